@@ -1,0 +1,67 @@
+# ckptnet: `make run` runs the default scenario, `make test` runs every test,
+# `make bench` runs the benchmarks. Missing Debian packages are installed first.
+CC      ?= cc
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
+WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes
+OPT     ?= -O2 -g
+PKGS    := yaml-0.1 jansson
+B       := build
+BA      := build/asan
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+LIB_SRC := $(wildcard src/*/*.c)
+CLI_SRC := $(wildcard cli/*.c)
+TST_SRC := $(wildcard tests/*.c)
+BEN_SRC := $(wildcard bench/*.c)
+
+DEPS_STAMP := $(B)/.deps
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson)
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) -lm $(LDLIBS)
+
+.PHONY: all run test bench clean deps asan
+all: $(B)/ckptnet
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): scripts/deps.sh
+	@mkdir -p $(B)
+	@./scripts/deps.sh
+	@touch $@
+
+$(B)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+$(BA)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(SAN) -O1 -c $< -o $@
+
+$(B)/libckptnet.a: $(LIB_SRC:%.c=$(B)/%.o)
+	$(AR) rcs $@ $^
+$(BA)/libckptnet.a: $(LIB_SRC:%.c=$(BA)/%.o)
+	$(AR) rcs $@ $^
+
+$(B)/ckptnet: $(CLI_SRC:%.c=$(B)/%.o) $(B)/libckptnet.a
+	$(CC) $(OPT) -o $@ $^ $(LDLIBS_ALL)
+$(B)/test_unit: $(TST_SRC:%.c=$(B)/%.o) $(B)/libckptnet.a
+	$(CC) $(OPT) -o $@ $^ $(LDLIBS_ALL)
+$(BA)/test_unit: $(TST_SRC:%.c=$(BA)/%.o) $(BA)/libckptnet.a
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS_ALL)
+$(B)/bench_%: $(B)/bench/%.o $(B)/libckptnet.a
+	$(CC) $(OPT) -o $@ $^ $(LDLIBS_ALL)
+
+run: $(B)/ckptnet
+	./$(B)/ckptnet run
+
+test: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet
+	./$(B)/test_unit
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
+	./tests/cli.sh ./$(B)/ckptnet
+
+bench: $(BEN_SRC:bench/%.c=$(B)/bench_%) $(B)/ckptnet
+	./bench/run.sh
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Install the Debian packages ckptnet needs, only when one is missing.
+set -e
+pkgs="libyaml-dev libjansson-dev pkg-config"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+        missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+$sudo apt-get update -qq || true
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing

@@ -1,0 +1,29 @@
+/* Seeded random streams (xoshiro256**). Each consumer gets its own stream
+ * derived from (seed, stream id), so adding draws in one place does not
+ * shift the numbers another place sees. */
+#ifndef CKPT_RNG_H
+#define CKPT_RNG_H
+
+#include <stdint.h>
+
+enum rng_stream {
+    RNG_JITTER = 1,  /* writer start offsets */
+    RNG_ECMP = 2,    /* per-switch hash seeds */
+    RNG_QP = 3,      /* queue pair UDP source ports */
+};
+
+struct rng {
+    uint64_t s[4];
+};
+
+void rng_init(struct rng *r, uint64_t seed, uint64_t stream);
+uint64_t rng_u64(struct rng *r);
+/* Uniform in [0, n), unbiased; n = 0 returns 0. */
+uint64_t rng_below(struct rng *r, uint64_t n);
+/* Uniform in [0, 1). */
+double rng_double(struct rng *r);
+
+/* Stateless 64-bit mixer (splitmix64 finaliser); also used for hashing. */
+uint64_t mix64(uint64_t x);
+
+#endif

@@ -1,0 +1,17 @@
+/* Packet-level engine: simulate the workload on the topology packet by
+ * packet and fill the results. Returns 0 when the run completed (the results
+ * may still report violated invariants in r->ok / r->violation), -1 with e
+ * set when the run could not be set up. */
+#ifndef CKPT_PKT_ENGINE_H
+#define CKPT_PKT_ENGINE_H
+
+#include "../core/err.h"
+#include "../scenario/scenario.h"
+#include "../stats/results.h"
+#include "../topo/topo.h"
+#include "../work/work.h"
+
+int pkt_run(const struct scenario *sc, const struct topo *t,
+            const struct workload *w, struct results *r, struct err *e);
+
+#endif

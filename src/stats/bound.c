@@ -1,0 +1,120 @@
+#include "bound.h"
+
+#include <stdlib.h>
+
+#include "../core/units.h"
+
+const char *bound_limit_name(enum bound_limit l)
+{
+    static const char *const names[LIMIT_COUNT] = {
+        "writer NIC", "compute-leaf uplinks", "storage-leaf uplinks",
+        "storage NIC",
+    };
+    return l < LIMIT_COUNT ? names[l] : "?";
+}
+
+uint64_t wire_bytes(uint64_t bytes, uint32_t mtu)
+{
+    return bytes + (bytes + mtu - 1) / mtu * ROCE_OVERHEAD;
+}
+
+/* Minimum latency of the transfer's last packet from the moment it leaves
+ * the bottleneck: every hop's propagation, every switch's latency and the
+ * serialisation of that packet on every hop after the first. */
+static uint64_t path_base_ps(const struct topo *t, const struct transfer *x,
+                             const struct scenario *sc)
+{
+    uint64_t last = x->bytes % sc->fabric.mtu ? x->bytes % sc->fabric.mtu
+                                               : sc->fabric.mtu;
+    last += ROCE_OVERHEAD;
+    uint32_t dleaf = t->nodes[x->dst].leaf;
+    uint32_t node = t->nodes[x->src].leaf;
+    uint64_t ps = t->ports[t->nodes[x->src].first_port].delay_ps;
+    for (int guard = 0; guard < 16; guard++) {
+        uint32_t p;
+        if (node == dleaf) {
+            p = t->nodes[x->dst].leaf_port;
+        } else {
+            const struct route *r = topo_route(t, node, dleaf);
+            p = t->nh_ports[r->off];
+        }
+        ps += sc->fabric.switch_latency_ps + t->ports[p].delay_ps +
+              units_ser_ps(last, t->ports[p].bps);
+        if (node == dleaf)
+            break;
+        node = t->ports[t->ports[p].peer].node;
+    }
+    return ps;
+}
+
+static uint64_t up_bps(const struct topo *t, uint32_t leaf)
+{
+    const struct tnode *n = &t->nodes[leaf];
+    uint64_t bps = 0;
+    for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+        if (t->ports[t->ports[p].peer].node >= t->first_cleaf)
+            bps += t->ports[p].bps;
+    return bps;
+}
+
+void bound_compute(struct results *r, const struct topo *t,
+                   const struct workload *w, const struct scenario *sc)
+{
+    uint64_t term[LIMIT_COUNT] = {0};
+    uint64_t *to_storage = calloc(t->n_storage, sizeof *to_storage);
+    uint64_t *leaf_out = calloc(t->n_leaves, sizeof *leaf_out);
+    uint64_t *leaf_in = calloc(t->n_leaves, sizeof *leaf_in);
+    uint64_t start0 = UINT64_MAX, base = UINT64_MAX, writer_end = 0;
+    for (uint32_t i = 0; i < w->n; i++)
+        if (w->xfers[i].start_ps < start0)
+            start0 = w->xfers[i].start_ps;
+    for (uint32_t i = 0; i < w->n && to_storage && leaf_out && leaf_in; i++) {
+        const struct transfer *x = &w->xfers[i];
+        uint64_t wb = wire_bytes(x->bytes, sc->fabric.mtu);
+        uint64_t b = path_base_ps(t, x, sc);
+        uint64_t nic = t->ports[t->nodes[x->src].first_port].bps;
+        uint64_t end = x->start_ps - start0 + units_ser_ps(wb, nic);
+        if (end > term[LIMIT_WRITER_NIC])
+            term[LIMIT_WRITER_NIC] = end;
+        if (end + b > writer_end)
+            writer_end = end + b;
+        if (b < base)
+            base = b;
+        to_storage[x->dst - t->first_storage] += wb;
+        uint32_t sl = t->nodes[x->src].leaf, dl = t->nodes[x->dst].leaf;
+        if (sl != dl) {
+            leaf_out[sl - t->first_cleaf] += wb;
+            leaf_in[dl - t->first_cleaf] += wb;
+        }
+    }
+    for (uint32_t j = 0; to_storage && j < t->n_storage; j++) {
+        const struct tnode *s = &t->nodes[t->first_storage + j];
+        uint64_t v = units_ser_ps(to_storage[j], t->ports[s->leaf_port].bps);
+        if (v > term[LIMIT_STORAGE_NIC])
+            term[LIMIT_STORAGE_NIC] = v;
+    }
+    for (uint32_t l = 0; leaf_out && l < t->n_leaves; l++) {
+        uint64_t cap = up_bps(t, t->first_cleaf + l);
+        enum bound_limit lim = l < t->n_cleaves ? LIMIT_CLEAF_UP : LIMIT_SLEAF_UP;
+        uint64_t v = units_ser_ps(l < t->n_cleaves ? leaf_out[l] : leaf_in[l], cap);
+        if (v > term[lim])
+            term[lim] = v;
+    }
+    if (base == UINT64_MAX)
+        base = 0;
+    r->bound_limit = LIMIT_WRITER_NIC;
+    uint64_t best = writer_end; /* writer term carries its own path latency */
+    for (int l = 0; l < LIMIT_COUNT; l++) {
+        r->bound_term_s[l] = (double)term[l] / (double)PS_PER_S;
+        uint64_t v = l == LIMIT_WRITER_NIC ? writer_end : term[l] + base;
+        if (v > best) {
+            best = v;
+            r->bound_limit = (enum bound_limit)l;
+        }
+    }
+    r->bound_s = (double)best / (double)PS_PER_S;
+    r->base_latency_s = (double)base / (double)PS_PER_S;
+    free(to_storage);
+    free(leaf_out);
+    free(leaf_in);
+}

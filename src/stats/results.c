@@ -1,0 +1,20 @@
+#include "results.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double results_percentile(double *v, uint32_t n, double q)
+{
+    if (n == 0)
+        return 0.0;
+    qsort(v, n, sizeof *v, cmp_double);
+    double rank = ceil(q * (double)n);
+    uint32_t i = rank < 1.0 ? 0 : (uint32_t)rank - 1;
+    return v[i < n ? i : n - 1];
+}

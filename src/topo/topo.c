@@ -1,0 +1,199 @@
+#include "topo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/rng.h"
+
+const char *segment_name(enum segment s)
+{
+    static const char *const names[SEG_COUNT] = {
+        "writer NIC", "compute-leaf uplinks", "storage-leaf downlinks",
+        "storage NIC", "reverse",
+    };
+    return s < SEG_COUNT ? names[s] : "?";
+}
+
+uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
+                        uint16_t sport, uint16_t dport)
+{
+    /* proto is always UDP (17) for RoCEv2; folded into the constant. */
+    uint64_t h = mix64(seed ^ ((uint64_t)src << 32 | dst));
+    return mix64(h ^ ((uint64_t)sport << 32 | (uint64_t)dport << 16 | 17));
+}
+
+/* Connect port a (on node na) and port b (on node nb) as one link. */
+static void link_ports(struct topo *t, uint32_t a, uint32_t na, uint32_t b,
+                       uint32_t nb, uint64_t bps, uint64_t delay,
+                       enum segment seg_ab, enum segment seg_ba)
+{
+    t->ports[a] = (struct tport){na, b, bps, delay, seg_ab};
+    t->ports[b] = (struct tport){nb, a, bps, delay, seg_ba};
+}
+
+static int is_switch(const struct topo *t, uint32_t n)
+{
+    return n >= t->first_cleaf;
+}
+
+/* Up-down shortest paths: BFS from every leaf over the switch graph; the next
+ * hops of switch s toward leaf l are the ports whose peer is one step closer. */
+static int build_routes(struct topo *t, struct arena *a, struct err *e)
+{
+    uint32_t nsw = t->n_switches, nl = t->n_leaves;
+    t->route = arena_calloc(a, (size_t)nsw * nl, sizeof *t->route);
+    uint32_t *dist = malloc(nsw * sizeof *dist);
+    uint32_t *queue = malloc(nsw * sizeof *queue);
+    size_t total = 0;
+    for (uint32_t s = 0; s < nsw; s++)
+        total += t->nodes[t->first_cleaf + s].nports;
+    total *= nl;
+    t->nh_ports = arena_calloc(a, total ? total : 1, sizeof *t->nh_ports);
+    if (!t->route || !dist || !queue || !t->nh_ports) {
+        free(dist);
+        free(queue);
+        return err_set(e, "out of memory building routes");
+    }
+    uint32_t off = 0;
+    for (uint32_t l = 0; l < nl; l++) {
+        for (uint32_t s = 0; s < nsw; s++)
+            dist[s] = UINT32_MAX;
+        uint32_t qh = 0, qt = 0;
+        dist[l] = 0;
+        queue[qt++] = l;
+        while (qh < qt) {
+            uint32_t s = queue[qh++];
+            const struct tnode *n = &t->nodes[t->first_cleaf + s];
+            for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
+                uint32_t peer = t->ports[t->ports[p].peer].node;
+                if (!is_switch(t, peer))
+                    continue;
+                uint32_t ps = peer - t->first_cleaf;
+                if (dist[ps] == UINT32_MAX) {
+                    dist[ps] = dist[s] + 1;
+                    queue[qt++] = ps;
+                }
+            }
+        }
+        for (uint32_t s = 0; s < nsw; s++) {
+            struct route *r = &t->route[(size_t)s * nl + l];
+            r->off = off;
+            r->cnt = 0;
+            if (s == l)
+                continue; /* local delivery through the host's leaf port */
+            if (dist[s] == UINT32_MAX) {
+                free(dist);
+                free(queue);
+                return err_set(e, "fabric: leaf %u unreachable from switch %u",
+                               l, s);
+            }
+            const struct tnode *n = &t->nodes[t->first_cleaf + s];
+            for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
+                uint32_t peer = t->ports[t->ports[p].peer].node;
+                if (is_switch(t, peer) &&
+                    dist[peer - t->first_cleaf] + 1 == dist[s]) {
+                    t->nh_ports[off++] = p;
+                    r->cnt++;
+                }
+            }
+        }
+    }
+    free(dist);
+    free(queue);
+    return 0;
+}
+
+int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
+               struct err *e)
+{
+    memset(t, 0, sizeof *t);
+    uint32_t hpl = sc->fabric.hosts_per_leaf, spl = sc->fabric.storage_per_leaf;
+    t->n_hosts = sc->cluster.nodes;
+    t->n_storage = sc->storage.nodes;
+    t->n_spines = sc->fabric.spines;
+    t->n_cleaves = (t->n_hosts + hpl - 1) / hpl;
+    t->n_sleaves = (t->n_storage + spl - 1) / spl;
+    t->n_leaves = t->n_cleaves + t->n_sleaves;
+    t->n_switches = t->n_leaves + t->n_spines;
+    t->first_storage = t->n_hosts;
+    t->first_cleaf = t->first_storage + t->n_storage;
+    t->first_sleaf = t->first_cleaf + t->n_cleaves;
+    t->first_spine = t->first_sleaf + t->n_sleaves;
+    t->n_nodes = t->first_spine + t->n_spines;
+    if (!t->n_hosts || !t->n_storage || !t->n_spines)
+        return err_set(e, "fabric: needs at least one host, storage node and spine");
+
+    uint64_t nports = (uint64_t)t->n_hosts + t->n_storage; /* endpoint side */
+    nports += nports;                                      /* leaf side */
+    nports += 2ull * t->n_leaves * t->n_spines;            /* leaf <-> spine */
+    if (nports > UINT32_MAX)
+        return err_set(e, "fabric: too many ports (%llu)", (unsigned long long)nports);
+    t->n_ports = (uint32_t)nports;
+    t->nodes = arena_calloc(a, t->n_nodes, sizeof *t->nodes);
+    t->ports = arena_calloc(a, t->n_ports, sizeof *t->ports);
+    if (!t->nodes || !t->ports)
+        return err_set(e, "out of memory building the fabric");
+
+    /* Lay out ports: endpoints, then each leaf (down ports, then up), then spines. */
+    uint32_t p = 0;
+    for (uint32_t n = 0; n < t->first_cleaf; n++) {
+        struct tnode *nd = &t->nodes[n];
+        nd->kind = n < t->first_storage ? NODE_HOST : NODE_STORAGE;
+        nd->storage_side = nd->kind == NODE_STORAGE;
+        nd->first_port = p++;
+        nd->nports = 1;
+    }
+    for (uint32_t l = 0; l < t->n_leaves; l++) {
+        uint32_t n = t->first_cleaf + l;
+        struct tnode *nd = &t->nodes[n];
+        int storage = l >= t->n_cleaves;
+        uint32_t per = storage ? spl : hpl;
+        uint32_t first = storage ? t->first_storage + (l - t->n_cleaves) * spl
+                                 : l * hpl;
+        uint32_t end = storage ? t->first_cleaf : t->first_storage;
+        uint32_t down = end - first < per ? end - first : per;
+        nd->kind = NODE_LEAF;
+        nd->storage_side = storage;
+        nd->leaf = n;
+        nd->first_port = p;
+        nd->nports = down + t->n_spines;
+        for (uint32_t i = 0; i < down; i++) {
+            uint32_t h = first + i;
+            struct tnode *hn = &t->nodes[h];
+            hn->leaf = n;
+            hn->leaf_port = p + i;
+            uint64_t bps = storage ? sc->storage.nic_bps : sc->cluster.nic_bps;
+            link_ports(t, hn->first_port, h, p + i, n, bps,
+                       sc->fabric.link_delay_ps,
+                       storage ? SEG_REVERSE : SEG_HOST_UP,
+                       storage ? SEG_SLEAF_DOWN : SEG_REVERSE);
+        }
+        p += nd->nports;
+    }
+    for (uint32_t s = 0; s < t->n_spines; s++) {
+        struct tnode *nd = &t->nodes[t->first_spine + s];
+        nd->kind = NODE_SPINE;
+        nd->first_port = p;
+        nd->nports = t->n_leaves;
+        p += t->n_leaves;
+    }
+    for (uint32_t l = 0; l < t->n_leaves; l++) {
+        const struct tnode *ln = &t->nodes[t->first_cleaf + l];
+        uint32_t up0 = ln->first_port + ln->nports - t->n_spines;
+        for (uint32_t s = 0; s < t->n_spines; s++) {
+            const struct tnode *sn = &t->nodes[t->first_spine + s];
+            int storage = ln->storage_side;
+            link_ports(t, up0 + s, t->first_cleaf + l, sn->first_port + l,
+                       t->first_spine + s, sc->fabric.uplink_bps,
+                       sc->fabric.link_delay_ps,
+                       storage ? SEG_REVERSE : SEG_CLEAF_UP,
+                       storage ? SEG_SPINE_DOWN : SEG_REVERSE);
+        }
+    }
+    double up = (double)t->n_spines * (double)sc->fabric.uplink_bps;
+    uint32_t hmax = hpl < t->n_hosts ? hpl : t->n_hosts;
+    uint32_t smax = spl < t->n_storage ? spl : t->n_storage;
+    t->oversub_compute = (double)hmax * (double)sc->cluster.nic_bps / up;
+    t->oversub_storage = (double)smax * (double)sc->storage.nic_bps / up;
+    return build_routes(t, a, e);
+}

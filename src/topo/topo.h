@@ -1,0 +1,91 @@
+/* Topology: hosts, storage nodes, leaf and spine switches, their ports and
+ * links, and next-hop tables. Engine-agnostic: both engines read it.
+ *
+ * Node order: compute hosts [0, n_hosts), storage nodes, compute leaves,
+ * storage leaves, spines. Each node's ports are contiguous; a link is a pair
+ * of ports pointing at each other (peer). Port p is the egress side of the
+ * link p -> peer(p). All memory lives in the arena passed to topo_build.
+ */
+#ifndef CKPT_TOPO_H
+#define CKPT_TOPO_H
+
+#include <stdint.h>
+
+#include "../core/arena.h"
+#include "../core/err.h"
+#include "../scenario/scenario.h"
+
+enum node_kind { NODE_HOST, NODE_STORAGE, NODE_LEAF, NODE_SPINE };
+
+/* Path segments in the order of the checkpoint path; a port's segment is the
+ * one its egress direction belongs to. */
+enum segment {
+    SEG_HOST_UP,        /* compute node -> compute leaf (writer NIC) */
+    SEG_CLEAF_UP,       /* compute leaf -> spine */
+    SEG_SPINE_DOWN,     /* spine -> storage leaf */
+    SEG_SLEAF_DOWN,     /* storage leaf -> storage node (storage NIC) */
+    SEG_REVERSE,        /* any port facing away from storage */
+    SEG_COUNT
+};
+
+struct tnode {
+    enum node_kind kind;
+    uint32_t first_port, nports;
+    uint32_t leaf;      /* hosts/storage: node id of their leaf; leaves: self */
+    uint32_t leaf_port; /* hosts/storage: the leaf's port facing this node */
+    int storage_side;   /* 1 for storage nodes and storage leaves */
+};
+
+struct tport {
+    uint32_t node, peer;
+    uint64_t bps, delay_ps;
+    enum segment seg;
+};
+
+/* Equal-cost next hops of switch s toward leaf l:
+ * ports nh_ports[off .. off+cnt) with (off, cnt) = route[s_index][l_index]. */
+struct route {
+    uint32_t off, cnt;
+};
+
+struct topo {
+    uint32_t n_hosts, n_storage, n_cleaves, n_sleaves, n_spines;
+    uint32_t n_nodes, n_ports;
+    uint32_t first_storage, first_cleaf, first_sleaf, first_spine;
+    uint32_t n_leaves, n_switches; /* leaves = compute + storage leaves */
+    struct tnode *nodes;
+    struct tport *ports;
+    struct route *route;  /* [switch index][leaf index] */
+    uint32_t *nh_ports;
+    double oversub_compute, oversub_storage;
+};
+
+/* Build the 2-tier leaf-spine of the scenario. Returns 0 or -1 with e set. */
+int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
+               struct err *e);
+
+static inline uint32_t topo_switch_index(const struct topo *t, uint32_t node)
+{
+    return node - t->first_cleaf;
+}
+static inline uint32_t topo_leaf_index(const struct topo *t, uint32_t node)
+{
+    return node - t->first_cleaf; /* leaves precede spines */
+}
+static inline const struct route *topo_route(const struct topo *t,
+                                             uint32_t sw, uint32_t dst_leaf)
+{
+    return &t->route[(size_t)topo_switch_index(t, sw) * t->n_leaves +
+                     topo_leaf_index(t, dst_leaf)];
+}
+
+/* ECMP hash of a RoCEv2 5-tuple with a per-switch seed. */
+uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
+                        uint16_t sport, uint16_t dport);
+
+#define ROCE_UDP_PORT 4791
+#define ROCE_OVERHEAD 82 /* preamble+IFG+Eth+FCS+IPv4+UDP+BTH+ICRC */
+
+const char *segment_name(enum segment s);
+
+#endif

@@ -1,0 +1,38 @@
+/* Test runner: runs every suite (or those whose test names contain argv[1]). */
+#include <string.h>
+
+#include "harness.h"
+
+int harness_failures;
+
+extern const struct test suite_units[], suite_scenario[], suite_evq[],
+    suite_rng[], suite_topo[], suite_engine[], suite_cli_api[];
+
+static const struct test *const suites[] = {
+    suite_units, suite_scenario, suite_evq, suite_rng, suite_topo,
+    suite_engine, suite_cli_api,
+};
+
+int main(int argc, char **argv)
+{
+    const char *filter = argc > 1 ? argv[1] : NULL;
+    int passed = 0, failed = 0;
+    for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {
+        for (const struct test *t = suites[s]; t->name; t++) {
+            if (filter && !strstr(t->name, filter))
+                continue;
+            harness_failures = 0;
+            t->fn();
+            if (harness_failures) {
+                printf("FAIL %s\n", t->name);
+                failed++;
+            } else {
+                printf("ok   %s\n", t->name);
+                passed++;
+            }
+            fflush(stdout);
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
