@@ -1,0 +1,271 @@
+/* End-to-end runs of the packet engine against exact figures and bounds. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/ckptnet.h"
+#include "../src/core/units.h"
+#include "../src/topo/topo.h"
+#include "harness.h"
+
+#define G400 UINT64_C(400000000000)
+
+static void base(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    sc->fabric.link_delay_ps = 1000000;
+    sc->fabric.switch_latency_ps = 500000;
+    sc->cluster.nic_bps = sc->storage.nic_bps = sc->fabric.uplink_bps = G400;
+}
+
+static int run(const struct scenario *sc, struct results *r)
+{
+    struct err e = {{0}};
+    int rc = ckpt_run(sc, r, &e);
+    if (rc)
+        fprintf(stderr, "  ckpt_run: %s\n", e.msg);
+    return rc;
+}
+
+/* Exact completion of one flow over a tandem of 4 store-and-forward hops,
+ * computed packet by packet: a packet leaves hop k when it has arrived (wire
+ * delay + switch latency after leaving hop k-1) and the previous packet has
+ * left hop k. Independent of the engine's event machinery. */
+static uint64_t exact_single_ps(uint64_t bytes, uint32_t mtu, const uint64_t rate[4],
+                                uint64_t delay, uint64_t lat)
+{
+    uint64_t dep[4] = {0, 0, 0, 0};
+    for (uint64_t off = 0; off < bytes; off += mtu) {
+        uint64_t wire = (bytes - off < mtu ? bytes - off : mtu) + ROCE_OVERHEAD;
+        uint64_t ready = 0;
+        for (int k = 0; k < 4; k++) {
+            uint64_t start = k == 0 ? dep[0] : (ready > dep[k] ? ready : dep[k]);
+            dep[k] = start + units_ser_ps(wire, rate[k]);
+            ready = dep[k] + delay + lat;
+        }
+    }
+    return dep[3] + delay;
+}
+
+static void single_flow(uint64_t bytes, uint32_t mtu, uint64_t nic, uint32_t spines)
+{
+    struct scenario sc;
+    base(&sc);
+    sc.cluster.nodes = sc.storage.nodes = 1;
+    sc.fabric.spines = spines;
+    sc.cluster.nic_bps = nic;
+    sc.fabric.mtu = mtu;
+    sc.workload.bytes_per_writer = bytes;
+    struct results r;
+    CHECK(run(&sc, &r) == 0);
+    const uint64_t rate[4] = {nic, G400, G400, G400};
+    double exact = (double)exact_single_ps(bytes, mtu, rate, 1000000, 500000) / 1e12;
+    /* within 1 ns per hop of the exact figure */
+    CHECKF(fabs(r.completion_s - exact) <= 4e-9, "%.12f vs exact %.12f", r.completion_s, exact);
+    /* the bound is a lower bound, tight to the last packet's size */
+    CHECKF(r.bound_s <= exact && r.bound_s >= exact * 0.99, "bound %.12f vs exact %.12f",
+           r.bound_s, exact);
+    CHECK(r.ok);
+    CHECK(r.pause_frames == 0 && r.drops == 0);
+    CHECK(r.packets_delivered == (bytes + mtu - 1) / mtu);
+}
+
+static void e2e_single_flow_exact(void)
+{
+    single_flow(1000000, 4096, G400, 1);         /* partial last packet */
+    single_flow(8 * 4096, 4096, G400, 4);        /* whole packets, ECMP */
+    single_flow(3000001, 1024, 100000000000ull, 2); /* slower writer NIC */
+}
+
+static void incast(uint32_t n, uint32_t per_leaf)
+{
+    struct scenario sc;
+    base(&sc);
+    sc.cluster.nodes = n;
+    sc.fabric.hosts_per_leaf = per_leaf;
+    sc.storage.nodes = 1;
+    sc.fabric.spines = 2;
+    sc.fabric.buffer_bytes = 4000000; /* small: PFC must act */
+    sc.workload.bytes_per_writer = 2000000;
+    struct results r;
+    CHECK(run(&sc, &r) == 0);
+    CHECKF(r.ok, "%s", r.violation);
+    CHECK(r.drops == 0);
+    CHECK(r.bound_limit == LIMIT_STORAGE_NIC);
+    CHECKF(r.pause_frames > 0, "PFC never engaged");
+    CHECK(r.max_port_paused_s > 0);
+    CHECK(r.bytes_delivered == (uint64_t)n * 2000000);
+    CHECKF(r.completion_s >= r.bound_s * (1 - 1e-9), "%.9g below bound %.9g",
+           r.completion_s, r.bound_s);
+    CHECKF(r.completion_s <= r.bound_s * 1.02, "%.9g vs bound %.9g (%.2f%%)",
+           r.completion_s, r.bound_s, 100 * r.completion_s / r.bound_s);
+}
+
+static void e2e_incast_pfc_within_2pct(void)
+{
+    incast(16, 8);
+    incast(64, 16);
+}
+
+static void e2e_symmetric_burst_writer_bound(void)
+{
+    struct scenario sc;
+    base(&sc);
+    sc.cluster.nodes = 16;
+    sc.fabric.hosts_per_leaf = 8;
+    sc.storage.nodes = 16;
+    sc.fabric.storage_per_leaf = 8;
+    sc.fabric.spines = 1;
+    sc.fabric.uplink_bps = 8 * G400; /* uplinks never the limit */
+    sc.workload.bytes_per_writer = 4000000;
+    struct results r;
+    CHECK(run(&sc, &r) == 0);
+    CHECKF(r.ok, "%s", r.violation);
+    CHECK(r.bound_limit == LIMIT_WRITER_NIC);
+    CHECKF(r.completion_s <= r.bound_s * 1.02 && r.completion_s >= r.bound_s * (1 - 1e-9),
+           "%.9g vs bound %.9g", r.completion_s, r.bound_s);
+}
+
+static void e2e_oversubscribed_uplink_bound(void)
+{
+    struct scenario sc;
+    base(&sc);
+    sc.cluster.nodes = 16;
+    sc.fabric.hosts_per_leaf = 16;
+    sc.storage.nodes = 16;
+    sc.fabric.storage_per_leaf = 8;
+    sc.fabric.spines = 2; /* 16 x 400G down, 2 x 400G up: 8:1 */
+    sc.fabric.buffer_bytes = 4000000;
+    sc.workload.bytes_per_writer = 1000000;
+    struct results r;
+    CHECK(run(&sc, &r) == 0);
+    CHECKF(r.ok, "%s", r.violation);
+    CHECK(r.bound_limit == LIMIT_CLEAF_UP);
+    CHECK(fabs(r.oversub_compute - 8.0) < 1e-9);
+    CHECK(r.completion_s >= r.bound_s * (1 - 1e-9));
+    CHECK(r.pause_frames > 0);
+}
+
+static void e2e_no_pfc_drops_fail_invariants(void)
+{
+    /* The lossless check must be able to fail: tail drop, no retransmission. */
+    struct scenario sc;
+    base(&sc);
+    sc.cluster.nodes = 16;
+    sc.storage.nodes = 1;
+    sc.fabric.spines = 2;
+    sc.fabric.pfc = 0;
+    sc.fabric.buffer_bytes = 200000;
+    sc.workload.bytes_per_writer = 1000000;
+    struct results r;
+    CHECK(run(&sc, &r) == 0);
+    CHECK(!r.ok);
+    CHECK(r.drops > 0);
+    CHECK(strstr(r.violation, "dropped") != NULL);
+    CHECK(strstr(r.violation, "did not complete") != NULL);
+    /* bytes are still accounted: sent = delivered + dropped */
+    CHECK(r.bytes_sent == r.bytes_delivered + r.bytes_dropped + r.bytes_in_flight);
+    CHECK(r.max_buffer_bytes <= 200000);
+}
+
+static void e2e_buffer_too_small_for_headroom_refused(void)
+{
+    struct scenario sc;
+    base(&sc);
+    sc.cluster.nodes = 8;
+    sc.fabric.buffer_bytes = 300000;
+    struct results r;
+    struct err e = {{0}};
+    CHECK(ckpt_run(&sc, &r, &e) == -1);
+    CHECKF(strncmp(e.msg, "fabric.buffer: ", 15) == 0 && strstr(e.msg, "too small"),
+           "%s", e.msg);
+}
+
+static char *json_of(const struct scenario *sc, int perf)
+{
+    struct results r;
+    if (run(sc, &r))
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    report_json(f, sc, &r, perf, NULL);
+    fclose(f);
+    return buf;
+}
+
+static void small_jittered(struct scenario *sc)
+{
+    base(sc);
+    sc->cluster.nodes = 32;
+    sc->fabric.hosts_per_leaf = 8;
+    sc->storage.nodes = 2;
+    sc->fabric.spines = 4;
+    sc->workload.bytes_per_writer = 500000;
+    sc->workload.start_jitter_ps = 20000000;
+}
+
+static void e2e_deterministic_json(void)
+{
+    struct scenario sc;
+    small_jittered(&sc);
+    char *a = json_of(&sc, 0), *b = json_of(&sc, 0);
+    CHECK(a && b && strcmp(a, b) == 0);
+    sc.seed = 2; /* a different seed must show: the comparison can fail */
+    char *c = json_of(&sc, 0);
+    CHECK(a && c && strcmp(a, c) != 0);
+    free(a);
+    free(b);
+    free(c);
+}
+
+static void json_has_required_keys(void)
+{
+    static const char *const keys[] = {
+        "engine", "checkpoint.bytes", "checkpoint.writers", "checkpoint.completion_s",
+        "checkpoint.writer_completion_s.p50", "checkpoint.writer_completion_s.p99",
+        "checkpoint.writer_completion_s.max", "bound.completion_s", "bound.limit",
+        "network.drops", "network.pfc.pause_frames", "network.pfc.paused_s",
+        "network.max_queue_bytes", "invariants.ok", "invariants.bytes_sent",
+        "invariants.bytes_delivered", "perf.events", "perf.wall_s",
+        "scenario.fabric.spines", "scenario.cluster.nic_speed", "scenario.seed",
+    };
+    struct scenario sc;
+    small_jittered(&sc);
+    char *s = json_of(&sc, 1);
+    json_error_t je;
+    json_t *root = s ? json_loads(s, 0, &je) : NULL;
+    CHECK(root != NULL);
+    for (size_t i = 0; root && i < sizeof keys / sizeof keys[0]; i++) {
+        json_t *v = root;
+        char path[128];
+        snprintf(path, sizeof path, "%s", keys[i]);
+        for (char *tok = strtok(path, "."); tok && v; tok = strtok(NULL, "."))
+            v = json_object_get(v, tok);
+        CHECKF(v != NULL, "missing %s", keys[i]);
+    }
+    if (root) {
+        json_t *sp = json_object_get(json_object_get(root, "scenario"), "fabric");
+        CHECK(json_integer_value(json_object_get(sp, "spines")) == 4);
+        CHECK(!strcmp(json_string_value(json_object_get(root, "engine")), "packet"));
+        CHECK(json_is_true(json_object_get(json_object_get(root, "invariants"), "ok")));
+    }
+    json_decref(root);
+    free(s);
+}
+
+SUITE(suite_engine) = {
+    {"e2e_single_flow_exact", e2e_single_flow_exact},
+    {"e2e_incast_pfc_within_2pct", e2e_incast_pfc_within_2pct},
+    {"e2e_symmetric_burst_writer_bound", e2e_symmetric_burst_writer_bound},
+    {"e2e_oversubscribed_uplink_bound", e2e_oversubscribed_uplink_bound},
+    {"e2e_no_pfc_drops_fail_invariants", e2e_no_pfc_drops_fail_invariants},
+    {"e2e_buffer_too_small_for_headroom_refused", e2e_buffer_too_small_for_headroom_refused},
+    {"e2e_deterministic_json", e2e_deterministic_json},
+    {0, 0},
+};
+SUITE(suite_cli_api) = {
+    {"json_has_required_keys", json_has_required_keys},
+    {0, 0},
+};

@@ -1,0 +1,163 @@
+/* Topology: wiring, up-down reachability over every ECMP choice, ECMP spread,
+ * and the analytic bound on a hand-computed case. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../src/core/rng.h"
+#include "../src/core/units.h"
+#include "../src/stats/bound.h"
+#include "../src/topo/topo.h"
+#include "../src/work/work.h"
+#include "harness.h"
+
+static void small_fabric(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    sc->cluster.nodes = 21;         /* 3 compute leaves, the last one partial */
+    sc->fabric.hosts_per_leaf = 8;
+    sc->storage.nodes = 5;          /* 2 storage leaves */
+    sc->fabric.storage_per_leaf = 4;
+    sc->fabric.spines = 4;
+}
+
+/* Count the paths from src to dst over every ECMP choice; *bad counts
+ * walks that dead-end or take the wrong number of hops. */
+static uint64_t walk(const struct topo *t, uint32_t node, uint32_t dst,
+                     int hops, int want_hops, uint64_t *bad)
+{
+    if (node == dst)
+        return hops == want_hops ? 1 : (++*bad, 0);
+    if (hops > 6 || node < t->first_cleaf) {
+        ++*bad;
+        return 0;
+    }
+    uint32_t dleaf = t->nodes[dst].leaf;
+    if (node == dleaf)
+        return walk(t, dst, dst, hops + 1, want_hops, bad);
+    const struct route *r = topo_route(t, node, dleaf);
+    if (r->cnt == 0) {
+        ++*bad;
+        return 0;
+    }
+    uint64_t paths = 0;
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        uint32_t p = t->nh_ports[r->off + i];
+        paths += walk(t, t->ports[t->ports[p].peer].node, dst, hops + 1, want_hops, bad);
+    }
+    return paths;
+}
+
+static void topo_every_pair_reachable(void)
+{
+    struct scenario sc;
+    small_fabric(&sc);
+    struct arena a;
+    arena_init(&a);
+    struct topo t;
+    struct err e;
+    CHECK(topo_build(&t, &sc, &a, &e) == 0);
+    CHECK(t.n_cleaves == 3 && t.n_sleaves == 2 && t.n_spines == 4);
+    /* links are symmetric */
+    int sym = 1;
+    for (uint32_t p = 0; p < t.n_ports; p++)
+        sym &= t.ports[t.ports[p].peer].peer == p && t.ports[p].peer != p;
+    CHECK(sym);
+    uint64_t bad = 0, wrong_count = 0;
+    uint32_t ends = t.first_cleaf;
+    for (uint32_t s = 0; s < ends; s++)
+        for (uint32_t d = 0; d < ends; d++) {
+            if (s == d)
+                continue;
+            int same = t.nodes[s].leaf == t.nodes[d].leaf;
+            uint32_t first = t.ports[t.ports[t.nodes[s].first_port].peer].node;
+            uint64_t n = walk(&t, first, d, 1, same ? 2 : 4, &bad);
+            /* one path on the same leaf, one per spine otherwise */
+            if (n != (same ? 1u : t.n_spines))
+                wrong_count++;
+        }
+    CHECKF(bad == 0, "%llu bad walks", (unsigned long long)bad);
+    CHECKF(wrong_count == 0, "%llu pairs with the wrong path count",
+           (unsigned long long)wrong_count);
+    arena_release(&a);
+}
+
+static void topo_ecmp_spread_chi_square(void)
+{
+    /* 16000 flows with random source ports over 16 uplinks: chi-square
+     * with 15 degrees of freedom below the 1% critical value 30.58. */
+    struct rng r;
+    rng_init(&r, 3, 11);
+    uint64_t seed = rng_u64(&r);
+    uint64_t bins[16] = {0};
+    for (int i = 0; i < 16000; i++) {
+        uint16_t sport = (uint16_t)(0xC000u | (rng_u64(&r) & 0x3FFF));
+        uint32_t src = (uint32_t)rng_below(&r, 1024), dst = 1024 + (uint32_t)rng_below(&r, 8);
+        bins[topo_flow_hash(seed, src, dst, sport, ROCE_UDP_PORT) % 16]++;
+    }
+    double chi = 0;
+    for (int i = 0; i < 16; i++)
+        chi += ((double)bins[i] - 1000.0) * ((double)bins[i] - 1000.0) / 1000.0;
+    CHECKF(chi < 30.58, "chi-square %.2f", chi);
+    /* the hash depends on the source port and on the switch seed */
+    CHECK(topo_flow_hash(seed, 1, 2, 50000, 4791) != topo_flow_hash(seed, 1, 2, 50001, 4791));
+    CHECK(topo_flow_hash(seed, 1, 2, 50000, 4791) != topo_flow_hash(seed + 1, 1, 2, 50000, 4791));
+}
+
+static void topo_oversubscription_reported(void)
+{
+    struct scenario sc;
+    small_fabric(&sc);
+    sc.fabric.spines = 2;
+    sc.fabric.uplink_bps = 100000000000ull; /* 8 x 400G down, 2 x 100G up */
+    struct arena a;
+    arena_init(&a);
+    struct topo t;
+    CHECK(topo_build(&t, &sc, &a, NULL) == 0);
+    CHECK(fabs(t.oversub_compute - 16.0) < 1e-9);
+    CHECK(fabs(t.oversub_storage - 8.0) < 1e-9);
+    arena_release(&a);
+}
+
+static void bound_hand_computed(void)
+{
+    /* 4 writers x 1 MB, 1 storage node, all 400G, 1000 B MTU:
+     * storage NIC carries 4 x (1e6 + 1000 x 82) B = 4.328e6 B = 86.56 us. */
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 4;
+    sc.fabric.hosts_per_leaf = 4;
+    sc.storage.nodes = 1;
+    sc.fabric.spines = 2;
+    sc.fabric.mtu = 1000;
+    sc.workload.bytes_per_writer = 1000000;
+    sc.fabric.link_delay_ps = 1000000;
+    sc.fabric.switch_latency_ps = 500000;
+    struct arena a;
+    arena_init(&a);
+    struct topo t;
+    struct workload w;
+    struct results r = {0};
+    CHECK(topo_build(&t, &sc, &a, NULL) == 0);
+    CHECK(workload_build(&w, &sc, &t, &a, NULL) == 0);
+    bound_compute(&r, &t, &w, &sc);
+    CHECK(wire_bytes(1000000, 1000) == 1082000);
+    CHECK(wire_bytes(1001, 1000) == 1001 + 2 * 82);
+    CHECK(r.bound_limit == LIMIT_STORAGE_NIC);
+    CHECKF(fabs(r.bound_term_s[LIMIT_STORAGE_NIC] - 86.56e-6) < 1e-12, "%.9g",
+           r.bound_term_s[LIMIT_STORAGE_NIC]);
+    CHECKF(fabs(r.bound_term_s[LIMIT_WRITER_NIC] - 21.64e-6) < 1e-12, "%.9g",
+           r.bound_term_s[LIMIT_WRITER_NIC]);
+    /* base: 4 links x 1 us + 3 switches x 500 ns + 3 x 1082 B at 400G */
+    double base = 4e-6 + 1.5e-6 + 3 * 1082 * 8 / 400e9;
+    CHECKF(fabs(r.base_latency_s - base) < 1e-12, "%.9g vs %.9g", r.base_latency_s, base);
+    CHECK(fabs(r.bound_s - (86.56e-6 + base)) < 1e-12);
+    arena_release(&a);
+}
+
+SUITE(suite_topo) = {
+    {"topo_every_pair_reachable", topo_every_pair_reachable},
+    {"topo_ecmp_spread_chi_square", topo_ecmp_spread_chi_square},
+    {"topo_oversubscription_reported", topo_oversubscription_reported},
+    {"bound_hand_computed", bound_hand_computed},
+    {0, 0},
+};
