@@ -52,6 +52,7 @@ struct port {
     struct packet *tx;       /* packet being serialised */
     uint64_t bps, delay_ps;
     uint64_t ser_rem;        /* carry of sub-ps serialisation time */
+    uint64_t ser_wire, ser_q, ser_r; /* cached division for the last size */
     uint32_t node, peer;
     uint8_t state, paused, is_host, xoff_sent;
     /* ingress side: bytes in this switch that arrived through this port */
