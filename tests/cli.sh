@@ -75,6 +75,7 @@ expect_error zero_nodes "$tmp/zero_nodes.yaml:2:10: cluster.nodes:" run "$tmp/ze
 expect_error set_bad_value "--set: fabric.mtu:" run --set fabric.mtu=lots
 expect_error set_no_equals "--set: expected key=value" run --set fabric.mtu
 expect_error headroom "fabric.buffer:" run --set fabric.buffer=100KB
+expect_error bad_enum "--set: engine: expected one of packet, got \"warp\"" run --set engine=warp
 expect_error unknown_option "unknown option '--frobnicate'" run --frobnicate
 expect_error unknown_command "unknown command 'walk'" walk
 

@@ -1,5 +1,6 @@
 /* Reports: the human summary and the JSON document of one run. */
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../include/ckptnet.h"
@@ -91,11 +92,13 @@ static void put_dotted(json_t *obj, const char *key, json_t *value)
     json_object_set_new(obj, key, value);
 }
 
-static void emit_key(void *ud, const char *key, const char *value, int is_number)
+static void emit_key(void *ud, const char *key, const char *value, int kind)
 {
     json_t *v;
-    if (is_number)
+    if (kind == SCN_INT)
         v = json_integer((json_int_t)strtoull(value, NULL, 10));
+    else if (kind == SCN_REAL)
+        v = json_real(strtod(value, NULL));
     else if (!strcmp(value, "true") || !strcmp(value, "false"))
         v = json_boolean(value[0] == 't');
     else

@@ -19,7 +19,16 @@
 
 #include "../core/units.h"
 
-enum ktype { T_UINT, T_COUNT, T_RATE, T_SIZE, T_TIME, T_BOOL };
+enum ktype { T_UINT, T_COUNT, T_RATE, T_SIZE, T_TIME, T_BOOL, T_REAL, T_ENUM,
+             T_TEXT };
+
+/* A parsed value: integers (and bools, enum indexes) in u, reals in d,
+ * text in s. */
+struct kval {
+    uint64_t u;
+    double d;
+    char s[SCENARIO_TEXT];
+};
 
 struct key {
     const char *name;  /* dotted, "fabric.spines" */
@@ -30,47 +39,50 @@ struct key {
     const char *min;   /* inclusive lower limit as text, NULL = none */
     const char *max;   /* inclusive upper limit as text, NULL = none */
     const char *doc;
+    const char *choices; /* T_ENUM: "a|b|c", stored as the index (int) */
 };
 
 #define FIELD(m) offsetof(struct scenario, m), sizeof(((struct scenario *)0)->m)
 
 static const struct key keys[] = {
     {"seed", T_UINT, FIELD(seed), "1", NULL, NULL,
-     "random seed; the same scenario and seed give the same run"},
+     "random seed; the same scenario and seed give the same run", NULL},
+    {"engine", T_ENUM, FIELD(engine), "packet", NULL, NULL,
+     "simulation engine: packet (every packet, queues and PFC)", "packet"},
 
     {"cluster.nodes", T_COUNT, FIELD(cluster.nodes), "128", "1", "1000000",
-     "compute nodes, one checkpoint writer each"},
+     "compute nodes, one checkpoint writer each", NULL},
     {"cluster.nic_speed", T_RATE, FIELD(cluster.nic_bps), "400Gbps", "1bps",
-     "100Tbps", "NIC line rate of each compute node"},
+     "100Tbps", "NIC line rate of each compute node", NULL},
 
     {"storage.nodes", T_COUNT, FIELD(storage.nodes), "4", "1", "100000",
-     "storage nodes that receive the checkpoint"},
+     "storage nodes that receive the checkpoint", NULL},
     {"storage.nic_speed", T_RATE, FIELD(storage.nic_bps), "400Gbps", "1bps",
-     "100Tbps", "NIC line rate of each storage node"},
+     "100Tbps", "NIC line rate of each storage node", NULL},
 
     {"fabric.hosts_per_leaf", T_COUNT, FIELD(fabric.hosts_per_leaf), "16",
-     "1", "4096", "compute nodes per compute leaf switch"},
+     "1", "4096", "compute nodes per compute leaf switch", NULL},
     {"fabric.storage_per_leaf", T_COUNT, FIELD(fabric.storage_per_leaf), "4",
-     "1", "4096", "storage nodes per storage leaf switch"},
+     "1", "4096", "storage nodes per storage leaf switch", NULL},
     {"fabric.spines", T_COUNT, FIELD(fabric.spines), "16", "1", "4096",
-     "spine switches; every leaf has one uplink to every spine"},
+     "spine switches; every leaf has one uplink to every spine", NULL},
     {"fabric.uplink_speed", T_RATE, FIELD(fabric.uplink_bps), "400Gbps",
-     "1bps", "100Tbps", "line rate of each leaf-spine link"},
+     "1bps", "100Tbps", "line rate of each leaf-spine link", NULL},
     {"fabric.link_delay", T_TIME, FIELD(fabric.link_delay_ps), "1us", NULL,
-     "1000s", "propagation delay of every link"},
+     "1000s", "propagation delay of every link", NULL},
     {"fabric.switch_latency", T_TIME, FIELD(fabric.switch_latency_ps),
-     "500ns", NULL, "1000s", "cut-through latency of a switch, per hop"},
+     "500ns", NULL, "1000s", "cut-through latency of a switch, per hop", NULL},
     {"fabric.buffer", T_SIZE, FIELD(fabric.buffer_bytes), "70MB", "1B", "1TB",
-     "shared packet buffer of each switch"},
+     "shared packet buffer of each switch", NULL},
     {"fabric.mtu", T_SIZE, FIELD(fabric.mtu), "4096B", "64B", "9216B",
-     "RoCE payload bytes per packet"},
+     "RoCE payload bytes per packet", NULL},
     {"fabric.pfc", T_BOOL, FIELD(fabric.pfc), "true", NULL, NULL,
-     "priority flow control: true = lossless, false = tail drop"},
+     "priority flow control: true = lossless, false = tail drop", NULL},
 
     {"workload.bytes_per_writer", T_SIZE, FIELD(workload.bytes_per_writer),
-     "16MB", "1B", "1TB", "checkpoint bytes each compute node writes"},
+     "16MB", "1B", "1TB", "checkpoint bytes each compute node writes", NULL},
     {"workload.start_jitter", T_TIME, FIELD(workload.start_jitter_ps), "0",
-     NULL, "1000s", "each writer starts at a uniform time in [0, jitter]"},
+     NULL, "1000s", "each writer starts at a uniform time in [0, jitter]", NULL},
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -79,6 +91,7 @@ static const struct key keys[] = {
 static const char *const type_names[] = {
     [T_UINT] = "uint", [T_COUNT] = "count", [T_RATE] = "rate",
     [T_SIZE] = "size", [T_TIME] = "time",   [T_BOOL] = "bool",
+    [T_REAL] = "real", [T_ENUM] = "enum",   [T_TEXT] = "text",
 };
 
 /* ---- values ------------------------------------------------------------ */
@@ -103,11 +116,55 @@ static int parse_bool(const char *s, uint64_t *v, char *msg, size_t len)
     return -1;
 }
 
-/* Parse text as a value of type t, without limit checks. */
-static int parse_raw(enum ktype t, const char *s, uint64_t *v, char *msg,
-                     size_t len)
+static int parse_real(const char *s, double *d, char *msg, size_t len)
 {
-    switch (t) {
+    char *end;
+    errno = 0;
+    *d = strtod(s, &end);
+    if (end == s || *end || errno || *d != *d || *d > 1e300 || *d < -1e300) {
+        snprintf(msg, len, "expected a number, got \"%.64s\"", s);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_enum(const char *choices, const char *s, uint64_t *v,
+                      char *msg, size_t len)
+{
+    size_t sl = strlen(s);
+    uint64_t i = 0;
+    for (const char *c = choices;; i++) {
+        const char *bar = strchr(c, '|');
+        size_t cl = bar ? (size_t)(bar - c) : strlen(c);
+        if (cl == sl && memcmp(c, s, sl) == 0) {
+            *v = i;
+            return 0;
+        }
+        if (!bar)
+            break;
+        c = bar + 1;
+    }
+    char list[256];
+    size_t o = 0;
+    for (const char *c = choices; *c && o + 3 < sizeof list; c++) {
+        if (*c == '|') {
+            list[o++] = ',';
+            list[o++] = ' ';
+        } else {
+            list[o++] = *c;
+        }
+    }
+    list[o] = '\0';
+    snprintf(msg, len, "expected one of %.100s, got \"%.40s\"", list, s);
+    return -1;
+}
+
+/* Parse text as a value of key k, without limit checks. */
+static int parse_raw(const struct key *k, const char *s, struct kval *kv,
+                     char *msg, size_t len)
+{
+    uint64_t *v = &kv->u;
+    switch (k->type) {
     case T_UINT:
     case T_COUNT:
         return units_parse_uint(s, v, msg, len);
@@ -119,6 +176,18 @@ static int parse_raw(enum ktype t, const char *s, uint64_t *v, char *msg,
         return units_parse_time(s, v, msg, len);
     case T_BOOL:
         return parse_bool(s, v, msg, len);
+    case T_REAL:
+        return parse_real(s, &kv->d, msg, len);
+    case T_ENUM:
+        return parse_enum(k->choices, s, v, msg, len);
+    case T_TEXT:
+        if (strlen(s) >= sizeof kv->s || !s[0]) {
+            snprintf(msg, len, "expected a text of 1 to %zu characters, got \"%.64s\"",
+                     sizeof kv->s - 1, s);
+            return -1;
+        }
+        memcpy(kv->s, s, strlen(s) + 1);
+        return 0;
     }
     return -1;
 }
@@ -128,18 +197,42 @@ static int parse_raw(enum ktype t, const char *s, uint64_t *v, char *msg,
 static uint64_t limit_value(const struct key *k, const char *text)
 {
     char msg[160];
-    uint64_t v;
-    if (parse_raw(k->type, text, &v, msg, sizeof msg) < 0)
+    struct kval v;
+    if (parse_raw(k, text, &v, msg, sizeof msg) < 0)
         abort();
-    return v;
+    return v.u;
+}
+
+static double limit_real(const char *text)
+{
+    char msg[160];
+    double d;
+    if (parse_real(text, &d, msg, sizeof msg) < 0)
+        abort();
+    return d;
 }
 
 /* Parse a value for key k and check it against the key's limits. */
-static int key_parse(const struct key *k, const char *s, uint64_t *v,
+static int key_parse(const struct key *k, const char *s, struct kval *kv,
                      char *msg, size_t len)
 {
-    if (parse_raw(k->type, s, v, msg, len) < 0)
+    uint64_t *v = &kv->u;
+    if (parse_raw(k, s, kv, msg, len) < 0)
         return -1;
+    if (k->type == T_REAL) {
+        if ((k->min && kv->d < limit_real(k->min)) || (k->max && kv->d > limit_real(k->max))) {
+            if (k->min && k->max)
+                snprintf(msg, len, "must be between %s and %s, got \"%.64s\"",
+                         k->min, k->max, s);
+            else
+                snprintf(msg, len, "must be at %s %s, got \"%.64s\"",
+                         k->min ? "least" : "most", k->min ? k->min : k->max, s);
+            return -1;
+        }
+        return 0;
+    }
+    if (k->type == T_ENUM || k->type == T_TEXT)
+        return 0;
     if (k->min && *v < limit_value(k, k->min)) {
         if (limit_value(k, k->min) == 1) {
             if (k->type == T_COUNT || k->type == T_UINT)
@@ -160,10 +253,16 @@ static int key_parse(const struct key *k, const char *s, uint64_t *v,
     return 0;
 }
 
-static void key_store(struct scenario *sc, const struct key *k, uint64_t v)
+static void key_store(struct scenario *sc, const struct key *k,
+                      const struct kval *kv)
 {
     char *p = (char *)sc + k->off;
-    if (k->type == T_BOOL) {
+    uint64_t v = kv->u;
+    if (k->type == T_REAL) {
+        memcpy(p, &kv->d, sizeof kv->d);
+    } else if (k->type == T_TEXT) {
+        memcpy(p, kv->s, strlen(kv->s) + 1);
+    } else if (k->type == T_BOOL || k->type == T_ENUM) {
         int b = v != 0;
         memcpy(p, &b, sizeof b);
     } else if (k->width == sizeof(uint32_t)) {
@@ -177,7 +276,7 @@ static void key_store(struct scenario *sc, const struct key *k, uint64_t v)
 static uint64_t key_load(const struct scenario *sc, const struct key *k)
 {
     const char *p = (const char *)sc + k->off;
-    if (k->type == T_BOOL) {
+    if (k->type == T_BOOL || k->type == T_ENUM) {
         int b;
         memcpy(&b, p, sizeof b);
         return b != 0;
@@ -293,10 +392,10 @@ void scenario_defaults(struct scenario *sc)
     memset(sc, 0, sizeof *sc);
     for (size_t i = 0; i < NKEYS; i++) {
         char msg[160];
-        uint64_t v;
+        struct kval v;
         if (key_parse(&keys[i], keys[i].def, &v, msg, sizeof msg) < 0)
             abort(); /* a bad default in the table; the tests catch it */
-        key_store(sc, &keys[i], v);
+        key_store(sc, &keys[i], &v);
     }
     snprintf(sc->source, sizeof sc->source, "default");
 }
@@ -333,10 +432,10 @@ int scenario_set(struct scenario *sc, const char *assignment, struct err *e)
         return err_set(e, "--set: %s: unknown key%s", name, hint);
     }
     char msg[256];
-    uint64_t v;
+    struct kval v;
     if (key_parse(k, eq + 1, &v, msg, sizeof msg) < 0)
         return err_set(e, "--set: %s: %s", k->name, msg);
-    key_store(sc, k, v);
+    key_store(sc, k, &v);
     return 0;
 }
 
@@ -346,8 +445,28 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
     for (size_t i = 0; i < NKEYS; i++) {
         const struct key *k = &keys[i];
         uint64_t v = key_load(sc, k);
-        char buf[64];
+        char buf[SCENARIO_TEXT + 8];
+        const char *p = (const char *)sc + k->off;
+        int kind = k->type == T_UINT || k->type == T_COUNT ? SCN_INT : SCN_TEXT;
         switch (k->type) {
+        case T_REAL: {
+            double d;
+            memcpy(&d, p, sizeof d);
+            snprintf(buf, sizeof buf, "%.15g", d);
+            kind = SCN_REAL;
+            break;
+        }
+        case T_ENUM: {
+            const char *c = k->choices;
+            for (uint64_t j = 0; j < v && strchr(c, '|'); j++)
+                c = strchr(c, '|') + 1;
+            size_t cl = strchr(c, '|') ? (size_t)(strchr(c, '|') - c) : strlen(c);
+            snprintf(buf, sizeof buf, "%.*s", (int)cl, c);
+            break;
+        }
+        case T_TEXT:
+            snprintf(buf, sizeof buf, "%s", p);
+            break;
         case T_UINT:
         case T_COUNT:
             snprintf(buf, sizeof buf, "%" PRIu64, v);
@@ -365,7 +484,7 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
             snprintf(buf, sizeof buf, "%s", v ? "true" : "false");
             break;
         }
-        emit(ud, k->name, buf, k->type == T_UINT || k->type == T_COUNT);
+        emit(ud, k->name, buf, kind);
     }
 }
 
@@ -458,10 +577,10 @@ static int load_leaf(struct loader *ld, const struct key *k, yaml_node_t *vn)
         return fail_at(ld, vn->start_mark, k->name,
                        "value contains a NUL character");
     char msg[256];
-    uint64_t v;
+    struct kval v;
     if (key_parse(k, text, &v, msg, sizeof msg) < 0)
         return fail_at(ld, vn->start_mark, k->name, "%s", msg);
-    key_store(ld->sc, k, v);
+    key_store(ld->sc, k, &v);
     return 0;
 }
 

@@ -14,8 +14,13 @@
 
 #include "../core/err.h"
 
+#define SCENARIO_TEXT 64 /* longest text value + 1 */
+
+enum engine_kind { ENGINE_PACKET };
+
 struct scenario {
     uint64_t seed;
+    int engine;                 /* enum engine_kind */
     struct {
         uint32_t nodes;         /* compute nodes, one writer each */
         uint64_t nic_bps;
@@ -62,14 +67,18 @@ int scenario_validate(const struct scenario *sc, struct err *e);
 
 /* The effective scenario, one call per key in table order:
  * key is dotted ("fabric.spines"), value is canonical text ("400Gbps",
- * "128", "true"); is_number = 1 when the value is a plain integer. */
+ * "128", "true", "0.5"); kind says how to type it in JSON: SCN_INT for a
+ * plain integer, SCN_REAL for a real number, SCN_TEXT otherwise (bools are
+ * SCN_TEXT "true"/"false"). The kind depends on the key, never the value. */
+enum { SCN_TEXT = 0, SCN_INT = 1, SCN_REAL = 2 };
 typedef void scenario_emit_fn(void *ud, const char *key, const char *value,
-                              int is_number);
+                              int kind);
 void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
                    void *ud);
 
 /* The keys table itself, for help text and doc checks: one call per key in
- * table order. type is "uint", "count", "rate", "size", "time" or "bool";
+ * table order. type is "uint", "count", "rate", "size", "time", "bool",
+ * "real", "enum" (def and doc name the choices) or "text";
  * def, min and max are texts in the key's own syntax, min/max NULL when the
  * key has no such limit (limits are inclusive). All strings are static. */
 typedef void scenario_key_fn(void *ud, const char *key, const char *type,

@@ -15,6 +15,7 @@ struct transfer {
     uint32_t src, dst;   /* topology node ids */
     uint64_t bytes;      /* payload */
     uint64_t start_ps;
+    uint64_t rate_bps;   /* sending-rate cap of its queue pair; 0 = line rate */
     uint16_t sport;      /* UDP source port of its queue pair */
 };
 
