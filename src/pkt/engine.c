@@ -69,6 +69,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
         n->sws[s].seed = rng_u64(&ecmp);
     }
     n->n_flows = w->n;
+    n->n_writers = w->n_writers;
     for (uint32_t i = 0; i < w->n; i++) {
         struct flow *f = &n->flows[i];
         const struct transfer *x = &w->xfers[i];
@@ -76,6 +77,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
         f->src = x->src;
         f->dst = x->dst;
         f->sport = x->sport;
+        f->writer = x->writer;
         f->bytes = x->bytes;
         f->start_ps = x->start_ps;
     }
@@ -163,9 +165,14 @@ static void collect(struct pnet *n, struct results *r)
         if (n->sws[s].max_used > n->sws[s].buffer)
             over_buffer = 1;
     }
-    double *wc = malloc((n->n_flows ? n->n_flows : 1) * sizeof *wc);
+    /* per writer: its first start to the end of its last transfer */
+    uint32_t nw = n->n_writers ? n->n_writers : 1;
+    uint64_t *wstart = malloc(nw * sizeof *wstart), *wend = calloc(nw, sizeof *wend);
+    double *wc = malloc(nw * sizeof *wc);
     uint32_t nwc = 0;
     uint64_t first = UINT64_MAX, last = 0, bad_flows = 0;
+    for (uint32_t i = 0; wstart && i < nw; i++)
+        wstart[i] = UINT64_MAX;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
         if (!f->done || f->recv != f->bytes) {
@@ -176,18 +183,27 @@ static void collect(struct pnet *n, struct results *r)
             first = f->first_tx_ps;
         if (f->done_ps > last)
             last = f->done_ps;
-        if (wc)
-            wc[nwc++] = ps_to_s(f->done_ps - f->start_ps);
+        if (wstart && wend && f->writer < nw) {
+            if (f->start_ps < wstart[f->writer])
+                wstart[f->writer] = f->start_ps;
+            if (f->done_ps > wend[f->writer])
+                wend[f->writer] = f->done_ps;
+        }
     }
+    for (uint32_t i = 0; wc && wstart && wend && i < n->n_writers; i++)
+        if (wstart[i] != UINT64_MAX)
+            wc[nwc++] = ps_to_s(wend[i] - wstart[i]);
     r->engine = "packet";
-    r->writers = n->n_flows;
+    r->writers = n->n_writers;
     r->completion_s = last > first && first != UINT64_MAX ? ps_to_s(last - first) : 0;
     if (wc) {
         r->writer_max_s = results_percentile(wc, nwc, 1.0);
         r->writer_p99_s = results_percentile(wc, nwc, 0.99);
         r->writer_p50_s = results_percentile(wc, nwc, 0.50);
-        free(wc);
     }
+    free(wc);
+    free(wstart);
+    free(wend);
     r->drops = n->drops;
     r->pause_frames = n->pause_frames;
     r->resume_frames = n->resume_frames;
@@ -216,7 +232,7 @@ static void collect(struct pnet *n, struct results *r)
         violate(r, "%llu packets (%llu B) dropped in a lossless fabric",
                 (unsigned long long)n->drops, (unsigned long long)n->bytes_dropped);
     if (bad_flows)
-        violate(r, "%llu of %llu writers did not complete", (unsigned long long)bad_flows,
+        violate(r, "%llu of %llu transfers did not complete", (unsigned long long)bad_flows,
                 (unsigned long long)n->n_flows);
     if (n->time_went_back)
         violate(r, "time went backwards");

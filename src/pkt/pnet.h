@@ -72,7 +72,7 @@ struct flow {
     struct flow *next, *prev; /* NIC round-robin ring of active flows */
     uint64_t bytes, sent, recv;
     uint64_t start_ps, first_tx_ps, done_ps;
-    uint32_t src, dst, id;
+    uint32_t src, dst, id, writer;
     uint16_t sport;
     uint8_t active, done;
 };
@@ -91,7 +91,7 @@ struct pnet {
     struct sw *sws;           /* indexed by switch index */
     struct nic *nics;         /* indexed by node id, endpoints only */
     struct flow *flows;
-    uint32_t n_flows, flows_done;
+    uint32_t n_flows, flows_done, n_writers;
     struct packet *free_pkts;
     uint64_t pkts_allocated;
     /* totals */

@@ -64,11 +64,17 @@ void bound_compute(struct results *r, const struct topo *t,
     uint64_t *to_storage = calloc(t->n_storage, sizeof *to_storage);
     uint64_t *leaf_out = calloc(t->n_leaves, sizeof *leaf_out);
     uint64_t *leaf_in = calloc(t->n_leaves, sizeof *leaf_in);
+    /* per source node: bytes and earliest start, for NICs shared by writers */
+    uint64_t *node_bytes = calloc(t->first_storage, sizeof *node_bytes);
+    uint64_t *node_start = malloc(t->first_storage * sizeof *node_start);
+    for (uint32_t i = 0; node_start && i < t->first_storage; i++)
+        node_start[i] = UINT64_MAX;
     uint64_t start0 = UINT64_MAX, base = UINT64_MAX, writer_end = 0;
     for (uint32_t i = 0; i < w->n; i++)
         if (w->xfers[i].start_ps < start0)
             start0 = w->xfers[i].start_ps;
-    for (uint32_t i = 0; i < w->n && to_storage && leaf_out && leaf_in; i++) {
+    int ok = to_storage && leaf_out && leaf_in && node_bytes && node_start;
+    for (uint32_t i = 0; i < w->n && ok; i++) {
         const struct transfer *x = &w->xfers[i];
         uint64_t wb = wire_bytes(x->bytes, sc->fabric.mtu);
         uint64_t b = path_base_ps(t, x, sc);
@@ -81,19 +87,32 @@ void bound_compute(struct results *r, const struct topo *t,
         if (b < base)
             base = b;
         to_storage[x->dst - t->first_storage] += wb;
+        if (x->src < t->first_storage) {
+            node_bytes[x->src] += wb;
+            if (x->start_ps < node_start[x->src])
+                node_start[x->src] = x->start_ps;
+        }
         uint32_t sl = t->nodes[x->src].leaf, dl = t->nodes[x->dst].leaf;
         if (sl != dl) {
             leaf_out[sl - t->first_cleaf] += wb;
             leaf_in[dl - t->first_cleaf] += wb;
         }
     }
-    for (uint32_t j = 0; to_storage && j < t->n_storage; j++) {
+    for (uint32_t h = 0; ok && h < t->first_storage; h++) {
+        if (!node_bytes[h])
+            continue;
+        uint64_t end = node_start[h] - start0 +
+                       units_ser_ps(node_bytes[h], t->ports[t->nodes[h].first_port].bps);
+        if (end > term[LIMIT_WRITER_NIC])
+            term[LIMIT_WRITER_NIC] = end;
+    }
+    for (uint32_t j = 0; ok && j < t->n_storage; j++) {
         const struct tnode *s = &t->nodes[t->first_storage + j];
         uint64_t v = units_ser_ps(to_storage[j], t->ports[s->leaf_port].bps);
         if (v > term[LIMIT_STORAGE_NIC])
             term[LIMIT_STORAGE_NIC] = v;
     }
-    for (uint32_t l = 0; leaf_out && l < t->n_leaves; l++) {
+    for (uint32_t l = 0; ok && l < t->n_leaves; l++) {
         uint64_t cap = up_bps(t, t->first_cleaf + l);
         enum bound_limit lim = l < t->n_cleaves ? LIMIT_CLEAF_UP : LIMIT_SLEAF_UP;
         uint64_t v = units_ser_ps(l < t->n_cleaves ? leaf_out[l] : leaf_in[l], cap);
@@ -103,10 +122,12 @@ void bound_compute(struct results *r, const struct topo *t,
     if (base == UINT64_MAX)
         base = 0;
     r->bound_limit = LIMIT_WRITER_NIC;
-    uint64_t best = writer_end; /* writer term carries its own path latency */
+    /* the per-transfer writer term carries its own path latency */
+    uint64_t best = writer_end > term[LIMIT_WRITER_NIC] + base
+                        ? writer_end : term[LIMIT_WRITER_NIC] + base;
     for (int l = 0; l < LIMIT_COUNT; l++) {
         r->bound_term_s[l] = (double)term[l] / (double)PS_PER_S;
-        uint64_t v = l == LIMIT_WRITER_NIC ? writer_end : term[l] + base;
+        uint64_t v = l == LIMIT_WRITER_NIC ? best : term[l] + base;
         if (v > best) {
             best = v;
             r->bound_limit = (enum bound_limit)l;
@@ -117,4 +138,6 @@ void bound_compute(struct results *r, const struct topo *t,
     free(to_storage);
     free(leaf_out);
     free(leaf_in);
+    free(node_bytes);
+    free(node_start);
 }
