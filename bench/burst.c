@@ -18,7 +18,7 @@ int main(int argc, char **argv)
     for (; i + 1 < argc; i += 2)
         if (!strcmp(argv[i], "--set") && scenario_set(&sc, argv[i + 1], &e) < 0)
             goto fail;
-    if (scenario_validate(&sc, &e) < 0)
+    if (scenario_resolve(&sc, &e) < 0 || scenario_validate(&sc, &e) < 0)
         goto fail;
     struct results r;
     if (ckpt_run(&sc, &r, &e) < 0)

@@ -22,7 +22,7 @@ static const char usage_main[] =
     "  --version        print the version\n";
 
 static const char usage_run[] =
-    "usage: ckptnet run [SCENARIO.yaml] [--set key.path=value]... [--json FILE] [--quiet]\n"
+    "usage: ckptnet run [SCENARIO.yaml] [--set key.path=value]... [--engine E] [--json FILE] [--quiet]\n"
     "\n"
     "Simulate every compute node writing its checkpoint shard at once through the\n"
     "leaf-spine fabric to the storage nodes, packet by packet, and report the\n"
@@ -30,6 +30,10 @@ static const char usage_run[] =
     "\n"
     "  SCENARIO         YAML scenario file (keys: docs/scenario.md); default: built in\n"
     "  --set k=v        override one key, e.g. --set fabric.spines=8 (repeatable)\n"
+    "  --engine E       packet, fluid or auto (same as --set engine=E): packet\n"
+    "                   simulates every packet, queue and pause; fluid gives each\n"
+    "                   transfer its max-min fair rate (100k GPUs in seconds, no\n"
+    "                   PFC/queues); auto picks fluid above ~1e8 packet events\n"
     "  --json FILE      write results and the effective scenario as JSON ('-' = stdout)\n"
     "  --quiet          no summary on stdout\n"
     "  -h, --help       show this help\n"
@@ -55,14 +59,15 @@ static int cmd_run(int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_run, stdout);
             return 0;
-        } else if (!strcmp(a, "--set") || !strcmp(a, "--json")) {
+        } else if (!strcmp(a, "--set") || !strcmp(a, "--json") || !strcmp(a, "--engine")) {
             if (++i >= argc) {
                 fprintf(stderr, "ckptnet: %s needs a value\n", a);
                 return 2;
             }
             if (a[2] == 'j')
                 json = argv[i];
-        } else if (!strncmp(a, "--set=", 6) || !strncmp(a, "--json=", 7)) {
+        } else if (!strncmp(a, "--set=", 6) || !strncmp(a, "--json=", 7) ||
+                   !strncmp(a, "--engine=", 9)) {
             if (a[2] == 'j')
                 json = a + 7;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
@@ -81,16 +86,23 @@ static int cmd_run(int argc, char **argv)
         return die(e.msg);
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
+        char eng[80];
         if (!strcmp(argv[i], "--set"))
             v = argv[++i];
         else if (!strncmp(argv[i], "--set=", 6))
             v = argv[i] + 6;
-        else if (!strcmp(argv[i], "--json"))
+        else if (!strcmp(argv[i], "--engine") || !strncmp(argv[i], "--engine=", 9)) {
+            /* shorthand of --set engine=E, applied in command-line order */
+            const char *x = argv[i][8] ? argv[i] + 9 : argv[++i];
+            snprintf(eng, sizeof eng, "engine=%s", x);
+            v = eng;
+        } else if (!strcmp(argv[i], "--json")) {
             i++;
+        }
         if (v && scenario_set(&sc, v, &e) < 0)
             return die(e.msg);
     }
-    if (scenario_validate(&sc, &e) < 0)
+    if (scenario_resolve(&sc, &e) < 0 || scenario_validate(&sc, &e) < 0)
         return die(e.msg);
 
     struct results r;
@@ -107,14 +119,18 @@ static int cmd_run(int argc, char **argv)
         int rc = report_json(f, &sc, &r, 1, &e);
         if (f != stdout && fclose(f) != 0)
             rc = err_set(&e, "cannot write '%s'", json);
-        if (rc < 0)
+        if (rc < 0) {
+            results_release(&r);
             return die(e.msg);
+        }
     }
+    int status = 0;
     if (!r.ok) {
         fprintf(stderr, "ckptnet: invariant violated: %s\n", r.violation);
-        return 1;
+        status = 1;
     }
-    return 0;
+    results_release(&r);
+    return status;
 }
 
 int main(int argc, char **argv)

@@ -54,7 +54,7 @@ fi
     ok set_override_echoed || bad set_override_echoed
 
 # invariant violation: exit 1 with a message (lossy fabric that drops)
-"$bin" run --quiet --set fabric.pfc=false --set fabric.buffer=300KB --set cluster.nodes=32 \
+"$bin" run --quiet --set fabric.pfc.enabled=false --set fabric.buffer=2MB --set cluster.nodes=32 \
     --set workload.bytes_per_writer=1MB 2>"$tmp/err"
 rc=$?
 if [ "$rc" -eq 1 ] && grep -q 'invariant violated' "$tmp/err"; then ok invariant_exit; else bad "invariant_exit (exit $rc)"; fi
@@ -75,7 +75,7 @@ expect_error zero_nodes "$tmp/zero_nodes.yaml:2:10: cluster.nodes:" run "$tmp/ze
 expect_error set_bad_value "--set: fabric.mtu:" run --set fabric.mtu=lots
 expect_error set_no_equals "--set: expected key=value" run --set fabric.mtu
 expect_error headroom "fabric.buffer:" run --set fabric.buffer=100KB
-expect_error bad_enum "--set: engine: expected one of packet, got \"warp\"" run --set engine=warp
+expect_error bad_enum "--set: engine: expected one of packet, fluid, auto, got \"warp\"" run --set engine=warp
 expect_error unknown_option "unknown option '--frobnicate'" run --frobnicate
 expect_error unknown_command "unknown command 'walk'" walk
 

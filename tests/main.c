@@ -6,11 +6,12 @@
 int harness_failures;
 
 extern const struct test suite_units[], suite_scenario[], suite_evq[],
-    suite_rng[], suite_topo[], suite_engine[], suite_cli_api[];
+    suite_rng[], suite_topo[], suite_engine[], suite_cli_api[], suite_fluid[],
+    suite_work[], suite_cost[];
 
 static const struct test *const suites[] = {
     suite_units, suite_scenario, suite_evq, suite_rng, suite_topo,
-    suite_engine, suite_cli_api,
+    suite_engine, suite_cli_api, suite_fluid, suite_work, suite_cost,
 };
 
 int main(int argc, char **argv)

@@ -1,6 +1,7 @@
 /* End-to-end runs of the packet engine against exact figures and bounds. */
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,20 @@ static void base(struct scenario *sc)
     sc->fabric.link_delay_ps = 1000000;
     sc->fabric.switch_latency_ps = 500000;
     sc->cluster.nic_bps = sc->storage.nic_bps = sc->fabric.uplink_bps = G400;
+}
+
+/* Set a key as the user would, so profiles do not override it. */
+__attribute__((format(printf, 2, 3)))
+static void set_key(struct scenario *sc, const char *fmt, ...)
+{
+    va_list ap;
+    char a[128];
+    struct err e;
+    va_start(ap, fmt);
+    vsnprintf(a, sizeof a, fmt, ap);
+    va_end(ap);
+    if (scenario_set(sc, a, &e) < 0)
+        fprintf(stderr, "  %s\n", e.msg);
 }
 
 static int run(const struct scenario *sc, struct results *r)
@@ -86,7 +101,7 @@ static void incast(uint32_t n, uint32_t per_leaf)
     sc.fabric.hosts_per_leaf = per_leaf;
     sc.storage.nodes = 1;
     sc.fabric.spines = 2;
-    sc.fabric.buffer_bytes = 4000000; /* small: PFC must act */
+    set_key(&sc, "fabric.buffer=%lluB", 4000000ull); /* small: PFC must act */
     sc.workload.bytes_per_writer = 2000000;
     struct results r;
     CHECK(run(&sc, &r) == 0);
@@ -136,7 +151,7 @@ static void e2e_oversubscribed_uplink_bound(void)
     sc.storage.nodes = 16;
     sc.fabric.storage_per_leaf = 8;
     sc.fabric.spines = 2; /* 16 x 400G down, 2 x 400G up: 8:1 */
-    sc.fabric.buffer_bytes = 4000000;
+    set_key(&sc, "fabric.buffer=%lluB", 4000000ull);
     sc.workload.bytes_per_writer = 1000000;
     struct results r;
     CHECK(run(&sc, &r) == 0);
@@ -156,7 +171,7 @@ static void e2e_no_pfc_drops_fail_invariants(void)
     sc.storage.nodes = 1;
     sc.fabric.spines = 2;
     sc.fabric.pfc = 0;
-    sc.fabric.buffer_bytes = 200000;
+    set_key(&sc, "fabric.buffer=%lluB", 1000000ull);
     sc.workload.bytes_per_writer = 1000000;
     struct results r;
     CHECK(run(&sc, &r) == 0);
@@ -166,7 +181,7 @@ static void e2e_no_pfc_drops_fail_invariants(void)
     CHECK(strstr(r.violation, "did not complete") != NULL);
     /* bytes are still accounted: sent = delivered + dropped */
     CHECK(r.bytes_sent == r.bytes_delivered + r.bytes_dropped + r.bytes_in_flight);
-    CHECK(r.max_buffer_bytes <= 200000);
+    CHECK(r.max_buffer_bytes <= 1000000);
 }
 
 static void e2e_buffer_too_small_for_headroom_refused(void)
@@ -174,7 +189,7 @@ static void e2e_buffer_too_small_for_headroom_refused(void)
     struct scenario sc;
     base(&sc);
     sc.cluster.nodes = 8;
-    sc.fabric.buffer_bytes = 300000;
+    set_key(&sc, "fabric.buffer=%lluB", 300000ull);
     struct results r;
     struct err e = {{0}};
     CHECK(ckpt_run(&sc, &r, &e) == -1);

@@ -1,31 +1,74 @@
 /* ckpt_run: the pipeline from a validated scenario to results. */
 #include <string.h>
 
+#include <stdio.h>
+
 #include "../../include/ckptnet.h"
 #include "../core/arena.h"
+#include "../cost/cost.h"
+#include "../fluid/fluid.h"
 #include "../pkt/engine.h"
 #include "../stats/bound.h"
 #include "../topo/topo.h"
 #include "../work/work.h"
 
-int ckpt_run(const struct scenario *sc, struct results *r, struct err *e)
+/* engine: auto. The packet engine spends about 8 events per packet (a
+ * serialisation end and a wire arrival on each of 4 links) at ~10 M events/s
+ * here (BENCHMARKS.md); past 1e8 events (~10 s) the fluid engine runs. */
+#define AUTO_EVENT_LIMIT 1e8
+
+static int choose_engine(const struct scenario *sc, const struct workload *w,
+                         struct results *r)
+{
+    if (sc->engine != ENGINE_AUTO) {
+        snprintf(r->engine_reason, sizeof r->engine_reason, "requested (engine: %s)",
+                 sc->engine == ENGINE_FLUID ? "fluid" : "packet");
+        return sc->engine;
+    }
+    double pkts = 0;
+    for (uint32_t i = 0; i < w->n; i++)
+        pkts += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
+    double ev = 8 * pkts;
+    int fluid = ev > AUTO_EVENT_LIMIT;
+    snprintf(r->engine_reason, sizeof r->engine_reason,
+             "auto: ~%.2g packet-engine events (8 per packet x %.3g packets) %s 1e8",
+             ev, pkts, fluid ? ">" : "<=");
+    return fluid ? ENGINE_FLUID : ENGINE_PACKET;
+}
+
+int ckpt_run(const struct scenario *user, struct results *r, struct err *e)
 {
     struct arena a;
     struct topo t;
     struct workload w;
     memset(r, 0, sizeof *r);
+    /* profiles and presets fill what the user left open (idempotent) */
+    struct scenario eff = *user;
+    if (scenario_resolve(&eff, e) < 0)
+        return -1;
+    const struct scenario *sc = &eff;
     arena_init(&a);
-    int rc = topo_build(&t, sc, &a, e);
+    struct scenario fab; /* every NIC of a node is its own host port */
+    workload_fabric(sc, &fab);
+    int rc = topo_build(&t, &fab, &a, e);
+    if (rc == 0)
+        rc = cost_check(sc, e);
     if (rc == 0)
         rc = workload_build(&w, sc, &t, &a, e);
     if (rc == 0) {
         r->ckpt_bytes = w.total_bytes;
+        r->plan = w.sum;
         r->oversub_compute = t.oversub_compute;
         r->oversub_storage = t.oversub_storage;
         r->switches = t.n_switches;
         r->links = t.n_ports / 2;
         bound_compute(r, &t, &w, sc);
-        rc = pkt_run(sc, &t, &w, r, e);
+        if (choose_engine(sc, &w, r) == ENGINE_FLUID)
+            rc = fluid_run(sc, &t, &w, r, e);
+        else
+            rc = pkt_run(sc, &t, &w, r, e);
+        if (rc == 0)
+            cost_compute(r, sc);
         r->mem_bytes += a.total;
     }
     arena_release(&a);

@@ -10,6 +10,10 @@ enum rng_stream {
     RNG_JITTER = 1,  /* writer start offsets */
     RNG_ECMP = 2,    /* per-switch hash seeds */
     RNG_QP = 3,      /* queue pair UDP source ports */
+    RNG_ECN = 4,     /* RED marking decisions */
+    RNG_POLICY = 16, /* checkpoint policy offsets (jitter policy) */
+    RNG_STRAGGLER = 17, /* which writers straggle */
+    RNG_FAILURE = 18,   /* failure times of the cost Monte Carlo */
 };
 
 struct rng {

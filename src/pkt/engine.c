@@ -38,6 +38,68 @@ int pnet_schedule(struct pnet *n, uint64_t t, enum ev_type type, void *obj,
     return 0;
 }
 
+/* "3,4" -> bit mask of priorities; -1 when malformed. */
+static int parse_prio_list(const char *s)
+{
+    int mask = 0;
+    if (!*s)
+        return 0;
+    for (;;) {
+        if (*s < '0' || *s > '7')
+            return -1;
+        mask |= 1 << (*s++ - '0');
+        if (!*s)
+            return mask;
+        if (*s++ != ',')
+            return -1;
+    }
+}
+
+static int parse_weights(const char *s, int32_t w[NPRIO])
+{
+    for (int i = 0; i < NPRIO; i++) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || v > 1000 || (i < NPRIO - 1 ? *end != ',' : *end))
+            return -1;
+        w[i] = (int32_t)v;
+        s = end + 1;
+    }
+    return 0;
+}
+
+static int setup_classes(struct pnet *n, struct err *e)
+{
+    const struct scenario *sc = n->sc;
+    int mask = parse_prio_list(sc->fabric.pfc_priorities);
+    if (mask < 0)
+        return err_set(e, "fabric.pfc.priorities: expected priorities 0-7 "
+                          "separated by commas, got \"%s\"", sc->fabric.pfc_priorities);
+    if (sc->transport.cnp_priority == sc->transport.data_priority)
+        return err_set(e, "transport.cnp_priority: must differ from "
+                          "transport.data_priority (%u)", sc->transport.data_priority);
+    if ((mask >> sc->transport.cnp_priority) & 1)
+        return err_set(e, "fabric.pfc.priorities: the CNP priority %u must not be lossless",
+                       sc->transport.cnp_priority);
+    if (sc->transport.cnp_dscp == sc->transport.data_dscp)
+        return err_set(e, "transport.cnp_dscp: must differ from transport.data_dscp (%u)",
+                       sc->transport.data_dscp);
+    n->lossless = sc->fabric.pfc ? (uint8_t)mask : 0;
+    n->dscp_prio[sc->transport.data_dscp] = (uint8_t)sc->transport.data_priority;
+    n->dscp_prio[sc->transport.cnp_dscp] = (uint8_t)sc->transport.cnp_priority;
+    int32_t w[NPRIO];
+    if (parse_weights(sc->fabric.dwrr_weights, w) < 0)
+        return err_set(e, "fabric.dwrr_weights: expected 8 weights 1-1000 separated "
+                          "by commas, got \"%s\"", sc->fabric.dwrr_weights);
+    for (int i = 0; i < NPRIO; i++)
+        n->dwrr_quantum[i] = w[i] * (int32_t)n->mtu_wire;
+    if (sc->fabric.ecn && sc->fabric.ecn_kmin && sc->fabric.ecn_kmax &&
+        sc->fabric.ecn_kmax <= sc->fabric.ecn_kmin)
+        return err_set(e, "fabric.ecn.kmax: must be larger than fabric.ecn.kmin");
+    n->tp = sc->transport.cc == CC_DCQCN ? &transport_dcqcn : &transport_line_rate;
+    return 0;
+}
+
 static int setup(struct pnet *n, const struct scenario *sc,
                  const struct topo *t, const struct workload *w, struct err *e)
 {
@@ -51,7 +113,10 @@ static int setup(struct pnet *n, const struct scenario *sc,
     n->sws = arena_calloc(&n->arena, t->n_switches, sizeof *n->sws);
     n->nics = arena_calloc(&n->arena, t->first_cleaf, sizeof *n->nics);
     n->flows = arena_calloc(&n->arena, w->n ? w->n : 1, sizeof *n->flows);
-    if (!n->ports || !n->sws || !n->nics || !n->flows)
+    n->qhist = arena_calloc(&n->arena, (size_t)SEG_COUNT * QHIST_BUCKETS, sizeof *n->qhist);
+    n->mtu_wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
+    rng_init(&n->ecn_rng, sc->seed, RNG_ECN);
+    if (!n->ports || !n->sws || !n->nics || !n->flows || !n->qhist)
         return err_set(e, "out of memory setting up the packet engine");
     for (uint32_t i = 0; i < t->n_ports; i++) {
         struct port *p = &n->ports[i];
@@ -60,13 +125,22 @@ static int setup(struct pnet *n, const struct scenario *sc,
         p->node = t->ports[i].node;
         p->peer = t->ports[i].peer;
         p->is_host = p->node < t->first_cleaf;
+        p->seg = (uint8_t)t->ports[i].seg;
+        /* ECN thresholds scale with link speed unless given (HPCC ns-3) */
+        p->kmin = sc->fabric.ecn_kmin ? sc->fabric.ecn_kmin
+                                      : (uint64_t)(100000.0 * (double)p->bps / 25e9);
+        p->kmax = sc->fabric.ecn_kmax ? sc->fabric.ecn_kmax
+                                      : (uint64_t)(400000.0 * (double)p->bps / 25e9);
+        if (p->kmax <= p->kmin)
+            p->kmax = p->kmin + 1;
     }
-    struct rng ecmp;
-    rng_init(&ecmp, sc->seed, RNG_ECMP);
+    if (setup_classes(n, e) < 0)
+        return -1;
     for (uint32_t s = 0; s < t->n_switches; s++) {
-        n->sws[s].buffer = sc->fabric.buffer_bytes;
-        n->sws[s].latency_ps = sc->fabric.switch_latency_ps;
-        n->sws[s].seed = rng_u64(&ecmp);
+        int spine = t->first_cleaf + s >= t->first_spine;
+        n->sws[s].buffer = spine ? sc->fabric.spine_buffer : sc->fabric.leaf_buffer;
+        n->sws[s].latency_ps = spine ? sc->fabric.spine_latency_ps : sc->fabric.leaf_latency_ps;
+        n->sws[s].seed = t->ecmp_seed[s]; /* shared with the fluid engine */
     }
     n->n_flows = w->n;
     n->n_writers = w->n_writers;
@@ -80,6 +154,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
         f->writer = x->writer;
         f->bytes = x->bytes;
         f->start_ps = x->start_ps;
+        f->cap_bps = x->rate_bps;
     }
     if (mmu_setup(n, e) < 0)
         return -1;
@@ -88,6 +163,40 @@ static int setup(struct pnet *n, const struct scenario *sc,
                           &n->flows[i], 0) < 0)
             return err_set(e, "out of memory scheduling flows");
     return 0;
+}
+
+/* Telemetry: every flow's sending rate and delivered bytes. Stops once
+ * every flow is done, so it never keeps the run alive. */
+static void sample(struct pnet *n)
+{
+    struct results *r = n->res;
+    uint32_t k = r->n_samples, nf = n->n_flows;
+    double *t = realloc(r->sample_t, (k + 1) * sizeof *t);
+    if (t)
+        r->sample_t = t;
+    double *rate = realloc(r->sample_rate, (size_t)(k + 1) * nf * sizeof *rate);
+    if (rate)
+        r->sample_rate = rate;
+    uint64_t *del = realloc(r->sample_delivered, (size_t)(k + 1) * nf * sizeof *del);
+    if (del)
+        r->sample_delivered = del;
+    if (!t || !rate || !del)
+        return;
+    r->sample_t[k] = (double)n->now / (double)PS_PER_S;
+    for (uint32_t i = 0; i < nf; i++) {
+        const struct flow *f = &n->flows[i];
+        double v = 0;
+        if (f->active)
+            v = n->tp == &transport_dcqcn ? f->cc.rc : (double)f->line_bps;
+        if (f->active && f->cap_bps && (double)f->cap_bps < v)
+            v = (double)f->cap_bps;
+        r->sample_rate[(size_t)k * nf + i] = v;
+        r->sample_delivered[(size_t)k * nf + i] = f->recv;
+    }
+    r->n_samples = k + 1;
+    r->n_sample_flows = nf;
+    if (n->flows_done < n->n_flows)
+        pnet_schedule(n, n->now + n->sc->telemetry.interval_ps, EV_SAMPLE, NULL, 0);
 }
 
 static void loop(struct pnet *n)
@@ -106,10 +215,25 @@ static void loop(struct pnet *n)
             port_on_rx(n, ev.obj);
             break;
         case EV_WAKE:
-            port_on_wake(n, ev.obj);
+            port_on_wake(n, ev.obj, ev.arg);
             break;
         case EV_PAUSE:
-            port_on_pause(n, ev.obj, (int)ev.arg);
+            pfc_on_frame(n, ev.obj, ev.arg);
+            break;
+        case EV_PAUSE_END:
+            pfc_on_pause_end(n, ev.obj, ev.arg);
+            break;
+        case EV_PFC_REFRESH:
+            pfc_on_refresh(n, ev.obj, ev.arg);
+            break;
+        case EV_WATCHDOG:
+            pfc_on_watchdog(n, ev.obj, ev.arg);
+            break;
+        case EV_SAMPLE:
+            sample(n);
+            break;
+        case EV_CC_TIMER:
+            n->tp->on_timer(n, ev.obj, ev.arg);
             break;
         case EV_FLOW_START:
             nic_flow_start(n, ev.obj);
@@ -143,20 +267,75 @@ static void collect(struct pnet *n, struct results *r)
 {
     const struct topo *t = n->topo;
     uint64_t in_flight = 0, max_q = 0, max_buf = 0, paused = 0, max_paused = 0;
+    uint64_t pause_rx = 0, max_hdrm = 0, max_shared = 0;
+    if (n->sc->telemetry.ports) {
+        r->n_ports = t->n_ports;
+        r->ports = calloc(t->n_ports, sizeof *r->ports);
+    }
     for (uint32_t i = 0; i < t->n_ports; i++) {
         struct port *p = &n->ports[i];
-        for (struct packet *k = p->q.head; k; k = k->next)
-            in_flight += k->payload;
+        for (int q = 0; q < NPRIO; q++)
+            for (struct packet *k = p->q[q].head; k; k = k->next)
+                in_flight += k->kind == PK_DATA ? k->payload : 0;
         for (struct packet *k = p->pipe.head; k; k = k->next)
-            in_flight += k->payload;
-        if (p->tx)
+            in_flight += k->kind == PK_DATA ? k->payload : 0;
+        if (p->tx && p->tx->kind == PK_DATA)
             in_flight += p->tx->payload;
         if (p->max_q_bytes > max_q)
             max_q = p->max_q_bytes;
-        uint64_t pp = p->paused_ps + (p->paused ? n->now - p->pause_since : 0);
+        uint64_t pp = p->paused_ps;
+        for (unsigned m = p->paused; m; m &= m - 1)
+            pp += n->now - p->pause_since[__builtin_ctz(m)];
         paused += pp;
         if (pp > max_paused)
             max_paused = pp;
+        pause_rx += p->pause_rx;
+        if (p->max_hdrm > max_hdrm)
+            max_hdrm = p->max_hdrm;
+        if (p->max_shared > max_shared)
+            max_shared = p->max_shared;
+        if (p->max_q_bytes > r->seg_queue_max[p->seg])
+            r->seg_queue_max[p->seg] = p->max_q_bytes;
+        r->seg_paused_s[p->seg] += ps_to_s(pp);
+        port_qhist_flush(n, p);
+        if (r->ports)
+            r->ports[i] = (struct port_result){
+                p->node, p->peer, p->seg, p->tx_bytes, p->max_q_bytes, p->max_hdrm,
+                p->max_shared, p->pause_tx, p->pause_rx, p->ecn_marked, p->drops,
+                ps_to_s(pp)};
+    }
+    for (int sg = 0; sg < SEG_COUNT; sg++) {
+        const uint64_t *h = &n->qhist[(size_t)sg * QHIST_BUCKETS];
+        double total = 0, acc = 0;
+        for (unsigned b = 0; b < QHIST_BUCKETS; b++)
+            total += (double)h[b];
+        for (unsigned b = 0; b < QHIST_BUCKETS && total > 0; b++) {
+            acc += (double)h[b];
+            if (acc >= 0.99 * total) {
+                r->seg_queue_p99[sg] = qhist_bucket_floor(b);
+                break;
+            }
+        }
+    }
+    r->cc = n->tp->name;
+    r->drops_lossless = n->drops_lossless;
+    r->drops_lossy = n->drops_lossy;
+    r->drops_watchdog = n->drops_watchdog;
+    r->refresh_frames = n->refresh_frames;
+    r->pause_frames_rx = pause_rx;
+    r->pfc_storms = n->storms;
+    r->ecn_marked = n->ecn_marked;
+    r->cnps_sent = n->cnps_sent;
+    r->cnps_received = n->cnps_rx;
+    r->max_headroom_bytes = max_hdrm;
+    r->max_shared_pg_bytes = max_shared;
+    r->min_rate_bps = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        r->rate_decreases += f->decreases;
+        r->data_packets += (f->bytes + n->sc->fabric.mtu - 1) / n->sc->fabric.mtu;
+        if (f->line_bps && (r->min_rate_bps == 0 || f->min_rate < r->min_rate_bps))
+            r->min_rate_bps = f->min_rate;
     }
     int over_buffer = 0;
     for (uint32_t s = 0; s < t->n_switches; s++) {
@@ -194,6 +373,7 @@ static void collect(struct pnet *n, struct results *r)
         if (wstart[i] != UINT64_MAX)
             wc[nwc++] = ps_to_s(wend[i] - wstart[i]);
     r->engine = "packet";
+    r->has_packet_stats = 1;
     r->writers = n->n_writers;
     r->completion_s = last > first && first != UINT64_MAX ? ps_to_s(last - first) : 0;
     if (wc) {
@@ -204,7 +384,7 @@ static void collect(struct pnet *n, struct results *r)
     free(wc);
     free(wstart);
     free(wend);
-    r->drops = n->drops;
+    r->drops = n->drops_lossless + n->drops_lossy + n->drops_watchdog;
     r->pause_frames = n->pause_frames;
     r->resume_frames = n->resume_frames;
     r->paused_s = ps_to_s(paused);
@@ -228,9 +408,15 @@ static void collect(struct pnet *n, struct results *r)
         violate(r, "bytes not conserved: sent %llu != delivered + dropped + in flight %llu",
                 (unsigned long long)n->bytes_sent,
                 (unsigned long long)(n->bytes_delivered + n->bytes_dropped + in_flight));
-    if (n->drops)
-        violate(r, "%llu packets (%llu B) dropped in a lossless fabric",
-                (unsigned long long)n->drops, (unsigned long long)n->bytes_dropped);
+    if (n->drops_lossless)
+        violate(r, "%llu packets of lossless priorities dropped (PFC headroom exhausted)",
+                (unsigned long long)n->drops_lossless);
+    if (n->drops_lossy)
+        violate(r, "%llu packets dropped (lossy priority or PFC off; no retransmission)",
+                (unsigned long long)n->drops_lossy);
+    if (n->drops_watchdog)
+        violate(r, "%llu packets dropped by the PFC watchdog",
+                (unsigned long long)n->drops_watchdog);
     if (bad_flows)
         violate(r, "%llu of %llu transfers did not complete", (unsigned long long)bad_flows,
                 (unsigned long long)n->n_flows);
@@ -251,6 +437,9 @@ int pkt_run(const struct scenario *sc, const struct topo *t,
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = setup(n, sc, t, w, e);
+    n->res = r;
+    if (rc == 0 && sc->telemetry.interval_ps)
+        rc = pnet_schedule(n, 0, EV_SAMPLE, NULL, 0);
     if (rc == 0) {
         loop(n);
         collect(n, r);

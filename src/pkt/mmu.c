@@ -1,84 +1,176 @@
-/* Switch buffer admission with basic PFC.
+/* Switch MMU: one shared buffer per switch with ingress accounting per
+ * (port, priority group), as in the HPCC ns-3 switch MMU and SONiC:
  *
- * Static partition: each ingress port owns buffer/ports bytes; the top of
- * that share is PFC headroom sized for the worst case after an XOFF is sent
- * (the wire toward us, the upstream's reaction time of one propagation delay
- * and the frames in serialisation at both ends), so a lossless switch cannot
- * overflow. XOFF when the port's bytes reach share - headroom, XON two MTUs
- * lower. The shared-buffer MMU with dynamic thresholds replaces this file.
+ *  - every (port, PG) owns a small reserve;
+ *  - lossless PGs then use the shared pool up to the dynamic threshold
+ *    Th = alpha * (pool - shared in use) (Choudhury-Hahne), then their PFC
+ *    headroom; XOFF when headroom is in use or shared use reaches Th, XON when
+ *    headroom is empty and shared use is two MTUs under Th (or zero);
+ *  - lossy traffic is dropped when its egress queue passes
+ *    lossy_alpha * (pool - shared in use).
+ * pool = buffer - all reserves - all lossless headroom. Headroom per lossless
+ * (port, PG) follows SONiC's buffer calculator: 2 MTU + cable round trip +
+ * the peer's response time (IEEE 802.3 Annex 31B quanta by speed).
  */
+#include <math.h>
 
 #include "../core/units.h"
 #include "pnet.h"
 
-static uint64_t headroom(const struct port *p, uint32_t mtu)
+#define FIBRE_MPS 1.98e8 /* signal speed in fibre, m/s */
+
+static uint64_t peer_response_bytes(uint64_t bps)
 {
-    uint64_t wire = (uint64_t)mtu + ROCE_OVERHEAD;
-    /* bytes the upstream can put on the wire during one delay, rounded up */
-    uint64_t inflight = (p->delay_ps * p->bps + 8 * PS_PER_S - 1) / (8 * PS_PER_S);
-    return 2 * inflight + 3 * wire;
+    unsigned quanta = bps <= UINT64_C(100000000000) ? 394
+                    : bps <= UINT64_C(200000000000) ? 453 : 905;
+    return (uint64_t)quanta * 512 / 8;
+}
+
+uint64_t mmu_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps);
+uint64_t mmu_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps)
+{
+    double meters = sc->fabric.cable_length_m > 0
+                        ? sc->fabric.cable_length_m
+                        : (double)delay_ps * 1e-12 * FIBRE_MPS;
+    uint64_t cable = (uint64_t)ceil(2.0 * meters * (double)bps / FIBRE_MPS / 8.0);
+    uint64_t mtu = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
+    return 2 * mtu + cable + peer_response_bytes(bps);
 }
 
 int mmu_setup(struct pnet *n, struct err *e)
 {
     const struct topo *t = n->topo;
     const struct scenario *sc = n->sc;
-    uint64_t wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
-    char b1[32], b2[32];
+    unsigned lossless = (unsigned)__builtin_popcount(n->lossless);
+    char b1[32];
     for (uint32_t s = 0; s < t->n_switches; s++) {
         const struct tnode *nd = &t->nodes[t->first_cleaf + s];
-        uint64_t share = sc->fabric.buffer_bytes / nd->nports;
+        struct sw *w = &n->sws[s];
+        uint64_t reserved = 0;
         for (uint32_t i = 0; i < nd->nports; i++) {
             struct port *p = &n->ports[nd->first_port + i];
-            uint64_t h = headroom(p, sc->fabric.mtu);
-            if (sc->fabric.pfc && share < h + 2 * wire)
-                return err_set(e,
-                    "fabric.buffer: %s is too small for lossless PFC: each of "
-                    "the %u ports of a %s needs %llu B of headroom plus 2 MTU, "
-                    "at least %s per switch",
-                    units_fmt_size(sc->fabric.buffer_bytes, b1, sizeof b1),
-                    nd->nports, nd->kind == NODE_SPINE ? "spine" : "leaf",
-                    (unsigned long long)h,
-                    units_fmt_size((h + 2 * wire) * nd->nports, b2, sizeof b2));
-            p->xoff = share > h ? share - h : 0;
-            p->xon = p->xoff > 2 * wire ? p->xoff - 2 * wire : 0;
+            p->headroom = mmu_headroom(sc, p->bps, p->delay_ps);
+            reserved += NPRIO * sc->fabric.mmu_reserve + lossless * p->headroom;
         }
+        uint64_t need = reserved + (uint64_t)nd->nports * 2 * n->mtu_wire;
+        if (w->buffer < need)
+            return err_set(e,
+                "fabric.buffer: %s is too small for a %s with %u ports: its "
+                "reserves%s take %.3g MB, at least %.3g MB needed",
+                units_fmt_size(w->buffer, b1, sizeof b1),
+                nd->kind == NODE_SPINE ? "spine" : "leaf", nd->nports,
+                lossless ? " and PFC headroom" : "", (double)reserved / 1e6,
+                (double)need / 1e6);
+        w->pool = w->buffer - reserved;
     }
     return 0;
 }
 
-static void send_pfc(struct pnet *n, struct port *in, int xoff)
+static uint64_t threshold(const struct sw *s, double alpha)
 {
-    in->xoff_sent = (uint8_t)xoff;
-    if (xoff)
-        n->pause_frames++;
-    else
-        n->resume_frames++;
-    pnet_schedule(n, n->now + in->delay_ps, EV_PAUSE, &n->ports[in->peer],
-                  (uint32_t)xoff);
+    return (uint64_t)(alpha * (double)(s->pool - s->shared_used));
 }
 
-int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct packet *pk)
+static void count_drop(struct pnet *n, struct port *out, struct packet *pk,
+                       int lossless)
 {
+    if (lossless)
+        n->drops_lossless++;
+    else
+        n->drops_lossy++;
+    out->drops++;
+    if (pk->kind == PK_DATA)
+        n->bytes_dropped += pk->payload;
+}
+
+int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
+              struct packet *pk)
+{
+    const struct scenario *sc = n->sc;
+    unsigned pg = pk->prio;
     uint64_t wire = pkt_wire(pk);
-    if (s->used + wire > s->buffer)
+    int lossless = (n->lossless >> pg) & 1;
+    if (s->used + wire > s->buffer) {
+        count_drop(n, out, pk, lossless);
         return -1;
+    }
+    if (lossless) {
+        if (in->ing_reserve[pg] + wire <= sc->fabric.mmu_reserve) {
+            in->ing_reserve[pg] += wire;
+        } else if (in->ing_shared[pg] + wire <= threshold(s, sc->fabric.mmu_alpha)) {
+            in->ing_shared[pg] += wire;
+            s->shared_used += wire;
+        } else if (in->ing_hdrm[pg] + wire <= in->headroom) {
+            in->ing_hdrm[pg] += wire;
+            if (in->ing_hdrm[pg] > in->max_hdrm)
+                in->max_hdrm = in->ing_hdrm[pg];
+        } else {
+            count_drop(n, out, pk, 1);
+            return -1;
+        }
+        if (!(in->xoff & (1u << pg)) &&
+            (in->ing_hdrm[pg] || in->ing_shared[pg] >= threshold(s, sc->fabric.mmu_alpha)))
+            pfc_send(n, in, pg, 1);
+    } else {
+        if (out->q[pg].bytes + wire > threshold(s, sc->fabric.mmu_lossy_alpha)) {
+            count_drop(n, out, pk, 0);
+            return -1;
+        }
+        if (in->ing_reserve[pg] + wire <= sc->fabric.mmu_reserve) {
+            in->ing_reserve[pg] += wire;
+        } else {
+            in->ing_shared[pg] += wire;
+            s->shared_used += wire;
+        }
+    }
+    if (in->ing_shared[pg] > in->max_shared)
+        in->max_shared = in->ing_shared[pg];
     s->used += wire;
     if (s->used > s->max_used)
         s->max_used = s->used;
-    in->in_bytes += wire;
     pk->in_port = (uint32_t)(in - n->ports);
-    if (n->sc->fabric.pfc && !in->xoff_sent && in->in_bytes >= in->xoff)
-        send_pfc(n, in, 1);
     return 0;
 }
 
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
 {
-    uint64_t wire = pkt_wire(pk);
     struct port *in = &n->ports[pk->in_port];
+    unsigned pg = pk->prio;
+    uint64_t wire = pkt_wire(pk), left = wire;
+    /* headroom drains first, then shared, then the reserve */
+    uint64_t h = in->ing_hdrm[pg] < left ? in->ing_hdrm[pg] : left;
+    in->ing_hdrm[pg] -= h;
+    left -= h;
+    uint64_t sh = in->ing_shared[pg] < left ? in->ing_shared[pg] : left;
+    in->ing_shared[pg] -= sh;
+    s->shared_used -= sh;
+    left -= sh;
+    in->ing_reserve[pg] -= left < in->ing_reserve[pg] ? left : in->ing_reserve[pg];
     s->used -= wire;
-    in->in_bytes -= wire;
-    if (in->xoff_sent && in->in_bytes <= in->xon)
-        send_pfc(n, in, 0);
+    if ((in->xoff & (1u << pg)) && !in->ing_hdrm[pg] &&
+        (!in->ing_shared[pg] ||
+         in->ing_shared[pg] + 2 * n->mtu_wire <= threshold(s, n->sc->fabric.mmu_alpha)))
+        pfc_send(n, in, pg, 0);
+}
+
+double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
+{
+    if (q <= kmin)
+        return 0.0;
+    if (q > kmax)
+        return 1.0;
+    return pmax * (double)(q - kmin) / (double)(kmax - kmin);
+}
+
+void ecn_mark(struct pnet *n, struct port *out, struct packet *pk)
+{
+    if (!n->sc->fabric.ecn || pk->kind != PK_DATA)
+        return;
+    double p = red_probability(out->q[pk->prio].bytes, out->kmin, out->kmax,
+                               n->sc->fabric.ecn_pmax);
+    if (p > 0 && (p >= 1.0 || rng_double(&n->ecn_rng) < p)) {
+        pk->ce = 1;
+        out->ecn_marked++;
+        n->ecn_marked++;
+    }
 }

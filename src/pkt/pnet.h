@@ -2,9 +2,10 @@
  *
  * One struct pnet holds the clock, the event queue, every port, switch, NIC
  * and flow, and the packet free list; every function takes it first.
- * Event discipline: a port has at most one service event (WAKE or TX_DONE)
- * and one wire event (RX of the head of its pipe) pending, so the queue grows
- * with busy ports, not with packets in flight.
+ * Event discipline: a port has at most one live service event (WAKE or
+ * TX_DONE) and one wire event (RX of the head of its pipe) pending, so the
+ * queue grows with busy ports, not with packets in flight. PFC timers and
+ * flow starts add a few more, never one per packet.
  */
 #ifndef CKPT_PNET_H
 #define CKPT_PNET_H
@@ -13,18 +14,31 @@
 
 #include "../core/arena.h"
 #include "../core/evq.h"
+#include "../core/rng.h"
 #include "../scenario/scenario.h"
 #include "../stats/results.h"
 #include "../topo/topo.h"
 #include "../work/work.h"
 
+struct pnet;
+
+#define NPRIO 8
+#define CNP_PAYLOAD 16 /* CNP: BTH + 16 B reserved; 98 B on the wire */
+
 enum ev_type {
-    EV_TX_DONE,     /* port finished serialising its packet */
-    EV_RX,          /* head of the port's pipe reaches the peer */
-    EV_WAKE,        /* head of the egress queue is ready (switch latency) */
-    EV_PAUSE,       /* PFC frame reaches this egress port; arg 1 = XOFF */
-    EV_FLOW_START,  /* a writer starts its transfer */
+    EV_TX_DONE,      /* port finished serialising its packet */
+    EV_RX,           /* head of the port's pipe reaches the peer */
+    EV_WAKE,         /* a port may have work now; arg = wake generation */
+    EV_PAUSE,        /* PFC frame reaches this egress port; arg = prio | quanta << 8 */
+    EV_PAUSE_END,    /* pause time of (port, prio) ran out; arg = prio | gen << 8 */
+    EV_PFC_REFRESH,  /* re-send XOFF for (ingress port, prio); arg = prio | gen << 8 */
+    EV_WATCHDOG,     /* PFC watchdog check of (port, prio); arg = prio | gen << 8 */
+    EV_FLOW_START,   /* a writer starts a transfer */
+    EV_SAMPLE,       /* telemetry sample */
+    EV_CC_TIMER,     /* congestion-control timer of a flow; arg = generation */
 };
+
+enum pkt_kind { PK_DATA, PK_CNP };
 
 struct packet {
     struct packet *next;
@@ -33,6 +47,7 @@ struct packet {
     uint32_t payload;
     uint32_t in_port;  /* ingress port at the current switch */
     uint32_t psn;
+    uint8_t kind, prio, dscp, ce;
 };
 
 /* Intrusive FIFO of packets. */
@@ -44,37 +59,83 @@ struct pktq {
 
 enum port_state { PORT_IDLE, PORT_WAIT, PORT_BUSY };
 
-struct flow;
-
 struct port {
-    struct pktq q;           /* egress queue (switch ports) */
+    struct pktq q[NPRIO];    /* egress queues by priority (switch ports; CNPs at hosts) */
     struct pktq pipe;        /* packets on the wire toward the peer */
     struct packet *tx;       /* packet being serialised */
     uint64_t bps, delay_ps;
     uint64_t ser_rem;        /* carry of sub-ps serialisation time */
     uint64_t ser_wire, ser_q, ser_r; /* cached division for the last size */
+    uint64_t q_bytes;        /* all priorities */
     uint32_t node, peer;
-    uint8_t state, paused, is_host, xoff_sent;
-    /* ingress side: bytes in this switch that arrived through this port */
-    uint64_t in_bytes, xoff, xon;
+    uint32_t wake_gen;
+    uint64_t wake_t;
+    uint8_t state, is_host, seg;
+    uint8_t qmask;           /* priorities with packets queued */
+    uint8_t paused;          /* priorities paused by the peer (PFC) */
+    uint8_t storm;           /* priorities in PFC-watchdog drop mode */
+    uint8_t xoff;            /* ingress: priorities we paused upstream */
+    uint8_t dwrr_next;
+    int64_t deficit[NPRIO];
+    /* egress side PFC state, per priority */
+    uint64_t pause_end[NPRIO], pause_since[NPRIO], last_pause_rx[NPRIO];
+    uint32_t pause_gen[NPRIO], wd_gen[NPRIO];
+    /* ingress side MMU accounting, per priority group */
+    uint64_t ing_reserve[NPRIO], ing_shared[NPRIO], ing_hdrm[NPRIO];
+    uint32_t refresh_gen[NPRIO];
+    uint64_t headroom;       /* per lossless priority group */
+    uint64_t kmin, kmax;     /* ECN thresholds */
     /* counters */
-    uint64_t tx_bytes, tx_pkts, max_q_bytes;
-    uint64_t pause_since, paused_ps, pause_rx;
+    uint64_t tx_bytes, tx_pkts, max_q_bytes, max_hdrm, max_shared;
+    uint64_t paused_ps, pause_rx, pause_tx, resume_tx, ecn_marked, drops;
+    uint64_t q_changed_t;    /* for the time-weighted occupancy histogram */
 };
 
 struct sw {
     uint64_t buffer, used, max_used;
+    uint64_t pool;           /* shared pool: buffer - reserves - headroom */
+    uint64_t shared_used;    /* bytes in the shared pool */
     uint64_t latency_ps;
     uint64_t seed;           /* ECMP hash seed */
+};
+
+struct flow;
+
+/* Transport behaviour of a sending queue pair: congestion control. */
+struct transport_ops {
+    const char *name;
+    void (*start)(struct pnet *n, struct flow *f);
+    /* called for every data packet sent; returns the pacing rate to use */
+    uint64_t (*on_send)(struct pnet *n, struct flow *f, uint64_t wire);
+    void (*on_cnp)(struct pnet *n, struct flow *f);
+    void (*on_timer)(struct pnet *n, struct flow *f, uint32_t gen);
+};
+
+struct dcqcn_state {
+    double rc, rt, alpha;    /* current/target rate (bps), alpha */
+    uint64_t alpha_t;        /* alpha last brought up to date */
+    uint64_t next_timer;     /* next rate-increase timer expiry */
+    uint64_t last_decrease;
+    uint64_t bytes;          /* since the last byte-counter event */
+    uint32_t t_stage, b_stage;
+    uint32_t timer_gen;      /* the live rate-increase timer event */
+    int cut;                 /* has been cut at least once */
 };
 
 struct flow {
     struct flow *next, *prev; /* NIC round-robin ring of active flows */
     uint64_t bytes, sent, recv;
     uint64_t start_ps, first_tx_ps, done_ps;
+    uint64_t next_send;       /* pacing: earliest time of the next packet */
+    uint64_t last_send, last_wire; /* the packet that set next_send */
+    uint64_t cap_bps, line_bps;
+    uint64_t last_cnp;        /* receiver: last CNP sent */
+    uint64_t cnps_rx, decreases;
+    double min_rate;
+    struct dcqcn_state cc;
     uint32_t src, dst, id, writer;
     uint16_t sport;
-    uint8_t active, done;
+    uint8_t active, done, sent_cnp;
 };
 
 struct nic {
@@ -86,21 +147,39 @@ struct pnet {
     struct evq q;
     const struct scenario *sc;
     const struct topo *topo;
+    const struct transport_ops *tp;
     struct arena arena;       /* runtime state and packet slabs */
+    struct rng ecn_rng;
     struct port *ports;
     struct sw *sws;           /* indexed by switch index */
     struct nic *nics;         /* indexed by node id, endpoints only */
     struct flow *flows;
     uint32_t n_flows, flows_done, n_writers;
+    uint8_t lossless;         /* lossless priority mask (0 when PFC is off) */
+    uint8_t dscp_prio[64];
+    uint64_t mtu_wire;
+    uint64_t pause_quanta_ps_num; /* quanta x 512 bits, divided by bps per port */
+    int32_t dwrr_quantum[NPRIO];
     struct packet *free_pkts;
     uint64_t pkts_allocated;
     /* totals */
     uint64_t bytes_sent, bytes_delivered, bytes_dropped;
-    uint64_t drops, pkts_delivered, pause_frames, resume_frames;
+    uint64_t drops_lossless, drops_lossy, drops_watchdog;
+    uint64_t pkts_delivered, pause_frames, resume_frames, refresh_frames;
+    uint64_t ecn_marked, cnps_sent, cnps_rx, storms;
     uint64_t events, max_pending;
     uint64_t first_tx_ps, last_rx_ps;
+    uint64_t time_limit_hit;
     int time_went_back;
+    /* time-weighted queue occupancy per segment (for p99) */
+    uint64_t *qhist;          /* [SEG_COUNT][QHIST_BUCKETS] ps */
+    /* telemetry samples of flow rates */
+    struct results *res;
 };
+
+#define QHIST_BUCKETS 512
+unsigned qhist_bucket(uint64_t bytes);
+uint64_t qhist_bucket_floor(unsigned b);
 
 /* Packet free list (slabs come from the arena; never freed one by one). */
 struct packet *pnet_pkt_alloc(struct pnet *n);
@@ -138,28 +217,55 @@ static inline uint64_t pkt_wire(const struct packet *p)
     return (uint64_t)p->payload + ROCE_OVERHEAD;
 }
 
+static inline int is_switch_node(const struct pnet *n, uint32_t node)
+{
+    return node >= n->topo->first_cleaf;
+}
+
+static inline struct sw *pnet_sw(struct pnet *n, uint32_t node)
+{
+    return &n->sws[node - n->topo->first_cleaf];
+}
+
 int pnet_schedule(struct pnet *n, uint64_t t, enum ev_type type, void *obj,
                   uint32_t arg);
 
 /* port.c: egress service and the wire */
+void port_queue(struct pnet *n, struct port *p, struct packet *pk);
 void port_kick(struct pnet *n, struct port *p);
+void port_wake_at(struct pnet *n, struct port *p, uint64_t t);
 void port_on_tx_done(struct pnet *n, struct port *p);
 void port_on_rx(struct pnet *n, struct port *p);
-void port_on_wake(struct pnet *n, struct port *p);
-void port_on_pause(struct pnet *n, struct port *p, int xoff);
+void port_on_wake(struct pnet *n, struct port *p, uint32_t gen);
+void port_qhist_flush(struct pnet *n, struct port *p);
 
-/* mmu.c: switch buffer admission and PFC (ingress accounting) */
+/* pfc.c: pause frames, pause expiry and refresh, the watchdog */
+void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff);
+void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg);
+void pfc_on_pause_end(struct pnet *n, struct port *p, uint32_t arg);
+void pfc_on_refresh(struct pnet *n, struct port *in, uint32_t arg);
+void pfc_on_watchdog(struct pnet *n, struct port *p, uint32_t arg);
+
+/* mmu.c: switch buffer admission (shared buffer, dynamic thresholds, PFC
+ * headroom) and ECN marking */
 int mmu_setup(struct pnet *n, struct err *e);
-int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct packet *pk);
+int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
+              struct packet *pk);
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk);
+void ecn_mark(struct pnet *n, struct port *out, struct packet *pk);
+double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax);
 
 /* switch.c: forwarding */
 void switch_receive(struct pnet *n, uint32_t node, struct port *in,
                     struct packet *pk);
 
-/* nic.c: RoCE transport at the endpoints */
-struct packet *nic_pull(struct pnet *n, uint32_t node);
+/* nic.c: RoCE endpoints */
+struct packet *nic_pull(struct pnet *n, struct port *p);
 void nic_receive(struct pnet *n, uint32_t node, struct packet *pk);
 void nic_flow_start(struct pnet *n, struct flow *f);
+void nic_rate_changed(struct pnet *n, struct flow *f);
+
+/* dcqcn.c: transports */
+extern const struct transport_ops transport_line_rate, transport_dcqcn;
 
 #endif

@@ -1,11 +1,8 @@
-/* One egress port and its wire: FIFO service with exact serialisation, a
- * pipe of packets in propagation, and PFC pause of the port. */
+/* One egress port and its wire: per-priority queues served by strict
+ * priority or DWRR, exact serialisation, a pipe of packets in propagation.
+ * Host ports send their queued control packets (CNPs) first, then pull data
+ * from the NIC's queue pairs. */
 #include "pnet.h"
-
-static inline int is_switch_node(const struct pnet *n, uint32_t node)
-{
-    return node >= n->topo->first_cleaf;
-}
 
 /* Serialisation time, carrying the sub-picosecond remainder so long trains
  * of packets drift by less than 1 ps in total. The quotient and remainder of
@@ -24,6 +21,38 @@ static uint64_t ser_time(struct port *p, uint64_t wire)
     return p->ser_q + carry;
 }
 
+/* Log-linear buckets of 256 B units, 16 per power of two. */
+unsigned qhist_bucket(uint64_t bytes)
+{
+    uint64_t v = bytes >> 8;
+    if (v < 16)
+        return (unsigned)v;
+    unsigned e = 63u - (unsigned)__builtin_clzll(v);
+    unsigned b = (e - 3) * 16 + (unsigned)((v >> (e - 4)) & 15);
+    return b < QHIST_BUCKETS ? b : QHIST_BUCKETS - 1;
+}
+
+uint64_t qhist_bucket_floor(unsigned b)
+{
+    if (b < 16)
+        return (uint64_t)b << 8;
+    unsigned e = b / 16 + 3;
+    return ((uint64_t)(16 + b % 16) << (e - 4)) << 8;
+}
+
+static inline void qhist_note(struct pnet *n, struct port *p)
+{
+    n->qhist[(size_t)p->seg * QHIST_BUCKETS + qhist_bucket(p->q_bytes)] +=
+        n->now - p->q_changed_t;
+    p->q_changed_t = n->now;
+}
+
+void port_qhist_flush(struct pnet *n, struct port *p)
+{
+    if (p->tx_pkts)
+        qhist_note(n, p);
+}
+
 static void start_tx(struct pnet *n, struct port *p, struct packet *pk)
 {
     p->tx = pk;
@@ -31,35 +60,102 @@ static void start_tx(struct pnet *n, struct port *p, struct packet *pk)
     pnet_schedule(n, n->now + ser_time(p, pkt_wire(pk)), EV_TX_DONE, p, 0);
 }
 
+void port_wake_at(struct pnet *n, struct port *p, uint64_t t)
+{
+    if (p->state == PORT_BUSY || (p->state == PORT_WAIT && p->wake_t <= t))
+        return;
+    p->state = PORT_WAIT;
+    p->wake_t = t;
+    pnet_schedule(n, t, EV_WAKE, p, ++p->wake_gen);
+}
+
+/* Take the head of queue prio off the port, with its accounting. */
+static struct packet *dequeue(struct pnet *n, struct port *p, unsigned prio)
+{
+    struct pktq *q = &p->q[prio];
+    qhist_note(n, p);
+    uint64_t wire = pkt_wire(q->head);
+    struct packet *pk = pktq_pop(q, wire);
+    p->q_bytes -= wire;
+    if (!q->head)
+        p->qmask &= (uint8_t)~(1u << prio);
+    else
+        __builtin_prefetch(q->head); /* read at the end of this serialisation */
+    return pk;
+}
+
+/* Choose the queue to serve among those whose head is ready (bit set in
+ * ready): the CNP priority first, then strict priority or DWRR. */
+static int pick_queue(struct pnet *n, struct port *p, unsigned ready)
+{
+    unsigned cnp = n->sc->transport.cnp_priority;
+    if (ready & (1u << cnp))
+        return (int)cnp;
+    if (n->sc->fabric.scheduling == SCHED_STRICT)
+        return 31 - __builtin_clz(ready); /* highest priority */
+    for (int tries = 0; tries < 2 * NPRIO + 1; tries++) {
+        unsigned i = p->dwrr_next;
+        if (ready & (1u << i)) {
+            int64_t w = (int64_t)pkt_wire(p->q[i].head);
+            if (p->deficit[i] >= w) {
+                p->deficit[i] -= w;
+                return (int)i;
+            }
+            p->deficit[i] += n->dwrr_quantum[i];
+        } else if (!(p->qmask & (1u << i))) {
+            p->deficit[i] = 0; /* an empty queue keeps no credit */
+        }
+        p->dwrr_next = (uint8_t)((i + 1) % NPRIO);
+    }
+    return 31 - __builtin_clz(ready);
+}
+
 void port_kick(struct pnet *n, struct port *p)
 {
-    if (p->state != PORT_IDLE || p->paused)
+    if (p->state != PORT_IDLE)
         return;
+    unsigned eligible = (unsigned)(p->qmask & ~p->paused);
     if (p->is_host) {
-        struct packet *pk = nic_pull(n, p->node);
+        /* control packets (CNPs) first, then data from the queue pairs */
+        if (eligible) {
+            unsigned prio = 31u - (unsigned)__builtin_clz(eligible);
+            start_tx(n, p, dequeue(n, p, prio));
+            return;
+        }
+        if (p->paused & (1u << n->sc->transport.data_priority))
+            return;
+        struct packet *pk = nic_pull(n, p);
         if (pk)
             start_tx(n, p, pk);
         return;
     }
-    struct packet *pk = p->q.head;
-    if (!pk)
+    if (!eligible)
         return;
-    if (pk->t > n->now) {
-        p->state = PORT_WAIT;
-        pnet_schedule(n, pk->t, EV_WAKE, p, 0);
+    unsigned ready = 0;
+    uint64_t first = UINT64_MAX;
+    for (unsigned m = eligible; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        uint64_t t = p->q[i].head->t;
+        if (t <= n->now)
+            ready |= 1u << i;
+        else if (t < first)
+            first = t;
+    }
+    if (!ready) {
+        port_wake_at(n, p, first);
         return;
     }
-    pktq_pop(&p->q, pkt_wire(pk));
-    /* the next head is read at the end of this serialisation; deep queues
-     * leave it cold, so fetch it now */
-    if (p->q.head)
-        __builtin_prefetch(p->q.head);
-    mmu_release(n, &n->sws[p->node - n->topo->first_cleaf], pk);
+    struct packet *pk = dequeue(n, p, (unsigned)pick_queue(n, p, ready));
+    struct sw *s = pnet_sw(n, p->node);
+    mmu_release(n, s, pk);
+    ecn_mark(n, p, pk);
     start_tx(n, p, pk);
 }
 
-void port_on_wake(struct pnet *n, struct port *p)
+void port_on_wake(struct pnet *n, struct port *p, uint32_t gen)
 {
+    if (gen != p->wake_gen || p->state != PORT_WAIT)
+        return; /* superseded by an earlier wake-up */
     p->state = PORT_IDLE;
     port_kick(n, p);
 }
@@ -92,19 +188,17 @@ void port_on_rx(struct pnet *n, struct port *p)
         nic_receive(n, in->node, pk);
 }
 
-void port_on_pause(struct pnet *n, struct port *p, int xoff)
+void port_queue(struct pnet *n, struct port *p, struct packet *pk)
 {
-    if (xoff) {
-        p->pause_rx++;
-        if (!p->paused) {
-            p->paused = 1;
-            p->pause_since = n->now;
-        }
-        return;
-    }
-    if (p->paused) {
-        p->paused = 0;
-        p->paused_ps += n->now - p->pause_since;
+    qhist_note(n, p);
+    uint64_t wire = pkt_wire(pk);
+    pktq_push(&p->q[pk->prio], pk, wire);
+    p->qmask |= (uint8_t)(1u << pk->prio);
+    p->q_bytes += wire;
+    if (p->q_bytes > p->max_q_bytes)
+        p->max_q_bytes = p->q_bytes;
+    if (p->state == PORT_IDLE)
         port_kick(n, p);
-    }
+    else if (p->state == PORT_WAIT && pk->t < p->wake_t)
+        port_wake_at(n, p, pk->t < n->now ? n->now : pk->t);
 }

@@ -35,40 +35,125 @@ static const char *fmt_bytes(double b, char *buf, size_t len)
     return buf;
 }
 
+/* Per-link figures of the segments in results (enum segment order). */
+static const char *const seg_key[RESULTS_SEGMENTS] = {
+    "writer_nic", "cleaf_uplinks", "spine_downlinks", "storage_nic"};
+static const char *const seg_label[RESULTS_SEGMENTS] = {
+    "writer NIC", "compute-leaf uplinks", "spine downlinks", "storage NIC"};
+
+/* "30 min", "3.1 h", "12.3 s": durations a planner reads. */
+static const char *fmt_dur(double s, char *buf, size_t len)
+{
+    if (s < 120.0)
+        return fmt_secs(s, buf, len);
+    if (s < 7200.0)
+        snprintf(buf, len, "%.3g min", s / 60.0);
+    else if (s < 3 * 86400.0)
+        snprintf(buf, len, "%.3g h", s / 3600.0);
+    else
+        snprintf(buf, len, "%.3g days", s / 86400.0);
+    return buf;
+}
+
+/* The planner's answer, first: size, completion, stall, cost per day,
+ * optimal interval, goodput (docs/checkpoint.md). */
+static void summary_answer(FILE *out, const struct scenario *sc, const struct results *r)
+{
+    const struct plan_summary *p = &r->plan;
+    const struct cost_figures *c = &r->cost;
+    char a[32], b[32], d[32], e[32];
+    fprintf(out, "  checkpoint  %s", fmt_bytes((double)r->ckpt_bytes, a, sizeof a));
+    if (p->params)
+        fprintf(out, " (%s, %.4g B params x %u B; %s, tp %u pp %u dp %u, ZeRO %u)",
+                p->model, (double)p->params / 1e9, p->weights_bpp + p->optimizer_bpp,
+                p->writer_rule, p->tp, p->pp, p->dp, p->zero_stage);
+    fprintf(out, ": %u files, %u writers on %u GPUs, shard max %s (skew %.2f), "
+                 "to %u storage nodes\n",
+            p->files, p->writers, p->gpus, fmt_bytes((double)p->max_gpu_bytes, b, sizeof b),
+            p->skew, sc->storage.nodes);
+    fprintf(out, "  completion  %s after the trigger; write %s  (bound %s, set by %s; "
+                 "%.1f%% of bound)\n",
+            fmt_secs(c->end_s, a, sizeof a), fmt_secs(r->completion_s, b, sizeof b),
+            fmt_secs(r->bound_s, d, sizeof d), bound_limit_name(r->bound_limit),
+            r->bound_s > 0 ? 100.0 * r->completion_s / r->bound_s : 0.0);
+    fprintf(out, "  GPU stall   %s per checkpoint (%s%s)%s\n", fmt_secs(c->stall_s, a, sizeof a),
+            p->policy, p->stall_measured ? ": GPUs wait for the whole write"
+                                         : ": GPUs wait for staging, the drain goes on",
+            c->drain_late ? "; WARNING: the drain outlasts the interval" : "");
+    fprintf(out, "  per day     %.4g GPU-hours stalled, %.4g money (at %.4g per GPU-hour), "
+                 "%.3g MFU points, %.3g checkpoints\n",
+            c->gpu_hours_per_day, c->money_per_day, sc->training.gpu_hour_cost,
+            c->mfu_points_lost, c->checkpoints_per_day);
+    if (c->job_mtbf_s > 0) {
+        fprintf(out, "  interval    %s configured; optimal %s (Young), %s (Daly) = %.0f steps; "
+                     "job MTBF %s\n",
+                fmt_dur(c->interval_s, a, sizeof a), fmt_dur(c->young_s, b, sizeof b),
+                fmt_dur(c->daly_s, d, sizeof d),
+                c->daly_s / ((double)sc->training.step_ps / 1e12),
+                fmt_dur(c->job_mtbf_s, e, sizeof e));
+        fprintf(out, "  goodput     %.2f%% at the configured interval, %.2f%% at the optimal",
+                100 * c->goodput, 100 * c->goodput_at_optimal);
+        if (c->mc_days > 0)
+            fprintf(out, "; Monte Carlo %.2f%% (%.0f days, %llu failures)",
+                    100 * c->goodput_mc, c->mc_days, (unsigned long long)c->mc_failures);
+        fprintf(out, "; %.4g GPU-hours/day lost in all\n", c->lost_gpu_hours_per_day);
+    } else {
+        fprintf(out, "  interval    %s configured; no failures modelled (failures.mtbf_*: 0)\n",
+                fmt_dur(c->interval_s, a, sizeof a));
+        fprintf(out, "  goodput     %.2f%%\n", 100 * c->goodput);
+    }
+}
+
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r)
 {
     char a[32], b[32], c[32], d[32];
     fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", r->engine,
             sc->source[0] ? sc->source : "default", (unsigned long long)sc->seed);
+    summary_answer(out, sc, r);
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
                  "compute leaves, %.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
-    fprintf(out, "  checkpoint  %s from %u writers to %u storage nodes\n",
-            fmt_bytes((double)r->ckpt_bytes, a, sizeof a), r->writers,
-            sc->storage.nodes);
-    fprintf(out, "  completion  %s  (bound %s, set by %s; %.1f%% of bound)\n",
-            fmt_secs(r->completion_s, a, sizeof a), fmt_secs(r->bound_s, b, sizeof b),
-            bound_limit_name(r->bound_limit),
-            r->bound_s > 0 ? 100.0 * r->completion_s / r->bound_s : 0.0);
     fprintf(out, "  writers     p50 %s  p99 %s  max %s\n",
             fmt_secs(r->writer_p50_s, a, sizeof a), fmt_secs(r->writer_p99_s, b, sizeof b),
             fmt_secs(r->writer_max_s, c, sizeof c));
-    fprintf(out, "  network     drops %llu; PFC %llu pause frames, %s paused "
-                 "(all ports), %s worst port; max queue %s, max switch buffer %s\n",
-            (unsigned long long)r->drops, (unsigned long long)r->pause_frames,
-            fmt_secs(r->paused_s, a, sizeof a), fmt_secs(r->max_port_paused_s, b, sizeof b),
-            fmt_bytes((double)r->max_queue_bytes, c, sizeof c),
-            fmt_bytes((double)r->max_buffer_bytes, d, sizeof d));
-    if (r->ok)
+    if (!strncmp(r->engine_reason, "auto", 4))
+        fprintf(out, "  engine      %s: %s\n", r->engine_reason, r->engine);
+    if (r->has_packet_stats)
+        fprintf(out, "  network     drops %llu; PFC %llu pause frames, %s paused "
+                     "(all ports), %s worst port; max queue %s, max switch buffer %s\n",
+                (unsigned long long)r->drops, (unsigned long long)r->pause_frames,
+                fmt_secs(r->paused_s, a, sizeof a), fmt_secs(r->max_port_paused_s, b, sizeof b),
+                fmt_bytes((double)r->max_queue_bytes, c, sizeof c),
+                fmt_bytes((double)r->max_buffer_bytes, d, sizeof d));
+    else
+        fprintf(out, "  network     drops, PFC, ECN and queues need the packet engine "
+                     "(--engine packet)\n");
+    if (r->has_link_stats) {
+        fprintf(out, "  links       busiest link, utilisation (time at capacity):");
+        for (int s = 0; s < RESULTS_SEGMENTS; s++)
+            fprintf(out, "%s %s %.1f%% (%s)", s ? "," : "", seg_label[s],
+                    100 * r->link_util_max[s], fmt_secs(r->link_full_max_s[s], a, sizeof a));
+        fputc('\n', out);
+    }
+    if (r->ok && !r->has_packet_stats)
+        fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered, every transfer "
+                     "complete, time monotone, link loads within capacity\n",
+                (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered);
+    else if (r->ok)
         fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered, no drops, "
                      "time monotone, buffers within limits\n",
                 (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered);
     else
         fprintf(out, "  invariants  VIOLATED: %s\n", r->violation);
-    fprintf(out, "  perf        %llu events in %s (%.3g M events/s), memory %s\n",
+    fprintf(out, "  perf        %llu events in %s (%.3g M events/s), memory %s",
             (unsigned long long)r->events, fmt_secs(r->wall_s, a, sizeof a),
             r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0,
             fmt_bytes((double)r->mem_bytes, b, sizeof b));
+    if (r->rate_updates)
+        fprintf(out, "; %llu rate updates, %.3g flow rates recomputed each",
+                (unsigned long long)r->rate_updates,
+                (double)r->rates_recomputed / (double)r->rate_updates);
+    fputc('\n', out);
 }
 
 /* Place value under the dotted key inside obj, creating sections. */
@@ -108,17 +193,73 @@ static void emit_key(void *ud, const char *key, const char *value, int kind)
 
 #define U(x) json_integer((json_int_t)(x))
 
+/* A real, or null when the figure does not apply (0 = no failures). */
+static json_t *real_or_null(double v, int applies)
+{
+    return applies ? json_real(v) : json_null();
+}
+
+/* model.*, checkpoint.* (the plan), cost.*, failures.* (docs/checkpoint.md) */
+static void json_plan_cost(json_t *root, const struct results *r)
+{
+    const struct plan_summary *p = &r->plan;
+    const struct cost_figures *c = &r->cost;
+    int f = c->job_mtbf_s > 0;
+    put_dotted(root, "model.name", json_string(p->model ? p->model : "none"));
+    put_dotted(root, "model.params", json_integer((json_int_t)p->params));
+    put_dotted(root, "model.bytes_per_param", json_integer(p->weights_bpp + p->optimizer_bpp));
+    put_dotted(root, "model.weights_bytes_per_param", json_integer(p->weights_bpp));
+    put_dotted(root, "model.optimizer_bytes_per_param", json_integer(p->optimizer_bpp));
+    put_dotted(root, "model.gpus", json_integer(p->gpus));
+    put_dotted(root, "model.tp", json_integer(p->tp));
+    put_dotted(root, "model.pp", json_integer(p->pp));
+    put_dotted(root, "model.dp", json_integer(p->dp));
+    put_dotted(root, "model.zero_stage", json_integer(p->zero_stage));
+    put_dotted(root, "checkpoint.writer_rule", json_string(p->writer_rule ? p->writer_rule : ""));
+    put_dotted(root, "checkpoint.policy", json_string(p->policy ? p->policy : ""));
+    put_dotted(root, "checkpoint.files", json_integer(p->files));
+    put_dotted(root, "checkpoint.transfers", json_integer(p->transfers));
+    put_dotted(root, "checkpoint.stragglers", json_integer(p->stragglers));
+    put_dotted(root, "checkpoint.shard_max_bytes", json_integer((json_int_t)p->max_gpu_bytes));
+    put_dotted(root, "checkpoint.shard_mean_bytes", json_real(p->mean_gpu_bytes));
+    put_dotted(root, "checkpoint.shard_skew", json_real(p->skew));
+    put_dotted(root, "checkpoint.first_start_s", json_real((double)p->first_start_ps / 1e12));
+    put_dotted(root, "checkpoint.max_open_wait_s", json_real((double)p->max_open_wait_ps / 1e12));
+    put_dotted(root, "checkpoint.end_s", json_real(c->end_s));
+    put_dotted(root, "checkpoint.drain_late", json_boolean(c->drain_late));
+    put_dotted(root, "cost.stall_s_per_checkpoint", json_real(c->stall_s));
+    put_dotted(root, "cost.stall_measured", json_boolean(p->stall_measured));
+    put_dotted(root, "cost.interval_s", json_real(c->interval_s));
+    put_dotted(root, "cost.checkpoints_per_day", json_real(c->checkpoints_per_day));
+    put_dotted(root, "cost.gpu_hours_per_day", json_real(c->gpu_hours_per_day));
+    put_dotted(root, "cost.money_per_day", json_real(c->money_per_day));
+    put_dotted(root, "cost.mfu_points_lost", json_real(c->mfu_points_lost));
+    put_dotted(root, "cost.optimal_interval_s", real_or_null(c->young_s, f));
+    put_dotted(root, "cost.optimal_interval_daly_s", real_or_null(c->daly_s, f));
+    put_dotted(root, "cost.goodput", json_real(c->goodput));
+    put_dotted(root, "cost.goodput_at_optimal", json_real(c->goodput_at_optimal));
+    put_dotted(root, "cost.goodput_monte_carlo", real_or_null(c->goodput_mc, c->mc_days > 0));
+    put_dotted(root, "cost.lost_gpu_hours_per_day", json_real(c->lost_gpu_hours_per_day));
+    put_dotted(root, "cost.lost_money_per_day", json_real(c->lost_money_per_day));
+    put_dotted(root, "failures.job_mtbf_s", real_or_null(c->job_mtbf_s, f));
+    put_dotted(root, "failures.per_day", json_real(c->failures_per_day));
+    put_dotted(root, "failures.monte_carlo_days", json_real(c->mc_days));
+    put_dotted(root, "failures.monte_carlo_failures", json_integer((json_int_t)c->mc_failures));
+}
+
 int report_json(FILE *out, const struct scenario *sc, const struct results *r,
                 int perf, struct err *e)
 {
     json_t *root = json_object();
     put_dotted(root, "engine", json_string(r->engine));
+    put_dotted(root, "engine_reason", json_string(r->engine_reason));
     put_dotted(root, "checkpoint.bytes", U(r->ckpt_bytes));
     put_dotted(root, "checkpoint.writers", U(r->writers));
     put_dotted(root, "checkpoint.completion_s", json_real(r->completion_s));
     put_dotted(root, "checkpoint.writer_completion_s.p50", json_real(r->writer_p50_s));
     put_dotted(root, "checkpoint.writer_completion_s.p99", json_real(r->writer_p99_s));
     put_dotted(root, "checkpoint.writer_completion_s.max", json_real(r->writer_max_s));
+    json_plan_cost(root, r);
     put_dotted(root, "bound.completion_s", json_real(r->bound_s));
     put_dotted(root, "bound.limit", json_string(bound_limit_name(r->bound_limit)));
     put_dotted(root, "bound.ratio", json_real(r->bound_s > 0 ? r->completion_s / r->bound_s : 0));
@@ -132,14 +273,25 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
     put_dotted(root, "fabric.links", U(r->links));
     put_dotted(root, "fabric.oversubscription.compute", json_real(r->oversub_compute));
     put_dotted(root, "fabric.oversubscription.storage", json_real(r->oversub_storage));
-    put_dotted(root, "network.drops", U(r->drops));
-    put_dotted(root, "network.pfc.pause_frames", U(r->pause_frames));
-    put_dotted(root, "network.pfc.resume_frames", U(r->resume_frames));
-    put_dotted(root, "network.pfc.paused_s", json_real(r->paused_s));
-    put_dotted(root, "network.pfc.max_port_paused_s", json_real(r->max_port_paused_s));
-    put_dotted(root, "network.max_queue_bytes", U(r->max_queue_bytes));
-    put_dotted(root, "network.max_buffer_bytes", U(r->max_buffer_bytes));
-    put_dotted(root, "network.packets_delivered", U(r->packets_delivered));
+    if (r->has_packet_stats) { /* absent, not zero, when the engine cannot know */
+        put_dotted(root, "network.drops", U(r->drops));
+        put_dotted(root, "network.pfc.pause_frames", U(r->pause_frames));
+        put_dotted(root, "network.pfc.resume_frames", U(r->resume_frames));
+        put_dotted(root, "network.pfc.paused_s", json_real(r->paused_s));
+        put_dotted(root, "network.pfc.max_port_paused_s", json_real(r->max_port_paused_s));
+        put_dotted(root, "network.max_queue_bytes", U(r->max_queue_bytes));
+        put_dotted(root, "network.max_buffer_bytes", U(r->max_buffer_bytes));
+        put_dotted(root, "network.packets_delivered", U(r->packets_delivered));
+    }
+    for (int s = 0; r->has_link_stats && s < RESULTS_SEGMENTS; s++) {
+        char k[96];
+        snprintf(k, sizeof k, "network.links.%s.max_utilisation", seg_key[s]);
+        put_dotted(root, k, json_real(r->link_util_max[s]));
+        snprintf(k, sizeof k, "network.links.%s.max_busy_s", seg_key[s]);
+        put_dotted(root, k, json_real(r->link_busy_max_s[s]));
+        snprintf(k, sizeof k, "network.links.%s.max_full_s", seg_key[s]);
+        put_dotted(root, k, json_real(r->link_full_max_s[s]));
+    }
     put_dotted(root, "invariants.ok", json_boolean(r->ok));
     put_dotted(root, "invariants.violation", json_string(r->violation));
     put_dotted(root, "invariants.bytes_sent", U(r->bytes_sent));
@@ -155,6 +307,10 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
                    json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0));
         put_dotted(root, "perf.max_pending_events", U(r->max_pending_events));
         put_dotted(root, "perf.mem_bytes", U(r->mem_bytes));
+        if (r->rate_updates) {
+            put_dotted(root, "perf.rate_updates", U(r->rate_updates));
+            put_dotted(root, "perf.rates_recomputed", U(r->rates_recomputed));
+        }
     }
     json_t *scn = json_object();
     json_object_set_new(scn, "source", json_string(sc->source[0] ? sc->source : "default"));

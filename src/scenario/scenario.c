@@ -48,17 +48,45 @@ static const struct key keys[] = {
     {"seed", T_UINT, FIELD(seed), "1", NULL, NULL,
      "random seed; the same scenario and seed give the same run", NULL},
     {"engine", T_ENUM, FIELD(engine), "packet", NULL, NULL,
-     "simulation engine: packet (every packet, queues and PFC)", "packet"},
+     "simulation engine: packet (every packet, queues and PFC), fluid "
+     "(max-min flow rates; scales to 100k GPUs), auto (fluid above ~1e8 "
+     "estimated packet events)", "packet|fluid|auto"},
 
     {"cluster.nodes", T_COUNT, FIELD(cluster.nodes), "128", "1", "1000000",
      "compute nodes, one checkpoint writer each", NULL},
     {"cluster.nic_speed", T_RATE, FIELD(cluster.nic_bps), "400Gbps", "1bps",
      "100Tbps", "NIC line rate of each compute node", NULL},
+    {"cluster.gpus_per_node", T_COUNT, FIELD(cluster.gpus_per_node), "8", "1",
+     "1024", "GPUs per compute node (ranks, in the model form)", NULL},
+    {"cluster.nics_per_node", T_COUNT, FIELD(cluster.nics_per_node), "1", "1",
+     "64", "NICs per compute node on the storage fabric, each its own leaf port",
+     NULL},
+    {"cluster.d2h_rate", T_RATE, FIELD(cluster.d2h_bps), "0", NULL, "100Tbps",
+     "device-to-host copy rate per GPU; 0 = not limited", NULL},
+    {"cluster.local_nvme_rate", T_RATE, FIELD(cluster.local_nvme_bps), "0", NULL,
+     "100Tbps", "node-local NVMe write rate per node (hierarchical policy)", NULL},
 
     {"storage.nodes", T_COUNT, FIELD(storage.nodes), "4", "1", "100000",
      "storage nodes that receive the checkpoint", NULL},
     {"storage.nic_speed", T_RATE, FIELD(storage.nic_bps), "400Gbps", "1bps",
      "100Tbps", "NIC line rate of each storage node", NULL},
+    {"storage.stripe_count", T_COUNT, FIELD(storage.stripe_count), "1", "1",
+     "100000", "storage nodes each file is striped over", NULL},
+    {"storage.stripe_size", T_SIZE, FIELD(storage.stripe_size), "1MiB", "1B",
+     "1TB", "bytes of a file per stripe before the next storage node", NULL},
+    {"storage.file_open_cost", T_TIME, FIELD(storage.file_open_ps), "0", NULL,
+     "1000s", "time a storage node takes to create one file, one at a time", NULL},
+    {"storage.drain_rate", T_RATE, FIELD(storage.drain_bps), "0", NULL,
+     "100Tbps", "back-end write rate per storage node; 0 = keeps up (engine: "
+     "not yet)", NULL},
+    {"storage.ingest_buffer", T_SIZE, FIELD(storage.ingest_buffer), "0", NULL,
+     "1TB", "ingest buffer per storage node ahead of the back end; 0 = "
+     "unlimited (engine: not yet)", NULL},
+    {"storage.max_outstanding", T_UINT, FIELD(storage.max_outstanding), "0",
+     NULL, "1000000", "outstanding write requests per client; 0 = unlimited "
+     "(engine: not yet)", NULL},
+    {"storage.request_size", T_SIZE, FIELD(storage.request_size), "1MiB", "1B",
+     "1TB", "bytes per write request (with max_outstanding)", NULL},
 
     {"fabric.hosts_per_leaf", T_COUNT, FIELD(fabric.hosts_per_leaf), "16",
      "1", "4096", "compute nodes per compute leaf switch", NULL},
@@ -76,13 +104,179 @@ static const struct key keys[] = {
      "shared packet buffer of each switch", NULL},
     {"fabric.mtu", T_SIZE, FIELD(fabric.mtu), "4096B", "64B", "9216B",
      "RoCE payload bytes per packet", NULL},
-    {"fabric.pfc", T_BOOL, FIELD(fabric.pfc), "true", NULL, NULL,
-     "priority flow control: true = lossless, false = tail drop", NULL},
+    {"fabric.pfc.enabled", T_BOOL, FIELD(fabric.pfc), "true", NULL, NULL,
+     "priority flow control on the lossless priorities: true = lossless, "
+     "false = every priority drops when the buffer is full", NULL},
+    {"fabric.pfc.priorities", T_TEXT, FIELD(fabric.pfc_priorities), "3", NULL,
+     NULL, "lossless priorities, comma separated (0-7)", NULL},
+    {"fabric.pfc.quanta", T_COUNT, FIELD(fabric.pfc_quanta), "65535", "1",
+     "65535", "pause time of an XOFF frame in 512-bit quanta; refreshed at half "
+     "of it while congested, XON (quanta 0) on resume", NULL},
+    {"fabric.pfc.watchdog", T_BOOL, FIELD(fabric.pfc_watchdog), "false", NULL,
+     NULL, "PFC watchdog: a queue paused longer than detect drops its packets "
+     "and ignores pause until restore passes without pause", NULL},
+    {"fabric.pfc.watchdog_detect", T_TIME, FIELD(fabric.watchdog_detect_ps),
+     "200ms", "1ns", "1000s", "PFC watchdog detection time (SONiC default)", NULL},
+    {"fabric.pfc.watchdog_restore", T_TIME, FIELD(fabric.watchdog_restore_ps),
+     "200ms", "1ns", "1000s", "PFC watchdog restoration time (SONiC default)", NULL},
+    {"fabric.cable_length", T_REAL, FIELD(fabric.cable_length_m), "0", "0",
+     "100000", "cable length in meters for PFC headroom; 0 = from "
+     "fabric.link_delay at 1.98e8 m/s", NULL},
+    {"fabric.switch", T_TEXT, FIELD(fabric.switch_profile), "CX732Q-N", NULL,
+     NULL, "switch profile from the catalog (ckptnet catalog; docs/switches.md)",
+     NULL},
+    {"fabric.leaf_switch", T_TEXT, FIELD(fabric.leaf_switch), "CX732Q-N", NULL,
+     NULL, "leaf switch profile; default fabric.switch", NULL},
+    {"fabric.spine_switch", T_TEXT, FIELD(fabric.spine_switch), "CX732Q-N",
+     NULL, NULL, "spine switch profile; default fabric.switch", NULL},
+    {"fabric.mmu.reserve", T_SIZE, FIELD(fabric.mmu_reserve), "4KB", NULL,
+     "1GB", "guaranteed buffer per (ingress port, priority group)", NULL},
+    {"fabric.mmu.alpha", T_REAL, FIELD(fabric.mmu_alpha), "1", "0.0001",
+     "1024", "dynamic threshold alpha of lossless ingress priority groups "
+     "(SONiC dynamic_th 0)", NULL},
+    {"fabric.mmu.lossy_alpha", T_REAL, FIELD(fabric.mmu_lossy_alpha), "8",
+     "0.0001", "1024", "dynamic threshold alpha of lossy egress queues "
+     "(SONiC dynamic_th 3)", NULL},
+    {"fabric.ecn.enabled", T_BOOL, FIELD(fabric.ecn), "true", NULL, NULL,
+     "RED/ECN marking on egress queues, at dequeue", NULL},
+    {"fabric.ecn.kmin", T_SIZE, FIELD(fabric.ecn_kmin), "0", NULL, "1GB",
+     "queue depth where marking starts; 0 = 100KB x speed/25G", NULL},
+    {"fabric.ecn.kmax", T_SIZE, FIELD(fabric.ecn_kmax), "0", NULL, "1GB",
+     "queue depth where marking reaches pmax; 0 = 400KB x speed/25G", NULL},
+    {"fabric.ecn.pmax", T_REAL, FIELD(fabric.ecn_pmax), "0.2", "0", "1",
+     "marking probability at kmax (every packet is marked above kmax)", NULL},
+    {"fabric.scheduling", T_ENUM, FIELD(fabric.scheduling), "dwrr", NULL, NULL,
+     "egress scheduling between priorities: strict or dwrr (deficit weighted "
+     "round robin); the CNP priority is always strict", "strict|dwrr"},
+    {"fabric.dwrr_weights", T_TEXT, FIELD(fabric.dwrr_weights),
+     "1,1,1,1,1,1,1,1", NULL, NULL, "DWRR weights of priorities 0-7", NULL},
+
+    {"transport.cc", T_ENUM, FIELD(transport.cc), "none", NULL, NULL,
+     "congestion control: none (line rate, PFC only) or dcqcn", "none|dcqcn"},
+    {"transport.data_priority", T_COUNT, FIELD(transport.data_priority), "3",
+     "0", "7", "802.1p priority of checkpoint writes", NULL},
+    {"transport.data_dscp", T_COUNT, FIELD(transport.data_dscp), "26", "0",
+     "63", "DSCP of checkpoint writes (switches map it to data_priority)", NULL},
+    {"transport.cnp_priority", T_COUNT, FIELD(transport.cnp_priority), "6",
+     "0", "7", "802.1p priority of CNPs (NVIDIA default 6)", NULL},
+    {"transport.cnp_dscp", T_COUNT, FIELD(transport.cnp_dscp), "48", "0",
+     "63", "DSCP of CNPs (NVIDIA default 48)", NULL},
+    {"transport.dcqcn.preset", T_ENUM, FIELD(transport.dcqcn.preset), "nvidia",
+     NULL, NULL, "DCQCN defaults: nvidia (ConnectX) or paper (SIGCOMM 2015); "
+     "every transport.dcqcn key you set overrides it", "nvidia|paper"},
+    {"transport.dcqcn.g", T_REAL, FIELD(transport.dcqcn.g), "0.0048828125",
+     "0.000001", "1", "alpha gain g (preset)", NULL},
+    {"transport.dcqcn.initial_alpha", T_REAL, FIELD(transport.dcqcn.initial_alpha),
+     "0.9990234375", "0", "1", "alpha of a new flow (preset)", NULL},
+    {"transport.dcqcn.alpha_period", T_TIME, FIELD(transport.dcqcn.alpha_period_ps),
+     "1us", "1ns", "1s", "K: alpha decays once per period without CNP (preset)", NULL},
+    {"transport.dcqcn.timer", T_TIME, FIELD(transport.dcqcn.timer_ps), "300us",
+     "1ns", "10s", "T: rate-increase timer (preset)", NULL},
+    {"transport.dcqcn.byte_counter", T_SIZE, FIELD(transport.dcqcn.byte_counter),
+     "0", NULL, "1TB", "B: rate-increase byte counter; 0 = none (preset)", NULL},
+    {"transport.dcqcn.f", T_COUNT, FIELD(transport.dcqcn.f), "1", "1", "1000",
+     "F: fast-recovery stages (preset)", NULL},
+    {"transport.dcqcn.rai", T_RATE, FIELD(transport.dcqcn.rai_bps), "5Mbps",
+     "1bps", "100Tbps", "additive increase step R_AI (preset)", NULL},
+    {"transport.dcqcn.rhai", T_RATE, FIELD(transport.dcqcn.rhai_bps), "50Mbps",
+     "1bps", "100Tbps", "hyper increase step R_HAI (preset)", NULL},
+    {"transport.dcqcn.rmin", T_RATE, FIELD(transport.dcqcn.rmin_bps), "1Mbps",
+     "1bps", "100Tbps", "minimum rate (preset)", NULL},
+    {"transport.dcqcn.clamp_target", T_BOOL, FIELD(transport.dcqcn.clamp_target),
+     "false", NULL, NULL, "true: RT <- RC at every rate cut (paper); false: only "
+     "when the timer raised the rate since the last cut (ConnectX clamp_tgt_rate "
+     "0, clamp_tgt_rate_after_time_inc 1) (preset)", NULL},
+    {"transport.dcqcn.decrease_period", T_TIME,
+     FIELD(transport.dcqcn.decrease_period_ps), "4us", "0", "1s",
+     "at most one rate decrease per period (preset)", NULL},
+    {"transport.dcqcn.cnp_interval", T_TIME, FIELD(transport.dcqcn.cnp_interval_ps),
+     "4us", "0", "1s", "receiver sends at most one CNP per flow per interval "
+     "(preset)", NULL},
+
+    {"telemetry.interval", T_TIME, FIELD(telemetry.interval_ps), "0", NULL,
+     "1000s", "sampling interval of time series (flow rates); 0 = off", NULL},
+    {"telemetry.ports", T_BOOL, FIELD(telemetry.ports), "false", NULL, NULL,
+     "keep every port's counters in the results (JSON network.ports)", NULL},
 
     {"workload.bytes_per_writer", T_SIZE, FIELD(workload.bytes_per_writer),
      "16MB", "1B", "1TB", "checkpoint bytes each compute node writes", NULL},
     {"workload.start_jitter", T_TIME, FIELD(workload.start_jitter_ps), "0",
      NULL, "1000s", "each writer starts at a uniform time in [0, jitter]", NULL},
+
+    {"model.name", T_ENUM, FIELD(model.name), "none", NULL, NULL,
+     "none (simple form: workload.bytes_per_writer), a catalog model or custom",
+     "none|llama3-8b|llama3-70b|llama3-405b|gpt3-175b|deepseek-v3|dense-1t|custom"},
+    {"model.params", T_UINT, FIELD(model.params), "0", NULL, "100000000000000",
+     "parameters of a custom model", NULL},
+    {"model.weights_dtype", T_ENUM, FIELD(model.weights_dtype), "auto", NULL,
+     NULL, "dtype of the saved weights; auto = bf16", "auto|none|fp32|bf16|fp16|fp8"},
+    {"model.master_dtype", T_ENUM, FIELD(model.master_dtype), "auto", NULL, NULL,
+     "dtype of the master weights; auto = fp32, none = no master copy",
+     "auto|none|fp32|bf16|fp16|fp8"},
+    {"model.optimizer_dtype", T_ENUM, FIELD(model.optimizer_dtype), "auto", NULL,
+     NULL, "dtype of each optimizer moment; auto = the model's recipe",
+     "auto|none|fp32|bf16|fp16|fp8"},
+    {"model.optimizer", T_ENUM, FIELD(model.optimizer), "adam", NULL, NULL,
+     "adam (two moments) or sgd (one momentum buffer)", "adam|sgd"},
+
+    {"parallelism.tp", T_COUNT, FIELD(parallelism.tp), "1", "1", "1000000",
+     "tensor-parallel degree", NULL},
+    {"parallelism.pp", T_COUNT, FIELD(parallelism.pp), "1", "1", "1000000",
+     "pipeline-parallel degree", NULL},
+    {"parallelism.dp", T_UINT, FIELD(parallelism.dp), "0", NULL, "1000000",
+     "data-parallel degree; 0 = GPUs / (tp x pp)", NULL},
+    {"parallelism.zero_stage", T_UINT, FIELD(parallelism.zero_stage), "1", NULL,
+     "3", "optimizer sharding: 0 none, 1-2 optimizer state, 3 everything", NULL},
+
+    {"checkpoint.writer_rule", T_ENUM, FIELD(checkpoint.writer_rule), "dcp",
+     NULL, NULL, "who writes what: dcp, megatron or deepspeed",
+     "dcp|megatron|deepspeed"},
+    {"checkpoint.policy", T_ENUM, FIELD(checkpoint.policy), "sync", NULL, NULL,
+     "sync, jitter, stagger, rate_limit, async or hierarchical",
+     "sync|jitter|stagger|rate_limit|async|hierarchical"},
+    {"checkpoint.groups", T_COUNT, FIELD(checkpoint.groups), "4", "1",
+     "1000000", "stagger: groups of writers, started one offset apart", NULL},
+    {"checkpoint.offset", T_TIME, FIELD(checkpoint.offset_ps), "0", NULL,
+     "1000s", "stagger: offset between groups (0 = auto); jitter: spread", NULL},
+    {"checkpoint.jitter_dist", T_ENUM, FIELD(checkpoint.jitter_dist), "uniform",
+     NULL, NULL, "jitter: uniform in [0, offset] or exponential of mean offset",
+     "uniform|exponential"},
+    {"checkpoint.rate_limit", T_RATE, FIELD(checkpoint.rate_limit_bps), "0",
+     NULL, "100Tbps", "rate_limit: sending-rate cap per writer", NULL},
+    {"checkpoint.trickle_rate", T_RATE, FIELD(checkpoint.trickle_bps), "0", NULL,
+     "100Tbps", "hierarchical: cap per node on the drain to storage; 0 = none",
+     NULL},
+    {"checkpoint.rank_state", T_SIZE, FIELD(checkpoint.rank_state_bytes), "0",
+     NULL, "1TB", "model form: small-state file per rank (step, RNG, loader)",
+     NULL},
+    {"checkpoint.straggler_fraction", T_REAL, FIELD(checkpoint.straggler_fraction),
+     "0", "0", "1", "fraction of writers that straggle", NULL},
+    {"checkpoint.straggler_delay", T_TIME, FIELD(checkpoint.straggler_delay_ps),
+     "0", NULL, "1000s", "a straggler starts this much later", NULL},
+    {"checkpoint.straggler_slowdown", T_REAL, FIELD(checkpoint.straggler_slowdown),
+     "1", "1", "1000000", "a straggler sends this many times slower", NULL},
+
+    {"training.step_time", T_TIME, FIELD(training.step_ps), "10s", "1ps",
+     "100000s", "time of one training step", NULL},
+    {"training.mfu", T_REAL, FIELD(training.mfu), "0.4", "0", "1",
+     "model FLOPs utilisation while training", NULL},
+    {"training.gpu_hour_cost", T_REAL, FIELD(training.gpu_hour_cost), "2", "0",
+     "1000000", "money per GPU-hour", NULL},
+    {"training.checkpoint_interval", T_TIME, FIELD(training.interval_ps),
+     "1800s", "1ps", "10000000s", "training time between checkpoints", NULL},
+
+    {"failures.mtbf_per_node", T_REAL, FIELD(failures.mtbf_node_h), "0", "0",
+     "1e9", "mean time between failures of one node, hours; 0 = use per GPU",
+     NULL},
+    {"failures.mtbf_per_gpu", T_REAL, FIELD(failures.mtbf_gpu_h), "50000", "0",
+     "1e9", "mean time between failures of one GPU, hours; 0 = use per node",
+     NULL},
+    {"failures.recovery_time", T_TIME, FIELD(failures.recovery_ps), "600s",
+     NULL, "10000000s", "restart after a failure: reschedule, load, warm up",
+     NULL},
+    {"failures.monte_carlo_days", T_REAL, FIELD(failures.mc_days), "1000", "0",
+     "100000", "simulated training days of the failure Monte Carlo; 0 = skip",
+     NULL},
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -263,7 +457,7 @@ static void key_store(struct scenario *sc, const struct key *k,
     } else if (k->type == T_TEXT) {
         memcpy(p, kv->s, strlen(kv->s) + 1);
     } else if (k->type == T_BOOL || k->type == T_ENUM) {
-        int b = v != 0;
+        int b = k->type == T_ENUM ? (int)v : v != 0; /* enum: choice index */
         memcpy(p, &b, sizeof b);
     } else if (k->width == sizeof(uint32_t)) {
         uint32_t x = (uint32_t)v; /* limits keep v within uint32 */
@@ -279,7 +473,7 @@ static uint64_t key_load(const struct scenario *sc, const struct key *k)
     if (k->type == T_BOOL || k->type == T_ENUM) {
         int b;
         memcpy(&b, p, sizeof b);
-        return b != 0;
+        return k->type == T_ENUM ? (uint64_t)b : b != 0;
     }
     if (k->width == sizeof(uint32_t)) {
         uint32_t x;
@@ -289,6 +483,14 @@ static uint64_t key_load(const struct scenario *sc, const struct key *k)
     uint64_t v;
     memcpy(&v, p, sizeof v);
     return v;
+}
+
+/* Remember that k was given by the user (file or --set), so derived values
+ * (switch profiles, presets) never override it. */
+static void mark_set(struct scenario *sc, const struct key *k)
+{
+    size_t i = (size_t)(k - keys);
+    sc->set_mask[i / 64] |= UINT64_C(1) << (i % 64);
 }
 
 /* ---- key names --------------------------------------------------------- */
@@ -436,6 +638,7 @@ int scenario_set(struct scenario *sc, const char *assignment, struct err *e)
     if (key_parse(k, eq + 1, &v, msg, sizeof msg) < 0)
         return err_set(e, "--set: %s: %s", k->name, msg);
     key_store(sc, k, &v);
+    mark_set(sc, k);
     return 0;
 }
 
@@ -486,6 +689,31 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
         }
         emit(ud, k->name, buf, kind);
     }
+}
+
+int scenario_is_set(const struct scenario *sc, const char *key)
+{
+    const struct key *k = key_find(key, strlen(key));
+    if (!k)
+        return 0;
+    size_t i = (size_t)(k - keys);
+    return (sc->set_mask[i / 64] >> (i % 64)) & 1;
+}
+
+int scenario_set_default(struct scenario *sc, const char *key, const char *value,
+                         struct err *e)
+{
+    const struct key *k = key_find(key, strlen(key));
+    if (!k)
+        return err_set(e, "%s: unknown key", key);
+    if (scenario_is_set(sc, key))
+        return 0;
+    char msg[256];
+    struct kval v;
+    if (key_parse(k, value, &v, msg, sizeof msg) < 0)
+        return err_set(e, "%s: %s", key, msg);
+    key_store(sc, k, &v);
+    return 0;
 }
 
 void scenario_keys(scenario_key_fn *fn, void *ud)
@@ -581,6 +809,7 @@ static int load_leaf(struct loader *ld, const struct key *k, yaml_node_t *vn)
     if (key_parse(k, text, &v, msg, sizeof msg) < 0)
         return fail_at(ld, vn->start_mark, k->name, "%s", msg);
     key_store(ld->sc, k, &v);
+    mark_set(ld->sc, k);
     return 0;
 }
 

@@ -16,7 +16,19 @@
 
 #define SCENARIO_TEXT 64 /* longest text value + 1 */
 
-enum engine_kind { ENGINE_PACKET };
+enum engine_kind { ENGINE_PACKET, ENGINE_FLUID, ENGINE_AUTO };
+enum sched_kind { SCHED_STRICT, SCHED_DWRR };
+enum cc_kind { CC_NONE, CC_DCQCN };
+enum dcqcn_preset { DCQCN_NVIDIA, DCQCN_PAPER };
+/* checkpoint model enums: the order of each key's choices */
+enum model_name { MODEL_NONE, MODEL_LLAMA3_8B, MODEL_LLAMA3_70B, MODEL_LLAMA3_405B,
+                  MODEL_GPT3_175B, MODEL_DEEPSEEK_V3, MODEL_DENSE_1T, MODEL_CUSTOM };
+enum dtype { DTYPE_AUTO, DTYPE_NONE, DTYPE_FP32, DTYPE_BF16, DTYPE_FP16, DTYPE_FP8 };
+enum optimizer_kind { OPT_ADAM, OPT_SGD };
+enum writer_rule { RULE_DCP, RULE_MEGATRON, RULE_DEEPSPEED };
+enum ckpt_policy { POLICY_SYNC, POLICY_JITTER, POLICY_STAGGER, POLICY_RATE_LIMIT,
+                   POLICY_ASYNC, POLICY_HIERARCHICAL };
+enum jitter_dist { JITTER_UNIFORM, JITTER_EXPONENTIAL };
 
 struct scenario {
     uint64_t seed;
@@ -24,10 +36,20 @@ struct scenario {
     struct {
         uint32_t nodes;         /* compute nodes, one writer each */
         uint64_t nic_bps;
+        uint32_t gpus_per_node, nics_per_node;
+        uint64_t d2h_bps;       /* device-to-host copy per GPU; 0 = no limit */
+        uint64_t local_nvme_bps; /* node-local NVMe write (hierarchical) */
     } cluster;
     struct {
         uint32_t nodes;
         uint64_t nic_bps;
+        uint32_t stripe_count;
+        uint64_t stripe_size;
+        uint64_t file_open_ps;  /* per file, serial per storage node */
+        uint64_t drain_bps;     /* back end per node; 0 = keeps up */
+        uint64_t ingest_buffer; /* per node; 0 = unlimited */
+        uint32_t max_outstanding; /* requests per client; 0 = unlimited */
+        uint64_t request_size;
     } storage;
     struct {
         uint32_t hosts_per_leaf;
@@ -39,11 +61,82 @@ struct scenario {
         uint64_t buffer_bytes;  /* per switch */
         uint32_t mtu;           /* RoCE payload bytes per packet */
         int pfc;                /* 1 = PFC on (lossless), 0 = tail drop */
+        char switch_profile[SCENARIO_TEXT]; /* catalog name */
+        char leaf_switch[SCENARIO_TEXT], spine_switch[SCENARIO_TEXT];
+        double cable_length_m;  /* 0 = from link_delay */
+        char pfc_priorities[SCENARIO_TEXT]; /* lossless priorities, "3" */
+        uint32_t pfc_quanta;
+        int pfc_watchdog;
+        uint64_t watchdog_detect_ps, watchdog_restore_ps;
+        uint64_t mmu_reserve;   /* per (ingress port, priority group) */
+        double mmu_alpha, mmu_lossy_alpha;
+        int ecn;
+        uint64_t ecn_kmin, ecn_kmax; /* 0 = per link speed */
+        double ecn_pmax;
+        int scheduling;         /* enum sched_kind */
+        char dwrr_weights[SCENARIO_TEXT];
+        /* resolved from the switch profiles (scenario_resolve) */
+        uint64_t leaf_buffer, spine_buffer;
+        uint64_t leaf_latency_ps, spine_latency_ps;
+        uint32_t leaf_ports, spine_ports;
     } fabric;
+    struct {
+        int cc;                 /* enum cc_kind */
+        uint32_t data_priority, cnp_priority, data_dscp, cnp_dscp;
+        struct dcqcn_params {
+            int preset;         /* enum dcqcn_preset */
+            double g, initial_alpha;
+            uint64_t alpha_period_ps, timer_ps, decrease_period_ps, cnp_interval_ps;
+            uint64_t byte_counter;  /* 0 = no byte counter */
+            uint32_t f;
+            uint64_t rai_bps, rhai_bps, rmin_bps;
+            int clamp_target;   /* RT <- RC at every cut (paper) or only after a timer increase */
+        } dcqcn;
+    } transport;
+    struct {
+        uint64_t interval_ps;   /* 0 = no time series */
+        int ports;              /* keep per-port counters in the results */
+    } telemetry;
     struct {
         uint64_t bytes_per_writer;
         uint64_t start_jitter_ps; /* writer start uniform in [0, jitter] */
     } workload;
+    /* checkpoint workload model (src/work) and cost (src/cost) */
+    struct {
+        int name;               /* enum model_name; MODEL_NONE = simple form */
+        uint64_t params;        /* custom only */
+        int weights_dtype, master_dtype, optimizer_dtype; /* enum dtype */
+        int optimizer;          /* enum optimizer_kind */
+    } model;
+    struct {
+        uint32_t tp, pp, dp;    /* dp 0 = GPUs / (tp x pp) */
+        uint32_t zero_stage;
+    } parallelism;
+    struct {
+        int writer_rule;        /* enum writer_rule */
+        int policy;             /* enum ckpt_policy */
+        uint32_t groups;        /* stagger */
+        uint64_t offset_ps;     /* stagger: between groups (0 = auto); jitter: spread */
+        int jitter_dist;        /* enum jitter_dist */
+        uint64_t rate_limit_bps; /* rate_limit: per writer */
+        uint64_t trickle_bps;   /* hierarchical: per node, 0 = no cap */
+        uint64_t rank_state_bytes; /* per-rank small-state file */
+        double straggler_fraction;
+        uint64_t straggler_delay_ps;
+        double straggler_slowdown;
+    } checkpoint;
+    struct {
+        uint64_t step_ps;
+        double mfu;
+        double gpu_hour_cost;
+        uint64_t interval_ps;   /* training time between checkpoints */
+    } training;
+    struct {
+        double mtbf_node_h, mtbf_gpu_h; /* hours; at most one > 0 */
+        uint64_t recovery_ps;
+        double mc_days;         /* Monte Carlo horizon; 0 = skip */
+    } failures;
+    uint64_t set_mask[8];       /* keys given by the user, by table index */
     char source[256];           /* file the scenario came from, or "default" */
 };
 
@@ -61,6 +154,18 @@ int scenario_load_string(struct scenario *sc, const char *yaml,
 /* Apply one "key.path=value" override. Errors read
  * "--set: key: message" (or "--set: expected key=value, got ..."). */
 int scenario_set(struct scenario *sc, const char *assignment, struct err *e);
+
+/* 1 when key was given by a file or --set (not a default). */
+int scenario_is_set(const struct scenario *sc, const char *key);
+
+/* Store value into key unless the user set it: how profiles and presets
+ * fill in what the user left open. Errors name the key. */
+int scenario_set_default(struct scenario *sc, const char *key, const char *value,
+                         struct err *e);
+
+/* Fill what the user left open from the switch catalog and the DCQCN
+ * preset (idempotent; ckpt_run calls it on its own copy too). */
+int scenario_resolve(struct scenario *sc, struct err *e);
 
 /* Cross-field checks (run after all loading). Errors name the key. */
 int scenario_validate(const struct scenario *sc, struct err *e);

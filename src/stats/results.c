@@ -3,6 +3,18 @@
 #include <math.h>
 #include <stdlib.h>
 
+void results_release(struct results *r)
+{
+    free(r->ports);
+    free(r->sample_t);
+    free(r->sample_rate);
+    free(r->sample_delivered);
+    r->ports = NULL;
+    r->sample_t = r->sample_rate = NULL;
+    r->sample_delivered = NULL;
+    r->n_ports = r->n_samples = 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

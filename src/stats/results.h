@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "../work/plan.h"
+
 enum bound_limit {
     LIMIT_WRITER_NIC,
     LIMIT_CLEAF_UP,
@@ -15,8 +17,32 @@ enum bound_limit {
 
 const char *bound_limit_name(enum bound_limit l);
 
+/* Path segments with per-link figures, in enum segment order (topo.h):
+ * writer NIC, compute-leaf uplinks, spine -> storage leaf, storage NIC. */
+#define RESULTS_SEGMENTS 4
+
+/* What checkpoints and failures cost (src/cost, docs/checkpoint.md).
+ * Intervals are training time between checkpoints; 0 = not applicable. */
+struct cost_figures {
+    double end_s;              /* trigger -> last byte received */
+    double stall_s;            /* GPU stall per checkpoint (policy) */
+    int drain_late;            /* async/hierarchical: drain outlasts the interval */
+    double interval_s;
+    double checkpoints_per_day;
+    double gpu_hours_per_day, money_per_day, mfu_points_lost;
+    double job_mtbf_s;         /* 0 = no failures */
+    double failures_per_day;
+    double young_s, daly_s;    /* optimal intervals (at least one step) */
+    double goodput, goodput_at_optimal;
+    double goodput_mc, mc_days; /* Monte Carlo; mc_days 0 = not run */
+    uint64_t mc_failures;
+    double lost_gpu_hours_per_day, lost_money_per_day; /* all waste: 1 - goodput */
+};
+
 struct results {
-    const char *engine;
+    const char *engine;        /* "packet" or "fluid": the engine that ran */
+    char engine_reason[160];   /* why it ran (engine: auto explains its pick) */
+    int has_packet_stats;      /* 0: drops, PFC, queues, packets unknown (fluid) */
 
     /* checkpoint */
     uint64_t ckpt_bytes;
@@ -43,6 +69,44 @@ struct results {
     uint64_t max_buffer_bytes; /* largest switch buffer occupancy seen */
     uint64_t packets_delivered;
 
+    /* lossless fabric, ECN and congestion control (packet engine) */
+    const char *cc;            /* "none" or "dcqcn" */
+    uint64_t drops_lossless, drops_lossy, drops_watchdog;
+    uint64_t refresh_frames, pause_frames_rx, pfc_storms;
+    uint64_t ecn_marked, data_packets;
+    uint64_t cnps_sent, cnps_received, rate_decreases;
+    double min_rate_bps;       /* lowest rate any queue pair was cut to */
+    uint64_t max_headroom_bytes;   /* largest PFC headroom use of a (port, PG) */
+    uint64_t max_shared_pg_bytes;  /* largest shared-pool use of a (port, PG) */
+    /* per segment (enum segment order, SEG_COUNT = 5 incl. reverse):
+     * largest egress queue, time-weighted p99 of busy ports, time paused */
+    uint64_t seg_queue_max[5], seg_queue_p99[5];
+    double seg_paused_s[5];
+    /* per port, owned (results_release frees) */
+    uint32_t n_ports;
+    struct port_result {
+        uint32_t node, peer, seg;
+        uint64_t tx_bytes, max_queue, max_headroom, max_shared;
+        uint64_t pause_tx, pause_rx, ecn_marked, drops;
+        double paused_s;
+    } *ports;
+    /* flow samples every telemetry.interval, owned: rate[i * n_sample_flows
+     * + f] is flow f's sending rate (bps), delivered[...] its bytes received */
+    uint32_t n_samples, n_sample_flows;
+    double *sample_t, *sample_rate;
+    uint64_t *sample_delivered;
+
+    /* per segment, its busiest link (has_link_stats): carried wire bytes /
+     * (capacity x completion), time carrying traffic, time at capacity */
+    int has_link_stats;
+    double link_util_max[RESULTS_SEGMENTS];
+    double link_busy_max_s[RESULTS_SEGMENTS];
+    double link_full_max_s[RESULTS_SEGMENTS];
+
+    /* the checkpoint as planned (src/work) and what it costs (src/cost) */
+    struct plan_summary plan;
+    struct cost_figures cost;
+
     /* invariants */
     int ok;
     char violation[512];
@@ -54,8 +118,13 @@ struct results {
     uint64_t events;
     uint64_t max_pending_events;
     uint64_t mem_bytes;        /* arena + event queue + packet slabs */
+    uint64_t rate_updates;     /* fluid: max-min updates (one per event time) */
+    uint64_t rates_recomputed; /* fluid: flow rates recomputed, summed over them */
     double wall_s;
 };
+
+/* Free what a run allocated inside r (per-port stats, samples). */
+void results_release(struct results *r);
 
 /* Nearest-rank percentile of v[0..n) (sorts v in place). q in [0, 1]. */
 double results_percentile(double *v, uint32_t n, double q);

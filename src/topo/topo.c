@@ -36,6 +36,33 @@ static int is_switch(const struct topo *t, uint32_t n)
     return n >= t->first_cleaf;
 }
 
+/* Append ports[0..n) to the growing next-hop array, or reuse the set of the
+ * switch's previous route when identical: a leaf's set toward every other
+ * leaf is the same uplinks, so the table stays O(switches x ports), not
+ * O(switches x ports x leaves). Returns the offset, or UINT32_MAX. */
+static uint32_t nh_intern(uint32_t **nh, size_t *len, size_t *cap,
+                          const uint32_t *ports, uint32_t n,
+                          const struct route *prev)
+{
+    if (n == 0)
+        return (uint32_t)*len; /* an empty set needs no storage */
+    if (prev && prev->cnt == n && !memcmp(*nh + prev->off, ports, n * sizeof *ports))
+        return prev->off;
+    if (*len + n > *cap) {
+        size_t c = *cap ? *cap * 2 : 1024;
+        while (c < *len + n)
+            c *= 2;
+        uint32_t *g = c <= UINT32_MAX ? realloc(*nh, c * sizeof *g) : NULL;
+        if (!g)
+            return UINT32_MAX; /* the caller frees *nh */
+        *nh = g;
+        *cap = c;
+    }
+    memcpy(*nh + *len, ports, n * sizeof *ports);
+    *len += n;
+    return (uint32_t)(*len - n);
+}
+
 /* Up-down shortest paths: BFS from every leaf over the switch graph; the next
  * hops of switch s toward leaf l are the ports whose peer is one step closer. */
 static int build_routes(struct topo *t, struct arena *a, struct err *e)
@@ -44,18 +71,19 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
     t->route = arena_calloc(a, (size_t)nsw * nl, sizeof *t->route);
     uint32_t *dist = malloc(nsw * sizeof *dist);
     uint32_t *queue = malloc(nsw * sizeof *queue);
-    size_t total = 0;
+    uint32_t maxp = 1;
     for (uint32_t s = 0; s < nsw; s++)
-        total += t->nodes[t->first_cleaf + s].nports;
-    total *= nl;
-    t->nh_ports = arena_calloc(a, total ? total : 1, sizeof *t->nh_ports);
-    if (!t->route || !dist || !queue || !t->nh_ports) {
-        free(dist);
-        free(queue);
-        return err_set(e, "out of memory building routes");
+        if (t->nodes[t->first_cleaf + s].nports > maxp)
+            maxp = t->nodes[t->first_cleaf + s].nports;
+    uint32_t *cand = malloc(maxp * sizeof *cand);
+    uint32_t *nh = NULL;
+    size_t len = 0, cap = 0;
+    int rc = 0;
+    if (!t->route || !dist || !queue || !cand) {
+        rc = err_set(e, "out of memory building routes");
+        goto out;
     }
-    uint32_t off = 0;
-    for (uint32_t l = 0; l < nl; l++) {
+    for (uint32_t l = 0; l < nl && rc == 0; l++) {
         for (uint32_t s = 0; s < nsw; s++)
             dist[s] = UINT32_MAX;
         uint32_t qh = 0, qt = 0;
@@ -77,29 +105,82 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
         }
         for (uint32_t s = 0; s < nsw; s++) {
             struct route *r = &t->route[(size_t)s * nl + l];
-            r->off = off;
-            r->cnt = 0;
-            if (s == l)
-                continue; /* local delivery through the host's leaf port */
-            if (dist[s] == UINT32_MAX) {
-                free(dist);
-                free(queue);
-                return err_set(e, "fabric: leaf %u unreachable from switch %u",
-                               l, s);
+            uint32_t cnt = 0;
+            if (s != l && dist[s] == UINT32_MAX) {
+                rc = err_set(e, "fabric: leaf %u unreachable from switch %u", l, s);
+                break;
             }
             const struct tnode *n = &t->nodes[t->first_cleaf + s];
-            for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
+            /* s == l: local delivery through the host's leaf port */
+            for (uint32_t p = n->first_port; s != l && p < n->first_port + n->nports; p++) {
                 uint32_t peer = t->ports[t->ports[p].peer].node;
                 if (is_switch(t, peer) &&
-                    dist[peer - t->first_cleaf] + 1 == dist[s]) {
-                    t->nh_ports[off++] = p;
-                    r->cnt++;
-                }
+                    dist[peer - t->first_cleaf] + 1 == dist[s])
+                    cand[cnt++] = p;
+            }
+            r->off = nh_intern(&nh, &len, &cap, cand, cnt, l ? r - 1 : NULL);
+            r->cnt = cnt;
+            if (r->off == UINT32_MAX) {
+                rc = err_set(e, "out of memory building routes");
+                break;
             }
         }
     }
+    if (rc == 0) {
+        t->nh_ports = arena_calloc(a, len ? len : 1, sizeof *t->nh_ports);
+        if (!t->nh_ports)
+            rc = err_set(e, "out of memory building routes");
+        else if (len)
+            memcpy(t->nh_ports, nh, len * sizeof *nh);
+    }
+out:
     free(dist);
     free(queue);
+    free(cand);
+    free(nh);
+    return rc;
+}
+
+/* One ECMP hash seed per switch from the ecmp stream, in switch order: both
+ * engines hash with these, so a flow takes the same path in either. */
+static int draw_ecmp_seeds(struct topo *t, uint64_t seed, struct arena *a,
+                           struct err *e)
+{
+    t->ecmp_seed = arena_calloc(a, t->n_switches, sizeof *t->ecmp_seed);
+    if (!t->ecmp_seed)
+        return err_set(e, "out of memory building the fabric");
+    struct rng r;
+    rng_init(&r, seed, RNG_ECMP);
+    for (uint32_t s = 0; s < t->n_switches; s++)
+        t->ecmp_seed[s] = rng_u64(&r);
+    return 0;
+}
+
+uint32_t topo_path(const struct topo *t, uint32_t src, uint32_t dst,
+                   uint16_t sport, uint32_t *ports, uint32_t max)
+{
+    uint32_t n = 0, dleaf = t->nodes[dst].leaf;
+    if (max == 0)
+        return 0;
+    ports[n++] = t->nodes[src].first_port;
+    uint32_t node = t->ports[t->ports[ports[0]].peer].node;
+    while (n < max) {
+        uint32_t p;
+        if (node == dleaf) {
+            ports[n++] = t->nodes[dst].leaf_port;
+            return n;
+        }
+        const struct route *r = topo_route(t, node, dleaf);
+        if (r->cnt == 0)
+            return 0;
+        p = t->nh_ports[r->off];
+        if (r->cnt > 1)
+            p = t->nh_ports[r->off + topo_flow_hash(t->ecmp_seed[topo_switch_index(t, node)],
+                                                    src, dst, sport, ROCE_UDP_PORT) %
+                                         r->cnt];
+        ports[n++] = p;
+        node = t->ports[t->ports[p].peer].node;
+    }
     return 0;
 }
 
@@ -195,5 +276,7 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
     uint32_t smax = spl < t->n_storage ? spl : t->n_storage;
     t->oversub_compute = (double)hmax * (double)sc->cluster.nic_bps / up;
     t->oversub_storage = (double)smax * (double)sc->storage.nic_bps / up;
+    if (draw_ecmp_seeds(t, sc->seed, a, e) < 0)
+        return -1;
     return build_routes(t, a, e);
 }

@@ -56,7 +56,8 @@ struct topo {
     struct tnode *nodes;
     struct tport *ports;
     struct route *route;  /* [switch index][leaf index] */
-    uint32_t *nh_ports;
+    uint32_t *nh_ports;   /* identical sets of one switch are shared */
+    uint64_t *ecmp_seed;  /* [switch index], from the ecmp RNG stream */
     double oversub_compute, oversub_storage;
 };
 
@@ -78,6 +79,15 @@ static inline const struct route *topo_route(const struct topo *t,
     return &t->route[(size_t)topo_switch_index(t, sw) * t->n_leaves +
                      topo_leaf_index(t, dst_leaf)];
 }
+
+/* The ports a flow crosses from src to dst under ECMP (src's NIC port
+ * first, dst's leaf port last), the same choice the packet engine's switches
+ * make: hash(ecmp_seed[switch], src, dst, sport, 4791) mod next hops.
+ * Writes at most max ports; returns how many, or 0 when there is no path
+ * within max hops. */
+uint32_t topo_path(const struct topo *t, uint32_t src, uint32_t dst,
+                   uint16_t sport, uint32_t *ports, uint32_t max);
+#define TOPO_MAX_HOPS 8
 
 /* ECMP hash of a RoCEv2 5-tuple with a per-switch seed. */
 uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,

@@ -1,29 +1,347 @@
+/* Workload: plan -> transfers (striping, NICs, policies, stragglers,
+ * file creates). */
 #include "work.h"
 
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "../core/rng.h"
+#include "../core/units.h"
+
+/* Runs whose ideal duration passes a quarter of the uint64 picosecond clock
+ * are refused, as in scenario_validate. */
+#define CLOCK_LIMIT_PS (UINT64_MAX / 4)
+
+static const char *const policy_names[] = {"sync", "jitter", "stagger",
+                                           "rate_limit", "async", "hierarchical"};
+static const char *const rule_names[] = {"dcp", "megatron", "deepspeed"};
+static const char *const model_names[] = {"none", "llama3-8b", "llama3-70b",
+                                          "llama3-405b", "gpt3-175b",
+                                          "deepseek-v3", "dense-1t", "custom"};
+
+void workload_fabric(const struct scenario *sc, struct scenario *fab)
+{
+    *fab = *sc;
+    fab->cluster.nodes = sc->cluster.nodes * sc->cluster.nics_per_node;
+    fab->fabric.hosts_per_leaf = sc->fabric.hosts_per_leaf * sc->cluster.nics_per_node;
+}
+
+static int policy_checks(const struct scenario *sc, struct err *e)
+{
+    int pol = sc->checkpoint.policy;
+    if (pol == POLICY_ASYNC && !sc->cluster.d2h_bps)
+        return err_set(e, "cluster.d2h_rate: the async policy stalls the GPUs for "
+                          "the device-to-host copy; set its rate (H100: ~422Gbps)");
+    if (pol == POLICY_HIERARCHICAL && !sc->cluster.local_nvme_bps)
+        return err_set(e, "cluster.local_nvme_rate: the hierarchical policy writes "
+                          "to node-local NVMe first; set its rate");
+    if (pol == POLICY_RATE_LIMIT && !sc->checkpoint.rate_limit_bps)
+        return err_set(e, "checkpoint.rate_limit: the rate_limit policy needs a "
+                          "cap > 0");
+    if (pol == POLICY_JITTER && !sc->checkpoint.offset_ps)
+        return err_set(e, "checkpoint.offset: the jitter policy needs a spread > 0");
+    if (sc->storage.stripe_count > sc->storage.nodes)
+        return err_set(e, "storage.stripe_count: %" PRIu32 " is more than the %"
+                          PRIu32 " storage nodes", sc->storage.stripe_count,
+                       sc->storage.nodes);
+    return 0;
+}
+
+/* ceil(x * num / den), at least 1; for splitting a rate cap by bytes. */
+static uint64_t cap_share(uint64_t cap, uint64_t part, uint64_t whole)
+{
+    unsigned __int128 v = (unsigned __int128)cap * part + whole - 1;
+    uint64_t r = (uint64_t)(v / whole);
+    return r ? r : 1;
+}
+
+static uint64_t min_cap(uint64_t a, uint64_t b)
+{
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    return a < b ? a : b;
+}
+
+/* Bytes of stripe k of a file of `bytes` with stripe size s over c nodes:
+ * chunk j of s bytes goes to stripe j mod c. */
+static uint64_t stripe_bytes(uint64_t bytes, uint64_t s, uint32_t c, uint32_t k)
+{
+    uint64_t full = bytes / s, rem = bytes % s;
+    uint64_t b = (full / c + (k < full % c ? 1 : 0)) * s;
+    if (k == full % c)
+        b += rem;
+    return b;
+}
+
+struct open_req {
+    uint64_t t;     /* request time */
+    uint32_t file, home;
+};
+
+static int open_cmp(const void *pa, const void *pb)
+{
+    const struct open_req *a = pa, *b = pb;
+    if (a->home != b->home)
+        return a->home < b->home ? -1 : 1;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->file < b->file ? -1 : (a->file > b->file);
+}
 
 int workload_build(struct workload *w, const struct scenario *sc,
                    const struct topo *t, struct arena *a, struct err *e)
 {
-    struct rng jit, qp;
+    memset(w, 0, sizeof *w);
+    if (policy_checks(sc, e) < 0)
+        return -1;
+    uint32_t nics = sc->cluster.nics_per_node;
+    if (t->n_hosts != sc->cluster.nodes * nics)
+        return err_set(e, "cluster.nics_per_node: the topology has %" PRIu32
+                          " hosts, expected %" PRIu32 " (build it from "
+                          "workload_fabric)", t->n_hosts, sc->cluster.nodes * nics);
+    struct plan p;
+    if (plan_build(&p, sc, a, e) < 0)
+        return -1;
+
+    const int pol = sc->checkpoint.policy;
+    const uint32_t M = t->n_storage, gpn = sc->cluster.gpus_per_node;
+    const uint32_t nodes = sc->cluster.nodes;
+    uint32_t *widx = arena_calloc(a, p.ranks, sizeof *widx);
+    uint32_t *wrank = arena_calloc(a, p.writers, sizeof *wrank);
+    uint64_t *wstart = arena_calloc(a, p.writers, sizeof *wstart);
+    uint64_t *wcap = arena_calloc(a, p.writers, sizeof *wcap);
+    uint64_t *node_bytes = arena_calloc(a, nodes, sizeof *node_bytes);
+    uint64_t *node_local = arena_calloc(a, nodes, sizeof *node_local);
+    uint64_t *fstart = arena_calloc(a, p.n_files, sizeof *fstart);
+    uint32_t *perm = arena_calloc(a, p.writers, sizeof *perm);
+    if (!widx || !wrank || !wstart || !wcap || !node_bytes || !node_local || !fstart
+        || !perm)
+        return err_set(e, "out of memory building the workload");
+    uint32_t nw = 0;
+    for (uint32_t r = 0; r < p.ranks; r++) {
+        widx[r] = UINT32_MAX;
+        node_bytes[plan_node(&p, sc, r)] += p.rank_bytes[r];
+        if (p.rank_bytes[r]) {
+            wrank[nw] = r;
+            widx[r] = nw++;
+        }
+    }
+
+    /* the GPU stall of the two-phase policies: staging to host memory (per
+     * GPU, in parallel) and, for hierarchical, the write to local NVMe */
+    uint64_t stall = 0, max_node = 0, max_rank = 0;
+    for (uint32_t r = 0; r < p.ranks; r++) {
+        /* one GPU's shard: in the simple form a node's GPUs share its bytes */
+        uint64_t gb = (p.rank_bytes[r] + p.gpus_per_rank - 1) / p.gpus_per_rank;
+        if (gb > max_rank)
+            max_rank = gb;
+        if (sc->cluster.d2h_bps) {
+            uint64_t st = units_ser_ps(gb, sc->cluster.d2h_bps);
+            uint32_t n = plan_node(&p, sc, r);
+            if (st > node_local[n])
+                node_local[n] = st;
+        }
+    }
+    for (uint32_t n = 0; n < nodes; n++) {
+        if (node_bytes[n] > max_node)
+            max_node = node_bytes[n];
+        uint64_t staged = node_local[n]; /* slowest GPU's copy on this node */
+        if (pol == POLICY_HIERARCHICAL) {
+            uint64_t nv = units_ser_ps(node_bytes[n], sc->cluster.local_nvme_bps);
+            if (nv > node_local[n])
+                node_local[n] = nv;
+        }
+        if (pol == POLICY_ASYNC && staged > stall)
+            stall = staged;
+        if (pol == POLICY_HIERARCHICAL && node_local[n] > stall)
+            stall = node_local[n];
+    }
+
+    /* stagger: auto offset = one group's bytes through all storage NICs, or
+     * the busiest node's bytes through its NICs, whichever is longer */
+    uint64_t offset = sc->checkpoint.offset_ps;
+    if (pol == POLICY_STAGGER && !offset) {
+        uint64_t g = p.total_bytes / sc->checkpoint.groups;
+        uint64_t t1 = units_ser_ps(g, (uint64_t)M * sc->storage.nic_bps);
+        uint64_t t2 = units_ser_ps(max_node, (uint64_t)nics * sc->cluster.nic_bps);
+        offset = t1 > t2 ? t1 : t2;
+    }
+
+    /* stragglers: a seeded choice of round(fraction x writers) writers */
+    uint32_t n_strag = (uint32_t)llround(sc->checkpoint.straggler_fraction * nw);
+    struct rng sr;
+    rng_init(&sr, sc->seed, RNG_STRAGGLER);
+    for (uint32_t i = 0; i < nw; i++)
+        perm[i] = i;
+    for (uint32_t j = 0; j < n_strag; j++) {
+        uint32_t k = j + (uint32_t)rng_below(&sr, nw - j);
+        uint32_t tmp = perm[j];
+        perm[j] = perm[k];
+        perm[k] = tmp;
+    }
+    uint8_t *strag = arena_calloc(a, nw ? nw : 1, 1);
+    if (!strag)
+        return err_set(e, "out of memory building the workload");
+    for (uint32_t j = 0; j < n_strag; j++)
+        strag[perm[j]] = 1;
+
+    /* writer start offsets and rate caps */
+    struct rng jit, pr;
     rng_init(&jit, sc->seed, RNG_JITTER);
-    rng_init(&qp, sc->seed, RNG_QP);
-    w->n = w->n_writers = t->n_hosts;
-    w->xfers = arena_calloc(a, w->n, sizeof *w->xfers);
+    rng_init(&pr, sc->seed, RNG_POLICY);
+    for (uint32_t i = 0; i < nw; i++) {
+        uint32_t r = wrank[i], n = plan_node(&p, sc, r);
+        uint64_t s = sc->workload.start_jitter_ps
+                         ? rng_below(&jit, sc->workload.start_jitter_ps + 1)
+                         : 0;
+        if (pol == POLICY_JITTER) {
+            if (sc->checkpoint.jitter_dist == JITTER_UNIFORM) {
+                s += rng_below(&pr, offset + 1);
+            } else {
+                double x = -(double)offset * log(1.0 - rng_double(&pr));
+                s += x < 1e3 * (double)offset ? (uint64_t)x : 1000 * offset;
+            }
+        } else if (pol == POLICY_STAGGER) {
+            s += (uint64_t)i * sc->checkpoint.groups / nw * offset;
+        } else if (pol == POLICY_ASYNC || pol == POLICY_HIERARCHICAL) {
+            s += node_local[n]; /* the drain starts once the node has staged */
+        }
+        uint64_t cap = 0;
+        if (pol == POLICY_RATE_LIMIT)
+            cap = sc->checkpoint.rate_limit_bps;
+        if (pol != POLICY_ASYNC && pol != POLICY_HIERARCHICAL && sc->cluster.d2h_bps)
+            cap = min_cap(cap, sc->cluster.d2h_bps * p.gpus_per_rank);
+        if (strag[i]) {
+            s += sc->checkpoint.straggler_delay_ps;
+            if (sc->checkpoint.straggler_slowdown > 1.0) {
+                double base = (double)(cap ? cap : sc->cluster.nic_bps);
+                uint64_t c = (uint64_t)(base / sc->checkpoint.straggler_slowdown);
+                cap = c ? c : 1;
+            }
+        }
+        wstart[i] = s;
+        wcap[i] = cap;
+    }
+
+    /* files: home storage node round robin; creates served one at a time
+     * per home node, in request order */
+    uint64_t max_wait = 0;
+    struct open_req *req = arena_calloc(a, p.n_files, sizeof *req);
+    if (!req)
+        return err_set(e, "out of memory building the workload");
+    for (uint32_t f = 0; f < p.n_files; f++) {
+        req[f].t = wstart[widx[p.files[f].rank]];
+        req[f].file = f;
+        req[f].home = f % M;
+        fstart[f] = req[f].t;
+    }
+    if (sc->storage.file_open_ps) {
+        qsort(req, p.n_files, sizeof *req, open_cmp);
+        uint64_t free_at = 0;
+        for (uint32_t i = 0; i < p.n_files; i++) {
+            if (i == 0 || req[i].home != req[i - 1].home)
+                free_at = 0;
+            uint64_t s = req[i].t > free_at ? req[i].t : free_at;
+            free_at = s + sc->storage.file_open_ps;
+            fstart[req[i].file] = free_at;
+            if (free_at - req[i].t > max_wait)
+                max_wait = free_at - req[i].t;
+        }
+    }
+
+    /* transfers: count, then fill */
+    uint32_t c = sc->storage.stripe_count;
+    uint64_t ss = sc->storage.stripe_size;
+    uint64_t nt = 0;
+    for (uint32_t f = 0; f < p.n_files; f++) {
+        uint64_t chunks = (p.files[f].bytes + ss - 1) / ss;
+        nt += chunks < c ? chunks : c;
+    }
+    if (nt > UINT32_MAX / 2)
+        return err_set(e, "storage.stripe_count: %" PRIu64 " transfers are too many",
+                       nt);
+    w->xfers = arena_calloc(a, nt, sizeof *w->xfers);
     if (!w->xfers)
         return err_set(e, "out of memory building the workload");
-    w->total_bytes = 0;
-    for (uint32_t i = 0; i < w->n; i++) {
-        struct transfer *x = &w->xfers[i];
-        x->src = x->writer = i;
-        x->dst = t->first_storage + i % t->n_storage;
-        x->bytes = sc->workload.bytes_per_writer;
-        x->start_ps = sc->workload.start_jitter_ps
-                          ? rng_below(&jit, sc->workload.start_jitter_ps + 1)
-                          : 0;
-        /* RoCE NICs draw the source port from the QP number: dynamic range. */
-        x->sport = (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu));
-        w->total_bytes += x->bytes;
+    struct rng qp;
+    rng_init(&qp, sc->seed, RNG_QP);
+    uint64_t end_max = 0, first = UINT64_MAX;
+    uint32_t nic_turn = 0, prev_rank = UINT32_MAX;
+    for (uint32_t f = 0; f < p.n_files; f++) {
+        uint32_t r = p.files[f].rank, i = widx[r], n = plan_node(&p, sc, r);
+        uint32_t nic;
+        if (p.model_form) {
+            nic = (uint32_t)((uint64_t)(r % gpn) * nics / gpn);
+        } else {
+            nic_turn = r == prev_rank ? nic_turn + 1 : 0; /* a file per NIC */
+            nic = nic_turn % nics;
+        }
+        prev_rank = r;
+        for (uint32_t k = 0; k < c; k++) {
+            uint64_t b = stripe_bytes(p.files[f].bytes, ss, c, k);
+            if (!b)
+                continue;
+            struct transfer *x = &w->xfers[w->n++];
+            x->src = workload_nic_host(sc, n, nic);
+            x->dst = t->first_storage + (f % M + k) % M;
+            x->writer = i;
+            x->bytes = b;
+            x->start_ps = fstart[f];
+            /* a writer's cap is split over its transfers by bytes, so they
+             * all end together when the cap binds */
+            uint64_t cap = wcap[i] ? cap_share(wcap[i], b, p.rank_bytes[r]) : 0;
+            if (pol == POLICY_HIERARCHICAL && sc->checkpoint.trickle_bps)
+                cap = min_cap(cap, cap_share(sc->checkpoint.trickle_bps, b, node_bytes[n]));
+            x->rate_bps = cap;
+            /* RoCE NICs draw the source port from the QP number: dynamic range. */
+            x->sport = (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu));
+            w->total_bytes += b;
+            uint64_t d = units_ser_ps(b, cap ? cap : sc->cluster.nic_bps);
+            if (x->start_ps < first)
+                first = x->start_ps;
+            if (x->start_ps + d > end_max || x->start_ps + d < x->start_ps)
+                end_max = x->start_ps + d < x->start_ps ? UINT64_MAX : x->start_ps + d;
+        }
     }
+    w->n_writers = nw;
+
+    /* the clock: the slowest transfer alone, and all bytes through the
+     * storage NICs */
+    uint64_t all = units_ser_ps(w->total_bytes, (uint64_t)M * sc->storage.nic_bps);
+    if (end_max > CLOCK_LIMIT_PS || all > CLOCK_LIMIT_PS - (first == UINT64_MAX ? 0 : first))
+        return err_set(e, "%s: writing this checkpoint takes longer than the "
+                          "simulator clock allows (%" PRIu64 " s)",
+                       p.model_form ? "model.name" : "workload.bytes_per_writer",
+                       CLOCK_LIMIT_PS / PS_PER_S);
+
+    struct plan_summary *s = &w->sum;
+    s->model = model_names[sc->model.name];
+    s->params = p.params;
+    s->weights_bpp = p.weights_bpp;
+    s->optimizer_bpp = p.optimizer_bpp;
+    s->gpus = p.gpus;
+    s->nodes = nodes;
+    s->tp = p.tp;
+    s->pp = p.pp;
+    s->dp = p.dp;
+    s->zero_stage = sc->parallelism.zero_stage;
+    s->writer_rule = p.model_form ? rule_names[sc->checkpoint.writer_rule] : "none";
+    s->policy = policy_names[pol];
+    s->bytes = w->total_bytes;
+    s->files = p.n_files;
+    s->writers = nw;
+    s->transfers = w->n;
+    s->stragglers = n_strag;
+    s->max_gpu_bytes = max_rank;
+    s->mean_gpu_bytes = (double)w->total_bytes / (double)p.gpus;
+    s->skew = s->mean_gpu_bytes > 0 ? (double)max_rank / s->mean_gpu_bytes : 0;
+    s->first_start_ps = first == UINT64_MAX ? 0 : first;
+    s->stall_measured = pol != POLICY_ASYNC && pol != POLICY_HIERARCHICAL;
+    s->stall_ps = stall;
+    s->max_open_wait_ps = max_wait;
     return 0;
 }

@@ -1,0 +1,177 @@
+/* Cost: checkpoint stall, money, failures, optimal interval, goodput. */
+#include "cost.h"
+
+#include <math.h>
+
+#include "../core/rng.h"
+#include "../core/units.h"
+
+#define DAY_S 86400.0
+
+double cost_young(double delta, double mtbf)
+{
+    return mtbf > 0 && delta > 0 ? sqrt(2.0 * delta * mtbf) : 0.0;
+}
+
+double cost_daly(double delta, double mtbf)
+{
+    if (!(mtbf > 0) || !(delta > 0))
+        return 0.0;
+    if (delta >= 2.0 * mtbf)
+        return mtbf;
+    double x = delta / (2.0 * mtbf);
+    return sqrt(2.0 * delta * mtbf) * (1.0 + sqrt(x) / 3.0 + x / 9.0) - delta;
+}
+
+double cost_segment_time(double tau, double delta, double mtbf, double restart)
+{
+    if (!(mtbf > 0))
+        return tau + delta;
+    /* expm1 keeps precision when (tau + delta) << M */
+    return mtbf * exp(restart / mtbf) * expm1((tau + delta) / mtbf);
+}
+
+double cost_goodput(double tau, double delta, double mtbf, double restart)
+{
+    double t = cost_segment_time(tau, delta, mtbf, restart);
+    return t > 0 && isfinite(t) ? tau / t : 0.0;
+}
+
+double cost_optimal_numeric(double delta, double mtbf)
+{
+    if (!(mtbf > 0) || !(delta > 0))
+        return 0.0;
+    /* goodput is unimodal in tau; R only scales it, so R = 0 here */
+    double lo = 1e-9 * mtbf, hi = 20.0 * mtbf + delta;
+    const double g = (sqrt(5.0) - 1.0) / 2.0;
+    double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+    double fa = cost_goodput(a, delta, mtbf, 0), fb = cost_goodput(b, delta, mtbf, 0);
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+        if (fa < fb) {
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + g * (hi - lo);
+            fb = cost_goodput(b, delta, mtbf, 0);
+        } else {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - g * (hi - lo);
+            fa = cost_goodput(a, delta, mtbf, 0);
+        }
+    }
+    return (lo + hi) / 2.0;
+}
+
+/* Time to the next failure. */
+static double next_failure(struct rng *r, double mtbf)
+{
+    return -mtbf * log1p(-rng_double(r));
+}
+
+void cost_monte_carlo(struct mc_result *out, double tau, double delta,
+                      double mtbf, double restart, double horizon_s,
+                      uint64_t max_segments, uint64_t seed)
+{
+    struct rng r;
+    rng_init(&r, seed, RNG_FAILURE);
+    double wall = 0, work = 0;
+    uint64_t fails = 0, ckpts = 0;
+    const double seg = tau + delta;
+    while (wall < horizon_s && ckpts + fails < max_segments) {
+        double x = mtbf > 0 ? next_failure(&r, mtbf) : INFINITY;
+        if (x >= seg) { /* the interval and its checkpoint complete */
+            wall += seg;
+            work += tau;
+            ckpts++;
+            continue;
+        }
+        /* failure: the partial interval is lost; restart, which can fail too */
+        wall += x;
+        fails++;
+        for (;;) {
+            double y = next_failure(&r, mtbf);
+            if (y >= restart) {
+                wall += restart;
+                break;
+            }
+            wall += y;
+            fails++;
+        }
+    }
+    out->work_s = work;
+    out->wall_s = wall;
+    out->goodput = wall > 0 ? work / wall : 0.0;
+    out->failures = fails;
+    out->checkpoints = ckpts;
+}
+
+int cost_check(const struct scenario *sc, struct err *e)
+{
+    if (sc->failures.mtbf_node_h > 0 && sc->failures.mtbf_gpu_h > 0)
+        return err_set(e, "failures.mtbf_per_node: give failures.mtbf_per_node or "
+                          "failures.mtbf_per_gpu, not both (set the other to 0)");
+    return 0;
+}
+
+/* Job MTBF in seconds: every node (or GPU) fails independently. */
+static double job_mtbf(const struct scenario *sc, uint32_t gpus)
+{
+    if (sc->failures.mtbf_node_h > 0)
+        return sc->failures.mtbf_node_h * 3600.0 / sc->cluster.nodes;
+    if (sc->failures.mtbf_gpu_h > 0)
+        return sc->failures.mtbf_gpu_h * 3600.0 / gpus;
+    return 0.0;
+}
+
+void cost_compute(struct results *r, const struct scenario *sc)
+{
+    struct cost_figures *c = &r->cost;
+    const struct plan_summary *p = &r->plan;
+    double ps = (double)PS_PER_S;
+    double gpus = p->gpus;
+    double step = (double)sc->training.step_ps / ps;
+    double tau = (double)sc->training.interval_ps / ps;
+    double R = (double)sc->failures.recovery_ps / ps;
+
+    /* the engine measures from the first byte sent (the earliest transfer
+     * start); the GPUs wait from the trigger */
+    c->end_s = (double)p->first_start_ps / ps + r->completion_s;
+    c->stall_s = p->stall_measured ? c->end_s : (double)p->stall_ps / ps;
+    double d = c->stall_s;
+    c->drain_late = !p->stall_measured && c->end_s > d + tau;
+    c->interval_s = tau;
+    c->checkpoints_per_day = DAY_S / (tau + d);
+    c->gpu_hours_per_day = c->checkpoints_per_day * d * gpus / 3600.0;
+    c->money_per_day = c->gpu_hours_per_day * sc->training.gpu_hour_cost;
+    c->mfu_points_lost = 100.0 * sc->training.mfu * d / (tau + d);
+
+    double M = job_mtbf(sc, p->gpus);
+    c->job_mtbf_s = M;
+    c->failures_per_day = M > 0 ? DAY_S / M : 0.0;
+    /* an interval is whole steps, and a two-phase drain must end before
+     * the next checkpoint starts */
+    double floor_s = step;
+    if (!p->stall_measured && c->end_s - d > floor_s)
+        floor_s = c->end_s - d;
+    c->young_s = M > 0 ? fmax(cost_young(d, M), floor_s) : 0.0;
+    c->daly_s = M > 0 ? fmax(cost_daly(d, M), floor_s) : 0.0;
+    c->goodput = cost_goodput(tau, d, M, R);
+    c->goodput_at_optimal = M > 0 ? cost_goodput(c->daly_s, d, M, R) : c->goodput;
+    c->lost_gpu_hours_per_day = (1.0 - c->goodput) * 24.0 * gpus;
+    c->lost_money_per_day = c->lost_gpu_hours_per_day * sc->training.gpu_hour_cost;
+
+    c->goodput_mc = 0;
+    c->mc_days = 0;
+    c->mc_failures = 0;
+    if (M > 0 && sc->failures.mc_days > 0) {
+        struct mc_result mc;
+        /* at most 1e7 intervals: a few hundred ms even for tiny intervals */
+        cost_monte_carlo(&mc, tau, d, M, R, sc->failures.mc_days * DAY_S,
+                         UINT64_C(10000000), sc->seed);
+        c->goodput_mc = mc.goodput;
+        c->mc_days = mc.wall_s / DAY_S;
+        c->mc_failures = mc.failures;
+    }
+}

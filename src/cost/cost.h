@@ -1,0 +1,62 @@
+/* Cost: what checkpoints and failures cost a training job.
+ *
+ * Inputs: the measured checkpoint (results: the write's end after the
+ * trigger, or the staging stall of the two-phase policies) and the
+ * training.* and failures.* keys. Outputs (struct cost_figures in
+ * results.h): GPU stall per checkpoint, stalled GPU-hours, MFU points and
+ * money per day; job MTBF; Young's and Daly's optimal intervals; goodput at
+ * the configured and the optimal interval, analytic and by Monte Carlo.
+ * Formulas and their sources: docs/checkpoint.md.
+ *
+ * The failure model (Daly 2006): failures arrive as a Poisson process of
+ * mean time M (job MTBF) at any time, also during checkpoints and restarts;
+ * a failure loses the work since the last completed checkpoint and costs a
+ * restart R; the job then resumes from that checkpoint.
+ */
+#ifndef CKPT_COST_H
+#define CKPT_COST_H
+
+#include <stdint.h>
+
+#include "../core/err.h"
+#include "../scenario/scenario.h"
+#include "../stats/results.h"
+
+/* Young (1974): tau = sqrt(2 delta M). */
+double cost_young(double delta, double mtbf);
+
+/* Daly (2006), higher-order estimate of the compute time between
+ * checkpoints: sqrt(2 delta M) [1 + sqrt(delta/2M)/3 + (delta/2M)/9] - delta
+ * for delta < 2M, else M. */
+double cost_daly(double delta, double mtbf);
+
+/* Expected wall time to get tau of work past its checkpoint delta:
+ * M e^(R/M) (e^((tau+delta)/M) - 1). mtbf <= 0 means no failures:
+ * tau + delta. */
+double cost_segment_time(double tau, double delta, double mtbf, double restart);
+
+/* Useful fraction of wall time: tau / cost_segment_time. */
+double cost_goodput(double tau, double delta, double mtbf, double restart);
+
+/* The tau that maximises cost_goodput, by golden-section search (the
+ * reference the closed forms are checked against). */
+double cost_optimal_numeric(double delta, double mtbf);
+
+/* A training run under the same failure model, event by event, with
+ * exponential failure times from the RNG stream (seed, RNG_FAILURE).
+ * Runs segments until wall time reaches horizon_s (or max_segments). */
+struct mc_result {
+    double work_s, wall_s, goodput;
+    uint64_t failures, checkpoints;
+};
+void cost_monte_carlo(struct mc_result *out, double tau, double delta,
+                      double mtbf, double restart, double horizon_s,
+                      uint64_t max_segments, uint64_t seed);
+
+/* Checks of the training.* and failures.* keys; errors name the key. */
+int cost_check(const struct scenario *sc, struct err *e);
+
+/* Fill r->cost from the scenario and the measured run in r. */
+void cost_compute(struct results *r, const struct scenario *sc);
+
+#endif

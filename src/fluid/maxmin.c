@@ -1,0 +1,411 @@
+/* Incremental max-min fair rates: progressive filling over an affected set,
+ * checked against the bottleneck condition (see maxmin.h). */
+#include "maxmin.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define EPS 1e-9 /* relative slack for float round-off in the checks */
+
+int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
+            uint32_t nf, const uint32_t *path_off, const uint32_t *path,
+            const double *flow_cap)
+{
+    memset(m, 0, sizeof *m);
+    m->nl = nl;
+    m->nf = nf;
+    uint32_t np = path_off[nf];
+    m->links = arena_calloc(a, nl ? nl : 1, sizeof *m->links);
+    m->flows = arena_calloc(a, nf ? nf : 1, sizeof *m->flows);
+    m->path = arena_calloc(a, np ? np : 1, sizeof *m->path);
+    m->pslot = arena_calloc(a, np ? np : 1, sizeof *m->pslot);
+    m->lflow = arena_calloc(a, np ? np : 1, sizeof *m->lflow);
+    m->active = arena_calloc(a, nf ? nf : 1, sizeof *m->active);
+    m->added = arena_calloc(a, nf ? nf : 1, sizeof *m->added);
+    m->aff = arena_calloc(a, nf ? nf : 1, sizeof *m->aff);
+    m->dirty = arena_calloc(a, nl ? nl : 1, sizeof *m->dirty);
+    m->dmark = arena_calloc(a, nl ? nl : 1, sizeof *m->dmark);
+    m->tl = arena_calloc(a, nl ? nl : 1, sizeof *m->tl);
+    size_t nh = (size_t)nl + nf;
+    m->heap = arena_calloc(a, nh ? nh : 1, sizeof *m->heap);
+    m->hpos = arena_calloc(a, nh ? nh : 1, sizeof *m->hpos);
+    m->hkey = arena_calloc(a, nh ? nh : 1, sizeof *m->hkey);
+    if (!m->links || !m->flows || !m->path || !m->pslot || !m->lflow ||
+        !m->active || !m->added || !m->aff || !m->dirty || !m->dmark ||
+        !m->tl || !m->heap || !m->hpos || !m->hkey)
+        return -1;
+    memcpy(m->path, path, np * sizeof *path);
+    /* each link's list is as long as the number of flows that ever cross it */
+    for (uint32_t i = 0; i < np; i++)
+        m->links[path[i]].n++;
+    uint32_t off = 0;
+    for (uint32_t l = 0; l < nl; l++) {
+        m->links[l].cap = cap[l];
+        m->links[l].off = off;
+        off += m->links[l].n;
+        m->links[l].n = 0;
+        m->links[l].level = -1;
+    }
+    for (uint32_t f = 0; f < nf; f++) {
+        struct mm_flow *fl = &m->flows[f];
+        fl->cap = flow_cap ? flow_cap[f] : INFINITY;
+        fl->poff = path_off[f];
+        fl->np = path_off[f + 1] - path_off[f];
+        fl->bott = MM_NONE;
+        fl->apos = UINT32_MAX;
+    }
+    for (size_t i = 0; i < nh; i++)
+        m->hpos[i] = UINT32_MAX;
+    m->epoch = 1;
+    m->dmark_epoch = 1;
+    return 0;
+}
+
+static void mark_dirty(struct mm *m, uint32_t f)
+{
+    const struct mm_flow *fl = &m->flows[f];
+    for (uint32_t i = 0; i < fl->np; i++) {
+        uint32_t l = m->path[fl->poff + i];
+        if (m->dmark[l] != m->dmark_epoch) {
+            m->dmark[l] = m->dmark_epoch;
+            m->dirty[m->n_dirty++] = l;
+        }
+    }
+}
+
+void mm_start(struct mm *m, uint32_t f)
+{
+    struct mm_flow *fl = &m->flows[f];
+    if (fl->apos != UINT32_MAX)
+        return;
+    for (uint32_t i = 0; i < fl->np; i++) {
+        struct mm_link *l = &m->links[m->path[fl->poff + i]];
+        m->pslot[fl->poff + i] = l->n;
+        m->lflow[l->off + l->n++] = f;
+    }
+    fl->apos = m->n_active;
+    m->active[m->n_active++] = f;
+    fl->rate = 0;
+    fl->bott = MM_NONE;
+    m->added[m->n_added++] = f;
+    mark_dirty(m, f);
+}
+
+void mm_stop(struct mm *m, uint32_t f)
+{
+    struct mm_flow *fl = &m->flows[f];
+    if (fl->apos == UINT32_MAX)
+        return;
+    for (uint32_t i = 0; i < fl->np; i++) {
+        uint32_t lid = m->path[fl->poff + i];
+        struct mm_link *l = &m->links[lid];
+        uint32_t s = m->pslot[fl->poff + i];
+        uint32_t g = m->lflow[l->off + --l->n];
+        if (g != f) { /* move the last flow into the hole */
+            m->lflow[l->off + s] = g;
+            const struct mm_flow *gl = &m->flows[g];
+            for (uint32_t j = 0; j < gl->np; j++)
+                if (m->path[gl->poff + j] == lid)
+                    m->pslot[gl->poff + j] = s;
+        }
+    }
+    uint32_t last = m->active[--m->n_active];
+    m->active[fl->apos] = last;
+    m->flows[last].apos = fl->apos;
+    fl->apos = UINT32_MAX;
+    fl->rate = 0;
+    fl->bott = MM_NONE;
+    mark_dirty(m, f);
+    /* a flow started and stopped before an update must not stay in added */
+    for (uint32_t i = 0; i < m->n_added; i++)
+        if (m->added[i] == f) {
+            m->added[i] = m->added[--m->n_added];
+            break;
+        }
+}
+
+/* ---- water-filling heap: binary min-heap on (key, id) ------------------ */
+
+static int h_less(const struct mm *m, uint32_t a, uint32_t b)
+{
+    double ka = m->hkey[a], kb = m->hkey[b];
+    return ka < kb || (ka == kb && a < b);
+}
+
+static void h_set(struct mm *m, uint32_t i, uint32_t id)
+{
+    m->heap[i] = id;
+    m->hpos[id] = i;
+}
+
+static void h_up(struct mm *m, uint32_t i)
+{
+    uint32_t id = m->heap[i];
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!h_less(m, id, m->heap[p]))
+            break;
+        h_set(m, i, m->heap[p]);
+        i = p;
+    }
+    h_set(m, i, id);
+}
+
+static void h_down(struct mm *m, uint32_t i)
+{
+    uint32_t id = m->heap[i];
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= m->n_heap)
+            break;
+        if (c + 1 < m->n_heap && h_less(m, m->heap[c + 1], m->heap[c]))
+            c++;
+        if (!h_less(m, m->heap[c], id))
+            break;
+        h_set(m, i, m->heap[c]);
+        i = c;
+    }
+    h_set(m, i, id);
+}
+
+static void h_push(struct mm *m, uint32_t id, double key)
+{
+    m->hkey[id] = key;
+    h_set(m, m->n_heap++, id);
+    h_up(m, m->n_heap - 1);
+}
+
+static void h_remove(struct mm *m, uint32_t id)
+{
+    uint32_t i = m->hpos[id];
+    if (i == UINT32_MAX)
+        return;
+    m->hpos[id] = UINT32_MAX;
+    uint32_t last = m->heap[--m->n_heap];
+    if (i == m->n_heap)
+        return;
+    h_set(m, i, last);
+    h_up(m, i);
+    h_down(m, m->hpos[last]);
+}
+
+static void h_rekey(struct mm *m, uint32_t id, double key)
+{
+    double old = m->hkey[id];
+    m->hkey[id] = key;
+    if (key < old)
+        h_up(m, m->hpos[id]);
+    else
+        h_down(m, m->hpos[id]);
+}
+
+/* ---- one update ------------------------------------------------------- */
+
+static void touch_link(struct mm *m, uint32_t l)
+{
+    if (m->links[l].mark != m->epoch) {
+        m->links[l].mark = m->epoch;
+        m->tl[m->n_tl++] = l;
+    }
+}
+
+/* Put flow f into A (its rate will be recomputed) and its links into T. */
+static void affect(struct mm *m, uint32_t f)
+{
+    struct mm_flow *fl = &m->flows[f];
+    if (fl->mark == m->epoch)
+        return;
+    fl->mark = m->epoch;
+    fl->prev_rate = fl->rate;
+    m->aff[m->n_aff++] = f;
+    for (uint32_t i = 0; i < fl->np; i++)
+        touch_link(m, m->path[fl->poff + i]);
+}
+
+static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
+{
+    struct mm_flow *fl = &m->flows[f];
+    fl->frozen = 1;
+    fl->rate = rate;
+    fl->bott = bott;
+    if (fl->cap != INFINITY)
+        h_remove(m, m->nl + f);
+    for (uint32_t i = 0; i < fl->np; i++) {
+        uint32_t lid = m->path[fl->poff + i];
+        struct mm_link *l = &m->links[lid];
+        l->rem -= rate;
+        if (--l->unfrozen == 0)
+            h_remove(m, lid);
+        else
+            h_rekey(m, lid, (l->rem > 0 ? l->rem : 0) / l->unfrozen);
+    }
+}
+
+/* Progressive filling of A over what the fixed flows leave on T's links. */
+static void fill(struct mm *m)
+{
+    m->n_heap = 0;
+    for (uint32_t i = 0; i < m->n_tl; i++) {
+        struct mm_link *l = &m->links[m->tl[i]];
+        double fixed = 0;
+        uint32_t un = 0;
+        for (uint32_t k = 0; k < l->n; k++) {
+            const struct mm_flow *g = &m->flows[m->lflow[l->off + k]];
+            if (g->mark == m->epoch)
+                un++;
+            else
+                fixed += g->rate;
+        }
+        l->unfrozen = un;
+        l->rem = l->cap - fixed > 0 ? l->cap - fixed : 0;
+        l->level = -1;
+        if (un)
+            h_push(m, m->tl[i], l->rem / un);
+    }
+    for (uint32_t i = 0; i < m->n_aff; i++) {
+        struct mm_flow *fl = &m->flows[m->aff[i]];
+        fl->frozen = 0;
+        if (fl->cap != INFINITY)
+            h_push(m, m->nl + m->aff[i], fl->cap);
+    }
+    while (m->n_heap) {
+        uint32_t id = m->heap[0];
+        double level = m->hkey[id];
+        if (id >= m->nl) {
+            freeze(m, id - m->nl, level, MM_CAP);
+            continue;
+        }
+        struct mm_link *l = &m->links[id];
+        l->level = level;
+        /* freeze every unfrozen flow of A here; freeze() removes the link
+         * from the heap with its last one */
+        for (uint32_t k = 0; k < l->n && l->unfrozen; k++) {
+            uint32_t f = m->lflow[l->off + k];
+            if (m->flows[f].mark == m->epoch && !m->flows[f].frozen)
+                freeze(m, f, level, id);
+        }
+    }
+    m->rounds++;
+}
+
+/* Add to A every fixed flow on T's links that breaks the bottleneck
+ * condition given A's new rates. Returns how many were added. */
+static uint32_t validate(struct mm *m)
+{
+    uint32_t added = 0, nt = m->n_tl; /* links added meanwhile are checked next round */
+    for (uint32_t i = 0; i < nt; i++) {
+        uint32_t lid = m->tl[i];
+        const struct mm_link *l = &m->links[lid];
+        double load = 0, amax = 0;
+        for (uint32_t k = 0; k < l->n; k++) {
+            const struct mm_flow *g = &m->flows[m->lflow[l->off + k]];
+            load += g->rate;
+            if (g->mark == m->epoch && g->rate > amax)
+                amax = g->rate;
+        }
+        int full = load >= l->cap * (1 - EPS);
+        for (uint32_t k = 0; k < l->n; k++) {
+            uint32_t f = m->lflow[l->off + k];
+            const struct mm_flow *g = &m->flows[f];
+            if (g->mark == m->epoch)
+                continue;
+            /* a flow of A froze here: nobody on this link may have more */
+            int above = l->level >= 0 && g->rate > l->level * (1 + EPS);
+            /* this was g's bottleneck: it must still be full and g the max */
+            int lost = g->bott == lid && (!full || g->rate < amax * (1 - EPS));
+            if (above || lost) {
+                affect(m, f);
+                added++;
+            }
+        }
+    }
+    return added;
+}
+
+void mm_update(struct mm *m)
+{
+    m->epoch++;
+    m->n_aff = m->n_tl = 0;
+    if (!m->n_dirty && !m->n_added)
+        return;
+    m->updates++;
+    for (uint32_t i = 0; i < m->n_added; i++)
+        affect(m, m->added[i]);
+    for (uint32_t i = 0; i < m->n_dirty; i++) {
+        uint32_t lid = m->dirty[i];
+        const struct mm_link *l = &m->links[lid];
+        touch_link(m, lid);
+        for (uint32_t k = 0; k < l->n; k++)
+            if (m->flows[m->lflow[l->off + k]].bott == lid)
+                affect(m, m->lflow[l->off + k]);
+    }
+    m->n_added = m->n_dirty = 0;
+    m->dmark_epoch++;
+    for (;;) {
+        fill(m);
+        if (!validate(m))
+            break;
+        if (m->n_aff * 2 > m->n_active && m->n_aff < m->n_active) {
+            /* most of the network moves: refill all of it, nothing is fixed */
+            for (uint32_t i = 0; i < m->n_active; i++)
+                affect(m, m->active[i]);
+            m->full_refills++;
+        }
+    }
+    m->refilled += m->n_aff;
+    for (uint32_t i = 0; i < m->n_tl; i++) {
+        struct mm_link *l = &m->links[m->tl[i]];
+        double load = 0;
+        for (uint32_t k = 0; k < l->n; k++)
+            load += m->flows[m->lflow[l->off + k]].rate;
+        l->prev_load = l->load;
+        l->load = load;
+        if (load > l->cap * (1 + EPS)) {
+            m->over_capacity++;
+            if (load / l->cap - 1 > m->worst_excess)
+                m->worst_excess = load / l->cap - 1;
+        }
+    }
+}
+
+int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
+{
+    for (uint32_t l = 0; l < m->nl; l++) {
+        const struct mm_link *k = &m->links[l];
+        double load = 0;
+        for (uint32_t i = 0; i < k->n; i++)
+            load += m->flows[m->lflow[k->off + i]].rate;
+        if (load > k->cap * (1 + tol)) {
+            snprintf(msg, len, "link %u: load %.17g above capacity %.17g", l, load, k->cap);
+            return (int)l + 1;
+        }
+    }
+    for (uint32_t a = 0; a < m->n_active; a++) {
+        uint32_t f = m->active[a];
+        const struct mm_flow *fl = &m->flows[f];
+        if (fl->rate > fl->cap * (1 + tol)) {
+            snprintf(msg, len, "flow %u: rate %.17g above its cap %.17g", f, fl->rate, fl->cap);
+            return (int)f + 1;
+        }
+        int ok = fl->rate >= fl->cap * (1 - tol);
+        for (uint32_t i = 0; i < fl->np && !ok; i++) {
+            const struct mm_link *k = &m->links[m->path[fl->poff + i]];
+            double load = 0, max = 0;
+            for (uint32_t j = 0; j < k->n; j++) {
+                double r = m->flows[m->lflow[k->off + j]].rate;
+                load += r;
+                if (r > max)
+                    max = r;
+            }
+            ok = load >= k->cap * (1 - tol) && fl->rate >= max * (1 - tol);
+        }
+        if (!ok) {
+            snprintf(msg, len, "flow %u: rate %.17g has no bottleneck", f, fl->rate);
+            return (int)f + 1;
+        }
+    }
+    if (len)
+        msg[0] = '\0';
+    return 0;
+}

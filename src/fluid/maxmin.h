@@ -1,0 +1,107 @@
+/* Max-min fair rates over links shared by flows on fixed paths, kept up to
+ * date incrementally as flows start and stop.
+ *
+ * The allocation is the one progressive filling gives: raise every flow's
+ * rate together; a flow freezes when a link on its path is full (its
+ * bottleneck) or it reaches its own cap. It is the unique feasible allocation
+ * in which every flow has a bottleneck: a full link on which no flow has a
+ * higher rate, or its cap.
+ *
+ * Incremental update (mm_update): only an affected set A of flows is refilled,
+ * over the residual capacity the other flows leave; A starts from the flows
+ * that started, and the flows bottlenecked on a link where a flow started or
+ * stopped. Then every fixed flow on a link A uses is checked against the
+ * bottleneck condition; a flow that fails it joins A and A is refilled. When
+ * nothing fails, the whole allocation satisfies the condition, so it is the
+ * max-min allocation; A never leaves the connected component of the change,
+ * and when it reaches half the active flows everything is refilled.
+ *
+ * Rates and capacities are doubles in any one unit (the fluid engine uses
+ * bits/s). All memory comes from the arena given to mm_init; updates do not
+ * allocate. Ids are dense: links [0, nl), flows [0, nf).
+ */
+#ifndef CKPT_MAXMIN_H
+#define CKPT_MAXMIN_H
+
+#include <stdint.h>
+
+#include "../core/arena.h"
+
+#define MM_CAP UINT32_MAX /* bottleneck: the flow's own cap */
+#define MM_NONE (UINT32_MAX - 1)
+
+struct mm_link {
+    double cap;
+    double load, prev_load; /* sum of active rates now / before the last update */
+    uint32_t off, n;        /* active flows: mm.lflow[off .. off + n) */
+    /* scratch of one update */
+    uint32_t mark;          /* == mm.epoch: in the touched set */
+    uint32_t unfrozen;      /* flows of A on this link not yet frozen */
+    double rem;             /* capacity left for the unfrozen flows of A */
+    double level;           /* rate at which A's flows froze here, < 0 none */
+};
+
+struct mm_flow {
+    double cap;             /* own cap; INFINITY = none */
+    double rate, prev_rate; /* now / before the last update */
+    uint32_t poff, np;      /* path mm.path[poff .. poff + np) */
+    uint32_t bott;          /* link it froze on, MM_CAP or MM_NONE */
+    uint32_t mark;          /* == mm.epoch: in A */
+    uint32_t apos;          /* index in mm.active, UINT32_MAX when inactive */
+    int frozen;
+};
+
+struct mm {
+    uint32_t nl, nf;
+    struct mm_link *links;
+    struct mm_flow *flows;
+    uint32_t *path;         /* link ids of every flow's path (CSR) */
+    uint32_t *pslot;        /* where the flow sits in that link's lflow list */
+    uint32_t *lflow;        /* per link: its active flows */
+    uint32_t *active, n_active;
+    /* pending changes since the last update */
+    uint32_t *dirty, n_dirty;   /* links of flows started or stopped */
+    uint32_t *added, n_added;   /* flows started */
+    uint32_t dmark_epoch;
+    uint32_t *dmark;            /* per link: == dmark_epoch when in dirty */
+    /* result of the last update (valid until the next one) */
+    uint32_t *aff, n_aff;   /* flows whose rate was recomputed (A) */
+    uint32_t *tl, n_tl;     /* links whose load was recomputed */
+    uint32_t epoch;
+    /* water-filling heap over constraint ids: links, then nl + flow (caps) */
+    uint32_t *heap, *hpos, n_heap;
+    double *hkey;
+    /* counters */
+    uint64_t updates, rounds, refilled, full_refills;
+    uint64_t over_capacity;  /* link loads found above cap * (1 + 1e-9) */
+    double worst_excess;     /* largest load / cap - 1 seen */
+};
+
+/* Set up nl links with capacities cap[] and nf flows; flow f crosses links
+ * path[path_off[f] .. path_off[f+1]) (distinct, at least one) and is capped
+ * at flow_cap[f] (INFINITY = none; flow_cap may be NULL). Every flow starts
+ * inactive. Returns 0, or -1 when the arena runs out. */
+int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
+            uint32_t nf, const uint32_t *path_off, const uint32_t *path,
+            const double *flow_cap);
+
+/* Start / stop flow f; the rates change at the next mm_update. A stopped
+ * flow's rate is 0 at once. */
+void mm_start(struct mm *m, uint32_t f);
+void mm_stop(struct mm *m, uint32_t f);
+
+/* Recompute the rates the pending changes affect. Afterwards aff[0..n_aff)
+ * lists every flow whose rate may have changed (with prev_rate, its rate
+ * before), tl[0..n_tl) every link whose load may have changed (with
+ * prev_load); every other active flow and link kept its rate and load. */
+void mm_update(struct mm *m);
+
+/* Check the allocation from scratch: feasible (load <= cap (1 + tol) on every
+ * link), and every active flow has a bottleneck (a link loaded to within tol
+ * of its cap where no flow has a rate above the flow's by more than tol, or
+ * its own cap). Rates are read from m->flows[].rate. Returns 0 or the id + 1
+ * of a flow or link that fails, and writes a description to msg. For tests
+ * and the engine's end-of-run check; O(sum of path lengths). */
+int mm_check(const struct mm *m, double tol, char *msg, unsigned len);
+
+#endif

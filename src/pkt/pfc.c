@@ -1,0 +1,127 @@
+/* IEEE 802.1Qbb priority flow control: XOFF frames carry a pause time in
+ * 512-bit quanta and are refreshed at half of it while the ingress stays
+ * congested; XON is a frame with quanta 0. The PFC watchdog (as in SONiC)
+ * turns a queue paused for longer than the detection time into a dropping
+ * queue that ignores pause, until pause has been absent for the restoration
+ * time. */
+#include "pnet.h"
+
+#define WD_RESTORE 0x8u /* arg flag: a restoration check */
+
+static uint64_t quanta_ps(const struct pnet *n, const struct port *p)
+{
+    return (uint64_t)n->sc->fabric.pfc_quanta * 512 * UINT64_C(1000000000000) / p->bps;
+}
+
+void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff)
+{
+    uint8_t bit = (uint8_t)(1u << prio);
+    uint32_t quanta = xoff ? n->sc->fabric.pfc_quanta : 0;
+    if (xoff) {
+        in->xoff |= bit;
+        in->pause_tx++;
+        n->pause_frames++;
+        in->refresh_gen[prio]++;
+        pnet_schedule(n, n->now + quanta_ps(n, in) / 2, EV_PFC_REFRESH, in,
+                      prio | in->refresh_gen[prio] << 8);
+    } else {
+        in->xoff &= (uint8_t)~bit;
+        in->resume_tx++;
+        n->resume_frames++;
+        in->refresh_gen[prio]++;
+    }
+    pnet_schedule(n, n->now + in->delay_ps, EV_PAUSE, &n->ports[in->peer],
+                  prio | quanta << 8);
+}
+
+void pfc_on_refresh(struct pnet *n, struct port *in, uint32_t arg)
+{
+    unsigned prio = arg & 0xff;
+    if ((arg >> 8) != in->refresh_gen[prio] || !(in->xoff & (1u << prio)))
+        return;
+    n->refresh_frames++;
+    pnet_schedule(n, n->now + in->delay_ps, EV_PAUSE, &n->ports[in->peer],
+                  prio | n->sc->fabric.pfc_quanta << 8);
+    pnet_schedule(n, n->now + quanta_ps(n, in) / 2, EV_PFC_REFRESH, in, arg);
+}
+
+static void unpause(struct pnet *n, struct port *p, unsigned prio)
+{
+    uint8_t bit = (uint8_t)(1u << prio);
+    if (!(p->paused & bit))
+        return;
+    p->paused &= (uint8_t)~bit;
+    p->paused_ps += n->now - p->pause_since[prio];
+    p->pause_gen[prio]++;
+    port_kick(n, p);
+}
+
+void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg)
+{
+    unsigned prio = arg & 0xff;
+    uint32_t quanta = arg >> 8;
+    uint8_t bit = (uint8_t)(1u << prio);
+    p->last_pause_rx[prio] = n->now;
+    if (p->storm & bit)
+        return; /* the watchdog ignores pause on a stormed queue */
+    if (!quanta) {
+        unpause(n, p, prio);
+        return;
+    }
+    p->pause_rx++;
+    if (!(p->paused & bit)) {
+        p->paused |= bit;
+        p->pause_since[prio] = n->now;
+        if (n->sc->fabric.pfc_watchdog && !p->is_host)
+            pnet_schedule(n, n->now + n->sc->fabric.watchdog_detect_ps, EV_WATCHDOG,
+                          p, prio | ++p->wd_gen[prio] << 8);
+    }
+    p->pause_end[prio] = n->now + quanta_ps(n, p) * quanta / n->sc->fabric.pfc_quanta;
+    pnet_schedule(n, p->pause_end[prio], EV_PAUSE_END, p,
+                  prio | ++p->pause_gen[prio] << 8);
+}
+
+void pfc_on_pause_end(struct pnet *n, struct port *p, uint32_t arg)
+{
+    unsigned prio = arg & 0xff;
+    if ((arg >> 8) == p->pause_gen[prio])
+        unpause(n, p, prio);
+}
+
+void pfc_on_watchdog(struct pnet *n, struct port *p, uint32_t arg)
+{
+    unsigned prio = arg & 0x7;
+    uint8_t bit = (uint8_t)(1u << prio);
+    const struct scenario *sc = n->sc;
+    if (arg & WD_RESTORE) {
+        uint64_t quiet = n->now - p->last_pause_rx[prio];
+        if (quiet >= sc->fabric.watchdog_restore_ps)
+            p->storm &= (uint8_t)~bit;
+        else
+            pnet_schedule(n, p->last_pause_rx[prio] + sc->fabric.watchdog_restore_ps,
+                          EV_WATCHDOG, p, arg);
+        return;
+    }
+    /* still paused since the pause this check was armed for? */
+    if ((arg >> 8) != p->wd_gen[prio] || !(p->paused & bit))
+        return;
+    p->storm |= bit;
+    n->storms++;
+    unpause(n, p, prio);
+    struct sw *s = pnet_sw(n, p->node);
+    while (p->q[prio].head) {
+        struct packet *pk = p->q[prio].head;
+        uint64_t wire = pkt_wire(pk);
+        pktq_pop(&p->q[prio], wire);
+        p->q_bytes -= wire;
+        mmu_release(n, s, pk);
+        n->drops_watchdog++;
+        p->drops++;
+        if (pk->kind == PK_DATA)
+            n->bytes_dropped += pk->payload;
+        pnet_pkt_free(n, pk);
+    }
+    p->qmask &= (uint8_t)~bit;
+    pnet_schedule(n, n->now + sc->fabric.watchdog_restore_ps, EV_WATCHDOG, p,
+                  prio | WD_RESTORE);
+}

@@ -1,0 +1,137 @@
+#include "catalog.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/units.h"
+#include "scenario.h"
+
+#define G400 UINT64_C(400000000000)
+#define G800 UINT64_C(800000000000)
+#define T(x) ((uint64_t)((x) * 1e12))
+
+/* Figures as published in the product brief (design/PRODUCT.md); where a
+ * figure is not published the class value is used and flagged 0. Class
+ * values: 12.8T = the published Teralynx 7 figures; 25.6T deep buffer =
+ * CX764QD-N; 25.6T and 51.2T buffers from the Broadcom Tomahawk 4/5 class
+ * (reference/fabric.md, marked unsure there). */
+const struct switch_profile switch_catalog[] = {
+    {"CX732Q-N", 32, G400, T(12.8), 500000, 70000000, 1, 1,
+     "Marvell Teralynx 7", "RoCEv2, PFC/ECN, ECMP, INT", "PRODUCT.md switch table"},
+    {"CX732Q-N-V2", 32, G400, T(12.8), 500000, 70000000, 0, 0,
+     "Falcon", "RoCEv2, PFC/ECN, ECMP; latency and buffer not published",
+     "PRODUCT.md switch table; 12.8T class values"},
+    {"CX732Q-N-ORv3", 32, G400, T(12.8), 500000, 70000000, 0, 0,
+     "12.8T class", "OCP ORv3, non-blocking leaf-spine; latency and buffer not published",
+     "PRODUCT.md switch table; 12.8T class values"},
+    {"CX764QH-N", 64, G400, T(25.6), 560000, 113000000, 0, 0,
+     "25.6T class", "WCMP, packet spray, INT-driven routing; latency and buffer not published",
+     "PRODUCT.md switch table; 25.6T class values (buffer: Tomahawk 4 class, unsure)"},
+    {"CX764QD-N", 64, G400, T(25.6), 560000, 200000000, 1, 1,
+     "25.6T deep buffer", "RoCEv2, PFC/ECN, WCMP, spray, INT routing; buffer published as >200MB",
+     "PRODUCT.md switch table"},
+    {"CX764QO-N", 64, G400, T(25.6), 560000, 200000000, 1, 1,
+     "25.6T deep buffer", "WCMP, INT routing, flowlet, packet spray; buffer published as >200MB",
+     "PRODUCT.md switch table"},
+    {"generic-12.8T", 32, G400, T(12.8), 500000, 70000000, 0, 0,
+     "12.8T class", "32 x 400G", "class of CX732Q-N"},
+    {"generic-25.6T", 64, G400, T(25.6), 560000, 113000000, 0, 0,
+     "25.6T class", "64 x 400G", "Tomahawk 4 class buffer (unsure), CX764 latency"},
+    {"generic-25.6T-deep", 64, G400, T(25.6), 560000, 200000000, 0, 0,
+     "25.6T deep buffer class", "64 x 400G", "class of CX764QD-N"},
+    {"generic-51.2T", 64, G800, T(51.2), 600000, 165000000, 0, 0,
+     "51.2T class", "64 x 800G", "Tomahawk 5 class buffer (unsure); latency unsure"},
+    {0},
+};
+
+const struct switch_profile *switch_profile_find(const char *name)
+{
+    for (const struct switch_profile *p = switch_catalog; p->name; p++)
+        if (!strcmp(p->name, name))
+            return p;
+    return NULL;
+}
+
+/* NVIDIA ConnectX defaults (reference/fabric.md); the byte counter's unit is
+ * unclear in the NIC documentation, so it is off, as in the HPCC ns-3 code. */
+const struct preset_entry dcqcn_nvidia[] = {
+    {"transport.dcqcn.g", "0.0048828125"},          /* 5/1024 */
+    {"transport.dcqcn.initial_alpha", "0.9990234375"}, /* 1023/1024 */
+    {"transport.dcqcn.alpha_period", "1us"},
+    {"transport.dcqcn.timer", "300us"},
+    {"transport.dcqcn.byte_counter", "0"},
+    {"transport.dcqcn.f", "1"},
+    {"transport.dcqcn.rai", "5Mbps"},
+    {"transport.dcqcn.rhai", "50Mbps"},
+    {"transport.dcqcn.rmin", "1Mbps"},
+    {"transport.dcqcn.decrease_period", "4us"},
+    {"transport.dcqcn.cnp_interval", "4us"},
+    {"transport.dcqcn.clamp_target", "false"},
+    {0, 0},
+};
+
+/* DCQCN paper (Zhu et al., SIGCOMM 2015): g 1/256, K 55us, T 55us, B 10MB,
+ * F 5, R_AI 40Mbps, CNP every 50us. R_HAI and Rmin are not given there:
+ * 10 x R_AI and the NIC minimum are used (unsure). */
+const struct preset_entry dcqcn_paper[] = {
+    {"transport.dcqcn.g", "0.00390625"},
+    {"transport.dcqcn.initial_alpha", "1"},
+    {"transport.dcqcn.alpha_period", "55us"},
+    {"transport.dcqcn.timer", "55us"},
+    {"transport.dcqcn.byte_counter", "10MB"},
+    {"transport.dcqcn.f", "5"},
+    {"transport.dcqcn.rai", "40Mbps"},
+    {"transport.dcqcn.rhai", "400Mbps"},
+    {"transport.dcqcn.rmin", "1Mbps"},
+    {"transport.dcqcn.decrease_period", "50us"},
+    {"transport.dcqcn.cnp_interval", "50us"},
+    {"transport.dcqcn.clamp_target", "true"},
+    {0, 0},
+};
+
+static int resolve_switch(struct scenario *sc, const char *key, char *name,
+                          const struct switch_profile **out, struct err *e)
+{
+    if (!scenario_is_set(sc, key))
+        snprintf(name, SCENARIO_TEXT, "%s", sc->fabric.switch_profile);
+    const struct switch_profile *p = switch_profile_find(name);
+    if (!p) {
+        char list[512] = "";
+        for (const struct switch_profile *q = switch_catalog; q->name; q++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     list[0] ? ", " : "", q->name);
+        return err_set(e, "%s: unknown switch profile \"%s\" (known: %s)",
+                       scenario_is_set(sc, key) ? key : "fabric.switch", name, list);
+    }
+    *out = p;
+    return 0;
+}
+
+int scenario_resolve(struct scenario *sc, struct err *e)
+{
+    const struct switch_profile *leaf, *spine;
+    if (resolve_switch(sc, "fabric.leaf_switch", sc->fabric.leaf_switch, &leaf, e) < 0 ||
+        resolve_switch(sc, "fabric.spine_switch", sc->fabric.spine_switch, &spine, e) < 0)
+        return -1;
+    int buf_set = scenario_is_set(sc, "fabric.buffer");
+    int lat_set = scenario_is_set(sc, "fabric.switch_latency");
+    sc->fabric.leaf_buffer = buf_set ? sc->fabric.buffer_bytes : leaf->buffer_bytes;
+    sc->fabric.spine_buffer = buf_set ? sc->fabric.buffer_bytes : spine->buffer_bytes;
+    sc->fabric.leaf_latency_ps = lat_set ? sc->fabric.switch_latency_ps : leaf->latency_ps;
+    sc->fabric.spine_latency_ps = lat_set ? sc->fabric.switch_latency_ps : spine->latency_ps;
+    sc->fabric.leaf_ports = leaf->ports;
+    sc->fabric.spine_ports = spine->ports;
+    /* the echo shows what the leaves use */
+    char v[32];
+    if (scenario_set_default(sc, "fabric.buffer",
+                             units_fmt_size(leaf->buffer_bytes, v, sizeof v), e) < 0 ||
+        scenario_set_default(sc, "fabric.switch_latency",
+                             units_fmt_time(leaf->latency_ps, v, sizeof v), e) < 0)
+        return -1;
+    const struct preset_entry *pr =
+        sc->transport.dcqcn.preset == DCQCN_PAPER ? dcqcn_paper : dcqcn_nvidia;
+    for (; pr->key; pr++)
+        if (scenario_set_default(sc, pr->key, pr->value, e) < 0)
+            return -1;
+    return 0;
+}

@@ -1,0 +1,193 @@
+/* Cost model: Young and Daly, the exact failure model against its Monte
+ * Carlo, the optimal interval against simulated waste, per-day figures. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/ckptnet.h"
+#include "../src/cost/cost.h"
+#include "harness.h"
+
+#define H 3600.0
+
+static void cost_young_daly_formulas(void)
+{
+    /* checkpoint.md: M = 3.1 h, delta = 30 s -> about 14 min */
+    double y = cost_young(30, 3.1 * H);
+    CHECK(fabs(y * y - 2 * 30 * 3.1 * H) < 1e-6 * y * y);
+    CHECKF(y > 13 * 60 && y < 14.5 * 60, "Young %.1f s", y);
+    /* Daly's higher-order terms, by hand for delta/2M = 1/4 */
+    double d = cost_daly(1000, 2000);
+    double want = sqrt(2.0 * 1000 * 2000) * (1 + 0.5 / 3 + 0.25 / 9) - 1000;
+    CHECK(fabs(d - want) < 1e-9 * want);
+    CHECK(cost_daly(5000, 2000) == 2000); /* delta >= 2M: M */
+    CHECK(cost_young(30, 0) == 0 && cost_daly(30, 0) == 0);
+    /* both approach the exact optimum as delta/M shrinks; Daly faster */
+    static const double ratio[] = {1e-2, 1e-3, 1e-4};
+    double prev_y = 1, prev_d = 1;
+    for (int i = 0; i < 3; i++) {
+        double M = 3.1 * H, delta = ratio[i] * M;
+        double opt = cost_optimal_numeric(delta, M);
+        double ey = fabs(cost_young(delta, M) / opt - 1);
+        double ed = fabs(cost_daly(delta, M) / opt - 1);
+        CHECKF(ed < ey, "delta/M %g: Daly off %.3g%%, Young %.3g%%", ratio[i], 100 * ed, 100 * ey);
+        CHECK(ey < prev_y && ed < prev_d);
+        prev_y = ey;
+        prev_d = ed;
+    }
+    CHECKF(prev_d < 1e-4, "Daly %.3g%% off the exact optimum at delta/M = 1e-4", 100 * prev_d);
+    /* the exact model: no failures -> tau + delta; M = tau, no delta, R = 0
+     * -> M (e - 1) */
+    CHECK(cost_segment_time(100, 5, 0, 60) == 105);
+    CHECK(fabs(cost_segment_time(1000, 0, 1000, 0) - 1000 * (exp(1) - 1)) < 1e-9);
+    /* goodput falls with a longer restart */
+    CHECK(cost_goodput(1800, 30, 3.1 * H, 600) < cost_goodput(1800, 30, 3.1 * H, 60));
+}
+
+static void cost_monte_carlo_matches_analytic(void)
+{
+    const double tau = 1800, delta = 60, M = 3.1 * H, R = 600;
+    struct mc_result mc;
+    cost_monte_carlo(&mc, tau, delta, M, R, 5000 * 86400.0, UINT64_C(100000000), 1);
+    double g = cost_goodput(tau, delta, M, R);
+    CHECKF(fabs(mc.goodput / g - 1) < 0.01, "Monte Carlo %.5f vs analytic %.5f", mc.goodput, g);
+    CHECK(mc.failures > 30000); /* long enough to mean something */
+    CHECK(fabs(mc.work_s - tau * mc.checkpoints) < 1e-3 * mc.work_s);
+    /* the comparison can fail: a restart twice as long is far outside 1% */
+    CHECK(fabs(mc.goodput / cost_goodput(tau, delta, M, 2 * R) - 1) > 0.01);
+    /* no failures: every interval completes */
+    cost_monte_carlo(&mc, tau, delta, 0, R, 100 * 86400.0, UINT64_C(100000000), 1);
+    CHECK(mc.failures == 0 && fabs(mc.goodput - tau / (tau + delta)) < 1e-12);
+    /* the segment cap stops a run whose intervals are tiny */
+    cost_monte_carlo(&mc, 1e-6, 0, M, R, 1000 * 86400.0, 1000, 1);
+    CHECK(mc.checkpoints + mc.failures <= 1000);
+}
+
+static void cost_optimal_minimises_simulated_waste(void)
+{
+    const double delta = 30, M = 3.1 * H, R = 600;
+    double opt = cost_daly(delta, M);
+    static const double grid[] = {0.5, 0.7, 1.0, 1.4, 2.0};
+    double waste[5];
+    for (int i = 0; i < 5; i++) {
+        struct mc_result mc;
+        cost_monte_carlo(&mc, grid[i] * opt, delta, M, R, 5000 * 86400.0,
+                         UINT64_C(100000000), 7);
+        waste[i] = 1 - mc.goodput;
+    }
+    for (int i = 0; i < 5; i++)
+        CHECKF(i == 2 || waste[2] < waste[i], "waste at %.1f x Daly %.5f <= at optimum %.5f",
+               grid[i], waste[i], waste[2]);
+}
+
+static void cost_figures_from_a_run(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    struct results r;
+    memset(&r, 0, sizeof r);
+    r.plan.gpus = 1024;
+    r.plan.stall_measured = 1;
+    r.plan.first_start_ps = 2000000000000ull; /* 2 s of file creates */
+    r.completion_s = 28;
+    sc.training.interval_ps = 1770ull * 1000000000000ull;
+    sc.training.gpu_hour_cost = 3;
+    sc.training.mfu = 0.5;
+    sc.failures.mtbf_gpu_h = 1024 * 2.0; /* job MTBF 2 h */
+    cost_compute(&r, &sc);
+    const struct cost_figures *c = &r.cost;
+    CHECK(fabs(c->stall_s - 30) < 1e-9);
+    CHECK(fabs(c->checkpoints_per_day - 48) < 1e-9);
+    CHECK(fabs(c->gpu_hours_per_day - 48 * 30 * 1024 / 3600.0) < 1e-9);
+    CHECK(fabs(c->money_per_day - 3 * c->gpu_hours_per_day) < 1e-9);
+    CHECK(fabs(c->mfu_points_lost - 100 * 0.5 * 30 / 1800) < 1e-12);
+    CHECK(fabs(c->job_mtbf_s - 7200) < 1e-9);
+    CHECK(fabs(c->young_s - sqrt(2 * 30 * 7200.0)) < 1e-9);
+    CHECK(c->goodput_at_optimal > c->goodput);
+    CHECK(c->mc_days > 999 && fabs(c->goodput_mc / c->goodput - 1) < 0.01);
+    /* per node: 128 nodes of 8 GPUs at 256 h each -> the same job MTBF */
+    sc.failures.mtbf_gpu_h = 0;
+    sc.failures.mtbf_node_h = 256;
+    cost_compute(&r, &sc);
+    CHECK(fabs(c->job_mtbf_s - 7200) < 1e-9);
+    struct err e = {""};
+    sc.failures.mtbf_gpu_h = 5;
+    CHECK(cost_check(&sc, &e) == -1 && strncmp(e.msg, "failures.mtbf_per_node:", 23) == 0);
+    /* no failures: no optimum, goodput = tau / (tau + delta), no Monte Carlo */
+    sc.failures.mtbf_gpu_h = sc.failures.mtbf_node_h = 0;
+    cost_compute(&r, &sc);
+    CHECK(c->job_mtbf_s == 0 && c->young_s == 0 && c->mc_days == 0);
+    CHECK(fabs(c->goodput - 1770.0 / 1800) < 1e-12);
+    /* two-phase: the stall is the staging; the optimum never outruns the
+     * drain, nor goes below one step */
+    sc.failures.mtbf_gpu_h = 1024 * 2.0;
+    r.plan.stall_measured = 0;
+    r.plan.stall_ps = 1000000000; /* 1 ms */
+    r.plan.first_start_ps = 0;
+    r.completion_s = 400;
+    cost_compute(&r, &sc);
+    CHECK(fabs(c->stall_s - 1e-3) < 1e-15);
+    CHECK(c->daly_s >= 400 - 1e-3 && c->young_s >= 400 - 1e-3);
+    CHECK(!c->drain_late);
+    r.completion_s = 1800;
+    cost_compute(&r, &sc);
+    CHECK(c->drain_late);
+}
+
+/* The JSON carries the answer under the keys the issue names. */
+static void cost_json_keys(void)
+{
+    static const char *const keys[] = {
+        "checkpoint.bytes", "checkpoint.files", "checkpoint.writers", "checkpoint.shard_skew",
+        "cost.stall_s_per_checkpoint", "cost.gpu_hours_per_day", "cost.money_per_day",
+        "cost.mfu_points_lost", "failures.job_mtbf_s", "cost.optimal_interval_s",
+        "cost.optimal_interval_daly_s", "cost.goodput", "cost.goodput_at_optimal",
+        "cost.goodput_monte_carlo", "model.name", "model.params", "model.bytes_per_param",
+    };
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.model.name = MODEL_LLAMA3_8B;
+    sc.cluster.nodes = 2;
+    sc.parallelism.zero_stage = 3;
+    struct results r;
+    struct err e = {""};
+    if (scenario_set(&sc, "engine=fluid", &e) < 0) /* 112 GB: the flow engine */
+        fprintf(stderr, "  %s\n", e.msg);
+    CHECKF(ckpt_run(&sc, &r, &e) == 0, "%s", e.msg);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    report_json(f, &sc, &r, 0, &e);
+    fclose(f);
+    json_error_t je;
+    json_t *root = json_loads(buf, 0, &je);
+    CHECK(root != NULL);
+    for (size_t i = 0; root && i < sizeof keys / sizeof keys[0]; i++) {
+        json_t *v = root;
+        char path[128];
+        snprintf(path, sizeof path, "%s", keys[i]);
+        for (char *tok = strtok(path, "."); tok && v; tok = strtok(NULL, "."))
+            v = json_object_get(v, tok);
+        CHECKF(v != NULL && !json_is_null(v), "missing %s", keys[i]);
+    }
+    if (root) {
+        json_t *ck = json_object_get(root, "checkpoint");
+        CHECK(json_integer_value(json_object_get(ck, "bytes")) == 8030261248ll * 14);
+        CHECK(json_integer_value(json_object_get(ck, "files")) == 16);
+        CHECK(!strcmp(json_string_value(json_object_get(json_object_get(root, "model"), "name")),
+                      "llama3-8b"));
+    }
+    json_decref(root);
+    free(buf);
+    results_release(&r);
+}
+
+SUITE(suite_cost) = {
+    {"cost_young_daly_formulas", cost_young_daly_formulas},
+    {"cost_monte_carlo_matches_analytic", cost_monte_carlo_matches_analytic},
+    {"cost_optimal_minimises_simulated_waste", cost_optimal_minimises_simulated_waste},
+    {"cost_figures_from_a_run", cost_figures_from_a_run},
+    {"cost_json_keys", cost_json_keys},
+    {0, 0},
+};

@@ -1,0 +1,576 @@
+/* The fluid engine: the incremental max-min solver against a brute-force one
+ * on random networks, and whole runs against the packet engine and the bound. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/ckptnet.h"
+#include "../src/core/rng.h"
+#include "../src/core/units.h"
+#include "../src/fluid/fluid.h"
+#include "../src/fluid/maxmin.h"
+#include "../src/stats/bound.h"
+#include "../src/topo/topo.h"
+#include "../src/work/work.h"
+#include "harness.h"
+
+#define G400 UINT64_C(400000000000)
+#define MAXL 8
+#define MAXF 14
+#define MAXP 4
+
+/* ---- max-min against brute force ---------------------------------------- */
+
+struct net {
+    uint32_t nl, nf;
+    double cap[MAXL], fcap[MAXF];
+    uint32_t off[MAXF + 1], path[MAXF * MAXP];
+};
+
+static void random_net(struct net *n, struct rng *r)
+{
+    n->nl = 1 + (uint32_t)rng_below(r, MAXL);
+    n->nf = 1 + (uint32_t)rng_below(r, MAXF);
+    for (uint32_t l = 0; l < n->nl; l++) /* small integers: ties are common */
+        n->cap[l] = rng_below(r, 2) ? (double)(1 + rng_below(r, 4)) * 1e9
+                                    : 1e9 * (0.5 + 3 * rng_double(r));
+    uint32_t k = 0;
+    for (uint32_t f = 0; f < n->nf; f++) {
+        n->off[f] = k;
+        uint32_t want = 1 + (uint32_t)rng_below(r, MAXP < n->nl ? MAXP : n->nl);
+        while (k - n->off[f] < want) {
+            uint32_t l = (uint32_t)rng_below(r, n->nl), dup = 0;
+            for (uint32_t j = n->off[f]; j < k; j++)
+                dup |= n->path[j] == l;
+            if (!dup)
+                n->path[k++] = l;
+        }
+        n->fcap[f] = rng_below(r, 4) ? INFINITY : 1e9 * (0.2 + 2 * rng_double(r));
+    }
+    n->off[n->nf] = k;
+}
+
+/* Naive progressive filling: each round scans every link and cap for the
+ * lowest fair share and freezes the flows there. Shares no code with maxmin.c. */
+static void brute_maxmin(const struct net *n, const int *active, double *rate)
+{
+    int frozen[MAXF];
+    for (uint32_t f = 0; f < n->nf; f++) {
+        frozen[f] = !active[f];
+        rate[f] = 0;
+    }
+    for (;;) {
+        double best = INFINITY;
+        int best_link = -1, best_flow = -1;
+        for (uint32_t l = 0; l < n->nl; l++) {
+            double used = 0;
+            int un = 0;
+            for (uint32_t f = 0; f < n->nf; f++)
+                for (uint32_t j = n->off[f]; j < n->off[f + 1]; j++)
+                    if (n->path[j] == l && active[f]) {
+                        if (frozen[f])
+                            used += rate[f];
+                        else
+                            un++;
+                    }
+            if (un && (n->cap[l] - used) / un < best) {
+                best = (n->cap[l] - used) / un;
+                best_link = (int)l;
+                best_flow = -1;
+            }
+        }
+        for (uint32_t f = 0; f < n->nf; f++)
+            if (!frozen[f] && n->fcap[f] < best) {
+                best = n->fcap[f];
+                best_flow = (int)f;
+                best_link = -1;
+            }
+        if (best_link < 0 && best_flow < 0)
+            return;
+        for (uint32_t f = 0; f < n->nf; f++) {
+            int on = (int)f == best_flow;
+            for (uint32_t j = n->off[f]; j < n->off[f + 1] && best_link >= 0; j++)
+                on |= (int)n->path[j] == best_link;
+            if (on && !frozen[f]) {
+                frozen[f] = 1;
+                rate[f] = best;
+            }
+        }
+    }
+}
+
+static void maxmin_matches_brute_force_random(void)
+{
+    uint64_t mismatches = 0, contract = 0, checks = 0, updates = 0;
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        struct rng r;
+        rng_init(&r, seed, 77);
+        struct net n;
+        random_net(&n, &r);
+        struct arena a;
+        arena_init(&a);
+        struct mm m;
+        CHECK(mm_init(&m, &a, n.nl, n.cap, n.nf, n.off, n.path, n.fcap) == 0);
+        int active[MAXF] = {0};
+        for (int step = 0; step < 30; step++) {
+            double before[MAXF], load_before[MAXL], want[MAXF];
+            for (uint32_t f = 0; f < n.nf; f++)
+                before[f] = m.flows[f].rate;
+            for (uint32_t l = 0; l < n.nl; l++)
+                load_before[l] = m.links[l].load;
+            /* one to three flows start or stop at the same instant */
+            for (uint64_t k = 1 + rng_below(&r, 3); k > 0; k--) {
+                uint32_t f = (uint32_t)rng_below(&r, n.nf);
+                if (active[f])
+                    mm_stop(&m, f);
+                else
+                    mm_start(&m, f);
+                active[f] = !active[f];
+            }
+            mm_update(&m);
+            updates++;
+            brute_maxmin(&n, active, want);
+            int in_aff[MAXF] = {0}, in_tl[MAXL] = {0};
+            for (uint32_t i = 0; i < m.n_aff; i++)
+                in_aff[m.aff[i]] = 1;
+            for (uint32_t i = 0; i < m.n_tl; i++)
+                in_tl[m.tl[i]] = 1;
+            for (uint32_t f = 0; f < n.nf; f++) {
+                double got = m.flows[f].rate;
+                if (fabs(got - want[f]) > 1e-9 * 4e9) {
+                    if (!mismatches++)
+                        fprintf(stderr, "  seed %llu step %d flow %u: %.17g, brute force %.17g\n",
+                                (unsigned long long)seed, step, f, got, want[f]);
+                }
+                /* a flow left out of aff kept its rate (the engine relies on it) */
+                if (active[f] && !in_aff[f] && got != before[f])
+                    contract++;
+            }
+            for (uint32_t l = 0; l < n.nl; l++) {
+                double sum = 0;
+                for (uint32_t f = 0; f < n.nf; f++)
+                    for (uint32_t j = n.off[f]; j < n.off[f + 1]; j++)
+                        if (n.path[j] == l)
+                            sum += m.flows[f].rate;
+                if (fabs(sum - m.links[l].load) > 1e-6 ||
+                    (!in_tl[l] && m.links[l].load != load_before[l]))
+                    contract++;
+                if (in_tl[l] && m.links[l].prev_load != load_before[l])
+                    contract++;
+            }
+            char msg[160];
+            if (mm_check(&m, 1e-9, msg, sizeof msg)) {
+                if (!checks++)
+                    fprintf(stderr, "  seed %llu step %d: %s\n", (unsigned long long)seed, step, msg);
+            }
+        }
+        CHECK(m.over_capacity == 0);
+        arena_release(&a);
+    }
+    CHECKF(mismatches == 0, "%llu rates differ from brute force", (unsigned long long)mismatches);
+    CHECKF(contract == 0, "%llu changes outside aff/tl or stale loads", (unsigned long long)contract);
+    CHECKF(checks == 0, "%llu allocations fail the bottleneck condition", (unsigned long long)checks);
+    CHECK(updates == 400 * 30);
+}
+
+/* The checks above must be able to fail: a perturbed rate is caught by both. */
+static void maxmin_checks_catch_a_wrong_rate(void)
+{
+    struct net n = {.nl = 2, .nf = 3, .cap = {4e9, 3e9}, .fcap = {INFINITY, INFINITY, INFINITY},
+                    .off = {0, 1, 3, 4}, .path = {0, 0, 1, 1}};
+    struct arena a;
+    arena_init(&a);
+    struct mm m;
+    CHECK(mm_init(&m, &a, n.nl, n.cap, n.nf, n.off, n.path, n.fcap) == 0);
+    for (uint32_t f = 0; f < 3; f++)
+        mm_start(&m, f);
+    mm_update(&m);
+    /* flows 1 and 2 share link 1 (1.5e9 each); flow 0 takes the rest of link 0 */
+    CHECK(fabs(m.flows[0].rate - 2.5e9) < 1 && fabs(m.flows[1].rate - 1.5e9) < 1 &&
+          fabs(m.flows[2].rate - 1.5e9) < 1);
+    char msg[160];
+    CHECK(mm_check(&m, 1e-9, msg, sizeof msg) == 0);
+    m.flows[0].rate *= 1 - 1e-6; /* link 0 no longer full: flow 0 lost its bottleneck */
+    CHECK(mm_check(&m, 1e-9, msg, sizeof msg) == 1);
+    m.flows[0].rate = 2.5e9;
+    m.flows[2].rate += 1e3; /* link 1 over capacity */
+    CHECK(mm_check(&m, 1e-9, msg, sizeof msg) == 2);
+    double want[MAXF];
+    int active[MAXF] = {1, 1, 1};
+    brute_maxmin(&n, active, want);
+    CHECK(fabs(m.flows[2].rate - want[2]) > 1e-9 * 4e9 / 10);
+    arena_release(&a);
+}
+
+/* A change in one part of the network leaves an unconnected part alone. */
+static void maxmin_update_stays_in_component(void)
+{
+    /* 4 islands of 2 links; 3 flows per island */
+    double cap[8];
+    uint32_t off[13], path[24];
+    for (uint32_t l = 0; l < 8; l++)
+        cap[l] = 1e9 * (1 + l % 3);
+    for (uint32_t f = 0, k = 0; f < 12; f++) {
+        uint32_t isl = f / 3;
+        off[f] = k;
+        path[k++] = 2 * isl;
+        if (f % 3)
+            path[k++] = 2 * isl + 1;
+        off[f + 1] = k;
+    }
+    struct arena a;
+    arena_init(&a);
+    struct mm m;
+    CHECK(mm_init(&m, &a, 8, cap, 12, off, path, NULL) == 0);
+    for (uint32_t f = 0; f < 12; f++)
+        mm_start(&m, f);
+    mm_update(&m);
+    CHECK(m.n_aff == 12);
+    mm_stop(&m, 4); /* island 1 */
+    mm_update(&m);
+    CHECK(m.n_aff > 0);
+    for (uint32_t i = 0; i < m.n_aff; i++)
+        CHECKF(m.aff[i] / 3 == 1, "flow %u of island %u recomputed", m.aff[i], m.aff[i] / 3);
+    for (uint32_t i = 0; i < m.n_tl; i++)
+        CHECK(m.tl[i] / 2 == 1);
+    char msg[160];
+    CHECK(mm_check(&m, 1e-9, msg, sizeof msg) == 0);
+    arena_release(&a);
+}
+
+/* ---- whole runs ----------------------------------------------------------- */
+
+static void base(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    sc->fabric.link_delay_ps = 1000000;
+    sc->fabric.switch_latency_ps = 500000;
+    sc->cluster.nic_bps = sc->storage.nic_bps = sc->fabric.uplink_bps = G400;
+}
+
+static int run_engine(struct scenario *sc, int engine, struct results *r)
+{
+    struct err e = {{0}};
+    sc->engine = engine;
+    int rc = ckpt_run(sc, r, &e);
+    if (rc)
+        fprintf(stderr, "  ckpt_run: %s\n", e.msg);
+    return rc;
+}
+
+/* Packet and fluid completion of one scenario; fluid must pass its invariants. */
+static void both(struct scenario *sc, struct results *p, struct results *f)
+{
+    CHECK(run_engine(sc, ENGINE_PACKET, p) == 0);
+    CHECK(run_engine(sc, ENGINE_FLUID, f) == 0);
+    CHECKF(p->ok, "packet: %s", p->violation);
+    CHECKF(f->ok, "fluid: %s", f->violation);
+    CHECK(!strcmp(f->engine, "fluid") && !strcmp(p->engine, "packet"));
+    CHECK(f->bytes_delivered == p->bytes_delivered);
+    CHECK(f->flows_done == p->flows_done);
+}
+
+static void single(uint64_t bytes, uint32_t mtu, uint64_t nic, uint32_t spines)
+{
+    struct scenario sc;
+    base(&sc);
+    sc.cluster.nodes = sc.storage.nodes = 1;
+    sc.fabric.spines = spines;
+    sc.cluster.nic_bps = nic;
+    sc.fabric.mtu = mtu;
+    sc.workload.bytes_per_writer = bytes;
+    struct results p, f;
+    both(&sc, &p, &f);
+    /* within one packet's serialisation on the slowest link */
+    double pkt = (double)units_ser_ps(mtu + ROCE_OVERHEAD, nic < G400 ? nic : G400) / 1e12;
+    CHECKF(fabs(f.completion_s - p.completion_s) <= pkt, "fluid %.12f packet %.12f (packet time %.3g)",
+           f.completion_s, p.completion_s, pkt);
+    results_release(&p);
+    results_release(&f);
+}
+
+static void fluid_single_flow_within_a_packet(void)
+{
+    single(1000000, 4096, G400, 1);            /* partial last packet */
+    single(8 * 4096, 4096, G400, 4);           /* whole packets, ECMP */
+    single(3000001, 1024, 100000000000ull, 2); /* slower writer NIC */
+    single(100, 4096, G400, 2);                /* one packet */
+}
+
+static double rel(double a, double b)
+{
+    return fabs(a - b) / b;
+}
+
+static void fluid_incast_within_5pct_of_packet(void)
+{
+    static const uint32_t cases[][2] = {{16, 8}, {64, 16}};
+    for (int i = 0; i < 2; i++) {
+        struct scenario sc;
+        base(&sc);
+        sc.cluster.nodes = cases[i][0];
+        sc.fabric.hosts_per_leaf = cases[i][1];
+        sc.storage.nodes = 1;
+        sc.fabric.spines = 2;
+        struct err e;
+        CHECK(scenario_set(&sc, "fabric.buffer=4MB", &e) == 0); /* small: PFC must act */
+        sc.workload.bytes_per_writer = 2000000;
+        struct results p, f;
+        both(&sc, &p, &f);
+        CHECK(p.pause_frames > 0); /* PFC really acted in the packet run */
+        CHECKF(rel(f.completion_s, p.completion_s) <= 0.05, "fluid %.9g packet %.9g",
+               f.completion_s, p.completion_s);
+        /* a symmetric case: fluid within 1% of the bound, never below it */
+        CHECKF(f.completion_s >= f.bound_s * (1 - 1e-9) && f.completion_s <= f.bound_s * 1.01,
+               "fluid %.9g bound %.9g", f.completion_s, f.bound_s);
+        results_release(&p);
+        results_release(&f);
+    }
+}
+
+/* 2:1 oversubscribed compute leaves: ECMP collisions on the uplinks set the
+ * time, so this also checks that both engines hash flows onto the same paths. */
+static void fluid_oversubscribed_within_5pct_of_packet(void)
+{
+    double worst = 0;
+    int spread = 0;
+    double first = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        struct scenario sc;
+        base(&sc);
+        sc.seed = seed;
+        sc.cluster.nodes = 32;
+        sc.fabric.hosts_per_leaf = 16;
+        sc.fabric.spines = 8; /* 16 x 400G down, 8 x 400G up */
+        sc.storage.nodes = 16;
+        sc.fabric.storage_per_leaf = 8;
+        sc.workload.bytes_per_writer = 1000000;
+        struct results p, f;
+        both(&sc, &p, &f);
+        CHECK(fabs(f.oversub_compute - 2.0) < 1e-9);
+        double d = rel(f.completion_s, p.completion_s);
+        if (d > worst)
+            worst = d;
+        CHECKF(d <= 0.05, "seed %llu: fluid %.9g packet %.9g", (unsigned long long)seed,
+               f.completion_s, p.completion_s);
+        if (seed == 1)
+            first = f.completion_s;
+        else if (rel(f.completion_s, first) > 0.05)
+            spread = 1;
+        /* the uplinks are the busiest fluid links, at capacity for a while */
+        CHECK(f.link_full_max_s[1] > 0);
+        results_release(&p);
+        results_release(&f);
+    }
+    CHECKF(spread, "seeds gave the same completion: the paths do not depend on the hash");
+}
+
+/* Two flows, two uplinks: they collide or not, by the hash. Each engine must
+ * see the same outcome on every seed. */
+static void fluid_same_ecmp_paths_as_packet(void)
+{
+    int collide = 0, apart = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        struct scenario sc;
+        base(&sc);
+        sc.seed = seed;
+        sc.cluster.nodes = 2;
+        sc.fabric.hosts_per_leaf = 2;
+        sc.fabric.spines = 2;
+        sc.storage.nodes = 2;
+        sc.fabric.storage_per_leaf = 2;
+        sc.workload.bytes_per_writer = 400000;
+        struct results p, f;
+        both(&sc, &p, &f);
+        CHECKF(rel(f.completion_s, p.completion_s) <= 0.05, "seed %llu: fluid %.9g packet %.9g",
+               (unsigned long long)seed, f.completion_s, p.completion_s);
+        if (f.completion_s > 1.5 * f.bound_s)
+            collide++;
+        else
+            apart++;
+        results_release(&p);
+        results_release(&f);
+    }
+    CHECKF(collide && apart, "collide %d apart %d", collide, apart);
+}
+
+static void fluid_symmetric_burst_at_bound(void)
+{
+    struct scenario sc;
+    base(&sc);
+    sc.cluster.nodes = 16;
+    sc.fabric.hosts_per_leaf = 8;
+    sc.storage.nodes = 16;
+    sc.fabric.storage_per_leaf = 8;
+    sc.fabric.spines = 1;
+    sc.fabric.uplink_bps = 8 * G400;
+    sc.workload.bytes_per_writer = 4000000;
+    sc.engine = ENGINE_FLUID;
+    struct results r;
+    CHECK(run_engine(&sc, ENGINE_FLUID, &r) == 0);
+    CHECKF(r.ok, "%s", r.violation);
+    CHECK(r.bound_limit == LIMIT_WRITER_NIC);
+    CHECKF(r.completion_s >= r.bound_s * (1 - 1e-9) && r.completion_s <= r.bound_s * 1.01,
+           "%.9g vs bound %.9g", r.completion_s, r.bound_s);
+    /* the writer NICs are full for the whole transfer */
+    CHECK(r.link_full_max_s[0] > 0.99 * r.bound_term_s[LIMIT_WRITER_NIC]);
+    double util = r.bound_term_s[LIMIT_WRITER_NIC] / r.completion_s; /* latency is idle */
+    CHECKF(fabs(r.link_util_max[0] - util) < 1e-3 * util, "%.9g vs %.9g", r.link_util_max[0], util);
+    results_release(&r);
+}
+
+/* A queue pair's rate cap holds: one flow capped at 100G on a 400G path. */
+static void fluid_rate_cap(void)
+{
+    struct scenario sc;
+    base(&sc);
+    sc.cluster.nodes = sc.storage.nodes = 1;
+    sc.workload.bytes_per_writer = 4096 * 100;
+    struct arena a;
+    arena_init(&a);
+    struct topo t;
+    struct workload w;
+    struct results r;
+    memset(&r, 0, sizeof r);
+    CHECK(scenario_resolve(&sc, NULL) == 0);
+    CHECK(topo_build(&t, &sc, &a, NULL) == 0);
+    CHECK(workload_build(&w, &sc, &t, &a, NULL) == 0);
+    w.xfers[0].rate_bps = 100000000000ull;
+    CHECK(fluid_run(&sc, &t, &w, &r, NULL) == 0);
+    CHECKF(r.ok, "%s", r.violation);
+    double drain = (double)units_ser_ps(wire_bytes(4096 * 100, 4096), 100000000000ull) / 1e12;
+    CHECKF(r.completion_s > drain && r.completion_s < drain + 10e-6, "%.9g vs drain %.9g",
+           r.completion_s, drain);
+    results_release(&r);
+    arena_release(&a);
+}
+
+static char *json_of(struct scenario *sc, int engine)
+{
+    struct results r;
+    if (run_engine(sc, engine, &r))
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    report_json(f, sc, &r, 0, NULL);
+    fclose(f);
+    results_release(&r);
+    return buf;
+}
+
+static void jittered(struct scenario *sc)
+{
+    base(sc);
+    sc->cluster.nodes = 64;
+    sc->fabric.hosts_per_leaf = 16;
+    sc->storage.nodes = 3;
+    sc->fabric.spines = 4;
+    sc->workload.bytes_per_writer = 3000000;
+    sc->workload.start_jitter_ps = 50000000;
+}
+
+static void fluid_deterministic_json(void)
+{
+    struct scenario sc;
+    jittered(&sc);
+    char *a = json_of(&sc, ENGINE_FLUID), *b = json_of(&sc, ENGINE_FLUID);
+    CHECK(a && b && strcmp(a, b) == 0);
+    sc.seed = 2;
+    char *c = json_of(&sc, ENGINE_FLUID);
+    CHECK(a && c && strcmp(a, c) != 0);
+    free(a);
+    free(b);
+    free(c);
+}
+
+static json_t *get(json_t *root, const char *dotted)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s", dotted);
+    json_t *v = root;
+    char *save = NULL;
+    for (char *tok = strtok_r(path, ".", &save); tok && v; tok = strtok_r(NULL, ".", &save))
+        v = json_object_get(v, tok);
+    return v;
+}
+
+/* Packet-only figures are absent from fluid JSON, present in packet JSON. */
+static void fluid_json_omits_packet_figures(void)
+{
+    static const char *const packet_only[] = {
+        "network.drops", "network.pfc", "network.max_queue_bytes",
+        "network.max_buffer_bytes", "network.packets_delivered",
+    };
+    struct scenario sc;
+    jittered(&sc);
+    char *fs = json_of(&sc, ENGINE_FLUID), *ps = json_of(&sc, ENGINE_PACKET);
+    json_error_t je;
+    json_t *fj = fs ? json_loads(fs, 0, &je) : NULL, *pj = ps ? json_loads(ps, 0, &je) : NULL;
+    CHECK(fj && pj);
+    for (size_t i = 0; fj && pj && i < sizeof packet_only / sizeof packet_only[0]; i++) {
+        CHECKF(get(fj, packet_only[i]) == NULL, "fluid has %s", packet_only[i]);
+        CHECKF(get(pj, packet_only[i]) != NULL, "packet lacks %s", packet_only[i]);
+    }
+    if (fj) {
+        CHECK(!strcmp(json_string_value(get(fj, "engine")), "fluid"));
+        CHECK(json_is_true(get(fj, "invariants.ok")));
+        CHECK(json_real_value(get(fj, "network.links.storage_nic.max_utilisation")) > 0.5);
+        CHECK(json_real_value(get(fj, "checkpoint.completion_s")) > 0);
+    }
+    json_decref(fj);
+    json_decref(pj);
+    free(fs);
+    free(ps);
+    /* and the summary says where they went */
+    struct results r;
+    CHECK(run_engine(&sc, ENGINE_FLUID, &r) == 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    report_summary(f, &sc, &r);
+    fclose(f);
+    CHECK(buf && strstr(buf, "need the packet engine") && !strstr(buf, "pause frames"));
+    free(buf);
+    results_release(&r);
+}
+
+static void auto_picks_by_packet_events(void)
+{
+    struct scenario sc;
+    base(&sc);
+    sc.cluster.nodes = 4;
+    sc.storage.nodes = 1;
+    sc.workload.bytes_per_writer = 1000000; /* ~1000 packets: packet engine */
+    struct results r;
+    CHECK(run_engine(&sc, ENGINE_AUTO, &r) == 0);
+    CHECK(!strcmp(r.engine, "packet") && r.has_packet_stats);
+    CHECKF(strstr(r.engine_reason, "auto") && strstr(r.engine_reason, "<= 1e8"), "%s",
+           r.engine_reason);
+    results_release(&r);
+    sc.workload.bytes_per_writer = 20000000000ull; /* 80 GB: ~2e7 packets */
+    CHECK(run_engine(&sc, ENGINE_AUTO, &r) == 0);
+    CHECK(!strcmp(r.engine, "fluid") && !r.has_packet_stats && r.ok);
+    CHECKF(strstr(r.engine_reason, "> 1e8"), "%s", r.engine_reason);
+    results_release(&r);
+    CHECK(run_engine(&sc, ENGINE_FLUID, &r) == 0);
+    CHECK(strstr(r.engine_reason, "requested") != NULL);
+    results_release(&r);
+}
+
+SUITE(suite_fluid) = {
+    {"maxmin_matches_brute_force_random", maxmin_matches_brute_force_random},
+    {"maxmin_checks_catch_a_wrong_rate", maxmin_checks_catch_a_wrong_rate},
+    {"maxmin_update_stays_in_component", maxmin_update_stays_in_component},
+    {"fluid_single_flow_within_a_packet", fluid_single_flow_within_a_packet},
+    {"fluid_incast_within_5pct_of_packet", fluid_incast_within_5pct_of_packet},
+    {"fluid_oversubscribed_within_5pct_of_packet", fluid_oversubscribed_within_5pct_of_packet},
+    {"fluid_same_ecmp_paths_as_packet", fluid_same_ecmp_paths_as_packet},
+    {"fluid_symmetric_burst_at_bound", fluid_symmetric_burst_at_bound},
+    {"fluid_rate_cap", fluid_rate_cap},
+    {"fluid_deterministic_json", fluid_deterministic_json},
+    {"fluid_json_omits_packet_figures", fluid_json_omits_packet_figures},
+    {"auto_picks_by_packet_events", auto_picks_by_packet_events},
+    {0, 0},
+};

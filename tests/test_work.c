@@ -1,0 +1,645 @@
+/* Workload model: checkpoint sizes, writer rules, striping, file creates,
+ * policies and stragglers; policies end to end through ckpt_run. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/ckptnet.h"
+#include "../src/core/arena.h"
+#include "../src/core/rng.h"
+#include "../src/core/units.h"
+#include "../src/topo/topo.h"
+#include "../src/work/model.h"
+#include "../src/work/plan.h"
+#include "../src/work/work.h"
+#include "harness.h"
+
+#define GIB 1073741824.0
+#define TIB 1099511627776.0
+
+/* A model-form scenario of `gpus` GPUs, 8 per node. */
+static void model_sc(struct scenario *sc, int model, uint32_t gpus, uint32_t tp,
+                     uint32_t pp, uint32_t zero, int rule)
+{
+    scenario_defaults(sc);
+    sc->model.name = model;
+    sc->cluster.gpus_per_node = gpus < 8 ? gpus : 8;
+    sc->cluster.nodes = gpus / sc->cluster.gpus_per_node;
+    sc->parallelism.tp = tp;
+    sc->parallelism.pp = pp;
+    sc->parallelism.zero_stage = zero;
+    sc->checkpoint.writer_rule = rule;
+}
+
+static int plan_of(const struct scenario *sc, struct plan *p, struct arena *a)
+{
+    struct err e = {""};
+    int rc = plan_build(p, sc, a, &e);
+    if (rc)
+        fprintf(stderr, "  plan_build: %s\n", e.msg);
+    return rc;
+}
+
+static double skew_of(const struct plan *p)
+{
+    uint64_t mx = 0, sum = 0;
+    for (uint32_t r = 0; r < p->ranks; r++) {
+        sum += p->rank_bytes[r];
+        if (p->rank_bytes[r] > mx)
+            mx = p->rank_bytes[r];
+    }
+    return (double)mx / ((double)sum / p->ranks);
+}
+
+/* ---- sizes ------------------------------------------------------------- */
+
+static void work_bytes_per_param(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.model.name = MODEL_LLAMA3_70B;
+    struct bytes_per_param b = model_bytes_per_param(&sc);
+    /* bf16 weights 2 + fp32 master 4 + Adam m 4 + v 4 (checkpoint.md) */
+    CHECK(b.weights == 2 && b.optimizer == 12);
+    sc.model.optimizer = OPT_SGD;
+    b = model_bytes_per_param(&sc);
+    CHECK(b.weights + b.optimizer == 10);
+    sc.model.optimizer = OPT_ADAM;
+    sc.model.master_dtype = DTYPE_NONE;
+    b = model_bytes_per_param(&sc);
+    CHECK(b.weights + b.optimizer == 10);
+    /* DeepSeek-V3 keeps the Adam moments in bf16 unless told otherwise */
+    sc.model.master_dtype = DTYPE_AUTO;
+    sc.model.name = MODEL_DEEPSEEK_V3;
+    b = model_bytes_per_param(&sc);
+    CHECK(b.weights + b.optimizer == 10);
+    sc.model.optimizer_dtype = DTYPE_FP32;
+    b = model_bytes_per_param(&sc);
+    CHECK(b.weights + b.optimizer == 14);
+    sc.model.weights_dtype = DTYPE_FP8;
+    b = model_bytes_per_param(&sc);
+    CHECK(b.weights == 1);
+}
+
+/* MLPerf Storage v2.0 checkpointing table (checkpoint.md): size, ranks,
+ * TP x PP x DP, ZeRO. Sizes are DLIO's GiB/TiB. */
+static void work_sizes_vs_mlperf(void)
+{
+    static const struct {
+        int model;
+        uint32_t gpus, tp, pp, zero;
+        double mlperf_bytes, tol;
+    } cases[] = {
+        {MODEL_LLAMA3_8B, 8, 1, 1, 3, 105 * GIB, 0.02},
+        {MODEL_LLAMA3_70B, 64, 8, 1, 3, 912 * GIB, 0.02},
+        /* 405B: the real count (405.85e9 x 14 B = 5.17 TiB) is 2.3% below
+         * MLPerf's 5.29 TiB: DLIO writes the embedding and output layer
+         * from every tensor-parallel rank and splits the 126 layers over 32
+         * stages with overlap, neither of which a real save does. */
+        {MODEL_LLAMA3_405B, 512, 8, 32, 1, 5.29 * TIB, 0.025},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int rule = RULE_DCP; rule <= RULE_DEEPSPEED; rule++) {
+            struct scenario sc;
+            model_sc(&sc, cases[i].model, cases[i].gpus, cases[i].tp, cases[i].pp,
+                     cases[i].zero, rule);
+            struct arena a;
+            arena_init(&a);
+            struct plan p;
+            CHECK(plan_of(&sc, &p, &a) == 0);
+            double rel = (double)p.total_bytes / cases[i].mlperf_bytes - 1.0;
+            CHECKF(fabs(rel) <= cases[i].tol, "case %zu rule %d: %.4g B is %+.2f%% off MLPerf",
+                   i, rule, (double)p.total_bytes, 100 * rel);
+            CHECK(p.total_bytes == model_params(&sc) * 14);
+            CHECK(p.dp == cases[i].gpus / (cases[i].tp * cases[i].pp));
+            arena_release(&a);
+        }
+    }
+}
+
+/* ---- writer rules ------------------------------------------------------ */
+
+static void work_zero1_vs_zero3_writers_and_skew(void)
+{
+    /* DeepSpeed on Llama 3 70B, tp 8, dp 8 (checkpoint.md): ZeRO-3 every
+     * rank writes 1/N of everything; ZeRO-1/2 the weights once per model-
+     * parallel rank (DP rank 0) and every rank its optimizer shard;
+     * no ZeRO only the first replica. */
+    struct scenario sc;
+    struct arena a;
+    struct plan p;
+    const double w = 2, o = 12, dp = 8;
+    static const struct {
+        uint32_t zero, writers, files;
+        double skew;
+    } want[] = {
+        {3, 64, 128, 1.0},
+        {1, 64, 72, (8 * 2 + 12) / 14.0},
+        {2, 64, 72, (8 * 2 + 12) / 14.0},
+        {0, 8, 8, 8.0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        model_sc(&sc, MODEL_LLAMA3_70B, 64, 8, 1, want[i].zero, RULE_DEEPSPEED);
+        arena_init(&a);
+        CHECK(plan_of(&sc, &p, &a) == 0);
+        CHECKF(p.writers == want[i].writers, "zero %u: %u writers", want[i].zero, p.writers);
+        CHECKF(p.n_files == want[i].files, "zero %u: %u files", want[i].zero, p.n_files);
+        CHECKF(fabs(skew_of(&p) - want[i].skew) < 1e-6, "zero %u: skew %.6f want %.6f",
+               want[i].zero, skew_of(&p), want[i].skew);
+        if (want[i].zero == 1) {
+            /* the heavy writers are DP rank 0: ranks 0..7, all on node 0 */
+            CHECK(p.rank_bytes[0] > p.rank_bytes[8]);
+            CHECK(p.rank_bytes[7] == p.rank_bytes[0] || p.rank_bytes[7] + 1 >= p.rank_bytes[0]);
+            double expect = (dp * w + o) / (w + o);
+            CHECK(fabs(skew_of(&p) - expect) < 1e-6);
+        }
+        arena_release(&a);
+    }
+    /* Megatron spreads the replicated weights evenly whatever the stage */
+    model_sc(&sc, MODEL_LLAMA3_70B, 64, 8, 1, 1, RULE_MEGATRON);
+    arena_init(&a);
+    CHECK(plan_of(&sc, &p, &a) == 0);
+    CHECK(p.writers == 64 && skew_of(&p) < 1.0 + 1e-6);
+    arena_release(&a);
+    /* DCP without sharding deduplicates whole tensors over 8 DP ranks: all
+     * write, skew above 1 but bounded by the largest tensor */
+    model_sc(&sc, MODEL_LLAMA3_70B, 64, 8, 1, 0, RULE_DCP);
+    arena_init(&a);
+    CHECK(plan_of(&sc, &p, &a) == 0);
+    CHECK(p.writers == 64);
+    CHECKF(skew_of(&p) > 1.0 && skew_of(&p) < 1.05, "dcp zero 0 skew %.4f", skew_of(&p));
+    arena_release(&a);
+    /* ... and with more DP ranks (512) than tensors per model-parallel rank
+     * (7 layers x 7 tensors x 4 states = 196) some ranks write nothing */
+    model_sc(&sc, MODEL_LLAMA3_405B, 65536, 8, 16, 0, RULE_DCP);
+    arena_init(&a);
+    CHECK(plan_of(&sc, &p, &a) == 0);
+    CHECKF(p.writers == 128 * 196 && skew_of(&p) > 2, "%u writers, skew %.3f", p.writers,
+           skew_of(&p));
+    arena_release(&a);
+}
+
+static void work_rules_conserve_bytes(void)
+{
+    static const uint32_t par[][3] = {{1, 1, 0}, {2, 2, 0}, {4, 1, 0}, {8, 4, 0}, {1, 2, 0}};
+    for (int rule = RULE_DCP; rule <= RULE_DEEPSPEED; rule++)
+        for (uint32_t z = 0; z <= 3; z++)
+            for (size_t i = 0; i < sizeof par / sizeof par[0]; i++) {
+                if (rule == RULE_DEEPSPEED && z == 3 && par[i][1] > 1)
+                    continue;
+                struct scenario sc;
+                model_sc(&sc, MODEL_CUSTOM, 64, par[i][0], par[i][1], z, rule);
+                sc.model.params = 1234567891; /* odd: remainders everywhere */
+                sc.checkpoint.rank_state_bytes = 1000;
+                struct arena a;
+                arena_init(&a);
+                struct plan p;
+                CHECK(plan_of(&sc, &p, &a) == 0);
+                uint64_t sum = 0, fsum = 0;
+                for (uint32_t r = 0; r < p.ranks; r++)
+                    sum += p.rank_bytes[r];
+                for (uint32_t f = 0; f < p.n_files; f++)
+                    fsum += p.files[f].bytes;
+                uint64_t want = sc.model.params * 14 + 64 * 1000;
+                CHECKF(sum == want && fsum == want && p.total_bytes == want,
+                       "rule %d zero %u tp %u pp %u: %llu vs %llu", rule, z, par[i][0],
+                       par[i][1], (unsigned long long)sum, (unsigned long long)want);
+                arena_release(&a);
+            }
+    /* the dcp rule with a layer structure conserves too */
+    struct scenario sc;
+    model_sc(&sc, MODEL_LLAMA3_8B, 64, 2, 4, 0, RULE_DCP);
+    struct arena a;
+    arena_init(&a);
+    struct plan p;
+    CHECK(plan_of(&sc, &p, &a) == 0);
+    CHECK(p.total_bytes == model_params(&sc) * 14);
+    arena_release(&a);
+}
+
+/* ---- transfers --------------------------------------------------------- */
+
+struct built {
+    struct arena a;
+    struct topo t;
+    struct workload w;
+};
+
+static int build(struct built *b, const struct scenario *sc, struct err *e)
+{
+    struct scenario fab;
+    workload_fabric(sc, &fab);
+    arena_init(&b->a);
+    if (topo_build(&b->t, &fab, &b->a, e) < 0)
+        return -1;
+    return workload_build(&b->w, sc, &b->t, &b->a, e);
+}
+
+static int build_ok(struct built *b, const struct scenario *sc)
+{
+    struct err e = {""};
+    int rc = build(b, sc, &e);
+    if (rc)
+        fprintf(stderr, "  workload_build: %s\n", e.msg);
+    return rc;
+}
+
+static void work_simple_form_unchanged(void)
+{
+    /* the simple form is exactly the original rule: writer i = node i
+     * writes bytes_per_writer to storage node i mod M at a uniform offset */
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 40;
+    sc.storage.nodes = 3;
+    sc.workload.start_jitter_ps = 5000000;
+    struct built b;
+    CHECK(build_ok(&b, &sc) == 0);
+    struct rng jit, qp;
+    rng_init(&jit, sc.seed, RNG_JITTER);
+    rng_init(&qp, sc.seed, RNG_QP);
+    CHECK(b.w.n == 40 && b.w.n_writers == 40);
+    for (uint32_t i = 0; i < b.w.n; i++) {
+        const struct transfer *x = &b.w.xfers[i];
+        CHECK(x->src == i && x->writer == i);
+        CHECK(x->dst == b.t.first_storage + i % 3);
+        CHECK(x->bytes == sc.workload.bytes_per_writer);
+        CHECK(x->start_ps == rng_below(&jit, sc.workload.start_jitter_ps + 1));
+        CHECK(x->sport == (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu)));
+        CHECK(x->rate_bps == 0);
+    }
+    CHECK(b.w.sum.stall_measured && b.w.sum.files == 40);
+    arena_release(&b.a);
+}
+
+static void work_striping(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 5;
+    sc.storage.nodes = 4;
+    sc.storage.stripe_count = 3;
+    sc.storage.stripe_size = 1 << 20;
+    sc.workload.bytes_per_writer = (10 << 20) + (1 << 19); /* 10.5 MiB */
+    struct built b;
+    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(b.w.n == 15);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < b.w.n; i++) {
+        const struct transfer *x = &b.w.xfers[i];
+        uint32_t f = i / 3, k = i % 3;
+        /* naive: walk the chunks one by one */
+        uint64_t want = 0;
+        for (uint64_t off = 0, j = 0; off < sc.workload.bytes_per_writer; off += sc.storage.stripe_size, j++) {
+            uint64_t len = sc.workload.bytes_per_writer - off < sc.storage.stripe_size
+                               ? sc.workload.bytes_per_writer - off
+                               : sc.storage.stripe_size;
+            if (j % 3 == k)
+                want += len;
+        }
+        CHECKF(x->bytes == want, "transfer %u: %llu vs %llu", i, (unsigned long long)x->bytes,
+               (unsigned long long)want);
+        CHECK(x->writer == f && x->src == f);
+        CHECK(x->dst == b.t.first_storage + (f % 4 + k) % 4);
+        total += x->bytes;
+    }
+    CHECK(total == 5 * sc.workload.bytes_per_writer && b.w.total_bytes == total);
+    arena_release(&b.a);
+    /* a file smaller than one stripe makes one transfer */
+    sc.workload.bytes_per_writer = 1000;
+    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(b.w.n == 5);
+    arena_release(&b.a);
+}
+
+static void work_nics_per_node(void)
+{
+    struct scenario sc;
+    model_sc(&sc, MODEL_LLAMA3_8B, 16, 1, 1, 3, RULE_DCP);
+    sc.cluster.nics_per_node = 2;
+    sc.fabric.hosts_per_leaf = 4;
+    struct built b;
+    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(b.t.n_hosts == 4);
+    CHECK(b.w.n == 16);
+    for (uint32_t i = 0; i < b.w.n; i++) {
+        const struct transfer *x = &b.w.xfers[i];
+        /* rank i: node i/8, GPUs 0-3 on NIC 0 and 4-7 on NIC 1 */
+        CHECKF(x->src == (i / 8) * 2 + (i % 8) / 4, "rank %u from host %u", i, x->src);
+    }
+    arena_release(&b.a);
+    /* a topology built without the NIC expansion is refused */
+    struct err e = {""};
+    arena_init(&b.a);
+    CHECK(topo_build(&b.t, &sc, &b.a, &e) == 0);
+    CHECK(workload_build(&b.w, &sc, &b.t, &b.a, &e) == -1);
+    CHECK(strncmp(e.msg, "cluster.nics_per_node:", 22) == 0);
+    arena_release(&b.a);
+}
+
+static void work_file_open_serial(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 8;
+    sc.storage.nodes = 2;
+    sc.storage.file_open_ps = 1000000000; /* 1 ms */
+    struct built b;
+    CHECK(build_ok(&b, &sc) == 0);
+    /* each storage node creates its 4 files one after the other */
+    for (uint32_t i = 0; i < 8; i++)
+        CHECKF(b.w.xfers[i].start_ps == (uint64_t)(i / 2 + 1) * 1000000000,
+               "file %u starts at %llu", i, (unsigned long long)b.w.xfers[i].start_ps);
+    CHECK(b.w.sum.max_open_wait_ps == 4000000000ull);
+    CHECK(b.w.sum.first_start_ps == 1000000000ull);
+    arena_release(&b.a);
+}
+
+static void work_policies(void)
+{
+    struct scenario sc;
+    struct built b;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 64;
+    /* stagger: 4 groups of 16 consecutive writers, one offset apart */
+    sc.checkpoint.policy = POLICY_STAGGER;
+    sc.checkpoint.offset_ps = 7000000;
+    CHECK(build_ok(&b, &sc) == 0);
+    for (uint32_t i = 0; i < 64; i++)
+        CHECK(b.w.xfers[i].start_ps == (uint64_t)(i / 16) * 7000000);
+    arena_release(&b.a);
+    /* auto offset: a quarter of the bytes through the 4 storage NICs */
+    sc.checkpoint.offset_ps = 0;
+    CHECK(build_ok(&b, &sc) == 0);
+    uint64_t auto_off = units_ser_ps(64 * sc.workload.bytes_per_writer / 4,
+                                     4 * sc.storage.nic_bps);
+    CHECK(b.w.xfers[63].start_ps == 3 * auto_off && b.w.xfers[16].start_ps == auto_off);
+    arena_release(&b.a);
+
+    /* jitter: uniform in [0, offset]; exponential with mean offset */
+    sc.cluster.nodes = 4096;
+    sc.fabric.hosts_per_leaf = 64;
+    sc.fabric.spines = 2;
+    sc.workload.bytes_per_writer = 1000;
+    sc.checkpoint.policy = POLICY_JITTER;
+    sc.checkpoint.offset_ps = 1000000;
+    CHECK(build_ok(&b, &sc) == 0);
+    double mean = 0;
+    uint64_t mx = 0;
+    for (uint32_t i = 0; i < b.w.n; i++) {
+        mean += (double)b.w.xfers[i].start_ps / b.w.n;
+        if (b.w.xfers[i].start_ps > mx)
+            mx = b.w.xfers[i].start_ps;
+    }
+    CHECK(mx <= 1000000 && mx > 990000);
+    CHECKF(fabs(mean - 500000) < 20000, "uniform mean %.0f", mean);
+    arena_release(&b.a);
+    sc.checkpoint.jitter_dist = JITTER_EXPONENTIAL;
+    CHECK(build_ok(&b, &sc) == 0);
+    mean = 0;
+    for (uint32_t i = 0; i < b.w.n; i++)
+        mean += (double)b.w.xfers[i].start_ps / b.w.n;
+    CHECKF(fabs(mean - 1000000) < 50000, "exponential mean %.0f", mean);
+    arena_release(&b.a);
+
+    /* rate_limit: a writer's cap split over its stripes by bytes */
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 4;
+    sc.storage.stripe_count = 3;
+    sc.workload.bytes_per_writer = 5 << 20;
+    sc.checkpoint.policy = POLICY_RATE_LIMIT;
+    sc.checkpoint.rate_limit_bps = 100000000000ull;
+    CHECK(build_ok(&b, &sc) == 0);
+    for (uint32_t wr = 0; wr < 4; wr++) {
+        uint64_t caps = 0;
+        for (uint32_t i = 0; i < b.w.n; i++)
+            if (b.w.xfers[i].writer == wr) {
+                const struct transfer *x = &b.w.xfers[i];
+                caps += x->rate_bps;
+                /* every stripe needs the same time at its cap */
+                double t = (double)x->bytes / (double)x->rate_bps;
+                CHECK(fabs(t * 1e11 / (double)sc.workload.bytes_per_writer - 1) < 1e-6);
+            }
+        CHECK(caps >= 100000000000ull && caps <= 100000000000ull + 3);
+    }
+    arena_release(&b.a);
+    /* rate_limit without a cap is refused */
+    sc.checkpoint.rate_limit_bps = 0;
+    struct err e = {""};
+    CHECK(build(&b, &sc, &e) == -1 && strncmp(e.msg, "checkpoint.rate_limit:", 22) == 0);
+    arena_release(&b.a);
+}
+
+static void work_two_phase_policies(void)
+{
+    struct scenario sc;
+    struct built b;
+    model_sc(&sc, MODEL_CUSTOM, 32, 1, 1, 1, RULE_DEEPSPEED);
+    sc.model.params = 8000000000ull;
+    sc.cluster.d2h_bps = 400000000000ull;
+    sc.checkpoint.policy = POLICY_ASYNC;
+    CHECK(build_ok(&b, &sc) == 0);
+    /* stall = the largest GPU shard at the copy rate; each writer's drain
+     * starts when its node has staged (its slowest GPU) */
+    uint64_t mx = 0;
+    struct arena a;
+    arena_init(&a);
+    struct plan p;
+    CHECK(plan_of(&sc, &p, &a) == 0);
+    for (uint32_t r = 0; r < p.ranks; r++)
+        if (p.rank_bytes[r] > mx)
+            mx = p.rank_bytes[r];
+    CHECK(b.w.sum.stall_ps == units_ser_ps(mx, sc.cluster.d2h_bps));
+    CHECK(!b.w.sum.stall_measured);
+    for (uint32_t i = 0; i < b.w.n; i++)
+        CHECK(b.w.xfers[i].rate_bps == 0 && b.w.xfers[i].start_ps > 0);
+    CHECK(b.w.xfers[0].start_ps == b.w.sum.stall_ps); /* node 0 has rank 0 */
+    arena_release(&b.a);
+    /* sync with a copy rate: the copy caps each writer instead */
+    sc.checkpoint.policy = POLICY_SYNC;
+    CHECK(build_ok(&b, &sc) == 0);
+    uint64_t caps = 0; /* rank 0 writes weights and optimizer: split by bytes */
+    for (uint32_t i = 0; i < b.w.n; i++)
+        if (b.w.xfers[i].writer == 0) {
+            caps += b.w.xfers[i].rate_bps;
+            CHECK(b.w.xfers[i].start_ps == 0);
+        }
+    CHECK(caps >= sc.cluster.d2h_bps && caps <= sc.cluster.d2h_bps + 2);
+    CHECK(b.w.sum.stall_measured);
+    arena_release(&b.a);
+    /* hierarchical: the node's bytes to local NVMe, then a trickle per node */
+    sc.checkpoint.policy = POLICY_HIERARCHICAL;
+    sc.cluster.d2h_bps = 0;
+    sc.cluster.local_nvme_bps = 80000000000ull;
+    sc.checkpoint.trickle_bps = 10000000000ull;
+    CHECK(build_ok(&b, &sc) == 0);
+    uint64_t node0 = 0, caps0 = 0;
+    for (uint32_t r = 0; r < 8; r++)
+        node0 += p.rank_bytes[r];
+    for (uint32_t i = 0; i < b.w.n; i++)
+        if (b.w.xfers[i].src == 0) {
+            caps0 += b.w.xfers[i].rate_bps;
+            CHECK(b.w.xfers[i].start_ps == units_ser_ps(node0, sc.cluster.local_nvme_bps));
+        }
+    CHECK(caps0 >= sc.checkpoint.trickle_bps && caps0 <= sc.checkpoint.trickle_bps + 16);
+    CHECK(b.w.sum.stall_ps >= units_ser_ps(node0, sc.cluster.local_nvme_bps));
+    arena_release(&b.a);
+    arena_release(&a);
+    /* the two-phase policies need their rates */
+    struct err e = {""};
+    sc.cluster.local_nvme_bps = 0;
+    CHECK(build(&b, &sc, &e) == -1 && strncmp(e.msg, "cluster.local_nvme_rate:", 24) == 0);
+    arena_release(&b.a);
+    sc.checkpoint.policy = POLICY_ASYNC;
+    CHECK(build(&b, &sc, &e) == -1 && strncmp(e.msg, "cluster.d2h_rate:", 17) == 0);
+    arena_release(&b.a);
+}
+
+static void work_stragglers(void)
+{
+    struct scenario sc;
+    struct built b;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 64;
+    sc.checkpoint.straggler_fraction = 0.25;
+    sc.checkpoint.straggler_delay_ps = 3000000;
+    sc.checkpoint.straggler_slowdown = 4;
+    CHECK(build_ok(&b, &sc) == 0);
+    uint32_t late = 0, slow = 0;
+    for (uint32_t i = 0; i < b.w.n; i++) {
+        late += b.w.xfers[i].start_ps == 3000000;
+        slow += b.w.xfers[i].rate_bps == sc.cluster.nic_bps / 4;
+        CHECK((b.w.xfers[i].start_ps == 3000000) == (b.w.xfers[i].rate_bps != 0));
+    }
+    CHECK(late == 16 && slow == 16 && b.w.sum.stragglers == 16);
+    uint32_t first[16], n = 0;
+    for (uint32_t i = 0; i < b.w.n; i++)
+        if (b.w.xfers[i].rate_bps && n < 16)
+            first[n++] = i;
+    arena_release(&b.a);
+    /* another seed picks other writers */
+    sc.seed = 2;
+    CHECK(build_ok(&b, &sc) == 0);
+    int same = 1;
+    for (uint32_t j = 0; j < n; j++)
+        same &= b.w.xfers[first[j]].rate_bps != 0;
+    CHECK(!same);
+    arena_release(&b.a);
+}
+
+static void work_bad_model_inputs(void)
+{
+    static const struct {
+        const char *set, *msg;
+    } cases[] = {
+        {"model.name=custom", "model.params: model.name custom needs model.params > 0"},
+        {"model.params=5", "model.params: only used with model.name: custom (llama3-8b has 8030261248 parameters)"},
+        {"parallelism.dp=3", "parallelism.dp: tp x pp x dp = 3 must equal the 16 GPUs"},
+        {"parallelism.tp=3", "parallelism.tp: tp x pp = 3 does not divide the 16 GPUs"},
+        {"storage.stripe_count=9", "storage.stripe_count: 9 is more than the 4 storage nodes"},
+        {"model.weights_dtype=none", "model.weights_dtype: the weights need a dtype"},
+        {"checkpoint.policy=jitter", "checkpoint.offset: the jitter policy needs a spread > 0"},
+        {"parallelism.pp=2", "parallelism.zero_stage: DeepSpeed ZeRO-3 does not combine"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct scenario sc;
+        model_sc(&sc, MODEL_LLAMA3_8B, 16, 1, 1, 3, RULE_DEEPSPEED);
+        struct err e = {""};
+        CHECK(scenario_set(&sc, cases[i].set, &e) == 0);
+        struct built b;
+        CHECK(build(&b, &sc, &e) == -1);
+        CHECKF(strncmp(e.msg, cases[i].msg, strlen(cases[i].msg)) == 0, "%s: got \"%s\"",
+               cases[i].set, e.msg);
+        arena_release(&b.a);
+    }
+}
+
+/* ---- end to end -------------------------------------------------------- */
+
+static int run(const struct scenario *sc, struct results *r)
+{
+    struct err e = {""};
+    int rc = ckpt_run(sc, r, &e);
+    if (rc)
+        fprintf(stderr, "  ckpt_run: %s\n", e.msg);
+    return rc;
+}
+
+static void e2e_stagger_lowers_queues_and_pauses(void)
+{
+    /* the default scenario, 4 MB per writer to keep it short */
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.workload.bytes_per_writer = 4000000;
+    struct results sync, stag;
+    CHECK(run(&sc, &sync) == 0);
+    sc.checkpoint.policy = POLICY_STAGGER;
+    sc.checkpoint.groups = 4;
+    CHECK(run(&sc, &stag) == 0);
+    CHECK(sync.ok && stag.ok);
+    CHECKF(sync.pause_frames > 0, "sync never paused: the comparison proves nothing");
+    CHECKF(stag.max_queue_bytes < sync.max_queue_bytes, "max queue %llu vs sync %llu",
+           (unsigned long long)stag.max_queue_bytes, (unsigned long long)sync.max_queue_bytes);
+    CHECKF(stag.paused_s < sync.paused_s, "paused %.3g s vs sync %.3g s", stag.paused_s,
+           sync.paused_s);
+    CHECK(stag.ckpt_bytes == sync.ckpt_bytes);
+    results_release(&sync);
+    results_release(&stag);
+}
+
+static void e2e_async_stall_is_staging(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 16;
+    sc.cluster.gpus_per_node = 4;
+    sc.storage.nodes = 2;
+    sc.workload.bytes_per_writer = 8000000;
+    sc.cluster.d2h_bps = 200000000000ull; /* 2 MB per GPU: 80 us */
+    sc.checkpoint.policy = POLICY_ASYNC;
+    struct results r1, r2;
+    CHECK(run(&sc, &r1) == 0);
+    double staging = 2000000.0 * 8 / 200e9;
+    CHECKF(fabs(r1.cost.stall_s - staging) < 1e-12, "stall %.9g vs staging %.9g",
+           r1.cost.stall_s, staging);
+    CHECK(r1.cost.end_s > r1.cost.stall_s);
+    CHECK(!r1.cost.drain_late);
+    /* half the storage: the drain takes longer, the stall does not move */
+    sc.storage.nodes = 1;
+    CHECK(run(&sc, &r2) == 0);
+    CHECK(r2.cost.stall_s == r1.cost.stall_s);
+    CHECK(r2.cost.end_s > r1.cost.end_s * 1.5);
+    results_release(&r2);
+    /* a drain longer than the interval is reported */
+    sc.training.interval_ps = 100000000; /* 100 us */
+    sc.training.step_ps = 1000000;
+    sc.failures.mc_days = 0; /* 1e7 tiny intervals would only cost time */
+    CHECK(run(&sc, &r2) == 0);
+    CHECK(r2.cost.drain_late);
+    results_release(&r1);
+    results_release(&r2);
+    /* sync: the stall is the measured end of the write, from the trigger */
+    sc.checkpoint.policy = POLICY_SYNC;
+    sc.storage.file_open_ps = 5000000;
+    CHECK(run(&sc, &r1) == 0);
+    CHECK(fabs(r1.cost.stall_s - (5e-6 + r1.completion_s)) < 1e-12);
+    results_release(&r1);
+}
+
+SUITE(suite_work) = {
+    {"work_bytes_per_param", work_bytes_per_param},
+    {"work_sizes_vs_mlperf", work_sizes_vs_mlperf},
+    {"work_zero1_vs_zero3_writers_and_skew", work_zero1_vs_zero3_writers_and_skew},
+    {"work_rules_conserve_bytes", work_rules_conserve_bytes},
+    {"work_simple_form_unchanged", work_simple_form_unchanged},
+    {"work_striping", work_striping},
+    {"work_nics_per_node", work_nics_per_node},
+    {"work_file_open_serial", work_file_open_serial},
+    {"work_policies", work_policies},
+    {"work_two_phase_policies", work_two_phase_policies},
+    {"work_stragglers", work_stragglers},
+    {"work_bad_model_inputs", work_bad_model_inputs},
+    {"e2e_stagger_lowers_queues_and_pauses", e2e_stagger_lowers_queues_and_pauses},
+    {"e2e_async_stall_is_staging", e2e_async_stall_is_staging},
+    {0, 0},
+};
