@@ -92,15 +92,28 @@ void mm_start(struct mm *m, uint32_t f)
     mark_dirty(m, f);
 }
 
+/* Keep the load a link had before the coming update (update m->epoch + 1). */
+static void snapshot(struct mm_link *l, uint32_t update)
+{
+    if (l->snap != update) {
+        l->snap = update;
+        l->prev_load = l->load;
+    }
+}
+
 void mm_stop(struct mm *m, uint32_t f)
 {
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos == UINT32_MAX)
         return;
+    if (fl->bott < m->nl)
+        m->links[fl->bott].nbott--;
     for (uint32_t i = 0; i < fl->np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
         uint32_t s = m->pslot[fl->poff + i];
+        snapshot(l, m->epoch + 1);
+        l->load = l->n > 1 ? l->load - fl->rate : 0; /* empty: exactly 0 */
         uint32_t g = m->lflow[l->off + --l->n];
         if (g != f) { /* move the last flow into the hole */
             m->lflow[l->off + s] = g;
@@ -202,11 +215,16 @@ static void h_rekey(struct mm *m, uint32_t id, double key)
 
 /* ---- one update ------------------------------------------------------- */
 
-static void touch_link(struct mm *m, uint32_t l)
+static void touch_link(struct mm *m, uint32_t lid)
 {
-    if (m->links[l].mark != m->epoch) {
-        m->links[l].mark = m->epoch;
-        m->tl[m->n_tl++] = l;
+    struct mm_link *l = &m->links[lid];
+    if (l->mark != m->epoch) {
+        l->mark = m->epoch;
+        m->tl[m->n_tl++] = lid;
+        snapshot(l, m->epoch);
+        l->na = 0;
+        l->aprev = l->anew = 0;
+        l->scanned = 0;
     }
 }
 
@@ -219,8 +237,12 @@ static void affect(struct mm *m, uint32_t f)
     fl->mark = m->epoch;
     fl->prev_rate = fl->rate;
     m->aff[m->n_aff++] = f;
-    for (uint32_t i = 0; i < fl->np; i++)
+    for (uint32_t i = 0; i < fl->np; i++) {
+        struct mm_link *l = &m->links[m->path[fl->poff + i]];
         touch_link(m, m->path[fl->poff + i]);
+        l->na++;
+        l->aprev += fl->rate;
+    }
 }
 
 static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
@@ -229,6 +251,10 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
     fl->frozen = 1;
     fl->rate = rate;
     fl->bott = bott;
+    if (bott < m->nl) {
+        m->links[bott].nbott++;
+        m->links[bott].froze++;
+    }
     if (fl->cap != INFINITY)
         h_remove(m, m->nl + f);
     for (uint32_t i = 0; i < fl->np; i++) {
@@ -242,32 +268,30 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
     }
 }
 
-/* Progressive filling of A over what the fixed flows leave on T's links. */
+/* Progressive filling of A over what the fixed flows leave on T's links:
+ * their load is the link's load less A's old rates, no scan needed. */
 static void fill(struct mm *m)
 {
     m->n_heap = 0;
-    for (uint32_t i = 0; i < m->n_tl; i++) {
-        struct mm_link *l = &m->links[m->tl[i]];
-        double fixed = 0;
-        uint32_t un = 0;
-        for (uint32_t k = 0; k < l->n; k++) {
-            const struct mm_flow *g = &m->flows[m->lflow[l->off + k]];
-            if (g->mark == m->epoch)
-                un++;
-            else
-                fixed += g->rate;
-        }
-        l->unfrozen = un;
-        l->rem = l->cap - fixed > 0 ? l->cap - fixed : 0;
-        l->level = -1;
-        if (un)
-            h_push(m, m->tl[i], l->rem / un);
-    }
     for (uint32_t i = 0; i < m->n_aff; i++) {
-        struct mm_flow *fl = &m->flows[m->aff[i]];
+        uint32_t f = m->aff[i];
+        struct mm_flow *fl = &m->flows[f];
+        if (fl->bott < m->nl)
+            m->links[fl->bott].nbott--;
+        fl->bott = MM_NONE;
         fl->frozen = 0;
         if (fl->cap != INFINITY)
-            h_push(m, m->nl + m->aff[i], fl->cap);
+            h_push(m, m->nl + f, fl->cap);
+    }
+    for (uint32_t i = 0; i < m->n_tl; i++) {
+        struct mm_link *l = &m->links[m->tl[i]];
+        double free = l->cap - (l->load - l->aprev);
+        l->unfrozen = l->na;
+        l->froze = 0;
+        l->rem = free > 0 ? free : 0;
+        l->level = -1;
+        if (l->na)
+            h_push(m, m->tl[i], l->rem / l->na);
     }
     while (m->n_heap) {
         uint32_t id = m->heap[0];
@@ -296,7 +320,11 @@ static uint32_t validate(struct mm *m)
     uint32_t added = 0, nt = m->n_tl; /* links added meanwhile are checked next round */
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t lid = m->tl[i];
-        const struct mm_link *l = &m->links[lid];
+        struct mm_link *l = &m->links[lid];
+        /* only where A froze or a fixed flow has its bottleneck can a fixed
+         * flow break the condition; elsewhere skip the scan */
+        if (l->n == l->na || (l->level < 0 && l->nbott == l->froze))
+            continue;
         double load = 0, amax = 0;
         for (uint32_t k = 0; k < l->n; k++) {
             const struct mm_flow *g = &m->flows[m->lflow[l->off + k]];
@@ -304,6 +332,8 @@ static uint32_t validate(struct mm *m)
             if (g->mark == m->epoch && g->rate > amax)
                 amax = g->rate;
         }
+        l->exact = load;
+        l->scanned = (uint32_t)m->rounds;
         int full = load >= l->cap * (1 - EPS);
         for (uint32_t k = 0; k < l->n; k++) {
             uint32_t f = m->lflow[l->off + k];
@@ -336,7 +366,7 @@ void mm_update(struct mm *m)
         uint32_t lid = m->dirty[i];
         const struct mm_link *l = &m->links[lid];
         touch_link(m, lid);
-        for (uint32_t k = 0; k < l->n; k++)
+        for (uint32_t k = 0; l->nbott && k < l->n; k++)
             if (m->flows[m->lflow[l->off + k]].bott == lid)
                 affect(m, m->lflow[l->off + k]);
     }
@@ -354,12 +384,25 @@ void mm_update(struct mm *m)
         }
     }
     m->refilled += m->n_aff;
+    for (uint32_t i = 0; i < m->n_aff; i++) {
+        const struct mm_flow *fl = &m->flows[m->aff[i]];
+        for (uint32_t j = 0; j < fl->np; j++)
+            m->links[m->path[fl->poff + j]].anew += fl->rate;
+    }
     for (uint32_t i = 0; i < m->n_tl; i++) {
         struct mm_link *l = &m->links[m->tl[i]];
-        double load = 0;
-        for (uint32_t k = 0; k < l->n; k++)
-            load += m->flows[m->lflow[l->off + k]].rate;
-        l->prev_load = l->load;
+        double load;
+        if (l->n == 0) {
+            load = 0;
+        } else if (l->scanned == (uint32_t)m->rounds) {
+            load = l->exact; /* summed by the last validate */
+        } else if (l->na * 4 >= l->n) {
+            load = 0; /* cheap enough to sum exactly: no drift */
+            for (uint32_t k = 0; k < l->n; k++)
+                load += m->flows[m->lflow[l->off + k]].rate;
+        } else {
+            load = l->load - l->aprev + l->anew;
+        }
         l->load = load;
         if (load > l->cap * (1 + EPS)) {
             m->over_capacity++;

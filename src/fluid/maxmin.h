@@ -32,13 +32,19 @@
 
 struct mm_link {
     double cap;
-    double load, prev_load; /* sum of active rates now / before the last update */
+    double load;            /* sum of its active flows' rates, kept incrementally */
+    double prev_load;       /* load before the last update (links in tl) */
     uint32_t off, n;        /* active flows: mm.lflow[off .. off + n) */
+    uint32_t nbott;         /* active flows whose bottleneck it is */
+    uint32_t snap;          /* update that prev_load belongs to */
     /* scratch of one update */
-    uint32_t mark;          /* == mm.epoch: in the touched set */
-    uint32_t unfrozen;      /* flows of A on this link not yet frozen */
+    uint32_t mark;          /* == mm.epoch: in the touched set T */
+    uint32_t na, unfrozen, froze; /* flows of A here; not yet frozen; frozen here */
+    uint32_t scanned;       /* round whose validate summed it exactly into exact */
+    double aprev, anew;     /* A's rates here before / after the update */
     double rem;             /* capacity left for the unfrozen flows of A */
     double level;           /* rate at which A's flows froze here, < 0 none */
+    double exact;
 };
 
 struct mm_flow {

@@ -85,6 +85,8 @@ static int setup_classes(struct pnet *n, struct err *e)
         return err_set(e, "transport.cnp_dscp: must differ from transport.data_dscp (%u)",
                        sc->transport.data_dscp);
     n->lossless = sc->fabric.pfc ? (uint8_t)mask : 0;
+    for (int d = 0; d < 64; d++)
+        n->dscp_prio[d] = (uint8_t)(d >> 3); /* class selectors by default */
     n->dscp_prio[sc->transport.data_dscp] = (uint8_t)sc->transport.data_priority;
     n->dscp_prio[sc->transport.cnp_dscp] = (uint8_t)sc->transport.cnp_priority;
     int32_t w[NPRIO];
@@ -155,6 +157,9 @@ static int setup(struct pnet *n, const struct scenario *sc,
         f->bytes = x->bytes;
         f->start_ps = x->start_ps;
         f->cap_bps = x->rate_bps;
+        /* an explicit priority travels as its class-selector DSCP (8 x prio) */
+        f->prio = x->prio ? (uint8_t)(x->prio - 1) : (uint8_t)sc->transport.data_priority;
+        f->dscp = x->prio ? (uint8_t)(8 * (x->prio - 1)) : (uint8_t)sc->transport.data_dscp;
     }
     if (mmu_setup(n, e) < 0)
         return -1;
@@ -180,8 +185,16 @@ static void sample(struct pnet *n)
     uint64_t *del = realloc(r->sample_delivered, (size_t)(k + 1) * nf * sizeof *del);
     if (del)
         r->sample_delivered = del;
-    if (!t || !rate || !del)
+    uint64_t *mq = realloc(r->sample_max_queue, (k + 1) * sizeof *mq);
+    if (mq)
+        r->sample_max_queue = mq;
+    if (!t || !rate || !del || !mq)
         return;
+    uint64_t qmax = 0;
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        if (!n->ports[i].is_host && n->ports[i].q_bytes > qmax)
+            qmax = n->ports[i].q_bytes;
+    r->sample_max_queue[k] = qmax;
     r->sample_t[k] = (double)n->now / (double)PS_PER_S;
     for (uint32_t i = 0; i < nf; i++) {
         const struct flow *f = &n->flows[i];
@@ -369,9 +382,17 @@ static void collect(struct pnet *n, struct results *r)
                 wend[f->writer] = f->done_ps;
         }
     }
-    for (uint32_t i = 0; wc && wstart && wend && i < n->n_writers; i++)
-        if (wstart[i] != UINT64_MAX)
-            wc[nwc++] = ps_to_s(wend[i] - wstart[i]);
+    if (n->sc->telemetry.ports)
+        r->writer_s = malloc(nw * sizeof *r->writer_s);
+    if (r->writer_s)
+        r->n_writer_s = n->n_writers;
+    for (uint32_t i = 0; wc && wstart && wend && i < n->n_writers; i++) {
+        double v = wstart[i] != UINT64_MAX ? ps_to_s(wend[i] - wstart[i]) : -1;
+        if (v >= 0)
+            wc[nwc++] = v;
+        if (r->writer_s)
+            r->writer_s[i] = v;
+    }
     r->engine = "packet";
     r->has_packet_stats = 1;
     r->writers = n->n_writers;

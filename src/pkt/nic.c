@@ -66,8 +66,8 @@ static struct packet *make_data(struct pnet *n, struct flow *f)
     pk->flow = f->id;
     pk->psn = (uint32_t)(f->sent / mtu);
     pk->kind = PK_DATA;
-    pk->dscp = (uint8_t)n->sc->transport.data_dscp;
-    pk->prio = (uint8_t)n->sc->transport.data_priority;
+    pk->dscp = f->dscp;
+    pk->prio = f->prio;
     pk->ce = 0;
     return pk;
 }
@@ -81,12 +81,14 @@ struct packet *nic_pull(struct pnet *n, struct port *p)
     /* first queue pair in round-robin order whose pacing allows a packet */
     uint64_t soonest = UINT64_MAX;
     struct flow *start = f;
-    while (f->next_send > n->now) {
-        if (f->next_send < soonest)
+    while (f->next_send > n->now || (p->paused & (1u << f->prio))) {
+        if (!(p->paused & (1u << f->prio)) && f->next_send < soonest)
             soonest = f->next_send;
         f = f->next;
         if (f == start) {
-            port_wake_at(n, p, soonest);
+            /* paused classes resume with a kick when their pause ends */
+            if (soonest != UINT64_MAX)
+                port_wake_at(n, p, soonest);
             return NULL;
         }
     }

@@ -136,6 +136,7 @@ struct flow {
     uint32_t src, dst, id, writer;
     uint16_t sport;
     uint8_t active, done, sent_cnp;
+    uint8_t prio, dscp;       /* its traffic class */
 };
 
 struct nic {

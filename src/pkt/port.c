@@ -122,8 +122,6 @@ void port_kick(struct pnet *n, struct port *p)
             start_tx(n, p, dequeue(n, p, prio));
             return;
         }
-        if (p->paused & (1u << n->sc->transport.data_priority))
-            return;
         struct packet *pk = nic_pull(n, p);
         if (pk)
             start_tx(n, p, pk);

@@ -80,6 +80,14 @@ void bound_compute(struct results *r, const struct topo *t,
         uint64_t b = path_base_ps(t, x, sc);
         uint64_t nic = t->ports[t->nodes[x->src].first_port].bps;
         uint64_t end = x->start_ps - start0 + units_ser_ps(wb, nic);
+        if (x->rate_bps && x->rate_bps < nic) {
+            /* a capped queue pair spaces its packets at the cap (wire
+             * bytes); the last one then leaves at line rate */
+            uint64_t last = (x->bytes % sc->fabric.mtu ? x->bytes % sc->fabric.mtu
+                                                        : sc->fabric.mtu) + ROCE_OVERHEAD;
+            end = x->start_ps - start0 + units_ser_ps(wb - last, x->rate_bps) +
+                  units_ser_ps(last, nic);
+        }
         if (end > term[LIMIT_WRITER_NIC])
             term[LIMIT_WRITER_NIC] = end;
         if (end + b > writer_end)

@@ -9,6 +9,11 @@ void results_release(struct results *r)
     free(r->sample_t);
     free(r->sample_rate);
     free(r->sample_delivered);
+    free(r->sample_max_queue);
+    free(r->writer_s);
+    r->sample_max_queue = NULL;
+    r->writer_s = NULL;
+    r->n_writer_s = 0;
     r->ports = NULL;
     r->sample_t = r->sample_rate = NULL;
     r->sample_delivered = NULL;

@@ -95,6 +95,10 @@ struct results {
     uint32_t n_samples, n_sample_flows;
     double *sample_t, *sample_rate;
     uint64_t *sample_delivered;
+    uint64_t *sample_max_queue;    /* largest switch egress queue at each sample */
+    /* per writer completion (s; -1 = incomplete), with telemetry.ports, owned */
+    uint32_t n_writer_s;
+    double *writer_s;
 
     /* per segment, its busiest link (has_link_stats): carried wire bytes /
      * (capacity x completion), time carrying traffic, time at capacity */

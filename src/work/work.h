@@ -30,6 +30,7 @@ struct transfer {
     uint64_t start_ps;
     uint64_t rate_bps;   /* sending-rate cap of its queue pair; 0 = line rate */
     uint16_t sport;      /* UDP source port of its queue pair */
+    uint8_t prio;        /* 0 = transport.data_priority, else 802.1p priority + 1 */
 };
 
 struct workload {
