@@ -79,5 +79,17 @@ expect_error bad_enum "--set: engine: expected one of packet, fluid, auto, got \
 expect_error unknown_option "unknown option '--frobnicate'" run --frobnicate
 expect_error unknown_command "unknown command 'walk'" walk
 
+# the reference checkpoint scenarios run and give the planner's answer first
+for f in mlperf-llama3-70b mlperf-llama3-405b megatron-1t llama3-405b-production \
+    dcp-async-llama3-70b; do
+    if "$bin" run "scenarios/$f.yaml" >"$tmp/ref" 2>&1 &&
+        sed -n 2,7p "$tmp/ref" | cut -c3-13 | tr -s ' ' | tr '\n' '|' |
+        grep -qx 'checkpoint |completion |GPU stall |per day |interval |goodput |'; then
+        ok "reference_$f"
+    else
+        bad "reference_$f: $(head -3 "$tmp/ref")"
+    fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -261,7 +261,9 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
         l->rem -= rate;
-        if (--l->unfrozen == 0)
+        if (m->hpos[lid] == UINT32_MAX)
+            l->unfrozen--; /* slack: never binds in this fill */
+        else if (--l->unfrozen == 0)
             h_remove(m, lid);
         else
             h_rekey(m, lid, (l->rem > 0 ? l->rem : 0) / l->unfrozen);
@@ -290,8 +292,25 @@ static void fill(struct mm *m)
         l->froze = 0;
         l->rem = free > 0 ? free : 0;
         l->level = -1;
-        if (l->na)
+        l->anew = 0;
+    }
+    /* A link where A's flows could not fill it even at the most each can get
+     * (its cap, the residual of every link it crosses) never binds: keep it
+     * out of the heap. Most links of a burst are such (writer NICs, uplinks). */
+    for (uint32_t i = 0; i < m->n_aff; i++) {
+        const struct mm_flow *fl = &m->flows[m->aff[i]];
+        double ub = fl->cap;
+        for (uint32_t j = 0; j < fl->np; j++)
+            if (m->links[m->path[fl->poff + j]].rem < ub)
+                ub = m->links[m->path[fl->poff + j]].rem;
+        for (uint32_t j = 0; j < fl->np; j++)
+            m->links[m->path[fl->poff + j]].anew += ub;
+    }
+    for (uint32_t i = 0; i < m->n_tl; i++) {
+        struct mm_link *l = &m->links[m->tl[i]];
+        if (l->na && l->anew >= l->rem * (1 - 1e-12))
             h_push(m, m->tl[i], l->rem / l->na);
+        l->anew = 0;
     }
     while (m->n_heap) {
         uint32_t id = m->heap[0];
@@ -392,17 +411,13 @@ void mm_update(struct mm *m)
     for (uint32_t i = 0; i < m->n_tl; i++) {
         struct mm_link *l = &m->links[m->tl[i]];
         double load;
-        if (l->n == 0) {
-            load = 0;
-        } else if (l->scanned == (uint32_t)m->rounds) {
+        /* a fresh sum where one is at hand, so round-off cannot drift */
+        if (l->n == l->na)
+            load = l->anew; /* every flow here is in A (or none is left) */
+        else if (l->scanned == (uint32_t)m->rounds)
             load = l->exact; /* summed by the last validate */
-        } else if (l->na * 4 >= l->n) {
-            load = 0; /* cheap enough to sum exactly: no drift */
-            for (uint32_t k = 0; k < l->n; k++)
-                load += m->flows[m->lflow[l->off + k]].rate;
-        } else {
+        else
             load = l->load - l->aprev + l->anew;
-        }
         l->load = load;
         if (load > l->cap * (1 + EPS)) {
             m->over_capacity++;

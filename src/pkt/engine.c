@@ -315,7 +315,10 @@ static void collect(struct pnet *n, struct results *r)
             r->ports[i] = (struct port_result){
                 p->node, p->peer, p->seg, p->tx_bytes, p->max_q_bytes, p->max_hdrm,
                 p->max_shared, p->pause_tx, p->pause_rx, p->ecn_marked, p->drops,
-                ps_to_s(pp)};
+                ps_to_s(pp),
+                p->pause_tx ? (double)p->xoff_shared_sum / (double)p->pause_tx : 0,
+                p->tx_pkts ? ps_to_s(p->last_tx_t - p->first_tx_t) : 0,
+                ps_to_s(p->paused_at_last_tx)};
     }
     for (int sg = 0; sg < SEG_COUNT; sg++) {
         const uint64_t *h = &n->qhist[(size_t)sg * QHIST_BUCKETS];

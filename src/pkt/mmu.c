@@ -26,7 +26,7 @@ static uint64_t peer_response_bytes(uint64_t bps)
     return (uint64_t)quanta * 512 / 8;
 }
 
-uint64_t mmu_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps);
+
 uint64_t mmu_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps)
 {
     double meters = sc->fabric.cable_length_m > 0
@@ -109,8 +109,10 @@ int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
             return -1;
         }
         if (!(in->xoff & (1u << pg)) &&
-            (in->ing_hdrm[pg] || in->ing_shared[pg] >= threshold(s, sc->fabric.mmu_alpha)))
+            (in->ing_hdrm[pg] || in->ing_shared[pg] >= threshold(s, sc->fabric.mmu_alpha))) {
+            in->xoff_shared_sum += in->ing_shared[pg];
             pfc_send(n, in, pg, 1);
+        }
     } else {
         if (out->q[pg].bytes + wire > threshold(s, sc->fabric.mmu_lossy_alpha)) {
             count_drop(n, out, pk, 0);

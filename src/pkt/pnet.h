@@ -87,6 +87,9 @@ struct port {
     uint64_t kmin, kmax;     /* ECN thresholds */
     /* counters */
     uint64_t tx_bytes, tx_pkts, max_q_bytes, max_hdrm, max_shared;
+    uint64_t xoff_shared_sum; /* shared use of the PG at each XOFF, summed */
+    uint64_t first_tx_t, last_tx_t; /* first serialisation start, last end */
+    uint64_t paused_at_last_tx;     /* paused_ps as of last_tx_t */
     uint64_t paused_ps, pause_rx, pause_tx, resume_tx, ecn_marked, drops;
     uint64_t q_changed_t;    /* for the time-weighted occupancy histogram */
 };
@@ -250,6 +253,8 @@ void pfc_on_watchdog(struct pnet *n, struct port *p, uint32_t arg);
 /* mmu.c: switch buffer admission (shared buffer, dynamic thresholds, PFC
  * headroom) and ECN marking */
 int mmu_setup(struct pnet *n, struct err *e);
+/* PFC headroom of a lossless (port, PG) on a link of bps and delay. */
+uint64_t mmu_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps);
 int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
               struct packet *pk);
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk);

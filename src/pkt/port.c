@@ -55,6 +55,8 @@ void port_qhist_flush(struct pnet *n, struct port *p)
 
 static void start_tx(struct pnet *n, struct port *p, struct packet *pk)
 {
+    if (!p->tx_pkts && !p->first_tx_t)
+        p->first_tx_t = n->now;
     p->tx = pk;
     p->state = PORT_BUSY;
     pnet_schedule(n, n->now + ser_time(p, pkt_wire(pk)), EV_TX_DONE, p, 0);
@@ -166,6 +168,10 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     p->state = PORT_IDLE;
     p->tx_bytes += wire;
     p->tx_pkts++;
+    p->last_tx_t = n->now;
+    p->paused_at_last_tx = p->paused_ps;
+    for (unsigned m = p->paused; m; m &= m - 1)
+        p->paused_at_last_tx += n->now - p->pause_since[__builtin_ctz(m)];
     pk->t = n->now + p->delay_ps;
     int was_empty = p->pipe.head == NULL;
     pktq_push(&p->pipe, pk, wire);

@@ -55,6 +55,13 @@ static const char *fmt_dur(double s, char *buf, size_t len)
     return buf;
 }
 
+/* 4 significant digits, but whole numbers from 10000 up (no exponents). */
+static const char *fmt_num(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, v >= 1e4 ? "%.0f" : "%.4g", v);
+    return buf;
+}
+
 /* The planner's answer, first: size, completion, stall, cost per day,
  * optimal interval, goodput (docs/checkpoint.md). */
 static void summary_answer(FILE *out, const struct scenario *sc, const struct results *r)
@@ -64,7 +71,7 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
     char a[32], b[32], d[32], e[32];
     fprintf(out, "  checkpoint  %s", fmt_bytes((double)r->ckpt_bytes, a, sizeof a));
     if (p->params)
-        fprintf(out, " (%s, %.4g B params x %u B; %s, tp %u pp %u dp %u, ZeRO %u)",
+        fprintf(out, " (%s, %.4ge9 params x %u B; %s, tp %u pp %u dp %u, ZeRO %u)",
                 p->model, (double)p->params / 1e9, p->weights_bpp + p->optimizer_bpp,
                 p->writer_rule, p->tp, p->pp, p->dp, p->zero_stage);
     fprintf(out, ": %u files, %u writers on %u GPUs, shard max %s (skew %.2f), "
@@ -80,10 +87,10 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
             p->policy, p->stall_measured ? ": GPUs wait for the whole write"
                                          : ": GPUs wait for staging, the drain goes on",
             c->drain_late ? "; WARNING: the drain outlasts the interval" : "");
-    fprintf(out, "  per day     %.4g GPU-hours stalled, %.4g money (at %.4g per GPU-hour), "
+    fprintf(out, "  per day     %s GPU-hours stalled = %s at %.4g per GPU-hour, "
                  "%.3g MFU points, %.3g checkpoints\n",
-            c->gpu_hours_per_day, c->money_per_day, sc->training.gpu_hour_cost,
-            c->mfu_points_lost, c->checkpoints_per_day);
+            fmt_num(c->gpu_hours_per_day, a, sizeof a), fmt_num(c->money_per_day, b, sizeof b),
+            sc->training.gpu_hour_cost, c->mfu_points_lost, c->checkpoints_per_day);
     if (c->job_mtbf_s > 0) {
         fprintf(out, "  interval    %s configured; optimal %s (Young), %s (Daly) = %.0f steps; "
                      "job MTBF %s\n",
@@ -96,7 +103,8 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
         if (c->mc_days > 0)
             fprintf(out, "; Monte Carlo %.2f%% (%.0f days, %llu failures)",
                     100 * c->goodput_mc, c->mc_days, (unsigned long long)c->mc_failures);
-        fprintf(out, "; %.4g GPU-hours/day lost in all\n", c->lost_gpu_hours_per_day);
+        fprintf(out, "; %s GPU-hours/day lost in all\n",
+                fmt_num(c->lost_gpu_hours_per_day, a, sizeof a));
     } else {
         fprintf(out, "  interval    %s configured; no failures modelled (failures.mtbf_*: 0)\n",
                 fmt_dur(c->interval_s, a, sizeof a));

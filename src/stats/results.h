@@ -89,6 +89,9 @@ struct results {
         uint64_t tx_bytes, max_queue, max_headroom, max_shared;
         uint64_t pause_tx, pause_rx, ecn_marked, drops;
         double paused_s;
+        double xoff_shared;    /* mean shared use of its PG when XOFF was sent */
+        double active_s;       /* first packet start to last packet end */
+        double active_paused_s; /* paused time up to the last packet's end */
     } *ports;
     /* flow samples every telemetry.interval, owned: rate[i * n_sample_flows
      * + f] is flow f's sending rate (bps), delivered[...] its bytes received */

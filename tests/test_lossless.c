@@ -1,0 +1,332 @@
+/* Lossless fabric: dynamic thresholds, RED marking, PFC incast, pause
+ * spreading onto victim flows, DCQCN convergence. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/ckptnet.h"
+#include "../src/pkt/engine.h"
+#include "../src/pkt/pnet.h"
+#include "harness.h"
+
+static void set(struct scenario *sc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void set(struct scenario *sc, const char *fmt, ...)
+{
+    char a[160];
+    struct err e;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a, sizeof a, fmt, ap);
+    va_end(ap);
+    if (scenario_set(sc, a, &e) < 0)
+        fprintf(stderr, "  %s\n", e.msg);
+}
+
+static int run(struct scenario *sc, struct results *r)
+{
+    struct err e = {{0}};
+    int rc = ckpt_run(sc, r, &e);
+    if (rc)
+        fprintf(stderr, "  ckpt_run: %s\n", e.msg);
+    return rc;
+}
+
+/* N writers on one leaf, one spine, `storage` storage nodes on one leaf. */
+static void star(struct scenario *sc, unsigned writers, unsigned storage)
+{
+    scenario_defaults(sc);
+    set(sc, "cluster.nodes=%u", writers);
+    set(sc, "fabric.hosts_per_leaf=%u", writers);
+    set(sc, "storage.nodes=%u", storage);
+    set(sc, "fabric.storage_per_leaf=%u", storage);
+    set(sc, "fabric.spines=1");
+    set(sc, "telemetry.ports=true");
+}
+
+/* S congested lossy egress queues each settle at alpha*B/(1+alpha*S). */
+static void dt_lossy(unsigned S, double alpha)
+{
+    struct scenario sc;
+    star(&sc, 2 * S, S);
+    set(&sc, "fabric.pfc.enabled=false");
+    set(&sc, "fabric.mmu.reserve=0");
+    set(&sc, "fabric.mmu.lossy_alpha=%g", alpha);
+    set(&sc, "fabric.buffer=4MB");
+    set(&sc, "fabric.uplink_speed=%uGbps", 800 * S); /* only storage ports congest */
+    set(&sc, "workload.bytes_per_writer=4MB");
+    struct results r;
+    CHECK(run(&sc, &r) == 0);
+    CHECK(r.drops_lossy > 0); /* queues were pushed to their threshold */
+    double want = alpha * 4e6 / (1 + alpha * S);
+    double mtu = 4096 + 82;
+    int seen = 0;
+    for (uint32_t i = 0; i < r.n_ports; i++) {
+        if (r.ports[i].seg != SEG_SLEAF_DOWN)
+            continue;
+        seen++;
+        CHECKF(fabs((double)r.ports[i].max_queue - want) <= mtu,
+               "S=%u alpha=%g: queue %llu vs %.0f", S, alpha,
+               (unsigned long long)r.ports[i].max_queue, want);
+    }
+    CHECK(seen == (int)S);
+    results_release(&r);
+}
+
+static void dt_threshold_lossy(void)
+{
+    dt_lossy(1, 1);
+    dt_lossy(2, 1);
+    dt_lossy(4, 1);
+    dt_lossy(4, 8);
+}
+
+/* Lossless ingress: S congested priority groups are paused (XOFF) when
+ * their shared use reaches alpha*pool/(1+alpha*S). */
+static void dt_threshold_lossless(void)
+{
+    for (unsigned S = 2; S <= 8; S *= 2) {
+        struct scenario sc;
+        star(&sc, S, 1);
+        set(&sc, "fabric.mmu.reserve=0");
+        set(&sc, "fabric.buffer=8MB");
+        set(&sc, "workload.bytes_per_writer=12MB");
+        struct results r;
+        CHECK(run(&sc, &r) == 0);
+        CHECKF(r.ok, "%s", r.violation);
+        /* pool of the compute leaf: buffer minus the headroom of its S+1 ports */
+        uint64_t h = mmu_headroom(&sc, 400000000000ull, 1000000);
+        double pool = 8e6 - (double)(S + 1) * (double)h;
+        double want = pool / (1.0 + S);
+        unsigned seen = 0;
+        for (uint32_t i = 0; i < r.n_ports; i++) {
+            const struct port_result *p = &r.ports[i];
+            /* ingress from writers: the leaf side of host links */
+            if (p->node != sc.cluster.nodes + 1 || p->seg != SEG_REVERSE || !p->pause_tx)
+                continue;
+            seen++;
+            /* XOFF/XON cycling keeps the PGs out of lockstep: one MTU holds
+             * up to S = 4, at S = 8 the mean sits up to 2% under the formula */
+            double tol = S <= 4 ? 4178 : 0.02 * want;
+            CHECKF(fabs(p->xoff_shared - want) <= tol, "S=%u: shared at XOFF %.0f vs %.0f",
+                   S, p->xoff_shared, want);
+        }
+        CHECK(seen == S);
+        results_release(&r);
+    }
+}
+
+/* The real marking code against the RED curve at several depths. */
+static void red_marking_fraction(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    set(&sc, "fabric.ecn.pmax=0.2");
+    struct pnet n;
+    memset(&n, 0, sizeof n);
+    n.sc = &sc;
+    rng_init(&n.ecn_rng, 5, RNG_ECN);
+    struct port p;
+    memset(&p, 0, sizeof p);
+    p.kmin = 100000;
+    p.kmax = 400000;
+    const uint64_t depths[] = {50000, 100000, 175000, 250000, 325000, 400000, 500000};
+    for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
+        p.q[3].bytes = depths[d];
+        p.ecn_marked = 0;
+        const int trials = 40000;
+        for (int i = 0; i < trials; i++) {
+            struct packet pk = {.kind = PK_DATA, .prio = 3, .payload = 4096};
+            ecn_mark(&n, &p, &pk);
+        }
+        double want = red_probability(depths[d], p.kmin, p.kmax, 0.2);
+        double got = (double)p.ecn_marked / trials;
+        double sd = sqrt(want * (1 - want) / trials);
+        CHECKF(fabs(got - want) <= 4 * sd + 1e-12, "q=%llu: %.4f vs %.4f",
+               (unsigned long long)depths[d], got, want);
+    }
+    CHECK(red_probability(100000, 100000, 400000, 0.2) == 0.0);
+    CHECK(fabs(red_probability(250000, 100000, 400000, 0.2) - 0.1) < 1e-12);
+    CHECK(red_probability(400001, 100000, 400000, 0.2) == 1.0);
+}
+
+/* N:1 incast, PFC only: line rate x wire efficiency, no drops, each sender
+ * paused about (1 - 1/N) of the time. */
+static void incast_pfc(unsigned N, const char *buffer, const char *bytes)
+{
+    struct scenario sc;
+    star(&sc, N, 1);
+    set(&sc, "fabric.buffer=%s", buffer);
+    set(&sc, "workload.bytes_per_writer=%s", bytes);
+    struct results r;
+    CHECK(run(&sc, &r) == 0);
+    CHECKF(r.ok, "%s", r.violation);
+    CHECK(r.drops == 0);
+    double goodput = (double)r.bytes_delivered * 8 / r.completion_s;
+    double want = 400e9 * 4096.0 / (4096 + 82);
+    CHECKF(fabs(goodput / want - 1) < 0.01, "N=%u goodput %.4g vs %.4g", N, goodput, want);
+    double sum = 0, lo = 1, hi = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        /* host i's NIC port, while it had data to send */
+        double f = r.ports[i].active_paused_s / r.ports[i].active_s;
+        sum += f;
+        lo = f < lo ? f : lo;
+        hi = f > hi ? f : hi;
+    }
+    double expect = 1.0 - 1.0 / N;
+    CHECKF(fabs(sum / N - expect) < 0.03, "N=%u mean paused %.3f vs %.3f", N, sum / N, expect);
+    CHECKF(hi - lo < 0.1, "N=%u paused fraction spread %.3f..%.3f", N, lo, hi);
+    results_release(&r);
+}
+
+static void pfc_incast_line_rate(void)
+{
+    incast_pfc(8, "4MB", "4MB");
+    incast_pfc(32, "8MB", "2MB");
+    incast_pfc(127, "32MB", "1MB");
+}
+
+/* Headroom sized for a shorter cable than the link really is: the lossless
+ * check must fail loudly. */
+static void pfc_headroom_too_small_fails_loudly(void)
+{
+    struct scenario sc;
+    star(&sc, 16, 1);
+    set(&sc, "fabric.link_delay=20us");
+    set(&sc, "fabric.cable_length=1");
+    set(&sc, "fabric.buffer=8MB");
+    set(&sc, "workload.bytes_per_writer=2MB");
+    struct results r;
+    CHECK(run(&sc, &r) == 0);
+    CHECK(!r.ok);
+    CHECK(r.drops_lossless > 0);
+    CHECK(strstr(r.violation, "lossless") != NULL);
+    results_release(&r);
+}
+
+/* Victim: host V on the incast's leaf writes to an idle storage node. With
+ * PFC in the same class, pauses aimed at the incast stop it too. */
+static double victim_slowdown(int victim_prio, const char *lossless)
+{
+    struct scenario sc;
+    star(&sc, 9, 2);
+    set(&sc, "fabric.uplink_speed=3200Gbps"); /* only the incast's storage NIC congests */
+    set(&sc, "fabric.pfc.priorities=%s", lossless);
+    set(&sc, "fabric.buffer=8MB");
+    set(&sc, "workload.bytes_per_writer=2MB");
+    struct err e;
+    CHECK(scenario_resolve(&sc, &e) == 0);
+    struct arena a;
+    arena_init(&a);
+    struct topo t;
+    CHECK(topo_build(&t, &sc, &a, &e) == 0);
+    struct transfer x[9];
+    memset(x, 0, sizeof x);
+    for (int i = 0; i < 9; i++) {
+        x[i].src = (uint32_t)i;
+        x[i].writer = (uint32_t)i;
+        x[i].dst = t.first_storage + (i == 8);  /* host 8 is the victim */
+        x[i].bytes = i == 8 ? 8000000 : 2000000;
+        x[i].sport = (uint16_t)(50000 + i);
+    }
+    x[8].prio = (uint8_t)(victim_prio + 1);
+    struct workload w;
+    memset(&w, 0, sizeof w);
+    w.xfers = x;
+    w.n = w.n_writers = 9;
+    w.total_bytes = 24000000;
+    struct results r;
+    memset(&r, 0, sizeof r);
+    CHECK(pkt_run(&sc, &t, &w, &r, &e) == 0);
+    /* alone: its wire bytes at 400G plus the path (4 links, 3 switches) */
+    double ideal = 8000000.0 * 4178 / 4096 * 8 / 400e9 + 5.75e-6;
+    double v = r.n_writer_s == 9 ? r.writer_s[8] / ideal : -1;
+    CHECK(r.drops_lossless == 0);
+    results_release(&r);
+    arena_release(&a);
+    return v;
+}
+
+static void pfc_victim_flow(void)
+{
+    double same = victim_slowdown(3, "3");       /* same lossless class */
+    double lossy = victim_slowdown(0, "3");      /* separate lossy class */
+    double other = victim_slowdown(4, "3,4");    /* separate lossless class */
+    CHECKF(same > 1.5, "victim in the incast's class: %.2fx ideal", same);
+    CHECKF(lossy > 0 && lossy < 1.1, "victim in a lossy class: %.2fx ideal", lossy);
+    CHECKF(other > 0 && other < 1.1, "victim in its own lossless class: %.2fx ideal", other);
+}
+
+/* DCQCN N:1: per-flow throughput over the second half within 10% of fair
+ * share, the bottleneck queue around Kmin..Kmax (not at the PFC threshold),
+ * far less pause than PFC alone. */
+static void dcqcn_incast(unsigned N, const char *bytes)
+{
+    struct scenario sc;
+    star(&sc, N, 1);
+    set(&sc, "workload.bytes_per_writer=%s", bytes);
+    set(&sc, "telemetry.interval=20us");
+    struct results pfc, dc;
+    CHECK(run(&sc, &pfc) == 0);
+    set(&sc, "transport.cc=dcqcn");
+    CHECK(run(&sc, &dc) == 0);
+    CHECKF(dc.ok, "%s", dc.violation);
+    CHECK(dc.cnps_received > 0 && dc.rate_decreases > 0 && dc.ecn_marked > 0);
+    uint32_t k = dc.n_samples, nf = dc.n_sample_flows;
+    CHECK(k > 20 && nf == N);
+    /* window: from half the run to the last sample before any flow ends */
+    uint32_t a = k / 2, b = a;
+    for (uint32_t i = a; i < k; i++) {
+        int all = 1;
+        for (uint32_t f = 0; f < nf; f++)
+            all &= dc.sample_rate[(size_t)i * nf + f] > 0;
+        if (!all)
+            break;
+        b = i;
+    }
+    CHECKF(b > a + 10, "window %u..%u of %u", a, b, k);
+    double span = dc.sample_t[b] - dc.sample_t[a], total = 0;
+    for (uint32_t f = 0; f < nf; f++)
+        total += (double)(dc.sample_delivered[(size_t)b * nf + f] -
+                          dc.sample_delivered[(size_t)a * nf + f]);
+    double fair = total / N;
+    for (uint32_t f = 0; f < nf && span > 0; f++) {
+        double got = (double)(dc.sample_delivered[(size_t)b * nf + f] -
+                              dc.sample_delivered[(size_t)a * nf + f]);
+        CHECKF(fabs(got / fair - 1) < 0.10, "N=%u flow %u: %.3f of fair share", N, f, got / fair);
+    }
+    /* the link stays busy in the window */
+    CHECKF(total * 8 / span > 0.8 * 400e9 * 4096 / 4178, "N=%u window throughput %.3g",
+           N, total * 8 / span);
+    double qsum = 0;
+    uint64_t qmax = 0;
+    for (uint32_t i = a; i <= b; i++) {
+        qsum += (double)dc.sample_max_queue[i];
+        qmax = dc.sample_max_queue[i] > qmax ? dc.sample_max_queue[i] : qmax;
+    }
+    double kmax = 400000.0 * 16; /* 400G: 6.4 MB */
+    CHECKF(qsum / (b - a + 1) < kmax, "N=%u mean queue %.0f", N, qsum / (b - a + 1));
+    CHECKF((double)qmax < 2 * kmax, "N=%u max queue in window %llu", N, (unsigned long long)qmax);
+    CHECKF(dc.paused_s < 0.2 * pfc.paused_s, "N=%u paused %.3g vs PFC only %.3g", N,
+           dc.paused_s, pfc.paused_s);
+    results_release(&pfc);
+    results_release(&dc);
+}
+
+static void dcqcn_incast_converges(void)
+{
+    dcqcn_incast(2, "60MB");
+    dcqcn_incast(16, "40MB");
+}
+
+SUITE(suite_lossless) = {
+    {"dt_threshold_lossy", dt_threshold_lossy},
+    {"dt_threshold_lossless", dt_threshold_lossless},
+    {"red_marking_fraction", red_marking_fraction},
+    {"pfc_incast_line_rate", pfc_incast_line_rate},
+    {"pfc_headroom_too_small_fails_loudly", pfc_headroom_too_small_fails_loudly},
+    {"pfc_victim_flow", pfc_victim_flow},
+    {"dcqcn_incast_converges", dcqcn_incast_converges},
+    {0, 0},
+};
