@@ -428,6 +428,19 @@ static void work_policies(void)
     struct err e = {""};
     CHECK(build(&b, &sc, &e) == -1 && strncmp(e.msg, "checkpoint.rate_limit:", 22) == 0);
     arena_release(&b.a);
+    /* ... and so is a cap or an offset that runs past the simulator clock,
+     * naming the key that does it */
+    sc.checkpoint.rate_limit_bps = 1;
+    CHECK(build(&b, &sc, &e) == -1);
+    CHECKF(strstr(e.msg, "checkpoint.rate_limit: writing this checkpoint takes longer") == e.msg,
+           "%s", e.msg);
+    arena_release(&b.a);
+    sc.checkpoint.policy = POLICY_STAGGER;
+    sc.checkpoint.groups = 1000000;
+    sc.checkpoint.offset_ps = 1000 * PS_PER_S;
+    CHECK(build(&b, &sc, &e) == -1);
+    CHECKF(strncmp(e.msg, "checkpoint.offset: ", 19) == 0, "%s", e.msg);
+    arena_release(&b.a);
 }
 
 static void work_two_phase_policies(void)

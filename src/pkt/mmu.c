@@ -171,8 +171,8 @@ void ecn_mark(struct pnet *n, struct port *out, struct packet *pk)
     double p = red_probability(out->q[pk->prio].bytes, out->kmin, out->kmax,
                                n->sc->fabric.ecn_pmax);
     if (p > 0 && (p >= 1.0 || rng_double(&n->ecn_rng) < p)) {
+        n->ecn_marked += !pk->ce; /* packets marked, not marks */
         pk->ce = 1;
         out->ecn_marked++;
-        n->ecn_marked++;
     }
 }

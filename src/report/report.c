@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../include/ckptnet.h"
+#include "../topo/topo.h"
 
 /* "12.345 ms" style with 4 significant digits. */
 static const char *fmt_secs(double s, char *buf, size_t len)
@@ -20,6 +21,15 @@ static const char *fmt_secs(double s, char *buf, size_t len)
         u = "ms";
     }
     snprintf(buf, len, "%.4g %s", s, u);
+    return buf;
+}
+
+static const char *fmt_rate(double bps, char *buf, size_t len)
+{
+    if (bps >= 1e9)
+        snprintf(buf, len, "%.3g Gbps", bps / 1e9);
+    else
+        snprintf(buf, len, "%.3g Mbps", bps / 1e6);
     return buf;
 }
 
@@ -114,7 +124,7 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
 
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r)
 {
-    char a[32], b[32], c[32], d[32];
+    char a[32], b[32], c[32], d[32], e[32];
     fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", r->engine,
             sc->source[0] ? sc->source : "default", (unsigned long long)sc->seed);
     summary_answer(out, sc, r);
@@ -133,7 +143,27 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 fmt_secs(r->paused_s, a, sizeof a), fmt_secs(r->max_port_paused_s, b, sizeof b),
                 fmt_bytes((double)r->max_queue_bytes, c, sizeof c),
                 fmt_bytes((double)r->max_buffer_bytes, d, sizeof d));
-    else
+    if (r->has_packet_stats) {
+        fprintf(out, "  buffers     max headroom used %s, max shared per PG %s; "
+                     "queue p99 (busy ports): storage NIC %s, spine down %s, leaf up %s\n",
+                fmt_bytes((double)r->max_headroom_bytes, a, sizeof a),
+                fmt_bytes((double)r->max_shared_pg_bytes, b, sizeof b),
+                fmt_bytes((double)r->seg_queue_p99[SEG_SLEAF_DOWN], c, sizeof c),
+                fmt_bytes((double)r->seg_queue_p99[SEG_SPINE_DOWN], d, sizeof d),
+                fmt_bytes((double)r->seg_queue_p99[SEG_CLEAF_UP], e, sizeof e));
+        fprintf(out, "  congestion  cc %s; ECN marked %llu packets (%.2f%%), %llu CNPs, "
+                     "%llu rate cuts",
+                r->cc ? r->cc : "none", (unsigned long long)r->ecn_marked,
+                r->data_packets ? 100.0 * (double)r->ecn_marked / (double)r->data_packets : 0.0,
+                (unsigned long long)r->cnps_received, (unsigned long long)r->rate_decreases);
+        if (r->rate_decreases)
+            fprintf(out, ", lowest rate %s", fmt_rate(r->min_rate_bps, a, sizeof a));
+        fputc('\n', out);
+        if (r->drops)
+            fprintf(out, "  drops       lossless %llu, lossy %llu, PFC watchdog %llu (%llu storms)\n",
+                    (unsigned long long)r->drops_lossless, (unsigned long long)r->drops_lossy,
+                    (unsigned long long)r->drops_watchdog, (unsigned long long)r->pfc_storms);
+    } else
         fprintf(out, "  network     drops, PFC, ECN and queues need the packet engine "
                      "(--engine packet)\n");
     if (r->has_link_stats) {
@@ -200,6 +230,63 @@ static void emit_key(void *ud, const char *key, const char *value, int kind)
 }
 
 #define U(x) json_integer((json_int_t)(x))
+
+static const char *const seg_json[5] = {
+    "writer_nic", "compute_leaf_up", "spine_down", "storage_nic", "reverse",
+};
+
+/* network.pfc/ecn/buffer/drops detail and transport.* (packet engine) */
+static void put_lossless(json_t *root, const struct results *r)
+{
+    put_dotted(root, "network.drops_by_class.lossless", U(r->drops_lossless));
+    put_dotted(root, "network.drops_by_class.lossy", U(r->drops_lossy));
+    put_dotted(root, "network.drops_by_class.watchdog", U(r->drops_watchdog));
+    put_dotted(root, "network.pfc.refresh_frames", U(r->refresh_frames));
+    put_dotted(root, "network.pfc.pause_frames_received", U(r->pause_frames_rx));
+    put_dotted(root, "network.pfc.watchdog_storms", U(r->pfc_storms));
+    put_dotted(root, "network.ecn.marked_packets", U(r->ecn_marked));
+    put_dotted(root, "network.ecn.marked_fraction",
+               json_real(r->data_packets ? (double)r->ecn_marked / (double)r->data_packets : 0));
+    put_dotted(root, "network.buffer.max_switch_bytes", U(r->max_buffer_bytes));
+    put_dotted(root, "network.buffer.max_headroom_bytes", U(r->max_headroom_bytes));
+    put_dotted(root, "network.buffer.max_shared_pg_bytes", U(r->max_shared_pg_bytes));
+    for (int sg = 0; sg < 5; sg++) {
+        char k[96];
+        snprintf(k, sizeof k, "network.queues.%s.max_bytes", seg_json[sg]);
+        put_dotted(root, k, U(r->seg_queue_max[sg]));
+        snprintf(k, sizeof k, "network.queues.%s.p99_bytes", seg_json[sg]);
+        put_dotted(root, k, U(r->seg_queue_p99[sg]));
+        snprintf(k, sizeof k, "network.pfc.paused_s_by_segment.%s", seg_json[sg]);
+        put_dotted(root, k, json_real(r->seg_paused_s[sg]));
+    }
+    if (r->ports) {
+        json_t *a = json_array();
+        for (uint32_t i = 0; i < r->n_ports; i++) {
+            const struct port_result *p = &r->ports[i];
+            if (!p->tx_bytes && !p->pause_tx && !p->drops)
+                continue;
+            json_t *o = json_object();
+            json_object_set_new(o, "port", U(i));
+            json_object_set_new(o, "node", U(p->node));
+            json_object_set_new(o, "segment", json_string(seg_json[p->seg < 5 ? p->seg : 4]));
+            json_object_set_new(o, "tx_bytes", U(p->tx_bytes));
+            json_object_set_new(o, "max_queue_bytes", U(p->max_queue));
+            json_object_set_new(o, "max_headroom_bytes", U(p->max_headroom));
+            json_object_set_new(o, "pause_sent", U(p->pause_tx));
+            json_object_set_new(o, "pause_received", U(p->pause_rx));
+            json_object_set_new(o, "paused_s", json_real(p->paused_s));
+            json_object_set_new(o, "ecn_marked", U(p->ecn_marked));
+            json_object_set_new(o, "drops", U(p->drops));
+            json_array_append_new(a, o);
+        }
+        put_dotted(root, "network.ports", a);
+    }
+    put_dotted(root, "transport.cc", json_string(r->cc ? r->cc : "none"));
+    put_dotted(root, "transport.cnps_sent", U(r->cnps_sent));
+    put_dotted(root, "transport.cnps_received", U(r->cnps_received));
+    put_dotted(root, "transport.rate_decreases", U(r->rate_decreases));
+    put_dotted(root, "transport.min_rate_bps", json_real(r->min_rate_bps));
+}
 
 /* A real, or null when the figure does not apply (0 = no failures). */
 static json_t *real_or_null(double v, int applies)
@@ -290,6 +377,7 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
         put_dotted(root, "network.max_queue_bytes", U(r->max_queue_bytes));
         put_dotted(root, "network.max_buffer_bytes", U(r->max_buffer_bytes));
         put_dotted(root, "network.packets_delivered", U(r->packets_delivered));
+        put_lossless(root, r);
     }
     for (int s = 0; r->has_link_stats && s < RESULTS_SEGMENTS; s++) {
         char k[96];

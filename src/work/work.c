@@ -206,7 +206,11 @@ int workload_build(struct workload *w, const struct scenario *sc,
                 s += x < 1e3 * (double)offset ? (uint64_t)x : 1000 * offset;
             }
         } else if (pol == POLICY_STAGGER) {
-            s += (uint64_t)i * sc->checkpoint.groups / nw * offset;
+            /* (groups - 1) x offset can pass 2^64: saturate, and let the
+             * clock check below refuse it */
+            unsigned __int128 g = (unsigned __int128)((uint64_t)i * sc->checkpoint.groups / nw)
+                                  * offset;
+            s += g > CLOCK_LIMIT_PS ? CLOCK_LIMIT_PS : (uint64_t)g;
         } else if (pol == POLICY_ASYNC || pol == POLICY_HIERARCHICAL) {
             s += node_local[n]; /* the drain starts once the node has staged */
         }
@@ -269,7 +273,7 @@ int workload_build(struct workload *w, const struct scenario *sc,
         return err_set(e, "out of memory building the workload");
     struct rng qp;
     rng_init(&qp, sc->seed, RNG_QP);
-    uint64_t end_max = 0, first = UINT64_MAX;
+    uint64_t end_max = 0, first = UINT64_MAX, last_start = 0;
     uint32_t nic_turn = 0, prev_rank = UINT32_MAX;
     for (uint32_t f = 0; f < p.n_files; f++) {
         uint32_t r = p.files[f].rank, i = widx[r], n = plan_node(&p, sc, r);
@@ -303,6 +307,8 @@ int workload_build(struct workload *w, const struct scenario *sc,
             uint64_t d = units_ser_ps(b, cap ? cap : sc->cluster.nic_bps);
             if (x->start_ps < first)
                 first = x->start_ps;
+            if (x->start_ps > last_start)
+                last_start = x->start_ps;
             if (x->start_ps + d > end_max || x->start_ps + d < x->start_ps)
                 end_max = x->start_ps + d < x->start_ps ? UINT64_MAX : x->start_ps + d;
         }
@@ -312,11 +318,21 @@ int workload_build(struct workload *w, const struct scenario *sc,
     /* the clock: the slowest transfer alone, and all bytes through the
      * storage NICs */
     uint64_t all = units_ser_ps(w->total_bytes, (uint64_t)M * sc->storage.nic_bps);
-    if (end_max > CLOCK_LIMIT_PS || all > CLOCK_LIMIT_PS - (first == UINT64_MAX ? 0 : first))
+    if (end_max > CLOCK_LIMIT_PS || all > CLOCK_LIMIT_PS - (first == UINT64_MAX ? 0 : first)) {
+        /* name the likeliest cause: late starts, a rate cap, or the bytes */
+        const char *key = p.model_form ? "model.name" : "workload.bytes_per_writer";
+        if (last_start > CLOCK_LIMIT_PS / 2)
+            key = pol == POLICY_STAGGER || pol == POLICY_JITTER ? "checkpoint.offset"
+                  : sc->storage.file_open_ps ? "storage.file_open_cost"
+                                             : "checkpoint.straggler_delay";
+        else if (pol == POLICY_RATE_LIMIT)
+            key = "checkpoint.rate_limit";
+        else if (n_strag && sc->checkpoint.straggler_slowdown > 1.0)
+            key = "checkpoint.straggler_slowdown";
         return err_set(e, "%s: writing this checkpoint takes longer than the "
                           "simulator clock allows (%" PRIu64 " s)",
-                       p.model_form ? "model.name" : "workload.bytes_per_writer",
-                       CLOCK_LIMIT_PS / PS_PER_S);
+                       key, CLOCK_LIMIT_PS / PS_PER_S);
+    }
 
     struct plan_summary *s = &w->sum;
     s->model = model_names[sc->model.name];
