@@ -429,6 +429,7 @@ static void collect(struct fnet *n, struct results *r)
     r->max_pending_events = n->max_ch;
     r->rate_updates = n->mm.updates;
     r->rates_recomputed = n->mm.refilled;
+    if (getenv("FLUID_DEBUG")) fprintf(stderr, "updates %llu rounds %llu full %llu refilled %llu\n", (unsigned long long)n->mm.updates, (unsigned long long)n->mm.rounds, (unsigned long long)n->mm.full_refills, (unsigned long long)n->mm.refilled);
     r->mem_bytes = n->arena.total;
 
     r->ok = 1;
