@@ -330,3 +330,72 @@ SUITE(suite_lossless) = {
     {"dcqcn_incast_converges", dcqcn_incast_converges},
     {0, 0},
 };
+
+/* A slow storage back end: the storage NIC pauses the fabric and the write
+ * ends when the drain does. */
+static void storage_drain_backpressure(void)
+{
+    struct scenario sc;
+    star(&sc, 8, 1);
+    set(&sc, "storage.drain_rate=100Gbps");
+    set(&sc, "storage.ingest_buffer=2MB");
+    set(&sc, "workload.bytes_per_writer=4MB");
+    struct results r;
+    CHECK(run(&sc, &r) == 0);
+    CHECKF(r.ok, "%s", r.violation);
+    CHECK(r.bound_limit == LIMIT_STORAGE_DRAIN);
+    double drain = 32e6 * 8 / 100e9;
+    CHECKF(r.completion_s >= drain && r.completion_s < drain * 1.02, "%.6g vs drain %.6g",
+           r.completion_s, drain);
+    CHECKF(r.completion_s <= r.bound_s * 1.02, "%.6g vs bound %.6g", r.completion_s, r.bound_s);
+    /* the storage node's own port sent the pauses */
+    uint32_t sp = sc.cluster.nodes; /* port of storage node 0 */
+    CHECK(r.n_ports > sp && r.ports[sp].pause_tx > 0);
+    results_release(&r);
+}
+
+/* A stuck storage node pauses its leaf port for good. Without the PFC
+ * watchdog the storm spreads and stalls writes to its healthy neighbour;
+ * with it, the stormed queue drops and the neighbour's writes finish. */
+static void stuck_receiver(int watchdog, struct results *r, struct scenario *sc)
+{
+    star(sc, 8, 2);
+    set(sc, "fabric.buffer=8MB");
+    set(sc, "storage.stuck_nodes=1");
+    set(sc, "storage.ingest_buffer=1MB");
+    set(sc, "workload.bytes_per_writer=4MB");
+    set(sc, "sim.time_limit=5ms");
+    set(sc, "fabric.pfc.watchdog=%s", watchdog ? "true" : "false");
+    set(sc, "fabric.pfc.watchdog_detect=200us");
+    set(sc, "fabric.pfc.watchdog_restore=200us");
+    CHECK(run(sc, r) == 0);
+}
+
+static void pfc_watchdog_breaks_storm(void)
+{
+    struct scenario sc;
+    struct results r;
+    stuck_receiver(0, &r, &sc);
+    CHECK(!r.ok && strstr(r.violation, "time limit"));
+    int healthy_done = 0;
+    for (uint32_t i = 1; i < r.n_writer_s; i += 2) /* odd writers -> node 1 */
+        healthy_done += r.writer_s[i] >= 0;
+    CHECKF(healthy_done < 4, "without watchdog %d of 4 healthy writers finished", healthy_done);
+    CHECK(r.pfc_storms == 0 && r.drops == 0);
+    results_release(&r);
+
+    stuck_receiver(1, &r, &sc);
+    CHECK(!r.ok); /* the stuck node's writes are lost */
+    CHECK(r.pfc_storms >= 1 && r.drops_watchdog > 0);
+    healthy_done = 0;
+    for (uint32_t i = 1; i < r.n_writer_s; i += 2)
+        healthy_done += r.writer_s[i] >= 0;
+    CHECKF(healthy_done == 4, "with watchdog %d of 4 healthy writers finished", healthy_done);
+    results_release(&r);
+}
+
+SUITE(suite_storage) = {
+    {"storage_drain_backpressure", storage_drain_backpressure},
+    {"pfc_watchdog_breaks_storm", pfc_watchdog_breaks_storm},
+    {0, 0},
+};

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define EPS 1e-9 /* relative slack for float round-off in the checks */
+#define EPS 1e-10     /* relative slack for float round-off in the checks */
+#define OVER_EPS 1e-9 /* a load this far above capacity is reported */
 
 int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
             uint32_t nf, const uint32_t *path_off, const uint32_t *path,
@@ -16,36 +17,28 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->nl = nl;
     m->nf = nf;
     uint32_t np = path_off[nf];
-    m->links = arena_calloc(a, nl ? nl : 1, sizeof *m->links);
-    m->flows = arena_calloc(a, nf ? nf : 1, sizeof *m->flows);
-    m->path = arena_calloc(a, np ? np : 1, sizeof *m->path);
-    m->pslot = arena_calloc(a, np ? np : 1, sizeof *m->pslot);
-    m->lflow = arena_calloc(a, np ? np : 1, sizeof *m->lflow);
-    m->active = arena_calloc(a, nf ? nf : 1, sizeof *m->active);
-    m->added = arena_calloc(a, nf ? nf : 1, sizeof *m->added);
-    m->aff = arena_calloc(a, nf ? nf : 1, sizeof *m->aff);
-    m->dirty = arena_calloc(a, nl ? nl : 1, sizeof *m->dirty);
-    m->dmark = arena_calloc(a, nl ? nl : 1, sizeof *m->dmark);
-    m->tl = arena_calloc(a, nl ? nl : 1, sizeof *m->tl);
     size_t nh = (size_t)nl + nf;
-    m->heap = arena_calloc(a, nh ? nh : 1, sizeof *m->heap);
-    m->hpos = arena_calloc(a, nh ? nh : 1, sizeof *m->hpos);
-    m->hkey = arena_calloc(a, nh ? nh : 1, sizeof *m->hkey);
-    if (!m->links || !m->flows || !m->path || !m->pslot || !m->lflow ||
-        !m->active || !m->added || !m->aff || !m->dirty || !m->dmark ||
-        !m->tl || !m->heap || !m->hpos || !m->hkey)
+#define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
+    if (!ALLOC(m->links, nl) || !ALLOC(m->flows, nf) || !ALLOC(m->path, np) ||
+        !ALLOC(m->pslot, np) || !ALLOC(m->lflow, np) || !ALLOC(m->alist, np) ||
+        !ALLOC(m->active, nf) || !ALLOC(m->added, nf) || !ALLOC(m->aff, nf) ||
+        !ALLOC(m->dirty, nl) || !ALLOC(m->dmark, nl) || !ALLOC(m->tl, nl) ||
+        !ALLOC(m->heap, nh) || !ALLOC(m->hpos, nh) || !ALLOC(m->hkey, nh))
         return -1;
+#undef ALLOC
     memcpy(m->path, path, np * sizeof *path);
     /* each link's list is as long as the number of flows that ever cross it */
     for (uint32_t i = 0; i < np; i++)
         m->links[path[i]].n++;
     uint32_t off = 0;
     for (uint32_t l = 0; l < nl; l++) {
-        m->links[l].cap = cap[l];
-        m->links[l].off = off;
-        off += m->links[l].n;
-        m->links[l].n = 0;
-        m->links[l].level = -1;
+        struct mm_link *k = &m->links[l];
+        k->cap = cap[l];
+        k->off = off;
+        off += k->n;
+        k->n = 0;
+        k->level = -1;
+        k->bhead = MM_NIL;
     }
     for (uint32_t f = 0; f < nf; f++) {
         struct mm_flow *fl = &m->flows[f];
@@ -53,6 +46,7 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         fl->poff = path_off[f];
         fl->np = path_off[f + 1] - path_off[f];
         fl->bott = MM_NONE;
+        fl->bnext = fl->bprev = MM_NIL;
         fl->apos = UINT32_MAX;
     }
     for (size_t i = 0; i < nh; i++)
@@ -60,6 +54,33 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->epoch = 1;
     m->dmark_epoch = 1;
     return 0;
+}
+
+/* Move flow f to bottleneck b (a link, MM_CAP or MM_NONE), keeping the
+ * links' lists of the flows bottlenecked on them. */
+static void bott_set(struct mm *m, uint32_t f, uint32_t b)
+{
+    struct mm_flow *fl = &m->flows[f];
+    if (fl->bott < m->nl) {
+        struct mm_link *l = &m->links[fl->bott];
+        if (fl->bprev != MM_NIL)
+            m->flows[fl->bprev].bnext = fl->bnext;
+        else
+            l->bhead = fl->bnext;
+        if (fl->bnext != MM_NIL)
+            m->flows[fl->bnext].bprev = fl->bprev;
+        l->nbott--;
+    }
+    fl->bott = b;
+    fl->bnext = fl->bprev = MM_NIL;
+    if (b < m->nl) {
+        struct mm_link *l = &m->links[b];
+        fl->bnext = l->bhead;
+        if (l->bhead != MM_NIL)
+            m->flows[l->bhead].bprev = f;
+        l->bhead = f;
+        l->nbott++;
+    }
 }
 
 static void mark_dirty(struct mm *m, uint32_t f)
@@ -87,12 +108,11 @@ void mm_start(struct mm *m, uint32_t f)
     fl->apos = m->n_active;
     m->active[m->n_active++] = f;
     fl->rate = 0;
-    fl->bott = MM_NONE;
     m->added[m->n_added++] = f;
     mark_dirty(m, f);
 }
 
-/* Keep the load a link had before the coming update (update m->epoch + 1). */
+/* Keep the load a link had before update number `update`. */
 static void snapshot(struct mm_link *l, uint32_t update)
 {
     if (l->snap != update) {
@@ -106,8 +126,7 @@ void mm_stop(struct mm *m, uint32_t f)
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos == UINT32_MAX)
         return;
-    if (fl->bott < m->nl)
-        m->links[fl->bott].nbott--;
+    bott_set(m, f, MM_NONE);
     for (uint32_t i = 0; i < fl->np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
@@ -128,7 +147,6 @@ void mm_stop(struct mm *m, uint32_t f)
     m->flows[last].apos = fl->apos;
     fl->apos = UINT32_MAX;
     fl->rate = 0;
-    fl->bott = MM_NONE;
     mark_dirty(m, f);
     /* a flow started and stopped before an update must not stay in added */
     for (uint32_t i = 0; i < m->n_added; i++)
@@ -223,8 +241,9 @@ static void touch_link(struct mm *m, uint32_t lid)
         m->tl[m->n_tl++] = lid;
         snapshot(l, m->epoch);
         l->na = 0;
-        l->aprev = l->anew = 0;
-        l->scanned = 0;
+        l->aprev = 0;
+        l->froze = 0;
+        l->level = -1;
     }
 }
 
@@ -238,11 +257,23 @@ static void affect(struct mm *m, uint32_t f)
     fl->prev_rate = fl->rate;
     m->aff[m->n_aff++] = f;
     for (uint32_t i = 0; i < fl->np; i++) {
-        struct mm_link *l = &m->links[m->path[fl->poff + i]];
-        touch_link(m, m->path[fl->poff + i]);
-        l->na++;
-        l->aprev += fl->rate;
+        uint32_t lid = m->path[fl->poff + i];
+        touch_link(m, lid);
+        m->links[lid].na++;
+        m->links[lid].aprev += fl->rate;
     }
+}
+
+/* Add to A the flows bottlenecked on l that are not in it yet. */
+static uint32_t affect_bottlenecked(struct mm *m, const struct mm_link *l)
+{
+    uint32_t added = 0;
+    for (uint32_t f = l->bhead; f != MM_NIL; f = m->flows[f].bnext)
+        if (m->flows[f].mark != m->epoch) {
+            affect(m, f);
+            added++;
+        }
+    return added;
 }
 
 static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
@@ -250,11 +281,9 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
     struct mm_flow *fl = &m->flows[f];
     fl->frozen = 1;
     fl->rate = rate;
-    fl->bott = bott;
-    if (bott < m->nl) {
-        m->links[bott].nbott++;
+    bott_set(m, f, bott);
+    if (bott < m->nl)
         m->links[bott].froze++;
-    }
     if (fl->cap != INFINITY)
         h_remove(m, m->nl + f);
     for (uint32_t i = 0; i < fl->np; i++) {
@@ -278,13 +307,12 @@ static void fill(struct mm *m)
     for (uint32_t i = 0; i < m->n_aff; i++) {
         uint32_t f = m->aff[i];
         struct mm_flow *fl = &m->flows[f];
-        if (fl->bott < m->nl)
-            m->links[fl->bott].nbott--;
-        fl->bott = MM_NONE;
+        bott_set(m, f, MM_NONE);
         fl->frozen = 0;
         if (fl->cap != INFINITY)
             h_push(m, m->nl + f, fl->cap);
     }
+    uint32_t off = 0;
     for (uint32_t i = 0; i < m->n_tl; i++) {
         struct mm_link *l = &m->links[m->tl[i]];
         double free = l->cap - (l->load - l->aprev);
@@ -292,25 +320,31 @@ static void fill(struct mm *m)
         l->froze = 0;
         l->rem = free > 0 ? free : 0;
         l->level = -1;
-        l->anew = 0;
+        l->acc = 0;
+        l->aoff = off;
+        l->afill = 0;
+        off += l->na;
     }
     /* A link where A's flows could not fill it even at the most each can get
      * (its cap, the residual of every link it crosses) never binds: keep it
      * out of the heap. Most links of a burst are such (writer NICs, uplinks). */
     for (uint32_t i = 0; i < m->n_aff; i++) {
-        const struct mm_flow *fl = &m->flows[m->aff[i]];
+        uint32_t f = m->aff[i];
+        const struct mm_flow *fl = &m->flows[f];
         double ub = fl->cap;
         for (uint32_t j = 0; j < fl->np; j++)
             if (m->links[m->path[fl->poff + j]].rem < ub)
                 ub = m->links[m->path[fl->poff + j]].rem;
-        for (uint32_t j = 0; j < fl->np; j++)
-            m->links[m->path[fl->poff + j]].anew += ub;
+        for (uint32_t j = 0; j < fl->np; j++) {
+            struct mm_link *l = &m->links[m->path[fl->poff + j]];
+            l->acc += ub;
+            m->alist[l->aoff + l->afill++] = f;
+        }
     }
     for (uint32_t i = 0; i < m->n_tl; i++) {
         struct mm_link *l = &m->links[m->tl[i]];
-        if (l->na && l->anew >= l->rem * (1 - 1e-12))
+        if (l->na && l->acc >= l->rem * (1 - 1e-12))
             h_push(m, m->tl[i], l->rem / l->na);
-        l->anew = 0;
     }
     while (m->n_heap) {
         uint32_t id = m->heap[0];
@@ -321,55 +355,105 @@ static void fill(struct mm *m)
         }
         struct mm_link *l = &m->links[id];
         l->level = level;
-        /* freeze every unfrozen flow of A here; freeze() removes the link
-         * from the heap with its last one */
-        for (uint32_t k = 0; k < l->n && l->unfrozen; k++) {
-            uint32_t f = m->lflow[l->off + k];
-            if (m->flows[f].mark == m->epoch && !m->flows[f].frozen)
-                freeze(m, f, level, id);
-        }
+        /* freeze A's unfrozen flows here; the last one takes l off the heap */
+        for (uint32_t k = l->aoff; k < l->aoff + l->na && l->unfrozen; k++)
+            if (!m->flows[m->alist[k]].frozen)
+                freeze(m, m->alist[k], level, id);
     }
     m->rounds++;
 }
 
-/* Add to A every fixed flow on T's links that breaks the bottleneck
- * condition given A's new rates. Returns how many were added. */
+/* Add to A every fixed flow that breaks the bottleneck condition given A's
+ * new rates. Returns how many were added. */
 static uint32_t validate(struct mm *m)
 {
     uint32_t added = 0, nt = m->n_tl; /* links added meanwhile are checked next round */
     for (uint32_t i = 0; i < nt; i++) {
+        struct mm_link *l = &m->links[m->tl[i]];
+        l->acc = l->amax = 0;
+    }
+    for (uint32_t i = 0; i < m->n_aff; i++) {
+        const struct mm_flow *fl = &m->flows[m->aff[i]];
+        for (uint32_t j = 0; j < fl->np; j++) {
+            struct mm_link *l = &m->links[m->path[fl->poff + j]];
+            l->acc += fl->rate;
+            if (fl->rate > l->amax)
+                l->amax = fl->rate;
+        }
+    }
+    for (uint32_t i = 0; i < nt; i++) {
         uint32_t lid = m->tl[i];
         struct mm_link *l = &m->links[lid];
-        /* only where A froze or a fixed flow has its bottleneck can a fixed
-         * flow break the condition; elsewhere skip the scan */
-        if (l->n == l->na || (l->level < 0 && l->nbott == l->froze))
-            continue;
-        double load = 0, amax = 0;
-        for (uint32_t k = 0; k < l->n; k++) {
-            const struct mm_flow *g = &m->flows[m->lflow[l->off + k]];
-            load += g->rate;
-            if (g->mark == m->epoch && g->rate > amax)
-                amax = g->rate;
-        }
-        l->exact = load;
-        l->scanned = (uint32_t)m->rounds;
-        int full = load >= l->cap * (1 - EPS);
-        for (uint32_t k = 0; k < l->n; k++) {
-            uint32_t f = m->lflow[l->off + k];
-            const struct mm_flow *g = &m->flows[f];
-            if (g->mark == m->epoch)
-                continue;
-            /* a flow of A froze here: nobody on this link may have more */
-            int above = l->level >= 0 && g->rate > l->level * (1 + EPS);
-            /* this was g's bottleneck: it must still be full and g the max */
-            int lost = g->bott == lid && (!full || g->rate < amax * (1 - EPS));
-            if (above || lost) {
-                affect(m, f);
-                added++;
+        if (l->n == l->na)
+            continue; /* no fixed flow here */
+        int fixed_bott = l->nbott > l->froze;
+        if (l->level >= 0) {
+            /* A froze here: no fixed flow may be faster */
+            double x = l->level * (1 + EPS);
+            if (fixed_bott && l->blevel > x)
+                added += affect_bottlenecked(m, l);
+            if (l->maxr > x) { /* maybe a faster flow bottlenecked elsewhere */
+                double maxr = 0;
+                m->scans++;
+                for (uint32_t k = 0; k < l->n; k++) {
+                    uint32_t f = m->lflow[l->off + k];
+                    const struct mm_flow *g = &m->flows[f];
+                    if (g->mark != m->epoch && g->rate > x) {
+                        affect(m, f);
+                        added++;
+                    }
+                    if (g->bott != lid && g->rate > maxr)
+                        maxr = g->rate;
+                }
+                l->maxr = maxr;
             }
+        }
+        if (fixed_bott) {
+            /* fixed flows bottlenecked here: still full, still the fastest */
+            double load = l->load - l->aprev + l->acc;
+            if (load < l->cap * (1 - EPS) || l->blevel < l->amax * (1 - EPS))
+                added += affect_bottlenecked(m, l);
         }
     }
     return added;
+}
+
+/* After the last round: loads, bottleneck levels and rate bounds of T. */
+static void finish(struct mm *m)
+{
+    for (uint32_t i = 0; i < m->n_tl; i++) {
+        uint32_t lid = m->tl[i];
+        struct mm_link *l = &m->links[lid];
+        /* an exact sum where it is cheap, so round-off cannot drift */
+        if (l->n == l->na) {
+            l->load = l->acc;
+            l->since_sum = 0;
+        } else if (++l->since_sum >= l->n) {
+            double load = 0;
+            for (uint32_t k = 0; k < l->n; k++)
+                load += m->flows[m->lflow[l->off + k]].rate;
+            l->load = load;
+            l->since_sum = 0;
+        } else {
+            l->load = l->load - l->aprev + l->acc;
+        }
+        if (l->load > l->cap * (1 + OVER_EPS)) {
+            m->over_capacity++;
+            if (l->load / l->cap - 1 > m->worst_excess)
+                m->worst_excess = l->load / l->cap - 1;
+        }
+        /* the flows bottlenecked here share the level A froze at, unless
+         * fixed ones keep theirs (equal within EPS, validate checked) */
+        if (l->froze && l->nbott == l->froze)
+            l->blevel = l->level;
+        double maxr = l->n == l->na ? 0 : l->maxr;
+        for (uint32_t k = l->aoff; k < l->aoff + l->na; k++) {
+            const struct mm_flow *g = &m->flows[m->alist[k]];
+            if (g->bott != lid && g->rate > maxr)
+                maxr = g->rate;
+        }
+        l->maxr = maxr;
+    }
 }
 
 void mm_update(struct mm *m)
@@ -382,12 +466,8 @@ void mm_update(struct mm *m)
     for (uint32_t i = 0; i < m->n_added; i++)
         affect(m, m->added[i]);
     for (uint32_t i = 0; i < m->n_dirty; i++) {
-        uint32_t lid = m->dirty[i];
-        const struct mm_link *l = &m->links[lid];
-        touch_link(m, lid);
-        for (uint32_t k = 0; l->nbott && k < l->n; k++)
-            if (m->flows[m->lflow[l->off + k]].bott == lid)
-                affect(m, m->lflow[l->off + k]);
+        touch_link(m, m->dirty[i]);
+        affect_bottlenecked(m, &m->links[m->dirty[i]]);
     }
     m->n_added = m->n_dirty = 0;
     m->dmark_epoch++;
@@ -403,28 +483,7 @@ void mm_update(struct mm *m)
         }
     }
     m->refilled += m->n_aff;
-    for (uint32_t i = 0; i < m->n_aff; i++) {
-        const struct mm_flow *fl = &m->flows[m->aff[i]];
-        for (uint32_t j = 0; j < fl->np; j++)
-            m->links[m->path[fl->poff + j]].anew += fl->rate;
-    }
-    for (uint32_t i = 0; i < m->n_tl; i++) {
-        struct mm_link *l = &m->links[m->tl[i]];
-        double load;
-        /* a fresh sum where one is at hand, so round-off cannot drift */
-        if (l->n == l->na)
-            load = l->anew; /* every flow here is in A (or none is left) */
-        else if (l->scanned == (uint32_t)m->rounds)
-            load = l->exact; /* summed by the last validate */
-        else
-            load = l->load - l->aprev + l->anew;
-        l->load = load;
-        if (load > l->cap * (1 + EPS)) {
-            m->over_capacity++;
-            if (load / l->cap - 1 > m->worst_excess)
-                m->worst_excess = load / l->cap - 1;
-        }
-    }
+    finish(m);
 }
 
 int mm_check(const struct mm *m, double tol, char *msg, unsigned len)

@@ -8,13 +8,20 @@
  * higher rate, or its cap.
  *
  * Incremental update (mm_update): only an affected set A of flows is refilled,
- * over the residual capacity the other flows leave; A starts from the flows
- * that started, and the flows bottlenecked on a link where a flow started or
- * stopped. Then every fixed flow on a link A uses is checked against the
- * bottleneck condition; a flow that fails it joins A and A is refilled. When
- * nothing fails, the whole allocation satisfies the condition, so it is the
- * max-min allocation; A never leaves the connected component of the change,
- * and when it reaches half the active flows everything is refilled.
+ * over the capacity the other (fixed) flows leave; A starts from the flows
+ * that started and the flows bottlenecked on a link where a flow started or
+ * stopped. Then the fixed flows are checked against the bottleneck condition
+ * where A's new rates could break it: on links where A froze, nobody may have
+ * more; on the bottleneck links of fixed flows, the link must stay full and
+ * they the fastest. A flow that fails joins A and A is refilled. When nothing
+ * fails, every flow has a bottleneck, so the allocation is the max-min one.
+ * A never leaves the connected component of the change; when it reaches half
+ * the active flows everything is refilled.
+ *
+ * The checks need no scan of a link's fixed flows: the flows bottlenecked on
+ * a link share one rate (blevel), kept per link with a list of them, and an
+ * upper bound on the other flows' rates (maxr) says when a scan is needed.
+ * So an update costs about (flows in A) x (path length) x log(links in A).
  *
  * Rates and capacities are doubles in any one unit (the fluid engine uses
  * bits/s). All memory comes from the arena given to mm_init; updates do not
@@ -29,22 +36,26 @@
 
 #define MM_CAP UINT32_MAX /* bottleneck: the flow's own cap */
 #define MM_NONE (UINT32_MAX - 1)
+#define MM_NIL UINT32_MAX /* end of a bottleneck list */
 
 struct mm_link {
     double cap;
     double load;            /* sum of its active flows' rates, kept incrementally */
     double prev_load;       /* load before the last update (links in tl) */
+    double blevel;          /* rate of the flows bottlenecked here (within 1e-10) */
+    double maxr;            /* >= the rate of every other flow here */
     uint32_t off, n;        /* active flows: mm.lflow[off .. off + n) */
-    uint32_t nbott;         /* active flows whose bottleneck it is */
+    uint32_t bhead, nbott;  /* flows bottlenecked here: list through mm_flow.bnext */
     uint32_t snap;          /* update that prev_load belongs to */
+    uint32_t since_sum;     /* updates since load was last summed exactly */
     /* scratch of one update */
     uint32_t mark;          /* == mm.epoch: in the touched set T */
     uint32_t na, unfrozen, froze; /* flows of A here; not yet frozen; frozen here */
-    uint32_t scanned;       /* round whose validate summed it exactly into exact */
-    double aprev, anew;     /* A's rates here before / after the update */
+    uint32_t aoff, afill;   /* A's flows here: mm.alist[aoff .. aoff + na) */
+    double aprev;           /* A's rates here before the update */
+    double acc, amax;       /* A's rates here: sum (or bounds, in fill), max */
     double rem;             /* capacity left for the unfrozen flows of A */
     double level;           /* rate at which A's flows froze here, < 0 none */
-    double exact;
 };
 
 struct mm_flow {
@@ -52,6 +63,7 @@ struct mm_flow {
     double rate, prev_rate; /* now / before the last update */
     uint32_t poff, np;      /* path mm.path[poff .. poff + np) */
     uint32_t bott;          /* link it froze on, MM_CAP or MM_NONE */
+    uint32_t bnext, bprev;  /* neighbours in its bottleneck link's list */
     uint32_t mark;          /* == mm.epoch: in A */
     uint32_t apos;          /* index in mm.active, UINT32_MAX when inactive */
     int frozen;
@@ -64,6 +76,7 @@ struct mm {
     uint32_t *path;         /* link ids of every flow's path (CSR) */
     uint32_t *pslot;        /* where the flow sits in that link's lflow list */
     uint32_t *lflow;        /* per link: its active flows */
+    uint32_t *alist;        /* per link in T: its flows of A (scratch) */
     uint32_t *active, n_active;
     /* pending changes since the last update */
     uint32_t *dirty, n_dirty;   /* links of flows started or stopped */
@@ -78,7 +91,7 @@ struct mm {
     uint32_t *heap, *hpos, n_heap;
     double *hkey;
     /* counters */
-    uint64_t updates, rounds, refilled, full_refills;
+    uint64_t updates, rounds, refilled, full_refills, scans;
     uint64_t over_capacity;  /* link loads found above cap * (1 + 1e-9) */
     double worst_excess;     /* largest load / cap - 1 seen */
 };
@@ -106,8 +119,8 @@ void mm_update(struct mm *m);
  * link), and every active flow has a bottleneck (a link loaded to within tol
  * of its cap where no flow has a rate above the flow's by more than tol, or
  * its own cap). Rates are read from m->flows[].rate. Returns 0 or the id + 1
- * of a flow or link that fails, and writes a description to msg. For tests
- * and the engine's end-of-run check; O(sum of path lengths). */
+ * of a flow or link that fails, and writes a description to msg. For tests:
+ * it scans every link of every flow. */
 int mm_check(const struct mm *m, double tol, char *msg, unsigned len);
 
 #endif

@@ -161,7 +161,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
         f->prio = x->prio ? (uint8_t)(x->prio - 1) : (uint8_t)sc->transport.data_priority;
         f->dscp = x->prio ? (uint8_t)(8 * (x->prio - 1)) : (uint8_t)sc->transport.data_dscp;
     }
-    if (mmu_setup(n, e) < 0)
+    if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0)
         return -1;
     for (uint32_t i = 0; i < w->n; i++)
         if (pnet_schedule(n, n->flows[i].start_ps, EV_FLOW_START,
@@ -218,6 +218,11 @@ static void loop(struct pnet *n)
     while (evq_pop(&n->q, &ev)) {
         if (ev.t < n->now)
             n->time_went_back = 1;
+        if (ev.t > n->time_limit_ps) {
+            n->time_limit_hit = 1;
+            n->now = n->time_limit_ps;
+            break;
+        }
         n->now = ev.t;
         n->events++;
         switch ((enum ev_type)ev.type) {
@@ -247,6 +252,9 @@ static void loop(struct pnet *n)
             break;
         case EV_CC_TIMER:
             n->tp->on_timer(n, ev.obj, ev.arg);
+            break;
+        case EV_DRAIN:
+            nic_on_drain(n, ev.obj, ev.arg);
             break;
         case EV_FLOW_START:
             nic_flow_start(n, ev.obj);
@@ -446,6 +454,10 @@ static void collect(struct pnet *n, struct results *r)
                 (unsigned long long)n->n_flows);
     if (n->time_went_back)
         violate(r, "time went backwards");
+    if (n->time_limit_hit)
+        violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
+                   "transfers unfinished: a pause storm, a stuck receiver or a deadlock",
+                (double)n->time_limit_ps / 1e12);
     if (over_buffer)
         violate(r, "a switch buffer held %llu B, more than its %llu B",
                 (unsigned long long)max_buf,
@@ -462,6 +474,9 @@ int pkt_run(const struct scenario *sc, const struct topo *t,
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = setup(n, sc, t, w, e);
     n->res = r;
+    n->time_limit_ps = sc->sim.time_limit_ps
+                           ? sc->sim.time_limit_ps
+                           : (uint64_t)(r->bound_s * 50 * 1e12) + 10 * UINT64_C(1000000000);
     if (rc == 0 && sc->telemetry.interval_ps)
         rc = pnet_schedule(n, 0, EV_SAMPLE, NULL, 0);
     if (rc == 0) {

@@ -137,6 +137,71 @@ void nic_rate_changed(struct pnet *n, struct flow *f)
         port_wake_at(n, p, f->next_send);
 }
 
+/* Bring a storage node's ingest level up to now. */
+static void drain(struct pnet *n, struct nic *s)
+{
+    uint64_t gone = (uint64_t)((double)(n->now - s->level_t) * 1e-12 *
+                               (double)s->drain_bps / 8.0);
+    s->level = gone >= s->level ? 0 : s->level - gone;
+    s->level_t = n->now;
+}
+
+/* Wake up when the level will have drained to XON. */
+static void arm_drain(struct pnet *n, uint32_t node, struct nic *s)
+{
+    uint64_t over = s->level > s->xon ? s->level - s->xon : 0;
+    (void)node;
+    if (!s->drain_bps)
+        return; /* stuck: XOFF stays, refreshed, for good */
+    pnet_schedule(n, n->now + units_ser_ps(over, s->drain_bps) + 1,
+                  EV_DRAIN, s, ++s->drain_gen);
+}
+
+void nic_on_drain(struct pnet *n, struct nic *s, uint32_t gen)
+{
+    if (gen != s->drain_gen)
+        return;
+    uint32_t node = (uint32_t)(s - n->nics);
+    struct port *p = &n->ports[n->topo->nodes[node].first_port];
+    if (!p->xoff)
+        return;
+    drain(n, s);
+    if (s->level <= s->xon) {
+        for (unsigned m = p->xoff; m; m &= m - 1)
+            pfc_send(n, p, (unsigned)__builtin_ctz(m), 0);
+    } else {
+        arm_drain(n, node, s);
+    }
+}
+
+/* Storage nodes with a finite ingest buffer pause the fabric (PFC) when it
+ * fills: XOFF leaves headroom for what is on the wire, XON two MTUs lower. */
+int nic_setup(struct pnet *n, struct err *e)
+{
+    const struct scenario *sc = n->sc;
+    uint64_t cap = sc->storage.ingest_buffer;
+    if (sc->storage.stuck_nodes && !cap)
+        return err_set(e, "storage.stuck_nodes: needs storage.ingest_buffer (a stuck "
+                          "node with an unlimited buffer never pushes back)");
+    for (uint32_t i = n->topo->first_storage; i < n->topo->first_cleaf; i++) {
+        struct nic *s = &n->nics[i];
+        int stuck = i - n->topo->first_storage < sc->storage.stuck_nodes;
+        s->drain_bps = stuck ? 0 : sc->storage.drain_bps;
+        s->buffered = stuck || sc->storage.drain_bps;
+        if (!s->buffered || !cap)
+            continue;
+        const struct port *p = &n->ports[n->topo->nodes[i].first_port];
+        uint64_t h = mmu_headroom(sc, p->bps, p->delay_ps);
+        if (cap < h + 2 * n->mtu_wire)
+            return err_set(e, "storage.ingest_buffer: must hold the PFC headroom of "
+                              "its link plus two MTUs, at least %llu B",
+                           (unsigned long long)(h + 2 * n->mtu_wire));
+        n->nics[i].xoff = cap - h;
+        n->nics[i].xon = n->nics[i].xoff > 2 * n->mtu_wire ? n->nics[i].xoff - 2 * n->mtu_wire : 0;
+    }
+    return 0;
+}
+
 static void send_cnp(struct pnet *n, uint32_t node, struct flow *f)
 {
     struct packet *c = pnet_pkt_alloc(n);
@@ -166,14 +231,40 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         pnet_pkt_free(n, pk);
         return;
     }
+    uint64_t done_at = n->now;
+    struct nic *s = &n->nics[node];
+    if (s->buffered) {
+        drain(n, s);
+        uint64_t cap = n->sc->storage.ingest_buffer;
+        if (cap && s->level + pk->payload > cap) {
+            /* the fabric ignored our pause (watchdog) or headroom was short */
+            n->drops_lossless++;
+            n->bytes_dropped += pk->payload;
+            pnet_pkt_free(n, pk);
+            return;
+        }
+        s->level += pk->payload;
+        /* FIFO back end: this byte is written once all before it are; a
+         * stuck node never writes it */
+        uint64_t wait = s->drain_bps ? units_ser_ps(s->level, s->drain_bps) : UINT64_MAX;
+        done_at = wait < UINT64_MAX - n->now ? n->now + wait : UINT64_MAX;
+        struct port *p = &n->ports[n->topo->nodes[node].first_port];
+        unsigned prio = pk->prio;
+        if (cap && ((n->lossless >> prio) & 1) && !(p->xoff & (1u << prio)) &&
+            s->level >= s->xoff) {
+            pfc_send(n, p, prio, 1);
+            arm_drain(n, node, s);
+        }
+    }
     f->recv += pk->payload;
     n->bytes_delivered += pk->payload;
     n->pkts_delivered++;
-    if (f->recv == f->bytes) {
+    if (f->recv == f->bytes && done_at != UINT64_MAX) {
         f->done = 1;
-        f->done_ps = n->now;
+        f->done_ps = done_at;
         n->flows_done++;
-        n->last_rx_ps = n->now;
+        if (done_at > n->last_rx_ps)
+            n->last_rx_ps = done_at;
     }
     if (pk->ce && n->sc->transport.cc == CC_DCQCN &&
         (!f->sent_cnp || n->now - f->last_cnp >= n->sc->transport.dcqcn.cnp_interval_ps))

@@ -36,6 +36,7 @@ enum ev_type {
     EV_FLOW_START,   /* a writer starts a transfer */
     EV_SAMPLE,       /* telemetry sample */
     EV_CC_TIMER,     /* congestion-control timer of a flow; arg = generation */
+    EV_DRAIN,        /* a storage node's ingest buffer reaches XON; arg = generation */
 };
 
 enum pkt_kind { PK_DATA, PK_CNP };
@@ -144,6 +145,12 @@ struct flow {
 
 struct nic {
     struct flow *rr;          /* next flow to send from */
+    /* storage back end: ingest buffer drained at storage.drain_rate */
+    uint64_t level, level_t;  /* bytes buffered as of level_t */
+    uint64_t xoff, xon;       /* PFC thresholds of the ingest buffer */
+    uint64_t drain_bps;       /* 0 with buffered = stuck */
+    uint32_t drain_gen;
+    uint8_t buffered;         /* has an ingest buffer ahead of a back end */
 };
 
 struct pnet {
@@ -173,7 +180,8 @@ struct pnet {
     uint64_t ecn_marked, cnps_sent, cnps_rx, storms;
     uint64_t events, max_pending;
     uint64_t first_tx_ps, last_rx_ps;
-    uint64_t time_limit_hit;
+    uint64_t time_limit_ps;   /* the run stops here (pause storms, deadlock) */
+    int time_limit_hit;
     int time_went_back;
     /* time-weighted queue occupancy per segment (for p99) */
     uint64_t *qhist;          /* [SEG_COUNT][QHIST_BUCKETS] ps */
@@ -270,6 +278,8 @@ struct packet *nic_pull(struct pnet *n, struct port *p);
 void nic_receive(struct pnet *n, uint32_t node, struct packet *pk);
 void nic_flow_start(struct pnet *n, struct flow *f);
 void nic_rate_changed(struct pnet *n, struct flow *f);
+int nic_setup(struct pnet *n, struct err *e);
+void nic_on_drain(struct pnet *n, struct nic *s, uint32_t gen);
 
 /* dcqcn.c: transports */
 extern const struct transport_ops transport_line_rate, transport_dcqcn;

@@ -82,6 +82,10 @@ static const struct key keys[] = {
     {"storage.ingest_buffer", T_SIZE, FIELD(storage.ingest_buffer), "0", NULL,
      "1TB", "ingest buffer per storage node ahead of the back end; 0 = "
      "unlimited (engine: not yet)", NULL},
+    {"storage.stuck_nodes", T_COUNT, FIELD(storage.stuck_nodes), "0", NULL,
+     "100000", "fault: the first N storage nodes stop writing to their back end; "
+     "with storage.ingest_buffer they pause the fabric for good (a PFC storm)",
+     NULL},
     {"storage.max_outstanding", T_UINT, FIELD(storage.max_outstanding), "0",
      NULL, "1000000", "outstanding write requests per client; 0 = unlimited "
      "(engine: not yet)", NULL},
@@ -197,6 +201,9 @@ static const struct key keys[] = {
      "1000s", "sampling interval of time series (flow rates); 0 = off", NULL},
     {"telemetry.ports", T_BOOL, FIELD(telemetry.ports), "false", NULL, NULL,
      "keep every port's counters in the results (JSON network.ports)", NULL},
+    {"sim.time_limit", T_TIME, FIELD(sim.time_limit_ps), "0", NULL, "100000s",
+     "simulated time at which a run that has not finished stops (pause storm, "
+     "stuck receiver); 0 = 50 x the analytic bound + 10ms", NULL},
 
     {"workload.bytes_per_writer", T_SIZE, FIELD(workload.bytes_per_writer),
      "16MB", "1B", "1TB", "checkpoint bytes each compute node writes", NULL},

@@ -48,6 +48,7 @@ struct scenario {
         uint64_t file_open_ps;  /* per file, serial per storage node */
         uint64_t drain_bps;     /* back end per node; 0 = keeps up */
         uint64_t ingest_buffer; /* per node; 0 = unlimited */
+        uint32_t stuck_nodes;   /* the first N never drain (fault) */
         uint32_t max_outstanding; /* requests per client; 0 = unlimited */
         uint64_t request_size;
     } storage;
@@ -97,6 +98,9 @@ struct scenario {
         uint64_t interval_ps;   /* 0 = no time series */
         int ports;              /* keep per-port counters in the results */
     } telemetry;
+    struct {
+        uint64_t time_limit_ps; /* 0 = 50 x the analytic bound + 10 ms */
+    } sim;
     struct {
         uint64_t bytes_per_writer;
         uint64_t start_jitter_ps; /* writer start uniform in [0, jitter] */

@@ -8,7 +8,7 @@ const char *bound_limit_name(enum bound_limit l)
 {
     static const char *const names[LIMIT_COUNT] = {
         "writer NIC", "compute-leaf uplinks", "storage-leaf uplinks",
-        "storage NIC",
+        "storage NIC", "storage back end",
     };
     return l < LIMIT_COUNT ? names[l] : "?";
 }
@@ -62,6 +62,7 @@ void bound_compute(struct results *r, const struct topo *t,
 {
     uint64_t term[LIMIT_COUNT] = {0};
     uint64_t *to_storage = calloc(t->n_storage, sizeof *to_storage);
+    uint64_t *to_storage_payload = calloc(t->n_storage, sizeof *to_storage_payload);
     uint64_t *leaf_out = calloc(t->n_leaves, sizeof *leaf_out);
     uint64_t *leaf_in = calloc(t->n_leaves, sizeof *leaf_in);
     /* per source node: bytes and earliest start, for NICs shared by writers */
@@ -73,7 +74,8 @@ void bound_compute(struct results *r, const struct topo *t,
     for (uint32_t i = 0; i < w->n; i++)
         if (w->xfers[i].start_ps < start0)
             start0 = w->xfers[i].start_ps;
-    int ok = to_storage && leaf_out && leaf_in && node_bytes && node_start;
+    int ok = to_storage && to_storage_payload && leaf_out && leaf_in && node_bytes &&
+             node_start;
     for (uint32_t i = 0; i < w->n && ok; i++) {
         const struct transfer *x = &w->xfers[i];
         uint64_t wb = wire_bytes(x->bytes, sc->fabric.mtu);
@@ -95,6 +97,7 @@ void bound_compute(struct results *r, const struct topo *t,
         if (b < base)
             base = b;
         to_storage[x->dst - t->first_storage] += wb;
+        to_storage_payload[x->dst - t->first_storage] += x->bytes;
         if (x->src < t->first_storage) {
             node_bytes[x->src] += wb;
             if (x->start_ps < node_start[x->src])
@@ -119,6 +122,13 @@ void bound_compute(struct results *r, const struct topo *t,
         uint64_t v = units_ser_ps(to_storage[j], t->ports[s->leaf_port].bps);
         if (v > term[LIMIT_STORAGE_NIC])
             term[LIMIT_STORAGE_NIC] = v;
+        /* the back end drains payload; the ingest buffer cannot end the
+         * write before the drain does */
+        if (sc->storage.drain_bps) {
+            uint64_t d = units_ser_ps(to_storage_payload[j], sc->storage.drain_bps);
+            if (d > term[LIMIT_STORAGE_DRAIN])
+                term[LIMIT_STORAGE_DRAIN] = d;
+        }
     }
     for (uint32_t l = 0; ok && l < t->n_leaves; l++) {
         uint64_t cap = up_bps(t, t->first_cleaf + l);
@@ -144,6 +154,7 @@ void bound_compute(struct results *r, const struct topo *t,
     r->bound_s = (double)best / (double)PS_PER_S;
     r->base_latency_s = (double)base / (double)PS_PER_S;
     free(to_storage);
+    free(to_storage_payload);
     free(leaf_out);
     free(leaf_in);
     free(node_bytes);

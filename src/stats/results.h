@@ -12,6 +12,7 @@ enum bound_limit {
     LIMIT_CLEAF_UP,
     LIMIT_SLEAF_UP,
     LIMIT_STORAGE_NIC,
+    LIMIT_STORAGE_DRAIN,       /* the storage back end (storage.drain_rate) */
     LIMIT_COUNT
 };
 
