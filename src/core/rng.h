@@ -11,6 +11,8 @@ enum rng_stream {
     RNG_ECMP = 2,    /* per-switch hash seeds */
     RNG_QP = 3,      /* queue pair UDP source ports */
     RNG_ECN = 4,     /* RED marking decisions */
+    RNG_LB = 5,      /* load-balancing tie breaks and random spray */
+    RNG_FAIL = 6,    /* which links fail */
     RNG_POLICY = 16, /* checkpoint policy offsets (jitter policy) */
     RNG_STRAGGLER = 17, /* which writers straggle */
     RNG_FAILURE = 18,   /* failure times of the cost Monte Carlo */

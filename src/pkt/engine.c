@@ -161,7 +161,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
         f->prio = x->prio ? (uint8_t)(x->prio - 1) : (uint8_t)sc->transport.data_priority;
         f->dscp = x->prio ? (uint8_t)(8 * (x->prio - 1)) : (uint8_t)sc->transport.data_dscp;
     }
-    if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0)
+    if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0 || lb_setup(n, e) < 0)
         return -1;
     for (uint32_t i = 0; i < w->n; i++)
         if (pnet_schedule(n, n->flows[i].start_ps, EV_FLOW_START,
@@ -263,6 +263,54 @@ static void loop(struct pnet *n)
     }
 }
 
+static double ps_to_s(uint64_t ps);
+
+/* Spread of the checkpoint's bytes over uplinks and spines, and how many
+ * uplinks each flow used. */
+static void lb_collect(struct pnet *n, struct results *r)
+{
+    const struct topo *t = n->topo;
+    double worst_leaf = 0, spine_max = 0, spine_sum = 0;
+    for (uint32_t l = t->first_cleaf; l < t->first_sleaf; l++) {
+        const struct tnode *nd = &t->nodes[l];
+        double sum = 0, mx = 0;
+        uint32_t k = 0;
+        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
+            if (t->ports[p].seg != SEG_CLEAF_UP)
+                continue;
+            double b = (double)n->ports[p].tx_bytes;
+            sum += b;
+            mx = b > mx ? b : mx;
+            k++;
+        }
+        if (sum > 0 && mx * k / sum > worst_leaf)
+            worst_leaf = mx * k / sum;
+    }
+    for (uint32_t s = t->first_spine; s < t->n_nodes; s++) {
+        const struct tnode *nd = &t->nodes[s];
+        double b = 0;
+        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
+            if (t->ports[p].seg == SEG_SPINE_DOWN)
+                b += (double)n->ports[p].tx_bytes;
+        spine_sum += b;
+        spine_max = b > spine_max ? b : spine_max;
+    }
+    r->lb_uplink_imbalance = worst_leaf;
+    r->lb_spine_imbalance = spine_sum > 0 ? spine_max * t->n_spines / spine_sum : 0;
+    double paths = 0;
+    uint32_t maxp = 0, cnt = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        if (!n->flows[i].uplinks)
+            continue;
+        uint32_t c = (uint32_t)__builtin_popcountll(n->flows[i].uplinks);
+        paths += c;
+        maxp = c > maxp ? c : maxp;
+        cnt++;
+    }
+    r->lb_paths_mean = cnt ? paths / cnt : 0;
+    r->lb_paths_max = maxp;
+}
+
 static double ps_to_s(uint64_t ps)
 {
     return (double)ps / (double)PS_PER_S;
@@ -354,6 +402,12 @@ static void collect(struct pnet *n, struct results *r)
     r->max_headroom_bytes = max_hdrm;
     r->max_shared_pg_bytes = max_shared;
     r->min_rate_bps = 0;
+    r->lb = n->sc->fabric.load_balancing;
+    r->retx_bytes = n->retx_bytes;
+    r->discarded_bytes = n->discarded_bytes;
+    r->reordered = n->reordered;
+    r->naks = n->naks_sent;
+    lb_collect(n, r);
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
         r->rate_decreases += f->decreases;
@@ -436,10 +490,14 @@ static void collect(struct pnet *n, struct results *r)
 
     r->ok = 1;
     r->violation[0] = '\0';
-    if (n->bytes_sent != n->bytes_delivered + n->bytes_dropped + in_flight)
-        violate(r, "bytes not conserved: sent %llu != delivered + dropped + in flight %llu",
-                (unsigned long long)n->bytes_sent,
-                (unsigned long long)(n->bytes_delivered + n->bytes_dropped + in_flight));
+    /* every byte put on a wire, first time or again, is accounted for */
+    uint64_t out = n->bytes_sent + n->retx_bytes;
+    uint64_t acc = n->bytes_delivered + n->bytes_dropped + n->discarded_bytes + in_flight;
+    if (out != acc)
+        violate(r, "bytes not conserved: sent %llu + resent %llu != delivered + dropped + "
+                   "discarded by receivers + in flight %llu",
+                (unsigned long long)n->bytes_sent, (unsigned long long)n->retx_bytes,
+                (unsigned long long)acc);
     if (n->drops_lossless)
         violate(r, "%llu packets of lossless priorities dropped (PFC headroom exhausted)",
                 (unsigned long long)n->drops_lossless);

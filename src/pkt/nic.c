@@ -95,13 +95,18 @@ struct packet *nic_pull(struct pnet *n, struct port *p)
     struct packet *pk = make_data(n, f);
     if (!pk)
         return NULL;
-    if (f->sent == 0) {
+    if (f->max_sent == 0) {
         f->first_tx_ps = n->now;
         if (n->now < n->first_tx_ps)
             n->first_tx_ps = n->now;
     }
+    if (f->sent < f->max_sent) {
+        n->retx_bytes += pk->payload; /* go-back-N resends */
+    } else {
+        n->bytes_sent += pk->payload;
+        f->max_sent = f->sent + pk->payload;
+    }
     f->sent += pk->payload;
-    n->bytes_sent += pk->payload;
     uint64_t wire = pkt_wire(pk);
     uint64_t rate = n->tp->on_send(n, f, wire);
     if (f->cap_bps && f->cap_bps < rate)
@@ -202,23 +207,86 @@ int nic_setup(struct pnet *n, struct err *e)
     return 0;
 }
 
-static void send_cnp(struct pnet *n, uint32_t node, struct flow *f)
+/* A control packet (CNP or NAK) from the receiver back to f's sender, on
+ * the CNP priority. */
+static void send_control(struct pnet *n, uint32_t node, struct flow *f,
+                         enum pkt_kind kind, uint32_t psn)
 {
     struct packet *c = pnet_pkt_alloc(n);
     if (!c)
         return;
     c->flow = f->id;
     c->payload = CNP_PAYLOAD;
-    c->kind = PK_CNP;
+    c->kind = (uint8_t)kind;
     c->dscp = (uint8_t)n->sc->transport.cnp_dscp;
     c->prio = (uint8_t)n->sc->transport.cnp_priority;
     c->ce = 0;
-    c->psn = 0;
+    c->psn = psn;
     c->t = n->now;
+    port_queue(n, &n->ports[n->topo->nodes[node].first_port], c);
+}
+
+static void send_cnp(struct pnet *n, uint32_t node, struct flow *f)
+{
     f->last_cnp = n->now;
     f->sent_cnp = 1;
     n->cnps_sent++;
-    port_queue(n, &n->ports[n->topo->nodes[node].first_port], c);
+    send_control(n, node, f, PK_CNP, 0);
+}
+
+/* Sender side of go-back-N: resend from the PSN the receiver expects. A NAK
+ * that asks for no more than an earlier one is stale (its gap is already
+ * being resent). */
+static void on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
+    if (f->done || (f->una && off <= f->una) || off >= f->sent)
+        return;
+    f->una = off ? off : 1;
+    f->sent = off;
+    if (!f->active) {
+        f->active = 1;
+        ring_insert(&n->nics[f->src], f);
+    }
+    struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
+    if (p->state == PORT_IDLE)
+        port_kick(n, p);
+}
+
+/* Receiver side: 1 = accept the data packet, 0 = discard it. go-back-N takes
+ * only the PSN it expects and NAKs a gap (again after nak_interval); ooo
+ * places anything. */
+static int receiver_accepts(struct pnet *n, uint32_t node, struct flow *f,
+                            const struct packet *pk)
+{
+    if (f->seen_any && pk->psn < f->max_psn)
+        n->reordered++;
+    if (!f->seen_any || pk->psn > f->max_psn)
+        f->max_psn = pk->psn;
+    f->seen_any = 1;
+    if (n->sc->transport.receiver == RX_OOO)
+        return 1;
+    if (pk->psn == f->expect_psn) {
+        f->expect_psn++;
+        f->nak_sent = 0;
+        /* later packets were already thrown away: ask for them now, as no
+         * further arrival may come to reveal the gap (no ACK timeout here) */
+        if (f->max_psn >= f->expect_psn) {
+            f->nak_sent = 1;
+            f->last_nak = n->now;
+            n->naks_sent++;
+            send_control(n, node, f, PK_NAK, f->expect_psn);
+        }
+        return 1;
+    }
+    if (pk->psn > f->expect_psn &&
+        (!f->nak_sent || n->now - f->last_nak >= n->sc->transport.nak_interval_ps)) {
+        f->nak_sent = 1;
+        f->last_nak = n->now;
+        n->naks_sent++;
+        send_control(n, node, f, PK_NAK, f->expect_psn);
+    }
+    return 0;
 }
 
 void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
@@ -228,6 +296,16 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         f->cnps_rx++;
         n->cnps_rx++;
         n->tp->on_cnp(n, f);
+        pnet_pkt_free(n, pk);
+        return;
+    }
+    if (pk->kind == PK_NAK) {
+        on_nak(n, f, pk->psn);
+        pnet_pkt_free(n, pk);
+        return;
+    }
+    if (!receiver_accepts(n, node, f, pk)) {
+        n->discarded_bytes += pk->payload;
         pnet_pkt_free(n, pk);
         return;
     }

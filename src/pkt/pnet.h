@@ -39,7 +39,7 @@ enum ev_type {
     EV_DRAIN,        /* a storage node's ingest buffer reaches XON; arg = generation */
 };
 
-enum pkt_kind { PK_DATA, PK_CNP };
+enum pkt_kind { PK_DATA, PK_CNP, PK_NAK };
 
 struct packet {
     struct packet *next;
@@ -93,9 +93,19 @@ struct port {
     uint64_t paused_at_last_tx;     /* paused_ps as of last_tx_t */
     uint64_t paused_ps, pause_rx, pause_tx, resume_tx, ecn_marked, drops;
     uint64_t q_changed_t;    /* for the time-weighted occupancy histogram */
+    double load;             /* adaptive: EWMA of bytes sent (bytes) */
+    uint64_t load_t;
+};
+
+struct flowlet {
+    uint64_t last;           /* last packet seen */
+    uint32_t port, tag;      /* chosen egress; flow id + 1 that set it */
+    uint32_t epoch;          /* flowlets started in this entry */
 };
 
 struct sw {
+    struct flowlet *flowlets; /* flowlet table (flowlet/adaptive schemes) */
+    uint64_t rr;             /* spray round robin */
     uint64_t buffer, used, max_used;
     uint64_t pool;           /* shared pool: buffer - reserves - headroom */
     uint64_t shared_used;    /* bytes in the shared pool */
@@ -134,12 +144,17 @@ struct flow {
     uint64_t last_send, last_wire; /* the packet that set next_send */
     uint64_t cap_bps, line_bps;
     uint64_t last_cnp;        /* receiver: last CNP sent */
+    uint64_t max_sent;        /* highest byte offset ever sent (retransmission) */
+    uint64_t una;             /* sender: lowest offset a NAK asked for */
+    uint32_t expect_psn, max_psn; /* receiver: next in-order PSN, highest seen */
+    uint64_t last_nak;
+    uint64_t uplinks;         /* first-hop uplinks used (bit per index) */
     uint64_t cnps_rx, decreases;
     double min_rate;
     struct dcqcn_state cc;
     uint32_t src, dst, id, writer;
     uint16_t sport;
-    uint8_t active, done, sent_cnp;
+    uint8_t active, done, sent_cnp, nak_sent, seen_any;
     uint8_t prio, dscp;       /* its traffic class */
 };
 
@@ -183,6 +198,9 @@ struct pnet {
     uint64_t time_limit_ps;   /* the run stops here (pause storms, deadlock) */
     int time_limit_hit;
     int time_went_back;
+    /* load balancing and receivers */
+    struct rng lb_rng;
+    uint64_t reordered, naks_sent, retx_bytes, discarded_bytes;
     /* time-weighted queue occupancy per segment (for p99) */
     uint64_t *qhist;          /* [SEG_COUNT][QHIST_BUCKETS] ps */
     /* telemetry samples of flow rates */
@@ -268,6 +286,12 @@ int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk);
 void ecn_mark(struct pnet *n, struct port *out, struct packet *pk);
 double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax);
+
+/* lb.c: choice among equal-cost next hops */
+int lb_setup(struct pnet *n, struct err *e);
+uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route *r,
+                 const struct flow *f, const struct packet *pk);
+void lb_note_tx(struct pnet *n, struct port *p, uint64_t wire);
 
 /* switch.c: forwarding */
 void switch_receive(struct pnet *n, uint32_t node, struct port *in,

@@ -169,6 +169,8 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     p->tx_bytes += wire;
     p->tx_pkts++;
     p->last_tx_t = n->now;
+    if (n->sc->fabric.load_balancing == LB_ADAPTIVE)
+        lb_note_tx(n, p, wire);
     p->paused_at_last_tx = p->paused_ps;
     for (unsigned m = p->paused; m; m &= m - 1)
         p->paused_at_last_tx += n->now - p->pause_since[__builtin_ctz(m)];

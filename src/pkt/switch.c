@@ -1,23 +1,21 @@
-/* Switch forwarding: DSCP to priority, up-down route lookup, ECMP over the
- * equal-cost next hops by a seeded 5-tuple hash, buffer admission, then the
- * egress queue after the switch latency. CNPs travel the reverse path of
- * their flow. */
+/* Switch forwarding: DSCP to priority, up-down route lookup, the load
+ * balancer's choice among equal-cost next hops (lb.c), buffer admission, then
+ * the egress queue after the switch latency. CNPs and NAKs travel the reverse
+ * path of their flow. */
 #include "pnet.h"
 
-static uint32_t pick_egress(struct pnet *n, uint32_t node, const struct sw *s,
-                            const struct flow *f, const struct packet *pk)
+static uint32_t pick_egress(struct pnet *n, uint32_t node, struct sw *s,
+                            struct flow *f, const struct packet *pk)
 {
     const struct topo *t = n->topo;
-    int fwd = pk->kind == PK_DATA;
-    uint32_t src = fwd ? f->src : f->dst, dst = fwd ? f->dst : f->src;
+    uint32_t dst = pk->kind == PK_DATA ? f->dst : f->src;
     uint32_t dleaf = t->nodes[dst].leaf;
     if (dleaf == node)
         return t->nodes[dst].leaf_port;
-    const struct route *r = topo_route(t, node, dleaf);
-    if (r->cnt == 1)
-        return t->nh_ports[r->off];
-    uint64_t h = topo_flow_hash(s->seed, src, dst, f->sport, ROCE_UDP_PORT);
-    return t->nh_ports[r->off + h % r->cnt];
+    uint32_t p = lb_pick(n, node, s, topo_route(t, node, dleaf), f, pk);
+    if (pk->kind == PK_DATA && node == t->nodes[f->src].leaf)
+        f->uplinks |= UINT64_C(1) << ((p - t->nodes[node].first_port) % 64);
+    return p;
 }
 
 void switch_receive(struct pnet *n, uint32_t node, struct port *in,

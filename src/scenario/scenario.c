@@ -155,6 +155,33 @@ static const struct key keys[] = {
     {"fabric.dwrr_weights", T_TEXT, FIELD(fabric.dwrr_weights),
      "1,1,1,1,1,1,1,1", NULL, NULL, "DWRR weights of priorities 0-7", NULL},
 
+    {"fabric.load_balancing", T_ENUM, FIELD(fabric.load_balancing), "ecmp", NULL,
+     NULL, "choice among equal-cost next hops: ecmp (5-tuple hash), wcmp (hash "
+     "weighted by capacity), flowlet, adaptive (quality bands, as DLB), spray "
+     "(per packet)", "ecmp|wcmp|flowlet|adaptive|spray"},
+    {"fabric.lb.flowlet_timeout", T_TIME, FIELD(fabric.flowlet_timeout_ps), "100us",
+     "1ns", "1000s", "a gap longer than this starts a new flowlet (ns-3 code: "
+     "100us; Broadcom DLB: 256us)", NULL},
+    {"fabric.lb.flowlet_table", T_COUNT, FIELD(fabric.flowlet_table), "256", "1",
+     "16777216", "flowlet table entries per switch; flows that hash to one entry "
+     "share it (DLB: 256)", NULL},
+    {"fabric.lb.adaptive_per_packet", T_BOOL, FIELD(fabric.adaptive_per_packet),
+     "false", NULL, NULL, "adaptive: choose per packet instead of per flowlet", NULL},
+    {"fabric.lb.spray_random", T_BOOL, FIELD(fabric.spray_random), "false", NULL,
+     NULL, "spray: random next hop instead of round robin", NULL},
+    {"fabric.lb.queue_step", T_SIZE, FIELD(fabric.lb_queue_step), "32KB", "1B",
+     "1GB", "adaptive: queue depth per quality band (bands 0-7)", NULL},
+    {"fabric.lb.load_window", T_TIME, FIELD(fabric.lb_load_window_ps), "10us",
+     "1ns", "1s", "adaptive: time constant of the port-load EWMA", NULL},
+    {"transport.receiver", T_ENUM, FIELD(transport.receiver), "gbn", NULL, NULL,
+     "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "
+     "rewinds); ooo: out-of-order placement", "gbn|ooo"},
+    {"transport.nak_interval", T_TIME, FIELD(transport.nak_interval_ps), "10us",
+     "0", "1s", "gbn: a receiver repeats a NAK for the same gap at most this "
+     "often", NULL},
+    {"transport.qps_per_writer", T_COUNT, FIELD(transport.qps_per_writer), "1",
+     "1", "1024", "queue pairs each transfer is split over, each with its own "
+     "UDP source port (ECMP entropy)", NULL},
     {"transport.cc", T_ENUM, FIELD(transport.cc), "none", NULL, NULL,
      "congestion control: none (line rate, PFC only) or dcqcn", "none|dcqcn"},
     {"transport.data_priority", T_COUNT, FIELD(transport.data_priority), "3",

@@ -18,6 +18,8 @@
 
 enum engine_kind { ENGINE_PACKET, ENGINE_FLUID, ENGINE_AUTO };
 enum sched_kind { SCHED_STRICT, SCHED_DWRR };
+enum lb_kind { LB_ECMP, LB_WCMP, LB_FLOWLET, LB_ADAPTIVE, LB_SPRAY };
+enum receiver_kind { RX_GBN, RX_OOO };
 enum cc_kind { CC_NONE, CC_DCQCN };
 enum dcqcn_preset { DCQCN_NVIDIA, DCQCN_PAPER };
 /* checkpoint model enums: the order of each key's choices */
@@ -76,6 +78,11 @@ struct scenario {
         double ecn_pmax;
         int scheduling;         /* enum sched_kind */
         char dwrr_weights[SCENARIO_TEXT];
+        int load_balancing;     /* enum lb_kind */
+        uint64_t flowlet_timeout_ps;
+        uint32_t flowlet_table;
+        int adaptive_per_packet, spray_random;
+        uint64_t lb_queue_step, lb_load_window_ps;
         /* resolved from the switch profiles (scenario_resolve) */
         uint64_t leaf_buffer, spine_buffer;
         uint64_t leaf_latency_ps, spine_latency_ps;
@@ -83,6 +90,9 @@ struct scenario {
     } fabric;
     struct {
         int cc;                 /* enum cc_kind */
+        int receiver;           /* enum receiver_kind */
+        uint32_t qps_per_writer;
+        uint64_t nak_interval_ps;
         uint32_t data_priority, cnp_priority, data_dscp, cnp_dscp;
         struct dcqcn_params {
             int preset;         /* enum dcqcn_preset */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "../work/plan.h"
+#include "series.h"
 
 enum bound_limit {
     LIMIT_WRITER_NIC,
@@ -38,6 +39,18 @@ struct cost_figures {
     double goodput_mc, mc_days; /* Monte Carlo; mc_days 0 = not run */
     uint64_t mc_failures;
     double lost_gpu_hours_per_day, lost_money_per_day; /* all waste: 1 - goodput */
+};
+
+/* Progress of a running engine, for a caller's progress line: called every
+ * 65536 events; must not touch the run (results stay identical). */
+struct ckpt_progress_info {
+    double sim_s;              /* simulated time done */
+    uint64_t delivered, total; /* payload bytes */
+    uint64_t events;
+};
+struct ckpt_progress {
+    void (*fn)(void *ud, const struct ckpt_progress_info *p);
+    void *ud;
 };
 
 struct results {
@@ -77,6 +90,15 @@ struct results {
     uint64_t ecn_marked, data_packets;
     uint64_t cnps_sent, cnps_received, rate_decreases;
     double min_rate_bps;       /* lowest rate any queue pair was cut to */
+    /* load balancing and receivers */
+    int lb;                    /* enum lb_kind */
+    uint64_t retx_bytes;       /* go-back-N resends (not goodput) */
+    uint64_t discarded_bytes;  /* data receivers threw away (out of order) */
+    uint64_t reordered, naks;  /* packets arriving behind a later one; NAKs sent */
+    double lb_uplink_imbalance;  /* worst compute leaf: max/mean bytes over its uplinks */
+    double lb_spine_imbalance;   /* max/mean bytes over spines (toward storage) */
+    double lb_paths_mean;        /* uplinks a flow used, mean over flows */
+    uint32_t lb_paths_max;
     uint64_t max_headroom_bytes;   /* largest PFC headroom use of a (port, PG) */
     uint64_t max_shared_pg_bytes;  /* largest shared-pool use of a (port, PG) */
     /* per segment (enum segment order, SEG_COUNT = 5 incl. reverse):
@@ -110,6 +132,17 @@ struct results {
     double link_util_max[RESULTS_SEGMENTS];
     double link_busy_max_s[RESULTS_SEGMENTS];
     double link_full_max_s[RESULTS_SEGMENTS];
+
+    /* wire bytes sent on each segment's ports (has_packet_stats; enum
+     * segment order, incl. reverse) */
+    uint64_t seg_tx_bytes[5];
+    /* telemetry time series (series.h; packet engine), owned */
+    struct series series;
+    /* bottleneck attribution by path segment (src/stats/segments.c) */
+    struct seg_figures segs[PATH_COUNT];
+    struct bottleneck bottleneck;
+    /* input, not a result: the progress hook of ckpt_run_progress */
+    const struct ckpt_progress *progress;
 
     /* the checkpoint as planned (src/work) and what it costs (src/cost) */
     struct plan_summary plan;

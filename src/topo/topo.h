@@ -58,6 +58,7 @@ struct topo {
     struct route *route;  /* [switch index][leaf index] */
     uint32_t *nh_ports;   /* identical sets of one switch are shared */
     uint64_t *ecmp_seed;  /* [switch index], from the ecmp RNG stream */
+    uint32_t *nh_weight;  /* WCMP weight of each nh_ports entry (Mbps behind it); NULL = equal */
     double oversub_compute, oversub_storage;
 };
 

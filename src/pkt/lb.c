@@ -1,0 +1,184 @@
+/* Load balancing: the choice among equal-cost next hops, one small ops table
+ * per scheme (fabric.load_balancing).
+ *
+ *  ecmp      hash of the 5-tuple with a per-switch seed (HPCC ns-3 style);
+ *  wcmp      the same hash over next hops weighted by the capacity behind
+ *            them (topo nh_weight), so a half-failed path gets half the flows;
+ *  flowlet   a flow keeps its next hop while its packets come closer than the
+ *            flowlet timeout; a new flowlet re-hashes with a new salt. The
+ *            table is indexed by the 5-tuple hash: flows that share an entry
+ *            share its state, as in hardware. The first flowlet uses the ECMP
+ *            choice, so a timeout longer than any gap is ECMP exactly;
+ *  adaptive  per flowlet or per packet, the next hop with the best quality
+ *            band 0-7 = max(load band, queue band) (Broadcom DLB style), load
+ *            from an EWMA of bytes sent, ties broken at random;
+ *  spray     per packet, round robin or random.
+ * Control packets (CNPs, NAKs) always follow ECMP.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "pnet.h"
+
+struct lb_ops {
+    const char *name;
+    uint32_t (*pick)(struct pnet *n, struct sw *s, const struct route *r,
+                     const struct flow *f, const struct packet *pk, uint64_t h);
+};
+
+static uint32_t ecmp_pick(struct pnet *n, struct sw *s, const struct route *r,
+                          const struct flow *f, const struct packet *pk, uint64_t h)
+{
+    (void)s, (void)f, (void)pk;
+    return n->topo->nh_ports[r->off + h % r->cnt];
+}
+
+static uint32_t wcmp_pick(struct pnet *n, struct sw *s, const struct route *r,
+                          const struct flow *f, const struct packet *pk, uint64_t h)
+{
+    const struct topo *t = n->topo;
+    if (!t->nh_weight)
+        return ecmp_pick(n, s, r, f, pk, h);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < r->cnt; i++)
+        total += t->nh_weight[r->off + i];
+    if (!total)
+        return ecmp_pick(n, s, r, f, pk, h);
+    uint64_t x = h % total;
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        uint32_t w = t->nh_weight[r->off + i];
+        if (x < w)
+            return t->nh_ports[r->off + i];
+        x -= w;
+    }
+    return t->nh_ports[r->off + r->cnt - 1];
+}
+
+/* Quality band of an egress port: 0 best .. 7 worst. */
+static unsigned band(struct pnet *n, struct port *p)
+{
+    double tau = (double)n->sc->fabric.lb_load_window_ps;
+    p->load *= exp(-(double)(n->now - p->load_t) / tau);
+    p->load_t = n->now;
+    double util = p->load * 8e12 / ((double)p->bps * tau);
+    unsigned lb = util >= 1.0 ? 7u : (unsigned)(util * 8.0);
+    uint64_t qb = p->q_bytes / n->sc->fabric.lb_queue_step;
+    unsigned qband = qb > 7 ? 7u : (unsigned)qb;
+    return lb > qband ? lb : qband;
+}
+
+static uint32_t best_port(struct pnet *n, const struct route *r)
+{
+    const struct topo *t = n->topo;
+    unsigned best = 8, ties = 0;
+    uint32_t choice = t->nh_ports[r->off];
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        uint32_t pid = t->nh_ports[r->off + i];
+        unsigned b = band(n, &n->ports[pid]);
+        if (b < best) {
+            best = b;
+            ties = 1;
+            choice = pid;
+        } else if (b == best && rng_below(&n->lb_rng, ++ties) == 0) {
+            choice = pid; /* reservoir: each tie equally likely */
+        }
+    }
+    return choice;
+}
+
+static uint32_t flowlet_common(struct pnet *n, struct sw *s, const struct route *r,
+                               const struct flow *f, uint64_t h, int adaptive)
+{
+    struct flowlet *e = &s->flowlets[h % n->sc->fabric.flowlet_table];
+    int fresh = !e->tag || n->now - e->last > n->sc->fabric.flowlet_timeout_ps;
+    /* an entry left by a flow toward other next hops is of no use */
+    if (!fresh) {
+        int valid = 0;
+        for (uint32_t i = 0; i < r->cnt && !valid; i++)
+            valid = n->topo->nh_ports[r->off + i] == e->port;
+        fresh = !valid;
+    }
+    if (fresh) {
+        e->epoch = e->tag == f->id + 1 ? e->epoch + 1 : 0;
+        e->tag = f->id + 1;
+        if (adaptive) {
+            e->port = best_port(n, r);
+        } else {
+            uint64_t salted = e->epoch ? mix64(h ^ e->epoch) : h;
+            e->port = n->topo->nh_ports[r->off + salted % r->cnt];
+        }
+    }
+    e->last = n->now;
+    return e->port;
+}
+
+static uint32_t flowlet_pick(struct pnet *n, struct sw *s, const struct route *r,
+                             const struct flow *f, const struct packet *pk, uint64_t h)
+{
+    (void)pk;
+    return flowlet_common(n, s, r, f, h, 0);
+}
+
+static uint32_t adaptive_pick(struct pnet *n, struct sw *s, const struct route *r,
+                              const struct flow *f, const struct packet *pk, uint64_t h)
+{
+    (void)pk;
+    if (n->sc->fabric.adaptive_per_packet)
+        return best_port(n, r);
+    return flowlet_common(n, s, r, f, h, 1);
+}
+
+static uint32_t spray_pick(struct pnet *n, struct sw *s, const struct route *r,
+                           const struct flow *f, const struct packet *pk, uint64_t h)
+{
+    (void)f, (void)pk, (void)h;
+    uint64_t i = n->sc->fabric.spray_random ? rng_below(&n->lb_rng, r->cnt)
+                                            : s->rr++ % r->cnt;
+    return n->topo->nh_ports[r->off + i];
+}
+
+static const struct lb_ops schemes[] = {
+    [LB_ECMP] = {"ecmp", ecmp_pick},
+    [LB_WCMP] = {"wcmp", wcmp_pick},
+    [LB_FLOWLET] = {"flowlet", flowlet_pick},
+    [LB_ADAPTIVE] = {"adaptive", adaptive_pick},
+    [LB_SPRAY] = {"spray", spray_pick},
+};
+
+int lb_setup(struct pnet *n, struct err *e)
+{
+    const struct scenario *sc = n->sc;
+    rng_init(&n->lb_rng, sc->seed, RNG_LB);
+    int table = sc->fabric.load_balancing == LB_FLOWLET ||
+                (sc->fabric.load_balancing == LB_ADAPTIVE && !sc->fabric.adaptive_per_packet);
+    for (uint32_t s = 0; table && s < n->topo->n_switches; s++) {
+        n->sws[s].flowlets = arena_calloc(&n->arena, sc->fabric.flowlet_table,
+                                          sizeof *n->sws[s].flowlets);
+        if (!n->sws[s].flowlets)
+            return err_set(e, "fabric.lb.flowlet_table: out of memory for %u entries "
+                              "per switch", sc->fabric.flowlet_table);
+    }
+    return 0;
+}
+
+uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route *r,
+                 const struct flow *f, const struct packet *pk)
+{
+    const struct topo *t = n->topo;
+    (void)node;
+    if (r->cnt == 1)
+        return t->nh_ports[r->off];
+    int fwd = pk->kind == PK_DATA;
+    uint32_t src = fwd ? f->src : f->dst, dst = fwd ? f->dst : f->src;
+    uint64_t h = topo_flow_hash(s->seed, src, dst, f->sport, ROCE_UDP_PORT);
+    if (!fwd)
+        return ecmp_pick(n, s, r, f, pk, h);
+    return schemes[n->sc->fabric.load_balancing].pick(n, s, r, f, pk, h);
+}
+
+void lb_note_tx(struct pnet *n, struct port *p, uint64_t wire)
+{
+    double tau = (double)n->sc->fabric.lb_load_window_ps;
+    p->load = p->load * exp(-(double)(n->now - p->load_t) / tau) + (double)wire;
+    p->load_t = n->now;
+}
