@@ -7,3 +7,14 @@ echo "== default scenario"
 ./build/bench_burst
 echo "== 1024-writer burst (scenarios/bench-1024.yaml)"
 ./build/bench_burst scenarios/bench-1024.yaml
+echo "== fluid engine: Llama 3 405B on 16,384 GPUs (scenarios/llama3-405b-production.yaml)"
+./build/bench_fluid scenarios/llama3-405b-production.yaml
+echo "== fluid engine: 100,000 GPUs (scenarios/cluster-100k.yaml)"
+./build/bench_fluid scenarios/cluster-100k.yaml
+echo "== fluid engine: wall time against flows, 1/5 .. 5/5 of scenarios/cluster-100k.yaml"
+./build/bench_fluid --growth scenarios/cluster-100k.yaml
+echo "== fluid engine against the packet engine and the bound (docs/fluid.md)"
+./build/bench_agree
+echo "== fluid engine, stress: writers start over 500 ms (a rate update per start and per end)"
+./build/bench_fluid --growth scenarios/cluster-100k.yaml --set checkpoint.policy=jitter --set checkpoint.offset=500ms
+./build/bench_fluid scenarios/llama3-405b-production.yaml --set checkpoint.policy=jitter --set checkpoint.offset=500ms

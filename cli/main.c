@@ -4,10 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "ckptnet.h"
 
 #define VERSION "0.1.0"
+#define MAX_FILES 64
+#define MAX_VARY 64
 
 static const char usage_main[] =
     "usage: ckptnet <command> [options]\n"
@@ -15,18 +19,24 @@ static const char usage_main[] =
     "How much training time do checkpoints cost on this fabric?\n"
     "\n"
     "commands:\n"
-    "  run [SCENARIO]   simulate a checkpoint burst (no file: the built-in default)\n"
+    "  run [SCENARIO]          simulate a checkpoint burst (no file: the built-in default)\n"
+    "  describe [SCENARIO]     the effective scenario and what a run would cost, without running\n"
+    "  compare A.yaml B.yaml   run each scenario and print their headline figures side by side\n"
+    "  catalog                 switch profiles, models and DCQCN presets with their sources\n"
     "\n"
     "options:\n"
-    "  -h, --help       show this help (ckptnet run --help for run's options)\n"
-    "  --version        print the version\n";
+    "  -h, --help              show this help (ckptnet run --help: a command's options)\n"
+    "  --version               print the version\n"
+    "\n"
+    "manual: docs/ckptnet.1 (man -l docs/ckptnet.1)\n";
 
 static const char usage_run[] =
-    "usage: ckptnet run [SCENARIO.yaml] [--set key.path=value]... [--engine E] [--json FILE] [--quiet]\n"
+    "usage: ckptnet run [SCENARIO.yaml] [--set key.path=value]... [--engine E] [--json FILE]\n"
+    "                   [--csv-dir DIR] [--report FILE.html] [--vary key=v1,v2,...] [--quiet]\n"
     "\n"
     "Simulate every compute node writing its checkpoint shard at once through the\n"
     "leaf-spine fabric to the storage nodes, packet by packet, and report the\n"
-    "completion time against the analytic lower bound.\n"
+    "completion time against the analytic lower bound and the segment that set it.\n"
     "\n"
     "  SCENARIO         YAML scenario file (keys: docs/scenario.md); default: built in\n"
     "  --set k=v        override one key, e.g. --set fabric.spines=8 (repeatable)\n"
@@ -35,10 +45,60 @@ static const char usage_run[] =
     "                   transfer its max-min fair rate (100k GPUs in seconds, no\n"
     "                   PFC/queues); auto picks fluid above ~1e8 packet events\n"
     "  --json FILE      write results and the effective scenario as JSON ('-' = stdout)\n"
-    "  --quiet          no summary on stdout\n"
+    "  --csv-dir DIR    write time series, hottest ports, pauses, writers and segments\n"
+    "                   as CSV files into DIR (docs/report.md)\n"
+    "  --report FILE    write a self-contained HTML report with plots (needs gnuplot)\n"
+    "  --vary k=v1,v2   run once per value of key k and print a comparison table\n"
+    "  --quiet          no summary on stdout, no progress line\n"
     "  -h, --help       show this help\n"
     "\n"
+    "With --csv-dir or --report and no telemetry.interval, about 400 samples are\n"
+    "taken over the bound. Runs longer than a second show a progress line on\n"
+    "stderr when it is a terminal.\n"
+    "\n"
     "exit status: 0 ok, 1 an invariant was violated, 2 bad usage or scenario\n";
+
+static const char usage_describe[] =
+    "usage: ckptnet describe [SCENARIO.yaml] [--set key.path=value]... [--engine E]\n"
+    "\n"
+    "Print what a run of the scenario would simulate, without running it: the\n"
+    "checkpoint, fabric, oversubscription, analytic bound and the completion each\n"
+    "path segment alone allows, the engine, estimated events, memory and wall\n"
+    "time, then every key of the effective scenario.\n"
+    "\n"
+    "  --set k=v        override one key (repeatable)\n"
+    "  --engine E       packet, fluid or auto\n"
+    "  -h, --help       show this help\n";
+
+static const char usage_compare[] =
+    "usage: ckptnet compare A.yaml B.yaml [...] [--set key.path=value]... [--engine E]\n"
+    "       ckptnet compare [SCENARIO.yaml] --vary key=v1,v2,... [--set ...]\n"
+    "\n"
+    "Run each scenario (or one scenario once per value of --vary) and print a table\n"
+    "of the headline figures: completion, bound, bottleneck, GPU stall, GPU-hours\n"
+    "per day, goodput, largest queue, PFC pause time, invariants.\n"
+    "\n"
+    "  --set k=v        override one key in every run (repeatable)\n"
+    "  --engine E       packet, fluid or auto\n"
+    "  --vary k=v1,v2   the runs: one per value of key k\n"
+    "  --quiet          no progress line\n"
+    "  -h, --help       show this help\n";
+
+static const char usage_catalog[] =
+    "usage: ckptnet catalog\n"
+    "\n"
+    "Print the built-in switch profiles (ports, capacity, latency, buffer, whether\n"
+    "the figures are published or generic, source), the model catalog (parameters,\n"
+    "layers, source) and the DCQCN presets.\n"
+    "\n"
+    "  -h, --help       show this help\n";
+
+struct opts {
+    const char *files[MAX_FILES];
+    int n_files;
+    const char *json, *csv_dir, *report, *vary;
+    int quiet, help;
+};
 
 static int die(const char *msg)
 {
@@ -46,83 +106,274 @@ static int die(const char *msg)
     return 2;
 }
 
-static int cmd_run(int argc, char **argv)
+/* Options that take a value: "--x v" or "--x=v". */
+static const char *const valued[] = {"--set", "--json", "--engine", "--csv-dir", "--report",
+                                     "--vary", NULL};
+
+/* Which valued option a is (index), with its value in *v; -1 if none. */
+static int valued_opt(int argc, char **argv, int *i, const char **v)
 {
-    const char *file = NULL, *json = NULL;
-    int quiet = 0;
-    struct err e = {{0}};
-    struct scenario sc;
-    scenario_defaults(&sc);
-    /* First pass: find the file so --set applies on top of it whatever the order. */
+    const char *a = argv[*i];
+    for (int k = 0; valued[k]; k++) {
+        size_t l = strlen(valued[k]);
+        if (strncmp(a, valued[k], l))
+            continue;
+        if (a[l] == '=') {
+            *v = a + l + 1;
+            return k;
+        }
+        if (a[l] == '\0') {
+            *v = *i + 1 < argc ? argv[++*i] : NULL;
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* Parse the options of cmd; `allowed` lists the valued options it takes
+ * ("json csv-dir ..."). Returns 0, or 2 after printing the error. */
+static int parse_opts(const char *cmd, int argc, char **argv, const char *allowed,
+                      int max_files, struct opts *o)
+{
+    memset(o, 0, sizeof *o);
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage_run, stdout);
-            return 0;
-        } else if (!strcmp(a, "--set") || !strcmp(a, "--json") || !strcmp(a, "--engine")) {
-            if (++i >= argc) {
-                fprintf(stderr, "ckptnet: %s needs a value\n", a);
+        const char *a = argv[i], *v = NULL;
+        int k = valued_opt(argc, argv, &i, &v);
+        if (k >= 0) {
+            if (!strstr(allowed, valued[k] + 2)) {
+                fprintf(stderr, "ckptnet: %s: unknown option '%s' (see ckptnet %s --help)\n",
+                        cmd, valued[k], cmd);
                 return 2;
             }
-            if (a[2] == 'j')
-                json = argv[i];
-        } else if (!strncmp(a, "--set=", 6) || !strncmp(a, "--json=", 7) ||
-                   !strncmp(a, "--engine=", 9)) {
-            if (a[2] == 'j')
-                json = a + 7;
-        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            quiet = 1;
+            if (!v) {
+                fprintf(stderr, "ckptnet: %s needs a value\n", valued[k]);
+                return 2;
+            }
+            if (k == 1)
+                o->json = v;
+            else if (k == 3)
+                o->csv_dir = v;
+            else if (k == 4)
+                o->report = v;
+            else if (k == 5)
+                o->vary = v;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            o->help = 1;
+        } else if ((!strcmp(a, "--quiet") || !strcmp(a, "-q")) && strstr(allowed, "quiet")) {
+            o->quiet = 1;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "ckptnet: run: unknown option '%s' (see ckptnet run --help)\n", a);
+            fprintf(stderr, "ckptnet: %s: unknown option '%s' (see ckptnet %s --help)\n", cmd,
+                    a, cmd);
             return 2;
-        } else if (file) {
-            fprintf(stderr, "ckptnet: run: more than one scenario file ('%s', '%s')\n", file, a);
+        } else if (o->n_files >= max_files) {
+            if (max_files == 1)
+                fprintf(stderr, "ckptnet: %s: more than one scenario file ('%s', '%s')\n", cmd,
+                        o->files[0], a);
+            else if (max_files == 0)
+                fprintf(stderr, "ckptnet: %s: takes no file ('%s')\n", cmd, a);
+            else
+                fprintf(stderr, "ckptnet: %s: more than %d scenario files\n", cmd, max_files);
             return 2;
         } else {
-            file = a;
+            o->files[o->n_files++] = a;
         }
     }
-    if (file && scenario_load_file(&sc, file, &e) < 0)
-        return die(e.msg);
+    return 0;
+}
+
+/* Defaults, then file, then --set / --engine in command-line order, then
+ * extra (a --vary assignment); resolved and validated. */
+static int build_scenario(struct scenario *sc, const char *file, int argc, char **argv,
+                          const char *extra, struct err *e)
+{
+    scenario_defaults(sc);
+    if (file && scenario_load_file(sc, file, e) < 0)
+        return -1;
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
-        char eng[80];
-        if (!strcmp(argv[i], "--set"))
-            v = argv[++i];
-        else if (!strncmp(argv[i], "--set=", 6))
-            v = argv[i] + 6;
-        else if (!strcmp(argv[i], "--engine") || !strncmp(argv[i], "--engine=", 9)) {
-            /* shorthand of --set engine=E, applied in command-line order */
-            const char *x = argv[i][8] ? argv[i] + 9 : argv[++i];
-            snprintf(eng, sizeof eng, "engine=%s", x);
-            v = eng;
-        } else if (!strcmp(argv[i], "--json")) {
-            i++;
+        char buf[160];
+        int k = valued_opt(argc, argv, &i, &v);
+        if (k == 2) {
+            snprintf(buf, sizeof buf, "engine=%s", v);
+            v = buf;
+        } else if (k != 0) {
+            continue;
         }
-        if (v && scenario_set(&sc, v, &e) < 0)
-            return die(e.msg);
+        if (scenario_set(sc, v, e) < 0)
+            return -1;
     }
-    if (scenario_resolve(&sc, &e) < 0 || scenario_validate(&sc, &e) < 0)
-        return die(e.msg);
+    if (extra && scenario_set(sc, extra, e) < 0)
+        return -1;
+    return scenario_resolve(sc, e) < 0 || scenario_validate(sc, e) < 0 ? -1 : 0;
+}
 
-    struct results r;
-    if (ckpt_run(&sc, &r, &e) < 0)
-        return die(e.msg);
-    if (!quiet)
-        report_summary(stdout, &sc, &r);
-    if (json) {
-        FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
-        if (!f) {
-            fprintf(stderr, "ckptnet: cannot open '%s': %s\n", json, strerror(errno));
+/* ---- progress line --------------------------------------------------------- */
+
+struct progress {
+    struct timespec t0;
+    double last;   /* wall time of the last line */
+    int shown;
+};
+
+static double wall_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static void on_progress(void *ud, const struct ckpt_progress_info *p)
+{
+    struct progress *s = ud;
+    double w = wall_since(&s->t0);
+    if (w < 1.0 || w - s->last < 0.25)
+        return;
+    s->last = w;
+    s->shown = 1;
+    double f = p->total ? (double)p->delivered / (double)p->total : 0;
+    fprintf(stderr, "\r  %.4g ms simulated, %.0f%% of the bytes delivered; %.1f s wall, "
+                    "%.3g ms simulated/s, %.3g M events/s",
+            p->sim_s * 1e3, 100 * f, w, p->sim_s * 1e3 / w, (double)p->events / w / 1e6);
+    if (f > 0.001)
+        fprintf(stderr, "; ETA %.0f s", w * (1 - f) / f);
+    fputs("   ", stderr);
+    fflush(stderr);
+}
+
+/* Run with a progress line when stderr is a terminal and not quiet. */
+static int run_one(const struct scenario *sc, struct results *r, int quiet, struct err *e)
+{
+    struct progress st = {{0, 0}, 0, 0};
+    struct ckpt_progress pr = {on_progress, &st};
+    int tty = !quiet && isatty(STDERR_FILENO);
+    clock_gettime(CLOCK_MONOTONIC, &st.t0);
+    int rc = ckpt_run_progress(sc, r, tty ? &pr : NULL, e);
+    if (st.shown)
+        fputs("\r\033[K", stderr);
+    return rc;
+}
+
+/* ---- commands -------------------------------------------------------------- */
+
+/* --csv-dir and --report want a time series: without telemetry.interval,
+ * take about 400 samples over the bound (rounded to 1, 2 or 5). */
+static void auto_interval(struct scenario *sc)
+{
+    if (scenario_is_set(sc, "telemetry.interval"))
+        return;
+    struct ckpt_description d;
+    struct err e;
+    if (ckpt_describe(sc, &d, &e) < 0 || !(d.r.bound_s > 0))
+        return;
+    double want = d.r.bound_s * 1e12 / 400, step = 1;
+    while (step * 10 <= want)
+        step *= 10;
+    double v = want >= 5 * step ? 5 * step : want >= 2 * step ? 2 * step : step;
+    sc->telemetry.interval_ps = v < 1e5 ? 100000 : (uint64_t)v; /* at least 100 ns */
+}
+
+static int cmd_compare_runs(int n, const char *const *names, struct scenario *scs, int quiet);
+
+/* "key=v1,v2,..." -> n assignments "key=vi" in buf. */
+static int split_vary(const char *vary, char (*out)[160], const char **names, int *n)
+{
+    const char *eq = strchr(vary, '=');
+    if (!eq || eq == vary || !eq[1]) {
+        fprintf(stderr, "ckptnet: --vary: expected key=v1,v2,..., got \"%s\"\n", vary);
+        return 2;
+    }
+    int klen = (int)(eq - vary);
+    *n = 0;
+    for (const char *p = eq + 1;;) {
+        const char *c = strchr(p, ',');
+        int vlen = c ? (int)(c - p) : (int)strlen(p);
+        if (vlen == 0 || *n >= MAX_VARY) {
+            fprintf(stderr, "ckptnet: --vary: %s in \"%s\"\n",
+                    vlen ? "more than 64 values" : "empty value", vary);
             return 2;
         }
-        int rc = report_json(f, &sc, &r, 1, &e);
-        if (f != stdout && fclose(f) != 0)
-            rc = err_set(&e, "cannot write '%s'", json);
-        if (rc < 0) {
-            results_release(&r);
-            return die(e.msg);
+        snprintf(out[*n], sizeof out[*n], "%.*s=%.*s", klen, vary, vlen, p);
+        names[*n] = out[*n];
+        (*n)++;
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    return 0;
+}
+
+static int cmd_vary(const char *cmd, const char *file, const char *vary, int quiet, int argc,
+                    char **argv)
+{
+    char assign[MAX_VARY][160];
+    const char *names[MAX_VARY];
+    int n;
+    if (split_vary(vary, assign, names, &n))
+        return 2;
+    struct scenario *scs = malloc((size_t)n * sizeof *scs);
+    if (!scs)
+        return die("out of memory");
+    for (int i = 0; i < n; i++) {
+        struct err e = {{0}};
+        if (build_scenario(&scs[i], file, argc, argv, assign[i], &e) < 0) {
+            free(scs);
+            fprintf(stderr, "ckptnet: %s: --vary %s\n", cmd, e.msg);
+            return 2;
         }
+    }
+    int rc = cmd_compare_runs(n, names, scs, quiet);
+    free(scs);
+    return rc;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse_opts("run", argc, argv, "set json engine csv-dir report vary quiet", 1, &o);
+    if (rc)
+        return rc;
+    if (o.help) {
+        fputs(usage_run, stdout);
+        return 0;
+    }
+    const char *file = o.n_files ? o.files[0] : NULL;
+    if (o.vary) {
+        if (o.json || o.csv_dir || o.report)
+            return die("run: --vary prints a table; --json, --csv-dir and --report need a "
+                       "single run");
+        return cmd_vary("run", file, o.vary, o.quiet, argc, argv);
+    }
+    struct err e = {{0}};
+    struct scenario sc;
+    if (build_scenario(&sc, file, argc, argv, NULL, &e) < 0)
+        return die(e.msg);
+    if (o.csv_dir || o.report)
+        auto_interval(&sc);
+
+    struct results r;
+    if (run_one(&sc, &r, o.quiet, &e) < 0)
+        return die(e.msg);
+    if (!o.quiet)
+        report_summary(stdout, &sc, &r);
+    int bad = 0;
+    if (o.json) {
+        FILE *f = strcmp(o.json, "-") ? fopen(o.json, "w") : stdout;
+        if (!f) {
+            fprintf(stderr, "ckptnet: cannot open '%s': %s\n", o.json, strerror(errno));
+            results_release(&r);
+            return 2;
+        }
+        bad = report_json(f, &sc, &r, 1, &e) < 0;
+        if (f != stdout && fclose(f) != 0 && !bad)
+            bad = err_set(&e, "cannot write '%s'", o.json) < 0;
+    }
+    if (!bad && o.csv_dir)
+        bad = report_csv(o.csv_dir, &sc, &r, &e) < 0;
+    if (!bad && o.report)
+        bad = report_html(o.report, &sc, &r, &e) < 0;
+    if (bad) {
+        results_release(&r);
+        return die(e.msg);
     }
     int status = 0;
     if (!r.ok) {
@@ -131,6 +382,100 @@ static int cmd_run(int argc, char **argv)
     }
     results_release(&r);
     return status;
+}
+
+static int cmd_describe(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse_opts("describe", argc, argv, "set engine", 1, &o);
+    if (rc)
+        return rc;
+    if (o.help) {
+        fputs(usage_describe, stdout);
+        return 0;
+    }
+    struct err e = {{0}};
+    struct scenario sc;
+    struct ckpt_description d;
+    if (build_scenario(&sc, o.n_files ? o.files[0] : NULL, argc, argv, NULL, &e) < 0 ||
+        ckpt_describe(&sc, &d, &e) < 0)
+        return die(e.msg);
+    report_describe(stdout, &sc, &d);
+    return 0;
+}
+
+static int cmd_compare_runs(int n, const char *const *names, struct scenario *scs, int quiet)
+{
+    struct results *rs = calloc((size_t)n, sizeof *rs);
+    if (!rs)
+        return die("out of memory");
+    int status = 0;
+    for (int i = 0; i < n; i++) {
+        struct err e = {{0}};
+        if (run_one(&scs[i], &rs[i], quiet, &e) < 0) {
+            for (int j = 0; j < i; j++)
+                results_release(&rs[j]);
+            free(rs);
+            fprintf(stderr, "ckptnet: %s: %s\n", names[i], e.msg);
+            return 2;
+        }
+        if (!rs[i].ok)
+            status = 1;
+    }
+    report_compare(stdout, n, names, scs, rs);
+    for (int i = 0; i < n; i++) {
+        if (!rs[i].ok)
+            fprintf(stderr, "ckptnet: %s: invariant violated: %s\n", names[i], rs[i].violation);
+        results_release(&rs[i]);
+    }
+    free(rs);
+    return status;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse_opts("compare", argc, argv, "set engine vary quiet", MAX_FILES, &o);
+    if (rc)
+        return rc;
+    if (o.help) {
+        fputs(usage_compare, stdout);
+        return 0;
+    }
+    if (o.vary) {
+        if (o.n_files > 1)
+            return die("compare: --vary takes at most one scenario file");
+        return cmd_vary("compare", o.n_files ? o.files[0] : NULL, o.vary, o.quiet, argc, argv);
+    }
+    if (o.n_files < 2)
+        return die("compare: give two or more scenario files, or --vary key=v1,v2,...");
+    struct scenario *scs = malloc((size_t)o.n_files * sizeof *scs);
+    if (!scs)
+        return die("out of memory");
+    for (int i = 0; i < o.n_files; i++) {
+        struct err e = {{0}};
+        if (build_scenario(&scs[i], o.files[i], argc, argv, NULL, &e) < 0) {
+            free(scs);
+            return die(e.msg);
+        }
+    }
+    rc = cmd_compare_runs(o.n_files, o.files, scs, o.quiet);
+    free(scs);
+    return rc;
+}
+
+static int cmd_catalog(int argc, char **argv)
+{
+    struct opts o;
+    int rc = parse_opts("catalog", argc, argv, "", 0, &o);
+    if (rc)
+        return rc;
+    if (o.help) {
+        fputs(usage_catalog, stdout);
+        return 0;
+    }
+    report_catalog(stdout);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -150,6 +495,12 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "run"))
         return cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "describe"))
+        return cmd_describe(argc - 2, argv + 2);
+    if (!strcmp(cmd, "compare"))
+        return cmd_compare(argc - 2, argv + 2);
+    if (!strcmp(cmd, "catalog"))
+        return cmd_catalog(argc - 2, argv + 2);
     fprintf(stderr, "ckptnet: unknown command '%s' (see ckptnet --help)\n", cmd);
     return 2;
 }

@@ -25,6 +25,25 @@
 /* Build topology and workload, compute the bound and run the packet engine.
  * r is filled completely; r->ok says whether every invariant held. */
 int ckpt_run(const struct scenario *sc, struct results *r, struct err *e);
+/* The same, calling progress->fn now and then from the engine's loop (packet
+ * engine: every 65536 events); progress may be NULL. The results do not
+ * depend on it. */
+int ckpt_run_progress(const struct scenario *sc, struct results *r,
+                      const struct ckpt_progress *progress, struct err *e);
+
+/* What a run would do, without running it: the figures known before the
+ * engine (r: plan, bytes, writers, fabric, bound, segment capacities and
+ * bounds, engine_reason) and estimates of its cost. */
+struct ckpt_description {
+    struct results r;          /* no engine figures; results_release not needed */
+    int engine;                /* enum engine_kind that would run */
+    uint32_t transfers, ports;
+    double est_packets;        /* data packets (packet engine) */
+    double est_events;         /* 8 per packet (packet), 2 per transfer (fluid) */
+    double est_mem_bytes;      /* upper estimate of the run's memory */
+    double est_wall_s;         /* at the rates BENCHMARKS.md measured */
+};
+int ckpt_describe(const struct scenario *sc, struct ckpt_description *d, struct err *e);
 
 /* Human summary (a dozen lines). */
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r);
@@ -32,5 +51,28 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
  * the perf.* section (for byte-exact comparisons). */
 int report_json(FILE *out, const struct scenario *sc, const struct results *r,
                 int perf, struct err *e);
+
+/* Segment table and verdict (the summary prints them after the answer). */
+void report_segments(FILE *out, const struct results *r);
+
+/* CSV files in dir (created if missing): timeseries.csv, queues.csv,
+ * pauses.csv, ports.csv, writers.csv, segments.csv; a header row each, units
+ * in the column names (docs/report.md). */
+int report_csv(const char *dir, const struct scenario *sc, const struct results *r,
+               struct err *e);
+
+/* One self-contained HTML file: summary, segment table, plots as inline SVG
+ * rendered by gnuplot (which must be installed), cost summary. */
+int report_html(const char *path, const struct scenario *sc, const struct results *r,
+                struct err *e);
+
+/* The built-in switch profiles, models and DCQCN presets with sources. */
+void report_catalog(FILE *out);
+/* A scenario described without running it, then every key. */
+void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_description *d);
+
+/* Side-by-side table of the headline figures of n runs. */
+void report_compare(FILE *out, int n, const char *const *names,
+                    const struct scenario *scs, const struct results *rs);
 
 #endif

@@ -7,12 +7,12 @@ int harness_failures;
 
 extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_rng[], suite_topo[], suite_engine[], suite_cli_api[], suite_fluid[],
-    suite_work[], suite_cost[], suite_lossless[], suite_storage[];
+    suite_work[], suite_cost[], suite_lossless[], suite_storage[], suite_lb[];
 
 static const struct test *const suites[] = {
     suite_units, suite_scenario, suite_evq, suite_rng, suite_topo,
     suite_engine, suite_cli_api, suite_fluid, suite_work, suite_cost,
-    suite_lossless, suite_storage,
+    suite_lossless, suite_storage, suite_lb,
 };
 
 int main(int argc, char **argv)

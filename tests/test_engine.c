@@ -84,6 +84,7 @@ static void single_flow(uint64_t bytes, uint32_t mtu, uint64_t nic, uint32_t spi
     CHECK(r.ok);
     CHECK(r.pause_frames == 0 && r.drops == 0);
     CHECK(r.packets_delivered == (bytes + mtu - 1) / mtu);
+    results_release(&r);
 }
 
 static void e2e_single_flow_exact(void)
@@ -115,6 +116,7 @@ static void incast(uint32_t n, uint32_t per_leaf)
            r.completion_s, r.bound_s);
     CHECKF(r.completion_s <= r.bound_s * 1.02, "%.9g vs bound %.9g (%.2f%%)",
            r.completion_s, r.bound_s, 100 * r.completion_s / r.bound_s);
+    results_release(&r);
 }
 
 static void e2e_incast_pfc_within_2pct(void)
@@ -140,6 +142,7 @@ static void e2e_symmetric_burst_writer_bound(void)
     CHECK(r.bound_limit == LIMIT_WRITER_NIC);
     CHECKF(r.completion_s <= r.bound_s * 1.02 && r.completion_s >= r.bound_s * (1 - 1e-9),
            "%.9g vs bound %.9g", r.completion_s, r.bound_s);
+    results_release(&r);
 }
 
 static void e2e_oversubscribed_uplink_bound(void)
@@ -160,6 +163,7 @@ static void e2e_oversubscribed_uplink_bound(void)
     CHECK(fabs(r.oversub_compute - 8.0) < 1e-9);
     CHECK(r.completion_s >= r.bound_s * (1 - 1e-9));
     CHECK(r.pause_frames > 0);
+    results_release(&r);
 }
 
 static void e2e_no_pfc_drops_fail_invariants(void)
@@ -183,6 +187,7 @@ static void e2e_no_pfc_drops_fail_invariants(void)
     CHECK(r.bytes_sent + r.retx_bytes ==
           r.bytes_delivered + r.bytes_dropped + r.discarded_bytes + r.bytes_in_flight);
     CHECK(r.max_buffer_bytes <= 1000000);
+    results_release(&r);
 }
 
 static void e2e_buffer_too_small_for_headroom_refused(void)
@@ -196,6 +201,7 @@ static void e2e_buffer_too_small_for_headroom_refused(void)
     CHECK(ckpt_run(&sc, &r, &e) == -1);
     CHECKF(strncmp(e.msg, "fabric.buffer: ", 15) == 0 && strstr(e.msg, "too small"),
            "%s", e.msg);
+    results_release(&r);
 }
 
 static char *json_of(const struct scenario *sc, int perf)
@@ -208,6 +214,7 @@ static char *json_of(const struct scenario *sc, int perf)
     FILE *f = open_memstream(&buf, &len);
     report_json(f, sc, &r, perf, NULL);
     fclose(f);
+    results_release(&r);
     return buf;
 }
 

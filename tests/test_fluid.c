@@ -26,6 +26,7 @@ struct net {
     uint32_t nl, nf;
     double cap[MAXL], fcap[MAXF];
     uint32_t off[MAXF + 1], path[MAXF * MAXP];
+    double w[MAXF * MAXP]; /* share of the flow's rate on that link */
 };
 
 static void random_net(struct net *n, struct rng *r)
@@ -43,8 +44,13 @@ static void random_net(struct net *n, struct rng *r)
             uint32_t l = (uint32_t)rng_below(r, n->nl), dup = 0;
             for (uint32_t j = n->off[f]; j < k; j++)
                 dup |= n->path[j] == l;
-            if (!dup)
+            if (!dup) {
+                /* mostly whole, sometimes a sprayed share */
+                static const double shares[] = {0.5, 0.25, 1.0 / 3};
+                uint64_t c = rng_below(r, 8);
+                n->w[k] = c < 5 ? 1.0 : c < 7 ? shares[rng_below(r, 3)] : 0.1 + 0.9 * rng_double(r);
                 n->path[k++] = l;
+            }
         }
         n->fcap[f] = rng_below(r, 4) ? INFINITY : 1e9 * (0.2 + 2 * rng_double(r));
     }
@@ -64,17 +70,16 @@ static void brute_maxmin(const struct net *n, const int *active, double *rate)
         double best = INFINITY;
         int best_link = -1, best_flow = -1;
         for (uint32_t l = 0; l < n->nl; l++) {
-            double used = 0;
-            int un = 0;
+            double used = 0, un = 0;
             for (uint32_t f = 0; f < n->nf; f++)
                 for (uint32_t j = n->off[f]; j < n->off[f + 1]; j++)
                     if (n->path[j] == l && active[f]) {
                         if (frozen[f])
-                            used += rate[f];
+                            used += n->w[j] * rate[f];
                         else
-                            un++;
+                            un += n->w[j];
                     }
-            if (un && (n->cap[l] - used) / un < best) {
+            if (un > 0 && (n->cap[l] - used) / un < best) {
                 best = (n->cap[l] - used) / un;
                 best_link = (int)l;
                 best_flow = -1;
@@ -111,7 +116,7 @@ static void maxmin_matches_brute_force_random(void)
         struct arena a;
         arena_init(&a);
         struct mm m;
-        CHECK(mm_init(&m, &a, n.nl, n.cap, n.nf, n.off, n.path, n.fcap) == 0);
+        CHECK(mm_init(&m, &a, n.nl, n.cap, n.nf, n.off, n.path, n.w, n.fcap) == 0);
         int active[MAXF] = {0};
         for (int step = 0; step < 30; step++) {
             double before[MAXF], load_before[MAXL], want[MAXF];
@@ -119,6 +124,12 @@ static void maxmin_matches_brute_force_random(void)
                 before[f] = m.flows[f].rate;
             for (uint32_t l = 0; l < n.nl; l++)
                 load_before[l] = m.links[l].load;
+            /* sometimes a link's capacity changes (a storage back end fills) */
+            if (rng_below(&r, 5) == 0) {
+                uint32_t l = (uint32_t)rng_below(&r, n.nl);
+                n.cap[l] = 1e9 * (0.2 + 4 * rng_double(&r));
+                mm_set_cap(&m, l, n.cap[l]);
+            }
             /* one to three flows start or stop at the same instant */
             for (uint64_t k = 1 + rng_below(&r, 3); k > 0; k--) {
                 uint32_t f = (uint32_t)rng_below(&r, n.nf);
@@ -152,7 +163,7 @@ static void maxmin_matches_brute_force_random(void)
                 for (uint32_t f = 0; f < n.nf; f++)
                     for (uint32_t j = n.off[f]; j < n.off[f + 1]; j++)
                         if (n.path[j] == l)
-                            sum += m.flows[f].rate;
+                            sum += n.w[j] * m.flows[f].rate;
                 if (fabs(sum - m.links[l].load) > 1e-3 || /* round-off of 4e9 sums */
                     (!in_tl[l] && m.links[l].load != load_before[l]))
                     contract++;
@@ -178,11 +189,11 @@ static void maxmin_matches_brute_force_random(void)
 static void maxmin_checks_catch_a_wrong_rate(void)
 {
     struct net n = {.nl = 2, .nf = 3, .cap = {4e9, 3e9}, .fcap = {INFINITY, INFINITY, INFINITY},
-                    .off = {0, 1, 3, 4}, .path = {0, 0, 1, 1}};
+                    .off = {0, 1, 3, 4}, .path = {0, 0, 1, 1}, .w = {1, 1, 1, 1}};
     struct arena a;
     arena_init(&a);
     struct mm m;
-    CHECK(mm_init(&m, &a, n.nl, n.cap, n.nf, n.off, n.path, n.fcap) == 0);
+    CHECK(mm_init(&m, &a, n.nl, n.cap, n.nf, n.off, n.path, n.w, n.fcap) == 0);
     for (uint32_t f = 0; f < 3; f++)
         mm_start(&m, f);
     mm_update(&m);
@@ -222,7 +233,7 @@ static void maxmin_update_stays_in_component(void)
     struct arena a;
     arena_init(&a);
     struct mm m;
-    CHECK(mm_init(&m, &a, 8, cap, 12, off, path, NULL) == 0);
+    CHECK(mm_init(&m, &a, 8, cap, 12, off, path, NULL, NULL) == 0);
     for (uint32_t f = 0; f < 12; f++)
         mm_start(&m, f);
     mm_update(&m);
@@ -446,6 +457,71 @@ static void fluid_rate_cap(void)
     arena_release(&a);
 }
 
+static void drain_scenario(struct scenario *sc, const char *buffer)
+{
+    struct err e;
+    char a[64];
+    base(sc);
+    sc->cluster.nodes = 16;
+    sc->fabric.hosts_per_leaf = 16;
+    sc->storage.nodes = 1;
+    sc->fabric.spines = 2;
+    sc->workload.bytes_per_writer = 2000000;
+    snprintf(a, sizeof a, "storage.ingest_buffer=%s", buffer);
+    CHECK(scenario_set(sc, "storage.drain_rate=100Gbps", &e) == 0);
+    CHECK(scenario_set(sc, a, &e) == 0);
+}
+
+/* A back end slower than its NIC: the write ends when the drain does, in
+ * both engines; a finite ingest buffer fills, then admits only the drain. */
+static void fluid_storage_back_end(void)
+{
+    struct scenario sc;
+    struct results p, f, u;
+    drain_scenario(&sc, "2MB");
+    both(&sc, &p, &f);
+    CHECK(f.bound_limit == LIMIT_STORAGE_DRAIN);
+    CHECKF(rel(f.completion_s, p.completion_s) <= 0.02, "fluid %.9g packet %.9g",
+           f.completion_s, p.completion_s);
+    CHECKF(f.completion_s >= f.bound_s * (1 - 1e-9) && f.completion_s <= f.bound_s * 1.01,
+           "fluid %.9g bound %.9g", f.completion_s, f.bound_s);
+    drain_scenario(&sc, "0"); /* unlimited: the NIC runs at line rate meanwhile */
+    CHECK(run_engine(&sc, ENGINE_FLUID, &u) == 0);
+    CHECKF(u.ok, "%s", u.violation);
+    CHECKF(rel(u.completion_s, f.completion_s) < 1e-3, "%.9g vs %.9g", u.completion_s,
+           f.completion_s);
+    /* 32 MB at 400G is 0.65 ms at capacity; 2 MB fill at 300G net, ~55 us */
+    CHECKF(u.link_full_max_s[3] > 0.6e-3, "unlimited: storage NIC full %.3g s",
+           u.link_full_max_s[3]);
+    CHECKF(f.link_full_max_s[3] > 40e-6 && f.link_full_max_s[3] < 70e-6,
+           "2MB buffer: storage NIC full %.3g s", f.link_full_max_s[3]);
+    results_release(&p);
+    results_release(&f);
+    results_release(&u);
+}
+
+/* A stuck storage node: its transfers never finish and the run says so; the
+ * healthy node's transfers do (no PFC spreading in a fluid). */
+static void fluid_stuck_storage_node(void)
+{
+    struct scenario sc;
+    struct err e;
+    base(&sc);
+    sc.cluster.nodes = 16;
+    sc.fabric.hosts_per_leaf = 8;
+    sc.storage.nodes = 2;
+    sc.fabric.spines = 2;
+    sc.workload.bytes_per_writer = 2000000;
+    CHECK(scenario_set(&sc, "storage.stuck_nodes=1", &e) == 0);
+    CHECK(scenario_set(&sc, "storage.ingest_buffer=2MB", &e) == 0);
+    struct results r;
+    CHECK(run_engine(&sc, ENGINE_FLUID, &r) == 0);
+    CHECK(!r.ok);
+    CHECKF(strstr(r.violation, "8 of 16 transfers did not complete") != NULL, "%s", r.violation);
+    CHECK(r.flows_done == 8);
+    results_release(&r);
+}
+
 static char *json_of(struct scenario *sc, int engine)
 {
     struct results r;
@@ -569,6 +645,8 @@ SUITE(suite_fluid) = {
     {"fluid_same_ecmp_paths_as_packet", fluid_same_ecmp_paths_as_packet},
     {"fluid_symmetric_burst_at_bound", fluid_symmetric_burst_at_bound},
     {"fluid_rate_cap", fluid_rate_cap},
+    {"fluid_storage_back_end", fluid_storage_back_end},
+    {"fluid_stuck_storage_node", fluid_stuck_storage_node},
     {"fluid_deterministic_json", fluid_deterministic_json},
     {"fluid_json_omits_packet_figures", fluid_json_omits_packet_figures},
     {"auto_picks_by_packet_events", auto_picks_by_packet_events},

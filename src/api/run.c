@@ -9,6 +9,8 @@
 #include "../fluid/fluid.h"
 #include "../pkt/engine.h"
 #include "../stats/bound.h"
+#include "../stats/segments.h"
+#include "api.h"
 #include "../topo/topo.h"
 #include "../work/work.h"
 
@@ -17,8 +19,8 @@
  * here (BENCHMARKS.md); past 1e8 events (~10 s) the fluid engine runs. */
 #define AUTO_EVENT_LIMIT 1e8
 
-static int choose_engine(const struct scenario *sc, const struct workload *w,
-                         struct results *r)
+int ckpt_choose_engine(const struct scenario *sc, const struct workload *w,
+                       struct results *r)
 {
     if (sc->engine != ENGINE_AUTO) {
         snprintf(r->engine_reason, sizeof r->engine_reason, "requested (engine: %s)",
@@ -38,10 +40,18 @@ static int choose_engine(const struct scenario *sc, const struct workload *w,
 
 int ckpt_run(const struct scenario *user, struct results *r, struct err *e)
 {
+    return ckpt_run_progress(user, r, NULL, e);
+}
+
+int ckpt_run_progress(const struct scenario *user, struct results *r,
+                      const struct ckpt_progress *progress, struct err *e)
+{
     struct arena a;
     struct topo t;
     struct workload w;
     memset(r, 0, sizeof *r);
+    r->bottleneck.seg = r->bottleneck.next_seg = -1;
+    r->progress = progress && progress->fn ? progress : NULL;
     /* profiles and presets fill what the user left open (idempotent) */
     struct scenario eff = *user;
     if (scenario_resolve(&eff, e) < 0)
@@ -62,15 +72,20 @@ int ckpt_run(const struct scenario *user, struct results *r, struct err *e)
         r->oversub_storage = t.oversub_storage;
         r->switches = t.n_switches;
         r->links = t.n_ports / 2;
+        r->failed_links = t.n_failed;
+        memcpy(r->failed_link_names, t.failed_names, sizeof r->failed_link_names);
         bound_compute(r, &t, &w, sc);
-        if (choose_engine(sc, &w, r) == ENGINE_FLUID)
+        if (ckpt_choose_engine(sc, &w, r) == ENGINE_FLUID)
             rc = fluid_run(sc, &t, &w, r, e);
         else
             rc = pkt_run(sc, &t, &w, r, e);
-        if (rc == 0)
+        if (rc == 0) {
+            segments_compute(r, &t, &w, sc);
             cost_compute(r, sc);
+        }
         r->mem_bytes += a.total;
     }
     arena_release(&a);
+    r->progress = NULL;
     return rc;
 }

@@ -11,7 +11,7 @@
 
 int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
             uint32_t nf, const uint32_t *path_off, const uint32_t *path,
-            const double *flow_cap)
+            const double *path_w, const double *flow_cap)
 {
     memset(m, 0, sizeof *m);
     m->nl = nl;
@@ -21,12 +21,16 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
 #define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
     if (!ALLOC(m->links, nl) || !ALLOC(m->flows, nf) || !ALLOC(m->path, np) ||
         !ALLOC(m->pslot, np) || !ALLOC(m->lflow, np) || !ALLOC(m->alist, np) ||
+        !ALLOC(m->pw, np) || !ALLOC(m->lw, np) ||
         !ALLOC(m->active, nf) || !ALLOC(m->added, nf) || !ALLOC(m->aff, nf) ||
         !ALLOC(m->dirty, nl) || !ALLOC(m->dmark, nl) || !ALLOC(m->tl, nl) ||
+        !ALLOC(m->shrunk, nl) ||
         !ALLOC(m->heap, nh) || !ALLOC(m->hpos, nh) || !ALLOC(m->hkey, nh))
         return -1;
 #undef ALLOC
     memcpy(m->path, path, np * sizeof *path);
+    for (uint32_t i = 0; i < np; i++)
+        m->pw[i] = path_w ? path_w[i] : 1.0;
     /* each link's list is as long as the number of flows that ever cross it */
     for (uint32_t i = 0; i < np; i++)
         m->links[path[i]].n++;
@@ -83,16 +87,30 @@ static void bott_set(struct mm *m, uint32_t f, uint32_t b)
     }
 }
 
+static void mark_link_dirty(struct mm *m, uint32_t l)
+{
+    if (m->dmark[l] != m->dmark_epoch) {
+        m->dmark[l] = m->dmark_epoch;
+        m->dirty[m->n_dirty++] = l;
+    }
+}
+
 static void mark_dirty(struct mm *m, uint32_t f)
 {
     const struct mm_flow *fl = &m->flows[f];
-    for (uint32_t i = 0; i < fl->np; i++) {
-        uint32_t l = m->path[fl->poff + i];
-        if (m->dmark[l] != m->dmark_epoch) {
-            m->dmark[l] = m->dmark_epoch;
-            m->dirty[m->n_dirty++] = l;
-        }
-    }
+    for (uint32_t i = 0; i < fl->np; i++)
+        mark_link_dirty(m, m->path[fl->poff + i]);
+}
+
+void mm_set_cap(struct mm *m, uint32_t l, double cap)
+{
+    struct mm_link *k = &m->links[l];
+    /* less room: any flow here may have to slow down, not only the ones
+     * bottlenecked here; more room: only those can speed up */
+    if (cap < k->cap)
+        m->shrunk[m->n_shrunk++] = l;
+    k->cap = cap;
+    mark_link_dirty(m, l);
 }
 
 void mm_start(struct mm *m, uint32_t f)
@@ -103,6 +121,7 @@ void mm_start(struct mm *m, uint32_t f)
     for (uint32_t i = 0; i < fl->np; i++) {
         struct mm_link *l = &m->links[m->path[fl->poff + i]];
         m->pslot[fl->poff + i] = l->n;
+        m->lw[l->off + l->n] = m->pw[fl->poff + i];
         m->lflow[l->off + l->n++] = f;
     }
     fl->apos = m->n_active;
@@ -132,10 +151,11 @@ void mm_stop(struct mm *m, uint32_t f)
         struct mm_link *l = &m->links[lid];
         uint32_t s = m->pslot[fl->poff + i];
         snapshot(l, m->epoch + 1);
-        l->load = l->n > 1 ? l->load - fl->rate : 0; /* empty: exactly 0 */
+        l->load = l->n > 1 ? l->load - m->pw[fl->poff + i] * fl->rate : 0; /* empty: 0 */
         uint32_t g = m->lflow[l->off + --l->n];
         if (g != f) { /* move the last flow into the hole */
             m->lflow[l->off + s] = g;
+            m->lw[l->off + s] = m->lw[l->off + l->n];
             const struct mm_flow *gl = &m->flows[g];
             for (uint32_t j = 0; j < gl->np; j++)
                 if (m->path[gl->poff + j] == lid)
@@ -221,16 +241,6 @@ static void h_remove(struct mm *m, uint32_t id)
     h_down(m, m->hpos[last]);
 }
 
-static void h_rekey(struct mm *m, uint32_t id, double key)
-{
-    double old = m->hkey[id];
-    m->hkey[id] = key;
-    if (key < old)
-        h_up(m, m->hpos[id]);
-    else
-        h_down(m, m->hpos[id]);
-}
-
 /* ---- one update ------------------------------------------------------- */
 
 static void touch_link(struct mm *m, uint32_t lid)
@@ -260,7 +270,7 @@ static void affect(struct mm *m, uint32_t f)
         uint32_t lid = m->path[fl->poff + i];
         touch_link(m, lid);
         m->links[lid].na++;
-        m->links[lid].aprev += fl->rate;
+        m->links[lid].aprev += m->pw[fl->poff + i] * fl->rate;
     }
 }
 
@@ -284,18 +294,18 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
     bott_set(m, f, bott);
     if (bott < m->nl)
         m->links[bott].froze++;
-    if (fl->cap != INFINITY)
-        h_remove(m, m->nl + f);
+    /* the heap keys of its links only grow: fill() refreshes them lazily */
     for (uint32_t i = 0; i < fl->np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
-        l->rem -= rate;
-        if (m->hpos[lid] == UINT32_MAX)
-            l->unfrozen--; /* slack: never binds in this fill */
-        else if (--l->unfrozen == 0)
-            h_remove(m, lid);
-        else
-            h_rekey(m, lid, (l->rem > 0 ? l->rem : 0) / l->unfrozen);
+        double w = m->pw[fl->poff + i];
+        l->rem -= w * rate;
+        l->wun = --l->unfrozen ? l->wun - w : 0;
+        l->acc += w * rate;
+        if (rate > l->amax)
+            l->amax = rate;
+        if (lid != bott && rate > l->amax_other)
+            l->amax_other = rate;
     }
 }
 
@@ -309,56 +319,78 @@ static void fill(struct mm *m)
         struct mm_flow *fl = &m->flows[f];
         bott_set(m, f, MM_NONE);
         fl->frozen = 0;
-        if (fl->cap != INFINITY)
-            h_push(m, m->nl + f, fl->cap);
     }
     uint32_t off = 0;
     for (uint32_t i = 0; i < m->n_tl; i++) {
         struct mm_link *l = &m->links[m->tl[i]];
         double free = l->cap - (l->load - l->aprev);
         l->unfrozen = l->na;
+        l->wun = 0;
         l->froze = 0;
         l->rem = free > 0 ? free : 0;
         l->level = -1;
-        l->acc = 0;
+        l->acc = 0; /* first the sum of upper bounds, then of the new rates */
         l->aoff = off;
         l->afill = 0;
         off += l->na;
     }
     /* A link where A's flows could not fill it even at the most each can get
      * (its cap, the residual of every link it crosses) never binds: keep it
-     * out of the heap. Most links of a burst are such (writer NICs, uplinks). */
+     * out of the heap. Most links of a burst are such (writer NICs, uplinks).
+     * Likewise a cap above what the links leave the flow. */
     for (uint32_t i = 0; i < m->n_aff; i++) {
         uint32_t f = m->aff[i];
         const struct mm_flow *fl = &m->flows[f];
-        double ub = fl->cap;
-        for (uint32_t j = 0; j < fl->np; j++)
-            if (m->links[m->path[fl->poff + j]].rem < ub)
-                ub = m->links[m->path[fl->poff + j]].rem;
+        double ub = INFINITY;
+        for (uint32_t j = 0; j < fl->np; j++) {
+            const struct mm_link *l = &m->links[m->path[fl->poff + j]];
+            if (l->rem < ub * m->pw[fl->poff + j])
+                ub = l->rem / m->pw[fl->poff + j];
+        }
+        if (fl->cap < ub) {
+            ub = fl->cap;
+            h_push(m, m->nl + f, fl->cap);
+        }
         for (uint32_t j = 0; j < fl->np; j++) {
             struct mm_link *l = &m->links[m->path[fl->poff + j]];
-            l->acc += ub;
+            l->acc += m->pw[fl->poff + j] * ub;
+            l->wun += m->pw[fl->poff + j];
             m->alist[l->aoff + l->afill++] = f;
         }
     }
     for (uint32_t i = 0; i < m->n_tl; i++) {
         struct mm_link *l = &m->links[m->tl[i]];
         if (l->na && l->acc >= l->rem * (1 - 1e-12))
-            h_push(m, m->tl[i], l->rem / l->na);
+            h_push(m, m->tl[i], l->rem / l->wun);
+        l->acc = l->amax = l->amax_other = 0;
     }
+    /* A key is a lower bound of the level at which its link fills (freezing
+     * a flow at the water level never lowers rem / unfrozen): refresh it when
+     * it reaches the top, and act only on a fresh minimum. */
     while (m->n_heap) {
         uint32_t id = m->heap[0];
-        double level = m->hkey[id];
         if (id >= m->nl) {
-            freeze(m, id - m->nl, level, MM_CAP);
+            if (!m->flows[id - m->nl].frozen)
+                freeze(m, id - m->nl, m->hkey[id], MM_CAP);
+            h_remove(m, id);
             continue;
         }
         struct mm_link *l = &m->links[id];
+        if (l->unfrozen == 0) {
+            h_remove(m, id);
+            continue;
+        }
+        double level = (l->rem > 0 ? l->rem : 0) / l->wun;
+        if (level > m->hkey[id]) {
+            m->hkey[id] = level;
+            h_down(m, 0);
+            continue;
+        }
         l->level = level;
-        /* freeze A's unfrozen flows here; the last one takes l off the heap */
         for (uint32_t k = l->aoff; k < l->aoff + l->na && l->unfrozen; k++)
             if (!m->flows[m->alist[k]].frozen)
                 freeze(m, m->alist[k], level, id);
+        h_remove(m, id);
     }
     m->rounds++;
 }
@@ -368,19 +400,6 @@ static void fill(struct mm *m)
 static uint32_t validate(struct mm *m)
 {
     uint32_t added = 0, nt = m->n_tl; /* links added meanwhile are checked next round */
-    for (uint32_t i = 0; i < nt; i++) {
-        struct mm_link *l = &m->links[m->tl[i]];
-        l->acc = l->amax = 0;
-    }
-    for (uint32_t i = 0; i < m->n_aff; i++) {
-        const struct mm_flow *fl = &m->flows[m->aff[i]];
-        for (uint32_t j = 0; j < fl->np; j++) {
-            struct mm_link *l = &m->links[m->path[fl->poff + j]];
-            l->acc += fl->rate;
-            if (fl->rate > l->amax)
-                l->amax = fl->rate;
-        }
-    }
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t lid = m->tl[i];
         struct mm_link *l = &m->links[lid];
@@ -428,10 +447,10 @@ static void finish(struct mm *m)
         if (l->n == l->na) {
             l->load = l->acc;
             l->since_sum = 0;
-        } else if (++l->since_sum >= l->n) {
+        } else if (++l->since_sum >= 8 * l->n) { /* amortised: 1/8 read a touch */
             double load = 0;
             for (uint32_t k = 0; k < l->n; k++)
-                load += m->flows[m->lflow[l->off + k]].rate;
+                load += m->lw[l->off + k] * m->flows[m->lflow[l->off + k]].rate;
             l->load = load;
             l->since_sum = 0;
         } else {
@@ -447,12 +466,7 @@ static void finish(struct mm *m)
         if (l->froze && l->nbott == l->froze)
             l->blevel = l->level;
         double maxr = l->n == l->na ? 0 : l->maxr;
-        for (uint32_t k = l->aoff; k < l->aoff + l->na; k++) {
-            const struct mm_flow *g = &m->flows[m->alist[k]];
-            if (g->bott != lid && g->rate > maxr)
-                maxr = g->rate;
-        }
-        l->maxr = maxr;
+        l->maxr = l->amax_other > maxr ? l->amax_other : maxr;
     }
 }
 
@@ -460,7 +474,7 @@ void mm_update(struct mm *m)
 {
     m->epoch++;
     m->n_aff = m->n_tl = 0;
-    if (!m->n_dirty && !m->n_added)
+    if (!m->n_dirty && !m->n_added && !m->n_shrunk)
         return;
     m->updates++;
     for (uint32_t i = 0; i < m->n_added; i++)
@@ -469,7 +483,12 @@ void mm_update(struct mm *m)
         touch_link(m, m->dirty[i]);
         affect_bottlenecked(m, &m->links[m->dirty[i]]);
     }
-    m->n_added = m->n_dirty = 0;
+    for (uint32_t i = 0; i < m->n_shrunk; i++) {
+        const struct mm_link *l = &m->links[m->shrunk[i]];
+        for (uint32_t k = 0; k < l->n; k++)
+            affect(m, m->lflow[l->off + k]);
+    }
+    m->n_added = m->n_dirty = m->n_shrunk = 0;
     m->dmark_epoch++;
     for (;;) {
         fill(m);
@@ -492,7 +511,7 @@ int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
         const struct mm_link *k = &m->links[l];
         double load = 0;
         for (uint32_t i = 0; i < k->n; i++)
-            load += m->flows[m->lflow[k->off + i]].rate;
+            load += m->lw[k->off + i] * m->flows[m->lflow[k->off + i]].rate;
         if (load > k->cap * (1 + tol)) {
             snprintf(msg, len, "link %u: load %.17g above capacity %.17g", l, load, k->cap);
             return (int)l + 1;
@@ -511,7 +530,7 @@ int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
             double load = 0, max = 0;
             for (uint32_t j = 0; j < k->n; j++) {
                 double r = m->flows[m->lflow[k->off + j]].rate;
-                load += r;
+                load += m->lw[k->off + j] * r;
                 if (r > max)
                     max = r;
             }

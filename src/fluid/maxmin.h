@@ -23,6 +23,11 @@
  * upper bound on the other flows' rates (maxr) says when a scan is needed.
  * So an update costs about (flows in A) x (path length) x log(links in A).
  *
+ * A flow may use a link for only part of its rate (weight w in (0, 1]: a
+ * transfer sprayed evenly over k paths puts rate / k on each): the link then
+ * carries w x rate of it, and progressive filling still raises rates, not
+ * weighted rates, together.
+ *
  * Rates and capacities are doubles in any one unit (the fluid engine uses
  * bits/s). All memory comes from the arena given to mm_init; updates do not
  * allocate. Ids are dense: links [0, nl), flows [0, nf).
@@ -51,9 +56,11 @@ struct mm_link {
     /* scratch of one update */
     uint32_t mark;          /* == mm.epoch: in the touched set T */
     uint32_t na, unfrozen, froze; /* flows of A here; not yet frozen; frozen here */
+    double wun;             /* the unfrozen ones' weights here */
     uint32_t aoff, afill;   /* A's flows here: mm.alist[aoff .. aoff + na) */
     double aprev;           /* A's rates here before the update */
-    double acc, amax;       /* A's rates here: sum (or bounds, in fill), max */
+    double acc, amax;       /* A's new rates here: sum, max */
+    double amax_other;      /* max of A's new rates here, flows bottlenecked elsewhere */
     double rem;             /* capacity left for the unfrozen flows of A */
     double level;           /* rate at which A's flows froze here, < 0 none */
 };
@@ -74,13 +81,16 @@ struct mm {
     struct mm_link *links;
     struct mm_flow *flows;
     uint32_t *path;         /* link ids of every flow's path (CSR) */
+    double *pw;             /* the weight of each path entry */
     uint32_t *pslot;        /* where the flow sits in that link's lflow list */
     uint32_t *lflow;        /* per link: its active flows */
+    double *lw;             /* and their weights there */
     uint32_t *alist;        /* per link in T: its flows of A (scratch) */
     uint32_t *active, n_active;
     /* pending changes since the last update */
     uint32_t *dirty, n_dirty;   /* links of flows started or stopped */
     uint32_t *added, n_added;   /* flows started */
+    uint32_t *shrunk, n_shrunk; /* links whose capacity went down */
     uint32_t dmark_epoch;
     uint32_t *dmark;            /* per link: == dmark_epoch when in dirty */
     /* result of the last update (valid until the next one) */
@@ -97,17 +107,22 @@ struct mm {
 };
 
 /* Set up nl links with capacities cap[] and nf flows; flow f crosses links
- * path[path_off[f] .. path_off[f+1]) (distinct, at least one) and is capped
- * at flow_cap[f] (INFINITY = none; flow_cap may be NULL). Every flow starts
- * inactive. Returns 0, or -1 when the arena runs out. */
+ * path[path_off[f] .. path_off[f+1]) (distinct, at least one) with weights
+ * path_w[...] (NULL: all 1) and is capped at flow_cap[f] (INFINITY = none;
+ * flow_cap may be NULL). Every flow starts inactive. Returns 0, or -1 when
+ * the arena runs out. */
 int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
             uint32_t nf, const uint32_t *path_off, const uint32_t *path,
-            const double *flow_cap);
+            const double *path_w, const double *flow_cap);
 
 /* Start / stop flow f; the rates change at the next mm_update. A stopped
  * flow's rate is 0 at once. */
 void mm_start(struct mm *m, uint32_t f);
 void mm_stop(struct mm *m, uint32_t f);
+
+/* Change link l's capacity (INFINITY allowed); the rates follow at the next
+ * mm_update. */
+void mm_set_cap(struct mm *m, uint32_t l, double cap);
 
 /* Recompute the rates the pending changes affect. Afterwards aff[0..n_aff)
  * lists every flow whose rate may have changed (with prev_rate, its rate
@@ -116,7 +131,7 @@ void mm_stop(struct mm *m, uint32_t f);
 void mm_update(struct mm *m);
 
 /* Check the allocation from scratch: feasible (load <= cap (1 + tol) on every
- * link), and every active flow has a bottleneck (a link loaded to within tol
+ * link, loads weighted), and every active flow has a bottleneck (a link loaded to within tol
  * of its cap where no flow has a rate above the flow's by more than tol, or
  * its own cap). Rates are read from m->flows[].rate. Returns 0 or the id + 1
  * of a flow or link that fails, and writes a description to msg. For tests:

@@ -206,6 +206,7 @@ static void sample(struct pnet *n)
         r->sample_rate[(size_t)k * nf + i] = v;
         r->sample_delivered[(size_t)k * nf + i] = f->recv;
     }
+    telemetry_sample(n);
     r->n_samples = k + 1;
     r->n_sample_flows = nf;
     if (n->flows_done < n->n_flows)
@@ -225,6 +226,8 @@ static void loop(struct pnet *n)
         }
         n->now = ev.t;
         n->events++;
+        if (!(n->events & 0xffff) && n->res->progress)
+            telemetry_progress(n);
         switch ((enum ev_type)ev.type) {
         case EV_TX_DONE:
             port_on_tx_done(n, ev.obj);
@@ -447,8 +450,7 @@ static void collect(struct pnet *n, struct results *r)
                 wend[f->writer] = f->done_ps;
         }
     }
-    if (n->sc->telemetry.ports)
-        r->writer_s = malloc(nw * sizeof *r->writer_s);
+    r->writer_s = malloc(nw * sizeof *r->writer_s); /* the reports' CDF */
     if (r->writer_s)
         r->n_writer_s = n->n_writers;
     for (uint32_t i = 0; wc && wstart && wend && i < n->n_writers; i++) {
@@ -487,6 +489,7 @@ static void collect(struct pnet *n, struct results *r)
     r->events = n->events;
     r->max_pending_events = n->max_pending;
     r->mem_bytes = n->arena.total + n->q.cap * sizeof(struct event);
+    telemetry_collect(n, r);
 
     r->ok = 1;
     r->violation[0] = '\0';

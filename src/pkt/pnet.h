@@ -269,6 +269,12 @@ void port_on_rx(struct pnet *n, struct port *p);
 void port_on_wake(struct pnet *n, struct port *p, uint32_t gen);
 void port_qhist_flush(struct pnet *n, struct port *p);
 
+/* telemetry.c: time-series samples, end-of-run link figures and hottest
+ * ports, the progress hook */
+void telemetry_sample(struct pnet *n);
+void telemetry_collect(struct pnet *n, struct results *r);
+void telemetry_progress(struct pnet *n);
+
 /* pfc.c: pause frames, pause expiry and refresh, the watchdog */
 void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff);
 void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg);

@@ -5,72 +5,11 @@
 
 #include "../../include/ckptnet.h"
 #include "../topo/topo.h"
-
-/* "12.345 ms" style with 4 significant digits. */
-static const char *fmt_secs(double s, char *buf, size_t len)
-{
-    const char *u = "s";
-    if (s < 1e-6) {
-        s *= 1e9;
-        u = "ns";
-    } else if (s < 1e-3) {
-        s *= 1e6;
-        u = "us";
-    } else if (s < 1.0) {
-        s *= 1e3;
-        u = "ms";
-    }
-    snprintf(buf, len, "%.4g %s", s, u);
-    return buf;
-}
-
-static const char *fmt_rate(double bps, char *buf, size_t len)
-{
-    if (bps >= 1e9)
-        snprintf(buf, len, "%.3g Gbps", bps / 1e9);
-    else
-        snprintf(buf, len, "%.3g Mbps", bps / 1e6);
-    return buf;
-}
-
-static const char *fmt_bytes(double b, char *buf, size_t len)
-{
-    static const char *const u[] = {"B", "KB", "MB", "GB", "TB", "PB"};
-    int i = 0;
-    while (b >= 1000.0 && i < 5) {
-        b /= 1000.0;
-        i++;
-    }
-    snprintf(buf, len, i ? "%.4g %s" : "%.0f %s", b, u[i]);
-    return buf;
-}
+#include "internal.h"
 
 /* Per-link figures of the segments in results (enum segment order). */
 static const char *const seg_key[RESULTS_SEGMENTS] = {
     "writer_nic", "cleaf_uplinks", "spine_downlinks", "storage_nic"};
-static const char *const seg_label[RESULTS_SEGMENTS] = {
-    "writer NIC", "compute-leaf uplinks", "spine downlinks", "storage NIC"};
-
-/* "30 min", "3.1 h", "12.3 s": durations a planner reads. */
-static const char *fmt_dur(double s, char *buf, size_t len)
-{
-    if (s < 120.0)
-        return fmt_secs(s, buf, len);
-    if (s < 7200.0)
-        snprintf(buf, len, "%.3g min", s / 60.0);
-    else if (s < 3 * 86400.0)
-        snprintf(buf, len, "%.3g h", s / 3600.0);
-    else
-        snprintf(buf, len, "%.3g days", s / 86400.0);
-    return buf;
-}
-
-/* 4 significant digits, but whole numbers from 10000 up (no exponents). */
-static const char *fmt_num(double v, char *buf, size_t len)
-{
-    snprintf(buf, len, v >= 1e4 ? "%.0f" : "%.4g", v);
-    return buf;
-}
 
 /* The planner's answer, first: size, completion, stall, cost per day,
  * optimal interval, goodput (docs/checkpoint.md). */
@@ -128,9 +67,13 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", r->engine,
             sc->source[0] ? sc->source : "default", (unsigned long long)sc->seed);
     summary_answer(out, sc, r);
+    report_segments(out, r);
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
                  "compute leaves, %.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
+    if (r->failed_links)
+        fprintf(out, "  failed      %u leaf-spine links down: %s\n", r->failed_links,
+                r->failed_link_names);
     fprintf(out, "  writers     p50 %s  p99 %s  max %s\n",
             fmt_secs(r->writer_p50_s, a, sizeof a), fmt_secs(r->writer_p99_s, b, sizeof b),
             fmt_secs(r->writer_max_s, c, sizeof c));
@@ -176,13 +119,6 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     } else
         fprintf(out, "  network     drops, PFC, ECN and queues need the packet engine "
                      "(--engine packet)\n");
-    if (r->has_link_stats) {
-        fprintf(out, "  links       busiest link, utilisation (time at capacity):");
-        for (int s = 0; s < RESULTS_SEGMENTS; s++)
-            fprintf(out, "%s %s %.1f%% (%s)", s ? "," : "", seg_label[s],
-                    100 * r->link_util_max[s], fmt_secs(r->link_full_max_s[s], a, sizeof a));
-        fputc('\n', out);
-    }
     if (r->ok && !r->has_packet_stats)
         fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered, every transfer "
                      "complete, time monotone, link loads within capacity\n",
@@ -384,8 +320,14 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
         json_object_set_new(terms, bound_limit_name((enum bound_limit)l),
                             json_real(r->bound_term_s[l]));
     put_dotted(root, "bound.terms_s", terms);
+    if (r->bottleneck.seg >= 0) {
+        put_dotted(root, "segments", segments_json(r));
+        put_dotted(root, "bottleneck", bottleneck_json(r));
+    }
     put_dotted(root, "fabric.switches", U(r->switches));
     put_dotted(root, "fabric.links", U(r->links));
+    put_dotted(root, "fabric.failed_links", U(r->failed_links));
+    put_dotted(root, "fabric.failed_link_names", json_string(r->failed_link_names));
     put_dotted(root, "fabric.oversubscription.compute", json_real(r->oversub_compute));
     put_dotted(root, "fabric.oversubscription.storage", json_real(r->oversub_storage));
     if (r->has_packet_stats) { /* absent, not zero, when the engine cannot know */

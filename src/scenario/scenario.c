@@ -155,6 +155,13 @@ static const struct key keys[] = {
     {"fabric.dwrr_weights", T_TEXT, FIELD(fabric.dwrr_weights),
      "1,1,1,1,1,1,1,1", NULL, NULL, "DWRR weights of priorities 0-7", NULL},
 
+    {"fabric.links_per_spine", T_COUNT, FIELD(fabric.links_per_spine), "1", "1",
+     "64", "parallel links between each leaf and each spine", NULL},
+    {"fabric.failed_links", T_COUNT, FIELD(fabric.failed_links), "0", NULL,
+     "100000", "that many leaf-spine links, chosen with the seed, are down", NULL},
+    {"fabric.failed_link_names", T_TEXT, FIELD(fabric.failed_link_names), "none",
+     NULL, NULL, "links that are down, e.g. \"cleaf0-spine3,sleaf0-spine1#1\" "
+     "(#j: the j-th parallel link, from 0); none = no named failures", NULL},
     {"fabric.load_balancing", T_ENUM, FIELD(fabric.load_balancing), "ecmp", NULL,
      NULL, "choice among equal-cost next hops: ecmp (5-tuple hash), wcmp (hash "
      "weighted by capacity), flowlet, adaptive (quality bands, as DLB), spray "
@@ -226,6 +233,9 @@ static const struct key keys[] = {
 
     {"telemetry.interval", T_TIME, FIELD(telemetry.interval_ps), "0", NULL,
      "1000s", "sampling interval of time series (flow rates); 0 = off", NULL},
+    {"telemetry.hot_ports", T_COUNT, FIELD(telemetry.hot_ports), "8", "1", "64",
+     "ports whose queue is reported over time: the K with the largest peak "
+     "queue (CSV queues.csv, HTML report)", NULL},
     {"telemetry.ports", T_BOOL, FIELD(telemetry.ports), "false", NULL, NULL,
      "keep every port's counters in the results (JSON network.ports)", NULL},
     {"sim.time_limit", T_TIME, FIELD(sim.time_limit_ps), "0", NULL, "100000s",

@@ -79,6 +79,9 @@ struct scenario {
         int scheduling;         /* enum sched_kind */
         char dwrr_weights[SCENARIO_TEXT];
         int load_balancing;     /* enum lb_kind */
+        uint32_t links_per_spine;
+        uint32_t failed_links;  /* that many random leaf-spine links are down */
+        char failed_link_names[SCENARIO_TEXT];
         uint64_t flowlet_timeout_ps;
         uint32_t flowlet_table;
         int adaptive_per_packet, spray_random;
@@ -107,6 +110,7 @@ struct scenario {
     struct {
         uint64_t interval_ps;   /* 0 = no time series */
         int ports;              /* keep per-port counters in the results */
+        uint32_t hot_ports;     /* queue time series of the K hottest ports */
     } telemetry;
     struct {
         uint64_t time_limit_ps; /* 0 = 50 x the analytic bound + 10 ms */

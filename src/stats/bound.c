@@ -52,7 +52,7 @@ static uint64_t up_bps(const struct topo *t, uint32_t leaf)
     const struct tnode *n = &t->nodes[leaf];
     uint64_t bps = 0;
     for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-        if (t->ports[t->ports[p].peer].node >= t->first_cleaf)
+        if (t->ports[t->ports[p].peer].node >= t->first_cleaf && !t->ports[p].failed)
             bps += t->ports[p].bps;
     return bps;
 }

@@ -11,6 +11,7 @@ void results_release(struct results *r)
     free(r->sample_delivered);
     free(r->sample_max_queue);
     free(r->writer_s);
+    series_release(&r->series);
     r->sample_max_queue = NULL;
     r->writer_s = NULL;
     r->n_writer_s = 0;

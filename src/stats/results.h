@@ -73,6 +73,8 @@ struct results {
     /* fabric */
     double oversub_compute, oversub_storage;
     uint32_t switches, links;
+    uint32_t failed_links;
+    char failed_link_names[256];
 
     /* network counters */
     uint64_t drops;

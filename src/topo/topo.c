@@ -1,5 +1,6 @@
 #include "topo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +28,8 @@ static void link_ports(struct topo *t, uint32_t a, uint32_t na, uint32_t b,
                        uint32_t nb, uint64_t bps, uint64_t delay,
                        enum segment seg_ab, enum segment seg_ba)
 {
-    t->ports[a] = (struct tport){na, b, bps, delay, seg_ab};
-    t->ports[b] = (struct tport){nb, a, bps, delay, seg_ba};
+    t->ports[a] = (struct tport){na, b, bps, delay, seg_ab, 0};
+    t->ports[b] = (struct tport){nb, a, bps, delay, seg_ba, 0};
 }
 
 static int is_switch(const struct topo *t, uint32_t n)
@@ -40,13 +41,14 @@ static int is_switch(const struct topo *t, uint32_t n)
  * switch's previous route when identical: a leaf's set toward every other
  * leaf is the same uplinks, so the table stays O(switches x ports), not
  * O(switches x ports x leaves). Returns the offset, or UINT32_MAX. */
-static uint32_t nh_intern(uint32_t **nh, size_t *len, size_t *cap,
-                          const uint32_t *ports, uint32_t n,
+static uint32_t nh_intern(uint32_t **nh, uint32_t **nw, size_t *len, size_t *cap,
+                          const uint32_t *ports, const uint32_t *weights, uint32_t n,
                           const struct route *prev)
 {
     if (n == 0)
         return (uint32_t)*len; /* an empty set needs no storage */
-    if (prev && prev->cnt == n && !memcmp(*nh + prev->off, ports, n * sizeof *ports))
+    if (prev && prev->cnt == n && !memcmp(*nh + prev->off, ports, n * sizeof *ports) &&
+        !memcmp(*nw + prev->off, weights, n * sizeof *weights))
         return prev->off;
     if (*len + n > *cap) {
         size_t c = *cap ? *cap * 2 : 1024;
@@ -56,9 +58,14 @@ static uint32_t nh_intern(uint32_t **nh, size_t *len, size_t *cap,
         if (!g)
             return UINT32_MAX; /* the caller frees *nh */
         *nh = g;
+        uint32_t *w = realloc(*nw, c * sizeof *w);
+        if (!w)
+            return UINT32_MAX;
+        *nw = w;
         *cap = c;
     }
     memcpy(*nh + *len, ports, n * sizeof *ports);
+    memcpy(*nw + *len, weights, n * sizeof *weights);
     *len += n;
     return (uint32_t)(*len - n);
 }
@@ -76,10 +83,13 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
         if (t->nodes[t->first_cleaf + s].nports > maxp)
             maxp = t->nodes[t->first_cleaf + s].nports;
     uint32_t *cand = malloc(maxp * sizeof *cand);
-    uint32_t *nh = NULL;
+    uint32_t *wgt = malloc(maxp * sizeof *wgt);
+    uint64_t *down = calloc(nsw, sizeof *down);   /* capacity into leaf l */
+    uint32_t *into = calloc(nsw, sizeof *into);   /* candidates of s into a switch */
+    uint32_t *nh = NULL, *nw = NULL;
     size_t len = 0, cap = 0;
     int rc = 0;
-    if (!t->route || !dist || !queue || !cand) {
+    if (!t->route || !dist || !queue || !cand || !wgt || !down || !into) {
         rc = err_set(e, "out of memory building routes");
         goto out;
     }
@@ -94,7 +104,7 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
             const struct tnode *n = &t->nodes[t->first_cleaf + s];
             for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
                 uint32_t peer = t->ports[t->ports[p].peer].node;
-                if (!is_switch(t, peer))
+                if (!is_switch(t, peer) || t->ports[p].failed)
                     continue;
                 uint32_t ps = peer - t->first_cleaf;
                 if (dist[ps] == UINT32_MAX) {
@@ -102,6 +112,14 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
                     queue[qt++] = ps;
                 }
             }
+        }
+        /* WCMP: the capacity each switch one hop from l has into it */
+        for (uint32_t s = 0; s < nsw; s++) {
+            const struct tnode *n = &t->nodes[t->first_cleaf + s];
+            down[s] = 0;
+            for (uint32_t p = n->first_port; dist[s] == 1 && p < n->first_port + n->nports; p++)
+                if (!t->ports[p].failed && t->ports[t->ports[p].peer].node == t->first_cleaf + l)
+                    down[s] += t->ports[p].bps;
         }
         for (uint32_t s = 0; s < nsw; s++) {
             struct route *r = &t->route[(size_t)s * nl + l];
@@ -114,11 +132,24 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
             /* s == l: local delivery through the host's leaf port */
             for (uint32_t p = n->first_port; s != l && p < n->first_port + n->nports; p++) {
                 uint32_t peer = t->ports[t->ports[p].peer].node;
-                if (is_switch(t, peer) &&
+                if (is_switch(t, peer) && !t->ports[p].failed &&
                     dist[peer - t->first_cleaf] + 1 == dist[s])
                     cand[cnt++] = p;
             }
-            r->off = nh_intern(&nh, &len, &cap, cand, cnt, l ? r - 1 : NULL);
+            /* weight: the link, or its share of what the next switch has
+             * into l when that is less (Mbps; two tiers) */
+            for (uint32_t i = 0; i < cnt; i++)
+                into[t->ports[t->ports[cand[i]].peer].node - t->first_cleaf]++;
+            for (uint32_t i = 0; i < cnt; i++) {
+                uint32_t nx = t->ports[t->ports[cand[i]].peer].node - t->first_cleaf;
+                uint64_t w = t->ports[cand[i]].bps;
+                if (nx != l && down[nx] / into[nx] < w)
+                    w = down[nx] / into[nx];
+                wgt[i] = (uint32_t)(w / 1000000 ? w / 1000000 : 1);
+            }
+            for (uint32_t i = 0; i < cnt; i++)
+                into[t->ports[t->ports[cand[i]].peer].node - t->first_cleaf] = 0;
+            r->off = nh_intern(&nh, &nw, &len, &cap, cand, wgt, cnt, l ? r - 1 : NULL);
             r->cnt = cnt;
             if (r->off == UINT32_MAX) {
                 rc = err_set(e, "out of memory building routes");
@@ -128,17 +159,98 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
     }
     if (rc == 0) {
         t->nh_ports = arena_calloc(a, len ? len : 1, sizeof *t->nh_ports);
-        if (!t->nh_ports)
+        t->nh_weight = arena_calloc(a, len ? len : 1, sizeof *t->nh_weight);
+        if (!t->nh_ports || !t->nh_weight) {
             rc = err_set(e, "out of memory building routes");
-        else if (len)
+        } else if (len) {
             memcpy(t->nh_ports, nh, len * sizeof *nh);
+            memcpy(t->nh_weight, nw, len * sizeof *nw);
+        }
     }
 out:
     free(dist);
     free(queue);
     free(cand);
+    free(wgt);
+    free(down);
+    free(into);
     free(nh);
+    free(nw);
     return rc;
+}
+
+/* Leaf-side port of the j-th link between leaf index l and spine s. */
+static uint32_t uplink_port(const struct topo *t, uint32_t l, uint32_t s, uint32_t j)
+{
+    const struct tnode *ln = &t->nodes[t->first_cleaf + l];
+    uint32_t k = t->links_per_spine;
+    return ln->first_port + ln->nports - t->n_spines * k + s * k + j;
+}
+
+static void fail_port(struct topo *t, uint32_t p, uint32_t l, uint32_t s, uint32_t j)
+{
+    if (t->ports[p].failed)
+        return;
+    t->ports[p].failed = t->ports[t->ports[p].peer].failed = 1;
+    t->n_failed++;
+    size_t len = strlen(t->failed_names);
+    char name[64];
+    int cleaf = l < t->n_cleaves;
+    if (t->links_per_spine > 1)
+        snprintf(name, sizeof name, "%s%s%u-spine%u#%u", len ? ", " : "",
+                 cleaf ? "cleaf" : "sleaf", cleaf ? l : l - t->n_cleaves, s, j);
+    else
+        snprintf(name, sizeof name, "%s%s%u-spine%u", len ? ", " : "",
+                 cleaf ? "cleaf" : "sleaf", cleaf ? l : l - t->n_cleaves, s);
+    if (len + strlen(name) + 4 < sizeof t->failed_names)
+        memcpy(t->failed_names + len, name, strlen(name) + 1);
+    else if (len + 4 < sizeof t->failed_names)
+        memcpy(t->failed_names + len, "...", 4);
+}
+
+/* fabric.failed_link_names ("cleafI-spineJ[#K]", comma separated), then
+ * fabric.failed_links more links chosen with the seed. */
+static int fail_links(struct topo *t, const struct scenario *sc, struct err *e)
+{
+    const char *s = sc->fabric.failed_link_names;
+    while (strcmp(s, "none") && *s) {
+        char kind[8] = "";
+        unsigned li, si, j = 0;
+        int used = 0;
+        if (sscanf(s, "%5[a-z]%u-spine%u%n", kind, &li, &si, &used) < 3)
+            used = 0;
+        if (used && s[used] == '#' && sscanf(s + used, "#%u%n", &j, &used) == 1)
+            used = (int)(strchr(s, '#') - s) + used;
+        int cleaf = !strcmp(kind, "cleaf");
+        uint32_t l = cleaf ? li : t->n_cleaves + li;
+        if (!used || (!cleaf && strcmp(kind, "sleaf")) ||
+            (cleaf ? li >= t->n_cleaves : li >= t->n_sleaves) || si >= t->n_spines ||
+            j >= t->links_per_spine || (s[used] && s[used] != ','))
+            return err_set(e, "fabric.failed_link_names: no such link at \"%.40s\" "
+                              "(expected cleafI-spineJ or sleafI-spineJ, #K for a parallel "
+                              "link, comma separated)", s);
+        fail_port(t, uplink_port(t, l, si, j), l, si, j);
+        s += used + (s[used] == ',');
+    }
+    uint64_t total = (uint64_t)t->n_leaves * t->n_spines * t->links_per_spine;
+    if (sc->fabric.failed_links > total - t->n_failed)
+        return err_set(e, "fabric.failed_links: %u links cannot fail, the fabric has %llu "
+                          "leaf-spine links (%u already down)", sc->fabric.failed_links,
+                       (unsigned long long)total, t->n_failed);
+    struct rng r;
+    rng_init(&r, sc->seed, RNG_FAIL);
+    for (uint32_t done = 0; done < sc->fabric.failed_links;) {
+        uint64_t x = rng_below(&r, total);
+        uint32_t j = (uint32_t)(x % t->links_per_spine);
+        uint32_t si = (uint32_t)(x / t->links_per_spine % t->n_spines);
+        uint32_t l = (uint32_t)(x / t->links_per_spine / t->n_spines);
+        uint32_t p = uplink_port(t, l, si, j);
+        if (t->ports[p].failed)
+            continue;
+        fail_port(t, p, l, si, j);
+        done++;
+    }
+    return 0;
 }
 
 /* One ECMP hash seed per switch from the ecmp stream, in switch order: both
@@ -206,7 +318,9 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
 
     uint64_t nports = (uint64_t)t->n_hosts + t->n_storage; /* endpoint side */
     nports += nports;                                      /* leaf side */
-    nports += 2ull * t->n_leaves * t->n_spines;            /* leaf <-> spine */
+    uint32_t k = sc->fabric.links_per_spine ? sc->fabric.links_per_spine : 1;
+    t->links_per_spine = k;
+    nports += 2ull * t->n_leaves * t->n_spines * k;        /* leaf <-> spine */
     if (nports > UINT32_MAX)
         return err_set(e, "fabric: too many ports (%llu)", (unsigned long long)nports);
     t->n_ports = (uint32_t)nports;
@@ -237,7 +351,7 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
         nd->storage_side = storage;
         nd->leaf = n;
         nd->first_port = p;
-        nd->nports = down + t->n_spines;
+        nd->nports = down + t->n_spines * k;
         for (uint32_t i = 0; i < down; i++) {
             uint32_t h = first + i;
             struct tnode *hn = &t->nodes[h];
@@ -255,23 +369,25 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
         struct tnode *nd = &t->nodes[t->first_spine + s];
         nd->kind = NODE_SPINE;
         nd->first_port = p;
-        nd->nports = t->n_leaves;
-        p += t->n_leaves;
+        nd->nports = t->n_leaves * k;
+        p += t->n_leaves * k;
     }
     for (uint32_t l = 0; l < t->n_leaves; l++) {
         const struct tnode *ln = &t->nodes[t->first_cleaf + l];
-        uint32_t up0 = ln->first_port + ln->nports - t->n_spines;
-        for (uint32_t s = 0; s < t->n_spines; s++) {
-            const struct tnode *sn = &t->nodes[t->first_spine + s];
+        uint32_t up0 = ln->first_port + ln->nports - t->n_spines * k;
+        for (uint32_t s = 0; s < t->n_spines * k; s++) {
+            const struct tnode *sn = &t->nodes[t->first_spine + s / k];
             int storage = ln->storage_side;
-            link_ports(t, up0 + s, t->first_cleaf + l, sn->first_port + l,
-                       t->first_spine + s, sc->fabric.uplink_bps,
+            link_ports(t, up0 + s, t->first_cleaf + l, sn->first_port + l * k + s % k,
+                       t->first_spine + s / k, sc->fabric.uplink_bps,
                        sc->fabric.link_delay_ps,
                        storage ? SEG_REVERSE : SEG_CLEAF_UP,
                        storage ? SEG_SPINE_DOWN : SEG_REVERSE);
         }
     }
-    double up = (double)t->n_spines * (double)sc->fabric.uplink_bps;
+    if (fail_links(t, sc, e) < 0)
+        return -1;
+    double up = (double)t->n_spines * k * (double)sc->fabric.uplink_bps;
     uint32_t hmax = hpl < t->n_hosts ? hpl : t->n_hosts;
     uint32_t smax = spl < t->n_storage ? spl : t->n_storage;
     t->oversub_compute = (double)hmax * (double)sc->cluster.nic_bps / up;

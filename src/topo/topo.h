@@ -40,6 +40,7 @@ struct tport {
     uint32_t node, peer;
     uint64_t bps, delay_ps;
     enum segment seg;
+    int failed;           /* link down (fabric.failed_links): no route uses it */
 };
 
 /* Equal-cost next hops of switch s toward leaf l:
@@ -60,6 +61,9 @@ struct topo {
     uint64_t *ecmp_seed;  /* [switch index], from the ecmp RNG stream */
     uint32_t *nh_weight;  /* WCMP weight of each nh_ports entry (Mbps behind it); NULL = equal */
     double oversub_compute, oversub_storage;
+    uint32_t links_per_spine;  /* parallel links of each leaf-spine pair */
+    uint32_t n_failed;         /* failed leaf-spine links */
+    char failed_names[256];    /* "cleaf0-spine3, sleaf0-spine1" (truncated) */
 };
 
 /* Build the 2-tier leaf-spine of the scenario. Returns 0 or -1 with e set. */

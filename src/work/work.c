@@ -265,6 +265,8 @@ int workload_build(struct workload *w, const struct scenario *sc,
         uint64_t chunks = (p.files[f].bytes + ss - 1) / ss;
         nt += chunks < c ? chunks : c;
     }
+    uint32_t qps = sc->transport.qps_per_writer ? sc->transport.qps_per_writer : 1;
+    nt *= qps;
     if (nt > UINT32_MAX / 2)
         return err_set(e, "storage.stripe_count: %" PRIu64 " transfers are too many",
                        nt);
@@ -289,28 +291,36 @@ int workload_build(struct workload *w, const struct scenario *sc,
             uint64_t b = stripe_bytes(p.files[f].bytes, ss, c, k);
             if (!b)
                 continue;
-            struct transfer *x = &w->xfers[w->n++];
-            x->src = workload_nic_host(sc, n, nic);
-            x->dst = t->first_storage + (f % M + k) % M;
-            x->writer = i;
-            x->bytes = b;
-            x->start_ps = fstart[f];
             /* a writer's cap is split over its transfers by bytes, so they
              * all end together when the cap binds */
             uint64_t cap = wcap[i] ? cap_share(wcap[i], b, p.rank_bytes[r]) : 0;
             if (pol == POLICY_HIERARCHICAL && sc->checkpoint.trickle_bps)
                 cap = min_cap(cap, cap_share(sc->checkpoint.trickle_bps, b, node_bytes[n]));
-            x->rate_bps = cap;
-            /* RoCE NICs draw the source port from the QP number: dynamic range. */
-            x->sport = (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu));
+            /* transport.qps_per_writer: the stripe over several queue pairs,
+             * each with its own UDP source port (more ECMP entropy) */
+            for (uint32_t q = 0; q < qps; q++) {
+                uint64_t qb = b / qps + (q < b % qps);
+                if (!qb)
+                    continue;
+                struct transfer *x = &w->xfers[w->n++];
+                x->src = workload_nic_host(sc, n, nic);
+                x->dst = t->first_storage + (f % M + k) % M;
+                x->writer = i;
+                x->bytes = qb;
+                x->start_ps = fstart[f];
+                x->rate_bps = cap && qps > 1 ? (cap / qps ? cap / qps : 1) : cap;
+                /* RoCE NICs draw the source port from the QP number */
+                x->sport = (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu));
+            }
             w->total_bytes += b;
             uint64_t d = units_ser_ps(b, cap ? cap : sc->cluster.nic_bps);
-            if (x->start_ps < first)
-                first = x->start_ps;
-            if (x->start_ps > last_start)
-                last_start = x->start_ps;
-            if (x->start_ps + d > end_max || x->start_ps + d < x->start_ps)
-                end_max = x->start_ps + d < x->start_ps ? UINT64_MAX : x->start_ps + d;
+            uint64_t st = fstart[f];
+            if (st < first)
+                first = st;
+            if (st > last_start)
+                last_start = st;
+            if (st + d > end_max || st + d < st)
+                end_max = st + d < st ? UINT64_MAX : st + d;
         }
     }
     w->n_writers = nw;

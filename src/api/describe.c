@@ -1,0 +1,96 @@
+/* ckpt_describe: a scenario's derived figures and the cost of running it,
+ * without running it. */
+#include <string.h>
+
+#include "../../include/ckptnet.h"
+#include "../core/arena.h"
+#include "../cost/cost.h"
+#include "../pkt/pnet.h"
+#include "../stats/bound.h"
+#include "../stats/segments.h"
+#include "../topo/topo.h"
+#include "../work/work.h"
+#include "api.h"
+
+/* Engine speeds on this project's machine (BENCHMARKS.md): the packet engine
+ * ~12 M events/s on the 1024-writer burst, the fluid engine ~3 us per
+ * transfer on the 100k-GPU scenario. */
+#define PKT_EVENTS_PER_S 1.2e7
+#define FLUID_S_PER_TRANSFER 3e-6
+
+/* Upper estimate of the packet engine's memory: its state per port, switch,
+ * endpoint and flow, the event queue (every flow start is queued at once,
+ * plus two events per port), and packets: at most every switch buffer full
+ * plus every wire's bandwidth-delay product, in slabs of 4096. */
+static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t nflows,
+                      double packets)
+{
+    double wire = (double)sc->fabric.mtu + ROCE_OVERHEAD;
+    double held = 0;
+    for (uint32_t s = 0; s < t->n_switches; s++)
+        held += (double)(t->first_cleaf + s >= t->first_spine ? sc->fabric.spine_buffer
+                                                             : sc->fabric.leaf_buffer) / wire;
+    for (uint32_t p = 0; p < t->n_ports; p++)
+        held += (double)t->ports[p].bps * (double)t->ports[p].delay_ps / 8e12 / wire + 1;
+    if (held > packets)
+        held = packets;
+    double slabs = (double)((uint64_t)(held / 4096) + 1) * 4096;
+    return (double)t->n_ports * sizeof(struct port) +
+           (double)t->n_switches * sizeof(struct sw) +
+           (double)t->first_cleaf * sizeof(struct nic) +
+           (double)nflows * sizeof(struct flow) + SEG_COUNT * QHIST_BUCKETS * 8.0 +
+           ((double)nflows + 2.0 * t->n_ports) * sizeof(struct event) * 2 +
+           slabs * sizeof(struct packet);
+}
+
+int ckpt_describe(const struct scenario *user, struct ckpt_description *d, struct err *e)
+{
+    struct arena a;
+    struct topo t;
+    struct workload w;
+    memset(d, 0, sizeof *d);
+    struct results *r = &d->r;
+    r->bottleneck.seg = r->bottleneck.next_seg = -1;
+    struct scenario eff = *user;
+    if (scenario_resolve(&eff, e) < 0)
+        return -1;
+    const struct scenario *sc = &eff;
+    arena_init(&a);
+    struct scenario fab;
+    workload_fabric(sc, &fab);
+    int rc = topo_build(&t, &fab, &a, e);
+    if (rc == 0)
+        rc = cost_check(sc, e);
+    if (rc == 0)
+        rc = workload_build(&w, sc, &t, &a, e);
+    if (rc == 0) {
+        r->ckpt_bytes = w.total_bytes;
+        r->plan = w.sum;
+        r->writers = w.n_writers;
+        r->oversub_compute = t.oversub_compute;
+        r->oversub_storage = t.oversub_storage;
+        r->switches = t.n_switches;
+        r->links = t.n_ports / 2;
+        bound_compute(r, &t, &w, sc);
+        d->engine = ckpt_choose_engine(sc, &w, r);
+        r->engine = d->engine == ENGINE_FLUID ? "fluid" : "packet";
+        segments_compute(r, &t, &w, sc);
+        d->transfers = w.n;
+        d->ports = t.n_ports;
+        for (uint32_t i = 0; i < w.n; i++)
+            d->est_packets += (double)((w.xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
+        if (d->engine == ENGINE_FLUID) {
+            /* per transfer: flow state, path, max-min lists (~40 words);
+             * per port: link state (~32 words); measured on cluster-100k */
+            d->est_events = 2.0 * w.n;
+            d->est_mem_bytes = (double)a.total + 320.0 * w.n + 256.0 * t.n_ports;
+            d->est_wall_s = FLUID_S_PER_TRANSFER * w.n;
+        } else {
+            d->est_events = 8 * d->est_packets;
+            d->est_mem_bytes = (double)a.total + pkt_mem(sc, &t, w.n, d->est_packets);
+            d->est_wall_s = d->est_events / PKT_EVENTS_PER_S;
+        }
+    }
+    arena_release(&a);
+    return rc;
+}

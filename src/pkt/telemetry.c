@@ -1,0 +1,121 @@
+/* Packet-engine telemetry: time-series samples of every port (queue,
+ * pause, bytes sent), per-segment link figures and the hottest ports at the
+ * end of the run, and the progress hook. Nothing here runs per packet. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/units.h"
+#include "pnet.h"
+
+/* Called by sample() every telemetry.interval, after the flow samples. */
+void telemetry_sample(struct pnet *n)
+{
+    struct results *r = n->res;
+    struct series *s = &r->series;
+    const struct topo *t = n->topo;
+    if (s->full || series_reserve(s, t->n_ports) < 0) {
+        s->full = 1; /* out of memory: keep the samples taken so far aligned */
+        return;
+    }
+    uint64_t *sb = &s->seg_bytes[(size_t)s->n * SERIES_SEGS];
+    uint32_t *sp = &s->seg_paused[(size_t)s->n * SERIES_SEGS];
+    memset(sb, 0, SERIES_SEGS * sizeof *sb);
+    memset(sp, 0, SERIES_SEGS * sizeof *sp);
+    for (uint32_t i = 0; i < t->n_ports; i++) {
+        const struct port *p = &n->ports[i];
+        unsigned sg = p->seg < SERIES_SEGS ? p->seg : SERIES_SEGS - 1;
+        sb[sg] += p->tx_bytes;
+        sp[sg] += p->paused != 0;
+        uint64_t q = p->is_host ? 0 : p->q_bytes;
+        if (q || p->paused)
+            s->ent[s->n_ent++] = (struct series_ent){
+                i, q > UINT32_MAX ? UINT32_MAX : (uint32_t)q, p->paused};
+    }
+    uint32_t active = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        active += n->flows[i].start_ps <= n->now && !n->flows[i].done;
+    s->remaining[s->n] = r->ckpt_bytes > n->bytes_delivered
+                             ? r->ckpt_bytes - n->bytes_delivered : 0;
+    s->active[s->n] = active;
+    s->n++;
+    s->off[s->n] = s->n_ent;
+}
+
+static uint64_t port_paused_ps(const struct pnet *n, const struct port *p)
+{
+    uint64_t pp = p->paused_ps;
+    for (unsigned m = p->paused; m; m &= m - 1)
+        pp += n->now - p->pause_since[__builtin_ctz(m)];
+    return pp;
+}
+
+/* Called at the end of collect(), once r->completion_s is known: bytes per
+ * segment, the busiest link of each segment, the hottest ports, and what the
+ * reports need to name ports. */
+void telemetry_collect(struct pnet *n, struct results *r)
+{
+    const struct topo *t = n->topo;
+    struct series *s = &r->series;
+    uint32_t k = n->sc->telemetry.hot_ports;
+    if (k > SERIES_MAX_HOT)
+        k = SERIES_MAX_HOT;
+    r->has_link_stats = 1;
+    for (uint32_t i = 0; i < t->n_ports; i++) {
+        const struct port *p = &n->ports[i];
+        unsigned sg = p->seg < SERIES_SEGS ? p->seg : SERIES_SEGS - 1;
+        r->seg_tx_bytes[sg] += p->tx_bytes;
+        if (sg < RESULTS_SEGMENTS && p->tx_pkts && p->bps) {
+            /* a packet link is at capacity exactly while it serialises */
+            double full = (double)p->tx_bytes * 8.0 / (double)p->bps;
+            double busy = (double)(p->last_tx_t - p->first_tx_t) / (double)PS_PER_S;
+            double util = r->completion_s > 0 ? full / r->completion_s : 0;
+            if (util > r->link_util_max[sg])
+                r->link_util_max[sg] = util;
+            if (full > r->link_full_max_s[sg])
+                r->link_full_max_s[sg] = full;
+            if (busy > r->link_busy_max_s[sg])
+                r->link_busy_max_s[sg] = busy;
+        }
+        /* top k switch ports by peak queue, kept sorted (k <= 64) */
+        if (p->is_host || !p->max_q_bytes)
+            continue;
+        uint32_t j = s->n_hot;
+        if (j == k && s->hot[k - 1].max_queue >= p->max_q_bytes)
+            continue;
+        if (j == k)
+            j--;
+        else
+            s->n_hot++;
+        while (j > 0 && s->hot[j - 1].max_queue < p->max_q_bytes) {
+            s->hot[j] = s->hot[j - 1];
+            j--;
+        }
+        s->hot[j] = (struct hot_port){i, p->node, t->ports[p->peer].node, p->seg,
+                                      p->max_q_bytes,
+                                      (double)port_paused_ps(n, p) / (double)PS_PER_S};
+    }
+    s->n_ports = t->n_ports;
+    s->first_storage = t->first_storage;
+    s->first_cleaf = t->first_cleaf;
+    s->first_sleaf = t->first_sleaf;
+    s->first_spine = t->first_spine;
+    if (s->n) {
+        s->port_node = malloc(t->n_ports * sizeof *s->port_node);
+        s->port_peer = malloc(t->n_ports * sizeof *s->port_peer);
+        s->port_seg = malloc(t->n_ports);
+        for (uint32_t i = 0; s->port_node && s->port_peer && s->port_seg && i < t->n_ports;
+             i++) {
+            s->port_node[i] = t->ports[i].node;
+            s->port_peer[i] = t->ports[t->ports[i].peer].node;
+            s->port_seg[i] = (uint8_t)t->ports[i].seg;
+        }
+    }
+}
+
+void telemetry_progress(struct pnet *n)
+{
+    const struct ckpt_progress *pr = n->res->progress;
+    struct ckpt_progress_info info = {(double)n->now / (double)PS_PER_S,
+                                      n->bytes_delivered, n->res->ckpt_bytes, n->events};
+    pr->fn(pr->ud, &info);
+}

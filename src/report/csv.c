@@ -1,0 +1,206 @@
+/* CSV files of one run: time series, hottest ports, pauses, writers,
+ * segments. Every file has a header row; every quantity's column name ends
+ * in its unit (_s, _bytes, _gbps, _bps, _frac, _ratio, _count); identifiers
+ * (port, link, segment, label, writer, rank) and flags (_flag) have none. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../include/ckptnet.h"
+#include "internal.h"
+
+static const char *const topo_seg_key[SERIES_SEGS] = {
+    "writer_nic", "compute_leaf_up", "spine_down", "storage_nic", "reverse"};
+
+static FILE *open_in(const char *dir, const char *name, struct err *e)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
+        err_set(e, "--csv-dir: path too long");
+        return NULL;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f)
+        err_set(e, "cannot write '%s': %s", path, strerror(errno));
+    return f;
+}
+
+static int close_checked(FILE *f, const char *dir, const char *name, struct err *e)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return err_set(e, "cannot write '%s/%s'", dir, name);
+    return 0;
+}
+
+/* Queue bytes of port in sample i (its entries are sorted by port). */
+static const struct series_ent *find_ent(const struct series *s, uint32_t i, uint32_t port)
+{
+    uint64_t lo = s->off[i], hi = s->off[i + 1];
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (s->ent[mid].port < port)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->off[i + 1] && s->ent[lo].port == port ? &s->ent[lo] : NULL;
+}
+
+static int write_timeseries(FILE *f, const struct results *r)
+{
+    const struct series *s = &r->series;
+    fprintf(f, "time_s,remaining_bytes,active_transfers_count");
+    for (int g = 0; g < RESULTS_SEGMENTS; g++)
+        fprintf(f, ",%s_gbps", topo_seg_key[g]);
+    for (int g = 0; g < SERIES_SEGS; g++)
+        fprintf(f, ",%s_paused_ports_count", topo_seg_key[g]);
+    fprintf(f, ",max_queue_bytes\n");
+    for (uint32_t i = 0; i < s->n && i < r->n_samples; i++) {
+        fprintf(f, "%.9g,%llu,%u", r->sample_t[i], (unsigned long long)s->remaining[i],
+                s->active[i]);
+        double dt = i ? r->sample_t[i] - r->sample_t[i - 1] : 0;
+        for (int g = 0; g < RESULTS_SEGMENTS; g++) {
+            double d = i ? (double)(s->seg_bytes[(size_t)i * SERIES_SEGS + g] -
+                                    s->seg_bytes[(size_t)(i - 1) * SERIES_SEGS + g])
+                         : 0;
+            fprintf(f, ",%.6g", dt > 0 ? d * 8 / dt / 1e9 : 0.0);
+        }
+        for (int g = 0; g < SERIES_SEGS; g++)
+            fprintf(f, ",%u", s->seg_paused[(size_t)i * SERIES_SEGS + g]);
+        fprintf(f, ",%llu\n", (unsigned long long)(r->sample_max_queue ? r->sample_max_queue[i] : 0));
+    }
+    return 0;
+}
+
+static int write_queues(FILE *f, const struct results *r)
+{
+    const struct series *s = &r->series;
+    char lb[64];
+    fprintf(f, "time_s");
+    for (uint32_t j = 0; j < s->n_hot; j++)
+        fprintf(f, ",%s_bytes",
+                series_link_label(s, s->hot[j].node, s->hot[j].peer, lb, sizeof lb));
+    fputc('\n', f);
+    for (uint32_t i = 0; i < s->n && i < r->n_samples; i++) {
+        fprintf(f, "%.9g", r->sample_t[i]);
+        for (uint32_t j = 0; j < s->n_hot; j++) {
+            const struct series_ent *x = find_ent(s, i, s->hot[j].port);
+            fprintf(f, ",%u", x ? x->q_bytes : 0);
+        }
+        fputc('\n', f);
+    }
+    return 0;
+}
+
+static int write_pauses(FILE *f, const struct results *r)
+{
+    const struct series *s = &r->series;
+    char lb[64];
+    fprintf(f, "time_s,port,link,segment,paused_priorities_mask\n");
+    if (!s->port_node)
+        return 0;
+    for (uint32_t i = 0; i < s->n && i < r->n_samples; i++)
+        for (uint64_t k = s->off[i]; k < s->off[i + 1]; k++) {
+            const struct series_ent *x = &s->ent[k];
+            if (!x->paused)
+                continue;
+            uint8_t g = s->port_seg[x->port];
+            fprintf(f, "%.9g,%u,%s,%s,%u\n", r->sample_t[i], x->port,
+                    series_link_label(s, s->port_node[x->port], s->port_peer[x->port], lb,
+                                      sizeof lb),
+                    topo_seg_key[g < SERIES_SEGS ? g : SERIES_SEGS - 1], x->paused);
+        }
+    return 0;
+}
+
+static int write_ports(FILE *f, const struct results *r)
+{
+    const struct series *s = &r->series;
+    char lb[64];
+    fprintf(f, "rank,port,link,segment,max_queue_bytes,paused_s\n");
+    for (uint32_t j = 0; j < s->n_hot; j++) {
+        const struct hot_port *h = &s->hot[j];
+        fprintf(f, "%u,%u,%s,%s,%llu,%.9g\n", j + 1, h->port,
+                series_link_label(s, h->node, h->peer, lb, sizeof lb),
+                topo_seg_key[h->seg < SERIES_SEGS ? h->seg : SERIES_SEGS - 1],
+                (unsigned long long)h->max_queue, h->paused_s);
+    }
+    return 0;
+}
+
+struct wc {
+    double t;
+    uint32_t w;
+};
+
+static int cmp_wc(const void *a, const void *b)
+{
+    const struct wc *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->w < y->w ? -1 : x->w > y->w;
+}
+
+/* Sorted by completion; cdf_frac = share of writers done by then. */
+static int write_writers(FILE *f, const struct results *r, struct err *e)
+{
+    fprintf(f, "rank,writer,completion_s,cdf_frac\n");
+    uint32_t n = 0;
+    struct wc *v = malloc((r->n_writer_s ? r->n_writer_s : 1) * sizeof *v);
+    if (!v)
+        return err_set(e, "out of memory writing writers.csv");
+    for (uint32_t i = 0; r->writer_s && i < r->n_writer_s; i++)
+        if (r->writer_s[i] >= 0)
+            v[n++] = (struct wc){r->writer_s[i], i};
+    qsort(v, n, sizeof *v, cmp_wc);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(f, "%u,%u,%.9g,%.6g\n", i + 1, v[i].w, v[i].t,
+                (double)(i + 1) / (double)r->n_writer_s);
+    free(v);
+    return 0;
+}
+
+static int write_segments(FILE *f, const struct results *r)
+{
+    fprintf(f, "segment,label,applies_flag,elements_count,element_bps,capacity_bps,"
+               "carried_bytes,utilisation_frac,max_utilisation_frac,saturated_s,"
+               "imbalance_ratio,need_s,bound_s,paused_s,bottleneck_flag\n");
+    for (int g = 0; g < PATH_COUNT; g++) {
+        const struct seg_figures *x = &r->segs[g];
+        fprintf(f, "%s,%s,%d,%u,%.6g,%.6g,%.0f,%.6g,%.6g,%.9g,%.6g,%.9g,%.9g,%.9g,%d\n",
+                path_seg_key(g), path_seg_label(g), x->applies, x->elements, x->elem_bps,
+                x->cap_bps, x->bytes, x->util, x->max_util, x->saturated_s, x->imbalance,
+                x->need_s, x->bound_s, x->paused_s, g == r->bottleneck.seg);
+    }
+    return 0;
+}
+
+int report_csv(const char *dir, const struct scenario *sc, const struct results *r,
+               struct err *e)
+{
+    (void)sc;
+    if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+        return err_set(e, "cannot create directory '%s': %s", dir, strerror(errno));
+    static const char *const names[] = {"timeseries.csv", "queues.csv", "pauses.csv",
+                                        "ports.csv", "writers.csv", "segments.csv"};
+    for (int k = 0; k < 6; k++) {
+        FILE *f = open_in(dir, names[k], e);
+        if (!f)
+            return -1;
+        int rc = 0;
+        switch (k) {
+        case 0: rc = write_timeseries(f, r); break;
+        case 1: rc = write_queues(f, r); break;
+        case 2: rc = write_pauses(f, r); break;
+        case 3: rc = write_ports(f, r); break;
+        case 4: rc = write_writers(f, r, e); break;
+        default: rc = write_segments(f, r); break;
+        }
+        if (close_checked(f, dir, names[k], e) < 0 || rc < 0)
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,534 @@
+/* The HTML report: one self-contained file (no scripts, no external
+ * resources) with the summary, the bottleneck verdict and segment table,
+ * plots rendered by gnuplot as SVG and inlined, and the cost summary.
+ *
+ * gnuplot reads the run's CSV files (csv.c) and two plot-only files from a
+ * private temporary directory, removed afterwards. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../include/ckptnet.h"
+#include "../cost/cost.h"
+#include "internal.h"
+
+#define MAX_PAUSE_ROWS 40
+
+enum { PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_CDF, PLOT_PAUSES, PLOT_COST, PLOT_COUNT };
+static const char *const plot_file[PLOT_COUNT] = {
+    "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg", "cost.svg"};
+static const char *const plot_title[PLOT_COUNT] = {
+    "Queue depth of the hottest ports", "Throughput per segment",
+    "Writer completion time (CDF)", "PFC pause timeline", "Goodput against the checkpoint interval"};
+
+static void html_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+/* ---- plot-only data ------------------------------------------------------ */
+
+struct prow {
+    uint32_t port, count;
+};
+
+static int cmp_prow(const void *a, const void *b)
+{
+    const struct prow *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return x->port < y->port ? -1 : x->port > y->port;
+}
+
+/* bars.dat: "start_ms end_ms row segment" per run of consecutive paused
+ * samples of the most paused ports; ytics.gp: their labels. Returns the
+ * number of rows (0: no pause seen), or -1. *paused_ports = all ports seen
+ * paused. */
+static int write_pause_bars(const char *dir, const struct results *r, uint32_t *paused_ports)
+{
+    const struct series *s = &r->series;
+    *paused_ports = 0;
+    if (!s->port_node || !s->n)
+        return 0;
+    uint32_t np = s->n_ports;
+    struct prow *rows = calloc(np, sizeof *rows);
+    int32_t *row_of = malloc(np * sizeof *row_of);
+    double *open = malloc((MAX_PAUSE_ROWS + 1) * sizeof *open);
+    char path[1100];
+    FILE *bars = NULL, *tics = NULL;
+    int nrows = -1;
+    if (!rows || !row_of || !open)
+        goto out;
+    for (uint32_t p = 0; p < np; p++) {
+        rows[p].port = p;
+        row_of[p] = -1;
+    }
+    for (uint64_t k = 0; k < s->off[s->n]; k++)
+        if (s->ent[k].paused)
+            rows[s->ent[k].port].count++;
+    qsort(rows, np, sizeof *rows, cmp_prow);
+    nrows = 0;
+    while (nrows < (int)np && rows[nrows].count)
+        nrows++;
+    *paused_ports = (uint32_t)nrows;
+    if (nrows > MAX_PAUSE_ROWS)
+        nrows = MAX_PAUSE_ROWS;
+    for (int i = 0; i < nrows; i++)
+        row_of[rows[i].port] = i;
+    snprintf(path, sizeof path, "%s/bars.dat", dir);
+    bars = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/ytics.gp", dir);
+    tics = fopen(path, "w");
+    if (!bars || !tics) {
+        nrows = -1;
+        goto out;
+    }
+    fprintf(tics, "set ytics (");
+    for (int i = 0; i < nrows; i++) {
+        char lb[64];
+        uint32_t p = rows[i].port;
+        fprintf(tics, "%s\"%s\" %d", i ? ", " : "",
+                series_link_label(s, s->port_node[p], s->port_peer[p], lb, sizeof lb), i);
+    }
+    fprintf(tics, ")\n");
+    double dt = s->n > 1 ? r->sample_t[1] - r->sample_t[0] : 0;
+    /* a row paused at consecutive samples is one bar, from its first paused
+     * sample to one interval after its last */
+    uint8_t *prev = calloc((size_t)nrows + 1, 1), *cur = calloc((size_t)nrows + 1, 1);
+    for (uint32_t i = 0; prev && cur && i <= s->n; i++) {
+        memset(cur, 0, (size_t)nrows + 1);
+        for (uint64_t k = i < s->n ? s->off[i] : 0; i < s->n && k < s->off[i + 1]; k++)
+            if (s->ent[k].paused && row_of[s->ent[k].port] >= 0)
+                cur[row_of[s->ent[k].port]] = 1;
+        for (int j = 0; j < nrows; j++) {
+            if (cur[j] && !prev[j])
+                open[j] = r->sample_t[i];
+            if (!cur[j] && prev[j])
+                fprintf(bars, "%.9g %.9g %d %u\n", open[j] * 1e3,
+                        (r->sample_t[i - 1] + dt) * 1e3, j, s->port_seg[rows[j].port]);
+        }
+        uint8_t *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    if (!prev || !cur)
+        nrows = -1;
+    free(prev);
+    free(cur);
+out:
+    if (bars && fclose(bars) != 0)
+        nrows = -1;
+    if (tics && fclose(tics) != 0)
+        nrows = -1;
+    free(rows);
+    free(row_of);
+    free(open);
+    return nrows;
+}
+
+/* goodput.dat: interval (min), goodput (%) around the configured and the
+ * optimal interval; marks.dat: those two points. */
+static int write_goodput(const char *dir, const struct scenario *sc, const struct results *r)
+{
+    const struct cost_figures *c = &r->cost;
+    double R = (double)sc->failures.recovery_ps / 1e12, d = c->stall_s, M = c->job_mtbf_s;
+    double lo = c->interval_s, hi = c->interval_s;
+    if (c->daly_s > 0) {
+        lo = fmin(lo, c->daly_s);
+        hi = fmax(hi, c->daly_s);
+    }
+    lo /= 20;
+    hi *= 20;
+    if (!(lo > 0) || !(hi > lo))
+        return -1;
+    char path[1100];
+    snprintf(path, sizeof path, "%s/goodput.dat", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    for (int i = 0; i <= 200; i++) {
+        double tau = lo * pow(hi / lo, i / 200.0);
+        fprintf(f, "%.9g %.9g\n", tau / 60, 100 * cost_goodput(tau, d, M, R));
+    }
+    int bad = fclose(f) != 0;
+    snprintf(path, sizeof path, "%s/marks.dat", dir);
+    f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "%.9g %.9g \"configured\"\n", c->interval_s / 60, 100 * c->goodput);
+    if (c->daly_s > 0)
+        fprintf(f, "%.9g %.9g \"optimal (Daly)\"\n", c->daly_s / 60,
+                100 * c->goodput_at_optimal);
+    bad |= fclose(f) != 0;
+    return bad ? -1 : 0;
+}
+
+/* ---- gnuplot ------------------------------------------------------------- */
+
+static int write_script(const char *dir, const struct scenario *sc, const struct results *r,
+                        int pause_rows, uint32_t paused_ports, int have[PLOT_COUNT])
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/plots.gp", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    const struct series *s = &r->series;
+    char iv[32];
+    fmt_secs((double)sc->telemetry.interval_ps / 1e12, iv, sizeof iv);
+    fprintf(f, "set terminal svg size 960,380 dynamic noenhanced font 'sans,11' background rgb 'white'\n"
+               "set termoption noenhanced\n"
+               "set datafile separator ','\n"
+               "set key outside right top\n"
+               "set grid\n"
+               "set style data lines\n"
+               "set xlabel 'simulated time (ms)'\n");
+    if (have[PLOT_QUEUES]) {
+        fprintf(f, "set output '%s/queues.svg'\n"
+                   "set title 'Egress queue of the %u ports with the largest peak (sampled every %s)'\n"
+                   "set ylabel 'queue (MB)'\n plot ",
+                dir, s->n_hot, iv);
+        for (uint32_t j = 0; j < s->n_hot; j++) {
+            char lb[64];
+            fprintf(f, "%s'%s/queues.csv' skip 1 using ($1*1e3):($%u/1e6) lw 1.5 title '%s'",
+                    j ? ", " : "", dir, j + 2,
+                    series_link_label(s, s->hot[j].node, s->hot[j].peer, lb, sizeof lb));
+        }
+        fprintf(f, "\n");
+    }
+    if (have[PLOT_THROUGHPUT]) {
+        /* utilisation, so that segments of different capacity compare */
+        fprintf(f, "set output '%s/throughput.svg'\n"
+                   "set title 'Throughput of each segment as a share of its capacity; bytes "
+                   "still to write'\n"
+                   "set ylabel 'utilisation of the segment (%%)'\n set yrange [0:*]\n"
+                   "set y2label 'still to write (GB)'\n"
+                   "set y2tics\n set ytics nomirror\n set y2range [0:*]\n plot ",
+                dir);
+        for (int g = 0; g < RESULTS_SEGMENTS; g++) {
+            double cap = r->segs[PATH_WRITER_NIC + g].cap_bps;
+            fprintf(f, "'%s/timeseries.csv' skip 1 using ($1*1e3):($%d*1e11/%.9g) lw 1.5 "
+                       "title '%s', ",
+                    dir, 4 + g, cap > 0 ? cap : 1, path_seg_label(PATH_WRITER_NIC + g));
+        }
+        fprintf(f, "'%s/timeseries.csv' skip 1 using ($1*1e3):($2/1e9) axes x1y2 "
+                   "title 'still to write (GB)' dt 2 lw 1.5 lc rgb 'black'\n"
+                   "unset y2tics\n unset y2label\n set ytics mirror\n set yrange [*:*]\n",
+                dir);
+    }
+    if (have[PLOT_CDF])
+        fprintf(f, "set output '%s/cdf.svg'\n"
+                   "set title 'Writer completion time: own start to last byte received'\n"
+                   "set xlabel 'completion (ms)'\n set ylabel 'share of writers'\n"
+                   "set yrange [0:1]\n"
+                   "plot '%s/writers.csv' skip 1 using ($3*1e3):4 with steps lw 2 notitle\n"
+                   "set yrange [*:*]\n set xlabel 'simulated time (ms)'\n",
+                dir, dir);
+    if (have[PLOT_PAUSES])
+        fprintf(f, "set output '%s/pauses.svg'\n"
+                   "set terminal svg size 960,%d dynamic noenhanced font 'sans,11' background rgb 'white'\n"
+                   "set datafile separator whitespace\n"
+                   "set title 'PFC pause timeline: %d of %u ports seen paused (most paused "
+                   "first; sampled every %s)'\n"
+                   "unset ylabel\n load '%s/ytics.gp'\n set ytics font ',8'\n"
+                   "set yrange [%d:-1]\n"
+                   "set key outside right top\n"
+                   "array L[5] = ['writer NIC', 'compute-leaf uplink', 'spine downlink', "
+                   "'storage NIC', 'toward hosts']\n"
+                   "plot '%s/bars.dat' using (($1+$2)/2):3:(($2-$1)/2):(0.4):($4+1) "
+                   "with boxxyerror fs solid 0.8 noborder lc variable notitle, "
+                   "for [g=1:5] NaN with boxes fs solid 0.8 lc g title "
+                   "L[g]\n"
+                   "set ytics autofreq font ',11'\n set yrange [*:*]\n set key\n"
+                   "set datafile separator ','\n"
+                   "set terminal svg size 960,380 dynamic noenhanced font 'sans,11' background rgb 'white'\n",
+                dir, 140 + 18 * pause_rows, pause_rows, paused_ports, iv, dir, pause_rows, dir);
+    if (have[PLOT_COST])
+        fprintf(f, "set output '%s/cost.svg'\n"
+                   "set datafile separator whitespace\n"
+                   "set logscale x\n"
+                   "set title 'Goodput against the checkpoint interval (stall per checkpoint and "
+                   "failure model of this run)'\n"
+                   "set xlabel 'checkpoint interval (min)'\n set ylabel 'goodput (%%)'\n"
+                   "plot '%s/goodput.dat' using 1:2 with lines lw 2 title 'goodput', "
+                   "'%s/marks.dat' using 1:2:3 with labels point pt 7 ps 1.2 left offset 1,-1 "
+                   "notitle\n",
+                dir, dir, dir);
+    return fclose(f) != 0 ? -1 : 0;
+}
+
+static int run_gnuplot(const char *dir, struct err *e)
+{
+    char cmd[2400];
+    snprintf(cmd, sizeof cmd, "gnuplot '%s/plots.gp' 2>'%s/gnuplot.err'", dir, dir);
+    int st = system(cmd);
+    if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
+        return err_set(e, "--report: gnuplot not found (install the gnuplot-nox package; "
+                          "scripts/deps.sh does)");
+    char path[1100], line[200] = "";
+    snprintf(path, sizeof path, "%s/gnuplot.err", dir);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            line[0] = '\0';
+        fclose(f);
+    }
+    line[strcspn(line, "\n")] = '\0';
+    return err_set(e, "--report: gnuplot failed: %s", line[0] ? line : "(no message)");
+}
+
+/* Copy an SVG from its <svg> on, prefixing its ids and references with
+ * "pN_" so several plots can share one page. */
+static int inline_svg(FILE *out, const char *dir, int n)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/%s", dir, plot_file[n]);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap + 1);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap) {
+            char *b = realloc(buf, 2 * cap + 1);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = b;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!buf)
+        return -1;
+    buf[len] = '\0';
+    const char *p = strstr(buf, "<svg");
+    if (!p) {
+        free(buf);
+        return -1;
+    }
+    static const char *const refs[] = {"id='", "id=\"", "href='#", "href=\"#", "url(#"};
+    char pre[16];
+    snprintf(pre, sizeof pre, "p%d_", n);
+    while (*p) {
+        int hit = 0;
+        for (int k = 0; k < 5 && !hit; k++) {
+            size_t l = strlen(refs[k]);
+            if (!strncmp(p, refs[k], l)) {
+                fwrite(p, 1, l, out);
+                fputs(pre, out);
+                p += l;
+                hit = 1;
+            }
+        }
+        if (!hit)
+            fputc(*p++, out);
+    }
+    free(buf);
+    return 0;
+}
+
+/* ---- the page ------------------------------------------------------------ */
+
+static void segment_table(FILE *o, const struct results *r)
+{
+    fprintf(o, "<table><tr><th>segment</th><th>capacity</th><th>carried</th>"
+               "<th>utilisation</th><th>busiest element</th><th>time at capacity</th>"
+               "<th>imbalance</th><th>bound alone</th>%s</tr>\n",
+            r->has_packet_stats ? "<th>PFC paused</th>" : "");
+    for (int s = 0; s < PATH_COUNT; s++) {
+        const struct seg_figures *f = &r->segs[s];
+        char a[32], b[32], c[32], d[32];
+        fprintf(o, "<tr%s><td>", s == r->bottleneck.seg ? " class=\"bn\"" : "");
+        html_text(o, path_seg_label(s));
+        if (!f->applies) {
+            fprintf(o, "</td><td colspan=\"%d\">%s</td></tr>\n", r->has_packet_stats ? 8 : 7,
+                    s == PATH_HOST ? "not limited (no device-to-host rate or rate cap)"
+                                   : "keeps up (no drain rate)");
+            continue;
+        }
+        fprintf(o, "</td><td>%u x %s</td><td>%s</td><td>%.1f%%</td><td>%.1f%%</td>"
+                   "<td>%s</td><td>%.2f</td><td>%s</td>",
+                f->elements, fmt_rate(f->elem_bps, a, sizeof a), fmt_bytes(f->bytes, b, sizeof b),
+                100 * f->util, 100 * f->max_util, fmt_secs(f->saturated_s, c, sizeof c),
+                f->imbalance, fmt_secs(f->bound_s, d, sizeof d));
+        if (r->has_packet_stats)
+            fprintf(o, "<td>%s</td>", s >= PATH_WRITER_NIC && s <= PATH_STORAGE_NIC
+                                          ? fmt_secs(f->paused_s, a, sizeof a) : "");
+        fprintf(o, "</tr>\n");
+    }
+    fprintf(o, "</table>\n");
+}
+
+static void cost_table(FILE *o, const struct scenario *sc, const struct results *r)
+{
+    const struct cost_figures *c = &r->cost;
+    char a[32], b[32];
+    fprintf(o, "<table class=\"kv\">\n");
+    fprintf(o, "<tr><th>GPU stall per checkpoint</th><td>%s</td></tr>\n",
+            fmt_secs(c->stall_s, a, sizeof a));
+    fprintf(o, "<tr><th>checkpoints per day</th><td>%.3g</td></tr>\n", c->checkpoints_per_day);
+    fprintf(o, "<tr><th>GPU-hours stalled per day</th><td>%s</td></tr>\n",
+            fmt_num(c->gpu_hours_per_day, a, sizeof a));
+    fprintf(o, "<tr><th>money per day (at %.4g per GPU-hour)</th><td>%s</td></tr>\n",
+            sc->training.gpu_hour_cost, fmt_num(c->money_per_day, a, sizeof a));
+    fprintf(o, "<tr><th>MFU points lost</th><td>%.3g</td></tr>\n", c->mfu_points_lost);
+    fprintf(o, "<tr><th>interval configured</th><td>%s</td></tr>\n",
+            fmt_dur(c->interval_s, a, sizeof a));
+    if (c->job_mtbf_s > 0) {
+        fprintf(o, "<tr><th>job MTBF</th><td>%s</td></tr>\n", fmt_dur(c->job_mtbf_s, a, sizeof a));
+        fprintf(o, "<tr><th>optimal interval (Young / Daly)</th><td>%s / %s</td></tr>\n",
+                fmt_dur(c->young_s, a, sizeof a), fmt_dur(c->daly_s, b, sizeof b));
+    }
+    fprintf(o, "<tr><th>goodput configured / optimal</th><td>%.2f%% / %.2f%%</td></tr>\n",
+            100 * c->goodput, 100 * c->goodput_at_optimal);
+    fprintf(o, "<tr><th>GPU-hours lost per day, all causes</th><td>%s</td></tr>\n",
+            fmt_num(c->lost_gpu_hours_per_day, a, sizeof a));
+    fprintf(o, "</table>\n");
+}
+
+static const char css[] =
+    "body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}"
+    "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
+    "pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:12px}"
+    "table{border-collapse:collapse;font-size:13px}"
+    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+    "th{background:#eee}td:first-child{text-align:left}"
+    "table.kv th{text-align:left}tr.bn{background:#fde2e1;font-weight:bold}"
+    ".verdict{font-size:13px;background:#fff7e0;border-left:4px solid #e0a000;"
+    "white-space:pre-wrap}"
+    "figure{margin:1em 0}figcaption{font-size:12px;color:#555}"
+    ".noplot{color:#777;font-style:italic}";
+
+static void page(FILE *o, const struct scenario *sc, const struct results *r, const char *dir,
+                 const int have[PLOT_COUNT], const char *why[PLOT_COUNT])
+{
+    fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+               "<title>ckptnet report: ");
+    html_text(o, sc->source[0] ? sc->source : "default");
+    fprintf(o, "</title>\n<style>%s</style></head><body>\n<h1>ckptnet: ", css);
+    html_text(o, sc->source[0] ? sc->source : "default");
+    fprintf(o, "</h1>\n");
+    /* verdict, then the summary as the terminal prints it */
+    char *sum = NULL, *ver = NULL;
+    size_t sl = 0, vl = 0;
+    FILE *m = open_memstream(&ver, &vl);
+    if (m) {
+        report_segments(m, r);
+        fclose(m);
+    }
+    fprintf(o, "<h2>Bottleneck</h2>\n<pre class=\"verdict\">");
+    if (ver) {
+        /* the verdict lines come before the table header */
+        char *tab = strstr(ver, "\n  segment ");
+        if (tab)
+            tab[1] = '\0';
+        html_text(o, ver);
+    }
+    fprintf(o, "</pre>\n");
+    segment_table(o, r);
+    m = open_memstream(&sum, &sl);
+    if (m) {
+        report_summary(m, sc, r);
+        fclose(m);
+    }
+    fprintf(o, "<h2>Summary</h2>\n<pre>");
+    if (sum)
+        html_text(o, sum);
+    fprintf(o, "</pre>\n");
+    free(sum);
+    free(ver);
+    for (int p = 0; p < PLOT_COUNT; p++) {
+        fprintf(o, "<h2>%s</h2>\n", plot_title[p]);
+        if (p == PLOT_COST)
+            cost_table(o, sc, r);
+        if (!have[p] || inline_svg(o, dir, p) < 0) {
+            fprintf(o, "<p class=\"noplot\">No plot: %s.</p>\n", have[p] ? "gnuplot wrote no SVG" : why[p]);
+            continue;
+        }
+        fprintf(o, "\n");
+    }
+    fprintf(o, "<h2>Scenario</h2>\n<p>Every key of the effective scenario is in the JSON "
+               "output (<code>--json</code>); the CSV files behind these plots come from "
+               "<code>--csv-dir</code> (docs/report.md).</p>\n</body></html>\n");
+}
+
+int report_html(const char *path, const struct scenario *sc, const struct results *r,
+                struct err *e)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/ckptnet-report-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (strchr(dir, '\'') || !mkdtemp(dir))
+        return err_set(e, "--report: cannot create a temporary directory in %s: %s",
+                       tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    int rc = report_csv(dir, sc, r, e);
+    uint32_t paused_ports = 0;
+    int rows = rc == 0 ? write_pause_bars(dir, r, &paused_ports) : 0;
+    int have[PLOT_COUNT] = {0};
+    const char *why[PLOT_COUNT] = {0};
+    const struct series *s = &r->series;
+    const char *no_ts = !r->has_packet_stats ? "the fluid engine keeps no time series"
+                                             : "no samples (telemetry.interval: 0)";
+    have[PLOT_QUEUES] = s->n > 1 && s->n_hot > 0;
+    why[PLOT_QUEUES] = s->n > 1 ? "no switch queue held a packet" : no_ts;
+    have[PLOT_THROUGHPUT] = s->n > 1;
+    why[PLOT_THROUGHPUT] = no_ts;
+    have[PLOT_CDF] = r->writer_s && r->n_writer_s > 0;
+    why[PLOT_CDF] = "this engine does not report each writer's completion";
+    have[PLOT_PAUSES] = rows > 0;
+    why[PLOT_PAUSES] = s->n > 1 ? "no port was paused at a sample" : no_ts;
+    have[PLOT_COST] = rc == 0 && write_goodput(dir, sc, r) == 0;
+    why[PLOT_COST] = "no checkpoint interval";
+    if (rc == 0 && rows < 0)
+        rc = err_set(e, "--report: cannot write plot data in %s", dir);
+    int any = 0;
+    for (int p = 0; p < PLOT_COUNT; p++)
+        any |= have[p];
+    if (rc == 0 && any && write_script(dir, sc, r, rows, paused_ports, have) < 0)
+        rc = err_set(e, "--report: cannot write the plot script in %s", dir);
+    if (rc == 0 && any)
+        rc = run_gnuplot(dir, e);
+    if (rc == 0) {
+        FILE *o = strcmp(path, "-") ? fopen(path, "w") : stdout;
+        if (!o) {
+            rc = err_set(e, "cannot write '%s': %s", path, strerror(errno));
+        } else {
+            page(o, sc, r, dir, have, why);
+            int bad = ferror(o);
+            if ((o != stdout && fclose(o) != 0) || bad)
+                rc = err_set(e, "cannot write '%s'", path);
+        }
+    }
+    static const char *const files[] = {
+        "timeseries.csv", "queues.csv", "pauses.csv", "ports.csv", "writers.csv",
+        "segments.csv", "bars.dat", "ytics.gp", "goodput.dat", "marks.dat", "plots.gp",
+        "gnuplot.err", "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg", "cost.svg"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char p[1100];
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+    return rc;
+}

@@ -1,0 +1,101 @@
+/* Reports that need no run: the built-in catalog and a scenario described
+ * before running it. */
+#include <stdio.h>
+
+#include "../../include/ckptnet.h"
+#include "../scenario/catalog.h"
+#include "../work/model.h"
+#include "internal.h"
+
+void report_catalog(FILE *out)
+{
+    char a[32], b[32], c[32];
+    fprintf(out, "switch profiles (fabric.switch, fabric.leaf_switch, fabric.spine_switch):\n");
+    fprintf(out, "  %-20s %-11s %-10s %-9s %-9s %-10s %s\n", "name", "ports", "capacity",
+            "latency", "buffer", "figures", "ASIC; notes; source");
+    for (const struct switch_profile *p = switch_catalog; p->name; p++) {
+        const char *fig = p->latency_published && p->buffer_published ? "published"
+                          : p->latency_published || p->buffer_published ? "partly"
+                                                                         : "generic";
+        fprintf(out, "  %-20s %3u x %-5s %-10s %-9s %-9s %-10s %s; %s; %s\n", p->name, p->ports,
+                fmt_rate((double)p->port_bps, a, sizeof a),
+                fmt_rate((double)p->capacity_bps, b, sizeof b),
+                fmt_secs((double)p->latency_ps / 1e12, c, sizeof c),
+                fmt_bytes((double)p->buffer_bytes, a, sizeof a), fig, p->asic, p->notes,
+                p->source);
+    }
+    fprintf(out, "\nmodels (model.name; docs/checkpoint.md):\n");
+    fprintf(out, "  %-12s %17s %7s %-9s %s\n", "name", "parameters", "layers", "moments",
+            "source");
+    for (int m = MODEL_NONE + 1; m <= MODEL_CUSTOM; m++) {
+        const struct model_spec *s = model_lookup(m);
+        if (!s)
+            continue;
+        if (s->params)
+            snprintf(a, sizeof a, "%.4g e9", (double)s->params / 1e9);
+        else
+            snprintf(a, sizeof a, "model.params");
+        fprintf(out, "  %-12s %17s %7u %-9s %s\n", s->name, a, s->layers,
+                s->optimizer_dtype == DTYPE_BF16 ? "bf16" : "fp32", s->source);
+    }
+    fprintf(out, "\nDCQCN presets (transport.dcqcn.preset; docs/engine.md):\n");
+    static const char *const names[] = {"nvidia", "paper"};
+    const struct preset_entry *const sets[] = {dcqcn_nvidia, dcqcn_paper};
+    for (int i = 0; i < 2; i++) {
+        fprintf(out, "  %-7s", names[i]);
+        for (const struct preset_entry *e = sets[i]; e->key; e++)
+            fprintf(out, " %s=%s", e->key + sizeof "transport.dcqcn." - 1, e->value);
+        fputc('\n', out);
+    }
+}
+
+static void echo_line(void *ud, const char *key, const char *value, int kind)
+{
+    (void)kind;
+    fprintf(ud, "  %s = %s\n", key, value);
+}
+
+void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_description *d)
+{
+    const struct results *r = &d->r;
+    const struct plan_summary *p = &r->plan;
+    char a[32], b[32], c[32];
+    fprintf(out, "ckptnet describe: scenario %s, seed %llu (not run)\n",
+            sc->source[0] ? sc->source : "default", (unsigned long long)sc->seed);
+    fprintf(out, "  checkpoint  %s", fmt_bytes((double)r->ckpt_bytes, a, sizeof a));
+    if (p->params)
+        fprintf(out, " (%s, %.4ge9 params x %u B; %s, tp %u pp %u dp %u)", p->model,
+                (double)p->params / 1e9, p->weights_bpp + p->optimizer_bpp, p->writer_rule,
+                p->tp, p->pp, p->dp);
+    fprintf(out, ": %u files, %u writers on %u GPUs, %u transfers, shard max %s (skew %.2f), "
+                 "policy %s\n",
+            p->files, p->writers, p->gpus, d->transfers,
+            fmt_bytes((double)p->max_gpu_bytes, b, sizeof b), p->skew, p->policy);
+    fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 compute leaves, "
+                 "%.2f:1 storage leaves\n",
+            r->switches, r->links, r->oversub_compute, r->oversub_storage);
+    fprintf(out, "  bound       %s, set by %s (base latency %s)\n",
+            fmt_secs(r->bound_s, a, sizeof a), bound_limit_name(r->bound_limit),
+            fmt_secs(r->base_latency_s, b, sizeof b));
+    fprintf(out, "  segments    capacity and the completion each alone allows:\n");
+    for (int s = 0; s < PATH_COUNT; s++) {
+        const struct seg_figures *f = &r->segs[s];
+        if (!f->applies) {
+            fprintf(out, "    %-22s %s\n", path_seg_label(s),
+                    s == PATH_HOST ? "not limited" : "keeps up");
+            continue;
+        }
+        fprintf(out, "    %-22s %u x %-10s %s%s\n", path_seg_label(s), f->elements,
+                fmt_rate(f->elem_bps, a, sizeof a), fmt_secs(f->bound_s, b, sizeof b),
+                s == r->bottleneck.seg ? "  <- highest" : "");
+    }
+    fprintf(out, "  engine      %s (%s)\n", d->engine == ENGINE_FLUID ? "fluid" : "packet",
+            r->engine_reason);
+    fprintf(out, "  estimate    ~%.3g events", d->est_events);
+    if (d->engine != ENGINE_FLUID)
+        fprintf(out, " (%.3g packets x 8)", d->est_packets);
+    fprintf(out, ", memory <= %s, ~%s of wall time\n", fmt_bytes(d->est_mem_bytes, a, sizeof a),
+            fmt_secs(d->est_wall_s, c, sizeof c));
+    fprintf(out, "effective scenario (docs/scenario.md):\n");
+    scenario_echo(sc, echo_line, out);
+}

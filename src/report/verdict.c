@@ -1,0 +1,128 @@
+/* The bottleneck verdict and the segment table: text and JSON. */
+#include <stdio.h>
+
+#include "../../include/ckptnet.h"
+#include "internal.h"
+
+static const char *fmt_pct(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.1f%%", 100 * v);
+    return buf;
+}
+
+/* "16 x 400 Gbps" */
+static const char *fmt_cap(const struct seg_figures *f, char *buf, size_t len)
+{
+    char a[32];
+    snprintf(buf, len, "%u x %s", f->elements, fmt_rate(f->elem_bps, a, sizeof a));
+    return buf;
+}
+
+static void verdict(FILE *out, const struct results *r)
+{
+    const struct bottleneck *v = &r->bottleneck;
+    const struct seg_figures *f = &r->segs[v->seg];
+    char a[32], b[32], c[32], d[32];
+    double T = r->completion_s;
+    if (v->util >= 0.5) {
+        fprintf(out, "  bottleneck  %s: its busiest %s at capacity %s of the write (%s); "
+                     "alone it allows %s",
+                path_seg_label(v->seg), v->seg == PATH_HOST ? "transfer sent" : "element ran",
+                fmt_pct(v->util, a, sizeof a), fmt_secs(T, b, sizeof b),
+                fmt_secs(f->bound_s, c, sizeof c));
+        if (v->excess > 0.005)
+            fprintf(out, ", the write took %.1f%% longer", 100 * v->excess);
+        if (f->imbalance > 1.25 && v->seg >= PATH_WRITER_NIC && v->seg <= PATH_STORAGE_NIC)
+            fprintf(out, "; its busiest link carried %.2fx the mean (uneven spread)",
+                    f->imbalance);
+        fputc('\n', out);
+    } else {
+        fprintf(out, "  bottleneck  none ran at capacity half the write (busiest %s %s); "
+                     "%s's bound (%s) comes closest",
+                fmt_pct(v->util, a, sizeof a), fmt_secs(T, b, sizeof b),
+                path_seg_label(v->seg), fmt_secs(f->bound_s, c, sizeof c));
+        if (v->start_spread_s > 0.1 * T)
+            fprintf(out, "; starts spread over %s (checkpoint.policy, start_jitter)",
+                    fmt_secs(v->start_spread_s, d, sizeof d));
+        fputc('\n', out);
+    }
+    if (v->next_seg >= 0)
+        fprintf(out, "              next limit %s (%s): with %s unlimited the bound falls "
+                     "to %s (-%s); doubled, ~%s\n",
+                path_seg_label(v->next_seg), fmt_secs(r->segs[v->next_seg].bound_s, a, sizeof a),
+                path_seg_label(v->seg), fmt_secs(v->removed_s, b, sizeof b),
+                fmt_secs(T - v->removed_s, c, sizeof c), fmt_secs(v->doubled_s, d, sizeof d));
+}
+
+void report_segments(FILE *out, const struct results *r)
+{
+    if (r->bottleneck.seg < 0)
+        return;
+    verdict(out, r);
+    fprintf(out, "  %-22s %-16s %-10s %6s %7s  %-11s  %-11s%s\n", "segment", "capacity",
+            "carried", "util", "busiest", "at capacity", "bound alone",
+            r->has_packet_stats ? "  PFC paused" : "");
+    for (int s = 0; s < PATH_COUNT; s++) {
+        const struct seg_figures *f = &r->segs[s];
+        char a[32], b[32], c[32], d[32], e[32], g[32], h[32];
+        if (!f->applies) {
+            fprintf(out, "  %-22s %s\n", path_seg_label(s),
+                    s == PATH_HOST ? "not limited (no cluster.d2h_rate or rate cap)"
+                                   : "keeps up (no storage.drain_rate)");
+            continue;
+        }
+        fprintf(out, "  %-22s %-16s %-10s %6s %7s  %-11s  %-11s", path_seg_label(s),
+                fmt_cap(f, a, sizeof a), fmt_bytes(f->bytes, b, sizeof b),
+                fmt_pct(f->util, c, sizeof c), fmt_pct(f->max_util, d, sizeof d),
+                fmt_secs(f->saturated_s, e, sizeof e), fmt_secs(f->bound_s, g, sizeof g));
+        if (r->has_packet_stats && s >= PATH_WRITER_NIC && s <= PATH_STORAGE_NIC)
+            fprintf(out, "  %s", fmt_secs(f->paused_s, h, sizeof h));
+        fprintf(out, "%s\n", s == r->bottleneck.seg ? "  <- bottleneck" : "");
+    }
+}
+
+json_t *segments_json(const struct results *r)
+{
+    json_t *a = json_array();
+    for (int s = 0; s < PATH_COUNT; s++) {
+        const struct seg_figures *f = &r->segs[s];
+        json_t *o = json_object();
+        json_object_set_new(o, "segment", json_string(path_seg_key(s)));
+        json_object_set_new(o, "label", json_string(path_seg_label(s)));
+        json_object_set_new(o, "applies", json_boolean(f->applies));
+        json_object_set_new(o, "elements", json_integer(f->elements));
+        json_object_set_new(o, "element_bps", json_real(f->elem_bps));
+        json_object_set_new(o, "capacity_bps", json_real(f->cap_bps));
+        json_object_set_new(o, "bytes", json_real(f->bytes));
+        json_object_set_new(o, "utilisation", json_real(f->util));
+        json_object_set_new(o, "max_utilisation", json_real(f->max_util));
+        json_object_set_new(o, "saturated_s", json_real(f->saturated_s));
+        json_object_set_new(o, "imbalance", json_real(f->imbalance));
+        json_object_set_new(o, "need_s", json_real(f->need_s));
+        json_object_set_new(o, "bound_s", json_real(f->bound_s));
+        if (r->has_packet_stats)
+            json_object_set_new(o, "paused_s", json_real(f->paused_s));
+        json_object_set_new(o, "bottleneck", json_boolean(s == r->bottleneck.seg));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+json_t *bottleneck_json(const struct results *r)
+{
+    const struct bottleneck *v = &r->bottleneck;
+    json_t *o = json_object();
+    json_object_set_new(o, "segment", json_string(path_seg_key(v->seg)));
+    json_object_set_new(o, "label", json_string(path_seg_label(v->seg)));
+    json_object_set_new(o, "saturated", json_boolean(v->util >= 0.5));
+    json_object_set_new(o, "utilisation", json_real(v->util));
+    json_object_set_new(o, "bound_s", json_real(v->seg >= 0 ? r->segs[v->seg].bound_s : 0));
+    json_object_set_new(o, "excess", json_real(v->excess));
+    json_object_set_new(o, "next_segment", json_string(path_seg_key(v->next_seg)));
+    json_object_set_new(o, "next_bound_s",
+                        json_real(v->next_seg >= 0 ? r->segs[v->next_seg].bound_s : 0));
+    json_object_set_new(o, "unlimited_bound_s", json_real(v->removed_s));
+    json_object_set_new(o, "doubled_completion_s", json_real(v->doubled_s));
+    json_object_set_new(o, "start_spread_s", json_real(v->start_spread_s));
+    return o;
+}

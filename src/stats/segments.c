@@ -1,0 +1,208 @@
+/* Bottleneck attribution by path segment.
+ *
+ * Each segment gets its capacity, the bytes it carried, how busy it and its
+ * busiest element were, and the completion it alone allows (its bound).
+ * The verdict names the segment whose busiest element spent the largest
+ * share of the completion time at capacity: a bottleneck runs flat out while
+ * PFC idles what feeds it and starves what follows it. Below half busy
+ * nothing was saturated and the segment with the highest bound is named
+ * (start offsets, a policy's rate caps). docs/report.md has the rules. */
+#include "segments.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/units.h"
+#include "bound.h"
+
+static double ps_s(uint64_t ps)
+{
+    return (double)ps / (double)PS_PER_S;
+}
+
+static double ser_s(double bytes, double bps)
+{
+    return bps > 0 ? bytes * 8.0 / bps : 0;
+}
+
+/* Capacity and element count of the links of one topology segment. */
+static void seg_links(const struct topo *t, enum segment sg, struct seg_figures *f)
+{
+    for (uint32_t p = 0; p < t->n_ports; p++) {
+        if (t->ports[p].seg != sg)
+            continue;
+        f->elements++;
+        f->cap_bps += (double)t->ports[p].bps;
+        if ((double)t->ports[p].bps > f->elem_bps)
+            f->elem_bps = (double)t->ports[p].bps;
+    }
+}
+
+/* Host path and writer NIC: per capped transfer, and per source NIC, the
+ * time from the first start to the last byte at capacity (as bound.c). */
+static void writer_side(struct results *r, const struct topo *t, const struct workload *w,
+                        const struct scenario *sc, double T)
+{
+    struct seg_figures *h = &r->segs[PATH_HOST], *nic = &r->segs[PATH_WRITER_NIC];
+    uint32_t nh = t->first_storage;
+    double *nb = calloc(nh ? nh : 1, sizeof *nb);
+    uint64_t *ns = malloc((nh ? nh : 1) * sizeof *ns);
+    uint64_t start0 = UINT64_MAX, last_start = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        start0 = w->xfers[i].start_ps < start0 ? w->xfers[i].start_ps : start0;
+        last_start = w->xfers[i].start_ps > last_start ? w->xfers[i].start_ps : last_start;
+    }
+    r->bottleneck.start_spread_s = w->n ? ps_s(last_start - start0) : 0;
+    for (uint32_t i = 0; ns && i < nh; i++)
+        ns[i] = UINT64_MAX;
+    double h_end = 0, h_need = 0, nic_end = 0, nic_need = 0, h_best_cap = 0;
+    for (uint32_t i = 0; nb && ns && i < w->n; i++) {
+        const struct transfer *x = &w->xfers[i];
+        uint64_t wb = wire_bytes(x->bytes, sc->fabric.mtu);
+        uint64_t line = t->ports[t->nodes[x->src].first_port].bps;
+        double off = ps_s(x->start_ps - start0);
+        if (x->rate_bps && x->rate_bps < line) {
+            uint64_t last = (x->bytes % sc->fabric.mtu ? x->bytes % sc->fabric.mtu
+                                                       : sc->fabric.mtu) + ROCE_OVERHEAD;
+            double need = ser_s((double)(wb - last), (double)x->rate_bps) +
+                          ser_s((double)last, (double)line);
+            h->applies = 1;
+            h->elements++;
+            h->cap_bps += (double)x->rate_bps;
+            h->bytes += (double)wb;
+            if (need > h_need) {
+                h_need = need;
+                h_best_cap = (double)x->rate_bps;
+            }
+            h_end = off + need > h_end ? off + need : h_end;
+        } else {
+            double need = ser_s((double)wb, (double)line);
+            nic_end = off + need > nic_end ? off + need : nic_end;
+        }
+        if (x->src < nh) {
+            nb[x->src] += (double)wb;
+            ns[x->src] = x->start_ps < ns[x->src] ? x->start_ps : ns[x->src];
+        }
+    }
+    for (uint32_t i = 0; nb && ns && i < nh; i++) {
+        if (!nb[i])
+            continue;
+        double need = ser_s(nb[i], (double)t->ports[t->nodes[i].first_port].bps);
+        nic_need = need > nic_need ? need : nic_need;
+        double end = ps_s(ns[i] - start0) + need;
+        nic_end = end > nic_end ? end : nic_end;
+    }
+    free(nb);
+    free(ns);
+    double base = r->base_latency_s;
+    if (h->applies) {
+        h->elem_bps = h_best_cap;
+        h->need_s = h_need;
+        h->saturated_s = h_need; /* at its cap whenever it had bytes to send */
+        h->bound_s = h_end + base;
+        h->util = T > 0 && h->cap_bps > 0 ? ser_s(h->bytes, h->cap_bps) / T : 0;
+        h->max_util = T > 0 ? h_need / T : 0;
+    }
+    nic->need_s = nic_need;
+    nic->bound_s = nic_end + base;
+}
+
+void segments_compute(struct results *r, const struct topo *t,
+                      const struct workload *w, const struct scenario *sc)
+{
+    double T = r->completion_s, base = r->base_latency_s;
+    memset(r->segs, 0, sizeof r->segs);
+    writer_side(r, t, w, sc, T);
+
+    /* the four link segments */
+    static const enum bound_limit lim[RESULTS_SEGMENTS] = {
+        LIMIT_WRITER_NIC, LIMIT_CLEAF_UP, LIMIT_SLEAF_UP, LIMIT_STORAGE_NIC};
+    double wire_total = 0, cross = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const struct transfer *x = &w->xfers[i];
+        double wb = (double)wire_bytes(x->bytes, sc->fabric.mtu);
+        wire_total += wb;
+        if (t->nodes[x->src].leaf != t->nodes[x->dst].leaf)
+            cross += wb;
+    }
+    for (int s = 0; s < RESULTS_SEGMENTS; s++) {
+        struct seg_figures *f = &r->segs[PATH_WRITER_NIC + s];
+        f->applies = 1;
+        seg_links(t, (enum segment)s, f);
+        /* what the engine counted on the wires (resends included), or
+         * what the transfers must carry */
+        f->bytes = r->has_packet_stats ? (double)r->seg_tx_bytes[s]
+                                       : (s == SEG_HOST_UP || s == SEG_SLEAF_DOWN ? wire_total
+                                                                                   : cross);
+        f->util = T > 0 && f->cap_bps > 0 ? ser_s(f->bytes, f->cap_bps) / T : 0;
+        if (r->has_link_stats) {
+            f->max_util = r->link_util_max[s];
+            f->saturated_s = r->link_full_max_s[s];
+        } else {
+            f->max_util = f->util;
+            f->saturated_s = f->util * T;
+        }
+        f->paused_s = r->has_packet_stats ? r->seg_paused_s[s] : 0;
+        if (s != SEG_HOST_UP) {
+            f->need_s = r->bound_term_s[lim[s]];
+            f->bound_s = f->need_s + base;
+        }
+    }
+
+    /* the storage back end: each node drains its payload at drain_rate */
+    struct seg_figures *b = &r->segs[PATH_BACKEND];
+    if (sc->storage.drain_bps) {
+        b->applies = 1;
+        b->elements = t->n_storage;
+        b->elem_bps = (double)sc->storage.drain_bps;
+        b->cap_bps = b->elem_bps * t->n_storage;
+        for (uint32_t i = 0; i < w->n; i++)
+            b->bytes += (double)w->xfers[i].bytes;
+        b->need_s = r->bound_term_s[LIMIT_STORAGE_DRAIN];
+        b->saturated_s = b->need_s; /* it drains at its rate while it holds bytes */
+        b->bound_s = b->need_s + base;
+        b->util = T > 0 ? ser_s(b->bytes, b->cap_bps) / T : 0;
+        b->max_util = T > 0 ? b->need_s / T : 0;
+    }
+    for (int s = 0; s < PATH_COUNT; s++)
+        r->segs[s].imbalance = r->segs[s].util > 0 ? r->segs[s].max_util / r->segs[s].util : 0;
+
+    /* verdict: the busiest; near ties (2 points) go to the higher bound */
+    struct bottleneck *v = &r->bottleneck;
+    int best = -1;
+    for (int s = 0; s < PATH_COUNT; s++) {
+        const struct seg_figures *f = &r->segs[s];
+        if (!f->applies)
+            continue;
+        if (best < 0 || f->max_util > r->segs[best].max_util + 0.02 ||
+            (f->max_util > r->segs[best].max_util - 0.02 && f->bound_s > r->segs[best].bound_s))
+            best = s;
+    }
+    if (best >= 0 && r->segs[best].max_util < 0.5) {
+        /* nothing ran flat out: whatever bounds the completion most */
+        for (int s = 0; s < PATH_COUNT; s++)
+            if (r->segs[s].applies && r->segs[s].bound_s > r->segs[best].bound_s)
+                best = s;
+    }
+    v->seg = best;
+    v->next_seg = -1;
+    if (best < 0)
+        return;
+    const struct seg_figures *bf = &r->segs[best];
+    for (int s = 0; s < PATH_COUNT; s++)
+        if (s != best && r->segs[s].applies &&
+            (v->next_seg < 0 || r->segs[s].bound_s > r->segs[v->next_seg].bound_s))
+            v->next_seg = s;
+    v->util = bf->max_util;
+    v->excess = bf->bound_s > 0 ? T / bf->bound_s - 1 : 0;
+    v->removed_s = v->next_seg >= 0 ? r->segs[v->next_seg].bound_s : base;
+    if (v->removed_s > T)
+        v->removed_s = T;
+    /* doubling halves its transfer time; the fabric's overhead over the
+     * bound is assumed to scale with it */
+    double half = bf->bound_s - bf->need_s / 2;
+    double est = bf->bound_s > 0 ? T * half / bf->bound_s : T;
+    v->doubled_s = est > v->removed_s ? est : v->removed_s;
+    if (v->doubled_s > T)
+        v->doubled_s = T;
+}

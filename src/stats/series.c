@@ -1,0 +1,109 @@
+/* Telemetry time series: storage that grows geometrically, port names. */
+#include "series.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *path_seg_key(int s)
+{
+    static const char *const k[PATH_COUNT] = {
+        "host_path", "writer_nic", "compute_leaf_up", "spine_down", "storage_nic",
+        "storage_backend"};
+    return s >= 0 && s < PATH_COUNT ? k[s] : "none";
+}
+
+const char *path_seg_label(int s)
+{
+    static const char *const k[PATH_COUNT] = {
+        "GPU/host -> NIC", "writer NIC", "compute-leaf uplinks",
+        "spine -> storage leaf", "storage NIC", "storage back end"};
+    return s >= 0 && s < PATH_COUNT ? k[s] : "none";
+}
+
+/* Grow *p (elements of size sz) to hold at least need; doubles. */
+static int grow(void **p, uint64_t *cap, uint64_t need, size_t sz)
+{
+    if (need <= *cap)
+        return 0;
+    uint64_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, (size_t)c * sz);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+int series_reserve(struct series *s, uint64_t max_ents)
+{
+    if (s->n + 1 >= s->cap) {
+        uint32_t c = s->cap ? 2 * s->cap : 256;
+        uint64_t *sb = realloc(s->seg_bytes, (size_t)c * SERIES_SEGS * sizeof *sb);
+        if (sb)
+            s->seg_bytes = sb;
+        uint32_t *sp = realloc(s->seg_paused, (size_t)c * SERIES_SEGS * sizeof *sp);
+        if (sp)
+            s->seg_paused = sp;
+        uint64_t *rem = realloc(s->remaining, (size_t)c * sizeof *rem);
+        if (rem)
+            s->remaining = rem;
+        uint32_t *act = realloc(s->active, (size_t)c * sizeof *act);
+        if (act)
+            s->active = act;
+        uint64_t *off = realloc(s->off, ((size_t)c + 1) * sizeof *off);
+        if (off)
+            s->off = off;
+        if (!sb || !sp || !rem || !act || !off)
+            return -1;
+        if (s->cap == 0)
+            s->off[0] = 0;
+        s->cap = c;
+    }
+    void *ent = s->ent;
+    if (grow(&ent, &s->ent_cap, s->n_ent + max_ents, sizeof *s->ent) < 0)
+        return -1;
+    s->ent = ent;
+    return 0;
+}
+
+void series_release(struct series *s)
+{
+    free(s->seg_bytes);
+    free(s->seg_paused);
+    free(s->remaining);
+    free(s->active);
+    free(s->off);
+    free(s->ent);
+    free(s->port_node);
+    free(s->port_peer);
+    free(s->port_seg);
+    memset(s, 0, sizeof *s);
+}
+
+const char *series_node_name(const struct series *s, uint32_t node, char *buf,
+                             unsigned len)
+{
+    if (node < s->first_storage)
+        snprintf(buf, len, "host%u", node);
+    else if (node < s->first_cleaf)
+        snprintf(buf, len, "stor%u", node - s->first_storage);
+    else if (node < s->first_sleaf)
+        snprintf(buf, len, "cleaf%u", node - s->first_cleaf);
+    else if (node < s->first_spine)
+        snprintf(buf, len, "sleaf%u", node - s->first_sleaf);
+    else
+        snprintf(buf, len, "spine%u", node - s->first_spine);
+    return buf;
+}
+
+const char *series_link_label(const struct series *s, uint32_t node, uint32_t peer,
+                              char *buf, unsigned len)
+{
+    char a[24], b[24];
+    snprintf(buf, len, "%s->%s", series_node_name(s, node, a, sizeof a),
+             series_node_name(s, peer, b, sizeof b));
+    return buf;
+}

@@ -1,0 +1,116 @@
+/* Telemetry time series and bottleneck attribution: the parts of the
+ * results that reports turn into tables, CSV and plots.
+ *
+ * Time series (struct series) are sampled every telemetry.interval by an
+ * engine that supports them (the packet engine): per sample, cumulative wire
+ * bytes sent on each path segment, ports paused per segment, payload bytes
+ * still to deliver, active transfers, and a sparse list of the ports that
+ * had a queue or a pause at that instant. A sample costs O(ports + flows)
+ * time and at most one entry per port, never anything per packet.
+ *
+ * Path segments (enum path_seg) are the checkpoint path in the order of the
+ * product's table: host path, writer NIC, compute-leaf uplinks, spine ->
+ * storage leaf, storage NIC, storage back end. src/stats/segments.c fills
+ * struct seg_figures for each and the verdict (struct bottleneck).
+ */
+#ifndef CKPT_SERIES_H
+#define CKPT_SERIES_H
+
+#include <stdint.h>
+
+enum path_seg {
+    PATH_HOST,          /* GPU / host -> NIC: device-to-host copy and rate caps */
+    PATH_WRITER_NIC,    /* compute node -> compute leaf */
+    PATH_CLEAF_UP,      /* compute leaf -> spine */
+    PATH_SPINE_DOWN,    /* spine -> storage leaf */
+    PATH_STORAGE_NIC,   /* storage leaf -> storage node */
+    PATH_BACKEND,       /* storage node -> its back end (storage.drain_rate) */
+    PATH_COUNT
+};
+
+/* "writer_nic" (JSON, CSV) and "writer NIC" (people). */
+const char *path_seg_key(int s);
+const char *path_seg_label(int s);
+
+/* One segment of the checkpoint path, over the whole run. Rates are bits/s,
+ * bytes are wire bytes (payload for the host path and the back end). */
+struct seg_figures {
+    int applies;           /* 0: nothing limits here (no cap, no drain rate) */
+    uint32_t elements;     /* links, capped transfers or storage nodes */
+    double elem_bps;       /* capacity of its busiest element */
+    double cap_bps;        /* summed over its elements */
+    double bytes;          /* carried */
+    double util;           /* bytes / (cap_bps x completion) */
+    double max_util;       /* the busiest element, same */
+    double saturated_s;    /* the busiest element's time at capacity */
+    double imbalance;      /* busiest element's bytes / mean (ECMP hot spots) */
+    double need_s;         /* its busiest element's bytes at capacity */
+    double bound_s;        /* completion this segment alone allows: start
+                            * offsets + need_s + base latency */
+    double paused_s;       /* PFC pause summed over its ports (packet engine) */
+};
+
+/* Which segment set the completion time, and what changing it would buy
+ * (estimates from the bounds: see docs/report.md). */
+struct bottleneck {
+    int seg;               /* enum path_seg; -1 before segments_compute */
+    int next_seg;          /* the segment with the next-highest bound */
+    double util;           /* its max_util: share of the completion at capacity */
+    double excess;         /* completion / its bound - 1 */
+    double start_spread_s; /* last transfer start - first (policy, jitter) */
+    double removed_s;      /* completion bound with seg unlimited */
+    double doubled_s;      /* completion estimate with seg's capacity doubled */
+};
+
+#define SERIES_SEGS 5      /* enum segment order (topo.h), incl. reverse */
+#define SERIES_MAX_HOT 64
+
+/* A port in a sample: queue bytes (saturated at UINT32_MAX), paused flag. */
+struct series_ent {
+    uint32_t port;
+    uint32_t q_bytes;
+    uint32_t paused;       /* priorities paused by the peer (mask) */
+};
+
+struct hot_port {
+    uint32_t port, node, peer, seg; /* peer: the node at the other end */
+    uint64_t max_queue;    /* peak egress queue, wire bytes */
+    double paused_s;
+};
+
+struct series {
+    uint32_t n, cap;       /* samples (the time axis is results.sample_t) */
+    int full;              /* out of memory: sampling stopped at n */
+    uint64_t *seg_bytes;   /* [n][SERIES_SEGS] wire bytes sent so far */
+    uint32_t *seg_paused;  /* [n][SERIES_SEGS] ports with a paused priority */
+    uint64_t *remaining;   /* [n] payload bytes not yet delivered */
+    uint32_t *active;      /* [n] transfers started and not complete */
+    uint64_t *off;         /* [n + 1]: sample i's ports are ent[off[i] .. off[i+1]) */
+    struct series_ent *ent;
+    uint64_t n_ent, ent_cap;
+    /* topology facts the reports need to name ports */
+    uint32_t n_ports;
+    uint32_t first_storage, first_cleaf, first_sleaf, first_spine;
+    uint32_t *port_node, *port_peer; /* [n_ports] with samples: the nodes at
+                                      * each end of the port's link, owned */
+    uint8_t *port_seg;
+    /* the hottest ports by peak queue, hottest first */
+    uint32_t n_hot;
+    struct hot_port hot[SERIES_MAX_HOT];
+};
+
+/* Make room for one more sample of up to max_ents ports. 0 or -1 (out of
+ * memory: the sample is skipped, nothing is lost). */
+int series_reserve(struct series *s, uint64_t max_ents);
+
+/* Free the arrays and zero the struct. */
+void series_release(struct series *s);
+
+/* "cleaf3", "spine0", "host12", "stor2" for a node id. */
+const char *series_node_name(const struct series *s, uint32_t node, char *buf,
+                             unsigned len);
+/* "cleaf3->spine0": the link from node to peer. */
+const char *series_link_label(const struct series *s, uint32_t node, uint32_t peer,
+                              char *buf, unsigned len);
+
+#endif
