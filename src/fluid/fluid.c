@@ -178,6 +178,144 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
     return dq - gap + t->ports[path[np - 1]].delay_ps;
 }
 
+/* The links of a flow with the share of its rate on each, grown as needed
+ * (set-up only). */
+struct lset {
+    uint32_t *link;
+    double *w;
+    uint32_t n, cap;
+};
+
+static int lset_add(struct lset *s, uint32_t link, double w)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->link[i] == link) {
+            s->w[i] += w;
+            return 0;
+        }
+    if (s->n == s->cap) {
+        uint32_t c = s->cap ? 2 * s->cap : 64;
+        uint32_t *l = realloc(s->link, c * sizeof *l);
+        if (!l)
+            return -1;
+        s->link = l;
+        double *w2 = realloc(s->w, c * sizeof *w2);
+        if (!w2)
+            return -1;
+        s->w = w2;
+        s->cap = c;
+    }
+    s->link[s->n] = link;
+    s->w[s->n++] = w;
+    return 0;
+}
+
+/* Append without looking for duplicates (the whole run's list). */
+static int lset_add_new(struct lset *s, uint32_t link, double w)
+{
+    if (s->n == s->cap) {
+        uint32_t c = s->cap ? 2 * s->cap : 1024;
+        uint32_t *l = realloc(s->link, c * sizeof *l);
+        if (!l)
+            return -1;
+        s->link = l;
+        double *w2 = realloc(s->w, c * sizeof *w2);
+        if (!w2)
+            return -1;
+        s->w = w2;
+        s->cap = c;
+    }
+    s->link[s->n] = link;
+    s->w[s->n++] = w;
+    return 0;
+}
+
+/* Every equal-cost path from switch `node` on, each taking an equal share. */
+static int spread(const struct topo *t, uint32_t node, uint32_t dst, double share,
+                  struct lset *s, int depth)
+{
+    uint32_t dleaf = t->nodes[dst].leaf;
+    if (node == dleaf)
+        return lset_add(s, t->nodes[dst].leaf_port, share);
+    const struct route *r = topo_route(t, node, dleaf);
+    if (r->cnt == 0 || depth > TOPO_MAX_HOPS)
+        return -1;
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        uint32_t p = t->nh_ports[r->off + i];
+        if (lset_add(s, p, share / r->cnt) < 0 ||
+            spread(t, t->ports[t->ports[p].peer].node, dst, share / r->cnt, s, depth + 1) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* WCMP: the packet engine's choice, the flow hash over next hops weighted by
+ * the capacity behind them (topo nh_weight). */
+static uint32_t wcmp_path(const struct topo *t, const struct transfer *x, uint32_t *ports)
+{
+    uint32_t n = 0, dleaf = t->nodes[x->dst].leaf;
+    ports[n++] = t->nodes[x->src].first_port;
+    uint32_t node = t->ports[t->ports[ports[0]].peer].node;
+    while (n < TOPO_MAX_HOPS) {
+        if (node == dleaf) {
+            ports[n++] = t->nodes[x->dst].leaf_port;
+            return n;
+        }
+        const struct route *r = topo_route(t, node, dleaf);
+        if (r->cnt == 0)
+            return 0;
+        uint32_t pick = 0;
+        if (r->cnt > 1) {
+            uint64_t h = topo_flow_hash(t->ecmp_seed[topo_switch_index(t, node)], x->src,
+                                        x->dst, x->sport, ROCE_UDP_PORT);
+            uint64_t total = 0;
+            for (uint32_t i = 0; t->nh_weight && i < r->cnt; i++)
+                total += t->nh_weight[r->off + i];
+            if (!total) {
+                pick = (uint32_t)(h % r->cnt);
+            } else {
+                uint64_t v = h % total;
+                for (pick = 0; pick + 1 < r->cnt && v >= t->nh_weight[r->off + pick]; pick++)
+                    v -= t->nh_weight[r->off + pick];
+            }
+        }
+        ports[n++] = t->nh_ports[r->off + pick];
+        node = t->ports[t->ports[ports[n - 1]].peer].node;
+    }
+    return 0;
+}
+
+/* The links transfer x loads and its share on each: the one path the packet
+ * engine's switches pick for ecmp, flowlet (its first flowlet; a flow at line
+ * rate has no gaps) and wcmp; an even split over all equal-cost paths for
+ * spray and per-packet adaptive routing, which balance every link. Adaptive
+ * routing per flowlet places a flow once, on the least loaded port at its
+ * start: a placement per flow, here the ECMP one. path[0..np) is one of the
+ * paths, for the latency. Returns 0, or -1 when there is no path (or no
+ * memory). */
+static int flow_links(const struct topo *t, const struct scenario *sc,
+                      const struct transfer *x, struct lset *s, uint32_t *path,
+                      uint32_t *np)
+{
+    int lb = sc->fabric.load_balancing;
+    int split = lb == LB_SPRAY || (lb == LB_ADAPTIVE && sc->fabric.adaptive_per_packet);
+    *np = lb == LB_WCMP ? wcmp_path(t, x, path)
+                        : topo_path(t, x->src, x->dst, x->sport, path, TOPO_MAX_HOPS);
+    if (*np == 0)
+        return -1;
+    s->n = 0;
+    if (!split) {
+        for (uint32_t i = 0; i < *np; i++)
+            if (lset_add(s, path[i], 1.0) < 0)
+                return -1;
+        return 0;
+    }
+    uint32_t nic = t->nodes[x->src].first_port;
+    if (lset_add(s, nic, 1.0) < 0)
+        return -1;
+    return spread(t, t->ports[t->ports[nic].peer].node, x->dst, 1.0, s, 0);
+}
+
 struct start_key {
     uint64_t t;
     uint32_t id;
@@ -235,15 +373,16 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     n->h = arena_calloc(a, (size_t)nf + ns + 1, sizeof *n->h);
     n->hpos = arena_calloc(a, (size_t)nf + ns + 1, sizeof *n->hpos);
     uint32_t *path_off = arena_calloc(a, (size_t)nf + 1, sizeof *path_off);
-    uint32_t *path = arena_calloc(a, (size_t)(nf ? nf : 1) * (TOPO_MAX_HOPS + 1), sizeof *path);
+    struct lset all = {0}, one = {0}; /* every flow's links; this flow's */
     double *cap = arena_calloc(a, nl, sizeof *cap);
     double *fcap = arena_calloc(a, nf ? nf : 1, sizeof *fcap);
     double *wire_to = ns ? arena_calloc(a, ns, sizeof *wire_to) : NULL;
     struct start_key *keys = malloc((nf ? nf : 1) * sizeof *keys);
-    if (!n->fl || !n->lk || !n->order || !n->h || !n->hpos || !path_off || !path ||
-        !cap || !fcap || (ns && !wire_to) || !keys) {
-        free(keys);
-        return err_set(e, "out of memory setting up the fluid engine");
+    int rc = -1;
+    if (!n->fl || !n->lk || !n->order || !n->h || !n->hpos || !path_off || !cap ||
+        !fcap || (ns && !wire_to) || !keys) {
+        err_set(e, "out of memory setting up the fluid engine");
+        goto out;
     }
     for (uint32_t l = 0; l < t->n_ports; l++)
         cap[l] = (double)t->ports[l].bps;
@@ -251,47 +390,54 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         cap[l] = INFINITY; /* a back end admits everything until its buffer fills */
     for (uint32_t i = 0; i < nf + ns + 1; i++)
         n->hpos[i] = UINT32_MAX;
-    uint32_t np = 0;
     for (uint32_t i = 0; i < nf; i++) {
         const struct transfer *x = &w->xfers[i];
         struct fflow *f = &n->fl[i];
-        uint32_t k = topo_path(t, x->src, x->dst, x->sport, path + np, TOPO_MAX_HOPS);
-        if (k == 0) {
-            free(keys);
-            return err_set(e, "transfer %u: no path from node %u to node %u", i,
-                           x->src, x->dst);
+        uint32_t path[TOPO_MAX_HOPS], k;
+        if (flow_links(t, sc, x, &one, path, &k) < 0) {
+            err_set(e, "transfer %u: no path from node %u to node %u", i, x->src, x->dst);
+            goto out;
         }
-        path_off[i] = np;
+        path_off[i] = all.n;
         f->wire = wire_bytes(x->bytes, sc->fabric.mtu);
         uint64_t pace = x->rate_bps ? x->rate_bps : UINT64_MAX;
         for (uint32_t j = 0; j < k; j++)
-            if (t->ports[path[np + j]].bps < pace)
-                pace = t->ports[path[np + j]].bps;
-        f->lat = flow_latency_ps(t, sc, path + np, k, x->bytes, pace);
+            if (t->ports[path[j]].bps < pace)
+                pace = t->ports[path[j]].bps;
+        f->lat = flow_latency_ps(t, sc, path, k, x->bytes, pace);
         if (ns && x->dst >= t->first_storage && x->dst < t->first_cleaf) {
             struct fstore *s = &n->st[x->dst - t->first_storage];
             s->ratio += (double)x->bytes; /* payload now, divided below */
             wire_to[x->dst - t->first_storage] += (double)f->wire;
-            if (s->vlink != UINT32_MAX)
-                path[np + k++] = s->vlink;
+            if (s->vlink != UINT32_MAX && lset_add(&one, s->vlink, 1.0) < 0)
+                goto oom;
         }
-        np += k;
+        for (uint32_t j = 0; j < one.n; j++)
+            if (lset_add_new(&all, one.link[j], one.w[j]) < 0)
+                goto oom;
         /* the queue pair's cap paces what it puts on the wire */
         fcap[i] = x->rate_bps ? (double)x->rate_bps : INFINITY;
         keys[i] = (struct start_key){x->start_ps, i};
     }
-    path_off[nf] = np;
+    path_off[nf] = all.n;
     for (uint32_t j = 0; j < ns; j++)
         n->st[j].ratio = wire_to[j] > 0 ? n->st[j].ratio / wire_to[j] : 1;
-    if (mm_init(&n->mm, a, nl, cap, nf, path_off, path, NULL, fcap) < 0) {
-        free(keys);
-        return err_set(e, "out of memory setting up the fluid engine");
-    }
+    if (mm_init(&n->mm, a, nl, cap, nf, path_off, all.link, all.w, fcap) < 0)
+        goto oom;
     qsort(keys, nf, sizeof *keys, cmp_start);
     for (uint32_t i = 0; i < nf; i++)
         n->order[i] = keys[i].id;
+    rc = 0;
+    goto out;
+oom:
+    err_set(e, "out of memory setting up the fluid engine");
+out:
     free(keys);
-    return 0;
+    free(all.link);
+    free(all.w);
+    free(one.link);
+    free(one.w);
+    return rc;
 }
 
 /* ---- storage back ends -------------------------------------------------- */
@@ -554,7 +700,7 @@ static void collect(struct fnet *n, struct results *r)
         sent += f->wire ? (uint64_t)((double)w->xfers[i].bytes * wire / (double)f->wire + 0.5)
                         : 0;
         for (uint32_t j = 0; expect && j < mf->np; j++)
-            expect[m->path[mf->poff + j]] += wire;
+            expect[m->path[mf->poff + j]] += m->pw[mf->poff + j] * wire;
         bad_flows += f->state != 2;
     }
     uint64_t worst_link = UINT32_MAX;

@@ -28,7 +28,8 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         !ALLOC(m->heap, nh) || !ALLOC(m->hpos, nh) || !ALLOC(m->hkey, nh))
         return -1;
 #undef ALLOC
-    memcpy(m->path, path, np * sizeof *path);
+    if (np)
+        memcpy(m->path, path, np * sizeof *path);
     for (uint32_t i = 0; i < np; i++)
         m->pw[i] = path_w ? path_w[i] : 1.0;
     /* each link's list is as long as the number of flows that ever cross it */

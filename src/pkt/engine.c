@@ -176,20 +176,25 @@ static void sample(struct pnet *n)
 {
     struct results *r = n->res;
     uint32_t k = r->n_samples, nf = n->n_flows;
-    double *t = realloc(r->sample_t, (k + 1) * sizeof *t);
-    if (t)
-        r->sample_t = t;
-    double *rate = realloc(r->sample_rate, (size_t)(k + 1) * nf * sizeof *rate);
-    if (rate)
-        r->sample_rate = rate;
-    uint64_t *del = realloc(r->sample_delivered, (size_t)(k + 1) * nf * sizeof *del);
-    if (del)
-        r->sample_delivered = del;
-    uint64_t *mq = realloc(r->sample_max_queue, (k + 1) * sizeof *mq);
-    if (mq)
-        r->sample_max_queue = mq;
-    if (!t || !rate || !del || !mq)
-        return;
+    if (k + 1 > n->sample_cap) {
+        /* geometric growth: a long run's samples cost O(n), not O(n^2) */
+        uint32_t c = n->sample_cap ? 2 * n->sample_cap : 64;
+        double *t = realloc(r->sample_t, c * sizeof *t);
+        if (t)
+            r->sample_t = t;
+        double *rate = realloc(r->sample_rate, (size_t)c * nf * sizeof *rate);
+        if (rate)
+            r->sample_rate = rate;
+        uint64_t *del = realloc(r->sample_delivered, (size_t)c * nf * sizeof *del);
+        if (del)
+            r->sample_delivered = del;
+        uint64_t *mq = realloc(r->sample_max_queue, c * sizeof *mq);
+        if (mq)
+            r->sample_max_queue = mq;
+        if (!t || !rate || !del || !mq)
+            return;
+        n->sample_cap = c;
+    }
     uint64_t qmax = 0;
     for (uint32_t i = 0; i < n->topo->n_ports; i++)
         if (!n->ports[i].is_host && n->ports[i].q_bytes > qmax)

@@ -205,6 +205,7 @@ struct pnet {
     uint64_t *qhist;          /* [SEG_COUNT][QHIST_BUCKETS] ps */
     /* telemetry samples of flow rates */
     struct results *res;
+    uint32_t sample_cap;      /* room in res->sample_* */
 };
 
 #define QHIST_BUCKETS 512
