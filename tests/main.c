@@ -7,12 +7,13 @@ int harness_failures;
 
 extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_rng[], suite_topo[], suite_engine[], suite_cli_api[], suite_fluid[],
-    suite_work[], suite_cost[], suite_lossless[], suite_storage[], suite_lb[];
+    suite_work[], suite_cost[], suite_lossless[], suite_storage[], suite_lb[],
+    suite_report[];
 
 static const struct test *const suites[] = {
     suite_units, suite_scenario, suite_evq, suite_rng, suite_topo,
     suite_engine, suite_cli_api, suite_fluid, suite_work, suite_cost,
-    suite_lossless, suite_storage, suite_lb,
+    suite_lossless, suite_storage, suite_lb, suite_report,
 };
 
 int main(int argc, char **argv)

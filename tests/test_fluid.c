@@ -406,6 +406,40 @@ static void fluid_same_ecmp_paths_as_packet(void)
     CHECKF(collide && apart, "collide %d apart %d", collide, apart);
 }
 
+/* WCMP picks the packet engine's weighted path; spray splits a flow evenly
+ * over every uplink (out-of-order receivers, so the packet engine does not
+ * pay for reordering), which removes the ECMP collisions. */
+static void fluid_load_balancing(void)
+{
+    static const char *const lbs[] = {"ecmp", "wcmp", "spray"};
+    double done[3] = {0};
+    for (int i = 0; i < 3; i++) {
+        struct scenario sc;
+        struct err e;
+        char a[64];
+        base(&sc);
+        sc.cluster.nodes = 32;
+        sc.fabric.hosts_per_leaf = 16;
+        sc.fabric.spines = 8;
+        sc.storage.nodes = 16;
+        sc.fabric.storage_per_leaf = 8;
+        sc.workload.bytes_per_writer = 1000000;
+        snprintf(a, sizeof a, "fabric.load_balancing=%s", lbs[i]);
+        CHECK(scenario_set(&sc, a, &e) == 0);
+        CHECK(scenario_set(&sc, "transport.receiver=ooo", &e) == 0);
+        struct results p, f;
+        both(&sc, &p, &f);
+        CHECKF(rel(f.completion_s, p.completion_s) <= 0.05, "%s: fluid %.9g packet %.9g",
+               lbs[i], f.completion_s, p.completion_s);
+        done[i] = f.completion_s / f.bound_s;
+        if (i == 2)
+            CHECK(f.lb_paths_mean == 8 && f.lb_uplink_imbalance < 1.001);
+        results_release(&p);
+        results_release(&f);
+    }
+    CHECKF(done[0] > 1.5 && done[2] < 1.01, "ecmp %.3f spray %.3f of the bound", done[0], done[2]);
+}
+
 static void fluid_symmetric_burst_at_bound(void)
 {
     struct scenario sc;
@@ -643,6 +677,7 @@ SUITE(suite_fluid) = {
     {"fluid_incast_within_5pct_of_packet", fluid_incast_within_5pct_of_packet},
     {"fluid_oversubscribed_within_5pct_of_packet", fluid_oversubscribed_within_5pct_of_packet},
     {"fluid_same_ecmp_paths_as_packet", fluid_same_ecmp_paths_as_packet},
+    {"fluid_load_balancing", fluid_load_balancing},
     {"fluid_symmetric_burst_at_bound", fluid_symmetric_burst_at_bound},
     {"fluid_rate_cap", fluid_rate_cap},
     {"fluid_storage_back_end", fluid_storage_back_end},

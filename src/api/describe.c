@@ -35,12 +35,14 @@ static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t 
     if (held > packets)
         held = packets;
     double slabs = (double)((uint64_t)(held / 4096) + 1) * 4096;
-    return (double)t->n_ports * sizeof(struct port) +
-           (double)t->n_switches * sizeof(struct sw) +
-           (double)t->first_cleaf * sizeof(struct nic) +
-           (double)nflows * sizeof(struct flow) + SEG_COUNT * QHIST_BUCKETS * 8.0 +
-           ((double)nflows + 2.0 * t->n_ports) * sizeof(struct event) * 2 +
-           slabs * sizeof(struct packet);
+    double arena = (double)t->n_ports * sizeof(struct port) +
+                   (double)t->n_switches * sizeof(struct sw) +
+                   (double)t->first_cleaf * sizeof(struct nic) +
+                   (double)nflows * sizeof(struct flow) + SEG_COUNT * QHIST_BUCKETS * 8.0 +
+                   slabs * sizeof(struct packet);
+    /* the arena takes 1 MB blocks and may leave each one's tail unused */
+    double blocks = (double)((uint64_t)(arena / (1 << 20)) + 2) * (1 << 20);
+    return blocks + ((double)nflows + 2.0 * t->n_ports) * sizeof(struct event) * 2;
 }
 
 int ckpt_describe(const struct scenario *user, struct ckpt_description *d, struct err *e)

@@ -1,0 +1,548 @@
+/* Observability: the bottleneck verdict, telemetry time series, CSV and
+ * HTML reports, the progress hook, describe. */
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../include/ckptnet.h"
+#include "../src/stats/bound.h"
+#include "../src/topo/topo.h"
+#include "harness.h"
+
+/* A scenario from defaults plus "key=value" overrides (NULL-terminated). */
+static int make(struct scenario *sc, ...)
+{
+    struct err e;
+    va_list ap;
+    scenario_defaults(sc);
+    va_start(ap, sc);
+    const char *a;
+    int rc = 0;
+    while ((a = va_arg(ap, const char *)))
+        if (scenario_set(sc, a, &e) < 0) {
+            fprintf(stderr, "  %s\n", e.msg);
+            rc = -1;
+        }
+    va_end(ap);
+    if (rc == 0 && (scenario_resolve(sc, &e) < 0 || scenario_validate(sc, &e) < 0)) {
+        fprintf(stderr, "  %s\n", e.msg);
+        rc = -1;
+    }
+    return rc;
+}
+
+static int run(const struct scenario *sc, struct results *r)
+{
+    struct err e = {{0}};
+    int rc = ckpt_run(sc, r, &e);
+    if (rc)
+        fprintf(stderr, "  ckpt_run: %s\n", e.msg);
+    return rc;
+}
+
+/* 32 writers x 2 MB to 2 storage nodes: 64 MB through 2 x 400G storage NICs
+ * (656 us) while every other segment needs under 90 us. */
+#define STORAGE_BOUND "cluster.nodes=32", "fabric.hosts_per_leaf=8", "storage.nodes=2", \
+                      "workload.bytes_per_writer=2MB"
+/* 2 compute leaves of 16 hosts with 2 uplinks each (8:1 oversubscribed):
+ * 32 MB per leaf through 800G (332 us); 8 storage nodes, one per leaf,
+ * need 169 us. */
+#define UPLINK_BOUND "cluster.nodes=32", "fabric.hosts_per_leaf=16", "fabric.spines=2", \
+                     "storage.nodes=8", "fabric.storage_per_leaf=1", \
+                     "workload.bytes_per_writer=2MB"
+
+static void check_verdict(const char *what, const struct results *r, int want)
+{
+    CHECKF(r->ok, "%s: %s", what, r->violation);
+    CHECKF(r->bottleneck.seg == want, "%s: verdict %s, want %s", what,
+           path_seg_label(r->bottleneck.seg), path_seg_label(want));
+    CHECKF(r->bottleneck.util > 0.9, "%s: bottleneck busy %.3f", what, r->bottleneck.util);
+    /* every other segment was busy for less of the write */
+    for (int s = 0; s < PATH_COUNT; s++)
+        if (s != want && r->segs[s].applies)
+            CHECKF(r->segs[s].max_util < r->bottleneck.util - 0.05, "%s: %s busy %.3f", what,
+                   path_seg_label(s), r->segs[s].max_util);
+    CHECK(r->bottleneck.removed_s < r->completion_s);
+    CHECK(r->bottleneck.doubled_s < r->completion_s &&
+          r->bottleneck.doubled_s >= r->bottleneck.removed_s);
+}
+
+static void verdict_storage_nic(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, STORAGE_BOUND, NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    check_verdict("packet", &r, PATH_STORAGE_NIC);
+    CHECK(r.bound_limit == LIMIT_STORAGE_NIC);
+    /* the named segment's bound is the run's bound */
+    CHECKF(fabs(r.segs[PATH_STORAGE_NIC].bound_s - r.bound_s) < 1e-9, "%.9g vs %.9g",
+           r.segs[PATH_STORAGE_NIC].bound_s, r.bound_s);
+    /* in JSON as segments[] and bottleneck */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    struct err e;
+    CHECK(f && report_json(f, &sc, &r, 0, &e) == 0);
+    if (f)
+        fclose(f);
+    json_error_t je;
+    json_t *root = buf ? json_loads(buf, 0, &je) : NULL;
+    CHECK(root != NULL);
+    json_t *b = json_object_get(root, "bottleneck"), *segs = json_object_get(root, "segments");
+    CHECK(b && !strcmp(json_string_value(json_object_get(b, "segment")), "storage_nic"));
+    CHECK(json_array_size(segs) == PATH_COUNT);
+    CHECK(segs && !strcmp(json_string_value(json_object_get(json_array_get(segs, 0), "segment")),
+                          "host_path"));
+    json_decref(root);
+    free(buf);
+    results_release(&r);
+
+    /* the fluid engine reaches the same verdict */
+    struct scenario fl;
+    if (make(&fl, STORAGE_BOUND, "engine=fluid", NULL) == 0 && run(&fl, &r) == 0) {
+        check_verdict("fluid", &r, PATH_STORAGE_NIC);
+        results_release(&r);
+    }
+}
+
+static void verdict_compute_leaf_uplinks(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, UPLINK_BOUND, NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(r.oversub_compute > 7.9);
+    check_verdict("packet", &r, PATH_CLEAF_UP);
+    CHECK(r.bound_limit == LIMIT_CLEAF_UP);
+    CHECK(r.bottleneck.next_seg == PATH_STORAGE_NIC);
+    results_release(&r);
+    struct scenario fl;
+    if (make(&fl, UPLINK_BOUND, "engine=fluid", NULL) == 0 && run(&fl, &r) == 0) {
+        check_verdict("fluid", &r, PATH_CLEAF_UP);
+        results_release(&r);
+    }
+}
+
+/* The other ends of the path: a slow back end, a device-to-host cap. */
+static void verdict_backend_and_host(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, "cluster.nodes=16", "storage.nodes=4", "storage.drain_rate=50Gbps",
+             "workload.bytes_per_writer=2MB", NULL) == 0 &&
+        run(&sc, &r) == 0) {
+        check_verdict("drain", &r, PATH_BACKEND);
+        CHECK(r.segs[PATH_BACKEND].elements == 4 && r.segs[PATH_BACKEND].bytes == 32e6);
+        results_release(&r);
+    } else {
+        CHECK(0);
+    }
+    if (make(&sc, "cluster.nodes=16", "storage.nodes=8", "cluster.d2h_rate=10Gbps",
+             "workload.bytes_per_writer=2MB", NULL) == 0 &&
+        run(&sc, &r) == 0) {
+        check_verdict("d2h", &r, PATH_HOST);
+        /* the host path and the writer NIC split bound.c's writer term */
+        double w = fmax(r.segs[PATH_HOST].bound_s, r.segs[PATH_WRITER_NIC].bound_s);
+        CHECKF(fabs(w - (r.bound_term_s[LIMIT_WRITER_NIC] + r.base_latency_s)) < 1e-9,
+               "%.9g vs %.9g", w, r.bound_term_s[LIMIT_WRITER_NIC] + r.base_latency_s);
+        results_release(&r);
+    } else {
+        CHECK(0);
+    }
+}
+
+/* Bytes per segment: the packet engine's port counters equal what the
+ * transfers must carry (lossless, no resends), which the fluid engine
+ * reports; utilisation is bytes over capacity and completion. */
+static void segments_from_counters(void)
+{
+    struct scenario sc, fl;
+    struct results r, f;
+    if (make(&sc, STORAGE_BOUND, NULL) < 0 || make(&fl, STORAGE_BOUND, "engine=fluid", NULL) < 0 ||
+        run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    if (run(&fl, &f) < 0) {
+        CHECK(0);
+        results_release(&r);
+        return;
+    }
+    double wire = (double)wire_bytes(2000000, sc.fabric.mtu) * 32;
+    for (int s = PATH_WRITER_NIC; s <= PATH_STORAGE_NIC; s++) {
+        CHECKF(r.segs[s].bytes == wire, "%s: %.0f vs %.0f", path_seg_label(s), r.segs[s].bytes,
+               wire);
+        CHECK(f.segs[s].bytes == wire);
+        double u = r.segs[s].bytes * 8 / r.segs[s].cap_bps / r.completion_s;
+        CHECKF(fabs(r.segs[s].util - u) < 1e-12, "%.9g vs %.9g", r.segs[s].util, u);
+        CHECK(r.segs[s].max_util >= r.segs[s].util - 1e-12 && r.segs[s].max_util <= 1 + 1e-9);
+    }
+    CHECK(r.segs[PATH_STORAGE_NIC].elements == 2 && r.segs[PATH_WRITER_NIC].elements == 32);
+    CHECK(!r.segs[PATH_HOST].applies && !r.segs[PATH_BACKEND].applies);
+    results_release(&r);
+    results_release(&f);
+}
+
+#define TEL "telemetry.interval=10us"
+
+/* Sampling reads state only: the run is the same with and without it. */
+static void telemetry_changes_nothing(void)
+{
+    struct scenario a, b;
+    struct results ra, rb;
+    if (make(&a, STORAGE_BOUND, "workload.start_jitter=20us", NULL) < 0 ||
+        make(&b, STORAGE_BOUND, "workload.start_jitter=20us", TEL, NULL) < 0 ||
+        run(&a, &ra) < 0) {
+        CHECK(0);
+        return;
+    }
+    if (run(&b, &rb) < 0) {
+        CHECK(0);
+        results_release(&ra);
+        return;
+    }
+    CHECK(ra.series.n == 0 && rb.series.n > 50);
+    CHECK(rb.series.n == rb.n_samples);
+    CHECKF(ra.completion_s == rb.completion_s, "%.12g vs %.12g", ra.completion_s,
+           rb.completion_s);
+    CHECK(ra.pause_frames == rb.pause_frames && ra.max_queue_bytes == rb.max_queue_bytes);
+    CHECK(ra.packets_delivered == rb.packets_delivered && ra.paused_s == rb.paused_s);
+    CHECKF(rb.events == ra.events + rb.n_samples, "%llu vs %llu + %u",
+           (unsigned long long)rb.events, (unsigned long long)ra.events, rb.n_samples);
+    CHECK(ra.writer_p99_s == rb.writer_p99_s);
+    results_release(&ra);
+    results_release(&rb);
+}
+
+/* Time series are consistent with the run's counters. */
+static void telemetry_series(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, STORAGE_BOUND, TEL, "telemetry.hot_ports=4", NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    const struct series *s = &r.series;
+    CHECK(s->n == r.n_samples && s->n > 50);
+    int mono = 1, seg_mono = 1, rem_mono = 1, sorted = 1;
+    uint64_t qmax = 0;
+    for (uint32_t i = 1; i < s->n; i++) {
+        mono &= r.sample_t[i] > r.sample_t[i - 1];
+        rem_mono &= s->remaining[i] <= s->remaining[i - 1];
+        for (int g = 0; g < SERIES_SEGS; g++)
+            seg_mono &= s->seg_bytes[(size_t)i * SERIES_SEGS + g] >=
+                        s->seg_bytes[(size_t)(i - 1) * SERIES_SEGS + g];
+    }
+    for (uint32_t i = 0; i < s->n; i++)
+        for (uint64_t k = s->off[i]; k < s->off[i + 1]; k++) {
+            sorted &= k == s->off[i] || s->ent[k].port > s->ent[k - 1].port;
+            qmax = s->ent[k].q_bytes > qmax ? s->ent[k].q_bytes : qmax;
+        }
+    CHECK(mono && seg_mono && rem_mono && sorted);
+    CHECK(s->remaining[0] == r.ckpt_bytes && s->active[0] == 32);
+    /* sampled queues never exceed the peaks, and the hottest port's peak is
+     * the run's largest queue */
+    CHECK(s->n_hot == 4);
+    CHECK(s->hot[0].max_queue == r.max_queue_bytes);
+    for (uint32_t j = 1; j < s->n_hot; j++)
+        CHECK(s->hot[j].max_queue <= s->hot[j - 1].max_queue);
+    CHECK(qmax <= r.max_queue_bytes && qmax > 0);
+    /* the storage NICs' throughput over the run is their bytes */
+    uint64_t last = s->seg_bytes[(size_t)(s->n - 1) * SERIES_SEGS + 3];
+    CHECK(last <= r.seg_tx_bytes[3] && last > r.seg_tx_bytes[3] / 2);
+    char lb[64];
+    series_link_label(s, s->hot[0].node, s->hot[0].peer, lb, sizeof lb);
+    CHECKF((s->hot[0].seg == SEG_SLEAF_DOWN && !strncmp(lb, "sleaf", 5) && strstr(lb, "->stor")) ||
+           (s->hot[0].seg == SEG_SPINE_DOWN && !strncmp(lb, "spine", 5) && strstr(lb, "->sleaf")),
+           "%s", lb);
+    results_release(&r);
+}
+
+/* ---- CSV ------------------------------------------------------------------ */
+
+static int has_unit(const char *col)
+{
+    static const char *const ids[] = {"port", "link", "segment", "label", "writer", "rank", NULL};
+    static const char *const units[] = {"_s", "_bytes", "_gbps", "_bps", "_frac", "_ratio",
+                                        "_count", "_flag", "_mask", NULL};
+    for (int i = 0; ids[i]; i++)
+        if (!strcmp(col, ids[i]))
+            return 1;
+    size_t n = strlen(col);
+    for (int i = 0; units[i]; i++) {
+        size_t u = strlen(units[i]);
+        if (n > u && !strcmp(col + n - u, units[i]))
+            return 1;
+    }
+    return 0;
+}
+
+/* Parse dir/name: header with units, same number of fields on every row,
+ * first column numeric and nondecreasing when it is time_s. Returns rows. */
+static long check_csv(const char *dir, const char *name)
+{
+    char path[512], line[8192];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    CHECKF(f != NULL, "%s", path);
+    if (!f)
+        return -1;
+    long rows = 0;
+    int cols = 0, is_time = 0, ok_units = 1, ok_cols = 1, ok_mono = 1, ok_num = 1;
+    double prev = -1;
+    if (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        is_time = !strncmp(line, "time_s", 6);
+        for (char *c = strtok(line, ","); c; c = strtok(NULL, ",")) {
+            cols++;
+            if (!has_unit(c)) {
+                fprintf(stderr, "  %s: column '%s' has no unit\n", name, c);
+                ok_units = 0;
+            }
+        }
+    }
+    while (fgets(line, sizeof line, f)) {
+        int n = 1;
+        for (char *p = line; *p; p++)
+            n += *p == ',';
+        ok_cols &= n == cols;
+        char *end;
+        double v = strtod(line, &end);
+        if (is_time) {
+            ok_num &= end != line && *end == ',';
+            ok_mono &= v >= prev;
+            prev = v;
+        }
+        rows++;
+    }
+    fclose(f);
+    CHECKF(cols > 0 && ok_units && ok_cols && ok_mono && ok_num, "%s: cols %d units %d "
+           "rows %d monotone %d numeric %d", name, cols, ok_units, ok_cols, ok_mono, ok_num);
+    return rows;
+}
+
+static void rm_dir(const char *dir)
+{
+    static const char *const names[] = {"timeseries.csv", "queues.csv", "pauses.csv",
+                                        "ports.csv", "writers.csv", "segments.csv"};
+    char p[512];
+    for (int i = 0; i < 6; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+static void csv_files_parse(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, UPLINK_BOUND, TEL, NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    char dir[] = "/tmp/ckptnet-test-csv-XXXXXX";
+    struct err e;
+    CHECK(mkdtemp(dir) != NULL);
+    CHECKF(report_csv(dir, &sc, &r, &e) == 0, "%s", e.msg);
+    CHECK(check_csv(dir, "timeseries.csv") == r.series.n);
+    CHECK(check_csv(dir, "queues.csv") == r.series.n);
+    CHECK(check_csv(dir, "pauses.csv") >= 0);
+    CHECK(check_csv(dir, "ports.csv") == r.series.n_hot);
+    CHECK(check_csv(dir, "writers.csv") == 32);
+    CHECK(check_csv(dir, "segments.csv") == PATH_COUNT);
+    /* the bottleneck row is flagged */
+    char p[512], line[1024];
+    snprintf(p, sizeof p, "%s/segments.csv", dir);
+    FILE *f = fopen(p, "r");
+    int flagged = 0;
+    while (f && fgets(line, sizeof line, f))
+        flagged += !strncmp(line, "compute_leaf_up,", 16) && strstr(line, ",1\n");
+    if (f)
+        fclose(f);
+    CHECK(flagged == 1);
+    rm_dir(dir);
+    /* a directory that cannot be made is a clear error */
+    CHECK(report_csv("/nonexistent-dir/x", &sc, &r, &e) < 0 && strstr(e.msg, "/nonexistent-dir/x"));
+    results_release(&r);
+}
+
+/* ---- HTML ----------------------------------------------------------------- */
+
+static int count(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+static void html_has_plots(void)
+{
+    struct scenario sc;
+    struct results r;
+    /* small buffers, so that PFC pauses */
+    if (make(&sc, STORAGE_BOUND, TEL, "fabric.buffer=8MB", NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(r.pause_frames > 0);
+    char path[] = "/tmp/ckptnet-test-html-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    struct err e;
+    int rc = report_html(path, &sc, &r, &e);
+    CHECKF(rc == 0, "%s", e.msg);
+    FILE *f = fopen(path, "r");
+    char *buf = calloc(1, 8 << 20);
+    size_t len = f && buf ? fread(buf, 1, (8 << 20) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    unlink(path);
+    CHECK(len > 1000);
+    if (buf && len) {
+        /* five plots, each an inline SVG with its own ids */
+        CHECKF(count(buf, "<svg") == 5, "%d svg", count(buf, "<svg"));
+        CHECK(count(buf, "</svg>") == 5);
+        CHECK(strstr(buf, "id='p0_gpPt0'") && strstr(buf, "id='p4_gpPt0'"));
+        CHECK(strstr(buf, "Queue depth of the hottest ports"));
+        CHECK(strstr(buf, "PFC pause timeline") && strstr(buf, "Writer completion time"));
+        CHECK(strstr(buf, "Throughput per segment") && strstr(buf, "Goodput against"));
+        CHECK(!strstr(buf, "No plot:"));
+        CHECK(strstr(buf, "<tr class=\"bn\"><td>storage NIC"));
+        /* self-contained: no scripts, nothing fetched */
+        CHECK(!strstr(buf, "<script") && !strstr(buf, "src=") && !strstr(buf, "<link"));
+        CHECK(!strstr(buf, "href=\"http") && !strstr(buf, "href='http"));
+        CHECK(!strstr(buf, "<?xml"));
+    }
+    free(buf);
+    /* an unwritable path is a clear error, not a crash */
+    CHECK(report_html("/nonexistent-dir/r.html", &sc, &r, &e) < 0 &&
+          strstr(e.msg, "/nonexistent-dir/r.html"));
+    results_release(&r);
+}
+
+/* ---- progress, describe, compare ------------------------------------------ */
+
+struct calls {
+    int n;
+    double last_sim;
+    int monotone;
+};
+
+static void on_progress(void *ud, const struct ckpt_progress_info *p)
+{
+    struct calls *c = ud;
+    c->n++;
+    c->monotone &= p->sim_s >= c->last_sim && p->delivered <= p->total;
+    c->last_sim = p->sim_s;
+}
+
+static void progress_hook(void)
+{
+    struct scenario sc;
+    struct results a, b;
+    struct calls c = {0, 0, 1};
+    struct ckpt_progress pr = {on_progress, &c};
+    struct err e;
+    if (make(&sc, STORAGE_BOUND, NULL) < 0 || run(&sc, &a) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(ckpt_run_progress(&sc, &b, &pr, &e) == 0);
+    CHECKF(c.n == (int)(a.events >> 16), "%d calls for %llu events", c.n,
+           (unsigned long long)a.events);
+    CHECK(c.monotone && b.progress == NULL);
+    CHECK(a.completion_s == b.completion_s && a.events == b.events);
+    results_release(&a);
+    results_release(&b);
+}
+
+static void describe_estimates(void)
+{
+    struct scenario sc;
+    struct results r;
+    struct ckpt_description d;
+    struct err e;
+    if (make(&sc, STORAGE_BOUND, NULL) < 0 || ckpt_describe(&sc, &d, &e) < 0 ||
+        run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(d.r.bound_s == r.bound_s && d.r.bound_limit == r.bound_limit);
+    CHECK(d.r.oversub_compute == r.oversub_compute && d.transfers == 32);
+    CHECK(d.engine == ENGINE_PACKET && d.r.bottleneck.seg == PATH_STORAGE_NIC);
+    CHECKF(fabs(d.est_events / (double)r.events - 1) < 0.2, "%.3g vs %llu", d.est_events,
+           (unsigned long long)r.events);
+    CHECKF(d.est_mem_bytes >= (double)r.mem_bytes && d.est_mem_bytes < 20.0 * r.mem_bytes,
+           "%.3g vs %llu", d.est_mem_bytes, (unsigned long long)r.mem_bytes);
+    /* the text names the figures */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f) {
+        report_describe(f, &sc, &d);
+        fclose(f);
+    }
+    CHECK(buf && strstr(buf, "oversubscription") && strstr(buf, "estimate") &&
+          strstr(buf, "storage.nodes = 2"));
+    free(buf);
+    results_release(&r);
+}
+
+static void compare_table(void)
+{
+    struct scenario sc[2];
+    struct results r[2];
+    if (make(&sc[0], STORAGE_BOUND, "engine=fluid", NULL) < 0 ||
+        make(&sc[1], UPLINK_BOUND, "engine=fluid", NULL) < 0 || run(&sc[0], &r[0]) < 0) {
+        CHECK(0);
+        return;
+    }
+    if (run(&sc[1], &r[1]) < 0) {
+        CHECK(0);
+        results_release(&r[0]);
+        return;
+    }
+    const char *names[2] = {"storage-bound", "uplink-bound"};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f) {
+        report_compare(f, 2, names, sc, r);
+        fclose(f);
+    }
+    CHECK(buf && count(buf, "\n") == 3);
+    CHECK(buf && strstr(buf, "storage-bound") && strstr(buf, "storage NIC"));
+    CHECK(buf && strstr(buf, "uplink-bound") && strstr(buf, "compute-leaf uplinks"));
+    free(buf);
+    results_release(&r[0]);
+    results_release(&r[1]);
+}
+
+SUITE(suite_report) = {
+    {"report_verdict_storage_nic", verdict_storage_nic},
+    {"report_verdict_compute_leaf_uplinks", verdict_compute_leaf_uplinks},
+    {"report_verdict_backend_and_host", verdict_backend_and_host},
+    {"report_segments_from_counters", segments_from_counters},
+    {"report_telemetry_changes_nothing", telemetry_changes_nothing},
+    {"report_telemetry_series", telemetry_series},
+    {"report_csv_files_parse", csv_files_parse},
+    {"report_html_has_plots", html_has_plots},
+    {"report_progress_hook", progress_hook},
+    {"report_describe_estimates", describe_estimates},
+    {"report_compare_table", compare_table},
+    {NULL, NULL},
+};
