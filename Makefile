@@ -20,7 +20,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljans
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm $(LDLIBS)
 
-.PHONY: all run test bench clean deps asan
+.PHONY: all run test bench clean deps asan check-report
 all: $(B)/ckptnet
 
 deps: $(DEPS_STAMP)
@@ -57,6 +57,10 @@ test: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet
 	./$(B)/test_unit
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
 	./tests/cli.sh ./$(B)/ckptnet
+
+# an HTML report rendered in headless Chromium (installed when missing)
+check-report: $(B)/ckptnet
+	./scripts/check-report.sh ./$(B)/ckptnet $(B)/report-check
 
 bench: $(BEN_SRC:bench/%.c=$(B)/bench_%) $(B)/ckptnet
 	./bench/run.sh

@@ -30,6 +30,13 @@ static const struct kase cases[] = {
     {"32 writers, 2:1, ECMP-bound", NULL,
      "cluster.nodes=32 fabric.hosts_per_leaf=16 fabric.spines=8 storage.nodes=16 "
      "fabric.storage_per_leaf=8 workload.bytes_per_writer=1MB"},
+    {"32 writers, 2:1, WCMP", NULL,
+     "cluster.nodes=32 fabric.hosts_per_leaf=16 fabric.spines=8 storage.nodes=16 "
+     "fabric.storage_per_leaf=8 workload.bytes_per_writer=1MB fabric.load_balancing=wcmp"},
+    {"32 writers, 2:1, spray, OOO receivers", NULL,
+     "cluster.nodes=32 fabric.hosts_per_leaf=16 fabric.spines=8 storage.nodes=16 "
+     "fabric.storage_per_leaf=8 workload.bytes_per_writer=1MB fabric.load_balancing=spray "
+     "transport.receiver=ooo"},
     {"slow storage back end", NULL,
      "cluster.nodes=16 fabric.hosts_per_leaf=16 storage.nodes=1 fabric.spines=2 "
      "workload.bytes_per_writer=2MB storage.drain_rate=100Gbps storage.ingest_buffer=2MB"},

@@ -211,7 +211,8 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
 
 struct progress {
     struct timespec t0;
-    double last;   /* wall time of the last line */
+    double after;  /* seconds of wall time before the first line */
+    double last;   /* wall time of the last line, -1 = none yet */
     int shown;
 };
 
@@ -226,7 +227,7 @@ static void on_progress(void *ud, const struct ckpt_progress_info *p)
 {
     struct progress *s = ud;
     double w = wall_since(&s->t0);
-    if (w < 1.0 || w - s->last < 0.25)
+    if (w < s->after || (s->last >= 0 && w - s->last < 0.25))
         return;
     s->last = w;
     s->shown = 1;
@@ -243,7 +244,9 @@ static void on_progress(void *ud, const struct ckpt_progress_info *p)
 /* Run with a progress line when stderr is a terminal and not quiet. */
 static int run_one(const struct scenario *sc, struct results *r, int quiet, struct err *e)
 {
-    struct progress st = {{0, 0}, 0, 0};
+    /* CKPTNET_PROGRESS_AFTER (seconds, default 1) lets tests see the line */
+    const char *after = getenv("CKPTNET_PROGRESS_AFTER");
+    struct progress st = {{0, 0}, after ? atof(after) : 1.0, -1, 0};
     struct ckpt_progress pr = {on_progress, &st};
     int tty = !quiet && isatty(STDERR_FILENO);
     clock_gettime(CLOCK_MONOTONIC, &st.t0);

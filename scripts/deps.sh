@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install the Debian packages ckptnet needs, only when one is missing.
 set -e
-pkgs="libyaml-dev libjansson-dev pkg-config"
+# gnuplot-nox renders the plots of --report (SVG, no X11)
+pkgs="libyaml-dev libjansson-dev pkg-config gnuplot-nox"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

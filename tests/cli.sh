@@ -77,7 +77,22 @@ expect_error set_no_equals "--set: expected key=value" run --set fabric.mtu
 expect_error headroom "fabric.buffer:" run --set fabric.buffer=100KB
 expect_error bad_enum "--set: engine: expected one of packet, fluid, auto, got \"warp\"" run --set engine=warp
 expect_error unknown_option "unknown option '--frobnicate'" run --frobnicate
+expect_error bad_engine "--set: engine: expected one of packet, fluid, auto" run --engine warp
+expect_error engine_no_value "--engine needs a value" run --engine
 expect_error unknown_command "unknown command 'walk'" walk
+
+# --engine is --set engine=..., the last one wins; auto says what it chose
+"$bin" run --set engine=packet --engine fluid --quiet --json - | grep -q '"engine": "fluid"' &&
+    ok engine_option || bad engine_option
+"$bin" run --engine=auto | grep -q '^  engine      auto: .* <= 1e8: packet$' &&
+    ok engine_auto_says_why || bad engine_auto_says_why
+"$bin" run --engine fluid --quiet --json "$tmp/fl.json"
+if "$bin" run --engine fluid >"$tmp/fl" && grep -q 'need the packet engine' "$tmp/fl" &&
+    ! grep -q '"pause_frames"' "$tmp/fl.json" && grep -q '"max_full_s"' "$tmp/fl.json"; then
+    ok fluid_no_packet_figures
+else
+    bad fluid_no_packet_figures
+fi
 
 # the reference checkpoint scenarios run and give the planner's answer first
 for f in mlperf-llama3-70b mlperf-llama3-405b megatron-1t llama3-405b-production \

@@ -82,10 +82,13 @@ int ckpt_describe(const struct scenario *user, struct ckpt_description *d, struc
         for (uint32_t i = 0; i < w.n; i++)
             d->est_packets += (double)((w.xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
         if (d->engine == ENGINE_FLUID) {
-            /* per transfer: flow state, path, max-min lists (~40 words);
-             * per port: link state (~32 words); measured on cluster-100k */
+            /* per transfer: flow state, path, max-min lists (~45 words);
+             * per port: link state (~32 words); from cluster-100k, whose
+             * run takes 70.0 MB; 1 MB arena blocks */
             d->est_events = 2.0 * w.n;
-            d->est_mem_bytes = (double)a.total + 320.0 * w.n + 256.0 * t.n_ports;
+            double fl = 360.0 * w.n + 256.0 * t.n_ports;
+            d->est_mem_bytes = (double)a.total +
+                               (double)((uint64_t)(fl / (1 << 20)) + 2) * (1 << 20);
             d->est_wall_s = FLUID_S_PER_TRANSFER * w.n;
         } else {
             d->est_events = 8 * d->est_packets;
