@@ -320,7 +320,9 @@ static int cmd_vary(const char *cmd, const char *file, const char *vary, int qui
         struct err e = {{0}};
         if (build_scenario(&scs[i], file, argc, argv, assign[i], &e) < 0) {
             free(scs);
-            fprintf(stderr, "ckptnet: %s: --vary %s\n", cmd, e.msg);
+            /* "--set: key: ..." reads "--vary key: ..." here */
+            const char *m = strncmp(e.msg, "--set: ", 7) ? e.msg : e.msg + 7;
+            fprintf(stderr, "ckptnet: %s: --vary %s\n", cmd, m);
             return 2;
         }
     }

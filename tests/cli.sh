@@ -106,5 +106,97 @@ for f in mlperf-llama3-70b mlperf-llama3-405b megatron-1t llama3-405b-production
     fi
 done
 
+# --- observability: verdict, CSV, HTML, describe, compare, catalog, man page ---
+small="--set cluster.nodes=32 --set fabric.hosts_per_leaf=8 --set storage.nodes=2 --set workload.bytes_per_writer=2MB"
+# the bottleneck verdict follows the answer lines
+# shellcheck disable=SC2086
+"$bin" run $small >"$tmp/v" 2>&1
+if sed -n 8p "$tmp/v" | grep -q '^  bottleneck  storage NIC:' && grep -q 'storage NIC .*<- bottleneck' "$tmp/v"; then
+    ok verdict_in_summary
+else
+    bad "verdict_in_summary: $(sed -n 8p "$tmp/v")"
+fi
+# shellcheck disable=SC2086
+"$bin" run $small --set fabric.hosts_per_leaf=16 --set fabric.spines=2 --set storage.nodes=8 \
+    --set fabric.storage_per_leaf=1 --quiet --json - | grep -A2 '"bottleneck": {' |
+    grep -q '"segment": "compute_leaf_up"' && ok verdict_json_uplinks || bad verdict_json_uplinks
+
+# CSV files: header with units, monotone time; the HTML report has its five plots
+# shellcheck disable=SC2086
+if "$bin" run $small --set fabric.buffer=8MB --quiet --csv-dir "$tmp/csv" --report "$tmp/r.html" 2>"$tmp/err"; then
+    n=0
+    for f in timeseries queues pauses ports writers segments; do [ -s "$tmp/csv/$f.csv" ] && n=$((n + 1)); done
+    if [ "$n" -eq 6 ] && head -1 "$tmp/csv/timeseries.csv" | grep -q '^time_s,remaining_bytes,' &&
+        awk -F, 'NR > 2 && $1 + 0 < prev { exit 1 } NR > 1 { prev = $1 + 0 }' "$tmp/csv/timeseries.csv" &&
+        [ "$(wc -l <"$tmp/csv/writers.csv")" -eq 33 ]; then
+        ok csv_dir
+    else
+        bad "csv_dir ($n files)"
+    fi
+    [ "$(grep -o '<svg' "$tmp/r.html" | wc -l)" -eq 5 ] && ! grep -q 'No plot:' "$tmp/r.html" &&
+        ok html_report || bad html_report
+else
+    bad "csv_dir: $(cat "$tmp/err")"
+    bad html_report
+fi
+expect_error csv_unwritable "cannot create directory '/nonexistent-dir/csv'" run $small --quiet --csv-dir /nonexistent-dir/csv
+expect_error report_unwritable "cannot write '/nonexistent-dir/r.html'" run $small --quiet --report /nonexistent-dir/r.html
+
+# describe runs nothing and names the derived figures
+if "$bin" describe scenarios/bench-1024.yaml >"$tmp/d" 2>&1 && grep -q 'oversubscription' "$tmp/d" &&
+    grep -q '^  estimate    ~' "$tmp/d" && grep -q '^  cluster.nodes = 1024$' "$tmp/d"; then
+    ok describe
+else
+    bad "describe: $(head -3 "$tmp/d")"
+fi
+expect_error describe_two_files "describe: more than one scenario file" describe a.yaml b.yaml
+"$bin" catalog | grep -q 'CX764QD-N' && "$bin" catalog | grep -q 'llama3-405b' && ok catalog || bad catalog
+expect_error catalog_no_file "catalog: takes no file" catalog x.yaml
+
+# compare and --vary: one table line per run
+"$bin" compare scenarios/default.yaml scenarios/megatron-1t.yaml --engine fluid >"$tmp/c" 2>&1 &&
+    [ "$(wc -l <"$tmp/c")" -eq 3 ] && grep -q 'megatron-1t' "$tmp/c" && ok compare || bad "compare: $(cat "$tmp/c")"
+# shellcheck disable=SC2086
+"$bin" run $small --vary fabric.spines=2,4 >"$tmp/c" 2>&1 && [ "$(wc -l <"$tmp/c")" -eq 3 ] &&
+    grep -q '^fabric.spines=4 ' "$tmp/c" && ok run_vary || bad "run_vary: $(cat "$tmp/c")"
+expect_error compare_one_file "compare: give two or more scenario files" compare scenarios/default.yaml
+expect_error vary_no_equals "--vary: expected key=v1,v2,..." run --vary fabric.spines
+expect_error vary_bad_key "run: --vary fabric.spine: unknown key" run --vary fabric.spine=1,2
+expect_error vary_with_json "--vary prints a table" run --vary fabric.spines=1,2 --json x.json
+
+# progress: on a terminal only, never with --quiet or into a file
+if command -v script >/dev/null; then
+    CKPTNET_PROGRESS_AFTER=0 script -qec "$bin run $small" /dev/null >"$tmp/p" 2>&1
+    CKPTNET_PROGRESS_AFTER=0 script -qec "$bin run $small --quiet" /dev/null >"$tmp/pq" 2>&1
+    # shellcheck disable=SC2086
+    CKPTNET_PROGRESS_AFTER=0 "$bin" run $small >/dev/null 2>"$tmp/pf"
+    if grep -q 'simulated, .* of the bytes delivered' "$tmp/p" && ! grep -q simulated "$tmp/pq" &&
+        [ ! -s "$tmp/pf" ]; then
+        ok progress_tty_only
+    else
+        bad progress_tty_only
+    fi
+fi
+
+# every option of every --help is in the man page, and the man page renders cleanly
+man_opts=$(sed 's/\\//g' docs/ckptnet.1)
+missing=""
+for c in "" run describe compare catalog; do
+    # shellcheck disable=SC2086
+    for o in $("$bin" $c --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+        printf '%s' "$man_opts" | grep -qF -- "$o" || missing="$missing $c:$o"
+    done
+done
+[ -z "$missing" ] && ok man_page_options || bad "man_page_options: missing$missing"
+for c in describe compare catalog; do
+    "$bin" --help | grep -q "^  $c " || missing="$missing $c"
+    grep -q "^\.B.* $c\|^\.B $c" docs/ckptnet.1 || missing="$missing man:$c"
+done
+[ -z "$missing" ] && ok man_page_commands || bad "man_page_commands:$missing"
+if command -v groff >/dev/null; then
+    groff -man -ww -z docs/ckptnet.1 2>"$tmp/groff" && [ ! -s "$tmp/groff" ] && ok man_page_renders ||
+        bad "man_page_renders: $(head -2 "$tmp/groff")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -366,7 +366,7 @@ static void fill(struct mm *m)
         l->acc = l->amax = l->amax_other = 0;
     }
     /* A key is a lower bound of the level at which its link fills (freezing
-     * a flow at the water level never lowers rem / unfrozen): refresh it when
+     * a flow at the water level never lowers rem / wun): refresh it when
      * it reaches the top, and act only on a fresh minimum. */
     while (m->n_heap) {
         uint32_t id = m->heap[0];
