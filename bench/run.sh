@@ -7,6 +7,15 @@ echo "== default scenario"
 ./build/bench_burst
 echo "== 1024-writer burst (scenarios/bench-1024.yaml)"
 ./build/bench_burst scenarios/bench-1024.yaml
+echo "== 1024-writer burst with DCQCN"
+./build/bench_burst scenarios/bench-1024.yaml --set transport.cc=dcqcn
+for lb in wcmp "flowlet --set transport.receiver=ooo" "adaptive --set transport.receiver=ooo" \
+          "adaptive --set fabric.lb.adaptive_per_packet=true --set transport.receiver=ooo" \
+          "spray --set transport.receiver=ooo"; do
+    echo "== 1024-writer burst, fabric.load_balancing=$lb"
+    # shellcheck disable=SC2086
+    ./build/bench_burst scenarios/bench-1024.yaml --set fabric.load_balancing=$lb
+done
 echo "== fluid engine: Llama 3 405B on 16,384 GPUs (scenarios/llama3-405b-production.yaml)"
 ./build/bench_fluid scenarios/llama3-405b-production.yaml
 echo "== fluid engine: 100,000 GPUs (scenarios/cluster-100k.yaml)"
@@ -18,3 +27,5 @@ echo "== fluid engine against the packet engine and the bound (docs/fluid.md)"
 echo "== fluid engine, stress: writers start over 500 ms (a rate update per start and per end)"
 ./build/bench_fluid --growth scenarios/cluster-100k.yaml --set checkpoint.policy=jitter --set checkpoint.offset=500ms
 ./build/bench_fluid scenarios/llama3-405b-production.yaml --set checkpoint.policy=jitter --set checkpoint.offset=500ms
+echo "== telemetry overhead: 1024-writer burst with telemetry.interval=10us against without"
+./bench/telemetry.sh 5
