@@ -394,7 +394,33 @@ static void pfc_watchdog_breaks_storm(void)
     results_release(&r);
 }
 
+/* storage.max_outstanding: one writer with a window of one 64 KiB request
+ * sends a request per round trip (Lablup's NFS slot limit, in small). */
+static void storage_outstanding_window(void)
+{
+    struct scenario sc;
+    star(&sc, 1, 1);
+    set(&sc, "workload.bytes_per_writer=8MiB");
+    struct results free_run, win;
+    CHECK(run(&sc, &free_run) == 0);
+    set(&sc, "storage.max_outstanding=1");
+    set(&sc, "storage.request_size=64KiB");
+    CHECK(run(&sc, &win) == 0);
+    CHECKF(win.ok, "%s", win.violation);
+    /* per request: 16 packets out, the data path (4 links, 3 switches), the
+     * ACK's way back */
+    double ser = 4178 * 8 / 400e9, path = 4e-6 + 1.5e-6;
+    double per_req = 16 * ser + path + 3 * ser + path + 3 * 98 * 8 / 400e9;
+    double want = 128 * per_req;
+    CHECKF(fabs(win.completion_s / want - 1) < 0.05, "windowed %.6g vs %.6g",
+           win.completion_s, want);
+    CHECK(win.completion_s > 5 * free_run.completion_s);
+    results_release(&free_run);
+    results_release(&win);
+}
+
 SUITE(suite_storage) = {
+    {"storage_outstanding_window", storage_outstanding_window},
     {"storage_drain_backpressure", storage_drain_backpressure},
     {"pfc_watchdog_breaks_storm", pfc_watchdog_breaks_storm},
     {0, 0},

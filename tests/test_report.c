@@ -160,6 +160,31 @@ static void verdict_backend_and_host(void)
     }
 }
 
+/* The verdict follows what the run measured, not the bound: 16 writers on
+ * one leaf capped at 160 Gbps each (8 GPUs x 20 Gbps device-to-host) are
+ * bound by the host path, but ECMP puts several of them on one 400G uplink
+ * (for seeds 1-3 at least), which then runs flat out for the whole write. */
+static void verdict_measured_not_bound(void)
+{
+    for (int fluid = 0; fluid < 2; fluid++) {
+        struct scenario sc;
+        struct results r;
+        if (make(&sc, "cluster.nodes=16", "storage.nodes=8", "cluster.d2h_rate=20Gbps",
+                 "workload.bytes_per_writer=2MB", fluid ? "engine=fluid" : "engine=packet",
+                 NULL) < 0 ||
+            run(&sc, &r) < 0) {
+            CHECK(0);
+            return;
+        }
+        CHECK(r.bound_limit == LIMIT_WRITER_NIC);
+        CHECKF(r.segs[PATH_CLEAF_UP].imbalance > 1.5, "imbalance %.2f",
+               r.segs[PATH_CLEAF_UP].imbalance);
+        check_verdict(fluid ? "fluid" : "packet", &r, PATH_CLEAF_UP);
+        CHECK(r.bottleneck.excess > 0.5 && r.bottleneck.next_seg == PATH_HOST);
+        results_release(&r);
+    }
+}
+
 /* Bytes per segment: the packet engine's port counters equal what the
  * transfers must carry (lossless, no resends), which the fluid engine
  * reports; utilisation is bytes over capacity and completion. */
@@ -536,6 +561,7 @@ SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
     {"report_verdict_compute_leaf_uplinks", verdict_compute_leaf_uplinks},
     {"report_verdict_backend_and_host", verdict_backend_and_host},
+    {"report_verdict_measured_not_bound", verdict_measured_not_bound},
     {"report_segments_from_counters", segments_from_counters},
     {"report_telemetry_changes_nothing", telemetry_changes_nothing},
     {"report_telemetry_series", telemetry_series},

@@ -92,6 +92,14 @@ struct packet *nic_pull(struct pnet *n, struct port *p)
             return NULL;
         }
     }
+    /* storage.max_outstanding: a client may have that many requests in
+     * flight; the next one waits for an acknowledgement */
+    uint64_t next = f->bytes - f->sent < n->sc->fabric.mtu ? f->bytes - f->sent
+                                                          : n->sc->fabric.mtu;
+    if (n->window && f->sent >= f->max_sent && nic->outstanding + next > n->window) {
+        n->window_stalls++;
+        return NULL; /* an ACK kicks the port */
+    }
     struct packet *pk = make_data(n, f);
     if (!pk)
         return NULL;
@@ -105,6 +113,7 @@ struct packet *nic_pull(struct pnet *n, struct port *p)
     } else {
         n->bytes_sent += pk->payload;
         f->max_sent = f->sent + pk->payload;
+        nic->outstanding += pk->payload;
     }
     f->sent += pk->payload;
     uint64_t wire = pkt_wire(pk);
@@ -185,6 +194,12 @@ int nic_setup(struct pnet *n, struct err *e)
 {
     const struct scenario *sc = n->sc;
     uint64_t cap = sc->storage.ingest_buffer;
+    n->window = (uint64_t)sc->storage.max_outstanding * sc->storage.request_size;
+    if (sc->storage.max_outstanding && sc->storage.request_size > UINT32_MAX)
+        return err_set(e, "storage.request_size: at most 4GB with storage.max_outstanding");
+    if (n->window && n->window < sc->fabric.mtu)
+        return err_set(e, "storage.max_outstanding: the window (%llu B) must hold one "
+                          "packet (fabric.mtu)", (unsigned long long)n->window);
     if (sc->storage.stuck_nodes && !cap)
         return err_set(e, "storage.stuck_nodes: needs storage.ingest_buffer (a stuck "
                           "node with an unlimited buffer never pushes back)");
@@ -304,6 +319,15 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         pnet_pkt_free(n, pk);
         return;
     }
+    if (pk->kind == PK_ACK) {
+        struct nic *c = &n->nics[f->src];
+        c->outstanding -= pk->psn < c->outstanding ? pk->psn : c->outstanding;
+        struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
+        if (p->state == PORT_IDLE)
+            port_kick(n, p);
+        pnet_pkt_free(n, pk);
+        return;
+    }
     if (!receiver_accepts(n, node, f, pk)) {
         n->discarded_bytes += pk->payload;
         pnet_pkt_free(n, pk);
@@ -337,6 +361,16 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     f->recv += pk->payload;
     n->bytes_delivered += pk->payload;
     n->pkts_delivered++;
+    /* a request is acknowledged once all of it is in (bytes in the PSN field) */
+    if (n->window) {
+        uint64_t req = n->sc->storage.request_size;
+        uint64_t upto = f->recv == f->bytes ? f->bytes : f->recv / req * req;
+        if (upto > f->acked) {
+            n->acks++;
+            send_control(n, node, f, PK_ACK, (uint32_t)(upto - f->acked));
+            f->acked = upto;
+        }
+    }
     if (f->recv == f->bytes && done_at != UINT64_MAX) {
         f->done = 1;
         f->done_ps = done_at;

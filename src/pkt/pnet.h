@@ -39,7 +39,7 @@ enum ev_type {
     EV_DRAIN,        /* a storage node's ingest buffer reaches XON; arg = generation */
 };
 
-enum pkt_kind { PK_DATA, PK_CNP, PK_NAK };
+enum pkt_kind { PK_DATA, PK_CNP, PK_NAK, PK_ACK };
 
 struct packet {
     struct packet *next;
@@ -149,6 +149,7 @@ struct flow {
     uint32_t expect_psn, max_psn; /* receiver: next in-order PSN, highest seen */
     uint64_t last_nak;
     uint64_t uplinks;         /* first-hop uplinks used (bit per index) */
+    uint64_t acked;           /* receiver: bytes acknowledged (whole requests) */
     uint64_t cnps_rx, decreases;
     double min_rate;
     struct dcqcn_state cc;
@@ -166,6 +167,7 @@ struct nic {
     uint64_t drain_bps;       /* 0 with buffered = stuck */
     uint32_t drain_gen;
     uint8_t buffered;         /* has an ingest buffer ahead of a back end */
+    uint64_t outstanding;     /* client: request bytes sent, not yet acknowledged */
 };
 
 struct pnet {
@@ -201,11 +203,14 @@ struct pnet {
     /* load balancing and receivers */
     struct rng lb_rng;
     uint64_t reordered, naks_sent, retx_bytes, discarded_bytes;
+    uint64_t window;          /* storage.max_outstanding x request_size; 0 = none */
+    uint64_t acks, window_stalls;
     /* time-weighted queue occupancy per segment (for p99) */
     uint64_t *qhist;          /* [SEG_COUNT][QHIST_BUCKETS] ps */
     /* telemetry samples of flow rates */
     struct results *res;
     uint32_t sample_cap;      /* room in res->sample_* */
+    uint64_t seg_tx[SEG_COUNT]; /* wire bytes sent per segment */
 };
 
 #define QHIST_BUCKETS 512

@@ -21,15 +21,18 @@ void telemetry_sample(struct pnet *n)
     uint32_t *sp = &s->seg_paused[(size_t)s->n * SERIES_SEGS];
     memset(sb, 0, SERIES_SEGS * sizeof *sb);
     memset(sp, 0, SERIES_SEGS * sizeof *sp);
+    for (int g = 0; g < SEG_COUNT && g < SERIES_SEGS; g++)
+        sb[g] = n->seg_tx[g];
+    /* one cache line of each port: queue, pause mask, kind, segment */
     for (uint32_t i = 0; i < t->n_ports; i++) {
         const struct port *p = &n->ports[i];
+        if (!p->paused && (p->is_host || !p->q_bytes))
+            continue;
         unsigned sg = p->seg < SERIES_SEGS ? p->seg : SERIES_SEGS - 1;
-        sb[sg] += p->tx_bytes;
         sp[sg] += p->paused != 0;
         uint64_t q = p->is_host ? 0 : p->q_bytes;
-        if (q || p->paused)
-            s->ent[s->n_ent++] = (struct series_ent){
-                i, q > UINT32_MAX ? UINT32_MAX : (uint32_t)q, p->paused};
+        s->ent[s->n_ent++] = (struct series_ent){
+            i, p->paused, q > UINT32_MAX ? UINT32_MAX : (uint32_t)q};
     }
     uint32_t active = 0;
     for (uint32_t i = 0; i < n->n_flows; i++)

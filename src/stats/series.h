@@ -65,11 +65,12 @@ struct bottleneck {
 #define SERIES_SEGS 5      /* enum segment order (topo.h), incl. reverse */
 #define SERIES_MAX_HOT 64
 
-/* A port in a sample: queue bytes (saturated at UINT32_MAX), paused flag. */
+/* A port in a sample: queue bytes (saturated at UINT32_MAX), priorities
+ * paused by its peer. 8 bytes: ports are fewer than 2^24. */
 struct series_ent {
-    uint32_t port;
+    uint32_t port : 24;
+    uint32_t paused : 8;
     uint32_t q_bytes;
-    uint32_t paused;       /* priorities paused by the peer (mask) */
 };
 
 struct hot_port {
