@@ -9,6 +9,7 @@
 #include "../src/core/units.h"
 #include "../src/topo/topo.h"
 #include "harness.h"
+#include "support.h"
 
 #define G400 UINT64_C(400000000000)
 
@@ -18,29 +19,6 @@ static void base(struct scenario *sc)
     sc->fabric.link_delay_ps = 1000000;
     sc->fabric.switch_latency_ps = 500000;
     sc->cluster.nic_bps = sc->storage.nic_bps = sc->fabric.uplink_bps = G400;
-}
-
-/* Set a key as the user would, so profiles do not override it. */
-__attribute__((format(printf, 2, 3)))
-static void set_key(struct scenario *sc, const char *fmt, ...)
-{
-    va_list ap;
-    char a[128];
-    struct err e;
-    va_start(ap, fmt);
-    vsnprintf(a, sizeof a, fmt, ap);
-    va_end(ap);
-    if (scenario_set(sc, a, &e) < 0)
-        fprintf(stderr, "  %s\n", e.msg);
-}
-
-static int run(const struct scenario *sc, struct results *r)
-{
-    struct err e = {{0}};
-    int rc = ckpt_run(sc, r, &e);
-    if (rc)
-        fprintf(stderr, "  ckpt_run: %s\n", e.msg);
-    return rc;
 }
 
 /* Exact completion of one flow over a tandem of 4 store-and-forward hops,
@@ -73,7 +51,7 @@ static void single_flow(uint64_t bytes, uint32_t mtu, uint64_t nic, uint32_t spi
     sc.fabric.mtu = mtu;
     sc.workload.bytes_per_writer = bytes;
     struct results r;
-    CHECK(run(&sc, &r) == 0);
+    CHECK(test_run(&sc, &r) == 0);
     const uint64_t rate[4] = {nic, G400, G400, G400};
     double exact = (double)exact_single_ps(bytes, mtu, rate, 1000000, 500000) / 1e12;
     /* within 1 ns per hop of the exact figure */
@@ -102,10 +80,10 @@ static void incast(uint32_t n, uint32_t per_leaf)
     sc.fabric.hosts_per_leaf = per_leaf;
     sc.storage.nodes = 1;
     sc.fabric.spines = 2;
-    set_key(&sc, "fabric.buffer=%lluB", 4000000ull); /* small: PFC must act */
+    test_set(&sc, "fabric.buffer=%lluB", 4000000ull); /* small: PFC must act */
     sc.workload.bytes_per_writer = 2000000;
     struct results r;
-    CHECK(run(&sc, &r) == 0);
+    CHECK(test_run(&sc, &r) == 0);
     CHECKF(r.ok, "%s", r.violation);
     CHECK(r.drops == 0);
     CHECK(r.bound_limit == LIMIT_STORAGE_NIC);
@@ -137,7 +115,7 @@ static void e2e_symmetric_burst_writer_bound(void)
     sc.fabric.uplink_bps = 8 * G400; /* uplinks never the limit */
     sc.workload.bytes_per_writer = 4000000;
     struct results r;
-    CHECK(run(&sc, &r) == 0);
+    CHECK(test_run(&sc, &r) == 0);
     CHECKF(r.ok, "%s", r.violation);
     CHECK(r.bound_limit == LIMIT_WRITER_NIC);
     CHECKF(r.completion_s <= r.bound_s * 1.02 && r.completion_s >= r.bound_s * (1 - 1e-9),
@@ -154,10 +132,10 @@ static void e2e_oversubscribed_uplink_bound(void)
     sc.storage.nodes = 16;
     sc.fabric.storage_per_leaf = 8;
     sc.fabric.spines = 2; /* 16 x 400G down, 2 x 400G up: 8:1 */
-    set_key(&sc, "fabric.buffer=%lluB", 4000000ull);
+    test_set(&sc, "fabric.buffer=%lluB", 4000000ull);
     sc.workload.bytes_per_writer = 1000000;
     struct results r;
-    CHECK(run(&sc, &r) == 0);
+    CHECK(test_run(&sc, &r) == 0);
     CHECKF(r.ok, "%s", r.violation);
     CHECK(r.bound_limit == LIMIT_CLEAF_UP);
     CHECK(fabs(r.oversub_compute - 8.0) < 1e-9);
@@ -175,10 +153,10 @@ static void e2e_no_pfc_drops_fail_invariants(void)
     sc.storage.nodes = 1;
     sc.fabric.spines = 2;
     sc.fabric.pfc = 0;
-    set_key(&sc, "fabric.buffer=%lluB", 1000000ull);
+    test_set(&sc, "fabric.buffer=%lluB", 1000000ull);
     sc.workload.bytes_per_writer = 1000000;
     struct results r;
-    CHECK(run(&sc, &r) == 0);
+    CHECK(test_run(&sc, &r) == 0);
     CHECK(!r.ok);
     CHECK(r.drops > 0);
     CHECK(strstr(r.violation, "dropped") != NULL);
@@ -195,7 +173,7 @@ static void e2e_buffer_too_small_for_headroom_refused(void)
     struct scenario sc;
     base(&sc);
     sc.cluster.nodes = 8;
-    set_key(&sc, "fabric.buffer=%lluB", 300000ull);
+    test_set(&sc, "fabric.buffer=%lluB", 300000ull);
     struct results r;
     struct err e = {{0}};
     CHECK(ckpt_run(&sc, &r, &e) == -1);
@@ -207,7 +185,7 @@ static void e2e_buffer_too_small_for_headroom_refused(void)
 static char *json_of(const struct scenario *sc, int perf)
 {
     struct results r;
-    if (run(sc, &r))
+    if (test_run(sc, &r))
         return NULL;
     char *buf = NULL;
     size_t len = 0;

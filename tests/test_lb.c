@@ -10,40 +10,18 @@
 #include "../src/topo/topo.h"
 #include "../src/work/work.h"
 #include "harness.h"
-
-static void set(struct scenario *sc, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void set(struct scenario *sc, const char *fmt, ...)
-{
-    char a[160];
-    struct err e;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a, sizeof a, fmt, ap);
-    va_end(ap);
-    if (scenario_set(sc, a, &e) < 0)
-        fprintf(stderr, "  %s\n", e.msg);
-}
-
-static int run(struct scenario *sc, struct results *r)
-{
-    struct err e = {{0}};
-    int rc = ckpt_run(sc, r, &e);
-    if (rc)
-        fprintf(stderr, "  ckpt_run: %s\n", e.msg);
-    return rc;
-}
+#include "support.h"
 
 /* n writers on one leaf with m spines (1:1), one storage node per writer. */
 static void fan(struct scenario *sc, unsigned n, unsigned m)
 {
     scenario_defaults(sc);
-    set(sc, "cluster.nodes=%u", n);
-    set(sc, "fabric.hosts_per_leaf=%u", n);
-    set(sc, "storage.nodes=%u", n);
-    set(sc, "fabric.storage_per_leaf=%u", n);
-    set(sc, "fabric.spines=%u", m);
-    set(sc, "fabric.uplink_speed=%uGbps", 400 * n / m);
+    test_set(sc, "cluster.nodes=%u", n);
+    test_set(sc, "fabric.hosts_per_leaf=%u", n);
+    test_set(sc, "storage.nodes=%u", n);
+    test_set(sc, "fabric.storage_per_leaf=%u", n);
+    test_set(sc, "fabric.spines=%u", m);
+    test_set(sc, "fabric.uplink_speed=%uGbps", 400 * n / m);
 }
 
 /* Flows on the busiest uplink over flows per uplink, by the real ECMP path. */
@@ -51,7 +29,7 @@ static double ecmp_max_load(unsigned n, unsigned m, uint64_t seed)
 {
     struct scenario sc;
     fan(&sc, n, m);
-    set(&sc, "seed=%llu", (unsigned long long)seed);
+    test_set(&sc, "seed=%llu", (unsigned long long)seed);
     struct arena a;
     arena_init(&a);
     struct topo t;
@@ -100,11 +78,11 @@ static void ecmp_penalty_follows_collisions(void)
     for (uint64_t seed = 1; seed <= 4; seed++) {
         struct scenario sc;
         fan(&sc, 8, 8);
-        set(&sc, "seed=%llu", (unsigned long long)seed);
-        set(&sc, "workload.bytes_per_writer=2MB");
+        test_set(&sc, "seed=%llu", (unsigned long long)seed);
+        test_set(&sc, "workload.bytes_per_writer=2MB");
         double k = ecmp_max_load(8, 8, seed); /* flows on the busiest uplink */
         struct results r;
-        CHECK(run(&sc, &r) == 0);
+        CHECK(test_run(&sc, &r) == 0);
         CHECKF(r.ok, "%s", r.violation);
         /* the transfer part of each, without the path latency */
         double ratio = (r.completion_s - r.base_latency_s) / (r.bound_s - r.base_latency_s);
@@ -118,14 +96,14 @@ static void ecmp_penalty_follows_collisions(void)
 static void oversubscribed(struct scenario *sc, const char *lb, const char *rx)
 {
     scenario_defaults(sc);
-    set(sc, "cluster.nodes=64");
-    set(sc, "fabric.hosts_per_leaf=32");
-    set(sc, "storage.nodes=64");
-    set(sc, "fabric.storage_per_leaf=32");
-    set(sc, "fabric.spines=16");
-    set(sc, "workload.bytes_per_writer=4MB");
-    set(sc, "fabric.load_balancing=%s", lb);
-    set(sc, "transport.receiver=%s", rx);
+    test_set(sc, "cluster.nodes=64");
+    test_set(sc, "fabric.hosts_per_leaf=32");
+    test_set(sc, "storage.nodes=64");
+    test_set(sc, "fabric.storage_per_leaf=32");
+    test_set(sc, "fabric.spines=16");
+    test_set(sc, "workload.bytes_per_writer=4MB");
+    test_set(sc, "fabric.load_balancing=%s", lb);
+    test_set(sc, "transport.receiver=%s", rx);
 }
 
 static double ratio_of(const char *lb, const char *rx, const char *extra, struct results *keep)
@@ -133,10 +111,10 @@ static double ratio_of(const char *lb, const char *rx, const char *extra, struct
     struct scenario sc;
     oversubscribed(&sc, lb, rx);
     if (extra)
-        set(&sc, "%s", extra);
+        test_set(&sc, "%s", extra);
     struct results r;
     double v = -1;
-    if (run(&sc, &r) == 0) {
+    if (test_run(&sc, &r) == 0) {
         CHECKF(r.ok, "%s/%s: %s", lb, rx, r.violation);
         v = r.completion_s / r.bound_s;
         if (keep)
@@ -184,12 +162,12 @@ static void flowlet_without_gaps_is_ecmp(void)
     struct scenario a, b;
     oversubscribed(&a, "ecmp", "gbn");
     oversubscribed(&b, "flowlet", "gbn");
-    set(&a, "telemetry.ports=true");
-    set(&b, "telemetry.ports=true");
-    set(&b, "fabric.lb.flowlet_timeout=1000s");
-    set(&b, "fabric.lb.flowlet_table=1048576");
+    test_set(&a, "telemetry.ports=true");
+    test_set(&b, "telemetry.ports=true");
+    test_set(&b, "fabric.lb.flowlet_timeout=1000s");
+    test_set(&b, "fabric.lb.flowlet_table=1048576");
     struct results ra, rb;
-    CHECK(run(&a, &ra) == 0 && run(&b, &rb) == 0);
+    CHECK(test_run(&a, &ra) == 0 && test_run(&b, &rb) == 0);
     int same = ra.n_ports == rb.n_ports && ra.n_ports > 0;
     for (uint32_t i = 0; same && i < ra.n_ports; i++)
         same = ra.ports[i].tx_bytes == rb.ports[i].tx_bytes;
@@ -200,13 +178,13 @@ static void flowlet_without_gaps_is_ecmp(void)
     /* and a short timeout does move flows (the check can fail) */
     struct scenario c;
     oversubscribed(&c, "flowlet", "gbn");
-    set(&c, "telemetry.ports=true");
-    set(&c, "fabric.lb.flowlet_timeout=1ns");
-    set(&c, "fabric.load_balancing=flowlet");
+    test_set(&c, "telemetry.ports=true");
+    test_set(&c, "fabric.lb.flowlet_timeout=1ns");
+    test_set(&c, "fabric.load_balancing=flowlet");
     struct results rc;
     oversubscribed(&a, "ecmp", "gbn");
-    set(&a, "telemetry.ports=true");
-    CHECK(run(&a, &ra) == 0 && run(&c, &rc) == 0);
+    test_set(&a, "telemetry.ports=true");
+    CHECK(test_run(&a, &ra) == 0 && test_run(&c, &rc) == 0);
     int differ = 0;
     for (uint32_t i = 0; i < ra.n_ports && i < rc.n_ports; i++)
         differ += ra.ports[i].tx_bytes != rc.ports[i].tx_bytes;
@@ -221,9 +199,9 @@ static void failed_links_deliver(void)
     for (int i = 0; i < 2; i++) {
         struct scenario sc;
         oversubscribed(&sc, schemes[i], "gbn");
-        set(&sc, "fabric.failed_links=5");
+        test_set(&sc, "fabric.failed_links=5");
         struct results r;
-        CHECK(run(&sc, &r) == 0);
+        CHECK(test_run(&sc, &r) == 0);
         CHECKF(r.ok, "%s: %s", schemes[i], r.violation);
         CHECK(r.bytes_delivered == 64ull * 4000000);
         results_release(&r);
@@ -236,12 +214,12 @@ static void wcmp_weights_follow_capacity(void)
 {
     struct scenario sc;
     scenario_defaults(&sc);
-    set(&sc, "cluster.nodes=4");
-    set(&sc, "fabric.hosts_per_leaf=4");
-    set(&sc, "storage.nodes=1");
-    set(&sc, "fabric.spines=4");
-    set(&sc, "fabric.links_per_spine=2");
-    set(&sc, "fabric.failed_link_names=sleaf0-spine0#1");
+    test_set(&sc, "cluster.nodes=4");
+    test_set(&sc, "fabric.hosts_per_leaf=4");
+    test_set(&sc, "storage.nodes=1");
+    test_set(&sc, "fabric.spines=4");
+    test_set(&sc, "fabric.links_per_spine=2");
+    test_set(&sc, "fabric.failed_link_names=sleaf0-spine0#1");
     struct arena a;
     arena_init(&a);
     struct topo t;
@@ -267,7 +245,7 @@ static void wcmp_weights_follow_capacity(void)
     CHECK(rs->cnt == 1);
     arena_release(&a);
     /* unknown link names are refused with the key */
-    set(&sc, "fabric.failed_link_names=sleaf3-spine0");
+    test_set(&sc, "fabric.failed_link_names=sleaf3-spine0");
     arena_init(&a);
     CHECK(topo_build(&t, &sc, &a, &e) == -1);
     CHECK(strncmp(e.msg, "fabric.failed_link_names:", 25) == 0);

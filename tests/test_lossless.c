@@ -9,40 +9,18 @@
 #include "../src/pkt/engine.h"
 #include "../src/pkt/pnet.h"
 #include "harness.h"
-
-static void set(struct scenario *sc, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void set(struct scenario *sc, const char *fmt, ...)
-{
-    char a[160];
-    struct err e;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a, sizeof a, fmt, ap);
-    va_end(ap);
-    if (scenario_set(sc, a, &e) < 0)
-        fprintf(stderr, "  %s\n", e.msg);
-}
-
-static int run(struct scenario *sc, struct results *r)
-{
-    struct err e = {{0}};
-    int rc = ckpt_run(sc, r, &e);
-    if (rc)
-        fprintf(stderr, "  ckpt_run: %s\n", e.msg);
-    return rc;
-}
+#include "support.h"
 
 /* N writers on one leaf, one spine, `storage` storage nodes on one leaf. */
 static void star(struct scenario *sc, unsigned writers, unsigned storage)
 {
     scenario_defaults(sc);
-    set(sc, "cluster.nodes=%u", writers);
-    set(sc, "fabric.hosts_per_leaf=%u", writers);
-    set(sc, "storage.nodes=%u", storage);
-    set(sc, "fabric.storage_per_leaf=%u", storage);
-    set(sc, "fabric.spines=1");
-    set(sc, "telemetry.ports=true");
+    test_set(sc, "cluster.nodes=%u", writers);
+    test_set(sc, "fabric.hosts_per_leaf=%u", writers);
+    test_set(sc, "storage.nodes=%u", storage);
+    test_set(sc, "fabric.storage_per_leaf=%u", storage);
+    test_set(sc, "fabric.spines=1");
+    test_set(sc, "telemetry.ports=true");
 }
 
 /* S congested lossy egress queues each settle at alpha*B/(1+alpha*S). */
@@ -50,14 +28,14 @@ static void dt_lossy(unsigned S, double alpha)
 {
     struct scenario sc;
     star(&sc, 2 * S, S);
-    set(&sc, "fabric.pfc.enabled=false");
-    set(&sc, "fabric.mmu.reserve=0");
-    set(&sc, "fabric.mmu.lossy_alpha=%g", alpha);
-    set(&sc, "fabric.buffer=4MB");
-    set(&sc, "fabric.uplink_speed=%uGbps", 800 * S); /* only storage ports congest */
-    set(&sc, "workload.bytes_per_writer=4MB");
+    test_set(&sc, "fabric.pfc.enabled=false");
+    test_set(&sc, "fabric.mmu.reserve=0");
+    test_set(&sc, "fabric.mmu.lossy_alpha=%g", alpha);
+    test_set(&sc, "fabric.buffer=4MB");
+    test_set(&sc, "fabric.uplink_speed=%uGbps", 800 * S); /* only storage ports congest */
+    test_set(&sc, "workload.bytes_per_writer=4MB");
     struct results r;
-    CHECK(run(&sc, &r) == 0);
+    CHECK(test_run(&sc, &r) == 0);
     CHECK(r.drops_lossy > 0); /* queues were pushed to their threshold */
     double want = alpha * 4e6 / (1 + alpha * S);
     double mtu = 4096 + 82;
@@ -89,11 +67,11 @@ static void dt_threshold_lossless(void)
     for (unsigned S = 2; S <= 8; S *= 2) {
         struct scenario sc;
         star(&sc, S, 1);
-        set(&sc, "fabric.mmu.reserve=0");
-        set(&sc, "fabric.buffer=8MB");
-        set(&sc, "workload.bytes_per_writer=12MB");
+        test_set(&sc, "fabric.mmu.reserve=0");
+        test_set(&sc, "fabric.buffer=8MB");
+        test_set(&sc, "workload.bytes_per_writer=12MB");
         struct results r;
-        CHECK(run(&sc, &r) == 0);
+        CHECK(test_run(&sc, &r) == 0);
         CHECKF(r.ok, "%s", r.violation);
         /* pool of the compute leaf: buffer minus the headroom of its S+1 ports */
         uint64_t h = mmu_headroom(&sc, 400000000000ull, 1000000);
@@ -122,7 +100,7 @@ static void red_marking_fraction(void)
 {
     struct scenario sc;
     scenario_defaults(&sc);
-    set(&sc, "fabric.ecn.pmax=0.2");
+    test_set(&sc, "fabric.ecn.pmax=0.2");
     struct pnet n;
     memset(&n, 0, sizeof n);
     n.sc = &sc;
@@ -157,10 +135,10 @@ static void incast_pfc(unsigned N, const char *buffer, const char *bytes)
 {
     struct scenario sc;
     star(&sc, N, 1);
-    set(&sc, "fabric.buffer=%s", buffer);
-    set(&sc, "workload.bytes_per_writer=%s", bytes);
+    test_set(&sc, "fabric.buffer=%s", buffer);
+    test_set(&sc, "workload.bytes_per_writer=%s", bytes);
     struct results r;
-    CHECK(run(&sc, &r) == 0);
+    CHECK(test_run(&sc, &r) == 0);
     CHECKF(r.ok, "%s", r.violation);
     CHECK(r.drops == 0);
     double goodput = (double)r.bytes_delivered * 8 / r.completion_s;
@@ -193,12 +171,12 @@ static void pfc_headroom_too_small_fails_loudly(void)
 {
     struct scenario sc;
     star(&sc, 16, 1);
-    set(&sc, "fabric.link_delay=20us");
-    set(&sc, "fabric.cable_length=1");
-    set(&sc, "fabric.buffer=8MB");
-    set(&sc, "workload.bytes_per_writer=2MB");
+    test_set(&sc, "fabric.link_delay=20us");
+    test_set(&sc, "fabric.cable_length=1");
+    test_set(&sc, "fabric.buffer=8MB");
+    test_set(&sc, "workload.bytes_per_writer=2MB");
     struct results r;
-    CHECK(run(&sc, &r) == 0);
+    CHECK(test_run(&sc, &r) == 0);
     CHECK(!r.ok);
     CHECK(r.drops_lossless > 0);
     CHECK(strstr(r.violation, "lossless") != NULL);
@@ -211,10 +189,10 @@ static double victim_slowdown(int victim_prio, const char *lossless)
 {
     struct scenario sc;
     star(&sc, 9, 2);
-    set(&sc, "fabric.uplink_speed=3200Gbps"); /* only the incast's storage NIC congests */
-    set(&sc, "fabric.pfc.priorities=%s", lossless);
-    set(&sc, "fabric.buffer=8MB");
-    set(&sc, "workload.bytes_per_writer=2MB");
+    test_set(&sc, "fabric.uplink_speed=3200Gbps"); /* only the incast's storage NIC congests */
+    test_set(&sc, "fabric.pfc.priorities=%s", lossless);
+    test_set(&sc, "fabric.buffer=8MB");
+    test_set(&sc, "workload.bytes_per_writer=2MB");
     struct err e;
     CHECK(scenario_resolve(&sc, &e) == 0);
     struct arena a;
@@ -265,12 +243,12 @@ static void dcqcn_incast(unsigned N, const char *bytes)
 {
     struct scenario sc;
     star(&sc, N, 1);
-    set(&sc, "workload.bytes_per_writer=%s", bytes);
-    set(&sc, "telemetry.interval=20us");
+    test_set(&sc, "workload.bytes_per_writer=%s", bytes);
+    test_set(&sc, "telemetry.interval=20us");
     struct results pfc, dc;
-    CHECK(run(&sc, &pfc) == 0);
-    set(&sc, "transport.cc=dcqcn");
-    CHECK(run(&sc, &dc) == 0);
+    CHECK(test_run(&sc, &pfc) == 0);
+    test_set(&sc, "transport.cc=dcqcn");
+    CHECK(test_run(&sc, &dc) == 0);
     CHECKF(dc.ok, "%s", dc.violation);
     CHECK(dc.cnps_received > 0 && dc.rate_decreases > 0 && dc.ecn_marked > 0);
     uint32_t k = dc.n_samples, nf = dc.n_sample_flows;
@@ -337,11 +315,11 @@ static void storage_drain_backpressure(void)
 {
     struct scenario sc;
     star(&sc, 8, 1);
-    set(&sc, "storage.drain_rate=100Gbps");
-    set(&sc, "storage.ingest_buffer=2MB");
-    set(&sc, "workload.bytes_per_writer=4MB");
+    test_set(&sc, "storage.drain_rate=100Gbps");
+    test_set(&sc, "storage.ingest_buffer=2MB");
+    test_set(&sc, "workload.bytes_per_writer=4MB");
     struct results r;
-    CHECK(run(&sc, &r) == 0);
+    CHECK(test_run(&sc, &r) == 0);
     CHECKF(r.ok, "%s", r.violation);
     CHECK(r.bound_limit == LIMIT_STORAGE_DRAIN);
     double drain = 32e6 * 8 / 100e9;
@@ -360,15 +338,15 @@ static void storage_drain_backpressure(void)
 static void stuck_receiver(int watchdog, struct results *r, struct scenario *sc)
 {
     star(sc, 8, 2);
-    set(sc, "fabric.buffer=8MB");
-    set(sc, "storage.stuck_nodes=1");
-    set(sc, "storage.ingest_buffer=1MB");
-    set(sc, "workload.bytes_per_writer=4MB");
-    set(sc, "sim.time_limit=5ms");
-    set(sc, "fabric.pfc.watchdog=%s", watchdog ? "true" : "false");
-    set(sc, "fabric.pfc.watchdog_detect=200us");
-    set(sc, "fabric.pfc.watchdog_restore=200us");
-    CHECK(run(sc, r) == 0);
+    test_set(sc, "fabric.buffer=8MB");
+    test_set(sc, "storage.stuck_nodes=1");
+    test_set(sc, "storage.ingest_buffer=1MB");
+    test_set(sc, "workload.bytes_per_writer=4MB");
+    test_set(sc, "sim.time_limit=5ms");
+    test_set(sc, "fabric.pfc.watchdog=%s", watchdog ? "true" : "false");
+    test_set(sc, "fabric.pfc.watchdog_detect=200us");
+    test_set(sc, "fabric.pfc.watchdog_restore=200us");
+    CHECK(test_run(sc, r) == 0);
 }
 
 static void pfc_watchdog_breaks_storm(void)
@@ -400,12 +378,12 @@ static void storage_outstanding_window(void)
 {
     struct scenario sc;
     star(&sc, 1, 1);
-    set(&sc, "workload.bytes_per_writer=8MiB");
+    test_set(&sc, "workload.bytes_per_writer=8MiB");
     struct results free_run, win;
-    CHECK(run(&sc, &free_run) == 0);
-    set(&sc, "storage.max_outstanding=1");
-    set(&sc, "storage.request_size=64KiB");
-    CHECK(run(&sc, &win) == 0);
+    CHECK(test_run(&sc, &free_run) == 0);
+    test_set(&sc, "storage.max_outstanding=1");
+    test_set(&sc, "storage.request_size=64KiB");
+    CHECK(test_run(&sc, &win) == 0);
     CHECKF(win.ok, "%s", win.violation);
     /* per request: 16 packets out, the data path (4 links, 3 switches), the
      * ACK's way back */

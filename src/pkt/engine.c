@@ -195,11 +195,6 @@ static void sample(struct pnet *n)
             return;
         n->sample_cap = c;
     }
-    uint64_t qmax = 0;
-    for (uint32_t i = 0; i < n->topo->n_ports; i++)
-        if (!n->ports[i].is_host && n->ports[i].q_bytes > qmax)
-            qmax = n->ports[i].q_bytes;
-    r->sample_max_queue[k] = qmax;
     r->sample_t[k] = (double)n->now / (double)PS_PER_S;
     for (uint32_t i = 0; i < nf; i++) {
         const struct flow *f = &n->flows[i];
@@ -211,7 +206,7 @@ static void sample(struct pnet *n)
         r->sample_rate[(size_t)k * nf + i] = v;
         r->sample_delivered[(size_t)k * nf + i] = f->recv;
     }
-    telemetry_sample(n);
+    telemetry_sample(n); /* also sets sample_max_queue[k] */
     r->n_samples = k + 1;
     r->n_sample_flows = nf;
     if (n->flows_done < n->n_flows)

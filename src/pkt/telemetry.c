@@ -7,7 +7,18 @@
 #include "../core/units.h"
 #include "pnet.h"
 
-/* Called by sample() every telemetry.interval, after the flow samples. */
+/* The largest switch egress queue now (when the series cannot grow). */
+static uint64_t max_queue(const struct pnet *n)
+{
+    uint64_t qmax = 0;
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        if (!n->ports[i].is_host && n->ports[i].q_bytes > qmax)
+            qmax = n->ports[i].q_bytes;
+    return qmax;
+}
+
+/* Called by sample() every telemetry.interval, after the flow samples, with
+ * room for sample r->n_samples in r->sample_max_queue. */
 void telemetry_sample(struct pnet *n)
 {
     struct results *r = n->res;
@@ -15,8 +26,10 @@ void telemetry_sample(struct pnet *n)
     const struct topo *t = n->topo;
     if (s->full || series_reserve(s, t->n_ports) < 0) {
         s->full = 1; /* out of memory: keep the samples taken so far aligned */
+        r->sample_max_queue[r->n_samples] = max_queue(n);
         return;
     }
+    uint64_t qmax = 0;
     uint64_t *sb = &s->seg_bytes[(size_t)s->n * SERIES_SEGS];
     uint32_t *sp = &s->seg_paused[(size_t)s->n * SERIES_SEGS];
     memset(sb, 0, SERIES_SEGS * sizeof *sb);
@@ -31,6 +44,7 @@ void telemetry_sample(struct pnet *n)
         unsigned sg = p->seg < SERIES_SEGS ? p->seg : SERIES_SEGS - 1;
         sp[sg] += p->paused != 0;
         uint64_t q = p->is_host ? 0 : p->q_bytes;
+        qmax = q > qmax ? q : qmax;
         s->ent[s->n_ent++] = (struct series_ent){
             i, p->paused, q > UINT32_MAX ? UINT32_MAX : (uint32_t)q};
     }
@@ -40,6 +54,7 @@ void telemetry_sample(struct pnet *n)
     s->remaining[s->n] = r->ckpt_bytes > n->bytes_delivered
                              ? r->ckpt_bytes - n->bytes_delivered : 0;
     s->active[s->n] = active;
+    r->sample_max_queue[r->n_samples] = qmax;
     s->n++;
     s->off[s->n] = s->n_ent;
 }

@@ -95,24 +95,35 @@ static int write_queues(FILE *f, const struct results *r)
     return 0;
 }
 
-static int write_pauses(FILE *f, const struct results *r)
+struct pause_csv {
+    FILE *f;
+    const struct results *r;
+    double dt;
+};
+
+static void pause_row(void *ud, uint32_t port, uint32_t first, uint32_t last)
 {
-    const struct series *s = &r->series;
+    struct pause_csv *c = ud;
+    const struct series *s = &c->r->series;
     char lb[64];
-    fprintf(f, "time_s,port,link,segment,paused_priorities_mask\n");
-    if (!s->port_node)
+    uint8_t g = s->port_seg[port];
+    fprintf(c->f, "%u,%s,%s,%.9g,%.9g\n", port,
+            series_link_label(s, s->port_node[port], s->port_peer[port], lb, sizeof lb),
+            topo_seg_key[g < SERIES_SEGS ? g : SERIES_SEGS - 1], c->r->sample_t[first],
+            c->r->sample_t[last] + c->dt);
+}
+
+/* One row per run of samples in which the port was paused: from the first
+ * such sample to one interval after the last. */
+static int write_pauses(FILE *f, const struct scenario *sc, const struct results *r,
+                        struct err *e)
+{
+    fprintf(f, "port,link,segment,start_s,end_s\n");
+    if (!r->series.port_node)
         return 0;
-    for (uint32_t i = 0; i < s->n && i < r->n_samples; i++)
-        for (uint64_t k = s->off[i]; k < s->off[i + 1]; k++) {
-            const struct series_ent *x = &s->ent[k];
-            if (!x->paused)
-                continue;
-            uint8_t g = s->port_seg[x->port];
-            fprintf(f, "%.9g,%u,%s,%s,%u\n", r->sample_t[i], x->port,
-                    series_link_label(s, s->port_node[x->port], s->port_peer[x->port], lb,
-                                      sizeof lb),
-                    topo_seg_key[g < SERIES_SEGS ? g : SERIES_SEGS - 1], x->paused);
-        }
+    struct pause_csv c = {f, r, (double)sc->telemetry.interval_ps / 1e12};
+    if (series_pause_runs(&r->series, pause_row, &c) < 0)
+        return err_set(e, "out of memory writing pauses.csv");
     return 0;
 }
 
@@ -181,7 +192,6 @@ static int write_segments(FILE *f, const struct results *r)
 int report_csv(const char *dir, const struct scenario *sc, const struct results *r,
                struct err *e)
 {
-    (void)sc;
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
         return err_set(e, "cannot create directory '%s': %s", dir, strerror(errno));
     static const char *const names[] = {"timeseries.csv", "queues.csv", "pauses.csv",
@@ -194,7 +204,7 @@ int report_csv(const char *dir, const struct scenario *sc, const struct results 
         switch (k) {
         case 0: rc = write_timeseries(f, r); break;
         case 1: rc = write_queues(f, r); break;
-        case 2: rc = write_pauses(f, r); break;
+        case 2: rc = write_pauses(f, sc, r, e); break;
         case 3: rc = write_ports(f, r); break;
         case 4: rc = write_writers(f, r, e); break;
         default: rc = write_segments(f, r); break;

@@ -43,22 +43,46 @@ static void html_text(FILE *f, const char *s)
 /* ---- plot-only data ------------------------------------------------------ */
 
 struct prow {
-    uint32_t port, count;
+    uint32_t port;
+    double paused;         /* seconds paused at the sample instants */
 };
 
 static int cmp_prow(const void *a, const void *b)
 {
     const struct prow *x = a, *y = b;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
+    if (x->paused != y->paused)
+        return x->paused > y->paused ? -1 : 1;
     return x->port < y->port ? -1 : x->port > y->port;
 }
 
-/* bars.dat: "start_ms end_ms row segment" per run of consecutive paused
- * samples of the most paused ports; ytics.gp: their labels. Returns the
- * number of rows (0: no pause seen), or -1. *paused_ports = all ports seen
- * paused. */
-static int write_pause_bars(const char *dir, const struct results *r, uint32_t *paused_ports)
+struct bars {
+    const struct results *r;
+    double dt;
+    struct prow *rows;     /* per port */
+    const int32_t *row_of; /* port -> timeline row, -1 = not shown */
+    FILE *f;
+};
+
+static void count_run(void *ud, uint32_t port, uint32_t first, uint32_t last)
+{
+    struct bars *b = ud;
+    b->rows[port].paused += b->r->sample_t[last] + b->dt - b->r->sample_t[first];
+}
+
+static void bar(void *ud, uint32_t port, uint32_t first, uint32_t last)
+{
+    struct bars *b = ud;
+    if (b->row_of[port] >= 0)
+        fprintf(b->f, "%.9g %.9g %d %u\n", b->r->sample_t[first] * 1e3,
+                (b->r->sample_t[last] + b->dt) * 1e3, b->row_of[port],
+                b->r->series.port_seg[port]);
+}
+
+/* bars.dat: "start_ms end_ms row segment" per pause run of the most paused
+ * ports; ytics.gp: their labels. Returns the number of rows (0: no pause
+ * seen), or -1. *paused_ports = all ports seen paused. */
+static int write_pause_bars(const char *dir, const struct scenario *sc,
+                            const struct results *r, uint32_t *paused_ports)
 {
     const struct series *s = &r->series;
     *paused_ports = 0;
@@ -67,22 +91,21 @@ static int write_pause_bars(const char *dir, const struct results *r, uint32_t *
     uint32_t np = s->n_ports;
     struct prow *rows = calloc(np, sizeof *rows);
     int32_t *row_of = malloc(np * sizeof *row_of);
-    double *open = malloc((MAX_PAUSE_ROWS + 1) * sizeof *open);
+    struct bars b = {r, (double)sc->telemetry.interval_ps / 1e12, rows, row_of, NULL};
     char path[1100];
-    FILE *bars = NULL, *tics = NULL;
+    FILE *tics = NULL;
     int nrows = -1;
-    if (!rows || !row_of || !open)
+    if (!rows || !row_of)
         goto out;
     for (uint32_t p = 0; p < np; p++) {
         rows[p].port = p;
         row_of[p] = -1;
     }
-    for (uint64_t k = 0; k < s->off[s->n]; k++)
-        if (s->ent[k].paused)
-            rows[s->ent[k].port].count++;
+    if (series_pause_runs(s, count_run, &b) < 0)
+        goto out;
     qsort(rows, np, sizeof *rows, cmp_prow);
     nrows = 0;
-    while (nrows < (int)np && rows[nrows].count)
+    while (nrows < (int)np && rows[nrows].paused > 0)
         nrows++;
     *paused_ports = (uint32_t)nrows;
     if (nrows > MAX_PAUSE_ROWS)
@@ -90,10 +113,10 @@ static int write_pause_bars(const char *dir, const struct results *r, uint32_t *
     for (int i = 0; i < nrows; i++)
         row_of[rows[i].port] = i;
     snprintf(path, sizeof path, "%s/bars.dat", dir);
-    bars = fopen(path, "w");
+    b.f = fopen(path, "w");
     snprintf(path, sizeof path, "%s/ytics.gp", dir);
     tics = fopen(path, "w");
-    if (!bars || !tics) {
+    if (!b.f || !tics || series_pause_runs(s, bar, &b) < 0) {
         nrows = -1;
         goto out;
     }
@@ -105,38 +128,13 @@ static int write_pause_bars(const char *dir, const struct results *r, uint32_t *
                 series_link_label(s, s->port_node[p], s->port_peer[p], lb, sizeof lb), i);
     }
     fprintf(tics, ")\n");
-    double dt = s->n > 1 ? r->sample_t[1] - r->sample_t[0] : 0;
-    /* a row paused at consecutive samples is one bar, from its first paused
-     * sample to one interval after its last */
-    uint8_t *prev = calloc((size_t)nrows + 1, 1), *cur = calloc((size_t)nrows + 1, 1);
-    for (uint32_t i = 0; prev && cur && i <= s->n; i++) {
-        memset(cur, 0, (size_t)nrows + 1);
-        for (uint64_t k = i < s->n ? s->off[i] : 0; i < s->n && k < s->off[i + 1]; k++)
-            if (s->ent[k].paused && row_of[s->ent[k].port] >= 0)
-                cur[row_of[s->ent[k].port]] = 1;
-        for (int j = 0; j < nrows; j++) {
-            if (cur[j] && !prev[j])
-                open[j] = r->sample_t[i];
-            if (!cur[j] && prev[j])
-                fprintf(bars, "%.9g %.9g %d %u\n", open[j] * 1e3,
-                        (r->sample_t[i - 1] + dt) * 1e3, j, s->port_seg[rows[j].port]);
-        }
-        uint8_t *t = prev;
-        prev = cur;
-        cur = t;
-    }
-    if (!prev || !cur)
-        nrows = -1;
-    free(prev);
-    free(cur);
 out:
-    if (bars && fclose(bars) != 0)
+    if (b.f && fclose(b.f) != 0)
         nrows = -1;
     if (tics && fclose(tics) != 0)
         nrows = -1;
     free(rows);
     free(row_of);
-    free(open);
     return nrows;
 }
 
@@ -484,7 +482,7 @@ int report_html(const char *path, const struct scenario *sc, const struct result
                        tmp && *tmp ? tmp : "/tmp", strerror(errno));
     int rc = report_csv(dir, sc, r, e);
     uint32_t paused_ports = 0;
-    int rows = rc == 0 ? write_pause_bars(dir, r, &paused_ports) : 0;
+    int rows = rc == 0 ? write_pause_bars(dir, sc, r, &paused_ports) : 0;
     int have[PLOT_COUNT] = {0};
     const char *why[PLOT_COUNT] = {0};
     const struct series *s = &r->series;

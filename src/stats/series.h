@@ -107,6 +107,12 @@ int series_reserve(struct series *s, uint64_t max_ents);
 /* Free the arrays and zero the struct. */
 void series_release(struct series *s);
 
+/* Every maximal run of consecutive samples [first, last] in which a port
+ * had a paused priority, in order of the sample that ends it (then port).
+ * O(entries). Returns 0, or -1 when out of memory. */
+typedef void series_run_fn(void *ud, uint32_t port, uint32_t first, uint32_t last);
+int series_pause_runs(const struct series *s, series_run_fn *fn, void *ud);
+
 /* "cleaf3", "spine0", "host12", "stor2" for a node id. */
 const char *series_node_name(const struct series *s, uint32_t node, char *buf,
                              unsigned len);

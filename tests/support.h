@@ -1,0 +1,15 @@
+/* Helpers shared by the end-to-end tests. */
+#ifndef CKPT_TEST_SUPPORT_H
+#define CKPT_TEST_SUPPORT_H
+
+#include "../include/ckptnet.h"
+
+/* scenario_set with printf formatting; a refused key is printed (and the
+ * test's later checks fail on the unchanged value). */
+void test_set(struct scenario *sc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ckpt_run, printing the error when the run cannot start. */
+int test_run(const struct scenario *sc, struct results *r);
+
+#endif
