@@ -293,6 +293,56 @@ static void telemetry_series(void)
     results_release(&r);
 }
 
+/* Pause runs (pauses.csv, the timeline) against the samples they come from:
+ * every paused (sample, port) lies in exactly one run, nothing else does,
+ * and runs are maximal. */
+struct runs {
+    uint8_t *in;       /* [sample][port] covered by a run */
+    uint32_t np, n, bad;
+    uint32_t *end;     /* [port] last sample + 1 of its previous run */
+};
+
+static void mark_run(void *ud, uint32_t port, uint32_t first, uint32_t last)
+{
+    struct runs *c = ud;
+    c->bad += first > last || last >= c->n || port >= c->np;
+    if (port < c->np) {
+        c->bad += c->end[port] && c->end[port] >= first; /* touches the previous */
+        c->end[port] = last + 1;
+    }
+    for (uint32_t i = first; i <= last && last < c->n && port < c->np; i++)
+        c->bad += c->in[(size_t)i * c->np + port]++ != 0;
+}
+
+static void pause_runs_match_samples(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, STORAGE_BOUND, TEL, "fabric.buffer=8MB", NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    const struct series *s = &r.series;
+    struct runs c = {calloc((size_t)s->n * s->n_ports, 1), s->n_ports, s->n, 0,
+                     calloc(s->n_ports, sizeof(uint32_t))};
+    CHECK(c.in && c.end && series_pause_runs(s, mark_run, &c) == 0 && c.bad == 0);
+    uint64_t paused = 0, mismatch = 0;
+    uint8_t *want = calloc((size_t)s->n * s->n_ports, 1);
+    for (uint32_t i = 0; want && i < s->n; i++)
+        for (uint64_t k = s->off[i]; k < s->off[i + 1]; k++)
+            if (s->ent[k].paused) {
+                want[(size_t)i * s->n_ports + s->ent[k].port] = 1;
+                paused++;
+            }
+    for (size_t k = 0; c.in && want && k < (size_t)s->n * s->n_ports; k++)
+        mismatch += c.in[k] != want[k];
+    CHECK(paused > 100 && mismatch == 0);
+    free(c.in);
+    free(c.end);
+    free(want);
+    results_release(&r);
+}
+
 /* ---- CSV ------------------------------------------------------------------ */
 
 static int has_unit(const char *col)
@@ -565,6 +615,7 @@ SUITE(suite_report) = {
     {"report_segments_from_counters", segments_from_counters},
     {"report_telemetry_changes_nothing", telemetry_changes_nothing},
     {"report_telemetry_series", telemetry_series},
+    {"report_pause_runs_match_samples", pause_runs_match_samples},
     {"report_csv_files_parse", csv_files_parse},
     {"report_html_has_plots", html_has_plots},
     {"report_progress_hook", progress_hook},

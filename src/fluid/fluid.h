@@ -1,10 +1,13 @@
-/* The flow-level (fluid) engine: every transfer is a flow on its ECMP path
- * (the packet engine's path, topo_path) carrying wire bytes at its max-min
- * fair rate (maxmin.h) over every link capacity it crosses and its own rate
- * cap. Rates change only when a flow starts or drains, so events are flow
- * starts and completions. A flow is done one path latency after its last
- * byte leaves the source: propagation, switch latency and the last packet's
- * store-and-forward serialisation on every later hop, as in the packet engine.
+/* The flow-level (fluid) engine: every transfer is a flow on the packet
+ * engine's path (ECMP or WCMP hash; spray and per-packet adaptive routing:
+ * an even split over all equal-cost paths) carrying wire bytes at its
+ * max-min fair rate (maxmin.h) over every link capacity it crosses, its own
+ * rate cap and the storage back end (drain rate, ingest buffer). Rates change
+ * only when a flow starts or drains or an ingest buffer fills, so those are
+ * the events. A flow is done one path latency after its last byte leaves the
+ * source (propagation, switch latency and the last packet's store-and-forward
+ * serialisation on every later hop, as in the packet engine), plus, with a
+ * back end, the time to write what is buffered ahead of it.
  *
  * It knows nothing of packets: drops, PFC, queues and ECN are left unset and
  * r->has_packet_stats = 0. docs/fluid.md says what else it ignores. */
