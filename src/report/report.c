@@ -102,21 +102,24 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         if (r->rate_decreases)
             fprintf(out, ", lowest rate %s", fmt_rate(r->min_rate_bps, a, sizeof a));
         fputc('\n', out);
+        if (r->drops)
+            fprintf(out, "  drops       lossless %llu, lossy %llu, PFC watchdog %llu (%llu storms)\n",
+                    (unsigned long long)r->drops_lossless, (unsigned long long)r->drops_lossy,
+                    (unsigned long long)r->drops_watchdog, (unsigned long long)r->pfc_storms);
+    }
+    {
         static const char *const lbn[] = {"ecmp", "wcmp", "flowlet", "adaptive", "spray"};
         fprintf(out, "  balance     %s: uplink bytes max/mean %.2f (worst leaf), spines %.2f; "
                      "%.1f uplinks per flow",
                 lbn[r->lb >= 0 && r->lb < 5 ? r->lb : 0], r->lb_uplink_imbalance,
                 r->lb_spine_imbalance, r->lb_paths_mean);
-        if (r->reordered || r->retx_bytes)
+        if (r->has_packet_stats && (r->reordered || r->retx_bytes))
             fprintf(out, "; %llu packets reordered, %llu NAKs, %s resent",
                     (unsigned long long)r->reordered, (unsigned long long)r->naks,
                     fmt_bytes((double)r->retx_bytes, a, sizeof a));
         fputc('\n', out);
-        if (r->drops)
-            fprintf(out, "  drops       lossless %llu, lossy %llu, PFC watchdog %llu (%llu storms)\n",
-                    (unsigned long long)r->drops_lossless, (unsigned long long)r->drops_lossy,
-                    (unsigned long long)r->drops_watchdog, (unsigned long long)r->pfc_storms);
-    } else
+    }
+    if (!r->has_packet_stats)
         fprintf(out, "  network     drops, PFC, ECN and queues need the packet engine "
                      "(--engine packet)\n");
     if (r->ok && !r->has_packet_stats)
@@ -227,12 +230,6 @@ static void put_lossless(json_t *root, const struct results *r)
         }
         put_dotted(root, "network.ports", a);
     }
-    static const char *const lbn[] = {"ecmp", "wcmp", "flowlet", "adaptive", "spray"};
-    put_dotted(root, "network.lb.scheme", json_string(lbn[r->lb >= 0 && r->lb < 5 ? r->lb : 0]));
-    put_dotted(root, "network.lb.uplink_imbalance", json_real(r->lb_uplink_imbalance));
-    put_dotted(root, "network.lb.spine_imbalance", json_real(r->lb_spine_imbalance));
-    put_dotted(root, "network.lb.uplinks_per_flow_mean", json_real(r->lb_paths_mean));
-    put_dotted(root, "network.lb.uplinks_per_flow_max", U(r->lb_paths_max));
     put_dotted(root, "network.lb.reordered_packets", U(r->reordered));
     put_dotted(root, "network.lb.naks", U(r->naks));
     put_dotted(root, "network.lb.retransmitted_bytes", U(r->retx_bytes));
@@ -341,6 +338,13 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
         put_dotted(root, "network.packets_delivered", U(r->packets_delivered));
         put_lossless(root, r);
     }
+    /* load balance: both engines know where the bytes went */
+    static const char *const lbn[] = {"ecmp", "wcmp", "flowlet", "adaptive", "spray"};
+    put_dotted(root, "network.lb.scheme", json_string(lbn[r->lb >= 0 && r->lb < 5 ? r->lb : 0]));
+    put_dotted(root, "network.lb.uplink_imbalance", json_real(r->lb_uplink_imbalance));
+    put_dotted(root, "network.lb.spine_imbalance", json_real(r->lb_spine_imbalance));
+    put_dotted(root, "network.lb.uplinks_per_flow_mean", json_real(r->lb_paths_mean));
+    put_dotted(root, "network.lb.uplinks_per_flow_max", U(r->lb_paths_max));
     for (int s = 0; r->has_link_stats && s < RESULTS_SEGMENTS; s++) {
         char k[96];
         snprintf(k, sizeof k, "network.links.%s.max_utilisation", seg_key[s]);
