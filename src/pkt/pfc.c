@@ -77,15 +77,28 @@ void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg)
                           p, prio | ++p->wd_gen[prio] << 8);
     }
     p->pause_end[prio] = n->now + quanta_ps(n, p) * quanta / n->sc->fabric.pfc_quanta;
-    pnet_schedule(n, p->pause_end[prio], EV_PAUSE_END, p,
-                  prio | ++p->pause_gen[prio] << 8);
+    /* one expiry event per pause: a refresh only moves pause_end, and the
+     * event re-arms itself when it finds the pause extended */
+    if (!(p->end_armed & bit)) {
+        p->end_armed |= bit;
+        pnet_schedule(n, p->pause_end[prio], EV_PAUSE_END, p, prio);
+    }
 }
 
 void pfc_on_pause_end(struct pnet *n, struct port *p, uint32_t arg)
 {
     unsigned prio = arg & 0xff;
-    if ((arg >> 8) == p->pause_gen[prio])
-        unpause(n, p, prio);
+    uint8_t bit = (uint8_t)(1u << prio);
+    if (!(p->paused & bit)) {
+        p->end_armed &= (uint8_t)~bit; /* resumed by XON meanwhile */
+        return;
+    }
+    if (n->now < p->pause_end[prio]) {
+        pnet_schedule(n, p->pause_end[prio], EV_PAUSE_END, p, arg);
+        return;
+    }
+    p->end_armed &= (uint8_t)~bit;
+    unpause(n, p, prio);
 }
 
 void pfc_on_watchdog(struct pnet *n, struct port *p, uint32_t arg)

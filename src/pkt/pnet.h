@@ -81,6 +81,7 @@ struct port {
     /* egress side PFC state, per priority */
     uint64_t pause_end[NPRIO], pause_since[NPRIO], last_pause_rx[NPRIO];
     uint32_t pause_gen[NPRIO], wd_gen[NPRIO];
+    uint8_t end_armed;       /* priorities with a pause-expiry event pending */
     /* ingress side MMU accounting, per priority group */
     uint64_t ing_reserve[NPRIO], ing_shared[NPRIO], ing_hdrm[NPRIO];
     uint32_t refresh_gen[NPRIO];
