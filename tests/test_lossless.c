@@ -245,6 +245,7 @@ static void dcqcn_incast(unsigned N, const char *bytes)
     star(&sc, N, 1);
     test_set(&sc, "workload.bytes_per_writer=%s", bytes);
     test_set(&sc, "telemetry.interval=20us");
+    test_set(&sc, "telemetry.flows=true");
     struct results pfc, dc;
     CHECK(test_run(&sc, &pfc) == 0);
     test_set(&sc, "transport.cc=dcqcn");

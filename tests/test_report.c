@@ -326,14 +326,18 @@ static void pause_runs_match_samples(void)
     struct runs c = {calloc((size_t)s->n * s->n_ports, 1), s->n_ports, s->n, 0,
                      calloc(s->n_ports, sizeof(uint32_t))};
     CHECK(c.in && c.end && series_pause_runs(s, mark_run, &c) == 0 && c.bad == 0);
+    /* the naive reading: each port's state carried from sample to sample */
     uint64_t paused = 0, mismatch = 0;
-    uint8_t *want = calloc((size_t)s->n * s->n_ports, 1);
-    for (uint32_t i = 0; want && i < s->n; i++)
+    uint8_t *want = calloc((size_t)s->n * s->n_ports, 1), *cur = calloc(s->n_ports, 1);
+    for (uint32_t i = 0; want && cur && i < s->n; i++) {
         for (uint64_t k = s->off[i]; k < s->off[i + 1]; k++)
-            if (s->ent[k].paused) {
-                want[(size_t)i * s->n_ports + s->ent[k].port] = 1;
-                paused++;
-            }
+            cur[s->ent[k].port] = s->ent[k].paused != 0;
+        for (uint32_t p = 0; p < s->n_ports; p++) {
+            want[(size_t)i * s->n_ports + p] = cur[p];
+            paused += cur[p];
+        }
+    }
+    free(cur);
     for (size_t k = 0; c.in && want && k < (size_t)s->n * s->n_ports; k++)
         mismatch += c.in[k] != want[k];
     CHECK(paused > 100 && mismatch == 0);

@@ -29,6 +29,11 @@ void telemetry_sample(struct pnet *n)
         r->sample_max_queue[r->n_samples] = max_queue(n);
         return;
     }
+    if (!s->cur && !(s->cur = calloc(t->n_ports, sizeof *s->cur))) {
+        s->full = 1;
+        r->sample_max_queue[r->n_samples] = max_queue(n);
+        return;
+    }
     uint64_t qmax = 0;
     uint64_t *sb = &s->seg_bytes[(size_t)s->n * SERIES_SEGS];
     uint32_t *sp = &s->seg_paused[(size_t)s->n * SERIES_SEGS];
@@ -36,17 +41,23 @@ void telemetry_sample(struct pnet *n)
     memset(sp, 0, SERIES_SEGS * sizeof *sp);
     for (int g = 0; g < SEG_COUNT && g < SERIES_SEGS; g++)
         sb[g] = n->seg_tx[g];
-    /* one cache line of each port: queue, pause mask, kind, segment */
+    /* one cache line of each port (queue, pause mask, kind, segment); an
+     * entry only when its state changed: a port paused for a long time or
+     * idle costs nothing */
     for (uint32_t i = 0; i < t->n_ports; i++) {
         const struct port *p = &n->ports[i];
-        if (!p->paused && (p->is_host || !p->q_bytes))
-            continue;
-        unsigned sg = p->seg < SERIES_SEGS ? p->seg : SERIES_SEGS - 1;
-        sp[sg] += p->paused != 0;
         uint64_t q = p->is_host ? 0 : p->q_bytes;
+        if (p->paused) {
+            unsigned sg = p->seg < SERIES_SEGS ? p->seg : SERIES_SEGS - 1;
+            sp[sg]++;
+        }
         qmax = q > qmax ? q : qmax;
-        s->ent[s->n_ent++] = (struct series_ent){
-            i, p->paused, q > UINT32_MAX ? UINT32_MAX : (uint32_t)q};
+        uint32_t q32 = q > UINT32_MAX ? UINT32_MAX : (uint32_t)q;
+        uint64_t st = (uint64_t)p->paused << 32 | q32;
+        if (st != s->cur[i]) {
+            s->cur[i] = st;
+            s->ent[s->n_ent++] = (struct series_ent){i, p->paused, q32};
+        }
     }
     uint32_t active = 0;
     for (uint32_t i = 0; i < n->n_flows; i++)

@@ -35,20 +35,6 @@ static int close_checked(FILE *f, const char *dir, const char *name, struct err 
     return 0;
 }
 
-/* Queue bytes of port in sample i (its entries are sorted by port). */
-static const struct series_ent *find_ent(const struct series *s, uint32_t i, uint32_t port)
-{
-    uint64_t lo = s->off[i], hi = s->off[i + 1];
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (s->ent[mid].port < port)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < s->off[i + 1] && s->ent[lo].port == port ? &s->ent[lo] : NULL;
-}
-
 static int write_timeseries(FILE *f, const struct results *r)
 {
     const struct series *s = &r->series;
@@ -75,7 +61,8 @@ static int write_timeseries(FILE *f, const struct results *r)
     return 0;
 }
 
-static int write_queues(FILE *f, const struct results *r)
+/* Each hot port's queue, carried forward from its last change. */
+static int write_queues(FILE *f, const struct results *r, struct err *e)
 {
     const struct series *s = &r->series;
     char lb[64];
@@ -84,14 +71,26 @@ static int write_queues(FILE *f, const struct results *r)
         fprintf(f, ",%s_bytes",
                 series_link_label(s, s->hot[j].node, s->hot[j].peer, lb, sizeof lb));
     fputc('\n', f);
+    if (!s->n)
+        return 0;
+    int8_t *hot = malloc(s->n_ports ? s->n_ports : 1);
+    if (!hot)
+        return err_set(e, "out of memory writing queues.csv");
+    memset(hot, -1, s->n_ports);
+    for (uint32_t j = 0; j < s->n_hot; j++)
+        if (s->hot[j].port < s->n_ports)
+            hot[s->hot[j].port] = (int8_t)j;
+    uint32_t q[SERIES_MAX_HOT] = {0};
     for (uint32_t i = 0; i < s->n && i < r->n_samples; i++) {
+        for (uint64_t k = s->off[i]; k < s->off[i + 1]; k++)
+            if (s->ent[k].port < s->n_ports && hot[s->ent[k].port] >= 0)
+                q[hot[s->ent[k].port]] = s->ent[k].q_bytes;
         fprintf(f, "%.9g", r->sample_t[i]);
-        for (uint32_t j = 0; j < s->n_hot; j++) {
-            const struct series_ent *x = find_ent(s, i, s->hot[j].port);
-            fprintf(f, ",%u", x ? x->q_bytes : 0);
-        }
+        for (uint32_t j = 0; j < s->n_hot; j++)
+            fprintf(f, ",%u", q[j]);
         fputc('\n', f);
     }
+    free(hot);
     return 0;
 }
 
@@ -203,7 +202,7 @@ int report_csv(const char *dir, const struct scenario *sc, const struct results 
         int rc = 0;
         switch (k) {
         case 0: rc = write_timeseries(f, r); break;
-        case 1: rc = write_queues(f, r); break;
+        case 1: rc = write_queues(f, r, e); break;
         case 2: rc = write_pauses(f, sc, r, e); break;
         case 3: rc = write_ports(f, r); break;
         case 4: rc = write_writers(f, r, e); break;

@@ -232,10 +232,14 @@ static const struct key keys[] = {
      "(preset)", NULL},
 
     {"telemetry.interval", T_TIME, FIELD(telemetry.interval_ps), "0", NULL,
-     "1000s", "sampling interval of time series (flow rates); 0 = off", NULL},
+     "1000s", "sampling interval of the time series (queues, pauses, throughput per "
+     "segment, bytes to write; flow rates with telemetry.flows); 0 = off", NULL},
     {"telemetry.hot_ports", T_COUNT, FIELD(telemetry.hot_ports), "8", "1", "64",
      "ports whose queue is reported over time: the K with the largest peak "
      "queue (CSV queues.csv, HTML report)", NULL},
+    {"telemetry.flows", T_BOOL, FIELD(telemetry.flows), "false", NULL, NULL,
+     "also sample every transfer's sending rate and bytes received (memory: "
+     "transfers x samples x 16 B)", NULL},
     {"telemetry.ports", T_BOOL, FIELD(telemetry.ports), "false", NULL, NULL,
      "keep every port's counters in the results (JSON network.ports)", NULL},
     {"sim.time_limit", T_TIME, FIELD(sim.time_limit_ps), "0", NULL, "100000s",

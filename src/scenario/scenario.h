@@ -111,6 +111,7 @@ struct scenario {
         uint64_t interval_ps;   /* 0 = no time series */
         int ports;              /* keep per-port counters in the results */
         uint32_t hot_ports;     /* queue time series of the K hottest ports */
+        int flows;              /* sample every transfer's rate and bytes */
     } telemetry;
     struct {
         uint64_t time_limit_ps; /* 0 = 50 x the analytic bound + 10 ms */

@@ -118,8 +118,9 @@ struct results {
         double active_s;       /* first packet start to last packet end */
         double active_paused_s; /* paused time up to the last packet's end */
     } *ports;
-    /* flow samples every telemetry.interval, owned: rate[i * n_sample_flows
-     * + f] is flow f's sending rate (bps), delivered[...] its bytes received */
+    /* samples every telemetry.interval, owned; with telemetry.flows (else
+     * n_sample_flows = 0): rate[i * n_sample_flows + f] is flow f's sending
+     * rate (bps), delivered[...] its bytes received */
     uint32_t n_samples, n_sample_flows;
     double *sample_t, *sample_rate;
     uint64_t *sample_delivered;

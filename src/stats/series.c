@@ -77,6 +77,7 @@ void series_release(struct series *s)
     free(s->active);
     free(s->off);
     free(s->ent);
+    free(s->cur);
     free(s->port_node);
     free(s->port_peer);
     free(s->port_seg);
@@ -90,33 +91,23 @@ int series_pause_runs(const struct series *s, series_run_fn *fn, void *ud)
     uint32_t *since = malloc((s->n_ports ? s->n_ports : 1) * sizeof *since);
     if (!since)
         return -1;
-    /* walk samples i-1 and i together (each sorted by port): a port paused
-     * in i-1 and not in i ends a run, one paused in i and not in i-1 starts
-     * one */
-    for (uint32_t i = 0; i <= s->n; i++) {
-        uint64_t a = i ? s->off[i - 1] : 0, ae = i ? s->off[i] : 0;
-        uint64_t b = i < s->n ? s->off[i] : 0, be = i < s->n ? s->off[i + 1] : 0;
-        while (a < ae || b < be) {
-            while (a < ae && !s->ent[a].paused)
-                a++;
-            while (b < be && !s->ent[b].paused)
-                b++;
-            if (a >= ae && b >= be)
-                break;
-            uint32_t pa = a < ae ? s->ent[a].port : UINT32_MAX;
-            uint32_t pb = b < be ? s->ent[b].port : UINT32_MAX;
-            if (pa == pb) {
-                a++, b++;
-            } else if (pa < pb) {
-                fn(ud, pa, since[pa], i - 1);
-                a++;
-            } else {
-                if (pb < s->n_ports)
-                    since[pb] = i;
-                b++;
+    for (uint32_t p = 0; p < s->n_ports; p++)
+        since[p] = UINT32_MAX; /* not paused */
+    for (uint32_t i = 0; i < s->n; i++)
+        for (uint64_t k = s->off[i]; k < s->off[i + 1]; k++) {
+            uint32_t p = s->ent[k].port;
+            if (p >= s->n_ports)
+                continue;
+            if (s->ent[k].paused && since[p] == UINT32_MAX) {
+                since[p] = i;
+            } else if (!s->ent[k].paused && since[p] != UINT32_MAX) {
+                fn(ud, p, since[p], i - 1);
+                since[p] = UINT32_MAX;
             }
         }
-    }
+    for (uint32_t p = 0; p < s->n_ports; p++)
+        if (since[p] != UINT32_MAX)
+            fn(ud, p, since[p], s->n - 1);
     free(since);
     return 0;
 }

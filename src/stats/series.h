@@ -4,9 +4,10 @@
  * Time series (struct series) are sampled every telemetry.interval by an
  * engine that supports them (the packet engine): per sample, cumulative wire
  * bytes sent on each path segment, ports paused per segment, payload bytes
- * still to deliver, active transfers, and a sparse list of the ports that
- * had a queue or a pause at that instant. A sample costs O(ports + flows)
- * time and at most one entry per port, never anything per packet.
+ * still to deliver, active transfers, and the ports whose queue or pause
+ * state changed since the previous sample (a port keeps its last recorded
+ * state until it has an entry; all start empty and unpaused). A sample costs
+ * O(ports + flows) time and at most one entry per port, nothing per packet.
  *
  * Path segments (enum path_seg) are the checkpoint path in the order of the
  * product's table: host path, writer NIC, compute-leaf uplinks, spine ->
@@ -65,8 +66,8 @@ struct bottleneck {
 #define SERIES_SEGS 5      /* enum segment order (topo.h), incl. reverse */
 #define SERIES_MAX_HOT 64
 
-/* A port in a sample: queue bytes (saturated at UINT32_MAX), priorities
- * paused by its peer. 8 bytes: ports are fewer than 2^24. */
+/* A port's new state at a sample: queue bytes (switch ports; saturated at
+ * UINT32_MAX), priorities paused by its peer. 8 bytes: ports < 2^24. */
 struct series_ent {
     uint32_t port : 24;
     uint32_t paused : 8;
@@ -86,8 +87,10 @@ struct series {
     uint32_t *seg_paused;  /* [n][SERIES_SEGS] ports with a paused priority */
     uint64_t *remaining;   /* [n] payload bytes not yet delivered */
     uint32_t *active;      /* [n] transfers started and not complete */
-    uint64_t *off;         /* [n + 1]: sample i's ports are ent[off[i] .. off[i+1]) */
+    uint64_t *off;         /* [n + 1]: sample i's changes are ent[off[i] .. off[i+1]),
+                            * sorted by port */
     struct series_ent *ent;
+    uint64_t *cur;         /* [n_ports] while sampling: state last recorded */
     uint64_t n_ent, ent_cap;
     /* topology facts the reports need to name ports */
     uint32_t n_ports;
