@@ -52,9 +52,9 @@ static const char usage_run[] =
     "  --quiet          no summary on stdout, no progress line\n"
     "  -h, --help       show this help\n"
     "\n"
-    "With --csv-dir or --report and no telemetry.interval, about 400 samples are\n"
-    "taken over the bound. Runs longer than a second show a progress line on\n"
-    "stderr when it is a terminal.\n"
+    "With --csv-dir or --report and no telemetry.interval, 400 to 1000 samples\n"
+    "are taken over the bound. Runs longer than a second show a progress line\n"
+    "on stderr when it is a terminal.\n"
     "\n"
     "exit status: 0 ok, 1 an invariant was violated, 2 bad usage or scenario\n";
 
@@ -259,7 +259,8 @@ static int run_one(const struct scenario *sc, struct results *r, int quiet, stru
 /* ---- commands -------------------------------------------------------------- */
 
 /* --csv-dir and --report want a time series: without telemetry.interval,
- * take about 400 samples over the bound (rounded to 1, 2 or 5). */
+ * take 400 to 1000 samples over the bound (bound / 400 rounded down to 1, 2
+ * or 5 in its decade). */
 static void auto_interval(struct scenario *sc)
 {
     if (scenario_is_set(sc, "telemetry.interval"))

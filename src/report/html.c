@@ -405,6 +405,15 @@ static void cost_table(FILE *o, const struct scenario *sc, const struct results 
     fprintf(o, "</table>\n");
 }
 
+static void echo_key(void *ud, const char *key, const char *value, int kind)
+{
+    (void)kind;
+    html_text(ud, key);
+    fputs(" = ", ud);
+    html_text(ud, value);
+    fputc('\n', ud);
+}
+
 static const char css[] =
     "body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}"
     "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
@@ -466,9 +475,12 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
         }
         fprintf(o, "\n");
     }
-    fprintf(o, "<h2>Scenario</h2>\n<p>Every key of the effective scenario is in the JSON "
-               "output (<code>--json</code>); the CSV files behind these plots come from "
-               "<code>--csv-dir</code> (docs/report.md).</p>\n</body></html>\n");
+    fprintf(o, "<h2>Scenario</h2>\n<details><summary>every key of the effective scenario"
+               "</summary><pre>");
+    scenario_echo(sc, echo_key, o);
+    fprintf(o, "</pre></details>\n<p>The CSV files behind these plots come from "
+               "<code>--csv-dir</code>; the results as JSON from <code>--json</code> "
+               "(docs/report.md).</p>\n</body></html>\n");
 }
 
 int report_html(const char *path, const struct scenario *sc, const struct results *r,
