@@ -635,41 +635,15 @@ static void violate(struct results *r, const char *fmt, ...)
 static void writers(const struct fnet *n, struct results *r)
 {
     const struct workload *w = n->w;
-    uint32_t nw = w->n_writers ? w->n_writers : 1;
-    uint64_t *wstart = malloc(nw * sizeof *wstart), *wend = calloc(nw, sizeof *wend);
-    double *wc = malloc(nw * sizeof *wc);
-    uint64_t first = UINT64_MAX, last = 0;
-    uint32_t nwc = 0;
-    for (uint32_t i = 0; wstart && i < nw; i++)
-        wstart[i] = UINT64_MAX;
+    struct writer_acc acc;
+    writer_acc_init(&acc, w->n_writers);
     for (uint32_t i = 0; i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
         const struct fflow *f = &n->fl[i];
-        if (f->state != 2)
-            continue;
-        if (x->start_ps < first)
-            first = x->start_ps;
-        if (f->done > last)
-            last = f->done;
-        if (wstart && wend && x->writer < nw) {
-            if (x->start_ps < wstart[x->writer])
-                wstart[x->writer] = x->start_ps;
-            if (f->done > wend[x->writer])
-                wend[x->writer] = f->done;
-        }
+        if (f->state == 2)
+            writer_acc_add(&acc, x->writer, x->start_ps, x->start_ps, f->done);
     }
-    for (uint32_t i = 0; wc && wstart && wend && i < w->n_writers; i++)
-        if (wstart[i] != UINT64_MAX)
-            wc[nwc++] = ps_to_s(wend[i] - wstart[i]);
-    r->completion_s = last > first && first != UINT64_MAX ? ps_to_s(last - first) : 0;
-    if (wc) {
-        r->writer_max_s = results_percentile(wc, nwc, 1.0);
-        r->writer_p99_s = results_percentile(wc, nwc, 0.99);
-        r->writer_p50_s = results_percentile(wc, nwc, 0.50);
-    }
-    free(wc);
-    free(wstart);
-    free(wend);
+    writer_acc_finish(&acc, r);
 }
 
 /* Spread of the bytes over uplinks and spines, and uplinks per flow, as the

@@ -427,52 +427,20 @@ static void collect(struct pnet *n, struct results *r)
             over_buffer = 1;
     }
     /* per writer: its first start to the end of its last transfer */
-    uint32_t nw = n->n_writers ? n->n_writers : 1;
-    uint64_t *wstart = malloc(nw * sizeof *wstart), *wend = calloc(nw, sizeof *wend);
-    double *wc = malloc(nw * sizeof *wc);
-    uint32_t nwc = 0;
-    uint64_t first = UINT64_MAX, last = 0, bad_flows = 0;
-    for (uint32_t i = 0; wstart && i < nw; i++)
-        wstart[i] = UINT64_MAX;
+    struct writer_acc wa;
+    writer_acc_init(&wa, n->n_writers);
+    uint64_t bad_flows = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
         if (!f->done || f->recv != f->bytes) {
             bad_flows++;
             continue;
         }
-        if (f->first_tx_ps < first)
-            first = f->first_tx_ps;
-        if (f->done_ps > last)
-            last = f->done_ps;
-        if (wstart && wend && f->writer < nw) {
-            if (f->start_ps < wstart[f->writer])
-                wstart[f->writer] = f->start_ps;
-            if (f->done_ps > wend[f->writer])
-                wend[f->writer] = f->done_ps;
-        }
+        writer_acc_add(&wa, f->writer, f->start_ps, f->first_tx_ps, f->done_ps);
     }
-    r->writer_s = malloc(nw * sizeof *r->writer_s); /* the reports' CDF */
-    if (r->writer_s)
-        r->n_writer_s = n->n_writers;
-    for (uint32_t i = 0; wc && wstart && wend && i < n->n_writers; i++) {
-        double v = wstart[i] != UINT64_MAX ? ps_to_s(wend[i] - wstart[i]) : -1;
-        if (v >= 0)
-            wc[nwc++] = v;
-        if (r->writer_s)
-            r->writer_s[i] = v;
-    }
+    writer_acc_finish(&wa, r);
     r->engine = "packet";
     r->has_packet_stats = 1;
-    r->writers = n->n_writers;
-    r->completion_s = last > first && first != UINT64_MAX ? ps_to_s(last - first) : 0;
-    if (wc) {
-        r->writer_max_s = results_percentile(wc, nwc, 1.0);
-        r->writer_p99_s = results_percentile(wc, nwc, 0.99);
-        r->writer_p50_s = results_percentile(wc, nwc, 0.50);
-    }
-    free(wc);
-    free(wstart);
-    free(wend);
     r->drops = n->drops_lossless + n->drops_lossy + n->drops_watchdog;
     r->pause_frames = n->pause_frames;
     r->resume_frames = n->resume_frames;

@@ -21,6 +21,61 @@ void results_release(struct results *r)
     r->n_ports = r->n_samples = 0;
 }
 
+int writer_acc_init(struct writer_acc *a, uint32_t n_writers)
+{
+    a->n = n_writers;
+    a->first = UINT64_MAX;
+    a->last = 0;
+    a->start = malloc((n_writers ? n_writers : 1) * sizeof *a->start);
+    a->end = calloc(n_writers ? n_writers : 1, sizeof *a->end);
+    for (uint32_t i = 0; a->start && i < n_writers; i++)
+        a->start[i] = UINT64_MAX;
+    return a->start && a->end ? 0 : -1;
+}
+
+void writer_acc_add(struct writer_acc *a, uint32_t writer, uint64_t start_ps,
+                    uint64_t first_byte_ps, uint64_t done_ps)
+{
+    if (first_byte_ps < a->first)
+        a->first = first_byte_ps;
+    if (done_ps > a->last)
+        a->last = done_ps;
+    if (!a->start || !a->end || writer >= a->n)
+        return;
+    if (start_ps < a->start[writer])
+        a->start[writer] = start_ps;
+    if (done_ps > a->end[writer])
+        a->end[writer] = done_ps;
+}
+
+void writer_acc_finish(struct writer_acc *a, struct results *r)
+{
+    const double ps = 1e12;
+    r->writers = a->n;
+    r->completion_s = a->last > a->first && a->first != UINT64_MAX
+                          ? (double)(a->last - a->first) / ps : 0;
+    double *wc = malloc((a->n ? a->n : 1) * sizeof *wc);
+    r->writer_s = malloc((a->n ? a->n : 1) * sizeof *r->writer_s);
+    r->n_writer_s = r->writer_s ? a->n : 0;
+    uint32_t k = 0;
+    for (uint32_t i = 0; a->start && a->end && i < a->n; i++) {
+        double v = a->start[i] != UINT64_MAX ? (double)(a->end[i] - a->start[i]) / ps : -1;
+        if (wc && v >= 0)
+            wc[k++] = v;
+        if (r->writer_s)
+            r->writer_s[i] = v;
+    }
+    if (wc) {
+        r->writer_max_s = results_percentile(wc, k, 1.0);
+        r->writer_p99_s = results_percentile(wc, k, 0.99);
+        r->writer_p50_s = results_percentile(wc, k, 0.50);
+    }
+    free(wc);
+    free(a->start);
+    free(a->end);
+    a->start = a->end = NULL;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

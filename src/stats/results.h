@@ -167,6 +167,21 @@ struct results {
     double wall_s;
 };
 
+/* Writer completions, shared by the engines: each writer runs from its
+ * first transfer's start to its last transfer's end; the checkpoint from the
+ * first byte sent to the last byte written. Add every completed transfer,
+ * then finish: fills completion_s, writers, writer_{p50,p99,max}_s and
+ * writer_s (-1 for a writer with nothing completed), and frees the rest. */
+struct writer_acc {
+    uint64_t *start, *end;
+    uint32_t n;
+    uint64_t first, last;
+};
+int writer_acc_init(struct writer_acc *a, uint32_t n_writers);
+void writer_acc_add(struct writer_acc *a, uint32_t writer, uint64_t start_ps,
+                    uint64_t first_byte_ps, uint64_t done_ps);
+void writer_acc_finish(struct writer_acc *a, struct results *r);
+
 /* Free what a run allocated inside r (per-port stats, samples). */
 void results_release(struct results *r);
 
