@@ -52,28 +52,11 @@ int ckpt_describe(const struct scenario *user, struct ckpt_description *d, struc
     struct workload w;
     memset(d, 0, sizeof *d);
     struct results *r = &d->r;
-    r->bottleneck.seg = r->bottleneck.next_seg = -1;
-    struct scenario eff = *user;
-    if (scenario_resolve(&eff, e) < 0)
-        return -1;
+    struct scenario eff;
     const struct scenario *sc = &eff;
     arena_init(&a);
-    struct scenario fab;
-    workload_fabric(sc, &fab);
-    int rc = topo_build(&t, &fab, &a, e);
-    if (rc == 0)
-        rc = cost_check(sc, e);
-    if (rc == 0)
-        rc = workload_build(&w, sc, &t, &a, e);
+    int rc = ckpt_prepare(user, &eff, &a, &t, &w, r, e);
     if (rc == 0) {
-        r->ckpt_bytes = w.total_bytes;
-        r->plan = w.sum;
-        r->writers = w.n_writers;
-        r->oversub_compute = t.oversub_compute;
-        r->oversub_storage = t.oversub_storage;
-        r->switches = t.n_switches;
-        r->links = t.n_ports / 2;
-        bound_compute(r, &t, &w, sc);
         d->engine = ckpt_choose_engine(sc, &w, r);
         r->engine = d->engine == ENGINE_FLUID ? "fluid" : "packet";
         segments_compute(r, &t, &w, sc);

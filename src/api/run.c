@@ -38,6 +38,32 @@ int ckpt_choose_engine(const struct scenario *sc, const struct workload *w,
     return fluid ? ENGINE_FLUID : ENGINE_PACKET;
 }
 
+int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena *a,
+                 struct topo *t, struct workload *w, struct results *r, struct err *e)
+{
+    r->bottleneck.seg = r->bottleneck.next_seg = -1;
+    /* profiles and presets fill what the user left open (idempotent) */
+    *eff = *user;
+    if (scenario_resolve(eff, e) < 0)
+        return -1;
+    struct scenario fab; /* every NIC of a node is its own host port */
+    workload_fabric(eff, &fab);
+    if (topo_build(t, &fab, a, e) < 0 || cost_check(eff, e) < 0 ||
+        workload_build(w, eff, t, a, e) < 0)
+        return -1;
+    r->ckpt_bytes = w->total_bytes;
+    r->plan = w->sum;
+    r->writers = w->n_writers;
+    r->oversub_compute = t->oversub_compute;
+    r->oversub_storage = t->oversub_storage;
+    r->switches = t->n_switches;
+    r->links = t->n_ports / 2;
+    r->failed_links = t->n_failed;
+    memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);
+    bound_compute(r, t, w, eff);
+    return 0;
+}
+
 int ckpt_run(const struct scenario *user, struct results *r, struct err *e)
 {
     return ckpt_run_progress(user, r, NULL, e);
@@ -49,32 +75,13 @@ int ckpt_run_progress(const struct scenario *user, struct results *r,
     struct arena a;
     struct topo t;
     struct workload w;
-    memset(r, 0, sizeof *r);
-    r->bottleneck.seg = r->bottleneck.next_seg = -1;
-    r->progress = progress && progress->fn ? progress : NULL;
-    /* profiles and presets fill what the user left open (idempotent) */
-    struct scenario eff = *user;
-    if (scenario_resolve(&eff, e) < 0)
-        return -1;
+    struct scenario eff;
     const struct scenario *sc = &eff;
+    memset(r, 0, sizeof *r);
+    r->progress = progress && progress->fn ? progress : NULL;
     arena_init(&a);
-    struct scenario fab; /* every NIC of a node is its own host port */
-    workload_fabric(sc, &fab);
-    int rc = topo_build(&t, &fab, &a, e);
-    if (rc == 0)
-        rc = cost_check(sc, e);
-    if (rc == 0)
-        rc = workload_build(&w, sc, &t, &a, e);
+    int rc = ckpt_prepare(user, &eff, &a, &t, &w, r, e);
     if (rc == 0) {
-        r->ckpt_bytes = w.total_bytes;
-        r->plan = w.sum;
-        r->oversub_compute = t.oversub_compute;
-        r->oversub_storage = t.oversub_storage;
-        r->switches = t.n_switches;
-        r->links = t.n_ports / 2;
-        r->failed_links = t.n_failed;
-        memcpy(r->failed_link_names, t.failed_names, sizeof r->failed_link_names);
-        bound_compute(r, &t, &w, sc);
         if (ckpt_choose_engine(sc, &w, r) == ENGINE_FLUID)
             rc = fluid_run(sc, &t, &w, r, e);
         else
