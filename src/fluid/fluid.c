@@ -186,15 +186,11 @@ struct lset {
     uint32_t n, cap;
 };
 
-static int lset_add(struct lset *s, uint32_t link, double w)
+/* Append (link, w), growing the arrays from first_cap entries. */
+static int lset_push(struct lset *s, uint32_t link, double w, uint32_t first_cap)
 {
-    for (uint32_t i = 0; i < s->n; i++)
-        if (s->link[i] == link) {
-            s->w[i] += w;
-            return 0;
-        }
     if (s->n == s->cap) {
-        uint32_t c = s->cap ? 2 * s->cap : 64;
+        uint32_t c = s->cap ? 2 * s->cap : first_cap;
         uint32_t *l = realloc(s->link, c * sizeof *l);
         if (!l)
             return -1;
@@ -210,24 +206,20 @@ static int lset_add(struct lset *s, uint32_t link, double w)
     return 0;
 }
 
+static int lset_add(struct lset *s, uint32_t link, double w)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->link[i] == link) {
+            s->w[i] += w;
+            return 0;
+        }
+    return lset_push(s, link, w, 64);
+}
+
 /* Append without looking for duplicates (the whole run's list). */
 static int lset_add_new(struct lset *s, uint32_t link, double w)
 {
-    if (s->n == s->cap) {
-        uint32_t c = s->cap ? 2 * s->cap : 1024;
-        uint32_t *l = realloc(s->link, c * sizeof *l);
-        if (!l)
-            return -1;
-        s->link = l;
-        double *w2 = realloc(s->w, c * sizeof *w2);
-        if (!w2)
-            return -1;
-        s->w = w2;
-        s->cap = c;
-    }
-    s->link[s->n] = link;
-    s->w[s->n++] = w;
-    return 0;
+    return lset_push(s, link, w, 1024);
 }
 
 /* Every equal-cost path from switch `node` on, each taking an equal share. */
