@@ -270,3 +270,29 @@ SUITE(suite_cli_api) = {
     {"json_has_required_keys", json_has_required_keys},
     {0, 0},
 };
+
+/* A fabric that asks more ports than its switch profile has is flagged. */
+static void fabric_profile_warnings(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    CHECK(r.warnings[0] == '\0'); /* 16 + 16 ports on a 32-port leaf */
+    results_release(&r);
+    test_set(&sc, "fabric.hosts_per_leaf=32");
+    test_set(&sc, "workload.bytes_per_writer=64KB");
+    CHECK(test_run(&sc, &r) == 0);
+    CHECKF(strstr(r.warnings, "a leaf needs 48 ports, CX732Q-N has 32") != NULL, "%s",
+           r.warnings);
+    results_release(&r);
+    test_set(&sc, "fabric.switch=CX764QD-N");
+    CHECK(test_run(&sc, &r) == 0);
+    CHECK(r.warnings[0] == '\0');
+    results_release(&r);
+}
+
+SUITE(suite_engine2) = {
+    {"fabric_profile_warnings", fabric_profile_warnings},
+    {0, 0},
+};

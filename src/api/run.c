@@ -38,6 +38,37 @@ int ckpt_choose_engine(const struct scenario *sc, const struct workload *w,
     return fluid ? ENGINE_FLUID : ENGINE_PACKET;
 }
 
+/* Say where the fabric asks more of a switch than its profile has: more
+ * ports, or faster links than its ports run. The run goes on. */
+static void fabric_warnings(struct results *r, const struct topo *t, const struct scenario *sc)
+{
+    uint32_t leaf_need = 0, spine_need = 0;
+    for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {
+        uint32_t *need = n >= t->first_spine ? &spine_need : &leaf_need;
+        if (t->nodes[n].nports > *need)
+            *need = t->nodes[n].nports;
+    }
+    size_t len = 0, cap = sizeof r->warnings;
+    r->warnings[0] = '\0';
+    if (leaf_need > sc->fabric.leaf_ports)
+        len += (size_t)snprintf(r->warnings + len, cap - len,
+                                "%sa leaf needs %u ports, %s has %u", len ? "; " : "",
+                                leaf_need, sc->fabric.leaf_switch, sc->fabric.leaf_ports);
+    if (len < cap && spine_need > sc->fabric.spine_ports)
+        len += (size_t)snprintf(r->warnings + len, cap - len,
+                                "%sa spine needs %u ports, %s has %u", len ? "; " : "",
+                                spine_need, sc->fabric.spine_switch, sc->fabric.spine_ports);
+    uint64_t host = sc->cluster.nic_bps > sc->storage.nic_bps ? sc->cluster.nic_bps
+                                                             : sc->storage.nic_bps;
+    uint64_t up = sc->fabric.uplink_bps;
+    if (len < cap && (host > sc->fabric.leaf_port_bps || up > sc->fabric.leaf_port_bps ||
+                      up > sc->fabric.spine_port_bps))
+        snprintf(r->warnings + len, cap - len,
+                 "%slinks faster than the profiles' ports (leaf %llu Gbps, spine %llu Gbps)",
+                 len ? "; " : "", (unsigned long long)(sc->fabric.leaf_port_bps / 1000000000),
+                 (unsigned long long)(sc->fabric.spine_port_bps / 1000000000));
+}
+
 int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena *a,
                  struct topo *t, struct workload *w, struct results *r, struct err *e)
 {
@@ -61,6 +92,7 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     r->failed_links = t->n_failed;
     memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);
     bound_compute(r, t, w, eff);
+    fabric_warnings(r, t, eff);
     return 0;
 }
 

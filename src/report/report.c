@@ -71,6 +71,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
                  "compute leaves, %.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
+    if (r->warnings[0])
+        fprintf(out, "  warning     %s\n", r->warnings);
     if (r->failed_links)
         fprintf(out, "  failed      %u leaf-spine links down: %s\n", r->failed_links,
                 r->failed_link_names);
@@ -324,6 +326,7 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
     put_dotted(root, "fabric.switches", U(r->switches));
     put_dotted(root, "fabric.links", U(r->links));
     put_dotted(root, "fabric.failed_links", U(r->failed_links));
+    put_dotted(root, "fabric.warnings", json_string(r->warnings));
     put_dotted(root, "fabric.failed_link_names", json_string(r->failed_link_names));
     put_dotted(root, "fabric.oversubscription.compute", json_real(r->oversub_compute));
     put_dotted(root, "fabric.oversubscription.storage", json_real(r->oversub_storage));

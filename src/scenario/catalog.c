@@ -121,6 +121,8 @@ int scenario_resolve(struct scenario *sc, struct err *e)
     sc->fabric.spine_latency_ps = lat_set ? sc->fabric.switch_latency_ps : spine->latency_ps;
     sc->fabric.leaf_ports = leaf->ports;
     sc->fabric.spine_ports = spine->ports;
+    sc->fabric.leaf_port_bps = leaf->port_bps;
+    sc->fabric.spine_port_bps = spine->port_bps;
     /* the echo shows what the leaves use */
     char v[32];
     if (scenario_set_default(sc, "fabric.buffer",

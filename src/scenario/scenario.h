@@ -90,6 +90,7 @@ struct scenario {
         uint64_t leaf_buffer, spine_buffer;
         uint64_t leaf_latency_ps, spine_latency_ps;
         uint32_t leaf_ports, spine_ports;
+        uint64_t leaf_port_bps, spine_port_bps;
     } fabric;
     struct {
         int cc;                 /* enum cc_kind */

@@ -75,6 +75,7 @@ struct results {
     uint32_t switches, links;
     uint32_t failed_links;
     char failed_link_names[256];
+    char warnings[512];        /* the fabric needs more than its switch profiles offer */
 
     /* network counters */
     uint64_t drops;
