@@ -609,21 +609,6 @@ static double ps_to_s(uint64_t ps)
     return (double)ps / (double)PS_PER_S;
 }
 
-__attribute__((format(printf, 2, 3)))
-static void violate(struct results *r, const char *fmt, ...)
-{
-    r->ok = 0;
-    size_t len = strlen(r->violation);
-    if (len + 3 >= sizeof r->violation)
-        return;
-    if (len)
-        len += (size_t)snprintf(r->violation + len, sizeof r->violation - len, "; ");
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->violation + len, sizeof r->violation - len, fmt, ap);
-    va_end(ap);
-}
-
 static void writers(const struct fnet *n, struct results *r)
 {
     const struct workload *w = n->w;
@@ -761,17 +746,17 @@ static void collect(struct fnet *n, struct results *r)
     r->ok = 1;
     r->violation[0] = '\0';
     if (!expect)
-        violate(r, "out of memory checking link byte counts");
+        results_violate(r, "out of memory checking link byte counts");
     if (worst_link != UINT32_MAX)
-        violate(r, "link %llu carried %.0f wire bytes, its flows sent %.0f",
+        results_violate(r, "link %llu carried %.0f wire bytes, its flows sent %.0f",
                 (unsigned long long)worst_link, n->lk[worst_link].bytes, expect[worst_link]);
     if (bad_flows)
-        violate(r, "%llu of %llu transfers did not complete", (unsigned long long)bad_flows,
+        results_violate(r, "%llu of %llu transfers did not complete", (unsigned long long)bad_flows,
                 (unsigned long long)w->n);
     if (n->time_went_back)
-        violate(r, "time went backwards");
+        results_violate(r, "time went backwards");
     if (m->over_capacity)
-        violate(r, "%llu link loads above capacity (worst by %.3g)",
+        results_violate(r, "%llu link loads above capacity (worst by %.3g)",
                 (unsigned long long)m->over_capacity, m->worst_excess);
     free(expect);
 }

@@ -320,22 +320,6 @@ static double ps_to_s(uint64_t ps)
     return (double)ps / (double)PS_PER_S;
 }
 
-/* Add a violation to r->violation (first ones win when space runs out). */
-__attribute__((format(printf, 2, 3)))
-static void violate(struct results *r, const char *fmt, ...)
-{
-    r->ok = 0;
-    size_t len = strlen(r->violation);
-    if (len + 3 >= sizeof r->violation)
-        return;
-    if (len)
-        len += (size_t)snprintf(r->violation + len, sizeof r->violation - len, "; ");
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->violation + len, sizeof r->violation - len, fmt, ap);
-    va_end(ap);
-}
-
 static void collect(struct pnet *n, struct results *r)
 {
     const struct topo *t = n->topo;
@@ -466,30 +450,30 @@ static void collect(struct pnet *n, struct results *r)
     uint64_t out = n->bytes_sent + n->retx_bytes;
     uint64_t acc = n->bytes_delivered + n->bytes_dropped + n->discarded_bytes + in_flight;
     if (out != acc)
-        violate(r, "bytes not conserved: sent %llu + resent %llu != delivered + dropped + "
+        results_violate(r, "bytes not conserved: sent %llu + resent %llu != delivered + dropped + "
                    "discarded by receivers + in flight %llu",
                 (unsigned long long)n->bytes_sent, (unsigned long long)n->retx_bytes,
                 (unsigned long long)acc);
     if (n->drops_lossless)
-        violate(r, "%llu packets of lossless priorities dropped (PFC headroom exhausted)",
+        results_violate(r, "%llu packets of lossless priorities dropped (PFC headroom exhausted)",
                 (unsigned long long)n->drops_lossless);
     if (n->drops_lossy)
-        violate(r, "%llu packets dropped (lossy priority or PFC off; no retransmission)",
+        results_violate(r, "%llu packets dropped (lossy priority or PFC off; no retransmission)",
                 (unsigned long long)n->drops_lossy);
     if (n->drops_watchdog)
-        violate(r, "%llu packets dropped by the PFC watchdog",
+        results_violate(r, "%llu packets dropped by the PFC watchdog",
                 (unsigned long long)n->drops_watchdog);
     if (bad_flows)
-        violate(r, "%llu of %llu transfers did not complete", (unsigned long long)bad_flows,
+        results_violate(r, "%llu of %llu transfers did not complete", (unsigned long long)bad_flows,
                 (unsigned long long)n->n_flows);
     if (n->time_went_back)
-        violate(r, "time went backwards");
+        results_violate(r, "time went backwards");
     if (n->time_limit_hit)
-        violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
+        results_violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
                    "transfers unfinished: a pause storm, a stuck receiver or a deadlock",
                 (double)n->time_limit_ps / 1e12);
     if (over_buffer)
-        violate(r, "a switch buffer held %llu B, more than its %llu B",
+        results_violate(r, "a switch buffer held %llu B, more than its %llu B",
                 (unsigned long long)max_buf,
                 (unsigned long long)n->sc->fabric.buffer_bytes);
 }

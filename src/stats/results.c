@@ -1,6 +1,9 @@
 #include "results.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 void results_release(struct results *r)
@@ -19,6 +22,20 @@ void results_release(struct results *r)
     r->sample_t = r->sample_rate = NULL;
     r->sample_delivered = NULL;
     r->n_ports = r->n_samples = 0;
+}
+
+void results_violate(struct results *r, const char *fmt, ...)
+{
+    r->ok = 0;
+    size_t len = strlen(r->violation);
+    if (len + 3 >= sizeof r->violation)
+        return;
+    if (len)
+        len += (size_t)snprintf(r->violation + len, sizeof r->violation - len, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->violation + len, sizeof r->violation - len, fmt, ap);
+    va_end(ap);
 }
 
 int writer_acc_init(struct writer_acc *a, uint32_t n_writers)

@@ -183,6 +183,11 @@ void writer_acc_add(struct writer_acc *a, uint32_t writer, uint64_t start_ps,
                     uint64_t first_byte_ps, uint64_t done_ps);
 void writer_acc_finish(struct writer_acc *a, struct results *r);
 
+/* Record a violated invariant: r->ok = 0 and the message joins
+ * r->violation ("; " between; the first ones win when space runs out). */
+void results_violate(struct results *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Free what a run allocated inside r (per-port stats, samples). */
 void results_release(struct results *r);
 
