@@ -52,7 +52,6 @@ static void unpause(struct pnet *n, struct port *p, unsigned prio)
         return;
     p->paused &= (uint8_t)~bit;
     p->paused_ps += n->now - p->pause_since[prio];
-    p->pause_gen[prio]++;
     port_kick(n, p);
 }
 

@@ -30,7 +30,7 @@ enum ev_type {
     EV_RX,           /* head of the port's pipe reaches the peer */
     EV_WAKE,         /* a port may have work now; arg = wake generation */
     EV_PAUSE,        /* PFC frame reaches this egress port; arg = prio | quanta << 8 */
-    EV_PAUSE_END,    /* pause time of (port, prio) ran out; arg = prio | gen << 8 */
+    EV_PAUSE_END,    /* pause time of (port, prio) may have run out; arg = prio */
     EV_PFC_REFRESH,  /* re-send XOFF for (ingress port, prio); arg = prio | gen << 8 */
     EV_WATCHDOG,     /* PFC watchdog check of (port, prio); arg = prio | gen << 8 */
     EV_FLOW_START,   /* a writer starts a transfer */
@@ -80,7 +80,7 @@ struct port {
     int64_t deficit[NPRIO];
     /* egress side PFC state, per priority */
     uint64_t pause_end[NPRIO], pause_since[NPRIO], last_pause_rx[NPRIO];
-    uint32_t pause_gen[NPRIO], wd_gen[NPRIO];
+    uint32_t wd_gen[NPRIO];
     uint8_t end_armed;       /* priorities with a pause-expiry event pending */
     /* ingress side MMU accounting, per priority group */
     uint64_t ing_reserve[NPRIO], ing_shared[NPRIO], ing_hdrm[NPRIO];
