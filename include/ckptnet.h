@@ -57,7 +57,8 @@ void report_segments(FILE *out, const struct results *r);
 
 /* CSV files in dir (created if missing): timeseries.csv, queues.csv,
  * pauses.csv, ports.csv, writers.csv, segments.csv; a header row each, units
- * in the column names (docs/report.md). */
+ * in the column names (docs/report.md). Without packet figures (fluid) the
+ * queue and pause files and columns are left out (stale ones removed). */
 int report_csv(const char *dir, const struct scenario *sc, const struct results *r,
                struct err *e);
 

@@ -64,6 +64,52 @@ static void evq_matches_sorted_array(void)
     evq_release(&q);
 }
 
+/* Times that straddle the wheel's horizon: near and far events, ties
+ * between a wheel event and a heap event, long idle gaps. */
+static void evq_wheel_and_heap_agree(void)
+{
+    enum { OPS = 60000 };
+    struct evq q;
+    evq_init(&q);
+    struct naive *ref = malloc(OPS * sizeof *ref);
+    size_t nref = 0, head = 0;
+    struct rng r;
+    rng_init(&r, 11, 7);
+    uint64_t seq = 0, now = 0, horizon = (uint64_t)EVQ_BUCKETS << EVQ_SHIFT;
+    int mismatches = 0;
+    for (int i = 0; i < OPS; i++) {
+        if (nref - head == 0 || rng_below(&r, 5) < 3) {
+            uint64_t d;
+            switch (rng_below(&r, 4)) {
+            case 0: d = rng_below(&r, 4); break;                     /* ties */
+            case 1: d = rng_below(&r, 5000); break;                  /* near */
+            case 2: d = horizon - 2000 + rng_below(&r, 4000); break; /* the edge */
+            default: d = rng_below(&r, 50 * horizon); break;         /* far */
+            }
+            naive_push(ref, head, &nref, now + d, seq++, (uint32_t)i);
+            CHECK(evq_push(&q, now + d, 0, NULL, (uint32_t)i) == 0);
+        } else {
+            struct event ev;
+            CHECK(evq_pop(&q, &ev) == 1);
+            struct naive *want = &ref[head++];
+            if (ev.t != want->t || ev.arg != want->arg)
+                mismatches++;
+            now = ev.t;
+        }
+        CHECK(evq_len(&q) == nref - head);
+    }
+    struct event ev;
+    while (evq_pop(&q, &ev)) {
+        struct naive *want = &ref[head++];
+        if (ev.t != want->t || ev.arg != want->arg)
+            mismatches++;
+    }
+    CHECKF(mismatches == 0, "%d mismatches", mismatches);
+    CHECK(head == nref);
+    free(ref);
+    evq_release(&q);
+}
+
 static void evq_ties_fire_in_insertion_order(void)
 {
     struct evq q;
@@ -122,6 +168,7 @@ static void rng_below_uniform(void)
 SUITE(suite_evq) = {
     {"evq_matches_sorted_array", evq_matches_sorted_array},
     {"evq_ties_fire_in_insertion_order", evq_ties_fire_in_insertion_order},
+    {"evq_wheel_and_heap_agree", evq_wheel_and_heap_agree},
     {0, 0},
 };
 SUITE(suite_rng) = {

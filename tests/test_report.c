@@ -513,6 +513,166 @@ static void html_has_plots(void)
     results_release(&r);
 }
 
+/* ---- the fluid engine's time series ---------------------------------------- */
+
+/* Fluid samples integrate the rates between events: throughput x dt sums to
+ * what each segment carried, bytes still to deliver fall from the payload
+ * to 0, and the run is the same with and without sampling. */
+static void fluid_series(void)
+{
+    static const char *const jit = "workload.start_jitter=20us";
+    for (int k = 0; k < 2; k++) {
+        struct scenario a, b, p;
+        struct results ra, rb, rp;
+        int bad = k ? make(&a, UPLINK_BOUND, "engine=fluid", jit, NULL) < 0 ||
+                          make(&b, UPLINK_BOUND, "engine=fluid", jit, TEL, NULL) < 0 ||
+                          make(&p, UPLINK_BOUND, "engine=packet", jit, TEL, NULL) < 0
+                    : make(&a, STORAGE_BOUND, "engine=fluid", jit, NULL) < 0 ||
+                          make(&b, STORAGE_BOUND, "engine=fluid", jit, TEL, NULL) < 0 ||
+                          make(&p, STORAGE_BOUND, "engine=packet", jit, TEL, NULL) < 0;
+        if (bad || run(&a, &ra) < 0) {
+            CHECK(0);
+            return;
+        }
+        if (run(&b, &rb) < 0 || run(&p, &rp) < 0) {
+            CHECK(0);
+            results_release(&ra);
+            return;
+        }
+        const struct series *s = &rb.series;
+        CHECKF(rb.ok, "%s", rb.violation);
+        CHECK(ra.series.n == 0 && ra.n_samples == 0);
+        CHECK(ra.completion_s == rb.completion_s && ra.events == rb.events);
+        CHECK(ra.bytes_delivered == rb.bytes_delivered && ra.writer_p99_s == rb.writer_p99_s);
+        /* as many samples as the packet engine takes, give or take the end */
+        CHECKF(s->n == rb.n_samples && s->n > 20 && abs((int)s->n - (int)rp.series.n) <= 2,
+               "fluid %u packet %u samples", s->n, rp.series.n);
+        /* no queues or pauses: absent, not zero */
+        CHECK(!s->port_state && !s->seg_paused && !s->off && !s->ent && s->n_hot == 0);
+        CHECK(!rb.sample_max_queue && !rb.has_packet_stats);
+        for (int g = 0; g < RESULTS_SEGMENTS; g++) {
+            double carried = 0;
+            for (uint32_t i = 1; i < s->n; i++) {
+                double dt = rb.sample_t[i] - rb.sample_t[i - 1];
+                double bps = (double)(s->seg_bytes[(size_t)i * SERIES_SEGS + g] -
+                                      s->seg_bytes[(size_t)(i - 1) * SERIES_SEGS + g]) * 8 / dt;
+                carried += bps * dt / 8;
+            }
+            double want = rb.segs[PATH_WRITER_NIC + g].bytes;
+            CHECKF(want > 0 && fabs(carried - want) <= 0.01 * want, "%s: %.0f vs %.0f",
+                   path_seg_label(PATH_WRITER_NIC + g), carried, want);
+            CHECK(s->seg_bytes[g] == 0);
+        }
+        int mono = 1, t_ok = 1, rem_mono = 1;
+        for (uint32_t i = 0; i < s->n; i++) {
+            t_ok &= fabs(rb.sample_t[i] - i * 10e-6) < 1e-12;
+            mono &= s->seg_bytes[(size_t)i * SERIES_SEGS + SEG_REVERSE] == 0;
+            rem_mono &= i == 0 || s->remaining[i] <= s->remaining[i - 1];
+            for (int g = 0; i && g < SERIES_SEGS; g++)
+                mono &= s->seg_bytes[(size_t)i * SERIES_SEGS + g] >=
+                        s->seg_bytes[(size_t)(i - 1) * SERIES_SEGS + g];
+        }
+        CHECK(mono && t_ok && rem_mono);
+        /* payload, as the packet engine counts it */
+        CHECK(s->remaining[0] == rb.ckpt_bytes && rp.series.remaining[0] == rb.ckpt_bytes);
+        CHECK(s->remaining[s->n - 1] == 0 && s->active[s->n - 1] == 0);
+        CHECK(s->active[s->n - 2] > 0); /* the last is the first sample with all done */
+        uint32_t amax = 0;
+        for (uint32_t i = 0; i < s->n; i++)
+            amax = s->active[i] > amax ? s->active[i] : amax;
+        CHECK(amax == 32);
+        /* halfway through, within 10% of the checkpoint of the packet engine */
+        uint32_t h = s->n / 2;
+        if (h < rp.series.n)
+            CHECKF(fabs((double)s->remaining[h] - (double)rp.series.remaining[h]) <
+                       0.1 * (double)rb.ckpt_bytes,
+                   "fluid %llu packet %llu", (unsigned long long)s->remaining[h],
+                   (unsigned long long)rp.series.remaining[h]);
+        results_release(&ra);
+        results_release(&rb);
+        results_release(&rp);
+    }
+}
+
+static int exists(const char *dir, const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return access(p, F_OK) == 0;
+}
+
+/* A fluid run's CSV, JSON and HTML: throughput and CDF, no queue or pause
+ * series, files or empty plots. */
+static void fluid_outputs(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, STORAGE_BOUND, "engine=fluid", TEL, NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    char dir[] = "/tmp/ckptnet-test-fcsv-XXXXXX";
+    struct err e;
+    CHECK(mkdtemp(dir) != NULL);
+    /* one left by an earlier packet run goes */
+    char p[512], line[1024] = "";
+    snprintf(p, sizeof p, "%s/queues.csv", dir);
+    FILE *f = fopen(p, "w");
+    if (f)
+        fclose(f);
+    CHECKF(report_csv(dir, &sc, &r, &e) == 0, "%s", e.msg);
+    CHECK(check_csv(dir, "timeseries.csv") == r.series.n);
+    CHECK(check_csv(dir, "writers.csv") == 32);
+    CHECK(!exists(dir, "queues.csv") && !exists(dir, "pauses.csv") && !exists(dir, "ports.csv"));
+    snprintf(p, sizeof p, "%s/timeseries.csv", dir);
+    f = fopen(p, "r");
+    if (f && !fgets(line, sizeof line, f))
+        line[0] = '\0';
+    if (f)
+        fclose(f);
+    CHECKF(strstr(line, "storage_nic_gbps") && !strstr(line, "paused") && !strstr(line, "queue"),
+           "%s", line);
+    rm_dir(dir);
+    /* JSON: no queue or pause figures under network */
+    char *buf = NULL;
+    size_t len = 0;
+    f = open_memstream(&buf, &len);
+    CHECK(report_json(f, &sc, &r, 0, &e) == 0);
+    fclose(f);
+    json_error_t je;
+    json_t *root = buf ? json_loads(buf, 0, &je) : NULL;
+    char *net = root ? json_dumps(json_object_get(root, "network"), 0) : NULL;
+    CHECK(net && !strstr(net, "queue") && !strstr(net, "paus") && !strstr(net, "pfc"));
+    free(net);
+    json_decref(root);
+    free(buf);
+    /* HTML: throughput, CDF and cost plots; queues and pauses explained once */
+    char path[] = "/tmp/ckptnet-test-fhtml-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    CHECKF(report_html(path, &sc, &r, &e) == 0, "%s", e.msg);
+    f = fopen(path, "r");
+    char *html = calloc(1, 8 << 20);
+    len = f && html ? fread(html, 1, (8 << 20) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    unlink(path);
+    if (html && len) {
+        CHECKF(count(html, "<svg") == 3, "%d svg", count(html, "<svg"));
+        CHECK(strstr(html, "Throughput per segment") && strstr(html, "Writer completion time"));
+        CHECK(strstr(html, "id='p1_gpPt0'") && strstr(html, "id='p2_gpPt0'"));
+        CHECK(!strstr(html, "Queue depth of the hottest ports") &&
+              !strstr(html, "PFC pause timeline") && !strstr(html, "No plot:"));
+        CHECK(count(html, "Not modelled: the fluid engine") == 1);
+    } else {
+        CHECK(0);
+    }
+    free(html);
+    results_release(&r);
+}
+
 /* ---- progress, describe, compare ------------------------------------------ */
 
 struct calls {
@@ -622,6 +782,8 @@ SUITE(suite_report) = {
     {"report_pause_runs_match_samples", pause_runs_match_samples},
     {"report_csv_files_parse", csv_files_parse},
     {"report_html_has_plots", html_has_plots},
+    {"report_fluid_series", fluid_series},
+    {"report_fluid_outputs", fluid_outputs},
     {"report_progress_hook", progress_hook},
     {"report_describe_estimates", describe_estimates},
     {"report_compare_table", compare_table},

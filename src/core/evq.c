@@ -1,9 +1,13 @@
 #include "evq.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* 4-ary heap: shallower than binary, children share a cache line. */
 #define ARITY 4
+#define NIL UINT32_MAX
+#define WORDS (EVQ_BUCKETS / 64)
+#define MASK (EVQ_BUCKETS - 1)
 
 static inline int before(const struct event *a, const struct event *b)
 {
@@ -12,18 +16,30 @@ static inline int before(const struct event *a, const struct event *b)
 
 void evq_init(struct evq *q)
 {
-    q->h = NULL;
-    q->n = q->cap = 0;
-    q->next_seq = 0;
+    memset(q, 0, sizeof *q);
+    q->free_node = NIL;
 }
 
 void evq_release(struct evq *q)
 {
     free(q->h);
+    free(q->pool);
+    free(q->head);
+    free(q->tail);
+    free(q->bits);
+    free(q->unsorted);
     evq_init(q);
 }
 
-int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
+size_t evq_mem(const struct evq *q)
+{
+    size_t m = q->cap * sizeof *q->h + (size_t)q->pool_cap * sizeof *q->pool;
+    if (q->head)
+        m += 2 * EVQ_BUCKETS * sizeof *q->head + 2 * WORDS * sizeof *q->bits;
+    return m;
+}
+
+static int heap_push(struct evq *q, const struct event *ev)
 {
     if (q->n == q->cap) {
         size_t cap = q->cap ? q->cap * 2 : 256;
@@ -33,23 +49,20 @@ int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
         q->h = h;
         q->cap = cap;
     }
-    struct event ev = {t, q->next_seq++, obj, type, arg};
     size_t i = q->n++;
     while (i > 0) {
         size_t p = (i - 1) / ARITY;
-        if (!before(&ev, &q->h[p]))
+        if (!before(ev, &q->h[p]))
             break;
         q->h[i] = q->h[p];
         i = p;
     }
-    q->h[i] = ev;
+    q->h[i] = *ev;
     return 0;
 }
 
-int evq_pop(struct evq *q, struct event *ev)
+static void heap_pop(struct evq *q, struct event *ev)
 {
-    if (q->n == 0)
-        return 0;
     *ev = q->h[0];
     struct event last = q->h[--q->n];
     size_t n = q->n, i = 0;
@@ -68,5 +81,135 @@ int evq_pop(struct evq *q, struct event *ev)
     }
     if (n)
         q->h[i] = last;
+}
+
+static int wheel_alloc(struct evq *q)
+{
+    q->head = malloc(EVQ_BUCKETS * sizeof *q->head);
+    q->tail = malloc(EVQ_BUCKETS * sizeof *q->tail);
+    q->bits = calloc(WORDS, sizeof *q->bits);
+    q->unsorted = calloc(WORDS, sizeof *q->unsorted);
+    if (!q->head || !q->tail || !q->bits || !q->unsorted)
+        return -1;
+    memset(q->head, 0xff, EVQ_BUCKETS * sizeof *q->head);
+    return 0;
+}
+
+static uint32_t node_new(struct evq *q)
+{
+    if (q->free_node == NIL) {
+        uint32_t cap = q->pool_cap ? q->pool_cap * 2 : 1024;
+        struct evq_node *p = cap > q->pool_cap ? realloc(q->pool, cap * sizeof *p) : NULL;
+        if (!p)
+            return NIL;
+        for (uint32_t i = cap; i-- > q->pool_cap;) {
+            p[i].next = q->free_node;
+            q->free_node = i;
+        }
+        q->pool = p;
+        q->pool_cap = cap;
+    }
+    uint32_t i = q->free_node;
+    q->free_node = q->pool[i].next;
+    return i;
+}
+
+int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
+{
+    struct event ev = {t, q->next_seq++, obj, type, arg};
+    uint64_t bucket = t >> EVQ_SHIFT;
+    if (bucket - q->base >= EVQ_BUCKETS || (!q->head && wheel_alloc(q) < 0))
+        return heap_push(q, &ev);
+    uint32_t x = node_new(q);
+    if (x == NIL)
+        return -1;
+    q->pool[x].ev = ev;
+    uint32_t b = (uint32_t)(bucket & MASK);
+    if (q->head[b] == NIL) {
+        q->pool[x].next = NIL;
+        q->head[b] = q->tail[b] = x;
+        q->bits[b / 64] |= UINT64_C(1) << (b % 64);
+    } else {
+        /* append; a list that falls out of order is sorted when it is first
+         * popped from, not walked on every push */
+        if (before(&ev, &q->pool[q->tail[b]].ev))
+            q->unsorted[b / 64] |= UINT64_C(1) << (b % 64);
+        q->pool[x].next = NIL;
+        q->pool[q->tail[b]].next = x;
+        q->tail[b] = x;
+    }
+    q->wn++;
+    return 0;
+}
+
+/* Merge sort of a bucket's list by (time, seq); returns the new head and
+ * sets *tail. */
+static uint32_t sort_list(struct evq_node *pool, uint32_t head, uint32_t *tail)
+{
+    if (head == NIL || pool[head].next == NIL) {
+        *tail = head;
+        return head;
+    }
+    uint32_t slow = head, fast = pool[head].next;
+    while (fast != NIL && pool[fast].next != NIL) {
+        slow = pool[slow].next;
+        fast = pool[pool[fast].next].next;
+    }
+    uint32_t second = pool[slow].next, t1, t2;
+    pool[slow].next = NIL;
+    uint32_t a = sort_list(pool, head, &t1), b = sort_list(pool, second, &t2);
+    uint32_t out = NIL, *link = &out, last = NIL;
+    while (a != NIL && b != NIL) {
+        uint32_t *from = before(&pool[b].ev, &pool[a].ev) ? &b : &a;
+        *link = last = *from;
+        *from = pool[*from].next;
+        link = &pool[last].next;
+    }
+    *link = a != NIL ? a : b;
+    *tail = a != NIL ? t1 : b != NIL ? t2 : last;
+    return out;
+}
+
+/* The first non-empty bucket at or after the wheel's start, wrapping. */
+static uint32_t first_bucket(const struct evq *q)
+{
+    uint32_t b = (uint32_t)(q->base & MASK), w = b / 64;
+    uint64_t word = q->bits[w] & (~UINT64_C(0) << (b % 64));
+    for (uint32_t k = 0; k <= WORDS; k++) {
+        if (word)
+            return w * 64 + (uint32_t)__builtin_ctzll(word);
+        w = (w + 1) % WORDS;
+        word = q->bits[w];
+    }
+    return NIL;
+}
+
+int evq_pop(struct evq *q, struct event *ev)
+{
+    if (q->wn) {
+        uint32_t b = first_bucket(q);
+        uint64_t bit = UINT64_C(1) << (b % 64);
+        if (q->unsorted[b / 64] & bit) {
+            q->head[b] = sort_list(q->pool, q->head[b], &q->tail[b]);
+            q->unsorted[b / 64] &= ~bit;
+        }
+        uint32_t x = q->head[b];
+        if (!q->n || !before(&q->h[0], &q->pool[x].ev)) {
+            *ev = q->pool[x].ev;
+            q->head[b] = q->pool[x].next;
+            if (q->head[b] == NIL)
+                q->bits[b / 64] &= ~bit;
+            q->pool[x].next = q->free_node;
+            q->free_node = x;
+            q->wn--;
+            q->base = ev->t >> EVQ_SHIFT; /* nothing earlier remains */
+            return 1;
+        }
+    }
+    if (!q->n)
+        return 0;
+    heap_pop(q, ev);
+    if (!q->wn)
+        q->base = ev->t >> EVQ_SHIFT;
     return 1;
 }

@@ -13,6 +13,7 @@
 #include "../core/arena.h"
 #include "../core/units.h"
 #include "../stats/bound.h"
+#include "fsample.h"
 #include "maxmin.h"
 
 #define BITS_PS 8e12 /* bytes * BITS_PS / bps = ps */
@@ -69,6 +70,7 @@ struct fnet {
     uint64_t now, events;
     int time_went_back;
     uint64_t flows_done;
+    struct fsample fs;       /* time series */
 };
 
 /* ---- event heap on (time, id) ------------------------------------------- */
@@ -518,10 +520,18 @@ static void flow_start(struct fnet *n, uint32_t i)
     f->state = 1;
     f->t_upd = n->now;
     f->rem = (double)f->wire;
-    if (f->wire == 0)
+    if (f->wire == 0) {
         flow_done(n, i); /* an empty transfer takes no capacity */
-    else
+    } else {
         mm_start(&n->mm, i);
+        fsample_flow_start(&n->fs);
+    }
+}
+
+/* Payload bytes per wire byte of flow i (wire > 0). */
+static double payload_ratio(const struct fnet *n, uint32_t i)
+{
+    return (double)n->w->xfers[i].bytes / (double)n->fl[i].wire;
 }
 
 /* After mm_update: bring the flows whose rate changed up to now at their old
@@ -536,6 +546,7 @@ static void apply_rates(struct fnet *n)
         struct fflow *f = &n->fl[i];
         if (mf->rate == mf->prev_rate && n->hpos[i] != UINT32_MAX)
             continue; /* same rate: same finish, no round-off drift */
+        fsample_payload(&n->fs, (mf->rate - mf->prev_rate) * payload_ratio(n, i));
         f->rem -= mf->prev_rate * (double)(n->now - f->t_upd) / BITS_PS;
         if (f->rem < 0)
             f->rem = 0;
@@ -557,6 +568,8 @@ static void apply_rates(struct fnet *n)
         if (load >= m->links[l].cap * (1 - FULL_TOL))
             lk->full_ps += dt;
         lk->t_upd = n->now;
+        if (l < t->n_ports)
+            fsample_seg(&n->fs, t->ports[l].seg, m->links[l].load - load);
         if (n->st && l < t->n_ports && t->ports[l].seg == SEG_SLEAF_DOWN) {
             uint32_t node = t->ports[t->ports[l].peer].node;
             if (node >= t->first_storage && node < t->first_cleaf)
@@ -579,6 +592,7 @@ static void loop(struct fnet *n)
             break;
         if (t < n->now)
             n->time_went_back = 1;
+        fsample_to(&n->fs, t);
         n->now = t;
         /* every completion, full buffer and start at this picosecond, then
          * one update */
@@ -589,8 +603,10 @@ static void loop(struct fnet *n)
                 store_full(n, id - nf);
                 continue;
             }
+            fsample_payload(&n->fs, -n->mm.flows[id].rate * payload_ratio(n, id));
             mm_stop(&n->mm, id);
             flow_done(n, id);
+            fsample_flow_sent(&n->fs, w->xfers[id].bytes);
             n->events++;
         }
         while (n->next < nf && w->xfers[n->order[n->next]].start_ps == t) {
@@ -672,6 +688,30 @@ static void balance(const struct fnet *n, struct results *r)
     r->lb_spine_imbalance = spine_sum > 0 ? spine_max * t->n_spines / spine_sum : 0;
     r->lb_paths_mean = cnt ? paths / cnt : 0;
     r->lb_paths_max = maxp;
+}
+
+/* The samples up to the last completion, and active transfers in each. */
+static void sample_finish(struct fnet *n)
+{
+    uint32_t nf = n->w->n;
+    if (!n->fs.iv)
+        return;
+    uint64_t *start = malloc((nf ? nf : 1) * sizeof *start);
+    uint64_t *done = malloc((nf ? nf : 1) * sizeof *done);
+    uint64_t t_end = n->now;
+    for (uint32_t i = 0; start && done && i < nf; i++) {
+        const struct fflow *f = &n->fl[i];
+        start[i] = n->w->xfers[i].start_ps;
+        done[i] = f->state == 2 ? f->done : UINT64_MAX;
+        if (f->state == 2 && f->done > t_end)
+            t_end = f->done;
+    }
+    if (start && done)
+        fsample_finish(&n->fs, t_end, nf, start, done);
+    else
+        n->fs.r->series.full = 1; /* out of memory: the samples so far stand */
+    free(start);
+    free(done);
 }
 
 static void collect(struct fnet *n, struct results *r)
@@ -771,7 +811,9 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = setup(n, sc, t, w, e);
     if (rc == 0) {
+        fsample_init(&n->fs, r, sc->telemetry.interval_ps);
         loop(n);
+        sample_finish(n);
         collect(n, r);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);

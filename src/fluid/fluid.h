@@ -10,7 +10,10 @@
  * back end, the time to write what is buffered ahead of it.
  *
  * It knows nothing of packets: drops, PFC, queues and ECN are left unset and
- * r->has_packet_stats = 0. docs/fluid.md says what else it ignores. */
+ * r->has_packet_stats = 0. With telemetry.interval it fills the time series
+ * that have meaning for a fluid (fsample.h): throughput per segment, bytes
+ * still to deliver, active transfers. docs/fluid.md says what else it
+ * ignores. */
 #ifndef CKPT_FLUID_H
 #define CKPT_FLUID_H
 

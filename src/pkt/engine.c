@@ -441,7 +441,7 @@ static void collect(struct pnet *n, struct results *r)
     r->time_monotone = !n->time_went_back;
     r->events = n->events;
     r->max_pending_events = n->max_pending;
-    r->mem_bytes = n->arena.total + n->q.cap * sizeof(struct event);
+    r->mem_bytes = n->arena.total + evq_mem(&n->q);
     telemetry_collect(n, r);
 
     r->ok = 1;

@@ -24,6 +24,7 @@ void telemetry_sample(struct pnet *n)
     struct results *r = n->res;
     struct series *s = &r->series;
     const struct topo *t = n->topo;
+    s->port_state = 1;
     if (s->full || series_reserve(s, t->n_ports) < 0) {
         s->full = 1; /* out of memory: keep the samples taken so far aligned */
         r->sample_max_queue[r->n_samples] = max_queue(n);

@@ -1,12 +1,15 @@
 /* CSV files of one run: time series, hottest ports, pauses, writers,
  * segments. Every file has a header row; every quantity's column name ends
  * in its unit (_s, _bytes, _gbps, _bps, _frac, _ratio, _count); identifiers
- * (port, link, segment, label, writer, rank) and flags (_flag) have none. */
+ * (port, link, segment, label, writer, rank) and flags (_flag) have none.
+ * Without packet figures (fluid engine) queues and pauses do not exist: their
+ * columns and files (queues.csv, pauses.csv, ports.csv) are left out. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../include/ckptnet.h"
 #include "internal.h"
@@ -38,12 +41,13 @@ static int close_checked(FILE *f, const char *dir, const char *name, struct err 
 static int write_timeseries(FILE *f, const struct results *r)
 {
     const struct series *s = &r->series;
+    int pq = r->has_packet_stats; /* pause and queue columns */
     fprintf(f, "time_s,remaining_bytes,active_transfers_count");
     for (int g = 0; g < RESULTS_SEGMENTS; g++)
         fprintf(f, ",%s_gbps", topo_seg_key[g]);
-    for (int g = 0; g < SERIES_SEGS; g++)
+    for (int g = 0; pq && g < SERIES_SEGS; g++)
         fprintf(f, ",%s_paused_ports_count", topo_seg_key[g]);
-    fprintf(f, ",max_queue_bytes\n");
+    fprintf(f, pq ? ",max_queue_bytes\n" : "\n");
     for (uint32_t i = 0; i < s->n && i < r->n_samples; i++) {
         fprintf(f, "%.9g,%llu,%u", r->sample_t[i], (unsigned long long)s->remaining[i],
                 s->active[i]);
@@ -54,9 +58,11 @@ static int write_timeseries(FILE *f, const struct results *r)
                          : 0;
             fprintf(f, ",%.6g", dt > 0 ? d * 8 / dt / 1e9 : 0.0);
         }
-        for (int g = 0; g < SERIES_SEGS; g++)
-            fprintf(f, ",%u", s->seg_paused[(size_t)i * SERIES_SEGS + g]);
-        fprintf(f, ",%llu\n", (unsigned long long)(r->sample_max_queue ? r->sample_max_queue[i] : 0));
+        for (int g = 0; pq && g < SERIES_SEGS; g++)
+            fprintf(f, ",%u", s->seg_paused ? s->seg_paused[(size_t)i * SERIES_SEGS + g] : 0);
+        if (pq)
+            fprintf(f, ",%llu", (unsigned long long)(r->sample_max_queue ? r->sample_max_queue[i] : 0));
+        fputc('\n', f);
     }
     return 0;
 }
@@ -71,7 +77,7 @@ static int write_queues(FILE *f, const struct results *r, struct err *e)
         fprintf(f, ",%s_bytes",
                 series_link_label(s, s->hot[j].node, s->hot[j].peer, lb, sizeof lb));
     fputc('\n', f);
-    if (!s->n)
+    if (!s->n || !s->port_state)
         return 0;
     int8_t *hot = malloc(s->n_ports ? s->n_ports : 1);
     if (!hot)
@@ -196,6 +202,13 @@ int report_csv(const char *dir, const struct scenario *sc, const struct results 
     static const char *const names[] = {"timeseries.csv", "queues.csv", "pauses.csv",
                                         "ports.csv", "writers.csv", "segments.csv"};
     for (int k = 0; k < 6; k++) {
+        if (!r->has_packet_stats && k >= 1 && k <= 3) {
+            /* no such thing in this run: not even one left from an earlier one */
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+            unlink(path);
+            continue;
+        }
         FILE *f = open_in(dir, names[k], e);
         if (!f)
             return -1;

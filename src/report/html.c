@@ -466,6 +466,15 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
     free(sum);
     free(ver);
     for (int p = 0; p < PLOT_COUNT; p++) {
+        if (!r->has_packet_stats && (p == PLOT_QUEUES || p == PLOT_PAUSES)) {
+            if (p == PLOT_QUEUES)
+                fprintf(o, "<h2>Queues and PFC pauses</h2>\n<p class=\"noplot\">Not "
+                           "modelled: the %s engine computes flow rates, not packets, so "
+                           "it has no queues or pauses (the packet engine, "
+                           "<code>--engine packet</code>, plots them).</p>\n",
+                        r->engine ? r->engine : "fluid");
+            continue;
+        }
         fprintf(o, "<h2>%s</h2>\n", plot_title[p]);
         if (p == PLOT_COST)
             cost_table(o, sc, r);
@@ -498,15 +507,19 @@ int report_html(const char *path, const struct scenario *sc, const struct result
     int have[PLOT_COUNT] = {0};
     const char *why[PLOT_COUNT] = {0};
     const struct series *s = &r->series;
-    const char *no_ts = !r->has_packet_stats ? "the fluid engine keeps no time series"
-                                             : "no samples (telemetry.interval: 0)";
-    have[PLOT_QUEUES] = s->n > 1 && s->n_hot > 0;
+    const char *no_ts = "fewer than two samples (telemetry.interval: 0, or longer than the run)";
+    uint32_t done = 0;
+    for (uint32_t i = 0; r->writer_s && i < r->n_writer_s; i++)
+        done += r->writer_s[i] >= 0;
+    /* queues and pauses: only with packet figures (page() explains) */
+    have[PLOT_QUEUES] = r->has_packet_stats && s->n > 1 && s->n_hot > 0;
     why[PLOT_QUEUES] = s->n > 1 ? "no switch queue held a packet" : no_ts;
     have[PLOT_THROUGHPUT] = s->n > 1;
     why[PLOT_THROUGHPUT] = no_ts;
-    have[PLOT_CDF] = r->writer_s && r->n_writer_s > 0;
-    why[PLOT_CDF] = "this engine does not report each writer's completion";
-    have[PLOT_PAUSES] = rows > 0;
+    have[PLOT_CDF] = done > 0;
+    why[PLOT_CDF] = r->writer_s && r->n_writer_s ? "no writer completed"
+                                                 : "this engine does not report each writer's completion";
+    have[PLOT_PAUSES] = r->has_packet_stats && rows > 0;
     why[PLOT_PAUSES] = s->n > 1 ? "no port was paused at a sample" : no_ts;
     have[PLOT_COST] = rc == 0 && write_goodput(dir, sc, r) == 0;
     why[PLOT_COST] = "no checkpoint interval";

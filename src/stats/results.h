@@ -121,11 +121,12 @@ struct results {
     } *ports;
     /* samples every telemetry.interval, owned; with telemetry.flows (else
      * n_sample_flows = 0): rate[i * n_sample_flows + f] is flow f's sending
-     * rate (bps), delivered[...] its bytes received */
+     * rate (bps), delivered[...] its bytes received (packet engine) */
     uint32_t n_samples, n_sample_flows;
     double *sample_t, *sample_rate;
     uint64_t *sample_delivered;
-    uint64_t *sample_max_queue;    /* largest switch egress queue at each sample */
+    uint64_t *sample_max_queue;    /* largest switch egress queue at each sample;
+                                    * NULL: none (fluid) */
     /* per writer completion (s; -1 = incomplete), with telemetry.ports, owned */
     uint32_t n_writer_s;
     double *writer_s;
@@ -140,7 +141,7 @@ struct results {
     /* wire bytes sent on each segment's ports (has_packet_stats; enum
      * segment order, incl. reverse) */
     uint64_t seg_tx_bytes[5];
-    /* telemetry time series (series.h; packet engine), owned */
+    /* telemetry time series (series.h; queues and pauses: packet engine), owned */
     struct series series;
     /* bottleneck attribution by path segment (src/stats/segments.c) */
     struct seg_figures segs[PATH_COUNT];

@@ -44,8 +44,8 @@ int series_reserve(struct series *s, uint64_t max_ents)
         uint64_t *sb = realloc(s->seg_bytes, (size_t)c * SERIES_SEGS * sizeof *sb);
         if (sb)
             s->seg_bytes = sb;
-        uint32_t *sp = realloc(s->seg_paused, (size_t)c * SERIES_SEGS * sizeof *sp);
-        if (sp)
+        uint32_t *sp = s->seg_paused;
+        if (s->port_state && (sp = realloc(sp, (size_t)c * SERIES_SEGS * sizeof *sp)))
             s->seg_paused = sp;
         uint64_t *rem = realloc(s->remaining, (size_t)c * sizeof *rem);
         if (rem)
@@ -53,15 +53,17 @@ int series_reserve(struct series *s, uint64_t max_ents)
         uint32_t *act = realloc(s->active, (size_t)c * sizeof *act);
         if (act)
             s->active = act;
-        uint64_t *off = realloc(s->off, ((size_t)c + 1) * sizeof *off);
-        if (off)
+        uint64_t *off = s->off;
+        if (s->port_state && (off = realloc(off, ((size_t)c + 1) * sizeof *off)))
             s->off = off;
-        if (!sb || !sp || !rem || !act || !off)
+        if (!sb || !rem || !act || (s->port_state && (!sp || !off)))
             return -1;
-        if (s->cap == 0)
+        if (s->cap == 0 && s->port_state)
             s->off[0] = 0;
         s->cap = c;
     }
+    if (!s->port_state)
+        return 0;
     void *ent = s->ent;
     if (grow(&ent, &s->ent_cap, s->n_ent + max_ents, sizeof *s->ent) < 0)
         return -1;
@@ -86,7 +88,7 @@ void series_release(struct series *s)
 
 int series_pause_runs(const struct series *s, series_run_fn *fn, void *ud)
 {
-    if (!s->n)
+    if (!s->n || !s->port_state)
         return 0;
     uint32_t *since = malloc((s->n_ports ? s->n_ports : 1) * sizeof *since);
     if (!since)

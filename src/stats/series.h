@@ -1,13 +1,14 @@
 /* Telemetry time series and bottleneck attribution: the parts of the
  * results that reports turn into tables, CSV and plots.
  *
- * Time series (struct series) are sampled every telemetry.interval by an
- * engine that supports them (the packet engine): per sample, cumulative wire
- * bytes sent on each path segment, ports paused per segment, payload bytes
- * still to deliver, active transfers, and the ports whose queue or pause
- * state changed since the previous sample (a port keeps its last recorded
- * state until it has an entry; all start empty and unpaused). A sample costs
- * O(ports + flows) time and at most one entry per port, nothing per packet.
+ * Time series (struct series) are sampled every telemetry.interval: per
+ * sample, cumulative wire bytes sent on each path segment, payload bytes
+ * still to deliver and active transfers (both engines); with port_state
+ * (packet engine only), ports paused per segment and the ports whose queue
+ * or pause state changed since the previous sample (a port keeps its last
+ * recorded state until it has an entry; all start empty and unpaused). A
+ * packet sample costs O(ports + flows) time and at most one entry per port,
+ * nothing per packet; a fluid sample O(segments) (src/fluid/fsample.h).
  *
  * Path segments (enum path_seg) are the checkpoint path in the order of the
  * product's table: host path, writer NIC, compute-leaf uplinks, spine ->
@@ -83,6 +84,8 @@ struct hot_port {
 struct series {
     uint32_t n, cap;       /* samples (the time axis is results.sample_t) */
     int full;              /* out of memory: sampling stopped at n */
+    int port_state;        /* queues and pauses sampled (packet engine); 0:
+                            * seg_paused, off and ent absent (NULL) */
     uint64_t *seg_bytes;   /* [n][SERIES_SEGS] wire bytes sent so far */
     uint32_t *seg_paused;  /* [n][SERIES_SEGS] ports with a paused priority */
     uint64_t *remaining;   /* [n] payload bytes not yet delivered */
@@ -103,8 +106,9 @@ struct series {
     struct hot_port hot[SERIES_MAX_HOT];
 };
 
-/* Make room for one more sample of up to max_ents ports. 0 or -1 (out of
- * memory: the sample is skipped, nothing is lost). */
+/* Make room for one more sample of up to max_ents ports (port_state: set
+ * it before the first call; without it only seg_bytes, remaining and active
+ * grow). 0 or -1 (out of memory: the sample is skipped, nothing is lost). */
 int series_reserve(struct series *s, uint64_t max_ents);
 
 /* Free the arrays and zero the struct. */
