@@ -556,6 +556,46 @@ static void fluid_stuck_storage_node(void)
     results_release(&r);
 }
 
+/* Time series with a back end: bytes still to deliver reach 0 when the NIC
+ * is done, transfers stay active until written; a stuck node's transfers
+ * stay active and their bytes undelivered, and sampling ends with the run. */
+static void fluid_series_back_end(void)
+{
+    struct scenario sc;
+    struct results r;
+    drain_scenario(&sc, "0");
+    sc.telemetry.interval_ps = 10000000; /* 10 us */
+    CHECK(run_engine(&sc, ENGINE_FLUID, &r) == 0);
+    const struct series *s = &r.series;
+    int mono = 1, writing = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        mono &= i == 0 || s->remaining[i] <= s->remaining[i - 1];
+        writing += s->remaining[i] == 0 && s->active[i] > 0;
+    }
+    CHECK(r.ok && s->n > 100 && mono && writing > 100);
+    CHECK(s->remaining[0] == r.ckpt_bytes && s->active[0] == 16);
+    CHECK(s->remaining[s->n - 1] == 0 && s->active[s->n - 1] == 0);
+    results_release(&r);
+
+    struct err e;
+    base(&sc);
+    sc.cluster.nodes = 16;
+    sc.fabric.hosts_per_leaf = 8;
+    sc.storage.nodes = 2;
+    sc.fabric.spines = 2;
+    sc.workload.bytes_per_writer = 2000000;
+    sc.telemetry.interval_ps = 10000000;
+    CHECK(scenario_set(&sc, "storage.stuck_nodes=1", &e) == 0);
+    CHECK(scenario_set(&sc, "storage.ingest_buffer=2MB", &e) == 0);
+    CHECK(run_engine(&sc, ENGINE_FLUID, &r) == 0);
+    CHECK(!r.ok && s->n > 1 && s->n < 1000);
+    /* 8 x 2 MB to the stuck node, of which its 2 MB buffer took some */
+    CHECKF(s->remaining[s->n - 1] > 12000000 && s->remaining[s->n - 1] < 16000000, "%llu",
+           (unsigned long long)s->remaining[s->n - 1]);
+    CHECK(s->active[s->n - 1] == 8);
+    results_release(&r);
+}
+
 static char *json_of(struct scenario *sc, int engine)
 {
     struct results r;
@@ -682,6 +722,7 @@ SUITE(suite_fluid) = {
     {"fluid_rate_cap", fluid_rate_cap},
     {"fluid_storage_back_end", fluid_storage_back_end},
     {"fluid_stuck_storage_node", fluid_stuck_storage_node},
+    {"fluid_series_back_end", fluid_series_back_end},
     {"fluid_deterministic_json", fluid_deterministic_json},
     {"fluid_json_omits_packet_figures", fluid_json_omits_packet_figures},
     {"auto_picks_by_packet_events", auto_picks_by_packet_events},
