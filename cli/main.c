@@ -81,6 +81,7 @@ static const char usage_compare[] =
     "  --set k=v        override one key in every run (repeatable)\n"
     "  --engine E       packet, fluid or auto\n"
     "  --vary k=v1,v2   the runs: one per value of key k\n"
+    "  --json FILE      also write every run's results as JSON ('-' = stdout)\n"
     "  --quiet          no progress line\n"
     "  -h, --help       show this help\n";
 
@@ -276,7 +277,8 @@ static void auto_interval(struct scenario *sc)
     sc->telemetry.interval_ps = v < 1e5 ? 100000 : (uint64_t)v; /* at least 100 ns */
 }
 
-static int cmd_compare_runs(int n, const char *const *names, struct scenario *scs, int quiet);
+static int cmd_compare_runs(int n, const char *const *names, struct scenario *scs, int quiet,
+                            const char *json);
 
 /* "key=v1,v2,..." -> n assignments "key=vi" in buf. */
 static int split_vary(const char *vary, char (*out)[160], const char **names, int *n)
@@ -306,8 +308,8 @@ static int split_vary(const char *vary, char (*out)[160], const char **names, in
     return 0;
 }
 
-static int cmd_vary(const char *cmd, const char *file, const char *vary, int quiet, int argc,
-                    char **argv)
+static int cmd_vary(const char *cmd, const char *file, const char *vary, int quiet,
+                    const char *json, int argc, char **argv)
 {
     char assign[MAX_VARY][160];
     const char *names[MAX_VARY];
@@ -327,7 +329,7 @@ static int cmd_vary(const char *cmd, const char *file, const char *vary, int qui
             return 2;
         }
     }
-    int rc = cmd_compare_runs(n, names, scs, quiet);
+    int rc = cmd_compare_runs(n, names, scs, quiet, json);
     free(scs);
     return rc;
 }
@@ -347,7 +349,7 @@ static int cmd_run(int argc, char **argv)
         if (o.json || o.csv_dir || o.report)
             return die("run: --vary prints a table; --json, --csv-dir and --report need a "
                        "single run");
-        return cmd_vary("run", file, o.vary, o.quiet, argc, argv);
+        return cmd_vary("run", file, o.vary, o.quiet, NULL, argc, argv);
     }
     struct err e = {{0}};
     struct scenario sc;
@@ -410,7 +412,8 @@ static int cmd_describe(int argc, char **argv)
     return 0;
 }
 
-static int cmd_compare_runs(int n, const char *const *names, struct scenario *scs, int quiet)
+static int cmd_compare_runs(int n, const char *const *names, struct scenario *scs, int quiet,
+                            const char *json)
 {
     struct results *rs = calloc((size_t)n, sizeof *rs);
     if (!rs)
@@ -428,7 +431,20 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
         if (!rs[i].ok)
             status = 1;
     }
-    report_compare(stdout, n, names, scs, rs);
+    if (!json || strcmp(json, "-")) /* '-': stdout carries the JSON alone */
+        report_compare(stdout, n, names, scs, rs);
+    if (json) {
+        struct err e = {{0}};
+        FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
+        int rc = f ? report_compare_json(f, n, names, scs, rs, &e)
+                   : err_set(&e, "cannot open '%s': %s", json, strerror(errno));
+        if (f && f != stdout && fclose(f) != 0 && rc == 0)
+            rc = err_set(&e, "cannot write '%s'", json);
+        if (rc < 0) {
+            fprintf(stderr, "ckptnet: compare: %s\n", e.msg);
+            status = 2;
+        }
+    }
     for (int i = 0; i < n; i++) {
         if (!rs[i].ok)
             fprintf(stderr, "ckptnet: %s: invariant violated: %s\n", names[i], rs[i].violation);
@@ -441,7 +457,7 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
 static int cmd_compare(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts("compare", argc, argv, "set engine vary quiet", MAX_FILES, &o);
+    int rc = parse_opts("compare", argc, argv, "set engine vary json quiet", MAX_FILES, &o);
     if (rc)
         return rc;
     if (o.help) {
@@ -451,7 +467,8 @@ static int cmd_compare(int argc, char **argv)
     if (o.vary) {
         if (o.n_files > 1)
             return die("compare: --vary takes at most one scenario file");
-        return cmd_vary("compare", o.n_files ? o.files[0] : NULL, o.vary, o.quiet, argc, argv);
+        return cmd_vary("compare", o.n_files ? o.files[0] : NULL, o.vary, o.quiet, o.json, argc,
+                        argv);
     }
     if (o.n_files < 2)
         return die("compare: give two or more scenario files, or --vary key=v1,v2,...");
@@ -465,7 +482,7 @@ static int cmd_compare(int argc, char **argv)
             return die(e.msg);
         }
     }
-    rc = cmd_compare_runs(o.n_files, o.files, scs, o.quiet);
+    rc = cmd_compare_runs(o.n_files, o.files, scs, o.quiet, o.json);
     free(scs);
     return rc;
 }

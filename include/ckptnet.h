@@ -75,5 +75,8 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
 /* Side-by-side table of the headline figures of n runs. */
 void report_compare(FILE *out, int n, const char *const *names,
                     const struct scenario *scs, const struct results *rs);
+/* The same runs as JSON: {"runs": [{"name": ..., "result": <report_json>}]}. */
+int report_compare_json(FILE *out, int n, const char *const *names,
+                        const struct scenario *scs, const struct results *rs, struct err *e);
 
 #endif

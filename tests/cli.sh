@@ -198,5 +198,15 @@ if command -v groff >/dev/null; then
         bad "man_page_renders: $(head -2 "$tmp/groff")"
 fi
 
+# compare --json: every run's results in one document
+if "$bin" compare --vary fabric.spines=4,16 --set workload.bytes_per_writer=64KB --quiet \
+        --json - >"$tmp/cmp.json" 2>"$tmp/err" &&
+    grep -q '"runs"' "$tmp/cmp.json" && [ "$(grep -c '"name": "fabric.spines=' "$tmp/cmp.json")" -eq 2 ] &&
+    ! grep -q 'of bound' "$tmp/cmp.json"; then
+    ok compare_json
+else
+    bad "compare_json: $(cat "$tmp/err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

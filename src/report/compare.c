@@ -1,5 +1,7 @@
 /* Side-by-side table of the headline figures of several runs. */
+#include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../include/ckptnet.h"
@@ -29,4 +31,35 @@ void report_compare(FILE *out, int n, const char *const *names,
                 r->has_packet_stats ? fmt_secs(r->paused_s, f, sizeof f) : "-",
                 r->ok ? "ok" : "VIOLATED");
     }
+}
+
+int report_compare_json(FILE *out, int n, const char *const *names,
+                        const struct scenario *scs, const struct results *rs, struct err *e)
+{
+    json_t *runs = json_array();
+    for (int i = 0; i < n; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        int rc = m ? report_json(m, &scs[i], &rs[i], 1, e) : err_set(e, "out of memory");
+        if (m)
+            fclose(m);
+        json_t *one = rc == 0 ? json_loadb(buf, len, 0, NULL) : NULL;
+        free(buf);
+        if (!one) {
+            json_decref(runs);
+            return rc < 0 ? -1 : err_set(e, "cannot build the JSON of %s", names[i]);
+        }
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(names[i]));
+        json_object_set_new(o, "result", one);
+        json_array_append_new(runs, o);
+    }
+    json_t *root = json_object();
+    json_object_set_new(root, "runs", runs);
+    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+    json_decref(root);
+    if (rc < 0 || fputc('\n', out) == EOF)
+        return err_set(e, "cannot write JSON output");
+    return 0;
 }
