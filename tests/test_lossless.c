@@ -394,6 +394,7 @@ static void storage_outstanding_window(void)
     CHECKF(fabs(win.completion_s / want - 1) < 0.05, "windowed %.6g vs %.6g",
            win.completion_s, want);
     CHECK(win.completion_s > 5 * free_run.completion_s);
+    CHECK(win.acks == 128 && win.window_stalls > 0 && free_run.acks == 0);
     results_release(&free_run);
     results_release(&win);
 }

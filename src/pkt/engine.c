@@ -395,6 +395,9 @@ static void collect(struct pnet *n, struct results *r)
     r->discarded_bytes = n->discarded_bytes;
     r->reordered = n->reordered;
     r->naks = n->naks_sent;
+    r->acks = n->acks;
+    r->window_stalls = n->window_stalls;
+    r->packets_allocated = n->pkts_allocated;
     lb_collect(n, r);
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];

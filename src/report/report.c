@@ -236,6 +236,8 @@ static void put_lossless(json_t *root, const struct results *r)
     put_dotted(root, "network.lb.naks", U(r->naks));
     put_dotted(root, "network.lb.retransmitted_bytes", U(r->retx_bytes));
     put_dotted(root, "network.lb.discarded_bytes", U(r->discarded_bytes));
+    put_dotted(root, "network.storage.request_acks", U(r->acks));
+    put_dotted(root, "network.storage.window_stalls", U(r->window_stalls));
     put_dotted(root, "transport.cc", json_string(r->cc ? r->cc : "none"));
     put_dotted(root, "transport.cnps_sent", U(r->cnps_sent));
     put_dotted(root, "transport.cnps_received", U(r->cnps_received));
@@ -372,6 +374,7 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
                    json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0));
         put_dotted(root, "perf.max_pending_events", U(r->max_pending_events));
         put_dotted(root, "perf.mem_bytes", U(r->mem_bytes));
+        put_dotted(root, "perf.packets_allocated", U(r->packets_allocated));
         if (r->rate_updates) {
             put_dotted(root, "perf.rate_updates", U(r->rate_updates));
             put_dotted(root, "perf.rates_recomputed", U(r->rates_recomputed));

@@ -98,6 +98,8 @@ struct results {
     uint64_t retx_bytes;       /* go-back-N resends (not goodput) */
     uint64_t discarded_bytes;  /* data receivers threw away (out of order) */
     uint64_t reordered, naks;  /* packets arriving behind a later one; NAKs sent */
+    uint64_t acks, window_stalls;  /* storage.max_outstanding: request ACKs, sends held back */
+    uint64_t packets_allocated;    /* packet structs the run needed at most (slabs) */
     double lb_uplink_imbalance;  /* worst compute leaf: max/mean bytes over its uplinks */
     double lb_spine_imbalance;   /* max/mean bytes over spines (toward storage) */
     double lb_paths_mean;        /* uplinks a flow used, mean over flows */
