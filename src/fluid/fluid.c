@@ -645,31 +645,14 @@ static void balance(const struct fnet *n, struct results *r)
 {
     const struct topo *t = n->t;
     const struct mm *m = &n->mm;
-    double worst_leaf = 0, spine_max = 0, spine_sum = 0, paths = 0;
+    double paths = 0;
     uint32_t maxp = 0, cnt = 0;
-    for (uint32_t l = t->first_cleaf; l < t->first_sleaf; l++) {
-        const struct tnode *nd = &t->nodes[l];
-        double sum = 0, mx = 0;
-        uint32_t k = 0;
-        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
-            if (t->ports[p].seg != SEG_CLEAF_UP)
-                continue;
-            sum += n->lk[p].bytes;
-            mx = n->lk[p].bytes > mx ? n->lk[p].bytes : mx;
-            k++;
-        }
-        if (sum > 0 && mx * k / sum > worst_leaf)
-            worst_leaf = mx * k / sum;
-    }
-    for (uint32_t s = t->first_spine; s < t->n_nodes; s++) {
-        const struct tnode *nd = &t->nodes[s];
-        double b = 0;
-        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
-            if (t->ports[p].seg == SEG_SPINE_DOWN)
-                b += n->lk[p].bytes;
-        spine_sum += b;
-        spine_max = b > spine_max ? b : spine_max;
-    }
+    double *bytes = malloc(t->n_ports * sizeof *bytes);
+    for (uint32_t p = 0; bytes && p < t->n_ports; p++)
+        bytes[p] = n->lk[p].bytes;
+    if (bytes)
+        balance_compute(r, t, bytes);
+    free(bytes);
     for (uint32_t i = 0; i < m->nf; i++) {
         const struct mm_flow *f = &m->flows[i];
         uint32_t c = 0;
@@ -684,8 +667,6 @@ static void balance(const struct fnet *n, struct results *r)
         cnt++;
     }
     r->lb = n->sc->fabric.load_balancing;
-    r->lb_uplink_imbalance = worst_leaf;
-    r->lb_spine_imbalance = spine_sum > 0 ? spine_max * t->n_spines / spine_sum : 0;
     r->lb_paths_mean = cnt ? paths / cnt : 0;
     r->lb_paths_max = maxp;
 }

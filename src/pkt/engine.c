@@ -9,6 +9,7 @@
 
 #include "../core/rng.h"
 #include "../core/units.h"
+#include "../stats/bound.h"
 #include "pnet.h"
 
 #define PKT_SLAB 4096
@@ -274,33 +275,12 @@ static double ps_to_s(uint64_t ps);
 static void lb_collect(struct pnet *n, struct results *r)
 {
     const struct topo *t = n->topo;
-    double worst_leaf = 0, spine_max = 0, spine_sum = 0;
-    for (uint32_t l = t->first_cleaf; l < t->first_sleaf; l++) {
-        const struct tnode *nd = &t->nodes[l];
-        double sum = 0, mx = 0;
-        uint32_t k = 0;
-        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
-            if (t->ports[p].seg != SEG_CLEAF_UP)
-                continue;
-            double b = (double)n->ports[p].tx_bytes;
-            sum += b;
-            mx = b > mx ? b : mx;
-            k++;
-        }
-        if (sum > 0 && mx * k / sum > worst_leaf)
-            worst_leaf = mx * k / sum;
-    }
-    for (uint32_t s = t->first_spine; s < t->n_nodes; s++) {
-        const struct tnode *nd = &t->nodes[s];
-        double b = 0;
-        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
-            if (t->ports[p].seg == SEG_SPINE_DOWN)
-                b += (double)n->ports[p].tx_bytes;
-        spine_sum += b;
-        spine_max = b > spine_max ? b : spine_max;
-    }
-    r->lb_uplink_imbalance = worst_leaf;
-    r->lb_spine_imbalance = spine_sum > 0 ? spine_max * t->n_spines / spine_sum : 0;
+    double *bytes = malloc(t->n_ports * sizeof *bytes);
+    for (uint32_t p = 0; bytes && p < t->n_ports; p++)
+        bytes[p] = (double)n->ports[p].tx_bytes;
+    if (bytes)
+        balance_compute(r, t, bytes);
+    free(bytes);
     double paths = 0;
     uint32_t maxp = 0, cnt = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {

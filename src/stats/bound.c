@@ -160,3 +160,33 @@ void bound_compute(struct results *r, const struct topo *t,
     free(node_bytes);
     free(node_start);
 }
+
+void balance_compute(struct results *r, const struct topo *t, const double *port_bytes)
+{
+    double worst_leaf = 0, spine_max = 0, spine_sum = 0;
+    for (uint32_t l = t->first_cleaf; l < t->first_sleaf; l++) {
+        const struct tnode *nd = &t->nodes[l];
+        double sum = 0, mx = 0;
+        uint32_t k = 0;
+        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
+            if (t->ports[p].seg != SEG_CLEAF_UP)
+                continue;
+            sum += port_bytes[p];
+            mx = port_bytes[p] > mx ? port_bytes[p] : mx;
+            k++;
+        }
+        if (sum > 0 && mx * k / sum > worst_leaf)
+            worst_leaf = mx * k / sum;
+    }
+    for (uint32_t s = t->first_spine; s < t->n_nodes; s++) {
+        const struct tnode *nd = &t->nodes[s];
+        double b = 0;
+        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
+            if (t->ports[p].seg == SEG_SPINE_DOWN)
+                b += port_bytes[p];
+        spine_sum += b;
+        spine_max = b > spine_max ? b : spine_max;
+    }
+    r->lb_uplink_imbalance = worst_leaf;
+    r->lb_spine_imbalance = spine_sum > 0 ? spine_max * t->n_spines / spine_sum : 0;
+}

@@ -12,6 +12,10 @@
 /* Wire bytes of a transfer of `bytes` payload packetised at mtu. */
 uint64_t wire_bytes(uint64_t bytes, uint32_t mtu);
 
+/* Load balance from the bytes each port carried: the worst compute leaf's
+ * max/mean over its uplinks and max/mean over spines toward storage. */
+void balance_compute(struct results *r, const struct topo *t, const double *port_bytes);
+
 /* Fill r->bound_* and r->base_latency_s. */
 void bound_compute(struct results *r, const struct topo *t,
                    const struct workload *w, const struct scenario *sc);
