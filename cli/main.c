@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,7 +45,8 @@ static const char usage_run[] =
     "                   simulates every packet, queue and pause; fluid gives each\n"
     "                   transfer its max-min fair rate (100k GPUs in seconds, no\n"
     "                   PFC/queues); auto picks fluid above ~1e8 packet events\n"
-    "  --json FILE      write results and the effective scenario as JSON ('-' = stdout)\n"
+    "  --json FILE      write results and the effective scenario as JSON ('-' = stdout,\n"
+    "                   the summary then goes to stderr)\n"
     "  --csv-dir DIR    write time series, hottest ports, pauses, writers and segments\n"
     "                   as CSV files into DIR (docs/report.md)\n"
     "  --report FILE    write a self-contained HTML report with plots (needs gnuplot)\n"
@@ -208,6 +210,74 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
     return scenario_resolve(sc, e) < 0 || scenario_validate(sc, e) < 0 ? -1 : 0;
 }
 
+/* ---- output paths ---------------------------------------------------------- */
+
+/* An output file can be written: it is a writable file, or absent in a
+ * writable directory. Checked before a run, so that a typo in a path costs
+ * no simulation. Returns 0, or 2 after printing why. */
+static int check_out_file(const char *opt, const char *path)
+{
+    struct stat st;
+    if (!path || !strcmp(path, "-"))
+        return 0;
+    if (!*path) {
+        fprintf(stderr, "ckptnet: %s: empty file name\n", opt);
+        return 2;
+    }
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "ckptnet: %s: '%s' is a directory\n", opt, path);
+            return 2;
+        }
+        if (access(path, W_OK) < 0) {
+            fprintf(stderr, "ckptnet: %s: cannot write '%s': %s\n", opt, path, strerror(errno));
+            return 2;
+        }
+        return 0;
+    }
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "ckptnet: %s: cannot write '%s': no directory '%s'\n", opt, path, dir);
+        return 2;
+    }
+    if (access(dir, W_OK | X_OK) < 0) {
+        fprintf(stderr, "ckptnet: %s: cannot write '%s': %s\n", opt, path, strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
+/* --csv-dir: an existing writable directory, or one that can be made. */
+static int check_out_dir(const char *opt, const char *path)
+{
+    struct stat st;
+    if (!path)
+        return 0;
+    if (stat(path, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "ckptnet: %s: '%s' is not a directory\n", opt, path);
+            return 2;
+        }
+        if (access(path, W_OK | X_OK) < 0) {
+            fprintf(stderr, "ckptnet: %s: cannot write into '%s': %s\n", opt, path,
+                    strerror(errno));
+            return 2;
+        }
+        return 0;
+    }
+    if (mkdir(path, 0777) < 0) {
+        fprintf(stderr, "ckptnet: %s: cannot create directory '%s': %s\n", opt, path,
+                strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
 /* ---- progress line --------------------------------------------------------- */
 
 struct progress {
@@ -355,35 +425,37 @@ static int cmd_run(int argc, char **argv)
     struct scenario sc;
     if (build_scenario(&sc, file, argc, argv, NULL, &e) < 0)
         return die(e.msg);
+    if (check_out_file("--json", o.json) || check_out_file("--report", o.report) ||
+        check_out_dir("--csv-dir", o.csv_dir))
+        return 2;
     if (o.csv_dir || o.report)
         auto_interval(&sc);
 
     struct results r;
     if (run_one(&sc, &r, o.quiet, &e) < 0)
         return die(e.msg);
+    /* with --json - stdout carries the JSON alone; the summary goes to stderr */
+    int json_stdout = o.json && !strcmp(o.json, "-");
     if (!o.quiet)
-        report_summary(stdout, &sc, &r);
+        report_summary(json_stdout ? stderr : stdout, &sc, &r);
     int bad = 0;
     if (o.json) {
-        FILE *f = strcmp(o.json, "-") ? fopen(o.json, "w") : stdout;
-        if (!f) {
-            fprintf(stderr, "ckptnet: cannot open '%s': %s\n", o.json, strerror(errno));
-            results_release(&r);
-            return 2;
-        }
-        bad = report_json(f, &sc, &r, 1, &e) < 0;
-        if (f != stdout && fclose(f) != 0 && !bad)
+        FILE *f = json_stdout ? stdout : fopen(o.json, "w");
+        if (!f)
+            bad = err_set(&e, "cannot open '%s': %s", o.json, strerror(errno)) < 0;
+        else
+            bad = report_json(f, &sc, &r, 1, &e) < 0;
+        if (f && f != stdout && fclose(f) != 0 && !bad)
             bad = err_set(&e, "cannot write '%s'", o.json) < 0;
     }
     if (!bad && o.csv_dir)
         bad = report_csv(o.csv_dir, &sc, &r, &e) < 0;
     if (!bad && o.report)
         bad = report_html(o.report, &sc, &r, &e) < 0;
-    if (bad) {
-        results_release(&r);
-        return die(e.msg);
-    }
-    int status = 0;
+    if (bad)
+        fprintf(stderr, "ckptnet: %s\n", e.msg);
+    /* a violated invariant outranks a failed write: exit 1 is the louder news */
+    int status = bad ? 2 : 0;
     if (!r.ok) {
         fprintf(stderr, "ckptnet: invariant violated: %s\n", r.violation);
         status = 1;
@@ -467,11 +539,15 @@ static int cmd_compare(int argc, char **argv)
     if (o.vary) {
         if (o.n_files > 1)
             return die("compare: --vary takes at most one scenario file");
+        if (check_out_file("--json", o.json))
+            return 2;
         return cmd_vary("compare", o.n_files ? o.files[0] : NULL, o.vary, o.quiet, o.json, argc,
                         argv);
     }
     if (o.n_files < 2)
         return die("compare: give two or more scenario files, or --vary key=v1,v2,...");
+    if (check_out_file("--json", o.json))
+        return 2;
     struct scenario *scs = malloc((size_t)o.n_files * sizeof *scs);
     if (!scs)
         return die("out of memory");

@@ -142,6 +142,30 @@ fi
 expect_error csv_unwritable "cannot create directory '/nonexistent-dir/csv'" run $small --quiet --csv-dir /nonexistent-dir/csv
 expect_error report_unwritable "cannot write '/nonexistent-dir/r.html'" run $small --quiet --report /nonexistent-dir/r.html
 
+# output paths are checked before the run: nothing simulated, nothing summarised
+# shellcheck disable=SC2086
+"$bin" run $small --json /nonexistent-dir/r.json >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "cannot write '/nonexistent-dir/r.json'" "$tmp/err" &&
+    ok json_path_before_run || bad "json_path_before_run (exit $rc): $(cat "$tmp/out" "$tmp/err" | head -3)"
+expect_error report_is_dir "--report: '$tmp' is a directory" run $small --report "$tmp"
+expect_error csv_dir_is_file "--csv-dir: '/dev/null' is not a directory" run $small --csv-dir /dev/null
+expect_error compare_json_path "cannot write '/nonexistent-dir/c.json'" compare --vary fabric.spines=4,8 --json /nonexistent-dir/c.json
+# a violated invariant (exit 1) is not hidden by a failed write (exit 2)
+if [ -w /dev/full ]; then
+    # shellcheck disable=SC2086
+    "$bin" run $small --set sim.time_limit=1us --quiet --json /dev/full >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 1 ] && grep -q 'invariant violated' "$tmp/err" && grep -q 'cannot write' "$tmp/err" &&
+        ok invariant_outranks_write || bad "invariant_outranks_write (exit $rc): $(cat "$tmp/err")"
+fi
+# --json - without --quiet: stdout is the JSON alone, the summary goes to stderr
+# shellcheck disable=SC2086
+"$bin" run $small --json - >"$tmp/out" 2>"$tmp/err"
+[ "$(head -c1 "$tmp/out")" = "{" ] && [ "$(tail -n1 "$tmp/out")" = "}" ] &&
+    ! grep -q 'invariants  ok' "$tmp/out" && grep -q 'invariants  ok' "$tmp/err" &&
+    ok json_stdout_with_summary || bad json_stdout_with_summary
+
 # describe runs nothing and names the derived figures
 if "$bin" describe scenarios/bench-1024.yaml >"$tmp/d" 2>&1 && grep -q 'oversubscription' "$tmp/d" &&
     grep -q '^  estimate    ~' "$tmp/d" && grep -q '^  cluster.nodes = 1024$' "$tmp/d"; then

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../include/ckptnet.h"
+#include "../src/scenario/catalog.h"
 #include "../src/stats/bound.h"
 #include "../src/topo/topo.h"
 #include "harness.h"
@@ -771,6 +772,59 @@ static void compare_table(void)
     results_release(&r[1]);
 }
 
+/* One unit multiplier of the catalog's printed units. */
+static double unit_mult(const char *u)
+{
+    static const struct { const char *u; double m; } t[] = {
+        {"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"Mbps", 1e6}, {"Gbps", 1e9},
+        {"Tbps", 1e12}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {NULL, 0}};
+    for (int i = 0; t[i].u; i++)
+        if (!strcmp(u, t[i].u))
+            return t[i].m;
+    return -1;
+}
+
+/* catalog: every profile's row reads back as its own port speed, capacity,
+ * latency and buffer, each in its column (the buffer column once showed
+ * the port speed). */
+static void catalog_values(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    report_catalog(f);
+    fclose(f);
+    int rows = 0;
+    for (const struct switch_profile *p = switch_catalog; p->name; p++) {
+        char key[64];
+        snprintf(key, sizeof key, "\n  %s ", p->name);
+        const char *line = strstr(buf, key);
+        CHECKF(line != NULL, "no row for %s", p->name);
+        if (!line)
+            continue;
+        char name[64], x[8], su[8], cu[8], lu[8], bu[8];
+        unsigned ports;
+        double speed, cap, lat, bufv;
+        int n = sscanf(line + 1, "%63s %u %7s %lf %7s %lf %7s %lf %7s %lf %7s", name, &ports, x,
+                       &speed, su, &cap, cu, &lat, lu, &bufv, bu);
+        CHECKF(n == 11, "%s: %d fields", p->name, n);
+        if (n != 11)
+            continue;
+        rows++;
+        CHECK(ports == p->ports);
+        CHECKF(fabs(speed * unit_mult(su) - (double)p->port_bps) < 0.01 * (double)p->port_bps,
+               "%s port speed %g %s", p->name, speed, su);
+        CHECKF(fabs(cap * unit_mult(cu) - (double)p->capacity_bps) <
+                   0.01 * (double)p->capacity_bps, "%s capacity %g %s", p->name, cap, cu);
+        CHECKF(fabs(lat * unit_mult(lu) - (double)p->latency_ps * 1e-12) <
+                   0.01 * (double)p->latency_ps * 1e-12, "%s latency %g %s", p->name, lat, lu);
+        CHECKF(fabs(bufv * unit_mult(bu) - (double)p->buffer_bytes) <
+                   0.01 * (double)p->buffer_bytes, "%s buffer %g %s", p->name, bufv, bu);
+    }
+    CHECK(rows >= 10);
+    free(buf);
+}
+
 SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
     {"report_verdict_compute_leaf_uplinks", verdict_compute_leaf_uplinks},
@@ -787,5 +841,6 @@ SUITE(suite_report) = {
     {"report_progress_hook", progress_hook},
     {"report_describe_estimates", describe_estimates},
     {"report_compare_table", compare_table},
+    {"report_catalog_values", catalog_values},
     {NULL, NULL},
 };

@@ -23,7 +23,9 @@ const char *fmt_secs(double s, char *buf, size_t len)
 
 const char *fmt_rate(double bps, char *buf, size_t len)
 {
-    if (bps >= 1e9)
+    if (bps >= 1e12)
+        snprintf(buf, len, "%.3g Tbps", bps / 1e12);
+    else if (bps >= 1e9)
         snprintf(buf, len, "%.3g Gbps", bps / 1e9);
     else
         snprintf(buf, len, "%.3g Mbps", bps / 1e6);

@@ -9,7 +9,7 @@
 
 void report_catalog(FILE *out)
 {
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[32], d[32];
     fprintf(out, "switch profiles (fabric.switch, fabric.leaf_switch, fabric.spine_switch):\n");
     fprintf(out, "  %-20s %-11s %-10s %-9s %-9s %-10s %s\n", "name", "ports", "capacity",
             "latency", "buffer", "figures", "ASIC; notes; source");
@@ -21,7 +21,7 @@ void report_catalog(FILE *out)
                 fmt_rate((double)p->port_bps, a, sizeof a),
                 fmt_rate((double)p->capacity_bps, b, sizeof b),
                 fmt_secs((double)p->latency_ps / 1e12, c, sizeof c),
-                fmt_bytes((double)p->buffer_bytes, a, sizeof a), fig, p->asic, p->notes,
+                fmt_bytes((double)p->buffer_bytes, d, sizeof d), fig, p->asic, p->notes,
                 p->source);
     }
     fprintf(out, "\nmodels (model.name; docs/checkpoint.md):\n");
