@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "../src/core/rng.h"
 #include "../src/core/units.h"
 #include "harness.h"
 
@@ -240,8 +241,9 @@ static void units_round_trip(void)
     }
 }
 
-/* Naive reference for ser_ps: long multiplication in base 2^32 limbs. */
-static uint64_t ser_ps_ref(uint64_t bytes, uint64_t bps)
+/* Naive reference for ser_ps: long multiplication in base 2^32 limbs (the
+ * division's remainder wraps modulo 2^64 on purpose). */
+CKPT_WRAPS static uint64_t ser_ps_ref(uint64_t bytes, uint64_t bps)
 {
     /* n = bytes * 8e12 as 4 x 32-bit limbs, then schoolbook division. */
     uint64_t m = 8 * PS_PER_S; /* < 2^43 */

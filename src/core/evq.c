@@ -102,7 +102,8 @@ static uint32_t node_new(struct evq *q)
         struct evq_node *p = cap > q->pool_cap ? realloc(q->pool, cap * sizeof *p) : NULL;
         if (!p)
             return NIL;
-        for (uint32_t i = cap; i-- > q->pool_cap;) {
+        for (uint32_t i = cap; i > q->pool_cap;) {
+            i--;
             p[i].next = q->free_node;
             q->free_node = i;
         }

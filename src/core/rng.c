@@ -1,6 +1,6 @@
 #include "rng.h"
 
-uint64_t mix64(uint64_t x)
+CKPT_WRAPS uint64_t mix64(uint64_t x)
 {
     x += UINT64_C(0x9e3779b97f4a7c15);
     x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -8,7 +8,7 @@ uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-void rng_init(struct rng *r, uint64_t seed, uint64_t stream)
+CKPT_WRAPS void rng_init(struct rng *r, uint64_t seed, uint64_t stream)
 {
     uint64_t x = mix64(seed) ^ mix64(stream * UINT64_C(0xd1342543de82ef95) + 1);
     for (int i = 0; i < 4; i++) {
@@ -19,12 +19,12 @@ void rng_init(struct rng *r, uint64_t seed, uint64_t stream)
         r->s[0] = 1; /* the all-zero state is a fixed point */
 }
 
-static inline uint64_t rotl(uint64_t x, int k)
+CKPT_WRAPS static inline uint64_t rotl(uint64_t x, int k)
 {
     return (x << k) | (x >> (64 - k));
 }
 
-uint64_t rng_u64(struct rng *r)
+CKPT_WRAPS uint64_t rng_u64(struct rng *r)
 {
     uint64_t *s = r->s;
     uint64_t out = rotl(s[1] * 5, 7) * 9;
@@ -38,7 +38,7 @@ uint64_t rng_u64(struct rng *r)
     return out;
 }
 
-uint64_t rng_below(struct rng *r, uint64_t n)
+CKPT_WRAPS uint64_t rng_below(struct rng *r, uint64_t n)
 {
     if (n == 0)
         return 0;

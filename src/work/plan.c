@@ -49,8 +49,8 @@ static void heap_down(struct load_heap *q, uint32_t i)
 
 static void heapify(struct load_heap *q)
 {
-    for (uint32_t i = q->n / 2 + 1; i-- > 0;)
-        heap_down(q, i);
+    for (uint32_t i = q->n / 2 + 1; i > 0;)
+        heap_down(q, --i);
 }
 
 /* Assign `total` bytes of replicated state, cut into the tensors of
