@@ -25,7 +25,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljans
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm $(LDLIBS)
 
-.PHONY: all run test bench clean deps asan check-report test-overflow
+.PHONY: all run test bench clean deps asan check-report test-overflow golden
 all: $(B)/ckptnet
 
 deps: $(DEPS_STAMP)
@@ -68,6 +68,11 @@ test: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet
 	./$(B)/test_unit
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
 	./tests/cli.sh ./$(B)/ckptnet
+	./tests/golden.sh ./$(B)/ckptnet
+
+# rewrite the golden results (tests/golden/); the commit says why they changed
+golden: $(B)/ckptnet
+	./tests/golden.sh ./$(B)/ckptnet --update
 
 # the unit tests again under clang's unsigned-overflow and float-cast checks
 test-overflow:
