@@ -6,11 +6,20 @@
  * time. */
 #include "pnet.h"
 
+#include "../core/units.h"
+
 #define WD_RESTORE 0x8u /* arg flag: a restoration check */
+
+/* Pause time of `quanta` 512-bit (64-byte) quanta at the port's rate, in ps.
+ * Exact: quanta x 512 x 10^12 does not fit in 64 bits above 36,028 quanta. */
+uint64_t pfc_pause_ps(uint32_t quanta, uint64_t bps)
+{
+    return units_ser_ps((uint64_t)quanta * 64, bps);
+}
 
 static uint64_t quanta_ps(const struct pnet *n, const struct port *p)
 {
-    return (uint64_t)n->sc->fabric.pfc_quanta * 512 * UINT64_C(1000000000000) / p->bps;
+    return pfc_pause_ps(n->sc->fabric.pfc_quanta, p->bps);
 }
 
 void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff)
@@ -75,7 +84,7 @@ void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg)
             pnet_schedule(n, n->now + n->sc->fabric.watchdog_detect_ps, EV_WATCHDOG,
                           p, prio | ++p->wd_gen[prio] << 8);
     }
-    p->pause_end[prio] = n->now + quanta_ps(n, p) * quanta / n->sc->fabric.pfc_quanta;
+    p->pause_end[prio] = n->now + pfc_pause_ps(quanta, p->bps);
     /* one expiry event per pause: a refresh only moves pause_end, and the
      * event re-arms itself when it finds the pause extended */
     if (!(p->end_armed & bit)) {

@@ -187,7 +187,6 @@ struct pnet {
     uint8_t lossless;         /* lossless priority mask (0 when PFC is off) */
     uint8_t dscp_prio[64];
     uint64_t mtu_wire;
-    uint64_t pause_quanta_ps_num; /* quanta x 512 bits, divided by bps per port */
     int32_t dwrr_quantum[NPRIO];
     struct packet *free_pkts;
     uint64_t pkts_allocated;
@@ -288,6 +287,8 @@ void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg);
 void pfc_on_pause_end(struct pnet *n, struct port *p, uint32_t arg);
 void pfc_on_refresh(struct pnet *n, struct port *in, uint32_t arg);
 void pfc_on_watchdog(struct pnet *n, struct port *p, uint32_t arg);
+/* Pause time of `quanta` 512-bit quanta at bps, in ps (rounded up, exact). */
+uint64_t pfc_pause_ps(uint32_t quanta, uint64_t bps);
 
 /* mmu.c: switch buffer admission (shared buffer, dynamic thresholds, PFC
  * headroom) and ECN marking */
