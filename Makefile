@@ -69,6 +69,7 @@ test: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
 	./tests/cli.sh ./$(B)/ckptnet
 	./tests/golden.sh ./$(B)/ckptnet
+	$(MAKE) --no-print-directory test-overflow
 
 # rewrite the golden results (tests/golden/); the commit says why they changed
 golden: $(B)/ckptnet

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Install the Debian packages ckptnet needs, only when one is missing.
 set -e
-# gnuplot-nox renders the plots of --report (SVG, no X11)
-pkgs="libyaml-dev libjansson-dev pkg-config gnuplot-nox"
+# gnuplot-nox renders the plots of --report (SVG, no X11); clang builds the
+# overflow-sanitizer tests (make test-overflow)
+pkgs="libyaml-dev libjansson-dev pkg-config gnuplot-nox clang"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
