@@ -825,6 +825,77 @@ static void catalog_values(void)
     free(buf);
 }
 
+/* Print the summary and JSON of r into *txt and *js (caller frees). */
+static void outputs(const struct scenario *sc, const struct results *r, char **txt, char **js)
+{
+    size_t len = 0;
+    struct err e;
+    FILE *f = open_memstream(txt, &len);
+    report_summary(f, sc, r);
+    fclose(f);
+    f = open_memstream(js, &len);
+    CHECK(report_json(f, sc, r, 0, &e) == 0);
+    fclose(f);
+}
+
+/* A run stopped by its time limit prints how far it got and no completion
+ * time, bound ratio, utilisation, bottleneck or cost (once it printed a
+ * completion time and utilisations above 100%). */
+static void unfinished_run(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, STORAGE_BOUND, "sim.time_limit=300us", NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(!r.ok && !r.finished && r.transfers == 32 && r.flows_done < 32);
+    char *txt = NULL, *js = NULL;
+    outputs(&sc, &r, &txt, &js);
+    CHECKF(strstr(txt, "DID NOT FINISH") && strstr(txt, "not computed"), "%s", txt);
+    CHECKF(!strstr(txt, "of bound") && !strstr(txt, "after the trigger") &&
+               !strstr(txt, "per checkpoint") && !strstr(txt, "GPU-hours") &&
+               !strstr(txt, "at the configured interval") && !strstr(txt, "<- bottleneck"),
+           "%s", txt);
+    /* no percentage anywhere but the ECN-marked share */
+    for (const char *p = strchr(txt, '%'); p; p = strchr(p + 1, '%')) {
+        const char *bol = p;
+        while (bol > txt && bol[-1] != '\n')
+            bol--;
+        CHECKF(!strncmp(bol, "  congestion", 12), "a percentage in: %.60s", bol);
+    }
+    json_error_t je;
+    json_t *o = json_loads(js, 0, &je);
+    CHECK(o != NULL);
+    if (o) {
+        json_t *ck = json_object_get(o, "checkpoint");
+        CHECK(json_is_false(json_object_get(ck, "finished")));
+        CHECK(json_is_null(json_object_get(ck, "completion_s")));
+        CHECK(json_is_null(json_object_get(json_object_get(o, "bound"), "ratio")));
+        CHECK(json_is_false(json_object_get(json_object_get(o, "cost"), "computed")));
+        CHECK(json_object_get(json_object_get(o, "cost"), "gpu_hours_per_day") == NULL);
+        CHECK(json_is_null(json_object_get(o, "bottleneck")));
+        json_t *seg = json_array_get(json_object_get(o, "segments"), 1);
+        CHECK(seg && json_is_null(json_object_get(seg, "utilisation")));
+        json_decref(o);
+    }
+    free(txt);
+    free(js);
+    results_release(&r);
+    /* the same scenario with room to finish says all of it */
+    if (make(&sc, STORAGE_BOUND, NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(r.ok && r.finished && r.flows_done == r.transfers);
+    outputs(&sc, &r, &txt, &js);
+    CHECK(strstr(txt, "of bound") && strstr(txt, "<- bottleneck") && !strstr(txt, "NOT FINISH"));
+    CHECK(strstr(js, "\"finished\": true") != NULL);
+    free(txt);
+    free(js);
+    results_release(&r);
+}
+
 SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
     {"report_verdict_compute_leaf_uplinks", verdict_compute_leaf_uplinks},
@@ -842,5 +913,6 @@ SUITE(suite_report) = {
     {"report_describe_estimates", describe_estimates},
     {"report_compare_table", compare_table},
     {"report_catalog_values", catalog_values},
+    {"report_unfinished_run", unfinished_run},
     {NULL, NULL},
 };

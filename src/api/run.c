@@ -119,6 +119,8 @@ int ckpt_run_progress(const struct scenario *user, struct results *r,
         else
             rc = pkt_run(sc, &t, &w, r, e);
         if (rc == 0) {
+            r->transfers = w.n;
+            r->finished = r->flows_done == w.n;
             segments_compute(r, &t, &w, sc);
             cost_compute(r, sc);
         }

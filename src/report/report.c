@@ -27,6 +27,17 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                  "to %u storage nodes\n",
             p->files, p->writers, p->gpus, fmt_bytes((double)p->max_gpu_bytes, b, sizeof b),
             p->skew, sc->storage.nodes);
+    if (!r->finished) {
+        /* only what is true: how far it got, never a completion time */
+        fprintf(out, "  completion  DID NOT FINISH: %u of %u transfers complete, %s of %s "
+                     "delivered when the run stopped (bound %s, set by %s)\n",
+                r->flows_done, r->transfers, fmt_bytes((double)r->bytes_delivered, a, sizeof a),
+                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), fmt_secs(r->bound_s, d, sizeof d),
+                bound_limit_name(r->bound_limit));
+        fprintf(out, "  cost        not computed: GPU stall, cost per day, interval and goodput "
+                     "need a finished write\n");
+        return;
+    }
     fprintf(out, "  completion  %s after the trigger; write %s  (bound %s, set by %s; "
                  "%.1f%% of bound)\n",
             fmt_secs(c->end_s, a, sizeof a), fmt_secs(r->completion_s, b, sizeof b),
@@ -76,9 +87,13 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     if (r->failed_links)
         fprintf(out, "  failed      %u leaf-spine links down: %s\n", r->failed_links,
                 r->failed_link_names);
-    fprintf(out, "  writers     p50 %s  p99 %s  max %s\n",
-            fmt_secs(r->writer_p50_s, a, sizeof a), fmt_secs(r->writer_p99_s, b, sizeof b),
-            fmt_secs(r->writer_max_s, c, sizeof c));
+    if (r->finished)
+        fprintf(out, "  writers     p50 %s  p99 %s  max %s\n",
+                fmt_secs(r->writer_p50_s, a, sizeof a), fmt_secs(r->writer_p99_s, b, sizeof b),
+                fmt_secs(r->writer_max_s, c, sizeof c));
+    else
+        fprintf(out, "  writers     did not finish: %u of %u transfers complete\n", r->flows_done,
+                r->transfers);
     if (!strncmp(r->engine_reason, "auto", 4))
         fprintf(out, "  engine      %s: %s\n", r->engine_reason, r->engine);
     if (r->has_packet_stats)
@@ -277,8 +292,14 @@ static void json_plan_cost(json_t *root, const struct results *r)
     put_dotted(root, "checkpoint.shard_skew", json_real(p->skew));
     put_dotted(root, "checkpoint.first_start_s", json_real((double)p->first_start_ps / 1e12));
     put_dotted(root, "checkpoint.max_open_wait_s", json_real((double)p->max_open_wait_ps / 1e12));
-    put_dotted(root, "checkpoint.end_s", json_real(c->end_s));
+    put_dotted(root, "checkpoint.end_s", real_or_null(c->end_s, r->finished));
     put_dotted(root, "checkpoint.drain_late", json_boolean(c->drain_late));
+    if (!r->finished) { /* no completion, no cost */
+        put_dotted(root, "cost.computed", json_false());
+        put_dotted(root, "cost.reason", json_string("the run did not finish"));
+        return;
+    }
+    put_dotted(root, "cost.computed", json_true());
     put_dotted(root, "cost.stall_s_per_checkpoint", json_real(c->stall_s));
     put_dotted(root, "cost.stall_measured", json_boolean(p->stall_measured));
     put_dotted(root, "cost.interval_s", json_real(c->interval_s));
@@ -307,14 +328,17 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
     put_dotted(root, "engine_reason", json_string(r->engine_reason));
     put_dotted(root, "checkpoint.bytes", U(r->ckpt_bytes));
     put_dotted(root, "checkpoint.writers", U(r->writers));
-    put_dotted(root, "checkpoint.completion_s", json_real(r->completion_s));
-    put_dotted(root, "checkpoint.writer_completion_s.p50", json_real(r->writer_p50_s));
-    put_dotted(root, "checkpoint.writer_completion_s.p99", json_real(r->writer_p99_s));
-    put_dotted(root, "checkpoint.writer_completion_s.max", json_real(r->writer_max_s));
+    put_dotted(root, "checkpoint.finished", json_boolean(r->finished));
+    put_dotted(root, "checkpoint.transfers_completed", U(r->flows_done));
+    put_dotted(root, "checkpoint.completion_s", real_or_null(r->completion_s, r->finished));
+    put_dotted(root, "checkpoint.writer_completion_s.p50", real_or_null(r->writer_p50_s, r->finished));
+    put_dotted(root, "checkpoint.writer_completion_s.p99", real_or_null(r->writer_p99_s, r->finished));
+    put_dotted(root, "checkpoint.writer_completion_s.max", real_or_null(r->writer_max_s, r->finished));
     json_plan_cost(root, r);
     put_dotted(root, "bound.completion_s", json_real(r->bound_s));
     put_dotted(root, "bound.limit", json_string(bound_limit_name(r->bound_limit)));
-    put_dotted(root, "bound.ratio", json_real(r->bound_s > 0 ? r->completion_s / r->bound_s : 0));
+    put_dotted(root, "bound.ratio", real_or_null(r->bound_s > 0 ? r->completion_s / r->bound_s : 0,
+                                                 r->finished));
     put_dotted(root, "bound.base_latency_s", json_real(r->base_latency_s));
     json_t *terms = json_object();
     for (int l = 0; l < LIMIT_COUNT; l++)
@@ -323,7 +347,7 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
     put_dotted(root, "bound.terms_s", terms);
     if (r->bottleneck.seg >= 0) {
         put_dotted(root, "segments", segments_json(r));
-        put_dotted(root, "bottleneck", bottleneck_json(r));
+        put_dotted(root, "bottleneck", r->finished ? bottleneck_json(r) : json_null());
     }
     put_dotted(root, "fabric.switches", U(r->switches));
     put_dotted(root, "fabric.links", U(r->links));

@@ -58,7 +58,13 @@ void report_segments(FILE *out, const struct results *r)
 {
     if (r->bottleneck.seg < 0)
         return;
-    verdict(out, r);
+    /* utilisation and time at capacity need the write's duration */
+    int fin = r->finished;
+    if (fin)
+        verdict(out, r);
+    else
+        fprintf(out, "  bottleneck  not named: the write did not finish (carried bytes below "
+                     "are what got through)\n");
     fprintf(out, "  %-22s %-16s %-10s %6s %7s  %-11s  %-11s%s\n", "segment", "capacity",
             "carried", "util", "busiest", "at capacity", "bound alone",
             r->has_packet_stats ? "  PFC paused" : "");
@@ -73,11 +79,13 @@ void report_segments(FILE *out, const struct results *r)
         }
         fprintf(out, "  %-22s %-16s %-10s %6s %7s  %-11s  %-11s", path_seg_label(s),
                 fmt_cap(f, a, sizeof a), fmt_bytes(f->bytes, b, sizeof b),
-                fmt_pct(f->util, c, sizeof c), fmt_pct(f->max_util, d, sizeof d),
-                fmt_secs(f->saturated_s, e, sizeof e), fmt_secs(f->bound_s, g, sizeof g));
+                fin ? fmt_pct(f->util, c, sizeof c) : "-",
+                fin ? fmt_pct(f->max_util, d, sizeof d) : "-",
+                fin ? fmt_secs(f->saturated_s, e, sizeof e) : "-",
+                fmt_secs(f->bound_s, g, sizeof g));
         if (r->has_packet_stats && s >= PATH_WRITER_NIC && s <= PATH_STORAGE_NIC)
             fprintf(out, "  %s", fmt_secs(f->paused_s, h, sizeof h));
-        fprintf(out, "%s\n", s == r->bottleneck.seg ? "  <- bottleneck" : "");
+        fprintf(out, "%s\n", fin && s == r->bottleneck.seg ? "  <- bottleneck" : "");
     }
 }
 
@@ -94,15 +102,18 @@ json_t *segments_json(const struct results *r)
         json_object_set_new(o, "element_bps", json_real(f->elem_bps));
         json_object_set_new(o, "capacity_bps", json_real(f->cap_bps));
         json_object_set_new(o, "bytes", json_real(f->bytes));
-        json_object_set_new(o, "utilisation", json_real(f->util));
-        json_object_set_new(o, "max_utilisation", json_real(f->max_util));
-        json_object_set_new(o, "saturated_s", json_real(f->saturated_s));
+        /* null, not a wrong figure, when the write did not finish */
+        json_object_set_new(o, "utilisation", r->finished ? json_real(f->util) : json_null());
+        json_object_set_new(o, "max_utilisation",
+                            r->finished ? json_real(f->max_util) : json_null());
+        json_object_set_new(o, "saturated_s",
+                            r->finished ? json_real(f->saturated_s) : json_null());
         json_object_set_new(o, "imbalance", json_real(f->imbalance));
         json_object_set_new(o, "need_s", json_real(f->need_s));
         json_object_set_new(o, "bound_s", json_real(f->bound_s));
         if (r->has_packet_stats)
             json_object_set_new(o, "paused_s", json_real(f->paused_s));
-        json_object_set_new(o, "bottleneck", json_boolean(s == r->bottleneck.seg));
+        json_object_set_new(o, "bottleneck", json_boolean(r->finished && s == r->bottleneck.seg));
         json_array_append_new(a, o);
     }
     return a;

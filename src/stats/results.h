@@ -62,6 +62,9 @@ struct results {
     uint64_t ckpt_bytes;
     uint32_t writers;
     double completion_s;       /* first byte sent -> last byte received */
+    int finished;              /* every transfer completed; else completion_s,
+                                * utilisations and costs mean nothing */
+    uint32_t transfers;        /* transfers planned (flows_done of them ended) */
     double writer_p50_s, writer_p99_s, writer_max_s; /* per writer, own start */
 
     /* analytic max-flow lower bound */
