@@ -314,6 +314,29 @@ static void units_msg_optional(void)
     CHECK(strlen(tiny) == sizeof tiny - 1);
 }
 
+/* The docs say decimal: hex, inf, nan and exponents are refused in every
+ * unit parser, and the message echoing them stays one line. */
+static void units_decimal_only_one_line(void)
+{
+    static const char *const bad[] = {"0x10Gbps", "0x1p3s", "infGbps", "nanGbps", "1e3Gbps",
+                                      "+5Gbps", "INFs", "1e-3s"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint64_t v = 0;
+        char m[160];
+        CHECKF(units_parse_rate(bad[i], &v, m, sizeof m) == -1 &&
+                   units_parse_time(bad[i], &v, m, sizeof m) == -1 &&
+                   units_parse_size(bad[i], &v, m, sizeof m) == -1,
+               "%s", bad[i]);
+        CHECK(units_parse_uint(bad[i], &v, m, sizeof m) == -1);
+    }
+    uint64_t v = 0;
+    char m[160];
+    CHECK(units_parse_rate("5\nGb\x1bps", &v, m, sizeof m) == -1);
+    CHECKF(strcmp(m, "unknown rate unit \"\\nGb\\x1bps\" in \"5\\nGb\\x1bps\" (use bps, "
+                     "Kbps, Mbps, Gbps or Tbps)") == 0,
+           "%s", m);
+}
+
 SUITE(suite_units) = {
     {"units_rate_parse", units_rate_parse},
     {"units_size_parse", units_size_parse},
@@ -326,5 +349,6 @@ SUITE(suite_units) = {
     {"units_round_trip", units_round_trip},
     {"units_ser", units_ser},
     {"units_msg_optional", units_msg_optional},
+    {"units_decimal_only_one_line", units_decimal_only_one_line},
     {0},
 };

@@ -7,6 +7,8 @@
  * a whole number of base units without any floating point. */
 #include "units.h"
 
+#include "err.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,16 +84,20 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-/* Format msg (when there is room) and return -1. */
+/* Format msg (when there is room) and return -1. The message echoes the
+ * input, so control characters in it are escaped (one line, nothing raw
+ * reaches a terminal). */
 static int fail(char *msg, size_t msglen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int fail(char *msg, size_t msglen, const char *fmt, ...)
 {
     if (msg && msglen) {
+        char raw[256];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
+        err_escape(msg, msglen, raw);
     }
     return -1;
 }

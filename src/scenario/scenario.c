@@ -9,12 +9,15 @@
 #include "scenario.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "../core/units.h"
@@ -358,13 +361,47 @@ static int parse_bool(const char *s, uint64_t *v, char *msg, size_t len)
     return -1;
 }
 
+/* Is s a decimal number: [blanks][-+]digits[.digits][e[-+]digits],
+ * with digits on at least one side of the point? strtod alone would also
+ * take hex floats (0x1p3), inf and nan, which the docs do not allow. */
+static int is_decimal(const char *s)
+{
+    const char *p = s;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '-' || *p == '+')
+        p++;
+    size_t digits = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+        digits++;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '-' || *p == '+')
+            p++;
+        if (!(*p >= '0' && *p <= '9'))
+            return 0;
+        while (*p >= '0' && *p <= '9')
+            p++;
+    }
+    return *p == '\0';
+}
+
 static int parse_real(const char *s, double *d, char *msg, size_t len)
 {
-    char *end;
-    errno = 0;
-    *d = strtod(s, &end);
-    if (end == s || *end || errno || *d != *d || *d > 1e300 || *d < -1e300) {
-        snprintf(msg, len, "expected a number, got \"%.64s\"", s);
+    char *end = NULL;
+    int ok = is_decimal(s);
+    if (ok) {
+        errno = 0;
+        *d = strtod(s, &end);
+        ok = !*end && !errno && *d == *d && *d <= 1e300 && *d >= -1e300;
+    }
+    if (!ok) {
+        snprintf(msg, len, "expected a decimal number like \"0.5\" or \"1e-3\", got \"%.64s\"", s);
         return -1;
     }
     return 0;
@@ -427,6 +464,13 @@ static int parse_raw(const struct key *k, const char *s, struct kval *kv,
             snprintf(msg, len, "expected a text of 1 to %zu characters, got \"%.64s\"",
                      sizeof kv->s - 1, s);
             return -1;
+        }
+        for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+            /* texts are echoed into reports and the JSON: no control bytes */
+            if (*c < 0x20 || *c == 0x7f || (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f)) {
+                snprintf(msg, len, "expected printable text, got \"%.64s\"", s);
+                return -1;
+            }
         }
         memcpy(kv->s, s, strlen(s) + 1);
         return 0;
@@ -833,6 +877,12 @@ static int fail_at(const struct loader *ld, yaml_mark_t mark, const char *key,
                    mark.column + 1, msg);
 }
 
+static int too_large(const char *name, struct err *e)
+{
+    return err_set(e, "%s: larger than %d MiB, the limit of a scenario file", name,
+                   SCENARIO_MAX_BYTES >> 20);
+}
+
 /* A plain null scalar ("", "~", "null"): an empty section. */
 static int is_null(const yaml_node_t *n)
 {
@@ -944,6 +994,39 @@ static int syntax_error(const struct loader *ld, const yaml_parser_t *p)
                    p->problem ? p->problem : "unknown error");
 }
 
+/* Walk the events of the text before building a document from it, and
+ * refuse nesting deeper than SCENARIO_MAX_DEPTH: libyaml's loader takes
+ * time quadratic in the depth (100k "[" never finish), while this walk stops
+ * at the first level too deep. Also reports syntax errors. */
+static int check_depth(const struct loader *ld)
+{
+    yaml_parser_t p;
+    yaml_event_t ev;
+    if (!yaml_parser_initialize(&p))
+        return err_set(ld->e, "%s: out of memory reading YAML", ld->name);
+    yaml_parser_set_input_string(&p, (const unsigned char *)ld->input, ld->input_len);
+    int rc = 0;
+    for (unsigned depth = 0;;) {
+        if (!yaml_parser_parse(&p, &ev)) {
+            rc = syntax_error(ld, &p);
+            break;
+        }
+        yaml_event_type_t t = ev.type;
+        if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
+            if (++depth > SCENARIO_MAX_DEPTH)
+                rc = fail_at(ld, ev.start_mark, "",
+                             "nested deeper than %d levels", SCENARIO_MAX_DEPTH);
+        } else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
+            depth--;
+        }
+        yaml_event_delete(&ev);
+        if (rc < 0 || t == YAML_STREAM_END_EVENT)
+            break;
+    }
+    yaml_parser_delete(&p);
+    return rc;
+}
+
 /* Parse len bytes of YAML and apply them to a copy of *sc, which replaces
  * *sc only when everything applied cleanly. */
 static int load_buffer(struct scenario *sc, const char *yaml, size_t len,
@@ -953,6 +1036,10 @@ static int load_buffer(struct scenario *sc, const char *yaml, size_t len,
     struct loader ld = {name, yaml, len, NULL, &tmp, e};
     yaml_parser_t parser;
     yaml_document_t doc, extra;
+    if (len > SCENARIO_MAX_BYTES)
+        return too_large(name, e);
+    if (check_depth(&ld) < 0)
+        return -1;
     if (!yaml_parser_initialize(&parser))
         return err_set(e, "%s: out of memory reading YAML", name);
     yaml_parser_set_input_string(&parser, (const unsigned char *)yaml, len);
@@ -997,37 +1084,52 @@ int scenario_load_string(struct scenario *sc, const char *yaml,
     return load_buffer(sc, yaml, strlen(yaml), name, name, e);
 }
 
+/* Read at most SCENARIO_MAX_BYTES + 1 bytes of path: a larger file (or an
+ * endless one like /dev/zero) is refused without reading it all. */
 int scenario_load_file(struct scenario *sc, const char *path, struct err *e)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
         return err_set(e, "cannot open '%s': %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > SCENARIO_MAX_BYTES) {
+        close(fd);
+        return too_large(path, e);
+    }
     char *buf = NULL;
     size_t len = 0, cap = 0;
-    for (;;) {
+    int rerr = 0;
+    while (len <= SCENARIO_MAX_BYTES) {
         if (len == cap) {
             size_t ncap = cap ? cap * 2 : 4096;
+            if (ncap > (size_t)SCENARIO_MAX_BYTES + 1)
+                ncap = (size_t)SCENARIO_MAX_BYTES + 1;
             char *nb = realloc(buf, ncap);
             if (!nb) {
                 free(buf);
-                fclose(f);
+                close(fd);
                 return err_set(e, "cannot read '%s': out of memory", path);
             }
             buf = nb;
             cap = ncap;
         }
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (n == 0)
+        ssize_t n = read(fd, buf + len, cap - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            rerr = errno;
+        if (n <= 0)
             break;
+        len += (size_t)n;
     }
-    int rerr = ferror(f) ? errno : 0;
-    fclose(f);
-    if (rerr) {
-        free(buf);
-        return err_set(e, "cannot read '%s': %s", path, strerror(rerr));
-    }
-    int rc = load_buffer(sc, buf, len, path, path, e);
+    close(fd);
+    int rc;
+    if (rerr)
+        rc = err_set(e, "cannot read '%s': %s", path, strerror(rerr));
+    else if (len > SCENARIO_MAX_BYTES)
+        rc = too_large(path, e);
+    else
+        rc = load_buffer(sc, buf, len, path, path, e);
     free(buf);
     return rc;
 }

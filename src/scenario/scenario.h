@@ -15,6 +15,10 @@
 #include "../core/err.h"
 
 #define SCENARIO_TEXT 64 /* longest text value + 1 */
+/* Input caps: a larger or deeper scenario text is refused before it is
+ * parsed into a document. */
+#define SCENARIO_MAX_BYTES (16 << 20) /* 16 MiB */
+#define SCENARIO_MAX_DEPTH 64         /* nested mappings and sequences */
 
 enum engine_kind { ENGINE_PACKET, ENGINE_FLUID, ENGINE_AUTO };
 enum sched_kind { SCHED_STRICT, SCHED_DWRR };
