@@ -53,7 +53,7 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
                 int perf, struct err *e);
 
 /* Segment table and verdict (the summary prints them after the answer). */
-void report_segments(FILE *out, const struct results *r);
+void report_segments(FILE *out, const struct scenario *sc, const struct results *r);
 
 /* CSV files in dir (created if missing): timeseries.csv, queues.csv,
  * pauses.csv, ports.csv, writers.csv, segments.csv; a header row each, units

@@ -896,6 +896,32 @@ static void unfinished_run(void)
     results_release(&r);
 }
 
+/* The GPU -> NIC row says why it set no limit: no d2h rate, or a d2h rate x
+ * GPUs per writer at least the NIC (once it said "no cluster.d2h_rate" even
+ * with one set). */
+static void host_path_reason(void)
+{
+    static const char *const d2h[] = {"cluster.d2h_rate=0", "cluster.d2h_rate=100Gbps"};
+    static const char *const want[] = {
+        "not limited (no cluster.d2h_rate or rate cap)",
+        "not limited: cluster.d2h_rate 100 Gbps x 8 GPUs per writer = 800 Gbps, at least the "
+        "NIC's 400 Gbps"};
+    for (int i = 0; i < 2; i++) {
+        struct scenario sc;
+        struct results r;
+        if (make(&sc, STORAGE_BOUND, "engine=fluid", d2h[i], NULL) < 0 || run(&sc, &r) < 0) {
+            CHECK(0);
+            continue;
+        }
+        char *txt = NULL, *js = NULL;
+        outputs(&sc, &r, &txt, &js);
+        CHECKF(strstr(txt, want[i]) != NULL, "%s: %s", d2h[i], txt);
+        free(txt);
+        free(js);
+        results_release(&r);
+    }
+}
+
 SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
     {"report_verdict_compute_leaf_uplinks", verdict_compute_leaf_uplinks},
@@ -914,5 +940,6 @@ SUITE(suite_report) = {
     {"report_compare_table", compare_table},
     {"report_catalog_values", catalog_values},
     {"report_unfinished_run", unfinished_run},
+    {"report_host_path_reason", host_path_reason},
     {NULL, NULL},
 };

@@ -441,7 +441,7 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
     size_t sl = 0, vl = 0;
     FILE *m = open_memstream(&ver, &vl);
     if (m) {
-        report_segments(m, r);
+        report_segments(m, sc, r);
         fclose(m);
     }
     fprintf(o, "<h2>Bottleneck</h2>\n<pre class=\"verdict\">");

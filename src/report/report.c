@@ -78,7 +78,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", r->engine,
             sc->source[0] ? sc->source : "default", (unsigned long long)sc->seed);
     summary_answer(out, sc, r);
-    report_segments(out, r);
+    report_segments(out, sc, r);
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
                  "compute leaves, %.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);

@@ -1,5 +1,6 @@
 /* The bottleneck verdict and the segment table: text and JSON. */
 #include <stdio.h>
+#include <string.h>
 
 #include "../../include/ckptnet.h"
 #include "internal.h"
@@ -54,7 +55,29 @@ static void verdict(FILE *out, const struct results *r)
                 fmt_secs(T - v->removed_s, c, sizeof c), fmt_secs(v->doubled_s, d, sizeof d));
 }
 
-void report_segments(FILE *out, const struct results *r)
+/* Why the GPU -> NIC path set no limit: the rule it was checked against. */
+static const char *host_unlimited(const struct scenario *sc, const struct results *r, char *buf,
+                                  size_t len)
+{
+    const struct plan_summary *p = &r->plan;
+    char a[32], b[32], c[32];
+    int staged = p->policy && (!strcmp(p->policy, "async") || !strcmp(p->policy, "hierarchical"));
+    if (!sc->cluster.d2h_bps)
+        snprintf(buf, len, "not limited (no cluster.d2h_rate or rate cap)");
+    else if (staged)
+        snprintf(buf, len, "not limited: the %s policy stages at cluster.d2h_rate (%s per GPU) "
+                           "during the stall; the drain runs at line rate", p->policy,
+                 fmt_rate((double)sc->cluster.d2h_bps, a, sizeof a));
+    else
+        snprintf(buf, len, "not limited: cluster.d2h_rate %s x %u GPUs per writer = %s, "
+                           "at least the NIC's %s",
+                 fmt_rate((double)sc->cluster.d2h_bps, a, sizeof a), p->gpus_per_rank,
+                 fmt_rate((double)sc->cluster.d2h_bps * p->gpus_per_rank, b, sizeof b),
+                 fmt_rate((double)sc->cluster.nic_bps, c, sizeof c));
+    return buf;
+}
+
+void report_segments(FILE *out, const struct scenario *sc, const struct results *r)
 {
     if (r->bottleneck.seg < 0)
         return;
@@ -72,8 +95,9 @@ void report_segments(FILE *out, const struct results *r)
         const struct seg_figures *f = &r->segs[s];
         char a[32], b[32], c[32], d[32], e[32], g[32], h[32];
         if (!f->applies) {
+            char why[320];
             fprintf(out, "  %-22s %s\n", path_seg_label(s),
-                    s == PATH_HOST ? "not limited (no cluster.d2h_rate or rate cap)"
+                    s == PATH_HOST ? host_unlimited(sc, r, why, sizeof why)
                                    : "keeps up (no storage.drain_rate)");
             continue;
         }

@@ -62,6 +62,7 @@ struct plan_summary {
     const char *writer_rule, *policy;
     uint64_t bytes;
     uint32_t files, writers, transfers, stragglers;
+    uint32_t gpus_per_rank;  /* GPUs whose bytes one writer stages (d2h cap) */
     uint64_t max_gpu_bytes;  /* largest per-GPU shard */
     double mean_gpu_bytes;   /* over all GPUs */
     double skew;             /* max / mean per-GPU shard */

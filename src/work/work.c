@@ -362,6 +362,7 @@ int workload_build(struct workload *w, const struct scenario *sc,
     s->writers = nw;
     s->transfers = w->n;
     s->stragglers = n_strag;
+    s->gpus_per_rank = p.gpus_per_rank;
     s->max_gpu_bytes = max_rank;
     s->mean_gpu_bytes = (double)w->total_bytes / (double)p.gpus;
     s->skew = s->mean_gpu_bytes > 0 ? (double)max_rank / s->mean_gpu_bytes : 0;
