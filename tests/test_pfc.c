@@ -1,6 +1,9 @@
 /* Tests of the correctness pass (pfc): each names the defect it guards. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../include/ckptnet.h"
 #include "../src/pkt/pnet.h"
@@ -347,11 +350,170 @@ static void pfc_xon_hysteresis(void)
     evq_release(&n.q);
 }
 
+/* ---- per-flow rates: flows.csv and the report's plot ---- */
+
+static int file_exists(const char *dir, const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return access(p, F_OK) == 0;
+}
+
+static void rm_csv_dir(const char *dir)
+{
+    static const char *const names[] = {"timeseries.csv", "queues.csv", "pauses.csv", "ports.csv",
+                                        "writers.csv", "segments.csv", "flows.csv"};
+    char p[512];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+/* 8:1 incast with PFC pauses, per-flow telemetry on or off. */
+static int flows_run(struct scenario *sc, struct results *r, int flows)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=8");
+    test_set(sc, "fabric.hosts_per_leaf=8");
+    test_set(sc, "storage.nodes=1");
+    test_set(sc, "fabric.storage_per_leaf=1");
+    test_set(sc, "fabric.spines=1");
+    test_set(sc, "fabric.buffer=4MB");
+    test_set(sc, "workload.bytes_per_writer=2MB");
+    test_set(sc, "telemetry.interval=10us");
+    test_set(sc, "telemetry.ports=true");
+    test_set(sc, "telemetry.flows=%s", flows ? "true" : "false");
+    return test_run(sc, r);
+}
+
+/* flows.csv: the header with units, one row per (sample, transfer) in time
+ * order, values equal to the samples the engine recorded. */
+static void flows_csv_rows(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (flows_run(&sc, &r, 1) != 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(r.n_sample_flows == 8 && r.n_samples > 10);
+    char dir[] = "/tmp/ckptnet-test-flows-XXXXXX";
+    struct err e;
+    CHECK(mkdtemp(dir) != NULL);
+    CHECKF(report_csv(dir, &sc, &r, &e) == 0, "%s", e.msg);
+    char p[512], line[512];
+    snprintf(p, sizeof p, "%s/flows.csv", dir);
+    FILE *f = fopen(p, "r");
+    CHECK(f != NULL);
+    if (f && fgets(line, sizeof line, f))
+        CHECK(!strcmp(line, "time_s,flow,rate_gbps,delivered_bytes\n"));
+    size_t rows = 0, bad = 0;
+    double prev = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        double t, rate;
+        unsigned flow;
+        unsigned long long del;
+        size_t i = rows / 8, k = rows % 8;
+        if (sscanf(line, "%lf,%u,%lf,%llu", &t, &flow, &rate, &del) != 4 || i >= r.n_samples ||
+            flow != k || t < prev || fabs(t - r.sample_t[i]) > 1e-9 * (1 + t) ||
+            fabs(rate - r.sample_rate[i * 8 + k] / 1e9) > 1e-5 * (1 + rate) ||
+            del != r.sample_delivered[i * 8 + k])
+            bad++;
+        prev = t;
+        rows++;
+    }
+    if (f)
+        fclose(f);
+    CHECKF(rows == (size_t)r.n_samples * 8 && bad == 0, "%zu rows (want %zu), %zu wrong", rows,
+           (size_t)r.n_samples * 8, bad);
+    /* PFC only: line rate while a transfer still has data to send */
+    CHECK(r.sample_rate[0] == 400e9);
+    rm_csv_dir(dir);
+    results_release(&r);
+
+    /* without per-flow samples: no flows.csv, not even a stale one */
+    CHECK(flows_run(&sc, &r, 0) == 0);
+    char dir2[] = "/tmp/ckptnet-test-flows-XXXXXX";
+    CHECK(mkdtemp(dir2) != NULL);
+    snprintf(p, sizeof p, "%s/flows.csv", dir2);
+    f = fopen(p, "w");
+    if (f)
+        fclose(f);
+    CHECKF(report_csv(dir2, &sc, &r, &e) == 0, "%s", e.msg);
+    CHECK(file_exists(dir2, "timeseries.csv") && !file_exists(dir2, "flows.csv"));
+    rm_csv_dir(dir2);
+    results_release(&r);
+}
+
+static char *html_of(const struct scenario *sc, const struct results *r)
+{
+    char path[] = "/tmp/ckptnet-test-fhtml-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    struct err e;
+    CHECKF(report_html(path, sc, r, &e) == 0, "%s", e.msg);
+    FILE *f = fopen(path, "r");
+    char *buf = calloc(1, 16 << 20);
+    size_t len = f && buf ? fread(buf, 1, (16 << 20) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    unlink(path);
+    CHECK(len > 1000);
+    return buf;
+}
+
+static int count_of(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = s; p && (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+/* The report plots the per-flow rates when they were recorded (a sixth
+ * SVG, after the throughput), and has no trace of them otherwise. */
+static void flows_html_plot(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (flows_run(&sc, &r, 1) != 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(r.pause_frames > 0);
+    char *h = html_of(&sc, &r);
+    if (h) {
+        CHECKF(count_of(h, "<svg") == 6, "%d svg", count_of(h, "<svg"));
+        CHECK(!strstr(h, "No plot:"));
+        const char *fl = strstr(h, "<h2>Sending rate of each transfer</h2>");
+        const char *tp = strstr(h, "<h2>Throughput per segment</h2>");
+        const char *cdf = strstr(h, "<h2>Writer completion time");
+        CHECK(fl && tp && cdf && tp < fl && fl < cdf);
+        CHECK(fl && strstr(fl, "id='p5_gpPt0'") && strstr(fl, "8 transfers"));
+    }
+    free(h);
+    results_release(&r);
+    CHECK(flows_run(&sc, &r, 0) == 0);
+    h = html_of(&sc, &r);
+    if (h) {
+        CHECKF(count_of(h, "<svg") == 5, "%d svg", count_of(h, "<svg"));
+        CHECK(!strstr(h, "Sending rate of each transfer") && !strstr(h, "No plot:"));
+    }
+    free(h);
+    results_release(&r);
+}
+
 SUITE(suite_pfc) = {
     {"pfc_pause_length_exact", pfc_pause_length_exact},
     {"pfc_refresh_count", pfc_refresh_count},
     {"pfc_xon_hysteresis", pfc_xon_hysteresis},
     {"dcqcn_rate_trajectory", dcqcn_rate_trajectory},
     {"dcqcn_byte_counter_stages", dcqcn_byte_counter_stages},
+    {"flows_csv_rows", flows_csv_rows},
+    {"flows_html_plot", flows_html_plot},
     {NULL, NULL},
 };
