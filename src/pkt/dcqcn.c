@@ -56,7 +56,9 @@ static void dcqcn_start(struct pnet *n, struct flow *f)
 {
     (void)n;
     struct dcqcn_state *c = &f->cc;
+    uint32_t gen = c->timer_gen; /* a stale timer event must not match */
     memset(c, 0, sizeof *c);
+    c->timer_gen = gen;
     c->rc = c->rt = (double)f->line_bps;
 }
 
