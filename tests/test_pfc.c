@@ -1,6 +1,9 @@
 /* Tests of the correctness pass (pfc): each names the defect it guards. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../include/ckptnet.h"
 #include "../src/pkt/pnet.h"
@@ -118,8 +121,399 @@ static void pfc_refresh_count(void)
     incast_refresh(4096);
 }
 
+/* ---- DCQCN reaction point, driven directly on a hand-made flow ---- */
+
+struct rp {
+    struct scenario sc;
+    struct pnet n;
+    struct flow f;
+};
+
+#define L400 400e9
+
+static void rp_init(struct rp *r, const char *const *sets)
+{
+    scenario_defaults(&r->sc);
+    test_set(&r->sc, "transport.cc=dcqcn");
+    for (; *sets; sets++)
+        test_set(&r->sc, "%s", *sets);
+    struct err e;
+    CHECK(scenario_resolve(&r->sc, &e) == 0);
+    memset(&r->n, 0, sizeof r->n);
+    r->n.sc = &r->sc;
+    r->n.tp = &transport_dcqcn;
+    evq_init(&r->n.q);
+    memset(&r->f, 0, sizeof r->f);
+    r->f.line_bps = 400000000000ull;
+    r->f.min_rate = L400;
+    r->f.active = 1; /* next_send 0: the NIC has nothing to move */
+    transport_dcqcn.start(&r->n, &r->f);
+}
+
+/* Run the flow's timer events up to and including time t (ps), then set
+ * the clock to t. Returns the number of rate increases they made. */
+static int rp_until(struct rp *r, uint64_t t)
+{
+    struct event ev;
+    int ran = 0;
+    while (evq_pop(&r->n.q, &ev)) {
+        if (ev.t > t) {
+            evq_push(&r->n.q, ev.t, ev.type, ev.obj, ev.arg);
+            break;
+        }
+        r->n.now = ev.t;
+        uint32_t stages = r->f.cc.t_stage;
+        transport_dcqcn.on_timer(&r->n, ev.obj, ev.arg);
+        ran += r->f.cc.t_stage > stages;
+    }
+    r->n.now = t;
+    return ran;
+}
+
+static void rp_cnp(struct rp *r, uint64_t t)
+{
+    CHECK(rp_until(r, t) == 0); /* the caller's plan: no increase in between */
+    transport_dcqcn.on_cnp(&r->n, &r->f);
+}
+
+#define US 1000000ull
+#define SAME(got, want) CHECKF(fabs((got) / (want) - 1) < 1e-12, "%s = %.12g, want %.12g", \
+                               #got, (double)(got), (double)(want))
+
+/* Defects: alpha decayed from flow start instead of starting at
+ * initial_alpha at the first CNP; a CNP inside the decrease period was
+ * dropped; fast recovery began at the second stage (and with F = 1 never
+ * happened); hyper increase added i x R_HAI. The rates after each cut and
+ * increase, from the DCQCN equations by hand with the ConnectX values. */
+static void dcqcn_rate_trajectory(void)
+{
+    static const char *const nv[] = {
+        "transport.dcqcn.g=0.0048828125", "transport.dcqcn.initial_alpha=0.9990234375",
+        "transport.dcqcn.alpha_period=1us", "transport.dcqcn.timer=300us",
+        "transport.dcqcn.byte_counter=0", "transport.dcqcn.f=1",
+        "transport.dcqcn.rai=5Mbps", "transport.dcqcn.rhai=50Mbps",
+        "transport.dcqcn.rmin=1Mbps", "transport.dcqcn.decrease_period=4us",
+        "transport.dcqcn.clamp_target=false", NULL,
+    };
+    struct rp r;
+    rp_init(&r, nv);
+    const double g = 5.0 / 1024, a0 = 1023.0 / 1024;
+    double rc = L400, rt = L400;
+
+    /* first CNP at 430 us: alpha = 1023/1024 -> 400 x (1 - 1023/2048) */
+    rp_cnp(&r, 430 * US);
+    rc = 200.1953125e9;
+    SAME(r.f.cc.rc, rc);
+    SAME(r.f.cc.rt, rt);
+    double alpha = (1 - g) * a0 + g;
+
+    /* a CNP 2 us later is inside the 4 us period: no cut yet ... */
+    rp_cnp(&r, 432 * US);
+    SAME(r.f.cc.rc, rc);
+    alpha = (1 - g) * (alpha * pow(1 - g, 2)) + g;
+    /* ... the cut comes when the period ends, at 434 us, with alpha two
+     * periods on; the target stays (no timer increase since the last cut) */
+    CHECK(rp_until(&r, 434 * US) == 0); /* the cut is not an increase */
+    alpha *= pow(1 - g, 2);
+    rc *= 1 - alpha / 2;
+    SAME(r.f.cc.rc, rc);
+    SAME(r.f.cc.rt, rt);
+    CHECK(r.f.decreases == 2);
+
+    /* timer 300 us after that cut: fast recovery (F = 1: one stage) */
+    CHECK(rp_until(&r, 733 * US) == 0);
+    CHECK(rp_until(&r, 734 * US) == 1);
+    rc = (rt + rc) / 2;
+    SAME(r.f.cc.rc, rc);
+
+    /* CNP at 800 us: the timer raised the rate, so RT <- RC */
+    rp_cnp(&r, 800 * US);
+    alpha *= pow(1 - g, 800 - 434);
+    rt = rc;
+    rc *= 1 - alpha / 2;
+    SAME(r.f.cc.rc, rc);
+    SAME(r.f.cc.rt, rt);
+
+    /* 1100 us fast recovery, 1400 additive, then hyper with a constant step */
+    CHECK(rp_until(&r, 1100 * US) == 1);
+    rc = (rt + rc) / 2;
+    SAME(r.f.cc.rc, rc);
+    SAME(r.f.cc.rt, rt);
+    CHECK(rp_until(&r, 1400 * US) == 1);
+    rt += 5e6;
+    rc = (rt + rc) / 2;
+    SAME(r.f.cc.rt, rt);
+    SAME(r.f.cc.rc, rc);
+    for (int i = 0; i < 3; i++) {
+        CHECK(rp_until(&r, (1700 + 300 * (uint64_t)i) * US) == 1);
+        rt += 50e6;
+        rc = (rt + rc) / 2;
+        SAME(r.f.cc.rt, rt);
+        SAME(r.f.cc.rc, rc);
+    }
+    evq_release(&r.n.q);
+}
+
+/* The byte counter: F fast-recovery events, additive while either counter
+ * is at or below F, hyper once both are past it. F = 2, B = 1 MB. */
+static void dcqcn_byte_counter_stages(void)
+{
+    static const char *const sets[] = {
+        "transport.dcqcn.g=0.0625", "transport.dcqcn.initial_alpha=1",
+        "transport.dcqcn.alpha_period=1us", "transport.dcqcn.timer=100us",
+        "transport.dcqcn.byte_counter=1MB", "transport.dcqcn.f=2",
+        "transport.dcqcn.rai=40Mbps", "transport.dcqcn.rhai=400Mbps",
+        "transport.dcqcn.rmin=1Mbps", "transport.dcqcn.decrease_period=4us",
+        "transport.dcqcn.clamp_target=true", NULL,
+    };
+    struct rp r;
+    rp_init(&r, sets);
+    const double g = 0.0625;
+    /* 10 us: alpha 1 halves the rate; 20 us: RT <- RC, cut with alpha
+     * (1-g)1 + g = 1 decayed 10 periods */
+    rp_cnp(&r, 10 * US);
+    SAME(r.f.cc.rc, 200e9);
+    rp_cnp(&r, 20 * US);
+    double alpha = pow(1 - g, 10), rt = 200e9, rc = 200e9 * (1 - alpha / 2);
+    SAME(r.f.cc.rt, rt);
+    SAME(r.f.cc.rc, rc);
+    /* five byte-counter events: fast recovery twice, then additive */
+    const double step[5] = {0, 0, 40e6, 40e6, 40e6};
+    for (int i = 0; i < 5; i++) {
+        uint64_t pace = transport_dcqcn.on_send(&r.n, &r.f, 1000000);
+        rt += step[i];
+        rc = (rt + rc) / 2;
+        CHECK(pace == (uint64_t)rc);
+        SAME(r.f.cc.rt, rt);
+        SAME(r.f.cc.rc, rc);
+    }
+    /* timer events: stages 0, 1, 2 are at or below F: additive; the fourth
+     * has both counters past F: hyper */
+    const double tstep[4] = {40e6, 40e6, 40e6, 400e6};
+    for (int i = 0; i < 4; i++) {
+        CHECK(rp_until(&r, (20 + 100 * (uint64_t)(i + 1)) * US) == 1);
+        rt += tstep[i];
+        rc = (rt + rc) / 2;
+        SAME(r.f.cc.rt, rt);
+        SAME(r.f.cc.rc, rc);
+    }
+    /* and a byte event now: hyper too */
+    transport_dcqcn.on_send(&r.n, &r.f, 1000000);
+    rt += 400e6;
+    rc = (rt + rc) / 2;
+    SAME(r.f.cc.rc, rc);
+    evq_release(&r.n.q);
+}
+
+/* PFC XON hysteresis: a PG paused at the dynamic threshold Th resumes only
+ * once its shared use is two MTUs under Th (Th = alpha (pool - shared in
+ * use) moves as the buffer drains), not at the first packet that leaves. */
+static void pfc_xon_hysteresis(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.fabric.mmu_alpha = 1;
+    struct pnet n;
+    memset(&n, 0, sizeof n);
+    n.sc = &sc;
+    n.mtu_wire = 4096 + 82;
+    n.lossless = 1u << 3;
+    evq_init(&n.q);
+    struct port ports[2];
+    memset(ports, 0, sizeof ports);
+    ports[0].peer = 1;
+    ports[1].peer = 0;
+    ports[0].bps = ports[1].bps = 400000000000ull;
+    n.ports = ports;
+    struct sw s;
+    memset(&s, 0, sizeof s);
+    const uint64_t pool = 10000000, w = 1000 + 82; /* small packets leave */
+    s.pool = pool;
+    s.buffer = 2 * pool;
+    /* paused at Th: shared X = pool - X, X = pool / 2 */
+    uint64_t X = pool / 2;
+    s.shared_used = s.used = ports[0].ing_shared[3] = X;
+    ports[0].xoff = 1u << 3;
+    /* by hand: XON once X' + 2 MTU <= pool - X', X' <= (pool - 2 MTU) / 2 */
+    uint64_t xon_at = (pool - 2 * n.mtu_wire) / 2;
+    int want = (int)((X - xon_at + w - 1) / w);
+    CHECK(want == 4);
+    int released = 0;
+    while (ports[0].xoff && released < 100) {
+        struct packet pk = {.kind = PK_DATA, .prio = 3, .payload = 1000, .in_port = 0};
+        mmu_release(&n, &s, &pk);
+        released++;
+    }
+    CHECKF(released == want, "XON after %d packets of %llu B, want %d", released,
+           (unsigned long long)w, want);
+    CHECK(ports[0].resume_tx == 1);
+    evq_release(&n.q);
+}
+
+/* ---- per-flow rates: flows.csv and the report's plot ---- */
+
+static int file_exists(const char *dir, const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return access(p, F_OK) == 0;
+}
+
+static void rm_csv_dir(const char *dir)
+{
+    static const char *const names[] = {"timeseries.csv", "queues.csv", "pauses.csv", "ports.csv",
+                                        "writers.csv", "segments.csv", "flows.csv"};
+    char p[512];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+/* 8:1 incast with PFC pauses, per-flow telemetry on or off. */
+static int flows_run(struct scenario *sc, struct results *r, int flows)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=8");
+    test_set(sc, "fabric.hosts_per_leaf=8");
+    test_set(sc, "storage.nodes=1");
+    test_set(sc, "fabric.storage_per_leaf=1");
+    test_set(sc, "fabric.spines=1");
+    test_set(sc, "fabric.buffer=4MB");
+    test_set(sc, "workload.bytes_per_writer=2MB");
+    test_set(sc, "telemetry.interval=10us");
+    test_set(sc, "telemetry.ports=true");
+    test_set(sc, "telemetry.flows=%s", flows ? "true" : "false");
+    return test_run(sc, r);
+}
+
+/* flows.csv: the header with units, one row per (sample, transfer) in time
+ * order, values equal to the samples the engine recorded. */
+static void flows_csv_rows(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (flows_run(&sc, &r, 1) != 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(r.n_sample_flows == 8 && r.n_samples > 10);
+    char dir[] = "/tmp/ckptnet-test-flows-XXXXXX";
+    struct err e;
+    CHECK(mkdtemp(dir) != NULL);
+    CHECKF(report_csv(dir, &sc, &r, &e) == 0, "%s", e.msg);
+    char p[512], line[512];
+    snprintf(p, sizeof p, "%s/flows.csv", dir);
+    FILE *f = fopen(p, "r");
+    CHECK(f != NULL);
+    if (f && fgets(line, sizeof line, f))
+        CHECK(!strcmp(line, "time_s,flow,rate_gbps,delivered_bytes\n"));
+    size_t rows = 0, bad = 0;
+    double prev = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        double t, rate;
+        unsigned flow;
+        unsigned long long del;
+        size_t i = rows / 8, k = rows % 8;
+        if (sscanf(line, "%lf,%u,%lf,%llu", &t, &flow, &rate, &del) != 4 || i >= r.n_samples ||
+            flow != k || t < prev || fabs(t - r.sample_t[i]) > 1e-9 * (1 + t) ||
+            fabs(rate - r.sample_rate[i * 8 + k] / 1e9) > 1e-5 * (1 + rate) ||
+            del != r.sample_delivered[i * 8 + k])
+            bad++;
+        prev = t;
+        rows++;
+    }
+    if (f)
+        fclose(f);
+    CHECKF(rows == (size_t)r.n_samples * 8 && bad == 0, "%zu rows (want %zu), %zu wrong", rows,
+           (size_t)r.n_samples * 8, bad);
+    /* PFC only: line rate while a transfer still has data to send */
+    CHECK(r.sample_rate[0] == 400e9);
+    rm_csv_dir(dir);
+    results_release(&r);
+
+    /* without per-flow samples: no flows.csv, not even a stale one */
+    CHECK(flows_run(&sc, &r, 0) == 0);
+    char dir2[] = "/tmp/ckptnet-test-flows-XXXXXX";
+    CHECK(mkdtemp(dir2) != NULL);
+    snprintf(p, sizeof p, "%s/flows.csv", dir2);
+    f = fopen(p, "w");
+    if (f)
+        fclose(f);
+    CHECKF(report_csv(dir2, &sc, &r, &e) == 0, "%s", e.msg);
+    CHECK(file_exists(dir2, "timeseries.csv") && !file_exists(dir2, "flows.csv"));
+    rm_csv_dir(dir2);
+    results_release(&r);
+}
+
+static char *html_of(const struct scenario *sc, const struct results *r)
+{
+    char path[] = "/tmp/ckptnet-test-fhtml-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    struct err e;
+    CHECKF(report_html(path, sc, r, &e) == 0, "%s", e.msg);
+    FILE *f = fopen(path, "r");
+    char *buf = calloc(1, 16 << 20);
+    size_t len = f && buf ? fread(buf, 1, (16 << 20) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    unlink(path);
+    CHECK(len > 1000);
+    return buf;
+}
+
+static int count_of(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = s; p && (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+/* The report plots the per-flow rates when they were recorded (a sixth
+ * SVG, after the throughput), and has no trace of them otherwise. */
+static void flows_html_plot(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (flows_run(&sc, &r, 1) != 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(r.pause_frames > 0);
+    char *h = html_of(&sc, &r);
+    if (h) {
+        CHECKF(count_of(h, "<svg") == 6, "%d svg", count_of(h, "<svg"));
+        CHECK(!strstr(h, "No plot:"));
+        const char *fl = strstr(h, "<h2>Sending rate of each transfer</h2>");
+        const char *tp = strstr(h, "<h2>Throughput per segment</h2>");
+        const char *cdf = strstr(h, "<h2>Writer completion time");
+        CHECK(fl && tp && cdf && tp < fl && fl < cdf);
+        CHECK(fl && strstr(fl, "id='p5_gpPt0'") && strstr(fl, "8 transfers"));
+    }
+    free(h);
+    results_release(&r);
+    CHECK(flows_run(&sc, &r, 0) == 0);
+    h = html_of(&sc, &r);
+    if (h) {
+        CHECKF(count_of(h, "<svg") == 5, "%d svg", count_of(h, "<svg"));
+        CHECK(!strstr(h, "Sending rate of each transfer") && !strstr(h, "No plot:"));
+    }
+    free(h);
+    results_release(&r);
+}
+
 SUITE(suite_pfc) = {
     {"pfc_pause_length_exact", pfc_pause_length_exact},
     {"pfc_refresh_count", pfc_refresh_count},
+    {"pfc_xon_hysteresis", pfc_xon_hysteresis},
+    {"dcqcn_rate_trajectory", dcqcn_rate_trajectory},
+    {"dcqcn_byte_counter_stages", dcqcn_byte_counter_stages},
+    {"flows_csv_rows", flows_csv_rows},
+    {"flows_html_plot", flows_html_plot},
     {NULL, NULL},
 };

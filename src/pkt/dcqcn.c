@@ -2,18 +2,26 @@
  *
  * line rate: no congestion control; PFC alone keeps the fabric lossless.
  *
- * DCQCN reaction point (Zhu et al., SIGCOMM 2015), as in reference/fabric.md:
- * on a CNP (at most one cut per decrease period) RT <- RC,
- * RC <- max(Rmin, RC (1 - alpha/2)), alpha <- (1-g) alpha + g, and the
- * timer, byte counter and stages restart. alpha decays by (1-g) every alpha
- * period without a CNP. Each timer or byte-counter event raises the rate:
- * fast recovery while the stage is below F, additive increase (RT += R_AI) at
- * F, hyper increase (RT += i R_HAI) when both stages are past F; each time
- * RC <- (RT + RC) / 2. The rate-increase timer is an event per period, only
- * while the flow is below line rate; alpha's decay is applied lazily at the
- * next CNP (alpha matters only there), saving an event per flow per K.
+ * DCQCN reaction point (Zhu et al., SIGCOMM 2015; stage rules as in the
+ * HPCC ns-3 rdma-hw Mellanox model), as in reference/fabric.md:
+ * - cut: RT <- RC (see clamp below), RC <- max(Rmin, RC (1 - alpha/2)); the
+ *   timer, byte counter and stages restart. At most one cut per decrease
+ *   period: a CNP inside the period is remembered and cuts when it ends.
+ * - alpha: set to initial_alpha at the flow's first CNP (it means nothing
+ *   before), then (1-g) alpha + g at each CNP (after any cut that CNP makes)
+ *   and (1-g) alpha per alpha period; the decay is applied lazily, in whole
+ *   periods counted from the first CNP, when alpha is next needed.
+ * - increase: each timer or byte-counter event, with s = the stage of its
+ *   counter before the event and o = the other counter's stage: fast recovery
+ *   while max(s, o) < F (F events), additive increase RT += R_AI while
+ *   min(s, o) <= F, hyper increase RT += R_HAI past that; each time
+ *   RC <- (RT + RC) / 2. Without a byte counter the timer is both counters:
+ *   F fast-recovery events, one additive, then hyper.
+ * The rate-increase timer is an event per period only while the flow is
+ * below line rate.
  */
 #include <math.h>
+#include <string.h>
 
 #include "pnet.h"
 
@@ -42,31 +50,36 @@ const struct transport_ops transport_line_rate = {
     "none", line_start, line_on_send, line_on_cnp, line_on_timer,
 };
 
+#define DEC_CHECK 0x80000000u /* on_timer arg: the end of a decrease period */
+
 static void dcqcn_start(struct pnet *n, struct flow *f)
 {
+    (void)n;
     struct dcqcn_state *c = &f->cc;
+    uint32_t gen = c->timer_gen; /* a stale timer event must not match */
+    memset(c, 0, sizeof *c);
+    c->timer_gen = gen;
     c->rc = c->rt = (double)f->line_bps;
-    c->alpha = n->sc->transport.dcqcn.initial_alpha;
-    c->alpha_t = n->now;
-    c->next_timer = 0;
-    c->last_decrease = 0;
-    c->bytes = 0;
-    c->t_stage = c->b_stage = 0;
-    c->cut = 0;
 }
 
-static void increase(struct pnet *n, struct flow *f)
+/* One timer (timer = 1) or byte-counter (timer = 0) event. */
+static void increase(struct pnet *n, struct flow *f, int timer)
 {
     const struct dcqcn_params *p = &n->sc->transport.dcqcn;
     struct dcqcn_state *c = &f->cc;
-    uint32_t ts = c->t_stage, bs = p->byte_counter ? c->b_stage : c->t_stage;
-    uint32_t hi = ts > bs ? ts : bs, lo = ts < bs ? ts : bs;
+    uint32_t s = timer ? c->t_stage : c->b_stage;
+    uint32_t o = !p->byte_counter ? s : timer ? c->b_stage : c->t_stage;
+    uint32_t hi = s > o ? s : o, lo = s < o ? s : o;
+    if (timer)
+        c->t_stage++;
+    else
+        c->b_stage++;
     if (hi < p->f) {
         /* fast recovery: halve the distance to the target */
-    } else if (lo > p->f) {
-        c->rt += (double)(lo - p->f) * (double)p->rhai_bps;
-    } else {
+    } else if (lo <= p->f) {
         c->rt += (double)p->rai_bps;
+    } else {
+        c->rt += (double)p->rhai_bps;
     }
     double line = (double)f->line_bps;
     if (c->rt > line)
@@ -79,18 +92,59 @@ static void increase(struct pnet *n, struct flow *f)
 static void arm_timer(struct pnet *n, struct flow *f, uint64_t t)
 {
     f->cc.next_timer = t;
-    pnet_schedule(n, t, EV_CC_TIMER, f, ++f->cc.timer_gen);
+    f->cc.timer_gen = (f->cc.timer_gen + 1) & ~DEC_CHECK;
+    pnet_schedule(n, t, EV_CC_TIMER, f, f->cc.timer_gen);
+}
+
+/* alpha brought up to now: one decay per whole alpha period elapsed. */
+static void alpha_decay(struct pnet *n, struct dcqcn_state *c)
+{
+    const struct dcqcn_params *p = &n->sc->transport.dcqcn;
+    uint64_t periods = (n->now - c->alpha_t) / p->alpha_period_ps;
+    if (periods) {
+        c->alpha *= pow(1.0 - p->g, (double)periods);
+        c->alpha_t += periods * p->alpha_period_ps;
+    }
+}
+
+static void cut(struct pnet *n, struct flow *f)
+{
+    const struct dcqcn_params *p = &n->sc->transport.dcqcn;
+    struct dcqcn_state *c = &f->cc;
+    alpha_decay(n, c);
+    /* ConnectX keeps the target through back-to-back cuts unless the timer
+     * raised the rate in between (HPCC ns-3 models the same rule) */
+    if (p->clamp_target || c->t_stage > 0)
+        c->rt = c->rc;
+    c->rc *= 1.0 - c->alpha / 2;
+    if (c->rc < (double)p->rmin_bps)
+        c->rc = (double)p->rmin_bps;
+    c->t_stage = c->b_stage = 0;
+    c->bytes = 0;
+    c->pending = 0;
+    arm_timer(n, f, n->now + p->timer_ps);
+    c->last_decrease = n->now;
+    f->decreases++;
+    if (c->rc < f->min_rate)
+        f->min_rate = c->rc;
+    nic_rate_changed(n, f);
 }
 
 /* The rate-increase timer: one event per period while the flow is below
- * line rate, so the NIC's rate limiter speeds up when the rate does. */
+ * line rate, so the NIC's rate limiter speeds up when the rate does. The
+ * same event type carries the end of a decrease period (DEC_CHECK). */
 static void dcqcn_on_timer(struct pnet *n, struct flow *f, uint32_t gen)
 {
     struct dcqcn_state *c = &f->cc;
+    if (gen & DEC_CHECK) {
+        c->dec_armed = 0;
+        if (c->pending && !f->done)
+            cut(n, f);
+        return;
+    }
     if (gen != c->timer_gen || f->done || !f->active)
         return;
-    c->t_stage++;
-    increase(n, f);
+    increase(n, f, 1);
     if (c->rc < (double)f->line_bps)
         arm_timer(n, f, n->now + n->sc->transport.dcqcn.timer_ps);
     nic_rate_changed(n, f);
@@ -104,8 +158,7 @@ static uint64_t dcqcn_on_send(struct pnet *n, struct flow *f, uint64_t wire)
         c->bytes += wire;
         while (c->bytes >= B) {
             c->bytes -= B;
-            c->b_stage++;
-            increase(n, f);
+            increase(n, f, 0);
         }
     }
     return (uint64_t)c->rc;
@@ -115,31 +168,24 @@ static void dcqcn_on_cnp(struct pnet *n, struct flow *f)
 {
     const struct dcqcn_params *p = &n->sc->transport.dcqcn;
     struct dcqcn_state *c = &f->cc;
-    /* alpha: one decay per period since it was last updated, then the CNP */
-    uint64_t periods = (n->now - c->alpha_t) / p->alpha_period_ps;
-    if (periods)
-        c->alpha *= pow(1.0 - p->g, (double)periods);
-    c->alpha_t = n->now;
-    double alpha = c->alpha;
+    if (!c->cut) {
+        c->cut = 1;
+        c->alpha = p->initial_alpha;
+        c->alpha_t = n->now;
+        cut(n, f);
+    } else if (n->now - c->last_decrease >= p->decrease_period_ps) {
+        cut(n, f);
+    } else {
+        /* inside the decrease period: cut when it ends */
+        c->pending = 1;
+        if (!c->dec_armed) {
+            c->dec_armed = 1;
+            pnet_schedule(n, c->last_decrease + p->decrease_period_ps, EV_CC_TIMER, f,
+                          DEC_CHECK);
+        }
+        alpha_decay(n, c);
+    }
     c->alpha = (1.0 - p->g) * c->alpha + p->g;
-    if (c->cut && n->now - c->last_decrease < p->decrease_period_ps)
-        return;
-    /* ConnectX keeps the target through back-to-back cuts unless the timer
-     * raised the rate in between (HPCC ns-3 models the same rule) */
-    if (p->clamp_target || c->t_stage > 0)
-        c->rt = c->rc;
-    c->rc *= 1.0 - alpha / 2;
-    if (c->rc < (double)p->rmin_bps)
-        c->rc = (double)p->rmin_bps;
-    c->t_stage = c->b_stage = 0;
-    c->bytes = 0;
-    arm_timer(n, f, n->now + p->timer_ps);
-    c->last_decrease = n->now;
-    c->cut = 1;
-    f->decreases++;
-    if (c->rc < f->min_rate)
-        f->min_rate = c->rc;
-    nic_rate_changed(n, f);
 }
 
 const struct transport_ops transport_dcqcn = {

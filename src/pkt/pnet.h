@@ -128,13 +128,15 @@ struct transport_ops {
 
 struct dcqcn_state {
     double rc, rt, alpha;    /* current/target rate (bps), alpha */
-    uint64_t alpha_t;        /* alpha last brought up to date */
+    uint64_t alpha_t;        /* alpha brought up to date as of this time */
     uint64_t next_timer;     /* next rate-increase timer expiry */
     uint64_t last_decrease;
     uint64_t bytes;          /* since the last byte-counter event */
-    uint32_t t_stage, b_stage;
+    uint32_t t_stage, b_stage; /* timer / byte-counter events since the cut */
     uint32_t timer_gen;      /* the live rate-increase timer event */
-    int cut;                 /* has been cut at least once */
+    uint8_t cut;             /* has had its first CNP */
+    uint8_t pending;         /* a CNP arrived inside the decrease period */
+    uint8_t dec_armed;       /* the end-of-period event is scheduled */
 };
 
 struct flow {

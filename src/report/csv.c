@@ -1,9 +1,11 @@
 /* CSV files of one run: time series, hottest ports, pauses, writers,
- * segments. Every file has a header row; every quantity's column name ends
- * in its unit (_s, _bytes, _gbps, _bps, _frac, _ratio, _count); identifiers
- * (port, link, segment, label, writer, rank) and flags (_flag) have none.
+ * segments, and with telemetry.flows each transfer's rate (flows.csv). Every
+ * file has a header row; every quantity's column name ends in its unit (_s,
+ * _bytes, _gbps, _bps, _frac, _ratio, _count); identifiers (port, link,
+ * segment, label, writer, rank, flow) and flags (_flag) have none.
  * Without packet figures (fluid engine) queues and pauses do not exist: their
- * columns and files (queues.csv, pauses.csv, ports.csv) are left out. */
+ * columns and files (queues.csv, pauses.csv, ports.csv) are left out; without
+ * per-flow samples flows.csv is. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,15 +196,33 @@ static int write_segments(FILE *f, const struct results *r)
     return 0;
 }
 
+/* One row per (sample, transfer), time-major: the transfer's sending rate
+ * (DCQCN's current rate, line rate without congestion control, 0 once it has
+ * sent everything) and the bytes its receiver has got. */
+static int write_flows(FILE *f, const struct results *r)
+{
+    uint32_t nf = r->n_sample_flows;
+    fprintf(f, "time_s,flow,rate_gbps,delivered_bytes\n");
+    for (uint32_t i = 0; i < r->n_samples; i++)
+        for (uint32_t k = 0; k < nf; k++) {
+            size_t j = (size_t)i * nf + k;
+            fprintf(f, "%.9g,%u,%.6g,%llu\n", r->sample_t[i], k, r->sample_rate[j] / 1e9,
+                    (unsigned long long)r->sample_delivered[j]);
+        }
+    return 0;
+}
+
 int report_csv(const char *dir, const struct scenario *sc, const struct results *r,
                struct err *e)
 {
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
         return err_set(e, "cannot create directory '%s': %s", dir, strerror(errno));
     static const char *const names[] = {"timeseries.csv", "queues.csv", "pauses.csv",
-                                        "ports.csv", "writers.csv", "segments.csv"};
-    for (int k = 0; k < 6; k++) {
-        if (!r->has_packet_stats && k >= 1 && k <= 3) {
+                                        "ports.csv", "writers.csv", "segments.csv",
+                                        "flows.csv"};
+    int flows = r->n_sample_flows > 0 && r->sample_rate && r->sample_delivered;
+    for (int k = 0; k < 7; k++) {
+        if ((!r->has_packet_stats && k >= 1 && k <= 3) || (k == 6 && !flows)) {
             /* no such thing in this run: not even one left from an earlier one */
             char path[4096];
             snprintf(path, sizeof path, "%s/%s", dir, names[k]);
@@ -219,7 +239,8 @@ int report_csv(const char *dir, const struct scenario *sc, const struct results 
         case 2: rc = write_pauses(f, sc, r, e); break;
         case 3: rc = write_ports(f, r); break;
         case 4: rc = write_writers(f, r, e); break;
-        default: rc = write_segments(f, r); break;
+        case 5: rc = write_segments(f, r); break;
+        default: rc = write_flows(f, r); break;
         }
         if (close_checked(f, dir, names[k], e) < 0 || rc < 0)
             return -1;

@@ -19,12 +19,17 @@
 
 #define MAX_PAUSE_ROWS 40
 
-enum { PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_CDF, PLOT_PAUSES, PLOT_COST, PLOT_COUNT };
+/* PLOT_FLOWS comes last so the other plots keep their ids (pN_); the page
+ * shows it after the throughput (page_order). */
+enum { PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_CDF, PLOT_PAUSES, PLOT_COST, PLOT_FLOWS, PLOT_COUNT };
 static const char *const plot_file[PLOT_COUNT] = {
-    "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg", "cost.svg"};
+    "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg", "cost.svg", "flows.svg"};
 static const char *const plot_title[PLOT_COUNT] = {
     "Queue depth of the hottest ports", "Throughput per segment",
-    "Writer completion time (CDF)", "PFC pause timeline", "Goodput against the checkpoint interval"};
+    "Writer completion time (CDF)", "PFC pause timeline", "Goodput against the checkpoint interval",
+    "Sending rate of each transfer"};
+static const int page_order[PLOT_COUNT] = {
+    PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_FLOWS, PLOT_CDF, PLOT_PAUSES, PLOT_COST};
 
 static void html_text(FILE *f, const char *s)
 {
@@ -227,6 +232,19 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                    "title 'still to write (GB)' dt 2 lw 1.5 lc rgb 'black'\n"
                    "unset y2tics\n unset y2label\n set ytics mirror\n set yrange [*:*]\n",
                 dir);
+    }
+    if (have[PLOT_FLOWS]) {
+        /* flows.csv is time-major: transfer k is every n-th row from row k */
+        uint32_t nf = r->n_sample_flows;
+        fprintf(f, "set output '%s/flows.svg'\n"
+                   "set title 'Sending rate of each of the %u transfers (telemetry.flows, "
+                   "sampled every %s)'\n"
+                   "set ylabel 'rate (Gbps)'\n set yrange [0:*]\n",
+                dir, nf, iv);
+        fprintf(f, "plot for [k=0:%u] '%s/flows.csv' skip 1 every %u::k using ($1*1e3):3 "
+                   "lw 1 %s\n"
+                   "set yrange [*:*]\n",
+                nf - 1, dir, nf, nf <= 8 ? "title sprintf('transfer %d', k)" : "notitle");
     }
     if (have[PLOT_CDF])
         fprintf(f, "set output '%s/cdf.svg'\n"
@@ -465,7 +483,10 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
     fprintf(o, "</pre>\n");
     free(sum);
     free(ver);
-    for (int p = 0; p < PLOT_COUNT; p++) {
+    for (int i = 0; i < PLOT_COUNT; i++) {
+        int p = page_order[i];
+        if (p == PLOT_FLOWS && !r->n_sample_flows)
+            continue; /* only with telemetry.flows */
         if (!r->has_packet_stats && (p == PLOT_QUEUES || p == PLOT_PAUSES)) {
             if (p == PLOT_QUEUES)
                 fprintf(o, "<h2>Queues and PFC pauses</h2>\n<p class=\"noplot\">Not "
@@ -521,6 +542,8 @@ int report_html(const char *path, const struct scenario *sc, const struct result
                                                  : "this engine does not report each writer's completion";
     have[PLOT_PAUSES] = r->has_packet_stats && rows > 0;
     why[PLOT_PAUSES] = s->n > 1 ? "no port was paused at a sample" : no_ts;
+    have[PLOT_FLOWS] = r->n_sample_flows > 0 && r->n_samples > 1 && r->sample_rate;
+    why[PLOT_FLOWS] = no_ts;
     have[PLOT_COST] = rc == 0 && write_goodput(dir, sc, r) == 0;
     why[PLOT_COST] = "no checkpoint interval";
     if (rc == 0 && rows < 0)
@@ -545,8 +568,9 @@ int report_html(const char *path, const struct scenario *sc, const struct result
     }
     static const char *const files[] = {
         "timeseries.csv", "queues.csv", "pauses.csv", "ports.csv", "writers.csv",
-        "segments.csv", "bars.dat", "ytics.gp", "goodput.dat", "marks.dat", "plots.gp",
-        "gnuplot.err", "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg", "cost.svg"};
+        "segments.csv", "flows.csv", "bars.dat", "ytics.gp", "goodput.dat", "marks.dat",
+        "plots.gp", "gnuplot.err", "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg",
+        "cost.svg", "flows.svg"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char p[1100];
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);
