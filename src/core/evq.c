@@ -119,7 +119,7 @@ int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
 {
     struct event ev = {t, q->next_seq++, obj, type, arg};
     uint64_t bucket = t >> EVQ_SHIFT;
-    if (bucket - q->base >= EVQ_BUCKETS || (!q->head && wheel_alloc(q) < 0))
+    if (bucket < q->base || bucket - q->base >= EVQ_BUCKETS || (!q->head && wheel_alloc(q) < 0))
         return heap_push(q, &ev);
     uint32_t x = node_new(q);
     if (x == NIL)
