@@ -922,6 +922,50 @@ static void host_path_reason(void)
     }
 }
 
+/* Resent duplicates: when go-back-N resends a large share of the write, the
+ * summary names them as the cause (once it blamed the storage NIC alone), and
+ * no segment is "at capacity" for more than the whole write although its
+ * links went on serialising duplicates after the last byte. */
+static void resend_cause_named(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, "workload.bytes_per_writer=2MB", "fabric.load_balancing=flowlet",
+             "fabric.buffer=16MB", NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(r.ok && r.finished);
+    CHECKF(r.bottleneck.resent >= RESENT_CAUSE, "resent %.3g", r.bottleneck.resent);
+    double raw = 0;
+    for (int s = 0; s < RESULTS_SEGMENTS; s++)
+        raw = r.link_util_max[s] > raw ? r.link_util_max[s] : raw;
+    CHECKF(raw > 1.0, "the case should carry duplicates past the end (raw %.3f)", raw);
+    for (int s = 0; s < PATH_COUNT; s++) {
+        CHECKF(r.segs[s].max_util <= 1.0 && r.segs[s].util <= 1.0, "%s %.3f",
+               path_seg_label(s), r.segs[s].max_util);
+        CHECK(r.segs[s].saturated_s <= r.completion_s);
+    }
+    char *txt = NULL, *js = NULL;
+    outputs(&sc, &r, &txt, &js);
+    CHECKF(strstr(txt, "  cause       go-back-N retransmission: ") != NULL, "%s", txt);
+    CHECK(strstr(js, "\"cause\": \"go_back_n_retransmission\"") != NULL);
+    free(txt);
+    free(js);
+    results_release(&r);
+    /* out-of-order receivers keep what arrives: nothing resent, no cause */
+    if (make(&sc, "workload.bytes_per_writer=2MB", "fabric.load_balancing=flowlet",
+             "fabric.buffer=16MB", "transport.receiver=ooo", NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    outputs(&sc, &r, &txt, &js);
+    CHECK(r.retx_bytes == 0 && !strstr(txt, "  cause ") && strstr(js, "\"cause\": \"segment\""));
+    free(txt);
+    free(js);
+    results_release(&r);
+}
+
 SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
     {"report_verdict_compute_leaf_uplinks", verdict_compute_leaf_uplinks},
@@ -941,5 +985,6 @@ SUITE(suite_report) = {
     {"report_catalog_values", catalog_values},
     {"report_unfinished_run", unfinished_run},
     {"report_host_path_reason", host_path_reason},
+    {"report_resend_cause_named", resend_cause_named},
     {NULL, NULL},
 };

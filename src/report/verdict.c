@@ -19,6 +19,21 @@ static const char *fmt_cap(const struct seg_figures *f, char *buf, size_t len)
     return buf;
 }
 
+/* The fabric carried the write several times over: no segment's capacity
+ * is the cause. */
+static void resend_cause(FILE *out, const struct results *r)
+{
+    char a[32], b[32];
+    if (r->bottleneck.resent < RESENT_CAUSE)
+        return;
+    fprintf(out, "  cause       go-back-N retransmission: %s resent for a %s write (%.1fx); "
+                 "receivers drop every out-of-order packet and the sender resends from it. "
+                 "Fix: transport.receiver=ooo, or a per-flow scheme "
+                 "(fabric.load_balancing=ecmp or wcmp)\n",
+            fmt_bytes((double)r->retx_bytes, a, sizeof a),
+            fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent);
+}
+
 static void verdict(FILE *out, const struct results *r)
 {
     const struct bottleneck *v = &r->bottleneck;
@@ -83,6 +98,7 @@ void report_segments(FILE *out, const struct scenario *sc, const struct results 
         return;
     /* utilisation and time at capacity need the write's duration */
     int fin = r->finished;
+    resend_cause(out, r);
     if (fin)
         verdict(out, r);
     else
@@ -149,6 +165,9 @@ json_t *bottleneck_json(const struct results *r)
     json_t *o = json_object();
     json_object_set_new(o, "segment", json_string(path_seg_key(v->seg)));
     json_object_set_new(o, "label", json_string(path_seg_label(v->seg)));
+    json_object_set_new(o, "cause", json_string(v->resent >= RESENT_CAUSE
+                                                    ? "go_back_n_retransmission" : "segment"));
+    json_object_set_new(o, "resent_ratio", json_real(v->resent));
     json_object_set_new(o, "saturated", json_boolean(v->util >= 0.5));
     json_object_set_new(o, "utilisation", json_real(v->util));
     json_object_set_new(o, "bound_s", json_real(v->seg >= 0 ? r->segs[v->seg].bound_s : 0));

@@ -142,6 +142,11 @@ void segments_compute(struct results *r, const struct topo *t,
             f->max_util = f->util;
             f->saturated_s = f->util * T;
         }
+        /* links go on serialising resent duplicates after the last byte
+         * lands: only the write's span is a share of the write */
+        f->util = f->util > 1 ? 1 : f->util;
+        f->max_util = f->max_util > 1 ? 1 : f->max_util;
+        f->saturated_s = f->saturated_s > T ? T : f->saturated_s;
         f->paused_s = r->has_packet_stats ? r->seg_paused_s[s] : 0;
         if (s != SEG_HOST_UP) {
             f->need_s = r->bound_term_s[lim[s]];
@@ -186,6 +191,7 @@ void segments_compute(struct results *r, const struct topo *t,
     }
     v->seg = best;
     v->next_seg = -1;
+    v->resent = r->ckpt_bytes ? (double)r->retx_bytes / (double)r->ckpt_bytes : 0;
     if (best < 0)
         return;
     const struct seg_figures *bf = &r->segs[best];

@@ -62,7 +62,10 @@ struct bottleneck {
     double start_spread_s; /* last transfer start - first (policy, jitter) */
     double removed_s;      /* completion bound with seg unlimited */
     double doubled_s;      /* completion estimate with seg's capacity doubled */
+    double resent;         /* go-back-N resent bytes / checkpoint bytes; from
+                            * RESENT_CAUSE up the verdict names the resends */
 };
+#define RESENT_CAUSE 0.1
 
 #define SERIES_SEGS 5      /* enum segment order (topo.h), incl. reverse */
 #define SERIES_MAX_HOT 64
