@@ -91,7 +91,7 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     r->links = t->n_ports / 2;
     r->failed_links = t->n_failed;
     memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);
-    bound_compute(r, t, w, eff);
+    bound_compute(r, t, w, eff, NULL);
     fabric_warnings(r, t, eff);
     return 0;
 }

@@ -180,6 +180,80 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
     return dq - gap + t->ports[path[np - 1]].delay_ps;
 }
 
+/* The latest a first packet can reach each resource the bound (bound.h)
+ * counts, over the transfers through it: so a flow's latency, added when
+ * its last byte leaves, keeps every resource's bound (set-up only). */
+struct heads {
+    uint64_t *up;     /* [2 x leaf index]: its uplinks out, its links in */
+    uint64_t *dst;    /* [endpoint]: its leaf's port down to it */
+    uint64_t *store;  /* [endpoint]: the first arrival at it */
+};
+
+static int heads_init(struct heads *hd, const struct topo *t, const struct scenario *sc,
+                      const struct workload *w)
+{
+    hd->up = calloc(2 * (size_t)t->n_leaves, sizeof *hd->up);
+    hd->dst = calloc(t->first_cleaf, sizeof *hd->dst);
+    hd->store = calloc(t->first_cleaf, sizeof *hd->store);
+    if (!hd->up || !hd->dst || !hd->store)
+        return -1;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const struct transfer *x = &w->xfers[i];
+        uint32_t path[TOPO_MAX_HOPS];
+        struct bound_path bp;
+        uint32_t np = x->bytes ? topo_path(t, x->src, x->dst, x->sport, path, TOPO_MAX_HOPS) : 0;
+        if (np < 2 || bound_path(t, sc, x, path, np, &bp) < 2)
+            continue;
+        uint32_t k = np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
+        uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
+        if (bp.head[1] > hd->up[2 * sl])
+            hd->up[2 * sl] = bp.head[1];
+        if (bp.head[k - 1] > hd->up[2 * dl + 1])
+            hd->up[2 * dl + 1] = bp.head[k - 1];
+        if (bp.head[k] > hd->dst[x->dst])
+            hd->dst[x->dst] = bp.head[k];
+        if (bp.arrive > hd->store[x->dst])
+            hd->store[x->dst] = bp.arrive;
+    }
+    return 0;
+}
+
+static void heads_release(struct heads *hd)
+{
+    free(hd->up);
+    free(hd->dst);
+    free(hd->store);
+}
+
+/* No less than the bound allows once the last byte has left at `pace`: a
+ * flow's bytes reach a later resource no earlier than the first packet's
+ * way in (the latest of its flows': in a fluid they flow at once) and its
+ * last packet has the way on; one alone has its packet-by-packet time. */
+static uint64_t bound_latency_ps(const struct topo *t, const struct scenario *sc,
+                                 const struct heads *hd, const struct transfer *x,
+                                 const uint32_t *path, uint32_t np, uint64_t wire,
+                                 uint64_t pace, int buffered)
+{
+    struct bound_path bp;
+    if (!x->bytes || np < 2 || bound_path(t, sc, x, path, np, &bp) < 2)
+        return 0;
+    uint32_t k = bp.np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
+    uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
+    uint64_t v[6] = {bp.tail[0], hd->dst[x->dst] + bp.tail[k], 0, 0, 0, 0};
+    if (sl != dl) {
+        v[2] = hd->up[2 * sl] + bp.tail[1];
+        v[3] = hd->up[2 * dl + 1] + bp.tail[k - 1];
+    }
+    if (buffered)
+        v[4] = hd->store[x->dst];
+    uint64_t moved = units_ser_ps(wire, pace) - 1; /* at least: after() rounds up */
+    v[5] = bp.alone > moved ? bp.alone - moved : 0;
+    uint64_t m = 0;
+    for (int i = 0; i < 6; i++)
+        m = v[i] > m ? v[i] : m;
+    return m;
+}
+
 /* The links of a flow with the share of its rate on each, grown as needed
  * (set-up only). */
 struct lset {
@@ -372,9 +446,10 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     double *fcap = arena_calloc(a, nf ? nf : 1, sizeof *fcap);
     double *wire_to = ns ? arena_calloc(a, ns, sizeof *wire_to) : NULL;
     struct start_key *keys = malloc((nf ? nf : 1) * sizeof *keys);
+    struct heads hd;
     int rc = -1;
-    if (!n->fl || !n->lk || !n->order || !n->h || !n->hpos || !path_off || !cap ||
-        !fcap || (ns && !wire_to) || !keys) {
+    if (heads_init(&hd, t, sc, w) < 0 || !n->fl || !n->lk || !n->order || !n->h || !n->hpos ||
+        !path_off || !cap || !fcap || (ns && !wire_to) || !keys) {
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
@@ -399,6 +474,10 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             if (t->ports[path[j]].bps < pace)
                 pace = t->ports[path[j]].bps;
         f->lat = flow_latency_ps(t, sc, path, k, x->bytes, pace);
+        int buffered = ns && x->dst >= t->first_storage && x->dst < t->first_cleaf &&
+                       n->st[x->dst - t->first_storage].buffered;
+        uint64_t bl = bound_latency_ps(t, sc, &hd, x, path, k, f->wire, pace, buffered);
+        f->lat = bl > f->lat ? bl : f->lat;
         if (ns && x->dst >= t->first_storage && x->dst < t->first_cleaf) {
             struct fstore *s = &n->st[x->dst - t->first_storage];
             s->ratio += (double)x->bytes; /* payload now, divided below */
@@ -426,6 +505,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
 oom:
     err_set(e, "out of memory setting up the fluid engine");
 out:
+    heads_release(&hd);
     free(keys);
     free(all.link);
     free(all.w);
