@@ -6,6 +6,7 @@
 #include "../include/ckptnet.h"
 #include "../src/core/rng.h"
 #include "../src/core/units.h"
+#include "../src/stats/bound.h"
 #include "../src/topo/topo.h"
 #include "harness.h"
 
@@ -173,7 +174,81 @@ static void bound_is_a_lower_bound(void)
            refused, worst_single);
 }
 
+/* A scenario from defaults and NULL-terminated "key=value" overrides must
+ * be refused before the run, by describe and run alike, with a message
+ * that starts with want. */
+static void refused(const char *want, ...)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    va_list ap;
+    scenario_defaults(&sc);
+    va_start(ap, want);
+    for (const char *a; (a = va_arg(ap, const char *));)
+        CHECKF(scenario_set(&sc, a, &e) == 0, "%s", e.msg);
+    va_end(ap);
+    CHECKF(scenario_resolve(&sc, &e) == 0 && scenario_validate(&sc, &e) == 0, "%s", e.msg);
+    struct ckpt_description d;
+    e.msg[0] = '\0';
+    CHECKF(ckpt_describe(&sc, &d, &e) < 0, "describe took it (%s)", want);
+    CHECKF(!strncmp(e.msg, want, strlen(want)) && strstr(e.msg, "clock allows (4611686 s)"),
+           "describe: %s", e.msg);
+    struct results r;
+    e.msg[0] = '\0';
+    sc.engine = ENGINE_FLUID; /* would run in seconds and report nonsense */
+    CHECKF(ckpt_run(&sc, &r, &e) < 0, "run took it (%s)", want);
+    CHECKF(!strncmp(e.msg, want, strlen(want)), "run: %s", e.msg);
+}
+
+/* Defect: the clock check at validation ignored the uplinks, the storage
+ * NICs one by one and the back end, so a slow uplink ran for hours (packet)
+ * or reported "completion 0 ns" (fluid); a bound term past the clock also
+ * wrapped. Every bound term past the clock is refused, naming its key. */
+static void bound_terms_past_the_clock_refused(void)
+{
+    refused("fabric.uplink_speed: writing the checkpoint through the compute-leaf uplinks",
+            "fabric.uplink_speed=1bps", NULL);
+    refused("storage.drain_rate: writing the checkpoint through the storage back end",
+            "storage.drain_rate=1bps", NULL);
+    /* one writer, 4 storage nodes: validation counts all four NICs */
+    refused("storage.nic_speed: writing the checkpoint through the storage NIC",
+            "cluster.nodes=1", "storage.nodes=4", "storage.nic_speed=1bps",
+            "workload.bytes_per_writer=1MB", NULL);
+    /* the bytes fit at the NIC speed, not with 4 x 1000 s of links after */
+    refused("cluster.nic_speed: writing the checkpoint through the writer NIC",
+            "cluster.nodes=1", "cluster.nic_speed=1Kbps", "workload.bytes_per_writer=576MB",
+            "storage.nic_speed=1Mbps", "fabric.link_delay=1000s", NULL);
+    refused("checkpoint.rate_limit: writing the checkpoint through the writer NIC",
+            "cluster.nodes=1", "checkpoint.policy=rate_limit", "checkpoint.rate_limit=1Kbps",
+            "workload.bytes_per_writer=576MB", "storage.nic_speed=1Mbps",
+            "fabric.link_delay=1000s", NULL);
+}
+
+/* Defect: with the bound past ~3.7e5 s the default time limit (50 x bound
+ * + 10 ms) wrapped to about 10 ms and a valid run was reported as a pause
+ * storm. The default limit past the clock is refused before the run; set,
+ * the limit is honoured; the computation saturates. */
+static void default_time_limit_past_the_clock(void)
+{
+    /* bound 1.04e6 s: under the clock, 50 x it is not */
+    refused("sim.time_limit: the default, 50 x the bound", "fabric.uplink_speed=1Kbps", NULL);
+    struct scenario sc;
+    struct err e;
+    scenario_defaults(&sc);
+    CHECK(bound_time_limit_ps(&sc, 4e5) == UINT64_MAX);
+    CHECK(bound_time_limit_ps(&sc, 1e300) == UINT64_MAX);
+    CHECK(bound_time_limit_ps(&sc, 1e-3) == 50 * UINT64_C(1000000000) + 10 * UINT64_C(1000000000));
+    CHECK(scenario_set(&sc, "sim.time_limit=2s", &e) == 0);
+    CHECK(bound_time_limit_ps(&sc, 4e5) == 2 * PS_PER_S);
+    /* a slow but fitting run with its limit set gets described */
+    CHECK(scenario_set(&sc, "fabric.uplink_speed=1Kbps", &e) == 0);
+    struct ckpt_description d;
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0, "%s", e.msg);
+}
+
 SUITE(suite_bound) = {
     {"bound_is_a_lower_bound", bound_is_a_lower_bound},
+    {"bound_terms_past_the_clock_refused", bound_terms_past_the_clock_refused},
+    {"default_time_limit_past_the_clock", default_time_limit_past_the_clock},
     {NULL, NULL},
 };

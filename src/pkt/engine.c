@@ -471,9 +471,7 @@ int pkt_run(const struct scenario *sc, const struct topo *t,
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = setup(n, sc, t, w, e);
     n->res = r;
-    n->time_limit_ps = sc->sim.time_limit_ps
-                           ? sc->sim.time_limit_ps
-                           : (uint64_t)(r->bound_s * 50 * 1e12) + 10 * UINT64_C(1000000000);
+    n->time_limit_ps = bound_time_limit_ps(sc, r->bound_s); /* saturates, never wraps */
     if (rc == 0 && sc->telemetry.interval_ps)
         rc = pnet_schedule(n, 0, EV_SAMPLE, NULL, 0);
     if (rc == 0) {
