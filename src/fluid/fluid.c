@@ -68,6 +68,8 @@ struct fnet {
     uint32_t *hpos, n_h;     /* heap position per id; UINT32_MAX = not in */
     uint64_t max_h;
     uint64_t now, events;
+    uint64_t time_limit;     /* sim.time_limit (or its default): the run stops here */
+    int time_limit_hit;
     int time_went_back;
     uint64_t flows_done;
     struct fsample fs;       /* time series */
@@ -670,6 +672,12 @@ static void loop(struct fnet *n)
             t = n->h[0].t;
         if (t == UINT64_MAX)
             break;
+        if (t > n->time_limit) {
+            n->time_limit_hit = 1;
+            fsample_to(&n->fs, n->time_limit);
+            n->now = n->time_limit;
+            break;
+        }
         if (t < n->now)
             n->time_went_back = 1;
         fsample_to(&n->fs, t);
@@ -695,6 +703,20 @@ static void loop(struct fnet *n)
         }
         mm_update(&n->mm);
         apply_rates(n);
+    }
+}
+
+/* A transfer whose last byte lands after the time limit did not complete
+ * (the packet engine never gets to that event). */
+static void time_limit_cut(struct fnet *n)
+{
+    for (uint32_t i = 0; i < n->w->n; i++) {
+        struct fflow *f = &n->fl[i];
+        if (f->state == 2 && f->done > n->time_limit) {
+            f->state = 3;
+            n->flows_done--;
+            n->time_limit_hit = 1;
+        }
     }
 }
 
@@ -856,6 +878,10 @@ static void collect(struct fnet *n, struct results *r)
                 (unsigned long long)w->n);
     if (n->time_went_back)
         results_violate(r, "time went backwards");
+    if (n->time_limit_hit)
+        results_violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
+                   "transfers unfinished: a pause storm, a stuck receiver or a deadlock",
+                (double)n->time_limit / 1e12);
     if (m->over_capacity)
         results_violate(r, "%llu link loads above capacity (worst by %.3g)",
                 (unsigned long long)m->over_capacity, m->worst_excess);
@@ -873,7 +899,9 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
     int rc = setup(n, sc, t, w, e);
     if (rc == 0) {
         fsample_init(&n->fs, r, sc->telemetry.interval_ps);
+        n->time_limit = bound_time_limit_ps(sc, r->bound_s);
         loop(n);
+        time_limit_cut(n);
         sample_finish(n);
         collect(n, r);
     }
