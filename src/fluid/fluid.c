@@ -68,6 +68,7 @@ struct fnet {
     uint32_t *hpos, n_h;     /* heap position per id; UINT32_MAX = not in */
     uint64_t max_h;
     uint64_t now, events;
+    uint64_t onto_failed;    /* transfers whose path leads onto a failed link */
     uint64_t time_limit;     /* sim.time_limit (or its default): the run stops here */
     int time_limit_hit;
     int time_went_back;
@@ -456,7 +457,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         goto out;
     }
     for (uint32_t l = 0; l < t->n_ports; l++)
-        cap[l] = (double)t->ports[l].bps;
+        cap[l] = t->ports[l].failed ? 0 : (double)t->ports[l].bps; /* down: carries nothing */
     for (uint32_t l = t->n_ports; l < nl; l++)
         cap[l] = INFINITY; /* a back end admits everything until its buffer fills */
     for (uint32_t i = 0; i < nf + ns + 1; i++)
@@ -470,6 +471,11 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             goto out;
         }
         path_off[i] = all.n;
+        for (uint32_t j = 0; j < one.n; j++)
+            if (one.link[j] < t->n_ports && t->ports[one.link[j]].failed) {
+                n->onto_failed++;
+                break;
+            }
         f->wire = wire_bytes(x->bytes, sc->fabric.mtu);
         uint64_t pace = x->rate_bps ? x->rate_bps : UINT64_MAX;
         for (uint32_t j = 0; j < k; j++)
@@ -856,6 +862,18 @@ static void collect(struct fnet *n, struct results *r)
     }
 
     balance(n, r);
+    if (n->sc->telemetry.ports) {
+        /* what each link carried (the packet engine's other counters have
+         * no fluid meaning) */
+        r->ports = calloc(t->n_ports, sizeof *r->ports);
+        r->n_ports = r->ports ? t->n_ports : 0;
+        for (uint32_t l = 0; l < r->n_ports; l++)
+            r->ports[l] = (struct port_result){.node = t->ports[l].node,
+                                               .peer = t->ports[l].peer,
+                                               .seg = t->ports[l].seg,
+                                               .tx_bytes = (uint64_t)(n->lk[l].bytes + 0.5),
+                                               .active_s = ps_to_s(n->lk[l].busy_ps)};
+    }
     r->bytes_sent = r->bytes_delivered = sent;
     r->bytes_dropped = r->bytes_in_flight = 0;
     r->flows_done = (uint32_t)n->flows_done;
@@ -878,6 +896,9 @@ static void collect(struct fnet *n, struct results *r)
                 (unsigned long long)w->n);
     if (n->time_went_back)
         results_violate(r, "time went backwards");
+    if (n->onto_failed)
+        results_violate(r, "%llu transfers routed onto failed links",
+                        (unsigned long long)n->onto_failed);
     if (n->time_limit_hit)
         results_violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
                    "transfers unfinished: a pause storm, a stuck receiver or a deadlock",

@@ -13,7 +13,9 @@
  * It knows nothing of packets: drops, PFC, queues and ECN are left unset and
  * r->has_packet_stats = 0. With telemetry.interval it fills the time series
  * that have meaning for a fluid (fsample.h): throughput per segment, bytes
- * still to deliver, active transfers. docs/fluid.md says what else it
+ * still to deliver, active transfers; with telemetry.ports, r->ports with
+ * the bytes each link carried. A failed link has no capacity: a transfer
+ * routed onto one is a violated invariant. docs/fluid.md says what else it
  * ignores. */
 #ifndef CKPT_FLUID_H
 #define CKPT_FLUID_H
