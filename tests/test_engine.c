@@ -112,7 +112,12 @@ static void e2e_symmetric_burst_writer_bound(void)
     sc.storage.nodes = 16;
     sc.fabric.storage_per_leaf = 8;
     sc.fabric.spines = 1;
-    sc.fabric.uplink_bps = 8 * G400; /* uplinks never the limit */
+    /* uplinks never the limit: at 8 x 400G for 8 writers they would tie the
+     * writer NICs in bytes and come later by the first packet's way in */
+    sc.fabric.uplink_bps = 16 * G400;
+    /* nor the storage NICs: at 400G they would tie too, and their bound
+     * counts the first packet's way in */
+    sc.storage.nic_bps = 2 * G400;
     sc.workload.bytes_per_writer = 4000000;
     struct results r;
     CHECK(test_run(&sc, &r) == 0);

@@ -1,7 +1,13 @@
 /* Topology: wiring, up-down reachability over every ECMP choice, ECMP spread,
  * and the analytic bound on a hand-computed case. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "../include/ckptnet.h"
+#include "../src/fluid/fluid.h"
+#include "../src/pkt/engine.h"
 
 #include "../src/core/rng.h"
 #include "../src/core/units.h"
@@ -131,7 +137,9 @@ static void bound_hand_computed(void)
     sc.fabric.mtu = 1000;
     sc.workload.bytes_per_writer = 1000000;
     sc.fabric.link_delay_ps = 1000000;
-    sc.fabric.switch_latency_ps = 500000;
+    /* per tier: the packet engine's leaves and spines differ */
+    sc.fabric.leaf_latency_ps = 500000;
+    sc.fabric.spine_latency_ps = 700000;
     struct arena a;
     arena_init(&a);
     struct topo t;
@@ -139,7 +147,7 @@ static void bound_hand_computed(void)
     struct results r = {0};
     CHECK(topo_build(&t, &sc, &a, NULL) == 0);
     CHECK(workload_build(&w, &sc, &t, &a, NULL) == 0);
-    bound_compute(&r, &t, &w, &sc);
+    bound_compute(&r, &t, &w, &sc, NULL);
     CHECK(wire_bytes(1000000, 1000) == 1082000);
     CHECK(wire_bytes(1001, 1000) == 1001 + 2 * 82);
     CHECK(r.bound_limit == LIMIT_STORAGE_NIC);
@@ -147,14 +155,129 @@ static void bound_hand_computed(void)
            r.bound_term_s[LIMIT_STORAGE_NIC]);
     CHECKF(fabs(r.bound_term_s[LIMIT_WRITER_NIC] - 21.64e-6) < 1e-12, "%.9g",
            r.bound_term_s[LIMIT_WRITER_NIC]);
-    /* base: 4 links x 1 us + 3 switches x 500 ns + 3 x 1082 B at 400G */
-    double base = 4e-6 + 1.5e-6 + 3 * 1082 * 8 / 400e9;
+    /* base: 4 links x 1 us + 2 leaves x 500 ns + a spine's 700 ns + 3 x 1082 B
+     * at 400G; every link runs at 400G, so the storage NIC's way in (the first
+     * packet's 3 hops) equals the writer NIC's way on */
+    double base = 4e-6 + 1e-6 + 0.7e-6 + 3 * 1082 * 8 / 400e9;
     CHECKF(fabs(r.base_latency_s - base) < 1e-12, "%.9g vs %.9g", r.base_latency_s, base);
     CHECK(fabs(r.bound_s - (86.56e-6 + base)) < 1e-12);
     arena_release(&a);
 }
 
+/* 16 writers on 2 compute leaves, 4 storage nodes, 4 spines, cleaf0-spine1
+ * and two more links down; resolved. */
+static int failed_fabric(struct scenario *sc, const char *lb)
+{
+    struct err e;
+    scenario_defaults(sc);
+    const char *set[] = {"cluster.nodes=16", "fabric.hosts_per_leaf=8", "storage.nodes=4",
+                         "fabric.spines=4", "fabric.failed_link_names=cleaf0-spine1",
+                         "fabric.failed_links=2", "workload.bytes_per_writer=200KB",
+                         "telemetry.ports=true", lb};
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
+        if (scenario_set(sc, set[i], &e) < 0) {
+            fprintf(stderr, "  %s\n", e.msg);
+            return -1;
+        }
+    return scenario_resolve(sc, &e) < 0 || scenario_validate(sc, &e) < 0 ? -1 : 0;
+}
+
+/* A failed link carries nothing, in either engine and under every load
+ * balancer: no byte leaves a failed port (per-port counters). */
+static void failed_links_carry_nothing(void)
+{
+    static const char *const lbs[] = {"fabric.load_balancing=ecmp", "fabric.load_balancing=wcmp",
+                                       "fabric.load_balancing=spray",
+                                       "fabric.load_balancing=adaptive"};
+    for (size_t k = 0; k < sizeof lbs / sizeof lbs[0]; k++)
+        for (int fluid = 0; fluid < 2; fluid++) {
+            struct scenario sc, fab;
+            struct err e = {{0}};
+            struct arena a;
+            struct topo t;
+            struct results r;
+            if (failed_fabric(&sc, lbs[k]) < 0) {
+                CHECK(0);
+                return;
+            }
+            sc.engine = fluid ? ENGINE_FLUID : ENGINE_PACKET;
+            arena_init(&a);
+            workload_fabric(&sc, &fab);
+            CHECKF(topo_build(&t, &fab, &a, &e) == 0, "%s", e.msg);
+            CHECK(t.n_failed == 3 && topo_failed_routes(&t) == 0);
+            if (ckpt_run(&sc, &r, &e) < 0) {
+                CHECKF(0, "%s", e.msg);
+                arena_release(&a);
+                return;
+            }
+            CHECKF(r.ok, "%s %s: %s", lbs[k], r.engine, r.violation);
+            CHECK(r.n_ports == t.n_ports);
+            double up = 0;
+            for (uint32_t p = 0; p < r.n_ports && r.n_ports == t.n_ports; p++) {
+                if (t.ports[p].seg == SEG_CLEAF_UP)
+                    up += (double)r.ports[p].tx_bytes;
+                if (t.ports[p].failed)
+                    CHECKF(r.ports[p].tx_bytes == 0 && r.ports[p].drops == 0,
+                           "%s %s: failed port %u carried %llu B, dropped %llu packets",
+                           lbs[k], r.engine, p, (unsigned long long)r.ports[p].tx_bytes,
+                           (unsigned long long)r.ports[p].drops);
+            }
+            CHECKF(up >= 16 * 200e3, "%s %s: uplinks carried %.0f B", lbs[k], r.engine, up);
+            results_release(&r);
+            arena_release(&a);
+        }
+}
+
+/* A route table that leads onto failed links (as a broken build_routes
+ * would make) is caught: by topo_failed_routes, and by both engines, which
+ * carry nothing over a failed port and report the run as violated. */
+static void routes_onto_failed_links_caught(void)
+{
+    struct scenario sc, fab;
+    struct err e = {{0}};
+    struct arena a;
+    struct topo t;
+    struct workload w;
+    if (failed_fabric(&sc, "fabric.load_balancing=ecmp") < 0) {
+        CHECK(0);
+        return;
+    }
+    arena_init(&a);
+    workload_fabric(&sc, &fab);
+    if (topo_build(&t, &fab, &a, &e) < 0 || workload_build(&w, &sc, &t, &a, &e) < 0) {
+        CHECKF(0, "%s", e.msg);
+        arena_release(&a);
+        return;
+    }
+    /* the mutation: every route of compute leaf 0 takes its failed uplink */
+    uint32_t leaf = t.first_cleaf, bad = UINT32_MAX;
+    const struct tnode *ln = &t.nodes[leaf];
+    for (uint32_t p = ln->first_port; p < ln->first_port + ln->nports; p++)
+        if (t.ports[p].failed)
+            bad = p;
+    CHECK(bad != UINT32_MAX);
+    for (uint32_t l = 0; bad != UINT32_MAX && l < t.n_leaves; l++) {
+        const struct route *rt = topo_route(&t, leaf, t.first_cleaf + l);
+        for (uint32_t k = 0; k < rt->cnt; k++)
+            t.nh_ports[rt->off + k] = bad;
+    }
+    CHECK(topo_failed_routes(&t) > 0);
+    for (int fluid = 0; fluid < 2; fluid++) {
+        struct results r = {0};
+        bound_compute(&r, &t, &w, &sc, NULL);
+        int rc = fluid ? fluid_run(&sc, &t, &w, &r, &e) : pkt_run(&sc, &t, &w, &r, &e);
+        CHECKF(rc == 0, "%s", e.msg);
+        CHECKF(!r.ok && strstr(r.violation, "routed onto failed links"), "%s: %s",
+               fluid ? "fluid" : "packet", r.ok ? "ok" : r.violation);
+        CHECK(bad >= r.n_ports || r.ports[bad].tx_bytes == 0);
+        results_release(&r);
+    }
+    arena_release(&a);
+}
+
 SUITE(suite_topo) = {
+    {"failed_links_carry_nothing", failed_links_carry_nothing},
+    {"routes_onto_failed_links_caught", routes_onto_failed_links_caught},
     {"topo_every_pair_reachable", topo_every_pair_reachable},
     {"topo_ecmp_spread_chi_square", topo_ecmp_spread_chi_square},
     {"topo_oversubscription_reported", topo_oversubscription_reported},

@@ -5,6 +5,7 @@
 
 #include "../../include/ckptnet.h"
 #include "../core/arena.h"
+#include "../core/units.h"
 #include "../cost/cost.h"
 #include "../fluid/fluid.h"
 #include "../pkt/engine.h"
@@ -69,6 +70,58 @@ static void fabric_warnings(struct results *r, const struct topo *t, const struc
                  (unsigned long long)(sc->fabric.spine_port_bps / 1000000000));
 }
 
+/* The key to blame for a bound term past the clock: the speed of the
+ * resource, or for the writer NIC the rate cap that spaces its packets. */
+static const char *limit_key(enum bound_limit l, const struct bound_ps *b,
+                             const struct scenario *sc)
+{
+    switch (l) {
+    case LIMIT_WRITER_NIC:
+        if (!b->writer_capped)
+            return "cluster.nic_speed";
+        if (sc->checkpoint.policy == POLICY_RATE_LIMIT)
+            return "checkpoint.rate_limit";
+        if (sc->checkpoint.policy == POLICY_HIERARCHICAL && sc->checkpoint.trickle_bps)
+            return "checkpoint.trickle_rate";
+        if (sc->checkpoint.straggler_slowdown > 1.0)
+            return "checkpoint.straggler_slowdown";
+        return "cluster.d2h_rate";
+    case LIMIT_CLEAF_UP:
+    case LIMIT_SLEAF_UP:
+        return "fabric.uplink_speed";
+    case LIMIT_STORAGE_NIC:
+        return "storage.nic_speed";
+    default:
+        return "storage.drain_rate";
+    }
+}
+
+/* The run must fit the simulator clock: every bound term, and the default
+ * time limit (50 x the bound + 10 ms) the packet engine stops at. */
+static int clock_check(const struct bound_ps *b, enum bound_limit best,
+                       const struct scenario *sc, struct err *e)
+{
+    if (!b->ok)
+        return err_set(e, "out of memory computing the bound");
+    for (int l = 0; l < LIMIT_COUNT; l++)
+        if (b->limit_ps[l] > BOUND_CLOCK_PS)
+            return err_set(e, "%s: writing the checkpoint through the %s takes at least %.4g s, "
+                              "longer than the simulator clock allows (%llu s)",
+                           limit_key((enum bound_limit)l, b, sc),
+                           bound_limit_name((enum bound_limit)l),
+                           (double)b->limit_ps[l] / (double)PS_PER_S,
+                           (unsigned long long)(BOUND_CLOCK_PS / PS_PER_S));
+    if (!sc->sim.time_limit_ps &&
+        (b->best_ps > (BOUND_CLOCK_PS - BOUND_SLACK_PS) / 50))
+        return err_set(e, "sim.time_limit: the default, 50 x the bound (%.4g s, %s) + 10 ms, "
+                          "is longer than the simulator clock allows (%llu s); set a time limit "
+                          "or raise %s",
+                       (double)b->best_ps / (double)PS_PER_S, bound_limit_name(best),
+                       (unsigned long long)(BOUND_CLOCK_PS / PS_PER_S),
+                       limit_key(best, b, sc));
+    return 0;
+}
+
 int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena *a,
                  struct topo *t, struct workload *w, struct results *r, struct err *e)
 {
@@ -91,7 +144,10 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     r->links = t->n_ports / 2;
     r->failed_links = t->n_failed;
     memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);
-    bound_compute(r, t, w, eff);
+    struct bound_ps b;
+    bound_compute(r, t, w, eff, &b);
+    if (clock_check(&b, r->bound_limit, eff, e) < 0)
+        return -1;
     fabric_warnings(r, t, eff);
     return 0;
 }

@@ -68,6 +68,9 @@ struct fnet {
     uint32_t *hpos, n_h;     /* heap position per id; UINT32_MAX = not in */
     uint64_t max_h;
     uint64_t now, events;
+    uint64_t onto_failed;    /* transfers whose path leads onto a failed link */
+    uint64_t time_limit;     /* sim.time_limit (or its default): the run stops here */
+    int time_limit_hit;
     int time_went_back;
     uint64_t flows_done;
     struct fsample fs;       /* time series */
@@ -178,6 +181,80 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
         dq = (p && dp > arrive ? dp : arrive) + units_ser_ps(q, pk->bps);
     }
     return dq - gap + t->ports[path[np - 1]].delay_ps;
+}
+
+/* The latest a first packet can reach each resource the bound (bound.h)
+ * counts, over the transfers through it: so a flow's latency, added when
+ * its last byte leaves, keeps every resource's bound (set-up only). */
+struct heads {
+    uint64_t *up;     /* [2 x leaf index]: its uplinks out, its links in */
+    uint64_t *dst;    /* [endpoint]: its leaf's port down to it */
+    uint64_t *store;  /* [endpoint]: the first arrival at it */
+};
+
+static int heads_init(struct heads *hd, const struct topo *t, const struct scenario *sc,
+                      const struct workload *w)
+{
+    hd->up = calloc(2 * (size_t)t->n_leaves, sizeof *hd->up);
+    hd->dst = calloc(t->first_cleaf, sizeof *hd->dst);
+    hd->store = calloc(t->first_cleaf, sizeof *hd->store);
+    if (!hd->up || !hd->dst || !hd->store)
+        return -1;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const struct transfer *x = &w->xfers[i];
+        uint32_t path[TOPO_MAX_HOPS];
+        struct bound_path bp;
+        uint32_t np = x->bytes ? topo_path(t, x->src, x->dst, x->sport, path, TOPO_MAX_HOPS) : 0;
+        if (np < 2 || bound_path(t, sc, x, path, np, &bp) < 2)
+            continue;
+        uint32_t k = np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
+        uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
+        if (bp.head[1] > hd->up[2 * sl])
+            hd->up[2 * sl] = bp.head[1];
+        if (bp.head[k - 1] > hd->up[2 * dl + 1])
+            hd->up[2 * dl + 1] = bp.head[k - 1];
+        if (bp.head[k] > hd->dst[x->dst])
+            hd->dst[x->dst] = bp.head[k];
+        if (bp.arrive > hd->store[x->dst])
+            hd->store[x->dst] = bp.arrive;
+    }
+    return 0;
+}
+
+static void heads_release(struct heads *hd)
+{
+    free(hd->up);
+    free(hd->dst);
+    free(hd->store);
+}
+
+/* No less than the bound allows once the last byte has left at `pace`: a
+ * flow's bytes reach a later resource no earlier than the first packet's
+ * way in (the latest of its flows': in a fluid they flow at once) and its
+ * last packet has the way on; one alone has its packet-by-packet time. */
+static uint64_t bound_latency_ps(const struct topo *t, const struct scenario *sc,
+                                 const struct heads *hd, const struct transfer *x,
+                                 const uint32_t *path, uint32_t np, uint64_t wire,
+                                 uint64_t pace, int buffered)
+{
+    struct bound_path bp;
+    if (!x->bytes || np < 2 || bound_path(t, sc, x, path, np, &bp) < 2)
+        return 0;
+    uint32_t k = bp.np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
+    uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
+    uint64_t v[6] = {bp.tail[0], hd->dst[x->dst] + bp.tail[k], 0, 0, 0, 0};
+    if (sl != dl) {
+        v[2] = hd->up[2 * sl] + bp.tail[1];
+        v[3] = hd->up[2 * dl + 1] + bp.tail[k - 1];
+    }
+    if (buffered)
+        v[4] = hd->store[x->dst];
+    uint64_t moved = units_ser_ps(wire, pace) - 1; /* at least: after() rounds up */
+    v[5] = bp.alone > moved ? bp.alone - moved : 0;
+    uint64_t m = 0;
+    for (int i = 0; i < 6; i++)
+        m = v[i] > m ? v[i] : m;
+    return m;
 }
 
 /* The links of a flow with the share of its rate on each, grown as needed
@@ -372,14 +449,15 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     double *fcap = arena_calloc(a, nf ? nf : 1, sizeof *fcap);
     double *wire_to = ns ? arena_calloc(a, ns, sizeof *wire_to) : NULL;
     struct start_key *keys = malloc((nf ? nf : 1) * sizeof *keys);
+    struct heads hd;
     int rc = -1;
-    if (!n->fl || !n->lk || !n->order || !n->h || !n->hpos || !path_off || !cap ||
-        !fcap || (ns && !wire_to) || !keys) {
+    if (heads_init(&hd, t, sc, w) < 0 || !n->fl || !n->lk || !n->order || !n->h || !n->hpos ||
+        !path_off || !cap || !fcap || (ns && !wire_to) || !keys) {
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
     for (uint32_t l = 0; l < t->n_ports; l++)
-        cap[l] = (double)t->ports[l].bps;
+        cap[l] = t->ports[l].failed ? 0 : (double)t->ports[l].bps; /* down: carries nothing */
     for (uint32_t l = t->n_ports; l < nl; l++)
         cap[l] = INFINITY; /* a back end admits everything until its buffer fills */
     for (uint32_t i = 0; i < nf + ns + 1; i++)
@@ -393,12 +471,21 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             goto out;
         }
         path_off[i] = all.n;
+        for (uint32_t j = 0; j < one.n; j++)
+            if (one.link[j] < t->n_ports && t->ports[one.link[j]].failed) {
+                n->onto_failed++;
+                break;
+            }
         f->wire = wire_bytes(x->bytes, sc->fabric.mtu);
         uint64_t pace = x->rate_bps ? x->rate_bps : UINT64_MAX;
         for (uint32_t j = 0; j < k; j++)
             if (t->ports[path[j]].bps < pace)
                 pace = t->ports[path[j]].bps;
         f->lat = flow_latency_ps(t, sc, path, k, x->bytes, pace);
+        int buffered = ns && x->dst >= t->first_storage && x->dst < t->first_cleaf &&
+                       n->st[x->dst - t->first_storage].buffered;
+        uint64_t bl = bound_latency_ps(t, sc, &hd, x, path, k, f->wire, pace, buffered);
+        f->lat = bl > f->lat ? bl : f->lat;
         if (ns && x->dst >= t->first_storage && x->dst < t->first_cleaf) {
             struct fstore *s = &n->st[x->dst - t->first_storage];
             s->ratio += (double)x->bytes; /* payload now, divided below */
@@ -426,6 +513,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
 oom:
     err_set(e, "out of memory setting up the fluid engine");
 out:
+    heads_release(&hd);
     free(keys);
     free(all.link);
     free(all.w);
@@ -590,6 +678,12 @@ static void loop(struct fnet *n)
             t = n->h[0].t;
         if (t == UINT64_MAX)
             break;
+        if (t > n->time_limit) {
+            n->time_limit_hit = 1;
+            fsample_to(&n->fs, n->time_limit);
+            n->now = n->time_limit;
+            break;
+        }
         if (t < n->now)
             n->time_went_back = 1;
         fsample_to(&n->fs, t);
@@ -615,6 +709,20 @@ static void loop(struct fnet *n)
         }
         mm_update(&n->mm);
         apply_rates(n);
+    }
+}
+
+/* A transfer whose last byte lands after the time limit did not complete
+ * (the packet engine never gets to that event). */
+static void time_limit_cut(struct fnet *n)
+{
+    for (uint32_t i = 0; i < n->w->n; i++) {
+        struct fflow *f = &n->fl[i];
+        if (f->state == 2 && f->done > n->time_limit) {
+            f->state = 3;
+            n->flows_done--;
+            n->time_limit_hit = 1;
+        }
     }
 }
 
@@ -754,6 +862,18 @@ static void collect(struct fnet *n, struct results *r)
     }
 
     balance(n, r);
+    if (n->sc->telemetry.ports) {
+        /* what each link carried (the packet engine's other counters have
+         * no fluid meaning) */
+        r->ports = calloc(t->n_ports, sizeof *r->ports);
+        r->n_ports = r->ports ? t->n_ports : 0;
+        for (uint32_t l = 0; l < r->n_ports; l++)
+            r->ports[l] = (struct port_result){.node = t->ports[l].node,
+                                               .peer = t->ports[l].peer,
+                                               .seg = t->ports[l].seg,
+                                               .tx_bytes = (uint64_t)(n->lk[l].bytes + 0.5),
+                                               .active_s = ps_to_s(n->lk[l].busy_ps)};
+    }
     r->bytes_sent = r->bytes_delivered = sent;
     r->bytes_dropped = r->bytes_in_flight = 0;
     r->flows_done = (uint32_t)n->flows_done;
@@ -776,6 +896,13 @@ static void collect(struct fnet *n, struct results *r)
                 (unsigned long long)w->n);
     if (n->time_went_back)
         results_violate(r, "time went backwards");
+    if (n->onto_failed)
+        results_violate(r, "%llu transfers routed onto failed links",
+                        (unsigned long long)n->onto_failed);
+    if (n->time_limit_hit)
+        results_violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
+                   "transfers unfinished: a pause storm, a stuck receiver or a deadlock",
+                (double)n->time_limit / 1e12);
     if (m->over_capacity)
         results_violate(r, "%llu link loads above capacity (worst by %.3g)",
                 (unsigned long long)m->over_capacity, m->worst_excess);
@@ -793,7 +920,9 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
     int rc = setup(n, sc, t, w, e);
     if (rc == 0) {
         fsample_init(&n->fs, r, sc->telemetry.interval_ps);
+        n->time_limit = bound_time_limit_ps(sc, r->bound_s);
         loop(n);
+        time_limit_cut(n);
         sample_finish(n);
         collect(n, r);
     }

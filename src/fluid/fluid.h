@@ -6,13 +6,16 @@
  * only when a flow starts or drains or an ingest buffer fills, so those are
  * the events. A flow is done one path latency after its last byte leaves the
  * source (propagation, switch latency and the last packet's store-and-forward
- * serialisation on every later hop, as in the packet engine), plus, with a
- * back end, the time to write what is buffered ahead of it.
+ * serialisation on every later hop, as in the packet engine; never less than
+ * the analytic bound's way in and out of each resource it crosses, bound.h),
+ * plus, with a back end, the time to write what is buffered ahead of it.
  *
  * It knows nothing of packets: drops, PFC, queues and ECN are left unset and
  * r->has_packet_stats = 0. With telemetry.interval it fills the time series
  * that have meaning for a fluid (fsample.h): throughput per segment, bytes
- * still to deliver, active transfers. docs/fluid.md says what else it
+ * still to deliver, active transfers; with telemetry.ports, r->ports with
+ * the bytes each link carried. A failed link has no capacity: a transfer
+ * routed onto one is a violated invariant. docs/fluid.md says what else it
  * ignores. */
 #ifndef CKPT_FLUID_H
 #define CKPT_FLUID_H

@@ -304,13 +304,15 @@ static void collect(struct pnet *n, struct results *r)
 {
     const struct topo *t = n->topo;
     uint64_t in_flight = 0, max_q = 0, max_buf = 0, paused = 0, max_paused = 0;
-    uint64_t pause_rx = 0, max_hdrm = 0, max_shared = 0;
+    uint64_t pause_rx = 0, max_hdrm = 0, max_shared = 0, onto_failed = 0;
     if (n->sc->telemetry.ports) {
         r->n_ports = t->n_ports;
         r->ports = calloc(t->n_ports, sizeof *r->ports);
     }
     for (uint32_t i = 0; i < t->n_ports; i++) {
         struct port *p = &n->ports[i];
+        if (t->ports[i].failed)
+            onto_failed += p->drops + p->tx_pkts; /* switch.c drops them all */
         for (int q = 0; q < NPRIO; q++)
             for (struct packet *k = p->q[q].head; k; k = k->next)
                 in_flight += k->kind == PK_DATA ? k->payload : 0;
@@ -451,6 +453,8 @@ static void collect(struct pnet *n, struct results *r)
                 (unsigned long long)n->n_flows);
     if (n->time_went_back)
         results_violate(r, "time went backwards");
+    if (onto_failed)
+        results_violate(r, "%llu packets routed onto failed links", (unsigned long long)onto_failed);
     if (n->time_limit_hit)
         results_violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
                    "transfers unfinished: a pause storm, a stuck receiver or a deadlock",
@@ -471,9 +475,7 @@ int pkt_run(const struct scenario *sc, const struct topo *t,
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = setup(n, sc, t, w, e);
     n->res = r;
-    n->time_limit_ps = sc->sim.time_limit_ps
-                           ? sc->sim.time_limit_ps
-                           : (uint64_t)(r->bound_s * 50 * 1e12) + 10 * UINT64_C(1000000000);
+    n->time_limit_ps = bound_time_limit_ps(sc, r->bound_s); /* saturates, never wraps */
     if (rc == 0 && sc->telemetry.interval_ps)
         rc = pnet_schedule(n, 0, EV_SAMPLE, NULL, 0);
     if (rc == 0) {

@@ -22,7 +22,17 @@ void switch_receive(struct pnet *n, uint32_t node, struct port *in,
                     struct packet *pk)
 {
     struct sw *s = pnet_sw(n, node);
-    struct port *out = &n->ports[pick_egress(n, node, s, &n->flows[pk->flow], pk)];
+    uint32_t egress = pick_egress(n, node, s, &n->flows[pk->flow], pk);
+    struct port *out = &n->ports[egress];
+    if (n->topo->ports[egress].failed) {
+        /* a link that is down carries nothing: counted, reported as a
+         * violated invariant (engine.c) */
+        out->drops++;
+        if (pk->kind == PK_DATA)
+            n->bytes_dropped += pk->payload;
+        pnet_pkt_free(n, pk);
+        return;
+    }
     pk->prio = n->dscp_prio[pk->dscp & 63];
     if (out->storm & (1u << pk->prio)) {
         n->drops_watchdog++;

@@ -18,147 +18,268 @@ uint64_t wire_bytes(uint64_t bytes, uint32_t mtu)
     return bytes + (bytes + mtu - 1) / mtu * ROCE_OVERHEAD;
 }
 
-/* Minimum latency of the transfer's last packet from the moment it leaves
- * the bottleneck: every hop's propagation, every switch's latency and the
- * serialisation of that packet on every hop after the first. */
-static uint64_t path_base_ps(const struct topo *t, const struct transfer *x,
-                             const struct scenario *sc)
+static uint64_t sat_add(uint64_t a, uint64_t b)
 {
-    uint64_t last = x->bytes % sc->fabric.mtu ? x->bytes % sc->fabric.mtu
-                                               : sc->fabric.mtu;
-    last += ROCE_OVERHEAD;
-    uint32_t dleaf = t->nodes[x->dst].leaf;
-    uint32_t node = t->nodes[x->src].leaf;
-    uint64_t ps = t->ports[t->nodes[x->src].first_port].delay_ps;
-    for (int guard = 0; guard < 16; guard++) {
-        uint32_t p;
-        if (node == dleaf) {
-            p = t->nodes[x->dst].leaf_port;
-        } else {
-            const struct route *r = topo_route(t, node, dleaf);
-            p = t->nh_ports[r->off];
-        }
-        ps += sc->fabric.switch_latency_ps + t->ports[p].delay_ps +
-              units_ser_ps(last, t->ports[p].bps);
-        if (node == dleaf)
-            break;
-        node = t->ports[t->ports[p].peer].node;
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Serialisation time rounded down: a port carries the sub-picosecond
+ * remainder from packet to packet, so a train takes at least the floor of
+ * its exact time (units_ser_ps rounds up). Saturates; bps > 0. */
+static uint64_t ser_floor(uint64_t bytes, uint64_t bps)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 q = (u128)bytes * 8u * PS_PER_S / bps;
+    return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}
+
+/* Wire bytes of a transfer's last packet, its smallest. */
+static uint64_t last_packet(uint64_t bytes, uint32_t mtu)
+{
+    return (bytes % mtu ? bytes % mtu : mtu) + ROCE_OVERHEAD;
+}
+
+/* a * b, saturated. */
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* The transfer alone on its path, packet by packet as a tandem of store and
+ * forward hops: packet k leaves hop i no earlier than it reached it and the
+ * packet before it left it. Its n - 1 full packets and the last one q make
+ * the longest chain through that grid a walk down the hops with the first
+ * packet to hop j1, along the full packets there, down with packet n - 1
+ * to hop j2, over to q and down with it. At the writer NIC a rate cap
+ * spaces the packets (each gap rounded up, as the NIC does). O(hops^2).
+ * Sets *hop to the j1 of the longest chain: the hop that holds it up. */
+static uint64_t alone_ps(const struct topo *t, const struct transfer *x, const uint32_t *path,
+                         uint32_t np, const uint64_t *lat, uint64_t p, uint64_t q, uint64_t n,
+                         const uint64_t *tail, uint32_t *hop)
+{
+    uint64_t ap[TOPO_MAX_HOPS]; /* the first packet's end of serialisation on hop i */
+    for (uint32_t i = 0; i < np; i++) {
+        uint64_t s = ser_floor(p, t->ports[path[i]].bps);
+        ap[i] = i == 0 ? s
+                       : sat_add(ap[i - 1], sat_add(sat_add(t->ports[path[i - 1]].delay_ps, lat[i]), s));
     }
-    return ps;
+    uint64_t line = t->ports[path[0]].bps;
+    uint64_t gap = x->rate_bps && x->rate_bps < line ? units_ser_ps(p, x->rate_bps) : 0;
+    uint64_t best = 0;
+    *hop = 0;
+    for (uint32_t j1 = 0; j1 < np; j1++) {
+        uint64_t sp = ser_floor(p, t->ports[path[j1]].bps);
+        uint64_t along = j1 == 0 && gap > sp ? gap : sp; /* from one full packet to the next */
+        uint64_t v1 = sat_add(ap[j1], sat_mul(n - 2, along));
+        for (uint32_t j2 = j1; j2 < np; j2++) {
+            uint64_t sq = ser_floor(q, t->ports[path[j2]].bps);
+            uint64_t to_q = sq; /* from the last full packet to q */
+            if (j2 == 0 && gap > ser_floor(p, line))
+                to_q = sat_add(gap - ser_floor(p, line), sq);
+            uint64_t v = sat_add(sat_add(v1, ap[j2] - ap[j1]), sat_add(to_q, tail[j2]));
+            if (v > best) {
+                best = v;
+                *hop = j1;
+            }
+        }
+    }
+    return best;
 }
 
-static uint64_t up_bps(const struct topo *t, uint32_t leaf)
+uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struct transfer *x,
+                    const uint32_t *path, uint32_t np, struct bound_path *bp)
 {
-    const struct tnode *n = &t->nodes[leaf];
-    uint64_t bps = 0;
-    for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-        if (t->ports[t->ports[p].peer].node >= t->first_cleaf && !t->ports[p].failed)
-            bps += t->ports[p].bps;
-    return bps;
+    uint32_t mtu = sc->fabric.mtu;
+    uint64_t q = last_packet(x->bytes, mtu);           /* the smallest */
+    uint64_t p = x->bytes > mtu ? mtu + ROCE_OVERHEAD : q; /* the first */
+    uint64_t lat[TOPO_MAX_HOPS]; /* switch latency ahead of hop i (i >= 1) */
+    uint64_t hp = 0, hq = 0; /* the first and the last packet's way in */
+    np = np < TOPO_MAX_HOPS ? np : TOPO_MAX_HOPS;
+    bp->np = np;
+    for (uint32_t i = 1; i < np; i++)
+        lat[i] = t->ports[path[i]].node >= t->first_spine ? sc->fabric.spine_latency_ps
+                                                          : sc->fabric.leaf_latency_ps;
+    /* the only packet smaller than the first is the last, n - 1 full
+     * packets (each at least its serialisation or the cap's gap) behind */
+    uint64_t n = (x->bytes + mtu - 1) / mtu, line = t->ports[path[0]].bps;
+    uint64_t gap = x->rate_bps && x->rate_bps < line ? units_ser_ps(p, x->rate_bps) : 0;
+    uint64_t sp0 = ser_floor(p, line);
+    uint64_t behind = p == q ? 0 : sat_mul(n - 1, gap > sp0 ? gap : sp0);
+    for (uint32_t i = 0; i < np; i++) {
+        const struct tport *pt = &t->ports[path[i]];
+        if (i > 0) {
+            const struct tport *prev = &t->ports[path[i - 1]];
+            uint64_t hop = sat_add(prev->delay_ps, lat[i]);
+            hp = sat_add(hp, sat_add(ser_floor(p, prev->bps), hop));
+            hq = sat_add(hq, sat_add(ser_floor(q, prev->bps), hop));
+        }
+        uint64_t later = sat_add(behind, hq);
+        bp->head[i] = hp < later ? hp : later;
+        if (i + 1 == np) {
+            uint64_t ap = sat_add(hp, ser_floor(p, pt->bps));
+            uint64_t aq = sat_add(later, ser_floor(q, pt->bps));
+            bp->arrive = sat_add(ap < aq ? ap : aq, pt->delay_ps);
+        }
+    }
+    /* a storage back end writes the last packet's payload after it arrives */
+    uint64_t drain = x->dst >= t->first_storage && x->dst < t->first_cleaf ? sc->storage.drain_bps : 0;
+    uint64_t write = drain ? ser_floor(q - ROCE_OVERHEAD, drain) : 0;
+    for (uint32_t i = np; i-- > 0;) {
+        const struct tport *pt = &t->ports[path[i]];
+        bp->tail[i] = i + 1 == np
+                          ? sat_add(pt->delay_ps, write)
+                          : sat_add(pt->delay_ps,
+                                    sat_add(lat[i + 1],
+                                            sat_add(ser_floor(q, t->ports[path[i + 1]].bps),
+                                                    bp->tail[i + 1])));
+    }
+    /* one path per flow (ecmp, wcmp): its packets keep their order */
+    int lb = sc->fabric.load_balancing;
+    bp->alone = 0;
+    bp->alone_hop = 0;
+    if (lb == LB_ECMP || lb == LB_WCMP) {
+        bp->alone = n < 2 ? sat_add(bp->arrive, write)
+                          : alone_ps(t, x, path, np, lat, p, q, n, bp->tail, &bp->alone_hop);
+    }
+    return np;
 }
 
-void bound_compute(struct results *r, const struct topo *t,
-                   const struct workload *w, const struct scenario *sc)
+/* One shared resource: the bytes through it, the earliest a first packet
+ * can reach it and the shortest way on for a last one. */
+struct res {
+    uint64_t bytes, head, tail;
+};
+
+static void res_add(struct res *r, uint64_t bytes, uint64_t head, uint64_t tail)
 {
-    uint64_t term[LIMIT_COUNT] = {0};
-    uint64_t *to_storage = calloc(t->n_storage, sizeof *to_storage);
-    uint64_t *to_storage_payload = calloc(t->n_storage, sizeof *to_storage_payload);
-    uint64_t *leaf_out = calloc(t->n_leaves, sizeof *leaf_out);
-    uint64_t *leaf_in = calloc(t->n_leaves, sizeof *leaf_in);
-    /* per source node: bytes and earliest start, for NICs shared by writers */
-    uint64_t *node_bytes = calloc(t->first_storage, sizeof *node_bytes);
-    uint64_t *node_start = malloc(t->first_storage * sizeof *node_start);
-    for (uint32_t i = 0; node_start && i < t->first_storage; i++)
-        node_start[i] = UINT64_MAX;
-    uint64_t start0 = UINT64_MAX, base = UINT64_MAX, writer_end = 0;
+    r->bytes = sat_add(r->bytes, bytes);
+    r->head = head < r->head ? head : r->head;
+    r->tail = tail < r->tail ? tail : r->tail;
+}
+
+/* The resource's lower bound: it serves nothing before the first byte
+ * reaches it and then needs all of its bytes' time; the last of them still
+ * has the way on. 0 when it carries nothing. */
+static uint64_t res_bound(const struct res *r, uint64_t bps)
+{
+    if (!r->bytes || !bps)
+        return 0;
+    return sat_add(r->head, sat_add(ser_floor(r->bytes, bps), r->tail));
+}
+
+void bound_compute(struct results *r, const struct topo *t, const struct workload *w,
+                   const struct scenario *sc, struct bound_ps *out)
+{
+    uint64_t lim[LIMIT_COUNT] = {0};
+    uint32_t ne = t->first_cleaf; /* endpoints: writer NICs and storage nodes */
+    struct res *nic = malloc(ne * sizeof *nic);      /* by endpoint */
+    struct res *drain = malloc(ne * sizeof *drain);  /* by endpoint, payload */
+    struct res *up = malloc(2 * (size_t)t->n_leaves * sizeof *up); /* out, in */
+    uint64_t start0 = UINT64_MAX, base = UINT64_MAX;
+    int capped = 0;
     for (uint32_t i = 0; i < w->n; i++)
-        if (w->xfers[i].start_ps < start0)
-            start0 = w->xfers[i].start_ps;
-    int ok = to_storage && to_storage_payload && leaf_out && leaf_in && node_bytes &&
-             node_start;
-    for (uint32_t i = 0; i < w->n && ok; i++) {
+        start0 = w->xfers[i].start_ps < start0 ? w->xfers[i].start_ps : start0;
+    int ok = nic && drain && up;
+    for (uint32_t i = 0; ok && i < ne; i++)
+        nic[i] = drain[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
+    for (uint32_t i = 0; ok && i < 2 * t->n_leaves; i++)
+        up[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
+    for (uint32_t i = 0; ok && i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
+        struct bound_path pt;
+        uint32_t path[TOPO_MAX_HOPS];
+        uint32_t np = x->bytes ? topo_path(t, x->src, x->dst, x->sport, path, TOPO_MAX_HOPS) : 0;
+        if (np < 2 || bound_path(t, sc, x, path, np, &pt) < 2)
+            continue; /* nothing to send (the engines refuse a missing path) */
+        uint32_t k = np - 1;
         uint64_t wb = wire_bytes(x->bytes, sc->fabric.mtu);
-        uint64_t b = path_base_ps(t, x, sc);
-        uint64_t nic = t->ports[t->nodes[x->src].first_port].bps;
-        uint64_t end = x->start_ps - start0 + units_ser_ps(wb, nic);
-        if (x->rate_bps && x->rate_bps < nic) {
-            /* a capped queue pair spaces its packets at the cap (wire
-             * bytes); the last one then leaves at line rate */
-            uint64_t last = (x->bytes % sc->fabric.mtu ? x->bytes % sc->fabric.mtu
-                                                        : sc->fabric.mtu) + ROCE_OVERHEAD;
-            end = x->start_ps - start0 + units_ser_ps(wb - last, x->rate_bps) +
-                  units_ser_ps(last, nic);
+        uint64_t off = x->start_ps - start0;
+        uint64_t line = t->ports[t->nodes[x->src].first_port].bps;
+        uint64_t m = last_packet(x->bytes, sc->fabric.mtu);
+        /* the transfer alone; a capped queue pair spaces its packets at the
+         * cap (each gap rounded up), the last one then leaves at line rate */
+        uint64_t end = ser_floor(wb, line);
+        if (x->rate_bps && x->rate_bps < line)
+            end = sat_add(units_ser_ps(wb - m, x->rate_bps), ser_floor(m, line));
+        end = sat_add(sat_add(off, end), pt.tail[0]);
+        if (end > lim[LIMIT_WRITER_NIC]) {
+            lim[LIMIT_WRITER_NIC] = end;
+            capped = x->rate_bps && x->rate_bps < line;
         }
-        if (end > term[LIMIT_WRITER_NIC])
-            term[LIMIT_WRITER_NIC] = end;
-        if (end + b > writer_end)
-            writer_end = end + b;
-        if (b < base)
-            base = b;
-        to_storage[x->dst - t->first_storage] += wb;
-        to_storage_payload[x->dst - t->first_storage] += x->bytes;
-        if (x->src < t->first_storage) {
-            node_bytes[x->src] += wb;
-            if (x->start_ps < node_start[x->src])
-                node_start[x->src] = x->start_ps;
+        if (pt.alone) {
+            /* the transfer alone, charged to the hop that holds it up */
+            enum bound_limit l = pt.alone_hop == 0   ? LIMIT_WRITER_NIC
+                                 : pt.alone_hop == k ? LIMIT_STORAGE_NIC
+                                 : pt.alone_hop == 1 ? LIMIT_CLEAF_UP
+                                                     : LIMIT_SLEAF_UP;
+            uint64_t v = sat_add(off, pt.alone);
+            lim[l] = v > lim[l] ? v : lim[l];
         }
-        uint32_t sl = t->nodes[x->src].leaf, dl = t->nodes[x->dst].leaf;
-        if (sl != dl) {
-            leaf_out[sl - t->first_cleaf] += wb;
-            leaf_in[dl - t->first_cleaf] += wb;
+        base = pt.tail[0] < base ? pt.tail[0] : base;
+        res_add(&nic[x->src], wb, off, pt.tail[0]);
+        res_add(&nic[x->dst], wb, sat_add(off, pt.head[k]), pt.tail[k]);
+        res_add(&drain[x->dst], x->bytes, sat_add(off, pt.arrive), 0);
+        if (t->nodes[x->src].leaf != t->nodes[x->dst].leaf) {
+            uint32_t sl = topo_leaf_index(t, t->nodes[x->src].leaf);
+            uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
+            res_add(&up[2 * sl], wb, sat_add(off, pt.head[1]), pt.tail[1]);
+            res_add(&up[2 * dl + 1], wb, sat_add(off, pt.head[k - 1]), pt.tail[k - 1]);
         }
     }
-    for (uint32_t h = 0; ok && h < t->first_storage; h++) {
-        if (!node_bytes[h])
-            continue;
-        uint64_t end = node_start[h] - start0 +
-                       units_ser_ps(node_bytes[h], t->ports[t->nodes[h].first_port].bps);
-        if (end > term[LIMIT_WRITER_NIC])
-            term[LIMIT_WRITER_NIC] = end;
-    }
-    for (uint32_t j = 0; ok && j < t->n_storage; j++) {
-        const struct tnode *s = &t->nodes[t->first_storage + j];
-        uint64_t v = units_ser_ps(to_storage[j], t->ports[s->leaf_port].bps);
-        if (v > term[LIMIT_STORAGE_NIC])
-            term[LIMIT_STORAGE_NIC] = v;
-        /* the back end drains payload; the ingest buffer cannot end the
-         * write before the drain does */
-        if (sc->storage.drain_bps) {
-            uint64_t d = units_ser_ps(to_storage_payload[j], sc->storage.drain_bps);
-            if (d > term[LIMIT_STORAGE_DRAIN])
-                term[LIMIT_STORAGE_DRAIN] = d;
-        }
+    for (uint32_t i = 0; ok && i < ne; i++) {
+        const struct tnode *nd = &t->nodes[i];
+        int storage = nd->kind == NODE_STORAGE;
+        /* a writer's NIC is its port up; a storage node's its leaf's port down */
+        uint64_t v = res_bound(&nic[i], t->ports[storage ? nd->leaf_port : nd->first_port].bps);
+        enum bound_limit l = storage ? LIMIT_STORAGE_NIC : LIMIT_WRITER_NIC;
+        lim[l] = v > lim[l] ? v : lim[l];
+        uint64_t d = storage ? res_bound(&drain[i], sc->storage.drain_bps) : 0;
+        lim[LIMIT_STORAGE_DRAIN] = d > lim[LIMIT_STORAGE_DRAIN] ? d : lim[LIMIT_STORAGE_DRAIN];
     }
     for (uint32_t l = 0; ok && l < t->n_leaves; l++) {
-        uint64_t cap = up_bps(t, t->first_cleaf + l);
-        enum bound_limit lim = l < t->n_cleaves ? LIMIT_CLEAF_UP : LIMIT_SLEAF_UP;
-        uint64_t v = units_ser_ps(l < t->n_cleaves ? leaf_out[l] : leaf_in[l], cap);
-        if (v > term[lim])
-            term[lim] = v;
+        const struct tnode *n = &t->nodes[t->first_cleaf + l];
+        uint64_t cap = 0; /* the leaf's working links to spines */
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            if (t->ports[t->ports[p].peer].node >= t->first_spine && !t->ports[p].failed)
+                cap += t->ports[p].bps;
+        enum bound_limit k = n->storage_side ? LIMIT_SLEAF_UP : LIMIT_CLEAF_UP;
+        uint64_t v = res_bound(&up[2 * l + n->storage_side], cap);
+        lim[k] = v > lim[k] ? v : lim[k];
     }
     if (base == UINT64_MAX)
         base = 0;
     r->bound_limit = LIMIT_WRITER_NIC;
-    /* the per-transfer writer term carries its own path latency */
-    uint64_t best = writer_end > term[LIMIT_WRITER_NIC] + base
-                        ? writer_end : term[LIMIT_WRITER_NIC] + base;
+    uint64_t best = lim[LIMIT_WRITER_NIC];
     for (int l = 0; l < LIMIT_COUNT; l++) {
-        r->bound_term_s[l] = (double)term[l] / (double)PS_PER_S;
-        uint64_t v = l == LIMIT_WRITER_NIC ? best : term[l] + base;
-        if (v > best) {
-            best = v;
+        /* what the limit adds to the base latency */
+        r->bound_term_s[l] = (double)(lim[l] > base ? lim[l] - base : 0) / (double)PS_PER_S;
+        if (lim[l] > best) {
+            best = lim[l];
             r->bound_limit = (enum bound_limit)l;
         }
     }
     r->bound_s = (double)best / (double)PS_PER_S;
     r->base_latency_s = (double)base / (double)PS_PER_S;
-    free(to_storage);
-    free(to_storage_payload);
-    free(leaf_out);
-    free(leaf_in);
-    free(node_bytes);
-    free(node_start);
+    if (out) {
+        for (int l = 0; l < LIMIT_COUNT; l++)
+            out->limit_ps[l] = lim[l];
+        out->best_ps = best;
+        out->writer_capped = capped;
+        out->ok = ok;
+    }
+    free(nic);
+    free(drain);
+    free(up);
+}
+
+uint64_t bound_time_limit_ps(const struct scenario *sc, double bound_s)
+{
+    if (sc->sim.time_limit_ps)
+        return sc->sim.time_limit_ps;
+    double b = bound_s * (double)PS_PER_S;
+    if (!(b < 1.8e19 / 50)) /* also NaN */
+        return UINT64_MAX;
+    return sat_add((uint64_t)b * 50, BOUND_SLACK_PS);
 }
 
 void balance_compute(struct results *r, const struct topo *t, const double *port_bytes)

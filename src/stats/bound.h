@@ -1,13 +1,23 @@
-/* Analytic lower bound on checkpoint completion (max-flow bound): the
- * busiest of writer NIC, compute-leaf uplinks, storage-leaf uplinks and
- * storage NIC, in wire bytes, plus the minimum path latency of the last
- * packet after it. */
+/* Analytic lower bound on checkpoint completion (max-flow bound). For each
+ * shared resource (a writer NIC, a compute leaf's uplinks, a storage leaf's
+ * links from the spines, a storage NIC, a storage back end): the earliest a
+ * first packet can reach it, plus all its bytes at its rate, plus the
+ * shortest way on of a last packet (propagation, per-tier switch latency and
+ * the packet's serialisation on each later hop); the bound is the largest.
+ * Serialisation rounds down and sums saturate, so it never exceeds what a
+ * run can achieve and never wraps. */
 #ifndef CKPT_BOUND_H
 #define CKPT_BOUND_H
 
 #include "../topo/topo.h"
 #include "../work/work.h"
 #include "results.h"
+
+/* The simulator clock is a uint64 count of picoseconds; runs must fit in a
+ * quarter of it (as scenario_validate and workload_build check). */
+#define BOUND_CLOCK_PS (UINT64_MAX / 4)
+/* The default time limit: 50 x the bound + this (10 ms). */
+#define BOUND_SLACK_PS (10 * UINT64_C(1000000000))
 
 /* Wire bytes of a transfer of `bytes` payload packetised at mtu. */
 uint64_t wire_bytes(uint64_t bytes, uint32_t mtu);
@@ -16,8 +26,46 @@ uint64_t wire_bytes(uint64_t bytes, uint32_t mtu);
  * max/mean over its uplinks and max/mean over spines toward storage. */
 void balance_compute(struct results *r, const struct topo *t, const double *port_bytes);
 
-/* Fill r->bound_* and r->base_latency_s. */
+/* The bound in picoseconds, saturated at UINT64_MAX. */
+struct bound_ps {
+    uint64_t limit_ps[LIMIT_COUNT]; /* each limit's bound (0: carries nothing) */
+    uint64_t best_ps;               /* the bound: the largest */
+    int writer_capped;              /* the writer term is a rate-capped transfer's */
+    int ok;                         /* 0: out of memory, the figures are partial */
+};
+
+/* Fill r->bound_* and r->base_latency_s (the shortest way of a last packet
+ * from its writer NIC; bound_term_s[l] is limit l's bound less it), and
+ * *out when out is not NULL. The scenario must be resolved (per-tier switch
+ * latencies). */
 void bound_compute(struct results *r, const struct topo *t,
-                   const struct workload *w, const struct scenario *sc);
+                   const struct workload *w, const struct scenario *sc,
+                   struct bound_ps *out);
+
+/* The fastest way of transfer x's packets along path[0..np) (its writer
+ * NIC first; any equal-cost path: each tier's links share speed and delay),
+ * store and forward, in ps from its start, saturated:
+ *   head[i]     to the earliest start of any of its packets on hop i (the
+ *               first, or a later, smaller one behind it at the writer NIC)
+ *   tail[i]     from the end of its last (smallest) packet on hop i to its
+ *               arrival: propagation, per-tier switch latency and that
+ *               packet's serialisation on every later hop
+ *               (and the back end's write of its payload)
+ *   arrive      to the earliest arrival of any of its packets at x->dst
+ *   alone       to its last byte received (and written) when it has the
+ *               path to itself; 0 unless its packets share one path (ecmp,
+ *               wcmp); alone_hop the hop that holds it up most
+ * Returns the hops filled (np, at most TOPO_MAX_HOPS). x->bytes > 0. */
+struct bound_path {
+    uint32_t np, alone_hop;
+    uint64_t head[TOPO_MAX_HOPS], tail[TOPO_MAX_HOPS];
+    uint64_t arrive, alone;
+};
+uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struct transfer *x,
+                    const uint32_t *path, uint32_t np, struct bound_path *bp);
+
+/* The time limit of a run: sim.time_limit, or 50 x bound_s + 10 ms,
+ * saturated at UINT64_MAX. */
+uint64_t bound_time_limit_ps(const struct scenario *sc, double bound_s);
 
 #endif

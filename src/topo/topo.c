@@ -296,6 +296,15 @@ uint32_t topo_path(const struct topo *t, uint32_t src, uint32_t dst,
     return 0;
 }
 
+uint32_t topo_failed_routes(const struct topo *t)
+{
+    uint32_t bad = 0;
+    for (size_t i = 0; i < (size_t)t->n_switches * t->n_leaves; i++)
+        for (uint32_t k = 0; k < t->route[i].cnt; k++)
+            bad += t->ports[t->nh_ports[t->route[i].off + k]].failed != 0;
+    return bad;
+}
+
 int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
                struct err *e)
 {
@@ -392,7 +401,12 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
     uint32_t smax = spl < t->n_storage ? spl : t->n_storage;
     t->oversub_compute = (double)hmax * (double)sc->cluster.nic_bps / up;
     t->oversub_storage = (double)smax * (double)sc->storage.nic_bps / up;
-    if (draw_ecmp_seeds(t, sc->seed, a, e) < 0)
+    if (draw_ecmp_seeds(t, sc->seed, a, e) < 0 || build_routes(t, a, e) < 0)
         return -1;
-    return build_routes(t, a, e);
+    /* a failed link carries nothing: no route may lead onto one */
+    uint32_t bad = t->n_failed ? topo_failed_routes(t) : 0;
+    if (bad)
+        return err_set(e, "fabric.failed_links: %u next hops lead onto failed links "
+                          "(route building is broken)", bad);
+    return 0;
 }

@@ -94,6 +94,10 @@ uint32_t topo_path(const struct topo *t, uint32_t src, uint32_t dst,
                    uint16_t sport, uint32_t *ports, uint32_t max);
 #define TOPO_MAX_HOPS 8
 
+/* Next hops in the route table that lead onto a failed link (0 for a
+ * sound table; topo_build refuses any other). */
+uint32_t topo_failed_routes(const struct topo *t);
+
 /* ECMP hash of a RoCEv2 5-tuple with a per-switch seed. */
 uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
                         uint16_t sport, uint16_t dport);
