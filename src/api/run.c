@@ -73,6 +73,9 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
                  struct topo *t, struct workload *w, struct results *r, struct err *e)
 {
     r->bottleneck.seg = r->bottleneck.next_seg = -1;
+    /* the same checks for describe and both engines */
+    if (scenario_validate(user, e) < 0)
+        return -1;
     /* profiles and presets fill what the user left open (idempotent) */
     *eff = *user;
     if (scenario_resolve(eff, e) < 0)
@@ -80,8 +83,10 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     struct scenario fab; /* every NIC of a node is its own host port */
     workload_fabric(eff, &fab);
     if (topo_build(t, &fab, a, e) < 0 || cost_check(eff, e) < 0 ||
-        workload_build(w, eff, t, a, e) < 0)
+        workload_build(w, eff, t, a, e) < 0) {
+        scenario_locate(eff, e); /* "key: ..." gets where the key was given */
         return -1;
+    }
     r->ckpt_bytes = w->total_bytes;
     r->plan = w->sum;
     r->writers = w->n_writers;
