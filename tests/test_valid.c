@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../include/ckptnet.h"
+#include "../src/api/api.h"
 #include "../src/core/units.h"
 #include "harness.h"
 #include "support.h"
@@ -371,6 +372,87 @@ static void valid_buffer_need_matches_engine(void)
     }
 }
 
+/* ---- packet runs past the estimate limits (item 12) -------------------- */
+
+/* Two writers of 1TB: cheap to describe, ~3.9e9 packet events. */
+static void huge_packet_run(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=2");
+    test_set(sc, "workload.bytes_per_writer=1TB");
+}
+
+/* Such a run used to start (and take ~6 minutes); now it is refused before
+ * the engine with the estimate and the ways out, describe says so, and
+ * --force (sim.force) runs it. */
+static void valid_packet_run_refused_over_limit(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    struct ckpt_description d;
+    huge_packet_run(&sc);
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0, "%s", e.msg);
+    CHECKF(d.est_events > 3.9e9 && d.est_events < 4e9, "%g", d.est_events);
+    CHECKF(strstr(d.r.engine_reason, "too large: run refused without --force") != NULL, "%s",
+           d.r.engine_reason);
+
+    struct results r;
+    CHECK(ckpt_run(&sc, &r, &e) == -1);
+    CHECKF(strstr(e.msg, "engine: the packet engine would take ~3.91e+09 events (limit 1e9) "
+                         "and up to ") == e.msg &&
+               strstr(e.msg, "; use --engine fluid, or --force (sim.force) to run it anyway"),
+           "%s", e.msg);
+
+    /* forced, it runs (stopped early by the time limit) */
+    test_set(&sc, "sim.force=true");
+    test_set(&sc, "sim.time_limit=20us");
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0 && !strstr(d.r.engine_reason, "too large"), "%s",
+           d.r.engine_reason);
+    int rc = ckpt_run(&sc, &r, &e);
+    CHECKF(rc == 0, "%s", e.msg);
+    if (rc == 0) {
+        CHECK(!r.ok && strstr(r.violation, "time limit") && r.bytes_delivered > 0);
+        results_release(&r);
+    }
+    /* the fluid engine has no such limit */
+    huge_packet_run(&sc);
+    test_set(&sc, "engine=fluid");
+    rc = ckpt_run(&sc, &r, &e);
+    CHECKF(rc == 0, "%s", e.msg);
+    if (rc == 0) {
+        CHECK(r.ok);
+        results_release(&r);
+    }
+    /* the shipped packet scenarios stay under the limits */
+    scenario_defaults(&sc);
+    CHECK(scenario_load_file(&sc, "scenarios/bench-1024.yaml", &e) == 0);
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0 && !strstr(d.r.engine_reason, "too large"), "%s",
+           d.r.engine_reason);
+}
+
+/* The memory limit: the estimate against the machine's memory. */
+static void valid_packet_memory_limit(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    struct ckpt_estimate est = {1e6, 8e6, 30e9, 0.7};
+    CHECK(ckpt_packet_limits(&sc, &est, 24e9, &e) == -1);
+    CHECKF(strcmp(e.msg, "engine: the packet engine would take ~8e+06 events and up to 30 GB of "
+                         "memory (more than this machine's) (~0.7 s of wall time); use --engine "
+                         "fluid, or --force (sim.force) to run it anyway") == 0,
+           "%s", e.msg);
+    CHECK(ckpt_packet_limits(&sc, &est, 31e9, &e) == 0);
+    CHECK(ckpt_packet_limits(&sc, &est, 0, &e) == 0); /* unknown: no limit */
+    est.events = 1e9;
+    CHECK(ckpt_packet_limits(&sc, &est, 31e9, &e) == 0); /* the limit itself is allowed */
+    est.events = 1.01e9;
+    CHECK(ckpt_packet_limits(&sc, &est, 31e9, &e) == -1);
+    sc.sim.force = 1;
+    CHECK(ckpt_packet_limits(&sc, &est, 24e9, &e) == 0);
+    CHECK(ckpt_phys_bytes() > 1e8);
+}
+
 SUITE(suite_valid) = {
     {"valid_cap_endless_file", valid_cap_endless_file},
     {"valid_cap_large_file", valid_cap_large_file},
@@ -381,5 +463,7 @@ SUITE(suite_valid) = {
     {"valid_packet_checks_in_all_modes", valid_packet_checks_in_all_modes},
     {"valid_packet_checks_where", valid_packet_checks_where},
     {"valid_buffer_need_matches_engine", valid_buffer_need_matches_engine},
+    {"valid_packet_run_refused_over_limit", valid_packet_run_refused_over_limit},
+    {"valid_packet_memory_limit", valid_packet_memory_limit},
     {NULL, NULL},
 };
