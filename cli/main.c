@@ -34,6 +34,7 @@ static const char usage_main[] =
 static const char usage_run[] =
     "usage: ckptnet run [SCENARIO.yaml] [--set key.path=value]... [--engine E] [--json FILE]\n"
     "                   [--csv-dir DIR] [--report FILE.html] [--vary key=v1,v2,...] [--quiet]\n"
+    "                   [--force]\n"
     "\n"
     "Simulate every compute node writing its checkpoint shard at once through the\n"
     "leaf-spine fabric to the storage nodes, packet by packet, and report the\n"
@@ -52,6 +53,9 @@ static const char usage_run[] =
     "  --report FILE    write a self-contained HTML report with plots (needs gnuplot)\n"
     "  --vary k=v1,v2   run once per value of key k and print a comparison table\n"
     "  --quiet          no summary on stdout, no progress line\n"
+    "  --force          run the packet engine even past ~1e9 events or this machine's\n"
+    "                   memory (same as --set sim.force=true); without it such a\n"
+    "                   run is refused with its estimate\n"
     "  -h, --help       show this help\n"
     "\n"
     "With --csv-dir or --report and no telemetry.interval, 400 to 1000 samples\n"
@@ -164,6 +168,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
             o->help = 1;
         } else if ((!strcmp(a, "--quiet") || !strcmp(a, "-q")) && strstr(allowed, "quiet")) {
             o->quiet = 1;
+        } else if (!strcmp(a, "--force") && strstr(allowed, "force")) {
+            continue; /* build_scenario applies it as sim.force */
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ckptnet: %s: unknown option '%s' (see ckptnet %s --help)\n", cmd,
                     a, cmd);
@@ -196,7 +202,9 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
         const char *v = NULL;
         char buf[160];
         int k = valued_opt(argc, argv, &i, &v);
-        if (k == 2) {
+        if (!strcmp(argv[i], "--force")) {
+            v = "sim.force=true";
+        } else if (k == 2) {
             snprintf(buf, sizeof buf, "engine=%s", v);
             v = buf;
         } else if (k != 0) {
@@ -407,7 +415,8 @@ static int cmd_vary(const char *cmd, const char *file, const char *vary, int qui
 static int cmd_run(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts("run", argc, argv, "set json engine csv-dir report vary quiet", 1, &o);
+    int rc = parse_opts("run", argc, argv, "set json engine csv-dir report vary quiet force", 1,
+                        &o);
     if (rc)
         return rc;
     if (o.help) {

@@ -611,16 +611,19 @@ static void scenario_validate_errors(void)
     scenario_defaults(&sc);
     CHECK(scenario_set(&sc, "fabric.buffer=4KB", &e) == 0);
     CHECK(scenario_validate(&sc, &e) == -1);
-    CHECKF(strcmp(e.msg, "fabric.buffer: must be larger than fabric.mtu "
+    CHECKF(strcmp(e.msg, "--set: fabric.buffer: must be larger than fabric.mtu "
                          "(4KiB), got 4KB") == 0, "%s", e.msg);
+    /* past the MTU, the buffer must still hold the switch's reserves */
     CHECK(scenario_set(&sc, "fabric.buffer=4097B", &e) == 0);
-    CHECKF(scenario_validate(&sc, &e) == 0, "%s", e.msg);
+    CHECK(scenario_validate(&sc, &e) == -1);
+    CHECKF(strncmp(e.msg, "--set: fabric.buffer: 4097B is too small for a compute leaf", 59) == 0,
+           "%s", e.msg);
 
     scenario_defaults(&sc);
     CHECK(scenario_set(&sc, "workload.bytes_per_writer=1TB", &e) == 0);
     CHECK(scenario_set(&sc, "cluster.nic_speed=1Kbps", &e) == 0);
     CHECK(scenario_validate(&sc, &e) == -1);
-    CHECKF(strcmp(e.msg, "workload.bytes_per_writer: writing 1TB per writer "
+    CHECKF(strcmp(e.msg, "--set: workload.bytes_per_writer: writing 1TB per writer "
                          "at these speeds takes longer than the simulator "
                          "clock allows (4611686 s)") == 0, "%s", e.msg);
     /* storage bandwidth is the other bound: 1e6 writers x 1TB over 1 NIC */
@@ -630,7 +633,10 @@ static void scenario_validate_errors(void)
     CHECK(scenario_set(&sc, "storage.nodes=1", &e) == 0);
     CHECK(scenario_set(&sc, "storage.nic_speed=1Gbps", &e) == 0);
     CHECK(scenario_validate(&sc, &e) == -1);
-    /* at full scale and speed it fits */
+    /* at full scale and speed it fits (with switches that can hold the
+     * reserves of 87500 spine ports, without PFC headroom for 100Tbps) */
+    CHECK(scenario_set(&sc, "fabric.pfc.enabled=false", &e) == 0);
+    CHECK(scenario_set(&sc, "fabric.buffer=1TB", &e) == 0);
     CHECK(scenario_set(&sc, "storage.nodes=100000", &e) == 0);
     CHECK(scenario_set(&sc, "storage.nic_speed=100Tbps", &e) == 0);
     CHECKF(scenario_validate(&sc, &e) == 0, "%s", e.msg);

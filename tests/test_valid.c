@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../include/ckptnet.h"
+#include "../src/api/api.h"
 #include "../src/core/units.h"
 #include "harness.h"
 #include "support.h"
@@ -183,6 +184,275 @@ static void valid_real_decimal_only(void)
            "%s", e.msg);
 }
 
+/* ---- packet-model checks in validation (item 8) ----------------------- */
+
+/* A small scenario: 8 writers of 1 MB (4 storage nodes). The case's lines
+ * follow from line 6 on. */
+static const char small_yaml[] = "cluster:\n"
+                                 "  nodes: 8\n"
+                                 "workload:\n"
+                                 "  bytes_per_writer: 1MB\n"
+                                 "seed: 3\n";
+
+struct bad_case {
+    const char *yaml;  /* appended to small_yaml */
+    const char *want;  /* the whole message, or its start when it ends in '~' */
+};
+
+static const struct bad_case bad_cases[] = {
+    {"fabric:\n  pfc:\n    priorities: 3,9\n",
+     "bad.yaml:8:17: fabric.pfc.priorities: expected priorities 0-7 separated by commas, "
+     "got \"3,9\""},
+    {"fabric:\n  dwrr_weights: 1,1,1\n",
+     "bad.yaml:7:17: fabric.dwrr_weights: expected 8 weights 1-1000 separated by commas, got "
+     "\"1,1,1\""},
+    {"fabric:\n  dwrr_weights: 1,1,1,1,1,1,1,1001\n", "bad.yaml:7:17: fabric.dwrr_weights: ~"},
+    {"transport:\n  cnp_priority: 3\n",
+     "bad.yaml:7:17: transport.cnp_priority: must differ from transport.data_priority (3)"},
+    {"transport:\n  data_priority: 6\n",
+     "bad.yaml:7:18: transport.data_priority: must differ from transport.cnp_priority (6)"},
+    {"fabric:\n  pfc:\n    priorities: 3,6\n",
+     "bad.yaml:8:17: fabric.pfc.priorities: the CNP priority 6 must not be lossless "
+     "(fabric.pfc.priorities \"3,6\")"},
+    {"transport:\n  cnp_dscp: 26\n",
+     "bad.yaml:7:13: transport.cnp_dscp: must differ from transport.data_dscp (26)"},
+    {"fabric:\n  ecn:\n    kmin: 1MB\n    kmax: 500KB\n",
+     "bad.yaml:9:11: fabric.ecn.kmax: fabric.ecn.kmax (500KB) must be larger than "
+     "fabric.ecn.kmin (1MB)"},
+    {"fabric:\n  buffer: 300KB\n",
+     "bad.yaml:7:11: fabric.buffer: 300KB is too small for a compute leaf with 24 ports: ~"},
+    /* a defaulted key is blamed with the file's name */
+    {"fabric:\n  spines: 512\n",
+     "bad.yaml: fabric.buffer: 70MB (switch profile CX732Q-N) is too small for a compute leaf "
+     "with 520 ports: ~"},
+    {"storage:\n  stuck_nodes: 1\n",
+     "bad.yaml:7:16: storage.stuck_nodes: needs storage.ingest_buffer (a stuck node with an "
+     "unlimited buffer never pushes back)"},
+    {"storage:\n  stuck_nodes: 5\n  ingest_buffer: 2MB\n",
+     "bad.yaml:7:16: storage.stuck_nodes: 5 is more than the 4 storage nodes"},
+    {"storage:\n  drain_rate: 100Gbps\n  ingest_buffer: 100KB\n",
+     "bad.yaml:8:18: storage.ingest_buffer: must hold the PFC headroom of its link plus two "
+     "MTUs, at least ~"},
+    {"storage:\n  max_outstanding: 1\n  request_size: 1KB\n",
+     "bad.yaml:7:20: storage.max_outstanding: the window (1000 B) must hold one packet "
+     "(fabric.mtu)"},
+    {"storage:\n  max_outstanding: 1\n  request_size: 5GB\n",
+     "bad.yaml:8:17: storage.request_size: at most 4GB with storage.max_outstanding"},
+};
+
+static int msg_matches(const char *msg, const char *want)
+{
+    size_t wl = strlen(want);
+    if (wl && want[wl - 1] == '~')
+        return strncmp(msg, want, wl - 1) == 0;
+    return strcmp(msg, want) == 0;
+}
+
+/* Every check the packet engine needs is made by validation: describe, the
+ * fluid engine and a packet run refuse the same inputs with the same line,
+ * naming the file position where the key was set (describe and the fluid
+ * engine used to accept them all). */
+static void valid_packet_checks_in_all_modes(void)
+{
+    static const char *const modes[] = {"validate", "describe", "fluid", "packet"};
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        char yaml[1024];
+        snprintf(yaml, sizeof yaml, "%s%s", small_yaml, bad_cases[i].yaml);
+        for (int m = 0; m < 4; m++) {
+            struct scenario sc;
+            struct err e = {{0}};
+            scenario_defaults(&sc);
+            int rc = scenario_load_string(&sc, yaml, "bad.yaml", &e);
+            CHECKF(rc == 0, "%s", e.msg);
+            if (rc)
+                continue;
+            sc.engine = m == 2 ? ENGINE_FLUID : ENGINE_PACKET;
+            if (m == 0) {
+                rc = scenario_validate(&sc, &e);
+            } else if (m == 1) {
+                struct ckpt_description d;
+                rc = ckpt_describe(&sc, &d, &e);
+            } else {
+                struct results r;
+                rc = ckpt_run(&sc, &r, &e);
+                if (rc == 0)
+                    results_release(&r);
+            }
+            CHECKF(rc == -1 && msg_matches(e.msg, bad_cases[i].want), "case %zu, %s: got \"%s\"",
+                   i, modes[m], rc == -1 ? e.msg : "(accepted)");
+        }
+    }
+}
+
+/* The same checks through --set name "--set", and a key from an earlier
+ * file is not given the last file's position. */
+static void valid_packet_checks_where(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    CHECK(scenario_set(&sc, "transport.cnp_dscp=26", &e) == 0);
+    CHECK(scenario_validate(&sc, &e) == -1);
+    CHECKF(strcmp(e.msg, "--set: transport.cnp_dscp: must differ from transport.data_dscp (26)") ==
+               0,
+           "%s", e.msg);
+    scenario_defaults(&sc);
+    CHECK(scenario_load_string(&sc, "transport:\n  cnp_dscp: 26\n", "a.yaml", &e) == 0);
+    CHECK(scenario_load_string(&sc, "seed: 2\n", "b.yaml", &e) == 0);
+    CHECK(scenario_validate(&sc, &e) == -1);
+    CHECKF(strcmp(e.msg, "an earlier file: transport.cnp_dscp: must differ from "
+                         "transport.data_dscp (26)") == 0,
+           "%s", e.msg);
+    /* no file at all: the key alone */
+    scenario_defaults(&sc);
+    sc.storage.stuck_nodes = 9;
+    CHECK(scenario_validate(&sc, &e) == -1);
+    CHECKF(strcmp(e.msg, "storage.stuck_nodes: 9 is more than the 4 storage nodes") == 0, "%s",
+           e.msg);
+    /* errors of later stages (workload) are located the same way */
+    scenario_defaults(&sc);
+    CHECK(scenario_load_string(&sc, "cluster:\n  nodes: 8\nstorage:\n  stripe_count: 9\n",
+                               "w.yaml", &e) == 0);
+    struct ckpt_description d;
+    CHECK(ckpt_describe(&sc, &d, &e) == -1);
+    CHECKF(strncmp(e.msg, "w.yaml:4:17: storage.stripe_count: 9 is more than", 49) == 0, "%s",
+           e.msg);
+}
+
+/* Validation computes the switch buffer the packet engine's MMU reserves
+ * (src/pkt/mmu.c, which keeps an internal guard): on a set of fabrics the
+ * smallest buffer validation accepts must run, and one byte less must be
+ * refused. */
+static void valid_buffer_need_matches_engine(void)
+{
+    static const char *const fabrics[] = {
+        "",
+        "cluster.nics_per_node=2",
+        "fabric.links_per_spine=2",
+        "fabric.pfc.priorities=3,4",
+        "fabric.pfc.enabled=false",
+        "fabric.cable_length=300",
+        "cluster.nic_speed=100Gbps",
+        "storage.nic_speed=800Gbps",
+        "fabric.uplink_speed=200Gbps",
+        "fabric.hosts_per_leaf=3",
+        "fabric.mmu.reserve=0",
+    };
+    for (size_t i = 0; i < sizeof fabrics / sizeof fabrics[0]; i++) {
+        struct scenario sc;
+        struct err e = {{0}};
+        scenario_defaults(&sc);
+        test_set(&sc, "cluster.nodes=5");
+        test_set(&sc, "storage.nodes=3");
+        test_set(&sc, "fabric.spines=3");
+        test_set(&sc, "workload.bytes_per_writer=8KB");
+        if (fabrics[i][0])
+            test_set(&sc, "%s", fabrics[i]);
+        uint64_t lo = 4097, hi = 1000000000; /* refused at lo, accepted at hi */
+        test_set(&sc, "fabric.buffer=%lluB", (unsigned long long)hi);
+        CHECKF(scenario_validate(&sc, &e) == 0, "%s: %s", fabrics[i], e.msg);
+        while (hi - lo > 1) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            test_set(&sc, "fabric.buffer=%lluB", (unsigned long long)mid);
+            if (scenario_validate(&sc, &e) == 0)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        test_set(&sc, "fabric.buffer=%lluB", (unsigned long long)hi);
+        struct results r;
+        int rc = ckpt_run(&sc, &r, &e);
+        CHECKF(rc == 0, "%s at %llu B: %s", fabrics[i], (unsigned long long)hi, e.msg);
+        if (rc == 0)
+            results_release(&r);
+        test_set(&sc, "fabric.buffer=%lluB", (unsigned long long)hi - 1);
+        CHECKF(ckpt_run(&sc, &r, &e) == -1 && strstr(e.msg, "fabric.buffer: ") &&
+                   strstr(e.msg, "too small"),
+               "%s: %s", fabrics[i], e.msg);
+    }
+}
+
+/* ---- packet runs past the estimate limits (item 12) -------------------- */
+
+/* Two writers of 1TB: cheap to describe, ~3.9e9 packet events. */
+static void huge_packet_run(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=2");
+    test_set(sc, "workload.bytes_per_writer=1TB");
+}
+
+/* Such a run used to start (and take ~6 minutes); now it is refused before
+ * the engine with the estimate and the ways out, describe says so, and
+ * --force (sim.force) runs it. */
+static void valid_packet_run_refused_over_limit(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    struct ckpt_description d;
+    huge_packet_run(&sc);
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0, "%s", e.msg);
+    CHECKF(d.est_events > 3.9e9 && d.est_events < 4e9, "%g", d.est_events);
+    CHECKF(strstr(d.r.engine_reason, "too large: run refused without --force") != NULL, "%s",
+           d.r.engine_reason);
+
+    struct results r;
+    CHECK(ckpt_run(&sc, &r, &e) == -1);
+    CHECKF(strstr(e.msg, "engine: the packet engine would take ~3.91e+09 events (limit 1e9) "
+                         "and up to ") == e.msg &&
+               strstr(e.msg, "; use --engine fluid, or --force (sim.force) to run it anyway"),
+           "%s", e.msg);
+
+    /* forced, it runs (stopped early by the time limit) */
+    test_set(&sc, "sim.force=true");
+    test_set(&sc, "sim.time_limit=20us");
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0 && !strstr(d.r.engine_reason, "too large"), "%s",
+           d.r.engine_reason);
+    int rc = ckpt_run(&sc, &r, &e);
+    CHECKF(rc == 0, "%s", e.msg);
+    if (rc == 0) {
+        CHECK(!r.ok && strstr(r.violation, "time limit") && r.bytes_delivered > 0);
+        results_release(&r);
+    }
+    /* the fluid engine has no such limit */
+    huge_packet_run(&sc);
+    test_set(&sc, "engine=fluid");
+    rc = ckpt_run(&sc, &r, &e);
+    CHECKF(rc == 0, "%s", e.msg);
+    if (rc == 0) {
+        CHECK(r.ok);
+        results_release(&r);
+    }
+    /* the shipped packet scenarios stay under the limits */
+    scenario_defaults(&sc);
+    CHECK(scenario_load_file(&sc, "scenarios/bench-1024.yaml", &e) == 0);
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0 && !strstr(d.r.engine_reason, "too large"), "%s",
+           d.r.engine_reason);
+}
+
+/* The memory limit: the estimate against the machine's memory. */
+static void valid_packet_memory_limit(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    struct ckpt_estimate est = {1e6, 8e6, 30e9, 0.7};
+    CHECK(ckpt_packet_limits(&sc, &est, 24e9, &e) == -1);
+    CHECKF(strcmp(e.msg, "engine: the packet engine would take ~8e+06 events and up to 30 GB of "
+                         "memory (more than this machine's) (~0.7 s of wall time); use --engine "
+                         "fluid, or --force (sim.force) to run it anyway") == 0,
+           "%s", e.msg);
+    CHECK(ckpt_packet_limits(&sc, &est, 31e9, &e) == 0);
+    CHECK(ckpt_packet_limits(&sc, &est, 0, &e) == 0); /* unknown: no limit */
+    est.events = 1e9;
+    CHECK(ckpt_packet_limits(&sc, &est, 31e9, &e) == 0); /* the limit itself is allowed */
+    est.events = 1.01e9;
+    CHECK(ckpt_packet_limits(&sc, &est, 31e9, &e) == -1);
+    sc.sim.force = 1;
+    CHECK(ckpt_packet_limits(&sc, &est, 24e9, &e) == 0);
+    CHECK(ckpt_phys_bytes() > 1e8);
+}
+
 SUITE(suite_valid) = {
     {"valid_cap_endless_file", valid_cap_endless_file},
     {"valid_cap_large_file", valid_cap_large_file},
@@ -190,5 +460,10 @@ SUITE(suite_valid) = {
     {"valid_escape_control_characters", valid_escape_control_characters},
     {"valid_text_printable", valid_text_printable},
     {"valid_real_decimal_only", valid_real_decimal_only},
+    {"valid_packet_checks_in_all_modes", valid_packet_checks_in_all_modes},
+    {"valid_packet_checks_where", valid_packet_checks_where},
+    {"valid_buffer_need_matches_engine", valid_buffer_need_matches_engine},
+    {"valid_packet_run_refused_over_limit", valid_packet_run_refused_over_limit},
+    {"valid_packet_memory_limit", valid_packet_memory_limit},
     {NULL, NULL},
 };

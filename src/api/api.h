@@ -20,4 +20,23 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
 int ckpt_choose_engine(const struct scenario *sc, const struct workload *w,
                        struct results *r);
 
+/* What a run would cost, from the prepared topology and workload (a is the
+ * arena that holds them): data packets (packet engine), events, an upper
+ * estimate of memory, and wall time at BENCHMARKS.md's rates. */
+struct ckpt_estimate {
+    double packets, events, mem_bytes, wall_s;
+};
+void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct workload *w,
+                   const struct arena *a, int engine, struct ckpt_estimate *est);
+
+/* A packet run past these is refused unless sim.force: more events than
+ * CKPT_PACKET_EVENT_LIMIT (~80 s here), or more memory than phys_bytes (the
+ * machine's, ckpt_phys_bytes). Returns 0, or -1 with e naming the estimate
+ * and the ways out (--engine fluid, --force). */
+#define CKPT_PACKET_EVENT_LIMIT 1e9
+int ckpt_packet_limits(const struct scenario *sc, const struct ckpt_estimate *est,
+                       double phys_bytes, struct err *e);
+/* Physical memory of this machine in bytes (0 when unknown: no limit). */
+double ckpt_phys_bytes(void);
+
 #endif

@@ -45,6 +45,27 @@ static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t 
     return blocks + ((double)nflows + 2.0 * t->n_ports) * sizeof(struct event) * 2;
 }
 
+void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct workload *w,
+                   const struct arena *a, int engine, struct ckpt_estimate *est)
+{
+    memset(est, 0, sizeof *est);
+    for (uint32_t i = 0; i < w->n; i++)
+        est->packets += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
+    if (engine == ENGINE_FLUID) {
+        /* per transfer: flow state, path, max-min lists (~45 words);
+         * per port: link state (~32 words); from cluster-100k, whose
+         * run takes 70.0 MB; 1 MB arena blocks */
+        est->events = 2.0 * w->n;
+        double fl = 360.0 * w->n + 256.0 * t->n_ports;
+        est->mem_bytes = (double)a->total + (double)((uint64_t)(fl / (1 << 20)) + 2) * (1 << 20);
+        est->wall_s = FLUID_S_PER_TRANSFER * w->n;
+    } else {
+        est->events = 8 * est->packets;
+        est->mem_bytes = (double)a->total + pkt_mem(sc, t, w->n, est->packets);
+        est->wall_s = est->events / PKT_EVENTS_PER_S;
+    }
+}
+
 int ckpt_describe(const struct scenario *user, struct ckpt_description *d, struct err *e)
 {
     struct arena a;
@@ -62,21 +83,19 @@ int ckpt_describe(const struct scenario *user, struct ckpt_description *d, struc
         segments_compute(r, &t, &w, sc);
         d->transfers = w.n;
         d->ports = t.n_ports;
-        for (uint32_t i = 0; i < w.n; i++)
-            d->est_packets += (double)((w.xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
-        if (d->engine == ENGINE_FLUID) {
-            /* per transfer: flow state, path, max-min lists (~45 words);
-             * per port: link state (~32 words); from cluster-100k, whose
-             * run takes 70.0 MB; 1 MB arena blocks */
-            d->est_events = 2.0 * w.n;
-            double fl = 360.0 * w.n + 256.0 * t.n_ports;
-            d->est_mem_bytes = (double)a.total +
-                               (double)((uint64_t)(fl / (1 << 20)) + 2) * (1 << 20);
-            d->est_wall_s = FLUID_S_PER_TRANSFER * w.n;
-        } else {
-            d->est_events = 8 * d->est_packets;
-            d->est_mem_bytes = (double)a.total + pkt_mem(sc, &t, w.n, d->est_packets);
-            d->est_wall_s = d->est_events / PKT_EVENTS_PER_S;
+        struct ckpt_estimate est;
+        ckpt_estimate(sc, &t, &w, &a, d->engine, &est);
+        d->est_packets = est.packets;
+        d->est_events = est.events;
+        d->est_mem_bytes = est.mem_bytes;
+        d->est_wall_s = est.wall_s;
+        /* say so when a run would be refused (ckpt_run gives the figures) */
+        struct err big;
+        if (d->engine == ENGINE_PACKET &&
+            ckpt_packet_limits(sc, &est, ckpt_phys_bytes(), &big) < 0) {
+            size_t l = strlen(r->engine_reason);
+            snprintf(r->engine_reason + l, sizeof r->engine_reason - l,
+                     "; too large: run refused without --force (or use --engine fluid)");
         }
     }
     arena_release(&a);

@@ -1,7 +1,7 @@
 /* ckpt_run: the pipeline from a validated scenario to results. */
-#include <string.h>
-
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "../../include/ckptnet.h"
 #include "../core/arena.h"
@@ -37,6 +37,29 @@ int ckpt_choose_engine(const struct scenario *sc, const struct workload *w,
              "auto: ~%.2g packet-engine events (8 per packet x %.3g packets) %s 1e8",
              ev, pkts, fluid ? ">" : "<=");
     return fluid ? ENGINE_FLUID : ENGINE_PACKET;
+}
+
+double ckpt_phys_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+}
+
+int ckpt_packet_limits(const struct scenario *sc, const struct ckpt_estimate *est,
+                       double phys_bytes, struct err *e)
+{
+    int events = est->events > CKPT_PACKET_EVENT_LIMIT;
+    int mem = phys_bytes > 0 && est->mem_bytes > phys_bytes;
+    if (sc->sim.force || (!events && !mem))
+        return 0;
+    int gb = est->mem_bytes >= 1e9;
+    return scenario_fail(sc, e, "engine",
+                         "the packet engine would take ~%.3g events%s and up to %.3g %s of "
+                         "memory%s (~%.3g s of wall time); use --engine fluid, or --force "
+                         "(sim.force) to run it anyway",
+                         est->events, events ? " (limit 1e9)" : "",
+                         est->mem_bytes / (gb ? 1e9 : 1e6), gb ? "GB" : "MB",
+                         mem ? " (more than this machine's)" : "", est->wall_s);
 }
 
 /* Say where the fabric asks more of a switch than its profile has: more
@@ -126,6 +149,9 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
                  struct topo *t, struct workload *w, struct results *r, struct err *e)
 {
     r->bottleneck.seg = r->bottleneck.next_seg = -1;
+    /* the same checks for describe and both engines */
+    if (scenario_validate(user, e) < 0)
+        return -1;
     /* profiles and presets fill what the user left open (idempotent) */
     *eff = *user;
     if (scenario_resolve(eff, e) < 0)
@@ -133,8 +159,10 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     struct scenario fab; /* every NIC of a node is its own host port */
     workload_fabric(eff, &fab);
     if (topo_build(t, &fab, a, e) < 0 || cost_check(eff, e) < 0 ||
-        workload_build(w, eff, t, a, e) < 0)
+        workload_build(w, eff, t, a, e) < 0) {
+        scenario_locate(eff, e); /* "key: ..." gets where the key was given */
         return -1;
+    }
     r->ckpt_bytes = w->total_bytes;
     r->plan = w->sum;
     r->writers = w->n_writers;
@@ -170,10 +198,14 @@ int ckpt_run_progress(const struct scenario *user, struct results *r,
     arena_init(&a);
     int rc = ckpt_prepare(user, &eff, &a, &t, &w, r, e);
     if (rc == 0) {
-        if (ckpt_choose_engine(sc, &w, r) == ENGINE_FLUID)
-            rc = fluid_run(sc, &t, &w, r, e);
-        else
-            rc = pkt_run(sc, &t, &w, r, e);
+        int engine = ckpt_choose_engine(sc, &w, r);
+        struct ckpt_estimate est;
+        if (engine == ENGINE_PACKET) { /* refused up front when too large */
+            ckpt_estimate(sc, &t, &w, &a, engine, &est);
+            rc = ckpt_packet_limits(sc, &est, ckpt_phys_bytes(), e);
+        }
+        if (rc == 0)
+            rc = engine == ENGINE_FLUID ? fluid_run(sc, &t, &w, r, e) : pkt_run(sc, &t, &w, r, e);
         if (rc == 0) {
             r->transfers = w.n;
             r->finished = r->flows_done == w.n;

@@ -69,36 +69,22 @@ static int parse_weights(const char *s, int32_t w[NPRIO])
     return 0;
 }
 
+/* Priorities, DSCPs and DWRR weights; scenario_validate (run by setup)
+ * has refused malformed lists and clashing classes. */
 static int setup_classes(struct pnet *n, struct err *e)
 {
     const struct scenario *sc = n->sc;
     int mask = parse_prio_list(sc->fabric.pfc_priorities);
-    if (mask < 0)
-        return err_set(e, "fabric.pfc.priorities: expected priorities 0-7 "
-                          "separated by commas, got \"%s\"", sc->fabric.pfc_priorities);
-    if (sc->transport.cnp_priority == sc->transport.data_priority)
-        return err_set(e, "transport.cnp_priority: must differ from "
-                          "transport.data_priority (%u)", sc->transport.data_priority);
-    if ((mask >> sc->transport.cnp_priority) & 1)
-        return err_set(e, "fabric.pfc.priorities: the CNP priority %u must not be lossless",
-                       sc->transport.cnp_priority);
-    if (sc->transport.cnp_dscp == sc->transport.data_dscp)
-        return err_set(e, "transport.cnp_dscp: must differ from transport.data_dscp (%u)",
-                       sc->transport.data_dscp);
     n->lossless = sc->fabric.pfc ? (uint8_t)mask : 0;
     for (int d = 0; d < 64; d++)
         n->dscp_prio[d] = (uint8_t)(d >> 3); /* class selectors by default */
     n->dscp_prio[sc->transport.data_dscp] = (uint8_t)sc->transport.data_priority;
     n->dscp_prio[sc->transport.cnp_dscp] = (uint8_t)sc->transport.cnp_priority;
     int32_t w[NPRIO];
-    if (parse_weights(sc->fabric.dwrr_weights, w) < 0)
-        return err_set(e, "fabric.dwrr_weights: expected 8 weights 1-1000 separated "
-                          "by commas, got \"%s\"", sc->fabric.dwrr_weights);
+    if (mask < 0 || parse_weights(sc->fabric.dwrr_weights, w) < 0)
+        return err_set(e, "internal: packet engine given an unvalidated scenario");
     for (int i = 0; i < NPRIO; i++)
         n->dwrr_quantum[i] = w[i] * (int32_t)n->mtu_wire;
-    if (sc->fabric.ecn && sc->fabric.ecn_kmin && sc->fabric.ecn_kmax &&
-        sc->fabric.ecn_kmax <= sc->fabric.ecn_kmin)
-        return err_set(e, "fabric.ecn.kmax: must be larger than fabric.ecn.kmin");
     n->tp = sc->transport.cc == CC_DCQCN ? &transport_dcqcn : &transport_line_rate;
     return 0;
 }
@@ -107,6 +93,8 @@ static int setup(struct pnet *n, const struct scenario *sc,
                  const struct topo *t, const struct workload *w, struct err *e)
 {
     memset(n, 0, sizeof *n);
+    if (scenario_validate(sc, e) < 0) /* what the engine's model needs */
+        return -1;
     n->sc = sc;
     n->topo = t;
     n->first_tx_ps = UINT64_MAX;

@@ -42,7 +42,6 @@ int mmu_setup(struct pnet *n, struct err *e)
     const struct topo *t = n->topo;
     const struct scenario *sc = n->sc;
     unsigned lossless = (unsigned)__builtin_popcount(n->lossless);
-    char b1[32];
     for (uint32_t s = 0; s < t->n_switches; s++) {
         const struct tnode *nd = &t->nodes[t->first_cleaf + s];
         struct sw *w = &n->sws[s];
@@ -52,15 +51,9 @@ int mmu_setup(struct pnet *n, struct err *e)
             p->headroom = mmu_headroom(sc, p->bps, p->delay_ps);
             reserved += NPRIO * sc->fabric.mmu_reserve + lossless * p->headroom;
         }
-        uint64_t need = reserved + (uint64_t)nd->nports * 2 * n->mtu_wire;
-        if (w->buffer < need)
-            return err_set(e,
-                "fabric.buffer: %s is too small for a %s with %u ports: its "
-                "reserves%s take %.3g MB, at least %.3g MB needed",
-                units_fmt_size(w->buffer, b1, sizeof b1),
-                nd->kind == NODE_SPINE ? "spine" : "leaf", nd->nports,
-                lossless ? " and PFC headroom" : "", (double)reserved / 1e6,
-                (double)need / 1e6);
+        /* scenario_validate refused buffers below reserved + 2 MTUs a port */
+        if (w->buffer < reserved + (uint64_t)nd->nports * 2 * n->mtu_wire)
+            return err_set(e, "internal: packet engine given an unvalidated scenario");
         w->pool = w->buffer - reserved;
     }
     return 0;

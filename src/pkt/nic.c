@@ -194,15 +194,9 @@ int nic_setup(struct pnet *n, struct err *e)
 {
     const struct scenario *sc = n->sc;
     uint64_t cap = sc->storage.ingest_buffer;
+    /* scenario_validate checked the window, stuck nodes and ingest buffers */
+    (void)e;
     n->window = (uint64_t)sc->storage.max_outstanding * sc->storage.request_size;
-    if (sc->storage.max_outstanding && sc->storage.request_size > UINT32_MAX)
-        return err_set(e, "storage.request_size: at most 4GB with storage.max_outstanding");
-    if (n->window && n->window < sc->fabric.mtu)
-        return err_set(e, "storage.max_outstanding: the window (%llu B) must hold one "
-                          "packet (fabric.mtu)", (unsigned long long)n->window);
-    if (sc->storage.stuck_nodes && !cap)
-        return err_set(e, "storage.stuck_nodes: needs storage.ingest_buffer (a stuck "
-                          "node with an unlimited buffer never pushes back)");
     for (uint32_t i = n->topo->first_storage; i < n->topo->first_cleaf; i++) {
         struct nic *s = &n->nics[i];
         int stuck = i - n->topo->first_storage < sc->storage.stuck_nodes;
@@ -212,10 +206,6 @@ int nic_setup(struct pnet *n, struct err *e)
             continue;
         const struct port *p = &n->ports[n->topo->nodes[i].first_port];
         uint64_t h = mmu_headroom(sc, p->bps, p->delay_ps);
-        if (cap < h + 2 * n->mtu_wire)
-            return err_set(e, "storage.ingest_buffer: must hold the PFC headroom of "
-                              "its link plus two MTUs, at least %llu B",
-                           (unsigned long long)(h + 2 * n->mtu_wire));
         n->nics[i].xoff = cap - h;
         n->nics[i].xon = n->nics[i].xoff > 2 * n->mtu_wire ? n->nics[i].xoff - 2 * n->mtu_wire : 0;
     }

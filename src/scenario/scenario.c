@@ -21,6 +21,7 @@
 #include <yaml.h>
 
 #include "../core/units.h"
+#include "../pkt/pnet.h" /* mmu_headroom, NPRIO, ROCE_OVERHEAD: what the engine reserves */
 
 enum ktype { T_UINT, T_COUNT, T_RATE, T_SIZE, T_TIME, T_BOOL, T_REAL, T_ENUM,
              T_TEXT };
@@ -248,6 +249,9 @@ static const struct key keys[] = {
     {"sim.time_limit", T_TIME, FIELD(sim.time_limit_ps), "0", NULL, "100000s",
      "simulated time at which a run that has not finished stops (pause storm, "
      "stuck receiver); 0 = 50 x the analytic bound + 10ms", NULL},
+    {"sim.force", T_BOOL, FIELD(sim.force), "false", NULL, NULL,
+     "run the packet engine even when its estimate passes 1e9 events or the "
+     "machine's memory (ckptnet run --force)", NULL},
 
     {"workload.bytes_per_writer", T_SIZE, FIELD(workload.bytes_per_writer),
      "16MB", "1B", "1TB", "checkpoint bytes each compute node writes", NULL},
@@ -331,6 +335,7 @@ static const struct key keys[] = {
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
+_Static_assert(NKEYS <= SCENARIO_MAX_KEYS, "raise SCENARIO_MAX_KEYS");
 #define PATH_MAX_LEN 128
 
 static const char *const type_names[] = {
@@ -579,10 +584,11 @@ static uint64_t key_load(const struct scenario *sc, const struct key *k)
 
 /* Remember that k was given by the user (file or --set), so derived values
  * (switch profiles, presets) never override it. */
-static void mark_set(struct scenario *sc, const struct key *k)
+static void mark_set(struct scenario *sc, const struct key *k, struct scenario_pos pos)
 {
     size_t i = (size_t)(k - keys);
     sc->set_mask[i / 64] |= UINT64_C(1) << (i % 64);
+    sc->pos[i] = pos;
 }
 
 /* ---- key names --------------------------------------------------------- */
@@ -730,7 +736,7 @@ int scenario_set(struct scenario *sc, const char *assignment, struct err *e)
     if (key_parse(k, eq + 1, &v, msg, sizeof msg) < 0)
         return err_set(e, "--set: %s: %s", k->name, msg);
     key_store(sc, k, &v);
-    mark_set(sc, k);
+    mark_set(sc, k, (struct scenario_pos){0, 0});
     return 0;
 }
 
@@ -817,18 +823,232 @@ void scenario_keys(scenario_key_fn *fn, void *ud)
 
 /* ---- validate ---------------------------------------------------------- */
 
+/* "WHERE: " for key k: its file:line:col or "--set" when the user gave it,
+ * else the file the scenario came from, else nothing. */
+static void where_of(const struct scenario *sc, const struct key *k, char *buf, size_t len)
+{
+    size_t i = (size_t)(k - keys);
+    int from_file = strcmp(sc->source, "default") != 0;
+    if (!((sc->set_mask[i / 64] >> (i % 64)) & 1))
+        snprintf(buf, len, "%s%s", from_file ? sc->source : "", from_file ? ": " : "");
+    else if (sc->pos[i].line == 0)
+        snprintf(buf, len, "--set: ");
+    else if (sc->pos[i].line == SCENARIO_EARLIER_FILE)
+        snprintf(buf, len, "an earlier file: ");
+    else
+        snprintf(buf, len, "%s:%" PRIu32 ":%" PRIu32 ": ", sc->source, sc->pos[i].line,
+                 sc->pos[i].col);
+}
+
+int scenario_fail(const struct scenario *sc, struct err *e, const char *key,
+                  const char *fmt, ...)
+{
+    char msg[400], where[300] = "";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const struct key *k = key_find(key, strlen(key));
+    if (k)
+        where_of(sc, k, where, sizeof where);
+    return err_set(e, "%s%s: %s", where, key, msg);
+}
+
+void scenario_locate(const struct scenario *sc, struct err *e)
+{
+    const char *colon = strstr(e->msg, ": ");
+    const struct key *k = colon ? key_find(e->msg, (size_t)(colon - e->msg)) : NULL;
+    if (!k)
+        return;
+    char where[300], msg[sizeof e->msg];
+    where_of(sc, k, where, sizeof where);
+    snprintf(msg, sizeof msg, "%s", e->msg);
+    err_set(e, "%s%s", where, msg);
+}
+
+/* The first of keys a, b the user set, else a: the key a cross-field
+ * message should name. */
+static const char *blame(const struct scenario *sc, const char *a, const char *b)
+{
+    return !scenario_is_set(sc, a) && scenario_is_set(sc, b) ? b : a;
+}
+
+/* "key: must differ from other (v)" for two keys of equal value v, naming
+ * the one the user set. */
+static int must_differ(const struct scenario *sc, struct err *e, const char *a, const char *b,
+                       uint32_t v)
+{
+    const char *k = blame(sc, a, b);
+    return scenario_fail(sc, e, k, "must differ from %s (%" PRIu32 ")", k == a ? b : a, v);
+}
+
+/* "3,4" -> bit mask of priorities, -1 when malformed. */
+static int prio_mask(const char *s)
+{
+    int mask = 0;
+    for (;;) {
+        if (*s < '0' || *s > '7')
+            return -1;
+        mask |= 1 << (*s++ - '0');
+        if (!*s)
+            return mask;
+        if (*s++ != ',')
+            return -1;
+    }
+}
+
+/* Eight weights 1-1000 separated by commas (nothing else). */
+static int weights_ok(const char *s)
+{
+    for (int i = 0; i < 8; i++) {
+        unsigned v = 0;
+        const char *d = s;
+        while (*s >= '0' && *s <= '9' && v <= 1000)
+            v = v * 10 + (unsigned)(*s++ - '0');
+        if (s == d || v < 1 || v > 1000 || (i < 7 ? *s != ',' : *s != '\0'))
+            return 0;
+        s++;
+    }
+    return 1;
+}
+
+/* The shared buffer a switch with n_host ports at host_bps and n_up ports
+ * at up_bps needs (as the packet engine's MMU reserves it, src/pkt/mmu.c):
+ * per port, a reserve per priority, PFC headroom per lossless priority and
+ * two MTUs. Also sets *reserved (without the two MTUs). */
+static uint64_t switch_need(const struct scenario *sc, unsigned lossless, uint64_t n_host,
+                            uint64_t host_bps, uint64_t n_up, uint64_t up_bps,
+                            uint64_t *reserved)
+{
+    uint64_t d = sc->fabric.link_delay_ps, wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
+    uint64_t r = (n_host + n_up) * NPRIO * sc->fabric.mmu_reserve +
+                 lossless * (n_host * mmu_headroom(sc, host_bps, d) +
+                             n_up * mmu_headroom(sc, up_bps, d));
+    *reserved = r;
+    return r + (n_host + n_up) * 2 * wire;
+}
+
+/* The checks the packet engine's fabric model needs (on a resolved sc). */
+static int validate_fabric(const struct scenario *sc, struct err *e)
+{
+    int mask = prio_mask(sc->fabric.pfc_priorities);
+    uint32_t dp = sc->transport.data_priority, cp = sc->transport.cnp_priority;
+    if (mask < 0)
+        return scenario_fail(sc, e, "fabric.pfc.priorities",
+                             "expected priorities 0-7 separated by commas, got \"%s\"",
+                             sc->fabric.pfc_priorities);
+    if (!weights_ok(sc->fabric.dwrr_weights))
+        return scenario_fail(sc, e, "fabric.dwrr_weights",
+                             "expected 8 weights 1-1000 separated by commas, got \"%s\"",
+                             sc->fabric.dwrr_weights);
+    if (cp == dp)
+        return must_differ(sc, e, "transport.cnp_priority", "transport.data_priority", cp);
+    if ((mask >> cp) & 1)
+        return scenario_fail(sc, e, blame(sc, "fabric.pfc.priorities", "transport.cnp_priority"),
+                             "the CNP priority %" PRIu32 " must not be lossless "
+                             "(fabric.pfc.priorities \"%s\")", cp, sc->fabric.pfc_priorities);
+    if (sc->transport.cnp_dscp == sc->transport.data_dscp)
+        return must_differ(sc, e, "transport.cnp_dscp", "transport.data_dscp",
+                           sc->transport.cnp_dscp);
+    if (sc->fabric.ecn && sc->fabric.ecn_kmin && sc->fabric.ecn_kmax &&
+        sc->fabric.ecn_kmax <= sc->fabric.ecn_kmin)
+    {
+        const char *k = blame(sc, "fabric.ecn.kmax", "fabric.ecn.kmin");
+        char a[32], b[32];
+        units_fmt_size(sc->fabric.ecn_kmin, a, sizeof a);
+        units_fmt_size(sc->fabric.ecn_kmax, b, sizeof b);
+        return scenario_fail(sc, e, k, "fabric.ecn.kmax (%s) must be larger than "
+                             "fabric.ecn.kmin (%s)", b, a);
+    }
+
+    /* Switch buffers against their reserves and headroom; the largest leaf
+     * of each side and the spine (topo_build's layout, workload_fabric's
+     * one host port per NIC). Limits keep these within uint64. */
+    unsigned lossless = sc->fabric.pfc ? (unsigned)__builtin_popcount((unsigned)mask) : 0;
+    uint64_t nics = sc->cluster.nics_per_node, k = sc->fabric.links_per_spine;
+    uint64_t hosts = sc->cluster.nodes * nics, hpl = sc->fabric.hosts_per_leaf * nics;
+    uint64_t st = sc->storage.nodes, spl = sc->fabric.storage_per_leaf;
+    uint64_t up = sc->fabric.spines * k;
+    uint64_t leaves = (hosts + hpl - 1) / hpl + (st + spl - 1) / spl;
+    struct {
+        const char *what;
+        uint64_t buffer, n_host, host_bps, n_up;
+        const char *profile;
+    } sw[3] = {
+        {"compute leaf", sc->fabric.leaf_buffer, hosts < hpl ? hosts : hpl, sc->cluster.nic_bps,
+         up, sc->fabric.leaf_switch},
+        {"storage leaf", sc->fabric.leaf_buffer, st < spl ? st : spl, sc->storage.nic_bps, up,
+         sc->fabric.leaf_switch},
+        {"spine", sc->fabric.spine_buffer, 0, 0, leaves * k, sc->fabric.spine_switch},
+    };
+    for (int i = 0; i < 3; i++) {
+        uint64_t reserved;
+        uint64_t need = switch_need(sc, lossless, sw[i].n_host, sw[i].host_bps, sw[i].n_up,
+                                    sc->fabric.uplink_bps, &reserved);
+        if (sw[i].buffer < need) {
+            char b[32], from[100] = "";
+            if (!scenario_is_set(sc, "fabric.buffer"))
+                snprintf(from, sizeof from, " (switch profile %s)", sw[i].profile);
+            return scenario_fail(sc, e, "fabric.buffer",
+                                 "%s%s is too small for a %s with %" PRIu64 " ports: its "
+                                 "reserves%s take %.3g MB, at least %.3g MB needed",
+                                 units_fmt_size(sw[i].buffer, b, sizeof b), from, sw[i].what,
+                                 sw[i].n_host + sw[i].n_up,
+                                 lossless ? " and PFC headroom" : "", (double)reserved / 1e6,
+                                 (double)need / 1e6);
+        }
+    }
+
+    /* storage nodes */
+    uint64_t cap = sc->storage.ingest_buffer, wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
+    uint64_t window = (uint64_t)sc->storage.max_outstanding * sc->storage.request_size;
+    if (sc->storage.max_outstanding && sc->storage.request_size > UINT32_MAX)
+        return scenario_fail(sc, e, "storage.request_size",
+                             "at most 4GB with storage.max_outstanding");
+    if (window && window < sc->fabric.mtu)
+        return scenario_fail(sc, e, "storage.max_outstanding",
+                             "the window (%" PRIu64 " B) must hold one packet (fabric.mtu)",
+                             window);
+    if (sc->storage.stuck_nodes > sc->storage.nodes)
+        return scenario_fail(sc, e, "storage.stuck_nodes",
+                             "%" PRIu32 " is more than the %" PRIu32 " storage nodes",
+                             sc->storage.stuck_nodes, sc->storage.nodes);
+    if (sc->storage.stuck_nodes && !cap)
+        return scenario_fail(sc, e, "storage.stuck_nodes",
+                             "needs storage.ingest_buffer (a stuck node with an unlimited "
+                             "buffer never pushes back)");
+    if (cap && (sc->storage.stuck_nodes || sc->storage.drain_bps)) {
+        uint64_t h = mmu_headroom(sc, sc->storage.nic_bps, sc->fabric.link_delay_ps);
+        if (cap < h + 2 * wire)
+            return scenario_fail(sc, e, "storage.ingest_buffer",
+                                 "must hold the PFC headroom of its link plus two MTUs, "
+                                 "at least %" PRIu64 " B", h + 2 * wire);
+    }
+    return 0;
+}
+
 /* The simulator clock is a uint64 count of picoseconds (about 213 days);
  * a run whose ideal duration passes a quarter of that is refused. */
 #define CLOCK_LIMIT_PS (UINT64_MAX / 4)
 
-int scenario_validate(const struct scenario *sc, struct err *e)
+int scenario_validate(const struct scenario *user, struct err *e)
 {
     char a[32], b[32];
-    if (sc->fabric.mtu >= sc->fabric.buffer_bytes)
-        return err_set(e, "fabric.buffer: must be larger than fabric.mtu "
-                          "(%s), got %s",
-                       units_fmt_size(sc->fabric.mtu, a, sizeof a),
-                       units_fmt_size(sc->fabric.buffer_bytes, b, sizeof b));
+    struct scenario res = *user; /* switch profiles fill the buffers */
+    const struct scenario *sc = &res;
+    if (scenario_resolve(&res, e) < 0) {
+        scenario_locate(user, e);
+        return -1;
+    }
+    if (sc->fabric.mtu >= sc->fabric.buffer_bytes) {
+        units_fmt_size(sc->fabric.mtu, a, sizeof a);
+        units_fmt_size(sc->fabric.buffer_bytes, b, sizeof b);
+        if (blame(sc, "fabric.buffer", "fabric.mtu")[7] == 'b')
+            return scenario_fail(sc, e, "fabric.buffer",
+                                 "must be larger than fabric.mtu (%s), got %s", a, b);
+        return scenario_fail(sc, e, "fabric.mtu", "must be smaller than fabric.buffer (%s), got %s",
+                             b, a);
+    }
 
     /* Shortest possible run: each writer at its NIC speed, and all bytes
      * through the storage NICs together. Limits keep the products within
@@ -839,13 +1059,12 @@ int scenario_validate(const struct scenario *sc, struct err *e)
                                sc->storage.nic_bps * sc->storage.nodes);
     uint64_t t = t1 > t2 ? t1 : t2;
     if (t > CLOCK_LIMIT_PS - sc->workload.start_jitter_ps)
-        return err_set(e, "workload.bytes_per_writer: writing %s per writer "
-                          "at these speeds takes longer than the simulator "
-                          "clock allows (%" PRIu64 " s)",
-                       units_fmt_size(sc->workload.bytes_per_writer, a,
-                                      sizeof a),
-                       CLOCK_LIMIT_PS / PS_PER_S);
-    return 0;
+        return scenario_fail(sc, e, "workload.bytes_per_writer",
+                             "writing %s per writer at these speeds takes longer than the "
+                             "simulator clock allows (%" PRIu64 " s)",
+                             units_fmt_size(sc->workload.bytes_per_writer, a, sizeof a),
+                             CLOCK_LIMIT_PS / PS_PER_S);
+    return validate_fabric(sc, e);
 }
 
 /* ---- YAML -------------------------------------------------------------- */
@@ -907,7 +1126,8 @@ static int load_leaf(struct loader *ld, const struct key *k, yaml_node_t *vn)
     if (key_parse(k, text, &v, msg, sizeof msg) < 0)
         return fail_at(ld, vn->start_mark, k->name, "%s", msg);
     key_store(ld->sc, k, &v);
-    mark_set(ld->sc, k);
+    mark_set(ld->sc, k, (struct scenario_pos){(uint32_t)vn->start_mark.line + 1,
+                                              (uint32_t)vn->start_mark.column + 1});
     return 0;
 }
 
@@ -1034,6 +1254,9 @@ static int load_buffer(struct scenario *sc, const char *yaml, size_t len,
 {
     struct scenario tmp = *sc;
     struct loader ld = {name, yaml, len, NULL, &tmp, e};
+    for (size_t i = 0; i < NKEYS; i++) /* this file becomes sc->source */
+        if (tmp.pos[i].line)
+            tmp.pos[i].line = SCENARIO_EARLIER_FILE;
     yaml_parser_t parser;
     yaml_document_t doc, extra;
     if (len > SCENARIO_MAX_BYTES)

@@ -19,6 +19,15 @@
  * parsed into a document. */
 #define SCENARIO_MAX_BYTES (16 << 20) /* 16 MiB */
 #define SCENARIO_MAX_DEPTH 64         /* nested mappings and sequences */
+#define SCENARIO_MAX_KEYS 256         /* rows of the keys table, at most */
+
+/* Where a key was given: line and column (1-based) in the file named by
+ * scenario.source; line 0 = by --set; SCENARIO_EARLIER_FILE = by a file
+ * loaded before the last one. */
+struct scenario_pos {
+    uint32_t line, col;
+};
+#define SCENARIO_EARLIER_FILE UINT32_MAX
 
 enum engine_kind { ENGINE_PACKET, ENGINE_FLUID, ENGINE_AUTO };
 enum sched_kind { SCHED_STRICT, SCHED_DWRR };
@@ -120,6 +129,7 @@ struct scenario {
     } telemetry;
     struct {
         uint64_t time_limit_ps; /* 0 = 50 x the analytic bound + 10 ms */
+        int force;              /* run the packet engine past its estimate limits */
     } sim;
     struct {
         uint64_t bytes_per_writer;
@@ -160,7 +170,8 @@ struct scenario {
         uint64_t recovery_ps;
         double mc_days;         /* Monte Carlo horizon; 0 = skip */
     } failures;
-    uint64_t set_mask[8];       /* keys given by the user, by table index */
+    uint64_t set_mask[SCENARIO_MAX_KEYS / 64]; /* keys given by the user, by table index */
+    struct scenario_pos pos[SCENARIO_MAX_KEYS]; /* where each key in set_mask was given */
     char source[256];           /* file the scenario came from, or "default" */
 };
 
@@ -191,8 +202,22 @@ int scenario_set_default(struct scenario *sc, const char *key, const char *value
  * preset (idempotent; ckpt_run calls it on its own copy too). */
 int scenario_resolve(struct scenario *sc, struct err *e);
 
-/* Cross-field checks (run after all loading). Errors name the key. */
+/* Cross-field checks (run after all loading; ckpt_run and ckpt_describe
+ * run them too, so both engines and describe refuse the same inputs). They
+ * include what only the packet engine uses (PFC priorities, DWRR weights,
+ * CNP class, switch buffer against PFC headroom, storage ingest buffers),
+ * checked on a resolved copy of sc. Errors read "WHERE: key: message" with
+ * WHERE the file:line:col or "--set" where the key was given, or the file
+ * name when the key kept its default (no WHERE without a file). */
 int scenario_validate(const struct scenario *sc, struct err *e);
+
+/* err_set with the "WHERE: key: " prefix of scenario_validate. */
+int scenario_fail(const struct scenario *sc, struct err *e, const char *key,
+                  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* When e->msg starts with "key: " for a known key (the errors of topology,
+ * workload and cost checks), prefix where that key was given, as above. */
+void scenario_locate(const struct scenario *sc, struct err *e);
 
 /* The effective scenario, one call per key in table order:
  * key is dotted ("fabric.spines"), value is canonical text ("400Gbps",
