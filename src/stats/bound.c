@@ -124,7 +124,8 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     /* a storage back end writes the last packet's payload after it arrives */
     uint64_t drain = x->dst >= t->first_storage && x->dst < t->first_cleaf ? sc->storage.drain_bps : 0;
     uint64_t write = drain ? ser_floor(q - ROCE_OVERHEAD, drain) : 0;
-    for (uint32_t i = np; i-- > 0;) {
+    for (uint32_t i = np; i > 0;) {
+        i--;
         const struct tport *pt = &t->ports[path[i]];
         bp->tail[i] = i + 1 == np
                           ? sat_add(pt->delay_ps, write)
