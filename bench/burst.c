@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     printf("writers             %u x %llu B\n", r.writers,
            (unsigned long long)sc.workload.bytes_per_writer);
     printf("completion          %.6f ms (bound %.6f ms, %s)\n", r.completion_s * 1e3,
-           r.bound_s * 1e3, bound_limit_name(r.bound_limit));
+           r.bound_s * 1e3, path_seg_label(r.bound_limit));
     printf("wall                %.3f s\n", r.wall_s);
     printf("peak RSS            %.1f MB\n", (double)ru.ru_maxrss / 1024.0);
     printf("events              %llu (%.2f M/s)\n", (unsigned long long)r.events,

@@ -100,7 +100,7 @@ int main(int argc, char **argv)
            (unsigned long long)r.events);
     printf("checkpoint          %.4g TB\n", (double)r.ckpt_bytes / 1e12);
     printf("completion          %.6f s (bound %.6f s, %s; %.1f%%)\n", r.completion_s,
-           r.bound_s, bound_limit_name(r.bound_limit), 100 * r.completion_s / r.bound_s);
+           r.bound_s, path_seg_label(r.bound_limit), 100 * r.completion_s / r.bound_s);
     printf("wall                %.3f s (engine %.3f s)\n", wall, r.wall_s);
     printf("peak RSS            %.1f MB\n", (double)ru.ru_maxrss / 1024.0);
     printf("max-min updates     %llu, %.1f flow rates recomputed each\n",

@@ -151,7 +151,7 @@ static void bound_is_a_lower_bound(void)
             CHECKF(r.ok, "case %d %s: %s", i, r.engine, r.violation);
             if (r.completion_s < r.bound_s && below[fluid]++ < 3)
                 CHECKF(0, "case %d %s: completion %.12g s < bound %.12g s (%s)", i, r.engine,
-                       r.completion_s, r.bound_s, bound_limit_name(r.bound_limit));
+                       r.completion_s, r.bound_s, path_seg_label(r.bound_limit));
             if (r.completion_s < r.bound_s && below[fluid] <= 3)
                 dump(&sc);
             if (single && !fluid) {

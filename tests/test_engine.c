@@ -86,7 +86,7 @@ static void incast(uint32_t n, uint32_t per_leaf)
     CHECK(test_run(&sc, &r) == 0);
     CHECKF(r.ok, "%s", r.violation);
     CHECK(r.drops == 0);
-    CHECK(r.bound_limit == LIMIT_STORAGE_NIC);
+    CHECK(r.bound_limit == PATH_STORAGE_NIC);
     CHECKF(r.pause_frames > 0, "PFC never engaged");
     CHECK(r.max_port_paused_s > 0);
     CHECK(r.bytes_delivered == (uint64_t)n * 2000000);
@@ -122,7 +122,7 @@ static void e2e_symmetric_burst_writer_bound(void)
     struct results r;
     CHECK(test_run(&sc, &r) == 0);
     CHECKF(r.ok, "%s", r.violation);
-    CHECK(r.bound_limit == LIMIT_WRITER_NIC);
+    CHECK(r.bound_limit == PATH_WRITER_NIC);
     CHECKF(r.completion_s <= r.bound_s * 1.02 && r.completion_s >= r.bound_s * (1 - 1e-9),
            "%.9g vs bound %.9g", r.completion_s, r.bound_s);
     results_release(&r);
@@ -142,7 +142,7 @@ static void e2e_oversubscribed_uplink_bound(void)
     struct results r;
     CHECK(test_run(&sc, &r) == 0);
     CHECKF(r.ok, "%s", r.violation);
-    CHECK(r.bound_limit == LIMIT_CLEAF_UP);
+    CHECK(r.bound_limit == PATH_CLEAF_UP);
     CHECK(fabs(r.oversub_compute - 8.0) < 1e-9);
     CHECK(r.completion_s >= r.bound_s * (1 - 1e-9));
     CHECK(r.pause_frames > 0);

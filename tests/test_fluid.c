@@ -370,7 +370,7 @@ static void fluid_oversubscribed_within_5pct_of_packet(void)
         else if (rel(f.completion_s, first) > 0.05)
             spread = 1;
         /* the uplinks are the busiest fluid links, at capacity for a while */
-        CHECK(f.link_full_max_s[1] > 0);
+        CHECK(f.link_full_max_s[PATH_CLEAF_UP] > 0);
         results_release(&p);
         results_release(&f);
     }
@@ -456,13 +456,14 @@ static void fluid_symmetric_burst_at_bound(void)
     struct results r;
     CHECK(run_engine(&sc, ENGINE_FLUID, &r) == 0);
     CHECKF(r.ok, "%s", r.violation);
-    CHECK(r.bound_limit == LIMIT_WRITER_NIC);
+    CHECK(r.bound_limit == PATH_WRITER_NIC);
     CHECKF(r.completion_s >= r.bound_s * (1 - 1e-9) && r.completion_s <= r.bound_s * 1.01,
            "%.9g vs bound %.9g", r.completion_s, r.bound_s);
     /* the writer NICs are full for the whole transfer */
-    CHECK(r.link_full_max_s[0] > 0.99 * r.bound_term_s[LIMIT_WRITER_NIC]);
-    double util = r.bound_term_s[LIMIT_WRITER_NIC] / r.completion_s; /* latency is idle */
-    CHECKF(fabs(r.link_util_max[0] - util) < 1e-3 * util, "%.9g vs %.9g", r.link_util_max[0], util);
+    CHECK(r.link_full_max_s[PATH_WRITER_NIC] > 0.99 * r.bound_term_s[PATH_WRITER_NIC]);
+    double util = r.bound_term_s[PATH_WRITER_NIC] / r.completion_s; /* latency is idle */
+    CHECKF(fabs(r.link_util_max[PATH_WRITER_NIC] - util) < 1e-3 * util, "%.9g vs %.9g",
+           r.link_util_max[PATH_WRITER_NIC], util);
     results_release(&r);
 }
 
@@ -515,7 +516,7 @@ static void fluid_storage_back_end(void)
     struct results p, f, u;
     drain_scenario(&sc, "2MB");
     both(&sc, &p, &f);
-    CHECK(f.bound_limit == LIMIT_STORAGE_DRAIN);
+    CHECK(f.bound_limit == PATH_BACKEND);
     CHECKF(rel(f.completion_s, p.completion_s) <= 0.02, "fluid %.9g packet %.9g",
            f.completion_s, p.completion_s);
     CHECKF(f.completion_s >= f.bound_s * (1 - 1e-9) && f.completion_s <= f.bound_s * 1.01,
@@ -526,10 +527,10 @@ static void fluid_storage_back_end(void)
     CHECKF(rel(u.completion_s, f.completion_s) < 1e-3, "%.9g vs %.9g", u.completion_s,
            f.completion_s);
     /* 32 MB at 400G is 0.65 ms at capacity; 2 MB fill at 300G net, ~55 us */
-    CHECKF(u.link_full_max_s[3] > 0.6e-3, "unlimited: storage NIC full %.3g s",
-           u.link_full_max_s[3]);
-    CHECKF(f.link_full_max_s[3] > 40e-6 && f.link_full_max_s[3] < 70e-6,
-           "2MB buffer: storage NIC full %.3g s", f.link_full_max_s[3]);
+    CHECKF(u.link_full_max_s[PATH_STORAGE_NIC] > 0.6e-3, "unlimited: storage NIC full %.3g s",
+           u.link_full_max_s[PATH_STORAGE_NIC]);
+    CHECKF(f.link_full_max_s[PATH_STORAGE_NIC] > 40e-6 && f.link_full_max_s[PATH_STORAGE_NIC] < 70e-6,
+           "2MB buffer: storage NIC full %.3g s", f.link_full_max_s[PATH_STORAGE_NIC]);
     results_release(&p);
     results_release(&f);
     results_release(&u);

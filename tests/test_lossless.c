@@ -41,7 +41,7 @@ static void dt_lossy(unsigned S, double alpha)
     double mtu = 4096 + 82;
     int seen = 0;
     for (uint32_t i = 0; i < r.n_ports; i++) {
-        if (r.ports[i].seg != SEG_SLEAF_DOWN)
+        if (r.ports[i].seg != PATH_STORAGE_NIC)
             continue;
         seen++;
         CHECKF(fabs((double)r.ports[i].max_queue - want) <= mtu,
@@ -81,7 +81,7 @@ static void dt_threshold_lossless(void)
         for (uint32_t i = 0; i < r.n_ports; i++) {
             const struct port_result *p = &r.ports[i];
             /* ingress from writers: the leaf side of host links */
-            if (p->node != sc.cluster.nodes + 1 || p->seg != SEG_REVERSE || !p->pause_tx)
+            if (p->node != sc.cluster.nodes + 1 || p->seg != PATH_REVERSE || !p->pause_tx)
                 continue;
             seen++;
             /* XOFF/XON cycling keeps the PGs out of lockstep: one MTU holds
@@ -329,7 +329,7 @@ static void storage_drain_backpressure(void)
     struct results r;
     CHECK(test_run(&sc, &r) == 0);
     CHECKF(r.ok, "%s", r.violation);
-    CHECK(r.bound_limit == LIMIT_STORAGE_DRAIN);
+    CHECK(r.bound_limit == PATH_BACKEND);
     double drain = 32e6 * 8 / 100e9;
     CHECKF(r.completion_s >= drain && r.completion_s < drain * 1.02, "%.6g vs drain %.6g",
            r.completion_s, drain);

@@ -81,7 +81,7 @@ static void verdict_storage_nic(void)
         return;
     }
     check_verdict("packet", &r, PATH_STORAGE_NIC);
-    CHECK(r.bound_limit == LIMIT_STORAGE_NIC);
+    CHECK(r.bound_limit == PATH_STORAGE_NIC);
     /* the named segment's bound is the run's bound */
     CHECKF(fabs(r.segs[PATH_STORAGE_NIC].bound_s - r.bound_s) < 1e-9, "%.9g vs %.9g",
            r.segs[PATH_STORAGE_NIC].bound_s, r.bound_s);
@@ -123,7 +123,7 @@ static void verdict_compute_leaf_uplinks(void)
     }
     CHECK(r.oversub_compute > 7.9);
     check_verdict("packet", &r, PATH_CLEAF_UP);
-    CHECK(r.bound_limit == LIMIT_CLEAF_UP);
+    CHECK(r.bound_limit == PATH_CLEAF_UP);
     CHECK(r.bottleneck.next_seg == PATH_STORAGE_NIC);
     results_release(&r);
     struct scenario fl;
@@ -153,8 +153,8 @@ static void verdict_backend_and_host(void)
         check_verdict("d2h", &r, PATH_HOST);
         /* the host path and the writer NIC split bound.c's writer term */
         double w = fmax(r.segs[PATH_HOST].bound_s, r.segs[PATH_WRITER_NIC].bound_s);
-        CHECKF(fabs(w - (r.bound_term_s[LIMIT_WRITER_NIC] + r.base_latency_s)) < 1e-9,
-               "%.9g vs %.9g", w, r.bound_term_s[LIMIT_WRITER_NIC] + r.base_latency_s);
+        CHECKF(fabs(w - (r.bound_term_s[PATH_WRITER_NIC] + r.base_latency_s)) < 1e-9,
+               "%.9g vs %.9g", w, r.bound_term_s[PATH_WRITER_NIC] + r.base_latency_s);
         results_release(&r);
     } else {
         CHECK(0);
@@ -177,7 +177,7 @@ static void verdict_measured_not_bound(void)
             CHECK(0);
             return;
         }
-        CHECK(r.bound_limit == LIMIT_WRITER_NIC);
+        CHECK(r.bound_limit == PATH_WRITER_NIC);
         CHECKF(r.segs[PATH_CLEAF_UP].imbalance > 1.5, "imbalance %.2f",
                r.segs[PATH_CLEAF_UP].imbalance);
         check_verdict(fluid ? "fluid" : "packet", &r, PATH_CLEAF_UP);
@@ -284,12 +284,12 @@ static void telemetry_series(void)
         CHECK(s->hot[j].max_queue <= s->hot[j - 1].max_queue);
     CHECK(qmax <= r.max_queue_bytes && qmax > 0);
     /* the storage NICs' throughput over the run is their bytes */
-    uint64_t last = s->seg_bytes[(size_t)(s->n - 1) * SERIES_SEGS + 3];
-    CHECK(last <= r.seg_tx_bytes[3] && last > r.seg_tx_bytes[3] / 2);
+    uint64_t last = s->seg_bytes[(size_t)(s->n - 1) * SERIES_SEGS + PATH_STORAGE_NIC];
+    CHECK(last <= r.seg_tx_bytes[PATH_STORAGE_NIC] && last > r.seg_tx_bytes[PATH_STORAGE_NIC] / 2);
     char lb[64];
     series_link_label(s, s->hot[0].node, s->hot[0].peer, lb, sizeof lb);
-    CHECKF((s->hot[0].seg == SEG_SLEAF_DOWN && !strncmp(lb, "sleaf", 5) && strstr(lb, "->stor")) ||
-           (s->hot[0].seg == SEG_SPINE_DOWN && !strncmp(lb, "spine", 5) && strstr(lb, "->sleaf")),
+    CHECKF((s->hot[0].seg == PATH_STORAGE_NIC && !strncmp(lb, "sleaf", 5) && strstr(lb, "->stor")) ||
+           (s->hot[0].seg == PATH_SPINE_DOWN && !strncmp(lb, "spine", 5) && strstr(lb, "->sleaf")),
            "%s", lb);
     results_release(&r);
 }
@@ -551,7 +551,7 @@ static void fluid_series(void)
         /* no queues or pauses: absent, not zero */
         CHECK(!s->port_state && !s->seg_paused && !s->off && !s->ent && s->n_hot == 0);
         CHECK(!rb.sample_max_queue && !rb.has_packet_stats);
-        for (int g = 0; g < RESULTS_SEGMENTS; g++) {
+        for (int g = PATH_WRITER_NIC; g <= PATH_STORAGE_NIC; g++) {
             double carried = 0;
             for (uint32_t i = 1; i < s->n; i++) {
                 double dt = rb.sample_t[i] - rb.sample_t[i - 1];
@@ -559,15 +559,15 @@ static void fluid_series(void)
                                       s->seg_bytes[(size_t)(i - 1) * SERIES_SEGS + g]) * 8 / dt;
                 carried += bps * dt / 8;
             }
-            double want = rb.segs[PATH_WRITER_NIC + g].bytes;
+            double want = rb.segs[g].bytes;
             CHECKF(want > 0 && fabs(carried - want) <= 0.01 * want, "%s: %.0f vs %.0f",
-                   path_seg_label(PATH_WRITER_NIC + g), carried, want);
+                   path_seg_label(g), carried, want);
             CHECK(s->seg_bytes[g] == 0);
         }
         int mono = 1, t_ok = 1, rem_mono = 1;
         for (uint32_t i = 0; i < s->n; i++) {
             t_ok &= fabs(rb.sample_t[i] - i * 10e-6) < 1e-12;
-            mono &= s->seg_bytes[(size_t)i * SERIES_SEGS + SEG_REVERSE] == 0;
+            mono &= s->seg_bytes[(size_t)i * SERIES_SEGS + PATH_REVERSE] == 0;
             rem_mono &= i == 0 || s->remaining[i] <= s->remaining[i - 1];
             for (int g = 0; i && g < SERIES_SEGS; g++)
                 mono &= s->seg_bytes[(size_t)i * SERIES_SEGS + g] >=
@@ -938,7 +938,7 @@ static void resend_cause_named(void)
     CHECK(r.ok && r.finished);
     CHECKF(r.bottleneck.resent >= RESENT_CAUSE, "resent %.3g", r.bottleneck.resent);
     double raw = 0;
-    for (int s = 0; s < RESULTS_SEGMENTS; s++)
+    for (int s = 0; s < PATH_SETS; s++)
         raw = r.link_util_max[s] > raw ? r.link_util_max[s] : raw;
     CHECKF(raw > 1.0, "the case should carry duplicates past the end (raw %.3f)", raw);
     for (int s = 0; s < PATH_COUNT; s++) {

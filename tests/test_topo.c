@@ -150,11 +150,11 @@ static void bound_hand_computed(void)
     bound_compute(&r, &t, &w, &sc, NULL);
     CHECK(wire_bytes(1000000, 1000) == 1082000);
     CHECK(wire_bytes(1001, 1000) == 1001 + 2 * 82);
-    CHECK(r.bound_limit == LIMIT_STORAGE_NIC);
-    CHECKF(fabs(r.bound_term_s[LIMIT_STORAGE_NIC] - 86.56e-6) < 1e-12, "%.9g",
-           r.bound_term_s[LIMIT_STORAGE_NIC]);
-    CHECKF(fabs(r.bound_term_s[LIMIT_WRITER_NIC] - 21.64e-6) < 1e-12, "%.9g",
-           r.bound_term_s[LIMIT_WRITER_NIC]);
+    CHECK(r.bound_limit == PATH_STORAGE_NIC);
+    CHECKF(fabs(r.bound_term_s[PATH_STORAGE_NIC] - 86.56e-6) < 1e-12, "%.9g",
+           r.bound_term_s[PATH_STORAGE_NIC]);
+    CHECKF(fabs(r.bound_term_s[PATH_WRITER_NIC] - 21.64e-6) < 1e-12, "%.9g",
+           r.bound_term_s[PATH_WRITER_NIC]);
     /* base: 4 links x 1 us + 2 leaves x 500 ns + a spine's 700 ns + 3 x 1082 B
      * at 400G; every link runs at 400G, so the storage NIC's way in (the first
      * packet's 3 hops) equals the writer NIC's way on */
@@ -214,7 +214,7 @@ static void failed_links_carry_nothing(void)
             CHECK(r.n_ports == t.n_ports);
             double up = 0;
             for (uint32_t p = 0; p < r.n_ports && r.n_ports == t.n_ports; p++) {
-                if (t.ports[p].seg == SEG_CLEAF_UP)
+                if (t.ports[p].seg == PATH_CLEAF_UP)
                     up += (double)r.ports[p].tx_bytes;
                 if (t.ports[p].failed)
                     CHECKF(r.ports[p].tx_bytes == 0 && r.ports[p].drops == 0,

@@ -38,7 +38,7 @@ static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t 
     double arena = (double)t->n_ports * sizeof(struct port) +
                    (double)t->n_switches * sizeof(struct sw) +
                    (double)t->first_cleaf * sizeof(struct nic) +
-                   (double)nflows * sizeof(struct flow) + SEG_COUNT * QHIST_BUCKETS * 8.0 +
+                   (double)nflows * sizeof(struct flow) + PATH_SETS * QHIST_BUCKETS * 8.0 +
                    slabs * sizeof(struct packet);
     /* the arena takes 1 MB blocks and may leave each one's tail unused */
     double blocks = (double)((uint64_t)(arena / (1 << 20)) + 2) * (1 << 20);

@@ -95,11 +95,11 @@ static void fabric_warnings(struct results *r, const struct topo *t, const struc
 
 /* The key to blame for a bound term past the clock: the speed of the
  * resource, or for the writer NIC the rate cap that spaces its packets. */
-static const char *limit_key(enum bound_limit l, const struct bound_ps *b,
+static const char *limit_key(enum path_seg l, const struct bound_ps *b,
                              const struct scenario *sc)
 {
     switch (l) {
-    case LIMIT_WRITER_NIC:
+    case PATH_WRITER_NIC:
         if (!b->writer_capped)
             return "cluster.nic_speed";
         if (sc->checkpoint.policy == POLICY_RATE_LIMIT)
@@ -109,10 +109,10 @@ static const char *limit_key(enum bound_limit l, const struct bound_ps *b,
         if (sc->checkpoint.straggler_slowdown > 1.0)
             return "checkpoint.straggler_slowdown";
         return "cluster.d2h_rate";
-    case LIMIT_CLEAF_UP:
-    case LIMIT_SLEAF_UP:
+    case PATH_CLEAF_UP:
+    case PATH_SPINE_DOWN:
         return "fabric.uplink_speed";
-    case LIMIT_STORAGE_NIC:
+    case PATH_STORAGE_NIC:
         return "storage.nic_speed";
     default:
         return "storage.drain_rate";
@@ -121,17 +121,17 @@ static const char *limit_key(enum bound_limit l, const struct bound_ps *b,
 
 /* The run must fit the simulator clock: every bound term, and the default
  * time limit (50 x the bound + 10 ms) the packet engine stops at. */
-static int clock_check(const struct bound_ps *b, enum bound_limit best,
+static int clock_check(const struct bound_ps *b, enum path_seg best,
                        const struct scenario *sc, struct err *e)
 {
     if (!b->ok)
         return err_set(e, "out of memory computing the bound");
-    for (int l = 0; l < LIMIT_COUNT; l++)
+    for (int l = 0; l < PATH_COUNT; l++)
         if (b->limit_ps[l] > BOUND_CLOCK_PS)
             return err_set(e, "%s: writing the checkpoint through the %s takes at least %.4g s, "
                               "longer than the simulator clock allows (%llu s)",
-                           limit_key((enum bound_limit)l, b, sc),
-                           bound_limit_name((enum bound_limit)l),
+                           limit_key((enum path_seg)l, b, sc),
+                           path_seg_label((enum path_seg)l),
                            (double)b->limit_ps[l] / (double)PS_PER_S,
                            (unsigned long long)(BOUND_CLOCK_PS / PS_PER_S));
     if (!sc->sim.time_limit_ps &&
@@ -139,7 +139,7 @@ static int clock_check(const struct bound_ps *b, enum bound_limit best,
         return err_set(e, "sim.time_limit: the default, 50 x the bound (%.4g s, %s) + 10 ms, "
                           "is longer than the simulator clock allows (%llu s); set a time limit "
                           "or raise %s",
-                       (double)b->best_ps / (double)PS_PER_S, bound_limit_name(best),
+                       (double)b->best_ps / (double)PS_PER_S, path_seg_label(best),
                        (unsigned long long)(BOUND_CLOCK_PS / PS_PER_S),
                        limit_key(best, b, sc));
     return 0;

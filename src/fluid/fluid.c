@@ -658,7 +658,7 @@ static void apply_rates(struct fnet *n)
         lk->t_upd = n->now;
         if (l < t->n_ports)
             fsample_seg(&n->fs, t->ports[l].seg, m->links[l].load - load);
-        if (n->st && l < t->n_ports && t->ports[l].seg == SEG_SLEAF_DOWN) {
+        if (n->st && l < t->n_ports && t->ports[l].seg == PATH_STORAGE_NIC) {
             uint32_t node = t->ports[t->ports[l].peer].node;
             if (node >= t->first_storage && node < t->first_cleaf)
                 store_rates(n, node - t->first_storage, m->links[l].load);
@@ -766,7 +766,7 @@ static void balance(const struct fnet *n, struct results *r)
         uint32_t c = 0;
         for (uint32_t j = 0; j < f->np; j++) {
             uint32_t l = m->path[f->poff + j];
-            c += l < t->n_ports && t->ports[l].seg == SEG_CLEAF_UP;
+            c += l < t->n_ports && t->ports[l].seg == PATH_CLEAF_UP;
         }
         if (!c)
             continue;
@@ -848,9 +848,9 @@ static void collect(struct fnet *n, struct results *r)
             worst_err = err;
             worst_link = l;
         }
-        if (l >= t->n_ports || t->ports[l].seg >= RESULTS_SEGMENTS || lk->bytes <= 0)
+        if (l >= t->n_ports || !path_is_fwd_link(t->ports[l].seg) || lk->bytes <= 0)
             continue;
-        enum segment s = t->ports[l].seg;
+        enum path_seg s = t->ports[l].seg;
         double span = r->completion_s * (double)PS_PER_S;
         double util = span > 0 ? lk->bytes * BITS_PS / (double)t->ports[l].bps / span : 0;
         if (util > r->link_util_max[s])

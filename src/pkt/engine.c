@@ -104,7 +104,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
     n->sws = arena_calloc(&n->arena, t->n_switches, sizeof *n->sws);
     n->nics = arena_calloc(&n->arena, t->first_cleaf, sizeof *n->nics);
     n->flows = arena_calloc(&n->arena, w->n ? w->n : 1, sizeof *n->flows);
-    n->qhist = arena_calloc(&n->arena, (size_t)SEG_COUNT * QHIST_BUCKETS, sizeof *n->qhist);
+    n->qhist = arena_calloc(&n->arena, (size_t)PATH_SETS * QHIST_BUCKETS, sizeof *n->qhist);
     n->mtu_wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
     rng_init(&n->ecn_rng, sc->seed, RNG_ECN);
     if (!n->ports || !n->sws || !n->nics || !n->flows || !n->qhist)
@@ -334,7 +334,7 @@ static void collect(struct pnet *n, struct results *r)
                 p->tx_pkts ? ps_to_s(p->last_tx_t - p->first_tx_t) : 0,
                 ps_to_s(p->paused_at_last_tx)};
     }
-    for (int sg = 0; sg < SEG_COUNT; sg++) {
+    for (int sg = 0; sg < PATH_SETS; sg++) {
         const uint64_t *h = &n->qhist[(size_t)sg * QHIST_BUCKETS];
         double total = 0, acc = 0;
         for (unsigned b = 0; b < QHIST_BUCKETS; b++)

@@ -208,11 +208,11 @@ struct pnet {
     uint64_t window;          /* storage.max_outstanding x request_size; 0 = none */
     uint64_t acks, window_stalls;
     /* time-weighted queue occupancy per segment (for p99) */
-    uint64_t *qhist;          /* [SEG_COUNT][QHIST_BUCKETS] ps */
+    uint64_t *qhist;          /* [PATH_SETS][QHIST_BUCKETS] ps */
     /* telemetry samples of flow rates */
     struct results *res;
     uint32_t sample_cap;      /* room in res->sample_* */
-    uint64_t seg_tx[SEG_COUNT]; /* wire bytes sent per segment */
+    uint64_t seg_tx[PATH_SETS]; /* wire bytes sent per segment */
 };
 
 #define QHIST_BUCKETS 512

@@ -40,7 +40,7 @@ void telemetry_sample(struct pnet *n)
     uint32_t *sp = &s->seg_paused[(size_t)s->n * SERIES_SEGS];
     memset(sb, 0, SERIES_SEGS * sizeof *sb);
     memset(sp, 0, SERIES_SEGS * sizeof *sp);
-    for (int g = 0; g < SEG_COUNT && g < SERIES_SEGS; g++)
+    for (int g = 0; g < PATH_SETS && g < SERIES_SEGS; g++)
         sb[g] = n->seg_tx[g];
     /* one cache line of each port (queue, pause mask, kind, segment); an
      * entry only when its state changed: a port paused for a long time or
@@ -94,7 +94,7 @@ void telemetry_collect(struct pnet *n, struct results *r)
         const struct port *p = &n->ports[i];
         unsigned sg = p->seg < SERIES_SEGS ? p->seg : SERIES_SEGS - 1;
         r->seg_tx_bytes[sg] += p->tx_bytes;
-        if (sg < RESULTS_SEGMENTS && p->tx_pkts && p->bps) {
+        if (path_is_fwd_link((int)sg) && p->tx_pkts && p->bps) {
             /* a packet link is at capacity exactly while it serialises */
             double full = (double)p->tx_bytes * 8.0 / (double)p->bps;
             double busy = (double)(p->last_tx_t - p->first_tx_t) / (double)PS_PER_S;

@@ -16,9 +16,6 @@
 #include "../../include/ckptnet.h"
 #include "internal.h"
 
-static const char *const topo_seg_key[SERIES_SEGS] = {
-    "writer_nic", "compute_leaf_up", "spine_down", "storage_nic", "reverse"};
-
 static FILE *open_in(const char *dir, const char *name, struct err *e)
 {
     char path[4096];
@@ -45,23 +42,26 @@ static int write_timeseries(FILE *f, const struct results *r)
     const struct series *s = &r->series;
     int pq = r->has_packet_stats; /* pause and queue columns */
     fprintf(f, "time_s,remaining_bytes,active_transfers_count");
-    for (int g = 0; g < RESULTS_SEGMENTS; g++)
-        fprintf(f, ",%s_gbps", topo_seg_key[g]);
-    for (int g = 0; pq && g < SERIES_SEGS; g++)
-        fprintf(f, ",%s_paused_ports_count", topo_seg_key[g]);
+    /* throughput of the forward link sets, pauses of every link set */
+    for (int g = 0; g < PATH_LINK_SETS - 1; g++)
+        fprintf(f, ",%s_gbps", path_seg_key(path_link_sets[g]));
+    for (int g = 0; pq && g < PATH_LINK_SETS; g++)
+        fprintf(f, ",%s_paused_ports_count", path_seg_key(path_link_sets[g]));
     fprintf(f, pq ? ",max_queue_bytes\n" : "\n");
     for (uint32_t i = 0; i < s->n && i < r->n_samples; i++) {
         fprintf(f, "%.9g,%llu,%u", r->sample_t[i], (unsigned long long)s->remaining[i],
                 s->active[i]);
         double dt = i ? r->sample_t[i] - r->sample_t[i - 1] : 0;
-        for (int g = 0; g < RESULTS_SEGMENTS; g++) {
+        for (int k = 0; k < PATH_LINK_SETS - 1; k++) {
+            int g = path_link_sets[k];
             double d = i ? (double)(s->seg_bytes[(size_t)i * SERIES_SEGS + g] -
                                     s->seg_bytes[(size_t)(i - 1) * SERIES_SEGS + g])
                          : 0;
             fprintf(f, ",%.6g", dt > 0 ? d * 8 / dt / 1e9 : 0.0);
         }
-        for (int g = 0; pq && g < SERIES_SEGS; g++)
-            fprintf(f, ",%u", s->seg_paused ? s->seg_paused[(size_t)i * SERIES_SEGS + g] : 0);
+        for (int k = 0; pq && k < PATH_LINK_SETS; k++)
+            fprintf(f, ",%u", s->seg_paused ? s->seg_paused[(size_t)i * SERIES_SEGS +
+                                                            path_link_sets[k]] : 0);
         if (pq)
             fprintf(f, ",%llu", (unsigned long long)(r->sample_max_queue ? r->sample_max_queue[i] : 0));
         fputc('\n', f);
@@ -116,7 +116,7 @@ static void pause_row(void *ud, uint32_t port, uint32_t first, uint32_t last)
     uint8_t g = s->port_seg[port];
     fprintf(c->f, "%u,%s,%s,%.9g,%.9g\n", port,
             series_link_label(s, s->port_node[port], s->port_peer[port], lb, sizeof lb),
-            topo_seg_key[g < SERIES_SEGS ? g : SERIES_SEGS - 1], c->r->sample_t[first],
+            path_seg_key(g), c->r->sample_t[first],
             c->r->sample_t[last] + c->dt);
 }
 
@@ -143,7 +143,7 @@ static int write_ports(FILE *f, const struct results *r)
         const struct hot_port *h = &s->hot[j];
         fprintf(f, "%u,%u,%s,%s,%llu,%.9g\n", j + 1, h->port,
                 series_link_label(s, h->node, h->peer, lb, sizeof lb),
-                topo_seg_key[h->seg < SERIES_SEGS ? h->seg : SERIES_SEGS - 1],
+                path_seg_key(h->seg),
                 (unsigned long long)h->max_queue, h->paused_s);
     }
     return 0;

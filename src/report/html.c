@@ -222,11 +222,11 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                    "set y2label 'still to write (GB)'\n"
                    "set y2tics\n set ytics nomirror\n set y2range [0:*]\n plot ",
                 dir);
-        for (int g = 0; g < RESULTS_SEGMENTS; g++) {
-            double cap = r->segs[PATH_WRITER_NIC + g].cap_bps;
+        for (int g = 0; g < 4; g++) { /* timeseries.csv: the forward link sets */
+            double cap = r->segs[path_link_sets[g]].cap_bps;
             fprintf(f, "'%s/timeseries.csv' skip 1 using ($1*1e3):($%d*1e11/%.9g) lw 1.5 "
                        "title '%s', ",
-                    dir, 4 + g, cap > 0 ? cap : 1, path_seg_label(PATH_WRITER_NIC + g));
+                    dir, 4 + g, cap > 0 ? cap : 1, path_seg_label(path_link_sets[g]));
         }
         fprintf(f, "'%s/timeseries.csv' skip 1 using ($1*1e3):($2/1e9) axes x1y2 "
                    "title 'still to write (GB)' dt 2 lw 1.5 lc rgb 'black'\n"

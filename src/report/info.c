@@ -75,7 +75,7 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
                  "%.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
     fprintf(out, "  bound       %s, set by %s (base latency %s)\n",
-            fmt_secs(r->bound_s, a, sizeof a), bound_limit_name(r->bound_limit),
+            fmt_secs(r->bound_s, a, sizeof a), path_seg_label(r->bound_limit),
             fmt_secs(r->base_latency_s, b, sizeof b));
     fprintf(out, "  segments    capacity and the completion each alone allows:\n");
     for (int s = 0; s < PATH_COUNT; s++) {

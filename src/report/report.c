@@ -7,10 +7,6 @@
 #include "../topo/topo.h"
 #include "internal.h"
 
-/* Per-link figures of the segments in results (enum segment order). */
-static const char *const seg_key[RESULTS_SEGMENTS] = {
-    "writer_nic", "cleaf_uplinks", "spine_downlinks", "storage_nic"};
-
 /* The planner's answer, first: size, completion, stall, cost per day,
  * optimal interval, goodput (docs/checkpoint.md). */
 static void summary_answer(FILE *out, const struct scenario *sc, const struct results *r)
@@ -33,7 +29,7 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                      "delivered when the run stopped (bound %s, set by %s)\n",
                 r->flows_done, r->transfers, fmt_bytes((double)r->bytes_delivered, a, sizeof a),
                 fmt_bytes((double)r->ckpt_bytes, b, sizeof b), fmt_secs(r->bound_s, d, sizeof d),
-                bound_limit_name(r->bound_limit));
+                path_seg_label(r->bound_limit));
         fprintf(out, "  cost        not computed: GPU stall, cost per day, interval and goodput "
                      "need a finished write\n");
         return;
@@ -41,7 +37,7 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
     fprintf(out, "  completion  %s after the trigger; write %s  (bound %s, set by %s; "
                  "%.1f%% of bound)\n",
             fmt_secs(c->end_s, a, sizeof a), fmt_secs(r->completion_s, b, sizeof b),
-            fmt_secs(r->bound_s, d, sizeof d), bound_limit_name(r->bound_limit),
+            fmt_secs(r->bound_s, d, sizeof d), path_seg_label(r->bound_limit),
             r->bound_s > 0 ? 100.0 * r->completion_s / r->bound_s : 0.0);
     fprintf(out, "  GPU stall   %s per checkpoint (%s%s)%s\n", fmt_secs(c->stall_s, a, sizeof a),
             p->policy, p->stall_measured ? ": GPUs wait for the whole write"
@@ -108,9 +104,9 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                      "queue p99 (busy ports): storage NIC %s, spine down %s, leaf up %s\n",
                 fmt_bytes((double)r->max_headroom_bytes, a, sizeof a),
                 fmt_bytes((double)r->max_shared_pg_bytes, b, sizeof b),
-                fmt_bytes((double)r->seg_queue_p99[SEG_SLEAF_DOWN], c, sizeof c),
-                fmt_bytes((double)r->seg_queue_p99[SEG_SPINE_DOWN], d, sizeof d),
-                fmt_bytes((double)r->seg_queue_p99[SEG_CLEAF_UP], e, sizeof e));
+                fmt_bytes((double)r->seg_queue_p99[PATH_STORAGE_NIC], c, sizeof c),
+                fmt_bytes((double)r->seg_queue_p99[PATH_SPINE_DOWN], d, sizeof d),
+                fmt_bytes((double)r->seg_queue_p99[PATH_CLEAF_UP], e, sizeof e));
         fprintf(out, "  congestion  cc %s; ECN marked %llu packets (%.2f%%), %llu CNPs, "
                      "%llu rate cuts",
                 r->cc ? r->cc : "none", (unsigned long long)r->ecn_marked,
@@ -197,10 +193,6 @@ static void emit_key(void *ud, const char *key, const char *value, int kind)
 
 #define U(x) json_integer((json_int_t)(x))
 
-static const char *const seg_json[5] = {
-    "writer_nic", "compute_leaf_up", "spine_down", "storage_nic", "reverse",
-};
-
 /* network.pfc/ecn/buffer/drops detail and transport.* (packet engine) */
 static void put_lossless(json_t *root, const struct results *r)
 {
@@ -216,13 +208,14 @@ static void put_lossless(json_t *root, const struct results *r)
     put_dotted(root, "network.buffer.max_switch_bytes", U(r->max_buffer_bytes));
     put_dotted(root, "network.buffer.max_headroom_bytes", U(r->max_headroom_bytes));
     put_dotted(root, "network.buffer.max_shared_pg_bytes", U(r->max_shared_pg_bytes));
-    for (int sg = 0; sg < 5; sg++) {
+    for (int i = 0; i < PATH_LINK_SETS; i++) {
+        int sg = path_link_sets[i];
         char k[96];
-        snprintf(k, sizeof k, "network.queues.%s.max_bytes", seg_json[sg]);
+        snprintf(k, sizeof k, "network.queues.%s.max_bytes", path_seg_key(sg));
         put_dotted(root, k, U(r->seg_queue_max[sg]));
-        snprintf(k, sizeof k, "network.queues.%s.p99_bytes", seg_json[sg]);
+        snprintf(k, sizeof k, "network.queues.%s.p99_bytes", path_seg_key(sg));
         put_dotted(root, k, U(r->seg_queue_p99[sg]));
-        snprintf(k, sizeof k, "network.pfc.paused_s_by_segment.%s", seg_json[sg]);
+        snprintf(k, sizeof k, "network.pfc.paused_s_by_segment.%s", path_seg_key(sg));
         put_dotted(root, k, json_real(r->seg_paused_s[sg]));
     }
     if (r->ports) {
@@ -234,7 +227,7 @@ static void put_lossless(json_t *root, const struct results *r)
             json_t *o = json_object();
             json_object_set_new(o, "port", U(i));
             json_object_set_new(o, "node", U(p->node));
-            json_object_set_new(o, "segment", json_string(seg_json[p->seg < 5 ? p->seg : 4]));
+            json_object_set_new(o, "segment", json_string(path_seg_key((int)p->seg)));
             json_object_set_new(o, "tx_bytes", U(p->tx_bytes));
             json_object_set_new(o, "max_queue_bytes", U(p->max_queue));
             json_object_set_new(o, "max_headroom_bytes", U(p->max_headroom));
@@ -336,14 +329,14 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
     put_dotted(root, "checkpoint.writer_completion_s.max", real_or_null(r->writer_max_s, r->finished));
     json_plan_cost(root, r);
     put_dotted(root, "bound.completion_s", json_real(r->bound_s));
-    put_dotted(root, "bound.limit", json_string(bound_limit_name(r->bound_limit)));
+    put_dotted(root, "bound.limit", json_string(path_seg_key(r->bound_limit)));
+    put_dotted(root, "bound.limit_label", json_string(path_seg_label(r->bound_limit)));
     put_dotted(root, "bound.ratio", real_or_null(r->bound_s > 0 ? r->completion_s / r->bound_s : 0,
                                                  r->finished));
     put_dotted(root, "bound.base_latency_s", json_real(r->base_latency_s));
     json_t *terms = json_object();
-    for (int l = 0; l < LIMIT_COUNT; l++)
-        json_object_set_new(terms, bound_limit_name((enum bound_limit)l),
-                            json_real(r->bound_term_s[l]));
+    for (int l = PATH_WRITER_NIC; l < PATH_COUNT; l++) /* the host path shares the writer's */
+        json_object_set_new(terms, path_seg_key(l), json_real(r->bound_term_s[l]));
     put_dotted(root, "bound.terms_s", terms);
     if (r->bottleneck.seg >= 0) {
         put_dotted(root, "segments", segments_json(r));
@@ -374,13 +367,13 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
     put_dotted(root, "network.lb.spine_imbalance", json_real(r->lb_spine_imbalance));
     put_dotted(root, "network.lb.uplinks_per_flow_mean", json_real(r->lb_paths_mean));
     put_dotted(root, "network.lb.uplinks_per_flow_max", U(r->lb_paths_max));
-    for (int s = 0; r->has_link_stats && s < RESULTS_SEGMENTS; s++) {
+    for (int s = PATH_WRITER_NIC; r->has_link_stats && s <= PATH_STORAGE_NIC; s++) {
         char k[96];
-        snprintf(k, sizeof k, "network.links.%s.max_utilisation", seg_key[s]);
+        snprintf(k, sizeof k, "network.links.%s.max_utilisation", path_seg_key(s));
         put_dotted(root, k, json_real(r->link_util_max[s]));
-        snprintf(k, sizeof k, "network.links.%s.max_busy_s", seg_key[s]);
+        snprintf(k, sizeof k, "network.links.%s.max_busy_s", path_seg_key(s));
         put_dotted(root, k, json_real(r->link_busy_max_s[s]));
-        snprintf(k, sizeof k, "network.links.%s.max_full_s", seg_key[s]);
+        snprintf(k, sizeof k, "network.links.%s.max_full_s", path_seg_key(s));
         put_dotted(root, k, json_real(r->link_full_max_s[s]));
     }
     put_dotted(root, "invariants.ok", json_boolean(r->ok));

@@ -4,15 +4,6 @@
 
 #include "../core/units.h"
 
-const char *bound_limit_name(enum bound_limit l)
-{
-    static const char *const names[LIMIT_COUNT] = {
-        "writer NIC", "compute-leaf uplinks", "storage-leaf uplinks",
-        "storage NIC", "storage back end",
-    };
-    return l < LIMIT_COUNT ? names[l] : "?";
-}
-
 uint64_t wire_bytes(uint64_t bytes, uint32_t mtu)
 {
     return bytes + (bytes + mtu - 1) / mtu * ROCE_OVERHEAD;
@@ -171,7 +162,7 @@ static uint64_t res_bound(const struct res *r, uint64_t bps)
 void bound_compute(struct results *r, const struct topo *t, const struct workload *w,
                    const struct scenario *sc, struct bound_ps *out)
 {
-    uint64_t lim[LIMIT_COUNT] = {0};
+    uint64_t lim[PATH_COUNT] = {0};
     uint32_t ne = t->first_cleaf; /* endpoints: writer NICs and storage nodes */
     struct res *nic = malloc(ne * sizeof *nic);      /* by endpoint */
     struct res *drain = malloc(ne * sizeof *drain);  /* by endpoint, payload */
@@ -203,16 +194,16 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         if (x->rate_bps && x->rate_bps < line)
             end = sat_add(units_ser_ps(wb - m, x->rate_bps), ser_floor(m, line));
         end = sat_add(sat_add(off, end), pt.tail[0]);
-        if (end > lim[LIMIT_WRITER_NIC]) {
-            lim[LIMIT_WRITER_NIC] = end;
+        if (end > lim[PATH_WRITER_NIC]) {
+            lim[PATH_WRITER_NIC] = end;
             capped = x->rate_bps && x->rate_bps < line;
         }
         if (pt.alone) {
             /* the transfer alone, charged to the hop that holds it up */
-            enum bound_limit l = pt.alone_hop == 0   ? LIMIT_WRITER_NIC
-                                 : pt.alone_hop == k ? LIMIT_STORAGE_NIC
-                                 : pt.alone_hop == 1 ? LIMIT_CLEAF_UP
-                                                     : LIMIT_SLEAF_UP;
+            enum path_seg l = pt.alone_hop == 0   ? PATH_WRITER_NIC
+                                 : pt.alone_hop == k ? PATH_STORAGE_NIC
+                                 : pt.alone_hop == 1 ? PATH_CLEAF_UP
+                                                     : PATH_SPINE_DOWN;
             uint64_t v = sat_add(off, pt.alone);
             lim[l] = v > lim[l] ? v : lim[l];
         }
@@ -232,10 +223,10 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         int storage = nd->kind == NODE_STORAGE;
         /* a writer's NIC is its port up; a storage node's its leaf's port down */
         uint64_t v = res_bound(&nic[i], t->ports[storage ? nd->leaf_port : nd->first_port].bps);
-        enum bound_limit l = storage ? LIMIT_STORAGE_NIC : LIMIT_WRITER_NIC;
+        enum path_seg l = storage ? PATH_STORAGE_NIC : PATH_WRITER_NIC;
         lim[l] = v > lim[l] ? v : lim[l];
         uint64_t d = storage ? res_bound(&drain[i], sc->storage.drain_bps) : 0;
-        lim[LIMIT_STORAGE_DRAIN] = d > lim[LIMIT_STORAGE_DRAIN] ? d : lim[LIMIT_STORAGE_DRAIN];
+        lim[PATH_BACKEND] = d > lim[PATH_BACKEND] ? d : lim[PATH_BACKEND];
     }
     for (uint32_t l = 0; ok && l < t->n_leaves; l++) {
         const struct tnode *n = &t->nodes[t->first_cleaf + l];
@@ -243,26 +234,26 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
             if (t->ports[t->ports[p].peer].node >= t->first_spine && !t->ports[p].failed)
                 cap += t->ports[p].bps;
-        enum bound_limit k = n->storage_side ? LIMIT_SLEAF_UP : LIMIT_CLEAF_UP;
+        enum path_seg k = n->storage_side ? PATH_SPINE_DOWN : PATH_CLEAF_UP;
         uint64_t v = res_bound(&up[2 * l + n->storage_side], cap);
         lim[k] = v > lim[k] ? v : lim[k];
     }
     if (base == UINT64_MAX)
         base = 0;
-    r->bound_limit = LIMIT_WRITER_NIC;
-    uint64_t best = lim[LIMIT_WRITER_NIC];
-    for (int l = 0; l < LIMIT_COUNT; l++) {
+    r->bound_limit = PATH_WRITER_NIC;
+    uint64_t best = lim[PATH_WRITER_NIC];
+    for (int l = 0; l < PATH_COUNT; l++) {
         /* what the limit adds to the base latency */
         r->bound_term_s[l] = (double)(lim[l] > base ? lim[l] - base : 0) / (double)PS_PER_S;
         if (lim[l] > best) {
             best = lim[l];
-            r->bound_limit = (enum bound_limit)l;
+            r->bound_limit = (enum path_seg)l;
         }
     }
     r->bound_s = (double)best / (double)PS_PER_S;
     r->base_latency_s = (double)base / (double)PS_PER_S;
     if (out) {
-        for (int l = 0; l < LIMIT_COUNT; l++)
+        for (int l = 0; l < PATH_COUNT; l++)
             out->limit_ps[l] = lim[l];
         out->best_ps = best;
         out->writer_capped = capped;
@@ -291,7 +282,7 @@ void balance_compute(struct results *r, const struct topo *t, const double *port
         double sum = 0, mx = 0;
         uint32_t k = 0;
         for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
-            if (t->ports[p].seg != SEG_CLEAF_UP)
+            if (t->ports[p].seg != PATH_CLEAF_UP)
                 continue;
             sum += port_bytes[p];
             mx = port_bytes[p] > mx ? port_bytes[p] : mx;
@@ -304,7 +295,7 @@ void balance_compute(struct results *r, const struct topo *t, const double *port
         const struct tnode *nd = &t->nodes[s];
         double b = 0;
         for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
-            if (t->ports[p].seg == SEG_SPINE_DOWN)
+            if (t->ports[p].seg == PATH_SPINE_DOWN)
                 b += port_bytes[p];
         spine_sum += b;
         spine_max = b > spine_max ? b : spine_max;

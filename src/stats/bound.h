@@ -28,7 +28,7 @@ void balance_compute(struct results *r, const struct topo *t, const double *port
 
 /* The bound in picoseconds, saturated at UINT64_MAX. */
 struct bound_ps {
-    uint64_t limit_ps[LIMIT_COUNT]; /* each limit's bound (0: carries nothing) */
+    uint64_t limit_ps[PATH_COUNT]; /* each limit's bound (0: carries nothing) */
     uint64_t best_ps;               /* the bound: the largest */
     int writer_capped;              /* the writer term is a rate-capped transfer's */
     int ok;                         /* 0: out of memory, the figures are partial */

@@ -8,20 +8,6 @@
 #include "../work/plan.h"
 #include "series.h"
 
-enum bound_limit {
-    LIMIT_WRITER_NIC,
-    LIMIT_CLEAF_UP,
-    LIMIT_SLEAF_UP,
-    LIMIT_STORAGE_NIC,
-    LIMIT_STORAGE_DRAIN,       /* the storage back end (storage.drain_rate) */
-    LIMIT_COUNT
-};
-
-const char *bound_limit_name(enum bound_limit l);
-
-/* Path segments with per-link figures, in enum segment order (topo.h):
- * writer NIC, compute-leaf uplinks, spine -> storage leaf, storage NIC. */
-#define RESULTS_SEGMENTS 4
 
 /* What checkpoints and failures cost (src/cost, docs/checkpoint.md).
  * Intervals are training time between checkpoints; 0 = not applicable. */
@@ -69,8 +55,8 @@ struct results {
 
     /* analytic max-flow lower bound */
     double bound_s;
-    enum bound_limit bound_limit;
-    double bound_term_s[LIMIT_COUNT]; /* each term without base latency */
+    enum path_seg bound_limit;
+    double bound_term_s[PATH_COUNT]; /* each term without base latency */
     double base_latency_s;
 
     /* fabric */
@@ -109,14 +95,14 @@ struct results {
     uint32_t lb_paths_max;
     uint64_t max_headroom_bytes;   /* largest PFC headroom use of a (port, PG) */
     uint64_t max_shared_pg_bytes;  /* largest shared-pool use of a (port, PG) */
-    /* per segment (enum segment order, SEG_COUNT = 5 incl. reverse):
-     * largest egress queue, time-weighted p99 of busy ports, time paused */
-    uint64_t seg_queue_max[5], seg_queue_p99[5];
-    double seg_paused_s[5];
+    /* per link set (enum path_seg, src/topo/path.h): largest egress queue,
+     * time-weighted p99 of busy ports, time paused */
+    uint64_t seg_queue_max[PATH_SETS], seg_queue_p99[PATH_SETS];
+    double seg_paused_s[PATH_SETS];
     /* per port, owned (results_release frees) */
     uint32_t n_ports;
     struct port_result {
-        uint32_t node, peer, seg;
+        uint32_t node, peer, seg;   /* seg: its link set (enum path_seg) */
         uint64_t tx_bytes, max_queue, max_headroom, max_shared;
         uint64_t pause_tx, pause_rx, ecn_marked, drops;
         double paused_s;
@@ -136,16 +122,16 @@ struct results {
     uint32_t n_writer_s;
     double *writer_s;
 
-    /* per segment, its busiest link (has_link_stats): carried wire bytes /
-     * (capacity x completion), time carrying traffic, time at capacity */
+    /* per forward link set, its busiest link (has_link_stats): carried wire
+     * bytes / (capacity x completion), time carrying traffic, time at
+     * capacity; indexed by enum path_seg */
     int has_link_stats;
-    double link_util_max[RESULTS_SEGMENTS];
-    double link_busy_max_s[RESULTS_SEGMENTS];
-    double link_full_max_s[RESULTS_SEGMENTS];
+    double link_util_max[PATH_SETS];
+    double link_busy_max_s[PATH_SETS];
+    double link_full_max_s[PATH_SETS];
 
-    /* wire bytes sent on each segment's ports (has_packet_stats; enum
-     * segment order, incl. reverse) */
-    uint64_t seg_tx_bytes[5];
+    /* wire bytes sent on each link set's ports (has_packet_stats) */
+    uint64_t seg_tx_bytes[PATH_SETS];
     /* telemetry time series (series.h; queues and pauses: packet engine), owned */
     struct series series;
     /* bottleneck attribution by path segment (src/stats/segments.c) */

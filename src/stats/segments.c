@@ -26,7 +26,7 @@ static double ser_s(double bytes, double bps)
 }
 
 /* Capacity and element count of the links of one topology segment. */
-static void seg_links(const struct topo *t, enum segment sg, struct seg_figures *f)
+static void seg_links(const struct topo *t, enum path_seg sg, struct seg_figures *f)
 {
     for (uint32_t p = 0; p < t->n_ports; p++) {
         if (t->ports[p].seg != sg)
@@ -114,9 +114,7 @@ void segments_compute(struct results *r, const struct topo *t,
     memset(r->segs, 0, sizeof r->segs);
     writer_side(r, t, w, sc, T);
 
-    /* the four link segments */
-    static const enum bound_limit lim[RESULTS_SEGMENTS] = {
-        LIMIT_WRITER_NIC, LIMIT_CLEAF_UP, LIMIT_SLEAF_UP, LIMIT_STORAGE_NIC};
+    /* the four link segments: each is a link set and a bound term */
     double wire_total = 0, cross = 0;
     for (uint32_t i = 0; i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
@@ -125,14 +123,14 @@ void segments_compute(struct results *r, const struct topo *t,
         if (t->nodes[x->src].leaf != t->nodes[x->dst].leaf)
             cross += wb;
     }
-    for (int s = 0; s < RESULTS_SEGMENTS; s++) {
-        struct seg_figures *f = &r->segs[PATH_WRITER_NIC + s];
+    for (int s = PATH_WRITER_NIC; s <= PATH_STORAGE_NIC; s++) {
+        struct seg_figures *f = &r->segs[s];
         f->applies = 1;
-        seg_links(t, (enum segment)s, f);
+        seg_links(t, (enum path_seg)s, f);
         /* what the engine counted on the wires (resends included), or
          * what the transfers must carry */
         f->bytes = r->has_packet_stats ? (double)r->seg_tx_bytes[s]
-                                       : (s == SEG_HOST_UP || s == SEG_SLEAF_DOWN ? wire_total
+                                       : (s == PATH_WRITER_NIC || s == PATH_STORAGE_NIC ? wire_total
                                                                                    : cross);
         f->util = T > 0 && f->cap_bps > 0 ? ser_s(f->bytes, f->cap_bps) / T : 0;
         if (r->has_link_stats) {
@@ -148,8 +146,8 @@ void segments_compute(struct results *r, const struct topo *t,
         f->max_util = f->max_util > 1 ? 1 : f->max_util;
         f->saturated_s = f->saturated_s > T ? T : f->saturated_s;
         f->paused_s = r->has_packet_stats ? r->seg_paused_s[s] : 0;
-        if (s != SEG_HOST_UP) {
-            f->need_s = r->bound_term_s[lim[s]];
+        if (s != PATH_WRITER_NIC) {
+            f->need_s = r->bound_term_s[s];
             f->bound_s = f->need_s + base;
         }
     }
@@ -163,7 +161,7 @@ void segments_compute(struct results *r, const struct topo *t,
         b->cap_bps = b->elem_bps * t->n_storage;
         for (uint32_t i = 0; i < w->n; i++)
             b->bytes += (double)w->xfers[i].bytes;
-        b->need_s = r->bound_term_s[LIMIT_STORAGE_DRAIN];
+        b->need_s = r->bound_term_s[PATH_BACKEND];
         b->saturated_s = b->need_s; /* it drains at its rate while it holds bytes */
         b->bound_s = b->need_s + base;
         b->util = T > 0 ? ser_s(b->bytes, b->cap_bps) / T : 0;

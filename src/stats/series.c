@@ -5,22 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *path_seg_key(int s)
-{
-    static const char *const k[PATH_COUNT] = {
-        "host_path", "writer_nic", "compute_leaf_up", "spine_down", "storage_nic",
-        "storage_backend"};
-    return s >= 0 && s < PATH_COUNT ? k[s] : "none";
-}
-
-const char *path_seg_label(int s)
-{
-    static const char *const k[PATH_COUNT] = {
-        "GPU/host -> NIC", "writer NIC", "compute-leaf uplinks",
-        "spine -> storage leaf", "storage NIC", "storage back end"};
-    return s >= 0 && s < PATH_COUNT ? k[s] : "none";
-}
-
 /* Grow *p (elements of size sz) to hold at least need; doubles. */
 static int grow(void **p, uint64_t *cap, uint64_t need, size_t sz)
 {

@@ -20,19 +20,9 @@
 
 #include <stdint.h>
 
-enum path_seg {
-    PATH_HOST,          /* GPU / host -> NIC: device-to-host copy and rate caps */
-    PATH_WRITER_NIC,    /* compute node -> compute leaf */
-    PATH_CLEAF_UP,      /* compute leaf -> spine */
-    PATH_SPINE_DOWN,    /* spine -> storage leaf */
-    PATH_STORAGE_NIC,   /* storage leaf -> storage node */
-    PATH_BACKEND,       /* storage node -> its back end (storage.drain_rate) */
-    PATH_COUNT
-};
+#include "../topo/path.h"
 
-/* "writer_nic" (JSON, CSV) and "writer NIC" (people). */
-const char *path_seg_key(int s);
-const char *path_seg_label(int s);
+
 
 /* One segment of the checkpoint path, over the whole run. Rates are bits/s,
  * bytes are wire bytes (payload for the host path and the back end). */
@@ -67,7 +57,7 @@ struct bottleneck {
 };
 #define RESENT_CAUSE 0.1
 
-#define SERIES_SEGS 5      /* enum segment order (topo.h), incl. reverse */
+#define SERIES_SEGS PATH_SETS /* indexed by enum path_seg (link sets) */
 #define SERIES_MAX_HOT 64
 
 /* A port's new state at a sample: queue bytes (switch ports; saturated at

@@ -6,15 +6,6 @@
 
 #include "../core/rng.h"
 
-const char *segment_name(enum segment s)
-{
-    static const char *const names[SEG_COUNT] = {
-        "writer NIC", "compute-leaf uplinks", "storage-leaf downlinks",
-        "storage NIC", "reverse",
-    };
-    return s < SEG_COUNT ? names[s] : "?";
-}
-
 uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
                         uint16_t sport, uint16_t dport)
 {
@@ -26,7 +17,7 @@ uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
 /* Connect port a (on node na) and port b (on node nb) as one link. */
 static void link_ports(struct topo *t, uint32_t a, uint32_t na, uint32_t b,
                        uint32_t nb, uint64_t bps, uint64_t delay,
-                       enum segment seg_ab, enum segment seg_ba)
+                       enum path_seg seg_ab, enum path_seg seg_ba)
 {
     t->ports[a] = (struct tport){na, b, bps, delay, seg_ab, 0};
     t->ports[b] = (struct tport){nb, a, bps, delay, seg_ba, 0};
@@ -369,8 +360,8 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
             uint64_t bps = storage ? sc->storage.nic_bps : sc->cluster.nic_bps;
             link_ports(t, hn->first_port, h, p + i, n, bps,
                        sc->fabric.link_delay_ps,
-                       storage ? SEG_REVERSE : SEG_HOST_UP,
-                       storage ? SEG_SLEAF_DOWN : SEG_REVERSE);
+                       storage ? PATH_REVERSE : PATH_WRITER_NIC,
+                       storage ? PATH_STORAGE_NIC : PATH_REVERSE);
         }
         p += nd->nports;
     }
@@ -390,8 +381,8 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
             link_ports(t, up0 + s, t->first_cleaf + l, sn->first_port + l * k + s % k,
                        t->first_spine + s / k, sc->fabric.uplink_bps,
                        sc->fabric.link_delay_ps,
-                       storage ? SEG_REVERSE : SEG_CLEAF_UP,
-                       storage ? SEG_SPINE_DOWN : SEG_REVERSE);
+                       storage ? PATH_REVERSE : PATH_CLEAF_UP,
+                       storage ? PATH_SPINE_DOWN : PATH_REVERSE);
         }
     }
     if (fail_links(t, sc, e) < 0)

@@ -14,19 +14,9 @@
 #include "../core/arena.h"
 #include "../core/err.h"
 #include "../scenario/scenario.h"
+#include "path.h"
 
 enum node_kind { NODE_HOST, NODE_STORAGE, NODE_LEAF, NODE_SPINE };
-
-/* Path segments in the order of the checkpoint path; a port's segment is the
- * one its egress direction belongs to. */
-enum segment {
-    SEG_HOST_UP,        /* compute node -> compute leaf (writer NIC) */
-    SEG_CLEAF_UP,       /* compute leaf -> spine */
-    SEG_SPINE_DOWN,     /* spine -> storage leaf */
-    SEG_SLEAF_DOWN,     /* storage leaf -> storage node (storage NIC) */
-    SEG_REVERSE,        /* any port facing away from storage */
-    SEG_COUNT
-};
 
 struct tnode {
     enum node_kind kind;
@@ -39,7 +29,7 @@ struct tnode {
 struct tport {
     uint32_t node, peer;
     uint64_t bps, delay_ps;
-    enum segment seg;
+    enum path_seg seg;  /* its link set */
     int failed;           /* link down (fabric.failed_links): no route uses it */
 };
 
@@ -105,6 +95,5 @@ uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
 #define ROCE_UDP_PORT 4791
 #define ROCE_OVERHEAD 82 /* preamble+IFG+Eth+FCS+IPv4+UDP+BTH+ICRC */
 
-const char *segment_name(enum segment s);
 
 #endif
