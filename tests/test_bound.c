@@ -104,7 +104,7 @@ static void dump(const struct scenario *sc)
     fprintf(stderr, "\n");
 }
 
-/* The slowest link's time for one full packet. */
+/* The time of one full packet at the slowest of links, rate cap and back end. */
 static uint64_t packet_time_ps(const struct scenario *sc)
 {
     uint64_t s = sc->cluster.nic_bps;
@@ -117,7 +117,9 @@ static uint64_t packet_time_ps(const struct scenario *sc)
         cap = sc->cluster.d2h_bps * sc->cluster.gpus_per_node;
     if (cap && cap < s)
         t = units_ser_ps(sc->fabric.mtu + ROCE_OVERHEAD, cap);
-    return t;
+    /* or the back end, the slowest of all */
+    uint64_t d = sc->storage.drain_bps ? units_ser_ps(sc->fabric.mtu, sc->storage.drain_bps) : 0;
+    return d > t ? d : t;
 }
 
 /* Defect: the bound used one switch latency for leaves and spines, counted
