@@ -39,9 +39,8 @@ static int random_scenario(struct scenario *sc, struct rng *g, int single)
     rc |= setf(sc, &e, "fabric.hosts_per_leaf=%u", 1 + (unsigned)rng_below(g, 4));
     rc |= setf(sc, &e, "storage.nodes=%u", storage);
     rc |= setf(sc, &e, "fabric.storage_per_leaf=%u", 1 + (unsigned)rng_below(g, 3));
-    /* one flow takes one uplink (ECMP), the bound counts them all: one path */
-    rc |= setf(sc, &e, "fabric.spines=%u", single ? 1 : 1 + (unsigned)rng_below(g, 3));
-    rc |= setf(sc, &e, "fabric.links_per_spine=%u", single ? 1 : 1 + (unsigned)rng_below(g, 2));
+    rc |= setf(sc, &e, "fabric.spines=%u", 1 + (unsigned)rng_below(g, 3));
+    rc |= setf(sc, &e, "fabric.links_per_spine=%u", 1 + (unsigned)rng_below(g, 2));
     rc |= setf(sc, &e, "cluster.nic_speed=%lluGbps", (unsigned long long)gbps[rng_below(g, 6)]);
     rc |= setf(sc, &e, "storage.nic_speed=%lluGbps", (unsigned long long)gbps[rng_below(g, 6)]);
     rc |= setf(sc, &e, "fabric.uplink_speed=%lluGbps", (unsigned long long)gbps[rng_below(g, 6)]);
