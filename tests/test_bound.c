@@ -39,9 +39,8 @@ static int random_scenario(struct scenario *sc, struct rng *g, int single)
     rc |= setf(sc, &e, "fabric.hosts_per_leaf=%u", 1 + (unsigned)rng_below(g, 4));
     rc |= setf(sc, &e, "storage.nodes=%u", storage);
     rc |= setf(sc, &e, "fabric.storage_per_leaf=%u", 1 + (unsigned)rng_below(g, 3));
-    /* one flow takes one uplink (ECMP), the bound counts them all: one path */
-    rc |= setf(sc, &e, "fabric.spines=%u", single ? 1 : 1 + (unsigned)rng_below(g, 3));
-    rc |= setf(sc, &e, "fabric.links_per_spine=%u", single ? 1 : 1 + (unsigned)rng_below(g, 2));
+    rc |= setf(sc, &e, "fabric.spines=%u", 1 + (unsigned)rng_below(g, 3));
+    rc |= setf(sc, &e, "fabric.links_per_spine=%u", 1 + (unsigned)rng_below(g, 2));
     rc |= setf(sc, &e, "cluster.nic_speed=%lluGbps", (unsigned long long)gbps[rng_below(g, 6)]);
     rc |= setf(sc, &e, "storage.nic_speed=%lluGbps", (unsigned long long)gbps[rng_below(g, 6)]);
     rc |= setf(sc, &e, "fabric.uplink_speed=%lluGbps", (unsigned long long)gbps[rng_below(g, 6)]);
@@ -104,7 +103,7 @@ static void dump(const struct scenario *sc)
     fprintf(stderr, "\n");
 }
 
-/* The slowest link's time for one full packet. */
+/* The time of one full packet at the slowest of links, rate cap and back end. */
 static uint64_t packet_time_ps(const struct scenario *sc)
 {
     uint64_t s = sc->cluster.nic_bps;
@@ -117,7 +116,9 @@ static uint64_t packet_time_ps(const struct scenario *sc)
         cap = sc->cluster.d2h_bps * sc->cluster.gpus_per_node;
     if (cap && cap < s)
         t = units_ser_ps(sc->fabric.mtu + ROCE_OVERHEAD, cap);
-    return t;
+    /* or the back end, the slowest of all */
+    uint64_t d = sc->storage.drain_bps ? units_ser_ps(sc->fabric.mtu, sc->storage.drain_bps) : 0;
+    return d > t ? d : t;
 }
 
 /* Defect: the bound used one switch latency for leaves and spines, counted

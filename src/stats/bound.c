@@ -96,6 +96,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     uint64_t gap = x->rate_bps && x->rate_bps < line ? units_ser_ps(p, x->rate_bps) : 0;
     uint64_t sp0 = ser_floor(p, line);
     uint64_t behind = p == q ? 0 : sat_mul(n - 1, gap > sp0 ? gap : sp0);
+    int lb = sc->fabric.load_balancing, one_path = lb == LB_ECMP || lb == LB_WCMP;
     for (uint32_t i = 0; i < np; i++) {
         const struct tport *pt = &t->ports[path[i]];
         if (i > 0) {
@@ -104,11 +105,12 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
             hp = sat_add(hp, sat_add(ser_floor(p, prev->bps), hop));
             hq = sat_add(hq, sat_add(ser_floor(q, prev->bps), hop));
         }
-        uint64_t later = sat_add(behind, hq);
+        /* one path keeps them in order: the first is first everywhere */
+        uint64_t later = one_path ? UINT64_MAX : sat_add(behind, hq);
         bp->head[i] = hp < later ? hp : later;
         if (i + 1 == np) {
             uint64_t ap = sat_add(hp, ser_floor(p, pt->bps));
-            uint64_t aq = sat_add(later, ser_floor(q, pt->bps));
+            uint64_t aq = one_path ? UINT64_MAX : sat_add(later, ser_floor(q, pt->bps));
             bp->arrive = sat_add(ap < aq ? ap : aq, pt->delay_ps);
         }
     }
@@ -126,10 +128,9 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
                                                     bp->tail[i + 1])));
     }
     /* one path per flow (ecmp, wcmp): its packets keep their order */
-    int lb = sc->fabric.load_balancing;
     bp->alone = 0;
     bp->alone_hop = 0;
-    if (lb == LB_ECMP || lb == LB_WCMP) {
+    if (one_path) {
         bp->alone = n < 2 ? sat_add(bp->arrive, write)
                           : alone_ps(t, x, path, np, lat, p, q, n, bp->tail, &bp->alone_hop);
     }

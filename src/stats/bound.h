@@ -46,7 +46,8 @@ void bound_compute(struct results *r, const struct topo *t,
  * NIC first; any equal-cost path: each tier's links share speed and delay),
  * store and forward, in ps from its start, saturated:
  *   head[i]     to the earliest start of any of its packets on hop i (the
- *               first, or a later, smaller one behind it at the writer NIC)
+ *               first; with several paths (spray, adaptive, flowlet) also a
+ *               later, smaller one that started behind it)
  *   tail[i]     from the end of its last (smallest) packet on hop i to its
  *               arrival: propagation, per-tier switch latency and that
  *               packet's serialisation on every later hop

@@ -61,12 +61,115 @@ static uint32_t nh_intern(uint32_t **nh, uint32_t **nw, size_t *len, size_t *cap
     return (uint32_t)(*len - n);
 }
 
-/* Up-down shortest paths: BFS from every leaf over the switch graph; the next
- * hops of switch s toward leaf l are the ports whose peer is one step closer. */
+/* Growing next-hop arrays (set-up only). */
+struct nh_buf {
+    uint32_t *nh, *nw;
+    size_t len, cap;
+};
+
+/* WCMP weight of a link of bps (Mbps, at least 1). */
+static uint32_t mbps(uint64_t bps)
+{
+    return (uint32_t)(bps / 1000000 ? bps / 1000000 : 1);
+}
+
+/* Up-down shortest paths toward leaf l by BFS over the switch graph: the
+ * next hops of switch s are the ports whose peer is one step closer,
+ * weighted by the link or its share of what the next switch has into l
+ * when that is less (Mbps; two tiers). Fills the rows of l through
+ * row(s) (NULL: s needs none). For leaves with a failed link only: toward
+ * the others the plain up-down routes hold. */
+static int bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dist,
+                      uint32_t *queue, uint32_t *cand, uint32_t *wgt, uint64_t *down,
+                      uint32_t *into, struct err *e)
+{
+    uint32_t nsw = t->n_switches;
+    for (uint32_t s = 0; s < nsw; s++)
+        dist[s] = UINT32_MAX;
+    uint32_t qh = 0, qt = 0;
+    dist[l] = 0;
+    queue[qt++] = l;
+    while (qh < qt) {
+        uint32_t s = queue[qh++];
+        const struct tnode *n = &t->nodes[t->first_cleaf + s];
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
+            uint32_t peer = t->ports[t->ports[p].peer].node;
+            if (!is_switch(t, peer) || t->ports[p].failed)
+                continue;
+            uint32_t ps = peer - t->first_cleaf;
+            if (dist[ps] == UINT32_MAX) {
+                dist[ps] = dist[s] + 1;
+                queue[qt++] = ps;
+            }
+        }
+    }
+    /* WCMP: the capacity each switch one hop from l has into it */
+    for (uint32_t s = 0; s < nsw; s++) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + s];
+        down[s] = 0;
+        for (uint32_t p = n->first_port; dist[s] == 1 && p < n->first_port + n->nports; p++)
+            if (!t->ports[p].failed && t->ports[t->ports[p].peer].node == t->first_cleaf + l)
+                down[s] += t->ports[p].bps;
+    }
+    for (uint32_t s = 0; s < nsw; s++) {
+        if (s == l)
+            continue; /* local delivery through the host's leaf port */
+        if (dist[s] == UINT32_MAX)
+            return err_set(e, "fabric: leaf %u unreachable from switch %u", l, s);
+        struct route *r = s >= t->n_leaves
+                              ? &t->spine_route[(size_t)(s - t->n_leaves) * t->n_leaves + l]
+                              : &t->leaf_route[(size_t)s * t->n_affected + t->affected[l]];
+        uint32_t cnt = 0;
+        const struct tnode *n = &t->nodes[t->first_cleaf + s];
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
+            uint32_t peer = t->ports[t->ports[p].peer].node;
+            if (is_switch(t, peer) && !t->ports[p].failed &&
+                dist[peer - t->first_cleaf] + 1 == dist[s])
+                cand[cnt++] = p;
+        }
+        for (uint32_t i = 0; i < cnt; i++)
+            into[t->ports[t->ports[cand[i]].peer].node - t->first_cleaf]++;
+        for (uint32_t i = 0; i < cnt; i++) {
+            uint32_t nx = t->ports[t->ports[cand[i]].peer].node - t->first_cleaf;
+            uint64_t w = t->ports[cand[i]].bps;
+            if (nx != l && down[nx] / into[nx] < w)
+                w = down[nx] / into[nx];
+            wgt[i] = mbps(w);
+        }
+        for (uint32_t i = 0; i < cnt; i++)
+            into[t->ports[t->ports[cand[i]].peer].node - t->first_cleaf] = 0;
+        r->off = nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, NULL);
+        r->cnt = cnt;
+        if (r->off == UINT32_MAX)
+            return err_set(e, "out of memory building routes");
+    }
+    return 0;
+}
+
+/* Routes of the 2-tier leaf-spine. Toward a leaf none of whose links
+ * failed, every spine goes down its links to it and every other leaf up
+ * all its working uplinks (each spine reaches it directly): a spine row
+ * is a slice of the spine's own ports, a leaf's a set shared by all such
+ * leaves, so the tables grow with the ports, not with leaves squared. Only
+ * toward leaves with a failed link does a BFS find the routes. */
 static int build_routes(struct topo *t, struct arena *a, struct err *e)
 {
-    uint32_t nsw = t->n_switches, nl = t->n_leaves;
-    t->route = arena_calloc(a, (size_t)nsw * nl, sizeof *t->route);
+    uint32_t nsw = t->n_switches, nl = t->n_leaves, k = t->links_per_spine;
+    t->affected = arena_calloc(a, nl, sizeof *t->affected);
+    t->n_affected = 0;
+    for (uint32_t l = 0; t->affected && l < nl; l++) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + l];
+        t->affected[l] = UINT32_MAX;
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            if (t->ports[p].failed) {
+                t->affected[l] = t->n_affected++;
+                break;
+            }
+    }
+    t->spine_route = arena_calloc(a, (size_t)t->n_spines * nl, sizeof *t->spine_route);
+    t->leaf_default = arena_calloc(a, nl, sizeof *t->leaf_default);
+    t->leaf_route = arena_calloc(a, t->n_affected ? (size_t)nl * t->n_affected : 1,
+                                 sizeof *t->leaf_route);
     uint32_t *dist = malloc(nsw * sizeof *dist);
     uint32_t *queue = malloc(nsw * sizeof *queue);
     uint32_t maxp = 1;
@@ -77,85 +180,57 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
     uint32_t *wgt = malloc(maxp * sizeof *wgt);
     uint64_t *down = calloc(nsw, sizeof *down);   /* capacity into leaf l */
     uint32_t *into = calloc(nsw, sizeof *into);   /* candidates of s into a switch */
-    uint32_t *nh = NULL, *nw = NULL;
-    size_t len = 0, cap = 0;
+    struct nh_buf b = {0};
     int rc = 0;
-    if (!t->route || !dist || !queue || !cand || !wgt || !down || !into) {
+    if (!t->affected || !t->spine_route || !t->leaf_default || !t->leaf_route || !dist ||
+        !queue || !cand || !wgt || !down || !into) {
         rc = err_set(e, "out of memory building routes");
         goto out;
     }
-    for (uint32_t l = 0; l < nl && rc == 0; l++) {
-        for (uint32_t s = 0; s < nsw; s++)
-            dist[s] = UINT32_MAX;
-        uint32_t qh = 0, qt = 0;
-        dist[l] = 0;
-        queue[qt++] = l;
-        while (qh < qt) {
-            uint32_t s = queue[qh++];
-            const struct tnode *n = &t->nodes[t->first_cleaf + s];
-            for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
-                uint32_t peer = t->ports[t->ports[p].peer].node;
-                if (!is_switch(t, peer) || t->ports[p].failed)
-                    continue;
-                uint32_t ps = peer - t->first_cleaf;
-                if (dist[ps] == UINT32_MAX) {
-                    dist[ps] = dist[s] + 1;
-                    queue[qt++] = ps;
-                }
-            }
+    /* spines: all their ports in order, leaf by leaf (k each) */
+    for (uint32_t s = 0; s < t->n_spines && rc == 0; s++) {
+        const struct tnode *n = &t->nodes[t->first_spine + s];
+        for (uint32_t i = 0; i < n->nports; i++) {
+            cand[i] = n->first_port + i;
+            wgt[i] = mbps(t->ports[cand[i]].bps);
         }
-        /* WCMP: the capacity each switch one hop from l has into it */
-        for (uint32_t s = 0; s < nsw; s++) {
-            const struct tnode *n = &t->nodes[t->first_cleaf + s];
-            down[s] = 0;
-            for (uint32_t p = n->first_port; dist[s] == 1 && p < n->first_port + n->nports; p++)
-                if (!t->ports[p].failed && t->ports[t->ports[p].peer].node == t->first_cleaf + l)
-                    down[s] += t->ports[p].bps;
-        }
-        for (uint32_t s = 0; s < nsw; s++) {
-            struct route *r = &t->route[(size_t)s * nl + l];
-            uint32_t cnt = 0;
-            if (s != l && dist[s] == UINT32_MAX) {
-                rc = err_set(e, "fabric: leaf %u unreachable from switch %u", l, s);
-                break;
-            }
-            const struct tnode *n = &t->nodes[t->first_cleaf + s];
-            /* s == l: local delivery through the host's leaf port */
-            for (uint32_t p = n->first_port; s != l && p < n->first_port + n->nports; p++) {
-                uint32_t peer = t->ports[t->ports[p].peer].node;
-                if (is_switch(t, peer) && !t->ports[p].failed &&
-                    dist[peer - t->first_cleaf] + 1 == dist[s])
-                    cand[cnt++] = p;
-            }
-            /* weight: the link, or its share of what the next switch has
-             * into l when that is less (Mbps; two tiers) */
-            for (uint32_t i = 0; i < cnt; i++)
-                into[t->ports[t->ports[cand[i]].peer].node - t->first_cleaf]++;
-            for (uint32_t i = 0; i < cnt; i++) {
-                uint32_t nx = t->ports[t->ports[cand[i]].peer].node - t->first_cleaf;
-                uint64_t w = t->ports[cand[i]].bps;
-                if (nx != l && down[nx] / into[nx] < w)
-                    w = down[nx] / into[nx];
-                wgt[i] = (uint32_t)(w / 1000000 ? w / 1000000 : 1);
-            }
-            for (uint32_t i = 0; i < cnt; i++)
-                into[t->ports[t->ports[cand[i]].peer].node - t->first_cleaf] = 0;
-            r->off = nh_intern(&nh, &nw, &len, &cap, cand, wgt, cnt, l ? r - 1 : NULL);
-            r->cnt = cnt;
-            if (r->off == UINT32_MAX) {
-                rc = err_set(e, "out of memory building routes");
-                break;
-            }
-        }
+        uint32_t off = nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, n->nports, NULL);
+        if (off == UINT32_MAX)
+            rc = err_set(e, "out of memory building routes");
+        for (uint32_t l = 0; rc == 0 && l < nl; l++)
+            if (t->affected[l] == UINT32_MAX)
+                t->spine_route[(size_t)s * nl + l] = (struct route){off + l * k, k};
     }
+    /* leaves: their working uplinks */
+    for (uint32_t l = 0; l < nl && rc == 0; l++) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + l];
+        uint32_t cnt = 0;
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            if (is_switch(t, t->ports[t->ports[p].peer].node) && !t->ports[p].failed) {
+                wgt[cnt] = mbps(t->ports[p].bps);
+                cand[cnt++] = p;
+            }
+        if (!cnt) {
+            rc = err_set(e, "fabric: leaf %u unreachable from switch %u", l ? 0 : 1, l);
+            break;
+        }
+        struct route *r = &t->leaf_default[l];
+        r->off = nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, cnt, NULL);
+        r->cnt = cnt;
+        if (r->off == UINT32_MAX)
+            rc = err_set(e, "out of memory building routes");
+    }
+    for (uint32_t l = 0; l < nl && rc == 0; l++)
+        if (t->affected[l] != UINT32_MAX)
+            rc = bfs_routes(t, l, &b, dist, queue, cand, wgt, down, into, e);
     if (rc == 0) {
-        t->nh_ports = arena_calloc(a, len ? len : 1, sizeof *t->nh_ports);
-        t->nh_weight = arena_calloc(a, len ? len : 1, sizeof *t->nh_weight);
+        t->nh_ports = arena_calloc(a, b.len ? b.len : 1, sizeof *t->nh_ports);
+        t->nh_weight = arena_calloc(a, b.len ? b.len : 1, sizeof *t->nh_weight);
         if (!t->nh_ports || !t->nh_weight) {
             rc = err_set(e, "out of memory building routes");
-        } else if (len) {
-            memcpy(t->nh_ports, nh, len * sizeof *nh);
-            memcpy(t->nh_weight, nw, len * sizeof *nw);
+        } else if (b.len) {
+            memcpy(t->nh_ports, b.nh, b.len * sizeof *b.nh);
+            memcpy(t->nh_weight, b.nw, b.len * sizeof *b.nw);
         }
     }
 out:
@@ -165,8 +240,8 @@ out:
     free(wgt);
     free(down);
     free(into);
-    free(nh);
-    free(nw);
+    free(b.nh);
+    free(b.nw);
     return rc;
 }
 
@@ -287,13 +362,22 @@ uint32_t topo_path(const struct topo *t, uint32_t src, uint32_t dst,
     return 0;
 }
 
-uint32_t topo_failed_routes(const struct topo *t)
+/* Next hops of routes r[0..n) that lead onto a failed link. */
+static uint32_t failed_hops(const struct topo *t, const struct route *r, size_t n)
 {
     uint32_t bad = 0;
-    for (size_t i = 0; i < (size_t)t->n_switches * t->n_leaves; i++)
-        for (uint32_t k = 0; k < t->route[i].cnt; k++)
-            bad += t->ports[t->nh_ports[t->route[i].off + k]].failed != 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < r[i].cnt; k++)
+            bad += t->ports[t->nh_ports[r[i].off + k]].failed != 0;
     return bad;
+}
+
+uint32_t topo_failed_routes(const struct topo *t)
+{
+    /* every table topo_route reads, once */
+    return failed_hops(t, t->spine_route, (size_t)t->n_spines * t->n_leaves) +
+           failed_hops(t, t->leaf_default, t->n_leaves) +
+           failed_hops(t, t->leaf_route, (size_t)t->n_leaves * t->n_affected);
 }
 
 int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,

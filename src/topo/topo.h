@@ -34,7 +34,7 @@ struct tport {
 };
 
 /* Equal-cost next hops of switch s toward leaf l:
- * ports nh_ports[off .. off+cnt) with (off, cnt) = route[s_index][l_index]. */
+ * ports nh_ports[off .. off+cnt) with (off, cnt) = *topo_route(t, s, l). */
 struct route {
     uint32_t off, cnt;
 };
@@ -46,7 +46,15 @@ struct topo {
     uint32_t n_leaves, n_switches; /* leaves = compute + storage leaves */
     struct tnode *nodes;
     struct tport *ports;
-    struct route *route;  /* [switch index][leaf index] */
+    /* routes (topo_route): toward a leaf with no failed link a leaf takes
+     * its working uplinks (leaf_default) and a spine its links down; toward
+     * the n_affected leaves with one, a BFS's (leaf_route) */
+    struct route *spine_route;  /* [spine][leaf index] */
+    struct route *leaf_default; /* [leaf index] */
+    struct route *leaf_route;   /* [leaf index][affected[leaf index]] */
+    uint32_t *affected;         /* [leaf index]: its index among them, or UINT32_MAX */
+    uint32_t n_affected;
+    struct route no_route;      /* a leaf toward itself: none (local delivery) */
     uint32_t *nh_ports;   /* identical sets of one switch are shared */
     uint64_t *ecmp_seed;  /* [switch index], from the ecmp RNG stream */
     uint32_t *nh_weight;  /* WCMP weight of each nh_ports entry (Mbps behind it); NULL = equal */
@@ -71,8 +79,14 @@ static inline uint32_t topo_leaf_index(const struct topo *t, uint32_t node)
 static inline const struct route *topo_route(const struct topo *t,
                                              uint32_t sw, uint32_t dst_leaf)
 {
-    return &t->route[(size_t)topo_switch_index(t, sw) * t->n_leaves +
-                     topo_leaf_index(t, dst_leaf)];
+    uint32_t s = topo_switch_index(t, sw), l = topo_leaf_index(t, dst_leaf);
+    if (s >= t->n_leaves)
+        return &t->spine_route[(size_t)(s - t->n_leaves) * t->n_leaves + l];
+    if (s == l)
+        return &t->no_route;
+    uint32_t a = t->affected[l];
+    return a == UINT32_MAX ? &t->leaf_default[s]
+                           : &t->leaf_route[(size_t)s * t->n_affected + a];
 }
 
 /* The ports a flow crosses from src to dst under ECMP (src's NIC port

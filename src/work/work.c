@@ -287,10 +287,12 @@ int workload_build(struct workload *w, const struct scenario *sc,
             nic = nic_turn % nics;
         }
         prev_rank = r;
-        for (uint32_t k = 0; k < c; k++) {
+        /* a file of fewer chunks than stripes fills only its first stripes:
+         * visiting just those keeps planning linear in transfers */
+        uint64_t chunks = (p.files[f].bytes + ss - 1) / ss;
+        uint32_t used = chunks < c ? (uint32_t)chunks : c;
+        for (uint32_t k = 0; k < used; k++) {
             uint64_t b = stripe_bytes(p.files[f].bytes, ss, c, k);
-            if (!b)
-                continue;
             /* a writer's cap is split over its transfers by bytes, so they
              * all end together when the cap binds */
             uint64_t cap = wcap[i] ? cap_share(wcap[i], b, p.rank_bytes[r]) : 0;
