@@ -112,6 +112,29 @@ static void valid_cap_deep_nesting(void)
     CHECKF(strstr(e.msg, "seed: expected a scalar value") != NULL, "%s", e.msg);
 }
 
+/* A 16 MiB flow sequence took libyaml's loader 28 s and 1.4 GB; a scenario
+ * has a few hundred nodes, so more than 10000 are refused while walking. */
+static void valid_cap_node_count(void)
+{
+    size_t n = 100000;
+    char *text = malloc(2 * n + 16);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    size_t o = (size_t)sprintf(text, "seed: [");
+    for (size_t i = 0; i < n; i++)
+        o += (size_t)sprintf(text + o, "1,");
+    sprintf(text + o, "1]\n");
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    CHECK(scenario_load_string(&sc, text, "wide.yaml", &e) == -1);
+    CHECKF(strstr(e.msg, "wide.yaml:1:20002: more than 10000 YAML nodes (a scenario has ") ==
+               e.msg,
+           "%s", e.msg);
+    free(text);
+}
+
 /* ---- one-line messages, decimal reals (item 11) ------------------------ */
 
 /* A value, a key and a file name with a newline and an ESC sequence: the
@@ -457,6 +480,7 @@ SUITE(suite_valid) = {
     {"valid_cap_endless_file", valid_cap_endless_file},
     {"valid_cap_large_file", valid_cap_large_file},
     {"valid_cap_deep_nesting", valid_cap_deep_nesting},
+    {"valid_cap_node_count", valid_cap_node_count},
     {"valid_escape_control_characters", valid_escape_control_characters},
     {"valid_text_printable", valid_text_printable},
     {"valid_real_decimal_only", valid_real_decimal_only},
