@@ -1,6 +1,7 @@
 /* libFuzzer target for the scenario loader (make fuzz; fuzz/README.md).
  *
- * The input is a scenario file. Loading it must never crash, hang or leak,
+ * The input is a scenario file (its first line also serves as a --set
+ * assignment). Loading it must never crash, hang or leak,
  * and any error must be one clean line. A scenario that loads and validates
  * must also echo canonically (its echo, applied with --set to the defaults,
  * echoes the same) and, when small enough to build quickly, be described
@@ -78,10 +79,30 @@ static int small(const struct scenario *sc)
            sc->checkpoint.rank_state_bytes / sc->storage.stripe_size <= 4096;
 }
 
+/* The first line of the input as a --set assignment. */
+static void check_set(const uint8_t *data, size_t size)
+{
+    char line[256];
+    size_t n = 0;
+    while (n < size && n < sizeof line - 1 && data[n] != '\n' && data[n] != '\0') {
+        line[n] = (char)data[n];
+        n++;
+    }
+    line[n] = '\0';
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    if (scenario_set(&sc, line, &e) < 0)
+        check_msg(&e);
+    else if (scenario_validate(&sc, &e) < 0)
+        check_msg(&e);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct scenario sc;
     struct err e = {{0}};
+    check_set(data, size);
     scenario_defaults(&sc);
     if (scenario_load_buffer(&sc, (const char *)data, size, "fuzz.yaml", &e) < 0) {
         check_msg(&e);

@@ -7,6 +7,9 @@
 #include "../include/ckptnet.h"
 #include "../src/api/api.h"
 #include "../src/core/units.h"
+#include "../src/pkt/engine.h"
+#include "../src/topo/topo.h"
+#include "../src/work/work.h"
 #include "harness.h"
 #include "support.h"
 
@@ -259,6 +262,7 @@ static const struct bad_case bad_cases[] = {
     {"storage:\n  max_outstanding: 1\n  request_size: 1KB\n",
      "bad.yaml:7:20: storage.max_outstanding: the window (1000 B) must hold one packet "
      "(fabric.mtu)"},
+    {"fabric:\n  switch: Foo\n", "bad.yaml:7:11: fabric.switch: unknown switch profile \"Foo\" ~"},
     {"storage:\n  max_outstanding: 1\n  request_size: 5GB\n",
      "bad.yaml:8:17: storage.request_size: at most 4GB with storage.max_outstanding"},
 };
@@ -305,6 +309,32 @@ static void valid_packet_checks_in_all_modes(void)
                    i, modes[m], rc == -1 ? e.msg : "(accepted)");
         }
     }
+}
+
+/* The packet engine called directly (as some tests and benchmarks do)
+ * validates too, instead of running with a malformed class setup. */
+static void valid_pkt_run_direct_validates(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=4");
+    test_set(&sc, "workload.bytes_per_writer=64KB");
+    struct arena a;
+    struct topo t;
+    struct workload w;
+    arena_init(&a);
+    CHECK(scenario_resolve(&sc, &e) == 0 && topo_build(&t, &sc, &a, &e) == 0 &&
+          workload_build(&w, &sc, &t, &a, &e) == 0);
+    test_set(&sc, "fabric.dwrr_weights=1,2");
+    struct results r;
+    memset(&r, 0, sizeof r);
+    CHECK(pkt_run(&sc, &t, &w, &r, &e) == -1);
+    CHECKF(strcmp(e.msg, "--set: fabric.dwrr_weights: expected 8 weights 1-1000 separated by "
+                         "commas, got \"1,2\"") == 0,
+           "%s", e.msg);
+    results_release(&r);
+    arena_release(&a);
 }
 
 /* The same checks through --set name "--set", and a key from an earlier
@@ -486,6 +516,7 @@ SUITE(suite_valid) = {
     {"valid_real_decimal_only", valid_real_decimal_only},
     {"valid_packet_checks_in_all_modes", valid_packet_checks_in_all_modes},
     {"valid_packet_checks_where", valid_packet_checks_where},
+    {"valid_pkt_run_direct_validates", valid_pkt_run_direct_validates},
     {"valid_buffer_need_matches_engine", valid_buffer_need_matches_engine},
     {"valid_packet_run_refused_over_limit", valid_packet_run_refused_over_limit},
     {"valid_packet_memory_limit", valid_packet_memory_limit},

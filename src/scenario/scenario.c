@@ -1036,10 +1036,8 @@ int scenario_validate(const struct scenario *user, struct err *e)
     char a[32], b[32];
     struct scenario res = *user; /* switch profiles fill the buffers */
     const struct scenario *sc = &res;
-    if (scenario_resolve(&res, e) < 0) {
-        scenario_locate(user, e);
+    if (scenario_resolve(&res, e) < 0)
         return -1;
-    }
     if (sc->fabric.mtu >= sc->fabric.buffer_bytes) {
         units_fmt_size(sc->fabric.mtu, a, sizeof a);
         units_fmt_size(sc->fabric.buffer_bytes, b, sizeof b);
