@@ -356,6 +356,10 @@ static void valid_packet_checks_where(void)
     CHECKF(strcmp(e.msg, "an earlier file: transport.cnp_dscp: must differ from "
                          "transport.data_dscp (26)") == 0,
            "%s", e.msg);
+    /* what the engine accepted stays accepted: blanks before weights */
+    scenario_defaults(&sc);
+    CHECK(scenario_set(&sc, "fabric.dwrr_weights=1, 2, 3, 4, 5, 6, 7, 1000", &e) == 0);
+    CHECKF(scenario_validate(&sc, &e) == 0, "%s", e.msg);
     /* no file at all: the key alone */
     scenario_defaults(&sc);
     sc.storage.stuck_nodes = 9;

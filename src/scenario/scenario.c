@@ -897,17 +897,16 @@ static int prio_mask(const char *s)
     }
 }
 
-/* Eight weights 1-1000 separated by commas (nothing else). */
+/* Eight weights 1-1000 separated by commas, as the engine reads them
+ * (strtol: blanks before a number allowed). */
 static int weights_ok(const char *s)
 {
     for (int i = 0; i < 8; i++) {
-        unsigned v = 0;
-        const char *d = s;
-        while (*s >= '0' && *s <= '9' && v <= 1000)
-            v = v * 10 + (unsigned)(*s++ - '0');
-        if (s == d || v < 1 || v > 1000 || (i < 7 ? *s != ',' : *s != '\0'))
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || v > 1000 || (i < 7 ? *end != ',' : *end != '\0'))
             return 0;
-        s++;
+        s = end + 1;
     }
     return 1;
 }
