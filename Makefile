@@ -91,6 +91,26 @@ check-report: $(B)/ckptnet
 bench: $(BEN_SRC:bench/%.c=$(B)/bench_%) $(B)/ckptnet
 	./bench/run.sh
 
+# libFuzzer on the scenario loader (fuzz/README.md) with ASan+UBSan for
+# FUZZ_SECONDS; needs clang and libFuzzer (Debian: clang, libclang-rt-14-dev).
+# New inputs go to build/fuzz/corpus, crashes to build/fuzz/.
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FZ           := $(B)/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+$(FZ)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CSTD) $(WARN) -g -O1 -Iinclude $(PKG_CFLAGS) $(FUZZ_SAN) \
+	    -fsanitize=fuzzer-no-link -c $< -o $@
+$(FZ)/scenario_fuzz: $(LIB_SRC:%.c=$(FZ)/%.o) $(FZ)/fuzz/scenario_fuzz.o
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_ALL)
+.PHONY: fuzz
+fuzz: $(FZ)/scenario_fuzz
+	@mkdir -p $(FZ)/corpus
+	cd $(FZ) && ASAN_OPTIONS=detect_leaks=1 ./scenario_fuzz -max_total_time=$(FUZZ_SECONDS) \
+	    -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+	    -dict=../../fuzz/scenario.dict corpus ../../fuzz/corpus ../../scenarios
+
 clean:
 	rm -rf $(B)
 

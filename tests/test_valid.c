@@ -7,6 +7,9 @@
 #include "../include/ckptnet.h"
 #include "../src/api/api.h"
 #include "../src/core/units.h"
+#include "../src/pkt/engine.h"
+#include "../src/topo/topo.h"
+#include "../src/work/work.h"
 #include "harness.h"
 #include "support.h"
 
@@ -110,6 +113,29 @@ static void valid_cap_deep_nesting(void)
     scenario_defaults(&sc);
     CHECK(scenario_load_string(&sc, text, "ok.yaml", &e) == -1);
     CHECKF(strstr(e.msg, "seed: expected a scalar value") != NULL, "%s", e.msg);
+}
+
+/* A 16 MiB flow sequence took libyaml's loader 28 s and 1.4 GB; a scenario
+ * has a few hundred nodes, so more than 10000 are refused while walking. */
+static void valid_cap_node_count(void)
+{
+    size_t n = 100000;
+    char *text = malloc(2 * n + 16);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    size_t o = (size_t)sprintf(text, "seed: [");
+    for (size_t i = 0; i < n; i++)
+        o += (size_t)sprintf(text + o, "1,");
+    sprintf(text + o, "1]\n");
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    CHECK(scenario_load_string(&sc, text, "wide.yaml", &e) == -1);
+    CHECKF(strstr(e.msg, "wide.yaml:1:20002: more than 10000 YAML nodes (a scenario has ") ==
+               e.msg,
+           "%s", e.msg);
+    free(text);
 }
 
 /* ---- one-line messages, decimal reals (item 11) ------------------------ */
@@ -236,6 +262,7 @@ static const struct bad_case bad_cases[] = {
     {"storage:\n  max_outstanding: 1\n  request_size: 1KB\n",
      "bad.yaml:7:20: storage.max_outstanding: the window (1000 B) must hold one packet "
      "(fabric.mtu)"},
+    {"fabric:\n  switch: Foo\n", "bad.yaml:7:11: fabric.switch: unknown switch profile \"Foo\" ~"},
     {"storage:\n  max_outstanding: 1\n  request_size: 5GB\n",
      "bad.yaml:8:17: storage.request_size: at most 4GB with storage.max_outstanding"},
 };
@@ -284,6 +311,32 @@ static void valid_packet_checks_in_all_modes(void)
     }
 }
 
+/* The packet engine called directly (as some tests and benchmarks do)
+ * validates too, instead of running with a malformed class setup. */
+static void valid_pkt_run_direct_validates(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=4");
+    test_set(&sc, "workload.bytes_per_writer=64KB");
+    struct arena a;
+    struct topo t;
+    struct workload w;
+    arena_init(&a);
+    CHECK(scenario_resolve(&sc, &e) == 0 && topo_build(&t, &sc, &a, &e) == 0 &&
+          workload_build(&w, &sc, &t, &a, &e) == 0);
+    test_set(&sc, "fabric.dwrr_weights=1,2");
+    struct results r;
+    memset(&r, 0, sizeof r);
+    CHECK(pkt_run(&sc, &t, &w, &r, &e) == -1);
+    CHECKF(strcmp(e.msg, "--set: fabric.dwrr_weights: expected 8 weights 1-1000 separated by "
+                         "commas, got \"1,2\"") == 0,
+           "%s", e.msg);
+    results_release(&r);
+    arena_release(&a);
+}
+
 /* The same checks through --set name "--set", and a key from an earlier
  * file is not given the last file's position. */
 static void valid_packet_checks_where(void)
@@ -303,6 +356,10 @@ static void valid_packet_checks_where(void)
     CHECKF(strcmp(e.msg, "an earlier file: transport.cnp_dscp: must differ from "
                          "transport.data_dscp (26)") == 0,
            "%s", e.msg);
+    /* what the engine accepted stays accepted: blanks before weights */
+    scenario_defaults(&sc);
+    CHECK(scenario_set(&sc, "fabric.dwrr_weights=1, 2, 3, 4, 5, 6, 7, 1000", &e) == 0);
+    CHECKF(scenario_validate(&sc, &e) == 0, "%s", e.msg);
     /* no file at all: the key alone */
     scenario_defaults(&sc);
     sc.storage.stuck_nodes = 9;
@@ -457,11 +514,13 @@ SUITE(suite_valid) = {
     {"valid_cap_endless_file", valid_cap_endless_file},
     {"valid_cap_large_file", valid_cap_large_file},
     {"valid_cap_deep_nesting", valid_cap_deep_nesting},
+    {"valid_cap_node_count", valid_cap_node_count},
     {"valid_escape_control_characters", valid_escape_control_characters},
     {"valid_text_printable", valid_text_printable},
     {"valid_real_decimal_only", valid_real_decimal_only},
     {"valid_packet_checks_in_all_modes", valid_packet_checks_in_all_modes},
     {"valid_packet_checks_where", valid_packet_checks_where},
+    {"valid_pkt_run_direct_validates", valid_pkt_run_direct_validates},
     {"valid_buffer_need_matches_engine", valid_buffer_need_matches_engine},
     {"valid_packet_run_refused_over_limit", valid_packet_run_refused_over_limit},
     {"valid_packet_memory_limit", valid_packet_memory_limit},

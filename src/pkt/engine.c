@@ -93,13 +93,13 @@ static int setup(struct pnet *n, const struct scenario *sc,
                  const struct topo *t, const struct workload *w, struct err *e)
 {
     memset(n, 0, sizeof *n);
-    if (scenario_validate(sc, e) < 0) /* what the engine's model needs */
-        return -1;
     n->sc = sc;
     n->topo = t;
     n->first_tx_ps = UINT64_MAX;
     evq_init(&n->q);
     arena_init(&n->arena);
+    if (scenario_validate(sc, e) < 0) /* what the engine's model needs */
+        return -1;
     n->ports = arena_calloc(&n->arena, t->n_ports, sizeof *n->ports);
     n->sws = arena_calloc(&n->arena, t->n_switches, sizeof *n->sws);
     n->nics = arena_calloc(&n->arena, t->first_cleaf, sizeof *n->nics);

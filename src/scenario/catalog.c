@@ -122,8 +122,10 @@ int scenario_resolve(struct scenario *sc, struct err *e)
 {
     const struct switch_profile *leaf, *spine;
     if (resolve_switch(sc, "fabric.leaf_switch", sc->fabric.leaf_switch, &leaf, e) < 0 ||
-        resolve_switch(sc, "fabric.spine_switch", sc->fabric.spine_switch, &spine, e) < 0)
+        resolve_switch(sc, "fabric.spine_switch", sc->fabric.spine_switch, &spine, e) < 0) {
+        scenario_locate(sc, e); /* where the profile was named */
         return -1;
+    }
     int buf_set = scenario_is_set(sc, "fabric.buffer");
     int lat_set = scenario_is_set(sc, "fabric.switch_latency");
     sc->fabric.leaf_buffer = buf_set ? sc->fabric.buffer_bytes : leaf->buffer_bytes;

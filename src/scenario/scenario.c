@@ -897,17 +897,16 @@ static int prio_mask(const char *s)
     }
 }
 
-/* Eight weights 1-1000 separated by commas (nothing else). */
+/* Eight weights 1-1000 separated by commas, as the engine reads them
+ * (strtol: blanks before a number allowed). */
 static int weights_ok(const char *s)
 {
     for (int i = 0; i < 8; i++) {
-        unsigned v = 0;
-        const char *d = s;
-        while (*s >= '0' && *s <= '9' && v <= 1000)
-            v = v * 10 + (unsigned)(*s++ - '0');
-        if (s == d || v < 1 || v > 1000 || (i < 7 ? *s != ',' : *s != '\0'))
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || v > 1000 || (i < 7 ? *end != ',' : *end != '\0'))
             return 0;
-        s++;
+        s = end + 1;
     }
     return 1;
 }
@@ -1036,10 +1035,8 @@ int scenario_validate(const struct scenario *user, struct err *e)
     char a[32], b[32];
     struct scenario res = *user; /* switch profiles fill the buffers */
     const struct scenario *sc = &res;
-    if (scenario_resolve(&res, e) < 0) {
-        scenario_locate(user, e);
+    if (scenario_resolve(&res, e) < 0)
         return -1;
-    }
     if (sc->fabric.mtu >= sc->fabric.buffer_bytes) {
         units_fmt_size(sc->fabric.mtu, a, sizeof a);
         units_fmt_size(sc->fabric.buffer_bytes, b, sizeof b);
@@ -1215,10 +1212,12 @@ static int syntax_error(const struct loader *ld, const yaml_parser_t *p)
 }
 
 /* Walk the events of the text before building a document from it, and
- * refuse nesting deeper than SCENARIO_MAX_DEPTH: libyaml's loader takes
- * time quadratic in the depth (100k "[" never finish), while this walk stops
- * at the first level too deep. Also reports syntax errors. */
-static int check_depth(const struct loader *ld)
+ * refuse nesting deeper than SCENARIO_MAX_DEPTH or more than
+ * SCENARIO_MAX_NODES nodes: libyaml's loader takes time quadratic in the
+ * depth (100k "[" never finish) and ~1.4 GB and 28 s for a 16 MiB flow
+ * sequence, while this walk stops at the first level too deep or node too
+ * many. Also reports syntax errors. */
+static int check_shape(const struct loader *ld)
 {
     yaml_parser_t p;
     yaml_event_t ev;
@@ -1226,7 +1225,7 @@ static int check_depth(const struct loader *ld)
         return err_set(ld->e, "%s: out of memory reading YAML", ld->name);
     yaml_parser_set_input_string(&p, (const unsigned char *)ld->input, ld->input_len);
     int rc = 0;
-    for (unsigned depth = 0;;) {
+    for (unsigned depth = 0, nodes = 0;;) {
         if (!yaml_parser_parse(&p, &ev)) {
             rc = syntax_error(ld, &p);
             break;
@@ -1239,6 +1238,12 @@ static int check_depth(const struct loader *ld)
         } else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
             depth--;
         }
+        if ((t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT ||
+             t == YAML_SCALAR_EVENT || t == YAML_ALIAS_EVENT) &&
+            ++nodes > SCENARIO_MAX_NODES && rc == 0)
+            rc = fail_at(ld, ev.start_mark, "",
+                         "more than %d YAML nodes (a scenario has %zu keys)",
+                         SCENARIO_MAX_NODES, NKEYS);
         yaml_event_delete(&ev);
         if (rc < 0 || t == YAML_STREAM_END_EVENT)
             break;
@@ -1261,7 +1266,7 @@ static int load_buffer(struct scenario *sc, const char *yaml, size_t len,
     yaml_document_t doc, extra;
     if (len > SCENARIO_MAX_BYTES)
         return too_large(name, e);
-    if (check_depth(&ld) < 0)
+    if (check_shape(&ld) < 0)
         return -1;
     if (!yaml_parser_initialize(&parser))
         return err_set(e, "%s: out of memory reading YAML", name);
@@ -1305,6 +1310,12 @@ int scenario_load_string(struct scenario *sc, const char *yaml,
                          const char *name, struct err *e)
 {
     return load_buffer(sc, yaml, strlen(yaml), name, name, e);
+}
+
+int scenario_load_buffer(struct scenario *sc, const char *yaml, size_t len,
+                         const char *name, struct err *e)
+{
+    return load_buffer(sc, yaml, len, name, name, e);
 }
 
 /* Read at most SCENARIO_MAX_BYTES + 1 bytes of path: a larger file (or an

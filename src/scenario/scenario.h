@@ -10,6 +10,7 @@
 #ifndef CKPT_SCENARIO_H
 #define CKPT_SCENARIO_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../core/err.h"
@@ -19,6 +20,7 @@
  * parsed into a document. */
 #define SCENARIO_MAX_BYTES (16 << 20) /* 16 MiB */
 #define SCENARIO_MAX_DEPTH 64         /* nested mappings and sequences */
+#define SCENARIO_MAX_NODES 10000      /* scalars, mappings, sequences, aliases */
 #define SCENARIO_MAX_KEYS 256         /* rows of the keys table, at most */
 
 /* Where a key was given: line and column (1-based) in the file named by
@@ -184,6 +186,10 @@ void scenario_defaults(struct scenario *sc);
  * the path (file) or name (string). */
 int scenario_load_file(struct scenario *sc, const char *path, struct err *e);
 int scenario_load_string(struct scenario *sc, const char *yaml,
+                         const char *name, struct err *e);
+/* The same for len bytes that need not end in a NUL (a NUL inside is a
+ * YAML error). */
+int scenario_load_buffer(struct scenario *sc, const char *yaml, size_t len,
                          const char *name, struct err *e);
 
 /* Apply one "key.path=value" override. Errors read
