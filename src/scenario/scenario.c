@@ -81,18 +81,18 @@ static const struct key keys[] = {
     {"storage.file_open_cost", T_TIME, FIELD(storage.file_open_ps), "0", NULL,
      "1000s", "time a storage node takes to create one file, one at a time", NULL},
     {"storage.drain_rate", T_RATE, FIELD(storage.drain_bps), "0", NULL,
-     "100Tbps", "back-end write rate per storage node; 0 = keeps up (engine: "
-     "not yet)", NULL},
+     "100Tbps", "back-end write rate per storage node; 0 = keeps up (both "
+     "engines)", NULL},
     {"storage.ingest_buffer", T_SIZE, FIELD(storage.ingest_buffer), "0", NULL,
      "1TB", "ingest buffer per storage node ahead of the back end; 0 = "
-     "unlimited (engine: not yet)", NULL},
+     "unlimited (both engines)", NULL},
     {"storage.stuck_nodes", T_COUNT, FIELD(storage.stuck_nodes), "0", NULL,
      "100000", "fault: the first N storage nodes stop writing to their back end; "
      "with storage.ingest_buffer they pause the fabric for good (a PFC storm)",
      NULL},
     {"storage.max_outstanding", T_UINT, FIELD(storage.max_outstanding), "0",
      NULL, "1000000", "outstanding write requests per client; 0 = unlimited "
-     "(engine: not yet)", NULL},
+     "(packet engine; the fluid engine ignores it)", NULL},
     {"storage.request_size", T_SIZE, FIELD(storage.request_size), "1MiB", "1B",
      "1TB", "bytes per write request (with max_outstanding)", NULL},
 
@@ -131,7 +131,7 @@ static const struct key keys[] = {
      "100000", "cable length in meters for PFC headroom; 0 = from "
      "fabric.link_delay at 1.98e8 m/s", NULL},
     {"fabric.switch", T_TEXT, FIELD(fabric.switch_profile), "CX732Q-N", NULL,
-     NULL, "switch profile from the catalog (ckptnet catalog; docs/switches.md)",
+     NULL, "switch profile from the catalog (ckptnet catalog; PRODUCT.md switch table)",
      NULL},
     {"fabric.leaf_switch", T_TEXT, FIELD(fabric.leaf_switch), "CX732Q-N", NULL,
      NULL, "leaf switch profile; default fabric.switch", NULL},
