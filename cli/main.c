@@ -1,6 +1,7 @@
 /* ckptnet command line: the only place that prints to the user and exits.
  * Exit status: 0 ok, 1 a run invariant was violated, 2 bad usage or input. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,9 +108,22 @@ struct opts {
     int quiet, help;
 };
 
+/* One line on stderr: whatever it echoes (file names, options, values),
+ * control characters are escaped so the line stays one line. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    char raw[1024], esc[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "ckptnet: %s\n", err_escape(esc, sizeof esc, raw));
+}
+
 static int die(const char *msg)
 {
-    fprintf(stderr, "ckptnet: %s\n", msg);
+    say("%s", msg);
     return 2;
 }
 
@@ -148,12 +162,12 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
         int k = valued_opt(argc, argv, &i, &v);
         if (k >= 0) {
             if (!strstr(allowed, valued[k] + 2)) {
-                fprintf(stderr, "ckptnet: %s: unknown option '%s' (see ckptnet %s --help)\n",
+                say("%s: unknown option '%s' (see ckptnet %s --help)",
                         cmd, valued[k], cmd);
                 return 2;
             }
             if (!v) {
-                fprintf(stderr, "ckptnet: %s needs a value\n", valued[k]);
+                say("%s needs a value", valued[k]);
                 return 2;
             }
             if (k == 1)
@@ -171,17 +185,17 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
         } else if (!strcmp(a, "--force") && strstr(allowed, "force")) {
             continue; /* build_scenario applies it as sim.force */
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "ckptnet: %s: unknown option '%s' (see ckptnet %s --help)\n", cmd,
+            say("%s: unknown option '%s' (see ckptnet %s --help)", cmd,
                     a, cmd);
             return 2;
         } else if (o->n_files >= max_files) {
             if (max_files == 1)
-                fprintf(stderr, "ckptnet: %s: more than one scenario file ('%s', '%s')\n", cmd,
+                say("%s: more than one scenario file ('%s', '%s')", cmd,
                         o->files[0], a);
             else if (max_files == 0)
-                fprintf(stderr, "ckptnet: %s: takes no file ('%s')\n", cmd, a);
+                say("%s: takes no file ('%s')", cmd, a);
             else
-                fprintf(stderr, "ckptnet: %s: more than %d scenario files\n", cmd, max_files);
+                say("%s: more than %d scenario files", cmd, max_files);
             return 2;
         } else {
             o->files[o->n_files++] = a;
@@ -229,16 +243,16 @@ static int check_out_file(const char *opt, const char *path)
     if (!path || !strcmp(path, "-"))
         return 0;
     if (!*path) {
-        fprintf(stderr, "ckptnet: %s: empty file name\n", opt);
+        say("%s: empty file name", opt);
         return 2;
     }
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "ckptnet: %s: '%s' is a directory\n", opt, path);
+            say("%s: '%s' is a directory", opt, path);
             return 2;
         }
         if (access(path, W_OK) < 0) {
-            fprintf(stderr, "ckptnet: %s: cannot write '%s': %s\n", opt, path, strerror(errno));
+            say("%s: cannot write '%s': %s", opt, path, strerror(errno));
             return 2;
         }
         return 0;
@@ -250,11 +264,11 @@ static int check_out_file(const char *opt, const char *path)
     else
         snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
     if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "ckptnet: %s: cannot write '%s': no directory '%s'\n", opt, path, dir);
+        say("%s: cannot write '%s': no directory '%s'", opt, path, dir);
         return 2;
     }
     if (access(dir, W_OK | X_OK) < 0) {
-        fprintf(stderr, "ckptnet: %s: cannot write '%s': %s\n", opt, path, strerror(errno));
+        say("%s: cannot write '%s': %s", opt, path, strerror(errno));
         return 2;
     }
     return 0;
@@ -268,18 +282,18 @@ static int check_out_dir(const char *opt, const char *path)
         return 0;
     if (stat(path, &st) == 0) {
         if (!S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "ckptnet: %s: '%s' is not a directory\n", opt, path);
+            say("%s: '%s' is not a directory", opt, path);
             return 2;
         }
         if (access(path, W_OK | X_OK) < 0) {
-            fprintf(stderr, "ckptnet: %s: cannot write into '%s': %s\n", opt, path,
+            say("%s: cannot write into '%s': %s", opt, path,
                     strerror(errno));
             return 2;
         }
         return 0;
     }
     if (mkdir(path, 0777) < 0) {
-        fprintf(stderr, "ckptnet: %s: cannot create directory '%s': %s\n", opt, path,
+        say("%s: cannot create directory '%s': %s", opt, path,
                 strerror(errno));
         return 2;
     }
@@ -363,7 +377,7 @@ static int split_vary(const char *vary, char (*out)[160], const char **names, in
 {
     const char *eq = strchr(vary, '=');
     if (!eq || eq == vary || !eq[1]) {
-        fprintf(stderr, "ckptnet: --vary: expected key=v1,v2,..., got \"%s\"\n", vary);
+        say("--vary: expected key=v1,v2,..., got \"%s\"", vary);
         return 2;
     }
     int klen = (int)(eq - vary);
@@ -372,7 +386,7 @@ static int split_vary(const char *vary, char (*out)[160], const char **names, in
         const char *c = strchr(p, ',');
         int vlen = c ? (int)(c - p) : (int)strlen(p);
         if (vlen == 0 || *n >= MAX_VARY) {
-            fprintf(stderr, "ckptnet: --vary: %s in \"%s\"\n",
+            say("--vary: %s in \"%s\"",
                     vlen ? "more than 64 values" : "empty value", vary);
             return 2;
         }
@@ -403,7 +417,7 @@ static int cmd_vary(const char *cmd, const char *file, const char *vary, int qui
             free(scs);
             /* "--set: key: ..." reads "--vary key: ..." here */
             const char *m = strncmp(e.msg, "--set: ", 7) ? e.msg : e.msg + 7;
-            fprintf(stderr, "ckptnet: %s: --vary %s\n", cmd, m);
+            say("%s: --vary %s", cmd, m);
             return 2;
         }
     }
@@ -462,11 +476,11 @@ static int cmd_run(int argc, char **argv)
     if (!bad && o.report)
         bad = report_html(o.report, &sc, &r, &e) < 0;
     if (bad)
-        fprintf(stderr, "ckptnet: %s\n", e.msg);
+        say("%s", e.msg);
     /* a violated invariant outranks a failed write: exit 1 is the louder news */
     int status = bad ? 2 : 0;
     if (!r.ok) {
-        fprintf(stderr, "ckptnet: invariant violated: %s\n", r.violation);
+        say("invariant violated: %s", r.violation);
         status = 1;
     }
     results_release(&r);
@@ -506,7 +520,7 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
             for (int j = 0; j < i; j++)
                 results_release(&rs[j]);
             free(rs);
-            fprintf(stderr, "ckptnet: %s: %s\n", names[i], e.msg);
+            say("%s: %s", names[i], e.msg);
             return 2;
         }
         if (!rs[i].ok)
@@ -522,13 +536,13 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
         if (f && f != stdout && fclose(f) != 0 && rc == 0)
             rc = err_set(&e, "cannot write '%s'", json);
         if (rc < 0) {
-            fprintf(stderr, "ckptnet: compare: %s\n", e.msg);
+            say("compare: %s", e.msg);
             status = 2;
         }
     }
     for (int i = 0; i < n; i++) {
         if (!rs[i].ok)
-            fprintf(stderr, "ckptnet: %s: invariant violated: %s\n", names[i], rs[i].violation);
+            say("%s: invariant violated: %s", names[i], rs[i].violation);
         results_release(&rs[i]);
     }
     free(rs);
@@ -609,6 +623,6 @@ int main(int argc, char **argv)
         return cmd_compare(argc - 2, argv + 2);
     if (!strcmp(cmd, "catalog"))
         return cmd_catalog(argc - 2, argv + 2);
-    fprintf(stderr, "ckptnet: unknown command '%s' (see ckptnet --help)\n", cmd);
+    say("unknown command '%s' (see ckptnet --help)", cmd);
     return 2;
 }

@@ -166,6 +166,19 @@ fi
     ! grep -q 'invariants  ok' "$tmp/out" && grep -q 'invariants  ok' "$tmp/err" &&
     ok json_stdout_with_summary || bad json_stdout_with_summary
 
+# control characters in echoed options and file names stay escaped on one line
+esc=$(printf '\033')
+nl=$(printf 'a\nb')
+expect_error escape_unknown_option "unknown option '--x\x1b[31m'" run "--x${esc}[31m"
+expect_error escape_file_name "a\nb.yaml" run "${nl}.yaml"
+expect_error escape_unknown_command "unknown command 'r\x1bun'" "r${esc}un"
+# a packet run past 1e9 events is refused up front unless forced
+expect_error packet_run_too_large "use --engine fluid, or --force" run --set cluster.nodes=2 --set workload.bytes_per_writer=1TB
+"$bin" run --set cluster.nodes=2 --set workload.bytes_per_writer=1TB --force --set sim.time_limit=1us \
+    --quiet >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'stopped at the time limit' "$tmp/err" && ok packet_run_forced ||
+    bad "packet_run_forced (exit $rc): $(cat "$tmp/err")"
 # describe runs nothing and names the derived figures
 if "$bin" describe scenarios/bench-1024.yaml >"$tmp/d" 2>&1 && grep -q 'oversubscription' "$tmp/d" &&
     grep -q '^  estimate    ~' "$tmp/d" && grep -q '^  cluster.nodes = 1024$' "$tmp/d"; then

@@ -59,9 +59,10 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
 {
     const struct results *r = &d->r;
     const struct plan_summary *p = &r->plan;
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[32], src[1024];
     fprintf(out, "ckptnet describe: scenario %s, seed %llu (not run)\n",
-            sc->source[0] ? sc->source : "default", (unsigned long long)sc->seed);
+            sc->source[0] ? err_escape(src, sizeof src, sc->source) : "default",
+            (unsigned long long)sc->seed);
     fprintf(out, "  checkpoint  %s", fmt_bytes((double)r->ckpt_bytes, a, sizeof a));
     if (p->params)
         fprintf(out, " (%s, %.4ge9 params x %u B; %s, tp %u pp %u dp %u)", p->model,

@@ -70,9 +70,10 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
 
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r)
 {
-    char a[32], b[32], c[32], d[32], e[32];
+    char a[32], b[32], c[32], d[32], e[32], src[1024];
     fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", r->engine,
-            sc->source[0] ? sc->source : "default", (unsigned long long)sc->seed);
+            sc->source[0] ? err_escape(src, sizeof src, sc->source) : "default",
+            (unsigned long long)sc->seed);
     summary_answer(out, sc, r);
     report_segments(out, sc, r);
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
