@@ -1,6 +1,7 @@
 /* ckptnet command line: the only place that prints to the user and exits.
  * Exit status: 0 ok, 1 a run invariant was violated, 2 bad usage or input. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@ static const char usage_main[] =
 static const char usage_run[] =
     "usage: ckptnet run [SCENARIO.yaml] [--set key.path=value]... [--engine E] [--json FILE]\n"
     "                   [--csv-dir DIR] [--report FILE.html] [--vary key=v1,v2,...] [--quiet]\n"
-    "                   [--force]\n"
+    "                   [--force] [--progress S] [--jsonl FILE]\n"
     "\n"
     "Simulate every compute node writing its checkpoint shard at once through the\n"
     "leaf-spine fabric to the storage nodes, packet by packet, and report the\n"
@@ -52,8 +53,11 @@ static const char usage_run[] =
     "  --csv-dir DIR    write time series, hottest ports, pauses, writers and segments\n"
     "                   as CSV files into DIR (docs/report.md)\n"
     "  --report FILE    write a self-contained HTML report with plots (needs gnuplot)\n"
-    "  --vary k=v1,v2   run once per value of key k and print a comparison table\n"
-    "  --quiet          no summary on stdout, no progress line\n"
+    "  --vary k=v1,v2   run once per value of key k and print a comparison table,\n"
+    "                   a row as each run ends\n"
+    "  --jsonl FILE     with --vary: each run's results as one JSON line as it ends\n"
+    "  --progress S     off a terminal too: a progress line on stderr every S seconds\n"
+    "  --quiet          no summary on stdout, no progress line on a terminal\n"
     "  --force          run the packet engine even past ~1e9 events or this machine's\n"
     "                   memory (same as --set sim.force=true); without it such a\n"
     "                   run is refused with its estimate\n"
@@ -61,9 +65,11 @@ static const char usage_run[] =
     "\n"
     "With --csv-dir or --report and no telemetry.interval, 400 to 1000 samples\n"
     "are taken over the bound. Runs longer than a second show a progress line\n"
-    "on stderr when it is a terminal.\n"
+    "on stderr when it is a terminal. Ctrl-C (SIGINT) stops the run and reports\n"
+    "what it got so far, marked unfinished (a second Ctrl-C kills).\n"
     "\n"
-    "exit status: 0 ok, 1 an invariant was violated, 2 bad usage or scenario\n";
+    "exit status: 0 ok, 1 an invariant was violated, 2 bad usage or scenario,\n"
+    "130 interrupted by SIGINT\n";
 
 static const char usage_describe[] =
     "usage: ckptnet describe [SCENARIO.yaml] [--set key.path=value]... [--engine E]\n"
@@ -80,6 +86,10 @@ static const char usage_describe[] =
 static const char usage_compare[] =
     "usage: ckptnet compare A.yaml B.yaml [...] [--set key.path=value]... [--engine E]\n"
     "       ckptnet compare [SCENARIO.yaml] --vary key=v1,v2,... [--set ...]\n"
+    "       [--json FILE] [--jsonl FILE] [--progress S] [--force] [--quiet]\n"
+    "\n"
+    "Rows are printed as runs end; Ctrl-C stops the run in progress, reports it\n"
+    "as partial and skips the rest (exit 130).\n"
     "\n"
     "Run each scenario (or one scenario once per value of --vary) and print a table\n"
     "of the headline figures: completion, bound, bottleneck, GPU stall, GPU-hours\n"
@@ -89,7 +99,10 @@ static const char usage_compare[] =
     "  --engine E       packet, fluid or auto\n"
     "  --vary k=v1,v2   the runs: one per value of key k\n"
     "  --json FILE      also write every run's results as JSON ('-' = stdout)\n"
-    "  --quiet          no progress line\n"
+    "  --jsonl FILE     each run's results as one JSON line as it ends ('-' = stdout)\n"
+    "  --progress S     off a terminal too: a progress line on stderr every S seconds\n"
+    "  --force          run packet runs past ~1e9 events or this machine's memory\n"
+    "  --quiet          no progress line on a terminal\n"
     "  -h, --help       show this help\n";
 
 static const char usage_catalog[] =
@@ -105,8 +118,34 @@ struct opts {
     const char *files[MAX_FILES];
     int n_files;
     const char *json, *csv_dir, *report, *vary;
+    const char *jsonl;     /* compare/--vary: one JSON line per run as it ends */
+    double progress_every; /* --progress S: a line every S seconds off a terminal */
     int quiet, help;
 };
+
+/* SIGINT: the running engine stops at its next progress call and the
+ * partial results are reported (finished: false); a second SIGINT kills.
+ * The one global: a signal handler can reach nothing else. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void catch_sigint(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = (int)SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+/* Exit status of an interrupted command, as shells report SIGINT. */
+#define EXIT_INTERRUPTED 130
 
 /* One line on stderr: whatever it echoes (file names, options, values),
  * control characters are escaped so the line stays one line. */
@@ -129,7 +168,17 @@ static int die(const char *msg)
 
 /* Options that take a value: "--x v" or "--x=v". */
 static const char *const valued[] = {"--set", "--json", "--engine", "--csv-dir", "--report",
-                                     "--vary", NULL};
+                                     "--vary", "--jsonl", "--progress", NULL};
+
+/* `allowed` ("json csv-dir ...") holds name as a whole word. */
+static int allows(const char *allowed, const char *name)
+{
+    size_t l = strlen(name);
+    for (const char *p = allowed; (p = strstr(p, name)); p += l)
+        if ((p == allowed || p[-1] == ' ') && (p[l] == ' ' || p[l] == '\0'))
+            return 1;
+    return 0;
+}
 
 /* Which valued option a is (index), with its value in *v; -1 if none. */
 static int valued_opt(int argc, char **argv, int *i, const char **v)
@@ -161,7 +210,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
         const char *a = argv[i], *v = NULL;
         int k = valued_opt(argc, argv, &i, &v);
         if (k >= 0) {
-            if (!strstr(allowed, valued[k] + 2)) {
+            if (!allows(allowed, valued[k] + 2)) {
                 say("%s: unknown option '%s' (see ckptnet %s --help)",
                         cmd, valued[k], cmd);
                 return 2;
@@ -178,11 +227,22 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                 o->report = v;
             else if (k == 5)
                 o->vary = v;
+            else if (k == 6)
+                o->jsonl = v;
+            else if (k == 7) {
+                char *end;
+                o->progress_every = strtod(v, &end);
+                if (*end || !(o->progress_every > 0) || o->progress_every > 86400) {
+                    say("--progress: expected seconds between lines (0 < S <= 86400), got '%s'",
+                        v);
+                    return 2;
+                }
+            }
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             o->help = 1;
-        } else if ((!strcmp(a, "--quiet") || !strcmp(a, "-q")) && strstr(allowed, "quiet")) {
+        } else if ((!strcmp(a, "--quiet") || !strcmp(a, "-q")) && allows(allowed, "quiet")) {
             o->quiet = 1;
-        } else if (!strcmp(a, "--force") && strstr(allowed, "force")) {
+        } else if (!strcmp(a, "--force") && allows(allowed, "force")) {
             continue; /* build_scenario applies it as sim.force */
         } else if (a[0] == '-' && a[1]) {
             say("%s: unknown option '%s' (see ckptnet %s --help)", cmd,
@@ -307,6 +367,8 @@ struct progress {
     double after;  /* seconds of wall time before the first line */
     double last;   /* wall time of the last line, -1 = none yet */
     int shown;
+    int tty;       /* one line rewritten in place; else a line per `every` */
+    double every;  /* off a terminal: seconds between lines, 0 = none */
 };
 
 static double wall_since(const struct timespec *t0)
@@ -319,31 +381,37 @@ static double wall_since(const struct timespec *t0)
 static void on_progress(void *ud, const struct ckpt_progress_info *p)
 {
     struct progress *s = ud;
+    if (!s->tty && !s->every)
+        return;
     double w = wall_since(&s->t0);
-    if (w < s->after || (s->last >= 0 && w - s->last < 0.25))
+    if (s->tty ? w < s->after || (s->last >= 0 && w - s->last < 0.25)
+               : w < (s->last >= 0 ? s->last : 0) + s->every)
         return;
     s->last = w;
-    s->shown = 1;
+    s->shown = s->tty;
     double f = p->total ? (double)p->delivered / (double)p->total : 0;
-    fprintf(stderr, "\r  %.4g ms simulated, %.0f%% of the bytes delivered; %.1f s wall, "
+    fprintf(stderr, "%s  %.4g ms simulated, %.0f%% of the bytes delivered; %.1f s wall, "
                     "%.3g ms simulated/s, %.3g M events/s",
-            p->sim_s * 1e3, 100 * f, w, p->sim_s * 1e3 / w, (double)p->events / w / 1e6);
+            s->tty ? "\r" : "progress:", p->sim_s * 1e3, 100 * f, w, p->sim_s * 1e3 / w,
+            (double)p->events / w / 1e6);
     if (f > 0.001)
         fprintf(stderr, "; ETA %.0f s", w * (1 - f) / f);
-    fputs("   ", stderr);
+    fputs(s->tty ? "   " : "\n", stderr);
     fflush(stderr);
 }
 
-/* Run with a progress line when stderr is a terminal and not quiet. */
-static int run_one(const struct scenario *sc, struct results *r, int quiet, struct err *e)
+/* Run with a progress line when stderr is a terminal and not quiet, or a
+ * line every `every` seconds (--progress) otherwise; SIGINT stops it. */
+static int run_one(const struct scenario *sc, struct results *r, int quiet, double every,
+                   struct err *e)
 {
     /* CKPTNET_PROGRESS_AFTER (seconds, default 1) lets tests see the line */
     const char *after = getenv("CKPTNET_PROGRESS_AFTER");
-    struct progress st = {{0, 0}, after ? atof(after) : 1.0, -1, 0};
-    struct ckpt_progress pr = {on_progress, &st};
     int tty = !quiet && isatty(STDERR_FILENO);
+    struct progress st = {{0, 0}, after ? atof(after) : 1.0, -1, 0, tty, every};
+    struct ckpt_progress pr = {on_progress, &st, &interrupted};
     clock_gettime(CLOCK_MONOTONIC, &st.t0);
-    int rc = ckpt_run_progress(sc, r, tty ? &pr : NULL, e);
+    int rc = ckpt_run_progress(sc, r, &pr, e);
     if (st.shown)
         fputs("\r\033[K", stderr);
     return rc;
@@ -369,8 +437,8 @@ static void auto_interval(struct scenario *sc)
     sc->telemetry.interval_ps = v < 1e5 ? 100000 : (uint64_t)v; /* at least 100 ns */
 }
 
-static int cmd_compare_runs(int n, const char *const *names, struct scenario *scs, int quiet,
-                            const char *json);
+static int cmd_compare_runs(int n, const char *const *names, struct scenario *scs,
+                            const struct opts *o);
 
 /* "key=v1,v2,..." -> n assignments "key=vi" in buf. */
 static int split_vary(const char *vary, char (*out)[160], const char **names, int *n)
@@ -400,9 +468,10 @@ static int split_vary(const char *vary, char (*out)[160], const char **names, in
     return 0;
 }
 
-static int cmd_vary(const char *cmd, const char *file, const char *vary, int quiet,
-                    const char *json, int argc, char **argv)
+static int cmd_vary(const char *cmd, const char *file, const struct opts *o, int argc,
+                    char **argv)
 {
+    const char *vary = o->vary;
     char assign[MAX_VARY][160];
     const char *names[MAX_VARY];
     int n;
@@ -421,7 +490,7 @@ static int cmd_vary(const char *cmd, const char *file, const char *vary, int qui
             return 2;
         }
     }
-    int rc = cmd_compare_runs(n, names, scs, quiet, json);
+    int rc = cmd_compare_runs(n, names, scs, o);
     free(scs);
     return rc;
 }
@@ -429,8 +498,8 @@ static int cmd_vary(const char *cmd, const char *file, const char *vary, int qui
 static int cmd_run(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts("run", argc, argv, "set json engine csv-dir report vary quiet force", 1,
-                        &o);
+    int rc = parse_opts("run", argc, argv,
+                        "set json engine csv-dir report vary quiet force jsonl progress", 1, &o);
     if (rc)
         return rc;
     if (o.help) {
@@ -441,9 +510,11 @@ static int cmd_run(int argc, char **argv)
     if (o.vary) {
         if (o.json || o.csv_dir || o.report)
             return die("run: --vary prints a table; --json, --csv-dir and --report need a "
-                       "single run");
-        return cmd_vary("run", file, o.vary, o.quiet, NULL, argc, argv);
+                       "single run (--jsonl writes each run's results)");
+        return cmd_vary("run", file, &o, argc, argv);
     }
+    if (o.jsonl)
+        return die("run: --jsonl is for --vary (one line per run); use --json for one run");
     struct err e = {{0}};
     struct scenario sc;
     if (build_scenario(&sc, file, argc, argv, NULL, &e) < 0)
@@ -455,7 +526,8 @@ static int cmd_run(int argc, char **argv)
         auto_interval(&sc);
 
     struct results r;
-    if (run_one(&sc, &r, o.quiet, &e) < 0)
+    catch_sigint();
+    if (run_one(&sc, &r, o.quiet, o.progress_every, &e) < 0)
         return die(e.msg);
     /* with --json - stdout carries the JSON alone; the summary goes to stderr */
     int json_stdout = o.json && !strcmp(o.json, "-");
@@ -483,6 +555,10 @@ static int cmd_run(int argc, char **argv)
         say("invariant violated: %s", r.violation);
         status = 1;
     }
+    if (r.interrupted) {
+        say("interrupted: partial results above (finished: false)");
+        status = r.ok ? EXIT_INTERRUPTED : status;
+    }
     results_release(&r);
     return status;
 }
@@ -507,31 +583,62 @@ static int cmd_describe(int argc, char **argv)
     return 0;
 }
 
-static int cmd_compare_runs(int n, const char *const *names, struct scenario *scs, int quiet,
-                            const char *json)
+/* Run each scenario in turn: each row (and --jsonl line) is written as its
+ * run ends, so an interruption keeps what finished; SIGINT stops the run in
+ * progress, reports it as partial and skips the rest. */
+static int cmd_compare_runs(int n, const char *const *names, struct scenario *scs,
+                            const struct opts *o)
 {
+    const char *json = o->json;
     struct results *rs = calloc((size_t)n, sizeof *rs);
     if (!rs)
         return die("out of memory");
-    int status = 0;
-    for (int i = 0; i < n; i++) {
+    FILE *jl = NULL;
+    if (o->jsonl && !(jl = strcmp(o->jsonl, "-") ? fopen(o->jsonl, "w") : stdout)) {
+        free(rs);
+        say("--jsonl: cannot open '%s': %s", o->jsonl, strerror(errno));
+        return 2;
+    }
+    /* stdout carries one stream only: the table, or JSON */
+    int table = (!json || strcmp(json, "-")) && jl != stdout;
+    int w = table ? report_compare_header(stdout, n, names) : 0;
+    fflush(stdout);
+    catch_sigint();
+    int status = 0, ran = 0;
+    for (int i = 0; i < n && !interrupted; i++) {
         struct err e = {{0}};
-        if (run_one(&scs[i], &rs[i], quiet, &e) < 0) {
+        if (run_one(&scs[i], &rs[i], o->quiet, o->progress_every, &e) < 0) {
             for (int j = 0; j < i; j++)
                 results_release(&rs[j]);
             free(rs);
+            if (jl && jl != stdout)
+                fclose(jl);
             say("%s: %s", names[i], e.msg);
             return 2;
         }
+        ran = i + 1;
         if (!rs[i].ok)
             status = 1;
+        if (table)
+            report_compare_row(stdout, w, names[i], &rs[i]);
+        fflush(stdout);
+        if (jl) {
+            struct err je = {{0}};
+            if (report_compare_line(jl, names[i], &scs[i], &rs[i], &je) < 0) {
+                say("--jsonl: %s", je.msg);
+                status = 2;
+            }
+            fflush(jl);
+        }
     }
-    if (!json || strcmp(json, "-")) /* '-': stdout carries the JSON alone */
-        report_compare(stdout, n, names, scs, rs);
+    if (jl && jl != stdout && fclose(jl) != 0) {
+        say("--jsonl: cannot write '%s'", o->jsonl);
+        status = status ? status : 2;
+    }
     if (json) {
         struct err e = {{0}};
         FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
-        int rc = f ? report_compare_json(f, n, names, scs, rs, &e)
+        int rc = f ? report_compare_json(f, ran, names, scs, rs, &e)
                    : err_set(&e, "cannot open '%s': %s", json, strerror(errno));
         if (f && f != stdout && fclose(f) != 0 && rc == 0)
             rc = err_set(&e, "cannot write '%s'", json);
@@ -540,19 +647,24 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
             status = 2;
         }
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < ran; i++) {
         if (!rs[i].ok)
             say("%s: invariant violated: %s", names[i], rs[i].violation);
         results_release(&rs[i]);
     }
     free(rs);
+    if (interrupted) {
+        say("interrupted: %d of %d runs reported (the last one partial)", ran, n);
+        status = status ? status : EXIT_INTERRUPTED;
+    }
     return status;
 }
 
 static int cmd_compare(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts("compare", argc, argv, "set engine vary json quiet", MAX_FILES, &o);
+    int rc = parse_opts("compare", argc, argv, "set engine vary json quiet jsonl progress force",
+                        MAX_FILES, &o);
     if (rc)
         return rc;
     if (o.help) {
@@ -564,8 +676,7 @@ static int cmd_compare(int argc, char **argv)
             return die("compare: --vary takes at most one scenario file");
         if (check_out_file("--json", o.json))
             return 2;
-        return cmd_vary("compare", o.n_files ? o.files[0] : NULL, o.vary, o.quiet, o.json, argc,
-                        argv);
+        return cmd_vary("compare", o.n_files ? o.files[0] : NULL, &o, argc, argv);
     }
     if (o.n_files < 2)
         return die("compare: give two or more scenario files, or --vary key=v1,v2,...");
@@ -581,7 +692,7 @@ static int cmd_compare(int argc, char **argv)
             return die(e.msg);
         }
     }
-    rc = cmd_compare_runs(o.n_files, o.files, scs, o.quiet, o.json);
+    rc = cmd_compare_runs(o.n_files, o.files, scs, &o);
     free(scs);
     return rc;
 }

@@ -51,6 +51,9 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
  * the perf.* section (for byte-exact comparisons). */
 int report_json(FILE *out, const struct scenario *sc, const struct results *r,
                 int perf, struct err *e);
+/* The same document on one line (JSON lines: one run per line). */
+int report_json_line(FILE *out, const struct scenario *sc, const struct results *r,
+                     int perf, struct err *e);
 
 /* Segment table and verdict (the summary prints them after the answer). */
 void report_segments(FILE *out, const struct scenario *sc, const struct results *r);
@@ -75,6 +78,13 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
 /* Side-by-side table of the headline figures of n runs. */
 void report_compare(FILE *out, int n, const char *const *names,
                     const struct scenario *scs, const struct results *rs);
+/* The same table a row at a time, as runs end: the header (name column as
+ * wide as the longest of names) returns that width for the rows. */
+int report_compare_header(FILE *out, int n, const char *const *names);
+void report_compare_row(FILE *out, int width, const char *name, const struct results *r);
+/* One run as one line of JSON lines: {"name": ..., "result": <report_json>}. */
+int report_compare_line(FILE *out, const char *name, const struct scenario *sc,
+                        const struct results *r, struct err *e);
 /* The same runs as JSON: {"runs": [{"name": ..., "result": <report_json>}]}. */
 int report_compare_json(FILE *out, int n, const char *const *names,
                         const struct scenario *scs, const struct results *rs, struct err *e);

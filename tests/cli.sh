@@ -215,6 +215,50 @@ if command -v script >/dev/null; then
     fi
 fi
 
+# --progress: a line every S seconds off a terminal, even with --quiet
+# shellcheck disable=SC2086
+"$bin" run $small --progress 0.000001 --quiet >/dev/null 2>"$tmp/pg"
+grep -q '^progress:  .* ms simulated, .* of the bytes delivered' "$tmp/pg" && ok progress_off_tty ||
+    bad "progress_off_tty: $(head -2 "$tmp/pg")"
+expect_error progress_bad "--progress: expected seconds" run --progress 0
+# wait_for FILE PATTERN: up to 20 s for PATTERN to appear in FILE
+wait_for() {
+    n=0
+    while ! grep -q "$2" "$1" 2>/dev/null && [ "$n" -lt 200 ]; do sleep 0.1; n=$((n + 1)); done
+}
+# SIGINT ends a run cleanly: partial results, finished false, exit 130
+"$bin" run scenarios/bench-1024.yaml --progress 0.05 --json "$tmp/int.json" >"$tmp/int.out" 2>"$tmp/int.err" &
+pid=$!
+wait_for "$tmp/int.err" '^progress:'
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 130 ] && grep -q 'completion  INTERRUPTED: ' "$tmp/int.out" &&
+    grep -q 'invariants  ok' "$tmp/int.out" && grep -q '"finished": false' "$tmp/int.json" &&
+    grep -q '"interrupted": true' "$tmp/int.json"; then
+    ok sigint_partial_results
+else
+    bad "sigint_partial_results (exit $rc): $(tail -2 "$tmp/int.err")"
+fi
+# compare streams each row as its run ends (and --jsonl a line per run); SIGINT keeps them
+"$bin" compare --vary workload.bytes_per_writer=64KB,128KB,8MB --set cluster.nodes=1024 \
+    --set fabric.hosts_per_leaf=32 --set fabric.spines=32 --set storage.nodes=8 \
+    --progress 0.05 --jsonl "$tmp/c.jsonl" >"$tmp/c.out" 2>"$tmp/c.err" &
+pid=$!
+wait_for "$tmp/c.out" '^workload.bytes_per_writer=128KB '
+sleep 0.3
+streamed=$(grep -c '^workload.bytes_per_writer=' "$tmp/c.out")
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 130 ] && [ "$streamed" -eq 2 ] && [ "$(wc -l <"$tmp/c.jsonl")" -eq 3 ] &&
+    grep -q '^workload.bytes_per_writer=8MB .* interrupted ' "$tmp/c.out" &&
+    [ "$(grep -c '^{"name":"workload.bytes_per_writer=' "$tmp/c.jsonl")" -eq 3 ]; then
+    ok compare_streams_rows
+else
+    bad "compare_streams_rows (exit $rc, $streamed rows before the signal): $(cat "$tmp/c.out")"
+fi
+
 # every option of every --help is in the man page, and the man page renders cleanly
 man_opts=$(sed 's/\\//g' docs/ckptnet.1)
 missing=""

@@ -2,6 +2,7 @@
  * HTML reports, the progress hook, describe. */
 #include <jansson.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -695,7 +696,7 @@ static void progress_hook(void)
     struct scenario sc;
     struct results a, b;
     struct calls c = {0, 0, 1};
-    struct ckpt_progress pr = {on_progress, &c};
+    struct ckpt_progress pr = {on_progress, &c, NULL};
     struct err e;
     if (make(&sc, STORAGE_BOUND, NULL) < 0 || run(&sc, &a) < 0) {
         CHECK(0);
@@ -966,6 +967,49 @@ static void resend_cause_named(void)
     results_release(&r);
 }
 
+static void quiet_progress(void *ud, const struct ckpt_progress_info *p)
+{
+    (void)p;
+    ++*(int *)ud;
+}
+
+/* A stop request (the CLI's SIGINT) ends a run at its next progress call in
+ * either engine: partial results, interrupted and not finished, the
+ * invariants that hold for a partial run still checked and holding. */
+static void stop_request(void)
+{
+    static const char *const engines[] = {"engine=packet", "engine=fluid"};
+    for (int k = 0; k < 2; k++) {
+        struct scenario sc;
+        struct results r;
+        struct err e;
+        int calls = 0;
+        volatile sig_atomic_t stop = 1;
+        struct ckpt_progress pr = {quiet_progress, &calls, &stop};
+        if (make(&sc, "cluster.nodes=4096", "fabric.hosts_per_leaf=64", "fabric.spines=64",
+                 "workload.bytes_per_writer=256KB", "workload.start_jitter=10ms", engines[k],
+                 NULL) < 0 ||
+            ckpt_run_progress(&sc, &r, &pr, &e) < 0) {
+            CHECKF(0, "%s", e.msg);
+            continue;
+        }
+        CHECKF(calls == 1 && r.interrupted && !r.finished && r.flows_done < r.transfers,
+               "%s: %d calls, interrupted %d, %u of %u done", engines[k], calls, r.interrupted,
+               r.flows_done, r.transfers);
+        CHECKF(r.ok, "%s: %s", engines[k], r.violation);
+        CHECK(r.bytes_delivered < r.ckpt_bytes);
+        results_release(&r);
+        /* without the request the same run finishes */
+        stop = 0;
+        if (ckpt_run_progress(&sc, &r, &pr, &e) < 0) {
+            CHECK(0);
+            continue;
+        }
+        CHECK(!r.interrupted && r.finished && r.ok);
+        results_release(&r);
+    }
+}
+
 SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
     {"report_verdict_compute_leaf_uplinks", verdict_compute_leaf_uplinks},
@@ -986,5 +1030,6 @@ SUITE(suite_report) = {
     {"report_unfinished_run", unfinished_run},
     {"report_host_path_reason", host_path_reason},
     {"report_resend_cause_named", resend_cause_named},
+    {"report_stop_request", stop_request},
     {NULL, NULL},
 };

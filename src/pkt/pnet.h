@@ -201,6 +201,7 @@ struct pnet {
     uint64_t first_tx_ps, last_rx_ps;
     uint64_t time_limit_ps;   /* the run stops here (pause storms, deadlock) */
     int time_limit_hit;
+    int interrupted;          /* ckpt_progress.stop was set */
     int time_went_back;
     /* load balancing and receivers */
     struct rng lb_rng;

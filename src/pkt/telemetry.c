@@ -148,4 +148,6 @@ void telemetry_progress(struct pnet *n)
     struct ckpt_progress_info info = {(double)n->now / (double)PS_PER_S,
                                       n->bytes_delivered, n->res->ckpt_bytes, n->events};
     pr->fn(pr->ud, &info);
+    if (pr->stop && *pr->stop)
+        n->interrupted = 1;
 }

@@ -25,9 +25,9 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
             p->skew, sc->storage.nodes);
     if (!r->finished) {
         /* only what is true: how far it got, never a completion time */
-        fprintf(out, "  completion  DID NOT FINISH: %u of %u transfers complete, %s of %s "
+        fprintf(out, "  completion  %s: %u of %u transfers complete, %s of %s "
                      "delivered when the run stopped (bound %s, set by %s)\n",
-                r->flows_done, r->transfers, fmt_bytes((double)r->bytes_delivered, a, sizeof a),
+                r->interrupted ? "INTERRUPTED" : "DID NOT FINISH", r->flows_done, r->transfers, fmt_bytes((double)r->bytes_delivered, a, sizeof a),
                 fmt_bytes((double)r->ckpt_bytes, b, sizeof b), fmt_secs(r->bound_s, d, sizeof d),
                 path_seg_label(r->bound_limit));
         fprintf(out, "  cost        not computed: GPU stall, cost per day, interval and goodput "
@@ -140,6 +140,11 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered, every transfer "
                      "complete, time monotone, link loads within capacity\n",
                 (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered);
+    else if (r->ok && r->bytes_in_flight)
+        fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered + %llu B in flight, "
+                     "no drops, time monotone, buffers within limits\n",
+                (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered,
+                (unsigned long long)r->bytes_in_flight);
     else if (r->ok)
         fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered, no drops, "
                      "time monotone, buffers within limits\n",
@@ -314,8 +319,23 @@ static void json_plan_cost(json_t *root, const struct results *r)
     put_dotted(root, "failures.monte_carlo_failures", json_integer((json_int_t)c->mc_failures));
 }
 
+static int json_doc(FILE *out, const struct scenario *sc, const struct results *r, int perf,
+                    size_t flags, struct err *e);
+
 int report_json(FILE *out, const struct scenario *sc, const struct results *r,
                 int perf, struct err *e)
+{
+    return json_doc(out, sc, r, perf, JSON_INDENT(2), e);
+}
+
+int report_json_line(FILE *out, const struct scenario *sc, const struct results *r,
+                     int perf, struct err *e)
+{
+    return json_doc(out, sc, r, perf, JSON_COMPACT, e);
+}
+
+static int json_doc(FILE *out, const struct scenario *sc, const struct results *r, int perf,
+                    size_t flags, struct err *e)
 {
     json_t *root = json_object();
     put_dotted(root, "engine", json_string(r->engine));
@@ -323,6 +343,7 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
     put_dotted(root, "checkpoint.bytes", U(r->ckpt_bytes));
     put_dotted(root, "checkpoint.writers", U(r->writers));
     put_dotted(root, "checkpoint.finished", json_boolean(r->finished));
+    put_dotted(root, "checkpoint.interrupted", json_boolean(r->interrupted));
     put_dotted(root, "checkpoint.transfers_completed", U(r->flows_done));
     put_dotted(root, "checkpoint.completion_s", real_or_null(r->completion_s, r->finished));
     put_dotted(root, "checkpoint.writer_completion_s.p50", real_or_null(r->writer_p50_s, r->finished));
@@ -402,7 +423,7 @@ int report_json(FILE *out, const struct scenario *sc, const struct results *r,
     json_object_set_new(scn, "source", json_string(sc->source[0] ? sc->source : "default"));
     scenario_echo(sc, emit_key, scn);
     json_object_set_new(root, "scenario", scn);
-    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    int rc = json_dumpf(root, out, flags | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
     json_decref(root);
     if (rc < 0 || fputc('\n', out) == EOF)
         return err_set(e, "cannot write JSON output");

@@ -3,6 +3,7 @@
 #ifndef CKPT_RESULTS_H
 #define CKPT_RESULTS_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "../work/plan.h"
@@ -37,6 +38,10 @@ struct ckpt_progress_info {
 struct ckpt_progress {
     void (*fn)(void *ud, const struct ckpt_progress_info *p);
     void *ud;
+    /* when non-NULL and set (a caller's SIGINT handler), the engine stops
+     * at its next progress call: results are partial, finished = 0 and
+     * interrupted = 1; NULL: never */
+    const volatile sig_atomic_t *stop;
 };
 
 struct results {
@@ -48,6 +53,7 @@ struct results {
     uint64_t ckpt_bytes;
     uint32_t writers;
     double completion_s;       /* first byte sent -> last byte received */
+    int interrupted;           /* stopped on request (ckpt_progress.stop) */
     int finished;              /* every transfer completed; else completion_s,
                                 * utilisations and costs mean nothing */
     uint32_t transfers;        /* transfers planned (flows_done of them ended) */
