@@ -26,6 +26,7 @@ static const char usage_main[] =
     "  compare A.yaml B.yaml   run each scenario and print their headline figures side by side\n"
     "  sweep [SCENARIO]        run --vary points x seeds in parallel (-j, MPI), a CSV or JSON\n"
     "                          row per run (docs/sweep.md)\n"
+    "  tune [SCENARIO]         search a few knobs for the best figure (coordinate descent)\n"
     "  catalog                 switch profiles, models and DCQCN presets with their sources\n"
     "\n"
     "options:\n"
@@ -605,6 +606,8 @@ int main(int argc, char **argv)
         return cmd_catalog(argc - 2, argv + 2);
     if (!strcmp(cmd, "sweep"))
         return cmd_sweep(argc - 2, argv + 2);
+    if (!strcmp(cmd, "tune"))
+        return cmd_tune(argc - 2, argv + 2);
     fprintf(stderr, "ckptnet: unknown command '%s' (see ckptnet --help)\n", cmd);
     return 2;
 }

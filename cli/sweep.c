@@ -163,6 +163,12 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
     return 0;
 }
 
+int sweep_opt(int argc, char **argv, int *i, const char *name, const char *shortname,
+              const char **v)
+{
+    return opt_value(argc, argv, i, name, shortname, v);
+}
+
 static int parse_count(const char *opt, const char *v, int lo, int hi, int *out)
 {
     char *end;
@@ -257,6 +263,13 @@ static void find_key(void *ud, const char *key, const char *type, const char *de
     (void)type, (void)def, (void)min, (void)max, (void)doc;
     if (!strcmp(key, c->key))
         c->found = 1;
+}
+
+int sweep_key_known(const char *key)
+{
+    struct key_check c = {key, 0};
+    scenario_keys(find_key, &c);
+    return c.found;
 }
 
 /* Add key k to the sweep, once, known to the scenario table. where prefixes
@@ -468,11 +481,12 @@ static int build_point(const struct sweep *sw, int p, struct scenario *sc, struc
             v = buf;
         } else if (opt_value(sw->argc, sw->argv, &i, "--set", NULL, &v) != 1) {
             /* skip the value of the sweep's own valued options */
-            static const char *const own[] = {"--vary", "--points", "--out", "--report",
-                                              "--seeds", "--jobs"};
+            static const char *const own[] = {"--jobs", "--vary", "--points", "--out",
+                                              "--report", "--seeds", "--knob", "--minimize",
+                                              "--maximize"};
             const char *skip = NULL;
             for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
-                if (opt_value(sw->argc, sw->argv, &i, own[k], k == 5 ? "-j" : NULL, &skip))
+                if (opt_value(sw->argc, sw->argv, &i, own[k], k == 0 ? "-j" : NULL, &skip))
                     break;
             continue;
         }
@@ -1056,6 +1070,8 @@ struct coord {
 static void flush_points(struct coord *c)
 {
     const struct sweep *sw = c->sw;
+    if (c->of->fd < 0) /* sweep_run_all: results only */
+        return;
     while (c->next_point < sw->n_points && !c->write_failed) {
         const struct sweep_res *r0 = &c->res[c->next_point * sw->seeds];
         for (int s = 0; s < sw->seeds; s++)
@@ -1093,9 +1109,12 @@ static void record(struct coord *c, const struct sweep_res *r)
     progress(&c->pg, c->received, c->todo, c->bad);
 }
 
-/* The next run not yet done, or -1. */
+/* The next run not yet done, or -1 (also once the output failed: more runs
+ * could not be written anyway). */
 static int32_t next_run(struct coord *c)
 {
+    if (c->write_failed)
+        return -1;
     while (c->next_run < c->sw->n_runs && c->res[c->next_run].done)
         c->next_run++;
     return c->next_run < c->sw->n_runs ? c->next_run++ : -1;
@@ -1206,11 +1225,25 @@ static int coordinate(struct coord *c, int jobs)
     }
     for (int i = 0; i < pl.n; i++)
         retire(&pl, i);
-    if (c->received < c->todo) {
+    if (c->received < c->todo && !c->write_failed) {
         fprintf(stderr, "ckptnet: sweep: no worker process left: %s\n", strerror(errno));
         return -1;
     }
     return 0;
+}
+
+int sweep_run_all(const struct sweep *sw, struct sweep_res *res, int jobs, int quiet)
+{
+    struct outfile of = {NULL, -1, 0};
+    struct coord c = {.sw = sw, .res = res, .of = &of};
+    for (int r = 0; r < sw->n_runs; r++)
+        c.todo += !res[r].done;
+    c.pg.on = !quiet && isatty(STDERR_FILENO);
+    c.pg.t0 = now_s();
+    int rc = coordinate(&c, jobs < 1 ? 1 : jobs);
+    if (c.pg.shown)
+        fputs("\r\033[K", stderr);
+    return rc;
 }
 
 #ifdef CKPT_MPI

@@ -65,7 +65,24 @@ const char *sweep_num(char *buf, double v);
 int sweep_html(const char *path, const struct sweep *sw, const struct sweep_res *res,
                struct err *e);
 
+/* Option "--name v" / "--name=v" (shortname "-jN" / "-j N") at argv[*i]:
+ * 1 with *v (and *i past the value), 0 if it is not that option, -1 when
+ * the value is missing. */
+int sweep_opt(int argc, char **argv, int *i, const char *name, const char *shortname,
+              const char **v);
+
+/* 1 when key is a scenario key. */
+int sweep_key_known(const char *key);
+
+/* Run every run of sw whose res[] is not done over jobs forked workers and
+ * fill res (figures as the files would hold them); no file is written.
+ * quiet = 0: a progress line on a terminal. Returns 0, or -1 when no worker
+ * could run. */
+int sweep_run_all(const struct sweep *sw, struct sweep_res *res, int jobs, int quiet);
+
 /* `ckptnet sweep ...`: argv after the command name. Returns the exit status. */
 int cmd_sweep(int argc, char **argv);
+/* `ckptnet tune ...` (tune.c): coordinate descent over a few knobs. */
+int cmd_tune(int argc, char **argv);
 
 #endif

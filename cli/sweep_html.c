@@ -483,7 +483,7 @@ int sweep_html(const char *path, const struct sweep *sw, const struct sweep_res 
         } else if (i == 2 && have[i] && sw->n_keys > 2) {
             fputs("<p>The other keys at their first value.</p>\n", o);
         }
-        char pre[8];
+        char pre[16];
         snprintf(pre, sizeof pre, "s%d_", i);
         if (!have[i] || inline_svg(o, dir, svg[i], pre) < 0)
             fputs("<p>No plot: no run finished.</p>\n", o);

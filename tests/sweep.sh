@@ -193,6 +193,49 @@ done
 grep -q '^\.B.* sweep' docs/ckptnet.1 || missing="$missing (command)"
 [ -z "$missing" ] && ok man_page_sweep || bad "man_page_sweep: missing$missing"
 
+# tune: coordinate descent finds the grid's best point here (completion falls
+# with spines and rises with nodes, one knob at a time), the same whatever -j
+tk="--set workload.bytes_per_writer=256KB --knob fabric.spines=0,2,4,8 --knob cluster.nodes=32,16"
+# shellcheck disable=SC2086
+"$bin" tune $tk -j 1 >"$tmp/t1" 2>"$tmp/err"
+rc=$?
+# shellcheck disable=SC2086
+"$bin" tune $tk -j 2 >"$tmp/t2" 2>/dev/null
+"$bin" sweep --set workload.bytes_per_writer=256KB --vary fabric.spines=0,2,4,8 \
+    --vary cluster.nodes=32,16 --quiet --out "$tmp/grid.csv" 2>/dev/null
+gridbest=$(awk -F, 'NR > 1 && $6 == "ok" && (n++ == 0 || $9 + 0 < b) { b = $9 + 0; p = "fabric.spines=" $2 " cluster.nodes=" $3 } END { print p }' "$tmp/grid.csv")
+if [ "$rc" -eq 0 ] && cmp -s "$tmp/t1" "$tmp/t2" && [ -n "$gridbest" ] &&
+    grep -q "^best    $gridbest: completion_s " "$tmp/t1" && grep -q 'fabric.spines:  0=(failed)' "$tmp/t1" &&
+    grep -q '8 of 8 points evaluated (8 runs)' "$tmp/t1"; then
+    ok tune_finds_grid_best
+else
+    bad "tune_finds_grid_best (exit $rc, grid best '$gridbest'): $(cat "$tmp/t1" "$tmp/err")"
+fi
+"$bin" tune --set workload.bytes_per_writer=256KB --knob fabric.spines=2,8 --maximize goodput \
+    --quiet >"$tmp/t3" 2>&1
+[ "$(wc -l <"$tmp/t3")" -eq 1 ] && grep -q '^best    fabric.spines=8: goodput ' "$tmp/t3" &&
+    ok tune_maximize || bad "tune_maximize: $(cat "$tmp/t3")"
+"$bin" tune --knob fabric.spines=0 --quiet >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q 'no point ran ok' "$tmp/err" && ok tune_nothing_ok || bad "tune_nothing_ok: $(cat "$tmp/err")"
+tune_error() {
+    name=$1 want=$2
+    shift 2
+    "$bin" tune "$@" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF -- "$want" "$tmp/err" && ok "$name" ||
+        bad "$name (exit $rc): $(cat "$tmp/err")"
+}
+tune_error tune_no_knob "give --knob key=v1,v2"
+tune_error tune_bad_key "--knob: fabric.spine: unknown key" --knob fabric.spine=1,2
+tune_error tune_bad_figure "--minimize: expected a figure" --knob fabric.spines=1,2 --minimize speed
+tune_error tune_bad_set "--set: fabric.mtu:" --knob fabric.spines=1,2 --set fabric.mtu=lots
+missing=""
+for o in $("$bin" tune --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+    printf '%s' "$man_opts" | grep -qF -- "$o" || missing="$missing $o"
+done
+grep -q '^\.B.* tune' docs/ckptnet.1 || missing="$missing (command)"
+[ -z "$missing" ] && ok man_page_tune || bad "man_page_tune: missing$missing"
+
 # MPI: rank 0 writes the same rows as -j 1, with dynamic load balancing
 if ! command -v mpirun >/dev/null; then
     skip "mpirun tests (mpirun is not installed: apt-get install openmpi-bin libopenmpi-dev)"
@@ -223,6 +266,27 @@ else
         --out "$tmp/k.csv" --resume >/dev/null 2>"$tmp/err"
     grep -q "is not this sweep's output" "$tmp/err" && ok mpi_resume_other_sweep ||
         bad "mpi_resume_other_sweep: $(head -3 "$tmp/err")"
+    # a rank that dies: mpirun ends the job, the rows so far are whole points,
+    # and --resume (here without MPI) finishes the same file
+    # shellcheck disable=SC2086
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" sweep $long \
+        --out "$tmp/rd.csv" >/dev/null 2>&1 &
+    mpid=$!
+    n=0
+    while [ "$n" -lt 300 ] && [ "$(cat "$tmp/rd.csv" 2>/dev/null | wc -l)" -lt 2 ]; do
+        sleep 0.02
+        n=$((n + 1))
+    done
+    # timeout -> mpirun -> the ranks: kill the last one started
+    mpirun_pid=$(ps -o pid= --ppid "$mpid" 2>/dev/null | head -1)
+    victim=$(ps -o pid= --ppid "${mpirun_pid:-0}" 2>/dev/null | tail -1)
+    [ -n "$victim" ] && kill -KILL "$victim" 2>/dev/null
+    wait "$mpid" 2>/dev/null
+    lines=$(wc -l <"$tmp/rd.csv")
+    # shellcheck disable=SC2086
+    "$bin" sweep $long -j 2 --out "$tmp/rd.csv" --resume 2>/dev/null
+    same "$tmp/full.csv" "$tmp/rd.csv" && ok "resume_after_rank_died (at $lines lines)" ||
+        bad "resume_after_rank_died (at $lines lines)"
     # a usage error stops every rank with one message
     timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" sweep --vary fabric.spine=1 \
         >/dev/null 2>"$tmp/err"
