@@ -436,8 +436,8 @@ int sweep_html(const char *path, const struct sweep *sw, const struct sweep_res 
               g);
         /* one box per cell (no interpolation); cells without a run stay blank */
         fprintf(g, "plot '%s/heat.dat' using 1:2:(0.5):(0.5):($4 > 0 ? $3 : 1/0) "
-                   "with boxxyerror fs solid 1.0 noborder fc palette, "
-                   "'' using 1:2:($4 > 0 ? sprintf('%%.4g', $3) : 'no run') with labels\n",
+                   "with boxxyerror fs solid 1.0 noborder fc palette notitle, "
+                   "'' using 1:2:($4 > 0 ? sprintf('%%.4g', $3) : 'no run') with labels notitle\n",
                 dir);
     }
     if (fclose(g) != 0) {

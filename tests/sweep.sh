@@ -130,6 +130,29 @@ fi
 [ $? -eq 2 ] && grep -q "is not this sweep's output" "$tmp/err" && ok resume_other_sweep ||
     bad "resume_other_sweep: $(cat "$tmp/err")"
 
+# a worker process killed in a run: that run is recorded as failed, a new
+# worker takes over, every point is written
+# shellcheck disable=SC2086
+"$bin" sweep $long -j 2 --out "$tmp/w.csv" 2>"$tmp/err" &
+pid=$!
+n=0
+while [ "$n" -lt 200 ] && [ "$(cat "$tmp/w.csv" 2>/dev/null | wc -l)" -lt 2 ]; do
+    sleep 0.02
+    n=$((n + 1))
+done
+victim=$(ps -o pid= --ppid "$pid" 2>/dev/null | head -1)
+[ -n "$victim" ] && kill -KILL "$victim" 2>/dev/null
+wait "$pid"
+rc=$?
+died=$(grep -c ',run,failed,.*worker process died (signal 9)' "$tmp/w.csv")
+# the worker may have been between runs (then nothing is lost: exit 0)
+if [ "$(wc -l <"$tmp/w.csv")" -eq 37 ] && { [ "$died" -eq 1 ] && [ "$rc" -eq 1 ]; } ||
+    { [ "$died" -eq 0 ] && [ "$rc" -eq 0 ] && same "$tmp/full.csv" "$tmp/w.csv"; }; then
+    ok "worker_killed (runs lost: $died)"
+else
+    bad "worker_killed (exit $rc, $died died rows, $(wc -l <"$tmp/w.csv") lines): $(cat "$tmp/err")"
+fi
+
 # a points file: the same points as --vary give the same rows
 {
     echo "# the product of fabric.spines=2,0,4 and cluster.nodes=16,32"
@@ -171,6 +194,11 @@ if command -v gnuplot >/dev/null; then
     else
         bad report_html
     fi
+    # the page of a resumed sweep covers the kept points too: the same page
+    head -c 900 "$tmp/h.csv" >"$tmp/hr.csv"
+    # shellcheck disable=SC2086
+    "$bin" sweep $small -j 2 --out "$tmp/hr.csv" --resume --report "$tmp/hr.html" 2>/dev/null
+    cmp -s "$tmp/h.html" "$tmp/hr.html" && ok report_after_resume_same || bad report_after_resume_same
 else
     skip "report_html (gnuplot is not installed)"
 fi
