@@ -181,6 +181,7 @@ expect_error jobs_bad "-j: expected a whole number" --vary fabric.spines=1 -j lo
 expect_error bad_set "--set: fabric.mtu:" --vary fabric.spines=1 --set fabric.mtu=lots
 expect_error resume_no_out "--resume needs --out FILE" --vary fabric.spines=1 --resume
 expect_error unknown_option "unknown option '--frob'" --vary fabric.spines=1 --frob
+expect_error out_no_dir "--out: cannot write '$tmp/no/x.csv'" --vary fabric.spines=1 --out "$tmp/no/x.csv"
 expect_error out_is_dir "--out: '$tmp' is a directory" --vary fabric.spines=1 --out "$tmp"
 
 # the HTML page: line plots, heat map and table, self-contained
