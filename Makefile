@@ -13,6 +13,10 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 BO      := build/ovf
 OVFSAN  := -fsanitize=unsigned-integer-overflow,float-cast-overflow -fno-sanitize-recover=all
 CLANG   := $(shell command -v clang 2>/dev/null)
+# with OpenMPI's mpicc: build/ckptnet-mpi, the same program whose sweep
+# spreads runs over MPI ranks (docs/sweep.md); the plain build needs no MPI
+MPICC   := $(shell command -v mpicc 2>/dev/null)
+BM      := build/mpi
 
 LIB_SRC := $(wildcard src/*/*.c)
 CLI_SRC := $(wildcard cli/*.c)
@@ -25,8 +29,8 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljans
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm $(LDLIBS)
 
-.PHONY: all run test bench clean deps asan check-report test-overflow golden
-all: $(B)/ckptnet
+.PHONY: all run test bench clean deps asan check-report test-overflow golden test-sweep
+all: $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/deps.sh
@@ -52,6 +56,13 @@ $(BA)/libckptnet.a: $(LIB_SRC:%.c=$(BA)/%.o)
 
 $(B)/ckptnet: $(CLI_SRC:%.c=$(B)/%.o) $(B)/libckptnet.a
 	$(CC) $(OPT) -o $@ $^ $(LDLIBS_ALL)
+# only cli/sweep.c differs (-DCKPT_MPI); the simulation objects are the plain
+# build's, so both binaries give the same figures
+$(BM)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS_ALL) -DCKPT_MPI -c $< -o $@
+$(B)/ckptnet-mpi: $(BM)/cli/sweep.o $(filter-out $(B)/cli/sweep.o,$(CLI_SRC:%.c=$(B)/%.o)) $(B)/libckptnet.a
+	$(MPICC) $(OPT) -o $@ $^ $(LDLIBS_ALL)
 $(B)/test_unit: $(TST_SRC:%.c=$(B)/%.o) $(B)/libckptnet.a
 	$(CC) $(OPT) -o $@ $^ $(LDLIBS_ALL)
 $(BA)/test_unit: $(TST_SRC:%.c=$(BA)/%.o) $(BA)/libckptnet.a
@@ -69,7 +80,17 @@ test: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
 	./tests/cli.sh ./$(B)/ckptnet
 	./tests/golden.sh ./$(B)/ckptnet
+	$(MAKE) --no-print-directory test-sweep
 	$(MAKE) --no-print-directory test-overflow
+
+# the sweep tests on the plain build, then on the MPI build (with mpirun)
+test-sweep: $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
+	./tests/sweep.sh ./$(B)/ckptnet
+ifneq ($(MPICC),)
+	./tests/sweep.sh ./$(B)/ckptnet-mpi
+else
+	@echo "test-sweep: MPI build SKIPPED, mpicc is not installed (apt-get install libopenmpi-dev)"
+endif
 
 # rewrite the golden results (tests/golden/); the commit says why they changed
 golden: $(B)/ckptnet

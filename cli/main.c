@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ckptnet.h"
+#include "sweep.h"
 
 #define VERSION "0.1.0"
 #define MAX_FILES 64
@@ -25,6 +26,9 @@ static const char usage_main[] =
     "  run [SCENARIO]          simulate a checkpoint burst (no file: the built-in default)\n"
     "  describe [SCENARIO]     the effective scenario and what a run would cost, without running\n"
     "  compare A.yaml B.yaml   run each scenario and print their headline figures side by side\n"
+    "  sweep [SCENARIO]        run --vary points x seeds in parallel (-j, MPI), a CSV or JSON\n"
+    "                          row per run (docs/sweep.md)\n"
+    "  tune [SCENARIO]         search a few knobs for the best figure (coordinate descent)\n"
     "  catalog                 switch profiles, models and DCQCN presets with their sources\n"
     "\n"
     "options:\n"
@@ -734,6 +738,10 @@ int main(int argc, char **argv)
         return cmd_compare(argc - 2, argv + 2);
     if (!strcmp(cmd, "catalog"))
         return cmd_catalog(argc - 2, argv + 2);
+    if (!strcmp(cmd, "sweep"))
+        return cmd_sweep(argc - 2, argv + 2);
+    if (!strcmp(cmd, "tune"))
+        return cmd_tune(argc - 2, argv + 2);
     say("unknown command '%s' (see ckptnet --help)", cmd);
     return 2;
 }

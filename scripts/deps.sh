@@ -2,8 +2,9 @@
 # Install the Debian packages ckptnet needs, only when one is missing.
 set -e
 # gnuplot-nox renders the plots of --report (SVG, no X11); clang builds the
-# overflow-sanitizer tests (make test-overflow)
-pkgs="libyaml-dev libjansson-dev pkg-config gnuplot-nox clang"
+# overflow-sanitizer tests (make test-overflow); OpenMPI builds build/ckptnet-mpi
+# and runs the `mpirun ckptnet-mpi sweep` tests (the plain build needs no MPI)
+pkgs="libyaml-dev libjansson-dev pkg-config gnuplot-nox clang openmpi-bin libopenmpi-dev"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

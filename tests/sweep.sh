@@ -1,0 +1,327 @@
+#!/bin/sh
+# Sweep tests: the same rows whatever -j or MPI ranks, --resume after an
+# interruption, failing points recorded, points files, the HTML page, bad
+# input. Tiny scenarios only (make test stays short).
+# Usage: tests/sweep.sh path/to/ckptnet   (or path/to/ckptnet-mpi)
+bin=${1:-./build/ckptnet}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   sweep: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL sweep: $1"; }
+skip() { echo "SKIP sweep: $1"; }
+
+# expect_error NAME EXPECTED_SUBSTRING ARGS...: exit 2, one stderr line containing it
+expect_error() {
+    name=$1 want=$2
+    shift 2
+    "$bin" sweep "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    lines=$(wc -l <"$tmp/err")
+    if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$want" "$tmp/err"; then
+        ok "$name"
+    else
+        bad "$name (exit $rc, $lines stderr lines): $(cat "$tmp/err")"
+    fi
+}
+# rows without the perf column that varies (wall_s, the last one)
+nowall() { sed -e 's/,[^,]*$//' -e 's/, "wall_s": [^}]*}$/}/' "$1"; }
+same() { nowall "$1" >"$tmp/s1" && nowall "$2" >"$tmp/s2" && cmp -s "$tmp/s1" "$tmp/s2"; }
+
+case "$bin" in *-mpi) mpi=1 ;; *) mpi=0 ;; esac
+
+"$bin" sweep --help | grep -q -- '--resume' && ok help || bad help
+
+# two keys x 2 seeds, one value invalid (spines=0): 6 points, 12 runs
+small="--set workload.bytes_per_writer=256KB --vary fabric.spines=2,0,4 --vary cluster.nodes=16,32 --seeds 2 --quiet"
+# shellcheck disable=SC2086
+"$bin" sweep $small -j 1 --out "$tmp/j1.csv" 2>"$tmp/err1"
+rc=$?
+# shellcheck disable=SC2086
+"$bin" sweep $small -j 2 --out "$tmp/j2.csv" 2>/dev/null
+# shellcheck disable=SC2086
+"$bin" sweep $small -j 1 --out "$tmp/j1.json" 2>/dev/null
+# shellcheck disable=SC2086
+"$bin" sweep $small -j 2 --out "$tmp/j2.json" 2>/dev/null
+# header + 6 points x (2 runs + mean, min, max)
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/j1.csv")" -eq 31 ] &&
+    [ "$(grep -c ',run,ok,packet,' "$tmp/j1.csv")" -eq 8 ] &&
+    [ "$(grep -c '^[23],0,.*,run,failed,.*fabric.spines: expected a count >= 1' "$tmp/j1.csv")" -eq 4 ] &&
+    grep -q '4 of 12 runs not ok' "$tmp/err1"; then
+    ok failing_point_recorded
+else
+    bad "failing_point_recorded (exit $rc): $(cat "$tmp/err1")"
+fi
+same "$tmp/j1.csv" "$tmp/j2.csv" && ok csv_same_j1_j2 || bad csv_same_j1_j2
+same "$tmp/j1.json" "$tmp/j2.json" && ok json_same_j1_j2 || bad json_same_j1_j2
+# JSON lines: every line a document, the same figures as the CSV
+if python3 -c "
+import json, sys, csv
+rows = [json.loads(l) for l in open(sys.argv[1])][1:]
+c = list(csv.DictReader(open(sys.argv[2])))
+assert len(rows) == len(c) == 30
+for j, r in zip(rows, c):
+    for k in ('row', 'status', 'completion_s', 'bound_ratio', 'error'):
+        a = j[k]
+        a = '' if a is None else str(a)
+        b = r[k]
+        assert a == b or float(a) == float(b), (k, a, b)
+" "$tmp/j1.json" "$tmp/j1.csv" 2>"$tmp/err"; then
+    ok json_lines_match_csv
+else
+    bad "json_lines_match_csv: $(tail -1 "$tmp/err")"
+fi
+
+# a violated invariant keeps the run's figures and says why; other points run
+"$bin" sweep --quiet --vary fabric.pfc.enabled=false,true --set fabric.buffer=8MB \
+    --set cluster.nodes=32 --set workload.bytes_per_writer=1MB -j 2 --out "$tmp/v.csv" 2>/dev/null
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^0,false,1,run,violated,packet,.*packets dropped' "$tmp/v.csv" &&
+    grep -q '^1,true,1,run,ok,packet' "$tmp/v.csv"; then
+    ok violated_point_recorded
+else
+    bad "violated_point_recorded (exit $rc): $(cat "$tmp/v.csv")"
+fi
+
+# --resume: an output cut anywhere (a killed sweep: whole points, or a torn
+# line) is completed to the uninterrupted output
+size=$(wc -c <"$tmp/j1.csv")
+resumed=1
+for cut in 0 50 400 900 1700 $((size - 7)) "$size"; do
+    head -c "$cut" "$tmp/j1.csv" >"$tmp/r.csv"
+    # shellcheck disable=SC2086
+    "$bin" sweep $small -j 2 --out "$tmp/r.csv" --resume 2>/dev/null
+    same "$tmp/j1.csv" "$tmp/r.csv" || resumed=0
+done
+jsize=$(wc -c <"$tmp/j1.json")
+for cut in 100 3000 $((jsize - 9)); do
+    head -c "$cut" "$tmp/j1.json" >"$tmp/r.json"
+    # shellcheck disable=SC2086
+    "$bin" sweep $small -j 2 --out "$tmp/r.json" --resume 2>/dev/null
+    same "$tmp/j1.json" "$tmp/r.json" || resumed=0
+done
+[ "$resumed" -eq 1 ] && ok resume_after_cut || bad resume_after_cut
+
+# a sweep killed for real (SIGKILL to the coordinator), then --resume
+long="--set workload.bytes_per_writer=1MB --vary cluster.nodes=64,128 --vary fabric.spines=2,4,8 --seeds 3 --quiet"
+# shellcheck disable=SC2086
+"$bin" sweep $long -j 2 --out "$tmp/full.csv"
+# shellcheck disable=SC2086
+"$bin" sweep $long -j 2 --out "$tmp/k.csv" &
+pid=$!
+n=0
+while [ "$n" -lt 200 ] && [ "$(cat "$tmp/k.csv" 2>/dev/null | wc -l)" -lt 2 ]; do
+    sleep 0.02
+    n=$((n + 1))
+done
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+lines=$(wc -l <"$tmp/k.csv")
+# shellcheck disable=SC2086
+"$bin" sweep $long -j 2 --out "$tmp/k.csv" --resume
+if same "$tmp/full.csv" "$tmp/k.csv"; then
+    ok "resume_after_kill (killed at $lines lines of $(wc -l <"$tmp/full.csv"))"
+else
+    bad "resume_after_kill (killed at $lines lines)"
+fi
+# shellcheck disable=SC2086
+"$bin" sweep $long --vary storage.nodes=2 --out "$tmp/k.csv" --resume 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "is not this sweep's output" "$tmp/err" && ok resume_other_sweep ||
+    bad "resume_other_sweep: $(cat "$tmp/err")"
+
+# a worker process killed in a run: that run is recorded as failed, a new
+# worker takes over, every point is written
+# shellcheck disable=SC2086
+"$bin" sweep $long -j 2 --out "$tmp/w.csv" 2>"$tmp/err" &
+pid=$!
+n=0
+while [ "$n" -lt 200 ] && [ "$(cat "$tmp/w.csv" 2>/dev/null | wc -l)" -lt 2 ]; do
+    sleep 0.02
+    n=$((n + 1))
+done
+victim=$(ps -o pid= --ppid "$pid" 2>/dev/null | head -1)
+[ -n "$victim" ] && kill -KILL "$victim" 2>/dev/null
+wait "$pid"
+rc=$?
+died=$(grep -c ',run,failed,.*worker process died (signal 9)' "$tmp/w.csv")
+# the worker may have been between runs (then nothing is lost: exit 0)
+if [ "$(wc -l <"$tmp/w.csv")" -eq 37 ] && { [ "$died" -eq 1 ] && [ "$rc" -eq 1 ]; } ||
+    { [ "$died" -eq 0 ] && [ "$rc" -eq 0 ] && same "$tmp/full.csv" "$tmp/w.csv"; }; then
+    ok "worker_killed (runs lost: $died)"
+else
+    bad "worker_killed (exit $rc, $died died rows, $(wc -l <"$tmp/w.csv") lines): $(cat "$tmp/err")"
+fi
+
+# a points file: the same points as --vary give the same rows
+{
+    echo "# the product of fabric.spines=2,0,4 and cluster.nodes=16,32"
+    for s in 2 0 4; do
+        for n in 16 32; do echo "fabric.spines=$s   cluster.nodes=$n  # point"; done
+        echo
+    done
+} >"$tmp/points.txt"
+"$bin" sweep --set workload.bytes_per_writer=256KB --points "$tmp/points.txt" --seeds 2 --quiet \
+    -j 2 --out "$tmp/p.csv" 2>/dev/null
+same "$tmp/j1.csv" "$tmp/p.csv" && ok points_file_same_as_vary || bad points_file_same_as_vary
+
+printf 'fabric.spines=2 cluster.nodes=16\nfabric.spines=4 storage.nodes=2\n' >"$tmp/mixed.txt"
+printf 'fabric.spines=2\nfabric.spine=4\n' >"$tmp/unknown.txt"
+printf 'fabric.spines 2\n' >"$tmp/noeq.txt"
+expect_error points_other_key "$tmp/mixed.txt:2:17: expected cluster.nodes" --points "$tmp/mixed.txt"
+expect_error points_no_equals "$tmp/noeq.txt:1:1: expected key=value" --points "$tmp/noeq.txt"
+expect_error points_missing "cannot open '$tmp/nope.txt'" --points "$tmp/nope.txt"
+expect_error vary_unknown_key "--vary: fabric.spine: unknown key" --vary fabric.spine=1,2
+expect_error vary_no_values "--vary: expected key=v1,v2" --vary fabric.spines
+expect_error vary_empty_value "empty value" --vary fabric.spines=1,,2
+expect_error no_points "give --vary key=v1,v2,... or --points FILE"
+expect_error vary_and_points "--vary and --points do not mix" --vary fabric.spines=1 --points "$tmp/points.txt"
+expect_error seeds_zero "--seeds: expected a whole number in [1, 10000]" --vary fabric.spines=1 --seeds 0
+expect_error jobs_bad "-j: expected a whole number" --vary fabric.spines=1 -j lots
+expect_error bad_set "--set: fabric.mtu:" --vary fabric.spines=1 --set fabric.mtu=lots
+expect_error resume_no_out "--resume needs --out FILE" --vary fabric.spines=1 --resume
+expect_error unknown_option "unknown option '--frob'" --vary fabric.spines=1 --frob
+expect_error out_no_dir "--out: cannot write '$tmp/no/x.csv'" --vary fabric.spines=1 --out "$tmp/no/x.csv"
+expect_error out_is_dir "--out: '$tmp' is a directory" --vary fabric.spines=1 --out "$tmp"
+
+# the HTML page: line plots, heat map and table, self-contained
+if command -v gnuplot >/dev/null; then
+    # shellcheck disable=SC2086
+    "$bin" sweep $small -j 2 --out "$tmp/h.csv" --report "$tmp/h.html" 2>/dev/null
+    if [ "$(grep -c '<svg' "$tmp/h.html")" -eq 3 ] && grep -q 'Completion over the first two keys' "$tmp/h.html" &&
+        [ "$(grep -c '<tr' "$tmp/h.html")" -eq 7 ] && grep -q 'class="bad"' "$tmp/h.html" &&
+        ! grep -qi '<script\|src="http\|href="http' "$tmp/h.html"; then
+        ok report_html
+    else
+        bad report_html
+    fi
+    # the page of a resumed sweep covers the kept points too: the same page
+    head -c 900 "$tmp/h.csv" >"$tmp/hr.csv"
+    # shellcheck disable=SC2086
+    "$bin" sweep $small -j 2 --out "$tmp/hr.csv" --resume --report "$tmp/hr.html" 2>/dev/null
+    cmp -s "$tmp/h.html" "$tmp/hr.html" && ok report_after_resume_same || bad report_after_resume_same
+else
+    skip "report_html (gnuplot is not installed)"
+fi
+
+# a progress line on a terminal only
+if command -v script >/dev/null; then
+    script -qec "$bin sweep --vary fabric.spines=2,4 --set workload.bytes_per_writer=64KB --out $tmp/t.csv" \
+        /dev/null >"$tmp/p" 2>&1
+    "$bin" sweep --vary fabric.spines=2,4 --set workload.bytes_per_writer=64KB --out "$tmp/t.csv" 2>"$tmp/pf"
+    grep -q 'sweep: 2 of 2 runs, 0 not ok' "$tmp/p" && [ ! -s "$tmp/pf" ] && ok progress_tty_only ||
+        bad progress_tty_only
+fi
+
+# the man page lists every option of sweep --help, and the command
+man_opts=$(sed 's/\\//g' docs/ckptnet.1)
+missing=""
+for o in $("$bin" sweep --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+    printf '%s' "$man_opts" | grep -qF -- "$o" || missing="$missing $o"
+done
+grep -q '^\.B.* sweep' docs/ckptnet.1 || missing="$missing (command)"
+[ -z "$missing" ] && ok man_page_sweep || bad "man_page_sweep: missing$missing"
+
+# tune: coordinate descent finds the grid's best point here (completion falls
+# with spines and rises with nodes, one knob at a time), the same whatever -j
+tk="--set workload.bytes_per_writer=256KB --knob fabric.spines=0,2,4,8 --knob cluster.nodes=32,16"
+# shellcheck disable=SC2086
+"$bin" tune $tk -j 1 >"$tmp/t1" 2>"$tmp/err"
+rc=$?
+# shellcheck disable=SC2086
+"$bin" tune $tk -j 2 >"$tmp/t2" 2>/dev/null
+"$bin" sweep --set workload.bytes_per_writer=256KB --vary fabric.spines=0,2,4,8 \
+    --vary cluster.nodes=32,16 --quiet --out "$tmp/grid.csv" 2>/dev/null
+gridbest=$(awk -F, 'NR > 1 && $6 == "ok" && (n++ == 0 || $9 + 0 < b) { b = $9 + 0; p = "fabric.spines=" $2 " cluster.nodes=" $3 } END { print p }' "$tmp/grid.csv")
+if [ "$rc" -eq 0 ] && cmp -s "$tmp/t1" "$tmp/t2" && [ -n "$gridbest" ] &&
+    grep -q "^best    $gridbest: completion_s " "$tmp/t1" && grep -q 'fabric.spines:  0=(failed)' "$tmp/t1" &&
+    grep -q '8 of 8 points evaluated (8 runs)' "$tmp/t1"; then
+    ok tune_finds_grid_best
+else
+    bad "tune_finds_grid_best (exit $rc, grid best '$gridbest'): $(cat "$tmp/t1" "$tmp/err")"
+fi
+"$bin" tune --set workload.bytes_per_writer=256KB --knob fabric.spines=2,8 --maximize goodput \
+    --quiet >"$tmp/t3" 2>&1
+[ "$(wc -l <"$tmp/t3")" -eq 1 ] && grep -q '^best    fabric.spines=8: goodput ' "$tmp/t3" &&
+    ok tune_maximize || bad "tune_maximize: $(cat "$tmp/t3")"
+"$bin" tune --knob fabric.spines=0 --quiet >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q 'no point ran ok' "$tmp/err" && ok tune_nothing_ok || bad "tune_nothing_ok: $(cat "$tmp/err")"
+tune_error() {
+    name=$1 want=$2
+    shift 2
+    "$bin" tune "$@" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF -- "$want" "$tmp/err" && ok "$name" ||
+        bad "$name (exit $rc): $(cat "$tmp/err")"
+}
+tune_error tune_no_knob "give --knob key=v1,v2"
+tune_error tune_bad_key "--knob: fabric.spine: unknown key" --knob fabric.spine=1,2
+tune_error tune_bad_figure "--minimize: expected a figure" --knob fabric.spines=1,2 --minimize speed
+tune_error tune_bad_set "--set: fabric.mtu:" --knob fabric.spines=1,2 --set fabric.mtu=lots
+missing=""
+for o in $("$bin" tune --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+    printf '%s' "$man_opts" | grep -qF -- "$o" || missing="$missing $o"
+done
+grep -q '^\.B.* tune' docs/ckptnet.1 || missing="$missing (command)"
+[ -z "$missing" ] && ok man_page_tune || bad "man_page_tune: missing$missing"
+
+# MPI: rank 0 writes the same rows as -j 1, with dynamic load balancing
+if ! command -v mpirun >/dev/null; then
+    skip "mpirun tests (mpirun is not installed: apt-get install openmpi-bin libopenmpi-dev)"
+elif [ "$mpi" -eq 0 ]; then
+    # the plain build refuses to run one whole sweep per rank
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" sweep --vary fabric.spines=2 \
+        --out "$tmp/x.csv" >/dev/null 2>"$tmp/err"
+    grep -q 'built without MPI (use build/ckptnet-mpi' "$tmp/err" && ok mpi_plain_build_refuses ||
+        bad "mpi_plain_build_refuses: $(head -3 "$tmp/err")"
+else
+    # shellcheck disable=SC2086
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" sweep $small --out "$tmp/m2.csv" \
+        >/dev/null 2>&1
+    same "$tmp/j1.csv" "$tmp/m2.csv" && ok csv_same_mpirun_2 || bad csv_same_mpirun_2
+    # rank 0 only coordinates (-j 0); ranks 1 and 2 run
+    # shellcheck disable=SC2086
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -n 3 "$bin" sweep $small -j 0 --out "$tmp/m3.json" \
+        >/dev/null 2>&1
+    same "$tmp/j1.json" "$tmp/m3.json" && ok json_same_mpirun_3 || bad json_same_mpirun_3
+    head -c 900 "$tmp/j1.csv" >"$tmp/mr.csv"
+    # shellcheck disable=SC2086
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" sweep $small --out "$tmp/mr.csv" \
+        --resume >/dev/null 2>&1
+    same "$tmp/j1.csv" "$tmp/mr.csv" && ok resume_mpirun || bad resume_mpirun
+    # rank 0 refusing the file to resume lets the other ranks go
+    # shellcheck disable=SC2086
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" sweep $long --vary storage.nodes=2 \
+        --out "$tmp/k.csv" --resume >/dev/null 2>"$tmp/err"
+    grep -q "is not this sweep's output" "$tmp/err" && ok mpi_resume_other_sweep ||
+        bad "mpi_resume_other_sweep: $(head -3 "$tmp/err")"
+    # a rank that dies: mpirun ends the job, the rows so far are whole points,
+    # and --resume (here without MPI) finishes the same file
+    # shellcheck disable=SC2086
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" sweep $long \
+        --out "$tmp/rd.csv" >/dev/null 2>&1 &
+    mpid=$!
+    n=0
+    while [ "$n" -lt 300 ] && [ "$(cat "$tmp/rd.csv" 2>/dev/null | wc -l)" -lt 2 ]; do
+        sleep 0.02
+        n=$((n + 1))
+    done
+    # timeout -> mpirun -> the ranks: kill the last one started
+    mpirun_pid=$(ps -o pid= --ppid "$mpid" 2>/dev/null | head -1)
+    victim=$(ps -o pid= --ppid "${mpirun_pid:-0}" 2>/dev/null | tail -1)
+    [ -n "$victim" ] && kill -KILL "$victim" 2>/dev/null
+    wait "$mpid" 2>/dev/null
+    lines=$(wc -l <"$tmp/rd.csv")
+    # shellcheck disable=SC2086
+    "$bin" sweep $long -j 2 --out "$tmp/rd.csv" --resume 2>/dev/null
+    same "$tmp/full.csv" "$tmp/rd.csv" && ok "resume_after_rank_died (at $lines lines)" ||
+        bad "resume_after_rank_died (at $lines lines)"
+    # a usage error stops every rank with one message
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" sweep --vary fabric.spine=1 \
+        >/dev/null 2>"$tmp/err"
+    [ "$(grep -c 'unknown key' "$tmp/err")" -eq 1 ] && ok mpi_error_once ||
+        bad "mpi_error_once: $(head -3 "$tmp/err")"
+fi
+
+echo "sweep: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
