@@ -238,69 +238,6 @@ static int write_heat(const char *dir, const struct sweep *sw, const struct swee
     return fclose(f) != 0 ? -1 : cells;
 }
 
-static int run_gnuplot(const char *dir, struct err *e)
-{
-    char cmd[2600];
-    snprintf(cmd, sizeof cmd, "gnuplot '%s/plots.gp' 2>'%s/gnuplot.err'", dir, dir);
-    int st = system(cmd);
-    if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
-        return 0;
-    if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
-        return err_set(e, "--report: gnuplot not found (install the gnuplot-nox package; "
-                          "scripts/deps.sh does)");
-    char path[1200], line[200] = "";
-    snprintf(path, sizeof path, "%s/gnuplot.err", dir);
-    FILE *f = fopen(path, "r");
-    if (f) {
-        if (!fgets(line, sizeof line, f))
-            line[0] = '\0';
-        fclose(f);
-    }
-    line[strcspn(line, "\n")] = '\0';
-    return err_set(e, "--report: gnuplot failed: %s", line[0] ? line : "(no message)");
-}
-
-/* Copy dir/name from its "<svg" on into out, every id and reference to one
- * prefixed with pre: several gnuplot SVGs then share a page. */
-static int inline_svg(FILE *out, const char *dir, const char *name, const char *pre)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    struct stat st;
-    char *buf = NULL;
-    if (fstat(fileno(f), &st) == 0 && st.st_size > 0)
-        buf = malloc((size_t)st.st_size + 1);
-    size_t len = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-    fclose(f);
-    if (!buf)
-        return -1;
-    buf[len] = '\0';
-    const char *p = strstr(buf, "<svg");
-    if (!p) {
-        free(buf);
-        return -1;
-    }
-    static const char *const marks[] = {"id='", "id=\"", "href='#", "href=\"#", "url(#"};
-    while (*p) {
-        size_t hit = 0;
-        for (size_t k = 0; k < sizeof marks / sizeof marks[0] && !hit; k++)
-            if (!strncmp(p, marks[k], strlen(marks[k])))
-                hit = strlen(marks[k]);
-        if (hit) {
-            fwrite(p, 1, hit, out);
-            fputs(pre, out);
-            p += hit;
-        } else {
-            fputc(*p++, out);
-        }
-    }
-    free(buf);
-    return 0;
-}
-
 /* A table cell: the mean, and the min-max over seeds when they differ;
  * prec significant digits, or (fixed) decimals. */
 static void cell_num(FILE *o, struct agg a, int prec, int fixed)
@@ -446,7 +383,7 @@ int sweep_html(const char *path, const struct sweep *sw, const struct sweep_res 
         goto out;
     }
     g = NULL;
-    if ((have_c || have_r || heat > 0) && (rc = run_gnuplot(dir, e)) < 0)
+    if ((have_c || have_r || heat > 0) && (rc = report_gnuplot_run(dir, e)) < 0)
         goto out;
 
     FILE *o = strcmp(path, "-") ? fopen(path, "w") : stdout;
@@ -485,7 +422,7 @@ int sweep_html(const char *path, const struct sweep *sw, const struct sweep_res 
         }
         char pre[16];
         snprintf(pre, sizeof pre, "s%d_", i);
-        if (!have[i] || inline_svg(o, dir, svg[i], pre) < 0)
+        if (!have[i] || report_inline_svg(o, dir, svg[i], pre) < 0)
             fputs("<p>No plot: no run finished.</p>\n", o);
     }
     table(o, sw, res);

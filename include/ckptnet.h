@@ -70,6 +70,12 @@ int report_csv(const char *dir, const struct scenario *sc, const struct results 
 int report_html(const char *path, const struct scenario *sc, const struct results *r,
                 struct err *e);
 
+/* For pages with gnuplot plots: run gnuplot on dir/plots.gp (its first
+ * error line in e), and copy dir/name from its <svg> on into out with every
+ * id and reference prefixed by pre, so several plots share one page. */
+int report_gnuplot_run(const char *dir, struct err *e);
+int report_inline_svg(FILE *out, const char *dir, const char *name, const char *pre);
+
 /* The built-in switch profiles, models and DCQCN presets with sources. */
 void report_catalog(FILE *out);
 /* A scenario described without running it, then every key. */

@@ -287,7 +287,7 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
     return fclose(f) != 0 ? -1 : 0;
 }
 
-static int run_gnuplot(const char *dir, struct err *e)
+int report_gnuplot_run(const char *dir, struct err *e)
 {
     char cmd[2400];
     snprintf(cmd, sizeof cmd, "gnuplot '%s/plots.gp' 2>'%s/gnuplot.err'", dir, dir);
@@ -309,12 +309,10 @@ static int run_gnuplot(const char *dir, struct err *e)
     return err_set(e, "--report: gnuplot failed: %s", line[0] ? line : "(no message)");
 }
 
-/* Copy an SVG from its <svg> on, prefixing its ids and references with
- * "pN_" so several plots can share one page. */
-static int inline_svg(FILE *out, const char *dir, int n)
+int report_inline_svg(FILE *out, const char *dir, const char *name, const char *pre)
 {
     char path[1100];
-    snprintf(path, sizeof path, "%s/%s", dir, plot_file[n]);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
@@ -344,8 +342,6 @@ static int inline_svg(FILE *out, const char *dir, int n)
         return -1;
     }
     static const char *const refs[] = {"id='", "id=\"", "href='#", "href=\"#", "url(#"};
-    char pre[16];
-    snprintf(pre, sizeof pre, "p%d_", n);
     while (*p) {
         int hit = 0;
         for (int k = 0; k < 5 && !hit; k++) {
@@ -499,7 +495,9 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
         fprintf(o, "<h2>%s</h2>\n", plot_title[p]);
         if (p == PLOT_COST)
             cost_table(o, sc, r);
-        if (!have[p] || inline_svg(o, dir, p) < 0) {
+        char pre[16];
+        snprintf(pre, sizeof pre, "p%d_", p);
+        if (!have[p] || report_inline_svg(o, dir, plot_file[p], pre) < 0) {
             fprintf(o, "<p class=\"noplot\">No plot: %s.</p>\n", have[p] ? "gnuplot wrote no SVG" : why[p]);
             continue;
         }
@@ -554,7 +552,7 @@ int report_html(const char *path, const struct scenario *sc, const struct result
     if (rc == 0 && any && write_script(dir, sc, r, rows, paused_ports, have) < 0)
         rc = err_set(e, "--report: cannot write the plot script in %s", dir);
     if (rc == 0 && any)
-        rc = run_gnuplot(dir, e);
+        rc = report_gnuplot_run(dir, e);
     if (rc == 0) {
         FILE *o = strcmp(path, "-") ? fopen(path, "w") : stdout;
         if (!o) {
