@@ -33,7 +33,8 @@ static const char usage_main[] =
 
 static const char usage_run[] =
     "usage: ckptnet run [SCENARIO.yaml] [--set key.path=value]... [--engine E] [--json FILE]\n"
-    "                   [--csv-dir DIR] [--report FILE.html] [--vary key=v1,v2,...] [--quiet]\n"
+    "                   [--csv-dir DIR] [--report FILE.html] [--metrics FILE.prom]\n"
+    "                   [--vary key=v1,v2,...] [--quiet]\n"
     "\n"
     "Simulate every compute node writing its checkpoint shard at once through the\n"
     "leaf-spine fabric to the storage nodes, packet by packet, and report the\n"
@@ -50,6 +51,9 @@ static const char usage_run[] =
     "  --csv-dir DIR    write time series, hottest ports, pauses, writers and segments\n"
     "                   as CSV files into DIR (docs/report.md)\n"
     "  --report FILE    write a self-contained HTML report with plots (needs gnuplot)\n"
+    "  --metrics FILE   write counters and gauges in the OpenMetrics (Prometheus) text\n"
+    "                   format ('-' = stdout); turns on telemetry.ports\n"
+
     "  --vary k=v1,v2   run once per value of key k and print a comparison table\n"
     "  --quiet          no summary on stdout, no progress line\n"
     "  -h, --help       show this help\n"
@@ -99,7 +103,7 @@ static const char usage_catalog[] =
 struct opts {
     const char *files[MAX_FILES];
     int n_files;
-    const char *json, *csv_dir, *report, *vary;
+    const char *json, *csv_dir, *report, *vary, *metrics;
     int quiet, help;
 };
 
@@ -111,7 +115,7 @@ static int die(const char *msg)
 
 /* Options that take a value: "--x v" or "--x=v". */
 static const char *const valued[] = {"--set", "--json", "--engine", "--csv-dir", "--report",
-                                     "--vary", NULL};
+                                     "--vary", "--metrics", NULL};
 
 /* Which valued option a is (index), with its value in *v; -1 if none. */
 static int valued_opt(int argc, char **argv, int *i, const char **v)
@@ -160,6 +164,9 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                 o->report = v;
             else if (k == 5)
                 o->vary = v;
+            else if (k == 6)
+                o->metrics = v;
+
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             o->help = 1;
         } else if ((!strcmp(a, "--quiet") || !strcmp(a, "-q")) && strstr(allowed, "quiet")) {
@@ -407,7 +414,7 @@ static int cmd_vary(const char *cmd, const char *file, const char *vary, int qui
 static int cmd_run(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts("run", argc, argv, "set json engine csv-dir report vary quiet", 1, &o);
+    int rc = parse_opts("run", argc, argv, "set json engine csv-dir report metrics vary quiet", 1, &o);
     if (rc)
         return rc;
     if (o.help) {
@@ -416,9 +423,9 @@ static int cmd_run(int argc, char **argv)
     }
     const char *file = o.n_files ? o.files[0] : NULL;
     if (o.vary) {
-        if (o.json || o.csv_dir || o.report)
-            return die("run: --vary prints a table; --json, --csv-dir and --report need a "
-                       "single run");
+        if (o.json || o.csv_dir || o.report || o.metrics)
+            return die("run: --vary prints a table; --json, --csv-dir, --report and --metrics "
+                       "need a single run");
         return cmd_vary("run", file, o.vary, o.quiet, NULL, argc, argv);
     }
     struct err e = {{0}};
@@ -426,18 +433,23 @@ static int cmd_run(int argc, char **argv)
     if (build_scenario(&sc, file, argc, argv, NULL, &e) < 0)
         return die(e.msg);
     if (check_out_file("--json", o.json) || check_out_file("--report", o.report) ||
-        check_out_dir("--csv-dir", o.csv_dir))
+        check_out_file("--metrics", o.metrics) || check_out_dir("--csv-dir", o.csv_dir))
         return 2;
+    if (o.json && o.metrics && !strcmp(o.json, "-") && !strcmp(o.metrics, "-"))
+        return die("run: --json - and --metrics - cannot both take stdout");
     if (o.csv_dir || o.report)
         auto_interval(&sc);
+    if (o.metrics)
+        sc.telemetry.ports = 1; /* the per-port families */
 
     struct results r;
     if (run_one(&sc, &r, o.quiet, &e) < 0)
         return die(e.msg);
     /* with --json - stdout carries the JSON alone; the summary goes to stderr */
     int json_stdout = o.json && !strcmp(o.json, "-");
+    int any_stdout = json_stdout || (o.metrics && !strcmp(o.metrics, "-"));
     if (!o.quiet)
-        report_summary(json_stdout ? stderr : stdout, &sc, &r);
+        report_summary(any_stdout ? stderr : stdout, &sc, &r);
     int bad = 0;
     if (o.json) {
         FILE *f = json_stdout ? stdout : fopen(o.json, "w");
@@ -447,6 +459,16 @@ static int cmd_run(int argc, char **argv)
             bad = report_json(f, &sc, &r, 1, &e) < 0;
         if (f && f != stdout && fclose(f) != 0 && !bad)
             bad = err_set(&e, "cannot write '%s'", o.json) < 0;
+    }
+    if (!bad && o.metrics) {
+        FILE *f = strcmp(o.metrics, "-") ? fopen(o.metrics, "w") : stdout;
+        if (!f) {
+            bad = err_set(&e, "cannot open '%s': %s", o.metrics, strerror(errno)) < 0;
+        } else {
+            report_metrics(f, &sc, &r);
+            if (f != stdout ? fclose(f) != 0 : fflush(f) != 0)
+                bad = err_set(&e, "cannot write '%s'", o.metrics) < 0;
+        }
     }
     if (!bad && o.csv_dir)
         bad = report_csv(o.csv_dir, &sc, &r, &e) < 0;

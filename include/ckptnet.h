@@ -67,6 +67,12 @@ int report_csv(const char *dir, const struct scenario *sc, const struct results 
 int report_html(const char *path, const struct scenario *sc, const struct results *r,
                 struct err *e);
 
+/* The run's counters and gauges in the OpenMetrics text format (Prometheus
+ * scrapes it): run-level families for both engines; PFC, ECN, queue, drop
+ * and, with telemetry.ports, per-port families for the packet engine
+ * (docs/report.md). Ends with "# EOF". */
+void report_metrics(FILE *out, const struct scenario *sc, const struct results *r);
+
 /* The built-in switch profiles, models and DCQCN presets with sources. */
 void report_catalog(FILE *out);
 /* A scenario described without running it, then every key. */

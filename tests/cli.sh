@@ -222,6 +222,34 @@ if command -v groff >/dev/null; then
         bad "man_page_renders: $(head -2 "$tmp/groff")"
 fi
 
+# --metrics: the Prometheus text (values checked by the unit tests); '-' is
+# stdout alone; per-port families for the packet engine, a comment for fluid
+# shellcheck disable=SC2086
+if "$bin" run $small --quiet --metrics "$tmp/m.prom" --json "$tmp/m.json" 2>"$tmp/err" &&
+    grep -q '^# TYPE ckptnet_port_pause_frames_sent_total counter$' "$tmp/m.prom" &&
+    grep -q '^ckptnet_completion_seconds [0-9]' "$tmp/m.prom" &&
+    grep -q '"ports": true' "$tmp/m.json"; then
+    # shellcheck disable=SC2086
+    "$bin" run $small --metrics - >"$tmp/m2.prom" 2>"$tmp/err"
+    if grep -v '^#' "$tmp/m2.prom" | grep -qv '^ckptnet_' || ! grep -q 'completion' "$tmp/err"; then
+        bad "metrics_file: stdout carries more than the metrics, or no summary on stderr"
+    else
+        ok metrics_file
+    fi
+else
+    bad "metrics_file: $(head -3 "$tmp/err")"
+fi
+# shellcheck disable=SC2086
+"$bin" run $small --engine fluid --quiet --metrics - 2>"$tmp/err" >"$tmp/mf.prom"
+if grep -q '^# engine fluid: no packets' "$tmp/mf.prom" && ! grep -q 'ckptnet_port_' "$tmp/mf.prom" &&
+    grep -q '^ckptnet_bound_seconds ' "$tmp/mf.prom"; then
+    ok metrics_fluid
+else
+    bad "metrics_fluid: $(head -3 "$tmp/err")"
+fi
+expect_error metrics_unwritable "cannot write '/nonexistent-dir/m.prom'" run $small --metrics /nonexistent-dir/m.prom
+expect_error metrics_json_stdout "cannot both take stdout" run $small --metrics - --json -
+
 # compare --json: every run's results in one document
 if "$bin" compare --vary fabric.spines=4,16 --set workload.bytes_per_writer=64KB --quiet \
         --json - >"$tmp/cmp.json" 2>"$tmp/err" &&
