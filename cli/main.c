@@ -34,7 +34,7 @@ static const char usage_main[] =
 static const char usage_run[] =
     "usage: ckptnet run [SCENARIO.yaml] [--set key.path=value]... [--engine E] [--json FILE]\n"
     "                   [--csv-dir DIR] [--report FILE.html] [--metrics FILE.prom]\n"
-    "                   [--vary key=v1,v2,...] [--quiet]\n"
+    "                   [--pcap DIR] [--vary key=v1,v2,...] [--quiet]\n"
     "\n"
     "Simulate every compute node writing its checkpoint shard at once through the\n"
     "leaf-spine fabric to the storage nodes, packet by packet, and report the\n"
@@ -53,6 +53,8 @@ static const char usage_run[] =
     "  --report FILE    write a self-contained HTML report with plots (needs gnuplot)\n"
     "  --metrics FILE   write counters and gauges in the OpenMetrics (Prometheus) text\n"
     "                   format ('-' = stdout); turns on telemetry.ports\n"
+    "  --pcap DIR       write one pcap file per port named in telemetry.pcap.ports\n"
+    "                   (RoCEv2, CNP and PFC frames; packet engine; docs/report.md)\n"
 
     "  --vary k=v1,v2   run once per value of key k and print a comparison table\n"
     "  --quiet          no summary on stdout, no progress line\n"
@@ -103,7 +105,7 @@ static const char usage_catalog[] =
 struct opts {
     const char *files[MAX_FILES];
     int n_files;
-    const char *json, *csv_dir, *report, *vary, *metrics;
+    const char *json, *csv_dir, *report, *vary, *metrics, *pcap;
     int quiet, help;
 };
 
@@ -115,7 +117,7 @@ static int die(const char *msg)
 
 /* Options that take a value: "--x v" or "--x=v". */
 static const char *const valued[] = {"--set", "--json", "--engine", "--csv-dir", "--report",
-                                     "--vary", "--metrics", NULL};
+                                     "--vary", "--metrics", "--pcap", NULL};
 
 /* Which valued option a is (index), with its value in *v; -1 if none. */
 static int valued_opt(int argc, char **argv, int *i, const char **v)
@@ -166,6 +168,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                 o->vary = v;
             else if (k == 6)
                 o->metrics = v;
+            else if (k == 7)
+                o->pcap = v;
 
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             o->help = 1;
@@ -320,7 +324,8 @@ static void on_progress(void *ud, const struct ckpt_progress_info *p)
 }
 
 /* Run with a progress line when stderr is a terminal and not quiet. */
-static int run_one(const struct scenario *sc, struct results *r, int quiet, struct err *e)
+static int run_one(const struct scenario *sc, struct results *r, int quiet,
+                   struct ckpt_capture *cap, struct err *e)
 {
     /* CKPTNET_PROGRESS_AFTER (seconds, default 1) lets tests see the line */
     const char *after = getenv("CKPTNET_PROGRESS_AFTER");
@@ -328,7 +333,7 @@ static int run_one(const struct scenario *sc, struct results *r, int quiet, stru
     struct ckpt_progress pr = {on_progress, &st};
     int tty = !quiet && isatty(STDERR_FILENO);
     clock_gettime(CLOCK_MONOTONIC, &st.t0);
-    int rc = ckpt_run_progress(sc, r, tty ? &pr : NULL, e);
+    int rc = ckpt_run_capture(sc, r, tty ? &pr : NULL, cap, e);
     if (st.shown)
         fputs("\r\033[K", stderr);
     return rc;
@@ -414,7 +419,7 @@ static int cmd_vary(const char *cmd, const char *file, const char *vary, int qui
 static int cmd_run(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts("run", argc, argv, "set json engine csv-dir report metrics vary quiet", 1, &o);
+    int rc = parse_opts("run", argc, argv, "set json engine csv-dir report metrics pcap vary quiet", 1, &o);
     if (rc)
         return rc;
     if (o.help) {
@@ -423,9 +428,9 @@ static int cmd_run(int argc, char **argv)
     }
     const char *file = o.n_files ? o.files[0] : NULL;
     if (o.vary) {
-        if (o.json || o.csv_dir || o.report || o.metrics)
-            return die("run: --vary prints a table; --json, --csv-dir, --report and --metrics "
-                       "need a single run");
+        if (o.json || o.csv_dir || o.report || o.metrics || o.pcap)
+            return die("run: --vary prints a table; --json, --csv-dir, --report, --metrics "
+                       "and --pcap need a single run");
         return cmd_vary("run", file, o.vary, o.quiet, NULL, argc, argv);
     }
     struct err e = {{0}};
@@ -435,6 +440,14 @@ static int cmd_run(int argc, char **argv)
     if (check_out_file("--json", o.json) || check_out_file("--report", o.report) ||
         check_out_file("--metrics", o.metrics) || check_out_dir("--csv-dir", o.csv_dir))
         return 2;
+    if (o.pcap && sc.engine == ENGINE_FLUID)
+        return die("run: --pcap: the fluid engine moves no packets to capture; use "
+                   "--engine packet");
+    if (o.pcap && (!strcmp(sc.telemetry.pcap_ports, "none") || !sc.telemetry.pcap_ports[0]))
+        return die("run: --pcap: name the ports to capture in telemetry.pcap.ports, e.g. "
+                   "--set telemetry.pcap.ports=spine0-sleaf0,sleaf0-stor0");
+    if (check_out_dir("--pcap", o.pcap))
+        return 2;
     if (o.json && o.metrics && !strcmp(o.json, "-") && !strcmp(o.metrics, "-"))
         return die("run: --json - and --metrics - cannot both take stdout");
     if (o.csv_dir || o.report)
@@ -443,8 +456,13 @@ static int cmd_run(int argc, char **argv)
         sc.telemetry.ports = 1; /* the per-port families */
 
     struct results r;
-    if (run_one(&sc, &r, o.quiet, &e) < 0)
+    struct ckpt_capture *cap = o.pcap ? ckpt_capture_new() : NULL;
+    if (o.pcap && !cap)
+        return die("out of memory");
+    if (run_one(&sc, &r, o.quiet, cap, &e) < 0) {
+        ckpt_capture_free(cap);
         return die(e.msg);
+    }
     /* with --json - stdout carries the JSON alone; the summary goes to stderr */
     int json_stdout = o.json && !strcmp(o.json, "-");
     int any_stdout = json_stdout || (o.metrics && !strcmp(o.metrics, "-"));
@@ -472,6 +490,9 @@ static int cmd_run(int argc, char **argv)
     }
     if (!bad && o.csv_dir)
         bad = report_csv(o.csv_dir, &sc, &r, &e) < 0;
+    if (!bad && o.pcap)
+        bad = report_pcap(o.pcap, &sc, cap, &e) < 0;
+    ckpt_capture_free(cap);
     if (!bad && o.report)
         bad = report_html(o.report, &sc, &r, &e) < 0;
     if (bad)
@@ -515,7 +536,7 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
     int status = 0;
     for (int i = 0; i < n; i++) {
         struct err e = {{0}};
-        if (run_one(&scs[i], &rs[i], quiet, &e) < 0) {
+        if (run_one(&scs[i], &rs[i], quiet, NULL, &e) < 0) {
             for (int j = 0; j < i; j++)
                 results_release(&rs[j]);
             free(rs);

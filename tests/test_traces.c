@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "../include/ckptnet.h"
+#include "../src/pkt/capture.h"
+#include "../src/report/internal.h"
 #include "harness.h"
 #include "support.h"
 
@@ -365,7 +369,375 @@ static void test_metrics_fluid(void)
     results_release(&r);
 }
 
+/* ---- pcap ------------------------------------------------------------- */
+
+static uint32_t rd32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint32_t rd16(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 8 | p[1];
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return rd16(p) << 16 | rd16(p + 2);
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
+    *len = b ? fread(b, 1, (size_t)n, f) : 0;
+    fclose(f);
+    return b;
+}
+
+/* What a pcap file holds, read here from the format's description. */
+struct pcap_stats {
+    int header_ok, records_ok, monotone, ipsum_ok, roce_ok, pfc_ok, qp_ok;
+    uint32_t frames, data, ce, ect, cnp, ack, nak, pfc, xoff, xon;
+    uint32_t opcode_count[256];
+    uint64_t first_ns, last_ns;
+};
+
+static void pcap_read(const uint8_t *b, size_t len, struct pcap_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    st->header_ok = len >= 24 && rd32le(b) == 0xa1b23c4d && b[4] == 2 && b[5] == 0 &&
+                    b[6] == 4 && b[7] == 0 && rd32le(b + 16) >= 65535 && rd32le(b + 20) == 1;
+    st->records_ok = st->monotone = st->ipsum_ok = st->roce_ok = st->pfc_ok = st->qp_ok = 1;
+    /* per destination QP: next PSN expected, in a write */
+    static int32_t next_psn[4096];
+    memset(next_psn, -1, sizeof next_psn);
+    uint64_t prev = 0;
+    size_t off = 24;
+    while (st->header_ok && off < len) {
+        if (off + 16 > len) {
+            st->records_ok = 0;
+            break;
+        }
+        uint64_t ns = (uint64_t)rd32le(b + off) * 1000000000u + rd32le(b + off + 4);
+        uint32_t incl = rd32le(b + off + 8), orig = rd32le(b + off + 12);
+        const uint8_t *fr = b + off + 16;
+        off += 16 + incl;
+        if (off > len || incl != orig || rd32le(b + off - incl - 12) >= 1000000000u) {
+            st->records_ok = 0;
+            break;
+        }
+        if (st->frames && ns < prev)
+            st->monotone = 0;
+        if (!st->frames)
+            st->first_ns = ns;
+        prev = st->last_ns = ns;
+        st->frames++;
+        uint32_t type = rd16(fr + 12);
+        if (type == 0x8808) {
+            uint32_t cev = rd16(fr + 16), prio = cev ? (uint32_t)__builtin_ctz(cev) : 8;
+            if (orig != 60 || rd16(fr + 14) != 0x0101 || fr[0] != 0x01 || fr[5] != 0x01 ||
+                cev == 0 || (cev & (cev - 1)) || prio > 7) {
+                st->pfc_ok = 0;
+                continue;
+            }
+            st->pfc++;
+            if (rd16(fr + 18 + 2 * prio))
+                st->xoff++;
+            else
+                st->xon++;
+            continue;
+        }
+        const uint8_t *ip = fr + 14, *udp = ip + 20, *bth = udp + 8;
+        uint32_t sum = 0;
+        for (int i = 0; i < 20; i += 2)
+            sum += rd16(ip + i);
+        while (sum >> 16)
+            sum = (sum & 0xffff) + (sum >> 16);
+        if (sum != 0xffff)
+            st->ipsum_ok = 0;
+        if (type != 0x0800 || ip[0] != 0x45 || ip[9] != 17 || rd16(ip + 2) != orig - 14 ||
+            rd16(udp + 2) != 4791 || rd16(udp + 4) != orig - 34 || rd16(bth + 2) != 0xffff) {
+            st->roce_ok = 0;
+            continue;
+        }
+        uint8_t op = bth[0];
+        uint32_t qp = rd32(bth + 4) & 0xffffff, psn = rd32(bth + 8) & 0xffffff;
+        int a = bth[8] >> 7;
+        size_t ext = op == 6 || op == 10 ? 16 : op == 17 ? 4 : 0;
+        uint32_t pad = (bth[1] >> 4) & 3;
+        st->opcode_count[op]++;
+        if (op == 0x81) {
+            st->cnp++;
+            if (orig != 14 + 20 + 8 + 12 + 16 + 4 || (ip[1] & 3))
+                st->roce_ok = 0;
+            continue;
+        }
+        if (op == 17) {
+            uint8_t syn = bth[12];
+            st->ack += syn == 0x1f;
+            st->nak += syn == 0x60;
+            if (orig != 14 + 20 + 8 + 12 + 4 + 4 || (syn != 0x1f && syn != 0x60))
+                st->roce_ok = 0;
+            continue;
+        }
+        if (op != 6 && op != 7 && op != 8 && op != 10) {
+            st->roce_ok = 0;
+            continue;
+        }
+        st->data++;
+        st->ce += (ip[1] & 3) == 3;
+        st->ect += (ip[1] & 3) == 2;
+        if (orig < 14 + 20 + 8 + 12 + ext + 4 + pad)
+            st->roce_ok = 0;
+        /* a write: First (RETH) then Middles then Last with AckReq, PSNs in
+         * order; checked on a link without retransmissions */
+        if (qp >= 4096) {
+            st->qp_ok = 0;
+            continue;
+        }
+        if (op == 6 || op == 10) {
+            if (next_psn[qp] >= 0 || rd32(bth + 12 + 12) == 0)
+                st->qp_ok = 0;
+        } else if (next_psn[qp] != (int32_t)psn) {
+            st->qp_ok = 0;
+        }
+        int ends = op == 8 || op == 10;
+        if (a != ends)
+            st->qp_ok = 0;
+        next_psn[qp] = ends ? -1 : (int32_t)psn + 1;
+    }
+}
+
+/* A capture of the incast: sleaf0 -> stor0 (the storage NIC, PFC from
+ * stor0, CNPs back) and spine0 -> sleaf0, written into a new directory. */
+static int capture_run(struct scenario *sc, struct results *r, struct ckpt_capture **cap,
+                       char *dir, size_t dlen, unsigned max_packets, struct err *e)
+{
+    incast(sc, "packet");
+    test_set(sc, "telemetry.pcap.ports=sleaf0-stor0, spine0->sleaf0");
+    test_set(sc, "telemetry.pcap.max_packets=%u", max_packets);
+    snprintf(dir, dlen, "/tmp/ckptnet-pcap-XXXXXX");
+    if (!mkdtemp(dir))
+        return err_set(e, "mkdtemp failed");
+    *cap = ckpt_capture_new();
+    if (ckpt_run_capture(sc, r, NULL, *cap, e) < 0)
+        return -1;
+    return report_pcap(dir, sc, *cap, e);
+}
+
+static void remove_dir(const char *dir, const struct ckpt_capture *cap)
+{
+    char path[512];
+    for (uint32_t i = 0; cap && i < cap->n_files; i++) {
+        snprintf(path, sizeof path, "%s/%s.pcap", dir, cap->files[i].name);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+static void test_pcap_files(void)
+{
+    struct scenario sc;
+    struct results r;
+    struct ckpt_capture *cap = NULL;
+    struct err e = {{0}};
+    char dir[64], path[128];
+    if (capture_run(&sc, &r, &cap, dir, sizeof dir, 100000, &e) < 0) {
+        CHECKF(0, "%s", e.msg);
+        ckpt_capture_free(cap);
+        return;
+    }
+    CHECK(cap->n_files == 2 && !strcmp(cap->files[0].name, "sleaf0-stor0") &&
+          !strcmp(cap->files[1].name, "spine0-sleaf0"));
+    CHECK(cap->files[0].refused == 0 && cap->files[1].refused == 0);
+    snprintf(path, sizeof path, "%s/sleaf0-stor0.pcap", dir);
+    size_t len = 0;
+    uint8_t *b = read_file(path, &len);
+    CHECK(b != NULL);
+    struct pcap_stats st;
+    pcap_read(b ? b : (const uint8_t *)"", len, &st);
+    CHECK(st.header_ok && st.records_ok && st.monotone && st.ipsum_ok);
+    CHECKF(st.roce_ok && st.pfc_ok && st.qp_ok, "roce %d pfc %d qp %d", st.roce_ok, st.pfc_ok,
+           st.qp_ok);
+    CHECK(st.frames == cap->files[0].n);
+    /* every data packet crosses the storage NIC link once; every mark the
+     * fabric made is on it; PFC on it is stor0's */
+    CHECKF(st.data == r.data_packets, "%u data frames, %llu packets", st.data,
+           (unsigned long long)r.data_packets);
+    CHECKF(st.ce == r.ecn_marked && st.ce > 0, "%u CE, %llu marked", st.ce,
+           (unsigned long long)r.ecn_marked);
+    CHECK(st.ect + st.ce == st.data);
+    CHECK(st.cnp == r.cnps_sent && st.cnp > 0);
+    CHECKF(st.xoff == r.pause_frames + r.refresh_frames && st.xon == r.resume_frames &&
+               st.xoff > 0,
+           "xoff %u xon %u", st.xoff, st.xon);
+    CHECK(st.opcode_count[6] == 16 && st.opcode_count[8] == 16 && st.opcode_count[7] > 0);
+    CHECK(st.last_ns <= (uint64_t)(r.completion_s * 1e9) + 1000);
+    free(b);
+    /* the other file: data toward sleaf0 only, CE or ECT(0) all */
+    snprintf(path, sizeof path, "%s/spine0-sleaf0.pcap", dir);
+    b = read_file(path, &len);
+    pcap_read(b ? b : (const uint8_t *)"", len, &st);
+    CHECK(st.header_ok && st.records_ok && st.monotone && st.roce_ok && st.frames > 0);
+    CHECK(st.frames == cap->files[1].n && st.ect + st.ce == st.data);
+    free(b);
+    remove_dir(dir, cap);
+    ckpt_capture_free(cap);
+    results_release(&r);
+}
+
+static char *json_text(const struct scenario *sc, const struct results *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    struct err e;
+    FILE *f = open_memstream(&buf, &len);
+    report_json(f, sc, r, 0, &e);
+    fclose(f);
+    return buf;
+}
+
+/* A capture changes nothing in the run. */
+static void test_pcap_results_identical(void)
+{
+    struct scenario sc;
+    struct results a, b;
+    struct ckpt_capture *cap = NULL;
+    struct err e = {{0}};
+    char dir[64];
+    if (capture_run(&sc, &a, &cap, dir, sizeof dir, 100, &e) < 0) {
+        CHECKF(0, "%s", e.msg);
+        ckpt_capture_free(cap);
+        return;
+    }
+    if (test_run(&sc, &b) == 0) {
+        char *ja = json_text(&sc, &a), *jb = json_text(&sc, &b);
+        CHECK(ja && jb && strcmp(ja, jb) == 0);
+        CHECK(a.events == b.events && a.completion_s == b.completion_s);
+        free(ja);
+        free(jb);
+        results_release(&b);
+    }
+    remove_dir(dir, cap);
+    ckpt_capture_free(cap);
+    results_release(&a);
+}
+
+/* A capped file is the uncapped one cut at a moment: its records are the
+ * first records of the full capture, and none is missing before its end. */
+static void test_pcap_cap_is_prefix(void)
+{
+    struct scenario sc;
+    struct results r1, r2;
+    struct ckpt_capture *small = NULL, *big = NULL;
+    struct err e = {{0}};
+    char d1[64], d2[64];
+    if (capture_run(&sc, &r1, &small, d1, sizeof d1, 300, &e) < 0 ||
+        capture_run(&sc, &r2, &big, d2, sizeof d2, 100000, &e) < 0) {
+        CHECKF(0, "%s", e.msg);
+    } else {
+        for (uint32_t k = 0; k < 2; k++) {
+            const struct cap_file *s = &small->files[k], *g = &big->files[k];
+            CHECKF(s->refused > 0 && s->n <= 300 && s->n > 200 && g->n > s->n,
+                   "file %u: %u kept, %llu refused, %u in full", k, s->n,
+                   (unsigned long long)s->refused, g->n);
+            CHECK(memcmp(s->rec, g->rec, (size_t)s->n * sizeof *s->rec) == 0);
+            CHECK(s->n == 0 || g->rec[s->n].t_ps >= s->full_t);
+        }
+        results_release(&r1);
+        results_release(&r2);
+    }
+    remove_dir(d1, small);
+    remove_dir(d2, big);
+    ckpt_capture_free(small);
+    ckpt_capture_free(big);
+}
+
+static void expect_capture_error(const char *ports, const char *engine, const char *want)
+{
+    struct scenario sc;
+    struct results r;
+    struct err e = {{0}};
+    incast(&sc, engine);
+    test_set(&sc, "telemetry.pcap.ports=%s", ports);
+    struct ckpt_capture *cap = ckpt_capture_new();
+    int rc = ckpt_run_capture(&sc, &r, NULL, cap, &e);
+    CHECKF(rc < 0 && strstr(e.msg, want), "%s: rc %d, \"%s\"", ports, rc, e.msg);
+    if (rc == 0)
+        results_release(&r);
+    ckpt_capture_free(cap);
+}
+
+static void test_pcap_errors(void)
+{
+    expect_capture_error("spine99-sleaf0", "packet", "telemetry.pcap.ports: no port \"spine99");
+    expect_capture_error("sleaf0-stor0,host0-spine0", "packet", "no port \"host0-spine0\"");
+    expect_capture_error("spine0-sleaf0#1", "packet", "no port");
+    expect_capture_error("sleaf0-stor0,sleaf0->stor0", "packet", "named twice");
+    expect_capture_error("none", "packet", "no ports to capture");
+    expect_capture_error("sleaf0-stor0", "fluid", "fluid engine moves no packets");
+}
+
+/* Frame layouts byte by byte: PFC, an ACK, a first write packet. */
+static void test_pcap_frame_layout(void)
+{
+    uint8_t f[PCAP_MAX_HDR];
+    size_t hl;
+    struct cap_rec r;
+    memset(&r, 0, sizeof r);
+    r.kind = CAP_PFC;
+    r.tx_node = 0x01020304;
+    r.prio = 3;
+    r.quanta = 0xabcd;
+    CHECK(pcap_frame(&r, f, &hl) == 60 && hl == 60);
+    static const uint8_t pfc[] = {0x01, 0x80, 0xc2, 0, 0, 0x01, 0x02, 0, 1, 2, 3, 4,
+                                  0x88, 0x08, 0x01, 0x01, 0x00, 0x08};
+    CHECK(memcmp(f, pfc, sizeof pfc) == 0);
+    CHECK(rd16(f + 18 + 6) == 0xabcd && rd16(f + 18) == 0 && rd16(f + 18 + 14) == 0);
+    memset(&r, 0, sizeof r);
+    r.kind = CAP_ACK;
+    r.opcode = BTH_ACK;
+    r.syndrome = 0x1f;
+    r.msn = 5;
+    r.psn = 0x123456;
+    r.qpn = 0x101;
+    r.ip_src = 9;
+    r.ip_dst = 0;
+    r.sport = 4242;
+    r.tos = 48 << 2;
+    CHECK(pcap_frame(&r, f, &hl) == 14 + 20 + 8 + 12 + 4 + 4 && hl == 58);
+    CHECK(rd32(f + 26) == 0x0a00000a && rd32(f + 30) == 0x0a000001); /* node + 1 */
+    CHECK(rd16(f + 34) == 4242 && rd16(f + 36) == 4791 && rd16(f + 40) == 0);
+    CHECK(f[42] == 0x11 && (rd32(f + 46) & 0xffffff) == 0x101 &&
+          (rd32(f + 50) & 0xffffff) == 0x123456);
+    CHECK(f[54] == 0x1f && (rd32(f + 54) & 0xffffff) == 5);
+    memset(&r, 0, sizeof r);
+    r.kind = CAP_DATA;
+    r.opcode = BTH_WRITE_ONLY;
+    r.ackreq = 1;
+    r.payload = 1001; /* pad 3 */
+    r.va = 0x100000000ull;
+    r.dmalen = 1001;
+    r.qpn = 0x100;
+    r.tos = (26 << 2) | 3;
+    CHECK(pcap_frame(&r, f, &hl) == 14 + 20 + 8 + 12 + 16 + 1001 + 3 + 4 && hl == 70);
+    CHECK(f[15] == ((26 << 2) | 3) && f[43] == 0x30 && f[50] == 0x80);
+    CHECK(rd32(f + 54) == 1 && rd32(f + 58) == 0 && rd32(f + 62) == 0x100 &&
+          rd32(f + 66) == 1001);
+}
+
 SUITE(suite_traces) = {
+    {"pcap_files", test_pcap_files},
+    {"pcap_results_identical", test_pcap_results_identical},
+    {"pcap_cap_is_prefix", test_pcap_cap_is_prefix},
+    {"pcap_errors", test_pcap_errors},
+    {"pcap_frame_layout", test_pcap_frame_layout},
     {"metrics_parser_rejects", test_prom_parser_rejects},
     {"metrics_packet", test_metrics_packet},
     {"metrics_fluid", test_metrics_fluid},

@@ -104,6 +104,13 @@ int ckpt_run(const struct scenario *user, struct results *r, struct err *e)
 int ckpt_run_progress(const struct scenario *user, struct results *r,
                       const struct ckpt_progress *progress, struct err *e)
 {
+    return ckpt_run_capture(user, r, progress, NULL, e);
+}
+
+int ckpt_run_capture(const struct scenario *user, struct results *r,
+                     const struct ckpt_progress *progress, struct ckpt_capture *cap,
+                     struct err *e)
+{
     struct arena a;
     struct topo t;
     struct workload w;
@@ -115,9 +122,11 @@ int ckpt_run_progress(const struct scenario *user, struct results *r,
     int rc = ckpt_prepare(user, &eff, &a, &t, &w, r, e);
     if (rc == 0) {
         if (ckpt_choose_engine(sc, &w, r) == ENGINE_FLUID)
-            rc = fluid_run(sc, &t, &w, r, e);
+            rc = cap ? err_set(e, "--pcap: the fluid engine moves no packets to capture "
+                                  "(%s); use engine: packet", r->engine_reason)
+                     : fluid_run(sc, &t, &w, r, e);
         else
-            rc = pkt_run(sc, &t, &w, r, e);
+            rc = pkt_run_capture(sc, &t, &w, r, cap, e);
         if (rc == 0) {
             r->transfers = w.n;
             r->finished = r->flows_done == w.n;
