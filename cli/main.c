@@ -51,11 +51,10 @@ static const char usage_run[] =
     "  --csv-dir DIR    write time series, hottest ports, pauses, writers and segments\n"
     "                   as CSV files into DIR (docs/report.md)\n"
     "  --report FILE    write a self-contained HTML report with plots (needs gnuplot)\n"
-    "  --metrics FILE   write counters and gauges in the OpenMetrics (Prometheus) text\n"
-    "                   format ('-' = stdout); turns on telemetry.ports\n"
+    "  --metrics FILE   write counters and gauges in the Prometheus text format\n"
+    "                   ('-' = stdout); turns on telemetry.ports\n"
     "  --pcap DIR       write one pcap file per port named in telemetry.pcap.ports\n"
     "                   (RoCEv2, CNP and PFC frames; packet engine; docs/report.md)\n"
-
     "  --vary k=v1,v2   run once per value of key k and print a comparison table\n"
     "  --quiet          no summary on stdout, no progress line\n"
     "  -h, --help       show this help\n"
@@ -170,7 +169,6 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                 o->metrics = v;
             else if (k == 7)
                 o->pcap = v;
-
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             o->help = 1;
         } else if ((!strcmp(a, "--quiet") || !strcmp(a, "-q")) && strstr(allowed, "quiet")) {
@@ -419,7 +417,8 @@ static int cmd_vary(const char *cmd, const char *file, const char *vary, int qui
 static int cmd_run(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts("run", argc, argv, "set json engine csv-dir report metrics pcap vary quiet", 1, &o);
+    int rc = parse_opts("run", argc, argv,
+                        "set json engine csv-dir report metrics pcap vary quiet", 1, &o);
     if (rc)
         return rc;
     if (o.help) {

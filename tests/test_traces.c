@@ -730,6 +730,14 @@ static void test_pcap_frame_layout(void)
     CHECK(f[15] == ((26 << 2) | 3) && f[43] == 0x30 && f[50] == 0x80);
     CHECK(rd32(f + 54) == 1 && rd32(f + 58) == 0 && rd32(f + 62) == 0x100 &&
           rd32(f + 66) == 1001);
+    memset(&r, 0, sizeof r);
+    r.kind = CAP_CNP;
+    r.opcode = BTH_CNP;
+    r.payload = 16;
+    r.qpn = 0xd2;
+    CHECK(pcap_frame(&r, f, &hl) == 14 + 20 + 8 + 12 + 16 + 4 && hl == 54);
+    static const uint8_t cnp_bth[] = {0x81, 0, 0xff, 0xff, 0x40, 0, 0, 0xd2, 0, 0, 0, 0};
+    CHECK(memcmp(f + 42, cnp_bth, sizeof cnp_bth) == 0);
 }
 
 SUITE(suite_traces) = {

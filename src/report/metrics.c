@@ -154,7 +154,8 @@ static void run_level(FILE *f, const struct results *r)
 
 static void packet_level(FILE *f, const struct results *r)
 {
-    counter(f, "pause_frames_total", "PFC XOFF frames sent (refreshes not counted)", r->pause_frames);
+    counter(f, "pause_frames_total", "PFC XOFF frames sent (refreshes not counted)",
+            r->pause_frames);
     counter(f, "resume_frames_total", "PFC XON frames sent", r->resume_frames);
     counter_real(f, "paused_seconds_total", "time paused, summed over ports",
                  r->paused_s);

@@ -11,7 +11,7 @@
  *           RETH 16 B on the first packet of a write | AETH 4 B on ACK/NAK |
  *           payload (zeros; the simulator carries sizes only) + pad to 4 B |
  *           ICRC 4 B
- *   CNP:    BTH opcode 0x81, 16 reserved bytes
+ *   CNP:    BTH opcode 0x81 with BECN set, 16 reserved bytes
  *   PFC:    01:80:c2:00:00:01, type 0x8808, opcode 0x0101, class-enable
  *           vector, 8 pause times in quanta, padded to 60 bytes
  * Frames are written whole: Wireshark's InfiniBand dissector reports a
@@ -118,7 +118,9 @@ size_t pcap_frame(const struct cap_rec *r, uint8_t *buf, size_t *hlen)
     bth[0] = r->opcode;
     bth[1] = (uint8_t)(pad << 4); /* SE 0, M 0, pad count, transport version 0 */
     be16(bth + 2, 0xffff);        /* default partition key */
-    be32(bth + 4, r->qpn & 0xffffff); /* reserved byte, destination QP */
+    be32(bth + 4, r->qpn & 0xffffff); /* FECN, BECN, reserved; destination QP */
+    if (r->opcode == BTH_CNP)
+        bth[4] = 0x40; /* a CNP sets BECN (RoCEv2 annex A17) */
     be32(bth + 8, r->psn & 0xffffff);
     bth[8] = r->ackreq ? 0x80 : 0; /* A bit, above the PSN */
     uint8_t *x = bth + BTH_LEN;
