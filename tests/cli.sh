@@ -247,6 +247,13 @@ if grep -q '^# engine fluid: no packets' "$tmp/mf.prom" && ! grep -q 'ckptnet_po
 else
     bad "metrics_fluid: $(head -3 "$tmp/err")"
 fi
+# promtool (Prometheus; when installed) parses and lints the file
+if command -v promtool >/dev/null; then
+    promtool check metrics <"$tmp/m.prom" >"$tmp/lint" 2>&1 && ok promtool_metrics ||
+        bad "promtool_metrics: $(head -3 "$tmp/lint")"
+else
+    echo "SKIP promtool_metrics: promtool is not installed (Debian package prometheus)"
+fi
 expect_error metrics_unwritable "cannot write '/nonexistent-dir/m.prom'" run $small --metrics /nonexistent-dir/m.prom
 expect_error metrics_json_stdout "cannot both take stdout" run $small --metrics - --json -
 

@@ -144,8 +144,9 @@ static void run_level(FILE *f, const struct results *r)
     gauge(f, "gpu_stall_seconds", "GPU stall per checkpoint (policy)", c->stall_s);
     gauge(f, "checkpoints_per_day", "checkpoints per day of training",
           c->checkpoints_per_day);
-    gauge(f, "gpu_hours_stalled_per_day", "GPU-hours stalled per day",
-          c->gpu_hours_per_day);
+    /* base units (promtool's lint): GPU-seconds, not GPU-hours */
+    gauge(f, "stalled_gpu_seconds_per_day", "GPU time stalled per day (GPU-seconds)",
+          c->gpu_hours_per_day * 3600);
     gauge(f, "money_per_day", "cost of the stall per day (training.gpu_hour_cost)",
           c->money_per_day);
     gauge(f, "goodput_ratio", "useful fraction of wall time at the configured interval",
