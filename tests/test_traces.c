@@ -676,6 +676,39 @@ static void expect_capture_error(const char *ports, const char *engine, const ch
     ckpt_capture_free(cap);
 }
 
+/* "spine*-sleaf0": every spine's port toward sleaf0, a file each, in port
+ * order; together they see every data packet once. */
+static void test_pcap_wildcard(void)
+{
+    struct scenario sc;
+    struct results r;
+    struct err e = {{0}};
+    incast(&sc, "packet");
+    test_set(&sc, "telemetry.pcap.ports=spine*-sleaf0#*");
+    test_set(&sc, "telemetry.pcap.max_packets=100000");
+    struct ckpt_capture *cap = ckpt_capture_new();
+    if (ckpt_run_capture(&sc, &r, NULL, cap, &e) < 0) {
+        CHECKF(0, "%s", e.msg);
+        ckpt_capture_free(cap);
+        return;
+    }
+    CHECKF(cap->n_files == sc.fabric.spines, "%u files for %u spines", cap->n_files,
+           sc.fabric.spines);
+    uint64_t data = 0;
+    for (uint32_t i = 0; i < cap->n_files; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "spine%u-sleaf0", i);
+        CHECKF(!strcmp(cap->files[i].name, want), "%s", cap->files[i].name);
+        for (uint32_t k = 0; k < cap->files[i].n; k++)
+            data += cap->files[i].rec[k].kind == CAP_DATA &&
+                    cap->files[i].rec[k].tx_node == cap->files[i].node;
+    }
+    CHECKF(data == r.data_packets, "%llu data frames, %llu packets", (unsigned long long)data,
+           (unsigned long long)r.data_packets);
+    ckpt_capture_free(cap);
+    results_release(&r);
+}
+
 static void test_pcap_errors(void)
 {
     expect_capture_error("spine99-sleaf0", "packet", "telemetry.pcap.ports: no port \"spine99");
@@ -683,6 +716,9 @@ static void test_pcap_errors(void)
     expect_capture_error("spine0-sleaf0#1", "packet", "no port");
     expect_capture_error("sleaf0-stor0,sleaf0->stor0", "packet", "named twice");
     expect_capture_error("none", "packet", "no ports to capture");
+    expect_capture_error("spine*-cleaf99", "packet", "no port \"spine*-cleaf99\"");
+    expect_capture_error("s*-sleaf0", "packet", "no port");
+    expect_capture_error("spine3-sleaf0,spine*-sleaf0", "packet", "named twice");
     expect_capture_error("sleaf0-stor0", "fluid", "fluid engine moves no packets");
 }
 
@@ -746,6 +782,7 @@ SUITE(suite_traces) = {
     {"pcap_files", test_pcap_files},
     {"pcap_results_identical", test_pcap_results_identical},
     {"pcap_cap_is_prefix", test_pcap_cap_is_prefix},
+    {"pcap_wildcard", test_pcap_wildcard},
     {"pcap_errors", test_pcap_errors},
     {"pcap_frame_layout", test_pcap_frame_layout},
     {"metrics_parser_rejects", test_prom_parser_rejects},

@@ -25,65 +25,70 @@ const char *capture_node_name(const struct topo *t, uint32_t node, char *buf, un
     return buf;
 }
 
-/* "cleaf3" -> node id; -1 when no such node. */
-static int64_t node_by_name(const struct topo *t, const char *s, size_t len)
+/* Does node's name match pat: "spine3" exactly, or "spine*" (any spine)? */
+static int node_match(const struct topo *t, uint32_t node, const char *pat, size_t len)
 {
-    static const struct {
-        const char *word;
-        int kind;
-    } kinds[] = {{"host", 0}, {"stor", 1}, {"cleaf", 2}, {"sleaf", 3}, {"spine", 4}};
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        size_t w = strlen(kinds[k].word);
-        if (len <= w || len > w + 9 || strncmp(s, kinds[k].word, w))
-            continue;
-        uint64_t v = 0;
-        for (size_t i = w; i < len; i++) {
-            if (s[i] < '0' || s[i] > '9')
-                return -1;
-            v = v * 10 + (uint64_t)(s[i] - '0');
-        }
-        uint32_t first[] = {0, t->first_storage, t->first_cleaf, t->first_sleaf,
-                            t->first_spine, t->n_nodes};
-        int kd = kinds[k].kind;
-        if (v >= first[kd + 1] - first[kd])
-            return -1;
-        return (int64_t)(first[kd] + v);
+    char nm[24];
+    size_t nl = strlen(capture_node_name(t, node, nm, sizeof nm));
+    if (len && pat[len - 1] == '*') {
+        size_t w = len - 1;
+        if (nl <= w || strncmp(nm, pat, w))
+            return 0;
+        for (size_t i = w; i < nl; i++)
+            if (nm[i] < '0' || nm[i] > '9')
+                return 0; /* "s*" is no kind of node */
+        return 1;
     }
-    return -1;
+    return nl == len && !strncmp(nm, pat, len);
 }
 
-/* One name "a-b", "a->b", optionally "#j" (the j-th parallel link, from 0):
- * the port of node a toward node b. -1 when there is none. */
-static int64_t port_by_name(const struct topo *t, const char *s, size_t len)
+/* Parallel links from p's node to p's peer node before p (0 = the first). */
+static uint32_t parallel_index(const struct topo *t, uint32_t p)
+{
+    uint32_t j = 0, peer = t->ports[t->ports[p].peer].node;
+    for (uint32_t q = t->nodes[t->ports[p].node].first_port; q < p; q++)
+        j += t->ports[t->ports[q].peer].node == peer;
+    return j;
+}
+
+/* Mark in c->slot (with mark) every port that one name matches: "a-b" or
+ * "a->b" is node a's port toward node b, "#j" the j-th parallel link (from
+ * 0; "#*" all), a node "spine*" any spine. Returns the ports marked, or -1
+ * when a port is marked already (named twice) or the name is malformed. */
+static int64_t mark_ports(struct ckpt_capture *c, const struct topo *t, const char *s,
+                          size_t len, int32_t mark)
 {
     const char *dash = memchr(s, '-', len);
     if (!dash)
-        return -1;
+        return 0;
     size_t alen = (size_t)(dash - s);
     const char *b = dash + 1 + (dash + 1 < s + len && dash[1] == '>');
     const char *hash = memchr(b, '#', (size_t)(s + len - b));
     size_t blen = (size_t)((hash ? hash : s + len) - b);
-    uint32_t j = 0;
-    if (hash) {
+    int64_t j = 0; /* -1: every parallel link */
+    if (hash && hash + 2 == s + len && hash[1] == '*') {
+        j = -1;
+    } else if (hash) {
         if (hash + 1 == s + len)
-            return -1;
+            return 0;
         for (const char *q = hash + 1; q < s + len; q++) {
             if (*q < '0' || *q > '9' || j > 100000)
-                return -1;
-            j = j * 10 + (uint32_t)(*q - '0');
+                return 0;
+            j = j * 10 + (*q - '0');
         }
     }
-    int64_t na = node_by_name(t, s, alen), nb = node_by_name(t, b, blen);
-    if (na < 0 || nb < 0)
-        return -1;
-    const struct tnode *a = &t->nodes[na];
-    for (uint32_t p = a->first_port; p < a->first_port + a->nports; p++)
-        if (t->ports[t->ports[p].peer].node == (uint32_t)nb) {
-            if (j == 0)
-                return p;
-            j--;
-        }
-    return -1;
+    int64_t n = 0;
+    for (uint32_t p = 0; p < t->n_ports; p++) {
+        if (!node_match(t, t->ports[p].node, s, alen) ||
+            !node_match(t, t->ports[t->ports[p].peer].node, b, blen) ||
+            (j >= 0 && parallel_index(t, p) != (uint32_t)j))
+            continue;
+        if (c->slot[p] != -1)
+            return -1;
+        c->slot[p] = mark;
+        n++;
+    }
+    return n;
 }
 
 int capture_setup(struct ckpt_capture *c, const struct scenario *sc, const struct topo *t,
@@ -94,17 +99,16 @@ int capture_setup(struct ckpt_capture *c, const struct scenario *sc, const struc
     if (!strcmp(s, "none") || !*s)
         return err_set(e, "--pcap: no ports to capture: name them in telemetry.pcap.ports "
                           "(e.g. spine0-sleaf0,sleaf0-stor0)");
-    uint32_t n = 1;
-    for (const char *q = s; *q; q++)
-        n += *q == ',';
-    c->files = calloc(n, sizeof *c->files);
     c->slot = malloc((size_t)t->n_ports * sizeof *c->slot);
-    if (!c->files || !c->slot)
+    if (!c->slot)
         return err_set(e, "out of memory setting up the packet capture");
     c->n_ports = t->n_ports;
     c->max_packets = sc->telemetry.pcap_max_packets;
     for (uint32_t p = 0; p < t->n_ports; p++)
         c->slot[p] = -1;
+    /* mark the ports each name matches, then one file per marked port, in
+     * port order */
+    uint64_t n = 0;
     while (*s) {
         while (*s == ' ')
             s++;
@@ -112,27 +116,36 @@ int capture_setup(struct ckpt_capture *c, const struct scenario *sc, const struc
         size_t tl = len;
         while (tl && s[tl - 1] == ' ')
             tl--;
-        int64_t p = port_by_name(t, s, tl);
-        if (p < 0)
+        int64_t k = mark_ports(c, t, s, tl, 0);
+        if (k == 0)
             return err_set(e, "telemetry.pcap.ports: no port \"%.*s\" in this fabric "
                               "(expected names like spine0-sleaf0, cleaf0-spine1#1, "
-                              "sleaf0-stor0, host0-cleaf0, comma separated)",
+                              "sleaf0-stor0, host0-cleaf0, spine*-sleaf0, comma separated)",
                            (int)(tl < 40 ? tl : 40), s);
-        if (c->slot[p] >= 0)
+        if (k < 0)
             return err_set(e, "telemetry.pcap.ports: port \"%.*s\" named twice",
                            (int)(tl < 40 ? tl : 40), s);
+        n += (uint64_t)k;
+        s += len;
+        if (*s == ',')
+            s++;
+    }
+    c->files = calloc(n, sizeof *c->files);
+    if (!c->files)
+        return err_set(e, "out of memory setting up the packet capture");
+    for (uint32_t p = 0; p < t->n_ports; p++) {
+        if (c->slot[p] == -1)
+            continue;
         struct cap_file *f = &c->files[c->n_files];
         char a[24], b[24];
-        uint32_t par = 0; /* parallel links to the same node before this one */
-        for (uint32_t q = t->nodes[t->ports[p].node].first_port; q < (uint32_t)p; q++)
-            par += t->ports[t->ports[q].peer].node == t->ports[t->ports[p].peer].node;
+        uint32_t par = parallel_index(t, p);
         capture_node_name(t, t->ports[p].node, a, sizeof a);
         capture_node_name(t, t->ports[t->ports[p].peer].node, b, sizeof b);
         if (par)
             snprintf(f->name, sizeof f->name, "%s-%s_%u", a, b, par);
         else
             snprintf(f->name, sizeof f->name, "%s-%s", a, b);
-        f->port = (uint32_t)p;
+        f->port = p;
         f->node = t->ports[p].node;
         f->cap = c->max_packets;
         f->full_t = UINT64_MAX;
@@ -141,9 +154,6 @@ int capture_setup(struct ckpt_capture *c, const struct scenario *sc, const struc
             return err_set(e, "out of memory: telemetry.pcap.max_packets %u records per port",
                            c->max_packets);
         c->slot[p] = (int32_t)c->n_files++;
-        s += len;
-        if (*s == ',')
-            s++;
     }
     return 0;
 }

@@ -247,7 +247,8 @@ static const struct key keys[] = {
      "keep every port's counters in the results (JSON network.ports)", NULL},
     {"telemetry.pcap.ports", T_TEXT, FIELD(telemetry.pcap_ports), "none", NULL, NULL,
      "ports whose frames --pcap writes, one pcap file each, comma separated, named as "
-     "in ports.csv: \"spine0-sleaf0,sleaf0-stor0\" (#j: the j-th parallel link)", NULL},
+     "in ports.csv: \"spine0-sleaf0,sleaf0-stor0\" (#j: the j-th parallel link; "
+     "spine*: every spine)", NULL},
     {"telemetry.pcap.max_packets", T_COUNT, FIELD(telemetry.pcap_max_packets), "1000",
      "1", "10000000", "frames each capture file keeps at most (the first ones; a data "
      "frame takes fabric.mtu + 90 bytes)", NULL},
