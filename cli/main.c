@@ -39,8 +39,9 @@ static const char usage_main[] =
 
 static const char usage_run[] =
     "usage: ckptnet run [SCENARIO.yaml] [--set key.path=value]... [--engine E] [--json FILE]\n"
-    "                   [--csv-dir DIR] [--report FILE.html] [--vary key=v1,v2,...] [--quiet]\n"
-    "                   [--force] [--progress S] [--jsonl FILE]\n"
+    "                   [--csv-dir DIR] [--report FILE.html] [--metrics FILE.prom]\n"
+    "                   [--pcap DIR] [--vary key=v1,v2,...] [--quiet] [--force]\n"
+    "                   [--progress S] [--jsonl FILE]\n"
     "\n"
     "Simulate every compute node writing its checkpoint shard at once through the\n"
     "leaf-spine fabric to the storage nodes, packet by packet, and report the\n"
@@ -57,6 +58,10 @@ static const char usage_run[] =
     "  --csv-dir DIR    write time series, hottest ports, pauses, writers and segments\n"
     "                   as CSV files into DIR (docs/report.md)\n"
     "  --report FILE    write a self-contained HTML report with plots (needs gnuplot)\n"
+    "  --metrics FILE   write counters and gauges in the Prometheus text format\n"
+    "                   ('-' = stdout); turns on telemetry.ports\n"
+    "  --pcap DIR       write one pcap file per port named in telemetry.pcap.ports\n"
+    "                   (RoCEv2, CNP and PFC frames; packet engine; docs/report.md)\n"
     "  --vary k=v1,v2   run once per value of key k and print a comparison table,\n"
     "                   a row as each run ends\n"
     "  --jsonl FILE     with --vary: each run's results as one JSON line as it ends\n"
@@ -121,7 +126,7 @@ static const char usage_catalog[] =
 struct opts {
     const char *files[MAX_FILES];
     int n_files;
-    const char *json, *csv_dir, *report, *vary;
+    const char *json, *csv_dir, *report, *vary, *metrics, *pcap;
     const char *jsonl;     /* compare/--vary: one JSON line per run as it ends */
     double progress_every; /* --progress S: a line every S seconds off a terminal */
     int quiet, help;
@@ -172,7 +177,8 @@ static int die(const char *msg)
 
 /* Options that take a value: "--x v" or "--x=v". */
 static const char *const valued[] = {"--set", "--json", "--engine", "--csv-dir", "--report",
-                                     "--vary", "--jsonl", "--progress", NULL};
+                                     "--vary", "--jsonl", "--progress", "--metrics", "--pcap",
+                                     NULL};
 
 /* `allowed` ("json csv-dir ...") holds name as a whole word. */
 static int allows(const char *allowed, const char *name)
@@ -242,6 +248,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                     return 2;
                 }
             }
+            else if (k == 8)
+                o->metrics = v;
+            else if (k == 9)
+                o->pcap = v;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             o->help = 1;
         } else if ((!strcmp(a, "--quiet") || !strcmp(a, "-q")) && allows(allowed, "quiet")) {
@@ -405,9 +415,10 @@ static void on_progress(void *ud, const struct ckpt_progress_info *p)
 }
 
 /* Run with a progress line when stderr is a terminal and not quiet, or a
- * line every `every` seconds (--progress) otherwise; SIGINT stops it. */
+ * line every `every` seconds (--progress) otherwise; SIGINT stops it;
+ * cap (or NULL) records the packets of the ports to capture. */
 static int run_one(const struct scenario *sc, struct results *r, int quiet, double every,
-                   struct err *e)
+                   struct ckpt_capture *cap, struct err *e)
 {
     /* CKPTNET_PROGRESS_AFTER (seconds, default 1) lets tests see the line */
     const char *after = getenv("CKPTNET_PROGRESS_AFTER");
@@ -415,7 +426,7 @@ static int run_one(const struct scenario *sc, struct results *r, int quiet, doub
     struct progress st = {{0, 0}, after ? atof(after) : 1.0, -1, 0, tty, every};
     struct ckpt_progress pr = {on_progress, &st, &interrupted};
     clock_gettime(CLOCK_MONOTONIC, &st.t0);
-    int rc = ckpt_run_progress(sc, r, &pr, e);
+    int rc = ckpt_run_capture(sc, r, &pr, cap, e);
     if (st.shown)
         fputs("\r\033[K", stderr);
     return rc;
@@ -503,7 +514,8 @@ static int cmd_run(int argc, char **argv)
 {
     struct opts o;
     int rc = parse_opts("run", argc, argv,
-                        "set json engine csv-dir report vary quiet force jsonl progress", 1, &o);
+                        "set json engine csv-dir report metrics pcap vary quiet force jsonl "
+                        "progress", 1, &o);
     if (rc)
         return rc;
     if (o.help) {
@@ -512,9 +524,9 @@ static int cmd_run(int argc, char **argv)
     }
     const char *file = o.n_files ? o.files[0] : NULL;
     if (o.vary) {
-        if (o.json || o.csv_dir || o.report)
-            return die("run: --vary prints a table; --json, --csv-dir and --report need a "
-                       "single run (--jsonl writes each run's results)");
+        if (o.json || o.csv_dir || o.report || o.metrics || o.pcap)
+            return die("run: --vary prints a table; --json, --csv-dir, --report, --metrics "
+                       "and --pcap need a single run (--jsonl writes each run's results)");
         return cmd_vary("run", file, &o, argc, argv);
     }
     if (o.jsonl)
@@ -524,19 +536,37 @@ static int cmd_run(int argc, char **argv)
     if (build_scenario(&sc, file, argc, argv, NULL, &e) < 0)
         return die(e.msg);
     if (check_out_file("--json", o.json) || check_out_file("--report", o.report) ||
-        check_out_dir("--csv-dir", o.csv_dir))
+        check_out_file("--metrics", o.metrics) || check_out_dir("--csv-dir", o.csv_dir))
         return 2;
+    if (o.pcap && sc.engine == ENGINE_FLUID)
+        return die("run: --pcap: the fluid engine moves no packets to capture; use "
+                   "--engine packet");
+    if (o.pcap && (!strcmp(sc.telemetry.pcap_ports, "none") || !sc.telemetry.pcap_ports[0]))
+        return die("run: --pcap: name the ports to capture in telemetry.pcap.ports, e.g. "
+                   "--set telemetry.pcap.ports=spine0-sleaf0,sleaf0-stor0");
+    if (check_out_dir("--pcap", o.pcap))
+        return 2;
+    if (o.json && o.metrics && !strcmp(o.json, "-") && !strcmp(o.metrics, "-"))
+        return die("run: --json - and --metrics - cannot both take stdout");
     if (o.csv_dir || o.report)
         auto_interval(&sc);
+    if (o.metrics)
+        sc.telemetry.ports = 1; /* the per-port families */
 
     struct results r;
+    struct ckpt_capture *cap = o.pcap ? ckpt_capture_new() : NULL;
+    if (o.pcap && !cap)
+        return die("out of memory");
     catch_sigint();
-    if (run_one(&sc, &r, o.quiet, o.progress_every, &e) < 0)
+    if (run_one(&sc, &r, o.quiet, o.progress_every, cap, &e) < 0) {
+        ckpt_capture_free(cap);
         return die(e.msg);
+    }
     /* with --json - stdout carries the JSON alone; the summary goes to stderr */
     int json_stdout = o.json && !strcmp(o.json, "-");
+    int any_stdout = json_stdout || (o.metrics && !strcmp(o.metrics, "-"));
     if (!o.quiet)
-        report_summary(json_stdout ? stderr : stdout, &sc, &r);
+        report_summary(any_stdout ? stderr : stdout, &sc, &r);
     int bad = 0;
     if (o.json) {
         FILE *f = json_stdout ? stdout : fopen(o.json, "w");
@@ -547,8 +577,21 @@ static int cmd_run(int argc, char **argv)
         if (f && f != stdout && fclose(f) != 0 && !bad)
             bad = err_set(&e, "cannot write '%s'", o.json) < 0;
     }
+    if (!bad && o.metrics) {
+        FILE *f = strcmp(o.metrics, "-") ? fopen(o.metrics, "w") : stdout;
+        if (!f) {
+            bad = err_set(&e, "cannot open '%s': %s", o.metrics, strerror(errno)) < 0;
+        } else {
+            report_metrics(f, &sc, &r);
+            if (f != stdout ? fclose(f) != 0 : fflush(f) != 0)
+                bad = err_set(&e, "cannot write '%s'", o.metrics) < 0;
+        }
+    }
     if (!bad && o.csv_dir)
         bad = report_csv(o.csv_dir, &sc, &r, &e) < 0;
+    if (!bad && o.pcap)
+        bad = report_pcap(o.pcap, &sc, cap, &e) < 0;
+    ckpt_capture_free(cap);
     if (!bad && o.report)
         bad = report_html(o.report, &sc, &r, &e) < 0;
     if (bad)
@@ -611,7 +654,7 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
     int status = 0, ran = 0;
     for (int i = 0; i < n && !interrupted; i++) {
         struct err e = {{0}};
-        if (run_one(&scs[i], &rs[i], o->quiet, o->progress_every, &e) < 0) {
+        if (run_one(&scs[i], &rs[i], o->quiet, o->progress_every, NULL, &e) < 0) {
             for (int j = 0; j < i; j++)
                 results_release(&rs[j]);
             free(rs);

@@ -31,6 +31,18 @@ int ckpt_run(const struct scenario *sc, struct results *r, struct err *e);
 int ckpt_run_progress(const struct scenario *sc, struct results *r,
                       const struct ckpt_progress *progress, struct err *e);
 
+/* The same, also recording the frames at the ports telemetry.pcap.ports
+ * names into cap (see report_pcap); the results do not depend on it. Only
+ * the packet engine has packets: a run the fluid engine would make is
+ * refused (-1). cap comes from ckpt_capture_new; capture_release frees what
+ * a run put in it. */
+struct ckpt_capture;
+struct ckpt_capture *ckpt_capture_new(void);
+void ckpt_capture_free(struct ckpt_capture *cap);
+int ckpt_run_capture(const struct scenario *sc, struct results *r,
+                     const struct ckpt_progress *progress, struct ckpt_capture *cap,
+                     struct err *e);
+
 /* What a run would do, without running it: the figures known before the
  * engine (r: plan, bytes, writers, fabric, bound, segment capacities and
  * bounds, engine_reason) and estimates of its cost. */
@@ -75,6 +87,19 @@ int report_html(const char *path, const struct scenario *sc, const struct result
  * id and reference prefixed by pre, so several plots share one page. */
 int report_gnuplot_run(const char *dir, struct err *e);
 int report_inline_svg(FILE *out, const char *dir, const char *name, const char *pre);
+
+/* The run's counters and gauges in the OpenMetrics text format (Prometheus
+ * scrapes it): run-level families for both engines; PFC, ECN, queue, drop
+ * and, with telemetry.ports, per-port families for the packet engine
+ * (docs/report.md). Ends with "# EOF". */
+void report_metrics(FILE *out, const struct scenario *sc, const struct results *r);
+
+/* One pcap file per captured port in dir (created if missing), named after
+ * the port ("spine6-sleaf0.pcap"): Ethernet, IPv4, UDP 4791 and InfiniBand
+ * BTH (+ RETH, AETH) for RoCEv2 packets and CNPs, 802.1Qbb PFC frames, at
+ * simulated times with nanosecond resolution (docs/report.md). */
+int report_pcap(const char *dir, const struct scenario *sc, const struct ckpt_capture *cap,
+                struct err *e);
 
 /* The built-in switch profiles, models and DCQCN presets with sources. */
 void report_catalog(FILE *out);

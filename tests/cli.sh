@@ -279,6 +279,98 @@ if command -v groff >/dev/null; then
         bad "man_page_renders: $(head -2 "$tmp/groff")"
 fi
 
+# --metrics: the Prometheus text (values checked by the unit tests); '-' is
+# stdout alone; per-port families for the packet engine, a comment for fluid
+# shellcheck disable=SC2086
+if "$bin" run $small --quiet --metrics "$tmp/m.prom" --json "$tmp/m.json" 2>"$tmp/err" &&
+    grep -q '^# TYPE ckptnet_port_pause_frames_sent_total counter$' "$tmp/m.prom" &&
+    grep -q '^ckptnet_completion_seconds [0-9]' "$tmp/m.prom" &&
+    grep -q '"ports": true' "$tmp/m.json"; then
+    # shellcheck disable=SC2086
+    "$bin" run $small --metrics - >"$tmp/m2.prom" 2>"$tmp/err"
+    if grep -v '^#' "$tmp/m2.prom" | grep -qv '^ckptnet_' || ! grep -q 'completion' "$tmp/err"; then
+        bad "metrics_file: stdout carries more than the metrics, or no summary on stderr"
+    else
+        ok metrics_file
+    fi
+else
+    bad "metrics_file: $(head -3 "$tmp/err")"
+fi
+# shellcheck disable=SC2086
+"$bin" run $small --engine fluid --quiet --metrics - 2>"$tmp/err" >"$tmp/mf.prom"
+if grep -q '^# engine fluid: no packets' "$tmp/mf.prom" && ! grep -q 'ckptnet_port_' "$tmp/mf.prom" &&
+    grep -q '^ckptnet_bound_seconds ' "$tmp/mf.prom"; then
+    ok metrics_fluid
+else
+    bad "metrics_fluid: $(head -3 "$tmp/err")"
+fi
+# promtool (Prometheus; when installed) parses and lints the file
+if command -v promtool >/dev/null; then
+    promtool check metrics <"$tmp/m.prom" >"$tmp/lint" 2>&1 && ok promtool_metrics ||
+        bad "promtool_metrics: $(head -3 "$tmp/lint")"
+else
+    echo "SKIP promtool_metrics: promtool is not installed (Debian package prometheus)"
+fi
+expect_error metrics_unwritable "cannot write '/nonexistent-dir/m.prom'" run $small --metrics /nonexistent-dir/m.prom
+expect_error metrics_json_stdout "cannot both take stdout" run $small --metrics - --json -
+
+# --pcap: one file per named port; the run's results are the same with and
+# without it; tshark (when installed) dissects RoCEv2 and PFC with nothing
+# malformed, and sees the opcodes, quanta and CE marks the run made
+incast="--set cluster.nodes=16 --set workload.bytes_per_writer=2MB --set storage.nodes=1 \
+--set storage.drain_rate=200Gbps --set storage.ingest_buffer=2MB --set transport.cc=dcqcn \
+--set telemetry.pcap.ports=sleaf0-stor0,spine0-sleaf0 --set telemetry.pcap.max_packets=20000"
+strip_perf() { sed -e '/^  "perf": {/,/^  }/d' "$1"; }
+# shellcheck disable=SC2086
+if "$bin" run $incast --quiet --json "$tmp/p1.json" --pcap "$tmp/pcap" 2>"$tmp/err" &&
+    "$bin" run $incast --quiet --json "$tmp/p0.json" 2>>"$tmp/err" &&
+    [ -s "$tmp/pcap/sleaf0-stor0.pcap" ] && [ -s "$tmp/pcap/spine0-sleaf0.pcap" ] &&
+    [ "$(od -An -tx1 -N4 "$tmp/pcap/sleaf0-stor0.pcap" | tr -d ' ')" = 4d3cb2a1 ]; then
+    strip_perf "$tmp/p1.json" >"$tmp/p1.s"
+    strip_perf "$tmp/p0.json" >"$tmp/p0.s"
+    cmp -s "$tmp/p1.s" "$tmp/p0.s" && ok pcap_results_identical || bad pcap_results_identical
+else
+    bad "pcap_files: $(head -3 "$tmp/err")"
+fi
+if command -v tshark >/dev/null; then
+    f="$tmp/pcap/sleaf0-stor0.pcap"
+    tshark -r "$f" -T fields -e frame.number -e infiniband.bth.opcode -e ip.dsfield.ecn \
+        -e macc.cbfc.pause_time.c3 -e _ws.malformed -e _ws.expert.severity >"$tmp/ts" 2>"$tmp/err"
+    # the InfiniBand dissector reports a short packet in the Info column only
+    malformed=$( (tshark -r "$f" -Y '_ws.malformed || _ws.expert.severity >= error' 2>/dev/null
+        tshark -r "$f" 2>/dev/null | grep -i 'malformed') | wc -l)
+    ce=$(awk -F'\t' '$3 == 3' "$tmp/ts" | wc -l)
+    marked=$(grep -o '"marked_packets": [0-9]*' "$tmp/p1.json" | grep -o '[0-9]*$')
+    ops=$(cut -f2 "$tmp/ts" | grep . | sort -un | tr '\n' ' ')
+    quanta=$(cut -f4 "$tmp/ts" | grep . | sort -un | tr '\n' ' ')
+    frames=$(wc -l <"$tmp/ts")
+    if [ "$malformed" -eq 0 ] && [ "$frames" -gt 1000 ] && [ "$ops" = "6 7 8 129 " ] &&
+        [ "$quanta" = "0 65535 " ] && [ "$ce" -gt 0 ] && [ "$ce" = "$marked" ]; then
+        ok tshark_pcap
+    else
+        bad "tshark_pcap: $malformed malformed of $frames, opcodes '$ops', quanta '$quanta', CE $ce of $marked marked"
+    fi
+    # ACKs and NAKs (AETH) on a host link: go-back-N with a request window
+    # shellcheck disable=SC2086
+    "$bin" run $small --set storage.max_outstanding=2 --set storage.request_size=256KiB \
+        --set fabric.load_balancing=spray --set telemetry.pcap.ports=host0-cleaf0 \
+        --set telemetry.pcap.max_packets=100000 --quiet --pcap "$tmp/pcap2" 2>"$tmp/err"
+    f="$tmp/pcap2/host0-cleaf0.pcap"
+    # the InfiniBand dissector reports a short packet in the Info column only
+    malformed=$( (tshark -r "$f" -Y '_ws.malformed || _ws.expert.severity >= error' 2>/dev/null
+        tshark -r "$f" 2>/dev/null | grep -i 'malformed') | wc -l)
+    acks=$(tshark -r "$f" -Y 'infiniband.aeth.syndrome == 0x1f' 2>/dev/null | wc -l)
+    reth=$(tshark -r "$f" -Y 'infiniband.reth.dmalen == 262144' 2>/dev/null | wc -l)
+    [ -s "$f" ] && [ "$malformed" -eq 0 ] && [ "$acks" -gt 0 ] && [ "$reth" -gt 1 ] &&
+        ok tshark_pcap_acks || bad "tshark_pcap_acks: $malformed malformed, $acks ACKs, $reth RETH; $(head -2 "$tmp/err")"
+else
+    echo "SKIP tshark_pcap: tshark is not installed (apt-get install tshark); the pcap files were not dissected"
+fi
+expect_error pcap_fluid "--pcap: the fluid engine moves no packets" run $small --engine fluid --set telemetry.pcap.ports=sleaf0-stor0 --pcap "$tmp/pcapx"
+expect_error pcap_no_ports "--pcap: name the ports to capture in telemetry.pcap.ports" run $small --pcap "$tmp/pcapx"
+expect_error pcap_bad_port "telemetry.pcap.ports: no port \"spine0-cleaf9\"" run $small --set telemetry.pcap.ports=spine0-cleaf9 --pcap "$tmp/pcapx"
+expect_error pcap_dir_is_file "--pcap: '/dev/null' is not a directory" run $small --set telemetry.pcap.ports=sleaf0-stor0 --pcap /dev/null
+
 # compare --json: every run's results in one document
 if "$bin" compare --vary fabric.spines=4,16 --set workload.bytes_per_writer=64KB --quiet \
         --json - >"$tmp/cmp.json" 2>"$tmp/err" &&

@@ -188,6 +188,13 @@ int ckpt_run(const struct scenario *user, struct results *r, struct err *e)
 int ckpt_run_progress(const struct scenario *user, struct results *r,
                       const struct ckpt_progress *progress, struct err *e)
 {
+    return ckpt_run_capture(user, r, progress, NULL, e);
+}
+
+int ckpt_run_capture(const struct scenario *user, struct results *r,
+                     const struct ckpt_progress *progress, struct ckpt_capture *cap,
+                     struct err *e)
+{
     struct arena a;
     struct topo t;
     struct workload w;
@@ -204,8 +211,12 @@ int ckpt_run_progress(const struct scenario *user, struct results *r,
             ckpt_estimate(sc, &t, &w, &a, engine, &est);
             rc = ckpt_packet_limits(sc, &est, ckpt_phys_bytes(), e);
         }
-        if (rc == 0)
-            rc = engine == ENGINE_FLUID ? fluid_run(sc, &t, &w, r, e) : pkt_run(sc, &t, &w, r, e);
+        if (rc == 0 && engine == ENGINE_FLUID)
+            rc = cap ? err_set(e, "--pcap: the fluid engine moves no packets to capture "
+                                  "(%s); use engine: packet", r->engine_reason)
+                     : fluid_run(sc, &t, &w, r, e);
+        else if (rc == 0)
+            rc = pkt_run_capture(sc, &t, &w, r, cap, e);
         if (rc == 0) {
             r->transfers = w.n;
             r->finished = r->flows_done == w.n;

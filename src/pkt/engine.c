@@ -10,6 +10,7 @@
 #include "../core/rng.h"
 #include "../core/units.h"
 #include "../stats/bound.h"
+#include "capture.h"
 #include "pnet.h"
 
 #define PKT_SLAB 4096
@@ -459,12 +460,23 @@ static void collect(struct pnet *n, struct results *r)
 int pkt_run(const struct scenario *sc, const struct topo *t,
             const struct workload *w, struct results *r, struct err *e)
 {
+    return pkt_run_capture(sc, t, w, r, NULL, e);
+}
+
+int pkt_run_capture(const struct scenario *sc, const struct topo *t,
+                    const struct workload *w, struct results *r,
+                    struct ckpt_capture *cap, struct err *e)
+{
     struct pnet *n = malloc(sizeof *n);
     if (!n)
         return err_set(e, "out of memory");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = setup(n, sc, t, w, e);
+    if (rc == 0 && cap) {
+        rc = capture_setup(cap, sc, t, e);
+        n->cap = cap;
+    }
     n->res = r;
     n->time_limit_ps = bound_time_limit_ps(sc, r->bound_s); /* saturates, never wraps */
     if (rc == 0 && sc->telemetry.interval_ps)
@@ -472,6 +484,8 @@ int pkt_run(const struct scenario *sc, const struct topo *t,
     if (rc == 0) {
         loop(n);
         collect(n, r);
+        if (cap)
+            capture_finish(cap);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;

@@ -13,5 +13,11 @@
 
 int pkt_run(const struct scenario *sc, const struct topo *t,
             const struct workload *w, struct results *r, struct err *e);
+/* The same, recording frames at the ports sc's telemetry.pcap.ports names
+ * into cap (src/pkt/capture.h); the results do not depend on it. */
+struct ckpt_capture;
+int pkt_run_capture(const struct scenario *sc, const struct topo *t,
+                    const struct workload *w, struct results *r,
+                    struct ckpt_capture *cap, struct err *e);
 
 #endif

@@ -39,6 +39,8 @@ void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff)
         n->resume_frames++;
         in->refresh_gen[prio]++;
     }
+    if (__builtin_expect(n->cap != NULL, 0))
+        capture_pfc(n, in, prio, quanta);
     pnet_schedule(n, n->now + in->delay_ps, EV_PAUSE, &n->ports[in->peer],
                   prio | quanta << 8);
 }
@@ -49,6 +51,8 @@ void pfc_on_refresh(struct pnet *n, struct port *in, uint32_t arg)
     if ((arg >> 8) != in->refresh_gen[prio] || !(in->xoff & (1u << prio)))
         return;
     n->refresh_frames++;
+    if (__builtin_expect(n->cap != NULL, 0))
+        capture_pfc(n, in, prio, n->sc->fabric.pfc_quanta);
     pnet_schedule(n, n->now + in->delay_ps, EV_PAUSE, &n->ports[in->peer],
                   prio | n->sc->fabric.pfc_quanta << 8);
     pnet_schedule(n, n->now + quanta_ps(n, in) / 2, EV_PFC_REFRESH, in, arg);

@@ -214,6 +214,7 @@ struct pnet {
     struct results *res;
     uint32_t sample_cap;      /* room in res->sample_* */
     uint64_t seg_tx[PATH_SETS]; /* wire bytes sent per segment */
+    struct ckpt_capture *cap; /* packet capture (capture.h); NULL = none */
 };
 
 #define QHIST_BUCKETS 512
@@ -321,6 +322,11 @@ void nic_flow_start(struct pnet *n, struct flow *f);
 void nic_rate_changed(struct pnet *n, struct flow *f);
 int nic_setup(struct pnet *n, struct err *e);
 void nic_on_drain(struct pnet *n, struct nic *s, uint32_t gen);
+
+/* capture.c: record a frame that p starts to send (a packet, or a PFC frame
+ * of `in`), with n->cap set */
+void capture_packet(struct pnet *n, const struct port *p, const struct packet *pk);
+void capture_pfc(struct pnet *n, const struct port *in, unsigned prio, uint32_t quanta);
 
 /* dcqcn.c: transports */
 extern const struct transport_ops transport_line_rate, transport_dcqcn;

@@ -55,6 +55,8 @@ void port_qhist_flush(struct pnet *n, struct port *p)
 
 static void start_tx(struct pnet *n, struct port *p, struct packet *pk)
 {
+    if (__builtin_expect(n->cap != NULL, 0))
+        capture_packet(n, p, pk);
     if (!p->tx_pkts && !p->first_tx_t)
         p->first_tx_t = n->now;
     p->tx = pk;

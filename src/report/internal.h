@@ -15,6 +15,16 @@ const char *fmt_dur(double s, char *buf, size_t len);    /* "30 min", "3.1 h" */
 const char *fmt_num(double v, char *buf, size_t len);    /* 4 digits, no exponent */
 
 
+/* pcap.c: the snap length of the files (frames are never cut), their magic
+ * (nanosecond stamps), and the headers of one frame into buf (PCAP_MAX_HDR
+ * bytes): returns the frame's length and sets *hlen to the header bytes
+ * written; the rest of the frame (payload, pad, ICRC) is zeros. */
+#define PCAP_SNAPLEN 262144
+#define PCAP_MAGIC_NS 0xa1b23c4du
+#define PCAP_MAX_HDR 80
+struct cap_rec;
+size_t pcap_frame(const struct cap_rec *r, uint8_t *buf, size_t *hlen);
+
 /* JSON segments[] and bottleneck (verdict.c). */
 json_t *segments_json(const struct results *r);
 json_t *bottleneck_json(const struct results *r);

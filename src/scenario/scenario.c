@@ -246,6 +246,13 @@ static const struct key keys[] = {
      "transfers x samples x 16 B)", NULL},
     {"telemetry.ports", T_BOOL, FIELD(telemetry.ports), "false", NULL, NULL,
      "keep every port's counters in the results (JSON network.ports)", NULL},
+    {"telemetry.pcap.ports", T_TEXT, FIELD(telemetry.pcap_ports), "none", NULL, NULL,
+     "ports whose frames --pcap writes, one pcap file each, comma separated, named as "
+     "in ports.csv: \"spine0-sleaf0,sleaf0-stor0\" (#j: the j-th parallel link; "
+     "spine*: every spine)", NULL},
+    {"telemetry.pcap.max_packets", T_COUNT, FIELD(telemetry.pcap_max_packets), "1000",
+     "1", "10000000", "frames each capture file keeps at most (the first ones; a data "
+     "frame takes fabric.mtu + 90 bytes)", NULL},
     {"sim.time_limit", T_TIME, FIELD(sim.time_limit_ps), "0", NULL, "100000s",
      "simulated time at which a run that has not finished stops (pause storm, "
      "stuck receiver); 0 = 50 x the analytic bound + 10ms", NULL},

@@ -128,6 +128,8 @@ struct scenario {
         int ports;              /* keep per-port counters in the results */
         uint32_t hot_ports;     /* queue time series of the K hottest ports */
         int flows;              /* sample every transfer's rate and bytes */
+        char pcap_ports[SCENARIO_TEXT]; /* ports --pcap captures, "a-b,c-d" */
+        uint32_t pcap_max_packets;      /* frames per capture file */
     } telemetry;
     struct {
         uint64_t time_limit_ps; /* 0 = 50 x the analytic bound + 10 ms */

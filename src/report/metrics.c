@@ -1,0 +1,197 @@
+/* Metrics of one run in the Prometheus text exposition format (0.0.4, what
+ * Prometheus scrapes and the node exporter's textfile collector reads): a
+ * family is "# HELP name text" and "# TYPE name type" followed by its
+ * samples, which carry the family's name; counters' names end in _total,
+ * units are the names' last word (_seconds, _bytes). Other "#" lines are
+ * comments: they say which families a run leaves out and why. Reals are
+ * printed with 17 significant digits so that they read back equal to the
+ * results. Families and labels: docs/report.md. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "../../include/ckptnet.h"
+#include "../topo/topo.h"
+#include "internal.h"
+
+enum mtype { M_GAUGE, M_COUNTER };
+
+static const char *const type_name[] = {"gauge", "counter"};
+
+/* "# HELP" and "# TYPE" of a family (name without the ckptnet_ prefix). */
+static void family(FILE *f, const char *name, enum mtype t, const char *help)
+{
+    fprintf(f, "# HELP ckptnet_%s %s\n# TYPE ckptnet_%s %s\n", name, help, name,
+            type_name[t]);
+}
+
+/* A real as OpenMetrics reads it: 17 digits round-trip, no locale. */
+static void put_real(FILE *f, double v)
+{
+    if (isnan(v))
+        fputs("NaN", f);
+    else if (isinf(v))
+        fputs(v > 0 ? "+Inf" : "-Inf", f);
+    else
+        fprintf(f, "%.17g", v);
+}
+
+static void gauge(FILE *f, const char *name, const char *help, double v)
+{
+    family(f, name, M_GAUGE, help);
+    fprintf(f, "ckptnet_%s ", name);
+    put_real(f, v);
+    fputc('\n', f);
+}
+
+/* A counter's value: integers exactly, reals (seconds) as reals. */
+static void counter(FILE *f, const char *name, const char *help, uint64_t v)
+{
+    family(f, name, M_COUNTER, help);
+    fprintf(f, "ckptnet_%s %llu\n", name, (unsigned long long)v);
+}
+
+static void counter_real(FILE *f, const char *name, const char *help, double v)
+{
+    family(f, name, M_COUNTER, help);
+    fprintf(f, "ckptnet_%s ", name);
+    put_real(f, v);
+    fputc('\n', f);
+}
+
+/* Label values are node names and fixed words: nothing to escape but
+ * backslash, quote and newline, which the format escapes. */
+static void put_label(FILE *f, const char *k, const char *v, int first)
+{
+    fprintf(f, "%s%s=\"", first ? "" : ",", k);
+    for (; *v; v++) {
+        if (*v == '\\' || *v == '"')
+            fputc('\\', f);
+        if (*v == '\n')
+            fputs("\\n", f);
+        else
+            fputc(*v, f);
+    }
+    fputc('"', f);
+}
+
+/* One sample per port of a per-port family. */
+enum port_field { PF_TX, PF_PAUSE_TX, PF_PAUSE_RX, PF_PAUSED, PF_MAXQ, PF_ECN, PF_DROPS };
+
+static void port_family(FILE *f, const struct results *r, enum port_field pf,
+                        const char *name, enum mtype t, const char *help)
+{
+    const struct series *s = &r->series;
+    family(f, name, t, help);
+    for (uint32_t i = 0; i < r->n_ports; i++) {
+        const struct port_result *p = &r->ports[i];
+        char a[24], b[24], link[56], num[16];
+        uint32_t peer_node = p->peer < r->n_ports ? r->ports[p->peer].node : p->node;
+        snprintf(link, sizeof link, "%s->%s", series_node_name(s, p->node, a, sizeof a),
+                 series_node_name(s, peer_node, b, sizeof b));
+        snprintf(num, sizeof num, "%u", i);
+        fprintf(f, "ckptnet_%s{", name);
+        put_label(f, "port", num, 1);
+        put_label(f, "link", link, 0);
+        put_label(f, "segment", path_seg_key((int)p->seg), 0);
+        fputs("} ", f);
+        switch (pf) {
+        case PF_TX: fprintf(f, "%llu", (unsigned long long)p->tx_bytes); break;
+        case PF_PAUSE_TX: fprintf(f, "%llu", (unsigned long long)p->pause_tx); break;
+        case PF_PAUSE_RX: fprintf(f, "%llu", (unsigned long long)p->pause_rx); break;
+        case PF_PAUSED: put_real(f, p->paused_s); break;
+        case PF_MAXQ: fprintf(f, "%llu", (unsigned long long)p->max_queue); break;
+        case PF_ECN: fprintf(f, "%llu", (unsigned long long)p->ecn_marked); break;
+        case PF_DROPS: fprintf(f, "%llu", (unsigned long long)p->drops); break;
+        }
+        fputc('\n', f);
+    }
+}
+
+static void run_level(FILE *f, const struct results *r)
+{
+    family(f, "run_info", M_GAUGE, "the engine that ran, what set the bound, the transport");
+    fputs("ckptnet_run_info{", f);
+    put_label(f, "engine", r->engine ? r->engine : "", 1);
+    put_label(f, "bound_limit", path_seg_key(r->bound_limit), 0);
+    if (r->has_packet_stats)
+        put_label(f, "cc", r->cc ? r->cc : "none", 0);
+    fputs("} 1\n", f);
+    gauge(f, "ok", "1 when every invariant of the run held, else 0", r->ok ? 1 : 0);
+    gauge(f, "finished", "1 when every transfer completed, else 0", r->finished ? 1 : 0);
+    gauge(f, "checkpoint_bytes", "checkpoint payload bytes to write",
+          (double)r->ckpt_bytes);
+    gauge(f, "writers", "checkpoint writers", r->writers);
+    gauge(f, "transfers", "transfers planned", r->transfers);
+    gauge(f, "transfers_completed", "transfers that completed", r->flows_done);
+    gauge(f, "bound_seconds", "analytic lower bound on the completion time (max-flow)", r->bound_s);
+    counter(f, "sent_bytes_total", "payload bytes sent by writers (first sends)",
+            r->bytes_sent);
+    counter(f, "delivered_bytes_total", "payload bytes delivered to storage",
+            r->bytes_delivered);
+    if (!r->finished) {
+        fputs("# the run did not finish: no completion, bound ratio or cost families\n", f);
+        return;
+    }
+    gauge(f, "completion_seconds", "first byte sent to last byte received", r->completion_s);
+    gauge(f, "bound_ratio", "completion over the analytic bound",
+          r->bound_s > 0 ? r->completion_s / r->bound_s : 0);
+    const struct cost_figures *c = &r->cost;
+    gauge(f, "checkpoint_end_seconds", "trigger to last byte received", c->end_s);
+    gauge(f, "gpu_stall_seconds", "GPU stall per checkpoint (policy)", c->stall_s);
+    gauge(f, "checkpoints_per_day", "checkpoints per day of training",
+          c->checkpoints_per_day);
+    /* base units (promtool's lint): GPU-seconds, not GPU-hours */
+    gauge(f, "stalled_gpu_seconds_per_day", "GPU time stalled per day (GPU-seconds)",
+          c->gpu_hours_per_day * 3600);
+    gauge(f, "money_per_day", "cost of the stall per day (training.gpu_hour_cost)",
+          c->money_per_day);
+    gauge(f, "goodput_ratio", "useful fraction of wall time at the configured interval",
+          c->goodput);
+}
+
+static void packet_level(FILE *f, const struct results *r)
+{
+    counter(f, "pause_frames_total", "PFC XOFF frames sent (refreshes not counted)",
+            r->pause_frames);
+    counter(f, "resume_frames_total", "PFC XON frames sent", r->resume_frames);
+    counter_real(f, "paused_seconds_total", "time paused, summed over ports",
+                 r->paused_s);
+    counter(f, "dropped_packets_total", "packets dropped (all classes)", r->drops);
+    counter(f, "ecn_marked_packets_total", "data packets marked CE", r->ecn_marked);
+    counter(f, "cnps_sent_total", "congestion notification packets sent", r->cnps_sent);
+    gauge(f, "max_queue_bytes", "largest egress queue seen (wire bytes)",
+          (double)r->max_queue_bytes);
+    gauge(f, "max_buffer_bytes", "largest switch buffer occupancy seen",
+          (double)r->max_buffer_bytes);
+}
+
+void report_metrics(FILE *f, const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    run_level(f, r);
+    if (!r->has_packet_stats) {
+        fprintf(f, "# engine %s: no packets, so no PFC, ECN, queue, drop or per-port "
+                   "families\n", r->engine ? r->engine : "?");
+        return;
+    }
+    packet_level(f, r);
+    if (!r->ports) {
+        fputs("# no per-port families: they need telemetry.ports: true\n", f);
+        return;
+    }
+    port_family(f, r, PF_TX, "port_transmit_bytes_total", M_COUNTER,
+                "wire bytes the port sent");
+    port_family(f, r, PF_PAUSE_TX, "port_pause_frames_sent_total", M_COUNTER,
+                "PFC XOFF frames the port sent to its peer (refreshes not counted)");
+    port_family(f, r, PF_PAUSE_RX, "port_pause_frames_received_total", M_COUNTER,
+                "PFC XOFF frames the port received (refreshes counted)");
+    port_family(f, r, PF_PAUSED, "port_paused_seconds_total", M_COUNTER,
+                "time the port was paused, summed over its priorities");
+    port_family(f, r, PF_MAXQ, "port_max_queue_bytes", M_GAUGE,
+                "largest egress queue of the port (wire bytes)");
+    port_family(f, r, PF_ECN, "port_ecn_marked_packets_total", M_COUNTER,
+                "CE marks the port made (a packet marked again later counts again)");
+    port_family(f, r, PF_DROPS, "port_dropped_packets_total", M_COUNTER,
+                "packets dropped at the port");
+}
