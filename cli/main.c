@@ -229,6 +229,15 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                 say("%s needs a value", valued[k]);
                 return 2;
             }
+            if (k == 0 && !strchr(v, '=')) {
+                /* "--set fabric.spines 8": the 8 would be read as a file */
+                if (i + 1 < argc && argv[i + 1][0] != '-')
+                    say("--set %s %s: write key=value (--set %s=%s)", v, argv[i + 1], v,
+                        argv[i + 1]);
+                else
+                    say("--set %s: expected key=value", v);
+                return 2;
+            }
             if (k == 1)
                 o->json = v;
             else if (k == 3)
@@ -259,8 +268,26 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
         } else if (!strcmp(a, "--force") && allows(allowed, "force")) {
             continue; /* build_scenario applies it as sim.force */
         } else if (a[0] == '-' && a[1]) {
-            say("%s: unknown option '%s' (see ckptnet %s --help)", cmd,
-                    a, cmd);
+            /* the nearest option this command takes, for a typo */
+            const char *cands[16];
+            size_t n = 0;
+            for (int j = 0; valued[j] && n < 12; j++)
+                if (allows(allowed, valued[j] + 2))
+                    cands[n++] = valued[j];
+            cands[n++] = "--help";
+            if (allows(allowed, "quiet"))
+                cands[n++] = "--quiet";
+            if (allows(allowed, "force"))
+                cands[n++] = "--force";
+            const char *eq = strchr(a, '=');
+            char opt[64];
+            snprintf(opt, sizeof opt, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
+            const char *near = text_nearest(opt, cands, n, 2);
+            if (near)
+                say("%s: unknown option '%s' (did you mean %s? see ckptnet %s --help)", cmd, a,
+                    near, cmd);
+            else
+                say("%s: unknown option '%s' (see ckptnet %s --help)", cmd, a, cmd);
             return 2;
         } else if (o->n_files >= max_files) {
             if (max_files == 1)
@@ -298,8 +325,15 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
         } else if (k != 0) {
             continue;
         }
-        if (scenario_set(sc, v, e) < 0)
+        if (scenario_set(sc, v, e) < 0) {
+            /* --engine X is the option the user typed, not a --set */
+            if (k == 2 && !strncmp(e->msg, "--set: engine: ", 15)) {
+                char m[sizeof e->msg];
+                snprintf(m, sizeof m, "--engine: %s", e->msg + 15);
+                snprintf(e->msg, sizeof e->msg, "%s", m);
+            }
             return -1;
+        }
     }
     if (extra && scenario_set(sc, extra, e) < 0)
         return -1;
@@ -785,6 +819,11 @@ int main(int argc, char **argv)
         return cmd_sweep(argc - 2, argv + 2);
     if (!strcmp(cmd, "tune"))
         return cmd_tune(argc - 2, argv + 2);
-    say("unknown command '%s' (see ckptnet --help)", cmd);
+    static const char *const cmds[] = {"run", "describe", "compare", "sweep", "tune", "catalog"};
+    const char *near = text_nearest(cmd, cmds, sizeof cmds / sizeof cmds[0], 2);
+    if (near)
+        say("unknown command '%s' (did you mean %s? see ckptnet --help)", cmd, near);
+    else
+        say("unknown command '%s' (see ckptnet --help)", cmd);
     return 2;
 }

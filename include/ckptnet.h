@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "../src/core/err.h"
+#include "../src/core/text.h"
 #include "../src/scenario/scenario.h"
 #include "../src/stats/results.h"
 

@@ -73,11 +73,11 @@ expect_error zero_speed "$tmp/zero_speed.yaml:2:14: storage.nic_speed:" run "$tm
 expect_error zero_spines "$tmp/zero_spines.yaml:2:11: fabric.spines:" run "$tmp/zero_spines.yaml"
 expect_error zero_nodes "$tmp/zero_nodes.yaml:2:10: cluster.nodes:" run "$tmp/zero_nodes.yaml"
 expect_error set_bad_value "--set: fabric.mtu:" run --set fabric.mtu=lots
-expect_error set_no_equals "--set: expected key=value" run --set fabric.mtu
+expect_error set_no_equals "--set fabric.mtu: expected key=value" run --set fabric.mtu
 expect_error headroom "fabric.buffer:" run --set fabric.buffer=100KB
 expect_error bad_enum "--set: engine: expected one of packet, fluid, auto, got \"warp\"" run --set engine=warp
 expect_error unknown_option "unknown option '--frobnicate'" run --frobnicate
-expect_error bad_engine "--set: engine: expected one of packet, fluid, auto" run --engine warp
+expect_error bad_engine "--engine: expected one of packet, fluid, auto" run --engine warp
 expect_error engine_no_value "--engine needs a value" run --engine
 expect_error unknown_command "unknown command 'walk'" walk
 
@@ -179,6 +179,20 @@ expect_error packet_run_too_large "use --engine fluid, or --force" run --set clu
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'stopped at the time limit' "$tmp/err" && ok packet_run_forced ||
     bad "packet_run_forced (exit $rc): $(cat "$tmp/err")"
+# messages that point at the fix: the nearest option, command, value or profile
+expect_error did_you_mean_option "unknown option '--jason' (did you mean --json?" run --jason x.json
+expect_error did_you_mean_command "unknown command 'rnu' (did you mean run?" rnu
+expect_error set_with_space "--set fabric.spines 8: write key=value (--set fabric.spines=8)" run --set fabric.spines 8
+expect_error engine_is_engine "--engine: expected one of packet, fluid, auto, got \"flow\"" run --engine flow
+expect_error nearest_profile "unknown switch profile \"CX732Q\" (did you mean CX732Q-N?" run --set fabric.switch=CX732Q
+expect_error nearest_enum "got \"llama3-7b\" (did you mean llama3-8b?)" run --set model.name=llama3-7b
+printf 'model:\n  name: llama3-70b\nparallelism:\n  tp: 8\n  pp: 7\ncluster:\n  nodes: 16\n' >"$tmp/tp.yaml"
+expect_error tp_pp_hint "$tmp/tp.yaml:4:7: parallelism.tp: tp x pp = 56 does not divide the 128 GPUs (cluster.nodes x cluster.gpus_per_node); pp 4 or 8 would" run "$tmp/tp.yaml"
+# times in minutes and hours; money with its currency
+"$bin" run --engine fluid --set training.checkpoint_interval=30min --set training.currency=EUR \
+    >"$tmp/cur" 2>&1 && grep -q 'interval    30 min configured' "$tmp/cur" &&
+    grep -q '^  per day     .* = [0-9.]* EUR at 2 EUR per GPU-hour' "$tmp/cur" && ok minutes_and_currency ||
+    bad "minutes_and_currency: $(grep -E 'interval|per day' "$tmp/cur")"
 # describe runs nothing and names the derived figures
 if "$bin" describe scenarios/bench-1024.yaml >"$tmp/d" 2>&1 && grep -q 'oversubscription' "$tmp/d" &&
     grep -q '^  estimate    ~' "$tmp/d" && grep -q '^  cluster.nodes = 1024$' "$tmp/d"; then

@@ -88,6 +88,12 @@ static void units_time_parse(void)
     OK(units_parse_time, "1.000000000000000000000000000s", PS_PER_S);
     OK(units_parse_time, "0", 0);
     OK(units_parse_time, "0.0", 0);
+    /* minutes and hours, as the summary prints them ("30 min") */
+    OK(units_parse_time, "30min", 1800 * PS_PER_S);
+    OK(units_parse_time, "30 min", 1800 * PS_PER_S);
+    OK(units_parse_time, "1.5h", 5400 * PS_PER_S);
+    OK(units_parse_time, "0.25min", 15 * PS_PER_S);
+    OK(units_parse_time, "5000h", 5000 * 3600 * PS_PER_S);
 }
 
 static void units_bare_numbers(void)
@@ -138,9 +144,9 @@ static void units_rejects(void)
         "unknown size unit \"Kib\" in \"2Kib\" (use B, KB, MB, GB, TB, KiB, "
         "MiB, GiB or TiB)");
     BAD(units_parse_time, "1 sec",
-        "unknown time unit \"sec\" in \"1 sec\" (use ps, ns, us, ms or s)");
+        "unknown time unit \"sec\" in \"1 sec\" (use ps, ns, us, ms, s, min or h)");
     BAD(units_parse_time, "1Us",
-        "unknown time unit \"Us\" in \"1Us\" (use ps, ns, us, ms or s)");
+        "unknown time unit \"Us\" in \"1Us\" (use ps, ns, us, ms, s, min or h)");
 }
 
 static void units_overflow(void)

@@ -59,6 +59,8 @@ static const struct unit time_units[] = {
     {"\xce\xbcs", M}, /* GREEK SMALL LETTER MU */
     {"ms", G},
     {"s", T},
+    {"min", 60 * T},
+    {"h", 3600 * T},
     {NULL, 0},
 };
 
@@ -71,7 +73,7 @@ static const struct qty size_qty = {
     size_units,
 };
 static const struct qty time_qty = {
-    "time", "1us", "picoseconds", "ps, ns, us, ms or s", time_units,
+    "time", "1us", "picoseconds", "ps, ns, us, ms, s, min or h", time_units,
 };
 
 static int is_blank(char c)
@@ -107,7 +109,8 @@ static int fail(char *msg, size_t msglen, const char *fmt, ...)
  * yields mult * (suffix as a fraction). If the full value is whole, every
  * suffix value is whole too (10^n divides mult * F, so it divides
  * mult * (F mod 10^n)), hence a remainder at any step means "not whole".
- * y < mult throughout and mult <= 2^40, so nothing overflows. */
+ * y < mult throughout and mult <= 3.6e15 (an hour in ps), so
+ * 10 * mult stays far below 2^64. */
 static int frac_scale(const char *fs, const char *fe, uint64_t mult,
                       uint64_t *out)
 {

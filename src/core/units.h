@@ -9,7 +9,7 @@
  *
  *   rates: bps Kbps Mbps Gbps Tbps (also b/s Kb/s Mb/s Gb/s Tb/s)
  *   sizes: B KB MB GB TB KiB MiB GiB TiB (also kB)
- *   times: ps ns us ms s (also µs)
+ *   times: ps ns us ms s min h (also µs); printed in s at most
  *
  * On error the parsers return -1 and write a message of the form
  * 'expected a rate like "400Gbps", got "fast"' into msg (size msglen).

@@ -43,10 +43,11 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
             p->policy, p->stall_measured ? ": GPUs wait for the whole write"
                                          : ": GPUs wait for staging, the drain goes on",
             c->drain_late ? "; WARNING: the drain outlasts the interval" : "");
-    fprintf(out, "  per day     %s GPU-hours stalled = %s at %.4g per GPU-hour, "
+    fprintf(out, "  per day     %s GPU-hours stalled = %s %s at %.4g %s per GPU-hour, "
                  "%.3g MFU points, %.3g checkpoints\n",
             fmt_num(c->gpu_hours_per_day, a, sizeof a), fmt_num(c->money_per_day, b, sizeof b),
-            sc->training.gpu_hour_cost, c->mfu_points_lost, c->checkpoints_per_day);
+            sc->training.currency, sc->training.gpu_hour_cost, sc->training.currency,
+            c->mfu_points_lost, c->checkpoints_per_day);
     if (c->job_mtbf_s > 0) {
         fprintf(out, "  interval    %s configured; optimal %s (Young), %s (Daly) = %.0f steps; "
                      "job MTBF %s\n",
@@ -266,7 +267,7 @@ static json_t *real_or_null(double v, int applies)
 }
 
 /* model.*, checkpoint.* (the plan), cost.*, failures.* (docs/checkpoint.md) */
-static void json_plan_cost(json_t *root, const struct results *r)
+static void json_plan_cost(json_t *root, const struct results *r, const char *currency)
 {
     const struct plan_summary *p = &r->plan;
     const struct cost_figures *c = &r->cost;
@@ -305,6 +306,7 @@ static void json_plan_cost(json_t *root, const struct results *r)
     put_dotted(root, "cost.checkpoints_per_day", json_real(c->checkpoints_per_day));
     put_dotted(root, "cost.gpu_hours_per_day", json_real(c->gpu_hours_per_day));
     put_dotted(root, "cost.money_per_day", json_real(c->money_per_day));
+    put_dotted(root, "cost.currency", json_string(currency));
     put_dotted(root, "cost.mfu_points_lost", json_real(c->mfu_points_lost));
     put_dotted(root, "cost.optimal_interval_s", real_or_null(c->young_s, f));
     put_dotted(root, "cost.optimal_interval_daly_s", real_or_null(c->daly_s, f));
@@ -349,7 +351,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_dotted(root, "checkpoint.writer_completion_s.p50", real_or_null(r->writer_p50_s, r->finished));
     put_dotted(root, "checkpoint.writer_completion_s.p99", real_or_null(r->writer_p99_s, r->finished));
     put_dotted(root, "checkpoint.writer_completion_s.max", real_or_null(r->writer_max_s, r->finished));
-    json_plan_cost(root, r);
+    json_plan_cost(root, r, sc->training.currency);
     put_dotted(root, "bound.completion_s", json_real(r->bound_s));
     put_dotted(root, "bound.limit", json_string(path_seg_key(r->bound_limit)));
     put_dotted(root, "bound.limit_label", json_string(path_seg_label(r->bound_limit)));

@@ -1,5 +1,7 @@
 #include "catalog.h"
 
+#include "../core/text.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -107,12 +109,20 @@ static int resolve_switch(struct scenario *sc, const char *key, char *name,
         snprintf(name, SCENARIO_TEXT, "%s", sc->fabric.switch_profile);
     const struct switch_profile *p = switch_profile_find(name);
     if (!p) {
-        char list[512] = "";
-        for (const struct switch_profile *q = switch_catalog; q->name; q++)
+        char list[512] = "", hint[96] = "";
+        const char *names[64];
+        size_t n = 0;
+        for (const struct switch_profile *q = switch_catalog; q->name; q++) {
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
                      list[0] ? ", " : "", q->name);
-        return err_set(e, "%s: unknown switch profile \"%s\" (known: %s)",
-                       scenario_is_set(sc, key) ? key : "fabric.switch", name, list);
+            if (n < 64)
+                names[n++] = q->name;
+        }
+        const char *near = text_nearest(name, names, n, 3);
+        if (near)
+            snprintf(hint, sizeof hint, "did you mean %s? ", near);
+        return err_set(e, "%s: unknown switch profile \"%s\" (%sknown: %s)",
+                       scenario_is_set(sc, key) ? key : "fabric.switch", name, hint, list);
     }
     *out = p;
     return 0;

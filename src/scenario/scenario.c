@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "../core/text.h"
 #include "../core/units.h"
 #include "../pkt/pnet.h" /* mmu_headroom, NPRIO, ROCE_OVERHEAD: what the engine reserves */
 
@@ -323,7 +324,10 @@ static const struct key keys[] = {
     {"training.mfu", T_REAL, FIELD(training.mfu), "0.4", "0", "1",
      "model FLOPs utilisation while training", NULL},
     {"training.gpu_hour_cost", T_REAL, FIELD(training.gpu_hour_cost), "2", "0",
-     "1000000", "money per GPU-hour", NULL},
+     "1000000", "money per GPU-hour, in training.currency", NULL},
+    {"training.currency", T_TEXT, FIELD(training.currency), "USD", NULL, NULL,
+     "currency of training.gpu_hour_cost and every money figure (a code such as "
+     "USD, EUR, CNY)", NULL},
     {"training.checkpoint_interval", T_TIME, FIELD(training.interval_ps),
      "1800s", "1ps", "10000000s", "training time between checkpoints", NULL},
 
@@ -446,7 +450,20 @@ static int parse_enum(const char *choices, const char *s, uint64_t *v,
         }
     }
     list[o] = '\0';
-    snprintf(msg, len, "expected one of %.100s, got \"%.40s\"", list, s);
+    /* the nearest choice, for a typo */
+    const char *names[32];
+    char buf[256];
+    size_t n = 0;
+    snprintf(buf, sizeof buf, "%s", choices);
+    for (char *c = buf; c && n < 32; n++) {
+        names[n] = c;
+        c = strchr(c, '|');
+        if (c)
+            *c++ = '\0';
+    }
+    const char *near = text_nearest(s, names, n, 2);
+    snprintf(msg, len, "expected one of %.100s, got \"%.40s\"%s%.40s%s", list, s,
+             near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
     return -1;
 }
 
@@ -618,35 +635,6 @@ static int is_section(const char *name, size_t len)
     return 0;
 }
 
-/* Optimal string alignment distance (edits and adjacent swaps), or a large
- * number for strings too long to bother with. */
-static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
-{
-    enum { MAXL = 64 };
-    if (la >= MAXL || lb >= MAXL)
-        return (size_t)-1;
-    size_t d[MAXL + 1][MAXL + 1];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        for (size_t j = 1; j <= lb; j++) {
-            size_t cost = a[i - 1] != b[j - 1];
-            size_t best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < best)
-                best = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]
-                && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    }
-    return d[la][lb];
-}
-
 /* " (did you mean X?)" for an unknown key, or "". Candidates are every key
  * and every section within edit distance 2; failing that, the one key whose
  * last component equals the unknown key's (a key at the wrong level). */
@@ -660,7 +648,7 @@ static void suggest(const char *name, char *out, size_t len)
         /* the key itself, then each of its section prefixes */
         for (const char *end = kn + strlen(kn); end > kn;) {
             size_t l = (size_t)(end - kn);
-            size_t d = edit_distance(name, nlen, kn, l);
+            size_t d = text_distance(name, nlen, kn, l);
             if (d < best) {
                 best = d;
                 snprintf(cand, sizeof cand, "%.*s", (int)l, kn);

@@ -167,6 +167,7 @@ struct scenario {
         uint64_t step_ps;
         double mfu;
         double gpu_hour_cost;
+        char currency[SCENARIO_TEXT]; /* printed beside every money figure */
         uint64_t interval_ps;   /* training time between checkpoints */
     } training;
     struct {

@@ -2,6 +2,7 @@
 #include "plan.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model.h"
@@ -112,10 +113,27 @@ static int model_checks(const struct scenario *sc, struct plan *p, struct err *e
     uint64_t mp = (uint64_t)sc->parallelism.tp * sc->parallelism.pp;
     uint64_t dp = sc->parallelism.dp;
     if (dp == 0) {
-        if (gpus % mp)
+        if (gpus % mp) {
+            /* the nearest pipeline depths that fit, below and above */
+            uint64_t tp = sc->parallelism.tp, pp = sc->parallelism.pp, lo = 0, hi = 0;
+            char hint[96] = "";
+            if (gpus % tp == 0) {
+                uint64_t per = gpus / tp;
+                for (lo = pp - 1; lo > 0 && per % lo; lo--)
+                    ;
+                for (hi = pp + 1; hi <= per && per % hi; hi++)
+                    ;
+                if (hi > per)
+                    hi = 0;
+                if (lo && hi)
+                    snprintf(hint, sizeof hint, "; pp %" PRIu64 " or %" PRIu64 " would", lo, hi);
+                else if (lo || hi)
+                    snprintf(hint, sizeof hint, "; pp %" PRIu64 " would", lo ? lo : hi);
+            }
             return err_set(e, "parallelism.tp: tp x pp = %" PRIu64 " does not divide "
                               "the %" PRIu64 " GPUs (cluster.nodes x "
-                              "cluster.gpus_per_node)", mp, gpus);
+                              "cluster.gpus_per_node)%s", mp, gpus, hint);
+        }
         dp = gpus / mp;
     } else if (mp * dp != gpus) {
         return err_set(e, "parallelism.dp: tp x pp x dp = %" PRIu64 " must equal "
