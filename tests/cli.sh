@@ -203,6 +203,11 @@ fi
 expect_error describe_two_files "describe: more than one scenario file" describe a.yaml b.yaml
 "$bin" catalog | grep -q 'CX764QD-N' && "$bin" catalog | grep -q 'llama3-405b' && ok catalog || bad catalog
 expect_error catalog_no_file "catalog: takes no file" catalog x.yaml
+# every document the catalog cites is in the tree
+missing=""
+for d in $("$bin" catalog | grep -o 'docs/[a-z_-]*\.md' | sort -u); do [ -f "$d" ] || missing="$missing $d"; done
+[ -z "$missing" ] && "$bin" catalog | grep -q 'docs/switches.md' && ok catalog_cites_files ||
+    bad "catalog_cites_files: missing$missing"
 
 # compare and --vary: one table line per run
 "$bin" compare scenarios/default.yaml scenarios/megatron-1t.yaml --engine fluid >"$tmp/c" 2>&1 &&

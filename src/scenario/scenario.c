@@ -132,7 +132,7 @@ static const struct key keys[] = {
      "100000", "cable length in meters for PFC headroom; 0 = from "
      "fabric.link_delay at 1.98e8 m/s", NULL},
     {"fabric.switch", T_TEXT, FIELD(fabric.switch_profile), "CX732Q-N", NULL,
-     NULL, "switch profile from the catalog (ckptnet catalog; PRODUCT.md switch table)",
+     NULL, "switch profile from the catalog (ckptnet catalog; docs/switches.md)",
      NULL},
     {"fabric.leaf_switch", T_TEXT, FIELD(fabric.leaf_switch), "CX732Q-N", NULL,
      NULL, "leaf switch profile; default fabric.switch", NULL},
