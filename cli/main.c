@@ -39,8 +39,9 @@ static const char usage_main[] =
 
 static const char usage_run[] =
     "usage: ckptnet run [SCENARIO.yaml] [--set key.path=value]... [--engine E] [--json FILE]\n"
-    "                   [--csv-dir DIR] [--report FILE.html] [--metrics FILE.prom]\n"
-    "                   [--pcap DIR] [--vary key=v1,v2,...] [--quiet] [--force]\n"
+    "                   [--csv-dir DIR] [--report FILE.html] [--report-dir DIR]\n"
+    "                   [--metrics FILE.prom] [--pcap DIR] [--vary key=v1,v2,...]\n"
+    "                   [--quiet] [--force]\n"
     "                   [--progress S] [--jsonl FILE]\n"
     "\n"
     "Simulate every compute node writing its checkpoint shard at once through the\n"
@@ -58,6 +59,9 @@ static const char usage_run[] =
     "  --csv-dir DIR    write time series, hottest ports, pauses, writers and segments\n"
     "                   as CSV files into DIR (docs/report.md)\n"
     "  --report FILE    write a self-contained HTML report with plots (needs gnuplot)\n"
+    "  --report-dir DIR the same report as DIR/report.html, keeping what drew its\n"
+    "                   plots in DIR/plots: plots.gp, its data and CSV files, the\n"
+    "                   SVGs (cd DIR/plots && gnuplot plots.gp redraws them)\n"
     "  --metrics FILE   write counters and gauges in the Prometheus text format\n"
     "                   ('-' = stdout); turns on telemetry.ports\n"
     "  --pcap DIR       write one pcap file per port named in telemetry.pcap.ports\n"
@@ -72,7 +76,7 @@ static const char usage_run[] =
     "                   run is refused with its estimate\n"
     "  -h, --help       show this help\n"
     "\n"
-    "With --csv-dir or --report and no telemetry.interval, 400 to 1000 samples\n"
+    "With --csv-dir or a report and no telemetry.interval, 400 to 1000 samples\n"
     "are taken over the bound. Runs longer than a second show a progress line\n"
     "on stderr when it is a terminal. Ctrl-C (SIGINT) stops the run and reports\n"
     "what it got so far, marked unfinished (a second Ctrl-C kills).\n"
@@ -126,7 +130,7 @@ static const char usage_catalog[] =
 struct opts {
     const char *files[MAX_FILES];
     int n_files;
-    const char *json, *csv_dir, *report, *vary, *metrics, *pcap;
+    const char *json, *csv_dir, *report, *vary, *metrics, *pcap, *report_dir;
     const char *jsonl;     /* compare/--vary: one JSON line per run as it ends */
     double progress_every; /* --progress S: a line every S seconds off a terminal */
     int quiet, help;
@@ -178,7 +182,7 @@ static int die(const char *msg)
 /* Options that take a value: "--x v" or "--x=v". */
 static const char *const valued[] = {"--set", "--json", "--engine", "--csv-dir", "--report",
                                      "--vary", "--jsonl", "--progress", "--metrics", "--pcap",
-                                     NULL};
+                                     "--report-dir", NULL};
 
 /* `allowed` ("json csv-dir ...") holds name as a whole word. */
 static int allows(const char *allowed, const char *name)
@@ -261,6 +265,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                 o->metrics = v;
             else if (k == 9)
                 o->pcap = v;
+            else if (k == 10)
+                o->report_dir = v;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             o->help = 1;
         } else if ((!strcmp(a, "--quiet") || !strcmp(a, "-q")) && allows(allowed, "quiet")) {
@@ -548,8 +554,8 @@ static int cmd_run(int argc, char **argv)
 {
     struct opts o;
     int rc = parse_opts("run", argc, argv,
-                        "set json engine csv-dir report metrics pcap vary quiet force jsonl "
-                        "progress", 1, &o);
+                        "set json engine csv-dir report report-dir metrics pcap vary quiet "
+                        "force jsonl progress", 1, &o);
     if (rc)
         return rc;
     if (o.help) {
@@ -558,9 +564,10 @@ static int cmd_run(int argc, char **argv)
     }
     const char *file = o.n_files ? o.files[0] : NULL;
     if (o.vary) {
-        if (o.json || o.csv_dir || o.report || o.metrics || o.pcap)
-            return die("run: --vary prints a table; --json, --csv-dir, --report, --metrics "
-                       "and --pcap need a single run (--jsonl writes each run's results)");
+        if (o.json || o.csv_dir || o.report || o.report_dir || o.metrics || o.pcap)
+            return die("run: --vary prints a table; --json, --csv-dir, --report, --report-dir, "
+                       "--metrics and --pcap need a single run (--jsonl writes each run's "
+                       "results)");
         return cmd_vary("run", file, &o, argc, argv);
     }
     if (o.jsonl)
@@ -570,7 +577,8 @@ static int cmd_run(int argc, char **argv)
     if (build_scenario(&sc, file, argc, argv, NULL, &e) < 0)
         return die(e.msg);
     if (check_out_file("--json", o.json) || check_out_file("--report", o.report) ||
-        check_out_file("--metrics", o.metrics) || check_out_dir("--csv-dir", o.csv_dir))
+        check_out_file("--metrics", o.metrics) || check_out_dir("--csv-dir", o.csv_dir) ||
+        check_out_dir("--report-dir", o.report_dir))
         return 2;
     if (o.pcap && sc.engine == ENGINE_FLUID)
         return die("run: --pcap: the fluid engine moves no packets to capture; use "
@@ -582,7 +590,7 @@ static int cmd_run(int argc, char **argv)
         return 2;
     if (o.json && o.metrics && !strcmp(o.json, "-") && !strcmp(o.metrics, "-"))
         return die("run: --json - and --metrics - cannot both take stdout");
-    if (o.csv_dir || o.report)
+    if (o.csv_dir || o.report || o.report_dir)
         auto_interval(&sc);
     if (o.metrics)
         sc.telemetry.ports = 1; /* the per-port families */
@@ -628,6 +636,8 @@ static int cmd_run(int argc, char **argv)
     ckpt_capture_free(cap);
     if (!bad && o.report)
         bad = report_html(o.report, &sc, &r, &e) < 0;
+    if (!bad && o.report_dir)
+        bad = report_html_dir(o.report_dir, &sc, &r, &e) < 0;
     if (bad)
         say("%s", e.msg);
     /* a violated invariant outranks a failed write: exit 1 is the louder news */

@@ -82,6 +82,12 @@ int report_csv(const char *dir, const struct scenario *sc, const struct results 
  * rendered by gnuplot (which must be installed), cost summary. */
 int report_html(const char *path, const struct scenario *sc, const struct results *r,
                 struct err *e);
+/* The same page as dir/report.html, keeping what drew its plots in
+ * dir/plots: plots.gp (paths relative to it: cd dir/plots && gnuplot
+ * plots.gp redraws), its data and CSV files and the SVGs. Creates dir and
+ * dir/plots when missing; an earlier run's plot files there go first. */
+int report_html_dir(const char *dir, const struct scenario *sc, const struct results *r,
+                    struct err *e);
 
 /* For pages with gnuplot plots: run gnuplot on dir/plots.gp (its first
  * error line in e), and copy dir/name from its <svg> on into out with every

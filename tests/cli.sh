@@ -141,6 +141,19 @@ else
 fi
 expect_error csv_unwritable "cannot create directory '/nonexistent-dir/csv'" run $small --quiet --csv-dir /nonexistent-dir/csv
 expect_error report_unwritable "cannot write '/nonexistent-dir/r.html'" run $small --quiet --report /nonexistent-dir/r.html
+# --report-dir keeps the plot script and its data: gnuplot redraws every SVG from DIR/plots
+# shellcheck disable=SC2086
+if "$bin" run $small --set fabric.buffer=8MB --quiet --report-dir "$tmp/rd" 2>"$tmp/err" &&
+    [ "$(grep -o '<svg' "$tmp/rd/report.html" | wc -l)" -eq 5 ] &&
+    ! grep -q "'/" "$tmp/rd/plots/plots.gp" && rm -f "$tmp/rd/plots/"*.svg &&
+    (cd "$tmp/rd/plots" && gnuplot plots.gp 2>/dev/null) &&
+    [ "$(find "$tmp/rd/plots" -name '*.svg' | wc -l)" -eq 5 ] && [ -s "$tmp/rd/plots/timeseries.csv" ] &&
+    [ -s "$tmp/rd/plots/bars.dat" ]; then
+    ok report_dir_replots
+else
+    bad "report_dir_replots: $(cat "$tmp/err"; find "$tmp/rd" | tr '\n' ' ')"
+fi
+expect_error report_dir_is_file "--report-dir: '/dev/null' is not a directory" run $small --report-dir /dev/null
 
 # output paths are checked before the run: nothing simulated, nothing summarised
 # shellcheck disable=SC2086

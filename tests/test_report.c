@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../include/ckptnet.h"
@@ -1010,6 +1011,275 @@ static void stop_request(void)
     }
 }
 
+/* ---- HTML: layout, series styles, busiest links, title, --report-dir ------ */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = f ? calloc(1, 8 << 20) : NULL;
+    size_t len = buf ? fread(buf, 1, (8 << 20) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    if (buf && !len) {
+        free(buf);
+        buf = NULL;
+    }
+    return buf;
+}
+
+static char *html_page(const struct scenario *sc, const struct results *r)
+{
+    char path[] = "/tmp/ckptnet-test-page-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return NULL;
+    close(fd);
+    struct err e;
+    int rc = report_html(path, sc, r, &e);
+    CHECKF(rc == 0, "%s", e.msg);
+    char *buf = rc == 0 ? slurp(path) : NULL;
+    unlink(path);
+    return buf;
+}
+
+/* The page's title names the file and the keys --set changed (not those
+ * the file set); the summary wraps instead of running past the right edge
+ * (once cut off at 1280 px); each segment's busiest link sits beside the
+ * aggregate, named with telemetry.ports. */
+static void html_title_summary_links(void)
+{
+    struct scenario sc;
+    struct results r;
+    struct err e;
+    static const char *const sets[] = {"cluster.nodes=32", "fabric.hosts_per_leaf=8",
+                                       "storage.nodes=2", "workload.bytes_per_writer=2MB",
+                                       TEL, "telemetry.ports=true"};
+    scenario_defaults(&sc);
+    int bad = scenario_load_string(&sc, "fabric:\n  spines: 8\n", "t.yaml", &e) < 0;
+    for (int i = 0; i < 6 && !bad; i++)
+        bad = scenario_set(&sc, sets[i], &e) < 0;
+    if (bad || scenario_resolve(&sc, &e) < 0 || scenario_validate(&sc, &e) < 0 ||
+        run(&sc, &r) < 0) {
+        CHECKF(0, "%s", e.msg);
+        return;
+    }
+    char *buf = html_page(&sc, &r);
+    if (!buf) {
+        CHECK(0);
+        results_release(&r);
+        return;
+    }
+    char *t = strstr(buf, "<title>"), *te = t ? strstr(t, "</title>") : NULL;
+    CHECK(t && te);
+    if (t && te) {
+        *te = '\0';
+        CHECKF(!strncmp(t, "<title>ckptnet report: t.yaml + ", 32), "%s", t);
+        for (int i = 0; i < 6; i++)
+            CHECKF(strstr(t, sets[i]) != NULL, "%s not in %s", sets[i], t);
+        CHECKF(count(t, "=") == 6 && count(t, ", ") == 5 && !strstr(t, "spines"), "%s", t);
+        *te = '<';
+    }
+    CHECK(strstr(buf, "<h1>ckptnet: t.yaml<span class=\"sets\"> + ") != NULL);
+    /* the summary's pre wraps its long lines */
+    CHECK(strstr(buf, "<pre class=\"summary\">ckptnet: packet engine"));
+    CHECK(strstr(buf, "pre.summary{white-space:pre-wrap;overflow-wrap:anywhere}"));
+    /* a row per forward segment; the storage NIC's busiest link is one of
+     * the two storage NIC links and carried half the checkpoint */
+    static const char *const segs[] = {"writer NIC", "compute-leaf uplinks",
+                                       "spine -&gt; storage leaf", "storage NIC"};
+    for (int i = 0; i < 4; i++) {
+        char row[96];
+        snprintf(row, sizeof row, "<td>busiest link of %s</td>", segs[i]);
+        CHECKF(strstr(buf, row) != NULL, "%s", row);
+    }
+    const char *bn = strstr(buf, "<tr class=\"bn\"><td>busiest link of storage NIC</td>"
+                                 "<td>sleaf0-&gt;stor");
+    CHECK(bn != NULL);
+    if (bn) {
+        double mb = 0, util = 0;
+        const char *c = strstr(bn, "</td><td>") ? strstr(bn + 60, "</td><td>") : NULL;
+        CHECK(c && sscanf(c, "</td><td>%lf MB</td><td>%lf%%", &mb, &util) == 2);
+        CHECKF(fabs(mb - r.segs[PATH_STORAGE_NIC].bytes / 2e6) < 0.01 * mb, "%g MB", mb);
+        CHECKF(fabs(util - 100 * r.link_util_max[PATH_STORAGE_NIC]) < 0.06, "%g%%", util);
+    }
+    free(buf);
+    results_release(&r);
+    /* fluid: no names (it fills no node-naming facts), the figures stay */
+    if (make(&sc, STORAGE_BOUND, "engine=fluid", TEL, "telemetry.ports=true", NULL) < 0 ||
+        run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    buf = html_page(&sc, &r);
+    CHECK(buf && strstr(buf, "<tr class=\"bn\"><td>busiest link of storage NIC</td><td>") &&
+          !strstr(buf, "<th>link</th>") && strstr(buf, "<title>ckptnet report: default + "));
+    free(buf);
+    results_release(&r);
+}
+
+/* In the throughput plot every segment has its own dash (and colour), and the
+ * bottleneck is drawn last (on top), solid and thicker: once the storage
+ * NIC's line hid under another segment's of equal value. The compute-leaf
+ * uplinks bound this case, so they would not be last in segment order. */
+static void html_series_styles(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, UPLINK_BOUND, TEL, NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(r.bottleneck.seg == PATH_CLEAF_UP);
+    char *buf = html_page(&sc, &r);
+    char style[4][160], name[4][64];
+    double width[4] = {0};
+    for (int k = 0; buf && k < 4; k++) {
+        char id[64], next[64];
+        snprintf(id, sizeof id, "id=\"p1_gnuplot_plot_%d\"", k + 1);
+        snprintf(next, sizeof next, "id=\"p1_gnuplot_plot_%d\"", k + 2);
+        char *g = strstr(buf, id), *end = g ? strstr(g, next) : NULL;
+        style[k][0] = name[k][0] = '\0';
+        CHECKF(g && end, "%s", id);
+        if (!g || !end)
+            continue;
+        char saved = *end;
+        *end = '\0';
+        char *tx = strstr(g, "<text>"), *path = strstr(g, "<path stroke='");
+        if (tx)
+            sscanf(tx, "<text>%63[^<]", name[k]);
+        if (path) {
+            /* colours alone let equal series hide each other: the dash */
+            char *dash = strstr(path, "stroke-dasharray='"), *d = strstr(path, " d='");
+            snprintf(style[k], sizeof style[k], "solid");
+            if (dash && d && dash < d) /* no dash attribute: solid */
+                sscanf(dash, "stroke-dasharray='%159[^']", style[k]);
+            /* the line width of the <g> around the path */
+            for (char *w = g; (w = strstr(w, "stroke-width=\"")) && w < path; w++)
+                width[k] = atof(w + 14);
+        }
+        *end = saved;
+    }
+    if (buf) {
+        CHECKF(!strcmp(name[3], "compute-leaf uplinks (bottleneck)"), "last: %s", name[3]);
+        CHECK(!strcmp(name[0], "writer NIC") && !strcmp(name[2], "storage NIC"));
+        for (int a = 0; a < 4; a++) {
+            CHECKF(style[a][0] != '\0', "%s: no style", name[a]);
+            for (int b = a + 1; b < 4; b++)
+                CHECKF(strcmp(style[a], style[b]) != 0, "%s and %s: %s", name[a], name[b],
+                       style[a]);
+            CHECKF(a == 3 || width[3] >= 1.9 * width[a], "%s %.2f, bottleneck %.2f", name[a],
+                   width[a], width[3]);
+        }
+        /* a marker type of its own per segment too */
+        CHECK(count(buf, "xlink:href='#p1_gpPt") > 8);
+    } else {
+        CHECK(0);
+    }
+    free(buf);
+    results_release(&r);
+}
+
+static int file_in(const char *dir, const char *name)
+{
+    char p[256];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return stat(p, &st) == 0 && st.st_size > 0;
+}
+
+/* --report-dir keeps the plot script and its data; `cd DIR/plots && gnuplot
+ * plots.gp` redraws every SVG (the script's paths are relative). An earlier
+ * run's plot there goes. The pause timeline's colours match its key (once
+ * off by one: host ports in the uplinks' colour). */
+static void html_dir_replots(void)
+{
+    struct scenario sc;
+    struct results r;
+    struct err e;
+    if (make(&sc, STORAGE_BOUND, TEL, "fabric.buffer=8MB", NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    char base[] = "/tmp/ckptnet-test-rdir-XXXXXX", dir[64], plots[80], p[128];
+    CHECK(mkdtemp(base) != NULL);
+    snprintf(dir, sizeof dir, "%s/report", base);
+    snprintf(plots, sizeof plots, "%s/plots", dir);
+    mkdir(dir, 0777);
+    mkdir(plots, 0777);
+    snprintf(p, sizeof p, "%s/flows.svg", plots); /* stale: this run has no flow plot */
+    FILE *f = fopen(p, "w");
+    if (f) {
+        fputs("<svg/>", f);
+        fclose(f);
+    }
+    CHECKF(report_html_dir(dir, &sc, &r, &e) == 0, "%s", e.msg);
+    CHECK(file_in(dir, "report.html") && !file_in(plots, "flows.svg"));
+    CHECK(!file_in(plots, "gnuplot.err"));
+    static const char *const kept[] = {"plots.gp", "ytics.gp", "bars.dat", "goodput.dat",
+                                       "marks.dat", "timeseries.csv", "queues.csv",
+                                       "writers.csv"};
+    for (int i = 0; i < 8; i++)
+        CHECKF(file_in(plots, kept[i]), "%s", kept[i]);
+    static const char *const svg[] = {"queues.svg", "throughput.svg", "cdf.svg", "pauses.svg",
+                                      "cost.svg"};
+    char *gp = NULL;
+    snprintf(p, sizeof p, "%s/plots.gp", plots);
+    gp = slurp(p);
+    /* no path outside the plot directory */
+    CHECK(gp && !strstr(gp, "'/") && !strstr(gp, base));
+    free(gp);
+    /* redraw from the kept files alone */
+    for (int i = 0; i < 5; i++) {
+        snprintf(p, sizeof p, "%s/%s", plots, svg[i]);
+        unlink(p);
+    }
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>/dev/null", plots);
+    CHECK(system(cmd) == 0);
+    for (int i = 0; i < 5; i++) {
+        snprintf(p, sizeof p, "%s/%s", plots, svg[i]);
+        char *s = slurp(p);
+        CHECKF(s && strstr(s, "<svg") && strstr(s, "</svg>"), "%s", svg[i]);
+        free(s);
+    }
+    /* each pause bar's colour is its port's key entry: writer NIC 1,
+     * uplink 2, spine down 3, storage NIC 4, toward hosts 5 */
+    snprintf(p, sizeof p, "%s/ytics.gp", plots);
+    char *tics = slurp(p);
+    snprintf(p, sizeof p, "%s/bars.dat", plots);
+    f = fopen(p, "r");
+    int bars = 0, wrong = 0, kinds = 0;
+    double t0, t1;
+    int row, col;
+    while (tics && f && fscanf(f, "%lf %lf %d %d", &t0, &t1, &row, &col) == 4) {
+        char tag[32], lb[64] = "";
+        snprintf(tag, sizeof tag, "\" %d", row);
+        for (char *q = strstr(tics, tag); q && q > tics; q--) /* the label before it */
+            if (q[-1] == '"') {
+                sscanf(q, "%63[^\"]", lb);
+                break;
+            }
+        int want = !strncmp(lb, "host", 4)    ? 1
+                   : !strncmp(lb, "cleaf", 5) ? (strstr(lb, "->spine") ? 2 : 5)
+                   : !strncmp(lb, "spine", 5) ? (strstr(lb, "->sleaf") ? 3 : 5)
+                   : !strncmp(lb, "sleaf", 5) ? (strstr(lb, "->stor") ? 4 : 5)
+                                              : 5;
+        wrong += col != want;
+        kinds |= 1 << want;
+        bars++;
+    }
+    if (f)
+        fclose(f);
+    free(tics);
+    CHECKF(bars > 0 && wrong == 0, "%d of %d bars coloured off their key", wrong, bars);
+    CHECK(kinds & (1 << 1) && kinds & (1 << 3)); /* host and spine ports paused here */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
+    CHECK(system(cmd) == 0);
+    /* a file where the directory should be is one clear error */
+    CHECK(report_html_dir("/dev/null", &sc, &r, &e) < 0 && strstr(e.msg, "/dev/null"));
+    results_release(&r);
+}
+
 SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
     {"report_verdict_compute_leaf_uplinks", verdict_compute_leaf_uplinks},
@@ -1031,5 +1301,8 @@ SUITE(suite_report) = {
     {"report_host_path_reason", host_path_reason},
     {"report_resend_cause_named", resend_cause_named},
     {"report_stop_request", stop_request},
+    {"report_html_title_summary_links", html_title_summary_links},
+    {"report_html_series_styles", html_series_styles},
+    {"report_html_dir_replots", html_dir_replots},
     {NULL, NULL},
 };

@@ -2,9 +2,11 @@
  * resources) with the summary, the bottleneck verdict and segment table,
  * plots rendered by gnuplot as SVG and inlined, and the cost summary.
  *
- * gnuplot reads the run's CSV files (csv.c) and two plot-only files from a
- * private temporary directory, removed afterwards. */
+ * gnuplot reads the run's CSV files (csv.c) and a few plot-only files from
+ * a private temporary directory, removed afterwards; --report-dir keeps them
+ * in DIR/plots, with a script whose paths are relative to it. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,13 +79,17 @@ static void count_run(void *ud, uint32_t port, uint32_t first, uint32_t last)
 static void bar(void *ud, uint32_t port, uint32_t first, uint32_t last)
 {
     struct bars *b = ud;
-    if (b->row_of[port] >= 0)
-        fprintf(b->f, "%.9g %.9g %d %u\n", b->r->sample_t[first] * 1e3,
-                (b->r->sample_t[last] + b->dt) * 1e3, b->row_of[port],
-                b->r->series.port_seg[port]);
+    if (b->row_of[port] < 0)
+        return;
+    /* colour = the key's entry (once off by one): writer NIC 1 .. storage
+     * NIC 4 (enum path_seg), then 5 for the ports toward hosts */
+    unsigned seg = b->r->series.port_seg[port];
+    fprintf(b->f, "%.9g %.9g %d %u\n", b->r->sample_t[first] * 1e3,
+            (b->r->sample_t[last] + b->dt) * 1e3, b->row_of[port],
+            path_is_fwd_link((int)seg) ? seg : 5);
 }
 
-/* bars.dat: "start_ms end_ms row segment" per pause run of the most paused
+/* bars.dat: "start_ms end_ms row colour" per pause run of the most paused
  * ports; ytics.gp: their labels. Returns the number of rows (0: no pause
  * seen), or -1. *paused_ports = all ports seen paused. */
 static int write_pause_bars(const char *dir, const struct scenario *sc,
@@ -201,105 +207,136 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                "set style data lines\n"
                "set xlabel 'simulated time (ms)'\n");
     if (have[PLOT_QUEUES]) {
-        fprintf(f, "set output '%s/queues.svg'\n"
+        fprintf(f, "set output 'queues.svg'\n"
                    "set title 'Egress queue of the %u ports with the largest peak (sampled every %s)'\n"
                    "set ylabel 'queue (MB)'\n plot ",
-                dir, s->n_hot, iv);
+                s->n_hot, iv);
         for (uint32_t j = 0; j < s->n_hot; j++) {
             char lb[64];
-            fprintf(f, "%s'%s/queues.csv' skip 1 using ($1*1e3):($%u/1e6) lw 1.5 title '%s'",
-                    j ? ", " : "", dir, j + 2,
+            fprintf(f, "%s'queues.csv' skip 1 using ($1*1e3):($%u/1e6) lw 1.5 title '%s'",
+                    j ? ", " : "", j + 2,
                     series_link_label(s, s->hot[j].node, s->hot[j].peer, lb, sizeof lb));
         }
         fprintf(f, "\n");
     }
     if (have[PLOT_THROUGHPUT]) {
-        /* utilisation, so that segments of different capacity compare */
-        fprintf(f, "set output '%s/throughput.svg'\n"
+        /* utilisation, so that segments of different capacity compare. Each
+         * segment keeps its colour, dash and marker whatever the bottleneck;
+         * the bottleneck is drawn last (on top) and thicker, and markers at
+         * co-prime intervals keep a series seen where it lies under
+         * another of equal value. */
+        static const int pt[4] = {6, 8, 4, 12}, pi[4] = {37, 41, 43, 47};
+        static const char *const dash[4] = {"(8,4)", "(12,4,2,4)", "(4,4)", "(12,4,2,4,2,4)"};
+        int order[4], n = 0, bn = -1;
+        for (int g = 0; g < 4; g++) { /* timeseries.csv: the forward link sets */
+            if ((int)path_link_sets[g] == r->bottleneck.seg)
+                bn = g;
+            else
+                order[n++] = g;
+        }
+        if (bn >= 0)
+            order[n++] = bn;
+        uint32_t every = s->n / 400 + 1; /* about 12 markers a series */
+        fprintf(f, "set output 'throughput.svg'\n"
                    "set title 'Throughput of each segment as a share of its capacity; bytes "
                    "still to write'\n"
                    "set ylabel 'utilisation of the segment (%%)'\n set yrange [0:*]\n"
                    "set y2label 'still to write (GB)'\n"
-                   "set y2tics\n set ytics nomirror\n set y2range [0:*]\n plot ",
-                dir);
-        for (int g = 0; g < 4; g++) { /* timeseries.csv: the forward link sets */
+                   "set y2tics\n set ytics nomirror\n set y2range [0:*]\n plot ");
+        for (int k = 0; k < n; k++) {
+            int g = order[k], top = g == bn;
             double cap = r->segs[path_link_sets[g]].cap_bps;
-            fprintf(f, "'%s/timeseries.csv' skip 1 using ($1*1e3):($%d*1e11/%.9g) lw 1.5 "
-                       "title '%s', ",
-                    dir, 4 + g, cap > 0 ? cap : 1, path_seg_label(path_link_sets[g]));
+            fprintf(f, "'timeseries.csv' skip 1 using ($1*1e3):($%d*1e11/%.9g) with linespoints "
+                       "lc %d dt %s lw %s pt %d pi %u ps 0.8 title '%s%s', ",
+                    4 + g, cap > 0 ? cap : 1, g + 1, top ? "1" : dash[g], top ? "3" : "1.5", pt[g],
+                    pi[g] * every, path_seg_label(path_link_sets[g]),
+                    top ? " (bottleneck)" : "");
         }
-        fprintf(f, "'%s/timeseries.csv' skip 1 using ($1*1e3):($2/1e9) axes x1y2 "
-                   "title 'still to write (GB)' dt 2 lw 1.5 lc rgb 'black'\n"
-                   "unset y2tics\n unset y2label\n set ytics mirror\n set yrange [*:*]\n",
-                dir);
+        fprintf(f, "'timeseries.csv' skip 1 using ($1*1e3):($2/1e9) axes x1y2 "
+                   "title 'still to write (GB)' dt (2,4) lw 1.5 lc rgb 'black'\n"
+                   "unset y2tics\n unset y2label\n set ytics mirror\n set yrange [*:*]\n");
     }
     if (have[PLOT_FLOWS]) {
         /* flows.csv is time-major: transfer k is every n-th row from row k */
         uint32_t nf = r->n_sample_flows;
-        fprintf(f, "set output '%s/flows.svg'\n"
+        fprintf(f, "set output 'flows.svg'\n"
                    "set title 'Sending rate of each of the %u transfers (telemetry.flows, "
                    "sampled every %s)'\n"
                    "set ylabel 'rate (Gbps)'\n set yrange [0:*]\n",
-                dir, nf, iv);
-        fprintf(f, "plot for [k=0:%u] '%s/flows.csv' skip 1 every %u::k using ($1*1e3):3 "
+                nf, iv);
+        fprintf(f, "plot for [k=0:%u] 'flows.csv' skip 1 every %u::k using ($1*1e3):3 "
                    "lw 1 %s\n"
                    "set yrange [*:*]\n",
-                nf - 1, dir, nf, nf <= 8 ? "title sprintf('transfer %d', k)" : "notitle");
+                nf - 1, nf, nf <= 8 ? "title sprintf('transfer %d', k)" : "notitle");
     }
     if (have[PLOT_CDF])
-        fprintf(f, "set output '%s/cdf.svg'\n"
+        fprintf(f, "set output 'cdf.svg'\n"
                    "set title 'Writer completion time: own start to last byte received'\n"
                    "set xlabel 'completion (ms)'\n set ylabel 'share of writers'\n"
                    "set yrange [0:1]\n"
-                   "plot '%s/writers.csv' skip 1 using ($3*1e3):4 with steps lw 2 notitle\n"
-                   "set yrange [*:*]\n set xlabel 'simulated time (ms)'\n",
-                dir, dir);
+                   "plot 'writers.csv' skip 1 using ($3*1e3):4 with steps lw 2 notitle\n"
+                   "set yrange [*:*]\n set xlabel 'simulated time (ms)'\n");
     if (have[PLOT_PAUSES])
-        fprintf(f, "set output '%s/pauses.svg'\n"
+        fprintf(f, "set output 'pauses.svg'\n"
                    "set terminal svg size 960,%d dynamic noenhanced font 'sans,11' background rgb 'white'\n"
                    "set datafile separator whitespace\n"
                    "set title 'PFC pause timeline: %d of %u ports seen paused (most paused "
                    "first; sampled every %s)'\n"
-                   "unset ylabel\n load '%s/ytics.gp'\n set ytics font ',8'\n"
+                   "unset ylabel\n load 'ytics.gp'\n set ytics font ',8'\n"
                    "set yrange [%d:-1]\n"
                    "set key outside right top\n"
                    "array L[5] = ['writer NIC', 'compute-leaf uplink', 'spine downlink', "
                    "'storage NIC', 'toward hosts']\n"
-                   "plot '%s/bars.dat' using (($1+$2)/2):3:(($2-$1)/2):(0.4):($4+1) "
+                   "plot 'bars.dat' using (($1+$2)/2):3:(($2-$1)/2):(0.4):4 "
                    "with boxxyerror fs solid 0.8 noborder lc variable notitle, "
                    "for [g=1:5] NaN with boxes fs solid 0.8 lc g title "
                    "L[g]\n"
                    "set ytics autofreq font ',11'\n set yrange [*:*]\n set key\n"
                    "set datafile separator ','\n"
                    "set terminal svg size 960,380 dynamic noenhanced font 'sans,11' background rgb 'white'\n",
-                dir, 140 + 18 * pause_rows, pause_rows, paused_ports, iv, dir, pause_rows, dir);
+                140 + 18 * pause_rows, pause_rows, paused_ports, iv, pause_rows);
     if (have[PLOT_COST])
-        fprintf(f, "set output '%s/cost.svg'\n"
+        fprintf(f, "set output 'cost.svg'\n"
                    "set datafile separator whitespace\n"
                    "set logscale x\n"
                    "set title 'Goodput against the checkpoint interval (stall per checkpoint and "
                    "failure model of this run)'\n"
                    "set xlabel 'checkpoint interval (min)'\n set ylabel 'goodput (%%)'\n"
-                   "plot '%s/goodput.dat' using 1:2 with lines lw 2 title 'goodput', "
-                   "'%s/marks.dat' using 1:2:3 with labels point pt 7 ps 1.2 left offset 1,-1 "
-                   "notitle\n",
-                dir, dir, dir);
+                   "plot 'goodput.dat' using 1:2 with lines lw 2 title 'goodput', "
+                   "'marks.dat' using 1:2:3 with labels point pt 7 ps 1.2 left offset 1,-1 "
+                   "notitle\n");
     return fclose(f) != 0 ? -1 : 0;
 }
 
-int report_gnuplot_run(const char *dir, struct err *e)
+/* gnuplot on script (a path from the current directory, or from dir with
+ * chdir), its stderr into dir/gnuplot.err; no shell, so no quoting. */
+static int gnuplot_exec(const char *dir, const char *script, int chdir_to_dir, struct err *e)
 {
-    char cmd[2400];
-    snprintf(cmd, sizeof cmd, "gnuplot '%s/plots.gp' 2>'%s/gnuplot.err'", dir, dir);
-    int st = system(cmd);
-    if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+    char errp[1100];
+    snprintf(errp, sizeof errp, "%s/gnuplot.err", dir);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (fd >= 0)
+            dup2(fd, 2);
+        if (chdir_to_dir && chdir(dir) < 0)
+            _exit(126);
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
         return 0;
-    if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
+    if (pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
         return err_set(e, "--report: gnuplot not found (install the gnuplot-nox package; "
                           "scripts/deps.sh does)");
-    char path[1100], line[200] = "";
-    snprintf(path, sizeof path, "%s/gnuplot.err", dir);
-    FILE *f = fopen(path, "r");
+    if (pid < 0)
+        return err_set(e, "--report: cannot start gnuplot: %s", strerror(errno));
+    char line[200] = "";
+    FILE *f = fopen(errp, "r");
     if (f) {
         if (!fgets(line, sizeof line, f))
             line[0] = '\0';
@@ -307,6 +344,13 @@ int report_gnuplot_run(const char *dir, struct err *e)
     }
     line[strcspn(line, "\n")] = '\0';
     return err_set(e, "--report: gnuplot failed: %s", line[0] ? line : "(no message)");
+}
+
+int report_gnuplot_run(const char *dir, struct err *e)
+{
+    char script[1100];
+    snprintf(script, sizeof script, "%s/plots.gp", dir);
+    return gnuplot_exec(dir, script, 0, e);
 }
 
 int report_inline_svg(FILE *out, const char *dir, const char *name, const char *pre)
@@ -392,6 +436,52 @@ static void segment_table(FILE *o, const struct results *r)
     fprintf(o, "</table>\n");
 }
 
+/* The busiest single link of each forward link set, beside the aggregate
+ * rows above it: a segment at 12% can hold a link at capacity (ECMP
+ * collisions). Which link, and what it carried, with telemetry.ports. The
+ * three figures are each the largest over the set's links. */
+static void busiest_links(FILE *o, const struct results *r)
+{
+    if (!r->has_link_stats)
+        return;
+    const struct series *s = &r->series;
+    /* the fluid engine fills no node-naming facts (first_spine 0) */
+    int named = r->ports && s->first_spine > 0;
+    fprintf(o, "<table class=\"links\"><tr><th>segment</th>%s<th>utilisation</th>"
+               "<th>time carrying traffic</th><th>time at capacity</th></tr>\n",
+            named ? "<th>link</th><th>carried</th>" : "");
+    for (int k = 0; k < 4; k++) {
+        int g = path_link_sets[k];
+        char a[32], b[32], c[32], lb[64] = "";
+        const struct port_result *best = NULL;
+        for (uint32_t i = 0; named && i < r->n_ports; i++)
+            if ((int)r->ports[i].seg == g && r->ports[i].tx_bytes &&
+                (!best || r->ports[i].tx_bytes > best->tx_bytes))
+                best = &r->ports[i];
+        if (best)
+            series_link_label(s, best->node,
+                              best->peer < r->n_ports ? r->ports[best->peer].node : best->node,
+                              lb, sizeof lb);
+        fprintf(o, "<tr%s><td>busiest link of ", g == r->bottleneck.seg ? " class=\"bn\"" : "");
+        html_text(o, path_seg_label(g));
+        fputs("</td>", o);
+        if (named) {
+            fputs("<td>", o);
+            html_text(o, best ? lb : "-");
+            fprintf(o, "</td><td>%s</td>",
+                    best ? fmt_bytes((double)best->tx_bytes, a, sizeof a) : "-");
+        }
+        fprintf(o, "<td>%.1f%%</td><td>%s</td><td>%s</td></tr>\n", 100 * r->link_util_max[g],
+                fmt_secs(r->link_busy_max_s[g], b, sizeof b),
+                fmt_secs(r->link_full_max_s[g], c, sizeof c));
+    }
+    fprintf(o, "</table>\n<p class=\"note\">Each segment's busiest link: utilisation is its "
+               "bytes over its capacity times the write; time carrying traffic from its first "
+               "to its last byte.%s</p>\n",
+            named ? "" : " Which link, and its bytes, with <code>telemetry.ports: true</code>"
+                         " (packet engine).");
+}
+
 static void cost_table(FILE *o, const struct scenario *sc, const struct results *r)
 {
     const struct cost_figures *c = &r->cost;
@@ -428,10 +518,49 @@ static void echo_key(void *ud, const char *key, const char *value, int kind)
     fputc('\n', ud);
 }
 
+/* The scenario's name and the keys --set changed ("default + fabric.spines=8,
+ * workload.bytes_per_writer=2MB"): the page describes the effective
+ * scenario, not the file. scenario_echo calls in table order, the order
+ * that set_mask and pos index; a key set by --set has pos line 0. */
+struct sets {
+    const struct scenario *sc;
+    FILE *o;
+    size_t i;
+    int n;
+};
+
+static void set_key(void *ud, const char *key, const char *value, int kind)
+{
+    struct sets *t = ud;
+    size_t i = t->i++;
+    (void)kind;
+    if (i >= SCENARIO_MAX_KEYS || !scenario_is_set(t->sc, key) || t->sc->pos[i].line != 0)
+        return;
+    fputs(t->n++ ? ", " : " + ", t->o);
+    html_text(t->o, key);
+    fputc('=', t->o);
+    html_text(t->o, value);
+}
+
+static void title_text(FILE *o, const struct scenario *sc, const char *before_sets,
+                       const char *after_sets)
+{
+    html_text(o, sc->source[0] ? sc->source : "default");
+    fputs(before_sets, o);
+    struct sets t = {sc, o, 0, 0};
+    scenario_echo(sc, set_key, &t);
+    fputs(after_sets, o);
+}
+
 static const char css[] =
-    "body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}"
-    "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
+    "body{font-family:sans-serif;max-width:1180px;margin:2em auto;padding:0 1em;color:#222}"
+    "h1{font-size:1.5em}h1 .sets{font-size:.6em;font-weight:normal;color:#555}"
+    "h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
+    /* long summary lines wrap: nothing hides past the right edge */
     "pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:12px}"
+    "pre.summary{white-space:pre-wrap;overflow-wrap:anywhere}"
+    "svg{max-width:100%;height:auto}"
+    ".note{font-size:12px;color:#555}table.links{margin-top:.8em}"
     "table{border-collapse:collapse;font-size:13px}"
     "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
     "th{background:#eee}td:first-child{text-align:left}"
@@ -446,9 +575,9 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
 {
     fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                "<title>ckptnet report: ");
-    html_text(o, sc->source[0] ? sc->source : "default");
+    title_text(o, sc, "", "");
     fprintf(o, "</title>\n<style>%s</style></head><body>\n<h1>ckptnet: ", css);
-    html_text(o, sc->source[0] ? sc->source : "default");
+    title_text(o, sc, "<span class=\"sets\">", "</span>");
     fprintf(o, "</h1>\n");
     /* verdict, then the summary as the terminal prints it */
     char *sum = NULL, *ver = NULL;
@@ -468,12 +597,13 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
     }
     fprintf(o, "</pre>\n");
     segment_table(o, r);
+    busiest_links(o, r);
     m = open_memstream(&sum, &sl);
     if (m) {
         report_summary(m, sc, r);
         fclose(m);
     }
-    fprintf(o, "<h2>Summary</h2>\n<pre>");
+    fprintf(o, "<h2>Summary</h2>\n<pre class=\"summary\">");
     if (sum)
         html_text(o, sum);
     fprintf(o, "</pre>\n");
@@ -507,19 +637,33 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
                "</summary><pre>");
     scenario_echo(sc, echo_key, o);
     fprintf(o, "</pre></details>\n<p>The CSV files behind these plots come from "
-               "<code>--csv-dir</code>; the results as JSON from <code>--json</code> "
+               "<code>--csv-dir</code>; <code>--report-dir DIR</code> keeps them with the "
+               "gnuplot script that drew the plots (<code>cd DIR/plots &amp;&amp; gnuplot "
+               "plots.gp</code>); the results as JSON from <code>--json</code> "
                "(docs/report.md).</p>\n</body></html>\n");
 }
 
-int report_html(const char *path, const struct scenario *sc, const struct results *r,
-                struct err *e)
+/* Everything a page draws from, in its plot directory. */
+static const char *const plot_files[] = {
+    "timeseries.csv", "queues.csv", "pauses.csv", "ports.csv", "writers.csv",
+    "segments.csv", "flows.csv", "bars.dat", "ytics.gp", "goodput.dat", "marks.dat",
+    "plots.gp", "gnuplot.err", "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg",
+    "cost.svg", "flows.svg"};
+
+static void remove_plot_files(const char *dir)
 {
-    const char *tmp = getenv("TMPDIR");
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s/ckptnet-report-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (strchr(dir, '\'') || !mkdtemp(dir))
-        return err_set(e, "--report: cannot create a temporary directory in %s: %s",
-                       tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    for (size_t i = 0; i < sizeof plot_files / sizeof plot_files[0]; i++) {
+        char p[1100];
+        snprintf(p, sizeof p, "%s/%s", dir, plot_files[i]);
+        unlink(p);
+    }
+}
+
+/* The CSV and data files, plots.gp (paths relative to dir: gnuplot runs
+ * there) and the SVGs in dir; the page in path. */
+static int render(const char *path, const char *dir, const struct scenario *sc,
+                  const struct results *r, struct err *e)
+{
     int rc = report_csv(dir, sc, r, e);
     uint32_t paused_ports = 0;
     int rows = rc == 0 ? write_pause_bars(dir, sc, r, &paused_ports) : 0;
@@ -552,7 +696,7 @@ int report_html(const char *path, const struct scenario *sc, const struct result
     if (rc == 0 && any && write_script(dir, sc, r, rows, paused_ports, have) < 0)
         rc = err_set(e, "--report: cannot write the plot script in %s", dir);
     if (rc == 0 && any)
-        rc = report_gnuplot_run(dir, e);
+        rc = gnuplot_exec(dir, "plots.gp", 1, e);
     if (rc == 0) {
         FILE *o = strcmp(path, "-") ? fopen(path, "w") : stdout;
         if (!o) {
@@ -564,16 +708,51 @@ int report_html(const char *path, const struct scenario *sc, const struct result
                 rc = err_set(e, "cannot write '%s'", path);
         }
     }
-    static const char *const files[] = {
-        "timeseries.csv", "queues.csv", "pauses.csv", "ports.csv", "writers.csv",
-        "segments.csv", "flows.csv", "bars.dat", "ytics.gp", "goodput.dat", "marks.dat",
-        "plots.gp", "gnuplot.err", "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg",
-        "cost.svg", "flows.svg"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char p[1100];
-        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
-        unlink(p);
-    }
+    return rc;
+}
+
+int report_html(const char *path, const struct scenario *sc, const struct results *r,
+                struct err *e)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/ckptnet-report-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return err_set(e, "--report: cannot create a temporary directory in %s: %s",
+                       tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    int rc = render(path, dir, sc, r, e);
+    remove_plot_files(dir);
     rmdir(dir);
+    return rc;
+}
+
+static int make_dir(const char *dir, struct err *e)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return err_set(e, "--report-dir: '%s' is not a directory", dir);
+    if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+        return err_set(e, "--report-dir: cannot create directory '%s': %s", dir,
+                       strerror(errno));
+    return 0;
+}
+
+int report_html_dir(const char *dir, const struct scenario *sc, const struct results *r,
+                    struct err *e)
+{
+    char plots[1024], page_path[1100];
+    if (strlen(dir) > 900)
+        return err_set(e, "--report-dir: the path is too long (900 bytes at most)");
+    snprintf(plots, sizeof plots, "%s/plots", dir);
+    snprintf(page_path, sizeof page_path, "%s/report.html", dir);
+    if (make_dir(dir, e) < 0 || make_dir(plots, e) < 0)
+        return -1;
+    remove_plot_files(plots); /* an earlier run's plots would outlive this one's */
+    int rc = render(page_path, plots, sc, r, e);
+    struct stat st;
+    char errp[1100];
+    snprintf(errp, sizeof errp, "%s/gnuplot.err", plots);
+    if (stat(errp, &st) == 0 && st.st_size == 0)
+        unlink(errp);
     return rc;
 }
