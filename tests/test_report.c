@@ -504,6 +504,8 @@ static void html_has_plots(void)
         CHECK(strstr(buf, "Throughput per segment") && strstr(buf, "Goodput against"));
         CHECK(!strstr(buf, "No plot:"));
         CHECK(strstr(buf, "<tr class=\"bn\"><td>storage NIC"));
+        /* money carries its currency */
+        CHECK(strstr(buf, "money per day (at 2 USD per GPU-hour)") != NULL);
         /* self-contained: no scripts, nothing fetched */
         CHECK(!strstr(buf, "<script") && !strstr(buf, "src=") && !strstr(buf, "<link"));
         CHECK(!strstr(buf, "href=\"http") && !strstr(buf, "href='http"));

@@ -492,8 +492,13 @@ static void cost_table(FILE *o, const struct scenario *sc, const struct results 
     fprintf(o, "<tr><th>checkpoints per day</th><td>%.3g</td></tr>\n", c->checkpoints_per_day);
     fprintf(o, "<tr><th>GPU-hours stalled per day</th><td>%s</td></tr>\n",
             fmt_num(c->gpu_hours_per_day, a, sizeof a));
-    fprintf(o, "<tr><th>money per day (at %.4g per GPU-hour)</th><td>%s</td></tr>\n",
-            sc->training.gpu_hour_cost, fmt_num(c->money_per_day, a, sizeof a));
+    fprintf(o, "<tr><th>money per day (at %.4g ", sc->training.gpu_hour_cost);
+    html_text(o, sc->training.currency);
+    fputs(" per GPU-hour)</th><td>", o);
+    fputs(fmt_num(c->money_per_day, a, sizeof a), o);
+    fputc(' ', o);
+    html_text(o, sc->training.currency);
+    fputs("</td></tr>\n", o);
     fprintf(o, "<tr><th>MFU points lost</th><td>%.3g</td></tr>\n", c->mfu_points_lost);
     fprintf(o, "<tr><th>interval configured</th><td>%s</td></tr>\n",
             fmt_dur(c->interval_s, a, sizeof a));
