@@ -12,6 +12,8 @@
 
 /* Apply "key=value" to sc; 0 or -1 (the message goes to *e). */
 static int setf(struct scenario *sc, struct err *e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int setf(struct scenario *sc, struct err *e, const char *fmt, ...)
 {
     char a[160];
     va_list ap;
