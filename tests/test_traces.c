@@ -286,7 +286,7 @@ static void test_metrics_packet(void)
     CHECK(prom_get(&p, "ckptnet_bound_seconds", "") == r.bound_s);
     CHECK(prom_get(&p, "ckptnet_bound_ratio", "") == r.completion_s / r.bound_s);
     CHECK(prom_get(&p, "ckptnet_gpu_stall_seconds", "") == r.cost.stall_s);
-    CHECK(prom_get(&p, "ckptnet_money_per_day", "") == r.cost.money_per_day);
+    CHECK(prom_get(&p, "ckptnet_money_per_day", "currency=\"USD\"") == r.cost.money_per_day);
     CHECK(prom_get(&p, "ckptnet_stalled_gpu_seconds_per_day", "") ==
           r.cost.gpu_hours_per_day * 3600);
     CHECK(prom_get(&p, "ckptnet_finished", "") == 1);

@@ -108,7 +108,7 @@ static void port_family(FILE *f, const struct results *r, enum port_field pf,
     }
 }
 
-static void run_level(FILE *f, const struct results *r)
+static void run_level(FILE *f, const struct scenario *sc, const struct results *r)
 {
     family(f, "run_info", M_GAUGE, "the engine that ran, what set the bound, the transport");
     fputs("ckptnet_run_info{", f);
@@ -144,8 +144,13 @@ static void run_level(FILE *f, const struct results *r)
     /* base units (promtool's lint): GPU-seconds, not GPU-hours */
     gauge(f, "stalled_gpu_seconds_per_day", "GPU time stalled per day (GPU-seconds)",
           c->gpu_hours_per_day * 3600);
-    gauge(f, "money_per_day", "cost of the stall per day (training.gpu_hour_cost)",
-          c->money_per_day);
+    family(f, "money_per_day", M_GAUGE,
+           "cost of the stall per day (training.gpu_hour_cost), in the currency label");
+    fputs("ckptnet_money_per_day{", f);
+    put_label(f, "currency", sc->training.currency, 1);
+    fputs("} ", f);
+    put_real(f, c->money_per_day);
+    fputc('\n', f);
     gauge(f, "goodput_ratio", "useful fraction of wall time at the configured interval",
           c->goodput);
 }
@@ -168,8 +173,7 @@ static void packet_level(FILE *f, const struct results *r)
 
 void report_metrics(FILE *f, const struct scenario *sc, const struct results *r)
 {
-    (void)sc;
-    run_level(f, r);
+    run_level(f, sc, r);
     if (!r->has_packet_stats) {
         fprintf(f, "# engine %s: no packets, so no PFC, ECN, queue, drop or per-port "
                    "families\n", r->engine ? r->engine : "?");
