@@ -16,9 +16,11 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
                  struct topo *t, struct workload *w, struct results *r, struct err *e);
 
 /* engine: packet, fluid, or auto's pick by estimated packet events; writes
- * why into r->engine_reason. Returns enum engine_kind (never ENGINE_AUTO). */
-int ckpt_choose_engine(const struct scenario *sc, const struct workload *w,
-                       struct results *r);
+ * why into r->engine_reason, and when the pick is fluid, what its figure
+ * ignores (r->unmodelled, fluid_unmodelled). Returns enum engine_kind (never
+ * ENGINE_AUTO). */
+int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
+                       const struct workload *w, struct results *r);
 
 /* What a run would cost, from the prepared topology and workload (a is the
  * arena that holds them): data packets (packet engine), events, an upper

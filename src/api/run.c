@@ -20,12 +20,27 @@
  * here (BENCHMARKS.md); past 1e8 events (~10 s) the fluid engine runs. */
 #define AUTO_EVENT_LIMIT 1e8
 
-int ckpt_choose_engine(const struct scenario *sc, const struct workload *w,
-                       struct results *r)
+/* After the reason for fluid: what its figure will ignore (fluid.h). */
+static void reason_unmodelled(const struct scenario *sc, const struct topo *t,
+                              const struct workload *w, struct results *r)
+{
+    char list[sizeof r->engine_reason];
+    if (!fluid_unmodelled(sc, t, w, r))
+        return;
+    fluid_unmodelled_text(r, list, sizeof list);
+    size_t l = strlen(r->engine_reason);
+    snprintf(r->engine_reason + l, sizeof r->engine_reason - l,
+             "; the fluid figure ignores %s: optimistic", list);
+}
+
+int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
+                       const struct workload *w, struct results *r)
 {
     if (sc->engine != ENGINE_AUTO) {
         snprintf(r->engine_reason, sizeof r->engine_reason, "requested (engine: %s)",
                  sc->engine == ENGINE_FLUID ? "fluid" : "packet");
+        if (sc->engine == ENGINE_FLUID)
+            reason_unmodelled(sc, t, w, r);
         return sc->engine;
     }
     double pkts = 0;
@@ -36,6 +51,8 @@ int ckpt_choose_engine(const struct scenario *sc, const struct workload *w,
     snprintf(r->engine_reason, sizeof r->engine_reason,
              "auto: ~%.2g packet-engine events (8 per packet x %.3g packets) %s 1e8",
              ev, pkts, fluid ? ">" : "<=");
+    if (fluid) /* never silently: say what the figure leaves out */
+        reason_unmodelled(sc, t, w, r);
     return fluid ? ENGINE_FLUID : ENGINE_PACKET;
 }
 
@@ -205,7 +222,7 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
     arena_init(&a);
     int rc = ckpt_prepare(user, &eff, &a, &t, &w, r, e);
     if (rc == 0) {
-        int engine = ckpt_choose_engine(sc, &w, r);
+        int engine = ckpt_choose_engine(sc, &t, &w, r);
         struct ckpt_estimate est;
         if (engine == ENGINE_PACKET) { /* refused up front when too large */
             ckpt_estimate(sc, &t, &w, &a, engine, &est);
