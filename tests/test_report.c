@@ -1101,7 +1101,8 @@ static void describe_estimate_range(void)
                cases[i][0], d.est_resends);
         CHECKF(d.est_events <= ev && ev <= d.est_events_max, "%s %s: %.0f events, estimate %.3g-%.3g",
                cases[i][0], cases[i][1], ev, d.est_events, d.est_events_max);
-        CHECK(d.est_wall_max_s / d.est_wall_s == d.est_events_max / d.est_events);
+        CHECK(fabs(d.est_wall_max_s / d.est_wall_s / (d.est_events_max / d.est_events) - 1) <
+              1e-12);
         if (!resends) /* a narrow range where nothing is resent */
             CHECKF(d.est_events_max <= 1.25 * d.est_events, "%.3g-%.3g", d.est_events,
                    d.est_events_max);

@@ -25,6 +25,11 @@
 #define PKT_EVENTS_PER_PACKET 8.0
 #define PKT_EVENTS_SPREAD 1.25
 #define PKT_EVENTS_DCQCN 1.5
+/* While go-back-N resends, the engine spends events faster than on the first
+ * sends (resent packets cross links the first sends left idle): 1.8x on
+ * BENCHMARKS.md's spray + go-back-N burst (2026-11-29: 1,552 M events in the
+ * 1.05 s to its time limit, against 18.9 M in 21.2 ms). */
+#define PKT_EVENTS_RESEND 2.0
 
 /* Upper estimate of the packet engine's memory: its state per port, switch,
  * endpoint and flow, the event queue (every flow start is queued at once,
@@ -93,11 +98,11 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
                           (sc->transport.cc == CC_DCQCN ? PKT_EVENTS_DCQCN : 1);
         est->resends = pkt_resends(sc, t, w);
         if (est->resends) {
-            /* go-back-N resends keep the links about as busy as the first
-             * sends, for as long as it takes, at most to the time limit */
+            /* resends keep the engine busy for as long as it takes, at most
+             * to the time limit: the first sends' pace, faster */
             double lim = (double)bound_time_limit_ps(sc, bound_s) / 1e12;
             if (bound_s > 0 && lim > bound_s)
-                est->events_max *= lim / bound_s;
+                est->events_max *= PKT_EVENTS_RESEND / PKT_EVENTS_SPREAD * lim / bound_s;
         }
         est->mem_bytes = (double)a->total + pkt_mem(sc, t, w->n, est->packets);
         est->wall_s = est->events / CKPT_PKT_EVENTS_PER_S;
