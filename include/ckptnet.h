@@ -53,8 +53,12 @@ struct ckpt_description {
     uint32_t transfers, ports;
     double est_packets;        /* data packets (packet engine) */
     double est_events;         /* 8 per packet (packet), 2 per transfer (fluid) */
+    double est_events_max;     /* the range's top: DCQCN, and go-back-N resends
+                                * up to sim.time_limit (est_resends) */
+    int est_resends;           /* go-back-N may resend: est_events is a lower bound */
     double est_mem_bytes;      /* upper estimate of the run's memory */
-    double est_wall_s;         /* at the rates BENCHMARKS.md measured */
+    double est_wall_s;         /* at the rates BENCHMARKS.md measured, from est_events */
+    double est_wall_max_s;     /* the same from est_events_max */
 };
 int ckpt_describe(const struct scenario *sc, struct ckpt_description *d, struct err *e);
 

@@ -756,6 +756,221 @@ static void fluid_honours_time_limit(void)
     results_release(&full);
 }
 
+/* ---- what the fluid figure ignores (fluid_unmodelled) --------------------- */
+
+/* A small incast: 16 writers of 1 MB over 2 compute leaves and 4 spines to 4
+ * storage nodes on 2 storage leaves (4:1 at every storage NIC). */
+static void small_incast(struct scenario *sc)
+{
+    struct err e;
+    base(sc);
+    sc->cluster.nodes = 16;
+    sc->fabric.hosts_per_leaf = 8;
+    sc->storage.nodes = 4;
+    sc->fabric.storage_per_leaf = 2;
+    sc->fabric.spines = 4;
+    sc->workload.bytes_per_writer = 1000000;
+    CHECK(scenario_set(sc, "fabric.buffer=4MB", &e) == 0);
+}
+
+/* One writer alone on its path: nothing can queue. */
+static void one_flow(struct scenario *sc)
+{
+    base(sc);
+    sc->cluster.nodes = sc->storage.nodes = 1;
+    sc->fabric.spines = 4;
+    sc->workload.bytes_per_writer = 4000000;
+}
+
+/* The fluid run's entry for key ("" when not listed), with value and effect;
+ * the JSON says the same, and optimistic follows the list. */
+static void unmodelled_of(struct scenario *sc, const char *key, char *value, char *effect)
+{
+    struct results r;
+    value[0] = effect[0] = '\0';
+    if (run_engine(sc, ENGINE_FLUID, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    for (uint32_t i = 0; i < r.n_unmodelled; i++)
+        if (!strcmp(r.unmodelled[i].key, key)) {
+            snprintf(value, 24, "%s", r.unmodelled[i].value);
+            snprintf(effect, 64, "%s", r.unmodelled[i].effect);
+        }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    struct err e;
+    CHECK(report_json(f, sc, &r, 0, &e) == 0);
+    fclose(f);
+    json_t *root = json_loads(buf, 0, NULL);
+    json_t *a = json_object_get(json_object_get(root, "fluid"), "unmodelled");
+    CHECK(json_is_array(a) && json_array_size(a) == r.n_unmodelled);
+    CHECK(json_is_true(json_object_get(json_object_get(root, "fluid"), "optimistic")) ==
+          (r.n_unmodelled > 0));
+    int found = 0;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        json_t *o = json_array_get(a, i);
+        if (!strcmp(json_string_value(json_object_get(o, "key")), key))
+            found = !strcmp(json_string_value(json_object_get(o, "value")), value) &&
+                    !strcmp(json_string_value(json_object_get(o, "effect")), effect);
+    }
+    CHECKF(found == (value[0] != '\0'), "%s in the JSON: %d", key, found);
+    json_decref(root);
+    free(buf);
+    results_release(&r);
+}
+
+/* Expect key listed as value with an effect naming `what`, or (value NULL)
+ * not listed. */
+static void expect_unmodelled(struct scenario *sc, const char *key, const char *value,
+                              const char *what)
+{
+    char v[24], eff[64];
+    unmodelled_of(sc, key, v, eff);
+    if (!value)
+        CHECKF(!v[0], "%s listed as %s (%s)", key, v, eff);
+    else
+        CHECKF(!strcmp(v, value) && strstr(eff, what), "%s: '%s' (%s), want %s (%s)", key, v,
+               eff, value, what);
+}
+
+/* Defect: the fluid engine gave its figure for scenarios whose outcome it
+ * does not model (PFC, DCQCN, flowlets moving, go-back-N resends, request
+ * windows) without a word. Each key set is listed with its effect; unset,
+ * it is not. */
+static void fluid_lists_what_it_ignores(void)
+{
+    struct scenario sc;
+    struct err e;
+    /* PFC: an incast on a lossless fabric; tail drops on a lossy one */
+    small_incast(&sc);
+    expect_unmodelled(&sc, "fabric.pfc.enabled", "true", "head-of-line blocking");
+    CHECK(scenario_set(&sc, "fabric.pfc.enabled=false", &e) == 0);
+    expect_unmodelled(&sc, "fabric.pfc.enabled", "false", "tail drops");
+    one_flow(&sc);
+    expect_unmodelled(&sc, "fabric.pfc.enabled", NULL, NULL);
+    sc.transport.qps_per_writer = 4; /* one NIC's queue pairs share it: no queue */
+    expect_unmodelled(&sc, "fabric.pfc.enabled", NULL, NULL);
+    one_flow(&sc); /* a back end behind a finite buffer pushes back */
+    CHECK(scenario_set(&sc, "storage.drain_rate=100Gbps", &e) == 0);
+    expect_unmodelled(&sc, "fabric.pfc.enabled", NULL, NULL);
+    CHECK(scenario_set(&sc, "storage.ingest_buffer=1MB", &e) == 0);
+    expect_unmodelled(&sc, "fabric.pfc.enabled", "true", "PFC pauses");
+    /* DCQCN */
+    one_flow(&sc);
+    expect_unmodelled(&sc, "transport.cc", NULL, NULL);
+    CHECK(scenario_set(&sc, "transport.cc=dcqcn", &e) == 0);
+    expect_unmodelled(&sc, "transport.cc", "dcqcn", "rate control");
+    /* the request window */
+    one_flow(&sc);
+    expect_unmodelled(&sc, "storage.max_outstanding", NULL, NULL);
+    CHECK(scenario_set(&sc, "storage.max_outstanding=4", &e) == 0);
+    expect_unmodelled(&sc, "storage.max_outstanding", "4", "request window");
+    /* per-packet schemes reorder: go-back-N resends, out of order does not */
+    one_flow(&sc);
+    CHECK(scenario_set(&sc, "fabric.load_balancing=spray", &e) == 0);
+    expect_unmodelled(&sc, "transport.receiver", "gbn", "go-back-N resends");
+    expect_unmodelled(&sc, "fabric.lb.spray_random", NULL, NULL);
+    CHECK(scenario_set(&sc, "fabric.lb.spray_random=true", &e) == 0);
+    expect_unmodelled(&sc, "fabric.lb.spray_random", "true", "uneven");
+    CHECK(scenario_set(&sc, "transport.receiver=ooo", &e) == 0);
+    expect_unmodelled(&sc, "transport.receiver", NULL, NULL);
+    one_flow(&sc);
+    CHECK(scenario_set(&sc, "fabric.load_balancing=adaptive", &e) == 0);
+    CHECK(scenario_set(&sc, "fabric.lb.adaptive_per_packet=true", &e) == 0);
+    expect_unmodelled(&sc, "transport.receiver", "gbn", "go-back-N resends");
+    one_flow(&sc); /* ECMP keeps a flow's packets in order */
+    expect_unmodelled(&sc, "transport.receiver", NULL, NULL);
+    /* flowlets move after pauses: with an incast, not with one flow alone */
+    one_flow(&sc);
+    CHECK(scenario_set(&sc, "fabric.load_balancing=flowlet", &e) == 0);
+    expect_unmodelled(&sc, "fabric.load_balancing", NULL, NULL);
+    expect_unmodelled(&sc, "transport.receiver", NULL, NULL);
+    small_incast(&sc);
+    CHECK(scenario_set(&sc, "fabric.load_balancing=flowlet", &e) == 0);
+    expect_unmodelled(&sc, "fabric.load_balancing", "flowlet", "flowlets move");
+    expect_unmodelled(&sc, "transport.receiver", "gbn", "go-back-N resends");
+    CHECK(scenario_set(&sc, "fabric.load_balancing=adaptive", &e) == 0);
+    expect_unmodelled(&sc, "fabric.load_balancing", "adaptive", "least-loaded");
+    CHECK(scenario_set(&sc, "transport.receiver=ooo", &e) == 0);
+    expect_unmodelled(&sc, "transport.receiver", NULL, NULL);
+    small_incast(&sc);
+    expect_unmodelled(&sc, "fabric.load_balancing", NULL, NULL);
+    /* nothing of it: not optimistic, an empty list */
+    one_flow(&sc);
+    struct results r;
+    CHECK(run_engine(&sc, ENGINE_FLUID, &r) == 0);
+    CHECKF(r.n_unmodelled == 0, "%u listed, first %s", r.n_unmodelled,
+           r.n_unmodelled ? r.unmodelled[0].key : "");
+    results_release(&r);
+}
+
+/* The list is not decoration: where it names a key, the packet engine
+ * takes measurably longer than the fluid figure. */
+static void fluid_unmodelled_keys_cost_time(void)
+{
+    static const char *const sets[][3] = {
+        {"storage.max_outstanding=2", "storage.request_size=64KB", NULL},
+        {"fabric.load_balancing=flowlet", "fabric.lb.flowlet_timeout=2us", NULL},
+        {"fabric.load_balancing=spray", "fabric.lb.spray_random=true", NULL},
+    };
+    static const char *const keys[] = {"storage.max_outstanding", "transport.receiver",
+                                       "transport.receiver"};
+    for (int i = 0; i < 3; i++) {
+        struct scenario sc;
+        struct err e;
+        char v[24], eff[64];
+        if (i == 0)
+            one_flow(&sc);
+        else
+            small_incast(&sc);
+        for (int j = 0; sets[i][j]; j++)
+            CHECK(scenario_set(&sc, sets[i][j], &e) == 0);
+        unmodelled_of(&sc, keys[i], v, eff);
+        CHECKF(v[0], "%s not listed", keys[i]);
+        struct results p, f;
+        both(&sc, &p, &f);
+        CHECKF(p.completion_s > 1.5 * f.completion_s, "%s: packet %.6g fluid %.6g", sets[i][0],
+               p.completion_s, f.completion_s);
+        results_release(&p);
+        results_release(&f);
+    }
+}
+
+/* engine: auto never picks fluid silently: its reason names what the fluid
+ * figure ignores, and so does a requested fluid run's. */
+static void auto_fluid_reason_names_unmodelled(void)
+{
+    struct scenario sc;
+    struct err e;
+    base(&sc);
+    sc.cluster.nodes = 4;
+    sc.storage.nodes = 1;
+    sc.workload.bytes_per_writer = 20000000000ull; /* ~2e7 packets: fluid */
+    CHECK(scenario_set(&sc, "transport.cc=dcqcn", &e) == 0);
+    CHECK(scenario_set(&sc, "storage.max_outstanding=4", &e) == 0);
+    struct ckpt_description d;
+    sc.engine = ENGINE_AUTO;
+    CHECK(ckpt_describe(&sc, &d, &e) == 0);
+    CHECK(d.engine == ENGINE_FLUID);
+    CHECKF(strstr(d.r.engine_reason, "> 1e8") &&
+           strstr(d.r.engine_reason, "transport.cc=dcqcn (rate control)") &&
+           strstr(d.r.engine_reason, "storage.max_outstanding=4 (request window)") &&
+           strstr(d.r.engine_reason, "fabric.pfc.enabled=true") &&
+           strstr(d.r.engine_reason, "optimistic"), "%s", d.r.engine_reason);
+    sc.engine = ENGINE_FLUID;
+    CHECK(ckpt_describe(&sc, &d, &e) == 0);
+    CHECKF(strstr(d.r.engine_reason, "requested") &&
+           strstr(d.r.engine_reason, "transport.cc=dcqcn"), "%s", d.r.engine_reason);
+    /* the packet engine models them: nothing to say */
+    sc.workload.bytes_per_writer = 1000000;
+    sc.engine = ENGINE_AUTO;
+    CHECK(ckpt_describe(&sc, &d, &e) == 0);
+    CHECKF(d.engine == ENGINE_PACKET && !strstr(d.r.engine_reason, "ignores"), "%s",
+           d.r.engine_reason);
+}
+
 SUITE(suite_fluid) = {
     {"fluid_honours_time_limit", fluid_honours_time_limit},
     {"maxmin_matches_brute_force_random", maxmin_matches_brute_force_random},
@@ -774,5 +989,8 @@ SUITE(suite_fluid) = {
     {"fluid_deterministic_json", fluid_deterministic_json},
     {"fluid_json_omits_packet_figures", fluid_json_omits_packet_figures},
     {"auto_picks_by_packet_events", auto_picks_by_packet_events},
+    {"fluid_lists_what_it_ignores", fluid_lists_what_it_ignores},
+    {"fluid_unmodelled_keys_cost_time", fluid_unmodelled_keys_cost_time},
+    {"auto_fluid_reason_names_unmodelled", auto_fluid_reason_names_unmodelled},
     {0, 0},
 };

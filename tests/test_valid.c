@@ -493,7 +493,7 @@ static void valid_packet_memory_limit(void)
     struct scenario sc;
     struct err e = {{0}};
     scenario_defaults(&sc);
-    struct ckpt_estimate est = {1e6, 8e6, 30e9, 0.7};
+    struct ckpt_estimate est = {.packets = 1e6, .events = 8e6, .mem_bytes = 30e9, .wall_s = 0.7};
     CHECK(ckpt_packet_limits(&sc, &est, 24e9, &e) == -1);
     CHECKF(strcmp(e.msg, "engine: the packet engine would take ~8e+06 events and up to 30 GB of "
                          "memory (more than this machine's) (~0.7 s of wall time); use --engine "

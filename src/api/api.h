@@ -16,21 +16,36 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
                  struct topo *t, struct workload *w, struct results *r, struct err *e);
 
 /* engine: packet, fluid, or auto's pick by estimated packet events; writes
- * why into r->engine_reason. Returns enum engine_kind (never ENGINE_AUTO). */
-int ckpt_choose_engine(const struct scenario *sc, const struct workload *w,
-                       struct results *r);
+ * why into r->engine_reason, and when the pick is fluid, what its figure
+ * ignores (r->unmodelled, fluid_unmodelled). Returns enum engine_kind (never
+ * ENGINE_AUTO). */
+int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
+                       const struct workload *w, struct results *r);
+
+/* The packet engine's speed on this project's machine: the 1024-writer burst
+ * (BENCHMARKS.md, its 2026-11-30 row: 17,412,508 events in 1.39-1.46 s =
+ * 12.2 M events/s). Every wall-time figure of run and describe uses it. */
+#define CKPT_PKT_EVENTS_PER_S 12.2e6
 
 /* What a run would cost, from the prepared topology and workload (a is the
- * arena that holds them): data packets (packet engine), events, an upper
- * estimate of memory, and wall time at BENCHMARKS.md's rates. */
+ * arena that holds them; bound_s the analytic bound): data packets (packet engine), events, an upper
+ * estimate of memory, and wall time at CKPT_PKT_EVENTS_PER_S. Events and
+ * wall time are a range [events, events_max]: the packet engine spends 8-10
+ * events per packet (more with DCQCN); where packets can reorder under
+ * go-back-N receivers (fluid_unmodelled lists transport.receiver) the
+ * resends are unknown ahead: events is then a lower bound (resends = 1) and
+ * events_max what the engine would spend busy up to sim.time_limit. */
 struct ckpt_estimate {
     double packets, events, mem_bytes, wall_s;
+    double events_max, wall_max_s;
+    int resends;               /* go-back-N may resend: events is a lower bound */
 };
 void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct workload *w,
-                   const struct arena *a, int engine, struct ckpt_estimate *est);
+                   const struct arena *a, int engine, double bound_s,
+                   struct ckpt_estimate *est);
 
 /* A packet run past these is refused unless sim.force: more events than
- * CKPT_PACKET_EVENT_LIMIT (~80 s here), or more memory than phys_bytes (the
+ * CKPT_PACKET_EVENT_LIMIT (~80 s here; the lower estimate), or more memory than phys_bytes (the
  * machine's, ckpt_phys_bytes). Returns 0, or -1 with e naming the estimate
  * and the ways out (--engine fluid, --force). */
 #define CKPT_PACKET_EVENT_LIMIT 1e9

@@ -1,10 +1,12 @@
 /* ckpt_describe: a scenario's derived figures and the cost of running it,
  * without running it. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../include/ckptnet.h"
 #include "../core/arena.h"
 #include "../cost/cost.h"
+#include "../fluid/fluid.h"
 #include "../pkt/pnet.h"
 #include "../stats/bound.h"
 #include "../stats/segments.h"
@@ -12,11 +14,22 @@
 #include "../work/work.h"
 #include "api.h"
 
-/* Engine speeds on this project's machine (BENCHMARKS.md): the packet engine
- * ~12 M events/s on the 1024-writer burst, the fluid engine ~3 us per
- * transfer on the 100k-GPU scenario. */
-#define PKT_EVENTS_PER_S 1.2e7
+/* The fluid engine's speed on this project's machine (BENCHMARKS.md): ~3 us
+ * per transfer on the 100k-GPU scenario (the packet engine's: api.h). */
 #define FLUID_S_PER_TRANSFER 3e-6
+/* Packet-engine events per data packet: 8 (a serialisation end and a wire
+ * arrival on each of 4 links), measured 8.06-8.7 with PFC's refreshes and
+ * XON/XOFF (BENCHMARKS.md's burst: 17.4 M events for 2.0 M packets; the
+ * small cases of tests/test_report.c), and 1.37x that with DCQCN (its
+ * pacing wake-ups, CNPs and timers: 23.9 M against 17.4 M). */
+#define PKT_EVENTS_PER_PACKET 8.0
+#define PKT_EVENTS_SPREAD 1.25
+#define PKT_EVENTS_DCQCN 1.5
+/* While go-back-N resends, the engine spends events faster than on the first
+ * sends (resent packets cross links the first sends left idle): 1.8x on
+ * BENCHMARKS.md's spray + go-back-N burst (2026-11-29: 1,552 M events in the
+ * 1.05 s to its time limit, against 18.9 M in 21.2 ms). */
+#define PKT_EVENTS_RESEND 2.0
 
 /* Upper estimate of the packet engine's memory: its state per port, switch,
  * endpoint and flow, the event queue (every flow start is queued at once,
@@ -45,8 +58,26 @@ static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t 
     return blocks + ((double)nflows + 2.0 * t->n_ports) * sizeof(struct event) * 2;
 }
 
+/* Whether packets can be resent: reordered under go-back-N receivers, or
+ * dropped on a lossy fabric that can congest (what fluid_unmodelled says). */
+static int pkt_resends(const struct scenario *sc, const struct topo *t,
+                       const struct workload *w)
+{
+    struct results *r = calloc(1, sizeof *r);
+    if (!r)
+        return 1;
+    fluid_unmodelled(sc, t, w, r);
+    int resends = 0;
+    for (uint32_t i = 0; i < r->n_unmodelled; i++)
+        resends |= !strcmp(r->unmodelled[i].key, "transport.receiver") ||
+                   (!strcmp(r->unmodelled[i].key, "fabric.pfc.enabled") &&
+                    !strcmp(r->unmodelled[i].value, "false"));
+    free(r);
+    return resends;
+}
+
 void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct workload *w,
-                   const struct arena *a, int engine, struct ckpt_estimate *est)
+                   const struct arena *a, int engine, double bound_s, struct ckpt_estimate *est)
 {
     memset(est, 0, sizeof *est);
     for (uint32_t i = 0; i < w->n; i++)
@@ -59,10 +90,23 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
         double fl = 360.0 * w->n + 256.0 * t->n_ports;
         est->mem_bytes = (double)a->total + (double)((uint64_t)(fl / (1 << 20)) + 2) * (1 << 20);
         est->wall_s = FLUID_S_PER_TRANSFER * w->n;
+        est->events_max = est->events;
+        est->wall_max_s = est->wall_s;
     } else {
-        est->events = 8 * est->packets;
+        est->events = PKT_EVENTS_PER_PACKET * est->packets;
+        est->events_max = est->events * PKT_EVENTS_SPREAD *
+                          (sc->transport.cc == CC_DCQCN ? PKT_EVENTS_DCQCN : 1);
+        est->resends = pkt_resends(sc, t, w);
+        if (est->resends) {
+            /* resends keep the engine busy for as long as it takes, at most
+             * to the time limit: the first sends' pace, faster */
+            double lim = (double)bound_time_limit_ps(sc, bound_s) / 1e12;
+            if (bound_s > 0 && lim > bound_s)
+                est->events_max *= PKT_EVENTS_RESEND / PKT_EVENTS_SPREAD * lim / bound_s;
+        }
         est->mem_bytes = (double)a->total + pkt_mem(sc, t, w->n, est->packets);
-        est->wall_s = est->events / PKT_EVENTS_PER_S;
+        est->wall_s = est->events / CKPT_PKT_EVENTS_PER_S;
+        est->wall_max_s = est->events_max / CKPT_PKT_EVENTS_PER_S;
     }
 }
 
@@ -78,17 +122,20 @@ int ckpt_describe(const struct scenario *user, struct ckpt_description *d, struc
     arena_init(&a);
     int rc = ckpt_prepare(user, &eff, &a, &t, &w, r, e);
     if (rc == 0) {
-        d->engine = ckpt_choose_engine(sc, &w, r);
+        d->engine = ckpt_choose_engine(sc, &t, &w, r);
         r->engine = d->engine == ENGINE_FLUID ? "fluid" : "packet";
         segments_compute(r, &t, &w, sc);
         d->transfers = w.n;
         d->ports = t.n_ports;
         struct ckpt_estimate est;
-        ckpt_estimate(sc, &t, &w, &a, d->engine, &est);
+        ckpt_estimate(sc, &t, &w, &a, d->engine, r->bound_s, &est);
         d->est_packets = est.packets;
         d->est_events = est.events;
+        d->est_events_max = est.events_max;
         d->est_mem_bytes = est.mem_bytes;
         d->est_wall_s = est.wall_s;
+        d->est_wall_max_s = est.wall_max_s;
+        d->est_resends = est.resends;
         /* say so when a run would be refused (ckpt_run gives the figures) */
         struct err big;
         if (d->engine == ENGINE_PACKET &&

@@ -16,16 +16,32 @@
 #include "../work/work.h"
 
 /* engine: auto. The packet engine spends about 8 events per packet (a
- * serialisation end and a wire arrival on each of 4 links) at ~10 M events/s
- * here (BENCHMARKS.md); past 1e8 events (~10 s) the fluid engine runs. */
+ * serialisation end and a wire arrival on each of 4 links) at
+ * CKPT_PKT_EVENTS_PER_S (api.h); past 1e8 events (~8 s) the fluid engine
+ * runs. */
 #define AUTO_EVENT_LIMIT 1e8
 
-int ckpt_choose_engine(const struct scenario *sc, const struct workload *w,
-                       struct results *r)
+/* After the reason for fluid: what its figure will ignore (fluid.h). */
+static void reason_unmodelled(const struct scenario *sc, const struct topo *t,
+                              const struct workload *w, struct results *r)
+{
+    char list[sizeof r->engine_reason];
+    if (!fluid_unmodelled(sc, t, w, r))
+        return;
+    fluid_unmodelled_text(r, list, sizeof list);
+    size_t l = strlen(r->engine_reason);
+    snprintf(r->engine_reason + l, sizeof r->engine_reason - l,
+             "; the fluid figure ignores %s: optimistic", list);
+}
+
+int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
+                       const struct workload *w, struct results *r)
 {
     if (sc->engine != ENGINE_AUTO) {
         snprintf(r->engine_reason, sizeof r->engine_reason, "requested (engine: %s)",
                  sc->engine == ENGINE_FLUID ? "fluid" : "packet");
+        if (sc->engine == ENGINE_FLUID)
+            reason_unmodelled(sc, t, w, r);
         return sc->engine;
     }
     double pkts = 0;
@@ -36,6 +52,8 @@ int ckpt_choose_engine(const struct scenario *sc, const struct workload *w,
     snprintf(r->engine_reason, sizeof r->engine_reason,
              "auto: ~%.2g packet-engine events (8 per packet x %.3g packets) %s 1e8",
              ev, pkts, fluid ? ">" : "<=");
+    if (fluid) /* never silently: say what the figure leaves out */
+        reason_unmodelled(sc, t, w, r);
     return fluid ? ENGINE_FLUID : ENGINE_PACKET;
 }
 
@@ -53,13 +71,19 @@ int ckpt_packet_limits(const struct scenario *sc, const struct ckpt_estimate *es
     if (sc->sim.force || (!events && !mem))
         return 0;
     int gb = est->mem_bytes >= 1e9;
+    char wall[64];
+    if (est->wall_max_s > est->wall_s)
+        snprintf(wall, sizeof wall, "~%.3g-%.3g s", est->wall_s, est->wall_max_s);
+    else
+        snprintf(wall, sizeof wall, "~%.3g s", est->wall_s);
     return scenario_fail(sc, e, "engine",
-                         "the packet engine would take ~%.3g events%s and up to %.3g %s of "
-                         "memory%s (~%.3g s of wall time); use --engine fluid, or --force "
+                         "the packet engine would take %s~%.3g events%s and up to %.3g %s of "
+                         "memory%s (%s of wall time); use --engine fluid, or --force "
                          "(sim.force) to run it anyway",
-                         est->events, events ? " (limit 1e9)" : "",
+                         est->resends ? "at least " : "", est->events,
+                         events ? " (limit 1e9)" : "",
                          est->mem_bytes / (gb ? 1e9 : 1e6), gb ? "GB" : "MB",
-                         mem ? " (more than this machine's)" : "", est->wall_s);
+                         mem ? " (more than this machine's)" : "", wall);
 }
 
 /* Say where the fabric asks more of a switch than its profile has: more
@@ -205,10 +229,10 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
     arena_init(&a);
     int rc = ckpt_prepare(user, &eff, &a, &t, &w, r, e);
     if (rc == 0) {
-        int engine = ckpt_choose_engine(sc, &w, r);
+        int engine = ckpt_choose_engine(sc, &t, &w, r);
         struct ckpt_estimate est;
         if (engine == ENGINE_PACKET) { /* refused up front when too large */
-            ckpt_estimate(sc, &t, &w, &a, engine, &est);
+            ckpt_estimate(sc, &t, &w, &a, engine, r->bound_s, &est);
             rc = ckpt_packet_limits(sc, &est, ckpt_phys_bytes(), e);
         }
         if (rc == 0 && engine == ENGINE_FLUID)

@@ -390,6 +390,138 @@ static int flow_links(const struct topo *t, const struct scenario *sc,
     return spread(t, t->ports[t->ports[nic].peer].node, x->dst, 1.0, s, 0);
 }
 
+/* ---- what the fluid figure ignores -------------------------------------- */
+
+struct src_key {
+    uint32_t src, id;
+};
+
+static int cmp_src(const void *a, const void *b)
+{
+    const struct src_key *x = a, *y = b;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Whether some queue can build: a link offered more than it carries, with
+ * every transfer sending at once at its rate (NIC, or its queue pair's cap)
+ * over the links this engine routes it on, a source's sum on a link at most
+ * its NIC (time ignored: "can"); or a storage node that pushes back (a finite
+ * ingest buffer ahead of a stuck back end, or of one slower than what can
+ * arrive). 1 when memory runs out: the caution errs on the safe side. */
+static int can_congest(const struct scenario *sc, const struct topo *t,
+                       const struct workload *w)
+{
+    double *offered = calloc(t->n_ports, sizeof *offered);
+    double *mine = calloc(t->n_ports, sizeof *mine);
+    struct src_key *keys = malloc((w->n ? w->n : 1) * sizeof *keys);
+    struct lset one = {0}, touched = {0};
+    int congest = !offered || !mine || !keys;
+    uint32_t nk = 0;
+    for (uint32_t i = 0; !congest && i < w->n; i++)
+        if (w->xfers[i].bytes)
+            keys[nk++] = (struct src_key){w->xfers[i].src, i};
+    if (!congest)
+        qsort(keys, nk, sizeof *keys, cmp_src);
+    for (uint32_t k = 0; !congest && k < nk; k++) {
+        const struct transfer *x = &w->xfers[keys[k].id];
+        uint32_t path[TOPO_MAX_HOPS], np;
+        double nic = (double)t->ports[t->nodes[x->src].first_port].bps;
+        double rate = x->rate_bps && (double)x->rate_bps < nic ? (double)x->rate_bps : nic;
+        if (flow_links(t, sc, x, &one, path, &np) < 0)
+            continue; /* no path: the run reports it */
+        for (uint32_t j = 0; j < one.n; j++) {
+            if (mine[one.link[j]] == 0 && lset_push(&touched, one.link[j], 0, 64) < 0) {
+                congest = 1;
+                break;
+            }
+            mine[one.link[j]] += one.w[j] * rate;
+        }
+        if (k + 1 < nk && keys[k + 1].src == x->src)
+            continue;
+        for (uint32_t j = 0; j < touched.n; j++) { /* the source's last transfer */
+            uint32_t l = touched.link[j];
+            offered[l] += mine[l] < nic ? mine[l] : nic;
+            mine[l] = 0;
+        }
+        touched.n = 0;
+    }
+    for (uint32_t l = 0; !congest && l < t->n_ports; l++)
+        congest = !t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL);
+    for (uint32_t j = 0; !congest && sc->storage.ingest_buffer && j < t->n_storage; j++) {
+        double in = offered[t->nodes[t->first_storage + j].leaf_port];
+        congest = in > 0 && (j < sc->storage.stuck_nodes ||
+                             (sc->storage.drain_bps && in > (double)sc->storage.drain_bps));
+    }
+    free(offered);
+    free(mine);
+    free(keys);
+    free(one.link);
+    free(one.w);
+    free(touched.link);
+    free(touched.w);
+    return congest;
+}
+
+static void unmodelled_add(struct results *r, const char *key, const char *value,
+                           const char *effect)
+{
+    if (r->n_unmodelled >= sizeof r->unmodelled / sizeof r->unmodelled[0])
+        return;
+    struct unmodelled *u = &r->unmodelled[r->n_unmodelled++];
+    u->key = key;
+    snprintf(u->value, sizeof u->value, "%s", value);
+    u->effect = effect;
+}
+
+uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
+                          const struct workload *w, struct results *r)
+{
+    int lb = sc->fabric.load_balancing;
+    int per_packet = lb == LB_SPRAY || (lb == LB_ADAPTIVE && sc->fabric.adaptive_per_packet);
+    int per_flowlet = lb == LB_FLOWLET || (lb == LB_ADAPTIVE && !sc->fabric.adaptive_per_packet);
+    int dcqcn = sc->transport.cc == CC_DCQCN;
+    int congest = can_congest(sc, t, w);
+    /* a flowlet moves after a gap: a pause, a drop, or a rate cut */
+    int moves = per_flowlet && (congest || dcqcn);
+    char v[24];
+    r->n_unmodelled = 0;
+    if (congest)
+        unmodelled_add(r, "fabric.pfc.enabled", sc->fabric.pfc ? "true" : "false",
+                       sc->fabric.pfc ? "PFC pauses and head-of-line blocking"
+                                      : "tail drops and resends");
+    if (dcqcn)
+        unmodelled_add(r, "transport.cc", "dcqcn", "rate control");
+    if (moves)
+        unmodelled_add(r, "fabric.load_balancing", lb == LB_FLOWLET ? "flowlet" : "adaptive",
+                       lb == LB_FLOWLET ? "flowlets move when pauses outlast the timeout"
+                                        : "least-loaded placement; flowlets move");
+    if (lb == LB_SPRAY && sc->fabric.spray_random)
+        unmodelled_add(r, "fabric.lb.spray_random", "true", "uneven per-packet choices");
+    if ((per_packet || moves) && sc->transport.receiver == RX_GBN)
+        unmodelled_add(r, "transport.receiver", "gbn", "reordering: go-back-N resends");
+    if (sc->storage.max_outstanding) {
+        snprintf(v, sizeof v, "%u", sc->storage.max_outstanding);
+        unmodelled_add(r, "storage.max_outstanding", v, "request window");
+    }
+    return r->n_unmodelled;
+}
+
+size_t fluid_unmodelled_text(const struct results *r, char *buf, size_t cap)
+{
+    size_t len = 0;
+    if (cap)
+        buf[0] = '\0';
+    for (uint32_t i = 0; i < r->n_unmodelled && len < cap; i++) {
+        const struct unmodelled *u = &r->unmodelled[i];
+        int n = snprintf(buf + len, cap - len, "%s%s=%s (%s)", i ? ", " : "", u->key, u->value,
+                         u->effect);
+        len += n > 0 ? (size_t)n : 0;
+    }
+    return len < cap ? len : cap ? cap - 1 : 0;
+}
+
 struct start_key {
     uint64_t t;
     uint32_t id;
@@ -935,6 +1067,7 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = setup(n, sc, t, w, e);
     if (rc == 0) {
+        fluid_unmodelled(sc, t, w, r);
         fsample_init(&n->fs, r, sc->telemetry.interval_ps);
         n->time_limit = bound_time_limit_ps(sc, r->bound_s);
         n->progress = r->progress;

@@ -15,8 +15,13 @@
  * that have meaning for a fluid (fsample.h): throughput per segment, bytes
  * still to deliver, active transfers; with telemetry.ports, r->ports with
  * the bytes each link carried. A failed link has no capacity: a transfer
- * routed onto one is a violated invariant. docs/fluid.md says what else it
- * ignores. */
+ * routed onto one is a violated invariant.
+ *
+ * What it does not model, and so where its completion is an optimistic bound
+ * (fluid_unmodelled lists it per scenario; docs/fluid.md): PFC pauses and
+ * head-of-line blocking, or tail drops, wherever a queue can build; DCQCN;
+ * flowlets and adaptive flowlets moving after gaps; reordering under
+ * go-back-N receivers; random spraying; the storage request window. */
 #ifndef CKPT_FLUID_H
 #define CKPT_FLUID_H
 
@@ -30,5 +35,16 @@
  * writers, link figures, invariants, perf). Returns 0, or -1 with e set. */
 int fluid_run(const struct scenario *sc, const struct topo *t,
               const struct workload *w, struct results *r, struct err *e);
+
+/* Fill r->unmodelled with what this engine ignores in sc (on t and w) that
+ * the packet engine would show: each entry a key, its value and the effect.
+ * The one place that decides it: runs, auto's reason and reports read it.
+ * Returns r->n_unmodelled. */
+uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
+                          const struct workload *w, struct results *r);
+
+/* "key=value (effect), ..." of r->unmodelled into buf (cap bytes, always
+ * terminated when cap > 0); returns its length. */
+size_t fluid_unmodelled_text(const struct results *r, char *buf, size_t cap);
 
 #endif

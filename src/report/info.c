@@ -1,6 +1,7 @@
 /* Reports that need no run: the built-in catalog and a scenario described
  * before running it. */
 #include <stdio.h>
+#include <string.h>
 
 #include "../../include/ckptnet.h"
 #include "../scenario/catalog.h"
@@ -49,6 +50,28 @@ void report_catalog(FILE *out)
     }
 }
 
+/* A number of a range: whole above 100, else 2 digits. */
+static void range_num(char *buf, size_t len, double v)
+{
+    snprintf(buf, len, v >= 100 ? "%.0f" : "%.2g", v);
+}
+
+/* "20-60 s": a wall-time range in the unit of its top (one figure when the
+ * two round alike). */
+static const char *wall_range(double lo, double hi, char *buf, size_t len)
+{
+    double m = hi >= 1 ? 1 : hi >= 1e-3 ? 1e3 : 1e6;
+    const char *u = hi >= 1 ? "s" : hi >= 1e-3 ? "ms" : "us";
+    char a[24], b[24];
+    range_num(a, sizeof a, lo * m);
+    range_num(b, sizeof b, hi * m);
+    if (!strcmp(a, b))
+        snprintf(buf, len, "%s %s", a, u);
+    else
+        snprintf(buf, len, "%s-%s %s", a, b, u);
+    return buf;
+}
+
 static void echo_line(void *ud, const char *key, const char *value, int kind)
 {
     (void)kind;
@@ -59,7 +82,7 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
 {
     const struct results *r = &d->r;
     const struct plan_summary *p = &r->plan;
-    char a[32], b[32], c[32], src[1024];
+    char a[32], b[32], src[1024];
     fprintf(out, "ckptnet describe: scenario %s, seed %llu (not run)\n",
             sc->source[0] ? err_escape(src, sizeof src, sc->source) : "default",
             (unsigned long long)sc->seed);
@@ -92,11 +115,23 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
     }
     fprintf(out, "  engine      %s (%s)\n", d->engine == ENGINE_FLUID ? "fluid" : "packet",
             r->engine_reason);
-    fprintf(out, "  estimate    ~%.3g events", d->est_events);
-    if (d->engine != ENGINE_FLUID)
-        fprintf(out, " (%.3g packets x 8)", d->est_packets);
-    fprintf(out, ", memory <= %s, ~%s of wall time\n", fmt_bytes(d->est_mem_bytes, a, sizeof a),
-            fmt_secs(d->est_wall_s, c, sizeof c));
+    char wall[80];
+    fprintf(out, "  estimate    ~%.3g", d->est_events);
+    if (d->est_events_max > d->est_events)
+        fprintf(out, "-%.3g", d->est_events_max);
+    fprintf(out, " events");
+    if (d->engine != ENGINE_FLUID && d->est_resends)
+        fprintf(out, " (%.3g packets x 8 at least; go-back-N resends up to sim.time_limit)",
+                d->est_packets);
+    else if (d->engine != ENGINE_FLUID)
+        fprintf(out, " (%.3g packets x 8-%.2g)", d->est_packets,
+                d->est_packets > 0 ? d->est_events_max / d->est_packets : 8.0);
+    fprintf(out, ", memory <= %s, ~%s of wall time", fmt_bytes(d->est_mem_bytes, a, sizeof a),
+            wall_range(d->est_wall_s, d->est_wall_max_s, wall, sizeof wall));
+    if (d->est_resends)
+        fprintf(out, " (at least %s: reordered or dropped packets are resent, for as long "
+                     "as it takes)", fmt_secs(d->est_wall_s, b, sizeof b));
+    fputc('\n', out);
     fprintf(out, "effective scenario (docs/scenario.md):\n");
     scenario_echo(sc, echo_line, out);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../include/ckptnet.h"
+#include "../fluid/fluid.h"
 #include "../topo/topo.h"
 #include "internal.h"
 
@@ -94,6 +95,11 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 r->transfers);
     if (!strncmp(r->engine_reason, "auto", 4))
         fprintf(out, "  engine      %s: %s\n", r->engine_reason, r->engine);
+    if (!strcmp(r->engine, "fluid") && r->n_unmodelled) {
+        char list[sizeof r->engine_reason];
+        fluid_unmodelled_text(r, list, sizeof list);
+        fprintf(out, "  fluid       ignores: %s; its completion is optimistic\n", list);
+    }
     if (r->has_packet_stats)
         fprintf(out, "  network     drops %llu; PFC %llu pause frames, %s paused "
                      "(all ports), %s worst port; max queue %s, max switch buffer %s\n",
@@ -342,6 +348,19 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     json_t *root = json_object();
     put_dotted(root, "engine", json_string(r->engine));
     put_dotted(root, "engine_reason", json_string(r->engine_reason));
+    if (!strcmp(r->engine, "fluid")) { /* what its figure ignores (fluid.h) */
+        json_t *a = json_array();
+        for (uint32_t i = 0; i < r->n_unmodelled; i++) {
+            const struct unmodelled *u = &r->unmodelled[i];
+            json_t *o = json_object();
+            json_object_set_new(o, "key", json_string(u->key));
+            json_object_set_new(o, "value", json_string(u->value));
+            json_object_set_new(o, "effect", json_string(u->effect));
+            json_array_append_new(a, o);
+        }
+        put_dotted(root, "fluid.optimistic", json_boolean(r->n_unmodelled > 0));
+        put_dotted(root, "fluid.unmodelled", a);
+    }
     put_dotted(root, "checkpoint.bytes", U(r->ckpt_bytes));
     put_dotted(root, "checkpoint.writers", U(r->writers));
     put_dotted(root, "checkpoint.finished", json_boolean(r->finished));

@@ -46,8 +46,19 @@ struct ckpt_progress {
 
 struct results {
     const char *engine;        /* "packet" or "fluid": the engine that ran */
-    char engine_reason[160];   /* why it ran (engine: auto explains its pick) */
+    char engine_reason[512];   /* why it ran (engine: auto explains its pick) */
     int has_packet_stats;      /* 0: drops, PFC, queues, packets unknown (fluid) */
+    /* what the fluid engine's figure ignores in this scenario
+     * (fluid_unmodelled, src/fluid/fluid.h): each a key, its value and the
+     * effect the packet engine would show; n_unmodelled > 0 makes the fluid
+     * completion an optimistic bound. Filled by fluid runs (and auto's pick
+     * of fluid); key and effect are static strings. */
+    uint32_t n_unmodelled;
+    struct unmodelled {
+        const char *key;
+        char value[24];
+        const char *effect;
+    } unmodelled[8];
 
     /* checkpoint */
     uint64_t ckpt_bytes;
