@@ -406,8 +406,32 @@ static void storage_outstanding_window(void)
     results_release(&win);
 }
 
+/* A request size that is not a whole number of packets (64KB = 15.6 packets
+ * of 4096 B) once deadlocked: the packet that crossed into the next request
+ * was held for the window, so the request never completed and was never
+ * acknowledged. Every request size must finish, one request per round trip. */
+static void storage_window_unaligned(void)
+{
+    static const char *const sizes[] = {"storage.request_size=64KB",
+                                        "storage.request_size=10000B",
+                                        "storage.request_size=4097B"};
+    for (int i = 0; i < 3; i++) {
+        struct scenario sc;
+        star(&sc, 1, 1);
+        test_set(&sc, "workload.bytes_per_writer=2MB");
+        test_set(&sc, "storage.max_outstanding=1");
+        test_set(&sc, "%s", sizes[i]);
+        struct results r;
+        CHECK(test_run(&sc, &r) == 0);
+        CHECKF(r.ok && r.flows_done == 1, "%s: %s", sizes[i], r.violation);
+        CHECK(r.acks > 0 && r.window_stalls > 0);
+        results_release(&r);
+    }
+}
+
 SUITE(suite_storage) = {
     {"storage_outstanding_window", storage_outstanding_window},
+    {"storage_window_unaligned", storage_window_unaligned},
     {"storage_drain_backpressure", storage_drain_backpressure},
     {"pfc_watchdog_breaks_storm", pfc_watchdog_breaks_storm},
     {0, 0},

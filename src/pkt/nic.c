@@ -93,10 +93,11 @@ struct packet *nic_pull(struct pnet *n, struct port *p)
         }
     }
     /* storage.max_outstanding: a client may have that many requests in
-     * flight; the next one waits for an acknowledgement */
-    uint64_t next = f->bytes - f->sent < n->sc->fabric.mtu ? f->bytes - f->sent
-                                                          : n->sc->fabric.mtu;
-    if (n->window && f->sent >= f->max_sent && nic->outstanding + next > n->window) {
+     * flight; the next one waits for an acknowledgement. A packet goes while
+     * the window is not full, so a request that does not end on a packet
+     * boundary may overshoot it by less than a packet: holding that packet
+     * back would leave the request short and never acknowledged. */
+    if (n->window && f->sent >= f->max_sent && nic->outstanding >= n->window) {
         n->window_stalls++;
         return NULL; /* an ACK kicks the port */
     }
