@@ -506,6 +506,8 @@ static void html_has_plots(void)
         CHECK(strstr(buf, "<tr class=\"bn\"><td>storage NIC"));
         /* money carries its currency */
         CHECK(strstr(buf, "money per day (at 2 USD per GPU-hour)") != NULL);
+        /* the page gives the summary's reasons for a segment without a limit */
+        CHECK(strstr(buf, "not limited (no cluster.d2h_rate or rate cap)") != NULL);
         /* self-contained: no scripts, nothing fetched */
         CHECK(!strstr(buf, "<script") && !strstr(buf, "src=") && !strstr(buf, "<link"));
         CHECK(!strstr(buf, "href=\"http") && !strstr(buf, "href='http"));

@@ -406,7 +406,7 @@ int report_inline_svg(FILE *out, const char *dir, const char *name, const char *
 
 /* ---- the page ------------------------------------------------------------ */
 
-static void segment_table(FILE *o, const struct results *r)
+static void segment_table(FILE *o, const struct scenario *sc, const struct results *r)
 {
     fprintf(o, "<table><tr><th>segment</th><th>capacity</th><th>carried</th>"
                "<th>utilisation</th><th>busiest element</th><th>time at capacity</th>"
@@ -418,9 +418,11 @@ static void segment_table(FILE *o, const struct results *r)
         fprintf(o, "<tr%s><td>", s == r->bottleneck.seg ? " class=\"bn\"" : "");
         html_text(o, path_seg_label(s));
         if (!f->applies) {
-            fprintf(o, "</td><td colspan=\"%d\">%s</td></tr>\n", r->has_packet_stats ? 8 : 7,
-                    s == PATH_HOST ? "not limited (no device-to-host rate or rate cap)"
-                                   : "keeps up (no drain rate)");
+            char why[320];
+            fprintf(o, "</td><td colspan=\"%d\">", r->has_packet_stats ? 8 : 7);
+            html_text(o, s == PATH_HOST ? host_unlimited(sc, r, why, sizeof why)
+                                        : "keeps up (no storage.drain_rate)");
+            fputs("</td></tr>\n", o);
             continue;
         }
         fprintf(o, "</td><td>%u x %s</td><td>%s</td><td>%.1f%%</td><td>%.1f%%</td>"
@@ -601,7 +603,7 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
         html_text(o, ver);
     }
     fprintf(o, "</pre>\n");
-    segment_table(o, r);
+    segment_table(o, sc, r);
     busiest_links(o, r);
     m = open_memstream(&sum, &sl);
     if (m) {

@@ -10,6 +10,9 @@
 
 const char *fmt_secs(double s, char *buf, size_t len);   /* "12.35 ms" */
 const char *fmt_rate(double bps, char *buf, size_t len); /* "400 Gbps" */
+/* Why the GPU -> NIC path set no limit (text and HTML say the same). */
+const char *host_unlimited(const struct scenario *sc, const struct results *r, char *buf,
+                           size_t len);
 const char *fmt_bytes(double b, char *buf, size_t len);  /* "2.048 GB" */
 const char *fmt_dur(double s, char *buf, size_t len);    /* "30 min", "3.1 h" */
 const char *fmt_num(double v, char *buf, size_t len);    /* 4 digits, no exponent */

@@ -71,7 +71,7 @@ static void verdict(FILE *out, const struct results *r)
 }
 
 /* Why the GPU -> NIC path set no limit: the rule it was checked against. */
-static const char *host_unlimited(const struct scenario *sc, const struct results *r, char *buf,
+const char *host_unlimited(const struct scenario *sc, const struct results *r, char *buf,
                                   size_t len)
 {
     const struct plan_summary *p = &r->plan;
