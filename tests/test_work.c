@@ -645,8 +645,9 @@ static void e2e_async_stall_is_staging(void)
 /* Transfers of sc (simple or model form) against the naive striping the
  * planner once did over every stripe slot: chunk j of a file to stripe
  * j mod stripe_count, every stripe that has bytes in stripe order, from the
- * file's home node on, split over the queue pairs. Returns the transfers
- * compared, or -1 on a build error. */
+ * file's home node on (file_mod or round_robin, computed in closed form),
+ * split over the queue pairs. Returns the transfers compared, or -1 on a
+ * build error. */
 static long stripes_vs_naive(const struct scenario *sc, const char *what)
 {
     struct err e = {""};
@@ -667,7 +668,27 @@ static long stripes_vs_naive(const struct scenario *sc, const char *what)
     uint32_t qps = sc->transport.qps_per_writer ? sc->transport.qps_per_writer : 1;
     uint64_t ss = sc->storage.stripe_size, sum = 0;
     uint64_t *sb = calloc(c, sizeof *sb);
-    int bad = 0;
+    uint32_t *home = calloc(p.n_files + 1, sizeof *home);
+    int bad = !home;
+    /* homes: file_mod f mod M; round_robin (all writers start together)
+     * deals slot 0 of every rank in file order, then slot 1, ...: the k-th
+     * file dealt starts at k c mod M, plus one per time round when striped
+     * with M mod c != 1 (the cursor wraps floor(k c / M) times before it) */
+    for (uint32_t f = 0, k = 0, slot = 0, more = 1; home && more; slot++) {
+        more = 0;
+        for (f = 0; f < p.n_files; f++) {
+            uint32_t sl = 0;
+            for (uint32_t g = f; g > 0 && p.files[g - 1].rank == p.files[f].rank; g--)
+                sl++;
+            more |= sl > slot;
+            if (sl != slot)
+                continue;
+            uint64_t kc = (uint64_t)k++ * c;
+            uint64_t prec = c > 1 && M % c != 1 ? kc / M : 0;
+            home[f] = sc->storage.placement == PLACE_FILE_MOD ? f % M
+                                                              : (uint32_t)((kc % M + prec) % M);
+        }
+    }
     for (uint32_t f = 0; sb && f < p.n_files && !bad; f++) {
         memset(sb, 0, c * sizeof *sb);
         for (uint64_t j = 0, off = 0; off < p.files[f].bytes; j++, off += ss)
@@ -678,7 +699,7 @@ static long stripes_vs_naive(const struct scenario *sc, const char *what)
                 if (!qb)
                     continue;
                 const struct transfer *x = i < w.n ? &w.xfers[i] : NULL;
-                bad = !x || x->dst != t.first_storage + (f % M + k) % M || x->bytes != qb;
+                bad = !x || x->dst != t.first_storage + (home[f] + k) % M || x->bytes != qb;
                 CHECKF(!bad, "%s: file %u stripe %u qp %u: transfer %u %s", what, f, k, q, i,
                        x ? "differs" : "missing");
                 i++;
@@ -690,6 +711,7 @@ static long stripes_vs_naive(const struct scenario *sc, const char *what)
     CHECKF(sum == w.total_bytes && sum == p.total_bytes, "%s: %llu bytes in transfers, %llu planned",
            what, (unsigned long long)sum, (unsigned long long)p.total_bytes);
     free(sb);
+    free(home);
     arena_release(&a);
     return bad ? -1 : (long)i;
 }
@@ -721,7 +743,7 @@ static void work_striping_matches_naive(void)
         sc.storage.nodes = 1 + (uint32_t)rng_below(&g, 12);
         sc.storage.stripe_count = 1 + (uint32_t)rng_below(&g, sc.storage.nodes);
         sc.transport.qps_per_writer = 1 + (uint32_t)rng_below(&g, 3);
-        sc.storage.placement = PLACE_FILE_MOD; /* the naive home: f mod M */
+        sc.storage.placement = n % 2 ? PLACE_FILE_MOD : PLACE_ROUND_ROBIN;
         CHECK(stripes_vs_naive(&sc, what) > 0);
     }
 }
