@@ -247,9 +247,11 @@ static int build_ok(struct built *b, const struct scenario *sc)
 static void work_simple_form_unchanged(void)
 {
     /* the simple form is exactly the original rule: writer i = node i
-     * writes bytes_per_writer to storage node i mod M at a uniform offset */
+     * writes bytes_per_writer to storage node i mod M at a uniform offset
+     * (storage.placement: file_mod; round_robin deals in start order) */
     struct scenario sc;
     scenario_defaults(&sc);
+    sc.storage.placement = PLACE_FILE_MOD;
     sc.cluster.nodes = 40;
     sc.storage.nodes = 3;
     sc.workload.start_jitter_ps = 5000000;
@@ -280,6 +282,7 @@ static void work_striping(void)
     sc.storage.nodes = 4;
     sc.storage.stripe_count = 3;
     sc.storage.stripe_size = 1 << 20;
+    sc.storage.placement = PLACE_FILE_MOD; /* home f mod M */
     sc.workload.bytes_per_writer = (10 << 20) + (1 << 19); /* 10.5 MiB */
     struct built b;
     CHECK(build_ok(&b, &sc) == 0);
@@ -642,8 +645,9 @@ static void e2e_async_stall_is_staging(void)
 /* Transfers of sc (simple or model form) against the naive striping the
  * planner once did over every stripe slot: chunk j of a file to stripe
  * j mod stripe_count, every stripe that has bytes in stripe order, from the
- * file's home node on, split over the queue pairs. Returns the transfers
- * compared, or -1 on a build error. */
+ * file's home node on (file_mod or round_robin, computed in closed form),
+ * split over the queue pairs. Returns the transfers compared, or -1 on a
+ * build error. */
 static long stripes_vs_naive(const struct scenario *sc, const char *what)
 {
     struct err e = {""};
@@ -664,7 +668,27 @@ static long stripes_vs_naive(const struct scenario *sc, const char *what)
     uint32_t qps = sc->transport.qps_per_writer ? sc->transport.qps_per_writer : 1;
     uint64_t ss = sc->storage.stripe_size, sum = 0;
     uint64_t *sb = calloc(c, sizeof *sb);
-    int bad = 0;
+    uint32_t *home = calloc(p.n_files + 1, sizeof *home);
+    int bad = !home;
+    /* homes: file_mod f mod M; round_robin (all writers start together)
+     * deals slot 0 of every rank in file order, then slot 1, ...: the k-th
+     * file dealt starts at k c mod M, plus one per time round when striped
+     * with M mod c != 1 (the cursor wraps floor(k c / M) times before it) */
+    for (uint32_t f = 0, k = 0, slot = 0, more = 1; home && more; slot++) {
+        more = 0;
+        for (f = 0; f < p.n_files; f++) {
+            uint32_t sl = 0;
+            for (uint32_t g = f; g > 0 && p.files[g - 1].rank == p.files[f].rank; g--)
+                sl++;
+            more |= sl > slot;
+            if (sl != slot)
+                continue;
+            uint64_t kc = (uint64_t)k++ * c;
+            uint64_t prec = c > 1 && M % c != 1 ? kc / M : 0;
+            home[f] = sc->storage.placement == PLACE_FILE_MOD ? f % M
+                                                              : (uint32_t)((kc % M + prec) % M);
+        }
+    }
     for (uint32_t f = 0; sb && f < p.n_files && !bad; f++) {
         memset(sb, 0, c * sizeof *sb);
         for (uint64_t j = 0, off = 0; off < p.files[f].bytes; j++, off += ss)
@@ -675,7 +699,7 @@ static long stripes_vs_naive(const struct scenario *sc, const char *what)
                 if (!qb)
                     continue;
                 const struct transfer *x = i < w.n ? &w.xfers[i] : NULL;
-                bad = !x || x->dst != t.first_storage + (f % M + k) % M || x->bytes != qb;
+                bad = !x || x->dst != t.first_storage + (home[f] + k) % M || x->bytes != qb;
                 CHECKF(!bad, "%s: file %u stripe %u qp %u: transfer %u %s", what, f, k, q, i,
                        x ? "differs" : "missing");
                 i++;
@@ -687,6 +711,7 @@ static long stripes_vs_naive(const struct scenario *sc, const char *what)
     CHECKF(sum == w.total_bytes && sum == p.total_bytes, "%s: %llu bytes in transfers, %llu planned",
            what, (unsigned long long)sum, (unsigned long long)p.total_bytes);
     free(sb);
+    free(home);
     arena_release(&a);
     return bad ? -1 : (long)i;
 }
@@ -718,6 +743,7 @@ static void work_striping_matches_naive(void)
         sc.storage.nodes = 1 + (uint32_t)rng_below(&g, 12);
         sc.storage.stripe_count = 1 + (uint32_t)rng_below(&g, sc.storage.nodes);
         sc.transport.qps_per_writer = 1 + (uint32_t)rng_below(&g, 3);
+        sc.storage.placement = n % 2 ? PLACE_FILE_MOD : PLACE_ROUND_ROBIN;
         CHECK(stripes_vs_naive(&sc, what) > 0);
     }
 }
@@ -769,6 +795,166 @@ static void work_wide_striping_linear(void)
     CHECK(stripes_vs_naive(&sc, "wide") == 200);
 }
 
+
+/* ---- placement (storage.placement, storage.stripe_start) ---------------- */
+
+/* Bytes per storage node from the transfers themselves; checks that the
+ * summary's node_bytes agree and that every byte is on some node. */
+static int node_bytes_of(const struct built *b, uint64_t *nb, uint32_t M)
+{
+    uint64_t sum = 0;
+    memset(nb, 0, M * sizeof *nb);
+    for (uint32_t i = 0; i < b->w.n; i++) {
+        nb[b->w.xfers[i].dst - b->t.first_storage] += b->w.xfers[i].bytes;
+        sum += b->w.xfers[i].bytes;
+    }
+    int ok = sum == b->w.total_bytes && b->w.sum.nodes_listed == M;
+    for (uint32_t n = 0; ok && n < M; n++)
+        ok = nb[n] == b->w.sum.node_bytes[n];
+    CHECKF(ok, "node bytes: transfers and summary disagree (or bytes lost)");
+    return ok;
+}
+
+/* Node of transfer i (a file's stripe). */
+static uint32_t dst_of(const struct built *b, uint32_t i)
+{
+    return b->w.xfers[i].dst - b->t.first_storage;
+}
+
+/* Hand counts. 5 files of 10.5 MiB, 1 MiB stripes over 3 of 4 nodes:
+ * stripe 0 holds chunks 0,3,6,9 (4 MiB), stripe 1 chunks 1,4,7,10 (3.5
+ * MiB), stripe 2 chunks 2,5,8 (3 MiB).
+ *   file_mod starts 0,1,2,3,0; round_robin's cursor moves 3 a file and
+ *   does not precess (4 mod 3 = 1): starts 0,3,2,1,0. Either way nodes
+ *   0..3 hold 14.5, 14, 13.5, 10.5 MiB: max/mean = 14.5 / 13.125.
+ *   With a 1 GB/s back end (slower than the 400G NIC) the skew costs
+ *   (14.5 - 13.125) MiB / 1 GB/s = 1.441792 ms, 1.375 / 13.125 = 10.48%.
+ * Stripe count 2 precesses (4 mod 2 = 0): cursor 0, 2, wrap +1: 1, 3,
+ * wrap +1: 2.
+ * More nodes than files: 2 files of 8 MiB striped 4 wide over 8 nodes:
+ * round_robin uses all 8 (2 MiB each, skew 1); file_mod puts both on
+ * nodes 0..4 (2, 4, 4, 4, 2 MiB and three idle: skew 2). */
+static void work_placement_hand_count(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 5;
+    sc.storage.nodes = 4;
+    sc.storage.stripe_count = 3;
+    sc.storage.stripe_size = 1 << 20;
+    sc.storage.drain_bps = 8000000000ull; /* 1 GB/s */
+    sc.workload.bytes_per_writer = (10 << 20) + (1 << 19);
+    static const uint32_t starts[2][5] = {{0, 3, 2, 1, 0}, {0, 1, 2, 3, 0}};
+    const uint64_t mib = 1 << 20, want[4] = {29 * mib / 2, 14 * mib, 27 * mib / 2, 21 * mib / 2};
+    for (int rule = 0; rule < 2; rule++) {
+        sc.storage.placement = rule ? PLACE_FILE_MOD : PLACE_ROUND_ROBIN;
+        struct built b;
+        uint64_t nb[4];
+        if (build_ok(&b, &sc) < 0 || !node_bytes_of(&b, nb, 4)) {
+            CHECK(0);
+            return;
+        }
+        for (uint32_t f = 0; f < 5; f++)
+            CHECKF(dst_of(&b, 3 * f) == starts[rule][f], "rule %d file %u starts on %u", rule,
+                   f, dst_of(&b, 3 * f));
+        for (uint32_t n = 0; n < 4; n++)
+            CHECKF(nb[n] == want[n], "rule %d node %u: %llu", rule, n, (unsigned long long)nb[n]);
+        const struct plan_summary *s = &b.w.sum;
+        CHECK(s->node_max_bytes == 29 * mib / 2 && s->storage_nodes == 4);
+        CHECKF(fabs(s->node_skew - 14.5 / 13.125) < 1e-12, "%.12g", s->node_skew);
+        CHECKF(s->skew_cost_ps == 1441792000ull, "%llu", (unsigned long long)s->skew_cost_ps);
+        CHECKF(fabs(s->skew_cost_pct - 100 * 1.375 / 13.125) < 1e-9, "%.12g", s->skew_cost_pct);
+        CHECK(!strcmp(s->placement, rule ? "file_mod" : "round_robin"));
+        arena_release(&b.a);
+    }
+    sc.storage.stripe_count = 2;
+    sc.storage.placement = PLACE_ROUND_ROBIN;
+    struct built b;
+    static const uint32_t prec[5] = {0, 2, 1, 3, 2};
+    if (build_ok(&b, &sc) == 0)
+        for (uint32_t f = 0; f < 5; f++)
+            CHECKF(dst_of(&b, 2 * f) == prec[f], "file %u starts on %u", f, dst_of(&b, 2 * f));
+    arena_release(&b.a);
+
+    sc.cluster.nodes = 2;
+    sc.storage.nodes = 8;
+    sc.storage.stripe_count = 4;
+    sc.storage.drain_bps = 0;
+    sc.workload.bytes_per_writer = 8 << 20;
+    static const uint64_t wide[2][8] = {{2, 2, 2, 2, 2, 2, 2, 2}, {2, 4, 4, 4, 2, 0, 0, 0}};
+    for (int rule = 0; rule < 2; rule++) {
+        sc.storage.placement = rule ? PLACE_FILE_MOD : PLACE_ROUND_ROBIN;
+        uint64_t nb[8];
+        if (build_ok(&b, &sc) < 0 || !node_bytes_of(&b, nb, 8)) {
+            CHECK(0);
+            return;
+        }
+        for (uint32_t n = 0; n < 8; n++)
+            CHECKF(nb[n] == wide[rule][n] * mib, "rule %d node %u: %llu", rule, n,
+                   (unsigned long long)nb[n]);
+        CHECKF(fabs(b.w.sum.node_skew - (rule ? 2.0 : 1.0)) < 1e-12, "%.12g", b.w.sum.node_skew);
+        CHECK(rule ? b.w.sum.skew_cost_pct > 99 : b.w.sum.skew_cost_ps == 0);
+        arena_release(&b.a);
+    }
+}
+
+/* The MLPerf Llama 3 70B scenario (64 ranks, each a 2 B/param weights file
+ * and a 12 B/param optimizer file): file f mod 4 puts every optimizer file
+ * on nodes 1 and 3, 12/7 = 1.71x the mean; round_robin (creates dealt in
+ * lockstep order) and hash keep every node within 5% of the mean. Bytes
+ * conserved; hash and random starts are the same for a seed and differ
+ * across seeds. */
+static void work_placement_mlperf70b(void)
+{
+    struct scenario sc;
+    struct err e = {""};
+    scenario_defaults(&sc);
+    if (scenario_load_file(&sc, "scenarios/mlperf-llama3-70b.yaml", &e) < 0) {
+        CHECKF(0, "%s", e.msg);
+        return;
+    }
+    CHECK(sc.storage.placement == PLACE_ROUND_ROBIN); /* the default */
+    uint64_t nb[4], first[4] = {0};
+    for (int rule = 0; rule < 4; rule++) {
+        sc.storage.placement = rule == 3 ? PLACE_ROUND_ROBIN : rule;
+        sc.storage.stripe_start = rule == 3 ? START_RANDOM : START_ROUND_ROBIN;
+        struct built b;
+        if (build_ok(&b, &sc) < 0 || !node_bytes_of(&b, nb, 4)) {
+            CHECK(0);
+            return;
+        }
+        double mean = (double)b.w.total_bytes / 4, worst = 0;
+        for (int n = 0; n < 4; n++)
+            worst = fmax(worst, fabs((double)nb[n] / mean - 1));
+        if (rule == PLACE_FILE_MOD)
+            CHECKF(fabs(b.w.sum.node_skew - 12.0 / 7) < 1e-3 && nb[0] < nb[1] && nb[2] < nb[3],
+                   "file_mod skew %.4f", b.w.sum.node_skew);
+        else if (rule < 3)
+            CHECKF(worst < 0.05 && b.w.sum.node_skew < 1.05, "rule %d: a node %.1f%% off the mean",
+                   rule, 100 * worst);
+        CHECKF(b.w.total_bytes == 987751890944ull, "%llu", (unsigned long long)b.w.total_bytes);
+        arena_release(&b.a);
+        if (rule == PLACE_HASH || rule == 3) {
+            /* same seed: same bytes per node; another seed: others */
+            memcpy(first, nb, sizeof nb);
+            if (build_ok(&b, &sc) == 0 && node_bytes_of(&b, nb, 4))
+                CHECKF(!memcmp(first, nb, sizeof nb), "rule %d not deterministic", rule);
+            arena_release(&b.a);
+            sc.seed = 2;
+            if (build_ok(&b, &sc) == 0 && node_bytes_of(&b, nb, 4))
+                CHECKF(memcmp(first, nb, sizeof nb), "rule %d ignores the seed", rule);
+            arena_release(&b.a);
+            sc.seed = 1;
+        }
+    }
+    /* random starts only mean something for round_robin */
+    sc.storage.placement = PLACE_HASH;
+    sc.storage.stripe_start = START_RANDOM;
+    struct built b;
+    CHECK(build(&b, &sc, &e) == -1 && strstr(e.msg, "storage.stripe_start"));
+    arena_release(&b.a);
+}
+
 SUITE(suite_work) = {
     {"work_striping_matches_naive", work_striping_matches_naive},
     {"work_wide_striping_linear", work_wide_striping_linear},
@@ -786,5 +972,7 @@ SUITE(suite_work) = {
     {"work_bad_model_inputs", work_bad_model_inputs},
     {"e2e_stagger_lowers_queues_and_pauses", e2e_stagger_lowers_queues_and_pauses},
     {"e2e_async_stall_is_staging", e2e_async_stall_is_staging},
+    {"work_placement_hand_count", work_placement_hand_count},
+    {"work_placement_mlperf70b", work_placement_mlperf70b},
     {0, 0},
 };

@@ -24,6 +24,7 @@ enum rng_stream {
     RNG_POLICY = 16, /* checkpoint policy offsets (jitter policy) */
     RNG_STRAGGLER = 17, /* which writers straggle */
     RNG_FAILURE = 18,   /* failure times of the cost Monte Carlo */
+    RNG_PLACEMENT = 19, /* storage placement: hash salt, random stripe starts */
 };
 
 struct rng {

@@ -81,6 +81,15 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
                  "compute leaves, %.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
+    {
+        const struct plan_summary *p = &r->plan;
+        fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs "
+                     "+%.1f%%, +%s, against an even spread)\n",
+                p->placement ? p->placement : "file_mod",
+                p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
+                p->node_skew, p->storage_nodes, p->skew_cost_pct,
+                fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
+    }
     if (r->warnings[0])
         fprintf(out, "  warning     %s\n", r->warnings);
     if (r->failed_links)
@@ -298,6 +307,17 @@ static void json_plan_cost(json_t *root, const struct results *r, const char *cu
     put_dotted(root, "checkpoint.shard_skew", json_real(p->skew));
     put_dotted(root, "checkpoint.first_start_s", json_real((double)p->first_start_ps / 1e12));
     put_dotted(root, "checkpoint.max_open_wait_s", json_real((double)p->max_open_wait_ps / 1e12));
+    put_dotted(root, "storage.placement", json_string(p->placement ? p->placement : ""));
+    put_dotted(root, "storage.stripe_start", json_string(p->stripe_start ? p->stripe_start : ""));
+    json_t *nb = p->nodes_listed ? json_array() : json_null();
+    for (uint32_t i = 0; i < p->nodes_listed; i++)
+        json_array_append_new(nb, json_integer((json_int_t)p->node_bytes[i]));
+    put_dotted(root, "storage.node_bytes", nb); /* null past PLAN_NODES_LISTED nodes */
+    put_dotted(root, "storage.node_max_bytes", json_integer((json_int_t)p->node_max_bytes));
+    put_dotted(root, "storage.node_mean_bytes", json_real(p->node_mean_bytes));
+    put_dotted(root, "storage.node_skew", json_real(p->node_skew));
+    put_dotted(root, "storage.skew_cost_s", json_real((double)p->skew_cost_ps / 1e12));
+    put_dotted(root, "storage.skew_cost_pct", json_real(p->skew_cost_pct));
     put_dotted(root, "checkpoint.end_s", real_or_null(c->end_s, r->finished));
     put_dotted(root, "checkpoint.drain_late", json_boolean(c->drain_late));
     if (!r->finished) { /* no completion, no cost */

@@ -76,9 +76,19 @@ static const struct key keys[] = {
     {"storage.nic_speed", T_RATE, FIELD(storage.nic_bps), "400Gbps", "1bps",
      "100Tbps", "NIC line rate of each storage node", NULL},
     {"storage.stripe_count", T_COUNT, FIELD(storage.stripe_count), "1", "1",
-     "100000", "storage nodes each file is striped over", NULL},
+     "100000", "storage nodes each file is striped over (placement hash: all)",
+     NULL},
     {"storage.stripe_size", T_SIZE, FIELD(storage.stripe_size), "1MiB", "1B",
      "1TB", "bytes of a file per stripe before the next storage node", NULL},
+    {"storage.placement", T_ENUM, FIELD(storage.placement), "round_robin", NULL,
+     NULL, "which storage nodes hold a file's bytes: round_robin (Lustre's "
+     "allocator: start targets dealt in create order), hash (every stripe_size "
+     "chunk hashed to a node), file_mod (file f starts at f mod nodes)",
+     "round_robin|hash|file_mod"},
+    {"storage.stripe_start", T_ENUM, FIELD(storage.stripe_start), "round_robin",
+     NULL, NULL, "round_robin placement: a file's first stripe goes to the next "
+     "node in create order (round_robin) or to a seeded random node (random)",
+     "round_robin|random"},
     {"storage.file_open_cost", T_TIME, FIELD(storage.file_open_ps), "0", NULL,
      "1000s", "time a storage node takes to create one file, one at a time", NULL},
     {"storage.drain_rate", T_RATE, FIELD(storage.drain_bps), "0", NULL,

@@ -46,6 +46,9 @@ enum writer_rule { RULE_DCP, RULE_MEGATRON, RULE_DEEPSPEED };
 enum ckpt_policy { POLICY_SYNC, POLICY_JITTER, POLICY_STAGGER, POLICY_RATE_LIMIT,
                    POLICY_ASYNC, POLICY_HIERARCHICAL };
 enum jitter_dist { JITTER_UNIFORM, JITTER_EXPONENTIAL };
+/* storage.placement, storage.stripe_start (docs/checkpoint.md, Placement) */
+enum placement { PLACE_ROUND_ROBIN, PLACE_HASH, PLACE_FILE_MOD };
+enum stripe_start { START_ROUND_ROBIN, START_RANDOM };
 
 struct scenario {
     uint64_t seed;
@@ -62,6 +65,8 @@ struct scenario {
         uint64_t nic_bps;
         uint32_t stripe_count;
         uint64_t stripe_size;
+        int placement;          /* enum placement */
+        int stripe_start;       /* enum stripe_start (round_robin placement) */
         uint64_t file_open_ps;  /* per file, serial per storage node */
         uint64_t drain_bps;     /* back end per node; 0 = keeps up */
         uint64_t ingest_buffer; /* per node; 0 = unlimited */

@@ -52,6 +52,10 @@ static inline uint32_t plan_node(const struct plan *p, const struct scenario *sc
     return p->model_form ? rank / sc->cluster.gpus_per_node : rank;
 }
 
+/* Storage nodes whose bytes the results list one by one (8 KB); larger
+ * clusters get the max, mean and skew only. */
+#define PLAN_NODES_LISTED 1024
+
 /* What the workload model made of the scenario; copied into the results
  * for the reports and the cost model. */
 struct plan_summary {
@@ -70,6 +74,18 @@ struct plan_summary {
     uint64_t stall_ps;       /* async, hierarchical: the GPU stall */
     int stall_measured;      /* 1: the stall is the measured end of the write */
     uint64_t max_open_wait_ps; /* longest wait of a file for its create */
+    /* placement (docs/checkpoint.md, Placement): bytes per storage node */
+    const char *placement, *stripe_start; /* storage.placement, .stripe_start */
+    uint32_t storage_nodes;  /* M */
+    uint32_t nodes_listed;   /* node_bytes[0..M) filled: M, or 0 when M > the cap */
+    uint64_t node_max_bytes; /* the busiest storage node's payload bytes */
+    double node_mean_bytes;  /* total / M */
+    double node_skew;        /* max / mean */
+    /* what the skew costs: the storage NIC / back-end term (bytes at rate)
+     * of the busiest node less the same term with total / M on every node */
+    uint64_t skew_cost_ps;
+    double skew_cost_pct;    /* against the even spread's term */
+    uint64_t node_bytes[PLAN_NODES_LISTED];
 };
 
 #endif

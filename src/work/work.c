@@ -9,6 +9,7 @@
 
 #include "../core/rng.h"
 #include "../core/units.h"
+#include "../stats/bound.h" /* wire_bytes */
 
 /* Runs whose ideal duration passes a quarter of the uint64 picosecond clock
  * are refused, as in scenario_validate. */
@@ -20,6 +21,12 @@ static const char *const rule_names[] = {"dcp", "megatron", "deepspeed"};
 static const char *const model_names[] = {"none", "llama3-8b", "llama3-70b",
                                           "llama3-405b", "gpt3-175b",
                                           "deepseek-v3", "dense-1t", "custom"};
+static const char *const placement_names[] = {"round_robin", "hash", "file_mod"};
+static const char *const start_names[] = {"round_robin", "random"};
+
+/* The hash placement hashes every chunk (twice); past this many chunks in
+ * all, planning would take seconds. */
+#define HASH_MAX_CHUNKS (UINT64_C(1) << 27)
 
 void workload_fabric(const struct scenario *sc, struct scenario *fab)
 {
@@ -42,6 +49,10 @@ static int policy_checks(const struct scenario *sc, struct err *e)
                           "cap > 0");
     if (pol == POLICY_JITTER && !sc->checkpoint.offset_ps)
         return err_set(e, "checkpoint.offset: the jitter policy needs a spread > 0");
+    if (sc->storage.stripe_start == START_RANDOM && sc->storage.placement != PLACE_ROUND_ROBIN)
+        return err_set(e, "storage.stripe_start: random applies to storage.placement: "
+                          "round_robin (file_mod starts file f at f mod nodes, hash "
+                          "places every chunk)");
     if (sc->storage.stripe_count > sc->storage.nodes)
         return err_set(e, "storage.stripe_count: %" PRIu32 " is more than the %"
                           PRIu32 " storage nodes", sc->storage.stripe_count,
@@ -77,6 +88,123 @@ static uint64_t stripe_bytes(uint64_t bytes, uint64_t s, uint32_t c, uint32_t k)
     return b;
 }
 
+/* ---- placement (docs/checkpoint.md, Placement) ------------------------ */
+
+struct placer {
+    int rule;              /* enum placement */
+    uint32_t M, c;         /* storage nodes, stripe count */
+    uint64_t ss, salt;     /* stripe size; hash: seeded salt */
+    uint32_t *start;       /* [files] round_robin, file_mod: node of stripe 0 */
+    uint64_t *acc;         /* [M] hash: one file's bytes per node; zero between files */
+    uint32_t *node;        /* [M] out: a file's nodes */
+    uint64_t *bytes;       /* [M] out: its bytes on each */
+};
+
+/* hash: node of chunk j of file f, uniform over M (multiply-high, no
+ * modulo bias to speak of) */
+CKPT_WRAPS static uint32_t hash_node(const struct placer *pl, uint32_t f, uint64_t j)
+{
+    uint64_t h = mix64(mix64(pl->salt ^ f) + j);
+    return (uint32_t)(((unsigned __int128)h * pl->M) >> 64);
+}
+
+/* The pieces of file f of b bytes: pl->node[i] holds pl->bytes[i] > 0 for
+ * i below the count returned, each node once. */
+static uint32_t place_file(struct placer *pl, uint32_t f, uint64_t b)
+{
+    uint64_t chunks = (b + pl->ss - 1) / pl->ss;
+    if (pl->rule != PLACE_HASH) {
+        /* a file of fewer chunks than stripes fills only its first stripes:
+         * visiting just those keeps planning linear in transfers */
+        uint32_t used = chunks < pl->c ? (uint32_t)chunks : pl->c;
+        for (uint32_t k = 0; k < used; k++) {
+            pl->node[k] = (pl->start[f] + k) % pl->M;
+            pl->bytes[k] = stripe_bytes(b, pl->ss, pl->c, k);
+        }
+        return used;
+    }
+    uint32_t n = 0;
+    for (uint64_t j = 0; j < chunks; j++) {
+        uint32_t d = hash_node(pl, f, j);
+        if (!pl->acc[d])
+            pl->node[n++] = d;
+        pl->acc[d] += j + 1 < chunks ? pl->ss : b - j * pl->ss;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        pl->bytes[i] = pl->acc[pl->node[i]];
+        pl->acc[pl->node[i]] = 0;
+    }
+    return n;
+}
+
+struct create_req {
+    uint64_t t;            /* create request time: its writer's start */
+    uint32_t slot, file;   /* slot: its place among its rank's files */
+};
+
+/* Create order: every rank's first file before any rank's second (ranks
+ * save their files in the same sequence, in lockstep: DeepSpeed's model
+ * states, then its optimizer states), then request time, then file index. */
+static int create_cmp(const void *pa, const void *pb)
+{
+    const struct create_req *a = pa, *b = pb;
+    if (a->slot != b->slot)
+        return a->slot < b->slot ? -1 : 1;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->file < b->file ? -1 : (a->file > b->file);
+}
+
+/* Node of each file's first stripe. round_robin: a cursor dealt in create
+ * order advances by the stripe count per file; each time it has gone round
+ * all nodes, striped files (count > 1, M mod count != 1) start one node
+ * further on, so their first stripes do not pile up on the same nodes
+ * (Lustre's allocator does the same, lod_qos.c); random: seeded, uniform. */
+static int place_starts(struct placer *pl, const struct plan *p, const struct scenario *sc,
+                        const uint64_t *wstart, const uint32_t *widx, struct arena *a,
+                        struct err *e)
+{
+    uint32_t M = pl->M, c = pl->c, n = p->n_files;
+    pl->start = arena_calloc(a, n ? n : 1, sizeof *pl->start);
+    if (!pl->start)
+        return err_set(e, "out of memory placing the files");
+    struct rng r;
+    rng_init(&r, sc->seed, RNG_PLACEMENT);
+    pl->salt = rng_u64(&r);
+    if (pl->rule == PLACE_FILE_MOD) {
+        for (uint32_t f = 0; f < n; f++)
+            pl->start[f] = f % M;
+        return 0;
+    }
+    if (pl->rule != PLACE_ROUND_ROBIN)
+        return 0;
+    if (sc->storage.stripe_start == START_RANDOM) {
+        for (uint32_t f = 0; f < n; f++)
+            pl->start[f] = (uint32_t)rng_below(&r, M);
+        return 0;
+    }
+    struct create_req *q = arena_calloc(a, n ? n : 1, sizeof *q);
+    if (!q)
+        return err_set(e, "out of memory placing the files");
+    for (uint32_t f = 0; f < n; f++) {
+        q[f].t = wstart[widx[p->files[f].rank]];
+        q[f].slot = f && p->files[f - 1].rank == p->files[f].rank ? q[f - 1].slot + 1 : 0;
+        q[f].file = f;
+    }
+    qsort(q, n, sizeof *q, create_cmp);
+    uint32_t cur = 0, off = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        pl->start[q[i].file] = (uint32_t)(((uint64_t)cur + off) % M);
+        cur += c; /* c <= M: no wrap past 2^32 */
+        if (cur >= M) {
+            cur %= M;
+            if (c > 1 && M % c != 1)
+                off = (off + 1) % M;
+        }
+    }
+    return 0;
+}
+
 struct open_req {
     uint64_t t;     /* request time */
     uint32_t file, home;
@@ -90,6 +218,41 @@ static int open_cmp(const void *pa, const void *pb)
     if (a->t != b->t)
         return a->t < b->t ? -1 : 1;
     return a->file < b->file ? -1 : (a->file > b->file);
+}
+
+/* Bytes per storage node, their skew, and what it costs on the storage
+ * NIC / back-end term (docs/checkpoint.md, Placement). */
+static void placement_summary(struct plan_summary *s, const struct scenario *sc,
+                              const uint64_t *sbytes, const uint64_t *swire, uint64_t total)
+{
+    uint32_t M = sc->storage.nodes;
+    uint64_t nic = sc->storage.nic_bps, drain = sc->storage.drain_bps, wire = 0;
+    uint64_t worst = 0, max = 0;
+    for (uint32_t n = 0; n < M; n++) {
+        uint64_t t = units_ser_ps(swire[n], nic);
+        if (drain && units_ser_ps(sbytes[n], drain) > t)
+            t = units_ser_ps(sbytes[n], drain);
+        if (t > worst)
+            worst = t;
+        if (sbytes[n] > max)
+            max = sbytes[n];
+        wire += swire[n];
+    }
+    uint64_t even = units_ser_ps(wire / M, nic);
+    if (drain && units_ser_ps(total / M, drain) > even)
+        even = units_ser_ps(total / M, drain);
+    s->placement = placement_names[sc->storage.placement];
+    s->stripe_start = sc->storage.placement == PLACE_ROUND_ROBIN
+                          ? start_names[sc->storage.stripe_start] : "none";
+    s->storage_nodes = M;
+    s->nodes_listed = M <= PLAN_NODES_LISTED ? M : 0;
+    if (s->nodes_listed)
+        memcpy(s->node_bytes, sbytes, M * sizeof *sbytes);
+    s->node_max_bytes = max;
+    s->node_mean_bytes = (double)total / M;
+    s->node_skew = total ? (double)max / s->node_mean_bytes : 0;
+    s->skew_cost_ps = worst > even ? worst - even : 0;
+    s->skew_cost_pct = even ? 100.0 * (double)s->skew_cost_ps / (double)even : 0;
 }
 
 int workload_build(struct workload *w, const struct scenario *sc,
@@ -231,8 +394,31 @@ int workload_build(struct workload *w, const struct scenario *sc,
         wcap[i] = cap;
     }
 
-    /* files: home storage node round robin; creates served one at a time
-     * per home node, in request order */
+    /* placement: which storage nodes hold each file's bytes */
+    struct placer pl = {sc->storage.placement, M, sc->storage.stripe_count,
+                        sc->storage.stripe_size, 0, NULL,
+                        arena_calloc(a, M, sizeof(uint64_t)),
+                        arena_calloc(a, M, sizeof(uint32_t)),
+                        arena_calloc(a, M, sizeof(uint64_t))};
+    uint64_t *sbytes = arena_calloc(a, M, sizeof *sbytes);
+    uint64_t *swire = arena_calloc(a, M, sizeof *swire);
+    if (!pl.acc || !pl.node || !pl.bytes || !sbytes || !swire)
+        return err_set(e, "out of memory placing the files");
+    if (pl.rule == PLACE_HASH) {
+        uint64_t chunks = 0;
+        for (uint32_t f = 0; f < p.n_files; f++)
+            chunks += (p.files[f].bytes + pl.ss - 1) / pl.ss;
+        if (chunks > HASH_MAX_CHUNKS)
+            return err_set(e, "storage.stripe_size: the hash placement places each "
+                              "chunk on its own; %" PRIu64 " chunks are too many "
+                              "(at most %" PRIu64 "; use larger stripes)",
+                           chunks, HASH_MAX_CHUNKS);
+    }
+    if (place_starts(&pl, &p, sc, wstart, widx, a, e) < 0)
+        return -1;
+
+    /* files: a file's home is the node of its first byte; creates served
+     * one at a time per home node, in request order */
     uint64_t max_wait = 0;
     struct open_req *req = arena_calloc(a, p.n_files, sizeof *req);
     if (!req)
@@ -240,7 +426,7 @@ int workload_build(struct workload *w, const struct scenario *sc,
     for (uint32_t f = 0; f < p.n_files; f++) {
         req[f].t = wstart[widx[p.files[f].rank]];
         req[f].file = f;
-        req[f].home = f % M;
+        req[f].home = pl.rule == PLACE_HASH ? hash_node(&pl, f, 0) : pl.start[f];
         fstart[f] = req[f].t;
     }
     if (sc->storage.file_open_ps) {
@@ -258,13 +444,9 @@ int workload_build(struct workload *w, const struct scenario *sc,
     }
 
     /* transfers: count, then fill */
-    uint32_t c = sc->storage.stripe_count;
-    uint64_t ss = sc->storage.stripe_size;
     uint64_t nt = 0;
-    for (uint32_t f = 0; f < p.n_files; f++) {
-        uint64_t chunks = (p.files[f].bytes + ss - 1) / ss;
-        nt += chunks < c ? chunks : c;
-    }
+    for (uint32_t f = 0; f < p.n_files; f++)
+        nt += place_file(&pl, f, p.files[f].bytes);
     uint32_t qps = sc->transport.qps_per_writer ? sc->transport.qps_per_writer : 1;
     nt *= qps;
     if (nt > UINT32_MAX / 2)
@@ -287,12 +469,11 @@ int workload_build(struct workload *w, const struct scenario *sc,
             nic = nic_turn % nics;
         }
         prev_rank = r;
-        /* a file of fewer chunks than stripes fills only its first stripes:
-         * visiting just those keeps planning linear in transfers */
-        uint64_t chunks = (p.files[f].bytes + ss - 1) / ss;
-        uint32_t used = chunks < c ? (uint32_t)chunks : c;
-        for (uint32_t k = 0; k < used; k++) {
-            uint64_t b = stripe_bytes(p.files[f].bytes, ss, c, k);
+        uint32_t pieces = place_file(&pl, f, p.files[f].bytes);
+        for (uint32_t k = 0; k < pieces; k++) {
+            uint64_t b = pl.bytes[k];
+            uint32_t sn = pl.node[k];
+            sbytes[sn] += b;
             /* a writer's cap is split over its transfers by bytes, so they
              * all end together when the cap binds */
             uint64_t cap = wcap[i] ? cap_share(wcap[i], b, p.rank_bytes[r]) : 0;
@@ -306,7 +487,8 @@ int workload_build(struct workload *w, const struct scenario *sc,
                     continue;
                 struct transfer *x = &w->xfers[w->n++];
                 x->src = workload_nic_host(sc, n, nic);
-                x->dst = t->first_storage + (f % M + k) % M;
+                x->dst = t->first_storage + sn;
+                swire[sn] += wire_bytes(qb, sc->fabric.mtu);
                 x->writer = i;
                 x->bytes = qb;
                 x->start_ps = fstart[f];
@@ -372,5 +554,6 @@ int workload_build(struct workload *w, const struct scenario *sc,
     s->stall_measured = pol != POLICY_ASYNC && pol != POLICY_HIERARCHICAL;
     s->stall_ps = stall;
     s->max_open_wait_ps = max_wait;
+    placement_summary(s, sc, sbytes, swire, w->total_bytes);
     return 0;
 }
