@@ -16,7 +16,7 @@
 #define MAX_KV 64
 #define MAX_PASSES 10
 #define MAX_CONS 16
-#define MAX_GIVEN 160
+#define MAX_GIVEN 512   /* scenario keys (116 today) */
 #define N_SHOW 5
 
 static const char usage_tune[] =
@@ -138,6 +138,10 @@ static int parse_fig(const char *opt, const char *v, size_t len, int *fig)
 /* Every key of a value "v;k2=v2;..." is known (the knob's own checked before). */
 static int check_extra_keys(const char *knob, const char *v)
 {
+    if (*v == ';') {
+        fprintf(stderr, "ckptnet: tune: --knob %s: empty value before \"%s\"\n", knob, v);
+        return 2;
+    }
     for (const char *p = strchr(v, ';'); p; p = strchr(p + 1, ';')) {
         size_t l = strcspn(p + 1, "=;");
         char key[SWEEP_KEY_LEN];
@@ -442,10 +446,10 @@ static void judge(struct tune *t, struct eval *e, const struct eval *base)
     }
 }
 
-static void json_text(FILE *f, const char *s)
+static void json_textn(FILE *f, const char *s, size_t n)
 {
     fputc('"', f);
-    for (; *s; s++)
+    for (const char *end = s + n; s < end; s++)
         if (*s == '"' || *s == '\\')
             fprintf(f, "\\%c", *s);
         else if ((unsigned char)*s < 0x20)
@@ -455,18 +459,32 @@ static void json_text(FILE *f, const char *s)
     fputc('"', f);
 }
 
+static void json_text(FILE *f, const char *s)
+{
+    json_textn(f, s, strlen(s));
+}
+
 static void json_run(struct tune *t, const int *idx, const struct sweep_res *r)
 {
     char b[32];
     fprintf(t->jf, "%s\n    {\"point\": {", t->jf_first ? "" : ",");
     t->jf_first = 0;
     for (int k = 0, n = 0; k < t->n_knobs; k++) {
-        if (idx[k] < 0 || !t->k[k].val[idx[k]][0])
-            continue;
-        fprintf(t->jf, "%s", n++ ? ", " : "");
-        json_text(t->jf, t->k[k].key);
-        fputs(": ", t->jf);
-        json_text(t->jf, t->k[k].val[idx[k]]);
+        /* every key the value sets: "spray;transport.receiver=ooo" is two */
+        for (const char *v = idx[k] < 0 ? "" : t->k[k].val[idx[k]], *key = t->k[k].key; *v;) {
+            size_t l = strcspn(v, ";"), kl = strlen(key);
+            if (key != t->k[k].key) { /* "k2=v2" */
+                kl = strcspn(v, "=");
+                v += kl + 1;
+                l -= kl + 1;
+            }
+            fprintf(t->jf, "%s", n++ ? ", " : "");
+            json_textn(t->jf, key, kl);
+            fputs(": ", t->jf);
+            json_textn(t->jf, v, l);
+            v += l + (v[l] == ';');
+            key = v;
+        }
     }
     fprintf(t->jf, "}, \"seed\": %llu, \"status\": \"%s\"", (unsigned long long)r->seed,
             r->status == SWEEP_OK ? "ok" : r->status == SWEEP_VIOLATED ? "violated" : "failed");

@@ -262,6 +262,28 @@ tune_error tune_budget "--budget: expected a whole number" --budget 0
 tune_error tune_compound_key "--knob fabric.load_balancing: transport.reciever: unknown key" \
     --knob 'fabric.load_balancing=ecmp,spray;transport.reciever=ooo'
 tune_error tune_compound_syntax "expected ';key=value'" --knob 'fabric.load_balancing=spray;ooo'
+tune_error tune_compound_empty "--knob fabric.load_balancing: empty value" \
+    --knob 'fabric.load_balancing=ecmp,;transport.receiver=ooo'
+
+# --recheck: the 2 best points again with 4x the seeds, the winner among them;
+# --json names every key a compound value sets
+"$bin" tune --set workload.bytes_per_writer=256KB --knob fabric.spines=2,4,8 --seeds 2 \
+    --knob 'fabric.load_balancing=ecmp,spray;transport.receiver=ooo' --recheck 2 \
+    --json "$tmp/t7.json" >"$tmp/t7" 2>&1
+# (runs: 2 as given + 6 points x 2 seeds + 2 points x 8 seeds; the winner ran 2 + 8)
+if grep -q '^best    fabric.spines=8 fabric.load_balancing=spray;transport.receiver=ooo: .*(30 runs, with the recheck)' "$tmp/t7" &&
+    [ "$(jq '.runs | length' "$tmp/t7.json")" = 30 ] &&
+    [ "$(jq '[.runs[] | select(.point["fabric.spines"] == "8" and .point["transport.receiver"] == "ooo")] | length' "$tmp/t7.json")" = 10 ]; then
+    ok tune_recheck
+else
+    bad "tune_recheck: $(cat "$tmp/t7")"
+fi
+# sweep --vary takes the same compound values: both keys set in the run
+"$bin" sweep --set workload.bytes_per_writer=256KB --set fabric.spines=4 --quiet --out "$tmp/c.csv" \
+    --vary 'fabric.load_balancing=ecmp,ecmp;fabric.spines=8' >/dev/null 2>&1
+[ $? -eq 0 ] && [ "$(cut -d, -f2,5,8 "$tmp/c.csv" | tail -n +2 | tr '\n' ' ')" = \
+    "ecmp,ok,0.00022508916 ecmp;fabric.spines=8,ok,0.00017289692 " ] && ok sweep_compound_value ||
+    bad "sweep_compound_value: $(cat "$tmp/c.csv")"
 
 # compound values: spray only pays with the out-of-order receiver; the YAML
 # snippet holds the changed keys as nested sections; --constraint; --budget
