@@ -294,7 +294,14 @@ rc=$?
 if [ $rc -eq 0 ] && grep -q '^best    fabric.load_balancing=spray;transport.receiver=ooo: ' "$tmp/t4" &&
     [ "$(sed -n '/^# recommended/,$p' "$tmp/t4" | tail -n +2 | tr '\n' '|')" = \
         "fabric:|  load_balancing: spray|transport:|  receiver: ooo|" ]; then
-    ok tune_compound_yaml
+    sed -n '/^# recommended/,$p' "$tmp/t4" >"$tmp/rec.yaml"
+    # the snippet is a scenario file: it loads and sets both keys
+    if "$bin" describe "$tmp/rec.yaml" 2>&1 | grep -q '^  transport.receiver = ooo' &&
+        "$bin" describe "$tmp/rec.yaml" 2>&1 | grep -q '^  fabric.load_balancing = spray'; then
+        ok tune_compound_yaml
+    else
+        bad "tune_compound_yaml: the snippet does not load: $(cat "$tmp/rec.yaml")"
+    fi
 else
     bad "tune_compound_yaml (exit $rc): $(cat "$tmp/t4")"
 fi
