@@ -483,7 +483,8 @@ static int build_point(const struct sweep *sw, int p, struct scenario *sc, struc
             /* skip the value of the sweep's own valued options */
             static const char *const own[] = {"--jobs", "--vary", "--points", "--out",
                                               "--report", "--seeds", "--knob", "--minimize",
-                                              "--maximize"};
+                                              "--maximize", "--constraint", "--budget",
+                                              "--json", "--recheck"};
             const char *skip = NULL;
             for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
                 if (opt_value(sw->argc, sw->argv, &i, own[k], k == 0 ? "-j" : NULL, &skip))
@@ -493,14 +494,22 @@ static int build_point(const struct sweep *sw, int p, struct scenario *sc, struc
         if (scenario_set(sc, v, e) < 0)
             return -1;
     }
+    /* a value "v;k2=v2;..." also sets k2 (tune's compound knobs); an empty
+     * value leaves the key as the scenario gives it (tune's baseline) */
     for (int k = 0; p >= 0 && k < sw->n_keys; k++) {
-        char a[SWEEP_KEY_LEN + 1024];
-        snprintf(a, sizeof a, "%s=%s", sw->keys[k], sw->vals[p * sw->n_keys + k]);
-        if (scenario_set(sc, a, e) < 0) {
-            /* "--set: key: ..." reads "key: ..." in a row */
-            if (!strncmp(e->msg, "--set: ", 7))
-                memmove(e->msg, e->msg + 7, strlen(e->msg + 7) + 1);
-            return -1;
+        const char *v = sw->vals[p * sw->n_keys + k];
+        for (int first = 1; *v; first = 0) {
+            char a[SWEEP_KEY_LEN + 1024];
+            size_t l = strcspn(v, ";");
+            snprintf(a, sizeof a, "%s%s%.*s", first ? sw->keys[k] : "", first ? "=" : "",
+                     (int)l, v);
+            v += l + (v[l] == ';');
+            if (scenario_set(sc, a, e) < 0) {
+                /* "--set: key: ..." reads "key: ..." in a row */
+                if (!strncmp(e->msg, "--set: ", 7))
+                    memmove(e->msg, e->msg + 7, strlen(e->msg + 7) + 1);
+                return -1;
+            }
         }
     }
     if (p < 0)

@@ -1,8 +1,9 @@
 /* ckptnet tune: a deterministic local search over a few knobs. Coordinate
- * descent: from each knob's first value, try every value of one knob with
- * the others held, keep the best, knob after knob, pass after pass, until a
- * pass changes nothing. Each batch of candidates runs in the sweep's worker
- * processes (sweep_run_all), so the answer is the same whatever -j. */
+ * descent: from the start point, try every value of one knob with the others
+ * held, keep the best, knob after knob, pass after pass, until a pass changes
+ * nothing or the run budget is spent. Each batch of candidates runs in the
+ * sweep's worker processes (sweep_run_all), so the answer is the same
+ * whatever -j. docs/sweep.md describes the search and its output. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,59 +15,155 @@
 #define MAX_KNOBS SWEEP_MAX_KEYS
 #define MAX_KV 64
 #define MAX_PASSES 10
+#define MAX_CONS 16
+#define MAX_GIVEN 512   /* scenario keys (116 today) */
+#define N_SHOW 5
 
 static const char usage_tune[] =
-    "usage: ckptnet tune [SCENARIO.yaml] --knob key=v1,v2,... [--knob ...]\n"
-    "                    [--minimize FIGURE | --maximize FIGURE] [--seeds N] [-j N]\n"
-    "                    [--set k=v]... [--engine E] [--quiet]\n"
+    "usage: ckptnet tune [SCENARIO.yaml] [--knob key=v1,v2,...]...\n"
+    "                    [--minimize F | --maximize F] [--constraint F<=X]...\n"
+    "                    [--budget N] [--seeds N] [--recheck K] [--json FILE]\n"
+    "                    [-j N] [--set k=v]... [--engine E] [--quiet]\n"
     "\n"
-    "Search the knobs' values for the best figure by coordinate descent: start at\n"
-    "each knob's first value, try every value of one knob with the others held,\n"
-    "keep the best (a tie keeps the current value), knob after knob, until a whole\n"
-    "pass changes nothing (at most 10 passes). A point counts only when all its\n"
-    "runs are ok; its figure is the mean over its seeds. It is a local search: it\n"
-    "runs far fewer points than the grid, and can miss an optimum that needs two\n"
-    "knobs to move at once (ckptnet sweep runs the whole grid).\n"
+    "Search the knobs' values for the best figure by coordinate descent: from the\n"
+    "start point, try every value of one knob with the others held, keep the best\n"
+    "(a tie keeps the current value), knob after knob, until no knob improves\n"
+    "alone (at most 10 passes) or the budget is spent. It is a local search: it\n"
+    "runs far fewer points than the grid (ckptnet sweep runs the whole grid).\n"
+    "Without --knob it searches the default knobs (docs/sweep.md) from the\n"
+    "scenario as given: queue pairs per writer, load balancing with the receiver,\n"
+    "congestion control with its DCQCN preset, the DCQCN rate-increase timer, ECN\n"
+    "kmin/kmax, ECN pmax, MMU alpha (PFC XOFF threshold), flowlet timeout. With\n"
+    "--knob the start is every knob's first value. The answer: the changed keys as\n"
+    "YAML, the best points against the scenario as given, the bottleneck and bound\n"
+    "ratio before and after.\n"
     "\n"
     "  --knob k=v1,v2   the values of key k to search (repeatable: up to 8 knobs,\n"
-    "                   64 values each)\n"
+    "                   64 values each); a value may set more keys with ';':\n"
+    "                   'fabric.load_balancing=ecmp,spray;transport.receiver=ooo'\n"
     "  --minimize F     the figure to minimize (default completion_s); F is a\n"
     "                   sweep column: completion_s, bound_ratio, paused_s, drops,\n"
     "                   gpu_stall_s, gpu_hours_per_day, money_per_day, ...\n"
     "  --maximize F     or to maximize (e.g. goodput)\n"
-    "  --seeds N        runs per point (default 1)\n"
+    "  --constraint C   F<=X, F>=X or F==X (repeatable): a point breaking one is\n"
+    "                   infeasible; X ending in x is relative to the scenario as\n"
+    "                   given (completion_s<=1.1x); e.g. drops==0, paused_s<=0.005\n"
+    "  --budget N       at most N runs in the search (default 100); when spent,\n"
+    "                   the best point so far is the answer\n"
+    "  --seeds N        runs per point (default 1); a point's figure is the mean\n"
+    "  --recheck K      re-run the K best points with 4x the seeds and choose\n"
+    "                   among them (runs outside the budget)\n"
+    "  --json FILE      every point of the search and the winner's full results\n"
     "  -j, --jobs N     worker processes (default: the number of cores)\n"
     "  --set k=v        override one key in every run (repeatable)\n"
     "  --engine E       packet, fluid or auto\n"
-    "  --quiet          only the answer line, no progress line\n"
+    "  --quiet          only the answer: the best line and the YAML snippet\n"
     "  -h, --help       show this help\n"
     "\n"
-    "exit status: 0 a best point found, 1 no point ran ok, 2 bad usage or input\n";
+    "exit status: 0 a best point found, 1 no feasible point, 2 bad usage or input\n";
+
+/* The default knobs: the first key names the knob; value "" is the scenario
+ * as given (the start point); ';' joins keys that only pay together. */
+static const char *const default_knobs[][2] = {
+    {"transport.qps_per_writer", "1,2,4,8"},
+    {"fabric.load_balancing", "ecmp;transport.receiver=gbn,wcmp;transport.receiver=gbn,"
+                              "spray;transport.receiver=ooo,flowlet;transport.receiver=ooo,"
+                              "adaptive;transport.receiver=ooo"},
+    {"transport.cc", "none,dcqcn;transport.dcqcn.preset=nvidia,"
+                     "dcqcn;transport.dcqcn.preset=paper"},
+    {"transport.dcqcn.timer", "55us,300us,1ms,3ms"},
+    {"fabric.ecn.kmin", "0;fabric.ecn.kmax=0,100KB;fabric.ecn.kmax=400KB,"
+                        "400KB;fabric.ecn.kmax=1600KB,3200KB;fabric.ecn.kmax=12800KB"},
+    {"fabric.ecn.pmax", "0.05,0.2,0.5,1"},
+    {"fabric.mmu.alpha", "0.25,0.5,1,2,4,8"},
+    {"fabric.lb.flowlet_timeout", "10us,50us,100us,500us"},
+};
 
 struct knob {
     char key[SWEEP_KEY_LEN];
     int n;
-    char *val[MAX_KV];
+    char *val[MAX_KV];   /* "" = as given */
 };
 
-/* One evaluated point: value index per knob. */
+/* One evaluated point: value index per knob, -1 = as given. */
 struct eval {
     int idx[MAX_KNOBS];
-    int feasible;
+    int seeds, ok, feasible;
     double obj;
-    char why[96];   /* not feasible: the first run's status and error */
+    double fig[F_COUNT];      /* means over the seeds */
+    char bottleneck[24];
+    char why[128];            /* not feasible: why */
+};
+
+struct cons {
+    int fig;
+    char op;                  /* '<' (<=), '>' (>=), '=' (==) */
+    int rel;                  /* x times the scenario as given */
+    double x;
+};
+
+struct given {
+    char key[SWEEP_KEY_LEN];
+    char val[96];
 };
 
 struct tune {
-    const char *file;
+    const char *file, *json;
     int argc;
     char **argv;
-    int n_knobs;
+    int n_knobs, defaults;
     struct knob k[MAX_KNOBS];
-    int fig, maximize, seeds, jobs, quiet;
+    int fig, maximize, seeds, jobs, quiet, budget, recheck;
+    int n_cons;
+    struct cons c[MAX_CONS];
+    struct scenario base;     /* file and --set, not resolved */
+    struct given g[MAX_GIVEN];
+    int n_given;
     struct eval *ev;
-    int n_ev, cap_ev, runs;
+    int n_ev, cap_ev, runs, out_of_budget;
+    FILE *jf;                 /* --json: the runs as they end */
+    int jf_first, jf_done;
 };
+
+static int parse_fig(const char *opt, const char *v, size_t len, int *fig)
+{
+    for (int i = 0; i < F_EVENTS; i++)
+        if (strlen(sweep_fig_name[i]) == len && !strncmp(v, sweep_fig_name[i], len)) {
+            *fig = i;
+            return 0;
+        }
+    fprintf(stderr, "ckptnet: tune: %s: expected a figure (completion_s, bound_ratio, "
+                    "paused_s, drops, gpu_stall_s, goodput, ...: ckptnet tune --help), got "
+                    "\"%.*s\"\n",
+            opt, (int)len, v);
+    return 2;
+}
+
+/* Every key of a value "v;k2=v2;..." is known (the knob's own checked before). */
+static int check_extra_keys(const char *knob, const char *v)
+{
+    if (*v == ';') {
+        fprintf(stderr, "ckptnet: tune: --knob %s: empty value before \"%s\"\n", knob, v);
+        return 2;
+    }
+    for (const char *p = strchr(v, ';'); p; p = strchr(p + 1, ';')) {
+        size_t l = strcspn(p + 1, "=;");
+        char key[SWEEP_KEY_LEN];
+        if (p[1 + l] != '=' || l == 0 || l >= sizeof key) {
+            fprintf(stderr, "ckptnet: tune: --knob %s: expected ';key=value' after a "
+                            "value, got \"%s\"\n", knob, p);
+            return 2;
+        }
+        memcpy(key, p + 1, l);
+        key[l] = '\0';
+        if (!sweep_key_known(key)) {
+            fprintf(stderr, "ckptnet: tune: --knob %s: %s: unknown key (ckptnet describe "
+                            "lists them)\n", knob, key);
+            return 2;
+        }
+    }
+    return 0;
+}
 
 static int parse_knob(struct tune *t, const char *v)
 {
@@ -105,7 +202,9 @@ static int parse_knob(struct tune *t, const char *v)
         if (!k->val[k->n])
             return 2;
         memcpy(k->val[k->n], p, l);
-        k->val[k->n++][l] = '\0';
+        k->val[k->n][l] = '\0';
+        if (check_extra_keys(k->key, k->val[k->n++]))
+            return 2;
         if (!c)
             break;
         p = c + 1;
@@ -113,17 +212,32 @@ static int parse_knob(struct tune *t, const char *v)
     return 0;
 }
 
-static int parse_fig(const char *opt, const char *v, int *fig)
+static int parse_constraint(struct tune *t, const char *v)
 {
-    for (int i = 0; i < F_EVENTS; i++)
-        if (!strcmp(v, sweep_fig_name[i])) {
-            *fig = i;
-            return 0;
-        }
-    fprintf(stderr, "ckptnet: tune: %s: expected a figure (completion_s, bound_ratio, "
-                    "gpu_stall_s, goodput, ...: ckptnet tune --help), got \"%s\"\n",
-            opt, v);
-    return 2;
+    const char *op = strpbrk(v, "<>=");
+    if (!op || op == v || op[1] != '=' || (op[0] == '=' && op[1] != '=') || !op[2]) {
+        fprintf(stderr, "ckptnet: tune: --constraint: expected FIGURE<=X, FIGURE>=X or "
+                        "FIGURE==X (e.g. drops==0, completion_s<=1.1x), got \"%s\"\n", v);
+        return 2;
+    }
+    if (t->n_cons >= MAX_CONS) {
+        fprintf(stderr, "ckptnet: tune: more than %d constraints\n", MAX_CONS);
+        return 2;
+    }
+    struct cons *c = &t->c[t->n_cons];
+    if (parse_fig("--constraint", v, (size_t)(op - v), &c->fig))
+        return 2;
+    c->op = op[0];
+    char *end;
+    c->x = strtod(op + 2, &end);
+    c->rel = *end == 'x' && end > op + 2;
+    if (end == op + 2 || end[c->rel] || !isfinite(c->x)) {
+        fprintf(stderr, "ckptnet: tune: --constraint %s: expected a number (or a factor "
+                        "ending in x) after %.2s, got \"%s\"\n", v, op, op + 2);
+        return 2;
+    }
+    t->n_cons++;
+    return 0;
 }
 
 static int parse_tune(int argc, char **argv, struct tune *t, int *help)
@@ -141,6 +255,15 @@ static int parse_tune(int argc, char **argv, struct tune *t, int *help)
                 goto needs;
             if (parse_knob(t, v))
                 return 2;
+        } else if ((k = sweep_opt(argc, argv, &i, "--constraint", NULL, &v))) {
+            if (k < 0)
+                goto needs;
+            if (parse_constraint(t, v))
+                return 2;
+        } else if ((k = sweep_opt(argc, argv, &i, "--json", NULL, &v))) {
+            if (k < 0)
+                goto needs;
+            t->json = v;
         } else if ((k = sweep_opt(argc, argv, &i, "--minimize", NULL, &v)) ||
                    (k = sweep_opt(argc, argv, &i, "--maximize", NULL, &v))) {
             if (k < 0)
@@ -150,23 +273,31 @@ static int parse_tune(int argc, char **argv, struct tune *t, int *help)
                 return 2;
             }
             t->maximize = !strncmp(a, "--maximize", 10);
-            if (parse_fig(t->maximize ? "--maximize" : "--minimize", v, &t->fig))
+            if (parse_fig(t->maximize ? "--maximize" : "--minimize", v, strlen(v), &t->fig))
                 return 2;
         } else if ((k = sweep_opt(argc, argv, &i, "--seeds", NULL, &v)) ||
+                   (k = sweep_opt(argc, argv, &i, "--budget", NULL, &v)) ||
+                   (k = sweep_opt(argc, argv, &i, "--recheck", NULL, &v)) ||
                    (k = sweep_opt(argc, argv, &i, "--jobs", "-j", &v))) {
             if (k < 0)
                 goto needs;
-            int seeds = a[1] == '-' && a[2] == 's';
+            const char *name = a[1] != '-' ? "-j" : a[2] == 's' ? "--seeds" : a[2] == 'b'
+                                                                   ? "--budget"
+                                                               : a[2] == 'r' ? "--recheck"
+                                                                             : "-j";
+            int *dst = name[2] == 's' ? &t->seeds : name[2] == 'b' ? &t->budget
+                                                 : name[2] == 'r' ? &t->recheck : &t->jobs;
+            int lo = name[2] == 's' || name[2] == 'b' ? 1 : 0;
+            int hi = name[2] == 'b' ? SWEEP_MAX_RUNS : name[2] == 'j' || name[1] == 'j' ? 256
+                                                                                       : 10000;
             char *end;
             long n = strtol(v, &end, 10);
-            int lo = seeds ? 1 : 0, hi = seeds ? 10000 : 256;
             if (end == v || *end || n < lo || n > hi) {
                 fprintf(stderr, "ckptnet: tune: %s: expected a whole number in [%d, %d], got "
-                                "\"%s\"\n",
-                        seeds ? "--seeds" : "-j", lo, hi, v);
+                                "\"%s\"\n", name, lo, hi, v);
                 return 2;
             }
-            *(seeds ? &t->seeds : &t->jobs) = (int)n;
+            *dst = (int)n;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             t->quiet = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -189,6 +320,108 @@ static int parse_tune(int argc, char **argv, struct tune *t, int *help)
     return 0;
 }
 
+/* ---- the scenario as given and a point's settings ------------------------------ */
+
+static void keep_given(void *ud, const char *key, const char *value, int kind)
+{
+    struct tune *t = ud;
+    (void)kind;
+    if (t->n_given < MAX_GIVEN) {
+        snprintf(t->g[t->n_given].key, sizeof t->g[0].key, "%s", key);
+        snprintf(t->g[t->n_given++].val, sizeof t->g[0].val, "%s", value);
+    }
+}
+
+/* Apply the point's knob values to sc (as sweep.c does for a row). */
+static int apply_point(const struct tune *t, const int *idx, struct scenario *sc, struct err *e)
+{
+    for (int k = 0; k < t->n_knobs; k++) {
+        const char *v = idx[k] < 0 ? "" : t->k[k].val[idx[k]];
+        for (int first = 1; *v; first = 0) {
+            char a[SWEEP_KEY_LEN + 1024];
+            size_t l = strcspn(v, ";");
+            snprintf(a, sizeof a, "%s%s%.*s", first ? t->k[k].key : "", first ? "=" : "",
+                     (int)l, v);
+            v += l + (v[l] == ';');
+            if (scenario_set(sc, a, e) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+struct diff {
+    const struct tune *t;
+    char key[MAX_GIVEN][SWEEP_KEY_LEN];
+    char val[MAX_GIVEN][96];
+    int n, at;
+};
+
+static void collect_diff(void *ud, const char *key, const char *value, int kind)
+{
+    struct diff *d = ud;
+    (void)kind;
+    int i = d->at++;
+    if (i < d->t->n_given && strcmp(d->t->g[i].val, value) && d->n < MAX_GIVEN) {
+        snprintf(d->key[d->n], sizeof d->key[0], "%s", key);
+        snprintf(d->val[d->n++], sizeof d->val[0], "%s", value);
+    }
+}
+
+/* The keys whose effective value the point changes from the scenario as given. */
+static void point_diff(const struct tune *t, const int *idx, struct diff *d)
+{
+    struct scenario *sc = malloc(sizeof *sc);
+    struct err e = {{0}};
+    d->t = t;
+    d->n = d->at = 0;
+    if (!sc)
+        return;
+    *sc = t->base;
+    if (apply_point(t, idx, sc, &e) == 0)
+        scenario_echo(sc, collect_diff, d);
+    free(sc);
+}
+
+static void put_changes(FILE *f, const struct diff *d)
+{
+    if (!d->n)
+        fputs("(as given)", f);
+    for (int i = 0; i < d->n; i++)
+        fprintf(f, "%s%s=%s", i ? " " : "", d->key[i], d->val[i]);
+}
+
+/* The changed keys as nested YAML sections. */
+static void put_yaml(FILE *f, const struct diff *d)
+{
+    const char *prev = "";
+    for (int i = 0; i < d->n; i++) {
+        const char *k = d->key[i];
+        /* sections already open: the dotted prefix shared with the previous key */
+        size_t same = 0;
+        for (size_t j = 0; k[j] && k[j] == prev[j]; j++)
+            if (k[j] == '.')
+                same = j + 1;
+        int depth = 0;
+        for (size_t j = 0; j < same; j++)
+            depth += k[j] == '.';
+        for (const char *p = k + same;;) {
+            const char *dot = strchr(p, '.');
+            fprintf(f, "%*s%.*s:", 2 * depth, "", (int)(dot ? dot - p : (long)strlen(p)), p);
+            if (!dot) {
+                fprintf(f, " %s\n", d->val[i]);
+                break;
+            }
+            fputc('\n', f);
+            depth++;
+            p = dot + 1;
+        }
+        prev = k;
+    }
+}
+
+/* ---- evaluation -------------------------------------------------------------- */
+
 static struct eval *find_eval(struct tune *t, const int *idx)
 {
     for (int i = 0; i < t->n_ev; i++)
@@ -197,15 +430,86 @@ static struct eval *find_eval(struct tune *t, const int *idx)
     return NULL;
 }
 
-/* Evaluate the points idx[0..n) not yet known, in one batch of runs. */
-static int evaluate(struct tune *t, int (*idx)[MAX_KNOBS], int n)
+static void judge(struct tune *t, struct eval *e, const struct eval *base)
 {
-    int todo[MAX_KV], m = 0;
-    for (int i = 0; i < n; i++)
-        if (!find_eval(t, idx[i]))
-            todo[m++] = i;
-    if (!m)
-        return 0;
+    e->feasible = e->ok;
+    e->obj = e->fig[t->fig];
+    if (e->ok && isnan(e->obj)) {
+        e->feasible = 0;
+        snprintf(e->why, sizeof e->why, "no %s", sweep_fig_name[t->fig]);
+    }
+    for (int i = 0; i < t->n_cons && e->feasible; i++) {
+        const struct cons *c = &t->c[i];
+        double x = c->rel ? c->x * base->fig[c->fig] : c->x, v = e->fig[c->fig];
+        int okc = c->op == '<' ? v <= x : c->op == '>' ? v >= x : v == x;
+        if (!okc) {
+            e->feasible = 0;
+            snprintf(e->why, sizeof e->why, "%s %.4g %s %.4g", sweep_fig_name[c->fig], v,
+                     c->op == '<' ? ">" : c->op == '>' ? "<" : "!=", x);
+        }
+    }
+}
+
+static void json_textn(FILE *f, const char *s, size_t n)
+{
+    fputc('"', f);
+    for (const char *end = s + n; s < end; s++)
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    fputc('"', f);
+}
+
+static void json_text(FILE *f, const char *s)
+{
+    json_textn(f, s, strlen(s));
+}
+
+static void json_run(struct tune *t, const int *idx, const struct sweep_res *r)
+{
+    char b[32];
+    fprintf(t->jf, "%s\n    {\"point\": {", t->jf_first ? "" : ",");
+    t->jf_first = 0;
+    for (int k = 0, n = 0; k < t->n_knobs; k++) {
+        /* every key the value sets: "spray;transport.receiver=ooo" is two */
+        for (const char *v = idx[k] < 0 ? "" : t->k[k].val[idx[k]], *key = t->k[k].key; *v;) {
+            size_t l = strcspn(v, ";"), kl = strlen(key);
+            if (key != t->k[k].key) { /* "k2=v2" */
+                kl = strcspn(v, "=");
+                v += kl + 1;
+                l -= kl + 1;
+            }
+            fprintf(t->jf, "%s", n++ ? ", " : "");
+            json_textn(t->jf, key, kl);
+            fputs(": ", t->jf);
+            json_textn(t->jf, v, l);
+            v += l + (v[l] == ';');
+            key = v;
+        }
+    }
+    fprintf(t->jf, "}, \"seed\": %llu, \"status\": \"%s\"", (unsigned long long)r->seed,
+            r->status == SWEEP_OK ? "ok" : r->status == SWEEP_VIOLATED ? "violated" : "failed");
+    if (r->bottleneck[0]) {
+        fputs(", \"bottleneck\": ", t->jf);
+        json_text(t->jf, r->bottleneck);
+    }
+    for (int i = 0; i < F_EVENTS; i++)
+        if (!isnan(r->fig[i]))
+            fprintf(t->jf, ", \"%s\": %s", sweep_fig_name[i], sweep_num(b, r->fig[i]));
+    if (r->error[0]) {
+        fputs(", \"error\": ", t->jf);
+        json_text(t->jf, r->error);
+    }
+    fputc('}', t->jf);
+}
+
+/* Run the points idx[0..n) with seeds each, into evals at slot[0..n). */
+static int run_points(struct tune *t, int (*idx)[MAX_KNOBS], struct eval **slot, int n,
+                      int seeds)
+{
     struct sweep sw = {0};
     sw.file = t->file;
     sw.argc = t->argc;
@@ -213,47 +517,40 @@ static int evaluate(struct tune *t, int (*idx)[MAX_KNOBS], int n)
     sw.n_keys = t->n_knobs;
     for (int k = 0; k < t->n_knobs; k++)
         memcpy(sw.keys[k], t->k[k].key, SWEEP_KEY_LEN);
-    sw.n_points = m;
-    sw.seeds = t->seeds;
-    sw.n_runs = m * t->seeds;
-    sw.vals = calloc((size_t)m * (size_t)t->n_knobs, sizeof *sw.vals);
+    sw.n_points = n;
+    sw.seeds = seeds;
+    sw.n_runs = n * seeds;
+    sw.vals = calloc((size_t)n * (size_t)t->n_knobs + 1, sizeof *sw.vals);
     struct sweep_res *res = calloc((size_t)sw.n_runs, sizeof *res);
-    if (t->n_ev + m > t->cap_ev) {
-        int cap = 2 * (t->n_ev + m);
-        struct eval *ev = realloc(t->ev, (size_t)cap * sizeof *ev);
-        if (ev) {
-            t->ev = ev;
-            t->cap_ev = cap;
-        }
-    }
     int rc = -1;
-    if (!sw.vals || !res || t->n_ev + m > t->cap_ev)
+    if (!sw.vals || !res)
         goto out;
-    for (int p = 0; p < m; p++)
+    for (int p = 0; p < n; p++)
         for (int k = 0; k < t->n_knobs; k++)
-            sw.vals[p * t->n_knobs + k] = t->k[k].val[idx[todo[p]][k]];
+            sw.vals[p * t->n_knobs + k] = idx[p][k] < 0 ? "" : t->k[k].val[idx[p][k]];
     if (sweep_run_all(&sw, res, t->jobs, t->quiet) < 0)
         goto out;
     t->runs += sw.n_runs;
-    for (int p = 0; p < m; p++) {
-        struct eval *e = &t->ev[t->n_ev++];
+    for (int p = 0; p < n; p++) {
+        struct eval *e = slot[p];
         memset(e, 0, sizeof *e);
-        memcpy(e->idx, idx[todo[p]], sizeof e->idx);
-        double sum = 0;
-        e->feasible = 1;
-        for (int s = 0; s < t->seeds && e->feasible; s++) {
-            const struct sweep_res *r = &res[p * t->seeds + s];
-            double v = r->fig[t->fig];
-            if (r->status != SWEEP_OK || isnan(v)) {
-                e->feasible = 0;
-                snprintf(e->why, sizeof e->why, "%s", r->status == SWEEP_FAILED ? "failed"
-                                                      : r->status == SWEEP_VIOLATED
-                                                          ? "violated"
-                                                          : "no figure");
+        memcpy(e->idx, idx[p], sizeof e->idx);
+        e->seeds = seeds;
+        e->ok = 1;
+        for (int s = 0; s < seeds; s++) {
+            const struct sweep_res *r = &res[p * seeds + s];
+            if (t->jf)
+                json_run(t, idx[p], r);
+            if (s == 0)
+                memcpy(e->bottleneck, r->bottleneck, sizeof e->bottleneck);
+            if (r->status != SWEEP_OK && e->ok) {
+                e->ok = 0;
+                snprintf(e->why, sizeof e->why, "%s",
+                         r->status == SWEEP_FAILED ? "failed" : "violated");
             }
-            sum += v;
+            for (int i = 0; i < F_COUNT; i++)
+                e->fig[i] += r->fig[i] / seeds;
         }
-        e->obj = e->feasible ? sum / t->seeds : NAN;
     }
     rc = 0;
 out:
@@ -262,40 +559,222 @@ out:
     return rc;
 }
 
+/* Evaluate the points idx[0..n) not yet known, in one batch, within the
+ * budget (the ones past it stay unknown). */
+static int evaluate(struct tune *t, int (*idx)[MAX_KNOBS], int n)
+{
+    int todo[MAX_KV + 1][MAX_KNOBS];
+    struct eval *slot[MAX_KV + 1];
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int j = 0; j < m; j++)
+            dup |= !memcmp(todo[j], idx[i], sizeof todo[j]);
+        if (!dup && !find_eval(t, idx[i]))
+            memcpy(todo[m++], idx[i], sizeof todo[0]);
+    }
+    int room = (t->budget - t->runs) / t->seeds;
+    if (m > room) {
+        t->out_of_budget = 1;
+        m = room > 0 ? room : 0;
+    }
+    if (!m || t->n_ev + m > t->cap_ev)
+        return 0;
+    for (int p = 0; p < m; p++)
+        slot[p] = &t->ev[t->n_ev + p];
+    if (run_points(t, todo, slot, m, t->seeds) < 0)
+        return -1;
+    t->n_ev += m;
+    for (int p = 0; p < m; p++)
+        judge(t, slot[p], &t->ev[0]);
+    return 0;
+}
+
 /* a better than b: feasible first, then the objective; ties are not better */
 static int better(const struct tune *t, const struct eval *a, const struct eval *b)
 {
-    if (!a->feasible)
+    if (!a || !a->feasible)
         return 0;
-    if (!b->feasible)
+    if (!b || !b->feasible)
         return 1;
     return t->maximize ? a->obj > b->obj : a->obj < b->obj;
 }
 
+static void put_value(const struct tune *t, int k, int v)
+{
+    const char *s = t->k[k].val[v];
+    if (!*s) {
+        for (int i = 0; i < t->n_given; i++)
+            if (!strcmp(t->g[i].key, t->k[k].key))
+                s = t->g[i].val;
+        printf("%s(given)", s);
+    } else {
+        fputs(s, stdout);
+    }
+}
+
 static void put_point(const struct tune *t, const int *idx)
 {
-    for (int k = 0; k < t->n_knobs; k++)
-        printf("%s%s=%s", k ? " " : "", t->k[k].key, t->k[k].val[idx[k]]);
+    for (int k = 0, n = 0; k < t->n_knobs; k++)
+        if (idx[k] >= 0 && (!t->defaults || t->k[k].val[idx[k]][0])) {
+            printf("%s%s=", n++ ? " " : "", t->k[k].key);
+            put_value(t, k, idx[k]);
+        }
+}
+
+/* the evals from best to worst (feasible first); order index array */
+static void rank(const struct tune *t, int *order)
+{
+    for (int i = 0; i < t->n_ev; i++)
+        order[i] = i;
+    /* insertion sort: stable, so an earlier point wins a tie */
+    for (int i = 1; i < t->n_ev; i++)
+        for (int j = i; j > 0 && better(t, &t->ev[order[j]], &t->ev[order[j - 1]]); j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+}
+
+static const char *pct(char *buf, double v, double base)
+{
+    if (isnan(v))
+        return "-";
+    if (!(base != 0) || isnan(base))
+        snprintf(buf, 48, "%.4g", v);
+    else
+        snprintf(buf, 48, "%.4g (%+.1f%%)", v, 100 * (v / base - 1));
+    return buf;
+}
+
+static void report(struct tune *t, const struct eval *best, const int *order)
+{
+    const struct eval *base = &t->ev[0];
+    struct diff *d = malloc(sizeof *d);
+    if (!d)
+        return;
+    point_diff(t, best->idx, d);
+    printf("\n# recommended settings (the keys they change from the scenario as given)\n");
+    if (!d->n)
+        printf("# none: the scenario as given is the best point found\n");
+    put_yaml(stdout, d);
+    if (!t->quiet) {
+        static const int col[] = {F_COMPLETION, F_RATIO, F_PAUSED, F_DROPS};
+        char b[48];
+        printf("\nbest points against the scenario as given (figures: mean over %d seed%s):\n",
+               t->seeds, t->seeds > 1 ? "s" : "");
+        printf("  %-4s %-24s %-22s %-24s %-10s %s\n", "rank", "completion_s", "bound_ratio",
+               "paused_s", "drops", "changes");
+        for (int r = -1, shown = 0; r < t->n_ev && shown < N_SHOW; r++) {
+            const struct eval *e = r < 0 ? base : &t->ev[order[r]];
+            if (r >= 0 && (!e->feasible || e == base))
+                continue;
+            printf("  %-4s", r < 0 ? "0" : (snprintf(b, sizeof b, "%d", ++shown), b));
+            for (size_t c = 0; c < sizeof col / sizeof col[0]; c++) {
+                int w = c == 0 ? 24 : c == 1 ? 22 : c == 2 ? 24 : 10;
+                printf(" %-*s", w, pct(b, e->fig[col[c]], r < 0 ? NAN : base->fig[col[c]]));
+            }
+            point_diff(t, e->idx, d);
+            putchar(' ');
+            if (r < 0)
+                printf("(as given%s%s)", e->feasible ? "" : "; infeasible: ",
+                       e->feasible ? "" : e->why);
+            else
+                put_changes(stdout, d);
+            putchar('\n');
+        }
+        printf("\nwhy: as given the bottleneck is %s at %.4f of the bound; the best point's is "
+               "%s at %.4f (completion %+.1f%%, paused time %+.1f%%)\n",
+               base->bottleneck[0] ? base->bottleneck : "-", base->fig[F_RATIO],
+               best->bottleneck[0] ? best->bottleneck : "-", best->fig[F_RATIO],
+               100 * (best->fig[F_COMPLETION] / base->fig[F_COMPLETION] - 1),
+               base->fig[F_PAUSED] > 0 ? 100 * (best->fig[F_PAUSED] / base->fig[F_PAUSED] - 1)
+                                       : 0.0);
+    }
+    free(d);
+}
+
+/* --json: the winner's full results (one run, its first seed). */
+static int json_best(struct tune *t, const struct eval *best)
+{
+    struct scenario *sc = malloc(sizeof *sc);
+    struct err e = {{0}};
+    int rc = -1;
+    if (!sc)
+        return -1;
+    *sc = t->base;
+    if (apply_point(t, best->idx, sc, &e) == 0 && scenario_resolve(sc, &e) == 0 &&
+        scenario_validate(sc, &e) == 0) {
+        struct results r;
+        if (ckpt_run(sc, &r, &e) == 0) {
+            struct diff *d = malloc(sizeof *d);
+            fputs("\n  ],\n  \"best\": {\"changes\": {", t->jf);
+            if (d) {
+                point_diff(t, best->idx, d);
+                for (int i = 0; i < d->n; i++) {
+                    fputs(i ? ", " : "", t->jf);
+                    json_text(t->jf, d->key[i]);
+                    fputs(": ", t->jf);
+                    json_text(t->jf, d->val[i]);
+                }
+                free(d);
+            }
+            fprintf(t->jf, "}, \"%s\": %.9g, \"result\":\n", sweep_fig_name[t->fig], best->obj);
+            rc = report_json(t->jf, sc, &r, 0, &e);
+            fputs("}\n}\n", t->jf);
+            t->jf_done = 1;
+        }
+        results_release(&r);
+    }
+    if (rc < 0)
+        fprintf(stderr, "ckptnet: tune: --json: the best point: %s\n", e.msg);
+    free(sc);
+    return rc;
 }
 
 static int search(struct tune *t)
 {
-    int cur[MAX_KNOBS] = {0}, cand[MAX_KV][MAX_KNOBS];
+    int cur[MAX_KNOBS], cand[MAX_KV][MAX_KNOBS];
     long long grid = 1;
     for (int k = 0; k < t->n_knobs; k++)
         grid *= t->k[k].n;
+    /* the scenario as given first: relative constraints and the table use it */
+    int as_given[1][MAX_KNOBS];
+    for (int k = 0; k < MAX_KNOBS; k++)
+        as_given[0][k] = k < t->n_knobs && t->defaults ? 0 : -1; /* default knobs: "" */
+    memset(cur, 0, sizeof cur);
+    struct eval *slot[1] = {&t->ev[0]};
+    if (run_points(t, as_given, slot, 1, t->seeds) < 0)
+        goto noworker;
+    t->n_ev = 1;
+    judge(t, &t->ev[0], &t->ev[0]);
+    for (int i = 0; i < t->n_cons; i++)
+        if (t->c[i].rel && isnan(t->ev[0].fig[t->c[i].fig])) {
+            fprintf(stderr, "ckptnet: tune: --constraint: the scenario as given has no %s to "
+                            "scale\n", sweep_fig_name[t->c[i].fig]);
+            return 2;
+        }
     if (!t->quiet) {
-        printf("tune: %s %s (mean over %d seed%s); %d knob%s, %lld points in the full grid\n",
+        printf("tune: %s %s (mean over %d seed%s); %d knob%s, %lld points in the full grid; "
+               "budget %d runs\n",
                t->maximize ? "maximize" : "minimize", sweep_fig_name[t->fig], t->seeds,
-               t->seeds > 1 ? "s" : "", t->n_knobs, t->n_knobs > 1 ? "s" : "", grid);
+               t->seeds > 1 ? "s" : "", t->n_knobs, t->n_knobs > 1 ? "s" : "", grid, t->budget);
+        const struct eval *b = &t->ev[0];
+        printf("given   %s=", sweep_fig_name[t->fig]);
+        if (b->feasible)
+            printf("%.6g\n", b->obj);
+        else
+            printf("(%s)\n", b->why);
         printf("start   ");
+        if (t->defaults)
+            printf("(the scenario as given)");
         put_point(t, cur);
         putchar('\n');
     }
-    int pass = 1;
-    for (; pass <= MAX_PASSES; pass++) {
+    int pass = 1, since = 0; /* knobs tried since the last change */
+    for (; pass <= MAX_PASSES && !t->out_of_budget; pass++) {
         int changed = 0;
-        for (int k = 0; k < t->n_knobs; k++) {
+        for (int k = 0; k < t->n_knobs && !t->out_of_budget && since < t->n_knobs; k++) {
             const struct knob *kn = &t->k[k];
             if (kn->n < 2 && pass > 1)
                 continue;
@@ -303,10 +782,8 @@ static int search(struct tune *t)
                 memcpy(cand[v], cur, sizeof cur);
                 cand[v][k] = v;
             }
-            if (evaluate(t, cand, kn->n) < 0) {
-                fprintf(stderr, "ckptnet: tune: no worker process could run\n");
-                return 2;
-            }
+            if (evaluate(t, cand, kn->n) < 0)
+                goto noworker;
             int best = cur[k];
             for (int v = 0; v < kn->n; v++)
                 if (better(t, find_eval(t, cand[v]), find_eval(t, cand[best])))
@@ -315,7 +792,11 @@ static int search(struct tune *t)
                 printf("pass %d  %s:", pass, kn->key);
                 for (int v = 0; v < kn->n; v++) {
                     const struct eval *e = find_eval(t, cand[v]);
-                    printf("  %s=", kn->val[v]);
+                    if (!e)
+                        continue;
+                    printf("  ");
+                    put_value(t, k, v);
+                    putchar('=');
                     if (e->feasible)
                         printf("%.6g", e->obj);
                     else
@@ -326,46 +807,128 @@ static int search(struct tune *t)
                 putchar('\n');
             }
             changed |= best != cur[k];
+            since = best != cur[k] ? 1 : since + 1;
             cur[k] = best;
         }
-        if (!changed)
+        /* every knob tried at the current point: none improves alone */
+        if (!changed || since >= t->n_knobs)
             break;
     }
-    const struct eval *e = find_eval(t, cur);
+    int *order = malloc((size_t)t->n_ev * sizeof *order);
+    if (!order)
+        return 2;
+    rank(t, order);
+    int search_runs = t->runs;
+    if (t->recheck > 0 && t->ev[order[0]].feasible) {
+        /* the K best again with 4x the seeds: a lucky seed cannot win alone */
+        int n = 0, idx[MAX_KV][MAX_KNOBS];
+        struct eval *slot2[MAX_KV];
+        for (int r = 0; r < t->n_ev && n < t->recheck && n < MAX_KV; r++) {
+            struct eval *e = &t->ev[order[r]];
+            if (!e->feasible)
+                break;
+            if (!t->defaults && order[r] == 0)
+                continue;
+            memcpy(idx[n], e->idx, sizeof idx[0]);
+            slot2[n++] = e;
+        }
+        if (run_points(t, idx, slot2, n, 4 * t->seeds) < 0) {
+            free(order);
+            goto noworker;
+        }
+        for (int i = 0; i < n; i++)
+            judge(t, slot2[i], &t->ev[0]);
+        rank(t, order);
+    }
+    /* with --knob the answer is a point of the grid, the scenario as given
+     * only the reference; after --recheck, one of the rechecked points */
+    const struct eval *e = NULL;
+    for (int r = 0; r < t->n_ev && !e; r++)
+        if ((t->defaults || order[r] != 0) &&
+            (search_runs == t->runs || t->ev[order[r]].seeds == 4 * t->seeds))
+            e = &t->ev[order[r]];
     if (!e || !e->feasible) {
-        fprintf(stderr, "ckptnet: tune: no point ran ok (%d points, %d runs)\n", t->n_ev,
-                t->runs);
+        fprintf(stderr, "ckptnet: tune: no feasible point (%d points, %d runs)%s%s\n", t->n_ev,
+                t->runs, t->n_ev > 0 && t->ev[0].why[0] ? "; as given: " : "", t->ev[0].why);
+        free(order);
         return 1;
     }
     printf("best    ");
-    put_point(t, cur);
-    printf(": %s %.6g; %d of %lld points evaluated (%d runs), %s\n", sweep_fig_name[t->fig],
-           e->obj, t->n_ev, grid, t->runs,
-           pass > MAX_PASSES ? "stopped after 10 passes" : "no knob improves alone");
+    if (e == &t->ev[0])
+        printf("(the scenario as given)");
+    else
+        put_point(t, e->idx);
+    /* with --knob the scenario as given is not a point of the grid */
+    printf(": %s %.6g; %d of %lld points evaluated (%d runs%s), %s\n", sweep_fig_name[t->fig],
+           e->obj, t->n_ev - !t->defaults, grid, t->runs,
+           t->recheck > 0 ? (search_runs < t->runs ? ", with the recheck" : "") : "",
+           t->out_of_budget ? "stopped at the budget"
+           : pass > MAX_PASSES ? "stopped after 10 passes"
+                               : "no knob improves alone");
+    report(t, e, order);
+    int rc = 0;
+    if (t->jf && json_best(t, e) < 0)
+        rc = 2;
+    free(order);
+    return rc;
+noworker:
+    fprintf(stderr, "ckptnet: tune: no worker process could run\n");
+    return 2;
+}
+
+/* The default knobs, each value that changes nothing dropped (the value ""
+ * at index 0 is the scenario as given). */
+static int add_default_knobs(struct tune *t)
+{
+    struct diff *d = malloc(sizeof *d);
+    if (!d)
+        return 2;
+    for (size_t i = 0; i < sizeof default_knobs / sizeof default_knobs[0]; i++) {
+        struct knob *k = &t->k[t->n_knobs];
+        int idx[MAX_KNOBS];
+        snprintf(k->key, sizeof k->key, "%s", default_knobs[i][0]);
+        k->val[k->n++] = strdup("");
+        t->n_knobs++;
+        for (const char *p = default_knobs[i][1]; *p;) {
+            size_t l = strcspn(p, ",");
+            k->val[k->n] = strndup(p, l);
+            if (!k->val[k->n])
+                break;
+            for (int j = 0; j < MAX_KNOBS; j++)
+                idx[j] = j == t->n_knobs - 1 ? k->n : -1;
+            k->n++;
+            point_diff(t, idx, d);
+            if (!d->n) /* the value as given: already the start */
+                free(k->val[--k->n]);
+            p += l + (p[l] == ',');
+        }
+    }
+    free(d);
+    t->defaults = 1;
     return 0;
 }
 
 int cmd_tune(int argc, char **argv)
 {
-    struct tune t = {0};
+    struct tune *t = calloc(1, sizeof *t);
     int help = 0;
-    t.argc = argc;
-    t.argv = argv;
-    t.seeds = 1;
-    t.jobs = -1;
-    t.fig = F_COMPLETION;
-    int rc = parse_tune(argc, argv, &t, &help);
+    if (!t)
+        return 2;
+    t->argc = argc;
+    t->argv = argv;
+    t->seeds = 1;
+    t->jobs = -1;
+    t->budget = 100;
+    t->fig = F_COMPLETION;
+    int rc = parse_tune(argc, argv, t, &help);
     if (rc == 0 && help) {
         fputs(usage_tune, stdout);
-    } else if (rc == 0 && !t.n_knobs) {
-        fprintf(stderr, "ckptnet: tune: give --knob key=v1,v2,...\n");
-        rc = 2;
     } else if (rc == 0) {
         /* the file and --set apply to every run: their errors stop here */
-        struct scenario sc;
+        struct scenario *sc = &t->base;
         struct err e = {{0}};
-        scenario_defaults(&sc);
-        if (t.file && scenario_load_file(&sc, t.file, &e) < 0) {
+        scenario_defaults(sc);
+        if (t->file && scenario_load_file(sc, t->file, &e) < 0) {
             fprintf(stderr, "ckptnet: tune: %s\n", e.msg);
             rc = 2;
         }
@@ -378,21 +941,47 @@ int cmd_tune(int argc, char **argv)
             } else if (sweep_opt(argc, argv, &i, "--set", NULL, &v) != 1) {
                 continue;
             }
-            if (scenario_set(&sc, v, &e) < 0) {
+            if (scenario_set(sc, v, &e) < 0) {
                 fprintf(stderr, "ckptnet: tune: %s\n", e.msg);
                 rc = 2;
             }
         }
-        if (t.jobs < 0) {
+        if (rc == 0)
+            scenario_echo(sc, keep_given, t);
+        if (rc == 0 && !t->n_knobs)
+            rc = add_default_knobs(t);
+        if (t->jobs < 0) {
             long n = sysconf(_SC_NPROCESSORS_ONLN);
-            t.jobs = n > 0 ? (int)(n < 256 ? n : 256) : 1;
+            t->jobs = n > 0 ? (int)(n < 256 ? n : 256) : 1;
+        }
+        t->cap_ev = t->budget / t->seeds + 2;
+        t->ev = calloc((size_t)t->cap_ev, sizeof *t->ev);
+        if (rc == 0 && !t->ev)
+            rc = 2;
+        if (rc == 0 && t->json) {
+            t->jf = fopen(t->json, "w");
+            if (!t->jf) {
+                fprintf(stderr, "ckptnet: tune: --json: cannot write %s\n", t->json);
+                rc = 2;
+            } else {
+                fprintf(t->jf, "{\n  \"objective\": {\"%s\": \"%s\"},\n  \"runs\": [",
+                        t->maximize ? "maximize" : "minimize", sweep_fig_name[t->fig]);
+                t->jf_first = 1;
+            }
         }
         if (rc == 0)
-            rc = search(&t);
+            rc = search(t);
+        if (t->jf && !t->jf_done)
+            fputs("\n  ]\n}\n", t->jf); /* no winner: the runs alone */
+        if (t->jf && fclose(t->jf) != 0 && rc == 0) {
+            fprintf(stderr, "ckptnet: tune: --json: cannot write %s\n", t->json);
+            rc = 2;
+        }
     }
-    for (int k = 0; k < t.n_knobs; k++)
-        for (int v = 0; v < t.k[k].n; v++)
-            free(t.k[k].val[v]);
-    free(t.ev);
+    for (int k = 0; k < t->n_knobs; k++)
+        for (int v = 0; v < t->k[k].n; v++)
+            free(t->k[k].val[v]);
+    free(t->ev);
+    free(t);
     return rc;
 }
