@@ -58,22 +58,6 @@ static int distinct(const struct sweep *sw, int k, const char **vals, int *idx)
     return n;
 }
 
-static void html_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '>')
-            fputs("&gt;", f);
-        else if (*s == '&')
-            fputs("&amp;", f);
-        else if (*s == '"')
-            fputs("&quot;", f);
-        else
-            fputc(*s, f);
-    }
-}
-
 /* gnuplot string: double quotes, with its specials escaped. */
 static void gp_text(FILE *f, const char *s)
 {
@@ -258,7 +242,7 @@ static void table(FILE *o, const struct sweep *sw, const struct sweep_res *res)
     fputs("<h2>Points</h2>\n<table>\n<tr><th>point</th>", o);
     for (int k = 0; k < sw->n_keys; k++) {
         fputs("<th>", o);
-        html_text(o, sw->keys[k]);
+        report_html_text(o, sw->keys[k]);
         fputs("</th>", o);
     }
     fputs("<th>runs ok</th><th>completion ms</th><th>of bound</th><th>bottleneck</th>"
@@ -282,21 +266,21 @@ static void table(FILE *o, const struct sweep *sw, const struct sweep_res *res)
         fprintf(o, "<tr%s><td>%d</td>", ok < sw->seeds ? " class=\"bad\"" : "", p);
         for (int k = 0; k < sw->n_keys; k++) {
             fputs("<td>", o);
-            html_text(o, sw->vals[p * sw->n_keys + k]);
+            report_html_text(o, sw->vals[p * sw->n_keys + k]);
             fputs("</td>", o);
         }
         fprintf(o, "<td>%d of %d</td>", ok, done);
         cell_num(o, point_agg(sw, res, p, F_COMPLETION, 1e3), 4, 0);
         cell_num(o, point_agg(sw, res, p, F_RATIO, 1), 3, 1);
         fputs("<td>", o);
-        html_text(o, bn ? bn : "");
+        report_html_text(o, bn ? bn : "");
         fputs("</td>", o);
         cell_num(o, point_agg(sw, res, p, F_PAUSE_FRAMES, 1), 0, 1);
         cell_num(o, point_agg(sw, res, p, F_DROPS, 1), 0, 1);
         cell_num(o, point_agg(sw, res, p, F_STALL, 1e3), 4, 0);
         cell_num(o, point_agg(sw, res, p, F_GOODPUT, 1), 4, 1);
         fputs("<td>", o);
-        html_text(o, err ? err : "");
+        report_html_text(o, err ? err : "");
         fputs("</td></tr>\n", o);
     }
     fputs("</table>\n", o);
@@ -400,7 +384,7 @@ int sweep_html(const char *path, const struct sweep *sw, const struct sweep_res 
           o);
     fprintf(o, "%d points x %d seed%s = %d runs; scenario ", sw->n_points, sw->seeds,
             sw->seeds > 1 ? "s" : "", sw->n_runs);
-    html_text(o, sw->file ? sw->file : "built-in default");
+    report_html_text(o, sw->file ? sw->file : "built-in default");
     fputs(".</p>\n", o);
     static const char *const title[3] = {"Completion time", "Completion against the bound",
                                          "Completion over the first two keys"};
@@ -412,7 +396,7 @@ int sweep_html(const char *path, const struct sweep *sw, const struct sweep_res 
         fprintf(o, "<h2>%s</h2>\n", title[i]);
         if (i < 2 && have[i]) {
             fputs("<p>Mean over seeds against ", o);
-            html_text(o, sw->keys[0]);
+            report_html_text(o, sw->keys[0]);
             fputs(sw->n_keys > 1 ? ", one line per value of the other keys" : "", o);
             if (d.total_lines > d.nlines)
                 fprintf(o, " (the first %d of %d shown)", d.nlines, d.total_lines);

@@ -97,6 +97,8 @@ int report_html_dir(const char *dir, const struct scenario *sc, const struct res
  * error line in e), and copy dir/name from its <svg> on into out with every
  * id and reference prefixed by pre, so several plots share one page. */
 int report_gnuplot_run(const char *dir, struct err *e);
+/* s as HTML text (&, <, > and double quotes escaped). */
+void report_html_text(FILE *f, const char *s);
 int report_inline_svg(FILE *out, const char *dir, const char *name, const char *pre);
 
 /* The run's counters and gauges in the OpenMetrics text format (Prometheus

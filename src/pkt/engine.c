@@ -40,23 +40,6 @@ int pnet_schedule(struct pnet *n, uint64_t t, enum ev_type type, void *obj,
     return 0;
 }
 
-/* "3,4" -> bit mask of priorities; -1 when malformed. */
-static int parse_prio_list(const char *s)
-{
-    int mask = 0;
-    if (!*s)
-        return 0;
-    for (;;) {
-        if (*s < '0' || *s > '7')
-            return -1;
-        mask |= 1 << (*s++ - '0');
-        if (!*s)
-            return mask;
-        if (*s++ != ',')
-            return -1;
-    }
-}
-
 static int parse_weights(const char *s, int32_t w[NPRIO])
 {
     for (int i = 0; i < NPRIO; i++) {
@@ -75,7 +58,7 @@ static int parse_weights(const char *s, int32_t w[NPRIO])
 static int setup_classes(struct pnet *n, struct err *e)
 {
     const struct scenario *sc = n->sc;
-    int mask = parse_prio_list(sc->fabric.pfc_priorities);
+    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
     n->lossless = sc->fabric.pfc ? (uint8_t)mask : 0;
     for (int d = 0; d < 64; d++)
         n->dscp_prio[d] = (uint8_t)(d >> 3); /* class selectors by default */

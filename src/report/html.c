@@ -33,7 +33,7 @@ static const char *const plot_title[PLOT_COUNT] = {
 static const int page_order[PLOT_COUNT] = {
     PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_FLOWS, PLOT_CDF, PLOT_PAUSES, PLOT_COST};
 
-static void html_text(FILE *f, const char *s)
+void report_html_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
         if (*s == '<')
@@ -42,6 +42,8 @@ static void html_text(FILE *f, const char *s)
             fputs("&gt;", f);
         else if (*s == '&')
             fputs("&amp;", f);
+        else if (*s == '"')
+            fputs("&quot;", f);
         else
             fputc(*s, f);
     }
@@ -416,11 +418,11 @@ static void segment_table(FILE *o, const struct scenario *sc, const struct resul
         const struct seg_figures *f = &r->segs[s];
         char a[32], b[32], c[32], d[32];
         fprintf(o, "<tr%s><td>", s == r->bottleneck.seg ? " class=\"bn\"" : "");
-        html_text(o, path_seg_label(s));
+        report_html_text(o, path_seg_label(s));
         if (!f->applies) {
             char why[320];
             fprintf(o, "</td><td colspan=\"%d\">", r->has_packet_stats ? 8 : 7);
-            html_text(o, s == PATH_HOST ? host_unlimited(sc, r, why, sizeof why)
+            report_html_text(o, s == PATH_HOST ? host_unlimited(sc, r, why, sizeof why)
                                         : "keeps up (no storage.drain_rate)");
             fputs("</td></tr>\n", o);
             continue;
@@ -465,11 +467,11 @@ static void busiest_links(FILE *o, const struct results *r)
                               best->peer < r->n_ports ? r->ports[best->peer].node : best->node,
                               lb, sizeof lb);
         fprintf(o, "<tr%s><td>busiest link of ", g == r->bottleneck.seg ? " class=\"bn\"" : "");
-        html_text(o, path_seg_label(g));
+        report_html_text(o, path_seg_label(g));
         fputs("</td>", o);
         if (named) {
             fputs("<td>", o);
-            html_text(o, best ? lb : "-");
+            report_html_text(o, best ? lb : "-");
             fprintf(o, "</td><td>%s</td>",
                     best ? fmt_bytes((double)best->tx_bytes, a, sizeof a) : "-");
         }
@@ -495,11 +497,11 @@ static void cost_table(FILE *o, const struct scenario *sc, const struct results 
     fprintf(o, "<tr><th>GPU-hours stalled per day</th><td>%s</td></tr>\n",
             fmt_num(c->gpu_hours_per_day, a, sizeof a));
     fprintf(o, "<tr><th>money per day (at %.4g ", sc->training.gpu_hour_cost);
-    html_text(o, sc->training.currency);
+    report_html_text(o, sc->training.currency);
     fputs(" per GPU-hour)</th><td>", o);
     fputs(fmt_num(c->money_per_day, a, sizeof a), o);
     fputc(' ', o);
-    html_text(o, sc->training.currency);
+    report_html_text(o, sc->training.currency);
     fputs("</td></tr>\n", o);
     fprintf(o, "<tr><th>MFU points lost</th><td>%.3g</td></tr>\n", c->mfu_points_lost);
     fprintf(o, "<tr><th>interval configured</th><td>%s</td></tr>\n",
@@ -519,9 +521,9 @@ static void cost_table(FILE *o, const struct scenario *sc, const struct results 
 static void echo_key(void *ud, const char *key, const char *value, int kind)
 {
     (void)kind;
-    html_text(ud, key);
+    report_html_text(ud, key);
     fputs(" = ", ud);
-    html_text(ud, value);
+    report_html_text(ud, value);
     fputc('\n', ud);
 }
 
@@ -544,15 +546,15 @@ static void set_key(void *ud, const char *key, const char *value, int kind)
     if (i >= SCENARIO_MAX_KEYS || !scenario_is_set(t->sc, key) || t->sc->pos[i].line != 0)
         return;
     fputs(t->n++ ? ", " : " + ", t->o);
-    html_text(t->o, key);
+    report_html_text(t->o, key);
     fputc('=', t->o);
-    html_text(t->o, value);
+    report_html_text(t->o, value);
 }
 
 static void title_text(FILE *o, const struct scenario *sc, const char *before_sets,
                        const char *after_sets)
 {
-    html_text(o, sc->source[0] ? sc->source : "default");
+    report_html_text(o, sc->source[0] ? sc->source : "default");
     fputs(before_sets, o);
     struct sets t = {sc, o, 0, 0};
     scenario_echo(sc, set_key, &t);
@@ -600,7 +602,7 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
         char *tab = strstr(ver, "\n  segment ");
         if (tab)
             tab[1] = '\0';
-        html_text(o, ver);
+        report_html_text(o, ver);
     }
     fprintf(o, "</pre>\n");
     segment_table(o, sc, r);
@@ -612,7 +614,7 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
     }
     fprintf(o, "<h2>Summary</h2>\n<pre class=\"summary\">");
     if (sum)
-        html_text(o, sum);
+        report_html_text(o, sum);
     fprintf(o, "</pre>\n");
     free(sum);
     free(ver);

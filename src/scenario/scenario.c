@@ -887,8 +887,7 @@ static int must_differ(const struct scenario *sc, struct err *e, const char *a, 
     return scenario_fail(sc, e, k, "must differ from %s (%" PRIu32 ")", k == a ? b : a, v);
 }
 
-/* "3,4" -> bit mask of priorities, -1 when malformed. */
-static int prio_mask(const char *s)
+int scenario_prio_mask(const char *s)
 {
     int mask = 0;
     for (;;) {
@@ -935,7 +934,7 @@ static uint64_t switch_need(const struct scenario *sc, unsigned lossless, uint64
 /* The checks the packet engine's fabric model needs (on a resolved sc). */
 static int validate_fabric(const struct scenario *sc, struct err *e)
 {
-    int mask = prio_mask(sc->fabric.pfc_priorities);
+    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
     uint32_t dp = sc->transport.data_priority, cp = sc->transport.cnp_priority;
     if (mask < 0)
         return scenario_fail(sc, e, "fabric.pfc.priorities",

@@ -254,4 +254,7 @@ typedef void scenario_key_fn(void *ud, const char *key, const char *type,
                              const char *max, const char *doc);
 void scenario_keys(scenario_key_fn *fn, void *ud);
 
+/* "3,4" -> bit mask of priorities 0-7; -1 when malformed or empty. */
+int scenario_prio_mask(const char *s);
+
 #endif
