@@ -1013,6 +1013,9 @@ static void stop_request(void)
             continue;
         }
         CHECK(!r.interrupted && r.finished && r.ok);
+        /* the whole run's time holds the engine's */
+        CHECKF(r.wall_s > 0 && r.total_s >= r.wall_s, "%s: wall %.3g total %.3g", engines[k],
+               r.wall_s, r.total_s);
         results_release(&r);
     }
 }

@@ -1,6 +1,7 @@
 /* ckpt_run: the pipeline from a validated scenario to results. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../include/ckptnet.h"
@@ -224,6 +225,8 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
     struct workload w;
     struct scenario eff;
     const struct scenario *sc = &eff;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(r, 0, sizeof *r);
     r->progress = progress && progress->fn ? progress : NULL;
     arena_init(&a);
@@ -251,5 +254,7 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
     }
     arena_release(&a);
     r->progress = NULL;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->total_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     return rc;
 }

@@ -167,10 +167,10 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered);
     else
         fprintf(out, "  invariants  VIOLATED: %s\n", r->violation);
-    fprintf(out, "  perf        %llu events in %s (%.3g M events/s), memory %s",
+    fprintf(out, "  perf        %llu events in %s (%.3g M events/s), %s in all; memory %s",
             (unsigned long long)r->events, fmt_secs(r->wall_s, a, sizeof a),
             r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0,
-            fmt_bytes((double)r->mem_bytes, b, sizeof b));
+            fmt_secs(r->total_s, c, sizeof c), fmt_bytes((double)r->mem_bytes, b, sizeof b));
     if (r->rate_updates)
         fprintf(out, "; %llu rate updates, %.3g flow rates recomputed each",
                 (unsigned long long)r->rate_updates,
@@ -450,6 +450,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     if (perf) {
         put_dotted(root, "perf.events", U(r->events));
         put_dotted(root, "perf.wall_s", json_real(r->wall_s));
+        put_dotted(root, "perf.total_s", json_real(r->total_s));
         put_dotted(root, "perf.events_per_s",
                    json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0));
         put_dotted(root, "perf.max_pending_events", U(r->max_pending_events));

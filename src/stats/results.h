@@ -174,7 +174,9 @@ struct results {
     uint64_t mem_bytes;        /* arena + event queue + packet slabs */
     uint64_t rate_updates;     /* fluid: max-min updates (one per event time) */
     uint64_t rates_recomputed; /* fluid: flow rates recomputed, summed over them */
-    double wall_s;
+    double wall_s;             /* the engine's loop */
+    double total_s;            /* the whole run: scenario, topology and routes,
+                                * plan, bound, engine, attribution and cost */
 };
 
 /* Writer completions, shared by the engines: each writer runs from its
