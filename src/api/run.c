@@ -152,20 +152,20 @@ static int clock_check(const struct bound_ps *b, enum path_seg best,
     if (!b->ok)
         return err_set(e, "out of memory computing the bound");
     for (int l = 0; l < PATH_COUNT; l++)
-        if (b->limit_ps[l] > BOUND_CLOCK_PS)
+        if (b->limit_ps[l] > CLOCK_LIMIT_PS)
             return err_set(e, "%s: writing the checkpoint through the %s takes at least %.4g s, "
                               "longer than the simulator clock allows (%llu s)",
                            limit_key((enum path_seg)l, b, sc),
                            path_seg_label((enum path_seg)l),
                            (double)b->limit_ps[l] / (double)PS_PER_S,
-                           (unsigned long long)(BOUND_CLOCK_PS / PS_PER_S));
+                           (unsigned long long)(CLOCK_LIMIT_PS / PS_PER_S));
     if (!sc->sim.time_limit_ps &&
-        (b->best_ps > (BOUND_CLOCK_PS - BOUND_SLACK_PS) / 50))
+        (b->best_ps > (CLOCK_LIMIT_PS - BOUND_SLACK_PS) / 50))
         return err_set(e, "sim.time_limit: the default, 50 x the bound (%.4g s, %s) + 10 ms, "
                           "is longer than the simulator clock allows (%llu s); set a time limit "
                           "or raise %s",
                        (double)b->best_ps / (double)PS_PER_S, path_seg_label(best),
-                       (unsigned long long)(BOUND_CLOCK_PS / PS_PER_S),
+                       (unsigned long long)(CLOCK_LIMIT_PS / PS_PER_S),
                        limit_key(best, b, sc));
     return 0;
 }

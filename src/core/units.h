@@ -21,6 +21,10 @@
 #include <stdint.h>
 
 #define PS_PER_S UINT64_C(1000000000000)
+/* The simulator clock is a uint64 count of picoseconds (about 213 days); a
+ * run whose ideal duration passes a quarter of it is refused before it
+ * starts (validation, planning, the bound's terms and time limit). */
+#define CLOCK_LIMIT_PS (UINT64_MAX / 4)
 
 int units_parse_rate(const char *s, uint64_t *bps, char *msg, size_t msglen);
 int units_parse_size(const char *s, uint64_t *bytes, char *msg, size_t msglen);

@@ -544,9 +544,7 @@ static int setup_stores(struct fnet *n, uint32_t *nv, struct err *e)
     *nv = 0;
     if (!sc->storage.drain_bps && !sc->storage.stuck_nodes)
         return 0;
-    if (sc->storage.stuck_nodes && !sc->storage.ingest_buffer)
-        return err_set(e, "storage.stuck_nodes: needs storage.ingest_buffer (a stuck "
-                          "node with an unlimited buffer never pushes back)");
+    /* scenario_validate refused stuck nodes without an ingest buffer */
     n->st = arena_calloc(&n->arena, t->n_storage, sizeof *n->st);
     if (!n->st)
         return err_set(e, "out of memory setting up the fluid engine");

@@ -1030,9 +1030,6 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
     return 0;
 }
 
-/* The simulator clock is a uint64 count of picoseconds (about 213 days);
- * a run whose ideal duration passes a quarter of that is refused. */
-#define CLOCK_LIMIT_PS (UINT64_MAX / 4)
 
 int scenario_validate(const struct scenario *user, struct err *e)
 {

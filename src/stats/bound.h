@@ -13,9 +13,6 @@
 #include "../work/work.h"
 #include "results.h"
 
-/* The simulator clock is a uint64 count of picoseconds; runs must fit in a
- * quarter of it (as scenario_validate and workload_build check). */
-#define BOUND_CLOCK_PS (UINT64_MAX / 4)
 /* The default time limit: 50 x the bound + this (10 ms). */
 #define BOUND_SLACK_PS (10 * UINT64_C(1000000000))
 

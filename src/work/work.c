@@ -11,9 +11,6 @@
 #include "../core/units.h"
 #include "../stats/bound.h" /* wire_bytes */
 
-/* Runs whose ideal duration passes a quarter of the uint64 picosecond clock
- * are refused, as in scenario_validate. */
-#define CLOCK_LIMIT_PS (UINT64_MAX / 4)
 
 static const char *const policy_names[] = {"sync", "jitter", "stagger",
                                            "rate_limit", "async", "hierarchical"};
