@@ -401,6 +401,10 @@ fi
 expect_error pcap_fluid "--pcap: the fluid engine moves no packets" run $small --engine fluid --set telemetry.pcap.ports=sleaf0-stor0 --pcap "$tmp/pcapx"
 expect_error pcap_no_ports "--pcap: name the ports to capture in telemetry.pcap.ports" run $small --pcap "$tmp/pcapx"
 expect_error pcap_bad_port "telemetry.pcap.ports: no port \"spine0-cleaf9\"" run $small --set telemetry.pcap.ports=spine0-cleaf9 --pcap "$tmp/pcapx"
+# a bad port name is bad input whether or not --pcap is given, and describe says so too
+printf 'telemetry:\n  pcap:\n    ports: "spine0-cleaf9"\n' >"$tmp/badport.yaml"
+expect_error pcap_bad_port_describe "badport.yaml:3:12: telemetry.pcap.ports: no port \"spine0-cleaf9\"" describe "$tmp/badport.yaml"
+expect_error pcap_bad_port_no_capture "badport.yaml:3:12: telemetry.pcap.ports: no port \"spine0-cleaf9\"" run "$tmp/badport.yaml" --engine fluid
 expect_error pcap_dir_is_file "--pcap: '/dev/null' is not a directory" run $small --set telemetry.pcap.ports=sleaf0-stor0 --pcap /dev/null
 
 # compare --json: every run's results in one document

@@ -9,6 +9,7 @@
 #include "../core/units.h"
 #include "../cost/cost.h"
 #include "../fluid/fluid.h"
+#include "../pkt/capture.h"
 #include "../pkt/engine.h"
 #include "../stats/bound.h"
 #include "../stats/segments.h"
@@ -183,8 +184,8 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
         return -1;
     struct scenario fab; /* every NIC of a node is its own host port */
     workload_fabric(eff, &fab);
-    if (topo_build(t, &fab, a, e) < 0 || cost_check(eff, e) < 0 ||
-        workload_build(w, eff, t, a, e) < 0) {
+    if (topo_build(t, &fab, a, e) < 0 || capture_check(eff, t, e) < 0 ||
+        cost_check(eff, e) < 0 || workload_build(w, eff, t, a, e) < 0) {
         scenario_locate(eff, e); /* "key: ..." gets where the key was given */
         return -1;
     }

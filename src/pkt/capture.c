@@ -91,24 +91,19 @@ static int64_t mark_ports(struct ckpt_capture *c, const struct topo *t, const ch
     return n;
 }
 
-int capture_setup(struct ckpt_capture *c, const struct scenario *sc, const struct topo *t,
-                  struct err *e)
+/* Mark the ports every name of sc's telemetry.pcap.ports matches in c->slot;
+ * *n = how many. */
+static int mark_names(struct ckpt_capture *c, const struct scenario *sc, const struct topo *t,
+                      uint64_t *n, struct err *e)
 {
-    capture_release(c);
     const char *s = sc->telemetry.pcap_ports;
-    if (!strcmp(s, "none") || !*s)
-        return err_set(e, "--pcap: no ports to capture: name them in telemetry.pcap.ports "
-                          "(e.g. spine0-sleaf0,sleaf0-stor0)");
     c->slot = malloc((size_t)t->n_ports * sizeof *c->slot);
     if (!c->slot)
         return err_set(e, "out of memory setting up the packet capture");
     c->n_ports = t->n_ports;
-    c->max_packets = sc->telemetry.pcap_max_packets;
     for (uint32_t p = 0; p < t->n_ports; p++)
         c->slot[p] = -1;
-    /* mark the ports each name matches, then one file per marked port, in
-     * port order */
-    uint64_t n = 0;
+    *n = 0;
     while (*s) {
         while (*s == ' ')
             s++;
@@ -125,11 +120,41 @@ int capture_setup(struct ckpt_capture *c, const struct scenario *sc, const struc
         if (k < 0)
             return err_set(e, "telemetry.pcap.ports: port \"%.*s\" named twice",
                            (int)(tl < 40 ? tl : 40), s);
-        n += (uint64_t)k;
+        *n += (uint64_t)k;
         s += len;
         if (*s == ',')
             s++;
     }
+    return 0;
+}
+
+int capture_check(const struct scenario *sc, const struct topo *t, struct err *e)
+{
+    const char *s = sc->telemetry.pcap_ports;
+    if (!strcmp(s, "none") || !*s)
+        return 0;
+    struct ckpt_capture c;
+    memset(&c, 0, sizeof c);
+    uint64_t n;
+    int rc = mark_names(&c, sc, t, &n, e);
+    capture_release(&c);
+    return rc;
+}
+
+int capture_setup(struct ckpt_capture *c, const struct scenario *sc, const struct topo *t,
+                  struct err *e)
+{
+    capture_release(c);
+    const char *s = sc->telemetry.pcap_ports;
+    if (!strcmp(s, "none") || !*s)
+        return err_set(e, "--pcap: no ports to capture: name them in telemetry.pcap.ports "
+                          "(e.g. spine0-sleaf0,sleaf0-stor0)");
+    c->max_packets = sc->telemetry.pcap_max_packets;
+    /* mark the ports each name matches, then one file per marked port, in
+     * port order */
+    uint64_t n;
+    if (mark_names(c, sc, t, &n, e) < 0)
+        return -1;
     c->files = calloc(n, sizeof *c->files);
     if (!c->files)
         return err_set(e, "out of memory setting up the packet capture");

@@ -73,6 +73,10 @@ struct ckpt_capture {
  * buffer. Returns 0 or -1 with e set (unknown name, out of memory). */
 int capture_setup(struct ckpt_capture *c, const struct scenario *sc, const struct topo *t,
                   struct err *e);
+/* The same name resolution without buffers: 0 when every name of
+ * telemetry.pcap.ports matches a port of t (or none is given), else -1 with
+ * e = "telemetry.pcap.ports: ...". */
+int capture_check(const struct scenario *sc, const struct topo *t, struct err *e);
 /* Sort each file by time (stable) and cut it where the cap first refused a
  * record, so that a file holds every frame before that moment. */
 void capture_finish(struct ckpt_capture *c);
