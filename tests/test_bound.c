@@ -84,6 +84,12 @@ static int random_scenario(struct scenario *sc, struct rng *g, int single)
             rc |= setf(sc, &e, "transport.receiver=ooo");
         if (rng_below(g, 4) == 0)
             rc |= setf(sc, &e, "fabric.failed_links=1");
+        /* durability: an fsync per file, a metadata service for all */
+        if (rng_below(g, 4) == 0)
+            rc |= setf(sc, &e, "storage.fsync_cost=%lluns", (unsigned long long)rng_below(g, 50000));
+        if (rng_below(g, 4) == 0)
+            rc |= setf(sc, &e, "storage.metadata_ops_per_s=%llu",
+                       (unsigned long long)(10000 + rng_below(g, 1000000)));
     }
     if (rc == 0 && (scenario_resolve(sc, &e) < 0 || scenario_validate(sc, &e) < 0))
         rc = -1;

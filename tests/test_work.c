@@ -955,6 +955,85 @@ static void work_placement_mlperf70b(void)
     arena_release(&b.a);
 }
 
+/* ---- metadata and durability ----------------------------------------- */
+
+/* Completion of sc in engine eng (s); -1 when refused or not ok. */
+static double completion_of(struct scenario *sc, int eng)
+{
+    struct results r;
+    struct err e = {""};
+    sc->engine = eng;
+    if (ckpt_run(sc, &r, &e) < 0) {
+        CHECKF(0, "%s", e.msg);
+        return -1;
+    }
+    CHECKF(r.ok && r.finished, "%s", r.violation);
+    CHECKF(r.completion_s >= r.bound_s, "%s: completion %.12g < bound %.12g", r.engine,
+           r.completion_s, r.bound_s);
+    double c = r.ok ? r.completion_s : -1;
+    results_release(&r);
+    return c;
+}
+
+/* One file with fsync and metadata costs (its create and fsync each take a
+ * metadata op shorter than the fsync) completes at its write time + the
+ * fsync cost, in both engines. */
+static void work_fsync_one_file(void)
+{
+    for (int eng = ENGINE_PACKET; eng <= ENGINE_FLUID; eng++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        sc.cluster.nodes = 1;
+        sc.storage.nodes = 1;
+        sc.workload.bytes_per_writer = 2000000;
+        double plain = completion_of(&sc, eng);
+        sc.storage.fsync_ps = 3000000000ull;     /* 3 ms */
+        sc.storage.metadata_ops = 10000;         /* 100 us per op */
+        double durable = completion_of(&sc, eng);
+        CHECKF(fabs(durable - (plain + 3e-3)) < 1e-11, "engine %d: %.12g s, want %.12g + 3 ms",
+               eng, durable, plain);
+    }
+}
+
+/* N files behind one metadata service at R ops/s take at least N / R (N
+ * creates and N fsyncs queue there), in both engines; without the service
+ * far less. */
+static void work_metadata_queue(void)
+{
+    for (int eng = ENGINE_PACKET; eng <= ENGINE_FLUID; eng++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        sc.cluster.nodes = 32;
+        sc.workload.bytes_per_writer = 100000;
+        double plain = completion_of(&sc, eng);
+        sc.storage.metadata_ops = 2000; /* 32 files: 16 ms of creates alone */
+        double meta = completion_of(&sc, eng);
+        CHECKF(plain > 0 && plain < 1e-3, "engine %d: %.6g s without the service", eng, plain);
+        CHECKF(meta >= 32.0 / 2000, "engine %d: %.6g s < N/R = 16 ms", eng, meta);
+        /* the fsyncs queue too: 2N ops, the first create before the first byte */
+        CHECKF(meta >= 63.0 / 2000 - 1e-9, "engine %d: %.6g s < (2N-1)/R", eng, meta);
+    }
+}
+
+/* The small per-rank state as rank_state_files files per rank, each its own
+ * file (its own create), bytes conserved. */
+static void work_rank_state_files(void)
+{
+    struct scenario sc;
+    model_sc(&sc, MODEL_LLAMA3_8B, 16, 8, 1, 1, RULE_DCP);
+    struct arena a;
+    struct plan p1, p4;
+    arena_init(&a);
+    sc.checkpoint.rank_state_bytes = 1000;
+    CHECK(plan_of(&sc, &p1, &a) == 0);
+    sc.checkpoint.rank_state_files = 4;
+    CHECK(plan_of(&sc, &p4, &a) == 0);
+    CHECKF(p4.n_files == p1.n_files + 3 * 16, "%u files, %u with one state file", p4.n_files,
+           p1.n_files);
+    CHECK(p4.total_bytes == p1.total_bytes);
+    arena_release(&a);
+}
+
 SUITE(suite_work) = {
     {"work_striping_matches_naive", work_striping_matches_naive},
     {"work_wide_striping_linear", work_wide_striping_linear},
@@ -974,5 +1053,8 @@ SUITE(suite_work) = {
     {"e2e_async_stall_is_staging", e2e_async_stall_is_staging},
     {"work_placement_hand_count", work_placement_hand_count},
     {"work_placement_mlperf70b", work_placement_mlperf70b},
+    {"work_fsync_one_file", work_fsync_one_file},
+    {"work_metadata_queue", work_metadata_queue},
+    {"work_rank_state_files", work_rank_state_files},
     {0, 0},
 };

@@ -79,6 +79,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
     memset(n, 0, sizeof *n);
     n->sc = sc;
     n->topo = t;
+    n->w = w;
     n->first_tx_ps = UINT64_MAX;
     evq_init(&n->q);
     arena_init(&n->arena);
@@ -371,14 +372,23 @@ static void collect(struct pnet *n, struct results *r)
     struct writer_acc wa;
     writer_acc_init(&wa, n->n_writers);
     uint64_t bad_flows = 0;
-    for (uint32_t i = 0; i < n->n_flows; i++) {
+    /* a transfer counts once its file is durable (fsync, metadata service) */
+    uint64_t *done = malloc((n->n_flows ? n->n_flows : 1) * sizeof *done);
+    for (uint32_t i = 0; done && i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        done[i] = f->done && f->recv == f->bytes ? f->done_ps : UINT64_MAX;
+    }
+    if (!done || workload_durable(n->w, n->sc, done) < 0)
+        results_violate(r, "out of memory completing the files");
+    for (uint32_t i = 0; done && i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
         if (!f->done || f->recv != f->bytes) {
             bad_flows++;
             continue;
         }
-        writer_acc_add(&wa, f->writer, f->start_ps, f->first_tx_ps, f->done_ps);
+        writer_acc_add(&wa, f->writer, f->start_ps, f->first_tx_ps, done[i]);
     }
+    free(done);
     writer_acc_finish(&wa, r);
     r->engine = "packet";
     r->has_packet_stats = 1;

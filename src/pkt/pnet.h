@@ -178,6 +178,7 @@ struct pnet {
     struct evq q;
     const struct scenario *sc;
     const struct topo *topo;
+    const struct workload *w; /* the transfers' files (workload_durable) */
     const struct transport_ops *tp;
     struct arena arena;       /* runtime state and packet slabs */
     struct rng ecn_rng;

@@ -8,6 +8,12 @@
 #include "../topo/topo.h"
 #include "internal.h"
 
+/* What sets the bound: a path segment, or the metadata service. */
+static const char *bound_by(const struct results *r)
+{
+    return r->bound_by_meta ? "metadata service" : path_seg_label(r->bound_limit);
+}
+
 /* The planner's answer, first: size, completion, stall, cost per day,
  * optimal interval, goodput (docs/checkpoint.md). */
 static void summary_answer(FILE *out, const struct scenario *sc, const struct results *r)
@@ -30,7 +36,7 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                      "delivered when the run stopped (bound %s, set by %s)\n",
                 r->interrupted ? "INTERRUPTED" : "DID NOT FINISH", r->flows_done, r->transfers, fmt_bytes((double)r->bytes_delivered, a, sizeof a),
                 fmt_bytes((double)r->ckpt_bytes, b, sizeof b), fmt_secs(r->bound_s, d, sizeof d),
-                path_seg_label(r->bound_limit));
+                bound_by(r));
         fprintf(out, "  cost        not computed: GPU stall, cost per day, interval and goodput "
                      "need a finished write\n");
         return;
@@ -38,7 +44,7 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
     fprintf(out, "  completion  %s after the trigger; write %s  (bound %s, set by %s; "
                  "%.1f%% of bound)\n",
             fmt_secs(c->end_s, a, sizeof a), fmt_secs(r->completion_s, b, sizeof b),
-            fmt_secs(r->bound_s, d, sizeof d), path_seg_label(r->bound_limit),
+            fmt_secs(r->bound_s, d, sizeof d), bound_by(r),
             r->bound_s > 0 ? 100.0 * r->completion_s / r->bound_s : 0.0);
     fprintf(out, "  GPU stall   %s per checkpoint (%s%s)%s\n", fmt_secs(c->stall_s, a, sizeof a),
             p->policy, p->stall_measured ? ": GPUs wait for the whole write"
@@ -89,6 +95,16 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
                 p->node_skew, p->storage_nodes, p->skew_cost_pct,
                 fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
+    }
+    if (sc->storage.fsync_ps || sc->storage.metadata_ops > 0) {
+        /* a write is complete once durable: what that adds */
+        fprintf(out, "  metadata    fsync %s per file", fmt_secs(r->bound_fsync_s, a, sizeof a));
+        if (sc->storage.metadata_ops > 0)
+            fprintf(out, "; one metadata service at %.4g ops/s for %u creates + %u fsyncs "
+                         "(bound term %s)",
+                    sc->storage.metadata_ops, r->plan.files, r->plan.files,
+                    fmt_secs(r->bound_meta_s, b, sizeof b));
+        fprintf(out, "\n");
     }
     if (r->warnings[0])
         fprintf(out, "  warning     %s\n", r->warnings);
@@ -394,6 +410,9 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_dotted(root, "bound.completion_s", json_real(r->bound_s));
     put_dotted(root, "bound.limit", json_string(path_seg_key(r->bound_limit)));
     put_dotted(root, "bound.limit_label", json_string(path_seg_label(r->bound_limit)));
+    put_dotted(root, "bound.fsync_s", json_real(r->bound_fsync_s));
+    put_dotted(root, "bound.metadata_s", json_real(r->bound_meta_s));
+    put_dotted(root, "bound.by_metadata", json_boolean(r->bound_by_meta));
     put_dotted(root, "bound.ratio", real_or_null(r->bound_s > 0 ? r->completion_s / r->bound_s : 0,
                                                  r->finished));
     put_dotted(root, "bound.base_latency_s", json_real(r->base_latency_s));

@@ -91,6 +91,13 @@ static const struct key keys[] = {
      "round_robin|random"},
     {"storage.file_open_cost", T_TIME, FIELD(storage.file_open_ps), "0", NULL,
      "1000s", "time a storage node takes to create one file, one at a time", NULL},
+    {"storage.fsync_cost", T_TIME, FIELD(storage.fsync_ps), "0", NULL, "1000s",
+     "per file: a write is complete when its data is on the back end and its "
+     "fsync returned, this long after its last byte (both engines)", NULL},
+    {"storage.metadata_ops_per_s", T_REAL, FIELD(storage.metadata_ops), "0", "0",
+     "1e12", "one metadata service for all storage nodes: every file's create "
+     "and fsync queue there, FIFO, 1/rate each; 0 = unlimited (both engines)",
+     NULL},
     {"storage.drain_rate", T_RATE, FIELD(storage.drain_bps), "0", NULL,
      "100Tbps", "back-end write rate per storage node; 0 = keeps up (both "
      "engines)", NULL},
@@ -322,6 +329,9 @@ static const struct key keys[] = {
     {"checkpoint.rank_state", T_SIZE, FIELD(checkpoint.rank_state_bytes), "0",
      NULL, "1TB", "model form: small-state file per rank (step, RNG, loader)",
      NULL},
+    {"checkpoint.rank_state_files", T_COUNT, FIELD(checkpoint.rank_state_files), "1",
+     "1", "64", "model form: the small state as this many files per rank (each "
+     "its own create and fsync)", NULL},
     {"checkpoint.straggler_fraction", T_REAL, FIELD(checkpoint.straggler_fraction),
      "0", "0", "1", "fraction of writers that straggle", NULL},
     {"checkpoint.straggler_delay", T_TIME, FIELD(checkpoint.straggler_delay_ps),

@@ -68,6 +68,8 @@ struct scenario {
         int placement;          /* enum placement */
         int stripe_start;       /* enum stripe_start (round_robin placement) */
         uint64_t file_open_ps;  /* per file, serial per storage node */
+        uint64_t fsync_ps;      /* per file, after its last byte */
+        double metadata_ops;    /* metadata service ops/s; 0 = unlimited */
         uint64_t drain_bps;     /* back end per node; 0 = keeps up */
         uint64_t ingest_buffer; /* per node; 0 = unlimited */
         uint32_t stuck_nodes;   /* the first N never drain (fault) */
@@ -164,6 +166,7 @@ struct scenario {
         uint64_t rate_limit_bps; /* rate_limit: per writer */
         uint64_t trickle_bps;   /* hierarchical: per node, 0 = no cap */
         uint64_t rank_state_bytes; /* per-rank small-state file */
+        uint32_t rank_state_files; /* ... split into this many files */
         double straggler_fraction;
         uint64_t straggler_delay_ps;
         double straggler_slowdown;

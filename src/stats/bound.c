@@ -251,6 +251,14 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
             r->bound_limit = (enum path_seg)l;
         }
     }
+    /* a file is complete once its fsync returned (after its last byte), and
+     * once the metadata service has served it */
+    best = sat_add(best, sc->storage.fsync_ps);
+    uint64_t meta = workload_meta_bound_ps(w, sc);
+    r->bound_fsync_s = (double)sc->storage.fsync_ps / (double)PS_PER_S;
+    r->bound_meta_s = (double)meta / (double)PS_PER_S;
+    r->bound_by_meta = meta > best;
+    best = meta > best ? meta : best;
     r->bound_s = (double)best / (double)PS_PER_S;
     r->base_latency_s = (double)base / (double)PS_PER_S;
     if (out) {

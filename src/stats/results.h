@@ -75,6 +75,11 @@ struct results {
     enum path_seg bound_limit;
     double bound_term_s[PATH_COUNT]; /* each term without base latency */
     double base_latency_s;
+    /* metadata and durability: every file's fsync cost follows its last
+     * byte (added to the bound); the metadata service's own term, and 1
+     * when it sets the bound (bound_limit is then the data's limit) */
+    double bound_fsync_s, bound_meta_s;
+    int bound_by_meta;
 
     /* fabric */
     double oversub_compute, oversub_storage;

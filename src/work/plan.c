@@ -184,7 +184,8 @@ static int build_model(struct plan *p, const struct scenario *sc, struct arena *
     p->gpus_per_rank = 1;
     p->rank_bytes = arena_calloc(a, R, sizeof *p->rank_bytes);
     /* at most 2 state files and a small-state file per rank */
-    p->files = arena_calloc(a, (size_t)R * 3, sizeof *p->files);
+    p->files = arena_calloc(a, (size_t)R * (2 + sc->checkpoint.rank_state_files),
+                            sizeof *p->files);
     uint64_t *model_b = arena_calloc(a, R, sizeof *model_b);
     uint64_t *optim_b = arena_calloc(a, R, sizeof *optim_b);
     struct load_heap q = {arena_calloc(a, dp, sizeof(uint64_t)),
@@ -241,7 +242,9 @@ static int build_model(struct plan *p, const struct scenario *sc, struct arena *
     for (uint32_t r = 0; r < R; r++) {
         add_file(p, r, model_b[r]);
         add_file(p, r, optim_b[r]);
-        add_file(p, r, sc->checkpoint.rank_state_bytes);
+        /* the small state, as that many files (step, scheduler, RNG, loader) */
+        for (uint32_t k = 0; k < sc->checkpoint.rank_state_files; k++)
+            add_file(p, r, share(sc->checkpoint.rank_state_bytes, sc->checkpoint.rank_state_files, k));
     }
     return 0;
 }

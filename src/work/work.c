@@ -207,6 +207,69 @@ struct open_req {
     uint32_t file, home;
 };
 
+/* One metadata-service op (1/storage.metadata_ops_per_s, rounded up); 0 =
+ * unlimited. */
+static uint64_t meta_op_ps(const struct scenario *sc)
+{
+    double r = sc->storage.metadata_ops;
+    if (!(r > 0))
+        return 0;
+    double v = ceil((double)PS_PER_S / r);
+    return v < 1 ? 1 : (uint64_t)v;
+}
+
+struct meta_req {
+    uint64_t t;
+    uint32_t slot, file;
+};
+
+/* FIFO: request time, then every rank's first file before its second
+ * (ranks create in lockstep), then file index */
+static int meta_cmp(const void *pa, const void *pb)
+{
+    const struct meta_req *a = pa, *b = pb;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    if (a->slot != b->slot)
+        return a->slot < b->slot ? -1 : 1;
+    return a->file < b->file ? -1 : (a->file > b->file);
+}
+
+/* storage.metadata_ops_per_s: the one metadata service serves every create,
+ * one at a time in request order; req[f].t becomes the end of file f's
+ * create. Its slots are kept for the fsyncs (workload_durable). */
+static int meta_creates(struct workload *w, const struct scenario *sc, const struct plan *p,
+                        struct open_req *req, struct arena *a, struct err *e)
+{
+    uint32_t n = p->n_files;
+    w->n_files = n;
+    w->meta_op_ps = meta_op_ps(sc);
+    if (!w->meta_op_ps)
+        return 0;
+    struct meta_req *q = arena_calloc(a, n ? n : 1, sizeof *q);
+    w->create_slot = arena_calloc(a, n ? n : 1, sizeof *w->create_slot);
+    if (!q || !w->create_slot)
+        return err_set(e, "out of memory planning the metadata service");
+    for (uint32_t f = 0; f < n; f++) {
+        q[f].t = req[f].t;
+        q[f].slot = f && p->files[f - 1].rank == p->files[f].rank ? q[f - 1].slot + 1 : 0;
+        q[f].file = f;
+    }
+    qsort(q, n, sizeof *q, meta_cmp);
+    uint64_t free_at = 0, op = w->meta_op_ps;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t s = q[i].t > free_at ? q[i].t : free_at;
+        if (s > CLOCK_LIMIT_PS)
+            return err_set(e, "storage.metadata_ops_per_s: creating %" PRIu32 " files at "
+                              "%g per second takes longer than the simulator clock allows",
+                           n, sc->storage.metadata_ops);
+        w->create_slot[i] = s;
+        free_at = s + op;
+        req[q[i].file].t = free_at;
+    }
+    return 0;
+}
+
 static int open_cmp(const void *pa, const void *pb)
 {
     const struct open_req *a = pa, *b = pb;
@@ -426,6 +489,12 @@ int workload_build(struct workload *w, const struct scenario *sc,
         req[f].home = pl.rule == PLACE_HASH ? hash_node(&pl, f, 0) : pl.start[f];
         fstart[f] = req[f].t;
     }
+    /* the metadata service creates every file first, then its home node
+     * opens it */
+    if (meta_creates(w, sc, &p, req, a, e) < 0)
+        return -1;
+    for (uint32_t f = 0; f < p.n_files; f++)
+        fstart[f] = req[f].t;
     if (sc->storage.file_open_ps) {
         qsort(req, p.n_files, sizeof *req, open_cmp);
         uint64_t free_at = 0;
@@ -487,6 +556,7 @@ int workload_build(struct workload *w, const struct scenario *sc,
                 x->dst = t->first_storage + sn;
                 swire[sn] += wire_bytes(qb, sc->fabric.mtu);
                 x->writer = i;
+                x->file = f;
                 x->bytes = qb;
                 x->start_ps = fstart[f];
                 x->rate_bps = cap && qps > 1 ? (cap / qps ? cap / qps : 1) : cap;

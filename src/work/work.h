@@ -26,6 +26,7 @@
 struct transfer {
     uint32_t src, dst;   /* topology node ids */
     uint32_t writer;     /* the writer (rank) it belongs to, < n_writers */
+    uint32_t file;       /* the plan's file it carries part of, < n_files */
     uint64_t bytes;      /* payload */
     uint64_t start_ps;
     uint64_t rate_bps;   /* sending-rate cap of its queue pair; 0 = line rate */
@@ -39,6 +40,12 @@ struct workload {
     uint32_t n_writers;  /* a writer may own several transfers (stripes) */
     uint64_t total_bytes;
     struct plan_summary sum; /* sizes, skew, policy stall (for reports, cost) */
+    /* metadata and durability (storage.fsync_cost, metadata_ops_per_s) */
+    uint32_t n_files;
+    uint64_t meta_op_ps;     /* one metadata-service op; 0 = unlimited */
+    uint64_t *create_slot;   /* [n_files] start of each create's slot, ascending
+                              * (the service's busy time before any fsync);
+                              * NULL without a metadata rate */
 };
 
 /* The scenario the topology is built from: every NIC of a compute node is
@@ -58,5 +65,19 @@ static inline uint32_t workload_nic_host(const struct scenario *sc,
  * model cannot honour (async without cluster.d2h_rate, ...). */
 int workload_build(struct workload *w, const struct scenario *sc,
                    const struct topo *t, struct arena *a, struct err *e);
+
+/* Durability, shared by both engines (src/work/durable.c): done[i] is when
+ * transfer i's last byte was on its storage node's back end (UINT64_MAX:
+ * never). Rewrites each to when its file is durable: every transfer of the
+ * file done, then its fsync, issued then, returned storage.fsync_cost later
+ * and served by the metadata service (FIFO, one op at a time, in the gaps
+ * the creates left). A file with an undone transfer keeps its times. No-op
+ * without fsync cost and metadata rate. Returns 0, or -1 out of memory. */
+int workload_durable(const struct workload *w, const struct scenario *sc, uint64_t *done);
+
+/* Lower bound of the metadata service and fsync on completion, in ps after
+ * the earliest transfer start: the fsync cost, and every file's fsync (and
+ * the creates that remain after start0) served one at a time. */
+uint64_t workload_meta_bound_ps(const struct workload *w, const struct scenario *sc);
 
 #endif
