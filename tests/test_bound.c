@@ -90,6 +90,15 @@ static int random_scenario(struct scenario *sc, struct rng *g, int single)
         if (rng_below(g, 4) == 0)
             rc |= setf(sc, &e, "storage.metadata_ops_per_s=%llu",
                        (unsigned long long)(10000 + rng_below(g, 1000000)));
+        if (rng_below(g, 3) == 0) { /* three tiers: pods of one or two leaves */
+            rc |= setf(sc, &e, "fabric.tiers=3");
+            rc |= setf(sc, &e, "fabric.leaves_per_pod=%u", 1 + (unsigned)rng_below(g, 2));
+            rc |= setf(sc, &e, "fabric.superspines=%u", 1 + (unsigned)rng_below(g, 2));
+            rc |= setf(sc, &e, "fabric.spine_uplink_speed=%lluGbps",
+                       (unsigned long long)gbps[rng_below(g, 6)]);
+            if (rng_below(g, 2))
+                rc |= setf(sc, &e, "fabric.storage_pods=spread");
+        }
     }
     if (rc == 0 && (scenario_resolve(sc, &e) < 0 || scenario_validate(sc, &e) < 0))
         rc = -1;

@@ -138,6 +138,9 @@ static const char *limit_key(enum path_seg l, const struct bound_ps *b,
     case PATH_CLEAF_UP:
     case PATH_SPINE_DOWN:
         return "fabric.uplink_speed";
+    case PATH_SPINE_UP:
+    case PATH_SUPER_DOWN:
+        return sc->fabric.spine_uplink_bps ? "fabric.spine_uplink_speed" : "fabric.uplink_speed";
     case PATH_STORAGE_NIC:
         return "storage.nic_speed";
     default:
@@ -195,6 +198,11 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     r->oversub_compute = t->oversub_compute;
     r->oversub_storage = t->oversub_storage;
     r->switches = t->n_switches;
+    r->fabric_tiers = t->tiers;
+    r->pods = t->n_pods;
+    r->spines_per_pod = t->spines_per_pod;
+    r->superspines = t->n_supers;
+    r->oversub_spine = t->oversub_spine;
     r->links = t->n_ports / 2;
     r->failed_links = t->n_failed;
     memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);

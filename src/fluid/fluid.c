@@ -191,6 +191,7 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
  * its last byte leaves, keeps every resource's bound (set-up only). */
 struct heads {
     uint64_t *up;     /* [2 x leaf index]: its uplinks out, its links in */
+    uint64_t *pod;    /* [2 x pod] (three tiers): its spines' links up, down */
     uint64_t *dst;    /* [endpoint]: its leaf's port down to it */
     uint64_t *store;  /* [endpoint]: the first arrival at it */
 };
@@ -201,7 +202,8 @@ static int heads_init(struct heads *hd, const struct topo *t, const struct scena
     hd->up = calloc(2 * (size_t)t->n_leaves, sizeof *hd->up);
     hd->dst = calloc(t->first_cleaf, sizeof *hd->dst);
     hd->store = calloc(t->first_cleaf, sizeof *hd->store);
-    if (!hd->up || !hd->dst || !hd->store)
+    hd->pod = calloc(t->tiers == 3 ? 2 * (size_t)t->n_pods : 1, sizeof *hd->pod);
+    if (!hd->up || !hd->dst || !hd->store || !hd->pod)
         return -1;
     for (uint32_t i = 0; i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
@@ -216,6 +218,14 @@ static int heads_init(struct heads *hd, const struct topo *t, const struct scena
             hd->up[2 * sl] = bp.head[1];
         if (bp.head[k - 1] > hd->up[2 * dl + 1])
             hd->up[2 * dl + 1] = bp.head[k - 1];
+        if (k >= 4) { /* three tiers, between pods */
+            uint32_t sp = t->nodes[t->nodes[x->src].leaf].pod;
+            uint32_t dp = t->nodes[t->nodes[x->dst].leaf].pod;
+            if (bp.head[2] > hd->pod[2 * sp])
+                hd->pod[2 * sp] = bp.head[2];
+            if (bp.head[k - 2] > hd->pod[2 * dp + 1])
+                hd->pod[2 * dp + 1] = bp.head[k - 2];
+        }
         if (bp.head[k] > hd->dst[x->dst])
             hd->dst[x->dst] = bp.head[k];
         if (bp.arrive > hd->store[x->dst])
@@ -229,6 +239,7 @@ static void heads_release(struct heads *hd)
     free(hd->up);
     free(hd->dst);
     free(hd->store);
+    free(hd->pod);
 }
 
 /* No less than the bound allows once the last byte has left at `pace`: a
@@ -245,17 +256,21 @@ static uint64_t bound_latency_ps(const struct topo *t, const struct scenario *sc
         return 0;
     uint32_t k = bp.np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
     uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
-    uint64_t v[6] = {bp.tail[0], hd->dst[x->dst] + bp.tail[k], 0, 0, 0, 0};
+    uint64_t v[8] = {bp.tail[0], hd->dst[x->dst] + bp.tail[k], 0, 0, 0, 0, 0, 0};
     if (sl != dl) {
         v[2] = hd->up[2 * sl] + bp.tail[1];
         v[3] = hd->up[2 * dl + 1] + bp.tail[k - 1];
+    }
+    if (k >= 4) { /* three tiers, between pods: the pods' links to the super-spines */
+        v[6] = hd->pod[2 * t->nodes[t->nodes[x->src].leaf].pod] + bp.tail[2];
+        v[7] = hd->pod[2 * t->nodes[t->nodes[x->dst].leaf].pod + 1] + bp.tail[k - 2];
     }
     if (buffered)
         v[4] = hd->store[x->dst];
     uint64_t moved = units_ser_ps(wire, pace) - 1; /* at least: after() rounds up */
     v[5] = bp.alone > moved ? bp.alone - moved : 0;
     uint64_t m = 0;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 8; i++)
         m = v[i] > m ? v[i] : m;
     return m;
 }

@@ -20,8 +20,10 @@ const char *capture_node_name(const struct topo *t, uint32_t node, char *buf, un
         snprintf(buf, len, "cleaf%u", node - t->first_cleaf);
     else if (node < t->first_spine)
         snprintf(buf, len, "sleaf%u", node - t->first_sleaf);
-    else
+    else if (t->tiers != 3 || node < t->first_super)
         snprintf(buf, len, "spine%u", node - t->first_spine);
+    else
+        snprintf(buf, len, "super%u", node - t->first_super);
     return buf;
 }
 

@@ -41,27 +41,29 @@ static int write_timeseries(FILE *f, const struct results *r)
 {
     const struct series *s = &r->series;
     int pq = r->has_packet_stats; /* pause and queue columns */
+    enum path_seg sets[PATH_LINK_SETS];
+    int ns = (int)path_link_sets_shown(r->fabric_tiers, sets);
     fprintf(f, "time_s,remaining_bytes,active_transfers_count");
     /* throughput of the forward link sets, pauses of every link set */
-    for (int g = 0; g < PATH_LINK_SETS - 1; g++)
-        fprintf(f, ",%s_gbps", path_seg_key(path_link_sets[g]));
-    for (int g = 0; pq && g < PATH_LINK_SETS; g++)
-        fprintf(f, ",%s_paused_ports_count", path_seg_key(path_link_sets[g]));
+    for (int g = 0; g < ns - 1; g++)
+        fprintf(f, ",%s_gbps", path_seg_key(sets[g]));
+    for (int g = 0; pq && g < ns; g++)
+        fprintf(f, ",%s_paused_ports_count", path_seg_key(sets[g]));
     fprintf(f, pq ? ",max_queue_bytes\n" : "\n");
     for (uint32_t i = 0; i < s->n && i < r->n_samples; i++) {
         fprintf(f, "%.9g,%llu,%u", r->sample_t[i], (unsigned long long)s->remaining[i],
                 s->active[i]);
         double dt = i ? r->sample_t[i] - r->sample_t[i - 1] : 0;
-        for (int k = 0; k < PATH_LINK_SETS - 1; k++) {
-            int g = path_link_sets[k];
+        for (int k = 0; k < ns - 1; k++) {
+            int g = sets[k];
             double d = i ? (double)(s->seg_bytes[(size_t)i * SERIES_SEGS + g] -
                                     s->seg_bytes[(size_t)(i - 1) * SERIES_SEGS + g])
                          : 0;
             fprintf(f, ",%.6g", dt > 0 ? d * 8 / dt / 1e9 : 0.0);
         }
-        for (int k = 0; pq && k < PATH_LINK_SETS; k++)
+        for (int k = 0; pq && k < ns; k++)
             fprintf(f, ",%u", s->seg_paused ? s->seg_paused[(size_t)i * SERIES_SEGS +
-                                                            path_link_sets[k]] : 0);
+                                                            sets[k]] : 0);
         if (pq)
             fprintf(f, ",%llu", (unsigned long long)(r->sample_max_queue ? r->sample_max_queue[i] : 0));
         fputc('\n', f);
@@ -188,6 +190,8 @@ static int write_segments(FILE *f, const struct results *r)
                "imbalance_ratio,need_s,bound_s,paused_s,bottleneck_flag\n");
     for (int g = 0; g < PATH_COUNT; g++) {
         const struct seg_figures *x = &r->segs[g];
+        if (!path_seg_shown(g, r->fabric_tiers))
+            continue;
         fprintf(f, "%s,%s,%d,%u,%.6g,%.6g,%.0f,%.6g,%.6g,%.9g,%.6g,%.9g,%.9g,%.9g,%d\n",
                 path_seg_key(g), path_seg_label(g), x->applies, x->elements, x->elem_bps,
                 x->cap_bps, x->bytes, x->util, x->max_util, x->saturated_s, x->imbalance,

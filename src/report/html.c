@@ -83,12 +83,16 @@ static void bar(void *ud, uint32_t port, uint32_t first, uint32_t last)
     struct bars *b = ud;
     if (b->row_of[port] < 0)
         return;
-    /* colour = the key's entry (once off by one): writer NIC 1 .. storage
-     * NIC 4 (enum path_seg), then 5 for the ports toward hosts */
+    /* colour = the key's entry: the forward link sets shown, 1 on, then
+     * one more for the ports toward hosts */
     unsigned seg = b->r->series.port_seg[port];
+    enum path_seg sets[PATH_LINK_SETS];
+    unsigned n = path_link_sets_shown(b->r->fabric_tiers, sets), c = n;
+    for (unsigned i = 0; i + 1 < n; i++)
+        if ((unsigned)sets[i] == seg)
+            c = i + 1;
     fprintf(b->f, "%.9g %.9g %d %u\n", b->r->sample_t[first] * 1e3,
-            (b->r->sample_t[last] + b->dt) * 1e3, b->row_of[port],
-            path_is_fwd_link((int)seg) ? seg : 5);
+            (b->r->sample_t[last] + b->dt) * 1e3, b->row_of[port], c);
 }
 
 /* bars.dat: "start_ms end_ms row colour" per pause run of the most paused
@@ -227,11 +231,14 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
          * the bottleneck is drawn last (on top) and thicker, and markers at
          * co-prime intervals keep a series seen where it lies under
          * another of equal value. */
-        static const int pt[4] = {6, 8, 4, 12}, pi[4] = {37, 41, 43, 47};
-        static const char *const dash[4] = {"(8,4)", "(12,4,2,4)", "(4,4)", "(12,4,2,4,2,4)"};
-        int order[4], n = 0, bn = -1;
-        for (int g = 0; g < 4; g++) { /* timeseries.csv: the forward link sets */
-            if ((int)path_link_sets[g] == r->bottleneck.seg)
+        static const int pt[6] = {6, 8, 4, 12, 10, 14}, pi[6] = {37, 41, 43, 47, 53, 59};
+        static const char *const dash[6] = {"(8,4)", "(12,4,2,4)", "(4,4)", "(12,4,2,4,2,4)",
+                                            "(2,4)", "(16,4)"};
+        enum path_seg sets[PATH_LINK_SETS];
+        int nfwd = (int)path_link_sets_shown(r->fabric_tiers, sets) - 1;
+        int order[6], n = 0, bn = -1;
+        for (int g = 0; g < nfwd; g++) { /* timeseries.csv: the forward link sets */
+            if ((int)sets[g] == r->bottleneck.seg)
                 bn = g;
             else
                 order[n++] = g;
@@ -247,11 +254,11 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                    "set y2tics\n set ytics nomirror\n set y2range [0:*]\n plot ");
         for (int k = 0; k < n; k++) {
             int g = order[k], top = g == bn;
-            double cap = r->segs[path_link_sets[g]].cap_bps;
+            double cap = r->segs[sets[g]].cap_bps;
             fprintf(f, "'timeseries.csv' skip 1 using ($1*1e3):($%d*1e11/%.9g) with linespoints "
                        "lc %d dt %s lw %s pt %d pi %u ps 0.8 title '%s%s', ",
                     4 + g, cap > 0 ? cap : 1, g + 1, top ? "1" : dash[g], top ? "3" : "1.5", pt[g],
-                    pi[g] * every, path_seg_label(path_link_sets[g]),
+                    pi[g] * every, path_seg_label(sets[g]),
                     top ? " (bottleneck)" : "");
         }
         fprintf(f, "'timeseries.csv' skip 1 using ($1*1e3):($2/1e9) axes x1y2 "
@@ -287,16 +294,21 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                    "unset ylabel\n load 'ytics.gp'\n set ytics font ',8'\n"
                    "set yrange [%d:-1]\n"
                    "set key outside right top\n"
-                   "array L[5] = ['writer NIC', 'compute-leaf uplink', 'spine downlink', "
-                   "'storage NIC', 'toward hosts']\n"
+                   "%s"
                    "plot 'bars.dat' using (($1+$2)/2):3:(($2-$1)/2):(0.4):4 "
                    "with boxxyerror fs solid 0.8 noborder lc variable notitle, "
-                   "for [g=1:5] NaN with boxes fs solid 0.8 lc g title "
+                   "for [g=1:%d] NaN with boxes fs solid 0.8 lc g title "
                    "L[g]\n"
                    "set ytics autofreq font ',11'\n set yrange [*:*]\n set key\n"
                    "set datafile separator ','\n"
                    "set terminal svg size 960,380 dynamic noenhanced font 'sans,11' background rgb 'white'\n",
-                140 + 18 * pause_rows, pause_rows, paused_ports, iv, pause_rows);
+                140 + 18 * pause_rows, pause_rows, paused_ports, iv, pause_rows,
+                r->fabric_tiers == 3
+                    ? "array L[7] = ['writer NIC', 'compute-leaf uplink', 'spine uplink', "
+                      "'super-spine downlink', 'spine downlink', 'storage NIC', 'toward hosts']\n"
+                    : "array L[5] = ['writer NIC', 'compute-leaf uplink', 'spine downlink', "
+                      "'storage NIC', 'toward hosts']\n",
+                r->fabric_tiers == 3 ? 7 : 5);
     if (have[PLOT_COST])
         fprintf(f, "set output 'cost.svg'\n"
                    "set datafile separator whitespace\n"
@@ -417,6 +429,8 @@ static void segment_table(FILE *o, const struct scenario *sc, const struct resul
     for (int s = 0; s < PATH_COUNT; s++) {
         const struct seg_figures *f = &r->segs[s];
         char a[32], b[32], c[32], d[32];
+        if (!path_seg_shown(s, r->fabric_tiers))
+            continue;
         fprintf(o, "<tr%s><td>", s == r->bottleneck.seg ? " class=\"bn\"" : "");
         report_html_text(o, path_seg_label(s));
         if (!f->applies) {
@@ -454,8 +468,10 @@ static void busiest_links(FILE *o, const struct results *r)
     fprintf(o, "<table class=\"links\"><tr><th>segment</th>%s<th>utilisation</th>"
                "<th>time carrying traffic</th><th>time at capacity</th></tr>\n",
             named ? "<th>link</th><th>carried</th>" : "");
-    for (int k = 0; k < 4; k++) {
-        int g = path_link_sets[k];
+    enum path_seg sets[PATH_LINK_SETS];
+    int nfwd = (int)path_link_sets_shown(r->fabric_tiers, sets) - 1;
+    for (int k = 0; k < nfwd; k++) {
+        int g = sets[k];
         char a[32], b[32], c[32], lb[64] = "";
         const struct port_result *best = NULL;
         for (uint32_t i = 0; named && i < r->n_ports; i++)

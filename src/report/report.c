@@ -87,6 +87,10 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
                  "compute leaves, %.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
+    if (r->fabric_tiers == 3)
+        fprintf(out, "  clos        3 tiers: %u pods of %u spines under %u super-spines "
+                     "(%u planes); oversubscription %.2f:1 at the spines\n",
+                r->pods, r->spines_per_pod, r->superspines, r->spines_per_pod, r->oversub_spine);
     {
         const struct plan_summary *p = &r->plan;
         fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs "
@@ -246,8 +250,10 @@ static void put_lossless(json_t *root, const struct results *r)
     put_dotted(root, "network.buffer.max_switch_bytes", U(r->max_buffer_bytes));
     put_dotted(root, "network.buffer.max_headroom_bytes", U(r->max_headroom_bytes));
     put_dotted(root, "network.buffer.max_shared_pg_bytes", U(r->max_shared_pg_bytes));
-    for (int i = 0; i < PATH_LINK_SETS; i++) {
-        int sg = path_link_sets[i];
+    enum path_seg sets[PATH_LINK_SETS];
+    unsigned nsets = path_link_sets_shown(r->fabric_tiers, sets);
+    for (unsigned i = 0; i < nsets; i++) {
+        int sg = sets[i];
         char k[96];
         snprintf(k, sizeof k, "network.queues.%s.max_bytes", path_seg_key(sg));
         put_dotted(root, k, U(r->seg_queue_max[sg]));
@@ -418,7 +424,8 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_dotted(root, "bound.base_latency_s", json_real(r->base_latency_s));
     json_t *terms = json_object();
     for (int l = PATH_WRITER_NIC; l < PATH_COUNT; l++) /* the host path shares the writer's */
-        json_object_set_new(terms, path_seg_key(l), json_real(r->bound_term_s[l]));
+        if (path_seg_shown(l, r->fabric_tiers))
+            json_object_set_new(terms, path_seg_key(l), json_real(r->bound_term_s[l]));
     put_dotted(root, "bound.terms_s", terms);
     if (r->bottleneck.seg >= 0) {
         put_dotted(root, "segments", segments_json(r));
@@ -431,6 +438,13 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_dotted(root, "fabric.failed_link_names", json_string(r->failed_link_names));
     put_dotted(root, "fabric.oversubscription.compute", json_real(r->oversub_compute));
     put_dotted(root, "fabric.oversubscription.storage", json_real(r->oversub_storage));
+    if (r->fabric_tiers == 3) { /* absent for two tiers */
+        put_dotted(root, "fabric.tiers", U(r->fabric_tiers));
+        put_dotted(root, "fabric.pods", U(r->pods));
+        put_dotted(root, "fabric.spines_per_pod", U(r->spines_per_pod));
+        put_dotted(root, "fabric.superspines", U(r->superspines));
+        put_dotted(root, "fabric.oversubscription.spine", json_real(r->oversub_spine));
+    }
     if (r->has_packet_stats) { /* absent, not zero, when the engine cannot know */
         put_dotted(root, "network.drops", U(r->drops));
         put_dotted(root, "network.pfc.pause_frames", U(r->pause_frames));
@@ -450,6 +464,8 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_dotted(root, "network.lb.uplinks_per_flow_mean", json_real(r->lb_paths_mean));
     put_dotted(root, "network.lb.uplinks_per_flow_max", U(r->lb_paths_max));
     for (int s = PATH_WRITER_NIC; r->has_link_stats && s <= PATH_STORAGE_NIC; s++) {
+        if (!path_seg_shown(s, r->fabric_tiers))
+            continue;
         char k[96];
         snprintf(k, sizeof k, "network.links.%s.max_utilisation", path_seg_key(s));
         put_dotted(root, k, json_real(r->link_util_max[s]));

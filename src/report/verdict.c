@@ -110,6 +110,8 @@ void report_segments(FILE *out, const struct scenario *sc, const struct results 
     for (int s = 0; s < PATH_COUNT; s++) {
         const struct seg_figures *f = &r->segs[s];
         char a[32], b[32], c[32], d[32], e[32], g[32], h[32];
+        if (!path_seg_shown(s, r->fabric_tiers))
+            continue;
         if (!f->applies) {
             char why[320];
             fprintf(out, "  %-22s %s\n", path_seg_label(s),
@@ -134,6 +136,8 @@ json_t *segments_json(const struct results *r)
     json_t *a = json_array();
     for (int s = 0; s < PATH_COUNT; s++) {
         const struct seg_figures *f = &r->segs[s];
+        if (!path_seg_shown(s, r->fabric_tiers))
+            continue;
         json_t *o = json_object();
         json_object_set_new(o, "segment", json_string(path_seg_key(s)));
         json_object_set_new(o, "label", json_string(path_seg_label(s)));

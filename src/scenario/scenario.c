@@ -202,6 +202,26 @@ static const struct key keys[] = {
      "1GB", "adaptive: queue depth per quality band (bands 0-7)", NULL},
     {"fabric.lb.load_window", T_TIME, FIELD(fabric.lb_load_window_ps), "10us",
      "1ns", "1s", "adaptive: time constant of the port-load EWMA", NULL},
+    {"fabric.tiers", T_ENUM, FIELD(fabric.tiers), "2", NULL, NULL,
+     "2: leaf-spine; 3: pods of leaves and spines under super-spines (spine i "
+     "of every pod connects to super-spine plane i)", "2|3"},
+    {"fabric.pods", T_UINT, FIELD(fabric.pods), "0", NULL, "65536",
+     "three tiers: compute pods; 0 = from fabric.leaves_per_pod", NULL},
+    {"fabric.leaves_per_pod", T_UINT, FIELD(fabric.leaves_per_pod), "0", NULL,
+     "65536", "three tiers: compute leaves per pod (and storage leaves per "
+     "storage pod); 0 = from fabric.pods", NULL},
+    {"fabric.spines_per_pod", T_UINT, FIELD(fabric.spines_per_pod), "0", NULL,
+     "4096", "three tiers: spines in each pod, one super-spine plane each; "
+     "0 = fabric.spines", NULL},
+    {"fabric.superspines", T_UINT, FIELD(fabric.superspines), "0", NULL, "65536",
+     "three tiers: super-spines in each plane, each with one link to its "
+     "plane's spine in every pod; 0 = 1:1 at the spines", NULL},
+    {"fabric.spine_uplink_speed", T_RATE, FIELD(fabric.spine_uplink_bps), "0",
+     NULL, "100Tbps", "line rate of each spine-super-spine link; 0 = "
+     "fabric.uplink_speed", NULL},
+    {"fabric.storage_pods", T_ENUM, FIELD(fabric.storage_pods), "pod", NULL,
+     NULL, "three tiers: storage leaves in pods of their own (pod) or dealt "
+     "over the compute pods (spread)", "pod|spread"},
     {"transport.receiver", T_ENUM, FIELD(transport.receiver), "gbn", NULL, NULL,
      "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "
      "rewinds); ooo: out-of-order placement", "gbn|ooo"},

@@ -43,6 +43,8 @@ enum model_name { MODEL_NONE, MODEL_LLAMA3_8B, MODEL_LLAMA3_70B, MODEL_LLAMA3_40
 enum dtype { DTYPE_AUTO, DTYPE_NONE, DTYPE_FP32, DTYPE_BF16, DTYPE_FP16, DTYPE_FP8 };
 enum optimizer_kind { OPT_ADAM, OPT_SGD };
 enum writer_rule { RULE_DCP, RULE_MEGATRON, RULE_DEEPSPEED };
+enum fabric_tiers { TIERS_2, TIERS_3 };      /* fabric.tiers */
+enum storage_pods { SPODS_POD, SPODS_SPREAD }; /* fabric.storage_pods */
 enum ckpt_policy { POLICY_SYNC, POLICY_JITTER, POLICY_STAGGER, POLICY_RATE_LIMIT,
                    POLICY_ASYNC, POLICY_HIERARCHICAL };
 enum jitter_dist { JITTER_UNIFORM, JITTER_EXPONENTIAL };
@@ -108,6 +110,12 @@ struct scenario {
         uint32_t flowlet_table;
         int adaptive_per_packet, spray_random;
         uint64_t lb_queue_step, lb_load_window_ps;
+        /* three-tier Clos (topo.h): pods of leaves and spines under
+         * super-spine planes; 0 = derived */
+        int tiers;              /* enum fabric_tiers */
+        uint32_t pods, leaves_per_pod, spines_per_pod, superspines;
+        uint64_t spine_uplink_bps; /* 0 = uplink_bps */
+        int storage_pods;       /* enum storage_pods */
         /* resolved from the switch profiles (scenario_resolve) */
         uint64_t leaf_buffer, spine_buffer;
         uint64_t leaf_latency_ps, spine_latency_ps;

@@ -168,15 +168,20 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
     struct res *nic = malloc(ne * sizeof *nic);      /* by endpoint */
     struct res *drain = malloc(ne * sizeof *drain);  /* by endpoint, payload */
     struct res *up = malloc(2 * (size_t)t->n_leaves * sizeof *up); /* out, in */
+    /* three tiers: a pod's spines' links to the super-spines, out and in */
+    uint32_t npod = t->tiers == 3 ? t->n_pods : 0;
+    struct res *pod = malloc((2 * (size_t)npod + 1) * sizeof *pod);
     uint64_t start0 = UINT64_MAX, base = UINT64_MAX;
     int capped = 0;
     for (uint32_t i = 0; i < w->n; i++)
         start0 = w->xfers[i].start_ps < start0 ? w->xfers[i].start_ps : start0;
-    int ok = nic && drain && up;
+    int ok = nic && drain && up && pod;
     for (uint32_t i = 0; ok && i < ne; i++)
         nic[i] = drain[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
     for (uint32_t i = 0; ok && i < 2 * t->n_leaves; i++)
         up[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
+    for (uint32_t i = 0; ok && i < 2 * npod; i++)
+        pod[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
     for (uint32_t i = 0; ok && i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
         struct bound_path pt;
@@ -201,10 +206,12 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         }
         if (pt.alone) {
             /* the transfer alone, charged to the hop that holds it up */
-            enum path_seg l = pt.alone_hop == 0   ? PATH_WRITER_NIC
-                                 : pt.alone_hop == k ? PATH_STORAGE_NIC
-                                 : pt.alone_hop == 1 ? PATH_CLEAF_UP
-                                                     : PATH_SPINE_DOWN;
+            enum path_seg l = pt.alone_hop == 0       ? PATH_WRITER_NIC
+                                 : pt.alone_hop == k     ? PATH_STORAGE_NIC
+                                 : pt.alone_hop == 1     ? PATH_CLEAF_UP
+                                 : pt.alone_hop == k - 1 ? PATH_SPINE_DOWN
+                                 : pt.alone_hop == 2     ? PATH_SPINE_UP
+                                                         : PATH_SUPER_DOWN;
             uint64_t v = sat_add(off, pt.alone);
             lim[l] = v > lim[l] ? v : lim[l];
         }
@@ -217,6 +224,12 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
             uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
             res_add(&up[2 * sl], wb, sat_add(off, pt.head[1]), pt.tail[1]);
             res_add(&up[2 * dl + 1], wb, sat_add(off, pt.head[k - 1]), pt.tail[k - 1]);
+            uint32_t sp = t->nodes[t->nodes[x->src].leaf].pod;
+            uint32_t dp = t->nodes[t->nodes[x->dst].leaf].pod;
+            if (npod && sp != dp && k >= 4) { /* up to a super-spine and down */
+                res_add(&pod[2 * sp], wb, sat_add(off, pt.head[2]), pt.tail[2]);
+                res_add(&pod[2 * dp + 1], wb, sat_add(off, pt.head[k - 2]), pt.tail[k - 2]);
+            }
         }
     }
     for (uint32_t i = 0; ok && i < ne; i++) {
@@ -238,6 +251,22 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         enum path_seg k = n->storage_side ? PATH_SPINE_DOWN : PATH_CLEAF_UP;
         uint64_t v = res_bound(&up[2 * l + n->storage_side], cap);
         lim[k] = v > lim[k] ? v : lim[k];
+    }
+    for (uint32_t q = 0; ok && q < npod; q++) {
+        uint64_t cap[2] = {0, 0}; /* the pod's working links up, down */
+        for (uint32_t g = q * t->spines_per_pod; g < (q + 1) * t->spines_per_pod; g++) {
+            const struct tnode *n = &t->nodes[t->first_spine + g];
+            for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+                if (t->ports[t->ports[p].peer].node >= t->first_super && !t->ports[p].failed) {
+                    cap[0] += t->ports[p].bps;
+                    cap[1] += t->ports[t->ports[p].peer].bps;
+                }
+        }
+        for (int d = 0; d < 2; d++) {
+            enum path_seg k = d ? PATH_SUPER_DOWN : PATH_SPINE_UP;
+            uint64_t v = res_bound(&pod[2 * q + (uint32_t)d], cap[d]);
+            lim[k] = v > lim[k] ? v : lim[k];
+        }
     }
     if (base == UINT64_MAX)
         base = 0;
@@ -271,6 +300,7 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
     free(nic);
     free(drain);
     free(up);
+    free(pod);
 }
 
 uint64_t bound_time_limit_ps(const struct scenario *sc, double bound_s)

@@ -87,6 +87,10 @@ struct results {
     uint32_t failed_links;
     char failed_link_names[256];
     char warnings[512];        /* the fabric needs more than its switch profiles offer */
+    /* three tiers (fabric_tiers 3; outputs leave these out for two) */
+    unsigned fabric_tiers;
+    uint32_t pods, spines_per_pod, superspines; /* super-spines in all */
+    double oversub_spine;      /* a compute pod's spines: down / up */
 
     /* network counters */
     uint64_t drops;

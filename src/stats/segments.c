@@ -115,22 +115,27 @@ void segments_compute(struct results *r, const struct topo *t,
     writer_side(r, t, w, sc, T);
 
     /* the four link segments: each is a link set and a bound term */
-    double wire_total = 0, cross = 0;
+    double wire_total = 0, cross = 0, xpod = 0;
     for (uint32_t i = 0; i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
         double wb = (double)wire_bytes(x->bytes, sc->fabric.mtu);
         wire_total += wb;
         if (t->nodes[x->src].leaf != t->nodes[x->dst].leaf)
             cross += wb;
+        if (t->nodes[t->nodes[x->src].leaf].pod != t->nodes[t->nodes[x->dst].leaf].pod)
+            xpod += wb; /* three tiers: through a super-spine */
     }
     for (int s = PATH_WRITER_NIC; s <= PATH_STORAGE_NIC; s++) {
         struct seg_figures *f = &r->segs[s];
+        if (!path_seg_shown(s, t->tiers))
+            continue; /* two tiers: no super-spines */
         f->applies = 1;
         seg_links(t, (enum path_seg)s, f);
         /* what the engine counted on the wires (resends included), or
          * what the transfers must carry */
         f->bytes = r->has_packet_stats ? (double)r->seg_tx_bytes[s]
                                        : (s == PATH_WRITER_NIC || s == PATH_STORAGE_NIC ? wire_total
+                                          : s == PATH_SPINE_UP || s == PATH_SUPER_DOWN ? xpod
                                                                                    : cross);
         f->util = T > 0 && f->cap_bps > 0 ? ser_s(f->bytes, f->cap_bps) / T : 0;
         if (r->has_link_stats) {

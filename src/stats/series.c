@@ -109,8 +109,10 @@ const char *series_node_name(const struct series *s, uint32_t node, char *buf,
         snprintf(buf, len, "cleaf%u", node - s->first_cleaf);
     else if (node < s->first_spine)
         snprintf(buf, len, "sleaf%u", node - s->first_sleaf);
-    else
+    else if (!s->first_super || node < s->first_super)
         snprintf(buf, len, "spine%u", node - s->first_spine);
+    else
+        snprintf(buf, len, "super%u", node - s->first_super);
     return buf;
 }
 

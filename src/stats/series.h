@@ -91,6 +91,7 @@ struct series {
     /* topology facts the reports need to name ports */
     uint32_t n_ports;
     uint32_t first_storage, first_cleaf, first_sleaf, first_spine;
+    uint32_t first_super;  /* three tiers; 0 = none */
     uint32_t *port_node, *port_peer; /* [n_ports] with samples: the nodes at
                                       * each end of the port's link, owned */
     uint8_t *port_seg;

@@ -6,6 +6,8 @@ static const struct {
     [PATH_HOST] = {"host_path", "GPU/host -> NIC"},
     [PATH_WRITER_NIC] = {"writer_nic", "writer NIC"},
     [PATH_CLEAF_UP] = {"compute_leaf_up", "compute-leaf uplinks"},
+    [PATH_SPINE_UP] = {"spine_up", "spine -> super-spine"},
+    [PATH_SUPER_DOWN] = {"superspine_down", "super -> storage pod"},
     [PATH_SPINE_DOWN] = {"spine_down", "spine -> storage leaf"},
     [PATH_STORAGE_NIC] = {"storage_nic", "storage NIC"},
     [PATH_BACKEND] = {"storage_backend", "storage back end"},
@@ -13,7 +15,8 @@ static const struct {
 };
 
 const enum path_seg path_link_sets[PATH_LINK_SETS] = {
-    PATH_WRITER_NIC, PATH_CLEAF_UP, PATH_SPINE_DOWN, PATH_STORAGE_NIC, PATH_REVERSE};
+    PATH_WRITER_NIC, PATH_CLEAF_UP,    PATH_SPINE_UP, PATH_SUPER_DOWN,
+    PATH_SPINE_DOWN, PATH_STORAGE_NIC, PATH_REVERSE};
 
 const char *path_seg_key(int s)
 {
@@ -28,4 +31,18 @@ const char *path_seg_label(int s)
 int path_is_fwd_link(int s)
 {
     return s >= PATH_WRITER_NIC && s <= PATH_STORAGE_NIC;
+}
+
+int path_seg_shown(int s, unsigned tiers)
+{
+    return tiers >= 3 || (s != PATH_SPINE_UP && s != PATH_SUPER_DOWN);
+}
+
+unsigned path_link_sets_shown(unsigned tiers, enum path_seg *out)
+{
+    unsigned n = 0;
+    for (int i = 0; i < PATH_LINK_SETS; i++)
+        if (path_seg_shown(path_link_sets[i], tiers))
+            out[n++] = path_link_sets[i];
+    return n;
 }

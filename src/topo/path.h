@@ -3,10 +3,12 @@
  * reports and CSV.
  *
  * Path segments run in the order of the product's table: host path, writer
- * NIC, compute-leaf uplinks, spine -> storage leaf, storage NIC, storage back
- * end. Four of them are link sets (every port belongs to one); PATH_REVERSE
+ * NIC, compute-leaf uplinks, (three tiers: spine -> super-spine, super-spine
+ * -> storage pod,) spine -> storage leaf, storage NIC, storage back end. The
+ * links among them are link sets (every port belongs to one); PATH_REVERSE
  * is the link set facing away from storage (ACKs, CNPs, PFC frames) and no
- * path segment. */
+ * path segment. A two-tier fabric has no ports in the two three-tier sets
+ * and its outputs leave them out (path_seg_shown). */
 #ifndef CKPT_PATH_H
 #define CKPT_PATH_H
 
@@ -14,6 +16,8 @@ enum path_seg {
     PATH_HOST,          /* GPU / host -> NIC: device-to-host copy and rate caps */
     PATH_WRITER_NIC,    /* compute node -> compute leaf */
     PATH_CLEAF_UP,      /* compute leaf -> spine */
+    PATH_SPINE_UP,      /* spine -> super-spine (three tiers) */
+    PATH_SUPER_DOWN,    /* super-spine -> spine of a pod with storage (three tiers) */
     PATH_SPINE_DOWN,    /* spine -> storage leaf */
     PATH_STORAGE_NIC,   /* storage leaf -> storage node */
     PATH_BACKEND,       /* storage node -> its back end (storage.drain_rate) */
@@ -22,8 +26,8 @@ enum path_seg {
     PATH_SETS
 };
 
-/* The link sets, in CSV column order: the four forward ones, then reverse. */
-#define PATH_LINK_SETS 5
+/* The link sets, in CSV column order: the forward ones, then reverse. */
+#define PATH_LINK_SETS 7
 extern const enum path_seg path_link_sets[PATH_LINK_SETS];
 
 /* "writer_nic" (JSON, CSV, metrics) and "writer NIC" (people); "none" for
@@ -32,5 +36,13 @@ const char *path_seg_key(int s);
 const char *path_seg_label(int s);
 /* A forward link set (writer NIC .. storage NIC). */
 int path_is_fwd_link(int s);
+/* Whether outputs show segment s on a fabric of `tiers` tiers: the two
+ * three-tier segments only on three tiers, so two-tier outputs stay as
+ * they were. */
+int path_seg_shown(int s, unsigned tiers);
+/* The link sets shown on a fabric of `tiers` tiers in CSV column order
+ * (the forward ones, then PATH_REVERSE last) into out[PATH_LINK_SETS];
+ * returns how many. */
+unsigned path_link_sets_shown(unsigned tiers, enum path_seg *out);
 
 #endif

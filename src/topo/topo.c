@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/rng.h"
+#include "internal.h"
 
 uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
                         uint16_t sport, uint16_t dport)
@@ -15,7 +16,7 @@ uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
 }
 
 /* Connect port a (on node na) and port b (on node nb) as one link. */
-static void link_ports(struct topo *t, uint32_t a, uint32_t na, uint32_t b,
+void topo__link(struct topo *t, uint32_t a, uint32_t na, uint32_t b,
                        uint32_t nb, uint64_t bps, uint64_t delay,
                        enum path_seg seg_ab, enum path_seg seg_ba)
 {
@@ -23,7 +24,7 @@ static void link_ports(struct topo *t, uint32_t a, uint32_t na, uint32_t b,
     t->ports[b] = (struct tport){nb, a, bps, delay, seg_ba, 0};
 }
 
-static int is_switch(const struct topo *t, uint32_t n)
+int topo__is_switch(const struct topo *t, uint32_t n)
 {
     return n >= t->first_cleaf;
 }
@@ -32,7 +33,7 @@ static int is_switch(const struct topo *t, uint32_t n)
  * switch's previous route when identical: a leaf's set toward every other
  * leaf is the same uplinks, so the table stays O(switches x ports), not
  * O(switches x ports x leaves). Returns the offset, or UINT32_MAX. */
-static uint32_t nh_intern(uint32_t **nh, uint32_t **nw, size_t *len, size_t *cap,
+uint32_t topo__nh_intern(uint32_t **nh, uint32_t **nw, size_t *len, size_t *cap,
                           const uint32_t *ports, const uint32_t *weights, uint32_t n,
                           const struct route *prev)
 {
@@ -61,14 +62,9 @@ static uint32_t nh_intern(uint32_t **nh, uint32_t **nw, size_t *len, size_t *cap
     return (uint32_t)(*len - n);
 }
 
-/* Growing next-hop arrays (set-up only). */
-struct nh_buf {
-    uint32_t *nh, *nw;
-    size_t len, cap;
-};
 
 /* WCMP weight of a link of bps (Mbps, at least 1). */
-static uint32_t mbps(uint64_t bps)
+uint32_t topo__mbps(uint64_t bps)
 {
     return (uint32_t)(bps / 1000000 ? bps / 1000000 : 1);
 }
@@ -94,7 +90,7 @@ static int bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *di
         const struct tnode *n = &t->nodes[t->first_cleaf + s];
         for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
             uint32_t peer = t->ports[t->ports[p].peer].node;
-            if (!is_switch(t, peer) || t->ports[p].failed)
+            if (!topo__is_switch(t, peer) || t->ports[p].failed)
                 continue;
             uint32_t ps = peer - t->first_cleaf;
             if (dist[ps] == UINT32_MAX) {
@@ -123,7 +119,7 @@ static int bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *di
         const struct tnode *n = &t->nodes[t->first_cleaf + s];
         for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
             uint32_t peer = t->ports[t->ports[p].peer].node;
-            if (is_switch(t, peer) && !t->ports[p].failed &&
+            if (topo__is_switch(t, peer) && !t->ports[p].failed &&
                 dist[peer - t->first_cleaf] + 1 == dist[s])
                 cand[cnt++] = p;
         }
@@ -134,11 +130,11 @@ static int bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *di
             uint64_t w = t->ports[cand[i]].bps;
             if (nx != l && down[nx] / into[nx] < w)
                 w = down[nx] / into[nx];
-            wgt[i] = mbps(w);
+            wgt[i] = topo__mbps(w);
         }
         for (uint32_t i = 0; i < cnt; i++)
             into[t->ports[t->ports[cand[i]].peer].node - t->first_cleaf] = 0;
-        r->off = nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, NULL);
+        r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, NULL);
         r->cnt = cnt;
         if (r->off == UINT32_MAX)
             return err_set(e, "out of memory building routes");
@@ -192,9 +188,9 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
         const struct tnode *n = &t->nodes[t->first_spine + s];
         for (uint32_t i = 0; i < n->nports; i++) {
             cand[i] = n->first_port + i;
-            wgt[i] = mbps(t->ports[cand[i]].bps);
+            wgt[i] = topo__mbps(t->ports[cand[i]].bps);
         }
-        uint32_t off = nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, n->nports, NULL);
+        uint32_t off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, n->nports, NULL);
         if (off == UINT32_MAX)
             rc = err_set(e, "out of memory building routes");
         for (uint32_t l = 0; rc == 0 && l < nl; l++)
@@ -206,8 +202,8 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
         const struct tnode *n = &t->nodes[t->first_cleaf + l];
         uint32_t cnt = 0;
         for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-            if (is_switch(t, t->ports[t->ports[p].peer].node) && !t->ports[p].failed) {
-                wgt[cnt] = mbps(t->ports[p].bps);
+            if (topo__is_switch(t, t->ports[t->ports[p].peer].node) && !t->ports[p].failed) {
+                wgt[cnt] = topo__mbps(t->ports[p].bps);
                 cand[cnt++] = p;
             }
         if (!cnt) {
@@ -215,7 +211,7 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
             break;
         }
         struct route *r = &t->leaf_default[l];
-        r->off = nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, cnt, NULL);
+        r->off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, cnt, NULL);
         r->cnt = cnt;
         if (r->off == UINT32_MAX)
             rc = err_set(e, "out of memory building routes");
@@ -253,25 +249,32 @@ static uint32_t uplink_port(const struct topo *t, uint32_t l, uint32_t s, uint32
     return ln->first_port + ln->nports - t->n_spines * k + s * k + j;
 }
 
-static void fail_port(struct topo *t, uint32_t p, uint32_t l, uint32_t s, uint32_t j)
+void topo__fail(struct topo *t, uint32_t p, const char *name)
 {
     if (t->ports[p].failed)
         return;
     t->ports[p].failed = t->ports[t->ports[p].peer].failed = 1;
     t->n_failed++;
     size_t len = strlen(t->failed_names);
+    char item[80];
+    snprintf(item, sizeof item, "%s%s", len ? ", " : "", name);
+    if (len + strlen(item) + 4 < sizeof t->failed_names)
+        memcpy(t->failed_names + len, item, strlen(item) + 1);
+    else if (len + 4 < sizeof t->failed_names)
+        memcpy(t->failed_names + len, "...", 4);
+}
+
+static void fail_port(struct topo *t, uint32_t p, uint32_t l, uint32_t s, uint32_t j)
+{
     char name[64];
     int cleaf = l < t->n_cleaves;
     if (t->links_per_spine > 1)
-        snprintf(name, sizeof name, "%s%s%u-spine%u#%u", len ? ", " : "",
-                 cleaf ? "cleaf" : "sleaf", cleaf ? l : l - t->n_cleaves, s, j);
+        snprintf(name, sizeof name, "%s%u-spine%u#%u", cleaf ? "cleaf" : "sleaf",
+                 cleaf ? l : l - t->n_cleaves, s, j);
     else
-        snprintf(name, sizeof name, "%s%s%u-spine%u", len ? ", " : "",
-                 cleaf ? "cleaf" : "sleaf", cleaf ? l : l - t->n_cleaves, s);
-    if (len + strlen(name) + 4 < sizeof t->failed_names)
-        memcpy(t->failed_names + len, name, strlen(name) + 1);
-    else if (len + 4 < sizeof t->failed_names)
-        memcpy(t->failed_names + len, "...", 4);
+        snprintf(name, sizeof name, "%s%u-spine%u", cleaf ? "cleaf" : "sleaf",
+                 cleaf ? l : l - t->n_cleaves, s);
+    topo__fail(t, p, name);
 }
 
 /* fabric.failed_link_names ("cleafI-spineJ[#K]", comma separated), then
@@ -321,7 +324,7 @@ static int fail_links(struct topo *t, const struct scenario *sc, struct err *e)
 
 /* One ECMP hash seed per switch from the ecmp stream, in switch order: both
  * engines hash with these, so a flow takes the same path in either. */
-static int draw_ecmp_seeds(struct topo *t, uint64_t seed, struct arena *a,
+int topo__ecmp_seeds(struct topo *t, uint64_t seed, struct arena *a,
                            struct err *e)
 {
     t->ecmp_seed = arena_calloc(a, t->n_switches, sizeof *t->ecmp_seed);
@@ -374,6 +377,8 @@ static uint32_t failed_hops(const struct topo *t, const struct route *r, size_t 
 
 uint32_t topo_failed_routes(const struct topo *t)
 {
+    if (t->tiers == 3)
+        return topo__failed_routes3(t);
     /* every table topo_route reads, once */
     return failed_hops(t, t->spine_route, (size_t)t->n_spines * t->n_leaves) +
            failed_hops(t, t->leaf_default, t->n_leaves) +
@@ -384,6 +389,9 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
                struct err *e)
 {
     memset(t, 0, sizeof *t);
+    if (sc->fabric.tiers == TIERS_3)
+        return topo__build3(t, sc, a, e);
+    t->tiers = 2;
     uint32_t hpl = sc->fabric.hosts_per_leaf, spl = sc->fabric.storage_per_leaf;
     t->n_hosts = sc->cluster.nodes;
     t->n_storage = sc->storage.nodes;
@@ -442,7 +450,7 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
             hn->leaf = n;
             hn->leaf_port = p + i;
             uint64_t bps = storage ? sc->storage.nic_bps : sc->cluster.nic_bps;
-            link_ports(t, hn->first_port, h, p + i, n, bps,
+            topo__link(t, hn->first_port, h, p + i, n, bps,
                        sc->fabric.link_delay_ps,
                        storage ? PATH_REVERSE : PATH_WRITER_NIC,
                        storage ? PATH_STORAGE_NIC : PATH_REVERSE);
@@ -462,7 +470,7 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
         for (uint32_t s = 0; s < t->n_spines * k; s++) {
             const struct tnode *sn = &t->nodes[t->first_spine + s / k];
             int storage = ln->storage_side;
-            link_ports(t, up0 + s, t->first_cleaf + l, sn->first_port + l * k + s % k,
+            topo__link(t, up0 + s, t->first_cleaf + l, sn->first_port + l * k + s % k,
                        t->first_spine + s / k, sc->fabric.uplink_bps,
                        sc->fabric.link_delay_ps,
                        storage ? PATH_REVERSE : PATH_CLEAF_UP,
@@ -476,7 +484,7 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
     uint32_t smax = spl < t->n_storage ? spl : t->n_storage;
     t->oversub_compute = (double)hmax * (double)sc->cluster.nic_bps / up;
     t->oversub_storage = (double)smax * (double)sc->storage.nic_bps / up;
-    if (draw_ecmp_seeds(t, sc->seed, a, e) < 0 || build_routes(t, a, e) < 0)
+    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || build_routes(t, a, e) < 0)
         return -1;
     /* a failed link carries nothing: no route may lead onto one */
     uint32_t bad = t->n_failed ? topo_failed_routes(t) : 0;

@@ -2,9 +2,18 @@
  * links, and next-hop tables. Engine-agnostic: both engines read it.
  *
  * Node order: compute hosts [0, n_hosts), storage nodes, compute leaves,
- * storage leaves, spines. Each node's ports are contiguous; a link is a pair
- * of ports pointing at each other (peer). Port p is the egress side of the
- * link p -> peer(p). All memory lives in the arena passed to topo_build.
+ * storage leaves, spines, super-spines (three tiers). Each node's ports are
+ * contiguous; a link is a pair of ports pointing at each other (peer). Port
+ * p is the egress side of the link p -> peer(p). All memory lives in the
+ * arena passed to topo_build.
+ *
+ * Three tiers (fabric.tiers 3): pods of leaves and spines; spine i of every
+ * pod links to every super-spine of plane i. Spines are numbered pod by pod
+ * (pod q's spine i is spine q x spines_per_pod + i), super-spines plane by
+ * plane. Routing is up-down, hierarchical: a leaf goes up unless the
+ * destination is its own; a spine goes down to a leaf of its pod, else up;
+ * a super-spine goes down to the destination's pod. Only toward leaves whose
+ * routes a failed link changes is there a per-switch table.
  */
 #ifndef CKPT_TOPO_H
 #define CKPT_TOPO_H
@@ -16,7 +25,7 @@
 #include "../scenario/scenario.h"
 #include "path.h"
 
-enum node_kind { NODE_HOST, NODE_STORAGE, NODE_LEAF, NODE_SPINE };
+enum node_kind { NODE_HOST, NODE_STORAGE, NODE_LEAF, NODE_SPINE, NODE_SUPER };
 
 struct tnode {
     enum node_kind kind;
@@ -24,6 +33,8 @@ struct tnode {
     uint32_t leaf;      /* hosts/storage: node id of their leaf; leaves: self */
     uint32_t leaf_port; /* hosts/storage: the leaf's port facing this node */
     int storage_side;   /* 1 for storage nodes and storage leaves */
+    uint32_t pod;       /* three tiers: leaves and spines their pod, super-spines their plane */
+    uint32_t pod_pos;   /* three tiers: a leaf's place among its pod's leaves */
 };
 
 struct tport {
@@ -62,9 +73,17 @@ struct topo {
     uint32_t links_per_spine;  /* parallel links of each leaf-spine pair */
     uint32_t n_failed;         /* failed leaf-spine links */
     char failed_names[256];    /* "cleaf0-spine3, sleaf0-spine1" (truncated) */
+    /* three tiers (tiers 3; two tiers: tiers 2, the rest 0). leaf_route is
+     * then [switch index][affected] (every switch, not only leaves). */
+    uint32_t tiers, n_pods, n_cpods, spines_per_pod, supers_per_plane, n_supers;
+    uint32_t first_super, links_per_super; /* parallel spine-super-spine links */
+    uint32_t pod_width;         /* the most leaves in a pod */
+    struct route *spine_route3; /* [spine][pod_width + 1]: down to the leaf at pod_pos; up last */
+    struct route *super_route;  /* [super-spine][pod] */
+    double oversub_spine;       /* a compute pod's spines: down / up capacity */
 };
 
-/* Build the 2-tier leaf-spine of the scenario. Returns 0 or -1 with e set. */
+/* Build the leaf-spine (two tiers) or Clos (three) of the scenario. Returns 0 or -1 with e set. */
 int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
                struct err *e);
 
@@ -76,10 +95,30 @@ static inline uint32_t topo_leaf_index(const struct topo *t, uint32_t node)
 {
     return node - t->first_cleaf; /* leaves precede spines */
 }
+/* Three tiers: see the header comment. */
+static inline const struct route *topo_route3(const struct topo *t, uint32_t sw,
+                                              uint32_t dst_leaf, uint32_t s, uint32_t l)
+{
+    if (s == l)
+        return &t->no_route;
+    uint32_t a = t->affected[l];
+    if (a != UINT32_MAX)
+        return &t->leaf_route[(size_t)s * t->n_affected + a];
+    if (s < t->n_leaves)
+        return &t->leaf_default[s];
+    const struct tnode *d = &t->nodes[dst_leaf];
+    if (s < t->n_leaves + t->n_spines)
+        return &t->spine_route3[(size_t)(s - t->n_leaves) * (t->pod_width + 1) +
+                                (t->nodes[sw].pod == d->pod ? d->pod_pos : t->pod_width)];
+    return &t->super_route[(size_t)(s - t->n_leaves - t->n_spines) * t->n_pods + d->pod];
+}
+
 static inline const struct route *topo_route(const struct topo *t,
                                              uint32_t sw, uint32_t dst_leaf)
 {
     uint32_t s = topo_switch_index(t, sw), l = topo_leaf_index(t, dst_leaf);
+    if (t->tiers == 3)
+        return topo_route3(t, sw, dst_leaf, s, l);
     if (s >= t->n_leaves)
         return &t->spine_route[(size_t)(s - t->n_leaves) * t->n_leaves + l];
     if (s == l)

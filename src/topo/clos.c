@@ -1,0 +1,575 @@
+/* Three-tier Clos: pods of leaves and spines under super-spine planes
+ * (topo.h), its wiring, failed links and up-down routes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/rng.h"
+#include "internal.h"
+
+/* Tier of switch index s: 0 leaf, 1 spine, 2 super-spine. */
+static int sw_tier(const struct topo *t, uint32_t s)
+{
+    return s < t->n_leaves ? 0 : s < t->n_leaves + t->n_spines ? 1 : 2;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Up-down routes toward leaf index l from every switch, into l's column of
+ * leaf_route. dd: hops down to l over working down links only; du: the
+ * shortest way up and then down. A switch goes down when that is its
+ * shortest way, else up to parents one step closer: no valleys. WCMP
+ * weighs a next hop by the link or, when less, the capacity the next switch
+ * has toward l. Leaves that cannot reach l are an error. */
+static int updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dd,
+                         uint32_t *du, uint64_t *cap, uint32_t *cand, uint32_t *wgt,
+                         struct err *e)
+{
+    const uint32_t nsw = t->n_switches, inf = UINT32_MAX;
+    for (uint32_t s = 0; s < nsw; s++) {
+        dd[s] = du[s] = inf;
+        cap[s] = 0;
+    }
+    dd[l] = 0;
+    for (int tier = 1; tier <= 2; tier++) /* down: spines, then super-spines */
+        for (uint32_t s = 0; s < nsw; s++) {
+            if (sw_tier(t, s) != tier)
+                continue;
+            const struct tnode *n = &t->nodes[t->first_cleaf + s];
+            for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
+                uint32_t ps = t->ports[t->ports[p].peer].node - t->first_cleaf;
+                if (!t->ports[p].failed && sw_tier(t, ps) == tier - 1 && dd[ps] != inf &&
+                    dd[ps] + 1 < dd[s])
+                    dd[s] = dd[ps] + 1;
+            }
+        }
+    for (int tier = 2; tier >= 0; tier--) /* up and down: from the top */
+        for (uint32_t s = 0; s < nsw; s++) {
+            if (sw_tier(t, s) != tier)
+                continue;
+            const struct tnode *n = &t->nodes[t->first_cleaf + s];
+            du[s] = dd[s];
+            for (uint32_t p = n->first_port; tier < 2 && p < n->first_port + n->nports; p++) {
+                uint32_t peer = t->ports[t->ports[p].peer].node;
+                if (!topo__is_switch(t, peer) || t->ports[p].failed)
+                    continue;
+                uint32_t ps = peer - t->first_cleaf;
+                if (sw_tier(t, ps) == tier + 1 && du[ps] != inf && du[ps] + 1 < du[s])
+                    du[s] = du[ps] + 1;
+            }
+        }
+    /* next hops, nearest switches first so their capacity is known */
+    for (uint32_t d = 1; d <= 4; d++)
+        for (uint32_t s = 0; s < nsw; s++) {
+            if (du[s] != d)
+                continue;
+            const struct tnode *n = &t->nodes[t->first_cleaf + s];
+            int down = dd[s] == d, tier = sw_tier(t, s);
+            uint32_t cnt = 0;
+            uint64_t c = 0;
+            for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
+                uint32_t peer = t->ports[t->ports[p].peer].node;
+                if (!topo__is_switch(t, peer) || t->ports[p].failed)
+                    continue;
+                uint32_t ps = peer - t->first_cleaf;
+                if (down ? sw_tier(t, ps) != tier - 1 || dd[ps] != d - 1
+                         : sw_tier(t, ps) != tier + 1 || du[ps] != d - 1)
+                    continue;
+                uint64_t w = t->ports[p].bps;
+                if (ps != l && cap[ps] < w)
+                    w = cap[ps];
+                c = sat_add(c, w);
+                wgt[cnt] = topo__mbps(w);
+                cand[cnt++] = p;
+            }
+            cap[s] = c;
+            struct route *r = &t->leaf_route[(size_t)s * t->n_affected + t->affected[l]];
+            r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, NULL);
+            r->cnt = cnt;
+            if (r->off == UINT32_MAX)
+                return err_set(e, "out of memory building routes");
+        }
+    for (uint32_t s = 0; s < t->n_leaves; s++)
+        if (s != l && du[s] == inf)
+            return err_set(e, "fabric: leaf %u cannot reach leaf %u up and down over the "
+                              "working links (failed links cut it off)", s, l);
+    return 0;
+}
+
+/* The leaves whose routes a failed link changes: a leaf with a failed
+ * uplink; every leaf of a pod one of whose spines lost an uplink (its
+ * super-spine cannot come down there); every leaf when a spine lost all its
+ * uplinks (its pod's leaves must not go up through it). */
+static int mark_affected(struct topo *t, struct arena *a, struct err *e)
+{
+    uint32_t nl = t->n_leaves;
+    uint8_t *pod_hit = calloc(t->n_pods ? t->n_pods : 1, 1);
+    t->affected = arena_calloc(a, nl, sizeof *t->affected);
+    if (!pod_hit || !t->affected) {
+        free(pod_hit);
+        return err_set(e, "out of memory building routes");
+    }
+    int all = 0;
+    for (uint32_t g = 0; g < t->n_spines; g++) {
+        const struct tnode *n = &t->nodes[t->first_spine + g];
+        uint32_t up = 0, working = 0;
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            if (t->ports[t->ports[p].peer].node >= t->first_super) {
+                up++;
+                working += !t->ports[p].failed;
+            }
+        if (working < up)
+            pod_hit[n->pod] = 1;
+        if (!working && t->n_pods > 1)
+            all = 1;
+    }
+    t->n_affected = 0;
+    for (uint32_t l = 0; l < nl; l++) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + l];
+        int hit = all || pod_hit[n->pod];
+        for (uint32_t p = n->first_port; !hit && p < n->first_port + n->nports; p++)
+            hit = t->ports[p].failed;
+        t->affected[l] = hit ? t->n_affected++ : UINT32_MAX;
+    }
+    free(pod_hit);
+    return 0;
+}
+
+/* Routes: the hierarchical defaults (topo.h), then per-switch tables toward
+ * the affected leaves. Default entries toward affected leaves stay empty. */
+static int build_routes3(struct topo *t, struct arena *a, struct err *e)
+{
+    uint32_t nsw = t->n_switches, nl = t->n_leaves, k = t->links_per_spine;
+    uint32_t k2 = t->links_per_super, w1 = t->pod_width + 1;
+    if (mark_affected(t, a, e) < 0)
+        return -1;
+    t->leaf_default = arena_calloc(a, nl, sizeof *t->leaf_default);
+    t->spine_route3 = arena_calloc(a, (size_t)t->n_spines * w1, sizeof *t->spine_route3);
+    t->super_route = arena_calloc(a, (size_t)t->n_supers * t->n_pods, sizeof *t->super_route);
+    t->leaf_route = arena_calloc(a, t->n_affected ? (size_t)nsw * t->n_affected : 1,
+                                 sizeof *t->leaf_route);
+    uint32_t maxp = 1;
+    for (uint32_t s = 0; s < nsw; s++)
+        if (t->nodes[t->first_cleaf + s].nports > maxp)
+            maxp = t->nodes[t->first_cleaf + s].nports;
+    uint32_t *cand = malloc(maxp * sizeof *cand), *wgt = malloc(maxp * sizeof *wgt);
+    uint32_t *dd = malloc(nsw * sizeof *dd), *du = malloc(nsw * sizeof *du);
+    uint64_t *cap = malloc(nsw * sizeof *cap);
+    uint8_t *pod_down = calloc(t->n_pods, 1); /* a spine of the pod lost an uplink */
+    struct nh_buf b = {0};
+    int rc = 0;
+    if (!t->leaf_default || !t->spine_route3 || !t->super_route || !t->leaf_route || !cand ||
+        !wgt || !dd || !du || !cap || !pod_down) {
+        rc = err_set(e, "out of memory building routes");
+        goto out;
+    }
+    /* leaves: their working uplinks */
+    for (uint32_t l = 0; l < nl && rc == 0; l++) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + l];
+        uint32_t cnt = 0;
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            if (topo__is_switch(t, t->ports[t->ports[p].peer].node) && !t->ports[p].failed) {
+                wgt[cnt] = topo__mbps(t->ports[p].bps);
+                cand[cnt++] = p;
+            }
+        if (!cnt) {
+            rc = err_set(e, "fabric: leaf %u has no working uplink (failed links)", l);
+            break;
+        }
+        struct route *r = &t->leaf_default[l];
+        r->off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, cnt, NULL);
+        r->cnt = cnt;
+        if (r->off == UINT32_MAX)
+            rc = err_set(e, "out of memory building routes");
+    }
+    /* spines: all their ports in order; down slices of k, then the working uplinks */
+    for (uint32_t g = 0; g < t->n_spines && rc == 0; g++) {
+        const struct tnode *n = &t->nodes[t->first_spine + g];
+        uint32_t down = 0, cnt = 0;
+        for (uint32_t i = 0; i < n->nports; i++) {
+            cand[i] = n->first_port + i;
+            wgt[i] = topo__mbps(t->ports[cand[i]].bps);
+            down += t->ports[t->ports[cand[i]].peer].node < t->first_spine;
+        }
+        uint32_t off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, n->nports, NULL);
+        if (off == UINT32_MAX) {
+            rc = err_set(e, "out of memory building routes");
+            break;
+        }
+        struct route *row = &t->spine_route3[(size_t)g * w1];
+        for (uint32_t i = 0; i < down; i++) {
+            uint32_t leaf = t->ports[t->ports[n->first_port + i].peer].node;
+            uint32_t pos = t->nodes[leaf].pod_pos;
+            if (i % k == 0 && t->affected[leaf - t->first_cleaf] == UINT32_MAX)
+                row[pos] = (struct route){off + i, k};
+        }
+        for (uint32_t i = down; i < n->nports; i++)
+            if (!t->ports[n->first_port + i].failed) {
+                wgt[cnt] = topo__mbps(t->ports[n->first_port + i].bps);
+                cand[cnt++] = n->first_port + i;
+            }
+        if (cnt < n->nports - down) {
+            pod_down[n->pod] = 1;
+            row[t->pod_width].off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt,
+                                                    cnt, NULL);
+            if (row[t->pod_width].off == UINT32_MAX)
+                rc = err_set(e, "out of memory building routes");
+        } else {
+            row[t->pod_width].off = off + down;
+        }
+        row[t->pod_width].cnt = cnt;
+    }
+    /* super-spines: k2 ports down to each pod, in pod order */
+    for (uint32_t u = 0; u < t->n_supers && rc == 0; u++) {
+        const struct tnode *n = &t->nodes[t->first_super + u];
+        for (uint32_t i = 0; i < n->nports; i++) {
+            cand[i] = n->first_port + i;
+            wgt[i] = topo__mbps(t->ports[cand[i]].bps);
+        }
+        uint32_t off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, n->nports, NULL);
+        if (off == UINT32_MAX) {
+            rc = err_set(e, "out of memory building routes");
+            break;
+        }
+        for (uint32_t q = 0; q < t->n_pods; q++)
+            if (!pod_down[q])
+                t->super_route[(size_t)u * t->n_pods + q] = (struct route){off + q * k2, k2};
+    }
+    for (uint32_t l = 0; l < nl && rc == 0; l++)
+        if (t->affected[l] != UINT32_MAX)
+            rc = updown_routes(t, l, &b, dd, du, cap, cand, wgt, e);
+    if (rc == 0) {
+        t->nh_ports = arena_calloc(a, b.len ? b.len : 1, sizeof *t->nh_ports);
+        t->nh_weight = arena_calloc(a, b.len ? b.len : 1, sizeof *t->nh_weight);
+        if (!t->nh_ports || !t->nh_weight) {
+            rc = err_set(e, "out of memory building routes");
+        } else if (b.len) {
+            memcpy(t->nh_ports, b.nh, b.len * sizeof *b.nh);
+            memcpy(t->nh_weight, b.nw, b.len * sizeof *b.nw);
+        }
+    }
+out:
+    free(cand);
+    free(wgt);
+    free(dd);
+    free(du);
+    free(cap);
+    free(pod_down);
+    free(b.nh);
+    free(b.nw);
+    return rc;
+}
+
+/* Next hops of routes r[0..n) that lead onto a failed link. */
+static uint32_t failed_hops3(const struct topo *t, const struct route *r, size_t n)
+{
+    uint32_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < r[i].cnt; k++)
+            bad += t->ports[t->nh_ports[r[i].off + k]].failed != 0;
+    return bad;
+}
+
+uint32_t topo__failed_routes3(const struct topo *t)
+{
+    return failed_hops3(t, t->leaf_default, t->n_leaves) +
+           failed_hops3(t, t->spine_route3, (size_t)t->n_spines * (t->pod_width + 1)) +
+           failed_hops3(t, t->super_route, (size_t)t->n_supers * t->n_pods) +
+           failed_hops3(t, t->leaf_route, (size_t)t->n_switches * t->n_affected);
+}
+
+/* Leaf-side port of the j-th link between leaf index l and its pod's spine i. */
+static uint32_t leaf_up_port(const struct topo *t, uint32_t l, uint32_t i, uint32_t j)
+{
+    const struct tnode *n = &t->nodes[t->first_cleaf + l];
+    uint32_t k = t->links_per_spine;
+    return n->first_port + n->nports - t->spines_per_pod * k + i * k + j;
+}
+
+/* Spine-side port of the j-th link between spine g and super-spine u of its plane. */
+static uint32_t spine_up_port(const struct topo *t, uint32_t g, uint32_t u, uint32_t j)
+{
+    const struct tnode *n = &t->nodes[t->first_spine + g];
+    uint32_t k2 = t->links_per_super;
+    return n->first_port + n->nports - t->supers_per_plane * k2 + (u % t->supers_per_plane) * k2 + j;
+}
+
+static void fail_leaf_link(struct topo *t, uint32_t l, uint32_t g, uint32_t j)
+{
+    char name[64];
+    int cleaf = l < t->n_cleaves;
+    int n = snprintf(name, sizeof name, "%s%u-spine%u", cleaf ? "cleaf" : "sleaf",
+                     cleaf ? l : l - t->n_cleaves, g);
+    if (t->links_per_spine > 1 && n > 0)
+        snprintf(name + n, sizeof name - (size_t)n, "#%u", j);
+    topo__fail(t, leaf_up_port(t, l, g % t->spines_per_pod, j), name);
+}
+
+static void fail_spine_link(struct topo *t, uint32_t g, uint32_t u, uint32_t j)
+{
+    char name[64];
+    int n = snprintf(name, sizeof name, "spine%u-super%u", g, u);
+    if (t->links_per_super > 1 && n > 0)
+        snprintf(name + n, sizeof name - (size_t)n, "#%u", j);
+    topo__fail(t, spine_up_port(t, g, u, j), name);
+}
+
+/* fabric.failed_link_names (cleafI-spineJ, sleafI-spineJ, spineJ-superK;
+ * #L a parallel link; spines and super-spines by their global number),
+ * then fabric.failed_links more links chosen with the seed over all of them. */
+static int fail_links3(struct topo *t, const struct scenario *sc, struct err *e)
+{
+    const char *s = sc->fabric.failed_link_names;
+    uint32_t k = t->links_per_spine, k2 = t->links_per_super, spp = t->spines_per_pod;
+    while (strcmp(s, "none") && *s) {
+        char kind[8] = "", kind2[8] = "";
+        unsigned x = 0, y = 0, j = 0;
+        int used = 0, more = 0, ok = 0;
+        if (sscanf(s, "%5[a-z]%u-%5[a-z]%u%n", kind, &x, kind2, &y, &used) < 4)
+            used = 0;
+        if (used && s[used] == '#' && sscanf(s + used, "#%u%n", &j, &more) == 1)
+            used += more;
+        if (used && (!s[used] || s[used] == ',')) {
+            int c = !strcmp(kind, "cleaf"), st = !strcmp(kind, "sleaf");
+            if (!strcmp(kind, "spine") && !strcmp(kind2, "super")) {
+                ok = x < t->n_spines && y < t->n_supers &&
+                     y / t->supers_per_plane == x % spp && j < k2;
+                if (ok)
+                    fail_spine_link(t, x, y, j);
+            } else if ((c || st) && !strcmp(kind2, "spine")) {
+                uint32_t l = c ? x : t->n_cleaves + x;
+                ok = (c ? x < t->n_cleaves : x < t->n_sleaves) && y < t->n_spines &&
+                     y / spp == t->nodes[t->first_cleaf + l].pod && j < k;
+                if (ok)
+                    fail_leaf_link(t, l, y, j);
+            }
+        }
+        if (!ok)
+            return err_set(e, "fabric.failed_link_names: no such link at \"%.40s\" (expected "
+                              "cleafI-spineJ, sleafI-spineJ (J a spine of the leaf's pod) or "
+                              "spineJ-superK (K a super-spine of spine J's plane), #L for a "
+                              "parallel link, comma separated)", s);
+        s += used + (s[used] == ',');
+    }
+    uint64_t lower = (uint64_t)t->n_leaves * spp * k;
+    uint64_t total = lower + (uint64_t)t->n_spines * t->supers_per_plane * k2;
+    if (sc->fabric.failed_links > total - t->n_failed)
+        return err_set(e, "fabric.failed_links: %u links cannot fail, the fabric has %llu "
+                          "leaf-spine and spine-super-spine links (%u already down)",
+                       sc->fabric.failed_links, (unsigned long long)total, t->n_failed);
+    struct rng r;
+    rng_init(&r, sc->seed, RNG_FAIL);
+    for (uint32_t done = 0; done < sc->fabric.failed_links;) {
+        uint64_t x = rng_below(&r, total);
+        uint32_t before = t->n_failed;
+        if (x < lower) {
+            uint32_t l = (uint32_t)(x / k / spp);
+            uint32_t g = t->nodes[t->first_cleaf + l].pod * spp + (uint32_t)(x / k % spp);
+            fail_leaf_link(t, l, g, (uint32_t)(x % k));
+        } else {
+            x -= lower;
+            uint32_t g = (uint32_t)(x / k2 / t->supers_per_plane);
+            uint32_t u = (g % spp) * t->supers_per_plane + (uint32_t)(x / k2 % t->supers_per_plane);
+            fail_spine_link(t, g, u, (uint32_t)(x % k2));
+        }
+        done += t->n_failed > before;
+    }
+    return 0;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
+{
+    const struct {
+        uint32_t hpl, spl, k, k2;
+    } v = {sc->fabric.hosts_per_leaf, sc->fabric.storage_per_leaf,
+           sc->fabric.links_per_spine ? sc->fabric.links_per_spine : 1, 1};
+    uint64_t up_bps = sc->fabric.uplink_bps;
+    uint64_t up2_bps = sc->fabric.spine_uplink_bps ? sc->fabric.spine_uplink_bps : up_bps;
+    t->tiers = 3;
+    t->n_hosts = sc->cluster.nodes;
+    t->n_storage = sc->storage.nodes;
+    t->links_per_spine = v.k;
+    t->links_per_super = v.k2;
+    t->spines_per_pod = sc->fabric.spines_per_pod ? sc->fabric.spines_per_pod : sc->fabric.spines;
+    if (!t->n_hosts || !t->n_storage || !t->spines_per_pod)
+        return err_set(e, "fabric: needs at least one host, storage node and spine");
+    t->n_cleaves = (uint32_t)ceil_div(t->n_hosts, v.hpl);
+    t->n_sleaves = (uint32_t)ceil_div(t->n_storage, v.spl);
+    uint32_t lpp = sc->fabric.leaves_per_pod, pods = sc->fabric.pods;
+    if (!lpp && !pods)
+        return err_set(e, "fabric.pods: three tiers need fabric.pods or fabric.leaves_per_pod");
+    if (!lpp)
+        lpp = (uint32_t)ceil_div(t->n_cleaves, pods);
+    if (pods && (uint64_t)pods * lpp < t->n_cleaves)
+        return err_set(e, "fabric.pods: %u pods of %u leaves hold %llu compute leaves, the "
+                          "cluster needs %u", pods, lpp, (unsigned long long)pods * lpp,
+                       t->n_cleaves);
+    t->n_cpods = (uint32_t)ceil_div(t->n_cleaves, lpp);
+    int spread = sc->fabric.storage_pods == SPODS_SPREAD;
+    uint64_t n_pods = spread ? t->n_cpods : t->n_cpods + ceil_div(t->n_sleaves, lpp);
+    /* a compute pod's spine: k links to each of its leaves down, as much up */
+    uint32_t cwidth = t->n_cleaves < lpp ? t->n_cleaves : lpp;
+    uint64_t spine_down_bps = (uint64_t)cwidth * v.k * up_bps;
+    uint64_t spp_planes = sc->fabric.superspines ? sc->fabric.superspines
+                                                 : ceil_div(spine_down_bps, (uint64_t)v.k2 * up2_bps);
+    if (n_pods > 65536 || spp_planes > 65536)
+        return err_set(e, "fabric: %llu pods and %llu super-spines per plane are too many",
+                       (unsigned long long)n_pods, (unsigned long long)spp_planes);
+    t->n_pods = (uint32_t)n_pods;
+    t->supers_per_plane = (uint32_t)spp_planes;
+    t->n_leaves = t->n_cleaves + t->n_sleaves;
+    uint64_t n_spines = (uint64_t)t->n_pods * t->spines_per_pod;
+    uint64_t n_supers = (uint64_t)t->spines_per_pod * t->supers_per_plane;
+    if (n_spines + n_supers + t->n_leaves > UINT32_MAX / 2)
+        return err_set(e, "fabric: too many switches");
+    t->n_spines = (uint32_t)n_spines;
+    t->n_supers = (uint32_t)n_supers;
+    t->n_switches = t->n_leaves + t->n_spines + t->n_supers;
+    t->first_storage = t->n_hosts;
+    t->first_cleaf = t->first_storage + t->n_storage;
+    t->first_sleaf = t->first_cleaf + t->n_cleaves;
+    t->first_spine = t->first_sleaf + t->n_sleaves;
+    t->first_super = t->first_spine + t->n_spines;
+    t->n_nodes = t->first_super + t->n_supers;
+
+    /* pods of the leaves: compute leaves lpp by lpp; storage leaves in pods
+     * of their own, or dealt over the compute pods after their leaves */
+    uint32_t *pod_n = calloc(t->n_pods, sizeof *pod_n); /* leaves per pod */
+    t->nodes = arena_calloc(a, t->n_nodes, sizeof *t->nodes);
+    if (!pod_n || !t->nodes) {
+        free(pod_n);
+        return err_set(e, "out of memory building the fabric");
+    }
+    for (uint32_t l = 0; l < t->n_leaves; l++) {
+        struct tnode *nd = &t->nodes[t->first_cleaf + l];
+        uint32_t j = l < t->n_cleaves ? 0 : l - t->n_cleaves; /* storage leaf j */
+        nd->pod = l < t->n_cleaves ? l / lpp : spread ? j % t->n_cpods : t->n_cpods + j / lpp;
+        nd->pod_pos = pod_n[nd->pod]++;
+    }
+    t->pod_width = 0;
+    for (uint32_t q = 0; q < t->n_pods; q++)
+        t->pod_width = pod_n[q] > t->pod_width ? pod_n[q] : t->pod_width;
+
+    uint64_t nports = 2 * ((uint64_t)t->n_hosts + t->n_storage);
+    nports += 2ull * t->n_leaves * t->spines_per_pod * v.k;
+    nports += 2ull * t->n_spines * t->supers_per_plane * v.k2;
+    if (nports > UINT32_MAX) {
+        free(pod_n);
+        return err_set(e, "fabric: too many ports (%llu)", (unsigned long long)nports);
+    }
+    t->n_ports = (uint32_t)nports;
+    t->ports = arena_calloc(a, t->n_ports, sizeof *t->ports);
+    /* which pods hold compute and storage leaves: the segments of their spines' uplinks */
+    uint8_t *pod_st = calloc(t->n_pods, 1), *pod_cp = calloc(t->n_pods, 1);
+    if (!t->ports || !pod_st || !pod_cp) {
+        free(pod_n);
+        free(pod_st);
+        free(pod_cp);
+        return err_set(e, "out of memory building the fabric");
+    }
+    for (uint32_t l = 0; l < t->n_leaves; l++)
+        (l < t->n_cleaves ? pod_cp : pod_st)[t->nodes[t->first_cleaf + l].pod] = 1;
+
+    /* ports: endpoints, leaves (down, then up), spines (down, then up), super-spines */
+    uint32_t p = 0, k = v.k, k2 = v.k2, spp = t->spines_per_pod, S = t->supers_per_plane;
+    for (uint32_t n = 0; n < t->first_cleaf; n++) {
+        struct tnode *nd = &t->nodes[n];
+        nd->kind = n < t->first_storage ? NODE_HOST : NODE_STORAGE;
+        nd->storage_side = nd->kind == NODE_STORAGE;
+        nd->first_port = p++;
+        nd->nports = 1;
+    }
+    for (uint32_t l = 0; l < t->n_leaves; l++) {
+        uint32_t n = t->first_cleaf + l;
+        struct tnode *nd = &t->nodes[n];
+        int storage = l >= t->n_cleaves;
+        uint32_t per = storage ? v.spl : v.hpl;
+        uint32_t first = storage ? t->first_storage + (l - t->n_cleaves) * v.spl : l * v.hpl;
+        uint32_t end = storage ? t->first_cleaf : t->first_storage;
+        uint32_t down = end - first < per ? end - first : per;
+        nd->kind = NODE_LEAF;
+        nd->storage_side = storage;
+        nd->leaf = n;
+        nd->first_port = p;
+        nd->nports = down + spp * k;
+        for (uint32_t i = 0; i < down; i++) {
+            uint32_t h = first + i;
+            t->nodes[h].leaf = n;
+            t->nodes[h].leaf_port = p + i;
+            topo__link(t, t->nodes[h].first_port, h, p + i, n,
+                       storage ? sc->storage.nic_bps : sc->cluster.nic_bps,
+                       sc->fabric.link_delay_ps, storage ? PATH_REVERSE : PATH_WRITER_NIC,
+                       storage ? PATH_STORAGE_NIC : PATH_REVERSE);
+        }
+        p += nd->nports;
+    }
+    for (uint32_t g = 0; g < t->n_spines; g++) {
+        struct tnode *nd = &t->nodes[t->first_spine + g];
+        nd->kind = NODE_SPINE;
+        nd->pod = g / spp;
+        nd->first_port = p;
+        nd->nports = pod_n[nd->pod] * k + S * k2;
+        p += nd->nports;
+    }
+    for (uint32_t u = 0; u < t->n_supers; u++) {
+        struct tnode *nd = &t->nodes[t->first_super + u];
+        nd->kind = NODE_SUPER;
+        nd->pod = u / S; /* its plane */
+        nd->first_port = p;
+        nd->nports = t->n_pods * k2;
+        p += nd->nports;
+    }
+    /* leaf i-th uplink group to its pod's spine i, at the spine's port of the leaf's place */
+    for (uint32_t l = 0; l < t->n_leaves; l++) {
+        const struct tnode *ln = &t->nodes[t->first_cleaf + l];
+        int storage = ln->storage_side;
+        for (uint32_t i = 0; i < spp; i++) {
+            uint32_t g = ln->pod * spp + i;
+            const struct tnode *sn = &t->nodes[t->first_spine + g];
+            for (uint32_t j = 0; j < k; j++)
+                topo__link(t, leaf_up_port(t, l, i, j), t->first_cleaf + l,
+                           sn->first_port + ln->pod_pos * k + j, t->first_spine + g, up_bps,
+                           sc->fabric.link_delay_ps, storage ? PATH_REVERSE : PATH_CLEAF_UP,
+                           storage ? PATH_SPINE_DOWN : PATH_REVERSE);
+        }
+    }
+    /* spine g (plane g mod spp) to every super-spine of its plane */
+    for (uint32_t g = 0; g < t->n_spines; g++) {
+        uint32_t q = g / spp, plane = g % spp;
+        for (uint32_t s = 0; s < S; s++) {
+            uint32_t u = plane * S + s;
+            const struct tnode *un = &t->nodes[t->first_super + u];
+            for (uint32_t j = 0; j < k2; j++)
+                topo__link(t, spine_up_port(t, g, u, j), t->first_spine + g,
+                           un->first_port + q * k2 + j, t->first_super + u, up2_bps,
+                           sc->fabric.link_delay_ps, pod_cp[q] ? PATH_SPINE_UP : PATH_REVERSE,
+                           pod_st[q] ? PATH_SUPER_DOWN : PATH_REVERSE);
+        }
+    }
+    free(pod_n);
+    free(pod_st);
+    free(pod_cp);
+    if (fail_links3(t, sc, e) < 0)
+        return -1;
+    double leaf_up = (double)spp * k * (double)up_bps;
+    uint32_t hmax = v.hpl < t->n_hosts ? v.hpl : t->n_hosts;
+    uint32_t smax = v.spl < t->n_storage ? v.spl : t->n_storage;
+    t->oversub_compute = (double)hmax * (double)sc->cluster.nic_bps / leaf_up;
+    t->oversub_storage = (double)smax * (double)sc->storage.nic_bps / leaf_up;
+    t->oversub_spine = (double)spine_down_bps / ((double)S * k2 * (double)up2_bps);
+    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || build_routes3(t, a, e) < 0)
+        return -1;
+    uint32_t bad = t->n_failed ? topo__failed_routes3(t) : 0;
+    if (bad)
+        return err_set(e, "fabric.failed_links: %u next hops lead onto failed links "
+                          "(route building is broken)", bad);
+    return 0;
+}

@@ -1,0 +1,36 @@
+/* Private to src/topo: the builders' shared pieces (topo.c: two tiers,
+ * clos.c: three). */
+#ifndef CKPT_TOPO_INTERNAL_H
+#define CKPT_TOPO_INTERNAL_H
+
+#include "topo.h"
+
+#include <stddef.h>
+
+/* Growing next-hop arrays (set-up only). */
+struct nh_buf {
+    uint32_t *nh, *nw;
+    size_t len, cap;
+};
+
+/* Connect port a (on node na) and port b (on node nb) as one link. */
+void topo__link(struct topo *t, uint32_t a, uint32_t na, uint32_t b, uint32_t nb,
+                uint64_t bps, uint64_t delay, enum path_seg seg_ab, enum path_seg seg_ba);
+int topo__is_switch(const struct topo *t, uint32_t n);
+/* Append ports[0..n) (and their weights) to the next-hop arrays, or reuse
+ * prev's set when identical; the offset, or UINT32_MAX out of memory. */
+uint32_t topo__nh_intern(uint32_t **nh, uint32_t **nw, size_t *len, size_t *cap,
+                         const uint32_t *ports, const uint32_t *weights, uint32_t n,
+                         const struct route *prev);
+/* WCMP weight of a link of bps (Mbps, at least 1). */
+uint32_t topo__mbps(uint64_t bps);
+/* One ECMP hash seed per switch from the ecmp stream. */
+int topo__ecmp_seeds(struct topo *t, uint64_t seed, struct arena *a, struct err *e);
+/* Mark the link of port p down (both sides) under `name` in failed_names. */
+void topo__fail(struct topo *t, uint32_t p, const char *name);
+
+/* Three tiers (clos.c). */
+int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
+uint32_t topo__failed_routes3(const struct topo *t);
+
+#endif

@@ -1,0 +1,266 @@
+/* Three-tier Clos: wiring, up-down reachability over every ECMP choice
+ * (with failed links at both tiers), and the bound in both engines. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../include/ckptnet.h"
+#include "../src/topo/topo.h"
+#include "harness.h"
+#include "support.h"
+
+/* 2 compute pods of 2 leaves of 4 hosts, 4 spines a pod; 8 storage nodes
+ * on 2 storage leaves, one storage pod. */
+static void clos(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    test_set(sc, "fabric.tiers=3");
+    test_set(sc, "fabric.leaves_per_pod=2");
+    test_set(sc, "fabric.spines=4");
+    test_set(sc, "cluster.nodes=16");
+    test_set(sc, "fabric.hosts_per_leaf=4");
+    test_set(sc, "storage.nodes=8");
+    test_set(sc, "fabric.storage_per_leaf=4");
+}
+
+static int tier(const struct topo *t, uint32_t node)
+{
+    return node < t->first_cleaf ? -1 : node < t->first_spine ? 0 : node < t->first_super ? 1 : 2;
+}
+
+/* Paths from switch `node` to dst over every next hop; *bad counts walks
+ * that dead-end, cross a failed link, go up after coming down (a valley)
+ * or take other than want hops. */
+static uint64_t walk3(const struct topo *t, uint32_t node, uint32_t dst, int hops, int want,
+                      int down, uint64_t *bad)
+{
+    uint32_t dleaf = t->nodes[dst].leaf;
+    if (node == dleaf)
+        return hops + 1 == want ? 1 : (++*bad, 0);
+    const struct route *r = topo_route(t, node, dleaf);
+    if (r->cnt == 0 || hops > 8) {
+        ++*bad;
+        return 0;
+    }
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        uint32_t p = t->nh_ports[r->off + i], next = t->ports[t->ports[p].peer].node;
+        int d = tier(t, next) < tier(t, node);
+        if (t->ports[p].failed || (down && !d) || tier(t, next) < 0) {
+            ++*bad;
+            continue;
+        }
+        n += walk3(t, next, dst, hops + 1, want, d, bad);
+    }
+    return n;
+}
+
+/* Every host reaches every storage node and every other host; returns the
+ * pairs with a path count other than expected (no failures: leaf uplinks x
+ * the plane's super-spines across pods, one per spine within a pod). */
+static void reach_all(const struct topo *t, int exact, uint64_t *bad, uint64_t *wrong)
+{
+    for (uint32_t s = 0; s < t->first_cleaf; s++)
+        for (uint32_t d = 0; d < t->first_cleaf; d++) {
+            uint32_t sl = t->nodes[s].leaf, dl = t->nodes[d].leaf;
+            if (s == d || sl == dl)
+                continue;
+            int xpod = t->nodes[sl].pod != t->nodes[dl].pod;
+            uint32_t k = t->links_per_spine;
+            uint64_t n = walk3(t, sl, d, 1, xpod ? 6 : 4, 0, bad);
+            uint64_t want = xpod ? (uint64_t)t->spines_per_pod * k * t->supers_per_plane * k
+                                 : (uint64_t)t->spines_per_pod * k * k;
+            if (n == 0 || (exact && n != want))
+                ++*wrong;
+        }
+}
+
+static void clos_wiring_and_reach(void)
+{
+    static const char *const variants[][2] = {
+        {"fabric.storage_pods=pod", "fabric.links_per_spine=1"},
+        {"fabric.storage_pods=spread", "fabric.links_per_spine=1"},
+        {"fabric.storage_pods=pod", "fabric.links_per_spine=2"},
+        {"fabric.superspines=3", "fabric.spine_uplink_speed=800Gbps"},
+    };
+    for (int v = 0; v < 4; v++) {
+        struct scenario sc;
+        clos(&sc);
+        test_set(&sc, "%s", variants[v][0]);
+        test_set(&sc, "%s", variants[v][1]);
+        struct arena a;
+        arena_init(&a);
+        struct topo t;
+        struct err e;
+        CHECKF(topo_build(&t, &sc, &a, &e) == 0, "%s", e.msg);
+        int spread = v == 1;
+        uint32_t k = v == 2 ? 2 : 1;
+        /* hand-computed: 4 compute leaves in 2 pods; 2 storage leaves in a
+         * third pod or spread over the two; 4 spines a pod; super-spines a
+         * plane: 1:1 = 2 leaves x k x 400G / 400G, or 3 as set */
+        uint32_t pods = spread ? 2 : 3, per_plane = v == 3 ? 3 : 2 * k;
+        CHECKF(t.n_pods == pods && t.n_spines == pods * 4 && t.n_supers == 4 * per_plane,
+               "variant %d: %u pods, %u spines, %u super-spines", v, t.n_pods, t.n_spines,
+               t.n_supers);
+        CHECK(t.n_switches == 6 + t.n_spines + t.n_supers);
+        int sym = 1;
+        for (uint32_t p = 0; p < t.n_ports; p++)
+            sym &= t.ports[t.ports[p].peer].peer == p && t.ports[p].peer != p;
+        CHECK(sym);
+        /* super-spine u of plane i links only to spine i of each pod */
+        int planes = 1;
+        for (uint32_t u = 0; u < t.n_supers; u++) {
+            const struct tnode *n = &t.nodes[t.first_super + u];
+            for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
+                uint32_t g = t.ports[t.ports[p].peer].node - t.first_spine;
+                planes &= g % t.spines_per_pod == n->pod && n->pod == u / t.supers_per_plane;
+            }
+        }
+        CHECK(planes);
+        uint64_t bad = 0, wrong = 0;
+        reach_all(&t, 1, &bad, &wrong);
+        CHECKF(bad == 0 && wrong == 0, "variant %d: %llu bad walks, %llu pairs with the wrong "
+               "path count", v, (unsigned long long)bad, (unsigned long long)wrong);
+        CHECK(t.n_affected == 0 && topo_failed_routes(&t) == 0);
+        arena_release(&a);
+    }
+}
+
+/* Failed links at both tiers, random and named: routes avoid them, stay
+ * up-down and every pair still connects. */
+static void clos_failed_links_updown(void)
+{
+    int built = 0, cut = 0;
+    for (uint32_t seed = 1; seed <= 60; seed++) {
+        struct scenario sc;
+        clos(&sc);
+        test_set(&sc, "seed=%u", seed);
+        test_set(&sc, "fabric.failed_links=%u", 1 + seed % 6);
+        if (seed % 2)
+            test_set(&sc, "fabric.storage_pods=spread");
+        if (seed % 3 == 0)
+            test_set(&sc, "fabric.links_per_spine=2");
+        struct arena a;
+        arena_init(&a);
+        struct topo t;
+        struct err e;
+        if (topo_build(&t, &sc, &a, &e) < 0) {
+            CHECKF(strstr(e.msg, "cut it off") || strstr(e.msg, "no working uplink"), "%s",
+                   e.msg);
+            cut++;
+            arena_release(&a);
+            continue;
+        }
+        built++;
+        CHECK(t.n_failed == 1 + seed % 6 && t.n_affected > 0);
+        uint64_t bad = 0, wrong = 0;
+        reach_all(&t, 0, &bad, &wrong);
+        CHECKF(bad == 0 && wrong == 0, "seed %u (%s): %llu bad walks, %llu unreachable pairs",
+               seed, t.failed_names, (unsigned long long)bad, (unsigned long long)wrong);
+        CHECK(topo_failed_routes(&t) == 0);
+        arena_release(&a);
+    }
+    CHECKF(built >= 50, "%d built, %d cut off", built, cut);
+
+    /* by name: spine 1 (pod 0, plane 1) loses its link to super-spine 2
+     * (plane 1's first), cleaf2 (pod 1) its link to spine 6 (pod 1) */
+    struct scenario sc;
+    clos(&sc);
+    test_set(&sc, "fabric.failed_link_names=spine1-super2,cleaf2-spine6");
+    struct arena a;
+    arena_init(&a);
+    struct topo t;
+    struct err e;
+    CHECKF(topo_build(&t, &sc, &a, &e) == 0, "%s", e.msg);
+    CHECK(t.n_failed == 2 && !strcmp(t.failed_names, "spine1-super2, cleaf2-spine6"));
+    uint64_t bad = 0, wrong = 0;
+    reach_all(&t, 0, &bad, &wrong);
+    CHECK(bad == 0 && wrong == 0);
+    /* toward pod 0 super-spine 2 has no way down; spine 1 of pod 1 goes up
+     * only to super-spine 3 */
+    uint32_t l0 = t.first_cleaf, s5 = t.first_spine + 5, u2 = t.first_super + 2;
+    const struct route *r = topo_route(&t, u2, l0);
+    CHECK(r->cnt == 0);
+    r = topo_route(&t, s5, l0);
+    CHECK(r->cnt == 1 && t.ports[t.ports[t.nh_ports[r->off]].peer].node == t.first_super + 3);
+    arena_release(&a);
+    /* names that are no link of this fabric */
+    static const char *const badnames[] = {"cleaf0-spine4", "spine0-super2", "spine12-super0",
+                                           "cleaf0-super0", "spine0-super0#1"};
+    for (int i = 0; i < 5; i++) {
+        clos(&sc);
+        test_set(&sc, "fabric.failed_link_names=%s", badnames[i]);
+        arena_init(&a);
+        CHECKF(topo_build(&t, &sc, &a, &e) < 0 && strstr(e.msg, "no such link"), "%s built",
+               badnames[i]);
+        arena_release(&a);
+    }
+}
+
+/* 1:1 at every tier, spray with an out-of-order receiver: a symmetric burst
+ * ends within 2% of the bound in both engines; 2:1 at the super-spines
+ * moves the bound and the verdict there. */
+static void clos_burst_near_bound(void)
+{
+    for (int over = 0; over < 2; over++)
+        for (int fluid = 0; fluid < 2; fluid++) {
+            struct scenario sc;
+            clos(&sc);
+            test_set(&sc, "storage.nodes=16");
+            test_set(&sc, "fabric.load_balancing=spray");
+            test_set(&sc, "transport.receiver=ooo");
+            test_set(&sc, "workload.bytes_per_writer=4MB");
+            test_set(&sc, "engine=%s", fluid ? "fluid" : "packet");
+            if (over)
+                test_set(&sc, "fabric.superspines=1");
+            struct results r;
+            CHECK(test_run(&sc, &r) == 0);
+            CHECKF(r.ok, "%s", r.violation);
+            CHECK(r.fabric_tiers == 3 && r.pods == 4 && r.superspines == (over ? 4u : 8u));
+            CHECKF(r.completion_s >= r.bound_s * (1 - 1e-9) &&
+                       r.completion_s <= r.bound_s * (over ? 1.05 : 1.02),
+                   "%s over %d: %.9g vs bound %.9g", r.engine, over, r.completion_s, r.bound_s);
+            if (over) {
+                CHECKF(r.oversub_spine == 2.0, "%g", r.oversub_spine);
+                CHECKF(r.bound_limit == PATH_SPINE_UP || r.bound_limit == PATH_SUPER_DOWN,
+                       "bound set by %s", path_seg_label(r.bound_limit));
+                CHECKF(r.bottleneck.seg == PATH_SPINE_UP || r.bottleneck.seg == PATH_SUPER_DOWN,
+                       "verdict %s", path_seg_label(r.bottleneck.seg));
+            } else {
+                CHECK(r.bound_limit == PATH_WRITER_NIC || r.bound_limit == PATH_STORAGE_NIC);
+            }
+            results_release(&r);
+        }
+}
+
+/* Both engines on three tiers under ECMP: the same bytes over the same
+ * super-spine links, the bound below both. */
+static void clos_fabric_bytes_by_segment(void)
+{
+    struct scenario sc;
+    clos(&sc);
+    test_set(&sc, "engine=fluid");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    /* every byte leaves a compute pod and enters the storage pod */
+    double wire = r.segs[PATH_WRITER_NIC].bytes;
+    CHECKF(r.segs[PATH_SPINE_UP].applies && r.segs[PATH_SPINE_UP].bytes == wire &&
+               r.segs[PATH_SUPER_DOWN].bytes == wire,
+           "%g %g %g", wire, r.segs[PATH_SPINE_UP].bytes, r.segs[PATH_SUPER_DOWN].bytes);
+    CHECK(r.segs[PATH_SPINE_UP].elements == 8 * 2 && r.segs[PATH_SUPER_DOWN].elements == 4 * 2);
+    results_release(&r);
+    /* two tiers: the three-tier segments do not apply */
+    scenario_defaults(&sc);
+    test_set(&sc, "engine=fluid");
+    CHECK(test_run(&sc, &r) == 0);
+    CHECK(r.fabric_tiers == 2 && !r.segs[PATH_SPINE_UP].applies &&
+          !r.segs[PATH_SUPER_DOWN].applies && r.bound_term_s[PATH_SPINE_UP] == 0);
+    results_release(&r);
+}
+
+SUITE(suite_clos) = {
+    {"clos_wiring_and_reach", clos_wiring_and_reach},
+    {"clos_failed_links_updown", clos_failed_links_updown},
+    {"clos_burst_near_bound", clos_burst_near_bound},
+    {"clos_fabric_bytes_by_segment", clos_fabric_bytes_by_segment},
+    {0, 0},
+};
