@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -21,6 +22,9 @@
 
 #ifdef CKPT_MPI
 #include <mpi.h>
+#endif
+#ifdef __linux__
+#include <sys/prctl.h>
 #endif
 
 #define MAX_JOBS 256
@@ -1012,9 +1016,41 @@ static void worker_loop(const struct sweep *sw, int in, int out)
     _exit(0);
 }
 
+/* A worker's own session. Linux's autogroup scheduling (on by default in
+ * most distributions) gives each session one share of the CPUs, however
+ * many processes it runs: N workers in the coordinator's session shared one
+ * session's CPU time on a busy machine, so -j 2 ran no faster than -j 1
+ * (BENCHMARKS.md). A new session is a new autogroup, as each of the other
+ * sessions on the machine is. Out of the terminal's process group, a worker
+ * no longer sees Ctrl-C: on Linux it dies with its coordinator instead; the
+ * coordinator's nice value carries over to the new group. */
+static void own_session(pid_t parent)
+{
+    errno = 0;
+    int nice_val = getpriority(PRIO_PROCESS, 0);
+    int niced = errno == 0 && nice_val > 0;
+    if (setsid() < 0)
+        return;
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) /* the coordinator died before prctl */
+        _exit(0);
+    if (niced) {
+        FILE *f = fopen("/proc/self/autogroup", "w");
+        if (f) {
+            fprintf(f, "%d", nice_val);
+            fclose(f);
+        }
+    }
+#else
+    (void)parent, (void)niced;
+#endif
+}
+
 static int spawn(struct pool *pl, int i, const struct sweep *sw, int outfd)
 {
     int a[2], b[2];
+    pid_t parent = getpid();
     if (pipe(a) < 0)
         return -1;
     if (pipe(b) < 0) {
@@ -1040,6 +1076,7 @@ static int spawn(struct pool *pl, int i, const struct sweep *sw, int outfd)
         close(a[1]);
         close(b[0]);
         signal(SIGPIPE, SIG_DFL);
+        own_session(parent);
         worker_loop(sw, a[0], b[1]);
     }
     close(a[0]);

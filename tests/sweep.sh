@@ -153,6 +153,44 @@ else
     bad "worker_killed (exit $rc, $died died rows, $(wc -l <"$tmp/w.csv") lines): $(cat "$tmp/err")"
 fi
 
+# workers run in their own sessions (on Linux each session is one CPU share:
+# -j 2 in one session ran no faster than -j 1) and die with the coordinator.
+# The scenario file is a FIFO: the coordinator reads it once, then every
+# worker blocks opening it, alive and idle, until the coordinator is killed.
+if [ "$(uname)" = Linux ] && mkfifo "$tmp/fifo.yaml" 2>/dev/null; then
+    echo "seed: 1" >"$tmp/fifo.yaml" &
+    feeder=$!
+    "$bin" sweep "$tmp/fifo.yaml" --vary fabric.spines=2,4 -j 2 --quiet --out "$tmp/f.csv" 2>/dev/null &
+    pid=$!
+    wait "$feeder"
+    n=0
+    while [ "$n" -lt 500 ] && [ "$(ps -o pid= --ppid "$pid" | wc -l)" -lt 2 ]; do
+        sleep 0.02
+        n=$((n + 1))
+    done
+    workers=$(ps -o pid= --ppid "$pid" | tr -d ' ' | tr '\n' ' ')
+    psid=$(ps -o sid= -p "$pid" | tr -d ' ')
+    own=0
+    for w in $workers; do
+        [ "$(ps -o sid= -p "$w" | tr -d ' ')" = "$w" ] && own=$((own + 1))
+    done
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    n=0
+    while [ "$n" -lt 500 ] && [ -n "$(ps -o pid= -p "${workers% }" 2>/dev/null)" ]; do
+        sleep 0.02
+        n=$((n + 1))
+    done
+    left=$(for w in $workers; do ps -o pid= -p "$w"; done | wc -l)
+    # shellcheck disable=SC2086
+    [ "$left" -gt 0 ] && kill -KILL $workers 2>/dev/null
+    if [ "$own" -eq 2 ] && [ "$left" -eq 0 ]; then
+        ok "workers_own_session_die_with_coordinator (coordinator session $psid)"
+    else
+        bad "workers_own_session_die_with_coordinator ($own of 2 in their own session, $left left after the coordinator died)"
+    fi
+fi
+
 # a points file: the same points as --vary give the same rows
 {
     echo "# the product of fabric.spines=2,0,4 and cluster.nodes=16,32"
