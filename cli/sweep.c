@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -21,6 +22,9 @@
 
 #ifdef CKPT_MPI
 #include <mpi.h>
+#endif
+#ifdef __linux__
+#include <sys/prctl.h>
 #endif
 
 #define MAX_JOBS 256
@@ -519,7 +523,9 @@ static int build_point(const struct sweep *sw, int p, struct scenario *sc, struc
 
 /* ---- one run ----------------------------------------------------------------- */
 
-static void do_run(const struct sweep *sw, int32_t run, struct sweep_res *o)
+/* Point p with the scenario's seed + seed_off, as run `run` of the sweep. */
+static void run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
+                    struct sweep_res *o)
 {
     memset(o, 0, sizeof *o);
     o->run = run;
@@ -528,12 +534,12 @@ static void do_run(const struct sweep *sw, int32_t run, struct sweep_res *o)
     double t0 = now_s();
     struct scenario sc;
     struct err e = {{0}};
-    if (build_point(sw, run / sw->seeds, &sc, &e) < 0) {
+    if (build_point(sw, p, &sc, &e) < 0) {
         o->status = SWEEP_FAILED;
         copy_text(o->error, sizeof o->error, e.msg);
         return;
     }
-    sc.seed += (uint64_t)(run % sw->seeds);
+    sc.seed += (uint64_t)seed_off;
     o->seed = sc.seed;
     o->has_seed = 1;
     struct results r;
@@ -575,6 +581,11 @@ static void do_run(const struct sweep *sw, int32_t run, struct sweep_res *o)
     }
     results_release(&r);
     f[F_WALL] = now_s() - t0;
+}
+
+static void do_run(const struct sweep *sw, int32_t run, struct sweep_res *o)
+{
+    run_one(sw, run / sw->seeds, sw->seed0 + run % sw->seeds, run, o);
 }
 
 /* ---- rows -------------------------------------------------------------------- */
@@ -1012,9 +1023,41 @@ static void worker_loop(const struct sweep *sw, int in, int out)
     _exit(0);
 }
 
+/* A worker's own session. Linux's autogroup scheduling (on by default in
+ * most distributions) gives each session one share of the CPUs, however
+ * many processes it runs: N workers in the coordinator's session shared one
+ * session's CPU time on a busy machine, so -j 2 ran no faster than -j 1
+ * (BENCHMARKS.md). A new session is a new autogroup, as each of the other
+ * sessions on the machine is. Out of the terminal's process group, a worker
+ * no longer sees Ctrl-C: on Linux it dies with its coordinator instead; the
+ * coordinator's nice value carries over to the new group. */
+static void own_session(pid_t parent)
+{
+    errno = 0;
+    int nice_val = getpriority(PRIO_PROCESS, 0);
+    int niced = errno == 0 && nice_val > 0;
+    if (setsid() < 0)
+        return;
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) /* the coordinator died before prctl */
+        _exit(0);
+    if (niced) {
+        FILE *f = fopen("/proc/self/autogroup", "w");
+        if (f) {
+            fprintf(f, "%d", nice_val);
+            fclose(f);
+        }
+    }
+#else
+    (void)parent, (void)niced;
+#endif
+}
+
 static int spawn(struct pool *pl, int i, const struct sweep *sw, int outfd)
 {
     int a[2], b[2];
+    pid_t parent = getpid();
     if (pipe(a) < 0)
         return -1;
     if (pipe(b) < 0) {
@@ -1040,6 +1083,7 @@ static int spawn(struct pool *pl, int i, const struct sweep *sw, int outfd)
         close(a[1]);
         close(b[0]);
         signal(SIGPIPE, SIG_DFL);
+        own_session(parent);
         worker_loop(sw, a[0], b[1]);
     }
     close(a[0]);
@@ -1071,7 +1115,7 @@ struct coord {
     int next_point;    /* next point to write */
     int received, todo, bad;
     int write_failed;
-    int remote;        /* MPI ranks not yet told to stop */
+    struct sweep_par *par; /* MPI ranks beside the local workers; NULL = none */
     struct prog pg;
 };
 
@@ -1147,6 +1191,77 @@ static void hand_out(struct coord *c, struct pool *pl, int i, const struct sweep
         hand_out(c, pl, i, sw, outfd);
 }
 
+#ifdef CKPT_MPI
+/* Send run `run` to rank dst: the run index (echoed in its result), the
+ * seed offset, and the point's keys and values, so that a rank needs
+ * nothing but the command line (tune makes its points as it goes). */
+static void send_work(const struct sweep *sw, int32_t run, int dst)
+{
+    int p = run / sw->seeds;
+    int32_t h[3] = {run, sw->seed0 + run % sw->seeds, sw->n_keys};
+    size_t len = sizeof h;
+    for (int k = 0; k < sw->n_keys; k++)
+        len += strlen(sw->keys[k]) + strlen(sw->vals[p * sw->n_keys + k]) + 2;
+    char *m = malloc(len);
+    if (!m) {
+        fprintf(stderr, "ckptnet: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+        return;
+    }
+    char *q = m + sizeof h;
+    memcpy(m, h, sizeof h);
+    for (int k = 0; k < sw->n_keys; k++) {
+        const char *t[2] = {sw->keys[k], sw->vals[p * sw->n_keys + k]};
+        for (int j = 0; j < 2; j++) {
+            size_t l = strlen(t[j]) + 1;
+            memcpy(q, t[j], l);
+            q += l;
+        }
+    }
+    MPI_Send(m, (int)len, MPI_BYTE, dst, TAG_WORK, MPI_COMM_WORLD);
+    free(m);
+}
+
+static void send_stop(int dst)
+{
+    int32_t h[3] = {-1, 0, 0};
+    MPI_Send(h, (int)sizeof h, MPI_BYTE, dst, TAG_WORK, MPI_COMM_WORLD);
+}
+
+/* Answer the ranks' requests waiting now: a rank sends its last result
+ * (or, the first time, none) and asks for the next run; with none left it
+ * waits, idle, for the next batch (tune) or the end (sweep_par_end). */
+static void serve_ranks(struct coord *c)
+{
+    struct sweep_par *par = c->par;
+    int32_t run;
+    while (par->n_idle > 0 && (run = next_run(c)) >= 0) {
+        send_work(c->sw, run, par->idle[--par->n_idle]);
+        par->busy++;
+    }
+    for (;;) {
+        int flag = 0;
+        MPI_Status ms;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_RES, MPI_COMM_WORLD, &flag, &ms);
+        if (!flag)
+            return;
+        struct sweep_res r;
+        MPI_Recv(&r, (int)sizeof r, MPI_BYTE, ms.MPI_SOURCE, TAG_RES, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        if (r.run >= 0) {
+            par->busy--;
+            record(c, &r);
+        }
+        if ((run = next_run(c)) >= 0) {
+            send_work(c->sw, run, ms.MPI_SOURCE);
+            par->busy++;
+        } else {
+            par->idle[par->n_idle++] = ms.MPI_SOURCE;
+        }
+    }
+}
+#endif
+
 /* Run every run not done over the local workers and (MPI) ranks 1..ranks-1.
  * Returns 0, or -1 when no worker could be started. */
 static int coordinate(struct coord *c, int jobs)
@@ -1167,8 +1282,8 @@ static int coordinate(struct coord *c, int jobs)
     }
     for (int i = 0; i < jobs; i++)
         hand_out(c, &pl, i, sw, outfd);
-    int *remote = &c->remote;
-    while (c->received < c->todo || *remote > 0) {
+    int ranks = c->par && c->par->live > 0;
+    while (c->received < c->todo) {
         struct pollfd fds[MAX_JOBS];
         int who[MAX_JOBS], n = 0;
         for (int i = 0; i < pl.n; i++)
@@ -1177,9 +1292,11 @@ static int coordinate(struct coord *c, int jobs)
                 fds[n].events = POLLIN;
                 who[n++] = i;
             }
-        if (n == 0 && *remote == 0)
-            break; /* no worker left (none could be started again) */
-        int ready = poll(fds, (nfds_t)n, *remote > 0 ? 1 : -1);
+        /* no worker left (none could be started again), or the output
+         * failed and no rank is still running */
+        if (n == 0 && (!ranks || (c->write_failed && c->par->busy == 0)))
+            break;
+        int ready = poll(fds, (nfds_t)n, ranks ? 1 : -1);
         if (ready < 0 && errno != EINTR)
             return -1;
         for (int k = 0; ready > 0 && k < n; k++) {
@@ -1215,21 +1332,8 @@ static int coordinate(struct coord *c, int jobs)
                 hand_out(c, &pl, i, sw, outfd);
         }
 #ifdef CKPT_MPI
-        int flag = 1;
-        while (*remote > 0 && flag) {
-            MPI_Status ms;
-            MPI_Iprobe(MPI_ANY_SOURCE, TAG_RES, MPI_COMM_WORLD, &flag, &ms);
-            if (!flag)
-                break;
-            struct sweep_res r;
-            MPI_Recv(&r, (int)sizeof r, MPI_BYTE, ms.MPI_SOURCE, TAG_RES, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-            record(c, &r);
-            int32_t run = next_run(c);
-            MPI_Send(&run, 1, MPI_INT32_T, ms.MPI_SOURCE, TAG_WORK, MPI_COMM_WORLD);
-            if (run < 0)
-                (*remote)--;
-        }
+        if (ranks)
+            serve_ranks(c);
 #endif
     }
     for (int i = 0; i < pl.n; i++)
@@ -1241,50 +1345,22 @@ static int coordinate(struct coord *c, int jobs)
     return 0;
 }
 
-int sweep_run_all(const struct sweep *sw, struct sweep_res *res, int jobs, int quiet)
+int sweep_run_all(const struct sweep *sw, struct sweep_res *res, int jobs, int quiet,
+                  struct sweep_par *par)
 {
     struct outfile of = {NULL, -1, 0};
-    struct coord c = {.sw = sw, .res = res, .of = &of};
+    struct coord c = {.sw = sw, .res = res, .of = &of, .par = par};
     for (int r = 0; r < sw->n_runs; r++)
         c.todo += !res[r].done;
     c.pg.on = !quiet && isatty(STDERR_FILENO);
     c.pg.t0 = now_s();
-    int rc = coordinate(&c, jobs < 1 ? 1 : jobs);
+    if (jobs < 1 && (!par || par->live == 0))
+        jobs = 1;
+    int rc = coordinate(&c, jobs < 0 ? 0 : jobs);
     if (c.pg.shown)
         fputs("\r\033[K", stderr);
     return rc;
 }
-
-#ifdef CKPT_MPI
-/* A rank other than 0: ask rank 0 for a run (sending the last result),
- * run it, until told to stop. */
-static void rank_loop(const struct sweep *sw)
-{
-    struct sweep_res r;
-    memset(&r, 0, sizeof r);
-    r.run = -1;
-    for (;;) {
-        int32_t run;
-        MPI_Send(&r, (int)sizeof r, MPI_BYTE, 0, TAG_RES, MPI_COMM_WORLD);
-        MPI_Recv(&run, 1, MPI_INT32_T, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (run < 0 || run >= sw->n_runs)
-            return;
-        do_run(sw, run, &r);
-    }
-}
-
-/* Rank 0 could not start: tell every other rank to stop. */
-static void stop_ranks(int n)
-{
-    for (int i = 0; i < n; i++) {
-        struct sweep_res r;
-        MPI_Status ms;
-        int32_t stop = -1;
-        MPI_Recv(&r, (int)sizeof r, MPI_BYTE, MPI_ANY_SOURCE, TAG_RES, MPI_COMM_WORLD, &ms);
-        MPI_Send(&stop, 1, MPI_INT32_T, ms.MPI_SOURCE, TAG_WORK, MPI_COMM_WORLD);
-    }
-}
-#endif
 
 /* Started by mpirun (OpenMPI, MPICH's hydra) or srun with more than one
  * rank: the launchers' variables. */
@@ -1298,6 +1374,134 @@ static int launched_ranks(void)
             return atoi(v);
     }
     return 0;
+}
+
+/* ---- MPI ranks ----------------------------------------------------------------- */
+
+int sweep_par_init(struct sweep_par *par, const char *cmd)
+{
+    memset(par, 0, sizeof *par);
+    par->ranks = 1;
+    int launched = launched_ranks();
+#ifdef CKPT_MPI
+    if (launched > 1) {
+        MPI_Init(NULL, NULL);
+        par->mpi = 1;
+        MPI_Comm_size(MPI_COMM_WORLD, &par->ranks);
+        MPI_Comm_rank(MPI_COMM_WORLD, &par->rank);
+        if (par->ranks < 2) {
+            fprintf(stderr, "ckptnet: %s: started as %d tasks but MPI sees one rank (Slurm: "
+                            "srun --mpi=pmix; docs/sweep.md)\n", cmd, launched);
+            MPI_Finalize();
+            par->mpi = 0;
+            return 2;
+        }
+        par->idle = malloc((size_t)par->ranks * sizeof *par->idle);
+        if (!par->idle) {
+            fprintf(stderr, "ckptnet: %s: out of memory\n", cmd);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+#else
+    if (launched > 1) {
+        const char *r = getenv("OMPI_COMM_WORLD_RANK");
+        if (!r || !strcmp(r, "0"))
+            fprintf(stderr, "ckptnet: %s: started with %d MPI ranks, but this ckptnet was "
+                            "built without MPI (use build/ckptnet-mpi; docs/sweep.md)\n",
+                    cmd, launched);
+        return 2;
+    }
+#endif
+    return 0;
+}
+
+int sweep_par_agree(struct sweep_par *par, int rc)
+{
+#ifdef CKPT_MPI
+    if (par->mpi)
+        MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+#endif
+    par->live = rc == 0 ? par->ranks - 1 : 0;
+    return rc;
+}
+
+void sweep_serve(struct sweep_par *par, const char *file, int argc, char **argv)
+{
+#ifdef CKPT_MPI
+    struct sweep_res r;
+    char *buf = NULL;
+    int cap = 0;
+    (void)par;
+    memset(&r, 0, sizeof r);
+    r.run = -1;
+    for (;;) {
+        MPI_Status ms;
+        int len = 0;
+        int32_t h[3];
+        MPI_Send(&r, (int)sizeof r, MPI_BYTE, 0, TAG_RES, MPI_COMM_WORLD);
+        MPI_Probe(0, TAG_WORK, MPI_COMM_WORLD, &ms);
+        MPI_Get_count(&ms, MPI_BYTE, &len);
+        if (len + 1 > cap) {
+            char *nb = realloc(buf, (size_t)len + 1);
+            if (!nb)
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            buf = nb;
+            cap = len + 1;
+        }
+        MPI_Recv(buf, len, MPI_BYTE, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        buf[len] = '\0';
+        if (len < (int)sizeof h)
+            break;
+        memcpy(h, buf, sizeof h);
+        if (h[0] < 0 || h[2] < 0 || h[2] > SWEEP_MAX_KEYS)
+            break;
+        struct sweep sw = {.file = file, .argc = argc, .argv = argv, .n_keys = h[2],
+                           .n_points = 1, .seeds = 1, .n_runs = 1};
+        char *vals[SWEEP_MAX_KEYS + 1], *q = buf + sizeof h, *end = buf + len;
+        for (int k = 0; k < sw.n_keys; k++) {
+            /* key, value: each ends with its NUL (buf[len] ends the last) */
+            copy_text(sw.keys[k], sizeof sw.keys[k], q < end ? q : "");
+            q += q < end ? strlen(q) + 1 : 0;
+            vals[k] = q < end ? q : end;
+            q += q < end ? strlen(q) + 1 : 0;
+        }
+        sw.vals = vals;
+        run_one(&sw, 0, h[1], h[0], &r);
+    }
+    free(buf);
+#else
+    (void)par, (void)file, (void)argc, (void)argv;
+#endif
+}
+
+int sweep_par_end(struct sweep_par *par, int rc)
+{
+#ifdef CKPT_MPI
+    if (!par->mpi)
+        return rc;
+    if (par->rank == 0) {
+        /* the idle ranks now; the others (busy, or not asked yet) at their
+         * next request */
+        for (int i = 0; i < par->n_idle; i++)
+            send_stop(par->idle[i]);
+        for (int i = par->n_idle; i < par->live; i++) {
+            struct sweep_res r;
+            MPI_Status ms;
+            MPI_Recv(&r, (int)sizeof r, MPI_BYTE, MPI_ANY_SOURCE, TAG_RES, MPI_COMM_WORLD, &ms);
+            send_stop(ms.MPI_SOURCE);
+        }
+        par->n_idle = par->live = 0;
+    }
+    /* every rank leaves with rank 0's status */
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    free(par->idle);
+    par->idle = NULL;
+    par->mpi = 0;
+#else
+    (void)par;
+#endif
+    return rc;
 }
 
 /* ---- the command -------------------------------------------------------------- */
@@ -1360,7 +1564,7 @@ static int setup(struct sweep *sw, const struct sopts *o, int argc, char **argv)
 }
 
 /* Rank 0 or the only process: open the output, resume, coordinate, report. */
-static int lead(struct sweep *sw, const struct sopts *o, int jobs, int *remote)
+static int lead(struct sweep *sw, const struct sopts *o, int jobs, struct sweep_par *par)
 {
     struct outfile of = {o->out && strcmp(o->out, "-") ? o->out : NULL, STDOUT_FILENO, 0};
     of.json = of.path && (ends_with(of.path, ".json") || ends_with(of.path, ".jsonl"));
@@ -1405,16 +1609,15 @@ static int lead(struct sweep *sw, const struct sopts *o, int jobs, int *remote)
     }
     kept = kept < 0 ? 0 : kept;
     struct coord c = {.sw = sw, .res = res, .of = &of, .next_point = kept,
-                      .todo = sw->n_runs - kept * sw->seeds, .remote = *remote};
+                      .todo = sw->n_runs - kept * sw->seeds, .par = par};
     c.pg.on = !o->quiet && isatty(STDERR_FILENO);
     c.pg.t0 = now_s();
     for (int r = 0; r < kept * sw->seeds; r++)
         c.bad += res[r].status != SWEEP_OK;
-    if (jobs == 0 && *remote == 0)
+    if (jobs == 0 && par->live == 0)
         jobs = 1;
     if (coordinate(&c, jobs) < 0)
         status = 2;
-    *remote = c.remote;
     if (c.pg.shown)
         fputs("\r\033[K", stderr);
     if (c.write_failed) {
@@ -1454,34 +1657,13 @@ int cmd_sweep(int argc, char **argv)
         fputs(usage_sweep, stdout);
         return 0;
     }
-    int ranks = 1, rank = 0;
-#ifdef CKPT_MPI
-    int mpi = launched_ranks() > 1;
-    if (mpi) {
-        MPI_Init(NULL, NULL);
-        MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        if (ranks < 2) {
-            fprintf(stderr, "ckptnet: sweep: started as %d tasks but MPI sees one rank (Slurm: "
-                            "srun --mpi=pmix; docs/sweep.md)\n", launched_ranks());
-            MPI_Finalize();
-            return 2;
-        }
-    }
-#else
-    if (launched_ranks() > 1) {
-        const char *r = getenv("OMPI_COMM_WORLD_RANK");
-        if (!r || !strcmp(r, "0"))
-            fprintf(stderr, "ckptnet: sweep: started with %d MPI ranks, but this ckptnet was "
-                            "built without MPI (use build/ckptnet-mpi; docs/sweep.md)\n",
-                    launched_ranks());
-        return 2;
-    }
-#endif
+    struct sweep_par par;
+    if ((rc = sweep_par_init(&par, "sweep")) != 0)
+        return rc;
     struct sweep sw;
     /* every rank parses the same arguments: only rank 0 speaks */
     int saved = -1;
-    if (rank != 0) {
+    if (par.rank != 0) {
         fflush(stderr);
         saved = dup(STDERR_FILENO);
         int nul = open("/dev/null", O_WRONLY);
@@ -1498,29 +1680,16 @@ int cmd_sweep(int argc, char **argv)
     int jobs = o.jobs;
     if (jobs < 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        jobs = ranks > 1 ? 1 : n > 0 ? (int)(n < MAX_JOBS ? n : MAX_JOBS) : 1;
+        jobs = par.ranks > 1 ? 1 : n > 0 ? (int)(n < MAX_JOBS ? n : MAX_JOBS) : 1;
     }
     signal(SIGPIPE, SIG_IGN);
-#ifdef CKPT_MPI
     /* a rank that could not set up stops them all */
-    if (mpi)
-        MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-#endif
-    /* ranks waiting for work: none when setup failed (no rank asks then) */
-    int remote = rc == 0 ? ranks - 1 : 0;
-    if (rank == 0 && rc == 0)
-        rc = lead(&sw, &o, jobs, &remote);
-#ifdef CKPT_MPI
-    if (rank == 0 && remote > 0 && rc != 0 && mpi)
-        stop_ranks(remote);
-    else if (rank != 0 && rc == 0)
-        rank_loop(&sw);
-    if (mpi) {
-        /* every rank leaves with rank 0's status */
-        MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        MPI_Finalize();
-    }
-#endif
+    rc = sweep_par_agree(&par, rc);
+    if (par.rank == 0 && rc == 0)
+        rc = lead(&sw, &o, jobs, &par);
+    else if (par.rank != 0 && rc == 0)
+        sweep_serve(&par, sw.file, argc, argv);
+    rc = sweep_par_end(&par, rc);
     sweep_release(&sw);
     return rc;
 }

@@ -48,8 +48,36 @@ struct sweep {
     int n_keys;
     char keys[SWEEP_MAX_KEYS][SWEEP_KEY_LEN];
     int n_points, seeds, n_runs;
+    int seed0;                 /* run r uses seed index seed0 + r % seeds (tune adds seeds) */
     char **vals;               /* vals[p * n_keys + k]: the point's value text, owned */
 };
+
+/* The process's place among MPI ranks (build/ckptnet-mpi under mpirun);
+ * rank 0 of 1 otherwise. Rank 0 coordinates: sweep_run_all hands runs to
+ * the other ranks as they ask, and ranks with nothing to do wait, idle,
+ * for the next batch until sweep_par_end. */
+struct sweep_par {
+    int rank, ranks;
+    int mpi;                   /* MPI_Init called */
+    int live;                  /* rank 0: ranks serving (not yet told to stop) */
+    int busy;                  /* rank 0: ranks running a run */
+    int n_idle, *idle;         /* rank 0: ranks waiting for a run, owned */
+};
+
+/* Start MPI when launched with more than one rank (mpirun, srun) in the
+ * MPI build; cmd names the command in errors. Returns 0, or 2 after one
+ * error line (the plain build under mpirun; MPI sees one rank). */
+int sweep_par_init(struct sweep_par *par, const char *cmd);
+/* Every rank's rc: the largest, the same on all (setup errors stop every
+ * rank). Ranks other than 0 serve only when it is 0. */
+int sweep_par_agree(struct sweep_par *par, int rc);
+/* A rank other than 0: run what rank 0 sends (a point's keys and values,
+ * seed, run index; the scenario from file and --set / --engine in argv),
+ * until told to stop. */
+void sweep_serve(struct sweep_par *par, const char *file, int argc, char **argv);
+/* Rank 0 stops the serving ranks; every rank leaves MPI and returns rank
+ * 0's rc. No-op without MPI. */
+int sweep_par_end(struct sweep_par *par, int rc);
 
 extern const char *const sweep_fig_name[F_COUNT];
 
@@ -75,10 +103,12 @@ int sweep_opt(int argc, char **argv, int *i, const char *name, const char *short
 int sweep_key_known(const char *key);
 
 /* Run every run of sw whose res[] is not done over jobs forked workers and
- * fill res (figures as the files would hold them); no file is written.
- * quiet = 0: a progress line on a terminal. Returns 0, or -1 when no worker
- * could run. */
-int sweep_run_all(const struct sweep *sw, struct sweep_res *res, int jobs, int quiet);
+ * (par not NULL, rank 0) the serving MPI ranks, and fill res (figures as
+ * the files would hold them); no file is written. jobs 0 with ranks: rank 0
+ * only coordinates. quiet = 0: a progress line on a terminal. Returns 0, or
+ * -1 when no worker could run. */
+int sweep_run_all(const struct sweep *sw, struct sweep_res *res, int jobs, int quiet,
+                  struct sweep_par *par);
 
 /* `ckptnet sweep ...`: argv after the command name. Returns the exit status. */
 int cmd_sweep(int argc, char **argv);

@@ -4,6 +4,7 @@
  * nothing or the run budget is spent. Each batch of candidates runs in the
  * sweep's worker processes (sweep_run_all), so the answer is the same
  * whatever -j. docs/sweep.md describes the search and its output. */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,9 @@ static const char usage_tune[] =
     "  --recheck K      re-run the K best points with 4x the seeds and choose\n"
     "                   among them (runs outside the budget)\n"
     "  --json FILE      every point of the search and the winner's full results\n"
-    "  -j, --jobs N     worker processes (default: the number of cores)\n"
+    "  -j, --jobs N     worker processes (default: the number of cores); under\n"
+    "                   mpirun (build/ckptnet-mpi): rank 0's, default 1, 0 = it\n"
+    "                   only coordinates; the other ranks run points too\n"
     "  --set k=v        override one key in every run (repeatable)\n"
     "  --engine E       packet, fluid or auto\n"
     "  --quiet          only the answer: the best line and the YAML snippet\n"
@@ -123,6 +126,7 @@ struct tune {
     int n_ev, cap_ev, runs, out_of_budget;
     FILE *jf;                 /* --json: the runs as they end */
     int jf_first, jf_done;
+    struct sweep_par par;     /* MPI ranks (build/ckptnet-mpi under mpirun) */
 };
 
 static int parse_fig(const char *opt, const char *v, size_t len, int *fig)
@@ -528,7 +532,7 @@ static int run_points(struct tune *t, int (*idx)[MAX_KNOBS], struct eval **slot,
     for (int p = 0; p < n; p++)
         for (int k = 0; k < t->n_knobs; k++)
             sw.vals[p * t->n_knobs + k] = idx[p][k] < 0 ? "" : t->k[k].val[idx[p][k]];
-    if (sweep_run_all(&sw, res, t->jobs, t->quiet) < 0)
+    if (sweep_run_all(&sw, res, t->jobs, t->quiet, &t->par) < 0)
         goto out;
     t->runs += sw.n_runs;
     for (int p = 0; p < n; p++) {
@@ -920,10 +924,39 @@ int cmd_tune(int argc, char **argv)
     t->jobs = -1;
     t->budget = 100;
     t->fig = F_COMPLETION;
-    int rc = parse_tune(argc, argv, t, &help);
-    if (rc == 0 && help) {
+    int rc = sweep_par_init(&t->par, "tune");
+    if (rc) {
+        free(t);
+        return rc;
+    }
+    /* every rank parses the same arguments: only rank 0 speaks */
+    int saved = -1;
+    if (t->par.rank != 0) {
+        fflush(stderr);
+        saved = dup(STDERR_FILENO);
+        int nul = open("/dev/null", O_WRONLY);
+        if (nul >= 0) {
+            dup2(nul, STDERR_FILENO);
+            close(nul);
+        }
+    }
+    rc = parse_tune(argc, argv, t, &help);
+    if (t->par.rank != 0) {
+        /* a rank runs what rank 0 sends: the base scenario is checked there */
+        if (saved >= 0) {
+            dup2(saved, STDERR_FILENO);
+            close(saved);
+        }
+        rc = sweep_par_agree(&t->par, rc || help ? 2 : 0);
+        if (rc == 0)
+            sweep_serve(&t->par, t->file, argc, argv);
+    } else if (rc == 0 && help) {
         fputs(usage_tune, stdout);
-    } else if (rc == 0) {
+        sweep_par_agree(&t->par, 2);
+        rc = 0;
+    } else if (rc != 0) {
+        sweep_par_agree(&t->par, rc);
+    } else {
         /* the file and --set apply to every run: their errors stop here */
         struct scenario *sc = &t->base;
         struct err e = {{0}};
@@ -952,7 +985,7 @@ int cmd_tune(int argc, char **argv)
             rc = add_default_knobs(t);
         if (t->jobs < 0) {
             long n = sysconf(_SC_NPROCESSORS_ONLN);
-            t->jobs = n > 0 ? (int)(n < 256 ? n : 256) : 1;
+            t->jobs = t->par.ranks > 1 ? 1 : n > 0 ? (int)(n < 256 ? n : 256) : 1;
         }
         t->cap_ev = t->budget / t->seeds + 2;
         t->ev = calloc((size_t)t->cap_ev, sizeof *t->ev);
@@ -969,7 +1002,9 @@ int cmd_tune(int argc, char **argv)
                 t->jf_first = 1;
             }
         }
-        if (rc == 0)
+        /* the other ranks serve only when rank 0 could start */
+        int agreed = sweep_par_agree(&t->par, rc);
+        if (rc == 0 && agreed == 0)
             rc = search(t);
         if (t->jf && !t->jf_done)
             fputs("\n  ]\n}\n", t->jf); /* no winner: the runs alone */
@@ -978,6 +1013,7 @@ int cmd_tune(int argc, char **argv)
             rc = 2;
         }
     }
+    rc = sweep_par_end(&t->par, rc);
     for (int k = 0; k < t->n_knobs; k++)
         for (int v = 0; v < t->k[k].n; v++)
             free(t->k[k].val[v]);

@@ -153,6 +153,44 @@ else
     bad "worker_killed (exit $rc, $died died rows, $(wc -l <"$tmp/w.csv") lines): $(cat "$tmp/err")"
 fi
 
+# workers run in their own sessions (on Linux each session is one CPU share:
+# -j 2 in one session ran no faster than -j 1) and die with the coordinator.
+# The scenario file is a FIFO: the coordinator reads it once, then every
+# worker blocks opening it, alive and idle, until the coordinator is killed.
+if [ "$(uname)" = Linux ] && mkfifo "$tmp/fifo.yaml" 2>/dev/null; then
+    echo "seed: 1" >"$tmp/fifo.yaml" &
+    feeder=$!
+    "$bin" sweep "$tmp/fifo.yaml" --vary fabric.spines=2,4 -j 2 --quiet --out "$tmp/f.csv" 2>/dev/null &
+    pid=$!
+    wait "$feeder"
+    n=0
+    while [ "$n" -lt 500 ] && [ "$(ps -o pid= --ppid "$pid" | wc -l)" -lt 2 ]; do
+        sleep 0.02
+        n=$((n + 1))
+    done
+    workers=$(ps -o pid= --ppid "$pid" | tr -d ' ' | tr '\n' ' ')
+    psid=$(ps -o sid= -p "$pid" | tr -d ' ')
+    own=0
+    for w in $workers; do
+        [ "$(ps -o sid= -p "$w" | tr -d ' ')" = "$w" ] && own=$((own + 1))
+    done
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    n=0
+    while [ "$n" -lt 500 ] && [ -n "$(ps -o pid= -p "${workers% }" 2>/dev/null)" ]; do
+        sleep 0.02
+        n=$((n + 1))
+    done
+    left=$(for w in $workers; do ps -o pid= -p "$w"; done | wc -l)
+    # shellcheck disable=SC2086
+    [ "$left" -gt 0 ] && kill -KILL $workers 2>/dev/null
+    if [ "$own" -eq 2 ] && [ "$left" -eq 0 ]; then
+        ok "workers_own_session_die_with_coordinator (coordinator session $psid)"
+    else
+        bad "workers_own_session_die_with_coordinator ($own of 2 in their own session, $left left after the coordinator died)"
+    fi
+fi
+
 # a points file: the same points as --vary give the same rows
 {
     echo "# the product of fabric.spines=2,0,4 and cluster.nodes=16,32"
@@ -226,7 +264,7 @@ grep -q '^\.B.* sweep' docs/ckptnet.1 || missing="$missing (command)"
 # with spines and rises with nodes, one knob at a time), the same whatever -j
 tk="--set workload.bytes_per_writer=256KB --knob fabric.spines=0,2,4,8 --knob cluster.nodes=32,16"
 # shellcheck disable=SC2086
-"$bin" tune $tk -j 1 >"$tmp/t1" 2>"$tmp/err"
+"$bin" tune $tk -j 1 --json "$tmp/t1.json" >"$tmp/t1" 2>"$tmp/err"
 rc=$?
 # shellcheck disable=SC2086
 "$bin" tune $tk -j 2 >"$tmp/t2" 2>/dev/null
@@ -380,6 +418,10 @@ elif [ "$mpi" -eq 0 ]; then
         --out "$tmp/x.csv" >/dev/null 2>"$tmp/err"
     grep -q 'built without MPI (use build/ckptnet-mpi' "$tmp/err" && ok mpi_plain_build_refuses ||
         bad "mpi_plain_build_refuses: $(head -3 "$tmp/err")"
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" tune --knob fabric.spines=2,4 \
+        >/dev/null 2>"$tmp/err"
+    grep -q 'tune: started with 2 MPI ranks, but this ckptnet was built without MPI' "$tmp/err" &&
+        ok mpi_plain_build_refuses_tune || bad "mpi_plain_build_refuses_tune: $(head -3 "$tmp/err")"
 else
     # shellcheck disable=SC2086
     timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" sweep $small --out "$tmp/m2.csv" \
@@ -427,6 +469,26 @@ else
         >/dev/null 2>"$tmp/err"
     [ "$(grep -c 'unknown key' "$tmp/err")" -eq 1 ] && ok mpi_error_once ||
         bad "mpi_error_once: $(head -3 "$tmp/err")"
+    # tune over ranks: each batch of points spread over the ranks, the same
+    # answer and runs as -j 1; with -j 0 rank 0 only coordinates, so ranks 1
+    # and 2 ran every run
+    # shellcheck disable=SC2086
+    timeout 300 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" tune $tk --json "$tmp/tm2.json" \
+        >"$tmp/tm2" 2>&1
+    # shellcheck disable=SC2086
+    timeout 300 mpirun --allow-run-as-root --oversubscribe -n 3 "$bin" tune $tk -j 0 --json "$tmp/tm3.json" \
+        >"$tmp/tm3" 2>&1
+    if cmp -s "$tmp/t1" "$tmp/tm2" && cmp -s "$tmp/t1" "$tmp/tm3" &&
+        cmp -s "$tmp/t1.json" "$tmp/tm2.json" && cmp -s "$tmp/t1.json" "$tmp/tm3.json"; then
+        ok tune_same_mpirun_2_3
+    else
+        bad "tune_same_mpirun_2_3: $(diff "$tmp/t1" "$tmp/tm3" | head -5)"
+    fi
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" tune --knob fabric.spine=1,2 \
+        >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && [ "$(grep -c 'unknown key' "$tmp/err")" -eq 1 ] && ok mpi_tune_error_once ||
+        bad "mpi_tune_error_once (exit $rc): $(head -3 "$tmp/err")"
 fi
 
 echo "sweep: $pass passed, $fail failed"
