@@ -275,7 +275,7 @@ fi
 # compare streams each row as its run ends (and --jsonl a line per run); SIGINT keeps them
 "$bin" compare --vary workload.bytes_per_writer=64KB,128KB,8MB --set cluster.nodes=1024 \
     --set fabric.hosts_per_leaf=32 --set fabric.spines=32 --set storage.nodes=8 \
-    --progress 0.05 --jsonl "$tmp/c.jsonl" >"$tmp/c.out" 2>"$tmp/c.err" &
+    --set fabric.allow_oversize=true --progress 0.05 --jsonl "$tmp/c.jsonl" >"$tmp/c.out" 2>"$tmp/c.err" &
 pid=$!
 wait_for "$tmp/c.out" '^workload.bytes_per_writer=128KB '
 sleep 0.3

@@ -34,6 +34,7 @@ static int random_scenario(struct scenario *sc, struct rng *g, int single)
     struct err e;
     int rc = 0;
     scenario_defaults(sc);
+    sc->fabric.allow_oversize = 1; /* speeds past the profiles' ports */
     uint32_t hosts = single ? 1 : 1 + (uint32_t)rng_below(g, 6);
     uint32_t storage = single ? 1 : 1 + (uint32_t)rng_below(g, 4);
     rc |= setf(sc, &e, "seed=%llu", (unsigned long long)rng_below(g, 1000) + 1);

@@ -1,5 +1,6 @@
 /* Three-tier Clos: wiring, up-down reachability over every ECMP choice
  * (with failed links at both tiers), and the bound in both engines. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -257,7 +258,76 @@ static void clos_fabric_bytes_by_segment(void)
     results_release(&r);
 }
 
+/* fabric.tiers auto against hand-computed switch counts (docs/scenario.md,
+ * the table under fabric.tiers: auto): 8 GPUs and one NIC a node, one
+ * storage node per 64 GPUs. */
+static void clos_auto_switch_counts(void)
+{
+    static const struct {
+        uint32_t nodes, storage;
+        const char *sw;
+        uint32_t tiers, leaves, spines, supers, k;
+    } cases[] = {
+        {128, 16, "CX732Q-N", 2, 9, 8, 0, 2},      /* 16 + 16 ports a leaf */
+        {128, 16, "CX764QH-N", 2, 5, 4, 0, 8},
+        {2000, 250, "CX732Q-N", 3, 141, 9 * 16, 16 * 8, 2}, /* k: spine-super-spine */
+        {2000, 250, "CX764QH-N", 3, 71, 3 * 32, 32 * 2, 16},
+        {12500, 1563, "CX764QH-N", 3, 440, 15 * 32, 32 * 8, 4},
+        {12500, 1563, "CX732Q-N", 0, 0, 0, 0, 0}, /* 56 pods of 16 > 32 ports */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "fabric.tiers=auto");
+        test_set(&sc, "cluster.nodes=%u", cases[i].nodes);
+        test_set(&sc, "storage.nodes=%u", cases[i].storage);
+        test_set(&sc, "fabric.switch=%s", cases[i].sw);
+        test_set(&sc, "engine=fluid");
+        struct ckpt_description d;
+        struct err e = {{0}};
+        int rc = ckpt_describe(&sc, &d, &e);
+        if (!cases[i].tiers) {
+            CHECKF(rc < 0 && strstr(e.msg, "fabric.tiers: auto: 782 compute and 98 storage "
+                                           "leaves need 56 pods of 16"), "%s", e.msg);
+            continue;
+        }
+        CHECKF(rc == 0, "case %zu: %s", i, e.msg);
+        if (rc < 0)
+            continue;
+        uint32_t leaves = d.r.switches - (cases[i].tiers == 3 ? d.r.pods * d.r.spines_per_pod +
+                                                                      d.r.superspines
+                                                                : 0);
+        CHECKF(d.r.fabric_tiers == cases[i].tiers && d.r.switches == cases[i].leaves +
+                   cases[i].spines + cases[i].supers && d.r.warnings[0] == '\0',
+               "case %zu: %u tiers, %u switches (%u leaves), %s", i, d.r.fabric_tiers,
+               d.r.switches, leaves, d.r.warnings);
+        if (cases[i].tiers == 3)
+            CHECKF(d.r.pods * d.r.spines_per_pod == cases[i].spines &&
+                       d.r.superspines == cases[i].supers && d.r.oversub_spine == 1.0,
+                   "case %zu: %u pods x %u spines, %u super-spines", i, d.r.pods,
+                   d.r.spines_per_pod, d.r.superspines);
+        CHECK(d.r.oversub_compute == 1.0);
+    }
+    /* auto chooses these: setting one is an error */
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "fabric.tiers=auto");
+    test_set(&sc, "fabric.spines=4");
+    struct ckpt_description d;
+    struct err e = {{0}};
+    CHECK(ckpt_describe(&sc, &d, &e) < 0 &&
+          strstr(e.msg, "fabric.spines: fabric.tiers: auto chooses it"));
+    /* 2:1 at the leaves: 21 hosts and 11 uplinks on 32 ports */
+    scenario_defaults(&sc);
+    test_set(&sc, "fabric.tiers=auto");
+    test_set(&sc, "fabric.oversubscription=2");
+    test_set(&sc, "engine=fluid");
+    CHECK(ckpt_describe(&sc, &d, &e) == 0);
+    CHECKF(fabs(d.r.oversub_compute - 21.0 / 11) < 1e-9, "%g", d.r.oversub_compute);
+}
+
 SUITE(suite_clos) = {
+    {"clos_auto_switch_counts", clos_auto_switch_counts},
     {"clos_wiring_and_reach", clos_wiring_and_reach},
     {"clos_failed_links_updown", clos_failed_links_updown},
     {"clos_burst_near_bound", clos_burst_near_bound},

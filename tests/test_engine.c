@@ -16,6 +16,7 @@
 static void base(struct scenario *sc)
 {
     scenario_defaults(sc);
+    sc->fabric.allow_oversize = 1; /* abstract fabrics: fat uplinks, one leaf */
     sc->fabric.link_delay_ps = 1000000;
     sc->fabric.switch_latency_ps = 500000;
     sc->cluster.nic_bps = sc->storage.nic_bps = sc->fabric.uplink_bps = G400;
@@ -276,17 +277,24 @@ SUITE(suite_cli_api) = {
     {0, 0},
 };
 
-/* A fabric that asks more ports than its switch profile has is flagged. */
+/* A fabric that asks more ports, or faster ones, than its switch profile
+ * has is refused naming the tier, the need and the profile; with
+ * fabric.allow_oversize it runs with a warning. */
 static void fabric_profile_warnings(void)
 {
     struct scenario sc;
     scenario_defaults(&sc);
     struct results r;
+    struct err e = {{0}};
     CHECK(test_run(&sc, &r) == 0);
     CHECK(r.warnings[0] == '\0'); /* 16 + 16 ports on a 32-port leaf */
     results_release(&r);
     test_set(&sc, "fabric.hosts_per_leaf=32");
     test_set(&sc, "workload.bytes_per_writer=64KB");
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "fabric.leaf_switch: a leaf needs 48 ports, CX732Q-N has 32; use "
+                         "fabric.tiers: 3 or auto") != NULL, "%s", e.msg);
+    test_set(&sc, "fabric.allow_oversize=true");
     CHECK(test_run(&sc, &r) == 0);
     CHECKF(strstr(r.warnings, "a leaf needs 48 ports, CX732Q-N has 32") != NULL, "%s",
            r.warnings);
@@ -295,6 +303,27 @@ static void fabric_profile_warnings(void)
     CHECK(test_run(&sc, &r) == 0);
     CHECK(r.warnings[0] == '\0');
     results_release(&r);
+    /* a spine past its ports: 40 leaves on 32-port spines */
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=640");
+    test_set(&sc, "engine=fluid");
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "fabric.spine_switch: a spine needs 41 ports, CX732Q-N has 32") != NULL,
+           "%s", e.msg);
+    /* breakout: a 64 x 800G switch as 128 x 400G holds it */
+    test_set(&sc, "fabric.switch=generic-51.2T");
+    test_set(&sc, "fabric.breakout=2");
+    CHECK(test_run(&sc, &r) == 0);
+    CHECK(r.warnings[0] == '\0');
+    results_release(&r);
+    /* faster links than the ports run */
+    scenario_defaults(&sc);
+    test_set(&sc, "fabric.uplink_speed=800Gbps");
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "fabric.leaf_switch: a leaf needs 800 Gbps ports, CX732Q-N runs 400 "
+                         "Gbps") != NULL, "%s", e.msg);
+    test_set(&sc, "fabric.breakout=3");
+    CHECK(ckpt_run(&sc, &r, &e) < 0 && strstr(e.msg, "fabric.breakout: expected 1, 2 or 4"));
 }
 
 SUITE(suite_engine2) = {

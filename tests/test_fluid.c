@@ -255,6 +255,7 @@ static void maxmin_update_stays_in_component(void)
 static void base(struct scenario *sc)
 {
     scenario_defaults(sc);
+    sc->fabric.allow_oversize = 1; /* abstract fabrics: fat uplinks, one leaf */
     sc->fabric.link_delay_ps = 1000000;
     sc->fabric.switch_latency_ps = 500000;
     sc->cluster.nic_bps = sc->storage.nic_bps = sc->fabric.uplink_bps = G400;

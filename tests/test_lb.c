@@ -16,6 +16,7 @@
 static void fan(struct scenario *sc, unsigned n, unsigned m)
 {
     scenario_defaults(sc);
+    test_set(sc, "fabric.allow_oversize=true"); /* one leaf for every writer */
     test_set(sc, "cluster.nodes=%u", n);
     test_set(sc, "fabric.hosts_per_leaf=%u", n);
     test_set(sc, "storage.nodes=%u", n);
@@ -96,6 +97,7 @@ static void ecmp_penalty_follows_collisions(void)
 static void oversubscribed(struct scenario *sc, const char *lb, const char *rx)
 {
     scenario_defaults(sc);
+    test_set(sc, "fabric.allow_oversize=true"); /* 48-port leaves */
     test_set(sc, "cluster.nodes=64");
     test_set(sc, "fabric.hosts_per_leaf=32");
     test_set(sc, "storage.nodes=64");

@@ -15,6 +15,7 @@
 static void star(struct scenario *sc, unsigned writers, unsigned storage)
 {
     scenario_defaults(sc);
+    test_set(sc, "fabric.allow_oversize=true"); /* one leaf for every writer */
     test_set(sc, "cluster.nodes=%u", writers);
     test_set(sc, "fabric.hosts_per_leaf=%u", writers);
     test_set(sc, "storage.nodes=%u", storage);

@@ -402,6 +402,7 @@ static void valid_buffer_need_matches_engine(void)
         test_set(&sc, "cluster.nodes=5");
         test_set(&sc, "storage.nodes=3");
         test_set(&sc, "fabric.spines=3");
+        test_set(&sc, "fabric.allow_oversize=true"); /* 800G NICs on 400G ports */
         test_set(&sc, "workload.bytes_per_writer=8KB");
         if (fabrics[i][0])
             test_set(&sc, "%s", fabrics[i]);

@@ -88,35 +88,63 @@ int ckpt_packet_limits(const struct scenario *sc, const struct ckpt_estimate *es
                          mem ? " (more than this machine's)" : "", wall);
 }
 
-/* Say where the fabric asks more of a switch than its profile has: more
- * ports, or faster links than its ports run. The run goes on. */
-static void fabric_warnings(struct results *r, const struct topo *t, const struct scenario *sc)
+/* Where the fabric asks more of a switch than its profile has (with
+ * fabric.breakout): more ports, or faster links than its ports run. Refused
+ * with the tier, the need and the profile; fabric.allow_oversize: true
+ * makes it a warning and the run goes on. */
+static int fabric_radix(struct results *r, const struct topo *t, const struct scenario *sc,
+                        struct err *e)
 {
-    uint32_t leaf_need = 0, spine_need = 0;
+    struct {
+        const char *tier, *key, *profile;
+        uint32_t need, ports;
+        uint64_t fastest, lane;
+    } tier[3] = {
+        {"leaf", "fabric.leaf_switch", sc->fabric.leaf_switch, 0, sc->fabric.leaf_ports, 0,
+         sc->fabric.leaf_port_bps},
+        {"spine", "fabric.spine_switch", sc->fabric.spine_switch, 0, sc->fabric.spine_ports, 0,
+         sc->fabric.spine_port_bps},
+        {"super-spine", "fabric.superspine_switch", sc->fabric.superspine_switch, 0,
+         sc->fabric.super_ports, 0, sc->fabric.super_port_bps},
+    };
     for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {
-        uint32_t *need = n >= t->first_spine ? &spine_need : &leaf_need;
-        if (t->nodes[n].nports > *need)
-            *need = t->nodes[n].nports;
+        const struct tnode *nd = &t->nodes[n];
+        int i = nd->kind == NODE_LEAF ? 0 : nd->kind == NODE_SPINE ? 1 : 2;
+        tier[i].need = nd->nports > tier[i].need ? nd->nports : tier[i].need;
+        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
+            tier[i].fastest = t->ports[p].bps > tier[i].fastest ? t->ports[p].bps : tier[i].fastest;
+    }
+    if (!sc->fabric.allow_oversize) {
+        for (int i = 0; i < 3; i++) {
+            const char *bo = sc->fabric.breakout > 1 ? " (with fabric.breakout)" : "";
+            if (tier[i].need > tier[i].ports)
+                return err_set(e, "%s: a %s needs %u ports, %s has %u%s; use fabric.tiers: 3 "
+                                  "or auto, a larger profile or fabric.breakout, or "
+                                  "fabric.allow_oversize: true to run it anyway", tier[i].key,
+                               tier[i].tier, tier[i].need, tier[i].profile, tier[i].ports, bo);
+            if (tier[i].fastest > tier[i].lane)
+                return err_set(e, "%s: a %s needs %llu Gbps ports, %s runs %llu Gbps%s; use a "
+                                  "profile with faster ports or slower links, or "
+                                  "fabric.allow_oversize: true to run it anyway", tier[i].key,
+                               tier[i].tier, (unsigned long long)(tier[i].fastest / 1000000000),
+                               tier[i].profile, (unsigned long long)(tier[i].lane / 1000000000),
+                               bo);
+        }
     }
     size_t len = 0, cap = sizeof r->warnings;
     r->warnings[0] = '\0';
-    if (leaf_need > sc->fabric.leaf_ports)
-        len += (size_t)snprintf(r->warnings + len, cap - len,
-                                "%sa leaf needs %u ports, %s has %u", len ? "; " : "",
-                                leaf_need, sc->fabric.leaf_switch, sc->fabric.leaf_ports);
-    if (len < cap && spine_need > sc->fabric.spine_ports)
-        len += (size_t)snprintf(r->warnings + len, cap - len,
-                                "%sa spine needs %u ports, %s has %u", len ? "; " : "",
-                                spine_need, sc->fabric.spine_switch, sc->fabric.spine_ports);
-    uint64_t host = sc->cluster.nic_bps > sc->storage.nic_bps ? sc->cluster.nic_bps
-                                                             : sc->storage.nic_bps;
-    uint64_t up = sc->fabric.uplink_bps;
-    if (len < cap && (host > sc->fabric.leaf_port_bps || up > sc->fabric.leaf_port_bps ||
-                      up > sc->fabric.spine_port_bps))
+    for (int i = 0; i < 3 && len < cap; i++)
+        if (tier[i].need > tier[i].ports)
+            len += (size_t)snprintf(r->warnings + len, cap - len, "%sa %s needs %u ports, %s has %u",
+                                    len ? "; " : "", tier[i].tier, tier[i].need, tier[i].profile,
+                                    tier[i].ports);
+    if (len < cap && (tier[0].fastest > tier[0].lane || tier[1].fastest > tier[1].lane ||
+                      tier[2].fastest > tier[2].lane))
         snprintf(r->warnings + len, cap - len,
                  "%slinks faster than the profiles' ports (leaf %llu Gbps, spine %llu Gbps)",
                  len ? "; " : "", (unsigned long long)(sc->fabric.leaf_port_bps / 1000000000),
                  (unsigned long long)(sc->fabric.spine_port_bps / 1000000000));
+    return 0;
 }
 
 /* The key to blame for a bound term past the clock: the speed of the
@@ -203,6 +231,14 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     r->spines_per_pod = t->spines_per_pod;
     r->superspines = t->n_supers;
     r->oversub_spine = t->oversub_spine;
+    r->fabric_auto = eff->fabric.tiers_auto;
+    r->auto_oversub = eff->fabric.oversubscription;
+    r->hosts_per_leaf = eff->fabric.hosts_per_leaf;
+    r->storage_per_leaf = eff->fabric.storage_per_leaf;
+    r->spines = t->n_spines;
+    r->links_per_spine = t->links_per_spine;
+    r->links_per_super = t->links_per_super;
+    r->leaves_per_pod = t->pod_width;
     r->links = t->n_ports / 2;
     r->failed_links = t->n_failed;
     memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);
@@ -210,7 +246,10 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     bound_compute(r, t, w, eff, &b);
     if (clock_check(&b, r->bound_limit, eff, e) < 0)
         return -1;
-    fabric_warnings(r, t, eff);
+    if (fabric_radix(r, t, eff, e) < 0) {
+        scenario_locate(eff, e);
+        return -1;
+    }
     return 0;
 }
 

@@ -98,10 +98,7 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 compute leaves, "
                  "%.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
-    if (r->fabric_tiers == 3)
-        fprintf(out, "  clos        3 tiers: %u pods of %u spines under %u super-spines "
-                     "(%u planes); oversubscription %.2f:1 at the spines\n",
-                r->pods, r->spines_per_pod, r->superspines, r->spines_per_pod, r->oversub_spine);
+    report_clos_line(out, r);
     fprintf(out, "  bound       %s, set by %s (base latency %s)\n",
             fmt_secs(r->bound_s, a, sizeof a), path_seg_label(r->bound_limit),
             fmt_secs(r->base_latency_s, b, sizeof b));

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../stats/results.h"
 
@@ -27,6 +28,12 @@ const char *fmt_num(double v, char *buf, size_t len);    /* 4 digits, no exponen
 #define PCAP_MAX_HDR 80
 struct cap_rec;
 size_t pcap_frame(const struct cap_rec *r, uint8_t *buf, size_t *hlen);
+
+/* The fabric's tiers as built (three tiers or fabric.tiers auto), one line
+ * for the summary and describe; nothing otherwise (report.c). */
+void report_clos_line(FILE *out, const struct results *r);
+/* The same facts into the JSON document's fabric.* */
+void report_clos_json(json_t *root, const struct results *r);
 
 /* JSON segments[] and bottleneck (verdict.c). */
 json_t *segments_json(const struct results *r);

@@ -87,10 +87,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
                  "compute leaves, %.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
-    if (r->fabric_tiers == 3)
-        fprintf(out, "  clos        3 tiers: %u pods of %u spines under %u super-spines "
-                     "(%u planes); oversubscription %.2f:1 at the spines\n",
-                r->pods, r->spines_per_pod, r->superspines, r->spines_per_pod, r->oversub_spine);
+    report_clos_line(out, r);
     {
         const struct plan_summary *p = &r->plan;
         fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs "
@@ -372,6 +369,45 @@ static void json_plan_cost(json_t *root, const struct results *r, const char *cu
 static int json_doc(FILE *out, const struct scenario *sc, const struct results *r, int perf,
                     size_t flags, struct err *e);
 
+void report_clos_line(FILE *out, const struct results *r)
+{
+    char a[48] = "";
+    if (r->fabric_auto)
+        snprintf(a, sizeof a, "fabric.tiers auto at %.3g:1: ", r->auto_oversub);
+    if (r->fabric_tiers == 3)
+        fprintf(out, "  clos        %s3 tiers: %u pods of up to %u leaves (%u nodes, %u storage "
+                     "nodes each) and %u spines; %u planes of %u super-spines, %u link%s each "
+                     "to a spine; oversubscription %.2f:1 at the spines\n",
+                a, r->pods, r->leaves_per_pod, r->hosts_per_leaf, r->storage_per_leaf,
+                r->spines_per_pod, r->spines_per_pod, r->superspines / r->spines_per_pod,
+                r->links_per_super, r->links_per_super > 1 ? "s" : "", r->oversub_spine);
+    else if (r->fabric_auto)
+        fprintf(out, "  clos        %s2 tiers: leaves of %u nodes or %u storage nodes, %u "
+                     "spines, %u link%s from each leaf\n",
+                a, r->hosts_per_leaf, r->storage_per_leaf, r->spines, r->links_per_spine,
+                r->links_per_spine > 1 ? "s" : "");
+}
+
+void report_clos_json(json_t *root, const struct results *r)
+{
+    if (r->fabric_tiers != 3 && !r->fabric_auto)
+        return; /* two tiers as given: as before */
+    put_dotted(root, "fabric.tiers", U(r->fabric_tiers));
+    put_dotted(root, "fabric.tiers_auto", json_boolean(r->fabric_auto));
+    put_dotted(root, "fabric.hosts_per_leaf", U(r->hosts_per_leaf));
+    put_dotted(root, "fabric.storage_per_leaf", U(r->storage_per_leaf));
+    put_dotted(root, "fabric.spines", U(r->spines));
+    put_dotted(root, "fabric.links_per_spine", U(r->links_per_spine));
+    if (r->fabric_tiers == 3) {
+        put_dotted(root, "fabric.pods", U(r->pods));
+        put_dotted(root, "fabric.leaves_per_pod", U(r->leaves_per_pod));
+        put_dotted(root, "fabric.spines_per_pod", U(r->spines_per_pod));
+        put_dotted(root, "fabric.superspines", U(r->superspines));
+        put_dotted(root, "fabric.links_per_superspine", U(r->links_per_super));
+        put_dotted(root, "fabric.oversubscription.spine", json_real(r->oversub_spine));
+    }
+}
+
 int report_json(FILE *out, const struct scenario *sc, const struct results *r,
                 int perf, struct err *e)
 {
@@ -438,13 +474,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_dotted(root, "fabric.failed_link_names", json_string(r->failed_link_names));
     put_dotted(root, "fabric.oversubscription.compute", json_real(r->oversub_compute));
     put_dotted(root, "fabric.oversubscription.storage", json_real(r->oversub_storage));
-    if (r->fabric_tiers == 3) { /* absent for two tiers */
-        put_dotted(root, "fabric.tiers", U(r->fabric_tiers));
-        put_dotted(root, "fabric.pods", U(r->pods));
-        put_dotted(root, "fabric.spines_per_pod", U(r->spines_per_pod));
-        put_dotted(root, "fabric.superspines", U(r->superspines));
-        put_dotted(root, "fabric.oversubscription.spine", json_real(r->oversub_spine));
-    }
+    report_clos_json(root, r);
     if (r->has_packet_stats) { /* absent, not zero, when the engine cannot know */
         put_dotted(root, "network.drops", U(r->drops));
         put_dotted(root, "network.pfc.pause_frames", U(r->pause_frames));

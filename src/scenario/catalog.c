@@ -128,12 +128,117 @@ static int resolve_switch(struct scenario *sc, const char *key, char *name,
     return 0;
 }
 
+/* Store a planned count into key (fabric.tiers auto). */
+static int plan_set(struct scenario *sc, const char *key, uint64_t v, struct err *e)
+{
+    char a[32];
+    snprintf(a, sizeof a, "%llu", (unsigned long long)v);
+    return scenario_set_default(sc, key, a, e);
+}
+
+/* The largest divisor of n with n_sw x it <= ports (at least 1): parallel
+ * links per switch pair that fill a switch without a remainder. */
+static uint32_t parallel(uint32_t n, uint64_t n_sw, uint32_t ports)
+{
+    uint32_t best = 1;
+    for (uint32_t k = 1; k <= n; k++)
+        if (n % k == 0 && n_sw * k <= ports)
+            best = k;
+    return best;
+}
+
+/* fabric.tiers auto: the smallest Clos the profiles allow (docs/scenario.md,
+ * Three tiers). A leaf takes as many hosts as its remaining ports carry at
+ * fabric.oversubscription; every leaf has the same uplinks; storage leaves
+ * and spines are 1:1. Two tiers when every leaf fits on a spine's ports,
+ * else pods of half a spine's ports under super-spine planes. */
+static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_ports,
+                     struct err *e)
+{
+    static const char *const chosen[] = {
+        "fabric.hosts_per_leaf", "fabric.storage_per_leaf", "fabric.spines",
+        "fabric.links_per_spine", "fabric.pods", "fabric.leaves_per_pod",
+        "fabric.spines_per_pod", "fabric.superspines", "fabric.links_per_superspine"};
+    for (size_t i = 0; i < sizeof chosen / sizeof *chosen; i++)
+        if (scenario_is_set(sc, chosen[i]))
+            return err_set(e, "%s: fabric.tiers: auto chooses it; set fabric.tiers: 2 or 3 "
+                              "to choose it yourself", chosen[i]);
+    double o = sc->fabric.oversubscription >= 1 ? sc->fabric.oversubscription : 1;
+    double nic = (double)sc->cluster.nic_bps, snic = (double)sc->storage.nic_bps;
+    double up = (double)sc->fabric.uplink_bps;
+    double up2 = (double)(sc->fabric.spine_uplink_bps ? sc->fabric.spine_uplink_bps
+                                                      : sc->fabric.uplink_bps);
+    uint32_t nics = sc->cluster.nics_per_node, h = 0;
+    for (uint32_t x = lp - 1; x >= 1 && !h; x--) /* host ports of a compute leaf */
+        if (x * nic <= o * (lp - x) * up * (1 + 1e-12))
+            h = x;
+    uint32_t hpl = h / nics, u = lp - hpl * nics;
+    if (!hpl)
+        return err_set(e, "fabric.tiers: auto: a %u-port leaf cannot hold a node of %u NICs "
+                          "at %.3g:1", lp, nics, o);
+    uint32_t spl = (uint32_t)(u * up / snic + 1e-9);
+    spl = spl < lp - u ? spl : lp - u;
+    if (!spl)
+        return err_set(e, "fabric.tiers: auto: a storage leaf's %u uplinks carry less than "
+                          "one storage NIC", u);
+    uint64_t hosts = (uint64_t)sc->cluster.nodes * nics;
+    uint64_t lc = (hosts + (uint64_t)hpl * nics - 1) / ((uint64_t)hpl * nics);
+    uint64_t ls = (sc->storage.nodes + spl - 1) / spl;
+    sc->fabric.tiers_auto = 1;
+    if (plan_set(sc, "fabric.hosts_per_leaf", hpl, e) < 0 ||
+        plan_set(sc, "fabric.storage_per_leaf", spl, e) < 0)
+        return -1;
+    if (lc + ls <= sp) { /* two tiers: each leaf on every spine */
+        uint32_t k = parallel(u, lc + ls, sp);
+        sc->fabric.tiers = TIERS_2;
+        return plan_set(sc, "fabric.spines", u / k, e) < 0 ||
+                       plan_set(sc, "fabric.links_per_spine", k, e) < 0 ? -1 : 0;
+    }
+    /* three tiers: a spine's ports half down (1:1 at its speeds), one
+     * link to each leaf of its pod; one spine a pod per leaf uplink */
+    uint32_t d = 0;
+    for (uint32_t x = sp - 1; x >= 1 && !d; x--)
+        if (x * up <= (sp - x) * up2 * (1 + 1e-12))
+            d = x;
+    uint32_t u2 = sp - d;
+    uint64_t pods = (lc + d - 1) / d + (ls + d - 1) / d;
+    if (!d || pods > up_ports)
+        return err_set(e, "fabric.tiers: auto: %llu compute and %llu storage leaves need %llu "
+                          "pods of %u; three tiers of these switches hold at most %llu (a "
+                          "super-spine's ports); choose larger switches, fabric.breakout or "
+                          "fabric.oversubscription", (unsigned long long)lc,
+                       (unsigned long long)ls, (unsigned long long)pods, d,
+                       (unsigned long long)up_ports);
+    uint32_t k2 = parallel(u2, pods, up_ports);
+    sc->fabric.tiers = TIERS_3;
+    if (plan_set(sc, "fabric.links_per_spine", 1, e) < 0 ||
+        plan_set(sc, "fabric.spines", u, e) < 0 || plan_set(sc, "fabric.spines_per_pod", u, e) < 0 ||
+        plan_set(sc, "fabric.leaves_per_pod", d, e) < 0 ||
+        plan_set(sc, "fabric.superspines", u2 / k2, e) < 0 ||
+        plan_set(sc, "fabric.links_per_superspine", k2, e) < 0)
+        return -1;
+    return 0;
+}
+
 int scenario_resolve(struct scenario *sc, struct err *e)
 {
-    const struct switch_profile *leaf, *spine;
+    const struct switch_profile *leaf, *spine, *super;
     if (resolve_switch(sc, "fabric.leaf_switch", sc->fabric.leaf_switch, &leaf, e) < 0 ||
-        resolve_switch(sc, "fabric.spine_switch", sc->fabric.spine_switch, &spine, e) < 0) {
+        resolve_switch(sc, "fabric.spine_switch", sc->fabric.spine_switch, &spine, e) < 0 ||
+        (scenario_is_set(sc, "fabric.superspine_switch") &&
+         resolve_switch(sc, "fabric.superspine_switch", sc->fabric.superspine_switch, &super,
+                        e) < 0)) {
         scenario_locate(sc, e); /* where the profile was named */
+        return -1;
+    }
+    if (!scenario_is_set(sc, "fabric.superspine_switch")) { /* the spine's */
+        snprintf(sc->fabric.superspine_switch, SCENARIO_TEXT, "%s", sc->fabric.spine_switch);
+        super = spine;
+    }
+    uint32_t bo = sc->fabric.breakout ? sc->fabric.breakout : 1;
+    if (bo != 1 && bo != 2 && bo != 4) {
+        err_set(e, "fabric.breakout: expected 1, 2 or 4, got %u", bo);
+        scenario_locate(sc, e);
         return -1;
     }
     int buf_set = scenario_is_set(sc, "fabric.buffer");
@@ -142,10 +247,18 @@ int scenario_resolve(struct scenario *sc, struct err *e)
     sc->fabric.spine_buffer = buf_set ? sc->fabric.buffer_bytes : spine->buffer_bytes;
     sc->fabric.leaf_latency_ps = lat_set ? sc->fabric.switch_latency_ps : leaf->latency_ps;
     sc->fabric.spine_latency_ps = lat_set ? sc->fabric.switch_latency_ps : spine->latency_ps;
-    sc->fabric.leaf_ports = leaf->ports;
-    sc->fabric.spine_ports = spine->ports;
-    sc->fabric.leaf_port_bps = leaf->port_bps;
-    sc->fabric.spine_port_bps = spine->port_bps;
+    sc->fabric.leaf_ports = leaf->ports * bo;
+    sc->fabric.spine_ports = spine->ports * bo;
+    sc->fabric.super_ports = super->ports * bo;
+    sc->fabric.leaf_port_bps = leaf->port_bps / bo;
+    sc->fabric.spine_port_bps = spine->port_bps / bo;
+    sc->fabric.super_port_bps = super->port_bps / bo;
+    if (sc->fabric.tiers == TIERS_AUTO &&
+        plan_auto(sc, sc->fabric.leaf_ports, sc->fabric.spine_ports, sc->fabric.super_ports,
+                  e) < 0) {
+        scenario_locate(sc, e);
+        return -1;
+    }
     /* the echo shows what the leaves use */
     char v[32];
     if (scenario_set_default(sc, "fabric.buffer",

@@ -204,7 +204,8 @@ static const struct key keys[] = {
      "1ns", "1s", "adaptive: time constant of the port-load EWMA", NULL},
     {"fabric.tiers", T_ENUM, FIELD(fabric.tiers), "2", NULL, NULL,
      "2: leaf-spine; 3: pods of leaves and spines under super-spines (spine i "
-     "of every pod connects to super-spine plane i)", "2|3"},
+     "of every pod connects to super-spine plane i); auto: the smallest Clos "
+     "the switch profiles allow at fabric.oversubscription", "2|3|auto"},
     {"fabric.pods", T_UINT, FIELD(fabric.pods), "0", NULL, "65536",
      "three tiers: compute pods; 0 = from fabric.leaves_per_pod", NULL},
     {"fabric.leaves_per_pod", T_UINT, FIELD(fabric.leaves_per_pod), "0", NULL,
@@ -222,6 +223,21 @@ static const struct key keys[] = {
     {"fabric.storage_pods", T_ENUM, FIELD(fabric.storage_pods), "pod", NULL,
      NULL, "three tiers: storage leaves in pods of their own (pod) or dealt "
      "over the compute pods (spread)", "pod|spread"},
+    {"fabric.links_per_superspine", T_COUNT, FIELD(fabric.links_per_super), "1", "1",
+     "64", "three tiers: parallel links between each spine and each super-spine "
+     "of its plane", NULL},
+    {"fabric.breakout", T_COUNT, FIELD(fabric.breakout), "1", "1", "4",
+     "each switch port runs as 1, 2 or 4 ports of 1/breakout its speed (64 x "
+     "800G as 128 x 400G)", NULL},
+    {"fabric.allow_oversize", T_BOOL, FIELD(fabric.allow_oversize), "false", NULL,
+     NULL, "a switch that needs more or faster ports than its profile has: warn "
+     "(what-if) instead of refusing the fabric", NULL},
+    {"fabric.oversubscription", T_REAL, FIELD(fabric.oversubscription), "1", "1",
+     "64", "fabric.tiers auto: compute leaves' host capacity over uplink capacity "
+     "(storage leaves and spines 1:1)", NULL},
+    {"fabric.superspine_switch", T_TEXT, FIELD(fabric.superspine_switch), "CX732Q-N",
+     NULL, NULL, "super-spine profile (ports and speed; latency and buffer are the "
+     "spine's); default fabric.spine_switch", NULL},
     {"transport.receiver", T_ENUM, FIELD(transport.receiver), "gbn", NULL, NULL,
      "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "
      "rewinds); ooo: out-of-order placement", "gbn|ooo"},

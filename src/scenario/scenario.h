@@ -43,7 +43,7 @@ enum model_name { MODEL_NONE, MODEL_LLAMA3_8B, MODEL_LLAMA3_70B, MODEL_LLAMA3_40
 enum dtype { DTYPE_AUTO, DTYPE_NONE, DTYPE_FP32, DTYPE_BF16, DTYPE_FP16, DTYPE_FP8 };
 enum optimizer_kind { OPT_ADAM, OPT_SGD };
 enum writer_rule { RULE_DCP, RULE_MEGATRON, RULE_DEEPSPEED };
-enum fabric_tiers { TIERS_2, TIERS_3 };      /* fabric.tiers */
+enum fabric_tiers { TIERS_2, TIERS_3, TIERS_AUTO }; /* fabric.tiers */
 enum storage_pods { SPODS_POD, SPODS_SPREAD }; /* fabric.storage_pods */
 enum ckpt_policy { POLICY_SYNC, POLICY_JITTER, POLICY_STAGGER, POLICY_RATE_LIMIT,
                    POLICY_ASYNC, POLICY_HIERARCHICAL };
@@ -116,6 +116,15 @@ struct scenario {
         uint32_t pods, leaves_per_pod, spines_per_pod, superspines;
         uint64_t spine_uplink_bps; /* 0 = uplink_bps */
         int storage_pods;       /* enum storage_pods */
+        /* radix-true switches (catalog.c: scenario_resolve plans tiers auto) */
+        uint32_t links_per_super;  /* parallel spine-super-spine links */
+        uint32_t breakout;      /* 1, 2 or 4 lanes per switch port */
+        int allow_oversize;     /* a switch past its profile: warn, not refuse */
+        double oversubscription; /* tiers auto: at the compute leaves */
+        char superspine_switch[SCENARIO_TEXT];
+        int tiers_auto;         /* resolved: auto chose fabric.tiers */
+        uint32_t super_ports;   /* resolved, with breakout */
+        uint64_t super_port_bps;
         /* resolved from the switch profiles (scenario_resolve) */
         uint64_t leaf_buffer, spine_buffer;
         uint64_t leaf_latency_ps, spine_latency_ps;

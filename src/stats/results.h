@@ -91,6 +91,10 @@ struct results {
     unsigned fabric_tiers;
     uint32_t pods, spines_per_pod, superspines; /* super-spines in all */
     double oversub_spine;      /* a compute pod's spines: down / up */
+    int fabric_auto;           /* fabric.tiers auto built it */
+    double auto_oversub;       /* its fabric.oversubscription */
+    uint32_t hosts_per_leaf, storage_per_leaf, spines, links_per_spine, links_per_super;
+    uint32_t leaves_per_pod;
 
     /* network counters */
     uint64_t drops;

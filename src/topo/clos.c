@@ -390,7 +390,8 @@ int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, str
     const struct {
         uint32_t hpl, spl, k, k2;
     } v = {sc->fabric.hosts_per_leaf, sc->fabric.storage_per_leaf,
-           sc->fabric.links_per_spine ? sc->fabric.links_per_spine : 1, 1};
+           sc->fabric.links_per_spine ? sc->fabric.links_per_spine : 1,
+           sc->fabric.links_per_super ? sc->fabric.links_per_super : 1};
     uint64_t up_bps = sc->fabric.uplink_bps;
     uint64_t up2_bps = sc->fabric.spine_uplink_bps ? sc->fabric.spine_uplink_bps : up_bps;
     t->tiers = 3;
