@@ -42,7 +42,7 @@ static const char usage_run[] =
     "                   [--csv-dir DIR] [--report FILE.html] [--report-dir DIR]\n"
     "                   [--metrics FILE.prom] [--pcap DIR] [--vary key=v1,v2,...]\n"
     "                   [--quiet] [--force]\n"
-    "                   [--progress S] [--jsonl FILE]\n"
+    "                   [--progress S] [--jsonl FILE] [--phase P]\n"
     "\n"
     "Simulate every compute node writing its checkpoint shard at once through the\n"
     "leaf-spine fabric to the storage nodes, packet by packet, and report the\n"
@@ -54,6 +54,8 @@ static const char usage_run[] =
     "                   simulates every packet, queue and pause; fluid gives each\n"
     "                   transfer its max-min fair rate (100k GPUs in seconds, no\n"
     "                   PFC/queues); auto picks fluid above ~1e8 packet events\n"
+    "  --phase P        save, restore or both (same as --set checkpoint.phase=P):\n"
+    "                   restore simulates the read back after a failure\n"
     "  --json FILE      write results and the effective scenario as JSON ('-' = stdout,\n"
     "                   the summary then goes to stderr)\n"
     "  --csv-dir DIR    write time series, hottest ports, pauses, writers and segments\n"
@@ -182,7 +184,8 @@ static int die(const char *msg)
 /* Options that take a value: "--x v" or "--x=v". */
 static const char *const valued[] = {"--set", "--json", "--engine", "--csv-dir", "--report",
                                      "--vary", "--jsonl", "--progress", "--metrics", "--pcap",
-                                     "--report-dir", NULL};
+                                     "--report-dir", "--phase", NULL};
+#define OPT_PHASE 11 /* index of --phase above: --set checkpoint.phase=... */
 
 /* `allowed` ("json csv-dir ...") holds name as a whole word. */
 static int allows(const char *allowed, const char *name)
@@ -328,6 +331,9 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
         } else if (k == 2) {
             snprintf(buf, sizeof buf, "engine=%s", v);
             v = buf;
+        } else if (k == OPT_PHASE) {
+            snprintf(buf, sizeof buf, "checkpoint.phase=%s", v);
+            v = buf;
         } else if (k != 0) {
             continue;
         }
@@ -336,6 +342,11 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
             if (k == 2 && !strncmp(e->msg, "--set: engine: ", 15)) {
                 char m[sizeof e->msg];
                 snprintf(m, sizeof m, "--engine: %s", e->msg + 15);
+                snprintf(e->msg, sizeof e->msg, "%s", m);
+            }
+            if (k == OPT_PHASE && !strncmp(e->msg, "--set: checkpoint.phase: ", 25)) {
+                char m[sizeof e->msg];
+                snprintf(m, sizeof m, "--phase: %s", e->msg + 25);
                 snprintf(e->msg, sizeof e->msg, "%s", m);
             }
             return -1;
@@ -555,7 +566,7 @@ static int cmd_run(int argc, char **argv)
     struct opts o;
     int rc = parse_opts("run", argc, argv,
                         "set json engine csv-dir report report-dir metrics pcap vary quiet "
-                        "force jsonl progress", 1, &o);
+                        "force jsonl progress phase", 1, &o);
     if (rc)
         return rc;
     if (o.help) {

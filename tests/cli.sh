@@ -80,6 +80,10 @@ expect_error unknown_option "unknown option '--frobnicate'" run --frobnicate
 expect_error bad_engine "--engine: expected one of packet, fluid, auto" run --engine warp
 expect_error engine_no_value "--engine needs a value" run --engine
 expect_error unknown_command "unknown command 'walk'" walk
+expect_error bad_phase "--phase: expected one of save, restore, both" run --phase warp
+# --phase is --set checkpoint.phase=...: the read gets its own JSON block
+"$bin" run --phase restore --set cluster.nodes=8 --quiet --json - |
+    grep -q '"recovery_s"' && ok phase_option || bad phase_option
 
 # --engine is --set engine=..., the last one wins; auto says what it chose
 "$bin" run --set engine=packet --engine fluid --quiet --json - | grep -q '"engine": "fluid"' &&

@@ -101,6 +101,13 @@ static int random_scenario(struct scenario *sc, struct rng *g, int single)
                 rc |= setf(sc, &e, "fabric.storage_pods=spread");
         }
     }
+    /* the restore too: its own run, its own bound */
+    if (rng_below(g, 3) == 0) {
+        rc |= setf(sc, &e, "checkpoint.phase=both");
+        if (rng_below(g, 2) == 0)
+            rc |= setf(sc, &e, "restore.read_rate=%lluGbps",
+                       (unsigned long long)gbps[rng_below(g, 5)]);
+    }
     if (rc == 0 && (scenario_resolve(sc, &e) < 0 || scenario_validate(sc, &e) < 0))
         rc = -1;
     return rc;
@@ -149,7 +156,7 @@ static void bound_is_a_lower_bound(void)
 {
     struct rng g;
     rng_init(&g, 42, 99);
-    int runs = 0, refused = 0, below[2] = {0, 0}, single_far = 0;
+    int runs = 0, refused = 0, below[2] = {0, 0}, single_far = 0, restores = 0;
     double worst_single = 0;
     for (int i = 0; i < 320; i++) {
         int single = i % 4 == 0;
@@ -173,6 +180,13 @@ static void bound_is_a_lower_bound(void)
                        r.completion_s, r.bound_s, path_seg_label(r.bound_limit));
             if (r.completion_s < r.bound_s && below[fluid] <= 3)
                 dump(&sc);
+            if (r.restore.ran && r.restore.completion_s < r.restore.bound_s && below[fluid]++ < 3) {
+                CHECKF(0, "case %d %s restore: completion %.12g s < bound %.12g s (%s)", i,
+                       r.engine, r.restore.completion_s, r.restore.bound_s,
+                       path_seg_label(r.restore.bound_limit));
+                dump(&sc);
+            }
+            restores += r.restore.ran;
             if (single && !fluid) {
                 double slack = (r.completion_s - r.bound_s) * 1e12 / (double)packet_time_ps(&sc);
                 worst_single = slack > worst_single ? slack : worst_single;
@@ -189,6 +203,7 @@ static void bound_is_a_lower_bound(void)
            below[1]);
     CHECKF(single_far == 0, "%d single flows over one packet time", single_far);
     CHECKF(runs > 500, "only %d runs (%d refused)", runs, refused);
+    CHECKF(restores > 100, "only %d restores", restores);
     printf("  %d runs, %d refused, single flow at most %.3f packet times over the bound\n", runs,
            refused, worst_single);
 }

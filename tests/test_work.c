@@ -1034,6 +1034,100 @@ static void work_rank_state_files(void)
     arena_release(&a);
 }
 
+/* ---- restore ------------------------------------------------------------ */
+
+/* A small model-form scenario: 2M params x 14 B over tp 4 x dp 4. */
+static void restore_sc(struct scenario *sc, int eng, int mode)
+{
+    scenario_defaults(sc);
+    sc->engine = eng;
+    sc->model.name = MODEL_CUSTOM;
+    sc->model.params = 2000000;
+    sc->cluster.nodes = 4;
+    sc->cluster.gpus_per_node = 4;
+    sc->parallelism.tp = 4;
+    sc->fabric.hosts_per_leaf = 2;
+    sc->checkpoint.phase = PHASE_BOTH;
+    sc->restore.mode = mode;
+}
+
+/* every_replica reads DP x the bytes of one_replica_broadcast, which reads
+ * the checkpoint once; both engines; each restore at or above its bound. */
+static void work_restore_amplification(void)
+{
+    for (int eng = ENGINE_PACKET; eng <= ENGINE_FLUID; eng++) {
+        struct restore_figures f[2];
+        uint64_t ckpt = 0;
+        for (int mode = 0; mode < 2; mode++) {
+            struct scenario sc;
+            struct results r;
+            struct err e = {""};
+            restore_sc(&sc, eng, mode);
+            if (ckpt_run(&sc, &r, &e) < 0) {
+                CHECKF(0, "%s", e.msg);
+                return;
+            }
+            CHECKF(r.ok && r.restore.ran && r.restore.ok && r.restore.finished, "%s",
+                   r.violation);
+            CHECKF(r.restore.completion_s >= r.restore.bound_s, "engine %d mode %d: %.12g < %.12g",
+                   eng, mode, r.restore.completion_s, r.restore.bound_s);
+            f[mode] = r.restore;
+            ckpt = r.ckpt_bytes;
+            results_release(&r);
+        }
+        CHECKF(f[0].bytes_read == 4 * f[1].bytes_read, "engine %d: %llu vs 4 x %llu", eng,
+               (unsigned long long)f[0].bytes_read, (unsigned long long)f[1].bytes_read);
+        CHECK(f[1].bytes_read == ckpt);
+        CHECK(fabs(f[0].amplification - 4) < 1e-12 && fabs(f[1].amplification - 1) < 1e-12);
+        CHECK(f[0].readers == 16 && f[1].readers == 4);
+        /* 7 MB per group at 400 Gbps after its read */
+        CHECKF(fabs(f[1].broadcast_s - 7e6 * 8 / 400e9) < 1e-12, "%.12g", f[1].broadcast_s);
+        CHECK(f[0].broadcast_s == 0);
+        /* replica 0's ranks share one node: 28 MB through its 400G NIC,
+         * then the broadcast */
+        CHECKF(f[1].completion_s >= 28e6 * 8 / 400e9 + f[1].broadcast_s, "engine %d: %.6g s",
+               eng, f[1].completion_s);
+        CHECK(fabs(f[1].recovery_s - (300 + f[1].completion_s)) < 1e-9);
+    }
+}
+
+/* A symmetric restore (32 writers' files back from 4 storage nodes) ends
+ * within 2% of its own bound in both engines, named by the storage NIC's
+ * send side; a slow back-end read moves bound and bottleneck to it. */
+static void work_restore_symmetric(void)
+{
+    for (int eng = ENGINE_PACKET; eng <= ENGINE_FLUID; eng++)
+        for (int slow = 0; slow < 2; slow++) {
+            struct scenario sc;
+            struct results r;
+            struct err e = {""};
+            scenario_defaults(&sc);
+            sc.engine = eng;
+            sc.cluster.nodes = 32;
+            sc.workload.bytes_per_writer = 4000000;
+            sc.checkpoint.phase = PHASE_RESTORE;
+            sc.restore.read_bps = slow ? 100000000000ull : 0;
+            if (ckpt_run(&sc, &r, &e) < 0) {
+                CHECKF(0, "%s", e.msg);
+                return;
+            }
+            enum path_seg want = slow ? PATH_BACKEND : PATH_STORAGE_NIC;
+            const struct restore_figures *f = &r.restore;
+            CHECKF(r.ok && f->ran && f->finished, "%s", r.violation);
+            CHECKF(f->completion_s >= f->bound_s && f->completion_s <= 1.02 * f->bound_s,
+                   "engine %d slow %d: %.6g s against a bound of %.6g s", eng, slow,
+                   f->completion_s, f->bound_s);
+            CHECKF(f->bound_limit == (int)want && f->bottleneck == (int)want,
+                   "engine %d slow %d: bound %s, bottleneck %s", eng, slow,
+                   path_seg_key(f->bound_limit), path_seg_key(f->bottleneck));
+            /* the storage nodes send: 4 x 32 MB at 400 Gbps (payload + headers) */
+            if (!slow)
+                CHECKF(f->bound_s > 32e6 * 8 / 400e9, "%.6g", f->bound_s);
+            CHECK(f->bytes_read == 128000000ull && f->amplification == 1);
+            results_release(&r);
+        }
+}
+
 SUITE(suite_work) = {
     {"work_striping_matches_naive", work_striping_matches_naive},
     {"work_wide_striping_linear", work_wide_striping_linear},
@@ -1056,5 +1150,7 @@ SUITE(suite_work) = {
     {"work_fsync_one_file", work_fsync_one_file},
     {"work_metadata_queue", work_metadata_queue},
     {"work_rank_state_files", work_rank_state_files},
+    {"work_restore_amplification", work_restore_amplification},
+    {"work_restore_symmetric", work_restore_symmetric},
     {0, 0},
 };

@@ -1,5 +1,6 @@
 /* ckpt_run: the pipeline from a validated scenario to results. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -202,6 +203,30 @@ static int clock_check(const struct bound_ps *b, enum path_seg best,
     return 0;
 }
 
+/* What the results say of the fabric built (save and restore alike). */
+static void fabric_facts(struct results *r, const struct topo *t, const struct scenario *eff)
+{
+    r->oversub_compute = t->oversub_compute;
+    r->oversub_storage = t->oversub_storage;
+    r->switches = t->n_switches;
+    r->fabric_tiers = t->tiers;
+    r->pods = t->n_pods;
+    r->spines_per_pod = t->spines_per_pod;
+    r->superspines = t->n_supers;
+    r->oversub_spine = t->oversub_spine;
+    r->fabric_auto = eff->fabric.tiers_auto;
+    r->auto_oversub = eff->fabric.oversubscription;
+    r->hosts_per_leaf = eff->fabric.hosts_per_leaf;
+    r->storage_per_leaf = eff->fabric.storage_per_leaf;
+    r->spines = t->n_spines;
+    r->links_per_spine = t->links_per_spine;
+    r->links_per_super = t->links_per_super;
+    r->leaves_per_pod = t->pod_width;
+    r->links = t->n_ports / 2;
+    r->failed_links = t->n_failed;
+    memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);
+}
+
 int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena *a,
                  struct topo *t, struct workload *w, struct results *r, struct err *e)
 {
@@ -223,25 +248,7 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     r->ckpt_bytes = w->total_bytes;
     r->plan = w->sum;
     r->writers = w->n_writers;
-    r->oversub_compute = t->oversub_compute;
-    r->oversub_storage = t->oversub_storage;
-    r->switches = t->n_switches;
-    r->fabric_tiers = t->tiers;
-    r->pods = t->n_pods;
-    r->spines_per_pod = t->spines_per_pod;
-    r->superspines = t->n_supers;
-    r->oversub_spine = t->oversub_spine;
-    r->fabric_auto = eff->fabric.tiers_auto;
-    r->auto_oversub = eff->fabric.oversubscription;
-    r->hosts_per_leaf = eff->fabric.hosts_per_leaf;
-    r->storage_per_leaf = eff->fabric.storage_per_leaf;
-    r->spines = t->n_spines;
-    r->links_per_spine = t->links_per_spine;
-    r->links_per_super = t->links_per_super;
-    r->leaves_per_pod = t->pod_width;
-    r->links = t->n_ports / 2;
-    r->failed_links = t->n_failed;
-    memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);
+    fabric_facts(r, t, eff);
     struct bound_ps b;
     bound_compute(r, t, w, eff, &b);
     if (clock_check(&b, r->bound_limit, eff, e) < 0)
@@ -251,6 +258,117 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
         return -1;
     }
     return 0;
+}
+
+/* The restore's scenario: the same fabric and transport; nothing of the
+ * write side (back-end ingest, stuck nodes, client window, fsync, creates)
+ * applies to a read. */
+static void restore_scenario(const struct scenario *sc, struct scenario *rs)
+{
+    *rs = *sc;
+    rs->storage.drain_bps = 0;
+    rs->storage.stuck_nodes = 0;
+    rs->storage.ingest_buffer = 0;
+    rs->storage.max_outstanding = 0;
+    rs->storage.fsync_ps = 0;
+    rs->storage.metadata_ops = 0;
+}
+
+static const char *const restore_modes[] = {"every_replica", "one_replica_broadcast"};
+
+/* Simulate the restore of the checkpoint the save workload s placed, into
+ * rr (zeroed here; the caller releases it). engine: the save's engine, or
+ * ENGINE_AUTO to choose for the read. */
+static int restore_run(const struct scenario *sc, const struct topo *t, const struct workload *s,
+                       int engine, struct arena *a, struct results *rr,
+                       const struct ckpt_progress *progress, struct err *e)
+{
+    struct scenario rs;
+    struct topo v;
+    struct workload w;
+    restore_scenario(sc, &rs);
+    memset(rr, 0, sizeof *rr);
+    rr->bottleneck.seg = rr->bottleneck.next_seg = -1;
+    rr->progress = progress;
+    if (workload_restore_topo(t, &v, a, e) < 0 || workload_build_restore(&w, s, &rs, &v, a, e) < 0)
+        return -1;
+    rr->ckpt_bytes = w.total_bytes;
+    rr->plan = w.sum;
+    rr->writers = w.n_writers;
+    fabric_facts(rr, t, &rs);
+    struct bound_ps b;
+    bound_compute(rr, &v, &w, &rs, &b);
+    if (clock_check(&b, rr->bound_limit, &rs, e) < 0)
+        return -1;
+    if (engine == ENGINE_AUTO || rs.engine == ENGINE_AUTO)
+        engine = ckpt_choose_engine(&rs, &v, &w, rr);
+    else
+        snprintf(rr->engine_reason, sizeof rr->engine_reason, "as the save (engine: %s)",
+                 engine == ENGINE_FLUID ? "fluid" : "packet");
+    int rc = 0;
+    if (engine == ENGINE_PACKET) {
+        struct ckpt_estimate est;
+        ckpt_estimate(&rs, &v, &w, a, engine, rr->bound_s, &est);
+        rc = ckpt_packet_limits(&rs, &est, ckpt_phys_bytes(), e);
+        if (rc == 0)
+            rc = pkt_run(&rs, &v, &w, rr, e);
+    } else {
+        rc = fluid_run(&rs, &v, &w, rr, e);
+    }
+    if (rc < 0)
+        return -1;
+    rr->transfers = w.n;
+    rr->finished = rr->flows_done == w.n;
+    /* every read starts at the restore's trigger (time 0): its completion
+     * counts from there, not from the first byte a back end had read */
+    if (rr->completion_s > 0)
+        rr->completion_s += rr->first_byte_s;
+    segments_compute(rr, &v, &w, &rs);
+    struct restore_figures *f = &rr->restore;
+    f->ran = 1;
+    f->ok = rr->ok;
+    f->finished = rr->finished;
+    f->mode = restore_modes[sc->restore.mode];
+    f->engine = rr->engine;
+    f->completion_s = rr->completion_s;
+    f->bound_s = rr->bound_s;
+    f->bound_limit = rr->bound_limit;
+    f->bottleneck = rr->bottleneck.seg;
+    f->bottleneck_util = rr->bottleneck.util;
+    f->bytes_read = w.total_bytes;
+    f->amplification = s->total_bytes ? (double)w.total_bytes / (double)s->total_bytes : 0;
+    f->readers = w.readers;
+    f->transfers = w.n;
+    f->broadcast_s = (double)w.bcast_max_ps / (double)PS_PER_S;
+    f->restart_s = (double)sc->restore.restart_ps / (double)PS_PER_S;
+    f->recovery_s = f->restart_s + f->completion_s;
+    snprintf(f->violation, sizeof f->violation, "%.*s", (int)sizeof f->violation - 1,
+             rr->violation);
+    return 0;
+}
+
+/* phase both: the restore after the save, into r->restore; its violations
+ * join the run's (prefixed "restore: "). */
+static int restore_after_save(const struct scenario *sc, const struct topo *t,
+                              const struct workload *w, int engine, struct arena *a,
+                              struct results *r, struct err *e)
+{
+    struct results *rr = malloc(sizeof *rr);
+    if (!rr)
+        return err_set(e, "out of memory");
+    /* engine auto chooses again for the read (its size differs) */
+    int rc = restore_run(sc, t, w, sc->engine == ENGINE_AUTO ? ENGINE_AUTO : engine, a, rr,
+                         r->progress, e);
+    if (rc < 0) {
+        scenario_locate(sc, e);
+    } else {
+        r->restore = rr->restore;
+        if (!rr->ok)
+            results_violate(r, "restore: %s", rr->violation);
+    }
+    results_release(rr);
+    free(rr);
+    return rc;
 }
 
 int ckpt_run(const struct scenario *user, struct results *r, struct err *e)
@@ -279,7 +397,23 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
     r->progress = progress && progress->fn ? progress : NULL;
     arena_init(&a);
     int rc = ckpt_prepare(user, &eff, &a, &t, &w, r, e);
-    if (rc == 0) {
+    if (rc == 0 && sc->checkpoint.phase == PHASE_RESTORE) {
+        /* the read only: the results are the restore run's */
+        if (cap)
+            rc = err_set(e, "--pcap: checkpoint.phase restore captures nothing; use save");
+        struct results *rr = rc == 0 ? malloc(sizeof *rr) : NULL;
+        if (rc == 0 && !rr)
+            rc = err_set(e, "out of memory");
+        if (rc == 0) {
+            rc = restore_run(sc, &t, &w, sc->engine, &a, rr, r->progress, e);
+            *r = *rr;
+            r->phase = PHASE_RESTORE;
+            r->mem_bytes += a.total;
+            if (rc < 0)
+                scenario_locate(sc, e);
+        }
+        free(rr);
+    } else if (rc == 0) {
         int engine = ckpt_choose_engine(sc, &t, &w, r);
         struct ckpt_estimate est;
         if (engine == ENGINE_PACKET) { /* refused up front when too large */
@@ -296,7 +430,11 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
             r->transfers = w.n;
             r->finished = r->flows_done == w.n;
             segments_compute(r, &t, &w, sc);
-            cost_compute(r, sc);
+            r->phase = sc->checkpoint.phase;
+            if (sc->checkpoint.phase == PHASE_BOTH)
+                rc = restore_after_save(sc, &t, &w, engine, &a, r, e);
+            if (rc == 0)
+                cost_compute(r, sc);
         }
         r->mem_bytes += a.total;
     }

@@ -25,6 +25,7 @@ enum rng_stream {
     RNG_STRAGGLER = 17, /* which writers straggle */
     RNG_FAILURE = 18,   /* failure times of the cost Monte Carlo */
     RNG_PLACEMENT = 19, /* storage placement: hash salt, random stripe starts */
+    RNG_RESTORE = 20,   /* restore queue pairs' UDP source ports */
 };
 
 struct rng {

@@ -585,7 +585,13 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     uint32_t nf = w->n, nv;
     if (setup_stores(n, &nv, e) < 0)
         return -1;
+    /* restore.read_rate: a link per storage node for its back end's reads */
+    uint32_t rd = w->restore && sc->restore.read_bps ? t->n_ports + nv : UINT32_MAX;
+    if (rd != UINT32_MAX)
+        nv += t->n_storage;
     uint32_t nl = t->n_ports + nv, ns = n->st ? t->n_storage : 0;
+    double *rd_pay = rd != UINT32_MAX ? calloc(t->n_storage, sizeof *rd_pay) : NULL;
+    double *rd_wire = rd != UINT32_MAX ? calloc(t->n_storage, sizeof *rd_wire) : NULL;
     n->fl = arena_calloc(a, nf ? nf : 1, sizeof *n->fl);
     n->lk = arena_calloc(a, nl, sizeof *n->lk);
     n->order = arena_calloc(a, nf ? nf : 1, sizeof *n->order);
@@ -600,7 +606,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     struct heads hd;
     int rc = -1;
     if (heads_init(&hd, t, sc, w) < 0 || !n->fl || !n->lk || !n->order || !n->h || !n->hpos ||
-        !path_off || !cap || !fcap || (ns && !wire_to) || !keys) {
+        !path_off || !cap || !fcap || (ns && !wire_to) || !keys ||
+        (rd != UINT32_MAX && (!rd_pay || !rd_wire))) {
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
@@ -641,6 +648,13 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             if (s->vlink != UINT32_MAX && lset_add(&one, s->vlink, 1.0) < 0)
                 goto oom;
         }
+        if (rd != UINT32_MAX && x->src >= t->first_storage && x->src < t->first_cleaf) {
+            uint32_t j = x->src - t->first_storage;
+            rd_pay[j] += (double)x->bytes;
+            rd_wire[j] += (double)f->wire;
+            if (lset_add(&one, rd + j, 1.0) < 0)
+                goto oom;
+        }
         for (uint32_t j = 0; j < one.n; j++)
             if (lset_add_new(&all, one.link[j], one.w[j]) < 0)
                 goto oom;
@@ -649,6 +663,10 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         keys[i] = (struct start_key){x->start_ps, i};
     }
     path_off[nf] = all.n;
+    for (uint32_t j = 0; rd != UINT32_MAX && j < t->n_storage; j++)
+        /* the read rate is payload; the solver's rates are wire */
+        cap[rd + j] = rd_pay[j] > 0 ? (double)sc->restore.read_bps * rd_wire[j] / rd_pay[j]
+                                    : INFINITY;
     for (uint32_t j = 0; j < ns; j++)
         n->st[j].ratio = wire_to[j] > 0 ? n->st[j].ratio / wire_to[j] : 1;
     if (mm_init(&n->mm, a, nl, cap, nf, path_off, all.link, all.w, fcap) < 0)
@@ -662,6 +680,8 @@ oom:
     err_set(e, "out of memory setting up the fluid engine");
 out:
     heads_release(&hd);
+    free(rd_pay);
+    free(rd_wire);
     free(keys);
     free(all.link);
     free(all.w);

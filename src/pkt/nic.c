@@ -48,7 +48,10 @@ void nic_flow_start(struct pnet *n, struct flow *f)
     f->next_send = n->now;
     f->min_rate = (double)p->bps;
     n->tp->start(n, f);
-    ring_insert(&n->nics[f->src], f);
+    struct nic *nic = &n->nics[f->src];
+    if (n->read_bps && !nic->rr && nic->read_t < n->now)
+        nic->read_t = n->now; /* an idle back end starts reading now */
+    ring_insert(nic, f);
     if (p->state == PORT_IDLE)
         port_kick(n, p);
     else if (p->state == PORT_WAIT)
@@ -101,9 +104,22 @@ struct packet *nic_pull(struct pnet *n, struct port *p)
         n->window_stalls++;
         return NULL; /* an ACK kicks the port */
     }
+    /* restore.read_rate: a storage node sends what its back end has read */
+    uint64_t read_t = 0;
+    if (n->read_bps && p->node >= n->topo->first_storage && p->node < n->topo->first_cleaf &&
+        f->sent >= f->max_sent) {
+        uint64_t left = f->bytes - f->sent, mtu = n->sc->fabric.mtu;
+        read_t = nic->read_t + units_ser_ps(left < mtu ? left : mtu, n->read_bps);
+        if (read_t > n->now) {
+            port_wake_at(n, p, read_t);
+            return NULL;
+        }
+    }
     struct packet *pk = make_data(n, f);
     if (!pk)
         return NULL;
+    if (read_t)
+        nic->read_t = read_t;
     if (f->max_sent == 0) {
         f->first_tx_ps = n->now;
         if (n->now < n->first_tx_ps)
@@ -198,6 +214,7 @@ int nic_setup(struct pnet *n, struct err *e)
     /* scenario_validate checked the window, stuck nodes and ingest buffers */
     (void)e;
     n->window = (uint64_t)sc->storage.max_outstanding * sc->storage.request_size;
+    n->read_bps = n->w->restore ? sc->restore.read_bps : 0;
     for (uint32_t i = n->topo->first_storage; i < n->topo->first_cleaf; i++) {
         struct nic *s = &n->nics[i];
         int stuck = i - n->topo->first_storage < sc->storage.stuck_nodes;

@@ -171,6 +171,9 @@ struct nic {
     uint32_t drain_gen;
     uint8_t buffered;         /* has an ingest buffer ahead of a back end */
     uint64_t outstanding;     /* client: request bytes sent, not yet acknowledged */
+    /* restore: the back end reads ahead at restore.read_rate; a packet
+     * leaves once its payload is read (read_t: all sent so far is) */
+    uint64_t read_t;
 };
 
 struct pnet {
@@ -208,6 +211,7 @@ struct pnet {
     struct rng lb_rng;
     uint64_t reordered, naks_sent, retx_bytes, discarded_bytes;
     uint64_t window;          /* storage.max_outstanding x request_size; 0 = none */
+    uint64_t read_bps;        /* restore: storage nodes' read rate; 0 = none */
     uint64_t acks, window_stalls;
     /* time-weighted queue occupancy per segment (for p99) */
     uint64_t *qhist;          /* [PATH_SETS][QHIST_BUCKETS] ps */

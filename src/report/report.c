@@ -76,13 +76,50 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
     }
 }
 
+/* The restore (checkpoint.phase restore|both): what was read, how long it
+ * took against its own bound, its bottleneck and the recovery time. */
+static void summary_restore(FILE *out, const struct results *r)
+{
+    const struct restore_figures *f = &r->restore;
+    char a[32], b[32], c[32], d[32];
+    if (!f->ran)
+        return;
+    fprintf(out, "  restore     %s: %u readers read %s (amplification %.2fx) from the "
+                 "storage nodes",
+            f->mode, f->readers, fmt_bytes((double)f->bytes_read, a, sizeof a),
+            f->amplification);
+    if (!f->finished) {
+        fprintf(out, "; DID NOT FINISH (%s engine)\n", f->engine);
+        return;
+    }
+    fprintf(out, " in %s (bound %s, set by %s; %.1f%% of bound; %s engine)\n",
+            fmt_secs(f->completion_s, a, sizeof a), fmt_secs(f->bound_s, b, sizeof b),
+            path_seg_label(f->bound_limit),
+            f->bound_s > 0 ? 100.0 * f->completion_s / f->bound_s : 0.0, f->engine);
+    fprintf(out, "              bottleneck %s (%.0f%% busy)", path_seg_label(f->bottleneck),
+            100 * f->bottleneck_util);
+    if (f->broadcast_s > 0)
+        fprintf(out, "; broadcast to the other replicas %s", fmt_secs(f->broadcast_s, a, sizeof a));
+    fprintf(out, "; recovery %s = restart %s + restore %s\n",
+            fmt_dur(f->recovery_s, b, sizeof b), fmt_dur(f->restart_s, c, sizeof c),
+            fmt_secs(f->completion_s, d, sizeof d));
+}
+
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r)
 {
     char a[32], b[32], c[32], d[32], e[32], src[1024];
     fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", r->engine,
             sc->source[0] ? err_escape(src, sizeof src, sc->source) : "default",
             (unsigned long long)sc->seed);
-    summary_answer(out, sc, r);
+    if (r->phase == PHASE_RESTORE) {
+        /* the run is the read: its answer, no write and no cost */
+        summary_restore(out, r);
+        fprintf(out, "  phase       restore only: the figures below are the read's "
+                     "(checkpoint.phase both adds the write and its cost)\n");
+    } else {
+        summary_answer(out, sc, r);
+        summary_restore(out, r);
+    }
     report_segments(out, sc, r);
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
                  "compute leaves, %.2f:1 storage leaves\n",
@@ -449,6 +486,28 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_dotted(root, "checkpoint.writer_completion_s.p99", real_or_null(r->writer_p99_s, r->finished));
     put_dotted(root, "checkpoint.writer_completion_s.max", real_or_null(r->writer_max_s, r->finished));
     json_plan_cost(root, r, sc->training.currency);
+    put_dotted(root, "checkpoint.phase", json_string(r->phase == PHASE_RESTORE ? "restore"
+                                                     : r->phase == PHASE_BOTH  ? "both"
+                                                                               : "save"));
+    if (r->restore.ran) {
+        const struct restore_figures *f = &r->restore;
+        put_dotted(root, "restore.mode", json_string(f->mode));
+        put_dotted(root, "restore.engine", json_string(f->engine));
+        put_dotted(root, "restore.ok", json_boolean(f->ok));
+        put_dotted(root, "restore.finished", json_boolean(f->finished));
+        put_dotted(root, "restore.completion_s", json_real(f->completion_s));
+        put_dotted(root, "restore.bound_s", json_real(f->bound_s));
+        put_dotted(root, "restore.bound_limit", json_string(path_seg_key(f->bound_limit)));
+        put_dotted(root, "restore.bottleneck", json_string(path_seg_key(f->bottleneck)));
+        put_dotted(root, "restore.bottleneck_util", json_real(f->bottleneck_util));
+        put_dotted(root, "restore.bytes_read", U(f->bytes_read));
+        put_dotted(root, "restore.amplification", json_real(f->amplification));
+        put_dotted(root, "restore.readers", U(f->readers));
+        put_dotted(root, "restore.transfers", U(f->transfers));
+        put_dotted(root, "restore.broadcast_s", json_real(f->broadcast_s));
+        put_dotted(root, "restore.restart_s", json_real(f->restart_s));
+        put_dotted(root, "restore.recovery_s", json_real(f->recovery_s));
+    }
     put_dotted(root, "bound.completion_s", json_real(r->bound_s));
     put_dotted(root, "bound.limit", json_string(path_seg_key(r->bound_limit)));
     put_dotted(root, "bound.limit_label", json_string(path_seg_label(r->bound_limit)));

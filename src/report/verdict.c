@@ -41,13 +41,15 @@ static void verdict(FILE *out, const struct results *r)
     char a[32], b[32], c[32], d[32];
     double T = r->completion_s;
     if (v->util >= 0.5) {
-        fprintf(out, "  bottleneck  %s: its busiest %s at capacity %s of the write (%s); "
+        fprintf(out, "  bottleneck  %s: its busiest %s at capacity %s of the %s (%s); "
                      "alone it allows %s",
                 path_seg_label(v->seg), v->seg == PATH_HOST ? "transfer sent" : "element ran",
-                fmt_pct(v->util, a, sizeof a), fmt_secs(T, b, sizeof b),
+                fmt_pct(v->util, a, sizeof a), r->phase == PHASE_RESTORE ? "read" : "write",
+                fmt_secs(T, b, sizeof b),
                 fmt_secs(f->bound_s, c, sizeof c));
         if (v->excess > 0.005)
-            fprintf(out, ", the write took %.1f%% longer", 100 * v->excess);
+            fprintf(out, ", the %s took %.1f%% longer", r->phase == PHASE_RESTORE ? "read" : "write",
+                    100 * v->excess);
         if (f->imbalance > 1.25 && v->seg >= PATH_WRITER_NIC && v->seg <= PATH_STORAGE_NIC)
             fprintf(out, "; its busiest link carried %.2fx the mean (uneven spread)",
                     f->imbalance);

@@ -368,12 +368,29 @@ static const struct key keys[] = {
     {"checkpoint.rank_state_files", T_COUNT, FIELD(checkpoint.rank_state_files), "1",
      "1", "64", "model form: the small state as this many files per rank (each "
      "its own create and fsync)", NULL},
+    {"checkpoint.phase", T_ENUM, FIELD(checkpoint.phase), "save", NULL, NULL,
+     "what to simulate: save (the write), restore (the read back after a "
+     "failure) or both, one after the other", "save|restore|both"},
     {"checkpoint.straggler_fraction", T_REAL, FIELD(checkpoint.straggler_fraction),
      "0", "0", "1", "fraction of writers that straggle", NULL},
     {"checkpoint.straggler_delay", T_TIME, FIELD(checkpoint.straggler_delay_ps),
      "0", NULL, "1000s", "a straggler starts this much later", NULL},
     {"checkpoint.straggler_slowdown", T_REAL, FIELD(checkpoint.straggler_slowdown),
      "1", "1", "1000000", "a straggler sends this many times slower", NULL},
+
+    {"restore.mode", T_ENUM, FIELD(restore.mode), "every_replica", NULL, NULL,
+     "every_replica: every data-parallel replica reads the whole checkpoint of "
+     "its model-parallel shard; one_replica_broadcast: one replica reads it and "
+     "broadcasts it at restore.broadcast_rate", "every_replica|one_replica_broadcast"},
+    {"restore.read_rate", T_RATE, FIELD(restore.read_bps), "0", NULL, "100Tbps",
+     "back-end read rate per storage node, the restore's source cap; 0 = not "
+     "limited (both engines)", NULL},
+    {"restore.broadcast_rate", T_RATE, FIELD(restore.broadcast_bps), "400Gbps",
+     "1bps", "100Tbps", "one_replica_broadcast: rate of the broadcast from the "
+     "reading replica to the others over the back-end (training) fabric", NULL},
+    {"restore.restart_overhead", T_TIME, FIELD(restore.restart_ps), "300s", NULL,
+     "1000000s", "restart before the read: rescheduling, container start, NCCL "
+     "init; recovery time = this + the restore", NULL},
 
     {"training.step_time", T_TIME, FIELD(training.step_ps), "10s", "1ps",
      "100000s", "time of one training step", NULL},

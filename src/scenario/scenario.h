@@ -51,6 +51,8 @@ enum jitter_dist { JITTER_UNIFORM, JITTER_EXPONENTIAL };
 /* storage.placement, storage.stripe_start (docs/checkpoint.md, Placement) */
 enum placement { PLACE_ROUND_ROBIN, PLACE_HASH, PLACE_FILE_MOD };
 enum stripe_start { START_ROUND_ROBIN, START_RANDOM };
+enum ckpt_phase { PHASE_SAVE, PHASE_RESTORE, PHASE_BOTH };
+enum restore_mode { RESTORE_EVERY_REPLICA, RESTORE_ONE_BROADCAST };
 
 struct scenario {
     uint64_t seed;
@@ -184,10 +186,17 @@ struct scenario {
         uint64_t trickle_bps;   /* hierarchical: per node, 0 = no cap */
         uint64_t rank_state_bytes; /* per-rank small-state file */
         uint32_t rank_state_files; /* ... split into this many files */
+        int phase;              /* enum ckpt_phase */
         double straggler_fraction;
         uint64_t straggler_delay_ps;
         double straggler_slowdown;
     } checkpoint;
+    struct {
+        int mode;               /* enum restore_mode */
+        uint64_t read_bps;      /* back-end read per storage node; 0 = no cap */
+        uint64_t broadcast_bps; /* one_replica_broadcast */
+        uint64_t restart_ps;    /* before the read */
+    } restore;
     struct {
         uint64_t step_ps;
         double mfu;

@@ -205,13 +205,16 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
             capped = x->rate_bps && x->rate_bps < line;
         }
         if (pt.alone) {
-            /* the transfer alone, charged to the hop that holds it up */
+            /* the transfer alone, charged to the hop that holds it up (its
+             * port's segment; a restore's topology names them mirrored) */
             enum path_seg l = pt.alone_hop == 0       ? PATH_WRITER_NIC
                                  : pt.alone_hop == k     ? PATH_STORAGE_NIC
                                  : pt.alone_hop == 1     ? PATH_CLEAF_UP
                                  : pt.alone_hop == k - 1 ? PATH_SPINE_DOWN
                                  : pt.alone_hop == 2     ? PATH_SPINE_UP
                                                          : PATH_SUPER_DOWN;
+            if (w->restore && t->ports[path[pt.alone_hop]].seg < PATH_COUNT)
+                l = t->ports[path[pt.alone_hop]].seg;
             uint64_t v = sat_add(off, pt.alone);
             lim[l] = v > lim[l] ? v : lim[l];
         }
@@ -219,6 +222,8 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         res_add(&nic[x->src], wb, off, pt.tail[0]);
         res_add(&nic[x->dst], wb, sat_add(off, pt.head[k]), pt.tail[k]);
         res_add(&drain[x->dst], x->bytes, sat_add(off, pt.arrive), 0);
+        /* restore: the source's back end reads every byte before it leaves */
+        res_add(&drain[x->src], x->bytes, off, pt.tail[0]);
         if (t->nodes[x->src].leaf != t->nodes[x->dst].leaf) {
             uint32_t sl = topo_leaf_index(t, t->nodes[x->src].leaf);
             uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
@@ -239,7 +244,8 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         uint64_t v = res_bound(&nic[i], t->ports[storage ? nd->leaf_port : nd->first_port].bps);
         enum path_seg l = storage ? PATH_STORAGE_NIC : PATH_WRITER_NIC;
         lim[l] = v > lim[l] ? v : lim[l];
-        uint64_t d = storage ? res_bound(&drain[i], sc->storage.drain_bps) : 0;
+        uint64_t d = storage ? res_bound(&drain[i], w->restore ? sc->restore.read_bps
+                                                               : sc->storage.drain_bps) : 0;
         lim[PATH_BACKEND] = d > lim[PATH_BACKEND] ? d : lim[PATH_BACKEND];
     }
     for (uint32_t l = 0; ok && l < t->n_leaves; l++) {
@@ -249,7 +255,8 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
             if (t->ports[t->ports[p].peer].node >= t->first_spine && !t->ports[p].failed)
                 cap += t->ports[p].bps;
         enum path_seg k = n->storage_side ? PATH_SPINE_DOWN : PATH_CLEAF_UP;
-        uint64_t v = res_bound(&up[2 * l + n->storage_side], cap);
+        /* toward storage on writes; the other way on a restore */
+        uint64_t v = res_bound(&up[2 * l + (n->storage_side ^ (w->restore != 0))], cap);
         lim[k] = v > lim[k] ? v : lim[k];
     }
     for (uint32_t q = 0; ok && q < npod; q++) {
@@ -263,7 +270,8 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
                 }
         }
         for (int d = 0; d < 2; d++) {
-            enum path_seg k = d ? PATH_SUPER_DOWN : PATH_SPINE_UP;
+            /* a restore climbs out of the storage pod: the mirror names */
+            enum path_seg k = (d != 0) ^ (w->restore != 0) ? PATH_SUPER_DOWN : PATH_SPINE_UP;
             uint64_t v = res_bound(&pod[2 * q + (uint32_t)d], cap[d]);
             lim[k] = v > lim[k] ? v : lim[k];
         }
@@ -282,9 +290,16 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
     }
     /* a file is complete once its fsync returned (after its last byte), and
      * once the metadata service has served it */
-    best = sat_add(best, sc->storage.fsync_ps);
+    if (!w->restore) {
+        best = sat_add(best, sc->storage.fsync_ps);
+    } else {
+        /* the group of the last byte still broadcasts; any group's
+         * broadcast follows its read */
+        best = sat_add(best, w->bcast_min_ps);
+        best = w->bcast_max_ps > best ? w->bcast_max_ps : best;
+    }
     uint64_t meta = workload_meta_bound_ps(w, sc);
-    r->bound_fsync_s = (double)sc->storage.fsync_ps / (double)PS_PER_S;
+    r->bound_fsync_s = w->restore ? 0 : (double)sc->storage.fsync_ps / (double)PS_PER_S;
     r->bound_meta_s = (double)meta / (double)PS_PER_S;
     r->bound_by_meta = meta > best;
     best = meta > best ? meta : best;

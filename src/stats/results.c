@@ -71,6 +71,7 @@ void writer_acc_finish(struct writer_acc *a, struct results *r)
     r->writers = a->n;
     r->completion_s = a->last > a->first && a->first != UINT64_MAX
                           ? (double)(a->last - a->first) / ps : 0;
+    r->first_byte_s = a->first != UINT64_MAX ? (double)a->first / ps : 0;
     double *wc = malloc((a->n ? a->n : 1) * sizeof *wc);
     r->writer_s = malloc((a->n ? a->n : 1) * sizeof *r->writer_s);
     r->n_writer_s = r->writer_s ? a->n : 0;

@@ -44,6 +44,28 @@ struct ckpt_progress {
     const volatile sig_atomic_t *stop;
 };
 
+/* The restore (checkpoint.phase restore|both; docs/checkpoint.md, Restore):
+ * the read back, simulated as its own run over the mirrored fabric. */
+struct restore_figures {
+    int ran;                   /* 0: phase save */
+    int ok;                    /* the restore run's invariants held */
+    int finished;
+    const char *mode;          /* restore.mode */
+    const char *engine;        /* the engine that ran it */
+    double completion_s;       /* first byte sent -> last reader done (broadcast incl.) */
+    double bound_s;            /* its own lower bound */
+    int bound_limit;           /* enum path_seg that sets it */
+    int bottleneck;            /* enum path_seg (attribution); -1 none */
+    double bottleneck_util;
+    uint64_t bytes_read;       /* from the storage nodes */
+    double amplification;      /* bytes read / checkpoint bytes */
+    uint32_t readers, transfers;
+    double broadcast_s;        /* one_replica_broadcast: longest group broadcast */
+    double restart_s;          /* restore.restart_overhead */
+    double recovery_s;         /* restart + restore completion */
+    char violation[256];
+};
+
 struct results {
     const char *engine;        /* "packet" or "fluid": the engine that ran */
     char engine_reason[512];   /* why it ran (engine: auto explains its pick) */
@@ -69,6 +91,7 @@ struct results {
                                 * utilisations and costs mean nothing */
     uint32_t transfers;        /* transfers planned (flows_done of them ended) */
     double writer_p50_s, writer_p99_s, writer_max_s; /* per writer, own start */
+    double first_byte_s;       /* when the first byte was sent (completion's start) */
 
     /* analytic max-flow lower bound */
     double bound_s;
@@ -173,6 +196,10 @@ struct results {
     /* the checkpoint as planned (src/work) and what it costs (src/cost) */
     struct plan_summary plan;
     struct cost_figures cost;
+
+    /* the restore, when simulated (phase restore: the run above is it) */
+    int phase;                 /* enum ckpt_phase */
+    struct restore_figures restore;
 
     /* invariants */
     int ok;

@@ -159,10 +159,12 @@ void segments_compute(struct results *r, const struct topo *t,
 
     /* the storage back end: each node drains its payload at drain_rate */
     struct seg_figures *b = &r->segs[PATH_BACKEND];
-    if (sc->storage.drain_bps) {
+    /* a restore's back end is its read side (restore.read_rate) */
+    uint64_t be_bps = w->restore ? sc->restore.read_bps : sc->storage.drain_bps;
+    if (be_bps) {
         b->applies = 1;
         b->elements = t->n_storage;
-        b->elem_bps = (double)sc->storage.drain_bps;
+        b->elem_bps = (double)be_bps;
         b->cap_bps = b->elem_bps * t->n_storage;
         for (uint32_t i = 0; i < w->n; i++)
             b->bytes += (double)w->xfers[i].bytes;

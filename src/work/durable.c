@@ -7,6 +7,11 @@
 #include "../core/units.h"
 #include "work.h"
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 struct fsync_req {
     uint64_t t;      /* issue: the file's last byte on the back end */
     uint32_t file;
@@ -20,13 +25,31 @@ static int fsync_cmp(const void *pa, const void *pb)
     return a->file < b->file ? -1 : (a->file > b->file);
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
+/* Restore, one_replica_broadcast: a group's readers are done once its read
+ * is and its broadcast to the other replicas has run. */
+static int broadcast(const struct workload *w, uint64_t *done)
 {
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+    uint32_t ng = w->n_files;
+    uint64_t *gdone = calloc(ng ? ng : 1, sizeof *gdone);
+    if (!gdone)
+        return -1;
+    for (uint32_t i = 0; i < w->n; i++) {
+        uint32_t g = w->xfers[i].file;
+        gdone[g] = done[i] > gdone[g] ? done[i] : gdone[g];
+    }
+    for (uint32_t i = 0; i < w->n; i++) {
+        uint64_t d = gdone[w->xfers[i].file];
+        if (d != UINT64_MAX) /* else a transfer of the group never ended */
+            done[i] = sat_add(d, w->bcast_ps[w->xfers[i].file]);
+    }
+    free(gdone);
+    return 0;
 }
 
 int workload_durable(const struct workload *w, const struct scenario *sc, uint64_t *done)
 {
+    if (w->restore) /* reads: no fsync, no create */
+        return w->bcast_max_ps ? broadcast(w, done) : 0;
     uint64_t fs = sc->storage.fsync_ps, op = w->meta_op_ps;
     uint32_t nf = w->n_files;
     if ((!fs && !op) || !nf)
@@ -80,6 +103,8 @@ uint64_t workload_meta_bound_ps(const struct workload *w, const struct scenario 
 {
     uint64_t op = w->meta_op_ps;
     (void)sc;
+    if (w->restore) /* the broadcast follows the last byte of its group */
+        return 0;
     if (!op)
         return 0;
     uint64_t start0 = UINT64_MAX;

@@ -575,6 +575,11 @@ int workload_build(struct workload *w, const struct scenario *sc,
         }
     }
     w->n_writers = nw;
+    w->writer_rank = wrank;
+    w->tp = p.tp;
+    w->dp = p.dp;
+    w->gpus_per_node = gpn;
+    w->model_form = (uint32_t)p.model_form;
 
     /* the clock: the slowest transfer alone, and all bytes through the
      * storage NICs */

@@ -40,6 +40,15 @@ struct workload {
     uint32_t n_writers;  /* a writer may own several transfers (stripes) */
     uint64_t total_bytes;
     struct plan_summary sum; /* sizes, skew, policy stall (for reports, cost) */
+    uint32_t *writer_rank;   /* [n_writers] save: the plan's rank of each writer */
+    uint32_t tp, dp, gpus_per_node, model_form; /* save: the plan's layout */
+    /* restore (src/work/restore.c): storage nodes send to the readers; a
+     * transfer's file is its model-parallel group, whose broadcast
+     * (one_replica_broadcast) follows the group's read */
+    int restore;
+    uint64_t *bcast_ps;      /* [n_files] restore: each group's broadcast; NULL = none */
+    uint64_t bcast_max_ps, bcast_min_ps; /* the longest, shortest of them */
+    uint32_t readers;        /* restore: ranks that read */
     /* metadata and durability (storage.fsync_cost, metadata_ops_per_s) */
     uint32_t n_files;
     uint64_t meta_op_ps;     /* one metadata-service op; 0 = unlimited */
@@ -65,6 +74,24 @@ static inline uint32_t workload_nic_host(const struct scenario *sc,
  * model cannot honour (async without cluster.d2h_rate, ...). */
 int workload_build(struct workload *w, const struct scenario *sc,
                    const struct topo *t, struct arena *a, struct err *e);
+
+/* The read back after a failure (checkpoint.phase restore|both): from the
+ * save workload s (its placement) to transfers from storage nodes to the
+ * reading ranks' NICs, all at time 0; restore.mode decides who reads
+ * (docs/checkpoint.md, Restore). Simple form: each writer reads its own
+ * files back. Fails with a message naming the key. */
+int workload_build_restore(struct workload *r, const struct workload *s,
+                           const struct scenario *sc, const struct topo *t, struct arena *a,
+                           struct err *e);
+
+/* The topology as the restore sees it: the same nodes and links, each
+ * port's segment mirrored (a port facing away from storage plays the
+ * segment of its peer, the one it answers: the storage node's port toward
+ * its leaf is the storage NIC; the forward ports become reverse), so
+ * bound, attribution and telemetry name the read's segments. The ports
+ * array lives in a; the rest is shared with t. */
+int workload_restore_topo(const struct topo *t, struct topo *v, struct arena *a,
+                          struct err *e);
 
 /* Durability, shared by both engines (src/work/durable.c): done[i] is when
  * transfer i's last byte was on its storage node's back end (UINT64_MAX:
