@@ -33,12 +33,17 @@ struct transfer {
     uint8_t prio;        /* 0 = transport.data_priority, else 802.1p priority + 1 */
 };
 
+struct training;
+
 struct workload {
     struct transfer *xfers;
     uint32_t n;
     uint32_t n_writers;  /* a writer may own several transfers (stripes) */
     uint64_t total_bytes;
     struct plan_summary sum; /* sizes, skew, policy stall (for reports, cost) */
+    /* the training job's traffic beside it (train.h); NULL = none. Set by
+     * ckpt_prepare after workload_build. */
+    const struct training *train;
 };
 
 /* The scenario the topology is built from: every NIC of a compute node is
