@@ -16,6 +16,7 @@
 #include "../stats/segments.h"
 #include "api.h"
 #include "../topo/topo.h"
+#include "../work/train.h"
 #include "../work/work.h"
 
 /* engine: auto. The packet engine spends about 8 events per packet (a
@@ -240,11 +241,16 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
         return -1;
     struct scenario fab; /* every NIC of a node is its own host port */
     workload_fabric(eff, &fab);
+    struct training *tr = arena_calloc(a, 1, sizeof *tr);
+    if (!tr)
+        return err_set(e, "out of memory");
     if (topo_build(t, &fab, a, e) < 0 || capture_check(eff, t, e) < 0 ||
-        cost_check(eff, e) < 0 || workload_build(w, eff, t, a, e) < 0) {
+        cost_check(eff, e) < 0 || workload_build(w, eff, t, a, e) < 0 ||
+        train_build(tr, eff, t, w, a, e) < 0) {
         scenario_locate(eff, e); /* "key: ..." gets where the key was given */
         return -1;
     }
+    w->train = tr->on ? tr : NULL;
     r->ckpt_bytes = w->total_bytes;
     r->plan = w->sum;
     r->writers = w->n_writers;
@@ -429,6 +435,10 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
         if (rc == 0) {
             r->transfers = w.n;
             r->finished = r->flows_done == w.n;
+            if (w.train && !r->training.on) /* physical: not on this fabric */
+                train_results(r, w.train, NULL,
+                              r->plan.first_start_ps +
+                                  (uint64_t)(r->completion_s * (double)PS_PER_S));
             segments_compute(r, &t, &w, sc);
             r->phase = sc->checkpoint.phase;
             if (sc->checkpoint.phase == PHASE_BOTH)

@@ -13,6 +13,7 @@
 #include "../core/arena.h"
 #include "../core/units.h"
 #include "../stats/bound.h"
+#include "../work/train.h"
 #include "fsample.h"
 #include "maxmin.h"
 
@@ -27,6 +28,7 @@ struct fflow {
     uint64_t lat;     /* then reaches the destination this much later */
     uint64_t done;    /* last byte received (and written, with a back end) */
     int state;        /* 0 waiting, 1 sending, 2 done, 3 sent but never written */
+    double wire_done; /* training: wire bytes of its finished steps */
 };
 
 struct flink {
@@ -77,7 +79,43 @@ struct fnet {
     int time_went_back;
     uint64_t flows_done;
     struct fsample fs;       /* time series */
+    /* training traffic (train.h): flow nf + k is training flow k, restarted
+     * every step; its heap id is nf + ns + k. Under isolation none it shares
+     * mm with the checkpoint (one class: max-min over both); under logical
+     * it has its own solver tm, and the class with precedence (`first`)
+     * takes its rates before the other gets what is left on each link. */
+    const struct training *tr;
+    struct train_clock tc;
+    uint32_t nt, ns;
+    int two;                 /* training in tm */
+    struct mm tm;
+    struct mm *first, *second;
+    double share;            /* DWRR: first's share where the second has flows; 1 = strict */
+    double *cap0;            /* link capacities */
+    uint32_t *moved, n_moved; /* second's flows started or stopped at this time */
+    uint32_t *relaxed, n_relaxed; /* DWRR: links where first took what second left */
+    uint32_t *rmark;         /* per link: 1 = in relaxed */
+    uint64_t ckpt_end;       /* latest checkpoint completion */
+    uint64_t train_at;       /* the next step's communication starts; UINT64_MAX = none pending */
 };
+
+/* Training flow index (into fl) to solver, solver id and heap id. */
+static struct mm *solver_of(struct fnet *n, uint32_t fi)
+{
+    return fi >= n->w->n && n->two ? &n->tm : &n->mm;
+}
+static uint32_t sid_of(const struct fnet *n, uint32_t fi)
+{
+    return fi >= n->w->n && n->two ? fi - n->w->n : fi;
+}
+static uint32_t fl_of(const struct fnet *n, const struct mm *m, uint32_t sid)
+{
+    return m == &n->tm ? n->w->n + sid : sid;
+}
+static uint32_t heap_of(const struct fnet *n, uint32_t fi)
+{
+    return fi < n->w->n ? fi : fi + n->ns;
+}
 
 /* ---- event heap on (time, id) ------------------------------------------- */
 
@@ -520,6 +558,14 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
         snprintf(v, sizeof v, "%u", sc->storage.max_outstanding);
         unmodelled_add(r, "storage.max_outstanding", v, "request window");
     }
+    /* training beside the checkpoint (docs/training.md): classes share
+     * links by rates, not queues */
+    if (sc->training.traffic == TRAFFIC_COLLECTIVES && sc->training.isolation != ISO_PHYSICAL)
+        unmodelled_add(r, "fabric.isolation",
+                       sc->training.isolation == ISO_NONE ? "none" : "logical",
+                       sc->training.isolation == ISO_NONE
+                           ? "training's PFC victim pauses behind the checkpoint"
+                           : "per-class queues and buffers (DWRR as rate shares)");
     return r->n_unmodelled;
 }
 
@@ -573,6 +619,17 @@ static int setup_stores(struct fnet *n, uint32_t *nv, struct err *e)
     return 0;
 }
 
+/* Weight of priority prio in "w0,w1,...,w7" (validated). */
+static double dwrr_weight(const char *s, int prio)
+{
+    for (int i = 0; i < prio && s; i++) {
+        s = strchr(s, ',');
+        s = s ? s + 1 : NULL;
+    }
+    double v = s ? strtod(s, NULL) : 1;
+    return v > 0 ? v : 1;
+}
+
 static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t,
                  const struct workload *w, struct err *e)
 {
@@ -583,31 +640,45 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     arena_init(&n->arena);
     struct arena *a = &n->arena;
     uint32_t nf = w->n, nv;
+    n->tr = w->train && w->train->on && w->train->on_fabric ? w->train : NULL;
+    n->nt = n->tr ? n->tr->n : 0;
+    n->two = n->nt && n->tr->isolation == ISO_LOGICAL;
+    train_clock_init(&n->tc, n->tr);
+    n->train_at = n->tc.next_ps;
+    if (!nf)
+        train_clock_ckpt_end(&n->tc, 0); /* no checkpoint (tests) */
     if (setup_stores(n, &nv, e) < 0)
         return -1;
     /* restore.read_rate: a link per storage node for its back end's reads */
     uint32_t rd = w->restore && sc->restore.read_bps ? t->n_ports + nv : UINT32_MAX;
     if (rd != UINT32_MAX)
         nv += t->n_storage;
-    uint32_t nl = t->n_ports + nv, ns = n->st ? t->n_storage : 0;
+    uint32_t nl = t->n_ports + nv, ns = n->st ? t->n_storage : 0, nt = n->nt;
+    uint32_t nm = n->two ? nf : nf + nt; /* flows in mm */
+    n->ns = ns;
     double *rd_pay = rd != UINT32_MAX ? calloc(t->n_storage, sizeof *rd_pay) : NULL;
     double *rd_wire = rd != UINT32_MAX ? calloc(t->n_storage, sizeof *rd_wire) : NULL;
-    n->fl = arena_calloc(a, nf ? nf : 1, sizeof *n->fl);
+    n->fl = arena_calloc(a, (size_t)nf + nt + 1, sizeof *n->fl);
     n->lk = arena_calloc(a, nl, sizeof *n->lk);
     n->order = arena_calloc(a, nf ? nf : 1, sizeof *n->order);
-    n->h = arena_calloc(a, (size_t)nf + ns + 1, sizeof *n->h);
-    n->hpos = arena_calloc(a, (size_t)nf + ns + 1, sizeof *n->hpos);
-    uint32_t *path_off = arena_calloc(a, (size_t)nf + 1, sizeof *path_off);
-    struct lset all = {0}, one = {0}; /* every flow's links; this flow's */
+    n->h = arena_calloc(a, (size_t)nf + ns + nt + 1, sizeof *n->h);
+    n->hpos = arena_calloc(a, (size_t)nf + ns + nt + 1, sizeof *n->hpos);
+    n->moved = arena_calloc(a, (size_t)nf + nt + 1, 2 * sizeof *n->moved);
+    n->relaxed = arena_calloc(a, nl, sizeof *n->relaxed);
+    n->rmark = arena_calloc(a, nl, sizeof *n->rmark);
+    uint32_t *path_off = arena_calloc(a, (size_t)nf + nt + 1, sizeof *path_off);
+    uint32_t *toff = arena_calloc(a, (size_t)nt + 1, sizeof *toff);
+    struct lset all = {0}, one = {0}, tall = {0}; /* every flow's links; this flow's; tm's */
     double *cap = arena_calloc(a, nl, sizeof *cap);
-    double *fcap = arena_calloc(a, nf ? nf : 1, sizeof *fcap);
+    n->cap0 = cap;
+    double *fcap = arena_calloc(a, (size_t)nf + nt + 1, sizeof *fcap);
     double *wire_to = ns ? arena_calloc(a, ns, sizeof *wire_to) : NULL;
     struct start_key *keys = malloc((nf ? nf : 1) * sizeof *keys);
     struct heads hd;
     int rc = -1;
     if (heads_init(&hd, t, sc, w) < 0 || !n->fl || !n->lk || !n->order || !n->h || !n->hpos ||
-        !path_off || !cap || !fcap || (ns && !wire_to) || !keys ||
-        (rd != UINT32_MAX && (!rd_pay || !rd_wire))) {
+        !path_off || !cap || !fcap || (ns && !wire_to) || !keys || !n->moved || !toff ||
+        !n->relaxed || !n->rmark || (rd != UINT32_MAX && (!rd_pay || !rd_wire))) {
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
@@ -615,7 +686,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         cap[l] = t->ports[l].failed ? 0 : (double)t->ports[l].bps; /* down: carries nothing */
     for (uint32_t l = t->n_ports; l < nl; l++)
         cap[l] = INFINITY; /* a back end admits everything until its buffer fills */
-    for (uint32_t i = 0; i < nf + ns + 1; i++)
+    for (uint32_t i = 0; i < nf + ns + nt + 1; i++)
         n->hpos[i] = UINT32_MAX;
     for (uint32_t i = 0; i < nf; i++) {
         const struct transfer *x = &w->xfers[i];
@@ -667,10 +738,54 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         /* the read rate is payload; the solver's rates are wire */
         cap[rd + j] = rd_pay[j] > 0 ? (double)sc->restore.read_bps * rd_wire[j] / rd_pay[j]
                                     : INFINITY;
+    /* training flows: in mm after the checkpoint's (none), or in tm (logical) */
+    for (uint32_t k = 0; k < nt; k++) {
+        const struct train_flow *y = &n->tr->flows[k];
+        struct transfer x = {.src = y->src, .dst = y->dst, .bytes = y->bytes, .sport = y->sport};
+        struct fflow *f = &n->fl[nf + k];
+        uint32_t path[TOPO_MAX_HOPS], np;
+        if (flow_links(t, sc, &x, &one, path, &np) < 0) {
+            err_set(e, "training flow %u: no path from node %u to node %u", k, x.src, x.dst);
+            goto out;
+        }
+        uint64_t pace = UINT64_MAX;
+        for (uint32_t j = 0; j < np; j++)
+            if (t->ports[path[j]].bps < pace)
+                pace = t->ports[path[j]].bps;
+        f->wire = wire_bytes(x.bytes, sc->fabric.mtu);
+        f->lat = flow_latency_ps(t, sc, path, np, x.bytes, pace);
+        f->state = 2; /* until its first step */
+        struct lset *dst = n->two ? &tall : &all;
+        if (n->two)
+            toff[k] = tall.n;
+        for (uint32_t j = 0; j < one.n; j++)
+            if (lset_add_new(dst, one.link[j], one.w[j]) < 0)
+                goto oom;
+        fcap[nf + k] = INFINITY;
+        if (!n->two)
+            path_off[nf + k + 1] = all.n;
+    }
+    toff[nt] = tall.n;
     for (uint32_t j = 0; j < ns; j++)
         n->st[j].ratio = wire_to[j] > 0 ? n->st[j].ratio / wire_to[j] : 1;
-    if (mm_init(&n->mm, a, nl, cap, nf, path_off, all.link, all.w, fcap) < 0)
+    if (mm_init(&n->mm, a, nl, cap, nm, path_off, all.link, all.w, fcap) < 0)
         goto oom;
+    if (n->two) {
+        if (mm_init(&n->tm, a, nl, cap, nt, toff, tall.link, tall.w, NULL) < 0)
+            goto oom;
+        /* strict: the higher priority first; DWRR: training first, held to
+         * its weight's share where checkpoint flows share the link */
+        int tfirst = n->tr->prio > sc->transport.data_priority;
+        n->share = 1;
+        if (sc->fabric.scheduling == SCHED_DWRR) {
+            double wt = dwrr_weight(sc->fabric.dwrr_weights, n->tr->prio);
+            double wd = dwrr_weight(sc->fabric.dwrr_weights, (int)sc->transport.data_priority);
+            n->share = wt / (wt + wd);
+            tfirst = 1;
+        }
+        n->first = tfirst ? &n->tm : &n->mm;
+        n->second = tfirst ? &n->mm : &n->tm;
+    }
     qsort(keys, nf, sizeof *keys, cmp_start);
     for (uint32_t i = 0; i < nf; i++)
         n->order[i] = keys[i].id;
@@ -687,6 +802,8 @@ out:
     free(all.w);
     free(one.link);
     free(one.w);
+    free(tall.link);
+    free(tall.w);
     return rc;
 }
 
@@ -747,6 +864,13 @@ static void store_full(struct fnet *n, uint32_t j)
 
 /* ---- flows -------------------------------------------------------------- */
 
+/* Training: record a start or stop of the second class's flow sid. */
+static void note_moved(struct fnet *n, struct mm *m, uint32_t sid)
+{
+    if (n->two && m == n->second && n->share < 1)
+        n->moved[n->n_moved++] = sid;
+}
+
 static void flow_done(struct fnet *n, uint32_t i)
 {
     struct fflow *f = &n->fl[i];
@@ -768,6 +892,9 @@ static void flow_done(struct fnet *n, uint32_t i)
     }
     f->state = 2;
     n->flows_done++;
+    n->ckpt_end = f->done > n->ckpt_end ? f->done : n->ckpt_end;
+    if (n->flows_done == n->w->n)
+        train_clock_ckpt_end(&n->tc, n->ckpt_end);
 }
 
 static void flow_start(struct fnet *n, uint32_t i)
@@ -780,6 +907,7 @@ static void flow_start(struct fnet *n, uint32_t i)
         flow_done(n, i); /* an empty transfer takes no capacity */
     } else {
         mm_start(&n->mm, i);
+        note_moved(n, &n->mm, i);
         fsample_flow_start(&n->fs);
     }
 }
@@ -792,17 +920,17 @@ static double payload_ratio(const struct fnet *n, uint32_t i)
 
 /* After mm_update: bring the flows whose rate changed up to now at their old
  * rate and reschedule them; integrate the touched links' old load. */
-static void apply_rates(struct fnet *n)
+static void apply_rates(struct fnet *n, struct mm *m)
 {
-    struct mm *m = &n->mm;
     const struct topo *t = n->t;
     for (uint32_t k = 0; k < m->n_aff; k++) {
-        uint32_t i = m->aff[k];
-        const struct mm_flow *mf = &m->flows[i];
-        struct fflow *f = &n->fl[i];
+        uint32_t fi = fl_of(n, m, m->aff[k]), i = heap_of(n, fi);
+        const struct mm_flow *mf = &m->flows[m->aff[k]];
+        struct fflow *f = &n->fl[fi];
         if (mf->rate == mf->prev_rate && n->hpos[i] != UINT32_MAX)
             continue; /* same rate: same finish, no round-off drift */
-        fsample_payload(&n->fs, (mf->rate - mf->prev_rate) * payload_ratio(n, i));
+        if (fi < n->w->n) /* the checkpoint's bytes to write */
+            fsample_payload(&n->fs, (mf->rate - mf->prev_rate) * payload_ratio(n, fi));
         f->rem -= mf->prev_rate * (double)(n->now - f->t_upd) / BITS_PS;
         if (f->rem < 0)
             f->rem = 0;
@@ -813,6 +941,8 @@ static void apply_rates(struct fnet *n)
         else
             h_remove(n, i); /* no progress: left incomplete, reported */
     }
+    if (m == &n->tm)
+        return; /* link figures are the checkpoint solver's (docs/training.md) */
     for (uint32_t k = 0; k < m->n_tl; k++) {
         uint32_t l = m->tl[k];
         struct flink *lk = &n->lk[l];
@@ -834,6 +964,108 @@ static void apply_rates(struct fnet *n)
     }
 }
 
+/* The current step's communication starts: every training flow again. */
+static void train_start(struct fnet *n)
+{
+    n->train_at = UINT64_MAX;
+    if (!train_clock_start(&n->tc, n->now)) {
+        n->train_at = n->tc.next_ps; /* nothing leaves a node: the next step */
+        return;
+    }
+    for (uint32_t k = 0; k < n->nt; k++) {
+        uint32_t fi = n->w->n + k;
+        struct fflow *f = &n->fl[fi];
+        struct mm *m = solver_of(n, fi);
+        f->state = 1;
+        f->t_upd = n->now;
+        f->rem = (double)f->wire;
+        mm_start(m, sid_of(n, fi));
+        note_moved(n, m, sid_of(n, fi));
+        n->events++;
+    }
+}
+
+static void train_done(struct fnet *n, uint32_t fi)
+{
+    struct fflow *f = &n->fl[fi];
+    struct mm *m = solver_of(n, fi);
+    mm_stop(m, sid_of(n, fi));
+    note_moved(n, m, sid_of(n, fi));
+    f->rem = 0;
+    f->t_upd = n->now;
+    f->wire_done += (double)f->wire;
+    f->state = 2;
+    f->done = n->now + f->lat;
+    if (train_clock_done(&n->tc, f->done))
+        n->train_at = n->tc.next_ps;
+    n->events++;
+}
+
+/* New rates after this time's starts and stops: one solver, or the class
+ * with precedence first and the other on what it leaves. */
+static void update(struct fnet *n)
+{
+    if (!n->two) {
+        mm_update(&n->mm);
+        apply_rates(n, &n->mm);
+        return;
+    }
+    struct mm *a = n->first, *b = n->second;
+    /* DWRR, in three passes: (1) the first class (training) gets its
+     * weight's share where the other has flows, all of a link where it has
+     * none; (2) the other takes what it leaves; (3) the first takes what
+     * the other leaves in turn. Each class gets at least its share where it
+     * wants it, and no link idles while a class could use it. */
+    for (uint32_t k = 0; k < n->n_relaxed; k++) {
+        uint32_t l = n->relaxed[k];
+        double want = b->links[l].n ? n->share * n->cap0[l] : n->cap0[l];
+        n->rmark[l] = 0;
+        if (a->links[l].cap != want)
+            mm_set_cap(a, l, want);
+    }
+    n->n_relaxed = 0;
+    for (uint32_t k = 0; k < n->n_moved; k++) {
+        const struct mm_flow *mf = &b->flows[n->moved[k]];
+        for (uint32_t j = 0; j < mf->np; j++) {
+            uint32_t l = b->path[mf->poff + j];
+            double want = b->links[l].n ? n->share * n->cap0[l] : n->cap0[l];
+            if (l < n->t->n_ports && a->links[l].cap != want)
+                mm_set_cap(a, l, want);
+        }
+    }
+    n->n_moved = 0;
+    mm_update(a);
+    apply_rates(n, a);
+    for (uint32_t k = 0; k < a->n_tl; k++) {
+        uint32_t l = a->tl[k];
+        if (l >= n->t->n_ports)
+            continue; /* a storage back end: the checkpoint's alone */
+        double room = n->cap0[l] - a->links[l].load;
+        room = room > 0 ? room : 0;
+        if (b->links[l].cap != room)
+            mm_set_cap(b, l, room);
+    }
+    mm_update(b);
+    apply_rates(n, b);
+    if (n->share >= 1)
+        return;
+    for (uint32_t k = 0; k < b->n_tl; k++) {
+        uint32_t l = b->tl[k];
+        if (l >= n->t->n_ports || !b->links[l].n || !a->links[l].n)
+            continue;
+        double room = n->cap0[l] - b->links[l].load;
+        if (room > a->links[l].cap * (1 + 1e-12)) {
+            mm_set_cap(a, l, room);
+            if (!n->rmark[l]) {
+                n->rmark[l] = 1;
+                n->relaxed[n->n_relaxed++] = l;
+            }
+        }
+    }
+    mm_update(a);
+    apply_rates(n, a);
+}
+
 static void loop(struct fnet *n)
 {
     const struct workload *w = n->w;
@@ -845,6 +1077,8 @@ static void loop(struct fnet *n)
             t = w->xfers[n->order[n->next]].start_ps;
         if (n->n_h && n->h[0].t < t)
             t = n->h[0].t;
+        if (n->train_at < t)
+            t = n->train_at;
         if (t == UINT64_MAX)
             break;
         if (t > n->time_limit) {
@@ -862,6 +1096,10 @@ static void loop(struct fnet *n)
         while (n->n_h && n->h[0].t == t) {
             uint32_t id = n->h[0].id;
             h_remove(n, id);
+            if (id >= nf + n->ns) {
+                train_done(n, nf + (id - nf - n->ns));
+                continue;
+            }
             if (id >= nf) {
                 store_full(n, id - nf);
                 continue;
@@ -869,6 +1107,7 @@ static void loop(struct fnet *n)
             n->delivered += w->xfers[id].bytes;
             fsample_payload(&n->fs, -n->mm.flows[id].rate * payload_ratio(n, id));
             mm_stop(&n->mm, id);
+            note_moved(n, &n->mm, id);
             flow_done(n, id);
             fsample_flow_sent(&n->fs, w->xfers[id].bytes);
             n->events++;
@@ -877,8 +1116,9 @@ static void loop(struct fnet *n)
             flow_start(n, n->order[n->next++]);
             n->events++;
         }
-        mm_update(&n->mm);
-        apply_rates(n);
+        if (n->train_at == t)
+            train_start(n);
+        update(n);
         if (n->progress && !(++iter & 0xfff)) {
             struct ckpt_progress_info info = {(double)n->now / (double)PS_PER_S, n->delivered,
                                               w->total_bytes, n->events};
@@ -989,6 +1229,33 @@ static void sample_finish(struct fnet *n)
     free(done);
 }
 
+/* Training's figures: its steps, and its wire bytes per link set from each
+ * flow's finished steps on its path. */
+static void collect_training(struct fnet *n, struct results *r)
+{
+    if (!n->tr)
+        return; /* physical isolation: ckpt_run fills the baseline steps */
+    uint64_t end = n->flows_done == n->w->n ? n->ckpt_end : n->now;
+    train_results(r, n->tr, &n->tc, end);
+    for (uint32_t k = 0; k < n->nt; k++) {
+        uint32_t fi = n->w->n + k;
+        const struct mm *m = solver_of(n, fi);
+        const struct mm_flow *mf = &m->flows[sid_of(n, fi)];
+        for (uint32_t j = 0; j < mf->np; j++) {
+            uint32_t l = m->path[mf->poff + j];
+            if (l < n->t->n_ports)
+                r->training.seg_bytes[n->t->ports[l].seg] +=
+                    (uint64_t)(m->pw[mf->poff + j] * n->fl[fi].wire_done + 0.5);
+        }
+    }
+    if (!n->interrupted && !n->time_limit_hit && (n->tc.next_ps != UINT64_MAX || n->tc.left))
+        results_violate(r, "training stopped at step %u of its run (time limit or a stuck step)",
+                        n->tc.step);
+    if (n->two && n->tm.over_capacity)
+        results_violate(r, "%llu training link loads above capacity",
+                        (unsigned long long)n->tm.over_capacity);
+}
+
 static void collect(struct fnet *n, struct results *r)
 {
     const struct topo *t = n->t;
@@ -1019,6 +1286,19 @@ static void collect(struct fnet *n, struct results *r)
         for (uint32_t j = 0; expect && j < mf->np; j++)
             expect[m->path[mf->poff + j]] += m->pw[mf->poff + j] * wire;
         bad_flows += f->state != 2;
+    }
+    /* training under isolation none loads mm's links too: all its steps */
+    for (uint32_t i = w->n; !n->two && i < w->n + n->nt; i++) {
+        struct fflow *f = &n->fl[i];
+        const struct mm_flow *mf = &m->flows[i];
+        if (f->state == 1) {
+            f->rem -= mf->rate * (double)(n->now - f->t_upd) / BITS_PS;
+            f->rem = f->rem < 0 ? 0 : f->rem;
+            f->t_upd = n->now;
+        }
+        double wire = f->wire_done + (f->state == 1 ? (double)f->wire - f->rem : 0);
+        for (uint32_t j = 0; expect && j < mf->np; j++)
+            expect[m->path[mf->poff + j]] += m->pw[mf->poff + j] * wire;
     }
     uint64_t worst_link = UINT32_MAX;
     double worst_err = 0;
@@ -1094,6 +1374,7 @@ static void collect(struct fnet *n, struct results *r)
         results_violate(r, "%llu link loads above capacity (worst by %.3g)",
                 (unsigned long long)m->over_capacity, m->worst_excess);
     free(expect);
+    collect_training(n, r);
 }
 
 int fluid_run(const struct scenario *sc, const struct topo *t,
@@ -1108,7 +1389,7 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
     if (rc == 0) {
         fluid_unmodelled(sc, t, w, r);
         fsample_init(&n->fs, r, sc->telemetry.interval_ps);
-        n->time_limit = bound_time_limit_ps(sc, r->bound_s);
+        n->time_limit = train_time_limit(w->train, sc, bound_time_limit_ps(sc, r->bound_s));
         n->progress = r->progress;
         loop(n);
         time_limit_cut(n);
@@ -1117,6 +1398,7 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    train_clock_release(&n->tc);
     arena_release(&n->arena);
     free(n);
     return rc;

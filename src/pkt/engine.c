@@ -64,6 +64,8 @@ static int setup_classes(struct pnet *n, struct err *e)
         n->dscp_prio[d] = (uint8_t)(d >> 3); /* class selectors by default */
     n->dscp_prio[sc->transport.data_dscp] = (uint8_t)sc->transport.data_priority;
     n->dscp_prio[sc->transport.cnp_dscp] = (uint8_t)sc->transport.cnp_priority;
+    if (n->tr) /* its own class (logical) or the checkpoint's (none) */
+        n->dscp_prio[n->tr->dscp] = n->tr->prio;
     int32_t w[NPRIO];
     if (mask < 0 || parse_weights(sc->fabric.dwrr_weights, w) < 0)
         return err_set(e, "internal: packet engine given an unvalidated scenario");
@@ -83,12 +85,19 @@ static int setup(struct pnet *n, const struct scenario *sc,
     n->first_tx_ps = UINT64_MAX;
     evq_init(&n->q);
     arena_init(&n->arena);
+    n->tr = w->train && w->train->on && w->train->on_fabric ? w->train : NULL;
+    n->n_train = n->tr ? n->tr->n : 0;
+    n->train_bit = n->tr ? (uint8_t)(1u << n->tr->prio) : 0;
+    n->train_own_class = n->tr && n->tr->isolation == ISO_LOGICAL;
+    train_clock_init(&n->tc, n->tr);
+    if (w->n == 0)
+        train_clock_ckpt_end(&n->tc, 0); /* no checkpoint (tests) */
     if (scenario_validate(sc, e) < 0) /* what the engine's model needs */
         return -1;
     n->ports = arena_calloc(&n->arena, t->n_ports, sizeof *n->ports);
     n->sws = arena_calloc(&n->arena, t->n_switches, sizeof *n->sws);
     n->nics = arena_calloc(&n->arena, t->first_cleaf, sizeof *n->nics);
-    n->flows = arena_calloc(&n->arena, w->n ? w->n : 1, sizeof *n->flows);
+    n->flows = arena_calloc(&n->arena, (size_t)w->n + n->n_train + 1, sizeof *n->flows);
     n->qhist = arena_calloc(&n->arena, (size_t)PATH_SETS * QHIST_BUCKETS, sizeof *n->qhist);
     n->mtu_wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
     rng_init(&n->ecn_rng, sc->seed, RNG_ECN);
@@ -135,8 +144,24 @@ static int setup(struct pnet *n, const struct scenario *sc,
         f->prio = x->prio ? (uint8_t)(x->prio - 1) : (uint8_t)sc->transport.data_priority;
         f->dscp = x->prio ? (uint8_t)(8 * (x->prio - 1)) : (uint8_t)sc->transport.data_dscp;
     }
+    for (uint32_t k = 0; k < n->n_train; k++) {
+        struct flow *f = &n->flows[w->n + k];
+        const struct train_flow *x = &n->tr->flows[k];
+        f->id = w->n + k;
+        f->src = x->src;
+        f->dst = x->dst;
+        f->sport = x->sport;
+        f->writer = UINT32_MAX;
+        f->bytes = x->bytes;
+        f->prio = n->tr->prio;
+        f->dscp = n->tr->dscp;
+        f->done = 1; /* until its first step */
+    }
     if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0 || lb_setup(n, e) < 0)
         return -1;
+    if (n->tc.next_ps != UINT64_MAX &&
+        pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0) < 0)
+        return err_set(e, "out of memory scheduling training");
     for (uint32_t i = 0; i < w->n; i++)
         if (pnet_schedule(n, n->flows[i].start_ps, EV_FLOW_START,
                           &n->flows[i], 0) < 0)
@@ -184,7 +209,7 @@ static void sample(struct pnet *n)
     telemetry_sample(n); /* also sets sample_max_queue[k] */
     r->n_samples = k + 1;
     r->n_sample_flows = nf;
-    if (n->flows_done < n->n_flows)
+    if (n->flows_done < n->n_flows || n->tc.next_ps != UINT64_MAX)
         pnet_schedule(n, n->now + n->sc->telemetry.interval_ps, EV_SAMPLE, NULL, 0);
 }
 
@@ -237,6 +262,9 @@ static void loop(struct pnet *n)
         case EV_FLOW_START:
             nic_flow_start(n, ev.obj);
             break;
+        case EV_TRAIN_STEP:
+            nic_train_step(n);
+            break;
         }
     }
 }
@@ -273,11 +301,50 @@ static double ps_to_s(uint64_t ps)
     return (double)ps / (double)PS_PER_S;
 }
 
+/* Payload of a data packet still in the fabric, and training's part. */
+static void in_flight_add(const struct pnet *n, const struct packet *k, uint64_t *all,
+                          uint64_t *train)
+{
+    if (k->kind != PK_DATA)
+        return;
+    *all += k->payload;
+    *train += pnet_is_train(n, k->flow) ? k->payload : 0;
+}
+
+/* Training: its figures, and its bytes conserved on their own (the totals
+ * cover both classes; the checkpoint's are the difference). */
+static void collect_training(struct pnet *n, struct results *r, uint64_t in_flight,
+                             uint64_t victim)
+{
+    if (!n->tr)
+        return; /* physical isolation: ckpt_run fills the baseline steps */
+    train_results(r, n->tr, &n->tc, n->flows_done == n->n_flows ? n->last_rx_ps : n->now);
+    r->training.victim_paused_s = ps_to_s(victim);
+    uint64_t out = n->train_sent + n->train_retx;
+    uint64_t acc = n->train_delivered + n->train_dropped + n->train_discarded + in_flight;
+    if (out != acc)
+        results_violate(r, "training bytes not conserved: sent %llu + resent %llu != delivered + "
+                           "dropped + discarded + in flight %llu",
+                        (unsigned long long)n->train_sent, (unsigned long long)n->train_retx,
+                        (unsigned long long)acc);
+    if (!n->interrupted && !n->time_limit_hit && (n->tc.next_ps != UINT64_MAX || n->tc.left))
+        results_violate(r, "training stopped at step %u of its run (time limit or a stuck step)",
+                        n->tc.step);
+    /* the checkpoint's own figures, without training's bytes */
+    r->bytes_sent -= n->train_sent;
+    r->bytes_delivered -= n->train_delivered;
+    r->bytes_dropped -= n->train_dropped;
+    r->bytes_in_flight -= in_flight;
+    r->retx_bytes -= n->train_retx;
+    r->discarded_bytes -= n->train_discarded;
+}
+
 static void collect(struct pnet *n, struct results *r)
 {
     const struct topo *t = n->topo;
     uint64_t in_flight = 0, max_q = 0, max_buf = 0, paused = 0, max_paused = 0;
     uint64_t pause_rx = 0, max_hdrm = 0, max_shared = 0, onto_failed = 0;
+    uint64_t train_in_flight = 0, victim = 0;
     if (n->sc->telemetry.ports) {
         r->n_ports = t->n_ports;
         r->ports = calloc(t->n_ports, sizeof *r->ports);
@@ -288,11 +355,14 @@ static void collect(struct pnet *n, struct results *r)
             onto_failed += p->drops + p->tx_pkts; /* switch.c drops them all */
         for (int q = 0; q < NPRIO; q++)
             for (struct packet *k = p->q[q].head; k; k = k->next)
-                in_flight += k->kind == PK_DATA ? k->payload : 0;
+                in_flight_add(n, k, &in_flight, &train_in_flight);
         for (struct packet *k = p->pipe.head; k; k = k->next)
-            in_flight += k->kind == PK_DATA ? k->payload : 0;
-        if (p->tx && p->tx->kind == PK_DATA)
-            in_flight += p->tx->payload;
+            in_flight_add(n, k, &in_flight, &train_in_flight);
+        if (p->tx)
+            in_flight_add(n, p->tx, &in_flight, &train_in_flight);
+        victim_note(n, p);
+        victim += p->victim_ps;
+        r->training.seg_bytes[p->seg] += p->train_tx_bytes;
         if (p->max_q_bytes > max_q)
             max_q = p->max_q_bytes;
         uint64_t pp = p->paused_ps;
@@ -448,6 +518,7 @@ static void collect(struct pnet *n, struct results *r)
         results_violate(r, "a switch buffer held %llu B, more than its %llu B",
                 (unsigned long long)max_buf,
                 (unsigned long long)n->sc->fabric.buffer_bytes);
+    collect_training(n, r, train_in_flight, victim);
 }
 
 int pkt_run(const struct scenario *sc, const struct topo *t,
@@ -471,7 +542,7 @@ int pkt_run_capture(const struct scenario *sc, const struct topo *t,
         n->cap = cap;
     }
     n->res = r;
-    n->time_limit_ps = bound_time_limit_ps(sc, r->bound_s); /* saturates, never wraps */
+    n->time_limit_ps = train_time_limit(w->train, sc, bound_time_limit_ps(sc, r->bound_s));
     if (rc == 0 && sc->telemetry.interval_ps)
         rc = pnet_schedule(n, 0, EV_SAMPLE, NULL, 0);
     if (rc == 0) {
@@ -482,6 +553,7 @@ int pkt_run_capture(const struct scenario *sc, const struct topo *t,
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    train_clock_release(&n->tc);
     evq_release(&n->q);
     arena_release(&n->arena);
     free(n);

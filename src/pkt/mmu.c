@@ -73,7 +73,7 @@ static void count_drop(struct pnet *n, struct port *out, struct packet *pk,
         n->drops_lossy++;
     out->drops++;
     if (pk->kind == PK_DATA)
-        n->bytes_dropped += pk->payload;
+        pnet_drop_bytes(n, pk);
 }
 
 int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,

@@ -4,35 +4,39 @@
  * receiver counts payload bytes, completes a transfer on its last byte, and
  * as DCQCN notification point answers ECN marks with at most one CNP per
  * flow per interval. */
+#include <string.h>
+
 #include "../core/units.h"
 #include "pnet.h"
 
-static void ring_insert(struct nic *nic, struct flow *f)
+static void ring_insert(struct flow **rr, struct flow *f)
 {
-    if (!nic->rr) {
+    if (!*rr) {
         f->next = f->prev = f;
-        nic->rr = f;
+        *rr = f;
         return;
     }
     /* insert just before rr: it is served last in the current round */
-    f->next = nic->rr;
-    f->prev = nic->rr->prev;
+    f->next = *rr;
+    f->prev = (*rr)->prev;
     f->prev->next = f;
-    nic->rr->prev = f;
+    (*rr)->prev = f;
 }
 
-static void ring_remove(struct nic *nic, struct flow *f)
+static void ring_remove(struct flow **rr, struct flow *f)
 {
     if (f->next == f) {
-        nic->rr = NULL;
+        *rr = NULL;
     } else {
         f->prev->next = f->next;
         f->next->prev = f->prev;
-        if (nic->rr == f)
-            nic->rr = f->next;
+        if (*rr == f)
+            *rr = f->next;
     }
     f->next = f->prev = NULL;
 }
+
+static struct flow **ring_of(struct pnet *n, struct nic *nic, const struct flow *f);
 
 void nic_flow_start(struct pnet *n, struct flow *f)
 {
@@ -51,7 +55,7 @@ void nic_flow_start(struct pnet *n, struct flow *f)
     struct nic *nic = &n->nics[f->src];
     if (n->read_bps && !nic->rr && nic->read_t < n->now)
         nic->read_t = n->now; /* an idle back end starts reading now */
-    ring_insert(nic, f);
+    ring_insert(ring_of(n, nic, f), f);
     if (p->state == PORT_IDLE)
         port_kick(n, p);
     else if (p->state == PORT_WAIT)
@@ -72,37 +76,45 @@ static struct packet *make_data(struct pnet *n, struct flow *f)
     pk->dscp = f->dscp;
     pk->prio = f->prio;
     pk->ce = 0;
+    pk->gen = f->gen;
     return pk;
 }
 
-struct packet *nic_pull(struct pnet *n, struct port *p)
+/* The ring of f's class at its NIC: under logical isolation training has
+ * its own (the NIC schedules traffic classes as the switches do). */
+static struct flow **ring_of(struct pnet *n, struct nic *nic, const struct flow *f)
 {
-    struct nic *nic = &n->nics[p->node];
-    struct flow *f = nic->rr;
+    return n->train_own_class && pnet_is_train(n, f->id) ? &nic->rr_train : &nic->rr;
+}
+
+enum pull_status { PULL_OK, PULL_NONE, PULL_WINDOW };
+
+/* The next packet of ring *rr: the first queue pair in round-robin order
+ * whose pacing allows one. PULL_NONE: none ready (*soonest: the earliest
+ * that will be); PULL_WINDOW: the storage window holds it back. */
+static int pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr,
+                     uint64_t *soonest, struct packet **out)
+{
+    struct flow *f = *rr;
     if (!f)
-        return NULL;
-    /* first queue pair in round-robin order whose pacing allows a packet */
-    uint64_t soonest = UINT64_MAX;
+        return PULL_NONE;
     struct flow *start = f;
     while (f->next_send > n->now || (p->paused & (1u << f->prio))) {
-        if (!(p->paused & (1u << f->prio)) && f->next_send < soonest)
-            soonest = f->next_send;
+        if (!(p->paused & (1u << f->prio)) && f->next_send < *soonest)
+            *soonest = f->next_send;
         f = f->next;
-        if (f == start) {
-            /* paused classes resume with a kick when their pause ends */
-            if (soonest != UINT64_MAX)
-                port_wake_at(n, p, soonest);
-            return NULL;
-        }
+        if (f == start)
+            return PULL_NONE; /* paused classes resume with a kick when their pause ends */
     }
     /* storage.max_outstanding: a client may have that many requests in
      * flight; the next one waits for an acknowledgement. A packet goes while
      * the window is not full, so a request that does not end on a packet
      * boundary may overshoot it by less than a packet: holding that packet
      * back would leave the request short and never acknowledged. */
-    if (n->window && f->sent >= f->max_sent && nic->outstanding >= n->window) {
+    if (n->window && !pnet_is_train(n, f->id) && f->sent >= f->max_sent &&
+        nic->outstanding >= n->window) {
         n->window_stalls++;
-        return NULL; /* an ACK kicks the port */
+        return PULL_WINDOW; /* an ACK kicks the port */
     }
     /* restore.read_rate: a storage node sends what its back end has read */
     uint64_t read_t = 0;
@@ -111,13 +123,14 @@ struct packet *nic_pull(struct pnet *n, struct port *p)
         uint64_t left = f->bytes - f->sent, mtu = n->sc->fabric.mtu;
         read_t = nic->read_t + units_ser_ps(left < mtu ? left : mtu, n->read_bps);
         if (read_t > n->now) {
-            port_wake_at(n, p, read_t);
-            return NULL;
+            if (read_t < *soonest)
+                *soonest = read_t;
+            return PULL_NONE;
         }
     }
     struct packet *pk = make_data(n, f);
     if (!pk)
-        return NULL;
+        return PULL_WINDOW; /* no memory: nothing to wake for */
     if (read_t)
         nic->read_t = read_t;
     if (f->max_sent == 0) {
@@ -125,12 +138,15 @@ struct packet *nic_pull(struct pnet *n, struct port *p)
         if (n->now < n->first_tx_ps)
             n->first_tx_ps = n->now;
     }
+    int tr = pnet_is_train(n, f->id);
     if (f->sent < f->max_sent) {
         n->retx_bytes += pk->payload; /* go-back-N resends */
+        n->train_retx += tr ? pk->payload : 0;
     } else {
         n->bytes_sent += pk->payload;
+        n->train_sent += tr ? pk->payload : 0;
         f->max_sent = f->sent + pk->payload;
-        nic->outstanding += pk->payload;
+        nic->outstanding += tr ? 0 : pk->payload; /* the storage window is the checkpoint's */
     }
     f->sent += pk->payload;
     uint64_t wire = pkt_wire(pk);
@@ -141,10 +157,56 @@ struct packet *nic_pull(struct pnet *n, struct port *p)
     f->last_send = n->now;
     f->last_wire = wire;
     f->next_send = rate >= f->line_bps ? n->now : n->now + units_ser_ps(wire, rate);
-    nic->rr = f->next;
+    *rr = f->next;
     if (f->sent == f->bytes) {
         f->active = 0;
-        ring_remove(nic, f);
+        ring_remove(rr, f);
+    }
+    *out = pk;
+    return PULL_OK;
+}
+
+struct packet *nic_pull(struct pnet *n, struct port *p)
+{
+    struct nic *nic = &n->nics[p->node];
+    uint64_t soonest = UINT64_MAX;
+    struct packet *pk = NULL;
+    if (!nic->rr_train) { /* one class */
+        int st = pull_ring(n, p, nic, &nic->rr, &soonest, &pk);
+        if (st == PULL_NONE && soonest != UINT64_MAX)
+            port_wake_at(n, p, soonest);
+        return pk;
+    }
+    /* two classes: strict priority, or the one that has sent least for its
+     * DWRR weight (start-time fair queueing, DWRR's long-run shares) */
+    int train_first;
+    if (n->sc->fabric.scheduling == SCHED_STRICT)
+        train_first = n->tr->prio > n->sc->transport.data_priority;
+    else
+        train_first = !nic->rr || nic->vt_train <= nic->vt_data;
+    struct flow **order[2] = {&nic->rr_train, &nic->rr};
+    if (!train_first) {
+        order[0] = &nic->rr;
+        order[1] = &nic->rr_train;
+    }
+    int stalled = 0;
+    for (int k = 0; k < 2 && !pk; k++) {
+        int st = pull_ring(n, p, nic, order[k], &soonest, &pk);
+        stalled |= st == PULL_WINDOW;
+    }
+    if (pk) {
+        double w = (double)pkt_wire(pk);
+        if (pnet_is_train(n, pk->flow))
+            nic->vt_train += w / (double)n->dwrr_quantum[n->tr->prio];
+        else
+            nic->vt_data += w / (double)n->dwrr_quantum[n->sc->transport.data_priority];
+        /* a class that was idle banks no credit */
+        if (!nic->rr && nic->vt_data < nic->vt_train)
+            nic->vt_data = nic->vt_train;
+        if (!nic->rr_train && nic->vt_train < nic->vt_data)
+            nic->vt_train = nic->vt_data;
+    } else if (soonest != UINT64_MAX && !stalled) {
+        port_wake_at(n, p, soonest);
     }
     return pk;
 }
@@ -244,6 +306,7 @@ static void send_control(struct pnet *n, uint32_t node, struct flow *f,
     c->dscp = (uint8_t)n->sc->transport.cnp_dscp;
     c->prio = (uint8_t)n->sc->transport.cnp_priority;
     c->ce = 0;
+    c->gen = f->gen;
     c->psn = psn;
     c->t = n->now;
     port_queue(n, &n->ports[n->topo->nodes[node].first_port], c);
@@ -269,7 +332,7 @@ static void on_nak(struct pnet *n, struct flow *f, uint32_t psn)
     f->sent = off;
     if (!f->active) {
         f->active = 1;
-        ring_insert(&n->nics[f->src], f);
+        ring_insert(ring_of(n, &n->nics[f->src], f), f);
     }
     struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
     if (p->state == PORT_IDLE)
@@ -312,9 +375,56 @@ static int receiver_accepts(struct pnet *n, uint32_t node, struct flow *f,
     return 0;
 }
 
+/* A training flow is done: the step clock may end the step and schedule
+ * the next one. */
+static void train_flow_done(struct pnet *n, struct flow *f)
+{
+    f->done = 1;
+    f->done_ps = n->now;
+    if (train_clock_done(&n->tc, n->now) && n->tc.next_ps != UINT64_MAX)
+        pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0);
+}
+
+/* The current step's communication starts: every training flow again,
+ * as a new generation of the same queue pair (NCCL keeps its connections). */
+void nic_train_step(struct pnet *n)
+{
+    if (!train_clock_start(&n->tc, n->now)) {
+        if (n->tc.next_ps != UINT64_MAX) /* nothing leaves a node: the next step */
+            pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0);
+        return;
+    }
+    for (uint32_t i = n->n_flows; i < n->n_flows + n->n_train; i++) {
+        struct flow *f = &n->flows[i], keep = *f;
+        memset(f, 0, sizeof *f);
+        f->id = keep.id;
+        f->src = keep.src;
+        f->dst = keep.dst;
+        f->sport = keep.sport;
+        f->writer = keep.writer;
+        f->bytes = keep.bytes;
+        f->prio = keep.prio;
+        f->dscp = keep.dscp;
+        f->gen = (uint8_t)(keep.gen + 1);
+        f->cnps_rx = keep.cnps_rx;
+        f->decreases = keep.decreases;
+        f->start_ps = n->now;
+        nic_flow_start(n, f);
+    }
+}
+
 void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
 {
     struct flow *f = &n->flows[pk->flow];
+    if (pk->gen != f->gen) {
+        /* a training packet of an earlier step, still in the fabric */
+        if (pk->kind == PK_DATA) {
+            n->discarded_bytes += pk->payload;
+            n->train_discarded += pk->payload;
+        }
+        pnet_pkt_free(n, pk);
+        return;
+    }
     if (pk->kind == PK_CNP) {
         f->cnps_rx++;
         n->cnps_rx++;
@@ -338,6 +448,7 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     }
     if (!receiver_accepts(n, node, f, pk)) {
         n->discarded_bytes += pk->payload;
+        n->train_discarded += pnet_is_train(n, f->id) ? pk->payload : 0;
         pnet_pkt_free(n, pk);
         return;
     }
@@ -349,7 +460,7 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         if (cap && s->level + pk->payload > cap) {
             /* the fabric ignored our pause (watchdog) or headroom was short */
             n->drops_lossless++;
-            n->bytes_dropped += pk->payload;
+            pnet_drop_bytes(n, pk);
             pnet_pkt_free(n, pk);
             return;
         }
@@ -368,9 +479,10 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     }
     f->recv += pk->payload;
     n->bytes_delivered += pk->payload;
+    n->train_delivered += pnet_is_train(n, f->id) ? pk->payload : 0;
     n->pkts_delivered++;
     /* a request is acknowledged once all of it is in (bytes in the PSN field) */
-    if (n->window) {
+    if (n->window && !pnet_is_train(n, f->id)) {
         uint64_t req = n->sc->storage.request_size;
         uint64_t upto = f->recv == f->bytes ? f->bytes : f->recv / req * req;
         if (upto > f->acked) {
@@ -379,12 +491,16 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
             f->acked = upto;
         }
     }
-    if (f->recv == f->bytes && done_at != UINT64_MAX) {
+    if (f->recv == f->bytes && pnet_is_train(n, f->id)) {
+        train_flow_done(n, f);
+    } else if (f->recv == f->bytes && done_at != UINT64_MAX) {
         f->done = 1;
         f->done_ps = done_at;
         n->flows_done++;
         if (done_at > n->last_rx_ps)
             n->last_rx_ps = done_at;
+        if (n->flows_done == n->n_flows)
+            train_clock_ckpt_end(&n->tc, n->last_rx_ps);
     }
     if (pk->ce && n->sc->transport.cc == CC_DCQCN &&
         (!f->sent_cnp || n->now - f->last_cnp >= n->sc->transport.dcqcn.cnp_interval_ps))

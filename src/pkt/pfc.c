@@ -63,6 +63,7 @@ static void unpause(struct pnet *n, struct port *p, unsigned prio)
     uint8_t bit = (uint8_t)(1u << prio);
     if (!(p->paused & bit))
         return;
+    victim_note(n, p);
     p->paused &= (uint8_t)~bit;
     p->paused_ps += n->now - p->pause_since[prio];
     port_kick(n, p);
@@ -82,6 +83,7 @@ void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg)
     }
     p->pause_rx++;
     if (!(p->paused & bit)) {
+        victim_note(n, p);
         p->paused |= bit;
         p->pause_since[prio] = n->now;
         if (n->sc->fabric.pfc_watchdog && !p->is_host)
@@ -139,11 +141,15 @@ void pfc_on_watchdog(struct pnet *n, struct port *p, uint32_t arg)
         uint64_t wire = pkt_wire(pk);
         pktq_pop(&p->q[prio], wire);
         p->q_bytes -= wire;
+        if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {
+            victim_note(n, p);
+            p->train_q--;
+        }
         mmu_release(n, s, pk);
         n->drops_watchdog++;
         p->drops++;
         if (pk->kind == PK_DATA)
-            n->bytes_dropped += pk->payload;
+            pnet_drop_bytes(n, pk);
         pnet_pkt_free(n, pk);
     }
     p->qmask &= (uint8_t)~bit;

@@ -18,6 +18,7 @@
 #include "../scenario/scenario.h"
 #include "../stats/results.h"
 #include "../topo/topo.h"
+#include "../work/train.h"
 #include "../work/work.h"
 
 struct pnet;
@@ -37,6 +38,7 @@ enum ev_type {
     EV_SAMPLE,       /* telemetry sample */
     EV_CC_TIMER,     /* congestion-control timer of a flow; arg = generation */
     EV_DRAIN,        /* a storage node's ingest buffer reaches XON; arg = generation */
+    EV_TRAIN_STEP,   /* a training step's communication starts (train.c) */
 };
 
 enum pkt_kind { PK_DATA, PK_CNP, PK_NAK, PK_ACK };
@@ -49,6 +51,7 @@ struct packet {
     uint32_t in_port;  /* ingress port at the current switch */
     uint32_t psn;
     uint8_t kind, prio, dscp, ce;
+    uint8_t gen;       /* its flow's generation (training steps reuse flows) */
 };
 
 /* Intrusive FIFO of packets. */
@@ -96,6 +99,10 @@ struct port {
     uint64_t q_changed_t;    /* for the time-weighted occupancy histogram */
     double load;             /* adaptive: EWMA of bytes sent (bytes) */
     uint64_t load_t;
+    /* training traffic (train.c): its data packets queued here, their wire
+     * bytes sent, and the time they sat behind a PFC pause of their class */
+    uint32_t train_q;
+    uint64_t train_tx_bytes, victim_ps, victim_t;
 };
 
 struct flowlet {
@@ -160,6 +167,7 @@ struct flow {
     uint16_t sport;
     uint8_t active, done, sent_cnp, nak_sent, seen_any;
     uint8_t prio, dscp;       /* its traffic class */
+    uint8_t gen;              /* training: bumped every step (stale packets are dropped) */
 };
 
 struct nic {
@@ -174,6 +182,10 @@ struct nic {
     /* restore: the back end reads ahead at restore.read_rate; a packet
      * leaves once its payload is read (read_t: all sent so far is) */
     uint64_t read_t;
+    /* logical isolation: training's queue pairs in a ring of their own, and
+     * each class's bytes sent / its DWRR weight (start-time fair queueing) */
+    struct flow *rr_train;
+    double vt_train, vt_data;
 };
 
 struct pnet {
@@ -220,7 +232,38 @@ struct pnet {
     uint32_t sample_cap;      /* room in res->sample_* */
     uint64_t seg_tx[PATH_SETS]; /* wire bytes sent per segment */
     struct ckpt_capture *cap; /* packet capture (capture.h); NULL = none */
+    /* training traffic (train.c): flows [n_flows, n_flows + n_train), the
+     * same ones restarted every step; its bytes apart from the totals above */
+    const struct training *tr;
+    struct train_clock tc;
+    uint32_t n_train;
+    uint8_t train_bit;        /* 1 << its priority; 0 = no training here */
+    uint8_t train_own_class;  /* isolation logical: NICs schedule it as a class */
+    uint64_t train_sent, train_retx, train_delivered, train_dropped, train_discarded;
 };
+
+/* A training flow (or a packet of one)? */
+static inline int pnet_is_train(const struct pnet *n, uint32_t flow)
+{
+    return flow >= n->n_flows;
+}
+
+/* Payload of a dropped data packet, counted per class. */
+static inline void pnet_drop_bytes(struct pnet *n, const struct packet *pk)
+{
+    n->bytes_dropped += pk->payload;
+    if (pnet_is_train(n, pk->flow))
+        n->train_dropped += pk->payload;
+}
+
+/* Training packets held at p by a pause of their class: bring the victim
+ * time up to now (called before either condition changes). */
+static inline void victim_note(struct pnet *n, struct port *p)
+{
+    if (p->train_q && (p->paused & n->train_bit))
+        p->victim_ps += n->now - p->victim_t;
+    p->victim_t = n->now;
+}
 
 #define QHIST_BUCKETS 512
 unsigned qhist_bucket(uint64_t bytes);
@@ -327,6 +370,8 @@ void nic_flow_start(struct pnet *n, struct flow *f);
 void nic_rate_changed(struct pnet *n, struct flow *f);
 int nic_setup(struct pnet *n, struct err *e);
 void nic_on_drain(struct pnet *n, struct nic *s, uint32_t gen);
+/* training: start the current step's flows (EV_TRAIN_STEP) */
+void nic_train_step(struct pnet *n);
 
 /* capture.c: record a frame that p starts to send (a packet, or a PFC frame
  * of `in`), with n->cap set */

@@ -80,6 +80,10 @@ static struct packet *dequeue(struct pnet *n, struct port *p, unsigned prio)
     qhist_note(n, p);
     uint64_t wire = pkt_wire(q->head);
     struct packet *pk = pktq_pop(q, wire);
+    if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {
+        victim_note(n, p);
+        p->train_q--;
+    }
     p->q_bytes -= wire;
     if (!q->head)
         p->qmask &= (uint8_t)~(1u << prio);
@@ -169,6 +173,8 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     p->tx = NULL;
     p->state = PORT_IDLE;
     p->tx_bytes += wire;
+    if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow))
+        p->train_tx_bytes += wire; /* training's share, per link */
     n->seg_tx[p->seg] += wire; /* telemetry's throughput without a port scan */
     p->tx_pkts++;
     p->last_tx_t = n->now;
@@ -201,6 +207,10 @@ void port_queue(struct pnet *n, struct port *p, struct packet *pk)
 {
     qhist_note(n, p);
     uint64_t wire = pkt_wire(pk);
+    if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {
+        victim_note(n, p);
+        p->train_q++;
+    }
     pktq_push(&p->q[pk->prio], pk, wire);
     p->qmask |= (uint8_t)(1u << pk->prio);
     p->q_bytes += wire;

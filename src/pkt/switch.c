@@ -29,7 +29,7 @@ void switch_receive(struct pnet *n, uint32_t node, struct port *in,
          * violated invariant (engine.c) */
         out->drops++;
         if (pk->kind == PK_DATA)
-            n->bytes_dropped += pk->payload;
+            pnet_drop_bytes(n, pk);
         pnet_pkt_free(n, pk);
         return;
     }
@@ -38,7 +38,7 @@ void switch_receive(struct pnet *n, uint32_t node, struct port *in,
         n->drops_watchdog++;
         out->drops++;
         if (pk->kind == PK_DATA)
-            n->bytes_dropped += pk->payload;
+            pnet_drop_bytes(n, pk);
         pnet_pkt_free(n, pk);
         return;
     }

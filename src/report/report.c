@@ -105,6 +105,44 @@ static void summary_restore(FILE *out, const struct results *r)
             fmt_secs(f->completion_s, d, sizeof d));
 }
 
+/* training line (docs/training.md): its steps while the checkpoint runs
+ * against its baseline, and the class it had */
+static void summary_training(FILE *out, const struct scenario *sc, const struct results *r)
+{
+    const struct train_figures *g = &r->training;
+    char a[32], b[32], c[32], cls[96];
+    if (!g->on)
+        return;
+    if (!g->on_fabric)
+        snprintf(cls, sizeof cls, "its own fabric");
+    else if (!strcmp(g->isolation, "none"))
+        snprintf(cls, sizeof cls, "the checkpoint's class (priority %u)", g->priority);
+    else if (sc->fabric.scheduling == SCHED_STRICT)
+        snprintf(cls, sizeof cls, "priority %u vs %u, strict", g->priority,
+                 sc->transport.data_priority);
+    else {
+        char w[SCENARIO_TEXT];
+        snprintf(w, sizeof w, "%s", sc->fabric.dwrr_weights);
+        long wt = 1, wd = 1, i = 0;
+        for (char *tok = strtok(w, ","); tok; tok = strtok(NULL, ","), i++) {
+            if (i == (long)g->priority)
+                wt = strtol(tok, NULL, 10);
+            if (i == (long)sc->transport.data_priority)
+                wd = strtol(tok, NULL, 10);
+        }
+        snprintf(cls, sizeof cls, "priority %u vs %u, DWRR %ld:%ld", g->priority,
+                 sc->transport.data_priority, wt, wd);
+    }
+    fprintf(out, "  training    step %s -> %s while the checkpoint runs (%+.0f%%), %u of %u "
+                 "steps slowed, %s lost; isolation %s (%s)",
+            fmt_secs(g->baseline_step_s, a, sizeof a), fmt_secs(g->during_step_s, b, sizeof b),
+            100 * g->slowdown, g->slowed, g->steps, fmt_secs(g->lost_s, c, sizeof c),
+            g->isolation, cls);
+    if (r->has_packet_stats && g->on_fabric)
+        fprintf(out, "; PFC victim %s", fmt_secs(g->victim_paused_s, a, sizeof a));
+    fputc('\n', out);
+}
+
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r)
 {
     char a[32], b[32], c[32], d[32], e[32], src[1024];
@@ -156,6 +194,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     else
         fprintf(out, "  writers     did not finish: %u of %u transfers complete\n", r->flows_done,
                 r->transfers);
+    summary_training(out, sc, r);
     if (!strncmp(r->engine_reason, "auto", 4))
         fprintf(out, "  engine      %s: %s\n", r->engine_reason, r->engine);
     if (!strcmp(r->engine, "fluid") && r->n_unmodelled) {
@@ -445,6 +484,49 @@ void report_clos_json(json_t *root, const struct results *r)
     }
 }
 
+/* training.* (docs/training.md): only when training.traffic is collectives */
+static void json_training(json_t *root, const struct results *r)
+{
+    const struct train_figures *g = &r->training;
+    if (!g->on)
+        return;
+    json_t *o = json_object();
+    json_object_set_new(o, "isolation", json_string(g->isolation));
+    json_object_set_new(o, "on_fabric", json_boolean(g->on_fabric));
+    json_object_set_new(o, "priority", json_integer(g->priority));
+    json_object_set_new(o, "steps", json_integer(g->steps));
+    json_object_set_new(o, "slowed_steps", json_integer(g->slowed));
+    json_object_set_new(o, "baseline_step_s", json_real(g->baseline_step_s));
+    json_object_set_new(o, "compute_s", json_real(g->compute_s));
+    json_object_set_new(o, "baseline_comm_s", json_real(g->comm0_s));
+    json_t *st = json_object(), *cm = json_object();
+    json_object_set_new(st, "p50", json_real(g->step_p50_s));
+    json_object_set_new(st, "p99", json_real(g->step_p99_s));
+    json_object_set_new(st, "max", json_real(g->step_max_s));
+    json_object_set_new(cm, "p50", json_real(g->comm_p50_s));
+    json_object_set_new(cm, "p99", json_real(g->comm_p99_s));
+    json_object_set_new(cm, "max", json_real(g->comm_max_s));
+    json_object_set_new(o, "step_s", st);
+    json_object_set_new(o, "comm_s", cm);
+    json_object_set_new(o, "step_during_checkpoint_s", json_real(g->during_step_s));
+    json_object_set_new(o, "slowdown", json_real(g->slowdown));
+    json_object_set_new(o, "lost_s", json_real(g->lost_s));
+    /* null where the engine cannot know (fluid: no PFC) */
+    json_object_set_new(o, "victim_paused_s",
+                        r->has_packet_stats ? json_real(g->victim_paused_s) : json_null());
+    json_object_set_new(o, "bytes", json_integer((json_int_t)g->bytes));
+    json_object_set_new(o, "bytes_per_step", json_integer((json_int_t)g->bytes_per_step));
+    json_object_set_new(o, "flows_per_step", json_integer(g->flows_per_step));
+    json_object_set_new(o, "dp", json_integer(g->dp));
+    json_object_set_new(o, "dp_nodes", json_integer(g->dp_nodes));
+    json_t *ls = json_object();
+    for (int i = 0; i < PATH_LINK_SETS; i++)
+        json_object_set_new(ls, path_seg_key(path_link_sets[i]),
+                            json_integer((json_int_t)g->seg_bytes[path_link_sets[i]]));
+    json_object_set_new(o, "link_set_wire_bytes", ls);
+    json_object_set_new(root, "training", o);
+}
+
 int report_json(FILE *out, const struct scenario *sc, const struct results *r,
                 int perf, struct err *e)
 {
@@ -508,6 +590,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
         put_dotted(root, "restore.restart_s", json_real(f->restart_s));
         put_dotted(root, "restore.recovery_s", json_real(f->recovery_s));
     }
+    json_training(root, r);
     put_dotted(root, "bound.completion_s", json_real(r->bound_s));
     put_dotted(root, "bound.limit", json_string(path_seg_key(r->bound_limit)));
     put_dotted(root, "bound.limit_label", json_string(path_seg_label(r->bound_limit)));

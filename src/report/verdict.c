@@ -159,6 +159,8 @@ json_t *segments_json(const struct results *r)
         json_object_set_new(o, "bound_s", json_real(f->bound_s));
         if (r->has_packet_stats)
             json_object_set_new(o, "paused_s", json_real(f->paused_s));
+        if (r->training.on) /* of bytes: what training put on this segment's links */
+            json_object_set_new(o, "training_bytes", json_real((double)r->training.seg_bytes[s]));
         json_object_set_new(o, "bottleneck", json_boolean(r->finished && s == r->bottleneck.seg));
         json_array_append_new(a, o);
     }

@@ -176,6 +176,10 @@ static const struct key keys[] = {
      "round robin); the CNP priority is always strict", "strict|dwrr"},
     {"fabric.dwrr_weights", T_TEXT, FIELD(fabric.dwrr_weights),
      "1,1,1,1,1,1,1,1", NULL, NULL, "DWRR weights of priorities 0-7", NULL},
+    {"fabric.isolation", T_ENUM, FIELD(training.isolation), "logical", NULL, NULL,
+     "training traffic (training.traffic) against the checkpoint: physical (its own "
+     "fabric, not this one), logical (this fabric, its own class training.priority) "
+     "or none (the checkpoint's class)", "none|logical|physical"},
 
     {"fabric.links_per_spine", T_COUNT, FIELD(fabric.links_per_spine), "1", "1",
      "64", "parallel links between each leaf and each spine", NULL},
@@ -403,6 +407,31 @@ static const struct key keys[] = {
      "USD, EUR, CNY)", NULL},
     {"training.checkpoint_interval", T_TIME, FIELD(training.interval_ps),
      "1800s", "1ps", "10000000s", "training time between checkpoints", NULL},
+    {"training.traffic", T_ENUM, FIELD(training.traffic), "none", NULL, NULL,
+     "the training job's own traffic beside the checkpoint: none or collectives "
+     "(DP all-reduce, PP activations, all-to-all per step; docs/training.md)",
+     "none|collectives"},
+    {"training.collective", T_ENUM, FIELD(training.collective), "ring", NULL, NULL,
+     "DP all-reduce: ring (flat over the group's GPUs) or hierarchical (intra-node "
+     "reduce, inter-node ring, intra-node broadcast)", "ring|hierarchical"},
+    {"training.compute_time", T_TIME, FIELD(training.compute_ps), "0", NULL, "100000s",
+     "compute part of a step; 0 = step_time less the uncongested communication", NULL},
+    {"training.overlap", T_REAL, FIELD(training.overlap), "0", "0", "0.99",
+     "fraction of a step's communication hidden behind its compute", NULL},
+    {"training.grad_bytes", T_SIZE, FIELD(training.grad_bytes), "0", NULL, "1TB",
+     "gradient bytes per GPU in its DP all-reduce per step; 0 = params x weight "
+     "bytes / (tp x pp)", NULL},
+    {"training.activation_bytes", T_SIZE, FIELD(training.activation_bytes), "0", NULL,
+     "1TB", "pipeline activation bytes each GPU sends to its next stage per step "
+     "(and as many gradient bytes back)", NULL},
+    {"training.alltoall_bytes", T_SIZE, FIELD(training.alltoall_bytes), "0", NULL,
+     "1TB", "all-to-all (MoE) bytes each GPU spreads over its DP group per step", NULL},
+    {"training.steps", T_UINT, FIELD(training.steps), "0", NULL, "100000",
+     "training steps to simulate; 0 = until the checkpoint is done, then one more", NULL},
+    {"training.priority", T_COUNT, FIELD(training.priority), "4", "0", "7",
+     "802.1p priority of training traffic under fabric.isolation logical", NULL},
+    {"training.dscp", T_COUNT, FIELD(training.dscp), "34", "0", "63",
+     "DSCP of training traffic under fabric.isolation logical", NULL},
 
     {"failures.mtbf_per_node", T_REAL, FIELD(failures.mtbf_node_h), "0", "0",
      "1e9", "mean time between failures of one node, hours; 0 = use per GPU",
@@ -1094,6 +1123,40 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
 }
 
 
+/* Training traffic (src/work/train.h): gradient bytes to move, and under
+ * logical isolation a class of its own. */
+static int validate_training(const struct scenario *sc, struct err *e)
+{
+    if (sc->training.traffic == TRAFFIC_NONE)
+        return 0;
+    if (sc->model.name == MODEL_NONE && !sc->training.grad_bytes)
+        return scenario_fail(sc, e, "training.grad_bytes",
+                             "training.traffic collectives without a model (model.name none) "
+                             "needs the gradient bytes each GPU all-reduces per step");
+    if (sc->training.isolation != ISO_LOGICAL)
+        return 0;
+    uint32_t p = sc->training.priority, d = sc->training.dscp;
+    if (p == sc->transport.data_priority || p == sc->transport.cnp_priority)
+        return scenario_fail(sc, e, "training.priority",
+                             "fabric.isolation logical needs a class of its own: priority %" PRIu32
+                             " is the %s priority; choose another or fabric.isolation none",
+                             p, p == sc->transport.cnp_priority ? "CNP" : "checkpoint (data)");
+    if (d == sc->transport.data_dscp || d == sc->transport.cnp_dscp)
+        return scenario_fail(sc, e, "training.dscp",
+                             "fabric.isolation logical needs a DSCP of its own: %" PRIu32
+                             " is the %s DSCP", d,
+                             d == sc->transport.cnp_dscp ? "CNP" : "checkpoint (data)");
+    /* RoCE collectives need a lossless class: lossy, the engine would drop
+     * them (it models no retransmission timeout) */
+    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
+    if (sc->fabric.pfc && mask >= 0 && !((mask >> p) & 1))
+        return scenario_fail(sc, e, blame(sc, "fabric.pfc.priorities", "training.priority"),
+                             "training's priority %" PRIu32 " is not lossless: add it to "
+                             "fabric.pfc.priorities (\"%s,%" PRIu32 "\") for RoCE collectives, "
+                             "or use fabric.isolation none", p, sc->fabric.pfc_priorities, p);
+    return 0;
+}
+
 int scenario_validate(const struct scenario *user, struct err *e)
 {
     char a[32], b[32];
@@ -1125,6 +1188,8 @@ int scenario_validate(const struct scenario *user, struct err *e)
                              "simulator clock allows (%" PRIu64 " s)",
                              units_fmt_size(sc->workload.bytes_per_writer, a, sizeof a),
                              CLOCK_LIMIT_PS / PS_PER_S);
+    if (validate_training(sc, e) < 0)
+        return -1;
     return validate_fabric(sc, e);
 }
 

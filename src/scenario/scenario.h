@@ -53,6 +53,10 @@ enum placement { PLACE_ROUND_ROBIN, PLACE_HASH, PLACE_FILE_MOD };
 enum stripe_start { START_ROUND_ROBIN, START_RANDOM };
 enum ckpt_phase { PHASE_SAVE, PHASE_RESTORE, PHASE_BOTH };
 enum restore_mode { RESTORE_EVERY_REPLICA, RESTORE_ONE_BROADCAST };
+/* training traffic on the fabric (src/work/train.h, docs/training.md) */
+enum train_traffic { TRAFFIC_NONE, TRAFFIC_COLLECTIVES };
+enum train_collective { COLL_RING, COLL_HIERARCHICAL };
+enum isolation_kind { ISO_NONE, ISO_LOGICAL, ISO_PHYSICAL };
 
 struct scenario {
     uint64_t seed;
@@ -203,6 +207,16 @@ struct scenario {
         double gpu_hour_cost;
         char currency[SCENARIO_TEXT]; /* printed beside every money figure */
         uint64_t interval_ps;   /* training time between checkpoints */
+        /* its traffic on this fabric (src/work/train.h) */
+        int traffic;            /* enum train_traffic */
+        int collective;         /* enum train_collective */
+        uint64_t compute_ps;    /* 0 = step_time less the uncongested communication */
+        double overlap;         /* fraction of communication hidden behind compute */
+        uint64_t grad_bytes;    /* per GPU per step; 0 = from the model */
+        uint64_t activation_bytes, alltoall_bytes; /* per GPU per step */
+        uint32_t steps;         /* 0 = until the checkpoint is done, then one more */
+        uint32_t priority, dscp; /* its class under isolation logical */
+        int isolation;          /* fabric.isolation: enum isolation_kind */
     } training;
     struct {
         double mtbf_node_h, mtbf_gpu_h; /* hours; at most one > 0 */

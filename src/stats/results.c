@@ -15,6 +15,11 @@ void results_release(struct results *r)
     free(r->sample_max_queue);
     free(r->writer_s);
     series_release(&r->series);
+    free(r->training.begin_s);
+    free(r->training.step_s);
+    free(r->training.comm_s);
+    r->training.begin_s = r->training.step_s = r->training.comm_s = NULL;
+    r->training.steps = 0;
     r->sample_max_queue = NULL;
     r->writer_s = NULL;
     r->n_writer_s = 0;

@@ -28,6 +28,30 @@ struct cost_figures {
     double lost_gpu_hours_per_day, lost_money_per_day; /* all waste: 1 - goodput */
 };
 
+/* Training traffic beside the checkpoint (src/work/train.h,
+ * docs/training.md). Steps run from the checkpoint's trigger; a step is
+ * slowed when it took more than TRAIN_SLOWED x the baseline longer. */
+#define TRAIN_SLOWED 0.01
+struct train_figures {
+    int on;                    /* training.traffic collectives */
+    int on_fabric;             /* 0: isolation physical, the baseline steps */
+    const char *isolation;     /* fabric.isolation */
+    uint32_t priority;         /* its priority on this fabric */
+    uint32_t steps, slowed;
+    double baseline_step_s, compute_s, comm0_s; /* comm0: uncongested, analytic */
+    double step_p50_s, step_p99_s, step_max_s;
+    double comm_p50_s, comm_p99_s, comm_max_s;
+    double during_step_s;      /* mean of the steps that began before the checkpoint ended */
+    double slowdown;           /* during_step_s / baseline - 1 */
+    double lost_s;             /* sum over steps of the time beyond the baseline */
+    double ckpt_end_s;         /* trigger -> the checkpoint's last byte */
+    double victim_paused_s;    /* packet engine: training held by PFC on links not toward storage */
+    uint64_t bytes, bytes_per_step;
+    uint64_t seg_bytes[PATH_SETS]; /* packet engine: training wire bytes per link set */
+    uint32_t flows_per_step, dp, dp_nodes;
+    double *begin_s, *step_s, *comm_s; /* [steps], owned */
+};
+
 /* Progress of a running engine, for a caller's progress line: called every
  * 65536 events; must not touch the run (results stay identical). */
 struct ckpt_progress_info {
@@ -196,6 +220,7 @@ struct results {
     /* the checkpoint as planned (src/work) and what it costs (src/cost) */
     struct plan_summary plan;
     struct cost_figures cost;
+    struct train_figures training;
 
     /* the restore, when simulated (phase restore: the run above is it) */
     int phase;                 /* enum ckpt_phase */

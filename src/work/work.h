@@ -34,6 +34,8 @@ struct transfer {
     uint8_t prio;        /* 0 = transport.data_priority, else 802.1p priority + 1 */
 };
 
+struct training;
+
 struct workload {
     struct transfer *xfers;
     uint32_t n;
@@ -55,6 +57,9 @@ struct workload {
     uint64_t *create_slot;   /* [n_files] start of each create's slot, ascending
                               * (the service's busy time before any fsync);
                               * NULL without a metadata rate */
+    /* the training job's traffic beside it (train.h); NULL = none. Set by
+     * ckpt_prepare after workload_build. */
+    const struct training *train;
 };
 
 /* The scenario the topology is built from: every NIC of a compute node is
