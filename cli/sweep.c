@@ -488,7 +488,8 @@ static int build_point(const struct sweep *sw, int p, struct scenario *sc, struc
             static const char *const own[] = {"--jobs", "--vary", "--points", "--out",
                                               "--report", "--seeds", "--knob", "--minimize",
                                               "--maximize", "--constraint", "--budget",
-                                              "--json", "--recheck"};
+                                              "--json", "--recheck", "--method",
+                                              "--sample-seed"};
             const char *skip = NULL;
             for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
                 if (opt_value(sw->argc, sw->argv, &i, own[k], k == 0 ? "-j" : NULL, &skip))
