@@ -546,6 +546,13 @@ else
     else
         bad "tune_same_mpirun_2_3: $(diff "$tmp/t1" "$tmp/tm3" | head -5)"
     fi
+    # a rank that cannot read an input rank 0 reads (standard input: only rank 0
+    # gets it) stops every rank, and rank 0 says so
+    printf 'fabric.spines=2\n' | timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" sweep \
+        --points /dev/stdin --out "$tmp/x.csv" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -ne 0 ] && [ "$(grep -c 'sweep: another MPI rank could not set up' "$tmp/err")" -eq 1 ] &&
+        ok mpi_other_rank_setup_fails || bad "mpi_other_rank_setup_fails (exit $rc): $(head -3 "$tmp/err")"
     timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" tune --knob fabric.spine=1,2 \
         >/dev/null 2>"$tmp/err"
     rc=$?
