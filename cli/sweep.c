@@ -488,7 +488,8 @@ static int build_point(const struct sweep *sw, int p, struct scenario *sc, struc
             static const char *const own[] = {"--jobs", "--vary", "--points", "--out",
                                               "--report", "--seeds", "--knob", "--minimize",
                                               "--maximize", "--constraint", "--budget",
-                                              "--json", "--recheck"};
+                                              "--json", "--recheck", "--method",
+                                              "--sample-seed"};
             const char *skip = NULL;
             for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
                 if (opt_value(sw->argc, sw->argv, &i, own[k], k == 0 ? "-j" : NULL, &skip))
@@ -1382,6 +1383,7 @@ int sweep_par_init(struct sweep_par *par, const char *cmd)
 {
     memset(par, 0, sizeof *par);
     par->ranks = 1;
+    par->cmd = cmd;
     int launched = launched_ranks();
 #ifdef CKPT_MPI
     if (launched > 1) {
@@ -1418,8 +1420,13 @@ int sweep_par_init(struct sweep_par *par, const char *cmd)
 int sweep_par_agree(struct sweep_par *par, int rc)
 {
 #ifdef CKPT_MPI
+    int mine = rc;
     if (par->mpi)
         MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    /* only rank 0 speaks: say why it stops when another rank failed */
+    if (par->mpi && par->rank == 0 && mine == 0 && rc != 0)
+        fprintf(stderr, "ckptnet: %s: another MPI rank could not set up (a file that rank "
+                        "cannot read, such as standard input?)\n", par->cmd);
 #endif
     par->live = rc == 0 ? par->ranks - 1 : 0;
     return rc;
@@ -1439,7 +1446,15 @@ void sweep_serve(struct sweep_par *par, const char *file, int argc, char **argv)
         int len = 0;
         int32_t h[3];
         MPI_Send(&r, (int)sizeof r, MPI_BYTE, 0, TAG_RES, MPI_COMM_WORLD);
-        MPI_Probe(0, TAG_WORK, MPI_COMM_WORLD, &ms);
+        /* wait politely: OpenMPI's blocking probe keeps a core busy, and a
+         * rank can wait long (tune: for a batch's slowest run) */
+        for (int flag = 0;;) {
+            MPI_Iprobe(0, TAG_WORK, MPI_COMM_WORLD, &flag, &ms);
+            if (flag)
+                break;
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
         MPI_Get_count(&ms, MPI_BYTE, &len);
         if (len + 1 > cap) {
             char *nb = realloc(buf, (size_t)len + 1);

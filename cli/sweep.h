@@ -57,6 +57,7 @@ struct sweep {
  * the other ranks as they ask, and ranks with nothing to do wait, idle,
  * for the next batch until sweep_par_end. */
 struct sweep_par {
+    const char *cmd;           /* "sweep" or "tune", for errors */
     int rank, ranks;
     int mpi;                   /* MPI_Init called */
     int live;                  /* rank 0: ranks serving (not yet told to stop) */

@@ -1,9 +1,12 @@
-/* ckptnet tune: a deterministic local search over a few knobs. Coordinate
- * descent: from the start point, try every value of one knob with the others
- * held, keep the best, knob after knob, pass after pass, until a pass changes
- * nothing or the run budget is spent. Each batch of candidates runs in the
- * sweep's worker processes (sweep_run_all), so the answer is the same
- * whatever -j. docs/sweep.md describes the search and its output. */
+/* ckptnet tune: a deterministic search over a few knobs. --method lhs: a
+ * seeded Latin hypercube sample, successive halving of its best points with
+ * more seeds, then coordinate descent from the survivor; --method
+ * coordinate: the descent alone (try every value of one knob with the others
+ * held, keep the best, knob after knob, until no knob improves or the run
+ * budget is spent). Each batch of points runs in the sweep's worker
+ * processes and MPI ranks (sweep_run_all), so the answer is the same whatever
+ * -j or ranks. docs/sweep.md describes the search and its output. */
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@
 #include <unistd.h>
 
 #include "sweep.h"
+#include "../src/core/rng.h"
 
 #define MAX_KNOBS SWEEP_MAX_KEYS
 #define MAX_KV 64
@@ -19,18 +23,26 @@
 #define MAX_CONS 16
 #define MAX_GIVEN 512   /* scenario keys (116 today) */
 #define N_SHOW 5
+#define HALVING_ROUNDS 3
+#define RNG_TUNE 0x74756e65 /* the Latin hypercube's stream ("tune") */
+
+enum { M_LHS, M_COORDINATE };
 
 static const char usage_tune[] =
     "usage: ckptnet tune [SCENARIO.yaml] [--knob key=v1,v2,...]...\n"
     "                    [--minimize F | --maximize F] [--constraint F<=X]...\n"
     "                    [--budget N] [--seeds N] [--recheck K] [--json FILE]\n"
+    "                    [--method lhs|coordinate] [--sample-seed N]\n"
     "                    [-j N] [--set k=v]... [--engine E] [--quiet]\n"
     "\n"
-    "Search the knobs' values for the best figure by coordinate descent: from the\n"
-    "start point, try every value of one knob with the others held, keep the best\n"
-    "(a tie keeps the current value), knob after knob, until no knob improves\n"
-    "alone (at most 10 passes) or the budget is spent. It is a local search: it\n"
-    "runs far fewer points than the grid (ckptnet sweep runs the whole grid).\n"
+    "Search the knobs' values for the best figure. --method lhs (the default):\n"
+    "a seeded Latin hypercube sample of the knobs (a third of the budget; a grid\n"
+    "no larger is run whole), successive halving of the best (the best third\n"
+    "again with twice the seeds, up to 3 rounds), then coordinate descent from\n"
+    "the survivor. --method coordinate: coordinate descent alone from the start\n"
+    "point. Coordinate descent tries every value of one knob with the others\n"
+    "held, keeps the best (a tie keeps the current value), knob after knob,\n"
+    "until no knob improves alone (at most 10 passes) or the budget is spent.\n"
     "Without --knob it searches the default knobs (docs/sweep.md) from the\n"
     "scenario as given: queue pairs per writer, load balancing with the receiver,\n"
     "congestion control with its DCQCN preset, the DCQCN rate-increase timer, ECN\n"
@@ -54,6 +66,8 @@ static const char usage_tune[] =
     "  --seeds N        runs per point (default 1); a point's figure is the mean\n"
     "  --recheck K      re-run the K best points with 4x the seeds and choose\n"
     "                   among them (runs outside the budget)\n"
+    "  --method M       lhs (default) or coordinate\n"
+    "  --sample-seed N  the Latin hypercube's seed (default 1)\n"
     "  --json FILE      every point of the search and the winner's full results\n"
     "  -j, --jobs N     worker processes (default: the number of cores); under\n"
     "                   mpirun (build/ckptnet-mpi): rank 0's, default 1, 0 = it\n"
@@ -93,7 +107,10 @@ struct eval {
     int idx[MAX_KNOBS];
     int seeds, ok, feasible;
     double obj;
-    double fig[F_COUNT];      /* means over the seeds */
+    double fig[F_COUNT];      /* means over the first seeds (--seeds): points compare on these */
+    /* every seed the point ran (successive halving adds seeds): */
+    int all_seeds, all_ok, all_feasible;
+    double all_obj, all_sum[F_COUNT];
     char bottleneck[24];
     char why[128];            /* not feasible: why */
 };
@@ -117,6 +134,8 @@ struct tune {
     int n_knobs, defaults;
     struct knob k[MAX_KNOBS];
     int fig, maximize, seeds, jobs, quiet, budget, recheck;
+    int method;               /* M_LHS or M_COORDINATE */
+    uint64_t sample_seed;     /* the Latin hypercube's */
     int n_cons;
     struct cons c[MAX_CONS];
     struct scenario base;     /* file and --set, not resolved */
@@ -264,6 +283,28 @@ static int parse_tune(int argc, char **argv, struct tune *t, int *help)
                 goto needs;
             if (parse_constraint(t, v))
                 return 2;
+        } else if ((k = sweep_opt(argc, argv, &i, "--method", NULL, &v))) {
+            if (k < 0)
+                goto needs;
+            if (!strcmp(v, "lhs") || !strcmp(v, "coordinate")) {
+                t->method = v[0] == 'l' ? M_LHS : M_COORDINATE;
+            } else {
+                fprintf(stderr, "ckptnet: tune: --method: expected lhs or coordinate, got "
+                                "\"%s\"\n", v);
+                return 2;
+            }
+        } else if ((k = sweep_opt(argc, argv, &i, "--sample-seed", NULL, &v))) {
+            if (k < 0)
+                goto needs;
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (errno || end == v || *end || v[0] == '-') {
+                fprintf(stderr, "ckptnet: tune: --sample-seed: expected a whole number >= 0, "
+                                "got \"%s\"\n", v);
+                return 2;
+            }
+            t->sample_seed = n;
         } else if ((k = sweep_opt(argc, argv, &i, "--json", NULL, &v))) {
             if (k < 0)
                 goto needs;
@@ -434,24 +475,39 @@ static struct eval *find_eval(struct tune *t, const int *idx)
     return NULL;
 }
 
-static void judge(struct tune *t, struct eval *e, const struct eval *base)
+/* Feasible (every run ok, the objective present, every constraint held)
+ * figures fig; *obj the objective, why (when not) the reason. */
+static int feasible(const struct tune *t, const double *fig, int ok, const struct eval *base,
+                    double *obj, char *why, size_t whylen)
 {
-    e->feasible = e->ok;
-    e->obj = e->fig[t->fig];
-    if (e->ok && isnan(e->obj)) {
-        e->feasible = 0;
-        snprintf(e->why, sizeof e->why, "no %s", sweep_fig_name[t->fig]);
+    *obj = fig[t->fig];
+    if (!ok)
+        return 0;
+    if (isnan(*obj)) {
+        snprintf(why, whylen, "no %s", sweep_fig_name[t->fig]);
+        return 0;
     }
-    for (int i = 0; i < t->n_cons && e->feasible; i++) {
+    for (int i = 0; i < t->n_cons; i++) {
         const struct cons *c = &t->c[i];
-        double x = c->rel ? c->x * base->fig[c->fig] : c->x, v = e->fig[c->fig];
+        double x = c->rel ? c->x * base->fig[c->fig] : c->x, v = fig[c->fig];
         int okc = c->op == '<' ? v <= x : c->op == '>' ? v >= x : v == x;
         if (!okc) {
-            e->feasible = 0;
-            snprintf(e->why, sizeof e->why, "%s %.4g %s %.4g", sweep_fig_name[c->fig], v,
+            snprintf(why, whylen, "%s %.4g %s %.4g", sweep_fig_name[c->fig], v,
                      c->op == '<' ? ">" : c->op == '>' ? "<" : "!=", x);
+            return 0;
         }
     }
+    return 1;
+}
+
+static void judge(struct tune *t, struct eval *e, const struct eval *base)
+{
+    e->feasible = feasible(t, e->fig, e->ok, base, &e->obj, e->why, sizeof e->why);
+    double mean[F_COUNT];
+    char why[128];
+    for (int i = 0; i < F_COUNT; i++)
+        mean[i] = e->all_sum[i] / e->all_seeds;
+    e->all_feasible = feasible(t, mean, e->all_ok, base, &e->all_obj, why, sizeof why);
 }
 
 static void json_textn(FILE *f, const char *s, size_t n)
@@ -510,9 +566,10 @@ static void json_run(struct tune *t, const int *idx, const struct sweep_res *r)
     fputc('}', t->jf);
 }
 
-/* Run the points idx[0..n) with seeds each, into evals at slot[0..n). */
+/* Run the points idx[0..n) with seeds each (seed indices seed0, seed0+1,
+ * ...), into evals at slot[0..n): new evals, or (add) more seeds of them. */
 static int run_points(struct tune *t, int (*idx)[MAX_KNOBS], struct eval **slot, int n,
-                      int seeds)
+                      int seeds, int seed0, int add)
 {
     struct sweep sw = {0};
     sw.file = t->file;
@@ -523,6 +580,7 @@ static int run_points(struct tune *t, int (*idx)[MAX_KNOBS], struct eval **slot,
         memcpy(sw.keys[k], t->k[k].key, SWEEP_KEY_LEN);
     sw.n_points = n;
     sw.seeds = seeds;
+    sw.seed0 = seed0;
     sw.n_runs = n * seeds;
     sw.vals = calloc((size_t)n * (size_t)t->n_knobs + 1, sizeof *sw.vals);
     struct sweep_res *res = calloc((size_t)sw.n_runs, sizeof *res);
@@ -537,23 +595,30 @@ static int run_points(struct tune *t, int (*idx)[MAX_KNOBS], struct eval **slot,
     t->runs += sw.n_runs;
     for (int p = 0; p < n; p++) {
         struct eval *e = slot[p];
-        memset(e, 0, sizeof *e);
-        memcpy(e->idx, idx[p], sizeof e->idx);
-        e->seeds = seeds;
-        e->ok = 1;
+        if (!add) {
+            memset(e, 0, sizeof *e);
+            memcpy(e->idx, idx[p], sizeof e->idx);
+            e->seeds = seeds;
+            e->ok = e->all_ok = 1;
+        }
+        e->all_seeds += seeds;
         for (int s = 0; s < seeds; s++) {
             const struct sweep_res *r = &res[p * seeds + s];
             if (t->jf)
                 json_run(t, idx[p], r);
-            if (s == 0)
+            if (s == 0 && !add)
                 memcpy(e->bottleneck, r->bottleneck, sizeof e->bottleneck);
-            if (r->status != SWEEP_OK && e->ok) {
+            if (r->status != SWEEP_OK && !add && e->ok) {
                 e->ok = 0;
                 snprintf(e->why, sizeof e->why, "%s",
                          r->status == SWEEP_FAILED ? "failed" : "violated");
             }
-            for (int i = 0; i < F_COUNT; i++)
-                e->fig[i] += r->fig[i] / seeds;
+            e->all_ok &= r->status == SWEEP_OK;
+            for (int i = 0; i < F_COUNT; i++) {
+                if (!add)
+                    e->fig[i] += r->fig[i] / seeds;
+                e->all_sum[i] += r->fig[i];
+            }
         }
     }
     rc = 0;
@@ -567,9 +632,11 @@ out:
  * budget (the ones past it stay unknown). */
 static int evaluate(struct tune *t, int (*idx)[MAX_KNOBS], int n)
 {
-    int todo[MAX_KV + 1][MAX_KNOBS];
-    struct eval *slot[MAX_KV + 1];
-    int m = 0;
+    int (*todo)[MAX_KNOBS] = malloc((size_t)(n + 1) * sizeof *todo);
+    struct eval **slot = malloc((size_t)(n + 1) * sizeof *slot);
+    int m = 0, rc = -1;
+    if (!todo || !slot)
+        goto out;
     for (int i = 0; i < n; i++) {
         int dup = 0;
         for (int j = 0; j < m; j++)
@@ -582,16 +649,22 @@ static int evaluate(struct tune *t, int (*idx)[MAX_KNOBS], int n)
         t->out_of_budget = 1;
         m = room > 0 ? room : 0;
     }
+    rc = 0;
     if (!m || t->n_ev + m > t->cap_ev)
-        return 0;
+        goto out;
     for (int p = 0; p < m; p++)
         slot[p] = &t->ev[t->n_ev + p];
-    if (run_points(t, todo, slot, m, t->seeds) < 0)
-        return -1;
+    if (run_points(t, todo, slot, m, t->seeds, 0, 0) < 0) {
+        rc = -1;
+        goto out;
+    }
     t->n_ev += m;
     for (int p = 0; p < m; p++)
         judge(t, slot[p], &t->ev[0]);
-    return 0;
+out:
+    free(todo);
+    free(slot);
+    return rc;
 }
 
 /* a better than b: feasible first, then the objective; ties are not better */
@@ -736,6 +809,162 @@ static int json_best(struct tune *t, const struct eval *best)
     return rc;
 }
 
+/* a better than b over every seed it ran (successive halving) */
+static int better_all(const struct tune *t, const struct eval *a, const struct eval *b)
+{
+    if (!a->all_feasible)
+        return 0;
+    if (!b->all_feasible)
+        return 1;
+    return t->maximize ? a->all_obj > b->all_obj : a->all_obj < b->all_obj;
+}
+
+/* Stable insertion sort of v[0..n), best first. */
+static void sort_evals(const struct tune *t, struct eval **v, int n, int all)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && (all ? better_all(t, v[j], v[j - 1])
+                                      : better(t, v[j], v[j - 1])); j--) {
+            struct eval *x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+}
+
+static int is_given(const struct tune *t, const int *idx)
+{
+    return !memcmp(idx, t->ev[0].idx, sizeof t->ev[0].idx);
+}
+
+static void put_stage(const struct tune *t, const char *what, const struct eval *e, int all)
+{
+    printf("%s; best ", what);
+    if (is_given(t, e->idx))
+        printf("(the scenario as given)");
+    else
+        put_point(t, e->idx);
+    printf(": %s=", sweep_fig_name[t->fig]);
+    if (all ? e->all_feasible : e->feasible)
+        printf("%.6g", all ? e->all_obj : e->obj);
+    else
+        printf("(%s)", e->why[0] ? e->why : "infeasible");
+    if (all)
+        printf(" (mean over %d seeds)", e->all_seeds);
+    putchar('\n');
+}
+
+/* --method lhs, before the coordinate descent. 1. A Latin hypercube
+ * sample: n points (a third of the budget left; a grid no larger runs
+ * whole); each knob's values are dealt evenly over the points (point i
+ * takes the value of stratum i, strata shuffled per knob with the seeded
+ * stream), so every value of every knob is tried and the knobs are mixed.
+ * 2. Successive halving: the best third of the points (at least two, the
+ * feasible ones) run again with as many new seeds as they have, and are
+ * ranked over all their seeds, up to HALVING_ROUNDS rounds while the budget
+ * allows. cur = the survivor. Returns 0, -1 (no worker or no memory). */
+static int explore(struct tune *t, int *cur, long long grid)
+{
+    int n0 = (t->budget - t->runs) / (3 * t->seeds);
+    if (n0 < 1)
+        return 0;
+    int whole = grid <= n0;
+    if (whole)
+        n0 = (int)grid;
+    int (*pts)[MAX_KNOBS] = malloc((size_t)n0 * sizeof *pts);
+    int (*idx)[MAX_KNOBS] = malloc((size_t)n0 * sizeof *idx);
+    struct eval **pool = malloc((size_t)(n0 + 1) * sizeof *pool);
+    int *col = malloc((size_t)n0 * sizeof *col);
+    int rc = -1, n = 0;
+    if (!pts || !idx || !pool || !col)
+        goto out;
+    struct rng r;
+    rng_init(&r, t->sample_seed, RNG_TUNE);
+    for (int i = 0; i < n0; i++)
+        for (int k = 0; k < MAX_KNOBS; k++)
+            pts[i][k] = -1;
+    for (int k = 0; k < t->n_knobs; k++) {
+        int nk = t->k[k].n;
+        for (int i = 0; i < n0; i++) {
+            if (whole) { /* mixed radix, the first knob slowest */
+                long long q = i;
+                for (int j = t->n_knobs - 1; j > k; j--)
+                    q /= t->k[j].n;
+                col[i] = (int)(q % nk);
+            } else {
+                int v = (int)(((double)i + rng_double(&r)) * nk / n0);
+                col[i] = v < nk ? v : nk - 1;
+            }
+        }
+        for (int i = n0 - 1; !whole && i > 0; i--) {
+            int j = (int)rng_below(&r, (uint64_t)i + 1), x = col[i];
+            col[i] = col[j];
+            col[j] = x;
+        }
+        for (int i = 0; i < n0; i++)
+            pts[i][k] = col[i];
+    }
+    if (evaluate(t, pts, n0) < 0)
+        goto out;
+    /* the pool: the sample's points, and the scenario as given (a point of
+     * the grid with the default knobs) */
+    int sampled = 0;
+    for (int i = 0; i <= n0; i++) {
+        struct eval *e = i < n0 ? find_eval(t, pts[i]) : t->defaults ? &t->ev[0] : NULL;
+        int dup = !e;
+        for (int j = 0; j < n && !dup; j++)
+            dup = pool[j] == e;
+        if (!dup)
+            pool[n++] = e;
+        if (i == n0 - 1)
+            sampled = n;
+    }
+    sort_evals(t, pool, n, 0);
+    int feas = 0;
+    for (int i = 0; i < n; i++)
+        feas += pool[i]->feasible;
+    char what[160];
+    if (!t->quiet && n > 0) {
+        if (whole)
+            snprintf(what, sizeof what, "sample  the whole grid, %d points: %d feasible", n, feas);
+        else
+            snprintf(what, sizeof what, "sample  %d points, Latin hypercube (sample seed %llu)%s: "
+                     "%d feasible", sampled, (unsigned long long)t->sample_seed,
+                     n > sampled ? ", and the scenario as given" : "", feas);
+        put_stage(t, what, pool[0], 0);
+    }
+    for (int round = 1, have = t->seeds; round <= HALVING_ROUNDS; round++, have *= 2) {
+        int keep = (n + 2) / 3;
+        keep = keep < feas ? keep : feas;
+        if (keep < 2 || (long long)keep * have > t->budget - t->runs)
+            break;
+        for (int i = 0; i < keep; i++)
+            memcpy(idx[i], pool[i]->idx, sizeof idx[i]);
+        if (run_points(t, idx, pool, keep, have, have, 1) < 0)
+            goto out;
+        for (int i = 0; i < keep; i++)
+            judge(t, pool[i], &t->ev[0]);
+        n = keep;
+        sort_evals(t, pool, n, 1);
+        feas = 0;
+        for (int i = 0; i < n; i++)
+            feas += pool[i]->all_feasible;
+        if (!t->quiet) {
+            snprintf(what, sizeof what, "halve   round %d: the best %d with %d seeds", round, n,
+                     2 * have);
+            put_stage(t, what, pool[0], 1);
+        }
+    }
+    if (n > 0)
+        memcpy(cur, pool[0]->idx, sizeof pool[0]->idx);
+    rc = 0;
+out:
+    free(pts);
+    free(idx);
+    free(pool);
+    free(col);
+    return rc;
+}
+
 static int search(struct tune *t)
 {
     int cur[MAX_KNOBS], cand[MAX_KV][MAX_KNOBS];
@@ -744,11 +973,12 @@ static int search(struct tune *t)
         grid *= t->k[k].n;
     /* the scenario as given first: relative constraints and the table use it */
     int as_given[1][MAX_KNOBS];
-    for (int k = 0; k < MAX_KNOBS; k++)
+    for (int k = 0; k < MAX_KNOBS; k++) {
         as_given[0][k] = k < t->n_knobs && t->defaults ? 0 : -1; /* default knobs: "" */
-    memset(cur, 0, sizeof cur);
+        cur[k] = k < t->n_knobs ? 0 : -1; /* the start: every knob's first value */
+    }
     struct eval *slot[1] = {&t->ev[0]};
-    if (run_points(t, as_given, slot, 1, t->seeds) < 0)
+    if (run_points(t, as_given, slot, 1, t->seeds, 0, 0) < 0)
         goto noworker;
     t->n_ev = 1;
     judge(t, &t->ev[0], &t->ev[0]);
@@ -760,17 +990,22 @@ static int search(struct tune *t)
         }
     if (!t->quiet) {
         printf("tune: %s %s (mean over %d seed%s); %d knob%s, %lld points in the full grid; "
-               "budget %d runs\n",
+               "budget %d runs; method %s\n",
                t->maximize ? "maximize" : "minimize", sweep_fig_name[t->fig], t->seeds,
-               t->seeds > 1 ? "s" : "", t->n_knobs, t->n_knobs > 1 ? "s" : "", grid, t->budget);
+               t->seeds > 1 ? "s" : "", t->n_knobs, t->n_knobs > 1 ? "s" : "", grid, t->budget,
+               t->method == M_LHS ? "lhs" : "coordinate");
         const struct eval *b = &t->ev[0];
         printf("given   %s=", sweep_fig_name[t->fig]);
         if (b->feasible)
             printf("%.6g\n", b->obj);
         else
             printf("(%s)\n", b->why);
+    }
+    if (t->method == M_LHS && explore(t, cur, grid) < 0)
+        goto noworker;
+    if (!t->quiet) {
         printf("start   ");
-        if (t->defaults)
+        if (t->defaults && is_given(t, cur))
             printf("(the scenario as given)");
         put_point(t, cur);
         putchar('\n');
@@ -792,6 +1027,12 @@ static int search(struct tune *t)
             for (int v = 0; v < kn->n; v++)
                 if (better(t, find_eval(t, cand[v]), find_eval(t, cand[best])))
                     best = v;
+            /* lhs: a sampled value that only ties the scenario's own goes
+             * back to it, so the answer changes no more than it needs */
+            if (t->method == M_LHS && t->defaults && best != 0 && find_eval(t, cand[0]) &&
+                find_eval(t, cand[0])->feasible &&
+                !better(t, find_eval(t, cand[best]), find_eval(t, cand[0])))
+                best = 0;
             if (!t->quiet) {
                 printf("pass %d  %s:", pass, kn->key);
                 for (int v = 0; v < kn->n; v++) {
@@ -836,7 +1077,7 @@ static int search(struct tune *t)
             memcpy(idx[n], e->idx, sizeof idx[0]);
             slot2[n++] = e;
         }
-        if (run_points(t, idx, slot2, n, 4 * t->seeds) < 0) {
+        if (run_points(t, idx, slot2, n, 4 * t->seeds, 0, 0) < 0) {
             free(order);
             goto noworker;
         }
@@ -846,7 +1087,9 @@ static int search(struct tune *t)
     }
     /* with --knob the answer is a point of the grid, the scenario as given
      * only the reference; after --recheck, one of the rechecked points */
-    const struct eval *e = NULL;
+    /* lhs: where the descent from the halving's survivor ended (a point
+     * that only won the sample on its first seeds does not come back) */
+    const struct eval *e = t->method == M_LHS && search_runs == t->runs ? find_eval(t, cur) : NULL;
     for (int r = 0; r < t->n_ev && !e; r++)
         if ((t->defaults || order[r] != 0) &&
             (search_runs == t->runs || t->ev[order[r]].seeds == 4 * t->seeds))
@@ -869,6 +1112,13 @@ static int search(struct tune *t)
            t->out_of_budget ? "stopped at the budget"
            : pass > MAX_PASSES ? "stopped after 10 passes"
                                : "no knob improves alone");
+    /* the table starts with the answer (lhs: ties elsewhere may rank first) */
+    for (int r = 0; r < t->n_ev; r++)
+        if (&t->ev[order[r]] == e) {
+            memmove(order + 1, order, (size_t)r * sizeof *order);
+            order[0] = (int)(e - t->ev);
+            break;
+        }
     report(t, e, order);
     int rc = 0;
     if (t->jf && json_best(t, e) < 0)
@@ -924,6 +1174,7 @@ int cmd_tune(int argc, char **argv)
     t->jobs = -1;
     t->budget = 100;
     t->fig = F_COMPLETION;
+    t->sample_seed = 1;
     int rc = sweep_par_init(&t->par, "tune");
     if (rc) {
         free(t);

@@ -262,7 +262,7 @@ grep -q '^\.B.* sweep' docs/ckptnet.1 || missing="$missing (command)"
 
 # tune: coordinate descent finds the grid's best point here (completion falls
 # with spines and rises with nodes, one knob at a time), the same whatever -j
-tk="--set workload.bytes_per_writer=256KB --knob fabric.spines=0,2,4,8 --knob cluster.nodes=32,16"
+tk="--set workload.bytes_per_writer=256KB --knob fabric.spines=0,2,4,8 --knob cluster.nodes=32,16 --method coordinate"
 # shellcheck disable=SC2086
 "$bin" tune $tk -j 1 --json "$tmp/t1.json" >"$tmp/t1" 2>"$tmp/err"
 rc=$?
@@ -305,7 +305,7 @@ tune_error tune_compound_empty "--knob fabric.load_balancing: empty value" \
 
 # --recheck: the 2 best points again with 4x the seeds, the winner among them;
 # --json names every key a compound value sets
-"$bin" tune --set workload.bytes_per_writer=256KB --knob fabric.spines=2,4,8 --seeds 2 \
+"$bin" tune --set workload.bytes_per_writer=256KB --knob fabric.spines=2,4,8 --seeds 2 --method coordinate \
     --knob 'fabric.load_balancing=ecmp,spray;transport.receiver=ooo' --recheck 2 \
     --json "$tmp/t7.json" >"$tmp/t7" 2>&1
 # (runs: 2 as given + 6 points x 2 seeds + 2 points x 8 seeds; the winner ran 2 + 8)
@@ -316,6 +316,65 @@ if grep -q '^best    fabric.spines=8 fabric.load_balancing=spray;transport.recei
 else
     bad "tune_recheck: $(cat "$tmp/t7")"
 fi
+# --method lhs (the default): a Latin hypercube sample of a third of the
+# budget (here 13 runs: 13 points), successive halving, coordinate descent
+tl="--set workload.bytes_per_writer=256KB --knob fabric.spines=1,2,3,4,5,6,7,8,9,10,11,12,13 --knob cluster.nodes=16,32 --budget 40"
+# shellcheck disable=SC2086
+"$bin" tune $tl -j 1 --json "$tmp/l1.json" >"$tmp/l1" 2>"$tmp/err"
+rc=$?
+# shellcheck disable=SC2086
+"$bin" tune $tl -j 2 --json "$tmp/l2.json" >"$tmp/l2" 2>/dev/null
+# the sample deals each knob's values evenly: 13 points, each of the 13
+# spines values once, each nodes value 6 or 7 times
+if [ "$rc" -eq 0 ] && cmp -s "$tmp/l1" "$tmp/l2" && cmp -s "$tmp/l1.json" "$tmp/l2.json" &&
+    grep -q '^sample  13 points, Latin hypercube (sample seed 1): 13 feasible; best ' "$tmp/l1" &&
+    python3 -c "
+import json, sys, collections
+runs = json.load(open(sys.argv[1]))['runs'][1:14]
+for key, lo, hi, n in (('fabric.spines', 1, 1, 13), ('cluster.nodes', 6, 7, 2)):
+    c = collections.Counter(r['point'][key] for r in runs)
+    assert len(c) == n and min(c.values()) >= lo and max(c.values()) <= hi, (key, c)
+" "$tmp/l1.json" 2>"$tmp/err"; then
+    ok tune_lhs_sample_stratified
+else
+    bad "tune_lhs_sample_stratified (exit $rc): $(cat "$tmp/err" "$tmp/l1")"
+fi
+# successive halving: the best third (5 of 13, then 2 of 5; one of 2 is no
+# choice) again with new seeds: seed 2, then seeds 3 and 4; every point ran
+# seeds 1, 2, ... with none twice, the last two survivors 1 to 4
+if grep -q '^halve   round 1: the best 5 with 2 seeds; best ' "$tmp/l1" &&
+    grep -q '^halve   round 2: the best 2 with 4 seeds; best ' "$tmp/l1" &&
+    ! grep -q '^halve   round 3' "$tmp/l1" &&
+    [ "$(jq '[.runs[].seed] | max' "$tmp/l1.json")" = 4 ] &&
+    python3 -c "
+import json, sys, collections
+runs = json.load(open(sys.argv[1]))['runs']
+seeds = collections.defaultdict(list)
+for r in runs:
+    seeds[json.dumps(r['point'], sort_keys=True)].append(r['seed'])
+assert sorted(len(v) for v in seeds.values())[-2:] == [4, 4], seeds
+for v in seeds.values():
+    assert sorted(v) == list(range(1, len(v) + 1)), v
+" "$tmp/l1.json" 2>"$tmp/err"; then
+    ok tune_lhs_halving_new_seeds
+else
+    bad "tune_lhs_halving_new_seeds: $(cat "$tmp/err") $(grep '^halve' "$tmp/l1")"
+fi
+# another sample seed, another sample
+# shellcheck disable=SC2086
+"$bin" tune $tl --sample-seed 2 >"$tmp/l3" 2>/dev/null
+grep -q '^sample  13 points, Latin hypercube (sample seed 2)' "$tmp/l3" &&
+    [ "$(sed -n 3p "$tmp/l1" | cut -d: -f2)" != "$(sed -n 3p "$tmp/l3" | cut -d: -f2)" ] &&
+    ok tune_lhs_sample_seed || bad "tune_lhs_sample_seed: $(sed -n 3p "$tmp/l3")"
+# default knobs on a run already at its bound: every sampled change only
+# ties the scenario as given, so the descent takes each back
+"$bin" tune --set workload.bytes_per_writer=256KB --budget 60 -j 2 >"$tmp/l4" 2>&1
+grep -q '^best    (the scenario as given): completion_s ' "$tmp/l4" &&
+    grep -q '^# none: the scenario as given is the best point found' "$tmp/l4" &&
+    ok tune_lhs_ties_keep_given || bad "tune_lhs_ties_keep_given: $(grep -v '^pass' "$tmp/l4")"
+tune_error tune_bad_method "--method: expected lhs or coordinate" --method grid
+tune_error tune_bad_sample_seed "--sample-seed: expected a whole number" --sample-seed -1
+
 # sweep --vary takes the same compound values: both keys set in the run
 "$bin" sweep --set workload.bytes_per_writer=256KB --set fabric.spines=4 --quiet --out "$tmp/c.csv" \
     --vary 'fabric.load_balancing=ecmp,ecmp;fabric.spines=8' >/dev/null 2>&1
@@ -371,14 +430,13 @@ fi
 case $bin in
 *-mpi) skip "tune done-when cases (run on the plain build)" ;;
 *)
-    "$bin" tune --engine packet --set workload.bytes_per_writer=8MB -j 1 >"$tmp/d1" 2>&1
+    "$bin" tune --engine packet --set workload.bytes_per_writer=8MB -j 2 >"$tmp/d1" 2>&1
     rc=$?
-    "$bin" tune --engine packet --set workload.bytes_per_writer=8MB -j 2 >"$tmp/d2" 2>&1
     r0=$(sed -n 's/^why: as given .* at \([0-9.]*\) of the bound;.*/\1/p' "$tmp/d1")
     r1=$(sed -n "s/^why: .*the best point's is .* at \([0-9.]*\) (.*/\1/p" "$tmp/d1")
-    if [ $rc -eq 0 ] && cmp -s "$tmp/d1" "$tmp/d2" && [ -n "$r0" ] && [ -n "$r1" ] &&
+    if [ $rc -eq 0 ] && grep -q '^tune: .*method lhs$' "$tmp/d1" && [ -n "$r0" ] && [ -n "$r1" ] &&
         awk -v a="$r0" -v b="$r1" 'BEGIN { exit !(a > 1.01 && b <= 1.01) }' &&
-        grep -q '^best .*(budget\|no knob improves alone\|stopped at the budget)' "$tmp/d1"; then
+        grep -q '^best .*runs), \(no knob improves alone\|stopped at the budget\)$' "$tmp/d1"; then
         ok "tune_default_reaches_bound (as given $r0, best $r1 of the bound)"
     else
         bad "tune_default_reaches_bound (exit $rc, $r0 -> $r1): $(cat "$tmp/d1")"
@@ -478,12 +536,23 @@ else
     # shellcheck disable=SC2086
     timeout 300 mpirun --allow-run-as-root --oversubscribe -n 3 "$bin" tune $tk -j 0 --json "$tmp/tm3.json" \
         >"$tmp/tm3" 2>&1
+    # shellcheck disable=SC2086
+    timeout 300 mpirun --allow-run-as-root --oversubscribe -n 3 "$bin" tune $tl -j 0 --json "$tmp/lm3.json" \
+        >"$tmp/lm3" 2>&1
     if cmp -s "$tmp/t1" "$tmp/tm2" && cmp -s "$tmp/t1" "$tmp/tm3" &&
-        cmp -s "$tmp/t1.json" "$tmp/tm2.json" && cmp -s "$tmp/t1.json" "$tmp/tm3.json"; then
+        cmp -s "$tmp/t1.json" "$tmp/tm2.json" && cmp -s "$tmp/t1.json" "$tmp/tm3.json" &&
+        cmp -s "$tmp/l1" "$tmp/lm3" && cmp -s "$tmp/l1.json" "$tmp/lm3.json"; then
         ok tune_same_mpirun_2_3
     else
         bad "tune_same_mpirun_2_3: $(diff "$tmp/t1" "$tmp/tm3" | head -5)"
     fi
+    # a rank that cannot read an input rank 0 reads (standard input: only rank 0
+    # gets it) stops every rank, and rank 0 says so
+    printf 'fabric.spines=2\n' | timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" sweep \
+        --points /dev/stdin --out "$tmp/x.csv" >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -ne 0 ] && [ "$(grep -c 'sweep: another MPI rank could not set up' "$tmp/err")" -eq 1 ] &&
+        ok mpi_other_rank_setup_fails || bad "mpi_other_rank_setup_fails (exit $rc): $(head -3 "$tmp/err")"
     timeout 120 mpirun --allow-run-as-root --oversubscribe -n 2 "$bin" tune --knob fabric.spine=1,2 \
         >/dev/null 2>"$tmp/err"
     rc=$?
