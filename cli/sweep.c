@@ -35,7 +35,7 @@
 const char *const sweep_fig_name[F_COUNT] = {
     "completion_s", "bound_s", "bound_ratio", "pause_frames", "paused_s", "drops",
     "max_queue_bytes", "gpu_stall_s", "gpu_hours_per_day", "money_per_day", "goodput",
-    "slowdown_frac", "events", "wall_s"};
+    "slowdown_frac", "training_slowdown", "training_step_s", "restore_s", "events", "wall_s"};
 
 static const char usage_sweep[] =
     "usage: ckptnet sweep [SCENARIO.yaml] --vary key=v1,v2,... [--vary ...] [--set k=v]...\n"
@@ -565,6 +565,12 @@ static void run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
         f[F_GOODPUT] = r.cost.goodput;
         if (r.cost.interval_s > 0)
             f[F_SLOWDOWN] = r.cost.stall_s / r.cost.interval_s;
+        if (r.training.on) {
+            f[F_TRAIN_SLOWDOWN] = r.training.slowdown;
+            f[F_TRAIN_STEP] = r.training.during_step_s;
+        }
+        if (r.restore.ran && r.restore.finished)
+            f[F_RESTORE] = r.restore.completion_s;
     }
     if (r.has_packet_stats) {
         f[F_PAUSE_FRAMES] = (double)r.pause_frames;

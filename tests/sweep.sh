@@ -375,6 +375,16 @@ grep -q '^best    (the scenario as given): completion_s ' "$tmp/l4" &&
 tune_error tune_bad_method "--method: expected lhs or coordinate" --method grid
 tune_error tune_bad_sample_seed "--sample-seed: expected a whole number" --sample-seed -1
 
+# training and restore figures: filled when the run has them, empty otherwise
+"$bin" sweep --set workload.bytes_per_writer=256KB --set cluster.nodes=16 --set training.grad_bytes=4MB \
+    --set training.step_time=2ms --engine fluid --quiet --out "$tmp/tr.csv" \
+    --vary 'training.traffic=none,collectives;fabric.isolation=none' \
+    --vary checkpoint.phase=save,both >/dev/null 2>&1
+col() { head -1 "$1" | tr ',' '\n' | grep -n "^$2\$" | cut -d: -f1; }
+ts=$(col "$tmp/tr.csv" training_slowdown) rs=$(col "$tmp/tr.csv" restore_s)
+got=$(tail -n +2 "$tmp/tr.csv" | awk -F, -v a="$ts" -v b="$rs" '{printf "%s:%s ", ($a != ""), ($b != "")}')
+[ -n "$ts" ] && [ -n "$rs" ] && [ "$got" = "0:0 0:1 1:0 1:1 " ] && ok sweep_training_restore_columns ||
+    bad "sweep_training_restore_columns: columns $ts $rs, got '$got': $(cat "$tmp/tr.csv")"
 # sweep --vary takes the same compound values: both keys set in the run
 "$bin" sweep --set workload.bytes_per_writer=256KB --set fabric.spines=4 --quiet --out "$tmp/c.csv" \
     --vary 'fabric.load_balancing=ecmp,ecmp;fabric.spines=8' >/dev/null 2>&1
