@@ -8,6 +8,7 @@
 #include "../include/ckptnet.h"
 #include "../src/core/arena.h"
 #include "../src/core/units.h"
+#include "../src/cost/cost.h"
 #include "../src/fluid/fluid.h"
 #include "../src/pkt/engine.h"
 #include "../src/topo/topo.h"
@@ -356,7 +357,41 @@ static void train_deterministic(void)
     results_release(&b);
 }
 
+/* Cost: an async drain that slows steps by 2 s per checkpoint on 1000
+ * GPUs, 5 s stall, 1800 s interval, no failures; by hand. A sync write
+ * (the stall is the whole write) charges no slowdown: GPUs do not step. */
+static void train_cost_by_hand(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "failures.mtbf_per_gpu=0");
+    test_set(&sc, "training.checkpoint_interval=1800s");
+    test_set(&sc, "training.gpu_hour_cost=2");
+    struct results r;
+    memset(&r, 0, sizeof r);
+    r.plan.gpus = 1000;
+    r.plan.stall_ps = 5 * PS_PER_S;
+    r.completion_s = 60;
+    r.training.on = 1;
+    r.training.lost_s = 2;
+    cost_compute(&r, &sc);
+    double cpd = 86400.0 / (1800 + 5 + 2);
+    CHECKF(fabs(r.cost.checkpoints_per_day - cpd) < 1e-9 * cpd, "%.12g", r.cost.checkpoints_per_day);
+    CHECK(r.cost.training_lost_s == 2);
+    double gph = cpd * 2 * 1000 / 3600.0; /* 95.63 GPU-hours a day */
+    CHECKF(fabs(r.cost.training_slowdown_gpu_hours_per_day - gph) < 1e-9 * gph, "%.12g",
+           r.cost.training_slowdown_gpu_hours_per_day);
+    CHECK(fabs(r.cost.training_slowdown_money_per_day - 2 * gph) < 1e-9 * gph);
+    CHECK(fabs(r.cost.gpu_hours_per_day - cpd * 5 * 1000 / 3600.0) < 1e-9 * gph);
+    CHECKF(fabs(r.cost.goodput - 1800.0 / 1807) < 1e-12, "goodput %.12g", r.cost.goodput);
+    r.plan.stall_measured = 1; /* sync: the stall is the write, 60 s */
+    cost_compute(&r, &sc);
+    CHECK(r.cost.training_lost_s == 0 && r.cost.training_slowdown_gpu_hours_per_day == 0);
+    CHECK(fabs(r.cost.goodput - 1800.0 / 1860) < 1e-12);
+}
+
 SUITE(suite_train) = {
+    {"train_cost_by_hand", train_cost_by_hand},
     {"train_bytes_simple_ring", train_bytes_simple_ring},
     {"train_bytes_model", train_bytes_model},
     {"train_refusals", train_refusals},
