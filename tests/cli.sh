@@ -421,5 +421,41 @@ else
     bad "compare_json: $(cat "$tmp/err")"
 fi
 
+# training beside the checkpoint: --vary fabric.isolation shows the three
+# side by side, each with its training figures; the summary has its line
+tr="--set cluster.nodes=8 --set storage.nodes=1 --set fabric.hosts_per_leaf=4 --set fabric.spines=4
+    --set fabric.buffer=4MB --set fabric.pfc.priorities=3,4 --set transport.qps_per_writer=4
+    --set workload.bytes_per_writer=16MB --set training.traffic=collectives
+    --set training.grad_bytes=4MB --set training.compute_time=50us"
+# shellcheck disable=SC2086
+if "$bin" run $tr --vary fabric.isolation=physical,logical,none >"$tmp/iso" 2>&1 &&
+    grep -q '^fabric.isolation=physical .*training physical +0.0%' "$tmp/iso" &&
+    grep -q '^fabric.isolation=logical .*training logical +.*PFC victim 0 ns' "$tmp/iso" &&
+    grep '^fabric.isolation=none ' "$tmp/iso" | grep -q 'training none +' &&
+    ! grep '^fabric.isolation=none ' "$tmp/iso" | grep -q 'PFC victim 0 ns'; then
+    ok vary_isolation
+else
+    bad "vary_isolation: $(cat "$tmp/iso")"
+fi
+# shellcheck disable=SC2086
+if "$bin" run $tr --set fabric.isolation=none --json "$tmp/tr.json" >"$tmp/trs" 2>&1 &&
+    grep -q '^  training    step .* while the checkpoint runs' "$tmp/trs" &&
+    grep -q '"victim_paused_s"' "$tmp/tr.json" &&
+    grep -q '"training_slowdown_gpu_hours_per_day"' "$tmp/tr.json"; then
+    ok training_summary_json
+else
+    bad "training_summary_json: $(cat "$tmp/trs")"
+fi
+# shellcheck disable=SC2086
+if "$bin" run $tr --set fabric.isolation=none --quiet --csv-dir "$tmp/trcsv" >/dev/null 2>&1 &&
+    head -1 "$tmp/trcsv/training.csv" | grep -q '^step,begin_s,step_s,comm_s,baseline_step_s,during_checkpoint$' &&
+    [ "$(grep -c ',1$' "$tmp/trcsv/training.csv")" -ge 1 ] && [ "$(wc -l <"$tmp/trcsv/training.csv")" -ge 3 ] &&
+    "$bin" run $small --quiet --csv-dir "$tmp/trcsv" >/dev/null 2>&1 && [ ! -e "$tmp/trcsv/training.csv" ]; then
+    ok training_csv
+else
+    bad "training_csv: $(cat "$tmp/trcsv/training.csv" 2>&1)"
+fi
+expect_error training_no_grad "training.grad_bytes: training.traffic collectives without a model" run --set training.traffic=collectives
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

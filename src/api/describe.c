@@ -12,6 +12,7 @@
 #include "../stats/segments.h"
 #include "../topo/topo.h"
 #include "../work/work.h"
+#include "../work/train.h"
 #include "api.h"
 
 /* The fluid engine's speed on this project's machine (BENCHMARKS.md): ~3 us
@@ -82,6 +83,7 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
     memset(est, 0, sizeof *est);
     for (uint32_t i = 0; i < w->n; i++)
         est->packets += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
+    est->packets += train_packets(w->train, sc->fabric.mtu, bound_s);
     if (engine == ENGINE_FLUID) {
         /* per transfer: flow state, path, max-min lists (~45 words);
          * per port: link state (~32 words); from cluster-100k, whose

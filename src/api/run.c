@@ -51,6 +51,7 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
     double pkts = 0;
     for (uint32_t i = 0; i < w->n; i++)
         pkts += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
+    pkts += train_packets(w->train, sc->fabric.mtu, r->bound_s); /* training beside it */
     double ev = 8 * pkts;
     int fluid = ev > AUTO_EVENT_LIMIT;
     snprintf(r->engine_reason, sizeof r->engine_reason,

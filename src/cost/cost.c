@@ -139,12 +139,20 @@ void cost_compute(struct results *r, const struct scenario *sc)
      * start); the GPUs wait from the trigger */
     c->end_s = (double)p->first_start_ps / ps + r->completion_s;
     c->stall_s = p->stall_measured ? c->end_s : (double)p->stall_ps / ps;
-    double d = c->stall_s;
-    c->drain_late = !p->stall_measured && c->end_s > d + tau;
+    /* training steps the drain slowed: every GPU waits for the slowest DP
+     * group, so the job loses that time on top of the stall. Only when the
+     * GPUs train during the write (the stall is not the whole write) */
+    c->training_lost_s = r->training.on && !p->stall_measured ? r->training.lost_s : 0.0;
+    double d = c->stall_s + c->training_lost_s; /* time per checkpoint without progress */
+    c->drain_late = !p->stall_measured && c->end_s > c->stall_s + tau;
     c->interval_s = tau;
     c->checkpoints_per_day = DAY_S / (tau + d);
-    c->gpu_hours_per_day = c->checkpoints_per_day * d * gpus / 3600.0;
+    c->gpu_hours_per_day = c->checkpoints_per_day * c->stall_s * gpus / 3600.0;
     c->money_per_day = c->gpu_hours_per_day * sc->training.gpu_hour_cost;
+    c->training_slowdown_gpu_hours_per_day =
+        c->checkpoints_per_day * c->training_lost_s * gpus / 3600.0;
+    c->training_slowdown_money_per_day =
+        c->training_slowdown_gpu_hours_per_day * sc->training.gpu_hour_cost;
     c->mfu_points_lost = 100.0 * sc->training.mfu * d / (tau + d);
 
     double M = job_mtbf(sc, p->gpus);
@@ -153,8 +161,8 @@ void cost_compute(struct results *r, const struct scenario *sc)
     /* an interval is whole steps, and a two-phase drain must end before
      * the next checkpoint starts */
     double floor_s = step;
-    if (!p->stall_measured && c->end_s - d > floor_s)
-        floor_s = c->end_s - d;
+    if (!p->stall_measured && c->end_s - c->stall_s > floor_s)
+        floor_s = c->end_s - c->stall_s;
     c->young_s = M > 0 ? fmax(cost_young(d, M), floor_s) : 0.0;
     c->daly_s = M > 0 ? fmax(cost_daly(d, M), floor_s) : 0.0;
     c->goodput = cost_goodput(tau, d, M, R);

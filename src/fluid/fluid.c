@@ -95,6 +95,7 @@ struct fnet {
     uint32_t *moved, n_moved; /* second's flows started or stopped at this time */
     uint32_t *relaxed, n_relaxed; /* DWRR: links where first took what second left */
     uint32_t *rmark;         /* per link: 1 = in relaxed */
+    uint32_t *prev, n_prev;  /* relaxed links reset at this time: pass 3 looks again */
     uint64_t ckpt_end;       /* latest checkpoint completion */
     uint64_t train_at;       /* the next step's communication starts; UINT64_MAX = none pending */
 };
@@ -666,6 +667,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     n->moved = arena_calloc(a, (size_t)nf + nt + 1, 2 * sizeof *n->moved);
     n->relaxed = arena_calloc(a, nl, sizeof *n->relaxed);
     n->rmark = arena_calloc(a, nl, sizeof *n->rmark);
+    n->prev = arena_calloc(a, nl, sizeof *n->prev);
     uint32_t *path_off = arena_calloc(a, (size_t)nf + nt + 1, sizeof *path_off);
     uint32_t *toff = arena_calloc(a, (size_t)nt + 1, sizeof *toff);
     struct lset all = {0}, one = {0}, tall = {0}; /* every flow's links; this flow's; tm's */
@@ -678,7 +680,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     int rc = -1;
     if (heads_init(&hd, t, sc, w) < 0 || !n->fl || !n->lk || !n->order || !n->h || !n->hpos ||
         !path_off || !cap || !fcap || (ns && !wire_to) || !keys || !n->moved || !toff ||
-        !n->relaxed || !n->rmark || (rd != UINT32_MAX && (!rd_pay || !rd_wire))) {
+        !n->relaxed || !n->rmark || !n->prev || (rd != UINT32_MAX && (!rd_pay || !rd_wire))) {
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
@@ -1020,9 +1022,11 @@ static void update(struct fnet *n)
         uint32_t l = n->relaxed[k];
         double want = b->links[l].n ? n->share * n->cap0[l] : n->cap0[l];
         n->rmark[l] = 0;
+        n->prev[k] = l;
         if (a->links[l].cap != want)
             mm_set_cap(a, l, want);
     }
+    n->n_prev = n->n_relaxed;
     n->n_relaxed = 0;
     for (uint32_t k = 0; k < n->n_moved; k++) {
         const struct mm_flow *mf = &b->flows[n->moved[k]];
@@ -1049,8 +1053,8 @@ static void update(struct fnet *n)
     apply_rates(n, b);
     if (n->share >= 1)
         return;
-    for (uint32_t k = 0; k < b->n_tl; k++) {
-        uint32_t l = b->tl[k];
+    for (uint32_t k = 0; k < b->n_tl + n->n_prev; k++) {
+        uint32_t l = k < b->n_tl ? b->tl[k] : n->prev[k - b->n_tl];
         if (l >= n->t->n_ports || !b->links[l].n || !a->links[l].n)
             continue;
         double room = n->cap0[l] - b->links[l].load;

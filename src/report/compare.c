@@ -25,7 +25,18 @@ void report_compare_row(FILE *out, int w, const char *name, const struct results
     int fin = r->finished;
     snprintf(pb, sizeof pb, "%.1f%%", r->bound_s > 0 ? 100 * r->completion_s / r->bound_s : 0.0);
     snprintf(gp, sizeof gp, "%.2f%%", 100 * r->cost.goodput);
-    fprintf(out, "%-*s  %-6s  %10s  %10s  %7s  %-21s  %10s  %11s  %8s  %10s  %10s  %s\n", w,
+    char tr[160] = "";
+    const struct train_figures *g = &r->training;
+    if (g->on) { /* training beside the checkpoint: its steps, after the columns */
+        char s1[32], s2[32], s3[32];
+        int k = snprintf(tr, sizeof tr, "  training %s %+.1f%%: step %s vs %s, %u of %u slowed",
+                         g->isolation, 100 * g->slowdown, fmt_secs(g->during_step_s, s1, sizeof s1),
+                         fmt_secs(g->baseline_step_s, s2, sizeof s2), g->slowed, g->steps);
+        if (r->has_packet_stats && g->on_fabric && k > 0 && (size_t)k < sizeof tr)
+            snprintf(tr + k, sizeof tr - (size_t)k, ", PFC victim %s",
+                     fmt_secs(g->victim_paused_s, s3, sizeof s3));
+    }
+    fprintf(out, "%-*s  %-6s  %10s  %10s  %7s  %-21s  %10s  %11s  %8s  %10s  %10s  %s%s\n", w,
             name, r->engine,
             fin ? fmt_secs(r->completion_s, a, sizeof a)
                 : r->interrupted ? "interrupted" : "unfinished",
@@ -35,7 +46,7 @@ void report_compare_row(FILE *out, int w, const char *name, const struct results
             fin ? fmt_num(r->cost.gpu_hours_per_day, d, sizeof d) : "-", fin ? gp : "-",
             r->has_packet_stats ? fmt_bytes((double)r->max_queue_bytes, e, sizeof e) : "-",
             r->has_packet_stats ? fmt_secs(r->paused_s, f, sizeof f) : "-",
-            r->ok ? "ok" : "VIOLATED");
+            r->ok ? "ok" : "VIOLATED", tr);
 }
 
 void report_compare(FILE *out, int n, const char *const *names,

@@ -216,6 +216,19 @@ static int write_flows(FILE *f, const struct results *r)
     return 0;
 }
 
+/* training.csv (docs/training.md): every step, when it began, how long it
+ * took and its communication, against the baseline; during_checkpoint = 1
+ * for the steps that began before the checkpoint's last byte. */
+static int write_training(FILE *f, const struct results *r)
+{
+    const struct train_figures *g = &r->training;
+    fprintf(f, "step,begin_s,step_s,comm_s,baseline_step_s,during_checkpoint\n");
+    for (uint32_t s = 0; s < g->steps; s++)
+        fprintf(f, "%u,%.9g,%.9g,%.9g,%.9g,%d\n", s, g->begin_s[s], g->step_s[s], g->comm_s[s],
+                g->baseline_step_s, g->begin_s[s] < g->ckpt_end_s);
+    return 0;
+}
+
 int report_csv(const char *dir, const struct scenario *sc, const struct results *r,
                struct err *e)
 {
@@ -223,10 +236,12 @@ int report_csv(const char *dir, const struct scenario *sc, const struct results 
         return err_set(e, "cannot create directory '%s': %s", dir, strerror(errno));
     static const char *const names[] = {"timeseries.csv", "queues.csv", "pauses.csv",
                                         "ports.csv", "writers.csv", "segments.csv",
-                                        "flows.csv"};
+                                        "flows.csv", "training.csv"};
     int flows = r->n_sample_flows > 0 && r->sample_rate && r->sample_delivered;
-    for (int k = 0; k < 7; k++) {
-        if ((!r->has_packet_stats && k >= 1 && k <= 3) || (k == 6 && !flows)) {
+    int train = r->training.on && r->training.steps && r->training.step_s;
+    for (int k = 0; k < 8; k++) {
+        if ((!r->has_packet_stats && k >= 1 && k <= 3) || (k == 6 && !flows) ||
+            (k == 7 && !train)) {
             /* no such thing in this run: not even one left from an earlier one */
             char path[4096];
             snprintf(path, sizeof path, "%s/%s", dir, names[k]);
@@ -244,7 +259,8 @@ int report_csv(const char *dir, const struct scenario *sc, const struct results 
         case 3: rc = write_ports(f, r); break;
         case 4: rc = write_writers(f, r, e); break;
         case 5: rc = write_segments(f, r); break;
-        default: rc = write_flows(f, r); break;
+        case 6: rc = write_flows(f, r); break;
+        default: rc = write_training(f, r); break;
         }
         if (close_checked(f, dir, names[k], e) < 0 || rc < 0)
             return -1;

@@ -23,15 +23,17 @@
 
 /* PLOT_FLOWS comes last so the other plots keep their ids (pN_); the page
  * shows it after the throughput (page_order). */
-enum { PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_CDF, PLOT_PAUSES, PLOT_COST, PLOT_FLOWS, PLOT_COUNT };
+enum { PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_CDF, PLOT_PAUSES, PLOT_COST, PLOT_FLOWS,
+       PLOT_TRAINING, PLOT_COUNT };
 static const char *const plot_file[PLOT_COUNT] = {
-    "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg", "cost.svg", "flows.svg"};
+    "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg", "cost.svg", "flows.svg",
+    "training.svg"};
 static const char *const plot_title[PLOT_COUNT] = {
     "Queue depth of the hottest ports", "Throughput per segment",
     "Writer completion time (CDF)", "PFC pause timeline", "Goodput against the checkpoint interval",
-    "Sending rate of each transfer"};
+    "Sending rate of each transfer", "Training steps while the checkpoint runs"};
 static const int page_order[PLOT_COUNT] = {
-    PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_FLOWS, PLOT_CDF, PLOT_PAUSES, PLOT_COST};
+    PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_TRAINING, PLOT_FLOWS, PLOT_CDF, PLOT_PAUSES, PLOT_COST};
 
 void report_html_text(FILE *f, const char *s)
 {
@@ -277,6 +279,31 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                    "lw 1 %s\n"
                    "set yrange [*:*]\n",
                 nf - 1, nf, nf <= 8 ? "title sprintf('transfer %d', k)" : "notitle");
+    }
+    if (have[PLOT_TRAINING]) {
+        /* one bar per step, as wide as the step: when the burst starts,
+         * the bars grow; the checkpoint's bytes still to write beside them */
+        fprintf(f, "set output 'training.svg'\n"
+                   "set title 'Training steps (isolation %s): each bar spans its step; "
+                   "dashed: the baseline step'\n"
+                   "set ylabel 'step time (ms)'\n set yrange [0:*]\n"
+                   "set arrow 1 from %.9g, graph 0 to %.9g, graph 1 nohead lc rgb 'red' dt 3\n"
+                   "set label 1 'checkpoint done' at %.9g, graph 0.95 left offset 0.5,0 "
+                   "textcolor rgb 'red'\n",
+                   r->training.isolation, r->training.ckpt_end_s * 1e3,
+                   r->training.ckpt_end_s * 1e3, r->training.ckpt_end_s * 1e3);
+        if (have[PLOT_THROUGHPUT])
+            fprintf(f, "set y2label 'checkpoint still to write (GB)'\n"
+                       "set y2tics\n set ytics nomirror\n set y2range [0:*]\n");
+        fprintf(f, "plot 'training.csv' skip 1 using (($2+$3/2)*1e3):($3*1e3):($3*1e3) "
+                   "with boxes fs solid 0.4 lc rgb '#4477aa' title 'step time', "
+                   "'training.csv' skip 1 using ($2*1e3):($5*1e3) with lines dt 2 lw 1.5 "
+                   "lc rgb 'black' title 'baseline'");
+        if (have[PLOT_THROUGHPUT])
+            fprintf(f, ", 'timeseries.csv' skip 1 using ($1*1e3):($2/1e9) axes x1y2 "
+                       "lw 2 lc rgb '#cc6677' title 'checkpoint still to write (GB)'");
+        fprintf(f, "\nunset arrow 1\n unset label 1\n unset y2tics\n unset y2label\n"
+                   " set ytics mirror\n set yrange [*:*]\n");
     }
     if (have[PLOT_CDF])
         fprintf(f, "set output 'cdf.svg'\n"
@@ -638,6 +665,8 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
         int p = page_order[i];
         if (p == PLOT_FLOWS && !r->n_sample_flows)
             continue; /* only with telemetry.flows */
+        if (p == PLOT_TRAINING && !r->training.on)
+            continue; /* only with training.traffic */
         if (!r->has_packet_stats && (p == PLOT_QUEUES || p == PLOT_PAUSES)) {
             if (p == PLOT_QUEUES)
                 fprintf(o, "<h2>Queues and PFC pauses</h2>\n<p class=\"noplot\">Not "
@@ -673,7 +702,7 @@ static const char *const plot_files[] = {
     "timeseries.csv", "queues.csv", "pauses.csv", "ports.csv", "writers.csv",
     "segments.csv", "flows.csv", "bars.dat", "ytics.gp", "goodput.dat", "marks.dat",
     "plots.gp", "gnuplot.err", "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg",
-    "cost.svg", "flows.svg"};
+    "cost.svg", "flows.svg", "training.csv", "training.svg"};
 
 static void remove_plot_files(const char *dir)
 {
@@ -711,6 +740,8 @@ static int render(const char *path, const char *dir, const struct scenario *sc,
     why[PLOT_PAUSES] = s->n > 1 ? "no port was paused at a sample" : no_ts;
     have[PLOT_FLOWS] = r->n_sample_flows > 0 && r->n_samples > 1 && r->sample_rate;
     why[PLOT_FLOWS] = no_ts;
+    have[PLOT_TRAINING] = r->training.on && r->training.steps > 0;
+    why[PLOT_TRAINING] = "no training step ran";
     have[PLOT_COST] = rc == 0 && write_goodput(dir, sc, r) == 0;
     why[PLOT_COST] = "no checkpoint interval";
     if (rc == 0 && rows < 0)

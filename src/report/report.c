@@ -55,6 +55,11 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
             fmt_num(c->gpu_hours_per_day, a, sizeof a), fmt_num(c->money_per_day, b, sizeof b),
             sc->training.currency, sc->training.gpu_hour_cost, sc->training.currency,
             c->mfu_points_lost, c->checkpoints_per_day);
+    if (r->training.on)
+        fprintf(out, "              + %s GPU-hours of slowed training steps (%s per checkpoint%s)\n",
+                fmt_num(c->training_slowdown_gpu_hours_per_day, a, sizeof a),
+                fmt_secs(c->training_lost_s, b, sizeof b),
+                p->stall_measured ? ": none charged, GPUs wait for the whole write" : "");
     if (c->job_mtbf_s > 0) {
         fprintf(out, "  interval    %s configured; optimal %s (Young), %s (Daly) = %.0f steps; "
                      "job MTBF %s\n",
@@ -436,6 +441,13 @@ static void json_plan_cost(json_t *root, const struct results *r, const char *cu
     put_dotted(root, "cost.goodput_monte_carlo", real_or_null(c->goodput_mc, c->mc_days > 0));
     put_dotted(root, "cost.lost_gpu_hours_per_day", json_real(c->lost_gpu_hours_per_day));
     put_dotted(root, "cost.lost_money_per_day", json_real(c->lost_money_per_day));
+    if (r->training.on) { /* docs/training.md */
+        put_dotted(root, "cost.training_lost_s_per_checkpoint", json_real(c->training_lost_s));
+        put_dotted(root, "cost.training_slowdown_gpu_hours_per_day",
+                   json_real(c->training_slowdown_gpu_hours_per_day));
+        put_dotted(root, "cost.training_slowdown_money_per_day",
+                   json_real(c->training_slowdown_money_per_day));
+    }
     put_dotted(root, "failures.job_mtbf_s", real_or_null(c->job_mtbf_s, f));
     put_dotted(root, "failures.per_day", json_real(c->failures_per_day));
     put_dotted(root, "failures.monte_carlo_days", json_real(c->mc_days));
@@ -521,8 +533,9 @@ static void json_training(json_t *root, const struct results *r)
     json_object_set_new(o, "dp_nodes", json_integer(g->dp_nodes));
     json_t *ls = json_object();
     for (int i = 0; i < PATH_LINK_SETS; i++)
-        json_object_set_new(ls, path_seg_key(path_link_sets[i]),
-                            json_integer((json_int_t)g->seg_bytes[path_link_sets[i]]));
+        if (path_seg_shown(path_link_sets[i], r->fabric_tiers))
+            json_object_set_new(ls, path_seg_key(path_link_sets[i]),
+                                json_integer((json_int_t)g->seg_bytes[path_link_sets[i]]));
     json_object_set_new(o, "link_set_wire_bytes", ls);
     json_object_set_new(root, "training", o);
 }

@@ -26,6 +26,10 @@ struct cost_figures {
     double goodput_mc, mc_days; /* Monte Carlo; mc_days 0 = not run */
     uint64_t mc_failures;
     double lost_gpu_hours_per_day, lost_money_per_day; /* all waste: 1 - goodput */
+    /* training steps slowed by the drain (async, hierarchical: GPUs train
+     * while it runs; docs/training.md): per checkpoint, and per day */
+    double training_lost_s;
+    double training_slowdown_gpu_hours_per_day, training_slowdown_money_per_day;
 };
 
 /* Training traffic beside the checkpoint (src/work/train.h,

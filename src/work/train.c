@@ -387,6 +387,18 @@ uint64_t train_time_limit(const struct training *tr, const struct scenario *sc,
     return extra < (double)CLOCK_LIMIT_PS ? (uint64_t)extra : CLOCK_LIMIT_PS;
 }
 
+double train_packets(const struct training *tr, uint32_t mtu, double bound_s)
+{
+    if (!tr || !tr->on || !tr->on_fabric || !tr->baseline_ps)
+        return 0;
+    double per = 0;
+    for (uint32_t i = 0; i < tr->n; i++)
+        per += (double)((tr->flows[i].bytes + mtu - 1) / mtu);
+    double steps = tr->steps ? tr->steps
+                             : ceil(bound_s * (double)PS_PER_S / (double)tr->baseline_ps) + 1;
+    return per * fmin(steps, TRAIN_MAX_STEPS);
+}
+
 /* ---- results ------------------------------------------------------------ */
 
 static const char *iso_name(int iso)

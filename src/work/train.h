@@ -100,6 +100,12 @@ void train_clock_release(struct train_clock *c);
 uint64_t train_time_limit(const struct training *tr, const struct scenario *sc,
                           uint64_t limit);
 
+/* Packets the training sends on this fabric over a run whose checkpoint
+ * takes about bound_s: its steps (training.steps, or those that fit the
+ * bound at the baseline pace, plus one) x packets per step; 0 off it. For
+ * the engine choice and the packet engine's estimate. */
+double train_packets(const struct training *tr, uint32_t mtu, double bound_s);
+
 struct results;
 /* Fill r->training from the clock (NULL or tr->on_fabric = 0: the baseline
  * steps of physical isolation), with the checkpoint's trigger-to-end span;
