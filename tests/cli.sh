@@ -446,6 +446,18 @@ if "$bin" run $tr --set fabric.isolation=none --json "$tmp/tr.json" >"$tmp/trs" 
 else
     bad "training_summary_json: $(cat "$tmp/trs")"
 fi
+# the verdict says when the bottleneck's links carried training traffic too
+if "$bin" run --engine fluid --set cluster.nodes=8 --set storage.nodes=8 --set fabric.storage_per_leaf=8 \
+        --set fabric.hosts_per_leaf=4 --set fabric.spines=16 --set training.traffic=collectives \
+        --set training.grad_bytes=64MB --set training.compute_time=50us --set fabric.isolation=none \
+        --set workload.bytes_per_writer=16MB --json "$tmp/trv.json" >"$tmp/trv" 2>&1 &&
+    grep -q "^  bottleneck  writer NIC: .*it also carried the training job's traffic (fabric.isolation none)" "$tmp/trv" &&
+    grep -q '"shared_with_training": true' "$tmp/trv.json" &&
+    "$bin" run --engine fluid --json - 2>/dev/null | grep -q '"shared_with_training": false'; then
+    ok verdict_shared_with_training
+else
+    bad "verdict_shared_with_training: $(grep bottleneck "$tmp/trv")"
+fi
 # shellcheck disable=SC2086
 if "$bin" run $tr --set fabric.isolation=none --quiet --csv-dir "$tmp/trcsv" >/dev/null 2>&1 &&
     head -1 "$tmp/trcsv/training.csv" | grep -q '^step,begin_s,step_s,comm_s,baseline_step_s,during_checkpoint$' &&

@@ -34,6 +34,13 @@ static void resend_cause(FILE *out, const struct results *r)
             fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent);
 }
 
+/* The bottleneck's links carried training traffic too (docs/training.md). */
+static int bottleneck_shared_with_training(const struct results *r)
+{
+    int s = r->bottleneck.seg;
+    return r->training.on && s >= 0 && path_is_fwd_link(s) && r->training.seg_bytes[s] > 0;
+}
+
 static void verdict(FILE *out, const struct results *r)
 {
     const struct bottleneck *v = &r->bottleneck;
@@ -53,6 +60,11 @@ static void verdict(FILE *out, const struct results *r)
         if (f->imbalance > 1.25 && v->seg >= PATH_WRITER_NIC && v->seg <= PATH_STORAGE_NIC)
             fprintf(out, "; its busiest link carried %.2fx the mean (uneven spread)",
                     f->imbalance);
+        /* its capacity went to the training job too; the bound counts the
+         * checkpoint's bytes only */
+        if (bottleneck_shared_with_training(r))
+            fprintf(out, "; it also carried the training job's traffic (fabric.isolation %s), "
+                         "which the bound leaves out", r->training.isolation);
         fputc('\n', out);
     } else {
         fprintf(out, "  bottleneck  none ran at capacity half the write (busiest %s %s); "
@@ -180,6 +192,7 @@ json_t *bottleneck_json(const struct results *r)
     json_object_set_new(o, "utilisation", json_real(v->util));
     json_object_set_new(o, "bound_s", json_real(v->seg >= 0 ? r->segs[v->seg].bound_s : 0));
     json_object_set_new(o, "excess", json_real(v->excess));
+    json_object_set_new(o, "shared_with_training", json_boolean(bottleneck_shared_with_training(r)));
     json_object_set_new(o, "next_segment", json_string(path_seg_key(v->next_seg)));
     json_object_set_new(o, "next_bound_s",
                         json_real(v->next_seg >= 0 ? r->segs[v->next_seg].bound_s : 0));
