@@ -69,6 +69,7 @@ struct topo {
     uint32_t *nh_ports;   /* identical sets of one switch are shared */
     uint64_t *ecmp_seed;  /* [switch index], from the ecmp RNG stream */
     uint32_t *nh_weight;  /* WCMP weight of each nh_ports entry (Mbps behind it); NULL = equal */
+    uint32_t *nh_next;    /* the node each nh_ports entry leads to (topo_path: fewer misses) */
     double oversub_compute, oversub_storage;
     uint32_t links_per_spine;  /* parallel links of each leaf-spine pair */
     uint32_t n_failed;         /* failed leaf-spine links */
