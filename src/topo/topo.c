@@ -506,3 +506,33 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
                           "(route building is broken)", bad);
     return 0;
 }
+
+void topo_bom(const struct topo *t, uint32_t sw[3], uint64_t *speeds, uint32_t *links,
+              uint32_t *n)
+{
+    sw[0] = t->n_leaves;
+    sw[1] = t->n_spines;
+    sw[2] = t->tiers == 3 ? t->n_supers : 0;
+    *n = 0;
+    for (uint32_t p = 0; p < t->n_ports; p++) {
+        if (t->ports[p].peer < p)
+            continue; /* each link once */
+        uint64_t b = t->ports[p].bps;
+        uint32_t i = 0;
+        while (i < *n && speeds[i] > b)
+            i++;
+        if (i < *n && speeds[i] == b) {
+            links[i]++;
+            continue;
+        }
+        if (*n == TOPO_BOM_SPEEDS) { /* slower than the kept ones: the last */
+            links[*n - 1]++;
+            continue;
+        }
+        memmove(speeds + i + 1, speeds + i, (*n - i) * sizeof *speeds);
+        memmove(links + i + 1, links + i, (*n - i) * sizeof *links);
+        speeds[i] = b;
+        links[i] = 1;
+        (*n)++;
+    }
+}

@@ -142,6 +142,12 @@ uint32_t topo_path(const struct topo *t, uint32_t src, uint32_t dst,
  * sound table; topo_build refuses any other). */
 uint32_t topo_failed_routes(const struct topo *t);
 
+/* Bill of materials: switches per tier (sw[0] leaves, [1] spines, [2]
+ * super-spines) and links by speed, fastest first: speeds[i], links[i] for
+ * i < *n (at most TOPO_BOM_SPEEDS speeds; slower ones join the last). */
+void topo_bom(const struct topo *t, uint32_t sw[3], uint64_t *speeds, uint32_t *links,
+              uint32_t *n);
+
 /* ECMP hash of a RoCEv2 5-tuple with a per-switch seed. */
 uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
                         uint16_t sport, uint16_t dport);
