@@ -2,6 +2,7 @@
  * (with failed links at both tiers), and the bound in both engines. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../include/ckptnet.h"
@@ -326,7 +327,82 @@ static void clos_auto_switch_counts(void)
     CHECKF(fabs(d.r.oversub_compute - 21.0 / 11) < 1e-9, "%g", d.r.oversub_compute);
 }
 
+/* Bill of materials from the built fabric, hand-counted: 4 compute and 2
+ * storage leaves, 3 pods of 4 spines, 4 planes of 2 super-spines. */
+static void clos_bill_of_materials(void)
+{
+    struct scenario sc;
+    clos(&sc);
+    test_set(&sc, "fabric.spine_uplink_speed=800Gbps"); /* 1:1 with one super-spine a plane */
+    test_set(&sc, "storage.nic_speed=200Gbps");
+    struct arena a;
+    arena_init(&a);
+    struct topo t;
+    struct err e;
+    CHECKF(topo_build(&t, &sc, &a, &e) == 0, "%s", e.msg);
+    uint32_t sw[3], links[TOPO_BOM_SPEEDS], n;
+    uint64_t speeds[TOPO_BOM_SPEEDS];
+    topo_bom(&t, sw, speeds, links, &n);
+    CHECKF(sw[0] == 6 && sw[1] == 12 && sw[2] == 4, "%u %u %u", sw[0], sw[1], sw[2]);
+    /* 12 spines x 1 super-spine link at 800G; 16 host links and 6 x 4
+     * leaf-spine links at 400G; 8 storage links at 200G */
+    CHECKF(n == 3 && speeds[0] == 800000000000ull && links[0] == 12 &&
+               speeds[1] == 400000000000ull && links[1] == 16 + 24 &&
+               speeds[2] == 200000000000ull && links[2] == 8,
+           "%u speeds: %u %u %u", n, links[0], links[1], links[2]);
+    arena_release(&a);
+}
+
+/* The verdict says what held a bottleneck that was not at capacity all
+ * along: the writers' NICs (skewed shards under per-flow fair shares, as at
+ * 100,000 nodes), or a fabric link set hashed unevenly. */
+static void clos_verdict_names_what_held(void)
+{
+    for (int k = 0; k < 3; k++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        struct results r;
+        memset(&r, 0, sizeof r);
+        r.finished = 1;
+        r.completion_s = 1.0;
+        r.fabric_tiers = 3;
+        r.plan.skew = 4.58;
+        r.bottleneck.seg = PATH_STORAGE_NIC;
+        r.bottleneck.next_seg = -1;
+        r.bottleneck.util = 0.8;
+        r.bottleneck.excess = k == 2 ? 0.01 : 0.25; /* 2: on time, nothing to say */
+        for (int s = PATH_WRITER_NIC; s <= PATH_STORAGE_NIC; s++) {
+            r.segs[s].applies = 1;
+            r.segs[s].cap_bps = r.segs[s].elem_bps = 4e11;
+            r.segs[s].imbalance = 1.0;
+        }
+        r.segs[PATH_STORAGE_NIC].max_util = 0.8;
+        if (k == 1) {
+            r.segs[PATH_SUPER_DOWN].saturated_s = 0.3;
+            r.segs[PATH_SUPER_DOWN].imbalance = 1.9;
+        } else {
+            r.segs[PATH_WRITER_NIC].saturated_s = 0.38;
+        }
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        report_segments(f, &sc, &r);
+        fclose(f);
+        const char *want = k == 0 ? "held by the writers the rest of the time: the busiest "
+                                    "writer NIC ran at capacity 38.0% of the write"
+                                  : "held by the fabric the rest of the time: the busiest super "
+                                    "-> storage pod link ran at capacity 30.0%";
+        if (k < 2)
+            CHECKF(buf && strstr(buf, want), "case %d: %s", k, buf);
+        else
+            CHECKF(buf && !strstr(buf, "held by"), "case %d: %s", k, buf);
+        free(buf);
+    }
+}
+
 SUITE(suite_clos) = {
+    {"clos_verdict_names_what_held", clos_verdict_names_what_held},
+    {"clos_bill_of_materials", clos_bill_of_materials},
     {"clos_auto_switch_counts", clos_auto_switch_counts},
     {"clos_wiring_and_reach", clos_wiring_and_reach},
     {"clos_failed_links_updown", clos_failed_links_updown},

@@ -224,6 +224,7 @@ static void fabric_facts(struct results *r, const struct topo *t, const struct s
     r->links_per_spine = t->links_per_spine;
     r->links_per_super = t->links_per_super;
     r->leaves_per_pod = t->pod_width;
+    topo_bom(t, r->bom_switches, r->bom_speed_bps, r->bom_links, &r->bom_n_speeds);
     r->links = t->n_ports / 2;
     r->failed_links = t->n_failed;
     memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);

@@ -99,6 +99,7 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
                  "%.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
     report_clos_line(out, r);
+    report_bom_line(out, sc, r);
     fprintf(out, "  bound       %s, set by %s (base latency %s)\n",
             fmt_secs(r->bound_s, a, sizeof a), path_seg_label(r->bound_limit),
             fmt_secs(r->base_latency_s, b, sizeof b));

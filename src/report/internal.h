@@ -32,6 +32,8 @@ size_t pcap_frame(const struct cap_rec *r, uint8_t *buf, size_t *hlen);
 /* The fabric's tiers as built (three tiers or fabric.tiers auto), one line
  * for the summary and describe; nothing otherwise (report.c). */
 void report_clos_line(FILE *out, const struct results *r);
+/* Switches per tier and profile, links by speed (report.c). */
+void report_bom_line(FILE *out, const struct scenario *sc, const struct results *r);
 /* The same facts into the JSON document's fabric.* */
 void report_clos_json(json_t *root, const struct results *r);
 

@@ -168,6 +168,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                  "compute leaves, %.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
     report_clos_line(out, r);
+    report_bom_line(out, sc, r);
     {
         const struct plan_summary *p = &r->plan;
         fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs "
@@ -476,6 +477,50 @@ void report_clos_line(FILE *out, const struct results *r)
                 r->links_per_spine > 1 ? "s" : "");
 }
 
+void report_bom_line(FILE *out, const struct scenario *sc, const struct results *r)
+{
+    static const char *const tier[3] = {"leaves", "spines", "super-spines"};
+    const char *prof[3] = {sc->fabric.leaf_switch, sc->fabric.spine_switch,
+                           sc->fabric.superspine_switch};
+    fprintf(out, "  bom        ");
+    for (int i = 0; i < 3; i++)
+        if (r->bom_switches[i])
+            fprintf(out, "%s %u %s (%s)", i ? "," : "", r->bom_switches[i], tier[i], prof[i]);
+    fprintf(out, ";");
+    for (uint32_t i = 0; i < r->bom_n_speeds; i++) {
+        char a[32];
+        fprintf(out, "%s %u links at %s", i ? "," : "", r->bom_links[i],
+                fmt_rate((double)r->bom_speed_bps[i], a, sizeof a));
+    }
+    fprintf(out, " (2 transceivers a link)%s\n",
+            sc->fabric.breakout > 1 ? ", switch ports in breakout" : "");
+}
+
+static void bom_json(json_t *root, const struct scenario *sc, const struct results *r)
+{
+    static const char *const key[3] = {"fabric.bom.leaves", "fabric.bom.spines",
+                                       "fabric.bom.superspines"};
+    const char *prof[3] = {sc->fabric.leaf_switch, sc->fabric.spine_switch,
+                           sc->fabric.superspine_switch};
+    for (int i = 0; i < 3; i++) {
+        if (!r->bom_switches[i])
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "profile", json_string(prof[i]));
+        json_object_set_new(o, "count", U(r->bom_switches[i]));
+        put_dotted(root, key[i], o);
+    }
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < r->bom_n_speeds; i++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "speed_bps", U(r->bom_speed_bps[i]));
+        json_object_set_new(o, "links", U(r->bom_links[i]));
+        json_object_set_new(o, "transceivers", U(2 * (uint64_t)r->bom_links[i]));
+        json_array_append_new(a, o);
+    }
+    put_dotted(root, "fabric.bom.links", a);
+}
+
 void report_clos_json(json_t *root, const struct results *r)
 {
     if (r->fabric_tiers != 3 && !r->fabric_auto)
@@ -630,6 +675,8 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_dotted(root, "fabric.oversubscription.compute", json_real(r->oversub_compute));
     put_dotted(root, "fabric.oversubscription.storage", json_real(r->oversub_storage));
     report_clos_json(root, r);
+    if (r->bom_n_speeds)
+        bom_json(root, sc, r);
     if (r->has_packet_stats) { /* absent, not zero, when the engine cannot know */
         put_dotted(root, "network.drops", U(r->drops));
         put_dotted(root, "network.pfc.pause_frames", U(r->pause_frames));

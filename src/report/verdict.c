@@ -66,6 +66,29 @@ static void verdict(FILE *out, const struct results *r)
             fprintf(out, "; it also carried the training job's traffic (fabric.isolation %s), "
                          "which the bound leaves out", r->training.isolation);
         fputc('\n', out);
+        /* not at capacity all along and late: what held its flows the rest
+         * of the time (the link set whose busiest link was at capacity
+         * longest): the writers' NICs, or a fabric set hashed unevenly */
+        int held = -1;
+        for (int s = PATH_WRITER_NIC; v->util < 0.95 && v->excess > 0.05 && s < PATH_STORAGE_NIC;
+             s++)
+            if (s != v->seg && path_seg_shown(s, r->fabric_tiers) && r->segs[s].applies &&
+                (s == PATH_WRITER_NIC || r->segs[s].imbalance > 1.25) &&
+                r->segs[s].saturated_s > 0.1 * T &&
+                (held < 0 || r->segs[s].saturated_s > r->segs[held].saturated_s))
+                held = s;
+        if (held == PATH_WRITER_NIC)
+            fprintf(out, "              held by the writers the rest of the time: the busiest "
+                         "writer NIC ran at capacity %s of the write, shared by its flows to "
+                         "other storage nodes (fair shares per flow; shard skew %.2f)\n",
+                    fmt_pct(r->segs[held].saturated_s / T, a, sizeof a), r->plan.skew);
+        else if (held >= 0)
+            fprintf(out, "              held by the fabric the rest of the time: the busiest %s "
+                         "link ran at capacity %s of the write carrying %.2fx its set's mean "
+                         "(ECMP collisions; wcmp, flowlet, spray or more "
+                         "transport.qps_per_writer spread them)\n",
+                    path_seg_label(held), fmt_pct(r->segs[held].saturated_s / T, a, sizeof a),
+                    r->segs[held].imbalance);
     } else {
         fprintf(out, "  bottleneck  none ran at capacity half the write (busiest %s %s); "
                      "%s's bound (%s) comes closest",

@@ -150,13 +150,13 @@ static uint32_t parallel(uint32_t n, uint64_t n_sw, uint32_t ports)
 /* fabric.tiers auto: the smallest Clos the profiles allow (docs/scenario.md,
  * Three tiers). A leaf takes as many hosts as its remaining ports carry at
  * fabric.oversubscription; every leaf has the same uplinks; storage leaves
- * and spines are 1:1. Two tiers when every leaf fits on a spine's ports,
+ * (unless fabric.storage_per_leaf is set) and spines are 1:1. Two tiers when every leaf fits on a spine's ports,
  * else pods of half a spine's ports under super-spine planes. */
 static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_ports,
                      struct err *e)
 {
     static const char *const chosen[] = {
-        "fabric.hosts_per_leaf", "fabric.storage_per_leaf", "fabric.spines",
+        "fabric.hosts_per_leaf", "fabric.spines",
         "fabric.links_per_spine", "fabric.pods", "fabric.leaves_per_pod",
         "fabric.spines_per_pod", "fabric.superspines", "fabric.links_per_superspine"};
     for (size_t i = 0; i < sizeof chosen / sizeof *chosen; i++)
@@ -178,6 +178,12 @@ static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_
                           "at %.3g:1", lp, nics, o);
     uint32_t spl = (uint32_t)(u * up / snic + 1e-9);
     spl = spl < lp - u ? spl : lp - u;
+    if (scenario_is_set(sc, "fabric.storage_per_leaf")) { /* kept when it fits */
+        if (sc->fabric.storage_per_leaf > lp - u)
+            return err_set(e, "fabric.storage_per_leaf: %u storage nodes and %u uplinks do not "
+                              "fit a %u-port leaf", sc->fabric.storage_per_leaf, u, lp);
+        spl = sc->fabric.storage_per_leaf;
+    }
     if (!spl)
         return err_set(e, "fabric.tiers: auto: a storage leaf's %u uplinks carry less than "
                           "one storage NIC", u);

@@ -1065,21 +1065,47 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
     uint64_t st = sc->storage.nodes, spl = sc->fabric.storage_per_leaf;
     uint64_t up = sc->fabric.spines * k;
     uint64_t leaves = (hosts + hpl - 1) / hpl + (st + spl - 1) / spl;
+    /* three tiers (topo/clos.c's layout): a spine has its pod's leaves
+     * below and its plane's super-spines above; a super-spine every pod */
+    uint64_t sdown = leaves * k, sup = 0, sup_pods = 0, k2 = sc->fabric.links_per_super;
+    uint64_t up2_bps = sc->fabric.spine_uplink_bps ? sc->fabric.spine_uplink_bps
+                                                   : sc->fabric.uplink_bps;
+    if (sc->fabric.tiers == TIERS_3) {
+        uint64_t lc = (hosts + hpl - 1) / hpl, ls = (st + spl - 1) / spl;
+        uint64_t lpp = sc->fabric.leaves_per_pod;
+        if (!lpp && sc->fabric.pods)
+            lpp = (lc + sc->fabric.pods - 1) / sc->fabric.pods;
+        lpp = lpp ? lpp : 1;
+        uint64_t cpods = (lc + lpp - 1) / lpp, cw = lc < lpp ? lc : lpp;
+        int spread = sc->fabric.storage_pods == SPODS_SPREAD;
+        sup_pods = spread ? cpods : cpods + (ls + lpp - 1) / lpp;
+        sdown = (spread ? lpp + (ls + cpods - 1) / cpods : lpp) * k;
+        uint64_t s = sc->fabric.superspines;
+        if (!s)
+            s = (cw * k * sc->fabric.uplink_bps + k2 * up2_bps - 1) / (k2 * up2_bps);
+        sup = s * k2;
+        up = (sc->fabric.spines_per_pod ? sc->fabric.spines_per_pod : sc->fabric.spines) * k;
+    }
     struct {
         const char *what;
-        uint64_t buffer, n_host, host_bps, n_up;
+        uint64_t buffer, n_host, host_bps, n_up, up_bps;
         const char *profile;
-    } sw[3] = {
+    } sw[4] = {
         {"compute leaf", sc->fabric.leaf_buffer, hosts < hpl ? hosts : hpl, sc->cluster.nic_bps,
-         up, sc->fabric.leaf_switch},
+         up, sc->fabric.uplink_bps, sc->fabric.leaf_switch},
         {"storage leaf", sc->fabric.leaf_buffer, st < spl ? st : spl, sc->storage.nic_bps, up,
-         sc->fabric.leaf_switch},
-        {"spine", sc->fabric.spine_buffer, 0, 0, leaves * k, sc->fabric.spine_switch},
+         sc->fabric.uplink_bps, sc->fabric.leaf_switch},
+        {"spine", sc->fabric.spine_buffer, sup ? sdown : 0, sc->fabric.uplink_bps,
+         sup ? sup : sdown, sup ? up2_bps : sc->fabric.uplink_bps, sc->fabric.spine_switch},
+        {"super-spine", sc->fabric.spine_buffer, 0, 0, sup_pods * k2, up2_bps,
+         sc->fabric.spine_switch},
     };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         uint64_t reserved;
+        if (!sw[i].n_host && !sw[i].n_up)
+            continue; /* two tiers: no super-spines */
         uint64_t need = switch_need(sc, lossless, sw[i].n_host, sw[i].host_bps, sw[i].n_up,
-                                    sc->fabric.uplink_bps, &reserved);
+                                    sw[i].up_bps, &reserved);
         if (sw[i].buffer < need) {
             char b[32], from[100] = "";
             if (!scenario_is_set(sc, "fabric.buffer"))

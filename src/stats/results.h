@@ -146,6 +146,13 @@ struct results {
     double auto_oversub;       /* its fabric.oversubscription */
     uint32_t hosts_per_leaf, storage_per_leaf, spines, links_per_spine, links_per_super;
     uint32_t leaves_per_pod;
+    /* bill of materials of the built fabric (topo_bom): switches per tier
+     * (leaves, spines, super-spines; profiles in the scenario), links by
+     * speed, fastest first */
+    uint32_t bom_switches[3];
+    uint32_t bom_n_speeds;
+    uint64_t bom_speed_bps[TOPO_BOM_SPEEDS];
+    uint32_t bom_links[TOPO_BOM_SPEEDS];
 
     /* network counters */
     uint64_t drops;

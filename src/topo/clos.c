@@ -250,6 +250,8 @@ static int build_routes3(struct topo *t, struct arena *a, struct err *e)
             memcpy(t->nh_ports, b.nh, b.len * sizeof *b.nh);
             memcpy(t->nh_weight, b.nw, b.len * sizeof *b.nw);
         }
+        if (rc == 0)
+            rc = topo__next_nodes(t, b.len, a, e);
     }
 out:
     free(cand);

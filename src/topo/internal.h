@@ -29,6 +29,9 @@ int topo__ecmp_seeds(struct topo *t, uint64_t seed, struct arena *a, struct err 
 /* Mark the link of port p down (both sides) under `name` in failed_names. */
 void topo__fail(struct topo *t, uint32_t p, const char *name);
 
+/* Fill t->nh_next from the finished next-hop arrays (len entries). */
+int topo__next_nodes(struct topo *t, size_t len, struct arena *a, struct err *e);
+
 /* Three tiers (clos.c). */
 int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
 uint32_t topo__failed_routes3(const struct topo *t);

@@ -26,6 +26,9 @@ enum path_seg {
     PATH_SETS
 };
 
+/* Link speeds a bill of materials keeps (topo_bom, results). */
+#define TOPO_BOM_SPEEDS 8
+
 /* The link sets, in CSV column order: the forward ones, then reverse. */
 #define PATH_LINK_SETS 7
 extern const enum path_seg path_link_sets[PATH_LINK_SETS];

@@ -228,6 +228,8 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
             memcpy(t->nh_ports, b.nh, b.len * sizeof *b.nh);
             memcpy(t->nh_weight, b.nw, b.len * sizeof *b.nw);
         }
+        if (rc == 0)
+            rc = topo__next_nodes(t, b.len, a, e);
     }
 out:
     free(dist);
@@ -337,16 +339,28 @@ int topo__ecmp_seeds(struct topo *t, uint64_t seed, struct arena *a,
     return 0;
 }
 
+int topo__next_nodes(struct topo *t, size_t len, struct arena *a, struct err *e)
+{
+    t->nh_next = arena_calloc(a, len ? len : 1, sizeof *t->nh_next);
+    if (!t->nh_next)
+        return err_set(e, "out of memory building routes");
+    for (size_t i = 0; i < len; i++)
+        t->nh_next[i] = t->ports[t->ports[t->nh_ports[i]].peer].node;
+    return 0;
+}
+
 uint32_t topo_path(const struct topo *t, uint32_t src, uint32_t dst,
                    uint16_t sport, uint32_t *ports, uint32_t max)
 {
+    /* an endpoint's leaf and the next hops' nodes from the node and
+     * next-hop arrays, not through each port's peer: at 1e5 nodes a path
+     * is cache misses, and this is most of a fluid run's set-up */
     uint32_t n = 0, dleaf = t->nodes[dst].leaf;
     if (max == 0)
         return 0;
     ports[n++] = t->nodes[src].first_port;
-    uint32_t node = t->ports[t->ports[ports[0]].peer].node;
+    uint32_t node = t->nodes[src].leaf;
     while (n < max) {
-        uint32_t p;
         if (node == dleaf) {
             ports[n++] = t->nodes[dst].leaf_port;
             return n;
@@ -354,13 +368,12 @@ uint32_t topo_path(const struct topo *t, uint32_t src, uint32_t dst,
         const struct route *r = topo_route(t, node, dleaf);
         if (r->cnt == 0)
             return 0;
-        p = t->nh_ports[r->off];
+        uint32_t i = r->off;
         if (r->cnt > 1)
-            p = t->nh_ports[r->off + topo_flow_hash(t->ecmp_seed[topo_switch_index(t, node)],
-                                                    src, dst, sport, ROCE_UDP_PORT) %
-                                         r->cnt];
-        ports[n++] = p;
-        node = t->ports[t->ports[p].peer].node;
+            i += (uint32_t)(topo_flow_hash(t->ecmp_seed[topo_switch_index(t, node)], src, dst,
+                                           sport, ROCE_UDP_PORT) % r->cnt);
+        ports[n++] = t->nh_ports[i];
+        node = t->nh_next[i];
     }
     return 0;
 }
@@ -492,4 +505,34 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
         return err_set(e, "fabric.failed_links: %u next hops lead onto failed links "
                           "(route building is broken)", bad);
     return 0;
+}
+
+void topo_bom(const struct topo *t, uint32_t sw[3], uint64_t *speeds, uint32_t *links,
+              uint32_t *n)
+{
+    sw[0] = t->n_leaves;
+    sw[1] = t->n_spines;
+    sw[2] = t->tiers == 3 ? t->n_supers : 0;
+    *n = 0;
+    for (uint32_t p = 0; p < t->n_ports; p++) {
+        if (t->ports[p].peer < p)
+            continue; /* each link once */
+        uint64_t b = t->ports[p].bps;
+        uint32_t i = 0;
+        while (i < *n && speeds[i] > b)
+            i++;
+        if (i < *n && speeds[i] == b) {
+            links[i]++;
+            continue;
+        }
+        if (*n == TOPO_BOM_SPEEDS) { /* slower than the kept ones: the last */
+            links[*n - 1]++;
+            continue;
+        }
+        memmove(speeds + i + 1, speeds + i, (*n - i) * sizeof *speeds);
+        memmove(links + i + 1, links + i, (*n - i) * sizeof *links);
+        speeds[i] = b;
+        links[i] = 1;
+        (*n)++;
+    }
 }

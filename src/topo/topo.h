@@ -69,6 +69,7 @@ struct topo {
     uint32_t *nh_ports;   /* identical sets of one switch are shared */
     uint64_t *ecmp_seed;  /* [switch index], from the ecmp RNG stream */
     uint32_t *nh_weight;  /* WCMP weight of each nh_ports entry (Mbps behind it); NULL = equal */
+    uint32_t *nh_next;    /* the node each nh_ports entry leads to (topo_path: fewer misses) */
     double oversub_compute, oversub_storage;
     uint32_t links_per_spine;  /* parallel links of each leaf-spine pair */
     uint32_t n_failed;         /* failed leaf-spine links */
@@ -140,6 +141,12 @@ uint32_t topo_path(const struct topo *t, uint32_t src, uint32_t dst,
 /* Next hops in the route table that lead onto a failed link (0 for a
  * sound table; topo_build refuses any other). */
 uint32_t topo_failed_routes(const struct topo *t);
+
+/* Bill of materials: switches per tier (sw[0] leaves, [1] spines, [2]
+ * super-spines) and links by speed, fastest first: speeds[i], links[i] for
+ * i < *n (at most TOPO_BOM_SPEEDS speeds; slower ones join the last). */
+void topo_bom(const struct topo *t, uint32_t sw[3], uint64_t *speeds, uint32_t *links,
+              uint32_t *n);
 
 /* ECMP hash of a RoCEv2 5-tuple with a per-switch seed. */
 uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
