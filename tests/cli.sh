@@ -115,10 +115,12 @@ small="--set cluster.nodes=32 --set fabric.hosts_per_leaf=8 --set storage.nodes=
 # the bottleneck verdict follows the answer lines
 # shellcheck disable=SC2086
 "$bin" run $small >"$tmp/v" 2>&1
-if sed -n 8p "$tmp/v" | grep -q '^  bottleneck  storage NIC:' && grep -q 'storage NIC .*<- bottleneck' "$tmp/v"; then
+if awk '/^  bottleneck/ { print; exit }' "$tmp/v" | grep -q '^  bottleneck  storage NIC:' &&
+    [ "$(grep -n '^  bottleneck' "$tmp/v" | head -1 | cut -d: -f1)" -lt "$(grep -n '^  segment ' "$tmp/v" | cut -d: -f1)" ] &&
+    grep -q 'storage NIC .*<- bottleneck' "$tmp/v"; then
     ok verdict_in_summary
 else
-    bad "verdict_in_summary: $(sed -n 8p "$tmp/v")"
+    bad "verdict_in_summary: $(grep '^  bottleneck' "$tmp/v" | head -1)"
 fi
 # shellcheck disable=SC2086
 "$bin" run $small --set fabric.hosts_per_leaf=16 --set fabric.spines=2 --set storage.nodes=8 \

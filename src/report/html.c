@@ -156,7 +156,8 @@ out:
 static int write_goodput(const char *dir, const struct scenario *sc, const struct results *r)
 {
     const struct cost_figures *c = &r->cost;
-    double R = (double)sc->failures.recovery_ps / 1e12, d = c->stall_s, M = c->job_mtbf_s;
+    (void)sc; /* the recovery time comes from the cost (auto or configured) */
+    double R = c->recovery_s, d = c->stall_s, M = c->job_mtbf_s;
     double lo = c->interval_s, hi = c->interval_s;
     if (c->daly_s > 0) {
         lo = fmin(lo, c->daly_s);

@@ -26,6 +26,12 @@ struct cost_figures {
     double goodput_mc, mc_days; /* Monte Carlo; mc_days 0 = not run */
     uint64_t mc_failures;
     double lost_gpu_hours_per_day, lost_money_per_day; /* all waste: 1 - goodput */
+    /* recovery time: failures.recovery_time, or auto from the restore */
+    double recovery_s;
+    const char *recovery_from; /* "configured", "simulated restore", "restore bound" */
+    /* GPU-hours/day one_replica_broadcast saves against every_replica at the
+     * configured interval (recovery auto; negative: it costs more) */
+    double bcast_saves_gpu_hours_per_day;
 };
 
 /* Progress of a running engine, for a caller's progress line: called every
@@ -63,6 +69,9 @@ struct restore_figures {
     double broadcast_s;        /* one_replica_broadcast: longest group broadcast */
     double restart_s;          /* restore.restart_overhead */
     double recovery_s;         /* restart + restore completion */
+    int estimated;             /* 1: the read's bound, not simulated (phase save) */
+    double other_recovery_s;   /* the same in the other restore.mode */
+    int other_finished;
     char violation[256];
 };
 

@@ -146,3 +146,106 @@ int workload_build_restore(struct workload *r, const struct workload *s,
     r->n_writers = r->readers = groups * readers;
     return 0;
 }
+
+/* bytes at bps, rounded down (a lower bound); 0 when bps is 0 */
+static uint64_t ser_down(uint64_t bytes, uint64_t bps)
+{
+    __extension__ unsigned __int128 q = (unsigned __int128)bytes * 8u * PS_PER_S;
+    q = bps ? q / bps : 0;
+    return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}
+
+/* A leaf's working links to the spines (as bound.c). */
+static uint64_t leaf_up_bps(const struct topo *t, uint32_t leaf)
+{
+    const struct tnode *n = &t->nodes[leaf];
+    uint64_t cap = 0;
+    for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+        if (t->ports[t->ports[p].peer].node >= t->first_spine && !t->ports[p].failed)
+            cap += t->ports[p].bps;
+    return cap;
+}
+
+static void term(struct restore_estimate *o, uint64_t v, enum path_seg l)
+{
+    if (v > o->ps) {
+        o->ps = v;
+        o->limit = l;
+    }
+}
+
+int workload_restore_estimate(const struct workload *s, const struct scenario *sc,
+                              const struct topo *t, int mode, struct restore_estimate *o,
+                              struct err *e)
+{
+    memset(o, 0, sizeof *o);
+    o->limit = PATH_STORAGE_NIC;
+    int bcast = mode == RESTORE_ONE_BROADCAST && s->model_form;
+    uint32_t tp = s->tp ? s->tp : 1, dp = s->model_form ? s->dp : 1;
+    uint32_t groups = s->model_form ? (uint32_t)((uint64_t)s->sum.gpus / dp) : s->n_writers;
+    uint32_t reads = s->model_form && !bcast ? dp : 1; /* readers per byte stored */
+    uint64_t *node = calloc(t->first_cleaf, sizeof *node); /* endpoints: payload */
+    uint64_t *leaf = calloc(t->n_leaves, sizeof *leaf);
+    uint64_t *gb = calloc(groups ? groups : 1, sizeof *gb);
+    if (!node || !leaf || !gb) {
+        free(node);
+        free(leaf);
+        free(gb);
+        return err_set(e, "out of memory estimating the restore");
+    }
+    for (uint32_t i = 0; i < s->n; i++) {
+        const struct transfer *x = &s->xfers[i];
+        uint64_t b = x->bytes * reads;
+        node[x->dst] += b;
+        leaf[topo_leaf_index(t, t->nodes[x->dst].leaf)] += b;
+        o->bytes_read += b;
+        if (!s->model_form) { /* each writer reads its own back */
+            node[x->src] += x->bytes;
+            leaf[topo_leaf_index(t, t->nodes[x->src].leaf)] += x->bytes;
+            continue;
+        }
+        uint32_t rk = s->writer_rank[x->writer];
+        gb[rk % tp + tp * (rk / (tp * dp))] += x->bytes;
+    }
+    if (s->model_form) {
+        uint32_t gpn = s->gpus_per_node, nics = sc->cluster.nics_per_node;
+        for (uint32_t g = 0; g < groups; g++)
+            for (uint32_t d = 0; d < (bcast ? 1 : dp); d++) {
+                uint32_t rk = (g / tp) * tp * dp + d * tp + g % tp;
+                uint32_t h = workload_nic_host(sc, rk / gpn,
+                                               (uint32_t)((uint64_t)(rk % gpn) * nics / gpn));
+                node[h] += gb[g];
+                leaf[topo_leaf_index(t, t->nodes[h].leaf)] += gb[g];
+                o->readers++;
+            }
+    } else {
+        o->readers = s->n_writers;
+    }
+    for (uint32_t i = 0; i < t->first_cleaf; i++) {
+        int st = t->nodes[i].kind == NODE_STORAGE;
+        term(o, ser_down(node[i], t->ports[t->nodes[i].first_port].bps),
+             st ? PATH_STORAGE_NIC : PATH_WRITER_NIC);
+        if (st && sc->restore.read_bps)
+            term(o, ser_down(node[i], sc->restore.read_bps), PATH_BACKEND);
+    }
+    for (uint32_t l = 0; l < t->n_leaves; l++) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + l];
+        term(o, ser_down(leaf[l], leaf_up_bps(t, t->first_cleaf + l)),
+             n->storage_side ? PATH_SPINE_DOWN : PATH_CLEAF_UP);
+    }
+    uint64_t bmin = UINT64_MAX;
+    for (uint32_t g = 0; bcast && dp > 1 && g < groups; g++) {
+        uint64_t v = units_ser_ps(gb[g], sc->restore.broadcast_bps);
+        o->bcast_ps = v > o->bcast_ps ? v : o->bcast_ps;
+        if (gb[g] && v < bmin)
+            bmin = v;
+    }
+    if (o->bcast_ps) {
+        o->ps += bmin == UINT64_MAX ? 0 : bmin;
+        o->ps = o->bcast_ps > o->ps ? o->bcast_ps : o->ps;
+    }
+    free(node);
+    free(leaf);
+    free(gb);
+    return 0;
+}
