@@ -99,7 +99,7 @@ else
 fi
 
 # the reference checkpoint scenarios run and give the planner's answer first
-for f in mlperf-llama3-70b mlperf-llama3-405b megatron-1t llama3-405b-production \
+for f in mlperf-llama3-8b mlperf-llama3-70b mlperf-llama3-405b megatron-1t llama3-405b-production \
     dcp-async-llama3-70b; do
     if "$bin" run "scenarios/$f.yaml" >"$tmp/ref" 2>&1 &&
         sed -n 2,7p "$tmp/ref" | cut -c3-13 | tr -s ' ' | tr '\n' '|' |

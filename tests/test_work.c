@@ -1036,7 +1036,8 @@ static void work_rank_state_files(void)
 
 /* ---- restore ------------------------------------------------------------ */
 
-/* A small model-form scenario: 2M params x 14 B over tp 4 x dp 4. */
+/* A small model-form scenario: 2M params x 14 B over tp 4 x dp 4, no ZeRO
+ * (every replica holds the whole state of its shard). */
 static void restore_sc(struct scenario *sc, int eng, int mode)
 {
     scenario_defaults(sc);
@@ -1047,6 +1048,7 @@ static void restore_sc(struct scenario *sc, int eng, int mode)
     sc->cluster.gpus_per_node = 4;
     sc->parallelism.tp = 4;
     sc->fabric.hosts_per_leaf = 2;
+    sc->parallelism.zero_stage = 0;
     sc->checkpoint.phase = PHASE_BOTH;
     sc->restore.mode = mode;
 }
@@ -1088,6 +1090,18 @@ static void work_restore_amplification(void)
         CHECKF(f[1].completion_s >= 28e6 * 8 / 400e9 + f[1].broadcast_s, "engine %d: %.6g s",
                eng, f[1].completion_s);
         CHECK(fabs(f[1].recovery_s - (300 + f[1].completion_s)) < 1e-9);
+    }
+    /* ZeRO-1: a replica reads the weights (2 of 14 B/param) in full and its
+     * quarter of the optimizer state: (4 x 2 + 12) / 14 of the checkpoint */
+    struct scenario sc;
+    struct results r;
+    struct err e = {""};
+    restore_sc(&sc, ENGINE_FLUID, RESTORE_EVERY_REPLICA);
+    sc.parallelism.zero_stage = 1;
+    if (ckpt_run(&sc, &r, &e) == 0) {
+        CHECKF(fabs(r.restore.amplification - 20.0 / 14) < 1e-6, "%.9g",
+               r.restore.amplification);
+        results_release(&r);
     }
 }
 

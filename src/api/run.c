@@ -220,7 +220,8 @@ static void restore_scenario(const struct scenario *sc, struct scenario *rs)
     rs->storage.metadata_ops = 0;
 }
 
-static const char *const restore_modes[] = {"every_replica", "one_replica_broadcast"};
+static const char *const restore_modes[] = {"every_replica", "one_replica_broadcast",
+                                            "own_files"};
 
 /* The restore of the checkpoint the save workload s placed, in restore.mode
  * `mode`, into rr (zeroed here; the caller releases it): simulated, or with
@@ -319,7 +320,7 @@ static int restore_estimate(const struct scenario *sc, const struct topo *t,
     struct restore_figures *f = &r->restore;
     struct restore_estimate est[2];
     for (int k = 0; k < 2; k++) {
-        int mode = k == 0 ? sc->restore.mode : !sc->restore.mode;
+        int mode = k == 0 ? sc->restore.mode : restore_other_mode(sc->restore.mode);
         if (workload_restore_estimate(w, sc, t, mode, &est[k], e) < 0)
             return -1;
     }
@@ -357,7 +358,7 @@ static int restore_beside(const struct scenario *sc, const struct topo *t,
         return err_set(e, "out of memory");
     int rc = 0;
     for (int k = 0; rc == 0 && k < 2; k++) {
-        int mode = k == 0 ? sc->restore.mode : !sc->restore.mode;
+        int mode = k == 0 ? sc->restore.mode : restore_other_mode(sc->restore.mode);
         if (k == 1 && !w->model_form) {
             /* no replicas: both modes read the same */
             r->restore.other_recovery_s = r->restore.recovery_s;

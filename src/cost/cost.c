@@ -177,9 +177,9 @@ void cost_compute(struct results *r, const struct scenario *sc)
     /* the broadcast's saving: goodput with its recovery less with every
      * replica reading, over the job's GPUs */
     int bcast = sc->restore.mode == RESTORE_ONE_BROADCAST;
-    c->bcast_saves_gpu_hours_per_day =
-        (cost_goodput(tau, d, M, bcast ? R : R_other) - cost_goodput(tau, d, M, bcast ? R_other : R)) *
-        24.0 * gpus;
+    c->bcast_saves_gpu_hours_per_day = (cost_goodput(tau, d, M, bcast ? R : R_other) -
+                                        cost_goodput(tau, d, M, bcast ? R_other : R)) *
+                                       24.0 * gpus;
 
     c->goodput_mc = 0;
     c->mc_days = 0;

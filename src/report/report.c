@@ -75,11 +75,12 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                 c->recovery_from);
         if (sc->failures.recovery_ps == SCENARIO_AUTO_TIME && r->restore.ran) {
             fprintf(out, ": restart %s + restore %s); one_replica_broadcast %s %s GPU-hours/day "
-                         "against every_replica\n",
+                         "against %s\n",
                     fmt_dur(r->restore.restart_s, b, sizeof b),
                     fmt_secs(r->restore.completion_s, d, sizeof d),
                     c->bcast_saves_gpu_hours_per_day >= 0 ? "saves" : "costs",
-                    fmt_num(fabs(c->bcast_saves_gpu_hours_per_day), e, sizeof e));
+                    fmt_num(fabs(c->bcast_saves_gpu_hours_per_day), e, sizeof e),
+                    sc->restore.mode == RESTORE_OWN_FILES ? "own_files" : "every_replica");
         } else {
             fprintf(out, ", failures.recovery_time)\n");
         }
@@ -98,9 +99,10 @@ static void summary_restore(FILE *out, const struct results *r)
     char a[32], b[32], c[32], d[32];
     if (!f->ran)
         return;
-    fprintf(out, "  restore     %s: %u readers read %s (amplification %.2fx) from the "
+    fprintf(out, "  restore     %s: %u reader%s read %s (amplification %.2fx) from the "
                  "storage nodes",
-            f->mode, f->readers, fmt_bytes((double)f->bytes_read, a, sizeof a),
+            f->mode, f->readers, f->readers == 1 ? "" : "s",
+            fmt_bytes((double)f->bytes_read, a, sizeof a),
             f->amplification);
     if (!f->finished) {
         fprintf(out, "; DID NOT FINISH (%s engine)\n", f->engine);

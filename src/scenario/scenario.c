@@ -346,7 +346,9 @@ static const struct key keys[] = {
     {"restore.mode", T_ENUM, FIELD(restore.mode), "every_replica", NULL, NULL,
      "every_replica: every data-parallel replica reads the whole checkpoint of "
      "its model-parallel shard; one_replica_broadcast: one replica reads it and "
-     "broadcasts it at restore.broadcast_rate", "every_replica|one_replica_broadcast"},
+     "broadcasts it at restore.broadcast_rate; own_files: every rank reads back "
+     "the files it wrote (ZeRO-3 sharded loads, MLPerf Storage/DLIO)",
+     "every_replica|one_replica_broadcast|own_files"},
     {"restore.read_rate", T_RATE, FIELD(restore.read_bps), "0", NULL, "100Tbps",
      "back-end read rate per storage node, the restore's source cap; 0 = not "
      "limited (both engines)", NULL},

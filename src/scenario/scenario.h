@@ -51,7 +51,12 @@ enum placement { PLACE_ROUND_ROBIN, PLACE_HASH, PLACE_FILE_MOD };
 enum stripe_start { START_ROUND_ROBIN, START_RANDOM };
 enum ckpt_phase { PHASE_SAVE, PHASE_RESTORE, PHASE_BOTH };
 #define SCENARIO_AUTO_TIME UINT64_MAX /* a time key given as "auto" */
-enum restore_mode { RESTORE_EVERY_REPLICA, RESTORE_ONE_BROADCAST };
+enum restore_mode { RESTORE_EVERY_REPLICA, RESTORE_ONE_BROADCAST, RESTORE_OWN_FILES };
+/* The mode the broadcast is compared with (cost: what it saves). */
+static inline int restore_other_mode(int mode)
+{
+    return mode == RESTORE_ONE_BROADCAST ? RESTORE_EVERY_REPLICA : RESTORE_ONE_BROADCAST;
+}
 
 struct scenario {
     uint64_t seed;
