@@ -219,6 +219,10 @@ if "$bin" describe scenarios/bench-1024.yaml >"$tmp/d" 2>&1 && grep -q 'oversubs
 else
     bad "describe: $(head -3 "$tmp/d")"
 fi
+# describe shows the placement: file_mod's 12/7 on the MLPerf 70B, per node
+"$bin" describe scenarios/mlperf-llama3-70b.yaml --set storage.placement=file_mod 2>&1 |
+    grep -q '^  storage     placement file_mod: max/mean 1.71 over 4 nodes (skew costs +71.4%.*bytes per node 70.55 GB, 423.3 GB, 70.55 GB, 423.3 GB$' &&
+    ok describe_placement || bad describe_placement
 expect_error describe_two_files "describe: more than one scenario file" describe a.yaml b.yaml
 "$bin" catalog | grep -q 'CX764QD-N' && "$bin" catalog | grep -q 'llama3-405b' && ok catalog || bad catalog
 expect_error catalog_no_file "catalog: takes no file" catalog x.yaml
