@@ -569,7 +569,7 @@ static void run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
             f[F_TRAIN_SLOWDOWN] = r.training.slowdown;
             f[F_TRAIN_STEP] = r.training.during_step_s;
         }
-        if (r.restore.ran && r.restore.finished)
+        if (r.restore.ran && !r.restore.estimated && r.restore.finished)
             f[F_RESTORE] = r.restore.completion_s;
     }
     if (r.has_packet_stats) {

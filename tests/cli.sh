@@ -99,7 +99,7 @@ else
 fi
 
 # the reference checkpoint scenarios run and give the planner's answer first
-for f in mlperf-llama3-70b mlperf-llama3-405b megatron-1t llama3-405b-production \
+for f in mlperf-llama3-8b mlperf-llama3-70b mlperf-llama3-405b megatron-1t llama3-405b-production \
     dcp-async-llama3-70b; do
     if "$bin" run "scenarios/$f.yaml" >"$tmp/ref" 2>&1 &&
         sed -n 2,7p "$tmp/ref" | cut -c3-13 | tr -s ' ' | tr '\n' '|' |
@@ -115,10 +115,12 @@ small="--set cluster.nodes=32 --set fabric.hosts_per_leaf=8 --set storage.nodes=
 # the bottleneck verdict follows the answer lines
 # shellcheck disable=SC2086
 "$bin" run $small >"$tmp/v" 2>&1
-if sed -n 8p "$tmp/v" | grep -q '^  bottleneck  storage NIC:' && grep -q 'storage NIC .*<- bottleneck' "$tmp/v"; then
+if awk '/^  bottleneck/ { print; exit }' "$tmp/v" | grep -q '^  bottleneck  storage NIC:' &&
+    [ "$(grep -n '^  bottleneck' "$tmp/v" | head -1 | cut -d: -f1)" -lt "$(grep -n '^  segment ' "$tmp/v" | cut -d: -f1)" ] &&
+    grep -q 'storage NIC .*<- bottleneck' "$tmp/v"; then
     ok verdict_in_summary
 else
-    bad "verdict_in_summary: $(sed -n 8p "$tmp/v")"
+    bad "verdict_in_summary: $(grep '^  bottleneck' "$tmp/v" | head -1)"
 fi
 # shellcheck disable=SC2086
 "$bin" run $small --set fabric.hosts_per_leaf=16 --set fabric.spines=2 --set storage.nodes=8 \
@@ -217,6 +219,10 @@ if "$bin" describe scenarios/bench-1024.yaml >"$tmp/d" 2>&1 && grep -q 'oversubs
 else
     bad "describe: $(head -3 "$tmp/d")"
 fi
+# describe shows the placement: file_mod's 12/7 on the MLPerf 70B, per node
+"$bin" describe scenarios/mlperf-llama3-70b.yaml --set storage.placement=file_mod 2>&1 |
+    grep -q '^  storage     placement file_mod: max/mean 1.71 over 4 nodes (skew costs +71.4%.*bytes per node 70.55 GB, 423.3 GB, 70.55 GB, 423.3 GB$' &&
+    ok describe_placement || bad describe_placement
 expect_error describe_two_files "describe: more than one scenario file" describe a.yaml b.yaml
 "$bin" catalog | grep -q 'CX764QD-N' && "$bin" catalog | grep -q 'llama3-405b' && ok catalog || bad catalog
 expect_error catalog_no_file "catalog: takes no file" catalog x.yaml

@@ -21,7 +21,8 @@ llama3-405b-production|scenarios/llama3-405b-production.yaml
 megatron-1t|scenarios/megatron-1t.yaml
 mlperf-llama3-405b|scenarios/mlperf-llama3-405b.yaml
 mlperf-llama3-70b|scenarios/mlperf-llama3-70b.yaml
-converged-async-70b|scenarios/converged-async-70b.yaml"
+converged-async-70b|scenarios/converged-async-70b.yaml
+mlperf-llama3-8b|scenarios/mlperf-llama3-8b.yaml"
 strip() { sed -e '/^  "perf": {/,/^  }/d' "$1"; }
 IFS='
 '

@@ -183,11 +183,87 @@ static void cost_json_keys(void)
     results_release(&r);
 }
 
+/* failures.recovery_time auto (the default) with checkpoint.phase both:
+ * the recovery time is the restart overhead + the simulated restore, and
+ * Young, Daly, the goodput, its optimum, the Monte Carlo and the broadcast's
+ * saving are the formulas by hand with it; a configured time is used as is.
+ * Both engines. */
+static void cost_recovery_auto_from_restore(void)
+{
+    for (int eng = ENGINE_PACKET; eng <= ENGINE_FLUID; eng++) {
+        struct scenario sc;
+        struct results r;
+        struct err e = {""};
+        scenario_defaults(&sc);
+        sc.engine = eng;
+        sc.model.name = MODEL_CUSTOM;
+        sc.model.params = 2000000;
+        sc.cluster.nodes = 4;
+        sc.cluster.gpus_per_node = 4;
+        sc.parallelism.tp = 4;
+        sc.fabric.hosts_per_leaf = 2;
+        sc.checkpoint.phase = PHASE_BOTH;
+        sc.restore.restart_ps = 20000000000000ull; /* 20 s */
+        sc.failures.mtbf_gpu_h = 100;               /* 16 GPUs: M = 6.25 h */
+        sc.failures.mc_days = 50;
+        CHECK(sc.failures.recovery_ps == SCENARIO_AUTO_TIME); /* the default */
+        if (ckpt_run(&sc, &r, &e) < 0) {
+            CHECKF(0, "%s", e.msg);
+            return;
+        }
+        const struct cost_figures *c = &r.cost;
+        const struct restore_figures *f = &r.restore;
+        CHECKF(r.ok && f->ran && !f->estimated && f->finished, "%s", r.violation);
+        double R = 20 + f->completion_s, M = 100 * H / 16, d = c->stall_s, tau = 1800;
+        CHECKF(fabs(c->recovery_s - R) < 1e-12 && !strcmp(c->recovery_from, "simulated restore"),
+               "engine %d: recovery %.12g, want %.12g (%s)", eng, c->recovery_s, R,
+               c->recovery_from);
+        CHECK(fabs(c->job_mtbf_s - M) < 1e-9);
+        CHECK(fabs(c->young_s - fmax(sqrt(2 * d * M), 10)) < 1e-9 * c->young_s);
+        double x = d / (2 * M);
+        double daly = fmax(sqrt(2 * d * M) * (1 + sqrt(x) / 3 + x / 9) - d, 10);
+        CHECK(fabs(c->daly_s - daly) < 1e-9 * daly);
+        /* goodput = tau / (M e^(R/M) (e^((tau+d)/M) - 1)) */
+        double g = tau / (M * exp(R / M) * expm1((tau + d) / M));
+        CHECKF(fabs(c->goodput - g) < 1e-12, "engine %d: goodput %.15g, by hand %.15g", eng,
+               c->goodput, g);
+        double go = daly / (M * exp(R / M) * expm1((daly + d) / M));
+        CHECK(fabs(c->goodput_at_optimal - go) < 1e-12);
+        struct mc_result mc;
+        cost_monte_carlo(&mc, tau, d, M, R, 50 * 86400.0, UINT64_C(10000000), sc.seed);
+        CHECK(c->goodput_mc == mc.goodput);
+        /* the broadcast's saving: goodput with the other mode's recovery */
+        double Rb = f->other_recovery_s;
+        double gb = tau / (M * exp(Rb / M) * expm1((tau + d) / M));
+        CHECK(Rb > 20 && Rb != R);
+        CHECKF(fabs(c->bcast_saves_gpu_hours_per_day - (gb - g) * 24 * 16) < 1e-9,
+               "%.12g vs %.12g", c->bcast_saves_gpu_hours_per_day, (gb - g) * 24 * 16);
+        results_release(&r);
+        /* configured: as given, whatever the restore */
+        sc.failures.recovery_ps = 600000000000000ull;
+        if (ckpt_run(&sc, &r, &e) == 0) {
+            CHECK(r.cost.recovery_s == 600 && !strcmp(r.cost.recovery_from, "configured"));
+            results_release(&r);
+        }
+        /* phase save: the read's bound, below the simulated one */
+        sc.failures.recovery_ps = SCENARIO_AUTO_TIME;
+        sc.checkpoint.phase = PHASE_SAVE;
+        if (ckpt_run(&sc, &r, &e) == 0) {
+            CHECKF(r.restore.estimated && r.cost.recovery_s <= R && r.cost.recovery_s > 20 &&
+                       !strcmp(r.cost.recovery_from, "restore bound"),
+                   "engine %d: %.12g s (%s), simulated %.12g s", eng, r.cost.recovery_s,
+                   r.cost.recovery_from, R);
+            results_release(&r);
+        }
+    }
+}
+
 SUITE(suite_cost) = {
     {"cost_young_daly_formulas", cost_young_daly_formulas},
     {"cost_monte_carlo_matches_analytic", cost_monte_carlo_matches_analytic},
     {"cost_optimal_minimises_simulated_waste", cost_optimal_minimises_simulated_waste},
     {"cost_figures_from_a_run", cost_figures_from_a_run},
     {"cost_json_keys", cost_json_keys},
+    {"cost_recovery_auto_from_restore", cost_recovery_auto_from_restore},
     {0, 0},
 };

@@ -509,6 +509,10 @@ static void html_has_plots(void)
         CHECK(strstr(buf, "<tr class=\"bn\"><td>storage NIC"));
         /* money carries its currency */
         CHECK(strstr(buf, "money per day (at 2 USD per GPU-hour)") != NULL);
+        /* the placement: per-node bytes and skew, and the recovery's read */
+        CHECK(strstr(buf, "<h2>Storage</h2>") && strstr(buf, "<th>storage node</th>"));
+        CHECK(strstr(buf, "<tr><th>bytes per node: max / mean (skew)</th>") != NULL);
+        CHECK(strstr(buf, "<tr><th>restore (every_replica, bound only)</th>") != NULL);
         /* the page gives the summary's reasons for a segment without a limit */
         CHECK(strstr(buf, "not limited (no cluster.d2h_rate or rate cap)") != NULL);
         /* self-contained: no scripts, nothing fetched */

@@ -282,19 +282,22 @@ static void restore_scenario(const struct scenario *sc, struct scenario *rs)
     rs->storage.metadata_ops = 0;
 }
 
-static const char *const restore_modes[] = {"every_replica", "one_replica_broadcast"};
+static const char *const restore_modes[] = {"every_replica", "one_replica_broadcast",
+                                            "own_files"};
 
-/* Simulate the restore of the checkpoint the save workload s placed, into
- * rr (zeroed here; the caller releases it). engine: the save's engine, or
- * ENGINE_AUTO to choose for the read. */
+/* The restore of the checkpoint the save workload s placed, in restore.mode
+ * `mode`, into rr (zeroed here; the caller releases it): simulated, or with
+ * simulate 0 its bound only (rr->restore.estimated). engine: the save's
+ * engine, or ENGINE_AUTO to choose for the read. */
 static int restore_run(const struct scenario *sc, const struct topo *t, const struct workload *s,
-                       int engine, struct arena *a, struct results *rr,
+                       int engine, int mode, int simulate, struct arena *a, struct results *rr,
                        const struct ckpt_progress *progress, struct err *e)
 {
     struct scenario rs;
     struct topo v;
     struct workload w;
     restore_scenario(sc, &rs);
+    rs.restore.mode = mode;
     memset(rr, 0, sizeof *rr);
     rr->bottleneck.seg = rr->bottleneck.next_seg = -1;
     rr->progress = progress;
@@ -308,35 +311,46 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
     bound_compute(rr, &v, &w, &rs, &b);
     if (clock_check(&b, rr->bound_limit, &rs, e) < 0)
         return -1;
-    if (engine == ENGINE_AUTO || rs.engine == ENGINE_AUTO)
-        engine = ckpt_choose_engine(&rs, &v, &w, rr);
-    else
-        snprintf(rr->engine_reason, sizeof rr->engine_reason, "as the save (engine: %s)",
-                 engine == ENGINE_FLUID ? "fluid" : "packet");
-    int rc = 0;
-    if (engine == ENGINE_PACKET) {
-        struct ckpt_estimate est;
-        ckpt_estimate(&rs, &v, &w, a, engine, rr->bound_s, &est);
-        rc = ckpt_packet_limits(&rs, &est, ckpt_phys_bytes(), e);
-        if (rc == 0)
-            rc = pkt_run(&rs, &v, &w, rr, e);
-    } else {
-        rc = fluid_run(&rs, &v, &w, rr, e);
-    }
-    if (rc < 0)
-        return -1;
-    rr->transfers = w.n;
-    rr->finished = rr->flows_done == w.n;
-    /* every read starts at the restore's trigger (time 0): its completion
-     * counts from there, not from the first byte a back end had read */
-    if (rr->completion_s > 0)
-        rr->completion_s += rr->first_byte_s;
-    segments_compute(rr, &v, &w, &rs);
     struct restore_figures *f = &rr->restore;
+    rr->transfers = w.n;
+    if (!simulate) {
+        /* phase save: what the read takes at least, without running it */
+        rr->ok = rr->finished = 1;
+        rr->completion_s = rr->bound_s;
+        rr->bottleneck.seg = (int)rr->bound_limit;
+        rr->bottleneck.util = 1;
+        rr->engine = "none (bound)";
+        f->estimated = 1;
+    } else {
+        if (engine == ENGINE_AUTO || rs.engine == ENGINE_AUTO)
+            engine = ckpt_choose_engine(&rs, &v, &w, rr);
+        else
+            snprintf(rr->engine_reason, sizeof rr->engine_reason, "as the save (engine: %s)",
+                     engine == ENGINE_FLUID ? "fluid" : "packet");
+        int rc = 0;
+        if (engine == ENGINE_PACKET) {
+            struct ckpt_estimate est;
+            ckpt_estimate(&rs, &v, &w, a, engine, rr->bound_s, &est);
+            rc = ckpt_packet_limits(&rs, &est, ckpt_phys_bytes(), e);
+            if (rc == 0)
+                rc = pkt_run(&rs, &v, &w, rr, e);
+        } else {
+            rc = fluid_run(&rs, &v, &w, rr, e);
+        }
+        if (rc < 0)
+            return -1;
+        rr->finished = rr->flows_done == w.n;
+        /* every read starts at the restore's trigger (time 0): its
+         * completion counts from there, not from the first byte a back
+         * end had read */
+        if (rr->completion_s > 0)
+            rr->completion_s += rr->first_byte_s;
+        segments_compute(rr, &v, &w, &rs);
+    }
     f->ran = 1;
     f->ok = rr->ok;
     f->finished = rr->finished;
-    f->mode = restore_modes[sc->restore.mode];
+    f->mode = restore_modes[mode];
     f->engine = rr->engine;
     f->completion_s = rr->completion_s;
     f->bound_s = rr->bound_s;
@@ -355,26 +369,74 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
     return 0;
 }
 
-/* phase both: the restore after the save, into r->restore; its violations
- * join the run's (prefixed "restore: "). */
-static int restore_after_save(const struct scenario *sc, const struct topo *t,
-                              const struct workload *w, int engine, struct arena *a,
-                              struct results *r, struct err *e)
+/* phase save, failures.recovery_time auto: the read's lower bound in
+ * closed form for both modes (work.h: cheap at any size), not simulated. */
+static int restore_estimate(const struct scenario *sc, const struct topo *t,
+                            const struct workload *w, struct results *r, struct err *e)
 {
+    struct restore_figures *f = &r->restore;
+    struct restore_estimate est[2];
+    for (int k = 0; k < 2; k++) {
+        int mode = k == 0 ? sc->restore.mode : restore_other_mode(sc->restore.mode);
+        if (workload_restore_estimate(w, sc, t, mode, &est[k], e) < 0)
+            return -1;
+    }
+    double ps = (double)PS_PER_S;
+    memset(f, 0, sizeof *f);
+    f->ran = f->ok = f->finished = f->estimated = 1;
+    f->mode = restore_modes[sc->restore.mode];
+    f->engine = "none (bound)";
+    f->completion_s = f->bound_s = (double)est[0].ps / ps;
+    f->bound_limit = f->bottleneck = est[0].limit;
+    f->bottleneck_util = 1;
+    f->bytes_read = est[0].bytes_read;
+    f->amplification = w->total_bytes ? (double)est[0].bytes_read / (double)w->total_bytes : 0;
+    f->readers = est[0].readers;
+    f->broadcast_s = (double)est[0].bcast_ps / ps;
+    f->restart_s = (double)sc->restore.restart_ps / ps;
+    f->recovery_s = f->restart_s + f->completion_s;
+    f->other_recovery_s = f->restart_s + (double)est[1].ps / ps;
+    f->other_finished = 1;
+    return 0;
+}
+
+/* The restore beside a run: simulated (phase both) or its bound (phase
+ * save), in restore.mode into r->restore, and in the other mode for what
+ * the broadcast saves (r->restore.other_recovery_s). A simulated read's
+ * violations join the run's ("restore: "). */
+static int restore_beside(const struct scenario *sc, const struct topo *t,
+                          const struct workload *w, int engine, int simulate, struct arena *a,
+                          struct results *r, struct err *e)
+{
+    if (!simulate)
+        return restore_estimate(sc, t, w, r, e);
     struct results *rr = malloc(sizeof *rr);
     if (!rr)
         return err_set(e, "out of memory");
-    /* engine auto chooses again for the read (its size differs) */
-    int rc = restore_run(sc, t, w, sc->engine == ENGINE_AUTO ? ENGINE_AUTO : engine, a, rr,
-                         r->progress, e);
-    if (rc < 0) {
-        scenario_locate(sc, e);
-    } else {
-        r->restore = rr->restore;
-        if (!rr->ok)
-            results_violate(r, "restore: %s", rr->violation);
+    int rc = 0;
+    for (int k = 0; rc == 0 && k < 2; k++) {
+        int mode = k == 0 ? sc->restore.mode : restore_other_mode(sc->restore.mode);
+        if (k == 1 && !w->model_form) {
+            /* no replicas: both modes read the same */
+            r->restore.other_recovery_s = r->restore.recovery_s;
+            r->restore.other_finished = r->restore.finished && r->restore.ok;
+            break;
+        }
+        /* engine auto chooses again for the read (its size differs) */
+        rc = restore_run(sc, t, w, sc->engine == ENGINE_AUTO ? ENGINE_AUTO : engine, mode,
+                         simulate, a, rr, r->progress, e);
+        if (rc < 0) {
+            scenario_locate(sc, e);
+        } else if (k == 0) {
+            r->restore = rr->restore;
+            if (!rr->ok)
+                results_violate(r, "restore: %s", rr->violation);
+        } else {
+            r->restore.other_recovery_s = rr->restore.recovery_s;
+            r->restore.other_finished = rr->restore.finished && rr->ok;
+        }
+        results_release(rr);
     }
-    results_release(rr);
     free(rr);
     return rc;
 }
@@ -413,7 +475,8 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
         if (rc == 0 && !rr)
             rc = err_set(e, "out of memory");
         if (rc == 0) {
-            rc = restore_run(sc, &t, &w, sc->engine, &a, rr, r->progress, e);
+            rc = restore_run(sc, &t, &w, sc->engine, sc->restore.mode, 1, &a, rr, r->progress,
+                             e);
             *r = *rr;
             r->phase = PHASE_RESTORE;
             r->mem_bytes += a.total;
@@ -443,8 +506,11 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
                                   (uint64_t)(r->completion_s * (double)PS_PER_S));
             segments_compute(r, &t, &w, sc);
             r->phase = sc->checkpoint.phase;
-            if (sc->checkpoint.phase == PHASE_BOTH)
-                rc = restore_after_save(sc, &t, &w, engine, &a, r, e);
+            /* phase save needs the read's bound only for recovery_time auto */
+            if (sc->checkpoint.phase == PHASE_BOTH ||
+                sc->failures.recovery_ps == SCENARIO_AUTO_TIME)
+                rc = restore_beside(sc, &t, &w, engine, sc->checkpoint.phase == PHASE_BOTH, &a, r,
+                                    e);
             if (rc == 0)
                 cost_compute(r, sc);
         }

@@ -133,7 +133,20 @@ void cost_compute(struct results *r, const struct scenario *sc)
     double gpus = p->gpus;
     double step = (double)sc->training.step_ps / ps;
     double tau = (double)sc->training.interval_ps / ps;
-    double R = (double)sc->failures.recovery_ps / ps;
+    /* recovery: as configured, or auto: restart overhead + the restore
+     * (simulated with phase both, its bound with phase save; run.c) */
+    const struct restore_figures *rf = &r->restore;
+    double R = (double)sc->failures.recovery_ps / ps, R_other = R;
+    c->recovery_from = "configured";
+    if (sc->failures.recovery_ps == SCENARIO_AUTO_TIME) {
+        int have = rf->ran && rf->finished && rf->ok;
+        R = have ? rf->recovery_s : (double)sc->restore.restart_ps / ps;
+        R_other = have && rf->other_finished ? rf->other_recovery_s : R;
+        c->recovery_from = !have            ? "restart overhead only (the restore did not finish)"
+                           : rf->estimated ? "restore bound"
+                                           : "simulated restore";
+    }
+    c->recovery_s = R;
 
     /* the engine measures from the first byte sent (the earliest transfer
      * start); the GPUs wait from the trigger */
@@ -169,6 +182,12 @@ void cost_compute(struct results *r, const struct scenario *sc)
     c->goodput_at_optimal = M > 0 ? cost_goodput(c->daly_s, d, M, R) : c->goodput;
     c->lost_gpu_hours_per_day = (1.0 - c->goodput) * 24.0 * gpus;
     c->lost_money_per_day = c->lost_gpu_hours_per_day * sc->training.gpu_hour_cost;
+    /* the broadcast's saving: goodput with its recovery less with every
+     * replica reading, over the job's GPUs */
+    int bcast = sc->restore.mode == RESTORE_ONE_BROADCAST;
+    c->bcast_saves_gpu_hours_per_day = (cost_goodput(tau, d, M, bcast ? R : R_other) -
+                                        cost_goodput(tau, d, M, bcast ? R_other : R)) *
+                                       24.0 * gpus;
 
     c->goodput_mc = 0;
     c->mc_days = 0;

@@ -162,7 +162,8 @@ out:
 static int write_goodput(const char *dir, const struct scenario *sc, const struct results *r)
 {
     const struct cost_figures *c = &r->cost;
-    double R = (double)sc->failures.recovery_ps / 1e12, d = c->stall_s, M = c->job_mtbf_s;
+    (void)sc; /* the recovery time comes from the cost (auto or configured) */
+    double R = c->recovery_s, d = c->stall_s, M = c->job_mtbf_s;
     double lo = c->interval_s, hi = c->interval_s;
     if (c->daly_s > 0) {
         lo = fmin(lo, c->daly_s);
@@ -529,6 +530,44 @@ static void busiest_links(FILE *o, const struct results *r)
                          " (packet engine).");
 }
 
+/* Storage: the placement's bytes per node against the even spread, what
+ * the skew costs, and the restore when there is one. */
+static void storage_section(FILE *o, const struct results *r)
+{
+    const struct plan_summary *p = &r->plan;
+    const struct restore_figures *f = &r->restore;
+    char a[32], b[32];
+    fprintf(o, "<h2>Storage</h2>\n<table class=\"kv\">\n");
+    fprintf(o, "<tr><th>placement</th><td>%s%s over %u storage nodes</td></tr>\n",
+            p->placement ? p->placement : "file_mod",
+            p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
+            p->storage_nodes);
+    fprintf(o, "<tr><th>bytes per node: max / mean (skew)</th><td>%s / %s (%.2f)</td></tr>\n",
+            fmt_bytes((double)p->node_max_bytes, a, sizeof a),
+            fmt_bytes(p->node_mean_bytes, b, sizeof b), p->node_skew);
+    fprintf(o, "<tr><th>skew cost against an even spread</th><td>+%.1f%%, +%s</td></tr>\n",
+            p->skew_cost_pct, fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
+    if (f->ran)
+        fprintf(o, "<tr><th>restore (%s%s)</th><td>%s read (%.2fx) in %s, bound %s, "
+                   "bottleneck %s; recovery %s</td></tr>\n",
+                f->mode, f->estimated ? ", bound only" : "",
+                fmt_bytes((double)f->bytes_read, a, sizeof a), f->amplification,
+                fmt_secs(f->completion_s, b, sizeof b), fmt_secs(f->bound_s, a, sizeof a),
+                path_seg_label(f->bottleneck), fmt_dur(f->recovery_s, b, sizeof b));
+    fprintf(o, "</table>\n");
+    /* one row per node, while they fit on a page */
+    uint32_t n = p->nodes_listed <= 64 ? p->nodes_listed : 0;
+    if (!n)
+        return;
+    fprintf(o, "<table><tr><th>storage node</th><th>bytes</th><th>of the mean</th></tr>\n");
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(o, "<tr%s><td>%u</td><td>%s</td><td>%.3f</td></tr>\n",
+                p->node_bytes[i] == p->node_max_bytes && p->node_skew > 1.005 ? " class=\"bn\"" : "",
+                i, fmt_bytes((double)p->node_bytes[i], a, sizeof a),
+                p->node_mean_bytes > 0 ? (double)p->node_bytes[i] / p->node_mean_bytes : 0);
+    fprintf(o, "</table>\n");
+}
+
 static void cost_table(FILE *o, const struct scenario *sc, const struct results *r)
 {
     const struct cost_figures *c = &r->cost;
@@ -661,6 +700,7 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
     fprintf(o, "</pre>\n");
     free(sum);
     free(ver);
+    storage_section(o, r);
     for (int i = 0; i < PLOT_COUNT; i++) {
         int p = page_order[i];
         if (p == PLOT_FLOWS && !r->n_sample_flows)

@@ -100,6 +100,19 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
     report_clos_line(out, r);
     report_bom_line(out, sc, r);
+    /* placement (docs/checkpoint.md): per-node bytes and their skew */
+    fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs +%.1f%%, "
+                 "+%s, against an even spread)",
+            p->placement ? p->placement : "file_mod",
+            p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
+            p->node_skew, p->storage_nodes, p->skew_cost_pct,
+            fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
+    if (p->nodes_listed && p->nodes_listed <= 16) {
+        fprintf(out, "; bytes per node");
+        for (uint32_t i = 0; i < p->nodes_listed; i++)
+            fprintf(out, "%s %s", i ? "," : "", fmt_bytes((double)p->node_bytes[i], b, sizeof b));
+    }
+    fputc('\n', out);
     fprintf(out, "  bound       %s, set by %s (base latency %s)\n",
             fmt_secs(r->bound_s, a, sizeof a), path_seg_label(r->bound_limit),
             fmt_secs(r->base_latency_s, b, sizeof b));

@@ -1,5 +1,6 @@
 /* Reports: the human summary and the JSON document of one run. */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,20 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                     100 * c->goodput_mc, c->mc_days, (unsigned long long)c->mc_failures);
         fprintf(out, "; %s GPU-hours/day lost in all\n",
                 fmt_num(c->lost_gpu_hours_per_day, a, sizeof a));
+        /* where the recovery time comes from, and what the broadcast saves */
+        fprintf(out, "  recovery    %s per failure (%s", fmt_dur(c->recovery_s, a, sizeof a),
+                c->recovery_from);
+        if (sc->failures.recovery_ps == SCENARIO_AUTO_TIME && r->restore.ran) {
+            fprintf(out, ": restart %s + restore %s); one_replica_broadcast %s %s GPU-hours/day "
+                         "against %s\n",
+                    fmt_dur(r->restore.restart_s, b, sizeof b),
+                    fmt_secs(r->restore.completion_s, d, sizeof d),
+                    c->bcast_saves_gpu_hours_per_day >= 0 ? "saves" : "costs",
+                    fmt_num(fabs(c->bcast_saves_gpu_hours_per_day), e, sizeof e),
+                    sc->restore.mode == RESTORE_OWN_FILES ? "own_files" : "every_replica");
+        } else {
+            fprintf(out, ", failures.recovery_time)\n");
+        }
     } else {
         fprintf(out, "  interval    %s configured; no failures modelled (failures.mtbf_*: 0)\n",
                 fmt_dur(c->interval_s, a, sizeof a));
@@ -89,12 +104,20 @@ static void summary_restore(FILE *out, const struct results *r)
     char a[32], b[32], c[32], d[32];
     if (!f->ran)
         return;
-    fprintf(out, "  restore     %s: %u readers read %s (amplification %.2fx) from the "
+    fprintf(out, "  restore     %s: %u reader%s read %s (amplification %.2fx) from the "
                  "storage nodes",
-            f->mode, f->readers, fmt_bytes((double)f->bytes_read, a, sizeof a),
+            f->mode, f->readers, f->readers == 1 ? "" : "s",
+            fmt_bytes((double)f->bytes_read, a, sizeof a),
             f->amplification);
     if (!f->finished) {
         fprintf(out, "; DID NOT FINISH (%s engine)\n", f->engine);
+        return;
+    }
+    if (f->estimated) {
+        /* phase save: the bound stands in for the read (recovery_time auto) */
+        fprintf(out, " in at least %s (its bound, set by %s; not simulated: "
+                     "checkpoint.phase both simulates it)\n",
+                fmt_secs(f->bound_s, b, sizeof b), path_seg_label(f->bound_limit));
         return;
     }
     fprintf(out, " in %s (bound %s, set by %s; %.1f%% of bound; %s engine)\n",
@@ -626,6 +649,11 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_dotted(root, "checkpoint.writer_completion_s.p99", real_or_null(r->writer_p99_s, r->finished));
     put_dotted(root, "checkpoint.writer_completion_s.max", real_or_null(r->writer_max_s, r->finished));
     json_plan_cost(root, r, sc->training.currency);
+    put_dotted(root, "cost.recovery_s", json_real(r->cost.recovery_s));
+    put_dotted(root, "cost.recovery_from", json_string(r->cost.recovery_from ? r->cost.recovery_from
+                                                                          : "none"));
+    put_dotted(root, "cost.broadcast_saves_gpu_hours_per_day",
+               json_real(r->cost.bcast_saves_gpu_hours_per_day));
     put_dotted(root, "checkpoint.phase", json_string(r->phase == PHASE_RESTORE ? "restore"
                                                      : r->phase == PHASE_BOTH  ? "both"
                                                                                : "save"));
@@ -647,6 +675,8 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
         put_dotted(root, "restore.broadcast_s", json_real(f->broadcast_s));
         put_dotted(root, "restore.restart_s", json_real(f->restart_s));
         put_dotted(root, "restore.recovery_s", json_real(f->recovery_s));
+        put_dotted(root, "restore.estimated", json_boolean(f->estimated));
+        put_dotted(root, "restore.other_mode_recovery_s", json_real(f->other_recovery_s));
     }
     json_training(root, r);
     put_dotted(root, "bound.completion_s", json_real(r->bound_s));

@@ -44,7 +44,8 @@ struct key {
     const char *min;   /* inclusive lower limit as text, NULL = none */
     const char *max;   /* inclusive upper limit as text, NULL = none */
     const char *doc;
-    const char *choices; /* T_ENUM: "a|b|c", stored as the index (int) */
+    const char *choices; /* T_ENUM: "a|b|c", stored as the index (int);
+                          * T_TIME: a word also taken, stored as UINT64_MAX */
 };
 
 #define FIELD(m) offsetof(struct scenario, m), sizeof(((struct scenario *)0)->m)
@@ -385,7 +386,9 @@ static const struct key keys[] = {
     {"restore.mode", T_ENUM, FIELD(restore.mode), "every_replica", NULL, NULL,
      "every_replica: every data-parallel replica reads the whole checkpoint of "
      "its model-parallel shard; one_replica_broadcast: one replica reads it and "
-     "broadcasts it at restore.broadcast_rate", "every_replica|one_replica_broadcast"},
+     "broadcasts it at restore.broadcast_rate; own_files: every rank reads back "
+     "the files it wrote (ZeRO-3 sharded loads, MLPerf Storage/DLIO)",
+     "every_replica|one_replica_broadcast|own_files"},
     {"restore.read_rate", T_RATE, FIELD(restore.read_bps), "0", NULL, "100Tbps",
      "back-end read rate per storage node, the restore's source cap; 0 = not "
      "limited (both engines)", NULL},
@@ -439,9 +442,10 @@ static const struct key keys[] = {
     {"failures.mtbf_per_gpu", T_REAL, FIELD(failures.mtbf_gpu_h), "50000", "0",
      "1e9", "mean time between failures of one GPU, hours; 0 = use per node",
      NULL},
-    {"failures.recovery_time", T_TIME, FIELD(failures.recovery_ps), "600s",
-     NULL, "10000000s", "restart after a failure: reschedule, load, warm up",
-     NULL},
+    {"failures.recovery_time", T_TIME, FIELD(failures.recovery_ps), "auto",
+     NULL, "10000000s", "restart after a failure: reschedule, load, warm up; "
+     "auto = restore.restart_overhead + the restore (simulated with "
+     "checkpoint.phase both, its bound with save)", "auto"},
     {"failures.monte_carlo_days", T_REAL, FIELD(failures.mc_days), "1000", "0",
      "100000", "simulated training days of the failure Monte Carlo; 0 = skip",
      NULL},
@@ -583,6 +587,10 @@ static int parse_raw(const struct key *k, const char *s, struct kval *kv,
     case T_SIZE:
         return units_parse_size(s, v, msg, len);
     case T_TIME:
+        if (k->choices && !strcmp(s, k->choices)) {
+            *v = UINT64_MAX; /* "auto": decided by the run */
+            return 0;
+        }
         return units_parse_time(s, v, msg, len);
     case T_BOOL:
         return parse_bool(s, v, msg, len);
@@ -649,6 +657,8 @@ static int key_parse(const struct key *k, const char *s, struct kval *kv,
         return 0;
     }
     if (k->type == T_ENUM || k->type == T_TEXT)
+        return 0;
+    if (k->type == T_TIME && k->choices && *v == UINT64_MAX)
         return 0;
     if (k->min && *v < limit_value(k, k->min)) {
         if (limit_value(k, k->min) == 1) {
@@ -876,7 +886,10 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
             units_fmt_size(v, buf, sizeof buf);
             break;
         case T_TIME:
-            units_fmt_time(v, buf, sizeof buf);
+            if (k->choices && v == UINT64_MAX)
+                snprintf(buf, sizeof buf, "%s", k->choices);
+            else
+                units_fmt_time(v, buf, sizeof buf);
             break;
         case T_BOOL:
             snprintf(buf, sizeof buf, "%s", v ? "true" : "false");

@@ -52,7 +52,13 @@ enum jitter_dist { JITTER_UNIFORM, JITTER_EXPONENTIAL };
 enum placement { PLACE_ROUND_ROBIN, PLACE_HASH, PLACE_FILE_MOD };
 enum stripe_start { START_ROUND_ROBIN, START_RANDOM };
 enum ckpt_phase { PHASE_SAVE, PHASE_RESTORE, PHASE_BOTH };
-enum restore_mode { RESTORE_EVERY_REPLICA, RESTORE_ONE_BROADCAST };
+#define SCENARIO_AUTO_TIME UINT64_MAX /* a time key given as "auto" */
+enum restore_mode { RESTORE_EVERY_REPLICA, RESTORE_ONE_BROADCAST, RESTORE_OWN_FILES };
+/* The mode the broadcast is compared with (cost: what it saves). */
+static inline int restore_other_mode(int mode)
+{
+    return mode == RESTORE_ONE_BROADCAST ? RESTORE_EVERY_REPLICA : RESTORE_ONE_BROADCAST;
+}
 /* training traffic on the fabric (src/work/train.h, docs/training.md) */
 enum train_traffic { TRAFFIC_NONE, TRAFFIC_COLLECTIVES };
 enum train_collective { COLL_RING, COLL_HIERARCHICAL };
@@ -220,7 +226,7 @@ struct scenario {
     } training;
     struct {
         double mtbf_node_h, mtbf_gpu_h; /* hours; at most one > 0 */
-        uint64_t recovery_ps;
+        uint64_t recovery_ps;   /* SCENARIO_AUTO_TIME: from the restore */
         double mc_days;         /* Monte Carlo horizon; 0 = skip */
     } failures;
     uint64_t set_mask[SCENARIO_MAX_KEYS / 64]; /* keys given by the user, by table index */

@@ -30,6 +30,12 @@ struct cost_figures {
      * while it runs; docs/training.md): per checkpoint, and per day */
     double training_lost_s;
     double training_slowdown_gpu_hours_per_day, training_slowdown_money_per_day;
+    /* recovery time: failures.recovery_time, or auto from the restore */
+    double recovery_s;
+    const char *recovery_from; /* "configured", "simulated restore", "restore bound" */
+    /* GPU-hours/day one_replica_broadcast saves against every_replica at the
+     * configured interval (recovery auto; negative: it costs more) */
+    double bcast_saves_gpu_hours_per_day;
 };
 
 /* Training traffic beside the checkpoint (src/work/train.h,
@@ -91,6 +97,9 @@ struct restore_figures {
     double broadcast_s;        /* one_replica_broadcast: longest group broadcast */
     double restart_s;          /* restore.restart_overhead */
     double recovery_s;         /* restart + restore completion */
+    int estimated;             /* 1: the read's bound, not simulated (phase save) */
+    double other_recovery_s;   /* the same in the other restore.mode */
+    int other_finished;
     char violation[256];
 };
 

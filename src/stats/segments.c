@@ -79,9 +79,11 @@ static void writer_side(struct results *r, const struct topo *t, const struct wo
             double need = ser_s((double)wb, (double)line);
             nic_end = off + need > nic_end ? off + need : nic_end;
         }
-        if (x->src < nh) {
-            nb[x->src] += (double)wb;
-            ns[x->src] = x->start_ps < ns[x->src] ? x->start_ps : ns[x->src];
+        /* a compute node's NIC: what it sends, or on a restore receives */
+        uint32_t hn = w->restore ? x->dst : x->src;
+        if (hn < nh) {
+            nb[hn] += (double)wb;
+            ns[hn] = x->start_ps < ns[hn] ? x->start_ps : ns[hn];
         }
     }
     for (uint32_t i = 0; nb && ns && i < nh; i++) {

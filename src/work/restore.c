@@ -30,6 +30,29 @@ int workload_restore_topo(const struct topo *t, struct topo *v, struct arena *a,
     return 0;
 }
 
+/* every_replica: the bytes of a group of G stored bytes one replica's rank
+ * loads: the state it holds, i.e. the replicated parts in full (weights
+ * below ZeRO-3, the optimizer state without ZeRO) and its 1/DP of the
+ * sharded ones, plus its own small state; at most G. ZeRO 0: G (every
+ * replica reads the whole checkpoint of its shard). */
+static uint64_t replica_need(const struct workload *s, const struct scenario *sc,
+                             uint32_t groups, uint64_t G)
+{
+    const struct plan_summary *p = &s->sum;
+    double dp = s->dp ? (double)s->dp : 1, z = p->zero_stage;
+    double W = (double)p->params * p->weights_bpp / groups;
+    double O = (double)p->params * p->optimizer_bpp / groups;
+    double need = W * (z < 3 ? 1 : 1 / dp) + O * (z < 1 ? 1 : 1 / dp) +
+                  (double)sc->checkpoint.rank_state_bytes;
+    return need >= (double)G ? G : (uint64_t)need;
+}
+
+/* piece x need / G, exact in 128 bits */
+static uint64_t scale(uint64_t piece, uint64_t need, uint64_t G)
+{
+    return G ? (uint64_t)((unsigned __int128)piece * need / G) : 0;
+}
+
 /* One storage node's bytes of one model-parallel group. */
 struct piece {
     uint32_t group, node;
@@ -44,8 +67,8 @@ static int piece_cmp(const void *pa, const void *pb)
     return a->node < b->node ? -1 : (a->node > b->node);
 }
 
-/* Simple form: every transfer of the write, reversed (a writer reads its
- * own files back; there is no replica to read for it). */
+/* Simple form and own_files: every transfer of the write, reversed (a
+ * writer reads its own files back). */
 static int reverse_all(struct workload *r, const struct workload *s, struct arena *a,
                        struct err *e)
 {
@@ -75,7 +98,7 @@ int workload_build_restore(struct workload *r, const struct workload *s,
     memset(r, 0, sizeof *r);
     r->restore = 1;
     r->sum = s->sum;
-    if (!s->model_form)
+    if (!s->model_form || sc->restore.mode == RESTORE_OWN_FILES)
         return reverse_all(r, s, a, e);
     uint32_t tp = s->tp, dp = s->dp, gpn = s->gpus_per_node, nics = sc->cluster.nics_per_node;
     uint32_t groups = (uint32_t)((uint64_t)s->sum.gpus / dp); /* tp x pp */
@@ -114,10 +137,14 @@ int workload_build_restore(struct workload *r, const struct workload *s,
     }
     struct rng qp;
     rng_init(&qp, sc->seed, RNG_RESTORE);
+    for (uint32_t i = 0; i < np; i++)
+        gbytes[pc[i].group] += pc[i].bytes;
     for (uint32_t i = 0; i < np; i++) {
         uint32_t g = pc[i].group, tpi = g % tp, ppi = g / tp;
-        gbytes[g] += pc[i].bytes;
-        for (uint32_t d = 0; d < readers; d++) {
+        /* every_replica: each rank its share of every piece of its group */
+        uint64_t b = bcast ? pc[i].bytes
+                           : scale(pc[i].bytes, replica_need(s, sc, groups, gbytes[g]), gbytes[g]);
+        for (uint32_t d = 0; b && d < readers; d++) {
             uint32_t rk = ppi * tp * dp + d * tp + tpi;
             uint32_t node = rk / gpn, nic = (uint32_t)((uint64_t)(rk % gpn) * nics / gpn);
             struct transfer *x = &r->xfers[r->n++];
@@ -126,9 +153,9 @@ int workload_build_restore(struct workload *r, const struct workload *s,
             /* readers numbered by group, then replica */
             x->writer = g * readers + d;
             x->file = g;
-            x->bytes = pc[i].bytes;
+            x->bytes = b;
             x->sport = (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu));
-            r->total_bytes += pc[i].bytes;
+            r->total_bytes += b;
         }
     }
     for (uint32_t g = 0; bcast && dp > 1 && g < groups; g++) {
@@ -144,5 +171,118 @@ int workload_build_restore(struct workload *r, const struct workload *s,
     free(gbytes);
     r->n_files = groups;
     r->n_writers = r->readers = groups * readers;
+    return 0;
+}
+
+/* bytes at bps, rounded down (a lower bound); 0 when bps is 0 */
+static uint64_t ser_down(uint64_t bytes, uint64_t bps)
+{
+    __extension__ unsigned __int128 q = (unsigned __int128)bytes * 8u * PS_PER_S;
+    q = bps ? q / bps : 0;
+    return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}
+
+/* A leaf's working links to the spines (as bound.c). */
+static uint64_t leaf_up_bps(const struct topo *t, uint32_t leaf)
+{
+    const struct tnode *n = &t->nodes[leaf];
+    uint64_t cap = 0;
+    for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+        if (t->ports[t->ports[p].peer].node >= t->first_spine && !t->ports[p].failed)
+            cap += t->ports[p].bps;
+    return cap;
+}
+
+static void term(struct restore_estimate *o, uint64_t v, enum path_seg l)
+{
+    if (v > o->ps) {
+        o->ps = v;
+        o->limit = l;
+    }
+}
+
+int workload_restore_estimate(const struct workload *s, const struct scenario *sc,
+                              const struct topo *t, int mode, struct restore_estimate *o,
+                              struct err *e)
+{
+    memset(o, 0, sizeof *o);
+    o->limit = PATH_STORAGE_NIC;
+    int own = !s->model_form || mode == RESTORE_OWN_FILES;
+    int bcast = mode == RESTORE_ONE_BROADCAST && !own;
+    uint32_t tp = s->tp ? s->tp : 1, dp = own ? 1 : s->dp;
+    uint32_t groups = !own ? (uint32_t)((uint64_t)s->sum.gpus / dp) : s->n_writers;
+    uint64_t *node = calloc(t->first_cleaf, sizeof *node); /* endpoints: payload */
+    uint64_t *leaf = calloc(t->n_leaves, sizeof *leaf);
+    uint64_t *gb = calloc(groups ? groups : 1, sizeof *gb);
+    uint64_t *gr = calloc(groups ? groups : 1, sizeof *gr); /* one reader's bytes */
+    if (!node || !leaf || !gb || !gr) {
+        free(node);
+        free(leaf);
+        free(gb);
+        free(gr);
+        return err_set(e, "out of memory estimating the restore");
+    }
+    for (uint32_t i = 0; !own && i < s->n; i++) {
+        uint32_t rk = s->writer_rank[s->xfers[i].writer];
+        gb[rk % tp + tp * (rk / (tp * dp))] += s->xfers[i].bytes;
+    }
+    for (uint32_t i = 0; i < s->n; i++) {
+        const struct transfer *x = &s->xfers[i];
+        uint32_t rk = s->writer_rank[x->writer], g = own ? 0 : rk % tp + tp * (rk / (tp * dp));
+        /* rounded down piece by piece: never above the run's bytes */
+        uint64_t one = own || bcast ? x->bytes
+                                    : scale(x->bytes, replica_need(s, sc, groups, gb[g]), gb[g]);
+        uint64_t b = one * (own || bcast ? 1 : dp);
+        node[x->dst] += b;
+        leaf[topo_leaf_index(t, t->nodes[x->dst].leaf)] += b;
+        o->bytes_read += b;
+        if (own) { /* each writer reads its own back */
+            node[x->src] += x->bytes;
+            leaf[topo_leaf_index(t, t->nodes[x->src].leaf)] += x->bytes;
+            continue;
+        }
+        gr[g] += one;
+    }
+    if (!own) {
+        uint32_t gpn = s->gpus_per_node, nics = sc->cluster.nics_per_node;
+        for (uint32_t g = 0; g < groups; g++)
+            for (uint32_t d = 0; d < (bcast ? 1 : dp); d++) {
+                uint32_t rk = (g / tp) * tp * dp + d * tp + g % tp;
+                uint32_t h = workload_nic_host(sc, rk / gpn,
+                                               (uint32_t)((uint64_t)(rk % gpn) * nics / gpn));
+                node[h] += gr[g];
+                leaf[topo_leaf_index(t, t->nodes[h].leaf)] += gr[g];
+                o->readers++;
+            }
+    } else {
+        o->readers = s->n_writers;
+    }
+    for (uint32_t i = 0; i < t->first_cleaf; i++) {
+        int st = t->nodes[i].kind == NODE_STORAGE;
+        term(o, ser_down(node[i], t->ports[t->nodes[i].first_port].bps),
+             st ? PATH_STORAGE_NIC : PATH_WRITER_NIC);
+        if (st && sc->restore.read_bps)
+            term(o, ser_down(node[i], sc->restore.read_bps), PATH_BACKEND);
+    }
+    for (uint32_t l = 0; l < t->n_leaves; l++) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + l];
+        term(o, ser_down(leaf[l], leaf_up_bps(t, t->first_cleaf + l)),
+             n->storage_side ? PATH_SPINE_DOWN : PATH_CLEAF_UP);
+    }
+    uint64_t bmin = UINT64_MAX;
+    for (uint32_t g = 0; bcast && dp > 1 && g < groups; g++) {
+        uint64_t v = units_ser_ps(gb[g], sc->restore.broadcast_bps);
+        o->bcast_ps = v > o->bcast_ps ? v : o->bcast_ps;
+        if (gb[g] && v < bmin)
+            bmin = v;
+    }
+    if (o->bcast_ps) {
+        o->ps += bmin == UINT64_MAX ? 0 : bmin;
+        o->ps = o->bcast_ps > o->ps ? o->bcast_ps : o->ps;
+    }
+    free(node);
+    free(leaf);
+    free(gb);
+    free(gr);
     return 0;
 }

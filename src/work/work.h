@@ -89,6 +89,24 @@ int workload_build_restore(struct workload *r, const struct workload *s,
                            const struct scenario *sc, const struct topo *t, struct arena *a,
                            struct err *e);
 
+/* What a restore in `mode` takes at least, without building or running it
+ * (phase save, failures.recovery_time auto): the payload each storage NIC
+ * sends, each storage leaf's links to the spines carry, each compute leaf's
+ * links from them and each reader's NIC receive, at their rates, and each
+ * storage node's reads at restore.read_rate; no latency, so below any
+ * simulated restore; then the group broadcasts as in the run. O(transfers
+ * + ranks). */
+struct restore_estimate {
+    uint64_t ps;             /* the lower bound */
+    enum path_seg limit;     /* its term */
+    uint64_t bytes_read;
+    uint64_t bcast_ps;       /* the longest group broadcast */
+    uint32_t readers;
+};
+int workload_restore_estimate(const struct workload *s, const struct scenario *sc,
+                              const struct topo *t, int mode, struct restore_estimate *out,
+                              struct err *e);
+
 /* The topology as the restore sees it: the same nodes and links, each
  * port's segment mirrored (a port facing away from storage plays the
  * segment of its peer, the one it answers: the storage node's port toward
