@@ -214,7 +214,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     if (r->warnings[0])
         fprintf(out, "  warning     %s\n", r->warnings);
     if (r->failed_links)
-        fprintf(out, "  failed      %u leaf-spine links down: %s\n", r->failed_links,
+        fprintf(out, "  failed      %u %s links down: %s\n", r->failed_links,
+                r->fabric_tiers == 3 ? "leaf-spine and spine-super-spine" : "leaf-spine",
                 r->failed_link_names);
     if (r->finished)
         fprintf(out, "  writers     p50 %s  p99 %s  max %s\n",

@@ -185,7 +185,8 @@ static const struct key keys[] = {
     {"fabric.links_per_spine", T_COUNT, FIELD(fabric.links_per_spine), "1", "1",
      "64", "parallel links between each leaf and each spine", NULL},
     {"fabric.failed_links", T_COUNT, FIELD(fabric.failed_links), "0", NULL,
-     "100000", "that many leaf-spine links, chosen with the seed, are down", NULL},
+     "100000", "that many leaf-spine (three tiers: and spine-super-spine) links, "
+     "chosen with the seed, are down", NULL},
     {"fabric.failed_link_names", T_TEXT, FIELD(fabric.failed_link_names), "none",
      NULL, NULL, "links that are down, e.g. \"cleaf0-spine3,sleaf0-spine1#1\" "
      "(#j: the j-th parallel link, from 0); none = no named failures", NULL},
