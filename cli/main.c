@@ -223,6 +223,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                       int max_files, struct opts *o)
 {
     memset(o, 0, sizeof *o);
+    unsigned seen = 0; /* valued options given; only --set repeats */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         int k = valued_opt(argc, argv, &i, &v);
@@ -232,6 +233,14 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                         cmd, valued[k], cmd);
                 return 2;
             }
+            if (k > 0 && (seen & (1u << k))) {
+                /* the later one would silently replace the earlier */
+                say("%s: %s given twice%s", cmd, valued[k],
+                    !strcmp(valued[k], "--vary") ? " (one key per table; ckptnet sweep "
+                                                   "varies several keys)" : "");
+                return 2;
+            }
+            seen |= 1u << k;
             if (!v) {
                 say("%s needs a value", valued[k]);
                 return 2;

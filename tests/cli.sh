@@ -408,6 +408,8 @@ if command -v tshark >/dev/null; then
 else
     echo "SKIP tshark_pcap: tshark is not installed (apt-get install tshark); the pcap files were not dissected"
 fi
+expect_error vary_twice "run: --vary given twice (one key per table; ckptnet sweep varies several keys)" run --vary fabric.spines=4,8 --vary seed=1,2
+expect_error json_twice "run: --json given twice" run --json a.json --json b.json
 expect_error pcap_fluid "--pcap: the fluid engine moves no packets" run $small --engine fluid --set telemetry.pcap.ports=sleaf0-stor0 --pcap "$tmp/pcapx"
 expect_error pcap_no_ports "--pcap: name the ports to capture in telemetry.pcap.ports" run $small --pcap "$tmp/pcapx"
 expect_error pcap_bad_port "telemetry.pcap.ports: no port \"spine0-cleaf9\"" run $small --set telemetry.pcap.ports=spine0-cleaf9 --pcap "$tmp/pcapx"
