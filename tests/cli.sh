@@ -454,6 +454,21 @@ if "$bin" run $tr --set fabric.isolation=none --json "$tmp/tr.json" >"$tmp/trs" 
 else
     bad "training_summary_json: $(cat "$tmp/trs")"
 fi
+# fabric.mmu.pools per_class: the pools' peaks in the summary and JSON; the
+# fluid engine, without buffers, lists the key as unmodelled
+# shellcheck disable=SC2086
+if "$bin" run $tr --set fabric.buffer=8MB --set fabric.mmu.pools=per_class \
+        --json "$tmp/pools.json" >"$tmp/pools" 2>&1 &&
+    grep -q '^  pools       prio 3 max .*; prio 4 max .*; prio 0,1,2,5,6,7 max ' "$tmp/pools" &&
+    grep -q '"max_used_fraction"' "$tmp/pools.json" &&
+    "$bin" run $tr --set fabric.buffer=8MB --set fabric.mmu.pools=per_class --engine fluid 2>&1 |
+        grep -q 'fluid       ignores: .*fabric.mmu.pools=per_class (per-class buffer pools)' &&
+    "$bin" run $tr --json - 2>/dev/null | grep -q '"max_shared_pg_bytes"' &&
+    ! "$bin" run $tr --json - 2>/dev/null | grep -q '"max_used_fraction"'; then
+    ok mmu_pools_per_class
+else
+    bad "mmu_pools_per_class: $(cat "$tmp/pools")"
+fi
 # the verdict says when the bottleneck's links carried training traffic too
 if "$bin" run --engine fluid --set cluster.nodes=8 --set storage.nodes=8 --set fabric.storage_per_leaf=8 \
         --set fabric.hosts_per_leaf=4 --set fabric.spines=16 --set training.traffic=collectives \

@@ -328,11 +328,11 @@ static void pfc_xon_hysteresis(void)
     struct sw s;
     memset(&s, 0, sizeof s);
     const uint64_t pool = 10000000, w = 1000 + 82; /* small packets leave */
-    s.pool = pool;
+    s.pool[0] = pool; /* n.pool_of all 0: one shared pool */
     s.buffer = 2 * pool;
     /* paused at Th: shared X = pool - X, X = pool / 2 */
     uint64_t X = pool / 2;
-    s.shared_used = s.used = ports[0].ing_shared[3] = X;
+    s.shared_used[0] = s.used = ports[0].ing_shared[3] = X;
     ports[0].xoff = 1u << 3;
     /* by hand: XON once X' + 2 MTU <= pool - X', X' <= (pool - 2 MTU) / 2 */
     uint64_t xon_at = (pool - 2 * n.mtu_wire) / 2;

@@ -247,6 +247,11 @@ static const struct bad_case bad_cases[] = {
      "fabric.ecn.kmin (1MB)"},
     {"fabric:\n  buffer: 300KB\n",
      "bad.yaml:7:11: fabric.buffer: 300KB is too small for a compute leaf with 24 ports: ~"},
+    /* fabric.mmu.pools per_class: each pool must hold its own reserves */
+    {"fabric:\n  buffer: 8MB\n  mmu:\n    pools: per_class\n",
+     "bad.yaml:9:12: fabric.mmu.pools: per_class splits the 8MB buffer of a compute leaf into "
+     "2 pools of 4 MB; a lossless pool's reserves and PFC headroom need 4.29 MB: use shared "
+     "or a larger fabric.buffer"},
     /* a defaulted key is blamed with the file's name */
     {"fabric:\n  spines: 512\n",
      "bad.yaml: fabric.buffer: 70MB (switch profile CX732Q-N) is too small for a compute leaf "

@@ -567,6 +567,9 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
                        sc->training.isolation == ISO_NONE
                            ? "training's PFC victim pauses behind the checkpoint"
                            : "per-class queues and buffers (DWRR as rate shares)");
+    /* no buffers, so no pools to split (fabric.mmu.pools) */
+    if (sc->fabric.mmu_pools != POOLS_SHARED)
+        unmodelled_add(r, "fabric.mmu.pools", "per_class", "per-class buffer pools");
     return r->n_unmodelled;
 }
 

@@ -431,12 +431,27 @@ static void collect(struct pnet *n, struct results *r)
         if (f->line_bps && (r->min_rate_bps == 0 || f->min_rate < r->min_rate_bps))
             r->min_rate_bps = f->min_rate;
     }
-    int over_buffer = 0;
+    int over_buffer = 0, over_pool = -1;
+    r->n_buffer_pools = n->n_pools;
+    memset(r->buffer_pool, 0, sizeof r->buffer_pool);
+    for (unsigned pg = 0; pg < NPRIO; pg++)
+        r->buffer_pool[n->pool_of[pg]].prio_mask |= (uint8_t)(1u << pg);
     for (uint32_t s = 0; s < t->n_switches; s++) {
-        if (n->sws[s].max_used > max_buf)
-            max_buf = n->sws[s].max_used;
-        if (n->sws[s].max_used > n->sws[s].buffer)
+        const struct sw *w = &n->sws[s];
+        if (w->max_used > max_buf)
+            max_buf = w->max_used;
+        if (w->max_used > w->buffer)
             over_buffer = 1;
+        for (unsigned k = 0; k < n->n_pools; k++) {
+            double f = w->pool[k] ? (double)w->max_shared[k] / (double)w->pool[k] : 0;
+            if (w->max_shared[k] > r->buffer_pool[k].max_used)
+                r->buffer_pool[k].max_used = w->max_shared[k];
+            if (f > r->buffer_pool[k].max_fraction)
+                r->buffer_pool[k].max_fraction = f;
+            /* a pool admits while it has room: at most one packet past it */
+            if (w->max_shared[k] > w->pool[k] + n->mtu_wire)
+                over_pool = (int)k;
+        }
     }
     /* per writer: its first start to the end of its last transfer */
     struct writer_acc wa;
@@ -518,6 +533,10 @@ static void collect(struct pnet *n, struct results *r)
         results_violate(r, "a switch buffer held %llu B, more than its %llu B",
                 (unsigned long long)max_buf,
                 (unsigned long long)n->sc->fabric.buffer_bytes);
+    if (over_pool >= 0)
+        results_violate(r, "buffer pool %d held %llu B of shared buffer, more than its size "
+                        "and a packet", over_pool,
+                        (unsigned long long)r->buffer_pool[over_pool].max_used);
     collect_training(n, r, train_in_flight, victim);
 }
 

@@ -8,7 +8,8 @@
  *    headroom is empty and shared use is two MTUs under Th (or zero);
  *  - lossy traffic is dropped when its egress queue passes
  *    lossy_alpha * (pool - shared in use).
- * pool = buffer - all reserves - all lossless headroom. Headroom per lossless
+ * pool = buffer - all reserves - all lossless headroom (per_class: per pool,
+ * below). Headroom per lossless
  * (port, PG) follows SONiC's buffer calculator: 2 MTU + cable round trip +
  * the peer's response time (IEEE 802.3 Annex 31B quanta by speed).
  */
@@ -37,31 +38,53 @@ uint64_t mmu_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps
     return 2 * mtu + cable + peer_response_bytes(bps);
 }
 
+/* fabric.mmu.pools per_class splits the buffer into equal shares, one per
+ * lossless priority and one for all lossy ones (docs/training.md): each
+ * share pays its own priorities' reserves and headroom, and the rest is
+ * that pool's shared space with its own dynamic threshold. Equal shares:
+ * no traffic mix is known in advance, and a lossless class gets the most
+ * it can be guaranteed without starving another. */
 int mmu_setup(struct pnet *n, struct err *e)
 {
     const struct topo *t = n->topo;
     const struct scenario *sc = n->sc;
     unsigned lossless = (unsigned)__builtin_popcount(n->lossless);
+    int split = sc->fabric.mmu_pools == POOLS_PER_CLASS && lossless;
+    unsigned next = 0;
+    n->n_pools = (uint8_t)(split ? lossless + 1 : 1);
+    for (unsigned pg = 0; pg < NPRIO; pg++)
+        n->pool_of[pg] = (uint8_t)(!split ? 0 : (n->lossless >> pg) & 1 ? next++ : lossless);
     for (uint32_t s = 0; s < t->n_switches; s++) {
         const struct tnode *nd = &t->nodes[t->first_cleaf + s];
         struct sw *w = &n->sws[s];
-        uint64_t reserved = 0;
+        uint64_t res[NPRIO] = {0};
         for (uint32_t i = 0; i < nd->nports; i++) {
             struct port *p = &n->ports[nd->first_port + i];
             p->headroom = mmu_headroom(sc, p->bps, p->delay_ps);
-            reserved += NPRIO * sc->fabric.mmu_reserve + lossless * p->headroom;
+            for (unsigned pg = 0; pg < NPRIO; pg++)
+                res[n->pool_of[pg]] += sc->fabric.mmu_reserve +
+                                       ((n->lossless >> pg) & 1 ? p->headroom : 0);
         }
-        /* scenario_validate refused buffers below reserved + 2 MTUs a port */
-        if (w->buffer < reserved + (uint64_t)nd->nports * 2 * n->mtu_wire)
-            return err_set(e, "internal: packet engine given an unvalidated scenario");
-        w->pool = w->buffer - reserved;
+        uint64_t two = (uint64_t)nd->nports * 2 * n->mtu_wire;
+        uint64_t share = w->buffer / n->n_pools;
+        for (unsigned k = 0; k < n->n_pools; k++) {
+            /* the last pool takes the division's remainder */
+            uint64_t size = k + 1 < n->n_pools ? share : w->buffer - share * k;
+            /* scenario_validate refused pools below reserved + 2 MTUs a port */
+            if (size < res[k] + two)
+                return err_set(e, "internal: packet engine given an unvalidated scenario");
+            w->pool[k] = size - res[k];
+        }
     }
     return 0;
 }
 
-static uint64_t threshold(const struct sw *s, double alpha)
+/* Th = alpha x the pool's free space; none once it is full */
+static uint64_t threshold(const struct sw *s, unsigned k, double alpha)
 {
-    return (uint64_t)(alpha * (double)(s->pool - s->shared_used));
+    if (s->shared_used[k] >= s->pool[k])
+        return 0;
+    return (uint64_t)(alpha * (double)(s->pool[k] - s->shared_used[k]));
 }
 
 static void count_drop(struct pnet *n, struct port *out, struct packet *pk,
@@ -83,6 +106,7 @@ int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
     unsigned pg = pk->prio;
     uint64_t wire = pkt_wire(pk);
     int lossless = (n->lossless >> pg) & 1;
+    unsigned k = n->pool_of[pg];
     if (s->used + wire > s->buffer) {
         count_drop(n, out, pk, lossless);
         return -1;
@@ -90,9 +114,11 @@ int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
     if (lossless) {
         if (in->ing_reserve[pg] + wire <= sc->fabric.mmu_reserve) {
             in->ing_reserve[pg] += wire;
-        } else if (in->ing_shared[pg] + wire <= threshold(s, sc->fabric.mmu_alpha)) {
+        } else if (in->ing_shared[pg] + wire <= threshold(s, k, sc->fabric.mmu_alpha)) {
             in->ing_shared[pg] += wire;
-            s->shared_used += wire;
+            s->shared_used[k] += wire;
+            if (s->shared_used[k] > s->max_shared[k])
+                s->max_shared[k] = s->shared_used[k];
         } else if (in->ing_hdrm[pg] + wire <= in->headroom) {
             in->ing_hdrm[pg] += wire;
             if (in->ing_hdrm[pg] > in->max_hdrm)
@@ -102,12 +128,12 @@ int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
             return -1;
         }
         if (!(in->xoff & (1u << pg)) &&
-            (in->ing_hdrm[pg] || in->ing_shared[pg] >= threshold(s, sc->fabric.mmu_alpha))) {
+            (in->ing_hdrm[pg] || in->ing_shared[pg] >= threshold(s, k, sc->fabric.mmu_alpha))) {
             in->xoff_shared_sum += in->ing_shared[pg];
             pfc_send(n, in, pg, 1);
         }
     } else {
-        if (out->q[pg].bytes + wire > threshold(s, sc->fabric.mmu_lossy_alpha)) {
+        if (out->q[pg].bytes + wire > threshold(s, k, sc->fabric.mmu_lossy_alpha)) {
             count_drop(n, out, pk, 0);
             return -1;
         }
@@ -115,7 +141,9 @@ int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
             in->ing_reserve[pg] += wire;
         } else {
             in->ing_shared[pg] += wire;
-            s->shared_used += wire;
+            s->shared_used[k] += wire;
+            if (s->shared_used[k] > s->max_shared[k])
+                s->max_shared[k] = s->shared_used[k];
         }
     }
     if (in->ing_shared[pg] > in->max_shared)
@@ -130,7 +158,7 @@ int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
 {
     struct port *in = &n->ports[pk->in_port];
-    unsigned pg = pk->prio;
+    unsigned pg = pk->prio, k = n->pool_of[pg];
     uint64_t wire = pkt_wire(pk), left = wire;
     /* headroom drains first, then shared, then the reserve */
     uint64_t h = in->ing_hdrm[pg] < left ? in->ing_hdrm[pg] : left;
@@ -138,13 +166,13 @@ void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
     left -= h;
     uint64_t sh = in->ing_shared[pg] < left ? in->ing_shared[pg] : left;
     in->ing_shared[pg] -= sh;
-    s->shared_used -= sh;
+    s->shared_used[k] -= sh;
     left -= sh;
     in->ing_reserve[pg] -= left < in->ing_reserve[pg] ? left : in->ing_reserve[pg];
     s->used -= wire;
     if ((in->xoff & (1u << pg)) && !in->ing_hdrm[pg] &&
         (!in->ing_shared[pg] ||
-         in->ing_shared[pg] + 2 * n->mtu_wire <= threshold(s, n->sc->fabric.mmu_alpha)))
+         in->ing_shared[pg] + 2 * n->mtu_wire <= threshold(s, k, n->sc->fabric.mmu_alpha)))
         pfc_send(n, in, pg, 0);
 }
 

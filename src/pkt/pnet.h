@@ -115,8 +115,9 @@ struct sw {
     struct flowlet *flowlets; /* flowlet table (flowlet/adaptive schemes) */
     uint64_t rr;             /* spray round robin */
     uint64_t buffer, used, max_used;
-    uint64_t pool;           /* shared pool: buffer - reserves - headroom */
-    uint64_t shared_used;    /* bytes in the shared pool */
+    /* shared pools (fabric.mmu.pools; pnet.pool_of maps a priority to
+     * its pool): size less reserves and headroom, bytes in use, peak */
+    uint64_t pool[NPRIO], shared_used[NPRIO], max_shared[NPRIO];
     uint64_t latency_ps;
     uint64_t seed;           /* ECMP hash seed */
 };
@@ -203,6 +204,8 @@ struct pnet {
     struct flow *flows;
     uint32_t n_flows, flows_done, n_writers;
     uint8_t lossless;         /* lossless priority mask (0 when PFC is off) */
+    uint8_t pool_of[NPRIO];   /* buffer pool of each priority (mmu.c) */
+    uint8_t n_pools;          /* 1 = shared; per_class: lossless + 1 */
     uint8_t dscp_prio[64];
     uint64_t mtu_wire;
     int32_t dwrr_quantum[NPRIO];

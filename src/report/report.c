@@ -247,6 +247,21 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 fmt_bytes((double)r->seg_queue_p99[PATH_STORAGE_NIC], c, sizeof c),
                 fmt_bytes((double)r->seg_queue_p99[PATH_SPINE_DOWN], d, sizeof d),
                 fmt_bytes((double)r->seg_queue_p99[PATH_CLEAF_UP], e, sizeof e));
+        if (r->n_buffer_pools > 1) { /* per_class: each pool's peak */
+            fprintf(out, "  pools      ");
+            for (uint32_t k = 0; k < r->n_buffer_pools && k < 8; k++) {
+                fprintf(out, "%s prio", k ? ";" : "");
+                for (unsigned pg = 0, first = 1; pg < 8; pg++)
+                    if ((r->buffer_pool[k].prio_mask >> pg) & 1) {
+                        fprintf(out, "%s%u", first ? " " : ",", pg);
+                        first = 0;
+                    }
+                fprintf(out, " max %s (%.0f%%)",
+                        fmt_bytes((double)r->buffer_pool[k].max_used, a, sizeof a),
+                        100.0 * r->buffer_pool[k].max_fraction);
+            }
+            fputc('\n', out);
+        }
         fprintf(out, "  congestion  cc %s; ECN marked %llu packets (%.2f%%), %llu CNPs, "
                      "%llu rate cuts",
                 r->cc ? r->cc : "none", (unsigned long long)r->ecn_marked,
@@ -353,6 +368,20 @@ static void put_lossless(json_t *root, const struct results *r)
     put_dotted(root, "network.buffer.max_switch_bytes", U(r->max_buffer_bytes));
     put_dotted(root, "network.buffer.max_headroom_bytes", U(r->max_headroom_bytes));
     put_dotted(root, "network.buffer.max_shared_pg_bytes", U(r->max_shared_pg_bytes));
+    if (r->n_buffer_pools > 1) { /* fabric.mmu.pools per_class */
+        json_t *a = json_array();
+        for (uint32_t k = 0; k < r->n_buffer_pools && k < 8; k++) {
+            json_t *o = json_object(), *pr = json_array();
+            for (unsigned pg = 0; pg < 8; pg++)
+                if ((r->buffer_pool[k].prio_mask >> pg) & 1)
+                    json_array_append_new(pr, U(pg));
+            json_object_set_new(o, "priorities", pr);
+            json_object_set_new(o, "max_used_bytes", U(r->buffer_pool[k].max_used));
+            json_object_set_new(o, "max_used_fraction", json_real(r->buffer_pool[k].max_fraction));
+            json_array_append_new(a, o);
+        }
+        put_dotted(root, "network.buffer.pools", a);
+    }
     enum path_seg sets[PATH_LINK_SETS];
     unsigned nsets = path_link_sets_shown(r->fabric_tiers, sets);
     for (unsigned i = 0; i < nsets; i++) {

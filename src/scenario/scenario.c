@@ -164,6 +164,9 @@ static const struct key keys[] = {
     {"fabric.mmu.lossy_alpha", T_REAL, FIELD(fabric.mmu_lossy_alpha), "8",
      "0.0001", "1024", "dynamic threshold alpha of lossy egress queues "
      "(SONiC dynamic_th 3)", NULL},
+    {"fabric.mmu.pools", T_ENUM, FIELD(fabric.mmu_pools), "shared", NULL, NULL,
+     "shared: one buffer pool per switch; per_class: the buffer split in equal "
+     "shares, one pool per lossless priority and one for the lossy ones", "shared|per_class"},
     {"fabric.ecn.enabled", T_BOOL, FIELD(fabric.ecn), "true", NULL, NULL,
      "RED/ECN marking on egress queues, at dequeue", NULL},
     {"fabric.ecn.kmin", T_SIZE, FIELD(fabric.ecn_kmin), "0", NULL, "1GB",
@@ -1131,6 +1134,30 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
                                  sw[i].n_host + sw[i].n_up,
                                  lossless ? " and PFC headroom" : "", (double)reserved / 1e6,
                                  (double)need / 1e6);
+        }
+        /* per_class: each pool (an equal share, src/pkt/mmu.c) holds its
+         * own priorities' reserves and headroom plus two MTUs a port */
+        if (sc->fabric.mmu_pools == POOLS_PER_CLASS && lossless) {
+            uint64_t d = sc->fabric.link_delay_ps, ports = sw[i].n_host + sw[i].n_up;
+            uint64_t share = sw[i].buffer / (lossless + 1);
+            uint64_t two = 2 * ((uint64_t)sc->fabric.mtu + ROCE_OVERHEAD);
+            uint64_t pool_ll = ports * (sc->fabric.mmu_reserve + two) +
+                               sw[i].n_host * mmu_headroom(sc, sw[i].host_bps, d) +
+                               sw[i].n_up * mmu_headroom(sc, sw[i].up_bps, d);
+            uint64_t pool_ly = ports * ((NPRIO - lossless) * sc->fabric.mmu_reserve + two);
+            uint64_t worst = pool_ll > pool_ly ? pool_ll : pool_ly;
+            if (share < worst) {
+                char b[32];
+                return scenario_fail(sc, e, "fabric.mmu.pools",
+                                     "per_class splits the %s buffer of a %s into %u pools "
+                                     "of %.3g MB; a %s pool's reserves%s need %.3g MB: "
+                                     "use shared or a larger fabric.buffer",
+                                     units_fmt_size(sw[i].buffer, b, sizeof b), sw[i].what,
+                                     lossless + 1, (double)share / 1e6,
+                                     pool_ll >= pool_ly ? "lossless" : "lossy",
+                                     pool_ll >= pool_ly ? " and PFC headroom" : "",
+                                     (double)worst / 1e6);
+            }
         }
     }
 

@@ -63,6 +63,8 @@ static inline int restore_other_mode(int mode)
 enum train_traffic { TRAFFIC_NONE, TRAFFIC_COLLECTIVES };
 enum train_collective { COLL_RING, COLL_HIERARCHICAL };
 enum isolation_kind { ISO_NONE, ISO_LOGICAL, ISO_PHYSICAL };
+/* fabric.mmu.pools: one shared pool, or one per lossless priority + lossy */
+enum mmu_pools { POOLS_SHARED, POOLS_PER_CLASS };
 
 struct scenario {
     uint64_t seed;
@@ -109,6 +111,7 @@ struct scenario {
         uint64_t watchdog_detect_ps, watchdog_restore_ps;
         uint64_t mmu_reserve;   /* per (ingress port, priority group) */
         double mmu_alpha, mmu_lossy_alpha;
+        int mmu_pools;          /* enum mmu_pools */
         int ecn;
         uint64_t ecn_kmin, ecn_kmax; /* 0 = per link speed */
         double ecn_pmax;

@@ -179,6 +179,15 @@ struct results {
     uint64_t ecn_marked, data_packets;
     uint64_t cnps_sent, cnps_received, rate_decreases;
     double min_rate_bps;       /* lowest rate any queue pair was cut to */
+    /* buffer pools (fabric.mmu.pools; packet engine): 1 when shared;
+     * per pool its priorities, the peak shared bytes at any switch and
+     * the peak as a fraction of that switch's pool */
+    uint32_t n_buffer_pools;
+    struct {
+        uint8_t prio_mask;
+        uint64_t max_used;
+        double max_fraction;
+    } buffer_pool[8];
     /* load balancing and receivers */
     int lb;                    /* enum lb_kind */
     uint64_t retx_bytes;       /* go-back-N resends (not goodput) */
