@@ -92,6 +92,9 @@ static int random_scenario(struct scenario *sc, struct rng *g, int single)
         if (rng_below(g, 4) == 0)
             rc |= setf(sc, &e, "storage.metadata_ops_per_s=%llu",
                        (unsigned long long)(10000 + rng_below(g, 1000000)));
+        /* multi-homed storage: two NICs per node (no modelled back end) */
+        if (!sc->storage.drain_bps && rng_below(g, 3) == 0)
+            rc |= setf(sc, &e, "storage.nics_per_node=2");
         if (rng_below(g, 3) == 0) { /* three tiers: pods of one or two leaves */
             rc |= setf(sc, &e, "fabric.tiers=3");
             rc |= setf(sc, &e, "fabric.leaves_per_pod=%u", 1 + (unsigned)rng_below(g, 2));
@@ -105,7 +108,7 @@ static int random_scenario(struct scenario *sc, struct rng *g, int single)
     /* the restore too: its own run, its own bound */
     if (rng_below(g, 3) == 0) {
         rc |= setf(sc, &e, "checkpoint.phase=both");
-        if (rng_below(g, 2) == 0)
+        if (sc->storage.nics_per_node == 1 && rng_below(g, 2) == 0)
             rc |= setf(sc, &e, "restore.read_rate=%lluGbps",
                        (unsigned long long)gbps[rng_below(g, 5)]);
     }
@@ -157,7 +160,7 @@ static void bound_is_a_lower_bound(void)
 {
     struct rng g;
     rng_init(&g, 42, 99);
-    int runs = 0, refused = 0, below[2] = {0, 0}, single_far = 0, restores = 0, over = 0;
+    int runs = 0, refused = 0, below[2] = {0, 0}, single_far = 0, restores = 0, over = 0, multi = 0;
     double worst_single = 0;
     for (int i = 0; i < 320; i++) {
         int single = i % 4 == 0;
@@ -176,6 +179,7 @@ static void bound_is_a_lower_bound(void)
                 continue;
             }
             runs++;
+            multi += sc.storage.nics_per_node > 1;
             CHECKF(r.ok, "case %d %s: %s", i, r.engine, r.violation);
             if (r.completion_s < r.bound_s && below[fluid]++ < 3)
                 CHECKF(0, "case %d %s: completion %.12g s < bound %.12g s (%s)", i, r.engine,
@@ -225,9 +229,10 @@ static void bound_is_a_lower_bound(void)
     CHECKF(single_far == 0, "%d single flows over one packet time", single_far);
     CHECKF(runs > 500, "only %d runs (%d refused)", runs, refused);
     CHECKF(restores > 100, "only %d restores", restores);
+    CHECKF(multi > 50, "only %d runs with multi-homed storage", multi);
     CHECKF(over == 0, "%d restore estimates above the simulated restore", over);
-    printf("  %d runs, %d refused, single flow at most %.3f packet times over the bound\n", runs,
-           refused, worst_single);
+    printf("  %d runs (%d with 2 storage NICs), %d refused, single flow at most %.3f packet "
+           "times over the bound\n", runs, multi, refused, worst_single);
 }
 
 /* A scenario from defaults and NULL-terminated "key=value" overrides must
@@ -303,7 +308,70 @@ static void default_time_limit_past_the_clock(void)
     CHECKF(ckpt_describe(&sc, &d, &e) == 0, "%s", e.msg);
 }
 
+/* Multi-homed storage (storage.nics_per_node): 2 x 400G per storage node
+ * doubles the storage-NIC term of the bound, and a symmetric burst (spray,
+ * out-of-order receiver) follows it within 2% in both engines, writing and
+ * restoring. Guards the NIC spread: were a node's transfers all on one of
+ * its NICs, the term would not halve and the run would take twice as long. */
+static void multihomed_storage_doubles_nic_term(void)
+{
+    double term[2] = {0, 0};
+    for (int n = 1; n <= 2; n++)
+        for (int fluid = 0; fluid < 2; fluid++) {
+            struct scenario sc;
+            struct err e = {{0}};
+            scenario_defaults(&sc);
+            const char *set[] = {"cluster.nodes=32", "storage.nodes=4",
+                                 "workload.bytes_per_writer=16MiB",
+                                 "fabric.load_balancing=spray", "transport.receiver=ooo",
+                                 "checkpoint.phase=both"};
+            for (size_t i = 0; i < sizeof set / sizeof *set; i++)
+                CHECKF(scenario_set(&sc, set[i], &e) == 0, "%s", e.msg);
+            CHECKF(setf(&sc, &e, "storage.nics_per_node=%d", n) == 0, "%s", e.msg);
+            sc.engine = fluid ? ENGINE_FLUID : ENGINE_PACKET;
+            struct results r;
+            if (ckpt_run(&sc, &r, &e) < 0) {
+                CHECKF(0, "%d NICs: %s", n, e.msg);
+                continue;
+            }
+            CHECKF(r.ok, "%d NICs %s: %s", n, r.engine, r.violation);
+            CHECKF(r.bound_limit == PATH_STORAGE_NIC, "%d NICs %s: bound set by %s", n,
+                   r.engine, path_seg_label(r.bound_limit));
+            term[n - 1] = r.bound_term_s[PATH_STORAGE_NIC];
+            CHECKF(r.completion_s >= r.bound_s && r.completion_s <= 1.02 * r.bound_s,
+                   "%d NICs %s: completion %.6g s, bound %.6g s", n, r.engine,
+                   r.completion_s, r.bound_s);
+            CHECKF(r.restore.ran && !r.restore.estimated &&
+                       r.restore.completion_s <= 1.02 * r.restore.bound_s &&
+                       r.restore.completion_s >= r.restore.bound_s,
+                   "%d NICs %s: restore %.6g s, bound %.6g s", n, r.engine,
+                   r.restore.completion_s, r.restore.bound_s);
+            results_release(&r);
+        }
+    CHECKF(term[0] > 0 && fabs(term[0] / term[1] - 2) < 1e-3,
+           "storage-NIC term %.6g s with 1 NIC, %.6g s with 2", term[0], term[1]);
+}
+
+/* A storage node's back end is one per node: with several NICs it is
+ * refused, not silently split per NIC. */
+static void multihomed_storage_backend_refused(void)
+{
+    const char *bad[] = {"storage.drain_rate=100Gbps", "restore.read_rate=100Gbps"};
+    for (size_t i = 0; i < 2; i++) {
+        struct scenario sc;
+        struct err e = {{0}};
+        scenario_defaults(&sc);
+        CHECK(scenario_set(&sc, "storage.nics_per_node=2", &e) == 0);
+        CHECK(scenario_set(&sc, bad[i], &e) == 0);
+        CHECKF(scenario_resolve(&sc, &e) < 0 || scenario_validate(&sc, &e) < 0, "%s taken",
+               bad[i]);
+        CHECKF(strstr(e.msg, "storage.nics_per_node") != NULL, "%s", e.msg);
+    }
+}
+
 SUITE(suite_bound) = {
+    {"multihomed_storage_doubles_nic_term", multihomed_storage_doubles_nic_term},
+    {"multihomed_storage_backend_refused", multihomed_storage_backend_refused},
     {"bound_is_a_lower_bound", bound_is_a_lower_bound},
     {"bound_terms_past_the_clock_refused", bound_terms_past_the_clock_refused},
     {"default_time_limit_past_the_clock", default_time_limit_past_the_clock},

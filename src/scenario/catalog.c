@@ -176,10 +176,11 @@ static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_
     if (!hpl)
         return err_set(e, "fabric.tiers: auto: a %u-port leaf cannot hold a node of %u NICs "
                           "at %.3g:1", lp, nics, o);
-    uint32_t spl = (uint32_t)(u * up / snic + 1e-9);
-    spl = spl < lp - u ? spl : lp - u;
+    uint32_t snics = sc->storage.nics_per_node; /* a storage node takes snics ports */
+    uint32_t spl = (uint32_t)(u * up / (snic * snics) + 1e-9);
+    spl = spl < (lp - u) / snics ? spl : (lp - u) / snics;
     if (scenario_is_set(sc, "fabric.storage_per_leaf")) { /* kept when it fits */
-        if (sc->fabric.storage_per_leaf > lp - u)
+        if ((uint64_t)sc->fabric.storage_per_leaf * snics > lp - u)
             return err_set(e, "fabric.storage_per_leaf: %u storage nodes and %u uplinks do not "
                               "fit a %u-port leaf", sc->fabric.storage_per_leaf, u, lp);
         spl = sc->fabric.storage_per_leaf;

@@ -76,6 +76,9 @@ static const struct key keys[] = {
      "storage nodes that receive the checkpoint", NULL},
     {"storage.nic_speed", T_RATE, FIELD(storage.nic_bps), "400Gbps", "1bps",
      "100Tbps", "NIC line rate of each storage node", NULL},
+    {"storage.nics_per_node", T_COUNT, FIELD(storage.nics_per_node), "1", "1",
+     "16", "NICs per storage node, each its own port on its storage leaf; a "
+     "node's transfers take its NICs in turn (both engines)", NULL},
     {"storage.stripe_count", T_COUNT, FIELD(storage.stripe_count), "1", "1",
      "100000", "storage nodes each file is striped over (placement hash: all)",
      NULL},
@@ -1079,7 +1082,8 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
     unsigned lossless = sc->fabric.pfc ? (unsigned)__builtin_popcount((unsigned)mask) : 0;
     uint64_t nics = sc->cluster.nics_per_node, k = sc->fabric.links_per_spine;
     uint64_t hosts = sc->cluster.nodes * nics, hpl = sc->fabric.hosts_per_leaf * nics;
-    uint64_t st = sc->storage.nodes, spl = sc->fabric.storage_per_leaf;
+    uint64_t snics = sc->storage.nics_per_node;
+    uint64_t st = sc->storage.nodes * snics, spl = sc->fabric.storage_per_leaf * snics;
     uint64_t up = sc->fabric.spines * k;
     uint64_t leaves = (hosts + hpl - 1) / hpl + (st + spl - 1) / spl;
     /* three tiers (topo/clos.c's layout): a spine has its pod's leaves
@@ -1179,6 +1183,14 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
         return scenario_fail(sc, e, "storage.stuck_nodes",
                              "needs storage.ingest_buffer (a stuck node with an unlimited "
                              "buffer never pushes back)");
+    /* the back end is modelled per storage port; with several NICs a node
+     * would get one per NIC, not the one it has */
+    if (sc->storage.nics_per_node > 1 &&
+        (sc->storage.drain_bps || sc->storage.stuck_nodes || sc->restore.read_bps))
+        return scenario_fail(sc, e, "storage.nics_per_node",
+                             "%" PRIu32 " NICs per storage node cannot be combined with a "
+                             "modelled back end yet (storage.drain_rate, storage.stuck_nodes, "
+                             "restore.read_rate): leave them 0", sc->storage.nics_per_node);
     if (cap && (sc->storage.stuck_nodes || sc->storage.drain_bps)) {
         uint64_t h = mmu_headroom(sc, sc->storage.nic_bps, sc->fabric.link_delay_ps);
         if (cap < h + 2 * wire)
@@ -1247,7 +1259,8 @@ int scenario_validate(const struct scenario *user, struct err *e)
     uint64_t t1 = units_ser_ps(sc->workload.bytes_per_writer,
                                sc->cluster.nic_bps);
     uint64_t t2 = units_ser_ps(sc->workload.bytes_per_writer * sc->cluster.nodes,
-                               sc->storage.nic_bps * sc->storage.nodes);
+                               sc->storage.nic_bps * sc->storage.nodes) /
+                  sc->storage.nics_per_node;
     uint64_t t = t1 > t2 ? t1 : t2;
     if (t > CLOCK_LIMIT_PS - sc->workload.start_jitter_ps)
         return scenario_fail(sc, e, "workload.bytes_per_writer",

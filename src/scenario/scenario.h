@@ -79,6 +79,7 @@ struct scenario {
     struct {
         uint32_t nodes;
         uint64_t nic_bps;
+        uint32_t nics_per_node; /* NIC ports per storage node (multi-homed) */
         uint32_t stripe_count;
         uint64_t stripe_size;
         int placement;          /* enum placement */

@@ -30,6 +30,8 @@ void workload_fabric(const struct scenario *sc, struct scenario *fab)
     *fab = *sc;
     fab->cluster.nodes = sc->cluster.nodes * sc->cluster.nics_per_node;
     fab->fabric.hosts_per_leaf = sc->fabric.hosts_per_leaf * sc->cluster.nics_per_node;
+    fab->storage.nodes = sc->storage.nodes * sc->storage.nics_per_node;
+    fab->fabric.storage_per_leaf = sc->fabric.storage_per_leaf * sc->storage.nics_per_node;
 }
 
 static int policy_checks(const struct scenario *sc, struct err *e)
@@ -286,7 +288,7 @@ static void placement_summary(struct plan_summary *s, const struct scenario *sc,
                               const uint64_t *sbytes, const uint64_t *swire, uint64_t total)
 {
     uint32_t M = sc->storage.nodes;
-    uint64_t nic = sc->storage.nic_bps, drain = sc->storage.drain_bps, wire = 0;
+    uint64_t nic = sc->storage.nic_bps * sc->storage.nics_per_node, drain = sc->storage.drain_bps, wire = 0;
     uint64_t worst = 0, max = 0;
     for (uint32_t n = 0; n < M; n++) {
         uint64_t t = units_ser_ps(swire[n], nic);
@@ -326,12 +328,17 @@ int workload_build(struct workload *w, const struct scenario *sc,
         return err_set(e, "cluster.nics_per_node: the topology has %" PRIu32
                           " hosts, expected %" PRIu32 " (build it from "
                           "workload_fabric)", t->n_hosts, sc->cluster.nodes * nics);
+    uint32_t snics = sc->storage.nics_per_node;
+    if (t->n_storage != sc->storage.nodes * snics)
+        return err_set(e, "storage.nics_per_node: the topology has %" PRIu32
+                          " storage ports, expected %" PRIu32 " (build it from "
+                          "workload_fabric)", t->n_storage, sc->storage.nodes * snics);
     struct plan p;
     if (plan_build(&p, sc, a, e) < 0)
         return -1;
 
     const int pol = sc->checkpoint.policy;
-    const uint32_t M = t->n_storage, gpn = sc->cluster.gpus_per_node;
+    const uint32_t M = sc->storage.nodes, gpn = sc->cluster.gpus_per_node;
     const uint32_t nodes = sc->cluster.nodes;
     uint32_t *widx = arena_calloc(a, p.ranks, sizeof *widx);
     uint32_t *wrank = arena_calloc(a, p.writers, sizeof *wrank);
@@ -341,7 +348,8 @@ int workload_build(struct workload *w, const struct scenario *sc,
     uint64_t *node_local = arena_calloc(a, nodes, sizeof *node_local);
     uint64_t *fstart = arena_calloc(a, p.n_files, sizeof *fstart);
     uint32_t *perm = arena_calloc(a, p.writers, sizeof *perm);
-    if (!widx || !wrank || !wstart || !wcap || !node_bytes || !node_local || !fstart
+    uint32_t *sturn = arena_calloc(a, M, sizeof *sturn); /* next NIC of each storage node */
+    if (!sturn || !widx || !wrank || !wstart || !wcap || !node_bytes || !node_local || !fstart
         || !perm)
         return err_set(e, "out of memory building the workload");
     uint32_t nw = 0;
@@ -389,7 +397,7 @@ int workload_build(struct workload *w, const struct scenario *sc,
     uint64_t offset = sc->checkpoint.offset_ps;
     if (pol == POLICY_STAGGER && !offset) {
         uint64_t g = p.total_bytes / sc->checkpoint.groups;
-        uint64_t t1 = units_ser_ps(g, (uint64_t)M * sc->storage.nic_bps);
+        uint64_t t1 = units_ser_ps(g, (uint64_t)M * sc->storage.nic_bps) / snics;
         uint64_t t2 = units_ser_ps(max_node, (uint64_t)nics * sc->cluster.nic_bps);
         offset = t1 > t2 ? t1 : t2;
     }
@@ -553,7 +561,9 @@ int workload_build(struct workload *w, const struct scenario *sc,
                     continue;
                 struct transfer *x = &w->xfers[w->n++];
                 x->src = workload_nic_host(sc, n, nic);
-                x->dst = t->first_storage + sn;
+                /* a storage node's transfers take its NICs in turn, as
+                 * a writer's files take the writer's */
+                x->dst = t->first_storage + sn * snics + sturn[sn]++ % snics;
                 swire[sn] += wire_bytes(qb, sc->fabric.mtu);
                 x->writer = i;
                 x->file = f;
@@ -583,7 +593,7 @@ int workload_build(struct workload *w, const struct scenario *sc,
 
     /* the clock: the slowest transfer alone, and all bytes through the
      * storage NICs */
-    uint64_t all = units_ser_ps(w->total_bytes, (uint64_t)M * sc->storage.nic_bps);
+    uint64_t all = units_ser_ps(w->total_bytes, (uint64_t)M * sc->storage.nic_bps) / snics;
     if (end_max > CLOCK_LIMIT_PS || all > CLOCK_LIMIT_PS - (first == UINT64_MAX ? 0 : first)) {
         /* name the likeliest cause: late starts, a rate cap, or the bytes */
         const char *key = p.model_form ? "model.name" : "workload.bytes_per_writer";
