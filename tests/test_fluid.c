@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "../include/ckptnet.h"
+#include "../src/api/api.h"
+#include "../src/core/arena.h"
 #include "../src/core/rng.h"
 #include "../src/core/units.h"
 #include "../src/fluid/fluid.h"
@@ -14,6 +16,7 @@
 #include "../src/topo/topo.h"
 #include "../src/work/work.h"
 #include "harness.h"
+#include "support.h"
 
 #define G400 UINT64_C(400000000000)
 #define MAXL 8
@@ -972,7 +975,42 @@ static void auto_fluid_reason_names_unmodelled(void)
            d.r.engine_reason);
 }
 
+/* ckpt_prepare routes every transfer once for the bound and the fluid
+ * engine: the cache must hold exactly topo_path's route of each (three
+ * tiers, many ECMP choices), else the bound and the engine load other links
+ * than the packet engine's switches pick. */
+static void fluid_path_cache_is_topo_path(void)
+{
+    struct scenario sc, eff;
+    scenario_defaults(&sc);
+    test_set(&sc, "fabric.tiers=3");
+    test_set(&sc, "fabric.pods=2");
+    test_set(&sc, "storage.nodes=8");
+    struct arena a;
+    arena_init(&a);
+    struct topo t;
+    struct workload w;
+    struct results r;
+    memset(&r, 0, sizeof r);
+    struct err e = {""};
+    CHECKF(ckpt_prepare(&sc, &eff, &a, &t, &w, &r, &e) == 0, "%s", e.msg);
+    CHECK(w.path && w.path_n && w.n > 0 && t.tiers == 3);
+    uint32_t long_paths = 0;
+    for (uint32_t i = 0; w.path && i < w.n; i++) {
+        const struct transfer *x = &w.xfers[i];
+        uint32_t want[TOPO_MAX_HOPS], got[TOPO_MAX_HOPS];
+        uint32_t n = topo_path(&t, x->src, x->dst, x->sport, want, TOPO_MAX_HOPS);
+        CHECK(workload_path(&w, &t, i, got) == n && n >= 2);
+        CHECK(memcmp(want, got, n * sizeof *got) == 0);
+        long_paths += n >= 6;
+    }
+    CHECK(long_paths > 0); /* some cross pods: super-spine hops */
+    results_release(&r);
+    arena_release(&a);
+}
+
 SUITE(suite_fluid) = {
+    {"fluid_path_cache_is_topo_path", fluid_path_cache_is_topo_path},
     {"fluid_honours_time_limit", fluid_honours_time_limit},
     {"maxmin_matches_brute_force_random", maxmin_matches_brute_force_random},
     {"maxmin_checks_catch_a_wrong_rate", maxmin_checks_catch_a_wrong_rate},

@@ -230,6 +230,24 @@ static void fabric_facts(struct results *r, const struct topo *t, const struct s
     memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);
 }
 
+/* Route every transfer once: the bound, the engine choice and the fluid
+ * engine each walk every path (about 5 walks a transfer otherwise). */
+static int cache_paths(struct workload *w, const struct topo *t, struct arena *a)
+{
+    uint32_t *path = arena_calloc(a, (size_t)w->n * TOPO_MAX_HOPS, sizeof *path);
+    uint8_t *np = arena_calloc(a, w->n ? w->n : 1, sizeof *np);
+    if (!path || !np)
+        return -1;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const struct transfer *x = &w->xfers[i];
+        np[i] = (uint8_t)topo_path(t, x->src, x->dst, x->sport, path + (size_t)i * TOPO_MAX_HOPS,
+                                   TOPO_MAX_HOPS);
+    }
+    w->path = path;
+    w->path_n = np;
+    return 0;
+}
+
 int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena *a,
                  struct topo *t, struct workload *w, struct results *r, struct err *e)
 {
@@ -253,6 +271,8 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
         return -1;
     }
     w->train = tr->on ? tr : NULL;
+    if (cache_paths(w, t, a) < 0)
+        return err_set(e, "out of memory");
     r->ckpt_bytes = w->total_bytes;
     r->plan = w->sum;
     r->writers = w->n_writers;

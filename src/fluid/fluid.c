@@ -248,7 +248,7 @@ static int heads_init(struct heads *hd, const struct topo *t, const struct scena
         const struct transfer *x = &w->xfers[i];
         uint32_t path[TOPO_MAX_HOPS];
         struct bound_path bp;
-        uint32_t np = x->bytes ? topo_path(t, x->src, x->dst, x->sport, path, TOPO_MAX_HOPS) : 0;
+        uint32_t np = x->bytes ? workload_path(w, t, i, path) : 0;
         if (np < 2 || bound_path(t, sc, x, path, np, &bp) < 2)
             continue;
         uint32_t k = np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
@@ -422,13 +422,14 @@ static uint32_t wcmp_path(const struct topo *t, const struct transfer *x, uint32
  * paths, for the latency. Returns 0, or -1 when there is no path (or no
  * memory). */
 static int flow_links(const struct topo *t, const struct scenario *sc,
-                      const struct transfer *x, struct lset *s, uint32_t *path,
-                      uint32_t *np)
+                      const struct workload *w, uint32_t xi, const struct transfer *x,
+                      struct lset *s, uint32_t *path, uint32_t *np)
 {
     int lb = sc->fabric.load_balancing;
     int split = lb == LB_SPRAY || (lb == LB_ADAPTIVE && sc->fabric.adaptive_per_packet);
     *np = lb == LB_WCMP ? wcmp_path(t, x, path)
-                        : topo_path(t, x->src, x->dst, x->sport, path, TOPO_MAX_HOPS);
+          : w       ? workload_path(w, t, xi, path)
+                    : topo_path(t, x->src, x->dst, x->sport, path, TOPO_MAX_HOPS);
     if (*np == 0)
         return -1;
     s->n = 0;
@@ -483,7 +484,7 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         uint32_t path[TOPO_MAX_HOPS], np;
         double nic = (double)t->ports[t->nodes[x->src].first_port].bps;
         double rate = x->rate_bps && (double)x->rate_bps < nic ? (double)x->rate_bps : nic;
-        if (flow_links(t, sc, x, &one, path, &np) < 0)
+        if (flow_links(t, sc, w, keys[k].id, x, &one, path, &np) < 0)
             continue; /* no path: the run reports it */
         for (uint32_t j = 0; j < one.n; j++) {
             if (mine[one.link[j]] == 0 && lset_push(&touched, one.link[j], 0, 64) < 0) {
@@ -697,7 +698,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         const struct transfer *x = &w->xfers[i];
         struct fflow *f = &n->fl[i];
         uint32_t path[TOPO_MAX_HOPS], k;
-        if (flow_links(t, sc, x, &one, path, &k) < 0) {
+        if (flow_links(t, sc, w, i, x, &one, path, &k) < 0) {
             err_set(e, "transfer %u: no path from node %u to node %u", i, x->src, x->dst);
             goto out;
         }
@@ -749,7 +750,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         struct transfer x = {.src = y->src, .dst = y->dst, .bytes = y->bytes, .sport = y->sport};
         struct fflow *f = &n->fl[nf + k];
         uint32_t path[TOPO_MAX_HOPS], np;
-        if (flow_links(t, sc, &x, &one, path, &np) < 0) {
+        if (flow_links(t, sc, NULL, 0, &x, &one, path, &np) < 0) {
             err_set(e, "training flow %u: no path from node %u to node %u", k, x.src, x.dst);
             goto out;
         }

@@ -186,7 +186,7 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         const struct transfer *x = &w->xfers[i];
         struct bound_path pt;
         uint32_t path[TOPO_MAX_HOPS];
-        uint32_t np = x->bytes ? topo_path(t, x->src, x->dst, x->sport, path, TOPO_MAX_HOPS) : 0;
+        uint32_t np = x->bytes ? workload_path(w, t, i, path) : 0;
         if (np < 2 || bound_path(t, sc, x, path, np, &pt) < 2)
             continue; /* nothing to send (the engines refuse a missing path) */
         uint32_t k = np - 1;

@@ -60,7 +60,24 @@ struct workload {
     /* the training job's traffic beside it (train.h); NULL = none. Set by
      * ckpt_prepare after workload_build. */
     const struct training *train;
+    /* each transfer's topo_path over the topology it was built on, routed
+     * once for the bound and the fluid engine (ckpt_prepare); NULL = none */
+    const uint32_t *path;    /* [n x TOPO_MAX_HOPS] */
+    const uint8_t *path_n;   /* [n] its ports, 0 = no path */
 };
+
+/* Transfer i's topo_path into ports[TOPO_MAX_HOPS]: the cached one when
+ * there is a cache, so every user sees the same route for free. */
+static inline uint32_t workload_path(const struct workload *w, const struct topo *t,
+                                     uint32_t i, uint32_t *ports)
+{
+    const struct transfer *x = &w->xfers[i];
+    if (!w->path)
+        return topo_path(t, x->src, x->dst, x->sport, ports, TOPO_MAX_HOPS);
+    for (uint32_t k = 0; k < TOPO_MAX_HOPS; k++)
+        ports[k] = w->path[(size_t)i * TOPO_MAX_HOPS + k];
+    return w->path_n[i];
+}
 
 /* The scenario the topology is built from: every NIC of a compute node is
  * its own host port (cluster.nodes x nics_per_node hosts, hosts_per_leaf x
