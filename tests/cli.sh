@@ -204,6 +204,14 @@ expect_error did_you_mean_command "unknown command 'rnu' (did you mean run?" rnu
 expect_error set_with_space "--set fabric.spines 8: write key=value (--set fabric.spines=8)" run --set fabric.spines 8
 expect_error engine_is_engine "--engine: expected one of packet, fluid, auto, got \"flow\"" run --engine flow
 expect_error nearest_profile "unknown switch profile \"CX732Q\" (did you mean CX732Q-N?" run --set fabric.switch=CX732Q
+# cost.prices: a misspelt name gets the nearest, a bad price its file:line:col
+expect_error price_name "cost.prices: item 2 \"optics_400g=900\": unknown name \"optics_400g\" (did you mean optic_400g?)" run --set cost.prices=CX732Q-N=1,optics_400g=900
+printf 'cost:\n  prices: CX732Q-N=-18000\n' >"$tmp/price.yaml"
+expect_error price_where "price.yaml:2:11: cost.prices: item 1 \"CX732Q-N=-18000\": expected a price" run "$tmp/price.yaml"
+# the capex line beside the GPU-hours lost; unpriced items named, not zero
+"$bin" describe --set cost.prices=CX732Q-N=18000 --set cost.amortisation_years=4 >"$tmp/capex" 2>&1
+grep -qF "capex       450000 USD (switches 450000 + optics 0) = 308 USD/day over 4 years; UNPRICED (not in the total): 552 transceivers (optic_400g)" "$tmp/capex" \
+    && ok capex_line || bad "capex_line: $(grep capex "$tmp/capex")"
 expect_error nearest_enum "got \"llama3-7b\" (did you mean llama3-8b?)" run --set model.name=llama3-7b
 printf 'model:\n  name: llama3-70b\nparallelism:\n  tp: 8\n  pp: 7\ncluster:\n  nodes: 16\n' >"$tmp/tp.yaml"
 expect_error tp_pp_hint "$tmp/tp.yaml:4:7: parallelism.tp: tp x pp = 56 does not divide the 128 GPUs (cluster.nodes x cluster.gpus_per_node); pp 4 or 8 would" run "$tmp/tp.yaml"

@@ -258,6 +258,115 @@ static void cost_recovery_auto_from_restore(void)
     }
 }
 
+/* Capital cost of a bill of materials by hand: 8 CX764QD-N leaves at
+ * 32000, 4 CX732Q-N spines at 18000, 32 links at 800G and 100 at 400G
+ * (two transceivers a link) at 1400 and 900: switches 256000 + 72000,
+ * optics 64 x 1400 + 200 x 900 = 89600 + 180000; 597600 over 4 years of
+ * 365.25 days. An item without a price is listed, never priced at 0. */
+static void cost_capital_by_hand(void)
+{
+    struct scenario sc;
+    struct results r;
+    struct err e = {""};
+    scenario_defaults(&sc);
+    memset(&r, 0, sizeof r);
+    snprintf(sc.fabric.leaf_switch, sizeof sc.fabric.leaf_switch, "CX764QD-N");
+    snprintf(sc.fabric.spine_switch, sizeof sc.fabric.spine_switch, "CX732Q-N");
+    r.bom_switches[0] = 8;
+    r.bom_switches[1] = 4;
+    r.bom_n_speeds = 2;
+    r.bom_speed_bps[0] = 800000000000ull;
+    r.bom_links[0] = 32;
+    r.bom_speed_bps[1] = 400000000000ull;
+    r.bom_links[1] = 100;
+    sc.cost.amortisation_years = 4;
+    CHECK(scenario_set(&sc, "cost.prices=CX764QD-N=32000, CX732Q-N=18000,optic_400g=900,"
+                            "optic_800g = 1400", &e) == 0);
+    CHECKF(cost_check(&sc, &e) == 0, "%s", e.msg);
+    cost_capital(&r, &sc);
+    const struct cost_figures *c = &r.cost;
+    CHECK(c->priced && c->n_unpriced == 0);
+    CHECKF(c->capital_switches == 328000 && c->capital_optics == 269600 &&
+               c->capital == 597600, "%g + %g = %g", c->capital_switches, c->capital_optics,
+           c->capital);
+    CHECK(fabs(c->capital_per_day - 597600 / (4 * 365.25)) < 1e-9);
+    /* no 800G price, no spine price: both listed, the total without them */
+    CHECK(scenario_set(&sc, "cost.prices=CX764QD-N=32000,optic_400g=900", &e) == 0);
+    cost_capital(&r, &sc);
+    CHECK(c->capital == 256000 + 180000 && c->n_unpriced == 2);
+    CHECK(c->n_unpriced == 2 && !strcmp(c->unpriced[0], "4 spines (CX732Q-N)") &&
+          !strcmp(c->unpriced[1], "64 transceivers (optic_800g)"));
+    /* none: nothing priced, nothing claimed */
+    CHECK(scenario_set(&sc, "cost.prices=none", &e) == 0);
+    cost_capital(&r, &sc);
+    CHECK(!c->priced && c->capital == 0);
+}
+
+/* cost.prices refuses what it cannot price: each message names the item. */
+static void cost_prices_refused(void)
+{
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"CX73Q-N=1", "unknown name \"CX73Q-N\" (did you mean CX732Q-N?)"},
+        {"optics_400g=1", "(did you mean optic_400g?)"},
+        {"optic_400=1", "(did you mean optic_400g?)"},
+        {"CX732Q-N=-5", "item 1 \"CX732Q-N=-5\": expected a price from 0"},
+        {"CX732Q-N=12k", "expected a price"},
+        {"CX732Q-N=nan", "expected a price"},
+        {"CX732Q-N=1e13", "expected a price"},
+        {"CX732Q-N=", "expected a price"},
+        {"CX732Q-N=1,optic_400g", "item 2 \"optic_400g\": expected NAME=PRICE"},
+        {"CX732Q-N=1,CX732Q-N=2", "CX732Q-N is priced twice"},
+        {"CX732Q-N=1,", "item 2 \"\": expected NAME=PRICE"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct cost_price pr[COST_MAX_PRICES];
+        uint32_t n;
+        struct err e = {""};
+        CHECKF(cost_prices_parse(bad[i].text, pr, &n, &e) == -1 && strstr(e.msg, bad[i].want) &&
+                   !strncmp(e.msg, "cost.prices: ", 13),
+               "%s: %s", bad[i].text, e.msg);
+    }
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t n;
+    struct err e = {""};
+    CHECK(cost_prices_parse("optic_1600g=3000,generic-51.2T=0", pr, &n, &e) == 0 && n == 2 &&
+          pr[0].optic_bps == 1600000000000ull && pr[1].optic_bps == 0 && pr[1].price == 0);
+}
+
+/* A run prices the fabric it built: the default 2-tier fabric is 9 leaves
+ * (8 compute of 16 nodes, 1 storage of 4) and 16 spines of CX732Q-N, and
+ * 128 + 4 + 9 x 16 = 276 links at 400G: 25 x 18000 + 552 x 900 = 946800.
+ * The JSON carries it under cost.capital. */
+static void cost_capital_of_a_run(void)
+{
+    struct scenario sc;
+    struct results r;
+    struct err e = {""};
+    scenario_defaults(&sc);
+    sc.engine = ENGINE_FLUID;
+    CHECK(scenario_set(&sc, "cost.prices=CX732Q-N=18000,optic_400g=900", &e) == 0);
+    CHECKF(ckpt_run(&sc, &r, &e) == 0, "%s", e.msg);
+    CHECKF(r.cost.priced && r.cost.capital == 946800 && r.cost.n_unpriced == 0, "%g",
+           r.cost.capital);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    report_json(f, &sc, &r, 0, &e);
+    fclose(f);
+    json_error_t je;
+    json_t *root = json_loads(buf, 0, &je);
+    json_t *cost = json_object_get(root, "cost");
+    CHECK(json_real_value(json_object_get(cost, "capital")) == 946800);
+    CHECK(fabs(json_real_value(json_object_get(cost, "capital_per_day")) - 946800 / (5 * 365.25)) <
+          1e-9);
+    CHECK(json_array_size(json_object_get(cost, "unpriced")) == 0);
+    json_decref(root);
+    free(buf);
+    results_release(&r);
+}
+
 SUITE(suite_cost) = {
     {"cost_young_daly_formulas", cost_young_daly_formulas},
     {"cost_monte_carlo_matches_analytic", cost_monte_carlo_matches_analytic},
@@ -265,5 +374,8 @@ SUITE(suite_cost) = {
     {"cost_figures_from_a_run", cost_figures_from_a_run},
     {"cost_json_keys", cost_json_keys},
     {"cost_recovery_auto_from_restore", cost_recovery_auto_from_restore},
+    {"cost_capital_by_hand", cost_capital_by_hand},
+    {"cost_prices_refused", cost_prices_refused},
+    {"cost_capital_of_a_run", cost_capital_of_a_run},
     {0, 0},
 };

@@ -228,6 +228,7 @@ static void fabric_facts(struct results *r, const struct topo *t, const struct s
     r->links = t->n_ports / 2;
     r->failed_links = t->n_failed;
     memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);
+    cost_capital(r, eff); /* the BOM at cost.prices, for describe and runs */
 }
 
 /* Route every transfer once: the bound, the engine choice and the fluid

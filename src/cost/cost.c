@@ -1,10 +1,16 @@
 /* Cost: checkpoint stall, money, failures, optimal interval, goodput. */
 #include "cost.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../core/rng.h"
+#include "../core/text.h"
 #include "../core/units.h"
+#include "../scenario/catalog.h"
 
 #define DAY_S 86400.0
 
@@ -107,8 +113,148 @@ void cost_monte_carlo(struct mc_result *out, double tau, double delta,
     out->checkpoints = ckpts;
 }
 
+/* optic_<N>g with N a whole number of Gb/s in 1..100000: its rate, else 0. */
+static uint64_t optic_rate(const char *name)
+{
+    if (strncmp(name, "optic_", 6) != 0)
+        return 0;
+    const char *p = name + 6;
+    uint64_t g = 0;
+    if (*p < '1' || *p > '9')
+        return 0;
+    while (*p >= '0' && *p <= '9' && g <= 100000)
+        g = g * 10 + (uint64_t)(*p++ - '0');
+    if (strcmp(p, "g") != 0 || g > 100000)
+        return 0;
+    return g * UINT64_C(1000000000);
+}
+
+/* " (did you mean X?)" among the profiles and the usual optic names, or "". */
+static void price_hint(const char *name, char *out, size_t len)
+{
+    static const char *const optics[] = {"optic_100g", "optic_200g", "optic_400g",
+                                         "optic_800g", "optic_1600g"};
+    const char *cands[64];
+    size_t n = 0;
+    for (const struct switch_profile *q = switch_catalog; q->name && n < 58; q++)
+        cands[n++] = q->name;
+    for (size_t i = 0; i < sizeof optics / sizeof optics[0]; i++)
+        cands[n++] = optics[i];
+    const char *near = text_nearest(name, cands, n, 3);
+    snprintf(out, len, near ? " (did you mean %s?)" : "", near);
+}
+
+int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, struct err *e)
+{
+    *n = 0;
+    if (!strcmp(text, "none"))
+        return 0;
+    const char *p = text;
+    for (uint32_t k = 1;; k++) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char item[SCENARIO_LONG_TEXT], name[SCENARIO_LONG_TEXT], hint[96];
+        snprintf(item, sizeof item, "%.*s", (int)len, p);
+        const char *eq = strchr(item, '=');
+        if (!eq)
+            return err_set(e, "cost.prices: item %u \"%.60s\": expected NAME=PRICE "
+                              "(e.g. CX732Q-N=18000 or optic_400g=900)", k, item);
+        const char *a = item, *b = eq;
+        while (*a == ' ')
+            a++;
+        while (b > a && b[-1] == ' ')
+            b--;
+        snprintf(name, sizeof name, "%.*s", (int)(b - a), a);
+        uint64_t bps = optic_rate(name);
+        if (!bps && !switch_profile_find(name)) {
+            price_hint(name, hint, sizeof hint);
+            return err_set(e, "cost.prices: item %u \"%.60s\": unknown name \"%.60s\"%s; "
+                              "names are switch profiles (ckptnet switches) and "
+                              "optic_<Gb/s>g", k, item, name, hint);
+        }
+        if (strlen(name) >= sizeof out->name)
+            return err_set(e, "cost.prices: item %u: name too long", k);
+        char *rest;
+        double v = strtod(eq + 1, &rest);
+        while (*rest == ' ')
+            rest++;
+        if (rest == eq + 1 || *rest || !isfinite(v) || v < 0 || v > 1e12)
+            return err_set(e, "cost.prices: item %u \"%.60s\": expected a price from 0 "
+                              "to 1e12 after '=', got \"%.40s\"", k, item, eq + 1);
+        for (uint32_t i = 0; i < *n; i++)
+            if (!strcmp(out[i].name, name))
+                return err_set(e, "cost.prices: item %u: %s is priced twice", k, name);
+        if (*n == COST_MAX_PRICES)
+            return err_set(e, "cost.prices: more than %d prices", COST_MAX_PRICES);
+        snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
+        out[*n].optic_bps = bps;
+        out[*n].price = v;
+        (*n)++;
+        if (!end)
+            return 0;
+        p = end + 1;
+    }
+}
+
+static const struct cost_price *price_of(const struct cost_price *pr, uint32_t n,
+                                         const char *name, uint64_t bps)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (bps ? pr[i].optic_bps == bps : !strcmp(pr[i].name, name))
+            return &pr[i];
+    return NULL;
+}
+
+void cost_capital(struct results *r, const struct scenario *sc)
+{
+    struct cost_figures *c = &r->cost;
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np = 0;
+    struct err e;
+    c->priced = 0;
+    c->capital = c->capital_switches = c->capital_optics = c->capital_per_day = 0;
+    c->n_unpriced = 0;
+    c->amortisation_years = sc->cost.amortisation_years;
+    if (cost_prices_parse(sc->cost.prices, pr, &np, &e) < 0 || np == 0)
+        return;
+    c->priced = 1;
+    static const char *const tier[3] = {"leaves", "spines", "super-spines"};
+    const char *prof[3] = {sc->fabric.leaf_switch, sc->fabric.spine_switch,
+                           sc->fabric.superspine_switch};
+    for (int i = 0; i < 3; i++) {
+        if (!r->bom_switches[i])
+            continue;
+        const struct cost_price *q = price_of(pr, np, prof[i], 0);
+        if (q)
+            c->capital_switches += r->bom_switches[i] * q->price;
+        else
+            snprintf(c->unpriced[c->n_unpriced++], sizeof c->unpriced[0], "%u %s (%s)",
+                     r->bom_switches[i], tier[i], prof[i]);
+    }
+    for (uint32_t i = 0; i < r->bom_n_speeds; i++) {
+        uint64_t bps = r->bom_speed_bps[i];
+        const struct cost_price *q = price_of(pr, np, "", bps);
+        double optics = 2.0 * r->bom_links[i]; /* one transceiver at each end */
+        if (q) {
+            c->capital_optics += optics * q->price;
+        } else if (bps % UINT64_C(1000000000) == 0) {
+            snprintf(c->unpriced[c->n_unpriced++], sizeof c->unpriced[0],
+                     "%.0f transceivers (optic_%" PRIu64 "g)", optics, bps / UINT64_C(1000000000));
+        } else { /* no name can price it */
+            snprintf(c->unpriced[c->n_unpriced++], sizeof c->unpriced[0],
+                     "%.0f transceivers at %" PRIu64 " b/s (no optic_<N>g name)", optics, bps);
+        }
+    }
+    c->capital = c->capital_switches + c->capital_optics;
+    c->capital_per_day = c->capital / (sc->cost.amortisation_years * 365.25);
+}
+
 int cost_check(const struct scenario *sc, struct err *e)
 {
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np;
+    if (cost_prices_parse(sc->cost.prices, pr, &np, e) < 0)
+        return -1;
     if (sc->failures.mtbf_node_h > 0 && sc->failures.mtbf_gpu_h > 0)
         return err_set(e, "failures.mtbf_per_node: give failures.mtbf_per_node or "
                           "failures.mtbf_per_gpu, not both (set the other to 0)");

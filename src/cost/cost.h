@@ -53,7 +53,26 @@ void cost_monte_carlo(struct mc_result *out, double tau, double delta,
                       double mtbf, double restart, double horizon_s,
                       uint64_t max_segments, uint64_t seed);
 
-/* Checks of the training.* and failures.* keys; errors name the key. */
+/* One price of cost.prices: a switch profile (optic_bps 0) or a
+ * transceiver of a link speed (optic_<N>g: N Gb/s). */
+#define COST_MAX_PRICES 32
+struct cost_price {
+    char name[48];
+    uint64_t optic_bps;
+    double price;
+};
+
+/* Parse cost.prices ("none" gives n = 0). Refuses unknown names (with the
+ * nearest known one), duplicates, and prices that are not a finite number
+ * in [0, 1e12]; errors read "cost.prices: item K \"...\": ...". */
+int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, struct err *e);
+
+/* Capital cost of r's bill of materials (bom_*) at sc's cost.prices, and
+ * per day over cost.amortisation_years; fills the capital fields of
+ * r->cost. The prices must have passed cost_check. */
+void cost_capital(struct results *r, const struct scenario *sc);
+
+/* Checks of the training.*, failures.* and cost.* keys; errors name the key. */
 int cost_check(const struct scenario *sc, struct err *e);
 
 /* Fill r->cost from the scenario and the measured run in r. */

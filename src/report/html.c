@@ -571,7 +571,7 @@ static void storage_section(FILE *o, const struct results *r)
 static void cost_table(FILE *o, const struct scenario *sc, const struct results *r)
 {
     const struct cost_figures *c = &r->cost;
-    char a[32], b[32];
+    char a[32], b[32], d[32];
     fprintf(o, "<table class=\"kv\">\n");
     fprintf(o, "<tr><th>GPU stall per checkpoint</th><td>%s</td></tr>\n",
             fmt_secs(c->stall_s, a, sizeof a));
@@ -597,6 +597,21 @@ static void cost_table(FILE *o, const struct scenario *sc, const struct results 
             100 * c->goodput, 100 * c->goodput_at_optimal);
     fprintf(o, "<tr><th>GPU-hours lost per day, all causes</th><td>%s</td></tr>\n",
             fmt_num(c->lost_gpu_hours_per_day, a, sizeof a));
+    if (c->priced) { /* cost.prices: the fabric's capital beside the loss */
+        fprintf(o, "<tr><th>money lost per day / fabric capital per day (%.4g years)</th>"
+                   "<td>%s / %s ",
+                c->amortisation_years, fmt_num(c->lost_money_per_day, a, sizeof a),
+                fmt_num(c->capital_per_day, b, sizeof b));
+        report_html_text(o, sc->training.currency);
+        fprintf(o, "</td></tr>\n<tr><th>fabric capital (switches + optics)</th><td>%s = %s + %s",
+                fmt_num(c->capital, a, sizeof a), fmt_num(c->capital_switches, b, sizeof b),
+                fmt_num(c->capital_optics, d, sizeof d));
+        for (uint32_t i = 0; i < c->n_unpriced; i++) {
+            fprintf(o, i ? ", " : "; unpriced, not in the total: ");
+            report_html_text(o, c->unpriced[i]);
+        }
+        fprintf(o, "</td></tr>\n");
+    }
     fprintf(o, "</table>\n");
 }
 

@@ -100,6 +100,7 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
     report_clos_line(out, r);
     report_bom_line(out, sc, r);
+    report_capex_line(out, sc, r, 0);
     /* placement (docs/checkpoint.md): per-node bytes and their skew */
     fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs +%.1f%%, "
                  "+%s, against an even spread)",

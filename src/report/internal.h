@@ -34,6 +34,9 @@ size_t pcap_frame(const struct cap_rec *r, uint8_t *buf, size_t *hlen);
 void report_clos_line(FILE *out, const struct results *r);
 /* Switches per tier and profile, links by speed (report.c). */
 void report_bom_line(FILE *out, const struct scenario *sc, const struct results *r);
+/* "capex" line when cost.prices is set; ran: beside the GPU-hours lost */
+void report_capex_line(FILE *out, const struct scenario *sc, const struct results *r,
+                       int ran);
 /* The same facts into the JSON document's fabric.* */
 void report_clos_json(json_t *root, const struct results *r);
 

@@ -94,6 +94,7 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                 fmt_dur(c->interval_s, a, sizeof a));
         fprintf(out, "  goodput     %.2f%%\n", 100 * c->goodput);
     }
+    report_capex_line(out, sc, r, 1);
 }
 
 /* The restore (checkpoint.phase restore|both): what was read, how long it
@@ -549,6 +550,41 @@ void report_bom_line(FILE *out, const struct scenario *sc, const struct results 
             sc->fabric.breakout > 1 ? ", switch ports in breakout" : "");
 }
 
+void report_capex_line(FILE *out, const struct scenario *sc, const struct results *r,
+                       int ran)
+{
+    const struct cost_figures *c = &r->cost;
+    const char *cur = sc->training.currency;
+    char a[32], b[32], d[32], e[32];
+    if (!c->priced)
+        return;
+    fprintf(out, "  capex       %s %s (switches %s + optics %s) = %s %s/day over %.4g years",
+            fmt_num(c->capital, a, sizeof a), cur, fmt_num(c->capital_switches, b, sizeof b),
+            fmt_num(c->capital_optics, d, sizeof d), fmt_num(c->capital_per_day, e, sizeof e),
+            cur, c->amortisation_years);
+    if (ran)
+        fprintf(out, ", beside %s %s/day of GPU-hours lost",
+                fmt_num(c->lost_money_per_day, a, sizeof a), cur);
+    for (uint32_t i = 0; i < c->n_unpriced; i++)
+        fprintf(out, "%s%s", i ? ", " : "; UNPRICED (not in the total): ", c->unpriced[i]);
+    fprintf(out, "\n");
+}
+
+/* cost.capital* and cost.unpriced (docs/checkpoint.md, Capital cost) */
+static void capex_json(json_t *root, const struct results *r)
+{
+    const struct cost_figures *c = &r->cost;
+    put_dotted(root, "cost.capital", json_real(c->capital));
+    put_dotted(root, "cost.capital_switches", json_real(c->capital_switches));
+    put_dotted(root, "cost.capital_optics", json_real(c->capital_optics));
+    put_dotted(root, "cost.capital_per_day", json_real(c->capital_per_day));
+    put_dotted(root, "cost.amortisation_years", json_real(c->amortisation_years));
+    json_t *u = json_array();
+    for (uint32_t i = 0; i < c->n_unpriced; i++)
+        json_array_append_new(u, json_string(c->unpriced[i]));
+    put_dotted(root, "cost.unpriced", u);
+}
+
 static void bom_json(json_t *root, const struct scenario *sc, const struct results *r)
 {
     static const char *const key[3] = {"fabric.bom.leaves", "fabric.bom.spines",
@@ -737,6 +773,8 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     report_clos_json(root, r);
     if (r->bom_n_speeds)
         bom_json(root, sc, r);
+    if (r->cost.priced)
+        capex_json(root, r);
     if (r->has_packet_stats) { /* absent, not zero, when the engine cannot know */
         put_dotted(root, "network.drops", U(r->drops));
         put_dotted(root, "network.pfc.pause_frames", U(r->pause_frames));

@@ -32,7 +32,7 @@ enum ktype { T_UINT, T_COUNT, T_RATE, T_SIZE, T_TIME, T_BOOL, T_REAL, T_ENUM,
 struct kval {
     uint64_t u;
     double d;
-    char s[SCENARIO_TEXT];
+    char s[SCENARIO_LONG_TEXT]; /* a text fits its field (key.width) */
 };
 
 struct key {
@@ -456,6 +456,14 @@ static const struct key keys[] = {
     {"failures.monte_carlo_days", T_REAL, FIELD(failures.mc_days), "1000", "0",
      "100000", "simulated training days of the failure Monte Carlo; 0 = skip",
      NULL},
+
+    {"cost.prices", T_TEXT, FIELD(cost.prices), "none", NULL, NULL,
+     "prices of the bill of materials, in training.currency: NAME=PRICE,... with "
+     "NAME a switch profile (per switch) or optic_<speed> such as optic_400g (per "
+     "transceiver); none = no capital cost (the tool invents no prices)", NULL},
+    {"cost.amortisation_years", T_REAL, FIELD(cost.amortisation_years), "5", "0.1",
+     "100", "years the fabric's capital cost is spread over (straight line) for "
+     "its cost per day", NULL},
 };
 
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -606,9 +614,9 @@ static int parse_raw(const struct key *k, const char *s, struct kval *kv,
     case T_ENUM:
         return parse_enum(k->choices, s, v, msg, len);
     case T_TEXT:
-        if (strlen(s) >= sizeof kv->s || !s[0]) {
+        if (strlen(s) >= k->width || !s[0]) {
             snprintf(msg, len, "expected a text of 1 to %zu characters, got \"%.64s\"",
-                     sizeof kv->s - 1, s);
+                     k->width - 1, s);
             return -1;
         }
         for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
@@ -860,7 +868,7 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
     for (size_t i = 0; i < NKEYS; i++) {
         const struct key *k = &keys[i];
         uint64_t v = key_load(sc, k);
-        char buf[SCENARIO_TEXT + 8];
+        char buf[SCENARIO_LONG_TEXT + 8];
         const char *p = (const char *)sc + k->off;
         int kind = k->type == T_UINT || k->type == T_COUNT ? SCN_INT : SCN_TEXT;
         switch (k->type) {

@@ -16,6 +16,7 @@
 #include "../core/err.h"
 
 #define SCENARIO_TEXT 64 /* longest text value + 1 */
+#define SCENARIO_LONG_TEXT 512 /* a text key whose field is this large: lists (cost.prices) */
 /* Input caps: a larger or deeper scenario text is refused before it is
  * parsed into a document. */
 #define SCENARIO_MAX_BYTES (16 << 20) /* 16 MiB */
@@ -233,6 +234,10 @@ struct scenario {
         uint64_t recovery_ps;   /* SCENARIO_AUTO_TIME: from the restore */
         double mc_days;         /* Monte Carlo horizon; 0 = skip */
     } failures;
+    struct {
+        char prices[SCENARIO_LONG_TEXT]; /* "NAME=PRICE,...", "none"; src/cost */
+        double amortisation_years;
+    } cost;
     uint64_t set_mask[SCENARIO_MAX_KEYS / 64]; /* keys given by the user, by table index */
     struct scenario_pos pos[SCENARIO_MAX_KEYS]; /* where each key in set_mask was given */
     char source[256];           /* file the scenario came from, or "default" */

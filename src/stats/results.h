@@ -12,6 +12,8 @@
 
 /* What checkpoints and failures cost (src/cost, docs/checkpoint.md).
  * Intervals are training time between checkpoints; 0 = not applicable. */
+/* bill items: 3 switch tiers, TOPO_BOM_SPEEDS optic speeds */
+#define COST_MAX_UNPRICED (3 + TOPO_BOM_SPEEDS)
 struct cost_figures {
     double end_s;              /* trigger -> last byte received */
     double stall_s;            /* GPU stall per checkpoint (policy) */
@@ -36,6 +38,14 @@ struct cost_figures {
     /* GPU-hours/day one_replica_broadcast saves against every_replica at the
      * configured interval (recovery auto; negative: it costs more) */
     double bcast_saves_gpu_hours_per_day;
+    /* capital cost of the bill of materials at cost.prices (src/cost;
+     * priced 0: no prices given, the figures are 0). Switches and optics
+     * without a price are listed in unpriced and left out of capital. */
+    int priced;
+    double capital, capital_switches, capital_optics, capital_per_day;
+    double amortisation_years;
+    uint32_t n_unpriced;
+    char unpriced[COST_MAX_UNPRICED][80]; /* "16 spines (CX764QD-N)" */
 };
 
 /* Training traffic beside the checkpoint (src/work/train.h,
