@@ -92,6 +92,11 @@ static int random_scenario(struct scenario *sc, struct rng *g, int single)
         if (rng_below(g, 4) == 0)
             rc |= setf(sc, &e, "storage.metadata_ops_per_s=%llu",
                        (unsigned long long)(10000 + rng_below(g, 1000000)));
+        /* rails: two NICs per compute node on two leaves (whole rail groups) */
+        if (hosts % sc->fabric.hosts_per_leaf == 0 && rng_below(g, 4) == 0) {
+            rc |= setf(sc, &e, "cluster.nics_per_node=2");
+            rc |= setf(sc, &e, "fabric.rails=2");
+        }
         /* multi-homed storage: two NICs per node (no modelled back end) */
         if (!sc->storage.drain_bps && rng_below(g, 3) == 0)
             rc |= setf(sc, &e, "storage.nics_per_node=2");
@@ -160,7 +165,7 @@ static void bound_is_a_lower_bound(void)
 {
     struct rng g;
     rng_init(&g, 42, 99);
-    int runs = 0, refused = 0, below[2] = {0, 0}, single_far = 0, restores = 0, over = 0, multi = 0;
+    int runs = 0, refused = 0, below[2] = {0, 0}, single_far = 0, restores = 0, over = 0, multi = 0, railed = 0;
     double worst_single = 0;
     for (int i = 0; i < 320; i++) {
         int single = i % 4 == 0;
@@ -180,6 +185,7 @@ static void bound_is_a_lower_bound(void)
             }
             runs++;
             multi += sc.storage.nics_per_node > 1;
+            railed += sc.fabric.rails > 1;
             CHECKF(r.ok, "case %d %s: %s", i, r.engine, r.violation);
             if (r.completion_s < r.bound_s && below[fluid]++ < 3)
                 CHECKF(0, "case %d %s: completion %.12g s < bound %.12g s (%s)", i, r.engine,
@@ -230,9 +236,10 @@ static void bound_is_a_lower_bound(void)
     CHECKF(runs > 500, "only %d runs (%d refused)", runs, refused);
     CHECKF(restores > 100, "only %d restores", restores);
     CHECKF(multi > 50, "only %d runs with multi-homed storage", multi);
+    CHECKF(railed > 30, "only %d runs with rails", railed);
     CHECKF(over == 0, "%d restore estimates above the simulated restore", over);
-    printf("  %d runs (%d with 2 storage NICs), %d refused, single flow at most %.3f packet "
-           "times over the bound\n", runs, multi, refused, worst_single);
+    printf("  %d runs (%d with 2 storage NICs, %d with 2 rails), %d refused, single flow at "
+           "most %.3f packet times over the bound\n", runs, multi, railed, refused, worst_single);
 }
 
 /* A scenario from defaults and NULL-terminated "key=value" overrides must

@@ -340,6 +340,55 @@ static void work_nics_per_node(void)
     arena_release(&b.a);
 }
 
+/* fabric.rails: NIC i of a node on leaf i mod rails of its rail group, the
+ * same leaf for every node of the group; every NIC its own host port; the
+ * run keeps its invariants and its bound in both engines. Bad rails are
+ * refused naming the key. */
+static void work_rails(void)
+{
+    struct scenario sc;
+    struct err e = {""};
+    scenario_defaults(&sc);
+    const char *set[] = {"fabric.tiers=2", "cluster.nodes=8", "cluster.nics_per_node=4",
+                         "fabric.hosts_per_leaf=4", "fabric.rails=2", "storage.nodes=2",
+                         "workload.bytes_per_writer=4MiB", "fabric.spines=4"};
+    for (size_t i = 0; i < sizeof set / sizeof *set; i++)
+        CHECKF(scenario_set(&sc, set[i], &e) == 0, "%s", e.msg);
+    CHECKF(scenario_resolve(&sc, &e) == 0 && scenario_validate(&sc, &e) == 0, "%s", e.msg);
+    struct built b;
+    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(b.t.n_hosts == 32 && b.t.n_cleaves == 4);
+    uint8_t seen[32] = {0};
+    for (uint32_t n = 0; n < 8; n++)
+        for (uint32_t i = 0; i < 4; i++) {
+            uint32_t h = workload_nic_host(&sc, n, i);
+            CHECKF(h < 32 && !seen[h], "node %u NIC %u: host %u", n, i, h);
+            seen[h < 32 ? h : 0] = 1;
+            uint32_t leaf = topo_leaf_index(&b.t, b.t.nodes[h].leaf);
+            CHECKF(leaf == n / 4 * 2 + i % 2, "node %u NIC %u on leaf %u", n, i, leaf);
+        }
+    for (uint32_t i = 0; i < b.w.n; i++) /* each writer's files leave on both rails */
+        CHECK(topo_leaf_index(&b.t, b.t.nodes[b.w.xfers[i].src].leaf) % 2 == i % 2);
+    arena_release(&b.a);
+    for (int fluid = 0; fluid < 2; fluid++) {
+        sc.engine = fluid ? ENGINE_FLUID : ENGINE_PACKET;
+        struct results r;
+        CHECKF(ckpt_run(&sc, &r, &e) == 0, "%s", e.msg);
+        CHECKF(r.ok && r.completion_s >= r.bound_s, "%s: %s, %.6g s < bound %.6g s", r.engine,
+               r.violation, r.completion_s, r.bound_s);
+        results_release(&r);
+    }
+    const char *bad[][2] = {{"fabric.rails=3", "cluster.nodes=8"},
+                            {"fabric.rails=2", "cluster.nodes=6"}};
+    for (size_t i = 0; i < 2; i++) {
+        struct scenario s2 = sc;
+        CHECK(scenario_set(&s2, bad[i][0], &e) == 0 && scenario_set(&s2, bad[i][1], &e) == 0);
+        e.msg[0] = '\0';
+        CHECKF(scenario_validate(&s2, &e) < 0 && strstr(e.msg, "fabric.rails"), "%s %s: %s",
+               bad[i][0], bad[i][1], e.msg);
+    }
+}
+
 static void work_file_open_serial(void)
 {
     struct scenario sc;
@@ -1161,6 +1210,7 @@ SUITE(suite_work) = {
     {"work_simple_form_unchanged", work_simple_form_unchanged},
     {"work_striping", work_striping},
     {"work_nics_per_node", work_nics_per_node},
+    {"work_rails", work_rails},
     {"work_file_open_serial", work_file_open_serial},
     {"work_policies", work_policies},
     {"work_two_phase_policies", work_two_phase_policies},

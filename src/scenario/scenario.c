@@ -120,6 +120,9 @@ static const struct key keys[] = {
 
     {"fabric.hosts_per_leaf", T_COUNT, FIELD(fabric.hosts_per_leaf), "16",
      "1", "4096", "compute nodes per compute leaf switch", NULL},
+    {"fabric.rails", T_COUNT, FIELD(fabric.rails), "1", "1", "64",
+     "leaves a compute node's NICs spread over: NIC i on leaf i mod rails of "
+     "its rail group (rail style); 1 = all on one leaf", NULL},
     {"fabric.storage_per_leaf", T_COUNT, FIELD(fabric.storage_per_leaf), "4",
      "1", "4096", "storage nodes per storage leaf switch", NULL},
     {"fabric.spines", T_COUNT, FIELD(fabric.spines), "16", "1", "4096",
@@ -1089,7 +1092,8 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
      * one host port per NIC). Limits keep these within uint64. */
     unsigned lossless = sc->fabric.pfc ? (unsigned)__builtin_popcount((unsigned)mask) : 0;
     uint64_t nics = sc->cluster.nics_per_node, k = sc->fabric.links_per_spine;
-    uint64_t hosts = sc->cluster.nodes * nics, hpl = sc->fabric.hosts_per_leaf * nics;
+    uint64_t hosts = sc->cluster.nodes * nics;
+    uint64_t hpl = sc->fabric.hosts_per_leaf * nics / sc->fabric.rails; /* workload_fabric */
     uint64_t snics = sc->storage.nics_per_node;
     uint64_t st = sc->storage.nodes * snics, spl = sc->fabric.storage_per_leaf * snics;
     uint64_t up = sc->fabric.spines * k;
@@ -1191,6 +1195,20 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
         return scenario_fail(sc, e, "storage.stuck_nodes",
                              "needs storage.ingest_buffer (a stuck node with an unlimited "
                              "buffer never pushes back)");
+    /* rails: whole rail groups of hosts_per_leaf nodes (workload_nic_host) */
+    if (sc->fabric.rails > 1) {
+        if (sc->cluster.nics_per_node % sc->fabric.rails)
+            return scenario_fail(sc, e, "fabric.rails", "%" PRIu32 " rails must divide "
+                                 "cluster.nics_per_node (%" PRIu32 ")", sc->fabric.rails,
+                                 sc->cluster.nics_per_node);
+        if (sc->cluster.nodes % sc->fabric.hosts_per_leaf)
+            return scenario_fail(sc, e, "fabric.rails", "rail groups need cluster.nodes (%"
+                                 PRIu32 ") a multiple of fabric.hosts_per_leaf (%" PRIu32 ")",
+                                 sc->cluster.nodes, sc->fabric.hosts_per_leaf);
+        if (sc->fabric.tiers_auto)
+            return scenario_fail(sc, e, "fabric.rails", "fabric.tiers: auto does not plan "
+                                 "rails yet; set fabric.tiers: 2 or 3");
+    }
     /* the back end is modelled per storage port; with several NICs a node
      * would get one per NIC, not the one it has */
     if (sc->storage.nics_per_node > 1 &&

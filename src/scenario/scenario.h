@@ -96,6 +96,7 @@ struct scenario {
     } storage;
     struct {
         uint32_t hosts_per_leaf;
+        uint32_t rails;         /* leaves a compute node's NICs spread over */
         uint32_t storage_per_leaf;
         uint32_t spines;
         uint64_t uplink_bps;

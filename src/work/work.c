@@ -29,7 +29,8 @@ void workload_fabric(const struct scenario *sc, struct scenario *fab)
 {
     *fab = *sc;
     fab->cluster.nodes = sc->cluster.nodes * sc->cluster.nics_per_node;
-    fab->fabric.hosts_per_leaf = sc->fabric.hosts_per_leaf * sc->cluster.nics_per_node;
+    fab->fabric.hosts_per_leaf = sc->fabric.hosts_per_leaf * sc->cluster.nics_per_node /
+                                 (sc->fabric.rails ? sc->fabric.rails : 1);
     fab->storage.nodes = sc->storage.nodes * sc->storage.nics_per_node;
     fab->fabric.storage_per_leaf = sc->fabric.storage_per_leaf * sc->storage.nics_per_node;
 }

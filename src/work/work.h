@@ -84,11 +84,18 @@ static inline uint32_t workload_path(const struct workload *w, const struct topo
  * nics_per_node ports per compute leaf). Identity for one NIC per node. */
 void workload_fabric(const struct scenario *sc, struct scenario *fab);
 
-/* Topology host of NIC `nic` of compute node `node`. */
+/* Topology host of NIC `nic` of compute node `node`. With fabric.rails R,
+ * a rail group of hosts_per_leaf nodes owns R leaves of hosts_per_leaf x
+ * nics / R ports, NIC i on the group's leaf i mod R (validated: R divides
+ * the NICs, whole groups). */
 static inline uint32_t workload_nic_host(const struct scenario *sc,
                                          uint32_t node, uint32_t nic)
 {
-    return node * sc->cluster.nics_per_node + nic;
+    uint32_t r = sc->fabric.rails, k = sc->cluster.nics_per_node;
+    if (r <= 1)
+        return node * k + nic;
+    uint32_t hpl = sc->fabric.hosts_per_leaf, per = k / r;
+    return ((node / hpl * r + nic % r) * hpl + node % hpl) * per + nic / r;
 }
 
 /* Build the transfers of one checkpoint. t must come from
