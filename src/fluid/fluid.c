@@ -352,6 +352,24 @@ static int lset_add(struct lset *s, uint32_t link, double w)
     return lset_push(s, link, w, 64);
 }
 
+/* Room for cap entries at once: the whole run's list would otherwise be
+ * copied by every doubling. */
+static int lset_reserve(struct lset *s, uint32_t cap)
+{
+    if (cap <= s->cap)
+        return 0;
+    uint32_t *l = realloc(s->link, cap * sizeof *l);
+    if (!l)
+        return -1;
+    s->link = l;
+    double *w2 = realloc(s->w, cap * sizeof *w2);
+    if (!w2)
+        return -1;
+    s->w = w2;
+    s->cap = cap;
+    return 0;
+}
+
 /* Append without looking for duplicates (the whole run's list). */
 static int lset_add_new(struct lset *s, uint32_t link, double w)
 {
@@ -413,6 +431,13 @@ static uint32_t wcmp_path(const struct topo *t, const struct transfer *x, uint32
     return 0;
 }
 
+/* Whether a transfer is spread evenly over every equal-cost path. */
+static int flow_split(const struct scenario *sc)
+{
+    int lb = sc->fabric.load_balancing;
+    return lb == LB_SPRAY || (lb == LB_ADAPTIVE && sc->fabric.adaptive_per_packet);
+}
+
 /* The links transfer x loads and its share on each: the one path the packet
  * engine's switches pick for ecmp, flowlet (its first flowlet; a flow at line
  * rate has no gaps) and wcmp; an even split over all equal-cost paths for
@@ -426,7 +451,7 @@ static int flow_links(const struct topo *t, const struct scenario *sc,
                       struct lset *s, uint32_t *path, uint32_t *np)
 {
     int lb = sc->fabric.load_balancing;
-    int split = lb == LB_SPRAY || (lb == LB_ADAPTIVE && sc->fabric.adaptive_per_packet);
+    int split = flow_split(sc);
     *np = lb == LB_WCMP ? wcmp_path(t, x, path)
           : w       ? workload_path(w, t, xi, path)
                     : topo_path(t, x->src, x->dst, x->sport, path, TOPO_MAX_HOPS);
@@ -446,6 +471,18 @@ static int flow_links(const struct topo *t, const struct scenario *sc,
 }
 
 /* ---- what the fluid figure ignores -------------------------------------- */
+
+/* qsort unless already in order (the workload mostly lists transfers by
+ * source and start): the keys are distinct, so the order is the same. */
+static void sort_keys(void *keys, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    const char *k = keys;
+    for (size_t i = 1; i < n; i++)
+        if (cmp(k + (i - 1) * size, k + i * size) > 0) {
+            qsort(keys, n, size, cmp);
+            return;
+        }
+}
 
 struct src_key {
     uint32_t src, id;
@@ -478,7 +515,7 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         if (w->xfers[i].bytes)
             keys[nk++] = (struct src_key){w->xfers[i].src, i};
     if (!congest)
-        qsort(keys, nk, sizeof *keys, cmp_src);
+        sort_keys(keys, nk, sizeof *keys, cmp_src);
     for (uint32_t k = 0; !congest && k < nk; k++) {
         const struct transfer *x = &w->xfers[keys[k].id];
         uint32_t path[TOPO_MAX_HOPS], np;
@@ -694,6 +731,13 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         cap[l] = INFINITY; /* a back end admits everything until its buffer fills */
     for (uint32_t i = 0; i < nf + ns + nt + 1; i++)
         n->hpos[i] = UINT32_MAX;
+    if (w->path && !flow_split(sc)) { /* one path each: the exact size, a link more to a back end */
+        uint64_t len = (uint64_t)(ns || rd != UINT32_MAX ? 2 : 0) * nf;
+        for (uint32_t i = 0; i < nf; i++)
+            len += w->path_n[i];
+        if (len < UINT32_MAX && lset_reserve(&all, (uint32_t)len) < 0)
+            goto oom;
+    }
     for (uint32_t i = 0; i < nf; i++) {
         const struct transfer *x = &w->xfers[i];
         struct fflow *f = &n->fl[i];
@@ -792,7 +836,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         n->first = tfirst ? &n->tm : &n->mm;
         n->second = tfirst ? &n->mm : &n->tm;
     }
-    qsort(keys, nf, sizeof *keys, cmp_start);
+    sort_keys(keys, nf, sizeof *keys, cmp_start);
     for (uint32_t i = 0; i < nf; i++)
         n->order[i] = keys[i].id;
     rc = 0;
