@@ -66,6 +66,10 @@ static const char usage_tune[] =
     "  --seeds N        runs per point (default 1); a point's figure is the mean\n"
     "  --recheck K      re-run the K best points with 4x the seeds and choose\n"
     "                   among them (runs outside the budget)\n"
+    "  --objective pareto  instead of one figure: the front of the fabric's capital\n"
+    "                   cost per day (cost.prices) against the money the GPU-hours\n"
+    "                   lost per day cost, over the whole grid of the --knob values\n"
+    "                   (e.g. fabric.switch, fabric.spines); needs cost.prices\n"
     "  --method M       lhs (default) or coordinate\n"
     "  --sample-seed N  the Latin hypercube's seed (default 1)\n"
     "  --json FILE      every point of the search and the winner's full results\n"
@@ -146,6 +150,7 @@ struct tune {
     FILE *jf;                 /* --json: the runs as they end */
     int jf_first, jf_done;
     struct sweep_par par;     /* MPI ranks (build/ckptnet-mpi under mpirun) */
+    int pareto;               /* --objective pareto: capital against loss, the whole grid */
 };
 
 static int parse_fig(const char *opt, const char *v, size_t len, int *fig)
@@ -293,6 +298,15 @@ static int parse_tune(int argc, char **argv, struct tune *t, int *help)
                                 "\"%s\"\n", v);
                 return 2;
             }
+        } else if ((k = sweep_opt(argc, argv, &i, "--objective", NULL, &v))) {
+            if (k < 0)
+                goto needs;
+            if (strcmp(v, "pareto") != 0) {
+                fprintf(stderr, "ckptnet: tune: --objective: expected pareto, got \"%s\" (one "
+                                "figure: --minimize F or --maximize F)\n", v);
+                return 2;
+            }
+            t->pareto = 1;
         } else if ((k = sweep_opt(argc, argv, &i, "--sample-seed", NULL, &v))) {
             if (k < 0)
                 goto needs;
@@ -360,6 +374,17 @@ static int parse_tune(int argc, char **argv, struct tune *t, int *help)
         continue;
     needs:
         fprintf(stderr, "ckptnet: tune: %s needs a value\n", a);
+        return 2;
+    }
+    if (t->pareto && fig_set) {
+        fprintf(stderr, "ckptnet: tune: --objective pareto weighs capital against money lost: "
+                        "no --minimize or --maximize with it\n");
+        return 2;
+    }
+    if (t->pareto && !t->n_knobs) {
+        fprintf(stderr, "ckptnet: tune: --objective pareto: give the fabric choices to weigh "
+                        "with --knob (e.g. --knob fabric.switch=CX732Q-N,CX764QD-N --knob "
+                        "fabric.spines=8,16)\n");
         return 2;
     }
     return 0;
@@ -1132,6 +1157,193 @@ noworker:
 
 /* The default knobs, each value that changes nothing dropped (the value ""
  * at index 0 is the scenario as given). */
+
+/* ---- --objective pareto ---------------------------------------------------- */
+
+/* A point on the capital-loss plane: cap (capital per day) from the
+ * point's bill of materials (ckpt_describe, no run), loss the money the
+ * GPU-hours lost per day cost, (1 - goodput) x 24 h x GPUs x
+ * training.gpu_hour_cost (cost.lost_money_per_day), from the runs' mean
+ * goodput. ok 0: no such point (why). */
+struct ppoint {
+    const struct eval *e;
+    int ok;
+    double cap, loss, gpuh;
+    char why[160];
+};
+
+static void pareto_place(const struct tune *t, struct ppoint *p)
+{
+    struct scenario *sc = malloc(sizeof *sc);
+    struct ckpt_description *d = malloc(sizeof *d);
+    struct err e = {{0}};
+    p->ok = 0;
+    if (!sc || !d) {
+        snprintf(p->why, sizeof p->why, "out of memory");
+        goto out;
+    }
+    *sc = t->base;
+    if (!p->e->feasible) {
+        snprintf(p->why, sizeof p->why, "%s", p->e->why);
+        goto out;
+    }
+    if (apply_point(t, p->e->idx, sc, &e) < 0 || ckpt_describe(sc, d, &e) < 0) {
+        snprintf(p->why, sizeof p->why, "%.150s", e.msg);
+        goto out;
+    }
+    const struct cost_figures *c = &d->r.cost;
+    if (c->n_unpriced) { /* a partial price would flatter the point */
+        snprintf(p->why, sizeof p->why, "unpriced: %s", c->unpriced[0]);
+        goto out;
+    }
+    double g = p->e->fig[F_GOODPUT];
+    if (isnan(g)) {
+        snprintf(p->why, sizeof p->why, "no goodput");
+        goto out;
+    }
+    p->cap = c->capital_per_day;
+    p->gpuh = (1.0 - g) * 24.0 * d->r.plan.gpus;
+    p->loss = p->gpuh * sc->training.gpu_hour_cost;
+    p->ok = 1;
+out:
+    free(sc);
+    free(d);
+}
+
+/* a dominates b: no worse on both axes, better on one */
+static int dominates(const struct ppoint *a, const struct ppoint *b)
+{
+    return a->cap <= b->cap && a->loss <= b->loss && (a->cap < b->cap || a->loss < b->loss);
+}
+
+static void pareto_json_point(FILE *f, const struct tune *t, const struct ppoint *p, int first)
+{
+    fprintf(f, "%s\n    {\"capital_per_day\": %.9g, \"lost_money_per_day\": %.9g, "
+               "\"lost_gpu_hours_per_day\": %.9g, \"completion_s\": %.9g, \"settings\": {",
+            first ? "" : ",", p->cap, p->loss, p->gpuh, p->e->fig[F_COMPLETION]);
+    for (int k = 0, n = 0; k < t->n_knobs; k++) {
+        if (p->e->idx[k] < 0)
+            continue;
+        fputs(n++ ? ", " : "", f);
+        json_text(f, t->k[k].key);
+        fputs(": ", f);
+        json_text(f, t->k[k].val[p->e->idx[k]]);
+    }
+    fputs("}}", f);
+}
+
+/* Run the whole grid (and the scenario as given), place every point, print
+ * the non-dominated ones by rising capital. Deterministic: the grid's order
+ * and the runs' figures do not depend on -j or ranks. */
+static int pareto_search(struct tune *t)
+{
+    long long grid = 1;
+    for (int k = 0; k < t->n_knobs; k++)
+        grid *= t->k[k].n;
+    if (grid + 1 > t->budget / t->seeds) {
+        fprintf(stderr, "ckptnet: tune: --objective pareto runs the whole grid: %lld points "
+                        "and the scenario as given at %d seed%s need a --budget of %lld runs "
+                        "(have %d)\n", grid, t->seeds, t->seeds > 1 ? "s" : "",
+                (grid + 1) * t->seeds, t->budget);
+        return 2;
+    }
+    int n = (int)grid;
+    int (*pts)[MAX_KNOBS] = malloc((size_t)(n + 1) * sizeof *pts);
+    struct ppoint *pp = calloc((size_t)n + 1, sizeof *pp);
+    int *front = malloc(((size_t)n + 1) * sizeof *front);
+    int rc = 2;
+    if (!pts || !pp || !front)
+        goto out;
+    for (int k = 0; k < MAX_KNOBS; k++)
+        pts[0][k] = -1;
+    struct eval *slot[1] = {&t->ev[0]};
+    if (run_points(t, pts, slot, 1, t->seeds, 0, 0) < 0)
+        goto noworker;
+    t->n_ev = 1;
+    judge(t, &t->ev[0], &t->ev[0]);
+    for (int i = 0; i < n; i++) {
+        long long q = i;
+        for (int k = t->n_knobs - 1; k >= 0; k--) { /* mixed radix, the first knob slowest */
+            pts[i][k] = (int)(q % t->k[k].n);
+            q /= t->k[k].n;
+        }
+        for (int k = t->n_knobs; k < MAX_KNOBS; k++)
+            pts[i][k] = -1;
+    }
+    if (evaluate(t, pts, n) < 0)
+        goto noworker;
+    int np = t->n_ev, nf = 0, feas = 0;
+    for (int i = 0; i < np; i++) {
+        pp[i].e = &t->ev[i];
+        pareto_place(t, &pp[i]);
+        feas += pp[i].ok;
+    }
+    for (int i = 0; i < np; i++) {
+        int dom = !pp[i].ok;
+        for (int j = 0; j < np && !dom; j++)
+            dom = pp[j].ok && (dominates(&pp[j], &pp[i]) ||
+                               (j < i && pp[j].cap == pp[i].cap && pp[j].loss == pp[i].loss));
+        if (!dom)
+            front[nf++] = i;
+    }
+    for (int i = 1; i < nf; i++) /* by rising capital (then falling loss), stable */
+        for (int j = i; j > 0 && pp[front[j]].cap < pp[front[j - 1]].cap; j--) {
+            int x = front[j];
+            front[j] = front[j - 1];
+            front[j - 1] = x;
+        }
+    const char *cur = t->base.training.currency;
+    if (!t->quiet)
+        printf("tune: pareto front of the fabric's capital per day (cost.prices, over "
+               "cost.amortisation_years) against the money lost per day ((1 - goodput) x 24 h "
+               "x GPUs x training.gpu_hour_cost, mean over %d seed%s); the whole grid, %d "
+               "points and the scenario as given: %d placed\n",
+               t->seeds, t->seeds > 1 ? "s" : "", n, feas);
+    printf("%14s %14s %14s %12s  settings\n", "capital/day", "lost/day", "lost GPU-h/day",
+           "completion_s");
+    for (int i = 0; i < nf; i++) {
+        const struct ppoint *p = &pp[front[i]];
+        printf("%10.2f %-3s %10.2f %-3s %14.2f %12.6g  ", p->cap, cur, p->loss, cur, p->gpuh,
+               p->e->fig[F_COMPLETION]);
+        if (p->e == &t->ev[0])
+            printf("(the scenario as given)");
+        else
+            put_point(t, p->e->idx);
+        printf("\n");
+    }
+    if (!t->quiet)
+        for (int i = 0; i < np; i++)
+            if (!pp[i].ok) {
+                printf("not placed: ");
+                if (pp[i].e == &t->ev[0])
+                    printf("(the scenario as given)");
+                else
+                    put_point(t, pp[i].e->idx);
+                printf(": %s\n", pp[i].why);
+            }
+    if (t->jf) {
+        fputs("\n  ],\n  \"pareto\": [", t->jf);
+        for (int i = 0; i < nf; i++)
+            pareto_json_point(t->jf, t, &pp[front[i]], i == 0);
+        fputs("\n  ]\n}\n", t->jf);
+        t->jf_done = 1;
+    }
+    if (t->out_of_budget)
+        fprintf(stderr, "ckptnet: tune: the budget ran out before the grid\n");
+    rc = nf ? 0 : 1;
+    if (!nf)
+        fprintf(stderr, "ckptnet: tune: no feasible point to place on the front\n");
+    goto out;
+noworker:
+    fprintf(stderr, "ckptnet: tune: could not start the runs\n");
+    rc = 2;
+out:
+    free(pts);
+    free(pp);
+    free(front);
+    return rc;
+}
+
 static int add_default_knobs(struct tune *t)
 {
     struct diff *d = malloc(sizeof *d);
@@ -1232,6 +1444,12 @@ int cmd_tune(int argc, char **argv)
         }
         if (rc == 0)
             scenario_echo(sc, keep_given, t);
+        if (rc == 0 && t->pareto && !strcmp(sc->cost.prices, "none")) {
+            fprintf(stderr, "ckptnet: tune: --objective pareto needs the fabric's prices: set "
+                            "cost.prices (e.g. --set cost.prices=CX732Q-N=18000,optic_400g=900; "
+                            "docs/checkpoint.md, Capital cost); the tool invents none\n");
+            rc = 2;
+        }
         if (rc == 0 && !t->n_knobs)
             rc = add_default_knobs(t);
         if (t->jobs < 0) {
@@ -1248,15 +1466,19 @@ int cmd_tune(int argc, char **argv)
                 fprintf(stderr, "ckptnet: tune: --json: cannot write %s\n", t->json);
                 rc = 2;
             } else {
-                fprintf(t->jf, "{\n  \"objective\": {\"%s\": \"%s\"},\n  \"runs\": [",
-                        t->maximize ? "maximize" : "minimize", sweep_fig_name[t->fig]);
+                if (t->pareto)
+                    fputs("{\n  \"objective\": {\"pareto\": [\"capital_per_day\", "
+                          "\"lost_money_per_day\"]},\n  \"runs\": [", t->jf);
+                else
+                    fprintf(t->jf, "{\n  \"objective\": {\"%s\": \"%s\"},\n  \"runs\": [",
+                            t->maximize ? "maximize" : "minimize", sweep_fig_name[t->fig]);
                 t->jf_first = 1;
             }
         }
         /* the other ranks serve only when rank 0 could start */
         int agreed = sweep_par_agree(&t->par, rc);
         if (rc == 0 && agreed == 0)
-            rc = search(t);
+            rc = t->pareto ? pareto_search(t) : search(t);
         if (t->jf && !t->jf_done)
             fputs("\n  ]\n}\n", t->jf); /* no winner: the runs alone */
         if (t->jf && fclose(t->jf) != 0 && rc == 0) {

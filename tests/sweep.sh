@@ -470,6 +470,28 @@ esac
 tune_error tune_bad_key "--knob: fabric.spine: unknown key" --knob fabric.spine=1,2
 tune_error tune_bad_figure "--minimize: expected a figure" --knob fabric.spines=1,2 --minimize speed
 tune_error tune_bad_set "--set: fabric.mtu:" --knob fabric.spines=1,2 --set fabric.mtu=lots
+# --objective pareto: capital per day against money lost per day. The fluid
+# engine does not see the deep buffer, so every CX764QD-N point costs more for
+# the same loss and is dominated; 4 spines of CX732Q-N by hand: 13 switches x
+# 18000 + 2 x (132 + 9 x 4) optics x 900 = 536400 over 5 x 365.25 days = 293.72
+pk="--engine fluid --objective pareto --set cost.prices=CX732Q-N=18000,CX764QD-N=32000,optic_400g=900 --knob fabric.switch=CX732Q-N,CX764QD-N --knob fabric.spines=4,8,16"
+"$bin" tune $pk -j 1 --json "$tmp/p1.json" >"$tmp/p1" 2>"$tmp/err"; rc=$?
+"$bin" tune $pk -j 2 --json "$tmp/p2.json" >"$tmp/p2" 2>/dev/null
+if [ $rc -eq 0 ] && cmp -s "$tmp/p1" "$tmp/p2" && cmp -s "$tmp/p1.json" "$tmp/p2.json" &&
+    grep -q '293.72 USD .* fabric.switch=CX732Q-N fabric.spines=4$' "$tmp/p1" &&
+    ! grep -q 'CX764QD-N fabric' "$tmp/p1" &&
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["pareto"]; assert p and all(a["capital_per_day"]<b["capital_per_day"] and a["lost_money_per_day"]>b["lost_money_per_day"] for a,b in zip(p,p[1:])); assert all(x["settings"]["fabric.switch"]=="CX732Q-N" for x in p)' "$tmp/p1.json"; then
+    ok tune_pareto
+else
+    bad "tune_pareto (exit $rc): $(cat "$tmp/p1" "$tmp/err")"
+fi
+tune_error tune_pareto_no_prices "--objective pareto needs the fabric's prices: set cost.prices" \
+    --objective pareto --knob fabric.spines=4,8
+tune_error tune_pareto_no_knob "--objective pareto: give the fabric choices to weigh with --knob" \
+    --objective pareto --set cost.prices=CX732Q-N=1
+tune_error tune_pareto_budget "runs the whole grid: 2 points and the scenario as given at 1 seed need a --budget of 3 runs (have 2)" \
+    --objective pareto --set cost.prices=CX732Q-N=1 --knob fabric.spines=4,8 --budget 2
+tune_error tune_objective "--objective: expected pareto" --objective money --knob fabric.spines=4,8
 missing=""
 for o in $("$bin" tune --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
     printf '%s' "$man_opts" | grep -qF -- "$o" || missing="$missing $o"

@@ -141,7 +141,10 @@ static void price_hint(const char *name, char *out, size_t len)
     for (size_t i = 0; i < sizeof optics / sizeof optics[0]; i++)
         cands[n++] = optics[i];
     const char *near = text_nearest(name, cands, n, 3);
-    snprintf(out, len, near ? " (did you mean %s?)" : "", near);
+    if (near)
+        snprintf(out, len, " (did you mean %s?)", near);
+    else if (len)
+        out[0] = '\0';
 }
 
 int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, struct err *e)
@@ -186,7 +189,7 @@ int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, str
                 return err_set(e, "cost.prices: item %u: %s is priced twice", k, name);
         if (*n == COST_MAX_PRICES)
             return err_set(e, "cost.prices: more than %d prices", COST_MAX_PRICES);
-        snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
+        memcpy(out[*n].name, name, strlen(name) + 1); /* fits: checked above */
         out[*n].optic_bps = bps;
         out[*n].price = v;
         (*n)++;
