@@ -320,7 +320,22 @@ struct lset {
     uint32_t *link;
     double *w;
     uint32_t n, cap;
+    /* spread()'s scratch, allocated at its first use (lset_free) */
+    uint32_t *slot;         /* [nodes]: index in the next frontier, or UINT32_MAX */
+    uint32_t *fnode[2];     /* frontiers: switches reached at this hop and the next */
+    double *fshare[2];
 };
+
+static void lset_free(struct lset *s)
+{
+    free(s->link);
+    free(s->w);
+    free(s->slot);
+    for (int i = 0; i < 2; i++) {
+        free(s->fnode[i]);
+        free(s->fshare[i]);
+    }
+}
 
 /* Append (link, w), growing the arrays from first_cap entries. */
 static int lset_push(struct lset *s, uint32_t link, double w, uint32_t first_cap)
@@ -376,21 +391,66 @@ static int lset_add_new(struct lset *s, uint32_t link, double w)
     return lset_push(s, link, w, 1024);
 }
 
-/* Every equal-cost path from switch `node` on, each taking an equal share. */
-static int spread(const struct topo *t, uint32_t node, uint32_t dst, double share,
-                  struct lset *s, int depth)
+/* Every equal-cost path from switch `node` on, each taking an equal share.
+ * Hop by hop: the shares of the paths through a switch are summed before it
+ * splits them, so the cost is the edges of the up-down graph, not its paths
+ * (which multiply with every tier). Each edge is reached once: its port is
+ * new to s. */
+static int spread(const struct topo *t, uint32_t node, uint32_t dst, struct lset *s)
 {
-    uint32_t dleaf = t->nodes[dst].leaf;
-    if (node == dleaf)
-        return lset_add(s, t->nodes[dst].leaf_port, share);
-    const struct route *r = topo_route(t, node, dleaf);
-    if (r->cnt == 0 || depth > TOPO_MAX_HOPS)
-        return -1;
-    for (uint32_t i = 0; i < r->cnt; i++) {
-        uint32_t p = t->nh_ports[r->off + i];
-        if (lset_add(s, p, share / r->cnt) < 0 ||
-            spread(t, t->ports[t->ports[p].peer].node, dst, share / r->cnt, s, depth + 1) < 0)
+    uint32_t dleaf = t->nodes[dst].leaf, nn = t->n_nodes;
+    if (!s->slot) {
+        s->slot = malloc((size_t)nn * sizeof *s->slot);
+        for (int i = 0; i < 2; i++) {
+            s->fnode[i] = malloc((size_t)nn * sizeof *s->fnode[i]);
+            s->fshare[i] = malloc((size_t)nn * sizeof *s->fshare[i]);
+        }
+        if (!s->slot || !s->fnode[0] || !s->fnode[1] || !s->fshare[0] || !s->fshare[1])
             return -1;
+        for (uint32_t i = 0; i < nn; i++)
+            s->slot[i] = UINT32_MAX;
+    }
+    uint32_t *cur = s->fnode[0], *nxt = s->fnode[1], ncur = 1, nnxt;
+    double *cs = s->fshare[0], *ns = s->fshare[1];
+    cur[0] = node;
+    cs[0] = 1.0;
+    for (int depth = 0; ncur; depth++) {
+        if (depth > TOPO_MAX_HOPS)
+            return -1;
+        nnxt = 0;
+        for (uint32_t k = 0; k < ncur; k++) {
+            uint32_t v = cur[k];
+            if (v == dleaf) { /* every path ends here at the same hop */
+                if (lset_add(s, t->nodes[dst].leaf_port, cs[k]) < 0)
+                    return -1;
+                continue;
+            }
+            const struct route *r = topo_route(t, v, dleaf);
+            if (r->cnt == 0)
+                return -1;
+            double sh = cs[k] / r->cnt;
+            for (uint32_t i = 0; i < r->cnt; i++) {
+                uint32_t p = t->nh_ports[r->off + i], u = t->ports[p].peer;
+                u = t->ports[u].node;
+                if (lset_add_new(s, p, sh) < 0)
+                    return -1;
+                if (s->slot[u] == UINT32_MAX) {
+                    s->slot[u] = nnxt;
+                    nxt[nnxt] = u;
+                    ns[nnxt++] = 0;
+                }
+                ns[s->slot[u]] += sh;
+            }
+        }
+        for (uint32_t k = 0; k < nnxt; k++)
+            s->slot[nxt[k]] = UINT32_MAX;
+        uint32_t *tn = cur;
+        double *ts = cs;
+        cur = nxt;
+        cs = ns;
+        nxt = tn;
+        ns = ts;
+        ncur = nnxt;
     }
     return 0;
 }
@@ -467,7 +527,7 @@ static int flow_links(const struct topo *t, const struct scenario *sc,
     uint32_t nic = t->nodes[x->src].first_port;
     if (lset_add(s, nic, 1.0) < 0)
         return -1;
-    return spread(t, t->ports[t->ports[nic].peer].node, x->dst, 1.0, s, 0);
+    return spread(t, t->ports[t->ports[nic].peer].node, x->dst, s);
 }
 
 /* ---- what the fluid figure ignores -------------------------------------- */
@@ -549,8 +609,7 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
     free(offered);
     free(mine);
     free(keys);
-    free(one.link);
-    free(one.w);
+    lset_free(&one);
     free(touched.link);
     free(touched.w);
     return congest;
@@ -850,8 +909,7 @@ out:
     free(keys);
     free(all.link);
     free(all.w);
-    free(one.link);
-    free(one.w);
+    lset_free(&one);
     free(tall.link);
     free(tall.w);
     return rc;
