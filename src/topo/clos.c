@@ -241,18 +241,8 @@ static int build_routes3(struct topo *t, struct arena *a, struct err *e)
     for (uint32_t l = 0; l < nl && rc == 0; l++)
         if (t->affected[l] != UINT32_MAX)
             rc = updown_routes(t, l, &b, dd, du, cap, cand, wgt, e);
-    if (rc == 0) {
-        t->nh_ports = arena_calloc(a, b.len ? b.len : 1, sizeof *t->nh_ports);
-        t->nh_weight = arena_calloc(a, b.len ? b.len : 1, sizeof *t->nh_weight);
-        if (!t->nh_ports || !t->nh_weight) {
-            rc = err_set(e, "out of memory building routes");
-        } else if (b.len) {
-            memcpy(t->nh_ports, b.nh, b.len * sizeof *b.nh);
-            memcpy(t->nh_weight, b.nw, b.len * sizeof *b.nw);
-        }
-        if (rc == 0)
-            rc = topo__next_nodes(t, b.len, a, e);
-    }
+    if (rc == 0)
+        rc = topo__routes_finish(t, &b, a, e);
 out:
     free(cand);
     free(wgt);

@@ -32,6 +32,10 @@ void topo__fail(struct topo *t, uint32_t p, const char *name);
 /* Fill t->nh_next from the finished next-hop arrays (len entries). */
 int topo__next_nodes(struct topo *t, size_t len, struct arena *a, struct err *e);
 
+/* Move the finished next-hop arrays into the arena (nh_ports, nh_weight)
+ * and fill nh_next: the last step of both builders. */
+int topo__routes_finish(struct topo *t, const struct nh_buf *b, struct arena *a, struct err *e);
+
 /* Three tiers (clos.c). */
 int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
 uint32_t topo__failed_routes3(const struct topo *t);

@@ -219,18 +219,8 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
     for (uint32_t l = 0; l < nl && rc == 0; l++)
         if (t->affected[l] != UINT32_MAX)
             rc = bfs_routes(t, l, &b, dist, queue, cand, wgt, down, into, e);
-    if (rc == 0) {
-        t->nh_ports = arena_calloc(a, b.len ? b.len : 1, sizeof *t->nh_ports);
-        t->nh_weight = arena_calloc(a, b.len ? b.len : 1, sizeof *t->nh_weight);
-        if (!t->nh_ports || !t->nh_weight) {
-            rc = err_set(e, "out of memory building routes");
-        } else if (b.len) {
-            memcpy(t->nh_ports, b.nh, b.len * sizeof *b.nh);
-            memcpy(t->nh_weight, b.nw, b.len * sizeof *b.nw);
-        }
-        if (rc == 0)
-            rc = topo__next_nodes(t, b.len, a, e);
-    }
+    if (rc == 0)
+        rc = topo__routes_finish(t, &b, a, e);
 out:
     free(dist);
     free(queue);
@@ -337,6 +327,19 @@ int topo__ecmp_seeds(struct topo *t, uint64_t seed, struct arena *a,
     for (uint32_t s = 0; s < t->n_switches; s++)
         t->ecmp_seed[s] = rng_u64(&r);
     return 0;
+}
+
+int topo__routes_finish(struct topo *t, const struct nh_buf *b, struct arena *a, struct err *e)
+{
+    t->nh_ports = arena_calloc(a, b->len ? b->len : 1, sizeof *t->nh_ports);
+    t->nh_weight = arena_calloc(a, b->len ? b->len : 1, sizeof *t->nh_weight);
+    if (!t->nh_ports || !t->nh_weight)
+        return err_set(e, "out of memory building routes");
+    if (b->len) {
+        memcpy(t->nh_ports, b->nh, b->len * sizeof *b->nh);
+        memcpy(t->nh_weight, b->nw, b->len * sizeof *b->nw);
+    }
+    return topo__next_nodes(t, b->len, a, e);
 }
 
 int topo__next_nodes(struct topo *t, size_t len, struct arena *a, struct err *e)
