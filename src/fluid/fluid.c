@@ -629,6 +629,9 @@ static void unmodelled_add(struct results *r, const char *key, const char *value
 uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
                           const struct workload *w, struct results *r)
 {
+    if (r->unmodelled_done) /* ckpt_choose_engine listed it for this run */
+        return r->n_unmodelled;
+    r->unmodelled_done = 1;
     int lb = sc->fabric.load_balancing;
     int per_packet = lb == LB_SPRAY || (lb == LB_ADAPTIVE && sc->fabric.adaptive_per_packet);
     int per_flowlet = lb == LB_FLOWLET || (lb == LB_ADAPTIVE && !sc->fabric.adaptive_per_packet);

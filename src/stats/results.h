@@ -123,6 +123,7 @@ struct results {
      * completion an optimistic bound. Filled by fluid runs (and auto's pick
      * of fluid); key and effect are static strings. */
     uint32_t n_unmodelled;
+    int unmodelled_done;       /* the list above is filled: the engine choice and the run share it */
     struct unmodelled {
         const char *key;
         char value[24];
