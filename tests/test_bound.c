@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../include/ckptnet.h"
@@ -9,6 +10,7 @@
 #include "../src/core/units.h"
 #include "../src/stats/bound.h"
 #include "../src/topo/topo.h"
+#include "../src/work/work.h"
 #include "harness.h"
 
 /* Apply "key=value" to sc; 0 or -1 (the message goes to *e). */
@@ -376,7 +378,65 @@ static void multihomed_storage_backend_refused(void)
     }
 }
 
+
+/* bound_path_memo returns what bound_path does: its key must hold every
+ * input (size, cap, each hop's speed, delay and switch kind, a back end at
+ * the end). Transfers of random fabrics (port delays drawn per port), saves
+ * and restores, with sizes and caps from small sets so that keys collide
+ * on all but one input; more kinds than the memo has slots. */
+static void bound_memo_matches_direct(void)
+{
+    static const uint64_t sizes[] = {1, 4096, 70001};
+    struct rng g;
+    rng_init(&g, 7, 3);
+    uint64_t hits = 0, compared = 0;
+    for (int i = 0; i < 80; i++) {
+        struct scenario sc;
+        if (random_scenario(&sc, &g, 0) < 0)
+            continue;
+        struct arena a;
+        struct topo t;
+        struct workload w[2];
+        struct err e = {{0}};
+        arena_init(&a);
+        struct bound_memo *m = calloc(1, sizeof *m);
+        int nw = 0;
+        if (m && topo_build(&t, &sc, &a, &e) == 0 && workload_build(&w[0], &sc, &t, &a, &e) == 0)
+            nw = 1 + (workload_build_restore(&w[1], &w[0], &sc, &t, &a, &e) == 0);
+        for (uint32_t p = 0; nw && p < t.n_ports; p++) {
+            t.ports[p].delay_ps = 1000 * (1 + rng_below(&g, 2));
+            t.ports[p].bps = 100000000000ull * (1 + rng_below(&g, 2));
+        }
+        int bad = 0;
+        for (int v = 0; v < nw; v++)
+            for (uint32_t k = 0; k < 4 * w[v].n; k++) {
+                struct transfer x = w[v].xfers[k % w[v].n];
+                uint32_t path[TOPO_MAX_HOPS];
+                uint32_t np = x.bytes ? workload_path(&w[v], &t, k % w[v].n, path) : 0;
+                if (np < 2)
+                    continue;
+                x.bytes = sizes[rng_below(&g, 3)];
+                x.rate_bps = rng_below(&g, 2) ? 0 : 10000000000ull;
+                struct bound_path want, got;
+                memset(&want, 0, sizeof want);
+                memset(&got, 0, sizeof got);
+                uint32_t rw = bound_path(&t, &sc, &x, path, np, &want);
+                uint32_t rg = bound_path_memo(m, &t, &sc, &x, path, np, &got);
+                compared++;
+                if ((rw != rg || memcmp(&want, &got, sizeof want)) && !bad++)
+                    CHECKF(0, "case %d %s transfer %u: memo differs", i, v ? "restore" : "save", k);
+            }
+        if (m)
+            hits += m->hits;
+        free(m);
+        arena_release(&a);
+    }
+    CHECKF(compared > 1000 && hits > compared / 4, "%llu compared, %llu memo hits",
+           (unsigned long long)compared, (unsigned long long)hits);
+}
+
 SUITE(suite_bound) = {
+    {"bound_memo_matches_direct", bound_memo_matches_direct},
     {"multihomed_storage_doubles_nic_term", multihomed_storage_doubles_nic_term},
     {"multihomed_storage_backend_refused", multihomed_storage_backend_refused},
     {"bound_is_a_lower_bound", bound_is_a_lower_bound},

@@ -233,6 +233,7 @@ struct heads {
     uint64_t *pod;    /* [2 x pod] (three tiers): its spines' links up, down */
     uint64_t *dst;    /* [endpoint]: its leaf's port down to it */
     uint64_t *store;  /* [endpoint]: the first arrival at it */
+    struct bound_memo *memo; /* bound_path of each kind of transfer, once */
 };
 
 static int heads_init(struct heads *hd, const struct topo *t, const struct scenario *sc,
@@ -242,14 +243,15 @@ static int heads_init(struct heads *hd, const struct topo *t, const struct scena
     hd->dst = calloc(t->first_cleaf, sizeof *hd->dst);
     hd->store = calloc(t->first_cleaf, sizeof *hd->store);
     hd->pod = calloc(t->tiers == 3 ? 2 * (size_t)t->n_pods : 1, sizeof *hd->pod);
-    if (!hd->up || !hd->dst || !hd->store || !hd->pod)
+    hd->memo = calloc(1, sizeof *hd->memo);
+    if (!hd->memo || !hd->up || !hd->dst || !hd->store || !hd->pod)
         return -1;
     for (uint32_t i = 0; i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
         uint32_t path[TOPO_MAX_HOPS];
         struct bound_path bp;
         uint32_t np = x->bytes ? workload_path(w, t, i, path) : 0;
-        if (np < 2 || bound_path(t, sc, x, path, np, &bp) < 2)
+        if (np < 2 || bound_path_memo(hd->memo, t, sc, x, path, np, &bp) < 2)
             continue;
         uint32_t k = np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
         uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
@@ -279,6 +281,7 @@ static void heads_release(struct heads *hd)
     free(hd->dst);
     free(hd->store);
     free(hd->pod);
+    free(hd->memo);
 }
 
 /* No less than the bound allows once the last byte has left at `pace`: a
@@ -291,7 +294,7 @@ static uint64_t bound_latency_ps(const struct topo *t, const struct scenario *sc
                                  uint64_t pace, int buffered)
 {
     struct bound_path bp;
-    if (!x->bytes || np < 2 || bound_path(t, sc, x, path, np, &bp) < 2)
+    if (!x->bytes || np < 2 || bound_path_memo(hd->memo, t, sc, x, path, np, &bp) < 2)
         return 0;
     uint32_t k = bp.np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
     uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
@@ -1358,7 +1361,7 @@ static void collect_training(struct fnet *n, struct results *r)
             uint32_t l = m->path[mf->poff + j];
             if (l < n->t->n_ports)
                 r->training.seg_bytes[n->t->ports[l].seg] +=
-                    (uint64_t)(m->pw[mf->poff + j] * n->fl[fi].wire_done + 0.5);
+                    (uint64_t)(mm_w(m, mf->poff + j) * n->fl[fi].wire_done + 0.5);
         }
     }
     if (!n->interrupted && !n->time_limit_hit && (n->tc.next_ps != UINT64_MAX || n->tc.left))
@@ -1397,7 +1400,7 @@ static void collect(struct fnet *n, struct results *r)
         sent += f->wire ? (uint64_t)((double)w->xfers[i].bytes * wire / (double)f->wire + 0.5)
                         : 0;
         for (uint32_t j = 0; expect && j < mf->np; j++)
-            expect[m->path[mf->poff + j]] += m->pw[mf->poff + j] * wire;
+            expect[m->path[mf->poff + j]] += mm_w(m, mf->poff + j) * wire;
         bad_flows += f->state != 2;
     }
     /* training under isolation none loads mm's links too: all its steps */
@@ -1411,7 +1414,7 @@ static void collect(struct fnet *n, struct results *r)
         }
         double wire = f->wire_done + (f->state == 1 ? (double)f->wire - f->rem : 0);
         for (uint32_t j = 0; expect && j < mf->np; j++)
-            expect[m->path[mf->poff + j]] += m->pw[mf->poff + j] * wire;
+            expect[m->path[mf->poff + j]] += mm_w(m, mf->poff + j) * wire;
     }
     uint64_t worst_link = UINT32_MAX;
     double worst_err = 0;

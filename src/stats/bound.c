@@ -1,7 +1,9 @@
 #include "bound.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "../core/rng.h"
 #include "../core/units.h"
 
 uint64_t wire_bytes(uint64_t bytes, uint32_t mtu)
@@ -137,6 +139,41 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     return np;
 }
 
+uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struct scenario *sc,
+                         const struct transfer *x, const uint32_t *path, uint32_t np,
+                         struct bound_path *bp)
+{
+    if (!m)
+        return bound_path(t, sc, x, path, np, bp);
+    np = np < TOPO_MAX_HOPS ? np : TOPO_MAX_HOPS;
+    uint64_t key[BOUND_MEMO_KEY] = {0};
+    uint64_t spine = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        const struct tport *pt = &t->ports[path[i]];
+        key[3 + 2 * i] = pt->bps;
+        key[4 + 2 * i] = pt->delay_ps;
+        spine |= (uint64_t)(pt->node >= t->first_spine) << i;
+    }
+    key[0] = x->bytes;
+    key[1] = x->rate_bps;
+    key[2] = np | spine << 8 | (uint64_t)(x->dst >= t->first_storage && x->dst < t->first_cleaf) << 32;
+    uint64_t h = 0;
+    for (uint32_t i = 0; i < 3 + 2 * np; i++)
+        h = mix64(h ^ key[i]);
+    uint32_t s = (uint32_t)(h % BOUND_MEMO_SLOTS);
+    if (!memcmp(m->e[s].key, key, sizeof key) && m->e[s].ret) {
+        m->hits++;
+        *bp = m->e[s].bp;
+        return m->e[s].ret;
+    }
+    m->misses++;
+    uint32_t r = bound_path(t, sc, x, path, np, bp);
+    memcpy(m->e[s].key, key, sizeof key);
+    m->e[s].bp = *bp;
+    m->e[s].ret = r;
+    return r;
+}
+
 /* One shared resource: the bytes through it, the earliest a first packet
  * can reach it and the shortest way on for a last one. */
 struct res {
@@ -176,6 +213,7 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
     for (uint32_t i = 0; i < w->n; i++)
         start0 = w->xfers[i].start_ps < start0 ? w->xfers[i].start_ps : start0;
     int ok = nic && drain && up && pod;
+    struct bound_memo *memo = calloc(1, sizeof *memo); /* NULL: computed each time */
     for (uint32_t i = 0; ok && i < ne; i++)
         nic[i] = drain[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
     for (uint32_t i = 0; ok && i < 2 * t->n_leaves; i++)
@@ -187,7 +225,7 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         struct bound_path pt;
         uint32_t path[TOPO_MAX_HOPS];
         uint32_t np = x->bytes ? workload_path(w, t, i, path) : 0;
-        if (np < 2 || bound_path(t, sc, x, path, np, &pt) < 2)
+        if (np < 2 || bound_path_memo(memo, t, sc, x, path, np, &pt) < 2)
             continue; /* nothing to send (the engines refuse a missing path) */
         uint32_t k = np - 1;
         uint64_t wb = wire_bytes(x->bytes, sc->fabric.mtu);
@@ -312,6 +350,7 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         out->writer_capped = capped;
         out->ok = ok;
     }
+    free(memo);
     free(nic);
     free(drain);
     free(up);

@@ -62,6 +62,25 @@ struct bound_path {
 uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struct transfer *x,
                     const uint32_t *path, uint32_t np, struct bound_path *bp);
 
+/* bound_path is a pure function of the transfer's size and cap and its hops'
+ * speeds, delays and switch kinds; a fabric has few such combinations, so
+ * a large workload computes each once. One memo serves one (topology,
+ * scenario) pair; zero it (calloc) before use. */
+#define BOUND_MEMO_SLOTS 64
+#define BOUND_MEMO_KEY (3 + 2 * TOPO_MAX_HOPS)
+struct bound_memo {
+    struct {
+        uint64_t key[BOUND_MEMO_KEY];
+        struct bound_path bp;
+        uint32_t ret;
+    } e[BOUND_MEMO_SLOTS];
+    uint64_t hits, misses;
+};
+/* bound_path through memo m (NULL: no memo). */
+uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struct scenario *sc,
+                         const struct transfer *x, const uint32_t *path, uint32_t np,
+                         struct bound_path *bp);
+
 /* The time limit of a run: sim.time_limit, or 50 x bound_s + 10 ms,
  * saturated at UINT64_MAX. */
 uint64_t bound_time_limit_ps(const struct scenario *sc, double bound_s);
