@@ -20,8 +20,7 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     size_t nh = (size_t)nl + nf;
 #define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
     if (!ALLOC(m->links, nl) || !ALLOC(m->flows, nf) || !ALLOC(m->path, np) ||
-        !ALLOC(m->pslot, np) || !ALLOC(m->lflow, np) || !ALLOC(m->alist, np) ||
-        !ALLOC(m->pw, np) || !ALLOC(m->lw, np) ||
+        !ALLOC(m->pslot, np) || !ALLOC(m->lslot, np) || !ALLOC(m->alist, np) ||
         !ALLOC(m->active, nf) || !ALLOC(m->added, nf) || !ALLOC(m->aff, nf) ||
         !ALLOC(m->dirty, nl) || !ALLOC(m->dmark, nl) || !ALLOC(m->tl, nl) ||
         !ALLOC(m->shrunk, nl) ||
@@ -30,8 +29,15 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
 #undef ALLOC
     if (np)
         memcpy(m->path, path, np * sizeof *path);
-    for (uint32_t i = 0; i < np; i++)
-        m->pw[i] = path_w ? path_w[i] : 1.0;
+    /* unit weights (one path per flow) need no array: less memory to touch */
+    uint32_t unit = 0;
+    while (path_w && unit < np && path_w[unit] == 1.0)
+        unit++;
+    if (path_w && unit < np) {
+        if (!(m->pw = arena_calloc(a, np, sizeof *m->pw)))
+            return -1;
+        memcpy(m->pw, path_w, np * sizeof *path_w);
+    }
     /* each link's list is as long as the number of flows that ever cross it */
     for (uint32_t i = 0; i < np; i++)
         m->links[path[i]].n++;
@@ -122,8 +128,7 @@ void mm_start(struct mm *m, uint32_t f)
     for (uint32_t i = 0; i < fl->np; i++) {
         struct mm_link *l = &m->links[m->path[fl->poff + i]];
         m->pslot[fl->poff + i] = l->n;
-        m->lw[l->off + l->n] = m->pw[fl->poff + i];
-        m->lflow[l->off + l->n++] = f;
+        m->lslot[l->off + l->n++] = (struct mm_slot){f, fl->poff + i};
     }
     fl->apos = m->n_active;
     m->active[m->n_active++] = f;
@@ -152,15 +157,11 @@ void mm_stop(struct mm *m, uint32_t f)
         struct mm_link *l = &m->links[lid];
         uint32_t s = m->pslot[fl->poff + i];
         snapshot(l, m->epoch + 1);
-        l->load = l->n > 1 ? l->load - m->pw[fl->poff + i] * fl->rate : 0; /* empty: 0 */
-        uint32_t g = m->lflow[l->off + --l->n];
-        if (g != f) { /* move the last flow into the hole */
-            m->lflow[l->off + s] = g;
-            m->lw[l->off + s] = m->lw[l->off + l->n];
-            const struct mm_flow *gl = &m->flows[g];
-            for (uint32_t j = 0; j < gl->np; j++)
-                if (m->path[gl->poff + j] == lid)
-                    m->pslot[gl->poff + j] = s;
+        l->load = l->n > 1 ? l->load - mm_w(m, fl->poff + i) * fl->rate : 0; /* empty: 0 */
+        struct mm_slot g = m->lslot[l->off + --l->n];
+        if (g.flow != f) { /* move the last flow into the hole */
+            m->lslot[l->off + s] = g;
+            m->pslot[g.pe] = s;
         }
     }
     uint32_t last = m->active[--m->n_active];
@@ -271,7 +272,7 @@ static void affect(struct mm *m, uint32_t f)
         uint32_t lid = m->path[fl->poff + i];
         touch_link(m, lid);
         m->links[lid].na++;
-        m->links[lid].aprev += m->pw[fl->poff + i] * fl->rate;
+        m->links[lid].aprev += mm_w(m, fl->poff + i) * fl->rate;
     }
 }
 
@@ -299,7 +300,7 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
     for (uint32_t i = 0; i < fl->np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
-        double w = m->pw[fl->poff + i];
+        double w = mm_w(m, fl->poff + i);
         l->rem -= w * rate;
         l->wun = --l->unfrozen ? l->wun - w : 0;
         l->acc += w * rate;
@@ -345,8 +346,8 @@ static void fill(struct mm *m)
         double ub = INFINITY;
         for (uint32_t j = 0; j < fl->np; j++) {
             const struct mm_link *l = &m->links[m->path[fl->poff + j]];
-            if (l->rem < ub * m->pw[fl->poff + j])
-                ub = l->rem / m->pw[fl->poff + j];
+            if (l->rem < ub * mm_w(m, fl->poff + j))
+                ub = l->rem / mm_w(m, fl->poff + j);
         }
         if (fl->cap < ub) {
             ub = fl->cap;
@@ -354,8 +355,8 @@ static void fill(struct mm *m)
         }
         for (uint32_t j = 0; j < fl->np; j++) {
             struct mm_link *l = &m->links[m->path[fl->poff + j]];
-            l->acc += m->pw[fl->poff + j] * ub;
-            l->wun += m->pw[fl->poff + j];
+            l->acc += mm_w(m, fl->poff + j) * ub;
+            l->wun += mm_w(m, fl->poff + j);
             m->alist[l->aoff + l->afill++] = f;
         }
     }
@@ -416,7 +417,7 @@ static uint32_t validate(struct mm *m)
                 double maxr = 0;
                 m->scans++;
                 for (uint32_t k = 0; k < l->n; k++) {
-                    uint32_t f = m->lflow[l->off + k];
+                    uint32_t f = m->lslot[l->off + k].flow;
                     const struct mm_flow *g = &m->flows[f];
                     if (g->mark != m->epoch && g->rate > x) {
                         affect(m, f);
@@ -451,7 +452,7 @@ static void finish(struct mm *m)
         } else if (++l->since_sum >= 8 * l->n) { /* amortised: 1/8 read a touch */
             double load = 0;
             for (uint32_t k = 0; k < l->n; k++)
-                load += m->lw[l->off + k] * m->flows[m->lflow[l->off + k]].rate;
+                load += mm_w(m, m->lslot[l->off + k].pe) * m->flows[m->lslot[l->off + k].flow].rate;
             l->load = load;
             l->since_sum = 0;
         } else {
@@ -487,7 +488,7 @@ void mm_update(struct mm *m)
     for (uint32_t i = 0; i < m->n_shrunk; i++) {
         const struct mm_link *l = &m->links[m->shrunk[i]];
         for (uint32_t k = 0; k < l->n; k++)
-            affect(m, m->lflow[l->off + k]);
+            affect(m, m->lslot[l->off + k].flow);
     }
     m->n_added = m->n_dirty = m->n_shrunk = 0;
     m->dmark_epoch++;
@@ -512,7 +513,7 @@ int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
         const struct mm_link *k = &m->links[l];
         double load = 0;
         for (uint32_t i = 0; i < k->n; i++)
-            load += m->lw[k->off + i] * m->flows[m->lflow[k->off + i]].rate;
+            load += mm_w(m, m->lslot[k->off + i].pe) * m->flows[m->lslot[k->off + i].flow].rate;
         if (load > k->cap * (1 + tol)) {
             snprintf(msg, len, "link %u: load %.17g above capacity %.17g", l, load, k->cap);
             return (int)l + 1;
@@ -530,8 +531,8 @@ int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
             const struct mm_link *k = &m->links[m->path[fl->poff + i]];
             double load = 0, max = 0;
             for (uint32_t j = 0; j < k->n; j++) {
-                double r = m->flows[m->lflow[k->off + j]].rate;
-                load += m->lw[k->off + j] * r;
+                double r = m->flows[m->lslot[k->off + j].flow].rate;
+                load += mm_w(m, m->lslot[k->off + j].pe) * r;
                 if (r > max)
                     max = r;
             }

@@ -49,7 +49,7 @@ struct mm_link {
     double prev_load;       /* load before the last update (links in tl) */
     double blevel;          /* rate of the flows bottlenecked here (within 1e-10) */
     double maxr;            /* >= the rate of every other flow here */
-    uint32_t off, n;        /* active flows: mm.lflow[off .. off + n) */
+    uint32_t off, n;        /* active flows: mm.lslot[off .. off + n) */
     uint32_t bhead, nbott;  /* flows bottlenecked here: list through mm_flow.bnext */
     uint32_t snap;          /* update that prev_load belongs to */
     uint32_t since_sum;     /* updates since load was last summed exactly */
@@ -76,15 +76,19 @@ struct mm_flow {
     int frozen;
 };
 
+/* A link's active flow and the entry of its path that names the link: a
+ * stopping flow's slot is refilled without reading the moved flow's path. */
+struct mm_slot {
+    uint32_t flow, pe;
+};
 struct mm {
     uint32_t nl, nf;
     struct mm_link *links;
     struct mm_flow *flows;
     uint32_t *path;         /* link ids of every flow's path (CSR) */
-    double *pw;             /* the weight of each path entry */
-    uint32_t *pslot;        /* where the flow sits in that link's lflow list */
-    uint32_t *lflow;        /* per link: its active flows */
-    double *lw;             /* and their weights there */
+    double *pw;             /* the weight of each path entry; NULL: all 1 */
+    uint32_t *pslot;        /* where the flow sits in that link's lslot list */
+    struct mm_slot *lslot;  /* per link: its active flows */
     uint32_t *alist;        /* per link in T: its flows of A (scratch) */
     uint32_t *active, n_active;
     /* pending changes since the last update */
@@ -106,6 +110,11 @@ struct mm {
     double worst_excess;     /* largest load / cap - 1 seen */
 };
 
+/* Weight of path entry pe (mm.path index). */
+static inline double mm_w(const struct mm *m, uint32_t pe)
+{
+    return m->pw ? m->pw[pe] : 1.0;
+}
 /* Set up nl links with capacities cap[] and nf flows; flow f crosses links
  * path[path_off[f] .. path_off[f+1]) (distinct, at least one) with weights
  * path_w[...] (NULL: all 1) and is capped at flow_cap[f] (INFINITY = none;

@@ -109,7 +109,11 @@ double results_percentile(double *v, uint32_t n, double q)
 {
     if (n == 0)
         return 0.0;
-    qsort(v, n, sizeof *v, cmp_double);
+    uint32_t k = 1;
+    while (k < n && v[k - 1] <= v[k])
+        k++;
+    if (k < n) /* callers ask for several percentiles of one array: sort once */
+        qsort(v, n, sizeof *v, cmp_double);
     double rank = ceil(q * (double)n);
     uint32_t i = rank < 1.0 ? 0 : (uint32_t)rank - 1;
     return v[i < n ? i : n - 1];
