@@ -298,7 +298,9 @@ static void units_ser(void)
 
     static const uint64_t sizes[] = {1, 64, 4096, 4178, 9216, 16000000,
                                      UINT64_C(1) << 40, UINT64_C(999999999999),
-                                     UINT64_C(1) << 62};
+                                     UINT64_C(1) << 62,
+                                     /* the 64-bit division's last size and the first past it */
+                                     UINT64_MAX / (8 * PS_PER_S), UINT64_MAX / (8 * PS_PER_S) + 1};
     static const uint64_t rates[] = {1, 7, 1000, 3000000000,
                                      UINT64_C(400000000000),
                                      UINT64_C(100000000000000), UINT64_MAX};

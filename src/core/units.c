@@ -300,6 +300,10 @@ uint64_t units_ser_ps(uint64_t bytes, uint64_t bps)
     __extension__ typedef unsigned __int128 u128;
     if (bps == 0)
         return bytes ? UINT64_MAX : 0;
+    if (bytes <= UINT64_MAX / (8u * PS_PER_S)) { /* below 2.3 MB: a 64-bit division */
+        uint64_t m = bytes * 8u * PS_PER_S;
+        return m / bps + (m % bps != 0);
+    }
     /* bytes * 8 * 10^12 < 2^64 * 2^3 * 2^40 = 2^107: fits in 128 bits. */
     u128 n = (u128)bytes * 8u * PS_PER_S;
     u128 q = n / bps + (n % bps != 0);

@@ -212,6 +212,7 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
     uint64_t p = bytes > mtu ? (uint64_t)mtu + ROCE_OVERHEAD : 0;
     /* departures from the current hop, counted from the previous packet's */
     uint64_t dp = 0, dq = units_ser_ps(q, bps), gap = dq;
+    uint64_t sbps = 0, sp = 0, sq = 0; /* the last hop speed's serialisations */
     for (uint32_t k = 1; k < np; k++) {
         const struct tport *pk = &t->ports[path[k]];
         /* the switch this hop leaves: the packet engine's per-kind latency */
@@ -219,8 +220,13 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
                                                   : sc->fabric.leaf_latency_ps;
         uint64_t hop = t->ports[path[k - 1]].delay_ps + lat;
         uint64_t arrive = dq + hop;
-        dp += hop + units_ser_ps(p, pk->bps);
-        dq = (p && dp > arrive ? dp : arrive) + units_ser_ps(q, pk->bps);
+        if (pk->bps != sbps) { /* hops mostly share a speed: divide once */
+            sbps = pk->bps;
+            sp = units_ser_ps(p, sbps);
+            sq = units_ser_ps(q, sbps);
+        }
+        dp += hop + sp;
+        dq = (p && dp > arrive ? dp : arrive) + sq;
     }
     return dq - gap + t->ports[path[np - 1]].delay_ps;
 }

@@ -22,6 +22,8 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 static uint64_t ser_floor(uint64_t bytes, uint64_t bps)
 {
     __extension__ typedef unsigned __int128 u128;
+    if (bytes <= UINT64_MAX / (8u * PS_PER_S)) /* a 64-bit division */
+        return bytes * 8u * PS_PER_S / bps;
     u128 q = (u128)bytes * 8u * PS_PER_S / bps;
     return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
 }
@@ -139,6 +141,16 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     return np;
 }
 
+/* FNV-1a over the key's words, then one mix: cheap, and the slot uses all
+ * the bits. */
+static CKPT_WRAPS uint64_t memo_hash(const uint64_t *key, uint32_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ key[i]) * 0x100000001b3u;
+    return mix64(h);
+}
+
 uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struct scenario *sc,
                          const struct transfer *x, const uint32_t *path, uint32_t np,
                          struct bound_path *bp)
@@ -157,10 +169,7 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
     key[0] = x->bytes;
     key[1] = x->rate_bps;
     key[2] = np | spine << 8 | (uint64_t)(x->dst >= t->first_storage && x->dst < t->first_cleaf) << 32;
-    uint64_t h = 0;
-    for (uint32_t i = 0; i < 3 + 2 * np; i++)
-        h = mix64(h ^ key[i]);
-    uint32_t s = (uint32_t)(h % BOUND_MEMO_SLOTS);
+    uint32_t s = (uint32_t)(memo_hash(key, 3 + 2 * np) % BOUND_MEMO_SLOTS);
     if (!memcmp(m->e[s].key, key, sizeof key) && m->e[s].ret) {
         m->hits++;
         *bp = m->e[s].bp;
