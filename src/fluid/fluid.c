@@ -346,6 +346,25 @@ static void lset_free(struct lset *s)
     }
 }
 
+/* Weights stay unallocated while all are 1 (one path per flow): the whole
+ * run's list is then half the memory. */
+static double lset_w(const struct lset *s, uint32_t i)
+{
+    return s->w ? s->w[i] : 1.0;
+}
+
+static int lset_weights(struct lset *s)
+{
+    if (s->w)
+        return 0;
+    s->w = malloc((s->cap ? s->cap : 1) * sizeof *s->w);
+    if (!s->w)
+        return -1;
+    for (uint32_t i = 0; i < s->n; i++)
+        s->w[i] = 1.0;
+    return 0;
+}
+
 /* Append (link, w), growing the arrays from first_cap entries. */
 static int lset_push(struct lset *s, uint32_t link, double w, uint32_t first_cap)
 {
@@ -355,14 +374,20 @@ static int lset_push(struct lset *s, uint32_t link, double w, uint32_t first_cap
         if (!l)
             return -1;
         s->link = l;
-        double *w2 = realloc(s->w, c * sizeof *w2);
-        if (!w2)
-            return -1;
-        s->w = w2;
+        if (s->w) {
+            double *w2 = realloc(s->w, c * sizeof *w2);
+            if (!w2)
+                return -1;
+            s->w = w2;
+        }
         s->cap = c;
     }
+    if (w != 1.0 && lset_weights(s) < 0)
+        return -1;
     s->link[s->n] = link;
-    s->w[s->n++] = w;
+    if (s->w)
+        s->w[s->n] = w;
+    s->n++;
     return 0;
 }
 
@@ -370,6 +395,8 @@ static int lset_add(struct lset *s, uint32_t link, double w)
 {
     for (uint32_t i = 0; i < s->n; i++)
         if (s->link[i] == link) {
+            if (lset_weights(s) < 0)
+                return -1;
             s->w[i] += w;
             return 0;
         }
@@ -386,10 +413,12 @@ static int lset_reserve(struct lset *s, uint32_t cap)
     if (!l)
         return -1;
     s->link = l;
-    double *w2 = realloc(s->w, cap * sizeof *w2);
-    if (!w2)
-        return -1;
-    s->w = w2;
+    if (s->w) {
+        double *w2 = realloc(s->w, cap * sizeof *w2);
+        if (!w2)
+            return -1;
+        s->w = w2;
+    }
     s->cap = cap;
     return 0;
 }
@@ -597,7 +626,7 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
                 congest = 1;
                 break;
             }
-            mine[one.link[j]] += one.w[j] * rate;
+            mine[one.link[j]] += lset_w(&one, j) * rate;
         }
         if (k + 1 < nk && keys[k + 1].src == x->src)
             continue;
@@ -848,7 +877,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
                 goto oom;
         }
         for (uint32_t j = 0; j < one.n; j++)
-            if (lset_add_new(&all, one.link[j], one.w[j]) < 0)
+            if (lset_add_new(&all, one.link[j], lset_w(&one, j)) < 0)
                 goto oom;
         /* the queue pair's cap paces what it puts on the wire */
         fcap[i] = x->rate_bps ? (double)x->rate_bps : INFINITY;
@@ -880,7 +909,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         if (n->two)
             toff[k] = tall.n;
         for (uint32_t j = 0; j < one.n; j++)
-            if (lset_add_new(dst, one.link[j], one.w[j]) < 0)
+            if (lset_add_new(dst, one.link[j], lset_w(&one, j)) < 0)
                 goto oom;
         fcap[nf + k] = INFINITY;
         if (!n->two)
