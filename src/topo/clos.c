@@ -87,7 +87,10 @@ int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *
             }
             cap[s] = c;
             struct route *r = &t->leaf_route[(size_t)s * t->n_affected + t->affected[l]];
-            r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, NULL);
+            /* the switch's set toward the previous affected leaf is often the
+             * same (a leaf's uplinks, a super-spine's links to a pod) */
+            r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt,
+                                     t->affected[l] ? r - 1 : NULL);
             r->cnt = cnt;
             if (r->off == UINT32_MAX)
                 return err_set(e, "out of memory building routes");

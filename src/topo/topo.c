@@ -134,7 +134,9 @@ int topo__bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dis
         }
         for (uint32_t i = 0; i < cnt; i++)
             into[t->ports[t->ports[cand[i]].peer].node - t->first_cleaf] = 0;
-        r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, NULL);
+        /* a leaf's set toward the previous affected leaf is mostly the same */
+        const struct route *prev = s < t->n_leaves && t->affected[l] ? r - 1 : NULL;
+        r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, prev);
         r->cnt = cnt;
         if (r->off == UINT32_MAX)
             return err_set(e, "out of memory building routes");
