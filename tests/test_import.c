@@ -13,7 +13,7 @@
 #include "support.h"
 
 static char dir[64];
-static const char *const files[] = {"counts.json", "identity.json", "base.json",
+static const char *const files[] = {"counts.json", "identity.json", "base.json", "base.yaml",
                                     "identity-bad.json", "radix.json", "three.json",
                                     "three-bad.json"};
 
@@ -423,7 +423,81 @@ static void import_three_tier_cut(void)
     free(text);
 }
 
+/* The same fabric in YAML: errors carry the line and column. */
+static const char base_yaml[] =
+    "version: 1\n"
+    "hosts: [h0, h1, h2, h3]\n"
+    "storage: [s0, s1]\n"
+    "switches:\n"
+    "  - {name: L0, tier: leaf}\n"
+    "  - {name: L1, tier: leaf}\n"
+    "  - {name: L2, tier: leaf}\n"
+    "  - {name: S0, tier: spine}\n"
+    "  - {name: S1, tier: spine}\n"
+    "links:\n"
+    "  - {a: h0, b: L0, speed: 400Gbps}\n"
+    "  - {a: h1, b: L0, speed: 400Gbps}\n"
+    "  - {a: h2, b: L1, speed: 400Gbps}\n"
+    "  - {a: h3, b: L1, speed: 400Gbps}\n"
+    "  - {a: s0, b: L2, speed: 400Gbps}\n"
+    "  - {a: s1, b: L2, speed: 400Gbps}\n"
+    "  - {a: L0, b: S0, speed: 400Gbps}\n"
+    "  - {a: L0, b: S1, speed: 400Gbps}\n"
+    "  - {a: L1, b: S0, speed: 400Gbps}\n"
+    "  - {a: L1, b: S1, speed: 400Gbps}\n"
+    "  - {a: L2, b: S0, speed: 400Gbps}\n"
+    "  - a: L2\n"
+    "    b: S1\n"
+    "    speed: 400000000000\n"
+    "    delay: 1us\n"
+    "    failed: false\n";
+
+static void import_yaml(void)
+{
+    static const struct {
+        const char *rep[6], *want;
+    } cases[] = {
+        {{"b: S1\n", "b: S9\n", ""}, "base.yaml:22:5: links[11] (L2 - S9): dangling link"},
+        {{"h2, h3]", "h2, h1]", ""}, "base.yaml:2:21: hosts[3]: duplicate name \"h1\""},
+        {{"speed: 400000000000", "speed: 200Tbps", ""},
+         "base.yaml:24:12: links[11] (L2 - S1): speed: 200Tbps is out of range"},
+        {{"{name: S1, tier: spine}", "{name: S1, tier: core}", ""},
+         "base.yaml:9:5: switches[4]: tier: expected leaf, spine or superspine"},
+        {{"    failed: false\n", "    failed: false\n    failed: true\n", ""},
+         "base.yaml:27:5: duplicate key \"failed\""},
+        {{"hosts: [h0", "hosts: [&x h0", "h2, h3]", "h2, *x]", ""},
+         "base.yaml:2:24: YAML aliases are not supported"},
+        {{"storage: [s0, s1]", "storage: [s0, s1", ""}, "base.yaml:4:"},
+    };
+    struct scenario sc, sj;
+    struct err e = {{0}};
+    char path[128];
+    struct results ry, rj;
+    small(&sc);
+    CHECKF(try_file(&sc, base_yaml, "base.yaml", path, sizeof path, &e) == 0, "%s", e.msg);
+    /* the YAML and the JSON file are one fabric: the same results */
+    CHECK(test_run(&sc, &ry) == 0);
+    small(&sj);
+    CHECKF(try_file(&sj, base_file, "base.json", path, sizeof path, &e) == 0, "%s", e.msg);
+    CHECK(test_run(&sj, &rj) == 0);
+    char *a = json_of(&sc, &ry), *b = json_of(&sc, &rj);
+    CHECK(a && b && !strcmp(a, b) && ry.switches == 5);
+    free(a);
+    free(b);
+    results_release(&ry);
+    results_release(&rj);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        small(&sc);
+        char *text = edit(base_yaml, cases[i].rep);
+        int rc = text ? try_file(&sc, text, "base.yaml", path, sizeof path, &e) : 0;
+        CHECKF(rc < 0 && strstr(e.msg, cases[i].want), "case %zu: %s", i,
+               rc < 0 ? e.msg : "accepted");
+        free(text);
+    }
+}
+
 SUITE(suite_import) = {
+    {"import_yaml", import_yaml},
     {"import_invalid_files", import_invalid_files},
     {"import_radix", import_radix},
     {"import_three_tier_cut", import_three_tier_cut},

@@ -254,8 +254,8 @@ static const struct key keys[] = {
      NULL, NULL, "super-spine profile (ports and speed; latency and buffer are the "
      "spine's); default fabric.spine_switch", NULL},
     {"fabric.topology_file", T_TEXT, FIELD(fabric.topology_file), "none", NULL, NULL,
-     "a topology file (JSON, as describe --topology-out writes) to run instead of the "
-     "built fabric; relative to the scenario file; none = build from the fabric keys",
+     "a topology file (JSON as describe --topology-out writes, or .yaml) to run instead "
+     "of the built fabric; relative to the scenario file; none = build from the fabric keys",
      NULL},
     {"transport.receiver", T_ENUM, FIELD(transport.receiver), "gbn", NULL, NULL,
      "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "

@@ -9,6 +9,8 @@
  * every leaf had a failed link), so the ECMP next-hop sets and their order
  * are the builders'. */
 #include <jansson.h>
+#include <yaml.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,7 @@ struct elem {
     uint32_t node;  /* topo node id */
     int side;       /* leaves: 1 hosts below, 2 storage nodes below */
     uint32_t pod;   /* three tiers: leaves and spines */
+    const json_t *src; /* its entry in the file */
 };
 
 struct ilink {
@@ -43,9 +46,17 @@ struct ilink {
     int failed;
 };
 
+/* Where a value of a YAML file began (JSON files have none). */
+struct mark {
+    const json_t *v;
+    uint32_t line, col;
+};
+
 struct imp {
     const char *path;
     struct err *e;
+    struct mark *marks;
+    size_t n_marks, cap_marks;
     struct elem *el;
     uint32_t n_el;
     uint32_t *hash;  /* open addressing: element + 1, 0 = empty */
@@ -55,14 +66,19 @@ struct imp {
 };
 
 /* "FILE: what: message" */
-static int fail(const struct imp *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(const struct imp *m, const char *fmt, ...)
+static int fail(const struct imp *m, const json_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(const struct imp *m, const json_t *at, const char *fmt, ...)
 {
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    for (size_t i = 0; at && i < m->n_marks; i++)
+        if (m->marks[i].v == at)
+            return err_set(m->e, "%s:%u:%u: %s", m->path, m->marks[i].line, m->marks[i].col,
+                           msg);
     return err_set(m->e, "%s: %s", m->path, msg);
 }
 
@@ -92,21 +108,30 @@ static const char *where_el(const struct elem *x, char *buf, size_t len)
     return buf;
 }
 
-static int add_elem(struct imp *m, json_t *name, int kind, uint32_t idx)
+/* The file entry of topo node n (for an error's line and column). */
+static const json_t *src_of(const struct imp *m, uint32_t n)
+{
+    for (uint32_t i = 0; i < m->n_el; i++)
+        if (m->el[i].node == n)
+            return m->el[i].src;
+    return NULL;
+}
+
+static int add_elem(struct imp *m, json_t *name, const json_t *src, int kind, uint32_t idx)
 {
     const char *arr = kind == K_HOST ? "hosts" : kind == K_STORAGE ? "storage" : "switches";
     if (!json_is_string(name))
-        return fail(m, "%s[%u]: expected a name (a string)", arr, idx);
+        return fail(m, name, "%s[%u]: expected a name (a string)", arr, idx);
     const char *s = json_string_value(name);
     if (!s[0] || strlen(s) > 200)
-        return fail(m, "%s[%u]: expected a name of 1 to 200 characters", arr, idx);
+        return fail(m, name, "%s[%u]: expected a name of 1 to 200 characters", arr, idx);
     uint32_t dup = lookup(m, s);
     char w[128];
     if (dup != UINT32_MAX)
-        return fail(m, "%s[%u]: duplicate name \"%.60s\" (also %s)", arr, idx, s,
+        return fail(m, name, "%s[%u]: duplicate name \"%.60s\" (also %s)", arr, idx, s,
                     where_el(&m->el[dup], w, sizeof w));
     struct elem *x = &m->el[m->n_el];
-    *x = (struct elem){s, kind, idx, 0, 0, 0, 0};
+    *x = (struct elem){s, kind, idx, 0, 0, 0, 0, src};
     uint32_t i = name_hash(s) & m->hmask;
     while (m->hash[i])
         i = (i + 1) & m->hmask;
@@ -125,7 +150,7 @@ static int only_keys(const struct imp *m, json_t *obj, const char *what,
         for (const char *const *a = allowed; *a && !ok; a++)
             ok = !strcmp(*a, k);
         if (!ok)
-            return fail(m, "%s: unknown key \"%.40s\"", what, k);
+            return fail(m, obj, "%s: unknown key \"%.40s\"", what, k);
     }
     return 0;
 }
@@ -142,14 +167,14 @@ static int quantity(const struct imp *m, json_t *v, int rate, uint64_t lo, uint6
         int rc = rate ? units_parse_rate(json_string_value(v), out, msg, sizeof msg)
                       : units_parse_time(json_string_value(v), out, msg, sizeof msg);
         if (rc < 0)
-            return fail(m, "%s: %s: %s", what, unit, msg);
+            return fail(m, v, "%s: %s: %s", what, unit, msg);
     } else {
-        return fail(m, "%s: %s: expected %s", what, unit,
+        return fail(m, v, "%s: %s: expected %s", what, unit,
                     rate ? "a rate such as \"400Gbps\"" : "a time such as \"1us\"");
     }
     if (*out < lo || *out > hi) {
         char a[32], b[32], c[32];
-        return fail(m, "%s: %s: %s is out of range (%s to %s)", what, unit,
+        return fail(m, v, "%s: %s: %s is out of range (%s to %s)", what, unit,
                     rate ? units_fmt_rate(*out, a, sizeof a) : units_fmt_time(*out, a, sizeof a),
                     rate ? units_fmt_rate(lo, b, sizeof b) : units_fmt_time(lo, b, sizeof b),
                     rate ? units_fmt_rate(hi, c, sizeof c) : units_fmt_time(hi, c, sizeof c));
@@ -172,20 +197,20 @@ static int read_links(struct imp *m, json_t *links, const struct scenario *sc)
         char what[200], w2[128];
         snprintf(what, sizeof what, "links[%zu]", i);
         if (!json_is_object(o))
-            return fail(m, "%s: expected an object {\"a\", \"b\", \"speed\", ...}", what);
+            return fail(m, o, "%s: expected an object {\"a\", \"b\", \"speed\", ...}", what);
         if (only_keys(m, o, what, keys) < 0)
             return -1;
         json_t *ja = json_object_get(o, "a"), *jb = json_object_get(o, "b");
         if (!json_is_string(ja) || !json_is_string(jb))
-            return fail(m, "%s: expected the names of both ends in \"a\" and \"b\"", what);
+            return fail(m, o, "%s: expected the names of both ends in \"a\" and \"b\"", what);
         snprintf(what, sizeof what, "links[%zu] (%.60s - %.60s)", i, json_string_value(ja),
                  json_string_value(jb));
         uint32_t a = lookup(m, json_string_value(ja)), b = lookup(m, json_string_value(jb));
         if (a == UINT32_MAX || b == UINT32_MAX)
-            return fail(m, "%s: dangling link: no host, storage node or switch named \"%.60s\"",
+            return fail(m, o, "%s: dangling link: no host, storage node or switch named \"%.60s\"",
                         what, json_string_value(a == UINT32_MAX ? ja : jb));
         if (a == b)
-            return fail(m, "%s: links %s to itself", what, where_el(&m->el[a], w2, sizeof w2));
+            return fail(m, o, "%s: links %s to itself", what, where_el(&m->el[a], w2, sizeof w2));
         if (tier_of(m->el[a].kind) > tier_of(m->el[b].kind)) {
             uint32_t x = a;
             a = b;
@@ -193,21 +218,21 @@ static int read_links(struct imp *m, json_t *links, const struct scenario *sc)
         }
         int ta = tier_of(m->el[a].kind), tb = tier_of(m->el[b].kind);
         if (ta == 0 && tb != 1)
-            return fail(m, "%s: a %s links to a leaf, not to a %s", what,
+            return fail(m, o, "%s: a %s links to a leaf, not to a %s", what,
                         kind_word[m->el[a].kind], kind_word[m->el[b].kind]);
         if (ta == tb)
-            return fail(m, "%s: links two %ss: a link within a tier breaks up-down routing "
+            return fail(m, o, "%s: links two %ss: a link within a tier breaks up-down routing "
                            "(links go host/storage - leaf - spine - super-spine)", what,
                         ta == 1 ? "leave" : kind_word[m->el[a].kind]);
         if (tb != ta + 1)
-            return fail(m, "%s: links a leaf to a super-spine, skipping the spine tier: up-down "
+            return fail(m, o, "%s: links a leaf to a super-spine, skipping the spine tier: up-down "
                            "routing needs host/storage - leaf - spine - super-spine", what);
         struct ilink *l = &m->ln[m->n_ln++];
         l->a = a;
         l->b = b;
         json_t *sp = json_object_get(o, "speed"), *dl = json_object_get(o, "delay");
         if (!sp)
-            return fail(m, "%s: speed: missing (a rate such as \"400Gbps\")", what);
+            return fail(m, o, "%s: speed: missing (a rate such as \"400Gbps\")", what);
         if (quantity(m, sp, 1, 1, MAX_BPS, what, &l->bps) < 0)
             return -1;
         l->delay = sc->fabric.link_delay_ps;
@@ -215,10 +240,10 @@ static int read_links(struct imp *m, json_t *links, const struct scenario *sc)
             return -1;
         json_t *f = json_object_get(o, "failed");
         if (f && !json_is_boolean(f))
-            return fail(m, "%s: failed: expected true or false", what);
+            return fail(m, o, "%s: failed: expected true or false", what);
         l->failed = f && json_is_true(f);
         if (l->failed && ta == 0)
-            return fail(m, "%s: failed: a %s's only link cannot fail (remove the %s instead)",
+            return fail(m, o, "%s: failed: a %s's only link cannot fail (remove the %s instead)",
                         what, kind_word[m->el[a].kind], kind_word[m->el[a].kind]);
         m->el[a].deg++;
         m->el[b].deg++;
@@ -235,7 +260,7 @@ static int read_switch(struct imp *m, json_t *o, uint32_t i, const struct scenar
     char what[40];
     snprintf(what, sizeof what, "switches[%u]", i);
     if (!json_is_object(o))
-        return fail(m, "%s: expected an object {\"name\", \"tier\", \"profile\"}", what);
+        return fail(m, o, "%s: expected an object {\"name\", \"tier\", \"profile\"}", what);
     if (only_keys(m, o, what, keys) < 0)
         return -1;
     json_t *jt = json_object_get(o, "tier");
@@ -244,8 +269,8 @@ static int read_switch(struct imp *m, json_t *o, uint32_t i, const struct scenar
         if (!strcmp(json_string_value(jt), tiers[k]))
             kind = K_LEAF + k;
     if (kind < 0)
-        return fail(m, "%s: tier: expected leaf, spine or superspine", what);
-    if (add_elem(m, json_object_get(o, "name"), kind, i) < 0)
+        return fail(m, o, "%s: tier: expected leaf, spine or superspine", what);
+    if (add_elem(m, json_object_get(o, "name"), o, kind, i) < 0)
         return -1;
     /* one profile per tier: the scenario's, which the radix check, the
      * buffers and the bill of materials use */
@@ -257,7 +282,7 @@ static int read_switch(struct imp *m, json_t *o, uint32_t i, const struct scenar
                                         : "fabric.superspine_switch";
     json_t *jp = json_object_get(o, "profile");
     if (jp && (!json_is_string(jp) || strcmp(json_string_value(jp), want)))
-        return fail(m, "%s \"%.60s\": profile: %s%.60s%s differs from %s (%s); every %s runs "
+        return fail(m, o, "%s \"%.60s\": profile: %s%.60s%s differs from %s (%s); every %s runs "
                        "the scenario's profile for its tier", what, m->el[m->n_el - 1].name,
                     json_is_string(jp) ? "\"" : "", json_is_string(jp) ? json_string_value(jp)
                                                                         : "(not a string)",
@@ -286,11 +311,11 @@ static int cut_off(const struct imp *m, const struct topo *t, uint32_t s, uint32
             h++;
         while (t->nodes[st].leaf != sl)
             st++;
-        return fail(m, "storage node \"%.60s\" (on leaf \"%.60s\") is unreachable from host "
+        return fail(m, src_of(m, st), "storage node \"%.60s\" (on leaf \"%.60s\") is unreachable from host "
                        "\"%.60s\" (on leaf \"%.60s\") %s", t->names[st], t->names[sl],
                     t->names[h], t->names[c], why);
     }
-    return fail(m, "leaf \"%.60s\" cannot reach leaf \"%.60s\" %s", t->names[ns],
+    return fail(m, src_of(m, ns), "leaf \"%.60s\" cannot reach leaf \"%.60s\" %s", t->names[ns],
                 t->names[nl], why);
 }
 
@@ -351,7 +376,7 @@ static int routes(const struct imp *m, struct topo *t, struct arena *a)
     for (uint32_t s = 0; s < nsw && rc == 0; s++) /* leaves first: the pair to name */
         if (d1[s] == UINT32_MAX)
             rc = s < nl ? cut_off(m, t, 0, s, "at all over the working links")
-                        : fail(m, "switch \"%.60s\" has no working path to leaf \"%.60s\"",
+                        : fail(m, src_of(m, t->first_cleaf + s), "switch \"%.60s\" has no working path to leaf \"%.60s\"",
                                t->names[t->first_cleaf + s], t->names[t->first_cleaf]);
     for (uint32_t l = 0; l < nl && rc == 0; l++) {
         uint32_t cut = UINT32_MAX;
@@ -396,7 +421,7 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
 {
     uint64_t nports = 2 * (uint64_t)m->n_ln;
     if (nports > UINT32_MAX)
-        return fail(m, "too many links (%u)", m->n_ln);
+        return fail(m, NULL, "too many links (%u)", m->n_ln);
     t->n_ports = (uint32_t)nports;
     t->ports = arena_calloc(a, t->n_ports ? t->n_ports : 1, sizeof *t->ports);
     uint32_t *cur = calloc(t->n_nodes, sizeof *cur);
@@ -506,7 +531,7 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
                            : nd->kind == NODE_SPINE ? sc->fabric.spine_switch
                                                     : sc->fabric.superspine_switch;
         if (nd->nports > ports) {
-            rc = fail(m, "switch \"%.60s\" has %u links, its profile %s has %u ports%s; "
+            rc = fail(m, src_of(m, n), "switch \"%.60s\" has %u links, its profile %s has %u ports%s; "
                          "fabric.allow_oversize: true runs it anyway", t->names[n], nd->nports,
                       prof, ports, sc->fabric.breakout > 1 ? " (with fabric.breakout)" : "");
             break;
@@ -527,19 +552,19 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
         struct elem *x = &m->el[i];
         char w[128];
         if (x->kind <= K_STORAGE && x->deg != 1)
-            return x->deg ? fail(m, "%s: %u links; a %s is one NIC port with one link to a "
+            return x->deg ? fail(m, x->src, "%s: %u links; a %s is one NIC port with one link to a "
                                     "leaf (a node's several NICs are several entries: "
                                     "cluster.nics_per_node, storage.nics_per_node)",
                                  where_el(x, w, sizeof w), x->deg, kind_word[x->kind])
-                          : fail(m, "%s: no link (every %s links to a leaf)",
+                          : fail(m, x->src, "%s: no link (every %s links to a leaf)",
                                  where_el(x, w, sizeof w), kind_word[x->kind]);
         if (x->kind == K_LEAF && x->side == 3)
-            return fail(m, "%s: holds both hosts and storage nodes; a leaf is a compute or a "
+            return fail(m, x->src, "%s: holds both hosts and storage nodes; a leaf is a compute or a "
                            "storage leaf", where_el(x, w, sizeof w));
         if (x->kind == K_LEAF && !x->side)
-            return fail(m, "%s: holds no host or storage node", where_el(x, w, sizeof w));
+            return fail(m, x->src, "%s: holds no host or storage node", where_el(x, w, sizeof w));
         if (x->kind > K_LEAF && !x->deg)
-            return fail(m, "%s: no link", where_el(x, w, sizeof w));
+            return fail(m, x->src, "%s: no link", where_el(x, w, sizeof w));
         cnt[x->kind]++;
     }
     t->n_hosts = cnt[K_HOST];
@@ -548,7 +573,7 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
     t->n_supers = cnt[K_SUPER];
     t->tiers = t->n_supers ? 3 : 2;
     if (!t->n_hosts || !t->n_storage || !t->n_spines)
-        return fail(m, "needs at least one host, one storage node and one spine (has %u, %u, "
+        return fail(m, NULL, "needs at least one host, one storage node and one spine (has %u, %u, "
                        "%u)", t->n_hosts, t->n_storage, t->n_spines);
     for (uint32_t i = 0; i < m->n_el; i++)
         if (m->el[i].kind == K_LEAF)
@@ -610,7 +635,7 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
                 continue;
             uint32_t r = root(up, i);
             if (pod_of[r] == UINT32_MAX)
-                rc = fail(m, "%s: links to no leaf", where_el(x, w, sizeof w));
+                rc = fail(m, x->src, "%s: links to no leaf", where_el(x, w, sizeof w));
             else
                 spp[x->pod = pod_of[r]]++;
         }
@@ -621,7 +646,7 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
                     if (m->el[i].kind == K_LEAF && (m->el[i].pod == 0 || m->el[i].pod == q) &&
                         !nm[m->el[i].pod == q])
                         nm[m->el[i].pod == q] = m->el[i].name;
-                rc = fail(m, "the pod of leaf \"%.60s\" has %u spines, the pod of leaf \"%.60s\" "
+                rc = fail(m, NULL, "the pod of leaf \"%.60s\" has %u spines, the pod of leaf \"%.60s\" "
                              "%u: every pod needs as many spines", nm[0], spp[0], nm[1], spp[q]);
             }
         if (rc == 0) {
@@ -686,6 +711,157 @@ static void planes(struct topo *t)
     }
 }
 
+static int add_mark(struct imp *m, const json_t *v, yaml_mark_t at)
+{
+    if (m->n_marks == m->cap_marks) {
+        size_t c = m->cap_marks ? 2 * m->cap_marks : 1024;
+        struct mark *g = realloc(m->marks, c * sizeof *g);
+        if (!g)
+            return -1;
+        m->marks = g;
+        m->cap_marks = c;
+    }
+    m->marks[m->n_marks++] = (struct mark){v, (uint32_t)at.line + 1, (uint32_t)at.column + 1};
+    return 0;
+}
+
+/* A YAML scalar as JSON: plain true/false, null (~, empty) and decimal
+ * integers typed, anything else (and anything quoted) a string. */
+static json_t *yaml_scalar(const yaml_event_t *ev)
+{
+    const char *v = (const char *)ev->data.scalar.value;
+    size_t len = ev->data.scalar.length;
+    if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        return json_stringn(v, len);
+    if (!strcmp(v, "true") || !strcmp(v, "false"))
+        return json_boolean(v[0] == 't');
+    if (!len || !strcmp(v, "~") || !strcmp(v, "null"))
+        return json_null();
+    size_t i = v[0] == '-';
+    while (i < len && v[i] >= '0' && v[i] <= '9')
+        i++;
+    if (i == len && len > (size_t)(v[0] == '-') && len < 19)
+        return json_integer(strtoll(v, NULL, 10));
+    return json_stringn(v, len);
+}
+
+#define YAML_MAX_DEPTH 8 /* a topology file nests 3 deep */
+
+/* Parse the YAML file at m->path into a JSON tree, each value's line and
+ * column in m->marks. Event by event: no anchors or aliases (a topology
+ * needs none, and they could multiply the tree), at most YAML_MAX_DEPTH
+ * levels. NULL with m->e set on error. */
+static json_t *load_yaml(struct imp *m)
+{
+    FILE *f = fopen(m->path, "rb");
+    if (!f) {
+        err_set(m->e, "fabric.topology_file: cannot read '%s': %s", m->path, strerror(errno));
+        return NULL;
+    }
+    yaml_parser_t p;
+    yaml_event_t ev;
+    json_t *stack[YAML_MAX_DEPTH], *root = NULL;
+    char *key[YAML_MAX_DEPTH] = {NULL}; /* a mapping's key awaiting its value */
+    int depth = 0, done = 0, rc = 0, docs = 0;
+    if (!yaml_parser_initialize(&p)) {
+        fclose(f);
+        err_set(m->e, "out of memory reading '%s'", m->path);
+        return NULL;
+    }
+    yaml_parser_set_input_file(&p, f);
+    while (!done && rc == 0) {
+        if (!yaml_parser_parse(&p, &ev)) {
+            rc = err_set(m->e, "%s:%zu:%zu: YAML syntax error: %s", m->path,
+                         p.problem_mark.line + 1, p.problem_mark.column + 1,
+                         p.problem ? p.problem : "unknown error");
+            break;
+        }
+        json_t *v = NULL;
+        int open = 0;
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT:
+            done = 1;
+            break;
+        case YAML_DOCUMENT_START_EVENT:
+            if (docs++)
+                rc = err_set(m->e, "%s:%zu:%zu: expected one YAML document, found a second",
+                             m->path, ev.start_mark.line + 1, ev.start_mark.column + 1);
+            break;
+        case YAML_ALIAS_EVENT:
+            rc = err_set(m->e, "%s:%zu:%zu: YAML aliases are not supported in a topology file",
+                         m->path, ev.start_mark.line + 1, ev.start_mark.column + 1);
+            break;
+        case YAML_SCALAR_EVENT:
+            v = yaml_scalar(&ev);
+            break;
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT:
+            v = ev.type == YAML_SEQUENCE_START_EVENT ? json_array() : json_object();
+            open = 1;
+            break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+            depth--;
+            break;
+        default:
+            break;
+        }
+        if (v && rc == 0) {
+            json_t *up = depth ? stack[depth - 1] : NULL;
+            if (add_mark(m, v, ev.start_mark) < 0) {
+                rc = err_set(m->e, "out of memory reading '%s'", m->path);
+            } else if (!up) {
+                root = v;
+                v = json_incref(v); /* root keeps one reference */
+            } else if (json_is_array(up)) {
+                json_array_append(up, v);
+            } else if (!key[depth - 1]) { /* a key */
+                if (!json_is_string(v))
+                    rc = err_set(m->e, "%s:%zu:%zu: expected a text key", m->path,
+                                 ev.start_mark.line + 1, ev.start_mark.column + 1);
+                else if (!(key[depth - 1] = strdup(json_string_value(v))))
+                    rc = err_set(m->e, "out of memory reading '%s'", m->path);
+                else if (json_object_get(up, key[depth - 1]))
+                    rc = err_set(m->e, "%s:%zu:%zu: duplicate key \"%.40s\"", m->path,
+                                 ev.start_mark.line + 1, ev.start_mark.column + 1,
+                                 key[depth - 1]);
+                open = 0;      /* a key opens nothing */
+                m->n_marks--;  /* and is freed below: its address may come again */
+            } else {
+                json_object_set(up, key[depth - 1], v);
+                free(key[depth - 1]);
+                key[depth - 1] = NULL;
+            }
+            if (rc == 0 && open) {
+                if (depth == YAML_MAX_DEPTH)
+                    rc = err_set(m->e, "%s:%zu:%zu: nested deeper than a topology file",
+                                 m->path, ev.start_mark.line + 1, ev.start_mark.column + 1);
+                else
+                    stack[depth++] = v;
+            }
+            json_decref(v); /* the parent (or root) holds it */
+        }
+        yaml_event_delete(&ev);
+    }
+    for (int i = 0; i < YAML_MAX_DEPTH; i++)
+        free(key[i]);
+    yaml_parser_delete(&p);
+    fclose(f);
+    if (rc == 0 && !root)
+        rc = err_set(m->e, "%s: empty", m->path);
+    if (rc < 0) {
+        json_decref(root);
+        return NULL;
+    }
+    return root;
+}
+
+static int is_yaml(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml"));
+}
+
 /* fabric.topology_file as a path: relative to the scenario file. */
 static void resolve_path(const struct scenario *sc, char *buf, size_t len)
 {
@@ -709,35 +885,39 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
                           "fabric.failed_link_names unset",
                        sc->fabric.failed_links ? "fabric.failed_links"
                                                : "fabric.failed_link_names");
+    struct imp m = {path, e, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0};
     json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    json_t *root = is_yaml(path) ? load_yaml(&m)
+                                 : json_load_file(path, JSON_REJECT_DUPLICATES, &je);
     if (!root) {
+        free(m.marks);
+        if (is_yaml(path))
+            return -1;
         if (je.line < 0)
             return err_set(e, "fabric.topology_file: cannot read '%s': %s", path, je.text);
         return err_set(e, "%s:%d:%d: %s", path, je.line, je.column, je.text);
     }
-    struct imp m = {path, e, NULL, 0, NULL, 0, NULL, 0};
     int rc = 0;
     json_t *hosts = json_object_get(root, "hosts"), *stor = json_object_get(root, "storage");
     json_t *sw = json_object_get(root, "switches"), *links = json_object_get(root, "links");
     json_t *ver = json_object_get(root, "version"), *fmt = json_object_get(root, "format");
     if (!json_is_object(root))
-        rc = fail(&m, "expected an object with \"hosts\", \"storage\", \"switches\", \"links\"");
+        rc = fail(&m, root, "expected an object with \"hosts\", \"storage\", \"switches\", \"links\"");
     else if (only_keys(&m, root, "the top level", top_keys) < 0)
         rc = -1;
     else if (fmt && (!json_is_string(fmt) || strcmp(json_string_value(fmt), "ckptnet-topology")))
-        rc = fail(&m, "format: expected \"ckptnet-topology\"");
+        rc = fail(&m, fmt, "format: expected \"ckptnet-topology\"");
     else if (!json_is_integer(ver) || json_integer_value(ver) != TOPO_FILE_VERSION)
-        rc = fail(&m, "version: expected %d (this ckptnet's topology files)", TOPO_FILE_VERSION);
+        rc = fail(&m, ver ? ver : root, "version: expected %d (this ckptnet's topology files)", TOPO_FILE_VERSION);
     else if (!json_is_array(hosts) || !json_is_array(stor) || !json_is_array(sw) ||
              !json_is_array(links))
-        rc = fail(&m, "%s: expected an array", !json_is_array(hosts)  ? "hosts"
+        rc = fail(&m, root, "%s: expected an array", !json_is_array(hosts)  ? "hosts"
                                                : !json_is_array(stor) ? "storage"
                                                : !json_is_array(sw)   ? "switches"
                                                                       : "links");
     size_t nel = rc ? 0 : json_array_size(hosts) + json_array_size(stor) + json_array_size(sw);
     if (rc == 0 && nel > UINT32_MAX / 4)
-        rc = fail(&m, "too many nodes (%zu)", nel);
+        rc = fail(&m, NULL, "too many nodes (%zu)", nel);
     if (rc == 0) {
         uint32_t hs = 16;
         while (hs < 2 * nel)
@@ -749,9 +929,11 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
             rc = err_set(e, "out of memory reading '%s'", path);
     }
     for (size_t i = 0; rc == 0 && i < json_array_size(hosts); i++)
-        rc = add_elem(&m, json_array_get(hosts, i), K_HOST, (uint32_t)i);
+        rc = add_elem(&m, json_array_get(hosts, i), json_array_get(hosts, i), K_HOST,
+                      (uint32_t)i);
     for (size_t i = 0; rc == 0 && i < json_array_size(stor); i++)
-        rc = add_elem(&m, json_array_get(stor, i), K_STORAGE, (uint32_t)i);
+        rc = add_elem(&m, json_array_get(stor, i), json_array_get(stor, i), K_STORAGE,
+                      (uint32_t)i);
     for (size_t i = 0; rc == 0 && i < json_array_size(sw); i++)
         rc = read_switch(&m, json_array_get(sw, i), (uint32_t)i, sc);
     if (rc == 0)
@@ -760,10 +942,10 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
         rc = place(&m, t, a);
     json_t *tiers = rc == 0 ? json_object_get(root, "tiers") : NULL;
     if (tiers && (!json_is_integer(tiers) || json_integer_value(tiers) != (json_int_t)t->tiers))
-        rc = fail(&m, "tiers: the switches make %u tiers (%s)", t->tiers,
+        rc = fail(&m, tiers, "tiers: the switches make %u tiers (%s)", t->tiers,
                   t->tiers == 3 ? "super-spines" : "no super-spine");
     if (rc == 0 && (t->n_hosts != sc->cluster.nodes || t->n_storage != sc->storage.nodes))
-        rc = fail(&m, "%u hosts and %u storage nodes; the scenario has %u and %u (cluster.nodes "
+        rc = fail(&m, NULL, "%u hosts and %u storage nodes; the scenario has %u and %u (cluster.nodes "
                       "x cluster.nics_per_node, storage.nodes x storage.nics_per_node)",
                   t->n_hosts, t->n_storage, sc->cluster.nodes, sc->storage.nodes);
     if (rc == 0)
@@ -776,10 +958,11 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
         rc = routes(&m, t, a);
     uint32_t bad = rc == 0 && t->n_failed ? topo_failed_routes(t) : 0;
     if (bad)
-        rc = fail(&m, "%u next hops lead onto failed links (route building is broken)", bad);
+        rc = fail(&m, NULL, "%u next hops lead onto failed links (route building is broken)", bad);
     free(m.hash);
     free(m.el);
     free(m.ln);
+    free(m.marks);
     json_decref(root);
     return rc;
 }
