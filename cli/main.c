@@ -96,6 +96,8 @@ static const char usage_describe[] =
     "\n"
     "  --set k=v        override one key (repeatable)\n"
     "  --engine E       packet, fluid or auto\n"
+    "  --topology-out F write the fabric as a topology file (JSON) to F, to edit\n"
+    "                   and run with fabric.topology_file: F\n"
     "  -h, --help       show this help\n";
 
 static const char usage_compare[] =
@@ -133,6 +135,7 @@ struct opts {
     const char *files[MAX_FILES];
     int n_files;
     const char *json, *csv_dir, *report, *vary, *metrics, *pcap, *report_dir;
+    const char *topology_out; /* describe: the built fabric as a topology file */
     const char *jsonl;     /* compare/--vary: one JSON line per run as it ends */
     double progress_every; /* --progress S: a line every S seconds off a terminal */
     int quiet, help;
@@ -184,7 +187,7 @@ static int die(const char *msg)
 /* Options that take a value: "--x v" or "--x=v". */
 static const char *const valued[] = {"--set", "--json", "--engine", "--csv-dir", "--report",
                                      "--vary", "--jsonl", "--progress", "--metrics", "--pcap",
-                                     "--report-dir", "--phase", NULL};
+                                     "--report-dir", "--phase", "--topology-out", NULL};
 #define OPT_PHASE 11 /* index of --phase above: --set checkpoint.phase=... */
 
 /* `allowed` ("json csv-dir ...") holds name as a whole word. */
@@ -279,6 +282,8 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                 o->pcap = v;
             else if (k == 10)
                 o->report_dir = v;
+            else if (k == 12)
+                o->topology_out = v;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             o->help = 1;
         } else if ((!strcmp(a, "--quiet") || !strcmp(a, "-q")) && allows(allowed, "quiet")) {
@@ -677,7 +682,7 @@ static int cmd_run(int argc, char **argv)
 static int cmd_describe(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts("describe", argc, argv, "set engine", 1, &o);
+    int rc = parse_opts("describe", argc, argv, "set engine topology-out", 1, &o);
     if (rc)
         return rc;
     if (o.help) {
@@ -689,6 +694,8 @@ static int cmd_describe(int argc, char **argv)
     struct ckpt_description d;
     if (build_scenario(&sc, o.n_files ? o.files[0] : NULL, argc, argv, NULL, &e) < 0 ||
         ckpt_describe(&sc, &d, &e) < 0)
+        return die(e.msg);
+    if (o.topology_out && ckpt_topology_out(&sc, o.topology_out, &e) < 0)
         return die(e.msg);
     report_describe(stdout, &sc, &d);
     return 0;

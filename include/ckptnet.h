@@ -61,6 +61,9 @@ struct ckpt_description {
     double est_wall_max_s;     /* the same from est_events_max */
 };
 int ckpt_describe(const struct scenario *sc, struct ckpt_description *d, struct err *e);
+/* Write the fabric a run of sc would build to path as a topology file
+ * (fabric.topology_file reads it back; docs/scenario.md). */
+int ckpt_topology_out(const struct scenario *sc, const char *path, struct err *e);
 
 /* Human summary (a dozen lines). */
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r);

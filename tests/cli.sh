@@ -500,5 +500,31 @@ else
 fi
 expect_error training_no_grad "training.grad_bytes: training.traffic collectives without a model" run --set training.traffic=collectives
 
+# imported topologies: describe --topology-out writes the fabric; a scenario
+# beside the file names it relative to itself and runs to the same results
+mkdir -p "$tmp/topo"
+if "$bin" describe --set fabric.spines=4 --topology-out "$tmp/topo/fab.json" >/dev/null 2>&1 &&
+    grep -q '"format": "ckptnet-topology"' "$tmp/topo/fab.json"; then
+    ok describe_topology_out
+else
+    bad describe_topology_out
+fi
+printf 'fabric:\n  spines: 4\n  topology_file: fab.json\n' >"$tmp/topo/imp.yaml"
+"$bin" run --set fabric.spines=4 --quiet --json "$tmp/topo/built.json" >/dev/null 2>&1
+"$bin" run "$tmp/topo/imp.yaml" --quiet --json "$tmp/topo/imp.json" >/dev/null 2>&1
+stript() { strip "$1" | grep -v '"topology_file":'; }
+if [ -s "$tmp/topo/imp.json" ] && [ "$(stript "$tmp/topo/built.json")" = "$(stript "$tmp/topo/imp.json")" ] &&
+    grep -q '"topology_file": "fab.json"' "$tmp/topo/imp.json"; then
+    ok topology_file_same_results
+else
+    bad topology_file_same_results
+fi
+expect_error topology_file_missing "fabric.topology_file: cannot read '$tmp/topo/nope.json'" \
+    run --set "fabric.topology_file=$tmp/topo/nope.json"
+printf '{"version": 1,\n "hosts": [}\n' >"$tmp/topo/syntax.json"
+expect_error topology_file_syntax "$tmp/topo/syntax.json:2:" run --set "fabric.topology_file=$tmp/topo/syntax.json"
+expect_error topology_out_no_value "--topology-out needs a value" describe --topology-out
+expect_error topology_out_run_only "unknown option '--topology-out'" run --topology-out x.json
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

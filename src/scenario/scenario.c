@@ -253,6 +253,10 @@ static const struct key keys[] = {
     {"fabric.superspine_switch", T_TEXT, FIELD(fabric.superspine_switch), "CX732Q-N",
      NULL, NULL, "super-spine profile (ports and speed; latency and buffer are the "
      "spine's); default fabric.spine_switch", NULL},
+    {"fabric.topology_file", T_TEXT, FIELD(fabric.topology_file), "none", NULL, NULL,
+     "a topology file (JSON as describe --topology-out writes, or .yaml) to run instead "
+     "of the built fabric; relative to the scenario file; none = build from the fabric keys",
+     NULL},
     {"transport.receiver", T_ENUM, FIELD(transport.receiver), "gbn", NULL, NULL,
      "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "
      "rewinds); ooo: out-of-order placement", "gbn|ooo"},

@@ -148,6 +148,8 @@ struct scenario {
         uint64_t leaf_latency_ps, spine_latency_ps;
         uint32_t leaf_ports, spine_ports;
         uint64_t leaf_port_bps, spine_port_bps;
+        /* imported fabric (src/topo/import.c): "none" = built from the keys */
+        char topology_file[SCENARIO_LONG_TEXT];
     } fabric;
     struct {
         int cc;                 /* enum cc_kind */

@@ -24,9 +24,9 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
  * shortest way, else up to parents one step closer: no valleys. WCMP
  * weighs a next hop by the link or, when less, the capacity the next switch
  * has toward l. Leaves that cannot reach l are an error. */
-static int updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dd,
-                         uint32_t *du, uint64_t *cap, uint32_t *cand, uint32_t *wgt,
-                         struct err *e)
+int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dd,
+                        uint32_t *du, uint64_t *cap, uint32_t *cand, uint32_t *wgt,
+                        uint32_t *cut, struct err *e)
 {
     const uint32_t nsw = t->n_switches, inf = UINT32_MAX;
     for (uint32_t s = 0; s < nsw; s++) {
@@ -87,15 +87,21 @@ static int updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t 
             }
             cap[s] = c;
             struct route *r = &t->leaf_route[(size_t)s * t->n_affected + t->affected[l]];
-            r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, NULL);
+            /* the switch's set toward the previous affected leaf is often the
+             * same (a leaf's uplinks, a super-spine's links to a pod) */
+            r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt,
+                                     t->affected[l] ? r - 1 : NULL);
             r->cnt = cnt;
             if (r->off == UINT32_MAX)
                 return err_set(e, "out of memory building routes");
         }
     for (uint32_t s = 0; s < t->n_leaves; s++)
-        if (s != l && du[s] == inf)
+        if (s != l && du[s] == inf) {
+            if (cut)
+                *cut = s;
             return err_set(e, "fabric: leaf %u cannot reach leaf %u up and down over the "
                               "working links (failed links cut it off)", s, l);
+        }
     return 0;
 }
 
@@ -240,7 +246,7 @@ static int build_routes3(struct topo *t, struct arena *a, struct err *e)
     }
     for (uint32_t l = 0; l < nl && rc == 0; l++)
         if (t->affected[l] != UINT32_MAX)
-            rc = updown_routes(t, l, &b, dd, du, cap, cand, wgt, e);
+            rc = topo__updown_routes(t, l, &b, dd, du, cap, cand, wgt, NULL, e);
     if (rc == 0)
         rc = topo__routes_finish(t, &b, a, e);
 out:

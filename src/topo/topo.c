@@ -75,7 +75,7 @@ uint32_t topo__mbps(uint64_t bps)
  * when that is less (Mbps; two tiers). Fills the rows of l through
  * row(s) (NULL: s needs none). For leaves with a failed link only: toward
  * the others the plain up-down routes hold. */
-static int bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dist,
+int topo__bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dist,
                       uint32_t *queue, uint32_t *cand, uint32_t *wgt, uint64_t *down,
                       uint32_t *into, struct err *e)
 {
@@ -134,7 +134,9 @@ static int bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *di
         }
         for (uint32_t i = 0; i < cnt; i++)
             into[t->ports[t->ports[cand[i]].peer].node - t->first_cleaf] = 0;
-        r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, NULL);
+        /* a leaf's set toward the previous affected leaf is mostly the same */
+        const struct route *prev = s < t->n_leaves && t->affected[l] ? r - 1 : NULL;
+        r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, prev);
         r->cnt = cnt;
         if (r->off == UINT32_MAX)
             return err_set(e, "out of memory building routes");
@@ -218,7 +220,7 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
     }
     for (uint32_t l = 0; l < nl && rc == 0; l++)
         if (t->affected[l] != UINT32_MAX)
-            rc = bfs_routes(t, l, &b, dist, queue, cand, wgt, down, into, e);
+            rc = topo__bfs_routes(t, l, &b, dist, queue, cand, wgt, down, into, e);
     if (rc == 0)
         rc = topo__routes_finish(t, &b, a, e);
 out:
@@ -405,6 +407,8 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
                struct err *e)
 {
     memset(t, 0, sizeof *t);
+    if (strcmp(sc->fabric.topology_file, "none"))
+        return topo__import(t, sc, a, e);
     if (sc->fabric.tiers == TIERS_3)
         return topo__build3(t, sc, a, e);
     t->tiers = 2;

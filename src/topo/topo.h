@@ -82,6 +82,9 @@ struct topo {
     struct route *spine_route3; /* [spine][pod_width + 1]: down to the leaf at pod_pos; up last */
     struct route *super_route;  /* [super-spine][pod] */
     double oversub_spine;       /* a compute pod's spines: down / up capacity */
+    /* imported (fabric.topology_file): each node's name in the file; NULL =
+     * named by kind and index (topo_node_name) */
+    const char *const *names;
 };
 
 /* Build the leaf-spine (two tiers) or Clos (three) of the scenario. Returns 0 or -1 with e set. */
@@ -147,6 +150,17 @@ uint32_t topo_failed_routes(const struct topo *t);
  * i < *n (at most TOPO_BOM_SPEEDS speeds; slower ones join the last). */
 void topo_bom(const struct topo *t, uint32_t sw[3], uint64_t *speeds, uint32_t *links,
               uint32_t *n);
+
+/* Node's name: the topology file's, else by kind and index as outputs
+ * name them (host3, stor0, cleaf2, sleaf0, spine1, super4). Returns buf. */
+const char *topo_node_name(const struct topo *t, uint32_t node, char *buf, size_t len);
+
+/* Write t as a topology file (JSON, docs/scenario.md "Imported
+ * topologies") that fabric.topology_file reads back into the same struct
+ * topo: nodes in order, each node's ports in the order of its links in the
+ * file. sc names the switch profiles. Returns 0 or -1 with e set. */
+int topo_export(const struct topo *t, const struct scenario *sc, const char *path,
+                struct err *e);
 
 /* ECMP hash of a RoCEv2 5-tuple with a per-switch seed. */
 uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,

@@ -1,0 +1,104 @@
+/* Topology files: writing a built fabric (topo_export) in the format
+ * fabric.topology_file reads (import.c). One element per line, so a user
+ * can edit the file with a text editor and diff two fabrics. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/units.h"
+#include "internal.h"
+
+const char *topo_node_name(const struct topo *t, uint32_t node, char *buf, size_t len)
+{
+    if (t->names)
+        snprintf(buf, len, "%s", t->names[node]);
+    else if (node < t->first_storage)
+        snprintf(buf, len, "host%u", node);
+    else if (node < t->first_cleaf)
+        snprintf(buf, len, "stor%u", node - t->first_storage);
+    else if (node < t->first_sleaf)
+        snprintf(buf, len, "cleaf%u", node - t->first_cleaf);
+    else if (node < t->first_spine)
+        snprintf(buf, len, "sleaf%u", node - t->first_sleaf);
+    else if (t->tiers != 3 || node < t->first_super)
+        snprintf(buf, len, "spine%u", node - t->first_spine);
+    else
+        snprintf(buf, len, "super%u", node - t->first_super);
+    return buf;
+}
+
+/* s as a JSON string: names from an imported file may hold quotes. */
+static void put_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(f, "\\%c", *c);
+        else if (*c < 0x20 || *c == 0x7f)
+            fprintf(f, "\\u%04x", *c);
+        else
+            fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+static void put_names(FILE *f, const struct topo *t, const char *key, uint32_t from,
+                      uint32_t to)
+{
+    char nm[256];
+    fprintf(f, "  \"%s\": [", key);
+    for (uint32_t n = from; n < to; n++) {
+        fputs(n == from ? "" : n % 8 ? ", " : ",\n    ", f);
+        put_str(f, topo_node_name(t, n, nm, sizeof nm));
+    }
+    fputs("],\n", f);
+}
+
+int topo_export(const struct topo *t, const struct scenario *sc, const char *path,
+                struct err *e)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return err_set(e, "cannot write '%s': %s", path, strerror(errno));
+    char nm[256], a[32], b[32];
+    fprintf(f, "{\n  \"format\": \"ckptnet-topology\",\n  \"version\": %d,\n  \"tiers\": %u,\n",
+            TOPO_FILE_VERSION, t->tiers);
+    put_names(f, t, "hosts", 0, t->first_storage);
+    put_names(f, t, "storage", t->first_storage, t->first_cleaf);
+    fputs("  \"switches\": [\n", f);
+    for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {
+        const struct tnode *nd = &t->nodes[n];
+        const char *tier = nd->kind == NODE_LEAF ? "leaf" : nd->kind == NODE_SPINE ? "spine"
+                                                                                 : "superspine";
+        const char *prof = nd->kind == NODE_LEAF    ? sc->fabric.leaf_switch
+                           : nd->kind == NODE_SPINE ? sc->fabric.spine_switch
+                                                    : sc->fabric.superspine_switch;
+        fputs("    {\"name\": ", f);
+        put_str(f, topo_node_name(t, n, nm, sizeof nm));
+        fprintf(f, ", \"tier\": \"%s\", \"profile\": ", tier);
+        put_str(f, prof);
+        if (t->tiers == 3)
+            fprintf(f, ", \"%s\": %u", nd->kind == NODE_SUPER ? "plane" : "pod", nd->pod);
+        fprintf(f, "}%s\n", n + 1 < t->n_nodes ? "," : "");
+    }
+    fputs("  ],\n  \"links\": [\n", f);
+    int first = 1;
+    for (uint32_t p = 0; p < t->n_ports; p++) {
+        const struct tport *pt = &t->ports[p];
+        if (pt->peer < p)
+            continue; /* each link once, where its first port is */
+        fputs(first ? "    {\"a\": " : ",\n    {\"a\": ", f);
+        first = 0;
+        put_str(f, topo_node_name(t, pt->node, nm, sizeof nm));
+        fputs(", \"b\": ", f);
+        put_str(f, topo_node_name(t, t->ports[pt->peer].node, nm, sizeof nm));
+        fprintf(f, ", \"speed\": \"%s\", \"delay\": \"%s\", \"failed\": %s}",
+                units_fmt_rate(pt->bps, a, sizeof a), units_fmt_time(pt->delay_ps, b, sizeof b),
+                pt->failed ? "true" : "false");
+    }
+    fputs("\n  ]\n}\n", f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return err_set(e, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+    return 0;
+}
