@@ -218,6 +218,13 @@ static void clos_burst_near_bound(void)
             CHECK(test_run(&sc, &r) == 0);
             CHECKF(r.ok, "%s", r.violation);
             CHECK(r.fabric_tiers == 3 && r.pods == 4 && r.superspines == (over ? 4u : 8u));
+            /* spray spreads evenly over each pod's spines and each plane's
+             * super-spines (the storage pod's spines are not idle compute
+             * pods' spines: the figure compares equal-cost switches) */
+            CHECKF(r.lb_spine_imbalance >= 1 && r.lb_spine_imbalance < 1.05 &&
+                       r.lb_uplink_imbalance < 1.05,
+                   "%s: spines %.3f, uplinks %.3f", r.engine, r.lb_spine_imbalance,
+                   r.lb_uplink_imbalance);
             CHECKF(r.completion_s >= r.bound_s * (1 - 1e-9) &&
                        r.completion_s <= r.bound_s * (over ? 1.05 : 1.02),
                    "%s over %d: %.9g vs bound %.9g", r.engine, over, r.completion_s, r.bound_s);

@@ -393,15 +393,42 @@ void balance_compute(struct results *r, const struct topo *t, const double *port
         if (sum > 0 && mx * k / sum > worst_leaf)
             worst_leaf = mx * k / sum;
     }
-    for (uint32_t s = t->first_spine; s < t->n_nodes; s++) {
-        const struct tnode *nd = &t->nodes[s];
-        double b = 0;
-        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
-            if (t->ports[p].seg == PATH_SPINE_DOWN)
-                b += port_bytes[p];
-        spine_sum += b;
-        spine_max = b > spine_max ? b : spine_max;
+    if (t->tiers != 3) {
+        for (uint32_t s = t->first_spine; s < t->n_nodes; s++) {
+            const struct tnode *nd = &t->nodes[s];
+            double b = 0;
+            for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
+                if (t->ports[p].seg == PATH_SPINE_DOWN)
+                    b += port_bytes[p];
+            spine_sum += b;
+            spine_max = b > spine_max ? b : spine_max;
+        }
+        r->lb_uplink_imbalance = worst_leaf;
+        r->lb_spine_imbalance = spine_sum > 0 ? spine_max * t->n_spines / spine_sum : 0;
+        return;
+    }
+    /* three tiers: equal-cost switches are a pod's spines and a plane's
+     * super-spines (a storage pod's spines carry what the others send up):
+     * the worst group's max/mean of the bytes each forwards */
+    double worst = 0;
+    for (int super = 0; super < 2; super++) {
+        uint32_t first = super ? t->first_super : t->first_spine;
+        uint32_t end = super ? t->n_nodes : t->first_super;
+        uint32_t per = super ? t->supers_per_plane : t->spines_per_pod;
+        for (uint32_t g = first; per && g < end; g += per) {
+            double sum = 0, mx = 0;
+            for (uint32_t s = g; s < g + per && s < end; s++) {
+                const struct tnode *nd = &t->nodes[s];
+                double b = 0;
+                for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
+                    b += port_bytes[p];
+                sum += b;
+                mx = b > mx ? b : mx;
+            }
+            if (sum > 0 && mx * per / sum > worst)
+                worst = mx * per / sum;
+        }
     }
     r->lb_uplink_imbalance = worst_leaf;
-    r->lb_spine_imbalance = spine_sum > 0 ? spine_max * t->n_spines / spine_sum : 0;
+    r->lb_spine_imbalance = worst;
 }
