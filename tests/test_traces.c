@@ -778,6 +778,38 @@ static void test_pcap_frame_layout(void)
     CHECK(memcmp(f + 42, cnp_bth, sizeof cnp_bth) == 0);
 }
 
+
+/* The restore's figures: simulated with phase both, the bound when phase
+ * save estimates it, and none of them with phase restore's missing cost. */
+static void test_metrics_restore(void)
+{
+    for (int both = 0; both < 2; both++) {
+        struct scenario sc;
+        struct results r;
+        scenario_defaults(&sc);
+        test_set(&sc, "cluster.nodes=8");
+        test_set(&sc, "workload.bytes_per_writer=1MB");
+        test_set(&sc, "checkpoint.phase=%s", both ? "both" : "save");
+        if (test_run(&sc, &r))
+            return;
+        char *text = metrics_text(&sc, &r);
+        struct prom p;
+        CHECKF(prom_parse(&p, text) == 0, "%s", p.err);
+        CHECK(r.restore.ran && r.restore.estimated == !both);
+        CHECK(prom_get(&p, "ckptnet_restore_seconds", "") == r.restore.completion_s);
+        CHECK(prom_get(&p, "ckptnet_restore_bound_seconds", "") == r.restore.bound_s);
+        CHECK(prom_get(&p, "ckptnet_restore_simulated", "") == both);
+        CHECK(prom_get(&p, "ckptnet_restore_read_bytes", "") == (double)r.restore.bytes_read);
+        CHECK(prom_get(&p, "ckptnet_recovery_seconds", "") == r.restore.recovery_s);
+        CHECKF(r.restore.recovery_s > r.restore.completion_s && r.restore.bytes_read > 0,
+               "recovery %g s, read %llu B", r.restore.recovery_s,
+               (unsigned long long)r.restore.bytes_read);
+        free(p.s);
+        free(text);
+        results_release(&r);
+    }
+}
+
 SUITE(suite_traces) = {
     {"pcap_files", test_pcap_files},
     {"pcap_results_identical", test_pcap_results_identical},
@@ -788,5 +820,6 @@ SUITE(suite_traces) = {
     {"metrics_parser_rejects", test_prom_parser_rejects},
     {"metrics_packet", test_metrics_packet},
     {"metrics_fluid", test_metrics_fluid},
+    {"metrics_restore", test_metrics_restore},
     {NULL, NULL},
 };

@@ -153,6 +153,21 @@ static void run_level(FILE *f, const struct scenario *sc, const struct results *
     fputc('\n', f);
     gauge(f, "goodput_ratio", "useful fraction of wall time at the configured interval",
           c->goodput);
+    const struct restore_figures *rs = &r->restore;
+    if (!rs->ran)
+        return;
+    gauge(f, "restore_seconds", rs->estimated
+                                    ? "restore read time: its lower bound (phase save: not simulated)"
+                                    : "restore read time, first byte to last reader done",
+          rs->completion_s);
+    gauge(f, "restore_bound_seconds", "analytic lower bound on the restore's read time",
+          rs->bound_s);
+    gauge(f, "restore_simulated", "1 when the restore ran in an engine, 0 when estimated",
+          rs->estimated ? 0 : 1);
+    gauge(f, "restore_read_bytes", "bytes read back from the storage nodes",
+          (double)rs->bytes_read);
+    gauge(f, "recovery_seconds", "restart overhead plus the restore, per failure",
+          rs->recovery_s);
 }
 
 static void packet_level(FILE *f, const struct results *r)
