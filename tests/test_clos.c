@@ -316,6 +316,35 @@ static void clos_auto_switch_counts(void)
                    d.r.spines_per_pod, d.r.superspines);
         CHECK(d.r.oversub_compute == 1.0);
     }
+    /* rails: 100 two-NIC nodes on two rails of 32-port leaves. 16 host ports
+     * a leaf at 1:1, but rail groups must be whole: 10 nodes a leaf (the
+     * largest divisor of 100 up to 16) with 10 uplinks, 20 compute leaves
+     * and 1 storage leaf under 10 spines; a spray burst at its bound */
+    for (int run = 0; run < 2; run++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "fabric.tiers=auto");
+        test_set(&sc, "cluster.nodes=100");
+        test_set(&sc, "cluster.nics_per_node=2");
+        test_set(&sc, "fabric.rails=2");
+        test_set(&sc, "storage.nodes=8");
+        test_set(&sc, "fabric.switch=CX732Q-N");
+        test_set(&sc, "fabric.load_balancing=spray");
+        test_set(&sc, "transport.receiver=ooo");
+        test_set(&sc, "engine=%s", run ? "packet" : "fluid");
+        struct results r;
+        if (test_run(&sc, &r)) {
+            CHECKF(0, "rails with fabric.tiers auto refused (%s engine)", run ? "packet" : "fluid");
+            continue;
+        }
+        CHECKF(r.ok && r.fabric_tiers == 2 && r.switches == 31 && r.oversub_compute == 1.0 &&
+                   r.warnings[0] == '\0',
+               "rails: %u tiers, %u switches, %g:1, %s", r.fabric_tiers, r.switches,
+               r.oversub_compute, r.warnings);
+        CHECKF(r.completion_s >= r.bound_s && r.completion_s <= 1.02 * r.bound_s,
+               "rails %s: %.6g s, bound %.6g s", r.engine, r.completion_s, r.bound_s);
+        results_release(&r);
+    }
     /* auto chooses these: setting one is an error */
     struct scenario sc;
     scenario_defaults(&sc);

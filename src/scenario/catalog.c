@@ -2,6 +2,7 @@
 
 #include "../core/text.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -169,13 +170,24 @@ static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_
     double up2 = (double)(sc->fabric.spine_uplink_bps ? sc->fabric.spine_uplink_bps
                                                       : sc->fabric.uplink_bps);
     uint32_t nics = sc->cluster.nics_per_node, h = 0;
+    /* rails: a node's NICs over `rails` leaves, nics / rails on each */
+    uint32_t rails = sc->fabric.rails > 1 ? sc->fabric.rails : 1, per = nics / rails;
     for (uint32_t x = lp - 1; x >= 1 && !h; x--) /* host ports of a compute leaf */
         if (x * nic <= o * (lp - x) * up * (1 + 1e-12))
             h = x;
-    uint32_t hpl = h / nics, u = lp - hpl * nics;
+    uint32_t hpl = h / per;
+    /* rail groups are whole: hosts_per_leaf divides the nodes (fewer hosts
+     * a leaf leave it more uplinks, never fewer) */
+    while (rails > 1 && hpl > 1 && sc->cluster.nodes % hpl)
+        hpl--;
+    uint32_t u = lp - hpl * per;
+    if (rails > 1 && hpl) { /* a smaller group takes only the uplinks it needs */
+        uint32_t need = (uint32_t)ceil((double)hpl * per * nic / (o * up) - 1e-9);
+        u = need && need < u ? need : u;
+    }
     if (!hpl)
-        return err_set(e, "fabric.tiers: auto: a %u-port leaf cannot hold a node of %u NICs "
-                          "at %.3g:1", lp, nics, o);
+        return err_set(e, "fabric.tiers: auto: a %u-port leaf cannot hold a node's %u NICs "
+                          "at %.3g:1", lp, per, o);
     uint32_t snics = sc->storage.nics_per_node; /* a storage node takes snics ports */
     uint32_t spl = (uint32_t)(u * up / (snic * snics) + 1e-9);
     spl = spl < (lp - u) / snics ? spl : (lp - u) / snics;
@@ -189,7 +201,7 @@ static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_
         return err_set(e, "fabric.tiers: auto: a storage leaf's %u uplinks carry less than "
                           "one storage NIC", u);
     uint64_t hosts = (uint64_t)sc->cluster.nodes * nics;
-    uint64_t lc = (hosts + (uint64_t)hpl * nics - 1) / ((uint64_t)hpl * nics);
+    uint64_t lc = (hosts + (uint64_t)hpl * per - 1) / ((uint64_t)hpl * per);
     uint64_t ls = (sc->storage.nodes + spl - 1) / spl;
     sc->fabric.tiers_auto = 1;
     if (plan_set(sc, "fabric.hosts_per_leaf", hpl, e) < 0 ||

@@ -1205,13 +1205,11 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
             return scenario_fail(sc, e, "fabric.rails", "%" PRIu32 " rails must divide "
                                  "cluster.nics_per_node (%" PRIu32 ")", sc->fabric.rails,
                                  sc->cluster.nics_per_node);
-        if (sc->cluster.nodes % sc->fabric.hosts_per_leaf)
+        /* tiers auto picks hosts_per_leaf to divide the nodes */
+        if (!sc->fabric.tiers_auto && sc->cluster.nodes % sc->fabric.hosts_per_leaf)
             return scenario_fail(sc, e, "fabric.rails", "rail groups need cluster.nodes (%"
                                  PRIu32 ") a multiple of fabric.hosts_per_leaf (%" PRIu32 ")",
                                  sc->cluster.nodes, sc->fabric.hosts_per_leaf);
-        if (sc->fabric.tiers_auto)
-            return scenario_fail(sc, e, "fabric.rails", "fabric.tiers: auto does not plan "
-                                 "rails yet; set fabric.tiers: 2 or 3");
     }
     /* the back end is modelled per storage port; with several NICs a node
      * would get one per NIC, not the one it has */
