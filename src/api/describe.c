@@ -15,9 +15,16 @@
 #include "../work/train.h"
 #include "api.h"
 
-/* The fluid engine's speed on this project's machine (BENCHMARKS.md): ~3 us
- * per transfer on the 100k-GPU scenario (the packet engine's: api.h). */
-#define FLUID_S_PER_TRANSFER 3e-6
+/* The fluid engine's cost on this project's machine (BENCHMARKS.md), per
+ * transfer and per path entry (a link and the share of a transfer on it:
+ * ~6 a transfer on one path, ~2,100 for spray over three tiers of 64-port
+ * switches). Fitted on cluster-100k (100k transfers, ECMP: 0.29 s, 79 MB)
+ * and its spray runs at 1,000-4,000 nodes (0.12-15.7 s, up to 1.9 GB);
+ * the packet engine's: api.h. */
+#define FLUID_S_PER_TRANSFER 1.5e-6
+#define FLUID_S_PER_ENTRY 2.2e-7
+#define FLUID_BYTES_PER_TRANSFER 200.0
+#define FLUID_BYTES_PER_ENTRY 28.0
 /* Packet-engine events per data packet: 8 (a serialisation end and a wire
  * arrival on each of 4 links), measured 8.06-8.7 with PFC's refreshes and
  * XON/XOFF (BENCHMARKS.md's burst: 17.4 M events for 2.0 M packets; the
@@ -85,13 +92,14 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
         est->packets += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
     est->packets += train_packets(w->train, sc->fabric.mtu, bound_s);
     if (engine == ENGINE_FLUID) {
-        /* per transfer: flow state, path, max-min lists (~45 words);
-         * per port: link state (~32 words); from cluster-100k, whose
-         * run takes 70.0 MB; 1 MB arena blocks */
+        /* per transfer: flow state and solver heaps; per path entry: the
+         * solver's lists; per port: link state (~32 words) */
+        double entries = fluid_path_entries(sc, t, w);
         est->events = 2.0 * w->n;
-        double fl = 360.0 * w->n + 256.0 * t->n_ports;
+        double fl = FLUID_BYTES_PER_TRANSFER * w->n + FLUID_BYTES_PER_ENTRY * entries +
+                    256.0 * t->n_ports;
         est->mem_bytes = (double)a->total + (double)((uint64_t)(fl / (1 << 20)) + 2) * (1 << 20);
-        est->wall_s = FLUID_S_PER_TRANSFER * w->n;
+        est->wall_s = FLUID_S_PER_TRANSFER * w->n + FLUID_S_PER_ENTRY * entries;
         est->events_max = est->events;
         est->wall_max_s = est->wall_s;
     } else {

@@ -568,6 +568,30 @@ static int flow_links(const struct topo *t, const struct scenario *sc,
     return spread(t, t->ports[t->ports[nic].peer].node, x->dst, s);
 }
 
+/* Path entries (link, share) the engine will hold for w's transfers: each
+ * path's length for one path a flow; for flows split over every equal-cost
+ * path (spray), the mean over up to 64 transfers spaced through the list,
+ * times their number (describe's estimate of memory and time). */
+double fluid_path_entries(const struct scenario *sc, const struct topo *t,
+                          const struct workload *w)
+{
+    uint32_t n = w->n, step = n > 64 ? n / 64 : 1, k = 0;
+    struct lset one = {0};
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i += flow_split(sc) ? step : 1) {
+        uint32_t path[TOPO_MAX_HOPS], np;
+        if (!w->xfers[i].bytes)
+            continue;
+        if (flow_split(sc) ? flow_links(t, sc, w, i, &w->xfers[i], &one, path, &np) == 0
+                           : (np = workload_path(w, t, i, path)) > 0) {
+            sum += flow_split(sc) ? one.n : np;
+            k++;
+        }
+    }
+    lset_free(&one);
+    return k ? sum / k * n : 0;
+}
+
 /* ---- what the fluid figure ignores -------------------------------------- */
 
 /* qsort unless already in order (the workload mostly lists transfers by

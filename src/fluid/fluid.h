@@ -33,6 +33,11 @@
 
 /* Run the transfers of w on t; fill the engine's part of r (completion,
  * writers, link figures, invariants, perf). Returns 0, or -1 with e set. */
+/* Path entries (link, share) the engine would hold for w: about 28 bytes and
+ * a share of the solver's work each. */
+double fluid_path_entries(const struct scenario *sc, const struct topo *t,
+                          const struct workload *w);
+
 int fluid_run(const struct scenario *sc, const struct topo *t,
               const struct workload *w, struct results *r, struct err *e);
 
