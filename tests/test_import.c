@@ -179,6 +179,29 @@ static void import_identity_three_tier(void)
         three_tier(&sc);
         test_set(&sc, "engine=%s", fluid ? "fluid" : "packet");
         identical(&sc, fluid ? "3 tiers, fluid" : "3 tiers, packet");
+        /* WCMP over links of two speeds: weights as built (link speed, or
+         * toward a leaf a failure touches, the capacity behind) */
+        test_set(&sc, "fabric.load_balancing=wcmp");
+        test_set(&sc, "fabric.spine_uplink_speed=800Gbps");
+        test_set(&sc, "fabric.allow_oversize=true");
+        identical(&sc, "3 tiers, wcmp, 800G spine uplinks");
+        test_set(&sc, "fabric.failed_link_names=spine1-super2");
+        identical(&sc, "3 tiers, wcmp, 800G spine uplinks, a failed link");
+    }
+}
+
+/* Multi-homed nodes: every NIC a host port, rails over two leaves. */
+static void import_identity_multi_nic(void)
+{
+    for (int fluid = 0; fluid < 2; fluid++) {
+        struct scenario sc;
+        two_tier(&sc);
+        test_set(&sc, "engine=%s", fluid ? "fluid" : "packet");
+        test_set(&sc, "cluster.nics_per_node=2");
+        test_set(&sc, "fabric.rails=2");
+        test_set(&sc, "storage.nics_per_node=2");
+        test_set(&sc, "fabric.storage_per_leaf=2");
+        identical(&sc, fluid ? "2 NICs, rails, fluid" : "2 NICs, rails, packet");
     }
 }
 
@@ -504,6 +527,7 @@ SUITE(suite_import) = {
     {"import_export_counts", import_export_counts},
     {"import_identity_two_tier", import_identity_two_tier},
     {"import_identity_three_tier", import_identity_three_tier},
+    {"import_identity_multi_nic", import_identity_multi_nic},
     {"import_identity_failed_links", import_identity_failed_links},
     {0, 0},
 };

@@ -319,6 +319,38 @@ static int cut_off(const struct imp *m, const struct topo *t, uint32_t s, uint32
                 t->names[nl], why);
 }
 
+/* The leaves toward which the builders' routes feel a failed link (clos.c
+ * mark_affected): a leaf with a failed link; three tiers, every leaf of a
+ * pod one of whose spines lost an uplink, and every leaf when a spine lost
+ * them all. Toward the others WCMP weighs next hops by their speed alone,
+ * as the builders do. hit: n_leaves flags. */
+static int failure_touched(const struct topo *t, uint8_t *hit)
+{
+    uint8_t *pod_hit = calloc(t->n_pods + 1, 1);
+    if (!pod_hit)
+        return -1;
+    int all = 0;
+    for (uint32_t g = 0; t->tiers == 3 && g < t->n_spines; g++) {
+        const struct tnode *n = &t->nodes[t->first_spine + g];
+        uint32_t up = 0, working = 0;
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            if (t->ports[t->ports[p].peer].node >= t->first_super) {
+                up++;
+                working += !t->ports[p].failed;
+            }
+        pod_hit[n->pod] |= working < up;
+        all |= !working && t->n_pods > 1;
+    }
+    for (uint32_t l = 0; l < t->n_leaves; l++) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + l];
+        hit[l] = (uint8_t)(all || pod_hit[n->pod]);
+        for (uint32_t p = n->first_port; !hit[l] && p < n->first_port + n->nports; p++)
+            hit[l] = t->ports[p].failed != 0;
+    }
+    free(pod_hit);
+    return 0;
+}
+
 /* Every leaf's routes (all "affected"), then the checks that they go up and
  * down: two tiers by BFS (a leaf's next spine must go down to the
  * destination), three by the up-down search, which finds no other kind. */
@@ -345,11 +377,12 @@ static int routes(const struct imp *m, struct topo *t, struct arena *a)
     uint32_t *d1 = malloc(nsw * sizeof *d1), *d2 = malloc(nsw * sizeof *d2);
     uint32_t *into = calloc(nsw, sizeof *into);
     uint64_t *cap = calloc(nsw, sizeof *cap);
+    uint8_t *hit = calloc(nl, 1);
     struct nh_buf b = {0};
     int rc = 0;
     if (!t->affected || !t->leaf_default || !t->leaf_route ||
         (t->tiers == 3 ? !t->spine_route3 || !t->super_route : !t->spine_route) || !cand ||
-        !wgt || !d1 || !d2 || !into || !cap) {
+        !wgt || !d1 || !d2 || !into || !cap || !hit || failure_touched(t, hit) < 0) {
         rc = err_set(m->e, "out of memory building routes");
         goto out;
     }
@@ -376,14 +409,15 @@ static int routes(const struct imp *m, struct topo *t, struct arena *a)
     for (uint32_t s = 0; s < nsw && rc == 0; s++) /* leaves first: the pair to name */
         if (d1[s] == UINT32_MAX)
             rc = s < nl ? cut_off(m, t, 0, s, "at all over the working links")
-                        : fail(m, src_of(m, t->first_cleaf + s), "switch \"%.60s\" has no working path to leaf \"%.60s\"",
+                        : fail(m, src_of(m, t->first_cleaf + s),
+                               "switch \"%.60s\" has no working path to leaf \"%.60s\"",
                                t->names[t->first_cleaf + s], t->names[t->first_cleaf]);
     for (uint32_t l = 0; l < nl && rc == 0; l++) {
         uint32_t cut = UINT32_MAX;
         if (t->tiers == 3)
-            rc = topo__updown_routes(t, l, &b, d1, d2, cap, cand, wgt, &cut, m->e);
+            rc = topo__updown_routes(t, l, &b, d1, d2, cap, cand, wgt, !hit[l], &cut, m->e);
         else
-            rc = topo__bfs_routes(t, l, &b, d1, d2, cand, wgt, cap, into, m->e);
+            rc = topo__bfs_routes(t, l, &b, d1, d2, cand, wgt, cap, into, !hit[l], m->e);
         if (rc < 0 && cut != UINT32_MAX)
             rc = cut_off(m, t, cut, l, "up and down over the working links");
     }
@@ -409,6 +443,7 @@ out:
     free(d2);
     free(into);
     free(cap);
+    free(hit);
     free(b.nh);
     free(b.nw);
     return rc;
