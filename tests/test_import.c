@@ -408,6 +408,42 @@ static void import_radix(void)
     CHECKF(try_file(&sc, text, "radix.json", path, sizeof path, &e) == 0, "%s", e.msg);
 }
 
+/* An edited fabric: the storage leaf's uplinks slowed to 100G. The bound,
+ * the verdict and the oversubscription follow the file, and both engines
+ * finish at or above the bound. */
+static void import_edited_fabric(void)
+{
+    static const char *const rep[] = {
+        "{\"a\": \"L2\", \"b\": \"S0\", \"speed\": \"400Gbps\"}",
+        "{\"a\": \"L2\", \"b\": \"S0\", \"speed\": \"100Gbps\"}",
+        "{\"a\": \"L2\", \"b\": \"S1\", \"speed\": \"400Gbps\"}",
+        "{\"a\": \"L2\", \"b\": \"S1\", \"speed\": \"100Gbps\"}", ""};
+    char *text = edit(base_file, rep);
+    for (int fluid = 0; text && fluid < 2; fluid++) {
+        struct scenario sc;
+        struct err e = {{0}};
+        char path[128];
+        small(&sc);
+        test_set(&sc, "engine=%s", fluid ? "fluid" : "packet");
+        /* per packet over both spines: no ECMP collision between the bound and the run */
+        test_set(&sc, "fabric.load_balancing=spray");
+        test_set(&sc, "transport.receiver=ooo");
+        CHECKF(try_file(&sc, text, "base.json", path, sizeof path, &e) == 0, "%s", e.msg);
+        struct results r;
+        CHECK(test_run(&sc, &r) == 0);
+        CHECKF(r.ok, "%s", r.violation);
+        CHECKF(r.bound_limit == PATH_SPINE_DOWN && r.bottleneck.seg == PATH_SPINE_DOWN,
+               "%s: bound %s, verdict %s", r.engine, path_seg_label(r.bound_limit),
+               path_seg_label(r.bottleneck.seg));
+        CHECKF(r.completion_s >= r.bound_s * (1 - 1e-9) && r.completion_s <= r.bound_s * 1.1,
+               "%s: %.9g vs bound %.9g", r.engine, r.completion_s, r.bound_s);
+        CHECKF(r.oversub_storage == 4.0 && r.oversub_compute == 1.0, "%g %g", r.oversub_storage,
+               r.oversub_compute);
+        results_release(&r);
+    }
+    free(text);
+}
+
 /* Three tiers: failed super-spine links that leave a storage pod no way up
  * and down (it stays connected through another pod: a valley). */
 static void import_three_tier_cut(void)
@@ -523,6 +559,7 @@ SUITE(suite_import) = {
     {"import_yaml", import_yaml},
     {"import_invalid_files", import_invalid_files},
     {"import_radix", import_radix},
+    {"import_edited_fabric", import_edited_fabric},
     {"import_three_tier_cut", import_three_tier_cut},
     {"import_export_counts", import_export_counts},
     {"import_identity_two_tier", import_identity_two_tier},
