@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../include/ckptnet.h"
+#include "../src/core/rng.h"
 #include "../src/topo/topo.h"
 #include "harness.h"
 #include "support.h"
@@ -342,6 +343,9 @@ static void import_invalid_files(void)
          "hosts[3]: duplicate name \"h1\" (also hosts[1] \"h1\")", NULL},
         {"speed_range", {"\"speed\": \"400Gbps\"}", "\"speed\": \"200Tbps\"}", ""},
          "links[0] (h0 - L0): speed: 200Tbps is out of range (1bps to 100Tbps)", NULL},
+        {"speed_past_port", {"\"speed\": \"400Gbps\"}", "\"speed\": \"800Gbps\"}", ""},
+         "links[0] (h0 - L0): speed: 800Gbps is faster than a port of L0 (CX732Q-N, 400Gbps); "
+         "fabric.allow_oversize: true runs it anyway", NULL},
         {"speed_zero", {"\"speed\": \"400Gbps\"}", "\"speed\": 0}", ""},
          "links[0] (h0 - L0): speed: 0 is out of range", NULL},
         {"delay_range", {"\"speed\": \"400Gbps\"}", "\"speed\": \"400Gbps\", \"delay\": \"2000s\"}",
@@ -555,7 +559,61 @@ static void import_yaml(void)
     }
 }
 
+/* Mutated files (bytes replaced, dropped, repeated; fixed seed) are read
+ * or refused with one line naming the file: never a crash (the ASan build
+ * runs this too), never a message without the file. */
+static void import_mutations(void)
+{
+    static const char junk[] = "{}[]\",:0129-. \nab#&*!";
+    const char *bases[2] = {base_file, base_yaml};
+    struct rng r;
+    rng_init(&r, 13, 0);
+    int accepted = 0, refused = 0;
+    for (int i = 0; i < 400; i++) {
+        const char *b = bases[i % 2];
+        size_t n = strlen(b);
+        char *t = malloc(2 * n + 1);
+        if (!t)
+            continue;
+        memcpy(t, b, n + 1);
+        for (uint64_t k = 1 + rng_below(&r, 3); k > 0; k--) {
+            size_t at = (size_t)rng_below(&r, n), len = 1 + (size_t)rng_below(&r, 16);
+            switch (rng_below(&r, 3)) {
+            case 0:
+                t[at] = junk[rng_below(&r, sizeof junk - 1)];
+                break;
+            case 1: /* drop len bytes */
+                len = len < n - at ? len : n - at;
+                memmove(t + at, t + at + len, n - at - len + 1);
+                n -= len;
+                break;
+            default: /* repeat len bytes */
+                len = len < n - at ? len : n - at;
+                if (n + len <= 2 * n) {
+                    memmove(t + at + len, t + at, n - at + 1);
+                    n += len;
+                }
+            }
+            if (!n)
+                break;
+        }
+        struct scenario sc;
+        struct err e = {{0}};
+        char path[128];
+        small(&sc);
+        if (try_file(&sc, t, i % 2 ? "base.yaml" : "base.json", path, sizeof path, &e) == 0) {
+            accepted++;
+        } else {
+            refused++;
+            CHECKF(strstr(e.msg, path) && !strchr(e.msg, '\n'), "mutant %d: %s", i, e.msg);
+        }
+        free(t);
+    }
+    CHECKF(accepted > 0 && refused > 200, "%d accepted, %d refused", accepted, refused);
+}
+
 SUITE(suite_import) = {
+    {"import_mutations", import_mutations},
     {"import_yaml", import_yaml},
     {"import_invalid_files", import_invalid_files},
     {"import_radix", import_radix},

@@ -235,6 +235,24 @@ static int read_links(struct imp *m, json_t *links, const struct scenario *sc)
             return fail(m, o, "%s: speed: missing (a rate such as \"400Gbps\")", what);
         if (quantity(m, sp, 1, 1, MAX_BPS, what, &l->bps) < 0)
             return -1;
+        /* each switch end runs the link on a port of its tier's profile */
+        for (int end = 0; end < 2 && !sc->fabric.allow_oversize; end++) {
+            int k = m->el[end ? l->b : l->a].kind;
+            uint64_t lane = k == K_LEAF    ? sc->fabric.leaf_port_bps
+                            : k == K_SPINE ? sc->fabric.spine_port_bps
+                            : k == K_SUPER ? sc->fabric.super_port_bps
+                                           : UINT64_MAX;
+            char a1[32], a2[32];
+            if (l->bps > lane)
+                return fail(m, sp, "%s: speed: %s is faster than a port of %s (%s, %s)%s; "
+                                   "fabric.allow_oversize: true runs it anyway", what,
+                            units_fmt_rate(l->bps, a1, sizeof a1), m->el[end ? l->b : l->a].name,
+                            k == K_LEAF    ? sc->fabric.leaf_switch
+                            : k == K_SPINE ? sc->fabric.spine_switch
+                                           : sc->fabric.superspine_switch,
+                            units_fmt_rate(lane, a2, sizeof a2),
+                            sc->fabric.breakout > 1 ? " with fabric.breakout" : "");
+        }
         l->delay = sc->fabric.link_delay_ps;
         if (dl && quantity(m, dl, 0, 0, MAX_DELAY, what, &l->delay) < 0)
             return -1;
