@@ -915,12 +915,14 @@ static int is_yaml(const char *path)
     return dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml"));
 }
 
-/* fabric.topology_file as a path: relative to the scenario file. */
+/* fabric.topology_file as a path: relative to the scenario file that gave
+ * it; given by --set, to the working directory. */
 static void resolve_path(const struct scenario *sc, char *buf, size_t len)
 {
     const char *f = sc->fabric.topology_file;
     const char *slash = strrchr(sc->source, '/');
-    if (f[0] == '/' || !strcmp(sc->source, "default") || !slash)
+    int by_set = scenario_key_pos(sc, "fabric.topology_file").line == 0;
+    if (f[0] == '/' || by_set || !strcmp(sc->source, "default") || !slash)
         snprintf(buf, len, "%s", f);
     else
         snprintf(buf, len, "%.*s/%s", (int)(slash - sc->source), sc->source, f);
