@@ -339,6 +339,8 @@ static void import_invalid_files(void)
          "links[12] (X - L0): links a leaf to a super-spine, skipping the spine tier", NULL},
         {"duplicate", {"{\"name\": \"S1\"", "{\"name\": \"S0\"", ""},
          "switches[4]: duplicate name \"S0\" (also switches[3] \"S0\")", NULL},
+        {"control_name", {"\"h3\"]", "\"h\\u001b[31m3\"]", ""},
+         "hosts[3]: expected a name of printable characters", NULL},
         {"duplicate_host", {"\"h3\"]", "\"h1\"]", ""},
          "hosts[3]: duplicate name \"h1\" (also hosts[1] \"h1\")", NULL},
         {"speed_range", {"\"speed\": \"400Gbps\"}", "\"speed\": \"200Tbps\"}", ""},
