@@ -519,6 +519,15 @@ if [ -s "$tmp/topo/imp.json" ] && [ "$(stript "$tmp/topo/built.json")" = "$(stri
 else
     bad topology_file_same_results
 fi
+# given by --set, a relative path is the working directory's, not the scenario file's
+absbin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+if (cd "$tmp/topo" && "$absbin" run "$OLDPWD/scenarios/default.yaml" --set fabric.spines=4 \
+    --set fabric.topology_file=fab.json --quiet --json "$tmp/topo/set.json" >/dev/null 2>&1) &&
+    [ "$(stript "$tmp/topo/set.json" | grep -v '"source":')" = "$(stript "$tmp/topo/built.json" | grep -v '"source":')" ]; then
+    ok topology_file_set_relative
+else
+    bad topology_file_set_relative
+fi
 expect_error topology_file_missing "fabric.topology_file: cannot read '$tmp/topo/nope.json'" \
     run --set "fabric.topology_file=$tmp/topo/nope.json"
 printf '{"version": 1,\n "hosts": [}\n' >"$tmp/topo/syntax.json"

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../include/ckptnet.h"
+#include "../src/core/rng.h"
 #include "../src/topo/topo.h"
 #include "harness.h"
 #include "support.h"
@@ -179,6 +180,29 @@ static void import_identity_three_tier(void)
         three_tier(&sc);
         test_set(&sc, "engine=%s", fluid ? "fluid" : "packet");
         identical(&sc, fluid ? "3 tiers, fluid" : "3 tiers, packet");
+        /* WCMP over links of two speeds: weights as built (link speed, or
+         * toward a leaf a failure touches, the capacity behind) */
+        test_set(&sc, "fabric.load_balancing=wcmp");
+        test_set(&sc, "fabric.spine_uplink_speed=800Gbps");
+        test_set(&sc, "fabric.allow_oversize=true");
+        identical(&sc, "3 tiers, wcmp, 800G spine uplinks");
+        test_set(&sc, "fabric.failed_link_names=spine1-super2");
+        identical(&sc, "3 tiers, wcmp, 800G spine uplinks, a failed link");
+    }
+}
+
+/* Multi-homed nodes: every NIC a host port, rails over two leaves. */
+static void import_identity_multi_nic(void)
+{
+    for (int fluid = 0; fluid < 2; fluid++) {
+        struct scenario sc;
+        two_tier(&sc);
+        test_set(&sc, "engine=%s", fluid ? "fluid" : "packet");
+        test_set(&sc, "cluster.nics_per_node=2");
+        test_set(&sc, "fabric.rails=2");
+        test_set(&sc, "storage.nics_per_node=2");
+        test_set(&sc, "fabric.storage_per_leaf=2");
+        identical(&sc, fluid ? "2 NICs, rails, fluid" : "2 NICs, rails, packet");
     }
 }
 
@@ -315,10 +339,15 @@ static void import_invalid_files(void)
          "links[12] (X - L0): links a leaf to a super-spine, skipping the spine tier", NULL},
         {"duplicate", {"{\"name\": \"S1\"", "{\"name\": \"S0\"", ""},
          "switches[4]: duplicate name \"S0\" (also switches[3] \"S0\")", NULL},
+        {"control_name", {"\"h3\"]", "\"h\\u001b[31m3\"]", ""},
+         "hosts[3]: expected a name of printable characters", NULL},
         {"duplicate_host", {"\"h3\"]", "\"h1\"]", ""},
          "hosts[3]: duplicate name \"h1\" (also hosts[1] \"h1\")", NULL},
         {"speed_range", {"\"speed\": \"400Gbps\"}", "\"speed\": \"200Tbps\"}", ""},
          "links[0] (h0 - L0): speed: 200Tbps is out of range (1bps to 100Tbps)", NULL},
+        {"speed_past_port", {"\"speed\": \"400Gbps\"}", "\"speed\": \"800Gbps\"}", ""},
+         "links[0] (h0 - L0): speed: 800Gbps is faster than a port of L0 (CX732Q-N, 400Gbps); "
+         "fabric.allow_oversize: true runs it anyway", NULL},
         {"speed_zero", {"\"speed\": \"400Gbps\"}", "\"speed\": 0}", ""},
          "links[0] (h0 - L0): speed: 0 is out of range", NULL},
         {"delay_range", {"\"speed\": \"400Gbps\"}", "\"speed\": \"400Gbps\", \"delay\": \"2000s\"}",
@@ -383,6 +412,42 @@ static void import_radix(void)
     small(&sc);
     test_set(&sc, "fabric.allow_oversize=true");
     CHECKF(try_file(&sc, text, "radix.json", path, sizeof path, &e) == 0, "%s", e.msg);
+}
+
+/* An edited fabric: the storage leaf's uplinks slowed to 100G. The bound,
+ * the verdict and the oversubscription follow the file, and both engines
+ * finish at or above the bound. */
+static void import_edited_fabric(void)
+{
+    static const char *const rep[] = {
+        "{\"a\": \"L2\", \"b\": \"S0\", \"speed\": \"400Gbps\"}",
+        "{\"a\": \"L2\", \"b\": \"S0\", \"speed\": \"100Gbps\"}",
+        "{\"a\": \"L2\", \"b\": \"S1\", \"speed\": \"400Gbps\"}",
+        "{\"a\": \"L2\", \"b\": \"S1\", \"speed\": \"100Gbps\"}", ""};
+    char *text = edit(base_file, rep);
+    for (int fluid = 0; text && fluid < 2; fluid++) {
+        struct scenario sc;
+        struct err e = {{0}};
+        char path[128];
+        small(&sc);
+        test_set(&sc, "engine=%s", fluid ? "fluid" : "packet");
+        /* per packet over both spines: no ECMP collision between the bound and the run */
+        test_set(&sc, "fabric.load_balancing=spray");
+        test_set(&sc, "transport.receiver=ooo");
+        CHECKF(try_file(&sc, text, "base.json", path, sizeof path, &e) == 0, "%s", e.msg);
+        struct results r;
+        CHECK(test_run(&sc, &r) == 0);
+        CHECKF(r.ok, "%s", r.violation);
+        CHECKF(r.bound_limit == PATH_SPINE_DOWN && r.bottleneck.seg == PATH_SPINE_DOWN,
+               "%s: bound %s, verdict %s", r.engine, path_seg_label(r.bound_limit),
+               path_seg_label(r.bottleneck.seg));
+        CHECKF(r.completion_s >= r.bound_s * (1 - 1e-9) && r.completion_s <= r.bound_s * 1.1,
+               "%s: %.9g vs bound %.9g", r.engine, r.completion_s, r.bound_s);
+        CHECKF(r.oversub_storage == 4.0 && r.oversub_compute == 1.0, "%g %g", r.oversub_storage,
+               r.oversub_compute);
+        results_release(&r);
+    }
+    free(text);
 }
 
 /* Three tiers: failed super-spine links that leave a storage pod no way up
@@ -496,14 +561,70 @@ static void import_yaml(void)
     }
 }
 
+/* Mutated files (bytes replaced, dropped, repeated; fixed seed) are read
+ * or refused with one line naming the file: never a crash (the ASan build
+ * runs this too), never a message without the file. */
+static void import_mutations(void)
+{
+    static const char junk[] = "{}[]\",:0129-. \nab#&*!";
+    const char *bases[2] = {base_file, base_yaml};
+    struct rng r;
+    rng_init(&r, 13, 0);
+    int accepted = 0, refused = 0;
+    for (int i = 0; i < 400; i++) {
+        const char *b = bases[i % 2];
+        size_t n = strlen(b);
+        char *t = malloc(2 * n + 1);
+        if (!t)
+            continue;
+        memcpy(t, b, n + 1);
+        for (uint64_t k = 1 + rng_below(&r, 3); k > 0; k--) {
+            size_t at = (size_t)rng_below(&r, n), len = 1 + (size_t)rng_below(&r, 16);
+            switch (rng_below(&r, 3)) {
+            case 0:
+                t[at] = junk[rng_below(&r, sizeof junk - 1)];
+                break;
+            case 1: /* drop len bytes */
+                len = len < n - at ? len : n - at;
+                memmove(t + at, t + at + len, n - at - len + 1);
+                n -= len;
+                break;
+            default: /* repeat len bytes */
+                len = len < n - at ? len : n - at;
+                if (n + len <= 2 * n) {
+                    memmove(t + at + len, t + at, n - at + 1);
+                    n += len;
+                }
+            }
+            if (!n)
+                break;
+        }
+        struct scenario sc;
+        struct err e = {{0}};
+        char path[128];
+        small(&sc);
+        if (try_file(&sc, t, i % 2 ? "base.yaml" : "base.json", path, sizeof path, &e) == 0) {
+            accepted++;
+        } else {
+            refused++;
+            CHECKF(strstr(e.msg, path) && !strchr(e.msg, '\n'), "mutant %d: %s", i, e.msg);
+        }
+        free(t);
+    }
+    CHECKF(accepted > 0 && refused > 200, "%d accepted, %d refused", accepted, refused);
+}
+
 SUITE(suite_import) = {
+    {"import_mutations", import_mutations},
     {"import_yaml", import_yaml},
     {"import_invalid_files", import_invalid_files},
     {"import_radix", import_radix},
+    {"import_edited_fabric", import_edited_fabric},
     {"import_three_tier_cut", import_three_tier_cut},
     {"import_export_counts", import_export_counts},
     {"import_identity_two_tier", import_identity_two_tier},
     {"import_identity_three_tier", import_identity_three_tier},
+    {"import_identity_multi_nic", import_identity_multi_nic},
     {"import_identity_failed_links", import_identity_failed_links},
     {0, 0},
 };

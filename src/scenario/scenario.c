@@ -255,7 +255,8 @@ static const struct key keys[] = {
      "spine's); default fabric.spine_switch", NULL},
     {"fabric.topology_file", T_TEXT, FIELD(fabric.topology_file), "none", NULL, NULL,
      "a topology file (JSON as describe --topology-out writes, or .yaml) to run instead "
-     "of the built fabric; relative to the scenario file; none = build from the fabric keys",
+     "of the built fabric; relative to the scenario file (--set: the working directory); "
+     "none = build from the fabric keys",
      NULL},
     {"transport.receiver", T_ENUM, FIELD(transport.receiver), "gbn", NULL, NULL,
      "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "
@@ -928,6 +929,15 @@ int scenario_is_set(const struct scenario *sc, const char *key)
         return 0;
     size_t i = (size_t)(k - keys);
     return (sc->set_mask[i / 64] >> (i % 64)) & 1;
+}
+
+struct scenario_pos scenario_key_pos(const struct scenario *sc, const char *key)
+{
+    const struct key *k = key_find(key, strlen(key));
+    size_t i = k ? (size_t)(k - keys) : 0;
+    if (!k || !((sc->set_mask[i / 64] >> (i % 64)) & 1))
+        return (struct scenario_pos){0, 0};
+    return sc->pos[i];
 }
 
 int scenario_set_default(struct scenario *sc, const char *key, const char *value,

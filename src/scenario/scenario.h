@@ -267,6 +267,8 @@ int scenario_set(struct scenario *sc, const char *assignment, struct err *e);
 
 /* 1 when key was given by a file or --set (not a default). */
 int scenario_is_set(const struct scenario *sc, const char *key);
+/* Where key was given (struct scenario_pos); {0, 0} by --set or not at all. */
+struct scenario_pos scenario_key_pos(const struct scenario *sc, const char *key);
 
 /* Store value into key unless the user set it: how profiles and presets
  * fill in what the user left open. Errors name the key. */

@@ -26,7 +26,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
  * has toward l. Leaves that cannot reach l are an error. */
 int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dd,
                         uint32_t *du, uint64_t *cap, uint32_t *cand, uint32_t *wgt,
-                        uint32_t *cut, struct err *e)
+                        int plain, uint32_t *cut, struct err *e)
 {
     const uint32_t nsw = t->n_switches, inf = UINT32_MAX;
     for (uint32_t s = 0; s < nsw; s++) {
@@ -79,7 +79,7 @@ int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *
                          : sw_tier(t, ps) != tier + 1 || du[ps] != d - 1)
                     continue;
                 uint64_t w = t->ports[p].bps;
-                if (ps != l && cap[ps] < w)
+                if (!plain && ps != l && cap[ps] < w)
                     w = cap[ps];
                 c = sat_add(c, w);
                 wgt[cnt] = topo__mbps(w);
@@ -246,7 +246,7 @@ static int build_routes3(struct topo *t, struct arena *a, struct err *e)
     }
     for (uint32_t l = 0; l < nl && rc == 0; l++)
         if (t->affected[l] != UINT32_MAX)
-            rc = topo__updown_routes(t, l, &b, dd, du, cap, cand, wgt, NULL, e);
+            rc = topo__updown_routes(t, l, &b, dd, du, cap, cand, wgt, 0, NULL, e);
     if (rc == 0)
         rc = topo__routes_finish(t, &b, a, e);
 out:

@@ -125,6 +125,10 @@ static int add_elem(struct imp *m, json_t *name, const json_t *src, int kind, ui
     const char *s = json_string_value(name);
     if (!s[0] || strlen(s) > 200)
         return fail(m, name, "%s[%u]: expected a name of 1 to 200 characters", arr, idx);
+    /* names reach the summary and the JSON: no control bytes (C0, DEL, C1) */
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (*c < 0x20 || *c == 0x7f || (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f))
+            return fail(m, name, "%s[%u]: expected a name of printable characters", arr, idx);
     uint32_t dup = lookup(m, s);
     char w[128];
     if (dup != UINT32_MAX)
@@ -235,6 +239,24 @@ static int read_links(struct imp *m, json_t *links, const struct scenario *sc)
             return fail(m, o, "%s: speed: missing (a rate such as \"400Gbps\")", what);
         if (quantity(m, sp, 1, 1, MAX_BPS, what, &l->bps) < 0)
             return -1;
+        /* each switch end runs the link on a port of its tier's profile */
+        for (int end = 0; end < 2 && !sc->fabric.allow_oversize; end++) {
+            int k = m->el[end ? l->b : l->a].kind;
+            uint64_t lane = k == K_LEAF    ? sc->fabric.leaf_port_bps
+                            : k == K_SPINE ? sc->fabric.spine_port_bps
+                            : k == K_SUPER ? sc->fabric.super_port_bps
+                                           : UINT64_MAX;
+            char a1[32], a2[32];
+            if (l->bps > lane)
+                return fail(m, sp, "%s: speed: %s is faster than a port of %s (%s, %s)%s; "
+                                   "fabric.allow_oversize: true runs it anyway", what,
+                            units_fmt_rate(l->bps, a1, sizeof a1), m->el[end ? l->b : l->a].name,
+                            k == K_LEAF    ? sc->fabric.leaf_switch
+                            : k == K_SPINE ? sc->fabric.spine_switch
+                                           : sc->fabric.superspine_switch,
+                            units_fmt_rate(lane, a2, sizeof a2),
+                            sc->fabric.breakout > 1 ? " with fabric.breakout" : "");
+        }
         l->delay = sc->fabric.link_delay_ps;
         if (dl && quantity(m, dl, 0, 0, MAX_DELAY, what, &l->delay) < 0)
             return -1;
@@ -319,6 +341,38 @@ static int cut_off(const struct imp *m, const struct topo *t, uint32_t s, uint32
                 t->names[nl], why);
 }
 
+/* The leaves toward which the builders' routes feel a failed link (clos.c
+ * mark_affected): a leaf with a failed link; three tiers, every leaf of a
+ * pod one of whose spines lost an uplink, and every leaf when a spine lost
+ * them all. Toward the others WCMP weighs next hops by their speed alone,
+ * as the builders do. hit: n_leaves flags. */
+static int failure_touched(const struct topo *t, uint8_t *hit)
+{
+    uint8_t *pod_hit = calloc(t->n_pods + 1, 1);
+    if (!pod_hit)
+        return -1;
+    int all = 0;
+    for (uint32_t g = 0; t->tiers == 3 && g < t->n_spines; g++) {
+        const struct tnode *n = &t->nodes[t->first_spine + g];
+        uint32_t up = 0, working = 0;
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            if (t->ports[t->ports[p].peer].node >= t->first_super) {
+                up++;
+                working += !t->ports[p].failed;
+            }
+        pod_hit[n->pod] |= working < up;
+        all |= !working && t->n_pods > 1;
+    }
+    for (uint32_t l = 0; l < t->n_leaves; l++) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + l];
+        hit[l] = (uint8_t)(all || pod_hit[n->pod]);
+        for (uint32_t p = n->first_port; !hit[l] && p < n->first_port + n->nports; p++)
+            hit[l] = t->ports[p].failed != 0;
+    }
+    free(pod_hit);
+    return 0;
+}
+
 /* Every leaf's routes (all "affected"), then the checks that they go up and
  * down: two tiers by BFS (a leaf's next spine must go down to the
  * destination), three by the up-down search, which finds no other kind. */
@@ -345,11 +399,12 @@ static int routes(const struct imp *m, struct topo *t, struct arena *a)
     uint32_t *d1 = malloc(nsw * sizeof *d1), *d2 = malloc(nsw * sizeof *d2);
     uint32_t *into = calloc(nsw, sizeof *into);
     uint64_t *cap = calloc(nsw, sizeof *cap);
+    uint8_t *hit = calloc(nl, 1);
     struct nh_buf b = {0};
     int rc = 0;
     if (!t->affected || !t->leaf_default || !t->leaf_route ||
         (t->tiers == 3 ? !t->spine_route3 || !t->super_route : !t->spine_route) || !cand ||
-        !wgt || !d1 || !d2 || !into || !cap) {
+        !wgt || !d1 || !d2 || !into || !cap || !hit || failure_touched(t, hit) < 0) {
         rc = err_set(m->e, "out of memory building routes");
         goto out;
     }
@@ -376,14 +431,15 @@ static int routes(const struct imp *m, struct topo *t, struct arena *a)
     for (uint32_t s = 0; s < nsw && rc == 0; s++) /* leaves first: the pair to name */
         if (d1[s] == UINT32_MAX)
             rc = s < nl ? cut_off(m, t, 0, s, "at all over the working links")
-                        : fail(m, src_of(m, t->first_cleaf + s), "switch \"%.60s\" has no working path to leaf \"%.60s\"",
+                        : fail(m, src_of(m, t->first_cleaf + s),
+                               "switch \"%.60s\" has no working path to leaf \"%.60s\"",
                                t->names[t->first_cleaf + s], t->names[t->first_cleaf]);
     for (uint32_t l = 0; l < nl && rc == 0; l++) {
         uint32_t cut = UINT32_MAX;
         if (t->tiers == 3)
-            rc = topo__updown_routes(t, l, &b, d1, d2, cap, cand, wgt, &cut, m->e);
+            rc = topo__updown_routes(t, l, &b, d1, d2, cap, cand, wgt, !hit[l], &cut, m->e);
         else
-            rc = topo__bfs_routes(t, l, &b, d1, d2, cand, wgt, cap, into, m->e);
+            rc = topo__bfs_routes(t, l, &b, d1, d2, cand, wgt, cap, into, !hit[l], m->e);
         if (rc < 0 && cut != UINT32_MAX)
             rc = cut_off(m, t, cut, l, "up and down over the working links");
     }
@@ -409,6 +465,7 @@ out:
     free(d2);
     free(into);
     free(cap);
+    free(hit);
     free(b.nh);
     free(b.nw);
     return rc;
@@ -862,12 +919,14 @@ static int is_yaml(const char *path)
     return dot && (!strcmp(dot, ".yaml") || !strcmp(dot, ".yml"));
 }
 
-/* fabric.topology_file as a path: relative to the scenario file. */
+/* fabric.topology_file as a path: relative to the scenario file that gave
+ * it; given by --set, to the working directory. */
 static void resolve_path(const struct scenario *sc, char *buf, size_t len)
 {
     const char *f = sc->fabric.topology_file;
     const char *slash = strrchr(sc->source, '/');
-    if (f[0] == '/' || !strcmp(sc->source, "default") || !slash)
+    int by_set = scenario_key_pos(sc, "fabric.topology_file").line == 0;
+    if (f[0] == '/' || by_set || !strcmp(sc->source, "default") || !slash)
         snprintf(buf, len, "%s", f);
     else
         snprintf(buf, len, "%.*s/%s", (int)(slash - sc->source), sc->source, f);

@@ -37,16 +37,18 @@ int topo__next_nodes(struct topo *t, size_t len, struct arena *a, struct err *e)
 int topo__routes_finish(struct topo *t, const struct nh_buf *b, struct arena *a, struct err *e);
 
 /* Up-down routes toward leaf index l by BFS (two tiers; topo.c) into the
- * spine_route and leaf_route rows of l (t->affected[l] set). */
+ * spine_route and leaf_route rows of l (t->affected[l] set). WCMP weights:
+ * each link's speed, capped by the capacity behind it unless plain (the
+ * builders' routes toward a leaf no failed link touches). */
 int topo__bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dist,
                      uint32_t *queue, uint32_t *cand, uint32_t *wgt, uint64_t *down,
-                     uint32_t *into, struct err *e);
+                     uint32_t *into, int plain, struct err *e);
 /* The same for three tiers (clos.c), every switch's leaf_route row toward
  * l; dd, du, cap: n_switches each. A leaf that cannot reach l up and down
  * is an error; its index goes to *cut (when not NULL). */
 int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dd,
                         uint32_t *du, uint64_t *cap, uint32_t *cand, uint32_t *wgt,
-                        uint32_t *cut, struct err *e);
+                        int plain, uint32_t *cut, struct err *e);
 
 /* Topology files (export.c, import.c). */
 #define TOPO_FILE_VERSION 1

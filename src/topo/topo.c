@@ -77,7 +77,7 @@ uint32_t topo__mbps(uint64_t bps)
  * the others the plain up-down routes hold. */
 int topo__bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dist,
                       uint32_t *queue, uint32_t *cand, uint32_t *wgt, uint64_t *down,
-                      uint32_t *into, struct err *e)
+                      uint32_t *into, int plain, struct err *e)
 {
     uint32_t nsw = t->n_switches;
     for (uint32_t s = 0; s < nsw; s++)
@@ -128,7 +128,7 @@ int topo__bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dis
         for (uint32_t i = 0; i < cnt; i++) {
             uint32_t nx = t->ports[t->ports[cand[i]].peer].node - t->first_cleaf;
             uint64_t w = t->ports[cand[i]].bps;
-            if (nx != l && down[nx] / into[nx] < w)
+            if (!plain && nx != l && down[nx] / into[nx] < w)
                 w = down[nx] / into[nx];
             wgt[i] = topo__mbps(w);
         }
@@ -220,7 +220,7 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
     }
     for (uint32_t l = 0; l < nl && rc == 0; l++)
         if (t->affected[l] != UINT32_MAX)
-            rc = topo__bfs_routes(t, l, &b, dist, queue, cand, wgt, down, into, e);
+            rc = topo__bfs_routes(t, l, &b, dist, queue, cand, wgt, down, into, 0, e);
     if (rc == 0)
         rc = topo__routes_finish(t, &b, a, e);
 out:
