@@ -5,14 +5,10 @@
 
 /* 4-ary heap: shallower than binary, children share a cache line. */
 #define ARITY 4
-#define NIL UINT32_MAX
+#define NIL EVQ_NIL
 #define WORDS (EVQ_BUCKETS / 64)
-#define MASK (EVQ_BUCKETS - 1)
-
-static inline int before(const struct event *a, const struct event *b)
-{
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
+#define MASK EVQ_MASK
+#define before evq_before
 
 void evq_init(struct evq *q)
 {
@@ -115,7 +111,7 @@ static uint32_t node_new(struct evq *q)
     return i;
 }
 
-int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
+int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
 {
     struct event ev = {t, q->next_seq++, obj, type, arg};
     uint64_t bucket = t >> EVQ_SHIFT;
@@ -185,7 +181,7 @@ static uint32_t first_bucket(const struct evq *q)
     return NIL;
 }
 
-int evq_pop(struct evq *q, struct event *ev)
+int evq_pop_slow(struct evq *q, struct event *ev)
 {
     if (q->wn) {
         uint32_t b = first_bucket(q);

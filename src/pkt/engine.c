@@ -34,16 +34,6 @@ struct pkt_chunk *pnet_chunk_alloc(struct pnet *n)
     return c;
 }
 
-int pnet_schedule(struct pnet *n, uint64_t t, enum ev_type type, void *obj,
-                  uint32_t arg)
-{
-    if (evq_push(&n->q, t, type, obj, arg) < 0)
-        return -1;
-    if (evq_len(&n->q) > n->max_pending)
-        n->max_pending = evq_len(&n->q);
-    return 0;
-}
-
 static int parse_weights(const char *s, int32_t w[NPRIO])
 {
     for (int i = 0; i < NPRIO; i++) {

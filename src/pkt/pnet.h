@@ -380,8 +380,17 @@ static inline struct sw *pnet_sw(struct pnet *n, uint32_t node)
     return &n->sws[node - n->topo->first_cleaf];
 }
 
-int pnet_schedule(struct pnet *n, uint64_t t, enum ev_type type, void *obj,
-                  uint32_t arg);
+/* Inline (forced: gcc otherwise keeps one out-of-line copy per file): the
+ * per-packet paths schedule one or two events each. */
+static inline __attribute__((always_inline)) int
+pnet_schedule(struct pnet *n, uint64_t t, enum ev_type type, void *obj, uint32_t arg)
+{
+    if (evq_push(&n->q, t, type, obj, arg) < 0)
+        return -1;
+    if (evq_len(&n->q) > n->max_pending)
+        n->max_pending = evq_len(&n->q);
+    return 0;
+}
 
 /* port.c: egress service and the wire */
 void port_queue(struct pnet *n, struct port *p, const struct packet *pk);
