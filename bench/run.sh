@@ -7,6 +7,11 @@ echo "== default scenario"
 ./build/bench_burst
 echo "== 1024-writer burst (scenarios/bench-1024.yaml)"
 ./build/bench_burst scenarios/bench-1024.yaml
+echo "== flat scaling: the same fabric and 8 MB per writer, 128, 2048 and 4096 writers (issue 15)"
+for nodes in 128 2048 4096; do
+    echo "== bench-1024 with cluster.nodes=$nodes"
+    ./build/bench_burst scenarios/bench-1024.yaml --set cluster.nodes=$nodes
+done
 echo "== 1024-writer burst with DCQCN"
 ./build/bench_burst scenarios/bench-1024.yaml --set transport.cc=dcqcn
 for lb in wcmp "flowlet --set transport.receiver=ooo" "adaptive --set transport.receiver=ooo" \

@@ -332,7 +332,7 @@ static void pfc_xon_hysteresis(void)
     s.buffer = 2 * pool;
     /* paused at Th: shared X = pool - X, X = pool / 2 */
     uint64_t X = pool / 2;
-    s.shared_used[0] = s.used = ports[0].ing_shared[3] = X;
+    s.shared_used[0] = s.used = ports[0].ing[3].shared = X;
     ports[0].xoff = 1u << 3;
     /* by hand: XON once X' + 2 MTU <= pool - X', X' <= (pool - 2 MTU) / 2 */
     uint64_t xon_at = (pool - 2 * n.mtu_wire) / 2;

@@ -55,12 +55,15 @@ static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t 
         held += (double)t->ports[p].bps * (double)t->ports[p].delay_ps / 8e12 / wire + 1;
     if (held > packets)
         held = packets;
-    double slabs = (double)((uint64_t)(held / 4096) + 1) * 4096;
+    /* packets in chunks of PKT_CHUNK; a queue or wire may hold a part-used
+     * chunk at each end; 64 chunks (+ one for alignment) per arena slab */
+    double chunks = held / PKT_CHUNK + 3.0 * t->n_ports;
+    double slabs = (double)((uint64_t)(chunks / 64) + 1) * 65;
     double arena = (double)t->n_ports * sizeof(struct port) +
                    (double)t->n_switches * sizeof(struct sw) +
                    (double)t->first_cleaf * sizeof(struct nic) +
                    (double)nflows * sizeof(struct flow) + PATH_SETS * QHIST_BUCKETS * 8.0 +
-                   slabs * sizeof(struct packet);
+                   slabs * sizeof(struct pkt_chunk);
     /* the arena takes 1 MB blocks and may leave each one's tail unused */
     double blocks = (double)((uint64_t)(arena / (1 << 20)) + 2) * (1 << 20);
     return blocks + ((double)nflows + 2.0 * t->n_ports) * sizeof(struct event) * 2;

@@ -5,14 +5,10 @@
 
 /* 4-ary heap: shallower than binary, children share a cache line. */
 #define ARITY 4
-#define NIL UINT32_MAX
+#define NIL EVQ_NIL
 #define WORDS (EVQ_BUCKETS / 64)
-#define MASK (EVQ_BUCKETS - 1)
-
-static inline int before(const struct event *a, const struct event *b)
-{
-    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
+#define MASK EVQ_MASK
+#define before evq_before
 
 void evq_init(struct evq *q)
 {
@@ -115,7 +111,7 @@ static uint32_t node_new(struct evq *q)
     return i;
 }
 
-int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
+int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
 {
     struct event ev = {t, q->next_seq++, obj, type, arg};
     uint64_t bucket = t >> EVQ_SHIFT;
@@ -143,9 +139,52 @@ int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
     return 0;
 }
 
-/* Merge sort of a bucket's list by (time, seq); returns the new head and
- * sets *tail. */
+#define SHORT_LIST 16
+
+static uint32_t sort_merge(struct evq_node *pool, uint32_t head, uint32_t *tail);
+
+/* Insertion sort of a list of at most SHORT_LIST nodes: a bucket holds a
+ * few events, and merge sort's recursion cost more than the sort itself. */
+static uint32_t sort_short(struct evq_node *pool, uint32_t head, uint32_t *tail)
+{
+    uint32_t out = NIL, last = NIL;
+    while (head != NIL) {
+        uint32_t x = head;
+        head = pool[x].next;
+        if (out == NIL || !before(&pool[x].ev, &pool[last].ev)) {
+            /* at the end: the common case, a list mostly in order */
+            pool[x].next = NIL;
+            if (out == NIL)
+                out = x;
+            else
+                pool[last].next = x;
+            last = x;
+            continue;
+        }
+        uint32_t *link = &out;
+        while (!before(&pool[x].ev, &pool[*link].ev))
+            link = &pool[*link].next;
+        pool[x].next = *link;
+        *link = x;
+    }
+    *tail = last;
+    return out;
+}
+
+/* Sort of a bucket's list by (time, seq); returns the new head and sets
+ * *tail. */
 static uint32_t sort_list(struct evq_node *pool, uint32_t head, uint32_t *tail)
+{
+    unsigned len = 0;
+    for (uint32_t x = head; x != NIL && len <= SHORT_LIST; x = pool[x].next)
+        len++;
+    if (len <= SHORT_LIST)
+        return sort_short(pool, head, tail);
+    return sort_merge(pool, head, tail);
+}
+
+/* Merge sort of a long list by (time, seq). */
+static uint32_t sort_merge(struct evq_node *pool, uint32_t head, uint32_t *tail)
 {
     if (head == NIL || pool[head].next == NIL) {
         *tail = head;
@@ -185,7 +224,7 @@ static uint32_t first_bucket(const struct evq *q)
     return NIL;
 }
 
-int evq_pop(struct evq *q, struct event *ev)
+int evq_pop_slow(struct evq *q, struct event *ev)
 {
     if (q->wn) {
         uint32_t b = first_bucket(q);

@@ -46,13 +46,77 @@ struct evq {
 
 void evq_init(struct evq *q);
 void evq_release(struct evq *q);
-/* Schedule; t must not be earlier than the last event popped. Returns -1
- * only when memory runs out. */
-int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg);
-/* Removes the earliest event into *ev; returns 0 when the queue is empty. */
-int evq_pop(struct evq *q, struct event *ev);
 static inline size_t evq_len(const struct evq *q) { return q->n + q->wn; }
 /* Bytes the queue holds from malloc. */
 size_t evq_mem(const struct evq *q);
+
+/* The common cases of push and pop are inline (the event loop runs one of
+ * each per event); the rest -- far events, memory, sorting a bucket, a
+ * bucket in another bitmap word, the heap -- is out of line in evq.c. */
+#define EVQ_NIL UINT32_MAX
+#define EVQ_MASK (EVQ_BUCKETS - 1)
+int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg);
+int evq_pop_slow(struct evq *q, struct event *ev);
+
+static inline int evq_before(const struct event *a, const struct event *b)
+{
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+/* Schedule; t must not be earlier than the last event popped. Returns -1
+ * only when memory runs out. */
+static inline int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
+{
+    uint64_t bucket = t >> EVQ_SHIFT;
+    uint32_t x = q->free_node;
+    if (bucket < q->base || bucket - q->base >= EVQ_BUCKETS || x == EVQ_NIL)
+        return evq_push_slow(q, t, type, obj, arg);
+    struct evq_node *nd = &q->pool[x];
+    q->free_node = nd->next;
+    nd->ev = (struct event){t, q->next_seq++, obj, type, arg};
+    nd->next = EVQ_NIL;
+    uint32_t b = (uint32_t)(bucket & EVQ_MASK);
+    uint64_t bit = UINT64_C(1) << (b % 64);
+    if (q->head[b] == EVQ_NIL) {
+        q->head[b] = q->tail[b] = x;
+        q->bits[b / 64] |= bit;
+    } else {
+        /* append; a list that falls out of order is sorted when it is first
+         * popped from, not walked on every push */
+        if (evq_before(&nd->ev, &q->pool[q->tail[b]].ev))
+            q->unsorted[b / 64] |= bit;
+        q->pool[q->tail[b]].next = x;
+        q->tail[b] = x;
+    }
+    q->wn++;
+    return 0;
+}
+
+/* Removes the earliest event into *ev; returns 0 when the queue is empty. */
+static inline int evq_pop(struct evq *q, struct event *ev)
+{
+    if (q->wn) {
+        uint32_t b = (uint32_t)(q->base & EVQ_MASK), w = b / 64;
+        uint64_t word = q->bits[w] & (~UINT64_C(0) << (b % 64));
+        if (word) {
+            b = w * 64 + (uint32_t)__builtin_ctzll(word);
+            uint64_t bit = UINT64_C(1) << (b % 64);
+            uint32_t x = q->head[b];
+            struct evq_node *nd = &q->pool[x];
+            if (!(q->unsorted[w] & bit) && (!q->n || !evq_before(&q->h[0], &nd->ev))) {
+                *ev = nd->ev;
+                q->head[b] = nd->next;
+                if (nd->next == EVQ_NIL)
+                    q->bits[w] &= ~bit;
+                nd->next = q->free_node;
+                q->free_node = x;
+                q->wn--;
+                q->base = ev->t >> EVQ_SHIFT; /* nothing earlier remains */
+                return 1;
+            }
+        }
+    }
+    return evq_pop_slow(q, ev);
+}
 
 #endif

@@ -13,31 +13,25 @@
 #include "capture.h"
 #include "pnet.h"
 
-#define PKT_SLAB 4096
+#define CHUNK_SLAB 64 /* chunks taken from the arena at once (32 KB) */
 
-struct packet *pnet_pkt_alloc(struct pnet *n)
+struct pkt_chunk *pnet_chunk_alloc(struct pnet *n)
 {
-    if (!n->free_pkts) {
-        struct packet *slab = arena_calloc(&n->arena, PKT_SLAB, sizeof *slab);
-        if (!slab)
+    if (!n->free_chunks) {
+        /* 64-byte aligned, so a record never straddles a cache line */
+        char *m = arena_alloc(&n->arena, (CHUNK_SLAB + 1) * sizeof(struct pkt_chunk));
+        if (!m) {
+            n->oom = 1;
             return NULL;
-        for (int i = PKT_SLAB - 1; i >= 0; i--)
-            pnet_pkt_free(n, &slab[i]);
-        n->pkts_allocated += PKT_SLAB;
+        }
+        struct pkt_chunk *slab = (struct pkt_chunk *)(m + (64 - (uintptr_t)m % 64) % 64);
+        for (int i = CHUNK_SLAB - 1; i >= 0; i--)
+            pnet_chunk_free(n, &slab[i]);
+        n->pkts_allocated += CHUNK_SLAB * PKT_CHUNK;
     }
-    struct packet *p = n->free_pkts;
-    n->free_pkts = p->next;
-    return p;
-}
-
-int pnet_schedule(struct pnet *n, uint64_t t, enum ev_type type, void *obj,
-                  uint32_t arg)
-{
-    if (evq_push(&n->q, t, type, obj, arg) < 0)
-        return -1;
-    if (evq_len(&n->q) > n->max_pending)
-        n->max_pending = evq_len(&n->q);
-    return 0;
+    struct pkt_chunk *c = n->free_chunks;
+    n->free_chunks = c->next;
+    return c;
 }
 
 static int parse_weights(const char *s, int32_t w[NPRIO])
@@ -94,7 +88,9 @@ static int setup(struct pnet *n, const struct scenario *sc,
         train_clock_ckpt_end(&n->tc, 0); /* no checkpoint (tests) */
     if (scenario_validate(sc, e) < 0) /* what the engine's model needs */
         return -1;
-    n->ports = arena_calloc(&n->arena, t->n_ports, sizeof *n->ports);
+    /* cache-line aligned: a port's hot fields share its first lines */
+    char *pm = arena_calloc(&n->arena, (size_t)t->n_ports + 1, sizeof *n->ports);
+    n->ports = pm ? (struct port *)(pm + (64 - (uintptr_t)pm % 64) % 64) : NULL;
     n->sws = arena_calloc(&n->arena, t->n_switches, sizeof *n->sws);
     n->nics = arena_calloc(&n->arena, t->first_cleaf, sizeof *n->nics);
     n->flows = arena_calloc(&n->arena, (size_t)w->n + n->n_train + 1, sizeof *n->flows);
@@ -216,7 +212,7 @@ static void sample(struct pnet *n)
 static void loop(struct pnet *n)
 {
     struct event ev;
-    while (!n->interrupted && evq_pop(&n->q, &ev)) {
+    while (!n->interrupted && !n->oom && evq_pop(&n->q, &ev)) {
         if (ev.t < n->now)
             n->time_went_back = 1;
         if (ev.t > n->time_limit_ps) {
@@ -354,12 +350,10 @@ static void collect(struct pnet *n, struct results *r)
         if (t->ports[i].failed)
             onto_failed += p->drops + p->tx_pkts; /* switch.c drops them all */
         for (int q = 0; q < NPRIO; q++)
-            for (struct packet *k = p->q[q].head; k; k = k->next)
-                in_flight_add(n, k, &in_flight, &train_in_flight);
-        for (struct packet *k = p->pipe.head; k; k = k->next)
-            in_flight_add(n, k, &in_flight, &train_in_flight);
-        if (p->tx)
-            in_flight_add(n, p->tx, &in_flight, &train_in_flight);
+            PKTQ_FOR_EACH(&p->q[q], k, in_flight_add(n, k, &in_flight, &train_in_flight))
+        PKTQ_FOR_EACH(&p->pipe, k, in_flight_add(n, k, &in_flight, &train_in_flight))
+        if (p->state == PORT_BUSY)
+            in_flight_add(n, &p->tx, &in_flight, &train_in_flight);
         victim_note(n, p);
         victim += p->victim_ps;
         r->training.seg_bytes[p->seg] += p->train_tx_bytes;
@@ -523,6 +517,9 @@ static void collect(struct pnet *n, struct results *r)
                 (unsigned long long)n->n_flows);
     if (n->time_went_back)
         results_violate(r, "time went backwards");
+    if (n->oom)
+        results_violate(r, "out of memory for packets in flight: the run stopped at %.6g s",
+                        ps_to_s(n->now));
     if (onto_failed)
         results_violate(r, "%llu packets routed onto failed links", (unsigned long long)onto_failed);
     if (n->time_limit_hit)

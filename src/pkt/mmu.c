@@ -112,24 +112,24 @@ int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
         return -1;
     }
     if (lossless) {
-        if (in->ing_reserve[pg] + wire <= sc->fabric.mmu_reserve) {
-            in->ing_reserve[pg] += wire;
-        } else if (in->ing_shared[pg] + wire <= threshold(s, k, sc->fabric.mmu_alpha)) {
-            in->ing_shared[pg] += wire;
+        if (in->ing[pg].reserve + wire <= sc->fabric.mmu_reserve) {
+            in->ing[pg].reserve += wire;
+        } else if (in->ing[pg].shared + wire <= threshold(s, k, sc->fabric.mmu_alpha)) {
+            in->ing[pg].shared += wire;
             s->shared_used[k] += wire;
             if (s->shared_used[k] > s->max_shared[k])
                 s->max_shared[k] = s->shared_used[k];
-        } else if (in->ing_hdrm[pg] + wire <= in->headroom) {
-            in->ing_hdrm[pg] += wire;
-            if (in->ing_hdrm[pg] > in->max_hdrm)
-                in->max_hdrm = in->ing_hdrm[pg];
+        } else if (in->ing[pg].hdrm + wire <= in->headroom) {
+            in->ing[pg].hdrm += wire;
+            if (in->ing[pg].hdrm > in->max_hdrm)
+                in->max_hdrm = in->ing[pg].hdrm;
         } else {
             count_drop(n, out, pk, 1);
             return -1;
         }
         if (!(in->xoff & (1u << pg)) &&
-            (in->ing_hdrm[pg] || in->ing_shared[pg] >= threshold(s, k, sc->fabric.mmu_alpha))) {
-            in->xoff_shared_sum += in->ing_shared[pg];
+            (in->ing[pg].hdrm || in->ing[pg].shared >= threshold(s, k, sc->fabric.mmu_alpha))) {
+            in->xoff_shared_sum += in->ing[pg].shared;
             pfc_send(n, in, pg, 1);
         }
     } else {
@@ -137,17 +137,17 @@ int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
             count_drop(n, out, pk, 0);
             return -1;
         }
-        if (in->ing_reserve[pg] + wire <= sc->fabric.mmu_reserve) {
-            in->ing_reserve[pg] += wire;
+        if (in->ing[pg].reserve + wire <= sc->fabric.mmu_reserve) {
+            in->ing[pg].reserve += wire;
         } else {
-            in->ing_shared[pg] += wire;
+            in->ing[pg].shared += wire;
             s->shared_used[k] += wire;
             if (s->shared_used[k] > s->max_shared[k])
                 s->max_shared[k] = s->shared_used[k];
         }
     }
-    if (in->ing_shared[pg] > in->max_shared)
-        in->max_shared = in->ing_shared[pg];
+    if (in->ing[pg].shared > in->max_shared)
+        in->max_shared = in->ing[pg].shared;
     s->used += wire;
     if (s->used > s->max_used)
         s->max_used = s->used;
@@ -161,18 +161,18 @@ void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
     unsigned pg = pk->prio, k = n->pool_of[pg];
     uint64_t wire = pkt_wire(pk), left = wire;
     /* headroom drains first, then shared, then the reserve */
-    uint64_t h = in->ing_hdrm[pg] < left ? in->ing_hdrm[pg] : left;
-    in->ing_hdrm[pg] -= h;
+    uint64_t h = in->ing[pg].hdrm < left ? in->ing[pg].hdrm : left;
+    in->ing[pg].hdrm -= h;
     left -= h;
-    uint64_t sh = in->ing_shared[pg] < left ? in->ing_shared[pg] : left;
-    in->ing_shared[pg] -= sh;
+    uint64_t sh = in->ing[pg].shared < left ? in->ing[pg].shared : left;
+    in->ing[pg].shared -= sh;
     s->shared_used[k] -= sh;
     left -= sh;
-    in->ing_reserve[pg] -= left < in->ing_reserve[pg] ? left : in->ing_reserve[pg];
+    in->ing[pg].reserve -= left < in->ing[pg].reserve ? left : in->ing[pg].reserve;
     s->used -= wire;
-    if ((in->xoff & (1u << pg)) && !in->ing_hdrm[pg] &&
-        (!in->ing_shared[pg] ||
-         in->ing_shared[pg] + 2 * n->mtu_wire <= threshold(s, k, n->sc->fabric.mmu_alpha)))
+    if ((in->xoff & (1u << pg)) && !in->ing[pg].hdrm &&
+        (!in->ing[pg].shared ||
+         in->ing[pg].shared + 2 * n->mtu_wire <= threshold(s, k, n->sc->fabric.mmu_alpha)))
         pfc_send(n, in, pg, 0);
 }
 

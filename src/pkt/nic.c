@@ -62,11 +62,8 @@ void nic_flow_start(struct pnet *n, struct flow *f)
         port_wake_at(n, p, n->now);
 }
 
-static struct packet *make_data(struct pnet *n, struct flow *f)
+static void make_data(struct pnet *n, struct flow *f, struct packet *pk)
 {
-    struct packet *pk = pnet_pkt_alloc(n);
-    if (!pk)
-        return NULL;
     uint64_t left = f->bytes - f->sent;
     uint32_t mtu = n->sc->fabric.mtu;
     pk->payload = left < mtu ? (uint32_t)left : mtu;
@@ -77,7 +74,8 @@ static struct packet *make_data(struct pnet *n, struct flow *f)
     pk->prio = f->prio;
     pk->ce = 0;
     pk->gen = f->gen;
-    return pk;
+    pk->t = 0;
+    pk->in_port = 0;
 }
 
 /* The ring of f's class at its NIC: under logical isolation training has
@@ -93,7 +91,7 @@ enum pull_status { PULL_OK, PULL_NONE, PULL_WINDOW };
  * whose pacing allows one. PULL_NONE: none ready (*soonest: the earliest
  * that will be); PULL_WINDOW: the storage window holds it back. */
 static int pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr,
-                     uint64_t *soonest, struct packet **out)
+                     uint64_t *soonest, struct packet *pk)
 {
     struct flow *f = *rr;
     if (!f)
@@ -128,9 +126,7 @@ static int pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flo
             return PULL_NONE;
         }
     }
-    struct packet *pk = make_data(n, f);
-    if (!pk)
-        return PULL_WINDOW; /* no memory: nothing to wake for */
+    make_data(n, f, pk);
     if (read_t)
         nic->read_t = read_t;
     if (f->max_sent == 0) {
@@ -162,20 +158,18 @@ static int pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flo
         f->active = 0;
         ring_remove(rr, f);
     }
-    *out = pk;
     return PULL_OK;
 }
 
-struct packet *nic_pull(struct pnet *n, struct port *p)
+int nic_pull(struct pnet *n, struct port *p, struct packet *pk)
 {
     struct nic *nic = &n->nics[p->node];
     uint64_t soonest = UINT64_MAX;
-    struct packet *pk = NULL;
     if (!nic->rr_train) { /* one class */
-        int st = pull_ring(n, p, nic, &nic->rr, &soonest, &pk);
+        int st = pull_ring(n, p, nic, &nic->rr, &soonest, pk);
         if (st == PULL_NONE && soonest != UINT64_MAX)
             port_wake_at(n, p, soonest);
-        return pk;
+        return st == PULL_OK;
     }
     /* two classes: strict priority, or the one that has sent least for its
      * DWRR weight (start-time fair queueing, DWRR's long-run shares) */
@@ -189,12 +183,13 @@ struct packet *nic_pull(struct pnet *n, struct port *p)
         order[0] = &nic->rr;
         order[1] = &nic->rr_train;
     }
-    int stalled = 0;
-    for (int k = 0; k < 2 && !pk; k++) {
-        int st = pull_ring(n, p, nic, order[k], &soonest, &pk);
+    int stalled = 0, got = 0;
+    for (int k = 0; k < 2 && !got; k++) {
+        int st = pull_ring(n, p, nic, order[k], &soonest, pk);
         stalled |= st == PULL_WINDOW;
+        got = st == PULL_OK;
     }
-    if (pk) {
+    if (got) {
         double w = (double)pkt_wire(pk);
         if (pnet_is_train(n, pk->flow))
             nic->vt_train += w / (double)n->dwrr_quantum[n->tr->prio];
@@ -208,7 +203,7 @@ struct packet *nic_pull(struct pnet *n, struct port *p)
     } else if (soonest != UINT64_MAX && !stalled) {
         port_wake_at(n, p, soonest);
     }
-    return pk;
+    return got;
 }
 
 /* The transport changed f's rate: move its next packet accordingly (the
@@ -297,9 +292,7 @@ int nic_setup(struct pnet *n, struct err *e)
 static void send_control(struct pnet *n, uint32_t node, struct flow *f,
                          enum pkt_kind kind, uint32_t psn)
 {
-    struct packet *c = pnet_pkt_alloc(n);
-    if (!c)
-        return;
+    struct packet cp = {0}, *c = &cp;
     c->flow = f->id;
     c->payload = CNP_PAYLOAD;
     c->kind = (uint8_t)kind;
@@ -422,19 +415,16 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
             n->discarded_bytes += pk->payload;
             n->train_discarded += pk->payload;
         }
-        pnet_pkt_free(n, pk);
         return;
     }
     if (pk->kind == PK_CNP) {
         f->cnps_rx++;
         n->cnps_rx++;
         n->tp->on_cnp(n, f);
-        pnet_pkt_free(n, pk);
         return;
     }
     if (pk->kind == PK_NAK) {
         on_nak(n, f, pk->psn);
-        pnet_pkt_free(n, pk);
         return;
     }
     if (pk->kind == PK_ACK) {
@@ -443,13 +433,11 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
         if (p->state == PORT_IDLE)
             port_kick(n, p);
-        pnet_pkt_free(n, pk);
         return;
     }
     if (!receiver_accepts(n, node, f, pk)) {
         n->discarded_bytes += pk->payload;
         n->train_discarded += pnet_is_train(n, f->id) ? pk->payload : 0;
-        pnet_pkt_free(n, pk);
         return;
     }
     uint64_t done_at = n->now;
@@ -461,7 +449,6 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
             /* the fabric ignored our pause (watchdog) or headroom was short */
             n->drops_lossless++;
             pnet_drop_bytes(n, pk);
-            pnet_pkt_free(n, pk);
             return;
         }
         s->level += pk->payload;
@@ -505,5 +492,4 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     if (pk->ce && n->sc->transport.cc == CC_DCQCN &&
         (!f->sent_cnp || n->now - f->last_cnp >= n->sc->transport.dcqcn.cnp_interval_ps))
         send_cnp(n, node, f);
-    pnet_pkt_free(n, pk);
 }

@@ -136,10 +136,10 @@ void pfc_on_watchdog(struct pnet *n, struct port *p, uint32_t arg)
     n->storms++;
     unpause(n, p, prio);
     struct sw *s = pnet_sw(n, p->node);
-    while (p->q[prio].head) {
-        struct packet *pk = p->q[prio].head;
-        uint64_t wire = pkt_wire(pk);
-        pktq_pop(&p->q[prio], wire);
+    while (p->q[prio].len) {
+        uint64_t wire = pkt_wire(pktq_head(&p->q[prio]));
+        struct packet drop, *pk = &drop;
+        pktq_pop(n, &p->q[prio], wire, pk);
         p->q_bytes -= wire;
         if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {
             victim_note(n, p);
@@ -150,7 +150,6 @@ void pfc_on_watchdog(struct pnet *n, struct port *p, uint32_t arg)
         p->drops++;
         if (pk->kind == PK_DATA)
             pnet_drop_bytes(n, pk);
-        pnet_pkt_free(n, pk);
     }
     p->qmask &= (uint8_t)~bit;
     pnet_schedule(n, n->now + sc->fabric.watchdog_restore_ps, EV_WATCHDOG, p,

@@ -43,8 +43,9 @@ enum ev_type {
 
 enum pkt_kind { PK_DATA, PK_CNP, PK_NAK, PK_ACK };
 
+/* A packet record, 32 bytes: it lives by value in the rings of the ports
+ * (egress queues, the wire) and in the port serialising it. */
 struct packet {
-    struct packet *next;
     uint64_t t;        /* pipe: arrival time; egress queue: ready time */
     uint32_t flow;
     uint32_t payload;
@@ -54,54 +55,82 @@ struct packet {
     uint8_t gen;       /* its flow's generation (training steps reuse flows) */
 };
 
-/* Intrusive FIFO of packets. */
+/* FIFO of packet records in chunks of PKT_CHUNK: a queue's packets sit side
+ * by side in memory (no pointer chase per packet), and chunks come from a
+ * free list that arena slabs refill, so memory follows the packets in
+ * flight and nothing is allocated per packet. */
+#define PKT_CHUNK 15
+struct pkt_chunk {
+    struct packet p[PKT_CHUNK];
+    struct pkt_chunk *next;
+    char pad[512 - PKT_CHUNK * sizeof(struct packet) - sizeof(struct pkt_chunk *)];
+};
+_Static_assert(sizeof(struct pkt_chunk) == 512, "a chunk is 8 whole cache lines");
+
 struct pktq {
-    struct packet *head, *tail;
-    uint64_t bytes;    /* wire bytes */
+    struct pkt_chunk *hc, *tc; /* head and tail chunks, NULL when empty */
+    uint16_t hi, ti;           /* next to pop in hc, next free in tc */
     uint32_t len;
+    uint64_t bytes;            /* wire bytes */
 };
 
 enum port_state { PORT_IDLE, PORT_WAIT, PORT_BUSY };
 
+/* Ingress MMU accounting of one (port, priority group): one cache line
+ * holds all three. */
+struct ing_pg {
+    uint64_t reserve, shared, hdrm;
+};
+
+/* Laid out hot first: what every packet through the port touches sits in
+ * the first cache lines (ports are 64-byte aligned, engine.c); counters
+ * read only at the end of the run and PFC timers come last. */
 struct port {
-    struct pktq q[NPRIO];    /* egress queues by priority (switch ports; CNPs at hosts) */
-    struct pktq pipe;        /* packets on the wire toward the peer */
-    struct packet *tx;       /* packet being serialised */
-    uint64_t bps, delay_ps;
-    uint64_t ser_rem;        /* carry of sub-ps serialisation time */
-    uint64_t ser_wire, ser_q, ser_r; /* cached division for the last size */
-    uint64_t q_bytes;        /* all priorities */
-    uint32_t node, peer;
-    uint32_t wake_gen;
-    uint64_t wake_t;
-    uint8_t state, is_host, seg;
+    /* every packet: state, serialisation, the wire, queue totals */
+    _Alignas(64) uint8_t state;
+    uint8_t is_host, seg;
     uint8_t qmask;           /* priorities with packets queued */
     uint8_t paused;          /* priorities paused by the peer (PFC) */
     uint8_t storm;           /* priorities in PFC-watchdog drop mode */
     uint8_t xoff;            /* ingress: priorities we paused upstream */
     uint8_t dwrr_next;
+    uint32_t node, peer;
+    uint64_t bps, delay_ps;
+    uint64_t ser_rem;        /* carry of sub-ps serialisation time */
+    uint64_t ser_wire, ser_q, ser_r; /* cached division for the last size */
+    uint64_t q_bytes;        /* all priorities */
+    uint64_t q_changed_t;    /* for the time-weighted occupancy histogram */
+    uint64_t max_q_bytes;
+    uint64_t tx_bytes, tx_pkts;
+    uint64_t last_tx_t;      /* last serialisation end */
+    uint64_t paused_at_last_tx; /* paused_ps as of last_tx_t */
+    uint64_t paused_ps;
+    uint64_t first_tx_t;     /* first serialisation start */
+    uint64_t wake_t;
+    uint32_t wake_gen;
+    uint32_t train_q;        /* training's data packets queued here */
+    struct packet tx;        /* packet being serialised (state PORT_BUSY) */
+    struct pktq pipe;        /* packets on the wire toward the peer */
+    uint64_t kmin, kmax;     /* ECN thresholds */
+    uint64_t headroom;       /* per lossless priority group */
+    uint64_t max_shared, max_hdrm;
+    /* per priority: egress queues (switch ports; CNPs at hosts), DWRR
+     * credit, ingress accounting */
+    struct pktq q[NPRIO];
     int64_t deficit[NPRIO];
+    struct ing_pg ing[NPRIO];
     /* egress side PFC state, per priority */
     uint64_t pause_end[NPRIO], pause_since[NPRIO], last_pause_rx[NPRIO];
     uint32_t wd_gen[NPRIO];
     uint8_t end_armed;       /* priorities with a pause-expiry event pending */
-    /* ingress side MMU accounting, per priority group */
-    uint64_t ing_reserve[NPRIO], ing_shared[NPRIO], ing_hdrm[NPRIO];
     uint32_t refresh_gen[NPRIO];
-    uint64_t headroom;       /* per lossless priority group */
-    uint64_t kmin, kmax;     /* ECN thresholds */
     /* counters */
-    uint64_t tx_bytes, tx_pkts, max_q_bytes, max_hdrm, max_shared;
     uint64_t xoff_shared_sum; /* shared use of the PG at each XOFF, summed */
-    uint64_t first_tx_t, last_tx_t; /* first serialisation start, last end */
-    uint64_t paused_at_last_tx;     /* paused_ps as of last_tx_t */
-    uint64_t paused_ps, pause_rx, pause_tx, resume_tx, ecn_marked, drops;
-    uint64_t q_changed_t;    /* for the time-weighted occupancy histogram */
+    uint64_t pause_rx, pause_tx, resume_tx, ecn_marked, drops;
     double load;             /* adaptive: EWMA of bytes sent (bytes) */
     uint64_t load_t;
-    /* training traffic (train.c): its data packets queued here, their wire
-     * bytes sent, and the time they sat behind a PFC pause of their class */
-    uint32_t train_q;
+    /* training traffic (train.c): its wire bytes sent, and the time its
+     * packets sat behind a PFC pause of their class */
     uint64_t train_tx_bytes, victim_ps, victim_t;
 };
 
@@ -209,8 +238,9 @@ struct pnet {
     uint8_t dscp_prio[64];
     uint64_t mtu_wire;
     int32_t dwrr_quantum[NPRIO];
-    struct packet *free_pkts;
-    uint64_t pkts_allocated;
+    struct pkt_chunk *free_chunks;
+    uint64_t pkts_allocated;  /* packet slots in all chunks */
+    int oom;                  /* no memory for a chunk: the run stops */
     /* totals */
     uint64_t bytes_sent, bytes_delivered, bytes_dropped;
     uint64_t drops_lossless, drops_lossy, drops_watchdog;
@@ -272,36 +302,68 @@ static inline void victim_note(struct pnet *n, struct port *p)
 unsigned qhist_bucket(uint64_t bytes);
 uint64_t qhist_bucket_floor(unsigned b);
 
-/* Packet free list (slabs come from the arena; never freed one by one). */
-struct packet *pnet_pkt_alloc(struct pnet *n);
-static inline void pnet_pkt_free(struct pnet *n, struct packet *p)
+/* A chunk from the free list (refilled from the arena); NULL when out of
+ * memory (n->oom set). */
+struct pkt_chunk *pnet_chunk_alloc(struct pnet *n);
+static inline void pnet_chunk_free(struct pnet *n, struct pkt_chunk *c)
 {
-    p->next = n->free_pkts;
-    n->free_pkts = p;
+    c->next = n->free_chunks;
+    n->free_chunks = c;
 }
 
-static inline void pktq_push(struct pktq *q, struct packet *p, uint64_t wire)
+/* The head; q must not be empty. */
+static inline struct packet *pktq_head(const struct pktq *q)
 {
-    p->next = NULL;
-    if (q->tail)
-        q->tail->next = p;
-    else
-        q->head = p;
-    q->tail = p;
-    q->bytes += wire;
+    return &q->hc->p[q->hi];
+}
+
+static inline int pktq_push(struct pnet *n, struct pktq *q, const struct packet *p,
+                            uint64_t wire)
+{
+    if (!q->tc || q->ti == PKT_CHUNK) {
+        struct pkt_chunk *c = pnet_chunk_alloc(n);
+        if (!c)
+            return -1;
+        c->next = NULL;
+        if (q->tc)
+            q->tc->next = c;
+        else
+            q->hc = c, q->hi = 0;
+        q->tc = c;
+        q->ti = 0;
+    }
+    q->tc->p[q->ti++] = *p;
     q->len++;
+    q->bytes += wire;
+    return 0;
 }
 
-static inline struct packet *pktq_pop(struct pktq *q, uint64_t wire_of_head)
+/* Removes the head into *out. */
+static inline void pktq_pop(struct pnet *n, struct pktq *q, uint64_t wire_of_head,
+                            struct packet *out)
 {
-    struct packet *p = q->head;
-    q->head = p->next;
-    if (!q->head)
-        q->tail = NULL;
-    q->bytes -= wire_of_head;
+    struct pkt_chunk *c = q->hc;
+    *out = c->p[q->hi++];
     q->len--;
-    return p;
+    q->bytes -= wire_of_head;
+    if (!q->len) {
+        pnet_chunk_free(n, c); /* the only chunk */
+        q->hc = q->tc = NULL;
+    } else if (q->hi == PKT_CHUNK) {
+        q->hc = c->next;
+        q->hi = 0;
+        pnet_chunk_free(n, c);
+    }
 }
+
+/* Runs body with pk pointing at each packet of q, head first (end of run). */
+#define PKTQ_FOR_EACH(q, pk, body)                                                   \
+    for (const struct pkt_chunk *c_ = (q)->hc; c_; c_ = c_->next)                   \
+        for (unsigned i_ = c_ == (q)->hc ? (q)->hi : 0;                              \
+             i_ < (c_ == (q)->tc ? (q)->ti : PKT_CHUNK); i_++) {                     \
+            const struct packet *pk = &c_->p[i_];                                    \
+            body;                                                                    \
+        }
 
 static inline uint64_t pkt_wire(const struct packet *p)
 {
@@ -318,17 +380,30 @@ static inline struct sw *pnet_sw(struct pnet *n, uint32_t node)
     return &n->sws[node - n->topo->first_cleaf];
 }
 
-int pnet_schedule(struct pnet *n, uint64_t t, enum ev_type type, void *obj,
-                  uint32_t arg);
+/* Inline (forced: gcc otherwise keeps one out-of-line copy per file): the
+ * per-packet paths schedule one or two events each. */
+static inline __attribute__((always_inline)) int
+pnet_schedule(struct pnet *n, uint64_t t, enum ev_type type, void *obj, uint32_t arg)
+{
+    if (evq_push(&n->q, t, type, obj, arg) < 0)
+        return -1;
+    if (evq_len(&n->q) > n->max_pending)
+        n->max_pending = evq_len(&n->q);
+    return 0;
+}
 
 /* port.c: egress service and the wire */
-void port_queue(struct pnet *n, struct port *p, struct packet *pk);
+void port_queue(struct pnet *n, struct port *p, const struct packet *pk);
 void port_kick(struct pnet *n, struct port *p);
 void port_wake_at(struct pnet *n, struct port *p, uint64_t t);
 void port_on_tx_done(struct pnet *n, struct port *p);
 void port_on_rx(struct pnet *n, struct port *p);
 void port_on_wake(struct pnet *n, struct port *p, uint32_t gen);
 void port_qhist_flush(struct pnet *n, struct port *p);
+/* The queue to serve among the ready ones (bits of ready); DWRR's walk on
+ * its own (tests compare the two) */
+int port_pick_queue(struct pnet *n, struct port *p, unsigned ready);
+int port_dwrr_walk(struct pnet *n, struct port *p, unsigned ready);
 
 /* telemetry.c: time-series samples, end-of-run link figures and hottest
  * ports, the progress hook */
@@ -367,7 +442,8 @@ void switch_receive(struct pnet *n, uint32_t node, struct port *in,
                     struct packet *pk);
 
 /* nic.c: RoCE endpoints */
-struct packet *nic_pull(struct pnet *n, struct port *p);
+/* The next data packet of the host port p into *out; 0 when none goes now. */
+int nic_pull(struct pnet *n, struct port *p, struct packet *out);
 void nic_receive(struct pnet *n, uint32_t node, struct packet *pk);
 void nic_flow_start(struct pnet *n, struct flow *f);
 void nic_rate_changed(struct pnet *n, struct flow *f);

@@ -2,6 +2,8 @@
  * priority or DWRR, exact serialisation, a pipe of packets in propagation.
  * Host ports send their queued control packets (CNPs) first, then pull data
  * from the NIC's queue pairs. */
+#include <string.h>
+
 #include "pnet.h"
 
 /* Serialisation time, carrying the sub-picosecond remainder so long trains
@@ -53,15 +55,15 @@ void port_qhist_flush(struct pnet *n, struct port *p)
         qhist_note(n, p);
 }
 
-static void start_tx(struct pnet *n, struct port *p, struct packet *pk)
+/* Serialise p->tx, filled in by the caller. */
+static void start_tx(struct pnet *n, struct port *p)
 {
     if (__builtin_expect(n->cap != NULL, 0))
-        capture_packet(n, p, pk);
+        capture_packet(n, p, &p->tx);
     if (!p->tx_pkts && !p->first_tx_t)
         p->first_tx_t = n->now;
-    p->tx = pk;
     p->state = PORT_BUSY;
-    pnet_schedule(n, n->now + ser_time(p, pkt_wire(pk)), EV_TX_DONE, p, 0);
+    pnet_schedule(n, n->now + ser_time(p, pkt_wire(&p->tx)), EV_TX_DONE, p, 0);
 }
 
 void port_wake_at(struct pnet *n, struct port *p, uint64_t t)
@@ -73,38 +75,52 @@ void port_wake_at(struct pnet *n, struct port *p, uint64_t t)
     pnet_schedule(n, t, EV_WAKE, p, ++p->wake_gen);
 }
 
-/* Take the head of queue prio off the port, with its accounting. */
+/* Move the head of queue prio into p->tx, with its accounting. */
 static struct packet *dequeue(struct pnet *n, struct port *p, unsigned prio)
 {
     struct pktq *q = &p->q[prio];
     qhist_note(n, p);
-    uint64_t wire = pkt_wire(q->head);
-    struct packet *pk = pktq_pop(q, wire);
+    uint64_t wire = pkt_wire(pktq_head(q));
+    struct packet *pk = &p->tx;
+    pktq_pop(n, q, wire, pk);
     if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {
         victim_note(n, p);
         p->train_q--;
     }
     p->q_bytes -= wire;
-    if (!q->head)
+    if (!q->len)
         p->qmask &= (uint8_t)~(1u << prio);
-    else
-        __builtin_prefetch(q->head); /* read at the end of this serialisation */
     return pk;
 }
 
-/* Choose the queue to serve among those whose head is ready (bit set in
- * ready): the CNP priority first, then strict priority or DWRR. */
-static int pick_queue(struct pnet *n, struct port *p, unsigned ready)
+/* DWRR when queue i is the only one holding packets: the outcome of the
+ * round-robin walk below without walking it. The walk zeroes the credit of
+ * every empty queue it passes: those from dwrr_next up to i, and, when i
+ * needs a new quantum (one quantum >= one packet), all the others too. */
+static int dwrr_alone(struct pnet *n, struct port *p, unsigned i)
 {
-    unsigned cnp = n->sc->transport.cnp_priority;
-    if (ready & (1u << cnp))
-        return (int)cnp;
-    if (n->sc->fabric.scheduling == SCHED_STRICT)
-        return 31 - __builtin_clz(ready); /* highest priority */
+    int64_t w = (int64_t)pkt_wire(pktq_head(&p->q[i]));
+    unsigned from = p->dwrr_next;
+    if (p->deficit[i] < w) {
+        int64_t d = p->deficit[i] + n->dwrr_quantum[i];
+        memset(p->deficit, 0, sizeof p->deficit);
+        p->deficit[i] = d;
+    } else {
+        for (unsigned j = from; j != i; j = (j + 1) % NPRIO)
+            p->deficit[j] = 0;
+    }
+    p->deficit[i] -= w;
+    p->dwrr_next = (uint8_t)i;
+    return (int)i;
+}
+
+/* DWRR's round-robin walk over the priorities from dwrr_next. */
+static inline int dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
+{
     for (int tries = 0; tries < 2 * NPRIO + 1; tries++) {
         unsigned i = p->dwrr_next;
         if (ready & (1u << i)) {
-            int64_t w = (int64_t)pkt_wire(p->q[i].head);
+            int64_t w = (int64_t)pkt_wire(pktq_head(&p->q[i]));
             if (p->deficit[i] >= w) {
                 p->deficit[i] -= w;
                 return (int)i;
@@ -118,6 +134,30 @@ static int pick_queue(struct pnet *n, struct port *p, unsigned ready)
     return 31 - __builtin_clz(ready);
 }
 
+/* Choose the queue to serve among those whose head is ready (bit set in
+ * ready): the CNP priority first, then strict priority or DWRR. */
+static inline int pick_queue(struct pnet *n, struct port *p, unsigned ready)
+{
+    unsigned cnp = n->sc->transport.cnp_priority;
+    if (ready & (1u << cnp))
+        return (int)cnp;
+    if (n->sc->fabric.scheduling == SCHED_STRICT)
+        return 31 - __builtin_clz(ready); /* highest priority */
+    if (p->qmask == ready && !(ready & (ready - 1)))
+        return dwrr_alone(n, p, (unsigned)__builtin_ctz(ready));
+    return dwrr_walk(n, p, ready);
+}
+
+int port_pick_queue(struct pnet *n, struct port *p, unsigned ready)
+{
+    return pick_queue(n, p, ready);
+}
+
+int port_dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
+{
+    return dwrr_walk(n, p, ready);
+}
+
 void port_kick(struct pnet *n, struct port *p)
 {
     if (p->state != PORT_IDLE)
@@ -127,12 +167,12 @@ void port_kick(struct pnet *n, struct port *p)
         /* control packets (CNPs) first, then data from the queue pairs */
         if (eligible) {
             unsigned prio = 31u - (unsigned)__builtin_clz(eligible);
-            start_tx(n, p, dequeue(n, p, prio));
+            dequeue(n, p, prio);
+            start_tx(n, p);
             return;
         }
-        struct packet *pk = nic_pull(n, p);
-        if (pk)
-            start_tx(n, p, pk);
+        if (nic_pull(n, p, &p->tx))
+            start_tx(n, p);
         return;
     }
     if (!eligible)
@@ -141,7 +181,7 @@ void port_kick(struct pnet *n, struct port *p)
     uint64_t first = UINT64_MAX;
     for (unsigned m = eligible; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
-        uint64_t t = p->q[i].head->t;
+        uint64_t t = pktq_head(&p->q[i])->t;
         if (t <= n->now)
             ready |= 1u << i;
         else if (t < first)
@@ -155,7 +195,7 @@ void port_kick(struct pnet *n, struct port *p)
     struct sw *s = pnet_sw(n, p->node);
     mmu_release(n, s, pk);
     ecn_mark(n, p, pk);
-    start_tx(n, p, pk);
+    start_tx(n, p);
 }
 
 void port_on_wake(struct pnet *n, struct port *p, uint32_t gen)
@@ -168,9 +208,8 @@ void port_on_wake(struct pnet *n, struct port *p, uint32_t gen)
 
 void port_on_tx_done(struct pnet *n, struct port *p)
 {
-    struct packet *pk = p->tx;
+    struct packet *pk = &p->tx;
     uint64_t wire = pkt_wire(pk);
-    p->tx = NULL;
     p->state = PORT_IDLE;
     p->tx_bytes += wire;
     if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow))
@@ -184,8 +223,9 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     for (unsigned m = p->paused; m; m &= m - 1)
         p->paused_at_last_tx += n->now - p->pause_since[__builtin_ctz(m)];
     pk->t = n->now + p->delay_ps;
-    int was_empty = p->pipe.head == NULL;
-    pktq_push(&p->pipe, pk, wire);
+    int was_empty = p->pipe.len == 0;
+    if (pktq_push(n, &p->pipe, pk, wire) < 0)
+        return; /* out of memory: the run stops (n->oom) */
     if (was_empty)
         pnet_schedule(n, pk->t, EV_RX, p, 0);
     port_kick(n, p);
@@ -193,25 +233,27 @@ void port_on_tx_done(struct pnet *n, struct port *p)
 
 void port_on_rx(struct pnet *n, struct port *p)
 {
-    struct packet *pk = pktq_pop(&p->pipe, pkt_wire(p->pipe.head));
-    if (p->pipe.head)
-        pnet_schedule(n, p->pipe.head->t, EV_RX, p, 0);
+    struct packet pk;
+    pktq_pop(n, &p->pipe, pkt_wire(pktq_head(&p->pipe)), &pk);
+    if (p->pipe.len)
+        pnet_schedule(n, pktq_head(&p->pipe)->t, EV_RX, p, 0);
     struct port *in = &n->ports[p->peer];
     if (is_switch_node(n, in->node))
-        switch_receive(n, in->node, in, pk);
+        switch_receive(n, in->node, in, &pk);
     else
-        nic_receive(n, in->node, pk);
+        nic_receive(n, in->node, &pk);
 }
 
-void port_queue(struct pnet *n, struct port *p, struct packet *pk)
+void port_queue(struct pnet *n, struct port *p, const struct packet *pk)
 {
     qhist_note(n, p);
     uint64_t wire = pkt_wire(pk);
+    if (pktq_push(n, &p->q[pk->prio], pk, wire) < 0)
+        return; /* out of memory: the run stops (n->oom) */
     if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {
         victim_note(n, p);
         p->train_q++;
     }
-    pktq_push(&p->q[pk->prio], pk, wire);
     p->qmask |= (uint8_t)(1u << pk->prio);
     p->q_bytes += wire;
     if (p->q_bytes > p->max_q_bytes)

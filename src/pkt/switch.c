@@ -30,7 +30,6 @@ void switch_receive(struct pnet *n, uint32_t node, struct port *in,
         out->drops++;
         if (pk->kind == PK_DATA)
             pnet_drop_bytes(n, pk);
-        pnet_pkt_free(n, pk);
         return;
     }
     pk->prio = n->dscp_prio[pk->dscp & 63];
@@ -39,11 +38,9 @@ void switch_receive(struct pnet *n, uint32_t node, struct port *in,
         out->drops++;
         if (pk->kind == PK_DATA)
             pnet_drop_bytes(n, pk);
-        pnet_pkt_free(n, pk);
         return;
     }
     if (mmu_admit(n, s, in, out, pk) < 0) {
-        pnet_pkt_free(n, pk);
         return;
     }
     pk->t = n->now + s->latency_ps;

@@ -1,0 +1,115 @@
+/* Packet engine internals behind the speed work (issue 15): the packet
+ * rings keep FIFO order through wrap-around and growth, and DWRR's short
+ * cut for a lone queue leaves exactly the state of the full walk. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/core/rng.h"
+#include "../src/pkt/pnet.h"
+#include "harness.h"
+
+/* Pushes and pops interleaved at random on several queues: each returns its
+ * packets in order, byte counts follow, and the chunks in use follow the
+ * packets queued (freed chunks are reused, not one allocated per packet). */
+static void pktq_fifo_in_chunks(void)
+{
+    struct pnet n;
+    memset(&n, 0, sizeof n);
+    arena_init(&n.arena);
+    enum { NQ = 4 };
+    struct pktq q[NQ];
+    memset(q, 0, sizeof q);
+    struct rng r;
+    rng_init(&r, 7, 1);
+    uint32_t in[NQ] = {0}, out[NQ] = {0}, live = 0, max_live = 0;
+    uint64_t bytes[NQ] = {0};
+    int bad = 0;
+    for (int step = 0; step < 400000 && !bad; step++) {
+        unsigned k = (unsigned)rng_below(&r, NQ);
+        /* phases: mostly push, then mostly pop, so queues fill and empty */
+        int push = rng_below(&r, 100) < ((step / 20000) % 2 ? 30u : 70u);
+        if (push) {
+            struct packet pk = {.t = in[k], .psn = in[k], .payload = 64 + in[k] % 4000};
+            CHECK(pktq_push(&n, &q[k], &pk, pkt_wire(&pk)) == 0);
+            bytes[k] += pkt_wire(&pk);
+            in[k]++;
+            live++;
+            max_live = live > max_live ? live : max_live;
+        } else if (q[k].len) {
+            uint64_t w = pkt_wire(pktq_head(&q[k]));
+            struct packet pk;
+            pktq_pop(&n, &q[k], w, &pk);
+            bytes[k] -= w;
+            bad |= pk.psn != out[k] || pk.t != out[k];
+            out[k]++;
+            live--;
+        }
+        bad |= q[k].bytes != bytes[k] || q[k].len != in[k] - out[k];
+        bad |= q[k].len && pktq_head(&q[k])->psn != out[k];
+    }
+    uint32_t walked = 0;
+    for (unsigned k = 0; k < NQ; k++) {
+        uint32_t want = out[k];
+        PKTQ_FOR_EACH(&q[k], pk, bad |= pk->psn != want++; walked++)
+    }
+    CHECKF(!bad, "a queue out of order or miscounted");
+    CHECKF(walked == live, "walked %u of %u packets", walked, live);
+    CHECKF(max_live > 4000, "only %u packets at once", max_live);
+    /* at most a partly filled chunk per queue and one slab beyond the peak */
+    uint64_t limit = max_live + NQ * PKT_CHUNK + 64 * PKT_CHUNK;
+    CHECKF(n.pkts_allocated <= limit, "%llu slots for at most %u packets",
+           (unsigned long long)n.pkts_allocated, max_live);
+    arena_release(&n.arena);
+}
+
+/* port_pick_queue's short cut (one queue holds packets) against DWRR's walk,
+ * from random credits, walk positions and packet sizes: same choice, same
+ * credits, same next position. */
+static void dwrr_lone_queue_matches_walk(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.fabric.scheduling = SCHED_DWRR;
+    sc.transport.cnp_priority = 6;
+    struct pnet n;
+    memset(&n, 0, sizeof n);
+    n.sc = &sc;
+    n.mtu_wire = 4096 + ROCE_OVERHEAD;
+    arena_init(&n.arena);
+    struct rng r;
+    rng_init(&r, 11, 2);
+    int bad = 0, refills = 0;
+    struct port *a = calloc(2, sizeof *a), *b = a + 1;
+    CHECK(a != NULL);
+    for (int k = 0; a && k < 20000 && !bad; k++) {
+        for (int i = 0; i < NPRIO; i++)
+            n.dwrr_quantum[i] = (int32_t)((1 + rng_below(&r, 4)) * n.mtu_wire);
+        unsigned i = (unsigned)rng_below(&r, NPRIO);
+        if (i == sc.transport.cnp_priority)
+            i = 3;
+        memset(a, 0, sizeof *a);
+        struct packet pk = {.payload = (uint32_t)(1 + rng_below(&r, 4096)), .prio = (uint8_t)i};
+        CHECK(pktq_push(&n, &a->q[i], &pk, pkt_wire(&pk)) == 0);
+        a->qmask = (uint8_t)(1u << i);
+        for (int j = 0; j < NPRIO; j++)
+            a->deficit[j] = (int64_t)rng_below(&r, 2 * n.mtu_wire);
+        a->dwrr_next = (uint8_t)rng_below(&r, NPRIO);
+        refills += a->deficit[i] < (int64_t)pkt_wire(&pk);
+        *b = *a;
+        int ca = port_pick_queue(&n, a, 1u << i), cb = port_dwrr_walk(&n, b, 1u << i);
+        bad |= ca != cb || a->dwrr_next != b->dwrr_next ||
+               memcmp(a->deficit, b->deficit, sizeof a->deficit);
+        struct packet out;
+        pktq_pop(&n, &a->q[i], pkt_wire(&pk), &out);
+    }
+    CHECKF(!bad, "DWRR short cut differs from the walk");
+    CHECKF(refills > 1000, "only %d cases needed a new quantum", refills);
+    free(a);
+    arena_release(&n.arena);
+}
+
+SUITE(suite_pktq) = {
+    {"pktq_fifo_in_chunks", pktq_fifo_in_chunks},
+    {"dwrr_lone_queue_matches_walk", dwrr_lone_queue_matches_walk},
+    {0, 0},
+};
