@@ -534,6 +534,20 @@ printf '{"version": 1,\n "hosts": [}\n' >"$tmp/topo/syntax.json"
 expect_error topology_file_syntax "$tmp/topo/syntax.json:2:" run --set "fabric.topology_file=$tmp/topo/syntax.json"
 expect_error topology_out_no_value "--topology-out needs a value" describe --topology-out
 expect_error topology_out_run_only "unknown option '--topology-out'" run --topology-out x.json
+# an imported fabric's own names reach ports.csv, the metrics and the pcap
+# port list ("a->b": names may hold a dash)
+sed 's/"spine\([0-9][0-9]*\)"/"S-\1"/g; s/"stor\([0-9][0-9]*\)"/"nas\1"/g' "$tmp/topo/fab.json" >"$tmp/topo/named.json"
+printf 'fabric:\n  spines: 4\n  topology_file: named.json\ntelemetry:\n  ports: true\n  pcap:\n    ports: "S-1->sleaf0, sleaf0->nas1"\n' \
+    >"$tmp/topo/named.yaml"
+if "$bin" run "$tmp/topo/named.yaml" --quiet --csv-dir "$tmp/topo/ncsv" --metrics "$tmp/topo/n.prom" \
+    --pcap "$tmp/topo/npcap" >/dev/null 2>"$tmp/err" &&
+    grep -q ',S-1->sleaf0,spine_down,' "$tmp/topo/ncsv/ports.csv" &&
+    grep -q 'link="sleaf0->nas1"' "$tmp/topo/n.prom" && ! grep -q 'spine1' "$tmp/topo/ncsv/ports.csv" &&
+    [ -s "$tmp/topo/npcap/S-1-sleaf0.pcap" ] && [ -s "$tmp/topo/npcap/sleaf0-nas1.pcap" ]; then
+    ok topology_names_in_reports
+else
+    bad "topology_names_in_reports: $(head -3 "$tmp/err")"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -12,25 +12,13 @@
 
 const char *capture_node_name(const struct topo *t, uint32_t node, char *buf, unsigned len)
 {
-    if (node < t->first_storage)
-        snprintf(buf, len, "host%u", node);
-    else if (node < t->first_cleaf)
-        snprintf(buf, len, "stor%u", node - t->first_storage);
-    else if (node < t->first_sleaf)
-        snprintf(buf, len, "cleaf%u", node - t->first_cleaf);
-    else if (node < t->first_spine)
-        snprintf(buf, len, "sleaf%u", node - t->first_sleaf);
-    else if (t->tiers != 3 || node < t->first_super)
-        snprintf(buf, len, "spine%u", node - t->first_spine);
-    else
-        snprintf(buf, len, "super%u", node - t->first_super);
-    return buf;
+    return topo_node_name(t, node, buf, len); /* an imported fabric's own names */
 }
 
 /* Does node's name match pat: "spine3" exactly, or "spine*" (any spine)? */
 static int node_match(const struct topo *t, uint32_t node, const char *pat, size_t len)
 {
-    char nm[24];
+    char nm[208]; /* an imported name: up to 200 */
     size_t nl = strlen(capture_node_name(t, node, nm, sizeof nm));
     if (len && pat[len - 1] == '*') {
         size_t w = len - 1;
@@ -60,7 +48,14 @@ static uint32_t parallel_index(const struct topo *t, uint32_t p)
 static int64_t mark_ports(struct ckpt_capture *c, const struct topo *t, const char *s,
                           size_t len, int32_t mark)
 {
-    const char *dash = memchr(s, '-', len);
+    /* "a->b" splits at the arrow (names of an imported fabric may hold a
+     * dash), "a-b" at the first dash */
+    const char *dash = NULL;
+    for (size_t i = 0; i + 1 < len && !dash; i++)
+        if (s[i] == '-' && s[i + 1] == '>')
+            dash = s + i;
+    if (!dash)
+        dash = memchr(s, '-', len);
     if (!dash)
         return 0;
     size_t alen = (size_t)(dash - s);
@@ -117,7 +112,8 @@ static int mark_names(struct ckpt_capture *c, const struct scenario *sc, const s
         if (k == 0)
             return err_set(e, "telemetry.pcap.ports: no port \"%.*s\" in this fabric "
                               "(expected names like spine0-sleaf0, cleaf0-spine1#1, "
-                              "sleaf0-stor0, host0-cleaf0, spine*-sleaf0, comma separated)",
+                              "sleaf0-stor0, host0-cleaf0, spine*-sleaf0, or a->b, comma "
+                              "separated)",
                            (int)(tl < 40 ? tl : 40), s);
         if (k < 0)
             return err_set(e, "telemetry.pcap.ports: port \"%.*s\" named twice",
@@ -164,7 +160,7 @@ int capture_setup(struct ckpt_capture *c, const struct scenario *sc, const struc
         if (c->slot[p] == -1)
             continue;
         struct cap_file *f = &c->files[c->n_files];
-        char a[24], b[24];
+        char a[208], b[208];
         uint32_t par = parallel_index(t, p);
         capture_node_name(t, t->ports[p].node, a, sizeof a);
         capture_node_name(t, t->ports[t->ports[p].peer].node, b, sizeof b);

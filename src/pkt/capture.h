@@ -51,7 +51,7 @@ struct cap_rec {
 };
 
 struct cap_file {
-    char name[64];           /* "spine6-sleaf0" (file name without .pcap) */
+    char name[432];          /* "spine6-sleaf0" (file name without .pcap; names up to 200) */
     uint32_t port;           /* topology port index */
     uint32_t node;           /* its node: frames from it were sent here */
     struct cap_rec *rec;     /* [cap], owned */

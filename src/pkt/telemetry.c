@@ -130,6 +130,7 @@ void telemetry_collect(struct pnet *n, struct results *r)
     s->first_sleaf = t->first_sleaf;
     s->first_spine = t->first_spine;
     s->first_super = t->tiers == 3 ? t->first_super : 0;
+    series_names(s, t); /* out of memory: names by kind and index */
     if (s->n) {
         s->port_node = malloc(t->n_ports * sizeof *s->port_node);
         s->port_peer = malloc(t->n_ports * sizeof *s->port_peer);

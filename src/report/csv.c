@@ -75,7 +75,7 @@ static int write_timeseries(FILE *f, const struct results *r)
 static int write_queues(FILE *f, const struct results *r, struct err *e)
 {
     const struct series *s = &r->series;
-    char lb[64];
+    char lb[SERIES_LINK_MAX];
     fprintf(f, "time_s");
     for (uint32_t j = 0; j < s->n_hot; j++)
         fprintf(f, ",%s_bytes",
@@ -114,7 +114,7 @@ static void pause_row(void *ud, uint32_t port, uint32_t first, uint32_t last)
 {
     struct pause_csv *c = ud;
     const struct series *s = &c->r->series;
-    char lb[64];
+    char lb[SERIES_LINK_MAX];
     uint8_t g = s->port_seg[port];
     fprintf(c->f, "%u,%s,%s,%.9g,%.9g\n", port,
             series_link_label(s, s->port_node[port], s->port_peer[port], lb, sizeof lb),
@@ -139,7 +139,7 @@ static int write_pauses(FILE *f, const struct scenario *sc, const struct results
 static int write_ports(FILE *f, const struct results *r)
 {
     const struct series *s = &r->series;
-    char lb[64];
+    char lb[SERIES_LINK_MAX];
     fprintf(f, "rank,port,link,segment,max_queue_bytes,paused_s\n");
     for (uint32_t j = 0; j < s->n_hot; j++) {
         const struct hot_port *h = &s->hot[j];

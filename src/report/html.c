@@ -141,7 +141,7 @@ static int write_pause_bars(const char *dir, const struct scenario *sc,
     }
     fprintf(tics, "set ytics (");
     for (int i = 0; i < nrows; i++) {
-        char lb[64];
+        char lb[SERIES_LINK_MAX];
         uint32_t p = rows[i].port;
         fprintf(tics, "%s\"%s\" %d", i ? ", " : "",
                 series_link_label(s, s->port_node[p], s->port_peer[p], lb, sizeof lb), i);
@@ -221,7 +221,7 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                    "set ylabel 'queue (MB)'\n plot ",
                 s->n_hot, iv);
         for (uint32_t j = 0; j < s->n_hot; j++) {
-            char lb[64];
+            char lb[SERIES_LINK_MAX];
             fprintf(f, "%s'queues.csv' skip 1 using ($1*1e3):($%u/1e6) lw 1.5 title '%s'",
                     j ? ", " : "", j + 2,
                     series_link_label(s, s->hot[j].node, s->hot[j].peer, lb, sizeof lb));
@@ -500,7 +500,7 @@ static void busiest_links(FILE *o, const struct results *r)
     int nfwd = (int)path_link_sets_shown(r->fabric_tiers, sets) - 1;
     for (int k = 0; k < nfwd; k++) {
         int g = sets[k];
-        char a[32], b[32], c[32], lb[64] = "";
+        char a[32], b[32], c[32], lb[SERIES_LINK_MAX] = "";
         const struct port_result *best = NULL;
         for (uint32_t i = 0; named && i < r->n_ports; i++)
             if ((int)r->ports[i].seg == g && r->ports[i].tx_bytes &&

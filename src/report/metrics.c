@@ -85,7 +85,7 @@ static void port_family(FILE *f, const struct results *r, enum port_field pf,
     family(f, name, t, help);
     for (uint32_t i = 0; i < r->n_ports; i++) {
         const struct port_result *p = &r->ports[i];
-        char a[24], b[24], link[56], num[16];
+        char a[SERIES_NAME_MAX], b[SERIES_NAME_MAX], link[SERIES_LINK_MAX], num[16];
         uint32_t peer_node = p->peer < r->n_ports ? r->ports[p->peer].node : p->node;
         snprintf(link, sizeof link, "%s->%s", series_node_name(s, p->node, a, sizeof a),
                  series_node_name(s, peer_node, b, sizeof b));

@@ -1,6 +1,8 @@
 /* Telemetry time series: storage that grows geometrically, port names. */
 #include "series.h"
 
+#include "../topo/topo.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,8 @@ void series_release(struct series *s)
     free(s->port_node);
     free(s->port_peer);
     free(s->port_seg);
+    free(s->names);
+    free(s->name_off);
     memset(s, 0, sizeof *s);
 }
 
@@ -98,10 +102,39 @@ int series_pause_runs(const struct series *s, series_run_fn *fn, void *ud)
     return 0;
 }
 
+int series_names(struct series *s, const struct topo *t)
+{
+    if (!t->names)
+        return 0;
+    size_t total = 0;
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        total += strlen(t->names[i]) + 1;
+    s->names = malloc(total);
+    s->name_off = malloc((size_t)t->n_nodes * sizeof *s->name_off);
+    if (!s->names || !s->name_off || total > UINT32_MAX) {
+        free(s->names);
+        free(s->name_off);
+        s->names = NULL;
+        s->name_off = NULL;
+        return -1;
+    }
+    size_t at = 0;
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        size_t l = strlen(t->names[i]) + 1;
+        s->name_off[i] = (uint32_t)at;
+        memcpy(s->names + at, t->names[i], l);
+        at += l;
+    }
+    s->n_names = t->n_nodes;
+    return 0;
+}
+
 const char *series_node_name(const struct series *s, uint32_t node, char *buf,
                              unsigned len)
 {
-    if (node < s->first_storage)
+    if (s->names && node < s->n_names)
+        snprintf(buf, len, "%s", s->names + s->name_off[node]);
+    else if (node < s->first_storage)
         snprintf(buf, len, "host%u", node);
     else if (node < s->first_cleaf)
         snprintf(buf, len, "stor%u", node - s->first_storage);
@@ -119,7 +152,7 @@ const char *series_node_name(const struct series *s, uint32_t node, char *buf,
 const char *series_link_label(const struct series *s, uint32_t node, uint32_t peer,
                               char *buf, unsigned len)
 {
-    char a[24], b[24];
+    char a[SERIES_NAME_MAX], b[SERIES_NAME_MAX];
     snprintf(buf, len, "%s->%s", series_node_name(s, node, a, sizeof a),
              series_node_name(s, peer, b, sizeof b));
     return buf;

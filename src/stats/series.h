@@ -94,6 +94,10 @@ struct series {
     uint32_t first_super;  /* three tiers; 0 = none */
     uint32_t *port_node, *port_peer; /* [n_ports] with samples: the nodes at
                                       * each end of the port's link, owned */
+    /* an imported fabric's node names (fabric.topology_file), owned; NULL:
+     * names by kind and index */
+    char *names;
+    uint32_t *name_off, n_names;
     uint8_t *port_seg;
     /* the hottest ports by peak queue, hottest first */
     uint32_t n_hot;
@@ -114,7 +118,16 @@ void series_release(struct series *s);
 typedef void series_run_fn(void *ud, uint32_t port, uint32_t first, uint32_t last);
 int series_pause_runs(const struct series *s, series_run_fn *fn, void *ud);
 
-/* "cleaf3", "spine0", "host12", "stor2" for a node id. */
+/* Longest node name (an imported fabric's are 1 to 200 characters) and
+ * link label ("a->b"), each with its terminator. */
+#define SERIES_NAME_MAX 201
+#define SERIES_LINK_MAX (2 * SERIES_NAME_MAX + 2)
+
+/* Copy t's node names (none for a built fabric). 0, or -1 out of memory. */
+struct topo;
+int series_names(struct series *s, const struct topo *t);
+/* "cleaf3", "spine0", "host12", "stor2" for a node id, or its name in an
+ * imported fabric. */
 const char *series_node_name(const struct series *s, uint32_t node, char *buf,
                              unsigned len);
 /* "cleaf3->spine0": the link from node to peer. */
