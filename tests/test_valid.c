@@ -262,7 +262,7 @@ static const struct bad_case bad_cases[] = {
     {"storage:\n  stuck_nodes: 5\n  ingest_buffer: 2MB\n",
      "bad.yaml:7:16: storage.stuck_nodes: 5 is more than the 4 storage nodes"},
     {"storage:\n  drain_rate: 100Gbps\n  ingest_buffer: 100KB\n",
-     "bad.yaml:8:18: storage.ingest_buffer: must hold the PFC headroom of its link plus two "
+     "bad.yaml:8:18: storage.ingest_buffer: must hold the PFC headroom of its links plus two "
      "MTUs, at least ~"},
     {"storage:\n  max_outstanding: 1\n  request_size: 1KB\n",
      "bad.yaml:7:20: storage.max_outstanding: the window (1000 B) must hold one packet "

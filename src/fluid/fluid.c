@@ -663,9 +663,13 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
     }
     for (uint32_t l = 0; !congest && l < t->n_ports; l++)
         congest = !t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL);
-    for (uint32_t j = 0; !congest && sc->storage.ingest_buffer && j < t->n_storage; j++) {
-        double in = offered[t->nodes[t->first_storage + j].leaf_port];
-        congest = in > 0 && (j < sc->storage.stuck_nodes ||
+    /* a node's back end: what all its NICs offer */
+    uint32_t sk = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
+    for (uint32_t j = 0; !congest && sc->storage.ingest_buffer && j < t->n_storage; j += sk) {
+        double in = 0;
+        for (uint32_t q = j; q < j + sk && q < t->n_storage; q++)
+            in += offered[t->nodes[t->first_storage + q].leaf_port];
+        congest = in > 0 && (j / sk < sc->storage.stuck_nodes ||
                              (sc->storage.drain_bps && in > (double)sc->storage.drain_bps));
     }
     free(offered);
@@ -775,9 +779,12 @@ static int setup_stores(struct fnet *n, uint32_t *nv, struct err *e)
     n->st = arena_calloc(&n->arena, t->n_storage, sizeof *n->st);
     if (!n->st)
         return err_set(e, "out of memory setting up the fluid engine");
-    for (uint32_t j = 0; j < t->n_storage; j++) {
+    /* one back end a storage node: the entry of its first NIC's endpoint
+     * (workload_store_owner); the others stay unused */
+    uint32_t k = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
+    for (uint32_t j = 0; j < t->n_storage; j += k) {
         struct fstore *s = &n->st[j];
-        int stuck = j < sc->storage.stuck_nodes;
+        int stuck = j / k < sc->storage.stuck_nodes;
         s->drain_bps = stuck ? 0 : (double)sc->storage.drain_bps;
         s->buffered = stuck || sc->storage.drain_bps;
         s->vlink = s->buffered && sc->storage.ingest_buffer ? t->n_ports + (*nv)++ : UINT32_MAX;
@@ -882,19 +889,20 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             if (t->ports[path[j]].bps < pace)
                 pace = t->ports[path[j]].bps;
         f->lat = flow_latency_ps(t, sc, path, k, x->bytes, pace);
-        int buffered = ns && x->dst >= t->first_storage && x->dst < t->first_cleaf &&
-                       n->st[x->dst - t->first_storage].buffered;
+        int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
+        uint32_t sj = to_store ? workload_store_owner(t, sc, x->dst) - t->first_storage : 0;
+        int buffered = ns && to_store && n->st[sj].buffered;
         uint64_t bl = bound_latency_ps(t, sc, &hd, x, path, k, f->wire, pace, buffered);
         f->lat = bl > f->lat ? bl : f->lat;
-        if (ns && x->dst >= t->first_storage && x->dst < t->first_cleaf) {
-            struct fstore *s = &n->st[x->dst - t->first_storage];
+        if (ns && to_store) {
+            struct fstore *s = &n->st[sj];
             s->ratio += (double)x->bytes; /* payload now, divided below */
-            wire_to[x->dst - t->first_storage] += (double)f->wire;
+            wire_to[sj] += (double)f->wire;
             if (s->vlink != UINT32_MAX && lset_add(&one, s->vlink, 1.0) < 0)
                 goto oom;
         }
         if (rd != UINT32_MAX && x->src >= t->first_storage && x->src < t->first_cleaf) {
-            uint32_t j = x->src - t->first_storage;
+            uint32_t j = workload_store_owner(t, sc, x->src) - t->first_storage;
             rd_pay[j] += (double)x->bytes;
             rd_wire[j] += (double)f->wire;
             if (lset_add(&one, rd + j, 1.0) < 0)
@@ -1053,7 +1061,7 @@ static void flow_done(struct fnet *n, uint32_t i)
     f->done = n->now + f->lat;
     if (n->st && x->dst >= n->t->first_storage && x->dst < n->t->first_cleaf) {
         /* a FIFO back end writes its last byte once all before it are */
-        struct fstore *s = &n->st[x->dst - n->t->first_storage];
+        struct fstore *s = &n->st[workload_store_owner(n->t, n->sc, x->dst) - n->t->first_storage];
         store_settle(n, s);
         uint64_t wait = !s->buffered ? 0
                       : s->drain_bps > 0 ? after(0, s->level, s->drain_bps) : UINT64_MAX;
@@ -1131,8 +1139,15 @@ static void apply_rates(struct fnet *n, struct mm *m)
             fsample_seg(&n->fs, t->ports[l].seg, m->links[l].load - load);
         if (n->st && l < t->n_ports && t->ports[l].seg == PATH_STORAGE_NIC) {
             uint32_t node = t->ports[t->ports[l].peer].node;
-            if (node >= t->first_storage && node < t->first_cleaf)
-                store_rates(n, node - t->first_storage, m->links[l].load);
+            if (node >= t->first_storage && node < t->first_cleaf) {
+                /* its node's back end takes what all the node's NICs bring */
+                uint32_t o = workload_store_owner(t, n->sc, node);
+                uint32_t nk = n->sc->storage.nics_per_node > 1 ? n->sc->storage.nics_per_node : 1;
+                double in = 0;
+                for (uint32_t q = o; q < o + nk && q < t->first_cleaf; q++)
+                    in += m->links[t->nodes[q].leaf_port].load;
+                store_rates(n, o - t->first_storage, in);
+            }
         }
     }
 }

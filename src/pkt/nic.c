@@ -9,6 +9,23 @@
 #include "../core/units.h"
 #include "pnet.h"
 
+/* A storage endpoint's back end: its node's first NIC holds the one ingest
+ * buffer, drain and read side of all the node's NICs. */
+static struct nic *backend(struct pnet *n, uint32_t node)
+{
+    const struct topo *t = n->topo;
+    if (node < t->first_storage || node >= t->first_cleaf)
+        return &n->nics[node];
+    return &n->nics[workload_store_owner(t, n->sc, node)];
+}
+
+/* The NICs of the storage node whose first NIC's endpoint is owner. */
+static uint32_t backend_nics(const struct pnet *n, uint32_t owner)
+{
+    uint32_t k = n->sc->storage.nics_per_node > 1 ? n->sc->storage.nics_per_node : 1;
+    return owner + k <= n->topo->first_cleaf ? k : n->topo->first_cleaf - owner;
+}
+
 static void ring_insert(struct flow **rr, struct flow *f)
 {
     if (!*rr) {
@@ -53,8 +70,9 @@ void nic_flow_start(struct pnet *n, struct flow *f)
     f->min_rate = (double)p->bps;
     n->tp->start(n, f);
     struct nic *nic = &n->nics[f->src];
-    if (n->read_bps && !nic->rr && nic->read_t < n->now)
-        nic->read_t = n->now; /* an idle back end starts reading now */
+    struct nic *be = backend(n, f->src);
+    if (n->read_bps && !nic->rr && be->read_t < n->now)
+        be->read_t = n->now; /* an idle back end starts reading now */
     ring_insert(ring_of(n, nic, f), f);
     if (p->state == PORT_IDLE)
         port_kick(n, p);
@@ -119,7 +137,7 @@ static int pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flo
     if (n->read_bps && p->node >= n->topo->first_storage && p->node < n->topo->first_cleaf &&
         f->sent >= f->max_sent) {
         uint64_t left = f->bytes - f->sent, mtu = n->sc->fabric.mtu;
-        read_t = nic->read_t + units_ser_ps(left < mtu ? left : mtu, n->read_bps);
+        read_t = backend(n, p->node)->read_t + units_ser_ps(left < mtu ? left : mtu, n->read_bps);
         if (read_t > n->now) {
             if (read_t < *soonest)
                 *soonest = read_t;
@@ -128,7 +146,7 @@ static int pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flo
     }
     make_data(n, f, pk);
     if (read_t)
-        nic->read_t = read_t;
+        backend(n, p->node)->read_t = read_t;
     if (f->max_sent == 0) {
         f->first_tx_ps = n->now;
         if (n->now < n->first_tx_ps)
@@ -249,14 +267,19 @@ void nic_on_drain(struct pnet *n, struct nic *s, uint32_t gen)
 {
     if (gen != s->drain_gen)
         return;
-    uint32_t node = (uint32_t)(s - n->nics);
-    struct port *p = &n->ports[n->topo->nodes[node].first_port];
-    if (!p->xoff)
+    uint32_t node = (uint32_t)(s - n->nics), k = backend_nics(n, node);
+    unsigned paused = 0;
+    for (uint32_t q = node; q < node + k; q++)
+        paused |= n->ports[n->topo->nodes[q].first_port].xoff;
+    if (!paused)
         return;
     drain(n, s);
-    if (s->level <= s->xon) {
-        for (unsigned m = p->xoff; m; m &= m - 1)
-            pfc_send(n, p, (unsigned)__builtin_ctz(m), 0);
+    if (s->level <= s->xon) { /* resume every NIC of the node */
+        for (uint32_t q = node; q < node + k; q++) {
+            struct port *p = &n->ports[n->topo->nodes[q].first_port];
+            for (unsigned m = p->xoff; m; m &= m - 1)
+                pfc_send(n, p, (unsigned)__builtin_ctz(m), 0);
+        }
     } else {
         arm_drain(n, node, s);
     }
@@ -272,15 +295,21 @@ int nic_setup(struct pnet *n, struct err *e)
     (void)e;
     n->window = (uint64_t)sc->storage.max_outstanding * sc->storage.request_size;
     n->read_bps = n->w->restore ? sc->restore.read_bps : 0;
-    for (uint32_t i = n->topo->first_storage; i < n->topo->first_cleaf; i++) {
+    /* one back end a storage node, at its first NIC (backend()) */
+    uint32_t k = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
+    for (uint32_t i = n->topo->first_storage; i < n->topo->first_cleaf; i += k) {
         struct nic *s = &n->nics[i];
-        int stuck = i - n->topo->first_storage < sc->storage.stuck_nodes;
+        int stuck = (i - n->topo->first_storage) / k < sc->storage.stuck_nodes;
         s->drain_bps = stuck ? 0 : sc->storage.drain_bps;
         s->buffered = stuck || sc->storage.drain_bps;
         if (!s->buffered || !cap)
             continue;
-        const struct port *p = &n->ports[n->topo->nodes[i].first_port];
-        uint64_t h = mmu_headroom(sc, p->bps, p->delay_ps);
+        /* room for what is on the wire of each of its NICs when it pauses */
+        uint64_t h = 0;
+        for (uint32_t q = i; q < i + backend_nics(n, i); q++) {
+            const struct port *p = &n->ports[n->topo->nodes[q].first_port];
+            h += mmu_headroom(sc, p->bps, p->delay_ps);
+        }
         n->nics[i].xoff = cap - h;
         n->nics[i].xon = n->nics[i].xoff > 2 * n->mtu_wire ? n->nics[i].xoff - 2 * n->mtu_wire : 0;
     }
@@ -441,7 +470,7 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         return;
     }
     uint64_t done_at = n->now;
-    struct nic *s = &n->nics[node];
+    struct nic *s = backend(n, node);
     if (s->buffered) {
         drain(n, s);
         uint64_t cap = n->sc->storage.ingest_buffer;
@@ -456,12 +485,19 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
          * stuck node never writes it */
         uint64_t wait = s->drain_bps ? units_ser_ps(s->level, s->drain_bps) : UINT64_MAX;
         done_at = wait < UINT64_MAX - n->now ? n->now + wait : UINT64_MAX;
-        struct port *p = &n->ports[n->topo->nodes[node].first_port];
         unsigned prio = pk->prio;
-        if (cap && ((n->lossless >> prio) & 1) && !(p->xoff & (1u << prio)) &&
-            s->level >= s->xoff) {
-            pfc_send(n, p, prio, 1);
-            arm_drain(n, node, s);
+        if (cap && ((n->lossless >> prio) & 1) && s->level >= s->xoff) {
+            /* the node's buffer is full: pause every NIC of it */
+            uint32_t o = (uint32_t)(s - n->nics), sent = 0;
+            for (uint32_t q = o; q < o + backend_nics(n, o); q++) {
+                struct port *p = &n->ports[n->topo->nodes[q].first_port];
+                if (!(p->xoff & (1u << prio))) {
+                    pfc_send(n, p, prio, 1);
+                    sent++;
+                }
+            }
+            if (sent)
+                arm_drain(n, o, s);
         }
     }
     f->recv += pk->payload;

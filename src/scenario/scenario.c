@@ -1221,19 +1221,13 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
                                  PRIu32 ") a multiple of fabric.hosts_per_leaf (%" PRIu32 ")",
                                  sc->cluster.nodes, sc->fabric.hosts_per_leaf);
     }
-    /* the back end is modelled per storage port; with several NICs a node
-     * would get one per NIC, not the one it has */
-    if (sc->storage.nics_per_node > 1 &&
-        (sc->storage.drain_bps || sc->storage.stuck_nodes || sc->restore.read_bps))
-        return scenario_fail(sc, e, "storage.nics_per_node",
-                             "%" PRIu32 " NICs per storage node cannot be combined with a "
-                             "modelled back end yet (storage.drain_rate, storage.stuck_nodes, "
-                             "restore.read_rate): leave them 0", sc->storage.nics_per_node);
     if (cap && (sc->storage.stuck_nodes || sc->storage.drain_bps)) {
-        uint64_t h = mmu_headroom(sc, sc->storage.nic_bps, sc->fabric.link_delay_ps);
+        /* one buffer a node: what is on the wire of each of its NICs */
+        uint64_t h = mmu_headroom(sc, sc->storage.nic_bps, sc->fabric.link_delay_ps) *
+                     (sc->storage.nics_per_node ? sc->storage.nics_per_node : 1);
         if (cap < h + 2 * wire)
             return scenario_fail(sc, e, "storage.ingest_buffer",
-                                 "must hold the PFC headroom of its link plus two MTUs, "
+                                 "must hold the PFC headroom of its links plus two MTUs, "
                                  "at least %" PRIu64 " B", h + 2 * wire);
     }
     return 0;

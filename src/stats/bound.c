@@ -268,9 +268,14 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         base = pt.tail[0] < base ? pt.tail[0] : base;
         res_add(&nic[x->src], wb, off, pt.tail[0]);
         res_add(&nic[x->dst], wb, sat_add(off, pt.head[k]), pt.tail[k]);
-        res_add(&drain[x->dst], x->bytes, sat_add(off, pt.arrive), 0);
+        /* one back end a storage node, whichever of its NICs a byte takes */
+        int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
+        int from_store = x->src >= t->first_storage && x->src < t->first_cleaf;
+        res_add(&drain[to_store ? workload_store_owner(t, sc, x->dst) : x->dst], x->bytes,
+                sat_add(off, pt.arrive), 0);
         /* restore: the source's back end reads every byte before it leaves */
-        res_add(&drain[x->src], x->bytes, off, pt.tail[0]);
+        res_add(&drain[from_store ? workload_store_owner(t, sc, x->src) : x->src], x->bytes, off,
+                pt.tail[0]);
         if (t->nodes[x->src].leaf != t->nodes[x->dst].leaf) {
             uint32_t sl = topo_leaf_index(t, t->nodes[x->src].leaf);
             uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);

@@ -165,9 +165,10 @@ void segments_compute(struct results *r, const struct topo *t,
     uint64_t be_bps = w->restore ? sc->restore.read_bps : sc->storage.drain_bps;
     if (be_bps) {
         b->applies = 1;
-        b->elements = t->n_storage;
+        uint32_t k = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
+        b->elements = t->n_storage / k; /* one a node, whatever its NICs */
         b->elem_bps = (double)be_bps;
-        b->cap_bps = b->elem_bps * t->n_storage;
+        b->cap_bps = b->elem_bps * b->elements;
         for (uint32_t i = 0; i < w->n; i++)
             b->bytes += (double)w->xfers[i].bytes;
         b->need_s = r->bound_term_s[PATH_BACKEND];

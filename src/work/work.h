@@ -84,6 +84,16 @@ static inline uint32_t workload_path(const struct workload *w, const struct topo
  * nics_per_node ports per compute leaf). Identity for one NIC per node. */
 void workload_fabric(const struct scenario *sc, struct scenario *fab);
 
+/* The storage node of endpoint ep, as its first NIC's endpoint: a node's
+ * storage.nics_per_node NICs are consecutive endpoints and share its one
+ * back end (ingest buffer, drain, read side). ep must be a storage endpoint. */
+static inline uint32_t workload_store_owner(const struct topo *t, const struct scenario *sc,
+                                            uint32_t ep)
+{
+    uint32_t k = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
+    return t->first_storage + (ep - t->first_storage) / k * k;
+}
+
 /* Topology host of NIC `nic` of compute node `node`. With fabric.rails R,
  * a rail group of hosts_per_leaf nodes owns R leaves of hosts_per_leaf x
  * nics / R ports, NIC i on the group's leaf i mod R (validated: R divides
