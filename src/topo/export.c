@@ -50,16 +50,22 @@ void topo__link_name(const struct topo *t, uint32_t p, char *buf, size_t len)
 static void failed_order(const struct topo *t, uint32_t *order)
 {
     const char *s = t->failed_names;
-    uint32_t n = 0;
-    while (*s) {
+    uint32_t n = 0, nf = 0;
+    /* the list holds a few names (256 bytes): scan the failed links, not every port */
+    uint32_t *fp = malloc((t->n_failed ? t->n_failed : 1) * sizeof *fp);
+    for (uint32_t p = 0; fp && p < t->n_ports && nf < t->n_failed; p++)
+        if (t->ports[p].failed && t->ports[p].peer > p)
+            fp[nf++] = p;
+    while (fp && *s) {
         const char *end = strstr(s, ", ");
         size_t step = end ? (size_t)(end - s) + 2 : strlen(s), len = end ? step - 2 : step;
         while (len >= 3 && !strncmp(s + len - 3, "...", 3))
             len -= 3; /* the list was cut after this name */
         n++;
-        for (uint32_t p = 0; p < t->n_ports; p++) {
+        for (uint32_t i = 0; i < nf; i++) {
             char nm[160];
-            if (!t->ports[p].failed || t->ports[p].peer < p || order[p])
+            uint32_t p = fp[i];
+            if (order[p])
                 continue;
             topo__link_name(t, p, nm, sizeof nm);
             if (strlen(nm) == len && !strncmp(nm, s, len)) {
@@ -69,6 +75,7 @@ static void failed_order(const struct topo *t, uint32_t *order)
         }
         s += step;
     }
+    free(fp);
 }
 
 /* s as a JSON string: names from an imported file may hold quotes. */
