@@ -34,18 +34,23 @@ int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *
         cap[s] = 0;
     }
     dd[l] = 0;
-    for (int tier = 1; tier <= 2; tier++) /* down: spines, then super-spines */
-        for (uint32_t s = 0; s < nsw; s++) {
-            if (sw_tier(t, s) != tier)
-                continue;
-            const struct tnode *n = &t->nodes[t->first_cleaf + s];
-            for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
-                uint32_t ps = t->ports[t->ports[p].peer].node - t->first_cleaf;
-                if (!t->ports[p].failed && sw_tier(t, ps) == tier - 1 && dd[ps] != inf &&
-                    dd[ps] + 1 < dd[s])
-                    dd[s] = dd[ps] + 1;
-            }
+    /* down: the spines with a working link to l at 1, the super-spines
+     * with one to those at 2; found from l up (links join adjacent tiers
+     * only), not by scanning every switch */
+    const struct tnode *ln = &t->nodes[t->first_cleaf + l];
+    for (uint32_t p = ln->first_port; p < ln->first_port + ln->nports; p++) {
+        uint32_t peer = t->ports[t->ports[p].peer].node;
+        if (!topo__is_switch(t, peer) || t->ports[p].failed || dd[peer - t->first_cleaf] != inf)
+            continue;
+        uint32_t g = peer - t->first_cleaf;
+        dd[g] = 1;
+        const struct tnode *gn = &t->nodes[peer];
+        for (uint32_t q = gn->first_port; q < gn->first_port + gn->nports; q++) {
+            uint32_t u = t->ports[t->ports[q].peer].node - t->first_cleaf;
+            if (!t->ports[q].failed && sw_tier(t, u) == 2)
+                dd[u] = 2;
         }
+    }
     for (int tier = 2; tier >= 0; tier--) /* up and down: from the top */
         for (uint32_t s = 0; s < nsw; s++) {
             if (sw_tier(t, s) != tier)

@@ -3,6 +3,7 @@
  * can edit the file with a text editor and diff two fabrics. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/units.h"
@@ -25,6 +26,56 @@ const char *topo_node_name(const struct topo *t, uint32_t node, char *buf, size_
     else
         snprintf(buf, len, "super%u", node - t->first_super);
     return buf;
+}
+
+void topo__link_name(const struct topo *t, uint32_t p, char *buf, size_t len)
+{
+    uint32_t a = t->ports[p].node, b = t->ports[t->ports[p].peer].node, j = 0, par = 0;
+    const struct tnode *x = &t->nodes[a];
+    for (uint32_t q = x->first_port; q < x->first_port + x->nports; q++)
+        if (t->ports[t->ports[q].peer].node == b) {
+            j = q < p ? j + 1 : j;
+            par++;
+        }
+    char na[256], nb[256];
+    int w = snprintf(buf, len, "%.70s-%.70s", topo_node_name(t, a, na, sizeof na),
+                     topo_node_name(t, b, nb, sizeof nb));
+    if (par > 1 && w > 0 && (size_t)w < len)
+        snprintf(buf + w, len - (size_t)w, "#%u", j);
+}
+
+/* Each failed link's place in t->failed_names (1-based, into order[port]),
+ * so an import lists them in the same order. Names past the list's
+ * truncation keep 0 ("failed": true, listed after). */
+static void failed_order(const struct topo *t, uint32_t *order)
+{
+    const char *s = t->failed_names;
+    uint32_t n = 0, nf = 0;
+    /* the list holds a few names (256 bytes): scan the failed links, not every port */
+    uint32_t *fp = malloc((t->n_failed ? t->n_failed : 1) * sizeof *fp);
+    for (uint32_t p = 0; fp && p < t->n_ports && nf < t->n_failed; p++)
+        if (t->ports[p].failed && t->ports[p].peer > p)
+            fp[nf++] = p;
+    while (fp && *s) {
+        const char *end = strstr(s, ", ");
+        size_t step = end ? (size_t)(end - s) + 2 : strlen(s), len = end ? step - 2 : step;
+        while (len >= 3 && !strncmp(s + len - 3, "...", 3))
+            len -= 3; /* the list was cut after this name */
+        n++;
+        for (uint32_t i = 0; i < nf; i++) {
+            char nm[160];
+            uint32_t p = fp[i];
+            if (order[p])
+                continue;
+            topo__link_name(t, p, nm, sizeof nm);
+            if (strlen(nm) == len && !strncmp(nm, s, len)) {
+                order[p] = n;
+                break;
+            }
+        }
+        s += step;
+    }
+    free(fp);
 }
 
 /* s as a JSON string: names from an imported file may hold quotes. */
@@ -82,6 +133,9 @@ int topo_export(const struct topo *t, const struct scenario *sc, const char *pat
         fprintf(f, "}%s\n", n + 1 < t->n_nodes ? "," : "");
     }
     fputs("  ],\n  \"links\": [\n", f);
+    uint32_t *order = t->n_failed ? calloc(t->n_ports, sizeof *order) : NULL;
+    if (order)
+        failed_order(t, order);
     int first = 1;
     for (uint32_t p = 0; p < t->n_ports; p++) {
         const struct tport *pt = &t->ports[p];
@@ -92,10 +146,14 @@ int topo_export(const struct topo *t, const struct scenario *sc, const char *pat
         put_str(f, topo_node_name(t, pt->node, nm, sizeof nm));
         fputs(", \"b\": ", f);
         put_str(f, topo_node_name(t, t->ports[pt->peer].node, nm, sizeof nm));
-        fprintf(f, ", \"speed\": \"%s\", \"delay\": \"%s\", \"failed\": %s}",
-                units_fmt_rate(pt->bps, a, sizeof a), units_fmt_time(pt->delay_ps, b, sizeof b),
-                pt->failed ? "true" : "false");
+        fprintf(f, ", \"speed\": \"%s\", \"delay\": \"%s\", \"failed\": ",
+                units_fmt_rate(pt->bps, a, sizeof a), units_fmt_time(pt->delay_ps, b, sizeof b));
+        if (order && order[p])
+            fprintf(f, "%u}", order[p]); /* down, listed order[p]-th */
+        else
+            fprintf(f, "%s}", pt->failed ? "true" : "false");
     }
+    free(order);
     fputs("\n  ]\n}\n", f);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)

@@ -43,7 +43,8 @@ struct elem {
 struct ilink {
     uint32_t a, b;  /* elements, a on the lower tier */
     uint64_t bps, delay;
-    int failed;
+    uint32_t failed;  /* 0 up; else down, listed by this (true: UINT32_MAX, last) */
+    uint32_t pa;      /* a's port */
 };
 
 /* Where a value of a YAML file began (JSON files have none). */
@@ -261,9 +262,14 @@ static int read_links(struct imp *m, json_t *links, const struct scenario *sc)
         if (dl && quantity(m, dl, 0, 0, MAX_DELAY, what, &l->delay) < 0)
             return -1;
         json_t *f = json_object_get(o, "failed");
-        if (f && !json_is_boolean(f))
-            return fail(m, o, "%s: failed: expected true or false", what);
-        l->failed = f && json_is_true(f);
+        if (f && !json_is_boolean(f) &&
+            !(json_is_integer(f) && json_integer_value(f) >= 1 &&
+              json_integer_value(f) < UINT32_MAX))
+            return fail(m, o, "%s: failed: expected true, false or the link's place (1, 2, "
+                              "...) among the failed links", what);
+        l->failed = !f || json_is_false(f) ? 0
+                    : json_is_true(f)      ? UINT32_MAX
+                                           : (uint32_t)json_integer_value(f);
         if (l->failed && ta == 0)
             return fail(m, o, "%s: failed: a %s's only link cannot fail (remove the %s instead)",
                         what, kind_word[m->el[a].kind], kind_word[m->el[a].kind]);
@@ -471,6 +477,12 @@ out:
     return rc;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* Ports, links, failed links and the fabric's figures from the elements
  * (node ids set) and links. */
 static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
@@ -500,7 +512,7 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
     for (uint32_t i = 0; i < m->n_ln; i++) {
         const struct ilink *l = &m->ln[i];
         uint32_t na = m->el[l->a].node, nb = m->el[l->b].node;
-        uint32_t pa = cur[na]++, pb = cur[nb]++;
+        uint32_t pa = m->ln[i].pa = cur[na]++, pb = cur[nb]++;
         enum path_seg ab, ba;
         const struct tnode *x = &t->nodes[na];
         if (x->kind == NODE_HOST || x->kind == NODE_STORAGE) {
@@ -538,26 +550,25 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
         for (uint32_t q = nd->first_port; q < nd->first_port + nd->nports; q++)
             cnt[t->ports[t->ports[q].peer].node] = 0;
     }
-    for (uint32_t i = 0; i < m->n_ln; i++) {
-        if (!m->ln[i].failed)
-            continue;
-        uint32_t na = m->el[m->ln[i].a].node, nb = m->el[m->ln[i].b].node;
-        const struct tnode *x = &t->nodes[na];
-        uint32_t pa = UINT32_MAX, j = 0, par = 0;
-        /* link i is the (j+1)-th of node a's links to b: its ports in order */
-        for (uint32_t k = 0, seen = 0; k <= i; k++)
-            if (m->el[m->ln[k].a].node == na && m->el[m->ln[k].b].node == nb)
-                j = seen++;
-        for (uint32_t q = x->first_port; q < x->first_port + x->nports; q++)
-            if (t->ports[t->ports[q].peer].node == nb && par++ == j)
-                pa = q;
+    free(cnt);
+    /* failed links: by their place ("failed": n), then the others in file order */
+    uint32_t nf = 0;
+    uint64_t *fl = malloc((m->n_ln ? m->n_ln : 1) * sizeof *fl); /* place << 32 | link */
+    if (!fl) {
+        rc = err_set(m->e, "out of memory reading '%s'", m->path);
+        goto out;
+    }
+    for (uint32_t i = 0; i < m->n_ln; i++)
+        if (m->ln[i].failed)
+            fl[nf++] = (uint64_t)m->ln[i].failed << 32 | i;
+    qsort(fl, nf, sizeof *fl, cmp_u64);
+    for (uint32_t i = 0; i < nf; i++) {
         char name[160];
-        int w = snprintf(name, sizeof name, "%.70s-%.70s", t->names[na], t->names[nb]);
-        if (par > 1 && w > 0)
-            snprintf(name + w, sizeof name - (size_t)w, "#%u", j);
+        uint32_t pa = m->ln[(uint32_t)fl[i]].pa;
+        topo__link_name(t, pa, name, sizeof name);
         topo__fail(t, pa, name);
     }
-    free(cnt);
+    free(fl);
     /* oversubscription: the most loaded leaf of each side, and a compute
      * pod's spines (links to compute leaves over links up), as built */
     for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {

@@ -53,6 +53,9 @@ int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *
 /* Topology files (export.c, import.c). */
 #define TOPO_FILE_VERSION 1
 int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
+/* The name of the link of port p (its lower-tier side) as failed_names
+ * lists it: "a-b", "#j" for the j-th of parallel links (from 0). */
+void topo__link_name(const struct topo *t, uint32_t p, char *buf, size_t len);
 
 /* Three tiers (clos.c). */
 int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
