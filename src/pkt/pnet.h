@@ -194,6 +194,9 @@ struct flow {
     double min_rate;
     struct dcqcn_state cc;
     uint32_t src, dst, id, writer;
+    /* ECMP's choice for this flow's data at switch ecmp_node - 1 (0: none):
+     * the hash and its division are the same for every packet (lb.c) */
+    uint32_t ecmp_node, ecmp_port;
     uint16_t sport;
     uint8_t active, done, sent_cnp, nak_sent, seen_any;
     uint8_t prio, dscp;       /* its traffic class */
@@ -434,7 +437,7 @@ double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax);
 /* lb.c: choice among equal-cost next hops */
 int lb_setup(struct pnet *n, struct err *e);
 uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route *r,
-                 const struct flow *f, const struct packet *pk);
+                 struct flow *f, const struct packet *pk);
 void lb_note_tx(struct pnet *n, struct port *p, uint64_t wire);
 
 /* switch.c: forwarding */
