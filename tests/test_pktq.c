@@ -56,10 +56,12 @@ static void pktq_fifo_in_chunks(void)
     CHECKF(!bad, "a queue out of order or miscounted");
     CHECKF(walked == live, "walked %u of %u packets", walked, live);
     CHECKF(max_live > 4000, "only %u packets at once", max_live);
-    /* at most a partly filled chunk per queue and one slab beyond the peak */
-    uint64_t limit = max_live + NQ * PKT_CHUNK + 64 * PKT_CHUNK;
+    /* at most a partly filled chunk per queue and one slab beyond the peak
+     * (without reuse: a slot per push, some 200,000) */
+    uint64_t limit = max_live + NQ * PKT_CHUNK + PKT_SLAB_CHUNKS * PKT_CHUNK;
     CHECKF(n.pkts_allocated <= limit, "%llu slots for at most %u packets",
            (unsigned long long)n.pkts_allocated, max_live);
+    pnet_release_slabs(&n);
     arena_release(&n.arena);
 }
 
@@ -106,6 +108,7 @@ static void dwrr_lone_queue_matches_walk(void)
     CHECKF(!bad, "DWRR short cut differs from the walk");
     CHECKF(refills > 1000, "only %d cases needed a new quantum", refills);
     free(a);
+    pnet_release_slabs(&n);
     arena_release(&n.arena);
 }
 

@@ -57,8 +57,8 @@ struct packet {
 
 /* FIFO of packet records in chunks of PKT_CHUNK: a queue's packets sit side
  * by side in memory (no pointer chase per packet), and chunks come from a
- * free list that arena slabs refill, so memory follows the packets in
- * flight and nothing is allocated per packet. */
+ * free list that slabs refill, so memory follows the packets in flight and
+ * nothing is allocated per packet. */
 #define PKT_CHUNK 15
 struct pkt_chunk {
     struct packet p[PKT_CHUNK];
@@ -242,6 +242,8 @@ struct pnet {
     uint64_t mtu_wire;
     int32_t dwrr_quantum[NPRIO];
     struct pkt_chunk *free_chunks;
+    struct pkt_chunk *slabs;  /* 2 MB slabs of chunks, linked by their first */
+    uint64_t slab_bytes;
     uint64_t pkts_allocated;  /* packet slots in all chunks */
     int oom;                  /* no memory for a chunk: the run stops */
     /* totals */
@@ -305,9 +307,17 @@ static inline void victim_note(struct pnet *n, struct port *p)
 unsigned qhist_bucket(uint64_t bytes);
 uint64_t qhist_bucket_floor(unsigned b);
 
-/* A chunk from the free list (refilled from the arena); NULL when out of
- * memory (n->oom set). */
+/* Chunks come in slabs of one 2 MB huge page where the system grants it
+ * (madvise): the packets in flight of a large run span tens of MB, and
+ * with 4 KB pages every chunk touched would cost a TLB miss. The first
+ * chunk of a slab links the slabs. */
+#define PKT_SLAB_BYTES (UINT64_C(2) << 20)
+#define PKT_SLAB_CHUNKS (PKT_SLAB_BYTES / sizeof(struct pkt_chunk) - 1)
+
+/* A chunk from the free list (refilled a slab at a time); NULL when out
+ * of memory (n->oom set). */
 struct pkt_chunk *pnet_chunk_alloc(struct pnet *n);
+void pnet_release_slabs(struct pnet *n);
 static inline void pnet_chunk_free(struct pnet *n, struct pkt_chunk *c)
 {
     c->next = n->free_chunks;
