@@ -7,6 +7,7 @@
 #include "../src/core/rng.h"
 #include "../src/pkt/pnet.h"
 #include "harness.h"
+#include "support.h"
 
 /* Pushes and pops interleaved at random on several queues: each returns its
  * packets in order, byte counts follow, and the chunks in use follow the
@@ -55,10 +56,12 @@ static void pktq_fifo_in_chunks(void)
     CHECKF(!bad, "a queue out of order or miscounted");
     CHECKF(walked == live, "walked %u of %u packets", walked, live);
     CHECKF(max_live > 4000, "only %u packets at once", max_live);
-    /* at most a partly filled chunk per queue and one slab beyond the peak */
-    uint64_t limit = max_live + NQ * PKT_CHUNK + 64 * PKT_CHUNK;
+    /* at most a partly filled chunk per queue and one slab beyond the peak
+     * (without reuse: a slot per push, some 200,000) */
+    uint64_t limit = max_live + NQ * PKT_CHUNK + PKT_SLAB_CHUNKS * PKT_CHUNK;
     CHECKF(n.pkts_allocated <= limit, "%llu slots for at most %u packets",
            (unsigned long long)n.pkts_allocated, max_live);
+    pnet_release_slabs(&n);
     arena_release(&n.arena);
 }
 
@@ -105,10 +108,49 @@ static void dwrr_lone_queue_matches_walk(void)
     CHECKF(!bad, "DWRR short cut differs from the walk");
     CHECKF(refills > 1000, "only %d cases needed a new quantum", refills);
     free(a);
+    pnet_release_slabs(&n);
     arena_release(&n.arena);
 }
 
+/* ECMP on three tiers (a hashed choice at leaves and spines): the packet
+ * engine, which remembers each flow's choice at the last switch, puts
+ * the same wire bytes on every link as the fluid engine, which hashes the
+ * same flows onto the same paths. */
+static void ecmp_remembered_choice_matches_fluid(void)
+{
+    struct results r[2];
+    for (int fluid = 0; fluid < 2; fluid++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "fabric.tiers=3");
+        test_set(&sc, "fabric.leaves_per_pod=2");
+        test_set(&sc, "fabric.spines=4");
+        test_set(&sc, "cluster.nodes=32");
+        test_set(&sc, "fabric.hosts_per_leaf=4");
+        test_set(&sc, "storage.nodes=8");
+        test_set(&sc, "fabric.storage_per_leaf=4");
+        test_set(&sc, "fabric.load_balancing=ecmp");
+        test_set(&sc, "workload.bytes_per_writer=4096KiB");
+        test_set(&sc, "telemetry.ports=true");
+        test_set(&sc, "engine=%s", fluid ? "fluid" : "packet");
+        CHECK(test_run(&sc, &r[fluid]) == 0);
+        CHECKF(r[fluid].ok, "%s", r[fluid].violation);
+    }
+    CHECK(r[0].n_ports == r[1].n_ports && r[0].n_ports > 0 && r[0].fabric_tiers == 3);
+    uint32_t used = 0, differ = 0;
+    for (uint32_t i = 0; i < r[0].n_ports && i < r[1].n_ports; i++) {
+        used += r[0].ports[i].tx_bytes > 0;
+        differ += r[0].ports[i].tx_bytes != r[1].ports[i].tx_bytes;
+    }
+    CHECKF(differ == 0, "%u of %u links carry other bytes than the fluid engine's", differ,
+           r[0].n_ports);
+    CHECKF(used > 32, "only %u links used", used);
+    results_release(&r[0]);
+    results_release(&r[1]);
+}
+
 SUITE(suite_pktq) = {
+    {"ecmp_remembered_choice_matches_fluid", ecmp_remembered_choice_matches_fluid},
     {"pktq_fifo_in_chunks", pktq_fifo_in_chunks},
     {"dwrr_lone_queue_matches_walk", dwrr_lone_queue_matches_walk},
     {0, 0},

@@ -56,17 +56,16 @@ static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t 
     if (held > packets)
         held = packets;
     /* packets in chunks of PKT_CHUNK; a queue or wire may hold a part-used
-     * chunk at each end; 64 chunks (+ one for alignment) per arena slab */
+     * chunk at each end; chunks come in 2 MB slabs */
     double chunks = held / PKT_CHUNK + 3.0 * t->n_ports;
-    double slabs = (double)((uint64_t)(chunks / 64) + 1) * 65;
+    double slabs = (double)((uint64_t)(chunks / PKT_SLAB_CHUNKS) + 1) * PKT_SLAB_BYTES;
     double arena = (double)t->n_ports * sizeof(struct port) +
                    (double)t->n_switches * sizeof(struct sw) +
                    (double)t->first_cleaf * sizeof(struct nic) +
-                   (double)nflows * sizeof(struct flow) + PATH_SETS * QHIST_BUCKETS * 8.0 +
-                   slabs * sizeof(struct pkt_chunk);
+                   (double)nflows * sizeof(struct flow) + PATH_SETS * QHIST_BUCKETS * 8.0;
     /* the arena takes 1 MB blocks and may leave each one's tail unused */
     double blocks = (double)((uint64_t)(arena / (1 << 20)) + 2) * (1 << 20);
-    return blocks + ((double)nflows + 2.0 * t->n_ports) * sizeof(struct event) * 2;
+    return blocks + slabs + ((double)nflows + 2.0 * t->n_ports) * sizeof(struct event) * 2;
 }
 
 /* Whether packets can be resent: reordered under go-back-N receivers, or

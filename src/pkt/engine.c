@@ -1,5 +1,8 @@
 /* The packet engine's event loop, set-up and the results it reports. */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "engine.h"
+
+#include <sys/mman.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,25 +16,38 @@
 #include "capture.h"
 #include "pnet.h"
 
-#define CHUNK_SLAB 64 /* chunks taken from the arena at once (32 KB) */
-
 struct pkt_chunk *pnet_chunk_alloc(struct pnet *n)
 {
     if (!n->free_chunks) {
-        /* 64-byte aligned, so a record never straddles a cache line */
-        char *m = arena_alloc(&n->arena, (CHUNK_SLAB + 1) * sizeof(struct pkt_chunk));
-        if (!m) {
+        struct pkt_chunk *slab = aligned_alloc(PKT_SLAB_BYTES, PKT_SLAB_BYTES);
+        if (!slab) {
             n->oom = 1;
             return NULL;
         }
-        struct pkt_chunk *slab = (struct pkt_chunk *)(m + (64 - (uintptr_t)m % 64) % 64);
-        for (int i = CHUNK_SLAB - 1; i >= 0; i--)
+#ifdef MADV_HUGEPAGE
+        madvise(slab, PKT_SLAB_BYTES, MADV_HUGEPAGE);
+#endif
+        /* the first chunk links the slabs for release */
+        slab[0].next = n->slabs;
+        n->slabs = slab;
+        for (size_t i = PKT_SLAB_CHUNKS; i >= 1; i--)
             pnet_chunk_free(n, &slab[i]);
-        n->pkts_allocated += CHUNK_SLAB * PKT_CHUNK;
+        n->pkts_allocated += PKT_SLAB_CHUNKS * PKT_CHUNK;
+        n->slab_bytes += PKT_SLAB_BYTES;
     }
     struct pkt_chunk *c = n->free_chunks;
     n->free_chunks = c->next;
     return c;
+}
+
+void pnet_release_slabs(struct pnet *n)
+{
+    while (n->slabs) {
+        struct pkt_chunk *next = n->slabs->next;
+        free(n->slabs);
+        n->slabs = next;
+    }
+    n->free_chunks = NULL;
 }
 
 static int parse_weights(const char *s, int32_t w[NPRIO])
@@ -487,7 +503,7 @@ static void collect(struct pnet *n, struct results *r)
     r->time_monotone = !n->time_went_back;
     r->events = n->events;
     r->max_pending_events = n->max_pending;
-    r->mem_bytes = n->arena.total + evq_mem(&n->q);
+    r->mem_bytes = n->arena.total + evq_mem(&n->q) + n->slab_bytes;
     telemetry_collect(n, r);
 
     r->ok = 1;
@@ -571,6 +587,7 @@ int pkt_run_capture(const struct scenario *sc, const struct topo *t,
     r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     train_clock_release(&n->tc);
     evq_release(&n->q);
+    pnet_release_slabs(n);
     arena_release(&n->arena);
     free(n);
     return rc;

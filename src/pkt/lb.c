@@ -162,18 +162,27 @@ int lb_setup(struct pnet *n, struct err *e)
 }
 
 uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route *r,
-                 const struct flow *f, const struct packet *pk)
+                 struct flow *f, const struct packet *pk)
 {
     const struct topo *t = n->topo;
-    (void)node;
     if (r->cnt == 1)
         return t->nh_ports[r->off];
     int fwd = pk->kind == PK_DATA;
+    int ecmp = fwd && n->sc->fabric.load_balancing == LB_ECMP;
+    /* a flow's data meets the same route at a switch every time (routes
+     * and failures are fixed for the run): its ECMP choice is remembered */
+    if (ecmp && f->ecmp_node == node + 1)
+        return f->ecmp_port;
     uint32_t src = fwd ? f->src : f->dst, dst = fwd ? f->dst : f->src;
     uint64_t h = topo_flow_hash(s->seed, src, dst, f->sport, ROCE_UDP_PORT);
     if (!fwd)
         return ecmp_pick(n, s, r, f, pk, h);
-    return schemes[n->sc->fabric.load_balancing].pick(n, s, r, f, pk, h);
+    uint32_t p = schemes[n->sc->fabric.load_balancing].pick(n, s, r, f, pk, h);
+    if (ecmp) {
+        f->ecmp_node = node + 1;
+        f->ecmp_port = p;
+    }
+    return p;
 }
 
 void lb_note_tx(struct pnet *n, struct port *p, uint64_t wire)

@@ -57,8 +57,8 @@ struct packet {
 
 /* FIFO of packet records in chunks of PKT_CHUNK: a queue's packets sit side
  * by side in memory (no pointer chase per packet), and chunks come from a
- * free list that arena slabs refill, so memory follows the packets in
- * flight and nothing is allocated per packet. */
+ * free list that slabs refill, so memory follows the packets in flight and
+ * nothing is allocated per packet. */
 #define PKT_CHUNK 15
 struct pkt_chunk {
     struct packet p[PKT_CHUNK];
@@ -194,6 +194,9 @@ struct flow {
     double min_rate;
     struct dcqcn_state cc;
     uint32_t src, dst, id, writer;
+    /* ECMP's choice for this flow's data at switch ecmp_node - 1 (0: none):
+     * the hash and its division are the same for every packet (lb.c) */
+    uint32_t ecmp_node, ecmp_port;
     uint16_t sport;
     uint8_t active, done, sent_cnp, nak_sent, seen_any;
     uint8_t prio, dscp;       /* its traffic class */
@@ -239,6 +242,8 @@ struct pnet {
     uint64_t mtu_wire;
     int32_t dwrr_quantum[NPRIO];
     struct pkt_chunk *free_chunks;
+    struct pkt_chunk *slabs;  /* 2 MB slabs of chunks, linked by their first */
+    uint64_t slab_bytes;
     uint64_t pkts_allocated;  /* packet slots in all chunks */
     int oom;                  /* no memory for a chunk: the run stops */
     /* totals */
@@ -302,9 +307,17 @@ static inline void victim_note(struct pnet *n, struct port *p)
 unsigned qhist_bucket(uint64_t bytes);
 uint64_t qhist_bucket_floor(unsigned b);
 
-/* A chunk from the free list (refilled from the arena); NULL when out of
- * memory (n->oom set). */
+/* Chunks come in slabs of one 2 MB huge page where the system grants it
+ * (madvise): the packets in flight of a large run span tens of MB, and
+ * with 4 KB pages every chunk touched would cost a TLB miss. The first
+ * chunk of a slab links the slabs. */
+#define PKT_SLAB_BYTES (UINT64_C(2) << 20)
+#define PKT_SLAB_CHUNKS (PKT_SLAB_BYTES / sizeof(struct pkt_chunk) - 1)
+
+/* A chunk from the free list (refilled a slab at a time); NULL when out
+ * of memory (n->oom set). */
 struct pkt_chunk *pnet_chunk_alloc(struct pnet *n);
+void pnet_release_slabs(struct pnet *n);
 static inline void pnet_chunk_free(struct pnet *n, struct pkt_chunk *c)
 {
     c->next = n->free_chunks;
@@ -434,7 +447,7 @@ double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax);
 /* lb.c: choice among equal-cost next hops */
 int lb_setup(struct pnet *n, struct err *e);
 uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route *r,
-                 const struct flow *f, const struct packet *pk);
+                 struct flow *f, const struct packet *pk);
 void lb_note_tx(struct pnet *n, struct port *p, uint64_t wire);
 
 /* switch.c: forwarding */
