@@ -348,7 +348,14 @@ static void import_invalid_files(void)
         {"duplicate", {"{\"name\": \"S1\"", "{\"name\": \"S0\"", ""},
          "switches[4]: duplicate name \"S0\" (also switches[3] \"S0\")", NULL},
         {"control_name", {"\"h3\"]", "\"h\\u001b[31m3\"]", ""},
-         "hosts[3]: expected a name of printable characters", NULL},
+         "hosts[3]: expected a name of letters, digits and . _ : + - (it names files and CSV "
+         "fields)", NULL},
+        {"slash_name", {"\"h3\"]", "\"../h3\"]", ""},
+         "hosts[3]: expected a name of letters, digits and . _ : + - (it names files and CSV "
+         "fields)", NULL},
+        {"comma_name", {"\"h3\"]", "\"h,3\"]", ""},
+         "hosts[3]: expected a name of letters, digits and . _ : + - (it names files and CSV "
+         "fields)", NULL},
         {"duplicate_host", {"\"h3\"]", "\"h1\"]", ""},
          "hosts[3]: duplicate name \"h1\" (also hosts[1] \"h1\")", NULL},
         {"speed_range", {"\"speed\": \"400Gbps\"}", "\"speed\": \"200Tbps\"}", ""},

@@ -126,10 +126,14 @@ static int add_elem(struct imp *m, json_t *name, const json_t *src, int kind, ui
     const char *s = json_string_value(name);
     if (!s[0] || strlen(s) > 200)
         return fail(m, name, "%s[%u]: expected a name of 1 to 200 characters", arr, idx);
-    /* names reach the summary and the JSON: no control bytes (C0, DEL, C1) */
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
-        if (*c < 0x20 || *c == 0x7f || (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f))
-            return fail(m, name, "%s[%u]: expected a name of printable characters", arr, idx);
+    /* names become CSV fields, Prometheus labels, gnuplot titles and pcap
+     * file names: letters, digits and . _ : + - only (no separators, quotes,
+     * slashes or control bytes to escape in each) */
+    for (const char *c = s; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '.' || *c == '_' || *c == ':' || *c == '+' || *c == '-'))
+            return fail(m, name, "%s[%u]: expected a name of letters, digits and . _ : + - "
+                                 "(it names files and CSV fields)", arr, idx);
     uint32_t dup = lookup(m, s);
     char w[128];
     if (dup != UINT32_MAX)
