@@ -23,9 +23,10 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
                        const struct workload *w, struct results *r);
 
 /* The packet engine's speed on this project's machine: the 1024-writer burst
- * (BENCHMARKS.md, its 2026-11-30 row: 17,412,508 events in 1.39-1.46 s =
- * 12.2 M events/s). Every wall-time figure of run and describe uses it. */
-#define CKPT_PKT_EVENTS_PER_S 12.2e6
+ * (BENCHMARKS.md, issue 15 section: 17,412,508 events in 1.10-1.15 s at load
+ * 0.8 after the packet-layout and event-queue changes = 15.1 M events/s;
+ * small runs reach 19 M/s). Every wall-time figure of run and describe uses it. */
+#define CKPT_PKT_EVENTS_PER_S 15.1e6
 
 /* What a run would cost, from the prepared topology and workload (a is the
  * arena that holds them; bound_s the analytic bound): data packets (packet engine), events, an upper

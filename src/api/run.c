@@ -21,7 +21,7 @@
 
 /* engine: auto. The packet engine spends about 8 events per packet (a
  * serialisation end and a wire arrival on each of 4 links) at
- * CKPT_PKT_EVENTS_PER_S (api.h); past 1e8 events (~8 s) the fluid engine
+ * CKPT_PKT_EVENTS_PER_S (api.h); past 1e8 events (~6.6 s) the fluid engine
  * runs. */
 #define AUTO_EVENT_LIMIT 1e8
 
