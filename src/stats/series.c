@@ -132,21 +132,12 @@ int series_names(struct series *s, const struct topo *t)
 const char *series_node_name(const struct series *s, uint32_t node, char *buf,
                              unsigned len)
 {
-    if (s->names && node < s->n_names)
+    if (s->names && node < s->n_names) {
         snprintf(buf, len, "%s", s->names + s->name_off[node]);
-    else if (node < s->first_storage)
-        snprintf(buf, len, "host%u", node);
-    else if (node < s->first_cleaf)
-        snprintf(buf, len, "stor%u", node - s->first_storage);
-    else if (node < s->first_sleaf)
-        snprintf(buf, len, "cleaf%u", node - s->first_cleaf);
-    else if (node < s->first_spine)
-        snprintf(buf, len, "sleaf%u", node - s->first_sleaf);
-    else if (!s->first_super || node < s->first_super)
-        snprintf(buf, len, "spine%u", node - s->first_spine);
-    else
-        snprintf(buf, len, "super%u", node - s->first_super);
-    return buf;
+        return buf;
+    }
+    return path_node_name(node, s->first_storage, s->first_cleaf, s->first_sleaf,
+                          s->first_spine, s->first_super, buf, len);
 }
 
 const char *series_link_label(const struct series *s, uint32_t node, uint32_t peer,

@@ -11,21 +11,12 @@
 
 const char *topo_node_name(const struct topo *t, uint32_t node, char *buf, size_t len)
 {
-    if (t->names)
+    if (t->names) {
         snprintf(buf, len, "%s", t->names[node]);
-    else if (node < t->first_storage)
-        snprintf(buf, len, "host%u", node);
-    else if (node < t->first_cleaf)
-        snprintf(buf, len, "stor%u", node - t->first_storage);
-    else if (node < t->first_sleaf)
-        snprintf(buf, len, "cleaf%u", node - t->first_cleaf);
-    else if (node < t->first_spine)
-        snprintf(buf, len, "sleaf%u", node - t->first_sleaf);
-    else if (t->tiers != 3 || node < t->first_super)
-        snprintf(buf, len, "spine%u", node - t->first_spine);
-    else
-        snprintf(buf, len, "super%u", node - t->first_super);
-    return buf;
+        return buf;
+    }
+    return path_node_name(node, t->first_storage, t->first_cleaf, t->first_sleaf, t->first_spine,
+                          t->tiers == 3 ? t->first_super : 0, buf, len);
 }
 
 void topo__link_name(const struct topo *t, uint32_t p, char *buf, size_t len)

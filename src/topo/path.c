@@ -1,5 +1,7 @@
 #include "path.h"
 
+#include <stdio.h>
+
 static const struct {
     const char *key, *label;
 } table[PATH_SETS] = {
@@ -45,4 +47,23 @@ unsigned path_link_sets_shown(unsigned tiers, enum path_seg *out)
         if (path_seg_shown(path_link_sets[i], tiers))
             out[n++] = path_link_sets[i];
     return n;
+}
+
+const char *path_node_name(uint32_t node, uint32_t first_storage, uint32_t first_cleaf,
+                           uint32_t first_sleaf, uint32_t first_spine, uint32_t first_super,
+                           char *buf, size_t len)
+{
+    if (node < first_storage)
+        snprintf(buf, len, "host%u", node);
+    else if (node < first_cleaf)
+        snprintf(buf, len, "stor%u", node - first_storage);
+    else if (node < first_sleaf)
+        snprintf(buf, len, "cleaf%u", node - first_cleaf);
+    else if (node < first_spine)
+        snprintf(buf, len, "sleaf%u", node - first_sleaf);
+    else if (!first_super || node < first_super)
+        snprintf(buf, len, "spine%u", node - first_spine);
+    else
+        snprintf(buf, len, "super%u", node - first_super);
+    return buf;
 }

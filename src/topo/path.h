@@ -12,6 +12,9 @@
 #ifndef CKPT_PATH_H
 #define CKPT_PATH_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 enum path_seg {
     PATH_HOST,          /* GPU / host -> NIC: device-to-host copy and rate caps */
     PATH_WRITER_NIC,    /* compute node -> compute leaf */
@@ -47,5 +50,12 @@ int path_seg_shown(int s, unsigned tiers);
  * (the forward ones, then PATH_REVERSE last) into out[PATH_LINK_SETS];
  * returns how many. */
 unsigned path_link_sets_shown(unsigned tiers, enum path_seg *out);
+
+/* "host12", "stor2", "cleaf3", "sleaf0", "spine0", "super1": a built
+ * fabric's name of node, from where each kind starts (first_super 0: two
+ * tiers). Shared by the topology and the results, which outlive it. */
+const char *path_node_name(uint32_t node, uint32_t first_storage, uint32_t first_cleaf,
+                           uint32_t first_sleaf, uint32_t first_spine, uint32_t first_super,
+                           char *buf, size_t len);
 
 #endif
