@@ -25,6 +25,19 @@ echo "== fluid engine: Llama 3 405B on 16,384 GPUs (scenarios/llama3-405b-produc
 ./build/bench_fluid scenarios/llama3-405b-production.yaml
 echo "== fluid engine: 100,000 GPUs (scenarios/cluster-100k.yaml)"
 ./build/bench_fluid scenarios/cluster-100k.yaml
+echo "== whole process, 100,000 nodes (800,000 GPUs and transfers) on a radix-true three-tier fabric (issue 13)"
+big="run scenarios/cluster-100k.yaml --set cluster.nodes=100000 --set storage.nodes=1920
+     --set fabric.switch=generic-51.2T --set fabric.breakout=2 --quiet --json /dev/null"
+if [ -x /usr/bin/time ]; then
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "wall %e s, user %U s, sys %S s, peak RSS %M KB" ./build/ckptnet $big
+else
+    echo "(no /usr/bin/time: apt-get install time for user CPU and peak RSS)"
+    s0=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    ./build/ckptnet $big
+    echo "wall $(awk -v a="$s0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s"
+fi
 echo "== fluid engine: wall time against flows, 1/5 .. 5/5 of scenarios/cluster-100k.yaml"
 ./build/bench_fluid --growth scenarios/cluster-100k.yaml
 echo "== fluid engine against the packet engine and the bound (docs/fluid.md)"
