@@ -61,22 +61,30 @@ static void pfc_pause_length_exact(void)
             pfc_on_frame(&n, &ports[1], 3 | 1u << 8);
             CHECK(ports[1].pause_end[3] - n.now == want_pause_ps(1, bps));
 
-            /* sending side: XOFF refreshed at half the pause */
-            evq_release(&n.q);
-            evq_init(&n.q);
-            pfc_send(&n, &ports[0], 3, 1);
-            struct event ev;
-            int refresh = 0;
-            while (evq_pop(&n.q, &ev))
-                if (ev.type == EV_PFC_REFRESH) {
-                    refresh++;
-                    CHECKF(ev.t - n.now == want / 2, "%llu G quanta %u: refresh after %llu ps",
-                           (unsigned long long)(bps / 1000000000), quanta,
-                           (unsigned long long)(ev.t - n.now));
-                } else {
-                    CHECK(ev.type == EV_PAUSE && ev.arg >> 8 == quanta);
-                }
-            CHECK(refresh == 1);
+            /* sending side: XOFF refreshed at half the pause, as an event
+             * where the watchdog watches the frames, else implicitly */
+            for (int wd = 0; wd < 2; wd++) {
+                sc.fabric.pfc_watchdog = wd;
+                ports[0].xoff = ports[0].xoff_implicit = 0;
+                evq_release(&n.q);
+                evq_init(&n.q);
+                pfc_send(&n, &ports[0], 3, 1);
+                struct event ev;
+                int refresh = 0;
+                while (evq_pop(&n.q, &ev))
+                    if (ev.type == EV_PFC_REFRESH) {
+                        refresh++;
+                        CHECKF(ev.t - n.now == want / 2,
+                               "%llu G quanta %u: refresh after %llu ps",
+                               (unsigned long long)(bps / 1000000000), quanta,
+                               (unsigned long long)(ev.t - n.now));
+                    } else {
+                        CHECK(ev.type == EV_PAUSE && (ev.arg & 0x7fffffffu) >> 8 == quanta);
+                    }
+                CHECK(refresh == wd);
+                CHECK(ports[0].xoff_implicit == (wd || want / 2 == 0 ? 0 : 1u << 3));
+            }
+            sc.fabric.pfc_watchdog = 0;
             evq_release(&n.q);
         }
 }
@@ -119,6 +127,68 @@ static void pfc_refresh_count(void)
     incast_refresh(65535);
     incast_refresh(36029);
     incast_refresh(4096);
+}
+
+/* Defect guarded: implicit PFC refreshes (counted when the XOFF ends, no
+ * events) must give what one refresh event per half pause gave. The
+ * watchdog, with a detection time past the run, keeps refreshes as events
+ * and changes nothing else; both runs must agree on every result but the
+ * event count: incasts at three quanta, one cut short by the time limit
+ * mid-pause, and a stuck storage node whose NIC stays paused to the limit. */
+static void pfc_implicit_refresh_exact(void)
+{
+    const char *cases[][3] = {
+        {"fabric.pfc.quanta=65535", "sim.time_limit=20ms", "fabric.pfc.quanta=65535"},
+        {"fabric.pfc.quanta=4096", "sim.time_limit=20ms", "fabric.pfc.quanta=4096"},
+        {"fabric.pfc.quanta=300", "sim.time_limit=20ms", "fabric.pfc.quanta=300"},
+        {"fabric.pfc.quanta=65535", "sim.time_limit=700us", "fabric.pfc.quanta=65535"},
+        {"storage.stuck_nodes=1", "sim.time_limit=3ms", "storage.ingest_buffer=1MB"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct results r[2];
+        for (int wd = 0; wd < 2; wd++) {
+            struct scenario sc;
+            scenario_defaults(&sc);
+            test_set(&sc, "cluster.nodes=8");
+            test_set(&sc, "fabric.hosts_per_leaf=8");
+            test_set(&sc, "storage.nodes=%s", c == 4 ? "2" : "1");
+            test_set(&sc, "fabric.storage_per_leaf=%s", c == 4 ? "2" : "1");
+            test_set(&sc, "fabric.spines=1");
+            test_set(&sc, "fabric.buffer=4MB");
+            test_set(&sc, "workload.bytes_per_writer=8MB");
+            test_set(&sc, "%s", cases[c][0]);
+            test_set(&sc, "%s", cases[c][1]);
+            test_set(&sc, "%s", cases[c][2]);
+            if (wd) {
+                test_set(&sc, "fabric.pfc.watchdog=true");
+                test_set(&sc, "fabric.pfc.watchdog_detect=1000s");
+            }
+            CHECK(test_run(&sc, &r[wd]) == 0);
+        }
+        struct results *a = &r[0], *b = &r[1];
+        CHECKF(a->refresh_frames == b->refresh_frames && a->pause_frames_rx == b->pause_frames_rx,
+               "%s %s: refreshes %llu / %llu, pause frames received %llu / %llu", cases[c][0],
+               cases[c][1], (unsigned long long)a->refresh_frames,
+               (unsigned long long)b->refresh_frames, (unsigned long long)a->pause_frames_rx,
+               (unsigned long long)b->pause_frames_rx);
+        CHECK(a->refresh_frames > 0);
+        CHECKF(a->events < b->events, "%s: %llu events, %llu with refresh events", cases[c][0],
+               (unsigned long long)a->events, (unsigned long long)b->events);
+        CHECK(a->pause_frames == b->pause_frames && a->resume_frames == b->resume_frames);
+        CHECK(a->completion_s == b->completion_s && a->paused_s == b->paused_s);
+        CHECK(a->bytes_delivered == b->bytes_delivered && a->max_queue_bytes == b->max_queue_bytes);
+        CHECK(a->ok == b->ok && a->bytes_sent == b->bytes_sent);
+        CHECK(a->n_ports == b->n_ports);
+        for (uint32_t i = 0; i < a->n_ports && i < b->n_ports; i++)
+            CHECKF(a->ports[i].pause_rx == b->ports[i].pause_rx &&
+                       a->ports[i].pause_tx == b->ports[i].pause_tx &&
+                       a->ports[i].paused_s == b->ports[i].paused_s,
+                   "%s %s: port %u pause_rx %llu / %llu", cases[c][0], cases[c][1], i,
+                   (unsigned long long)a->ports[i].pause_rx,
+                   (unsigned long long)b->ports[i].pause_rx);
+        results_release(a);
+        results_release(b);
+    }
 }
 
 /* ---- DCQCN reaction point, driven directly on a hand-made flow ---- */
@@ -510,6 +580,7 @@ static void flows_html_plot(void)
 SUITE(suite_pfc) = {
     {"pfc_pause_length_exact", pfc_pause_length_exact},
     {"pfc_refresh_count", pfc_refresh_count},
+    {"pfc_implicit_refresh_exact", pfc_implicit_refresh_exact},
     {"pfc_xon_hysteresis", pfc_xon_hysteresis},
     {"dcqcn_rate_trajectory", dcqcn_rate_trajectory},
     {"dcqcn_byte_counter_stages", dcqcn_byte_counter_stages},

@@ -605,7 +605,9 @@ static char *json_text(const struct scenario *sc, const struct results *r)
     return buf;
 }
 
-/* A capture changes nothing in the run. */
+/* A capture changes nothing in the run's results; it only keeps PFC
+ * refreshes as events (each is written), so the run has as many events or
+ * more. */
 static void test_pcap_results_identical(void)
 {
     struct scenario sc;
@@ -621,7 +623,7 @@ static void test_pcap_results_identical(void)
     if (test_run(&sc, &b) == 0) {
         char *ja = json_text(&sc, &a), *jb = json_text(&sc, &b);
         CHECK(ja && jb && strcmp(ja, jb) == 0);
-        CHECK(a.events == b.events && a.completion_s == b.completion_s);
+        CHECK(a.events >= b.events && a.completion_s == b.completion_s);
         free(ja);
         free(jb);
         results_release(&b);

@@ -579,6 +579,17 @@ int pkt_run_capture(const struct scenario *sc, const struct topo *t,
         rc = pnet_schedule(n, 0, EV_SAMPLE, NULL, 0);
     if (rc == 0) {
         loop(n);
+        /* a pause still refreshed would have kept its events coming until
+         * the time limit */
+        int held = 0;
+        for (uint32_t i = 0; i < t->n_ports && !held; i++)
+            held = n->ports[i].xoff_implicit != 0;
+        if (held && !n->interrupted && !n->oom && !n->time_limit_hit &&
+            n->time_limit_ps != UINT64_MAX) {
+            n->time_limit_hit = 1;
+            n->now = n->time_limit_ps;
+        }
+        pfc_settle_all(n);
         collect(n, r);
         if (cap)
             capture_finish(cap);

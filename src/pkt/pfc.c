@@ -9,6 +9,12 @@
 #include "../core/units.h"
 
 #define WD_RESTORE 0x8u /* arg flag: a restoration check */
+/* EV_PAUSE arg flag: an XOFF whose refreshes are implicit. Its sender
+ * refreshes it every half pause until its XON, which arrives before the
+ * pause could run out (refresh period < pause time, same link delay), so
+ * the receiver stays paused until the XON and the refresh frames change
+ * only counters, which pfc_settle adds when the train stops. */
+#define PFC_TRAIN 0x80000000u
 
 /* Pause time of `quanta` 512-bit (64-byte) quanta at the port's rate, in ps.
  * Exact: quanta x 512 x 10^12 does not fit in 64 bits above 36,028 quanta. */
@@ -22,17 +28,52 @@ static uint64_t quanta_ps(const struct pnet *n, const struct port *p)
     return pfc_pause_ps(n->sc->fabric.pfc_quanta, p->bps);
 }
 
+/* Count the implicit refreshes of (in, prio) sent up to `t`, at xoff_since +
+ * k x period (k >= 1); each reaches the peer one link delay later, all of
+ * them before the XON, but at the end of the run only those due by `t`. A
+ * refresh due at the very picosecond of the XON counts, as its event,
+ * scheduled a period earlier, would have come first. */
+static void pfc_settle(struct pnet *n, struct port *in, unsigned prio, uint64_t t, int end)
+{
+    uint64_t per = quanta_ps(n, in) / 2, t0 = in->xoff_since[prio];
+    uint64_t sent = (t - t0) / per, rcvd = sent;
+    if (end)
+        rcvd = t - t0 >= in->delay_ps ? (t - t0 - in->delay_ps) / per : 0;
+    n->refresh_frames += sent;
+    n->ports[in->peer].pause_rx += rcvd;
+    in->xoff_implicit &= (uint8_t)~(1u << prio);
+}
+
+void pfc_settle_all(struct pnet *n)
+{
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        for (unsigned m = n->ports[i].xoff_implicit; m; m &= m - 1)
+            pfc_settle(n, &n->ports[i], (unsigned)__builtin_ctz(m), n->now, 1);
+}
+
 void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff)
 {
     uint8_t bit = (uint8_t)(1u << prio);
-    uint32_t quanta = xoff ? n->sc->fabric.pfc_quanta : 0;
+    uint32_t quanta = xoff ? n->sc->fabric.pfc_quanta : 0, train = 0;
+    if (in->xoff_implicit & bit)
+        pfc_settle(n, in, prio, n->now, 0);
     if (xoff) {
         in->xoff |= bit;
         in->pause_tx++;
         n->pause_frames++;
         in->refresh_gen[prio]++;
-        pnet_schedule(n, n->now + quanta_ps(n, in) / 2, EV_PFC_REFRESH, in,
-                      prio | in->refresh_gen[prio] << 8);
+        /* refreshes as events only where a frame is seen (capture), the
+         * watchdog watches pause arrivals, or the two ends differ */
+        const struct port *peer = &n->ports[in->peer];
+        if (!n->cap && !n->sc->fabric.pfc_watchdog && peer->bps == in->bps &&
+            peer->delay_ps == in->delay_ps && quanta_ps(n, in) / 2) {
+            in->xoff_implicit |= bit;
+            in->xoff_since[prio] = n->now;
+            train = PFC_TRAIN;
+        } else {
+            pnet_schedule(n, n->now + quanta_ps(n, in) / 2, EV_PFC_REFRESH, in,
+                          prio | in->refresh_gen[prio] << 8);
+        }
     } else {
         in->xoff &= (uint8_t)~bit;
         in->resume_tx++;
@@ -42,7 +83,7 @@ void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff)
     if (__builtin_expect(n->cap != NULL, 0))
         capture_pfc(n, in, prio, quanta);
     pnet_schedule(n, n->now + in->delay_ps, EV_PAUSE, &n->ports[in->peer],
-                  prio | quanta << 8);
+                  prio | quanta << 8 | train);
 }
 
 void pfc_on_refresh(struct pnet *n, struct port *in, uint32_t arg)
@@ -72,7 +113,7 @@ static void unpause(struct pnet *n, struct port *p, unsigned prio)
 void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg)
 {
     unsigned prio = arg & 0xff;
-    uint32_t quanta = arg >> 8;
+    uint32_t quanta = (arg & ~PFC_TRAIN) >> 8;
     uint8_t bit = (uint8_t)(1u << prio);
     p->last_pause_rx[prio] = n->now;
     if (p->storm & bit)
@@ -90,6 +131,10 @@ void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg)
             pnet_schedule(n, n->now + n->sc->fabric.watchdog_detect_ps, EV_WATCHDOG,
                           p, prio | ++p->wd_gen[prio] << 8);
     }
+    if (arg & PFC_TRAIN) {
+        p->pause_end[prio] = UINT64_MAX; /* until the XON */
+        return;
+    }
     p->pause_end[prio] = n->now + pfc_pause_ps(quanta, p->bps);
     /* one expiry event per pause: a refresh only moves pause_end, and the
      * event re-arms itself when it finds the pause extended */
@@ -103,8 +148,8 @@ void pfc_on_pause_end(struct pnet *n, struct port *p, uint32_t arg)
 {
     unsigned prio = arg & 0xff;
     uint8_t bit = (uint8_t)(1u << prio);
-    if (!(p->paused & bit)) {
-        p->end_armed &= (uint8_t)~bit; /* resumed by XON meanwhile */
+    if (!(p->paused & bit) || p->pause_end[prio] == UINT64_MAX) {
+        p->end_armed &= (uint8_t)~bit; /* resumed by XON meanwhile, or held until it */
         return;
     }
     if (n->now < p->pause_end[prio]) {

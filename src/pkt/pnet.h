@@ -124,6 +124,10 @@ struct port {
     uint32_t wd_gen[NPRIO];
     uint8_t end_armed;       /* priorities with a pause-expiry event pending */
     uint32_t refresh_gen[NPRIO];
+    /* ingress: XOFFs whose refreshes are implicit (a train every half
+     * pause from xoff_since, counted when it stops; pfc.c) */
+    uint8_t xoff_implicit;
+    uint64_t xoff_since[NPRIO];
     /* counters */
     uint64_t xoff_shared_sum; /* shared use of the PG at each XOFF, summed */
     uint64_t pause_rx, pause_tx, resume_tx, ecn_marked, drops;
@@ -428,6 +432,8 @@ void telemetry_progress(struct pnet *n);
 void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff);
 void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg);
 void pfc_on_pause_end(struct pnet *n, struct port *p, uint32_t arg);
+/* End of run: count the implicit refreshes of pauses still on. */
+void pfc_settle_all(struct pnet *n);
 void pfc_on_refresh(struct pnet *n, struct port *in, uint32_t arg);
 void pfc_on_watchdog(struct pnet *n, struct port *p, uint32_t arg);
 /* Pause time of `quanta` 512-bit quanta at bps, in ps (rounded up, exact). */
