@@ -11,7 +11,12 @@
 struct nh_buf {
     uint32_t *nh, *nw;
     size_t len, cap;
+    /* topo__updown_routes: each switch's working links to switches, up
+     * ones then down ones (adj_off[2s], [2s+1], [2s+2]), as (port, peer
+     * switch) pairs; built at its first call, freed by topo__nh_buf_free */
+    uint32_t *adj_off, *adj;
 };
+void topo__nh_buf_free(struct nh_buf *b);
 
 /* Connect port a (on node na) and port b (on node nb) as one link. */
 void topo__link(struct topo *t, uint32_t a, uint32_t na, uint32_t b, uint32_t nb,
