@@ -548,6 +548,20 @@ if "$bin" run "$tmp/topo/named.yaml" --quiet --csv-dir "$tmp/topo/ncsv" --metric
 else
     bad "topology_names_in_reports: $(head -3 "$tmp/err")"
 fi
+# a hand-edited file: one host moved from cleaf1 to cleaf0 (17 and 15 where
+# the keys say 16) reads as a range; a 10 ms uplink is refused on its buffer
+sed '0,/"b": "cleaf1"/s//"b": "cleaf0"/' "$tmp/topo/fab.json" >"$tmp/topo/uneven.json"
+if "$bin" describe --set fabric.spines=4 --set "fabric.topology_file=$tmp/topo/uneven.json" \
+    >"$tmp/out" 2>"$tmp/err" &&
+    grep -q 'clos        topology file: 2 tiers: leaves of 15-17 nodes or 4 storage nodes' "$tmp/out"; then
+    ok topology_file_uneven_leaves
+else
+    bad "topology_file_uneven_leaves: $(grep clos "$tmp/out") $(head -1 "$tmp/err")"
+fi
+sed '0,/"a": "cleaf0", "b": "spine0", "speed": "400Gbps", "delay": "1us"/s//"a": "cleaf0", "b": "spine0", "speed": "400Gbps", "delay": "10ms"/' \
+    "$tmp/topo/fab.json" >"$tmp/topo/slow.json"
+expect_error topology_file_buffer 'is too small for switch "cleaf0" of the topology file' \
+    describe --set fabric.spines=4 --set "fabric.topology_file=$tmp/topo/slow.json"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -9,6 +9,7 @@
 
 #include "../include/ckptnet.h"
 #include "../src/core/rng.h"
+#include "../src/report/internal.h"
 #include "../src/topo/topo.h"
 #include "harness.h"
 #include "support.h"
@@ -465,6 +466,90 @@ static void import_edited_fabric(void)
     free(text);
 }
 
+/* A hand-edited file loads its leaves unevenly (3 hosts on L0, 1 on L1,
+ * where the keys say 2 a leaf): the results count the wiring, a range
+ * where the leaves differ, in both engines; an even file keeps one figure. */
+static void import_uneven_leaves(void)
+{
+    static const char *const rep[] = {
+        "{\"a\": \"h2\", \"b\": \"L1\"", "{\"a\": \"h2\", \"b\": \"L0\"", ""};
+    char *text = edit(base_file, rep);
+    for (int k = 0; text && k < 3; k++) {
+        struct scenario sc;
+        struct err e = {{0}};
+        char path[128];
+        small(&sc);
+        test_set(&sc, "engine=%s", k == 1 ? "fluid" : "packet");
+        CHECKF(try_file(&sc, k == 2 ? base_file : text, "base.json", path, sizeof path, &e) == 0,
+               "%s", e.msg);
+        struct results r;
+        CHECK(test_run(&sc, &r) == 0);
+        CHECKF(r.ok, "%s", r.violation);
+        uint32_t hi = k == 2 ? 2 : 3, lo = k == 2 ? 2 : 1;
+        CHECKF(r.hosts_per_leaf == hi && r.hosts_per_leaf_min == lo, "%d: %u-%u", k,
+               r.hosts_per_leaf_min, r.hosts_per_leaf);
+        CHECKF(r.storage_per_leaf == 2 && r.storage_per_leaf_min == 2, "%u-%u",
+               r.storage_per_leaf_min, r.storage_per_leaf);
+        CHECK(r.fabric_imported);
+        CHECKF(r.oversub_compute == (k == 2 ? 1.0 : 1.5), "%g", r.oversub_compute);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (f) {
+            report_clos_line(f, &r);
+            fclose(f);
+        }
+        const char *want = k == 2 ? "topology file: 2 tiers: leaves of 2 nodes or 2 storage"
+                                  : "topology file: 2 tiers: leaves of 1-3 nodes or 2 storage";
+        CHECKF(buf && strstr(buf, want), "%d: %s", k, buf ? buf : "(none)");
+        free(buf);
+        json_t *o = json_object();
+        r.fabric_auto = 1; /* the clos block: what a tiers auto scenario writes */
+        report_clos_json(o, &r);
+        json_t *fab = json_object_get(o, "fabric");
+        CHECK(json_integer_value(json_object_get(fab, "hosts_per_leaf")) == hi);
+        json_t *m = json_object_get(fab, "hosts_per_leaf_min");
+        CHECKF(k == 2 ? !m : json_integer_value(m) == 1, "%d: hosts_per_leaf_min", k);
+        CHECK(!json_object_get(fab, "storage_per_leaf_min"));
+        json_decref(o);
+        results_release(&r);
+    }
+    free(text);
+}
+
+/* Buffers are checked on the file's wiring: a 10 ms leaf-spine link needs
+ * more PFC headroom than the leaf's buffer, a 100 us storage link more
+ * than storage.ingest_buffer, though the keys' 1 us links fit both. */
+static void import_wiring_buffers(void)
+{
+    static const char *const slow_spine[] = {
+        "{\"a\": \"L0\", \"b\": \"S1\", \"speed\": \"400Gbps\"",
+        "{\"a\": \"L0\", \"b\": \"S1\", \"speed\": \"400Gbps\", \"delay\": \"10ms\"", ""};
+    static const char *const slow_stor[] = {
+        "{\"a\": \"s1\", \"b\": \"L2\", \"speed\": \"400Gbps\"",
+        "{\"a\": \"s1\", \"b\": \"L2\", \"speed\": \"400Gbps\", \"delay\": \"100us\"", ""};
+    const char *const *reps[] = {NULL, slow_spine, slow_stor};
+    const char *want[] = {NULL, "switch \"L0\" of the topology file with 4 ports",
+                          "storage.ingest_buffer: must hold the PFC headroom of its links plus "
+                          "two MTUs, at least"};
+    for (int k = 0; k < 3; k++) {
+        char *text = reps[k] ? edit(base_file, reps[k]) : strdup(base_file);
+        struct scenario sc;
+        struct err e = {{0}};
+        char path[128];
+        small(&sc);
+        test_set(&sc, "storage.ingest_buffer=5MB");
+        test_set(&sc, "storage.drain_rate=200Gbps");
+        int rc = text ? try_file(&sc, text, "base.json", path, sizeof path, &e) : -1;
+        if (!want[k])
+            CHECKF(rc == 0, "%s", e.msg);
+        else
+            CHECKF(rc < 0 && strstr(e.msg, want[k]) && (k != 2 || strstr(e.msg, "\"s1\"")),
+                   "%d: %s", k, rc < 0 ? e.msg : "accepted");
+        free(text);
+    }
+}
+
 /* Three tiers: failed super-spine links that leave a storage pod no way up
  * and down (it stays connected through another pod: a valley). */
 static void import_three_tier_cut(void)
@@ -635,6 +720,8 @@ SUITE(suite_import) = {
     {"import_invalid_files", import_invalid_files},
     {"import_radix", import_radix},
     {"import_edited_fabric", import_edited_fabric},
+    {"import_uneven_leaves", import_uneven_leaves},
+    {"import_wiring_buffers", import_wiring_buffers},
     {"import_three_tier_cut", import_three_tier_cut},
     {"import_export_counts", import_export_counts},
     {"import_identity_two_tier", import_identity_two_tier},

@@ -1,4 +1,5 @@
 /* ckpt_run: the pipeline from a validated scenario to results. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "../fluid/fluid.h"
 #include "../pkt/capture.h"
 #include "../pkt/engine.h"
+#include "../pkt/pnet.h" /* mmu_headroom, NPRIO: what the engine reserves */
 #include "../stats/bound.h"
 #include "../stats/segments.h"
 #include "api.h"
@@ -205,8 +207,105 @@ static int clock_check(const struct bound_ps *b, enum path_seg best,
     return 0;
 }
 
+/* Nodes on the fullest and the emptiest leaf of a side, counted on the wiring
+ * (a node's NICs on one leaf count once): a topology file may load its
+ * leaves unevenly whatever the shape keys say. seen: 2 x n_leaves scratch. */
+static void leaf_nodes(const struct topo *t, const struct scenario *sc, int storage,
+                       uint32_t *seen, uint32_t *lo, uint32_t *hi)
+{
+    uint32_t nodes = storage ? sc->storage.nodes : sc->cluster.nodes;
+    uint32_t k = storage ? sc->storage.nics_per_node : sc->cluster.nics_per_node;
+    uint32_t first = storage ? t->n_cleaves : 0, n = storage ? t->n_sleaves : t->n_cleaves;
+    k = k ? k : 1;
+    uint32_t *cnt = seen + t->n_leaves; /* [n_leaves] counts after the marks */
+    for (uint32_t l = 0; l < t->n_leaves; l++)
+        seen[l] = UINT32_MAX, cnt[l] = 0;
+    for (uint32_t i = 0; i < nodes; i++)
+        for (uint32_t j = 0; j < k; j++) {
+            uint32_t h = storage ? t->first_storage + i * k + j : workload_nic_host(sc, i, j);
+            uint32_t l = topo_leaf_index(t, t->nodes[h].leaf);
+            if (seen[l] != i) /* nodes come in order: one mark a leaf */
+                seen[l] = i, cnt[l]++;
+        }
+    *lo = UINT32_MAX, *hi = 0;
+    for (uint32_t l = first; l < first + n; l++) {
+        *lo = cnt[l] < *lo ? cnt[l] : *lo;
+        *hi = cnt[l] > *hi ? cnt[l] : *hi;
+    }
+    *lo = *lo > *hi ? *hi : *lo;
+    /* the keys' layout (full leaves, the remainder on the last) is one
+     * figure, as for a built fabric; anything else is a range */
+    uint32_t key = storage ? sc->fabric.storage_per_leaf : sc->fabric.hosts_per_leaf;
+    int as_keys = *hi == key;
+    for (uint32_t l = first; as_keys && l + 1 < first + n; l++)
+        as_keys = cnt[l] == key;
+    if (as_keys)
+        *lo = *hi;
+}
+
+/* A topology file's switch buffers and storage ingest buffers against the
+ * reserves and PFC headroom of the ports it wires, as the packet engine
+ * sets them (mmu_setup, nic.c). scenario_validate checks a built fabric
+ * from the shape keys; a file's leaves, speeds and delays are its own. */
+static int wiring_check(const struct scenario *sc, const struct topo *t, struct err *e)
+{
+    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
+    unsigned lossless = sc->fabric.pfc && mask > 0 ? (unsigned)__builtin_popcount((unsigned)mask) : 0;
+    uint64_t wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD, rsv = sc->fabric.mmu_reserve;
+    int split = sc->fabric.mmu_pools == POOLS_PER_CLASS && lossless;
+    char name[64], b[32];
+    for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {
+        const struct tnode *nd = &t->nodes[n];
+        int leaf = nd->kind == NODE_LEAF;
+        uint64_t buffer = leaf ? sc->fabric.leaf_buffer : sc->fabric.spine_buffer, head = 0;
+        for (uint32_t q = nd->first_port; q < nd->first_port + nd->nports; q++)
+            head += mmu_headroom(sc, t->ports[q].bps, t->ports[q].delay_ps);
+        uint64_t ports = nd->nports, reserved = ports * NPRIO * rsv + lossless * head;
+        topo_node_name(t, n, name, sizeof name);
+        if (buffer < reserved + ports * 2 * wire) {
+            char from[100] = "";
+            if (!scenario_is_set(sc, "fabric.buffer"))
+                snprintf(from, sizeof from, " (switch profile %s)",
+                         leaf ? sc->fabric.leaf_switch : sc->fabric.spine_switch);
+            return err_set(e, "fabric.buffer: %s%s is too small for switch \"%s\" of the "
+                              "topology file with %u ports: its reserves%s take %.3g MB, at "
+                              "least %.3g MB needed", units_fmt_size(buffer, b, sizeof b), from,
+                           name, nd->nports, lossless ? " and PFC headroom" : "",
+                           (double)reserved / 1e6, (double)(reserved + ports * 2 * wire) / 1e6);
+        }
+        /* per_class: equal shares, each its priorities' reserves and two MTUs a port */
+        uint64_t share = split ? buffer / (lossless + 1) : 0;
+        uint64_t ll = ports * (rsv + 2 * wire) + head, ly = ports * ((NPRIO - lossless) * rsv + 2 * wire);
+        if (split && share < (ll > ly ? ll : ly))
+            return err_set(e, "fabric.mmu.pools: per_class splits the %s buffer of switch \"%s\" "
+                              "of the topology file into %u pools of %.3g MB; a %s pool's "
+                              "reserves%s need %.3g MB: use shared or a larger fabric.buffer",
+                           units_fmt_size(buffer, b, sizeof b), name, lossless + 1,
+                           (double)share / 1e6, ll >= ly ? "lossless" : "lossy",
+                           ll >= ly ? " and PFC headroom" : "", (double)(ll > ly ? ll : ly) / 1e6);
+    }
+    uint64_t cap = sc->storage.ingest_buffer;
+    uint32_t k = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
+    if (!cap || !(sc->storage.stuck_nodes || sc->storage.drain_bps))
+        return 0;
+    for (uint32_t i = t->first_storage; i + k <= t->first_cleaf; i += k) {
+        uint64_t h = 0; /* one buffer a node: what is on the wire of each of its NICs */
+        for (uint32_t q = i; q < i + k; q++) {
+            const struct tport *p = &t->ports[t->nodes[q].first_port];
+            h += mmu_headroom(sc, p->bps, p->delay_ps);
+        }
+        if (cap < h + 2 * wire)
+            return err_set(e, "storage.ingest_buffer: must hold the PFC headroom of its links "
+                              "plus two MTUs, at least %" PRIu64 " B for storage node \"%s\" "
+                              "of the topology file", h + 2 * wire,
+                           topo_node_name(t, i, name, sizeof name));
+    }
+    return 0;
+}
+
 /* What the results say of the fabric built (save and restore alike). */
-static void fabric_facts(struct results *r, const struct topo *t, const struct scenario *eff)
+static void fabric_facts(struct results *r, const struct topo *t, const struct scenario *eff,
+                         struct arena *a)
 {
     r->oversub_compute = t->oversub_compute;
     r->oversub_storage = t->oversub_storage;
@@ -217,9 +316,16 @@ static void fabric_facts(struct results *r, const struct topo *t, const struct s
     r->superspines = t->n_supers;
     r->oversub_spine = t->oversub_spine;
     r->fabric_auto = eff->fabric.tiers_auto;
+    r->fabric_imported = strcmp(eff->fabric.topology_file, "none") != 0;
     r->auto_oversub = eff->fabric.oversubscription;
-    r->hosts_per_leaf = eff->fabric.hosts_per_leaf;
-    r->storage_per_leaf = eff->fabric.storage_per_leaf;
+    uint32_t *seen = arena_alloc(a, 2 * (size_t)t->n_leaves * sizeof *seen);
+    if (seen) {
+        leaf_nodes(t, eff, 0, seen, &r->hosts_per_leaf_min, &r->hosts_per_leaf);
+        leaf_nodes(t, eff, 1, seen, &r->storage_per_leaf_min, &r->storage_per_leaf);
+    } else { /* the keys, as built */
+        r->hosts_per_leaf = r->hosts_per_leaf_min = eff->fabric.hosts_per_leaf;
+        r->storage_per_leaf = r->storage_per_leaf_min = eff->fabric.storage_per_leaf;
+    }
     r->spines = t->n_spines;
     r->links_per_spine = t->links_per_spine;
     r->links_per_super = t->links_per_super;
@@ -265,7 +371,9 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     struct training *tr = arena_calloc(a, 1, sizeof *tr);
     if (!tr)
         return err_set(e, "out of memory");
-    if (topo_build(t, &fab, a, e) < 0 || capture_check(eff, t, e) < 0 ||
+    int imported = strcmp(eff->fabric.topology_file, "none") != 0;
+    if (topo_build(t, &fab, a, e) < 0 || (imported && wiring_check(eff, t, e) < 0) ||
+        capture_check(eff, t, e) < 0 ||
         cost_check(eff, e) < 0 || workload_build(w, eff, t, a, e) < 0 ||
         train_build(tr, eff, t, w, a, e) < 0) {
         scenario_locate(eff, e); /* "key: ..." gets where the key was given */
@@ -277,7 +385,7 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     r->ckpt_bytes = w->total_bytes;
     r->plan = w->sum;
     r->writers = w->n_writers;
-    fabric_facts(r, t, eff);
+    fabric_facts(r, t, eff, a);
     struct bound_ps b;
     bound_compute(r, t, w, eff, &b);
     if (clock_check(&b, r->bound_limit, eff, e) < 0)
@@ -327,7 +435,7 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
     rr->ckpt_bytes = w.total_bytes;
     rr->plan = w.sum;
     rr->writers = w.n_writers;
-    fabric_facts(rr, t, &rs);
+    fabric_facts(rr, t, &rs, a);
     struct bound_ps b;
     bound_compute(rr, &v, &w, &rs, &b);
     if (clock_check(&b, rr->bound_limit, &rs, e) < 0)

@@ -512,22 +512,36 @@ static void json_plan_cost(json_t *root, const struct results *r, const char *cu
 static int json_doc(FILE *out, const struct scenario *sc, const struct results *r, int perf,
                     size_t flags, struct err *e);
 
+/* "16" or, for leaves a topology file loads unevenly, "12-20" */
+static const char *per_leaf(uint32_t lo, uint32_t hi, char *buf, size_t len)
+{
+    if (lo < hi)
+        snprintf(buf, len, "%u-%u", lo, hi);
+    else
+        snprintf(buf, len, "%u", hi);
+    return buf;
+}
+
 void report_clos_line(FILE *out, const struct results *r)
 {
-    char a[48] = "";
-    if (r->fabric_auto)
+    char a[48] = "", h[24], s[24];
+    if (r->fabric_imported) /* the file's wiring, whatever the keys planned */
+        snprintf(a, sizeof a, "topology file: ");
+    else if (r->fabric_auto)
         snprintf(a, sizeof a, "fabric.tiers auto at %.3g:1: ", r->auto_oversub);
+    per_leaf(r->hosts_per_leaf_min, r->hosts_per_leaf, h, sizeof h);
+    per_leaf(r->storage_per_leaf_min, r->storage_per_leaf, s, sizeof s);
     if (r->fabric_tiers == 3)
-        fprintf(out, "  clos        %s3 tiers: %u pods of up to %u leaves (%u nodes, %u storage "
+        fprintf(out, "  clos        %s3 tiers: %u pods of up to %u leaves (%s nodes, %s storage "
                      "nodes each) and %u spines; %u planes of %u super-spines, %u link%s each "
                      "to a spine; oversubscription %.2f:1 at the spines\n",
-                a, r->pods, r->leaves_per_pod, r->hosts_per_leaf, r->storage_per_leaf,
+                a, r->pods, r->leaves_per_pod, h, s,
                 r->spines_per_pod, r->spines_per_pod, r->superspines / r->spines_per_pod,
                 r->links_per_super, r->links_per_super > 1 ? "s" : "", r->oversub_spine);
-    else if (r->fabric_auto)
-        fprintf(out, "  clos        %s2 tiers: leaves of %u nodes or %u storage nodes, %u "
+    else if (r->fabric_auto || r->fabric_imported)
+        fprintf(out, "  clos        %s2 tiers: leaves of %s nodes or %s storage nodes, %u "
                      "spines, %u link%s from each leaf\n",
-                a, r->hosts_per_leaf, r->storage_per_leaf, r->spines, r->links_per_spine,
+                a, h, s, r->spines, r->links_per_spine,
                 r->links_per_spine > 1 ? "s" : "");
 }
 
@@ -618,6 +632,11 @@ void report_clos_json(json_t *root, const struct results *r)
     put_dotted(root, "fabric.tiers_auto", json_boolean(r->fabric_auto));
     put_dotted(root, "fabric.hosts_per_leaf", U(r->hosts_per_leaf));
     put_dotted(root, "fabric.storage_per_leaf", U(r->storage_per_leaf));
+    /* an uneven topology file: the emptiest leaf too (not the last) */
+    if (r->hosts_per_leaf_min < r->hosts_per_leaf)
+        put_dotted(root, "fabric.hosts_per_leaf_min", U(r->hosts_per_leaf_min));
+    if (r->storage_per_leaf_min < r->storage_per_leaf)
+        put_dotted(root, "fabric.storage_per_leaf_min", U(r->storage_per_leaf_min));
     put_dotted(root, "fabric.spines", U(r->spines));
     put_dotted(root, "fabric.links_per_spine", U(r->links_per_spine));
     if (r->fabric_tiers == 3) {

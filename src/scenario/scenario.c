@@ -1147,7 +1147,9 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
         {"super-spine", sc->fabric.spine_buffer, 0, 0, sup_pods * k2, up2_bps,
          sc->fabric.spine_switch},
     };
-    for (int i = 0; i < 4; i++) {
+    /* a topology file's switches: checked on its wiring (api/run.c wiring_check) */
+    int imported = strcmp(sc->fabric.topology_file, "none") != 0;
+    for (int i = 0; i < 4 && !imported; i++) {
         uint64_t reserved;
         if (!sw[i].n_host && !sw[i].n_up)
             continue; /* two tiers: no super-spines */
@@ -1221,7 +1223,7 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
                                  PRIu32 ") a multiple of fabric.hosts_per_leaf (%" PRIu32 ")",
                                  sc->cluster.nodes, sc->fabric.hosts_per_leaf);
     }
-    if (cap && (sc->storage.stuck_nodes || sc->storage.drain_bps)) {
+    if (cap && (sc->storage.stuck_nodes || sc->storage.drain_bps) && !imported) {
         /* one buffer a node: what is on the wire of each of its NICs */
         uint64_t h = mmu_headroom(sc, sc->storage.nic_bps, sc->fabric.link_delay_ps) *
                      (sc->storage.nics_per_node ? sc->storage.nics_per_node : 1);

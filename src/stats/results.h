@@ -166,6 +166,10 @@ struct results {
     double auto_oversub;       /* its fabric.oversubscription */
     uint32_t hosts_per_leaf, storage_per_leaf, spines, links_per_spine, links_per_super;
     uint32_t leaves_per_pod;
+    /* nodes on the emptiest leaf of each side (the figures above are the
+     * fullest): less only for an uneven topology file */
+    uint32_t hosts_per_leaf_min, storage_per_leaf_min;
+    int fabric_imported;       /* wired by fabric.topology_file */
     /* bill of materials of the built fabric (topo_bom): switches per tier
      * (leaves, spines, super-spines; profiles in the scenario), links by
      * speed, fastest first */

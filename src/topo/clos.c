@@ -18,6 +18,45 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+void topo__nh_buf_free(struct nh_buf *b)
+{
+    free(b->nh);
+    free(b->nw);
+    free(b->adj_off);
+    free(b->adj);
+}
+
+/* b->adj: built once a fabric, so that each leaf's routes scan only the
+ * links they can use (in port order: next hops keep their order). */
+static int updown_adj(const struct topo *t, struct nh_buf *b)
+{
+    uint32_t nsw = t->n_switches;
+    size_t np = 0, k = 0;
+    for (uint32_t s = 0; s < nsw; s++)
+        np += t->nodes[t->first_cleaf + s].nports;
+    b->adj_off = malloc((2 * (size_t)nsw + 1) * sizeof *b->adj_off);
+    b->adj = malloc((2 * np + 1) * sizeof *b->adj);
+    if (!b->adj_off || !b->adj)
+        return -1;
+    for (uint32_t s = 0; s < nsw; s++) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + s];
+        int tier = sw_tier(t, s);
+        for (int dir = 1; dir >= -1; dir -= 2) { /* up, then down */
+            b->adj_off[2 * s + (dir < 0)] = (uint32_t)(k / 2);
+            for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
+                uint32_t peer = t->ports[t->ports[p].peer].node;
+                if (!topo__is_switch(t, peer) || t->ports[p].failed ||
+                    sw_tier(t, peer - t->first_cleaf) != tier + dir)
+                    continue;
+                b->adj[k++] = p;
+                b->adj[k++] = peer - t->first_cleaf;
+            }
+        }
+    }
+    b->adj_off[2 * nsw] = (uint32_t)(k / 2);
+    return 0;
+}
+
 /* Up-down routes toward leaf index l from every switch, into l's column of
  * leaf_route. dd: hops down to l over working down links only; du: the
  * shortest way up and then down. A switch goes down when that is its
@@ -29,6 +68,9 @@ int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *
                         int plain, uint32_t *cut, struct err *e)
 {
     const uint32_t nsw = t->n_switches, inf = UINT32_MAX;
+    if (!b->adj && updown_adj(t, b) < 0)
+        return err_set(e, "out of memory building routes");
+    const uint32_t *off = b->adj_off, *adj = b->adj;
     for (uint32_t s = 0; s < nsw; s++) {
         dd[s] = du[s] = inf;
         cap[s] = 0;
@@ -51,37 +93,28 @@ int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *
                 dd[u] = 2;
         }
     }
-    for (int tier = 2; tier >= 0; tier--) /* up and down: from the top */
-        for (uint32_t s = 0; s < nsw; s++) {
-            if (sw_tier(t, s) != tier)
-                continue;
-            const struct tnode *n = &t->nodes[t->first_cleaf + s];
-            du[s] = dd[s];
-            for (uint32_t p = n->first_port; tier < 2 && p < n->first_port + n->nports; p++) {
-                uint32_t peer = t->ports[t->ports[p].peer].node;
-                if (!topo__is_switch(t, peer) || t->ports[p].failed)
-                    continue;
-                uint32_t ps = peer - t->first_cleaf;
-                if (sw_tier(t, ps) == tier + 1 && du[ps] != inf && du[ps] + 1 < du[s])
-                    du[s] = du[ps] + 1;
-            }
+    /* up and down: from the top (switches are numbered tier by tier) */
+    for (uint32_t j = 0; j < nsw; j++) {
+        uint32_t s = nsw - 1 - j;
+        du[s] = dd[s];
+        for (uint32_t i = off[2 * s]; i < off[2 * s + 1]; i++) {
+            uint32_t ps = adj[2 * i + 1];
+            if (du[ps] != inf && du[ps] + 1 < du[s])
+                du[s] = du[ps] + 1;
         }
+    }
     /* next hops, nearest switches first so their capacity is known */
     for (uint32_t d = 1; d <= 4; d++)
         for (uint32_t s = 0; s < nsw; s++) {
             if (du[s] != d)
                 continue;
-            const struct tnode *n = &t->nodes[t->first_cleaf + s];
-            int down = dd[s] == d, tier = sw_tier(t, s);
+            int down = dd[s] == d;
+            const uint32_t *dist = down ? dd : du;
             uint32_t cnt = 0;
             uint64_t c = 0;
-            for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
-                uint32_t peer = t->ports[t->ports[p].peer].node;
-                if (!topo__is_switch(t, peer) || t->ports[p].failed)
-                    continue;
-                uint32_t ps = peer - t->first_cleaf;
-                if (down ? sw_tier(t, ps) != tier - 1 || dd[ps] != d - 1
-                         : sw_tier(t, ps) != tier + 1 || du[ps] != d - 1)
+            for (uint32_t i = off[2 * s + down]; i < off[2 * s + down + 1]; i++) {
+                uint32_t p = adj[2 * i], ps = adj[2 * i + 1];
+                if (dist[ps] != d - 1)
                     continue;
                 uint64_t w = t->ports[p].bps;
                 if (!plain && ps != l && cap[ps] < w)
@@ -261,8 +294,7 @@ out:
     free(du);
     free(cap);
     free(pod_down);
-    free(b.nh);
-    free(b.nw);
+    topo__nh_buf_free(&b);
     return rc;
 }
 

@@ -476,8 +476,7 @@ out:
     free(into);
     free(cap);
     free(hit);
-    free(b.nh);
-    free(b.nw);
+    topo__nh_buf_free(&b);
     return rc;
 }
 

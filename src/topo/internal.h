@@ -11,7 +11,12 @@
 struct nh_buf {
     uint32_t *nh, *nw;
     size_t len, cap;
+    /* topo__updown_routes: each switch's working links to switches, up
+     * ones then down ones (adj_off[2s], [2s+1], [2s+2]), as (port, peer
+     * switch) pairs; built at its first call, freed by topo__nh_buf_free */
+    uint32_t *adj_off, *adj;
 };
+void topo__nh_buf_free(struct nh_buf *b);
 
 /* Connect port a (on node na) and port b (on node nb) as one link. */
 void topo__link(struct topo *t, uint32_t a, uint32_t na, uint32_t b, uint32_t nb,
@@ -23,7 +28,10 @@ uint32_t topo__nh_intern(uint32_t **nh, uint32_t **nw, size_t *len, size_t *cap,
                          const uint32_t *ports, const uint32_t *weights, uint32_t n,
                          const struct route *prev);
 /* WCMP weight of a link of bps (Mbps, at least 1). */
-uint32_t topo__mbps(uint64_t bps);
+static inline uint32_t topo__mbps(uint64_t bps) /* inline: once a next hop of every route */
+{
+    return (uint32_t)(bps / 1000000 ? bps / 1000000 : 1);
+}
 /* One ECMP hash seed per switch from the ecmp stream. */
 int topo__ecmp_seeds(struct topo *t, uint64_t seed, struct arena *a, struct err *e);
 /* Mark the link of port p down (both sides) under `name` in failed_names. */

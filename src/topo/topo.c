@@ -62,13 +62,6 @@ uint32_t topo__nh_intern(uint32_t **nh, uint32_t **nw, size_t *len, size_t *cap,
     return (uint32_t)(*len - n);
 }
 
-
-/* WCMP weight of a link of bps (Mbps, at least 1). */
-uint32_t topo__mbps(uint64_t bps)
-{
-    return (uint32_t)(bps / 1000000 ? bps / 1000000 : 1);
-}
-
 /* Up-down shortest paths toward leaf l by BFS over the switch graph: the
  * next hops of switch s are the ports whose peer is one step closer,
  * weighted by the link or its share of what the next switch has into l
