@@ -322,27 +322,37 @@ static void default_time_limit_past_the_clock(void)
  * out-of-order receiver) follows it within 2% in both engines, writing and
  * restoring. Guards the NIC spread: were a node's transfers all on one of
  * its NICs, the term would not halve and the run would take twice as long. */
+/* Defaults, the overrides in set and storage.nics_per_node = nics, run in
+ * one engine. 0, or -1 after a failed check. */
+static int run_storage_nics(const char *const *set, size_t n_set, int nics, int fluid,
+                            struct results *r)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    for (size_t i = 0; i < n_set; i++)
+        CHECKF(scenario_set(&sc, set[i], &e) == 0, "%s", e.msg);
+    CHECKF(setf(&sc, &e, "storage.nics_per_node=%d", nics) == 0, "%s", e.msg);
+    sc.engine = fluid ? ENGINE_FLUID : ENGINE_PACKET;
+    if (ckpt_run(&sc, r, &e) < 0) {
+        CHECKF(0, "%d NICs: %s", nics, e.msg);
+        return -1;
+    }
+    return 0;
+}
+
 static void multihomed_storage_doubles_nic_term(void)
 {
     double term[2] = {0, 0};
     for (int n = 1; n <= 2; n++)
         for (int fluid = 0; fluid < 2; fluid++) {
-            struct scenario sc;
-            struct err e = {{0}};
-            scenario_defaults(&sc);
-            const char *set[] = {"cluster.nodes=32", "storage.nodes=4",
-                                 "workload.bytes_per_writer=16MiB",
-                                 "fabric.load_balancing=spray", "transport.receiver=ooo",
-                                 "checkpoint.phase=both"};
-            for (size_t i = 0; i < sizeof set / sizeof *set; i++)
-                CHECKF(scenario_set(&sc, set[i], &e) == 0, "%s", e.msg);
-            CHECKF(setf(&sc, &e, "storage.nics_per_node=%d", n) == 0, "%s", e.msg);
-            sc.engine = fluid ? ENGINE_FLUID : ENGINE_PACKET;
+            static const char *const set[] = {"cluster.nodes=32", "storage.nodes=4",
+                                              "workload.bytes_per_writer=16MiB",
+                                              "fabric.load_balancing=spray",
+                                              "transport.receiver=ooo", "checkpoint.phase=both"};
             struct results r;
-            if (ckpt_run(&sc, &r, &e) < 0) {
-                CHECKF(0, "%d NICs: %s", n, e.msg);
+            if (run_storage_nics(set, sizeof set / sizeof *set, n, fluid, &r) < 0)
                 continue;
-            }
             CHECKF(r.ok, "%d NICs %s: %s", n, r.engine, r.violation);
             CHECKF(r.bound_limit == PATH_STORAGE_NIC, "%d NICs %s: bound set by %s", n,
                    r.engine, path_seg_label(r.bound_limit));
@@ -370,22 +380,14 @@ static void multihomed_storage_shares_backend(void)
     double nic_term[2] = {0, 0}, be_term[2] = {0, 0}, rd_term[2] = {0, 0};
     for (int n = 1; n <= 2; n++)
         for (int fluid = 0; fluid < 2; fluid++) {
-            struct scenario sc;
-            struct err e = {{0}};
-            scenario_defaults(&sc);
-            const char *set[] = {"cluster.nodes=32", "storage.nodes=2",
-                                 "workload.bytes_per_writer=8MB", "storage.drain_rate=600Gbps",
-                                 "storage.ingest_buffer=16MB", "restore.read_rate=600Gbps",
-                                 "checkpoint.phase=both"};
-            for (size_t i = 0; i < sizeof set / sizeof *set; i++)
-                CHECKF(scenario_set(&sc, set[i], &e) == 0, "%s", e.msg);
-            CHECKF(setf(&sc, &e, "storage.nics_per_node=%d", n) == 0, "%s", e.msg);
-            sc.engine = fluid ? ENGINE_FLUID : ENGINE_PACKET;
+            static const char *const set[] = {
+                "cluster.nodes=32",           "storage.nodes=2",
+                "workload.bytes_per_writer=8MB", "storage.drain_rate=600Gbps",
+                "storage.ingest_buffer=16MB", "restore.read_rate=600Gbps",
+                "checkpoint.phase=both"};
             struct results r;
-            if (ckpt_run(&sc, &r, &e) < 0) {
-                CHECKF(0, "%d NICs: %s", n, e.msg);
+            if (run_storage_nics(set, sizeof set / sizeof *set, n, fluid, &r) < 0)
                 continue;
-            }
             CHECKF(r.ok && r.restore.ok, "%d NICs %s: %s %s", n, r.engine, r.violation,
                    r.restore.violation);
             nic_term[n - 1] = r.bound_term_s[PATH_STORAGE_NIC];

@@ -575,16 +575,17 @@ static int flow_links(const struct topo *t, const struct scenario *sc,
 double fluid_path_entries(const struct scenario *sc, const struct topo *t,
                           const struct workload *w)
 {
-    uint32_t n = w->n, step = n > 64 ? n / 64 : 1, k = 0;
+    int split = flow_split(sc);
+    uint32_t n = w->n, step = split && n > 64 ? n / 64 : 1, k = 0;
     struct lset one = {0};
     double sum = 0;
-    for (uint32_t i = 0; i < n; i += flow_split(sc) ? step : 1) {
+    for (uint32_t i = 0; i < n; i += step) {
         uint32_t path[TOPO_MAX_HOPS], np;
         if (!w->xfers[i].bytes)
             continue;
-        if (flow_split(sc) ? flow_links(t, sc, w, i, &w->xfers[i], &one, path, &np) == 0
-                           : (np = workload_path(w, t, i, path)) > 0) {
-            sum += flow_split(sc) ? one.n : np;
+        if (split ? flow_links(t, sc, w, i, &w->xfers[i], &one, path, &np) == 0
+                  : (np = workload_path(w, t, i, path)) > 0) {
+            sum += split ? one.n : np;
             k++;
         }
     }

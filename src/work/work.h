@@ -90,7 +90,9 @@ void workload_fabric(const struct scenario *sc, struct scenario *fab);
 static inline uint32_t workload_store_owner(const struct topo *t, const struct scenario *sc,
                                             uint32_t ep)
 {
-    uint32_t k = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
+    uint32_t k = sc->storage.nics_per_node;
+    if (k <= 1)
+        return ep; /* one NIC a node: no division on the packet path */
     return t->first_storage + (ep - t->first_storage) / k * k;
 }
 
