@@ -105,6 +105,7 @@ static void red_marking_fraction(void)
     struct pnet n;
     memset(&n, 0, sizeof n);
     n.sc = &sc;
+    pnet_scenario_flags(&n);
     rng_init(&n.ecn_rng, 5, RNG_ECN);
     struct port p;
     memset(&p, 0, sizeof p);

@@ -38,6 +38,7 @@ static void pfc_pause_length_exact(void)
             struct pnet n;
             memset(&n, 0, sizeof n);
             n.sc = &sc;
+            pnet_scenario_flags(&n);
             n.now = 5000000;
             evq_init(&n.q);
             struct port ports[2];
@@ -211,6 +212,7 @@ static void rp_init(struct rp *r, const char *const *sets)
     CHECK(scenario_resolve(&r->sc, &e) == 0);
     memset(&r->n, 0, sizeof r->n);
     r->n.sc = &r->sc;
+    pnet_scenario_flags(&r->n);
     r->n.tp = &transport_dcqcn;
     evq_init(&r->n.q);
     memset(&r->f, 0, sizeof r->f);
@@ -386,6 +388,7 @@ static void pfc_xon_hysteresis(void)
     struct pnet n;
     memset(&n, 0, sizeof n);
     n.sc = &sc;
+    pnet_scenario_flags(&n);
     n.mtu_wire = 4096 + 82;
     n.lossless = 1u << 3;
     evq_init(&n.q);

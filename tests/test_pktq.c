@@ -77,6 +77,7 @@ static void dwrr_lone_queue_matches_walk(void)
     struct pnet n;
     memset(&n, 0, sizeof n);
     n.sc = &sc;
+    pnet_scenario_flags(&n);
     n.mtu_wire = 4096 + ROCE_OVERHEAD;
     arena_init(&n.arena);
     struct rng r;

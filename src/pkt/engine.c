@@ -50,6 +50,16 @@ void pnet_release_slabs(struct pnet *n)
     n->free_chunks = NULL;
 }
 
+void pnet_scenario_flags(struct pnet *n)
+{
+    const struct scenario *sc = n->sc;
+    n->cnp_prio = (uint8_t)sc->transport.cnp_priority;
+    n->strict = sc->fabric.scheduling == SCHED_STRICT;
+    n->lb_adaptive = sc->fabric.load_balancing == LB_ADAPTIVE;
+    n->lb_ecmp = sc->fabric.load_balancing == LB_ECMP;
+    n->ecn = sc->fabric.ecn != 0;
+}
+
 static int parse_weights(const char *s, int32_t w[NPRIO])
 {
     for (int i = 0; i < NPRIO; i++) {
@@ -82,6 +92,7 @@ static int setup_classes(struct pnet *n, struct err *e)
     for (int i = 0; i < NPRIO; i++)
         n->dwrr_quantum[i] = w[i] * (int32_t)n->mtu_wire;
     n->tp = sc->transport.cc == CC_DCQCN ? &transport_dcqcn : &transport_line_rate;
+    pnet_scenario_flags(n);
     return 0;
 }
 
@@ -109,7 +120,8 @@ static int setup(struct pnet *n, const struct scenario *sc,
     n->ports = pm ? (struct port *)(pm + (64 - (uintptr_t)pm % 64) % 64) : NULL;
     n->sws = arena_calloc(&n->arena, t->n_switches, sizeof *n->sws);
     n->nics = arena_calloc(&n->arena, t->first_cleaf, sizeof *n->nics);
-    n->flows = arena_calloc(&n->arena, (size_t)w->n + n->n_train + 1, sizeof *n->flows);
+    char *fm = arena_calloc(&n->arena, (size_t)w->n + n->n_train + 2, sizeof *n->flows);
+    n->flows = fm ? (struct flow *)(fm + (64 - (uintptr_t)fm % 64) % 64) : NULL;
     n->qhist = arena_calloc(&n->arena, (size_t)PATH_SETS * QHIST_BUCKETS, sizeof *n->qhist);
     n->mtu_wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
     rng_init(&n->ecn_rng, sc->seed, RNG_ECN);
@@ -130,6 +142,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
                                       : (uint64_t)(400000.0 * (double)p->bps / 25e9);
         if (p->kmax <= p->kmin)
             p->kmax = p->kmin + 1;
+        n->any_failed |= t->ports[i].failed != 0;
     }
     if (setup_classes(n, e) < 0)
         return -1;
@@ -168,6 +181,15 @@ static int setup(struct pnet *n, const struct scenario *sc,
         f->prio = n->tr->prio;
         f->dscp = n->tr->dscp;
         f->done = 1; /* until its first step */
+    }
+    for (uint32_t i = 0; i < w->n + n->n_train; i++) {
+        struct flow *f = &n->flows[i];
+        const struct tnode *s = &t->nodes[f->src], *d = &t->nodes[f->dst];
+        f->src_leaf = s->leaf;
+        f->dst_leaf = d->leaf;
+        f->src_leaf_port = s->leaf_port;
+        f->dst_leaf_port = d->leaf_port;
+        f->src_leaf_first = t->nodes[s->leaf].first_port;
     }
     if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0 || lb_setup(n, e) < 0)
         return -1;

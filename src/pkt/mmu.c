@@ -79,12 +79,14 @@ int mmu_setup(struct pnet *n, struct err *e)
     return 0;
 }
 
-/* Th = alpha x the pool's free space; none once it is full */
+/* Th = alpha x the pool's free space; none once it is full. Signed
+ * conversions (one instruction each; unsigned ones branch): buffers are far
+ * below 2^63, so the values are the same. */
 static uint64_t threshold(const struct sw *s, unsigned k, double alpha)
 {
     if (s->shared_used[k] >= s->pool[k])
         return 0;
-    return (uint64_t)(alpha * (double)(s->pool[k] - s->shared_used[k]));
+    return (uint64_t)(int64_t)(alpha * (double)(int64_t)(s->pool[k] - s->shared_used[k]));
 }
 
 static void count_drop(struct pnet *n, struct port *out, struct packet *pk,
@@ -187,8 +189,8 @@ double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
 
 void ecn_mark(struct pnet *n, struct port *out, struct packet *pk)
 {
-    if (!n->sc->fabric.ecn || pk->kind != PK_DATA)
-        return;
+    if (!n->ecn || pk->kind != PK_DATA || out->q[pk->prio].bytes <= out->kmin)
+        return; /* red_probability is 0 at or below kmin */
     double p = red_probability(out->q[pk->prio].bytes, out->kmin, out->kmax,
                                n->sc->fabric.ecn_pmax);
     if (p > 0 && (p >= 1.0 || rng_double(&n->ecn_rng) < p)) {

@@ -181,6 +181,16 @@ struct dcqcn_state {
 };
 
 struct flow {
+    /* first line: what a switch reads to forward the flow's packets, from
+     * the topology at set-up (no topology lookups per packet) */
+    _Alignas(64) uint32_t src, dst;
+    /* ECMP's choice for this flow's data at switch ecmp_node - 1 (0: none):
+     * the hash and its division are the same for every packet (lb.c) */
+    uint32_t ecmp_node, ecmp_port;
+    uint32_t src_leaf, dst_leaf;         /* their leaves' node ids */
+    uint32_t src_leaf_port, dst_leaf_port; /* the leaf port facing src / dst */
+    uint32_t src_leaf_first;             /* first port of src's leaf */
+    uint64_t uplinks;         /* first-hop uplinks used (bit per index) */
     struct flow *next, *prev; /* NIC round-robin ring of active flows */
     uint64_t bytes, sent, recv;
     uint64_t start_ps, first_tx_ps, done_ps;
@@ -192,15 +202,11 @@ struct flow {
     uint64_t una;             /* sender: lowest offset a NAK asked for */
     uint32_t expect_psn, max_psn; /* receiver: next in-order PSN, highest seen */
     uint64_t last_nak;
-    uint64_t uplinks;         /* first-hop uplinks used (bit per index) */
     uint64_t acked;           /* receiver: bytes acknowledged (whole requests) */
     uint64_t cnps_rx, decreases;
     double min_rate;
     struct dcqcn_state cc;
-    uint32_t src, dst, id, writer;
-    /* ECMP's choice for this flow's data at switch ecmp_node - 1 (0: none):
-     * the hash and its division are the same for every packet (lb.c) */
-    uint32_t ecmp_node, ecmp_port;
+    uint32_t id, writer;
     uint16_t sport;
     uint8_t active, done, sent_cnp, nak_sent, seen_any;
     uint8_t prio, dscp;       /* its traffic class */
@@ -240,6 +246,9 @@ struct pnet {
     struct flow *flows;
     uint32_t n_flows, flows_done, n_writers;
     uint8_t lossless;         /* lossless priority mask (0 when PFC is off) */
+    /* scenario choices read per packet, kept here beside the clock */
+    uint8_t any_failed;       /* some link of the fabric is down */
+    uint8_t cnp_prio, strict, lb_adaptive, lb_ecmp, ecn;
     uint8_t pool_of[NPRIO];   /* buffer pool of each priority (mmu.c) */
     uint8_t n_pools;          /* 1 = shared; per_class: lossless + 1 */
     uint8_t dscp_prio[64];
@@ -283,6 +292,10 @@ struct pnet {
     uint8_t train_own_class;  /* isolation logical: NICs schedule it as a class */
     uint64_t train_sent, train_retx, train_delivered, train_dropped, train_discarded;
 };
+
+/* Copies the scenario's per-packet choices into n (set-up; tests that build
+ * a pnet by hand call it after setting n->sc). */
+void pnet_scenario_flags(struct pnet *n);
 
 /* A training flow (or a packet of one)? */
 static inline int pnet_is_train(const struct pnet *n, uint32_t flow)

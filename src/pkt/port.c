@@ -138,10 +138,10 @@ static inline int dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
  * ready): the CNP priority first, then strict priority or DWRR. */
 static inline int pick_queue(struct pnet *n, struct port *p, unsigned ready)
 {
-    unsigned cnp = n->sc->transport.cnp_priority;
+    unsigned cnp = n->cnp_prio;
     if (ready & (1u << cnp))
         return (int)cnp;
-    if (n->sc->fabric.scheduling == SCHED_STRICT)
+    if (n->strict)
         return 31 - __builtin_clz(ready); /* highest priority */
     if (p->qmask == ready && !(ready & (ready - 1)))
         return dwrr_alone(n, p, (unsigned)__builtin_ctz(ready));
@@ -217,7 +217,7 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     n->seg_tx[p->seg] += wire; /* telemetry's throughput without a port scan */
     p->tx_pkts++;
     p->last_tx_t = n->now;
-    if (n->sc->fabric.load_balancing == LB_ADAPTIVE)
+    if (n->lb_adaptive)
         lb_note_tx(n, p, wire);
     p->paused_at_last_tx = p->paused_ps;
     for (unsigned m = p->paused; m; m &= m - 1)

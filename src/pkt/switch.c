@@ -7,14 +7,16 @@
 static uint32_t pick_egress(struct pnet *n, uint32_t node, struct sw *s,
                             struct flow *f, const struct packet *pk)
 {
-    const struct topo *t = n->topo;
-    uint32_t dst = pk->kind == PK_DATA ? f->dst : f->src;
-    uint32_t dleaf = t->nodes[dst].leaf;
+    int data = pk->kind == PK_DATA;
+    uint32_t dleaf = data ? f->dst_leaf : f->src_leaf;
     if (dleaf == node)
-        return t->nodes[dst].leaf_port;
-    uint32_t p = lb_pick(n, node, s, topo_route(t, node, dleaf), f, pk);
-    if (pk->kind == PK_DATA && node == t->nodes[f->src].leaf)
-        f->uplinks |= UINT64_C(1) << ((p - t->nodes[node].first_port) % 64);
+        return data ? f->dst_leaf_port : f->src_leaf_port;
+    /* ECMP's remembered choice needs no route lookup (lb_pick) */
+    if (data && n->lb_ecmp && f->ecmp_node == node + 1)
+        return f->ecmp_port;
+    uint32_t p = lb_pick(n, node, s, topo_route(n->topo, node, dleaf), f, pk);
+    if (data && node == f->src_leaf)
+        f->uplinks |= UINT64_C(1) << ((p - f->src_leaf_first) % 64);
     return p;
 }
 
@@ -24,7 +26,7 @@ void switch_receive(struct pnet *n, uint32_t node, struct port *in,
     struct sw *s = pnet_sw(n, node);
     uint32_t egress = pick_egress(n, node, s, &n->flows[pk->flow], pk);
     struct port *out = &n->ports[egress];
-    if (n->topo->ports[egress].failed) {
+    if (__builtin_expect(n->any_failed, 0) && n->topo->ports[egress].failed) {
         /* a link that is down carries nothing: counted, reported as a
          * violated invariant (engine.c) */
         out->drops++;
