@@ -96,7 +96,7 @@ static void dwrr_lone_queue_matches_walk(void)
         CHECK(pktq_push(&n, &a->q[i], &pk, pkt_wire(&pk)) == 0);
         a->qmask = (uint8_t)(1u << i);
         for (int j = 0; j < NPRIO; j++)
-            a->deficit[j] = (int64_t)rng_below(&r, 2 * n.mtu_wire);
+            a->deficit[j] = (int32_t)rng_below(&r, 2 * n.mtu_wire);
         a->dwrr_next = (uint8_t)rng_below(&r, NPRIO);
         refills += a->deficit[i] < (int64_t)pkt_wire(&pk);
         *b = *a;

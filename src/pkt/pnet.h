@@ -10,6 +10,7 @@
 #ifndef CKPT_PNET_H
 #define CKPT_PNET_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../core/arena.h"
@@ -105,19 +106,24 @@ struct port {
     uint64_t last_tx_t;      /* last serialisation end */
     uint64_t paused_at_last_tx; /* paused_ps as of last_tx_t */
     uint64_t paused_ps;
+    /* third line: the packet being serialised and the wire */
+    struct packet tx;        /* packet being serialised (state PORT_BUSY) */
+    struct pktq pipe;        /* packets on the wire toward the peer */
+    /* fourth line: ECN, ingress limits and DWRR credit (a quantum is at
+     * most 1000 MTUs of 9 KB, so credit fits 32 bits) */
+    uint64_t kmin, kmax;     /* ECN thresholds */
+    uint64_t headroom;       /* per lossless priority group */
+    uint64_t max_shared;
+    int32_t deficit[NPRIO];
+    /* seldom: first packet, wake-ups, training in the queues */
+    uint64_t max_hdrm;
     uint64_t first_tx_t;     /* first serialisation start */
     uint64_t wake_t;
     uint32_t wake_gen;
     uint32_t train_q;        /* training's data packets queued here */
-    struct packet tx;        /* packet being serialised (state PORT_BUSY) */
-    struct pktq pipe;        /* packets on the wire toward the peer */
-    uint64_t kmin, kmax;     /* ECN thresholds */
-    uint64_t headroom;       /* per lossless priority group */
-    uint64_t max_shared, max_hdrm;
-    /* per priority: egress queues (switch ports; CNPs at hosts), DWRR
-     * credit, ingress accounting */
+    /* per priority: egress queues (switch ports; CNPs at hosts) and
+     * ingress accounting */
     struct pktq q[NPRIO];
-    int64_t deficit[NPRIO];
     struct ing_pg ing[NPRIO];
     /* egress side PFC state, per priority */
     uint64_t pause_end[NPRIO], pause_since[NPRIO], last_pause_rx[NPRIO];
@@ -137,6 +143,9 @@ struct port {
      * packets sat behind a PFC pause of their class */
     uint64_t train_tx_bytes, victim_ps, victim_t;
 };
+/* what a packet through a switch port touches: lines 0-3 and its queue */
+_Static_assert(offsetof(struct port, tx) == 128 && offsetof(struct port, kmin) == 192 &&
+               offsetof(struct port, max_hdrm) == 256, "struct port's hot lines moved");
 
 struct flowlet {
     uint64_t last;           /* last packet seen */

@@ -102,14 +102,14 @@ static int dwrr_alone(struct pnet *n, struct port *p, unsigned i)
     int64_t w = (int64_t)pkt_wire(pktq_head(&p->q[i]));
     unsigned from = p->dwrr_next;
     if (p->deficit[i] < w) {
-        int64_t d = p->deficit[i] + n->dwrr_quantum[i];
+        int32_t d = p->deficit[i] + n->dwrr_quantum[i];
         memset(p->deficit, 0, sizeof p->deficit);
         p->deficit[i] = d;
     } else {
         for (unsigned j = from; j != i; j = (j + 1) % NPRIO)
             p->deficit[j] = 0;
     }
-    p->deficit[i] -= w;
+    p->deficit[i] -= (int32_t)w;
     p->dwrr_next = (uint8_t)i;
     return (int)i;
 }
@@ -122,7 +122,7 @@ static inline int dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
         if (ready & (1u << i)) {
             int64_t w = (int64_t)pkt_wire(pktq_head(&p->q[i]));
             if (p->deficit[i] >= w) {
-                p->deficit[i] -= w;
+                p->deficit[i] -= (int32_t)w;
                 return (int)i;
             }
             p->deficit[i] += n->dwrr_quantum[i];
