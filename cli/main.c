@@ -53,7 +53,7 @@ static const char usage_run[] =
     "  --engine E       packet, fluid or auto (same as --set engine=E): packet\n"
     "                   simulates every packet, queue and pause; fluid gives each\n"
     "                   transfer its max-min fair rate (100k GPUs in seconds, no\n"
-    "                   PFC/queues); auto picks fluid above ~1e8 packet events\n"
+    "                   PFC/queues); auto picks fluid past ~8 s of packet engine\n"
     "  --phase P        save, restore or both (same as --set checkpoint.phase=P):\n"
     "                   restore simulates the read back after a failure\n"
     "  --json FILE      write results and the effective scenario as JSON ('-' = stdout,\n"

@@ -88,7 +88,7 @@ expect_error bad_phase "--phase: expected one of save, restore, both" run --phas
 # --engine is --set engine=..., the last one wins; auto says what it chose
 "$bin" run --set engine=packet --engine fluid --quiet --json - | grep -q '"engine": "fluid"' &&
     ok engine_option || bad engine_option
-"$bin" run --engine=auto | grep -q '^  engine      auto: .* <= 1e8: packet$' &&
+"$bin" run --engine=auto | grep -q '^  engine      auto: .* <= [0-9.e+]* ([0-9]* s at [0-9.]* M events/s): packet$' &&
     ok engine_auto_says_why || bad engine_auto_says_why
 "$bin" run --engine fluid --quiet --json "$tmp/fl.json"
 if "$bin" run --engine fluid >"$tmp/fl" && grep -q 'need the packet engine' "$tmp/fl" &&

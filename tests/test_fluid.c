@@ -702,13 +702,16 @@ static void auto_picks_by_packet_events(void)
     struct results r;
     CHECK(run_engine(&sc, ENGINE_AUTO, &r) == 0);
     CHECK(!strcmp(r.engine, "packet") && r.has_packet_stats);
-    CHECKF(strstr(r.engine_reason, "auto") && strstr(r.engine_reason, "<= 1e8"), "%s",
+    char under[32], over[32];
+    snprintf(under, sizeof under, "<= %.2g (", CKPT_AUTO_EVENT_LIMIT);
+    snprintf(over, sizeof over, "> %.2g (", CKPT_AUTO_EVENT_LIMIT);
+    CHECKF(strstr(r.engine_reason, "auto") && strstr(r.engine_reason, under), "%s",
            r.engine_reason);
     results_release(&r);
     sc.workload.bytes_per_writer = 20000000000ull; /* 80 GB: ~2e7 packets */
     CHECK(run_engine(&sc, ENGINE_AUTO, &r) == 0);
     CHECK(!strcmp(r.engine, "fluid") && !r.has_packet_stats && r.ok);
-    CHECKF(strstr(r.engine_reason, "> 1e8"), "%s", r.engine_reason);
+    CHECKF(strstr(r.engine_reason, over), "%s", r.engine_reason);
     results_release(&r);
     CHECK(run_engine(&sc, ENGINE_FLUID, &r) == 0);
     CHECK(strstr(r.engine_reason, "requested") != NULL);
@@ -958,7 +961,9 @@ static void auto_fluid_reason_names_unmodelled(void)
     sc.engine = ENGINE_AUTO;
     CHECK(ckpt_describe(&sc, &d, &e) == 0);
     CHECK(d.engine == ENGINE_FLUID);
-    CHECKF(strstr(d.r.engine_reason, "> 1e8") &&
+    char over[32];
+    snprintf(over, sizeof over, "> %.2g (", CKPT_AUTO_EVENT_LIMIT);
+    CHECKF(strstr(d.r.engine_reason, over) &&
            strstr(d.r.engine_reason, "transport.cc=dcqcn (rate control)") &&
            strstr(d.r.engine_reason, "storage.max_outstanding=4 (request window)") &&
            strstr(d.r.engine_reason, "fabric.pfc.enabled=true") &&

@@ -27,6 +27,10 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
  * 0.8 after the packet-layout and event-queue changes = 15.1 M events/s;
  * small runs reach 19 M/s). Every wall-time figure of run and describe uses it. */
 #define CKPT_PKT_EVENTS_PER_S 15.1e6
+/* engine: auto runs the packet engine when it would take at most this long
+ * at CKPT_PKT_EVENTS_PER_S, so the threshold moves with the measured speed */
+#define CKPT_AUTO_PACKET_S 8.0
+#define CKPT_AUTO_EVENT_LIMIT (CKPT_AUTO_PACKET_S * CKPT_PKT_EVENTS_PER_S)
 
 /* What a run would cost, from the prepared topology and workload (a is the
  * arena that holds them; bound_s the analytic bound): data packets (packet engine), events, an upper

@@ -23,9 +23,8 @@
 
 /* engine: auto. The packet engine spends about 8 events per packet (a
  * serialisation end and a wire arrival on each of 4 links) at
- * CKPT_PKT_EVENTS_PER_S (api.h); past 1e8 events (~6.6 s) the fluid engine
- * runs. */
-#define AUTO_EVENT_LIMIT 1e8
+ * CKPT_PKT_EVENTS_PER_S (api.h); past CKPT_AUTO_EVENT_LIMIT (8 s of it) the
+ * fluid engine runs. */
 
 /* After the reason for fluid: what its figure will ignore (fluid.h). */
 static void reason_unmodelled(const struct scenario *sc, const struct topo *t,
@@ -55,10 +54,12 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
         pkts += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
     pkts += train_packets(w->train, sc->fabric.mtu, r->bound_s); /* training beside it */
     double ev = 8 * pkts;
-    int fluid = ev > AUTO_EVENT_LIMIT;
+    int fluid = ev > CKPT_AUTO_EVENT_LIMIT;
     snprintf(r->engine_reason, sizeof r->engine_reason,
-             "auto: ~%.2g packet-engine events (8 per packet x %.3g packets) %s 1e8",
-             ev, pkts, fluid ? ">" : "<=");
+             "auto: ~%.2g packet-engine events (8 per packet x %.3g packets) %s %.2g "
+             "(%.0f s at %.1f M events/s)",
+             ev, pkts, fluid ? ">" : "<=", CKPT_AUTO_EVENT_LIMIT, CKPT_AUTO_PACKET_S,
+             CKPT_PKT_EVENTS_PER_S / 1e6);
     if (fluid) /* never silently: say what the figure leaves out */
         reason_unmodelled(sc, t, w, r);
     return fluid ? ENGINE_FLUID : ENGINE_PACKET;
