@@ -8,6 +8,7 @@
 #include "../src/api/api.h"
 #include "../src/core/units.h"
 #include "../src/pkt/engine.h"
+#include "../src/pkt/pnet.h"
 #include "../src/topo/topo.h"
 #include "../src/work/work.h"
 #include "harness.h"
@@ -316,6 +317,40 @@ static void valid_packet_checks_in_all_modes(void)
     }
 }
 
+/* A packet record names its ingress port in 24 bits: a fabric with more
+ * ports is refused by the packet engine, never run with ports mixed up. */
+static void valid_pkt_port_limit(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=4");
+    test_set(&sc, "workload.bytes_per_writer=64KB");
+    struct arena a;
+    struct topo t;
+    struct workload w;
+    arena_init(&a);
+    int built = scenario_resolve(&sc, &e) == 0 && topo_build(&t, &sc, &a, &e) == 0 &&
+                workload_build(&w, &sc, &t, &a, &e) == 0;
+    CHECK(built);
+    if (!built) {
+        arena_release(&a);
+        return;
+    }
+    struct results r;
+    memset(&r, 0, sizeof r);
+    struct topo big = t;
+    big.n_ports = PKT_MAX_PORTS;
+    CHECK(pkt_run(&sc, &big, &w, &r, &e) == -1);
+    CHECKF(strstr(e.msg, "at most 16777215 ports, the fabric has 16777216") != NULL, "%s",
+           e.msg);
+    results_release(&r);
+    memset(&r, 0, sizeof r);
+    CHECK(pkt_run(&sc, &t, &w, &r, &e) == 0 && r.ok); /* the real fabric runs */
+    results_release(&r);
+    arena_release(&a);
+}
+
 /* The packet engine called directly (as some tests and benchmarks do)
  * validates too, instead of running with a malformed class setup. */
 static void valid_pkt_run_direct_validates(void)
@@ -527,6 +562,7 @@ SUITE(suite_valid) = {
     {"valid_packet_checks_in_all_modes", valid_packet_checks_in_all_modes},
     {"valid_packet_checks_where", valid_packet_checks_where},
     {"valid_pkt_run_direct_validates", valid_pkt_run_direct_validates},
+    {"valid_pkt_port_limit", valid_pkt_port_limit},
     {"valid_buffer_need_matches_engine", valid_buffer_need_matches_engine},
     {"valid_packet_run_refused_over_limit", valid_packet_run_refused_over_limit},
     {"valid_packet_memory_limit", valid_packet_memory_limit},

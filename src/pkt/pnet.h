@@ -44,27 +44,32 @@ enum ev_type {
 
 enum pkt_kind { PK_DATA, PK_CNP, PK_NAK, PK_ACK };
 
-/* A packet record, 32 bytes: it lives by value in the rings of the ports
- * (egress queues, the wire) and in the port serialising it. */
+/* A packet record, 24 bytes: it lives by value in the rings of the ports
+ * (egress queues, the wire) and in the port serialising it. The packets in
+ * flight of a large burst are most of the engine's memory (a million in
+ * the 1024-writer benchmark), so fields are packed: payload <= the 9216 B
+ * MTU limit, ingress port < 2^24 (checked at set-up). */
+#define PKT_MAX_PORTS (UINT32_C(1) << 24)
 struct packet {
     uint64_t t;        /* pipe: arrival time; egress queue: ready time */
     uint32_t flow;
-    uint32_t payload;
-    uint32_t in_port;  /* ingress port at the current switch */
     uint32_t psn;
-    uint8_t kind, prio, dscp, ce;
-    uint8_t gen;       /* its flow's generation (training steps reuse flows) */
+    uint32_t in_port : 24; /* ingress port at the current switch */
+    uint32_t gen : 8;  /* its flow's generation (training steps reuse flows) */
+    uint16_t payload;
+    uint8_t kind : 2, ce : 1, prio : 3;
+    uint8_t dscp;
 };
+_Static_assert(sizeof(struct packet) == 24, "a packet record is 24 bytes");
 
 /* FIFO of packet records in chunks of PKT_CHUNK: a queue's packets sit side
  * by side in memory (no pointer chase per packet), and chunks come from a
  * free list that slabs refill, so memory follows the packets in flight and
  * nothing is allocated per packet. */
-#define PKT_CHUNK 15
+#define PKT_CHUNK 21
 struct pkt_chunk {
     struct packet p[PKT_CHUNK];
     struct pkt_chunk *next;
-    char pad[512 - PKT_CHUNK * sizeof(struct packet) - sizeof(struct pkt_chunk *)];
 };
 _Static_assert(sizeof(struct pkt_chunk) == 512, "a chunk is 8 whole cache lines");
 
@@ -109,6 +114,7 @@ struct port {
     /* third line: the packet being serialised and the wire */
     struct packet tx;        /* packet being serialised (state PORT_BUSY) */
     struct pktq pipe;        /* packets on the wire toward the peer */
+    uint64_t ecn_marked;     /* marked as they left (often: queues past kmin) */
     /* fourth line: ECN, ingress limits and DWRR credit (a quantum is at
      * most 1000 MTUs of 9 KB, so credit fits 32 bits) */
     uint64_t kmin, kmax;     /* ECN thresholds */
@@ -136,7 +142,7 @@ struct port {
     uint64_t xoff_since[NPRIO];
     /* counters */
     uint64_t xoff_shared_sum; /* shared use of the PG at each XOFF, summed */
-    uint64_t pause_rx, pause_tx, resume_tx, ecn_marked, drops;
+    uint64_t pause_rx, pause_tx, resume_tx, drops;
     double load;             /* adaptive: EWMA of bytes sent (bytes) */
     uint64_t load_t;
     /* training traffic (train.c): its wire bytes sent, and the time its
