@@ -317,64 +317,66 @@ static void valid_packet_checks_in_all_modes(void)
     }
 }
 
+/* A 4-node fabric and its workload for calling the packet engine directly. */
+struct tiny_run {
+    struct scenario sc;
+    struct err e;
+    struct arena a;
+    struct topo t;
+    struct workload w;
+    struct results r;
+};
+
+/* 0 when the inputs could not be built (checked). */
+static int tiny_run_inputs(struct tiny_run *x)
+{
+    memset(x, 0, sizeof *x);
+    scenario_defaults(&x->sc);
+    test_set(&x->sc, "cluster.nodes=4");
+    test_set(&x->sc, "workload.bytes_per_writer=64KB");
+    arena_init(&x->a);
+    int built = scenario_resolve(&x->sc, &x->e) == 0 &&
+                topo_build(&x->t, &x->sc, &x->a, &x->e) == 0 &&
+                workload_build(&x->w, &x->sc, &x->t, &x->a, &x->e) == 0;
+    CHECK(built);
+    if (!built)
+        arena_release(&x->a);
+    return built;
+}
+
 /* A packet record names its ingress port in 24 bits: a fabric with more
  * ports is refused by the packet engine, never run with ports mixed up. */
 static void valid_pkt_port_limit(void)
 {
-    struct scenario sc;
-    struct err e = {{0}};
-    scenario_defaults(&sc);
-    test_set(&sc, "cluster.nodes=4");
-    test_set(&sc, "workload.bytes_per_writer=64KB");
-    struct arena a;
-    struct topo t;
-    struct workload w;
-    arena_init(&a);
-    int built = scenario_resolve(&sc, &e) == 0 && topo_build(&t, &sc, &a, &e) == 0 &&
-                workload_build(&w, &sc, &t, &a, &e) == 0;
-    CHECK(built);
-    if (!built) {
-        arena_release(&a);
+    struct tiny_run x;
+    if (!tiny_run_inputs(&x))
         return;
-    }
-    struct results r;
-    memset(&r, 0, sizeof r);
-    struct topo big = t;
+    struct topo big = x.t;
     big.n_ports = PKT_MAX_PORTS;
-    CHECK(pkt_run(&sc, &big, &w, &r, &e) == -1);
-    CHECKF(strstr(e.msg, "at most 16777215 ports, the fabric has 16777216") != NULL, "%s",
-           e.msg);
-    results_release(&r);
-    memset(&r, 0, sizeof r);
-    CHECK(pkt_run(&sc, &t, &w, &r, &e) == 0 && r.ok); /* the real fabric runs */
-    results_release(&r);
-    arena_release(&a);
+    CHECK(pkt_run(&x.sc, &big, &x.w, &x.r, &x.e) == -1);
+    CHECKF(strstr(x.e.msg, "at most 16777215 ports, the fabric has 16777216") != NULL, "%s",
+           x.e.msg);
+    results_release(&x.r);
+    memset(&x.r, 0, sizeof x.r);
+    CHECK(pkt_run(&x.sc, &x.t, &x.w, &x.r, &x.e) == 0 && x.r.ok); /* the real fabric runs */
+    results_release(&x.r);
+    arena_release(&x.a);
 }
 
 /* The packet engine called directly (as some tests and benchmarks do)
  * validates too, instead of running with a malformed class setup. */
 static void valid_pkt_run_direct_validates(void)
 {
-    struct scenario sc;
-    struct err e = {{0}};
-    scenario_defaults(&sc);
-    test_set(&sc, "cluster.nodes=4");
-    test_set(&sc, "workload.bytes_per_writer=64KB");
-    struct arena a;
-    struct topo t;
-    struct workload w;
-    arena_init(&a);
-    CHECK(scenario_resolve(&sc, &e) == 0 && topo_build(&t, &sc, &a, &e) == 0 &&
-          workload_build(&w, &sc, &t, &a, &e) == 0);
-    test_set(&sc, "fabric.dwrr_weights=1,2");
-    struct results r;
-    memset(&r, 0, sizeof r);
-    CHECK(pkt_run(&sc, &t, &w, &r, &e) == -1);
-    CHECKF(strcmp(e.msg, "--set: fabric.dwrr_weights: expected 8 weights 1-1000 separated by "
-                         "commas, got \"1,2\"") == 0,
-           "%s", e.msg);
-    results_release(&r);
-    arena_release(&a);
+    struct tiny_run x;
+    if (!tiny_run_inputs(&x))
+        return;
+    test_set(&x.sc, "fabric.dwrr_weights=1,2");
+    CHECK(pkt_run(&x.sc, &x.t, &x.w, &x.r, &x.e) == -1);
+    CHECKF(strcmp(x.e.msg, "--set: fabric.dwrr_weights: expected 8 weights 1-1000 separated "
+                           "by commas, got \"1,2\"") == 0,
+           "%s", x.e.msg);
+    results_release(&x.r);
+    arena_release(&x.a);
 }
 
 /* The same checks through --set name "--set", and a key from an earlier
