@@ -173,6 +173,26 @@ int sweep_opt(int argc, char **argv, int *i, const char *name, const char *short
     return opt_value(argc, argv, i, name, shortname, v);
 }
 
+int sweep_common_arg(const char *cmd, const char *a, const char **file, int *quiet, int *help)
+{
+    if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+        *quiet = 1;
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        *help = 1;
+    } else if (a[0] == '-' && a[1]) {
+        fprintf(stderr, "ckptnet: %s: unknown option '%s' (see ckptnet %s --help)\n", cmd, a,
+                cmd);
+        return 2;
+    } else if (*file) {
+        fprintf(stderr, "ckptnet: %s: more than one scenario file ('%s', '%s')\n", cmd, *file,
+                a);
+        return 2;
+    } else {
+        *file = a;
+    }
+    return 0;
+}
+
 static int parse_count(const char *opt, const char *v, int lo, int hi, int *out)
 {
     char *end;
@@ -231,19 +251,8 @@ static int parse_sweep_opts(int argc, char **argv, struct sopts *o)
                 return 2;
         } else if (!strcmp(a, "--resume")) {
             o->resume = 1;
-        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            o->quiet = 1;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            o->help = 1;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "ckptnet: sweep: unknown option '%s' (see ckptnet sweep --help)\n", a);
+        } else if (sweep_common_arg("sweep", a, &o->file, &o->quiet, &o->help)) {
             return 2;
-        } else if (o->file) {
-            fprintf(stderr, "ckptnet: sweep: more than one scenario file ('%s', '%s')\n", o->file,
-                    a);
-            return 2;
-        } else {
-            o->file = a;
         }
         continue;
     needs:

@@ -101,6 +101,11 @@ int sweep_html(const char *path, const struct sweep *sw, const struct sweep_res 
 int sweep_opt(int argc, char **argv, int *i, const char *name, const char *shortname,
               const char **v);
 
+/* What sweep and tune take alike after their own options: --quiet/-q,
+ * -h/--help, the scenario file (one). 2 after printing the error for an
+ * unknown option or a second file; 0 otherwise. */
+int sweep_common_arg(const char *cmd, const char *a, const char **file, int *quiet, int *help);
+
 /* 1 when key is a scenario key. */
 int sweep_key_known(const char *key);
 

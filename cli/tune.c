@@ -357,19 +357,8 @@ static int parse_tune(int argc, char **argv, struct tune *t, int *help)
                 return 2;
             }
             *dst = (int)n;
-        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            t->quiet = 1;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            *help = 1;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "ckptnet: tune: unknown option '%s' (see ckptnet tune --help)\n", a);
+        } else if (sweep_common_arg("tune", a, &t->file, &t->quiet, help)) {
             return 2;
-        } else if (t->file) {
-            fprintf(stderr, "ckptnet: tune: more than one scenario file ('%s', '%s')\n", t->file,
-                    a);
-            return 2;
-        } else {
-            t->file = a;
         }
         continue;
     needs:
