@@ -129,8 +129,10 @@ int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t 
     } else {
         /* append; a list that falls out of order is sorted when it is first
          * popped from, not walked on every push */
-        if (before(&ev, &q->pool[q->tail[b]].ev))
+        if (before(&ev, &q->pool[q->tail[b]].ev)) {
             q->unsorted[b / 64] |= UINT64_C(1) << (b % 64);
+            q->pool[x].ev.type |= EVQ_RUN;
+        }
         q->pool[x].next = NIL;
         q->pool[q->tail[b]].next = x;
         q->tail[b] = x;
@@ -139,74 +141,74 @@ int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t 
     return 0;
 }
 
-#define SHORT_LIST 16
-
-static uint32_t sort_merge(struct evq_node *pool, uint32_t head, uint32_t *tail);
-
-/* Insertion sort of a list of at most SHORT_LIST nodes: a bucket holds a
- * few events, and merge sort's recursion cost more than the sort itself. */
-static uint32_t sort_short(struct evq_node *pool, uint32_t head, uint32_t *tail)
+/* Merge two sorted lists; returns the head and sets *tail. */
+static uint32_t merge(struct evq_node *pool, uint32_t a, uint32_t ta, uint32_t b, uint32_t tb,
+                      uint32_t *tail)
 {
-    uint32_t out = NIL, last = NIL;
-    while (head != NIL) {
-        uint32_t x = head;
-        head = pool[x].next;
-        if (out == NIL || !before(&pool[x].ev, &pool[last].ev)) {
-            /* at the end: the common case, a list mostly in order */
-            pool[x].next = NIL;
-            if (out == NIL)
-                out = x;
-            else
-                pool[last].next = x;
-            last = x;
-            continue;
+    uint32_t out = NIL, *link = &out;
+    for (;;) {
+        if (before(&pool[b].ev, &pool[a].ev)) {
+            *link = b;
+            link = &pool[b].next;
+            if ((b = *link) == NIL) {
+                *link = a;
+                *tail = ta;
+                return out;
+            }
+        } else {
+            *link = a;
+            link = &pool[a].next;
+            if ((a = *link) == NIL) {
+                *link = b;
+                *tail = tb;
+                return out;
+            }
         }
-        uint32_t *link = &out;
-        while (!before(&pool[x].ev, &pool[*link].ev))
-            link = &pool[*link].next;
-        pool[x].next = *link;
-        *link = x;
     }
-    *tail = last;
-    return out;
 }
 
 /* Sort of a bucket's list by (time, seq); returns the new head and sets
- * *tail. */
+ * *tail. A bucket's list is a few ascending runs (most often two: events
+ * pushed long ago, then a later push for an earlier time), each starting
+ * at a node the push marked EVQ_RUN; it merges those runs in a binary
+ * counter of merged lists rather than splitting the list blindly: O(n log
+ * runs). */
 static uint32_t sort_list(struct evq_node *pool, uint32_t head, uint32_t *tail)
 {
-    unsigned len = 0;
-    for (uint32_t x = head; x != NIL && len <= SHORT_LIST; x = pool[x].next)
-        len++;
-    if (len <= SHORT_LIST)
-        return sort_short(pool, head, tail);
-    return sort_merge(pool, head, tail);
-}
-
-/* Merge sort of a long list by (time, seq). */
-static uint32_t sort_merge(struct evq_node *pool, uint32_t head, uint32_t *tail)
-{
-    if (head == NIL || pool[head].next == NIL) {
-        *tail = head;
-        return head;
+    uint32_t lh[32], lt[32]; /* level k: 2^k runs merged (runs < 2^32) */
+    unsigned levels = 0;
+    while (head != NIL) {
+        /* cut the next ascending run: up to the next node the push marked */
+        uint32_t rh = head, rt = head, x;
+        pool[rh].ev.type &= ~EVQ_RUN;
+        while ((x = pool[rt].next) != NIL && !(pool[x].ev.type & EVQ_RUN))
+            rt = x;
+        head = pool[rt].next;
+        pool[rt].next = NIL;
+        /* carry it up the counter: each full level merges with it */
+        unsigned k = 0;
+        for (; k < levels && lh[k] != NIL; k++) {
+            rh = merge(pool, lh[k], lt[k], rh, rt, &rt);
+            lh[k] = NIL;
+        }
+        if (k == levels)
+            levels++;
+        lh[k] = rh;
+        lt[k] = rt;
     }
-    uint32_t slow = head, fast = pool[head].next;
-    while (fast != NIL && pool[fast].next != NIL) {
-        slow = pool[slow].next;
-        fast = pool[pool[fast].next].next;
+    uint32_t out = NIL, ot = NIL;
+    for (unsigned k = 0; k < levels; k++) {
+        if (lh[k] == NIL)
+            continue;
+        /* higher levels hold earlier runs */
+        if (out == NIL) {
+            out = lh[k];
+            ot = lt[k];
+        } else {
+            out = merge(pool, lh[k], lt[k], out, ot, &ot);
+        }
     }
-    uint32_t second = pool[slow].next, t1, t2;
-    pool[slow].next = NIL;
-    uint32_t a = sort_list(pool, head, &t1), b = sort_list(pool, second, &t2);
-    uint32_t out = NIL, *link = &out, last = NIL;
-    while (a != NIL && b != NIL) {
-        uint32_t *from = before(&pool[b].ev, &pool[a].ev) ? &b : &a;
-        *link = last = *from;
-        *from = pool[*from].next;
-        link = &pool[last].next;
-    }
-    *link = a != NIL ? a : b;
-    *tail = a != NIL ? t1 : b != NIL ? t2 : last;
+    *tail = ot;
     return out;
 }
 

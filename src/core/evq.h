@@ -54,6 +54,11 @@ size_t evq_mem(const struct evq *q);
  * each per event); the rest -- far events, memory, sorting a bucket, a
  * bucket in another bitmap word, the heap -- is out of line in evq.c. */
 #define EVQ_NIL UINT32_MAX
+/* In a wheel node's type: the event starts a new ascending run of its
+ * bucket's list (it is earlier than the tail it was appended to), so the
+ * sort finds the runs without comparing. Types must be below it; the sort
+ * clears it before any event leaves the queue. */
+#define EVQ_RUN UINT32_C(0x80000000)
 #define EVQ_MASK (EVQ_BUCKETS - 1)
 int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg);
 int evq_pop_slow(struct evq *q, struct event *ev);
@@ -83,8 +88,10 @@ static inline int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, 
     } else {
         /* append; a list that falls out of order is sorted when it is first
          * popped from, not walked on every push */
-        if (evq_before(&nd->ev, &q->pool[q->tail[b]].ev))
+        if (evq_before(&nd->ev, &q->pool[q->tail[b]].ev)) {
             q->unsorted[b / 64] |= bit;
+            nd->ev.type |= EVQ_RUN;
+        }
         q->pool[q->tail[b]].next = x;
         q->tail[b] = x;
     }
