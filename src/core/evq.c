@@ -19,6 +19,8 @@ void evq_init(struct evq *q)
 void evq_release(struct evq *q)
 {
     free(q->h);
+    for (int k = 0; k < EVQ_RINGS; k++)
+        free(q->ring[k].e);
     free(q->pool);
     free(q->head);
     free(q->tail);
@@ -30,6 +32,8 @@ void evq_release(struct evq *q)
 size_t evq_mem(const struct evq *q)
 {
     size_t m = q->cap * sizeof *q->h + (size_t)q->pool_cap * sizeof *q->pool;
+    for (int k = 0; k < EVQ_RINGS; k++)
+        m += q->ring[k].cap * sizeof *q->ring[k].e;
     if (q->head)
         m += 2 * EVQ_BUCKETS * sizeof *q->head + 2 * WORDS * sizeof *q->bits;
     return m;
@@ -79,6 +83,103 @@ static void heap_pop(struct evq *q, struct event *ev)
         q->h[i] = last;
 }
 
+/* Append to a ring (grows by doubling, kept in order). */
+static int ring_push(struct evq_ring *r, const struct event *ev)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 256;
+        struct event *e = malloc(cap * sizeof *e);
+        if (!e)
+            return -1;
+        for (size_t i = 0; i < r->n; i++)
+            e[i] = r->e[(r->head + i) & (r->cap - 1)];
+        free(r->e);
+        r->e = e;
+        r->cap = cap;
+        r->head = 0;
+    }
+    r->e[(r->head + r->n++) & (r->cap - 1)] = *ev;
+    return 0;
+}
+
+/* Find the earliest far event after a pop or a move. */
+static void far_min_update(struct evq *q)
+{
+    const struct event *m = q->n ? &q->h[0] : NULL;
+    int src = -1;
+    for (int k = 0; k < EVQ_RINGS; k++) {
+        const struct evq_ring *r = &q->ring[k];
+        if (r->n && (!m || before(&r->e[r->head], m))) {
+            m = &r->e[r->head];
+            src = k;
+        }
+    }
+    if (m)
+        q->far_min = *m;
+    q->far_src = src;
+}
+
+#define RING_GAP ((uint64_t)EVQ_BUCKETS << EVQ_SHIFT) /* continues a ring */
+#define RING_EVICT 8 /* a ring this short may go to the heap for a new one */
+
+/* A far event continues the ring whose tail is latest but not after it (seq
+ * grows, so not after in time is enough) and within RING_GAP of it, or
+ * starts an empty ring. With none free, the shortest ring, if short, moves
+ * to the heap to make room; else the event goes to the heap. A stream of
+ * timers a fixed delay ahead thus keeps to one ring, while the odd event
+ * far beyond it (a paced sender at its minimum rate) cannot block it. */
+static int far_push(struct evq *q, const struct event *ev)
+{
+    struct evq_ring *best = NULL, *spare = NULL;
+    const struct event *bt = NULL;
+    for (int k = 0; k < EVQ_RINGS; k++) {
+        struct evq_ring *r = &q->ring[k];
+        if (!spare || r->n < spare->n)
+            spare = r;
+        if (!r->n)
+            continue;
+        const struct event *t = &r->e[(r->head + r->n - 1) & (r->cap - 1)];
+        if (!before(ev, t) && ev->t - t->t < RING_GAP && (!bt || before(bt, t))) {
+            best = r;
+            bt = t;
+        }
+    }
+    if (!best && spare->n <= RING_EVICT) {
+        for (; spare->n; spare->n--, spare->head = (spare->head + 1) & (spare->cap - 1))
+            if (heap_push(q, &spare->e[spare->head]) < 0) {
+                far_min_update(q);
+                return -1;
+            }
+        spare->head = 0;
+        best = spare;
+        far_min_update(q); /* the earliest may have moved to the heap */
+    }
+    if (best ? ring_push(best, ev) : heap_push(q, ev))
+        return -1;
+    /* the new event is the earliest only at the front of the heap or of an
+     * empty ring (a ring's tail is not before its head) */
+    if (!q->nfar || before(ev, &q->far_min)) {
+        q->far_min = *ev;
+        q->far_src = best ? (int)(best - q->ring) : -1;
+    }
+    q->nfar++;
+    return 0;
+}
+
+static void far_pop(struct evq *q, struct event *ev)
+{
+    if (q->far_src < 0) {
+        heap_pop(q, ev);
+    } else {
+        struct evq_ring *r = &q->ring[q->far_src];
+        *ev = r->e[r->head];
+        r->head = (r->head + 1) & (r->cap - 1);
+        r->n--;
+    }
+    q->nfar--;
+    far_min_update(q);
+}
+
 static int wheel_alloc(struct evq *q)
 {
     q->head = malloc(EVQ_BUCKETS * sizeof *q->head);
@@ -116,7 +217,7 @@ int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t 
     struct event ev = {t, q->next_seq++, obj, type, arg};
     uint64_t bucket = t >> EVQ_SHIFT;
     if (bucket < q->base || bucket - q->base >= EVQ_BUCKETS || (!q->head && wheel_alloc(q) < 0))
-        return heap_push(q, &ev);
+        return far_push(q, &ev);
     uint32_t x = node_new(q);
     if (x == NIL)
         return -1;
@@ -236,7 +337,7 @@ int evq_pop_slow(struct evq *q, struct event *ev)
             q->unsorted[b / 64] &= ~bit;
         }
         uint32_t x = q->head[b];
-        if (!q->n || !before(&q->h[0], &q->pool[x].ev)) {
+        if (!q->nfar || !before(&q->far_min, &q->pool[x].ev)) {
             *ev = q->pool[x].ev;
             q->head[b] = q->pool[x].next;
             if (q->head[b] == NIL)
@@ -248,9 +349,9 @@ int evq_pop_slow(struct evq *q, struct event *ev)
             return 1;
         }
     }
-    if (!q->n)
+    if (!q->nfar)
         return 0;
-    heap_pop(q, ev);
+    far_pop(q, ev);
     if (!q->wn)
         q->base = ev->t >> EVQ_SHIFT;
     return 1;

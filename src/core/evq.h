@@ -4,7 +4,9 @@
  * Near events (within 67 us of the current bucket) go to a timing wheel of
  * 1.024 ns buckets, each a list that grows at its tail and is sorted by
  * (time, seq) once, when it becomes the earliest bucket; a bitmap finds the
- * next non-empty bucket. Later events wait in a 4-ary heap. Pop takes the smaller of the two fronts, so
+ * next non-empty bucket. Later events wait in one of a few FIFO rings,
+ * each in time order (timers a fixed delay ahead, as DCQCN's, come in
+ * order), or else in a 4-ary heap. Pop takes the smallest of the fronts, so
  * the order is exactly that of one sorted queue. The queue owns its memory;
  * obj pointers are borrowed. */
 #ifndef CKPT_EVQ_H
@@ -29,10 +31,21 @@ struct evq_node {
     uint32_t next;                        /* node index, UINT32_MAX = end */
 };
 
+#define EVQ_RINGS 4
+
+struct evq_ring {
+    struct event *e;
+    size_t head, n, cap;                  /* cap: a power of two */
+};
+
 struct evq {
-    /* far events: 4-ary heap */
+    /* far events: 4-ary heap, and rings each in (time, seq) order */
     struct event *h;
     size_t n, cap;
+    struct evq_ring ring[EVQ_RINGS];
+    size_t nfar;                          /* far events in all */
+    struct event far_min;                 /* the earliest far event, if nfar */
+    int far_src;                          /* where it is: a ring, or -1 the heap */
     /* near events: the wheel */
     struct evq_node *pool;
     uint32_t pool_cap, free_node;
@@ -46,7 +59,7 @@ struct evq {
 
 void evq_init(struct evq *q);
 void evq_release(struct evq *q);
-static inline size_t evq_len(const struct evq *q) { return q->n + q->wn; }
+static inline size_t evq_len(const struct evq *q) { return q->nfar + q->wn; }
 /* Bytes the queue holds from malloc. */
 size_t evq_mem(const struct evq *q);
 
@@ -110,7 +123,7 @@ static inline int evq_pop(struct evq *q, struct event *ev)
             uint64_t bit = UINT64_C(1) << (b % 64);
             uint32_t x = q->head[b];
             struct evq_node *nd = &q->pool[x];
-            if (!(q->unsorted[w] & bit) && (!q->n || !evq_before(&q->h[0], &nd->ev))) {
+            if (!(q->unsorted[w] & bit) && (!q->nfar || !evq_before(&q->far_min, &nd->ev))) {
                 *ev = nd->ev;
                 q->head[b] = nd->next;
                 if (nd->next == EVQ_NIL)
