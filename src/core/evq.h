@@ -65,7 +65,7 @@ size_t evq_mem(const struct evq *q);
 
 /* The common cases of push and pop are inline (the event loop runs one of
  * each per event); the rest -- far events, memory, sorting a bucket, a
- * bucket in another bitmap word, the heap -- is out of line in evq.c. */
+ * bucket past the next bitmap word -- is out of line in evq.c. */
 #define EVQ_NIL UINT32_MAX
 /* In a wheel node's type: the event starts a new ascending run of its
  * bucket's list (it is earlier than the tail it was appended to), so the
@@ -118,6 +118,10 @@ static inline int evq_pop(struct evq *q, struct event *ev)
     if (q->wn) {
         uint32_t b = (uint32_t)(q->base & EVQ_MASK), w = b / 64;
         uint64_t word = q->bits[w] & (~UINT64_C(0) << (b % 64));
+        if (!word) { /* the next word: still within the horizon */
+            w = (w + 1) % (EVQ_BUCKETS / 64);
+            word = q->bits[w];
+        }
         if (word) {
             b = w * 64 + (uint32_t)__builtin_ctzll(word);
             uint64_t bit = UINT64_C(1) << (b % 64);
