@@ -268,6 +268,20 @@ static uint32_t merge(struct evq_node *pool, uint32_t a, uint32_t ta, uint32_t b
     }
 }
 
+/* Cut the ascending run at *head (up to the next node the push marked);
+ * returns its head, sets its tail and advances *head past it. */
+static inline uint32_t cut_run(struct evq_node *pool, uint32_t *head, uint32_t *tail)
+{
+    uint32_t rh = *head, rt = rh, x;
+    pool[rh].ev.type &= ~EVQ_RUN;
+    while ((x = pool[rt].next) != NIL && !(pool[x].ev.type & EVQ_RUN))
+        rt = x;
+    *head = x;
+    pool[rt].next = NIL;
+    *tail = rt;
+    return rh;
+}
+
 /* Sort of a bucket's list by (time, seq); returns the new head and sets
  * *tail. A bucket's list is a few ascending runs (most often two: events
  * pushed long ago, then a later push for an earlier time), each starting
@@ -277,15 +291,19 @@ static uint32_t merge(struct evq_node *pool, uint32_t a, uint32_t ta, uint32_t b
 static uint32_t sort_list(struct evq_node *pool, uint32_t head, uint32_t *tail)
 {
     uint32_t lh[32], lt[32]; /* level k: 2^k runs merged (runs < 2^32) */
-    unsigned levels = 0;
+    uint32_t t1, t2, r1 = cut_run(pool, &head, &t1);
+    if (head == NIL) {
+        *tail = t1;
+        return r1;
+    }
+    uint32_t r2 = cut_run(pool, &head, &t2);
+    if (head == NIL) /* two runs: the common case */
+        return merge(pool, r1, t1, r2, t2, tail);
+    lh[0] = NIL;
+    lh[1] = merge(pool, r1, t1, r2, t2, &lt[1]);
+    unsigned levels = 2;
     while (head != NIL) {
-        /* cut the next ascending run: up to the next node the push marked */
-        uint32_t rh = head, rt = head, x;
-        pool[rh].ev.type &= ~EVQ_RUN;
-        while ((x = pool[rt].next) != NIL && !(pool[x].ev.type & EVQ_RUN))
-            rt = x;
-        head = pool[rt].next;
-        pool[rt].next = NIL;
+        uint32_t rt, rh = cut_run(pool, &head, &rt);
         /* carry it up the counter: each full level merges with it */
         unsigned k = 0;
         for (; k < levels && lh[k] != NIL; k++) {
