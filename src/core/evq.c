@@ -243,8 +243,8 @@ int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t 
 }
 
 /* Merge two sorted lists; returns the head and sets *tail. */
-static uint32_t merge(struct evq_node *pool, uint32_t a, uint32_t ta, uint32_t b, uint32_t tb,
-                      uint32_t *tail)
+static inline uint32_t merge(struct evq_node *pool, uint32_t a, uint32_t ta, uint32_t b,
+                             uint32_t tb, uint32_t *tail)
 {
     uint32_t out = NIL, *link = &out;
     for (;;) {
