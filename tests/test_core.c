@@ -110,6 +110,106 @@ static void evq_wheel_and_heap_agree(void)
     evq_release(&q);
 }
 
+/* Buckets whose lists are several ascending runs of any length (pushes
+ * that go back in time, ties, bursts into the bucket being popped from):
+ * the pattern of paced senders. Checks time, argument and type of every
+ * event against the sorted reference (the sort's run marks must not leak
+ * into the type). */
+static void evq_runs_match_sorted_array(void)
+{
+    enum { OPS = 60000 };
+    struct evq q;
+    evq_init(&q);
+    struct naive *ref = malloc(OPS * sizeof *ref);
+    size_t nref = 0, head = 0;
+    struct rng r;
+    rng_init(&r, 5, 3);
+    uint64_t seq = 0, now = 0, t = 0;
+    int mismatches = 0, pushes = 0;
+    for (int i = 0; i < OPS; i++) {
+        if (nref - head == 0 || rng_below(&r, 8) < 5) {
+            /* an ascending run that sometimes restarts earlier, within a
+             * few buckets of now; runs of 1 to ~200 events */
+            if (rng_below(&r, 1 + rng_below(&r, 200)) == 0)
+                t = now + rng_below(&r, 4u << EVQ_SHIFT);
+            else
+                t += rng_below(&r, 3) ? rng_below(&r, 40) : 0;
+            naive_push(ref, head, &nref, t, seq++, (uint32_t)i);
+            CHECK(evq_push(&q, t, (uint32_t)i % 13, NULL, (uint32_t)i) == 0);
+            pushes++;
+        } else {
+            struct event ev;
+            CHECK(evq_pop(&q, &ev) == 1);
+            struct naive *want = &ref[head++];
+            if (ev.t != want->t || ev.arg != want->arg || ev.type != want->arg % 13)
+                mismatches++;
+            now = ev.t;
+            if (t < now)
+                t = now;
+        }
+    }
+    struct event ev;
+    while (evq_pop(&q, &ev)) {
+        struct naive *want = &ref[head++];
+        if (ev.t != want->t || ev.arg != want->arg || ev.type != want->arg % 13)
+            mismatches++;
+    }
+    CHECKF(mismatches == 0, "%d mismatches of %d events", mismatches, pushes);
+    CHECK(head == nref);
+    free(ref);
+    evq_release(&q);
+}
+
+/* Far events past the wheel's horizon: timers a fixed delay ahead (in
+ * order: the ring), others at random (the heap), ties between the ring, the
+ * heap and the wheel, and events at the times of earlier ones. */
+static void evq_far_ring_and_heap_agree(void)
+{
+    enum { OPS = 60000 };
+    struct evq q;
+    evq_init(&q);
+    struct naive *ref = malloc(OPS * sizeof *ref);
+    size_t nref = 0, head = 0;
+    struct rng r;
+    rng_init(&r, 13, 1);
+    uint64_t seq = 0, now = 0, horizon = (uint64_t)EVQ_BUCKETS << EVQ_SHIFT, last_far = 0;
+    int mismatches = 0;
+    for (int i = 0; i < OPS; i++) {
+        if (nref - head == 0 || rng_below(&r, 2)) {
+            uint64_t t;
+            switch (rng_below(&r, 5)) {
+            case 0: t = now + 3 * horizon; break;                   /* timer: the ring */
+            case 1: t = now + horizon + rng_below(&r, 4 * horizon); break; /* the heap */
+            case 2: t = last_far > now ? last_far : now; break;     /* a tie with a far one */
+            case 3: t = now + horizon - 1 + rng_below(&r, 3); break; /* the edge */
+            default: t = now + rng_below(&r, 3000); break;          /* the wheel */
+            }
+            if (t >= now + horizon)
+                last_far = t - rng_below(&r, 2) * rng_below(&r, horizon);
+            naive_push(ref, head, &nref, t, seq++, (uint32_t)i);
+            CHECK(evq_push(&q, t, 0, NULL, (uint32_t)i) == 0);
+        } else {
+            struct event ev;
+            CHECK(evq_pop(&q, &ev) == 1);
+            struct naive *want = &ref[head++];
+            if (ev.t != want->t || ev.arg != want->arg)
+                mismatches++;
+            now = ev.t;
+        }
+        CHECK(evq_len(&q) == nref - head);
+    }
+    struct event ev;
+    while (evq_pop(&q, &ev)) {
+        struct naive *want = &ref[head++];
+        if (ev.t != want->t || ev.arg != want->arg)
+            mismatches++;
+    }
+    CHECKF(mismatches == 0, "%d mismatches", mismatches);
+    CHECK(head == nref);
+    free(ref);
+    evq_release(&q);
+}
+
 static void evq_ties_fire_in_insertion_order(void)
 {
     struct evq q;
@@ -169,6 +269,8 @@ SUITE(suite_evq) = {
     {"evq_matches_sorted_array", evq_matches_sorted_array},
     {"evq_ties_fire_in_insertion_order", evq_ties_fire_in_insertion_order},
     {"evq_wheel_and_heap_agree", evq_wheel_and_heap_agree},
+    {"evq_runs_match_sorted_array", evq_runs_match_sorted_array},
+    {"evq_far_ring_and_heap_agree", evq_far_ring_and_heap_agree},
     {0, 0},
 };
 SUITE(suite_rng) = {

@@ -19,6 +19,8 @@ void evq_init(struct evq *q)
 void evq_release(struct evq *q)
 {
     free(q->h);
+    for (int k = 0; k < EVQ_RINGS; k++)
+        free(q->ring[k].e);
     free(q->pool);
     free(q->head);
     free(q->tail);
@@ -30,6 +32,8 @@ void evq_release(struct evq *q)
 size_t evq_mem(const struct evq *q)
 {
     size_t m = q->cap * sizeof *q->h + (size_t)q->pool_cap * sizeof *q->pool;
+    for (int k = 0; k < EVQ_RINGS; k++)
+        m += q->ring[k].cap * sizeof *q->ring[k].e;
     if (q->head)
         m += 2 * EVQ_BUCKETS * sizeof *q->head + 2 * WORDS * sizeof *q->bits;
     return m;
@@ -79,6 +83,103 @@ static void heap_pop(struct evq *q, struct event *ev)
         q->h[i] = last;
 }
 
+/* Append to a ring (grows by doubling, kept in order). */
+static int ring_push(struct evq_ring *r, const struct event *ev)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : 256;
+        struct event *e = malloc(cap * sizeof *e);
+        if (!e)
+            return -1;
+        for (size_t i = 0; i < r->n; i++)
+            e[i] = r->e[(r->head + i) & (r->cap - 1)];
+        free(r->e);
+        r->e = e;
+        r->cap = cap;
+        r->head = 0;
+    }
+    r->e[(r->head + r->n++) & (r->cap - 1)] = *ev;
+    return 0;
+}
+
+/* Find the earliest far event after a pop or a move. */
+static void far_min_update(struct evq *q)
+{
+    const struct event *m = q->n ? &q->h[0] : NULL;
+    int src = -1;
+    for (int k = 0; k < EVQ_RINGS; k++) {
+        const struct evq_ring *r = &q->ring[k];
+        if (r->n && (!m || before(&r->e[r->head], m))) {
+            m = &r->e[r->head];
+            src = k;
+        }
+    }
+    if (m)
+        q->far_min = *m;
+    q->far_src = src;
+}
+
+#define RING_GAP ((uint64_t)EVQ_BUCKETS << EVQ_SHIFT) /* continues a ring */
+#define RING_EVICT 8 /* a ring this short may go to the heap for a new one */
+
+/* A far event continues the ring whose tail is latest but not after it (seq
+ * grows, so not after in time is enough) and within RING_GAP of it, or
+ * starts an empty ring. With none free, the shortest ring, if short, moves
+ * to the heap to make room; else the event goes to the heap. A stream of
+ * timers a fixed delay ahead thus keeps to one ring, while the odd event
+ * far beyond it (a paced sender at its minimum rate) cannot block it. */
+static int far_push(struct evq *q, const struct event *ev)
+{
+    struct evq_ring *best = NULL, *spare = NULL;
+    const struct event *bt = NULL;
+    for (int k = 0; k < EVQ_RINGS; k++) {
+        struct evq_ring *r = &q->ring[k];
+        if (!spare || r->n < spare->n)
+            spare = r;
+        if (!r->n)
+            continue;
+        const struct event *t = &r->e[(r->head + r->n - 1) & (r->cap - 1)];
+        if (!before(ev, t) && ev->t - t->t < RING_GAP && (!bt || before(bt, t))) {
+            best = r;
+            bt = t;
+        }
+    }
+    if (!best && spare->n <= RING_EVICT) {
+        for (; spare->n; spare->n--, spare->head = (spare->head + 1) & (spare->cap - 1))
+            if (heap_push(q, &spare->e[spare->head]) < 0) {
+                far_min_update(q);
+                return -1;
+            }
+        spare->head = 0;
+        best = spare;
+        far_min_update(q); /* the earliest may have moved to the heap */
+    }
+    if (best ? ring_push(best, ev) : heap_push(q, ev))
+        return -1;
+    /* the new event is the earliest only at the front of the heap or of an
+     * empty ring (a ring's tail is not before its head) */
+    if (!q->nfar || before(ev, &q->far_min)) {
+        q->far_min = *ev;
+        q->far_src = best ? (int)(best - q->ring) : -1;
+    }
+    q->nfar++;
+    return 0;
+}
+
+static void far_pop(struct evq *q, struct event *ev)
+{
+    if (q->far_src < 0) {
+        heap_pop(q, ev);
+    } else {
+        struct evq_ring *r = &q->ring[q->far_src];
+        *ev = r->e[r->head];
+        r->head = (r->head + 1) & (r->cap - 1);
+        r->n--;
+    }
+    q->nfar--;
+    far_min_update(q);
+}
+
 static int wheel_alloc(struct evq *q)
 {
     q->head = malloc(EVQ_BUCKETS * sizeof *q->head);
@@ -116,7 +217,7 @@ int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t 
     struct event ev = {t, q->next_seq++, obj, type, arg};
     uint64_t bucket = t >> EVQ_SHIFT;
     if (bucket < q->base || bucket - q->base >= EVQ_BUCKETS || (!q->head && wheel_alloc(q) < 0))
-        return heap_push(q, &ev);
+        return far_push(q, &ev);
     uint32_t x = node_new(q);
     if (x == NIL)
         return -1;
@@ -129,8 +230,10 @@ int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t 
     } else {
         /* append; a list that falls out of order is sorted when it is first
          * popped from, not walked on every push */
-        if (before(&ev, &q->pool[q->tail[b]].ev))
+        if (before(&ev, &q->pool[q->tail[b]].ev)) {
             q->unsorted[b / 64] |= UINT64_C(1) << (b % 64);
+            q->pool[x].ev.type |= EVQ_RUN;
+        }
         q->pool[x].next = NIL;
         q->pool[q->tail[b]].next = x;
         q->tail[b] = x;
@@ -139,74 +242,92 @@ int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t 
     return 0;
 }
 
-#define SHORT_LIST 16
-
-static uint32_t sort_merge(struct evq_node *pool, uint32_t head, uint32_t *tail);
-
-/* Insertion sort of a list of at most SHORT_LIST nodes: a bucket holds a
- * few events, and merge sort's recursion cost more than the sort itself. */
-static uint32_t sort_short(struct evq_node *pool, uint32_t head, uint32_t *tail)
+/* Merge two sorted lists; returns the head and sets *tail. */
+static inline uint32_t merge(struct evq_node *pool, uint32_t a, uint32_t ta, uint32_t b,
+                             uint32_t tb, uint32_t *tail)
 {
-    uint32_t out = NIL, last = NIL;
-    while (head != NIL) {
-        uint32_t x = head;
-        head = pool[x].next;
-        if (out == NIL || !before(&pool[x].ev, &pool[last].ev)) {
-            /* at the end: the common case, a list mostly in order */
-            pool[x].next = NIL;
-            if (out == NIL)
-                out = x;
-            else
-                pool[last].next = x;
-            last = x;
-            continue;
+    uint32_t out = NIL, *link = &out;
+    for (;;) {
+        if (before(&pool[b].ev, &pool[a].ev)) {
+            *link = b;
+            link = &pool[b].next;
+            if ((b = *link) == NIL) {
+                *link = a;
+                *tail = ta;
+                return out;
+            }
+        } else {
+            *link = a;
+            link = &pool[a].next;
+            if ((a = *link) == NIL) {
+                *link = b;
+                *tail = tb;
+                return out;
+            }
         }
-        uint32_t *link = &out;
-        while (!before(&pool[x].ev, &pool[*link].ev))
-            link = &pool[*link].next;
-        pool[x].next = *link;
-        *link = x;
     }
-    *tail = last;
-    return out;
+}
+
+/* Cut the ascending run at *head (up to the next node the push marked);
+ * returns its head, sets its tail and advances *head past it. */
+static inline uint32_t cut_run(struct evq_node *pool, uint32_t *head, uint32_t *tail)
+{
+    uint32_t rh = *head, rt = rh, x;
+    pool[rh].ev.type &= ~EVQ_RUN;
+    while ((x = pool[rt].next) != NIL && !(pool[x].ev.type & EVQ_RUN))
+        rt = x;
+    *head = x;
+    pool[rt].next = NIL;
+    *tail = rt;
+    return rh;
 }
 
 /* Sort of a bucket's list by (time, seq); returns the new head and sets
- * *tail. */
+ * *tail. A bucket's list is a few ascending runs (most often two: events
+ * pushed long ago, then a later push for an earlier time), each starting
+ * at a node the push marked EVQ_RUN; it merges those runs in a binary
+ * counter of merged lists rather than splitting the list blindly: O(n log
+ * runs). */
 static uint32_t sort_list(struct evq_node *pool, uint32_t head, uint32_t *tail)
 {
-    unsigned len = 0;
-    for (uint32_t x = head; x != NIL && len <= SHORT_LIST; x = pool[x].next)
-        len++;
-    if (len <= SHORT_LIST)
-        return sort_short(pool, head, tail);
-    return sort_merge(pool, head, tail);
-}
-
-/* Merge sort of a long list by (time, seq). */
-static uint32_t sort_merge(struct evq_node *pool, uint32_t head, uint32_t *tail)
-{
-    if (head == NIL || pool[head].next == NIL) {
-        *tail = head;
-        return head;
+    uint32_t lh[32], lt[32]; /* level k: 2^k runs merged (runs < 2^32) */
+    uint32_t t1, t2, r1 = cut_run(pool, &head, &t1);
+    if (head == NIL) {
+        *tail = t1;
+        return r1;
     }
-    uint32_t slow = head, fast = pool[head].next;
-    while (fast != NIL && pool[fast].next != NIL) {
-        slow = pool[slow].next;
-        fast = pool[pool[fast].next].next;
+    uint32_t r2 = cut_run(pool, &head, &t2);
+    if (head == NIL) /* two runs: the common case */
+        return merge(pool, r1, t1, r2, t2, tail);
+    lh[0] = NIL;
+    lh[1] = merge(pool, r1, t1, r2, t2, &lt[1]);
+    unsigned levels = 2;
+    while (head != NIL) {
+        uint32_t rt, rh = cut_run(pool, &head, &rt);
+        /* carry it up the counter: each full level merges with it */
+        unsigned k = 0;
+        for (; k < levels && lh[k] != NIL; k++) {
+            rh = merge(pool, lh[k], lt[k], rh, rt, &rt);
+            lh[k] = NIL;
+        }
+        if (k == levels)
+            levels++;
+        lh[k] = rh;
+        lt[k] = rt;
     }
-    uint32_t second = pool[slow].next, t1, t2;
-    pool[slow].next = NIL;
-    uint32_t a = sort_list(pool, head, &t1), b = sort_list(pool, second, &t2);
-    uint32_t out = NIL, *link = &out, last = NIL;
-    while (a != NIL && b != NIL) {
-        uint32_t *from = before(&pool[b].ev, &pool[a].ev) ? &b : &a;
-        *link = last = *from;
-        *from = pool[*from].next;
-        link = &pool[last].next;
+    uint32_t out = NIL, ot = NIL;
+    for (unsigned k = 0; k < levels; k++) {
+        if (lh[k] == NIL)
+            continue;
+        /* higher levels hold earlier runs */
+        if (out == NIL) {
+            out = lh[k];
+            ot = lt[k];
+        } else {
+            out = merge(pool, lh[k], lt[k], out, ot, &ot);
+        }
     }
-    *link = a != NIL ? a : b;
-    *tail = a != NIL ? t1 : b != NIL ? t2 : last;
+    *tail = ot;
     return out;
 }
 
@@ -234,7 +355,7 @@ int evq_pop_slow(struct evq *q, struct event *ev)
             q->unsorted[b / 64] &= ~bit;
         }
         uint32_t x = q->head[b];
-        if (!q->n || !before(&q->h[0], &q->pool[x].ev)) {
+        if (!q->nfar || !before(&q->far_min, &q->pool[x].ev)) {
             *ev = q->pool[x].ev;
             q->head[b] = q->pool[x].next;
             if (q->head[b] == NIL)
@@ -246,9 +367,9 @@ int evq_pop_slow(struct evq *q, struct event *ev)
             return 1;
         }
     }
-    if (!q->n)
+    if (!q->nfar)
         return 0;
-    heap_pop(q, ev);
+    far_pop(q, ev);
     if (!q->wn)
         q->base = ev->t >> EVQ_SHIFT;
     return 1;

@@ -4,7 +4,9 @@
  * Near events (within 67 us of the current bucket) go to a timing wheel of
  * 1.024 ns buckets, each a list that grows at its tail and is sorted by
  * (time, seq) once, when it becomes the earliest bucket; a bitmap finds the
- * next non-empty bucket. Later events wait in a 4-ary heap. Pop takes the smaller of the two fronts, so
+ * next non-empty bucket. Later events wait in one of a few FIFO rings,
+ * each in time order (timers a fixed delay ahead, as DCQCN's, come in
+ * order), or else in a 4-ary heap. Pop takes the smallest of the fronts, so
  * the order is exactly that of one sorted queue. The queue owns its memory;
  * obj pointers are borrowed. */
 #ifndef CKPT_EVQ_H
@@ -29,10 +31,21 @@ struct evq_node {
     uint32_t next;                        /* node index, UINT32_MAX = end */
 };
 
+#define EVQ_RINGS 4
+
+struct evq_ring {
+    struct event *e;
+    size_t head, n, cap;                  /* cap: a power of two */
+};
+
 struct evq {
-    /* far events: 4-ary heap */
+    /* far events: 4-ary heap, and rings each in (time, seq) order */
     struct event *h;
     size_t n, cap;
+    struct evq_ring ring[EVQ_RINGS];
+    size_t nfar;                          /* far events in all */
+    struct event far_min;                 /* the earliest far event, if nfar */
+    int far_src;                          /* where it is: a ring, or -1 the heap */
     /* near events: the wheel */
     struct evq_node *pool;
     uint32_t pool_cap, free_node;
@@ -46,14 +59,19 @@ struct evq {
 
 void evq_init(struct evq *q);
 void evq_release(struct evq *q);
-static inline size_t evq_len(const struct evq *q) { return q->n + q->wn; }
+static inline size_t evq_len(const struct evq *q) { return q->nfar + q->wn; }
 /* Bytes the queue holds from malloc. */
 size_t evq_mem(const struct evq *q);
 
 /* The common cases of push and pop are inline (the event loop runs one of
  * each per event); the rest -- far events, memory, sorting a bucket, a
- * bucket in another bitmap word, the heap -- is out of line in evq.c. */
+ * bucket past the next bitmap word -- is out of line in evq.c. */
 #define EVQ_NIL UINT32_MAX
+/* In a wheel node's type: the event starts a new ascending run of its
+ * bucket's list (it is earlier than the tail it was appended to), so the
+ * sort finds the runs without comparing. Types must be below it; the sort
+ * clears it before any event leaves the queue. */
+#define EVQ_RUN UINT32_C(0x80000000)
 #define EVQ_MASK (EVQ_BUCKETS - 1)
 int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg);
 int evq_pop_slow(struct evq *q, struct event *ev);
@@ -83,8 +101,10 @@ static inline int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, 
     } else {
         /* append; a list that falls out of order is sorted when it is first
          * popped from, not walked on every push */
-        if (evq_before(&nd->ev, &q->pool[q->tail[b]].ev))
+        if (evq_before(&nd->ev, &q->pool[q->tail[b]].ev)) {
             q->unsorted[b / 64] |= bit;
+            nd->ev.type |= EVQ_RUN;
+        }
         q->pool[q->tail[b]].next = x;
         q->tail[b] = x;
     }
@@ -98,12 +118,16 @@ static inline int evq_pop(struct evq *q, struct event *ev)
     if (q->wn) {
         uint32_t b = (uint32_t)(q->base & EVQ_MASK), w = b / 64;
         uint64_t word = q->bits[w] & (~UINT64_C(0) << (b % 64));
+        if (!word) { /* the next word: still within the horizon */
+            w = (w + 1) % (EVQ_BUCKETS / 64);
+            word = q->bits[w];
+        }
         if (word) {
             b = w * 64 + (uint32_t)__builtin_ctzll(word);
             uint64_t bit = UINT64_C(1) << (b % 64);
             uint32_t x = q->head[b];
             struct evq_node *nd = &q->pool[x];
-            if (!(q->unsorted[w] & bit) && (!q->n || !evq_before(&q->h[0], &nd->ev))) {
+            if (!(q->unsorted[w] & bit) && (!q->nfar || !evq_before(&q->far_min, &nd->ev))) {
                 *ev = nd->ev;
                 q->head[b] = nd->next;
                 if (nd->next == EVQ_NIL)

@@ -108,8 +108,9 @@ enum pull_status { PULL_OK, PULL_NONE, PULL_WINDOW };
 /* The next packet of ring *rr: the first queue pair in round-robin order
  * whose pacing allows one. PULL_NONE: none ready (*soonest: the earliest
  * that will be); PULL_WINDOW: the storage window holds it back. */
-static int pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr,
-                     uint64_t *soonest, struct packet *pk)
+static inline __attribute__((always_inline)) int
+pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uint64_t *soonest,
+          struct packet *pk)
 {
     struct flow *f = *rr;
     if (!f)
