@@ -101,8 +101,11 @@ static void count_drop(struct pnet *n, struct port *out, struct packet *pk,
         pnet_drop_bytes(n, pk);
 }
 
-int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
-              struct packet *pk)
+/* Inlined into its one caller (switch.c, by link-time optimisation): the
+ * optimiser's own choice varies with the size of the rest of the loop. */
+__attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s,
+                                                    struct port *in, struct port *out,
+                                                    struct packet *pk)
 {
     const struct scenario *sc = n->sc;
     unsigned pg = pk->prio;
