@@ -23,10 +23,10 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
                        const struct workload *w, struct results *r);
 
 /* The packet engine's speed on this project's machine: the 1024-writer burst
- * (BENCHMARKS.md, issue 15 section: 17,412,508 events in 1.10-1.15 s at load
- * 0.8 after the packet-layout and event-queue changes = 15.1 M events/s;
- * small runs reach 19 M/s). Every wall-time figure of run and describe uses it. */
-#define CKPT_PKT_EVENTS_PER_S 15.1e6
+ * (BENCHMARKS.md, issue 15, session 5: 16,248,289 events in 0.95-1.09 s at
+ * load ~1, median of 8 runs 16.5 M events/s; the default scenario reaches
+ * 21 M/s). Every wall-time figure of run and describe uses it. */
+#define CKPT_PKT_EVENTS_PER_S 16.5e6
 /* engine: auto runs the packet engine when it would take at most this long
  * at CKPT_PKT_EVENTS_PER_S, so the threshold moves with the measured speed */
 #define CKPT_AUTO_PACKET_S 8.0

@@ -56,7 +56,7 @@ static const struct key keys[] = {
     {"engine", T_ENUM, FIELD(engine), "packet", NULL, NULL,
      "simulation engine: packet (every packet, queues and PFC), fluid "
      "(max-min flow rates; scales to 100k GPUs), auto (fluid when the packet "
-     "engine would take over ~8 s: ~1.2e8 estimated events)", "packet|fluid|auto"},
+     "engine would take over ~8 s: ~1.3e8 estimated events)", "packet|fluid|auto"},
 
     {"cluster.nodes", T_COUNT, FIELD(cluster.nodes), "128", "1", "1000000",
      "compute nodes, one checkpoint writer each", NULL},
