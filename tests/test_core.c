@@ -25,6 +25,34 @@ static void naive_push(struct naive *a, size_t head, size_t *n, uint64_t t,
     (*n)++;
 }
 
+/* Pops one event; a mismatch with the reference's next is counted. */
+static void pop_against(struct evq *q, const struct naive *ref, size_t *head, uint64_t *now,
+                        int *mismatches)
+{
+    struct event ev;
+    CHECK(evq_pop(q, &ev) == 1);
+    const struct naive *want = &ref[(*head)++];
+    if (ev.t != want->t || ev.arg != want->arg)
+        (*mismatches)++;
+    *now = ev.t;
+}
+
+/* Empties q against the rest of the reference and checks the whole run;
+ * frees both. */
+static void drain_against(struct evq *q, struct naive *ref, size_t head, size_t nref,
+                          int mismatches)
+{
+    uint64_t now = 0;
+    while (evq_len(q))
+        pop_against(q, ref, &head, &now, &mismatches);
+    struct event ev;
+    CHECK(evq_pop(q, &ev) == 0);
+    CHECKF(mismatches == 0, "%d mismatches", mismatches);
+    CHECK(head == nref);
+    free(ref);
+    evq_release(q);
+}
+
 static void evq_matches_sorted_array(void)
 {
     enum { OPS = 20000 };
@@ -43,25 +71,10 @@ static void evq_matches_sorted_array(void)
             naive_push(ref, head, &nref, t, seq++, (uint32_t)i);
             evq_push(&q, t, 0, NULL, (uint32_t)i);
         } else {
-            struct event ev;
-            CHECK(evq_pop(&q, &ev) == 1);
-            struct naive *want = &ref[head++];
-            if (ev.t != want->t || ev.arg != want->arg)
-                mismatches++;
-            now = ev.t;
+            pop_against(&q, ref, &head, &now, &mismatches);
         }
     }
-    struct event ev;
-    while (evq_pop(&q, &ev)) {
-        struct naive *want = &ref[head++];
-        if (ev.t != want->t || ev.arg != want->arg)
-            mismatches++;
-    }
-    CHECKF(mismatches == 0, "%d mismatches", mismatches);
-    CHECK(head == nref);
-    CHECK(evq_len(&q) == 0);
-    free(ref);
-    evq_release(&q);
+    drain_against(&q, ref, head, nref, mismatches);
 }
 
 /* Times that straddle the wheel's horizon: near and far events, ties
@@ -89,25 +102,11 @@ static void evq_wheel_and_heap_agree(void)
             naive_push(ref, head, &nref, now + d, seq++, (uint32_t)i);
             CHECK(evq_push(&q, now + d, 0, NULL, (uint32_t)i) == 0);
         } else {
-            struct event ev;
-            CHECK(evq_pop(&q, &ev) == 1);
-            struct naive *want = &ref[head++];
-            if (ev.t != want->t || ev.arg != want->arg)
-                mismatches++;
-            now = ev.t;
+            pop_against(&q, ref, &head, &now, &mismatches);
         }
         CHECK(evq_len(&q) == nref - head);
     }
-    struct event ev;
-    while (evq_pop(&q, &ev)) {
-        struct naive *want = &ref[head++];
-        if (ev.t != want->t || ev.arg != want->arg)
-            mismatches++;
-    }
-    CHECKF(mismatches == 0, "%d mismatches", mismatches);
-    CHECK(head == nref);
-    free(ref);
-    evq_release(&q);
+    drain_against(&q, ref, head, nref, mismatches);
 }
 
 /* Buckets whose lists are several ascending runs of any length (pushes
@@ -189,25 +188,11 @@ static void evq_far_ring_and_heap_agree(void)
             naive_push(ref, head, &nref, t, seq++, (uint32_t)i);
             CHECK(evq_push(&q, t, 0, NULL, (uint32_t)i) == 0);
         } else {
-            struct event ev;
-            CHECK(evq_pop(&q, &ev) == 1);
-            struct naive *want = &ref[head++];
-            if (ev.t != want->t || ev.arg != want->arg)
-                mismatches++;
-            now = ev.t;
+            pop_against(&q, ref, &head, &now, &mismatches);
         }
         CHECK(evq_len(&q) == nref - head);
     }
-    struct event ev;
-    while (evq_pop(&q, &ev)) {
-        struct naive *want = &ref[head++];
-        if (ev.t != want->t || ev.arg != want->arg)
-            mismatches++;
-    }
-    CHECKF(mismatches == 0, "%d mismatches", mismatches);
-    CHECK(head == nref);
-    free(ref);
-    evq_release(&q);
+    drain_against(&q, ref, head, nref, mismatches);
 }
 
 static void evq_ties_fire_in_insertion_order(void)
