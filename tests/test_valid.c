@@ -360,6 +360,17 @@ static void valid_pkt_port_limit(void)
     memset(&x.r, 0, sizeof x.r);
     CHECK(pkt_run(&x.sc, &x.t, &x.w, &x.r, &x.e) == 0 && x.r.ok); /* the real fabric runs */
     results_release(&x.r);
+    /* run and describe refuse it up front, --force or not */
+    struct ckpt_estimate est;
+    ckpt_estimate(&x.sc, &x.t, &x.w, &x.a, ENGINE_PACKET, 0, &est);
+    CHECK(est.ports == x.t.n_ports);
+    est.ports = PKT_MAX_PORTS;
+    x.sc.sim.force = 1;
+    CHECK(ckpt_packet_limits(&x.sc, &est, 0, &x.e) == -1);
+    CHECKF(strstr(x.e.msg, "engine: the packet engine holds at most 16777215 ports, the "
+                           "fabric has 16777216") != NULL, "%s", x.e.msg);
+    est.ports = PKT_MAX_PORTS - 1;
+    CHECK(ckpt_packet_limits(&x.sc, &est, 0, &x.e) == 0);
     arena_release(&x.a);
 }
 

@@ -44,6 +44,7 @@ struct ckpt_estimate {
     double packets, events, mem_bytes, wall_s;
     double events_max, wall_max_s;
     int resends;               /* go-back-N may resend: events is a lower bound */
+    uint32_t ports;            /* the fabric's ports (the packet engine's limit) */
 };
 void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct workload *w,
                    const struct arena *a, int engine, double bound_s,

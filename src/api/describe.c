@@ -90,6 +90,7 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
                    const struct arena *a, int engine, double bound_s, struct ckpt_estimate *est)
 {
     memset(est, 0, sizeof *est);
+    est->ports = t->n_ports;
     for (uint32_t i = 0; i < w->n; i++)
         est->packets += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
     est->packets += train_packets(w->train, sc->fabric.mtu, bound_s);

@@ -74,6 +74,8 @@ double ckpt_phys_bytes(void)
 int ckpt_packet_limits(const struct scenario *sc, const struct ckpt_estimate *est,
                        double phys_bytes, struct err *e)
 {
+    if (est->ports >= PKT_MAX_PORTS) /* not even with --force */
+        return scenario_fail(sc, e, "engine", PKT_PORTS_MSG, PKT_MAX_PORTS - 1, est->ports);
     int events = est->events > CKPT_PACKET_EVENT_LIMIT;
     int mem = phys_bytes > 0 && est->mem_bytes > phys_bytes;
     if (sc->sim.force || (!events && !mem))

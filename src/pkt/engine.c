@@ -116,8 +116,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
     if (scenario_validate(sc, e) < 0) /* what the engine's model needs */
         return -1;
     if (t->n_ports >= PKT_MAX_PORTS) /* a packet names its ingress port in 24 bits */
-        return err_set(e, "the packet engine holds at most %u ports, the fabric has %u: "
-                          "use engine: fluid", PKT_MAX_PORTS - 1, t->n_ports);
+        return err_set(e, PKT_PORTS_MSG, PKT_MAX_PORTS - 1, t->n_ports);
     /* cache-line aligned: a port's hot fields share its first lines */
     char *pm = arena_calloc(&n->arena, (size_t)t->n_ports + 1, sizeof *n->ports);
     n->ports = pm ? (struct port *)(pm + (64 - (uintptr_t)pm % 64) % 64) : NULL;

@@ -50,6 +50,8 @@ enum pkt_kind { PK_DATA, PK_CNP, PK_NAK, PK_ACK };
  * the 1024-writer benchmark), so fields are packed: payload <= the 9216 B
  * MTU limit, ingress port < 2^24 (checked at set-up). */
 #define PKT_MAX_PORTS (UINT32_C(1) << 24)
+#define PKT_PORTS_MSG                                                                    \
+    "the packet engine holds at most %u ports, the fabric has %u: use engine: fluid"
 struct packet {
     uint64_t t;        /* pipe: arrival time; egress queue: ready time */
     uint32_t flow;
