@@ -187,11 +187,8 @@ static int setup(struct pnet *n, const struct scenario *sc,
     for (uint32_t i = 0; i < w->n + n->n_train; i++) {
         struct flow *f = &n->flows[i];
         const struct tnode *s = &t->nodes[f->src], *d = &t->nodes[f->dst];
-        f->src_leaf = s->leaf;
-        f->dst_leaf = d->leaf;
-        f->src_leaf_port = s->leaf_port;
-        f->dst_leaf_port = d->leaf_port;
-        f->src_leaf_first = t->nodes[s->leaf].first_port;
+        f->leaf = (struct flow_leaves){s->leaf, d->leaf, s->leaf_port, d->leaf_port,
+                                       t->nodes[s->leaf].first_port};
     }
     if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0 || lb_setup(n, e) < 0)
         return -1;

@@ -423,11 +423,7 @@ void nic_train_step(struct pnet *n)
         f->id = keep.id;
         f->src = keep.src;
         f->dst = keep.dst;
-        f->src_leaf = keep.src_leaf;
-        f->dst_leaf = keep.dst_leaf;
-        f->src_leaf_port = keep.src_leaf_port;
-        f->dst_leaf_port = keep.dst_leaf_port;
-        f->src_leaf_first = keep.src_leaf_first;
+        f->leaf = keep.leaf;
         f->sport = keep.sport;
         f->writer = keep.writer;
         f->bytes = keep.bytes;

@@ -204,9 +204,11 @@ struct flow {
     /* ECMP's choice for this flow's data at switch ecmp_node - 1 (0: none):
      * the hash and its division are the same for every packet (lb.c) */
     uint32_t ecmp_node, ecmp_port;
-    uint32_t src_leaf, dst_leaf;         /* their leaves' node ids */
-    uint32_t src_leaf_port, dst_leaf_port; /* the leaf port facing src / dst */
-    uint32_t src_leaf_first;             /* first port of src's leaf */
+    struct flow_leaves {
+        uint32_t src, dst;           /* src's and dst's leaves (node ids) */
+        uint32_t src_port, dst_port; /* the leaf port facing src / dst */
+        uint32_t src_first;          /* first port of src's leaf */
+    } leaf;
     uint64_t uplinks;         /* first-hop uplinks used (bit per index) */
     struct flow *next, *prev; /* NIC round-robin ring of active flows */
     uint64_t bytes, sent, recv;

@@ -8,15 +8,15 @@ static uint32_t pick_egress(struct pnet *n, uint32_t node, struct sw *s,
                             struct flow *f, const struct packet *pk)
 {
     int data = pk->kind == PK_DATA;
-    uint32_t dleaf = data ? f->dst_leaf : f->src_leaf;
+    uint32_t dleaf = data ? f->leaf.dst : f->leaf.src;
     if (dleaf == node)
-        return data ? f->dst_leaf_port : f->src_leaf_port;
+        return data ? f->leaf.dst_port : f->leaf.src_port;
     /* ECMP's remembered choice needs no route lookup (lb_pick) */
     if (data && n->lb_ecmp && f->ecmp_node == node + 1)
         return f->ecmp_port;
     uint32_t p = lb_pick(n, node, s, topo_route(n->topo, node, dleaf), f, pk);
-    if (data && node == f->src_leaf)
-        f->uplinks |= UINT64_C(1) << ((p - f->src_leaf_first) % 64);
+    if (data && node == f->leaf.src)
+        f->uplinks |= UINT64_C(1) << ((p - f->leaf.src_first) % 64);
     return p;
 }
 
