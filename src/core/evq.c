@@ -22,8 +22,7 @@ void evq_release(struct evq *q)
     for (int k = 0; k < EVQ_RINGS; k++)
         free(q->ring[k].e);
     free(q->pool);
-    free(q->head);
-    free(q->tail);
+    free(q->slot);
     free(q->bits);
     free(q->unsorted);
     evq_init(q);
@@ -34,8 +33,8 @@ size_t evq_mem(const struct evq *q)
     size_t m = q->cap * sizeof *q->h + (size_t)q->pool_cap * sizeof *q->pool;
     for (int k = 0; k < EVQ_RINGS; k++)
         m += q->ring[k].cap * sizeof *q->ring[k].e;
-    if (q->head)
-        m += 2 * EVQ_BUCKETS * sizeof *q->head + 2 * WORDS * sizeof *q->bits;
+    if (q->slot)
+        m += EVQ_BUCKETS * sizeof *q->slot + 2 * WORDS * sizeof *q->bits;
     return m;
 }
 
@@ -182,13 +181,12 @@ static void far_pop(struct evq *q, struct event *ev)
 
 static int wheel_alloc(struct evq *q)
 {
-    q->head = malloc(EVQ_BUCKETS * sizeof *q->head);
-    q->tail = malloc(EVQ_BUCKETS * sizeof *q->tail);
+    q->slot = malloc(EVQ_BUCKETS * sizeof *q->slot);
     q->bits = calloc(WORDS, sizeof *q->bits);
     q->unsorted = calloc(WORDS, sizeof *q->unsorted);
-    if (!q->head || !q->tail || !q->bits || !q->unsorted)
+    if (!q->slot || !q->bits || !q->unsorted)
         return -1;
-    memset(q->head, 0xff, EVQ_BUCKETS * sizeof *q->head);
+    memset(q->slot, 0xff, EVQ_BUCKETS * sizeof *q->slot);
     return 0;
 }
 
@@ -216,27 +214,27 @@ int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t 
 {
     struct event ev = {t, q->next_seq++, obj, type, arg};
     uint64_t bucket = t >> EVQ_SHIFT;
-    if (bucket < q->base || bucket - q->base >= EVQ_BUCKETS || (!q->head && wheel_alloc(q) < 0))
+    if (bucket < q->base || bucket - q->base >= EVQ_BUCKETS || (!q->slot && wheel_alloc(q) < 0))
         return far_push(q, &ev);
     uint32_t x = node_new(q);
     if (x == NIL)
         return -1;
     q->pool[x].ev = ev;
     uint32_t b = (uint32_t)(bucket & MASK);
-    if (q->head[b] == NIL) {
+    if (q->slot[b].head == NIL) {
         q->pool[x].next = NIL;
-        q->head[b] = q->tail[b] = x;
+        q->slot[b].head = q->slot[b].tail = x;
         q->bits[b / 64] |= UINT64_C(1) << (b % 64);
     } else {
         /* append; a list that falls out of order is sorted when it is first
          * popped from, not walked on every push */
-        if (before(&ev, &q->pool[q->tail[b]].ev)) {
+        if (before(&ev, &q->pool[q->slot[b].tail].ev)) {
             q->unsorted[b / 64] |= UINT64_C(1) << (b % 64);
             q->pool[x].ev.type |= EVQ_RUN;
         }
         q->pool[x].next = NIL;
-        q->pool[q->tail[b]].next = x;
-        q->tail[b] = x;
+        q->pool[q->slot[b].tail].next = x;
+        q->slot[b].tail = x;
     }
     q->wn++;
     return 0;
@@ -351,14 +349,14 @@ int evq_pop_slow(struct evq *q, struct event *ev)
         uint32_t b = first_bucket(q);
         uint64_t bit = UINT64_C(1) << (b % 64);
         if (q->unsorted[b / 64] & bit) {
-            q->head[b] = sort_list(q->pool, q->head[b], &q->tail[b]);
+            q->slot[b].head = sort_list(q->pool, q->slot[b].head, &q->slot[b].tail);
             q->unsorted[b / 64] &= ~bit;
         }
-        uint32_t x = q->head[b];
+        uint32_t x = q->slot[b].head;
         if (!q->nfar || !before(&q->far_min, &q->pool[x].ev)) {
             *ev = q->pool[x].ev;
-            q->head[b] = q->pool[x].next;
-            if (q->head[b] == NIL)
+            q->slot[b].head = q->pool[x].next;
+            if (q->slot[b].head == NIL)
                 q->bits[b / 64] &= ~bit;
             q->pool[x].next = q->free_node;
             q->free_node = x;

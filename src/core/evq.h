@@ -33,6 +33,11 @@ struct evq_node {
 
 #define EVQ_RINGS 4
 
+/* A bucket's list ends side by side: a push or pop reads one line. */
+struct evq_slot {
+    uint32_t head, tail;
+};
+
 struct evq_ring {
     struct event *e;
     size_t head, n, cap;                  /* cap: a power of two */
@@ -49,7 +54,7 @@ struct evq {
     /* near events: the wheel */
     struct evq_node *pool;
     uint32_t pool_cap, free_node;
-    uint32_t *head, *tail;                /* per bucket */
+    struct evq_slot *slot;                /* per bucket */
     uint64_t *bits;                       /* non-empty buckets */
     uint64_t *unsorted;                   /* buckets whose list is out of order */
     uint64_t base;                        /* bucket number of the wheel's start */
@@ -95,18 +100,18 @@ static inline int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, 
     nd->next = EVQ_NIL;
     uint32_t b = (uint32_t)(bucket & EVQ_MASK);
     uint64_t bit = UINT64_C(1) << (b % 64);
-    if (q->head[b] == EVQ_NIL) {
-        q->head[b] = q->tail[b] = x;
+    if (q->slot[b].head == EVQ_NIL) {
+        q->slot[b].head = q->slot[b].tail = x;
         q->bits[b / 64] |= bit;
     } else {
         /* append; a list that falls out of order is sorted when it is first
          * popped from, not walked on every push */
-        if (evq_before(&nd->ev, &q->pool[q->tail[b]].ev)) {
+        if (evq_before(&nd->ev, &q->pool[q->slot[b].tail].ev)) {
             q->unsorted[b / 64] |= bit;
             nd->ev.type |= EVQ_RUN;
         }
-        q->pool[q->tail[b]].next = x;
-        q->tail[b] = x;
+        q->pool[q->slot[b].tail].next = x;
+        q->slot[b].tail = x;
     }
     q->wn++;
     return 0;
@@ -125,11 +130,11 @@ static inline int evq_pop(struct evq *q, struct event *ev)
         if (word) {
             b = w * 64 + (uint32_t)__builtin_ctzll(word);
             uint64_t bit = UINT64_C(1) << (b % 64);
-            uint32_t x = q->head[b];
+            uint32_t x = q->slot[b].head;
             struct evq_node *nd = &q->pool[x];
             if (!(q->unsorted[w] & bit) && (!q->nfar || !evq_before(&q->far_min, &nd->ev))) {
                 *ev = nd->ev;
-                q->head[b] = nd->next;
+                q->slot[b].head = nd->next;
                 if (nd->next == EVQ_NIL)
                     q->bits[w] &= ~bit;
                 nd->next = q->free_node;
