@@ -305,13 +305,14 @@ tune_error tune_compound_empty "--knob fabric.load_balancing: empty value" \
 
 # --recheck: the 2 best points again with 4x the seeds, the winner among them;
 # --json names every key a compound value sets
-"$bin" tune --set workload.bytes_per_writer=256KB --knob fabric.spines=2,4,8 --seeds 2 --method coordinate \
+"$bin" tune --set workload.bytes_per_writer=256KB --knob fabric.spines=2,4 --seeds 2 --method coordinate \
     --knob 'fabric.load_balancing=ecmp,spray;transport.receiver=ooo' --recheck 2 \
     --json "$tmp/t7.json" >"$tmp/t7" 2>&1
-# (runs: 2 as given + 6 points x 2 seeds + 2 points x 8 seeds; the winner ran 2 + 8)
-if grep -q '^best    fabric.spines=8 fabric.load_balancing=spray;transport.receiver=ooo: .*(30 runs, with the recheck)' "$tmp/t7" &&
-    [ "$(jq '.runs | length' "$tmp/t7.json")" = 30 ] &&
-    [ "$(jq '[.runs[] | select(.point["fabric.spines"] == "8" and .point["transport.receiver"] == "ooo")] | length' "$tmp/t7.json")" = 10 ]; then
+# (runs: 2 as given + 4 points x 2 seeds + 2 points x 8 seeds; the winner ran 2 + 8;
+# at 4 spines ECMP's collisions cost 19%, spray reaches the storage NICs' bound)
+if grep -q '^best    fabric.spines=4 fabric.load_balancing=spray;transport.receiver=ooo: .*(26 runs, with the recheck)' "$tmp/t7" &&
+    [ "$(jq '.runs | length' "$tmp/t7.json")" = 26 ] &&
+    [ "$(jq '[.runs[] | select(.point["fabric.spines"] == "4" and .point["transport.receiver"] == "ooo")] | length' "$tmp/t7.json")" = 10 ]; then
     ok tune_recheck
 else
     bad "tune_recheck: $(cat "$tmp/t7")"

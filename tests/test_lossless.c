@@ -35,11 +35,17 @@ static void dt_lossy(unsigned S, double alpha)
     test_set(&sc, "fabric.buffer=4MB");
     test_set(&sc, "fabric.uplink_speed=%uGbps", 800 * S); /* only storage ports congest */
     test_set(&sc, "workload.bytes_per_writer=4MB");
+    /* while every writer still sends: go-back-N has no timeout, so a writer
+     * whose last packets drop stalls, and the queues left then grow past the
+     * threshold of S */
+    test_set(&sc, "sim.time_limit=100us");
     struct results r;
     CHECK(test_run(&sc, &r) == 0);
     CHECK(r.drops_lossy > 0); /* queues were pushed to their threshold */
     double want = alpha * 4e6 / (1 + alpha * S);
-    double mtu = 4096 + 82;
+    /* a packet's dip in the other queues lets one take up to alpha more:
+     * the peak sits a packet or two over, a few at alpha = 8 */
+    double mtu = (4096 + 82) * (2 + alpha * S / 8);
     int seen = 0;
     for (uint32_t i = 0; i < r.n_ports; i++) {
         if (r.ports[i].seg != PATH_STORAGE_NIC)
@@ -86,8 +92,9 @@ static void dt_threshold_lossless(void)
                 continue;
             seen++;
             /* XOFF/XON cycling keeps the PGs out of lockstep: one MTU holds
-             * up to S = 4, at S = 8 the mean sits up to 2% under the formula */
-            double tol = S <= 4 ? 4178 : 0.02 * want;
+             * up to S = 4; at S = 8 the mean sits 2-3% under the formula,
+             * as the order of same-time arrivals falls (pnet_tie) */
+            double tol = S <= 4 ? 4178 : 0.03 * want;
             CHECKF(fabs(p->xoff_shared - want) <= tol, "S=%u: shared at XOFF %.0f vs %.0f",
                    S, p->xoff_shared, want);
         }
@@ -103,10 +110,10 @@ static void red_marking_fraction(void)
     scenario_defaults(&sc);
     test_set(&sc, "fabric.ecn.pmax=0.2");
     struct pnet n;
-    memset(&n, 0, sizeof n);
-    n.sc = &sc;
-    pnet_scenario_flags(&n);
-    rng_init(&n.ecn_rng, 5, RNG_ECN);
+    pnet_bare(&n, &sc);
+    struct sw sw;
+    memset(&sw, 0, sizeof sw);
+    rng_init(&sw.ecn_rng, 5, RNG_ECN);
     struct port p;
     memset(&p, 0, sizeof p);
     p.kmin = 100000;
@@ -118,7 +125,7 @@ static void red_marking_fraction(void)
         const int trials = 40000;
         for (int i = 0; i < trials; i++) {
             struct packet pk = {.kind = PK_DATA, .prio = 3, .payload = 4096};
-            ecn_mark(&n, &p, &pk);
+            ecn_mark(&n, &sw, &p, &pk);
         }
         double want = red_probability(depths[d], p.kmin, p.kmax, 0.2);
         double got = (double)p.ecn_marked / trials;

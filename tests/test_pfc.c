@@ -36,9 +36,7 @@ static void pfc_pause_length_exact(void)
             sc.fabric.pfc_quanta = quanta;
             sc.fabric.pfc_watchdog = 0;
             struct pnet n;
-            memset(&n, 0, sizeof n);
-            n.sc = &sc;
-            pnet_scenario_flags(&n);
+            pnet_bare(&n, &sc);
             n.now = 5000000;
             evq_init(&n.q);
             struct port ports[2];
@@ -210,9 +208,7 @@ static void rp_init(struct rp *r, const char *const *sets)
         test_set(&r->sc, "%s", *sets);
     struct err e;
     CHECK(scenario_resolve(&r->sc, &e) == 0);
-    memset(&r->n, 0, sizeof r->n);
-    r->n.sc = &r->sc;
-    pnet_scenario_flags(&r->n);
+    pnet_bare(&r->n, &r->sc);
     r->n.tp = &transport_dcqcn;
     evq_init(&r->n.q);
     memset(&r->f, 0, sizeof r->f);
@@ -386,9 +382,7 @@ static void pfc_xon_hysteresis(void)
     scenario_defaults(&sc);
     sc.fabric.mmu_alpha = 1;
     struct pnet n;
-    memset(&n, 0, sizeof n);
-    n.sc = &sc;
-    pnet_scenario_flags(&n);
+    pnet_bare(&n, &sc);
     n.mtu_wire = 4096 + 82;
     n.lossless = 1u << 3;
     evq_init(&n.q);

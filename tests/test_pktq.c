@@ -75,9 +75,7 @@ static void dwrr_lone_queue_matches_walk(void)
     sc.fabric.scheduling = SCHED_DWRR;
     sc.transport.cnp_priority = 6;
     struct pnet n;
-    memset(&n, 0, sizeof n);
-    n.sc = &sc;
-    pnet_scenario_flags(&n);
+    pnet_bare(&n, &sc);
     n.mtu_wire = 4096 + ROCE_OVERHEAD;
     arena_init(&n.arena);
     struct rng r;

@@ -210,9 +210,10 @@ static uint32_t node_new(struct evq *q)
     return i;
 }
 
-int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
+int evq_push_slow(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj,
+                  uint32_t arg)
 {
-    struct event ev = {t, q->next_seq++, obj, type, arg};
+    struct event ev = {t, seq, obj, type, arg};
     uint64_t bucket = t >> EVQ_SHIFT;
     if (bucket < q->base || bucket - q->base >= EVQ_BUCKETS || (!q->slot && wheel_alloc(q) < 0))
         return far_push(q, &ev);

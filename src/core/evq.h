@@ -1,5 +1,6 @@
-/* Event queue keyed on (time, insertion sequence), so events at the same
- * picosecond fire in the order they were scheduled.
+/* Event queue keyed on (time, seq): events at the same picosecond fire in
+ * seq order. evq_push numbers events in the order they are pushed; a caller
+ * with its own tie rule gives each event's seq (evq_push_seq).
  *
  * Near events (within 67 us of the current bucket) go to a timing wheel of
  * 1.024 ns buckets, each a list that grows at its tail and is sorted by
@@ -78,7 +79,8 @@ size_t evq_mem(const struct evq *q);
  * clears it before any event leaves the queue. */
 #define EVQ_RUN UINT32_C(0x80000000)
 #define EVQ_MASK (EVQ_BUCKETS - 1)
-int evq_push_slow(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg);
+int evq_push_slow(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj,
+                  uint32_t arg);
 int evq_pop_slow(struct evq *q, struct event *ev);
 
 static inline int evq_before(const struct event *a, const struct event *b)
@@ -86,17 +88,18 @@ static inline int evq_before(const struct event *a, const struct event *b)
     return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-/* Schedule; t must not be earlier than the last event popped. Returns -1
- * only when memory runs out. */
-static inline int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
+/* Schedule with tie key seq; t must not be earlier than the last event
+ * popped. Returns -1 only when memory runs out. */
+static inline int evq_push_seq(struct evq *q, uint64_t t, uint64_t seq, uint32_t type,
+                               void *obj, uint32_t arg)
 {
     uint64_t bucket = t >> EVQ_SHIFT;
     uint32_t x = q->free_node;
     if (bucket < q->base || bucket - q->base >= EVQ_BUCKETS || x == EVQ_NIL)
-        return evq_push_slow(q, t, type, obj, arg);
+        return evq_push_slow(q, t, seq, type, obj, arg);
     struct evq_node *nd = &q->pool[x];
     q->free_node = nd->next;
-    nd->ev = (struct event){t, q->next_seq++, obj, type, arg};
+    nd->ev = (struct event){t, seq, obj, type, arg};
     nd->next = EVQ_NIL;
     uint32_t b = (uint32_t)(bucket & EVQ_MASK);
     uint64_t bit = UINT64_C(1) << (b % 64);
@@ -115,6 +118,12 @@ static inline int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, 
     }
     q->wn++;
     return 0;
+}
+
+/* Schedule after everything pushed so far at the same time. */
+static inline int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, uint32_t arg)
+{
+    return evq_push_seq(q, t, q->next_seq++, type, obj, arg);
 }
 
 /* Removes the earliest event into *ev; returns 0 when the queue is empty. */

@@ -138,11 +138,11 @@ static void dcqcn_on_timer(struct pnet *n, struct flow *f, uint32_t gen)
     struct dcqcn_state *c = &f->cc;
     if (gen & DEC_CHECK) {
         c->dec_armed = 0;
-        if (c->pending && !f->done)
+        if (c->pending && f->active) /* the sender's view: not f->done */
             cut(n, f);
         return;
     }
-    if (gen != c->timer_gen || f->done || !f->active)
+    if (gen != c->timer_gen || !f->active)
         return;
     increase(n, f, 1);
     if (c->rc < (double)f->line_bps)

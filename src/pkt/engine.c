@@ -60,6 +60,15 @@ void pnet_scenario_flags(struct pnet *n)
     n->ecn = sc->fabric.ecn != 0;
 }
 
+void pnet_bare(struct pnet *n, const struct scenario *sc)
+{
+    memset(n, 0, sizeof *n);
+    n->sc = sc;
+    pnet_scenario_flags(n);
+    evq_init(&n->q);
+    n->pseq = &n->pseq_bare;
+}
+
 static int parse_weights(const char *s, int32_t w[NPRIO])
 {
     for (int i = 0; i < NPRIO; i++) {
@@ -126,8 +135,10 @@ static int setup(struct pnet *n, const struct scenario *sc,
     n->flows = fm ? (struct flow *)(fm + (64 - (uintptr_t)fm % 64) % 64) : NULL;
     n->qhist = arena_calloc(&n->arena, (size_t)PATH_SETS * QHIST_BUCKETS, sizeof *n->qhist);
     n->mtu_wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
-    rng_init(&n->ecn_rng, sc->seed, RNG_ECN);
-    if (!n->ports || !n->sws || !n->nics || !n->flows || !n->qhist)
+    n->part = arena_calloc(&n->arena, t->n_nodes, sizeof *n->part);
+    n->pseq = arena_calloc(&n->arena, (size_t)t->n_nodes + 1, sizeof *n->pseq);
+    n->cur = t->n_nodes; /* set-up */
+    if (!n->ports || !n->sws || !n->nics || !n->flows || !n->qhist || !n->part || !n->pseq)
         return err_set(e, "out of memory setting up the packet engine");
     for (uint32_t i = 0; i < t->n_ports; i++) {
         struct port *p = &n->ports[i];
@@ -153,7 +164,11 @@ static int setup(struct pnet *n, const struct scenario *sc,
         n->sws[s].buffer = spine ? sc->fabric.spine_buffer : sc->fabric.leaf_buffer;
         n->sws[s].latency_ps = spine ? sc->fabric.spine_latency_ps : sc->fabric.leaf_latency_ps;
         n->sws[s].seed = t->ecmp_seed[s]; /* shared with the fluid engine */
+        rng_init(&n->sws[s].ecn_rng, sc->seed, RNG_ECN + ((uint64_t)s + 1) * 256);
     }
+    for (uint32_t i = 0; i < t->n_nodes; i++)
+        n->part[i] = i >= t->first_storage && i < t->first_cleaf
+                         ? workload_store_owner(t, sc, i) : i;
     n->n_flows = w->n;
     n->n_writers = w->n_writers;
     for (uint32_t i = 0; i < w->n; i++) {
@@ -246,7 +261,81 @@ static void sample(struct pnet *n)
         pnet_schedule(n, n->now + n->sc->telemetry.interval_ps, EV_SAMPLE, NULL, 0);
 }
 
-static void loop(struct pnet *n)
+/* The partition an event changes (struct pnet). */
+static inline uint32_t ev_part(const struct pnet *n, const struct event *e)
+{
+    switch ((enum ev_type)e->type) {
+    case EV_RX: /* arrives at the far end of the port's wire */
+        return n->part[n->ports[((const struct port *)e->obj)->peer].node];
+    case EV_CC_TIMER:
+    case EV_FLOW_START:
+        return n->part[((const struct flow *)e->obj)->src];
+    case EV_DRAIN:
+        return n->part[(uint32_t)((const struct nic *)e->obj - n->nics)];
+    case EV_SAMPLE:
+    case EV_TRAIN_STEP: /* the whole fabric */
+        return n->topo->n_nodes;
+    default: /* the port's own node */
+        return n->part[((const struct port *)e->obj)->node];
+    }
+}
+
+static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const struct event *ev)
+{
+    switch ((enum ev_type)ev->type) {
+    case EV_TX_DONE:
+        port_on_tx_done(n, ev->obj);
+        break;
+    case EV_RX:
+        port_on_rx(n, ev->obj);
+        break;
+    case EV_WAKE:
+        port_on_wake(n, ev->obj, ev->arg);
+        break;
+    case EV_PAUSE:
+        pfc_on_frame(n, ev->obj, ev->arg);
+        break;
+    case EV_PAUSE_END:
+        pfc_on_pause_end(n, ev->obj, ev->arg);
+        break;
+    case EV_PFC_REFRESH:
+        pfc_on_refresh(n, ev->obj, ev->arg);
+        break;
+    case EV_WATCHDOG:
+        pfc_on_watchdog(n, ev->obj, ev->arg);
+        break;
+    case EV_SAMPLE:
+        sample(n);
+        break;
+    case EV_CC_TIMER:
+        n->tp->on_timer(n, ev->obj, ev->arg);
+        break;
+    case EV_DRAIN:
+        nic_on_drain(n, ev->obj, ev->arg);
+        break;
+    case EV_FLOW_START:
+        nic_flow_start(n, ev->obj);
+        break;
+    case EV_TRAIN_STEP:
+        nic_train_step(n);
+        break;
+    }
+}
+
+/* Run one event: the clock, the counters, its partition (pnet.h). */
+static inline __attribute__((always_inline)) void run_event(struct pnet *n, const struct event *ev,
+                                                            uint32_t part)
+{
+    n->now = ev->t;
+    n->events++;
+    if (!(n->events & 0xffff) && n->res->progress)
+        telemetry_progress(n);
+    n->cur = part;
+    dispatch(n, ev);
+}
+
+/* One queue in (time, tie key) order. */
+static void loop_time(struct pnet *n)
 {
     struct event ev;
     while (!n->interrupted && !n->oom && evq_pop(&n->q, &ev)) {
@@ -257,49 +346,257 @@ static void loop(struct pnet *n)
             n->now = n->time_limit_ps;
             break;
         }
-        n->now = ev.t;
-        n->events++;
-        if (!(n->events & 0xffff) && n->res->progress)
-            telemetry_progress(n);
-        switch ((enum ev_type)ev.type) {
-        case EV_TX_DONE:
-            port_on_tx_done(n, ev.obj);
+        run_event(n, &ev, ev_part(n, &ev));
+    }
+}
+
+/* The running partition's own events inside the window: a binary heap. */
+int pnet_schedule_near(struct pnet *n, uint64_t t, enum ev_type type, void *obj, uint32_t arg)
+{
+    uint32_t c = n->cur;
+    struct event e = {t, pnet_tie(c, n->pseq[c]++), obj, type, arg};
+    if (ev_part(n, &e) != c) {
+        /* another partition may already have run past t: the lookahead is
+         * broken, the run is reported wrong (engine.c collect) */
+        n->lookahead_bad++;
+        return evq_push_seq(&n->q, t, e.seq, type, obj, arg);
+    }
+    if (n->whn == n->whcap) {
+        size_t cap = n->whcap ? 2 * n->whcap : 256;
+        struct event *h = realloc(n->wh, cap * sizeof *h);
+        if (!h) {
+            n->oom = 1;
+            return -1;
+        }
+        n->wh = h;
+        n->whcap = cap;
+    }
+    size_t i = n->whn++;
+    while (i && evq_before(&e, &n->wh[(i - 1) / 2])) {
+        n->wh[i] = n->wh[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    n->wh[i] = e;
+    return 0;
+}
+
+static struct event near_pop(struct pnet *n)
+{
+    struct event top = n->wh[0], last = n->wh[--n->whn];
+    size_t i = 0, m = n->whn;
+    for (size_t c; (c = 2 * i + 1) < m; i = c) {
+        if (c + 1 < m && evq_before(&n->wh[c + 1], &n->wh[c]))
+            c++;
+        if (!evq_before(&n->wh[c], &last))
             break;
-        case EV_RX:
-            port_on_rx(n, ev.obj);
-            break;
-        case EV_WAKE:
-            port_on_wake(n, ev.obj, ev.arg);
-            break;
-        case EV_PAUSE:
-            pfc_on_frame(n, ev.obj, ev.arg);
-            break;
-        case EV_PAUSE_END:
-            pfc_on_pause_end(n, ev.obj, ev.arg);
-            break;
-        case EV_PFC_REFRESH:
-            pfc_on_refresh(n, ev.obj, ev.arg);
-            break;
-        case EV_WATCHDOG:
-            pfc_on_watchdog(n, ev.obj, ev.arg);
-            break;
-        case EV_SAMPLE:
-            sample(n);
-            break;
-        case EV_CC_TIMER:
-            n->tp->on_timer(n, ev.obj, ev.arg);
-            break;
-        case EV_DRAIN:
-            nic_on_drain(n, ev.obj, ev.arg);
-            break;
-        case EV_FLOW_START:
-            nic_flow_start(n, ev.obj);
-            break;
-        case EV_TRAIN_STEP:
-            nic_train_step(n);
+        n->wh[i] = n->wh[c];
+    }
+    if (m)
+        n->wh[i] = last;
+    return top;
+}
+
+/* Window-by-window order. A window is at most the smallest link delay long,
+ * so nothing one partition does inside it reaches another before it ends:
+ * each partition's events of the window run together, in (time, key) order,
+ * and the results are those of loop_time (tested), with each switch's state
+ * kept in cache while it runs. Events of the whole fabric (samples, training
+ * steps) end a window; their instant runs in plain (time, key) order.
+ * reverse runs a window's partitions in the opposite order (tests). */
+struct window {
+    struct event *ev;
+    uint32_t *next;                   /* the partition's next event in ev */
+    size_t n, cap;
+    uint32_t *head, *tail, *touched;  /* per partition */
+    uint64_t *last;                   /* per partition: time of its last event */
+};
+
+static int window_add(struct pnet *n, struct window *w, const struct event *ev)
+{
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 4096;
+        struct event *e = realloc(w->ev, cap * sizeof *e);
+        if (e)
+            w->ev = e;
+        uint32_t *x = e ? realloc(w->next, cap * sizeof *x) : NULL;
+        if (!x) {
+            n->oom = 1;
+            return -1;
+        }
+        w->next = x;
+        w->cap = cap;
+    }
+    w->ev[w->n++] = *ev;
+    return 0;
+}
+
+/* Each partition's events of the window as a list, in (time, key) order;
+ * returns how many partitions have some. */
+static uint32_t window_lists(const struct pnet *n, struct window *w)
+{
+    uint32_t nt = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        uint32_t p = ev_part(n, &w->ev[i]);
+        w->next[i] = UINT32_MAX;
+        if (w->head[p] == UINT32_MAX) {
+            w->head[p] = i;
+            w->touched[nt++] = p;
+        } else {
+            w->next[w->tail[p]] = i;
+        }
+        w->tail[p] = i;
+    }
+    return nt;
+}
+
+static void push_back(struct pnet *n, const struct event *e)
+{
+    evq_push_seq(&n->q, e->t, e->seq, e->type, e->obj, e->arg);
+}
+
+static void window_part(struct pnet *n, struct window *w, uint32_t p, uint64_t start)
+{
+    uint32_t i = w->head[p];
+    w->head[p] = UINT32_MAX;
+    for (;;) {
+        struct event ev;
+        if (n->whn && (i == UINT32_MAX || evq_before(&n->wh[0], &w->ev[i]))) {
+            ev = near_pop(n);
+        } else if (i != UINT32_MAX) {
+            ev = w->ev[i];
+            i = w->next[i];
+        } else {
             break;
         }
+        if (ev.t > n->time_limit_ps) {
+            n->time_limit_hit = 1;
+            continue;
+        }
+        if (ev.t < w->last[p] || ev.t < start)
+            n->time_went_back = 1;
+        w->last[p] = ev.t;
+        run_event(n, &ev, p);
+        if (n->oom)
+            return;
     }
+}
+
+/* Every event at time t, in (time, key) order: the instant of an event of
+ * the whole fabric (a sample, a training step), which may touch any
+ * partition. */
+static void run_instant(struct pnet *n, uint64_t t)
+{
+    struct event ev;
+    while (!n->oom && evq_pop(&n->q, &ev)) {
+        if (ev.t != t) {
+            push_back(n, &ev);
+            break;
+        }
+        run_event(n, &ev, ev_part(n, &ev));
+    }
+}
+
+static void loop_window(struct pnet *n, uint64_t span, int reverse)
+{
+    uint32_t np = n->topo->n_nodes + 1;
+    struct window w = {0};
+    w.head = malloc(np * sizeof *w.head);
+    w.tail = malloc(np * sizeof *w.tail);
+    w.touched = malloc(np * sizeof *w.touched);
+    w.last = calloc(np, sizeof *w.last);
+    if (!w.head || !w.tail || !w.touched || !w.last) {
+        n->oom = 1;
+        goto out;
+    }
+    memset(w.head, 0xff, np * sizeof *w.head);
+    uint64_t tmax = n->now;
+    const uint32_t whole = n->topo->n_nodes;
+    struct event ev;
+    while (!n->interrupted && !n->oom && evq_pop(&n->q, &ev)) {
+        if (ev.t > n->time_limit_ps) {
+            n->time_limit_hit = 1;
+            break;
+        }
+        if (ev_part(n, &ev) == whole) {
+            push_back(n, &ev);
+            run_instant(n, ev.t);
+            tmax = ev.t > tmax ? ev.t : tmax;
+            continue;
+        }
+        uint64_t start = ev.t, wend = start + span;
+        w.n = 0;
+        if (window_add(n, &w, &ev) < 0)
+            break;
+        while (evq_pop(&n->q, &ev)) {
+            if (ev.t >= wend) {
+                push_back(n, &ev);
+                break;
+            }
+            if (ev_part(n, &ev) == whole) {
+                /* the window ends before that instant: what was taken at
+                 * its time goes back */
+                wend = ev.t;
+                push_back(n, &ev);
+                while (w.n && w.ev[w.n - 1].t == wend)
+                    push_back(n, &w.ev[--w.n]);
+                break;
+            }
+            if (window_add(n, &w, &ev) < 0)
+                break;
+        }
+        if (n->oom)
+            break;
+        if (!w.n) { /* the instant of the whole fabric's event is the start */
+            run_instant(n, start);
+            tmax = start > tmax ? start : tmax;
+            continue;
+        }
+        uint32_t nt = window_lists(n, &w);
+        n->wend = wend;
+        for (uint32_t k = 0; k < nt && !n->oom; k++)
+            window_part(n, &w, w.touched[reverse ? nt - 1 - k : k], start);
+        n->wend = 0;
+        for (uint32_t k = 0; k < nt; k++) {
+            uint32_t p = w.touched[k];
+            w.head[p] = UINT32_MAX; /* if oom stopped a partition early */
+            tmax = w.last[p] > tmax ? w.last[p] : tmax;
+        }
+        if (n->time_limit_hit)
+            break;
+    }
+    n->now = n->time_limit_hit ? n->time_limit_ps : tmax;
+out:
+    free(w.ev);
+    free(w.next);
+    free(w.head);
+    free(w.tail);
+    free(w.touched);
+    free(w.last);
+}
+
+/* The window: the smallest link delay; 0 (or capture, whose file is in time
+ * order, or training, whose steps may start within it) runs in time order. */
+static uint64_t window_span(const struct pnet *n)
+{
+    if (n->cap || n->tr || n->sc->sim.event_order == ORDER_TIME)
+        return 0;
+    uint64_t d = UINT64_MAX;
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        d = n->ports[i].delay_ps < d ? n->ports[i].delay_ps : d;
+    return d == UINT64_MAX ? 0 : d;
+}
+
+static void loop(struct pnet *n)
+{
+    uint64_t span = window_span(n);
+    n->res->event_order = span ? "window" : "time";
+    if (span)
+        loop_window(n, span, n->sc->sim.event_order == ORDER_WINDOW_REVERSE);
+    else
+        loop_time(n);
+    free(n->wh);
+    n->wh = NULL;
+    n->whn = n->whcap = 0;
 }
 
 static double ps_to_s(uint64_t ps);
@@ -554,6 +851,10 @@ static void collect(struct pnet *n, struct results *r)
                 (unsigned long long)n->n_flows);
     if (n->time_went_back)
         results_violate(r, "time went backwards");
+    if (n->lookahead_bad)
+        results_violate(r, "%llu events reached another switch or NIC within a link delay "
+                           "(sim.event_order: window needs every link's delay)",
+                        (unsigned long long)n->lookahead_bad);
     if (n->oom)
         results_violate(r, "out of memory for packets in flight: the run stopped at %.6g s",
                         ps_to_s(n->now));

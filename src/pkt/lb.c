@@ -67,7 +67,7 @@ static unsigned band(struct pnet *n, struct port *p)
     return lb > qband ? lb : qband;
 }
 
-static uint32_t best_port(struct pnet *n, const struct route *r)
+static uint32_t best_port(struct pnet *n, struct sw *s, const struct route *r)
 {
     const struct topo *t = n->topo;
     unsigned best = 8, ties = 0;
@@ -79,7 +79,7 @@ static uint32_t best_port(struct pnet *n, const struct route *r)
             best = b;
             ties = 1;
             choice = pid;
-        } else if (b == best && rng_below(&n->lb_rng, ++ties) == 0) {
+        } else if (b == best && rng_below(&s->lb_rng, ++ties) == 0) {
             choice = pid; /* reservoir: each tie equally likely */
         }
     }
@@ -102,7 +102,7 @@ static uint32_t flowlet_common(struct pnet *n, struct sw *s, const struct route 
         e->epoch = e->tag == f->id + 1 ? e->epoch + 1 : 0;
         e->tag = f->id + 1;
         if (adaptive) {
-            e->port = best_port(n, r);
+            e->port = best_port(n, s, r);
         } else {
             uint64_t salted = e->epoch ? mix64(h ^ e->epoch) : h;
             e->port = n->topo->nh_ports[r->off + salted % r->cnt];
@@ -124,16 +124,27 @@ static uint32_t adaptive_pick(struct pnet *n, struct sw *s, const struct route *
 {
     (void)pk;
     if (n->sc->fabric.adaptive_per_packet)
-        return best_port(n, r);
+        return best_port(n, s, r);
     return flowlet_common(n, s, r, f, h, 1);
 }
 
 static uint32_t spray_pick(struct pnet *n, struct sw *s, const struct route *r,
                            const struct flow *f, const struct packet *pk, uint64_t h)
 {
-    (void)f, (void)pk, (void)h;
-    uint64_t i = n->sc->fabric.spray_random ? rng_below(&n->lb_rng, r->cnt)
-                                            : s->rr++ % r->cnt;
+    /* Round robin per flow: its packet number from an offset hashed per flow
+     * and switch. One counter per switch made the choice hang on the order
+     * of same-time arrivals (writers in lock-step each kept one uplink).
+     * Past the first hop (three tiers) a switch sees every a-th packet of
+     * the flow, a = the first hop's choices, so it counts in steps of a. */
+    uint64_t i;
+    if (n->sc->fabric.spray_random) {
+        i = rng_below(&s->lb_rng, r->cnt);
+    } else { /* data only: lb_pick routes CNPs and NAKs by hash */
+        uint32_t a = 1;
+        if (s != pnet_sw(n, f->leaf.src))
+            a = topo_route(n->topo, f->leaf.src, f->leaf.dst)->cnt;
+        i = (h + pk->psn / a) % r->cnt;
+    }
     return n->topo->nh_ports[r->off + i];
 }
 
@@ -148,7 +159,8 @@ static const struct lb_ops schemes[] = {
 int lb_setup(struct pnet *n, struct err *e)
 {
     const struct scenario *sc = n->sc;
-    rng_init(&n->lb_rng, sc->seed, RNG_LB);
+    for (uint32_t s = 0; s < n->topo->n_switches; s++)
+        rng_init(&n->sws[s].lb_rng, sc->seed, RNG_LB + ((uint64_t)s + 1) * 256);
     int table = sc->fabric.load_balancing == LB_FLOWLET ||
                 (sc->fabric.load_balancing == LB_ADAPTIVE && !sc->fabric.adaptive_per_packet);
     for (uint32_t s = 0; table && s < n->topo->n_switches; s++) {

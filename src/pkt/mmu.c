@@ -190,13 +190,13 @@ double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
     return pmax * (double)(q - kmin) / (double)(kmax - kmin);
 }
 
-void ecn_mark(struct pnet *n, struct port *out, struct packet *pk)
+void ecn_mark(struct pnet *n, struct sw *s, struct port *out, struct packet *pk)
 {
     if (!n->ecn || pk->kind != PK_DATA || out->q[pk->prio].bytes <= out->kmin)
         return; /* red_probability is 0 at or below kmin */
     double p = red_probability(out->q[pk->prio].bytes, out->kmin, out->kmax,
                                n->sc->fabric.ecn_pmax);
-    if (p > 0 && (p >= 1.0 || rng_double(&n->ecn_rng) < p)) {
+    if (p > 0 && (p >= 1.0 || rng_double(&s->ecn_rng) < p)) {
         n->ecn_marked += !pk->ce; /* packets marked, not marks */
         pk->ce = 1;
         out->ecn_marked++;

@@ -345,11 +345,12 @@ static void send_cnp(struct pnet *n, uint32_t node, struct flow *f)
 
 /* Sender side of go-back-N: resend from the PSN the receiver expects. A NAK
  * that asks for no more than an earlier one is stale (its gap is already
- * being resent). */
+ * being resent). The sender knows only what reached it: not whether the
+ * receiver has meanwhile completed the flow. */
 static void on_nak(struct pnet *n, struct flow *f, uint32_t psn)
 {
     uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
-    if (f->done || (f->una && off <= f->una) || off >= f->sent)
+    if ((f->una && off <= f->una) || off >= f->sent)
         return;
     f->una = off ? off : 1;
     f->sent = off;
@@ -404,8 +405,14 @@ static void train_flow_done(struct pnet *n, struct flow *f)
 {
     f->done = 1;
     f->done_ps = n->now;
-    if (train_clock_done(&n->tc, n->now) && n->tc.next_ps != UINT64_MAX)
+    if (train_clock_done(&n->tc, n->now) && n->tc.next_ps != UINT64_MAX) {
+        /* an event of the whole fabric: its tie key must not depend on
+         * which receiver finished last */
+        uint32_t c = n->cur;
+        n->cur = n->topo->n_nodes;
         pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0);
+        n->cur = c;
+    }
 }
 
 /* The current step's communication starts: every training flow again,

@@ -163,13 +163,15 @@ struct flowlet {
 
 struct sw {
     struct flowlet *flowlets; /* flowlet table (flowlet/adaptive schemes) */
-    uint64_t rr;             /* spray round robin */
     uint64_t buffer, used, max_used;
     /* shared pools (fabric.mmu.pools; pnet.pool_of maps a priority to
      * its pool): size less reserves and headroom, bytes in use, peak */
     uint64_t pool[NPRIO], shared_used[NPRIO], max_shared[NPRIO];
     uint64_t latency_ps;
     uint64_t seed;           /* ECMP hash seed */
+    /* the switch's own random streams (RED marks; load-balancing ties and
+     * spray), so no draw depends on what other switches did meanwhile */
+    struct rng ecn_rng, lb_rng;
 };
 
 struct flow;
@@ -258,7 +260,20 @@ struct pnet {
     const struct workload *w; /* the transfers' files (workload_durable) */
     const struct transport_ops *tp;
     struct arena arena;       /* runtime state and packet slabs */
-    struct rng ecn_rng;
+    /* Partitions: a node, or all NICs of one storage node (they share a back
+     * end). An event belongs to the partition whose state it changes; its
+     * tie key depends only on the partition that scheduled it (pnet_tie), so
+     * results do not depend on the order partitions run in. */
+    uint32_t *part;           /* per node */
+    uint64_t *pseq;           /* events scheduled so far, per partition */
+    uint32_t cur;             /* partition of the running event; n_nodes: none */
+    uint64_t pseq_bare;       /* pseq of a pnet made by pnet_bare */
+    /* window-by-window order (engine.c): events before wend that the running
+     * partition schedules for itself wait in a small heap */
+    uint64_t wend;            /* 0: no window open */
+    struct event *wh;
+    size_t whn, whcap;
+    uint64_t lookahead_bad;   /* events for another partition inside a window */
     struct port *ports;
     struct sw *sws;           /* indexed by switch index */
     struct nic *nics;         /* indexed by node id, endpoints only */
@@ -290,7 +305,6 @@ struct pnet {
     int interrupted;          /* ckpt_progress.stop was set */
     int time_went_back;
     /* load balancing and receivers */
-    struct rng lb_rng;
     uint64_t reordered, naks_sent, retx_bytes, discarded_bytes;
     uint64_t window;          /* storage.max_outstanding x request_size; 0 = none */
     uint64_t read_bps;        /* restore: storage nodes' read rate; 0 = none */
@@ -315,6 +329,9 @@ struct pnet {
 /* Copies the scenario's per-packet choices into n (set-up; tests that build
  * a pnet by hand call it after setting n->sc). */
 void pnet_scenario_flags(struct pnet *n);
+/* A pnet with nothing but sc, its flags and an empty queue (unit tests that
+ * drive one mechanism by hand). */
+void pnet_bare(struct pnet *n, const struct scenario *sc);
 
 /* A training flow (or a packet of one)? */
 static inline int pnet_is_train(const struct pnet *n, uint32_t flow)
@@ -431,10 +448,25 @@ static inline struct sw *pnet_sw(struct pnet *n, uint32_t node)
 
 /* Inline (forced: gcc otherwise keeps one out-of-line copy per file): the
  * per-packet paths schedule one or two events each. */
+/* Tie key of the k-th event scheduled by partition c: events of one
+ * partition at one time keep the order they were scheduled in; those of
+ * different partitions go by partition (as the flows' set-up order did
+ * before). It depends on nothing another partition did, so results do not
+ * depend on the order partitions run in. */
+static inline uint64_t pnet_tie(uint32_t c, uint64_t k)
+{
+    return (uint64_t)c << 40 | (k & ((UINT64_C(1) << 40) - 1));
+}
+
+int pnet_schedule_near(struct pnet *n, uint64_t t, enum ev_type type, void *obj, uint32_t arg);
+
 static inline __attribute__((always_inline)) int
 pnet_schedule(struct pnet *n, uint64_t t, enum ev_type type, void *obj, uint32_t arg)
 {
-    if (evq_push(&n->q, t, type, obj, arg) < 0)
+    if (t < n->wend)
+        return pnet_schedule_near(n, t, type, obj, arg);
+    uint32_t c = n->cur;
+    if (evq_push_seq(&n->q, t, pnet_tie(c, n->pseq[c]++), type, obj, arg) < 0)
         return -1;
     if (evq_len(&n->q) > n->max_pending)
         n->max_pending = evq_len(&n->q);
@@ -479,7 +511,7 @@ uint64_t mmu_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps
 int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
               struct packet *pk);
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk);
-void ecn_mark(struct pnet *n, struct port *out, struct packet *pk);
+void ecn_mark(struct pnet *n, struct sw *s, struct port *out, struct packet *pk);
 double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax);
 
 /* lb.c: choice among equal-cost next hops */

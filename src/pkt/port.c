@@ -194,7 +194,7 @@ void port_kick(struct pnet *n, struct port *p)
     struct packet *pk = dequeue(n, p, (unsigned)pick_queue(n, p, ready));
     struct sw *s = pnet_sw(n, p->node);
     mmu_release(n, s, pk);
-    ecn_mark(n, p, pk);
+    ecn_mark(n, s, p, pk);
     start_tx(n, p);
 }
 
@@ -223,11 +223,11 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     for (unsigned m = p->paused; m; m &= m - 1)
         p->paused_at_last_tx += n->now - p->pause_since[__builtin_ctz(m)];
     pk->t = n->now + p->delay_ps;
-    int was_empty = p->pipe.len == 0;
     if (pktq_push(n, &p->pipe, pk, wire) < 0)
         return; /* out of memory: the run stops (n->oom) */
-    if (was_empty)
-        pnet_schedule(n, pk->t, EV_RX, p, 0);
+    /* an arrival event per packet, scheduled here: the far end pops the
+     * wire in its own time, which the sender must not depend on */
+    pnet_schedule(n, pk->t, EV_RX, p, 0);
     port_kick(n, p);
 }
 
@@ -235,8 +235,6 @@ void port_on_rx(struct pnet *n, struct port *p)
 {
     struct packet pk;
     pktq_pop(n, &p->pipe, pkt_wire(pktq_head(&p->pipe)), &pk);
-    if (p->pipe.len)
-        pnet_schedule(n, pktq_head(&p->pipe)->t, EV_RX, p, 0);
     struct port *in = &n->ports[p->peer];
     if (is_switch_node(n, in->node))
         switch_receive(n, in->node, in, &pk);

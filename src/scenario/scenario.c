@@ -333,6 +333,10 @@ static const struct key keys[] = {
     {"sim.force", T_BOOL, FIELD(sim.force), "false", NULL, NULL,
      "run the packet engine even when its estimate passes 1e9 events or the "
      "machine's memory (ckptnet run --force)", NULL},
+    {"sim.event_order", T_ENUM, FIELD(sim.event_order), "window", NULL, NULL,
+     "packet engine: window (each switch's and NIC's events of a link delay run "
+     "together: faster) or time (one queue in time order); the same results",
+     "window|time"},
 
     {"workload.bytes_per_writer", T_SIZE, FIELD(workload.bytes_per_writer),
      "16MB", "1B", "1TB", "checkpoint bytes each compute node writes", NULL},

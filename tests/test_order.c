@@ -1,0 +1,164 @@
+/* The packet engine's two event orders (sim.event_order): window by window,
+ * each partition's events together, gives exactly the results of one queue
+ * in time order, whichever order a window's partitions run in. A coupling
+ * between partitions inside a link delay (a random stream drawn by several
+ * switches, a sender reading what its receiver did, a tie key taken from a
+ * global counter) shows here as a difference. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/ckptnet.h"
+#include "harness.h"
+#include "support.h"
+
+static char *json_of(const struct scenario *sc, const struct results *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    struct err e;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    report_json(f, sc, r, 0, &e);
+    fclose(f);
+    return buf;
+}
+
+/* A small two-tier burst: 32 writers on 2 leaves, 4 spines, 4 storage nodes. */
+static void small(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=32");
+    test_set(sc, "fabric.hosts_per_leaf=16");
+    test_set(sc, "fabric.spines=4");
+    test_set(sc, "storage.nodes=4");
+    test_set(sc, "fabric.storage_per_leaf=4");
+    test_set(sc, "fabric.allow_oversize=true");
+    test_set(sc, "workload.bytes_per_writer=256KB");
+    test_set(sc, "telemetry.ports=true");
+}
+
+/* Runs sc in the three orders; the results (JSON without perf) and the
+ * event counts must be equal, and the window orders must have run as
+ * windows (want_window) or fallen back to time order. */
+static void same_in_every_order(const struct scenario *base, const char *what, int want_window)
+{
+    struct results r[3];
+    char *js[3] = {0};
+    const int orders[3] = {ORDER_TIME, ORDER_WINDOW, ORDER_WINDOW_REVERSE};
+    int ran = 0;
+    for (int k = 0; k < 3; k++) {
+        struct scenario sc = *base;
+        sc.sim.event_order = orders[k];
+        if (test_run(&sc, &r[k]) != 0)
+            break;
+        js[k] = json_of(base, &r[k]);
+        ran++;
+    }
+    CHECKF(ran == 3, "%s: a run failed", what);
+    if (ran == 3) {
+        CHECKF(r[0].event_order && !strcmp(r[0].event_order, "time"), "%s", what);
+        for (int k = 1; k < 3; k++) {
+            const char *want = want_window ? "window" : "time";
+            CHECKF(r[k].event_order && !strcmp(r[k].event_order, want), "%s: ran %s, not %s",
+                   what, r[k].event_order ? r[k].event_order : "?", want);
+            CHECKF(r[k].events == r[0].events, "%s: %llu events against %llu in time order",
+                   what, (unsigned long long)r[k].events, (unsigned long long)r[0].events);
+            CHECKF(r[k].ok == r[0].ok && js[k] && js[0] && !strcmp(js[k], js[0]),
+                   "%s: order %d gives other results (completion %.9g against %.9g; %s)", what,
+                   orders[k], r[k].completion_s, r[0].completion_s,
+                   r[k].ok ? "ok" : r[k].violation);
+        }
+    }
+    for (int k = 0; k < ran; k++) {
+        free(js[k]);
+        results_release(&r[k]);
+    }
+}
+
+static void order_same_results(void)
+{
+    static const char *const variants[][4] = {
+        {"PFC, ECN marks", NULL},
+        {"DCQCN", "transport.cc=dcqcn", NULL},
+        {"lossy, go-back-N", "fabric.pfc.enabled=false", "fabric.buffer=2MB",
+         "sim.time_limit=300us"},
+        {"spray, out of order", "fabric.load_balancing=spray", "transport.receiver=ooo", NULL},
+        {"random spray, go-back-N", "fabric.load_balancing=spray", "fabric.lb.spray_random=true",
+         NULL},
+        {"adaptive per packet", "fabric.load_balancing=adaptive",
+         "fabric.lb.adaptive_per_packet=true", "transport.receiver=ooo"},
+        {"flowlet", "fabric.load_balancing=flowlet", "fabric.lb.flowlet_timeout=200ns", NULL},
+        {"samples", "telemetry.interval=3us", "telemetry.flows=true", NULL},
+        {"time limit", "sim.time_limit=15us", NULL},
+        {"short links", "fabric.link_delay=150ns", NULL},
+        {"jitter", "workload.start_jitter=7us", "transport.cc=dcqcn", NULL},
+        {"failed links", "fabric.failed_links=2", NULL},
+        {"storage window", "storage.max_outstanding=2", "storage.request_size=64KB", NULL},
+    };
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        struct scenario sc;
+        small(&sc);
+        for (int k = 1; k < 4 && variants[v][k]; k++)
+            test_set(&sc, "%s", variants[v][k]);
+        same_in_every_order(&sc, variants[v][0], 1);
+    }
+}
+
+/* Storage nodes of two NICs share a back end whose full ingest buffer
+ * pauses both: one partition. */
+static void order_storage_backend(void)
+{
+    struct scenario sc;
+    small(&sc);
+    test_set(&sc, "storage.nics_per_node=2");
+    test_set(&sc, "storage.drain_rate=200Gbps");
+    test_set(&sc, "storage.ingest_buffer=1MB");
+    same_in_every_order(&sc, "storage back end, 2 NICs", 1);
+    small(&sc);
+    test_set(&sc, "checkpoint.phase=restore");
+    test_set(&sc, "restore.read_rate=300Gbps");
+    same_in_every_order(&sc, "restore", 1);
+}
+
+/* Three tiers: choices at leaves and spines, spray over both. */
+static void order_three_tiers(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "fabric.tiers=3");
+    test_set(&sc, "fabric.leaves_per_pod=2");
+    test_set(&sc, "fabric.spines=4");
+    test_set(&sc, "cluster.nodes=16");
+    test_set(&sc, "fabric.hosts_per_leaf=4");
+    test_set(&sc, "storage.nodes=8");
+    test_set(&sc, "fabric.storage_per_leaf=4");
+    test_set(&sc, "workload.bytes_per_writer=256KB");
+    same_in_every_order(&sc, "three tiers", 1);
+    test_set(&sc, "fabric.load_balancing=spray");
+    test_set(&sc, "transport.receiver=ooo");
+    same_in_every_order(&sc, "three tiers, spray", 1);
+}
+
+/* Training runs (steps may start inside a window) keep time order, and
+ * say so. */
+static void order_training_falls_back(void)
+{
+    struct scenario sc;
+    small(&sc);
+    test_set(&sc, "training.traffic=collectives");
+    test_set(&sc, "training.grad_bytes=256KB");
+    test_set(&sc, "training.step_time=200us");
+    test_set(&sc, "training.steps=3");
+    test_set(&sc, "fabric.pfc.priorities=3,4");
+    same_in_every_order(&sc, "training", 0);
+}
+
+SUITE(suite_order) = {
+    {"order_same_results", order_same_results},
+    {"order_storage_backend", order_storage_backend},
+    {"order_three_tiers", order_three_tiers},
+    {"order_training_falls_back", order_training_falls_back},
+    {0, 0},
+};
