@@ -67,6 +67,7 @@ void pnet_bare(struct pnet *n, const struct scenario *sc)
     pnet_scenario_flags(n);
     evq_init(&n->q);
     n->pseq = &n->pseq_bare;
+    n->part = n->port_part = n->part_bare;
 }
 
 static int parse_weights(const char *s, int32_t w[NPRIO])
@@ -136,9 +137,11 @@ static int setup(struct pnet *n, const struct scenario *sc,
     n->qhist = arena_calloc(&n->arena, (size_t)PATH_SETS * QHIST_BUCKETS, sizeof *n->qhist);
     n->mtu_wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
     n->part = arena_calloc(&n->arena, t->n_nodes, sizeof *n->part);
+    n->port_part = arena_calloc(&n->arena, t->n_ports, sizeof *n->port_part);
     n->pseq = arena_calloc(&n->arena, (size_t)t->n_nodes + 1, sizeof *n->pseq);
-    n->cur = t->n_nodes; /* set-up */
-    if (!n->ports || !n->sws || !n->nics || !n->flows || !n->qhist || !n->part || !n->pseq)
+    n->cur = n->whole = t->n_nodes; /* set-up */
+    if (!n->ports || !n->sws || !n->nics || !n->flows || !n->qhist || !n->part ||
+        !n->port_part || !n->pseq)
         return err_set(e, "out of memory setting up the packet engine");
     for (uint32_t i = 0; i < t->n_ports; i++) {
         struct port *p = &n->ports[i];
@@ -169,6 +172,8 @@ static int setup(struct pnet *n, const struct scenario *sc,
     for (uint32_t i = 0; i < t->n_nodes; i++)
         n->part[i] = i >= t->first_storage && i < t->first_cleaf
                          ? workload_store_owner(t, sc, i) : i;
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        n->port_part[i] = n->part[t->ports[i].node];
     n->n_flows = w->n;
     n->n_writers = w->n_writers;
     for (uint32_t i = 0; i < w->n; i++) {
@@ -261,28 +266,9 @@ static void sample(struct pnet *n)
         pnet_schedule(n, n->now + n->sc->telemetry.interval_ps, EV_SAMPLE, NULL, 0);
 }
 
-/* The partition an event changes (struct pnet). */
-static inline uint32_t ev_part(const struct pnet *n, const struct event *e)
-{
-    switch ((enum ev_type)e->type) {
-    case EV_RX: /* arrives at the far end of the port's wire */
-        return n->part[n->ports[((const struct port *)e->obj)->peer].node];
-    case EV_CC_TIMER:
-    case EV_FLOW_START:
-        return n->part[((const struct flow *)e->obj)->src];
-    case EV_DRAIN:
-        return n->part[(uint32_t)((const struct nic *)e->obj - n->nics)];
-    case EV_SAMPLE:
-    case EV_TRAIN_STEP: /* the whole fabric */
-        return n->topo->n_nodes;
-    default: /* the port's own node */
-        return n->part[((const struct port *)e->obj)->node];
-    }
-}
-
 static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const struct event *ev)
 {
-    switch ((enum ev_type)ev->type) {
+    switch ((enum ev_type)EV_KIND(ev->type)) {
     case EV_TX_DONE:
         port_on_tx_done(n, ev->obj);
         break;
@@ -346,16 +332,16 @@ static void loop_time(struct pnet *n)
             n->now = n->time_limit_ps;
             break;
         }
-        run_event(n, &ev, ev_part(n, &ev));
+        run_event(n, &ev, EV_PART(ev.type));
     }
 }
 
 /* The running partition's own events inside the window: a binary heap. */
-int pnet_schedule_near(struct pnet *n, uint64_t t, enum ev_type type, void *obj, uint32_t arg)
+int pnet_schedule_near(struct pnet *n, uint64_t t, uint32_t type, void *obj, uint32_t arg)
 {
     uint32_t c = n->cur;
     struct event e = {t, pnet_tie(c, n->pseq[c]++), obj, type, arg};
-    if (ev_part(n, &e) != c) {
+    if (EV_PART(type) != c) {
         /* another partition may already have run past t: the lookahead is
          * broken, the run is reported wrong (engine.c collect) */
         n->lookahead_bad++;
@@ -408,35 +394,34 @@ struct window {
     uint32_t *next;                   /* the partition's next event in ev */
     size_t n, cap;
     uint32_t *head, *tail, *touched;  /* per partition */
-    uint64_t *last;                   /* per partition: time of its last event */
 };
 
-static int window_add(struct pnet *n, struct window *w, const struct event *ev)
+/* Room for one more event. */
+static int window_room(struct pnet *n, struct window *w)
 {
-    if (w->n == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 4096;
-        struct event *e = realloc(w->ev, cap * sizeof *e);
-        if (e)
-            w->ev = e;
-        uint32_t *x = e ? realloc(w->next, cap * sizeof *x) : NULL;
-        if (!x) {
-            n->oom = 1;
-            return -1;
-        }
-        w->next = x;
-        w->cap = cap;
+    if (w->n < w->cap)
+        return 0;
+    size_t cap = w->cap ? 2 * w->cap : 4096;
+    struct event *e = realloc(w->ev, cap * sizeof *e);
+    if (e)
+        w->ev = e;
+    uint32_t *x = e ? realloc(w->next, cap * sizeof *x) : NULL;
+    if (!x) {
+        n->oom = 1;
+        return -1;
     }
-    w->ev[w->n++] = *ev;
+    w->next = x;
+    w->cap = cap;
     return 0;
 }
 
 /* Each partition's events of the window as a list, in (time, key) order;
  * returns how many partitions have some. */
-static uint32_t window_lists(const struct pnet *n, struct window *w)
+static uint32_t window_lists(struct window *w)
 {
     uint32_t nt = 0;
     for (uint32_t i = 0; i < w->n; i++) {
-        uint32_t p = ev_part(n, &w->ev[i]);
+        uint32_t p = EV_PART(w->ev[i].type);
         w->next[i] = UINT32_MAX;
         if (w->head[p] == UINT32_MAX) {
             w->head[p] = i;
@@ -454,9 +439,12 @@ static void push_back(struct pnet *n, const struct event *e)
     evq_push_seq(&n->q, e->t, e->seq, e->type, e->obj, e->arg);
 }
 
-static void window_part(struct pnet *n, struct window *w, uint32_t p, uint64_t start)
+/* Partition p's events of the window and those it schedules for itself
+ * within it; returns the time of its last one. */
+static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64_t start)
 {
     uint32_t i = w->head[p];
+    uint64_t last = start;
     w->head[p] = UINT32_MAX;
     for (;;) {
         struct event ev;
@@ -472,13 +460,14 @@ static void window_part(struct pnet *n, struct window *w, uint32_t p, uint64_t s
             n->time_limit_hit = 1;
             continue;
         }
-        if (ev.t < w->last[p] || ev.t < start)
+        if (ev.t < last)
             n->time_went_back = 1;
-        w->last[p] = ev.t;
+        last = ev.t;
         run_event(n, &ev, p);
         if (n->oom)
-            return;
+            break;
     }
+    return last;
 }
 
 /* Every event at time t, in (time, key) order: the instant of an event of
@@ -492,57 +481,53 @@ static void run_instant(struct pnet *n, uint64_t t)
             push_back(n, &ev);
             break;
         }
-        run_event(n, &ev, ev_part(n, &ev));
+        run_event(n, &ev, EV_PART(ev.type));
     }
 }
 
 static void loop_window(struct pnet *n, uint64_t span, int reverse)
 {
-    uint32_t np = n->topo->n_nodes + 1;
+    uint32_t np = n->whole + 1;
     struct window w = {0};
     w.head = malloc(np * sizeof *w.head);
     w.tail = malloc(np * sizeof *w.tail);
     w.touched = malloc(np * sizeof *w.touched);
-    w.last = calloc(np, sizeof *w.last);
-    if (!w.head || !w.tail || !w.touched || !w.last) {
+    if (!w.head || !w.tail || !w.touched || window_room(n, &w) < 0) {
         n->oom = 1;
         goto out;
     }
     memset(w.head, 0xff, np * sizeof *w.head);
     uint64_t tmax = n->now;
-    const uint32_t whole = n->topo->n_nodes;
-    struct event ev;
-    while (!n->interrupted && !n->oom && evq_pop(&n->q, &ev)) {
-        if (ev.t > n->time_limit_ps) {
+    while (!n->interrupted && !n->oom && evq_pop(&n->q, &w.ev[0])) {
+        uint64_t start = w.ev[0].t, wend = start + span;
+        if (start > n->time_limit_ps) {
             n->time_limit_hit = 1;
             break;
         }
-        if (ev_part(n, &ev) == whole) {
-            push_back(n, &ev);
-            run_instant(n, ev.t);
-            tmax = ev.t > tmax ? ev.t : tmax;
+        if (EV_PART(w.ev[0].type) == n->whole) {
+            push_back(n, &w.ev[0]);
+            run_instant(n, start);
+            tmax = start > tmax ? start : tmax;
             continue;
         }
-        uint64_t start = ev.t, wend = start + span;
-        w.n = 0;
-        if (window_add(n, &w, &ev) < 0)
-            break;
-        while (evq_pop(&n->q, &ev)) {
-            if (ev.t >= wend) {
-                push_back(n, &ev);
+        /* take the window's events, in (time, key) order */
+        w.n = 1;
+        while (window_room(n, &w) == 0 && evq_pop(&n->q, &w.ev[w.n])) {
+            const struct event *e = &w.ev[w.n];
+            if (e->t >= wend) {
+                push_back(n, e);
                 break;
             }
-            if (ev_part(n, &ev) == whole) {
+            if (EV_PART(e->type) == n->whole) {
                 /* the window ends before that instant: what was taken at
                  * its time goes back */
-                wend = ev.t;
-                push_back(n, &ev);
+                wend = e->t;
+                push_back(n, e);
                 while (w.n && w.ev[w.n - 1].t == wend)
                     push_back(n, &w.ev[--w.n]);
                 break;
             }
-            if (window_add(n, &w, &ev) < 0)
-                break;
+            w.n++;
         }
         if (n->oom)
             break;
@@ -551,16 +536,15 @@ static void loop_window(struct pnet *n, uint64_t span, int reverse)
             tmax = start > tmax ? start : tmax;
             continue;
         }
-        uint32_t nt = window_lists(n, &w);
+        uint32_t nt = window_lists(&w);
         n->wend = wend;
-        for (uint32_t k = 0; k < nt && !n->oom; k++)
-            window_part(n, &w, w.touched[reverse ? nt - 1 - k : k], start);
-        n->wend = 0;
         for (uint32_t k = 0; k < nt; k++) {
-            uint32_t p = w.touched[k];
-            w.head[p] = UINT32_MAX; /* if oom stopped a partition early */
-            tmax = w.last[p] > tmax ? w.last[p] : tmax;
+            uint32_t p = w.touched[reverse ? nt - 1 - k : k];
+            uint64_t last = n->oom ? 0 : window_part(n, &w, p, start);
+            w.head[p] = UINT32_MAX;
+            tmax = last > tmax ? last : tmax;
         }
+        n->wend = 0;
         if (n->time_limit_hit)
             break;
     }
@@ -571,7 +555,6 @@ out:
     free(w.head);
     free(w.tail);
     free(w.touched);
-    free(w.last);
 }
 
 /* The window: the smallest link delay; 0 (or capture, whose file is in time

@@ -265,9 +265,12 @@ struct pnet {
      * tie key depends only on the partition that scheduled it (pnet_tie), so
      * results do not depend on the order partitions run in. */
     uint32_t *part;           /* per node */
+    uint32_t *port_part;      /* per port: its node's partition */
     uint64_t *pseq;           /* events scheduled so far, per partition */
-    uint32_t cur;             /* partition of the running event; n_nodes: none */
-    uint64_t pseq_bare;       /* pseq of a pnet made by pnet_bare */
+    uint32_t cur;             /* partition of the running event */
+    uint32_t whole;           /* partition of set-up and of whole-fabric events (n_nodes) */
+    uint64_t pseq_bare;       /* a pnet made by pnet_bare: one partition */
+    uint32_t part_bare[8];
     /* window-by-window order (engine.c): events before wend that the running
      * partition schedules for itself wait in a small heap */
     uint64_t wend;            /* 0: no window open */
@@ -458,11 +461,39 @@ static inline uint64_t pnet_tie(uint32_t c, uint64_t k)
     return (uint64_t)c << 40 | (k & ((UINT64_C(1) << 40) - 1));
 }
 
-int pnet_schedule_near(struct pnet *n, uint64_t t, enum ev_type type, void *obj, uint32_t arg);
+/* An event's type word: its kind, then the partition it belongs to (24
+ * bits: a fabric has fewer nodes than the packet engine's 2^24 ports), below
+ * the event queue's EVQ_RUN bit. */
+#define EV_KIND(type) ((type) & 0x7fu)
+#define EV_PART(type) (((type) >> 7) & 0xffffffu)
+
+/* The partition an event changes: the far end's for a wire arrival or a PFC
+ * frame (obj is the port it reaches), the sender's for a flow's timers. */
+static inline __attribute__((always_inline)) uint32_t
+pnet_part_of(const struct pnet *n, enum ev_type type, const void *obj)
+{
+    switch (type) {
+    case EV_RX:
+        return n->port_part[((const struct port *)obj)->peer];
+    case EV_CC_TIMER:
+    case EV_FLOW_START:
+        return n->part[((const struct flow *)obj)->src];
+    case EV_DRAIN:
+        return n->part[(const struct nic *)obj - n->nics];
+    case EV_SAMPLE:
+    case EV_TRAIN_STEP:
+        return n->whole;
+    default:
+        return n->port_part[(const struct port *)obj - n->ports];
+    }
+}
+
+int pnet_schedule_near(struct pnet *n, uint64_t t, uint32_t type, void *obj, uint32_t arg);
 
 static inline __attribute__((always_inline)) int
-pnet_schedule(struct pnet *n, uint64_t t, enum ev_type type, void *obj, uint32_t arg)
+pnet_schedule(struct pnet *n, uint64_t t, enum ev_type kind, void *obj, uint32_t arg)
 {
+    uint32_t type = kind | pnet_part_of(n, kind, obj) << 7;
     if (t < n->wend)
         return pnet_schedule_near(n, t, type, obj, arg);
     uint32_t c = n->cur;
