@@ -195,6 +195,33 @@ static void evq_far_ring_and_heap_agree(void)
     drain_against(&q, ref, head, nref, mismatches);
 }
 
+/* pop_before leaves the queue as it was when the earliest event is not
+ * before the limit: an event between the last one popped and that one can
+ * still be pushed and comes out first, and one past the wheel's horizon
+ * keeps its time (window order in the packet engine relies on both). */
+static void evq_pop_before_leaves_queue(void)
+{
+    const uint64_t far = (uint64_t)EVQ_BUCKETS << EVQ_SHIFT; /* one horizon, ps */
+    for (int k = 0; k < 2; k++) {
+        uint64_t next = k ? 3 * far + 777 : 50000; /* past the horizon, or near */
+        struct evq q;
+        evq_init(&q);
+        struct event ev;
+        CHECK(evq_push_seq(&q, 1000, 1, 0, NULL, 1) == 0);
+        CHECK(evq_push_seq(&q, next, 2, 0, NULL, 2) == 0);
+        CHECK(evq_pop_before(&q, 2000, &ev) == 1 && ev.arg == 1);
+        CHECK(evq_pop_before(&q, 2000, &ev) == 0 && evq_len(&q) == 1);
+        CHECK(evq_push_seq(&q, 1500, 3, 0, NULL, 3) == 0); /* before the one left */
+        CHECK(evq_push_seq(&q, next - 1, 4, 0, NULL, 4) == 0);
+        uint32_t want[] = {3, 4, 2};
+        for (int i = 0; i < 3; i++)
+            CHECKF(evq_pop(&q, &ev) == 1 && ev.arg == want[i], "k=%d pop %d: arg %u t %llu", k,
+                   i, ev.arg, (unsigned long long)ev.t);
+        CHECK(ev.t == next && !evq_pop(&q, &ev));
+        evq_release(&q);
+    }
+}
+
 static void evq_ties_fire_in_insertion_order(void)
 {
     struct evq q;
@@ -256,6 +283,7 @@ SUITE(suite_evq) = {
     {"evq_wheel_and_heap_agree", evq_wheel_and_heap_agree},
     {"evq_runs_match_sorted_array", evq_runs_match_sorted_array},
     {"evq_far_ring_and_heap_agree", evq_far_ring_and_heap_agree},
+    {"evq_pop_before_leaves_queue", evq_pop_before_leaves_queue},
     {0, 0},
 };
 SUITE(suite_rng) = {

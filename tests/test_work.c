@@ -641,7 +641,7 @@ static void e2e_stagger_lowers_queues_and_pauses(void)
     sc.checkpoint.policy = POLICY_STAGGER;
     sc.checkpoint.groups = 4;
     CHECK(run(&sc, &stag) == 0);
-    CHECK(sync.ok && stag.ok);
+    CHECKF(sync.ok && stag.ok, "%s / %s", sync.ok ? "ok" : sync.violation, stag.ok ? "ok" : stag.violation);
     CHECKF(sync.pause_frames > 0, "sync never paused: the comparison proves nothing");
     CHECKF(stag.max_queue_bytes < sync.max_queue_bytes, "max queue %llu vs sync %llu",
            (unsigned long long)stag.max_queue_bytes, (unsigned long long)sync.max_queue_bytes);

@@ -157,4 +157,19 @@ static inline int evq_pop(struct evq *q, struct event *ev)
     return evq_pop_slow(q, ev);
 }
 
+/* Removes the earliest event into *ev if it is before `limit`; else leaves
+ * the queue as it was (the wheel's start too, so events before that one
+ * may still be pushed) and returns 0. */
+static inline int evq_pop_before(struct evq *q, uint64_t limit, struct event *ev)
+{
+    uint64_t base = q->base;
+    if (!evq_pop(q, ev))
+        return 0;
+    if (ev->t < limit)
+        return 1;
+    q->base = base; /* first: the push places it against the old start */
+    evq_push_seq(q, ev->t, ev->seq, ev->type, ev->obj, ev->arg);
+    return 0;
+}
+
 #endif

@@ -476,13 +476,8 @@ static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64
 static void run_instant(struct pnet *n, uint64_t t)
 {
     struct event ev;
-    while (!n->oom && evq_pop(&n->q, &ev)) {
-        if (ev.t != t) {
-            push_back(n, &ev);
-            break;
-        }
+    while (!n->oom && evq_pop_before(&n->q, t + 1, &ev))
         run_event(n, &ev, EV_PART(ev.type));
-    }
 }
 
 static void loop_window(struct pnet *n, uint64_t span, int reverse)
@@ -512,12 +507,8 @@ static void loop_window(struct pnet *n, uint64_t span, int reverse)
         }
         /* take the window's events, in (time, key) order */
         w.n = 1;
-        while (window_room(n, &w) == 0 && evq_pop(&n->q, &w.ev[w.n])) {
+        while (window_room(n, &w) == 0 && evq_pop_before(&n->q, wend, &w.ev[w.n])) {
             const struct event *e = &w.ev[w.n];
-            if (e->t >= wend) {
-                push_back(n, e);
-                break;
-            }
             if (EV_PART(e->type) == n->whole) {
                 /* the window ends before that instant: what was taken at
                  * its time goes back */
