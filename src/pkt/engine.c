@@ -397,10 +397,15 @@ struct window {
 };
 
 /* Room for one more event. */
-static int window_room(struct pnet *n, struct window *w)
+static int window_grow(struct pnet *n, struct window *w);
+
+static inline int window_room(struct pnet *n, struct window *w)
 {
-    if (w->n < w->cap)
-        return 0;
+    return w->n < w->cap ? 0 : window_grow(n, w);
+}
+
+static int window_grow(struct pnet *n, struct window *w)
+{
     size_t cap = w->cap ? 2 * w->cap : 4096;
     struct event *e = realloc(w->ev, cap * sizeof *e);
     if (e)
