@@ -336,7 +336,21 @@ static void loop_time(struct pnet *n)
     }
 }
 
-/* The running partition's own events inside the window: a binary heap. */
+static int grow_events(struct pnet *n, struct event **a, size_t *cap)
+{
+    size_t c = *cap ? 2 * *cap : 256;
+    struct event *e = realloc(*a, c * sizeof *e);
+    if (!e) {
+        n->oom = 1;
+        return -1;
+    }
+    *a = e;
+    *cap = c;
+    return 0;
+}
+
+/* The running partition's own events inside the window: appended to a FIFO
+ * when not before its last, else into a binary heap. */
 int pnet_schedule_near(struct pnet *n, uint64_t t, uint32_t type, void *obj, uint32_t arg)
 {
     uint32_t c = n->cur;
@@ -347,16 +361,14 @@ int pnet_schedule_near(struct pnet *n, uint64_t t, uint32_t type, void *obj, uin
         n->lookahead_bad++;
         return evq_push_seq(&n->q, t, e.seq, type, obj, arg);
     }
-    if (n->whn == n->whcap) {
-        size_t cap = n->whcap ? 2 * n->whcap : 256;
-        struct event *h = realloc(n->wh, cap * sizeof *h);
-        if (!h) {
-            n->oom = 1;
+    if (n->wfn == n->wfh || !evq_before(&e, &n->wf[n->wfn - 1])) {
+        if (n->wfn == n->wfcap && grow_events(n, &n->wf, &n->wfcap) < 0)
             return -1;
-        }
-        n->wh = h;
-        n->whcap = cap;
+        n->wf[n->wfn++] = e;
+        return 0;
     }
+    if (n->whn == n->whcap && grow_events(n, &n->wh, &n->whcap) < 0)
+        return -1;
     size_t i = n->whn++;
     while (i && evq_before(&e, &n->wh[(i - 1) / 2])) {
         n->wh[i] = n->wh[(i - 1) / 2];
@@ -366,7 +378,16 @@ int pnet_schedule_near(struct pnet *n, uint64_t t, uint32_t type, void *obj, uin
     return 0;
 }
 
-static struct event near_pop(struct pnet *n)
+/* The earliest of the partition's own events, or NULL. */
+static inline const struct event *near_first(const struct pnet *n)
+{
+    const struct event *f = n->wfh < n->wfn ? &n->wf[n->wfh] : NULL;
+    if (n->whn && (!f || evq_before(&n->wh[0], f)))
+        return n->wh;
+    return f;
+}
+
+static struct event heap_pop(struct pnet *n)
 {
     struct event top = n->wh[0], last = n->wh[--n->whn];
     size_t i = 0, m = n->whn;
@@ -453,8 +474,15 @@ static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64
     w->head[p] = UINT32_MAX;
     for (;;) {
         struct event ev;
-        if (n->whn && (i == UINT32_MAX || evq_before(&n->wh[0], &w->ev[i]))) {
-            ev = near_pop(n);
+        const struct event *f = near_first(n);
+        if (f && (i == UINT32_MAX || evq_before(f, &w->ev[i]))) {
+            if (f == n->wh) {
+                ev = heap_pop(n);
+            } else {
+                ev = *f;
+                if (++n->wfh == n->wfn)
+                    n->wfh = n->wfn = 0;
+            }
         } else if (i != UINT32_MAX) {
             ev = w->ev[i];
             i = w->next[i];
@@ -574,8 +602,9 @@ static void loop(struct pnet *n)
     else
         loop_time(n);
     free(n->wh);
-    n->wh = NULL;
-    n->whn = n->whcap = 0;
+    free(n->wf);
+    n->wh = n->wf = NULL;
+    n->whn = n->whcap = n->wfh = n->wfn = n->wfcap = 0;
 }
 
 static double ps_to_s(uint64_t ps);

@@ -274,8 +274,11 @@ struct pnet {
     /* window-by-window order (engine.c): events before wend that the running
      * partition schedules for itself wait in a small heap */
     uint64_t wend;            /* 0: no window open */
-    struct event *wh;
+    struct event *wh;         /* a binary heap */
     size_t whn, whcap;
+    struct event *wf;         /* those in (time, key) order: a FIFO (most are
+                               * transmit-dones a serialisation ahead) */
+    size_t wfh, wfn, wfcap;
     uint64_t lookahead_bad;   /* events for another partition inside a window */
     struct port *ports;
     struct sw *sws;           /* indexed by switch index */
