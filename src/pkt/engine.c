@@ -707,7 +707,8 @@ static void collect(struct pnet *n, struct results *r)
         paused += pp;
         if (pp > max_paused)
             max_paused = pp;
-        pause_rx += p->pause_rx;
+        uint64_t prx = p->pause_rx + n->ports[p->peer].implicit_rx;
+        pause_rx += prx;
         if (p->max_hdrm > max_hdrm)
             max_hdrm = p->max_hdrm;
         if (p->max_shared > max_shared)
@@ -719,7 +720,7 @@ static void collect(struct pnet *n, struct results *r)
         if (r->ports)
             r->ports[i] = (struct port_result){
                 p->node, p->peer, p->seg, p->tx_bytes, p->max_q_bytes, p->max_hdrm,
-                p->max_shared, p->pause_tx, p->pause_rx, p->ecn_marked, p->drops,
+                p->max_shared, p->pause_tx, prx, p->ecn_marked, p->drops,
                 ps_to_s(pp),
                 p->pause_tx ? (double)p->xoff_shared_sum / (double)p->pause_tx : 0,
                 p->tx_pkts ? ps_to_s(p->last_tx_t - p->first_tx_t) : 0,

@@ -190,7 +190,7 @@ uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route
     if (!fwd)
         return ecmp_pick(n, s, r, f, pk, h);
     uint32_t p = schemes[n->sc->fabric.load_balancing].pick(n, s, r, f, pk, h);
-    if (ecmp) {
+    if (ecmp && node == f->leaf.src) { /* one writer: the flow's first hop */
         f->ecmp_node = node + 1;
         f->ecmp_port = p;
     }

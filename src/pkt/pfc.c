@@ -40,7 +40,7 @@ static void pfc_settle(struct pnet *n, struct port *in, unsigned prio, uint64_t 
     if (end)
         rcvd = t - t0 >= in->delay_ps ? (t - t0 - in->delay_ps) / per : 0;
     n->refresh_frames += sent;
-    n->ports[in->peer].pause_rx += rcvd;
+    in->implicit_rx += rcvd; /* not the peer's counter: its partition runs apart */
     in->xoff_implicit &= (uint8_t)~(1u << prio);
 }
 

@@ -145,6 +145,8 @@ struct port {
     /* counters */
     uint64_t xoff_shared_sum; /* shared use of the PG at each XOFF, summed */
     uint64_t pause_rx, pause_tx, resume_tx, drops;
+    uint64_t implicit_rx;    /* implicit refreshes of ours the peer received
+                              * (pfc.c; counted here, added to its pause_rx) */
     double load;             /* adaptive: EWMA of bytes sent (bytes) */
     uint64_t load_t;
     /* training traffic (train.c): its wire bytes sent, and the time its
@@ -426,6 +428,40 @@ static inline void pktq_pop(struct pnet *n, struct pktq *q, uint64_t wire_of_hea
         q->hi = 0;
         pnet_chunk_free(n, c);
     }
+}
+
+/* A wire's packets, from the sender (push) to the far end (pop; one arrival
+ * event per packet, so it never pops an empty wire). The two ends share no
+ * field but the chunk links, each written before the far end needs it: the
+ * sender's partition and the far end's run apart. An empty wire keeps its
+ * last chunk; len and bytes stay 0. */
+static inline int wire_push(struct pnet *n, struct pktq *q, const struct packet *p)
+{
+    if (!q->tc || q->ti == PKT_CHUNK) {
+        struct pkt_chunk *c = pnet_chunk_alloc(n);
+        if (!c)
+            return -1;
+        c->next = NULL;
+        if (q->tc)
+            q->tc->next = c;
+        else
+            q->hc = c, q->hi = 0;
+        q->tc = c;
+        q->ti = 0;
+    }
+    q->tc->p[q->ti++] = *p;
+    return 0;
+}
+
+static inline void wire_pop(struct pnet *n, struct pktq *q, struct packet *out)
+{
+    if (q->hi == PKT_CHUNK) { /* the next chunk: linked before its packets left */
+        struct pkt_chunk *c = q->hc;
+        q->hc = c->next;
+        q->hi = 0;
+        pnet_chunk_free(n, c);
+    }
+    *out = q->hc->p[q->hi++];
 }
 
 /* Runs body with pk pointing at each packet of q, head first (end of run). */
