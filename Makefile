@@ -29,8 +29,8 @@ BEN_SRC := $(wildcard bench/*.c)
 DEPS_STAMP := $(B)/.deps
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson)
-CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS_ALL = $(PKG_LIBS) -lm $(LDLIBS)
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -pthread -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) -lm -pthread $(LDLIBS)
 
 .PHONY: all run test bench clean deps asan check-report test-overflow golden test-sweep
 all: $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)

@@ -39,30 +39,40 @@ static void small(struct scenario *sc)
     test_set(sc, "telemetry.ports=true");
 }
 
-/* Runs sc in the three orders; the results (JSON without perf) and the
- * event counts must be equal, and the window orders must have run as
- * windows (want_window) or fallen back to time order. */
+/* Runs sc in time order, window order, window order with each window's
+ * partitions reversed, and both window orders on two threads (sim.threads);
+ * the results (JSON without perf) and the event counts must be equal, and
+ * the window orders must have run as windows (want_window) or fallen back
+ * to time order. */
 static void same_in_every_order(const struct scenario *base, const char *what, int want_window)
 {
-    struct results r[3];
-    char *js[3] = {0};
-    const int orders[3] = {ORDER_TIME, ORDER_WINDOW, ORDER_WINDOW_REVERSE};
+    enum { RUNS = 5 };
+    struct results r[RUNS];
+    char *js[RUNS] = {0};
+    /* time; window; window reversed; and both on two threads */
+    const int orders[RUNS] = {ORDER_TIME, ORDER_WINDOW, ORDER_WINDOW_REVERSE, ORDER_WINDOW,
+                              ORDER_WINDOW_REVERSE};
     int ran = 0;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < RUNS; k++) {
         struct scenario sc = *base;
         sc.sim.event_order = orders[k];
+        sc.sim.threads = k >= 3 ? 2 : 1;
         if (test_run(&sc, &r[k]) != 0)
             break;
         js[k] = json_of(base, &r[k]);
         ran++;
     }
-    CHECKF(ran == 3, "%s: a run failed", what);
-    if (ran == 3) {
+    CHECKF(ran == RUNS, "%s: a run failed", what);
+    if (ran == RUNS) {
         CHECKF(r[0].event_order && !strcmp(r[0].event_order, "time"), "%s", what);
-        for (int k = 1; k < 3; k++) {
+        for (int k = 1; k < RUNS; k++) {
             const char *want = want_window ? "window" : "time";
             CHECKF(r[k].event_order && !strcmp(r[k].event_order, want), "%s: ran %s, not %s",
                    what, r[k].event_order ? r[k].event_order : "?", want);
+            /* two threads, unless samples keep the run on one */
+            unsigned threads = k >= 3 && want_window && !base->telemetry.interval_ps ? 2 : 1;
+            CHECKF(r[k].threads == threads, "%s: run %d on %u threads, not %u", what, k,
+                   r[k].threads, threads);
             CHECKF(r[k].events == r[0].events, "%s: %llu events against %llu in time order",
                    what, (unsigned long long)r[k].events, (unsigned long long)r[0].events);
             CHECKF(r[k].ok == r[0].ok && js[k] && js[0] && !strcmp(js[k], js[0]),

@@ -172,4 +172,14 @@ static inline int evq_pop_before(struct evq *q, uint64_t limit, struct event *ev
     return 0;
 }
 
+/* The earliest event's time (UINT64_MAX: none), the queue left as it was. */
+static inline uint64_t evq_peek_t(struct evq *q)
+{
+    struct event ev;
+    if (!evq_len(q))
+        return UINT64_MAX;
+    evq_pop_before(q, 0, &ev);
+    return ev.t;
+}
+
 #endif

@@ -9,12 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 
 #include "../core/rng.h"
 #include "../core/units.h"
 #include "../stats/bound.h"
 #include "capture.h"
 #include "pnet.h"
+
+/* count zeroed elements of *p's type from the arena, on a cache line */
+static void *aligned_calloc(struct pnet *n, size_t count, size_t size)
+{
+    char *m = arena_calloc(&n->arena, count + 1, size);
+    return m ? m + (64 - (uintptr_t)m % 64) % 64 : NULL;
+}
+#define ALIGNED_CALLOC(n, count, p) aligned_calloc((n), (count), sizeof *(p))
 
 struct pkt_chunk *pnet_chunk_alloc(struct pnet *n)
 {
@@ -130,15 +141,15 @@ static int setup(struct pnet *n, const struct scenario *sc,
     /* cache-line aligned: a port's hot fields share its first lines */
     char *pm = arena_calloc(&n->arena, (size_t)t->n_ports + 1, sizeof *n->ports);
     n->ports = pm ? (struct port *)(pm + (64 - (uintptr_t)pm % 64) % 64) : NULL;
-    n->sws = arena_calloc(&n->arena, t->n_switches, sizeof *n->sws);
-    n->nics = arena_calloc(&n->arena, t->first_cleaf, sizeof *n->nics);
+    n->sws = ALIGNED_CALLOC(n, t->n_switches, n->sws);
+    n->nics = ALIGNED_CALLOC(n, t->first_cleaf, n->nics);
     char *fm = arena_calloc(&n->arena, (size_t)w->n + n->n_train + 2, sizeof *n->flows);
     n->flows = fm ? (struct flow *)(fm + (64 - (uintptr_t)fm % 64) % 64) : NULL;
     n->qhist = arena_calloc(&n->arena, (size_t)PATH_SETS * QHIST_BUCKETS, sizeof *n->qhist);
     n->mtu_wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
     n->part = arena_calloc(&n->arena, t->n_nodes, sizeof *n->part);
     n->port_part = arena_calloc(&n->arena, t->n_ports, sizeof *n->port_part);
-    n->pseq = arena_calloc(&n->arena, (size_t)t->n_nodes + 1, sizeof *n->pseq);
+    n->pseq = ALIGNED_CALLOC(n, (size_t)t->n_nodes + 1, n->pseq);
     n->cur = n->whole = t->n_nodes; /* set-up */
     if (!n->ports || !n->sws || !n->nics || !n->flows || !n->qhist || !n->part ||
         !n->port_part || !n->pseq)
@@ -314,7 +325,7 @@ static inline __attribute__((always_inline)) void run_event(struct pnet *n, cons
 {
     n->now = ev->t;
     n->events++;
-    if (!(n->events & 0xffff) && n->res->progress)
+    if (!(n->events & 0xffff) && n->res && n->res->progress)
         telemetry_progress(n);
     n->cur = part;
     dispatch(n, ev);
@@ -349,17 +360,30 @@ static int grow_events(struct pnet *n, struct event **a, size_t *cap)
     return 0;
 }
 
+int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg)
+{
+    if ((EV_PART(type) & 1) == n->team_id)
+        return evq_push_seq(&n->q, t, seq, type, obj, arg);
+    unsigned k = n->obk;
+    if (n->obn[k] == n->obcap[k] && grow_events(n, &n->ob[k], &n->obcap[k]) < 0)
+        return -1;
+    n->ob[k][n->obn[k]++] = (struct event){t, seq, obj, type, arg};
+    n->ob_min[k] = t < n->ob_min[k] ? t : n->ob_min[k];
+    return 0;
+}
+
 /* The running partition's own events inside the window: appended to a FIFO
  * when not before its last, else into a binary heap. */
 int pnet_schedule_near(struct pnet *n, uint64_t t, uint32_t type, void *obj, uint32_t arg)
 {
     uint32_t c = n->cur;
-    struct event e = {t, pnet_tie(c, n->pseq[c]++), obj, type, arg};
+    struct event e = {t, pnet_tie(c, n->pseq[c].n++), obj, type, arg};
     if (EV_PART(type) != c) {
         /* another partition may already have run past t: the lookahead is
          * broken, the run is reported wrong (engine.c collect) */
         n->lookahead_bad++;
-        return evq_push_seq(&n->q, t, e.seq, type, obj, arg);
+        return n->outbox_on ? pnet_outbox(n, t, e.seq, type, obj, arg)
+                            : evq_push_seq(&n->q, t, e.seq, type, obj, arg);
     }
     if (n->wfn == n->wfh || !evq_before(&e, &n->wf[n->wfn - 1])) {
         if (n->wfn == n->wfcap && grow_events(n, &n->wf, &n->wfcap) < 0)
@@ -581,6 +605,196 @@ out:
     free(w.touched);
 }
 
+/* Two threads (sim.threads: 2; runs without whole-fabric events). Thread i
+ * owns the partitions p with p % 2 == i: their events wait in its own
+ * queue, and it runs them on its own copy of the pnet (clock, queues,
+ * counters, packet chunks). An event for the other thread's partitions,
+ * always a window or more ahead, goes to an outbox the other drains after
+ * the window. Per window: both threads agree on its start (the earlier of
+ * their next events), run their partitions, and meet again. Each partition
+ * writes only its own state (ports, switch, NIC, its end of a flow and of a
+ * wire), so the results are those of one thread (tests/test_order.c). */
+struct team {
+    struct pnet wk[2];
+    pthread_t th;
+    uint64_t span, limit;
+    int reverse;
+    _Atomic uint64_t arrived[2];      /* barrier rounds each thread reached */
+    uint8_t stop[2][2];               /* each thread's out of memory, likewise */
+    uint64_t next_t[2][2];            /* each thread's next event, by round parity
+                                       * (one may publish the next round's while the
+                                       * other still reads this one) */
+    uint64_t tmax[2];
+};
+
+static void team_barrier(struct team *tm, int id, uint64_t round)
+{
+    atomic_store_explicit(&tm->arrived[id], round, memory_order_release);
+    for (unsigned s = 0; atomic_load_explicit(&tm->arrived[1 - id], memory_order_acquire) < round; s++)
+        if (s > (1u << 20))
+            sched_yield(); /* the other thread lost its core */
+}
+
+/* The counters a thread's copy adds to. */
+#define TEAM_SUMS(X)                                                                \
+    X(flows_done) X(bytes_sent) X(bytes_delivered) X(bytes_dropped)                 \
+    X(drops_lossless) X(drops_lossy) X(drops_watchdog) X(pkts_delivered)            \
+    X(pause_frames) X(resume_frames) X(refresh_frames) X(ecn_marked) X(cnps_sent)   \
+    X(cnps_rx) X(storms) X(events) X(reordered) X(naks_sent) X(retx_bytes)          \
+    X(discarded_bytes) X(acks) X(window_stalls) X(train_sent) X(train_retx)         \
+    X(train_delivered) X(train_dropped) X(train_discarded) X(lookahead_bad)         \
+    X(pkts_allocated) X(slab_bytes)
+
+static void team_work(struct team *tm, int id)
+{
+    struct pnet *n = &tm->wk[id], *o = &tm->wk[1 - id];
+    struct window w = {0};
+    uint32_t np = n->whole + 1;
+    w.head = malloc(np * sizeof *w.head);
+    w.tail = malloc(np * sizeof *w.tail);
+    w.touched = malloc(np * sizeof *w.touched);
+    if (!w.head || !w.tail || !w.touched || window_room(n, &w) < 0)
+        n->oom = 1;
+    else
+        memset(w.head, 0xff, np * sizeof *w.head);
+    uint64_t round = 0, tmax = 0;
+    for (;;) {
+        /* one meeting a window: each tells its next event and the earliest
+         * it sent the other; the outboxes alternate, so each drains the
+         * other's last one while that one fills the next */
+        uint64_t mine = evq_peek_t(&n->q);
+        unsigned k = n->obk;
+        uint64_t *next = tm->next_t[++round & 1];
+        uint8_t *stop = tm->stop[round & 1];
+        next[id] = mine < n->ob_min[k] ? mine : n->ob_min[k];
+        stop[id] = (uint8_t)n->oom;
+        team_barrier(tm, id, round);
+        uint64_t start = next[0] < next[1] ? next[0] : next[1];
+        for (size_t i = 0; i < o->obn[k]; i++) {
+            const struct event *e = &o->ob[k][i];
+            if (evq_push_seq(&n->q, e->t, e->seq, e->type, e->obj, e->arg) < 0)
+                n->oom = 1;
+        }
+        o->obn[k] = 0;
+        o->ob_min[k] = UINT64_MAX;
+        n->obk ^= 1;
+        if (start == UINT64_MAX || stop[0] || stop[1]) /* both decide alike */
+            break;
+        if (start > tm->limit) {
+            n->time_limit_hit = 1;
+            break;
+        }
+        uint64_t wend = start + tm->span;
+        w.n = 0;
+        while (window_room(n, &w) == 0 && evq_pop_before(&n->q, wend, &w.ev[w.n]))
+            w.n++;
+        uint32_t nt = window_lists(&w);
+        n->wend = wend;
+        for (uint32_t j = 0; j < nt; j++) {
+            uint32_t p = w.touched[tm->reverse ? nt - 1 - j : j];
+            uint64_t last = n->oom ? 0 : window_part(n, &w, p, start);
+            w.head[p] = UINT32_MAX;
+            tmax = last > tmax ? last : tmax;
+        }
+        n->wend = 0;
+    }
+    tm->tmax[id] = tmax;
+    free(w.ev);
+    free(w.next);
+    free(w.head);
+    free(w.tail);
+    free(w.touched);
+}
+
+static void *team_thread(void *arg)
+{
+    team_work(arg, 1);
+    return NULL;
+}
+
+static int team_copy(struct pnet *n, struct pnet *c, int id)
+{
+    *c = *n;
+#define ZERO(f) c->f = 0;
+    TEAM_SUMS(ZERO)
+#undef ZERO
+    memset(c->seg_tx, 0, sizeof c->seg_tx);
+    evq_init(&c->q);
+    c->first_tx_ps = UINT64_MAX;
+    c->last_rx_ps = 0;
+    c->wh = c->wf = c->ob[0] = c->ob[1] = NULL;
+    c->whn = c->whcap = c->wfh = c->wfn = c->wfcap = 0;
+    c->obn[0] = c->obn[1] = c->obcap[0] = c->obcap[1] = 0;
+    c->ob_min[0] = c->ob_min[1] = UINT64_MAX;
+    c->obk = 0;
+    c->outbox_on = 1;
+    c->team_id = (uint8_t)id;
+    c->res = NULL; /* no progress reports from inside a window */
+    c->slabs = NULL;
+    c->free_chunks = id == 0 ? n->free_chunks : NULL;
+    c->qhist = calloc((size_t)PATH_SETS * QHIST_BUCKETS, sizeof *c->qhist);
+    return c->qhist ? 0 : -1;
+}
+
+static void loop_team(struct pnet *n, uint64_t span, int reverse)
+{
+    struct team *tm = aligned_alloc(64, (sizeof *tm + 63) / 64 * 64);
+    if (!tm) {
+        n->oom = 1;
+        return;
+    }
+    memset(tm, 0, sizeof *tm);
+    tm->span = span;
+    tm->limit = n->time_limit_ps;
+    tm->reverse = reverse;
+    int ok = team_copy(n, &tm->wk[0], 0) == 0 && team_copy(n, &tm->wk[1], 1) == 0;
+    n->free_chunks = NULL;
+    /* the set-up's events to their owners */
+    struct event ev;
+    while (ok && evq_pop(&n->q, &ev)) {
+        struct pnet *c = &tm->wk[EV_PART(ev.type) & 1];
+        if (evq_push_seq(&c->q, ev.t, ev.seq, ev.type, ev.obj, ev.arg) < 0)
+            ok = 0;
+    }
+    if (ok && pthread_create(&tm->th, NULL, team_thread, tm) == 0) {
+        team_work(tm, 0);
+        pthread_join(tm->th, NULL);
+    } else {
+        n->oom = 1;
+    }
+    for (int i = 0; i < 2; i++) {
+        struct pnet *c = &tm->wk[i];
+#define SUM(f) n->f += c->f;
+        TEAM_SUMS(SUM)
+#undef SUM
+        for (int k = 0; k < PATH_SETS; k++)
+            n->seg_tx[k] += c->seg_tx[k];
+        n->first_tx_ps = c->first_tx_ps < n->first_tx_ps ? c->first_tx_ps : n->first_tx_ps;
+        n->last_rx_ps = c->last_rx_ps > n->last_rx_ps ? c->last_rx_ps : n->last_rx_ps;
+        n->oom |= c->oom;
+        n->time_limit_hit |= c->time_limit_hit;
+        n->time_went_back |= c->time_went_back;
+        for (size_t k = 0; c->qhist && k < (size_t)PATH_SETS * QHIST_BUCKETS; k++)
+            n->qhist[k] += c->qhist[k];
+        while (c->slabs) {
+            struct pkt_chunk *next = c->slabs->next;
+            c->slabs->next = n->slabs;
+            n->slabs = c->slabs;
+            c->slabs = next;
+        }
+        n->now = tm->tmax[i] > n->now ? tm->tmax[i] : n->now;
+        free(c->qhist);
+        free(c->wh);
+        free(c->wf);
+        free(c->ob[0]);
+        free(c->ob[1]);
+        evq_release(&c->q);
+    }
+    if (n->time_limit_hit)
+        n->now = n->time_limit_ps;
+    free(tm);
+}
+
 /* The window: the smallest link delay; 0 (or capture, whose file is in time
  * order, or training, whose steps may start within it) runs in time order. */
 static uint64_t window_span(const struct pnet *n)
@@ -597,8 +811,15 @@ static void loop(struct pnet *n)
 {
     uint64_t span = window_span(n);
     n->res->event_order = span ? "window" : "time";
-    if (span)
-        loop_window(n, span, n->sc->sim.event_order == ORDER_WINDOW_REVERSE);
+    int reverse = n->sc->sim.event_order == ORDER_WINDOW_REVERSE;
+    /* two threads: not with telemetry samples (an instant of the whole
+     * fabric between windows; one thread then) */
+    int team = span && n->sc->sim.threads > 1 && !n->sc->telemetry.interval_ps;
+    n->res->threads = team ? 2 : 1;
+    if (team)
+        loop_team(n, span, reverse);
+    else if (span)
+        loop_window(n, span, reverse);
     else
         loop_time(n);
     free(n->wh);
@@ -693,7 +914,8 @@ static void collect(struct pnet *n, struct results *r)
             onto_failed += p->drops + p->tx_pkts; /* switch.c drops them all */
         for (int q = 0; q < NPRIO; q++)
             PKTQ_FOR_EACH(&p->q[q], k, in_flight_add(n, k, &in_flight, &train_in_flight))
-        PKTQ_FOR_EACH(&p->pipe, k, in_flight_add(n, k, &in_flight, &train_in_flight))
+        struct pktq wire = wire_view(n, p);
+        PKTQ_FOR_EACH(&wire, k, in_flight_add(n, k, &in_flight, &train_in_flight))
         if (p->state == PORT_BUSY)
             in_flight_add(n, &p->tx, &in_flight, &train_in_flight);
         victim_note(n, p);
@@ -894,7 +1116,7 @@ int pkt_run_capture(const struct scenario *sc, const struct topo *t,
                     const struct workload *w, struct results *r,
                     struct ckpt_capture *cap, struct err *e)
 {
-    struct pnet *n = malloc(sizeof *n);
+    struct pnet *n = aligned_alloc(64, (sizeof *n + 63) / 64 * 64);
     if (!n)
         return err_set(e, "out of memory");
     struct timespec t0, t1;

@@ -163,8 +163,8 @@ struct flowlet {
     uint32_t epoch;          /* flowlets started in this entry */
 };
 
-struct sw {
-    struct flowlet *flowlets; /* flowlet table (flowlet/adaptive schemes) */
+struct sw { /* cache-line aligned: neighbours may run on different threads */
+    _Alignas(64) struct flowlet *flowlets; /* flowlet table (flowlet/adaptive schemes) */
     uint64_t buffer, used, max_used;
     /* shared pools (fabric.mmu.pools; pnet.pool_of maps a priority to
      * its pool): size less reserves and headroom, bytes in use, peak */
@@ -204,7 +204,8 @@ struct dcqcn_state {
 struct flow {
     /* first line: what a switch reads to forward the flow's packets, from
      * the topology at set-up (no topology lookups per packet) */
-    _Alignas(64) uint32_t src, dst;
+    _Alignas(64) uint32_t src; /* (an alignment binds each name it declares) */
+    uint32_t dst;
     /* ECMP's choice for this flow's data at switch ecmp_node - 1 (0: none):
      * the hash and its division are the same for every packet (lb.c) */
     uint32_t ecmp_node, ecmp_port;
@@ -214,30 +215,40 @@ struct flow {
         uint32_t src_first;          /* first port of src's leaf */
     } leaf;
     uint64_t uplinks;         /* first-hop uplinks used (bit per index) */
-    struct flow *next, *prev; /* NIC round-robin ring of active flows */
-    uint64_t bytes, sent, recv;
-    uint64_t start_ps, first_tx_ps, done_ps;
+    uint64_t bytes;           /* read by both ends */
+    uint32_t id;
+    uint16_t sport;
+    uint8_t prio, dscp;       /* its traffic class */
+    /* the sender's (and set-up's): written only where the flow starts */
+    _Alignas(64) struct flow *next; /* NIC round-robin ring of active flows */
+    struct flow *prev;
+    uint64_t sent;
+    uint64_t start_ps, first_tx_ps;
     uint64_t next_send;       /* pacing: earliest time of the next packet */
     uint64_t last_send, last_wire; /* the packet that set next_send */
     uint64_t cap_bps, line_bps;
-    uint64_t last_cnp;        /* receiver: last CNP sent */
     uint64_t max_sent;        /* highest byte offset ever sent (retransmission) */
     uint64_t una;             /* sender: lowest offset a NAK asked for */
-    uint32_t expect_psn, max_psn; /* receiver: next in-order PSN, highest seen */
-    uint64_t last_nak;
-    uint64_t acked;           /* receiver: bytes acknowledged (whole requests) */
     uint64_t cnps_rx, decreases;
     double min_rate;
     struct dcqcn_state cc;
-    uint32_t id, writer;
-    uint16_t sport;
-    uint8_t active, done, sent_cnp, nak_sent, seen_any;
-    uint8_t prio, dscp;       /* its traffic class */
+    uint32_t writer;
+    uint8_t active;
+    /* the receiver's, on lines of their own: the two ends may run on
+     * different threads (sim.threads) */
+    _Alignas(64) uint64_t recv;
+    uint64_t done_ps;
+    uint64_t last_cnp;        /* receiver: last CNP sent */
+    uint32_t expect_psn, max_psn; /* receiver: next in-order PSN, highest seen */
+    uint64_t last_nak;
+    uint64_t acked;           /* receiver: bytes acknowledged (whole requests) */
+    uint8_t done, sent_cnp, nak_sent, seen_any;
     uint8_t gen;              /* training: bumped every step (stale packets are dropped) */
 };
+_Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fill one line");
 
-struct nic {
-    struct flow *rr;          /* next flow to send from */
+struct nic { /* cache-line aligned: neighbours may run on different threads */
+    _Alignas(64) struct flow *rr; /* next flow to send from */
     /* storage back end: ingest buffer drained at storage.drain_rate */
     uint64_t level, level_t;  /* bytes buffered as of level_t */
     uint64_t xoff, xon;       /* PFC thresholds of the ingest buffer */
@@ -254,6 +265,11 @@ struct nic {
     double vt_train, vt_data;
 };
 
+/* A partition's count of events scheduled, on a line of its own (threads). */
+struct pseq {
+    _Alignas(64) uint64_t n;
+};
+
 struct pnet {
     uint64_t now;
     struct evq q;
@@ -268,10 +284,10 @@ struct pnet {
      * results do not depend on the order partitions run in. */
     uint32_t *part;           /* per node */
     uint32_t *port_part;      /* per port: its node's partition */
-    uint64_t *pseq;           /* events scheduled so far, per partition */
+    struct pseq *pseq;        /* events scheduled so far, per partition */
     uint32_t cur;             /* partition of the running event */
     uint32_t whole;           /* partition of set-up and of whole-fabric events (n_nodes) */
-    uint64_t pseq_bare;       /* a pnet made by pnet_bare: one partition */
+    struct pseq pseq_bare;    /* a pnet made by pnet_bare: one partition */
     uint32_t part_bare[8];
     /* window-by-window order (engine.c): events before wend that the running
      * partition schedules for itself wait in a small heap */
@@ -282,6 +298,12 @@ struct pnet {
                                * transmit-dones a serialisation ahead) */
     size_t wfh, wfn, wfcap;
     uint64_t lookahead_bad;   /* events for another partition inside a window */
+    /* a thread's copy (sim.threads: 2): events for later windows wait here
+     * for the main thread's queue */
+    uint8_t outbox_on, team_id, obk; /* obk: the outbox this window fills */
+    struct event *ob[2];
+    size_t obn[2], obcap[2];
+    uint64_t ob_min[2];       /* earliest event in each outbox */
     struct port *ports;
     struct sw *sws;           /* indexed by switch index */
     struct nic *nics;         /* indexed by node id, endpoints only */
@@ -431,37 +453,50 @@ static inline void pktq_pop(struct pnet *n, struct pktq *q, uint64_t wire_of_hea
 }
 
 /* A wire's packets, from the sender (push) to the far end (pop; one arrival
- * event per packet, so it never pops an empty wire). The two ends share no
- * field but the chunk links, each written before the far end needs it: the
- * sender's partition and the far end's run apart. An empty wire keeps its
- * last chunk; len and bytes stay 0. */
-static inline int wire_push(struct pnet *n, struct pktq *q, const struct packet *p)
+ * event per packet, so it never pops an empty wire). Its tail (tc, ti) is
+ * in the sender port's pipe, its head (hc, hi) in the far end port's: each
+ * end writes only its own port (the two may run on different threads), and
+ * a chunk's link is written before the far end needs it. An empty wire
+ * keeps its last chunk; len and bytes stay 0. */
+static inline int wire_push(struct pnet *n, struct port *p, const struct packet *pk)
 {
+    struct pktq *q = &p->pipe;
     if (!q->tc || q->ti == PKT_CHUNK) {
         struct pkt_chunk *c = pnet_chunk_alloc(n);
         if (!c)
             return -1;
         c->next = NULL;
-        if (q->tc)
+        if (q->tc) {
             q->tc->next = c;
-        else
-            q->hc = c, q->hi = 0;
+        } else { /* the first packet ever: the far end starts here */
+            n->ports[p->peer].pipe.hc = c;
+            n->ports[p->peer].pipe.hi = 0;
+        }
         q->tc = c;
         q->ti = 0;
     }
-    q->tc->p[q->ti++] = *p;
+    q->tc->p[q->ti++] = *pk;
     return 0;
 }
 
-static inline void wire_pop(struct pnet *n, struct pktq *q, struct packet *out)
+/* The head of the wire arriving at port in. */
+static inline void wire_pop(struct pnet *n, struct port *in, struct packet *out)
 {
-    if (q->hi == PKT_CHUNK) { /* the next chunk: linked before its packets left */
+    struct pktq *q = &in->pipe;
+    if (q->hi == PKT_CHUNK) {
         struct pkt_chunk *c = q->hc;
         q->hc = c->next;
         q->hi = 0;
         pnet_chunk_free(n, c);
     }
     *out = q->hc->p[q->hi++];
+}
+
+/* The packets on port p's outgoing wire as one queue (end of run). */
+static inline struct pktq wire_view(const struct pnet *n, const struct port *p)
+{
+    const struct pktq *far = &n->ports[p->peer].pipe;
+    return (struct pktq){far->hc, p->pipe.tc, far->hi, p->pipe.ti, 0, 0};
 }
 
 /* Runs body with pk pointing at each packet of q, head first (end of run). */
@@ -528,6 +563,7 @@ pnet_part_of(const struct pnet *n, enum ev_type type, const void *obj)
 }
 
 int pnet_schedule_near(struct pnet *n, uint64_t t, uint32_t type, void *obj, uint32_t arg);
+int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg);
 
 static inline __attribute__((always_inline)) int
 pnet_schedule(struct pnet *n, uint64_t t, enum ev_type kind, void *obj, uint32_t arg)
@@ -536,7 +572,10 @@ pnet_schedule(struct pnet *n, uint64_t t, enum ev_type kind, void *obj, uint32_t
     if (t < n->wend)
         return pnet_schedule_near(n, t, type, obj, arg);
     uint32_t c = n->cur;
-    if (evq_push_seq(&n->q, t, pnet_tie(c, n->pseq[c]++), type, obj, arg) < 0)
+    uint64_t seq = pnet_tie(c, n->pseq[c].n++);
+    if (n->outbox_on)
+        return pnet_outbox(n, t, seq, type, obj, arg);
+    if (evq_push_seq(&n->q, t, seq, type, obj, arg) < 0)
         return -1;
     if (evq_len(&n->q) > n->max_pending)
         n->max_pending = evq_len(&n->q);

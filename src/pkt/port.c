@@ -223,7 +223,7 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     for (unsigned m = p->paused; m; m &= m - 1)
         p->paused_at_last_tx += n->now - p->pause_since[__builtin_ctz(m)];
     pk->t = n->now + p->delay_ps;
-    if (wire_push(n, &p->pipe, pk) < 0)
+    if (wire_push(n, p, pk) < 0)
         return; /* out of memory: the run stops (n->oom) */
     /* an arrival event per packet, scheduled here: the far end pops the
      * wire in its own time, which the sender must not depend on */
@@ -234,8 +234,8 @@ void port_on_tx_done(struct pnet *n, struct port *p)
 void port_on_rx(struct pnet *n, struct port *p)
 {
     struct packet pk;
-    wire_pop(n, &p->pipe, &pk);
     struct port *in = &n->ports[p->peer];
+    wire_pop(n, in, &pk);
     if (is_switch_node(n, in->node))
         switch_receive(n, in->node, in, &pk);
     else

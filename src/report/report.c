@@ -837,8 +837,10 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
         put_dotted(root, "perf.total_s", json_real(r->total_s));
         put_dotted(root, "perf.events_per_s",
                    json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0));
-        if (r->event_order)
+        if (r->event_order) {
             put_dotted(root, "perf.event_order", json_string(r->event_order));
+            put_dotted(root, "perf.threads", U(r->threads));
+        }
         put_dotted(root, "perf.max_pending_events", U(r->max_pending_events));
         put_dotted(root, "perf.mem_bytes", U(r->mem_bytes));
         put_dotted(root, "perf.packets_allocated", U(r->packets_allocated));

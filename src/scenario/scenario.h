@@ -184,6 +184,7 @@ struct scenario {
         uint64_t time_limit_ps; /* 0 = 50 x the analytic bound + 10 ms */
         int force;              /* run the packet engine past its estimate limits */
         int event_order;        /* enum event_order */
+        uint32_t threads;       /* window order on this many threads (1 or 2) */
     } sim;
     struct {
         uint64_t bytes_per_writer;

@@ -280,6 +280,7 @@ struct results {
     /* performance of the run itself */
     uint64_t events;
     const char *event_order;   /* packet engine: "window" or "time"; NULL: fluid */
+    uint32_t threads;          /* packet engine: threads that ran the windows */
     uint64_t max_pending_events;
     uint64_t mem_bytes;        /* arena + event queue + packet slabs */
     uint64_t rate_updates;     /* fluid: max-min updates (one per event time) */
