@@ -362,7 +362,7 @@ static int grow_events(struct pnet *n, struct event **a, size_t *cap)
 
 int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg)
 {
-    if ((EV_PART(type) & 1) == n->team_id)
+    if (n->owner[EV_PART(type)] == n->team_id)
         return evq_push_seq(&n->q, t, seq, type, obj, arg);
     unsigned k = n->obk;
     if (n->obn[k] == n->obcap[k] && grow_events(n, &n->ob[k], &n->obcap[k]) < 0)
@@ -747,12 +747,20 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse)
     tm->span = span;
     tm->limit = n->time_limit_ps;
     tm->reverse = reverse;
-    int ok = team_copy(n, &tm->wk[0], 0) == 0 && team_copy(n, &tm->wk[1], 1) == 0;
+    /* a leaf, its hosts and storage nodes on one thread (a packet crosses
+     * between threads at most going up and coming down); leaves and
+     * spines alternate */
+    uint8_t *owner = calloc((size_t)n->whole + 1, 1);
+    for (uint32_t p = 0; owner && p < n->whole; p++)
+        owner[p] = (uint8_t)(n->topo->nodes[p].kind >= NODE_LEAF ? p & 1
+                                                                : n->topo->nodes[p].leaf & 1);
+    n->owner = owner;
+    int ok = owner && team_copy(n, &tm->wk[0], 0) == 0 && team_copy(n, &tm->wk[1], 1) == 0;
     n->free_chunks = NULL;
     /* the set-up's events to their owners */
     struct event ev;
     while (ok && evq_pop(&n->q, &ev)) {
-        struct pnet *c = &tm->wk[EV_PART(ev.type) & 1];
+        struct pnet *c = &tm->wk[n->owner[EV_PART(ev.type)]];
         if (evq_push_seq(&c->q, ev.t, ev.seq, ev.type, ev.obj, ev.arg) < 0)
             ok = 0;
     }
@@ -792,6 +800,8 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse)
     }
     if (n->time_limit_hit)
         n->now = n->time_limit_ps;
+    free(owner);
+    n->owner = NULL;
     free(tm);
 }
 

@@ -29,7 +29,7 @@ struct pnet;
 
 enum ev_type {
     EV_TX_DONE,      /* port finished serialising its packet */
-    EV_RX,           /* head of the port's pipe reaches the peer */
+    EV_RX,           /* the head of the wire into this port arrives */
     EV_WAKE,         /* a port may have work now; arg = wake generation */
     EV_PAUSE,        /* PFC frame reaches this egress port; arg = prio | quanta << 8 */
     EV_PAUSE_END,    /* pause time of (port, prio) may have run out; arg = prio */
@@ -301,6 +301,7 @@ struct pnet {
     /* a thread's copy (sim.threads: 2): events for later windows wait here
      * for the main thread's queue */
     uint8_t outbox_on, team_id, obk; /* obk: the outbox this window fills */
+    uint8_t *owner;           /* per partition: its thread (sim.threads: 2) */
     struct event *ob[2];
     size_t obn[2], obcap[2];
     uint64_t ob_min[2];       /* earliest event in each outbox */
@@ -541,14 +542,13 @@ static inline uint64_t pnet_tie(uint32_t c, uint64_t k)
 #define EV_KIND(type) ((type) & 0x7fu)
 #define EV_PART(type) (((type) >> 7) & 0xffffffu)
 
-/* The partition an event changes: the far end's for a wire arrival or a PFC
- * frame (obj is the port it reaches), the sender's for a flow's timers. */
+/* The partition an event changes: its port's node (a wire arrival's and a
+ * PFC frame's port is the one they reach), the sender's for a flow's
+ * timers. */
 static inline __attribute__((always_inline)) uint32_t
 pnet_part_of(const struct pnet *n, enum ev_type type, const void *obj)
 {
     switch (type) {
-    case EV_RX:
-        return n->port_part[((const struct port *)obj)->peer];
     case EV_CC_TIMER:
     case EV_FLOW_START:
         return n->part[((const struct flow *)obj)->src];
@@ -587,7 +587,7 @@ void port_queue(struct pnet *n, struct port *p, const struct packet *pk);
 void port_kick(struct pnet *n, struct port *p);
 void port_wake_at(struct pnet *n, struct port *p, uint64_t t);
 void port_on_tx_done(struct pnet *n, struct port *p);
-void port_on_rx(struct pnet *n, struct port *p);
+void port_on_rx(struct pnet *n, struct port *in);
 void port_on_wake(struct pnet *n, struct port *p, uint32_t gen);
 void port_qhist_flush(struct pnet *n, struct port *p);
 /* The queue to serve among the ready ones (bits of ready); DWRR's walk on

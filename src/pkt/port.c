@@ -227,14 +227,13 @@ void port_on_tx_done(struct pnet *n, struct port *p)
         return; /* out of memory: the run stops (n->oom) */
     /* an arrival event per packet, scheduled here: the far end pops the
      * wire in its own time, which the sender must not depend on */
-    pnet_schedule(n, pk->t, EV_RX, p, 0);
+    pnet_schedule(n, pk->t, EV_RX, &n->ports[p->peer], 0);
     port_kick(n, p);
 }
 
-void port_on_rx(struct pnet *n, struct port *p)
+void port_on_rx(struct pnet *n, struct port *in)
 {
     struct packet pk;
-    struct port *in = &n->ports[p->peer];
     wire_pop(n, in, &pk);
     if (is_switch_node(n, in->node))
         switch_receive(n, in->node, in, &pk);
