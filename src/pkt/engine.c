@@ -605,8 +605,8 @@ out:
     free(w.touched);
 }
 
-/* Two threads (sim.threads: 2; runs without whole-fabric events). Thread i
- * owns the partitions p with p % 2 == i: their events wait in its own
+/* Two threads (sim.threads: 2; runs without whole-fabric events). Each
+ * owns a set of partitions (loop_team): their events wait in its own
  * queue, and it runs them on its own copy of the pnet (clock, queues,
  * counters, packet chunks). An event for the other thread's partitions,
  * always a window or more ahead, goes to an outbox the other drains after
