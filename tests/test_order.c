@@ -69,8 +69,7 @@ static void same_in_every_order(const struct scenario *base, const char *what, i
             const char *want = want_window ? "window" : "time";
             CHECKF(r[k].event_order && !strcmp(r[k].event_order, want), "%s: ran %s, not %s",
                    what, r[k].event_order ? r[k].event_order : "?", want);
-            /* two threads, unless samples keep the run on one */
-            unsigned threads = k >= 3 && want_window && !base->telemetry.interval_ps ? 2 : 1;
+            unsigned threads = k >= 3 && want_window ? 2 : 1;
             CHECKF(r[k].threads == threads, "%s: run %d on %u threads, not %u", what, k,
                    r[k].threads, threads);
             CHECKF(r[k].events == r[0].events, "%s: %llu events against %llu in time order",

@@ -362,6 +362,8 @@ static int grow_events(struct pnet *n, struct event **a, size_t *cap)
 
 int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg)
 {
+    if (EV_PART(type) == n->whole && t < n->instant_t)
+        n->instant_t = t; /* thread 0's: it runs the instants */
     if (n->owner[EV_PART(type)] == n->team_id)
         return evq_push_seq(&n->q, t, seq, type, obj, arg);
     unsigned k = n->obk;
@@ -605,7 +607,7 @@ out:
     free(w.touched);
 }
 
-/* Two threads (sim.threads: 2; runs without whole-fabric events). Each
+/* Two threads (sim.threads: 2). Each
  * owns a set of partitions (loop_team): their events wait in its own
  * queue, and it runs them on its own copy of the pnet (clock, queues,
  * counters, packet chunks). An event for the other thread's partitions,
@@ -621,6 +623,7 @@ struct team {
     int reverse;
     _Atomic uint64_t arrived[2];      /* barrier rounds each thread reached */
     uint8_t stop[2][2];               /* each thread's out of memory, likewise */
+    uint64_t instant[2];              /* thread 0's next whole-fabric event, likewise */
     uint64_t next_t[2][2];            /* each thread's next event, by round parity
                                        * (one may publish the next round's while the
                                        * other still reads this one) */
@@ -645,6 +648,39 @@ static void team_barrier(struct team *tm, int id, uint64_t round)
     X(train_delivered) X(train_dropped) X(train_discarded) X(lookahead_bad)         \
     X(pkts_allocated) X(slab_bytes)
 
+/* Thread 1's counters into thread 0's copy (thread 1 waiting): a sample
+ * reads the run's totals. */
+static void team_fold(struct pnet *a, struct pnet *b)
+{
+#define FOLD(f) a->f += b->f, b->f = 0;
+    TEAM_SUMS(FOLD)
+#undef FOLD
+    for (int k = 0; k < PATH_SETS; k++)
+        a->seg_tx[k] += b->seg_tx[k], b->seg_tx[k] = 0;
+    a->first_tx_ps = b->first_tx_ps < a->first_tx_ps ? b->first_tx_ps : a->first_tx_ps;
+    a->last_rx_ps = b->last_rx_ps > a->last_rx_ps ? b->last_rx_ps : a->last_rx_ps;
+}
+
+/* Every event at time t in both threads' queues, in tie-key order, on
+ * thread 0's copy (its pushes go to the owners' queues or the outbox). */
+static void team_instant(struct team *tm, uint64_t t)
+{
+    struct pnet *a = &tm->wk[0], *b = &tm->wk[1];
+    team_fold(a, b);
+    a->instant_t = UINT64_MAX;
+    struct event ea, eb;
+    int ha = evq_pop_before(&a->q, t + 1, &ea), hb = evq_pop_before(&b->q, t + 1, &eb);
+    while (ha || hb) {
+        if (ha && (!hb || ea.seq < eb.seq)) {
+            run_event(a, &ea, EV_PART(ea.type));
+            ha = evq_pop_before(&a->q, t + 1, &ea);
+        } else {
+            run_event(a, &eb, EV_PART(eb.type));
+            hb = evq_pop_before(&b->q, t + 1, &eb);
+        }
+    }
+}
+
 static void team_work(struct team *tm, int id)
 {
     struct pnet *n = &tm->wk[id], *o = &tm->wk[1 - id];
@@ -667,9 +703,12 @@ static void team_work(struct team *tm, int id)
         uint64_t *next = tm->next_t[++round & 1];
         uint8_t *stop = tm->stop[round & 1];
         next[id] = mine < n->ob_min[k] ? mine : n->ob_min[k];
-        stop[id] = (uint8_t)n->oom;
+        stop[id] = (uint8_t)(n->oom | n->interrupted);
+        if (id == 0)
+            tm->instant[round & 1] = n->instant_t;
         team_barrier(tm, id, round);
         uint64_t start = next[0] < next[1] ? next[0] : next[1];
+        uint64_t instant = tm->instant[round & 1];
         for (size_t i = 0; i < o->obn[k]; i++) {
             const struct event *e = &o->ob[k][i];
             if (evq_push_seq(&n->q, e->t, e->seq, e->type, e->obj, e->arg) < 0)
@@ -684,7 +723,17 @@ static void team_work(struct team *tm, int id)
             n->time_limit_hit = 1;
             break;
         }
-        uint64_t wend = start + tm->span;
+        if (start == instant) {
+            /* a whole-fabric event's instant: once both have drained their
+             * outboxes, thread 0 runs it alone while thread 1 waits */
+            team_barrier(tm, id, ++round);
+            if (id == 0)
+                team_instant(tm, start);
+            team_barrier(tm, id, ++round);
+            tmax = start > tmax ? start : tmax;
+            continue;
+        }
+        uint64_t wend = start + tm->span < instant ? start + tm->span : instant;
         w.n = 0;
         while (window_room(n, &w) == 0 && evq_pop_before(&n->q, wend, &w.ev[w.n]))
             w.n++;
@@ -712,16 +761,21 @@ static void *team_thread(void *arg)
     return NULL;
 }
 
+/* Thread id's copy of n: thread 0's starts with the run's counters (a
+ * sample reads them there), thread 1's from zero. */
 static int team_copy(struct pnet *n, struct pnet *c, int id)
 {
     *c = *n;
+    if (id) {
 #define ZERO(f) c->f = 0;
-    TEAM_SUMS(ZERO)
+        TEAM_SUMS(ZERO)
 #undef ZERO
-    memset(c->seg_tx, 0, sizeof c->seg_tx);
+        memset(c->seg_tx, 0, sizeof c->seg_tx);
+        c->first_tx_ps = UINT64_MAX;
+        c->last_rx_ps = 0;
+    }
     evq_init(&c->q);
-    c->first_tx_ps = UINT64_MAX;
-    c->last_rx_ps = 0;
+    c->instant_t = UINT64_MAX;
     c->wh = c->wf = c->ob[0] = c->ob[1] = NULL;
     c->whn = c->whcap = c->wfh = c->wfn = c->wfcap = 0;
     c->obn[0] = c->obn[1] = c->obcap[0] = c->obcap[1] = 0;
@@ -729,7 +783,7 @@ static int team_copy(struct pnet *n, struct pnet *c, int id)
     c->obk = 0;
     c->outbox_on = 1;
     c->team_id = (uint8_t)id;
-    c->res = NULL; /* no progress reports from inside a window */
+    c->res = id ? NULL : n->res; /* samples and progress: thread 0 */
     c->slabs = NULL;
     c->free_chunks = id == 0 ? n->free_chunks : NULL;
     c->qhist = calloc((size_t)PATH_SETS * QHIST_BUCKETS, sizeof *c->qhist);
@@ -761,6 +815,8 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse)
     struct event ev;
     while (ok && evq_pop(&n->q, &ev)) {
         struct pnet *c = &tm->wk[n->owner[EV_PART(ev.type)]];
+        if (EV_PART(ev.type) == n->whole && ev.t < c->instant_t)
+            c->instant_t = ev.t;
         if (evq_push_seq(&c->q, ev.t, ev.seq, ev.type, ev.obj, ev.arg) < 0)
             ok = 0;
     }
@@ -770,15 +826,17 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse)
     } else {
         n->oom = 1;
     }
+    team_fold(&tm->wk[0], &tm->wk[1]);
+#define TAKE(f) n->f = tm->wk[0].f;
+    TEAM_SUMS(TAKE)
+#undef TAKE
+    memcpy(n->seg_tx, tm->wk[0].seg_tx, sizeof n->seg_tx);
+    n->first_tx_ps = tm->wk[0].first_tx_ps;
+    n->last_rx_ps = tm->wk[0].last_rx_ps;
+    n->sample_cap = tm->wk[0].sample_cap;
     for (int i = 0; i < 2; i++) {
         struct pnet *c = &tm->wk[i];
-#define SUM(f) n->f += c->f;
-        TEAM_SUMS(SUM)
-#undef SUM
-        for (int k = 0; k < PATH_SETS; k++)
-            n->seg_tx[k] += c->seg_tx[k];
-        n->first_tx_ps = c->first_tx_ps < n->first_tx_ps ? c->first_tx_ps : n->first_tx_ps;
-        n->last_rx_ps = c->last_rx_ps > n->last_rx_ps ? c->last_rx_ps : n->last_rx_ps;
+        n->interrupted |= c->interrupted;
         n->oom |= c->oom;
         n->time_limit_hit |= c->time_limit_hit;
         n->time_went_back |= c->time_went_back;
@@ -822,9 +880,7 @@ static void loop(struct pnet *n)
     uint64_t span = window_span(n);
     n->res->event_order = span ? "window" : "time";
     int reverse = n->sc->sim.event_order == ORDER_WINDOW_REVERSE;
-    /* two threads: not with telemetry samples (an instant of the whole
-     * fabric between windows; one thread then) */
-    int team = span && n->sc->sim.threads > 1 && !n->sc->telemetry.interval_ps;
+    int team = span && n->sc->sim.threads > 1;
     n->res->threads = team ? 2 : 1;
     if (team)
         loop_team(n, span, reverse);

@@ -302,6 +302,7 @@ struct pnet {
      * for the main thread's queue */
     uint8_t outbox_on, team_id, obk; /* obk: the outbox this window fills */
     uint8_t *owner;           /* per partition: its thread (sim.threads: 2) */
+    uint64_t instant_t;       /* two threads: the pending whole-fabric event */
     struct event *ob[2];
     size_t obn[2], obcap[2];
     uint64_t ob_min[2];       /* earliest event in each outbox */
