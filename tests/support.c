@@ -23,3 +23,16 @@ int test_run(const struct scenario *sc, struct results *r)
         fprintf(stderr, "  ckpt_run: %s\n", e.msg);
     return rc;
 }
+
+char *test_json(const struct scenario *sc, const struct results *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    struct err e = {{0}};
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    report_json(f, sc, r, 0, &e);
+    fclose(f);
+    return buf;
+}

@@ -12,4 +12,8 @@ void test_set(struct scenario *sc, const char *fmt, ...)
 /* ckpt_run, printing the error when the run cannot start. */
 int test_run(const struct scenario *sc, struct results *r);
 
+/* The run's JSON without perf (report_json), for comparing runs; caller
+ * frees. */
+char *test_json(const struct scenario *sc, const struct results *r);
+
 #endif

@@ -76,21 +76,6 @@ static void three_tier(struct scenario *sc)
     test_set(sc, "workload.bytes_per_writer=2MB");
 }
 
-/* report_json of r without perf, echoing sc (the scenario keys of the two
- * runs differ by the topology file). Caller frees. */
-static char *json_of(const struct scenario *sc, const struct results *r)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    struct err e = {{0}};
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    report_json(f, sc, r, 0, &e);
-    fclose(f);
-    return buf;
-}
-
 /* Export writes every host, storage node, switch and link once, with the
  * format version, and the failed flags the run reports. */
 static void import_export_counts(void)
@@ -145,7 +130,7 @@ static void identical(struct scenario *sc, const char *what)
     test_set(&si, "fabric.topology_file=%s", path);
     CHECK(test_run(&si, &r2) == 0);
     CHECKF(r1.ok && r2.ok, "%s: %s %s", what, r1.violation, r2.violation);
-    char *a = json_of(sc, &r1), *b = json_of(sc, &r2);
+    char *a = test_json(sc, &r1), *b = test_json(sc, &r2);
     CHECKF(a && b && !strcmp(a, b), "%s: the imported fabric's results differ", what);
     if (a && b && strcmp(a, b)) {
         size_t i = 0;
@@ -645,7 +630,7 @@ static void import_yaml(void)
     small(&sj);
     CHECKF(try_file(&sj, base_file, "base.json", path, sizeof path, &e) == 0, "%s", e.msg);
     CHECK(test_run(&sj, &rj) == 0);
-    char *a = json_of(&sc, &ry), *b = json_of(&sc, &rj);
+    char *a = test_json(&sc, &ry), *b = test_json(&sc, &rj);
     CHECK(a && b && !strcmp(a, b) && ry.switches == 5);
     free(a);
     free(b);

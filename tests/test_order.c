@@ -12,19 +12,6 @@
 #include "harness.h"
 #include "support.h"
 
-static char *json_of(const struct scenario *sc, const struct results *r)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    struct err e;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    report_json(f, sc, r, 0, &e);
-    fclose(f);
-    return buf;
-}
-
 /* A small two-tier burst: 32 writers on 2 leaves, 4 spines, 4 storage nodes. */
 static void small(struct scenario *sc)
 {
@@ -59,7 +46,7 @@ static void same_in_every_order(const struct scenario *base, const char *what, i
         sc.sim.threads = k >= 3 ? 2 : 1;
         if (test_run(&sc, &r[k]) != 0)
             break;
-        js[k] = json_of(base, &r[k]);
+        js[k] = test_json(base, &r[k]);
         ran++;
     }
     CHECKF(ran == RUNS, "%s: a run failed", what);

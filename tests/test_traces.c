@@ -594,17 +594,6 @@ static void test_pcap_files(void)
     results_release(&r);
 }
 
-static char *json_text(const struct scenario *sc, const struct results *r)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    struct err e;
-    FILE *f = open_memstream(&buf, &len);
-    report_json(f, sc, r, 0, &e);
-    fclose(f);
-    return buf;
-}
-
 /* A capture changes nothing in the run's results; it only keeps PFC
  * refreshes as events (each is written), so the run has as many events or
  * more. */
@@ -621,7 +610,7 @@ static void test_pcap_results_identical(void)
         return;
     }
     if (test_run(&sc, &b) == 0) {
-        char *ja = json_text(&sc, &a), *jb = json_text(&sc, &b);
+        char *ja = test_json(&sc, &a), *jb = test_json(&sc, &b);
         CHECK(ja && jb && strcmp(ja, jb) == 0);
         CHECK(a.events >= b.events && a.completion_s == b.completion_s);
         free(ja);
