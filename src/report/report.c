@@ -310,6 +310,9 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
             (unsigned long long)r->events, fmt_secs(r->wall_s, a, sizeof a),
             r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0,
             fmt_secs(r->total_s, c, sizeof c), fmt_bytes((double)r->mem_bytes, b, sizeof b));
+    if (r->event_order)
+        fprintf(out, "; %s order on %u thread%s", r->event_order, r->threads,
+                r->threads == 1 ? "" : "s");
     if (r->rate_updates)
         fprintf(out, "; %llu rate updates, %.3g flow rates recomputed each",
                 (unsigned long long)r->rate_updates,
