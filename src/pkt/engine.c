@@ -607,10 +607,10 @@ out:
     free(w.touched);
 }
 
-/* Two threads (sim.threads: 2). Each
- * owns a set of partitions (loop_team): their events wait in its own
- * queue, and it runs them on its own copy of the pnet (clock, queues,
- * counters, packet chunks). An event for the other thread's partitions,
+/* Two threads (sim.threads: 2). Each owns a set of partitions (loop_team):
+ * their events wait in its own queue, and it runs them on its own copy of
+ * the pnet (clock, queues, counters, packet chunks). An event for the other
+ * thread's partitions,
  * always a window or more ahead, goes to an outbox the other drains after
  * the window. Per window: both threads agree on its start (the earlier of
  * their next events), run their partitions, and meet again. Each partition
