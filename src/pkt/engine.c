@@ -19,7 +19,8 @@
 #include "capture.h"
 #include "pnet.h"
 
-/* count zeroed elements of *p's type from the arena, on a cache line */
+/* count zeroed elements of *p's type from the arena, the first on a cache
+ * line (one more is allocated for the slack) */
 static void *aligned_calloc(struct pnet *n, size_t count, size_t size)
 {
     char *m = arena_calloc(&n->arena, count + 1, size);
@@ -139,12 +140,10 @@ static int setup(struct pnet *n, const struct scenario *sc,
     if (t->n_ports >= PKT_MAX_PORTS) /* a packet names its ingress port in 24 bits */
         return err_set(e, PKT_PORTS_MSG, PKT_MAX_PORTS - 1, t->n_ports);
     /* cache-line aligned: a port's hot fields share its first lines */
-    char *pm = arena_calloc(&n->arena, (size_t)t->n_ports + 1, sizeof *n->ports);
-    n->ports = pm ? (struct port *)(pm + (64 - (uintptr_t)pm % 64) % 64) : NULL;
+    n->ports = ALIGNED_CALLOC(n, t->n_ports, n->ports);
     n->sws = ALIGNED_CALLOC(n, t->n_switches, n->sws);
     n->nics = ALIGNED_CALLOC(n, t->first_cleaf, n->nics);
-    char *fm = arena_calloc(&n->arena, (size_t)w->n + n->n_train + 2, sizeof *n->flows);
-    n->flows = fm ? (struct flow *)(fm + (64 - (uintptr_t)fm % 64) % 64) : NULL;
+    n->flows = ALIGNED_CALLOC(n, (size_t)w->n + n->n_train + 1, n->flows);
     n->qhist = arena_calloc(&n->arena, (size_t)PATH_SETS * QHIST_BUCKETS, sizeof *n->qhist);
     n->mtu_wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
     n->part = arena_calloc(&n->arena, t->n_nodes, sizeof *n->part);
@@ -539,80 +538,94 @@ static void run_instant(struct pnet *n, uint64_t t)
         run_event(n, &ev, EV_PART(ev.type));
 }
 
-static void loop_window(struct pnet *n, uint64_t span, int reverse)
+static int window_init(struct pnet *n, struct window *w)
 {
     uint32_t np = n->whole + 1;
-    struct window w = {0};
-    w.head = malloc(np * sizeof *w.head);
-    w.tail = malloc(np * sizeof *w.tail);
-    w.touched = malloc(np * sizeof *w.touched);
-    if (!w.head || !w.tail || !w.touched || window_room(n, &w) < 0) {
+    memset(w, 0, sizeof *w);
+    w->head = malloc(np * sizeof *w->head);
+    w->tail = malloc(np * sizeof *w->tail);
+    w->touched = malloc(np * sizeof *w->touched);
+    if (!w->head || !w->tail || !w->touched || window_room(n, w) < 0) {
         n->oom = 1;
-        goto out;
+        return -1;
     }
-    memset(w.head, 0xff, np * sizeof *w.head);
-    uint64_t tmax = n->now;
-    while (!n->interrupted && !n->oom && evq_pop(&n->q, &w.ev[0])) {
-        uint64_t start = w.ev[0].t, wend = start + span;
-        if (start > n->time_limit_ps) {
-            n->time_limit_hit = 1;
+    memset(w->head, 0xff, np * sizeof *w->head);
+    return 0;
+}
+
+static void window_free(struct window *w)
+{
+    free(w->ev);
+    free(w->next);
+    free(w->head);
+    free(w->tail);
+    free(w->touched);
+}
+
+/* One window from start: takes n's events before wend (an event of the
+ * whole fabric ends it before its instant) and runs each partition's.
+ * Returns the time of the last event run; w->n = 0 when there was none. */
+static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uint64_t wend,
+                           int reverse)
+{
+    w->n = 0;
+    while (window_room(n, w) == 0 && evq_pop_before(&n->q, wend, &w->ev[w->n])) {
+        const struct event *e = &w->ev[w->n];
+        if (EV_PART(e->type) == n->whole) {
+            /* what was taken at that instant goes back */
+            wend = e->t;
+            push_back(n, e);
+            while (w->n && w->ev[w->n - 1].t == wend)
+                push_back(n, &w->ev[--w->n]);
             break;
         }
-        if (EV_PART(w.ev[0].type) == n->whole) {
-            push_back(n, &w.ev[0]);
-            run_instant(n, start);
-            tmax = start > tmax ? start : tmax;
-            continue;
-        }
-        /* take the window's events, in (time, key) order */
-        w.n = 1;
-        while (window_room(n, &w) == 0 && evq_pop_before(&n->q, wend, &w.ev[w.n])) {
-            const struct event *e = &w.ev[w.n];
-            if (EV_PART(e->type) == n->whole) {
-                /* the window ends before that instant: what was taken at
-                 * its time goes back */
-                wend = e->t;
-                push_back(n, e);
-                while (w.n && w.ev[w.n - 1].t == wend)
-                    push_back(n, &w.ev[--w.n]);
+        w->n++;
+    }
+    uint64_t tmax = 0;
+    if (n->oom || !w->n)
+        return tmax;
+    uint32_t nt = window_lists(w);
+    n->wend = wend;
+    for (uint32_t k = 0; k < nt; k++) {
+        uint32_t p = w->touched[reverse ? nt - 1 - k : k];
+        uint64_t last = n->oom ? 0 : window_part(n, w, p, start);
+        w->head[p] = UINT32_MAX;
+        tmax = last > tmax ? last : tmax;
+    }
+    n->wend = 0;
+    return tmax;
+}
+
+static void loop_window(struct pnet *n, uint64_t span, int reverse)
+{
+    struct window w;
+    uint64_t tmax = n->now;
+    if (window_init(n, &w) == 0) {
+        while (!n->interrupted && !n->oom && !n->time_limit_hit) {
+            uint64_t start = evq_peek_t(&n->q);
+            if (start == UINT64_MAX)
+                break;
+            if (start > n->time_limit_ps) {
+                n->time_limit_hit = 1;
                 break;
             }
-            w.n++;
-        }
-        if (n->oom)
-            break;
-        if (!w.n) { /* the instant of the whole fabric's event is the start */
-            run_instant(n, start);
-            tmax = start > tmax ? start : tmax;
-            continue;
-        }
-        uint32_t nt = window_lists(&w);
-        n->wend = wend;
-        for (uint32_t k = 0; k < nt; k++) {
-            uint32_t p = w.touched[reverse ? nt - 1 - k : k];
-            uint64_t last = n->oom ? 0 : window_part(n, &w, p, start);
-            w.head[p] = UINT32_MAX;
+            uint64_t last = window_run(n, &w, start, start + span, reverse);
+            if (!w.n) { /* the instant of an event of the whole fabric */
+                run_instant(n, start);
+                last = start;
+            }
             tmax = last > tmax ? last : tmax;
         }
-        n->wend = 0;
-        if (n->time_limit_hit)
-            break;
     }
     n->now = n->time_limit_hit ? n->time_limit_ps : tmax;
-out:
-    free(w.ev);
-    free(w.next);
-    free(w.head);
-    free(w.tail);
-    free(w.touched);
+    window_free(&w);
 }
 
 /* Two threads (sim.threads: 2). Each owns a set of partitions (loop_team):
  * their events wait in its own queue, and it runs them on its own copy of
  * the pnet (clock, queues, counters, packet chunks). An event for the other
- * thread's partitions,
- * always a window or more ahead, goes to an outbox the other drains after
- * the window. Per window: both threads agree on its start (the earlier of
+ * thread's partitions, always a window or more ahead, goes to an outbox the
+ * other drains after the window. Per window: both threads agree on its start (the earlier of
  * their next events), run their partitions, and meet again. Each partition
  * writes only its own state (ports, switch, NIC, its end of a flow and of a
  * wire), so the results are those of one thread (tests/test_order.c). */
@@ -684,15 +697,8 @@ static void team_instant(struct team *tm, uint64_t t)
 static void team_work(struct team *tm, int id)
 {
     struct pnet *n = &tm->wk[id], *o = &tm->wk[1 - id];
-    struct window w = {0};
-    uint32_t np = n->whole + 1;
-    w.head = malloc(np * sizeof *w.head);
-    w.tail = malloc(np * sizeof *w.tail);
-    w.touched = malloc(np * sizeof *w.touched);
-    if (!w.head || !w.tail || !w.touched || window_room(n, &w) < 0)
-        n->oom = 1;
-    else
-        memset(w.head, 0xff, np * sizeof *w.head);
+    struct window w;
+    window_init(n, &w); /* out of memory: stops both at the next meeting */
     uint64_t round = 0, tmax = 0;
     for (;;) {
         /* one meeting a window: each tells its next event and the earliest
@@ -734,25 +740,11 @@ static void team_work(struct team *tm, int id)
             continue;
         }
         uint64_t wend = start + tm->span < instant ? start + tm->span : instant;
-        w.n = 0;
-        while (window_room(n, &w) == 0 && evq_pop_before(&n->q, wend, &w.ev[w.n]))
-            w.n++;
-        uint32_t nt = window_lists(&w);
-        n->wend = wend;
-        for (uint32_t j = 0; j < nt; j++) {
-            uint32_t p = w.touched[tm->reverse ? nt - 1 - j : j];
-            uint64_t last = n->oom ? 0 : window_part(n, &w, p, start);
-            w.head[p] = UINT32_MAX;
-            tmax = last > tmax ? last : tmax;
-        }
-        n->wend = 0;
+        uint64_t last = n->oom ? 0 : window_run(n, &w, start, wend, tm->reverse);
+        tmax = last > tmax ? last : tmax;
     }
     tm->tmax[id] = tmax;
-    free(w.ev);
-    free(w.next);
-    free(w.head);
-    free(w.tail);
-    free(w.touched);
+    window_free(&w);
 }
 
 static void *team_thread(void *arg)
