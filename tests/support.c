@@ -36,3 +36,16 @@ char *test_json(const struct scenario *sc, const struct results *r)
     fclose(f);
     return buf;
 }
+/* 2 compute pods of 2 leaves of 4 hosts, 4 spines a pod; 8 storage nodes
+ * on 2 storage leaves, one storage pod. */
+void test_small_clos(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    test_set(sc, "fabric.tiers=3");
+    test_set(sc, "fabric.leaves_per_pod=2");
+    test_set(sc, "fabric.spines=4");
+    test_set(sc, "cluster.nodes=16");
+    test_set(sc, "fabric.hosts_per_leaf=4");
+    test_set(sc, "storage.nodes=8");
+    test_set(sc, "fabric.storage_per_leaf=4");
+}

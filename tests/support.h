@@ -12,6 +12,9 @@ void test_set(struct scenario *sc, const char *fmt, ...)
 /* ckpt_run, printing the error when the run cannot start. */
 int test_run(const struct scenario *sc, struct results *r);
 
+/* A small three-tier fabric: 16 writers in 2 pods, 8 storage nodes. */
+void test_small_clos(struct scenario *sc);
+
 /* The run's JSON without perf (report_json), for comparing runs; caller
  * frees. */
 char *test_json(const struct scenario *sc, const struct results *r);

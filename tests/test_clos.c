@@ -10,20 +10,6 @@
 #include "harness.h"
 #include "support.h"
 
-/* 2 compute pods of 2 leaves of 4 hosts, 4 spines a pod; 8 storage nodes
- * on 2 storage leaves, one storage pod. */
-static void clos(struct scenario *sc)
-{
-    scenario_defaults(sc);
-    test_set(sc, "fabric.tiers=3");
-    test_set(sc, "fabric.leaves_per_pod=2");
-    test_set(sc, "fabric.spines=4");
-    test_set(sc, "cluster.nodes=16");
-    test_set(sc, "fabric.hosts_per_leaf=4");
-    test_set(sc, "storage.nodes=8");
-    test_set(sc, "fabric.storage_per_leaf=4");
-}
-
 static int tier(const struct topo *t, uint32_t node)
 {
     return node < t->first_cleaf ? -1 : node < t->first_spine ? 0 : node < t->first_super ? 1 : 2;
@@ -86,7 +72,7 @@ static void clos_wiring_and_reach(void)
     };
     for (int v = 0; v < 4; v++) {
         struct scenario sc;
-        clos(&sc);
+        test_small_clos(&sc);
         test_set(&sc, "%s", variants[v][0]);
         test_set(&sc, "%s", variants[v][1]);
         struct arena a;
@@ -134,7 +120,7 @@ static void clos_failed_links_updown(void)
     int built = 0, cut = 0;
     for (uint32_t seed = 1; seed <= 60; seed++) {
         struct scenario sc;
-        clos(&sc);
+        test_small_clos(&sc);
         test_set(&sc, "seed=%u", seed);
         test_set(&sc, "fabric.failed_links=%u", 1 + seed % 6);
         if (seed % 2)
@@ -166,7 +152,7 @@ static void clos_failed_links_updown(void)
     /* by name: spine 1 (pod 0, plane 1) loses its link to super-spine 2
      * (plane 1's first), cleaf2 (pod 1) its link to spine 6 (pod 1) */
     struct scenario sc;
-    clos(&sc);
+    test_small_clos(&sc);
     test_set(&sc, "fabric.failed_link_names=spine1-super2,cleaf2-spine6");
     struct arena a;
     arena_init(&a);
@@ -189,7 +175,7 @@ static void clos_failed_links_updown(void)
     static const char *const badnames[] = {"cleaf0-spine4", "spine0-super2", "spine12-super0",
                                            "cleaf0-super0", "spine0-super0#1"};
     for (int i = 0; i < 5; i++) {
-        clos(&sc);
+        test_small_clos(&sc);
         test_set(&sc, "fabric.failed_link_names=%s", badnames[i]);
         arena_init(&a);
         CHECKF(topo_build(&t, &sc, &a, &e) < 0 && strstr(e.msg, "no such link"), "%s built",
@@ -206,7 +192,7 @@ static void clos_burst_near_bound(void)
     for (int over = 0; over < 2; over++)
         for (int fluid = 0; fluid < 2; fluid++) {
             struct scenario sc;
-            clos(&sc);
+            test_small_clos(&sc);
             test_set(&sc, "storage.nodes=16");
             test_set(&sc, "fabric.load_balancing=spray");
             test_set(&sc, "transport.receiver=ooo");
@@ -246,7 +232,7 @@ static void clos_burst_near_bound(void)
 static void clos_fabric_bytes_by_segment(void)
 {
     struct scenario sc;
-    clos(&sc);
+    test_small_clos(&sc);
     test_set(&sc, "engine=fluid");
     struct results r;
     CHECK(test_run(&sc, &r) == 0);
@@ -368,7 +354,7 @@ static void clos_auto_switch_counts(void)
 static void clos_bill_of_materials(void)
 {
     struct scenario sc;
-    clos(&sc);
+    test_small_clos(&sc);
     test_set(&sc, "fabric.spine_uplink_speed=800Gbps"); /* 1:1 with one super-spine a plane */
     test_set(&sc, "storage.nic_speed=200Gbps");
     struct arena a;

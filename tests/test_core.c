@@ -210,7 +210,10 @@ static void evq_pop_before_leaves_queue(void)
         CHECK(evq_push_seq(&q, 1000, 1, 0, NULL, 1) == 0);
         CHECK(evq_push_seq(&q, next, 2, 0, NULL, 2) == 0);
         CHECK(evq_pop_before(&q, 2000, &ev) == 1 && ev.arg == 1);
+        uint64_t base = q.base;
         CHECK(evq_pop_before(&q, 2000, &ev) == 0 && evq_len(&q) == 1);
+        CHECK(q.base == base); /* else later pushes before it go the slow way */
+        CHECK(evq_peek_t(&q) == next && q.base == base && evq_len(&q) == 1);
         CHECK(evq_push_seq(&q, 1500, 3, 0, NULL, 3) == 0); /* before the one left */
         CHECK(evq_push_seq(&q, next - 1, 4, 0, NULL, 4) == 0);
         uint32_t want[] = {3, 4, 2};
