@@ -225,6 +225,49 @@ static void evq_pop_before_leaves_queue(void)
     }
 }
 
+/* The bulk take gives what pops would, stops before a marked event and at
+ * the limit and when out is full, and leaves a far event to the pops. */
+static void evq_take_before_as_pops(void)
+{
+    struct evq q, r;
+    evq_init(&q);
+    evq_init(&r);
+    uint64_t x = 12345;
+    for (uint32_t i = 0; i < 3000; i++) { /* unsorted buckets, ties */
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        uint64_t t = 1000 + (x >> 33) % 400000;
+        evq_push_seq(&q, t, (x >> 20) & 0xfff, 0, NULL, i);
+        evq_push_seq(&r, t, (x >> 20) & 0xfff, 0, NULL, i);
+    }
+    evq_push_seq(&q, 300000, 0, 7, NULL, 9999); /* the stop mark: type 7 */
+    struct event out[4000], ev;
+    size_t n = 0;
+    CHECK(evq_take_before(&q, 350000, out, &n, 100, 0xff, 7) == 0 && n == 100);
+    CHECK(evq_take_before(&q, 350000, out, &n, 4000, 0xff, 7) == 1);
+    int same = 1;
+    for (size_t i = 0; i < n; i++)
+        same &= evq_pop(&r, &ev) && ev.t == out[i].t && ev.seq == out[i].seq && ev.arg == out[i].arg;
+    CHECKF(same && out[n - 1].t <= 300000, "n %zu", n);
+    CHECK(evq_pop(&q, &ev) && ev.arg == 9999); /* the mark stayed, first */
+    while (evq_pop(&r, &ev) && ev.t < 300000)
+        ;
+    n = 0; /* no mark now: up to the limit */
+    CHECK(evq_take_before(&q, 350000, out, &n, 4000, 0xff, 7) == 0);
+    CHECK(n > 0 && out[n - 1].t < 350000 && evq_pop(&q, &ev) && ev.t >= 350000);
+    evq_release(&q);
+    evq_release(&r);
+    /* a far event before the limit: none taken */
+    evq_init(&q);
+    const uint64_t far = (uint64_t)EVQ_BUCKETS << EVQ_SHIFT;
+    evq_push_seq(&q, 10, 1, 0, NULL, 1);
+    CHECK(evq_pop(&q, &ev));
+    evq_push_seq(&q, 2 * far, 1, 0, NULL, 2);
+    evq_push_seq(&q, 2 * far + 5, 2, 0, NULL, 3);
+    n = 0;
+    CHECK(evq_take_before(&q, 3 * far, out, &n, 10, 0, 1) == 0 && n == 0 && evq_len(&q) == 2);
+    evq_release(&q);
+}
+
 static void evq_ties_fire_in_insertion_order(void)
 {
     struct evq q;
@@ -287,6 +330,7 @@ SUITE(suite_evq) = {
     {"evq_runs_match_sorted_array", evq_runs_match_sorted_array},
     {"evq_far_ring_and_heap_agree", evq_far_ring_and_heap_agree},
     {"evq_pop_before_leaves_queue", evq_pop_before_leaves_queue},
+    {"evq_take_before_as_pops", evq_take_before_as_pops},
     {0, 0},
 };
 SUITE(suite_rng) = {

@@ -373,3 +373,45 @@ int evq_pop_slow(struct evq *q, struct event *ev)
         q->base = ev->t >> EVQ_SHIFT;
     return 1;
 }
+
+int evq_take_before(struct evq *q, uint64_t limit, struct event *out, size_t *n, size_t room,
+                    uint32_t stop_mask, uint32_t stop_val)
+{
+    if (!q->wn || (q->nfar && q->far_min.t < limit))
+        return 0;
+    uint64_t last = (limit - 1) >> EVQ_SHIFT; /* the last bucket to look at */
+    size_t k = *n;
+    int stopped = 0;
+    while (q->wn && k < room) {
+        uint32_t b = first_bucket(q);
+        uint64_t bucket = q->base + ((b - (uint32_t)(q->base & MASK)) & MASK);
+        if (bucket > last)
+            break;
+        uint64_t bit = UINT64_C(1) << (b % 64);
+        if (q->unsorted[b / 64] & bit) {
+            q->slot[b].head = sort_list(q->pool, q->slot[b].head, &q->slot[b].tail);
+            q->unsorted[b / 64] &= ~bit;
+        }
+        uint32_t x = q->slot[b].head;
+        while (x != NIL && k < room) {
+            struct evq_node *nd = &q->pool[x];
+            if (nd->ev.t >= limit || (nd->ev.type & stop_mask) == stop_val) {
+                stopped = nd->ev.t < limit;
+                break;
+            }
+            out[k++] = nd->ev;
+            q->base = nd->ev.t >> EVQ_SHIFT;
+            uint32_t next = nd->next;
+            nd->next = q->free_node;
+            q->free_node = x;
+            q->wn--;
+            x = next;
+        }
+        q->slot[b].head = x;
+        if (x != NIL)
+            break; /* it stopped inside this bucket */
+        q->bits[b / 64] &= ~bit;
+    }
+    *n = k;
+    return stopped;
+}

@@ -172,6 +172,14 @@ static inline int evq_pop_before(struct evq *q, uint64_t limit, struct event *ev
     return 0;
 }
 
+/* Moves the events before limit, in (time, seq) order, to out[*n..room),
+ * as many pops would; it stops before an event whose type has
+ * (type & stop_mask) == stop_val (it stays), and when out is full. Returns
+ * 1 when it stopped before such an event, else 0. With a far event before
+ * limit it moves none (the caller pops). */
+int evq_take_before(struct evq *q, uint64_t limit, struct event *out, size_t *n, size_t room,
+                    uint32_t stop_mask, uint32_t stop_val);
+
 /* The earliest event's time (UINT64_MAX: none), the queue left as it was. */
 static inline uint64_t evq_peek_t(struct evq *q)
 {
