@@ -99,6 +99,9 @@ static inline int evq_push_seq(struct evq *q, uint64_t t, uint64_t seq, uint32_t
         return evq_push_slow(q, t, seq, type, obj, arg);
     struct evq_node *nd = &q->pool[x];
     q->free_node = nd->next;
+    /* the next push's node: freed a window ago, out of L1 by then */
+    if (q->free_node != EVQ_NIL)
+        __builtin_prefetch(&q->pool[q->free_node], 1);
     nd->ev = (struct event){t, seq, obj, type, arg};
     nd->next = EVQ_NIL;
     uint32_t b = (uint32_t)(bucket & EVQ_MASK);
