@@ -569,31 +569,31 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
                            int reverse)
 {
     w->n = 0;
-    /* in bulk from the wheel, unless a far event falls in the window */
-    int slow = n->q.nfar && n->q.far_min.t < wend;
-    while (!slow) {
-        if (evq_take_before(&n->q, wend, w->ev, &w->n, w->cap, UINT32_C(0xffffff) << 7,
-                            n->whole << 7)) {
+    /* in bulk from the wheel up to the earliest far event, which is popped */
+    while (window_room(n, w) == 0) {
+        uint64_t lim = n->q.nfar && n->q.far_min.t < wend ? n->q.far_min.t : wend;
+        int cut = evq_take_before(&n->q, lim, w->ev, &w->n, w->cap, UINT32_C(0xffffff) << 7,
+                                  n->whole << 7);
+        if (!cut && w->n == w->cap)
+            continue; /* room for more */
+        if (!cut && lim < wend) {
+            if (!evq_pop_before(&n->q, wend, &w->ev[w->n]))
+                break;
+            cut = EV_PART(w->ev[w->n].type) == n->whole;
+            if (cut)
+                push_back(n, &w->ev[w->n]);
+            else
+                w->n++;
+        }
+        if (cut) {
             /* an event of the whole fabric: what is at its instant goes back */
             wend = evq_peek_t(&n->q);
             while (w->n && w->ev[w->n - 1].t == wend)
                 push_back(n, &w->ev[--w->n]);
             break;
         }
-        if (w->n < w->cap || window_room(n, w) < 0)
+        if (lim == wend)
             break;
-    }
-    while (slow && window_room(n, w) == 0 && evq_pop_before(&n->q, wend, &w->ev[w->n])) {
-        const struct event *e = &w->ev[w->n];
-        if (EV_PART(e->type) == n->whole) {
-            /* what was taken at that instant goes back */
-            wend = e->t;
-            push_back(n, e);
-            while (w->n && w->ev[w->n - 1].t == wend)
-                push_back(n, &w->ev[--w->n]);
-            break;
-        }
-        w->n++;
     }
     uint64_t tmax = 0;
     if (n->oom || !w->n)
