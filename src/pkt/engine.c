@@ -184,6 +184,8 @@ static int setup(struct pnet *n, const struct scenario *sc,
                          ? workload_store_owner(t, sc, i) : i;
     for (uint32_t i = 0; i < t->n_ports; i++)
         n->port_part[i] = n->part[t->ports[i].node];
+    for (uint32_t i = 0; i < t->n_ports; i++)
+        n->ports[i].peer_part = n->port_part[t->ports[i].peer];
     n->n_flows = w->n;
     n->n_writers = w->n_writers;
     for (uint32_t i = 0; i < w->n; i++) {
@@ -495,8 +497,9 @@ static void push_back(struct pnet *n, const struct event *e)
 static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64_t start)
 {
     uint32_t i = w->head[p];
-    uint64_t last = start;
+    uint64_t last = start, ran = 0;
     w->head[p] = UINT32_MAX;
+    n->cur = p;
     for (;;) {
         struct event ev;
         const struct event *f = near_first(n);
@@ -521,9 +524,19 @@ static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64
         if (ev.t < last)
             n->time_went_back = 1;
         last = ev.t;
-        run_event(n, &ev, p);
+        n->now = ev.t;
+        dispatch(n, &ev);
+        ran++;
         if (n->oom)
             break;
+    }
+    /* counted per partition, not per event; progress as run_event's */
+    if ((n->events & ~UINT64_C(0xffff)) != ((n->events + ran) & ~UINT64_C(0xffff)) && n->res &&
+        n->res->progress) {
+        n->events += ran;
+        telemetry_progress(n);
+    } else {
+        n->events += ran;
     }
     return last;
 }

@@ -105,7 +105,9 @@ struct port {
     uint32_t node, peer;
     uint64_t bps, delay_ps;
     uint64_t ser_rem;        /* carry of sub-ps serialisation time */
-    uint64_t ser_wire, ser_q, ser_r; /* cached division for the last size */
+    uint32_t ser_wire;       /* cached division for the last size */
+    uint32_t peer_part;      /* the peer's partition (its wire arrivals) */
+    uint64_t ser_q, ser_r;
     uint64_t q_bytes;        /* all priorities */
     uint64_t q_changed_t;    /* for the time-weighted occupancy histogram */
     uint64_t max_q_bytes;
@@ -566,10 +568,12 @@ pnet_part_of(const struct pnet *n, enum ev_type type, const void *obj)
 int pnet_schedule_near(struct pnet *n, uint64_t t, uint32_t type, void *obj, uint32_t arg);
 int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg);
 
+/* Schedule for partition part (pnet_part_of's, known to the caller). */
 static inline __attribute__((always_inline)) int
-pnet_schedule(struct pnet *n, uint64_t t, enum ev_type kind, void *obj, uint32_t arg)
+pnet_schedule_part(struct pnet *n, uint64_t t, enum ev_type kind, uint32_t part, void *obj,
+                   uint32_t arg)
 {
-    uint32_t type = kind | pnet_part_of(n, kind, obj) << 7;
+    uint32_t type = kind | part << 7;
     if (t < n->wend)
         return pnet_schedule_near(n, t, type, obj, arg);
     uint32_t c = n->cur;
@@ -581,6 +585,12 @@ pnet_schedule(struct pnet *n, uint64_t t, enum ev_type kind, void *obj, uint32_t
     if (evq_len(&n->q) > n->max_pending)
         n->max_pending = evq_len(&n->q);
     return 0;
+}
+
+static inline __attribute__((always_inline)) int
+pnet_schedule(struct pnet *n, uint64_t t, enum ev_type kind, void *obj, uint32_t arg)
+{
+    return pnet_schedule_part(n, t, kind, pnet_part_of(n, kind, obj), obj, arg);
 }
 
 /* port.c: egress service and the wire */

@@ -13,7 +13,7 @@ static uint64_t ser_time(struct port *p, uint64_t wire)
 {
     if (wire != p->ser_wire) {
         uint64_t num = wire * 8 * UINT64_C(1000000000000);
-        p->ser_wire = wire;
+        p->ser_wire = (uint32_t)wire;
         p->ser_q = num / p->bps;
         p->ser_r = num % p->bps;
     }
@@ -63,7 +63,8 @@ static void start_tx(struct pnet *n, struct port *p)
     if (!p->tx_pkts && !p->first_tx_t)
         p->first_tx_t = n->now;
     p->state = PORT_BUSY;
-    pnet_schedule(n, n->now + ser_time(p, pkt_wire(&p->tx)), EV_TX_DONE, p, 0);
+    pnet_schedule_part(n, n->now + ser_time(p, pkt_wire(&p->tx)), EV_TX_DONE,
+                       n->part[p->node], p, 0);
 }
 
 void port_wake_at(struct pnet *n, struct port *p, uint64_t t)
@@ -227,7 +228,7 @@ void port_on_tx_done(struct pnet *n, struct port *p)
         return; /* out of memory: the run stops (n->oom) */
     /* an arrival event per packet, scheduled here: the far end pops the
      * wire in its own time, which the sender must not depend on */
-    pnet_schedule(n, pk->t, EV_RX, &n->ports[p->peer], 0);
+    pnet_schedule_part(n, pk->t, EV_RX, p->peer_part, &n->ports[p->peer], 0);
     port_kick(n, p);
 }
 
