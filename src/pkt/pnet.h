@@ -494,6 +494,10 @@ static inline void wire_pop(struct pnet *n, struct port *in, struct packet *out)
         pnet_chunk_free(n, c);
     }
     *out = q->hc->p[q->hi++];
+    /* a line ahead: written a link delay ago, maybe by the other thread
+     * (a prefetch of a slot not yet written is harmless) */
+    if (q->hi + 3u < PKT_CHUNK)
+        __builtin_prefetch(&q->hc->p[q->hi + 3]);
 }
 
 /* The packets on port p's outgoing wire as one queue (end of run). */
