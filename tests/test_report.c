@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../include/ckptnet.h"
+#include "../src/api/api.h"
 #include "../src/scenario/catalog.h"
 #include "../src/stats/bound.h"
 #include "../src/topo/topo.h"
@@ -1434,8 +1435,39 @@ static void describe_estimate_range(void)
     }
 }
 
+/* describe's wall time knows sim.threads: two threads divide it by their
+ * measured speed-up in window order, not in time order (which runs on one
+ * thread); the events stay the same. */
+static void describe_estimate_threads(void)
+{
+    static const char *const cases[][2] = {
+        {"sim.threads=1", "sim.event_order=window"},
+        {"sim.threads=2", "sim.event_order=window"},
+        {"sim.threads=2", "sim.event_order=time"},
+    };
+    double wall[3] = {0}, ev[3] = {0};
+    for (int i = 0; i < 3; i++) {
+        struct scenario sc;
+        struct ckpt_description d;
+        struct err e;
+        if (make(&sc, "cluster.nodes=64", "storage.nodes=4", "workload.bytes_per_writer=4MB",
+                 "engine=auto", cases[i][0], cases[i][1], NULL) < 0 ||
+            ckpt_describe(&sc, &d, &e) < 0) {
+            CHECK(0);
+            continue;
+        }
+        CHECK(d.engine == ENGINE_PACKET);
+        wall[i] = d.est_wall_s;
+        ev[i] = d.est_events;
+    }
+    CHECK(ev[0] > 0 && ev[0] == ev[1] && ev[1] == ev[2]);
+    CHECKF(fabs(wall[0] / wall[1] - CKPT_PKT_TWO_THREADS) < 1e-9, "%.4g %.4g", wall[0], wall[1]);
+    CHECKF(wall[2] == wall[0], "%.4g %.4g", wall[2], wall[0]);
+}
+
 SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
+    {"report_describe_estimate_threads", describe_estimate_threads},
     {"report_verdict_compute_leaf_uplinks", verdict_compute_leaf_uplinks},
     {"report_verdict_backend_and_host", verdict_backend_and_host},
     {"report_verdict_measured_not_bound", verdict_measured_not_bound},

@@ -23,14 +23,22 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
                        const struct workload *w, struct results *r);
 
 /* The packet engine's speed on this project's machine: the 1024-writer burst
- * (BENCHMARKS.md, issue 15, session 5: 16,248,289 events in 0.95-1.09 s at
- * load ~1, median of 8 runs 16.5 M events/s; the default scenario reaches
- * 21 M/s). Every wall-time figure of run and describe uses it. */
-#define CKPT_PKT_EVENTS_PER_S 16.5e6
+ * on one thread (BENCHMARKS.md, issue 15, session 7: 16,248,254 events in
+ * 0.80-0.95 s at load 0.3-1, about 19 M events/s; the default scenario is
+ * faster). Every wall-time figure of run and describe uses it. */
+#define CKPT_PKT_EVENTS_PER_S 19e6
+/* sim.threads: 2 in window order: the same burst 1.4-1.9x faster than on one
+ * thread, by how busy the machine's other core is (session 7) */
+#define CKPT_PKT_TWO_THREADS 1.5
 /* engine: auto runs the packet engine when it would take at most this long
  * at CKPT_PKT_EVENTS_PER_S, so the threshold moves with the measured speed */
 #define CKPT_AUTO_PACKET_S 8.0
 #define CKPT_AUTO_EVENT_LIMIT (CKPT_AUTO_PACKET_S * CKPT_PKT_EVENTS_PER_S)
+
+/* The packet engine's events per second for sc: two threads count only in
+ * window order without training traffic on the fabric (which runs in time
+ * order, on one thread). */
+double ckpt_pkt_rate(const struct scenario *sc, const struct workload *w);
 
 /* What a run would cost, from the prepared topology and workload (a is the
  * arena that holds them; bound_s the analytic bound): data packets (packet engine), events, an upper

@@ -118,8 +118,8 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
                 est->events_max *= PKT_EVENTS_RESEND / PKT_EVENTS_SPREAD * lim / bound_s;
         }
         est->mem_bytes = (double)a->total + pkt_mem(sc, t, w->n, est->packets);
-        est->wall_s = est->events / CKPT_PKT_EVENTS_PER_S;
-        est->wall_max_s = est->events_max / CKPT_PKT_EVENTS_PER_S;
+        est->wall_s = est->events / ckpt_pkt_rate(sc, w);
+        est->wall_max_s = est->events_max / ckpt_pkt_rate(sc, w);
     }
 }
 
