@@ -1154,8 +1154,9 @@ static void collect(struct pnet *n, struct results *r)
         results_violate(r, "%llu packets of lossless priorities dropped (PFC headroom exhausted)",
                 (unsigned long long)n->drops_lossless);
     if (n->drops_lossy)
-        results_violate(r, "%llu packets dropped (lossy priority or PFC off; no retransmission)",
-                (unsigned long long)n->drops_lossy);
+        results_violate(r, "%llu packets dropped (lossy priority or PFC off; a lost tail is "
+                           "never resent: no retransmission timeout)",
+                        (unsigned long long)n->drops_lossy);
     if (n->drops_watchdog)
         results_violate(r, "%llu packets dropped by the PFC watchdog",
                 (unsigned long long)n->drops_watchdog);

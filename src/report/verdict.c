@@ -26,6 +26,16 @@ static void resend_cause(FILE *out, const struct results *r)
     char a[32], b[32];
     if (r->bottleneck.resent < RESENT_CAUSE)
         return;
+    uint64_t lost = r->drops_lossy + r->drops_lossless + r->drops_watchdog;
+    if (lost) { /* the resends follow drops, not reordering */
+        fprintf(out, "  cause       packet loss: %llu packets dropped, %s resent for a %s write "
+                     "(%.1fx); go-back-N resends from each gap, and a transfer whose last "
+                     "packets drop does not finish (no retransmission timeout is modelled). "
+                     "Fix: a lossless class (fabric.pfc.enabled=true) or more buffer\n",
+                (unsigned long long)lost, fmt_bytes((double)r->retx_bytes, a, sizeof a),
+                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent);
+        return;
+    }
     fprintf(out, "  cause       go-back-N retransmission: %s resent for a %s write (%.1fx); "
                  "receivers drop every out-of-order packet and the sender resends from it. "
                  "Fix: transport.receiver=ooo, or a per-flow scheme "
@@ -208,8 +218,10 @@ json_t *bottleneck_json(const struct results *r)
     json_t *o = json_object();
     json_object_set_new(o, "segment", json_string(path_seg_key(v->seg)));
     json_object_set_new(o, "label", json_string(path_seg_label(v->seg)));
-    json_object_set_new(o, "cause", json_string(v->resent >= RESENT_CAUSE
-                                                    ? "go_back_n_retransmission" : "segment"));
+    int lost = r->drops_lossy + r->drops_lossless + r->drops_watchdog > 0;
+    json_object_set_new(o, "cause", json_string(v->resent < RESENT_CAUSE ? "segment"
+                                                : lost ? "packet_loss"
+                                                       : "go_back_n_retransmission"));
     json_object_set_new(o, "resent_ratio", json_real(v->resent));
     json_object_set_new(o, "saturated", json_boolean(v->util >= 0.5));
     json_object_set_new(o, "utilisation", json_real(v->util));
