@@ -703,7 +703,10 @@ static void on_progress(void *ud, const struct ckpt_progress_info *p)
 {
     struct calls *c = ud;
     c->n++;
-    c->monotone &= p->sim_s >= c->last_sim && p->delivered <= p->total;
+    /* the n-th call comes once the run's events pass n x 2^16 (on two
+     * threads, both threads' events: once it counted the first thread's) */
+    c->monotone &= p->sim_s >= c->last_sim && p->delivered <= p->total &&
+                   p->events >= (uint64_t)c->n << 16 && p->events < ((uint64_t)c->n + 1) << 16;
     c->last_sim = p->sim_s;
 }
 
@@ -723,6 +726,22 @@ static void progress_hook(void)
            (unsigned long long)a.events);
     CHECK(c.monotone && b.progress == NULL);
     CHECK(a.completion_s == b.completion_s && a.events == b.events);
+    results_release(&a);
+    results_release(&b);
+    /* two threads: the same calls, with the run's totals (once, the first
+     * thread's alone: about half the calls, each with its own count) */
+    struct calls c2 = {0, 0, 1};
+    struct ckpt_progress pr2 = {on_progress, &c2, NULL};
+    if (make(&sc, "cluster.nodes=128", "fabric.hosts_per_leaf=16", "storage.nodes=2",
+             "workload.bytes_per_writer=2MB", NULL) < 0 || run(&sc, &a) < 0) {
+        CHECK(0);
+        return;
+    }
+    sc.sim.threads = 2;
+    CHECK(ckpt_run_progress(&sc, &b, &pr2, &e) == 0);
+    CHECKF(a.events >> 16 >= 4 && c2.n == (int)(a.events >> 16) && c2.monotone,
+           "%d calls for %llu events", c2.n, (unsigned long long)a.events);
+    CHECK(a.completion_s == b.completion_s && a.events == b.events && b.threads == 2);
     results_release(&a);
     results_release(&b);
 }

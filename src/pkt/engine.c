@@ -326,7 +326,7 @@ static inline __attribute__((always_inline)) void run_event(struct pnet *n, cons
 {
     n->now = ev->t;
     n->events++;
-    if (!(n->events & 0xffff) && n->res && n->res->progress)
+    if (!(n->events & 0xffff) && n->res && n->res->progress && !n->outbox_on)
         telemetry_progress(n);
     n->cur = part;
     dispatch(n, ev);
@@ -530,9 +530,10 @@ static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64
         if (n->oom)
             break;
     }
-    /* counted per partition, not per event; progress as run_event's */
+    /* counted per partition, not per event; progress as run_event's (two
+     * threads: at their meeting, with both threads' counts) */
     if ((n->events & ~UINT64_C(0xffff)) != ((n->events + ran) & ~UINT64_C(0xffff)) && n->res &&
-        n->res->progress) {
+        n->res->progress && !n->outbox_on) {
         n->events += ran;
         telemetry_progress(n);
     } else {
@@ -667,6 +668,8 @@ struct team {
     uint64_t next_t[2][2];            /* each thread's next event, by round parity
                                        * (one may publish the next round's while the
                                        * other still reads this one) */
+    uint64_t events[2][2], delivered[2][2]; /* each thread's counts, likewise (progress) */
+    uint64_t reported;                /* events at the last progress call */
     uint64_t tmax[2];
 };
 
@@ -739,7 +742,18 @@ static void team_work(struct team *tm, int id)
         stop[id] = (uint8_t)(n->oom | n->interrupted);
         if (id == 0)
             tm->instant[round & 1] = n->instant_t;
+        tm->events[round & 1][id] = n->events;
+        tm->delivered[round & 1][id] = n->bytes_delivered;
         team_barrier(tm, id, round);
+        if (id == 0 && n->res && n->res->progress) {
+            /* once every 2^16 events of the run, as on one thread */
+            uint64_t ev = tm->events[round & 1][0] + tm->events[round & 1][1];
+            if (ev >> 16 > tm->reported >> 16) {
+                tm->reported = ev;
+                telemetry_progress_of(n, ev,
+                                      tm->delivered[round & 1][0] + tm->delivered[round & 1][1]);
+            }
+        }
         uint64_t start = next[0] < next[1] ? next[0] : next[1];
         uint64_t instant = tm->instant[round & 1];
         for (size_t i = 0; i < o->obn[k]; i++) {

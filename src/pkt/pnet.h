@@ -615,6 +615,8 @@ int port_dwrr_walk(struct pnet *n, struct port *p, unsigned ready);
 void telemetry_sample(struct pnet *n);
 void telemetry_collect(struct pnet *n, struct results *r);
 void telemetry_progress(struct pnet *n);
+/* The same with the run's totals given (two threads: both threads' sums) */
+void telemetry_progress_of(struct pnet *n, uint64_t events, uint64_t delivered);
 
 /* pfc.c: pause frames, pause expiry and refresh, the watchdog */
 void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff);

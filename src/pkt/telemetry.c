@@ -146,9 +146,14 @@ void telemetry_collect(struct pnet *n, struct results *r)
 
 void telemetry_progress(struct pnet *n)
 {
+    telemetry_progress_of(n, n->events, n->bytes_delivered);
+}
+
+void telemetry_progress_of(struct pnet *n, uint64_t events, uint64_t delivered)
+{
     const struct ckpt_progress *pr = n->res->progress;
     struct ckpt_progress_info info = {(double)n->now / (double)PS_PER_S,
-                                      n->bytes_delivered, n->res->ckpt_bytes, n->events};
+                                      delivered, n->res->ckpt_bytes, events};
     pr->fn(pr->ud, &info);
     if (pr->stop && *pr->stop)
         n->interrupted = 1;
