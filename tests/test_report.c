@@ -893,6 +893,44 @@ static void outputs(const struct scenario *sc, const struct results *r, char **t
     fclose(f);
 }
 
+/* A long window-order run on one thread of a machine with more says how to
+ * use two; not on two threads, not in time order, not when short. */
+static void perf_line_threads_hint(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, STORAGE_BOUND, NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    const char *hint = "(--set sim.threads=2 runs it on two)";
+    int several = sysconf(_SC_NPROCESSORS_ONLN) > 1;
+    struct {
+        double wall;
+        uint32_t threads;
+        const char *order;
+        int want;
+    } cases[] = {{2.0, 1, "window", several}, {0.5, 1, "window", 0}, {2.0, 2, "window", 0},
+                 {2.0, 1, "time", 0}};
+    const char *order = r.event_order;
+    double wall = r.wall_s;
+    for (int i = 0; i < 4; i++) {
+        char *txt = NULL, *js = NULL;
+        r.wall_s = cases[i].wall;
+        r.total_s = r.wall_s;
+        r.threads = cases[i].threads;
+        r.event_order = cases[i].order;
+        outputs(&sc, &r, &txt, &js);
+        CHECKF(txt && (strstr(txt, hint) != NULL) == cases[i].want, "case %d: %s", i,
+               txt ? strstr(txt, "  perf") : "");
+        free(txt);
+        free(js);
+    }
+    r.event_order = order;
+    r.wall_s = r.total_s = wall;
+    results_release(&r);
+}
+
 /* A run stopped by its time limit prints how far it got and no completion
  * time, bound ratio, utilisation, bottleneck or cost (once it printed a
  * completion time and utilisations above 100%). */
@@ -1509,6 +1547,7 @@ static void describe_estimate_threads(void)
 SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
     {"report_describe_estimate_threads", describe_estimate_threads},
+    {"report_perf_line_threads_hint", perf_line_threads_hint},
     {"report_verdict_compute_leaf_uplinks", verdict_compute_leaf_uplinks},
     {"report_verdict_backend_and_host", verdict_backend_and_host},
     {"report_verdict_measured_not_bound", verdict_measured_not_bound},

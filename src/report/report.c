@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../include/ckptnet.h"
 #include "../fluid/fluid.h"
@@ -313,6 +314,11 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     if (r->event_order)
         fprintf(out, "; %s order on %u thread%s", r->event_order, r->threads,
                 r->threads == 1 ? "" : "s");
+    /* a long run on one of several cores: say how to use two (the same
+     * results, 1.4-1.9x faster on this project's machine) */
+    if (r->event_order && !strcmp(r->event_order, "window") && r->threads == 1 &&
+        r->wall_s > 1.0 && sysconf(_SC_NPROCESSORS_ONLN) > 1)
+        fprintf(out, " (--set sim.threads=2 runs it on two)");
     if (r->rate_updates)
         fprintf(out, "; %llu rate updates, %.3g flow rates recomputed each",
                 (unsigned long long)r->rate_updates,
