@@ -86,8 +86,10 @@ static struct packet *dequeue(struct pnet *n, struct port *p, unsigned prio)
     pktq_pop(n, q, wire, pk);
     /* the queue's next line: written when its packets arrived, long out of
      * cache by the time they reach the head */
-    if (q->len > 3 && q->hi + 3u < PKT_CHUNK)
-        __builtin_prefetch(&q->hc->p[q->hi + 3]);
+    if (q->len > 3) {
+        unsigned i = q->hi + 3u;
+        __builtin_prefetch(i < PKT_CHUNK ? &q->hc->p[i] : &q->hc->next->p[i - PKT_CHUNK]);
+    }
     if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {
         victim_note(n, p);
         p->train_q--;
