@@ -232,12 +232,12 @@ static void evq_take_before_as_pops(void)
     struct evq q, r;
     evq_init(&q);
     evq_init(&r);
-    uint64_t x = 12345;
+    struct rng g;
+    rng_init(&g, 12345, 1);
     for (uint32_t i = 0; i < 3000; i++) { /* unsorted buckets, ties */
-        x = x * 6364136223846793005u + 1442695040888963407u;
-        uint64_t t = 1000 + (x >> 33) % 400000;
-        evq_push_seq(&q, t, (x >> 20) & 0xfff, 0, NULL, i);
-        evq_push_seq(&r, t, (x >> 20) & 0xfff, 0, NULL, i);
+        uint64_t t = 1000 + rng_below(&g, 400000), seq = rng_below(&g, 4096);
+        evq_push_seq(&q, t, seq, 0, NULL, i);
+        evq_push_seq(&r, t, seq, 0, NULL, i);
     }
     evq_push_seq(&q, 300000, 0, 7, NULL, 9999); /* the stop mark: type 7 */
     struct event out[4000], ev;

@@ -377,14 +377,15 @@ int evq_pop_slow(struct evq *q, struct event *ev)
 int evq_take_before(struct evq *q, uint64_t limit, struct event *out, size_t *n, size_t room,
                     uint32_t stop_mask, uint32_t stop_val)
 {
-    if (!q->wn || (q->nfar && q->far_min.t < limit))
+    if (!q->wn || !limit || (q->nfar && q->far_min.t < limit))
         return 0;
     uint64_t last = (limit - 1) >> EVQ_SHIFT; /* the last bucket to look at */
     size_t k = *n;
     int stopped = 0;
     while (q->wn && k < room) {
         uint32_t b = first_bucket(q);
-        uint64_t bucket = q->base + ((b - (uint32_t)(q->base & MASK)) & MASK);
+        uint32_t s0 = (uint32_t)(q->base & MASK); /* the wheel's start */
+        uint64_t bucket = q->base + (b >= s0 ? b - s0 : b + EVQ_BUCKETS - s0);
         if (bucket > last)
             break;
         uint64_t bit = UINT64_C(1) << (b % 64);
