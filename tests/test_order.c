@@ -28,23 +28,27 @@ static void small(struct scenario *sc)
 }
 
 /* Runs sc in time order, window order, window order with each window's
- * partitions reversed, and both window orders on two threads (sim.threads);
+ * partitions reversed, both window orders on two threads (sim.threads), and
+ * on three and four (more threads than this machine's cores: slower, the
+ * same results);
  * the results (JSON without perf) and the event counts must be equal, and
  * the window orders must have run as windows (want_window) or fallen back
  * to time order. */
 static void same_in_every_order(const struct scenario *base, const char *what, int want_window)
 {
-    enum { RUNS = 5 };
+    enum { RUNS = 7 };
     struct results r[RUNS];
     char *js[RUNS] = {0};
-    /* time; window; window reversed; and both on two threads */
-    const int orders[RUNS] = {ORDER_TIME, ORDER_WINDOW, ORDER_WINDOW_REVERSE, ORDER_WINDOW,
+    /* time; window; window reversed; both on two threads; three; four */
+    const int orders[RUNS] = {ORDER_TIME,   ORDER_WINDOW,         ORDER_WINDOW_REVERSE,
+                              ORDER_WINDOW, ORDER_WINDOW_REVERSE, ORDER_WINDOW,
                               ORDER_WINDOW_REVERSE};
+    const unsigned nthreads[RUNS] = {1, 1, 1, 2, 2, 3, 4};
     int ran = 0;
     for (int k = 0; k < RUNS; k++) {
         struct scenario sc = *base;
         sc.sim.event_order = orders[k];
-        sc.sim.threads = k >= 3 ? 2 : 1;
+        sc.sim.threads = nthreads[k];
         if (test_run(&sc, &r[k]) != 0)
             break;
         js[k] = test_json(base, &r[k]);
@@ -57,7 +61,7 @@ static void same_in_every_order(const struct scenario *base, const char *what, i
             const char *want = want_window ? "window" : "time";
             CHECKF(r[k].event_order && !strcmp(r[k].event_order, want), "%s: ran %s, not %s",
                    what, r[k].event_order ? r[k].event_order : "?", want);
-            unsigned threads = k >= 3 && want_window ? 2 : 1;
+            unsigned threads = want_window ? nthreads[k] : 1;
             CHECKF(r[k].threads == threads, "%s: run %d on %u threads, not %u", what, k,
                    r[k].threads, threads);
             CHECKF(r[k].events == r[0].events, "%s: %llu events against %llu in time order",

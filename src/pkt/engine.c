@@ -365,12 +365,12 @@ int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *o
 {
     if (EV_PART(type) == n->whole && t < n->instant_t)
         n->instant_t = t; /* thread 0's: it runs the instants */
-    if (n->owner[EV_PART(type)] == n->team_id)
+    unsigned d = n->owner[EV_PART(type)], k = n->obk;
+    if (d == n->team_id)
         return evq_push_seq(&n->q, t, seq, type, obj, arg);
-    unsigned k = n->obk;
-    if (n->obn[k] == n->obcap[k] && grow_events(n, &n->ob[k], &n->obcap[k]) < 0)
+    if (n->obn[k][d] == n->obcap[k][d] && grow_events(n, &n->ob[k][d], &n->obcap[k][d]) < 0)
         return -1;
-    n->ob[k][n->obn[k]++] = (struct event){t, seq, obj, type, arg};
+    n->ob[k][d][n->obn[k][d]++] = (struct event){t, seq, obj, type, arg};
     n->ob_min[k] = t < n->ob_min[k] ? t : n->ob_min[k];
     return 0;
 }
@@ -649,36 +649,41 @@ static void loop_window(struct pnet *n, uint64_t span, int reverse)
     window_free(&w);
 }
 
-/* Two threads (sim.threads: 2). Each owns a set of partitions (loop_team):
- * their events wait in its own queue, and it runs them on its own copy of
- * the pnet (clock, queues, counters, packet chunks). An event for the other
- * thread's partitions, always a window or more ahead, goes to an outbox the
- * other drains after the window. Per window: both threads agree on its start (the earlier of
- * their next events), run their partitions, and meet again. Each partition
- * writes only its own state (ports, switch, NIC, its end of a flow and of a
- * wire), so the results are those of one thread (tests/test_order.c). */
+/* Several threads (sim.threads: 2 to TEAM_MAX). Each owns a set of
+ * partitions (loop_team): their events wait in its own queue, and it runs
+ * them on its own copy of the pnet (clock, queues, counters, packet chunks).
+ * An event for another thread's partitions, always a window or more ahead,
+ * goes to an outbox for that thread, which drains it after the window. Per
+ * window: the threads agree on its start (the earliest of their next
+ * events), run their partitions, and meet again. Each partition writes only
+ * its own state (ports, switch, NIC, its end of a flow and of a wire), so the
+ * results are those of one thread (tests/test_order.c). */
 struct team {
-    struct pnet wk[2];
-    pthread_t th;
+    struct pnet wk[TEAM_MAX];
+    pthread_t th[TEAM_MAX];
+    unsigned k;                       /* threads */
     uint64_t span, limit;
     int reverse;
-    _Atomic uint64_t arrived[2];      /* barrier rounds each thread reached */
-    uint8_t stop[2][2];               /* each thread's out of memory, likewise */
-    uint64_t instant[2];              /* thread 0's next whole-fabric event, likewise */
-    uint64_t next_t[2][2];            /* each thread's next event, by round parity
-                                       * (one may publish the next round's while the
-                                       * other still reads this one) */
-    uint64_t events[2][2], delivered[2][2]; /* each thread's counts, likewise (progress) */
+    _Atomic uint64_t arrived[TEAM_MAX]; /* barrier rounds each thread reached */
+    /* by round parity (one may publish the next round's while another
+     * still reads this one): */
+    uint8_t stop[2][TEAM_MAX];        /* each thread's out of memory or stop */
+    uint64_t instant[2];              /* thread 0's next whole-fabric event */
+    uint64_t next_t[2][TEAM_MAX];     /* each thread's next event */
+    uint64_t events[2][TEAM_MAX], delivered[2][TEAM_MAX]; /* each's counts (progress) */
     uint64_t reported;                /* events at the last progress call */
-    uint64_t tmax[2];
+    uint64_t tmax[TEAM_MAX];
+    _Atomic int go;                   /* 1: all threads started; -1: one could not */
 };
 
-static void team_barrier(struct team *tm, int id, uint64_t round)
+static void team_barrier(struct team *tm, unsigned id, uint64_t round)
 {
     atomic_store_explicit(&tm->arrived[id], round, memory_order_release);
-    for (unsigned s = 0; atomic_load_explicit(&tm->arrived[1 - id], memory_order_acquire) < round; s++)
-        if (s > (1u << 20))
-            sched_yield(); /* the other thread lost its core */
+    for (unsigned j = 0; j < tm->k; j++)
+        for (unsigned s = 0;
+             j != id && atomic_load_explicit(&tm->arrived[j], memory_order_acquire) < round; s++)
+            if (s > (1u << 14))
+                sched_yield(); /* that thread lost its core, or shares ours */
 }
 
 /* The counters a thread's copy adds to. */
@@ -691,8 +696,8 @@ static void team_barrier(struct team *tm, int id, uint64_t round)
     X(train_delivered) X(train_dropped) X(train_discarded) X(lookahead_bad)         \
     X(pkts_allocated) X(slab_bytes)
 
-/* Thread 1's counters into thread 0's copy (thread 1 waiting): a sample
- * reads the run's totals. */
+/* Thread b's counters into thread a's copy (b waiting): a sample reads the
+ * run's totals. */
 static void team_fold(struct pnet *a, struct pnet *b)
 {
 #define FOLD(f) a->f += b->f, b->f = 0;
@@ -704,36 +709,41 @@ static void team_fold(struct pnet *a, struct pnet *b)
     a->last_rx_ps = b->last_rx_ps > a->last_rx_ps ? b->last_rx_ps : a->last_rx_ps;
 }
 
-/* Every event at time t in both threads' queues, in tie-key order, on
- * thread 0's copy (its pushes go to the owners' queues or the outbox). */
+/* Every event at time t in the threads' queues, in tie-key order, on
+ * thread 0's copy (its pushes go to the owners' queues or the outboxes). */
 static void team_instant(struct team *tm, uint64_t t)
 {
-    struct pnet *a = &tm->wk[0], *b = &tm->wk[1];
-    team_fold(a, b);
+    struct pnet *a = &tm->wk[0];
+    struct event e[TEAM_MAX];
+    int has[TEAM_MAX];
+    for (unsigned j = 1; j < tm->k; j++)
+        team_fold(a, &tm->wk[j]);
     a->instant_t = UINT64_MAX;
-    struct event ea, eb;
-    int ha = evq_pop_before(&a->q, t + 1, &ea), hb = evq_pop_before(&b->q, t + 1, &eb);
-    while (ha || hb) {
-        if (ha && (!hb || ea.seq < eb.seq)) {
-            run_event(a, &ea, EV_PART(ea.type));
-            ha = evq_pop_before(&a->q, t + 1, &ea);
-        } else {
-            run_event(a, &eb, EV_PART(eb.type));
-            hb = evq_pop_before(&b->q, t + 1, &eb);
-        }
+    for (unsigned j = 0; j < tm->k; j++)
+        has[j] = evq_pop_before(&tm->wk[j].q, t + 1, &e[j]);
+    for (;;) {
+        int m = -1;
+        for (unsigned j = 0; j < tm->k; j++)
+            if (has[j] && (m < 0 || e[j].seq < e[m].seq))
+                m = (int)j;
+        if (m < 0)
+            break;
+        struct event ev = e[m];
+        has[m] = evq_pop_before(&tm->wk[m].q, t + 1, &e[m]);
+        run_event(a, &ev, EV_PART(ev.type));
     }
 }
 
-static void team_work(struct team *tm, int id)
+static void team_work(struct team *tm, unsigned id)
 {
-    struct pnet *n = &tm->wk[id], *o = &tm->wk[1 - id];
+    struct pnet *n = &tm->wk[id];
     struct window w;
-    window_init(n, &w); /* out of memory: stops both at the next meeting */
+    window_init(n, &w); /* out of memory: stops all at the next meeting */
     uint64_t round = 0, tmax = 0;
     for (;;) {
         /* one meeting a window: each tells its next event and the earliest
-         * it sent the other; the outboxes alternate, so each drains the
-         * other's last one while that one fills the next */
+         * it sent to others; the outboxes alternate, so each drains the
+         * others' last ones while they fill the next */
         uint64_t mine = evq_peek_t(&n->q);
         unsigned k = n->obk;
         uint64_t *next = tm->next_t[++round & 1];
@@ -745,34 +755,45 @@ static void team_work(struct team *tm, int id)
         tm->events[round & 1][id] = n->events;
         tm->delivered[round & 1][id] = n->bytes_delivered;
         team_barrier(tm, id, round);
+        uint64_t start = UINT64_MAX;
+        int halt = 0;
+        for (unsigned j = 0; j < tm->k; j++) {
+            start = next[j] < start ? next[j] : start;
+            halt |= stop[j];
+        }
         if (id == 0 && n->res && n->res->progress) {
             /* once every 2^16 events of the run, as on one thread */
-            uint64_t ev = tm->events[round & 1][0] + tm->events[round & 1][1];
+            uint64_t ev = 0, dl = 0;
+            for (unsigned j = 0; j < tm->k; j++)
+                ev += tm->events[round & 1][j], dl += tm->delivered[round & 1][j];
             if (ev >> 16 > tm->reported >> 16) {
                 tm->reported = ev;
-                telemetry_progress_of(n, ev,
-                                      tm->delivered[round & 1][0] + tm->delivered[round & 1][1]);
+                telemetry_progress_of(n, ev, dl);
             }
         }
-        uint64_t start = next[0] < next[1] ? next[0] : next[1];
         uint64_t instant = tm->instant[round & 1];
-        for (size_t i = 0; i < o->obn[k]; i++) {
-            const struct event *e = &o->ob[k][i];
-            if (evq_push_seq(&n->q, e->t, e->seq, e->type, e->obj, e->arg) < 0)
-                n->oom = 1;
+        for (unsigned j = 0; j < tm->k; j++) {
+            struct pnet *o = &tm->wk[j];
+            if (j == id)
+                continue;
+            for (size_t i = 0; i < o->obn[k][id]; i++) {
+                const struct event *e = &o->ob[k][id][i];
+                if (evq_push_seq(&n->q, e->t, e->seq, e->type, e->obj, e->arg) < 0)
+                    n->oom = 1;
+            }
+            o->obn[k][id] = 0; /* ours to reset: its owner fills the other parity */
         }
-        o->obn[k] = 0;
-        o->ob_min[k] = UINT64_MAX;
+        n->ob_min[k] = UINT64_MAX;
         n->obk ^= 1;
-        if (start == UINT64_MAX || stop[0] || stop[1]) /* both decide alike */
+        if (start == UINT64_MAX || halt) /* all decide alike */
             break;
         if (start > tm->limit) {
             n->time_limit_hit = 1;
             break;
         }
         if (start == instant) {
-            /* a whole-fabric event's instant: once both have drained their
-             * outboxes, thread 0 runs it alone while thread 1 waits */
+            /* a whole-fabric event's instant: once all have drained their
+             * outboxes, thread 0 runs it alone while the others wait */
             team_barrier(tm, id, ++round);
             if (id == 0)
                 team_instant(tm, start);
@@ -788,15 +809,25 @@ static void team_work(struct team *tm, int id)
     window_free(&w);
 }
 
+struct team_arg {
+    struct team *tm;
+    unsigned id;
+};
+
 static void *team_thread(void *arg)
 {
-    team_work(arg, 1);
+    struct team_arg *a = arg;
+    int go;
+    while (!(go = atomic_load(&a->tm->go)))
+        sched_yield();
+    if (go > 0)
+        team_work(a->tm, a->id);
     return NULL;
 }
 
 /* Thread id's copy of n: thread 0's starts with the run's counters (a
- * sample reads them there), thread 1's from zero. */
-static int team_copy(struct pnet *n, struct pnet *c, int id)
+ * sample reads them there), the others' from zero. */
+static int team_copy(struct pnet *n, struct pnet *c, unsigned id)
 {
     *c = *n;
     if (id) {
@@ -809,9 +840,11 @@ static int team_copy(struct pnet *n, struct pnet *c, int id)
     }
     evq_init(&c->q);
     c->instant_t = UINT64_MAX;
-    c->wh = c->wf = c->ob[0] = c->ob[1] = NULL;
+    c->wh = c->wf = NULL;
     c->whn = c->whcap = c->wfh = c->wfn = c->wfcap = 0;
-    c->obn[0] = c->obn[1] = c->obcap[0] = c->obcap[1] = 0;
+    memset(c->ob, 0, sizeof c->ob);
+    memset(c->obn, 0, sizeof c->obn);
+    memset(c->obcap, 0, sizeof c->obcap);
     c->ob_min[0] = c->ob_min[1] = UINT64_MAX;
     c->obk = 0;
     c->outbox_on = 1;
@@ -823,7 +856,7 @@ static int team_copy(struct pnet *n, struct pnet *c, int id)
     return c->qhist ? 0 : -1;
 }
 
-static void loop_team(struct pnet *n, uint64_t span, int reverse)
+static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthreads)
 {
     struct team *tm = aligned_alloc(64, (sizeof *tm + 63) / 64 * 64);
     if (!tm) {
@@ -831,18 +864,21 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse)
         return;
     }
     memset(tm, 0, sizeof *tm);
+    tm->k = nthreads;
     tm->span = span;
     tm->limit = n->time_limit_ps;
     tm->reverse = reverse;
     /* a leaf, its hosts and storage nodes on one thread (a packet crosses
      * between threads at most going up and coming down); leaves and
-     * spines alternate */
+     * spines take the threads in turn */
     uint8_t *owner = calloc((size_t)n->whole + 1, 1);
     for (uint32_t p = 0; owner && p < n->whole; p++)
-        owner[p] = (uint8_t)(n->topo->nodes[p].kind >= NODE_LEAF ? p & 1
-                                                                : n->topo->nodes[p].leaf & 1);
+        owner[p] = (uint8_t)((n->topo->nodes[p].kind >= NODE_LEAF ? p : n->topo->nodes[p].leaf) %
+                             nthreads);
     n->owner = owner;
-    int ok = owner && team_copy(n, &tm->wk[0], 0) == 0 && team_copy(n, &tm->wk[1], 1) == 0;
+    int ok = owner != NULL;
+    for (unsigned j = 0; ok && j < nthreads; j++)
+        ok = team_copy(n, &tm->wk[j], j) == 0;
     n->free_chunks = NULL;
     /* the set-up's events to their owners */
     struct event ev;
@@ -853,13 +889,23 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse)
         if (evq_push_seq(&c->q, ev.t, ev.seq, ev.type, ev.obj, ev.arg) < 0)
             ok = 0;
     }
-    if (ok && pthread_create(&tm->th, NULL, team_thread, tm) == 0) {
-        team_work(tm, 0);
-        pthread_join(tm->th, NULL);
-    } else {
-        n->oom = 1;
+    struct team_arg args[TEAM_MAX];
+    unsigned started = 1;
+    for (; ok && started < nthreads; started++) {
+        args[started] = (struct team_arg){tm, started};
+        if (pthread_create(&tm->th[started], NULL, team_thread, &args[started]) != 0)
+            break;
     }
-    team_fold(&tm->wk[0], &tm->wk[1]);
+    /* the threads start together, or none runs (one could not start) */
+    atomic_store(&tm->go, ok && started == nthreads ? 1 : -1);
+    if (ok && started == nthreads)
+        team_work(tm, 0);
+    else
+        n->oom = 1;
+    for (unsigned j = 1; j < started; j++)
+        pthread_join(tm->th[j], NULL);
+    for (unsigned j = 1; j < nthreads; j++)
+        team_fold(&tm->wk[0], &tm->wk[j]);
 #define TAKE(f) n->f = tm->wk[0].f;
     TEAM_SUMS(TAKE)
 #undef TAKE
@@ -867,7 +913,7 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse)
     n->first_tx_ps = tm->wk[0].first_tx_ps;
     n->last_rx_ps = tm->wk[0].last_rx_ps;
     n->sample_cap = tm->wk[0].sample_cap;
-    for (int i = 0; i < 2; i++) {
+    for (unsigned i = 0; i < nthreads; i++) {
         struct pnet *c = &tm->wk[i];
         n->interrupted |= c->interrupted;
         n->oom |= c->oom;
@@ -885,8 +931,9 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse)
         free(c->qhist);
         free(c->wh);
         free(c->wf);
-        free(c->ob[0]);
-        free(c->ob[1]);
+        for (int k = 0; k < 2; k++)
+            for (unsigned j = 0; j < TEAM_MAX; j++)
+                free(c->ob[k][j]);
         evq_release(&c->q);
     }
     if (n->time_limit_hit)
@@ -913,10 +960,11 @@ static void loop(struct pnet *n)
     uint64_t span = window_span(n);
     n->res->event_order = span ? "window" : "time";
     int reverse = n->sc->sim.event_order == ORDER_WINDOW_REVERSE;
-    int team = span && n->sc->sim.threads > 1;
-    n->res->threads = team ? 2 : 1;
-    if (team)
-        loop_team(n, span, reverse);
+    unsigned threads = span && n->sc->sim.threads > 1 ? n->sc->sim.threads : 1;
+    threads = threads > TEAM_MAX ? TEAM_MAX : threads;
+    n->res->threads = threads;
+    if (threads > 1)
+        loop_team(n, span, reverse, threads);
     else if (span)
         loop_window(n, span, reverse);
     else

@@ -25,6 +25,7 @@
 struct pnet;
 
 #define NPRIO 8
+#define TEAM_MAX 8 /* sim.threads at most */
 #define CNP_PAYLOAD 16 /* CNP: BTH + 16 B reserved; 98 B on the wire */
 
 enum ev_type {
@@ -302,12 +303,12 @@ struct pnet {
     uint64_t lookahead_bad;   /* events for another partition inside a window */
     /* a thread's copy (sim.threads: 2): events for later windows wait here
      * for the main thread's queue */
-    uint8_t outbox_on, team_id, obk; /* obk: the outbox this window fills */
-    uint8_t *owner;           /* per partition: its thread (sim.threads: 2) */
+    uint8_t outbox_on, team_id, obk; /* obk: the outboxes this window fills */
+    uint8_t *owner;           /* per partition: its thread (sim.threads > 1) */
     uint64_t instant_t;       /* two threads: the pending whole-fabric event */
-    struct event *ob[2];
-    size_t obn[2], obcap[2];
-    uint64_t ob_min[2];       /* earliest event in each outbox */
+    struct event *ob[2][TEAM_MAX]; /* by window parity, then the thread it goes to */
+    size_t obn[2][TEAM_MAX], obcap[2][TEAM_MAX];
+    uint64_t ob_min[2];       /* earliest event in each parity's outboxes */
     struct port *ports;
     struct sw *sws;           /* indexed by switch index */
     struct nic *nics;         /* indexed by node id, endpoints only */

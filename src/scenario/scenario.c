@@ -337,9 +337,9 @@ static const struct key keys[] = {
      "packet engine: window (each switch's and NIC's events of a link delay run "
      "together: faster) or time (one queue in time order); the same results",
      "window|time"},
-    {"sim.threads", T_COUNT, FIELD(sim.threads), "1", "1", "2",
+    {"sim.threads", T_COUNT, FIELD(sim.threads), "1", "1", "8",
      "packet engine, window order: threads that run a window's switches and NICs "
-     "(2: both cores); the same results", NULL},
+     "(at most the machine's cores: more are slower); the same results", NULL},
 
     {"workload.bytes_per_writer", T_SIZE, FIELD(workload.bytes_per_writer),
      "16MB", "1B", "1TB", "checkpoint bytes each compute node writes", NULL},
