@@ -914,6 +914,15 @@ static void perf_line_threads_hint(void)
                  {2.0, 1, "time", 0}};
     const char *order = r.event_order;
     double wall = r.wall_s;
+    /* more threads than cores: said too */
+    char *t0 = NULL, *j0 = NULL, over[64];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    r.threads = (uint32_t)cores + 1;
+    outputs(&sc, &r, &t0, &j0);
+    snprintf(over, sizeof over, "(more than the machine's %ld cores", cores);
+    CHECKF(t0 && strstr(t0, over), "%s", t0 ? strstr(t0, "  perf") : "");
+    free(t0);
+    free(j0);
     for (int i = 0; i < 4; i++) {
         char *txt = NULL, *js = NULL;
         r.wall_s = cases[i].wall;

@@ -27,7 +27,7 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
  * 0.80-0.95 s at load 0.3-1, about 19 M events/s; the default scenario is
  * faster). Every wall-time figure of run and describe uses it. */
 #define CKPT_PKT_EVENTS_PER_S 19e6
-/* sim.threads: 2 in window order: the same burst 1.4-1.9x faster than on one
+/* sim.threads: 2 (or more) in window order: the same burst 1.4-1.9x faster than on one
  * thread, by how busy the machine's other core is (session 7) */
 #define CKPT_PKT_TWO_THREADS 1.5
 /* engine: auto runs the packet engine when it would take at most this long

@@ -316,9 +316,12 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 r->threads == 1 ? "" : "s");
     /* a long run on one of several cores: say how to use two (the same
      * results, 1.4-1.9x faster on this project's machine) */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (r->event_order && !strcmp(r->event_order, "window") && r->threads == 1 &&
-        r->wall_s > 1.0 && sysconf(_SC_NPROCESSORS_ONLN) > 1)
+        r->wall_s > 1.0 && cores > 1)
         fprintf(out, " (--set sim.threads=2 runs it on two)");
+    else if (cores > 0 && r->threads > (uint32_t)cores)
+        fprintf(out, " (more than the machine's %ld cores: slower than %ld)", cores, cores);
     if (r->rate_updates)
         fprintf(out, "; %llu rate updates, %.3g flow rates recomputed each",
                 (unsigned long long)r->rate_updates,
