@@ -686,25 +686,12 @@ static void team_barrier(struct team *tm, unsigned id, uint64_t round)
                 sched_yield(); /* that thread lost its core, or shares ours */
 }
 
-/* The counters a thread's copy adds to. */
-#define TEAM_SUMS(X)                                                                \
-    X(flows_done) X(bytes_sent) X(bytes_delivered) X(bytes_dropped)                 \
-    X(drops_lossless) X(drops_lossy) X(drops_watchdog) X(pkts_delivered)            \
-    X(pause_frames) X(resume_frames) X(refresh_frames) X(ecn_marked) X(cnps_sent)   \
-    X(cnps_rx) X(storms) X(events) X(reordered) X(naks_sent) X(retx_bytes)          \
-    X(discarded_bytes) X(acks) X(window_stalls) X(train_sent) X(train_retx)         \
-    X(train_delivered) X(train_dropped) X(train_discarded) X(lookahead_bad)         \
-    X(pkts_allocated) X(slab_bytes)
-
 /* Thread b's counters into thread a's copy (b waiting): a sample reads the
  * run's totals. */
 static void team_fold(struct pnet *a, struct pnet *b)
 {
-#define FOLD(f) a->f += b->f, b->f = 0;
-    TEAM_SUMS(FOLD)
-#undef FOLD
-    for (int k = 0; k < PATH_SETS; k++)
-        a->seg_tx[k] += b->seg_tx[k], b->seg_tx[k] = 0;
+    for (size_t k = 0; k < sizeof a->sums / sizeof a->sums[0]; k++)
+        a->sums[k] += b->sums[k], b->sums[k] = 0;
     a->first_tx_ps = b->first_tx_ps < a->first_tx_ps ? b->first_tx_ps : a->first_tx_ps;
     a->last_rx_ps = b->last_rx_ps > a->last_rx_ps ? b->last_rx_ps : a->last_rx_ps;
 }
@@ -831,10 +818,7 @@ static int team_copy(struct pnet *n, struct pnet *c, unsigned id)
 {
     *c = *n;
     if (id) {
-#define ZERO(f) c->f = 0;
-        TEAM_SUMS(ZERO)
-#undef ZERO
-        memset(c->seg_tx, 0, sizeof c->seg_tx);
+        memset(c->sums, 0, sizeof c->sums);
         c->first_tx_ps = UINT64_MAX;
         c->last_rx_ps = 0;
     }
@@ -906,10 +890,7 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
         pthread_join(tm->th[j], NULL);
     for (unsigned j = 1; j < nthreads; j++)
         team_fold(&tm->wk[0], &tm->wk[j]);
-#define TAKE(f) n->f = tm->wk[0].f;
-    TEAM_SUMS(TAKE)
-#undef TAKE
-    memcpy(n->seg_tx, tm->wk[0].seg_tx, sizeof n->seg_tx);
+    memcpy(n->sums, tm->wk[0].sums, sizeof n->sums);
     n->first_tx_ps = tm->wk[0].first_tx_ps;
     n->last_rx_ps = tm->wk[0].last_rx_ps;
     n->sample_cap = tm->wk[0].sample_cap;

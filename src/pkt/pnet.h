@@ -273,6 +273,23 @@ struct pseq {
     _Alignas(64) uint64_t n;
 };
 
+/* The run's counters that each thread of a team adds to (sim.threads > 1):
+ * declared here, and summed, from this one list. A count of the whole run
+ * goes here; one that is not a sum (a maximum, a time) does not. */
+#define PNET_SUMS(X)                                                                \
+    X(flows_done) X(bytes_sent) X(bytes_delivered) X(bytes_dropped)                 \
+    X(drops_lossless) X(drops_lossy) X(drops_watchdog) X(pkts_delivered)            \
+    X(pause_frames) X(resume_frames) X(refresh_frames) X(ecn_marked) X(cnps_sent)   \
+    X(cnps_rx) X(storms) X(events) X(reordered) X(naks_sent) X(retx_bytes)          \
+    X(discarded_bytes) X(acks) X(window_stalls) X(train_sent) X(train_retx)         \
+    X(train_delivered) X(train_dropped) X(train_discarded)                          \
+    X(lookahead_bad) /* events for another partition inside a window */             \
+    X(pkts_allocated) /* packet slots in all chunks */                              \
+    X(slab_bytes)
+#define PNET_SUM_FIELD(f) uint64_t f;
+#define PNET_SUM_ONE(f) +1
+#define PNET_NSUMS (0 PNET_SUMS(PNET_SUM_ONE))
+
 struct pnet {
     uint64_t now;
     struct evq q;
@@ -300,7 +317,6 @@ struct pnet {
     struct event *wf;         /* those in (time, key) order: a FIFO (most are
                                * transmit-dones a serialisation ahead) */
     size_t wfh, wfn, wfcap;
-    uint64_t lookahead_bad;   /* events for another partition inside a window */
     /* a thread's copy (sim.threads: 2): events for later windows wait here
      * for the main thread's queue */
     uint8_t outbox_on, team_id, obk; /* obk: the outboxes this window fills */
@@ -313,7 +329,7 @@ struct pnet {
     struct sw *sws;           /* indexed by switch index */
     struct nic *nics;         /* indexed by node id, endpoints only */
     struct flow *flows;
-    uint32_t n_flows, flows_done, n_writers;
+    uint32_t n_flows, n_writers;
     uint8_t lossless;         /* lossless priority mask (0 when PFC is off) */
     /* scenario choices read per packet, kept here beside the clock */
     uint8_t any_failed;       /* some link of the fabric is down */
@@ -325,25 +341,23 @@ struct pnet {
     int32_t dwrr_quantum[NPRIO];
     struct pkt_chunk *free_chunks;
     struct pkt_chunk *slabs;  /* 2 MB slabs of chunks, linked by their first */
-    uint64_t slab_bytes;
-    uint64_t pkts_allocated;  /* packet slots in all chunks */
     int oom;                  /* no memory for a chunk: the run stops */
-    /* totals */
-    uint64_t bytes_sent, bytes_delivered, bytes_dropped;
-    uint64_t drops_lossless, drops_lossy, drops_watchdog;
-    uint64_t pkts_delivered, pause_frames, resume_frames, refresh_frames;
-    uint64_t ecn_marked, cnps_sent, cnps_rx, storms;
-    uint64_t events, max_pending;
+    /* totals: each thread's share, added up (PNET_SUMS) */
+    union {
+        struct {
+            PNET_SUMS(PNET_SUM_FIELD)
+                };
+        uint64_t sums[PNET_NSUMS + PATH_SETS];
+    };
+    uint64_t max_pending;
     uint64_t first_tx_ps, last_rx_ps;
     uint64_t time_limit_ps;   /* the run stops here (pause storms, deadlock) */
     int time_limit_hit;
     int interrupted;          /* ckpt_progress.stop was set */
     int time_went_back;
     /* load balancing and receivers */
-    uint64_t reordered, naks_sent, retx_bytes, discarded_bytes;
     uint64_t window;          /* storage.max_outstanding x request_size; 0 = none */
     uint64_t read_bps;        /* restore: storage nodes' read rate; 0 = none */
-    uint64_t acks, window_stalls;
     /* time-weighted queue occupancy per segment (for p99) */
     uint64_t *qhist;          /* [PATH_SETS][QHIST_BUCKETS] ps */
     /* telemetry samples of flow rates */
@@ -358,7 +372,6 @@ struct pnet {
     uint32_t n_train;
     uint8_t train_bit;        /* 1 << its priority; 0 = no training here */
     uint8_t train_own_class;  /* isolation logical: NICs schedule it as a class */
-    uint64_t train_sent, train_retx, train_delivered, train_dropped, train_discarded;
 };
 
 /* Copies the scenario's per-packet choices into n (set-up; tests that build
