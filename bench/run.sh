@@ -12,9 +12,11 @@ for nodes in 128 2048 4096; do
     echo "== bench-1024 with cluster.nodes=$nodes"
     ./build/bench_burst scenarios/bench-1024.yaml --set cluster.nodes=$nodes
 done
-echo "== two threads (sim.threads=2): the 1024- and 4096-writer bursts"
+echo "== two threads (sim.threads=2): 128, 1024 and 4096 writers, and 1024 with DCQCN (issue 15's flat and DCQCN targets)"
+./build/bench_burst scenarios/bench-1024.yaml --set cluster.nodes=128 --set sim.threads=2
 ./build/bench_burst scenarios/bench-1024.yaml --set sim.threads=2
 ./build/bench_burst scenarios/bench-1024.yaml --set cluster.nodes=4096 --set sim.threads=2
+./build/bench_burst scenarios/bench-1024.yaml --set transport.cc=dcqcn --set sim.threads=2
 echo "== 1024-writer burst with DCQCN"
 ./build/bench_burst scenarios/bench-1024.yaml --set transport.cc=dcqcn
 for lb in wcmp "flowlet --set transport.receiver=ooo" "adaptive --set transport.receiver=ooo" \
