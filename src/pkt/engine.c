@@ -619,8 +619,13 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
         if (k + 1 < nt) {
             /* the next partition's first port, while this one runs: a
              * NIC's lines are out of cache between its few events */
-            const struct event *e = &w->ev[w->head[w->touched[reverse ? nt - 2 - k : k + 1]]];
+            uint32_t q = w->touched[reverse ? nt - 2 - k : k + 1];
+            const struct event *e = &w->ev[w->head[q]];
             uint32_t kind = EV_KIND(e->type);
+            if (q < n->whole && is_switch_node(n, q)) { /* its buffer counters */
+                __builtin_prefetch(pnet_sw(n, q));
+                __builtin_prefetch((const char *)pnet_sw(n, q) + 64);
+            }
             if (kind <= EV_WATCHDOG) { /* the kinds whose object is a port */
                 const char *o = e->obj;
                 __builtin_prefetch(o);
