@@ -515,38 +515,8 @@ int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, str
         (l < t->n_cleaves ? pod_cp : pod_st)[t->nodes[t->first_cleaf + l].pod] = 1;
 
     /* ports: endpoints, leaves (down, then up), spines (down, then up), super-spines */
-    uint32_t p = 0, k = v.k, k2 = v.k2, spp = t->spines_per_pod, S = t->supers_per_plane;
-    for (uint32_t n = 0; n < t->first_cleaf; n++) {
-        struct tnode *nd = &t->nodes[n];
-        nd->kind = n < t->first_storage ? NODE_HOST : NODE_STORAGE;
-        nd->storage_side = nd->kind == NODE_STORAGE;
-        nd->first_port = p++;
-        nd->nports = 1;
-    }
-    for (uint32_t l = 0; l < t->n_leaves; l++) {
-        uint32_t n = t->first_cleaf + l;
-        struct tnode *nd = &t->nodes[n];
-        int storage = l >= t->n_cleaves;
-        uint32_t per = storage ? v.spl : v.hpl;
-        uint32_t first = storage ? t->first_storage + (l - t->n_cleaves) * v.spl : l * v.hpl;
-        uint32_t end = storage ? t->first_cleaf : t->first_storage;
-        uint32_t down = end - first < per ? end - first : per;
-        nd->kind = NODE_LEAF;
-        nd->storage_side = storage;
-        nd->leaf = n;
-        nd->first_port = p;
-        nd->nports = down + spp * k;
-        for (uint32_t i = 0; i < down; i++) {
-            uint32_t h = first + i;
-            t->nodes[h].leaf = n;
-            t->nodes[h].leaf_port = p + i;
-            topo__link(t, t->nodes[h].first_port, h, p + i, n,
-                       storage ? sc->storage.nic_bps : sc->cluster.nic_bps,
-                       sc->fabric.link_delay_ps, storage ? PATH_REVERSE : PATH_WRITER_NIC,
-                       storage ? PATH_STORAGE_NIC : PATH_REVERSE);
-        }
-        p += nd->nports;
-    }
+    uint32_t k = v.k, k2 = v.k2, spp = t->spines_per_pod, S = t->supers_per_plane;
+    uint32_t p = topo__lay_edge(t, sc, v.hpl, v.spl, spp * k);
     for (uint32_t g = 0; g < t->n_spines; g++) {
         struct tnode *nd = &t->nodes[t->first_spine + g];
         nd->kind = NODE_SPINE;

@@ -22,6 +22,12 @@ void topo__nh_buf_free(struct nh_buf *b);
 void topo__link(struct topo *t, uint32_t a, uint32_t na, uint32_t b, uint32_t nb,
                 uint64_t bps, uint64_t delay, enum path_seg seg_ab, enum path_seg seg_ba);
 int topo__is_switch(const struct topo *t, uint32_t n);
+/* Both builders' first ports: one per endpoint, then each leaf's down ports
+ * (linked to its hpl hosts or spl storage nodes) followed by up_ports
+ * uplinks, unlinked. Sets those nodes' kind, ports and leaf; returns the
+ * next free port. */
+uint32_t topo__lay_edge(struct topo *t, const struct scenario *sc, uint32_t hpl, uint32_t spl,
+                        uint32_t up_ports);
 /* Append ports[0..n) (and their weights) to the next-hop arrays, or reuse
  * prev's set when identical; the offset, or UINT32_MAX out of memory. */
 uint32_t topo__nh_intern(uint32_t **nh, uint32_t **nw, size_t *len, size_t *cap,

@@ -29,6 +29,45 @@ int topo__is_switch(const struct topo *t, uint32_t n)
     return n >= t->first_cleaf;
 }
 
+uint32_t topo__lay_edge(struct topo *t, const struct scenario *sc, uint32_t hpl, uint32_t spl,
+                        uint32_t up_ports)
+{
+    uint32_t p = 0;
+    for (uint32_t n = 0; n < t->first_cleaf; n++) {
+        struct tnode *nd = &t->nodes[n];
+        nd->kind = n < t->first_storage ? NODE_HOST : NODE_STORAGE;
+        nd->storage_side = nd->kind == NODE_STORAGE;
+        nd->first_port = p++;
+        nd->nports = 1;
+    }
+    for (uint32_t l = 0; l < t->n_leaves; l++) {
+        uint32_t n = t->first_cleaf + l;
+        struct tnode *nd = &t->nodes[n];
+        int storage = l >= t->n_cleaves;
+        uint32_t per = storage ? spl : hpl;
+        uint32_t first = storage ? t->first_storage + (l - t->n_cleaves) * spl : l * hpl;
+        uint32_t end = storage ? t->first_cleaf : t->first_storage;
+        uint32_t down = end - first < per ? end - first : per;
+        nd->kind = NODE_LEAF;
+        nd->storage_side = storage;
+        nd->leaf = n;
+        nd->first_port = p;
+        nd->nports = down + up_ports;
+        for (uint32_t i = 0; i < down; i++) {
+            uint32_t h = first + i;
+            struct tnode *hn = &t->nodes[h];
+            hn->leaf = n;
+            hn->leaf_port = p + i;
+            topo__link(t, hn->first_port, h, p + i, n,
+                       storage ? sc->storage.nic_bps : sc->cluster.nic_bps,
+                       sc->fabric.link_delay_ps, storage ? PATH_REVERSE : PATH_WRITER_NIC,
+                       storage ? PATH_STORAGE_NIC : PATH_REVERSE);
+        }
+        p += nd->nports;
+    }
+    return p;
+}
+
 /* Append ports[0..n) to the growing next-hop array, or reuse the set of the
  * switch's previous route when identical: a leaf's set toward every other
  * leaf is the same uplinks, so the table stays O(switches x ports), not
@@ -435,41 +474,7 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
         return err_set(e, "out of memory building the fabric");
 
     /* Lay out ports: endpoints, then each leaf (down ports, then up), then spines. */
-    uint32_t p = 0;
-    for (uint32_t n = 0; n < t->first_cleaf; n++) {
-        struct tnode *nd = &t->nodes[n];
-        nd->kind = n < t->first_storage ? NODE_HOST : NODE_STORAGE;
-        nd->storage_side = nd->kind == NODE_STORAGE;
-        nd->first_port = p++;
-        nd->nports = 1;
-    }
-    for (uint32_t l = 0; l < t->n_leaves; l++) {
-        uint32_t n = t->first_cleaf + l;
-        struct tnode *nd = &t->nodes[n];
-        int storage = l >= t->n_cleaves;
-        uint32_t per = storage ? spl : hpl;
-        uint32_t first = storage ? t->first_storage + (l - t->n_cleaves) * spl
-                                 : l * hpl;
-        uint32_t end = storage ? t->first_cleaf : t->first_storage;
-        uint32_t down = end - first < per ? end - first : per;
-        nd->kind = NODE_LEAF;
-        nd->storage_side = storage;
-        nd->leaf = n;
-        nd->first_port = p;
-        nd->nports = down + t->n_spines * k;
-        for (uint32_t i = 0; i < down; i++) {
-            uint32_t h = first + i;
-            struct tnode *hn = &t->nodes[h];
-            hn->leaf = n;
-            hn->leaf_port = p + i;
-            uint64_t bps = storage ? sc->storage.nic_bps : sc->cluster.nic_bps;
-            topo__link(t, hn->first_port, h, p + i, n, bps,
-                       sc->fabric.link_delay_ps,
-                       storage ? PATH_REVERSE : PATH_WRITER_NIC,
-                       storage ? PATH_STORAGE_NIC : PATH_REVERSE);
-        }
-        p += nd->nports;
-    }
+    uint32_t p = topo__lay_edge(t, sc, hpl, spl, t->n_spines * k);
     for (uint32_t s = 0; s < t->n_spines; s++) {
         struct tnode *nd = &t->nodes[t->first_spine + s];
         nd->kind = NODE_SPINE;
