@@ -66,6 +66,16 @@ static void same_in_every_order(const struct scenario *base, const char *what, i
                    r[k].threads, threads);
             CHECKF(r[k].events == r[0].events, "%s: %llu events against %llu in time order",
                    what, (unsigned long long)r[k].events, (unsigned long long)r[0].events);
+            /* the time series too (not in the JSON): each sample's bytes per
+             * segment, paused ports, bytes left */
+            const struct series *a = &r[0].series, *b = &r[k].series;
+            size_t ns = (size_t)a->n * SERIES_SEGS;
+            CHECKF(a->n == b->n && (!ns || (!memcmp(a->seg_bytes, b->seg_bytes, ns * 8) &&
+                                            (!a->seg_paused || !memcmp(a->seg_paused, b->seg_paused,
+                                                                       ns * 4)) &&
+                                            !memcmp(a->remaining, b->remaining, a->n * 8))),
+                   "%s: run %d's time series differs (%u samples against %u)", what, k, b->n,
+                   a->n);
             CHECKF(r[k].ok == r[0].ok && js[k] && js[0] && !strcmp(js[k], js[0]),
                    "%s: order %d gives other results (completion %.9g against %.9g; %s)", what,
                    orders[k], r[k].completion_s, r[0].completion_s,

@@ -346,7 +346,8 @@ struct pnet {
     union {
         struct {
             PNET_SUMS(PNET_SUM_FIELD)
-                };
+            uint64_t seg_tx[PATH_SETS]; /* wire bytes sent per segment */
+        };
         uint64_t sums[PNET_NSUMS + PATH_SETS];
     };
     uint64_t max_pending;
@@ -363,7 +364,6 @@ struct pnet {
     /* telemetry samples of flow rates */
     struct results *res;
     uint32_t sample_cap;      /* room in res->sample_* */
-    uint64_t seg_tx[PATH_SETS]; /* wire bytes sent per segment */
     struct ckpt_capture *cap; /* packet capture (capture.h); NULL = none */
     /* training traffic (train.c): flows [n_flows, n_flows + n_train), the
      * same ones restarted every step; its bytes apart from the totals above */
@@ -373,6 +373,11 @@ struct pnet {
     uint8_t train_bit;        /* 1 << its priority; 0 = no training here */
     uint8_t train_own_class;  /* isolation logical: NICs schedule it as a class */
 };
+
+/* seg_tx ends the summed block: the array covers every counter and no more */
+_Static_assert(offsetof(struct pnet, seg_tx) + sizeof(((struct pnet *)0)->seg_tx) ==
+                   offsetof(struct pnet, sums) + sizeof(((struct pnet *)0)->sums),
+               "struct pnet's summed counters and their array disagree");
 
 /* Copies the scenario's per-packet choices into n (set-up; tests that build
  * a pnet by hand call it after setting n->sc). */
