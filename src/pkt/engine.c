@@ -626,7 +626,7 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
                 __builtin_prefetch(pnet_sw(n, q));
                 __builtin_prefetch((const char *)pnet_sw(n, q) + 64);
             }
-            if (kind <= EV_WATCHDOG) { /* the kinds whose object is a port */
+            if (kind < EV_PORT_KINDS_END) { /* its object is a port */
                 const char *o = e->obj;
                 __builtin_prefetch(o);
                 __builtin_prefetch(o + 64);

@@ -42,6 +42,12 @@ enum ev_type {
     EV_DRAIN,        /* a storage node's ingest buffer reaches XON; arg = generation */
     EV_TRAIN_STEP,   /* a training step's communication starts (train.c) */
 };
+/* The kinds whose object is a port come first. */
+#define EV_PORT_KINDS_END EV_FLOW_START
+_Static_assert(EV_WATCHDOG + 1 == EV_PORT_KINDS_END && EV_CC_TIMER > EV_PORT_KINDS_END &&
+                   EV_DRAIN > EV_PORT_KINDS_END && EV_SAMPLE > EV_PORT_KINDS_END &&
+                   EV_TRAIN_STEP > EV_PORT_KINDS_END,
+               "port events first: engine.c's prefetch and pnet_part_of rely on it");
 
 enum pkt_kind { PK_DATA, PK_CNP, PK_NAK, PK_ACK };
 
