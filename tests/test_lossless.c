@@ -315,6 +315,101 @@ static void dcqcn_incast_converges(void)
     dcqcn_incast(16, "40MB");
 }
 
+/* transport.dcqcn.cnp_path direct: one writer at 400G into a 300G storage
+ * NIC, one CNP (interval 1 s), whose cut takes the writer below the
+ * bottleneck, so the completion moves with the CNP's arrival (by whole
+ * packets: the writer's next packet counts from its last). On this idle
+ * reverse path direct and fabric CNPs must give the same completion: two
+ * tiers (4 links, 3 switches) and three (6 links, 5 switches). The latency
+ * itself, to the picosecond: dcqcn_cnp_direct_sum. */
+static void dcqcn_cnp_direct_latency(void)
+{
+    for (int tiers = 2; tiers <= 3; tiers++) {
+        struct scenario sc;
+        if (tiers == 3) {
+            test_small_clos(&sc);
+        } else {
+            scenario_defaults(&sc);
+        }
+        test_set(&sc, "cluster.nodes=1");
+        test_set(&sc, "storage.nodes=1");
+        test_set(&sc, "storage.nic_speed=300Gbps");
+        test_set(&sc, "workload.bytes_per_writer=4MB");
+        test_set(&sc, "transport.cc=dcqcn");
+        test_set(&sc, "fabric.ecn.kmin=8KB");
+        test_set(&sc, "fabric.ecn.kmax=16KB");
+        test_set(&sc, "transport.dcqcn.cnp_interval=1s");
+        struct results hop, direct;
+        CHECK(test_run(&sc, &hop) == 0);
+        test_set(&sc, "transport.dcqcn.cnp_path=direct");
+        CHECK(test_run(&sc, &direct) == 0);
+        CHECKF(hop.ok && direct.ok, "%s / %s", hop.violation, direct.violation);
+        CHECK(hop.cnps_received == 1 && direct.cnps_received == 1 && direct.rate_decreases == 1);
+        CHECKF(hop.completion_s > 1.2 * hop.bound_s, "%u tiers: the cut did not matter (%.9g s)",
+               tiers, hop.completion_s);
+        /* (a direct CNP 100 ns late moves it by 83 ns, a packet's time) */
+        CHECKF(direct.completion_s == hop.completion_s, "%u tiers: direct %.15g s, fabric %.15g s",
+               tiers, direct.completion_s, hop.completion_s);
+        results_release(&hop);
+        results_release(&direct);
+    }
+}
+
+/* The direct CNP latency by hand: storage NIC at 300G, the rest at 400G,
+ * 98-byte CNPs (1960 ps at 400G, 2613.3 at 300G), 1 us links; switch
+ * latencies set apart so a leaf counted as a spine shows. */
+static void dcqcn_cnp_direct_sum(void)
+{
+    for (int tiers = 2; tiers <= 3; tiers++) {
+        struct scenario sc;
+        if (tiers == 3)
+            test_small_clos(&sc);
+        else
+            scenario_defaults(&sc);
+        test_set(&sc, "cluster.nodes=1");
+        test_set(&sc, "storage.nodes=1");
+        test_set(&sc, "storage.nic_speed=300Gbps");
+        test_set(&sc, "fabric.link_delay=1us");
+        struct err e = {{0}};
+        CHECKF(scenario_resolve(&sc, &e) == 0, "%s", e.msg);
+        sc.fabric.leaf_latency_ps = 700000;
+        sc.fabric.spine_latency_ps = 900000;
+        struct arena a;
+        arena_init(&a);
+        struct topo t;
+        CHECKF(topo_build(&t, &sc, &a, &e) == 0, "%s", e.msg);
+        /* storage NIC -> leaf -> spine (-> super-spine -> spine) -> leaf -> host */
+        uint64_t links = tiers == 3 ? 6 : 4, spines = tiers == 3 ? 3 : 1;
+        uint64_t want = links * 1000000 + 2613 + (links - 1) * 1960 + 2 * 700000 + spines * 900000;
+        uint64_t got = pkt_cnp_direct_ps(&t, &sc, t.first_storage, 0, 49152);
+        CHECKF(got == want, "%d tiers: %llu ps, by hand %llu", tiers, (unsigned long long)got,
+               (unsigned long long)want);
+        arena_release(&a);
+    }
+}
+
+/* Direct CNPs on a burst: every CNP arrives, none crosses a port (events
+ * per packet drop), the run keeps its invariants. */
+static void dcqcn_cnp_direct_burst(void)
+{
+    struct scenario sc;
+    star(&sc, 16, 1);
+    test_set(&sc, "workload.bytes_per_writer=4MB");
+    test_set(&sc, "transport.cc=dcqcn");
+    struct results hop, direct;
+    CHECK(test_run(&sc, &hop) == 0);
+    test_set(&sc, "transport.dcqcn.cnp_path=direct");
+    CHECK(test_run(&sc, &direct) == 0);
+    CHECKF(direct.ok, "%s", direct.violation);
+    CHECK(direct.cnps_sent > 100 && direct.cnps_received == direct.cnps_sent);
+    CHECKF(direct.events < hop.events, "%llu events direct, %llu through the fabric",
+           (unsigned long long)direct.events, (unsigned long long)hop.events);
+    CHECKF(fabs(direct.completion_s / hop.completion_s - 1) < 0.05, "direct %.6g s, fabric %.6g s",
+           direct.completion_s, hop.completion_s);
+    results_release(&hop);
+    results_release(&direct);
+}
+
 SUITE(suite_lossless) = {
     {"dt_threshold_lossy", dt_threshold_lossy},
     {"dt_threshold_lossless", dt_threshold_lossless},
@@ -323,6 +418,9 @@ SUITE(suite_lossless) = {
     {"pfc_headroom_too_small_fails_loudly", pfc_headroom_too_small_fails_loudly},
     {"pfc_victim_flow", pfc_victim_flow},
     {"dcqcn_incast_converges", dcqcn_incast_converges},
+    {"dcqcn_cnp_direct_latency", dcqcn_cnp_direct_latency},
+    {"dcqcn_cnp_direct_sum", dcqcn_cnp_direct_sum},
+    {"dcqcn_cnp_direct_burst", dcqcn_cnp_direct_burst},
     {0, 0},
 };
 

@@ -118,6 +118,39 @@ static int setup_classes(struct pnet *n, struct err *e)
     return 0;
 }
 
+uint64_t pkt_cnp_direct_ps(const struct topo *t, const struct scenario *sc, uint32_t from,
+                           uint32_t to, uint16_t sport)
+{
+    uint64_t wire = (uint64_t)CNP_PAYLOAD + ROCE_OVERHEAD, lat = 0;
+    uint32_t path[TOPO_MAX_HOPS];
+    uint32_t hops = topo_path(t, from, to, sport, path, TOPO_MAX_HOPS);
+    for (uint32_t k = 0; k < hops; k++) {
+        const struct tport *p = &t->ports[path[k]];
+        lat += p->delay_ps + wire * 8 * UINT64_C(1000000000000) / p->bps;
+        if (k) /* the switch it leaves (setup's latencies) */
+            lat += p->node >= t->first_spine ? sc->fabric.spine_latency_ps
+                                             : sc->fabric.leaf_latency_ps;
+    }
+    return lat;
+}
+
+/* transport.dcqcn.cnp_path direct: each flow's CNP latency, once. */
+static int setup_cnp_direct(struct pnet *n, struct err *e)
+{
+    const struct scenario *sc = n->sc;
+    if (sc->transport.cc != CC_DCQCN || sc->transport.dcqcn.cnp_path != CNP_DIRECT)
+        return 0;
+    uint32_t nf = n->n_flows + n->n_train;
+    n->cnp_lat = arena_calloc(&n->arena, (size_t)nf + 1, sizeof *n->cnp_lat);
+    if (!n->cnp_lat)
+        return err_set(e, "out of memory setting up the packet engine");
+    for (uint32_t i = 0; i < nf; i++) {
+        const struct flow *f = &n->flows[i];
+        n->cnp_lat[i] = pkt_cnp_direct_ps(n->topo, sc, f->dst, f->src, f->sport);
+    }
+    return 0;
+}
+
 static int setup(struct pnet *n, const struct scenario *sc,
                  const struct topo *t, const struct workload *w, struct err *e)
 {
@@ -222,7 +255,8 @@ static int setup(struct pnet *n, const struct scenario *sc,
         f->leaf = (struct flow_leaves){s->leaf, d->leaf, s->leaf_port, d->leaf_port,
                                        t->nodes[s->leaf].first_port};
     }
-    if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0 || lb_setup(n, e) < 0)
+    if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0 || lb_setup(n, e) < 0 ||
+        setup_cnp_direct(n, e) < 0)
         return -1;
     if (n->tc.next_ps != UINT64_MAX &&
         pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0) < 0)
@@ -316,6 +350,9 @@ static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const
         break;
     case EV_TRAIN_STEP:
         nic_train_step(n);
+        break;
+    case EV_CNP:
+        nic_on_cnp(n, ev->obj, ev->arg);
         break;
     }
 }

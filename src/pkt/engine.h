@@ -20,4 +20,11 @@ int pkt_run_capture(const struct scenario *sc, const struct topo *t,
                     const struct workload *w, struct results *r,
                     struct ckpt_capture *cap, struct err *e);
 
+/* transport.dcqcn.cnp_path direct: the latency of a CNP from endpoint from
+ * to endpoint to on an idle path (ECMP's for sport): per link its wire delay
+ * and the CNP's serialisation, per switch its latency; 0 when there is no
+ * path (such a flow's CNPs cross the fabric). */
+uint64_t pkt_cnp_direct_ps(const struct topo *t, const struct scenario *sc, uint32_t from,
+                           uint32_t to, uint16_t sport);
+
 #endif

@@ -340,7 +340,20 @@ static void send_cnp(struct pnet *n, uint32_t node, struct flow *f)
     f->last_cnp = n->now;
     f->sent_cnp = 1;
     n->cnps_sent++;
+    if (n->cnp_lat && n->cnp_lat[f->id]) { /* transport.dcqcn.cnp_path direct */
+        pnet_schedule(n, n->now + n->cnp_lat[f->id], EV_CNP, f, f->gen);
+        return;
+    }
     send_control(n, node, f, PK_CNP, 0);
+}
+
+void nic_on_cnp(struct pnet *n, struct flow *f, uint32_t gen)
+{
+    if (gen != f->gen)
+        return; /* for a training step that is over */
+    f->cnps_rx++;
+    n->cnps_rx++;
+    n->tp->on_cnp(n, f);
 }
 
 /* Sender side of go-back-N: resend from the PSN the receiver expects. A NAK
@@ -456,9 +469,7 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         return;
     }
     if (pk->kind == PK_CNP) {
-        f->cnps_rx++;
-        n->cnps_rx++;
-        n->tp->on_cnp(n, f);
+        nic_on_cnp(n, f, pk->gen);
         return;
     }
     if (pk->kind == PK_NAK) {

@@ -41,12 +41,13 @@ enum ev_type {
     EV_CC_TIMER,     /* congestion-control timer of a flow; arg = generation */
     EV_DRAIN,        /* a storage node's ingest buffer reaches XON; arg = generation */
     EV_TRAIN_STEP,   /* a training step's communication starts (train.c) */
+    EV_CNP,          /* a CNP sent direct reaches its flow's sender; arg = generation */
 };
 /* The kinds whose object is a port come first. */
 #define EV_PORT_KINDS_END EV_FLOW_START
 _Static_assert(EV_WATCHDOG + 1 == EV_PORT_KINDS_END && EV_CC_TIMER > EV_PORT_KINDS_END &&
                    EV_DRAIN > EV_PORT_KINDS_END && EV_SAMPLE > EV_PORT_KINDS_END &&
-                   EV_TRAIN_STEP > EV_PORT_KINDS_END,
+                   EV_TRAIN_STEP > EV_PORT_KINDS_END && EV_CNP > EV_PORT_KINDS_END,
                "port events first: engine.c's prefetch and pnet_part_of rely on it");
 
 enum pkt_kind { PK_DATA, PK_CNP, PK_NAK, PK_ACK };
@@ -336,6 +337,8 @@ struct pnet {
     struct nic *nics;         /* indexed by node id, endpoints only */
     struct flow *flows;
     uint32_t n_flows, n_writers;
+    uint64_t *cnp_lat;        /* transport.dcqcn.cnp_path direct: per flow, the
+                               * unloaded latency of its CNPs; NULL = fabric */
     uint8_t lossless;         /* lossless priority mask (0 when PFC is off) */
     /* scenario choices read per packet, kept here beside the clock */
     uint8_t any_failed;       /* some link of the fabric is down */
@@ -582,6 +585,7 @@ pnet_part_of(const struct pnet *n, enum ev_type type, const void *obj)
 {
     switch (type) {
     case EV_CC_TIMER:
+    case EV_CNP:
     case EV_FLOW_START:
         return n->part[((const struct flow *)obj)->src];
     case EV_DRAIN:
@@ -685,6 +689,8 @@ int nic_setup(struct pnet *n, struct err *e);
 void nic_on_drain(struct pnet *n, struct nic *s, uint32_t gen);
 /* training: start the current step's flows (EV_TRAIN_STEP) */
 void nic_train_step(struct pnet *n);
+/* A CNP reaches f's sender (one sent direct: gen is f's generation then). */
+void nic_on_cnp(struct pnet *n, struct flow *f, uint32_t gen);
 
 /* capture.c: record a frame that p starts to send (a packet, or a PFC frame
  * of `in`), with n->cap set */

@@ -264,11 +264,14 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
             }
             fputc('\n', out);
         }
-        fprintf(out, "  congestion  cc %s; ECN marked %llu packets (%.2f%%), %llu CNPs, "
+        fprintf(out, "  congestion  cc %s; ECN marked %llu packets (%.2f%%), %llu CNPs%s, "
                      "%llu rate cuts",
                 r->cc ? r->cc : "none", (unsigned long long)r->ecn_marked,
                 r->data_packets ? 100.0 * (double)r->ecn_marked / (double)r->data_packets : 0.0,
-                (unsigned long long)r->cnps_received, (unsigned long long)r->rate_decreases);
+                (unsigned long long)r->cnps_received,
+                sc->transport.cc == CC_DCQCN && sc->transport.dcqcn.cnp_path == CNP_DIRECT
+                    ? " (sent direct: not through the fabric)" : "",
+                (unsigned long long)r->rate_decreases);
         if (r->rate_decreases)
             fprintf(out, ", lowest rate %s", fmt_rate(r->min_rate_bps, a, sizeof a));
         fputc('\n', out);

@@ -41,6 +41,9 @@ enum engine_kind { ENGINE_PACKET, ENGINE_FLUID, ENGINE_AUTO };
 enum sched_kind { SCHED_STRICT, SCHED_DWRR };
 enum lb_kind { LB_ECMP, LB_WCMP, LB_FLOWLET, LB_ADAPTIVE, LB_SPRAY };
 enum receiver_kind { RX_GBN, RX_OOO };
+/* How CNPs reach their sender: hop by hop through the fabric's queues, or
+ * after the reverse path's unloaded latency (packet engine) */
+enum cnp_path { CNP_FABRIC, CNP_DIRECT };
 enum cc_kind { CC_NONE, CC_DCQCN };
 enum dcqcn_preset { DCQCN_NVIDIA, DCQCN_PAPER };
 /* checkpoint model enums: the order of each key's choices */
@@ -170,6 +173,7 @@ struct scenario {
             uint32_t f;
             uint64_t rai_bps, rhai_bps, rmin_bps;
             int clamp_target;   /* RT <- RC at every cut (paper) or only after a timer increase */
+            int cnp_path;       /* enum cnp_path */
         } dcqcn;
     } transport;
     struct {
