@@ -935,6 +935,25 @@ static void perf_line_threads_hint(void)
         free(txt);
         free(js);
     }
+    /* a long DCQCN run names the lighter CNP model; not a short one, not
+     * when it is in use */
+    const char *cnp = "(transport.dcqcn.cnp_path=direct";
+    struct {
+        double wall;
+        int cc, path, want;
+    } dc[] = {{2.0, CC_DCQCN, CNP_FABRIC, 1}, {0.5, CC_DCQCN, CNP_FABRIC, 0},
+              {2.0, CC_DCQCN, CNP_DIRECT, 0}, {2.0, CC_NONE, CNP_FABRIC, 0}};
+    for (int i = 0; i < 4; i++) {
+        char *txt = NULL, *js = NULL;
+        r.wall_s = r.total_s = dc[i].wall;
+        sc.transport.cc = dc[i].cc;
+        sc.transport.dcqcn.cnp_path = dc[i].path;
+        outputs(&sc, &r, &txt, &js);
+        CHECKF(txt && (strstr(txt, cnp) != NULL) == dc[i].want, "DCQCN case %d: %s", i,
+               txt ? strstr(txt, "  perf") : "");
+        free(txt);
+        free(js);
+    }
     r.event_order = order;
     r.wall_s = r.total_s = wall;
     results_release(&r);

@@ -325,6 +325,11 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         fprintf(out, " (--set sim.threads=2 runs it on two)");
     else if (cores > 0 && r->threads > (uint32_t)cores)
         fprintf(out, " (more than the machine's %ld cores: slower than %ld)", cores, cores);
+    /* a long DCQCN run spends a third of its time on CNPs crossing the
+     * fabric: say what the lighter model costs (BENCHMARKS.md, session 8) */
+    if (r->engine && !strcmp(r->engine, "packet") && sc->transport.cc == CC_DCQCN &&
+        sc->transport.dcqcn.cnp_path == CNP_FABRIC && r->wall_s > 1.0)
+        fprintf(out, " (transport.dcqcn.cnp_path=direct: ~1.5x faster, CNPs never queued)");
     if (r->rate_updates)
         fprintf(out, "; %llu rate updates, %.3g flow rates recomputed each",
                 (unsigned long long)r->rate_updates,
