@@ -937,7 +937,7 @@ static void perf_line_threads_hint(void)
     }
     /* a long DCQCN run names the lighter CNP model; not a short one, not
      * when it is in use */
-    const char *cnp = "(transport.dcqcn.cnp_path=direct";
+    const char *cnp = "; --set transport.dcqcn.cnp_path=direct: ~1.5x faster";
     struct {
         double wall;
         int cc, path, want;

@@ -329,7 +329,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
      * fabric: say what the lighter model costs (BENCHMARKS.md, session 8) */
     if (r->engine && !strcmp(r->engine, "packet") && sc->transport.cc == CC_DCQCN &&
         sc->transport.dcqcn.cnp_path == CNP_FABRIC && r->wall_s > 1.0)
-        fprintf(out, " (transport.dcqcn.cnp_path=direct: ~1.5x faster, CNPs never queued)");
+        fprintf(out, "; --set transport.dcqcn.cnp_path=direct: ~1.5x faster, CNPs never queued");
     if (r->rate_updates)
         fprintf(out, "; %llu rate updates, %.3g flow rates recomputed each",
                 (unsigned long long)r->rate_updates,
