@@ -25,16 +25,10 @@
 #define FLUID_S_PER_ENTRY 2.2e-7
 #define FLUID_BYTES_PER_TRANSFER 200.0
 #define FLUID_BYTES_PER_ENTRY 28.0
-/* Packet-engine events per data packet: 8 (a serialisation end and a wire
- * arrival on each of 4 links), measured 8.06-8.7 with PFC's refreshes and
- * XON/XOFF (BENCHMARKS.md's burst: 17.4 M events for 2.0 M packets; the
- * small cases of tests/test_report.c), and 1.37x that with DCQCN (its
- * pacing wake-ups, CNPs and timers: 23.9 M against 17.4 M), 1.17x with its
- * CNPs sent direct (19.1 M against 16.2 M: transport.dcqcn.cnp_path). */
-#define PKT_EVENTS_PER_PACKET 8.0
+/* Packet-engine events per data packet: ckpt_pkt_events_per_packet (8,
+ * more with DCQCN), measured 8.06-8.7 with PFC's refreshes and XON/XOFF
+ * (the small cases of tests/test_report.c): up to 1.25x it. */
 #define PKT_EVENTS_SPREAD 1.25
-#define PKT_EVENTS_DCQCN 1.5
-#define PKT_EVENTS_DCQCN_DIRECT 1.2
 /* While go-back-N resends, the engine spends events faster than on the first
  * sends (resent packets cross links the first sends left idle): 1.8x on
  * BENCHMARKS.md's spray + go-back-N burst (2026-11-29: 1,552 M events in the
@@ -108,11 +102,8 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
         est->events_max = est->events;
         est->wall_max_s = est->wall_s;
     } else {
-        est->events = PKT_EVENTS_PER_PACKET * est->packets;
-        est->events_max = est->events * PKT_EVENTS_SPREAD *
-                          (sc->transport.cc != CC_DCQCN ? 1
-                           : sc->transport.dcqcn.cnp_path == CNP_DIRECT ? PKT_EVENTS_DCQCN_DIRECT
-                                                                       : PKT_EVENTS_DCQCN);
+        est->events = ckpt_pkt_events_per_packet(sc) * est->packets;
+        est->events_max = est->events * PKT_EVENTS_SPREAD;
         est->resends = pkt_resends(sc, t, w);
         if (est->resends) {
             /* resends keep the engine busy for as long as it takes, at most

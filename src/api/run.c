@@ -39,6 +39,13 @@ static void reason_unmodelled(const struct scenario *sc, const struct topo *t,
              "; the fluid figure ignores %s: optimistic", list);
 }
 
+double ckpt_pkt_events_per_packet(const struct scenario *sc)
+{
+    if (sc->transport.cc != CC_DCQCN)
+        return 8.0;
+    return 8.0 * (sc->transport.dcqcn.cnp_path == CNP_DIRECT ? 1.17 : 1.44);
+}
+
 double ckpt_pkt_rate(const struct scenario *sc, const struct workload *w)
 {
     int time_order = sc->sim.event_order == ORDER_TIME ||
@@ -60,12 +67,13 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
     for (uint32_t i = 0; i < w->n; i++)
         pkts += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
     pkts += train_packets(w->train, sc->fabric.mtu, r->bound_s); /* training beside it */
-    double ev = 8 * pkts, rate = ckpt_pkt_rate(sc, w), limit = CKPT_AUTO_PACKET_S * rate;
+    double epp = ckpt_pkt_events_per_packet(sc);
+    double ev = epp * pkts, rate = ckpt_pkt_rate(sc, w), limit = CKPT_AUTO_PACKET_S * rate;
     int fluid = ev > limit;
     snprintf(r->engine_reason, sizeof r->engine_reason,
-             "auto: ~%.2g packet-engine events (8 per packet x %.3g packets) %s %.2g "
+             "auto: ~%.2g packet-engine events (%.3g per packet x %.3g packets) %s %.2g "
              "(%.0f s at %.1f M events/s%s)",
-             ev, pkts, fluid ? ">" : "<=", limit, CKPT_AUTO_PACKET_S, rate / 1e6,
+             ev, epp, pkts, fluid ? ">" : "<=", limit, CKPT_AUTO_PACKET_S, rate / 1e6,
              rate > CKPT_PKT_EVENTS_PER_S ? ", two threads" : "");
     if (fluid) /* never silently: say what the figure leaves out */
         reason_unmodelled(sc, t, w, r);

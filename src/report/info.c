@@ -138,11 +138,12 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
     if (d->est_events_max > d->est_events)
         fprintf(out, "-%.3g", d->est_events_max);
     fprintf(out, " events");
+    double lo = d->est_packets > 0 ? d->est_events / d->est_packets : 8.0;
     if (d->engine != ENGINE_FLUID && d->est_resends)
-        fprintf(out, " (%.3g packets x 8 at least; go-back-N resends up to sim.time_limit)",
-                d->est_packets);
+        fprintf(out, " (%.3g packets x %.3g at least; go-back-N resends up to sim.time_limit)",
+                d->est_packets, lo);
     else if (d->engine != ENGINE_FLUID)
-        fprintf(out, " (%.3g packets x 8-%.2g)", d->est_packets,
+        fprintf(out, " (%.3g packets x %.3g-%.3g)", d->est_packets, lo,
                 d->est_packets > 0 ? d->est_events_max / d->est_packets : 8.0);
     fprintf(out, ", memory <= %s, ~%s of wall time", fmt_bytes(d->est_mem_bytes, a, sizeof a),
             wall_range(d->est_wall_s, d->est_wall_max_s, wall, sizeof wall));
