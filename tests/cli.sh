@@ -419,6 +419,7 @@ fi
 expect_error vary_twice "run: --vary given twice (one key per table; ckptnet sweep varies several keys)" run --vary fabric.spines=4,8 --vary seed=1,2
 expect_error json_twice "run: --json given twice" run --json a.json --json b.json
 expect_error pcap_fluid "--pcap: the fluid engine moves no packets" run $small --engine fluid --set telemetry.pcap.ports=sleaf0-stor0 --pcap "$tmp/pcapx"
+expect_error pcap_cnp_direct "--pcap: transport.dcqcn.cnp_path direct sends CNPs past the ports" run $small --set transport.cc=dcqcn --set transport.dcqcn.cnp_path=direct --set telemetry.pcap.ports=sleaf0-stor0 --pcap "$tmp/pcapx"
 expect_error pcap_no_ports "--pcap: name the ports to capture in telemetry.pcap.ports" run $small --pcap "$tmp/pcapx"
 expect_error pcap_bad_port "telemetry.pcap.ports: no port \"spine0-cleaf9\"" run $small --set telemetry.pcap.ports=spine0-cleaf9 --pcap "$tmp/pcapx"
 # a bad port name is bad input whether or not --pcap is given, and describe says so too

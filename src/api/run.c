@@ -638,7 +638,11 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
             ckpt_estimate(sc, &t, &w, &a, engine, r->bound_s, &est);
             rc = ckpt_packet_limits(sc, &est, ckpt_phys_bytes(), e);
         }
-        if (rc == 0 && engine == ENGINE_FLUID)
+        if (rc == 0 && cap && sc->transport.cc == CC_DCQCN &&
+            sc->transport.dcqcn.cnp_path == CNP_DIRECT)
+            rc = err_set(e, "--pcap: transport.dcqcn.cnp_path direct sends CNPs past the "
+                            "ports, the captures would lack them; use fabric");
+        else if (rc == 0 && engine == ENGINE_FLUID)
             rc = cap ? err_set(e, "--pcap: the fluid engine moves no packets to capture "
                                   "(%s); use engine: packet", r->engine_reason)
                      : fluid_run(sc, &t, &w, r, e);
