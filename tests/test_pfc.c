@@ -322,6 +322,31 @@ static void dcqcn_rate_trajectory(void)
     evq_release(&r.n.q);
 }
 
+/* Cuts every 10 us restart the 300 us timer: one event stays in the queue
+ * (an event per cut would leave one stale event per cut), and it comes
+ * back at the last cut's expiry with the tie key that cut took, so it
+ * keeps the place in the order an event scheduled by the cut would have. */
+static void dcqcn_timer_one_event(void)
+{
+    static const char *const sets[] = {"transport.dcqcn.timer=300us",
+                                       "transport.dcqcn.decrease_period=4us", NULL};
+    struct rp r;
+    rp_init(&r, sets);
+    for (uint64_t t = 430; t <= 450; t += 10) {
+        rp_cnp(&r, t * US);
+        CHECKF(evq_len(&r.n.q) == 1, "after the cut at %llu us: %zu events",
+               (unsigned long long)t, evq_len(&r.n.q));
+    }
+    CHECK(r.f.decreases == 3 && r.f.cc.next_timer == 750 * US);
+    CHECK(rp_until(&r, 749 * US) == 0); /* the first expiry, 730 us, moved on */
+    struct event ev;
+    CHECK(evq_pop(&r.n.q, &ev) && ev.t == 750 * US && ev.seq == r.f.cc.timer_seq);
+    CHECK(evq_push_seq(&r.n.q, ev.t, ev.seq, ev.type, ev.obj, ev.arg) == 0);
+    CHECK(rp_until(&r, 750 * US) == 1); /* fast recovery, at the last cut's expiry */
+    CHECK(evq_len(&r.n.q) == 1 && r.f.cc.next_timer == 1050 * US);
+    evq_release(&r.n.q);
+}
+
 /* The byte counter: F fast-recovery events, additive while either counter
  * is at or below F, hyper once both are past it. F = 2, B = 1 MB. */
 static void dcqcn_byte_counter_stages(void)
@@ -580,6 +605,7 @@ SUITE(suite_pfc) = {
     {"pfc_implicit_refresh_exact", pfc_implicit_refresh_exact},
     {"pfc_xon_hysteresis", pfc_xon_hysteresis},
     {"dcqcn_rate_trajectory", dcqcn_rate_trajectory},
+    {"dcqcn_timer_one_event", dcqcn_timer_one_event},
     {"dcqcn_byte_counter_stages", dcqcn_byte_counter_stages},
     {"flows_csv_rows", flows_csv_rows},
     {"flows_html_plot", flows_html_plot},

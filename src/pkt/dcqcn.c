@@ -18,7 +18,11 @@
  *   RC <- (RT + RC) / 2. Without a byte counter the timer is both counters:
  *   F fast-recovery events, one additive, then hyper.
  * The rate-increase timer is an event per period only while the flow is
- * below line rate.
+ * below line rate. A cut restarts it: one event stays pending per flow and,
+ * when it comes before the restarted expiry, moves itself there with the
+ * tie key the cut took, the place an event scheduled by the cut would have
+ * in the order (cuts come every few us, the timer is 300 us: an event per
+ * cut would nearly all come stale).
  */
 #include <math.h>
 #include <string.h>
@@ -91,9 +95,14 @@ static void increase(struct pnet *n, struct flow *f, int timer)
 
 static void arm_timer(struct pnet *n, struct flow *f, uint64_t t)
 {
-    f->cc.next_timer = t;
-    f->cc.timer_gen = (f->cc.timer_gen + 1) & ~DEC_CHECK;
-    pnet_schedule(n, t, EV_CC_TIMER, f, f->cc.timer_gen);
+    struct dcqcn_state *c = &f->cc;
+    c->next_timer = t; /* never earlier than a pending event: now + T grows */
+    c->timer_seq = pnet_next_tie(n);
+    if (c->timer_pending)
+        return; /* it comes first and moves itself to t */
+    c->timer_pending = 1;
+    c->timer_gen = (c->timer_gen + 1) & ~DEC_CHECK;
+    pnet_schedule_seq(n, t, c->timer_seq, EV_CC_TIMER, n->part[f->src], f, c->timer_gen);
 }
 
 /* alpha brought up to now: one decay per whole alpha period elapsed. */
@@ -142,7 +151,14 @@ static void dcqcn_on_timer(struct pnet *n, struct flow *f, uint32_t gen)
             cut(n, f);
         return;
     }
-    if (gen != c->timer_gen || !f->active)
+    if (gen != c->timer_gen)
+        return; /* armed before the flow restarted (training steps) */
+    if (n->now < c->next_timer) { /* a cut restarted the timer */
+        pnet_schedule_seq(n, c->next_timer, c->timer_seq, EV_CC_TIMER, n->part[f->src], f, gen);
+        return;
+    }
+    c->timer_pending = 0;
+    if (!f->active)
         return;
     increase(n, f, 1);
     if (c->rc < (double)f->line_bps)

@@ -414,10 +414,11 @@ int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *o
 
 /* The running partition's own events inside the window: appended to a FIFO
  * when not before its last, else into a binary heap. */
-int pnet_schedule_near(struct pnet *n, uint64_t t, uint32_t type, void *obj, uint32_t arg)
+int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj,
+                       uint32_t arg)
 {
     uint32_t c = n->cur;
-    struct event e = {t, pnet_tie(c, n->pseq[c].n++), obj, type, arg};
+    struct event e = {t, seq, obj, type, arg};
     if (EV_PART(type) != c) {
         /* another partition may already have run past t: the lookahead is
          * broken, the run is reported wrong (engine.c collect) */

@@ -202,6 +202,7 @@ struct dcqcn_state {
     double rc, rt, alpha;    /* current/target rate (bps), alpha */
     uint64_t alpha_t;        /* alpha brought up to date as of this time */
     uint64_t next_timer;     /* next rate-increase timer expiry */
+    uint64_t timer_seq;      /* its tie key (taken when it was armed) */
     uint64_t last_decrease;
     uint64_t bytes;          /* since the last byte-counter event */
     uint32_t t_stage, b_stage; /* timer / byte-counter events since the cut */
@@ -209,6 +210,7 @@ struct dcqcn_state {
     uint8_t cut;             /* has had its first CNP */
     uint8_t pending;         /* a CNP arrived inside the decrease period */
     uint8_t dec_armed;       /* the end-of-period event is scheduled */
+    uint8_t timer_pending;   /* a rate-timer event is in the queue (at or before next_timer) */
 };
 
 struct flow {
@@ -598,19 +600,26 @@ pnet_part_of(const struct pnet *n, enum ev_type type, const void *obj)
     }
 }
 
-int pnet_schedule_near(struct pnet *n, uint64_t t, uint32_t type, void *obj, uint32_t arg);
+int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj,
+                       uint32_t arg);
 int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg);
 
-/* Schedule for partition part (pnet_part_of's, known to the caller). */
+/* The running partition's next tie key: what an event it schedules now
+ * gets (pnet_schedule_seq may use it later, for the same place in order). */
+static inline uint64_t pnet_next_tie(struct pnet *n)
+{
+    uint32_t c = n->cur;
+    return pnet_tie(c, n->pseq[c].n++);
+}
+
+/* Schedule with a tie key taken earlier (pnet_next_tie) for partition part. */
 static inline __attribute__((always_inline)) int
-pnet_schedule_part(struct pnet *n, uint64_t t, enum ev_type kind, uint32_t part, void *obj,
-                   uint32_t arg)
+pnet_schedule_seq(struct pnet *n, uint64_t t, uint64_t seq, enum ev_type kind, uint32_t part,
+                  void *obj, uint32_t arg)
 {
     uint32_t type = kind | part << 7;
     if (t < n->wend)
-        return pnet_schedule_near(n, t, type, obj, arg);
-    uint32_t c = n->cur;
-    uint64_t seq = pnet_tie(c, n->pseq[c].n++);
+        return pnet_schedule_near(n, t, seq, type, obj, arg);
     if (n->outbox_on)
         return pnet_outbox(n, t, seq, type, obj, arg);
     if (evq_push_seq(&n->q, t, seq, type, obj, arg) < 0)
@@ -618,6 +627,14 @@ pnet_schedule_part(struct pnet *n, uint64_t t, enum ev_type kind, uint32_t part,
     if (evq_len(&n->q) > n->max_pending)
         n->max_pending = evq_len(&n->q);
     return 0;
+}
+
+/* Schedule for partition part (pnet_part_of's, known to the caller). */
+static inline __attribute__((always_inline)) int
+pnet_schedule_part(struct pnet *n, uint64_t t, enum ev_type kind, uint32_t part, void *obj,
+                   uint32_t arg)
+{
+    return pnet_schedule_seq(n, t, pnet_next_tie(n), kind, part, obj, arg);
 }
 
 static inline __attribute__((always_inline)) int
