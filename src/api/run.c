@@ -43,7 +43,7 @@ double ckpt_pkt_events_per_packet(const struct scenario *sc)
 {
     if (sc->transport.cc != CC_DCQCN)
         return 8.0;
-    return 8.0 * (sc->transport.dcqcn.cnp_path == CNP_DIRECT ? 1.17 : 1.44);
+    return 8.0 * (scenario_cnp_direct(sc) ? 1.17 : 1.44);
 }
 
 double ckpt_pkt_rate(const struct scenario *sc, const struct workload *w)
@@ -638,8 +638,7 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
             ckpt_estimate(sc, &t, &w, &a, engine, r->bound_s, &est);
             rc = ckpt_packet_limits(sc, &est, ckpt_phys_bytes(), e);
         }
-        if (rc == 0 && cap && sc->transport.cc == CC_DCQCN &&
-            sc->transport.dcqcn.cnp_path == CNP_DIRECT)
+        if (rc == 0 && cap && scenario_cnp_direct(sc))
             rc = err_set(e, "--pcap: transport.dcqcn.cnp_path direct sends CNPs past the "
                             "ports, the captures would lack them; use fabric");
         else if (rc == 0 && engine == ENGINE_FLUID)

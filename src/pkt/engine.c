@@ -118,6 +118,12 @@ static int setup_classes(struct pnet *n, struct err *e)
     return 0;
 }
 
+/* A switch's latency: spines' (and super-spines') or leaves'. */
+static uint64_t switch_latency_ps(const struct topo *t, const struct scenario *sc, uint32_t node)
+{
+    return node >= t->first_spine ? sc->fabric.spine_latency_ps : sc->fabric.leaf_latency_ps;
+}
+
 uint64_t pkt_cnp_direct_ps(const struct topo *t, const struct scenario *sc, uint32_t from,
                            uint32_t to, uint16_t sport)
 {
@@ -127,9 +133,8 @@ uint64_t pkt_cnp_direct_ps(const struct topo *t, const struct scenario *sc, uint
     for (uint32_t k = 0; k < hops; k++) {
         const struct tport *p = &t->ports[path[k]];
         lat += p->delay_ps + wire * 8 * UINT64_C(1000000000000) / p->bps;
-        if (k) /* the switch it leaves (setup's latencies) */
-            lat += p->node >= t->first_spine ? sc->fabric.spine_latency_ps
-                                             : sc->fabric.leaf_latency_ps;
+        if (k) /* the switch it leaves */
+            lat += switch_latency_ps(t, sc, p->node);
     }
     return lat;
 }
@@ -138,7 +143,7 @@ uint64_t pkt_cnp_direct_ps(const struct topo *t, const struct scenario *sc, uint
 static int setup_cnp_direct(struct pnet *n, struct err *e)
 {
     const struct scenario *sc = n->sc;
-    if (sc->transport.cc != CC_DCQCN || sc->transport.dcqcn.cnp_path != CNP_DIRECT)
+    if (!scenario_cnp_direct(sc))
         return 0;
     uint32_t nf = n->n_flows + n->n_train;
     n->cnp_lat = arena_calloc(&n->arena, (size_t)nf + 1, sizeof *n->cnp_lat);
@@ -208,7 +213,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
     for (uint32_t s = 0; s < t->n_switches; s++) {
         int spine = t->first_cleaf + s >= t->first_spine;
         n->sws[s].buffer = spine ? sc->fabric.spine_buffer : sc->fabric.leaf_buffer;
-        n->sws[s].latency_ps = spine ? sc->fabric.spine_latency_ps : sc->fabric.leaf_latency_ps;
+        n->sws[s].latency_ps = switch_latency_ps(t, sc, t->first_cleaf + s);
         n->sws[s].seed = t->ecmp_seed[s]; /* shared with the fluid engine */
         rng_init(&n->sws[s].ecn_rng, sc->seed, RNG_ECN + ((uint64_t)s + 1) * 256);
     }

@@ -269,8 +269,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 r->cc ? r->cc : "none", (unsigned long long)r->ecn_marked,
                 r->data_packets ? 100.0 * (double)r->ecn_marked / (double)r->data_packets : 0.0,
                 (unsigned long long)r->cnps_received,
-                sc->transport.cc == CC_DCQCN && sc->transport.dcqcn.cnp_path == CNP_DIRECT
-                    ? " (sent direct: not through the fabric)" : "",
+                scenario_cnp_direct(sc) ? " (sent direct: not through the fabric)" : "",
                 (unsigned long long)r->rate_decreases);
         if (r->rate_decreases)
             fprintf(out, ", lowest rate %s", fmt_rate(r->min_rate_bps, a, sizeof a));
@@ -328,7 +327,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     /* a long DCQCN run spends a third of its time on CNPs crossing the
      * fabric: say what the lighter model costs (BENCHMARKS.md, session 8) */
     if (r->engine && !strcmp(r->engine, "packet") && sc->transport.cc == CC_DCQCN &&
-        sc->transport.dcqcn.cnp_path == CNP_FABRIC && r->wall_s > 1.0)
+        !scenario_cnp_direct(sc) && r->wall_s > 1.0)
         fprintf(out, "; --set transport.dcqcn.cnp_path=direct: ~1.5x faster, CNPs never queued");
     if (r->rate_updates)
         fprintf(out, "; %llu rate updates, %.3g flow rates recomputed each",

@@ -286,6 +286,13 @@ struct scenario_pos scenario_key_pos(const struct scenario *sc, const char *key)
 int scenario_set_default(struct scenario *sc, const char *key, const char *value,
                          struct err *e);
 
+/* DCQCN with its CNPs sent direct (transport.dcqcn.cnp_path: the packet
+ * engine delivers them after their path's unloaded latency). */
+static inline int scenario_cnp_direct(const struct scenario *sc)
+{
+    return sc->transport.cc == CC_DCQCN && sc->transport.dcqcn.cnp_path == CNP_DIRECT;
+}
+
 /* Fill what the user left open from the switch catalog and the DCQCN
  * preset (idempotent; ckpt_run calls it on its own copy too). */
 int scenario_resolve(struct scenario *sc, struct err *e);
