@@ -35,11 +35,12 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
 #define CKPT_AUTO_PACKET_S 8.0
 #define CKPT_AUTO_EVENT_LIMIT (CKPT_AUTO_PACKET_S * CKPT_PKT_EVENTS_PER_S)
 
-/* The packet engine's events per data packet for sc: 8 (a serialisation end
- * and a wire arrival on each of 4 links; 8.1 measured with PFC), 1.44x that
- * with DCQCN (CNPs hop by hop, pacing wake-ups, timers: 23.34 M against
- * 16.25 M events on the 1024-writer burst), 1.17x with its CNPs sent direct
- * (19.08 M; BENCHMARKS.md, session 8). auto and describe both use it. */
+/* The packet engine's events per data packet for sc, as on the 1024-writer
+ * burst: 8 (a serialisation end and a wire arrival on each of 4 links; 8.1
+ * measured with PFC), 1.44x that with DCQCN (CNPs hop by hop, pacing
+ * wake-ups, timers: 23.34 M against 16.25 M events), 1.17x with its CNPs
+ * sent direct (19.08 M; BENCHMARKS.md, session 8); smaller bursts spend
+ * less. auto counts it; describe's range tops out at 1.25x it. */
 double ckpt_pkt_events_per_packet(const struct scenario *sc);
 
 /* The packet engine's events per second for sc: two threads count only in

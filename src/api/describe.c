@@ -25,9 +25,11 @@
 #define FLUID_S_PER_ENTRY 2.2e-7
 #define FLUID_BYTES_PER_TRANSFER 200.0
 #define FLUID_BYTES_PER_ENTRY 28.0
-/* Packet-engine events per data packet: ckpt_pkt_events_per_packet (8,
- * more with DCQCN), measured 8.06-8.7 with PFC's refreshes and XON/XOFF
- * (the small cases of tests/test_report.c): up to 1.25x it. */
+/* Packet-engine events per data packet: at least 8 (a serialisation end
+ * and a wire arrival on each of 4 links), at most 1.25x
+ * ckpt_pkt_events_per_packet (8, more with DCQCN): measured 8.06-8.7 with
+ * PFC's refreshes and XON/XOFF, 10.1-11.7 with DCQCN, 8.6-10.0 with its CNPs
+ * sent direct (tests/test_report.c, BENCHMARKS.md's burst). */
 #define PKT_EVENTS_SPREAD 1.25
 /* While go-back-N resends, the engine spends events faster than on the first
  * sends (resent packets cross links the first sends left idle): 1.8x on
@@ -102,8 +104,8 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
         est->events_max = est->events;
         est->wall_max_s = est->wall_s;
     } else {
-        est->events = ckpt_pkt_events_per_packet(sc) * est->packets;
-        est->events_max = est->events * PKT_EVENTS_SPREAD;
+        est->events = 8.0 * est->packets;
+        est->events_max = ckpt_pkt_events_per_packet(sc) * est->packets * PKT_EVENTS_SPREAD;
         est->resends = pkt_resends(sc, t, w);
         if (est->resends) {
             /* resends keep the engine busy for as long as it takes, at most
