@@ -198,6 +198,23 @@ expect_error packet_run_too_large "use --engine fluid, or --force" run --set clu
 rc=$?
 [ "$rc" -eq 1 ] && grep -q 'stopped at the time limit' "$tmp/err" && ok packet_run_forced ||
     bad "packet_run_forced (exit $rc): $(cat "$tmp/err")"
+# out of memory mid-run (an address-space limit) is reported as such, exit 2,
+# never as a violated invariant or unfinished transfers (a lost event read so)
+oom_seen=0 oom_bad=""
+for lim in 10000 20000 30000 40000 50000 60000; do
+    for th in 1 2; do
+        (ulimit -v $lim && exec "$bin" run scenarios/bench-1024.yaml --set sim.threads=$th \
+            --quiet --json /dev/null) >/dev/null 2>"$tmp/err"
+        rc=$?
+        if [ "$rc" -eq 2 ] && grep -q 'out of memory' "$tmp/err" && ! grep -q 'invariant' "$tmp/err"; then
+            oom_seen=$((oom_seen + 1))
+        elif [ "$rc" -ne 0 ]; then
+            oom_bad="$oom_bad [${lim} KB, $th threads: exit $rc: $(head -c 200 "$tmp/err")]"
+        fi
+    done
+done
+[ -z "$oom_bad" ] && [ "$oom_seen" -ge 6 ] && ok out_of_memory_exit_2 ||
+    bad "out_of_memory_exit_2 ($oom_seen out-of-memory stops)$oom_bad"
 # messages that point at the fix: the nearest option, command, value or profile
 expect_error did_you_mean_option "unknown option '--jason' (did you mean --json?" run --jason x.json
 expect_error did_you_mean_command "unknown command 'rnu' (did you mean run?" rnu

@@ -409,7 +409,7 @@ int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *o
         n->instant_t = t; /* thread 0's: it runs the instants */
     unsigned d = n->owner[EV_PART(type)], k = n->obk;
     if (d == n->team_id)
-        return evq_push_seq(&n->q, t, seq, type, obj, arg);
+        return pnet_push(n, t, seq, type, obj, arg);
     if (n->obn[k][d] == n->obcap[k][d] && grow_events(n, &n->ob[k][d], &n->obcap[k][d]) < 0)
         return -1;
     n->ob[k][d][n->obn[k][d]++] = (struct event){t, seq, obj, type, arg};
@@ -429,7 +429,7 @@ int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, 
          * broken, the run is reported wrong (engine.c collect) */
         n->lookahead_bad++;
         return n->outbox_on ? pnet_outbox(n, t, e.seq, type, obj, arg)
-                            : evq_push_seq(&n->q, t, e.seq, type, obj, arg);
+                            : pnet_push(n, t, e.seq, type, obj, arg);
     }
     if (n->wfn == n->wfh || !evq_before(&e, &n->wf[n->wfn - 1])) {
         if (n->wfn == n->wfcap && grow_events(n, &n->wf, &n->wfcap) < 0)
@@ -532,7 +532,7 @@ static uint32_t window_lists(struct window *w)
 
 static void push_back(struct pnet *n, const struct event *e)
 {
-    evq_push_seq(&n->q, e->t, e->seq, e->type, e->obj, e->arg);
+    pnet_push(n, e->t, e->seq, e->type, e->obj, e->arg);
 }
 
 /* Partition p's events of the window and those it schedules for itself
@@ -826,8 +826,7 @@ static void team_work(struct team *tm, unsigned id)
                 continue;
             for (size_t i = 0; i < o->obn[k][id]; i++) {
                 const struct event *e = &o->ob[k][id][i];
-                if (evq_push_seq(&n->q, e->t, e->seq, e->type, e->obj, e->arg) < 0)
-                    n->oom = 1;
+                pnet_push(n, e->t, e->seq, e->type, e->obj, e->arg);
             }
             o->obn[k][id] = 0; /* ours to reset: its owner fills the other parity */
         }
@@ -1276,9 +1275,6 @@ static void collect(struct pnet *n, struct results *r)
         results_violate(r, "%llu events reached another switch or NIC within a link delay "
                            "(sim.event_order: window needs every link's delay)",
                         (unsigned long long)n->lookahead_bad);
-    if (n->oom)
-        results_violate(r, "out of memory for packets in flight: the run stopped at %.6g s",
-                        ps_to_s(n->now));
     if (onto_failed)
         results_violate(r, "%llu packets routed onto failed links", (unsigned long long)onto_failed);
     if (n->time_limit_hit)
@@ -1336,6 +1332,12 @@ int pkt_run_capture(const struct scenario *sc, const struct topo *t,
         collect(n, r);
         if (cap)
             capture_finish(cap);
+        /* not a result: the run is cut short, and what it counted is partial */
+        if (n->oom)
+            rc = err_set(e, "out of memory: the packet engine stopped at %.6g s simulated "
+                            "holding %.0f MB (events and packets in flight); `ckptnet describe` "
+                            "estimates what a run needs, the fluid engine needs far less",
+                         ps_to_s(n->now), (double)r->mem_bytes / 1e6);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;

@@ -604,6 +604,18 @@ int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, 
                        uint32_t arg);
 int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg);
 
+/* Into the thread's queue. A lost event would read later as a transfer
+ * that never ended: a failure stops the run as out of memory (n->oom). */
+static inline __attribute__((always_inline)) int
+pnet_push(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg)
+{
+    if (__builtin_expect(evq_push_seq(&n->q, t, seq, type, obj, arg) < 0, 0)) {
+        n->oom = 1;
+        return -1;
+    }
+    return 0;
+}
+
 /* The running partition's next tie key: what an event it schedules now
  * gets (pnet_schedule_seq may use it later, for the same place in order). */
 static inline uint64_t pnet_next_tie(struct pnet *n)
@@ -622,7 +634,7 @@ pnet_schedule_seq(struct pnet *n, uint64_t t, uint64_t seq, enum ev_type kind, u
         return pnet_schedule_near(n, t, seq, type, obj, arg);
     if (n->outbox_on)
         return pnet_outbox(n, t, seq, type, obj, arg);
-    if (evq_push_seq(&n->q, t, seq, type, obj, arg) < 0)
+    if (pnet_push(n, t, seq, type, obj, arg) < 0)
         return -1;
     if (evq_len(&n->q) > n->max_pending)
         n->max_pending = evq_len(&n->q);
