@@ -339,6 +339,7 @@ static void dcqcn_cnp_direct_latency(void)
         test_set(&sc, "fabric.ecn.kmin=8KB");
         test_set(&sc, "fabric.ecn.kmax=16KB");
         test_set(&sc, "transport.dcqcn.cnp_interval=1s");
+        test_set(&sc, "transport.dcqcn.cnp_path=fabric");
         struct results hop, direct;
         CHECK(test_run(&sc, &hop) == 0);
         test_set(&sc, "transport.dcqcn.cnp_path=direct");
@@ -396,6 +397,7 @@ static void dcqcn_cnp_direct_burst(void)
     star(&sc, 16, 1);
     test_set(&sc, "workload.bytes_per_writer=4MB");
     test_set(&sc, "transport.cc=dcqcn");
+    test_set(&sc, "transport.dcqcn.cnp_path=fabric");
     struct results hop, direct;
     CHECK(test_run(&sc, &hop) == 0);
     test_set(&sc, "transport.dcqcn.cnp_path=direct");
@@ -410,6 +412,57 @@ static void dcqcn_cnp_direct_burst(void)
     results_release(&direct);
 }
 
+/* transport.dcqcn.cnp_path auto (the default): direct where the reverse
+ * paths carry only ACKs and CNPs, the fabric where training traffic shares
+ * them or a capture must see the CNPs; the summary names the choice and why. */
+static void dcqcn_cnp_path_auto(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    CHECK(sc.transport.dcqcn.cnp_path == CNP_AUTO);
+    CHECK(!scenario_cnp_direct(&sc)); /* no DCQCN, no CNPs */
+    test_set(&sc, "transport.cc=dcqcn");
+    CHECK(scenario_cnp_direct(&sc) && !scenario_cnp_fabric_why(&sc));
+    test_set(&sc, "training.traffic=collectives");
+    CHECK(!scenario_cnp_direct(&sc) && strstr(scenario_cnp_fabric_why(&sc), "training"));
+    test_set(&sc, "fabric.isolation=physical"); /* its own fabric: not on these paths */
+    CHECK(scenario_cnp_direct(&sc));
+    test_set(&sc, "training.traffic=none");
+    test_set(&sc, "telemetry.pcap.ports=sleaf0-stor0");
+    CHECK(!scenario_cnp_direct(&sc) && strstr(scenario_cnp_fabric_why(&sc), "pcap"));
+    test_set(&sc, "telemetry.pcap.ports=none");
+    test_set(&sc, "transport.dcqcn.cnp_path=fabric"); /* a choice stays a choice */
+    CHECK(!scenario_cnp_direct(&sc));
+
+    /* auto on an idle reverse path is direct, event for event */
+    star(&sc, 16, 1);
+    test_set(&sc, "workload.bytes_per_writer=1MB");
+    test_set(&sc, "transport.cc=dcqcn");
+    struct results au, direct, hop;
+    CHECK(test_run(&sc, &au) == 0);
+    test_set(&sc, "transport.dcqcn.cnp_path=direct");
+    CHECK(test_run(&sc, &direct) == 0);
+    test_set(&sc, "transport.dcqcn.cnp_path=fabric");
+    CHECK(test_run(&sc, &hop) == 0);
+    CHECKF(au.ok && au.cnps_received > 0, "%s", au.violation);
+    CHECKF(au.events == direct.events && au.completion_s == direct.completion_s &&
+               au.events < hop.events,
+           "auto %llu events %.9g s, direct %llu, fabric %llu", (unsigned long long)au.events,
+           au.completion_s, (unsigned long long)direct.events, (unsigned long long)hop.events);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    test_set(&sc, "transport.dcqcn.cnp_path=auto");
+    report_summary(f, &sc, &au);
+    fclose(f);
+    CHECKF(buf && strstr(buf, "cnp_path auto: sent direct, the reverse paths carry only ACKs"),
+           "%s", buf);
+    free(buf);
+    results_release(&au);
+    results_release(&direct);
+    results_release(&hop);
+}
+
 SUITE(suite_lossless) = {
     {"dt_threshold_lossy", dt_threshold_lossy},
     {"dt_threshold_lossless", dt_threshold_lossless},
@@ -421,6 +474,7 @@ SUITE(suite_lossless) = {
     {"dcqcn_cnp_direct_latency", dcqcn_cnp_direct_latency},
     {"dcqcn_cnp_direct_sum", dcqcn_cnp_direct_sum},
     {"dcqcn_cnp_direct_burst", dcqcn_cnp_direct_burst},
+    {"dcqcn_cnp_path_auto", dcqcn_cnp_path_auto},
     {0, 0},
 };
 

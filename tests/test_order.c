@@ -92,8 +92,9 @@ static void order_same_results(void)
 {
     static const char *const variants[][4] = {
         {"PFC, ECN marks", NULL},
-        {"DCQCN", "transport.cc=dcqcn", NULL},
-        {"DCQCN, direct CNPs", "transport.cc=dcqcn", "transport.dcqcn.cnp_path=direct", NULL},
+        {"DCQCN, CNPs through the fabric", "transport.cc=dcqcn", "transport.dcqcn.cnp_path=fabric",
+         NULL},
+        {"DCQCN, CNP path auto (direct)", "transport.cc=dcqcn", NULL},
         /* rate timers past the wheel's 67 us: far events inside windows */
         {"DCQCN, far timers", "transport.cc=dcqcn", "transport.dcqcn.timer=70us",
          "workload.bytes_per_writer=1MB"},

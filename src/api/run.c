@@ -638,7 +638,7 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
             ckpt_estimate(sc, &t, &w, &a, engine, r->bound_s, &est);
             rc = ckpt_packet_limits(sc, &est, ckpt_phys_bytes(), e);
         }
-        if (rc == 0 && cap && scenario_cnp_direct(sc))
+        if (rc == 0 && cap && sc->transport.dcqcn.cnp_path == CNP_DIRECT && scenario_cnp_direct(sc))
             rc = err_set(e, "--pcap: transport.dcqcn.cnp_path direct sends CNPs past the "
                             "ports, the captures would lack them; use fabric");
         else if (rc == 0 && engine == ENGINE_FLUID)

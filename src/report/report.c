@@ -173,8 +173,21 @@ static void summary_training(FILE *out, const struct scenario *sc, const struct 
     fputc('\n', out);
 }
 
+/* How CNPs travelled, and why when auto chose. */
+static const char *cnp_path_note(const struct scenario *sc, char *buf, size_t len)
+{
+    int direct = scenario_cnp_direct(sc);
+    if (sc->transport.dcqcn.cnp_path != CNP_AUTO)
+        return direct ? " (sent direct: not through the fabric)" : "";
+    const char *why = scenario_cnp_fabric_why(sc);
+    snprintf(buf, len, " (cnp_path auto: %s, %s)", direct ? "sent direct" : "through the fabric",
+             direct ? "the reverse paths carry only ACKs and CNPs" : why);
+    return buf;
+}
+
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r)
 {
+    char note[160];
     char a[32], b[32], c[32], d[32], e[32], src[1024];
     fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", r->engine,
             sc->source[0] ? err_escape(src, sizeof src, sc->source) : "default",
@@ -269,7 +282,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 r->cc ? r->cc : "none", (unsigned long long)r->ecn_marked,
                 r->data_packets ? 100.0 * (double)r->ecn_marked / (double)r->data_packets : 0.0,
                 (unsigned long long)r->cnps_received,
-                scenario_cnp_direct(sc) ? " (sent direct: not through the fabric)" : "",
+                cnp_path_note(sc, note, sizeof note),
                 (unsigned long long)r->rate_decreases);
         if (r->rate_decreases)
             fprintf(out, ", lowest rate %s", fmt_rate(r->min_rate_bps, a, sizeof a));
@@ -823,6 +836,9 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
         put_dotted(root, "network.max_buffer_bytes", U(r->max_buffer_bytes));
         put_dotted(root, "network.packets_delivered", U(r->packets_delivered));
         put_lossless(root, r);
+        if (sc->transport.cc == CC_DCQCN) /* the model auto chose, and why */
+            put_dotted(root, "transport.cnp_path",
+                       json_string(scenario_cnp_direct(sc) ? "direct" : "fabric"));
     }
     /* load balance: both engines know where the bytes went */
     static const char *const lbn[] = {"ecmp", "wcmp", "flowlet", "adaptive", "spray"};

@@ -308,11 +308,12 @@ static const struct key keys[] = {
     {"transport.dcqcn.cnp_interval", T_TIME, FIELD(transport.dcqcn.cnp_interval_ps),
      "4us", "0", "1s", "receiver sends at most one CNP per flow per interval "
      "(preset)", NULL},
-    {"transport.dcqcn.cnp_path", T_ENUM, FIELD(transport.dcqcn.cnp_path), "fabric", NULL,
+    {"transport.dcqcn.cnp_path", T_ENUM, FIELD(transport.dcqcn.cnp_path), "auto", NULL,
      NULL, "packet engine: fabric (CNPs cross the reverse path hop by hop: queues, "
-     "buffers, port counters, captures) or direct (each arrives after its path's "
+     "buffers, port counters, captures), direct (each arrives after its path's "
      "unloaded latency, never queued or paused, seen by no port: DCQCN runs ~1.5x "
-     "faster; docs/engine.md)", "fabric|direct"},
+     "faster) or auto (direct unless training traffic shares the reverse paths or "
+     "telemetry.pcap.ports captures; docs/engine.md)", "fabric|direct|auto"},
 
     {"telemetry.interval", T_TIME, FIELD(telemetry.interval_ps), "0", NULL,
      "1000s", "sampling interval of the time series (queues, pauses, throughput per "

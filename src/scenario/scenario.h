@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../core/err.h"
 
@@ -43,7 +44,7 @@ enum lb_kind { LB_ECMP, LB_WCMP, LB_FLOWLET, LB_ADAPTIVE, LB_SPRAY };
 enum receiver_kind { RX_GBN, RX_OOO };
 /* How CNPs reach their sender: hop by hop through the fabric's queues, or
  * after the reverse path's unloaded latency (packet engine) */
-enum cnp_path { CNP_FABRIC, CNP_DIRECT };
+enum cnp_path { CNP_FABRIC, CNP_DIRECT, CNP_AUTO };
 enum cc_kind { CC_NONE, CC_DCQCN };
 enum dcqcn_preset { DCQCN_NVIDIA, DCQCN_PAPER };
 /* checkpoint model enums: the order of each key's choices */
@@ -286,11 +287,28 @@ struct scenario_pos scenario_key_pos(const struct scenario *sc, const char *key)
 int scenario_set_default(struct scenario *sc, const char *key, const char *value,
                          struct err *e);
 
+/* Why transport.dcqcn.cnp_path auto sends CNPs through the fabric: what
+ * else crosses the reverse paths or must see them. NULL: only ACKs, NAKs
+ * and CNPs do, which real NICs send on a class served before data, so the
+ * unloaded latency is what a CNP sees. */
+static inline const char *scenario_cnp_fabric_why(const struct scenario *sc)
+{
+    if (sc->training.traffic == TRAFFIC_COLLECTIVES && sc->training.isolation != ISO_PHYSICAL)
+        return "training traffic shares the reverse paths";
+    if (sc->telemetry.pcap_ports[0] && strcmp(sc->telemetry.pcap_ports, "none") != 0)
+        return "telemetry.pcap.ports captures ports the CNPs must cross";
+    return NULL;
+}
+
 /* DCQCN with its CNPs sent direct (transport.dcqcn.cnp_path: the packet
  * engine delivers them after their path's unloaded latency). */
 static inline int scenario_cnp_direct(const struct scenario *sc)
 {
-    return sc->transport.cc == CC_DCQCN && sc->transport.dcqcn.cnp_path == CNP_DIRECT;
+    if (sc->transport.cc != CC_DCQCN)
+        return 0;
+    if (sc->transport.dcqcn.cnp_path == CNP_AUTO)
+        return scenario_cnp_fabric_why(sc) == NULL;
+    return sc->transport.dcqcn.cnp_path == CNP_DIRECT;
 }
 
 /* Fill what the user left open from the switch catalog and the DCQCN
