@@ -17,10 +17,10 @@ echo "== two threads (sim.threads=2): 128, 1024 and 4096 writers, and 1024 with 
 ./build/bench_burst scenarios/bench-1024.yaml --set sim.threads=2
 ./build/bench_burst scenarios/bench-1024.yaml --set cluster.nodes=4096 --set sim.threads=2
 ./build/bench_burst scenarios/bench-1024.yaml --set transport.cc=dcqcn --set sim.threads=2
-echo "== 1024-writer burst with DCQCN"
+echo "== 1024-writer burst with DCQCN (cnp_path auto, the default: direct here, the reverse paths carry only ACKs and CNPs)"
 ./build/bench_burst scenarios/bench-1024.yaml --set transport.cc=dcqcn
-echo "== the same, CNPs sent direct (transport.dcqcn.cnp_path=direct: a model choice, other results)"
-./build/bench_burst scenarios/bench-1024.yaml --set transport.cc=dcqcn --set transport.dcqcn.cnp_path=direct
+echo "== the same, CNPs hop by hop through the fabric (transport.dcqcn.cnp_path=fabric: a model choice, other results)"
+./build/bench_burst scenarios/bench-1024.yaml --set transport.cc=dcqcn --set transport.dcqcn.cnp_path=fabric
 for lb in wcmp "flowlet --set transport.receiver=ooo" "adaptive --set transport.receiver=ooo" \
           "adaptive --set fabric.lb.adaptive_per_packet=true --set transport.receiver=ooo" \
           "spray --set transport.receiver=ooo"; do
