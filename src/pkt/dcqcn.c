@@ -51,7 +51,7 @@ static void line_on_timer(struct pnet *n, struct flow *f, uint32_t gen)
 }
 
 const struct transport_ops transport_line_rate = {
-    "none", line_start, line_on_send, line_on_cnp, line_on_timer,
+    "none", line_start, line_on_send, line_on_cnp, line_on_timer, line_start,
 };
 
 #define DEC_CHECK 0x80000000u /* on_timer arg: the end of a decrease period */
@@ -204,6 +204,16 @@ static void dcqcn_on_cnp(struct pnet *n, struct flow *f)
     c->alpha = (1.0 - p->g) * c->alpha + p->g;
 }
 
+/* A resend after the queue pair had sent everything: its rate-increase
+ * timer stopped then (on_timer), so without this a flow cut to Rmin would
+ * resend at Rmin for good. A fresh period from now, as after a cut. */
+static void dcqcn_resume(struct pnet *n, struct flow *f)
+{
+    struct dcqcn_state *c = &f->cc;
+    if (c->rc < (double)f->line_bps && !c->timer_pending)
+        arm_timer(n, f, n->now + n->sc->transport.dcqcn.timer_ps);
+}
+
 const struct transport_ops transport_dcqcn = {
-    "dcqcn", dcqcn_start, dcqcn_on_send, dcqcn_on_cnp, dcqcn_on_timer,
+    "dcqcn", dcqcn_start, dcqcn_on_send, dcqcn_on_cnp, dcqcn_on_timer, dcqcn_resume,
 };

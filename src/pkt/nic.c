@@ -370,6 +370,7 @@ static void on_nak(struct pnet *n, struct flow *f, uint32_t psn)
     if (!f->active) {
         f->active = 1;
         ring_insert(ring_of(n, &n->nics[f->src], f), f);
+        n->tp->resume(n, f);
     }
     struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
     if (p->state == PORT_IDLE)

@@ -196,6 +196,9 @@ struct transport_ops {
     uint64_t (*on_send)(struct pnet *n, struct flow *f, uint64_t wire);
     void (*on_cnp)(struct pnet *n, struct flow *f);
     void (*on_timer)(struct pnet *n, struct flow *f, uint32_t gen);
+    /* the queue pair has data to send again after it had sent everything
+     * (a resend): timers that stopped with it restart */
+    void (*resume)(struct pnet *n, struct flow *f);
 };
 
 struct dcqcn_state {
