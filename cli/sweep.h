@@ -9,6 +9,10 @@
 #include <stdio.h>
 
 #include "ckptnet.h"
+#include "../src/core/outfile.h"
+
+/* The program's version: --version, and the sweep file's header. */
+#define CKPTNET_VERSION "0.1.0"
 
 #define SWEEP_MAX_KEYS 8
 #define SWEEP_KEY_LEN 80
