@@ -55,6 +55,8 @@ struct sweep {
     int n_points, seeds, n_runs;
     int seed0;                 /* run r uses seed index seed0 + r % seeds (tune adds seeds) */
     char **vals;               /* vals[p * n_keys + k]: the point's value text, owned */
+    int base_engine;           /* sweep: the file and --set's engine and seed, */
+    uint64_t base_seed;        /* for the output's header */
 };
 
 /* The process's place among MPI ranks (build/ckptnet-mpi under mpirun);
