@@ -13,7 +13,7 @@
 #include "ckptnet.h"
 #include "sweep.h"
 
-#define VERSION "0.1.0"
+#define VERSION CKPTNET_VERSION
 #define MAX_FILES 64
 #define MAX_VARY 64
 
@@ -141,29 +141,33 @@ struct opts {
     int quiet, help;
 };
 
-/* SIGINT: the running engine stops at its next progress call and the
- * partial results are reported (finished: false); a second SIGINT kills.
- * The one global: a signal handler can reach nothing else. */
+/* SIGINT, SIGTERM and SIGHUP (Ctrl-C, Slurm, timeout, a closed terminal):
+ * the running engine stops at its next progress call, the partial results
+ * are reported (finished: false) and the outputs written; a second signal
+ * kills. The one global: a signal handler can reach nothing else. It holds
+ * the signal's number, 0 = none. */
 static volatile sig_atomic_t interrupted;
 
-static void on_sigint(int sig)
+static void on_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
 }
 
-static void catch_sigint(void)
+static void catch_signals(void)
 {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_signal;
     sa.sa_flags = (int)SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
 }
 
-/* Exit status of an interrupted command, as shells report SIGINT. */
-#define EXIT_INTERRUPTED 130
+/* Exit status of an interrupted command, as shells report a signal's
+ * death: 130 SIGINT, 143 SIGTERM, 129 SIGHUP. */
+#define EXIT_INTERRUPTED (128 + interrupted)
 
 /* One line on stderr: whatever it echoes (file names, options, values),
  * control characters are escaped so the line stays one line. */
@@ -373,70 +377,44 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
 
 /* ---- output paths ---------------------------------------------------------- */
 
-/* An output file can be written: it is a writable file, or absent in a
- * writable directory. Checked before a run, so that a typo in a path costs
- * no simulation. Returns 0, or 2 after printing why. */
+/* An output file can be written: a writable file, or absent in a writable
+ * directory (not a dangling symbolic link). Checked before a run, so that
+ * a typo in a path costs no simulation. Returns 0, or 2 after printing why. */
 static int check_out_file(const char *opt, const char *path)
 {
-    struct stat st;
-    if (!path || !strcmp(path, "-"))
-        return 0;
-    if (!*path) {
-        say("%s: empty file name", opt);
-        return 2;
-    }
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            say("%s: '%s' is a directory", opt, path);
-            return 2;
-        }
-        if (access(path, W_OK) < 0) {
-            say("%s: cannot write '%s': %s", opt, path, strerror(errno));
-            return 2;
-        }
-        return 0;
-    }
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-        say("%s: cannot write '%s': no directory '%s'", opt, path, dir);
-        return 2;
-    }
-    if (access(dir, W_OK | X_OK) < 0) {
-        say("%s: cannot write '%s': %s", opt, path, strerror(errno));
+    struct err e = {{0}};
+    if (ofile_check(path, &e) < 0) {
+        say("%s: %s", opt, e.msg);
         return 2;
     }
     return 0;
 }
 
-/* --csv-dir: an existing writable directory, or one that can be made. */
+/* --csv-dir, --pcap, --report-dir: an existing writable directory, or one
+ * that can be made, whose files this run replaces can be replaced. */
 static int check_out_dir(const char *opt, const char *path)
 {
-    struct stat st;
+    struct err e = {{0}};
     if (!path)
         return 0;
-    if (stat(path, &st) == 0) {
-        if (!S_ISDIR(st.st_mode)) {
-            say("%s: '%s' is not a directory", opt, path);
-            return 2;
-        }
-        if (access(path, W_OK | X_OK) < 0) {
-            say("%s: cannot write into '%s': %s", opt, path,
-                    strerror(errno));
-            return 2;
-        }
-        return 0;
-    }
-    if (mkdir(path, 0777) < 0) {
-        say("%s: cannot create directory '%s': %s", opt, path,
-                strerror(errno));
+    if (ofile_check_dir(path, &e) < 0 ||
+        (!strcmp(opt, "--csv-dir") && report_csv_check(path, &e) < 0) ||
+        (!strcmp(opt, "--pcap") && report_pcap_check(path, &e) < 0) ||
+        (!strcmp(opt, "--report-dir") && report_html_dir_check(path, &e) < 0)) {
+        say("%s: %s", opt, e.msg);
         return 2;
     }
     return 0;
+}
+
+/* After writing the summary or a table to stdout: its errors (a full disk,
+ * > /dev/full, a closed pipe) are the command's failure. 0, or 2 said. */
+static int check_stdout(const char *what)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    say("cannot write %s to standard output: %s", what, strerror(errno ? errno : EIO));
+    return 2;
 }
 
 /* ---- progress line --------------------------------------------------------- */
@@ -593,6 +571,8 @@ static int cmd_run(int argc, char **argv)
             return die("run: --vary prints a table; --json, --csv-dir, --report, --report-dir, "
                        "--metrics and --pcap need a single run (--jsonl writes each run's "
                        "results)");
+        if (check_out_file("--jsonl", o.jsonl))
+            return 2;
         return cmd_vary("run", file, &o, argc, argv);
     }
     if (o.jsonl)
@@ -624,7 +604,7 @@ static int cmd_run(int argc, char **argv)
     struct ckpt_capture *cap = o.pcap ? ckpt_capture_new() : NULL;
     if (o.pcap && !cap)
         return die("out of memory");
-    catch_sigint();
+    catch_signals();
     if (run_one(&sc, &r, o.quiet, o.progress_every, cap, &e) < 0) {
         ckpt_capture_free(cap);
         return die(e.msg);
@@ -632,39 +612,51 @@ static int cmd_run(int argc, char **argv)
     /* with --json - stdout carries the JSON alone; the summary goes to stderr */
     int json_stdout = o.json && !strcmp(o.json, "-");
     int any_stdout = json_stdout || (o.metrics && !strcmp(o.metrics, "-"));
-    if (!o.quiet)
-        report_summary(any_stdout ? stderr : stdout, &sc, &r);
     int bad = 0;
-    if (o.json) {
-        FILE *f = json_stdout ? stdout : fopen(o.json, "w");
-        if (!f)
-            bad = err_set(&e, "cannot open '%s': %s", o.json, strerror(errno)) < 0;
-        else
-            bad = report_json(f, &sc, &r, 1, &e) < 0;
-        if (f && f != stdout && fclose(f) != 0 && !bad)
-            bad = err_set(&e, "cannot write '%s'", o.json) < 0;
+    if (!o.quiet) {
+        report_summary(any_stdout ? stderr : stdout, &sc, &r);
+        if (!any_stdout)
+            bad |= check_stdout("the summary") != 0;
     }
-    if (!bad && o.metrics) {
-        FILE *f = strcmp(o.metrics, "-") ? fopen(o.metrics, "w") : stdout;
-        if (!f) {
-            bad = err_set(&e, "cannot open '%s': %s", o.metrics, strerror(errno)) < 0;
-        } else {
-            report_metrics(f, &sc, &r);
-            if (f != stdout ? fclose(f) != 0 : fflush(f) != 0)
-                bad = err_set(&e, "cannot write '%s'", o.metrics) < 0;
+    /* every output is tried, each failure said: one full disk or bad path
+     * costs that output alone (and each file keeps its earlier content) */
+    int failed = 0;
+    struct ofile of;
+    if (o.json) {
+        e.msg[0] = '\0';
+        if (!ofile_open(&of, o.json, &e) || report_json(of.f, &sc, &r, 1, &e) < 0) {
+            if (of.f && ferror(of.f)) /* the file's error, not the encoder's */
+                err_set(&e, "cannot write '%s': %s", o.json, strerror(errno ? errno : EIO));
+            ofile_abort(&of);
+            failed++, say("--json: %s", e.msg);
+        } else if (ofile_commit(&of, &e) < 0) {
+            failed++, say("--json: %s", e.msg);
         }
     }
-    if (!bad && o.csv_dir)
-        bad = report_csv(o.csv_dir, &sc, &r, &e) < 0;
-    if (!bad && o.pcap)
-        bad = report_pcap(o.pcap, &sc, cap, &e) < 0;
+    if (o.metrics) {
+        if (!ofile_open(&of, o.metrics, &e)) {
+            failed++, say("--metrics: %s", e.msg);
+        } else {
+            report_metrics(of.f, &sc, &r);
+            if (ofile_commit(&of, &e) < 0)
+                failed++, say("--metrics: %s", e.msg);
+        }
+    }
+    if (o.csv_dir && report_csv(o.csv_dir, &sc, &r, &e) < 0)
+        failed++, say("--csv-dir: %s", e.msg);
+    if (o.pcap && report_pcap(o.pcap, &sc, cap, &e) < 0)
+        failed++, say("--pcap: %s", e.msg);
     ckpt_capture_free(cap);
-    if (!bad && o.report)
-        bad = report_html(o.report, &sc, &r, &e) < 0;
-    if (!bad && o.report_dir)
-        bad = report_html_dir(o.report_dir, &sc, &r, &e) < 0;
-    if (bad)
-        say("%s", e.msg);
+    if (o.report && report_html(o.report, &sc, &r, &e) < 0)
+        failed++, say("%s", e.msg);
+    if (o.report_dir && report_html_dir(o.report_dir, &sc, &r, &e) < 0)
+        failed++, say("%s", e.msg);
+    if (failed && o.quiet) {
+        /* nothing else holds this run's result now: say it on stderr */
+        say("%d output%s not written; the summary instead:", failed, failed > 1 ? "s" : "");
+        report_summary(stderr, &sc, &r);
+    }
+    bad |= failed > 0;
     /* a violated invariant outranks a failed write: exit 1 is the louder news */
     int status = bad ? 2 : 0;
     if (!r.ok) {
@@ -672,7 +664,8 @@ static int cmd_run(int argc, char **argv)
         status = 1;
     }
     if (r.interrupted) {
-        say("interrupted: partial results above (finished: false)");
+        say("interrupted by %s: partial results above (finished: false)",
+            interrupted == SIGTERM ? "SIGTERM" : interrupted == SIGHUP ? "SIGHUP" : "SIGINT");
         status = r.ok ? EXIT_INTERRUPTED : status;
     }
     results_release(&r);
@@ -695,10 +688,12 @@ static int cmd_describe(int argc, char **argv)
     if (build_scenario(&sc, o.n_files ? o.files[0] : NULL, argc, argv, NULL, &e) < 0 ||
         ckpt_describe(&sc, &d, &e) < 0)
         return die(e.msg);
+    if (check_out_file("--topology-out", o.topology_out))
+        return 2;
     if (o.topology_out && ckpt_topology_out(&sc, o.topology_out, &e) < 0)
         return die(e.msg);
     report_describe(stdout, &sc, &d);
-    return 0;
+    return check_stdout("the description");
 }
 
 /* Run each scenario in turn: each row (and --jsonl line) is written as its
@@ -712,16 +707,18 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
     if (!rs)
         return die("out of memory");
     FILE *jl = NULL;
-    if (o->jsonl && !(jl = strcmp(o->jsonl, "-") ? fopen(o->jsonl, "w") : stdout)) {
+    struct ofile jlf;
+    struct err oe = {{0}};
+    if (o->jsonl && !(jl = ofile_open(&jlf, o->jsonl, &oe))) {
         free(rs);
-        say("--jsonl: cannot open '%s': %s", o->jsonl, strerror(errno));
+        say("--jsonl: %s", oe.msg);
         return 2;
     }
     /* stdout carries one stream only: the table, or JSON */
     int table = (!json || strcmp(json, "-")) && jl != stdout;
     int w = table ? report_compare_header(stdout, n, names) : 0;
     fflush(stdout);
-    catch_sigint();
+    catch_signals();
     int status = 0, ran = 0;
     for (int i = 0; i < n && !interrupted; i++) {
         struct err e = {{0}};
@@ -729,8 +726,8 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
             for (int j = 0; j < i; j++)
                 results_release(&rs[j]);
             free(rs);
-            if (jl && jl != stdout)
-                fclose(jl);
+            if (jl)
+                ofile_abort(&jlf);
             say("%s: %s", names[i], e.msg);
             return 2;
         }
@@ -749,22 +746,30 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
             fflush(jl);
         }
     }
-    if (jl && jl != stdout && fclose(jl) != 0) {
-        say("--jsonl: cannot write '%s'", o->jsonl);
-        status = status ? status : 2;
+    int failed = 0;
+    if (table && check_stdout("the table"))
+        failed = 1;
+    if (jl && ofile_commit(&jlf, &oe) < 0) {
+        say("--jsonl: %s", oe.msg);
+        failed = 1;
     }
     if (json) {
         struct err e = {{0}};
-        FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
-        int rc = f ? report_compare_json(f, ran, names, scs, rs, &e)
-                   : err_set(&e, "cannot open '%s': %s", json, strerror(errno));
-        if (f && f != stdout && fclose(f) != 0 && rc == 0)
-            rc = err_set(&e, "cannot write '%s'", json);
-        if (rc < 0) {
-            say("compare: %s", e.msg);
-            status = 2;
+        struct ofile jf;
+        if (!ofile_open(&jf, json, &e) || report_compare_json(jf.f, ran, names, scs, rs, &e) < 0) {
+            if (jf.f && ferror(jf.f))
+                err_set(&e, "cannot write '%s': %s", json, strerror(errno ? errno : EIO));
+            ofile_abort(&jf);
+            say("--json: %s", e.msg);
+            failed = 1;
+        } else if (ofile_commit(&jf, &e) < 0) {
+            say("--json: %s", e.msg);
+            failed = 1;
         }
     }
+    /* a violated invariant (1) outranks a failed write */
+    if (failed && status != 1)
+        status = 2;
     for (int i = 0; i < ran; i++) {
         if (!rs[i].ok)
             say("%s: invariant violated: %s", names[i], rs[i].violation);
@@ -792,13 +797,13 @@ static int cmd_compare(int argc, char **argv)
     if (o.vary) {
         if (o.n_files > 1)
             return die("compare: --vary takes at most one scenario file");
-        if (check_out_file("--json", o.json))
+        if (check_out_file("--json", o.json) || check_out_file("--jsonl", o.jsonl))
             return 2;
         return cmd_vary("compare", o.n_files ? o.files[0] : NULL, &o, argc, argv);
     }
     if (o.n_files < 2)
         return die("compare: give two or more scenario files, or --vary key=v1,v2,...");
-    if (check_out_file("--json", o.json))
+    if (check_out_file("--json", o.json) || check_out_file("--jsonl", o.jsonl))
         return 2;
     struct scenario *scs = malloc((size_t)o.n_files * sizeof *scs);
     if (!scs)
@@ -826,7 +831,7 @@ static int cmd_catalog(int argc, char **argv)
         return 0;
     }
     report_catalog(stdout);
-    return 0;
+    return check_stdout("the catalog");
 }
 
 int main(int argc, char **argv)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -18,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "../src/core/rng.h"
 #include "sweep.h"
 
 #ifdef CKPT_MPI
@@ -479,9 +481,29 @@ static int points_from_file(struct sweep *sw, const char *path)
     return rc;
 }
 
+/* Skip the value of the sweep's (or tune's) own valued option at argv[*i]. */
+static void skip_own_value(const struct sweep *sw, int *i)
+{
+    static const char *const own[] = {"--jobs", "--vary", "--points", "--out",
+                                      "--report", "--seeds", "--knob", "--minimize",
+                                      "--maximize", "--constraint", "--budget",
+                                      "--json", "--recheck", "--method",
+                                      "--sample-seed"};
+    const char *skip = NULL;
+    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
+        if (opt_value(sw->argc, sw->argv, i, own[k], k == 0 ? "-j" : NULL, &skip))
+            break;
+}
+
+static uint64_t fnv_step(uint64_t h, unsigned char c) CKPT_WRAPS;
+static uint64_t fnv_step(uint64_t h, unsigned char c)
+{
+    return (h ^ c) * 0x100000001b3u;
+}
+
 /* The scenario of point p: defaults, file, --set / --engine in command-line
- * order, then the point's values; resolved and validated. */
-static int build_point(const struct sweep *sw, int p, struct scenario *sc, struct err *e)
+ * order, then the point's values; not yet resolved (p < 0: no point). */
+static int build_point_raw(const struct sweep *sw, int p, struct scenario *sc, struct err *e)
 {
     scenario_defaults(sc);
     if (sw->file && scenario_load_file(sc, sw->file, e) < 0)
@@ -493,16 +515,7 @@ static int build_point(const struct sweep *sw, int p, struct scenario *sc, struc
             snprintf(buf, sizeof buf, "engine=%s", v);
             v = buf;
         } else if (opt_value(sw->argc, sw->argv, &i, "--set", NULL, &v) != 1) {
-            /* skip the value of the sweep's own valued options */
-            static const char *const own[] = {"--jobs", "--vary", "--points", "--out",
-                                              "--report", "--seeds", "--knob", "--minimize",
-                                              "--maximize", "--constraint", "--budget",
-                                              "--json", "--recheck", "--method",
-                                              "--sample-seed"};
-            const char *skip = NULL;
-            for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
-                if (opt_value(sw->argc, sw->argv, &i, own[k], k == 0 ? "-j" : NULL, &skip))
-                    break;
+            skip_own_value(sw, &i);
             continue;
         }
         if (scenario_set(sc, v, e) < 0)
@@ -526,6 +539,14 @@ static int build_point(const struct sweep *sw, int p, struct scenario *sc, struc
             }
         }
     }
+    return 0;
+}
+
+/* The same, resolved and validated (p < 0: the base, not resolved). */
+static int build_point(const struct sweep *sw, int p, struct scenario *sc, struct err *e)
+{
+    if (build_point_raw(sw, p, sc, e) < 0)
+        return -1;
     if (p < 0)
         return 0;
     return scenario_resolve(sc, e) < 0 || scenario_validate(sc, e) < 0 ? -1 : 0;
@@ -682,18 +703,67 @@ static void row_end(struct out *o)
     o->first = 1;
 }
 
-/* The first line: CSV column names; JSON lines: the sweep's keys and seeds. */
-static void put_header(struct out *o, const struct sweep *sw)
+/* What the rows depend on besides the points: the program, the scenario
+ * file's bytes, every --set and --engine in order, the base engine, seed
+ * and seeds. JSON lines: the first line; CSV: a "# " line before the column
+ * names. --resume refuses a file whose header differs. */
+static json_t *sweep_meta(const struct sweep *sw)
 {
-    if (o->json) {
-        fprintf(o->f, "{\"sweep\": \"ckptnet\", \"keys\": [");
-        for (int k = 0; k < sw->n_keys; k++) {
-            fputs(k ? ", " : "", o->f);
-            put_json_text(o->f, sw->keys[k]);
-        }
-        fprintf(o->f, "], \"seeds\": %d, \"points\": %d}\n", sw->seeds, sw->n_points);
-        return;
+    json_t *m = json_object(), *keys = json_array(), *sets = json_array();
+    for (int k = 0; k < sw->n_keys; k++)
+        json_array_append_new(keys, json_string(sw->keys[k]));
+    json_object_set_new(m, "sweep", json_string("ckptnet"));
+    json_object_set_new(m, "version", json_string(CKPTNET_VERSION));
+    json_object_set_new(m, "keys", keys);
+    json_object_set_new(m, "seeds", json_integer(sw->seeds));
+    json_object_set_new(m, "points", json_integer(sw->n_points));
+    /* the scenario file's bytes, FNV-1a 64: a change detector, not a seal */
+    json_t *hash = json_null();
+    struct stat st;
+    /* a regular file only: a FIFO was read once already */
+    FILE *f = sw->file && stat(sw->file, &st) == 0 && S_ISREG(st.st_mode) ? fopen(sw->file, "rb")
+                                                                          : NULL;
+    if (f) {
+        uint64_t h = 0xcbf29ce484222325u;
+        for (int c; (c = getc(f)) != EOF;)
+            h = fnv_step(h, (unsigned char)c);
+        char hx[24];
+        snprintf(hx, sizeof hx, "%016llx", (unsigned long long)h);
+        if (!ferror(f))
+            hash = json_string(hx);
+        fclose(f);
     }
+    json_object_set_new(m, "scenario", sw->file ? json_string(sw->file) : json_null());
+    json_object_set_new(m, "scenario_fnv1a64", hash);
+    for (int i = 0; i < sw->argc; i++) {
+        const char *v = NULL;
+        char buf[200];
+        if (opt_value(sw->argc, sw->argv, &i, "--engine", NULL, &v) == 1) {
+            snprintf(buf, sizeof buf, "engine=%s", v);
+            json_array_append_new(sets, json_string(buf));
+        } else if (opt_value(sw->argc, sw->argv, &i, "--set", NULL, &v) == 1) {
+            json_array_append_new(sets, json_string(v));
+        } else {
+            skip_own_value(sw, &i);
+        }
+    }
+    json_object_set_new(m, "set", sets);
+    static const char *const eng[] = {"packet", "fluid", "auto"};
+    int k = sw->base_engine >= 0 && sw->base_engine <= 2 ? sw->base_engine : 2;
+    json_object_set_new(m, "engine", json_string(eng[k]));
+    json_object_set_new(m, "seed", json_integer((json_int_t)sw->base_seed));
+    return m;
+}
+
+/* The first line(s): JSON lines: the meta object; CSV: "# " and the meta
+ * object, then the column names. */
+static void put_header(struct out *o, const struct sweep *sw, const json_t *meta)
+{
+    char *m = json_dumps(meta, JSON_PRESERVE_ORDER);
+    fprintf(o->f, "%s%s\n", o->json ? "" : "# ", m ? m : "{}");
+    free(m);
+    if (o->json)
+        return;
     fputs("point", o->f);
     for (int k = 0; k < sw->n_keys; k++) {
         fputc(',', o->f);
@@ -904,27 +974,74 @@ static void res_from_fields(const struct sweep *sw, char **fld, struct sweep_res
     r->done = 1;
 }
 
-/* --resume: read what the file holds, keep its whole points (checking that
- * each row is the point this sweep expects there), cut off the rest (an
- * interrupted point, a torn last line) and put the kept runs in res.
- * Returns the number of points kept, or -1 after printing why. A missing or
- * empty file keeps nothing. */
-static int resume_read(const struct sweep *sw, struct outfile *of, const char *header,
-                       struct sweep_res *res)
+/* The file's header (meta) against this sweep's: 0 when every field but
+ * the scenario's path is the same, else -1 after saying which differs. */
+static int meta_matches(const char *path, const json_t *want, const char *line, int json)
 {
-    FILE *f = fopen(of->path, "r");
+    json_error_t je;
+    json_t *got = NULL;
+    if (json || !strncmp(line, "# ", 2))
+        got = json_loads(json ? line : line + 2, 0, &je);
+    if (!json_is_object(got) || !json_object_get(got, "version")) {
+        json_decref(got);
+        fprintf(stderr, "ckptnet: sweep: --resume: '%s' is not this sweep's output (its first "
+                        "line is not a ckptnet sweep header)\n", path);
+        return -1;
+    }
+    const char *k;
+    json_t *v;
+    int rc = 0;
+    json_object_foreach((json_t *)want, k, v) {
+        json_t *g = json_object_get(got, k);
+        if (!strcmp(k, "scenario") || (g && json_equal(g, v)))
+            continue;
+        char *gs = g ? json_dumps(g, JSON_ENCODE_ANY) : NULL, *ws = json_dumps(v, JSON_ENCODE_ANY);
+        char e1[256], e2[256];
+        fprintf(stderr, "ckptnet: sweep: --resume: '%s' is not this sweep's output: its %s is "
+                        "%s, this sweep's %s (run without --resume to start anew)\n",
+                path, k, err_escape(e1, sizeof e1, gs ? gs : "absent"),
+                err_escape(e2, sizeof e2, ws ? ws : "?"));
+        free(gs);
+        free(ws);
+        rc = -1;
+        break;
+    }
+    json_decref(got);
+    return rc;
+}
+
+/* A run that a worker's death cut short: --resume runs it again. */
+static int worker_died(const struct sweep_res *r)
+{
+    return r->status == SWEEP_FAILED && !strncmp(r->error, "worker process died", 19);
+}
+
+/* --resume: read what path holds, keep its whole points (checking the
+ * header and that each row is the point this sweep expects there) and put
+ * their runs in res. *keep = the bytes of the file to keep (0: none, not
+ * even the header), *next = the first point to write: the first not whole
+ * in the file, or an earlier one holding a run whose worker died (that run
+ * goes again; the whole points after it are written again from res).
+ * Returns 0, or -1 after printing why. A missing file keeps nothing. */
+static int resume_read(const struct sweep *sw, const char *path, int json, const json_t *meta,
+                       const char *columns, struct sweep_res *res, long *keep, int *next)
+{
+    *keep = 0;
+    *next = 0;
+    FILE *f = fopen(path, "r");
     if (!f) {
         if (errno == ENOENT)
             return 0;
-        fprintf(stderr, "ckptnet: sweep: --resume: cannot read '%s': %s\n", of->path,
+        fprintf(stderr, "ckptnet: sweep: --resume: cannot read '%s': %s\n", path,
                 strerror(errno));
         return -1;
     }
     size_t cap = 1 << 16, bufcap = 1 << 16;
     char *line = malloc(cap), *buf = malloc(bufcap);
     char **fld = malloc((size_t)(n_columns(sw) + 1) * sizeof *fld);
-    int kept = -1, rows = 0, rpp = rows_per_point(sw), lineno = 0;
-    long keep_off = 0;
+    int rc = -1, rows = 0, rpp = rows_per_point(sw), lineno = 0, hdr_lines = json ? 1 : 2;
+    int retry_p = -1;
+    long whole_off = 0, retry_off = 0;
     if (!line || !buf || !fld)
         goto out;
     for (;;) {
@@ -945,13 +1062,20 @@ static int resume_read(const struct sweep *sw, struct outfile *of, const char *h
             break;
         lineno++;
         if (lineno == 1) {
-            if (strcmp(line, header)) {
+            if (meta_matches(path, meta, line, json) < 0)
+                goto out;
+            if (hdr_lines == 1)
+                whole_off = ftell(f);
+            continue;
+        }
+        if (lineno == 2 && hdr_lines == 2) {
+            if (strcmp(line, columns)) {
                 fprintf(stderr, "ckptnet: sweep: --resume: '%s' is not this sweep's output "
-                                "(its first line differs)\n",
-                        of->path);
+                                "(its column names differ)\n",
+                        path);
                 goto out;
             }
-            keep_off = ftell(f);
+            whole_off = ftell(f);
             continue;
         }
         int p = sw->n_points ? rows / rpp : 0, s = rows % rpp;
@@ -959,38 +1083,43 @@ static int resume_read(const struct sweep *sw, struct outfile *of, const char *h
         const char *want = s < sw->seeds ? kind[0] : kind[1 + s - sw->seeds];
         char pt[32];
         snprintf(pt, sizeof pt, "%d", p);
-        int ok = p < sw->n_points && parse_line(sw, of->json, line, fld, buf, bufcap) == 0 &&
+        int ok = p < sw->n_points && parse_line(sw, json, line, fld, buf, bufcap) == 0 &&
                  !strcmp(fld[0], pt) && !strcmp(fld[1 + sw->n_keys + 1], want);
         for (int k = 0; ok && k < sw->n_keys; k++)
             ok = !strcmp(fld[1 + k], sw->vals[p * sw->n_keys + k]);
         if (!ok) {
             fprintf(stderr, "ckptnet: sweep: --resume: %s:%d: expected the %s row of point %d "
                             "of this sweep (same scenario, --vary or --points, --seeds)\n",
-                    of->path, lineno, want, p);
+                    path, lineno, want, p);
             goto out;
         }
-        if (s < sw->seeds)
-            res_from_fields(sw, fld, &res[p * sw->seeds + s]);
+        if (s < sw->seeds) {
+            struct sweep_res *r = &res[p * sw->seeds + s];
+            res_from_fields(sw, fld, r);
+            if (worker_died(r)) {
+                r->done = 0;
+                if (retry_p < 0) {
+                    retry_p = p;
+                    retry_off = whole_off; /* where point p's rows begin */
+                }
+            }
+        }
         if (++rows % rpp == 0)
-            keep_off = ftell(f);
+            whole_off = ftell(f);
     }
-    kept = rows / rpp;
+    int kept = rows / rpp;
     /* runs of a cut-off point run again */
     for (int r = kept * sw->seeds; r < sw->n_runs && r < (kept + 1) * sw->seeds; r++)
         res[r].done = 0;
-    if (ftruncate(of->fd, keep_off) < 0 || lseek(of->fd, 0, SEEK_END) < 0) {
-        fprintf(stderr, "ckptnet: sweep: --resume: cannot cut '%s': %s\n", of->path,
-                strerror(errno));
-        kept = -1;
-    } else if (keep_off == 0) {
-        kept = -2; /* empty: write the header */
-    }
+    *keep = retry_p >= 0 ? retry_off : whole_off;
+    *next = retry_p >= 0 ? retry_p : kept;
+    rc = 0;
 out:
     fclose(f);
     free(line);
     free(buf);
     free(fld);
-    return kept;
+    return rc;
 }
 
 /* ---- progress ------------------------------------------------------------- */
@@ -1337,6 +1466,13 @@ static int coordinate(struct coord *c, int jobs)
             r.status = SWEEP_FAILED;
             for (int f = 0; f < F_COUNT; f++)
                 r.fig[f] = NAN;
+            /* its seed, as the run would have had it: --resume runs it again */
+            struct scenario sc;
+            struct err e = {{0}};
+            if (run >= 0 && build_point_raw(sw, run / sw->seeds, &sc, &e) == 0) {
+                r.seed = sc.seed + (uint64_t)(sw->seed0 + run % sw->seeds);
+                r.has_seed = 1;
+            }
             if (WIFSIGNALED(st))
                 snprintf(r.error, sizeof r.error, "worker process died (signal %d)",
                          WTERMSIG(st));
@@ -1536,15 +1672,13 @@ int sweep_par_end(struct sweep_par *par, int rc)
 
 /* ---- the command -------------------------------------------------------------- */
 
+/* The file can be written (outfile.h's checks: its directory, a dangling
+ * symbolic link, a directory in its place). 0 or 2 said. */
 static int check_out(const char *opt, const char *path)
 {
-    struct stat st;
-    if (!*path) {
-        fprintf(stderr, "ckptnet: sweep: %s: empty file name\n", opt);
-        return 2;
-    }
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "ckptnet: sweep: %s: '%s' is a directory\n", opt, path);
+    struct err e = {{0}};
+    if (ofile_check(path, &e) < 0) {
+        fprintf(stderr, "ckptnet: sweep: %s: %s\n", opt, e.msg);
         return 2;
     }
     return 0;
@@ -1583,6 +1717,8 @@ static int setup(struct sweep *sw, const struct sopts *o, int argc, char **argv)
         fprintf(stderr, "ckptnet: sweep: %s\n", e.msg);
         return 2;
     }
+    sw->base_engine = sc.engine;
+    sw->base_seed = sc.seed;
     if (o->resume && (!o->out || !strcmp(o->out, "-"))) {
         fprintf(stderr, "ckptnet: sweep: --resume needs --out FILE\n");
         return 2;
@@ -1593,57 +1729,154 @@ static int setup(struct sweep *sw, const struct sopts *o, int argc, char **argv)
     return 0;
 }
 
+/* --out FILE is written as FILE.partial, a row block per point as points
+ * finish, and renamed to FILE once every point is in it: FILE is always a
+ * whole sweep (an earlier one's, or this one's), and a killed or failed
+ * sweep leaves FILE.partial for --resume. The sweep holds an exclusive lock
+ * (flock) on FILE.partial while it writes: a second sweep on the same
+ * --out is refused rather than interleave its rows. Returns the open
+ * descriptor, or -1 after printing why. */
+static int open_partial(const char *shown, const char *part)
+{
+    for (int tries = 0; tries < 8; tries++) {
+        int fd = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            fprintf(stderr, "ckptnet: sweep: --out: cannot write '%s': %s\n", part,
+                    strerror(errno));
+            return -1;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+            int en = errno;
+            close(fd);
+            if (en == EWOULDBLOCK)
+                fprintf(stderr, "ckptnet: sweep: --out: another sweep is writing '%s' (%s is "
+                                "locked)\n", shown, part);
+            else
+                fprintf(stderr, "ckptnet: sweep: --out: cannot lock '%s': %s\n", part,
+                        strerror(en));
+            return -1;
+        }
+        /* the lock's holder may have renamed it away meanwhile: lock the
+         * file that has the name now */
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && stat(part, &b) == 0 && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino)
+            return fd;
+        close(fd);
+    }
+    fprintf(stderr, "ckptnet: sweep: --out: '%s' keeps changing under this sweep\n", part);
+    return -1;
+}
+
+/* The first n bytes of path into fd (--resume from a finished FILE). */
+static int copy_head(const char *path, int fd, long n)
+{
+    int in = open(path, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return -1;
+    char b[1 << 16];
+    int rc = 0;
+    while (n > 0 && rc == 0) {
+        ssize_t k = read_all(in, b, n < (long)sizeof b ? (size_t)n : sizeof b);
+        if (k <= 0 || write_all(fd, b, (size_t)k) < 0)
+            rc = -1;
+        n -= k > 0 ? k : 0;
+    }
+    close(in);
+    return rc;
+}
+
 /* Rank 0 or the only process: open the output, resume, coordinate, report. */
 static int lead(struct sweep *sw, const struct sopts *o, int jobs, struct sweep_par *par)
 {
     struct outfile of = {o->out && strcmp(o->out, "-") ? o->out : NULL, STDOUT_FILENO, 0};
     of.json = of.path && (ends_with(of.path, ".json") || ends_with(of.path, ".jsonl"));
+    char dest[4096] = "", part[4200] = "";
     struct sweep_res *res = calloc((size_t)sw->n_runs, sizeof *res);
-    if (!res) {
+    json_t *meta = sweep_meta(sw);
+    if (!res || !meta) {
         fprintf(stderr, "ckptnet: sweep: out of memory\n");
+        free(res);
+        json_decref(meta);
         return 2;
     }
     if (of.path) {
-        of.fd = open(of.path, O_WRONLY | O_CREAT | (o->resume ? 0 : O_TRUNC), 0666);
-        if (of.fd < 0) {
-            fprintf(stderr, "ckptnet: sweep: --out: cannot write '%s': %s\n", of.path,
-                    strerror(errno));
+        struct err e = {{0}};
+        if (ofile_dest(of.path, dest, sizeof dest, &e) < 0) {
+            fprintf(stderr, "ckptnet: sweep: --out: %s\n", e.msg);
             free(res);
+            json_decref(meta);
+            return 2;
+        }
+        struct stat st;
+        if (stat(dest, &st) == 0 && !S_ISREG(st.st_mode)) {
+            /* a terminal, a pipe, /dev/null: written in place as stdout is */
+            of.fd = open(dest, O_WRONLY | O_CLOEXEC);
+            if (of.fd < 0)
+                fprintf(stderr, "ckptnet: sweep: --out: cannot write '%s': %s\n", of.path,
+                        strerror(errno));
+        } else {
+            snprintf(part, sizeof part, "%s.partial", dest);
+            of.fd = open_partial(of.path, part);
+        }
+        if (of.fd < 0) {
+            free(res);
+            json_decref(meta);
             return 2;
         }
     }
     char *hdr = NULL;
     size_t hlen = 0;
     struct out ho = {of.json, open_memstream(&hdr, &hlen), 1};
-    int status = 0, kept = 0;
+    int status = 0, next = 0;
+    long keep = 0;
     if (!ho.f) {
         status = 2;
         goto done;
     }
-    put_header(&ho, sw);
+    put_header(&ho, sw, meta);
     fclose(ho.f);
     if (o->resume) {
-        hdr[hlen - 1] = '\0'; /* compared without its newline */
-        kept = resume_read(sw, &of, hdr, res);
-        hdr[hlen - 1] = '\n';
-        if (kept == -1) {
+        /* the rows of an unfinished sweep (FILE.partial), else a finished one */
+        struct stat st;
+        int from_part = fstat(of.fd, &st) == 0 && st.st_size > 0;
+        const char *src = from_part ? part : dest;
+        char *cols = of.json ? NULL : strchr(hdr, '\n') + 1; /* the column names */
+        if (cols)
+            cols[strlen(cols) - 1] = '\0';
+        int rc = resume_read(sw, src, of.json, meta, cols ? cols : "", res, &keep, &next);
+        if (cols)
+            cols[strlen(cols)] = '\n';
+        if (rc < 0) {
             status = 2;
             goto done;
         }
+        int cut = from_part ? ftruncate(of.fd, keep)
+                            : ftruncate(of.fd, 0) < 0 ? -1 : copy_head(dest, of.fd, keep);
+        if (cut < 0 || lseek(of.fd, 0, SEEK_END) < 0) {
+            fprintf(stderr, "ckptnet: sweep: --resume: cannot write '%s': %s\n", part,
+                    strerror(errno));
+            status = 2;
+            goto done;
+        }
+    } else if (part[0] && ftruncate(of.fd, 0) < 0) {
+        fprintf(stderr, "ckptnet: sweep: --out: cannot write '%s': %s\n", part, strerror(errno));
+        status = 2;
+        goto done;
     }
-    if ((!o->resume || kept == -2) && write_all(of.fd, hdr, hlen) < 0) {
-        fprintf(stderr, "ckptnet: sweep: cannot write '%s': %s\n", of.path ? of.path : "stdout",
+    if (keep == 0 && write_all(of.fd, hdr, hlen) < 0) {
+        fprintf(stderr, "ckptnet: sweep: cannot write '%s': %s\n", of.path ? part : "stdout",
                 strerror(errno));
         status = 2;
         goto done;
     }
-    kept = kept < 0 ? 0 : kept;
-    struct coord c = {.sw = sw, .res = res, .of = &of, .next_point = kept,
-                      .todo = sw->n_runs - kept * sw->seeds, .par = par};
+    struct coord c = {.sw = sw, .res = res, .of = &of, .next_point = next, .par = par};
+    for (int r = 0; r < sw->n_runs; r++) {
+        c.todo += !res[r].done;
+        c.bad += res[r].done && res[r].status != SWEEP_OK;
+    }
     c.pg.on = !o->quiet && isatty(STDERR_FILENO);
     c.pg.t0 = now_s();
-    for (int r = 0; r < kept * sw->seeds; r++)
-        c.bad += res[r].status != SWEEP_OK;
     if (jobs == 0 && par->live == 0)
         jobs = 1;
     if (coordinate(&c, jobs) < 0)
@@ -1651,7 +1884,7 @@ static int lead(struct sweep *sw, const struct sopts *o, int jobs, struct sweep_
     if (c.pg.shown)
         fputs("\r\033[K", stderr);
     if (c.write_failed) {
-        fprintf(stderr, "ckptnet: sweep: cannot write '%s': %s\n", of.path ? of.path : "stdout",
+        fprintf(stderr, "ckptnet: sweep: cannot write '%s': %s\n", of.path ? part : "stdout",
                 strerror(errno));
         status = 2;
     }
@@ -1660,6 +1893,15 @@ static int lead(struct sweep *sw, const struct sopts *o, int jobs, struct sweep_
                 sw->n_runs);
         status = 1;
     }
+    /* every point written: the file takes its name (the lock still held) */
+    if (part[0] && status != 2 && rename(part, dest) < 0) {
+        fprintf(stderr, "ckptnet: sweep: --out: cannot write '%s': %s\n", of.path,
+                strerror(errno));
+        status = 2;
+    }
+    if (part[0] && status == 2 && c.next_point > 0)
+        fprintf(stderr, "ckptnet: sweep: the rows of the %d points written are in '%s' "
+                        "(--resume goes on from them)\n", c.next_point, part);
     if (o->report && status != 2) {
         struct err e = {{0}};
         if (sweep_html(o->report, sw, res, &e) < 0) {
@@ -1669,6 +1911,7 @@ static int lead(struct sweep *sw, const struct sopts *o, int jobs, struct sweep_
     }
 done:
     free(hdr);
+    json_decref(meta);
     if (of.path && close(of.fd) < 0 && status == 0) {
         fprintf(stderr, "ckptnet: sweep: cannot write '%s': %s\n", of.path, strerror(errno));
         status = 2;

@@ -9,6 +9,10 @@
 #include <stdio.h>
 
 #include "ckptnet.h"
+#include "../src/core/outfile.h"
+
+/* The program's version: --version, and the sweep file's header. */
+#define CKPTNET_VERSION "0.1.0"
 
 #define SWEEP_MAX_KEYS 8
 #define SWEEP_KEY_LEN 80
@@ -51,6 +55,8 @@ struct sweep {
     int n_points, seeds, n_runs;
     int seed0;                 /* run r uses seed index seed0 + r % seeds (tune adds seeds) */
     char **vals;               /* vals[p * n_keys + k]: the point's value text, owned */
+    int base_engine;           /* sweep: the file and --set's engine and seed, */
+    uint64_t base_seed;        /* for the output's header */
 };
 
 /* The process's place among MPI ranks (build/ckptnet-mpi under mpirun);

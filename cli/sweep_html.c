@@ -370,9 +370,10 @@ int sweep_html(const char *path, const struct sweep *sw, const struct sweep_res 
     if ((have_c || have_r || heat > 0) && (rc = report_gnuplot_run(dir, e)) < 0)
         goto out;
 
-    FILE *o = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    struct ofile of;
+    FILE *o = ofile_open(&of, path, e);
     if (!o) {
-        rc = err_set(e, "cannot write '%s': %s", path, strerror(errno));
+        rc = -1;
         goto out;
     }
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>ckptnet sweep</title>\n"
@@ -411,9 +412,7 @@ int sweep_html(const char *path, const struct sweep *sw, const struct sweep_res 
     }
     table(o, sw, res);
     fputs("</body></html>\n", o);
-    int bad = ferror(o);
-    if ((o != stdout && fclose(o) != 0) || bad)
-        rc = err_set(e, "cannot write '%s'", path);
+    rc = ofile_commit(&of, e);
 out:
     if (g)
         fclose(g);

@@ -148,6 +148,7 @@ struct tune {
     struct eval *ev;
     int n_ev, cap_ev, runs, out_of_budget;
     FILE *jf;                 /* --json: the runs as they end */
+    struct ofile jfile;       /* jf's temporary, renamed into place at the end */
     int jf_first, jf_done;
     struct sweep_par par;     /* MPI ranks (build/ckptnet-mpi under mpirun) */
     int pareto;               /* --objective pareto: capital against loss, the whole grid */
@@ -1450,9 +1451,10 @@ int cmd_tune(int argc, char **argv)
         if (rc == 0 && !t->ev)
             rc = 2;
         if (rc == 0 && t->json) {
-            t->jf = fopen(t->json, "w");
+            struct err je = {{0}};
+            t->jf = ofile_open(&t->jfile, t->json, &je);
             if (!t->jf) {
-                fprintf(stderr, "ckptnet: tune: --json: cannot write %s\n", t->json);
+                fprintf(stderr, "ckptnet: tune: --json: %s\n", je.msg);
                 rc = 2;
             } else {
                 if (t->pareto)
@@ -1470,8 +1472,9 @@ int cmd_tune(int argc, char **argv)
             rc = t->pareto ? pareto_search(t) : search(t);
         if (t->jf && !t->jf_done)
             fputs("\n  ]\n}\n", t->jf); /* no winner: the runs alone */
-        if (t->jf && fclose(t->jf) != 0 && rc == 0) {
-            fprintf(stderr, "ckptnet: tune: --json: cannot write %s\n", t->json);
+        struct err je = {{0}};
+        if (t->jf && ofile_commit(&t->jfile, &je) < 0) {
+            fprintf(stderr, "ckptnet: tune: --json: %s\n", je.msg);
             rc = 2;
         }
     }

@@ -85,6 +85,16 @@ void report_segments(FILE *out, const struct scenario *sc, const struct results 
 int report_csv(const char *dir, const struct scenario *sc, const struct results *r,
                struct err *e);
 
+/* Every output file is written to a temporary beside it and renamed into
+ * place (src/core/outfile.h): a failed write keeps the earlier file, and
+ * every file of a directory is tried, the first failure in e ("and N
+ * more"). Before a run, the checks below say whether the files these
+ * writers would replace in an existing dir can be replaced: 0, or -1 with
+ * e set (a directory, a dangling symbolic link, not writable). */
+int report_csv_check(const char *dir, struct err *e);
+int report_pcap_check(const char *dir, struct err *e);
+int report_html_dir_check(const char *dir, struct err *e);
+
 /* One self-contained HTML file: summary, segment table, plots as inline SVG
  * rendered by gnuplot (which must be installed), cost summary. */
 int report_html(const char *path, const struct scenario *sc, const struct results *r,

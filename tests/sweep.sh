@@ -45,7 +45,7 @@ rc=$?
 # shellcheck disable=SC2086
 "$bin" sweep $small -j 2 --out "$tmp/j2.json" 2>/dev/null
 # header + 6 points x (2 runs + mean, min, max)
-if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/j1.csv")" -eq 31 ] &&
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/j1.csv")" -eq 32 ] &&
     [ "$(grep -c ',run,ok,packet,' "$tmp/j1.csv")" -eq 8 ] &&
     [ "$(grep -c '^[23],0,.*,run,failed,.*fabric.spines: expected a count >= 1' "$tmp/j1.csv")" -eq 4 ] &&
     grep -q '4 of 12 runs not ok' "$tmp/err1"; then
@@ -59,7 +59,7 @@ same "$tmp/j1.json" "$tmp/j2.json" && ok json_same_j1_j2 || bad json_same_j1_j2
 if python3 -c "
 import json, sys, csv
 rows = [json.loads(l) for l in open(sys.argv[1])][1:]
-c = list(csv.DictReader(open(sys.argv[2])))
+c = list(csv.DictReader(l for l in open(sys.argv[2]) if l[0] != '#'))
 assert len(rows) == len(c) == 30
 for j, r in zip(rows, c):
     for k in ('row', 'status', 'completion_s', 'bound_ratio', 'error'):
@@ -111,13 +111,13 @@ long="--set workload.bytes_per_writer=1MB --vary cluster.nodes=64,128 --vary fab
 "$bin" sweep $long -j 2 --out "$tmp/k.csv" &
 pid=$!
 n=0
-while [ "$n" -lt 200 ] && [ "$(cat "$tmp/k.csv" 2>/dev/null | wc -l)" -lt 2 ]; do
+while [ "$n" -lt 200 ] && [ "$(cat "$tmp/k.csv.partial" 2>/dev/null | wc -l)" -lt 3 ]; do
     sleep 0.02
     n=$((n + 1))
 done
 kill -KILL "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
-lines=$(wc -l <"$tmp/k.csv")
+lines=$(wc -l <"$tmp/k.csv.partial")
 # shellcheck disable=SC2086
 "$bin" sweep $long -j 2 --out "$tmp/k.csv" --resume
 if same "$tmp/full.csv" "$tmp/k.csv"; then
@@ -136,7 +136,7 @@ fi
 "$bin" sweep $long -j 2 --out "$tmp/w.csv" 2>"$tmp/err" &
 pid=$!
 n=0
-while [ "$n" -lt 200 ] && [ "$(cat "$tmp/w.csv" 2>/dev/null | wc -l)" -lt 2 ]; do
+while [ "$n" -lt 200 ] && [ "$(cat "$tmp/w.csv.partial" 2>/dev/null | wc -l)" -lt 3 ]; do
     sleep 0.02
     n=$((n + 1))
 done
@@ -146,7 +146,7 @@ wait "$pid"
 rc=$?
 died=$(grep -c ',run,failed,.*worker process died (signal 9)' "$tmp/w.csv")
 # the worker may have been between runs (then nothing is lost: exit 0)
-if [ "$(wc -l <"$tmp/w.csv")" -eq 37 ] && { [ "$died" -eq 1 ] && [ "$rc" -eq 1 ]; } ||
+if [ "$(wc -l <"$tmp/w.csv")" -eq 38 ] && { [ "$died" -eq 1 ] && [ "$rc" -eq 1 ]; } ||
     { [ "$died" -eq 0 ] && [ "$rc" -eq 0 ] && same "$tmp/full.csv" "$tmp/w.csv"; }; then
     ok "worker_killed (runs lost: $died)"
 else
@@ -381,15 +381,15 @@ tune_error tune_bad_sample_seed "--sample-seed: expected a whole number" --sampl
     --set training.step_time=2ms --engine fluid --quiet --out "$tmp/tr.csv" \
     --vary 'training.traffic=none,collectives;fabric.isolation=none' \
     --vary checkpoint.phase=save,both >/dev/null 2>&1
-col() { head -1 "$1" | tr ',' '\n' | grep -n "^$2\$" | cut -d: -f1; }
+col() { grep -v '^#' "$1" | head -1 | tr ',' '\n' | grep -n "^$2\$" | cut -d: -f1; }
 ts=$(col "$tmp/tr.csv" training_slowdown) rs=$(col "$tmp/tr.csv" restore_s)
-got=$(tail -n +2 "$tmp/tr.csv" | awk -F, -v a="$ts" -v b="$rs" '{printf "%s:%s ", ($a != ""), ($b != "")}')
+got=$(tail -n +3 "$tmp/tr.csv" | awk -F, -v a="$ts" -v b="$rs" '{printf "%s:%s ", ($a != ""), ($b != "")}')
 [ -n "$ts" ] && [ -n "$rs" ] && [ "$got" = "0:0 0:1 1:0 1:1 " ] && ok sweep_training_restore_columns ||
     bad "sweep_training_restore_columns: columns $ts $rs, got '$got': $(cat "$tmp/tr.csv")"
 # sweep --vary takes the same compound values: both keys set in the run
 "$bin" sweep --set workload.bytes_per_writer=256KB --set fabric.spines=4 --quiet --out "$tmp/c.csv" \
     --vary 'fabric.load_balancing=ecmp,ecmp;fabric.spines=8' >/dev/null 2>&1
-[ $? -eq 0 ] && [ "$(cut -d, -f2,5,8 "$tmp/c.csv" | tail -n +2 | tr '\n' ' ')" = \
+[ $? -eq 0 ] && [ "$(cut -d, -f2,5,8 "$tmp/c.csv" | tail -n +3 | tr '\n' ' ')" = \
     "ecmp,ok,0.00022508916 ecmp;fabric.spines=8,ok,0.00017289692 " ] && ok sweep_compound_value ||
     bad "sweep_compound_value: $(cat "$tmp/c.csv")"
 
@@ -541,7 +541,7 @@ else
         --out "$tmp/rd.csv" >/dev/null 2>&1 &
     mpid=$!
     n=0
-    while [ "$n" -lt 300 ] && [ "$(cat "$tmp/rd.csv" 2>/dev/null | wc -l)" -lt 2 ]; do
+    while [ "$n" -lt 300 ] && [ "$(cat "$tmp/rd.csv.partial" 2>/dev/null | wc -l)" -lt 3 ]; do
         sleep 0.02
         n=$((n + 1))
     done
@@ -550,7 +550,7 @@ else
     victim=$(ps -o pid= --ppid "${mpirun_pid:-0}" 2>/dev/null | tail -1)
     [ -n "$victim" ] && kill -KILL "$victim" 2>/dev/null
     wait "$mpid" 2>/dev/null
-    lines=$(wc -l <"$tmp/rd.csv")
+    lines=$(wc -l <"$tmp/rd.csv.partial")
     # shellcheck disable=SC2086
     "$bin" sweep $long -j 2 --out "$tmp/rd.csv" --resume 2>/dev/null
     same "$tmp/full.csv" "$tmp/rd.csv" && ok "resume_after_rank_died (at $lines lines)" ||

@@ -14,28 +14,8 @@
 #include <unistd.h>
 
 #include "../../include/ckptnet.h"
+#include "../core/outfile.h"
 #include "internal.h"
-
-static FILE *open_in(const char *dir, const char *name, struct err *e)
-{
-    char path[4096];
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
-        err_set(e, "--csv-dir: path too long");
-        return NULL;
-    }
-    FILE *f = fopen(path, "w");
-    if (!f)
-        err_set(e, "cannot write '%s': %s", path, strerror(errno));
-    return f;
-}
-
-static int close_checked(FILE *f, const char *dir, const char *name, struct err *e)
-{
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return err_set(e, "cannot write '%s/%s'", dir, name);
-    return 0;
-}
 
 static int write_timeseries(FILE *f, const struct results *r)
 {
@@ -229,41 +209,78 @@ static int write_training(FILE *f, const struct results *r)
     return 0;
 }
 
+static const char *const csv_names[] = {"timeseries.csv", "queues.csv", "pauses.csv",
+                                        "ports.csv", "writers.csv", "segments.csv",
+                                        "flows.csv", "training.csv"};
+
+int report_csv_check(const char *dir, struct err *e)
+{
+    for (int k = 0; k < 8; k++)
+        if (ofile_check_in(dir, csv_names[k], e) < 0)
+            return -1;
+    return 0;
+}
+
 int report_csv(const char *dir, const struct scenario *sc, const struct results *r,
                struct err *e)
 {
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
         return err_set(e, "cannot create directory '%s': %s", dir, strerror(errno));
-    static const char *const names[] = {"timeseries.csv", "queues.csv", "pauses.csv",
-                                        "ports.csv", "writers.csv", "segments.csv",
-                                        "flows.csv", "training.csv"};
+    const char *const *names = csv_names;
     int flows = r->n_sample_flows > 0 && r->sample_rate && r->sample_delivered;
     int train = r->training.on && r->training.steps && r->training.step_s;
+    int absent[8] = {0}, failed = 0;
+    char first[sizeof e->msg] = "";
+    /* every file is tried: each one written whole, or the earlier one kept */
     for (int k = 0; k < 8; k++) {
         if ((!r->has_packet_stats && k >= 1 && k <= 3) || (k == 6 && !flows) ||
             (k == 7 && !train)) {
-            /* no such thing in this run: not even one left from an earlier one */
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s", dir, names[k]);
-            unlink(path);
+            absent[k] = 1;
             continue;
         }
-        FILE *f = open_in(dir, names[k], e);
-        if (!f)
-            return -1;
-        int rc = 0;
-        switch (k) {
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, names[k]) >= sizeof path) {
+            snprintf(first, sizeof first, "--csv-dir: path too long");
+            failed++;
+            continue;
+        }
+        struct ofile o;
+        struct err we = {{0}};
+        FILE *f = ofile_open(&o, path, &we);
+        int rc = f ? 0 : -1;
+        switch (f ? k : -1) {
+        case -1: break;
         case 0: rc = write_timeseries(f, r); break;
-        case 1: rc = write_queues(f, r, e); break;
-        case 2: rc = write_pauses(f, sc, r, e); break;
+        case 1: rc = write_queues(f, r, &we); break;
+        case 2: rc = write_pauses(f, sc, r, &we); break;
         case 3: rc = write_ports(f, r); break;
-        case 4: rc = write_writers(f, r, e); break;
+        case 4: rc = write_writers(f, r, &we); break;
         case 5: rc = write_segments(f, r); break;
         case 6: rc = write_flows(f, r); break;
         default: rc = write_training(f, r); break;
         }
-        if (close_checked(f, dir, names[k], e) < 0 || rc < 0)
-            return -1;
+        if (f && rc < 0)
+            ofile_abort(&o);
+        else if (f)
+            rc = ofile_commit(&o, &we);
+        if (rc < 0) {
+            /* the first failure is the message; the others were tried too */
+            if (!failed)
+                snprintf(first, sizeof first, "%s", we.msg);
+            failed++;
+        }
     }
+    if (failed > 1)
+        return err_set(e, "%s (and %d more files in '%s')", first, failed - 1, dir);
+    if (failed)
+        return err_set(e, "%s", first);
+    /* no such thing in this run: none left from an earlier one (once the
+     * new set is in place) */
+    for (int k = 0; k < 8; k++)
+        if (absent[k]) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+            unlink(path);
+        }
     return 0;
 }

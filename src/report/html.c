@@ -5,6 +5,7 @@
  * gnuplot reads the run's CSV files (csv.c) and a few plot-only files from
  * a private temporary directory, removed afterwards; --report-dir keeps them
  * in DIR/plots, with a script whose paths are relative to it. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 
 #include "../../include/ckptnet.h"
 #include "../cost/cost.h"
+#include "../core/outfile.h"
 #include "internal.h"
 
 #define MAX_PAUSE_ROWS 40
@@ -809,14 +811,13 @@ static int render(const char *path, const char *dir, const struct scenario *sc,
     if (rc == 0 && any)
         rc = gnuplot_exec(dir, "plots.gp", 1, e);
     if (rc == 0) {
-        FILE *o = strcmp(path, "-") ? fopen(path, "w") : stdout;
+        struct ofile of;
+        FILE *o = ofile_open(&of, path, e);
         if (!o) {
-            rc = err_set(e, "cannot write '%s': %s", path, strerror(errno));
+            rc = -1;
         } else {
             page(o, sc, r, dir, have, why);
-            int bad = ferror(o);
-            if ((o != stdout && fclose(o) != 0) || bad)
-                rc = err_set(e, "cannot write '%s'", path);
+            rc = ofile_commit(&of, e);
         }
     }
     return rc;
@@ -848,22 +849,93 @@ static int make_dir(const char *dir, struct err *e)
     return 0;
 }
 
+/* Remove every file in dir, then dir (a private staging directory). */
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *de; d && (de = readdir(d));) {
+        char p[1400];
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+            (size_t)snprintf(p, sizeof p, "%s/%s", dir, de->d_name) < sizeof p)
+            unlink(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* Remove the plot files this run did not make (an earlier run's would
+ * outlive it), then move every file of the staging directory into plots,
+ * each by one rename (the same file system). */
+static int move_plots(const char *stage, const char *plots, struct err *e)
+{
+    for (size_t i = 0; i < sizeof plot_files / sizeof plot_files[0]; i++) {
+        char in_stage[1400], p[1400];
+        struct stat st;
+        snprintf(in_stage, sizeof in_stage, "%s/%s", stage, plot_files[i]);
+        snprintf(p, sizeof p, "%s/%s", plots, plot_files[i]);
+        if (stat(in_stage, &st) < 0 && lstat(p, &st) == 0 && !S_ISDIR(st.st_mode))
+            unlink(p);
+    }
+    DIR *d = opendir(stage);
+    if (!d)
+        return err_set(e, "--report-dir: cannot read '%s': %s", stage, strerror(errno));
+    int rc = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        char from[1400], to[1400];
+        if (de->d_name[0] == '.' ||
+            (size_t)snprintf(from, sizeof from, "%s/%s", stage, de->d_name) >= sizeof from ||
+            (size_t)snprintf(to, sizeof to, "%s/%s", plots, de->d_name) >= sizeof to)
+            continue;
+        if (rename(from, to) < 0 && rc == 0)
+            rc = err_set(e, "cannot write '%s': %s", to, strerror(errno));
+    }
+    closedir(d);
+    return rc;
+}
+
+int report_html_dir_check(const char *dir, struct err *e)
+{
+    char plots[1100];
+    struct stat st;
+    if (ofile_check_in(dir, "report.html", e) < 0)
+        return -1;
+    if ((size_t)snprintf(plots, sizeof plots, "%s/plots", dir) >= sizeof plots)
+        return err_set(e, "--report-dir: the path is too long (900 bytes at most)");
+    if (lstat(plots, &st) < 0)
+        return 0;
+    if (ofile_check_dir(plots, e) < 0)
+        return -1;
+    for (size_t i = 0; i < sizeof plot_files / sizeof plot_files[0]; i++)
+        if (ofile_check_in(plots, plot_files[i], e) < 0)
+            return -1;
+    return 0;
+}
+
 int report_html_dir(const char *dir, const struct scenario *sc, const struct results *r,
                     struct err *e)
 {
-    char plots[1024], page_path[1100];
+    char plots[1024], page_path[1100], stage[1100];
     if (strlen(dir) > 900)
         return err_set(e, "--report-dir: the path is too long (900 bytes at most)");
     snprintf(plots, sizeof plots, "%s/plots", dir);
     snprintf(page_path, sizeof page_path, "%s/report.html", dir);
     if (make_dir(dir, e) < 0 || make_dir(plots, e) < 0)
         return -1;
-    remove_plot_files(plots); /* an earlier run's plots would outlive this one's */
-    int rc = render(page_path, plots, sc, r, e);
+    /* everything is drawn in a staging directory beside plots: a failure
+     * anywhere leaves the earlier report and plots as they were */
+    snprintf(stage, sizeof stage, "%s/.plots.tmp-XXXXXX", dir);
+    if (!mkdtemp(stage))
+        return err_set(e, "--report-dir: cannot create a directory in '%s': %s", dir,
+                       strerror(errno));
+    int rc = render(page_path, stage, sc, r, e);
     struct stat st;
-    char errp[1100];
-    snprintf(errp, sizeof errp, "%s/gnuplot.err", plots);
+    char errp[1200];
+    snprintf(errp, sizeof errp, "%s/gnuplot.err", stage);
     if (stat(errp, &st) == 0 && st.st_size == 0)
         unlink(errp);
+    if (rc == 0)
+        rc = move_plots(stage, plots, e);
+    remove_dir(stage);
     return rc;
 }

@@ -20,10 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include "../../include/ckptnet.h"
 #include "../pkt/capture.h"
+#include "../core/outfile.h"
 #include "internal.h"
 
 #define ETH_LEN 14
@@ -139,9 +141,10 @@ size_t pcap_frame(const struct cap_rec *r, uint8_t *buf, size_t *hlen)
 
 static int write_file(const char *path, const struct cap_file *f, struct err *e)
 {
-    FILE *out = fopen(path, "wb");
+    struct ofile o;
+    FILE *out = ofile_open(&o, path, e);
     if (!out)
-        return err_set(e, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
     static const uint8_t zeros[4096];
     uint8_t hdr[24], rec[16], frame[PCAP_MAX_HDR];
     le32(hdr, PCAP_MAGIC_NS);
@@ -167,10 +170,7 @@ static int write_file(const char *path, const struct cap_file *f, struct err *e)
             left -= k;
         }
     }
-    int bad = ferror(out);
-    if (fclose(out) != 0 || bad)
-        return err_set(e, "cannot write '%s'", path);
-    return 0;
+    return ofile_commit(&o, e);
 }
 
 int report_pcap(const char *dir, const struct scenario *sc, const struct ckpt_capture *cap,
@@ -181,13 +181,37 @@ int report_pcap(const char *dir, const struct scenario *sc, const struct ckpt_ca
         return err_set(e, "--pcap: nothing was captured (no packet-engine run)");
     if (mkdir(dir, 0777) < 0 && errno != EEXIST)
         return err_set(e, "--pcap: cannot create directory '%s': %s", dir, strerror(errno));
+    /* every file is tried: each one written whole, or the earlier one kept */
+    int failed = 0;
+    char first[sizeof e->msg] = "";
     for (uint32_t i = 0; i < cap->n_files; i++) {
         char path[4096];
+        struct err we = {{0}};
         if ((size_t)snprintf(path, sizeof path, "%s/%s.pcap", dir, cap->files[i].name) >=
             sizeof path)
-            return err_set(e, "--pcap: path too long");
-        if (write_file(path, &cap->files[i], e) < 0)
-            return -1;
+            err_set(&we, "--pcap: path too long");
+        else if (write_file(path, &cap->files[i], &we) == 0)
+            continue;
+        if (!failed++)
+            snprintf(first, sizeof first, "%s", we.msg);
     }
-    return 0;
+    if (failed > 1)
+        return err_set(e, "%s (and %d more files in '%s')", first, failed - 1, dir);
+    return failed ? err_set(e, "%s", first) : 0;
+}
+
+int report_pcap_check(const char *dir, struct err *e)
+{
+    /* the files' names come from the topology: check the *.pcap there */
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0; /* made later, or its own error then */
+    int rc = 0;
+    for (struct dirent *de; rc == 0 && (de = readdir(d));) {
+        size_t l = strlen(de->d_name);
+        if (l > 5 && !strcmp(de->d_name + l - 5, ".pcap"))
+            rc = ofile_check_in(dir, de->d_name, e);
+    }
+    closedir(d);
+    return rc;
 }

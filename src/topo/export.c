@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/outfile.h"
 #include "../core/units.h"
 #include "internal.h"
 
@@ -99,9 +100,10 @@ static void put_names(FILE *f, const struct topo *t, const char *key, uint32_t f
 int topo_export(const struct topo *t, const struct scenario *sc, const char *path,
                 struct err *e)
 {
-    FILE *f = fopen(path, "w");
+    struct ofile of;
+    FILE *f = ofile_open(&of, path, e);
     if (!f)
-        return err_set(e, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
     char nm[256], a[32], b[32];
     fprintf(f, "{\n  \"format\": \"ckptnet-topology\",\n  \"version\": %d,\n  \"tiers\": %u,\n",
             TOPO_FILE_VERSION, t->tiers);
@@ -146,8 +148,5 @@ int topo_export(const struct topo *t, const struct scenario *sc, const char *pat
     }
     free(order);
     fputs("\n  ]\n}\n", f);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return err_set(e, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-    return 0;
+    return ofile_commit(&of, e);
 }
