@@ -813,8 +813,9 @@ static void unmodelled_of(struct scenario *sc, const char *key, char *value, cha
     json_t *root = json_loads(buf, 0, NULL);
     json_t *a = json_object_get(json_object_get(root, "fluid"), "unmodelled");
     CHECK(json_is_array(a) && json_array_size(a) == r.n_unmodelled);
+    /* optimistic only when every entry is (each carries its direction) */
     CHECK(json_is_true(json_object_get(json_object_get(root, "fluid"), "optimistic")) ==
-          (r.n_unmodelled > 0));
+          (fluid_direction(&r) == UNMOD_OPTIMISTIC));
     int found = 0;
     for (size_t i = 0; i < json_array_size(a); i++) {
         json_t *o = json_array_get(a, i);
@@ -964,10 +965,10 @@ static void auto_fluid_reason_names_unmodelled(void)
     char over[32];
     snprintf(over, sizeof over, "> %.2g (", CKPT_AUTO_EVENT_LIMIT);
     CHECKF(strstr(d.r.engine_reason, over) &&
-           strstr(d.r.engine_reason, "transport.cc=dcqcn (rate control)") &&
-           strstr(d.r.engine_reason, "storage.max_outstanding=4 (request window)") &&
+           strstr(d.r.engine_reason, "transport.cc=dcqcn (rate control: optimistic)") &&
+           strstr(d.r.engine_reason, "storage.max_outstanding=4 (request window: optimistic)") &&
            strstr(d.r.engine_reason, "fabric.pfc.enabled=true") &&
-           strstr(d.r.engine_reason, "optimistic"), "%s", d.r.engine_reason);
+           strstr(d.r.engine_reason, "): optimistic"), "%s", d.r.engine_reason);
     sc.engine = ENGINE_FLUID;
     CHECK(ckpt_describe(&sc, &d, &e) == 0);
     CHECKF(strstr(d.r.engine_reason, "requested") &&

@@ -1,5 +1,6 @@
 /* Observability: the bottleneck verdict, telemetry time series, CSV and
  * HTML reports, the progress hook, describe. */
+#include <ctype.h>
 #include <jansson.h>
 #include <math.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 
 #include "../include/ckptnet.h"
 #include "../src/api/api.h"
+#include "../src/fluid/fluid.h"
 #include "../src/report/internal.h"
 #include "../src/scenario/catalog.h"
 #include "../src/stats/bound.h"
@@ -1440,9 +1442,9 @@ static void fluid_unmodelled_summary(void)
     }
     outputs(&sc, &r, &txt, &js);
     CHECKF(txt && strstr(txt, "  fluid       ignores: fabric.pfc.enabled=true (PFC pauses and "
-                              "head-of-line blocking), transport.cc=dcqcn (rate control), "
-                              "storage.max_outstanding=4 (request window); its completion is "
-                              "optimistic\n"), "%s", txt);
+                              "head-of-line blocking: optimistic), transport.cc=dcqcn (rate "
+                              "control: optimistic), storage.max_outstanding=4 (request window: "
+                              "optimistic); its completion is optimistic\n"), "%s", txt);
     json_t *root = js ? json_loads(js, 0, NULL) : NULL;
     json_t *fl = json_object_get(root, "fluid");
     json_t *a = json_object_get(fl, "unmodelled");
@@ -1612,6 +1614,429 @@ static void describe_estimate_threads(void)
     CHECKF(wall[2] == wall[0], "%.4g %.4g", wall[2], wall[0]);
 }
 
+/* ---- the HTML's figures against the JSON's ---------------------------------- */
+
+/* A figure as the page prints it: its value, half a unit of its last digit
+ * (the rounding it may carry) and the word after it ("TB", "min", "%", "x"). */
+struct shown {
+    double v, half;
+    char unit[16];
+};
+
+/* The next figure at or after *p, skipping digits inside words ("llama3",
+ * "p50", "405b"); 0 when there is none. */
+static int next_shown(const char **p, struct shown *q)
+{
+    for (const char *s = *p; *s; s++) {
+        const char *n = s;
+        if ((*s == '+' || *s == '-') && s[1] >= '0' && s[1] <= '9')
+            n = s + 1;
+        else if (*s < '0' || *s > '9')
+            continue;
+        char before = s > *p ? s[-1] : ' ';
+        if (isalnum((unsigned char)before) || before == '_' || before == '.' || before == '-' ||
+            before == '/')
+            continue;
+        char *end;
+        q->v = strtod(s, &end);
+        int dec = 0;
+        const char *dot = memchr(n, '.', (size_t)(end - n));
+        if (dot)
+            dec = (int)(end - dot - 1);
+        q->half = 0.5 * pow(10, -dec);
+        const char *u = end;
+        size_t k = 0;
+        if (*u == '%' || *u == 'x') {
+            q->unit[k++] = *u++;
+        } else if (isalpha((unsigned char)*u)) {
+            continue; /* digits of a word: "405b" */
+        } else {
+            if (*u == ' ')
+                u++;
+            while (k + 1 < sizeof q->unit && isalpha((unsigned char)*u))
+                q->unit[k++] = *u++;
+        }
+        q->unit[k] = '\0';
+        *p = u;
+        return 1;
+    }
+    return 0;
+}
+
+/* The factor of a unit of kind 'B' (bytes), 's' (seconds), 'r' (bits/s) to
+ * the JSON's unit; 0 when unit is not of that kind. */
+static double unit_factor(char kind, const char *unit)
+{
+    static const struct {
+        char kind;
+        const char *u;
+        double f;
+    } t[] = {{'B', "B", 1}, {'B', "KB", 1e3}, {'B', "MB", 1e6}, {'B', "GB", 1e9},
+             {'B', "TB", 1e12}, {'B', "PB", 1e15}, {'s', "ns", 1e-9}, {'s', "us", 1e-6},
+             {'s', "ms", 1e-3}, {'s', "s", 1}, {'s', "min", 60}, {'s', "h", 3600},
+             {'s', "days", 86400}, {'r', "Mbps", 1e6}, {'r', "Gbps", 1e9}, {'r', "Tbps", 1e12}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(t[i].u, unit))
+            return t[i].kind == kind ? t[i].f : 0;
+    return kind == 'x' || kind == '-' ? 1 : 0; /* a plain number, any word after it */
+}
+
+/* A JSON value by dotted path; numeric parts index arrays ("segments.2.bytes"). */
+static double json_at(json_t *root, const char *path, int *ok)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    json_t *v = root;
+    for (char *save = NULL, *k = strtok_r(buf, ".", &save); v && k; k = strtok_r(NULL, ".", &save))
+        v = isdigit((unsigned char)k[0]) ? json_array_get(v, strtoul(k, NULL, 10))
+                                         : json_object_get(v, k);
+    *ok = json_is_number(v);
+    return *ok ? json_number_value(v) : 0;
+}
+
+/* Every figure in text against spec, a list of "KIND:json.path" (KIND: B
+ * bytes, s seconds, r bits/s, x a plain number, f a fraction shown as %, p
+ * a percentage shown as %, - any figure that has no JSON value of its own):
+ * as many figures as the spec lists, each of its kind and unit, each the
+ * JSON's value to its printed digits. */
+static void check_figures(const char *what, const char *text, json_t *root, const char *spec)
+{
+    char sp[512];
+    snprintf(sp, sizeof sp, "%s", spec);
+    const char *p = text;
+    struct shown q;
+    int i = 0;
+    for (char *save = NULL, *it = strtok_r(sp, " ", &save); it; it = strtok_r(NULL, " ", &save), i++) {
+        char kind = it[0];
+        const char *path = it + 2;
+        if (!next_shown(&p, &q)) {
+            CHECKF(0, "%s: figure %d (%s) missing in \"%s\"", what, i + 1, it, text);
+            return;
+        }
+        if (kind == '-')
+            continue;
+        int ok = 0;
+        double want = json_at(root, path, &ok);
+        CHECKF(ok, "%s: no JSON number at %s", what, path);
+        double f;
+        if (kind == 'f' || kind == 'p') {
+            CHECKF(!strcmp(q.unit, "%"), "%s: figure %d (%s) is \"%g %s\", not a percentage",
+                   what, i + 1, path, q.v, q.unit);
+            f = kind == 'f' ? 0.01 : 1;
+        } else {
+            f = unit_factor(kind, q.unit);
+            CHECKF(f > 0 && strcmp(q.unit, "%"), "%s: figure %d (%s) is \"%g %s\": wrong unit",
+                   what, i + 1, path, q.v, q.unit);
+        }
+        if (!ok || !(f > 0))
+            continue;
+        CHECKF(fabs(q.v * f - want) <= q.half * f * 1.0001 + 1e-12 * fabs(want),
+               "%s: figure %d shows %g %s, the JSON's %s is %.9g", what, i + 1, q.v, q.unit,
+               path, want);
+    }
+    CHECKF(!next_shown(&p, &q), "%s: a figure the test does not know: \"%g %s\" in \"%s\"", what,
+           q.v, q.unit, text);
+}
+
+/* The text of the cell after <tr><th>th_prefix... in html, tags removed. */
+static int kv_cell(const char *html, const char *th_prefix, char *out, size_t cap)
+{
+    char key[256];
+    snprintf(key, sizeof key, "<tr><th>%s", th_prefix);
+    const char *p = strstr(html, key), *td = p ? strstr(p, "</th><td>") : NULL;
+    const char *end = td ? strstr(td, "</td></tr>") : NULL;
+    if (!end)
+        return 0;
+    td += 9;
+    size_t k = 0;
+    for (int tag = 0; td < end && k + 1 < cap; td++) {
+        if (*td == '<')
+            tag = 1;
+        else if (*td == '>')
+            tag = 0;
+        else if (!tag)
+            out[k++] = *td;
+    }
+    out[k] = '\0';
+    return 1;
+}
+
+/* A line of the page's summary (<pre class="summary">) that starts with
+ * "  head", and with cont its next line too. */
+static int summary_line(const char *html, const char *head, int cont, char *out, size_t cap)
+{
+    const char *pre = strstr(html, "<pre class=\"summary\">");
+    char key[64];
+    snprintf(key, sizeof key, "\n  %-12s", head);
+    const char *p = pre ? strstr(pre, key) : NULL;
+    if (!p)
+        return 0;
+    p++;
+    const char *e = strchr(p, '\n');
+    if (e && cont)
+        e = strchr(e + 1, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), p);
+    return 1;
+}
+
+/* Defect (issue 25, item 10): the page's restore row printed two figures
+ * from buffers reused in one call, "bound 108.8 TB" (the bytes read for a
+ * time) and the read's time as the recovery. Every figure of the storage
+ * and restore rows, the summary's headline lines, the segment table and
+ * the cost table is checked against the JSON's, in the JSON's unit. */
+static void html_figures_match_json(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, STORAGE_BOUND, "checkpoint.phase=both", "storage.placement=file_mod", NULL) < 0 ||
+        run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(r.restore.ran && r.restore.finished && r.cost.job_mtbf_s > 0);
+    char *txt = NULL, *js = NULL;
+    outputs(&sc, &r, &txt, &js);
+    json_t *root = js ? json_loads(js, 0, NULL) : NULL;
+    char path[] = "/tmp/ckptnet-test-figs-XXXXXX";
+    int fd = mkstemp(path);
+    struct err e;
+    if (fd >= 0)
+        close(fd);
+    CHECKF(fd >= 0 && report_html(path, &sc, &r, &e) == 0, "%s", e.msg);
+    FILE *f = fopen(path, "r");
+    char *html = calloc(1, 8 << 20);
+    size_t len = f && html ? fread(html, 1, (8 << 20) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    unlink(path);
+    CHECK(root && len > 1000);
+    if (!root || !len) {
+        free(html);
+        free(txt);
+        free(js);
+        json_decref(root);
+        results_release(&r);
+        return;
+    }
+    static const struct {
+        const char *th, *spec;
+    } kv[] = {
+        {"placement<", "x:scenario.storage.nodes"},
+        {"bytes per node:", "B:storage.node_max_bytes B:storage.node_mean_bytes x:storage.node_skew"},
+        {"skew cost", "p:storage.skew_cost_pct s:storage.skew_cost_s"},
+        {"restore (", "B:restore.bytes_read x:restore.amplification s:restore.completion_s "
+                      "s:restore.bound_s s:restore.recovery_s"},
+        {"GPU stall per", "s:cost.stall_s_per_checkpoint"},
+        {"checkpoints per day", "x:cost.checkpoints_per_day"},
+        {"GPU-hours stalled", "x:cost.gpu_hours_per_day"},
+        {"money per day", "x:cost.money_per_day"},
+        {"MFU points", "x:cost.mfu_points_lost"},
+        {"interval configured", "s:cost.interval_s"},
+        {"job MTBF", "s:failures.job_mtbf_s"},
+        {"optimal interval", "s:cost.optimal_interval_s s:cost.optimal_interval_daly_s"},
+        {"goodput configured", "f:cost.goodput f:cost.goodput_at_optimal"},
+        {"GPU-hours lost", "x:cost.lost_gpu_hours_per_day"},
+    };
+    char cell[2048];
+    for (size_t i = 0; i < sizeof kv / sizeof kv[0]; i++) {
+        int got = kv_cell(html, kv[i].th, cell, sizeof cell);
+        CHECKF(got, "no row \"%s\"", kv[i].th);
+        if (got)
+            check_figures(kv[i].th, cell, root, kv[i].spec);
+    }
+    /* the restore's bottleneck by name */
+    const char *bn = json_string_value(json_object_get(json_object_get(root, "restore"),
+                                                       "bottleneck"));
+    int seg = -1;
+    for (int s = 0; bn && s < PATH_COUNT; s++)
+        if (!strcmp(path_seg_key(s), bn))
+            seg = s;
+    char want[96];
+    snprintf(want, sizeof want, "bottleneck %s;", seg >= 0 ? path_seg_label(seg) : "?");
+    CHECKF(kv_cell(html, "restore (", cell, sizeof cell) && strstr(cell, want), "%s", cell);
+    /* the summary's headline lines, as the page shows them */
+    static const struct {
+        const char *head;
+        int cont;
+        const char *spec;
+    } lines[] = {
+        {"completion", 0, "s:checkpoint.end_s s:checkpoint.completion_s s:bound.completion_s "
+                          "f:bound.ratio"},
+        {"GPU stall", 0, "s:cost.stall_s_per_checkpoint"},
+        {"per day", 0, "x:cost.gpu_hours_per_day x:cost.money_per_day "
+                       "x:scenario.training.gpu_hour_cost x:cost.mfu_points_lost "
+                       "x:cost.checkpoints_per_day"},
+        {"interval", 0, "s:cost.interval_s s:cost.optimal_interval_s "
+                        "s:cost.optimal_interval_daly_s - s:failures.job_mtbf_s"},
+        {"restore", 1, "x:restore.readers B:restore.bytes_read x:restore.amplification "
+                       "s:restore.completion_s s:restore.bound_s - f:restore.bottleneck_util "
+                       "s:restore.recovery_s s:restore.restart_s s:restore.completion_s"},
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        int got = summary_line(html, lines[i].head, lines[i].cont, cell, sizeof cell);
+        CHECKF(got, "no summary line \"%s\"", lines[i].head);
+        if (got)
+            check_figures(lines[i].head, cell + 14, root, lines[i].spec);
+    }
+    /* the segment table: each row that applies against segments[] */
+    const char *tab = strstr(html, "<th>segment</th><th>capacity</th>");
+    json_t *segs = json_object_get(root, "segments");
+    CHECK(tab && json_array_size(segs) >= 5);
+    for (size_t i = 0; tab && i < json_array_size(segs); i++) {
+        json_t *o = json_array_get(segs, i);
+        if (!json_is_true(json_object_get(o, "applies")))
+            continue;
+        char row[160], spec[512];
+        const char *lb = json_string_value(json_object_get(o, "label"));
+        const char *arrow = lb ? strstr(lb, "->") : NULL; /* escaped on the page */
+        if (arrow)
+            snprintf(row, sizeof row, "<td>%.*s-&gt;%s</td>", (int)(arrow - lb), lb, arrow + 2);
+        else
+            snprintf(row, sizeof row, "<td>%s</td>", lb ? lb : "?");
+        const char *p = strstr(tab, row), *end = p ? strstr(p, "</tr>") : NULL;
+        CHECKF(end, "no row %s", row);
+        if (!end)
+            continue;
+        size_t k = 0;
+        for (int tag = 0; p < end && k + 1 < sizeof cell; p++) {
+            if (*p == '<')
+                tag = 1, cell[k++] = ' ';
+            else if (*p == '>')
+                tag = 0;
+            else if (!tag)
+                cell[k++] = *p;
+        }
+        cell[k] = '\0';
+        snprintf(spec, sizeof spec,
+                 "x:segments.%zu.elements r:segments.%zu.element_bps B:segments.%zu.bytes "
+                 "f:segments.%zu.utilisation f:segments.%zu.max_utilisation "
+                 "s:segments.%zu.saturated_s x:segments.%zu.imbalance s:segments.%zu.bound_s%s",
+                 i, i, i, i, i, i, i, i, r.has_packet_stats ? " -:paused" : "");
+        /* the PFC column has no JSON figure per segment: any time */
+        check_figures(row, cell, root, spec);
+    }
+    /* the per-node table */
+    json_t *nb = json_object_get(json_object_get(root, "storage"), "node_bytes");
+    double mean = json_number_value(json_object_get(json_object_get(root, "storage"),
+                                                    "node_mean_bytes"));
+    CHECK(json_array_size(nb) == 2 && mean > 0);
+    for (size_t i = 0; i < json_array_size(nb); i++) {
+        char row[64], spec[256];
+        snprintf(row, sizeof row, "<td>%zu</td><td>", i);
+        const char *p = strstr(html, "<th>storage node</th>");
+        p = p ? strstr(p, row) : NULL;
+        const char *end = p ? strstr(p, "</tr>") : NULL;
+        CHECKF(end, "no node row %zu", i);
+        if (!end)
+            continue;
+        snprintf(cell, sizeof cell, "%.*s", (int)(end - p), p);
+        for (char *c = cell; *c; c++)
+            if (*c == '<' || *c == '>' || *c == '/')
+                *c = ' ';
+        /* "td 0  td  td 142.2 GB  td ...": index, bytes, share of the mean */
+        snprintf(spec, sizeof spec, "- B:storage.node_bytes.%zu -", i);
+        check_figures(row, cell, root, spec);
+        const char *q = cell;
+        struct shown s[3];
+        for (int k = 0; k < 3; k++)
+            CHECK(next_shown(&q, &s[k]));
+        double share = json_number_value(json_array_get(nb, i)) / mean;
+        CHECKF(fabs(s[2].v - share) <= s[2].half * 1.0001, "node %zu: %g vs %.6g", i, s[2].v, share);
+    }
+    json_decref(root);
+    free(html);
+    free(txt);
+    free(js);
+    results_release(&r);
+}
+
+/* Defect (issue 25, item 12): the fluid summary called its completion
+ * optimistic whatever it ignored; with strict-priority training it is
+ * pessimistic (55.17 ms fluid against 11.98 ms packet here): the fluid
+ * checkpoint has no switch buffer to hold its bytes while training has
+ * priority. Each ignored effect carries its direction, and the overall
+ * word follows from them. */
+static void fluid_unmodelled_directions(void)
+{
+    static const char *const strict[] = {
+        "cluster.nodes=8", "storage.nodes=1", "fabric.hosts_per_leaf=4", "fabric.spines=4",
+        "fabric.buffer=4MB", "transport.qps_per_writer=4", "workload.bytes_per_writer=16MB",
+        "training.traffic=collectives", "training.grad_bytes=4MB", "training.compute_time=50us",
+        "fabric.pfc.priorities=3,4", "fabric.isolation=logical", "fabric.scheduling=strict"};
+    struct results rp, rf;
+    struct scenario sc;
+    int ok = make(&sc, NULL) == 0;
+    struct err e;
+    for (size_t i = 0; ok && i < sizeof strict / sizeof strict[0]; i++)
+        ok = scenario_set(&sc, strict[i], &e) == 0;
+    ok = ok && scenario_resolve(&sc, &e) == 0 && scenario_validate(&sc, &e) == 0;
+    CHECK(ok);
+    if (!ok)
+        return;
+    sc.engine = ENGINE_PACKET;
+    if (run(&sc, &rp) < 0) {
+        CHECK(0);
+        return;
+    }
+    sc.engine = ENGINE_FLUID;
+    if (run(&sc, &rf) < 0) {
+        CHECK(0);
+        results_release(&rp);
+        return;
+    }
+    /* the scenario is one where the fluid figure is the longer */
+    CHECKF(rf.completion_s > 2 * rp.completion_s, "fluid %.6g s, packet %.6g s", rf.completion_s,
+           rp.completion_s);
+    char *txt = NULL, *js = NULL;
+    outputs(&sc, &rf, &txt, &js);
+    json_t *root = js ? json_loads(js, 0, NULL) : NULL;
+    json_t *fl = json_object_get(root, "fluid"), *a = json_object_get(fl, "unmodelled");
+    int pess = 0, opt = 0;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        const char *k = json_string_value(json_object_get(json_array_get(a, i), "key"));
+        const char *d = json_string_value(json_object_get(json_array_get(a, i), "direction"));
+        CHECKF(d && (!strcmp(d, "optimistic") || !strcmp(d, "pessimistic") ||
+                     !strcmp(d, "unknown")), "%s: direction %s", k ? k : "?", d ? d : "none");
+        pess += d && !strcmp(d, "pessimistic") && k && !strcmp(k, "fabric.isolation");
+        opt += d && !strcmp(d, "optimistic");
+    }
+    CHECKF(pess == 1 && opt >= 1, "pessimistic isolation %d, optimistic %d", pess, opt);
+    /* optimistic PFC and pessimistic isolation: the overall word is neither */
+    CHECK(json_is_false(json_object_get(fl, "optimistic")));
+    const char *dir = json_string_value(json_object_get(fl, "direction"));
+    CHECK(dir && !strcmp(dir, "unknown"));
+    const char *line = txt ? strstr(txt, "  fluid       ignores: ") : NULL;
+    const char *eol = line ? strchr(line, '\n') : NULL;
+    CHECKF(eol && strstr(line, "fabric.isolation=logical (") &&
+               strstr(line, "training has priority: pessimistic)") &&
+               strstr(line, "its completion may be optimistic or pessimistic") &&
+               !strstr(line, "its completion is optimistic"),
+           "%.*s", eol && line ? (int)(eol - line) : 0, line ? line : "");
+    /* the same words in engine_reason when fluid is picked */
+    size_t rl = strlen(rf.engine_reason);
+    CHECKF(rl > 9 && !strcmp(rf.engine_reason + rl - 9, ": unknown"), "%s", rf.engine_reason);
+    json_decref(root);
+    free(txt);
+    free(js);
+    results_release(&rf);
+    /* the overall word from the entries: all one way, or unknown */
+    struct results *t = calloc(1, sizeof *t);
+    if (t) {
+        CHECK(fluid_direction(t) == -1);
+        t->n_unmodelled = 2;
+        t->unmodelled[0].dir = t->unmodelled[1].dir = UNMOD_OPTIMISTIC;
+        CHECK(fluid_direction(t) == UNMOD_OPTIMISTIC);
+        t->unmodelled[0].dir = t->unmodelled[1].dir = UNMOD_PESSIMISTIC;
+        CHECK(fluid_direction(t) == UNMOD_PESSIMISTIC);
+        t->unmodelled[1].dir = UNMOD_UNKNOWN;
+        CHECK(fluid_direction(t) == UNMOD_UNKNOWN);
+        CHECK(!strcmp(fluid_direction_words(UNMOD_PESSIMISTIC), "is pessimistic"));
+        free(t);
+    }
+    results_release(&rp);
+}
+
 SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
     {"report_describe_estimate_threads", describe_estimate_threads},
@@ -1641,5 +2066,7 @@ SUITE(suite_report) = {
     {"report_fluid_unmodelled_summary", fluid_unmodelled_summary},
     {"report_describe_estimate_range", describe_estimate_range},
     {"report_describe_estimate_dcqcn", describe_estimate_dcqcn},
+    {"report_html_figures_match_json", html_figures_match_json},
+    {"report_fluid_unmodelled_directions", fluid_unmodelled_directions},
     {NULL, NULL},
 };

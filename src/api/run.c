@@ -36,7 +36,8 @@ static void reason_unmodelled(const struct scenario *sc, const struct topo *t,
     fluid_unmodelled_text(r, list, sizeof list);
     size_t l = strlen(r->engine_reason);
     snprintf(r->engine_reason + l, sizeof r->engine_reason - l,
-             "; the fluid figure ignores %s: optimistic", list);
+             "; the fluid figure ignores %s: %s", list,
+             fluid_direction_name(fluid_direction(r)));
 }
 
 double ckpt_pkt_events_per_packet(const struct scenario *sc)

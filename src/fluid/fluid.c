@@ -683,7 +683,7 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
 }
 
 static void unmodelled_add(struct results *r, const char *key, const char *value,
-                           const char *effect)
+                           const char *effect, int dir)
 {
     if (r->n_unmodelled >= sizeof r->unmodelled / sizeof r->unmodelled[0])
         return;
@@ -691,6 +691,7 @@ static void unmodelled_add(struct results *r, const char *key, const char *value
     u->key = key;
     snprintf(u->value, sizeof u->value, "%s", value);
     u->effect = effect;
+    u->dir = dir;
 }
 
 uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
@@ -711,20 +712,24 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     if (congest)
         unmodelled_add(r, "fabric.pfc.enabled", sc->fabric.pfc ? "true" : "false",
                        sc->fabric.pfc ? "PFC pauses and head-of-line blocking"
-                                      : "tail drops and resends");
+                                      : "tail drops and resends",
+                       UNMOD_OPTIMISTIC);
     if (dcqcn)
-        unmodelled_add(r, "transport.cc", "dcqcn", "rate control");
+        unmodelled_add(r, "transport.cc", "dcqcn", "rate control", UNMOD_OPTIMISTIC);
     if (moves)
         unmodelled_add(r, "fabric.load_balancing", lb == LB_FLOWLET ? "flowlet" : "adaptive",
                        lb == LB_FLOWLET ? "flowlets move when pauses outlast the timeout"
-                                        : "least-loaded placement; flowlets move");
+                                        : "least-loaded placement; flowlets move",
+                       UNMOD_UNKNOWN); /* off a hot link, or onto one */
     if (lb == LB_SPRAY && sc->fabric.spray_random)
-        unmodelled_add(r, "fabric.lb.spray_random", "true", "uneven per-packet choices");
+        unmodelled_add(r, "fabric.lb.spray_random", "true", "uneven per-packet choices",
+                       UNMOD_OPTIMISTIC);
     if ((per_packet || moves) && sc->transport.receiver == RX_GBN)
-        unmodelled_add(r, "transport.receiver", "gbn", "reordering: go-back-N resends");
+        unmodelled_add(r, "transport.receiver", "gbn", "reordering: go-back-N resends",
+                       UNMOD_OPTIMISTIC);
     if (sc->storage.max_outstanding) {
         snprintf(v, sizeof v, "%u", sc->storage.max_outstanding);
-        unmodelled_add(r, "storage.max_outstanding", v, "request window");
+        unmodelled_add(r, "storage.max_outstanding", v, "request window", UNMOD_OPTIMISTIC);
     }
     /* training beside the checkpoint (docs/training.md): classes share
      * links by rates, not queues */
@@ -733,10 +738,20 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
                        sc->training.isolation == ISO_NONE ? "none" : "logical",
                        sc->training.isolation == ISO_NONE
                            ? "training's PFC victim pauses behind the checkpoint"
-                           : "per-class queues and buffers (DWRR as rate shares)");
+                       : sc->fabric.scheduling == SCHED_STRICT
+                           ? "per-class queues and buffers; no buffer holds the checkpoint's "
+                             "bytes while training has priority"
+                           : "per-class queues and buffers (DWRR as rate shares)",
+                       /* strict: the packet checkpoint queues its bytes in
+                        * switch buffers during a training burst and sends
+                        * them after; the fluid one waits (docs/training.md) */
+                       sc->training.isolation == ISO_LOGICAL &&
+                               sc->fabric.scheduling == SCHED_STRICT
+                           ? UNMOD_PESSIMISTIC : UNMOD_UNKNOWN);
     /* no buffers, so no pools to split (fabric.mmu.pools) */
     if (sc->fabric.mmu_pools != POOLS_SHARED)
-        unmodelled_add(r, "fabric.mmu.pools", "per_class", "per-class buffer pools");
+        unmodelled_add(r, "fabric.mmu.pools", "per_class", "per-class buffer pools",
+                       UNMOD_UNKNOWN);
     return r->n_unmodelled;
 }
 
@@ -747,11 +762,36 @@ size_t fluid_unmodelled_text(const struct results *r, char *buf, size_t cap)
         buf[0] = '\0';
     for (uint32_t i = 0; i < r->n_unmodelled && len < cap; i++) {
         const struct unmodelled *u = &r->unmodelled[i];
-        int n = snprintf(buf + len, cap - len, "%s%s=%s (%s)", i ? ", " : "", u->key, u->value,
-                         u->effect);
+        int n = snprintf(buf + len, cap - len, "%s%s=%s (%s: %s)", i ? ", " : "", u->key,
+                         u->value, u->effect, fluid_direction_name(u->dir));
         len += n > 0 ? (size_t)n : 0;
     }
     return len < cap ? len : cap ? cap - 1 : 0;
+}
+
+int fluid_direction(const struct results *r)
+{
+    if (!r->n_unmodelled)
+        return -1;
+    int d = r->unmodelled[0].dir;
+    for (uint32_t i = 1; i < r->n_unmodelled; i++)
+        if (r->unmodelled[i].dir != d)
+            return UNMOD_UNKNOWN; /* they pull both ways, or one is unknown */
+    return d;
+}
+
+const char *fluid_direction_name(int dir)
+{
+    return dir == UNMOD_OPTIMISTIC ? "optimistic"
+         : dir == UNMOD_PESSIMISTIC ? "pessimistic" : "unknown";
+}
+
+const char *fluid_direction_words(int dir)
+{
+    return dir == UNMOD_OPTIMISTIC ? "is optimistic"
+         : dir == UNMOD_PESSIMISTIC ? "is pessimistic"
+         : "may be optimistic or pessimistic (the effects pull different ways, or which "
+           "way is unknown)";
 }
 
 struct start_key {

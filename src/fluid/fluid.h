@@ -17,11 +17,12 @@
  * the bytes each link carried. A failed link has no capacity: a transfer
  * routed onto one is a violated invariant.
  *
- * What it does not model, and so where its completion is an optimistic bound
- * (fluid_unmodelled lists it per scenario; docs/fluid.md): PFC pauses and
+ * What it does not model (fluid_unmodelled lists it per scenario, each
+ * with the way it moves the completion; docs/fluid.md): PFC pauses and
  * head-of-line blocking, or tail drops, wherever a queue can build; DCQCN;
  * flowlets and adaptive flowlets moving after gaps; reordering under
- * go-back-N receivers; random spraying; the storage request window. */
+ * go-back-N receivers; random spraying; the storage request window;
+ * training's per-class queues and buffers. */
 #ifndef CKPT_FLUID_H
 #define CKPT_FLUID_H
 
@@ -48,8 +49,17 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
 uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
                           const struct workload *w, struct results *r);
 
-/* "key=value (effect), ..." of r->unmodelled into buf (cap bytes, always
- * terminated when cap > 0); returns its length. */
+/* "key=value (effect: direction), ..." of r->unmodelled into buf (cap
+ * bytes, always terminated when cap > 0); returns its length. */
 size_t fluid_unmodelled_text(const struct results *r, char *buf, size_t cap);
+
+/* The way the whole list moves the fluid completion: optimistic or
+ * pessimistic when every entry says so, else unknown; -1 for an empty list. */
+int fluid_direction(const struct results *r);
+/* "optimistic", "pessimistic", "unknown" */
+const char *fluid_direction_name(int dir);
+/* The summary's words for fluid_direction: "is optimistic", "is
+ * pessimistic", "may be optimistic or pessimistic (...)" */
+const char *fluid_direction_words(int dir);
 
 #endif

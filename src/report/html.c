@@ -538,7 +538,8 @@ static void storage_section(FILE *o, const struct results *r)
 {
     const struct plan_summary *p = &r->plan;
     const struct restore_figures *f = &r->restore;
-    char a[32], b[32];
+    /* one buffer per figure of a call: arguments are evaluated in any order */
+    char a[32], b[32], c[32], d[32];
     fprintf(o, "<h2>Storage</h2>\n<table class=\"kv\">\n");
     fprintf(o, "<tr><th>placement</th><td>%s%s over %u storage nodes</td></tr>\n",
             p->placement ? p->placement : "file_mod",
@@ -554,8 +555,8 @@ static void storage_section(FILE *o, const struct results *r)
                    "bottleneck %s; recovery %s</td></tr>\n",
                 f->mode, f->estimated ? ", bound only" : "",
                 fmt_bytes((double)f->bytes_read, a, sizeof a), f->amplification,
-                fmt_secs(f->completion_s, b, sizeof b), fmt_secs(f->bound_s, a, sizeof a),
-                path_seg_label(f->bottleneck), fmt_dur(f->recovery_s, b, sizeof b));
+                fmt_secs(f->completion_s, b, sizeof b), fmt_secs(f->bound_s, c, sizeof c),
+                path_seg_label(f->bottleneck), fmt_dur(f->recovery_s, d, sizeof d));
     fprintf(o, "</table>\n");
     /* one row per node, while they fit on a page */
     uint32_t n = p->nodes_listed <= 64 ? p->nodes_listed : 0;

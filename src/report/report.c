@@ -245,7 +245,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     if (!strcmp(r->engine, "fluid") && r->n_unmodelled) {
         char list[sizeof r->engine_reason];
         fluid_unmodelled_text(r, list, sizeof list);
-        fprintf(out, "  fluid       ignores: %s; its completion is optimistic\n", list);
+        fprintf(out, "  fluid       ignores: %s; its completion %s\n", list,
+                fluid_direction_words(fluid_direction(r)));
     }
     if (r->has_packet_stats)
         fprintf(out, "  network     drops %llu; PFC %llu pause frames, %s paused "
@@ -751,9 +752,14 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
             json_object_set_new(o, "key", json_string(u->key));
             json_object_set_new(o, "value", json_string(u->value));
             json_object_set_new(o, "effect", json_string(u->effect));
+            json_object_set_new(o, "direction", json_string(fluid_direction_name(u->dir)));
             json_array_append_new(a, o);
         }
-        put_dotted(root, "fluid.optimistic", json_boolean(r->n_unmodelled > 0));
+        int dir = fluid_direction(r);
+        /* true only when every entry makes the figure shorter */
+        put_dotted(root, "fluid.optimistic", json_boolean(dir == UNMOD_OPTIMISTIC));
+        put_dotted(root, "fluid.direction", json_string(dir < 0 ? "none"
+                                                        : fluid_direction_name(dir)));
         put_dotted(root, "fluid.unmodelled", a);
     }
     put_dotted(root, "checkpoint.bytes", U(r->ckpt_bytes));

@@ -113,21 +113,27 @@ struct restore_figures {
     char violation[256];
 };
 
+/* Which way an effect the fluid engine ignores moves its completion against
+ * the packet engine's: optimistic = the fluid figure is shorter. */
+enum unmodelled_dir { UNMOD_OPTIMISTIC, UNMOD_PESSIMISTIC, UNMOD_UNKNOWN };
+
 struct results {
     const char *engine;        /* "packet" or "fluid": the engine that ran */
     char engine_reason[512];   /* why it ran (engine: auto explains its pick) */
     int has_packet_stats;      /* 0: drops, PFC, queues, packets unknown (fluid) */
     /* what the fluid engine's figure ignores in this scenario
      * (fluid_unmodelled, src/fluid/fluid.h): each a key, its value and the
-     * effect the packet engine would show; n_unmodelled > 0 makes the fluid
-     * completion an optimistic bound. Filled by fluid runs (and auto's pick
-     * of fluid); key and effect are static strings. */
+     * effect the packet engine would show, and which way ignoring it moves
+     * the fluid completion (enum unmodelled_dir; fluid_direction gives the
+     * whole list's). Filled by fluid runs (and auto's pick of fluid); key
+     * and effect are static strings. */
     uint32_t n_unmodelled;
     int unmodelled_done;       /* the list above is filled: the engine choice and the run share it */
     struct unmodelled {
         const char *key;
         char value[24];
         const char *effect;
+        int dir;               /* enum unmodelled_dir */
     } unmodelled[8];
 
     /* checkpoint */
