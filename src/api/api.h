@@ -76,4 +76,22 @@ int ckpt_packet_limits(const struct scenario *sc, const struct ckpt_estimate *es
 /* Physical memory of this machine in bytes (0 when unknown: no limit). */
 double ckpt_phys_bytes(void);
 
+/* The memory a run may take: the least of the machine's physical memory,
+ * the process's address-space limit (RLIMIT_AS, ulimit -v) less what the
+ * process has mapped besides the arena already counted in an estimate, and
+ * the cgroup's memory limit (v2 memory.max, v1 memory.limit_in_bytes).
+ * bytes 0: no limit known. */
+struct ckpt_mem_limit {
+    double bytes;
+    char what[96];             /* which, after "more than": "this machine's", "the cgroup's
+                                * memory limit, 2 GB", ... */
+};
+/* cgroup_dir: where the limit is read (NULL: /sys/fs/cgroup, the process's
+ * own v2 cgroup below it from /proc/self/cgroup, and /sys/fs/cgroup/memory);
+ * arena_bytes: the arena's size, already in the estimate's memory. */
+void ckpt_mem_limit_of(struct ckpt_mem_limit *lim, const char *cgroup_dir, double arena_bytes);
+/* ckpt_packet_limits against lim (bytes 0: no memory limit). */
+int ckpt_packet_limits_mem(const struct scenario *sc, const struct ckpt_estimate *est,
+                           const struct ckpt_mem_limit *lim, struct err *e);
+
 #endif

@@ -10,6 +10,7 @@
 #include "../pkt/pnet.h"
 #include "../stats/bound.h"
 #include "../stats/segments.h"
+#include "../stats/series.h"
 #include "../topo/topo.h"
 #include "../work/work.h"
 #include "../work/train.h"
@@ -66,6 +67,46 @@ static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t 
     return blocks + slabs + ((double)nflows + 2.0 * t->n_ports) * sizeof(struct event) * 2;
 }
 
+/* Telemetry's time series, the run's span over the bound: the completion
+ * is 100-108% of the bound on BENCHMARKS.md's bursts (DCQCN the most). */
+#define TELE_SPAN 1.25
+
+/* Capacity of an array grown by doubling from first to hold need. */
+static double doubled(double need, double first)
+{
+    double c = first;
+    while (c < need)
+        c *= 2;
+    return c;
+}
+
+/* Upper estimate of the telemetry's memory (telemetry.interval): per
+ * sample the figures of struct series and, with telemetry.flows, 16 B per
+ * transfer; in the packet engine a port entry per port whose state changed
+ * since the previous sample, at most one per port and sample and at most
+ * one per event. Arrays are counted as allocated, doubled as they grow
+ * (src/pkt/engine.c sample, src/stats/series.c). span_s: how long the run
+ * samples. */
+static double tele_mem(const struct scenario *sc, const struct topo *t, const struct workload *w,
+                       int engine, double span_s, double events)
+{
+    if (!sc->telemetry.interval_ps || span_s <= 0)
+        return 0;
+    double samples = span_s / ((double)sc->telemetry.interval_ps / 1e12) + 2;
+    if (samples > 4e9) /* the count is a uint32_t: more cannot be taken */
+        samples = 4e9;
+    if (engine == ENGINE_FLUID)
+        return doubled(samples + 1, 256) * (series_sample_bytes(0) + sizeof(double));
+    double flows = sc->telemetry.flows ? (double)w->n : 0;
+    double ports = t->n_ports;
+    double ents = samples * ports < events ? samples * ports : events;
+    /* sample_t, sample_max_queue and per flow a rate and a byte count */
+    return doubled(samples + 1, 64) * (16.0 + 16.0 * flows) +
+           doubled(samples + 2, 256) * series_sample_bytes(1) +
+           doubled(ents + ports, 64) * sizeof(struct series_ent) +
+           ports * (sizeof(uint64_t) + 2 * sizeof(uint32_t) + 1); /* cur, port names */
+}
+
 /* Whether packets can be resent: reordered under go-back-N receivers, or
  * dropped on a lossy fabric that can congest (what fluid_unmodelled says). */
 static int pkt_resends(const struct scenario *sc, const struct topo *t,
@@ -99,7 +140,8 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
         est->events = 2.0 * w->n;
         double fl = FLUID_BYTES_PER_TRANSFER * w->n + FLUID_BYTES_PER_ENTRY * entries +
                     256.0 * t->n_ports;
-        est->mem_bytes = (double)a->total + (double)((uint64_t)(fl / (1 << 20)) + 2) * (1 << 20);
+        est->mem_bytes = (double)a->total + (double)((uint64_t)(fl / (1 << 20)) + 2) * (1 << 20) +
+                         tele_mem(sc, t, w, engine, TELE_SPAN * bound_s, 0);
         est->wall_s = FLUID_S_PER_TRANSFER * w->n + FLUID_S_PER_ENTRY * entries;
         est->events_max = est->events;
         est->wall_max_s = est->wall_s;
@@ -107,14 +149,18 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
         est->events = 8.0 * est->packets;
         est->events_max = ckpt_pkt_events_per_packet(sc) * est->packets * PKT_EVENTS_SPREAD;
         est->resends = pkt_resends(sc, t, w);
+        double span = TELE_SPAN * bound_s;
         if (est->resends) {
             /* resends keep the engine busy for as long as it takes, at most
              * to the time limit: the first sends' pace, faster */
             double lim = (double)bound_time_limit_ps(sc, bound_s) / 1e12;
-            if (bound_s > 0 && lim > bound_s)
+            if (bound_s > 0 && lim > bound_s) {
                 est->events_max *= PKT_EVENTS_RESEND / PKT_EVENTS_SPREAD * lim / bound_s;
+                span = lim;
+            }
         }
-        est->mem_bytes = (double)a->total + pkt_mem(sc, t, w->n, est->packets);
+        est->mem_bytes = (double)a->total + pkt_mem(sc, t, w->n, est->packets) +
+                         tele_mem(sc, t, w, engine, span, est->events_max);
         est->wall_s = est->events / ckpt_pkt_rate(sc, w);
         est->wall_max_s = est->events_max / ckpt_pkt_rate(sc, w);
     }
@@ -148,8 +194,9 @@ int ckpt_describe(const struct scenario *user, struct ckpt_description *d, struc
         d->est_resends = est.resends;
         /* say so when a run would be refused (ckpt_run gives the figures) */
         struct err big;
-        if (d->engine == ENGINE_PACKET &&
-            ckpt_packet_limits(sc, &est, ckpt_phys_bytes(), &big) < 0) {
+        struct ckpt_mem_limit lim;
+        ckpt_mem_limit_of(&lim, NULL, (double)a.total);
+        if (d->engine == ENGINE_PACKET && ckpt_packet_limits_mem(sc, &est, &lim, &big) < 0) {
             size_t l = strlen(r->engine_reason);
             snprintf(r->engine_reason + l, sizeof r->engine_reason - l,
                      "; too large: run refused without --force (or use --engine fluid)");

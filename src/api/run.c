@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -87,13 +88,113 @@ double ckpt_phys_bytes(void)
     return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
 }
 
+/* The memory limit of the cgroup at dir: memory.max (v2) or
+ * memory.limit_in_bytes (v1); 0 when neither is a number ("max", absent). */
+static double cgroup_max(const char *dir)
+{
+    static const char *const file[] = {"memory.max", "memory.limit_in_bytes"};
+    double v = 0;
+    for (int i = 0; i < 2 && v <= 0; i++) {
+        char path[640], buf[64];
+        snprintf(path, sizeof path, "%s/%s", dir, file[i]);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (fgets(buf, sizeof buf, f) && buf[0] >= '0' && buf[0] <= '9')
+            v = strtod(buf, NULL);
+        fclose(f);
+    }
+    return v;
+}
+
+/* The process's cgroup v2 path ("/user.slice/x.scope") from /proc/self/cgroup. */
+static int own_cgroup(char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int rc = -1;
+    while (rc < 0 && fgets(line, sizeof line, f))
+        if (!strncmp(line, "0::/", 4) && line[4] && line[4] != '\n') {
+            line[strcspn(line, "\n")] = '\0';
+            snprintf(buf, len, "%s", line + 3);
+            rc = 0;
+        }
+    fclose(f);
+    return rc;
+}
+
+/* Bytes this process has mapped now (/proc/self/statm's size), 0 unknown. */
+static double mapped_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (!f)
+        return 0;
+    if (fscanf(f, "%lu", &pages) != 1)
+        pages = 0;
+    fclose(f);
+    return (double)pages * (double)sysconf(_SC_PAGESIZE);
+}
+
+/* The limit to bytes when lower, named "pre BYTES post" (pre alone when
+ * post is NULL) after "more than" in the refusal. */
+static void mem_lower(struct ckpt_mem_limit *lim, double bytes, const char *pre,
+                      const char *post)
+{
+    if (bytes > 0 && (lim->bytes <= 0 || bytes < lim->bytes)) {
+        char b[32] = "";
+        int gb = bytes >= 1e9;
+        if (post)
+            snprintf(b, sizeof b, "%.3g %s", bytes / (gb ? 1e9 : 1e6), gb ? "GB" : "MB");
+        lim->bytes = bytes;
+        snprintf(lim->what, sizeof lim->what, "%s%s%s", pre, b, post ? post : "");
+    }
+}
+
+void ckpt_mem_limit_of(struct ckpt_mem_limit *lim, const char *cgroup_dir, double arena_bytes)
+{
+    memset(lim, 0, sizeof *lim);
+    mem_lower(lim, ckpt_phys_bytes(), "this machine's", NULL);
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+        /* what is mapped now (program, libraries, the arena) less the arena,
+         * which the estimate counts */
+        double other = mapped_bytes() - arena_bytes;
+        double room = (double)rl.rlim_cur - (other > 0 ? other : 0);
+        mem_lower(lim, room > 1 ? room : 1, "the ", " left under the address-space limit, ulimit -v");
+    }
+    char dir[600], own[512];
+    if (cgroup_dir) {
+        mem_lower(lim, cgroup_max(cgroup_dir), "the cgroup's memory limit, ", "");
+        return;
+    }
+    mem_lower(lim, cgroup_max("/sys/fs/cgroup"), "the cgroup's memory limit, ", "");
+    mem_lower(lim, cgroup_max("/sys/fs/cgroup/memory"), "the cgroup's memory limit, ", "");
+    if (own_cgroup(own, sizeof own) == 0) {
+        /* the process's cgroup and each parent below the root */
+        snprintf(dir, sizeof dir, "/sys/fs/cgroup%s", own);
+        for (char *slash; (slash = strrchr(dir, '/')) && slash > dir + strlen("/sys/fs/cgroup");
+             *slash = '\0')
+            mem_lower(lim, cgroup_max(dir), "the cgroup's memory limit, ", "");
+    }
+}
+
 int ckpt_packet_limits(const struct scenario *sc, const struct ckpt_estimate *est,
                        double phys_bytes, struct err *e)
+{
+    struct ckpt_mem_limit lim = {phys_bytes, "this machine's"};
+    return ckpt_packet_limits_mem(sc, est, &lim, e);
+}
+
+int ckpt_packet_limits_mem(const struct scenario *sc, const struct ckpt_estimate *est,
+                           const struct ckpt_mem_limit *lim, struct err *e)
 {
     if (est->ports >= PKT_MAX_PORTS) /* not even with --force */
         return scenario_fail(sc, e, "engine", PKT_PORTS_MSG, PKT_MAX_PORTS - 1, est->ports);
     int events = est->events > CKPT_PACKET_EVENT_LIMIT;
-    int mem = phys_bytes > 0 && est->mem_bytes > phys_bytes;
+    int mem = lim->bytes > 0 && est->mem_bytes > lim->bytes;
     if (sc->sim.force || (!events && !mem))
         return 0;
     int gb = est->mem_bytes >= 1e9;
@@ -104,12 +205,13 @@ int ckpt_packet_limits(const struct scenario *sc, const struct ckpt_estimate *es
         snprintf(wall, sizeof wall, "~%.3g s", est->wall_s);
     return scenario_fail(sc, e, "engine",
                          "the packet engine would take %s~%.3g events%s and up to %.3g %s of "
-                         "memory%s (%s of wall time); use --engine fluid, or --force "
+                         "memory%s%s%s (%s of wall time); use --engine fluid, or --force "
                          "(sim.force) to run it anyway",
                          est->resends ? "at least " : "", est->events,
                          events ? " (limit 1e9)" : "",
                          est->mem_bytes / (gb ? 1e9 : 1e6), gb ? "GB" : "MB",
-                         mem ? " (more than this machine's)" : "", wall);
+                         mem ? " (more than " : "", mem ? lim->what : "", mem ? ")" : "",
+                         wall);
 }
 
 /* Where the fabric asks more of a switch than its profile has (with
@@ -479,7 +581,9 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
         if (engine == ENGINE_PACKET) {
             struct ckpt_estimate est;
             ckpt_estimate(&rs, &v, &w, a, engine, rr->bound_s, &est);
-            rc = ckpt_packet_limits(&rs, &est, ckpt_phys_bytes(), e);
+            struct ckpt_mem_limit lim;
+            ckpt_mem_limit_of(&lim, NULL, (double)a->total);
+            rc = ckpt_packet_limits_mem(&rs, &est, &lim, e);
             if (rc == 0)
                 rc = pkt_run(&rs, &v, &w, rr, e);
         } else {
@@ -589,6 +693,24 @@ static int restore_beside(const struct scenario *sc, const struct topo *t,
     return rc;
 }
 
+/* Samples cut short by an allocation that failed are a violation, never a
+ * silent truncation: where they stop and how to take fewer. */
+static void telemetry_cut(const struct scenario *sc, struct results *r)
+{
+    const struct series *s = &r->series;
+    if (!s->full)
+        return;
+    double iv = (double)sc->telemetry.interval_ps / (double)PS_PER_S;
+    uint32_t k = s->n < r->n_samples ? s->n : r->n_samples; /* the first incomplete one */
+    double at = k < r->n_samples ? r->sample_t[k]
+                : r->n_samples   ? r->sample_t[r->n_samples - 1] + iv
+                                 : 0;
+    results_violate(r, "out of memory for telemetry: the %s stop at %.6g s, sample %u "
+                       "(a longer telemetry.interval%s takes less)",
+                    s->n < r->n_samples ? "queue and pause series" : "time series", at, k,
+                    sc->telemetry.flows ? " or telemetry.flows: false" : "");
+}
+
 int ckpt_run(const struct scenario *user, struct results *r, struct err *e)
 {
     return ckpt_run_progress(user, r, NULL, e);
@@ -637,7 +759,9 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
         struct ckpt_estimate est;
         if (engine == ENGINE_PACKET) { /* refused up front when too large */
             ckpt_estimate(sc, &t, &w, &a, engine, r->bound_s, &est);
-            rc = ckpt_packet_limits(sc, &est, ckpt_phys_bytes(), e);
+            struct ckpt_mem_limit lim;
+            ckpt_mem_limit_of(&lim, NULL, (double)a.total);
+            rc = ckpt_packet_limits_mem(sc, &est, &lim, e);
         }
         if (rc == 0 && cap && sc->transport.dcqcn.cnp_path == CNP_DIRECT && scenario_cnp_direct(sc))
             rc = err_set(e, "--pcap: transport.dcqcn.cnp_path direct sends CNPs past the "
@@ -648,6 +772,8 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
                      : fluid_run(sc, &t, &w, r, e);
         else if (rc == 0)
             rc = pkt_run_capture(sc, &t, &w, r, cap, e);
+        if (rc == 0)
+            telemetry_cut(sc, r);
         if (rc == 0) {
             r->transfers = w.n;
             r->finished = r->flows_done == w.n;

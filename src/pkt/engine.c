@@ -295,8 +295,10 @@ static void sample(struct pnet *n)
         uint64_t *mq = realloc(r->sample_max_queue, c * sizeof *mq);
         if (mq)
             r->sample_max_queue = mq;
-        if (!t || !mq || (nf && (!rate || !del)))
+        if (!t || !mq || (nf && (!rate || !del))) {
+            r->series.full = 1; /* out of memory: sampling stops, the run says so */
             return;
+        }
         n->sample_cap = c;
     }
     r->sample_t[k] = (double)n->now / (double)PS_PER_S;

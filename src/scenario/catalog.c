@@ -189,8 +189,11 @@ static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_
         return err_set(e, "fabric.tiers: auto: a %u-port leaf cannot hold a node's %u NICs "
                           "at %.3g:1", lp, per, o);
     uint32_t snics = sc->storage.nics_per_node; /* a storage node takes snics ports */
-    uint32_t spl = (uint32_t)(u * up / (snic * snics) + 1e-9);
-    spl = spl < (lp - u) / snics ? spl : (lp - u) / snics;
+    /* storage nodes the uplinks carry, at most the leaf's other ports:
+     * compared as a double, a slow NIC's count passes 2^32 */
+    double fit = u * up / (snic * snics) + 1e-9;
+    uint32_t spl = (lp - u) / snics;
+    spl = fit < (double)spl ? (uint32_t)fit : spl;
     if (scenario_is_set(sc, "fabric.storage_per_leaf")) { /* kept when it fits */
         if ((uint64_t)sc->fabric.storage_per_leaf * snics > lp - u)
             return err_set(e, "fabric.storage_per_leaf: %u storage nodes and %u uplinks do not "

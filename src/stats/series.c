@@ -57,6 +57,15 @@ int series_reserve(struct series *s, uint64_t max_ents)
     return 0;
 }
 
+double series_sample_bytes(int port_state)
+{
+    struct series *s = NULL;
+    double b = SERIES_SEGS * sizeof *s->seg_bytes + sizeof *s->remaining + sizeof *s->active;
+    if (port_state)
+        b += SERIES_SEGS * sizeof *s->seg_paused + sizeof *s->off;
+    return b;
+}
+
 void series_release(struct series *s)
 {
     free(s->seg_bytes);

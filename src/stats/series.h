@@ -112,6 +112,11 @@ int series_reserve(struct series *s, uint64_t max_ents);
 /* Free the arrays and zero the struct. */
 void series_release(struct series *s);
 
+/* Bytes a sample takes in the arrays series_reserve grows, without the
+ * port entries (each a struct series_ent): what describe's memory
+ * estimate counts per sample. */
+double series_sample_bytes(int port_state);
+
 /* Every maximal run of consecutive samples [first, last] in which a port
  * had a paused priority, in order of the sample that ends it (then port).
  * O(entries). Returns 0, or -1 when out of memory. */

@@ -1,0 +1,156 @@
+/* Tests of describe's estimates, the up-front memory refusal and the input
+ * caps they rely on (issue 25, items 9 and 13). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../include/ckptnet.h"
+#include "../src/api/api.h"
+#include "../src/scenario/scenario.h"
+#include "harness.h"
+#include "support.h"
+
+/* fabric.tiers auto with a 400 bps storage NIC (found by the fuzz target,
+ * kept in fuzz/corpus): the storage nodes a leaf's uplinks carry, 1.6e10,
+ * was converted to uint32_t before the leaf's port limit was applied
+ * (clang's float-cast-overflow check, make test-overflow). The leaf takes
+ * as many as its ports hold. */
+static void estimate_catalog_slow_storage_nic(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    CHECKF(scenario_load_file(&sc, "fuzz/corpus/tiers-auto-slow-storage-nic.yaml", &e) == 0,
+           "%s", e.msg);
+    CHECKF(scenario_resolve(&sc, &e) == 0, "%s", e.msg);
+    /* 32-port leaves: 16 host ports, 16 uplinks, so 16 storage ports */
+    CHECKF(sc.fabric.storage_per_leaf == 16, "%u", sc.fabric.storage_per_leaf);
+    CHECKF(sc.fabric.hosts_per_leaf == 16, "%u", sc.fabric.hosts_per_leaf);
+}
+
+/* ---- the memory a run may take (item 9) -------------------------------- */
+
+/* The refusal compared the estimate with physical memory only; a cgroup's
+ * limit (v2 memory.max, v1 memory.limit_in_bytes) now counts, read from a
+ * directory the test names. */
+static void estimate_mem_limit_cgroup(void)
+{
+    char dir[] = "/tmp/ckptnet-cgroup-XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/memory.max", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fputs("1073741824\n", f);
+    fclose(f);
+    struct ckpt_mem_limit lim;
+    ckpt_mem_limit_of(&lim, dir, 0);
+    CHECKF(lim.bytes == 1073741824.0, "%g", lim.bytes);
+    CHECKF(strcmp(lim.what, "the cgroup's memory limit, 1.07 GB") == 0, "%s", lim.what);
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    struct ckpt_estimate est = {.packets = 1e6, .events = 8e6, .mem_bytes = 2e9, .wall_s = 0.5};
+    CHECK(ckpt_packet_limits_mem(&sc, &est, &lim, &e) == -1);
+    CHECKF(strstr(e.msg, "up to 2 GB of memory (more than the cgroup's memory limit, 1.07 GB)"),
+           "%s", e.msg);
+    est.mem_bytes = 1e9; /* under it: runs */
+    CHECK(ckpt_packet_limits_mem(&sc, &est, &lim, &e) == 0);
+    /* "max": no cgroup limit, the machine's memory */
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("max\n", f);
+        fclose(f);
+    }
+    ckpt_mem_limit_of(&lim, dir, 0);
+    CHECKF(lim.bytes > 1073741824.0 && !strstr(lim.what, "cgroup"), "%g %s", lim.bytes, lim.what);
+    unlink(path);
+    /* v1's file */
+    snprintf(path, sizeof path, "%s/memory.limit_in_bytes", dir);
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("536870912\n", f);
+        fclose(f);
+    }
+    ckpt_mem_limit_of(&lim, dir, 0);
+    CHECKF(lim.bytes == 536870912.0, "%g", lim.bytes);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Reset the peak RSS (VmHWM) to the current RSS: 0, or -1 when the
+ * kernel does not offer it. */
+static int rss_mark(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f)
+        return -1;
+    int ok = fputs("5", f) >= 0;
+    ok &= fclose(f) == 0;
+    return ok ? 0 : -1;
+}
+
+/* A "Key: N kB" line of /proc/self/status in bytes, -1 absent. */
+static double status_kb(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double v = -1;
+    size_t l = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, l) && line[l] == ':')
+            v = strtod(line + l + 1, NULL) * 1024;
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/* describe's memory estimate left telemetry out: 128 writers sampled every
+ * 100 ns with telemetry.flows (54 MB of flow samples, 5 MB of port
+ * entries) estimated 11.6 MB. Now it counts the samples as allocated: at
+ * least the run's peak RSS increase and at most 2.5x it (the arrays double
+ * as they grow; the port entries are bounded by the events). */
+static void estimate_mem_telemetry_rss(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    struct ckpt_description d;
+    scenario_defaults(&sc);
+    CHECKF(scenario_load_file(&sc, "scenarios/bench-1024.yaml", &e) == 0, "%s", e.msg);
+    test_set(&sc, "cluster.nodes=128");
+    test_set(&sc, "telemetry.interval=100ns");
+    test_set(&sc, "telemetry.flows=true");
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0, "%s", e.msg);
+    double est = d.est_mem_bytes;
+    CHECKF(est > 60e6, "estimate %.4g B", est);
+#if defined(__SANITIZE_ADDRESS__)
+    return; /* the sanitizer's own memory: RSS says nothing here */
+#else
+    if (rss_mark() < 0)
+        return; /* no clear_refs: the bound above stands */
+    double before = status_kb("VmRSS");
+    struct results r;
+    int rc = ckpt_run(&sc, &r, &e);
+    double peak = status_kb("VmHWM") - before;
+    CHECKF(rc == 0 && r.ok, "%s %s", e.msg, rc == 0 ? r.violation : "");
+    if (rc == 0) {
+        CHECKF(r.n_samples > 25000 && r.n_sample_flows == 128, "%u %u", r.n_samples,
+               r.n_sample_flows);
+        results_release(&r);
+    }
+    CHECKF(before > 0 && peak > 50e6 && est >= peak && est <= 2.5 * peak,
+           "estimate %.4g B against a peak RSS increase of %.4g B", est, peak);
+#endif
+}
+
+SUITE(suite_estimate) = {
+    {"estimate_catalog_slow_storage_nic", estimate_catalog_slow_storage_nic},
+    {"estimate_mem_limit_cgroup", estimate_mem_limit_cgroup},
+    {"estimate_mem_telemetry_rss", estimate_mem_telemetry_rss},
+    {NULL, NULL},
+};
