@@ -564,5 +564,23 @@ sed '0,/"a": "cleaf0", "b": "spine0", "speed": "400Gbps", "delay": "1us"/s//"a":
 expect_error topology_file_buffer 'is too small for switch "cleaf0" of the topology file' \
     describe --set fabric.spines=4 --set "fabric.topology_file=$tmp/topo/slow.json"
 
+# issue 25 item 14: collectives under the default logical isolation run
+# (training's class lossless by default, said in the summary and the echo);
+# an explicit fabric.pfc.priorities without it is still refused
+tr14="--set cluster.nodes=8 --set storage.nodes=1 --set fabric.hosts_per_leaf=4 --set fabric.spines=4
+    --set workload.bytes_per_writer=1MB --set training.traffic=collectives
+    --set training.grad_bytes=1MB --set training.compute_time=50us"
+# shellcheck disable=SC2086
+if "$bin" run $tr14 --json "$tmp/tr14.json" >"$tmp/tr14" 2>&1 &&
+    grep -q '^  training .*isolation logical (priority 4 vs 3.*lossless by default: fabric.pfc.priorities 3,4)' "$tmp/tr14" &&
+    grep -q '"priorities": "3,4"' "$tmp/tr14.json"; then
+    ok training_lossless_by_default
+else
+    bad "training_lossless_by_default: $(grep -E 'training|error|ckptnet:' "$tmp/tr14" | head -3)"
+fi
+# shellcheck disable=SC2086
+expect_error training_explicit_priorities_refused 'fabric.pfc.priorities: training' \
+    run $tr14 --set fabric.pfc.priorities=3
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -140,7 +140,7 @@ static void summary_restore(FILE *out, const struct results *r)
 static void summary_training(FILE *out, const struct scenario *sc, const struct results *r)
 {
     const struct train_figures *g = &r->training;
-    char a[32], b[32], c[32], cls[96];
+    char a[32], b[32], c[32], cls[192];
     if (!g->on)
         return;
     if (!g->on_fabric)
@@ -163,6 +163,12 @@ static void summary_training(FILE *out, const struct scenario *sc, const struct 
         snprintf(cls, sizeof cls, "priority %u vs %u, DWRR %ld:%ld", g->priority,
                  sc->transport.data_priority, wt, wd);
     }
+    /* scenario_resolve made training's class lossless (the user listed none) */
+    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
+    if (g->on_fabric && strcmp(g->isolation, "none") && sc->fabric.pfc && mask > 0 &&
+        ((mask >> g->priority) & 1) && !scenario_is_set(sc, "fabric.pfc.priorities"))
+        snprintf(cls + strlen(cls), sizeof cls - strlen(cls),
+                 "; lossless by default: fabric.pfc.priorities %s", sc->fabric.pfc_priorities);
     fprintf(out, "  training    step %s -> %s while the checkpoint runs (%+.0f%%), %u of %u "
                  "steps slowed, %s lost; isolation %s (%s)",
             fmt_secs(g->baseline_step_s, a, sizeof a), fmt_secs(g->during_step_s, b, sizeof b),

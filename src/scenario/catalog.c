@@ -239,6 +239,27 @@ static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_
     return 0;
 }
 
+/* RoCE collectives need a lossless class: under PFC and logical isolation
+ * training's priority joins the lossless ones unless the user listed them
+ * (an explicit list without it is refused by scenario_validate). */
+static int training_lossless(struct scenario *sc, struct err *e)
+{
+    uint32_t p = sc->training.priority;
+    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
+    if (sc->training.traffic != TRAFFIC_COLLECTIVES || sc->training.isolation != ISO_LOGICAL ||
+        !sc->fabric.pfc || scenario_is_set(sc, "fabric.pfc.priorities") || mask < 0 ||
+        p > 7 || ((mask >> p) & 1) || p == sc->transport.cnp_priority ||
+        p == sc->transport.data_priority)
+        return 0; /* the class checks of scenario_validate name the conflicts */
+    char list[SCENARIO_TEXT] = "";
+    mask |= 1 << p;
+    for (int i = 0; i < 8; i++)
+        if ((mask >> i) & 1)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%d",
+                     list[0] ? "," : "", i);
+    return scenario_set_default(sc, "fabric.pfc.priorities", list, e);
+}
+
 int scenario_resolve(struct scenario *sc, struct err *e)
 {
     const struct switch_profile *leaf, *spine, *super;
@@ -290,5 +311,5 @@ int scenario_resolve(struct scenario *sc, struct err *e)
     for (; pr->key; pr++)
         if (scenario_set_default(sc, pr->key, pr->value, e) < 0)
             return -1;
-    return 0;
+    return training_lossless(sc, e);
 }
