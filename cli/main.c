@@ -69,7 +69,8 @@ static const char usage_run[] =
     "  --pcap DIR       write one pcap file per port named in telemetry.pcap.ports\n"
     "                   (RoCEv2, CNP and PFC frames; packet engine; docs/report.md)\n"
     "  --vary k=v1,v2   run once per value of key k and print a comparison table,\n"
-    "                   a row as each run ends\n"
+    "                   a row as each run ends; a value may set more keys with ';'\n"
+    "                   (k=4;k2=2,8;k2=1)\n"
     "  --jsonl FILE     with --vary: each run's results as one JSON line as it ends\n"
     "  --progress S     off a terminal too: a progress line on stderr every S seconds\n"
     "  --quiet          no summary on stdout, no progress line on a terminal\n"
@@ -366,8 +367,15 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
             return -1;
         }
     }
-    if (extra && scenario_set(sc, extra, e) < 0)
-        return -1;
+    /* a --vary value "v;k2=v2;..." also sets k2, as sweep --vary and tune --knob */
+    for (const char *p = extra; p && *p;) {
+        char a[512];
+        size_t l = strcspn(p, ";");
+        snprintf(a, sizeof a, "%.*s", (int)l, p);
+        p += l + (p[l] == ';');
+        if (scenario_set(sc, a, e) < 0)
+            return -1;
+    }
     return scenario_resolve(sc, e) < 0 || scenario_validate(sc, e) < 0 ? -1 : 0;
 }
 

@@ -582,5 +582,26 @@ fi
 expect_error training_explicit_priorities_refused 'fabric.pfc.priorities: training' \
     run $tr14 --set fabric.pfc.priorities=3
 
+# issue 25 item 17: run --vary takes the ';' compound values of sweep and
+# tune; a rate in bytes per second runs and is echoed as written
+if "$bin" run --engine fluid --vary 'fabric.spines=4;fabric.links_per_spine=2,8' \
+    >"$tmp/vc" 2>&1 &&
+    grep -q '^fabric.spines=4;fabric.links_per_spine=2 ' "$tmp/vc" &&
+    grep -q '^fabric.spines=8 ' "$tmp/vc"; then
+    ok run_vary_compound
+else
+    bad "run_vary_compound: $(head -3 "$tmp/vc")"
+fi
+expect_error run_vary_compound_bad_key 'fabric.spinez: unknown key' \
+    run --vary 'fabric.spines=4;fabric.spinez=2,8'
+if "$bin" run --engine fluid --quiet --set storage.drain_rate=20GB/s --set restore.read_rate=2.5GiB/s \
+    --json "$tmp/br.json" 2>"$tmp/err" &&
+    grep -q '"drain_rate": "20GB/s"' "$tmp/br.json" && grep -q '"read_rate": "2.5GiB/s"' "$tmp/br.json" &&
+    "$bin" describe --set storage.drain_rate=20GB/s | grep -q '^  storage.drain_rate = 20GB/s$'; then
+    ok rate_bytes_echoed_as_written
+else
+    bad "rate_bytes_echoed_as_written: $(head -2 "$tmp/err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
