@@ -1,6 +1,7 @@
 /* Input parsing and defaults of issue 25 ("Correctness pass 2"): rates in
  * bytes per second echoed as written, list keys as YAML sequences of any
  * length, and the other inputs items. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,9 +131,49 @@ static void inputs_failed_links_list(void)
           strstr(e.msg, "expected a scalar value"));
 }
 
+/* Item 18: a restore with restore.read_rate unset but storage.drain_rate
+ * set reads 2.5x faster than the storage writes here; the summary and the
+ * JSON say the reads were taken as unlimited. */
+static void inputs_restore_reads_unlimited(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "engine=fluid");
+    test_set(&sc, "checkpoint.phase=both");
+    test_set(&sc, "storage.drain_rate=20GB/s");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0 && r.restore.ran);
+    CHECKF(r.restore.completion_s < 0.5 * r.completion_s, "restore %g write %g",
+           r.restore.completion_s, r.completion_s);
+    char *js = test_json(&sc, &r), *sum = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&sum, &n);
+    report_summary(f, &sc, &r);
+    fclose(f);
+    CHECK(js && strstr(js, "\"reads_unlimited\": true"));
+    CHECKF(sum && strstr(sum, "reads assume an unlimited back end: restore.read_rate is unset "
+                              "while storage.drain_rate writes 20GB/s a node"), "%s", sum);
+    free(js);
+    free(sum);
+    /* with a read rate: limited, and nothing said */
+    test_set(&sc, "restore.read_rate=20GB/s");
+    CHECK(test_run(&sc, &r) == 0);
+    js = test_json(&sc, &r);
+    f = open_memstream(&sum, &n);
+    report_summary(f, &sc, &r);
+    fclose(f);
+    CHECK(js && strstr(js, "\"reads_unlimited\": false"));
+    CHECK(sum && !strstr(sum, "unlimited back end"));
+    CHECKF(r.restore.completion_s > 0.99 * r.completion_s, "restore %g write %g",
+           r.restore.completion_s, r.completion_s);
+    free(js);
+    free(sum);
+}
+
 SUITE(suite_inputs) = {
     {"inputs_byte_rates", inputs_byte_rates},
     {"inputs_rate_echo_as_written", inputs_rate_echo_as_written},
     {"inputs_failed_links_list", inputs_failed_links_list},
+    {"inputs_restore_reads_unlimited", inputs_restore_reads_unlimited},
     {0, 0},
 };
