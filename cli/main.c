@@ -28,7 +28,8 @@ static const char usage_main[] =
     "  compare A.yaml B.yaml   run each scenario and print their headline figures side by side\n"
     "  sweep [SCENARIO]        run --vary points x seeds in parallel (-j, MPI), a CSV or JSON\n"
     "                          row per run (docs/sweep.md)\n"
-    "  tune [SCENARIO]         search a few knobs for the best figure (coordinate descent)\n"
+    "  tune [SCENARIO]         search a few knobs for the best figure (default: a Latin\n"
+    "                          hypercube sample, then coordinate descent)\n"
     "  catalog                 switch profiles, models and DCQCN presets with their sources\n"
     "\n"
     "options:\n"
@@ -366,6 +367,10 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
             }
             return -1;
         }
+        /* later refusals of the key name the option the user typed */
+        if (k == 2 || k == OPT_PHASE || !strcmp(argv[i], "--force"))
+            scenario_mark_option(sc, k == 2 ? "engine" : k == OPT_PHASE ? "checkpoint.phase"
+                                                                     : "sim.force");
     }
     /* a --vary value "v;k2=v2;..." also sets k2, as sweep --vary and tune --knob */
     for (const char *p = extra; p && *p;) {

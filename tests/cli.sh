@@ -603,5 +603,39 @@ else
     bad "rate_bytes_echoed_as_written: $(head -2 "$tmp/err")"
 fi
 
+# issue 25 item 20: the top-level help names tune's default method; the
+# packet engine's over-limit refusal names --engine when that set it (and
+# --set when that did); multi-NIC storage with a back end runs and the docs
+# no longer say it is refused; the reference table's production stall is
+# the one a run gives (3 significant figures); no file cites a document
+# outside the repository
+"$bin" --help | grep -A1 '^  tune ' | grep -q 'Latin' && ok help_tune_default_method ||
+    bad help_tune_default_method
+expect_error over_limit_names_engine 'ckptnet: --engine: the packet engine would take' \
+    run scenarios/cluster-100k.yaml --engine packet
+expect_error over_limit_names_set 'ckptnet: --set: engine: the packet engine would take' \
+    run scenarios/cluster-100k.yaml --set engine=packet
+if "$bin" run --quiet --engine fluid --set storage.nics_per_node=2 --set storage.drain_rate=100Gbps \
+    --set storage.ingest_buffer=1GB 2>"$tmp/err" &&
+    ! grep -q 'storage NICs is refused' docs/engine.md; then
+    ok multinic_storage_backend_runs
+else
+    bad "multinic_storage_backend_runs: $(head -1 "$tmp/err")"
+fi
+stall=$("$bin" run scenarios/llama3-405b-production.yaml --quiet --json - 2>/dev/null |
+    sed -n 's/^ *"stall_s_per_checkpoint": \([0-9.e+-]*\),*$/\1/p' | head -1)
+row=$(printf '%.3g s' "${stall:-0}")
+if [ -n "$stall" ] && grep '^| `llama3-405b-production`' docs/checkpoint.md | grep -qF "| $row |"; then
+    ok docs_reference_table_stall
+else
+    bad "docs_reference_table_stall: run gives $row: $(grep '^| `llama3-405b-production`' docs/checkpoint.md)"
+fi
+outside="shared""/reference|design""/PRODUCT|reference""/fabric.md|reference""/checkpoint.md"
+if grep -rnE "$outside" src cli include tests scenarios docs README.md BENCHMARKS.md >"$tmp/cites"; then
+    bad "no_outside_citations: $(head -3 "$tmp/cites")"
+else
+    ok no_outside_citations
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -13,11 +13,11 @@
 #define G800 UINT64_C(800000000000)
 #define T(x) ((uint64_t)((x) * 1e12))
 
-/* Figures as published in the product brief (design/PRODUCT.md); where a
- * figure is not published the class value is used and flagged 0. Class
- * values: 12.8T = the published Teralynx 7 figures; 25.6T deep buffer =
- * CX764QD-N; 25.6T and 51.2T buffers from the Broadcom Tomahawk 4/5 class
- * (reference/fabric.md, marked unsure there). */
+/* Figures as the vendor's product briefs publish them (docs/switches.md);
+ * where a figure is not published the class value is used and flagged 0.
+ * Class values: 12.8T = the published Teralynx 7 figures; 25.6T deep buffer
+ * = CX764QD-N; 25.6T and 51.2T buffers from the Broadcom Tomahawk 4/5 class
+ * (unsure). */
 const struct switch_profile switch_catalog[] = {
     {"CX732Q-N", 32, G400, T(12.8), 500000, 70000000, 1, 1,
      "Marvell Teralynx 7", "RoCEv2, PFC/ECN, ECMP, INT", "docs/switches.md"},
@@ -55,7 +55,7 @@ const struct switch_profile *switch_profile_find(const char *name)
     return NULL;
 }
 
-/* NVIDIA ConnectX defaults (reference/fabric.md), as mlxconfig names them:
+/* NVIDIA ConnectX defaults (docs/engine.md, DCQCN), as mlxconfig names them:
  * DCE_TCP_G 1019 (1 - g = 1019/1024), INITIAL_ALPHA_VALUE 1023, DCE_TCP_RTT
  * 1 us, RPG_TIME_RESET 300 us, RPG_THRESHOLD 1, RPG_AI_RATE 5 / RPG_HAI_RATE
  * 50 Mb/s, RPG_MIN_RATE 1 Mb/s, RATE_REDUCE_MONITOR_PERIOD 4 us,

@@ -767,7 +767,36 @@ static void mark_set(struct scenario *sc, const struct key *k, struct scenario_p
 {
     size_t i = (size_t)(k - keys);
     sc->set_mask[i / 64] |= UINT64_C(1) << (i % 64);
+    sc->opt_mask[i / 64] &= ~(UINT64_C(1) << (i % 64));
     sc->pos[i] = pos;
+}
+
+static const struct key *key_find(const char *name, size_t len);
+
+/* The command-line option that sets key by itself, or NULL. */
+static const char *option_of(const char *key)
+{
+    static const char *const opts[][2] = {
+        {"engine", "--engine"}, {"checkpoint.phase", "--phase"}, {"sim.force", "--force"}};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (!strcmp(key, opts[i][0]))
+            return opts[i][1];
+    return NULL;
+}
+
+void scenario_mark_option(struct scenario *sc, const char *key)
+{
+    const struct key *k = key_find(key, strlen(key));
+    size_t i = k ? (size_t)(k - keys) : 0;
+    if (k && option_of(key) && ((sc->set_mask[i / 64] >> (i % 64)) & 1) && !sc->pos[i].line)
+        sc->opt_mask[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+/* 1 when k was given by its own option (scenario_mark_option). */
+static int by_option(const struct scenario *sc, const struct key *k)
+{
+    size_t i = (size_t)(k - keys);
+    return (sc->opt_mask[i / 64] >> (i % 64)) & 1;
 }
 
 /* ---- key names --------------------------------------------------------- */
@@ -1011,6 +1040,8 @@ int scenario_fail(const struct scenario *sc, struct err *e, const char *key,
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     const struct key *k = key_find(key, strlen(key));
+    if (k && by_option(sc, k)) /* "--engine: ..." */
+        return err_set(e, "%s: %s", option_of(key), msg);
     if (k)
         where_of(sc, k, where, sizeof where);
     return err_set(e, "%s%s: %s", where, key, msg);
@@ -1023,6 +1054,11 @@ void scenario_locate(const struct scenario *sc, struct err *e)
     if (!k)
         return;
     char where[300], msg[sizeof e->msg];
+    if (by_option(sc, k)) { /* "--engine: ..." for "engine: ..." */
+        snprintf(msg, sizeof msg, "%s", colon + 2);
+        err_set(e, "%s: %s", option_of(k->name), msg);
+        return;
+    }
     where_of(sc, k, where, sizeof where);
     snprintf(msg, sizeof msg, "%s", e->msg);
     err_set(e, "%s%s", where, msg);

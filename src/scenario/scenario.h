@@ -254,6 +254,7 @@ struct scenario {
         double amortisation_years;
     } cost;
     uint64_t set_mask[SCENARIO_MAX_KEYS / 64]; /* keys given by the user, by table index */
+    uint64_t opt_mask[SCENARIO_MAX_KEYS / 64]; /* ... by their own option (--engine) */
     uint8_t rate_unit[SCENARIO_MAX_KEYS]; /* rate keys: unit written (units_parse_rate_unit) */
     struct scenario_pos pos[SCENARIO_MAX_KEYS]; /* where each key in set_mask was given */
     char source[256];           /* file the scenario came from, or "default" */
@@ -277,6 +278,11 @@ int scenario_load_buffer(struct scenario *sc, const char *yaml, size_t len,
 /* Apply one "key.path=value" override. Errors read
  * "--set: key: message" (or "--set: expected key=value, got ..."). */
 int scenario_set(struct scenario *sc, const char *assignment, struct err *e);
+
+/* Record that key, just set by scenario_set, came from its own command-line
+ * option (engine: --engine, checkpoint.phase: --phase, sim.force: --force),
+ * so that messages name the option instead of --set. */
+void scenario_mark_option(struct scenario *sc, const char *key);
 
 /* 1 when key was given by a file or --set (not a default). */
 int scenario_is_set(const struct scenario *sc, const char *key);
