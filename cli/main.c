@@ -28,7 +28,8 @@ static const char usage_main[] =
     "  compare A.yaml B.yaml   run each scenario and print their headline figures side by side\n"
     "  sweep [SCENARIO]        run --vary points x seeds in parallel (-j, MPI), a CSV or JSON\n"
     "                          row per run (docs/sweep.md)\n"
-    "  tune [SCENARIO]         search a few knobs for the best figure (coordinate descent)\n"
+    "  tune [SCENARIO]         search a few knobs for the best figure (default: a Latin\n"
+    "                          hypercube sample, then coordinate descent)\n"
     "  catalog                 switch profiles, models and DCQCN presets with their sources\n"
     "\n"
     "options:\n"
@@ -69,7 +70,8 @@ static const char usage_run[] =
     "  --pcap DIR       write one pcap file per port named in telemetry.pcap.ports\n"
     "                   (RoCEv2, CNP and PFC frames; packet engine; docs/report.md)\n"
     "  --vary k=v1,v2   run once per value of key k and print a comparison table,\n"
-    "                   a row as each run ends\n"
+    "                   a row as each run ends; a value may set more keys with ';'\n"
+    "                   (k=4;k2=2,8;k2=1)\n"
     "  --jsonl FILE     with --vary: each run's results as one JSON line as it ends\n"
     "  --progress S     off a terminal too: a progress line on stderr every S seconds\n"
     "  --quiet          no summary on stdout, no progress line on a terminal\n"
@@ -369,9 +371,20 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
             }
             return -1;
         }
+        /* later refusals of the key name the option the user typed */
+        if (k == 2 || k == OPT_PHASE || !strcmp(argv[i], "--force"))
+            scenario_mark_option(sc, k == 2 ? "engine" : k == OPT_PHASE ? "checkpoint.phase"
+                                                                     : "sim.force");
     }
-    if (extra && scenario_set(sc, extra, e) < 0)
-        return -1;
+    /* a --vary value "v;k2=v2;..." also sets k2, as sweep --vary and tune --knob */
+    for (const char *p = extra; p && *p;) {
+        char a[512];
+        size_t l = strcspn(p, ";");
+        snprintf(a, sizeof a, "%.*s", (int)l, p);
+        p += l + (p[l] == ';');
+        if (scenario_set(sc, a, e) < 0)
+            return -1;
+    }
     return scenario_resolve(sc, e) < 0 || scenario_validate(sc, e) < 0 ? -1 : 0;
 }
 

@@ -606,5 +606,78 @@ else
     bad "telemetry_out_of_memory_says_so (exit $rc): $(grep -E 'invariants|perf' "$tmp/out") $(cat "$tmp/err")"
 fi
 
+# issue 25 item 14: collectives under the default logical isolation run
+# (training's class lossless by default, said in the summary and the echo);
+# an explicit fabric.pfc.priorities without it is still refused
+tr14="--set cluster.nodes=8 --set storage.nodes=1 --set fabric.hosts_per_leaf=4 --set fabric.spines=4
+    --set workload.bytes_per_writer=1MB --set training.traffic=collectives
+    --set training.grad_bytes=1MB --set training.compute_time=50us"
+# shellcheck disable=SC2086
+if "$bin" run $tr14 --json "$tmp/tr14.json" >"$tmp/tr14" 2>&1 &&
+    grep -q '^  training .*isolation logical (priority 4 vs 3.*lossless by default: fabric.pfc.priorities 3,4)' "$tmp/tr14" &&
+    grep -q '"priorities": "3,4"' "$tmp/tr14.json"; then
+    ok training_lossless_by_default
+else
+    bad "training_lossless_by_default: $(grep -E 'training|error|ckptnet:' "$tmp/tr14" | head -3)"
+fi
+# shellcheck disable=SC2086
+expect_error training_explicit_priorities_refused 'fabric.pfc.priorities: training' \
+    run $tr14 --set fabric.pfc.priorities=3
+
+# issue 25 item 17: run --vary takes the ';' compound values of sweep and
+# tune; a rate in bytes per second runs and is echoed as written
+if "$bin" run --engine fluid --vary 'fabric.spines=4;fabric.links_per_spine=2,8' \
+    >"$tmp/vc" 2>&1 &&
+    grep -q '^fabric.spines=4;fabric.links_per_spine=2 ' "$tmp/vc" &&
+    grep -q '^fabric.spines=8 ' "$tmp/vc"; then
+    ok run_vary_compound
+else
+    bad "run_vary_compound: $(head -3 "$tmp/vc")"
+fi
+expect_error run_vary_compound_bad_key 'fabric.spinez: unknown key' \
+    run --vary 'fabric.spines=4;fabric.spinez=2,8'
+if "$bin" run --engine fluid --quiet --set storage.drain_rate=20GB/s --set restore.read_rate=2.5GiB/s \
+    --json "$tmp/br.json" 2>"$tmp/err" &&
+    grep -q '"drain_rate": "20GB/s"' "$tmp/br.json" && grep -q '"read_rate": "2.5GiB/s"' "$tmp/br.json" &&
+    "$bin" describe --set storage.drain_rate=20GB/s | grep -q '^  storage.drain_rate = 20GB/s$'; then
+    ok rate_bytes_echoed_as_written
+else
+    bad "rate_bytes_echoed_as_written: $(head -2 "$tmp/err")"
+fi
+
+# issue 25 item 20: the top-level help names tune's default method; the
+# packet engine's over-limit refusal names --engine when that set it (and
+# --set when that did); multi-NIC storage with a back end runs and the docs
+# no longer say it is refused; the reference table's production stall is
+# the one a run gives (3 significant figures); no file cites a document
+# outside the repository
+"$bin" --help | grep -A1 '^  tune ' | grep -q 'Latin' && ok help_tune_default_method ||
+    bad help_tune_default_method
+expect_error over_limit_names_engine 'ckptnet: --engine: the packet engine would take' \
+    run scenarios/cluster-100k.yaml --engine packet
+expect_error over_limit_names_set 'ckptnet: --set: engine: the packet engine would take' \
+    run scenarios/cluster-100k.yaml --set engine=packet
+if "$bin" run --quiet --engine fluid --set storage.nics_per_node=2 --set storage.drain_rate=100Gbps \
+    --set storage.ingest_buffer=1GB 2>"$tmp/err" &&
+    ! grep -q 'storage NICs is refused' docs/engine.md; then
+    ok multinic_storage_backend_runs
+else
+    bad "multinic_storage_backend_runs: $(head -1 "$tmp/err")"
+fi
+stall=$("$bin" run scenarios/llama3-405b-production.yaml --quiet --json - 2>/dev/null |
+    sed -n 's/^ *"stall_s_per_checkpoint": \([0-9.e+-]*\),*$/\1/p' | head -1)
+row=$(printf '%.3g s' "${stall:-0}")
+if [ -n "$stall" ] && grep '^| `llama3-405b-production`' docs/checkpoint.md | grep -qF "| $row |"; then
+    ok docs_reference_table_stall
+else
+    bad "docs_reference_table_stall: run gives $row: $(grep '^| `llama3-405b-production`' docs/checkpoint.md)"
+fi
+outside="shared""/reference|design""/PRODUCT|reference""/fabric.md|reference""/checkpoint.md"
+if grep -rnE "$outside" src cli include tests scenarios docs README.md BENCHMARKS.md >"$tmp/cites"; then
+    bad "no_outside_citations: $(head -3 "$tmp/cites")"
+else
+    ok no_outside_citations
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

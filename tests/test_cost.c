@@ -13,7 +13,7 @@
 
 static void cost_young_daly_formulas(void)
 {
-    /* checkpoint.md: M = 3.1 h, delta = 30 s -> about 14 min */
+    /* docs/checkpoint.md: M = 3.1 h, delta = 30 s -> about 14 min */
     double y = cost_young(30, 3.1 * H);
     CHECK(fabs(y * y - 2 * 30 * 3.1 * H) < 1e-6 * y * y);
     CHECKF(y > 13 * 60 && y < 14.5 * 60, "Young %.1f s", y);

@@ -57,7 +57,7 @@ static double ecmp_max_load(unsigned n, unsigned m, uint64_t seed)
 
 static void ecmp_balls_in_bins(void)
 {
-    /* reference/fabric.md: simulated E[max]/(n/m) */
+    /* simulated E[max]/(n/m), balls (flows) in bins (uplinks) */
     const struct { unsigned n, m; double want; } cases[] = {
         {8, 8, 2.60}, {64, 64, 3.95}, {256, 64, 2.34},
     };

@@ -431,7 +431,7 @@ static void scenario_bad_yaml(void)
          "mappings, not dotted names)"},
         {"fabric:\n  uplink_speed: 400Gbs\n",
          "t.yaml:2:17: fabric.uplink_speed: unknown rate unit \"Gbs\" in "
-         "\"400Gbs\" (use bps, Kbps, Mbps, Gbps or Tbps)"},
+         "\"400Gbs\" (use bps, Kbps, Mbps, Gbps or Tbps; bytes: B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s, ...)"},
         {"cluster:\n  nic_speed: 400\n",
          "t.yaml:2:14: cluster.nic_speed: expected a rate with a unit like "
          "\"400Gbps\", got \"400\""},

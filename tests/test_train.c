@@ -154,6 +154,52 @@ static void train_refusals(void)
     CHECK(ckpt_run(&sc, &r, &e) < 0 && strstr(e.msg, "training.step_time"));
 }
 
+/* Issue 25 item 14: collectives under the default logical isolation run
+ * without editing fabric.pfc.priorities (training's class is made lossless);
+ * an explicit list without it is still refused. */
+static void train_default_lossless(void)
+{
+    struct scenario sc;
+    struct err e = {""};
+    scenario_defaults(&sc);
+    test_set(&sc, "training.traffic=collectives");
+    test_set(&sc, "training.grad_bytes=1MB");
+    CHECKF(scenario_validate(&sc, &e) == 0, "%s", e.msg);
+    struct scenario eff = sc;
+    CHECK(scenario_resolve(&eff, &e) == 0);
+    CHECKF(!strcmp(eff.fabric.pfc_priorities, "3,4"), "%s", eff.fabric.pfc_priorities);
+    CHECK(scenario_resolve(&eff, &e) == 0 && !strcmp(eff.fabric.pfc_priorities, "3,4"));
+    test_set(&sc, "training.priority=1"); /* listed in order */
+    eff = sc;
+    CHECK(scenario_resolve(&eff, &e) == 0 && !strcmp(eff.fabric.pfc_priorities, "1,3"));
+    /* untouched: PFC off, isolation none, no training traffic */
+    test_set(&sc, "fabric.isolation=none");
+    eff = sc;
+    CHECK(scenario_resolve(&eff, &e) == 0 && !strcmp(eff.fabric.pfc_priorities, "3"));
+    test_set(&sc, "fabric.isolation=logical");
+    test_set(&sc, "fabric.pfc.enabled=false");
+    eff = sc;
+    CHECK(scenario_resolve(&eff, &e) == 0 && !strcmp(eff.fabric.pfc_priorities, "3"));
+    test_set(&sc, "fabric.pfc.enabled=true");
+    /* the user's own list stays, and is refused when training is not in it */
+    test_set(&sc, "fabric.pfc.priorities=3");
+    CHECK(scenario_validate(&sc, &e) < 0 && strstr(e.msg, "not lossless") &&
+          strstr(e.msg, "fabric.pfc.priorities"));
+    /* a run with the default class: training's packets are lossless */
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=8");
+    test_set(&sc, "storage.nodes=1");
+    test_set(&sc, "fabric.hosts_per_leaf=4");
+    test_set(&sc, "fabric.spines=4");
+    test_set(&sc, "workload.bytes_per_writer=1MB");
+    test_set(&sc, "training.traffic=collectives");
+    test_set(&sc, "training.grad_bytes=1MB");
+    test_set(&sc, "training.compute_time=50us");
+    struct results r;
+    CHECKF(ckpt_run(&sc, &r, &e) == 0 && r.ok, "%s", e.msg);
+    CHECK(r.drops == 0);
+}
+
 /* The clock: a barrier per step; compute and communication overlap. */
 static void train_clock_steps(void)
 {
@@ -455,6 +501,7 @@ SUITE(suite_train) = {
     {"train_bytes_simple_ring", train_bytes_simple_ring},
     {"train_bytes_model", train_bytes_model},
     {"train_refusals", train_refusals},
+    {"train_default_lossless", train_default_lossless},
     {"train_clock_steps", train_clock_steps},
     {"train_ring_time_analytic", train_ring_time_analytic},
     {"train_isolation_orderings", train_isolation_orderings},

@@ -130,13 +130,13 @@ static void units_rejects(void)
         "expected a rate like \"400Gbps\", got \"1.Gbps\"");
     BAD(units_parse_rate, "1e9bps",
         "unknown rate unit \"e9bps\" in \"1e9bps\" (use bps, Kbps, Mbps, "
-        "Gbps or Tbps)");
+        "Gbps or Tbps; bytes: B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s, ...)");
     BAD(units_parse_rate, "400GBps",
         "unknown rate unit \"GBps\" in \"400GBps\" (use bps, Kbps, Mbps, "
-        "Gbps or Tbps)");
+        "Gbps or Tbps; bytes: B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s, ...)");
     BAD(units_parse_rate, "400Gbps x",
         "unknown rate unit \"Gbps x\" in \"400Gbps x\" (use bps, Kbps, "
-        "Mbps, Gbps or Tbps)");
+        "Mbps, Gbps or Tbps; bytes: B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s, ...)");
     BAD(units_parse_size, "2mb",
         "unknown size unit \"mb\" in \"2mb\" (use B, KB, MB, GB, TB, KiB, "
         "MiB, GiB or TiB)");
@@ -341,7 +341,7 @@ static void units_decimal_only_one_line(void)
     char m[160];
     CHECK(units_parse_rate("5\nGb\x1bps", &v, m, sizeof m) == -1);
     CHECKF(strcmp(m, "unknown rate unit \"\\nGb\\x1bps\" in \"5\\nGb\\x1bps\" (use bps, "
-                     "Kbps, Mbps, Gbps or Tbps)") == 0,
+                     "Kbps, Mbps, Gbps or Tbps; bytes: B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s, ...)") == 0,
            "%s", m);
 }
 

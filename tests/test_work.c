@@ -59,7 +59,7 @@ static void work_bytes_per_param(void)
     scenario_defaults(&sc);
     sc.model.name = MODEL_LLAMA3_70B;
     struct bytes_per_param b = model_bytes_per_param(&sc);
-    /* bf16 weights 2 + fp32 master 4 + Adam m 4 + v 4 (checkpoint.md) */
+    /* bf16 weights 2 + fp32 master 4 + Adam m 4 + v 4 (docs/checkpoint.md) */
     CHECK(b.weights == 2 && b.optimizer == 12);
     sc.model.optimizer = OPT_SGD;
     b = model_bytes_per_param(&sc);
@@ -81,7 +81,7 @@ static void work_bytes_per_param(void)
     CHECK(b.weights == 1);
 }
 
-/* MLPerf Storage v2.0 checkpointing table (checkpoint.md): size, ranks,
+/* MLPerf Storage v2.0 checkpointing table (docs/checkpoint.md): size, ranks,
  * TP x PP x DP, ZeRO. Sizes are DLIO's GiB/TiB. */
 static void work_sizes_vs_mlperf(void)
 {
@@ -121,7 +121,7 @@ static void work_sizes_vs_mlperf(void)
 
 static void work_zero1_vs_zero3_writers_and_skew(void)
 {
-    /* DeepSpeed on Llama 3 70B, tp 8, dp 8 (checkpoint.md): ZeRO-3 every
+    /* DeepSpeed on Llama 3 70B, tp 8, dp 8 (docs/checkpoint.md): ZeRO-3 every
      * rank writes 1/N of everything; ZeRO-1/2 the weights once per model-
      * parallel rank (DP rank 0) and every rank its optimizer shard;
      * no ZeRO only the first replica. */

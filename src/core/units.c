@@ -38,12 +38,19 @@ struct qty {
 #define GI (UINT64_C(1) << 30)
 #define TI (UINT64_C(1) << 40)
 
+/* Bits, then bytes per second from RATE_BYTE_UNITS on (units_parse_rate_unit
+ * reports which of those a value was written in, for the echo). */
 static const struct unit rate_units[] = {
     {"bps", 1},      {"b/s", 1},      {"Kbps", K},     {"kbps", K},
     {"Kb/s", K},     {"kb/s", K},     {"Mbps", M},     {"Mb/s", M},
     {"Gbps", G},     {"Gb/s", G},     {"Tbps", T},     {"Tb/s", T},
+    {"B/s", 8},      {"KB/s", 8 * K}, {"kB/s", 8 * K}, {"MB/s", 8 * M},
+    {"GB/s", 8 * G}, {"TB/s", 8 * T}, {"KiB/s", 8 * KI}, {"MiB/s", 8 * MI},
+    {"GiB/s", 8 * GI}, {"TiB/s", 8 * TI},
     {NULL, 0},
 };
+#define RATE_BYTE_UNITS 12
+#define RATE_UNITS (sizeof rate_units / sizeof rate_units[0] - 1)
 
 static const struct unit size_units[] = {
     {"B", 1},     {"KB", K},     {"kB", K},     {"MB", M},
@@ -65,7 +72,8 @@ static const struct unit time_units[] = {
 };
 
 static const struct qty rate_qty = {
-    "rate", "400Gbps", "bits per second", "bps, Kbps, Mbps, Gbps or Tbps",
+    "rate", "400Gbps", "bits per second",
+    "bps, Kbps, Mbps, Gbps or Tbps; bytes: B/s, KB/s, MB/s, GB/s, KiB/s, MiB/s, GiB/s, ...",
     rate_units,
 };
 static const struct qty size_qty = {
@@ -126,10 +134,13 @@ static int frac_scale(const char *fs, const char *fe, uint64_t mult,
 }
 
 /* Parse "<digits>[.<digits>][blanks]<unit>" (surrounding blanks allowed)
- * into base units of q. */
-static int parse_qty(const struct qty *q, const char *s, uint64_t *out,
+ * into base units of q; *unit (when not NULL) = the unit's index in q's
+ * table, -1 for a bare 0. */
+static int parse_qty(const struct qty *q, const char *s, uint64_t *out, int *unit,
                      char *msg, size_t msglen)
 {
+    if (unit)
+        *unit = -1;
     const char *p = s;
     while (is_blank(*p))
         p++;
@@ -195,6 +206,8 @@ static int parse_qty(const struct qty *q, const char *s, uint64_t *out,
     if (over || ip > (UINT64_MAX - fv) / u->mult)
         return fail(msg, msglen, "too large, got \"%.64s\"", s);
     *out = ip * u->mult + fv;
+    if (unit)
+        *unit = (int)(u - q->units);
     return 0;
 
 garbage:
@@ -204,17 +217,27 @@ garbage:
 
 int units_parse_rate(const char *s, uint64_t *bps, char *msg, size_t msglen)
 {
-    return parse_qty(&rate_qty, s, bps, msg, msglen);
+    return parse_qty(&rate_qty, s, bps, NULL, msg, msglen);
+}
+
+int units_parse_rate_unit(const char *s, uint64_t *bps, unsigned *unit, char *msg,
+                          size_t msglen)
+{
+    int u;
+    if (parse_qty(&rate_qty, s, bps, &u, msg, msglen) < 0)
+        return -1;
+    *unit = u >= RATE_BYTE_UNITS ? (unsigned)(u - RATE_BYTE_UNITS + 1) : 0;
+    return 0;
 }
 
 int units_parse_size(const char *s, uint64_t *bytes, char *msg, size_t msglen)
 {
-    return parse_qty(&size_qty, s, bytes, msg, msglen);
+    return parse_qty(&size_qty, s, bytes, NULL, msg, msglen);
 }
 
 int units_parse_time(const char *s, uint64_t *ps, char *msg, size_t msglen)
 {
-    return parse_qty(&time_qty, s, ps, msg, msglen);
+    return parse_qty(&time_qty, s, ps, NULL, msg, msglen);
 }
 
 int units_parse_uint(const char *s, uint64_t *v, char *msg, size_t msglen)
@@ -272,6 +295,24 @@ char *units_fmt_rate(uint64_t bps, char *buf, size_t len)
         {"Tbps", T}, {"Gbps", G}, {"Mbps", M}, {"Kbps", K}, {"bps", 1},
     };
     return fmt_in(bps, u, sizeof u / sizeof u[0], buf, len);
+}
+
+char *units_fmt_rate_unit(uint64_t bps, unsigned unit, char *buf, size_t len)
+{
+    if (!unit || unit > RATE_UNITS - RATE_BYTE_UNITS || !len || !bps)
+        return units_fmt_rate(bps, buf, len);
+    const struct unit *u = &rate_units[RATE_BYTE_UNITS + unit - 1];
+    /* mult is 8 x 2^a x 5^b: every value is a finite decimal in it, of at
+     * most 43 fraction digits; rem x 10 < 2^47 */
+    char frac[48];
+    size_t n = 0;
+    for (uint64_t rem = bps % u->mult; rem && n < sizeof frac - 1; rem %= u->mult) {
+        rem *= 10;
+        frac[n++] = (char)('0' + rem / u->mult);
+    }
+    frac[n] = '\0';
+    snprintf(buf, len, "%" PRIu64 "%s%s%s", bps / u->mult, n ? "." : "", frac, u->name);
+    return buf;
 }
 
 char *units_fmt_size(uint64_t bytes, char *buf, size_t len)

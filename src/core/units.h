@@ -7,7 +7,8 @@
  * the result must be a whole number of internal units and fit in uint64.
  * A bare "0" needs no unit; any other bare number is rejected.
  *
- *   rates: bps Kbps Mbps Gbps Tbps (also b/s Kb/s Mb/s Gb/s Tb/s)
+ *   rates: bps Kbps Mbps Gbps Tbps (also b/s Kb/s Mb/s Gb/s Tb/s); bytes
+ *          per second B/s KB/s MB/s GB/s TB/s KiB/s MiB/s GiB/s TiB/s
  *   sizes: B KB MB GB TB KiB MiB GiB TiB (also kB)
  *   times: ps ns us ms s min h (also µs); printed in s at most
  *
@@ -27,6 +28,10 @@
 #define CLOCK_LIMIT_PS (UINT64_MAX / 4)
 
 int units_parse_rate(const char *s, uint64_t *bps, char *msg, size_t msglen);
+/* The same, and *unit = the bytes-per-second unit the text was written in
+ * (1.. for B/s, KB/s, ... GiB/s, TiB/s), 0 for bits or a bare 0. */
+int units_parse_rate_unit(const char *s, uint64_t *bps, unsigned *unit, char *msg,
+                          size_t msglen);
 int units_parse_size(const char *s, uint64_t *bytes, char *msg, size_t msglen);
 int units_parse_time(const char *s, uint64_t *ps, char *msg, size_t msglen);
 /* Plain non-negative integer, no unit (counts, seeds). */
@@ -36,6 +41,9 @@ int units_parse_uint(const char *s, uint64_t *v, char *msg, size_t msglen);
  * e.g. 400000000000 bps -> "400Gbps", 70000000 B -> "70MB",
  * 1048576 B -> "1MiB", 1000000 ps -> "1us", 0 -> "0". Returns buf. */
 char *units_fmt_rate(uint64_t bps, char *buf, size_t len);
+/* bps in the bytes-per-second unit of units_parse_rate_unit, with as many
+ * decimals as it takes ("2.5GiB/s"); unit 0: units_fmt_rate. */
+char *units_fmt_rate_unit(uint64_t bps, unsigned unit, char *buf, size_t len);
 char *units_fmt_size(uint64_t bytes, char *buf, size_t len);
 char *units_fmt_time(uint64_t ps, char *buf, size_t len);
 

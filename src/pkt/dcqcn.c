@@ -3,7 +3,7 @@
  * line rate: no congestion control; PFC alone keeps the fabric lossless.
  *
  * DCQCN reaction point (Zhu et al., SIGCOMM 2015; stage rules as in the
- * HPCC ns-3 rdma-hw Mellanox model), as in reference/fabric.md:
+ * HPCC ns-3 rdma-hw Mellanox model):
  * - cut: RT <- RC (see clamp below), RC <- max(Rmin, RC (1 - alpha/2)); the
  *   timer, byte counter and stages restart. At most one cut per decrease
  *   period: a CNP inside the period is remembered and cuts when it ends.

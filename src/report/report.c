@@ -98,6 +98,20 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
     report_capex_line(out, sc, r, 1);
 }
 
+/* The echoed text of one key (scenario_echo: a rate in the unit written). */
+struct echo_value {
+    const char *key;
+    char value[64];
+};
+
+static void echo_value_of(void *ud, const char *key, const char *value, int kind)
+{
+    struct echo_value *ev = ud;
+    (void)kind;
+    if (!strcmp(key, ev->key))
+        snprintf(ev->value, sizeof ev->value, "%s", value);
+}
+
 /* The restore (checkpoint.phase restore|both): what was read, how long it
  * took against its own bound, its bottleneck and the recovery time. */
 static void summary_restore(FILE *out, const struct results *r)
@@ -135,12 +149,28 @@ static void summary_restore(FILE *out, const struct results *r)
             fmt_secs(f->completion_s, d, sizeof d));
 }
 
+/* A restore with restore.read_rate 0 reads the back end without limit: said
+ * when the writes have a limit (storage.drain_rate), which the reads then
+ * outrun. */
+static void summary_restore_reads(FILE *out, const struct scenario *sc, const struct results *r)
+{
+    char a[64];
+    if (!r->restore.ran || sc->restore.read_bps || !sc->storage.drain_bps)
+        return;
+    struct echo_value ev = {"storage.drain_rate", ""};
+    scenario_echo(sc, echo_value_of, &ev);
+    snprintf(a, sizeof a, "%s", ev.value);
+    fprintf(out, "              reads assume an unlimited back end: restore.read_rate is unset "
+                 "while storage.drain_rate writes %s a node; set restore.read_rate to what "
+                 "the storage reads\n", a);
+}
+
 /* training line (docs/training.md): its steps while the checkpoint runs
  * against its baseline, and the class it had */
 static void summary_training(FILE *out, const struct scenario *sc, const struct results *r)
 {
     const struct train_figures *g = &r->training;
-    char a[32], b[32], c[32], cls[96];
+    char a[32], b[32], c[32], cls[192];
     if (!g->on)
         return;
     if (!g->on_fabric)
@@ -163,6 +193,12 @@ static void summary_training(FILE *out, const struct scenario *sc, const struct 
         snprintf(cls, sizeof cls, "priority %u vs %u, DWRR %ld:%ld", g->priority,
                  sc->transport.data_priority, wt, wd);
     }
+    /* scenario_resolve made training's class lossless (the user listed none) */
+    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
+    if (g->on_fabric && strcmp(g->isolation, "none") && sc->fabric.pfc && mask > 0 &&
+        ((mask >> g->priority) & 1) && !scenario_is_set(sc, "fabric.pfc.priorities"))
+        snprintf(cls + strlen(cls), sizeof cls - strlen(cls),
+                 "; lossless by default: fabric.pfc.priorities %s", sc->fabric.pfc_priorities);
     fprintf(out, "  training    step %s -> %s while the checkpoint runs (%+.0f%%), %u of %u "
                  "steps slowed, %s lost; isolation %s (%s)",
             fmt_secs(g->baseline_step_s, a, sizeof a), fmt_secs(g->during_step_s, b, sizeof b),
@@ -195,11 +231,13 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     if (r->phase == PHASE_RESTORE) {
         /* the run is the read: its answer, no write and no cost */
         summary_restore(out, r);
+        summary_restore_reads(out, sc, r);
         fprintf(out, "  phase       restore only: the figures below are the read's "
                      "(checkpoint.phase both adds the write and its cost)\n");
     } else {
         summary_answer(out, sc, r);
         summary_restore(out, r);
+        summary_restore_reads(out, sc, r);
     }
     report_segments(out, sc, r);
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
@@ -799,6 +837,8 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
         put_dotted(root, "restore.restart_s", json_real(f->restart_s));
         put_dotted(root, "restore.recovery_s", json_real(f->recovery_s));
         put_dotted(root, "restore.estimated", json_boolean(f->estimated));
+        /* restore.read_rate 0: the back end reads as fast as the fabric takes */
+        put_dotted(root, "restore.reads_unlimited", json_boolean(!sc->restore.read_bps));
         put_dotted(root, "restore.other_mode_recovery_s", json_real(f->other_recovery_s));
     }
     json_training(root, r);

@@ -13,11 +13,11 @@
 #define G800 UINT64_C(800000000000)
 #define T(x) ((uint64_t)((x) * 1e12))
 
-/* Figures as published in the product brief (design/PRODUCT.md); where a
- * figure is not published the class value is used and flagged 0. Class
- * values: 12.8T = the published Teralynx 7 figures; 25.6T deep buffer =
- * CX764QD-N; 25.6T and 51.2T buffers from the Broadcom Tomahawk 4/5 class
- * (reference/fabric.md, marked unsure there). */
+/* Figures as the vendor's product briefs publish them (docs/switches.md);
+ * where a figure is not published the class value is used and flagged 0.
+ * Class values: 12.8T = the published Teralynx 7 figures; 25.6T deep buffer
+ * = CX764QD-N; 25.6T and 51.2T buffers from the Broadcom Tomahawk 4/5 class
+ * (unsure). */
 const struct switch_profile switch_catalog[] = {
     {"CX732Q-N", 32, G400, T(12.8), 500000, 70000000, 1, 1,
      "Marvell Teralynx 7", "RoCEv2, PFC/ECN, ECMP, INT", "docs/switches.md"},
@@ -55,7 +55,7 @@ const struct switch_profile *switch_profile_find(const char *name)
     return NULL;
 }
 
-/* NVIDIA ConnectX defaults (reference/fabric.md), as mlxconfig names them:
+/* NVIDIA ConnectX defaults (docs/engine.md, DCQCN), as mlxconfig names them:
  * DCE_TCP_G 1019 (1 - g = 1019/1024), INITIAL_ALPHA_VALUE 1023, DCE_TCP_RTT
  * 1 us, RPG_TIME_RESET 300 us, RPG_THRESHOLD 1, RPG_AI_RATE 5 / RPG_HAI_RATE
  * 50 Mb/s, RPG_MIN_RATE 1 Mb/s, RATE_REDUCE_MONITOR_PERIOD 4 us,
@@ -242,6 +242,27 @@ static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_
     return 0;
 }
 
+/* RoCE collectives need a lossless class: under PFC and logical isolation
+ * training's priority joins the lossless ones unless the user listed them
+ * (an explicit list without it is refused by scenario_validate). */
+static int training_lossless(struct scenario *sc, struct err *e)
+{
+    uint32_t p = sc->training.priority;
+    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
+    if (sc->training.traffic != TRAFFIC_COLLECTIVES || sc->training.isolation != ISO_LOGICAL ||
+        !sc->fabric.pfc || scenario_is_set(sc, "fabric.pfc.priorities") || mask < 0 ||
+        p > 7 || ((mask >> p) & 1) || p == sc->transport.cnp_priority ||
+        p == sc->transport.data_priority)
+        return 0; /* the class checks of scenario_validate name the conflicts */
+    char list[SCENARIO_TEXT] = "";
+    mask |= 1 << p;
+    for (int i = 0; i < 8; i++)
+        if ((mask >> i) & 1)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%d",
+                     list[0] ? "," : "", i);
+    return scenario_set_default(sc, "fabric.pfc.priorities", list, e);
+}
+
 int scenario_resolve(struct scenario *sc, struct err *e)
 {
     const struct switch_profile *leaf, *spine, *super;
@@ -293,5 +314,5 @@ int scenario_resolve(struct scenario *sc, struct err *e)
     for (; pr->key; pr++)
         if (scenario_set_default(sc, pr->key, pr->value, e) < 0)
             return -1;
-    return 0;
+    return training_lossless(sc, e);
 }

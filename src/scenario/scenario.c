@@ -32,7 +32,8 @@ enum ktype { T_UINT, T_COUNT, T_RATE, T_SIZE, T_TIME, T_BOOL, T_REAL, T_ENUM,
 struct kval {
     uint64_t u;
     double d;
-    char s[SCENARIO_LONG_TEXT]; /* a text fits its field (key.width) */
+    unsigned unit; /* T_RATE: the bytes-per-second unit written (units.h), 0 = bits */
+    char s[SCENARIO_LIST_TEXT]; /* a text fits its field (key.width) */
 };
 
 struct key {
@@ -45,10 +46,12 @@ struct key {
     const char *max;   /* inclusive upper limit as text, NULL = none */
     const char *doc;
     const char *choices; /* T_ENUM: "a|b|c", stored as the index (int);
-                          * T_TIME: a word also taken, stored as UINT64_MAX */
+                          * T_TIME: a word also taken, stored as UINT64_MAX;
+                          * T_TEXT: LIST = a comma list, also as a YAML sequence */
 };
 
 #define FIELD(m) offsetof(struct scenario, m), sizeof(((struct scenario *)0)->m)
+#define LIST "list"
 
 static const struct key keys[] = {
     {"seed", T_UINT, FIELD(seed), "1", NULL, NULL,
@@ -141,7 +144,7 @@ static const struct key keys[] = {
      "priority flow control on the lossless priorities: true = lossless, "
      "false = every priority drops when the buffer is full", NULL},
     {"fabric.pfc.priorities", T_TEXT, FIELD(fabric.pfc_priorities), "3", NULL,
-     NULL, "lossless priorities, comma separated (0-7)", NULL},
+     NULL, "lossless priorities, comma separated (0-7)", LIST},
     {"fabric.pfc.quanta", T_COUNT, FIELD(fabric.pfc_quanta), "65535", "1",
      "65535", "pause time of an XOFF frame in 512-bit quanta; refreshed at half "
      "of it while congested, XON (quanta 0) on resume", NULL},
@@ -197,8 +200,9 @@ static const struct key keys[] = {
      "100000", "that many leaf-spine (three tiers: and spine-super-spine) links, "
      "chosen with the seed, are down", NULL},
     {"fabric.failed_link_names", T_TEXT, FIELD(fabric.failed_link_names), "none",
-     NULL, NULL, "links that are down, e.g. \"cleaf0-spine3,sleaf0-spine1#1\" "
-     "(#j: the j-th parallel link, from 0); none = no named failures", NULL},
+     NULL, NULL, "links that are down, e.g. \"cleaf0-spine3,sleaf0-spine1#1\" or a "
+     "YAML list of names (#j: the j-th parallel link, from 0); none = no named failures",
+     LIST},
     {"fabric.load_balancing", T_ENUM, FIELD(fabric.load_balancing), "ecmp", NULL,
      NULL, "choice among equal-cost next hops: ecmp (5-tuple hash), wcmp (hash "
      "weighted by capacity), flowlet, adaptive (quality bands, as DLB), spray "
@@ -329,7 +333,7 @@ static const struct key keys[] = {
     {"telemetry.pcap.ports", T_TEXT, FIELD(telemetry.pcap_ports), "none", NULL, NULL,
      "ports whose frames --pcap writes, one pcap file each, comma separated, named as "
      "in ports.csv: \"spine0-sleaf0,sleaf0-stor0\" (#j: the j-th parallel link; "
-     "spine*: every spine)", NULL},
+     "spine*: every spine)", LIST},
     {"telemetry.pcap.max_packets", T_COUNT, FIELD(telemetry.pcap_max_packets), "1000",
      "1", "10000000", "frames each capture file keeps at most (the first ones; a data "
      "frame takes fabric.mtu + 90 bytes)", NULL},
@@ -487,6 +491,8 @@ static const struct key keys[] = {
      "its cost per day", NULL},
 };
 
+_Static_assert(sizeof(((struct scenario *)0)->fabric.failed_link_names) <= SCENARIO_LIST_TEXT,
+               "every text field fits struct kval");
 #define NKEYS (sizeof keys / sizeof keys[0])
 _Static_assert(NKEYS <= SCENARIO_MAX_KEYS, "raise SCENARIO_MAX_KEYS");
 #define PATH_MAX_LEN 128
@@ -619,7 +625,7 @@ static int parse_raw(const struct key *k, const char *s, struct kval *kv,
     case T_COUNT:
         return units_parse_uint(s, v, msg, len);
     case T_RATE:
-        return units_parse_rate(s, v, msg, len);
+        return units_parse_rate_unit(s, v, &kv->unit, msg, len);
     case T_SIZE:
         return units_parse_size(s, v, msg, len);
     case T_TIME:
@@ -721,6 +727,8 @@ static void key_store(struct scenario *sc, const struct key *k,
 {
     char *p = (char *)sc + k->off;
     uint64_t v = kv->u;
+    if (k->type == T_RATE) /* echoed in the unit written */
+        sc->rate_unit[k - keys] = (uint8_t)kv->unit;
     if (k->type == T_REAL) {
         memcpy(p, &kv->d, sizeof kv->d);
     } else if (k->type == T_TEXT) {
@@ -760,7 +768,36 @@ static void mark_set(struct scenario *sc, const struct key *k, struct scenario_p
 {
     size_t i = (size_t)(k - keys);
     sc->set_mask[i / 64] |= UINT64_C(1) << (i % 64);
+    sc->opt_mask[i / 64] &= ~(UINT64_C(1) << (i % 64));
     sc->pos[i] = pos;
+}
+
+static const struct key *key_find(const char *name, size_t len);
+
+/* The command-line option that sets key by itself, or NULL. */
+static const char *option_of(const char *key)
+{
+    static const char *const opts[][2] = {
+        {"engine", "--engine"}, {"checkpoint.phase", "--phase"}, {"sim.force", "--force"}};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (!strcmp(key, opts[i][0]))
+            return opts[i][1];
+    return NULL;
+}
+
+void scenario_mark_option(struct scenario *sc, const char *key)
+{
+    const struct key *k = key_find(key, strlen(key));
+    size_t i = k ? (size_t)(k - keys) : 0;
+    if (k && option_of(key) && ((sc->set_mask[i / 64] >> (i % 64)) & 1) && !sc->pos[i].line)
+        sc->opt_mask[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+/* 1 when k was given by its own option (scenario_mark_option). */
+static int by_option(const struct scenario *sc, const struct key *k)
+{
+    size_t i = (size_t)(k - keys);
+    return (sc->opt_mask[i / 64] >> (i % 64)) & 1;
 }
 
 /* ---- key names --------------------------------------------------------- */
@@ -889,7 +926,7 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
     for (size_t i = 0; i < NKEYS; i++) {
         const struct key *k = &keys[i];
         uint64_t v = key_load(sc, k);
-        char buf[SCENARIO_LONG_TEXT + 8];
+        char buf[SCENARIO_LIST_TEXT + 8];
         const char *p = (const char *)sc + k->off;
         int kind = k->type == T_UINT || k->type == T_COUNT ? SCN_INT : SCN_TEXT;
         switch (k->type) {
@@ -916,7 +953,7 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
             snprintf(buf, sizeof buf, "%" PRIu64, v);
             break;
         case T_RATE:
-            units_fmt_rate(v, buf, sizeof buf);
+            units_fmt_rate_unit(v, sc->rate_unit[i], buf, sizeof buf);
             break;
         case T_SIZE:
             units_fmt_size(v, buf, sizeof buf);
@@ -1004,6 +1041,8 @@ int scenario_fail(const struct scenario *sc, struct err *e, const char *key,
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     const struct key *k = key_find(key, strlen(key));
+    if (k && by_option(sc, k)) /* "--engine: ..." */
+        return err_set(e, "%s: %s", option_of(key), msg);
     if (k)
         where_of(sc, k, where, sizeof where);
     return err_set(e, "%s%s: %s", where, key, msg);
@@ -1016,6 +1055,11 @@ void scenario_locate(const struct scenario *sc, struct err *e)
     if (!k)
         return;
     char where[300], msg[sizeof e->msg];
+    if (by_option(sc, k)) { /* "--engine: ..." for "engine: ..." */
+        snprintf(msg, sizeof msg, "%s", colon + 2);
+        err_set(e, "%s: %s", option_of(k->name), msg);
+        return;
+    }
     where_of(sc, k, where, sizeof where);
     snprintf(msg, sizeof msg, "%s", e->msg);
     err_set(e, "%s%s", where, msg);
@@ -1366,18 +1410,60 @@ static int is_null(const yaml_node_t *n)
            || strcmp(v, "NULL") == 0;
 }
 
+/* A YAML sequence of scalars for a LIST key, as its comma list in
+ * v->s (an empty sequence: the key's "none"). */
+static int load_list(struct loader *ld, const struct key *k, yaml_node_t *vn, struct kval *v)
+{
+    size_t o = 0;
+    for (yaml_node_item_t *it = vn->data.sequence.items.start;
+         it < vn->data.sequence.items.top; it++) {
+        yaml_node_t *n = yaml_document_get_node(ld->doc, *it);
+        if (n->type != YAML_SCALAR_NODE)
+            return fail_at(ld, n->start_mark, k->name, "expected a list of names or numbers");
+        const char *t = (const char *)n->data.scalar.value;
+        size_t l = n->data.scalar.length;
+        if (!l || strlen(t) != l || strchr(t, ','))
+            return fail_at(ld, n->start_mark, k->name, "expected one item without commas, "
+                           "got \"%.64s\"", t);
+        if (o + l + 1 >= k->width)
+            return fail_at(ld, n->start_mark, k->name, "the list is longer than %zu characters",
+                           k->width - 1);
+        if (o)
+            v->s[o++] = ',';
+        memcpy(v->s + o, t, l);
+        o += l;
+    }
+    if (!o && strcmp(k->def, "none"))
+        return fail_at(ld, vn->start_mark, k->name, "expected a list of one item or more");
+    snprintf(v->s + o, sizeof v->s - o, "%s", o ? "" : "none");
+    return 0;
+}
+
 static int load_leaf(struct loader *ld, const struct key *k, yaml_node_t *vn)
 {
-    if (vn->type != YAML_SCALAR_NODE)
-        return fail_at(ld, vn->start_mark, k->name, "expected a scalar value");
-    const char *text = (const char *)vn->data.scalar.value;
-    if (strlen(text) != vn->data.scalar.length)
-        return fail_at(ld, vn->start_mark, k->name,
-                       "value contains a NUL character");
     char msg[256];
     struct kval v;
-    if (key_parse(k, text, &v, msg, sizeof msg) < 0)
-        return fail_at(ld, vn->start_mark, k->name, "%s", msg);
+    if (vn->type == YAML_SEQUENCE_NODE && k->type == T_TEXT && k->choices &&
+        !strcmp(k->choices, LIST)) {
+        if (load_list(ld, k, vn, &v) < 0)
+            return -1;
+        char *text = strdup(v.s); /* parsed like the same list written with commas */
+        int rc = text ? key_parse(k, text, &v, msg, sizeof msg) : -1;
+        if (!text)
+            snprintf(msg, sizeof msg, "out of memory");
+        free(text);
+        if (rc < 0)
+            return fail_at(ld, vn->start_mark, k->name, "%s", msg);
+    } else if (vn->type != YAML_SCALAR_NODE) {
+        return fail_at(ld, vn->start_mark, k->name, "expected a scalar value");
+    } else {
+        const char *text = (const char *)vn->data.scalar.value;
+        if (strlen(text) != vn->data.scalar.length)
+            return fail_at(ld, vn->start_mark, k->name,
+                           "value contains a NUL character");
+        if (key_parse(k, text, &v, msg, sizeof msg) < 0)
+            return fail_at(ld, vn->start_mark, k->name, "%s", msg);
+    }
     key_store(ld->sc, k, &v);
     mark_set(ld->sc, k, (struct scenario_pos){(uint32_t)vn->start_mark.line + 1,
                                               (uint32_t)vn->start_mark.column + 1});

@@ -18,6 +18,7 @@
 
 #define SCENARIO_TEXT 64 /* longest text value + 1 */
 #define SCENARIO_LONG_TEXT 512 /* a text key whose field is this large: lists (cost.prices) */
+#define SCENARIO_LIST_TEXT 65536 /* fabric.failed_link_names: a list of any length a file holds */
 /* Input caps: a larger or deeper scenario text is refused before it is
  * parsed into a document. */
 #define SCENARIO_MAX_BYTES (16 << 20) /* 16 MiB */
@@ -132,7 +133,7 @@ struct scenario {
         int load_balancing;     /* enum lb_kind */
         uint32_t links_per_spine;
         uint32_t failed_links;  /* that many random leaf-spine links are down */
-        char failed_link_names[SCENARIO_TEXT];
+        char failed_link_names[SCENARIO_LIST_TEXT];
         uint64_t flowlet_timeout_ps;
         uint32_t flowlet_table;
         int adaptive_per_packet, spray_random;
@@ -254,6 +255,8 @@ struct scenario {
         double amortisation_years;
     } cost;
     uint64_t set_mask[SCENARIO_MAX_KEYS / 64]; /* keys given by the user, by table index */
+    uint64_t opt_mask[SCENARIO_MAX_KEYS / 64]; /* ... by their own option (--engine) */
+    uint8_t rate_unit[SCENARIO_MAX_KEYS]; /* rate keys: unit written (units_parse_rate_unit) */
     struct scenario_pos pos[SCENARIO_MAX_KEYS]; /* where each key in set_mask was given */
     char source[256];           /* file the scenario came from, or "default" */
 };
@@ -276,6 +279,11 @@ int scenario_load_buffer(struct scenario *sc, const char *yaml, size_t len,
 /* Apply one "key.path=value" override. Errors read
  * "--set: key: message" (or "--set: expected key=value, got ..."). */
 int scenario_set(struct scenario *sc, const char *assignment, struct err *e);
+
+/* Record that key, just set by scenario_set, came from its own command-line
+ * option (engine: --engine, checkpoint.phase: --phase, sim.force: --force),
+ * so that messages name the option instead of --set. */
+void scenario_mark_option(struct scenario *sc, const char *key);
 
 /* 1 when key was given by a file or --set (not a default). */
 int scenario_is_set(const struct scenario *sc, const char *key);

@@ -4,7 +4,7 @@
  * (transformer layers, the size of a layer's tensors relative to hidden^2).
  * Bytes per parameter come from the dtypes of the saved state: weights,
  * fp32 master weights, and the optimizer moments (Adam 2, SGD momentum 1).
- * Sources: ../shared/reference/checkpoint.md; docs/checkpoint.md.
+ * Sources: docs/checkpoint.md (each model's paper or rules).
  */
 #ifndef CKPT_MODEL_H
 #define CKPT_MODEL_H
