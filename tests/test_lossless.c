@@ -458,6 +458,13 @@ static void dcqcn_cnp_path_auto(void)
     CHECKF(buf && strstr(buf, "cnp_path auto: sent direct, the reverse paths carry only ACKs"),
            "%s", buf);
     free(buf);
+    /* without DCQCN there are no CNPs: nothing said of their path */
+    test_set(&sc, "transport.cc=none");
+    f = open_memstream(&buf, &len);
+    report_summary(f, &sc, &hop);
+    fclose(f);
+    CHECKF(buf && !strstr(buf, "cnp_path") && !strstr(buf, "(null)"), "%s", buf);
+    free(buf);
     results_release(&au);
     results_release(&direct);
     results_release(&hop);

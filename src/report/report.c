@@ -177,6 +177,8 @@ static void summary_training(FILE *out, const struct scenario *sc, const struct 
 static const char *cnp_path_note(const struct scenario *sc, char *buf, size_t len)
 {
     int direct = scenario_cnp_direct(sc);
+    if (sc->transport.cc != CC_DCQCN)
+        return ""; /* no CNPs */
     if (sc->transport.dcqcn.cnp_path != CNP_AUTO)
         return direct ? " (sent direct: not through the fabric)" : "";
     const char *why = scenario_cnp_fabric_why(sc);
