@@ -340,11 +340,16 @@ int nic_recovery_setup(struct pnet *n, struct err *e)
         return 0;
     }
     n->rto_ps = sc->transport.sack_timeout_ps;
+    /* a power of two, no larger than the longest flow needs */
+    uint32_t nf = n->n_flows + n->n_train;
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < nf; i++)
+        most = n->flows[i].bytes > most ? n->flows[i].bytes : most;
+    most = most / sc->fabric.mtu + 1;
     uint32_t w = 64;
-    while (w * 2 <= sc->transport.sack_window)
+    while (w * 2 <= sc->transport.sack_window && w < most)
         w *= 2;
     n->sack_win = w;
-    uint32_t nf = n->n_flows + n->n_train;
     uint64_t *bits = arena_calloc(&n->arena, (size_t)nf * (w / 64) + 1, sizeof *bits);
     if (!bits)
         return err_set(e, "out of memory for the ooo receivers' windows (transport.sack_window "
@@ -435,6 +440,8 @@ static void reactivate(struct pnet *n, struct flow *f)
     struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
     if (p->state == PORT_IDLE)
         port_kick(n, p);
+    else if (p->state == PORT_WAIT && n->recover) /* not behind another flow's pacing */
+        port_wake_at(n, p, f->next_send > n->now ? f->next_send : n->now);
 }
 
 /* The sender hears that packets below psn arrived: progress resets the
