@@ -53,11 +53,20 @@ fi
 "$bin" run scenarios/default.yaml --set fabric.spines=4 --quiet --json - | grep -q '"spines": 4' &&
     ok set_override_echoed || bad set_override_echoed
 
-# invariant violation: exit 1 with a message (lossy fabric that drops)
+# a lossy fabric that drops recovers (timeouts, NAKs): exit 0; with no
+# retries the transfers fail: exit 1 with the reason
 "$bin" run --quiet --set fabric.pfc.enabled=false --set fabric.buffer=2MB --set cluster.nodes=32 \
     --set workload.bytes_per_writer=1MB 2>"$tmp/err"
 rc=$?
-if [ "$rc" -eq 1 ] && grep -q 'invariant violated' "$tmp/err"; then ok invariant_exit; else bad "invariant_exit (exit $rc)"; fi
+if [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ]; then ok lossy_recovered; else bad "lossy_recovered (exit $rc)"; fi
+"$bin" run --quiet --set fabric.pfc.enabled=false --set fabric.buffer=2MB --set cluster.nodes=32 \
+    --set workload.bytes_per_writer=1MB --set transport.retry_count=0 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q 'invariant violated.*transport.retry_count' "$tmp/err"; then
+    ok invariant_exit
+else
+    bad "invariant_exit (exit $rc)"
+fi
 
 printf 'fabric:\n  spines: [1, 2\n' >"$tmp/syntax.yaml"
 printf 'fabric:\n  spine: 4\n' >"$tmp/unknown.yaml"

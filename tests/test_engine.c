@@ -150,9 +150,10 @@ static void e2e_oversubscribed_uplink_bound(void)
     results_release(&r);
 }
 
-static void e2e_no_pfc_drops_fail_invariants(void)
+static void e2e_no_pfc_drops_recovered(void)
 {
-    /* The lossless check must be able to fail: tail drop, no retransmission. */
+    /* PFC off: tail drops are results; the transport's timeouts and NAKs
+     * resend them and every byte arrives once (issue 25: this run failed). */
     struct scenario sc;
     base(&sc);
     sc.cluster.nodes = 16;
@@ -163,10 +164,9 @@ static void e2e_no_pfc_drops_fail_invariants(void)
     sc.workload.bytes_per_writer = 1000000;
     struct results r;
     CHECK(test_run(&sc, &r) == 0);
-    CHECK(!r.ok);
-    CHECK(r.drops > 0);
-    CHECK(strstr(r.violation, "dropped") != NULL);
-    CHECK(strstr(r.violation, "did not complete") != NULL);
+    CHECKF(r.ok, "%s", r.violation);
+    CHECK(r.drops > 0 && r.loss_recovery && r.retx_bytes > 0);
+    CHECK(r.flows_done == 16 && r.bytes_delivered == 16 * 1000000ull);
     /* bytes are still accounted: sent = delivered + dropped */
     CHECK(r.bytes_sent + r.retx_bytes ==
           r.bytes_delivered + r.bytes_dropped + r.discarded_bytes + r.bytes_in_flight);
@@ -267,7 +267,7 @@ SUITE(suite_engine) = {
     {"e2e_incast_pfc_within_2pct", e2e_incast_pfc_within_2pct},
     {"e2e_symmetric_burst_writer_bound", e2e_symmetric_burst_writer_bound},
     {"e2e_oversubscribed_uplink_bound", e2e_oversubscribed_uplink_bound},
-    {"e2e_no_pfc_drops_fail_invariants", e2e_no_pfc_drops_fail_invariants},
+    {"e2e_no_pfc_drops_recovered", e2e_no_pfc_drops_recovered},
     {"e2e_buffer_too_small_for_headroom_refused", e2e_buffer_too_small_for_headroom_refused},
     {"e2e_deterministic_json", e2e_deterministic_json},
     {0, 0},

@@ -2,6 +2,7 @@
  * recover their rate, and lossy fabrics recover their drops (retransmission
  * timeout for go-back-N, selective repeat for the out-of-order receiver). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../include/ckptnet.h"
@@ -80,7 +81,172 @@ static void loss_dcqcn_resend_recovers_rate(void)
     results_release(&r);
 }
 
+/* A small lossy fabric: PFC off, one spine, shallow buffers. */
+static void lossy(struct scenario *sc, unsigned writers, const char *rx, const char *cc)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=%u", writers);
+    test_set(sc, "storage.nodes=1");
+    test_set(sc, "workload.bytes_per_writer=1MB");
+    test_set(sc, "fabric.load_balancing=spray");
+    test_set(sc, "fabric.pfc.enabled=false");
+    test_set(sc, "fabric.buffer=1.5MB");
+    test_set(sc, "transport.receiver=%s", rx);
+    test_set(sc, "transport.cc=%s", cc);
+}
+
+/* Go-back-N on a lossy fabric: a lost tail has no later packet to reveal
+ * it; the local ACK timeout resends it. Before the timeout the run stopped
+ * at the time limit with drops failing the invariants. */
+static void loss_gbn_timeout_completes(void)
+{
+    struct scenario sc;
+    lossy(&sc, 16, "gbn", "none");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    check_complete(&sc, &r, 16, "gbn lossy");
+    CHECK(r.loss_recovery && r.drops > 0 && r.timeouts > 0 && r.retx_packets > 0);
+    CHECK(r.qp_errors == 0 && r.sack_naks == 0);
+    /* each timeout is 4.096 us x 2^20: the run lasts at least one */
+    CHECKF(r.completion_s > 4.294967296, "completion %g s", r.completion_s);
+    results_release(&r);
+}
+
+/* The ooo receiver keeps what it holds and NAKs each gap's first packet
+ * (selective repeat): every byte once, no duplicates counted. Before, it
+ * counted resent packets twice and never asked for a lost one. */
+static void loss_ooo_selective_repeat(void)
+{
+    struct scenario sc;
+    lossy(&sc, 16, "ooo", "dcqcn");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    check_complete(&sc, &r, 16, "ooo lossy");
+    CHECK(r.loss_recovery && r.drops > 0 && r.sack_naks > 0 && r.sack_naks == r.naks);
+    CHECK(r.retx_packets > 0 && r.discarded_bytes > 0); /* duplicates dropped, not counted */
+    /* selective repeat's 320 us timeouts, not go-back-N's seconds */
+    CHECKF(r.completion_s < 0.1, "completion %g s", r.completion_s);
+    results_release(&r);
+}
+
+/* retry_count timeouts in a row without progress fail the transfer, with
+ * the reason. */
+static void loss_retry_exhausted_fails(void)
+{
+    struct scenario sc;
+    lossy(&sc, 16, "gbn", "none");
+    test_set(&sc, "transport.retry_count=0");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    CHECK(!r.ok && r.qp_errors > 0 && r.flows_done + r.qp_errors <= 16);
+    CHECKF(strstr(r.violation, "transport.retry_count") != NULL, "%s", r.violation);
+    CHECK(strstr(r.violation, "time limit") == NULL);
+    results_release(&r);
+}
+
+/* A lossless data class runs as before: no ACKs, no timers. */
+static void loss_lossless_untouched(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=16");
+    test_set(&sc, "storage.nodes=1");
+    test_set(&sc, "workload.bytes_per_writer=1MB");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    check_complete(&sc, &r, 16, "lossless");
+    CHECK(!r.loss_recovery && r.rc_acks == 0 && r.timeouts == 0);
+    results_release(&r);
+}
+
+/* Property: random small lossy runs (PFC off, shallow buffers, both
+ * receivers, ECMP or spray, DCQCN on or off, 1 or 2 threads) all deliver
+ * every byte exactly once, without the time limit. */
+static void loss_property_random_lossy(void)
+{
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    int lost = 0, timed = 0;
+    for (int k = 0; k < 32; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        unsigned writers = 2 + (unsigned)(x % 15);
+        unsigned kb = 64u << ((x >> 8) % 4); /* 64 KB to 512 KB */
+        int ooo = (x >> 12) & 1, dcqcn = (x >> 13) & 1, spray = (x >> 14) & 1;
+        unsigned storage = 1 + (unsigned)((x >> 16) % 2);
+        char what[160];
+        snprintf(what, sizeof what, "run %d: %u writers x %u KB to %u, %s %s %s", k, writers, kb,
+                 storage, ooo ? "ooo" : "gbn", dcqcn ? "dcqcn" : "none",
+                 spray ? "spray" : "ecmp");
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "seed=%u", 1 + (unsigned)((x >> 20) % 1000));
+        test_set(&sc, "cluster.nodes=%u", writers);
+        test_set(&sc, "storage.nodes=%u", storage);
+        test_set(&sc, "workload.bytes_per_writer=%uKB", kb);
+        test_set(&sc, "fabric.load_balancing=%s", spray ? "spray" : "ecmp");
+        test_set(&sc, "fabric.pfc.enabled=false");
+        test_set(&sc, "fabric.buffer=%uKB", 1400 + (unsigned)((x >> 24) % 400));
+        test_set(&sc, "transport.receiver=%s", ooo ? "ooo" : "gbn");
+        test_set(&sc, "transport.cc=%s", dcqcn ? "dcqcn" : "none");
+        test_set(&sc, "sim.threads=%u", 1 + (unsigned)((x >> 30) % 2));
+        struct results r;
+        CHECKF(test_run(&sc, &r) == 0, "%s", what);
+        check_complete(&sc, &r, writers, what);
+        CHECKF(strstr(r.violation, "time limit") == NULL, "%s", what);
+        lost += r.drops > 0;
+        timed += r.timeouts > 0;
+        if (getenv("LOSS_VERBOSE"))
+            printf("  %s: drops %llu timeouts %llu naks %llu %.3g s\n", what,
+                   (unsigned long long)r.drops, (unsigned long long)r.timeouts,
+                   (unsigned long long)r.naks, r.completion_s);
+        results_release(&r);
+    }
+    /* the runs did lose packets, some of them a tail */
+    CHECKF(lost >= 16 && timed >= 4, "%d runs with drops, %d with timeouts", lost, timed);
+}
+
+/* Timers, ACKs and selective resends keep results independent of the
+ * event order and of the threads (docs/engine.md, Event order). */
+static void loss_same_in_every_order(void)
+{
+    const char *rx[2] = {"gbn", "ooo"};
+    const int orders[5] = {ORDER_TIME, ORDER_WINDOW, ORDER_WINDOW_REVERSE, ORDER_WINDOW,
+                           ORDER_WINDOW_REVERSE};
+    const unsigned threads[5] = {1, 1, 1, 2, 4};
+    for (int v = 0; v < 2; v++) {
+        char *first = NULL;
+        uint64_t events = 0;
+        for (int k = 0; k < 5; k++) {
+            struct scenario sc;
+            lossy(&sc, 16, rx[v], "dcqcn");
+            sc.sim.event_order = orders[k];
+            sc.sim.threads = threads[k];
+            struct results r;
+            CHECK(test_run(&sc, &r) == 0);
+            CHECKF(r.drops > 0 && r.timeouts > 0, "%s: no loss to recover", rx[v]);
+            lossy(&sc, 16, rx[v], "dcqcn"); /* the JSON echoes the scenario: one for all */
+            char *js = test_json(&sc, &r);
+            if (!k) {
+                first = js;
+                events = r.events;
+            } else {
+                CHECKF(js && first && !strcmp(js, first), "%s: run %d differs", rx[v], k);
+                CHECKF(r.events == events, "%s: run %d: %llu events, not %llu", rx[v], k,
+                       (unsigned long long)r.events, (unsigned long long)events);
+                free(js);
+            }
+            results_release(&r);
+        }
+        free(first);
+    }
+}
+
 SUITE(suite_loss) = {
+    {"loss_same_in_every_order", loss_same_in_every_order},
+    {"loss_gbn_timeout_completes", loss_gbn_timeout_completes},
+    {"loss_ooo_selective_repeat", loss_ooo_selective_repeat},
+    {"loss_retry_exhausted_fails", loss_retry_exhausted_fails},
+    {"loss_lossless_untouched", loss_lossless_untouched},
+    {"loss_property_random_lossy", loss_property_random_lossy},
     {"loss_done_run_ends_ok", loss_done_run_ends_ok},
     {"loss_time_limit_still_reported", loss_time_limit_still_reported},
     {"loss_dcqcn_resend_recovers_rate", loss_dcqcn_resend_recovers_rate},

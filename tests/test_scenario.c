@@ -13,7 +13,7 @@
 /* ---- helpers ----------------------------------------------------------- */
 
 struct text {
-    char buf[4096];
+    char buf[16384]; /* the whole echo: a truncated one has no last newline */
     size_t len;
     int keys;
 };

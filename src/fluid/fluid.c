@@ -712,7 +712,7 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     if (congest)
         unmodelled_add(r, "fabric.pfc.enabled", sc->fabric.pfc ? "true" : "false",
                        sc->fabric.pfc ? "PFC pauses and head-of-line blocking"
-                                      : "tail drops and resends",
+                                      : "tail drops, timeouts and resends",
                        UNMOD_OPTIMISTIC);
     if (dcqcn)
         unmodelled_add(r, "transport.cc", "dcqcn", "rate control", UNMOD_OPTIMISTIC);

@@ -310,6 +310,11 @@ void capture_packet(struct pnet *n, const struct port *p, const struct packet *p
             r.opcode = BTH_ACK;
             r.syndrome = 0x60;
             r.psn = pk->psn & 0xffffff;
+        } else if (pk->kind == PK_RCACK) { /* every packet below psn is in */
+            r.kind = CAP_ACK;
+            r.opcode = BTH_ACK;
+            r.syndrome = 0x1f;
+            r.psn = (pk->psn ? pk->psn - 1 : 0) & 0xffffff;
         } else {
             /* the ACK carries the bytes it acknowledges; the PSN of the last
              * packet and the request count are the receiver's now */

@@ -261,7 +261,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
                                        t->nodes[s->leaf].first_port};
     }
     if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0 || lb_setup(n, e) < 0 ||
-        setup_cnp_direct(n, e) < 0)
+        setup_cnp_direct(n, e) < 0 || nic_recovery_setup(n, e) < 0)
         return -1;
     if (n->tc.next_ps != UINT64_MAX &&
         pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0) < 0)
@@ -360,6 +360,9 @@ static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const
         break;
     case EV_CNP:
         nic_on_cnp(n, ev->obj, ev->arg);
+        break;
+    case EV_RTO:
+        nic_on_rto(n, ev->obj, ev->arg);
         break;
     }
 }
@@ -1176,6 +1179,12 @@ static void collect(struct pnet *n, struct results *r)
     r->discarded_bytes = n->discarded_bytes;
     r->reordered = n->reordered;
     r->naks = n->naks_sent;
+    r->loss_recovery = n->recover;
+    r->timeouts = n->timeouts;
+    r->retx_packets = n->retx_pkts;
+    r->rc_acks = n->rc_acks;
+    r->sack_naks = n->sr_naks;
+    r->qp_errors = n->qp_errors;
     r->acks = n->acks;
     r->window_stalls = n->window_stalls;
     r->packets_allocated = n->pkts_allocated;
@@ -1265,10 +1274,26 @@ static void collect(struct pnet *n, struct results *r)
     if (n->drops_lossless)
         results_violate(r, "%llu packets of lossless priorities dropped (PFC headroom exhausted)",
                 (unsigned long long)n->drops_lossless);
-    if (n->drops_lossy)
-        results_violate(r, "%llu packets dropped (lossy priority or PFC off; a lost tail is "
-                           "never resent: no retransmission timeout)",
+    /* drops of a class that can drop are results, recovered by the
+     * transport (timeouts, NAKs); the bytes must still arrive exactly once */
+    if (n->drops_lossy && !n->recover)
+        results_violate(r, "%llu packets dropped on a lossy priority the transport does not use",
                         (unsigned long long)n->drops_lossy);
+    uint64_t got = 0;
+    uint32_t over = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        got += n->flows[i].recv;
+        over += n->flows[i].recv > n->flows[i].bytes;
+    }
+    if (over || got != n->bytes_delivered - n->train_delivered)
+        results_violate(r, "bytes not delivered exactly once: %u transfers received more than "
+                           "they sent, %llu B counted against %llu B received",
+                        over, (unsigned long long)(n->bytes_delivered - n->train_delivered),
+                        (unsigned long long)got);
+    if (n->qp_errors)
+        results_violate(r, "%llu transfers failed: %u retransmission timeouts in a row without "
+                           "progress (transport.retry_count; the queue pair's error state)",
+                        (unsigned long long)n->qp_errors, n->sc->transport.retry_count + 1);
     if (n->drops_watchdog)
         results_violate(r, "%llu packets dropped by the PFC watchdog",
                 (unsigned long long)n->drops_watchdog);
@@ -1323,6 +1348,13 @@ int pkt_run_capture(const struct scenario *sc, const struct topo *t,
     }
     n->res = r;
     n->time_limit_ps = train_time_limit(w->train, sc, bound_time_limit_ps(sc, r->bound_s));
+    /* where packets can drop, room for a few timeouts and their retries
+     * (sim.time_limit given stands) */
+    if (rc == 0 && n->recover && !sc->sim.time_limit_ps && n->time_limit_ps != UINT64_MAX) {
+        uint64_t more = 4 * ((uint64_t)sc->transport.retry_count + 1) * n->rto_ps;
+        n->time_limit_ps = n->time_limit_ps < UINT64_MAX - more ? n->time_limit_ps + more
+                                                                : UINT64_MAX;
+    }
     if (rc == 0 && sc->telemetry.interval_ps)
         rc = pnet_schedule(n, 0, EV_SAMPLE, NULL, 0);
     if (rc == 0) {

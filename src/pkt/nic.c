@@ -105,6 +105,40 @@ static struct flow **ring_of(struct pnet *n, struct nic *nic, const struct flow 
 
 enum pull_status { PULL_OK, PULL_NONE, PULL_WINDOW };
 
+static void rto_arm(struct pnet *n, struct flow *f);
+
+/* Pacing and the retransmission timer after f's packet pk left. */
+static inline void sent_packet(struct pnet *n, struct flow *f, const struct packet *pk)
+{
+    uint64_t wire = pkt_wire(pk);
+    uint64_t rate = n->tp->on_send(n, f, wire);
+    if (f->cap_bps && f->cap_bps < rate)
+        rate = f->cap_bps;
+    /* at line rate the port itself paces; below it, the queue pair waits */
+    f->last_send = n->now;
+    f->last_wire = wire;
+    f->next_send = rate >= f->line_bps ? n->now : n->now + units_ser_ps(wire, rate);
+    if (n->recover) {
+        f->rto_last = n->now;
+        if (!f->rto_pending)
+            rto_arm(n, f);
+    }
+}
+
+/* ooo: the packet of PSN sr_psn again (selective repeat). */
+static void resend_one(struct pnet *n, struct flow *f, struct packet *pk)
+{
+    uint64_t mtu = n->sc->fabric.mtu, off = (uint64_t)f->sr_psn * mtu;
+    uint64_t left = f->bytes - off;
+    make_data(n, f, pk);
+    pk->payload = (uint16_t)(left < mtu ? left : mtu);
+    pk->psn = f->sr_psn;
+    f->sr_pending = 0;
+    n->retx_bytes += pk->payload;
+    n->train_retx += pnet_is_train(n, f->id) ? pk->payload : 0;
+    n->retx_pkts++;
+}
+
 /* The next packet of ring *rr: the first queue pair in round-robin order
  * whose pacing allows one. PULL_NONE: none ready (*soonest: the earliest
  * that will be); PULL_WINDOW: the storage window holds it back. */
@@ -122,6 +156,14 @@ pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uin
         f = f->next;
         if (f == start)
             return PULL_NONE; /* paused classes resume with a kick when their pause ends */
+    }
+    if (f->sr_pending) { /* ooo: the one packet its receiver asked for */
+        resend_one(n, f, pk);
+        sent_packet(n, f, pk);
+        *rr = f->next;
+        if (f->sent == f->bytes)
+            ring_remove(rr, f), f->active = 0;
+        return PULL_OK;
     }
     /* storage.max_outstanding: a client may have that many requests in
      * flight; the next one waits for an acknowledgement. A packet goes while
@@ -157,6 +199,7 @@ pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uin
     if (f->sent < f->max_sent) {
         n->retx_bytes += pk->payload; /* go-back-N resends */
         n->train_retx += tr ? pk->payload : 0;
+        n->retx_pkts++;
     } else {
         n->bytes_sent += pk->payload;
         n->train_sent += tr ? pk->payload : 0;
@@ -164,14 +207,7 @@ pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uin
         nic->outstanding += tr ? 0 : pk->payload; /* the storage window is the checkpoint's */
     }
     f->sent += pk->payload;
-    uint64_t wire = pkt_wire(pk);
-    uint64_t rate = n->tp->on_send(n, f, wire);
-    if (f->cap_bps && f->cap_bps < rate)
-        rate = f->cap_bps;
-    /* at line rate the port itself paces; below it, the queue pair waits */
-    f->last_send = n->now;
-    f->last_wire = wire;
-    f->next_send = rate >= f->line_bps ? n->now : n->now + units_ser_ps(wire, rate);
+    sent_packet(n, f, pk);
     *rr = f->next;
     if (f->sent == f->bytes) {
         f->active = 0;
@@ -286,6 +322,43 @@ void nic_on_drain(struct pnet *n, struct nic *s, uint32_t gen)
     }
 }
 
+/* Loss recovery runs where a data class can drop: the checkpoint's or
+ * training's. A lossless data class keeps its results as they were: no
+ * ACKs, no timers (a lossy control class alone does not count: its few
+ * packets go first, and a lost NAK is asked again at the next gap). */
+int nic_recovery_setup(struct pnet *n, struct err *e)
+{
+    const struct scenario *sc = n->sc;
+    unsigned used = 1u << sc->transport.data_priority;
+    if (n->tr)
+        used |= 1u << n->tr->prio;
+    n->recover = (used & ~(unsigned)n->lossless) != 0;
+    if (!n->recover)
+        return 0;
+    if (sc->transport.receiver == RX_GBN) {
+        n->rto_ps = (uint64_t)4096000 << sc->transport.ack_timeout; /* 4.096 us x 2^n */
+        return 0;
+    }
+    n->rto_ps = sc->transport.sack_timeout_ps;
+    /* a power of two, no larger than the longest flow needs */
+    uint32_t nf = n->n_flows + n->n_train;
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < nf; i++)
+        most = n->flows[i].bytes > most ? n->flows[i].bytes : most;
+    most = most / sc->fabric.mtu + 1;
+    uint32_t w = 64;
+    while (w * 2 <= sc->transport.sack_window && w < most)
+        w *= 2;
+    n->sack_win = w;
+    uint64_t *bits = arena_calloc(&n->arena, (size_t)nf * (w / 64) + 1, sizeof *bits);
+    if (!bits)
+        return err_set(e, "out of memory for the ooo receivers' windows (transport.sack_window "
+                          "%u x %u flows)", w, nf);
+    for (uint32_t i = 0; i < nf; i++)
+        n->flows[i].held = bits + (size_t)i * (w / 64);
+    return 0;
+}
+
 /* Storage nodes with a finite ingest buffer pause the fabric (PFC) when it
  * fills: XOFF leaves headroom for what is on the wire, XON two MTUs lower. */
 int nic_setup(struct pnet *n, struct err *e)
@@ -356,17 +429,9 @@ void nic_on_cnp(struct pnet *n, struct flow *f, uint32_t gen)
     n->tp->on_cnp(n, f);
 }
 
-/* Sender side of go-back-N: resend from the PSN the receiver expects. A NAK
- * that asks for no more than an earlier one is stale (its gap is already
- * being resent). The sender knows only what reached it: not whether the
- * receiver has meanwhile completed the flow. */
-static void on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+/* f's queue pair has something to send again: back in its NIC's ring. */
+static void reactivate(struct pnet *n, struct flow *f)
 {
-    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
-    if ((f->una && off <= f->una) || off >= f->sent)
-        return;
-    f->una = off ? off : 1;
-    f->sent = off;
     if (!f->active) {
         f->active = 1;
         ring_insert(ring_of(n, &n->nics[f->src], f), f);
@@ -375,11 +440,185 @@ static void on_nak(struct pnet *n, struct flow *f, uint32_t psn)
     struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
     if (p->state == PORT_IDLE)
         port_kick(n, p);
+    else if (p->state == PORT_WAIT && n->recover) /* not behind another flow's pacing */
+        port_wake_at(n, p, f->next_send > n->now ? f->next_send : n->now);
+}
+
+/* The sender hears that packets below psn arrived: progress resets the
+ * retry count and the timer's start. */
+static void heard_ack(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    if (!n->recover)
+        return;
+    f->rto_last = n->now;
+    if (psn > f->ack_psn) {
+        f->ack_psn = psn;
+        f->retries = 0;
+    }
+}
+
+/* Sender side of go-back-N: resend from the PSN the receiver expects. A NAK
+ * that asks for no more than an earlier one is stale (its gap is already
+ * being resent). The sender knows only what reached it: not whether the
+ * receiver has meanwhile completed the flow. With loss recovery an ooo
+ * receiver's NAK asks for that one packet (selective repeat). */
+static void on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
+    if (f->peer_done || f->failed)
+        return;
+    heard_ack(n, f, psn);
+    if (n->recover && n->sc->transport.receiver == RX_OOO) {
+        if (off >= f->max_sent)
+            return; /* never sent: it comes in its turn */
+        f->sr_psn = psn;
+        f->sr_pending = 1;
+        reactivate(n, f);
+        return;
+    }
+    if ((f->una && off <= f->una) || off >= f->sent)
+        return;
+    f->una = off ? off : 1;
+    f->sent = off;
+    reactivate(n, f);
+}
+
+/* The reliable connection's ACK (loss recovery): the receiver holds every
+ * packet below psn; all of them: the transfer is done for the sender too. */
+static void on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    if (f->peer_done || f->failed)
+        return;
+    heard_ack(n, f, psn);
+    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
+    if (off >= f->bytes) {
+        f->peer_done = 1;
+        f->sr_pending = 0;
+        off = f->bytes;
+    }
+    if (f->sent < off)
+        f->sent = off; /* no resend of what arrived */
+    if (f->active && f->sent == f->bytes && !f->sr_pending) {
+        f->active = 0;
+        ring_remove(ring_of(n, &n->nics[f->src], f), f);
+    }
+}
+
+static void rto_arm(struct pnet *n, struct flow *f)
+{
+    f->rto_pending = 1;
+    pnet_schedule(n, f->rto_last + n->rto_ps, EV_RTO, f, f->rto_gen);
+}
+
+/* The retransmission timer: one event per flow, which moves itself on while
+ * packets or progress came since it was set. Expired, the queue pair resends
+ * from the first PSN not known received (go-back-N as IB's local ACK timeout;
+ * the ooo receiver keeps what it holds), or after retry_count timeouts in a
+ * row fails the transfer, as a NIC moves the queue pair to its error state. */
+void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
+{
+    if (gen != f->rto_gen)
+        return; /* armed before a training step restarted the flow */
+    f->rto_pending = 0;
+    if (f->peer_done || f->failed)
+        return;
+    if (n->now < f->rto_last + n->rto_ps) {
+        rto_arm(n, f);
+        return;
+    }
+    n->timeouts++;
+    if (f->retries >= n->sc->transport.retry_count) {
+        f->failed = 1;
+        n->qp_errors++;
+        if (f->active) {
+            f->active = 0;
+            ring_remove(ring_of(n, &n->nics[f->src], f), f);
+        }
+        return;
+    }
+    f->retries++;
+    uint64_t off = (uint64_t)f->ack_psn * n->sc->fabric.mtu;
+    f->sent = off < f->bytes ? off : f->bytes;
+    f->una = 0; /* NAKs from here on are news */
+    f->sr_pending = 0;
+    f->rto_last = n->now;
+    rto_arm(n, f);
+    if (f->sent < f->bytes)
+        reactivate(n, f);
+}
+
+/* Receiver: ask f's sender for the packet of psn (a NAK), at most once per
+ * nak_interval for the same gap. */
+static void nak_gap(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn, int now)
+{
+    if (!now && f->nak_sent && n->now - f->last_nak < n->sc->transport.nak_interval_ps)
+        return;
+    f->nak_sent = 1;
+    f->last_nak = n->now;
+    n->naks_sent++;
+    n->sr_naks += n->sc->transport.receiver == RX_OOO;
+    send_control(n, node, f, PK_NAK, psn);
+}
+
+/* Receiver: a packet it already holds came again (a resend after a timeout,
+ * or after a lost ACK): the sender learns what arrived, once per
+ * nak_interval. */
+static void dup_ack(struct pnet *n, uint32_t node, struct flow *f)
+{
+    if (f->dup_acked && n->now - f->last_dup_ack < n->sc->transport.nak_interval_ps)
+        return;
+    f->dup_acked = 1;
+    f->last_dup_ack = n->now;
+    n->rc_acks++;
+    send_control(n, node, f, PK_RCACK, f->expect_psn);
+}
+
+/* ooo with loss recovery: the held ring's bit of psn (past expect_psn). */
+static inline int held_bit(const struct pnet *n, const struct flow *f, uint32_t psn)
+{
+    uint32_t i = psn & (n->sack_win - 1);
+    return (int)((f->held[i / 64] >> (i % 64)) & 1);
+}
+
+static inline void held_flip(const struct pnet *n, struct flow *f, uint32_t psn)
+{
+    uint32_t i = psn & (n->sack_win - 1);
+    f->held[i / 64] ^= UINT64_C(1) << (i % 64);
+}
+
+/* ooo with loss recovery: place each packet once. Below expect_psn or held:
+ * a duplicate; past the window: dropped (asked for again when reached). A
+ * gap NAKs its first missing packet; so does the next gap once one fills. */
+static int ooo_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
+{
+    uint32_t psn = pk->psn;
+    if (psn < f->expect_psn || (psn - f->expect_psn < n->sack_win && held_bit(n, f, psn))) {
+        dup_ack(n, node, f);
+        return 0;
+    }
+    if (psn - f->expect_psn >= n->sack_win) {
+        nak_gap(n, node, f, f->expect_psn, 0);
+        return 0;
+    }
+    if (psn != f->expect_psn) {
+        held_flip(n, f, psn);
+        nak_gap(n, node, f, f->expect_psn, 0);
+        return 1;
+    }
+    f->expect_psn++;
+    f->nak_sent = 0;
+    while (f->max_psn >= f->expect_psn && held_bit(n, f, f->expect_psn)) {
+        held_flip(n, f, f->expect_psn);
+        f->expect_psn++;
+    }
+    if (f->max_psn >= f->expect_psn) /* the next gap, known already */
+        nak_gap(n, node, f, f->expect_psn, 1);
+    return 1;
 }
 
 /* Receiver side: 1 = accept the data packet, 0 = discard it. go-back-N takes
  * only the PSN it expects and NAKs a gap (again after nak_interval); ooo
- * places anything. */
+ * places anything (once each, with loss recovery). */
 static int receiver_accepts(struct pnet *n, uint32_t node, struct flow *f,
                             const struct packet *pk)
 {
@@ -389,27 +628,20 @@ static int receiver_accepts(struct pnet *n, uint32_t node, struct flow *f,
         f->max_psn = pk->psn;
     f->seen_any = 1;
     if (n->sc->transport.receiver == RX_OOO)
-        return 1;
+        return n->recover ? ooo_accepts(n, node, f, pk) : 1;
     if (pk->psn == f->expect_psn) {
         f->expect_psn++;
         f->nak_sent = 0;
         /* later packets were already thrown away: ask for them now, as no
-         * further arrival may come to reveal the gap (no ACK timeout here) */
-        if (f->max_psn >= f->expect_psn) {
-            f->nak_sent = 1;
-            f->last_nak = n->now;
-            n->naks_sent++;
-            send_control(n, node, f, PK_NAK, f->expect_psn);
-        }
+         * further arrival may come to reveal the gap */
+        if (f->max_psn >= f->expect_psn)
+            nak_gap(n, node, f, f->expect_psn, 1);
         return 1;
     }
-    if (pk->psn > f->expect_psn &&
-        (!f->nak_sent || n->now - f->last_nak >= n->sc->transport.nak_interval_ps)) {
-        f->nak_sent = 1;
-        f->last_nak = n->now;
-        n->naks_sent++;
-        send_control(n, node, f, PK_NAK, f->expect_psn);
-    }
+    if (pk->psn > f->expect_psn)
+        nak_gap(n, node, f, f->expect_psn, 0);
+    else if (n->recover)
+        dup_ack(n, node, f);
     return 0;
 }
 
@@ -451,6 +683,10 @@ void nic_train_step(struct pnet *n)
         f->prio = keep.prio;
         f->dscp = keep.dscp;
         f->gen = (uint8_t)(keep.gen + 1);
+        f->rto_gen = keep.rto_gen + 1; /* the last step's timer is stale */
+        f->held = keep.held;
+        if (f->held)
+            memset(f->held, 0, n->sack_win / 8);
         f->cnps_rx = keep.cnps_rx;
         f->decreases = keep.decreases;
         f->start_ps = n->now;
@@ -475,6 +711,10 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     }
     if (pk->kind == PK_NAK) {
         on_nak(n, f, pk->psn);
+        return;
+    }
+    if (pk->kind == PK_RCACK) {
+        on_rc_ack(n, f, pk->psn);
         return;
     }
     if (pk->kind == PK_ACK) {
@@ -534,6 +774,10 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
             send_control(n, node, f, PK_ACK, (uint32_t)(upto - f->acked));
             f->acked = upto;
         }
+    }
+    if (f->recv == f->bytes && n->recover) { /* the last packet asks for an ACK */
+        n->rc_acks++;
+        send_control(n, node, f, PK_RCACK, f->expect_psn);
     }
     if (f->recv == f->bytes && pnet_is_train(n, f->id)) {
         train_flow_done(n, f);

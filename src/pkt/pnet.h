@@ -42,15 +42,20 @@ enum ev_type {
     EV_DRAIN,        /* a storage node's ingest buffer reaches XON; arg = generation */
     EV_TRAIN_STEP,   /* a training step's communication starts (train.c) */
     EV_CNP,          /* a CNP sent direct reaches its flow's sender; arg = generation */
+    EV_RTO,          /* retransmission timer of a flow's sender; arg = generation */
 };
 /* The kinds whose object is a port come first. */
 #define EV_PORT_KINDS_END EV_FLOW_START
 _Static_assert(EV_WATCHDOG + 1 == EV_PORT_KINDS_END && EV_CC_TIMER > EV_PORT_KINDS_END &&
                    EV_DRAIN > EV_PORT_KINDS_END && EV_SAMPLE > EV_PORT_KINDS_END &&
-                   EV_TRAIN_STEP > EV_PORT_KINDS_END && EV_CNP > EV_PORT_KINDS_END,
+                   EV_TRAIN_STEP > EV_PORT_KINDS_END && EV_CNP > EV_PORT_KINDS_END &&
+                   EV_RTO > EV_PORT_KINDS_END,
                "port events first: engine.c's prefetch and pnet_part_of rely on it");
 
-enum pkt_kind { PK_DATA, PK_CNP, PK_NAK, PK_ACK };
+/* PK_ACK: storage.max_outstanding's request acknowledgement (bytes in the
+ * PSN field); PK_RCACK: the reliable connection's cumulative ACK (packets
+ * received in order in the PSN field), sent only where loss recovery runs. */
+enum pkt_kind { PK_DATA, PK_CNP, PK_NAK, PK_ACK, PK_RCACK };
 
 /* A packet record, 24 bytes: it lives by value in the rings of the ports
  * (egress queues, the wire) and in the port serialising it. The packets in
@@ -67,7 +72,7 @@ struct packet {
     uint32_t in_port : 24; /* ingress port at the current switch */
     uint32_t gen : 8;  /* its flow's generation (training steps reuse flows) */
     uint16_t payload;
-    uint8_t kind : 2, ce : 1, prio : 3;
+    uint8_t kind : 3, ce : 1, prio : 3;
     uint8_t dscp;
 };
 _Static_assert(sizeof(struct packet) == 24, "a packet record is 24 bytes");
@@ -244,6 +249,15 @@ struct flow {
     uint64_t cap_bps, line_bps;
     uint64_t max_sent;        /* highest byte offset ever sent (retransmission) */
     uint64_t una;             /* sender: lowest offset a NAK asked for */
+    /* loss recovery (pnet.recover): the retransmission timer runs from
+     * rto_last (the last packet sent or progress heard) */
+    uint64_t rto_last;
+    uint32_t ack_psn;         /* packets below it are known received */
+    uint32_t sr_psn;          /* ooo: a selective resend asked for */
+    uint32_t rto_gen;
+    uint8_t sr_pending, rto_pending, retries;
+    uint8_t peer_done;        /* the receiver said it has everything */
+    uint8_t failed;           /* retries exhausted: the transfer failed */
     uint64_t cnps_rx, decreases;
     double min_rate;
     struct dcqcn_state cc;
@@ -257,7 +271,10 @@ struct flow {
     uint32_t expect_psn, max_psn; /* receiver: next in-order PSN, highest seen */
     uint64_t last_nak;
     uint64_t acked;           /* receiver: bytes acknowledged (whole requests) */
-    uint8_t done, sent_cnp, nak_sent, seen_any;
+    uint64_t *held;           /* ooo with loss recovery: PSNs held past expect_psn
+                               * (a ring of sack_win bits, by PSN) */
+    uint64_t last_dup_ack;    /* receiver: last ACK answering a duplicate */
+    uint8_t done, sent_cnp, nak_sent, seen_any, dup_acked;
     uint8_t gen;              /* training: bumped every step (stale packets are dropped) */
 };
 _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fill one line");
@@ -295,6 +312,7 @@ struct pseq {
     X(cnps_rx) X(storms) X(events) X(reordered) X(naks_sent) X(retx_bytes)          \
     X(discarded_bytes) X(acks) X(window_stalls) X(train_sent) X(train_retx)         \
     X(train_delivered) X(train_dropped) X(train_discarded)                          \
+    X(timeouts) X(retx_pkts) X(rc_acks) X(qp_errors) X(sr_naks)                     \
     X(lookahead_bad) /* events for another partition inside a window */             \
     X(pkts_allocated) /* packet slots in all chunks */                              \
     X(slab_bytes)
@@ -345,6 +363,10 @@ struct pnet {
     uint64_t *cnp_lat;        /* transport.dcqcn.cnp_path direct: per flow, the
                                * unloaded latency of its CNPs; NULL = fabric */
     uint8_t lossless;         /* lossless priority mask (0 when PFC is off) */
+    uint8_t recover;          /* a class the transport uses can drop: ACKs,
+                               * retransmission timeouts, selective repeat */
+    uint32_t sack_win;        /* ooo: bits in each flow's held ring */
+    uint64_t rto_ps;          /* the receiver kind's retransmission timeout */
     /* scenario choices read per packet, kept here beside the clock */
     uint8_t any_failed;       /* some link of the fabric is down */
     uint8_t cnp_prio, strict, lb_adaptive, lb_ecmp, ecn;
@@ -591,6 +613,7 @@ pnet_part_of(const struct pnet *n, enum ev_type type, const void *obj)
     switch (type) {
     case EV_CC_TIMER:
     case EV_CNP:
+    case EV_RTO:
     case EV_FLOW_START:
         return n->part[((const struct flow *)obj)->src];
     case EV_DRAIN:
@@ -723,6 +746,10 @@ void nic_on_drain(struct pnet *n, struct nic *s, uint32_t gen);
 void nic_train_step(struct pnet *n);
 /* A CNP reaches f's sender (one sent direct: gen is f's generation then). */
 void nic_on_cnp(struct pnet *n, struct flow *f, uint32_t gen);
+/* f's retransmission timer (EV_RTO). */
+void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen);
+/* Loss recovery's set-up: whether it runs, and the ooo receivers' rings. */
+int nic_recovery_setup(struct pnet *n, struct err *e);
 
 /* capture.c: record a frame that p starts to send (a packet, or a PFC frame
  * of `in`), with n->cap set */

@@ -345,6 +345,14 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                     fmt_bytes((double)r->retx_bytes, a, sizeof a));
         fputc('\n', out);
     }
+    if (r->has_packet_stats && r->loss_recovery)
+        fprintf(out, "  loss        a data class can drop: %llu drops recovered by %llu "
+                     "retransmission timeouts, %llu NAKs (%llu selective), %llu ACKs; %llu "
+                     "packets resent; %llu transfers failed\n",
+                (unsigned long long)r->drops, (unsigned long long)r->timeouts,
+                (unsigned long long)r->naks, (unsigned long long)r->sack_naks,
+                (unsigned long long)r->rc_acks, (unsigned long long)r->retx_packets,
+                (unsigned long long)r->qp_errors);
     if (!r->has_packet_stats)
         fprintf(out, "  network     drops, PFC, ECN and queues need the packet engine "
                      "(--engine packet)\n");
@@ -354,13 +362,15 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered);
     else if (r->ok && r->bytes_in_flight)
         fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered + %llu B in flight, "
-                     "no drops, time monotone, buffers within limits\n",
+                     "%s, time monotone, buffers within limits\n",
                 (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered,
-                (unsigned long long)r->bytes_in_flight);
+                (unsigned long long)r->bytes_in_flight,
+                r->drops ? "drops recovered, every byte once" : "no drops");
     else if (r->ok)
-        fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered, no drops, "
+        fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered, %s, "
                      "time monotone, buffers within limits\n",
-                (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered);
+                (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered,
+                r->drops ? "drops recovered, every byte once" : "no drops");
     else
         fprintf(out, "  invariants  VIOLATED: %s\n", r->violation);
     fprintf(out, "  perf        %llu events in %s (%.3g M events/s), %s in all; memory %s",
@@ -501,6 +511,13 @@ static void put_lossless(json_t *root, const struct results *r)
     put_dotted(root, "transport.cnps_received", U(r->cnps_received));
     put_dotted(root, "transport.rate_decreases", U(r->rate_decreases));
     put_dotted(root, "transport.min_rate_bps", json_real(r->min_rate_bps));
+    put_dotted(root, "transport.loss_recovery.on", json_boolean(r->loss_recovery));
+    put_dotted(root, "transport.loss_recovery.timeouts", U(r->timeouts));
+    put_dotted(root, "transport.loss_recovery.retransmitted_packets", U(r->retx_packets));
+    put_dotted(root, "transport.loss_recovery.naks", U(r->naks));
+    put_dotted(root, "transport.loss_recovery.selective_naks", U(r->sack_naks));
+    put_dotted(root, "transport.loss_recovery.acks", U(r->rc_acks));
+    put_dotted(root, "transport.loss_recovery.failed_transfers", U(r->qp_errors));
 }
 
 /* A real, or null when the figure does not apply (0 = no failures). */

@@ -266,8 +266,22 @@ static const struct key keys[] = {
      "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "
      "rewinds); ooo: out-of-order placement", "gbn|ooo"},
     {"transport.nak_interval", T_TIME, FIELD(transport.nak_interval_ps), "10us",
-     "0", "1s", "gbn: a receiver repeats a NAK for the same gap at most this "
-     "often", NULL},
+     "0", "1s", "a receiver repeats a NAK for the same gap at most this "
+     "often (ooo NAKs only on a class that can drop)", NULL},
+    {"transport.ack_timeout", T_COUNT, FIELD(transport.ack_timeout), "20", "0", "31",
+     "go-back-N on a class that can drop: local ACK timeout exponent n, a resend "
+     "from the last acknowledged PSN after 4.096 us x 2^n without progress (20 = "
+     "4.295 s: NCCL's NCCL_IB_TIMEOUT default)", NULL},
+    {"transport.retry_count", T_COUNT, FIELD(transport.retry_count), "7", "0", "7",
+     "timeouts in a row a queue pair retries before it fails the transfer (retry "
+     "exceeded; NCCL's NCCL_IB_RETRY_CNT default 7)", NULL},
+    {"transport.sack_timeout", T_TIME, FIELD(transport.sack_timeout_ps), "320us", "1us",
+     "10s", "ooo on a class that can drop: selective repeat's retransmission "
+     "timeout (IRN's RTO_high)", NULL},
+    {"transport.sack_window", T_COUNT, FIELD(transport.sack_window), "65536", "64",
+     "16777216", "ooo on a class that can drop: packets the receiver holds past its "
+     "first missing one (a bitmap per flow; later ones are dropped and asked for again)",
+     NULL},
     {"transport.qps_per_writer", T_COUNT, FIELD(transport.qps_per_writer), "1",
      "1", "1024", "queue pairs each transfer is split over, each with its own "
      "UDP source port (ECMP entropy)", NULL},

@@ -166,6 +166,12 @@ struct scenario {
         int receiver;           /* enum receiver_kind */
         uint32_t qps_per_writer;
         uint64_t nak_interval_ps;
+        /* loss recovery (a class that can drop): go-back-N's local ACK
+         * timeout exponent (4.096 us x 2^n) and retries; ooo's selective
+         * repeat timeout and window (packets held past the cumulative PSN) */
+        uint32_t ack_timeout, retry_count;
+        uint64_t sack_timeout_ps;
+        uint32_t sack_window;
         uint32_t data_priority, cnp_priority, data_dscp, cnp_dscp;
         struct dcqcn_params {
             int preset;         /* enum dcqcn_preset */

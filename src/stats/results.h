@@ -214,6 +214,11 @@ struct results {
     uint64_t retx_bytes;       /* go-back-N resends (not goodput) */
     uint64_t discarded_bytes;  /* data receivers threw away (out of order) */
     uint64_t reordered, naks;  /* packets arriving behind a later one; NAKs sent */
+    /* loss recovery (a class the transport uses can drop): retransmission
+     * timeouts, packets resent, the connection's ACKs, ooo's selective NAKs
+     * (among naks), transfers failed after retry_count timeouts */
+    int loss_recovery;
+    uint64_t timeouts, retx_packets, rc_acks, sack_naks, qp_errors;
     uint64_t acks, window_stalls;  /* storage.max_outstanding: request ACKs, sends held back */
     uint64_t packets_allocated;    /* packet structs the run needed at most (slabs) */
     double lb_uplink_imbalance;  /* worst compute leaf: max/mean bytes over its uplinks */
