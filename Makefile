@@ -82,6 +82,7 @@ test: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet
 	./$(B)/test_unit
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
 	./tests/cli.sh ./$(B)/ckptnet
+	./tests/outputs.sh ./$(B)/ckptnet
 	./tests/golden.sh ./$(B)/ckptnet
 	$(MAKE) --no-print-directory test-sweep
 	$(MAKE) --no-print-directory test-overflow

@@ -82,11 +82,12 @@ static const char usage_run[] =
     "\n"
     "With --csv-dir or a report and no telemetry.interval, 400 to 1000 samples\n"
     "are taken over the bound. Runs longer than a second show a progress line\n"
-    "on stderr when it is a terminal. Ctrl-C (SIGINT) stops the run and reports\n"
-    "what it got so far, marked unfinished (a second Ctrl-C kills).\n"
+    "on stderr when it is a terminal. Ctrl-C (SIGINT), SIGTERM and SIGHUP stop the\n"
+    "run and report what it got so far, marked unfinished (a second signal kills).\n"
+    "Each output file is written whole or not at all (an earlier one is kept).\n"
     "\n"
-    "exit status: 0 ok, 1 an invariant was violated, 2 bad usage or scenario,\n"
-    "130 interrupted by SIGINT\n";
+    "exit status: 0 ok, 1 an invariant was violated, 2 bad usage or scenario or an\n"
+    "output not written, 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP\n";
 
 static const char usage_describe[] =
     "usage: ckptnet describe [SCENARIO.yaml] [--set key.path=value]... [--engine E]\n"
@@ -107,8 +108,8 @@ static const char usage_compare[] =
     "       ckptnet compare [SCENARIO.yaml] --vary key=v1,v2,... [--set ...]\n"
     "       [--json FILE] [--jsonl FILE] [--progress S] [--force] [--quiet]\n"
     "\n"
-    "Rows are printed as runs end; Ctrl-C stops the run in progress, reports it\n"
-    "as partial and skips the rest (exit 130).\n"
+    "Rows are printed as runs end; Ctrl-C (SIGTERM, SIGHUP) stops the run in\n"
+    "progress, reports it as partial and skips the rest (exit 130, 143, 129).\n"
     "\n"
     "Run each scenario (or one scenario once per value of --vary) and print a table\n"
     "of the headline figures: completion, bound, bottleneck, GPU stall, GPU-hours\n"
