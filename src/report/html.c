@@ -237,11 +237,16 @@ static void ingest_plot(FILE *f, const struct scenario *sc, const struct results
                "sampled every %s'\n"
                "set ylabel 'buffered (MB)'\n set yrange [0:*]\n plot ",
             shown, iv);
+    /* dashes and markers at co-prime intervals: nodes level with each
+     * other (an even placement) stay seen */
+    static const int pi[MAX_INGEST_LINES] = {37, 41, 43, 47, 53, 59, 61, 67};
+    uint32_t every = s->n / 400 + 1;
     for (uint32_t k = 0; k < np; k++) {
         char nm[SERIES_NAME_MAX];
-        fprintf(f, "%s'timeseries.csv' skip 1 using ($1*1e3):($%u/1e6) lw 1.5 title '%s'",
-                k ? ", " : "", col + pick[k], series_node_name(s, s->store_node[pick[k]], nm,
-                                                                  sizeof nm));
+        fprintf(f, "%s'timeseries.csv' skip 1 using ($1*1e3):($%u/1e6) with linespoints lc %u "
+                   "dt %u lw 1.5 pt %u pi %u ps 0.8 title '%s'",
+                k ? ", " : "", col + pick[k], k + 1, k + 1, k + 1, pi[k] * every,
+                series_node_name(s, s->store_node[pick[k]], nm, sizeof nm));
     }
     if (sc->storage.ingest_buffer)
         fprintf(f, ", %.9g lc rgb 'red' dt 3 lw 1.5 title 'storage.ingest_buffer'",
@@ -314,24 +319,33 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                    "set title 'Throughput of each segment as a share of its capacity; bytes "
                    "still to write'\n"
                    "set ylabel 'utilisation of the segment (%%)'\n set yrange [0:*]\n"
-                   "set y2label 'still to write (GB)'\n"
-                   "set y2tics\n set ytics nomirror\n set y2range [0:*]\n plot ");
+                   "set y2label '%s (GB)'\n"
+                   /* room above 100%: a segment at capacity stays off the frame */
+                   "set offsets 0, 0, graph 0.05, 0\n"
+                   "set y2tics\n set ytics nomirror\n set y2range [0:*]\n plot ",
+                back ? "still to write, buffered" : "still to write");
         for (int k = 0; k < n; k++) {
             int g = order[k], top = g == bn, seg = g < nfwd ? (int)sets[g] : PATH_BACKEND;
             double cap = r->segs[seg].cap_bps;
+            char lc[24];
+            if (g < nfwd)
+                snprintf(lc, sizeof lc, "%d", g + 1);
+            else
+                snprintf(lc, sizeof lc, "rgb '#aa3377'");
             fprintf(f, "'timeseries.csv' skip 1 using ($1*1e3):($%d*1e11/%.9g) with linespoints "
-                       "lc %d dt %s lw %s pt %d pi %u ps 0.8 title '%s%s', ",
-                    g < nfwd ? 4 + g : bcol, cap > 0 ? cap : 1, g + 1, top ? "1" : dash[g],
+                       "lc %s dt %s lw %s pt %d pi %u ps 0.8 title '%s%s', ",
+                    g < nfwd ? 4 + g : bcol, cap > 0 ? cap : 1, lc, top ? "1" : dash[g],
                     top ? "3" : "1.5", pt[g], pi[g] * every, path_seg_label(seg),
                     top ? " (bottleneck)" : "");
         }
         if (back) /* delivered, not yet written */
             fprintf(f, "'timeseries.csv' skip 1 using ($1*1e3):($%d/1e9) axes x1y2 "
-                       "title 'in ingest buffers (GB)' dt (6,3) lw 1.5 lc rgb '#777777', ",
+                       "title 'in ingest buffers (GB)' dt (6,3) lw 1.5 lc rgb '#228833', ",
                     bcol + 1);
         fprintf(f, "'timeseries.csv' skip 1 using ($1*1e3):($2/1e9) axes x1y2 "
                    "title '%s (GB)' dt (2,4) lw 1.5 lc rgb 'black'\n"
-                   "unset y2tics\n unset y2label\n set ytics mirror\n set yrange [*:*]\n",
+                   "unset y2tics\n unset y2label\n set ytics mirror\n set yrange [*:*]\n"
+                   "set offsets\n",
                 back ? "still to write by the back ends" : "still to write");
     }
     if (have[PLOT_INGEST])
