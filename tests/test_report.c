@@ -2037,6 +2037,141 @@ static void fluid_unmodelled_directions(void)
     results_release(&rp);
 }
 
+/* Defect (issue 25, item 11): with the storage back end the bottleneck
+ * (storage.drain_rate), the series, CSV and plots showed nothing of it:
+ * "still to write" fell to 0 when the fabric had delivered (11.4 ms of a
+ * 41 ms write in the default scenario at 100 Gbps a node). Both engines
+ * now sample the back ends' written bytes and each node's ingest buffer,
+ * "still to write" is what the back ends have not written, and the
+ * sampling goes on until they have written it all. */
+static void backend_series(void)
+{
+    static const char *const engines[] = {"engine=packet", "engine=fluid"};
+    for (int k = 0; k < 2; k++) {
+        struct scenario sc;
+        struct results r;
+        /* 64 MB into 2 nodes draining 40 Gbps each: 6.4 ms, against the
+         * fabric's 656 us */
+        if (make(&sc, STORAGE_BOUND, "storage.drain_rate=40Gbps", "telemetry.interval=20us",
+                 engines[k], NULL) < 0 || run(&sc, &r) < 0) {
+            CHECK(0);
+            continue;
+        }
+        const char *en = engines[k] + 7;
+        const struct series *s = &r.series;
+        double iv = 20e-6, drain = 2 * 40e9, end = r.first_byte_s + r.completion_s;
+        CHECKF(r.ok && r.bottleneck.seg == PATH_BACKEND, "%s: bottleneck %d", en,
+               r.bottleneck.seg);
+        CHECKF(s->n_store == 2 && s->ingest && s->store_node, "%s: %u back ends", en, s->n_store);
+        if (!(s->n_store == 2 && s->ingest && s->n > 10)) {
+            results_release(&r);
+            continue;
+        }
+        /* the samples cover the write up to its end */
+        CHECKF(r.sample_t[s->n - 1] >= end - 1e-12 && r.sample_t[s->n - 1] < end + iv + 1e-9,
+               "%s: last sample %.9g s, end %.9g s", en, r.sample_t[s->n - 1], end);
+        uint32_t first_zero = UINT32_MAX, all_in = UINT32_MAX, steady = 0, off = 0;
+        uint64_t peak = 0;
+        for (uint32_t i = 0; i < s->n; i++) {
+            uint64_t wrote = s->seg_bytes[(size_t)i * SERIES_SEGS + PATH_BACKEND];
+            uint64_t held = s->ingest[(size_t)i * 2] + s->ingest[(size_t)i * 2 + 1];
+            peak = held > peak ? held : peak;
+            /* still to write = what the back ends have not written */
+            off += s->remaining[i] + wrote != r.ckpt_bytes;
+            if (s->remaining[i] == 0 && first_zero == UINT32_MAX)
+                first_zero = i;
+            if (held && held == s->remaining[i] && all_in == UINT32_MAX)
+                all_in = i; /* the fabric has delivered everything */
+            /* while both buffers hold bytes, the back ends write at the
+             * drain rate */
+            if (i && s->ingest[(size_t)(i - 1) * 2] && s->ingest[(size_t)(i - 1) * 2 + 1] &&
+                s->ingest[(size_t)i * 2] && s->ingest[(size_t)i * 2 + 1]) {
+                double dt = r.sample_t[i] - r.sample_t[i - 1];
+                double bps = (double)(wrote - s->seg_bytes[(size_t)(i - 1) * SERIES_SEGS +
+                                                           PATH_BACKEND]) * 8 / dt;
+                CHECKF(fabs(bps - drain) < 0.01 * drain, "%s: sample %u: back ends %.6g bps",
+                       en, i, bps);
+                steady++;
+            }
+        }
+        CHECKF(off == 0, "%s: %u samples where still to write + written != checkpoint", en, off);
+        CHECKF(steady > 200, "%s: %u samples at the drain rate", en, steady);
+        CHECKF(peak > r.ckpt_bytes / 2, "%s: ingest peak %llu", en, (unsigned long long)peak);
+        /* 0 once the back ends have written it all, not when the fabric
+         * delivered it */
+        CHECKF(first_zero != UINT32_MAX && r.sample_t[first_zero] >= end - iv - 1e-9,
+               "%s: still to write 0 at %.6g s of %.6g s", en,
+               first_zero != UINT32_MAX ? r.sample_t[first_zero] : -1.0, end);
+        CHECKF(all_in != UINT32_MAX && r.sample_t[all_in] < 0.3 * end, "%s: delivered at %.6g s",
+               en, all_in != UINT32_MAX ? r.sample_t[all_in] : -1.0);
+        /* CSV: the back ends' columns, with units */
+        char dir[] = "/tmp/ckptnet-test-backend-XXXXXX";
+        struct err e;
+        CHECK(mkdtemp(dir) != NULL);
+        CHECKF(report_csv(dir, &sc, &r, &e) == 0, "%s", e.msg);
+        CHECK(check_csv(dir, "timeseries.csv") == s->n);
+        char path[600], line[4096] = "";
+        snprintf(path, sizeof path, "%s/timeseries.csv", dir);
+        FILE *f = fopen(path, "r");
+        int col = -1, n = 0;
+        double mid = -1;
+        if (f && fgets(line, sizeof line, f)) {
+            CHECKF(strstr(line, ",storage_backend_gbps,buffered_bytes,stor0_ingest_bytes,"
+                                "stor1_ingest_bytes\n"), "%s: %s", en, line);
+            for (char *c = line; c; c = strchr(c, ','), c = c ? c + 1 : NULL, n++)
+                if (!strncmp(c, "storage_backend_gbps", 20))
+                    col = n;
+            /* the row half way through the write */
+            while (col >= 0 && fgets(line, sizeof line, f)) {
+                if (strtod(line, NULL) < end / 2)
+                    continue;
+                char *c = line;
+                for (int j = 0; j < col && c; j++)
+                    c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL;
+                mid = c ? strtod(c, NULL) : -1;
+                break;
+            }
+        }
+        if (f)
+            fclose(f);
+        CHECKF(fabs(mid - 80) < 0.8, "%s: storage_backend_gbps %.6g half way", en, mid);
+        rm_dir(dir);
+        /* the page draws the back end, thick as the bottleneck, and the
+         * ingest buffers */
+        char page[] = "/tmp/ckptnet-test-bhtml-XXXXXX";
+        int fd = mkstemp(page);
+        if (fd >= 0)
+            close(fd);
+        CHECKF(fd >= 0 && report_html(page, &sc, &r, &e) == 0, "%s", e.msg);
+        f = fopen(page, "r");
+        char *html = calloc(1, 8 << 20);
+        size_t len = f && html ? fread(html, 1, (8 << 20) - 1, f) : 0;
+        if (f)
+            fclose(f);
+        unlink(page);
+        CHECK(len > 1000);
+        if (html && len) {
+            CHECKF(strstr(html, "storage back end (bottleneck)") &&
+                       strstr(html, "<h2>Storage ingest buffers</h2>") &&
+                       strstr(html, "still to write by the back ends") &&
+                       strstr(html, "in ingest buffers (GB)") && strstr(html, ">stor1<") &&
+                       strstr(html, "Ingest buffer of each storage node") &&
+                       !strstr(html, "No plot: gnuplot"), "%s: the page misses the back end", en);
+        }
+        free(html);
+        results_release(&r);
+    }
+    /* without a back end the columns and the plot are left out */
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, STORAGE_BOUND, TEL, NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECK(r.series.n_store == 0 && !r.series.ingest);
+    results_release(&r);
+}
+
 SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
     {"report_describe_estimate_threads", describe_estimate_threads},
@@ -2068,5 +2203,6 @@ SUITE(suite_report) = {
     {"report_describe_estimate_dcqcn", describe_estimate_dcqcn},
     {"report_html_figures_match_json", html_figures_match_json},
     {"report_fluid_unmodelled_directions", fluid_unmodelled_directions},
+    {"report_backend_series", backend_series},
     {NULL, NULL},
 };

@@ -1054,6 +1054,8 @@ static void store_rates(struct fnet *n, uint32_t j, double nic_load)
     uint32_t id = n->w->n + j;
     store_settle(n, s);
     s->in_bps = nic_load * s->ratio;
+    uint32_t k = n->sc->storage.nics_per_node > 1 ? n->sc->storage.nics_per_node : 1;
+    fsample_ingest(&n->fs, j / k, s->in_bps);
     double cap = (double)n->sc->storage.ingest_buffer;
     if (s->vlink == UINT32_MAX)
         return;
@@ -1608,6 +1610,38 @@ static void collect(struct fnet *n, struct results *r)
     collect_training(n, r);
 }
 
+/* A write into back ends that can fall behind: the series samples them
+ * (one a storage node, at its first NIC's entry; setup_stores). */
+static void sample_backends(struct fnet *n)
+{
+    const struct topo *t = n->t;
+    uint32_t k = n->sc->storage.nics_per_node > 1 ? n->sc->storage.nics_per_node : 1;
+    uint32_t m = (t->n_storage + k - 1) / k;
+    if (!n->st || n->w->restore || !n->fs.iv)
+        return;
+    /* what names them (the reports' "stor3"); the other kinds stay unnamed */
+    struct series *se = &n->fs.r->series;
+    se->first_storage = t->first_storage;
+    se->first_cleaf = t->first_cleaf;
+    if (!se->names)
+        series_names(se, t); /* out of memory: names by kind and index */
+    uint32_t *node = malloc(m * sizeof *node);
+    double *drain = malloc(m * sizeof *drain);
+    int *buf = malloc(m * sizeof *buf);
+    for (uint32_t i = 0; node && drain && buf && i < m; i++) {
+        const struct fstore *s = &n->st[i * k];
+        node[i] = t->first_storage + i * k;
+        drain[i] = s->drain_bps;
+        buf[i] = s->buffered;
+    }
+    if (!node || !drain || !buf ||
+        fsample_backends(&n->fs, m, node, drain, buf, (double)n->sc->storage.ingest_buffer) < 0)
+        n->fs.r->series.full = 1; /* out of memory: no samples rather than wrong ones */
+    free(node);
+    free(drain);
+    free(buf);
+}
+
 int fluid_run(const struct scenario *sc, const struct topo *t,
               const struct workload *w, struct results *r, struct err *e)
 {
@@ -1620,11 +1654,13 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
     if (rc == 0) {
         fluid_unmodelled(sc, t, w, r);
         fsample_init(&n->fs, r, sc->telemetry.interval_ps);
+        sample_backends(n);
         n->time_limit = train_time_limit(w->train, sc, bound_time_limit_ps(sc, r->bound_s));
         n->progress = r->progress;
         loop(n);
         time_limit_cut(n);
         sample_finish(n);
+        fsample_release(&n->fs);
         collect(n, r);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -15,6 +15,54 @@ void fsample_init(struct fsample *s, struct results *r, uint64_t interval_ps)
     s->iv = interval_ps;
 }
 
+int fsample_backends(struct fsample *s, uint32_t n, const uint32_t *node,
+                     const double *drain_bps, const int *buffered, double cap)
+{
+    struct series *se = &s->r->series;
+    if (!s->iv || !n || se->n || se->store_node)
+        return 0;
+    s->st = calloc(n, sizeof *s->st);
+    se->store_node = malloc(n * sizeof *se->store_node);
+    if (!s->st || !se->store_node) {
+        free(s->st);
+        free(se->store_node);
+        s->st = NULL;
+        se->store_node = NULL;
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        s->st[i] = (struct fs_store){0, 0, drain_bps[i], s->t, buffered[i]};
+        se->store_node[i] = node[i];
+    }
+    s->st_cap = cap;
+    se->n_store = n;
+    return 0;
+}
+
+/* Back end b's level at ts >= its t_upd: its rates are constant since, so
+ * the level moves one way and stops at empty or full. */
+static double level_at(const struct fsample *s, const struct fs_store *b, uint64_t ts)
+{
+    if (!b->buffered)
+        return 0; /* writes what arrives */
+    double l = b->level + (b->in_bps - b->drain_bps) * (double)(ts - b->t_upd) / BITS_PS;
+    if (l < 0)
+        l = 0;
+    if (s->st_cap > 0 && l > s->st_cap)
+        l = s->st_cap;
+    return l;
+}
+
+void fsample_ingest(struct fsample *s, uint32_t i, double in_bps)
+{
+    if (!s->st || i >= s->r->series.n_store)
+        return;
+    struct fs_store *b = &s->st[i];
+    b->level = level_at(s, b, s->t);
+    b->t_upd = s->t;
+    b->in_bps = in_bps > 0 ? in_bps : 0;
+}
+
 /* Make room for one more sample; 0, or -1 (sampling stops). */
 static int reserve(struct fsample *s)
 {
@@ -54,6 +102,25 @@ static void take(struct fsample *s, uint64_t ts)
     uint64_t v = rem > 0 ? (uint64_t)(rem + 0.5) : 0;
     if (i && v > se->remaining[i - 1])
         v = se->remaining[i - 1];
+    if (se->n_store) {
+        /* the back ends wrote what arrived less what they hold */
+        uint64_t *lv = &se->ingest[(size_t)i * se->n_store];
+        double held = 0;
+        for (uint32_t j = 0; j < se->n_store; j++) {
+            double l = level_at(s, &s->st[j], ts);
+            lv[j] = (uint64_t)(l + 0.5);
+            held += l;
+        }
+        double w = sent - held;
+        uint64_t wrote = w > 0 ? (uint64_t)(w + 0.5) : 0;
+        wrote = wrote < r->ckpt_bytes ? wrote : r->ckpt_bytes;
+        if (i && wrote < sb[PATH_BACKEND - SERIES_SEGS])
+            wrote = sb[PATH_BACKEND - SERIES_SEGS];
+        sb[PATH_BACKEND] = wrote;
+        v = r->ckpt_bytes - wrote;
+        if (i && v > se->remaining[i - 1])
+            v = se->remaining[i - 1];
+    }
     se->remaining[i] = v;
     se->active[i] = 0; /* counted in fsample_finish */
     r->sample_t[i] = (double)ts / (double)PS_PER_S;
@@ -132,4 +199,10 @@ void fsample_finish(struct fsample *s, uint64_t t_end, uint32_t n, uint64_t *sta
             d++;
         se->active[i] = a - d;
     }
+}
+
+void fsample_release(struct fsample *s)
+{
+    free(s->st);
+    s->st = NULL;
 }

@@ -28,6 +28,14 @@ struct fsample {
     double pay_bps;        /* payload rate of the flows sending */
     double pay_part;       /* payload they sent up to t */
     uint64_t pay_done;     /* payload of the flows done sending */
+    /* storage back ends (fsample_backends): each one's ingest level as of
+     * t_upd and its arrival and drain rates (payload bits/s) */
+    struct fs_store {
+        double level, in_bps, drain_bps;
+        uint64_t t_upd;
+        int buffered;
+    } *st;
+    double st_cap;         /* storage.ingest_buffer; 0 = unlimited */
 };
 
 /* Start sampling into r (nothing when interval_ps is 0). */
@@ -35,6 +43,18 @@ void fsample_init(struct fsample *s, struct results *r, uint64_t interval_ps);
 
 /* Take every sample due at or before t, then integrate up to t. */
 void fsample_to(struct fsample *s, uint64_t t);
+
+/* A checkpoint's write into storage back ends that can fall behind: n of
+ * them, on storage nodes node[i], draining drain_bps[i] (0: stuck) when
+ * buffered[i], into buffers of cap bytes (0: unlimited). The series then
+ * holds their levels and what they wrote (series.h). Call after
+ * fsample_init, before any sample; 0, or -1 out of memory (none sampled). */
+int fsample_backends(struct fsample *s, uint32_t n, const uint32_t *node,
+                     const double *drain_bps, const int *buffered, double cap);
+/* Back end i's payload arrival rate from the last fsample_to time on. */
+void fsample_ingest(struct fsample *s, uint32_t i, double in_bps);
+/* Free what fsample_backends took (the series keeps its own). */
+void fsample_release(struct fsample *s);
 
 /* Rate changes, taking effect at the last fsample_to time. */
 void fsample_seg(struct fsample *s, unsigned seg, double d_bps);

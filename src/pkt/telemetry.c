@@ -17,6 +17,55 @@ static uint64_t max_queue(const struct pnet *n)
     return qmax;
 }
 
+/* A back end's ingest level at time at (>= its level_t): what nic.c's
+ * drain() would leave, without moving it. */
+static uint64_t ingest_at(const struct nic *s, uint64_t at)
+{
+    if (!s->drain_bps || at <= s->level_t)
+        return s->level;
+    uint64_t gone = (uint64_t)((double)(at - s->level_t) * 1e-12 * (double)s->drain_bps / 8.0);
+    return gone >= s->level ? 0 : s->level - gone;
+}
+
+/* Before the first sample of a write with back ends that can fall behind:
+ * the storage nodes (nic.c: a back end at each one's first NIC). */
+static void backends_setup(struct pnet *n, struct series *s)
+{
+    const struct topo *t = n->topo;
+    uint32_t k = n->sc->storage.nics_per_node > 1 ? n->sc->storage.nics_per_node : 1, c = 0;
+    if (s->n || s->store_node || n->w->restore)
+        return;
+    for (uint32_t i = t->first_storage; i < t->first_cleaf; i += k)
+        c += n->nics[i].buffered;
+    if (!c)
+        return;
+    /* every node, those that keep up too (always empty), as the fluid */
+    c = (t->first_cleaf - t->first_storage + k - 1) / k;
+    if (!(s->store_node = malloc(c * sizeof *s->store_node)))
+        return; /* out of memory: the series without them */
+    for (uint32_t i = t->first_storage; i < t->first_cleaf; i += k)
+        s->store_node[s->n_store++] = i;
+}
+
+/* Sample s->n of the back ends at time at: each one's level, their written
+ * payload and what is still to write. */
+static void backends_sample(struct pnet *n, struct series *s, uint64_t at)
+{
+    uint64_t *lv = &s->ingest[(size_t)s->n * s->n_store], held = 0;
+    for (uint32_t j = 0; j < s->n_store; j++) {
+        lv[j] = ingest_at(&n->nics[s->store_node[j]], at);
+        held += lv[j];
+    }
+    uint64_t in = n->bytes_delivered - n->train_delivered;
+    uint64_t wrote = in > held ? in - held : 0;
+    uint64_t *sb = &s->seg_bytes[(size_t)s->n * SERIES_SEGS];
+    if (s->n && wrote < sb[PATH_BACKEND - SERIES_SEGS])
+        wrote = sb[PATH_BACKEND - SERIES_SEGS];
+    sb[PATH_BACKEND] = wrote;
+    uint64_t ck = n->res->ckpt_bytes;
+    s->remaining[s->n] = ck > wrote ? ck - wrote : 0;
+}
+
 /* Called by sample() every telemetry.interval, after the flow samples, with
  * room for sample r->n_samples in r->sample_max_queue. */
 void telemetry_sample(struct pnet *n)
@@ -25,6 +74,7 @@ void telemetry_sample(struct pnet *n)
     struct series *s = &r->series;
     const struct topo *t = n->topo;
     s->port_state = 1;
+    backends_setup(n, s);
     if (s->full || series_reserve(s, t->n_ports) < 0) {
         s->full = 1; /* out of memory: keep the samples taken so far aligned */
         r->sample_max_queue[r->n_samples] = max_queue(n);
@@ -62,13 +112,70 @@ void telemetry_sample(struct pnet *n)
     }
     uint32_t active = 0;
     for (uint32_t i = 0; i < n->n_flows; i++)
-        active += n->flows[i].start_ps <= n->now && !n->flows[i].done;
+        active += n->flows[i].start_ps <= n->now &&
+                  (!n->flows[i].done || n->flows[i].done_ps > n->now); /* a back end's */
     s->remaining[s->n] = r->ckpt_bytes > n->bytes_delivered
                              ? r->ckpt_bytes - n->bytes_delivered : 0;
     s->active[s->n] = active;
+    if (s->n_store)
+        backends_sample(n, s, n->now);
     r->sample_max_queue[r->n_samples] = qmax;
     s->n++;
     s->off[s->n] = s->n_ent;
+}
+
+/* After the last event, the back ends still write what they hold while
+ * nothing else moves: the samples go on, from the state at the end, up to
+ * the first that finds every draining back end empty (as sampling through
+ * those instants would have found them). */
+static void backends_after(struct pnet *n, struct results *r)
+{
+    struct series *s = &r->series;
+    uint64_t iv = n->sc->telemetry.interval_ps;
+    if (!s->n_store || !s->n || s->full || !iv || s->n != r->n_samples || !s->cur)
+        return;
+    uint32_t nf = r->n_sample_flows;
+    for (;;) {
+        uint32_t i = s->n;
+        int busy = 0;
+        for (uint32_t j = 0; j < s->n_store; j++) {
+            const struct nic *b = &n->nics[s->store_node[j]];
+            busy |= b->drain_bps && s->ingest[(size_t)(i - 1) * s->n_store + j] > 0;
+        }
+        if (!busy)
+            return;
+        uint64_t at = (uint64_t)(r->sample_t[i - 1] * (double)PS_PER_S + 0.5) + iv;
+        if (i + 1 > n->sample_cap) { /* as sample() grows them */
+            uint32_t c = n->sample_cap ? 2 * n->sample_cap : 64;
+            double *tt = realloc(r->sample_t, c * sizeof *tt);
+            if (tt)
+                r->sample_t = tt;
+            double *rate = nf ? realloc(r->sample_rate, (size_t)c * nf * sizeof *rate) : NULL;
+            if (rate)
+                r->sample_rate = rate;
+            uint64_t *del = nf ? realloc(r->sample_delivered, (size_t)c * nf * sizeof *del) : NULL;
+            if (del)
+                r->sample_delivered = del;
+            uint64_t *mq = realloc(r->sample_max_queue, c * sizeof *mq);
+            if (mq)
+                r->sample_max_queue = mq;
+            if (!tt || !mq || (nf && (!rate || !del)))
+                return;
+            n->sample_cap = c;
+        }
+        if (series_reserve(s, n->topo->n_ports) < 0)
+            return;
+        r->sample_t[i] = (double)at / (double)PS_PER_S;
+        for (uint32_t k = 0; k < nf; k++) { /* every transfer has sent all */
+            r->sample_rate[(size_t)i * nf + k] = 0;
+            r->sample_delivered[(size_t)i * nf + k] = n->flows[k].recv;
+        }
+        uint64_t now = n->now;
+        n->now = at; /* telemetry_sample's instant; put back below */
+        telemetry_sample(n);
+        n->now = now;
+        r->n_samples = i + 1;
+    }
 }
 
 static uint64_t port_paused_ps(const struct pnet *n, const struct port *p)
@@ -86,6 +193,7 @@ void telemetry_collect(struct pnet *n, struct results *r)
 {
     const struct topo *t = n->topo;
     struct series *s = &r->series;
+    backends_after(n, r);
     uint32_t k = n->sc->telemetry.hot_ports;
     if (k > SERIES_MAX_HOT)
         k = SERIES_MAX_HOT;

@@ -3,6 +3,10 @@
  * file has a header row; every quantity's column name ends in its unit (_s,
  * _bytes, _gbps, _bps, _frac, _ratio, _count); identifiers (port, link,
  * segment, label, writer, rank, flow) and flags (_flag) have none.
+ * With storage back ends that can fall behind (storage.drain_rate, stuck
+ * nodes) timeseries.csv ends with their write rate, the bytes their ingest
+ * buffers hold and each node's, and remaining_bytes counts what they have
+ * still to write.
  * Without packet figures (fluid engine) queues and pauses do not exist: their
  * columns and files (queues.csv, pauses.csv, ports.csv) are left out; without
  * per-flow samples flows.csv is. */
@@ -29,7 +33,17 @@ static int write_timeseries(FILE *f, const struct results *r)
         fprintf(f, ",%s_gbps", path_seg_key(sets[g]));
     for (int g = 0; pq && g < ns; g++)
         fprintf(f, ",%s_paused_ports_count", path_seg_key(sets[g]));
-    fprintf(f, pq ? ",max_queue_bytes\n" : "\n");
+    if (pq)
+        fprintf(f, ",max_queue_bytes");
+    /* storage back ends: what they wrote, what their buffers hold */
+    uint32_t ns_b = s->ingest ? s->n_store : 0;
+    if (ns_b)
+        fprintf(f, ",%s_gbps,buffered_bytes", path_seg_key(PATH_BACKEND));
+    for (uint32_t j = 0; j < ns_b; j++) {
+        char nm[SERIES_NAME_MAX];
+        fprintf(f, ",%s_ingest_bytes", series_node_name(s, s->store_node[j], nm, sizeof nm));
+    }
+    fputc('\n', f);
     for (uint32_t i = 0; i < s->n && i < r->n_samples; i++) {
         fprintf(f, "%.9g,%llu,%u", r->sample_t[i], (unsigned long long)s->remaining[i],
                 s->active[i]);
@@ -46,6 +60,18 @@ static int write_timeseries(FILE *f, const struct results *r)
                                                             sets[k]] : 0);
         if (pq)
             fprintf(f, ",%llu", (unsigned long long)(r->sample_max_queue ? r->sample_max_queue[i] : 0));
+        if (ns_b) {
+            const uint64_t *lv = &s->ingest[(size_t)i * ns_b];
+            uint64_t held = 0;
+            for (uint32_t j = 0; j < ns_b; j++)
+                held += lv[j];
+            double d = i ? (double)(s->seg_bytes[(size_t)i * SERIES_SEGS + PATH_BACKEND] -
+                                    s->seg_bytes[(size_t)(i - 1) * SERIES_SEGS + PATH_BACKEND])
+                         : 0;
+            fprintf(f, ",%.6g,%llu", dt > 0 ? d * 8 / dt / 1e9 : 0.0, (unsigned long long)held);
+            for (uint32_t j = 0; j < ns_b; j++)
+                fprintf(f, ",%llu", (unsigned long long)lv[j]);
+        }
         fputc('\n', f);
     }
     return 0;

@@ -26,16 +26,20 @@
 /* PLOT_FLOWS comes last so the other plots keep their ids (pN_); the page
  * shows it after the throughput (page_order). */
 enum { PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_CDF, PLOT_PAUSES, PLOT_COST, PLOT_FLOWS,
-       PLOT_TRAINING, PLOT_COUNT };
+       PLOT_TRAINING, PLOT_INGEST, PLOT_COUNT };
 static const char *const plot_file[PLOT_COUNT] = {
     "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg", "cost.svg", "flows.svg",
-    "training.svg"};
+    "training.svg", "ingest.svg"};
 static const char *const plot_title[PLOT_COUNT] = {
     "Queue depth of the hottest ports", "Throughput per segment",
     "Writer completion time (CDF)", "PFC pause timeline", "Goodput against the checkpoint interval",
-    "Sending rate of each transfer", "Training steps while the checkpoint runs"};
+    "Sending rate of each transfer", "Training steps while the checkpoint runs",
+    "Storage ingest buffers"};
 static const int page_order[PLOT_COUNT] = {
-    PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_TRAINING, PLOT_FLOWS, PLOT_CDF, PLOT_PAUSES, PLOT_COST};
+    PLOT_QUEUES, PLOT_THROUGHPUT, PLOT_INGEST, PLOT_TRAINING, PLOT_FLOWS, PLOT_CDF, PLOT_PAUSES,
+    PLOT_COST};
+/* the ingest plot's lines: the storage nodes with the highest peak */
+#define MAX_INGEST_LINES 8
 
 void report_html_text(FILE *f, const char *s)
 {
@@ -199,6 +203,59 @@ static int write_goodput(const char *dir, const struct scenario *sc, const struc
 
 /* ---- gnuplot ------------------------------------------------------------- */
 
+/* Each storage node's ingest buffer (timeseries.csv's last columns), the
+ * MAX_INGEST_LINES with the highest peak, and the buffer's size. */
+static void ingest_plot(FILE *f, const struct scenario *sc, const struct results *r,
+                        const char *iv)
+{
+    const struct series *s = &r->series;
+    uint32_t m = s->n_store, pick[MAX_INGEST_LINES], np = 0;
+    uint64_t peak[MAX_INGEST_LINES];
+    enum path_seg sets[PATH_LINK_SETS];
+    int nfwd = (int)path_link_sets_shown(r->fabric_tiers, sets) - 1;
+    int col = 4 + nfwd + (r->has_packet_stats ? nfwd + 2 : 0) + 2; /* the first node's */
+    for (uint32_t j = 0; j < m; j++) { /* top MAX_INGEST_LINES by peak, kept sorted */
+        uint64_t p = 0;
+        for (uint32_t i = 0; i < s->n; i++)
+            p = s->ingest[(size_t)i * m + j] > p ? s->ingest[(size_t)i * m + j] : p;
+        uint32_t k = np < MAX_INGEST_LINES ? np++ : MAX_INGEST_LINES;
+        if (k == MAX_INGEST_LINES && p <= peak[k - 1])
+            continue;
+        if (k == MAX_INGEST_LINES)
+            k--;
+        while (k > 0 && peak[k - 1] < p) {
+            peak[k] = peak[k - 1];
+            pick[k] = pick[k - 1];
+            k--;
+        }
+        peak[k] = p;
+        pick[k] = j;
+    }
+    char shown[64] = "";
+    if (m > np)
+        snprintf(shown, sizeof shown, " (the %u of %u with the highest peak)", np, m);
+    fprintf(f, "set output 'ingest.svg'\n"
+               "set title 'Ingest buffer of each storage node ahead of its back end%s; "
+               "sampled every %s'\n"
+               "set ylabel 'buffered (MB)'\n set yrange [0:*]\n plot ",
+            shown, iv);
+    /* dashes and markers at co-prime intervals: nodes level with each
+     * other (an even placement) stay seen */
+    static const int pi[MAX_INGEST_LINES] = {37, 41, 43, 47, 53, 59, 61, 67};
+    uint32_t every = s->n / 400 + 1;
+    for (uint32_t k = 0; k < np; k++) {
+        char nm[SERIES_NAME_MAX];
+        fprintf(f, "%s'timeseries.csv' skip 1 using ($1*1e3):($%u/1e6) with linespoints lc %u "
+                   "dt %u lw 1.5 pt %u pi %u ps 0.8 title '%s'",
+                k ? ", " : "", col + pick[k], k + 1, k + 1, k + 1, pi[k] * every,
+                series_node_name(s, s->store_node[pick[k]], nm, sizeof nm));
+    }
+    if (sc->storage.ingest_buffer)
+        fprintf(f, ", %.9g lc rgb 'red' dt 3 lw 1.5 title 'storage.ingest_buffer'",
+                (double)sc->storage.ingest_buffer / 1e6);
+    fprintf(f, "\nset yrange [*:*]\n");
+}
+
 static int write_script(const char *dir, const struct scenario *sc, const struct results *r,
                         int pause_rows, uint32_t paused_ports, int have[PLOT_COUNT])
 {
@@ -236,40 +293,65 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
          * the bottleneck is drawn last (on top) and thicker, and markers at
          * co-prime intervals keep a series seen where it lies under
          * another of equal value. */
-        static const int pt[6] = {6, 8, 4, 12, 10, 14}, pi[6] = {37, 41, 43, 47, 53, 59};
-        static const char *const dash[6] = {"(8,4)", "(12,4,2,4)", "(4,4)", "(12,4,2,4,2,4)",
-                                            "(2,4)", "(16,4)"};
+        static const int pt[7] = {6, 8, 4, 12, 10, 14, 2},
+                         pi[7] = {37, 41, 43, 47, 53, 59, 61};
+        static const char *const dash[7] = {"(8,4)", "(12,4,2,4)", "(4,4)", "(12,4,2,4,2,4)",
+                                            "(2,4)", "(16,4)", "(10,3,2,3,2,3,2,3)"};
         enum path_seg sets[PATH_LINK_SETS];
         int nfwd = (int)path_link_sets_shown(r->fabric_tiers, sets) - 1;
-        int order[6], n = 0, bn = -1;
+        int order[7], n = 0, bn = -1; /* the forward link sets, then the back end */
         for (int g = 0; g < nfwd; g++) { /* timeseries.csv: the forward link sets */
             if ((int)sets[g] == r->bottleneck.seg)
                 bn = g;
             else
                 order[n++] = g;
         }
+        /* the storage back ends' write rate after the link sets
+         * (timeseries.csv's column after the pause and queue ones) */
+        int back = s->n_store && s->ingest && r->segs[PATH_BACKEND].applies;
+        int bcol = 4 + nfwd + (r->has_packet_stats ? nfwd + 2 : 0);
+        if (back && r->bottleneck.seg != PATH_BACKEND)
+            order[n++] = nfwd;
         if (bn >= 0)
             order[n++] = bn;
+        if (back && r->bottleneck.seg == PATH_BACKEND)
+            order[n++] = bn = nfwd;
         uint32_t every = s->n / 400 + 1; /* about 12 markers a series */
         fprintf(f, "set output 'throughput.svg'\n"
                    "set title 'Throughput of each segment as a share of its capacity; bytes "
                    "still to write'\n"
                    "set ylabel 'utilisation of the segment (%%)'\n set yrange [0:*]\n"
-                   "set y2label 'still to write (GB)'\n"
-                   "set y2tics\n set ytics nomirror\n set y2range [0:*]\n plot ");
+                   "set y2label '%s (GB)'\n"
+                   /* room above 100%: a segment at capacity stays off the frame */
+                   "set offsets 0, 0, graph 0.05, 0\n"
+                   "set y2tics\n set ytics nomirror\n set y2range [0:*]\n plot ",
+                back ? "still to write, buffered" : "still to write");
         for (int k = 0; k < n; k++) {
-            int g = order[k], top = g == bn;
-            double cap = r->segs[sets[g]].cap_bps;
+            int g = order[k], top = g == bn, seg = g < nfwd ? (int)sets[g] : PATH_BACKEND;
+            double cap = r->segs[seg].cap_bps;
+            char lc[24];
+            if (g < nfwd)
+                snprintf(lc, sizeof lc, "%d", g + 1);
+            else
+                snprintf(lc, sizeof lc, "rgb '#aa3377'");
             fprintf(f, "'timeseries.csv' skip 1 using ($1*1e3):($%d*1e11/%.9g) with linespoints "
-                       "lc %d dt %s lw %s pt %d pi %u ps 0.8 title '%s%s', ",
-                    4 + g, cap > 0 ? cap : 1, g + 1, top ? "1" : dash[g], top ? "3" : "1.5", pt[g],
-                    pi[g] * every, path_seg_label(sets[g]),
+                       "lc %s dt %s lw %s pt %d pi %u ps 0.8 title '%s%s', ",
+                    g < nfwd ? 4 + g : bcol, cap > 0 ? cap : 1, lc, top ? "1" : dash[g],
+                    top ? "3" : "1.5", pt[g], pi[g] * every, path_seg_label(seg),
                     top ? " (bottleneck)" : "");
         }
+        if (back) /* delivered, not yet written */
+            fprintf(f, "'timeseries.csv' skip 1 using ($1*1e3):($%d/1e9) axes x1y2 "
+                       "title 'in ingest buffers (GB)' dt (6,3) lw 1.5 lc rgb '#228833', ",
+                    bcol + 1);
         fprintf(f, "'timeseries.csv' skip 1 using ($1*1e3):($2/1e9) axes x1y2 "
-                   "title 'still to write (GB)' dt (2,4) lw 1.5 lc rgb 'black'\n"
-                   "unset y2tics\n unset y2label\n set ytics mirror\n set yrange [*:*]\n");
+                   "title '%s (GB)' dt (2,4) lw 1.5 lc rgb 'black'\n"
+                   "unset y2tics\n unset y2label\n set ytics mirror\n set yrange [*:*]\n"
+                   "set offsets\n",
+                back ? "still to write by the back ends" : "still to write");
     }
+    if (have[PLOT_INGEST])
+        ingest_plot(f, sc, r, iv);
     if (have[PLOT_FLOWS]) {
         /* flows.csv is time-major: transfer k is every n-th row from row k */
         uint32_t nf = r->n_sample_flows;
@@ -725,6 +807,8 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
             continue; /* only with telemetry.flows */
         if (p == PLOT_TRAINING && !r->training.on)
             continue; /* only with training.traffic */
+        if (p == PLOT_INGEST && !r->series.n_store)
+            continue; /* only with back ends that can fall behind */
         if (!r->has_packet_stats && (p == PLOT_QUEUES || p == PLOT_PAUSES)) {
             if (p == PLOT_QUEUES)
                 fprintf(o, "<h2>Queues and PFC pauses</h2>\n<p class=\"noplot\">Not "
@@ -760,7 +844,7 @@ static const char *const plot_files[] = {
     "timeseries.csv", "queues.csv", "pauses.csv", "ports.csv", "writers.csv",
     "segments.csv", "flows.csv", "bars.dat", "ytics.gp", "goodput.dat", "marks.dat",
     "plots.gp", "gnuplot.err", "queues.svg", "throughput.svg", "cdf.svg", "pauses.svg",
-    "cost.svg", "flows.svg", "training.csv", "training.svg"};
+    "cost.svg", "flows.svg", "training.csv", "training.svg", "ingest.svg"};
 
 static void remove_plot_files(const char *dir)
 {
@@ -798,6 +882,8 @@ static int render(const char *path, const char *dir, const struct scenario *sc,
     why[PLOT_PAUSES] = s->n > 1 ? "no port was paused at a sample" : no_ts;
     have[PLOT_FLOWS] = r->n_sample_flows > 0 && r->n_samples > 1 && r->sample_rate;
     why[PLOT_FLOWS] = no_ts;
+    have[PLOT_INGEST] = s->n > 1 && s->n_store > 0 && s->ingest;
+    why[PLOT_INGEST] = no_ts;
     have[PLOT_TRAINING] = r->training.on && r->training.steps > 0;
     why[PLOT_TRAINING] = "no training step ran";
     have[PLOT_COST] = rc == 0 && write_goodput(dir, sc, r) == 0;

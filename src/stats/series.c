@@ -39,10 +39,13 @@ int series_reserve(struct series *s, uint64_t max_ents)
         uint32_t *act = realloc(s->active, (size_t)c * sizeof *act);
         if (act)
             s->active = act;
+        uint64_t *ing = s->ingest;
+        if (s->n_store && (ing = realloc(ing, (size_t)c * s->n_store * sizeof *ing)))
+            s->ingest = ing;
         uint64_t *off = s->off;
         if (s->port_state && (off = realloc(off, ((size_t)c + 1) * sizeof *off)))
             s->off = off;
-        if (!sb || !rem || !act || (s->port_state && (!sp || !off)))
+        if (!sb || !rem || !act || (s->port_state && (!sp || !off)) || (s->n_store && !ing))
             return -1;
         if (s->cap == 0 && s->port_state)
             s->off[0] = 0;
@@ -74,6 +77,8 @@ void series_release(struct series *s)
     free(s->active);
     free(s->off);
     free(s->ent);
+    free(s->ingest);
+    free(s->store_node);
     free(s->cur);
     free(s->port_node);
     free(s->port_peer);

@@ -81,13 +81,23 @@ struct series {
                             * seg_paused, off and ent absent (NULL) */
     uint64_t *seg_bytes;   /* [n][SERIES_SEGS] wire bytes sent so far */
     uint32_t *seg_paused;  /* [n][SERIES_SEGS] ports with a paused priority */
-    uint64_t *remaining;   /* [n] payload bytes not yet delivered */
+    uint64_t *remaining;   /* [n] payload bytes not yet written: not yet
+                            * delivered, or with back ends (n_store) not yet
+                            * written by them */
     uint32_t *active;      /* [n] transfers started and not complete */
     uint64_t *off;         /* [n + 1]: sample i's changes are ent[off[i] .. off[i+1]),
                             * sorted by port */
     struct series_ent *ent;
     uint64_t *cur;         /* [n_ports] while sampling: state last recorded */
     uint64_t n_ent, ent_cap;
+    /* storage back ends (storage.drain_rate or stuck nodes, a checkpoint's
+     * write; both engines): seg_bytes[..][PATH_BACKEND] is the payload they
+     * wrote so far, ingest[n][n_store] each one's ingest buffer (payload
+     * bytes); n_store 0: none. Set n_store and store_node before the first
+     * series_reserve. */
+    uint32_t n_store;
+    uint32_t *store_node;  /* [n_store] the storage node of each, owned */
+    uint64_t *ingest;
     /* topology facts the reports need to name ports */
     uint32_t n_ports;
     uint32_t first_storage, first_cleaf, first_sleaf, first_spine;
