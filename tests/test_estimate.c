@@ -148,9 +148,58 @@ static void estimate_mem_telemetry_rss(void)
 #endif
 }
 
+/* A topology file was read whole whatever its size (a 107 MB file took
+ * 1.26 GB before it was refused); now it has a limit like a scenario's,
+ * 16 MiB and 1 KiB a NIC: larger is refused by its size before reading,
+ * and a file of exactly the limit is read. */
+static void estimate_topology_file_cap(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    struct ckpt_description d;
+    char dir[] = "/tmp/ckptnet-topo-XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/cap.json", dir);
+    scenario_defaults(&sc);
+    test_set(&sc, "fabric.spines=4");
+    CHECKF(ckpt_topology_out(&sc, path, &e) == 0, "%s", e.msg);
+    test_set(&sc, "fabric.topology_file=%s", path);
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0, "%s", e.msg);
+    /* the default 128 nodes and 4 storage nodes: 16 MiB + 132 KiB */
+    off_t limit = (16 << 20) + 1024 * (128 + 4);
+    FILE *f = fopen(path, "a");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    long have = ftell(f);
+    for (long i = have; i < (long)limit; i++) /* JSON whitespace up to the limit */
+        fputc(i % 64 ? ' ' : '\n', f);
+    fclose(f);
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0, "%s", e.msg);
+    /* one byte more */
+    f = fopen(path, "a");
+    CHECK(f != NULL);
+    if (f) {
+        fputc(' ', f);
+        fclose(f);
+    }
+    CHECK(ckpt_describe(&sc, &d, &e) == -1);
+    CHECKF(strstr(e.msg, ": larger than 16.13 MiB, the limit of a topology file for 128 hosts "
+                         "and 4 storage nodes (16 MiB and 1 KiB a NIC; fabric.topology_file)"),
+           "%s", e.msg);
+    unlink(path);
+    rmdir(dir);
+    /* an endless file stops at the limit */
+    test_set(&sc, "fabric.topology_file=/dev/zero");
+    CHECK(ckpt_describe(&sc, &d, &e) == -1);
+    CHECKF(strstr(e.msg, "/dev/zero: larger than 16.13 MiB, the limit of a topology file"), "%s",
+           e.msg);
+}
+
 SUITE(suite_estimate) = {
     {"estimate_catalog_slow_storage_nic", estimate_catalog_slow_storage_nic},
     {"estimate_mem_limit_cgroup", estimate_mem_limit_cgroup},
     {"estimate_mem_telemetry_rss", estimate_mem_telemetry_rss},
+    {"estimate_topology_file_cap", estimate_topology_file_cap},
     {NULL, NULL},
 };
