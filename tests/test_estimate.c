@@ -148,9 +148,118 @@ static void estimate_mem_telemetry_rss(void)
 #endif
 }
 
+/* A topology file was read whole whatever its size (a 107 MB file took
+ * 1.26 GB before it was refused); now it has a limit like a scenario's,
+ * 16 MiB and 1 KiB a NIC: larger is refused by its size before reading,
+ * and a file of exactly the limit is read. */
+static void estimate_topology_file_cap(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    struct ckpt_description d;
+    char dir[] = "/tmp/ckptnet-topo-XXXXXX", path[64];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/cap.json", dir);
+    scenario_defaults(&sc);
+    test_set(&sc, "fabric.spines=4");
+    CHECKF(ckpt_topology_out(&sc, path, &e) == 0, "%s", e.msg);
+    test_set(&sc, "fabric.topology_file=%s", path);
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0, "%s", e.msg);
+    /* the default 128 nodes and 4 storage nodes: 16 MiB + 132 KiB */
+    off_t limit = (16 << 20) + 1024 * (128 + 4);
+    FILE *f = fopen(path, "a");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    long have = ftell(f);
+    for (long i = have; i < (long)limit; i++) /* JSON whitespace up to the limit */
+        fputc(i % 64 ? ' ' : '\n', f);
+    fclose(f);
+    CHECKF(ckpt_describe(&sc, &d, &e) == 0, "%s", e.msg);
+    /* one byte more */
+    f = fopen(path, "a");
+    CHECK(f != NULL);
+    if (f) {
+        fputc(' ', f);
+        fclose(f);
+    }
+    CHECK(ckpt_describe(&sc, &d, &e) == -1);
+    CHECKF(strstr(e.msg, ": larger than 16.13 MiB, the limit of a topology file for 128 hosts "
+                         "and 4 storage nodes (16 MiB and 1 KiB a NIC; fabric.topology_file)"),
+           "%s", e.msg);
+    unlink(path);
+    rmdir(dir);
+    /* an endless file stops at the limit */
+    test_set(&sc, "fabric.topology_file=/dev/zero");
+    CHECK(ckpt_describe(&sc, &d, &e) == -1);
+    CHECKF(strstr(e.msg, "/dev/zero: larger than 16.13 MiB, the limit of a topology file"), "%s",
+           e.msg);
+}
+
+/* ---- describe's events and wall time on large fabrics (item 13) -------- */
+
+/* The bench set as measured (BENCHMARKS.md, issue 25): bench-1024.yaml (two
+ * tiers) and bench-1024-3tier.yaml (three; forced below 512 writers, where
+ * tiers auto builds two) at 128-4096 writers, `ckptnet run --set
+ * engine=packet`: the run's events (perf.events) and the least user CPU of
+ * 1-3 runs (/usr/bin/time) on the shared 2-core machine at load 9-16. */
+static const struct bench_row {
+    int tiers;
+    unsigned nodes;
+    double events, user_s;
+} bench_set[] = {
+    {2, 128, 2017620, 0.08},   {2, 256, 4039873, 0.20},   {2, 512, 8095855, 0.41},
+    {2, 1024, 16248254, 1.46}, {2, 2048, 32565978, 2.99}, {2, 4096, 65228672, 5.93},
+    {3, 128, 3212133, 0.16},   {3, 256, 6232215, 0.32},   {3, 512, 12404279, 1.19},
+    {3, 1024, 24562163, 2.52}, {3, 2048, 49197329, 7.52}, {3, 4096, 98423418, 23.86},
+};
+
+/* describe counted 8 events a packet on three tiers (they spend 12.3-12.8)
+ * and one rate whatever the fabric's size, 3-6x optimistic at 2048-4096
+ * writers on three tiers (4096: 3.4-4.2 s for 23.9 s of CPU). Now each
+ * run's events fall in describe's range, and both ends of its wall-time
+ * range are within 2x of the measured CPU time. */
+static void estimate_wall_bench_set(void)
+{
+    for (size_t i = 0; i < sizeof bench_set / sizeof *bench_set; i++) {
+        const struct bench_row *b = &bench_set[i];
+        struct scenario sc;
+        struct err e = {{0}};
+        struct ckpt_description d;
+        scenario_defaults(&sc);
+        CHECKF(scenario_load_file(&sc, b->tiers == 2 ? "scenarios/bench-1024.yaml"
+                                                     : "scenarios/bench-1024-3tier.yaml",
+                                  &e) == 0,
+               "%s", e.msg);
+        test_set(&sc, "cluster.nodes=%u", b->nodes);
+        test_set(&sc, "engine=packet");
+        if (b->tiers == 3 && b->nodes < 512) { /* a compute pod and a storage pod */
+            test_set(&sc, "fabric.tiers=3");
+            test_set(&sc, "fabric.hosts_per_leaf=16");
+            test_set(&sc, "fabric.pods=2");
+            test_set(&sc, "fabric.leaves_per_pod=%u", b->nodes / 16);
+            test_set(&sc, "fabric.spines_per_pod=16");
+            test_set(&sc, "fabric.superspines=16");
+        }
+        if (ckpt_describe(&sc, &d, &e) < 0) {
+            CHECKF(0, "%d tiers, %u writers: %s", b->tiers, b->nodes, e.msg);
+            continue;
+        }
+        CHECKF(d.r.fabric_tiers == (unsigned)b->tiers, "%u", d.r.fabric_tiers);
+        CHECKF(d.est_events <= b->events && b->events <= d.est_events_max,
+               "%d tiers, %u writers: %.0f events, describe %.3g-%.3g", b->tiers, b->nodes,
+               b->events, d.est_events, d.est_events_max);
+        CHECKF(d.est_wall_s >= b->user_s / 2 && d.est_wall_max_s <= 2 * b->user_s,
+               "%d tiers, %u writers: %.3g s, describe %.3g-%.3g s", b->tiers, b->nodes,
+               b->user_s, d.est_wall_s, d.est_wall_max_s);
+    }
+}
+
 SUITE(suite_estimate) = {
     {"estimate_catalog_slow_storage_nic", estimate_catalog_slow_storage_nic},
     {"estimate_mem_limit_cgroup", estimate_mem_limit_cgroup},
     {"estimate_mem_telemetry_rss", estimate_mem_telemetry_rss},
+    {"estimate_topology_file_cap", estimate_topology_file_cap},
+    {"estimate_wall_bench_set", estimate_wall_bench_set},
     {NULL, NULL},
 };

@@ -1521,7 +1521,7 @@ static void describe_estimate_dcqcn(void)
         results_release(&r);
         /* auto counts the same per packet */
         char want[64];
-        snprintf(want, sizeof want, "(%.3g per packet x ", ckpt_pkt_events_per_packet(&sc));
+        snprintf(want, sizeof want, "(%.3g per packet x ", ckpt_pkt_events_per_packet(&sc, NULL));
         sc.engine = ENGINE_AUTO;
         if (run(&sc, &r) == 0) {
             CHECKF(strstr(r.engine_reason, want) != NULL, "%s", r.engine_reason);

@@ -41,12 +41,28 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
  * wake-ups, timers: 23.34 M against 16.25 M events), 1.17x with its CNPs
  * sent direct (19.08 M; BENCHMARKS.md, session 8); smaller bursts spend
  * less. auto counts it; describe's range tops out at 1.25x it. */
-double ckpt_pkt_events_per_packet(const struct scenario *sc);
+double ckpt_pkt_events_per_packet(const struct scenario *sc, const struct topo *t);
+/* The least a data packet spends: a serialisation end and a wire arrival on
+ * each link of its path, 8 on two tiers, 12 on three (measured 8.07-8.15
+ * and 12.27-12.39 on BENCHMARKS.md's bench set, PFC only). t NULL: the
+ * tiers sc was resolved to. */
+double ckpt_pkt_events_floor(const struct scenario *sc, const struct topo *t);
 
-/* The packet engine's events per second for sc: two threads count only in
- * window order without training traffic on the fabric (which runs in time
- * order, on one thread). */
-double ckpt_pkt_rate(const struct scenario *sc, const struct workload *w);
+/* The packet engine's cost of an event on sc's fabric with packets data
+ * packets: CKPT_PKT_NS_PER_EVENT while what every event touches (the
+ * packets in flight, at most every buffer full, and the ports) fits in
+ * CKPT_PKT_WS_FREE_MB, CKPT_PKT_NS_PER_MB more per MB past it (cache and
+ * TLB misses; BENCHMARKS.md, issue 25). */
+double ckpt_pkt_ns_per_event(const struct scenario *sc, const struct topo *t, double packets);
+#define CKPT_PKT_NS_PER_EVENT (1e9 / CKPT_PKT_EVENTS_PER_S)
+#define CKPT_PKT_WS_FREE_MB 38.0
+#define CKPT_PKT_NS_PER_MB 0.56
+
+/* The packet engine's events per second for sc: 1 / ckpt_pkt_ns_per_event;
+ * two threads count only in window order without training traffic on the
+ * fabric (which runs in time order, on one thread). */
+double ckpt_pkt_rate(const struct scenario *sc, const struct topo *t, const struct workload *w,
+                     double packets);
 
 /* What a run would cost, from the prepared topology and workload (a is the
  * arena that holds them; bound_s the analytic bound): data packets (packet engine), events, an upper

@@ -42,8 +42,9 @@
  * endpoint and flow, the event queue (every flow start is queued at once,
  * plus two events per port), and packets: at most every switch buffer full
  * plus every wire's bandwidth-delay product, in slabs of 4096. */
-static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t nflows,
-                      double packets)
+/* Packets in flight at most: every switch buffer full plus every wire's
+ * bandwidth-delay product, no more than the run's packets. */
+static double pkt_held(const struct scenario *sc, const struct topo *t, double packets)
 {
     double wire = (double)sc->fabric.mtu + ROCE_OVERHEAD;
     double held = 0;
@@ -52,8 +53,26 @@ static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t 
                                                              : sc->fabric.leaf_buffer) / wire;
     for (uint32_t p = 0; p < t->n_ports; p++)
         held += (double)t->ports[p].bps * (double)t->ports[p].delay_ps / 8e12 / wire + 1;
-    if (held > packets)
-        held = packets;
+    return held < packets ? held : packets;
+}
+
+/* Fitted on the bench set (bench-1024 and bench-1024-3tier at 128-4096
+ * writers, BENCHMARKS.md): user CPU per event 40-51 ns up to 27 MB of
+ * packets and ports, 90-103 ns at 38-99 MB, 153 ns at 150 MB, 242 ns at
+ * 296 MB, on a machine at load 9-16; the quiet machine's 53 ns at
+ * bench-1024's 38 MB sets the level. */
+double ckpt_pkt_ns_per_event(const struct scenario *sc, const struct topo *t, double packets)
+{
+    double ws = (pkt_held(sc, t, packets) * (double)sizeof(struct pkt_chunk) / PKT_CHUNK +
+                 (double)t->n_ports * (double)sizeof(struct port)) / 1e6;
+    return CKPT_PKT_NS_PER_EVENT +
+           (ws > CKPT_PKT_WS_FREE_MB ? CKPT_PKT_NS_PER_MB * (ws - CKPT_PKT_WS_FREE_MB) : 0);
+}
+
+static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t nflows,
+                      double packets)
+{
+    double held = pkt_held(sc, t, packets);
     /* packets in chunks of PKT_CHUNK; a queue or wire may hold a part-used
      * chunk at each end; chunks come in 2 MB slabs */
     double chunks = held / PKT_CHUNK + 3.0 * t->n_ports;
@@ -146,8 +165,8 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
         est->events_max = est->events;
         est->wall_max_s = est->wall_s;
     } else {
-        est->events = 8.0 * est->packets;
-        est->events_max = ckpt_pkt_events_per_packet(sc) * est->packets * PKT_EVENTS_SPREAD;
+        est->events = ckpt_pkt_events_floor(sc, t) * est->packets;
+        est->events_max = ckpt_pkt_events_per_packet(sc, t) * est->packets * PKT_EVENTS_SPREAD;
         est->resends = pkt_resends(sc, t, w);
         double span = TELE_SPAN * bound_s;
         if (est->resends) {
@@ -161,8 +180,9 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
         }
         est->mem_bytes = (double)a->total + pkt_mem(sc, t, w->n, est->packets) +
                          tele_mem(sc, t, w, engine, span, est->events_max);
-        est->wall_s = est->events / ckpt_pkt_rate(sc, w);
-        est->wall_max_s = est->events_max / ckpt_pkt_rate(sc, w);
+        double rate = ckpt_pkt_rate(sc, t, w, est->packets);
+        est->wall_s = est->events / rate;
+        est->wall_max_s = est->events_max / rate;
     }
 }
 

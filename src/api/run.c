@@ -23,9 +23,9 @@
 #include "../work/work.h"
 
 /* engine: auto. The packet engine spends about 8 events per packet (a
- * serialisation end and a wire arrival on each of 4 links) at
- * CKPT_PKT_EVENTS_PER_S (api.h); past CKPT_AUTO_EVENT_LIMIT (8 s of it) the
- * fluid engine runs. */
+ * serialisation end and a wire arrival on each of 4 links; 12 on three
+ * tiers) at ckpt_pkt_rate (api.h); past CKPT_AUTO_PACKET_S of it the fluid
+ * engine runs. */
 
 /* After the reason for fluid: what its figure will ignore (fluid.h). */
 static void reason_unmodelled(const struct scenario *sc, const struct topo *t,
@@ -41,18 +41,26 @@ static void reason_unmodelled(const struct scenario *sc, const struct topo *t,
              fluid_direction_name(fluid_direction(r)));
 }
 
-double ckpt_pkt_events_per_packet(const struct scenario *sc)
+double ckpt_pkt_events_floor(const struct scenario *sc, const struct topo *t)
 {
-    if (sc->transport.cc != CC_DCQCN)
-        return 8.0;
-    return 8.0 * (scenario_cnp_direct(sc) ? 1.17 : 1.44);
+    return (t ? t->tiers == 3 : sc->fabric.tiers == TIERS_3) ? 12.0 : 8.0;
 }
 
-double ckpt_pkt_rate(const struct scenario *sc, const struct workload *w)
+double ckpt_pkt_events_per_packet(const struct scenario *sc, const struct topo *t)
+{
+    double floor = ckpt_pkt_events_floor(sc, t);
+    if (sc->transport.cc != CC_DCQCN)
+        return floor;
+    return floor * (scenario_cnp_direct(sc) ? 1.17 : 1.44);
+}
+
+double ckpt_pkt_rate(const struct scenario *sc, const struct topo *t, const struct workload *w,
+                     double packets)
 {
     int time_order = sc->sim.event_order == ORDER_TIME ||
                      (w->train && w->train->on && w->train->on_fabric);
-    return CKPT_PKT_EVENTS_PER_S * (sc->sim.threads > 1 && !time_order ? CKPT_PKT_TWO_THREADS : 1);
+    return 1e9 / ckpt_pkt_ns_per_event(sc, t, packets) *
+           (sc->sim.threads > 1 && !time_order ? CKPT_PKT_TWO_THREADS : 1);
 }
 
 int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
@@ -69,8 +77,8 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
     for (uint32_t i = 0; i < w->n; i++)
         pkts += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
     pkts += train_packets(w->train, sc->fabric.mtu, r->bound_s); /* training beside it */
-    double epp = ckpt_pkt_events_per_packet(sc);
-    double ev = epp * pkts, rate = ckpt_pkt_rate(sc, w), limit = CKPT_AUTO_PACKET_S * rate;
+    double epp = ckpt_pkt_events_per_packet(sc, t);
+    double ev = epp * pkts, rate = ckpt_pkt_rate(sc, t, w, pkts), limit = CKPT_AUTO_PACKET_S * rate;
     int fluid = ev > limit;
     snprintf(r->engine_reason, sizeof r->engine_reason,
              "auto: ~%.2g packet-engine events (%.3g per packet x %.3g packets) %s %.2g "

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../core/rng.h"
 #include "../core/units.h"
@@ -822,24 +823,18 @@ static json_t *yaml_scalar(const yaml_event_t *ev)
  * column in m->marks. Event by event: no anchors or aliases (a topology
  * needs none, and they could multiply the tree), at most YAML_MAX_DEPTH
  * levels. NULL with m->e set on error. */
-static json_t *load_yaml(struct imp *m)
+static json_t *load_yaml(struct imp *m, const char *text, size_t len)
 {
-    FILE *f = fopen(m->path, "rb");
-    if (!f) {
-        err_set(m->e, "fabric.topology_file: cannot read '%s': %s", m->path, strerror(errno));
-        return NULL;
-    }
     yaml_parser_t p;
     yaml_event_t ev;
     json_t *stack[YAML_MAX_DEPTH], *root = NULL;
     char *key[YAML_MAX_DEPTH] = {NULL}; /* a mapping's key awaiting its value */
     int depth = 0, done = 0, rc = 0, docs = 0;
     if (!yaml_parser_initialize(&p)) {
-        fclose(f);
         err_set(m->e, "out of memory reading '%s'", m->path);
         return NULL;
     }
-    yaml_parser_set_input_file(&p, f);
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
     while (!done && rc == 0) {
         if (!yaml_parser_parse(&p, &ev)) {
             rc = err_set(m->e, "%s:%zu:%zu: YAML syntax error: %s", m->path,
@@ -917,7 +912,6 @@ static json_t *load_yaml(struct imp *m)
     for (int i = 0; i < YAML_MAX_DEPTH; i++)
         free(key[i]);
     yaml_parser_delete(&p);
-    fclose(f);
     if (rc == 0 && !root)
         rc = err_set(m->e, "%s: empty", m->path);
     if (rc < 0) {
@@ -925,6 +919,78 @@ static json_t *load_yaml(struct imp *m)
         return NULL;
     }
     return root;
+}
+
+/* A topology file's size limit: 16 MiB and 1 KiB per host and storage
+ * NIC of the scenario, three times what --topology-out writes for a
+ * 100,000-node fabric (31.6 MB, 310 B a NIC with its switches and links).
+ * The parsed tree takes ~12x the file. */
+static double file_limit(const struct scenario *sc)
+{
+    double nics = (double)sc->cluster.nodes * (sc->cluster.nics_per_node ? sc->cluster.nics_per_node : 1) +
+                  (double)sc->storage.nodes * (sc->storage.nics_per_node ? sc->storage.nics_per_node : 1);
+    return 16.0 * (1 << 20) + 1024.0 * nics;
+}
+
+static int too_large(const struct scenario *sc, const char *path, double limit, struct err *e)
+{
+    return err_set(e, "%s: larger than %.4g MiB, the limit of a topology file for %u hosts "
+                      "and %u storage nodes (16 MiB and 1 KiB a NIC; fabric.topology_file)",
+                   path, limit / (1 << 20), sc->cluster.nodes, sc->storage.nodes);
+}
+
+/* Read path whole, at most limit bytes: a larger file is refused by its
+ * size before reading, an endless one (a FIFO, /dev/zero) at limit + 1
+ * bytes. The text is NUL-terminated; NULL with e set on error. */
+static char *read_capped(const struct scenario *sc, const char *path, size_t *len,
+                         struct err *e)
+{
+    double limit = file_limit(sc);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        err_set(e, "fabric.topology_file: cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (double)st.st_size > limit) {
+        fclose(f);
+        too_large(sc, path, limit, e);
+        return NULL;
+    }
+    size_t max = (size_t)limit, cap = 0, n = 0;
+    char *buf = NULL;
+    int rerr = 0;
+    while (n <= max) {
+        if (n + 1 >= cap) {
+            size_t c = cap ? cap * 2 : 1 << 16;
+            c = c > max + 2 ? max + 2 : c;
+            char *nb = realloc(buf, c);
+            if (!nb) {
+                rerr = ENOMEM;
+                break;
+            }
+            buf = nb;
+            cap = c;
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, f);
+        n += got;
+        if (got == 0) {
+            rerr = ferror(f) ? errno : 0;
+            break;
+        }
+    }
+    fclose(f);
+    if (rerr || n > max) {
+        free(buf);
+        if (rerr)
+            err_set(e, "fabric.topology_file: cannot read '%s': %s", path, strerror(rerr));
+        else
+            too_large(sc, path, limit, e);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
 }
 
 static int is_yaml(const char *path)
@@ -960,8 +1026,13 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
                                                : "fabric.failed_link_names");
     struct imp m = {path, e, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0};
     json_error_t je;
-    json_t *root = is_yaml(path) ? load_yaml(&m)
-                                 : json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    size_t len = 0;
+    char *text = read_capped(sc, path, &len, e);
+    if (!text)
+        return -1;
+    json_t *root = is_yaml(path) ? load_yaml(&m, text, len)
+                                 : json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    free(text);
     if (!root) {
         free(m.marks);
         if (is_yaml(path))
