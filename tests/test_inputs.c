@@ -170,10 +170,78 @@ static void inputs_restore_reads_unlimited(void)
     free(sum);
 }
 
+/* Item 15: fabric.tiers auto plans every storage placement it accepts
+ * (storage_pods spread put a pod's share of storage leaves on spines sized
+ * for its compute leaves alone: "a spine needs 33 ports"), and the oversize
+ * refusal suggests only what would work. */
+static void inputs_auto_plans_spread(void)
+{
+    static const uint32_t nodes[] = {100, 520, 1016, 2000, 4000};
+    static const uint32_t storage[] = {1, 8, 40, 250};
+    static const char *const sw[] = {"CX732Q-N", "CX764QH-N"};
+    int planned = 0;
+    for (size_t a = 0; a < 5; a++)
+        for (size_t b = 0; b < 4; b++)
+            for (size_t c = 0; c < 2; c++)
+                for (int spread = 0; spread < 2; spread++) {
+                    struct scenario sc;
+                    struct err e = {{0}};
+                    struct ckpt_description d;
+                    scenario_defaults(&sc);
+                    test_set(&sc, "engine=fluid");
+                    test_set(&sc, "fabric.tiers=auto");
+                    test_set(&sc, "fabric.storage_pods=%s", spread ? "spread" : "pod");
+                    test_set(&sc, "cluster.nodes=%u", nodes[a]);
+                    test_set(&sc, "storage.nodes=%u", storage[b]);
+                    test_set(&sc, "fabric.switch=%s", sw[c]);
+                    int rc = ckpt_describe(&sc, &d, &e);
+                    /* a refusal is auto's own (too large for three tiers) */
+                    CHECKF(rc == 0 || strstr(e.msg, "fabric.tiers: auto:"), "%u nodes, %u "
+                           "storage, %s, %s: %s", nodes[a], storage[b], sw[c],
+                           spread ? "spread" : "pod", e.msg);
+                    CHECK(rc < 0 || d.r.warnings[0] == '\0');
+                    planned += rc == 0;
+                }
+    CHECK(planned >= 70);
+    /* the case, and it runs */
+    struct scenario sc;
+    struct err e = {{0}};
+    struct results r;
+    scenario_defaults(&sc);
+    test_set(&sc, "engine=fluid");
+    test_set(&sc, "fabric.tiers=auto");
+    test_set(&sc, "fabric.storage_pods=spread");
+    test_set(&sc, "cluster.nodes=1016");
+    test_set(&sc, "storage.nodes=8");
+    CHECKF(ckpt_run(&sc, &r, &e) == 0 && r.ok && r.fabric_tiers == 3, "%s", e.msg);
+    /* two tiers too large: auto is suggested (it plans it), tiers 3 is not
+     * (it needs planning), breakout not at 400G links on 400G ports */
+    test_set(&sc, "fabric.tiers=2");
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "a spine needs 66 ports") && strstr(e.msg, "use fabric.tiers: auto") &&
+           !strstr(e.msg, "tiers: 3") && !strstr(e.msg, "breakout") &&
+           !strstr(e.msg, "larger profile (CX732Q-N)"), "%s", e.msg);
+    /* 800G ports: breakout 2 holds 126 ports of 400G */
+    test_set(&sc, "fabric.switch=generic-51.2T");
+    test_set(&sc, "cluster.nodes=2000");
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "fabric.breakout: 2"), "%s", e.msg);
+    /* a cluster auto cannot plan either: auto is not suggested */
+    scenario_defaults(&sc);
+    test_set(&sc, "engine=fluid");
+    test_set(&sc, "cluster.nodes=12500");
+    test_set(&sc, "storage.nodes=1563");
+    test_set(&sc, "fabric.buffer=1GB");
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "needs") && !strstr(e.msg, "tiers: auto") &&
+           strstr(e.msg, "fabric.allow_oversize"), "%s", e.msg);
+}
+
 SUITE(suite_inputs) = {
     {"inputs_byte_rates", inputs_byte_rates},
     {"inputs_rate_echo_as_written", inputs_rate_echo_as_written},
     {"inputs_failed_links_list", inputs_failed_links_list},
     {"inputs_restore_reads_unlimited", inputs_restore_reads_unlimited},
+    {"inputs_auto_plans_spread", inputs_auto_plans_spread},
     {0, 0},
 };

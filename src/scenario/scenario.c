@@ -971,6 +971,14 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
     }
 }
 
+void scenario_unset(struct scenario *sc, const char *key)
+{
+    const struct key *k = key_find(key, strlen(key));
+    size_t i = k ? (size_t)(k - keys) : 0;
+    if (k)
+        sc->set_mask[i / 64] &= ~(UINT64_C(1) << (i % 64));
+}
+
 int scenario_is_set(const struct scenario *sc, const char *key)
 {
     const struct key *k = key_find(key, strlen(key));

@@ -284,6 +284,9 @@ int scenario_set(struct scenario *sc, const char *assignment, struct err *e);
  * so that messages name the option instead of --set. */
 void scenario_mark_option(struct scenario *sc, const char *key);
 
+/* Forget that key was given (derived values may fill it again). */
+void scenario_unset(struct scenario *sc, const char *key);
+
 /* 1 when key was given by a file or --set (not a default). */
 int scenario_is_set(const struct scenario *sc, const char *key);
 /* Where key was given (struct scenario_pos); {0, 0} by --set or not at all. */
@@ -304,6 +307,10 @@ static inline int scenario_cnp_direct(const struct scenario *sc)
 /* Fill what the user left open from the switch catalog and the DCQCN
  * preset (idempotent; ckpt_run calls it on its own copy too). */
 int scenario_resolve(struct scenario *sc, struct err *e);
+
+/* 1 when fabric.tiers: auto plans sc's cluster on its switch profiles (the
+ * planned keys left to it): what a refusal may suggest. */
+int scenario_auto_plans(const struct scenario *sc);
 
 /* Cross-field checks (run after all loading; ckpt_run and ckpt_describe
  * run them too, so both engines and describe refuse the same inputs). They
