@@ -73,6 +73,8 @@ static inline int restore_other_mode(int mode)
 enum train_traffic { TRAFFIC_NONE, TRAFFIC_COLLECTIVES };
 enum train_collective { COLL_RING, COLL_HIERARCHICAL };
 enum isolation_kind { ISO_NONE, ISO_LOGICAL, ISO_PHYSICAL };
+/* telemetry.pcap.filter: every frame, or PFC and CNP frames only */
+enum pcap_filter { PCAP_ALL, PCAP_CONTROL };
 /* fabric.mmu.pools: one shared pool, or one per lossless priority + lossy */
 enum mmu_pools { POOLS_SHARED, POOLS_PER_CLASS };
 
@@ -184,6 +186,8 @@ struct scenario {
         int flows;              /* sample every transfer's rate and bytes */
         char pcap_ports[SCENARIO_TEXT]; /* ports --pcap captures, "a-b,c-d" */
         uint32_t pcap_max_packets;      /* frames per capture file */
+        int pcap_filter;                /* enum pcap_filter */
+        uint64_t pcap_start_ps, pcap_stop_ps; /* capture window; stop 0 = run's end */
     } telemetry;
     struct {
         uint64_t time_limit_ps; /* 0 = 50 x the analytic bound + 10 ms */
