@@ -688,5 +688,37 @@ else
     ok no_outside_citations
 fi
 
+# issue 25 item 19: --pcap filters: telemetry.pcap.filter control keeps PFC
+# pause frames and CNPs only (tshark sees no data frame), start/stop a window
+if command -v tshark >/dev/null; then
+    # shellcheck disable=SC2086
+    "$bin" run $incast --quiet --set telemetry.pcap.filter=control --pcap "$tmp/pcapc" 2>"$tmp/err"
+    f="$tmp/pcapc/sleaf0-stor0.pcap"
+    tshark -r "$f" -T fields -e eth.type -e infiniband.bth.opcode >"$tmp/tsc" 2>/dev/null
+    pfc=$(awk -F'\t' '$1 == "0x8808"' "$tmp/tsc" | wc -l)
+    cnp=$(awk -F'\t' '$2 == "129"' "$tmp/tsc" | wc -l)
+    other=$(awk -F'\t' '$1 != "0x8808" && $2 != "129"' "$tmp/tsc" | wc -l)
+    if [ -s "$f" ] && [ "$pfc" -gt 0 ] && [ "$cnp" -gt 0 ] && [ "$other" -eq 0 ]; then
+        ok pcap_filter_control
+    else
+        bad "pcap_filter_control: $pfc PFC, $cnp CNP, $other other frames; $(head -1 "$tmp/err")"
+    fi
+    # shellcheck disable=SC2086
+    "$bin" run $incast --quiet --set telemetry.pcap.start=300us --set telemetry.pcap.stop=400us \
+        --pcap "$tmp/pcapw" 2>"$tmp/err"
+    f="$tmp/pcapw/sleaf0-stor0.pcap"
+    tshark -r "$f" -T fields -e frame.time_epoch >"$tmp/tsw" 2>/dev/null
+    outside=$(awk '$1 < 0.0003 || $1 >= 0.0004' "$tmp/tsw" | wc -l)
+    if [ "$(wc -l <"$tmp/tsw")" -gt 100 ] && [ "$outside" -eq 0 ]; then
+        ok pcap_window
+    else
+        bad "pcap_window: $(wc -l <"$tmp/tsw") frames, $outside outside [300us, 400us); $(head -1 "$tmp/err")"
+    fi
+else
+    echo "SKIP pcap_filter_control: tshark is not installed (apt-get install tshark)"
+fi
+expect_error pcap_window_empty 'telemetry.pcap.stop: the capture window is empty' \
+    run --set telemetry.pcap.start=1ms --set telemetry.pcap.stop=1ms
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -7,6 +7,7 @@
 
 #include "../include/ckptnet.h"
 #include "../src/core/units.h"
+#include "../src/pkt/capture.h"
 #include "harness.h"
 #include "support.h"
 
@@ -170,10 +171,142 @@ static void inputs_restore_reads_unlimited(void)
     free(sum);
 }
 
+/* Item 15: fabric.tiers auto plans every storage placement it accepts
+ * (storage_pods spread put a pod's share of storage leaves on spines sized
+ * for its compute leaves alone: "a spine needs 33 ports"), and the oversize
+ * refusal suggests only what would work. */
+static void inputs_auto_plans_spread(void)
+{
+    static const uint32_t nodes[] = {100, 520, 1016, 2000, 4000};
+    static const uint32_t storage[] = {1, 8, 40, 250};
+    static const char *const sw[] = {"CX732Q-N", "CX764QH-N"};
+    int planned = 0;
+    for (size_t a = 0; a < 5; a++)
+        for (size_t b = 0; b < 4; b++)
+            for (size_t c = 0; c < 2; c++)
+                for (int spread = 0; spread < 2; spread++) {
+                    struct scenario sc;
+                    struct err e = {{0}};
+                    struct ckpt_description d;
+                    scenario_defaults(&sc);
+                    test_set(&sc, "engine=fluid");
+                    test_set(&sc, "fabric.tiers=auto");
+                    test_set(&sc, "fabric.storage_pods=%s", spread ? "spread" : "pod");
+                    test_set(&sc, "cluster.nodes=%u", nodes[a]);
+                    test_set(&sc, "storage.nodes=%u", storage[b]);
+                    test_set(&sc, "fabric.switch=%s", sw[c]);
+                    int rc = ckpt_describe(&sc, &d, &e);
+                    /* a refusal is auto's own (too large for three tiers) */
+                    CHECKF(rc == 0 || strstr(e.msg, "fabric.tiers: auto:"), "%u nodes, %u "
+                           "storage, %s, %s: %s", nodes[a], storage[b], sw[c],
+                           spread ? "spread" : "pod", e.msg);
+                    CHECK(rc < 0 || d.r.warnings[0] == '\0');
+                    planned += rc == 0;
+                }
+    CHECK(planned >= 70);
+    /* the case, and it runs */
+    struct scenario sc;
+    struct err e = {{0}};
+    struct results r;
+    scenario_defaults(&sc);
+    test_set(&sc, "engine=fluid");
+    test_set(&sc, "fabric.tiers=auto");
+    test_set(&sc, "fabric.storage_pods=spread");
+    test_set(&sc, "cluster.nodes=1016");
+    test_set(&sc, "storage.nodes=8");
+    CHECKF(ckpt_run(&sc, &r, &e) == 0 && r.ok && r.fabric_tiers == 3, "%s", e.msg);
+    /* two tiers too large: auto is suggested (it plans it), tiers 3 is not
+     * (it needs planning), breakout not at 400G links on 400G ports */
+    test_set(&sc, "fabric.tiers=2");
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "a spine needs 66 ports") && strstr(e.msg, "use fabric.tiers: auto") &&
+           !strstr(e.msg, "tiers: 3") && !strstr(e.msg, "breakout") &&
+           !strstr(e.msg, "larger profile (CX732Q-N)"), "%s", e.msg);
+    /* 800G ports: breakout 2 holds 126 ports of 400G */
+    test_set(&sc, "fabric.switch=generic-51.2T");
+    test_set(&sc, "cluster.nodes=2000");
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "fabric.breakout: 2"), "%s", e.msg);
+    /* a cluster auto cannot plan either: auto is not suggested */
+    scenario_defaults(&sc);
+    test_set(&sc, "engine=fluid");
+    test_set(&sc, "cluster.nodes=12500");
+    test_set(&sc, "storage.nodes=1563");
+    test_set(&sc, "fabric.buffer=1GB");
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "needs") && !strstr(e.msg, "tiers: auto") &&
+           strstr(e.msg, "fabric.allow_oversize"), "%s", e.msg);
+}
+
+/* Item 19: telemetry.pcap.filter control keeps PFC and CNP frames only, and
+ * telemetry.pcap.start/stop keep the frames stamped inside the window; the
+ * run's results are the same. */
+static void inputs_pcap_filters(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=16");
+    test_set(&sc, "workload.bytes_per_writer=2MB");
+    test_set(&sc, "storage.nodes=1");
+    test_set(&sc, "storage.drain_rate=200Gbps");
+    test_set(&sc, "storage.ingest_buffer=2MB");
+    test_set(&sc, "transport.cc=dcqcn");
+    test_set(&sc, "telemetry.pcap.ports=sleaf0-stor0");
+    test_set(&sc, "telemetry.pcap.max_packets=100000");
+    uint32_t kinds[3][5] = {{0}}, n[3] = {0};
+    uint64_t lo = UINT64_MAX, hi = 0;
+    double completion[3];
+    for (int run = 0; run < 3; run++) {
+        if (run == 1)
+            test_set(&sc, "telemetry.pcap.filter=control");
+        if (run == 2) {
+            test_set(&sc, "telemetry.pcap.filter=all");
+            test_set(&sc, "telemetry.pcap.start=300us");
+            test_set(&sc, "telemetry.pcap.stop=400us");
+        }
+        struct results r;
+        struct ckpt_capture *cap = ckpt_capture_new();
+        if (ckpt_run_capture(&sc, &r, NULL, cap, &e) < 0) {
+            CHECKF(0, "%s", e.msg);
+            ckpt_capture_free(cap);
+            return;
+        }
+        completion[run] = r.completion_s;
+        const struct cap_file *f = &cap->files[0];
+        n[run] = f->n;
+        for (uint32_t i = 0; i < f->n; i++) {
+            kinds[run][f->rec[i].kind]++;
+            if (run == 2) {
+                lo = f->rec[i].t_ps < lo ? f->rec[i].t_ps : lo;
+                hi = f->rec[i].t_ps > hi ? f->rec[i].t_ps : hi;
+            }
+        }
+        results_release(&r);
+        ckpt_capture_free(cap);
+    }
+    /* all: data, CNPs and pauses; control: the same CNPs and pauses alone */
+    CHECK(kinds[0][CAP_DATA] > 1000 && kinds[0][CAP_CNP] > 0 && kinds[0][CAP_PFC] > 0);
+    CHECKF(kinds[1][CAP_DATA] == 0 && kinds[1][CAP_ACK] == 0 && kinds[1][CAP_NAK] == 0 &&
+           kinds[1][CAP_CNP] == kinds[0][CAP_CNP] && kinds[1][CAP_PFC] == kinds[0][CAP_PFC],
+           "control: %u data, %u CNP, %u PFC", kinds[1][CAP_DATA], kinds[1][CAP_CNP],
+           kinds[1][CAP_PFC]);
+    /* window: some of every kind, all inside [300, 400) us */
+    CHECKF(n[2] > 0 && n[2] < n[0] && lo >= UINT64_C(300000000) && hi < UINT64_C(400000000),
+           "%u frames in [%llu, %llu] ps", n[2], (unsigned long long)lo, (unsigned long long)hi);
+    CHECK(completion[0] == completion[1] && completion[0] == completion[2]);
+    /* an empty window is refused, naming the key */
+    test_set(&sc, "telemetry.pcap.stop=300us");
+    CHECK(scenario_validate(&sc, &e) < 0 && strstr(e.msg, "telemetry.pcap.stop") &&
+          strstr(e.msg, "empty"));
+}
+
 SUITE(suite_inputs) = {
     {"inputs_byte_rates", inputs_byte_rates},
     {"inputs_rate_echo_as_written", inputs_rate_echo_as_written},
     {"inputs_failed_links_list", inputs_failed_links_list},
     {"inputs_restore_reads_unlimited", inputs_restore_reads_unlimited},
+    {"inputs_auto_plans_spread", inputs_auto_plans_spread},
+    {"inputs_pcap_filters", inputs_pcap_filters},
     {0, 0},
 };

@@ -15,6 +15,7 @@
 #include "../pkt/capture.h"
 #include "../pkt/engine.h"
 #include "../pkt/pnet.h" /* mmu_headroom, NPRIO: what the engine reserves */
+#include "../scenario/catalog.h"
 #include "../stats/bound.h"
 #include "../stats/segments.h"
 #include "api.h"
@@ -251,11 +252,31 @@ static int fabric_radix(struct results *r, const struct topo *t, const struct sc
     if (!sc->fabric.allow_oversize) {
         for (int i = 0; i < 3; i++) {
             const char *bo = sc->fabric.breakout > 1 ? " (with fabric.breakout)" : "";
-            if (tier[i].need > tier[i].ports)
-                return err_set(e, "%s: a %s needs %u ports, %s has %u%s; use fabric.tiers: 3 "
-                                  "or auto, a larger profile or fabric.breakout, or "
-                                  "fabric.allow_oversize: true to run it anyway", tier[i].key,
-                               tier[i].tier, tier[i].need, tier[i].profile, tier[i].ports, bo);
+            if (tier[i].need > tier[i].ports) {
+                /* only what would work: auto when it plans this cluster on
+                 * these profiles, more breakout when its lanes still carry
+                 * the links */
+                char alt[200] = "";
+                if (!sc->fabric.tiers_auto && scenario_auto_plans(sc))
+                    snprintf(alt, sizeof alt, "fabric.tiers: auto (it plans leaves, spines and "
+                                              "pods for the profiles), ");
+                uint32_t bo2 = sc->fabric.breakout * 2;
+                if (bo2 <= 4 && tier[i].need <= tier[i].ports * 2 &&
+                    tier[i].fastest <= tier[i].lane / 2)
+                    snprintf(alt + strlen(alt), sizeof alt - strlen(alt),
+                             "fabric.breakout: %u, ", bo2);
+                for (const struct switch_profile *p = switch_catalog; p->name; p++)
+                    if ((uint64_t)p->ports * sc->fabric.breakout >= tier[i].need &&
+                        p->port_bps / sc->fabric.breakout >= tier[i].fastest) {
+                        snprintf(alt + strlen(alt), sizeof alt - strlen(alt),
+                                 "a larger profile (%s), ", p->name);
+                        break;
+                    }
+                return err_set(e, "%s: a %s needs %u ports, %s has %u%s; use %s%s"
+                                  "fabric.allow_oversize: true to run it anyway",
+                               tier[i].key, tier[i].tier, tier[i].need, tier[i].profile,
+                               tier[i].ports, bo, alt, alt[0] ? "or " : "");
+            }
             if (tier[i].fastest > tier[i].lane)
                 return err_set(e, "%s: a %s needs %llu Gbps ports, %s runs %llu Gbps%s; use a "
                                   "profile with faster ports or slower links, or "

@@ -148,6 +148,9 @@ int capture_setup(struct ckpt_capture *c, const struct scenario *sc, const struc
         return err_set(e, "--pcap: no ports to capture: name them in telemetry.pcap.ports "
                           "(e.g. spine0-sleaf0,sleaf0-stor0)");
     c->max_packets = sc->telemetry.pcap_max_packets;
+    c->control = sc->telemetry.pcap_filter == PCAP_CONTROL;
+    c->start_ps = sc->telemetry.pcap_start_ps;
+    c->stop_ps = sc->telemetry.pcap_stop_ps ? sc->telemetry.pcap_stop_ps : UINT64_MAX;
     /* mark the ports each name matches, then one file per marked port, in
      * port order */
     uint64_t n;
@@ -249,11 +252,11 @@ static void record(struct pnet *n, const struct port *p, struct cap_rec *r)
     r->rx_node = n->ports[p->peer].node;
     if (a >= 0) {
         r->t_ps = n->now;
-        capture_push(&c->files[a], r, n->now);
+        capture_push(c, &c->files[a], r, n->now);
     }
     if (b >= 0) {
         r->t_ps = n->now + p->delay_ps;
-        capture_push(&c->files[b], r, n->now);
+        capture_push(c, &c->files[b], r, n->now);
     }
 }
 
@@ -265,8 +268,8 @@ static int wanted(const struct pnet *n, const struct port *p)
 
 void capture_packet(struct pnet *n, const struct port *p, const struct packet *pk)
 {
-    if (!wanted(n, p))
-        return;
+    if (!wanted(n, p) || (n->cap->control && pk->kind != PK_CNP))
+        return; /* filter control: of the packets, CNPs only */
     const struct flow *f = &n->flows[pk->flow];
     struct cap_rec r;
     memset(&r, 0, sizeof r);

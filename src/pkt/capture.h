@@ -66,6 +66,8 @@ struct ckpt_capture {
     int32_t *slot;           /* [n_ports]: file of each port, -1 = none; owned */
     uint32_t n_ports;
     uint32_t max_packets;
+    int control;             /* telemetry.pcap.filter control: PFC and CNPs only */
+    uint64_t start_ps, stop_ps; /* frames stamped in [start, stop) */
     int done;                /* a run filled it (capture_finish) */
 };
 
@@ -83,9 +85,12 @@ void capture_finish(struct ckpt_capture *c);
 /* Free the buffers (the struct itself stays). */
 void capture_release(struct ckpt_capture *c);
 
-/* Append r to file f, or count it refused. */
-static inline void capture_push(struct cap_file *f, const struct cap_rec *r, uint64_t now)
+/* Append r to file f, or count it refused (outside the window: neither). */
+static inline void capture_push(const struct ckpt_capture *c, struct cap_file *f,
+                                const struct cap_rec *r, uint64_t now)
 {
+    if (r->t_ps < c->start_ps || r->t_ps >= c->stop_ps)
+        return;
     if (f->n < f->cap) {
         f->rec[f->n++] = *r;
     } else {

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/units.h"
@@ -137,6 +138,11 @@ static int plan_set(struct scenario *sc, const char *key, uint64_t v, struct err
     return scenario_set_default(sc, key, a, e);
 }
 
+static uint64_t ceil_u64(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
 /* The largest divisor of n with n_sw x it <= ports (at least 1): parallel
  * links per switch pair that fill a switch without a remainder. */
 static uint32_t parallel(uint32_t n, uint64_t n_sw, uint32_t ports)
@@ -223,19 +229,25 @@ static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_
         if (x * up <= (sp - x) * up2 * (1 + 1e-12))
             d = x;
     uint32_t u2 = sp - d;
-    uint64_t pods = (lc + d - 1) / d + (ls + d - 1) / d;
-    if (!d || pods > up_ports)
+    /* storage_pods spread: a pod's spines also take its share of the storage
+     * leaves (leaf j in compute pod j mod pods), so fewer compute leaves a pod */
+    int spread = sc->fabric.storage_pods == SPODS_SPREAD;
+    uint32_t lpp = d;
+    while (spread && lpp && lpp + (ls + ceil_u64(lc, lpp) - 1) / ceil_u64(lc, lpp) > d)
+        lpp--;
+    uint64_t pods = !lpp ? 0 : spread ? ceil_u64(lc, lpp) : ceil_u64(lc, d) + ceil_u64(ls, d);
+    if (!lpp || pods > up_ports)
         return err_set(e, "fabric.tiers: auto: %llu compute and %llu storage leaves need %llu "
                           "pods of %u; three tiers of these switches hold at most %llu (a "
                           "super-spine's ports); choose larger switches, fabric.breakout or "
                           "fabric.oversubscription", (unsigned long long)lc,
-                       (unsigned long long)ls, (unsigned long long)pods, d,
+                       (unsigned long long)ls, (unsigned long long)pods, lpp,
                        (unsigned long long)up_ports);
     uint32_t k2 = parallel(u2, pods, up_ports);
     sc->fabric.tiers = TIERS_3;
     if (plan_set(sc, "fabric.links_per_spine", 1, e) < 0 ||
         plan_set(sc, "fabric.spines", u, e) < 0 || plan_set(sc, "fabric.spines_per_pod", u, e) < 0 ||
-        plan_set(sc, "fabric.leaves_per_pod", d, e) < 0 ||
+        plan_set(sc, "fabric.leaves_per_pod", lpp, e) < 0 ||
         plan_set(sc, "fabric.superspines", u2 / k2, e) < 0 ||
         plan_set(sc, "fabric.links_per_superspine", k2, e) < 0)
         return -1;
@@ -261,6 +273,25 @@ static int training_lossless(struct scenario *sc, struct err *e)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%d",
                      list[0] ? "," : "", i);
     return scenario_set_default(sc, "fabric.pfc.priorities", list, e);
+}
+
+int scenario_auto_plans(const struct scenario *sc)
+{
+    static const char *const planned[] = {
+        "fabric.hosts_per_leaf", "fabric.storage_per_leaf", "fabric.spines",
+        "fabric.links_per_spine", "fabric.pods", "fabric.leaves_per_pod",
+        "fabric.spines_per_pod", "fabric.superspines", "fabric.links_per_superspine"};
+    struct scenario *t = malloc(sizeof *t); /* large (failed_link_names) */
+    struct err e;
+    if (!t)
+        return 0;
+    *t = *sc;
+    for (size_t i = 0; i < sizeof planned / sizeof *planned; i++)
+        scenario_unset(t, planned[i]);
+    t->fabric.tiers = TIERS_AUTO;
+    int ok = scenario_resolve(t, &e) == 0;
+    free(t);
+    return ok;
 }
 
 int scenario_resolve(struct scenario *sc, struct err *e)

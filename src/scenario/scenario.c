@@ -351,6 +351,13 @@ static const struct key keys[] = {
     {"telemetry.pcap.max_packets", T_COUNT, FIELD(telemetry.pcap_max_packets), "1000",
      "1", "10000000", "frames each capture file keeps at most (the first ones; a data "
      "frame takes fabric.mtu + 90 bytes)", NULL},
+    {"telemetry.pcap.filter", T_ENUM, FIELD(telemetry.pcap_filter), "all", NULL, NULL,
+     "frames --pcap keeps: all, or control (PFC pause frames and CNPs only: steady-state "
+     "PFC without the data)", "all|control"},
+    {"telemetry.pcap.start", T_TIME, FIELD(telemetry.pcap_start_ps), "0", NULL, "100000s",
+     "--pcap keeps frames whose first bit reaches the port at or after this time", NULL},
+    {"telemetry.pcap.stop", T_TIME, FIELD(telemetry.pcap_stop_ps), "0", NULL, "100000s",
+     "... and before this time; 0 = until the run ends", NULL},
     {"sim.time_limit", T_TIME, FIELD(sim.time_limit_ps), "0", NULL, "100000s",
      "simulated time at which a run that has not finished stops (pause storm, "
      "stuck receiver); 0 = 50 x the analytic bound + 10ms", NULL},
@@ -986,6 +993,14 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
     }
 }
 
+void scenario_unset(struct scenario *sc, const char *key)
+{
+    const struct key *k = key_find(key, strlen(key));
+    size_t i = k ? (size_t)(k - keys) : 0;
+    if (k)
+        sc->set_mask[i / 64] &= ~(UINT64_C(1) << (i % 64));
+}
+
 int scenario_is_set(const struct scenario *sc, const char *key)
 {
     const struct key *k = key_find(key, strlen(key));
@@ -1375,6 +1390,12 @@ int scenario_validate(const struct scenario *user, struct err *e)
                              CLOCK_LIMIT_PS / PS_PER_S);
     if (validate_training(sc, e) < 0)
         return -1;
+    if (sc->telemetry.pcap_stop_ps && sc->telemetry.pcap_stop_ps <= sc->telemetry.pcap_start_ps)
+        return scenario_fail(sc, e, blame(sc, "telemetry.pcap.stop", "telemetry.pcap.start"),
+                             "the capture window is empty: telemetry.pcap.stop (%s) must be "
+                             "after telemetry.pcap.start (%s), or 0 for the run's end",
+                             units_fmt_time(sc->telemetry.pcap_stop_ps, a, sizeof a),
+                             units_fmt_time(sc->telemetry.pcap_start_ps, b, sizeof b));
     return validate_fabric(sc, e);
 }
 

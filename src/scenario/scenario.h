@@ -74,6 +74,8 @@ static inline int restore_other_mode(int mode)
 enum train_traffic { TRAFFIC_NONE, TRAFFIC_COLLECTIVES };
 enum train_collective { COLL_RING, COLL_HIERARCHICAL };
 enum isolation_kind { ISO_NONE, ISO_LOGICAL, ISO_PHYSICAL };
+/* telemetry.pcap.filter: every frame, or PFC and CNP frames only */
+enum pcap_filter { PCAP_ALL, PCAP_CONTROL };
 /* fabric.mmu.pools: one shared pool, or one per lossless priority + lossy */
 enum mmu_pools { POOLS_SHARED, POOLS_PER_CLASS };
 
@@ -191,6 +193,8 @@ struct scenario {
         int flows;              /* sample every transfer's rate and bytes */
         char pcap_ports[SCENARIO_TEXT]; /* ports --pcap captures, "a-b,c-d" */
         uint32_t pcap_max_packets;      /* frames per capture file */
+        int pcap_filter;                /* enum pcap_filter */
+        uint64_t pcap_start_ps, pcap_stop_ps; /* capture window; stop 0 = run's end */
     } telemetry;
     struct {
         uint64_t time_limit_ps; /* 0 = 50 x the analytic bound + 10 ms */
@@ -291,6 +295,9 @@ int scenario_set(struct scenario *sc, const char *assignment, struct err *e);
  * so that messages name the option instead of --set. */
 void scenario_mark_option(struct scenario *sc, const char *key);
 
+/* Forget that key was given (derived values may fill it again). */
+void scenario_unset(struct scenario *sc, const char *key);
+
 /* 1 when key was given by a file or --set (not a default). */
 int scenario_is_set(const struct scenario *sc, const char *key);
 /* Where key was given (struct scenario_pos); {0, 0} by --set or not at all. */
@@ -328,6 +335,10 @@ static inline int scenario_cnp_direct(const struct scenario *sc)
 /* Fill what the user left open from the switch catalog and the DCQCN
  * preset (idempotent; ckpt_run calls it on its own copy too). */
 int scenario_resolve(struct scenario *sc, struct err *e);
+
+/* 1 when fabric.tiers: auto plans sc's cluster on its switch profiles (the
+ * planned keys left to it): what a refusal may suggest. */
+int scenario_auto_plans(const struct scenario *sc);
 
 /* Cross-field checks (run after all loading; ckpt_run and ckpt_describe
  * run them too, so both engines and describe refuse the same inputs). They
