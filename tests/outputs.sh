@@ -141,6 +141,30 @@ else
     note "SKIPPED full_tmpfs_keeps_earlier_files and sweep_full_disk_keeps_out: cannot mount a tmpfs here (not root?); the size-limit test above covers a failing write"
 fi
 
+# --report-dir over an earlier report: a write that fails (the page is
+# 200 KB, past the limit) leaves the earlier page and every plot file as
+# they were, and no staging directory
+if command -v gnuplot >/dev/null 2>&1; then
+    # shellcheck disable=SC2086
+    "$bin" run $small --quiet --report-dir "$tmp/rdo" 2>/dev/null
+    cp -r "$tmp/rdo" "$tmp/rdo.before"
+    (
+        ulimit -f 64
+        trap '' XFSZ
+        # shellcheck disable=SC2086
+        exec "$bin" run $small --set fabric.spines=4 --quiet --report-dir "$tmp/rdo" >/dev/null 2>"$tmp/rdo.err"
+    )
+    rc=$?
+    if [ "$rc" -eq 2 ] && diff -r "$tmp/rdo" "$tmp/rdo.before" >/dev/null &&
+        [ -z "$(find "$tmp/rdo" -name '.*')" ] && [ -s "$tmp/rdo/plots/plots.gp" ]; then
+        ok report_dir_failure_keeps_earlier_report
+    else
+        bad "report_dir_failure_keeps_earlier_report (exit $rc): $(head -2 "$tmp/rdo.err"; diff -rq "$tmp/rdo" "$tmp/rdo.before")"
+    fi
+else
+    note "SKIPPED report_dir_failure_keeps_earlier_report: gnuplot is not installed"
+fi
+
 # two outputs failing (/dev/full takes no byte): both said, the third written
 # shellcheck disable=SC2086
 "$bin" run $small --quiet --json /dev/full --metrics /dev/full --csv-dir "$tmp/two" >/dev/null 2>"$tmp/err"
