@@ -98,6 +98,7 @@ seed "$tmp/lim"
 )
 rc=$?
 got=$(whole_or_old "$tmp/lim")
+# shellcheck disable=SC2086
 set -- $got
 if [ "$rc" -eq 2 ] && [ "$#" -eq 2 ] && [ "$1" -ge 1 ] && [ "$2" -ge 2 ] &&
     [ "$(cat "$tmp/lim/r.json")" = '{"old": true}' ] &&
@@ -107,7 +108,7 @@ if [ "$rc" -eq 2 ] && [ "$#" -eq 2 ] && [ "$1" -ge 1 ] && [ "$2" -ge 2 ] &&
     grep -q 'invariants  ok' "$tmp/lim.err"; then
     ok "size_limit_keeps_earlier_files (new, old: $got)"
 else
-    bad "size_limit_keeps_earlier_files (exit $rc; new, old, torn: $got): $(cat "$tmp/lim.err" | head -4)"
+    bad "size_limit_keeps_earlier_files (exit $rc; new, old, torn: $got): $(head -4 "$tmp/lim.err")"
 fi
 
 # a full file system: a 64 KB tmpfs when this user may mount one (CI runs
@@ -121,6 +122,7 @@ if mount -t tmpfs -o size=64k tmpfs "$tmp/fs" 2>/dev/null; then
         --csv-dir "$tmp/fs/csv" >/dev/null 2>"$tmp/fs.err"
     rc=$?
     got=$(whole_or_old "$tmp/fs")
+    # shellcheck disable=SC2086
     set -- $got
     if [ "$rc" -eq 2 ] && [ "$#" -eq 2 ] && [ "$2" -ge 1 ] && cmp -s "$tmp/fsm.prom" "$tmp/ref.prom" &&
         grep -q 'No space left on device' "$tmp/fs.err"; then
@@ -132,6 +134,7 @@ if mount -t tmpfs -o size=64k tmpfs "$tmp/fs" 2>/dev/null; then
     rm -rf "$tmp/fs/csv" "$tmp/fs/r.json"
     echo "earlier sweep" >"$tmp/fs/s.csv"
     dd if=/dev/zero of="$tmp/fs/fill" bs=1k count=200 2>/dev/null
+    # shellcheck disable=SC2086
     "$bin" sweep --quiet $small --vary fabric.spines=2,4 -j 1 --out "$tmp/fs/s.csv" 2>"$tmp/fs.err"
     rc=$?
     [ "$rc" -eq 2 ] && [ "$(cat "$tmp/fs/s.csv")" = "earlier sweep" ] && ok sweep_full_disk_keeps_out ||
@@ -173,7 +176,7 @@ if [ "$rc" -eq 2 ] && grep -q '^ckptnet: --json: cannot write' "$tmp/err" &&
     grep -q '^ckptnet: --metrics: cannot write' "$tmp/err" && cmp -s "$tmp/two/segments.csv" "$tmp/refcsv/segments.csv"; then
     ok every_output_tried
 else
-    bad "every_output_tried (exit $rc): $(cat "$tmp/err" | head -3)"
+    bad "every_output_tried (exit $rc): $(head -3 "$tmp/err")"
 fi
 
 # the summary, a description, a table or the catalog to a full stdout: exit 2
