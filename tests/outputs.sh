@@ -179,6 +179,19 @@ else
     bad "every_output_tried (exit $rc): $(head -3 "$tmp/err")"
 fi
 
+# compare: a run that cannot run (the packet engine refuses 1.6e10 events)
+# still leaves the runs before it in --jsonl and --json; exit 2
+"$bin" compare --vary workload.bytes_per_writer=64KB,64GB --set engine=packet --jsonl "$tmp/cr.jsonl" \
+    --json "$tmp/cr.json" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/cr.jsonl")" -eq 1 ] &&
+    [ "$(grep -c '"name": "workload.bytes_per_writer=' "$tmp/cr.json")" -eq 1 ] &&
+    grep -q 'workload.bytes_per_writer=64GB: .*packet engine would take' "$tmp/err"; then
+    ok compare_failed_run_keeps_earlier_runs
+else
+    bad "compare_failed_run_keeps_earlier_runs (exit $rc): $(head -2 "$tmp/err")"
+fi
+
 # the summary, a description, a table or the catalog to a full stdout: exit 2
 for c in "run $small" "describe" "compare --vary fabric.spines=2,4 $small" "catalog"; do
     # shellcheck disable=SC2086
