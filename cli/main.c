@@ -733,17 +733,15 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
     int w = table ? report_compare_header(stdout, n, names) : 0;
     fflush(stdout);
     catch_signals();
-    int status = 0, ran = 0;
+    int status = 0, ran = 0, failed_run = 0;
     for (int i = 0; i < n && !interrupted; i++) {
         struct err e = {{0}};
         if (run_one(&scs[i], &rs[i], o->quiet, o->progress_every, NULL, &e) < 0) {
-            for (int j = 0; j < i; j++)
-                results_release(&rs[j]);
-            free(rs);
-            if (jl)
-                ofile_abort(&jlf);
+            /* the runs before it are still written (table, --jsonl, --json) */
+            results_release(&rs[i]);
             say("%s: %s", names[i], e.msg);
-            return 2;
+            failed_run = 1;
+            break;
         }
         ran = i + 1;
         if (!rs[i].ok)
@@ -781,8 +779,8 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
             failed = 1;
         }
     }
-    /* a violated invariant (1) outranks a failed write */
-    if (failed && status != 1)
+    /* a violated invariant (1) outranks a failed write or run */
+    if ((failed || failed_run) && status != 1)
         status = 2;
     for (int i = 0; i < ran; i++) {
         if (!rs[i].ok)

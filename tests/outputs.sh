@@ -98,6 +98,7 @@ seed "$tmp/lim"
 )
 rc=$?
 got=$(whole_or_old "$tmp/lim")
+# shellcheck disable=SC2086
 set -- $got
 if [ "$rc" -eq 2 ] && [ "$#" -eq 2 ] && [ "$1" -ge 1 ] && [ "$2" -ge 2 ] &&
     [ "$(cat "$tmp/lim/r.json")" = '{"old": true}' ] &&
@@ -107,7 +108,7 @@ if [ "$rc" -eq 2 ] && [ "$#" -eq 2 ] && [ "$1" -ge 1 ] && [ "$2" -ge 2 ] &&
     grep -q 'invariants  ok' "$tmp/lim.err"; then
     ok "size_limit_keeps_earlier_files (new, old: $got)"
 else
-    bad "size_limit_keeps_earlier_files (exit $rc; new, old, torn: $got): $(cat "$tmp/lim.err" | head -4)"
+    bad "size_limit_keeps_earlier_files (exit $rc; new, old, torn: $got): $(head -4 "$tmp/lim.err")"
 fi
 
 # a full file system: a 64 KB tmpfs when this user may mount one (CI runs
@@ -121,6 +122,7 @@ if mount -t tmpfs -o size=64k tmpfs "$tmp/fs" 2>/dev/null; then
         --csv-dir "$tmp/fs/csv" >/dev/null 2>"$tmp/fs.err"
     rc=$?
     got=$(whole_or_old "$tmp/fs")
+    # shellcheck disable=SC2086
     set -- $got
     if [ "$rc" -eq 2 ] && [ "$#" -eq 2 ] && [ "$2" -ge 1 ] && cmp -s "$tmp/fsm.prom" "$tmp/ref.prom" &&
         grep -q 'No space left on device' "$tmp/fs.err"; then
@@ -132,6 +134,7 @@ if mount -t tmpfs -o size=64k tmpfs "$tmp/fs" 2>/dev/null; then
     rm -rf "$tmp/fs/csv" "$tmp/fs/r.json"
     echo "earlier sweep" >"$tmp/fs/s.csv"
     dd if=/dev/zero of="$tmp/fs/fill" bs=1k count=200 2>/dev/null
+    # shellcheck disable=SC2086
     "$bin" sweep --quiet $small --vary fabric.spines=2,4 -j 1 --out "$tmp/fs/s.csv" 2>"$tmp/fs.err"
     rc=$?
     [ "$rc" -eq 2 ] && [ "$(cat "$tmp/fs/s.csv")" = "earlier sweep" ] && ok sweep_full_disk_keeps_out ||
@@ -139,6 +142,30 @@ if mount -t tmpfs -o size=64k tmpfs "$tmp/fs" 2>/dev/null; then
     umount "$tmp/fs" && mnt=""
 else
     note "SKIPPED full_tmpfs_keeps_earlier_files and sweep_full_disk_keeps_out: cannot mount a tmpfs here (not root?); the size-limit test above covers a failing write"
+fi
+
+# --report-dir over an earlier report: a write that fails (the page is
+# 200 KB, past the limit) leaves the earlier page and every plot file as
+# they were, and no staging directory
+if command -v gnuplot >/dev/null 2>&1; then
+    # shellcheck disable=SC2086
+    "$bin" run $small --quiet --report-dir "$tmp/rdo" 2>/dev/null
+    cp -r "$tmp/rdo" "$tmp/rdo.before"
+    (
+        ulimit -f 64
+        trap '' XFSZ
+        # shellcheck disable=SC2086
+        exec "$bin" run $small --set fabric.spines=4 --quiet --report-dir "$tmp/rdo" >/dev/null 2>"$tmp/rdo.err"
+    )
+    rc=$?
+    if [ "$rc" -eq 2 ] && diff -r "$tmp/rdo" "$tmp/rdo.before" >/dev/null &&
+        [ -z "$(find "$tmp/rdo" -name '.*')" ] && [ -s "$tmp/rdo/plots/plots.gp" ]; then
+        ok report_dir_failure_keeps_earlier_report
+    else
+        bad "report_dir_failure_keeps_earlier_report (exit $rc): $(head -2 "$tmp/rdo.err"; diff -rq "$tmp/rdo" "$tmp/rdo.before")"
+    fi
+else
+    note "SKIPPED report_dir_failure_keeps_earlier_report: gnuplot is not installed"
 fi
 
 # two outputs failing (/dev/full takes no byte): both said, the third written
@@ -149,7 +176,20 @@ if [ "$rc" -eq 2 ] && grep -q '^ckptnet: --json: cannot write' "$tmp/err" &&
     grep -q '^ckptnet: --metrics: cannot write' "$tmp/err" && cmp -s "$tmp/two/segments.csv" "$tmp/refcsv/segments.csv"; then
     ok every_output_tried
 else
-    bad "every_output_tried (exit $rc): $(cat "$tmp/err" | head -3)"
+    bad "every_output_tried (exit $rc): $(head -3 "$tmp/err")"
+fi
+
+# compare: a run that cannot run (the packet engine refuses 1.6e10 events)
+# still leaves the runs before it in --jsonl and --json; exit 2
+"$bin" compare --vary workload.bytes_per_writer=64KB,64GB --set engine=packet --jsonl "$tmp/cr.jsonl" \
+    --json "$tmp/cr.json" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/cr.jsonl")" -eq 1 ] &&
+    [ "$(grep -c '"name": "workload.bytes_per_writer=' "$tmp/cr.json")" -eq 1 ] &&
+    grep -q 'workload.bytes_per_writer=64GB: .*packet engine would take' "$tmp/err"; then
+    ok compare_failed_run_keeps_earlier_runs
+else
+    bad "compare_failed_run_keeps_earlier_runs (exit $rc): $(head -2 "$tmp/err")"
 fi
 
 # the summary, a description, a table or the catalog to a full stdout: exit 2
