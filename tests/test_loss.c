@@ -240,7 +240,23 @@ static void loss_same_in_every_order(void)
     }
 }
 
+/* The longest timeout offered (4.096 us x 2^24 = 68.7 s) and its time
+ * limit stay in range (the overflow build checks the arithmetic). */
+static void loss_longest_timeout(void)
+{
+    struct scenario sc;
+    lossy(&sc, 8, "gbn", "none");
+    test_set(&sc, "transport.ack_timeout=24");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    check_complete(&sc, &r, 8, "ack_timeout 24");
+    CHECKF(r.timeouts > 0 && r.completion_s > 68.7, "%llu timeouts, %g s",
+           (unsigned long long)r.timeouts, r.completion_s);
+    results_release(&r);
+}
+
 SUITE(suite_loss) = {
+    {"loss_longest_timeout", loss_longest_timeout},
     {"loss_same_in_every_order", loss_same_in_every_order},
     {"loss_gbn_timeout_completes", loss_gbn_timeout_completes},
     {"loss_ooo_selective_repeat", loss_ooo_selective_repeat},

@@ -1351,7 +1351,8 @@ int pkt_run_capture(const struct scenario *sc, const struct topo *t,
     /* where packets can drop, room for a few timeouts and their retries
      * (sim.time_limit given stands) */
     if (rc == 0 && n->recover && !sc->sim.time_limit_ps && n->time_limit_ps != UINT64_MAX) {
-        uint64_t more = 4 * ((uint64_t)sc->transport.retry_count + 1) * n->rto_ps;
+        uint64_t k = 4 * ((uint64_t)sc->transport.retry_count + 1);
+        uint64_t more = n->rto_ps > UINT64_MAX / k ? UINT64_MAX : k * n->rto_ps;
         n->time_limit_ps = n->time_limit_ps < UINT64_MAX - more ? n->time_limit_ps + more
                                                                 : UINT64_MAX;
     }

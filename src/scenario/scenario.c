@@ -268,10 +268,11 @@ static const struct key keys[] = {
     {"transport.nak_interval", T_TIME, FIELD(transport.nak_interval_ps), "10us",
      "0", "1s", "a receiver repeats a NAK for the same gap at most this "
      "often (ooo NAKs only on a class that can drop)", NULL},
-    {"transport.ack_timeout", T_COUNT, FIELD(transport.ack_timeout), "20", "0", "31",
+    {"transport.ack_timeout", T_COUNT, FIELD(transport.ack_timeout), "20", "1", "24",
      "go-back-N on a class that can drop: local ACK timeout exponent n, a resend "
      "from the last acknowledged PSN after 4.096 us x 2^n without progress (20 = "
-     "4.295 s: NCCL's NCCL_IB_TIMEOUT default)", NULL},
+     "4.295 s: NCCL's NCCL_IB_TIMEOUT default; IB's 0, no timeout, and past 24, "
+     "68.7 s, are not offered)", NULL},
     {"transport.retry_count", T_COUNT, FIELD(transport.retry_count), "7", "0", "7",
      "timeouts in a row a queue pair retries before it fails the transfer (retry "
      "exceeded; NCCL's NCCL_IB_RETRY_CNT default 7)", NULL},
