@@ -38,10 +38,6 @@
  * 1.05 s to its time limit, against 18.9 M in 21.2 ms). */
 #define PKT_EVENTS_RESEND 2.0
 
-/* Upper estimate of the packet engine's memory: its state per port, switch,
- * endpoint and flow, the event queue (every flow start is queued at once,
- * plus two events per port), and packets: at most every switch buffer full
- * plus every wire's bandwidth-delay product, in slabs of 4096. */
 /* Packets in flight at most: every switch buffer full plus every wire's
  * bandwidth-delay product, no more than the run's packets. */
 static double pkt_held(const struct scenario *sc, const struct topo *t, double packets)
@@ -69,6 +65,9 @@ double ckpt_pkt_ns_per_event(const struct scenario *sc, const struct topo *t, do
            (ws > CKPT_PKT_WS_FREE_MB ? CKPT_PKT_NS_PER_MB * (ws - CKPT_PKT_WS_FREE_MB) : 0);
 }
 
+/* Upper estimate of the packet engine's memory: its state per port, switch,
+ * endpoint and flow, the event queue (every flow start is queued at once,
+ * plus two events per port), and packets: pkt_held, in chunks and slabs. */
 static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t nflows,
                       double packets)
 {

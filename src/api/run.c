@@ -564,6 +564,24 @@ static void restore_scenario(const struct scenario *sc, struct scenario *rs)
 static const char *const restore_modes[] = {"every_replica", "one_replica_broadcast",
                                             "own_files"};
 
+/* Samples cut short by an allocation that failed are a violation, never a
+ * silent truncation: where they stop and how to take fewer. */
+static void telemetry_cut(const struct scenario *sc, struct results *r)
+{
+    const struct series *s = &r->series;
+    if (!s->full)
+        return;
+    double iv = (double)sc->telemetry.interval_ps / (double)PS_PER_S;
+    uint32_t k = s->n < r->n_samples ? s->n : r->n_samples; /* the first incomplete one */
+    double at = k < r->n_samples ? r->sample_t[k]
+                : r->n_samples   ? r->sample_t[r->n_samples - 1] + iv
+                                 : 0;
+    results_violate(r, "out of memory for telemetry: the %s stop at %.6g s, sample %u "
+                       "(a longer telemetry.interval%s takes less)",
+                    s->n < r->n_samples ? "queue and pause series" : "time series", at, k,
+                    sc->telemetry.flows ? " or telemetry.flows: false" : "");
+}
+
 /* The restore of the checkpoint the save workload s placed, in restore.mode
  * `mode`, into rr (zeroed here; the caller releases it): simulated, or with
  * simulate 0 its bound only (rr->restore.estimated). engine: the save's
@@ -620,6 +638,7 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
         }
         if (rc < 0)
             return -1;
+        telemetry_cut(&rs, rr);
         rr->finished = rr->flows_done == w.n;
         /* every read starts at the restore's trigger (time 0): its
          * completion counts from there, not from the first byte a back
@@ -720,24 +739,6 @@ static int restore_beside(const struct scenario *sc, const struct topo *t,
     }
     free(rr);
     return rc;
-}
-
-/* Samples cut short by an allocation that failed are a violation, never a
- * silent truncation: where they stop and how to take fewer. */
-static void telemetry_cut(const struct scenario *sc, struct results *r)
-{
-    const struct series *s = &r->series;
-    if (!s->full)
-        return;
-    double iv = (double)sc->telemetry.interval_ps / (double)PS_PER_S;
-    uint32_t k = s->n < r->n_samples ? s->n : r->n_samples; /* the first incomplete one */
-    double at = k < r->n_samples ? r->sample_t[k]
-                : r->n_samples   ? r->sample_t[r->n_samples - 1] + iv
-                                 : 0;
-    results_violate(r, "out of memory for telemetry: the %s stop at %.6g s, sample %u "
-                       "(a longer telemetry.interval%s takes less)",
-                    s->n < r->n_samples ? "queue and pause series" : "time series", at, k,
-                    sc->telemetry.flows ? " or telemetry.flows: false" : "");
 }
 
 int ckpt_run(const struct scenario *user, struct results *r, struct err *e)
