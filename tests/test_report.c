@@ -1761,11 +1761,14 @@ static int kv_cell(const char *html, const char *th_prefix, char *out, size_t ca
     return 1;
 }
 
-/* A line of the page's summary (<pre class="summary">) that starts with
- * "  head", and with cont its next line too. */
-static int summary_line(const char *html, const char *head, int cont, char *out, size_t cap)
+/* A line of the page's <pre class="cls"> (the summary, the verdict) that
+ * starts with "  head", and with cont its next line too. */
+static int pre_line(const char *html, const char *cls, const char *head, int cont, char *out,
+                    size_t cap)
 {
-    const char *pre = strstr(html, "<pre class=\"summary\">");
+    char tag[64];
+    snprintf(tag, sizeof tag, "<pre class=\"%s\">", cls);
+    const char *pre = strstr(html, tag);
     char key[64];
     snprintf(key, sizeof key, "\n  %-12s", head);
     const char *p = pre ? strstr(pre, key) : NULL;
@@ -1874,10 +1877,21 @@ static void html_figures_match_json(void)
                        "s:restore.recovery_s s:restore.restart_s s:restore.completion_s"},
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-        int got = summary_line(html, lines[i].head, lines[i].cont, cell, sizeof cell);
+        int got = pre_line(html, "summary", lines[i].head, lines[i].cont, cell, sizeof cell);
         CHECKF(got, "no summary line \"%s\"", lines[i].head);
         if (got)
             check_figures(lines[i].head, cell + 14, root, lines[i].spec);
+    }
+    /* the verdict at the top of the page, and in the summary */
+    static const char *const verdict =
+        "f:bottleneck.utilisation s:checkpoint.completion_s s:bottleneck.bound_s "
+        "s:bottleneck.next_bound_s s:bottleneck.unlimited_bound_s - "
+        "s:bottleneck.doubled_completion_s";
+    for (int k = 0; k < 2; k++) {
+        int got = pre_line(html, k ? "summary" : "verdict", "bottleneck", 1, cell, sizeof cell);
+        CHECKF(got, "no verdict in %s", k ? "summary" : "verdict");
+        if (got)
+            check_figures("verdict", cell + 14, root, verdict);
     }
     /* the segment table: each row that applies against segments[] */
     const char *tab = strstr(html, "<th>segment</th><th>capacity</th>");
@@ -1916,6 +1930,44 @@ static void html_figures_match_json(void)
         /* the PFC column has no JSON figure per segment: any time */
         check_figures(row, cell, root, spec);
     }
+    /* the busiest link of each forward segment against network.links */
+    int links = 0;
+    for (size_t i = 0; i < json_array_size(segs); i++) {
+        json_t *o = json_array_get(segs, i);
+        const char *key = json_string_value(json_object_get(o, "segment"));
+        const char *lb = json_string_value(json_object_get(o, "label"));
+        json_t *l = json_object_get(json_object_get(json_object_get(root, "network"), "links"),
+                                    key ? key : "");
+        if (!l || !lb)
+            continue;
+        char row[160], spec[512];
+        const char *arrow = strstr(lb, "->");
+        if (arrow)
+            snprintf(row, sizeof row, "busiest link of %.*s-&gt;%s</td>", (int)(arrow - lb), lb,
+                     arrow + 2);
+        else
+            snprintf(row, sizeof row, "busiest link of %s</td>", lb);
+        const char *p = strstr(html, row), *end = p ? strstr(p, "</tr>") : NULL;
+        CHECKF(end, "no row %s", row);
+        if (!end)
+            continue;
+        p += strlen(row);
+        size_t k = 0;
+        for (int tag = 0; p < end && k + 1 < sizeof cell; p++) {
+            if (*p == '<')
+                tag = 1, cell[k++] = ' ';
+            else if (*p == '>')
+                tag = 0;
+            else if (!tag)
+                cell[k++] = *p;
+        }
+        cell[k] = '\0';
+        snprintf(spec, sizeof spec, "f:network.links.%s.max_utilisation s:network.links.%s.max_busy_s "
+                                    "s:network.links.%s.max_full_s", key, key, key);
+        check_figures(row, cell, root, spec);
+        links++;
+    }
+    CHECKF(links == 4, "%d busiest-link rows checked", links);
     /* the per-node table */
     json_t *nb = json_object_get(json_object_get(root, "storage"), "node_bytes");
     double mean = json_number_value(json_object_get(json_object_get(root, "storage"),
