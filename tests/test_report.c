@@ -1761,11 +1761,14 @@ static int kv_cell(const char *html, const char *th_prefix, char *out, size_t ca
     return 1;
 }
 
-/* A line of the page's summary (<pre class="summary">) that starts with
- * "  head", and with cont its next line too. */
-static int summary_line(const char *html, const char *head, int cont, char *out, size_t cap)
+/* A line of the page's <pre class="cls"> (the summary, the verdict) that
+ * starts with "  head", and with cont its next line too. */
+static int pre_line(const char *html, const char *cls, const char *head, int cont, char *out,
+                    size_t cap)
 {
-    const char *pre = strstr(html, "<pre class=\"summary\">");
+    char tag[64];
+    snprintf(tag, sizeof tag, "<pre class=\"%s\">", cls);
+    const char *pre = strstr(html, tag);
     char key[64];
     snprintf(key, sizeof key, "\n  %-12s", head);
     const char *p = pre ? strstr(pre, key) : NULL;
@@ -1785,6 +1788,8 @@ static int summary_line(const char *html, const char *head, int cont, char *out,
  * time) and the read's time as the recovery. Every figure of the storage
  * and restore rows, the summary's headline lines, the segment table and
  * the cost table is checked against the JSON's, in the JSON's unit. */
+static void page_figures(const struct scenario *psc, struct results *pr);
+
 static void html_figures_match_json(void)
 {
     struct scenario sc;
@@ -1794,6 +1799,25 @@ static void html_figures_match_json(void)
         CHECK(0);
         return;
     }
+    page_figures(&sc, &r);
+    /* the scenario: the fluid engine, 40 storage nodes */
+    struct err e;
+    scenario_defaults(&sc);
+    if (scenario_load_file(&sc, "scenarios/llama3-405b-production.yaml", &e) < 0 ||
+        scenario_set(&sc, "checkpoint.phase=both", &e) < 0 || scenario_resolve(&sc, &e) < 0 ||
+        scenario_validate(&sc, &e) < 0 || run(&sc, &r) < 0) {
+        CHECKF(0, "%s", e.msg);
+        return;
+    }
+    CHECK(!strcmp(r.engine, "fluid"));
+    page_figures(&sc, &r);
+}
+
+/* Every figure of the page of run r against its JSON (releases r). */
+static void page_figures(const struct scenario *psc, struct results *pr)
+{
+    const struct scenario sc = *psc;
+    struct results r = *pr;
     CHECK(r.restore.ran && r.restore.finished && r.cost.job_mtbf_s > 0);
     char *txt = NULL, *js = NULL;
     outputs(&sc, &r, &txt, &js);
@@ -1874,10 +1898,40 @@ static void html_figures_match_json(void)
                        "s:restore.recovery_s s:restore.restart_s s:restore.completion_s"},
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-        int got = summary_line(html, lines[i].head, lines[i].cont, cell, sizeof cell);
+        int got = pre_line(html, "summary", lines[i].head, lines[i].cont, cell, sizeof cell);
         CHECKF(got, "no summary line \"%s\"", lines[i].head);
         if (got)
             check_figures(lines[i].head, cell + 14, root, lines[i].spec);
+    }
+    /* the verdict at the top of the page, and in the summary */
+    for (int k = 0; k < 2; k++) {
+        int got = pre_line(html, k ? "summary" : "verdict", "bottleneck", 1, cell, sizeof cell);
+        CHECKF(got, "no verdict in %s", k ? "summary" : "verdict");
+        if (!got)
+            continue;
+        /* the clauses a verdict has when they apply: how much longer than
+         * its bound the write took, its busiest link against the mean */
+        char verdict[512];
+        size_t bi = 0;
+        json_t *ss = json_object_get(root, "segments");
+        const char *bk = json_string_value(json_object_get(json_object_get(root, "bottleneck"),
+                                                           "segment"));
+        while (bk && bi < json_array_size(ss) &&
+               strcmp(json_string_value(json_object_get(json_array_get(ss, bi), "segment")), bk))
+            bi++;
+        snprintf(verdict, sizeof verdict,
+                 "f:bottleneck.utilisation s:checkpoint.completion_s s:bottleneck.bound_s%s%s "
+                 "s:bottleneck.next_bound_s s:bottleneck.unlimited_bound_s - "
+                 "s:bottleneck.doubled_completion_s",
+                 strstr(cell, "% longer") ? " f:bottleneck.excess" : "",
+                 strstr(cell, "busiest link carried") ? " x:segments.IMB.imbalance" : "");
+        char *imb = strstr(verdict, "IMB");
+        if (imb) {
+            char tail[256];
+            snprintf(tail, sizeof tail, "%s", imb + 3);
+            snprintf(imb, sizeof verdict - (size_t)(imb - verdict), "%zu%s", bi, tail);
+        }
+        check_figures("verdict", cell + 14, root, verdict);
     }
     /* the segment table: each row that applies against segments[] */
     const char *tab = strstr(html, "<th>segment</th><th>capacity</th>");
@@ -1916,11 +1970,49 @@ static void html_figures_match_json(void)
         /* the PFC column has no JSON figure per segment: any time */
         check_figures(row, cell, root, spec);
     }
+    /* the busiest link of each forward segment against network.links */
+    int links = 0;
+    for (size_t i = 0; i < json_array_size(segs); i++) {
+        json_t *o = json_array_get(segs, i);
+        const char *key = json_string_value(json_object_get(o, "segment"));
+        const char *lb = json_string_value(json_object_get(o, "label"));
+        json_t *l = json_object_get(json_object_get(json_object_get(root, "network"), "links"),
+                                    key ? key : "");
+        if (!l || !lb)
+            continue;
+        char row[160], spec[512];
+        const char *arrow = strstr(lb, "->");
+        if (arrow)
+            snprintf(row, sizeof row, "busiest link of %.*s-&gt;%s</td>", (int)(arrow - lb), lb,
+                     arrow + 2);
+        else
+            snprintf(row, sizeof row, "busiest link of %s</td>", lb);
+        const char *p = strstr(html, row), *end = p ? strstr(p, "</tr>") : NULL;
+        CHECKF(end, "no row %s", row);
+        if (!end)
+            continue;
+        p += strlen(row);
+        size_t k = 0;
+        for (int tag = 0; p < end && k + 1 < sizeof cell; p++) {
+            if (*p == '<')
+                tag = 1, cell[k++] = ' ';
+            else if (*p == '>')
+                tag = 0;
+            else if (!tag)
+                cell[k++] = *p;
+        }
+        cell[k] = '\0';
+        snprintf(spec, sizeof spec, "f:network.links.%s.max_utilisation s:network.links.%s.max_busy_s "
+                                    "s:network.links.%s.max_full_s", key, key, key);
+        check_figures(row, cell, root, spec);
+        links++;
+    }
+    CHECKF(links == 4, "%d busiest-link rows checked", links);
     /* the per-node table */
     json_t *nb = json_object_get(json_object_get(root, "storage"), "node_bytes");
     double mean = json_number_value(json_object_get(json_object_get(root, "storage"),
                                                     "node_mean_bytes"));
-    CHECK(json_array_size(nb) == 2 && mean > 0);
+    CHECK(json_array_size(nb) == sc.storage.nodes && mean > 0);
     for (size_t i = 0; i < json_array_size(nb); i++) {
         char row[64], spec[256];
         snprintf(row, sizeof row, "<td>%zu</td><td>", i);
@@ -2172,6 +2264,35 @@ static void backend_series(void)
     results_release(&r);
 }
 
+/* Defect: the packet sampler counted training's deliveries as the
+ * checkpoint's, so with training.traffic beside it "still to write" fell to
+ * 0 at 1.94 ms of a 2.617 ms write. */
+static void series_remaining_without_training(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, "cluster.nodes=8", "storage.nodes=1", "fabric.hosts_per_leaf=4",
+             "fabric.spines=4", "fabric.buffer=4MB", "transport.qps_per_writer=4",
+             "workload.bytes_per_writer=16MB", "training.traffic=collectives",
+             "training.grad_bytes=4MB", "training.compute_time=50us", "fabric.pfc.priorities=3,4",
+             "fabric.isolation=none", "telemetry.interval=20us", "engine=packet", NULL) < 0 ||
+        run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    const struct series *s = &r.series;
+    double end = r.first_byte_s + r.completion_s;
+    uint32_t zero = UINT32_MAX;
+    for (uint32_t i = 0; i < s->n && zero == UINT32_MAX; i++)
+        if (s->remaining[i] == 0)
+            zero = i;
+    CHECK(r.ok && r.training.on && s->n > 50);
+    CHECKF(zero != UINT32_MAX && r.sample_t[zero] >= end - 20e-6 - 1e-12,
+           "still to write 0 at %.6g s of %.6g s", zero != UINT32_MAX ? r.sample_t[zero] : -1.0,
+           end);
+    results_release(&r);
+}
+
 SUITE(suite_report) = {
     {"report_verdict_storage_nic", verdict_storage_nic},
     {"report_describe_estimate_threads", describe_estimate_threads},
@@ -2204,5 +2325,6 @@ SUITE(suite_report) = {
     {"report_html_figures_match_json", html_figures_match_json},
     {"report_fluid_unmodelled_directions", fluid_unmodelled_directions},
     {"report_backend_series", backend_series},
+    {"report_series_remaining_without_training", series_remaining_without_training},
     {NULL, NULL},
 };

@@ -114,8 +114,9 @@ void telemetry_sample(struct pnet *n)
     for (uint32_t i = 0; i < n->n_flows; i++)
         active += n->flows[i].start_ps <= n->now &&
                   (!n->flows[i].done || n->flows[i].done_ps > n->now); /* a back end's */
-    s->remaining[s->n] = r->ckpt_bytes > n->bytes_delivered
-                             ? r->ckpt_bytes - n->bytes_delivered : 0;
+    /* the checkpoint's bytes: training's deliveries are not part of it */
+    uint64_t got = n->bytes_delivered - n->train_delivered;
+    s->remaining[s->n] = r->ckpt_bytes > got ? r->ckpt_bytes - got : 0;
     s->active[s->n] = active;
     if (s->n_store)
         backends_sample(n, s, n->now);

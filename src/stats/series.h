@@ -3,7 +3,8 @@
  *
  * Time series (struct series) are sampled every telemetry.interval: per
  * sample, cumulative wire bytes sent on each path segment, payload bytes
- * still to deliver and active transfers (both engines); with port_state
+ * still to write, active transfers and the storage back ends' levels and
+ * written bytes (both engines); with port_state
  * (packet engine only), ports paused per segment and the ports whose queue
  * or pause state changed since the previous sample (a port keeps its last
  * recorded state until it has an entry; all start empty and unpaused). A
