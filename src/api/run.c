@@ -564,22 +564,23 @@ static void restore_scenario(const struct scenario *sc, struct scenario *rs)
 static const char *const restore_modes[] = {"every_replica", "one_replica_broadcast",
                                             "own_files"};
 
-/* Samples cut short by an allocation that failed are a violation, never a
- * silent truncation: where they stop and how to take fewer. */
-static void telemetry_cut(const struct scenario *sc, struct results *r)
+/* Samples cut short by an allocation that failed: out of memory (exit 2),
+ * as any other, never a silent truncation nor a violated invariant (the
+ * simulation itself was right): where they stop and how to take fewer. */
+static int telemetry_cut(const struct scenario *sc, struct results *r, struct err *e)
 {
     const struct series *s = &r->series;
     if (!s->full)
-        return;
+        return 0;
     double iv = (double)sc->telemetry.interval_ps / (double)PS_PER_S;
     uint32_t k = s->n < r->n_samples ? s->n : r->n_samples; /* the first incomplete one */
     double at = k < r->n_samples ? r->sample_t[k]
                 : r->n_samples   ? r->sample_t[r->n_samples - 1] + iv
                                  : 0;
-    results_violate(r, "out of memory for telemetry: the %s stop at %.6g s, sample %u "
-                       "(a longer telemetry.interval%s takes less)",
-                    s->n < r->n_samples ? "queue and pause series" : "time series", at, k,
-                    sc->telemetry.flows ? " or telemetry.flows: false" : "");
+    return err_set(e, "out of memory for telemetry: the %s stop at %.6g s, sample %u "
+                      "(a longer telemetry.interval%s takes less)",
+                   s->n < r->n_samples ? "queue and pause series" : "time series", at, k,
+                   sc->telemetry.flows ? " or telemetry.flows: false" : "");
 }
 
 /* The restore of the checkpoint the save workload s placed, in restore.mode
@@ -636,9 +637,8 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
         } else {
             rc = fluid_run(&rs, &v, &w, rr, e);
         }
-        if (rc < 0)
+        if (rc < 0 || telemetry_cut(&rs, rr, e) < 0)
             return -1;
-        telemetry_cut(&rs, rr);
         rr->finished = rr->flows_done == w.n;
         /* every read starts at the restore's trigger (time 0): its
          * completion counts from there, not from the first byte a back
@@ -803,7 +803,7 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
         else if (rc == 0)
             rc = pkt_run_capture(sc, &t, &w, r, cap, e);
         if (rc == 0)
-            telemetry_cut(sc, r);
+            rc = telemetry_cut(sc, r, e);
         if (rc == 0) {
             r->transfers = w.n;
             r->finished = r->flows_done == w.n;
