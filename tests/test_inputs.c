@@ -90,6 +90,7 @@ static void inputs_rate_echo_as_written(void)
     char *js = test_json(&sc, &r);
     CHECK(js && strstr(js, "\"read_rate\": \"2.5GiB/s\"") && strstr(js, "\"nic_speed\": \"50GB/s\""));
     free(js);
+    results_release(&r);
 }
 
 /* Item 17: fabric.failed_link_names as a YAML list, longer than the 64
@@ -110,6 +111,7 @@ static void inputs_failed_links_list(void)
           !strncmp(sc.fabric.failed_link_names, "cleaf0-spine0,cleaf0-spine1,", 28));
     struct results r;
     CHECK(test_run(&sc, &r) == 0 && r.failed_links == (uint32_t)n);
+    results_release(&r);
     /* flow style, and an empty list is none */
     scenario_defaults(&sc);
     CHECK(scenario_load_string(&sc, "fabric:\n  failed_link_names: [cleaf1-spine2, "
@@ -156,6 +158,7 @@ static void inputs_restore_reads_unlimited(void)
                               "while storage.drain_rate writes 20GB/s a node"), "%s", sum);
     free(js);
     free(sum);
+    results_release(&r);
     /* with a read rate: limited, and nothing said */
     test_set(&sc, "restore.read_rate=20GB/s");
     CHECK(test_run(&sc, &r) == 0);
@@ -169,6 +172,7 @@ static void inputs_restore_reads_unlimited(void)
            r.restore.completion_s, r.completion_s);
     free(js);
     free(sum);
+    results_release(&r);
 }
 
 /* Item 15: fabric.tiers auto plans every storage placement it accepts
@@ -214,7 +218,10 @@ static void inputs_auto_plans_spread(void)
     test_set(&sc, "fabric.storage_pods=spread");
     test_set(&sc, "cluster.nodes=1016");
     test_set(&sc, "storage.nodes=8");
-    CHECKF(ckpt_run(&sc, &r, &e) == 0 && r.ok && r.fabric_tiers == 3, "%s", e.msg);
+    int rc = ckpt_run(&sc, &r, &e);
+    CHECKF(rc == 0 && r.ok && r.fabric_tiers == 3, "%s", e.msg);
+    if (rc == 0)
+        results_release(&r);
     /* two tiers too large: auto is suggested (it plans it), tiers 3 is not
      * (it needs planning), breakout not at 400G links on 400G ports */
     test_set(&sc, "fabric.tiers=2");
@@ -301,6 +308,81 @@ static void inputs_pcap_filters(void)
           strstr(e.msg, "empty"));
 }
 
+/* Item 16: links follow their ports' lane speed unless a breakout or their
+ * speed key says otherwise (51.2T profiles ran 400G links on 800G ports,
+ * silently), breakout per tier, and links slower than their ports said. */
+static void inputs_link_speeds_follow_ports(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    struct echo_find f;
+    struct results r;
+    scenario_defaults(&sc);
+    test_set(&sc, "engine=fluid");
+    /* 400G profiles: 400G, nothing to say */
+    CHECK(test_run(&sc, &r) == 0 && !r.port_notes[0]);
+    results_release(&r);
+    struct scenario eff = sc;
+    CHECK(scenario_resolve(&eff, &e) == 0 && eff.fabric.uplink_bps == UINT64_C(400000000000));
+    /* 51.2T: 800G uplinks; the 400G NICs on 800G ports are said */
+    test_set(&sc, "fabric.switch=generic-51.2T");
+    eff = sc;
+    CHECK(scenario_resolve(&eff, &e) == 0 && eff.fabric.uplink_bps == UINT64_C(800000000000));
+    CHECKF(!strcmp(echoed(&eff, "fabric.uplink_speed", &f), "800Gbps"), "%s", f.value);
+    CHECK(test_run(&sc, &r) == 0);
+    CHECKF(strstr(r.port_notes, "host links run at 400Gbps on 800Gbps leaf ports") &&
+           strstr(r.port_notes, "fabric.leaf_down_breakout: 2"), "%s", r.port_notes);
+    CHECK(r.oversub_compute == 0.5);
+    char *js = test_json(&eff, &r);
+    CHECK(js && strstr(js, "\"port_notes\": \"host links run at 400Gbps"));
+    free(js);
+    results_release(&r);
+    /* breakout 2 everywhere: 400G lanes and links, as before */
+    test_set(&sc, "fabric.breakout=2");
+    eff = sc;
+    CHECK(scenario_resolve(&eff, &e) == 0 && eff.fabric.uplink_bps == UINT64_C(400000000000));
+    CHECK(test_run(&sc, &r) == 0 && !r.port_notes[0] && r.oversub_compute == 1.0);
+    results_release(&r);
+    /* only the host side broken out: 800G uplinks, nothing to say */
+    test_set(&sc, "fabric.breakout=1");
+    test_set(&sc, "fabric.leaf_down_breakout=2");
+    eff = sc;
+    CHECK(scenario_resolve(&eff, &e) == 0 && eff.fabric.uplink_bps == UINT64_C(800000000000));
+    CHECKF(test_run(&sc, &r) == 0 && !r.port_notes[0], "%s", r.port_notes);
+    results_release(&r);
+    /* a set uplink speed below the lanes is kept, and said */
+    test_set(&sc, "fabric.uplink_speed=400Gbps");
+    CHECK(test_run(&sc, &r) == 0 && strstr(r.port_notes, "leaf uplinks run at 400Gbps on "
+                                                          "800Gbps ports (fabric.uplink_speed)"));
+    results_release(&r);
+    /* spines broken out: leaf-spine links at the slower end, 200G */
+    scenario_defaults(&sc);
+    test_set(&sc, "engine=fluid");
+    test_set(&sc, "fabric.spine_breakout=2");
+    eff = sc;
+    CHECK(scenario_resolve(&eff, &e) == 0 && eff.fabric.uplink_bps == UINT64_C(200000000000) &&
+          eff.fabric.spine_ports == 64);
+    /* a leaf of two breakouts counts its physical ports per side: 16 host
+     * ports + 16 uplinks 2 a port = 24 of 32; 28 hosts = 36 */
+    scenario_defaults(&sc);
+    test_set(&sc, "engine=fluid");
+    test_set(&sc, "fabric.leaf_up_breakout=2");
+    CHECKF(test_run(&sc, &r) == 0 && !r.warnings[0], "%s", r.warnings);
+    results_release(&r);
+    test_set(&sc, "fabric.hosts_per_leaf=28");
+    test_set(&sc, "cluster.nodes=112");
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "a leaf needs 36 ports (28 host ports 1 to a port, 16 uplinks 2 to a "
+                         "port), CX732Q-N has 32"), "%s", e.msg);
+    test_set(&sc, "fabric.leaf_down_breakout=3");
+    CHECK(ckpt_run(&sc, &r, &e) < 0 && strstr(e.msg, "fabric.leaf_down_breakout: expected 1, 2 or 4"));
+    /* auto plans one breakout a leaf */
+    scenario_defaults(&sc);
+    test_set(&sc, "fabric.tiers=auto");
+    test_set(&sc, "fabric.leaf_up_breakout=2");
+    CHECK(scenario_validate(&sc, &e) < 0 && strstr(e.msg, "auto plans leaves of one breakout"));
+}
+
 SUITE(suite_inputs) = {
     {"inputs_byte_rates", inputs_byte_rates},
     {"inputs_rate_echo_as_written", inputs_rate_echo_as_written},
@@ -308,5 +390,6 @@ SUITE(suite_inputs) = {
     {"inputs_restore_reads_unlimited", inputs_restore_reads_unlimited},
     {"inputs_auto_plans_spread", inputs_auto_plans_spread},
     {"inputs_pcap_filters", inputs_pcap_filters},
+    {"inputs_link_speeds_follow_ports", inputs_link_speeds_follow_ports},
     {0, 0},
 };

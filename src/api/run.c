@@ -242,13 +242,48 @@ static int fabric_radix(struct results *r, const struct topo *t, const struct sc
         {"super-spine", "fabric.superspine_switch", sc->fabric.superspine_switch, 0,
          sc->fabric.super_ports, 0, sc->fabric.super_port_bps},
     };
+    /* a leaf of two breakouts (fabric.leaf_down_breakout, leaf_up_breakout):
+     * its physical ports, host side and uplinks each at its own lanes */
+    uint32_t bd = sc->fabric.bo_down ? sc->fabric.bo_down : 1;
+    uint32_t bu = sc->fabric.bo_up ? sc->fabric.bo_up : 1;
+    int mixed = bd != bu;
+    uint32_t leaf_phys = sc->fabric.leaf_ports / (bd > bu ? bd : bu), mh = 0, mu = 0;
+    uint64_t fast_down = 0, fast_up = 0;
     for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {
         const struct tnode *nd = &t->nodes[n];
         int i = nd->kind == NODE_LEAF ? 0 : nd->kind == NODE_SPINE ? 1 : 2;
-        tier[i].need = nd->nports > tier[i].need ? nd->nports : tier[i].need;
-        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
-            tier[i].fastest = t->ports[p].bps > tier[i].fastest ? t->ports[p].bps : tier[i].fastest;
+        uint32_t h = 0;
+        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
+            uint64_t bps = t->ports[p].bps;
+            tier[i].fastest = bps > tier[i].fastest ? bps : tier[i].fastest;
+            int host = t->nodes[t->ports[t->ports[p].peer].node].kind <= NODE_STORAGE;
+            h += host;
+            if (i == 0 && host)
+                fast_down = bps > fast_down ? bps : fast_down;
+            else if (i == 0)
+                fast_up = bps > fast_up ? bps : fast_up;
+        }
+        uint32_t need = nd->nports;
+        if (i == 0 && mixed) { /* physical ports */
+            need = (h + bd - 1) / bd + (nd->nports - h + bu - 1) / bu;
+            if (need > tier[0].need) {
+                mh = h;
+                mu = nd->nports - h;
+            }
+        }
+        tier[i].need = need > tier[i].need ? need : tier[i].need;
     }
+    if (mixed) {
+        tier[0].ports = leaf_phys;
+        /* each side against its own lanes */
+        int down = fast_down > sc->fabric.leaf_down_bps;
+        tier[0].fastest = down ? fast_down : fast_up;
+        tier[0].lane = down ? sc->fabric.leaf_down_bps : sc->fabric.leaf_up_bps;
+    }
+    char leaf_detail[96] = "";
+    if (mixed)
+        snprintf(leaf_detail, sizeof leaf_detail, " (%u host ports %u to a port, %u uplinks %u "
+                 "to a port)", mh, bd, mu, bu);
     if (!sc->fabric.allow_oversize) {
         for (int i = 0; i < 3; i++) {
             const char *bo = sc->fabric.breakout > 1 ? " (with fabric.breakout)" : "";
@@ -260,9 +295,12 @@ static int fabric_radix(struct results *r, const struct topo *t, const struct sc
                 if (!sc->fabric.tiers_auto && scenario_auto_plans(sc))
                     snprintf(alt, sizeof alt, "fabric.tiers: auto (it plans leaves, spines and "
                                               "pods for the profiles), ");
+                /* leaf-spine links follow the lanes unless their speed is set */
                 uint32_t bo2 = sc->fabric.breakout * 2;
-                if (bo2 <= 4 && tier[i].need <= tier[i].ports * 2 &&
-                    tier[i].fastest <= tier[i].lane / 2)
+                int follow = i > 0 && !scenario_is_set(sc, "fabric.uplink_speed") &&
+                             !scenario_is_set(sc, "fabric.spine_uplink_speed");
+                if (bo2 <= 4 && !mixed && tier[i].need <= tier[i].ports * 2 &&
+                    (follow || tier[i].fastest <= tier[i].lane / 2))
                     snprintf(alt + strlen(alt), sizeof alt - strlen(alt),
                              "fabric.breakout: %u, ", bo2);
                 for (const struct switch_profile *p = switch_catalog; p->name; p++)
@@ -272,10 +310,10 @@ static int fabric_radix(struct results *r, const struct topo *t, const struct sc
                                  "a larger profile (%s), ", p->name);
                         break;
                     }
-                return err_set(e, "%s: a %s needs %u ports, %s has %u%s; use %s%s"
+                return err_set(e, "%s: a %s needs %u ports%s, %s has %u%s; use %s%s"
                                   "fabric.allow_oversize: true to run it anyway",
-                               tier[i].key, tier[i].tier, tier[i].need, tier[i].profile,
-                               tier[i].ports, bo, alt, alt[0] ? "or " : "");
+                               tier[i].key, tier[i].tier, tier[i].need, i ? "" : leaf_detail,
+                               tier[i].profile, tier[i].ports, bo, alt, alt[0] ? "or " : "");
             }
             if (tier[i].fastest > tier[i].lane)
                 return err_set(e, "%s: a %s needs %llu Gbps ports, %s runs %llu Gbps%s; use a "
@@ -286,6 +324,44 @@ static int fabric_radix(struct results *r, const struct topo *t, const struct sc
                                bo);
         }
     }
+    /* links slower than their ports' lanes run, said (not refused): a 400G
+     * NIC on an 800G port, or a set uplink_speed below the lanes */
+    size_t pn = 0;
+    char s1[32], s2[32];
+    r->port_notes[0] = '\0';
+    uint64_t down_lane = sc->fabric.leaf_down_bps ? sc->fabric.leaf_down_bps
+                                                  : sc->fabric.leaf_port_bps;
+    uint64_t up_lane = sc->fabric.leaf_up_bps ? sc->fabric.leaf_up_bps : sc->fabric.leaf_port_bps;
+    uint64_t slow_down = UINT64_MAX, slow_up = UINT64_MAX;
+    for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {
+        const struct tnode *nd = &t->nodes[n];
+        if (nd->kind != NODE_LEAF)
+            continue;
+        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
+            int host = t->nodes[t->ports[t->ports[p].peer].node].kind <= NODE_STORAGE;
+            uint64_t *slow = host ? &slow_down : &slow_up;
+            *slow = t->ports[p].bps < *slow ? t->ports[p].bps : *slow;
+        }
+    }
+    /* a breakout that would fit them: 2 or 4 lanes of their speed a port */
+    uint64_t fit = slow_down < down_lane && down_lane % slow_down == 0 ? down_lane / slow_down : 0;
+    if ((fit == 2 || fit == 4) && sc->fabric.bo_down * fit <= 4)
+        pn += (size_t)snprintf(r->port_notes, sizeof r->port_notes,
+                               "host links run at %s on %s leaf ports (fabric.leaf_down_breakout: "
+                               "%llu puts %llu on a port)",
+                               units_fmt_rate(slow_down, s1, sizeof s1),
+                               units_fmt_rate(down_lane, s2, sizeof s2),
+                               (unsigned long long)(down_lane / slow_down * sc->fabric.bo_down),
+                               (unsigned long long)(down_lane / slow_down));
+    else if (slow_down < down_lane)
+        pn += (size_t)snprintf(r->port_notes, sizeof r->port_notes,
+                               "host links run at %s on %s leaf ports",
+                               units_fmt_rate(slow_down, s1, sizeof s1),
+                               units_fmt_rate(down_lane, s2, sizeof s2));
+    if (slow_up < up_lane && pn < sizeof r->port_notes)
+        snprintf(r->port_notes + pn, sizeof r->port_notes - pn,
+                 "%sleaf uplinks run at %s on %s ports (fabric.uplink_speed)", pn ? "; " : "",
+                 units_fmt_rate(slow_up, s1, sizeof s1), units_fmt_rate(up_lane, s2, sizeof s2));
     size_t len = 0, cap = sizeof r->warnings;
     r->warnings[0] = '\0';
     for (int i = 0; i < 3 && len < cap; i++)

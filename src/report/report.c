@@ -268,6 +268,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     }
     if (r->warnings[0])
         fprintf(out, "  warning     %s\n", r->warnings);
+    if (r->port_notes[0])
+        fprintf(out, "  ports       %s\n", r->port_notes);
     if (r->failed_links)
         fprintf(out, "  failed      %u %s links down: %s\n", r->failed_links,
                 r->fabric_tiers == 3 ? "leaf-spine and spine-super-spine" : "leaf-spine",
@@ -883,6 +885,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_dotted(root, "fabric.links", U(r->links));
     put_dotted(root, "fabric.failed_links", U(r->failed_links));
     put_dotted(root, "fabric.warnings", json_string(r->warnings));
+    put_dotted(root, "fabric.port_notes", json_string(r->port_notes));
     put_dotted(root, "fabric.failed_link_names", json_string(r->failed_link_names));
     put_dotted(root, "fabric.oversubscription.compute", json_real(r->oversub_compute));
     put_dotted(root, "fabric.oversubscription.storage", json_real(r->oversub_storage));

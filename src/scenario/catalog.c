@@ -310,23 +310,64 @@ int scenario_resolve(struct scenario *sc, struct err *e)
         super = spine;
     }
     uint32_t bo = sc->fabric.breakout ? sc->fabric.breakout : 1;
-    if (bo != 1 && bo != 2 && bo != 4) {
-        err_set(e, "fabric.breakout: expected 1, 2 or 4, got %u", bo);
-        scenario_locate(sc, e);
-        return -1;
-    }
+    /* per tier: a leaf's host ports, its uplinks, the spines' (and the
+     * super-spines') ports; 0 = fabric.breakout */
+    uint32_t bd = sc->fabric.leaf_down_breakout ? sc->fabric.leaf_down_breakout : bo;
+    uint32_t bu = sc->fabric.leaf_up_breakout ? sc->fabric.leaf_up_breakout : bo;
+    uint32_t bs = sc->fabric.spine_breakout ? sc->fabric.spine_breakout : bo;
+    static const char *const bkey[] = {"fabric.breakout", "fabric.leaf_down_breakout",
+                                       "fabric.leaf_up_breakout", "fabric.spine_breakout"};
+    const uint32_t bval[] = {bo, bd, bu, bs};
+    for (int i = 0; i < 4; i++)
+        if (bval[i] != 1 && bval[i] != 2 && bval[i] != 4) {
+            err_set(e, "%s: expected 1, 2 or 4, got %u", bkey[i], bval[i]);
+            scenario_locate(sc, e);
+            return -1;
+        }
+    sc->fabric.bo_down = bd;
+    sc->fabric.bo_up = bu;
+    sc->fabric.bo_spine = bs;
     int buf_set = scenario_is_set(sc, "fabric.buffer");
     int lat_set = scenario_is_set(sc, "fabric.switch_latency");
     sc->fabric.leaf_buffer = buf_set ? sc->fabric.buffer_bytes : leaf->buffer_bytes;
     sc->fabric.spine_buffer = buf_set ? sc->fabric.buffer_bytes : spine->buffer_bytes;
     sc->fabric.leaf_latency_ps = lat_set ? sc->fabric.switch_latency_ps : leaf->latency_ps;
     sc->fabric.spine_latency_ps = lat_set ? sc->fabric.switch_latency_ps : spine->latency_ps;
-    sc->fabric.leaf_ports = leaf->ports * bo;
-    sc->fabric.spine_ports = spine->ports * bo;
-    sc->fabric.super_ports = super->ports * bo;
-    sc->fabric.leaf_port_bps = leaf->port_bps / bo;
-    sc->fabric.spine_port_bps = spine->port_bps / bo;
-    sc->fabric.super_port_bps = super->port_bps / bo;
+    /* a leaf of two breakouts: its ports counted per side (api/run.c
+     * fabric_radix); here the larger count and the faster lane */
+    sc->fabric.leaf_ports = leaf->ports * (bd > bu ? bd : bu);
+    sc->fabric.spine_ports = spine->ports * bs;
+    sc->fabric.super_ports = super->ports * bs;
+    sc->fabric.leaf_port_bps = leaf->port_bps / (bd < bu ? bd : bu);
+    sc->fabric.leaf_down_bps = leaf->port_bps / bd;
+    sc->fabric.leaf_up_bps = leaf->port_bps / bu;
+    sc->fabric.spine_port_bps = spine->port_bps / bs;
+    sc->fabric.super_port_bps = super->port_bps / bs;
+    /* links run at their ports' lane speed unless the user set it: the
+     * slower end of a leaf uplink and a spine port; above the spines, the
+     * slower of a spine and a super-spine lane (when it differs) */
+    char lane[32];
+    uint64_t up = sc->fabric.leaf_up_bps < sc->fabric.spine_port_bps ? sc->fabric.leaf_up_bps
+                                                                     : sc->fabric.spine_port_bps;
+    uint64_t up2 = sc->fabric.spine_port_bps < sc->fabric.super_port_bps
+                       ? sc->fabric.spine_port_bps
+                       : sc->fabric.super_port_bps;
+    /* (a field still at the table's 400Gbps: one assigned directly keeps its value) */
+    if (!scenario_is_set(sc, "fabric.uplink_speed") &&
+        sc->fabric.uplink_bps == UINT64_C(400000000000)) {
+        if (scenario_set_default(sc, "fabric.uplink_speed",
+                                 units_fmt_rate(up, lane, sizeof lane), e) < 0)
+            return -1;
+        if (up2 != up && scenario_set_default(sc, "fabric.spine_uplink_speed",
+                                              units_fmt_rate(up2, lane, sizeof lane), e) < 0)
+            return -1;
+    }
+    if (sc->fabric.tiers == TIERS_AUTO && bd != bu) {
+        err_set(e, "fabric.tiers: auto plans leaves of one breakout: fabric.leaf_down_breakout "
+                   "(%u) and fabric.leaf_up_breakout (%u) differ; set fabric.tiers 2 or 3", bd, bu);
+        scenario_locate(sc, e);
+        return -1;
+    }
     if (sc->fabric.tiers == TIERS_AUTO &&
         plan_auto(sc, sc->fabric.leaf_ports, sc->fabric.spine_ports, sc->fabric.super_ports,
                   e) < 0) {

@@ -131,7 +131,9 @@ static const struct key keys[] = {
     {"fabric.spines", T_COUNT, FIELD(fabric.spines), "16", "1", "4096",
      "spine switches; every leaf has one uplink to every spine", NULL},
     {"fabric.uplink_speed", T_RATE, FIELD(fabric.uplink_bps), "400Gbps",
-     "1bps", "100Tbps", "line rate of each leaf-spine link", NULL},
+     "1bps", "100Tbps", "line rate of each leaf-spine link; unset: the ports' lane speed "
+     "(the slower of a leaf uplink and a spine port after breakout: 400Gbps on 400G "
+     "profiles, 800Gbps on 51.2T ones)", NULL},
     {"fabric.link_delay", T_TIME, FIELD(fabric.link_delay_ps), "1us", NULL,
      "1000s", "propagation delay of every link", NULL},
     {"fabric.switch_latency", T_TIME, FIELD(fabric.switch_latency_ps),
@@ -247,7 +249,14 @@ static const struct key keys[] = {
      "of its plane", NULL},
     {"fabric.breakout", T_COUNT, FIELD(fabric.breakout), "1", "1", "4",
      "each switch port runs as 1, 2 or 4 ports of 1/breakout its speed (64 x "
-     "800G as 128 x 400G)", NULL},
+     "800G as 128 x 400G); links run at that lane speed unless their speed key is set",
+     NULL},
+    {"fabric.leaf_down_breakout", T_UINT, FIELD(fabric.leaf_down_breakout), "0", NULL, "4",
+     "breakout of a leaf's host (NIC) ports: 1, 2 or 4; 0 = fabric.breakout", NULL},
+    {"fabric.leaf_up_breakout", T_UINT, FIELD(fabric.leaf_up_breakout), "0", NULL, "4",
+     "breakout of a leaf's uplinks: 1, 2 or 4; 0 = fabric.breakout", NULL},
+    {"fabric.spine_breakout", T_UINT, FIELD(fabric.spine_breakout), "0", NULL, "4",
+     "breakout of spine and super-spine ports: 1, 2 or 4; 0 = fabric.breakout", NULL},
     {"fabric.allow_oversize", T_BOOL, FIELD(fabric.allow_oversize), "false", NULL,
      NULL, "a switch that needs more or faster ports than its profile has: warn "
      "(what-if) instead of refusing the fabric", NULL},

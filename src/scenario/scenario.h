@@ -149,6 +149,9 @@ struct scenario {
         /* radix-true switches (catalog.c: scenario_resolve plans tiers auto) */
         uint32_t links_per_super;  /* parallel spine-super-spine links */
         uint32_t breakout;      /* 1, 2 or 4 lanes per switch port */
+        uint32_t leaf_down_breakout, leaf_up_breakout, spine_breakout; /* 0 = breakout */
+        uint32_t bo_down, bo_up, bo_spine; /* resolved per-tier breakouts */
+        uint64_t leaf_down_bps, leaf_up_bps; /* resolved lane speeds of a leaf's two sides */
         int allow_oversize;     /* a switch past its profile: warn, not refuse */
         double oversubscription; /* tiers auto: at the compute leaves */
         char superspine_switch[SCENARIO_TEXT];

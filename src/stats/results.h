@@ -164,6 +164,7 @@ struct results {
     uint32_t failed_links;
     char failed_link_names[256];
     char warnings[512];        /* the fabric needs more than its switch profiles offer */
+    char port_notes[256];      /* links slower than the ports they run on */
     /* three tiers (fabric_tiers 3; outputs leave these out for two) */
     unsigned fabric_tiers;
     uint32_t pods, spines_per_pod, superspines; /* super-spines in all */
