@@ -29,11 +29,15 @@ static void resend_cause(FILE *out, const struct results *r)
     uint64_t lost = r->drops_lossy + r->drops_lossless + r->drops_watchdog;
     if (lost) { /* the resends follow drops, not reordering */
         fprintf(out, "  cause       packet loss: %llu packets dropped, %s resent for a %s write "
-                     "(%.1fx); go-back-N resends from each gap, and a transfer whose last "
-                     "packets drop does not finish (no retransmission timeout is modelled). "
-                     "Fix: a lossless class (fabric.pfc.enabled=true) or more buffer\n",
+                     "(%.1fx); %s",
                 (unsigned long long)lost, fmt_bytes((double)r->retx_bytes, a, sizeof a),
-                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent);
+                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent,
+                r->sack_naks ? "the out-of-order receiver NAKs each gap and the sender resends it"
+                             : "go-back-N resends from each gap");
+        if (r->timeouts) /* a lost tail is found only by the timer */
+            fprintf(out, "; %llu retransmission timeouts (transport.%s)",
+                    (unsigned long long)r->timeouts, r->sack_naks ? "sack_timeout" : "ack_timeout");
+        fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true) or more buffer\n");
         return;
     }
     fprintf(out, "  cause       go-back-N retransmission: %s resent for a %s write (%.1fx); "
