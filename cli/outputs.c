@@ -65,6 +65,11 @@ static int topology(const char *path, const struct out_ctx *c, struct err *e)
     return ckpt_topology_out(c->sc, path, e);
 }
 
+static int sweep_report(const char *path, const struct out_ctx *c, struct err *e)
+{
+    return sweep_html(path, c->sw, c->res, e);
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 const struct cli_output cli_outputs[] = {
@@ -101,6 +106,14 @@ const struct cli_output cli_outputs[] = {
     {.opt = "--topology-out", .cmds = "describe", .flags = OUT_SAYS_OPT, .to_path = topology,
      .help = "  --topology-out F write the fabric as a topology file (JSON) to F, to edit\n"
              "                   and run with fabric.topology_file: F\n"},
+    /* written by sweep.c's lead() as points finish: FILE.partial, locked, --resume */
+    {.opt = "--out", .cmds = "sweep", .flags = OUT_STDOUT,
+     .help = "  --out FILE       .csv (default) or .json (JSON lines); '-' or none: CSV on\n"
+             "                   stdout. Rows are written in run order as points finish,\n"
+             "                   to FILE.partial (locked), renamed to FILE at the end\n"},
+    {.opt = "--report", .cmds = "sweep", .flags = OUT_SAYS_OPT, .to_path = sweep_report,
+     .help = "  --report FILE    an HTML page: plots against the varied keys and a table\n"
+             "                   (needs gnuplot)\n"},
 };
 const int cli_n_outputs = (int)(sizeof cli_outputs / sizeof cli_outputs[0]);
 
