@@ -81,6 +81,7 @@ static const char usage_run_tail[] =
 
 static const char usage_describe[] =
     "usage: ckptnet describe [SCENARIO.yaml] [--set key.path=value]... [--engine E]\n"
+    "                        [--topology-out FILE]\n"
     "\n"
     "Print what a run of the scenario would simulate, without running it: the\n"
     "checkpoint, fabric, oversubscription, analytic bound and the completion each\n"
@@ -404,7 +405,7 @@ static int check_outputs(const struct opts *o, int table, const struct scenario 
             say("%s: %s", row->opt, e.msg);
             return 2;
         }
-        if (!table && (row->flags & OUT_STDOUT) && !strcmp(path, "-")) {
+        if ((row->flags & OUT_STDOUT) && !strcmp(path, "-")) {
             if (on_stdout) {
                 say("%s: %s - and %s - cannot both take stdout", o->cmd, on_stdout, row->opt);
                 return 2;

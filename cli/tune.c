@@ -32,7 +32,7 @@ static const char usage_tune[] =
     "usage: ckptnet tune [SCENARIO.yaml] [--knob key=v1,v2,...]...\n"
     "                    [--minimize F | --maximize F] [--constraint F<=X]...\n"
     "                    [--budget N] [--seeds N] [--recheck K] [--json FILE]\n"
-    "                    [--method lhs|coordinate] [--sample-seed N]\n"
+    "                    [--method lhs|coordinate] [--sample-seed N] [--objective pareto]\n"
     "                    [-j N] [--set k=v]... [--engine E] [--quiet]\n"
     "\n"
     "Search the knobs' values for the best figure. --method lhs (the default):\n"

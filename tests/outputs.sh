@@ -326,5 +326,34 @@ else
     bad "dead_worker_row_has_seed (exit $rc, worker ${worker:-none}): $row $(cat "$tmp/d.err")"
 fi
 
+# ---- the table of outputs (cli/outputs.c): one row per output option
+# run --vary names every one-run output it refuses; run names why a table
+# output needs --vary; two outputs cannot share stdout in compare either
+refused vary_refuses_one_run_outputs \
+    'run: --vary prints a table; --json, --csv-dir, --report, --report-dir, --metrics and --pcap need a single run (--jsonl writes each run'"'"'s results)' \
+    run $small --vary seed=1,2 --pcap "$tmp/vp"
+refused run_jsonl_needs_vary 'run: --jsonl is for --vary (one line per run); use --json for one run' \
+    run $small --jsonl "$tmp/r.jsonl"
+refused compare_two_on_stdout 'compare: --json - and --jsonl - cannot both take stdout' \
+    compare $small --vary seed=1,2 --json - --jsonl -
+refused sweep_report_checked_first "sweep: --report: cannot write '$tmp/none/s.html'" \
+    sweep $small --vary seed=1,2 --report "$tmp/none/s.html"
+# every option a command's --help lists is in its synopsis and in the
+# manual (a new output row brings its help line; these say what else to add)
+undocumented=""
+for c in run compare describe sweep tune; do
+    "$bin" "$c" --help >"$tmp/help"
+    syn=$(sed '/^$/q' "$tmp/help")
+    for o in $(grep -oE '^  (-[a-z], )?--[a-z-]+' "$tmp/help" | grep -oE -- '--[a-z-]+$'); do
+        [ "$o" = --help ] && continue
+        s=$o
+        [ "$o" = --jobs ] && s=-j
+        case "$syn" in *"$s "* | *"$s]"*) ;; *) undocumented="$undocumented $c:$o(synopsis)" ;; esac
+        grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" docs/ckptnet.1 ||
+            undocumented="$undocumented $c:$o(manual)"
+    done
+done
+[ -z "$undocumented" ] && ok options_documented || bad "options_documented:$undocumented"
+
 echo "outputs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
