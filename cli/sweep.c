@@ -35,10 +35,9 @@
 #define TAG_RES 1
 #define TAG_WORK 2
 
-const char *const sweep_fig_name[F_COUNT] = {
-    "completion_s", "bound_s", "bound_ratio", "pause_frames", "paused_s", "drops",
-    "max_queue_bytes", "gpu_stall_s", "gpu_hours_per_day", "money_per_day", "goodput",
-    "slowdown_frac", "training_slowdown", "training_step_s", "restore_s", "events", "wall_s"};
+#define SWEEP_FIG_NAME(id, name) name,
+const char *const sweep_fig_name[F_COUNT] = {SWEEP_FIGS(SWEEP_FIG_NAME)};
+#undef SWEEP_FIG_NAME
 
 static const char usage_sweep[] =
     "usage: ckptnet sweep [SCENARIO.yaml] --vary key=v1,v2,... [--vary ...] [--set k=v]...\n"
