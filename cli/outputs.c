@@ -114,6 +114,9 @@ const struct cli_output cli_outputs[] = {
     {.opt = "--report", .cmds = "sweep", .flags = OUT_SAYS_OPT, .to_path = sweep_report,
      .help = "  --report FILE    an HTML page: plots against the varied keys and a table\n"
              "                   (needs gnuplot)\n"},
+    /* written by tune.c as the search goes: every point, then the winner's results */
+    {.opt = "--json", .cmds = "tune",
+     .help = "  --json FILE      every point of the search and the winner's full results\n"},
 };
 const int cli_n_outputs = (int)(sizeof cli_outputs / sizeof cli_outputs[0]);
 

@@ -496,18 +496,18 @@ static int points_from_file(struct sweep *sw, const char *path)
 }
 
 /* Skip the value of the sweep's (or tune's) own valued option at argv[*i]:
- * these, or sweep's outputs (outputs.c). */
+ * these, or sweep's and tune's outputs (outputs.c). */
 static void skip_own_value(const struct sweep *sw, int *i)
 {
     static const char *const own[] = {"--jobs", "--vary", "--points", "--seeds", "--knob",
                                       "--minimize", "--maximize", "--constraint", "--budget",
-                                      "--json", "--recheck", "--method", "--sample-seed"};
+                                      "--recheck", "--method", "--sample-seed"};
     const char *skip = NULL;
     for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
         if (opt_value(sw->argc, sw->argv, i, own[k], k == 0 ? "-j" : NULL, &skip))
             return;
     for (int k = 0; k < cli_n_outputs; k++)
-        if (cli_output_for(&cli_outputs[k], "sweep") &&
+        if ((cli_output_for(&cli_outputs[k], "sweep") || cli_output_for(&cli_outputs[k], "tune")) &&
             opt_value(sw->argc, sw->argv, i, cli_outputs[k].opt, NULL, &skip))
             return;
 }

@@ -338,6 +338,8 @@ refused compare_two_on_stdout 'compare: --json - and --jsonl - cannot both take 
     compare $small --vary seed=1,2 --json - --jsonl -
 refused sweep_report_checked_first "sweep: --report: cannot write '$tmp/none/s.html'" \
     sweep $small --vary seed=1,2 --report "$tmp/none/s.html"
+refused tune_json_checked "tune: --json: cannot write '$tmp/none/t.json': no directory" \
+    tune $small --budget 1 --json "$tmp/none/t.json"
 # every option a command's --help lists is in its synopsis and in the
 # manual (a new output row brings its help line; these say what else to add)
 undocumented=""
