@@ -156,8 +156,8 @@ static int said(const struct cli_output *row, struct err *e)
 {
     if (!(row->flags & OUT_SAYS_OPT)) {
         char m[sizeof e->msg];
-        snprintf(m, sizeof m, "%s: %s", row->opt, e->msg);
-        snprintf(e->msg, sizeof e->msg, "%s", m);
+        memcpy(m, e->msg, sizeof m);
+        err_set(e, "%s: %s", row->opt, m);
     }
     return -1;
 }
