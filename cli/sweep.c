@@ -772,8 +772,12 @@ static json_t *sweep_meta(const struct sweep *sw)
     return m;
 }
 
+static int n_columns(const struct sweep *sw);
+static const char *column_name(const struct sweep *sw, int c);
+
 /* The first line(s): JSON lines: the meta object; CSV: "# " and the meta
- * object, then the column names. */
+ * object, then the column names (column_name: the one list of them, which
+ * --resume reads back by). */
 static void put_header(struct out *o, const struct sweep *sw, const json_t *meta)
 {
     char *m = json_dumps(meta, JSON_PRESERVE_ORDER);
@@ -781,14 +785,11 @@ static void put_header(struct out *o, const struct sweep *sw, const json_t *meta
     free(m);
     if (o->json)
         return;
-    fputs("point", o->f);
-    for (int k = 0; k < sw->n_keys; k++) {
-        fputc(',', o->f);
-        put_csv_text(o->f, sw->keys[k]);
+    for (int c = 0; c < n_columns(sw); c++) {
+        if (c)
+            fputc(',', o->f);
+        put_csv_text(o->f, column_name(sw, c));
     }
-    fputs(",seed,row,status,engine,bottleneck", o->f);
-    for (int i = 0; i < F_COUNT; i++)
-        fprintf(o->f, "%s,%s", i == F_BEFORE_ERROR ? ",error" : "", sweep_fig_name[i]);
     fputc('\n', o->f);
 }
 
