@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ckptnet.h"
+#include "outputs.h"
 #include "sweep.h"
 
 #define VERSION CKPTNET_VERSION
@@ -57,22 +58,11 @@ static const char usage_run[] =
     "                   PFC/queues); auto picks fluid past ~8 s of packet engine\n"
     "  --phase P        save, restore or both (same as --set checkpoint.phase=P):\n"
     "                   restore simulates the read back after a failure\n"
-    "  --json FILE      write results and the effective scenario as JSON ('-' = stdout,\n"
-    "                   the summary then goes to stderr)\n"
-    "  --csv-dir DIR    write time series, hottest ports, pauses, writers and segments\n"
-    "                   as CSV files into DIR (docs/report.md)\n"
-    "  --report FILE    write a self-contained HTML report with plots (needs gnuplot)\n"
-    "  --report-dir DIR the same report as DIR/report.html, keeping what drew its\n"
-    "                   plots in DIR/plots: plots.gp, its data and CSV files, the\n"
-    "                   SVGs (cd DIR/plots && gnuplot plots.gp redraws them)\n"
-    "  --metrics FILE   write counters and gauges in the Prometheus text format\n"
-    "                   ('-' = stdout); turns on telemetry.ports\n"
-    "  --pcap DIR       write one pcap file per port named in telemetry.pcap.ports\n"
-    "                   (RoCEv2, CNP and PFC frames; packet engine; docs/report.md)\n"
     "  --vary k=v1,v2   run once per value of key k and print a comparison table,\n"
     "                   a row as each run ends; a value may set more keys with ';'\n"
-    "                   (k=4;k2=2,8;k2=1)\n"
-    "  --jsonl FILE     with --vary: each run's results as one JSON line as it ends\n"
+    "                   (k=4;k2=2,8;k2=1)\n";
+/* then the outputs (outputs.c), then: */
+static const char usage_run_tail[] =
     "  --progress S     off a terminal too: a progress line on stderr every S seconds\n"
     "  --quiet          no summary on stdout, no progress line on a terminal\n"
     "  --force          run the packet engine even past ~1e9 events or this machine's\n"
@@ -91,6 +81,7 @@ static const char usage_run[] =
 
 static const char usage_describe[] =
     "usage: ckptnet describe [SCENARIO.yaml] [--set key.path=value]... [--engine E]\n"
+    "                        [--topology-out FILE]\n"
     "\n"
     "Print what a run of the scenario would simulate, without running it: the\n"
     "checkpoint, fabric, oversubscription, analytic bound and the completion each\n"
@@ -98,9 +89,8 @@ static const char usage_describe[] =
     "time, then every key of the effective scenario.\n"
     "\n"
     "  --set k=v        override one key (repeatable)\n"
-    "  --engine E       packet, fluid or auto\n"
-    "  --topology-out F write the fabric as a topology file (JSON) to F, to edit\n"
-    "                   and run with fabric.topology_file: F\n"
+    "  --engine E       packet, fluid or auto\n";
+static const char usage_describe_tail[] =
     "  -h, --help       show this help\n";
 
 static const char usage_compare[] =
@@ -117,9 +107,8 @@ static const char usage_compare[] =
     "\n"
     "  --set k=v        override one key in every run (repeatable)\n"
     "  --engine E       packet, fluid or auto\n"
-    "  --vary k=v1,v2   the runs: one per value of key k\n"
-    "  --json FILE      also write every run's results as JSON ('-' = stdout)\n"
-    "  --jsonl FILE     each run's results as one JSON line as it ends ('-' = stdout)\n"
+    "  --vary k=v1,v2   the runs: one per value of key k\n";
+static const char usage_compare_tail[] =
     "  --progress S     off a terminal too: a progress line on stderr every S seconds\n"
     "  --force          run packet runs past ~1e9 events or this machine's memory\n"
     "  --quiet          no progress line on a terminal\n"
@@ -135,11 +124,11 @@ static const char usage_catalog[] =
     "  -h, --help       show this help\n";
 
 struct opts {
+    const char *cmd;
     const char *files[MAX_FILES];
     int n_files;
-    const char *json, *csv_dir, *report, *vary, *metrics, *pcap, *report_dir;
-    const char *topology_out; /* describe: the built fabric as a topology file */
-    const char *jsonl;     /* compare/--vary: one JSON line per run as it ends */
+    const char *vary;
+    const char *out[CLI_MAX_OUTPUTS]; /* the path of each output row given, by row */
     double progress_every; /* --progress S: a line every S seconds off a terminal */
     int quiet, help;
 };
@@ -191,11 +180,11 @@ static int die(const char *msg)
     return 2;
 }
 
-/* Options that take a value: "--x v" or "--x=v". */
-static const char *const valued[] = {"--set", "--json", "--engine", "--csv-dir", "--report",
-                                     "--vary", "--jsonl", "--progress", "--metrics", "--pcap",
-                                     "--report-dir", "--phase", "--topology-out", NULL};
-#define OPT_PHASE 11 /* index of --phase above: --set checkpoint.phase=... */
+/* Options that take a value: "--x v" or "--x=v"; the outputs' are in
+ * outputs.c's table. */
+static const char *const valued[] = {"--set", "--engine", "--vary", "--progress", "--phase",
+                                     NULL};
+enum { OPT_SET, OPT_ENGINE, OPT_VARY, OPT_PROGRESS, OPT_PHASE, OPT_OUT };
 
 /* `allowed` ("json csv-dir ...") holds name as a whole word. */
 static int allows(const char *allowed, const char *name)
@@ -207,24 +196,28 @@ static int allows(const char *allowed, const char *name)
     return 0;
 }
 
-/* Which valued option a is (index), with its value in *v; -1 if none. */
+/* Which valued option a is, with its value in *v: its index in valued[],
+ * or OPT_OUT + the first output row of that name; -1 if none. */
 static int valued_opt(int argc, char **argv, int *i, const char **v)
 {
     const char *a = argv[*i];
-    for (int k = 0; valued[k]; k++) {
-        size_t l = strlen(valued[k]);
-        if (strncmp(a, valued[k], l))
-            continue;
-        if (a[l] == '=') {
-            *v = a + l + 1;
-            return k;
-        }
-        if (a[l] == '\0') {
-            *v = *i + 1 < argc ? argv[++*i] : NULL;
-            return k;
-        }
+    int l = (int)strcspn(a, "="), k = 0;
+    while (valued[k] && ((int)strlen(valued[k]) != l || strncmp(a, valued[k], (size_t)l)))
+        k++;
+    if (!valued[k]) {
+        int row = cli_output_find(NULL, a, l);
+        if (row < 0)
+            return -1;
+        k = OPT_OUT + row;
     }
-    return -1;
+    *v = a[l] == '=' ? a + l + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+    return k;
+}
+
+/* The name of valued option k (valued_opt). */
+static const char *valued_name(int k)
+{
+    return k < OPT_OUT ? valued[k] : cli_outputs[k - OPT_OUT].opt;
 }
 
 /* Parse the options of cmd; `allowed` lists the valued options it takes
@@ -233,29 +226,34 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                       int max_files, struct opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->cmd = cmd;
     unsigned seen = 0; /* valued options given; only --set repeats */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         int k = valued_opt(argc, argv, &i, &v);
+        const char *name = k >= 0 ? valued_name(k) : NULL;
+        if (k >= OPT_OUT) { /* this command's row of that name, if it takes one */
+            int row = cli_output_find(cmd, name, -1);
+            k = row < 0 ? -2 : OPT_OUT + row;
+        }
+        if (k == -2 || (k >= 0 && k < OPT_OUT && !allows(allowed, valued[k] + 2))) {
+            say("%s: unknown option '%s' (see ckptnet %s --help)", cmd, name, cmd);
+            return 2;
+        }
         if (k >= 0) {
-            if (!allows(allowed, valued[k] + 2)) {
-                say("%s: unknown option '%s' (see ckptnet %s --help)",
-                        cmd, valued[k], cmd);
-                return 2;
-            }
             if (k > 0 && (seen & (1u << k))) {
                 /* the later one would silently replace the earlier */
-                say("%s: %s given twice%s", cmd, valued[k],
-                    !strcmp(valued[k], "--vary") ? " (one key per table; ckptnet sweep "
-                                                   "varies several keys)" : "");
+                say("%s: %s given twice%s", cmd, valued_name(k),
+                    k == OPT_VARY ? " (one key per table; ckptnet sweep "
+                                    "varies several keys)" : "");
                 return 2;
             }
             seen |= 1u << k;
             if (!v) {
-                say("%s needs a value", valued[k]);
+                say("%s needs a value", valued_name(k));
                 return 2;
             }
-            if (k == 0 && !strchr(v, '=')) {
+            if (k == OPT_SET && !strchr(v, '=')) {
                 /* "--set fabric.spines 8": the 8 would be read as a file */
                 if (i + 1 < argc && argv[i + 1][0] != '-')
                     say("--set %s %s: write key=value (--set %s=%s)", v, argv[i + 1], v,
@@ -264,17 +262,11 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                     say("--set %s: expected key=value", v);
                 return 2;
             }
-            if (k == 1)
-                o->json = v;
-            else if (k == 3)
-                o->csv_dir = v;
-            else if (k == 4)
-                o->report = v;
-            else if (k == 5)
+            if (k >= OPT_OUT)
+                o->out[k - OPT_OUT] = v;
+            else if (k == OPT_VARY)
                 o->vary = v;
-            else if (k == 6)
-                o->jsonl = v;
-            else if (k == 7) {
+            else if (k == OPT_PROGRESS) {
                 char *end;
                 o->progress_every = strtod(v, &end);
                 if (*end || !(o->progress_every > 0) || o->progress_every > 86400) {
@@ -283,14 +275,6 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
                     return 2;
                 }
             }
-            else if (k == 8)
-                o->metrics = v;
-            else if (k == 9)
-                o->pcap = v;
-            else if (k == 10)
-                o->report_dir = v;
-            else if (k == 12)
-                o->topology_out = v;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             o->help = 1;
         } else if ((!strcmp(a, "--quiet") || !strcmp(a, "-q")) && allows(allowed, "quiet")) {
@@ -299,11 +283,14 @@ static int parse_opts(const char *cmd, int argc, char **argv, const char *allowe
             continue; /* build_scenario applies it as sim.force */
         } else if (a[0] == '-' && a[1]) {
             /* the nearest option this command takes, for a typo */
-            const char *cands[16];
+            const char *cands[OPT_OUT + CLI_MAX_OUTPUTS + 3];
             size_t n = 0;
-            for (int j = 0; valued[j] && n < 12; j++)
+            for (int j = 0; valued[j]; j++)
                 if (allows(allowed, valued[j] + 2))
                     cands[n++] = valued[j];
+            for (int j = 0; j < cli_n_outputs; j++)
+                if (cli_output_for(&cli_outputs[j], cmd))
+                    cands[n++] = cli_outputs[j].opt;
             cands[n++] = "--help";
             if (allows(allowed, "quiet"))
                 cands[n++] = "--quiet";
@@ -349,18 +336,18 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
         int k = valued_opt(argc, argv, &i, &v);
         if (!strcmp(argv[i], "--force")) {
             v = "sim.force=true";
-        } else if (k == 2) {
+        } else if (k == OPT_ENGINE) {
             snprintf(buf, sizeof buf, "engine=%s", v);
             v = buf;
         } else if (k == OPT_PHASE) {
             snprintf(buf, sizeof buf, "checkpoint.phase=%s", v);
             v = buf;
-        } else if (k != 0) {
+        } else if (k != OPT_SET) {
             continue;
         }
         if (scenario_set(sc, v, e) < 0) {
             /* --engine X is the option the user typed, not a --set */
-            if (k == 2 && !strncmp(e->msg, "--set: engine: ", 15)) {
+            if (k == OPT_ENGINE && !strncmp(e->msg, "--set: engine: ", 15)) {
                 char m[sizeof e->msg];
                 snprintf(m, sizeof m, "--engine: %s", e->msg + 15);
                 snprintf(e->msg, sizeof e->msg, "%s", m);
@@ -373,9 +360,10 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
             return -1;
         }
         /* later refusals of the key name the option the user typed */
-        if (k == 2 || k == OPT_PHASE || !strcmp(argv[i], "--force"))
-            scenario_mark_option(sc, k == 2 ? "engine" : k == OPT_PHASE ? "checkpoint.phase"
-                                                                     : "sim.force");
+        if (k == OPT_ENGINE || k == OPT_PHASE || !strcmp(argv[i], "--force"))
+            scenario_mark_option(sc, k == OPT_ENGINE ? "engine"
+                                     : k == OPT_PHASE ? "checkpoint.phase"
+                                                      : "sim.force");
     }
     /* a --vary value "v;k2=v2;..." also sets k2, as sweep --vary and tune --knob */
     for (const char *p = extra; p && *p;) {
@@ -391,34 +379,74 @@ static int build_scenario(struct scenario *sc, const char *file, int argc, char 
 
 /* ---- output paths ---------------------------------------------------------- */
 
-/* An output file can be written: a writable file, or absent in a writable
- * directory (not a dangling symbolic link). Checked before a run, so that
- * a typo in a path costs no simulation. Returns 0, or 2 after printing why. */
-static int check_out_file(const char *opt, const char *path)
+/* The outputs of o that are given, and written in the mode of o's command
+ * (table: from a table of runs, compare and run --vary; else from one run),
+ * can be written: the run can make each (usable), its path can take it (a
+ * writable file, or absent in a writable directory, not a dangling symbolic
+ * link; a directory that exists or can be made, whose files it replaces can
+ * be replaced), and no two take stdout. Checked before a run, so that a
+ * typo in a path costs no simulation; sc NULL skips usable. Returns 0, or 2
+ * after printing why. */
+static int check_outputs(const struct opts *o, int table, const struct scenario *sc)
 {
-    struct err e = {{0}};
-    if (ofile_check(path, &e) < 0) {
-        say("%s: %s", opt, e.msg);
-        return 2;
+    const char *on_stdout = NULL;
+    for (int k = 0; k < cli_n_outputs; k++) {
+        const struct cli_output *row = &cli_outputs[k];
+        const char *path = o->out[k];
+        struct err e = {{0}};
+        if (!path || !(row->flags & OUT_TABLE) != !table)
+            continue;
+        if (sc && row->usable && row->usable(sc, &e) < 0) {
+            say("%s: %s: %s", o->cmd, row->opt, e.msg);
+            return 2;
+        }
+        if ((row->flags & OUT_DIR ? ofile_check_dir(path, &e) : ofile_check(path, &e)) < 0 ||
+            (row->check && row->check(path, &e) < 0)) {
+            say("%s: %s", row->opt, e.msg);
+            return 2;
+        }
+        if ((row->flags & OUT_STDOUT) && !strcmp(path, "-")) {
+            if (on_stdout) {
+                say("%s: %s - and %s - cannot both take stdout", o->cmd, on_stdout, row->opt);
+                return 2;
+            }
+            on_stdout = row->opt;
+        }
     }
     return 0;
 }
 
-/* --csv-dir, --pcap, --report-dir: an existing writable directory, or one
- * that can be made, whose files this run replaces can be replaced. */
-static int check_out_dir(const char *opt, const char *path)
+/* 1 when an output of o that writes in that mode takes stdout. */
+static int outputs_on_stdout(const struct opts *o, int table)
 {
-    struct err e = {{0}};
-    if (!path)
-        return 0;
-    if (ofile_check_dir(path, &e) < 0 ||
-        (!strcmp(opt, "--csv-dir") && report_csv_check(path, &e) < 0) ||
-        (!strcmp(opt, "--pcap") && report_pcap_check(path, &e) < 0) ||
-        (!strcmp(opt, "--report-dir") && report_html_dir_check(path, &e) < 0)) {
-        say("%s: %s", opt, e.msg);
-        return 2;
-    }
+    for (int k = 0; k < cli_n_outputs; k++)
+        if (o->out[k] && !(cli_outputs[k].flags & OUT_TABLE) == !table &&
+            (cli_outputs[k].flags & OUT_STDOUT) && !strcmp(o->out[k], "-"))
+            return 1;
     return 0;
+}
+
+/* Write every output of o given for one run (not a table's), each tried and
+ * each failure said: one full disk or bad path costs that output alone. The
+ * number that failed. */
+static int write_outputs(const struct opts *o, const struct out_ctx *c)
+{
+    int failed = 0;
+    for (int k = 0; k < cli_n_outputs; k++) {
+        struct err e = {{0}};
+        if (o->out[k] && !(cli_outputs[k].flags & OUT_TABLE) &&
+            cli_output_write(&cli_outputs[k], o->out[k], c, &e) < 0)
+            failed++, say("%s", e.msg);
+    }
+    return failed;
+}
+
+/* The usage of cmd: head, its outputs' lines, tail. */
+static void usage(const char *cmd, const char *head, const char *tail)
+{
+    fputs(head, stdout);
+    cli_outputs_help(stdout, cmd);
+    fputs(tail, stdout);
 }
 
 /* After writing the summary or a table to stdout: its errors (a full disk,
@@ -567,56 +595,82 @@ static int cmd_vary(const char *cmd, const char *file, const struct opts *o, int
     return rc;
 }
 
+/* The outputs of o given that a table of runs does not write (table 0), or
+ * that one run does not (1), as "--a, --b and --c"; "" if none. */
+static const char *outputs_given(const struct opts *o, int table, char *buf, size_t len)
+{
+    int n = 0, all = 0;
+    for (int k = 0; k < cli_n_outputs; k++)
+        all += o->out[k] && !(cli_outputs[k].flags & OUT_TABLE) == !table;
+    buf[0] = '\0';
+    for (int k = 0; k < cli_n_outputs; k++) {
+        if (!o->out[k] || !(cli_outputs[k].flags & OUT_TABLE) != !table)
+            continue;
+        size_t l = strlen(buf);
+        snprintf(buf + l, len - l, "%s%s", n == 0 ? "" : n == all - 1 ? " and " : ", ",
+                 cli_outputs[k].opt);
+        n++;
+    }
+    return buf;
+}
+
+/* The outputs cmd takes that one run writes (table 0) or a table of runs
+ * (1), as outputs_given. */
+static const char *outputs_taken(const char *cmd, int table, char *buf, size_t len)
+{
+    struct opts all = {.cmd = cmd};
+    for (int k = 0; k < cli_n_outputs; k++)
+        all.out[k] = cli_output_for(&cli_outputs[k], cmd) ? "" : NULL;
+    return outputs_given(&all, table, buf, len);
+}
+
 static int cmd_run(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts("run", argc, argv,
-                        "set json engine csv-dir report report-dir metrics pcap vary quiet "
-                        "force jsonl progress phase", 1, &o);
+    int rc = parse_opts("run", argc, argv, "set engine vary quiet force progress phase", 1, &o);
     if (rc)
         return rc;
     if (o.help) {
-        fputs(usage_run, stdout);
+        usage("run", usage_run, usage_run_tail);
         return 0;
     }
     const char *file = o.n_files ? o.files[0] : NULL;
+    char one[512], many[512];
     if (o.vary) {
-        if (o.json || o.csv_dir || o.report || o.report_dir || o.metrics || o.pcap)
-            return die("run: --vary prints a table; --json, --csv-dir, --report, --report-dir, "
-                       "--metrics and --pcap need a single run (--jsonl writes each run's "
-                       "results)");
-        if (check_out_file("--jsonl", o.jsonl))
+        if (outputs_given(&o, 0, one, sizeof one)[0]) {
+            say("run: --vary prints a table; %s need a single run (%s write%s each run's "
+                "results)", outputs_taken("run", 0, one, sizeof one),
+                outputs_taken("run", 1, many, sizeof many), strchr(many, ' ') ? "" : "s");
+            return 2;
+        }
+        if (check_outputs(&o, 1, NULL))
             return 2;
         return cmd_vary("run", file, &o, argc, argv);
     }
-    if (o.jsonl)
-        return die("run: --jsonl is for --vary (one line per run); use --json for one run");
+    for (int k = 0; k < cli_n_outputs; k++)
+        if (o.out[k] && (cli_outputs[k].flags & OUT_TABLE)) {
+            say("run: %s %s", cli_outputs[k].opt, cli_outputs[k].why_single);
+            return 2;
+        }
     struct err e = {{0}};
     struct scenario sc;
     if (build_scenario(&sc, file, argc, argv, NULL, &e) < 0)
         return die(e.msg);
-    if (check_out_file("--json", o.json) || check_out_file("--report", o.report) ||
-        check_out_file("--metrics", o.metrics) || check_out_dir("--csv-dir", o.csv_dir) ||
-        check_out_dir("--report-dir", o.report_dir))
+    if (check_outputs(&o, 0, &sc))
         return 2;
-    if (o.pcap && sc.engine == ENGINE_FLUID)
-        return die("run: --pcap: the fluid engine moves no packets to capture; use "
-                   "--engine packet");
-    if (o.pcap && (!strcmp(sc.telemetry.pcap_ports, "none") || !sc.telemetry.pcap_ports[0]))
-        return die("run: --pcap: name the ports to capture in telemetry.pcap.ports, e.g. "
-                   "--set telemetry.pcap.ports=spine0-sleaf0,sleaf0-stor0");
-    if (check_out_dir("--pcap", o.pcap))
-        return 2;
-    if (o.json && o.metrics && !strcmp(o.json, "-") && !strcmp(o.metrics, "-"))
-        return die("run: --json - and --metrics - cannot both take stdout");
-    if (o.csv_dir || o.report || o.report_dir)
+    unsigned wants = 0; /* the flags of the outputs given */
+    for (int k = 0; k < cli_n_outputs; k++)
+        wants |= o.out[k] ? cli_outputs[k].flags : 0;
+    if (wants & OUT_SERIES)
         auto_interval(&sc);
-    if (o.metrics)
-        sc.telemetry.ports = 1; /* the per-port families */
+    for (int k = 0; k < cli_n_outputs; k++)
+        if (o.out[k] && cli_outputs[k].prepare)
+            cli_outputs[k].prepare(&sc);
+    int capture = (wants & OUT_CAPTURE) != 0;
 
     struct results r;
-    struct ckpt_capture *cap = o.pcap ? ckpt_capture_new() : NULL;
-    if (o.pcap && !cap)
+    struct ckpt_capture *cap = capture ? ckpt_capture_new() : NULL;
+    if (capture && !cap)
         return die("out of memory");
     catch_signals();
     if (run_one(&sc, &r, o.quiet, o.progress_every, cap, &e) < 0) {
@@ -624,47 +678,16 @@ static int cmd_run(int argc, char **argv)
         return die(e.msg);
     }
     /* with --json - stdout carries the JSON alone; the summary goes to stderr */
-    int json_stdout = o.json && !strcmp(o.json, "-");
-    int any_stdout = json_stdout || (o.metrics && !strcmp(o.metrics, "-"));
+    int any_stdout = outputs_on_stdout(&o, 0);
     int bad = 0;
     if (!o.quiet) {
         report_summary(any_stdout ? stderr : stdout, &sc, &r);
         if (!any_stdout)
             bad |= check_stdout("the summary") != 0;
     }
-    /* every output is tried, each failure said: one full disk or bad path
-     * costs that output alone (and each file keeps its earlier content) */
-    int failed = 0;
-    struct ofile of;
-    if (o.json) {
-        e.msg[0] = '\0';
-        if (!ofile_open(&of, o.json, &e) || report_json(of.f, &sc, &r, 1, &e) < 0) {
-            if (of.f && ferror(of.f)) /* the file's error, not the encoder's */
-                err_set(&e, "cannot write '%s': %s", o.json, strerror(errno ? errno : EIO));
-            ofile_abort(&of);
-            failed++, say("--json: %s", e.msg);
-        } else if (ofile_commit(&of, &e) < 0) {
-            failed++, say("--json: %s", e.msg);
-        }
-    }
-    if (o.metrics) {
-        if (!ofile_open(&of, o.metrics, &e)) {
-            failed++, say("--metrics: %s", e.msg);
-        } else {
-            report_metrics(of.f, &sc, &r);
-            if (ofile_commit(&of, &e) < 0)
-                failed++, say("--metrics: %s", e.msg);
-        }
-    }
-    if (o.csv_dir && report_csv(o.csv_dir, &sc, &r, &e) < 0)
-        failed++, say("--csv-dir: %s", e.msg);
-    if (o.pcap && report_pcap(o.pcap, &sc, cap, &e) < 0)
-        failed++, say("--pcap: %s", e.msg);
+    struct out_ctx c = {.sc = &sc, .r = &r, .cap = cap};
+    int failed = write_outputs(&o, &c);
     ckpt_capture_free(cap);
-    if (o.report && report_html(o.report, &sc, &r, &e) < 0)
-        failed++, say("%s", e.msg);
-    if (o.report_dir && report_html_dir(o.report_dir, &sc, &r, &e) < 0)
-        failed++, say("%s", e.msg);
     if (failed && o.quiet) {
         /* nothing else holds this run's result now: say it on stderr */
         say("%d output%s not written; the summary instead:", failed, failed > 1 ? "s" : "");
@@ -689,11 +712,11 @@ static int cmd_run(int argc, char **argv)
 static int cmd_describe(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts("describe", argc, argv, "set engine topology-out", 1, &o);
+    int rc = parse_opts("describe", argc, argv, "set engine", 1, &o);
     if (rc)
         return rc;
     if (o.help) {
-        fputs(usage_describe, stdout);
+        usage("describe", usage_describe, usage_describe_tail);
         return 0;
     }
     struct err e = {{0}};
@@ -702,10 +725,9 @@ static int cmd_describe(int argc, char **argv)
     if (build_scenario(&sc, o.n_files ? o.files[0] : NULL, argc, argv, NULL, &e) < 0 ||
         ckpt_describe(&sc, &d, &e) < 0)
         return die(e.msg);
-    if (check_out_file("--topology-out", o.topology_out))
+    struct out_ctx c = {.sc = &sc};
+    if (check_outputs(&o, 0, &sc) || write_outputs(&o, &c))
         return 2;
-    if (o.topology_out && ckpt_topology_out(&sc, o.topology_out, &e) < 0)
-        return die(e.msg);
     report_describe(stdout, &sc, &d);
     return check_stdout("the description");
 }
@@ -716,20 +738,26 @@ static int cmd_describe(int argc, char **argv)
 static int cmd_compare_runs(int n, const char *const *names, struct scenario *scs,
                             const struct opts *o)
 {
-    const char *json = o->json;
     struct results *rs = calloc((size_t)n, sizeof *rs);
-    if (!rs)
+    struct ofile *lf = calloc(CLI_MAX_OUTPUTS, sizeof *lf); /* the line outputs' files */
+    if (!rs || !lf) {
+        free(rs), free(lf);
         return die("out of memory");
-    FILE *jl = NULL;
-    struct ofile jlf;
-    struct err oe = {{0}};
-    if (o->jsonl && !(jl = ofile_open(&jlf, o->jsonl, &oe))) {
-        free(rs);
-        say("--jsonl: %s", oe.msg);
+    }
+    /* the outputs written a line per run as each ends: open now */
+    for (int k = 0; k < cli_n_outputs; k++) {
+        struct err oe = {{0}};
+        if (!o->out[k] || !cli_outputs[k].line || ofile_open(&lf[k], o->out[k], &oe))
+            continue;
+        say("%s: %s", cli_outputs[k].opt, oe.msg);
+        for (int j = 0; j < k; j++)
+            if (lf[j].f)
+                ofile_abort(&lf[j]);
+        free(rs), free(lf);
         return 2;
     }
     /* stdout carries one stream only: the table, or JSON */
-    int table = (!json || strcmp(json, "-")) && jl != stdout;
+    int table = !outputs_on_stdout(o, 1);
     int w = table ? report_compare_header(stdout, n, names) : 0;
     fflush(stdout);
     catch_signals();
@@ -749,33 +777,35 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
         if (table)
             report_compare_row(stdout, w, names[i], &rs[i]);
         fflush(stdout);
-        if (jl) {
+        for (int k = 0; k < cli_n_outputs; k++) {
             struct err je = {{0}};
-            if (report_compare_line(jl, names[i], &scs[i], &rs[i], &je) < 0) {
-                say("--jsonl: %s", je.msg);
+            if (!lf[k].f)
+                continue;
+            if (cli_outputs[k].line(lf[k].f, names[i], &scs[i], &rs[i], &je) < 0) {
+                say("%s: %s", cli_outputs[k].opt, je.msg);
                 status = 2;
             }
-            fflush(jl);
+            fflush(lf[k].f);
         }
     }
     int failed = 0;
     if (table && check_stdout("the table"))
         failed = 1;
-    if (jl && ofile_commit(&jlf, &oe) < 0) {
-        say("--jsonl: %s", oe.msg);
-        failed = 1;
-    }
-    if (json) {
-        struct err e = {{0}};
-        struct ofile jf;
-        if (!ofile_open(&jf, json, &e) || report_compare_json(jf.f, ran, names, scs, rs, &e) < 0) {
-            if (jf.f && ferror(jf.f))
-                err_set(&e, "cannot write '%s': %s", json, strerror(errno ? errno : EIO));
-            ofile_abort(&jf);
-            say("--json: %s", e.msg);
+    for (int k = 0; k < cli_n_outputs; k++) {
+        struct err oe = {{0}};
+        if (lf[k].f && ofile_commit(&lf[k], &oe) < 0) {
+            say("%s: %s", cli_outputs[k].opt, oe.msg);
             failed = 1;
-        } else if (ofile_commit(&jf, &e) < 0) {
-            say("--json: %s", e.msg);
+        }
+    }
+    free(lf);
+    /* then the outputs of every run at once */
+    struct out_ctx c = {.n = ran, .names = names, .scs = scs, .rs = rs};
+    for (int k = 0; k < cli_n_outputs; k++) {
+        struct err e = {{0}};
+        if (o->out[k] && !cli_outputs[k].line &&
+            cli_output_write(&cli_outputs[k], o->out[k], &c, &e) < 0) {
+            say("%s", e.msg);
             failed = 1;
         }
     }
@@ -798,24 +828,24 @@ static int cmd_compare_runs(int n, const char *const *names, struct scenario *sc
 static int cmd_compare(int argc, char **argv)
 {
     struct opts o;
-    int rc = parse_opts("compare", argc, argv, "set engine vary json quiet jsonl progress force",
-                        MAX_FILES, &o);
+    int rc = parse_opts("compare", argc, argv, "set engine vary quiet progress force", MAX_FILES,
+                        &o);
     if (rc)
         return rc;
     if (o.help) {
-        fputs(usage_compare, stdout);
+        usage("compare", usage_compare, usage_compare_tail);
         return 0;
     }
     if (o.vary) {
         if (o.n_files > 1)
             return die("compare: --vary takes at most one scenario file");
-        if (check_out_file("--json", o.json) || check_out_file("--jsonl", o.jsonl))
+        if (check_outputs(&o, 1, NULL))
             return 2;
         return cmd_vary("compare", o.n_files ? o.files[0] : NULL, &o, argc, argv);
     }
     if (o.n_files < 2)
         return die("compare: give two or more scenario files, or --vary key=v1,v2,...");
-    if (check_out_file("--json", o.json) || check_out_file("--jsonl", o.jsonl))
+    if (check_outputs(&o, 1, NULL))
         return 2;
     struct scenario *scs = malloc((size_t)o.n_files * sizeof *scs);
     if (!scs)

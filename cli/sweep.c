@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "../src/core/rng.h"
+#include "outputs.h"
 #include "sweep.h"
 
 #ifdef CKPT_MPI
@@ -34,10 +35,9 @@
 #define TAG_RES 1
 #define TAG_WORK 2
 
-const char *const sweep_fig_name[F_COUNT] = {
-    "completion_s", "bound_s", "bound_ratio", "pause_frames", "paused_s", "drops",
-    "max_queue_bytes", "gpu_stall_s", "gpu_hours_per_day", "money_per_day", "goodput",
-    "slowdown_frac", "training_slowdown", "training_step_s", "restore_s", "events", "wall_s"};
+#define SWEEP_FIG_NAME(id, name) name,
+const char *const sweep_fig_name[F_COUNT] = {SWEEP_FIGS(SWEEP_FIG_NAME)};
+#undef SWEEP_FIG_NAME
 
 static const char usage_sweep[] =
     "usage: ckptnet sweep [SCENARIO.yaml] --vary key=v1,v2,... [--vary ...] [--set k=v]...\n"
@@ -58,15 +58,12 @@ static const char usage_sweep[] =
     "  --seeds N        runs per point, seeds s, s+1, ... s+N-1 (s: the scenario's\n"
     "                   seed); default 1\n"
     "  -j, --jobs N     worker processes (default: the number of cores); under\n"
-    "                   mpirun: rank 0's (default 1, 0 = it only coordinates)\n"
-    "  --out FILE       .csv (default) or .json (JSON lines); '-' or none: CSV on\n"
-    "                   stdout. Rows are written in run order as points finish,\n"
-    "                   to FILE.partial (locked), renamed to FILE at the end\n"
+    "                   mpirun: rank 0's (default 1, 0 = it only coordinates)\n";
+/* then the outputs (outputs.c), then: */
+static const char usage_sweep_tail[] =
     "  --resume         keep the points FILE(.partial) already holds, run the\n"
     "                   rest; refused when its header (scenario, --set, engine,\n"
     "                   seeds, version) is not this sweep's\n"
-    "  --report FILE    an HTML page: plots against the varied keys and a table\n"
-    "                   (needs gnuplot)\n"
     "  --quiet          no progress line\n"
     "  -h, --help       show this help\n"
     "\n"
@@ -78,7 +75,9 @@ static const char usage_sweep[] =
     "usage or input, or the output could not be written\n";
 
 struct sopts {
-    const char *file, *points, *out, *report;
+    const char *file, *points;
+    const char *outs[CLI_MAX_OUTPUTS]; /* the path of each output row given, by row */
+    const char *out;                   /* outs[] of --out: the rows, streamed here */
     const char *vary[SWEEP_MAX_KEYS];
     int n_vary, seeds, jobs, resume, quiet, help;
 };
@@ -212,6 +211,22 @@ static int parse_count(const char *opt, const char *v, int lo, int hi, int *out)
     return 0;
 }
 
+/* An output option of sweep (outputs.c) at argv[*i], as opt_value: 1 with
+ * its path in o->outs, 0 if none, -1 when the value is missing. */
+static int out_value(int argc, char **argv, int *i, struct sopts *o, const char **v)
+{
+    for (int k = 0; k < cli_n_outputs; k++) {
+        int got = cli_output_for(&cli_outputs[k], "sweep")
+                      ? opt_value(argc, argv, i, cli_outputs[k].opt, NULL, v)
+                      : 0;
+        if (got > 0)
+            o->outs[k] = *v;
+        if (got)
+            return got;
+    }
+    return 0;
+}
+
 static int parse_sweep_opts(int argc, char **argv, struct sopts *o)
 {
     memset(o, 0, sizeof *o);
@@ -236,14 +251,9 @@ static int parse_sweep_opts(int argc, char **argv, struct sopts *o)
             if (k < 0)
                 goto needs;
             o->points = v;
-        } else if ((k = opt_value(argc, argv, &i, "--out", NULL, &v))) {
+        } else if ((k = out_value(argc, argv, &i, o, &v))) {
             if (k < 0)
                 goto needs;
-            o->out = v;
-        } else if ((k = opt_value(argc, argv, &i, "--report", NULL, &v))) {
-            if (k < 0)
-                goto needs;
-            o->report = v;
         } else if ((k = opt_value(argc, argv, &i, "--seeds", NULL, &v))) {
             if (k < 0)
                 goto needs;
@@ -264,6 +274,7 @@ static int parse_sweep_opts(int argc, char **argv, struct sopts *o)
         fprintf(stderr, "ckptnet: sweep: %s needs a value\n", a);
         return 2;
     }
+    o->out = o->outs[cli_output_find("sweep", "--out", -1)];
     return 0;
 }
 
@@ -484,18 +495,21 @@ static int points_from_file(struct sweep *sw, const char *path)
     return rc;
 }
 
-/* Skip the value of the sweep's (or tune's) own valued option at argv[*i]. */
+/* Skip the value of the sweep's (or tune's) own valued option at argv[*i]:
+ * these, or sweep's and tune's outputs (outputs.c). */
 static void skip_own_value(const struct sweep *sw, int *i)
 {
-    static const char *const own[] = {"--jobs", "--vary", "--points", "--out",
-                                      "--report", "--seeds", "--knob", "--minimize",
-                                      "--maximize", "--constraint", "--budget",
-                                      "--json", "--recheck", "--method",
-                                      "--sample-seed"};
+    static const char *const own[] = {"--jobs", "--vary", "--points", "--seeds", "--knob",
+                                      "--minimize", "--maximize", "--constraint", "--budget",
+                                      "--recheck", "--method", "--sample-seed"};
     const char *skip = NULL;
     for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
         if (opt_value(sw->argc, sw->argv, i, own[k], k == 0 ? "-j" : NULL, &skip))
-            break;
+            return;
+    for (int k = 0; k < cli_n_outputs; k++)
+        if ((cli_output_for(&cli_outputs[k], "sweep") || cli_output_for(&cli_outputs[k], "tune")) &&
+            opt_value(sw->argc, sw->argv, i, cli_outputs[k].opt, NULL, &skip))
+            return;
 }
 
 static uint64_t fnv_step(uint64_t h, unsigned char c) CKPT_WRAPS;
@@ -758,8 +772,12 @@ static json_t *sweep_meta(const struct sweep *sw)
     return m;
 }
 
+static int n_columns(const struct sweep *sw);
+static const char *column_name(const struct sweep *sw, int c);
+
 /* The first line(s): JSON lines: the meta object; CSV: "# " and the meta
- * object, then the column names. */
+ * object, then the column names (column_name: the one list of them, which
+ * --resume reads back by). */
 static void put_header(struct out *o, const struct sweep *sw, const json_t *meta)
 {
     char *m = json_dumps(meta, JSON_PRESERVE_ORDER);
@@ -767,14 +785,11 @@ static void put_header(struct out *o, const struct sweep *sw, const json_t *meta
     free(m);
     if (o->json)
         return;
-    fputs("point", o->f);
-    for (int k = 0; k < sw->n_keys; k++) {
-        fputc(',', o->f);
-        put_csv_text(o->f, sw->keys[k]);
+    for (int c = 0; c < n_columns(sw); c++) {
+        if (c)
+            fputc(',', o->f);
+        put_csv_text(o->f, column_name(sw, c));
     }
-    fputs(",seed,row,status,engine,bottleneck", o->f);
-    for (int i = 0; i < F_COUNT; i++)
-        fprintf(o->f, "%s,%s", i == F_BEFORE_ERROR ? ",error" : "", sweep_fig_name[i]);
     fputc('\n', o->f);
 }
 
@@ -1675,13 +1690,14 @@ int sweep_par_end(struct sweep_par *par, int rc)
 
 /* ---- the command -------------------------------------------------------------- */
 
-/* The file can be written (outfile.h's checks: its directory, a dangling
- * symbolic link, a directory in its place). 0 or 2 said. */
-static int check_out(const char *opt, const char *path)
+/* The output can be written (outfile.h's checks: its directory, a dangling
+ * symbolic link, a directory in its place; then the row's). 0 or 2 said. */
+static int check_out(const struct cli_output *row, const char *path)
 {
     struct err e = {{0}};
-    if (ofile_check(path, &e) < 0) {
-        fprintf(stderr, "ckptnet: sweep: %s: %s\n", opt, e.msg);
+    if ((row->flags & OUT_DIR ? ofile_check_dir(path, &e) : ofile_check(path, &e)) < 0 ||
+        (row->check && row->check(path, &e) < 0)) {
+        fprintf(stderr, "ckptnet: sweep: %s: %s\n", row->opt, e.msg);
         return 2;
     }
     return 0;
@@ -1726,9 +1742,9 @@ static int setup(struct sweep *sw, const struct sopts *o, int argc, char **argv)
         fprintf(stderr, "ckptnet: sweep: --resume needs --out FILE\n");
         return 2;
     }
-    if ((o->out && strcmp(o->out, "-") && check_out("--out", o->out)) ||
-        (o->report && check_out("--report", o->report)))
-        return 2;
+    for (int k = 0; k < cli_n_outputs; k++)
+        if (o->outs[k] && check_out(&cli_outputs[k], o->outs[k]))
+            return 2;
     return 0;
 }
 
@@ -1905,9 +1921,14 @@ static int lead(struct sweep *sw, const struct sopts *o, int jobs, struct sweep_
     if (part[0] && status == 2 && c.next_point > 0)
         fprintf(stderr, "ckptnet: sweep: the rows of the %d points written are in '%s' "
                         "(--resume goes on from them)\n", c.next_point, part);
-    if (o->report && status != 2) {
+    /* the outputs of the whole sweep (--out's rows are written above) */
+    struct out_ctx ctx = {.sw = sw, .res = res};
+    int rows_written = status != 2;
+    for (int k = 0; k < cli_n_outputs && rows_written; k++) {
+        const struct cli_output *row = &cli_outputs[k];
         struct err e = {{0}};
-        if (sweep_html(o->report, sw, res, &e) < 0) {
+        if (o->outs[k] && (row->to_file || row->to_path) &&
+            cli_output_write(row, o->outs[k], &ctx, &e) < 0) {
             fprintf(stderr, "ckptnet: sweep: %s\n", e.msg);
             status = 2;
         }
@@ -1931,6 +1952,8 @@ int cmd_sweep(int argc, char **argv)
         return rc;
     if (o.help) {
         fputs(usage_sweep, stdout);
+        cli_outputs_help(stdout, "sweep");
+        fputs(usage_sweep_tail, stdout);
         return 0;
     }
     struct sweep_par par;

@@ -18,14 +18,21 @@
 #define SWEEP_KEY_LEN 80
 #define SWEEP_MAX_RUNS 100000
 
-/* The figures of a row, in column order. F_EVENTS and F_WALL are the perf
- * columns: they come last, after error; wall_s alone varies between runs of
- * the same sweep. */
-enum sweep_fig {
-    F_COMPLETION, F_BOUND, F_RATIO, F_PAUSE_FRAMES, F_PAUSED, F_DROPS, F_MAXQ,
-    F_STALL, F_GPUH, F_MONEY, F_GOODPUT, F_SLOWDOWN, F_TRAIN_SLOWDOWN, F_TRAIN_STEP,
-    F_RESTORE, F_EVENTS, F_WALL, F_COUNT
-};
+/* The figures of a row, in column order: the one list of them, each with
+ * its column name (sweep_fig_name), so that a figure's index and its name
+ * cannot drift apart. F_EVENTS and F_WALL are the perf columns: they come
+ * last, after error; wall_s alone varies between runs of the same sweep. */
+#define SWEEP_FIGS(X)                                                                   \
+    X(F_COMPLETION, "completion_s") X(F_BOUND, "bound_s") X(F_RATIO, "bound_ratio")      \
+    X(F_PAUSE_FRAMES, "pause_frames") X(F_PAUSED, "paused_s") X(F_DROPS, "drops")        \
+    X(F_MAXQ, "max_queue_bytes") X(F_STALL, "gpu_stall_s")                              \
+    X(F_GPUH, "gpu_hours_per_day") X(F_MONEY, "money_per_day") X(F_GOODPUT, "goodput")   \
+    X(F_SLOWDOWN, "slowdown_frac") X(F_TRAIN_SLOWDOWN, "training_slowdown")             \
+    X(F_TRAIN_STEP, "training_step_s") X(F_RESTORE, "restore_s") X(F_EVENTS, "events")  \
+    X(F_WALL, "wall_s")
+#define SWEEP_FIG_ID(id, name) id,
+enum sweep_fig { SWEEP_FIGS(SWEEP_FIG_ID) F_COUNT };
+#undef SWEEP_FIG_ID
 #define F_BEFORE_ERROR F_EVENTS /* figures before the error column */
 
 enum { SWEEP_OK, SWEEP_VIOLATED, SWEEP_FAILED };

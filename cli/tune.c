@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "outputs.h"
 #include "sweep.h"
 #include "../src/core/rng.h"
 
@@ -32,7 +33,7 @@ static const char usage_tune[] =
     "usage: ckptnet tune [SCENARIO.yaml] [--knob key=v1,v2,...]...\n"
     "                    [--minimize F | --maximize F] [--constraint F<=X]...\n"
     "                    [--budget N] [--seeds N] [--recheck K] [--json FILE]\n"
-    "                    [--method lhs|coordinate] [--sample-seed N]\n"
+    "                    [--method lhs|coordinate] [--sample-seed N] [--objective pareto]\n"
     "                    [-j N] [--set k=v]... [--engine E] [--quiet]\n"
     "\n"
     "Search the knobs' values for the best figure. --method lhs (the default):\n"
@@ -71,8 +72,9 @@ static const char usage_tune[] =
     "                   lost per day cost, over the whole grid of the --knob values\n"
     "                   (e.g. fabric.switch, fabric.spines); needs cost.prices\n"
     "  --method M       lhs (default) or coordinate\n"
-    "  --sample-seed N  the Latin hypercube's seed (default 1)\n"
-    "  --json FILE      every point of the search and the winner's full results\n"
+    "  --sample-seed N  the Latin hypercube's seed (default 1)\n";
+/* then the outputs (outputs.c), then: */
+static const char usage_tune_tail[] =
     "  -j, --jobs N     worker processes (default: the number of cores); under\n"
     "                   mpirun (build/ckptnet-mpi): rank 0's, default 1, 0 = it\n"
     "                   only coordinates; the other ranks run points too\n"
@@ -132,7 +134,9 @@ struct given {
 };
 
 struct tune {
-    const char *file, *json;
+    const char *file;
+    const char *outs[CLI_MAX_OUTPUTS]; /* the path of each output row given, by row */
+    const char *json;                  /* outs[] of --json: written as the search goes */
     int argc;
     char **argv;
     int n_knobs, defaults;
@@ -269,6 +273,22 @@ static int parse_constraint(struct tune *t, const char *v)
     return 0;
 }
 
+/* An output option of tune (outputs.c) at argv[*i], as sweep_opt: 1 with
+ * its path in t->outs, 0 if none, -1 when the value is missing. */
+static int out_value(int argc, char **argv, int *i, struct tune *t, const char **v)
+{
+    for (int k = 0; k < cli_n_outputs; k++) {
+        int got = cli_output_for(&cli_outputs[k], "tune")
+                      ? sweep_opt(argc, argv, i, cli_outputs[k].opt, NULL, v)
+                      : 0;
+        if (got > 0)
+            t->outs[k] = *v;
+        if (got)
+            return got;
+    }
+    return 0;
+}
+
 static int parse_tune(int argc, char **argv, struct tune *t, int *help)
 {
     int fig_set = 0;
@@ -320,10 +340,9 @@ static int parse_tune(int argc, char **argv, struct tune *t, int *help)
                 return 2;
             }
             t->sample_seed = n;
-        } else if ((k = sweep_opt(argc, argv, &i, "--json", NULL, &v))) {
+        } else if ((k = out_value(argc, argv, &i, t, &v))) {
             if (k < 0)
                 goto needs;
-            t->json = v;
         } else if ((k = sweep_opt(argc, argv, &i, "--minimize", NULL, &v)) ||
                    (k = sweep_opt(argc, argv, &i, "--maximize", NULL, &v))) {
             if (k < 0)
@@ -377,6 +396,7 @@ static int parse_tune(int argc, char **argv, struct tune *t, int *help)
                         "fabric.spines=8,16)\n");
         return 2;
     }
+    t->json = t->outs[cli_output_find("tune", "--json", -1)];
     return 0;
 }
 
@@ -1405,6 +1425,8 @@ int cmd_tune(int argc, char **argv)
             sweep_serve(&t->par, t->file, argc, argv);
     } else if (rc == 0 && help) {
         fputs(usage_tune, stdout);
+        cli_outputs_help(stdout, "tune");
+        fputs(usage_tune_tail, stdout);
         sweep_par_agree(&t->par, 2);
         rc = 0;
     } else if (rc != 0) {
@@ -1450,6 +1472,15 @@ int cmd_tune(int argc, char **argv)
         t->ev = calloc((size_t)t->cap_ev, sizeof *t->ev);
         if (rc == 0 && !t->ev)
             rc = 2;
+        for (int k = 0; k < cli_n_outputs && rc == 0; k++) {
+            const struct cli_output *row = &cli_outputs[k];
+            struct err ce = {{0}};
+            if (t->outs[k] && (ofile_check(t->outs[k], &ce) < 0 ||
+                               (row->check && row->check(t->outs[k], &ce) < 0))) {
+                fprintf(stderr, "ckptnet: tune: %s: %s\n", row->opt, ce.msg);
+                rc = 2;
+            }
+        }
         if (rc == 0 && t->json) {
             struct err je = {{0}};
             t->jf = ofile_open(&t->jfile, t->json, &je);
