@@ -113,7 +113,9 @@ static int setup_classes(struct pnet *n, struct err *e)
         return err_set(e, "internal: packet engine given an unvalidated scenario");
     for (int i = 0; i < NPRIO; i++)
         n->dwrr_quantum[i] = w[i] * (int32_t)n->mtu_wire;
-    n->tp = sc->transport.cc == CC_DCQCN ? &transport_dcqcn : &transport_line_rate;
+    n->tp = transport_of(sc->transport.cc);
+    if (!n->tp)
+        return err_set(e, "internal: no transport for transport.cc %d", (int)sc->transport.cc);
     pnet_scenario_flags(n);
     return 0;
 }
@@ -306,7 +308,7 @@ static void sample(struct pnet *n)
         const struct flow *f = &n->flows[i];
         double v = 0;
         if (f->active)
-            v = n->tp == &transport_dcqcn ? f->cc.rc : (double)f->line_bps;
+            v = n->tp->rate(n, f);
         if (f->active && f->cap_bps && (double)f->cap_bps < v)
             v = (double)f->cap_bps;
         r->sample_rate[(size_t)k * nf + i] = v;

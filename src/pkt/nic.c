@@ -2,8 +2,8 @@
  * MTU and paced at the rate its transport (congestion control) allows.
  * Active queue pairs share the port round robin, one packet at a time. The
  * receiver counts payload bytes, completes a transfer on its last byte, and
- * as DCQCN notification point answers ECN marks with at most one CNP per
- * flow per interval. */
+ * hands each accepted data packet its transport asks for to the transport's
+ * receiver hook (DCQCN: a CNP for a marked one; transport.h). */
 #include <string.h>
 
 #include "../core/units.h"
@@ -267,7 +267,7 @@ void nic_rate_changed(struct pnet *n, struct flow *f)
 {
     if (!f->active || f->next_send <= n->now)
         return;
-    uint64_t rate = (uint64_t)f->cc.rc;
+    uint64_t rate = (uint64_t)n->tp->rate(n, f);
     if (f->cap_bps && f->cap_bps < rate)
         rate = f->cap_bps;
     uint64_t ns = rate >= f->line_bps ? f->last_send
@@ -408,7 +408,7 @@ static void send_control(struct pnet *n, uint32_t node, struct flow *f,
     port_queue(n, &n->ports[n->topo->nodes[node].first_port], c);
 }
 
-static void send_cnp(struct pnet *n, uint32_t node, struct flow *f)
+void nic_send_cnp(struct pnet *n, uint32_t node, struct flow *f)
 {
     f->last_cnp = n->now;
     f->sent_cnp = 1;
@@ -473,11 +473,15 @@ static void on_nak(struct pnet *n, struct flow *f, uint32_t psn)
             return; /* never sent: it comes in its turn */
         f->sr_psn = psn;
         f->sr_pending = 1;
+        if (n->tp->on_nak)
+            n->tp->on_nak(n, f, psn);
         reactivate(n, f);
         return;
     }
     if ((f->una && off <= f->una) || off >= f->sent)
         return;
+    if (n->tp->on_nak)
+        n->tp->on_nak(n, f, psn);
     f->una = off ? off : 1;
     f->sent = off;
     reactivate(n, f);
@@ -490,6 +494,8 @@ static void on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn)
     if (f->peer_done || f->failed)
         return;
     heard_ack(n, f, psn);
+    if (n->tp->on_ack)
+        n->tp->on_ack(n, f, psn);
     uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
     if (off >= f->bytes) {
         f->peer_done = 1;
@@ -537,6 +543,8 @@ void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
         return;
     }
     f->retries++;
+    if (n->tp->on_timeout)
+        n->tp->on_timeout(n, f);
     uint64_t off = (uint64_t)f->ack_psn * n->sc->fabric.mtu;
     f->sent = off < f->bytes ? off : f->bytes;
     f->una = 0; /* NAKs from here on are news */
@@ -790,7 +798,7 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         if (n->flows_done == n->n_flows)
             train_clock_ckpt_end(&n->tc, n->last_rx_ps);
     }
-    if (pk->ce && n->sc->transport.cc == CC_DCQCN &&
-        (!f->sent_cnp || n->now - f->last_cnp >= n->sc->transport.dcqcn.cnp_interval_ps))
-        send_cnp(n, node, f);
+    const struct transport_ops *tp = n->tp;
+    if (tp->on_data && (pk->ce || !tp->data_ce_only))
+        tp->on_data(n, node, f, pk);
 }
