@@ -199,8 +199,9 @@ static double dcqcn_rate(const struct pnet *n, const struct flow *f)
 static void dcqcn_on_data(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
 {
     (void)pk;
-    if (!f->sent_cnp || n->now - f->last_cnp >= n->sc->transport.dcqcn.cnp_interval_ps)
-        nic_send_cnp(n, node, f);
+    if (f->sent_cnp && n->now - f->last_cnp < n->sc->transport.dcqcn.cnp_interval_ps)
+        return;
+    nic_send_cnp(n, node, f);
 }
 
 const struct transport_ops transport_dcqcn = {

@@ -408,7 +408,11 @@ static void send_control(struct pnet *n, uint32_t node, struct flow *f,
     port_queue(n, &n->ports[n->topo->nodes[node].first_port], c);
 }
 
-void nic_send_cnp(struct pnet *n, uint32_t node, struct flow *f)
+/* Out of line: the transports' receiver hooks call it at the end, as a
+ * tail call, so the hook itself stays a few instructions for the marked
+ * packets that send nothing (callgrind: inlined, each call saved and
+ * restored six registers). */
+__attribute__((noinline)) void nic_send_cnp(struct pnet *n, uint32_t node, struct flow *f)
 {
     f->last_cnp = n->now;
     f->sent_cnp = 1;
