@@ -53,6 +53,30 @@ static void transport_registry(void)
     CHECK(ckpt_pkt_events_per_packet(&sc, NULL) == none * transport_dcqcn.events_scale[1]);
 }
 
+/* Every transport.receiver value has its receiver table, complete, and
+ * the scenario parses its name to the same value. */
+static void transport_receivers(void)
+{
+    for (unsigned k = 0; k < RECEIVER_KINDS; k++) {
+        const struct receiver_ops *rx = receiver_of((enum receiver_kind)k);
+        CHECKF(rx != NULL, "transport.receiver %u has no table", k);
+        if (!rx)
+            continue;
+        CHECK((unsigned)rx->kind == k);
+        CHECK(rx->accepts && rx->on_nak && rx->recovery_setup);
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "transport.receiver=%s", rx->name);
+        CHECKF((unsigned)sc.transport.receiver == k, "transport.receiver=%s parsed as %d",
+               rx->name, sc.transport.receiver);
+        struct pnet n;
+        pnet_bare(&n, &sc);
+        CHECK(n.rx == rx); /* a bare pnet has its receiver too */
+        evq_release(&n.q);
+    }
+    CHECK(receiver_of((enum receiver_kind)RECEIVER_KINDS) == NULL);
+}
+
 /* DCQCN's notification point is its receiver hook: a marked packet gets a
  * CNP, at most one per flow per cnp_interval (sent direct here: an EV_CNP
  * event toward the sender). */
@@ -141,6 +165,7 @@ static void transport_incast_hooks(void)
 
 SUITE(suite_transport) = {
     {"transport_registry", transport_registry},
+    {"transport_receivers", transport_receivers},
     {"transport_dcqcn_cnp_hook", transport_dcqcn_cnp_hook},
     {"transport_incast_hooks", transport_incast_hooks},
     {0, 0},

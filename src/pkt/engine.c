@@ -70,6 +70,7 @@ void pnet_scenario_flags(struct pnet *n)
     n->lb_adaptive = sc->fabric.load_balancing == LB_ADAPTIVE;
     n->lb_ecmp = sc->fabric.load_balancing == LB_ECMP;
     n->ecn = sc->fabric.ecn != 0;
+    n->rx = receiver_of(sc->transport.receiver);
 }
 
 void pnet_bare(struct pnet *n, const struct scenario *sc)
@@ -117,6 +118,9 @@ static int setup_classes(struct pnet *n, struct err *e)
     if (!n->tp)
         return err_set(e, "internal: no transport for transport.cc %d", (int)sc->transport.cc);
     pnet_scenario_flags(n);
+    if (!n->rx)
+        return err_set(e, "internal: no receiver for transport.receiver %d",
+                       sc->transport.receiver);
     return 0;
 }
 

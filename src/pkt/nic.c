@@ -335,10 +335,19 @@ int nic_recovery_setup(struct pnet *n, struct err *e)
     n->recover = (used & ~(unsigned)n->lossless) != 0;
     if (!n->recover)
         return 0;
-    if (sc->transport.receiver == RX_GBN) {
-        n->rto_ps = (uint64_t)4096000 << sc->transport.ack_timeout; /* 4.096 us x 2^n */
-        return 0;
-    }
+    return n->rx->recovery_setup(n, e);
+}
+
+static int gbn_recovery_setup(struct pnet *n, struct err *e)
+{
+    (void)e;
+    n->rto_ps = (uint64_t)4096000 << n->sc->transport.ack_timeout; /* 4.096 us x 2^n */
+    return 0;
+}
+
+static int ooo_recovery_setup(struct pnet *n, struct err *e)
+{
+    const struct scenario *sc = n->sc;
     n->rto_ps = sc->transport.sack_timeout_ps;
     /* a power of two, no larger than the longest flow needs */
     uint32_t nf = n->n_flows + n->n_train;
@@ -461,33 +470,46 @@ static void heard_ack(struct pnet *n, struct flow *f, uint32_t psn)
     }
 }
 
-/* Sender side of go-back-N: resend from the PSN the receiver expects. A NAK
- * that asks for no more than an earlier one is stale (its gap is already
- * being resent). The sender knows only what reached it: not whether the
- * receiver has meanwhile completed the flow. With loss recovery an ooo
- * receiver's NAK asks for that one packet (selective repeat). */
+/* A NAK reaches the sender: it is news of progress, and its receiver kind
+ * says what to resend. */
 static void on_nak(struct pnet *n, struct flow *f, uint32_t psn)
 {
-    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
     if (f->peer_done || f->failed)
         return;
     heard_ack(n, f, psn);
-    if (n->recover && n->sc->transport.receiver == RX_OOO) {
-        if (off >= f->max_sent)
-            return; /* never sent: it comes in its turn */
-        f->sr_psn = psn;
-        f->sr_pending = 1;
-        if (n->tp->on_nak)
-            n->tp->on_nak(n, f, psn);
-        reactivate(n, f);
-        return;
-    }
+    n->rx->on_nak(n, f, psn);
+}
+
+/* Sender side of go-back-N: resend from the PSN the receiver expects. A NAK
+ * that asks for no more than an earlier one is stale (its gap is already
+ * being resent). The sender knows only what reached it: not whether the
+ * receiver has meanwhile completed the flow. */
+static void gbn_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
     if ((f->una && off <= f->una) || off >= f->sent)
         return;
     if (n->tp->on_nak)
         n->tp->on_nak(n, f, psn);
     f->una = off ? off : 1;
     f->sent = off;
+    reactivate(n, f);
+}
+
+/* ooo: with loss recovery a NAK asks for that one packet (selective
+ * repeat); without, the receiver takes every packet and never NAKs. */
+static void ooo_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    if (!n->recover) {
+        gbn_on_nak(n, f, psn);
+        return;
+    }
+    if ((uint64_t)psn * n->sc->fabric.mtu >= f->max_sent)
+        return; /* never sent: it comes in its turn */
+    f->sr_psn = psn;
+    f->sr_pending = 1;
+    if (n->tp->on_nak)
+        n->tp->on_nak(n, f, psn);
     reactivate(n, f);
 }
 
@@ -639,8 +661,17 @@ static int receiver_accepts(struct pnet *n, uint32_t node, struct flow *f,
     if (!f->seen_any || pk->psn > f->max_psn)
         f->max_psn = pk->psn;
     f->seen_any = 1;
-    if (n->sc->transport.receiver == RX_OOO)
-        return n->recover ? ooo_accepts(n, node, f, pk) : 1;
+    return n->rx->accepts(n, node, f, pk);
+}
+
+static int ooo_receiver_accepts(struct pnet *n, uint32_t node, struct flow *f,
+                                const struct packet *pk)
+{
+    return n->recover ? ooo_accepts(n, node, f, pk) : 1;
+}
+
+static int gbn_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
+{
     if (pk->psn == f->expect_psn) {
         f->expect_psn++;
         f->nak_sent = 0;
@@ -656,6 +687,22 @@ static int receiver_accepts(struct pnet *n, uint32_t node, struct flow *f,
         dup_ack(n, node, f);
     return 0;
 }
+
+const struct receiver_ops receiver_gbn = {
+    .name = "gbn",
+    .kind = RX_GBN,
+    .accepts = gbn_accepts,
+    .on_nak = gbn_on_nak,
+    .recovery_setup = gbn_recovery_setup,
+};
+
+const struct receiver_ops receiver_ooo = {
+    .name = "ooo",
+    .kind = RX_OOO,
+    .accepts = ooo_receiver_accepts,
+    .on_nak = ooo_on_nak,
+    .recovery_setup = ooo_recovery_setup,
+};
 
 /* A training flow is done: the step clock may end the step and schedule
  * the next one. */

@@ -300,6 +300,7 @@ struct pnet {
     const struct topo *topo;
     const struct workload *w; /* the transfers' files (workload_durable) */
     const struct transport_ops *tp;
+    const struct receiver_ops *rx; /* transport.receiver's (pnet_scenario_flags) */
     struct arena arena;       /* runtime state and packet slabs */
     /* Partitions: a node, or all NICs of one storage node (they share a back
      * end). An event belongs to the partition whose state it changes; its

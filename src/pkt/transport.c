@@ -56,6 +56,16 @@ const struct transport_ops *transport_of(enum cc_kind cc)
     return (unsigned)cc < TRANSPORT_KINDS ? registry[cc] : NULL;
 }
 
+static const struct receiver_ops *const receivers[RECEIVER_KINDS] = {
+    [RX_GBN] = &receiver_gbn,
+    [RX_OOO] = &receiver_ooo,
+};
+
+const struct receiver_ops *receiver_of(enum receiver_kind kind)
+{
+    return (unsigned)kind < RECEIVER_KINDS ? receivers[kind] : NULL;
+}
+
 const struct transport_ops *transport_by_name(const char *name)
 {
     for (unsigned i = 0; i < TRANSPORT_KINDS; i++)

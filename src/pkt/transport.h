@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+#include "../core/err.h"
 #include "../scenario/scenario.h"
 
 struct pnet;
@@ -83,6 +84,26 @@ struct transport_ops {
     void (*on_data)(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
     uint8_t data_ce_only;
 };
+
+/* A receiver (transport.receiver): what it keeps of the data packets that
+ * arrive, and its sender's side of loss recovery (nic.c). With loss
+ * recovery (pnet.recover: a data class can drop) it ACKs, NAKs and times
+ * out; on a lossless fabric only go-back-N NAKs (a reordering gap). */
+struct receiver_ops {
+    const char *name;         /* transport.receiver's value */
+    enum receiver_kind kind;
+    /* every data packet of a live flow: 1 = keep it, 0 = discard it (after
+     * the reordering counters; it may NAK or ACK) */
+    int (*accepts)(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
+    /* sender: a NAK for psn from a live transfer's receiver */
+    void (*on_nak)(struct pnet *n, struct flow *f, uint32_t psn);
+    /* set-up where loss recovery runs: its timeout and per-flow state */
+    int (*recovery_setup)(struct pnet *n, struct err *e);
+};
+
+extern const struct receiver_ops receiver_gbn, receiver_ooo;
+#define RECEIVER_KINDS (RX_OOO + 1)
+const struct receiver_ops *receiver_of(enum receiver_kind kind);
 
 /* The registry: every transport.cc value has its table. */
 extern const struct transport_ops transport_line_rate, transport_dcqcn;
