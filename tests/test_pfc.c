@@ -230,9 +230,9 @@ static int rp_until(struct rp *r, uint64_t t)
             break;
         }
         r->n.now = ev.t;
-        uint32_t stages = r->f.cc.t_stage;
+        uint32_t stages = r->f.cc.dcqcn.t_stage;
         transport_dcqcn.on_timer(&r->n, ev.obj, ev.arg);
-        ran += r->f.cc.t_stage > stages;
+        ran += r->f.cc.dcqcn.t_stage > stages;
     }
     r->n.now = t;
     return ran;
@@ -271,53 +271,53 @@ static void dcqcn_rate_trajectory(void)
     /* first CNP at 430 us: alpha = 1023/1024 -> 400 x (1 - 1023/2048) */
     rp_cnp(&r, 430 * US);
     rc = 200.1953125e9;
-    SAME(r.f.cc.rc, rc);
-    SAME(r.f.cc.rt, rt);
+    SAME(r.f.cc.dcqcn.rc, rc);
+    SAME(r.f.cc.dcqcn.rt, rt);
     double alpha = (1 - g) * a0 + g;
 
     /* a CNP 2 us later is inside the 4 us period: no cut yet ... */
     rp_cnp(&r, 432 * US);
-    SAME(r.f.cc.rc, rc);
+    SAME(r.f.cc.dcqcn.rc, rc);
     alpha = (1 - g) * (alpha * pow(1 - g, 2)) + g;
     /* ... the cut comes when the period ends, at 434 us, with alpha two
      * periods on; the target stays (no timer increase since the last cut) */
     CHECK(rp_until(&r, 434 * US) == 0); /* the cut is not an increase */
     alpha *= pow(1 - g, 2);
     rc *= 1 - alpha / 2;
-    SAME(r.f.cc.rc, rc);
-    SAME(r.f.cc.rt, rt);
+    SAME(r.f.cc.dcqcn.rc, rc);
+    SAME(r.f.cc.dcqcn.rt, rt);
     CHECK(r.f.decreases == 2);
 
     /* timer 300 us after that cut: fast recovery (F = 1: one stage) */
     CHECK(rp_until(&r, 733 * US) == 0);
     CHECK(rp_until(&r, 734 * US) == 1);
     rc = (rt + rc) / 2;
-    SAME(r.f.cc.rc, rc);
+    SAME(r.f.cc.dcqcn.rc, rc);
 
     /* CNP at 800 us: the timer raised the rate, so RT <- RC */
     rp_cnp(&r, 800 * US);
     alpha *= pow(1 - g, 800 - 434);
     rt = rc;
     rc *= 1 - alpha / 2;
-    SAME(r.f.cc.rc, rc);
-    SAME(r.f.cc.rt, rt);
+    SAME(r.f.cc.dcqcn.rc, rc);
+    SAME(r.f.cc.dcqcn.rt, rt);
 
     /* 1100 us fast recovery, 1400 additive, then hyper with a constant step */
     CHECK(rp_until(&r, 1100 * US) == 1);
     rc = (rt + rc) / 2;
-    SAME(r.f.cc.rc, rc);
-    SAME(r.f.cc.rt, rt);
+    SAME(r.f.cc.dcqcn.rc, rc);
+    SAME(r.f.cc.dcqcn.rt, rt);
     CHECK(rp_until(&r, 1400 * US) == 1);
     rt += 5e6;
     rc = (rt + rc) / 2;
-    SAME(r.f.cc.rt, rt);
-    SAME(r.f.cc.rc, rc);
+    SAME(r.f.cc.dcqcn.rt, rt);
+    SAME(r.f.cc.dcqcn.rc, rc);
     for (int i = 0; i < 3; i++) {
         CHECK(rp_until(&r, (1700 + 300 * (uint64_t)i) * US) == 1);
         rt += 50e6;
         rc = (rt + rc) / 2;
-        SAME(r.f.cc.rt, rt);
-        SAME(r.f.cc.rc, rc);
+        SAME(r.f.cc.dcqcn.rt, rt);
+        SAME(r.f.cc.dcqcn.rc, rc);
     }
     evq_release(&r.n.q);
 }
@@ -337,13 +337,13 @@ static void dcqcn_timer_one_event(void)
         CHECKF(evq_len(&r.n.q) == 1, "after the cut at %llu us: %zu events",
                (unsigned long long)t, evq_len(&r.n.q));
     }
-    CHECK(r.f.decreases == 3 && r.f.cc.next_timer == 750 * US);
+    CHECK(r.f.decreases == 3 && r.f.cc.dcqcn.next_timer == 750 * US);
     CHECK(rp_until(&r, 749 * US) == 0); /* the first expiry, 730 us, moved on */
     struct event ev;
-    CHECK(evq_pop(&r.n.q, &ev) && ev.t == 750 * US && ev.seq == r.f.cc.timer_seq);
+    CHECK(evq_pop(&r.n.q, &ev) && ev.t == 750 * US && ev.seq == r.f.cc.dcqcn.timer_seq);
     CHECK(evq_push_seq(&r.n.q, ev.t, ev.seq, ev.type, ev.obj, ev.arg) == 0);
     CHECK(rp_until(&r, 750 * US) == 1); /* fast recovery, at the last cut's expiry */
-    CHECK(evq_len(&r.n.q) == 1 && r.f.cc.next_timer == 1050 * US);
+    CHECK(evq_len(&r.n.q) == 1 && r.f.cc.dcqcn.next_timer == 1050 * US);
     evq_release(&r.n.q);
 }
 
@@ -365,11 +365,11 @@ static void dcqcn_byte_counter_stages(void)
     /* 10 us: alpha 1 halves the rate; 20 us: RT <- RC, cut with alpha
      * (1-g)1 + g = 1 decayed 10 periods */
     rp_cnp(&r, 10 * US);
-    SAME(r.f.cc.rc, 200e9);
+    SAME(r.f.cc.dcqcn.rc, 200e9);
     rp_cnp(&r, 20 * US);
     double alpha = pow(1 - g, 10), rt = 200e9, rc = 200e9 * (1 - alpha / 2);
-    SAME(r.f.cc.rt, rt);
-    SAME(r.f.cc.rc, rc);
+    SAME(r.f.cc.dcqcn.rt, rt);
+    SAME(r.f.cc.dcqcn.rc, rc);
     /* five byte-counter events: fast recovery twice, then additive */
     const double step[5] = {0, 0, 40e6, 40e6, 40e6};
     for (int i = 0; i < 5; i++) {
@@ -377,8 +377,8 @@ static void dcqcn_byte_counter_stages(void)
         rt += step[i];
         rc = (rt + rc) / 2;
         CHECK(pace == (uint64_t)rc);
-        SAME(r.f.cc.rt, rt);
-        SAME(r.f.cc.rc, rc);
+        SAME(r.f.cc.dcqcn.rt, rt);
+        SAME(r.f.cc.dcqcn.rc, rc);
     }
     /* timer events: stages 0, 1, 2 are at or below F: additive; the fourth
      * has both counters past F: hyper */
@@ -387,14 +387,14 @@ static void dcqcn_byte_counter_stages(void)
         CHECK(rp_until(&r, (20 + 100 * (uint64_t)(i + 1)) * US) == 1);
         rt += tstep[i];
         rc = (rt + rc) / 2;
-        SAME(r.f.cc.rt, rt);
-        SAME(r.f.cc.rc, rc);
+        SAME(r.f.cc.dcqcn.rt, rt);
+        SAME(r.f.cc.dcqcn.rc, rc);
     }
     /* and a byte event now: hyper too */
     transport_dcqcn.on_send(&r.n, &r.f, 1000000);
     rt += 400e6;
     rc = (rt + rc) / 2;
-    SAME(r.f.cc.rc, rc);
+    SAME(r.f.cc.dcqcn.rc, rc);
     evq_release(&r.n.q);
 }
 

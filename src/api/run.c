@@ -50,9 +50,8 @@ double ckpt_pkt_events_floor(const struct scenario *sc, const struct topo *t)
 double ckpt_pkt_events_per_packet(const struct scenario *sc, const struct topo *t)
 {
     double floor = ckpt_pkt_events_floor(sc, t);
-    if (sc->transport.cc != CC_DCQCN)
-        return floor;
-    return floor * (scenario_cnp_direct(sc) ? 1.17 : 1.44);
+    const struct transport_ops *tp = transport_of(sc->transport.cc);
+    return tp ? floor * tp->events_scale[scenario_cnp_direct(sc)] : floor;
 }
 
 double ckpt_pkt_rate(const struct scenario *sc, const struct topo *t, const struct workload *w,

@@ -1,6 +1,5 @@
-/* Transports of the sending queue pair.
- *
- * line rate: no congestion control; PFC alone keeps the fabric lossless.
+/* DCQCN: the transport's reaction point (the sender) and notification
+ * point (the receiver's CNPs).
  *
  * DCQCN reaction point (Zhu et al., SIGCOMM 2015; stage rules as in the
  * HPCC ns-3 rdma-hw Mellanox model):
@@ -29,37 +28,12 @@
 
 #include "pnet.h"
 
-static void line_start(struct pnet *n, struct flow *f)
-{
-    (void)n, (void)f;
-}
-
-static uint64_t line_on_send(struct pnet *n, struct flow *f, uint64_t wire)
-{
-    (void)n, (void)wire;
-    return f->line_bps;
-}
-
-static void line_on_cnp(struct pnet *n, struct flow *f)
-{
-    (void)n, (void)f;
-}
-
-static void line_on_timer(struct pnet *n, struct flow *f, uint32_t gen)
-{
-    (void)n, (void)f, (void)gen;
-}
-
-const struct transport_ops transport_line_rate = {
-    "none", line_start, line_on_send, line_on_cnp, line_on_timer, line_start,
-};
-
 #define DEC_CHECK 0x80000000u /* on_timer arg: the end of a decrease period */
 
 static void dcqcn_start(struct pnet *n, struct flow *f)
 {
     (void)n;
-    struct dcqcn_state *c = &f->cc;
+    struct dcqcn_state *c = &f->cc.dcqcn;
     uint32_t gen = c->timer_gen; /* a stale timer event must not match */
     memset(c, 0, sizeof *c);
     c->timer_gen = gen;
@@ -70,7 +44,7 @@ static void dcqcn_start(struct pnet *n, struct flow *f)
 static void increase(struct pnet *n, struct flow *f, int timer)
 {
     const struct dcqcn_params *p = &n->sc->transport.dcqcn;
-    struct dcqcn_state *c = &f->cc;
+    struct dcqcn_state *c = &f->cc.dcqcn;
     uint32_t s = timer ? c->t_stage : c->b_stage;
     uint32_t o = !p->byte_counter ? s : timer ? c->b_stage : c->t_stage;
     uint32_t hi = s > o ? s : o, lo = s < o ? s : o;
@@ -95,7 +69,7 @@ static void increase(struct pnet *n, struct flow *f, int timer)
 
 static void arm_timer(struct pnet *n, struct flow *f, uint64_t t)
 {
-    struct dcqcn_state *c = &f->cc;
+    struct dcqcn_state *c = &f->cc.dcqcn;
     c->next_timer = t; /* never earlier than a pending event: now + T grows */
     c->timer_seq = pnet_next_tie(n);
     if (c->timer_pending)
@@ -119,7 +93,7 @@ static void alpha_decay(struct pnet *n, struct dcqcn_state *c)
 static void cut(struct pnet *n, struct flow *f)
 {
     const struct dcqcn_params *p = &n->sc->transport.dcqcn;
-    struct dcqcn_state *c = &f->cc;
+    struct dcqcn_state *c = &f->cc.dcqcn;
     alpha_decay(n, c);
     /* ConnectX keeps the target through back-to-back cuts unless the timer
      * raised the rate in between (HPCC ns-3 models the same rule) */
@@ -144,7 +118,7 @@ static void cut(struct pnet *n, struct flow *f)
  * same event type carries the end of a decrease period (DEC_CHECK). */
 static void dcqcn_on_timer(struct pnet *n, struct flow *f, uint32_t gen)
 {
-    struct dcqcn_state *c = &f->cc;
+    struct dcqcn_state *c = &f->cc.dcqcn;
     if (gen & DEC_CHECK) {
         c->dec_armed = 0;
         if (c->pending && f->active) /* the sender's view: not f->done */
@@ -168,7 +142,7 @@ static void dcqcn_on_timer(struct pnet *n, struct flow *f, uint32_t gen)
 
 static uint64_t dcqcn_on_send(struct pnet *n, struct flow *f, uint64_t wire)
 {
-    struct dcqcn_state *c = &f->cc;
+    struct dcqcn_state *c = &f->cc.dcqcn;
     uint64_t B = n->sc->transport.dcqcn.byte_counter;
     if (B && c->cut && c->rc < (double)f->line_bps) {
         c->bytes += wire;
@@ -183,7 +157,7 @@ static uint64_t dcqcn_on_send(struct pnet *n, struct flow *f, uint64_t wire)
 static void dcqcn_on_cnp(struct pnet *n, struct flow *f)
 {
     const struct dcqcn_params *p = &n->sc->transport.dcqcn;
-    struct dcqcn_state *c = &f->cc;
+    struct dcqcn_state *c = &f->cc.dcqcn;
     if (!c->cut) {
         c->cut = 1;
         c->alpha = p->initial_alpha;
@@ -209,11 +183,40 @@ static void dcqcn_on_cnp(struct pnet *n, struct flow *f)
  * resend at Rmin for good. A fresh period from now, as after a cut. */
 static void dcqcn_resume(struct pnet *n, struct flow *f)
 {
-    struct dcqcn_state *c = &f->cc;
+    struct dcqcn_state *c = &f->cc.dcqcn;
     if (c->rc < (double)f->line_bps && !c->timer_pending)
         arm_timer(n, f, n->now + n->sc->transport.dcqcn.timer_ps);
 }
 
+static double dcqcn_rate(const struct pnet *n, const struct flow *f)
+{
+    (void)n;
+    return f->cc.dcqcn.rc;
+}
+
+/* Notification point: a CE-marked data packet the receiver accepted gets
+ * a CNP, at most one per flow per cnp_interval. */
+static void dcqcn_on_data(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
+{
+    (void)pk;
+    if (f->sent_cnp && n->now - f->last_cnp < n->sc->transport.dcqcn.cnp_interval_ps)
+        return;
+    nic_send_cnp(n, node, f);
+}
+
 const struct transport_ops transport_dcqcn = {
-    "dcqcn", dcqcn_start, dcqcn_on_send, dcqcn_on_cnp, dcqcn_on_timer, dcqcn_resume,
+    .name = "dcqcn",
+    .cc = CC_DCQCN,
+    .keys = "transport.dcqcn.",
+    /* BENCHMARKS.md's burst: 23.34 M events against 16.25 M without */
+    .events_scale = {1.44, 1.17},
+    .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
+    .start = dcqcn_start,
+    .on_send = dcqcn_on_send,
+    .rate = dcqcn_rate,
+    .on_cnp = dcqcn_on_cnp,
+    .on_timer = dcqcn_on_timer,
+    .resume = dcqcn_resume,
+    .on_data = dcqcn_on_data,
+    .data_ce_only = 1,
 };

@@ -70,6 +70,7 @@ void pnet_scenario_flags(struct pnet *n)
     n->lb_adaptive = sc->fabric.load_balancing == LB_ADAPTIVE;
     n->lb_ecmp = sc->fabric.load_balancing == LB_ECMP;
     n->ecn = sc->fabric.ecn != 0;
+    n->rx = receiver_of(sc->transport.receiver);
 }
 
 void pnet_bare(struct pnet *n, const struct scenario *sc)
@@ -113,8 +114,13 @@ static int setup_classes(struct pnet *n, struct err *e)
         return err_set(e, "internal: packet engine given an unvalidated scenario");
     for (int i = 0; i < NPRIO; i++)
         n->dwrr_quantum[i] = w[i] * (int32_t)n->mtu_wire;
-    n->tp = sc->transport.cc == CC_DCQCN ? &transport_dcqcn : &transport_line_rate;
+    n->tp = transport_of(sc->transport.cc);
+    if (!n->tp)
+        return err_set(e, "internal: no transport for transport.cc %d", (int)sc->transport.cc);
     pnet_scenario_flags(n);
+    if (!n->rx)
+        return err_set(e, "internal: no receiver for transport.receiver %d",
+                       sc->transport.receiver);
     return 0;
 }
 
@@ -306,7 +312,7 @@ static void sample(struct pnet *n)
         const struct flow *f = &n->flows[i];
         double v = 0;
         if (f->active)
-            v = n->tp == &transport_dcqcn ? f->cc.rc : (double)f->line_bps;
+            v = n->tp->rate(n, f);
         if (f->active && f->cap_bps && (double)f->cap_bps < v)
             v = (double)f->cap_bps;
         r->sample_rate[(size_t)k * nf + i] = v;

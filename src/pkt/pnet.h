@@ -21,6 +21,7 @@
 #include "../topo/topo.h"
 #include "../work/train.h"
 #include "../work/work.h"
+#include "transport.h"
 
 struct pnet;
 
@@ -193,34 +194,6 @@ struct sw { /* cache-line aligned: neighbours may run on different threads */
 
 struct flow;
 
-/* Transport behaviour of a sending queue pair: congestion control. */
-struct transport_ops {
-    const char *name;
-    void (*start)(struct pnet *n, struct flow *f);
-    /* called for every data packet sent; returns the pacing rate to use */
-    uint64_t (*on_send)(struct pnet *n, struct flow *f, uint64_t wire);
-    void (*on_cnp)(struct pnet *n, struct flow *f);
-    void (*on_timer)(struct pnet *n, struct flow *f, uint32_t gen);
-    /* the queue pair has data to send again after it had sent everything
-     * (a resend): timers that stopped with it restart */
-    void (*resume)(struct pnet *n, struct flow *f);
-};
-
-struct dcqcn_state {
-    double rc, rt, alpha;    /* current/target rate (bps), alpha */
-    uint64_t alpha_t;        /* alpha brought up to date as of this time */
-    uint64_t next_timer;     /* next rate-increase timer expiry */
-    uint64_t timer_seq;      /* its tie key (taken when it was armed) */
-    uint64_t last_decrease;
-    uint64_t bytes;          /* since the last byte-counter event */
-    uint32_t t_stage, b_stage; /* timer / byte-counter events since the cut */
-    uint32_t timer_gen;      /* the live rate-increase timer event */
-    uint8_t cut;             /* has had its first CNP */
-    uint8_t pending;         /* a CNP arrived inside the decrease period */
-    uint8_t dec_armed;       /* the end-of-period event is scheduled */
-    uint8_t timer_pending;   /* a rate-timer event is in the queue (at or before next_timer) */
-};
-
 struct flow {
     /* first line: what a switch reads to forward the flow's packets, from
      * the topology at set-up (no topology lookups per packet) */
@@ -260,7 +233,7 @@ struct flow {
     uint8_t failed;           /* retries exhausted: the transfer failed */
     uint64_t cnps_rx, decreases;
     double min_rate;
-    struct dcqcn_state cc;
+    union cc_state cc;        /* its transport's (transport.h) */
     uint32_t writer;
     uint8_t active;
     /* the receiver's, on lines of their own: the two ends may run on
@@ -327,6 +300,7 @@ struct pnet {
     const struct topo *topo;
     const struct workload *w; /* the transfers' files (workload_durable) */
     const struct transport_ops *tp;
+    const struct receiver_ops *rx; /* transport.receiver's (pnet_scenario_flags) */
     struct arena arena;       /* runtime state and packet slabs */
     /* Partitions: a node, or all NICs of one storage node (they share a back
      * end). An event belongs to the partition whose state it changes; its
@@ -756,7 +730,8 @@ int nic_recovery_setup(struct pnet *n, struct err *e);
 void capture_packet(struct pnet *n, const struct port *p, const struct packet *pk);
 void capture_pfc(struct pnet *n, const struct port *in, unsigned prio, uint32_t quanta);
 
-/* dcqcn.c: transports */
-extern const struct transport_ops transport_line_rate, transport_dcqcn;
+/* nic.c: a CNP from f's receiver at node to its sender (a transport's
+ * on_data hook), direct or through the fabric per transport.dcqcn.cnp_path */
+void nic_send_cnp(struct pnet *n, uint32_t node, struct flow *f);
 
 #endif

@@ -1,0 +1,115 @@
+/* Transports of the packet engine: a table of hooks per congestion control.
+ *
+ * A transport is one const struct transport_ops: the sender's hooks (its
+ * rate or window, its reaction to ACKs, NAKs, congestion notifications,
+ * timers and timeouts) and the receiver's (what it does with a data packet
+ * it accepted: a CNP, an echo). Its per-flow state is one member of union
+ * cc_state, which only it reads. The registry (transport_of) maps the
+ * scenario's transport.cc to the table and says, for describe and the
+ * fluid engine, what a run with it costs and what the fluid model keeps.
+ *
+ * Hot path rule: the engine calls on_send once per data packet sent; every
+ * other hook runs on rarer events (a CNP, an ACK, a timer), or, for the
+ * receiver, only where the transport asks for it (on_data with
+ * data_ce_only: marked packets only). Optional hooks are NULL.
+ */
+#ifndef CKPT_TRANSPORT_H
+#define CKPT_TRANSPORT_H
+
+#include <stdint.h>
+
+#include "../core/err.h"
+#include "../scenario/scenario.h"
+
+struct pnet;
+struct flow;
+struct packet;
+
+/* DCQCN's reaction point (dcqcn.c). */
+struct dcqcn_state {
+    double rc, rt, alpha;    /* current/target rate (bps), alpha */
+    uint64_t alpha_t;        /* alpha brought up to date as of this time */
+    uint64_t next_timer;     /* next rate-increase timer expiry */
+    uint64_t timer_seq;      /* its tie key (taken when it was armed) */
+    uint64_t last_decrease;
+    uint64_t bytes;          /* since the last byte-counter event */
+    uint32_t t_stage, b_stage; /* timer / byte-counter events since the cut */
+    uint32_t timer_gen;      /* the live rate-increase timer event */
+    uint8_t cut;             /* has had its first CNP */
+    uint8_t pending;         /* a CNP arrived inside the decrease period */
+    uint8_t dec_armed;       /* the end-of-period event is scheduled */
+    uint8_t timer_pending;   /* a rate-timer event is in the queue (at or before next_timer) */
+};
+
+/* A flow's congestion state: one member per transport, owned by it. A
+ * transport whose state outgrows the largest member grows every flow
+ * (struct flow's sender lines): keep it to what the sender needs. */
+union cc_state {
+    struct dcqcn_state dcqcn;
+};
+
+struct transport_ops {
+    const char *name;         /* transport.cc's value */
+    enum cc_kind cc;
+    const char *keys;         /* its own scenario keys (a prefix), or NULL */
+    /* describe and auto: a packet's events as a multiple of the fabric's
+     * (its CNPs, ACKs, timers, pacing wake-ups), [0] with its control
+     * packets through the fabric, [1] with CNPs sent direct */
+    double events_scale[2];
+    /* what the fluid engine models of it, or why not (describe) */
+    const char *fluid;
+
+    /* sender */
+    void (*start)(struct pnet *n, struct flow *f);
+    /* every data packet sent (wire bytes): the pacing rate from now */
+    uint64_t (*on_send)(struct pnet *n, struct flow *f, uint64_t wire);
+    /* the rate it allows now (telemetry; a change of pacing) */
+    double (*rate)(const struct pnet *n, const struct flow *f);
+    /* a congestion notification (a CNP) */
+    void (*on_cnp)(struct pnet *n, struct flow *f);
+    /* its own timer (EV_CC_TIMER; arg as it scheduled it) */
+    void (*on_timer)(struct pnet *n, struct flow *f, uint32_t gen);
+    /* the queue pair has data to send again after it had sent everything
+     * (a resend): timers that stopped with it restart */
+    void (*resume)(struct pnet *n, struct flow *f);
+    /* optional, loss recovery's: a cumulative ACK (packets below psn are
+     * in), a NAK asking for psn that the sender acts on, a retransmission
+     * timeout that resends */
+    void (*on_ack)(struct pnet *n, struct flow *f, uint32_t psn);
+    void (*on_nak)(struct pnet *n, struct flow *f, uint32_t psn);
+    void (*on_timeout)(struct pnet *n, struct flow *f);
+
+    /* receiver, optional: a data packet it accepted (after it is counted),
+     * at the receiver's node; with data_ce_only, CE-marked ones only */
+    void (*on_data)(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
+    uint8_t data_ce_only;
+};
+
+/* A receiver (transport.receiver): what it keeps of the data packets that
+ * arrive, and its sender's side of loss recovery (nic.c). With loss
+ * recovery (pnet.recover: a data class can drop) it ACKs, NAKs and times
+ * out; on a lossless fabric only go-back-N NAKs (a reordering gap). */
+struct receiver_ops {
+    const char *name;         /* transport.receiver's value */
+    enum receiver_kind kind;
+    /* every data packet of a live flow: 1 = keep it, 0 = discard it (after
+     * the reordering counters; it may NAK or ACK) */
+    int (*accepts)(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
+    /* sender: a NAK for psn from a live transfer's receiver */
+    void (*on_nak)(struct pnet *n, struct flow *f, uint32_t psn);
+    /* set-up where loss recovery runs: its timeout and per-flow state */
+    int (*recovery_setup)(struct pnet *n, struct err *e);
+};
+
+extern const struct receiver_ops receiver_gbn, receiver_ooo;
+#define RECEIVER_KINDS (RX_OOO + 1)
+const struct receiver_ops *receiver_of(enum receiver_kind kind);
+
+/* The registry: every transport.cc value has its table. */
+extern const struct transport_ops transport_line_rate, transport_dcqcn;
+#define TRANSPORT_KINDS (CC_DCQCN + 1)
+const struct transport_ops *transport_of(enum cc_kind cc);
+/* By name (transport.cc's spelling); NULL when none has it. */
+const struct transport_ops *transport_by_name(const char *name);
+
+#endif

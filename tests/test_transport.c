@@ -1,0 +1,172 @@
+/* The transports' table (src/pkt/transport.h): the registry agrees with
+ * the scenario's transport.cc, DCQCN's CNPs come from its receiver hook,
+ * and the sender's rate hook is what telemetry samples. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/ckptnet.h"
+#include "../src/api/api.h"
+#include "../src/pkt/pnet.h"
+#include "harness.h"
+#include "support.h"
+
+/* Every transport.cc value has a complete table, found by its name too,
+ * and the scenario parses that name to the same value. */
+static void transport_registry(void)
+{
+    for (unsigned k = 0; k < TRANSPORT_KINDS; k++) {
+        const struct transport_ops *tp = transport_of((enum cc_kind)k);
+        CHECKF(tp != NULL, "transport.cc %u has no table", k);
+        if (!tp)
+            continue;
+        CHECKF((unsigned)tp->cc == k, "%s: cc %d at %u", tp->name, (int)tp->cc, k);
+        CHECK(transport_by_name(tp->name) == tp);
+        CHECK(tp->start && tp->on_send && tp->rate && tp->on_cnp && tp->on_timer && tp->resume);
+        CHECK(tp->fluid && tp->fluid[0]);
+        CHECK(tp->events_scale[0] >= 1.0 && tp->events_scale[1] >= 1.0);
+        CHECK(!tp->data_ce_only || tp->on_data); /* a filter without its hook */
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "transport.cc=%s", tp->name);
+        CHECKF((unsigned)sc.transport.cc == k, "transport.cc=%s parsed as %d", tp->name,
+               (int)sc.transport.cc);
+        if (tp->keys) { /* its keys exist: the first one of the prefix */
+            const char *key = tp->cc == CC_DCQCN ? "transport.dcqcn.g=0.5" : NULL;
+            if (key) {
+                CHECK(strncmp(key, tp->keys, strlen(tp->keys)) == 0);
+                test_set(&sc, "%s", key);
+            }
+        }
+    }
+    CHECK(transport_of((enum cc_kind)TRANSPORT_KINDS) == NULL);
+    CHECK(transport_by_name("cubic") == NULL);
+    CHECK(transport_of(CC_NONE) == &transport_line_rate);
+    CHECK(transport_of(CC_DCQCN) == &transport_dcqcn);
+    /* describe's estimate reads the table: DCQCN's CNPs cost events */
+    struct scenario sc;
+    scenario_defaults(&sc);
+    double none = ckpt_pkt_events_per_packet(&sc, NULL);
+    test_set(&sc, "transport.cc=dcqcn");
+    test_set(&sc, "transport.dcqcn.cnp_path=fabric");
+    CHECK(ckpt_pkt_events_per_packet(&sc, NULL) == none * transport_dcqcn.events_scale[0]);
+    test_set(&sc, "transport.dcqcn.cnp_path=direct");
+    CHECK(ckpt_pkt_events_per_packet(&sc, NULL) == none * transport_dcqcn.events_scale[1]);
+}
+
+/* Every transport.receiver value has its receiver table, complete, and
+ * the scenario parses its name to the same value. */
+static void transport_receivers(void)
+{
+    for (unsigned k = 0; k < RECEIVER_KINDS; k++) {
+        const struct receiver_ops *rx = receiver_of((enum receiver_kind)k);
+        CHECKF(rx != NULL, "transport.receiver %u has no table", k);
+        if (!rx)
+            continue;
+        CHECK((unsigned)rx->kind == k);
+        CHECK(rx->accepts && rx->on_nak && rx->recovery_setup);
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "transport.receiver=%s", rx->name);
+        CHECKF((unsigned)sc.transport.receiver == k, "transport.receiver=%s parsed as %d",
+               rx->name, sc.transport.receiver);
+        struct pnet n;
+        pnet_bare(&n, &sc);
+        CHECK(n.rx == rx); /* a bare pnet has its receiver too */
+        evq_release(&n.q);
+    }
+    CHECK(receiver_of((enum receiver_kind)RECEIVER_KINDS) == NULL);
+}
+
+/* DCQCN's notification point is its receiver hook: a marked packet gets a
+ * CNP, at most one per flow per cnp_interval (sent direct here: an EV_CNP
+ * event toward the sender). */
+static void transport_dcqcn_cnp_hook(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "transport.cc=dcqcn");
+    test_set(&sc, "transport.dcqcn.cnp_interval=50us");
+    struct err e;
+    CHECK(scenario_resolve(&sc, &e) == 0);
+    struct pnet n;
+    pnet_bare(&n, &sc);
+    n.tp = transport_of(sc.transport.cc);
+    uint64_t lat[2] = {1000000, 0}; /* flow 0's CNPs take 1 us */
+    n.cnp_lat = lat;
+    struct flow f;
+    memset(&f, 0, sizeof f);
+    struct packet pk = {0};
+    pk.kind = PK_DATA;
+    pk.ce = 1;
+    CHECK(n.tp->on_data && n.tp->data_ce_only);
+    uint64_t at[] = {0, 49999999, 50000000, 60000000, 100000000};
+    unsigned want[] = {1, 1, 2, 2, 3};
+    for (unsigned i = 0; i < 5; i++) {
+        n.now = at[i];
+        n.tp->on_data(&n, 1, &f, &pk);
+        CHECKF(n.cnps_sent == want[i], "at %llu ps: %llu CNPs, want %u",
+               (unsigned long long)at[i], (unsigned long long)n.cnps_sent, want[i]);
+    }
+    CHECK(evq_len(&n.q) == 3);
+    struct event ev;
+    CHECK(evq_pop(&n.q, &ev) && EV_KIND(ev.type) == EV_CNP && ev.t == 1000000 && ev.obj == &f);
+    evq_release(&n.q);
+    /* no congestion control: no receiver hook, so no CNP */
+    CHECK(transport_line_rate.on_data == NULL);
+}
+
+static void incast(struct scenario *sc, const char *cc)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=16");
+    test_set(sc, "storage.nodes=1");
+    test_set(sc, "workload.bytes_per_writer=1MB");
+    test_set(sc, "telemetry.flows=true");
+    test_set(sc, "telemetry.interval=10us");
+    test_set(sc, "transport.cc=%s", cc);
+}
+
+/* End to end: marks answered by CNPs under DCQCN only, and the sampled
+ * rates are the transport's (below line rate after DCQCN's cuts; line
+ * rate without congestion control). */
+static void transport_incast_hooks(void)
+{
+    double line = 0;
+    for (int dc = 0; dc <= 1; dc++) {
+        struct scenario sc;
+        incast(&sc, dc ? "dcqcn" : "none");
+        struct results r;
+        CHECK(test_run(&sc, &r) == 0);
+        CHECKF(r.ok, "%s", r.violation);
+        CHECK(r.ecn_marked > 0);
+        if (dc) {
+            CHECK(r.cnps_sent > 0 && r.cnps_sent <= r.ecn_marked);
+            CHECK(r.rate_decreases > 0);
+        } else {
+            CHECK(r.cnps_sent == 0 && r.rate_decreases == 0);
+        }
+        double lo = 1e300, hi = 0;
+        size_t m = (size_t)r.n_samples * r.n_sample_flows;
+        for (size_t i = 0; i < m; i++)
+            if (r.sample_rate[i] > 0) {
+                lo = r.sample_rate[i] < lo ? r.sample_rate[i] : lo;
+                hi = r.sample_rate[i] > hi ? r.sample_rate[i] : hi;
+            }
+        CHECK(m > 0 && hi > 0);
+        if (!dc) {
+            line = hi;
+            CHECKF(lo == hi, "no cc: rates %g..%g", lo, hi);
+        } else {
+            CHECKF(lo < line && hi <= line, "dcqcn: rates %g..%g, line %g", lo, hi, line);
+        }
+        results_release(&r);
+    }
+}
+
+SUITE(suite_transport) = {
+    {"transport_registry", transport_registry},
+    {"transport_receivers", transport_receivers},
+    {"transport_dcqcn_cnp_hook", transport_dcqcn_cnp_hook},
+    {"transport_incast_hooks", transport_incast_hooks},
+    {0, 0},
+};
