@@ -10,10 +10,9 @@
 #include "../core/rng.h"
 #include "../core/units.h"
 #include "../stats/bound.h" /* wire_bytes */
+#include "policy.h"
 
 
-static const char *const policy_names[] = {"sync", "jitter", "stagger",
-                                           "rate_limit", "async", "hierarchical"};
 static const char *const rule_names[] = {"dcp", "megatron", "deepspeed"};
 static const char *const model_names[] = {"none", "llama3-8b", "llama3-70b",
                                           "llama3-405b", "gpt3-175b",
@@ -37,18 +36,9 @@ void workload_fabric(const struct scenario *sc, struct scenario *fab)
 
 static int policy_checks(const struct scenario *sc, struct err *e)
 {
-    int pol = sc->checkpoint.policy;
-    if (pol == POLICY_ASYNC && !sc->cluster.d2h_bps)
-        return err_set(e, "cluster.d2h_rate: the async policy stalls the GPUs for "
-                          "the device-to-host copy; set its rate (H100: ~422Gbps)");
-    if (pol == POLICY_HIERARCHICAL && !sc->cluster.local_nvme_bps)
-        return err_set(e, "cluster.local_nvme_rate: the hierarchical policy writes "
-                          "to node-local NVMe first; set its rate");
-    if (pol == POLICY_RATE_LIMIT && !sc->checkpoint.rate_limit_bps)
-        return err_set(e, "checkpoint.rate_limit: the rate_limit policy needs a "
-                          "cap > 0");
-    if (pol == POLICY_JITTER && !sc->checkpoint.offset_ps)
-        return err_set(e, "checkpoint.offset: the jitter policy needs a spread > 0");
+    const struct policy_row *pol = policy_get(sc->checkpoint.policy);
+    if (pol->check && pol->check(sc, e) < 0)
+        return -1;
     if (sc->storage.stripe_start == START_RANDOM && sc->storage.placement != PLACE_ROUND_ROBIN)
         return err_set(e, "storage.stripe_start: random applies to storage.placement: "
                           "round_robin (file_mod starts file f at f mod nodes, hash "
@@ -328,7 +318,7 @@ struct build {
     struct arena *a;
     struct err *e;
     struct plan p;
-    int pol;                 /* enum ckpt_policy */
+    const struct policy_row *pol; /* its row of the policy table */
     uint32_t M, nodes, nics, snics, gpn;
     uint32_t nw;             /* writers: ranks with bytes */
     uint32_t *widx;          /* [ranks] writer of each rank, UINT32_MAX = none */
@@ -341,7 +331,7 @@ struct build {
     uint32_t *sturn;         /* [M] next NIC of each storage node */
     uint8_t *strag;          /* [writers] 1 = straggler */
     uint32_t n_strag;
-    uint64_t stall, max_node, max_rank, offset, max_wait;
+    uint64_t stall, max_node, max_rank, max_wait;
     struct placer pl;
     uint64_t *sbytes, *swire; /* [M] payload, wire bytes per storage node */
     uint64_t end_max, first, last_start;
@@ -375,7 +365,7 @@ static int step_plan(struct build *b)
     struct arena *a = b->a;
     if (plan_build(&b->p, sc, a, b->e) < 0)
         return -1;
-    b->pol = sc->checkpoint.policy;
+    b->pol = policy_get(sc->checkpoint.policy);
     b->M = sc->storage.nodes;
     b->gpn = sc->cluster.gpus_per_node;
     b->nodes = sc->cluster.nodes;
@@ -412,12 +402,12 @@ static int step_writers(struct build *b)
 }
 
 /* The GPU stall of the two-phase policies: staging to host memory (per
- * GPU, in parallel) and, for hierarchical, the write to local NVMe. */
+ * GPU, in parallel), then what the policy's node_ready adds. */
 static int step_stall(struct build *b)
 {
     const struct scenario *sc = b->sc;
     const struct plan *p = &b->p;
-    const int pol = b->pol;
+    const struct policy_row *pol = b->pol;
     uint64_t stall = 0, max_node = 0, max_rank = 0;
     for (uint32_t r = 0; r < p->ranks; r++) {
         /* one GPU's shard: in the simple form a node's GPUs share its bytes */
@@ -434,15 +424,11 @@ static int step_stall(struct build *b)
     for (uint32_t n = 0; n < b->nodes; n++) {
         if (b->node_bytes[n] > max_node)
             max_node = b->node_bytes[n];
-        uint64_t staged = b->node_local[n]; /* slowest GPU's copy on this node */
-        if (pol == POLICY_HIERARCHICAL) {
-            uint64_t nv = units_ser_ps(b->node_bytes[n], sc->cluster.local_nvme_bps);
-            if (nv > b->node_local[n])
-                b->node_local[n] = nv;
-        }
-        if (pol == POLICY_ASYNC && staged > stall)
-            stall = staged;
-        if (pol == POLICY_HIERARCHICAL && b->node_local[n] > stall)
+        if (!pol->node_ready)
+            continue;
+        /* from the slowest GPU's copy on this node */
+        b->node_local[n] = pol->node_ready(sc, b->node_local[n], b->node_bytes[n]);
+        if (b->node_local[n] > stall)
             stall = b->node_local[n];
     }
     b->stall = stall;
@@ -481,47 +467,26 @@ static int step_starts(struct build *b)
 {
     const struct scenario *sc = b->sc;
     const struct plan *p = &b->p;
-    const int pol = b->pol;
+    const struct policy_row *pol = b->pol;
     const uint32_t nw = b->nw;
-    /* stagger: auto offset = one group's bytes through all storage NICs, or
-     * the busiest node's bytes through its NICs, whichever is longer */
-    uint64_t offset = sc->checkpoint.offset_ps;
-    if (pol == POLICY_STAGGER && !offset) {
-        uint64_t g = p->total_bytes / sc->checkpoint.groups;
-        uint64_t t1 = units_ser_ps(g, (uint64_t)b->M * sc->storage.nic_bps) / b->snics;
-        uint64_t t2 = units_ser_ps(b->max_node, (uint64_t)b->nics * sc->cluster.nic_bps);
-        offset = t1 > t2 ? t1 : t2;
-    }
-    b->offset = offset;
     struct rng jit, pr;
     rng_init(&jit, sc->seed, RNG_JITTER);
     rng_init(&pr, sc->seed, RNG_POLICY);
+    struct policy_ctx pc = {sc, p->total_bytes, b->max_node, nw, b->M, 0, &pr};
+    pc.offset = pol->spread ? pol->spread(&pc) : sc->checkpoint.offset_ps;
+    /* two-phase: the drain is not capped at the device-to-host rate */
+    uint64_t d2h_cap = pol->node_ready ? 0 : sc->cluster.d2h_bps * p->gpus_per_rank;
+    uint64_t pcap = pol->writer_cap ? pol->writer_cap(sc) : 0;
     for (uint32_t i = 0; i < nw; i++) {
         uint32_t r = b->wrank[i], n = plan_node(p, sc, r);
         uint64_t s = sc->workload.start_jitter_ps
                          ? rng_below(&jit, sc->workload.start_jitter_ps + 1)
                          : 0;
-        if (pol == POLICY_JITTER) {
-            if (sc->checkpoint.jitter_dist == JITTER_UNIFORM) {
-                s += rng_below(&pr, offset + 1);
-            } else {
-                double x = -(double)offset * log(1.0 - rng_double(&pr));
-                s += x < 1e3 * (double)offset ? (uint64_t)x : 1000 * offset;
-            }
-        } else if (pol == POLICY_STAGGER) {
-            /* (groups - 1) x offset can pass 2^64: saturate, and let the
-             * clock check refuse it */
-            unsigned __int128 g = (unsigned __int128)((uint64_t)i * sc->checkpoint.groups / nw)
-                                  * offset;
-            s += g > CLOCK_LIMIT_PS ? CLOCK_LIMIT_PS : (uint64_t)g;
-        } else if (pol == POLICY_ASYNC || pol == POLICY_HIERARCHICAL) {
+        if (pol->start)
+            s += pol->start(&pc, i);
+        if (pol->node_ready)
             s += b->node_local[n]; /* the drain starts once the node has staged */
-        }
-        uint64_t cap = 0;
-        if (pol == POLICY_RATE_LIMIT)
-            cap = sc->checkpoint.rate_limit_bps;
-        if (pol != POLICY_ASYNC && pol != POLICY_HIERARCHICAL && sc->cluster.d2h_bps)
-            cap = min_cap(cap, sc->cluster.d2h_bps * p->gpus_per_rank);
+        uint64_t cap = min_cap(pcap, d2h_cap);
         if (b->strag[i]) {
             s += sc->checkpoint.straggler_delay_ps;
             if (sc->checkpoint.straggler_slowdown > 1.0) {
@@ -611,7 +576,7 @@ static int step_transfers(struct build *b)
     const struct plan *p = &b->p;
     struct workload *w = b->w;
     struct placer *pl = &b->pl;
-    const int pol = b->pol;
+    const uint64_t ncap = b->pol->node_cap ? b->pol->node_cap(sc) : 0;
     const uint32_t nics = b->nics, snics = b->snics, gpn = b->gpn;
     uint64_t nt = 0;
     for (uint32_t f = 0; f < p->n_files; f++)
@@ -646,9 +611,8 @@ static int step_transfers(struct build *b)
             /* a writer's cap is split over its transfers by bytes, so they
              * all end together when the cap binds */
             uint64_t cap = b->wcap[i] ? cap_share(b->wcap[i], bytes, p->rank_bytes[r]) : 0;
-            if (pol == POLICY_HIERARCHICAL && sc->checkpoint.trickle_bps)
-                cap = min_cap(cap, cap_share(sc->checkpoint.trickle_bps, bytes,
-                                             b->node_bytes[n]));
+            if (ncap)
+                cap = min_cap(cap, cap_share(ncap, bytes, b->node_bytes[n]));
             /* transport.qps_per_writer: the stripe over several queue pairs,
              * each with its own UDP source port (more ECMP entropy) */
             for (uint32_t q = 0; q < qps; q++) {
@@ -697,7 +661,7 @@ static int step_transfers(struct build *b)
 static int step_clock(struct build *b)
 {
     const struct scenario *sc = b->sc;
-    const int pol = b->pol;
+    const struct policy_row *pol = b->pol;
     uint64_t all = units_ser_ps(b->w->total_bytes, (uint64_t)b->M * sc->storage.nic_bps)
                    / b->snics;
     if (b->end_max <= CLOCK_LIMIT_PS
@@ -706,11 +670,11 @@ static int step_clock(struct build *b)
     /* name the likeliest cause: late starts, a rate cap, or the bytes */
     const char *key = b->p.model_form ? "model.name" : "workload.bytes_per_writer";
     if (b->last_start > CLOCK_LIMIT_PS / 2)
-        key = pol == POLICY_STAGGER || pol == POLICY_JITTER ? "checkpoint.offset"
+        key = pol->start_key ? pol->start_key
               : sc->storage.file_open_ps ? "storage.file_open_cost"
                                          : "checkpoint.straggler_delay";
-    else if (pol == POLICY_RATE_LIMIT)
-        key = "checkpoint.rate_limit";
+    else if (pol->cap_key)
+        key = pol->cap_key;
     else if (b->n_strag && sc->checkpoint.straggler_slowdown > 1.0)
         key = "checkpoint.straggler_slowdown";
     return err_set(b->e, "%s: writing this checkpoint takes longer than the "
@@ -724,7 +688,7 @@ static int step_summary(struct build *b)
     const struct scenario *sc = b->sc;
     const struct plan *p = &b->p;
     struct workload *w = b->w;
-    const int pol = b->pol;
+    const struct policy_row *pol = b->pol;
     struct plan_summary *s = &w->sum;
     s->model = model_names[sc->model.name];
     s->params = p->params;
@@ -737,7 +701,7 @@ static int step_summary(struct build *b)
     s->dp = p->dp;
     s->zero_stage = sc->parallelism.zero_stage;
     s->writer_rule = p->model_form ? rule_names[sc->checkpoint.writer_rule] : "none";
-    s->policy = policy_names[pol];
+    s->policy = pol->name;
     s->bytes = w->total_bytes;
     s->files = p->n_files;
     s->writers = b->nw;
@@ -748,7 +712,7 @@ static int step_summary(struct build *b)
     s->mean_gpu_bytes = (double)w->total_bytes / (double)p->gpus;
     s->skew = s->mean_gpu_bytes > 0 ? (double)b->max_rank / s->mean_gpu_bytes : 0;
     s->first_start_ps = b->first == UINT64_MAX ? 0 : b->first;
-    s->stall_measured = pol != POLICY_ASYNC && pol != POLICY_HIERARCHICAL;
+    s->stall_measured = !pol->node_ready;
     s->stall_ps = b->stall;
     s->max_open_wait_ps = b->max_wait;
     placement_summary(s, sc, b->sbytes, b->swire, w->total_bytes);
