@@ -115,6 +115,24 @@ static void policy_rows_name_keys(void)
     free(k);
 }
 
+/* A policy value past the table (a library caller's) is refused with the
+ * key, not read past the table's end. */
+static void policy_out_of_range(void)
+{
+    int bad[] = {(int)policy_count(), -1};
+    for (int j = 0; j < 2; j++) {
+        struct scenario sc;
+        struct err e = {""};
+        struct pbuilt b;
+        scenario_defaults(&sc);
+        sc.cluster.nodes = 16;
+        sc.checkpoint.policy = bad[j];
+        int rc = pbuild(&b, &sc, &e);
+        arena_release(&b.a);
+        CHECKF(rc < 0 && !strncmp(e.msg, "checkpoint.policy: ", 19), "%d: %s", bad[j], e.msg);
+    }
+}
+
 /* Each row's hooks, end to end: 16 writers with every policy's inputs
  * set, the report's policy and stall, the starts and the rate caps. */
 static void policy_rows_honoured(void)
@@ -202,5 +220,6 @@ SUITE(suite_policy) = {
     {"policy_rows_name_keys", policy_rows_name_keys},
     {"policy_rows_honoured", policy_rows_honoured},
     {"policy_node_ready", policy_node_ready},
+    {"policy_out_of_range", policy_out_of_range},
     {NULL, NULL},
 };

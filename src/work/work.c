@@ -36,6 +36,10 @@ void workload_fabric(const struct scenario *sc, struct scenario *fab)
 
 static int policy_checks(const struct scenario *sc, struct err *e)
 {
+    /* a library caller may hand any int: no row past the table */
+    if (sc->checkpoint.policy < 0 || (uint32_t)sc->checkpoint.policy >= policy_count())
+        return err_set(e, "checkpoint.policy: %d is not a policy (0 to %" PRIu32 ")",
+                       sc->checkpoint.policy, policy_count() - 1);
     const struct policy_row *pol = policy_get(sc->checkpoint.policy);
     if (pol->check && pol->check(sc, e) < 0)
         return -1;
