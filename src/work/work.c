@@ -10,10 +10,9 @@
 #include "../core/rng.h"
 #include "../core/units.h"
 #include "../stats/bound.h" /* wire_bytes */
+#include "policy.h"
 
 
-static const char *const policy_names[] = {"sync", "jitter", "stagger",
-                                           "rate_limit", "async", "hierarchical"};
 static const char *const rule_names[] = {"dcp", "megatron", "deepspeed"};
 static const char *const model_names[] = {"none", "llama3-8b", "llama3-70b",
                                           "llama3-405b", "gpt3-175b",
@@ -37,18 +36,13 @@ void workload_fabric(const struct scenario *sc, struct scenario *fab)
 
 static int policy_checks(const struct scenario *sc, struct err *e)
 {
-    int pol = sc->checkpoint.policy;
-    if (pol == POLICY_ASYNC && !sc->cluster.d2h_bps)
-        return err_set(e, "cluster.d2h_rate: the async policy stalls the GPUs for "
-                          "the device-to-host copy; set its rate (H100: ~422Gbps)");
-    if (pol == POLICY_HIERARCHICAL && !sc->cluster.local_nvme_bps)
-        return err_set(e, "cluster.local_nvme_rate: the hierarchical policy writes "
-                          "to node-local NVMe first; set its rate");
-    if (pol == POLICY_RATE_LIMIT && !sc->checkpoint.rate_limit_bps)
-        return err_set(e, "checkpoint.rate_limit: the rate_limit policy needs a "
-                          "cap > 0");
-    if (pol == POLICY_JITTER && !sc->checkpoint.offset_ps)
-        return err_set(e, "checkpoint.offset: the jitter policy needs a spread > 0");
+    /* a library caller may hand any int: no row past the table */
+    if (sc->checkpoint.policy < 0 || (uint32_t)sc->checkpoint.policy >= policy_count())
+        return err_set(e, "checkpoint.policy: %d is not a policy (0 to %" PRIu32 ")",
+                       sc->checkpoint.policy, policy_count() - 1);
+    const struct policy_row *pol = policy_get(sc->checkpoint.policy);
+    if (pol->check && pol->check(sc, e) < 0)
+        return -1;
     if (sc->storage.stripe_start == START_RANDOM && sc->storage.placement != PLACE_ROUND_ROBIN)
         return err_set(e, "storage.stripe_start: random applies to storage.placement: "
                           "round_robin (file_mod starts file f at f mod nodes, hash "
@@ -318,140 +312,186 @@ static void placement_summary(struct plan_summary *s, const struct scenario *sc,
     s->skew_cost_pct = even ? 100.0 * (double)s->skew_cost_ps / (double)even : 0;
 }
 
-int workload_build(struct workload *w, const struct scenario *sc,
-                   const struct topo *t, struct arena *a, struct err *e)
-{
-    memset(w, 0, sizeof *w);
-    if (policy_checks(sc, e) < 0)
-        return -1;
-    uint32_t nics = sc->cluster.nics_per_node;
-    if (t->n_hosts != sc->cluster.nodes * nics)
-        return err_set(e, "cluster.nics_per_node: the topology has %" PRIu32
-                          " hosts, expected %" PRIu32 " (build it from "
-                          "workload_fabric)", t->n_hosts, sc->cluster.nodes * nics);
-    uint32_t snics = sc->storage.nics_per_node;
-    if (t->n_storage != sc->storage.nodes * snics)
-        return err_set(e, "storage.nics_per_node: the topology has %" PRIu32
-                          " storage ports, expected %" PRIu32 " (build it from "
-                          "workload_fabric)", t->n_storage, sc->storage.nodes * snics);
-    struct plan p;
-    if (plan_build(&p, sc, a, e) < 0)
-        return -1;
+/* ---- workload_build, in named steps ------------------------------------ */
 
-    const int pol = sc->checkpoint.policy;
-    const uint32_t M = sc->storage.nodes, gpn = sc->cluster.gpus_per_node;
-    const uint32_t nodes = sc->cluster.nodes;
-    uint32_t *widx = arena_calloc(a, p.ranks, sizeof *widx);
-    uint32_t *wrank = arena_calloc(a, p.writers, sizeof *wrank);
-    uint64_t *wstart = arena_calloc(a, p.writers, sizeof *wstart);
-    uint64_t *wcap = arena_calloc(a, p.writers, sizeof *wcap);
-    uint64_t *node_bytes = arena_calloc(a, nodes, sizeof *node_bytes);
-    uint64_t *node_local = arena_calloc(a, nodes, sizeof *node_local);
-    uint64_t *fstart = arena_calloc(a, p.n_files, sizeof *fstart);
-    uint32_t *perm = arena_calloc(a, p.writers, sizeof *perm);
-    uint32_t *sturn = arena_calloc(a, M, sizeof *sturn); /* next NIC of each storage node */
-    if (!sturn || !widx || !wrank || !wstart || !wcap || !node_bytes || !node_local || !fstart
-        || !perm)
-        return err_set(e, "out of memory building the workload");
+/* What the steps hand on to each other. */
+struct build {
+    struct workload *w;
+    const struct scenario *sc;
+    const struct topo *t;
+    struct arena *a;
+    struct err *e;
+    struct plan p;
+    const struct policy_row *pol; /* its row of the policy table */
+    uint32_t M, nodes, nics, snics, gpn;
+    uint32_t nw;             /* writers: ranks with bytes */
+    uint32_t *widx;          /* [ranks] writer of each rank, UINT32_MAX = none */
+    uint32_t *wrank;         /* [writers] rank of each writer */
+    uint64_t *wstart, *wcap; /* [writers] start offset, rate cap (0 = none) */
+    uint64_t *node_bytes;    /* [nodes] bytes each compute node writes */
+    uint64_t *node_local;    /* [nodes] its staging (two-phase policies) */
+    uint64_t *fstart;        /* [files] when each file's transfers start */
+    uint32_t *perm;          /* [writers] stragglers: a shuffle of the writers */
+    uint32_t *sturn;         /* [M] next NIC of each storage node */
+    uint8_t *strag;          /* [writers] 1 = straggler */
+    uint32_t n_strag;
+    uint64_t stall, max_node, max_rank, max_wait;
+    struct placer pl;
+    uint64_t *sbytes, *swire; /* [M] payload, wire bytes per storage node */
+    uint64_t end_max, first, last_start;
+};
+
+/* The inputs the model cannot honour, and a topology not built by
+ * workload_fabric. */
+static int step_check(struct build *b)
+{
+    const struct scenario *sc = b->sc;
+    if (policy_checks(sc, b->e) < 0)
+        return -1;
+    b->nics = sc->cluster.nics_per_node;
+    if (b->t->n_hosts != sc->cluster.nodes * b->nics)
+        return err_set(b->e, "cluster.nics_per_node: the topology has %" PRIu32
+                             " hosts, expected %" PRIu32 " (build it from "
+                             "workload_fabric)", b->t->n_hosts, sc->cluster.nodes * b->nics);
+    b->snics = sc->storage.nics_per_node;
+    if (b->t->n_storage != sc->storage.nodes * b->snics)
+        return err_set(b->e, "storage.nics_per_node: the topology has %" PRIu32
+                             " storage ports, expected %" PRIu32 " (build it from "
+                             "workload_fabric)", b->t->n_storage, sc->storage.nodes * b->snics);
+    return 0;
+}
+
+/* Who writes how many bytes in which files (plan.c), and the arrays the
+ * later steps fill. */
+static int step_plan(struct build *b)
+{
+    const struct scenario *sc = b->sc;
+    struct arena *a = b->a;
+    if (plan_build(&b->p, sc, a, b->e) < 0)
+        return -1;
+    b->pol = policy_get(sc->checkpoint.policy);
+    b->M = sc->storage.nodes;
+    b->gpn = sc->cluster.gpus_per_node;
+    b->nodes = sc->cluster.nodes;
+    b->widx = arena_calloc(a, b->p.ranks, sizeof *b->widx);
+    b->wrank = arena_calloc(a, b->p.writers, sizeof *b->wrank);
+    b->wstart = arena_calloc(a, b->p.writers, sizeof *b->wstart);
+    b->wcap = arena_calloc(a, b->p.writers, sizeof *b->wcap);
+    b->node_bytes = arena_calloc(a, b->nodes, sizeof *b->node_bytes);
+    b->node_local = arena_calloc(a, b->nodes, sizeof *b->node_local);
+    b->fstart = arena_calloc(a, b->p.n_files, sizeof *b->fstart);
+    b->perm = arena_calloc(a, b->p.writers, sizeof *b->perm);
+    b->sturn = arena_calloc(a, b->M, sizeof *b->sturn);
+    if (!b->sturn || !b->widx || !b->wrank || !b->wstart || !b->wcap || !b->node_bytes
+        || !b->node_local || !b->fstart || !b->perm)
+        return err_set(b->e, "out of memory building the workload");
+    return 0;
+}
+
+/* Writers: the ranks with bytes, in rank order; each node's bytes. */
+static int step_writers(struct build *b)
+{
+    const struct plan *p = &b->p;
     uint32_t nw = 0;
-    for (uint32_t r = 0; r < p.ranks; r++) {
-        widx[r] = UINT32_MAX;
-        node_bytes[plan_node(&p, sc, r)] += p.rank_bytes[r];
-        if (p.rank_bytes[r]) {
-            wrank[nw] = r;
-            widx[r] = nw++;
+    for (uint32_t r = 0; r < p->ranks; r++) {
+        b->widx[r] = UINT32_MAX;
+        b->node_bytes[plan_node(p, b->sc, r)] += p->rank_bytes[r];
+        if (p->rank_bytes[r]) {
+            b->wrank[nw] = r;
+            b->widx[r] = nw++;
         }
     }
+    b->nw = nw;
+    return 0;
+}
 
-    /* the GPU stall of the two-phase policies: staging to host memory (per
-     * GPU, in parallel) and, for hierarchical, the write to local NVMe */
+/* The GPU stall of the two-phase policies: staging to host memory (per
+ * GPU, in parallel), then what the policy's node_ready adds. */
+static int step_stall(struct build *b)
+{
+    const struct scenario *sc = b->sc;
+    const struct plan *p = &b->p;
+    const struct policy_row *pol = b->pol;
     uint64_t stall = 0, max_node = 0, max_rank = 0;
-    for (uint32_t r = 0; r < p.ranks; r++) {
+    for (uint32_t r = 0; r < p->ranks; r++) {
         /* one GPU's shard: in the simple form a node's GPUs share its bytes */
-        uint64_t gb = (p.rank_bytes[r] + p.gpus_per_rank - 1) / p.gpus_per_rank;
+        uint64_t gb = (p->rank_bytes[r] + p->gpus_per_rank - 1) / p->gpus_per_rank;
         if (gb > max_rank)
             max_rank = gb;
         if (sc->cluster.d2h_bps) {
             uint64_t st = units_ser_ps(gb, sc->cluster.d2h_bps);
-            uint32_t n = plan_node(&p, sc, r);
-            if (st > node_local[n])
-                node_local[n] = st;
+            uint32_t n = plan_node(p, sc, r);
+            if (st > b->node_local[n])
+                b->node_local[n] = st;
         }
     }
-    for (uint32_t n = 0; n < nodes; n++) {
-        if (node_bytes[n] > max_node)
-            max_node = node_bytes[n];
-        uint64_t staged = node_local[n]; /* slowest GPU's copy on this node */
-        if (pol == POLICY_HIERARCHICAL) {
-            uint64_t nv = units_ser_ps(node_bytes[n], sc->cluster.local_nvme_bps);
-            if (nv > node_local[n])
-                node_local[n] = nv;
-        }
-        if (pol == POLICY_ASYNC && staged > stall)
-            stall = staged;
-        if (pol == POLICY_HIERARCHICAL && node_local[n] > stall)
-            stall = node_local[n];
+    for (uint32_t n = 0; n < b->nodes; n++) {
+        if (b->node_bytes[n] > max_node)
+            max_node = b->node_bytes[n];
+        if (!pol->node_ready)
+            continue;
+        /* from the slowest GPU's copy on this node */
+        b->node_local[n] = pol->node_ready(sc, b->node_local[n], b->node_bytes[n]);
+        if (b->node_local[n] > stall)
+            stall = b->node_local[n];
     }
+    b->stall = stall;
+    b->max_node = max_node;
+    b->max_rank = max_rank;
+    return 0;
+}
 
-    /* stagger: auto offset = one group's bytes through all storage NICs, or
-     * the busiest node's bytes through its NICs, whichever is longer */
-    uint64_t offset = sc->checkpoint.offset_ps;
-    if (pol == POLICY_STAGGER && !offset) {
-        uint64_t g = p.total_bytes / sc->checkpoint.groups;
-        uint64_t t1 = units_ser_ps(g, (uint64_t)M * sc->storage.nic_bps) / snics;
-        uint64_t t2 = units_ser_ps(max_node, (uint64_t)nics * sc->cluster.nic_bps);
-        offset = t1 > t2 ? t1 : t2;
-    }
-
-    /* stragglers: a seeded choice of round(fraction x writers) writers */
-    uint32_t n_strag = (uint32_t)llround(sc->checkpoint.straggler_fraction * nw);
+/* Stragglers: a seeded choice of round(fraction x writers) writers. */
+static int step_stragglers(struct build *b)
+{
+    const struct scenario *sc = b->sc;
+    uint32_t nw = b->nw, *perm = b->perm;
+    b->n_strag = (uint32_t)llround(sc->checkpoint.straggler_fraction * nw);
     struct rng sr;
     rng_init(&sr, sc->seed, RNG_STRAGGLER);
     for (uint32_t i = 0; i < nw; i++)
         perm[i] = i;
-    for (uint32_t j = 0; j < n_strag; j++) {
+    for (uint32_t j = 0; j < b->n_strag; j++) {
         uint32_t k = j + (uint32_t)rng_below(&sr, nw - j);
         uint32_t tmp = perm[j];
         perm[j] = perm[k];
         perm[k] = tmp;
     }
-    uint8_t *strag = arena_calloc(a, nw ? nw : 1, 1);
-    if (!strag)
-        return err_set(e, "out of memory building the workload");
-    for (uint32_t j = 0; j < n_strag; j++)
-        strag[perm[j]] = 1;
+    b->strag = arena_calloc(b->a, nw ? nw : 1, 1);
+    if (!b->strag)
+        return err_set(b->e, "out of memory building the workload");
+    for (uint32_t j = 0; j < b->n_strag; j++)
+        b->strag[perm[j]] = 1;
+    return 0;
+}
 
-    /* writer start offsets and rate caps */
+/* Each writer's start offset and rate cap: workload.start_jitter, the
+ * policy's, a straggler's delay and slowdown. */
+static int step_starts(struct build *b)
+{
+    const struct scenario *sc = b->sc;
+    const struct plan *p = &b->p;
+    const struct policy_row *pol = b->pol;
+    const uint32_t nw = b->nw;
     struct rng jit, pr;
     rng_init(&jit, sc->seed, RNG_JITTER);
     rng_init(&pr, sc->seed, RNG_POLICY);
+    struct policy_ctx pc = {sc, p->total_bytes, b->max_node, nw, b->M, 0, &pr};
+    pc.offset = pol->spread ? pol->spread(&pc) : sc->checkpoint.offset_ps;
+    /* two-phase: the drain is not capped at the device-to-host rate */
+    uint64_t d2h_cap = pol->node_ready ? 0 : sc->cluster.d2h_bps * p->gpus_per_rank;
+    uint64_t pcap = pol->writer_cap ? pol->writer_cap(sc) : 0;
     for (uint32_t i = 0; i < nw; i++) {
-        uint32_t r = wrank[i], n = plan_node(&p, sc, r);
+        uint32_t r = b->wrank[i], n = plan_node(p, sc, r);
         uint64_t s = sc->workload.start_jitter_ps
                          ? rng_below(&jit, sc->workload.start_jitter_ps + 1)
                          : 0;
-        if (pol == POLICY_JITTER) {
-            if (sc->checkpoint.jitter_dist == JITTER_UNIFORM) {
-                s += rng_below(&pr, offset + 1);
-            } else {
-                double x = -(double)offset * log(1.0 - rng_double(&pr));
-                s += x < 1e3 * (double)offset ? (uint64_t)x : 1000 * offset;
-            }
-        } else if (pol == POLICY_STAGGER) {
-            /* (groups - 1) x offset can pass 2^64: saturate, and let the
-             * clock check below refuse it */
-            unsigned __int128 g = (unsigned __int128)((uint64_t)i * sc->checkpoint.groups / nw)
-                                  * offset;
-            s += g > CLOCK_LIMIT_PS ? CLOCK_LIMIT_PS : (uint64_t)g;
-        } else if (pol == POLICY_ASYNC || pol == POLICY_HIERARCHICAL) {
-            s += node_local[n]; /* the drain starts once the node has staged */
-        }
-        uint64_t cap = 0;
-        if (pol == POLICY_RATE_LIMIT)
-            cap = sc->checkpoint.rate_limit_bps;
-        if (pol != POLICY_ASYNC && pol != POLICY_HIERARCHICAL && sc->cluster.d2h_bps)
-            cap = min_cap(cap, sc->cluster.d2h_bps * p.gpus_per_rank);
-        if (strag[i]) {
+        if (pol->start)
+            s += pol->start(&pc, i);
+        if (pol->node_ready)
+            s += b->node_local[n]; /* the drain starts once the node has staged */
+        uint64_t cap = min_cap(pcap, d2h_cap);
+        if (b->strag[i]) {
             s += sc->checkpoint.straggler_delay_ps;
             if (sc->checkpoint.straggler_slowdown > 1.0) {
                 double base = (double)(cap ? cap : sc->cluster.nic_bps);
@@ -459,124 +499,147 @@ int workload_build(struct workload *w, const struct scenario *sc,
                 cap = c ? c : 1;
             }
         }
-        wstart[i] = s;
-        wcap[i] = cap;
+        b->wstart[i] = s;
+        b->wcap[i] = cap;
     }
+    return 0;
+}
 
-    /* placement: which storage nodes hold each file's bytes */
-    struct placer pl = {sc->storage.placement, M, sc->storage.stripe_count,
-                        sc->storage.stripe_size, 0, NULL,
-                        arena_calloc(a, M, sizeof(uint64_t)),
-                        arena_calloc(a, M, sizeof(uint32_t)),
-                        arena_calloc(a, M, sizeof(uint64_t))};
-    uint64_t *sbytes = arena_calloc(a, M, sizeof *sbytes);
-    uint64_t *swire = arena_calloc(a, M, sizeof *swire);
-    if (!pl.acc || !pl.node || !pl.bytes || !sbytes || !swire)
-        return err_set(e, "out of memory placing the files");
-    if (pl.rule == PLACE_HASH) {
+/* Placement: which storage nodes hold each file's bytes. */
+static int step_place(struct build *b)
+{
+    const struct scenario *sc = b->sc;
+    const struct plan *p = &b->p;
+    struct arena *a = b->a;
+    uint32_t M = b->M;
+    b->pl = (struct placer){sc->storage.placement, M, sc->storage.stripe_count,
+                            sc->storage.stripe_size, 0, NULL,
+                            arena_calloc(a, M, sizeof(uint64_t)),
+                            arena_calloc(a, M, sizeof(uint32_t)),
+                            arena_calloc(a, M, sizeof(uint64_t))};
+    b->sbytes = arena_calloc(a, M, sizeof *b->sbytes);
+    b->swire = arena_calloc(a, M, sizeof *b->swire);
+    if (!b->pl.acc || !b->pl.node || !b->pl.bytes || !b->sbytes || !b->swire)
+        return err_set(b->e, "out of memory placing the files");
+    if (b->pl.rule == PLACE_HASH) {
         uint64_t chunks = 0;
-        for (uint32_t f = 0; f < p.n_files; f++)
-            chunks += (p.files[f].bytes + pl.ss - 1) / pl.ss;
+        for (uint32_t f = 0; f < p->n_files; f++)
+            chunks += (p->files[f].bytes + b->pl.ss - 1) / b->pl.ss;
         if (chunks > HASH_MAX_CHUNKS)
-            return err_set(e, "storage.stripe_size: the hash placement places each "
-                              "chunk on its own; %" PRIu64 " chunks are too many "
-                              "(at most %" PRIu64 "; use larger stripes)",
+            return err_set(b->e, "storage.stripe_size: the hash placement places each "
+                                 "chunk on its own; %" PRIu64 " chunks are too many "
+                                 "(at most %" PRIu64 "; use larger stripes)",
                            chunks, HASH_MAX_CHUNKS);
     }
-    if (place_starts(&pl, &p, sc, wstart, widx, a, e) < 0)
-        return -1;
+    return place_starts(&b->pl, p, sc, b->wstart, b->widx, a, b->e);
+}
 
-    /* files: a file's home is the node of its first byte; creates served
-     * one at a time per home node, in request order */
+/* Files: a file's home is the node of its first byte; the metadata service
+ * creates every file first, then its home node opens it, one at a time per
+ * home node, in request order. */
+static int step_open(struct build *b)
+{
+    const struct scenario *sc = b->sc;
+    const struct plan *p = &b->p;
     uint64_t max_wait = 0;
-    struct open_req *req = arena_calloc(a, p.n_files, sizeof *req);
+    struct open_req *req = arena_calloc(b->a, p->n_files, sizeof *req);
     if (!req)
-        return err_set(e, "out of memory building the workload");
-    for (uint32_t f = 0; f < p.n_files; f++) {
-        req[f].t = wstart[widx[p.files[f].rank]];
+        return err_set(b->e, "out of memory building the workload");
+    for (uint32_t f = 0; f < p->n_files; f++) {
+        req[f].t = b->wstart[b->widx[p->files[f].rank]];
         req[f].file = f;
-        req[f].home = pl.rule == PLACE_HASH ? hash_node(&pl, f, 0) : pl.start[f];
-        fstart[f] = req[f].t;
+        req[f].home = b->pl.rule == PLACE_HASH ? hash_node(&b->pl, f, 0) : b->pl.start[f];
+        b->fstart[f] = req[f].t;
     }
-    /* the metadata service creates every file first, then its home node
-     * opens it */
-    if (meta_creates(w, sc, &p, req, a, e) < 0)
+    if (meta_creates(b->w, sc, p, req, b->a, b->e) < 0)
         return -1;
-    for (uint32_t f = 0; f < p.n_files; f++)
-        fstart[f] = req[f].t;
+    for (uint32_t f = 0; f < p->n_files; f++)
+        b->fstart[f] = req[f].t;
     if (sc->storage.file_open_ps) {
-        qsort(req, p.n_files, sizeof *req, open_cmp);
+        qsort(req, p->n_files, sizeof *req, open_cmp);
         uint64_t free_at = 0;
-        for (uint32_t i = 0; i < p.n_files; i++) {
+        for (uint32_t i = 0; i < p->n_files; i++) {
             if (i == 0 || req[i].home != req[i - 1].home)
                 free_at = 0;
             uint64_t s = req[i].t > free_at ? req[i].t : free_at;
             free_at = s + sc->storage.file_open_ps;
-            fstart[req[i].file] = free_at;
+            b->fstart[req[i].file] = free_at;
             if (free_at - req[i].t > max_wait)
                 max_wait = free_at - req[i].t;
         }
     }
+    b->max_wait = max_wait;
+    return 0;
+}
 
-    /* transfers: count, then fill */
+/* Transfers: each file's stripes, each over transport.qps_per_writer queue
+ * pairs, from its rank's NIC to its storage nodes' NICs; count, then fill. */
+static int step_transfers(struct build *b)
+{
+    const struct scenario *sc = b->sc;
+    const struct plan *p = &b->p;
+    struct workload *w = b->w;
+    struct placer *pl = &b->pl;
+    const uint64_t ncap = b->pol->node_cap ? b->pol->node_cap(sc) : 0;
+    const uint32_t nics = b->nics, snics = b->snics, gpn = b->gpn;
     uint64_t nt = 0;
-    for (uint32_t f = 0; f < p.n_files; f++)
-        nt += place_file(&pl, f, p.files[f].bytes);
+    for (uint32_t f = 0; f < p->n_files; f++)
+        nt += place_file(pl, f, p->files[f].bytes);
     uint32_t qps = sc->transport.qps_per_writer ? sc->transport.qps_per_writer : 1;
     nt *= qps;
     if (nt > UINT32_MAX / 2)
-        return err_set(e, "storage.stripe_count: %" PRIu64 " transfers are too many",
+        return err_set(b->e, "storage.stripe_count: %" PRIu64 " transfers are too many",
                        nt);
-    w->xfers = arena_calloc(a, nt, sizeof *w->xfers);
+    w->xfers = arena_calloc(b->a, nt, sizeof *w->xfers);
     if (!w->xfers)
-        return err_set(e, "out of memory building the workload");
+        return err_set(b->e, "out of memory building the workload");
     struct rng qp;
     rng_init(&qp, sc->seed, RNG_QP);
     uint64_t end_max = 0, first = UINT64_MAX, last_start = 0;
     uint32_t nic_turn = 0, prev_rank = UINT32_MAX;
-    for (uint32_t f = 0; f < p.n_files; f++) {
-        uint32_t r = p.files[f].rank, i = widx[r], n = plan_node(&p, sc, r);
+    for (uint32_t f = 0; f < p->n_files; f++) {
+        uint32_t r = p->files[f].rank, i = b->widx[r], n = plan_node(p, sc, r);
         uint32_t nic;
-        if (p.model_form) {
+        if (p->model_form) {
             nic = (uint32_t)((uint64_t)(r % gpn) * nics / gpn);
         } else {
             nic_turn = r == prev_rank ? nic_turn + 1 : 0; /* a file per NIC */
             nic = nic_turn % nics;
         }
         prev_rank = r;
-        uint32_t pieces = place_file(&pl, f, p.files[f].bytes);
+        uint32_t pieces = place_file(pl, f, p->files[f].bytes);
         for (uint32_t k = 0; k < pieces; k++) {
-            uint64_t b = pl.bytes[k];
-            uint32_t sn = pl.node[k];
-            sbytes[sn] += b;
+            uint64_t bytes = pl->bytes[k];
+            uint32_t sn = pl->node[k];
+            b->sbytes[sn] += bytes;
             /* a writer's cap is split over its transfers by bytes, so they
              * all end together when the cap binds */
-            uint64_t cap = wcap[i] ? cap_share(wcap[i], b, p.rank_bytes[r]) : 0;
-            if (pol == POLICY_HIERARCHICAL && sc->checkpoint.trickle_bps)
-                cap = min_cap(cap, cap_share(sc->checkpoint.trickle_bps, b, node_bytes[n]));
+            uint64_t cap = b->wcap[i] ? cap_share(b->wcap[i], bytes, p->rank_bytes[r]) : 0;
+            if (ncap)
+                cap = min_cap(cap, cap_share(ncap, bytes, b->node_bytes[n]));
             /* transport.qps_per_writer: the stripe over several queue pairs,
              * each with its own UDP source port (more ECMP entropy) */
             for (uint32_t q = 0; q < qps; q++) {
-                uint64_t qb = b / qps + (q < b % qps);
+                uint64_t qb = bytes / qps + (q < bytes % qps);
                 if (!qb)
                     continue;
                 struct transfer *x = &w->xfers[w->n++];
                 x->src = workload_nic_host(sc, n, nic);
                 /* a storage node's transfers take its NICs in turn, as
                  * a writer's files take the writer's */
-                x->dst = t->first_storage + sn * snics + sturn[sn]++ % snics;
-                swire[sn] += wire_bytes(qb, sc->fabric.mtu);
+                x->dst = b->t->first_storage + sn * snics + b->sturn[sn]++ % snics;
+                b->swire[sn] += wire_bytes(qb, sc->fabric.mtu);
                 x->writer = i;
                 x->file = f;
                 x->bytes = qb;
-                x->start_ps = fstart[f];
+                x->start_ps = b->fstart[f];
                 x->rate_bps = cap && qps > 1 ? (cap / qps ? cap / qps : 1) : cap;
                 /* RoCE NICs draw the source port from the QP number */
                 x->sport = (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu));
             }
-            w->total_bytes += b;
-            uint64_t d = units_ser_ps(b, cap ? cap : sc->cluster.nic_bps);
-            uint64_t st = fstart[f];
+            w->total_bytes += bytes;
+            uint64_t d = units_ser_ps(bytes, cap ? cap : sc->cluster.nic_bps);
+            uint64_t st = b->fstart[f];
             if (st < first)
                 first = st;
             if (st > last_start)
@@ -585,58 +648,102 @@ int workload_build(struct workload *w, const struct scenario *sc,
                 end_max = st + d < st ? UINT64_MAX : st + d;
         }
     }
-    w->n_writers = nw;
-    w->writer_rank = wrank;
-    w->tp = p.tp;
-    w->dp = p.dp;
+    w->n_writers = b->nw;
+    w->writer_rank = b->wrank;
+    w->tp = p->tp;
+    w->dp = p->dp;
     w->gpus_per_node = gpn;
-    w->model_form = (uint32_t)p.model_form;
+    w->model_form = (uint32_t)p->model_form;
+    b->end_max = end_max;
+    b->first = first;
+    b->last_start = last_start;
+    return 0;
+}
 
-    /* the clock: the slowest transfer alone, and all bytes through the
-     * storage NICs */
-    uint64_t all = units_ser_ps(w->total_bytes, (uint64_t)M * sc->storage.nic_bps) / snics;
-    if (end_max > CLOCK_LIMIT_PS || all > CLOCK_LIMIT_PS - (first == UINT64_MAX ? 0 : first)) {
-        /* name the likeliest cause: late starts, a rate cap, or the bytes */
-        const char *key = p.model_form ? "model.name" : "workload.bytes_per_writer";
-        if (last_start > CLOCK_LIMIT_PS / 2)
-            key = pol == POLICY_STAGGER || pol == POLICY_JITTER ? "checkpoint.offset"
-                  : sc->storage.file_open_ps ? "storage.file_open_cost"
-                                             : "checkpoint.straggler_delay";
-        else if (pol == POLICY_RATE_LIMIT)
-            key = "checkpoint.rate_limit";
-        else if (n_strag && sc->checkpoint.straggler_slowdown > 1.0)
-            key = "checkpoint.straggler_slowdown";
-        return err_set(e, "%s: writing this checkpoint takes longer than the "
-                          "simulator clock allows (%" PRIu64 " s)",
-                       key, CLOCK_LIMIT_PS / PS_PER_S);
-    }
+/* The clock: the slowest transfer alone, and all bytes through the storage
+ * NICs, must end inside it. */
+static int step_clock(struct build *b)
+{
+    const struct scenario *sc = b->sc;
+    const struct policy_row *pol = b->pol;
+    uint64_t all = units_ser_ps(b->w->total_bytes, (uint64_t)b->M * sc->storage.nic_bps)
+                   / b->snics;
+    if (b->end_max <= CLOCK_LIMIT_PS
+        && all <= CLOCK_LIMIT_PS - (b->first == UINT64_MAX ? 0 : b->first))
+        return 0;
+    /* name the likeliest cause: late starts, a rate cap, or the bytes */
+    const char *key = b->p.model_form ? "model.name" : "workload.bytes_per_writer";
+    if (b->last_start > CLOCK_LIMIT_PS / 2)
+        key = pol->start_key ? pol->start_key
+              : sc->storage.file_open_ps ? "storage.file_open_cost"
+                                         : "checkpoint.straggler_delay";
+    else if (pol->cap_key)
+        key = pol->cap_key;
+    else if (b->n_strag && sc->checkpoint.straggler_slowdown > 1.0)
+        key = "checkpoint.straggler_slowdown";
+    return err_set(b->e, "%s: writing this checkpoint takes longer than the "
+                         "simulator clock allows (%" PRIu64 " s)",
+                   key, CLOCK_LIMIT_PS / PS_PER_S);
+}
 
+/* The plan summary, for reports and the cost model. */
+static int step_summary(struct build *b)
+{
+    const struct scenario *sc = b->sc;
+    const struct plan *p = &b->p;
+    struct workload *w = b->w;
+    const struct policy_row *pol = b->pol;
     struct plan_summary *s = &w->sum;
     s->model = model_names[sc->model.name];
-    s->params = p.params;
-    s->weights_bpp = p.weights_bpp;
-    s->optimizer_bpp = p.optimizer_bpp;
-    s->gpus = p.gpus;
-    s->nodes = nodes;
-    s->tp = p.tp;
-    s->pp = p.pp;
-    s->dp = p.dp;
+    s->params = p->params;
+    s->weights_bpp = p->weights_bpp;
+    s->optimizer_bpp = p->optimizer_bpp;
+    s->gpus = p->gpus;
+    s->nodes = b->nodes;
+    s->tp = p->tp;
+    s->pp = p->pp;
+    s->dp = p->dp;
     s->zero_stage = sc->parallelism.zero_stage;
-    s->writer_rule = p.model_form ? rule_names[sc->checkpoint.writer_rule] : "none";
-    s->policy = policy_names[pol];
+    s->writer_rule = p->model_form ? rule_names[sc->checkpoint.writer_rule] : "none";
+    s->policy = pol->name;
     s->bytes = w->total_bytes;
-    s->files = p.n_files;
-    s->writers = nw;
+    s->files = p->n_files;
+    s->writers = b->nw;
     s->transfers = w->n;
-    s->stragglers = n_strag;
-    s->gpus_per_rank = p.gpus_per_rank;
-    s->max_gpu_bytes = max_rank;
-    s->mean_gpu_bytes = (double)w->total_bytes / (double)p.gpus;
-    s->skew = s->mean_gpu_bytes > 0 ? (double)max_rank / s->mean_gpu_bytes : 0;
-    s->first_start_ps = first == UINT64_MAX ? 0 : first;
-    s->stall_measured = pol != POLICY_ASYNC && pol != POLICY_HIERARCHICAL;
-    s->stall_ps = stall;
-    s->max_open_wait_ps = max_wait;
-    placement_summary(s, sc, sbytes, swire, w->total_bytes);
+    s->stragglers = b->n_strag;
+    s->gpus_per_rank = p->gpus_per_rank;
+    s->max_gpu_bytes = b->max_rank;
+    s->mean_gpu_bytes = (double)w->total_bytes / (double)p->gpus;
+    s->skew = s->mean_gpu_bytes > 0 ? (double)b->max_rank / s->mean_gpu_bytes : 0;
+    s->first_start_ps = b->first == UINT64_MAX ? 0 : b->first;
+    s->stall_measured = !pol->node_ready;
+    s->stall_ps = b->stall;
+    s->max_open_wait_ps = b->max_wait;
+    placement_summary(s, sc, b->sbytes, b->swire, w->total_bytes);
+    return 0;
+}
+
+/* The steps of workload_build, in order; each reads what the ones before it
+ * left in struct build. docs/architecture.md lists them. */
+static const struct build_step {
+    const char *name;
+    int (*run)(struct build *b);
+} build_steps[] = {
+    {"check", step_check},         {"plan", step_plan},
+    {"writers", step_writers},     {"stall", step_stall},
+    {"stragglers", step_stragglers}, {"starts", step_starts},
+    {"place", step_place},         {"open", step_open},
+    {"transfers", step_transfers}, {"clock", step_clock},
+    {"summary", step_summary},
+};
+
+int workload_build(struct workload *w, const struct scenario *sc,
+                   const struct topo *t, struct arena *a, struct err *e)
+{
+    memset(w, 0, sizeof *w);
+    struct build b = {.w = w, .sc = sc, .t = t, .a = a, .e = e};
+    for (size_t i = 0; i < sizeof build_steps / sizeof build_steps[0]; i++)
+        if (build_steps[i].run(&b) < 0)
+            return -1;
     return 0;
 }
