@@ -41,7 +41,8 @@ enum event_order { ORDER_WINDOW, ORDER_TIME, ORDER_WINDOW_REVERSE };
 
 enum engine_kind { ENGINE_PACKET, ENGINE_FLUID, ENGINE_AUTO };
 enum sched_kind { SCHED_STRICT, SCHED_DWRR };
-enum lb_kind { LB_ECMP, LB_WCMP, LB_FLOWLET, LB_ADAPTIVE, LB_SPRAY };
+/* fabric.load_balancing: one row each in lb_schemes[] (lbscheme.h) */
+enum lb_kind { LB_ECMP, LB_WCMP, LB_FLOWLET, LB_ADAPTIVE, LB_SPRAY, LB_COUNT };
 enum receiver_kind { RX_GBN, RX_OOO };
 /* How CNPs reach their sender: hop by hop through the fabric's queues, or
  * after the reverse path's unloaded latency (packet engine) */
