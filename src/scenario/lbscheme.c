@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "scenario.h"
+
 const struct lb_scheme lb_schemes[LB_COUNT] = {
     [LB_ECMP] = {"ecmp", LB_PER_FLOW, 0, 0, 1, LB_FLUID_HASH, NULL},
     [LB_WCMP] = {"wcmp", LB_PER_FLOW, 0, 0, 0,

@@ -10,7 +10,12 @@
 #ifndef CKPT_LBSCHEME_H
 #define CKPT_LBSCHEME_H
 
-#include "scenario.h"
+#include <stddef.h>
+
+struct scenario;
+
+/* fabric.load_balancing: the index of its row in lb_schemes[] */
+enum lb_kind { LB_ECMP, LB_WCMP, LB_FLOWLET, LB_ADAPTIVE, LB_SPRAY, LB_COUNT };
 
 /* How often a flow's next hop may change. */
 enum lb_grain {
