@@ -12,6 +12,7 @@
 
 #include "../core/arena.h"
 #include "../core/units.h"
+#include "../scenario/lbscheme.h"
 #include "../stats/bound.h"
 #include "../work/train.h"
 #include "fsample.h"
@@ -532,8 +533,7 @@ static uint32_t wcmp_path(const struct topo *t, const struct transfer *x, uint32
 /* Whether a transfer is spread evenly over every equal-cost path. */
 static int flow_split(const struct scenario *sc)
 {
-    int lb = sc->fabric.load_balancing;
-    return lb == LB_SPRAY || (lb == LB_ADAPTIVE && sc->fabric.adaptive_per_packet);
+    return lb_grain(sc) == LB_PER_PACKET;
 }
 
 /* The links transfer x loads and its share on each: the one path the packet
@@ -548,11 +548,11 @@ static int flow_links(const struct topo *t, const struct scenario *sc,
                       const struct workload *w, uint32_t xi, const struct transfer *x,
                       struct lset *s, uint32_t *path, uint32_t *np)
 {
-    int lb = sc->fabric.load_balancing;
     int split = flow_split(sc);
-    *np = lb == LB_WCMP ? wcmp_path(t, x, path)
-          : w       ? workload_path(w, t, xi, path)
-                    : topo_path(t, x->src, x->dst, x->sport, path, TOPO_MAX_HOPS);
+    int weighted = lb_scheme(sc->fabric.load_balancing)->fluid_path == LB_FLUID_WEIGHTED;
+    *np = weighted ? wcmp_path(t, x, path)
+          : w      ? workload_path(w, t, xi, path)
+                   : topo_path(t, x->src, x->dst, x->sport, path, TOPO_MAX_HOPS);
     if (*np == 0)
         return -1;
     s->n = 0;
@@ -700,9 +700,9 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     if (r->unmodelled_done) /* ckpt_choose_engine listed it for this run */
         return r->n_unmodelled;
     r->unmodelled_done = 1;
-    int lb = sc->fabric.load_balancing;
-    int per_packet = lb == LB_SPRAY || (lb == LB_ADAPTIVE && sc->fabric.adaptive_per_packet);
-    int per_flowlet = lb == LB_FLOWLET || (lb == LB_ADAPTIVE && !sc->fabric.adaptive_per_packet);
+    const struct lb_scheme *lb = lb_scheme(sc->fabric.load_balancing);
+    int per_packet = lb_grain(sc) == LB_PER_PACKET;
+    int per_flowlet = lb_grain(sc) == LB_PER_FLOWLET;
     int dcqcn = sc->transport.cc == CC_DCQCN;
     int congest = can_congest(sc, t, w);
     /* a flowlet moves after a gap: a pause, a drop, or a rate cut */
@@ -717,11 +717,10 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     if (dcqcn)
         unmodelled_add(r, "transport.cc", "dcqcn", "rate control", UNMOD_OPTIMISTIC);
     if (moves)
-        unmodelled_add(r, "fabric.load_balancing", lb == LB_FLOWLET ? "flowlet" : "adaptive",
-                       lb == LB_FLOWLET ? "flowlets move when pauses outlast the timeout"
-                                        : "least-loaded placement; flowlets move",
+        unmodelled_add(r, "fabric.load_balancing", lb->name,
+                       lb->fluid_moves ? lb->fluid_moves : "flowlets move",
                        UNMOD_UNKNOWN); /* off a hot link, or onto one */
-    if (lb == LB_SPRAY && sc->fabric.spray_random)
+    if (lb->random_knob && sc->fabric.spray_random)
         unmodelled_add(r, "fabric.lb.spray_random", "true", "uneven per-packet choices",
                        UNMOD_OPTIMISTIC);
     if ((per_packet || moves) && sc->transport.receiver == RX_GBN)

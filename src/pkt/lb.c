@@ -18,10 +18,11 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../scenario/lbscheme.h"
 #include "pnet.h"
 
+/* The packet engine's half of a scheme; the rest is its lb_schemes[] row. */
 struct lb_ops {
-    const char *name;
     uint32_t (*pick)(struct pnet *n, struct sw *s, const struct route *r,
                      const struct flow *f, const struct packet *pk, uint64_t h);
 };
@@ -148,12 +149,12 @@ static uint32_t spray_pick(struct pnet *n, struct sw *s, const struct route *r,
     return n->topo->nh_ports[r->off + i];
 }
 
-static const struct lb_ops schemes[] = {
-    [LB_ECMP] = {"ecmp", ecmp_pick},
-    [LB_WCMP] = {"wcmp", wcmp_pick},
-    [LB_FLOWLET] = {"flowlet", flowlet_pick},
-    [LB_ADAPTIVE] = {"adaptive", adaptive_pick},
-    [LB_SPRAY] = {"spray", spray_pick},
+static const struct lb_ops schemes[LB_COUNT] = {
+    [LB_ECMP] = {ecmp_pick},
+    [LB_WCMP] = {wcmp_pick},
+    [LB_FLOWLET] = {flowlet_pick},
+    [LB_ADAPTIVE] = {adaptive_pick},
+    [LB_SPRAY] = {spray_pick},
 };
 
 int lb_setup(struct pnet *n, struct err *e)
@@ -161,8 +162,7 @@ int lb_setup(struct pnet *n, struct err *e)
     const struct scenario *sc = n->sc;
     for (uint32_t s = 0; s < n->topo->n_switches; s++)
         rng_init(&n->sws[s].lb_rng, sc->seed, RNG_LB + ((uint64_t)s + 1) * 256);
-    int table = sc->fabric.load_balancing == LB_FLOWLET ||
-                (sc->fabric.load_balancing == LB_ADAPTIVE && !sc->fabric.adaptive_per_packet);
+    int table = lb_grain(sc) == LB_PER_FLOWLET;
     for (uint32_t s = 0; table && s < n->topo->n_switches; s++) {
         n->sws[s].flowlets = arena_calloc(&n->arena, sc->fabric.flowlet_table,
                                           sizeof *n->sws[s].flowlets);
@@ -180,7 +180,7 @@ uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route
     if (r->cnt == 1)
         return t->nh_ports[r->off];
     int fwd = pk->kind == PK_DATA;
-    int ecmp = fwd && n->sc->fabric.load_balancing == LB_ECMP;
+    int ecmp = fwd && lb_schemes[n->sc->fabric.load_balancing].hash_only;
     /* a flow's data meets the same route at a switch every time (routes
      * and failures are fixed for the run): its ECMP choice is remembered */
     if (ecmp && f->ecmp_node == node + 1)

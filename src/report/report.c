@@ -7,6 +7,7 @@
 
 #include "../../include/ckptnet.h"
 #include "../fluid/fluid.h"
+#include "../scenario/lbscheme.h"
 #include "../topo/topo.h"
 #include "internal.h"
 
@@ -336,10 +337,9 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                     (unsigned long long)r->drops_watchdog, (unsigned long long)r->pfc_storms);
     }
     {
-        static const char *const lbn[] = {"ecmp", "wcmp", "flowlet", "adaptive", "spray"};
         fprintf(out, "  balance     %s: uplink bytes max/mean %.2f (worst leaf), spines %.2f; "
                      "%.1f uplinks per flow",
-                lbn[r->lb >= 0 && r->lb < 5 ? r->lb : 0], r->lb_uplink_imbalance,
+                lb_scheme(r->lb)->name, r->lb_uplink_imbalance,
                 r->lb_spine_imbalance, r->lb_paths_mean);
         if (r->has_packet_stats && (r->reordered || r->retx_bytes))
             fprintf(out, "; %llu packets reordered, %llu NAKs, %s resent",
@@ -909,8 +909,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
                        json_string(scenario_cnp_direct(sc) ? "direct" : "fabric"));
     }
     /* load balance: both engines know where the bytes went */
-    static const char *const lbn[] = {"ecmp", "wcmp", "flowlet", "adaptive", "spray"};
-    put_dotted(root, "network.lb.scheme", json_string(lbn[r->lb >= 0 && r->lb < 5 ? r->lb : 0]));
+    put_dotted(root, "network.lb.scheme", json_string(lb_scheme(r->lb)->name));
     put_dotted(root, "network.lb.uplink_imbalance", json_real(r->lb_uplink_imbalance));
     put_dotted(root, "network.lb.spine_imbalance", json_real(r->lb_spine_imbalance));
     put_dotted(root, "network.lb.uplinks_per_flow_mean", json_real(r->lb_paths_mean));

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../../include/ckptnet.h"
+#include "../scenario/lbscheme.h"
 #include "internal.h"
 
 static const char *fmt_pct(double v, char *buf, size_t len)
@@ -40,12 +41,14 @@ static void resend_cause(FILE *out, const struct results *r)
         fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true) or more buffer\n");
         return;
     }
+    char per_flow[128];
     fprintf(out, "  cause       go-back-N retransmission: %s resent for a %s write (%.1fx); "
                  "receivers drop every out-of-order packet and the sender resends from it. "
                  "Fix: transport.receiver=ooo, or a per-flow scheme "
-                 "(fabric.load_balancing=ecmp or wcmp)\n",
+                 "(fabric.load_balancing=%s)\n",
             fmt_bytes((double)r->retx_bytes, a, sizeof a),
-            fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent);
+            fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent,
+            lb_names_with(LB_PER_FLOW, per_flow, sizeof per_flow));
 }
 
 /* The bottleneck's links carried training traffic too (docs/training.md). */

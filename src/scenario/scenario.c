@@ -22,6 +22,7 @@
 
 #include "../core/text.h"
 #include "../core/units.h"
+#include "lbscheme.h"
 #include "../pkt/pnet.h" /* mmu_headroom, NPRIO, ROCE_OVERHEAD: what the engine reserves */
 
 enum ktype { T_UINT, T_COUNT, T_RATE, T_SIZE, T_TIME, T_BOOL, T_REAL, T_ENUM,
@@ -208,7 +209,7 @@ static const struct key keys[] = {
     {"fabric.load_balancing", T_ENUM, FIELD(fabric.load_balancing), "ecmp", NULL,
      NULL, "choice among equal-cost next hops: ecmp (5-tuple hash), wcmp (hash "
      "weighted by capacity), flowlet, adaptive (quality bands, as DLB), spray "
-     "(per packet)", "ecmp|wcmp|flowlet|adaptive|spray"},
+     "(per packet)", LB_CHOICES},
     {"fabric.lb.flowlet_timeout", T_TIME, FIELD(fabric.flowlet_timeout_ps), "100us",
      "1ns", "1000s", "a gap longer than this starts a new flowlet (ns-3 code: "
      "100us; Broadcom DLB: 256us)", NULL},

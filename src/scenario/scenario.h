@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../core/err.h"
+#include "lbscheme.h" /* enum lb_kind */
 
 #define SCENARIO_TEXT 64 /* longest text value + 1 */
 #define SCENARIO_LONG_TEXT 512 /* a text key whose field is this large: lists (cost.prices) */
@@ -41,7 +42,6 @@ enum event_order { ORDER_WINDOW, ORDER_TIME, ORDER_WINDOW_REVERSE };
 
 enum engine_kind { ENGINE_PACKET, ENGINE_FLUID, ENGINE_AUTO };
 enum sched_kind { SCHED_STRICT, SCHED_DWRR };
-enum lb_kind { LB_ECMP, LB_WCMP, LB_FLOWLET, LB_ADAPTIVE, LB_SPRAY };
 enum receiver_kind { RX_GBN, RX_OOO };
 /* How CNPs reach their sender: hop by hop through the fabric's queues, or
  * after the reverse path's unloaded latency (packet engine) */

@@ -5,6 +5,7 @@
 
 #include "../core/rng.h"
 #include "../core/units.h"
+#include "../scenario/lbscheme.h"
 
 uint64_t wire_bytes(uint64_t bytes, uint32_t mtu)
 {
@@ -100,7 +101,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     uint64_t gap = x->rate_bps && x->rate_bps < line ? units_ser_ps(p, x->rate_bps) : 0;
     uint64_t sp0 = ser_floor(p, line);
     uint64_t behind = p == q ? 0 : sat_mul(n - 1, gap > sp0 ? gap : sp0);
-    int lb = sc->fabric.load_balancing, one_path = lb == LB_ECMP || lb == LB_WCMP;
+    int one_path = lb_grain(sc) == LB_PER_FLOW;
     for (uint32_t i = 0; i < np; i++) {
         const struct tport *pt = &t->ports[path[i]];
         if (i > 0) {

@@ -1,0 +1,47 @@
+/* The load-balancing registry (see lbscheme.h). */
+#include "lbscheme.h"
+
+#include <stdio.h>
+
+#include "scenario.h"
+
+const struct lb_scheme lb_schemes[LB_COUNT] = {
+    [LB_ECMP] = {"ecmp", LB_PER_FLOW, 0, 0, 1, LB_FLUID_HASH, NULL},
+    [LB_WCMP] = {"wcmp", LB_PER_FLOW, 0, 0, 0,
+                 LB_FLUID_WEIGHTED, NULL},
+    /* a flow at line rate has no gaps: its first flowlet is the ECMP path */
+    [LB_FLOWLET] = {"flowlet", LB_PER_FLOWLET, 0, 0, 0,
+                    LB_FLUID_HASH, "flowlets move when pauses outlast the timeout"},
+    /* placed once, on the least loaded port at its start: here the ECMP one */
+    [LB_ADAPTIVE] = {"adaptive", LB_PER_FLOWLET, 1, 0, 0,
+                     LB_FLUID_HASH, "least-loaded placement; flowlets move"},
+    [LB_SPRAY] = {"spray", LB_PER_PACKET, 0, 1, 0, LB_FLUID_HASH, NULL},
+};
+
+const struct lb_scheme *lb_scheme(int lb)
+{
+    return &lb_schemes[lb >= 0 && lb < LB_COUNT ? lb : 0];
+}
+
+enum lb_grain lb_grain(const struct scenario *sc)
+{
+    const struct lb_scheme *s = lb_scheme(sc->fabric.load_balancing);
+    return s->per_packet_knob && sc->fabric.adaptive_per_packet ? LB_PER_PACKET : s->grain;
+}
+
+const char *lb_names_with(enum lb_grain g, char *buf, size_t len)
+{
+    size_t o = 0, n = 0, k = 0;
+    for (int i = 0; i < LB_COUNT; i++)
+        n += lb_schemes[i].grain == g;
+    buf[0] = '\0';
+    for (int i = 0; i < LB_COUNT && o < len; i++) {
+        if (lb_schemes[i].grain != g)
+            continue;
+        k++;
+        int w = snprintf(buf + o, len - o, "%s%s", k == 1 ? "" : k == n ? " or " : ", ",
+                         lb_schemes[i].name);
+        o += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
