@@ -14,7 +14,7 @@
 #include "../fluid/fluid.h"
 #include "../pkt/capture.h"
 #include "../pkt/engine.h"
-#include "../pkt/pnet.h" /* mmu_headroom, NPRIO: what the engine reserves */
+#include "../pkt/pnet.h" /* PKT_MAX_PORTS: what the engine can hold */
 #include "../scenario/catalog.h"
 #include "../stats/bound.h"
 #include "../stats/segments.h"
@@ -485,7 +485,7 @@ static int wiring_check(const struct scenario *sc, const struct topo *t, struct 
         int leaf = nd->kind == NODE_LEAF;
         uint64_t buffer = leaf ? sc->fabric.leaf_buffer : sc->fabric.spine_buffer, head = 0;
         for (uint32_t q = nd->first_port; q < nd->first_port + nd->nports; q++)
-            head += mmu_headroom(sc, t->ports[q].bps, t->ports[q].delay_ps);
+            head += scenario_headroom(sc, t->ports[q].bps, t->ports[q].delay_ps);
         uint64_t ports = nd->nports, reserved = ports * NPRIO * rsv + lossless * head;
         topo_node_name(t, n, name, sizeof name);
         if (buffer < reserved + ports * 2 * wire) {
@@ -518,7 +518,7 @@ static int wiring_check(const struct scenario *sc, const struct topo *t, struct 
         uint64_t h = 0; /* one buffer a node: what is on the wire of each of its NICs */
         for (uint32_t q = i; q < i + k; q++) {
             const struct tport *p = &t->ports[t->nodes[q].first_port];
-            h += mmu_headroom(sc, p->bps, p->delay_ps);
+            h += scenario_headroom(sc, p->bps, p->delay_ps);
         }
         if (cap < h + 2 * wire)
             return err_set(e, "storage.ingest_buffer: must hold the PFC headroom of its links "
