@@ -1,5 +1,6 @@
-/* PFC headroom follows SONiC's buffer calculator: 2 MTU + cable round trip
- * + the peer's response time (IEEE 802.3 Annex 31B quanta by speed). */
+/* Framing and buffer physics (wire.h). PFC headroom follows SONiC's buffer
+ * calculator: 2 MTU + cable round trip + the peer's response time (IEEE
+ * 802.3 Annex 31B quanta by speed). */
 #include "wire.h"
 
 #include <math.h>
@@ -11,6 +12,11 @@ static uint64_t peer_response_bytes(uint64_t bps)
     unsigned quanta = bps <= UINT64_C(100000000000) ? 394
                     : bps <= UINT64_C(200000000000) ? 453 : 905;
     return (uint64_t)quanta * 512 / 8;
+}
+
+uint64_t wire_bytes(uint64_t bytes, uint32_t mtu)
+{
+    return bytes + (bytes + mtu - 1) / mtu * ROCE_OVERHEAD;
 }
 
 uint64_t wire_headroom(uint64_t bps, uint64_t delay_ps, double cable_m, uint32_t mtu)

@@ -11,6 +11,9 @@
 #define ROCE_OVERHEAD 82 /* preamble+IFG+Eth+FCS+IPv4+UDP+BTH+ICRC */
 #define NPRIO 8          /* 802.1p priorities, one PG and egress queue each */
 
+/* Wire bytes of a transfer of `bytes` payload packetised at mtu. */
+uint64_t wire_bytes(uint64_t bytes, uint32_t mtu);
+
 /* PFC headroom in bytes of a lossless (port, PG) on a link of bps and
  * delay_ps with RoCE payload mtu; cable_m > 0 overrides the cable length
  * the delay implies. */
