@@ -79,6 +79,7 @@ run: $(B)/ckptnet
 	./$(B)/ckptnet run
 
 test: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet
+	./tests/layers.sh
 	./$(B)/test_unit
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
 	./tests/cli.sh ./$(B)/ckptnet

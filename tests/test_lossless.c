@@ -81,7 +81,7 @@ static void dt_threshold_lossless(void)
         CHECK(test_run(&sc, &r) == 0);
         CHECKF(r.ok, "%s", r.violation);
         /* pool of the compute leaf: buffer minus the headroom of its S+1 ports */
-        uint64_t h = mmu_headroom(&sc, 400000000000ull, 1000000);
+        uint64_t h = scenario_headroom(&sc, 400000000000ull, 1000000);
         double pool = 8e6 - (double)(S + 1) * (double)h;
         double want = pool / (1.0 + S);
         unsigned seen = 0;

@@ -3,9 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "../../include/ckptnet.h"
 #include "../core/arena.h"
@@ -14,7 +12,7 @@
 #include "../fluid/fluid.h"
 #include "../pkt/capture.h"
 #include "../pkt/engine.h"
-#include "../pkt/pnet.h" /* mmu_headroom, NPRIO: what the engine reserves */
+#include "../core/wire.h" /* NPRIO: what the engine reserves */
 #include "../scenario/catalog.h"
 #include "../stats/bound.h"
 #include "../stats/segments.h"
@@ -22,205 +20,6 @@
 #include "../topo/topo.h"
 #include "../work/train.h"
 #include "../work/work.h"
-
-/* engine: auto. The packet engine spends about 8 events per packet (a
- * serialisation end and a wire arrival on each of 4 links; 12 on three
- * tiers) at ckpt_pkt_rate (api.h); past CKPT_AUTO_PACKET_S of it the fluid
- * engine runs. */
-
-/* After the reason for fluid: what its figure will ignore (fluid.h). */
-static void reason_unmodelled(const struct scenario *sc, const struct topo *t,
-                              const struct workload *w, struct results *r)
-{
-    char list[sizeof r->engine_reason];
-    if (!fluid_unmodelled(sc, t, w, r))
-        return;
-    fluid_unmodelled_text(r, list, sizeof list);
-    size_t l = strlen(r->engine_reason);
-    snprintf(r->engine_reason + l, sizeof r->engine_reason - l,
-             "; the fluid figure ignores %s: %s", list,
-             fluid_direction_name(fluid_direction(r)));
-}
-
-double ckpt_pkt_events_floor(const struct scenario *sc, const struct topo *t)
-{
-    return (t ? t->tiers == 3 : sc->fabric.tiers == TIERS_3) ? 12.0 : 8.0;
-}
-
-double ckpt_pkt_events_per_packet(const struct scenario *sc, const struct topo *t)
-{
-    double floor = ckpt_pkt_events_floor(sc, t);
-    const struct transport_ops *tp = transport_of(sc->transport.cc);
-    return tp ? floor * tp->events_scale[scenario_cnp_direct(sc)] : floor;
-}
-
-double ckpt_pkt_rate(const struct scenario *sc, const struct topo *t, const struct workload *w,
-                     double packets)
-{
-    int time_order = sc->sim.event_order == ORDER_TIME ||
-                     (w->train && w->train->on && w->train->on_fabric);
-    return 1e9 / ckpt_pkt_ns_per_event(sc, t, packets) *
-           (sc->sim.threads > 1 && !time_order ? CKPT_PKT_TWO_THREADS : 1);
-}
-
-int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
-                       const struct workload *w, struct results *r)
-{
-    if (sc->engine != ENGINE_AUTO) {
-        snprintf(r->engine_reason, sizeof r->engine_reason, "requested (engine: %s)",
-                 sc->engine == ENGINE_FLUID ? "fluid" : "packet");
-        if (sc->engine == ENGINE_FLUID)
-            reason_unmodelled(sc, t, w, r);
-        return sc->engine;
-    }
-    double pkts = 0;
-    for (uint32_t i = 0; i < w->n; i++)
-        pkts += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
-    pkts += train_packets(w->train, sc->fabric.mtu, r->bound_s); /* training beside it */
-    double epp = ckpt_pkt_events_per_packet(sc, t);
-    double ev = epp * pkts, rate = ckpt_pkt_rate(sc, t, w, pkts), limit = CKPT_AUTO_PACKET_S * rate;
-    int fluid = ev > limit;
-    snprintf(r->engine_reason, sizeof r->engine_reason,
-             "auto: ~%.2g packet-engine events (%.3g per packet x %.3g packets) %s %.2g "
-             "(%.0f s at %.1f M events/s%s)",
-             ev, epp, pkts, fluid ? ">" : "<=", limit, CKPT_AUTO_PACKET_S, rate / 1e6,
-             rate > CKPT_PKT_EVENTS_PER_S ? ", two threads" : "");
-    if (fluid) /* never silently: say what the figure leaves out */
-        reason_unmodelled(sc, t, w, r);
-    return fluid ? ENGINE_FLUID : ENGINE_PACKET;
-}
-
-double ckpt_phys_bytes(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
-}
-
-/* The memory limit of the cgroup at dir: memory.max (v2) or
- * memory.limit_in_bytes (v1); 0 when neither is a number ("max", absent). */
-static double cgroup_max(const char *dir)
-{
-    static const char *const file[] = {"memory.max", "memory.limit_in_bytes"};
-    double v = 0;
-    for (int i = 0; i < 2 && v <= 0; i++) {
-        char path[640], buf[64];
-        snprintf(path, sizeof path, "%s/%s", dir, file[i]);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        if (fgets(buf, sizeof buf, f) && buf[0] >= '0' && buf[0] <= '9')
-            v = strtod(buf, NULL);
-        fclose(f);
-    }
-    return v;
-}
-
-/* The process's cgroup v2 path ("/user.slice/x.scope") from /proc/self/cgroup. */
-static int own_cgroup(char *buf, size_t len)
-{
-    FILE *f = fopen("/proc/self/cgroup", "r");
-    if (!f)
-        return -1;
-    char line[512];
-    int rc = -1;
-    while (rc < 0 && fgets(line, sizeof line, f))
-        if (!strncmp(line, "0::/", 4) && line[4] && line[4] != '\n') {
-            line[strcspn(line, "\n")] = '\0';
-            snprintf(buf, len, "%s", line + 3);
-            rc = 0;
-        }
-    fclose(f);
-    return rc;
-}
-
-/* Bytes this process has mapped now (/proc/self/statm's size), 0 unknown. */
-static double mapped_bytes(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    unsigned long pages = 0;
-    if (!f)
-        return 0;
-    if (fscanf(f, "%lu", &pages) != 1)
-        pages = 0;
-    fclose(f);
-    return (double)pages * (double)sysconf(_SC_PAGESIZE);
-}
-
-/* The limit to bytes when lower, named "pre BYTES post" (pre alone when
- * post is NULL) after "more than" in the refusal. */
-static void mem_lower(struct ckpt_mem_limit *lim, double bytes, const char *pre,
-                      const char *post)
-{
-    if (bytes > 0 && (lim->bytes <= 0 || bytes < lim->bytes)) {
-        char b[32] = "";
-        int gb = bytes >= 1e9;
-        if (post)
-            snprintf(b, sizeof b, "%.3g %s", bytes / (gb ? 1e9 : 1e6), gb ? "GB" : "MB");
-        lim->bytes = bytes;
-        snprintf(lim->what, sizeof lim->what, "%s%s%s", pre, b, post ? post : "");
-    }
-}
-
-void ckpt_mem_limit_of(struct ckpt_mem_limit *lim, const char *cgroup_dir, double arena_bytes)
-{
-    memset(lim, 0, sizeof *lim);
-    mem_lower(lim, ckpt_phys_bytes(), "this machine's", NULL);
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-        /* what is mapped now (program, libraries, the arena) less the arena,
-         * which the estimate counts */
-        double other = mapped_bytes() - arena_bytes;
-        double room = (double)rl.rlim_cur - (other > 0 ? other : 0);
-        mem_lower(lim, room > 1 ? room : 1, "the ", " left under the address-space limit, ulimit -v");
-    }
-    char dir[600], own[512];
-    if (cgroup_dir) {
-        mem_lower(lim, cgroup_max(cgroup_dir), "the cgroup's memory limit, ", "");
-        return;
-    }
-    mem_lower(lim, cgroup_max("/sys/fs/cgroup"), "the cgroup's memory limit, ", "");
-    mem_lower(lim, cgroup_max("/sys/fs/cgroup/memory"), "the cgroup's memory limit, ", "");
-    if (own_cgroup(own, sizeof own) == 0) {
-        /* the process's cgroup and each parent below the root */
-        snprintf(dir, sizeof dir, "/sys/fs/cgroup%s", own);
-        for (char *slash; (slash = strrchr(dir, '/')) && slash > dir + strlen("/sys/fs/cgroup");
-             *slash = '\0')
-            mem_lower(lim, cgroup_max(dir), "the cgroup's memory limit, ", "");
-    }
-}
-
-int ckpt_packet_limits(const struct scenario *sc, const struct ckpt_estimate *est,
-                       double phys_bytes, struct err *e)
-{
-    struct ckpt_mem_limit lim = {phys_bytes, "this machine's"};
-    return ckpt_packet_limits_mem(sc, est, &lim, e);
-}
-
-int ckpt_packet_limits_mem(const struct scenario *sc, const struct ckpt_estimate *est,
-                           const struct ckpt_mem_limit *lim, struct err *e)
-{
-    if (est->ports >= PKT_MAX_PORTS) /* not even with --force */
-        return scenario_fail(sc, e, "engine", PKT_PORTS_MSG, PKT_MAX_PORTS - 1, est->ports);
-    int events = est->events > CKPT_PACKET_EVENT_LIMIT;
-    int mem = lim->bytes > 0 && est->mem_bytes > lim->bytes;
-    if (sc->sim.force || (!events && !mem))
-        return 0;
-    int gb = est->mem_bytes >= 1e9;
-    char wall[64];
-    if (est->wall_max_s > est->wall_s)
-        snprintf(wall, sizeof wall, "~%.3g-%.3g s", est->wall_s, est->wall_max_s);
-    else
-        snprintf(wall, sizeof wall, "~%.3g s", est->wall_s);
-    return scenario_fail(sc, e, "engine",
-                         "the packet engine would take %s~%.3g events%s and up to %.3g %s of "
-                         "memory%s%s%s (%s of wall time); use --engine fluid, or --force "
-                         "(sim.force) to run it anyway",
-                         est->resends ? "at least " : "", est->events,
-                         events ? " (limit 1e9)" : "",
-                         est->mem_bytes / (gb ? 1e9 : 1e6), gb ? "GB" : "MB",
-                         mem ? " (more than " : "", mem ? lim->what : "", mem ? ")" : "",
-                         wall);
-}
 
 /* Where the fabric asks more of a switch than its profile has (with
  * fabric.breakout): more ports, or faster links than its ports run. Refused
@@ -484,7 +283,7 @@ static int wiring_check(const struct scenario *sc, const struct topo *t, struct 
         int leaf = nd->kind == NODE_LEAF;
         uint64_t buffer = leaf ? sc->fabric.leaf_buffer : sc->fabric.spine_buffer, head = 0;
         for (uint32_t q = nd->first_port; q < nd->first_port + nd->nports; q++)
-            head += mmu_headroom(sc, t->ports[q].bps, t->ports[q].delay_ps);
+            head += scenario_headroom(sc, t->ports[q].bps, t->ports[q].delay_ps);
         uint64_t ports = nd->nports, reserved = ports * NPRIO * rsv + lossless * head;
         topo_node_name(t, n, name, sizeof name);
         if (buffer < reserved + ports * 2 * wire) {
@@ -517,7 +316,7 @@ static int wiring_check(const struct scenario *sc, const struct topo *t, struct 
         uint64_t h = 0; /* one buffer a node: what is on the wire of each of its NICs */
         for (uint32_t q = i; q < i + k; q++) {
             const struct tport *p = &t->ports[t->nodes[q].first_port];
-            h += mmu_headroom(sc, p->bps, p->delay_ps);
+            h += scenario_headroom(sc, p->bps, p->delay_ps);
         }
         if (cap < h + 2 * wire)
             return err_set(e, "storage.ingest_buffer: must hold the PFC headroom of its links "

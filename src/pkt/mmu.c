@@ -9,34 +9,10 @@
  *  - lossy traffic is dropped when its egress queue passes
  *    lossy_alpha * (pool - shared in use).
  * pool = buffer - all reserves - all lossless headroom (per_class: per pool,
- * below). Headroom per lossless
- * (port, PG) follows SONiC's buffer calculator: 2 MTU + cable round trip +
- * the peer's response time (IEEE 802.3 Annex 31B quanta by speed).
+ * below). Headroom per lossless (port, PG): wire_headroom (src/core/wire.c).
  */
-#include <math.h>
-
 #include "../core/units.h"
 #include "pnet.h"
-
-#define FIBRE_MPS 1.98e8 /* signal speed in fibre, m/s */
-
-static uint64_t peer_response_bytes(uint64_t bps)
-{
-    unsigned quanta = bps <= UINT64_C(100000000000) ? 394
-                    : bps <= UINT64_C(200000000000) ? 453 : 905;
-    return (uint64_t)quanta * 512 / 8;
-}
-
-
-uint64_t mmu_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps)
-{
-    double meters = sc->fabric.cable_length_m > 0
-                        ? sc->fabric.cable_length_m
-                        : (double)delay_ps * 1e-12 * FIBRE_MPS;
-    uint64_t cable = (uint64_t)ceil(2.0 * meters * (double)bps / FIBRE_MPS / 8.0);
-    uint64_t mtu = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
-    return 2 * mtu + cable + peer_response_bytes(bps);
-}
 
 /* fabric.mmu.pools per_class splits the buffer into equal shares, one per
  * lossless priority and one for all lossy ones (docs/training.md): each
@@ -60,7 +36,7 @@ int mmu_setup(struct pnet *n, struct err *e)
         uint64_t res[NPRIO] = {0};
         for (uint32_t i = 0; i < nd->nports; i++) {
             struct port *p = &n->ports[nd->first_port + i];
-            p->headroom = mmu_headroom(sc, p->bps, p->delay_ps);
+            p->headroom = scenario_headroom(sc, p->bps, p->delay_ps);
             for (unsigned pg = 0; pg < NPRIO; pg++)
                 res[n->pool_of[pg]] += sc->fabric.mmu_reserve +
                                        ((n->lossless >> pg) & 1 ? p->headroom : 0);

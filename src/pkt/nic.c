@@ -391,7 +391,7 @@ int nic_setup(struct pnet *n, struct err *e)
         uint64_t h = 0;
         for (uint32_t q = i; q < i + backend_nics(n, i); q++) {
             const struct port *p = &n->ports[n->topo->nodes[q].first_port];
-            h += mmu_headroom(sc, p->bps, p->delay_ps);
+            h += scenario_headroom(sc, p->bps, p->delay_ps);
         }
         n->nics[i].xoff = cap - h;
         n->nics[i].xon = n->nics[i].xoff > 2 * n->mtu_wire ? n->nics[i].xoff - 2 * n->mtu_wire : 0;

@@ -16,6 +16,7 @@
 #include "../core/arena.h"
 #include "../core/evq.h"
 #include "../core/rng.h"
+#include "../core/wire.h" /* NPRIO, ROCE_OVERHEAD */
 #include "../scenario/scenario.h"
 #include "../stats/results.h"
 #include "../topo/topo.h"
@@ -25,7 +26,6 @@
 
 struct pnet;
 
-#define NPRIO 8
 #define TEAM_MAX 8 /* sim.threads at most */
 #define CNP_PAYLOAD 16 /* CNP: BTH + 16 B reserved; 98 B on the wire */
 
@@ -690,8 +690,6 @@ uint64_t pfc_pause_ps(uint32_t quanta, uint64_t bps);
 /* mmu.c: switch buffer admission (shared buffer, dynamic thresholds, PFC
  * headroom) and ECN marking */
 int mmu_setup(struct pnet *n, struct err *e);
-/* PFC headroom of a lossless (port, PG) on a link of bps and delay. */
-uint64_t mmu_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps);
 int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
               struct packet *pk);
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk);

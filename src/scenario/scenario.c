@@ -23,7 +23,7 @@
 #include "../core/text.h"
 #include "../core/units.h"
 #include "lbscheme.h"
-#include "../pkt/pnet.h" /* mmu_headroom, NPRIO, ROCE_OVERHEAD: what the engine reserves */
+#include "../core/wire.h" /* NPRIO, ROCE_OVERHEAD, headroom: what the engine reserves */
 
 enum ktype { T_UINT, T_COUNT, T_RATE, T_SIZE, T_TIME, T_BOOL, T_REAL, T_ENUM,
              T_TEXT };
@@ -1121,6 +1121,11 @@ static int must_differ(const struct scenario *sc, struct err *e, const char *a, 
     return scenario_fail(sc, e, k, "must differ from %s (%" PRIu32 ")", k == a ? b : a, v);
 }
 
+uint64_t scenario_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps)
+{
+    return wire_headroom(bps, delay_ps, sc->fabric.cable_length_m, sc->fabric.mtu);
+}
+
 int scenario_prio_mask(const char *s)
 {
     int mask = 0;
@@ -1159,8 +1164,8 @@ static uint64_t switch_need(const struct scenario *sc, unsigned lossless, uint64
 {
     uint64_t d = sc->fabric.link_delay_ps, wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
     uint64_t r = (n_host + n_up) * NPRIO * sc->fabric.mmu_reserve +
-                 lossless * (n_host * mmu_headroom(sc, host_bps, d) +
-                             n_up * mmu_headroom(sc, up_bps, d));
+                 lossless * (n_host * scenario_headroom(sc, host_bps, d) +
+                             n_up * scenario_headroom(sc, up_bps, d));
     *reserved = r;
     return r + (n_host + n_up) * 2 * wire;
 }
@@ -1271,8 +1276,8 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
             uint64_t share = sw[i].buffer / (lossless + 1);
             uint64_t two = 2 * ((uint64_t)sc->fabric.mtu + ROCE_OVERHEAD);
             uint64_t pool_ll = ports * (sc->fabric.mmu_reserve + two) +
-                               sw[i].n_host * mmu_headroom(sc, sw[i].host_bps, d) +
-                               sw[i].n_up * mmu_headroom(sc, sw[i].up_bps, d);
+                               sw[i].n_host * scenario_headroom(sc, sw[i].host_bps, d) +
+                               sw[i].n_up * scenario_headroom(sc, sw[i].up_bps, d);
             uint64_t pool_ly = ports * ((NPRIO - lossless) * sc->fabric.mmu_reserve + two);
             uint64_t worst = pool_ll > pool_ly ? pool_ll : pool_ly;
             if (share < worst) {
@@ -1322,7 +1327,7 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
     }
     if (cap && (sc->storage.stuck_nodes || sc->storage.drain_bps) && !imported) {
         /* one buffer a node: what is on the wire of each of its NICs */
-        uint64_t h = mmu_headroom(sc, sc->storage.nic_bps, sc->fabric.link_delay_ps) *
+        uint64_t h = scenario_headroom(sc, sc->storage.nic_bps, sc->fabric.link_delay_ps) *
                      (sc->storage.nics_per_node ? sc->storage.nics_per_node : 1);
         if (cap < h + 2 * wire)
             return scenario_fail(sc, e, "storage.ingest_buffer",

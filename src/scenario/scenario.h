@@ -384,4 +384,8 @@ void scenario_keys(scenario_key_fn *fn, void *ud);
 /* "3,4" -> bit mask of priorities 0-7; -1 when malformed or empty. */
 int scenario_prio_mask(const char *s);
 
+/* PFC headroom of a lossless (port, PG) on a link of bps and delay_ps under
+ * this scenario's MTU and cable length (wire_headroom, src/core/wire.h). */
+uint64_t scenario_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps);
+
 #endif

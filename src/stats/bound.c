@@ -7,11 +7,6 @@
 #include "../core/units.h"
 #include "../scenario/lbscheme.h"
 
-uint64_t wire_bytes(uint64_t bytes, uint32_t mtu)
-{
-    return bytes + (bytes + mtu - 1) / mtu * ROCE_OVERHEAD;
-}
-
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;

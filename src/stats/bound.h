@@ -9,15 +9,13 @@
 #ifndef CKPT_BOUND_H
 #define CKPT_BOUND_H
 
+#include "../core/wire.h" /* wire_bytes, for its callers */
 #include "../topo/topo.h"
 #include "../work/work.h"
 #include "results.h"
 
 /* The default time limit: 50 x the bound + this (10 ms). */
 #define BOUND_SLACK_PS (10 * UINT64_C(1000000000))
-
-/* Wire bytes of a transfer of `bytes` payload packetised at mtu. */
-uint64_t wire_bytes(uint64_t bytes, uint32_t mtu);
 
 /* Load balance from the bytes each port carried: the worst compute leaf's
  * max/mean over its uplinks and max/mean over spines toward storage. */

@@ -22,6 +22,7 @@
 
 #include "../core/arena.h"
 #include "../core/err.h"
+#include "../core/wire.h" /* ROCE_OVERHEAD */
 #include "../scenario/scenario.h"
 #include "path.h"
 
@@ -167,7 +168,6 @@ uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
                         uint16_t sport, uint16_t dport);
 
 #define ROCE_UDP_PORT 4791
-#define ROCE_OVERHEAD 82 /* preamble+IFG+Eth+FCS+IPv4+UDP+BTH+ICRC */
 
 
 #endif
