@@ -285,28 +285,8 @@ static void sample(struct pnet *n)
 {
     struct results *r = n->res;
     uint32_t k = r->n_samples, nf = n->sc->telemetry.flows ? n->n_flows : 0;
-    if (k + 1 > n->sample_cap) {
-        /* geometric growth: a long run's samples cost O(n), not O(n^2) */
-        uint32_t c = n->sample_cap ? 2 * n->sample_cap : 64;
-        double *t = realloc(r->sample_t, c * sizeof *t);
-        if (t)
-            r->sample_t = t;
-        /* per flow only with telemetry.flows (16 B per flow per sample) */
-        double *rate = nf ? realloc(r->sample_rate, (size_t)c * nf * sizeof *rate) : NULL;
-        if (rate)
-            r->sample_rate = rate;
-        uint64_t *del = nf ? realloc(r->sample_delivered, (size_t)c * nf * sizeof *del) : NULL;
-        if (del)
-            r->sample_delivered = del;
-        uint64_t *mq = realloc(r->sample_max_queue, c * sizeof *mq);
-        if (mq)
-            r->sample_max_queue = mq;
-        if (!t || !mq || (nf && (!rate || !del))) {
-            r->series.full = 1; /* out of memory: sampling stops, the run says so */
-            return;
-        }
-        n->sample_cap = c;
-    }
+    if (telemetry_sample_room(n, k) < 0)
+        return;
     r->sample_t[k] = (double)n->now / (double)PS_PER_S;
     for (uint32_t i = 0; i < nf; i++) {
         const struct flow *f = &n->flows[i];

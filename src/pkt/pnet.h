@@ -671,6 +671,7 @@ int port_dwrr_walk(struct pnet *n, struct port *p, unsigned ready);
 /* telemetry.c: time-series samples, end-of-run link figures and hottest
  * ports, the progress hook */
 void telemetry_sample(struct pnet *n);
+int telemetry_sample_room(struct pnet *n, uint32_t k);
 void telemetry_collect(struct pnet *n, struct results *r);
 void telemetry_progress(struct pnet *n);
 /* The same with the run's totals given (two threads: both threads' sums) */

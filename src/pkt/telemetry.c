@@ -125,6 +125,37 @@ void telemetry_sample(struct pnet *n)
     s->off[s->n] = s->n_ent;
 }
 
+/* Room for sample k in the per-sample arrays, grown geometrically (a long
+ * run's samples cost O(n), not O(n^2)); per flow only with telemetry.flows
+ * (16 B per flow per sample). -1 and series.full set when memory runs
+ * out: sampling stops and the run says so, never silently. */
+int telemetry_sample_room(struct pnet *n, uint32_t k)
+{
+    struct results *r = n->res;
+    uint32_t nf = n->sc->telemetry.flows ? n->n_flows : 0;
+    if (k + 1 <= n->sample_cap)
+        return 0;
+    uint32_t c = n->sample_cap ? 2 * n->sample_cap : 64;
+    double *t = realloc(r->sample_t, c * sizeof *t);
+    if (t)
+        r->sample_t = t;
+    double *rate = nf ? realloc(r->sample_rate, (size_t)c * nf * sizeof *rate) : NULL;
+    if (rate)
+        r->sample_rate = rate;
+    uint64_t *del = nf ? realloc(r->sample_delivered, (size_t)c * nf * sizeof *del) : NULL;
+    if (del)
+        r->sample_delivered = del;
+    uint64_t *mq = realloc(r->sample_max_queue, c * sizeof *mq);
+    if (mq)
+        r->sample_max_queue = mq;
+    if (!t || !mq || (nf && (!rate || !del))) {
+        r->series.full = 1;
+        return -1;
+    }
+    n->sample_cap = c;
+    return 0;
+}
+
 /* After the last event, the back ends still write what they hold while
  * nothing else moves: the samples go on, from the state at the end, up to
  * the first that finds every draining back end empty (as sampling through
@@ -146,26 +177,12 @@ static void backends_after(struct pnet *n, struct results *r)
         if (!busy)
             return;
         uint64_t at = (uint64_t)(r->sample_t[i - 1] * (double)PS_PER_S + 0.5) + iv;
-        if (i + 1 > n->sample_cap) { /* as sample() grows them */
-            uint32_t c = n->sample_cap ? 2 * n->sample_cap : 64;
-            double *tt = realloc(r->sample_t, c * sizeof *tt);
-            if (tt)
-                r->sample_t = tt;
-            double *rate = nf ? realloc(r->sample_rate, (size_t)c * nf * sizeof *rate) : NULL;
-            if (rate)
-                r->sample_rate = rate;
-            uint64_t *del = nf ? realloc(r->sample_delivered, (size_t)c * nf * sizeof *del) : NULL;
-            if (del)
-                r->sample_delivered = del;
-            uint64_t *mq = realloc(r->sample_max_queue, c * sizeof *mq);
-            if (mq)
-                r->sample_max_queue = mq;
-            if (!tt || !mq || (nf && (!rate || !del)))
-                return;
-            n->sample_cap = c;
-        }
-        if (series_reserve(s, n->topo->n_ports) < 0)
+        if (telemetry_sample_room(n, i) < 0)
             return;
+        if (series_reserve(s, n->topo->n_ports) < 0) {
+            s->full = 1; /* out of memory: the run says so */
+            return;
+        }
         r->sample_t[i] = (double)at / (double)PS_PER_S;
         for (uint32_t k = 0; k < nf; k++) { /* every transfer has sent all */
             r->sample_rate[(size_t)i * nf + k] = 0;
