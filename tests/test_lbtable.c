@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../include/ckptnet.h"
+#include "../src/pkt/pnet.h"
 #include "../src/scenario/lbscheme.h"
 #include "harness.h"
 #include "support.h"
@@ -119,6 +120,11 @@ static void lbtable_rows_drive_readers(void)
         CHECK(lb_grain(&sc) == (s->per_packet_knob ? LB_PER_PACKET : s->grain));
         /* a row whose flowlets move says what the fluid engine leaves out */
         CHECK((s->grain == LB_PER_FLOWLET) == (s->fluid_moves != NULL));
+        /* the packet engine's port-load tracking and per-flow memo follow
+         * the row, not a comparison with one enum value */
+        struct pnet n;
+        pnet_bare(&n, &sc);
+        CHECKF(n.lb_adaptive == s->tracks_load && n.lb_ecmp == s->hash_only, "%s", s->name);
     }
 }
 

@@ -67,8 +67,8 @@ void pnet_scenario_flags(struct pnet *n)
     const struct scenario *sc = n->sc;
     n->cnp_prio = (uint8_t)sc->transport.cnp_priority;
     n->strict = sc->fabric.scheduling == SCHED_STRICT;
-    n->lb_adaptive = sc->fabric.load_balancing == LB_ADAPTIVE;
-    n->lb_ecmp = sc->fabric.load_balancing == LB_ECMP;
+    n->lb_adaptive = lb_scheme(sc->fabric.load_balancing)->tracks_load;
+    n->lb_ecmp = lb_scheme(sc->fabric.load_balancing)->hash_only;
     n->ecn = sc->fabric.ecn != 0;
     n->rx = receiver_of(sc->transport.receiver);
 }

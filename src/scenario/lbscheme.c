@@ -14,7 +14,7 @@ const struct lb_scheme lb_schemes[LB_COUNT] = {
                     LB_FLUID_HASH, "flowlets move when pauses outlast the timeout"},
     /* placed once, on the least loaded port at its start: here the ECMP one */
     [LB_ADAPTIVE] = {"adaptive", LB_PER_FLOWLET, 1, 0, 0,
-                     LB_FLUID_HASH, "least-loaded placement; flowlets move"},
+                     LB_FLUID_HASH, "least-loaded placement; flowlets move", 1},
     [LB_SPRAY] = {"spray", LB_PER_PACKET, 0, 1, 0, LB_FLUID_HASH, NULL},
 };
 

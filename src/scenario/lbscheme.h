@@ -45,6 +45,9 @@ struct lb_scheme {
     /* what the fluid engine leaves out when flowlets can move (NULL for a
      * per-flow or per-packet scheme) */
     const char *fluid_moves;
+    /* the choice reads port loads: the packet engine counts every port's
+     * transmitted bytes for it */
+    int tracks_load;
 };
 
 extern const struct lb_scheme lb_schemes[LB_COUNT];
