@@ -16,6 +16,7 @@
 #include "../stats/bound.h"
 #include "../work/train.h"
 #include "fsample.h"
+#include "heap.h"
 #include "maxmin.h"
 
 #define BITS_PS 8e12 /* bytes * BITS_PS / bps = ps */
@@ -52,11 +53,6 @@ struct fstore {
     int full;
 };
 
-struct hentry {
-    uint64_t t;       /* key kept in the heap itself: fewer cache misses */
-    uint32_t id;      /* flow, or n_flows + storage index: buffer full */
-};
-
 struct fnet {
     const struct scenario *sc;
     const struct topo *t;
@@ -67,9 +63,9 @@ struct fnet {
     struct flink *lk;
     struct fstore *st;       /* per storage node; NULL without a back end */
     uint32_t *order, next;   /* flows by (start, id); next to start */
-    struct hentry *h;        /* flow completions and buffers filling */
-    uint32_t *hpos, n_h;     /* heap position per id; UINT32_MAX = not in */
-    uint64_t max_h;
+    /* flow completions and buffers filling, on (time, id): flow, then
+     * n_flows + storage index (buffer full), then training flows (heap_of) */
+    struct heap h;
     uint64_t now, events;
     uint64_t onto_failed;    /* transfers whose path leads onto a failed link */
     uint64_t time_limit;     /* sim.time_limit (or its default): the run stops here */
@@ -117,77 +113,6 @@ static uint32_t fl_of(const struct fnet *n, const struct mm *m, uint32_t sid)
 static uint32_t heap_of(const struct fnet *n, uint32_t fi)
 {
     return fi < n->w->n ? fi : fi + n->ns;
-}
-
-/* ---- event heap on (time, id) ------------------------------------------- */
-
-static int h_less(const struct hentry *a, const struct hentry *b)
-{
-    return a->t < b->t || (a->t == b->t && a->id < b->id);
-}
-
-static void h_set(struct fnet *n, uint32_t i, struct hentry c)
-{
-    n->h[i] = c;
-    n->hpos[c.id] = i;
-}
-
-static void h_up(struct fnet *n, uint32_t i)
-{
-    struct hentry c = n->h[i];
-    while (i > 0 && h_less(&c, &n->h[(i - 1) / 2])) {
-        h_set(n, i, n->h[(i - 1) / 2]);
-        i = (i - 1) / 2;
-    }
-    h_set(n, i, c);
-}
-
-static void h_down(struct fnet *n, uint32_t i)
-{
-    struct hentry c = n->h[i];
-    for (;;) {
-        uint32_t k = 2 * i + 1;
-        if (k >= n->n_h)
-            break;
-        if (k + 1 < n->n_h && h_less(&n->h[k + 1], &n->h[k]))
-            k++;
-        if (!h_less(&n->h[k], &c))
-            break;
-        h_set(n, i, n->h[k]);
-        i = k;
-    }
-    h_set(n, i, c);
-}
-
-static void h_remove(struct fnet *n, uint32_t id)
-{
-    uint32_t i = n->hpos[id];
-    if (i == UINT32_MAX)
-        return;
-    n->hpos[id] = UINT32_MAX;
-    struct hentry last = n->h[--n->n_h];
-    if (i == n->n_h)
-        return;
-    h_set(n, i, last);
-    h_up(n, i);
-    h_down(n, n->hpos[last.id]);
-}
-
-/* (Re)schedule id at time t. */
-static void h_put(struct fnet *n, uint32_t id, uint64_t t)
-{
-    uint32_t i = n->hpos[id];
-    struct hentry c = {t, id};
-    if (i == UINT32_MAX) {
-        h_set(n, n->n_h++, c);
-        if (n->n_h > n->max_h)
-            n->max_h = n->n_h;
-        h_up(n, n->n_h - 1);
-    } else {
-        n->h[i] = c;
-        h_up(n, i);
-        h_down(n, n->hpos[id]);
-    }
 }
 
 /* now + the time to move `bytes` at `bps`, rounded up; UINT64_MAX = never. */
@@ -874,8 +799,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     n->fl = arena_calloc(a, (size_t)nf + nt + 1, sizeof *n->fl);
     n->lk = arena_calloc(a, nl, sizeof *n->lk);
     n->order = arena_calloc(a, nf ? nf : 1, sizeof *n->order);
-    n->h = arena_calloc(a, (size_t)nf + ns + nt + 1, sizeof *n->h);
-    n->hpos = arena_calloc(a, (size_t)nf + ns + nt + 1, sizeof *n->hpos);
+    int heap_bad = heap_init(&n->h, a, (size_t)nf + ns + nt + 1) < 0;
     n->moved = arena_calloc(a, (size_t)nf + nt + 1, 2 * sizeof *n->moved);
     n->relaxed = arena_calloc(a, nl, sizeof *n->relaxed);
     n->rmark = arena_calloc(a, nl, sizeof *n->rmark);
@@ -890,7 +814,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     struct start_key *keys = malloc((nf ? nf : 1) * sizeof *keys);
     struct heads hd;
     int rc = -1;
-    if (heads_init(&hd, t, sc, w) < 0 || !n->fl || !n->lk || !n->order || !n->h || !n->hpos ||
+    if (heads_init(&hd, t, sc, w) < 0 || !n->fl || !n->lk || !n->order || heap_bad ||
         !path_off || !cap || !fcap || (ns && !wire_to) || !keys || !n->moved || !toff ||
         !n->relaxed || !n->rmark || !n->prev || (rd != UINT32_MAX && (!rd_pay || !rd_wire))) {
         err_set(e, "out of memory setting up the fluid engine");
@@ -900,8 +824,6 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         cap[l] = t->ports[l].failed ? 0 : (double)t->ports[l].bps; /* down: carries nothing */
     for (uint32_t l = t->n_ports; l < nl; l++)
         cap[l] = INFINITY; /* a back end admits everything until its buffer fills */
-    for (uint32_t i = 0; i < nf + ns + nt + 1; i++)
-        n->hpos[i] = UINT32_MAX;
     if (w->path && !flow_split(sc)) { /* one path each: the exact size, a link more to a back end */
         uint64_t len = (uint64_t)(ns || rd != UINT32_MAX ? 2 : 0) * nf;
         for (uint32_t i = 0; i < nf; i++)
@@ -1063,15 +985,15 @@ static void store_rates(struct fnet *n, uint32_t j, double nic_load)
             s->full = 0; /* demand fell below the drain: the level falls */
             mm_set_cap(&n->mm, s->vlink, INFINITY);
         }
-        h_remove(n, id);
+        heap_remove(&n->h, id);
     } else if (s->in_bps > s->drain_bps) {
         uint64_t t = after(n->now, cap - s->level, s->in_bps - s->drain_bps);
         if (t != UINT64_MAX)
-            h_put(n, id, t);
+            heap_put(&n->h, id, t);
         else
-            h_remove(n, id);
+            heap_remove(&n->h, id);
     } else {
-        h_remove(n, id);
+        heap_remove(&n->h, id);
     }
 }
 
@@ -1150,7 +1072,7 @@ static void apply_rates(struct fnet *n, struct mm *m)
         uint32_t fi = fl_of(n, m, m->aff[k]), i = heap_of(n, fi);
         const struct mm_flow *mf = &m->flows[m->aff[k]];
         struct fflow *f = &n->fl[fi];
-        if (mf->rate == mf->prev_rate && n->hpos[i] != UINT32_MAX)
+        if (mf->rate == mf->prev_rate && heap_has(&n->h, i))
             continue; /* same rate: same finish, no round-off drift */
         if (fi < n->w->n) /* the checkpoint's bytes to write */
             fsample_payload(&n->fs, (mf->rate - mf->prev_rate) * payload_ratio(n, fi));
@@ -1160,9 +1082,9 @@ static void apply_rates(struct fnet *n, struct mm *m)
         f->t_upd = n->now;
         f->finish = mf->rate > 0 ? after(n->now, f->rem, mf->rate) : UINT64_MAX;
         if (f->finish != UINT64_MAX)
-            h_put(n, i, f->finish);
+            heap_put(&n->h, i, f->finish);
         else
-            h_remove(n, i); /* no progress: left incomplete, reported */
+            heap_remove(&n->h, i); /* no progress: left incomplete, reported */
     }
     if (m == &n->tm)
         return; /* link figures are the checkpoint solver's (docs/training.md) */
@@ -1307,8 +1229,8 @@ static void loop(struct fnet *n)
         uint64_t t = UINT64_MAX;
         if (n->next < nf)
             t = w->xfers[n->order[n->next]].start_ps;
-        if (n->n_h && n->h[0].t < t)
-            t = n->h[0].t;
+        if (n->h.n && heap_top(&n->h)->key < t)
+            t = heap_top(&n->h)->key;
         if (n->train_at < t)
             t = n->train_at;
         if (t == UINT64_MAX)
@@ -1325,9 +1247,9 @@ static void loop(struct fnet *n)
         n->now = t;
         /* every completion, full buffer and start at this picosecond, then
          * one update */
-        while (n->n_h && n->h[0].t == t) {
-            uint32_t id = n->h[0].id;
-            h_remove(n, id);
+        while (n->h.n && heap_top(&n->h)->key == t) {
+            uint32_t id = heap_top(&n->h)->id;
+            heap_remove(&n->h, id);
             if (id >= nf + n->ns) {
                 train_done(n, nf + (id - nf - n->ns));
                 continue;
@@ -1577,7 +1499,7 @@ static void collect(struct fnet *n, struct results *r)
     r->flows_done = (uint32_t)n->flows_done;
     r->time_monotone = !n->time_went_back;
     r->events = n->events;
-    r->max_pending_events = n->max_h;
+    r->max_pending_events = n->h.max_n;
     r->rate_updates = m->updates;
     r->rates_recomputed = m->refilled;
     r->mem_bytes = n->arena.total;

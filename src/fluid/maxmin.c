@@ -23,8 +23,7 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         !ALLOC(m->pslot, np) || !ALLOC(m->lslot, np) || !ALLOC(m->alist, np) ||
         !ALLOC(m->active, nf) || !ALLOC(m->added, nf) || !ALLOC(m->aff, nf) ||
         !ALLOC(m->dirty, nl) || !ALLOC(m->dmark, nl) || !ALLOC(m->tl, nl) ||
-        !ALLOC(m->shrunk, nl) ||
-        !ALLOC(m->heap, nh) || !ALLOC(m->hpos, nh) || !ALLOC(m->hkey, nh))
+        !ALLOC(m->shrunk, nl) || heap_init(&m->heap, a, nh) < 0)
         return -1;
 #undef ALLOC
     if (np)
@@ -60,8 +59,6 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         fl->bnext = fl->bprev = MM_NIL;
         fl->apos = UINT32_MAX;
     }
-    for (size_t i = 0; i < nh; i++)
-        m->hpos[i] = UINT32_MAX;
     m->epoch = 1;
     m->dmark_epoch = 1;
     return 0;
@@ -178,71 +175,6 @@ void mm_stop(struct mm *m, uint32_t f)
         }
 }
 
-/* ---- water-filling heap: binary min-heap on (key, id) ------------------ */
-
-static int h_less(const struct mm *m, uint32_t a, uint32_t b)
-{
-    double ka = m->hkey[a], kb = m->hkey[b];
-    return ka < kb || (ka == kb && a < b);
-}
-
-static void h_set(struct mm *m, uint32_t i, uint32_t id)
-{
-    m->heap[i] = id;
-    m->hpos[id] = i;
-}
-
-static void h_up(struct mm *m, uint32_t i)
-{
-    uint32_t id = m->heap[i];
-    while (i > 0) {
-        uint32_t p = (i - 1) / 2;
-        if (!h_less(m, id, m->heap[p]))
-            break;
-        h_set(m, i, m->heap[p]);
-        i = p;
-    }
-    h_set(m, i, id);
-}
-
-static void h_down(struct mm *m, uint32_t i)
-{
-    uint32_t id = m->heap[i];
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= m->n_heap)
-            break;
-        if (c + 1 < m->n_heap && h_less(m, m->heap[c + 1], m->heap[c]))
-            c++;
-        if (!h_less(m, m->heap[c], id))
-            break;
-        h_set(m, i, m->heap[c]);
-        i = c;
-    }
-    h_set(m, i, id);
-}
-
-static void h_push(struct mm *m, uint32_t id, double key)
-{
-    m->hkey[id] = key;
-    h_set(m, m->n_heap++, id);
-    h_up(m, m->n_heap - 1);
-}
-
-static void h_remove(struct mm *m, uint32_t id)
-{
-    uint32_t i = m->hpos[id];
-    if (i == UINT32_MAX)
-        return;
-    m->hpos[id] = UINT32_MAX;
-    uint32_t last = m->heap[--m->n_heap];
-    if (i == m->n_heap)
-        return;
-    h_set(m, i, last);
-    h_up(m, i);
-    h_down(m, m->hpos[last]);
-}
-
 /* ---- one update ------------------------------------------------------- */
 
 static void touch_link(struct mm *m, uint32_t lid)
@@ -315,7 +247,6 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
  * their load is the link's load less A's old rates, no scan needed. */
 static void fill(struct mm *m)
 {
-    m->n_heap = 0;
     for (uint32_t i = 0; i < m->n_aff; i++) {
         uint32_t f = m->aff[i];
         struct mm_flow *fl = &m->flows[f];
@@ -351,7 +282,7 @@ static void fill(struct mm *m)
         }
         if (fl->cap < ub) {
             ub = fl->cap;
-            h_push(m, m->nl + f, fl->cap);
+            heap_put(&m->heap, m->nl + f, heap_key_of(fl->cap));
         }
         for (uint32_t j = 0; j < fl->np; j++) {
             struct mm_link *l = &m->links[m->path[fl->poff + j]];
@@ -363,36 +294,35 @@ static void fill(struct mm *m)
     for (uint32_t i = 0; i < m->n_tl; i++) {
         struct mm_link *l = &m->links[m->tl[i]];
         if (l->na && l->acc >= l->rem * (1 - 1e-12))
-            h_push(m, m->tl[i], l->rem / l->wun);
+            heap_put(&m->heap, m->tl[i], heap_key_of(l->rem / l->wun));
         l->acc = l->amax = l->amax_other = 0;
     }
     /* A key is a lower bound of the level at which its link fills (freezing
      * a flow at the water level never lowers rem / wun): refresh it when
      * it reaches the top, and act only on a fresh minimum. */
-    while (m->n_heap) {
-        uint32_t id = m->heap[0];
+    while (m->heap.n) {
+        uint32_t id = heap_top(&m->heap)->id;
         if (id >= m->nl) {
-            if (!m->flows[id - m->nl].frozen)
-                freeze(m, id - m->nl, m->hkey[id], MM_CAP);
-            h_remove(m, id);
+            if (!m->flows[id - m->nl].frozen) /* its key: the cap, pushed above */
+                freeze(m, id - m->nl, m->flows[id - m->nl].cap, MM_CAP);
+            heap_remove(&m->heap, id);
             continue;
         }
         struct mm_link *l = &m->links[id];
         if (l->unfrozen == 0) {
-            h_remove(m, id);
+            heap_remove(&m->heap, id);
             continue;
         }
         double level = (l->rem > 0 ? l->rem : 0) / l->wun;
-        if (level > m->hkey[id]) {
-            m->hkey[id] = level;
-            h_down(m, 0);
+        if (level > heap_double_of(heap_top(&m->heap)->key)) {
+            heap_put(&m->heap, id, heap_key_of(level));
             continue;
         }
         l->level = level;
         for (uint32_t k = l->aoff; k < l->aoff + l->na && l->unfrozen; k++)
             if (!m->flows[m->alist[k]].frozen)
                 freeze(m, m->alist[k], level, id);
-        h_remove(m, id);
+        heap_remove(&m->heap, id);
     }
     m->rounds++;
 }

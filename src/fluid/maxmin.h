@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "../core/arena.h"
+#include "heap.h"
 
 #define MM_CAP UINT32_MAX /* bottleneck: the flow's own cap */
 #define MM_NONE (UINT32_MAX - 1)
@@ -101,9 +102,9 @@ struct mm {
     uint32_t *aff, n_aff;   /* flows whose rate was recomputed (A) */
     uint32_t *tl, n_tl;     /* links whose load was recomputed */
     uint32_t epoch;
-    /* water-filling heap over constraint ids: links, then nl + flow (caps) */
-    uint32_t *heap, *hpos, n_heap;
-    double *hkey;
+    /* water-filling heap over constraint ids: links, then nl + flow (caps),
+     * keyed by heap_key_of(level) */
+    struct heap heap;
     /* counters */
     uint64_t updates, rounds, refilled, full_refills, scans;
     uint64_t over_capacity;  /* link loads found above cap * (1 + 1e-9) */

@@ -1,0 +1,143 @@
+/* Indexed binary min-heap on (key, id): each id is in the heap at most once,
+ * its position is kept so it can be rekeyed or removed in O(log n). Ties on
+ * the key go to the lower id, so the order is total and runs are repeatable.
+ * Used by the fluid engine (completion times) and the max-min solver (water
+ * levels, as heap_key_of). Inline: both call it once or more per event. */
+#ifndef CKPT_FLUID_HEAP_H
+#define CKPT_FLUID_HEAP_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "../core/arena.h"
+
+#define HEAP_OUT UINT32_MAX /* pos[id] of an id not in the heap */
+
+struct heap_entry {
+    uint64_t key; /* kept in the entry itself: fewer cache misses */
+    uint32_t id;
+};
+
+struct heap {
+    struct heap_entry *e;
+    uint32_t *pos;  /* per id: its index in e, or HEAP_OUT */
+    uint32_t n;
+    uint32_t max_n; /* most entries ever held at once */
+};
+
+/* Room for ids 0 .. n_ids - 1, all out. Returns -1 when memory runs out. */
+static inline int heap_init(struct heap *h, struct arena *a, size_t n_ids)
+{
+    memset(h, 0, sizeof *h);
+    size_t n = n_ids ? n_ids : 1;
+    h->e = arena_calloc(a, n, sizeof *h->e);
+    h->pos = arena_calloc(a, n, sizeof *h->pos);
+    if (!h->e || !h->pos)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        h->pos[i] = HEAP_OUT;
+    return 0;
+}
+
+/* An order-preserving image of a double that is not NaN: a < b exactly when
+ * heap_key_of(a) < heap_key_of(b), and -0 and +0 are one key. */
+static inline uint64_t heap_key_of(double d)
+{
+    uint64_t u;
+    if (d == 0)
+        d = 0; /* -0 == +0 as doubles: one key, so ties go by id */
+    memcpy(&u, &d, sizeof u);
+    return u >> 63 ? ~u : u | UINT64_C(1) << 63;
+}
+
+/* The double of a key made by heap_key_of (+0 for -0). */
+static inline double heap_double_of(uint64_t key)
+{
+    uint64_t u = key >> 63 ? key & ~(UINT64_C(1) << 63) : ~key;
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static inline int heap_less_(const struct heap_entry *a, const struct heap_entry *b)
+{
+    return a->key < b->key || (a->key == b->key && a->id < b->id);
+}
+
+static inline void heap_set_(struct heap *h, uint32_t i, struct heap_entry c)
+{
+    h->e[i] = c;
+    h->pos[c.id] = i;
+}
+
+static inline void heap_up_(struct heap *h, uint32_t i)
+{
+    struct heap_entry c = h->e[i];
+    while (i > 0 && heap_less_(&c, &h->e[(i - 1) / 2])) {
+        heap_set_(h, i, h->e[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    heap_set_(h, i, c);
+}
+
+static inline void heap_down_(struct heap *h, uint32_t i)
+{
+    struct heap_entry c = h->e[i];
+    for (;;) {
+        uint32_t k = 2 * i + 1;
+        if (k >= h->n)
+            break;
+        if (k + 1 < h->n && heap_less_(&h->e[k + 1], &h->e[k]))
+            k++;
+        if (!heap_less_(&h->e[k], &c))
+            break;
+        heap_set_(h, i, h->e[k]);
+        i = k;
+    }
+    heap_set_(h, i, c);
+}
+
+/* The least entry; the heap must not be empty. */
+static inline const struct heap_entry *heap_top(const struct heap *h)
+{
+    return &h->e[0];
+}
+
+static inline int heap_has(const struct heap *h, uint32_t id)
+{
+    return h->pos[id] != HEAP_OUT;
+}
+
+/* Insert id with key, or move it to key if it is in. */
+static inline void heap_put(struct heap *h, uint32_t id, uint64_t key)
+{
+    uint32_t i = h->pos[id];
+    struct heap_entry c = {key, id};
+    if (i == HEAP_OUT) {
+        heap_set_(h, h->n++, c);
+        if (h->n > h->max_n)
+            h->max_n = h->n;
+        heap_up_(h, h->n - 1);
+    } else {
+        h->e[i] = c;
+        heap_up_(h, i);
+        heap_down_(h, h->pos[id]);
+    }
+}
+
+/* Take id out (nothing if it is not in). */
+static inline void heap_remove(struct heap *h, uint32_t id)
+{
+    uint32_t i = h->pos[id];
+    if (i == HEAP_OUT)
+        return;
+    h->pos[id] = HEAP_OUT;
+    struct heap_entry last = h->e[--h->n];
+    if (i == h->n)
+        return;
+    heap_set_(h, i, last);
+    heap_up_(h, i);
+    heap_down_(h, h->pos[last.id]);
+}
+
+#endif
