@@ -16,6 +16,7 @@
 #include "../scenario/catalog.h"
 #include "../stats/bound.h"
 #include "../stats/segments.h"
+#include "../stats/training.h"
 #include "api.h"
 #include "../topo/topo.h"
 #include "../work/train.h"

@@ -14,6 +14,7 @@
 #include "../core/units.h"
 #include "../scenario/lbscheme.h"
 #include "../stats/bound.h"
+#include "../stats/training.h"
 #include "../work/train.h"
 #include "fsample.h"
 #include "heap.h"

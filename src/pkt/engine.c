@@ -16,6 +16,7 @@
 #include "../core/rng.h"
 #include "../core/units.h"
 #include "../stats/bound.h"
+#include "../stats/training.h"
 #include "capture.h"
 #include "pnet.h"
 

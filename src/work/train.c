@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "../core/units.h"
-#include "../stats/results.h"
 
 /* Contributions to a (source NIC, destination NIC) flow before merging. */
 struct contrib {
@@ -300,7 +299,7 @@ void train_clock_init(struct train_clock *c, const struct training *tr)
     c->next_ps = tr && tr->on && tr->on_fabric ? tr->lead_ps : UINT64_MAX;
 }
 
-static void record(struct train_clock *c, uint64_t begin, uint64_t step, uint64_t comm)
+void train_clock_record(struct train_clock *c, uint64_t begin, uint64_t step, uint64_t comm)
 {
     if (c->n == c->cap) {
         uint32_t cap = c->cap ? 2 * c->cap : 64;
@@ -331,7 +330,7 @@ static void end_step(struct train_clock *c, uint64_t now)
     const struct training *tr = c->tr;
     uint64_t compute_end = c->begin_ps + tr->compute_ps;
     uint64_t end = now > compute_end ? now : compute_end;
-    record(c, c->begin_ps, end - c->begin_ps, now - c->next_ps);
+    train_clock_record(c, c->begin_ps, end - c->begin_ps, now - c->next_ps);
     int more = tr->steps ? c->step + 1 < tr->steps
                          : c->begin_ps < c->ckpt_end_ps && c->step + 1 < TRAIN_MAX_STEPS;
     if (!more || c->oom) {
@@ -397,82 +396,4 @@ double train_packets(const struct training *tr, uint32_t mtu, double bound_s)
     double steps = tr->steps ? tr->steps
                              : ceil(bound_s * (double)PS_PER_S / (double)tr->baseline_ps) + 1;
     return per * fmin(steps, TRAIN_MAX_STEPS);
-}
-
-/* ---- results ------------------------------------------------------------ */
-
-static const char *iso_name(int iso)
-{
-    return iso == ISO_NONE ? "none" : iso == ISO_LOGICAL ? "logical" : "physical";
-}
-
-void train_results(struct results *r, const struct training *tr, struct train_clock *c,
-                   uint64_t ckpt_end_ps)
-{
-    struct train_figures *g = &r->training;
-    if (!tr || !tr->on)
-        return;
-    g->on = 1;
-    g->on_fabric = tr->on_fabric;
-    g->isolation = iso_name(tr->isolation);
-    g->priority = tr->prio;
-    g->baseline_step_s = (double)tr->baseline_ps / (double)PS_PER_S;
-    g->compute_s = (double)tr->compute_ps / (double)PS_PER_S;
-    g->comm0_s = (double)tr->comm0_ps / (double)PS_PER_S;
-    g->flows_per_step = tr->n;
-    g->bytes_per_step = tr->bytes_per_step;
-    g->dp = tr->dp;
-    g->dp_nodes = tr->dp_nodes;
-    g->ckpt_end_s = (double)ckpt_end_ps / (double)PS_PER_S;
-    if (!tr->on_fabric || !c) {
-        /* physical: its own fabric; the steps are the baseline exactly */
-        struct train_clock pc;
-        train_clock_init(&pc, NULL);
-        uint32_t want = tr->steps;
-        if (!want) { /* until the checkpoint is done, then one clean step */
-            double k = ceil((double)ckpt_end_ps / (double)tr->baseline_ps);
-            want = k + 1 < TRAIN_MAX_STEPS ? (uint32_t)k + 1 : TRAIN_MAX_STEPS;
-        }
-        for (uint32_t s = 0; s < want && !pc.oom; s++)
-            record(&pc, s * tr->baseline_ps, tr->baseline_ps, tr->comm0_ps);
-        g->steps = pc.n;
-        g->begin_s = pc.begin_s;
-        g->step_s = pc.step_s;
-        g->comm_s = pc.comm_s;
-    } else {
-        g->steps = c->n;
-        g->begin_s = c->begin_s;
-        g->step_s = c->step_s;
-        g->comm_s = c->comm_s;
-        c->begin_s = c->step_s = c->comm_s = NULL;
-        c->n = c->cap = 0;
-    }
-    g->bytes = g->on_fabric ? (uint64_t)g->steps * tr->bytes_per_step : 0;
-    double base = g->baseline_step_s, lost = 0, during = 0, end_s = g->ckpt_end_s;
-    uint32_t nd = 0;
-    double *tmp = malloc((g->steps ? g->steps : 1) * sizeof *tmp);
-    for (uint32_t s = 0; s < g->steps; s++) {
-        double d = g->step_s[s] - base;
-        lost += d > 0 ? d : 0;
-        if (d > TRAIN_SLOWED * base)
-            g->slowed++;
-        if (g->begin_s[s] < end_s) { /* overlaps the checkpoint */
-            during += g->step_s[s];
-            nd++;
-        }
-    }
-    g->lost_s = lost;
-    g->during_step_s = nd ? during / nd : base;
-    g->slowdown = base > 0 ? g->during_step_s / base - 1 : 0;
-    if (tmp && g->steps) {
-        memcpy(tmp, g->step_s, g->steps * sizeof *tmp);
-        g->step_p50_s = results_percentile(tmp, g->steps, 0.5);
-        g->step_p99_s = results_percentile(tmp, g->steps, 0.99);
-        g->step_max_s = results_percentile(tmp, g->steps, 1.0);
-        memcpy(tmp, g->comm_s, g->steps * sizeof *tmp);
-        g->comm_p50_s = results_percentile(tmp, g->steps, 0.5);
-        g->comm_p99_s = results_percentile(tmp, g->steps, 0.99);
-        g->comm_max_s = results_percentile(tmp, g->steps, 1.0);
-    }
-    free(tmp);
 }

@@ -94,6 +94,9 @@ uint32_t train_clock_start(struct train_clock *c, uint64_t now);
 int train_clock_done(struct train_clock *c, uint64_t now);
 void train_clock_ckpt_end(struct train_clock *c, uint64_t end_ps);
 void train_clock_release(struct train_clock *c);
+/* Append a step that began at `begin` and took `step`, `comm` of it
+ * communicating (ps); sets c->oom when the arrays cannot grow. */
+void train_clock_record(struct train_clock *c, uint64_t begin, uint64_t step, uint64_t comm);
 
 /* The engines' time limit (bound_time_limit_ps) with room for the training
  * steps that run on after the checkpoint; a user's sim.time_limit stands. */
@@ -105,12 +108,5 @@ uint64_t train_time_limit(const struct training *tr, const struct scenario *sc,
  * bound at the baseline pace, plus one) x packets per step; 0 off it. For
  * the engine choice and the packet engine's estimate. */
 double train_packets(const struct training *tr, uint32_t mtu, double bound_s);
-
-struct results;
-/* Fill r->training from the clock (NULL or tr->on_fabric = 0: the baseline
- * steps of physical isolation), with the checkpoint's trigger-to-end span;
- * takes over the clock's arrays. */
-void train_results(struct results *r, const struct training *tr, struct train_clock *c,
-                   uint64_t ckpt_end_ps);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "../core/rng.h"
 #include "../core/units.h"
-#include "../stats/bound.h" /* wire_bytes */
+#include "../core/wire.h"
 #include "policy.h"
 
 
