@@ -59,12 +59,12 @@ $(BA)/libckptnet.a: $(LIB_SRC:%.c=$(BA)/%.o)
 
 $(B)/ckptnet: $(CLI_SRC:%.c=$(B)/%.o) $(B)/libckptnet.a
 	$(CC) $(OPT) $(LTO) -o $@ $^ $(LDLIBS_ALL)
-# only cli/sweep.c differs (-DCKPT_MPI); the simulation objects are the plain
-# build's, so both binaries give the same figures
+# only cli/sweep_mpi.c differs (-DCKPT_MPI); the simulation objects are the
+# plain build's, so both binaries give the same figures
 $(BM)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS_ALL) $(LTO) -DCKPT_MPI -c $< -o $@
-$(B)/ckptnet-mpi: $(BM)/cli/sweep.o $(filter-out $(B)/cli/sweep.o,$(CLI_SRC:%.c=$(B)/%.o)) $(B)/libckptnet.a
+$(B)/ckptnet-mpi: $(BM)/cli/sweep_mpi.o $(filter-out $(B)/cli/sweep_mpi.o,$(CLI_SRC:%.c=$(B)/%.o)) $(B)/libckptnet.a
 	$(MPICC) $(OPT) $(LTO) -o $@ $^ $(LDLIBS_ALL)
 $(B)/test_unit: $(TST_SRC:%.c=$(B)/%.o) $(B)/libckptnet.a
 	$(CC) $(OPT) $(LTO) -o $@ $^ $(LDLIBS_ALL)

@@ -94,6 +94,18 @@ void sweep_serve(struct sweep_par *par, const char *file, int argc, char **argv)
  * 0's rc. No-op without MPI. */
 int sweep_par_end(struct sweep_par *par, int rc);
 
+/* Rank 0, between its workers' results: answer the ranks' requests waiting
+ * now (sweep_mpi.c), taking runs from and handing results to the sweep's
+ * coordinator (sweep.c). */
+struct coord;
+void sweep_serve_ranks(struct coord *c, const struct sweep *sw, struct sweep_par *par);
+int32_t sweep_next_run(struct coord *c);
+void sweep_record(struct coord *c, const struct sweep_res *r);
+
+/* Run run of sw: point p with the scenario's seed + seed_off, into o. */
+void sweep_run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
+                   struct sweep_res *o);
+
 extern const char *const sweep_fig_name[F_COUNT];
 
 /* Text of a number as the outputs write it: integers exactly ("%.0f"),
