@@ -131,17 +131,32 @@ static uint32_t place_file(struct placer *pl, uint32_t f, uint64_t b)
     return n;
 }
 
-struct create_req {
-    uint64_t t;            /* create request time: its writer's start */
-    uint32_t slot, file;   /* slot: its place among its rank's files */
+/* A file's create request: its time, its place among its rank's files
+ * (ranks save their files in the same sequence) and the file. */
+struct file_req {
+    uint64_t t;
+    uint32_t slot, file;
 };
+
+/* Every file's request in file order, slot and file set, t left to the
+ * caller; NULL when memory runs out. */
+static struct file_req *file_reqs(const struct plan *p, struct arena *a)
+{
+    uint32_t n = p->n_files;
+    struct file_req *q = arena_calloc(a, n ? n : 1, sizeof *q);
+    for (uint32_t f = 0; q && f < n; f++) {
+        q[f].slot = f && p->files[f - 1].rank == p->files[f].rank ? q[f - 1].slot + 1 : 0;
+        q[f].file = f;
+    }
+    return q;
+}
 
 /* Create order: every rank's first file before any rank's second (ranks
  * save their files in the same sequence, in lockstep: DeepSpeed's model
  * states, then its optimizer states), then request time, then file index. */
 static int create_cmp(const void *pa, const void *pb)
 {
-    const struct create_req *a = pa, *b = pb;
+    const struct file_req *a = pa, *b = pb;
     if (a->slot != b->slot)
         return a->slot < b->slot ? -1 : 1;
     if (a->t != b->t)
@@ -177,14 +192,11 @@ static int place_starts(struct placer *pl, const struct plan *p, const struct sc
             pl->start[f] = (uint32_t)rng_below(&r, M);
         return 0;
     }
-    struct create_req *q = arena_calloc(a, n ? n : 1, sizeof *q);
+    struct file_req *q = file_reqs(p, a);
     if (!q)
         return err_set(e, "out of memory placing the files");
-    for (uint32_t f = 0; f < n; f++) {
-        q[f].t = wstart[widx[p->files[f].rank]];
-        q[f].slot = f && p->files[f - 1].rank == p->files[f].rank ? q[f - 1].slot + 1 : 0;
-        q[f].file = f;
-    }
+    for (uint32_t f = 0; f < n; f++)
+        q[f].t = wstart[widx[p->files[f].rank]]; /* its writer's start */
     qsort(q, n, sizeof *q, create_cmp);
     uint32_t cur = 0, off = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -215,16 +227,11 @@ static uint64_t meta_op_ps(const struct scenario *sc)
     return v < 1 ? 1 : (uint64_t)v;
 }
 
-struct meta_req {
-    uint64_t t;
-    uint32_t slot, file;
-};
-
 /* FIFO: request time, then every rank's first file before its second
  * (ranks create in lockstep), then file index */
 static int meta_cmp(const void *pa, const void *pb)
 {
-    const struct meta_req *a = pa, *b = pb;
+    const struct file_req *a = pa, *b = pb;
     if (a->t != b->t)
         return a->t < b->t ? -1 : 1;
     if (a->slot != b->slot)
@@ -243,15 +250,12 @@ static int meta_creates(struct workload *w, const struct scenario *sc, const str
     w->meta_op_ps = meta_op_ps(sc);
     if (!w->meta_op_ps)
         return 0;
-    struct meta_req *q = arena_calloc(a, n ? n : 1, sizeof *q);
+    struct file_req *q = file_reqs(p, a);
     w->create_slot = arena_calloc(a, n ? n : 1, sizeof *w->create_slot);
     if (!q || !w->create_slot)
         return err_set(e, "out of memory planning the metadata service");
-    for (uint32_t f = 0; f < n; f++) {
+    for (uint32_t f = 0; f < n; f++)
         q[f].t = req[f].t;
-        q[f].slot = f && p->files[f - 1].rank == p->files[f].rank ? q[f - 1].slot + 1 : 0;
-        q[f].file = f;
-    }
     qsort(q, n, sizeof *q, meta_cmp);
     uint64_t free_at = 0, op = w->meta_op_ps;
     for (uint32_t i = 0; i < n; i++) {
