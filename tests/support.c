@@ -24,6 +24,25 @@ int test_run(const struct scenario *sc, struct results *r)
     return rc;
 }
 
+int test_build(struct test_built *b, const struct scenario *sc, struct err *e)
+{
+    struct scenario fab;
+    workload_fabric(sc, &fab);
+    arena_init(&b->a);
+    if (topo_build(&b->t, &fab, &b->a, e) < 0)
+        return -1;
+    return workload_build(&b->w, sc, &b->t, &b->a, e);
+}
+
+int test_build_ok(struct test_built *b, const struct scenario *sc)
+{
+    struct err e = {""};
+    int rc = test_build(b, sc, &e);
+    if (rc)
+        fprintf(stderr, "  workload_build: %s\n", e.msg);
+    return rc;
+}
+
 char *test_json(const struct scenario *sc, const struct results *r)
 {
     char *buf = NULL;

@@ -3,6 +3,9 @@
 #define CKPT_TEST_SUPPORT_H
 
 #include "../include/ckptnet.h"
+#include "../src/core/arena.h"
+#include "../src/topo/topo.h"
+#include "../src/work/work.h"
 
 /* scenario_set with printf formatting; a refused key is printed (and the
  * test's later checks fail on the unchanged value). */
@@ -14,6 +17,19 @@ int test_run(const struct scenario *sc, struct results *r);
 
 /* A small three-tier fabric: 16 writers in 2 pods, 8 storage nodes. */
 void test_small_clos(struct scenario *sc);
+
+/* A scenario's workload on its fabric, in the struct's own arena (the
+ * caller releases it, also after an error). */
+struct test_built {
+    struct arena a;
+    struct topo t;
+    struct workload w;
+};
+/* workload_build over topo_build of the workload's fabric (workload_fabric):
+ * 0, or -1 with e set. */
+int test_build(struct test_built *b, const struct scenario *sc, struct err *e);
+/* test_build, printing the error. */
+int test_build_ok(struct test_built *b, const struct scenario *sc);
 
 /* The run's JSON without perf (report_json), for comparing runs; caller
  * frees. */

@@ -10,22 +10,7 @@
 #include "../src/work/policy.h"
 #include "../src/work/work.h"
 #include "harness.h"
-
-struct pbuilt {
-    struct arena a;
-    struct topo t;
-    struct workload w;
-};
-
-static int pbuild(struct pbuilt *b, const struct scenario *sc, struct err *e)
-{
-    struct scenario fab;
-    workload_fabric(sc, &fab);
-    arena_init(&b->a);
-    if (topo_build(&b->t, &fab, &b->a, e) < 0)
-        return -1;
-    return workload_build(&b->w, sc, &b->t, &b->a, e);
-}
+#include "support.h"
 
 /* Every row's name selects that row through the parser, and the parser
  * knows no other: its list of choices is the table's, in order. */
@@ -97,11 +82,11 @@ static void policy_rows_name_keys(void)
         CHECKF(!row->cap_key == !row->writer_cap, "%s", row->name);
         struct scenario sc;
         struct err e = {""};
-        struct pbuilt b;
+        struct test_built b;
         scenario_defaults(&sc);
         sc.cluster.nodes = 16;
         sc.checkpoint.policy = (int)i;
-        int rc = pbuild(&b, &sc, &e);
+        int rc = test_build(&b, &sc, &e);
         arena_release(&b.a);
         if (!row->check) {
             CHECKF(rc == 0, "%s: %s", row->name, e.msg);
@@ -123,11 +108,11 @@ static void policy_out_of_range(void)
     for (int j = 0; j < 2; j++) {
         struct scenario sc;
         struct err e = {""};
-        struct pbuilt b;
+        struct test_built b;
         scenario_defaults(&sc);
         sc.cluster.nodes = 16;
         sc.checkpoint.policy = bad[j];
-        int rc = pbuild(&b, &sc, &e);
+        int rc = test_build(&b, &sc, &e);
         arena_release(&b.a);
         CHECKF(rc < 0 && !strncmp(e.msg, "checkpoint.policy: ", 19), "%d: %s", bad[j], e.msg);
     }
@@ -141,7 +126,7 @@ static void policy_rows_honoured(void)
         const struct policy_row *row = policy_get((int)i);
         struct scenario sc;
         struct err e = {""};
-        struct pbuilt b;
+        struct test_built b;
         scenario_defaults(&sc);
         sc.cluster.nodes = 16;
         sc.cluster.d2h_bps = 100000000000ull;       /* 100Gbps */
@@ -150,7 +135,7 @@ static void policy_rows_honoured(void)
         sc.checkpoint.trickle_bps = 30000000000ull;
         sc.checkpoint.offset_ps = 5000000; /* 5 us */
         sc.checkpoint.policy = (int)i;
-        if (pbuild(&b, &sc, &e) < 0) {
+        if (test_build(&b, &sc, &e) < 0) {
             CHECKF(0, "%s: %s", row->name, e.msg);
             arena_release(&b.a);
             continue;

@@ -13,6 +13,7 @@
 #include "../src/work/plan.h"
 #include "../src/work/work.h"
 #include "harness.h"
+#include "support.h"
 
 #define GIB 1073741824.0
 #define TIB 1099511627776.0
@@ -219,31 +220,6 @@ static void work_rules_conserve_bytes(void)
 
 /* ---- transfers --------------------------------------------------------- */
 
-struct built {
-    struct arena a;
-    struct topo t;
-    struct workload w;
-};
-
-static int build(struct built *b, const struct scenario *sc, struct err *e)
-{
-    struct scenario fab;
-    workload_fabric(sc, &fab);
-    arena_init(&b->a);
-    if (topo_build(&b->t, &fab, &b->a, e) < 0)
-        return -1;
-    return workload_build(&b->w, sc, &b->t, &b->a, e);
-}
-
-static int build_ok(struct built *b, const struct scenario *sc)
-{
-    struct err e = {""};
-    int rc = build(b, sc, &e);
-    if (rc)
-        fprintf(stderr, "  workload_build: %s\n", e.msg);
-    return rc;
-}
-
 static void work_simple_form_unchanged(void)
 {
     /* the simple form is exactly the original rule: writer i = node i
@@ -255,8 +231,8 @@ static void work_simple_form_unchanged(void)
     sc.cluster.nodes = 40;
     sc.storage.nodes = 3;
     sc.workload.start_jitter_ps = 5000000;
-    struct built b;
-    CHECK(build_ok(&b, &sc) == 0);
+    struct test_built b;
+    CHECK(test_build_ok(&b, &sc) == 0);
     struct rng jit, qp;
     rng_init(&jit, sc.seed, RNG_JITTER);
     rng_init(&qp, sc.seed, RNG_QP);
@@ -284,8 +260,8 @@ static void work_striping(void)
     sc.storage.stripe_size = 1 << 20;
     sc.storage.placement = PLACE_FILE_MOD; /* home f mod M */
     sc.workload.bytes_per_writer = (10 << 20) + (1 << 19); /* 10.5 MiB */
-    struct built b;
-    CHECK(build_ok(&b, &sc) == 0);
+    struct test_built b;
+    CHECK(test_build_ok(&b, &sc) == 0);
     CHECK(b.w.n == 15);
     uint64_t total = 0;
     for (uint32_t i = 0; i < b.w.n; i++) {
@@ -310,7 +286,7 @@ static void work_striping(void)
     arena_release(&b.a);
     /* a file smaller than one stripe makes one transfer */
     sc.workload.bytes_per_writer = 1000;
-    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(test_build_ok(&b, &sc) == 0);
     CHECK(b.w.n == 5);
     arena_release(&b.a);
 }
@@ -321,8 +297,8 @@ static void work_nics_per_node(void)
     model_sc(&sc, MODEL_LLAMA3_8B, 16, 1, 1, 3, RULE_DCP);
     sc.cluster.nics_per_node = 2;
     sc.fabric.hosts_per_leaf = 4;
-    struct built b;
-    CHECK(build_ok(&b, &sc) == 0);
+    struct test_built b;
+    CHECK(test_build_ok(&b, &sc) == 0);
     CHECK(b.t.n_hosts == 4);
     CHECK(b.w.n == 16);
     for (uint32_t i = 0; i < b.w.n; i++) {
@@ -355,8 +331,8 @@ static void work_rails(void)
     for (size_t i = 0; i < sizeof set / sizeof *set; i++)
         CHECKF(scenario_set(&sc, set[i], &e) == 0, "%s", e.msg);
     CHECKF(scenario_resolve(&sc, &e) == 0 && scenario_validate(&sc, &e) == 0, "%s", e.msg);
-    struct built b;
-    CHECK(build_ok(&b, &sc) == 0);
+    struct test_built b;
+    CHECK(test_build_ok(&b, &sc) == 0);
     CHECK(b.t.n_hosts == 32 && b.t.n_cleaves == 4);
     uint8_t seen[32] = {0};
     for (uint32_t n = 0; n < 8; n++)
@@ -396,8 +372,8 @@ static void work_file_open_serial(void)
     sc.cluster.nodes = 8;
     sc.storage.nodes = 2;
     sc.storage.file_open_ps = 1000000000; /* 1 ms */
-    struct built b;
-    CHECK(build_ok(&b, &sc) == 0);
+    struct test_built b;
+    CHECK(test_build_ok(&b, &sc) == 0);
     /* each storage node creates its 4 files one after the other */
     for (uint32_t i = 0; i < 8; i++)
         CHECKF(b.w.xfers[i].start_ps == (uint64_t)(i / 2 + 1) * 1000000000,
@@ -410,19 +386,19 @@ static void work_file_open_serial(void)
 static void work_policies(void)
 {
     struct scenario sc;
-    struct built b;
+    struct test_built b;
     scenario_defaults(&sc);
     sc.cluster.nodes = 64;
     /* stagger: 4 groups of 16 consecutive writers, one offset apart */
     sc.checkpoint.policy = POLICY_STAGGER;
     sc.checkpoint.offset_ps = 7000000;
-    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(test_build_ok(&b, &sc) == 0);
     for (uint32_t i = 0; i < 64; i++)
         CHECK(b.w.xfers[i].start_ps == (uint64_t)(i / 16) * 7000000);
     arena_release(&b.a);
     /* auto offset: a quarter of the bytes through the 4 storage NICs */
     sc.checkpoint.offset_ps = 0;
-    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(test_build_ok(&b, &sc) == 0);
     uint64_t auto_off = units_ser_ps(64 * sc.workload.bytes_per_writer / 4,
                                      4 * sc.storage.nic_bps);
     CHECK(b.w.xfers[63].start_ps == 3 * auto_off && b.w.xfers[16].start_ps == auto_off);
@@ -435,7 +411,7 @@ static void work_policies(void)
     sc.workload.bytes_per_writer = 1000;
     sc.checkpoint.policy = POLICY_JITTER;
     sc.checkpoint.offset_ps = 1000000;
-    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(test_build_ok(&b, &sc) == 0);
     double mean = 0;
     uint64_t mx = 0;
     for (uint32_t i = 0; i < b.w.n; i++) {
@@ -447,7 +423,7 @@ static void work_policies(void)
     CHECKF(fabs(mean - 500000) < 20000, "uniform mean %.0f", mean);
     arena_release(&b.a);
     sc.checkpoint.jitter_dist = JITTER_EXPONENTIAL;
-    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(test_build_ok(&b, &sc) == 0);
     mean = 0;
     for (uint32_t i = 0; i < b.w.n; i++)
         mean += (double)b.w.xfers[i].start_ps / b.w.n;
@@ -461,7 +437,7 @@ static void work_policies(void)
     sc.workload.bytes_per_writer = 5 << 20;
     sc.checkpoint.policy = POLICY_RATE_LIMIT;
     sc.checkpoint.rate_limit_bps = 100000000000ull;
-    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(test_build_ok(&b, &sc) == 0);
     for (uint32_t wr = 0; wr < 4; wr++) {
         uint64_t caps = 0;
         for (uint32_t i = 0; i < b.w.n; i++)
@@ -478,19 +454,19 @@ static void work_policies(void)
     /* rate_limit without a cap is refused */
     sc.checkpoint.rate_limit_bps = 0;
     struct err e = {""};
-    CHECK(build(&b, &sc, &e) == -1 && strncmp(e.msg, "checkpoint.rate_limit:", 22) == 0);
+    CHECK(test_build(&b, &sc, &e) == -1 && strncmp(e.msg, "checkpoint.rate_limit:", 22) == 0);
     arena_release(&b.a);
     /* ... and so is a cap or an offset that runs past the simulator clock,
      * naming the key that does it */
     sc.checkpoint.rate_limit_bps = 1;
-    CHECK(build(&b, &sc, &e) == -1);
+    CHECK(test_build(&b, &sc, &e) == -1);
     CHECKF(strstr(e.msg, "checkpoint.rate_limit: writing this checkpoint takes longer") == e.msg,
            "%s", e.msg);
     arena_release(&b.a);
     sc.checkpoint.policy = POLICY_STAGGER;
     sc.checkpoint.groups = 1000000;
     sc.checkpoint.offset_ps = 1000 * PS_PER_S;
-    CHECK(build(&b, &sc, &e) == -1);
+    CHECK(test_build(&b, &sc, &e) == -1);
     CHECKF(strncmp(e.msg, "checkpoint.offset: ", 19) == 0, "%s", e.msg);
     arena_release(&b.a);
 }
@@ -498,12 +474,12 @@ static void work_policies(void)
 static void work_two_phase_policies(void)
 {
     struct scenario sc;
-    struct built b;
+    struct test_built b;
     model_sc(&sc, MODEL_CUSTOM, 32, 1, 1, 1, RULE_DEEPSPEED);
     sc.model.params = 8000000000ull;
     sc.cluster.d2h_bps = 400000000000ull;
     sc.checkpoint.policy = POLICY_ASYNC;
-    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(test_build_ok(&b, &sc) == 0);
     /* stall = the largest GPU shard at the copy rate; each writer's drain
      * starts when its node has staged (its slowest GPU) */
     uint64_t mx = 0;
@@ -522,7 +498,7 @@ static void work_two_phase_policies(void)
     arena_release(&b.a);
     /* sync with a copy rate: the copy caps each writer instead */
     sc.checkpoint.policy = POLICY_SYNC;
-    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(test_build_ok(&b, &sc) == 0);
     uint64_t caps = 0; /* rank 0 writes weights and optimizer: split by bytes */
     for (uint32_t i = 0; i < b.w.n; i++)
         if (b.w.xfers[i].writer == 0) {
@@ -537,7 +513,7 @@ static void work_two_phase_policies(void)
     sc.cluster.d2h_bps = 0;
     sc.cluster.local_nvme_bps = 80000000000ull;
     sc.checkpoint.trickle_bps = 10000000000ull;
-    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(test_build_ok(&b, &sc) == 0);
     uint64_t node0 = 0, caps0 = 0;
     for (uint32_t r = 0; r < 8; r++)
         node0 += p.rank_bytes[r];
@@ -553,23 +529,23 @@ static void work_two_phase_policies(void)
     /* the two-phase policies need their rates */
     struct err e = {""};
     sc.cluster.local_nvme_bps = 0;
-    CHECK(build(&b, &sc, &e) == -1 && strncmp(e.msg, "cluster.local_nvme_rate:", 24) == 0);
+    CHECK(test_build(&b, &sc, &e) == -1 && strncmp(e.msg, "cluster.local_nvme_rate:", 24) == 0);
     arena_release(&b.a);
     sc.checkpoint.policy = POLICY_ASYNC;
-    CHECK(build(&b, &sc, &e) == -1 && strncmp(e.msg, "cluster.d2h_rate:", 17) == 0);
+    CHECK(test_build(&b, &sc, &e) == -1 && strncmp(e.msg, "cluster.d2h_rate:", 17) == 0);
     arena_release(&b.a);
 }
 
 static void work_stragglers(void)
 {
     struct scenario sc;
-    struct built b;
+    struct test_built b;
     scenario_defaults(&sc);
     sc.cluster.nodes = 64;
     sc.checkpoint.straggler_fraction = 0.25;
     sc.checkpoint.straggler_delay_ps = 3000000;
     sc.checkpoint.straggler_slowdown = 4;
-    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(test_build_ok(&b, &sc) == 0);
     uint32_t late = 0, slow = 0;
     for (uint32_t i = 0; i < b.w.n; i++) {
         late += b.w.xfers[i].start_ps == 3000000;
@@ -584,7 +560,7 @@ static void work_stragglers(void)
     arena_release(&b.a);
     /* another seed picks other writers */
     sc.seed = 2;
-    CHECK(build_ok(&b, &sc) == 0);
+    CHECK(test_build_ok(&b, &sc) == 0);
     int same = 1;
     for (uint32_t j = 0; j < n; j++)
         same &= b.w.xfers[first[j]].rate_bps != 0;
@@ -611,8 +587,8 @@ static void work_bad_model_inputs(void)
         model_sc(&sc, MODEL_LLAMA3_8B, 16, 1, 1, 3, RULE_DEEPSPEED);
         struct err e = {""};
         CHECK(scenario_set(&sc, cases[i].set, &e) == 0);
-        struct built b;
-        CHECK(build(&b, &sc, &e) == -1);
+        struct test_built b;
+        CHECK(test_build(&b, &sc, &e) == -1);
         CHECKF(strncmp(e.msg, cases[i].msg, strlen(cases[i].msg)) == 0, "%s: got \"%s\"",
                cases[i].set, e.msg);
         arena_release(&b.a);
@@ -621,15 +597,6 @@ static void work_bad_model_inputs(void)
 
 /* ---- end to end -------------------------------------------------------- */
 
-static int run(const struct scenario *sc, struct results *r)
-{
-    struct err e = {""};
-    int rc = ckpt_run(sc, r, &e);
-    if (rc)
-        fprintf(stderr, "  ckpt_run: %s\n", e.msg);
-    return rc;
-}
-
 static void e2e_stagger_lowers_queues_and_pauses(void)
 {
     /* the default scenario, 4 MB per writer to keep it short */
@@ -637,10 +604,10 @@ static void e2e_stagger_lowers_queues_and_pauses(void)
     scenario_defaults(&sc);
     sc.workload.bytes_per_writer = 4000000;
     struct results sync, stag;
-    CHECK(run(&sc, &sync) == 0);
+    CHECK(test_run(&sc, &sync) == 0);
     sc.checkpoint.policy = POLICY_STAGGER;
     sc.checkpoint.groups = 4;
-    CHECK(run(&sc, &stag) == 0);
+    CHECK(test_run(&sc, &stag) == 0);
     CHECKF(sync.ok && stag.ok, "%s / %s", sync.ok ? "ok" : sync.violation, stag.ok ? "ok" : stag.violation);
     CHECKF(sync.pause_frames > 0, "sync never paused: the comparison proves nothing");
     CHECKF(stag.max_queue_bytes < sync.max_queue_bytes, "max queue %llu vs sync %llu",
@@ -663,7 +630,7 @@ static void e2e_async_stall_is_staging(void)
     sc.cluster.d2h_bps = 200000000000ull; /* 2 MB per GPU: 80 us */
     sc.checkpoint.policy = POLICY_ASYNC;
     struct results r1, r2;
-    CHECK(run(&sc, &r1) == 0);
+    CHECK(test_run(&sc, &r1) == 0);
     double staging = 2000000.0 * 8 / 200e9;
     CHECKF(fabs(r1.cost.stall_s - staging) < 1e-12, "stall %.9g vs staging %.9g",
            r1.cost.stall_s, staging);
@@ -671,7 +638,7 @@ static void e2e_async_stall_is_staging(void)
     CHECK(!r1.cost.drain_late);
     /* half the storage: the drain takes longer, the stall does not move */
     sc.storage.nodes = 1;
-    CHECK(run(&sc, &r2) == 0);
+    CHECK(test_run(&sc, &r2) == 0);
     CHECK(r2.cost.stall_s == r1.cost.stall_s);
     CHECK(r2.cost.end_s > r1.cost.end_s * 1.5);
     results_release(&r2);
@@ -679,14 +646,14 @@ static void e2e_async_stall_is_staging(void)
     sc.training.interval_ps = 100000000; /* 100 us */
     sc.training.step_ps = 1000000;
     sc.failures.mc_days = 0; /* 1e7 tiny intervals would only cost time */
-    CHECK(run(&sc, &r2) == 0);
+    CHECK(test_run(&sc, &r2) == 0);
     CHECK(r2.cost.drain_late);
     results_release(&r1);
     results_release(&r2);
     /* sync: the stall is the measured end of the write, from the trigger */
     sc.checkpoint.policy = POLICY_SYNC;
     sc.storage.file_open_ps = 5000000;
-    CHECK(run(&sc, &r1) == 0);
+    CHECK(test_run(&sc, &r1) == 0);
     CHECK(fabs(r1.cost.stall_s - (5e-6 + r1.completion_s)) < 1e-12);
     results_release(&r1);
 }
@@ -849,7 +816,7 @@ static void work_wide_striping_linear(void)
 
 /* Bytes per storage node from the transfers themselves; checks that the
  * summary's node_bytes agree and that every byte is on some node. */
-static int node_bytes_of(const struct built *b, uint64_t *nb, uint32_t M)
+static int node_bytes_of(const struct test_built *b, uint64_t *nb, uint32_t M)
 {
     uint64_t sum = 0;
     memset(nb, 0, M * sizeof *nb);
@@ -865,7 +832,7 @@ static int node_bytes_of(const struct built *b, uint64_t *nb, uint32_t M)
 }
 
 /* Node of transfer i (a file's stripe). */
-static uint32_t dst_of(const struct built *b, uint32_t i)
+static uint32_t dst_of(const struct test_built *b, uint32_t i)
 {
     return b->w.xfers[i].dst - b->t.first_storage;
 }
@@ -897,9 +864,9 @@ static void work_placement_hand_count(void)
     const uint64_t mib = 1 << 20, want[4] = {29 * mib / 2, 14 * mib, 27 * mib / 2, 21 * mib / 2};
     for (int rule = 0; rule < 2; rule++) {
         sc.storage.placement = rule ? PLACE_FILE_MOD : PLACE_ROUND_ROBIN;
-        struct built b;
+        struct test_built b;
         uint64_t nb[4];
-        if (build_ok(&b, &sc) < 0 || !node_bytes_of(&b, nb, 4)) {
+        if (test_build_ok(&b, &sc) < 0 || !node_bytes_of(&b, nb, 4)) {
             CHECK(0);
             return;
         }
@@ -918,9 +885,9 @@ static void work_placement_hand_count(void)
     }
     sc.storage.stripe_count = 2;
     sc.storage.placement = PLACE_ROUND_ROBIN;
-    struct built b;
+    struct test_built b;
     static const uint32_t prec[5] = {0, 2, 1, 3, 2};
-    if (build_ok(&b, &sc) == 0)
+    if (test_build_ok(&b, &sc) == 0)
         for (uint32_t f = 0; f < 5; f++)
             CHECKF(dst_of(&b, 2 * f) == prec[f], "file %u starts on %u", f, dst_of(&b, 2 * f));
     arena_release(&b.a);
@@ -934,7 +901,7 @@ static void work_placement_hand_count(void)
     for (int rule = 0; rule < 2; rule++) {
         sc.storage.placement = rule ? PLACE_FILE_MOD : PLACE_ROUND_ROBIN;
         uint64_t nb[8];
-        if (build_ok(&b, &sc) < 0 || !node_bytes_of(&b, nb, 8)) {
+        if (test_build_ok(&b, &sc) < 0 || !node_bytes_of(&b, nb, 8)) {
             CHECK(0);
             return;
         }
@@ -967,8 +934,8 @@ static void work_placement_mlperf70b(void)
     for (int rule = 0; rule < 4; rule++) {
         sc.storage.placement = rule == 3 ? PLACE_ROUND_ROBIN : rule;
         sc.storage.stripe_start = rule == 3 ? START_RANDOM : START_ROUND_ROBIN;
-        struct built b;
-        if (build_ok(&b, &sc) < 0 || !node_bytes_of(&b, nb, 4)) {
+        struct test_built b;
+        if (test_build_ok(&b, &sc) < 0 || !node_bytes_of(&b, nb, 4)) {
             CHECK(0);
             return;
         }
@@ -986,11 +953,11 @@ static void work_placement_mlperf70b(void)
         if (rule == PLACE_HASH || rule == 3) {
             /* same seed: same bytes per node; another seed: others */
             memcpy(first, nb, sizeof nb);
-            if (build_ok(&b, &sc) == 0 && node_bytes_of(&b, nb, 4))
+            if (test_build_ok(&b, &sc) == 0 && node_bytes_of(&b, nb, 4))
                 CHECKF(!memcmp(first, nb, sizeof nb), "rule %d not deterministic", rule);
             arena_release(&b.a);
             sc.seed = 2;
-            if (build_ok(&b, &sc) == 0 && node_bytes_of(&b, nb, 4))
+            if (test_build_ok(&b, &sc) == 0 && node_bytes_of(&b, nb, 4))
                 CHECKF(memcmp(first, nb, sizeof nb), "rule %d ignores the seed", rule);
             arena_release(&b.a);
             sc.seed = 1;
@@ -999,8 +966,8 @@ static void work_placement_mlperf70b(void)
     /* random starts only mean something for round_robin */
     sc.storage.placement = PLACE_HASH;
     sc.storage.stripe_start = START_RANDOM;
-    struct built b;
-    CHECK(build(&b, &sc, &e) == -1 && strstr(e.msg, "storage.stripe_start"));
+    struct test_built b;
+    CHECK(test_build(&b, &sc, &e) == -1 && strstr(e.msg, "storage.stripe_start"));
     arena_release(&b.a);
 }
 
