@@ -292,23 +292,31 @@ static int lset_weights(struct lset *s)
     return 0;
 }
 
+/* Room for cap entries (no less than now): lset_push doubles; the whole
+ * run's list takes its size at once, else every doubling would copy it. */
+static int lset_reserve(struct lset *s, uint32_t cap)
+{
+    if (cap <= s->cap)
+        return 0;
+    uint32_t *l = realloc(s->link, cap * sizeof *l);
+    if (!l)
+        return -1;
+    s->link = l;
+    if (s->w) {
+        double *w2 = realloc(s->w, cap * sizeof *w2);
+        if (!w2)
+            return -1;
+        s->w = w2;
+    }
+    s->cap = cap;
+    return 0;
+}
+
 /* Append (link, w), growing the arrays from first_cap entries. */
 static int lset_push(struct lset *s, uint32_t link, double w, uint32_t first_cap)
 {
-    if (s->n == s->cap) {
-        uint32_t c = s->cap ? 2 * s->cap : first_cap;
-        uint32_t *l = realloc(s->link, c * sizeof *l);
-        if (!l)
-            return -1;
-        s->link = l;
-        if (s->w) {
-            double *w2 = realloc(s->w, c * sizeof *w2);
-            if (!w2)
-                return -1;
-            s->w = w2;
-        }
-        s->cap = c;
-    }
+    if (s->n == s->cap && lset_reserve(s, s->cap ? 2 * s->cap : first_cap) < 0)
+        return -1;
     if (w != 1.0 && lset_weights(s) < 0)
         return -1;
     s->link[s->n] = link;
@@ -328,26 +336,6 @@ static int lset_add(struct lset *s, uint32_t link, double w)
             return 0;
         }
     return lset_push(s, link, w, 64);
-}
-
-/* Room for cap entries at once: the whole run's list would otherwise be
- * copied by every doubling. */
-static int lset_reserve(struct lset *s, uint32_t cap)
-{
-    if (cap <= s->cap)
-        return 0;
-    uint32_t *l = realloc(s->link, cap * sizeof *l);
-    if (!l)
-        return -1;
-    s->link = l;
-    if (s->w) {
-        double *w2 = realloc(s->w, cap * sizeof *w2);
-        if (!w2)
-            return -1;
-        s->w = w2;
-    }
-    s->cap = cap;
-    return 0;
 }
 
 /* Append without looking for duplicates (the whole run's list). */
