@@ -151,6 +151,21 @@ void cli_outputs_help(FILE *f, const char *cmd)
             fputs(cli_outputs[k].help, f);
 }
 
+int cli_output_opt(const char *cmd, int argc, char **argv, int *i, const char **outs,
+                   const char **v)
+{
+    for (int k = 0; k < cli_n_outputs; k++) {
+        int got = cli_output_for(&cli_outputs[k], cmd)
+                      ? sweep_opt(argc, argv, i, cli_outputs[k].opt, NULL, v)
+                      : 0;
+        if (got > 0)
+            outs[k] = *v;
+        if (got)
+            return got;
+    }
+    return 0;
+}
+
 /* "opt: why" in e, unless the row's messages name it. */
 static int said(const struct cli_output *row, struct err *e)
 {

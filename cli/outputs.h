@@ -69,6 +69,10 @@ int cli_output_for(const struct cli_output *row, const char *cmd);
 /* The row of option opt (given up to len bytes, or whole if len < 0) that
  * cmd takes, or any command's when cmd is NULL: its index, -1 if none. */
 int cli_output_find(const char *cmd, const char *opt, int len);
+/* An output option of sweep or tune (cmd) at argv[*i], as sweep_opt: 1
+ * with its path in outs[row], 0 if none, -1 when the value is missing. */
+int cli_output_opt(const char *cmd, int argc, char **argv, int *i, const char **outs,
+                   const char **v);
 /* cmd's rows' help lines, in table order, onto f. */
 void cli_outputs_help(FILE *f, const char *cmd);
 /* Write row's output at path for one run: 0, or -1 with e set (the

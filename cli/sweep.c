@@ -206,22 +206,6 @@ static int parse_count(const char *opt, const char *v, int lo, int hi, int *out)
     return 0;
 }
 
-/* An output option of sweep (outputs.c) at argv[*i], as opt_value: 1 with
- * its path in o->outs, 0 if none, -1 when the value is missing. */
-static int out_value(int argc, char **argv, int *i, struct sopts *o, const char **v)
-{
-    for (int k = 0; k < cli_n_outputs; k++) {
-        int got = cli_output_for(&cli_outputs[k], "sweep")
-                      ? opt_value(argc, argv, i, cli_outputs[k].opt, NULL, v)
-                      : 0;
-        if (got > 0)
-            o->outs[k] = *v;
-        if (got)
-            return got;
-    }
-    return 0;
-}
-
 static int parse_sweep_opts(int argc, char **argv, struct sopts *o)
 {
     memset(o, 0, sizeof *o);
@@ -246,7 +230,7 @@ static int parse_sweep_opts(int argc, char **argv, struct sopts *o)
             if (k < 0)
                 goto needs;
             o->points = v;
-        } else if ((k = out_value(argc, argv, &i, o, &v))) {
+        } else if ((k = cli_output_opt("sweep", argc, argv, &i, o->outs, &v))) {
             if (k < 0)
                 goto needs;
         } else if ((k = opt_value(argc, argv, &i, "--seeds", NULL, &v))) {

@@ -273,22 +273,6 @@ static int parse_constraint(struct tune *t, const char *v)
     return 0;
 }
 
-/* An output option of tune (outputs.c) at argv[*i], as sweep_opt: 1 with
- * its path in t->outs, 0 if none, -1 when the value is missing. */
-static int out_value(int argc, char **argv, int *i, struct tune *t, const char **v)
-{
-    for (int k = 0; k < cli_n_outputs; k++) {
-        int got = cli_output_for(&cli_outputs[k], "tune")
-                      ? sweep_opt(argc, argv, i, cli_outputs[k].opt, NULL, v)
-                      : 0;
-        if (got > 0)
-            t->outs[k] = *v;
-        if (got)
-            return got;
-    }
-    return 0;
-}
-
 static int parse_tune(int argc, char **argv, struct tune *t, int *help)
 {
     int fig_set = 0;
@@ -340,7 +324,7 @@ static int parse_tune(int argc, char **argv, struct tune *t, int *help)
                 return 2;
             }
             t->sample_seed = n;
-        } else if ((k = out_value(argc, argv, &i, t, &v))) {
+        } else if ((k = cli_output_opt("tune", argc, argv, &i, t->outs, &v))) {
             if (k < 0)
                 goto needs;
         } else if ((k = sweep_opt(argc, argv, &i, "--minimize", NULL, &v)) ||
