@@ -2,7 +2,7 @@
 #ifndef CKPT_TEST_SUPPORT_H
 #define CKPT_TEST_SUPPORT_H
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 
 /* scenario_set with printf formatting; a refused key is printed (and the
  * test's later checks fail on the unchanged value). */
