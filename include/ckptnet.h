@@ -29,6 +29,10 @@
 
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* An error: one line, NUL-terminated; a file's errors read
  * "file:line:col: key: message". */
 #define CKPT_ERR_LEN 512
@@ -110,5 +114,9 @@ int ckpt_report_compare(FILE *out, int n, const char *const *names,
                         const struct ckpt_results *const *rs, struct ckpt_err *e);
 int ckpt_report_compare_json(FILE *out, int n, const char *const *names,
                              const struct ckpt_results *const *rs, struct ckpt_err *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

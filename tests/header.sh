@@ -129,6 +129,22 @@ if [ "$n" -ge 9 ] && [ -z "$diffs" ]; then
 else
     bad "embed_figures_equal_cli: $n figures,${diffs:- none differ}"
 fi
+# C++ programs call it too: a C++ translation unit links against the library
+CXX=${CXX:-c++}
+lib=$(dirname "$pub")/libckptnet.a
+if command -v "$CXX" >/dev/null 2>&1; then
+    printf '%s\n' '#include <ckptnet.h>' \
+        'int main() { ckpt_scenario_free(ckpt_scenario_new()); return 0; }' >"$tmp/cxx.cc"
+    if $CXX -std=c++11 -Wall -Wextra -Werror -Iinclude -o "$tmp/cxx" "$tmp/cxx.cc" "$lib" \
+        $(pkg-config --libs yaml-0.1 jansson 2>/dev/null || echo -lyaml -ljansson) -lm -pthread \
+        >"$tmp/cxx.log" 2>&1 && "$tmp/cxx"; then
+        ok header_links_from_cxx
+    else
+        bad "header_links_from_cxx: $(grep -m2 'error\|undefined' "$tmp/cxx.log" | tr '\n' ' ')"
+    fi
+else
+    echo "skip header_links_from_cxx: no $CXX"
+fi
 if [ -n "$pub_asan" ]; then
     if ASAN_OPTIONS=detect_leaks=1 "$pub_asan" "$tmp/asan.json" "$@" >"$tmp/asan.out" 2>&1 &&
         cmp -s "$tmp/api.json" "$tmp/asan.json"; then
