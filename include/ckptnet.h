@@ -75,6 +75,17 @@ int ckpt_scenario_topology_out(const struct ckpt_scenario *sc, const char *path,
  * sc is refused or memory runs out. A run whose invariants failed still
  * returns its results: ckpt_results_ok says. */
 struct ckpt_results *ckpt_scenario_run(const struct ckpt_scenario *sc, struct ckpt_err *e);
+/* The same, calling fn(ud, ...) now and then from the engine's loop (the
+ * packet engine every 65536 events) with the simulated time done, the
+ * payload bytes delivered of total, and the events so far; the results do
+ * not depend on it. fn returning nonzero stops the run at that point: its
+ * results are partial (checkpoint.finished false, checkpoint.interrupted
+ * true). fn may be NULL. */
+typedef int ckpt_progress_fn(void *ud, double sim_s, double delivered_bytes,
+                             double total_bytes, double events);
+struct ckpt_results *ckpt_scenario_run_progress(const struct ckpt_scenario *sc,
+                                                ckpt_progress_fn *fn, void *ud,
+                                                struct ckpt_err *e);
 void ckpt_results_free(struct ckpt_results *r);
 /* 1 when every invariant held and every transfer finished, else 0 (the
  * figures of such a run mean little; the summary says what failed). */

@@ -180,7 +180,36 @@ static void public_result_names(void)
     ckpt_results_free(r);
 }
 
+static int count_calls(void *ud, double sim_s, double delivered, double total, double events)
+{
+    (void)sim_s, (void)delivered, (void)total, (void)events;
+    ++*(int *)ud;
+    return 0;
+}
+
+/* A progress function is called and changes nothing in the document. */
+static void public_progress_changes_nothing(void)
+{
+    struct ckpt_scenario *sc = ckpt_scenario_new();
+    CHECK(sc && ckpt_scenario_set(sc, "cluster.nodes=16", NULL) == 0 &&
+          ckpt_scenario_set(sc, "fabric.spines=4", NULL) == 0);
+    int calls = 0;
+    struct ckpt_results *a = sc ? ckpt_scenario_run(sc, NULL) : NULL;
+    struct ckpt_results *b = sc ? ckpt_scenario_run_progress(sc, count_calls, &calls, NULL) : NULL;
+    CHECK(a && b && calls > 0);
+    if (a && b) {
+        char *ja = public_text(a, 1), *jb = public_text(b, 1);
+        CHECK(ja && jb && !strcmp(ja, jb));
+        free(ja);
+        free(jb);
+    }
+    ckpt_results_free(a);
+    ckpt_results_free(b);
+    ckpt_scenario_free(sc);
+}
+
 SUITE(suite_public) = {
+    {"public_progress_changes_nothing", public_progress_changes_nothing},
     {"public_equals_internal", public_equals_internal},
     {"public_errors_are_internal_messages", public_errors_are_internal_messages},
     {"public_result_names", public_result_names},

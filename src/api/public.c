@@ -2,6 +2,7 @@
  * handles that own an internal scenario or results, errors copied into the
  * caller's struct ckpt_err. */
 #include <jansson.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,14 +150,33 @@ static json_t *document(const struct ckpt_results *res, struct err *e)
     return doc;
 }
 
-struct ckpt_results *ckpt_scenario_run(const struct ckpt_scenario *sc, struct ckpt_err *pe)
+/* The caller's progress function behind the internal one: its nonzero
+ * return raises the flag the engine reads at its next progress call. */
+struct relay {
+    ckpt_progress_fn *fn;
+    void *ud;
+    volatile sig_atomic_t stop;
+};
+
+static void relay_progress(void *ud, const struct ckpt_progress_info *p)
+{
+    struct relay *rl = ud;
+    if (rl->fn(rl->ud, p->sim_s, (double)p->delivered, (double)p->total, (double)p->events))
+        rl->stop = 1;
+}
+
+struct ckpt_results *ckpt_scenario_run_progress(const struct ckpt_scenario *sc,
+                                                ckpt_progress_fn *fn, void *ud,
+                                                struct ckpt_err *pe)
 {
     struct err e = {{0}};
+    struct relay rl = {fn, ud, 0};
+    struct ckpt_progress pr = {relay_progress, &rl, &rl.stop};
     struct ckpt_results *res = calloc(1, sizeof *res);
     struct scenario *s = res ? resolved(sc, &e) : NULL;
     if (!res)
         err_set(&e, "out of memory (results)");
-    int rc = s ? ckpt_run(s, &res->r, &e) : -1;
+    int rc = s ? ckpt_run_progress(s, &res->r, fn ? &pr : NULL, &e) : -1;
     if (rc == 0) {
         res->sc = *s;
         res->doc = document(res, &e);
@@ -169,6 +189,11 @@ struct ckpt_results *ckpt_scenario_run(const struct ckpt_scenario *sc, struct ck
         return NULL;
     }
     return res;
+}
+
+struct ckpt_results *ckpt_scenario_run(const struct ckpt_scenario *sc, struct ckpt_err *pe)
+{
+    return ckpt_scenario_run_progress(sc, NULL, NULL, pe);
 }
 
 void ckpt_results_free(struct ckpt_results *r)

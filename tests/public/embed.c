@@ -53,6 +53,21 @@ static void refusals(void)
     ckpt_results_free(NULL);
 }
 
+struct seen {
+    int calls, stop_at;
+    double last_s, total;
+};
+
+/* counts the calls; sim_s never goes back; nonzero (stop) at call stop_at */
+static int on_progress(void *ud, double sim_s, double delivered, double total, double events)
+{
+    struct seen *p = ud;
+    check(sim_s >= p->last_s && delivered <= total && events > 0, "progress figures");
+    p->last_s = sim_s;
+    p->total = total;
+    return ++p->calls == p->stop_at;
+}
+
 int main(int argc, char **argv)
 {
     static const char *const numbers[] = {
@@ -95,6 +110,26 @@ int main(int argc, char **argv)
     check(ckpt_result_number(r, "engine", &v) == -1, "a text is not a number");
     check(ckpt_result_number(r, "checkpoint.", &v) == -1, "a trailing dot names nothing");
     check(ckpt_result_number(r, "storage.node_bytes.99999", &v) == -1, "index past the array");
+
+    /* the same run with a progress function: called, and the same figures;
+     * then stopped at its first call: partial results */
+    struct seen p = {0, 0, 0, 0};
+    struct ckpt_results *r2 = ckpt_scenario_run_progress(sc, on_progress, &p, &e);
+    double done = -1, want = -2, fin = -1, intr = -1, bytes = -1;
+    check(r2 && ckpt_result_number(r2, "checkpoint.completion_s", &done) == 0 &&
+              ckpt_result_number(r, "checkpoint.completion_s", &want) == 0 && done == want,
+          "a progress function changes no figure");
+    check(p.calls > 0 && ckpt_result_number(r, "checkpoint.bytes", &bytes) == 0 &&
+              p.total == bytes,
+          "progress called with the checkpoint's bytes");
+    ckpt_results_free(r2);
+    p = (struct seen){0, 1, 0, 0};
+    r2 = ckpt_scenario_run_progress(sc, on_progress, &p, &e);
+    check(r2 && p.calls == 1 && ckpt_result_number(r2, "checkpoint.finished", &fin) == 0 &&
+              fin == 0 && ckpt_result_number(r2, "checkpoint.interrupted", &intr) == 0 &&
+              intr == 1 && !ckpt_results_ok(r2),
+          "a nonzero return stops the run: partial results");
+    ckpt_results_free(r2);
 
     FILE *f = fopen(argv[1], "w");
     check(f && ckpt_report_json(f, r, 0, &e) == 0, "report_json");
