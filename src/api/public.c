@@ -30,7 +30,8 @@ static int fail(struct ckpt_err *pe, const struct err *e)
     return -1;
 }
 
-/* e from a NULL-safe call: set, then copied out when the call failed */
+/* An internal call with its own struct err (e_): on failure its message goes
+ * to pe (which may be NULL) and the function returns -1. */
 #define PUB(pe, call)                                                                      \
     do {                                                                                   \
         struct err e_ = {{0}};                                                             \
