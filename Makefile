@@ -72,14 +72,22 @@ $(BA)/test_unit: $(TST_SRC:%.c=$(BA)/%.o) $(BA)/libckptnet.a
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS_ALL)
 $(BO)/test_unit: $(TST_SRC:%.c=$(BO)/%.o) $(LIB_SRC:%.c=$(BO)/%.o)
 	clang $(OVFSAN) -o $@ $^ $(LDLIBS_ALL)
+# a program that embeds the library through include/ckptnet.h alone: no
+# src/ or package include path (tests/header.sh runs it)
+PUB_CFLAGS = $(CSTD) $(WARN) -Werror -pedantic-errors -Iinclude
+$(B)/test_public: tests/public/embed.c include/ckptnet.h $(B)/libckptnet.a
+	$(CC) $(PUB_CFLAGS) $(OPT) $(LTO) -o $@ $< $(B)/libckptnet.a $(LDLIBS_ALL)
+$(BA)/test_public: tests/public/embed.c include/ckptnet.h $(BA)/libckptnet.a
+	$(CC) $(PUB_CFLAGS) $(SAN) -O1 -o $@ $< $(BA)/libckptnet.a $(LDLIBS_ALL)
 $(B)/bench_%: $(B)/bench/%.o $(B)/libckptnet.a
 	$(CC) $(OPT) $(LTO) -o $@ $^ $(LDLIBS_ALL)
 
 run: $(B)/ckptnet
 	./$(B)/ckptnet run
 
-test: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet
+test: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet $(B)/test_public $(BA)/test_public
 	./tests/layers.sh
+	./tests/header.sh ./$(B)/ckptnet ./$(B)/test_public ./$(BA)/test_public
 	./$(B)/test_unit
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
 	./tests/cli.sh ./$(B)/ckptnet

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ckptnet.h"
+#include "../src/api/ckpt.h"
 
 struct kase {
     const char *name, *file, *sets;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "ckptnet.h"
+#include "../src/api/ckpt.h"
 
 /* FNV-1a over the bytes of n 64-bit figures, little-endian */
 static uint64_t fnv1a(const uint64_t *v, size_t n)

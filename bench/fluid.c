@@ -11,7 +11,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "ckptnet.h"
+#include "../src/api/ckpt.h"
 
 static double now_s(void)
 {

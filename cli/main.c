@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "outputs.h"
 #include "sweep.h"
 

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "sweep.h"
 
 /* What a writer writes from: one run (run; describe has no results), the

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/core/outfile.h"
 
 /* The program's version: --version, and the sweep file's header. */

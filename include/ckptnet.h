@@ -1,149 +1,133 @@
 /* ckptnet: how much training time do checkpoints cost on this fabric?
  *
- * The one public header. A run goes one way:
- *   scenario -> topology + workload -> engine -> results -> reports
+ * The library's public header: standard headers only, every name it
+ * declares starts with ckpt_ or CKPT_ (tests/header.sh checks both), and
+ * the scenario and results are opaque. A run goes one way:
+ *   scenario -> run -> results -> reports
  *
- *   struct scenario sc;  scenario_defaults(&sc);
- *   scenario_load_file(&sc, "s.yaml", &e);  scenario_set(&sc, "seed=2", &e);
- *   scenario_validate(&sc, &e);
- *   struct results r;  ckpt_run(&sc, &r, &e);
- *   report_summary(stdout, &sc, &r);
+ *   struct ckpt_err e;
+ *   struct ckpt_scenario *sc = ckpt_scenario_new();
+ *   if (!sc || ckpt_scenario_load(sc, "s.yaml", &e) < 0 ||
+ *       ckpt_scenario_set(sc, "seed=2", &e) < 0)
+ *       ... e.msg says why ...
+ *   struct ckpt_results *r = ckpt_scenario_run(sc, &e);
+ *   double t;
+ *   if (r && ckpt_result_number(r, "checkpoint.completion_s", &t) == 0)
+ *       ckpt_report_summary(stdout, r);
+ *   ckpt_results_free(r);
+ *   ckpt_scenario_free(sc);
  *
- * Functions return 0 on success and -1 with a one-line message in the
- * caller's struct err. Nothing is printed by the library except through the
- * report functions, to the FILE the caller passes.
+ * Functions that can fail return 0 (or a pointer) on success and -1 (or
+ * NULL) with a one-line message in the caller's struct ckpt_err, which may
+ * be NULL. Nothing is printed except by the report functions, to the FILE
+ * the caller passes. Scenario keys are docs/scenario.md's, result names the
+ * JSON document's (docs/report.md). Objects share no state: separate
+ * scenarios and results may be used from separate threads.
  */
-#ifndef CKPTNET_H
-#define CKPTNET_H
+#ifndef CKPT_H
+#define CKPT_H
 
 #include <stdio.h>
 
-#include "../src/core/err.h"
-#include "../src/core/text.h"
-#include "../src/scenario/scenario.h"
-#include "../src/stats/results.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
 
-/* Build topology and workload, compute the bound and run the packet engine.
- * r is filled completely; r->ok says whether every invariant held. */
-int ckpt_run(const struct scenario *sc, struct results *r, struct err *e);
-/* The same, calling progress->fn now and then from the engine's loop (packet
- * engine: every 65536 events); progress may be NULL. The results do not
- * depend on it. */
-int ckpt_run_progress(const struct scenario *sc, struct results *r,
-                      const struct ckpt_progress *progress, struct err *e);
-
-/* The same, also recording the frames at the ports telemetry.pcap.ports
- * names into cap (see report_pcap); the results do not depend on it. Only
- * the packet engine has packets: a run the fluid engine would make is
- * refused (-1). cap comes from ckpt_capture_new; capture_release frees what
- * a run put in it. */
-struct ckpt_capture;
-struct ckpt_capture *ckpt_capture_new(void);
-void ckpt_capture_free(struct ckpt_capture *cap);
-int ckpt_run_capture(const struct scenario *sc, struct results *r,
-                     const struct ckpt_progress *progress, struct ckpt_capture *cap,
-                     struct err *e);
-
-/* What a run would do, without running it: the figures known before the
- * engine (r: plan, bytes, writers, fabric, bound, segment capacities and
- * bounds, engine_reason) and estimates of its cost. */
-struct ckpt_description {
-    struct results r;          /* no engine figures; results_release not needed */
-    int engine;                /* enum engine_kind that would run */
-    uint32_t transfers, ports;
-    double est_packets;        /* data packets (packet engine) */
-    double est_events;         /* 8 per packet (packet), 2 per transfer (fluid) */
-    double est_events_max;     /* the range's top: DCQCN, and go-back-N resends
-                                * up to sim.time_limit (est_resends) */
-    int est_resends;           /* go-back-N may resend: est_events is a lower bound */
-    double est_mem_bytes;      /* upper estimate of the run's memory */
-    double est_wall_s;         /* at the rates BENCHMARKS.md measured, from est_events */
-    double est_wall_max_s;     /* the same from est_events_max */
+/* An error: one line, NUL-terminated; a file's errors read
+ * "file:line:col: key: message". */
+#define CKPT_ERR_LEN 512
+struct ckpt_err {
+    char msg[CKPT_ERR_LEN];
 };
-int ckpt_describe(const struct scenario *sc, struct ckpt_description *d, struct err *e);
+
+struct ckpt_scenario;
+struct ckpt_results;
+
+/* ---- scenario ---------------------------------------------------------- */
+
+/* A scenario holding every key's default (the built-in scenario); NULL when
+ * out of memory. ckpt_scenario_free(NULL) does nothing. */
+struct ckpt_scenario *ckpt_scenario_new(void);
+void ckpt_scenario_free(struct ckpt_scenario *sc);
+/* Apply a YAML scenario file, or YAML text (name: what errors call it), on
+ * top of what sc holds. */
+int ckpt_scenario_load(struct ckpt_scenario *sc, const char *path, struct ckpt_err *e);
+int ckpt_scenario_load_string(struct ckpt_scenario *sc, const char *yaml, const char *name,
+                              struct ckpt_err *e);
+/* Apply one "key.path=value" assignment, as the CLI's --set. */
+int ckpt_scenario_set(struct ckpt_scenario *sc, const char *assignment, struct ckpt_err *e);
+/* Every check a run makes before its engine starts: the keys together and
+ * the fabric they build (sc is left as it is: the switch catalog fills in
+ * a copy). */
+int ckpt_scenario_validate(const struct ckpt_scenario *sc, struct ckpt_err *e);
+/* What a run of sc would do, without running it: the plan, the fabric, the
+ * bound, estimates of its cost, then every key (as "ckptnet describe"). */
+int ckpt_scenario_describe(FILE *out, const struct ckpt_scenario *sc, struct ckpt_err *e);
 /* Write the fabric a run of sc would build to path as a topology file
- * (fabric.topology_file reads it back; docs/scenario.md). */
-int ckpt_topology_out(const struct scenario *sc, const char *path, struct err *e);
+ * (fabric.topology_file reads it back). */
+int ckpt_scenario_topology_out(const struct ckpt_scenario *sc, const char *path,
+                               struct ckpt_err *e);
 
-/* Human summary (a dozen lines). */
-void report_summary(FILE *out, const struct scenario *sc, const struct results *r);
-/* JSON document with the results and the effective scenario; perf = 0 omits
- * the perf.* section (for byte-exact comparisons). */
-int report_json(FILE *out, const struct scenario *sc, const struct results *r,
-                int perf, struct err *e);
-/* The same document on one line (JSON lines: one run per line). */
-int report_json_line(FILE *out, const struct scenario *sc, const struct results *r,
-                     int perf, struct err *e);
+/* ---- run and results --------------------------------------------------- */
 
-/* Segment table and verdict (the summary prints them after the answer). */
-void report_segments(FILE *out, const struct scenario *sc, const struct results *r);
+/* Validate and run sc (packet or fluid engine, by its engine key): the
+ * results, which keep a copy of sc for the reports; NULL with e set when
+ * sc is refused or memory runs out. A run whose invariants failed still
+ * returns its results: ckpt_results_ok says. */
+struct ckpt_results *ckpt_scenario_run(const struct ckpt_scenario *sc, struct ckpt_err *e);
+/* The same, calling fn(ud, ...) now and then from the engine's loop (the
+ * packet engine every 65536 events) with the simulated time done, the
+ * payload bytes delivered of total, and the events so far; the results do
+ * not depend on it. fn returning nonzero stops the run at that point: its
+ * results are partial (checkpoint.finished false, checkpoint.interrupted
+ * true). fn may be NULL. */
+typedef int ckpt_progress_fn(void *ud, double sim_s, double delivered_bytes,
+                             double total_bytes, double events);
+struct ckpt_results *ckpt_scenario_run_progress(const struct ckpt_scenario *sc,
+                                                ckpt_progress_fn *fn, void *ud,
+                                                struct ckpt_err *e);
+void ckpt_results_free(struct ckpt_results *r);
+/* 1 when every invariant held and every transfer finished, else 0 (the
+ * figures of such a run mean little; the summary says what failed). */
+int ckpt_results_ok(const struct ckpt_results *r);
+/* A figure by its dotted name in the JSON document (ckpt_report_json),
+ * array elements by index: "checkpoint.completion_s", "bound.s",
+ * "storage.node_bytes.0". Numbers and booleans (1, 0) for ckpt_result_number,
+ * strings for ckpt_result_text (*s lives as long as r). Returns 0, or -1
+ * when r has no such name or it holds another type (*v, *s untouched). */
+int ckpt_result_number(const struct ckpt_results *r, const char *name, double *v);
+int ckpt_result_text(const struct ckpt_results *r, const char *name, const char **s);
 
-/* CSV files in dir (created if missing): timeseries.csv, queues.csv,
- * pauses.csv, ports.csv, writers.csv, segments.csv; a header row each, units
- * in the column names (docs/report.md). Without packet figures (fluid) the
- * queue and pause files and columns are left out (stale ones removed). */
-int report_csv(const char *dir, const struct scenario *sc, const struct results *r,
-               struct err *e);
+/* ---- reports ----------------------------------------------------------- */
 
-/* Every output file is written to a temporary beside it and renamed into
- * place (src/core/outfile.h): a failed write keeps the earlier file, and
- * every file of a directory is tried, the first failure in e ("and N
- * more"). Before a run, the checks below say whether the files these
- * writers would replace in an existing dir can be replaced: 0, or -1 with
- * e set (a directory, a dangling symbolic link, not writable). */
-int report_csv_check(const char *dir, struct err *e);
-int report_pcap_check(const char *dir, struct err *e);
-int report_html_dir_check(const char *dir, struct err *e);
-
-/* One self-contained HTML file: summary, segment table, plots as inline SVG
- * rendered by gnuplot (which must be installed), cost summary. */
-int report_html(const char *path, const struct scenario *sc, const struct results *r,
-                struct err *e);
-/* The same page as dir/report.html, keeping what drew its plots in
- * dir/plots: plots.gp (paths relative to it: cd dir/plots && gnuplot
- * plots.gp redraws), its data and CSV files and the SVGs. Creates dir and
- * dir/plots when missing; an earlier run's plot files there go first. */
-int report_html_dir(const char *dir, const struct scenario *sc, const struct results *r,
-                    struct err *e);
-
-/* For pages with gnuplot plots: run gnuplot on dir/plots.gp (its first
- * error line in e), and copy dir/name from its <svg> on into out with every
- * id and reference prefixed by pre, so several plots share one page. */
-int report_gnuplot_run(const char *dir, struct err *e);
-/* s as HTML text (&, <, > and double quotes escaped). */
-void report_html_text(FILE *f, const char *s);
-int report_inline_svg(FILE *out, const char *dir, const char *name, const char *pre);
-
-/* The run's counters and gauges in the OpenMetrics text format (Prometheus
- * scrapes it): run-level families for both engines; PFC, ECN, queue, drop
- * and, with telemetry.ports, per-port families for the packet engine
- * (docs/report.md). Ends with "# EOF". */
-void report_metrics(FILE *out, const struct scenario *sc, const struct results *r);
-
-/* One pcap file per captured port in dir (created if missing), named after
- * the port ("spine6-sleaf0.pcap"): Ethernet, IPv4, UDP 4791 and InfiniBand
- * BTH (+ RETH, AETH) for RoCEv2 packets and CNPs, 802.1Qbb PFC frames, at
- * simulated times with nanosecond resolution (docs/report.md). */
-int report_pcap(const char *dir, const struct scenario *sc, const struct ckpt_capture *cap,
-                struct err *e);
-
+/* Human summary (a dozen lines) and the segment table with its verdict. */
+void ckpt_report_summary(FILE *out, const struct ckpt_results *r);
+void ckpt_report_segments(FILE *out, const struct ckpt_results *r);
+/* JSON document with the results and the effective scenario; perf = 0
+ * omits the perf.* section (wall time: for byte-exact comparisons). The
+ * _line form writes it on one line (JSON lines). */
+int ckpt_report_json(FILE *out, const struct ckpt_results *r, int perf, struct ckpt_err *e);
+int ckpt_report_json_line(FILE *out, const struct ckpt_results *r, int perf,
+                          struct ckpt_err *e);
+/* CSV files in dir (created if missing; docs/report.md). */
+int ckpt_report_csv(const char *dir, const struct ckpt_results *r, struct ckpt_err *e);
+/* One self-contained HTML file with plots (gnuplot must be installed), or
+ * the same as dir/report.html keeping what drew the plots in dir/plots. */
+int ckpt_report_html(const char *path, const struct ckpt_results *r, struct ckpt_err *e);
+int ckpt_report_html_dir(const char *dir, const struct ckpt_results *r, struct ckpt_err *e);
+/* Counters and gauges in the OpenMetrics text format (Prometheus). */
+void ckpt_report_metrics(FILE *out, const struct ckpt_results *r);
 /* The built-in switch profiles, models and DCQCN presets with sources. */
-void report_catalog(FILE *out);
-/* A scenario described without running it, then every key. */
-void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_description *d);
+void ckpt_report_catalog(FILE *out);
+/* Side-by-side table of the headline figures of n runs, or the same runs as
+ * JSON: {"runs": [{"name": ..., "result": <ckpt_report_json>}]}. */
+int ckpt_report_compare(FILE *out, int n, const char *const *names,
+                        const struct ckpt_results *const *rs, struct ckpt_err *e);
+int ckpt_report_compare_json(FILE *out, int n, const char *const *names,
+                             const struct ckpt_results *const *rs, struct ckpt_err *e);
 
-/* Side-by-side table of the headline figures of n runs. */
-void report_compare(FILE *out, int n, const char *const *names,
-                    const struct scenario *scs, const struct results *rs);
-/* The same table a row at a time, as runs end: the header (name column as
- * wide as the longest of names) returns that width for the rows. */
-int report_compare_header(FILE *out, int n, const char *const *names);
-void report_compare_row(FILE *out, int width, const char *name, const struct results *r);
-/* One run as one line of JSON lines: {"name": ..., "result": <report_json>}. */
-int report_compare_line(FILE *out, const char *name, const struct scenario *sc,
-                        const struct results *r, struct err *e);
-/* The same runs as JSON: {"runs": [{"name": ..., "result": <report_json>}]}. */
-int report_compare_json(FILE *out, int n, const char *const *names,
-                        const struct scenario *scs, const struct results *rs, struct err *e);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -2,10 +2,9 @@
 # Layering check: a module of src/ includes only modules below it (docs/architecture.md,
 # "Layers"). Each arrow src/X -> src/Y (or include/, the public API, as api) that goes up
 # fails unless tests/layers.allow lists it with its reason; a listed arrow that is gone
-# fails too, so the list only shrinks. include/ckptnet.h is left out: it declares every
-# layer's public entry points (ckpt_* of src/api, report_* of src/report) and each file
-# includes it for its own prototypes. Two files of src/api must not call each other's
-# functions both ways.
+# fails too, so the list only shrinks. include/ckptnet.h, the public API that
+# src/api/public.c implements, is left out (tests/header.sh checks it). Two files
+# of src/api must not call each other's functions both ways.
 # Usage: tests/layers.sh [--list]   (--list: print every upward arrow and where)
 cd "$(dirname "$0")/.." || exit 2
 allow=tests/layers.allow

@@ -2,7 +2,7 @@
 #ifndef CKPT_TEST_SUPPORT_H
 #define CKPT_TEST_SUPPORT_H
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/core/arena.h"
 #include "../src/topo/topo.h"
 #include "../src/work/work.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/cost/cost.h"
 #include "harness.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/api/api.h"
 #include "../src/scenario/scenario.h"
 #include "harness.h"

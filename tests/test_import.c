@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/core/rng.h"
 #include "../src/report/internal.h"
 #include "../src/topo/topo.h"

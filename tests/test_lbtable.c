@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/pkt/pnet.h"
 #include "../src/scenario/lbscheme.h"
 #include "harness.h"

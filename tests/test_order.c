@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/pkt/pnet.h"
 #include "harness.h"
 #include "support.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/pkt/pnet.h"
 #include "harness.h"
 #include "support.h"

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/api/api.h"
 #include "../src/fluid/fluid.h"
 #include "../src/report/internal.h"

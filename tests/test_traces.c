@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/pkt/capture.h"
 #include "../src/report/internal.h"
 #include "harness.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/api/api.h"
 #include "../src/core/units.h"
 #include "../src/pkt/engine.h"

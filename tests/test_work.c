@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../include/ckptnet.h"
+#include "../src/api/ckpt.h"
 #include "../src/core/arena.h"
 #include "../src/core/rng.h"
 #include "../src/core/units.h"

@@ -2,7 +2,7 @@
  * without running it. */
 #include <string.h>
 
-#include "../../include/ckptnet.h"
+#include "ckpt.h"
 #include "../core/arena.h"
 #include "../stats/segments.h"
 #include "../topo/topo.h"

@@ -6,7 +6,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../../include/ckptnet.h"
+#include "ckpt.h"
 #include "../core/arena.h"
 #include "../fluid/fluid.h"
 #include "../pkt/pnet.h"

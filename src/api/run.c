@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../include/ckptnet.h"
+#include "ckpt.h"
 #include "../core/arena.h"
 #include "../core/units.h"
 #include "../cost/cost.h"

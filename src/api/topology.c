@@ -1,6 +1,6 @@
 /* describe --topology-out: the fabric a run would build, as a topology
  * file (src/topo/export.c). */
-#include "../../include/ckptnet.h"
+#include "ckpt.h"
 #include "api.h"
 
 #include <stdlib.h>

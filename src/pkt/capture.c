@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/ckptnet.h"
 #include "pnet.h"
 
 const char *capture_node_name(const struct topo *t, uint32_t node, char *buf, unsigned len)

@@ -84,6 +84,10 @@ int capture_check(const struct scenario *sc, const struct topo *t, struct err *e
 void capture_finish(struct ckpt_capture *c);
 /* Free the buffers (the struct itself stays). */
 void capture_release(struct ckpt_capture *c);
+/* A zeroed capture for ckpt_run_capture (src/api/ckpt.h), and its release
+ * with the struct itself (NULL is ignored). */
+struct ckpt_capture *ckpt_capture_new(void);
+void ckpt_capture_free(struct ckpt_capture *c);
 
 /* Append r to file f, or count it refused (outside the window: neither). */
 static inline void capture_push(const struct ckpt_capture *c, struct cap_file *f,

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../include/ckptnet.h"
+#include "report.h"
 #include "internal.h"
 
 int report_compare_header(FILE *out, int n, const char *const *names)

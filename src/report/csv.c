@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../include/ckptnet.h"
+#include "report.h"
 #include "../core/outfile.h"
 #include "internal.h"
 

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../include/ckptnet.h"
+#include "report.h"
 #include "../cost/cost.h"
 #include "../core/outfile.h"
 #include "internal.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../include/ckptnet.h"
+#include "report.h"
 #include "../scenario/catalog.h"
 #include "../work/model.h"
 #include "internal.h"

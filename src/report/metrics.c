@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../include/ckptnet.h"
+#include "report.h"
 #include "../topo/topo.h"
 #include "internal.h"
 

@@ -23,7 +23,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "../../include/ckptnet.h"
+#include "report.h"
 #include "../pkt/capture.h"
 #include "../core/outfile.h"
 #include "internal.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../include/ckptnet.h"
+#include "report.h"
 #include "../fluid/fluid.h"
 #include "../scenario/lbscheme.h"
 #include "../topo/topo.h"

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../include/ckptnet.h"
+#include "report.h"
 #include "../scenario/lbscheme.h"
 #include "internal.h"
 
