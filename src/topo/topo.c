@@ -435,14 +435,9 @@ uint32_t topo_failed_routes(const struct topo *t)
            failed_hops(t, t->leaf_route, (size_t)t->n_leaves * t->n_affected);
 }
 
-int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
-               struct err *e)
+/* The leaf-spine of the scenario (two tiers). */
+static int build2(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
 {
-    memset(t, 0, sizeof *t);
-    if (strcmp(sc->fabric.topology_file, "none"))
-        return topo__import(t, sc, a, e);
-    if (sc->fabric.tiers == TIERS_3)
-        return topo__build3(t, sc, a, e);
     t->tiers = 2;
     uint32_t hpl = sc->fabric.hosts_per_leaf, spl = sc->fabric.storage_per_leaf;
     t->n_hosts = sc->cluster.nodes;
@@ -512,12 +507,39 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
     return 0;
 }
 
-void topo_bom(const struct topo *t, uint32_t sw[3], uint64_t *speeds, uint32_t *links,
-              uint32_t *n)
+/* The levels of a built fabric from its counts (every builder's last step). */
+static void shape(struct topo *t)
 {
-    sw[0] = t->n_leaves;
-    sw[1] = t->n_spines;
-    sw[2] = t->tiers == 3 ? t->n_supers : 0;
+    const uint32_t first[] = {t->first_cleaf, t->first_spine, t->first_super};
+    const uint32_t n[] = {t->n_leaves, t->n_spines, t->n_supers};
+    /* a pod's spines and a plane's super-spines are each one group */
+    const uint32_t group[] = {t->n_leaves, t->n_pods ? t->spines_per_pod : t->n_spines,
+                              t->supers_per_plane};
+    for (uint32_t k = 0; k < t->tiers && k < PATH_MAX_LEVELS; k++)
+        /* two tiers have balanced the spines' bytes toward storage leaves
+         * only; kept so that results stay as they were */
+        t->level[k] = (struct topo_level){first[k], n[k], group[k],
+                                          k == 0         ? PATH_CLEAF_UP
+                                          : t->tiers < 3 ? PATH_SPINE_DOWN
+                                                         : PATH_SETS};
+}
+
+int topo_build(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
+{
+    memset(t, 0, sizeof *t);
+    int rc = strcmp(sc->fabric.topology_file, "none") ? topo__import(t, sc, a, e)
+             : scenario_levels(sc) > 2                 ? topo__build3(t, sc, a, e)
+                                                       : build2(t, sc, a, e);
+    if (rc == 0)
+        shape(t);
+    return rc;
+}
+
+void topo_bom(const struct topo *t, uint32_t sw[PATH_MAX_LEVELS], uint64_t *speeds,
+              uint32_t *links, uint32_t *n)
+{
+    for (uint32_t k = 0; k < PATH_MAX_LEVELS; k++)
+        sw[k] = k < t->tiers ? t->level[k].n : 0;
     *n = 0;
     for (uint32_t p = 0; p < t->n_ports; p++) {
         if (t->ports[p].peer < p)
