@@ -143,6 +143,23 @@ int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *
     return 0;
 }
 
+int topo__pods_hit(const struct topo *t, uint8_t *hit)
+{
+    int all = 0;
+    for (uint32_t g = 0; t->n_pods && g < t->n_spines; g++) {
+        const struct tnode *n = &t->nodes[t->first_spine + g];
+        uint32_t up = 0, working = 0;
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            if (t->ports[t->ports[p].peer].node >= t->first_super) {
+                up++;
+                working += !t->ports[p].failed;
+            }
+        hit[n->pod] |= working < up;
+        all |= !working && t->n_pods > 1;
+    }
+    return all;
+}
+
 /* The leaves whose routes a failed link changes: a leaf with a failed
  * uplink; every leaf of a pod one of whose spines lost an uplink (its
  * super-spine cannot come down there); every leaf when a spine lost all its
@@ -156,20 +173,7 @@ static int mark_affected(struct topo *t, struct arena *a, struct err *e)
         free(pod_hit);
         return err_set(e, "out of memory building routes");
     }
-    int all = 0;
-    for (uint32_t g = 0; g < t->n_spines; g++) {
-        const struct tnode *n = &t->nodes[t->first_spine + g];
-        uint32_t up = 0, working = 0;
-        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-            if (t->ports[t->ports[p].peer].node >= t->first_super) {
-                up++;
-                working += !t->ports[p].failed;
-            }
-        if (working < up)
-            pod_hit[n->pod] = 1;
-        if (!working && t->n_pods > 1)
-            all = 1;
-    }
+    int all = topo__pods_hit(t, pod_hit);
     t->n_affected = 0;
     for (uint32_t l = 0; l < nl; l++) {
         const struct tnode *n = &t->nodes[t->first_cleaf + l];
@@ -296,24 +300,6 @@ out:
     free(pod_down);
     topo__nh_buf_free(&b);
     return rc;
-}
-
-/* Next hops of routes r[0..n) that lead onto a failed link. */
-static uint32_t failed_hops3(const struct topo *t, const struct route *r, size_t n)
-{
-    uint32_t bad = 0;
-    for (size_t i = 0; i < n; i++)
-        for (uint32_t k = 0; k < r[i].cnt; k++)
-            bad += t->ports[t->nh_ports[r[i].off + k]].failed != 0;
-    return bad;
-}
-
-uint32_t topo__failed_routes3(const struct topo *t)
-{
-    return failed_hops3(t, t->leaf_default, t->n_leaves) +
-           failed_hops3(t, t->spine_route3, (size_t)t->n_spines * (t->pod_width + 1)) +
-           failed_hops3(t, t->super_route, (size_t)t->n_supers * t->n_pods) +
-           failed_hops3(t, t->leaf_route, (size_t)t->n_switches * t->n_affected);
 }
 
 /* Leaf-side port of the j-th link between leaf index l and its pod's spine i. */
@@ -573,7 +559,7 @@ int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, str
     t->oversub_spine = (double)spine_down_bps / ((double)S * k2 * (double)up2_bps);
     if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || build_routes3(t, a, e) < 0)
         return -1;
-    uint32_t bad = t->n_failed ? topo__failed_routes3(t) : 0;
+    uint32_t bad = t->n_failed ? topo_failed_routes(t) : 0;
     if (bad)
         return err_set(e, "fabric.failed_links: %u next hops lead onto failed links "
                           "(route building is broken)", bad);

@@ -362,18 +362,7 @@ static int failure_touched(const struct topo *t, uint8_t *hit)
     uint8_t *pod_hit = calloc(t->n_pods + 1, 1);
     if (!pod_hit)
         return -1;
-    int all = 0;
-    for (uint32_t g = 0; t->tiers == 3 && g < t->n_spines; g++) {
-        const struct tnode *n = &t->nodes[t->first_spine + g];
-        uint32_t up = 0, working = 0;
-        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-            if (t->ports[t->ports[p].peer].node >= t->first_super) {
-                up++;
-                working += !t->ports[p].failed;
-            }
-        pod_hit[n->pod] |= working < up;
-        all |= !working && t->n_pods > 1;
-    }
+    int all = topo__pods_hit(t, pod_hit);
     for (uint32_t l = 0; l < t->n_leaves; l++) {
         const struct tnode *n = &t->nodes[t->first_cleaf + l];
         hit[l] = (uint8_t)(all || pod_hit[n->pod]);

@@ -71,8 +71,13 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
  * lists it: "a-b", "#j" for the j-th of parallel links (from 0). */
 void topo__link_name(const struct topo *t, uint32_t p, char *buf, size_t len);
 
+/* Pods one of whose spines lost an uplink to the super-spines: hit[pod]
+ * set (n_pods flags, zeroed by the caller; none without pods). Returns 1
+ * when a spine lost them all in a fabric of more pods than one: then every
+ * leaf feels it (clos.c). */
+int topo__pods_hit(const struct topo *t, uint8_t *hit);
+
 /* Three tiers (clos.c). */
 int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
-uint32_t topo__failed_routes3(const struct topo *t);
 
 #endif

@@ -427,12 +427,15 @@ static uint32_t failed_hops(const struct topo *t, const struct route *r, size_t 
 
 uint32_t topo_failed_routes(const struct topo *t)
 {
-    if (t->tiers == 3)
-        return topo__failed_routes3(t);
-    /* every table topo_route reads, once */
-    return failed_hops(t, t->spine_route, (size_t)t->n_spines * t->n_leaves) +
+    /* every table topo_route reads, once; a builder leaves the others NULL.
+     * With pods every switch has a row toward each affected leaf. */
+    size_t rows = t->n_pods ? t->n_switches : t->n_leaves;
+    return failed_hops(t, t->spine_route, t->spine_route ? (size_t)t->n_spines * t->n_leaves : 0) +
+           failed_hops(t, t->spine_route3,
+                       t->spine_route3 ? (size_t)t->n_spines * (t->pod_width + 1) : 0) +
+           failed_hops(t, t->super_route, t->super_route ? (size_t)t->n_supers * t->n_pods : 0) +
            failed_hops(t, t->leaf_default, t->n_leaves) +
-           failed_hops(t, t->leaf_route, (size_t)t->n_leaves * t->n_affected);
+           failed_hops(t, t->leaf_route, rows * t->n_affected);
 }
 
 /* The leaf-spine of the scenario (two tiers). */
