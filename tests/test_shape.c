@@ -222,7 +222,29 @@ static void shape_scenario_levels(void)
           !strcmp(path_level_name(PATH_MAX_LEVELS), "none"));
 }
 
+/* Both builders share the leaves' default routes: a leaf cut off by a
+ * failed link is named alike on two tiers and three (two tiers named a
+ * wrong leaf and "switch" with its index before). */
+static void shape_leaf_without_uplink_named(void)
+{
+    for (int i = 0; i < 2; i++) {
+        struct scenario sc;
+        struct arena a;
+        struct topo t;
+        struct err e = {{0}};
+        fabric(&sc, i);
+        test_set(&sc, "fabric.spines=1");
+        test_set(&sc, "fabric.failed_link_names=cleaf1-spine0");
+        arena_init(&a);
+        int rc = scenario_resolve(&sc, &e) == 0 ? topo_build(&t, &sc, &a, &e) : -1;
+        CHECKF(rc < 0 && strstr(e.msg, "fabric: leaf 1 has no working uplink (failed links)"),
+               "fabric %d: %d %s", i, rc, e.msg);
+        arena_release(&a);
+    }
+}
+
 SUITE(suite_shape) = {
+    {"shape_leaf_without_uplink_named", shape_leaf_without_uplink_named},
     {"shape_levels_tile_the_switches", shape_levels_tile_the_switches},
     {"shape_figures_follow_levels", shape_figures_follow_levels},
     {"shape_scenario_levels", shape_scenario_levels},

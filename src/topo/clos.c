@@ -214,35 +214,14 @@ static int build_routes3(struct topo *t, struct arena *a, struct err *e)
         rc = err_set(e, "out of memory building routes");
         goto out;
     }
-    /* leaves: their working uplinks */
-    for (uint32_t l = 0; l < nl && rc == 0; l++) {
-        const struct tnode *n = &t->nodes[t->first_cleaf + l];
-        uint32_t cnt = 0;
-        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-            if (topo__is_switch(t, t->ports[t->ports[p].peer].node) && !t->ports[p].failed) {
-                wgt[cnt] = topo__mbps(t->ports[p].bps);
-                cand[cnt++] = p;
-            }
-        if (!cnt) {
-            rc = err_set(e, "fabric: leaf %u has no working uplink (failed links)", l);
-            break;
-        }
-        struct route *r = &t->leaf_default[l];
-        r->off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, cnt, NULL);
-        r->cnt = cnt;
-        if (r->off == UINT32_MAX)
-            rc = err_set(e, "out of memory building routes");
-    }
+    rc = topo__leaf_defaults(t, &b, cand, wgt, e);
     /* spines: all their ports in order; down slices of k, then the working uplinks */
     for (uint32_t g = 0; g < t->n_spines && rc == 0; g++) {
         const struct tnode *n = &t->nodes[t->first_spine + g];
         uint32_t down = 0, cnt = 0;
-        for (uint32_t i = 0; i < n->nports; i++) {
-            cand[i] = n->first_port + i;
-            wgt[i] = topo__mbps(t->ports[cand[i]].bps);
-            down += t->ports[t->ports[cand[i]].peer].node < t->first_spine;
-        }
-        uint32_t off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, n->nports, NULL);
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            down += t->ports[t->ports[p].peer].node < t->first_spine;
+        uint32_t off = topo__node_ports(t, t->first_spine + g, &b, cand, wgt);
         if (off == UINT32_MAX) {
             rc = err_set(e, "out of memory building routes");
             break;
@@ -272,12 +251,7 @@ static int build_routes3(struct topo *t, struct arena *a, struct err *e)
     }
     /* super-spines: k2 ports down to each pod, in pod order */
     for (uint32_t u = 0; u < t->n_supers && rc == 0; u++) {
-        const struct tnode *n = &t->nodes[t->first_super + u];
-        for (uint32_t i = 0; i < n->nports; i++) {
-            cand[i] = n->first_port + i;
-            wgt[i] = topo__mbps(t->ports[cand[i]].bps);
-        }
-        uint32_t off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, n->nports, NULL);
+        uint32_t off = topo__node_ports(t, t->first_super + u, &b, cand, wgt);
         if (off == UINT32_MAX) {
             rc = err_set(e, "out of memory building routes");
             break;
@@ -551,17 +525,9 @@ int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, str
     free(pod_cp);
     if (fail_links3(t, sc, e) < 0)
         return -1;
-    double leaf_up = (double)spp * k * (double)up_bps;
-    uint32_t hmax = v.hpl < t->n_hosts ? v.hpl : t->n_hosts;
-    uint32_t smax = v.spl < t->n_storage ? v.spl : t->n_storage;
-    t->oversub_compute = (double)hmax * (double)sc->cluster.nic_bps / leaf_up;
-    t->oversub_storage = (double)smax * (double)sc->storage.nic_bps / leaf_up;
+    topo__leaf_oversub(t, sc, v.hpl, v.spl, (double)spp * k * (double)up_bps);
     t->oversub_spine = (double)spine_down_bps / ((double)S * k2 * (double)up2_bps);
     if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || build_routes3(t, a, e) < 0)
         return -1;
-    uint32_t bad = t->n_failed ? topo_failed_routes(t) : 0;
-    if (bad)
-        return err_set(e, "fabric.failed_links: %u next hops lead onto failed links "
-                          "(route building is broken)", bad);
-    return 0;
+    return topo__routes_sound(t, e);
 }
