@@ -188,14 +188,14 @@ static int mark_affected(struct topo *t, struct arena *a, struct err *e)
 
 /* Routes: the hierarchical defaults (topo.h), then per-switch tables toward
  * the affected leaves. Default entries toward affected leaves stay empty. */
-static int build_routes3(struct topo *t, struct arena *a, struct err *e)
+static int clos_routes(struct topo *t, struct arena *a, struct err *e)
 {
     uint32_t nsw = t->n_switches, nl = t->n_leaves, k = t->links_per_spine;
     uint32_t k2 = t->links_per_super, w1 = t->pod_width + 1;
     if (mark_affected(t, a, e) < 0)
         return -1;
     t->leaf_default = arena_calloc(a, nl, sizeof *t->leaf_default);
-    t->spine_route3 = arena_calloc(a, (size_t)t->n_spines * w1, sizeof *t->spine_route3);
+    t->spine_route_pod = arena_calloc(a, (size_t)t->n_spines * w1, sizeof *t->spine_route_pod);
     t->super_route = arena_calloc(a, (size_t)t->n_supers * t->n_pods, sizeof *t->super_route);
     t->leaf_route = arena_calloc(a, t->n_affected ? (size_t)nsw * t->n_affected : 1,
                                  sizeof *t->leaf_route);
@@ -209,7 +209,7 @@ static int build_routes3(struct topo *t, struct arena *a, struct err *e)
     uint8_t *pod_down = calloc(t->n_pods, 1); /* a spine of the pod lost an uplink */
     struct nh_buf b = {0};
     int rc = 0;
-    if (!t->leaf_default || !t->spine_route3 || !t->super_route || !t->leaf_route || !cand ||
+    if (!t->leaf_default || !t->spine_route_pod || !t->super_route || !t->leaf_route || !cand ||
         !wgt || !dd || !du || !cap || !pod_down) {
         rc = err_set(e, "out of memory building routes");
         goto out;
@@ -226,7 +226,7 @@ static int build_routes3(struct topo *t, struct arena *a, struct err *e)
             rc = err_set(e, "out of memory building routes");
             break;
         }
-        struct route *row = &t->spine_route3[(size_t)g * w1];
+        struct route *row = &t->spine_route_pod[(size_t)g * w1];
         for (uint32_t i = 0; i < down; i++) {
             uint32_t leaf = t->ports[t->ports[n->first_port + i].peer].node;
             uint32_t pos = t->nodes[leaf].pod_pos;
@@ -315,7 +315,7 @@ static void fail_spine_link(struct topo *t, uint32_t g, uint32_t u, uint32_t j)
 /* fabric.failed_link_names (cleafI-spineJ, sleafI-spineJ, spineJ-superK;
  * #L a parallel link; spines and super-spines by their global number),
  * then fabric.failed_links more links chosen with the seed over all of them. */
-static int fail_links3(struct topo *t, const struct scenario *sc, struct err *e)
+static int clos_fail_links(struct topo *t, const struct scenario *sc, struct err *e)
 {
     const char *s = sc->fabric.failed_link_names;
     uint32_t k = t->links_per_spine, k2 = t->links_per_super, spp = t->spines_per_pod;
@@ -380,7 +380,7 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
     return (a + b - 1) / b;
 }
 
-int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
+int topo__build_clos(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
 {
     const struct {
         uint32_t hpl, spl, k, k2;
@@ -523,11 +523,11 @@ int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, str
     free(pod_n);
     free(pod_st);
     free(pod_cp);
-    if (fail_links3(t, sc, e) < 0)
+    if (clos_fail_links(t, sc, e) < 0)
         return -1;
     topo__leaf_oversub(t, sc, v.hpl, v.spl, (double)spp * k * (double)up_bps);
     t->oversub_spine = (double)spine_down_bps / ((double)S * k2 * (double)up2_bps);
-    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || build_routes3(t, a, e) < 0)
+    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || clos_routes(t, a, e) < 0)
         return -1;
     return topo__routes_sound(t, e);
 }

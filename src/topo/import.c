@@ -385,8 +385,8 @@ static int routes(const struct imp *m, struct topo *t, struct arena *a)
     t->leaf_route = arena_calloc(a, (size_t)(t->tiers == 3 ? nsw : nl) * nl,
                                  sizeof *t->leaf_route);
     if (t->tiers == 3) {
-        t->spine_route3 = arena_calloc(a, (size_t)t->n_spines * (t->pod_width + 1),
-                                       sizeof *t->spine_route3);
+        t->spine_route_pod = arena_calloc(a, (size_t)t->n_spines * (t->pod_width + 1),
+                                       sizeof *t->spine_route_pod);
         t->super_route = arena_calloc(a, (size_t)t->n_supers * t->n_pods, sizeof *t->super_route);
     } else {
         t->spine_route = arena_calloc(a, (size_t)t->n_spines * nl, sizeof *t->spine_route);
@@ -403,7 +403,7 @@ static int routes(const struct imp *m, struct topo *t, struct arena *a)
     struct nh_buf b = {0};
     int rc = 0;
     if (!t->affected || !t->leaf_default || !t->leaf_route ||
-        (t->tiers == 3 ? !t->spine_route3 || !t->super_route : !t->spine_route) || !cand ||
+        (t->tiers == 3 ? !t->spine_route_pod || !t->super_route : !t->spine_route) || !cand ||
         !wgt || !d1 || !d2 || !into || !cap || !hit || failure_touched(t, hit) < 0) {
         rc = err_set(m->e, "out of memory building routes");
         goto out;

@@ -94,6 +94,6 @@ void topo__link_name(const struct topo *t, uint32_t p, char *buf, size_t len);
 int topo__pods_hit(const struct topo *t, uint8_t *hit);
 
 /* Three tiers (clos.c). */
-int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
+int topo__build_clos(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
 
 #endif

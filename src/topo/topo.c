@@ -442,15 +442,15 @@ uint32_t topo_failed_routes(const struct topo *t)
      * With pods every switch has a row toward each affected leaf. */
     size_t rows = t->n_pods ? t->n_switches : t->n_leaves;
     return failed_hops(t, t->spine_route, t->spine_route ? (size_t)t->n_spines * t->n_leaves : 0) +
-           failed_hops(t, t->spine_route3,
-                       t->spine_route3 ? (size_t)t->n_spines * (t->pod_width + 1) : 0) +
+           failed_hops(t, t->spine_route_pod,
+                       t->spine_route_pod ? (size_t)t->n_spines * (t->pod_width + 1) : 0) +
            failed_hops(t, t->super_route, t->super_route ? (size_t)t->n_supers * t->n_pods : 0) +
            failed_hops(t, t->leaf_default, t->n_leaves) +
            failed_hops(t, t->leaf_route, rows * t->n_affected);
 }
 
 /* The leaf-spine of the scenario (two tiers). */
-static int build2(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
+static int build_leaf_spine(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
 {
     t->tiers = 2;
     uint32_t hpl = sc->fabric.hosts_per_leaf, spl = sc->fabric.storage_per_leaf;
@@ -552,8 +552,8 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a, struc
 {
     memset(t, 0, sizeof *t);
     int rc = strcmp(sc->fabric.topology_file, "none") ? topo__import(t, sc, a, e)
-             : scenario_levels(sc) > 2                 ? topo__build3(t, sc, a, e)
-                                                       : build2(t, sc, a, e);
+             : scenario_levels(sc) > 2                 ? topo__build_clos(t, sc, a, e)
+                                                       : build_leaf_spine(t, sc, a, e);
     if (rc == 0)
         shape(t);
     return rc;

@@ -100,7 +100,7 @@ struct topo {
     uint32_t n_cpods, spines_per_pod, supers_per_plane, n_supers;
     uint32_t first_super, links_per_super; /* parallel spine-super-spine links */
     uint32_t pod_width;         /* the most leaves in a pod */
-    struct route *spine_route3; /* [spine][pod_width + 1]: down to the leaf at pod_pos; up last */
+    struct route *spine_route_pod; /* [spine][pod_width + 1]: down to the leaf at pod_pos; up last */
     struct route *super_route;  /* [super-spine][pod] */
     double oversub_spine;       /* a compute pod's spines: down / up capacity */
     /* imported (fabric.topology_file): each node's name in the file; NULL =
@@ -120,10 +120,15 @@ static inline uint32_t topo_leaf_index(const struct topo *t, uint32_t node)
 {
     return node - t->first_cleaf; /* leaves precede spines */
 }
-/* Three tiers: see the header comment. */
-static inline const struct route *topo_route3(const struct topo *t, uint32_t sw,
-                                              uint32_t dst_leaf, uint32_t s, uint32_t l)
+/* Equal-cost next hops of switch sw toward leaf dst_leaf (the header
+ * comment: up-down, per-switch tables only toward affected leaves). */
+static inline const struct route *topo_route(const struct topo *t,
+                                             uint32_t sw, uint32_t dst_leaf)
 {
+    uint32_t s = topo_switch_index(t, sw), l = topo_leaf_index(t, dst_leaf);
+    /* leaf-spine: a spine's row covers every leaf, affected ones too */
+    if (!t->n_pods && s >= t->n_leaves)
+        return &t->spine_route[(size_t)(s - t->n_leaves) * t->n_leaves + l];
     if (s == l)
         return &t->no_route;
     uint32_t a = t->affected[l];
@@ -131,26 +136,13 @@ static inline const struct route *topo_route3(const struct topo *t, uint32_t sw,
         return &t->leaf_route[(size_t)s * t->n_affected + a];
     if (s < t->n_leaves)
         return &t->leaf_default[s];
+    /* pods: a spine down to a leaf of its pod, else up; a super-spine down
+     * to the leaf's pod */
     const struct tnode *d = &t->nodes[dst_leaf];
     if (s < t->n_leaves + t->n_spines)
-        return &t->spine_route3[(size_t)(s - t->n_leaves) * (t->pod_width + 1) +
-                                (t->nodes[sw].pod == d->pod ? d->pod_pos : t->pod_width)];
+        return &t->spine_route_pod[(size_t)(s - t->n_leaves) * (t->pod_width + 1) +
+                                   (t->nodes[sw].pod == d->pod ? d->pod_pos : t->pod_width)];
     return &t->super_route[(size_t)(s - t->n_leaves - t->n_spines) * t->n_pods + d->pod];
-}
-
-static inline const struct route *topo_route(const struct topo *t,
-                                             uint32_t sw, uint32_t dst_leaf)
-{
-    uint32_t s = topo_switch_index(t, sw), l = topo_leaf_index(t, dst_leaf);
-    if (t->tiers == 3)
-        return topo_route3(t, sw, dst_leaf, s, l);
-    if (s >= t->n_leaves)
-        return &t->spine_route[(size_t)(s - t->n_leaves) * t->n_leaves + l];
-    if (s == l)
-        return &t->no_route;
-    uint32_t a = t->affected[l];
-    return a == UINT32_MAX ? &t->leaf_default[s]
-                           : &t->leaf_route[(size_t)s * t->n_affected + a];
 }
 
 /* The ports a flow crosses from src to dst under ECMP (src's NIC port
