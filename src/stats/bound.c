@@ -307,19 +307,21 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         uint64_t v = res_bound(&up[2 * l + (n->storage_side ^ (w->restore != 0))], cap);
         lim[k] = v > lim[k] ? v : lim[k];
     }
+    /* pods: a group of spines (level 1) and its links to the level above */
+    const struct topo_level *sp = &t->level[1], *above = &t->level[2];
     for (uint32_t q = 0; ok && q < npod; q++) {
         uint64_t cap[2] = {0, 0}; /* the pod's working links up, down */
-        for (uint32_t g = q * t->spines_per_pod; g < (q + 1) * t->spines_per_pod; g++) {
-            const struct tnode *n = &t->nodes[t->first_spine + g];
+        for (uint32_t g = sp->first + q * sp->group; g < sp->first + (q + 1) * sp->group; g++) {
+            const struct tnode *n = &t->nodes[g];
             for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-                if (t->ports[t->ports[p].peer].node >= t->first_super && !t->ports[p].failed) {
+                if (t->ports[t->ports[p].peer].node >= above->first && !t->ports[p].failed) {
                     cap[0] += t->ports[p].bps;
                     cap[1] += t->ports[t->ports[p].peer].bps;
                 }
         }
         for (int d = 0; d < 2; d++) {
             /* a restore climbs out of the storage pod: the mirror names */
-            enum path_seg k = (d != 0) ^ (w->restore != 0) ? PATH_SUPER_DOWN : PATH_SPINE_UP;
+            enum path_seg k = (d != 0) ^ (w->restore != 0) ? path_level_down(2) : path_level_up(2);
             uint64_t v = res_bound(&pod[2 * q + (uint32_t)d], cap[d]);
             lim[k] = v > lim[k] ? v : lim[k];
         }
