@@ -12,7 +12,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_pfc[], suite_bound[], suite_valid[], suite_traces[], suite_clos[], suite_train[],
     suite_import[], suite_pktq[], suite_order[], suite_loss[], suite_estimate[], suite_inputs[],
     suite_outfile[], suite_transport[], suite_policy[], suite_lbtable[], suite_heap[],
-    suite_public[];
+    suite_public[],
+    suite_shape[];
 
 static const struct test *const suites[] = {
     suite_units, suite_scenario, suite_evq, suite_rng, suite_topo,
@@ -21,6 +22,7 @@ static const struct test *const suites[] = {
     suite_pfc, suite_bound, suite_valid, suite_traces, suite_clos, suite_train,
     suite_import, suite_pktq, suite_order, suite_loss, suite_estimate, suite_inputs, suite_outfile,
     suite_transport, suite_policy, suite_lbtable, suite_heap, suite_public,
+    suite_shape,
 };
 
 int main(int argc, char **argv)

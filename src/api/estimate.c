@@ -207,7 +207,8 @@ static void reason_unmodelled(const struct scenario *sc, const struct topo *t,
 
 double ckpt_pkt_events_floor(const struct scenario *sc, const struct topo *t)
 {
-    return (t ? t->tiers == 3 : sc->fabric.tiers == TIERS_3) ? 12.0 : 8.0;
+    /* a serialisation end and a wire arrival on each link of the longest path */
+    return 2.0 * topo_path_links(t ? t->tiers : scenario_levels(sc));
 }
 
 double ckpt_pkt_events_per_packet(const struct scenario *sc, const struct topo *t)

@@ -33,7 +33,7 @@ static int fabric_radix(struct results *r, const struct topo *t, const struct sc
         const char *tier, *key, *profile;
         uint32_t need, ports;
         uint64_t fastest, lane;
-    } tier[3] = {
+    } tier[PATH_MAX_LEVELS] = {
         {"leaf", "fabric.leaf_switch", sc->fabric.leaf_switch, 0, sc->fabric.leaf_ports, 0,
          sc->fabric.leaf_port_bps},
         {"spine", "fabric.spine_switch", sc->fabric.spine_switch, 0, sc->fabric.spine_ports, 0,
@@ -48,29 +48,31 @@ static int fabric_radix(struct results *r, const struct topo *t, const struct sc
     int mixed = bd != bu;
     uint32_t leaf_phys = sc->fabric.leaf_ports / (bd > bu ? bd : bu), mh = 0, mu = 0;
     uint64_t fast_down = 0, fast_up = 0;
-    for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {
-        const struct tnode *nd = &t->nodes[n];
-        int i = nd->kind == NODE_LEAF ? 0 : nd->kind == NODE_SPINE ? 1 : 2;
-        uint32_t h = 0;
-        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
-            uint64_t bps = t->ports[p].bps;
-            tier[i].fastest = bps > tier[i].fastest ? bps : tier[i].fastest;
-            int host = t->nodes[t->ports[t->ports[p].peer].node].kind <= NODE_STORAGE;
-            h += host;
-            if (i == 0 && host)
-                fast_down = bps > fast_down ? bps : fast_down;
-            else if (i == 0)
-                fast_up = bps > fast_up ? bps : fast_up;
-        }
-        uint32_t need = nd->nports;
-        if (i == 0 && mixed) { /* physical ports */
-            need = (h + bd - 1) / bd + (nd->nports - h + bu - 1) / bu;
-            if (need > tier[0].need) {
-                mh = h;
-                mu = nd->nports - h;
+    for (uint32_t i = 0; i < t->tiers; i++) {
+        const struct topo_level *L = &t->level[i];
+        for (uint32_t n = L->first; n < L->first + L->n; n++) {
+            const struct tnode *nd = &t->nodes[n];
+            uint32_t h = 0;
+            for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
+                uint64_t bps = t->ports[p].bps;
+                tier[i].fastest = bps > tier[i].fastest ? bps : tier[i].fastest;
+                int host = t->nodes[t->ports[t->ports[p].peer].node].kind <= NODE_STORAGE;
+                h += host;
+                if (i == 0 && host)
+                    fast_down = bps > fast_down ? bps : fast_down;
+                else if (i == 0)
+                    fast_up = bps > fast_up ? bps : fast_up;
             }
+            uint32_t need = nd->nports;
+            if (i == 0 && mixed) { /* physical ports */
+                need = (h + bd - 1) / bd + (nd->nports - h + bu - 1) / bu;
+                if (need > tier[0].need) {
+                    mh = h;
+                    mu = nd->nports - h;
+                }
+            }
+            tier[i].need = need > tier[i].need ? need : tier[i].need;
         }
-        tier[i].need = need > tier[i].need ? need : tier[i].need;
     }
     if (mixed) {
         tier[0].ports = leaf_phys;
@@ -84,7 +86,7 @@ static int fabric_radix(struct results *r, const struct topo *t, const struct sc
         snprintf(leaf_detail, sizeof leaf_detail, " (%u host ports %u to a port, %u uplinks %u "
                  "to a port)", mh, bd, mu, bu);
     if (!sc->fabric.allow_oversize) {
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < PATH_MAX_LEVELS; i++) {
             const char *bo = sc->fabric.breakout > 1 ? " (with fabric.breakout)" : "";
             if (tier[i].need > tier[i].ports) {
                 /* only what would work: auto when it plans this cluster on

@@ -163,7 +163,7 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
  * its last byte leaves, keeps every resource's bound (set-up only). */
 struct heads {
     uint64_t *up;     /* [2 x leaf index]: its uplinks out, its links in */
-    uint64_t *pod;    /* [2 x pod] (three tiers): its spines' links up, down */
+    uint64_t *pod;    /* [2 x pod] (topo n_pods): its spines' links up, down */
     uint64_t *dst;    /* [endpoint]: its leaf's port down to it */
     uint64_t *store;  /* [endpoint]: the first arrival at it */
     struct bound_memo *memo; /* bound_path of each kind of transfer, once */
@@ -175,7 +175,7 @@ static int heads_init(struct heads *hd, const struct topo *t, const struct scena
     hd->up = calloc(2 * (size_t)t->n_leaves, sizeof *hd->up);
     hd->dst = calloc(t->first_cleaf, sizeof *hd->dst);
     hd->store = calloc(t->first_cleaf, sizeof *hd->store);
-    hd->pod = calloc(t->tiers == 3 ? 2 * (size_t)t->n_pods : 1, sizeof *hd->pod);
+    hd->pod = calloc(2 * (size_t)t->n_pods + 1, sizeof *hd->pod); /* no pods: none */
     hd->memo = calloc(1, sizeof *hd->memo);
     if (!hd->memo || !hd->up || !hd->dst || !hd->store || !hd->pod)
         return -1;

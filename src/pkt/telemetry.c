@@ -255,7 +255,7 @@ void telemetry_collect(struct pnet *n, struct results *r)
     s->first_cleaf = t->first_cleaf;
     s->first_sleaf = t->first_sleaf;
     s->first_spine = t->first_spine;
-    s->first_super = t->tiers == 3 ? t->first_super : 0;
+    s->first_super = t->first_super; /* 0 without super-spines */
     series_names(s, t); /* out of memory: names by kind and index */
     if (s->n) {
         s->port_node = malloc(t->n_ports * sizeof *s->port_node);

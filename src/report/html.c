@@ -397,7 +397,17 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                    "set yrange [0:1]\n"
                    "plot 'writers.csv' skip 1 using ($3*1e3):4 with steps lw 2 notitle\n"
                    "set yrange [*:*]\n set xlabel 'simulated time (ms)'\n");
-    if (have[PLOT_PAUSES])
+    if (have[PLOT_PAUSES]) {
+        /* the key: the link sets shown, in bars.dat's colour order */
+        enum path_seg sets[PATH_LINK_SETS];
+        char legend[320];
+        int nleg = (int)path_link_sets_shown(r->fabric_tiers, sets);
+        size_t o = (size_t)snprintf(legend, sizeof legend, "array L[%d] = [", nleg);
+        for (int i = 0; i < nleg && o < sizeof legend; i++)
+            o += (size_t)snprintf(legend + o, sizeof legend - o, "%s'%s'", i ? ", " : "",
+                                  path_set_legend(sets[i]));
+        if (o < sizeof legend)
+            snprintf(legend + o, sizeof legend - o, "]\n");
         fprintf(f, "set output 'pauses.svg'\n"
                    "set terminal svg size 960,%d dynamic noenhanced font 'sans,11' background rgb 'white'\n"
                    "set datafile separator whitespace\n"
@@ -415,12 +425,8 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                    "set datafile separator ','\n"
                    "set terminal svg size 960,380 dynamic noenhanced font 'sans,11' background rgb 'white'\n",
                 140 + 18 * pause_rows, pause_rows, paused_ports, iv, pause_rows,
-                r->fabric_tiers == 3
-                    ? "array L[7] = ['writer NIC', 'compute-leaf uplink', 'spine uplink', "
-                      "'super-spine downlink', 'spine downlink', 'storage NIC', 'toward hosts']\n"
-                    : "array L[5] = ['writer NIC', 'compute-leaf uplink', 'spine downlink', "
-                      "'storage NIC', 'toward hosts']\n",
-                r->fabric_tiers == 3 ? 7 : 5);
+                legend, nleg);
+    }
     if (have[PLOT_COST])
         fprintf(f, "set output 'cost.svg'\n"
                    "set datafile separator whitespace\n"

@@ -19,6 +19,17 @@ static const char *bound_by(const struct results *r)
 
 /* The planner's answer, first: size, completion, stall, cost per day,
  * optimal interval, goodput (docs/checkpoint.md). */
+/* "leaf-spine and spine-super-spine": the links between a fabric's levels. */
+static const char *level_links(unsigned levels, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (unsigned k = 1; k < levels && o < len; k++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s-%s", k > 1 ? " and " : "",
+                              path_level_name(k - 1), path_level_name(k));
+    return buf;
+}
+
 static void summary_answer(FILE *out, const struct scenario *sc, const struct results *r)
 {
     const struct plan_summary *p = &r->plan;
@@ -226,7 +237,7 @@ static const char *cnp_path_note(const struct scenario *sc, char *buf, size_t le
 
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r)
 {
-    char note[160];
+    char note[160], lk[64];
     char a[32], b[32], c[32], d[32], e[32], src[1024];
     fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", r->engine,
             sc->source[0] ? err_escape(src, sizeof src, sc->source) : "default",
@@ -273,7 +284,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         fprintf(out, "  ports       %s\n", r->port_notes);
     if (r->failed_links)
         fprintf(out, "  failed      %u %s links down: %s\n", r->failed_links,
-                r->fabric_tiers == 3 ? "leaf-spine and spine-super-spine" : "leaf-spine",
+                level_links(r->fabric_tiers, lk, sizeof lk),
                 r->failed_link_names);
     if (r->finished)
         fprintf(out, "  writers     p50 %s  p99 %s  max %s\n",
@@ -623,17 +634,17 @@ void report_clos_line(FILE *out, const struct results *r)
         snprintf(a, sizeof a, "fabric.tiers auto at %.3g:1: ", r->auto_oversub);
     per_leaf(r->hosts_per_leaf_min, r->hosts_per_leaf, h, sizeof h);
     per_leaf(r->storage_per_leaf_min, r->storage_per_leaf, s, sizeof s);
-    if (r->fabric_tiers == 3)
-        fprintf(out, "  clos        %s3 tiers: %u pods of up to %u leaves (%s nodes, %s storage "
+    if (r->pods) /* joined by a level above the spines */
+        fprintf(out, "  clos        %s%u tiers: %u pods of up to %u leaves (%s nodes, %s storage "
                      "nodes each) and %u spines; %u planes of %u super-spines, %u link%s each "
                      "to a spine; oversubscription %.2f:1 at the spines\n",
-                a, r->pods, r->leaves_per_pod, h, s,
+                a, r->fabric_tiers, r->pods, r->leaves_per_pod, h, s,
                 r->spines_per_pod, r->spines_per_pod, r->superspines / r->spines_per_pod,
                 r->links_per_super, r->links_per_super > 1 ? "s" : "", r->oversub_spine);
     else if (r->fabric_auto || r->fabric_imported)
-        fprintf(out, "  clos        %s2 tiers: leaves of %s nodes or %s storage nodes, %u "
+        fprintf(out, "  clos        %s%u tiers: leaves of %s nodes or %s storage nodes, %u "
                      "spines, %u link%s from each leaf\n",
-                a, h, s, r->spines, r->links_per_spine,
+                a, r->fabric_tiers, h, s, r->spines, r->links_per_spine,
                 r->links_per_spine > 1 ? "s" : "");
 }
 
@@ -718,8 +729,8 @@ static void bom_json(json_t *root, const struct scenario *sc, const struct resul
 
 void report_clos_json(json_t *root, const struct results *r)
 {
-    if (r->fabric_tiers != 3 && !r->fabric_auto)
-        return; /* two tiers as given: as before */
+    if (!r->pods && !r->fabric_auto)
+        return; /* leaf-spine as given: as before */
     put_dotted(root, "fabric.tiers", U(r->fabric_tiers));
     put_dotted(root, "fabric.tiers_auto", json_boolean(r->fabric_auto));
     put_dotted(root, "fabric.hosts_per_leaf", U(r->hosts_per_leaf));
@@ -731,7 +742,7 @@ void report_clos_json(json_t *root, const struct results *r)
         put_dotted(root, "fabric.storage_per_leaf_min", U(r->storage_per_leaf_min));
     put_dotted(root, "fabric.spines", U(r->spines));
     put_dotted(root, "fabric.links_per_spine", U(r->links_per_spine));
-    if (r->fabric_tiers == 3) {
+    if (r->pods) {
         put_dotted(root, "fabric.pods", U(r->pods));
         put_dotted(root, "fabric.leaves_per_pod", U(r->leaves_per_pod));
         put_dotted(root, "fabric.spines_per_pod", U(r->spines_per_pod));

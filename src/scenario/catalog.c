@@ -218,7 +218,7 @@ static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_
         return -1;
     if (lc + ls <= sp) { /* two tiers: each leaf on every spine */
         uint32_t k = parallel(u, lc + ls, sp);
-        sc->fabric.tiers = TIERS_2;
+        scenario_set_levels(sc, 2);
         return plan_set(sc, "fabric.spines", u / k, e) < 0 ||
                        plan_set(sc, "fabric.links_per_spine", k, e) < 0 ? -1 : 0;
     }
@@ -244,7 +244,7 @@ static int plan_auto(struct scenario *sc, uint32_t lp, uint32_t sp, uint32_t up_
                        (unsigned long long)ls, (unsigned long long)pods, lpp,
                        (unsigned long long)up_ports);
     uint32_t k2 = parallel(u2, pods, up_ports);
-    sc->fabric.tiers = TIERS_3;
+    scenario_set_levels(sc, 3);
     if (plan_set(sc, "fabric.links_per_spine", 1, e) < 0 ||
         plan_set(sc, "fabric.spines", u, e) < 0 || plan_set(sc, "fabric.spines_per_pod", u, e) < 0 ||
         plan_set(sc, "fabric.leaves_per_pod", lpp, e) < 0 ||

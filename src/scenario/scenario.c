@@ -1012,6 +1012,25 @@ void scenario_unset(struct scenario *sc, const char *key)
         sc->set_mask[i / 64] &= ~(UINT64_C(1) << (i % 64));
 }
 
+/* fabric.tiers: each choice's switch levels, in the key's order (auto: 0) */
+static const unsigned tier_levels[] = {2, 3, 0};
+
+unsigned scenario_levels(const struct scenario *sc)
+{
+    unsigned i = (unsigned)sc->fabric.tiers;
+    return i < sizeof tier_levels / sizeof *tier_levels && tier_levels[i] ? tier_levels[i] : 2;
+}
+
+int scenario_set_levels(struct scenario *sc, unsigned levels)
+{
+    for (size_t i = 0; levels && i < sizeof tier_levels / sizeof *tier_levels; i++)
+        if (tier_levels[i] == levels) {
+            sc->fabric.tiers = (int)i;
+            return 0;
+        }
+    return -1;
+}
+
 int scenario_is_set(const struct scenario *sc, const char *key)
 {
     const struct key *k = key_find(key, strlen(key));
@@ -1219,7 +1238,7 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
     uint64_t sdown = leaves * k, sup = 0, sup_pods = 0, k2 = sc->fabric.links_per_super;
     uint64_t up2_bps = sc->fabric.spine_uplink_bps ? sc->fabric.spine_uplink_bps
                                                    : sc->fabric.uplink_bps;
-    if (sc->fabric.tiers == TIERS_3) {
+    if (scenario_levels(sc) > 2) { /* super-spines */
         uint64_t lc = (hosts + hpl - 1) / hpl, ls = (st + spl - 1) / spl;
         uint64_t lpp = sc->fabric.leaves_per_pod;
         if (!lpp && sc->fabric.pods)

@@ -54,7 +54,9 @@ enum model_name { MODEL_NONE, MODEL_LLAMA3_8B, MODEL_LLAMA3_70B, MODEL_LLAMA3_40
 enum dtype { DTYPE_AUTO, DTYPE_NONE, DTYPE_FP32, DTYPE_BF16, DTYPE_FP16, DTYPE_FP8 };
 enum optimizer_kind { OPT_ADAM, OPT_SGD };
 enum writer_rule { RULE_DCP, RULE_MEGATRON, RULE_DEEPSPEED };
-enum fabric_tiers { TIERS_2, TIERS_3, TIERS_AUTO }; /* fabric.tiers */
+/* fabric.tiers: its choice's index ("2|3|auto"); the code asks
+ * scenario_levels for the count, never compares with a choice but auto */
+enum fabric_tiers { TIERS_AUTO = 2 };
 enum storage_pods { SPODS_POD, SPODS_SPREAD }; /* fabric.storage_pods */
 enum ckpt_policy { POLICY_SYNC, POLICY_JITTER, POLICY_STAGGER, POLICY_RATE_LIMIT,
                    POLICY_ASYNC, POLICY_HIERARCHICAL };
@@ -338,6 +340,13 @@ static inline int scenario_cnp_direct(const struct scenario *sc)
 /* Fill what the user left open from the switch catalog and the DCQCN
  * preset (idempotent; ckpt_run calls it on its own copy too). */
 int scenario_resolve(struct scenario *sc, struct err *e);
+
+/* Switch levels fabric.tiers asks for (2: leaf-spine, 3: pods under
+ * super-spines); auto before scenario_resolve plans it: 2, the fewest. */
+unsigned scenario_levels(const struct scenario *sc);
+/* Set fabric.tiers to `levels` switch levels (catalog.c's auto planner);
+ * -1 when no choice has that many. */
+int scenario_set_levels(struct scenario *sc, unsigned levels);
 
 /* 1 when fabric.tiers: auto plans sc's cluster on its switch profiles (the
  * planned keys left to it): what a refusal may suggest. */

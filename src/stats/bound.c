@@ -210,8 +210,8 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
     struct res *nic = malloc(ne * sizeof *nic);      /* by endpoint */
     struct res *drain = malloc(ne * sizeof *drain);  /* by endpoint, payload */
     struct res *up = malloc(2 * (size_t)t->n_leaves * sizeof *up); /* out, in */
-    /* three tiers: a pod's spines' links to the super-spines, out and in */
-    uint32_t npod = t->tiers == 3 ? t->n_pods : 0;
+    /* a pod's spines' links to the level above, out and in (no pods: none) */
+    uint32_t npod = t->n_pods;
     struct res *pod = malloc((2 * (size_t)npod + 1) * sizeof *pod);
     uint64_t start0 = UINT64_MAX, base = UINT64_MAX;
     int capped = 0;
@@ -307,19 +307,21 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         uint64_t v = res_bound(&up[2 * l + (n->storage_side ^ (w->restore != 0))], cap);
         lim[k] = v > lim[k] ? v : lim[k];
     }
+    /* pods: a group of spines (level 1) and its links to the level above */
+    const struct topo_level *sp = &t->level[1], *above = &t->level[2];
     for (uint32_t q = 0; ok && q < npod; q++) {
         uint64_t cap[2] = {0, 0}; /* the pod's working links up, down */
-        for (uint32_t g = q * t->spines_per_pod; g < (q + 1) * t->spines_per_pod; g++) {
-            const struct tnode *n = &t->nodes[t->first_spine + g];
+        for (uint32_t g = sp->first + q * sp->group; g < sp->first + (q + 1) * sp->group; g++) {
+            const struct tnode *n = &t->nodes[g];
             for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-                if (t->ports[t->ports[p].peer].node >= t->first_super && !t->ports[p].failed) {
+                if (t->ports[t->ports[p].peer].node >= above->first && !t->ports[p].failed) {
                     cap[0] += t->ports[p].bps;
                     cap[1] += t->ports[t->ports[p].peer].bps;
                 }
         }
         for (int d = 0; d < 2; d++) {
             /* a restore climbs out of the storage pod: the mirror names */
-            enum path_seg k = (d != 0) ^ (w->restore != 0) ? PATH_SUPER_DOWN : PATH_SPINE_UP;
+            enum path_seg k = (d != 0) ^ (w->restore != 0) ? path_level_down(2) : path_level_up(2);
             uint64_t v = res_bound(&pod[2 * q + (uint32_t)d], cap[d]);
             lim[k] = v > lim[k] ? v : lim[k];
         }
@@ -379,13 +381,13 @@ uint64_t bound_time_limit_ps(const struct scenario *sc, double bound_s)
 
 void balance_compute(struct results *r, const struct topo *t, const double *port_bytes)
 {
-    double worst_leaf = 0, spine_max = 0, spine_sum = 0;
+    double worst_leaf = 0;
     for (uint32_t l = t->first_cleaf; l < t->first_sleaf; l++) {
         const struct tnode *nd = &t->nodes[l];
         double sum = 0, mx = 0;
         uint32_t k = 0;
         for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
-            if (t->ports[p].seg != PATH_CLEAF_UP)
+            if (t->ports[p].seg != t->level[0].load)
                 continue;
             sum += port_bytes[p];
             mx = port_bytes[p] > mx ? port_bytes[p] : mx;
@@ -394,35 +396,21 @@ void balance_compute(struct results *r, const struct topo *t, const double *port
         if (sum > 0 && mx * k / sum > worst_leaf)
             worst_leaf = mx * k / sum;
     }
-    if (t->tiers != 3) {
-        for (uint32_t s = t->first_spine; s < t->n_nodes; s++) {
-            const struct tnode *nd = &t->nodes[s];
-            double b = 0;
-            for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
-                if (t->ports[p].seg == PATH_SPINE_DOWN)
-                    b += port_bytes[p];
-            spine_sum += b;
-            spine_max = b > spine_max ? b : spine_max;
-        }
-        r->lb_uplink_imbalance = worst_leaf;
-        r->lb_spine_imbalance = spine_sum > 0 ? spine_max * t->n_spines / spine_sum : 0;
-        return;
-    }
-    /* three tiers: equal-cost switches are a pod's spines and a plane's
-     * super-spines (a storage pod's spines carry what the others send up):
-     * the worst group's max/mean of the bytes each forwards */
+    /* above the leaves, each level's groups of equal-cost switches (all
+     * spines, a pod's spines, a plane's super-spines): the worst group's
+     * max/mean of the bytes each forwards */
     double worst = 0;
-    for (int super = 0; super < 2; super++) {
-        uint32_t first = super ? t->first_super : t->first_spine;
-        uint32_t end = super ? t->n_nodes : t->first_super;
-        uint32_t per = super ? t->supers_per_plane : t->spines_per_pod;
-        for (uint32_t g = first; per && g < end; g += per) {
+    for (uint32_t lv = 1; lv < t->tiers; lv++) {
+        const struct topo_level *L = &t->level[lv];
+        uint32_t end = L->first + L->n, per = L->group;
+        for (uint32_t g = L->first; per && g < end; g += per) {
             double sum = 0, mx = 0;
             for (uint32_t s = g; s < g + per && s < end; s++) {
                 const struct tnode *nd = &t->nodes[s];
                 double b = 0;
                 for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++)
-                    b += port_bytes[p];
+                    if (L->load == PATH_SETS || t->ports[p].seg == L->load)
+                        b += port_bytes[p];
                 sum += b;
                 mx = b > mx ? b : mx;
             }

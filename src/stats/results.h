@@ -165,7 +165,8 @@ struct results {
     char failed_link_names[256];
     char warnings[512];        /* the fabric needs more than its switch profiles offer */
     char port_notes[256];      /* links slower than the ports they run on */
-    /* three tiers (fabric_tiers 3; outputs leave these out for two) */
+    /* switch levels (path.h names them); pods and the rest 0 without a
+     * level above the spines, and outputs leave them out */
     unsigned fabric_tiers;
     uint32_t pods, spines_per_pod, superspines; /* super-spines in all */
     double oversub_spine;      /* a compute pod's spines: down / up */

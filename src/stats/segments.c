@@ -130,7 +130,7 @@ void segments_compute(struct results *r, const struct topo *t,
     for (int s = PATH_WRITER_NIC; s <= PATH_STORAGE_NIC; s++) {
         struct seg_figures *f = &r->segs[s];
         if (!path_seg_shown(s, t->tiers))
-            continue; /* two tiers: no super-spines */
+            continue; /* a level this fabric lacks */
         f->applies = 1;
         seg_links(t, (enum path_seg)s, f);
         /* what the engine counted on the wires (resends included), or

@@ -143,6 +143,23 @@ int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *
     return 0;
 }
 
+int topo__pods_hit(const struct topo *t, uint8_t *hit)
+{
+    int all = 0;
+    for (uint32_t g = 0; t->n_pods && g < t->n_spines; g++) {
+        const struct tnode *n = &t->nodes[t->first_spine + g];
+        uint32_t up = 0, working = 0;
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            if (t->ports[t->ports[p].peer].node >= t->first_super) {
+                up++;
+                working += !t->ports[p].failed;
+            }
+        hit[n->pod] |= working < up;
+        all |= !working && t->n_pods > 1;
+    }
+    return all;
+}
+
 /* The leaves whose routes a failed link changes: a leaf with a failed
  * uplink; every leaf of a pod one of whose spines lost an uplink (its
  * super-spine cannot come down there); every leaf when a spine lost all its
@@ -156,20 +173,7 @@ static int mark_affected(struct topo *t, struct arena *a, struct err *e)
         free(pod_hit);
         return err_set(e, "out of memory building routes");
     }
-    int all = 0;
-    for (uint32_t g = 0; g < t->n_spines; g++) {
-        const struct tnode *n = &t->nodes[t->first_spine + g];
-        uint32_t up = 0, working = 0;
-        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-            if (t->ports[t->ports[p].peer].node >= t->first_super) {
-                up++;
-                working += !t->ports[p].failed;
-            }
-        if (working < up)
-            pod_hit[n->pod] = 1;
-        if (!working && t->n_pods > 1)
-            all = 1;
-    }
+    int all = topo__pods_hit(t, pod_hit);
     t->n_affected = 0;
     for (uint32_t l = 0; l < nl; l++) {
         const struct tnode *n = &t->nodes[t->first_cleaf + l];
@@ -184,14 +188,14 @@ static int mark_affected(struct topo *t, struct arena *a, struct err *e)
 
 /* Routes: the hierarchical defaults (topo.h), then per-switch tables toward
  * the affected leaves. Default entries toward affected leaves stay empty. */
-static int build_routes3(struct topo *t, struct arena *a, struct err *e)
+static int clos_routes(struct topo *t, struct arena *a, struct err *e)
 {
     uint32_t nsw = t->n_switches, nl = t->n_leaves, k = t->links_per_spine;
     uint32_t k2 = t->links_per_super, w1 = t->pod_width + 1;
     if (mark_affected(t, a, e) < 0)
         return -1;
     t->leaf_default = arena_calloc(a, nl, sizeof *t->leaf_default);
-    t->spine_route3 = arena_calloc(a, (size_t)t->n_spines * w1, sizeof *t->spine_route3);
+    t->spine_route_pod = arena_calloc(a, (size_t)t->n_spines * w1, sizeof *t->spine_route_pod);
     t->super_route = arena_calloc(a, (size_t)t->n_supers * t->n_pods, sizeof *t->super_route);
     t->leaf_route = arena_calloc(a, t->n_affected ? (size_t)nsw * t->n_affected : 1,
                                  sizeof *t->leaf_route);
@@ -205,45 +209,24 @@ static int build_routes3(struct topo *t, struct arena *a, struct err *e)
     uint8_t *pod_down = calloc(t->n_pods, 1); /* a spine of the pod lost an uplink */
     struct nh_buf b = {0};
     int rc = 0;
-    if (!t->leaf_default || !t->spine_route3 || !t->super_route || !t->leaf_route || !cand ||
+    if (!t->leaf_default || !t->spine_route_pod || !t->super_route || !t->leaf_route || !cand ||
         !wgt || !dd || !du || !cap || !pod_down) {
         rc = err_set(e, "out of memory building routes");
         goto out;
     }
-    /* leaves: their working uplinks */
-    for (uint32_t l = 0; l < nl && rc == 0; l++) {
-        const struct tnode *n = &t->nodes[t->first_cleaf + l];
-        uint32_t cnt = 0;
-        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-            if (topo__is_switch(t, t->ports[t->ports[p].peer].node) && !t->ports[p].failed) {
-                wgt[cnt] = topo__mbps(t->ports[p].bps);
-                cand[cnt++] = p;
-            }
-        if (!cnt) {
-            rc = err_set(e, "fabric: leaf %u has no working uplink (failed links)", l);
-            break;
-        }
-        struct route *r = &t->leaf_default[l];
-        r->off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, cnt, NULL);
-        r->cnt = cnt;
-        if (r->off == UINT32_MAX)
-            rc = err_set(e, "out of memory building routes");
-    }
+    rc = topo__leaf_defaults(t, &b, cand, wgt, e);
     /* spines: all their ports in order; down slices of k, then the working uplinks */
     for (uint32_t g = 0; g < t->n_spines && rc == 0; g++) {
         const struct tnode *n = &t->nodes[t->first_spine + g];
         uint32_t down = 0, cnt = 0;
-        for (uint32_t i = 0; i < n->nports; i++) {
-            cand[i] = n->first_port + i;
-            wgt[i] = topo__mbps(t->ports[cand[i]].bps);
-            down += t->ports[t->ports[cand[i]].peer].node < t->first_spine;
-        }
-        uint32_t off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, n->nports, NULL);
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            down += t->ports[t->ports[p].peer].node < t->first_spine;
+        uint32_t off = topo__node_ports(t, t->first_spine + g, &b, cand, wgt);
         if (off == UINT32_MAX) {
             rc = err_set(e, "out of memory building routes");
             break;
         }
-        struct route *row = &t->spine_route3[(size_t)g * w1];
+        struct route *row = &t->spine_route_pod[(size_t)g * w1];
         for (uint32_t i = 0; i < down; i++) {
             uint32_t leaf = t->ports[t->ports[n->first_port + i].peer].node;
             uint32_t pos = t->nodes[leaf].pod_pos;
@@ -268,12 +251,7 @@ static int build_routes3(struct topo *t, struct arena *a, struct err *e)
     }
     /* super-spines: k2 ports down to each pod, in pod order */
     for (uint32_t u = 0; u < t->n_supers && rc == 0; u++) {
-        const struct tnode *n = &t->nodes[t->first_super + u];
-        for (uint32_t i = 0; i < n->nports; i++) {
-            cand[i] = n->first_port + i;
-            wgt[i] = topo__mbps(t->ports[cand[i]].bps);
-        }
-        uint32_t off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, n->nports, NULL);
+        uint32_t off = topo__node_ports(t, t->first_super + u, &b, cand, wgt);
         if (off == UINT32_MAX) {
             rc = err_set(e, "out of memory building routes");
             break;
@@ -296,24 +274,6 @@ out:
     free(pod_down);
     topo__nh_buf_free(&b);
     return rc;
-}
-
-/* Next hops of routes r[0..n) that lead onto a failed link. */
-static uint32_t failed_hops3(const struct topo *t, const struct route *r, size_t n)
-{
-    uint32_t bad = 0;
-    for (size_t i = 0; i < n; i++)
-        for (uint32_t k = 0; k < r[i].cnt; k++)
-            bad += t->ports[t->nh_ports[r[i].off + k]].failed != 0;
-    return bad;
-}
-
-uint32_t topo__failed_routes3(const struct topo *t)
-{
-    return failed_hops3(t, t->leaf_default, t->n_leaves) +
-           failed_hops3(t, t->spine_route3, (size_t)t->n_spines * (t->pod_width + 1)) +
-           failed_hops3(t, t->super_route, (size_t)t->n_supers * t->n_pods) +
-           failed_hops3(t, t->leaf_route, (size_t)t->n_switches * t->n_affected);
 }
 
 /* Leaf-side port of the j-th link between leaf index l and its pod's spine i. */
@@ -355,7 +315,7 @@ static void fail_spine_link(struct topo *t, uint32_t g, uint32_t u, uint32_t j)
 /* fabric.failed_link_names (cleafI-spineJ, sleafI-spineJ, spineJ-superK;
  * #L a parallel link; spines and super-spines by their global number),
  * then fabric.failed_links more links chosen with the seed over all of them. */
-static int fail_links3(struct topo *t, const struct scenario *sc, struct err *e)
+static int clos_fail_links(struct topo *t, const struct scenario *sc, struct err *e)
 {
     const char *s = sc->fabric.failed_link_names;
     uint32_t k = t->links_per_spine, k2 = t->links_per_super, spp = t->spines_per_pod;
@@ -420,7 +380,7 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
     return (a + b - 1) / b;
 }
 
-int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
+int topo__build_clos(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
 {
     const struct {
         uint32_t hpl, spl, k, k2;
@@ -563,19 +523,11 @@ int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, str
     free(pod_n);
     free(pod_st);
     free(pod_cp);
-    if (fail_links3(t, sc, e) < 0)
+    if (clos_fail_links(t, sc, e) < 0)
         return -1;
-    double leaf_up = (double)spp * k * (double)up_bps;
-    uint32_t hmax = v.hpl < t->n_hosts ? v.hpl : t->n_hosts;
-    uint32_t smax = v.spl < t->n_storage ? v.spl : t->n_storage;
-    t->oversub_compute = (double)hmax * (double)sc->cluster.nic_bps / leaf_up;
-    t->oversub_storage = (double)smax * (double)sc->storage.nic_bps / leaf_up;
+    topo__leaf_oversub(t, sc, v.hpl, v.spl, (double)spp * k * (double)up_bps);
     t->oversub_spine = (double)spine_down_bps / ((double)S * k2 * (double)up2_bps);
-    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || build_routes3(t, a, e) < 0)
+    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || clos_routes(t, a, e) < 0)
         return -1;
-    uint32_t bad = t->n_failed ? topo__failed_routes3(t) : 0;
-    if (bad)
-        return err_set(e, "fabric.failed_links: %u next hops lead onto failed links "
-                          "(route building is broken)", bad);
-    return 0;
+    return topo__routes_sound(t, e);
 }

@@ -362,18 +362,7 @@ static int failure_touched(const struct topo *t, uint8_t *hit)
     uint8_t *pod_hit = calloc(t->n_pods + 1, 1);
     if (!pod_hit)
         return -1;
-    int all = 0;
-    for (uint32_t g = 0; t->tiers == 3 && g < t->n_spines; g++) {
-        const struct tnode *n = &t->nodes[t->first_spine + g];
-        uint32_t up = 0, working = 0;
-        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-            if (t->ports[t->ports[p].peer].node >= t->first_super) {
-                up++;
-                working += !t->ports[p].failed;
-            }
-        pod_hit[n->pod] |= working < up;
-        all |= !working && t->n_pods > 1;
-    }
+    int all = topo__pods_hit(t, pod_hit);
     for (uint32_t l = 0; l < t->n_leaves; l++) {
         const struct tnode *n = &t->nodes[t->first_cleaf + l];
         hit[l] = (uint8_t)(all || pod_hit[n->pod]);
@@ -396,8 +385,8 @@ static int routes(const struct imp *m, struct topo *t, struct arena *a)
     t->leaf_route = arena_calloc(a, (size_t)(t->tiers == 3 ? nsw : nl) * nl,
                                  sizeof *t->leaf_route);
     if (t->tiers == 3) {
-        t->spine_route3 = arena_calloc(a, (size_t)t->n_spines * (t->pod_width + 1),
-                                       sizeof *t->spine_route3);
+        t->spine_route_pod = arena_calloc(a, (size_t)t->n_spines * (t->pod_width + 1),
+                                       sizeof *t->spine_route_pod);
         t->super_route = arena_calloc(a, (size_t)t->n_supers * t->n_pods, sizeof *t->super_route);
     } else {
         t->spine_route = arena_calloc(a, (size_t)t->n_spines * nl, sizeof *t->spine_route);
@@ -414,7 +403,7 @@ static int routes(const struct imp *m, struct topo *t, struct arena *a)
     struct nh_buf b = {0};
     int rc = 0;
     if (!t->affected || !t->leaf_default || !t->leaf_route ||
-        (t->tiers == 3 ? !t->spine_route3 || !t->super_route : !t->spine_route) || !cand ||
+        (t->tiers == 3 ? !t->spine_route_pod || !t->super_route : !t->spine_route) || !cand ||
         !wgt || !d1 || !d2 || !into || !cap || !hit || failure_touched(t, hit) < 0) {
         rc = err_set(m->e, "out of memory building routes");
         goto out;

@@ -43,6 +43,22 @@ int topo__ecmp_seeds(struct topo *t, uint64_t seed, struct arena *a, struct err 
 /* Mark the link of port p down (both sides) under `name` in failed_names. */
 void topo__fail(struct topo *t, uint32_t p, const char *name);
 
+/* Append every port of node in order, weighted by speed, to the next-hop
+ * arrays (cand, wgt: room for its ports); the offset, or UINT32_MAX out of
+ * memory. */
+uint32_t topo__node_ports(const struct topo *t, uint32_t node, struct nh_buf *b, uint32_t *cand,
+                          uint32_t *wgt);
+/* The builders' last steps: the leaves' oversubscription (hosts or storage
+ * nodes of a full leaf over up, a leaf's uplink capacity), and that no
+ * route leads onto a failed link (0, or -1 with e set). */
+void topo__leaf_oversub(struct topo *t, const struct scenario *sc, uint32_t hpl, uint32_t spl,
+                        double up);
+int topo__routes_sound(const struct topo *t, struct err *e);
+/* Each leaf's default route (t->leaf_default, allocated): its working
+ * uplinks, weighted by speed; cand, wgt: room for a leaf's ports. */
+int topo__leaf_defaults(struct topo *t, struct nh_buf *b, uint32_t *cand, uint32_t *wgt,
+                        struct err *e);
+
 /* Fill t->nh_next from the finished next-hop arrays (len entries). */
 int topo__next_nodes(struct topo *t, size_t len, struct arena *a, struct err *e);
 
@@ -71,8 +87,13 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
  * lists it: "a-b", "#j" for the j-th of parallel links (from 0). */
 void topo__link_name(const struct topo *t, uint32_t p, char *buf, size_t len);
 
+/* Pods one of whose spines lost an uplink to the super-spines: hit[pod]
+ * set (n_pods flags, zeroed by the caller; none without pods). Returns 1
+ * when a spine lost them all in a fabric of more pods than one: then every
+ * leaf feels it (clos.c). */
+int topo__pods_hit(const struct topo *t, uint8_t *hit);
+
 /* Three tiers (clos.c). */
-int topo__build3(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
-uint32_t topo__failed_routes3(const struct topo *t);
+int topo__build_clos(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
 
 #endif

@@ -3,17 +3,27 @@
 #include <stdio.h>
 
 static const struct {
-    const char *key, *label;
+    const char *key, *label, *legend;
 } table[PATH_SETS] = {
-    [PATH_HOST] = {"host_path", "GPU/host -> NIC"},
-    [PATH_WRITER_NIC] = {"writer_nic", "writer NIC"},
-    [PATH_CLEAF_UP] = {"compute_leaf_up", "compute-leaf uplinks"},
-    [PATH_SPINE_UP] = {"spine_up", "spine -> super-spine"},
-    [PATH_SUPER_DOWN] = {"superspine_down", "super -> storage pod"},
-    [PATH_SPINE_DOWN] = {"spine_down", "spine -> storage leaf"},
-    [PATH_STORAGE_NIC] = {"storage_nic", "storage NIC"},
-    [PATH_BACKEND] = {"storage_backend", "storage back end"},
-    [PATH_REVERSE] = {"reverse", "reverse (ACKs, CNPs, PFC)"},
+    [PATH_HOST] = {"host_path", "GPU/host -> NIC", NULL},
+    [PATH_WRITER_NIC] = {"writer_nic", "writer NIC", "writer NIC"},
+    [PATH_CLEAF_UP] = {"compute_leaf_up", "compute-leaf uplinks", "compute-leaf uplink"},
+    [PATH_SPINE_UP] = {"spine_up", "spine -> super-spine", "spine uplink"},
+    [PATH_SUPER_DOWN] = {"superspine_down", "super -> storage pod", "super-spine downlink"},
+    [PATH_SPINE_DOWN] = {"spine_down", "spine -> storage leaf", "spine downlink"},
+    [PATH_STORAGE_NIC] = {"storage_nic", "storage NIC", "storage NIC"},
+    [PATH_BACKEND] = {"storage_backend", "storage back end", NULL},
+    [PATH_REVERSE] = {"reverse", "reverse (ACKs, CNPs, PFC)", "toward hosts"},
+};
+
+/* The switch levels bottom up and the link sets each brings. */
+static const struct {
+    const char *name;
+    enum path_seg up, down;
+} levels[PATH_MAX_LEVELS] = {
+    {"leaf", PATH_SETS, PATH_SETS},
+    {"spine", PATH_CLEAF_UP, PATH_SPINE_DOWN},
+    {"super-spine", PATH_SPINE_UP, PATH_SUPER_DOWN},
 };
 
 const enum path_seg path_link_sets[PATH_LINK_SETS] = {
@@ -35,16 +45,40 @@ int path_is_fwd_link(int s)
     return s >= PATH_WRITER_NIC && s <= PATH_STORAGE_NIC;
 }
 
-int path_seg_shown(int s, unsigned tiers)
+const char *path_set_legend(int s)
 {
-    return tiers >= 3 || (s != PATH_SPINE_UP && s != PATH_SUPER_DOWN);
+    return s >= 0 && s < PATH_SETS && table[s].legend ? table[s].legend : "none";
 }
 
-unsigned path_link_sets_shown(unsigned tiers, enum path_seg *out)
+const char *path_level_name(unsigned level)
+{
+    return level < PATH_MAX_LEVELS ? levels[level].name : "none";
+}
+
+enum path_seg path_level_up(unsigned level)
+{
+    return level < PATH_MAX_LEVELS ? levels[level].up : PATH_SETS;
+}
+
+enum path_seg path_level_down(unsigned level)
+{
+    return level < PATH_MAX_LEVELS ? levels[level].down : PATH_SETS;
+}
+
+int path_seg_shown(int s, unsigned n_levels)
+{
+    /* a fabric has leaves and spines at least: their sets always show */
+    for (unsigned k = n_levels > 2 ? n_levels : 2; k < PATH_MAX_LEVELS; k++)
+        if (s == (int)levels[k].up || s == (int)levels[k].down)
+            return 0;
+    return 1;
+}
+
+unsigned path_link_sets_shown(unsigned n_levels, enum path_seg *out)
 {
     unsigned n = 0;
     for (int i = 0; i < PATH_LINK_SETS; i++)
-        if (path_seg_shown(path_link_sets[i], tiers))
+        if (path_seg_shown(path_link_sets[i], n_levels))
             out[n++] = path_link_sets[i];
     return n;
 }

@@ -42,14 +42,29 @@ const char *path_seg_key(int s);
 const char *path_seg_label(int s);
 /* A forward link set (writer NIC .. storage NIC). */
 int path_is_fwd_link(int s);
-/* Whether outputs show segment s on a fabric of `tiers` tiers: the two
- * three-tier segments only on three tiers, so two-tier outputs stay as
- * they were. */
-int path_seg_shown(int s, unsigned tiers);
-/* The link sets shown on a fabric of `tiers` tiers in CSV column order
- * (the forward ones, then PATH_REVERSE last) into out[PATH_LINK_SETS];
+
+/* The switch levels bottom up (leaves, spines, super-spines): a fabric of
+ * `levels` tiers has the first `levels` of them. Each level above the
+ * leaves brings the two forward link sets into it from below and out of it
+ * down toward storage; outputs show a level's sets only on fabrics that
+ * have it (path_seg_shown). Results keep the level count, so they name and
+ * print levels after the topology is gone. */
+#define PATH_MAX_LEVELS 3
+/* "leaf", "spine", "super-spine"; "none" past the last */
+const char *path_level_name(unsigned level);
+/* Level's link sets up into it and down out of it (PATH_SETS for the leaves) */
+enum path_seg path_level_up(unsigned level);
+enum path_seg path_level_down(unsigned level);
+/* Whether outputs show segment s on a fabric of `levels` switch levels:
+ * not the sets of a level it lacks (two-tier outputs stay as they were). */
+int path_seg_shown(int s, unsigned levels);
+/* The link sets shown on a fabric of `levels` switch levels in CSV column
+ * order (the forward ones, then PATH_REVERSE last) into out[PATH_LINK_SETS];
  * returns how many. */
-unsigned path_link_sets_shown(unsigned tiers, enum path_seg *out);
+unsigned path_link_sets_shown(unsigned levels, enum path_seg *out);
+/* A link set's name in plot legends ("compute-leaf uplink"), "none" for a
+ * path segment that is no link set. */
+const char *path_set_legend(int s);
 
 /* "host12", "stor2", "cleaf3", "sleaf0", "spine0", "super1": a built
  * fabric's name of node, from where each kind starts (first_super 0: two

@@ -182,6 +182,39 @@ int topo__bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dis
  * is a slice of the spine's own ports, a leaf's a set shared by all such
  * leaves, so the tables grow with the ports, not with leaves squared. Only
  * toward leaves with a failed link does a BFS find the routes. */
+uint32_t topo__node_ports(const struct topo *t, uint32_t node, struct nh_buf *b, uint32_t *cand,
+                          uint32_t *wgt)
+{
+    const struct tnode *n = &t->nodes[node];
+    for (uint32_t i = 0; i < n->nports; i++) {
+        cand[i] = n->first_port + i;
+        wgt[i] = topo__mbps(t->ports[cand[i]].bps);
+    }
+    return topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, n->nports, NULL);
+}
+
+int topo__leaf_defaults(struct topo *t, struct nh_buf *b, uint32_t *cand, uint32_t *wgt,
+                        struct err *e)
+{
+    for (uint32_t l = 0; l < t->n_leaves; l++) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + l];
+        uint32_t cnt = 0;
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+            if (topo__is_switch(t, t->ports[t->ports[p].peer].node) && !t->ports[p].failed) {
+                wgt[cnt] = topo__mbps(t->ports[p].bps);
+                cand[cnt++] = p;
+            }
+        if (!cnt)
+            return err_set(e, "fabric: leaf %u has no working uplink (failed links)", l);
+        struct route *r = &t->leaf_default[l];
+        r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, NULL);
+        r->cnt = cnt;
+        if (r->off == UINT32_MAX)
+            return err_set(e, "out of memory building routes");
+    }
+    return 0;
+}
+
 static int build_routes(struct topo *t, struct arena *a, struct err *e)
 {
     uint32_t nsw = t->n_switches, nl = t->n_leaves, k = t->links_per_spine;
@@ -219,37 +252,15 @@ static int build_routes(struct topo *t, struct arena *a, struct err *e)
     }
     /* spines: all their ports in order, leaf by leaf (k each) */
     for (uint32_t s = 0; s < t->n_spines && rc == 0; s++) {
-        const struct tnode *n = &t->nodes[t->first_spine + s];
-        for (uint32_t i = 0; i < n->nports; i++) {
-            cand[i] = n->first_port + i;
-            wgt[i] = topo__mbps(t->ports[cand[i]].bps);
-        }
-        uint32_t off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, n->nports, NULL);
+        uint32_t off = topo__node_ports(t, t->first_spine + s, &b, cand, wgt);
         if (off == UINT32_MAX)
             rc = err_set(e, "out of memory building routes");
         for (uint32_t l = 0; rc == 0 && l < nl; l++)
             if (t->affected[l] == UINT32_MAX)
                 t->spine_route[(size_t)s * nl + l] = (struct route){off + l * k, k};
     }
-    /* leaves: their working uplinks */
-    for (uint32_t l = 0; l < nl && rc == 0; l++) {
-        const struct tnode *n = &t->nodes[t->first_cleaf + l];
-        uint32_t cnt = 0;
-        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
-            if (topo__is_switch(t, t->ports[t->ports[p].peer].node) && !t->ports[p].failed) {
-                wgt[cnt] = topo__mbps(t->ports[p].bps);
-                cand[cnt++] = p;
-            }
-        if (!cnt) {
-            rc = err_set(e, "fabric: leaf %u unreachable from switch %u", l ? 0 : 1, l);
-            break;
-        }
-        struct route *r = &t->leaf_default[l];
-        r->off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt, cnt, NULL);
-        r->cnt = cnt;
-        if (r->off == UINT32_MAX)
-            rc = err_set(e, "out of memory building routes");
-    }
+    if (rc == 0)
+        rc = topo__leaf_defaults(t, &b, cand, wgt, e);
     for (uint32_t l = 0; l < nl && rc == 0; l++)
         if (t->affected[l] != UINT32_MAX)
             rc = topo__bfs_routes(t, l, &b, dist, queue, cand, wgt, down, into, 0, e);
@@ -427,22 +438,20 @@ static uint32_t failed_hops(const struct topo *t, const struct route *r, size_t 
 
 uint32_t topo_failed_routes(const struct topo *t)
 {
-    if (t->tiers == 3)
-        return topo__failed_routes3(t);
-    /* every table topo_route reads, once */
-    return failed_hops(t, t->spine_route, (size_t)t->n_spines * t->n_leaves) +
+    /* every table topo_route reads, once; a builder leaves the others NULL.
+     * With pods every switch has a row toward each affected leaf. */
+    size_t rows = t->n_pods ? t->n_switches : t->n_leaves;
+    return failed_hops(t, t->spine_route, t->spine_route ? (size_t)t->n_spines * t->n_leaves : 0) +
+           failed_hops(t, t->spine_route_pod,
+                       t->spine_route_pod ? (size_t)t->n_spines * (t->pod_width + 1) : 0) +
+           failed_hops(t, t->super_route, t->super_route ? (size_t)t->n_supers * t->n_pods : 0) +
            failed_hops(t, t->leaf_default, t->n_leaves) +
-           failed_hops(t, t->leaf_route, (size_t)t->n_leaves * t->n_affected);
+           failed_hops(t, t->leaf_route, rows * t->n_affected);
 }
 
-int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
-               struct err *e)
+/* The leaf-spine of the scenario (two tiers). */
+static int build_leaf_spine(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
 {
-    memset(t, 0, sizeof *t);
-    if (strcmp(sc->fabric.topology_file, "none"))
-        return topo__import(t, sc, a, e);
-    if (sc->fabric.tiers == TIERS_3)
-        return topo__build3(t, sc, a, e);
     t->tiers = 2;
     uint32_t hpl = sc->fabric.hosts_per_leaf, spl = sc->fabric.storage_per_leaf;
     t->n_hosts = sc->cluster.nodes;
@@ -497,13 +506,23 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
     }
     if (fail_links(t, sc, e) < 0)
         return -1;
-    double up = (double)t->n_spines * k * (double)sc->fabric.uplink_bps;
+    topo__leaf_oversub(t, sc, hpl, spl, (double)t->n_spines * k * (double)sc->fabric.uplink_bps);
+    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || build_routes(t, a, e) < 0)
+        return -1;
+    return topo__routes_sound(t, e);
+}
+
+void topo__leaf_oversub(struct topo *t, const struct scenario *sc, uint32_t hpl, uint32_t spl,
+                        double up)
+{
     uint32_t hmax = hpl < t->n_hosts ? hpl : t->n_hosts;
     uint32_t smax = spl < t->n_storage ? spl : t->n_storage;
     t->oversub_compute = (double)hmax * (double)sc->cluster.nic_bps / up;
     t->oversub_storage = (double)smax * (double)sc->storage.nic_bps / up;
-    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || build_routes(t, a, e) < 0)
-        return -1;
+}
+
+int topo__routes_sound(const struct topo *t, struct err *e)
+{
     /* a failed link carries nothing: no route may lead onto one */
     uint32_t bad = t->n_failed ? topo_failed_routes(t) : 0;
     if (bad)
@@ -512,12 +531,39 @@ int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
     return 0;
 }
 
-void topo_bom(const struct topo *t, uint32_t sw[3], uint64_t *speeds, uint32_t *links,
-              uint32_t *n)
+/* The levels of a built fabric from its counts (every builder's last step). */
+static void shape(struct topo *t)
 {
-    sw[0] = t->n_leaves;
-    sw[1] = t->n_spines;
-    sw[2] = t->tiers == 3 ? t->n_supers : 0;
+    const uint32_t first[] = {t->first_cleaf, t->first_spine, t->first_super};
+    const uint32_t n[] = {t->n_leaves, t->n_spines, t->n_supers};
+    /* a pod's spines and a plane's super-spines are each one group */
+    const uint32_t group[] = {t->n_leaves, t->n_pods ? t->spines_per_pod : t->n_spines,
+                              t->supers_per_plane};
+    for (uint32_t k = 0; k < t->tiers && k < PATH_MAX_LEVELS; k++)
+        /* two tiers have balanced the spines' bytes toward storage leaves
+         * only; kept so that results stay as they were */
+        t->level[k] = (struct topo_level){first[k], n[k], group[k],
+                                          k == 0         ? PATH_CLEAF_UP
+                                          : t->tiers < 3 ? PATH_SPINE_DOWN
+                                                         : PATH_SETS};
+}
+
+int topo_build(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
+{
+    memset(t, 0, sizeof *t);
+    int rc = strcmp(sc->fabric.topology_file, "none") ? topo__import(t, sc, a, e)
+             : scenario_levels(sc) > 2                 ? topo__build_clos(t, sc, a, e)
+                                                       : build_leaf_spine(t, sc, a, e);
+    if (rc == 0)
+        shape(t);
+    return rc;
+}
+
+void topo_bom(const struct topo *t, uint32_t sw[PATH_MAX_LEVELS], uint64_t *speeds,
+              uint32_t *links, uint32_t *n)
+{
+    for (uint32_t k = 0; k < PATH_MAX_LEVELS; k++)
+        sw[k] = k < t->tiers ? t->level[k].n : 0;
     *n = 0;
     for (uint32_t p = 0; p < t->n_ports; p++) {
         if (t->ports[p].peer < p)

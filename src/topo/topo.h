@@ -38,6 +38,20 @@ struct tnode {
     uint32_t pod_pos;   /* three tiers: a leaf's place among its pod's leaves */
 };
 
+/* One switch level of the fabric's shape (topo_build fills t->level[k],
+ * k < t->tiers: leaves, spines, super-spines; names and link sets in
+ * path.h). Code outside src/topo walks the levels instead of testing the
+ * tier count. */
+struct topo_level {
+    uint32_t first, n;  /* its switches: nodes [first, first + n) */
+    /* equal-cost switches come in groups of this many consecutive ones:
+     * a pod's spines, a plane's super-spines; all spines on two tiers */
+    uint32_t group;
+    /* load balance (balance_compute): the link set a switch's bytes are
+     * counted on, PATH_SETS for every port (as each builder has had it) */
+    enum path_seg load;
+};
+
 struct tport {
     uint32_t node, peer;
     uint64_t bps, delay_ps;
@@ -75,12 +89,18 @@ struct topo {
     uint32_t links_per_spine;  /* parallel links of each leaf-spine pair */
     uint32_t n_failed;         /* failed leaf-spine links */
     char failed_names[256];    /* "cleaf0-spine3, sleaf0-spine1" (truncated) */
-    /* three tiers (tiers 3; two tiers: tiers 2, the rest 0). leaf_route is
-     * then [switch index][affected] (every switch, not only leaves). */
-    uint32_t tiers, n_pods, n_cpods, spines_per_pod, supers_per_plane, n_supers;
+    /* the shape: tiers switch levels (2 or 3), bottom up */
+    uint32_t tiers;
+    struct topo_level level[PATH_MAX_LEVELS];
+    /* pods: the groups of leaves and spines that a level above the spines
+     * joins; 0 without one (then so are the super-spine counts below) */
+    uint32_t n_pods;
+    /* three tiers (two tiers: 0). leaf_route is then [switch
+     * index][affected] (every switch, not only leaves). */
+    uint32_t n_cpods, spines_per_pod, supers_per_plane, n_supers;
     uint32_t first_super, links_per_super; /* parallel spine-super-spine links */
     uint32_t pod_width;         /* the most leaves in a pod */
-    struct route *spine_route3; /* [spine][pod_width + 1]: down to the leaf at pod_pos; up last */
+    struct route *spine_route_pod; /* [spine][pod_width + 1]: down to the leaf at pod_pos; up last */
     struct route *super_route;  /* [super-spine][pod] */
     double oversub_spine;       /* a compute pod's spines: down / up capacity */
     /* imported (fabric.topology_file): each node's name in the file; NULL =
@@ -100,10 +120,15 @@ static inline uint32_t topo_leaf_index(const struct topo *t, uint32_t node)
 {
     return node - t->first_cleaf; /* leaves precede spines */
 }
-/* Three tiers: see the header comment. */
-static inline const struct route *topo_route3(const struct topo *t, uint32_t sw,
-                                              uint32_t dst_leaf, uint32_t s, uint32_t l)
+/* Equal-cost next hops of switch sw toward leaf dst_leaf (the header
+ * comment: up-down, per-switch tables only toward affected leaves). */
+static inline const struct route *topo_route(const struct topo *t,
+                                             uint32_t sw, uint32_t dst_leaf)
 {
+    uint32_t s = topo_switch_index(t, sw), l = topo_leaf_index(t, dst_leaf);
+    /* leaf-spine: a spine's row covers every leaf, affected ones too */
+    if (!t->n_pods && s >= t->n_leaves)
+        return &t->spine_route[(size_t)(s - t->n_leaves) * t->n_leaves + l];
     if (s == l)
         return &t->no_route;
     uint32_t a = t->affected[l];
@@ -111,26 +136,13 @@ static inline const struct route *topo_route3(const struct topo *t, uint32_t sw,
         return &t->leaf_route[(size_t)s * t->n_affected + a];
     if (s < t->n_leaves)
         return &t->leaf_default[s];
+    /* pods: a spine down to a leaf of its pod, else up; a super-spine down
+     * to the leaf's pod */
     const struct tnode *d = &t->nodes[dst_leaf];
     if (s < t->n_leaves + t->n_spines)
-        return &t->spine_route3[(size_t)(s - t->n_leaves) * (t->pod_width + 1) +
-                                (t->nodes[sw].pod == d->pod ? d->pod_pos : t->pod_width)];
+        return &t->spine_route_pod[(size_t)(s - t->n_leaves) * (t->pod_width + 1) +
+                                   (t->nodes[sw].pod == d->pod ? d->pod_pos : t->pod_width)];
     return &t->super_route[(size_t)(s - t->n_leaves - t->n_spines) * t->n_pods + d->pod];
-}
-
-static inline const struct route *topo_route(const struct topo *t,
-                                             uint32_t sw, uint32_t dst_leaf)
-{
-    uint32_t s = topo_switch_index(t, sw), l = topo_leaf_index(t, dst_leaf);
-    if (t->tiers == 3)
-        return topo_route3(t, sw, dst_leaf, s, l);
-    if (s >= t->n_leaves)
-        return &t->spine_route[(size_t)(s - t->n_leaves) * t->n_leaves + l];
-    if (s == l)
-        return &t->no_route;
-    uint32_t a = t->affected[l];
-    return a == UINT32_MAX ? &t->leaf_default[s]
-                           : &t->leaf_route[(size_t)s * t->n_affected + a];
 }
 
 /* The ports a flow crosses from src to dst under ECMP (src's NIC port
@@ -142,15 +154,23 @@ uint32_t topo_path(const struct topo *t, uint32_t src, uint32_t dst,
                    uint16_t sport, uint32_t *ports, uint32_t max);
 #define TOPO_MAX_HOPS 8
 
+/* Links of the longest up-down path between two endpoints of a fabric of
+ * `levels` switch levels: up to the top and down again. */
+static inline uint32_t topo_path_links(uint32_t levels)
+{
+    return 2 * levels;
+}
+
 /* Next hops in the route table that lead onto a failed link (0 for a
  * sound table; topo_build refuses any other). */
 uint32_t topo_failed_routes(const struct topo *t);
 
-/* Bill of materials: switches per tier (sw[0] leaves, [1] spines, [2]
- * super-spines) and links by speed, fastest first: speeds[i], links[i] for
- * i < *n (at most TOPO_BOM_SPEEDS speeds; slower ones join the last). */
-void topo_bom(const struct topo *t, uint32_t sw[3], uint64_t *speeds, uint32_t *links,
-              uint32_t *n);
+/* Bill of materials: switches per level (sw[0] leaves, [1] spines, [2]
+ * super-spines; 0 for a level the fabric lacks) and links by speed, fastest
+ * first: speeds[i], links[i] for i < *n (at most TOPO_BOM_SPEEDS speeds;
+ * slower ones join the last). */
+void topo_bom(const struct topo *t, uint32_t sw[PATH_MAX_LEVELS], uint64_t *speeds,
+              uint32_t *links, uint32_t *n);
 
 /* Node's name: the topology file's, else by kind and index as outputs
  * name them (host3, stor0, cleaf2, sleaf0, spine1, super4). Returns buf. */
