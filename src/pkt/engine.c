@@ -1147,7 +1147,7 @@ static void collect(struct pnet *n, struct results *r)
             }
         }
     }
-    r->cc = n->tp->name;
+    r->cc = n->tp->cc;
     r->drops_lossless = n->drops_lossless;
     r->drops_lossy = n->drops_lossy;
     r->drops_watchdog = n->drops_watchdog;

@@ -590,7 +590,7 @@ static void nak_gap(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn,
     f->nak_sent = 1;
     f->last_nak = n->now;
     n->naks_sent++;
-    n->sr_naks += n->sc->transport.receiver == RX_OOO;
+    n->sr_naks += rx_scheme(n->sc->transport.receiver)->keeps_out_of_order;
     send_control(n, node, f, PK_NAK, psn);
 }
 
@@ -689,7 +689,6 @@ static int gbn_accepts(struct pnet *n, uint32_t node, struct flow *f, const stru
 }
 
 const struct receiver_ops receiver_gbn = {
-    .name = "gbn",
     .kind = RX_GBN,
     .accepts = gbn_accepts,
     .on_nak = gbn_on_nak,
@@ -697,7 +696,6 @@ const struct receiver_ops receiver_gbn = {
 };
 
 const struct receiver_ops receiver_ooo = {
-    .name = "ooo",
     .kind = RX_OOO,
     .accepts = ooo_receiver_accepts,
     .on_nak = ooo_on_nak,

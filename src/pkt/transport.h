@@ -5,8 +5,9 @@
  * timers and timeouts) and the receiver's (what it does with a data packet
  * it accepted: a CNP, an echo). Its per-flow state is one member of union
  * cc_state, which only it reads. The registry (transport_of) maps the
- * scenario's transport.cc to the table and says, for describe and the
- * fluid engine, what a run with it costs and what the fluid model keeps.
+ * scenario's transport.cc to the table; what a transport is for the other
+ * layers (its name, keys, cost, what the fluid model keeps) is its
+ * descriptor row, cc_schemes[] in src/scenario/tpscheme.h.
  *
  * Hot path rule: the engine calls on_send once per data packet sent; every
  * other hook runs on rarer events (a CNP, an ACK, a timer), or, for the
@@ -49,15 +50,9 @@ union cc_state {
 };
 
 struct transport_ops {
-    const char *name;         /* transport.cc's value */
+    /* its row in cc_schemes[] (src/scenario/tpscheme.h): name, keys,
+     * events_scale, what the fluid engine models of it */
     enum cc_kind cc;
-    const char *keys;         /* its own scenario keys (a prefix), or NULL */
-    /* describe and auto: a packet's events as a multiple of the fabric's
-     * (its CNPs, ACKs, timers, pacing wake-ups), [0] with its control
-     * packets through the fabric, [1] with CNPs sent direct */
-    double events_scale[2];
-    /* what the fluid engine models of it, or why not (describe) */
-    const char *fluid;
 
     /* sender */
     void (*start)(struct pnet *n, struct flow *f);
@@ -90,8 +85,7 @@ struct transport_ops {
  * recovery (pnet.recover: a data class can drop) it ACKs, NAKs and times
  * out; on a lossless fabric only go-back-N NAKs (a reordering gap). */
 struct receiver_ops {
-    const char *name;         /* transport.receiver's value */
-    enum receiver_kind kind;
+    enum receiver_kind kind;  /* its row in rx_schemes[] */
     /* every data packet of a live flow: 1 = keep it, 0 = discard it (after
      * the reordering counters; it may NAK or ACK) */
     int (*accepts)(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
@@ -102,14 +96,10 @@ struct receiver_ops {
 };
 
 extern const struct receiver_ops receiver_gbn, receiver_ooo;
-#define RECEIVER_KINDS (RX_OOO + 1)
 const struct receiver_ops *receiver_of(enum receiver_kind kind);
 
 /* The registry: every transport.cc value has its table. */
 extern const struct transport_ops transport_line_rate, transport_dcqcn;
-#define TRANSPORT_KINDS (CC_DCQCN + 1)
 const struct transport_ops *transport_of(enum cc_kind cc);
-/* By name (transport.cc's spelling); NULL when none has it. */
-const struct transport_ops *transport_by_name(const char *name);
 
 #endif
