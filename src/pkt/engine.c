@@ -162,8 +162,26 @@ static int setup_cnp_direct(struct pnet *n, struct err *e)
     return 0;
 }
 
-static int setup(struct pnet *n, const struct scenario *sc,
-                 const struct topo *t, const struct workload *w, struct err *e)
+/* The transport's side table, when its row asks (transport.h): nothing is
+ * allocated, and the per-packet branches stay on a NULL pointer, otherwise. */
+static int setup_side(struct pnet *n, size_t flows, struct err *e)
+{
+    uint32_t win = n->tp->side_window;
+    if (!n->tp->side)
+        return 0;
+    if (win == 0 || (win & (win - 1)) || win > (1u << 20))
+        return err_set(e, "internal: transport side_window %u is not a power of 2 up to 2^20",
+                       win);
+    n->side = arena_calloc(&n->arena, flows * win, sizeof *n->side);
+    if (!n->side)
+        return err_set(e, "out of memory for the transport's side table (%zu flows x %u "
+                          "packets)", flows, win);
+    n->side_mask = win - 1;
+    return 0;
+}
+
+static int setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
+                 const struct workload *w, const struct transport_ops *tp, struct err *e)
 {
     memset(n, 0, sizeof *n);
     n->sc = sc;
@@ -215,6 +233,10 @@ static int setup(struct pnet *n, const struct scenario *sc,
         n->any_failed |= t->ports[i].failed != 0;
     }
     if (setup_classes(n, e) < 0)
+        return -1;
+    if (tp)
+        n->tp = tp;
+    if (setup_side(n, (size_t)w->n + n->n_train + 1, e) < 0)
         return -1;
     for (uint32_t s = 0; s < t->n_switches; s++) {
         int spine = t->first_cleaf + s >= t->first_spine;
@@ -1318,16 +1340,34 @@ int pkt_run(const struct scenario *sc, const struct topo *t,
     return pkt_run_capture(sc, t, w, r, NULL, e);
 }
 
+static int run(const struct scenario *sc, const struct topo *t, const struct workload *w,
+               struct results *r, struct ckpt_capture *cap, const struct transport_ops *tp,
+               struct err *e);
+
 int pkt_run_capture(const struct scenario *sc, const struct topo *t,
                     const struct workload *w, struct results *r,
                     struct ckpt_capture *cap, struct err *e)
+{
+    return run(sc, t, w, r, cap, NULL, e);
+}
+
+int pkt_run_transport(const struct scenario *sc, const struct topo *t,
+                      const struct workload *w, struct results *r,
+                      const struct transport_ops *tp, struct err *e)
+{
+    return run(sc, t, w, r, NULL, tp, e);
+}
+
+static int run(const struct scenario *sc, const struct topo *t, const struct workload *w,
+               struct results *r, struct ckpt_capture *cap, const struct transport_ops *tp,
+               struct err *e)
 {
     struct pnet *n = aligned_alloc(64, (sizeof *n + 63) / 64 * 64);
     if (!n)
         return err_set(e, "out of memory");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = setup(n, sc, t, w, e);
+    int rc = setup(n, sc, t, w, tp, e);
     if (rc == 0 && cap) {
         rc = capture_setup(cap, sc, t, e);
         n->cap = cap;

@@ -118,6 +118,14 @@ static inline void sent_packet(struct pnet *n, struct flow *f, const struct pack
     f->last_send = n->now;
     f->last_wire = wire;
     f->next_send = rate >= f->line_bps ? n->now : n->now + units_ser_ps(wire, rate);
+    if (__builtin_expect(n->side != NULL, 0)) { /* its slot: the send time, no hops yet */
+        struct side_slot *sl = pnet_side(n, f, pk->psn);
+        sl->sent_ps = n->now;
+        sl->psn = pk->psn;
+        sl->hops = 0;
+    }
+    if (n->tp->may_send && !n->tp->may_send(n, f))
+        f->next_send = UINT64_MAX; /* its window is full: an ACK opens it */
     if (n->recover) {
         f->rto_last = n->now;
         if (!f->rto_pending)
@@ -263,10 +271,19 @@ int nic_pull(struct pnet *n, struct port *p, struct packet *pk)
 
 /* The transport changed f's rate: move its next packet accordingly (the
  * NIC's rate limiter applies a new rate at once). */
+static void repace(struct pnet *n, struct flow *f);
+
 void nic_rate_changed(struct pnet *n, struct flow *f)
 {
-    if (!f->active || f->next_send <= n->now)
+    /* UINT64_MAX: a full window, which only an ACK opens */
+    if (!f->active || f->next_send <= n->now || f->next_send == UINT64_MAX)
         return;
+    repace(n, f);
+}
+
+/* f's next packet from its last one at the transport's rate now. */
+static void repace(struct pnet *n, struct flow *f)
+{
     uint64_t rate = (uint64_t)n->tp->rate(n, f);
     if (f->cap_bps && f->cap_bps < rate)
         rate = f->cap_bps;
@@ -399,7 +416,7 @@ int nic_setup(struct pnet *n, struct err *e)
     return 0;
 }
 
-/* A control packet (CNP or NAK) from the receiver back to f's sender, on
+/* A control packet (CNP, NAK or ACK) from the receiver back to f's sender, on
  * the CNP priority. */
 static void send_control(struct pnet *n, uint32_t node, struct flow *f,
                          enum pkt_kind kind, uint32_t psn)
@@ -431,6 +448,12 @@ __attribute__((noinline)) void nic_send_cnp(struct pnet *n, uint32_t node, struc
         return;
     }
     send_control(n, node, f, PK_CNP, 0);
+}
+
+void nic_send_ack(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn)
+{
+    n->rc_acks++;
+    send_control(n, node, f, PK_RCACK, psn);
 }
 
 void nic_on_cnp(struct pnet *n, struct flow *f, uint32_t gen)
@@ -534,6 +557,8 @@ static void on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn)
         f->active = 0;
         ring_remove(ring_of(n, &n->nics[f->src], f), f);
     }
+    if (f->active && f->next_send == UINT64_MAX && n->tp->may_send(n, f))
+        repace(n, f); /* the ACK opened its window */
 }
 
 static void rto_arm(struct pnet *n, struct flow *f)

@@ -165,6 +165,21 @@ int port_dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
     return dwrr_walk(n, p, ready);
 }
 
+/* SIDE_INT: the switch's egress telemetry, appended to pk's slot (a slot
+ * that a newer packet of the flow took keeps that one's). */
+static __attribute__((noinline)) void side_int(struct pnet *n, const struct port *p,
+                                               const struct packet *pk)
+{
+    struct side_slot *sl = pnet_side(n, &n->flows[pk->flow], pk->psn);
+    if (!(n->tp->side & SIDE_INT) || sl->psn != pk->psn || sl->hops >= SIDE_HOPS)
+        return;
+    struct side_hop *h = &sl->hop[sl->hops++];
+    h->t = n->now;
+    h->tx_bytes = p->tx_bytes;
+    h->q_bytes = p->q_bytes;
+    h->port = (uint32_t)(p - n->ports);
+}
+
 void port_kick(struct pnet *n, struct port *p)
 {
     if (p->state != PORT_IDLE)
@@ -202,6 +217,8 @@ void port_kick(struct pnet *n, struct port *p)
     struct sw *s = pnet_sw(n, p->node);
     mmu_release(n, s, pk);
     ecn_mark(n, s, p, pk);
+    if (__builtin_expect(n->side != NULL, 0) && pk->kind == PK_DATA)
+        side_int(n, p, pk);
     start_tx(n, p);
 }
 

@@ -49,6 +49,28 @@ union cc_state {
     struct dcqcn_state dcqcn;
 };
 
+/* Room beside the packet record (struct packet stays 24 bytes): a
+ * transport that sets `side` gets a slot per (flow, PSN mod side_window),
+ * allocated at set-up; the sender stamps it when it sends the packet
+ * (SIDE_STAMP) and each switch appends its egress telemetry (SIDE_INT, as
+ * HPCC's INT) when the packet leaves. on_data and on_ack read it with
+ * pnet_side(). A transport keeps at most side_window packets of a flow in
+ * flight, or a newer packet overwrites an older one's slot. */
+enum { SIDE_STAMP = 1, SIDE_INT = 2 };
+#define SIDE_HOPS 6 /* switches on the longest path (three tiers) */
+struct side_hop {
+    uint64_t t;        /* when the packet left the port */
+    uint64_t tx_bytes; /* the port's bytes sent before it */
+    uint64_t q_bytes;  /* the port's queue behind it */
+    uint32_t port;     /* the port (topology index) */
+};
+struct side_slot {
+    uint64_t sent_ps;  /* SIDE_STAMP: when the sender sent it */
+    uint32_t psn;      /* whose slot it is now */
+    uint8_t hops;      /* SIDE_INT: switches that appended (at most SIDE_HOPS) */
+    struct side_hop hop[SIDE_HOPS];
+};
+
 struct transport_ops {
     /* its row in cc_schemes[] (src/scenario/tpscheme.h): name, keys,
      * events_scale, what the fluid engine models of it */
@@ -74,10 +96,18 @@ struct transport_ops {
     void (*on_nak)(struct pnet *n, struct flow *f, uint32_t psn);
     void (*on_timeout)(struct pnet *n, struct flow *f);
 
+    /* optional, a window: 0 = f may not send now (after on_send, and after
+     * each on_ack: the queue pair waits for the ACK that opens it) */
+    int (*may_send)(const struct pnet *n, const struct flow *f);
+
     /* receiver, optional: a data packet it accepted (after it is counted),
      * at the receiver's node; with data_ce_only, CE-marked ones only */
     void (*on_data)(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
     uint8_t data_ce_only;
+
+    /* SIDE_STAMP | SIDE_INT: the side table; slots per flow (a power of 2) */
+    uint8_t side;
+    uint32_t side_window;
 };
 
 /* A receiver (transport.receiver): what it keeps of the data packets that
