@@ -69,16 +69,6 @@ static double probe_rate(const struct pnet *n, const struct flow *f)
     return (double)f->line_bps;
 }
 
-static void probe_nothing(struct pnet *n, struct flow *f)
-{
-    (void)n, (void)f;
-}
-
-static void probe_on_timer(struct pnet *n, struct flow *f, uint32_t gen)
-{
-    (void)n, (void)f, (void)gen;
-}
-
 /* The sender: an ACK for the packet below psn; its slot still holds the
  * send stamp (at most PROBE_WIN in flight, the table's window). */
 static void probe_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
@@ -125,9 +115,6 @@ static const struct transport_ops probe_ops = {
     .start = probe_start,
     .on_send = probe_on_send,
     .rate = probe_rate,
-    .on_cnp = probe_nothing,
-    .on_timer = probe_on_timer,
-    .resume = probe_nothing,
     .on_ack = probe_on_ack,
     .may_send = probe_may_send,
     .on_data = probe_on_data,

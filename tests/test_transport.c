@@ -28,7 +28,8 @@ static void transport_registry(void)
         CHECKF(!strncmp(choice, d->name, l) && (choice[l] == '|' || !choice[l]),
                "choices \"%s\" at row %s", choice, d->name);
         choice += l + (choice[l] == '|');
-        CHECK(tp->start && tp->on_send && tp->rate && tp->on_cnp && tp->on_timer && tp->resume);
+        CHECK(tp->on_send && tp->rate);
+        CHECK(!d->sends_cnps || tp->on_cnp); /* its CNPs come back to it */
         CHECK(d->fluid && d->fluid[0] && d->tune && d->tune[0]);
         CHECK(!strncmp(d->tune, d->name, l)); /* tune's values start with its own */
         CHECK(d->events_scale[0] >= 1.0 && d->events_scale[1] >= 1.0);

@@ -294,6 +294,7 @@ static int setup(struct pnet *n, const struct scenario *sc, const struct topo *t
     if (n->tc.next_ps != UINT64_MAX &&
         pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0) < 0)
         return err_set(e, "out of memory scheduling training");
+    n->after_send = n->recover || n->side || n->tp->may_send;
     for (uint32_t i = 0; i < w->n; i++)
         if (pnet_schedule(n, n->flows[i].start_ps, EV_FLOW_START,
                           &n->flows[i], 0) < 0)
@@ -1372,6 +1373,7 @@ static int run(const struct scenario *sc, const struct topo *t, const struct wor
         rc = capture_setup(cap, sc, t, e);
         n->cap = cap;
     }
+    n->tx_watch = n->cap || (n->side && (n->tp->side & SIDE_INT));
     n->res = r;
     n->time_limit_ps = train_time_limit(w->train, sc, bound_time_limit_ps(sc, r->bound_s));
     /* where packets can drop, room for a few timeouts and their retries

@@ -68,7 +68,8 @@ void nic_flow_start(struct pnet *n, struct flow *f)
     f->line_bps = p->bps;
     f->next_send = n->now;
     f->min_rate = (double)p->bps;
-    n->tp->start(n, f);
+    if (n->tp->start)
+        n->tp->start(n, f);
     struct nic *nic = &n->nics[f->src];
     struct nic *be = backend(n, f->src);
     if (n->read_bps && !nic->rr && be->read_t < n->now)
@@ -107,18 +108,11 @@ enum pull_status { PULL_OK, PULL_NONE, PULL_WINDOW };
 
 static void rto_arm(struct pnet *n, struct flow *f);
 
-/* Pacing and the retransmission timer after f's packet pk left. */
-static inline void sent_packet(struct pnet *n, struct flow *f, const struct packet *pk)
+/* Loss recovery's timer, the transport's side slot and window, when the
+ * run has any (n->after_send): one branch per packet for runs without. */
+static void after_send(struct pnet *n, struct flow *f, const struct packet *pk)
 {
-    uint64_t wire = pkt_wire(pk);
-    uint64_t rate = n->tp->on_send(n, f, wire);
-    if (f->cap_bps && f->cap_bps < rate)
-        rate = f->cap_bps;
-    /* at line rate the port itself paces; below it, the queue pair waits */
-    f->last_send = n->now;
-    f->last_wire = wire;
-    f->next_send = rate >= f->line_bps ? n->now : n->now + units_ser_ps(wire, rate);
-    if (__builtin_expect(n->side != NULL, 0)) { /* its slot: the send time, no hops yet */
+    if (n->side) { /* its slot: the send time, no hops yet */
         struct side_slot *sl = pnet_side(n, f, pk->psn);
         sl->sent_ps = n->now;
         sl->psn = pk->psn;
@@ -131,6 +125,21 @@ static inline void sent_packet(struct pnet *n, struct flow *f, const struct pack
         if (!f->rto_pending)
             rto_arm(n, f);
     }
+}
+
+/* Pacing and the retransmission timer after f's packet pk left. */
+static inline void sent_packet(struct pnet *n, struct flow *f, const struct packet *pk)
+{
+    uint64_t wire = pkt_wire(pk);
+    uint64_t rate = n->tp->on_send(n, f, wire);
+    if (f->cap_bps && f->cap_bps < rate)
+        rate = f->cap_bps;
+    /* at line rate the port itself paces; below it, the queue pair waits */
+    f->last_send = n->now;
+    f->last_wire = wire;
+    f->next_send = rate >= f->line_bps ? n->now : n->now + units_ser_ps(wire, rate);
+    if (n->after_send)
+        after_send(n, f, pk);
 }
 
 /* ooo: the packet of PSN sr_psn again (selective repeat). */
@@ -471,7 +480,8 @@ static void reactivate(struct pnet *n, struct flow *f)
     if (!f->active) {
         f->active = 1;
         ring_insert(ring_of(n, &n->nics[f->src], f), f);
-        n->tp->resume(n, f);
+        if (n->tp->resume)
+            n->tp->resume(n, f);
     }
     struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
     if (p->state == PORT_IDLE)

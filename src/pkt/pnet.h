@@ -342,6 +342,10 @@ struct pnet {
     uint32_t sack_win;        /* ooo: bits in each flow's held ring */
     struct side_slot *side;   /* the transport's side table, or NULL (transport.h) */
     uint32_t side_mask;       /* its side_window - 1 */
+    /* one branch per packet each, set at set-up: start_tx has a capture or
+     * SIDE_INT to serve; sent_packet has loss recovery, side stamps or a
+     * window to serve */
+    uint8_t tx_watch, after_send;
     uint64_t rto_ps;          /* the receiver kind's retransmission timeout */
     /* scenario choices read per packet, kept here beside the clock */
     uint8_t any_failed;       /* some link of the fabric is down */

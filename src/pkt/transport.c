@@ -2,11 +2,6 @@
  * control: PFC alone keeps the fabric lossless). */
 #include "pnet.h"
 
-static void line_start(struct pnet *n, struct flow *f)
-{
-    (void)n, (void)f;
-}
-
 static uint64_t line_on_send(struct pnet *n, struct flow *f, uint64_t wire)
 {
     (void)n, (void)wire;
@@ -19,24 +14,10 @@ static double line_rate(const struct pnet *n, const struct flow *f)
     return (double)f->line_bps;
 }
 
-static void line_on_cnp(struct pnet *n, struct flow *f)
-{
-    (void)n, (void)f;
-}
-
-static void line_on_timer(struct pnet *n, struct flow *f, uint32_t gen)
-{
-    (void)n, (void)f, (void)gen;
-}
-
 const struct transport_ops transport_line_rate = {
     .cc = CC_NONE,
-    .start = line_start,
     .on_send = line_on_send,
     .rate = line_rate,
-    .on_cnp = line_on_cnp,
-    .on_timer = line_on_timer,
-    .resume = line_start,
 };
 
 /* Indexed by transport.cc. */

@@ -76,18 +76,21 @@ struct transport_ops {
      * events_scale, what the fluid engine models of it */
     enum cc_kind cc;
 
-    /* sender */
-    void (*start)(struct pnet *n, struct flow *f);
+    /* sender: on_send and rate are required */
     /* every data packet sent (wire bytes): the pacing rate from now */
     uint64_t (*on_send)(struct pnet *n, struct flow *f, uint64_t wire);
     /* the rate it allows now (telemetry; a change of pacing) */
     double (*rate)(const struct pnet *n, const struct flow *f);
-    /* a congestion notification (a CNP) */
+    /* optional: the flow starts (and each training step) */
+    void (*start)(struct pnet *n, struct flow *f);
+    /* a congestion notification: required when its on_data sends CNPs
+     * (nic_send_cnp; no other sends them, so the call is not checked) */
     void (*on_cnp)(struct pnet *n, struct flow *f);
-    /* its own timer (EV_CC_TIMER; arg as it scheduled it) */
+    /* its own timer (EV_CC_TIMER, arg as it scheduled it): required when
+     * it schedules one */
     void (*on_timer)(struct pnet *n, struct flow *f, uint32_t gen);
-    /* the queue pair has data to send again after it had sent everything
-     * (a resend): timers that stopped with it restart */
+    /* optional: the queue pair has data to send again after it had sent
+     * everything (a resend): timers that stopped with it restart */
     void (*resume)(struct pnet *n, struct flow *f);
     /* optional, loss recovery's: a cumulative ACK (packets below psn are
      * in), a NAK asking for psn that the sender acts on, a retransmission
