@@ -738,6 +738,22 @@ void capture_pfc(struct pnet *n, const struct port *in, unsigned prio, uint32_t 
 /* nic.c: a CNP from f's receiver at node to its sender (a transport's
  * on_data hook), direct or through the fabric per transport.dcqcn.cnp_path */
 void nic_send_cnp(struct pnet *n, uint32_t node, struct flow *f);
+/* nic.c, for recovery.c: a control packet from f's receiver at node to
+ * its sender (CNP priority); f back in its NIC's ring and its port kicked;
+ * f out of its ring; f's next packet from its last at the transport's rate */
+void nic_send_control(struct pnet *n, uint32_t node, struct flow *f, enum pkt_kind kind,
+                      uint32_t psn);
+void nic_reactivate(struct pnet *n, struct flow *f);
+void nic_park(struct pnet *n, struct flow *f);
+void nic_repace(struct pnet *n, struct flow *f);
+
+/* recovery.c: a data packet of a live flow at its receiver (1: keep it);
+ * a NAK and a cumulative ACK at the sender; the retransmission timer */
+int nic_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
+void nic_on_nak(struct pnet *n, struct flow *f, uint32_t psn);
+void nic_on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn);
+void nic_rto_arm(struct pnet *n, struct flow *f);
+
 /* nic.c: a cumulative ACK (packets below psn are in) from f's receiver at
  * node to its sender, through the fabric: the sender's on_ack hears it
  * (a transport's on_data hook, on a lossless fabric too) */
