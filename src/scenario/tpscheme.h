@@ -21,9 +21,10 @@
 #define TP_CHOICE_(e, s) "|" s
 enum cc_kind { CC_KINDS(TP_ENUM_) CC_COUNT };
 enum receiver_kind { RX_KINDS(TP_ENUM_) RX_COUNT };
-/* "a|b": the key table's choices (skipping the list's leading '|') */
-#define CC_CHOICES (CC_KINDS(TP_CHOICE_) + 1)
-#define RX_CHOICES (RX_KINDS(TP_CHOICE_) + 1)
+/* "a|b": the key table's choices (from the list's second character: past
+ * its leading '|') */
+#define CC_CHOICES (&(CC_KINDS(TP_CHOICE_))[1])
+#define RX_CHOICES (&(RX_KINDS(TP_CHOICE_))[1])
 
 struct cc_scheme {
     const char *name;   /* transport.cc's value */
