@@ -17,6 +17,7 @@
 #include "outputs.h"
 #include "sweep.h"
 #include "../src/core/rng.h"
+#include "../src/scenario/tpscheme.h"
 
 #define MAX_KNOBS SWEEP_MAX_KEYS
 #define MAX_KV 64
@@ -92,8 +93,7 @@ static const char *const default_knobs[][2] = {
     {"fabric.load_balancing", "ecmp;transport.receiver=gbn,wcmp;transport.receiver=gbn,"
                               "spray;transport.receiver=ooo,flowlet;transport.receiver=ooo,"
                               "adaptive;transport.receiver=ooo"},
-    {"transport.cc", "none,dcqcn;transport.dcqcn.preset=nvidia,"
-                     "dcqcn;transport.dcqcn.preset=paper"},
+    {"transport.cc", NULL}, /* every cc_schemes[] row's tune values */
     {"transport.dcqcn.timer", "55us,300us,1ms,3ms"},
     {"fabric.ecn.kmin", "0;fabric.ecn.kmax=0,100KB;fabric.ecn.kmax=400KB,"
                         "400KB;fabric.ecn.kmax=1600KB,3200KB;fabric.ecn.kmax=12800KB"},
@@ -1338,9 +1338,22 @@ out:
     return rc;
 }
 
+/* transport.cc's values: each congestion control's row says its own */
+static const char *cc_knob(char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < CC_COUNT && o < len; i++) {
+        int w = snprintf(buf + o, len - o, "%s%s", i ? "," : "", cc_schemes[i].tune);
+        o += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
+
 static int add_default_knobs(struct tune *t)
 {
     struct diff *d = malloc(sizeof *d);
+    char ccs[512];
     if (!d)
         return 2;
     for (size_t i = 0; i < sizeof default_knobs / sizeof default_knobs[0]; i++) {
@@ -1349,7 +1362,8 @@ static int add_default_knobs(struct tune *t)
         snprintf(k->key, sizeof k->key, "%s", default_knobs[i][0]);
         k->val[k->n++] = strdup("");
         t->n_knobs++;
-        for (const char *p = default_knobs[i][1]; *p;) {
+        const char *vals = default_knobs[i][1] ? default_knobs[i][1] : cc_knob(ccs, sizeof ccs);
+        for (const char *p = vals; *p;) {
             size_t l = strcspn(p, ",");
             k->val[k->n] = strndup(p, l);
             if (!k->val[k->n])

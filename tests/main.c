@@ -13,7 +13,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_import[], suite_pktq[], suite_order[], suite_loss[], suite_estimate[], suite_inputs[],
     suite_outfile[], suite_transport[], suite_policy[], suite_lbtable[], suite_heap[],
     suite_public[],
-    suite_shape[];
+    suite_shape[],
+    suite_tpside[];
 
 static const struct test *const suites[] = {
     suite_units, suite_scenario, suite_evq, suite_rng, suite_topo,
@@ -23,6 +24,7 @@ static const struct test *const suites[] = {
     suite_import, suite_pktq, suite_order, suite_loss, suite_estimate, suite_inputs, suite_outfile,
     suite_transport, suite_policy, suite_lbtable, suite_heap, suite_public,
     suite_shape,
+    suite_tpside,
 };
 
 int main(int argc, char **argv)

@@ -10,71 +10,92 @@
 #include "harness.h"
 #include "support.h"
 
-/* Every transport.cc value has a complete table, found by its name too,
- * and the scenario parses that name to the same value. */
+/* Every transport.cc value has a descriptor row and a complete table, the
+ * scenario parses the row's name to the same value, the key table's
+ * choices are the rows' names in order, and its keys exist. */
 static void transport_registry(void)
 {
-    for (unsigned k = 0; k < TRANSPORT_KINDS; k++) {
+    const char *choice = CC_CHOICES;
+    for (unsigned k = 0; k < CC_COUNT; k++) {
+        const struct cc_scheme *d = cc_scheme((int)k);
         const struct transport_ops *tp = transport_of((enum cc_kind)k);
         CHECKF(tp != NULL, "transport.cc %u has no table", k);
         if (!tp)
             continue;
-        CHECKF((unsigned)tp->cc == k, "%s: cc %d at %u", tp->name, (int)tp->cc, k);
-        CHECK(transport_by_name(tp->name) == tp);
-        CHECK(tp->start && tp->on_send && tp->rate && tp->on_cnp && tp->on_timer && tp->resume);
-        CHECK(tp->fluid && tp->fluid[0]);
-        CHECK(tp->events_scale[0] >= 1.0 && tp->events_scale[1] >= 1.0);
+        CHECKF((unsigned)tp->cc == k, "%s: cc %d at %u", d->name, (int)tp->cc, k);
+        CHECK(cc_scheme_by_name(d->name) == d);
+        size_t l = strlen(d->name);
+        CHECKF(!strncmp(choice, d->name, l) && (choice[l] == '|' || !choice[l]),
+               "choices \"%s\" at row %s", choice, d->name);
+        choice += l + (choice[l] == '|');
+        CHECK(tp->on_send && tp->rate);
+        CHECK(!d->sends_cnps || tp->on_cnp); /* its CNPs come back to it */
+        CHECK(d->fluid && d->fluid[0] && d->tune && d->tune[0]);
+        CHECK(!strncmp(d->tune, d->name, l)); /* tune's values start with its own */
+        CHECK(d->events_scale[0] >= 1.0 && d->events_scale[1] >= 1.0);
         CHECK(!tp->data_ce_only || tp->on_data); /* a filter without its hook */
+        CHECK(!d->sends_cnps || tp->on_data);    /* CNPs come from the receiver hook */
         struct scenario sc;
         scenario_defaults(&sc);
-        test_set(&sc, "transport.cc=%s", tp->name);
-        CHECKF((unsigned)sc.transport.cc == k, "transport.cc=%s parsed as %d", tp->name,
+        test_set(&sc, "transport.cc=%s", d->name);
+        CHECKF((unsigned)sc.transport.cc == k, "transport.cc=%s parsed as %d", d->name,
                (int)sc.transport.cc);
-        if (tp->keys) { /* its keys exist: the first one of the prefix */
-            const char *key = tp->cc == CC_DCQCN ? "transport.dcqcn.g=0.5" : NULL;
+        if (d->keys) { /* its keys exist: the first one of the prefix */
+            const char *key = k == CC_DCQCN ? "transport.dcqcn.g=0.5" : NULL;
             if (key) {
-                CHECK(strncmp(key, tp->keys, strlen(tp->keys)) == 0);
+                CHECK(strncmp(key, d->keys, strlen(d->keys)) == 0);
                 test_set(&sc, "%s", key);
             }
         }
     }
-    CHECK(transport_of((enum cc_kind)TRANSPORT_KINDS) == NULL);
-    CHECK(transport_by_name("cubic") == NULL);
+    CHECK(*choice == '\0'); /* no choice without its row */
+    CHECK(transport_of((enum cc_kind)CC_COUNT) == NULL);
+    CHECK(cc_scheme_by_name("cubic") == NULL);
+    CHECK(cc_scheme(CC_COUNT) == &cc_schemes[0]);
     CHECK(transport_of(CC_NONE) == &transport_line_rate);
     CHECK(transport_of(CC_DCQCN) == &transport_dcqcn);
-    /* describe's estimate reads the table: DCQCN's CNPs cost events */
+    /* describe's estimate reads the row: DCQCN's CNPs cost events */
     struct scenario sc;
     scenario_defaults(&sc);
     double none = ckpt_pkt_events_per_packet(&sc, NULL);
     test_set(&sc, "transport.cc=dcqcn");
     test_set(&sc, "transport.dcqcn.cnp_path=fabric");
-    CHECK(ckpt_pkt_events_per_packet(&sc, NULL) == none * transport_dcqcn.events_scale[0]);
+    CHECK(ckpt_pkt_events_per_packet(&sc, NULL) == none * cc_schemes[CC_DCQCN].events_scale[0]);
     test_set(&sc, "transport.dcqcn.cnp_path=direct");
-    CHECK(ckpt_pkt_events_per_packet(&sc, NULL) == none * transport_dcqcn.events_scale[1]);
+    CHECK(ckpt_pkt_events_per_packet(&sc, NULL) == none * cc_schemes[CC_DCQCN].events_scale[1]);
 }
 
 /* Every transport.receiver value has its receiver table, complete, and
  * the scenario parses its name to the same value. */
 static void transport_receivers(void)
 {
-    for (unsigned k = 0; k < RECEIVER_KINDS; k++) {
+    const char *choice = RX_CHOICES;
+    for (unsigned k = 0; k < RX_COUNT; k++) {
         const struct receiver_ops *rx = receiver_of((enum receiver_kind)k);
+        const struct rx_scheme *d = rx_scheme((int)k);
         CHECKF(rx != NULL, "transport.receiver %u has no table", k);
         if (!rx)
             continue;
         CHECK((unsigned)rx->kind == k);
         CHECK(rx->accepts && rx->on_nak && rx->recovery_setup);
+        size_t l = strlen(d->name);
+        CHECKF(!strncmp(choice, d->name, l) && (choice[l] == '|' || !choice[l]),
+               "choices \"%s\" at row %s", choice, d->name);
+        choice += l + (choice[l] == '|');
+        /* one that drops past a gap resends after reordering */
+        CHECK(!d->keeps_out_of_order == (d->fluid_reorder != NULL));
         struct scenario sc;
         scenario_defaults(&sc);
-        test_set(&sc, "transport.receiver=%s", rx->name);
+        test_set(&sc, "transport.receiver=%s", d->name);
         CHECKF((unsigned)sc.transport.receiver == k, "transport.receiver=%s parsed as %d",
-               rx->name, sc.transport.receiver);
+               d->name, sc.transport.receiver);
         struct pnet n;
         pnet_bare(&n, &sc);
         CHECK(n.rx == rx); /* a bare pnet has its receiver too */
         evq_release(&n.q);
     }
-    CHECK(receiver_of((enum receiver_kind)RECEIVER_KINDS) == NULL);
+    CHECK(*choice == '\0');
+    CHECK(receiver_of((enum receiver_kind)RX_COUNT) == NULL);
 }
 
 /* DCQCN's notification point is its receiver hook: a marked packet gets a

@@ -214,8 +214,7 @@ double ckpt_pkt_events_floor(const struct scenario *sc, const struct topo *t)
 double ckpt_pkt_events_per_packet(const struct scenario *sc, const struct topo *t)
 {
     double floor = ckpt_pkt_events_floor(sc, t);
-    const struct transport_ops *tp = transport_of(sc->transport.cc);
-    return tp ? floor * tp->events_scale[scenario_cnp_direct(sc)] : floor;
+    return floor * cc_scheme(sc->transport.cc)->events_scale[scenario_cnp_direct(sc)];
 }
 
 double ckpt_pkt_rate(const struct scenario *sc, const struct topo *t, const struct workload *w,

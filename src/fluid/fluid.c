@@ -617,10 +617,11 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     const struct lb_scheme *lb = lb_scheme(sc->fabric.load_balancing);
     int per_packet = lb_grain(sc) == LB_PER_PACKET;
     int per_flowlet = lb_grain(sc) == LB_PER_FLOWLET;
-    int dcqcn = sc->transport.cc == CC_DCQCN;
+    const struct cc_scheme *cc = cc_scheme(sc->transport.cc);
+    const struct rx_scheme *rx = rx_scheme(sc->transport.receiver);
     int congest = can_congest(sc, t, w);
     /* a flowlet moves after a gap: a pause, a drop, or a rate cut */
-    int moves = per_flowlet && (congest || dcqcn);
+    int moves = per_flowlet && (congest || cc->rate_control);
     char v[24];
     r->n_unmodelled = 0;
     if (congest)
@@ -628,8 +629,8 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
                        sc->fabric.pfc ? "PFC pauses and head-of-line blocking"
                                       : "tail drops, timeouts and resends",
                        UNMOD_OPTIMISTIC);
-    if (dcqcn)
-        unmodelled_add(r, "transport.cc", "dcqcn", "rate control", UNMOD_OPTIMISTIC);
+    if (cc->fluid_leaves)
+        unmodelled_add(r, "transport.cc", cc->name, cc->fluid_leaves, UNMOD_OPTIMISTIC);
     if (moves)
         unmodelled_add(r, "fabric.load_balancing", lb->name,
                        lb->fluid_moves ? lb->fluid_moves : "flowlets move",
@@ -637,9 +638,8 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     if (lb->random_knob && sc->fabric.spray_random)
         unmodelled_add(r, "fabric.lb.spray_random", "true", "uneven per-packet choices",
                        UNMOD_OPTIMISTIC);
-    if ((per_packet || moves) && sc->transport.receiver == RX_GBN)
-        unmodelled_add(r, "transport.receiver", "gbn", "reordering: go-back-N resends",
-                       UNMOD_OPTIMISTIC);
+    if ((per_packet || moves) && rx->fluid_reorder)
+        unmodelled_add(r, "transport.receiver", rx->name, rx->fluid_reorder, UNMOD_OPTIMISTIC);
     if (sc->storage.max_outstanding) {
         snprintf(v, sizeof v, "%u", sc->storage.max_outstanding);
         unmodelled_add(r, "storage.max_outstanding", v, "request window", UNMOD_OPTIMISTIC);

@@ -205,12 +205,7 @@ static void dcqcn_on_data(struct pnet *n, uint32_t node, struct flow *f, const s
 }
 
 const struct transport_ops transport_dcqcn = {
-    .name = "dcqcn",
     .cc = CC_DCQCN,
-    .keys = "transport.dcqcn.",
-    /* BENCHMARKS.md's burst: 23.34 M events against 16.25 M without */
-    .events_scale = {1.44, 1.17},
-    .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
     .start = dcqcn_start,
     .on_send = dcqcn_on_send,
     .rate = dcqcn_rate,

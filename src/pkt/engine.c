@@ -163,8 +163,26 @@ static int setup_cnp_direct(struct pnet *n, struct err *e)
     return 0;
 }
 
-static int setup(struct pnet *n, const struct scenario *sc,
-                 const struct topo *t, const struct workload *w, struct err *e)
+/* The transport's side table, when its row asks (transport.h): nothing is
+ * allocated, and the per-packet branches stay on a NULL pointer, otherwise. */
+static int setup_side(struct pnet *n, size_t flows, struct err *e)
+{
+    uint32_t win = n->tp->side_window;
+    if (!n->tp->side)
+        return 0;
+    if (win == 0 || (win & (win - 1)) || win > (1u << 20))
+        return err_set(e, "internal: transport side_window %u is not a power of 2 up to 2^20",
+                       win);
+    n->side = arena_calloc(&n->arena, flows * win, sizeof *n->side);
+    if (!n->side)
+        return err_set(e, "out of memory for the transport's side table (%zu flows x %u "
+                          "packets)", flows, win);
+    n->side_mask = win - 1;
+    return 0;
+}
+
+static int setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
+                 const struct workload *w, const struct transport_ops *tp, struct err *e)
 {
     memset(n, 0, sizeof *n);
     n->sc = sc;
@@ -216,6 +234,10 @@ static int setup(struct pnet *n, const struct scenario *sc,
         n->any_failed |= t->ports[i].failed != 0;
     }
     if (setup_classes(n, e) < 0)
+        return -1;
+    if (tp)
+        n->tp = tp;
+    if (setup_side(n, (size_t)w->n + n->n_train + 1, e) < 0)
         return -1;
     for (uint32_t s = 0; s < t->n_switches; s++) {
         int spine = t->first_cleaf + s >= t->first_spine;
@@ -273,6 +295,7 @@ static int setup(struct pnet *n, const struct scenario *sc,
     if (n->tc.next_ps != UINT64_MAX &&
         pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0) < 0)
         return err_set(e, "out of memory scheduling training");
+    n->after_send = n->recover || n->side || n->tp->may_send;
     for (uint32_t i = 0; i < w->n; i++)
         if (pnet_schedule(n, n->flows[i].start_ps, EV_FLOW_START,
                           &n->flows[i], 0) < 0)
@@ -1148,7 +1171,7 @@ static void collect(struct pnet *n, struct results *r)
             }
         }
     }
-    r->cc = n->tp->name;
+    r->cc = n->tp->cc;
     r->drops_lossless = n->drops_lossless;
     r->drops_lossy = n->drops_lossy;
     r->drops_watchdog = n->drops_watchdog;
@@ -1319,20 +1342,39 @@ int pkt_run(const struct scenario *sc, const struct topo *t,
     return pkt_run_capture(sc, t, w, r, NULL, e);
 }
 
+static int run(const struct scenario *sc, const struct topo *t, const struct workload *w,
+               struct results *r, struct ckpt_capture *cap, const struct transport_ops *tp,
+               struct err *e);
+
 int pkt_run_capture(const struct scenario *sc, const struct topo *t,
                     const struct workload *w, struct results *r,
                     struct ckpt_capture *cap, struct err *e)
+{
+    return run(sc, t, w, r, cap, NULL, e);
+}
+
+int pkt_run_transport(const struct scenario *sc, const struct topo *t,
+                      const struct workload *w, struct results *r,
+                      const struct transport_ops *tp, struct err *e)
+{
+    return run(sc, t, w, r, NULL, tp, e);
+}
+
+static int run(const struct scenario *sc, const struct topo *t, const struct workload *w,
+               struct results *r, struct ckpt_capture *cap, const struct transport_ops *tp,
+               struct err *e)
 {
     struct pnet *n = aligned_alloc(64, (sizeof *n + 63) / 64 * 64);
     if (!n)
         return err_set(e, "out of memory");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = setup(n, sc, t, w, e);
+    int rc = setup(n, sc, t, w, tp, e);
     if (rc == 0 && cap) {
         rc = capture_setup(cap, sc, t, e);
         n->cap = cap;
     }
+    n->tx_watch = n->cap || (n->side && (n->tp->side & SIDE_INT));
     n->res = r;
     n->time_limit_ps = train_time_limit(w->train, sc, bound_time_limit_ps(sc, r->bound_s));
     /* where packets can drop, room for a few timeouts and their retries

@@ -19,6 +19,12 @@ struct ckpt_capture;
 int pkt_run_capture(const struct scenario *sc, const struct topo *t,
                     const struct workload *w, struct results *r,
                     struct ckpt_capture *cap, struct err *e);
+/* The same run with transport tp instead of transport.cc's (a transport
+ * outside the registry: tests). */
+struct transport_ops;
+int pkt_run_transport(const struct scenario *sc, const struct topo *t,
+                      const struct workload *w, struct results *r,
+                      const struct transport_ops *tp, struct err *e);
 
 /* transport.dcqcn.cnp_path direct: the latency of a CNP from endpoint from
  * to endpoint to on an idle path (ECMP's for sport): per link its wire delay

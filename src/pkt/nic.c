@@ -68,7 +68,8 @@ void nic_flow_start(struct pnet *n, struct flow *f)
     f->line_bps = p->bps;
     f->next_send = n->now;
     f->min_rate = (double)p->bps;
-    n->tp->start(n, f);
+    if (n->tp->start)
+        n->tp->start(n, f);
     struct nic *nic = &n->nics[f->src];
     struct nic *be = backend(n, f->src);
     if (n->read_bps && !nic->rr && be->read_t < n->now)
@@ -105,7 +106,24 @@ static struct flow **ring_of(struct pnet *n, struct nic *nic, const struct flow 
 
 enum pull_status { PULL_OK, PULL_NONE, PULL_WINDOW };
 
-static void rto_arm(struct pnet *n, struct flow *f);
+/* Loss recovery's timer, the transport's side slot and window, when the
+ * run has any (n->after_send): one branch per packet for runs without. */
+static void after_send(struct pnet *n, struct flow *f, const struct packet *pk)
+{
+    if (n->side) { /* its slot: the send time, no hops yet */
+        struct side_slot *sl = pnet_side(n, f, pk->psn);
+        sl->sent_ps = n->now;
+        sl->psn = pk->psn;
+        sl->hops = 0;
+    }
+    if (n->tp->may_send && !n->tp->may_send(n, f))
+        f->next_send = UINT64_MAX; /* its window is full: an ACK opens it */
+    if (n->recover) {
+        f->rto_last = n->now;
+        if (!f->rto_pending)
+            nic_rto_arm(n, f);
+    }
+}
 
 /* Pacing and the retransmission timer after f's packet pk left. */
 static inline void sent_packet(struct pnet *n, struct flow *f, const struct packet *pk)
@@ -118,11 +136,8 @@ static inline void sent_packet(struct pnet *n, struct flow *f, const struct pack
     f->last_send = n->now;
     f->last_wire = wire;
     f->next_send = rate >= f->line_bps ? n->now : n->now + units_ser_ps(wire, rate);
-    if (n->recover) {
-        f->rto_last = n->now;
-        if (!f->rto_pending)
-            rto_arm(n, f);
-    }
+    if (n->after_send)
+        after_send(n, f, pk);
 }
 
 /* ooo: the packet of PSN sr_psn again (selective repeat). */
@@ -265,8 +280,15 @@ int nic_pull(struct pnet *n, struct port *p, struct packet *pk)
  * NIC's rate limiter applies a new rate at once). */
 void nic_rate_changed(struct pnet *n, struct flow *f)
 {
-    if (!f->active || f->next_send <= n->now)
+    /* UINT64_MAX: a full window, which only an ACK opens */
+    if (!f->active || f->next_send <= n->now || f->next_send == UINT64_MAX)
         return;
+    nic_repace(n, f);
+}
+
+/* f's next packet from its last one at the transport's rate now. */
+void nic_repace(struct pnet *n, struct flow *f)
+{
     uint64_t rate = (uint64_t)n->tp->rate(n, f);
     if (f->cap_bps && f->cap_bps < rate)
         rate = f->cap_bps;
@@ -322,52 +344,6 @@ void nic_on_drain(struct pnet *n, struct nic *s, uint32_t gen)
     }
 }
 
-/* Loss recovery runs where a data class can drop: the checkpoint's or
- * training's. A lossless data class keeps its results as they were: no
- * ACKs, no timers (a lossy control class alone does not count: its few
- * packets go first, and a lost NAK is asked again at the next gap). */
-int nic_recovery_setup(struct pnet *n, struct err *e)
-{
-    const struct scenario *sc = n->sc;
-    unsigned used = 1u << sc->transport.data_priority;
-    if (n->tr)
-        used |= 1u << n->tr->prio;
-    n->recover = (used & ~(unsigned)n->lossless) != 0;
-    if (!n->recover)
-        return 0;
-    return n->rx->recovery_setup(n, e);
-}
-
-static int gbn_recovery_setup(struct pnet *n, struct err *e)
-{
-    (void)e;
-    n->rto_ps = (uint64_t)4096000 << n->sc->transport.ack_timeout; /* 4.096 us x 2^n */
-    return 0;
-}
-
-static int ooo_recovery_setup(struct pnet *n, struct err *e)
-{
-    const struct scenario *sc = n->sc;
-    n->rto_ps = sc->transport.sack_timeout_ps;
-    /* a power of two, no larger than the longest flow needs */
-    uint32_t nf = n->n_flows + n->n_train;
-    uint64_t most = 0;
-    for (uint32_t i = 0; i < nf; i++)
-        most = n->flows[i].bytes > most ? n->flows[i].bytes : most;
-    most = most / sc->fabric.mtu + 1;
-    uint32_t w = 64;
-    while (w * 2 <= sc->transport.sack_window && w < most)
-        w *= 2;
-    n->sack_win = w;
-    uint64_t *bits = arena_calloc(&n->arena, (size_t)nf * (w / 64) + 1, sizeof *bits);
-    if (!bits)
-        return err_set(e, "out of memory for the ooo receivers' windows (transport.sack_window "
-                          "%u x %u flows)", w, nf);
-    for (uint32_t i = 0; i < nf; i++)
-        n->flows[i].held = bits + (size_t)i * (w / 64);
-    return 0;
-}
-
 /* Storage nodes with a finite ingest buffer pause the fabric (PFC) when it
  * fills: XOFF leaves headroom for what is on the wire, XON two MTUs lower. */
 int nic_setup(struct pnet *n, struct err *e)
@@ -399,10 +375,10 @@ int nic_setup(struct pnet *n, struct err *e)
     return 0;
 }
 
-/* A control packet (CNP or NAK) from the receiver back to f's sender, on
+/* A control packet (CNP, NAK or ACK) from the receiver back to f's sender, on
  * the CNP priority. */
-static void send_control(struct pnet *n, uint32_t node, struct flow *f,
-                         enum pkt_kind kind, uint32_t psn)
+void nic_send_control(struct pnet *n, uint32_t node, struct flow *f, enum pkt_kind kind,
+                      uint32_t psn)
 {
     struct packet cp = {0}, *c = &cp;
     c->flow = f->id;
@@ -430,7 +406,13 @@ __attribute__((noinline)) void nic_send_cnp(struct pnet *n, uint32_t node, struc
         pnet_schedule(n, n->now + n->cnp_lat[f->id], EV_CNP, f, f->gen);
         return;
     }
-    send_control(n, node, f, PK_CNP, 0);
+    nic_send_control(n, node, f, PK_CNP, 0);
+}
+
+void nic_send_ack(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn)
+{
+    n->rc_acks++;
+    nic_send_control(n, node, f, PK_RCACK, psn);
 }
 
 void nic_on_cnp(struct pnet *n, struct flow *f, uint32_t gen)
@@ -443,12 +425,20 @@ void nic_on_cnp(struct pnet *n, struct flow *f, uint32_t gen)
 }
 
 /* f's queue pair has something to send again: back in its NIC's ring. */
-static void reactivate(struct pnet *n, struct flow *f)
+/* f's queue pair has nothing to send (done, or failed): out of its ring. */
+void nic_park(struct pnet *n, struct flow *f)
+{
+    f->active = 0;
+    ring_remove(ring_of(n, &n->nics[f->src], f), f);
+}
+
+void nic_reactivate(struct pnet *n, struct flow *f)
 {
     if (!f->active) {
         f->active = 1;
         ring_insert(ring_of(n, &n->nics[f->src], f), f);
-        n->tp->resume(n, f);
+        if (n->tp->resume)
+            n->tp->resume(n, f);
     }
     struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
     if (p->state == PORT_IDLE)
@@ -456,253 +446,6 @@ static void reactivate(struct pnet *n, struct flow *f)
     else if (p->state == PORT_WAIT && n->recover) /* not behind another flow's pacing */
         port_wake_at(n, p, f->next_send > n->now ? f->next_send : n->now);
 }
-
-/* The sender hears that packets below psn arrived: progress resets the
- * retry count and the timer's start. */
-static void heard_ack(struct pnet *n, struct flow *f, uint32_t psn)
-{
-    if (!n->recover)
-        return;
-    f->rto_last = n->now;
-    if (psn > f->ack_psn) {
-        f->ack_psn = psn;
-        f->retries = 0;
-    }
-}
-
-/* A NAK reaches the sender: it is news of progress, and its receiver kind
- * says what to resend. */
-static void on_nak(struct pnet *n, struct flow *f, uint32_t psn)
-{
-    if (f->peer_done || f->failed)
-        return;
-    heard_ack(n, f, psn);
-    n->rx->on_nak(n, f, psn);
-}
-
-/* Sender side of go-back-N: resend from the PSN the receiver expects. A NAK
- * that asks for no more than an earlier one is stale (its gap is already
- * being resent). The sender knows only what reached it: not whether the
- * receiver has meanwhile completed the flow. */
-static void gbn_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
-{
-    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
-    if ((f->una && off <= f->una) || off >= f->sent)
-        return;
-    if (n->tp->on_nak)
-        n->tp->on_nak(n, f, psn);
-    f->una = off ? off : 1;
-    f->sent = off;
-    reactivate(n, f);
-}
-
-/* ooo: with loss recovery a NAK asks for that one packet (selective
- * repeat); without, the receiver takes every packet and never NAKs. */
-static void ooo_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
-{
-    if (!n->recover) {
-        gbn_on_nak(n, f, psn);
-        return;
-    }
-    if ((uint64_t)psn * n->sc->fabric.mtu >= f->max_sent)
-        return; /* never sent: it comes in its turn */
-    f->sr_psn = psn;
-    f->sr_pending = 1;
-    if (n->tp->on_nak)
-        n->tp->on_nak(n, f, psn);
-    reactivate(n, f);
-}
-
-/* The reliable connection's ACK (loss recovery): the receiver holds every
- * packet below psn; all of them: the transfer is done for the sender too. */
-static void on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn)
-{
-    if (f->peer_done || f->failed)
-        return;
-    heard_ack(n, f, psn);
-    if (n->tp->on_ack)
-        n->tp->on_ack(n, f, psn);
-    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
-    if (off >= f->bytes) {
-        f->peer_done = 1;
-        f->sr_pending = 0;
-        off = f->bytes;
-    }
-    if (f->sent < off)
-        f->sent = off; /* no resend of what arrived */
-    if (f->active && f->sent == f->bytes && !f->sr_pending) {
-        f->active = 0;
-        ring_remove(ring_of(n, &n->nics[f->src], f), f);
-    }
-}
-
-static void rto_arm(struct pnet *n, struct flow *f)
-{
-    f->rto_pending = 1;
-    pnet_schedule(n, f->rto_last + n->rto_ps, EV_RTO, f, f->rto_gen);
-}
-
-/* The retransmission timer: one event per flow, which moves itself on while
- * packets or progress came since it was set. Expired, the queue pair resends
- * from the first PSN not known received (go-back-N as IB's local ACK timeout;
- * the ooo receiver keeps what it holds), or after retry_count timeouts in a
- * row fails the transfer, as a NIC moves the queue pair to its error state. */
-void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
-{
-    if (gen != f->rto_gen)
-        return; /* armed before a training step restarted the flow */
-    f->rto_pending = 0;
-    if (f->peer_done || f->failed)
-        return;
-    if (n->now < f->rto_last + n->rto_ps) {
-        rto_arm(n, f);
-        return;
-    }
-    n->timeouts++;
-    if (f->retries >= n->sc->transport.retry_count) {
-        f->failed = 1;
-        n->qp_errors++;
-        if (f->active) {
-            f->active = 0;
-            ring_remove(ring_of(n, &n->nics[f->src], f), f);
-        }
-        return;
-    }
-    f->retries++;
-    if (n->tp->on_timeout)
-        n->tp->on_timeout(n, f);
-    uint64_t off = (uint64_t)f->ack_psn * n->sc->fabric.mtu;
-    f->sent = off < f->bytes ? off : f->bytes;
-    f->una = 0; /* NAKs from here on are news */
-    f->sr_pending = 0;
-    f->rto_last = n->now;
-    rto_arm(n, f);
-    if (f->sent < f->bytes)
-        reactivate(n, f);
-}
-
-/* Receiver: ask f's sender for the packet of psn (a NAK), at most once per
- * nak_interval for the same gap. */
-static void nak_gap(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn, int now)
-{
-    if (!now && f->nak_sent && n->now - f->last_nak < n->sc->transport.nak_interval_ps)
-        return;
-    f->nak_sent = 1;
-    f->last_nak = n->now;
-    n->naks_sent++;
-    n->sr_naks += n->sc->transport.receiver == RX_OOO;
-    send_control(n, node, f, PK_NAK, psn);
-}
-
-/* Receiver: a packet it already holds came again (a resend after a timeout,
- * or after a lost ACK): the sender learns what arrived, once per
- * nak_interval. */
-static void dup_ack(struct pnet *n, uint32_t node, struct flow *f)
-{
-    if (f->dup_acked && n->now - f->last_dup_ack < n->sc->transport.nak_interval_ps)
-        return;
-    f->dup_acked = 1;
-    f->last_dup_ack = n->now;
-    n->rc_acks++;
-    send_control(n, node, f, PK_RCACK, f->expect_psn);
-}
-
-/* ooo with loss recovery: the held ring's bit of psn (past expect_psn). */
-static inline int held_bit(const struct pnet *n, const struct flow *f, uint32_t psn)
-{
-    uint32_t i = psn & (n->sack_win - 1);
-    return (int)((f->held[i / 64] >> (i % 64)) & 1);
-}
-
-static inline void held_flip(const struct pnet *n, struct flow *f, uint32_t psn)
-{
-    uint32_t i = psn & (n->sack_win - 1);
-    f->held[i / 64] ^= UINT64_C(1) << (i % 64);
-}
-
-/* ooo with loss recovery: place each packet once. Below expect_psn or held:
- * a duplicate; past the window: dropped (asked for again when reached). A
- * gap NAKs its first missing packet; so does the next gap once one fills. */
-static int ooo_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
-{
-    uint32_t psn = pk->psn;
-    if (psn < f->expect_psn || (psn - f->expect_psn < n->sack_win && held_bit(n, f, psn))) {
-        dup_ack(n, node, f);
-        return 0;
-    }
-    if (psn - f->expect_psn >= n->sack_win) {
-        nak_gap(n, node, f, f->expect_psn, 0);
-        return 0;
-    }
-    if (psn != f->expect_psn) {
-        held_flip(n, f, psn);
-        nak_gap(n, node, f, f->expect_psn, 0);
-        return 1;
-    }
-    f->expect_psn++;
-    f->nak_sent = 0;
-    while (f->max_psn >= f->expect_psn && held_bit(n, f, f->expect_psn)) {
-        held_flip(n, f, f->expect_psn);
-        f->expect_psn++;
-    }
-    if (f->max_psn >= f->expect_psn) /* the next gap, known already */
-        nak_gap(n, node, f, f->expect_psn, 1);
-    return 1;
-}
-
-/* Receiver side: 1 = accept the data packet, 0 = discard it. go-back-N takes
- * only the PSN it expects and NAKs a gap (again after nak_interval); ooo
- * places anything (once each, with loss recovery). */
-static int receiver_accepts(struct pnet *n, uint32_t node, struct flow *f,
-                            const struct packet *pk)
-{
-    if (f->seen_any && pk->psn < f->max_psn)
-        n->reordered++;
-    if (!f->seen_any || pk->psn > f->max_psn)
-        f->max_psn = pk->psn;
-    f->seen_any = 1;
-    return n->rx->accepts(n, node, f, pk);
-}
-
-static int ooo_receiver_accepts(struct pnet *n, uint32_t node, struct flow *f,
-                                const struct packet *pk)
-{
-    return n->recover ? ooo_accepts(n, node, f, pk) : 1;
-}
-
-static int gbn_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
-{
-    if (pk->psn == f->expect_psn) {
-        f->expect_psn++;
-        f->nak_sent = 0;
-        /* later packets were already thrown away: ask for them now, as no
-         * further arrival may come to reveal the gap */
-        if (f->max_psn >= f->expect_psn)
-            nak_gap(n, node, f, f->expect_psn, 1);
-        return 1;
-    }
-    if (pk->psn > f->expect_psn)
-        nak_gap(n, node, f, f->expect_psn, 0);
-    else if (n->recover)
-        dup_ack(n, node, f);
-    return 0;
-}
-
-const struct receiver_ops receiver_gbn = {
-    .name = "gbn",
-    .kind = RX_GBN,
-    .accepts = gbn_accepts,
-    .on_nak = gbn_on_nak,
-    .recovery_setup = gbn_recovery_setup,
-};
-
-const struct receiver_ops receiver_ooo = {
-    .name = "ooo",
-    .kind = RX_OOO,
-    .accepts = ooo_receiver_accepts,
-    .on_nak = ooo_on_nak,
-    .recovery_setup = ooo_recovery_setup,
-};
 
 /* A training flow is done: the step clock may end the step and schedule
  * the next one. */
@@ -769,11 +512,11 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         return;
     }
     if (pk->kind == PK_NAK) {
-        on_nak(n, f, pk->psn);
+        nic_on_nak(n, f, pk->psn);
         return;
     }
     if (pk->kind == PK_RCACK) {
-        on_rc_ack(n, f, pk->psn);
+        nic_on_rc_ack(n, f, pk->psn);
         return;
     }
     if (pk->kind == PK_ACK) {
@@ -784,7 +527,7 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
             port_kick(n, p);
         return;
     }
-    if (!receiver_accepts(n, node, f, pk)) {
+    if (!nic_accepts(n, node, f, pk)) {
         n->discarded_bytes += pk->payload;
         n->train_discarded += pnet_is_train(n, f->id) ? pk->payload : 0;
         return;
@@ -830,13 +573,13 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         uint64_t upto = f->recv == f->bytes ? f->bytes : f->recv / req * req;
         if (upto > f->acked) {
             n->acks++;
-            send_control(n, node, f, PK_ACK, (uint32_t)(upto - f->acked));
+            nic_send_control(n, node, f, PK_ACK, (uint32_t)(upto - f->acked));
             f->acked = upto;
         }
     }
     if (f->recv == f->bytes && n->recover) { /* the last packet asks for an ACK */
         n->rc_acks++;
-        send_control(n, node, f, PK_RCACK, f->expect_psn);
+        nic_send_control(n, node, f, PK_RCACK, f->expect_psn);
     }
     if (f->recv == f->bytes && pnet_is_train(n, f->id)) {
         train_flow_done(n, f);

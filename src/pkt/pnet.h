@@ -340,6 +340,12 @@ struct pnet {
     uint8_t recover;          /* a class the transport uses can drop: ACKs,
                                * retransmission timeouts, selective repeat */
     uint32_t sack_win;        /* ooo: bits in each flow's held ring */
+    struct side_slot *side;   /* the transport's side table, or NULL (transport.h) */
+    uint32_t side_mask;       /* its side_window - 1 */
+    /* one branch per packet each, set at set-up: start_tx has a capture or
+     * SIDE_INT to serve; sent_packet has loss recovery, side stamps or a
+     * window to serve */
+    uint8_t tx_watch, after_send;
     uint64_t rto_ps;          /* the receiver kind's retransmission timeout */
     /* scenario choices read per packet, kept here beside the clock */
     uint8_t any_failed;       /* some link of the fabric is down */
@@ -732,5 +738,32 @@ void capture_pfc(struct pnet *n, const struct port *in, unsigned prio, uint32_t 
 /* nic.c: a CNP from f's receiver at node to its sender (a transport's
  * on_data hook), direct or through the fabric per transport.dcqcn.cnp_path */
 void nic_send_cnp(struct pnet *n, uint32_t node, struct flow *f);
+/* nic.c, for recovery.c: a control packet from f's receiver at node to
+ * its sender (CNP priority); f back in its NIC's ring and its port kicked;
+ * f out of its ring; f's next packet from its last at the transport's rate */
+void nic_send_control(struct pnet *n, uint32_t node, struct flow *f, enum pkt_kind kind,
+                      uint32_t psn);
+void nic_reactivate(struct pnet *n, struct flow *f);
+void nic_park(struct pnet *n, struct flow *f);
+void nic_repace(struct pnet *n, struct flow *f);
+
+/* recovery.c: a data packet of a live flow at its receiver (1: keep it);
+ * a NAK and a cumulative ACK at the sender; the retransmission timer */
+int nic_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
+void nic_on_nak(struct pnet *n, struct flow *f, uint32_t psn);
+void nic_on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn);
+void nic_rto_arm(struct pnet *n, struct flow *f);
+
+/* nic.c: a cumulative ACK (packets below psn are in) from f's receiver at
+ * node to its sender, through the fabric: the sender's on_ack hears it
+ * (a transport's on_data hook, on a lossless fabric too) */
+void nic_send_ack(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn);
+
+/* The side-table slot of f's packet psn (n->side set: transport.h). */
+static inline struct side_slot *pnet_side(const struct pnet *n, const struct flow *f,
+                                          uint32_t psn)
+{
+    return &n->side[(size_t)f->id * (n->side_mask + 1) + (psn & n->side_mask)];
+}
 
 #endif

@@ -55,11 +55,34 @@ void port_qhist_flush(struct pnet *n, struct port *p)
         qhist_note(n, p);
 }
 
+/* SIDE_INT: the switch's egress telemetry, appended to pk's slot (a slot
+ * that a newer packet of the flow took keeps that one's). */
+static void side_int(struct pnet *n, const struct port *p, const struct packet *pk)
+{
+    struct side_slot *sl = pnet_side(n, &n->flows[pk->flow], pk->psn);
+    if (sl->psn != pk->psn || sl->hops >= SIDE_HOPS)
+        return;
+    struct side_hop *h = &sl->hop[sl->hops++];
+    h->t = n->now;
+    h->tx_bytes = p->tx_bytes;
+    h->q_bytes = p->q_bytes;
+    h->port = (uint32_t)(p - n->ports);
+}
+
+/* A packet p starts to send, where the run watches them (n->tx_watch). */
+static __attribute__((noinline)) void tx_watch(struct pnet *n, const struct port *p)
+{
+    if (n->cap)
+        capture_packet(n, p, &p->tx);
+    if (n->side && (n->tp->side & SIDE_INT) && !p->is_host && p->tx.kind == PK_DATA)
+        side_int(n, p, &p->tx);
+}
+
 /* Serialise p->tx, filled in by the caller. */
 static void start_tx(struct pnet *n, struct port *p)
 {
-    if (__builtin_expect(n->cap != NULL, 0))
-        capture_packet(n, p, &p->tx);
+    if (__builtin_expect(n->tx_watch, 0))
+        tx_watch(n, p);
     if (!p->tx_pkts && !p->first_tx_t)
         p->first_tx_t = n->now;
     p->state = PORT_BUSY;

@@ -1,13 +1,6 @@
 /* The transports' registry, and the line-rate transport (no congestion
  * control: PFC alone keeps the fabric lossless). */
-#include <string.h>
-
 #include "pnet.h"
-
-static void line_start(struct pnet *n, struct flow *f)
-{
-    (void)n, (void)f;
-}
 
 static uint64_t line_on_send(struct pnet *n, struct flow *f, uint64_t wire)
 {
@@ -21,55 +14,29 @@ static double line_rate(const struct pnet *n, const struct flow *f)
     return (double)f->line_bps;
 }
 
-static void line_on_cnp(struct pnet *n, struct flow *f)
-{
-    (void)n, (void)f;
-}
-
-static void line_on_timer(struct pnet *n, struct flow *f, uint32_t gen)
-{
-    (void)n, (void)f, (void)gen;
-}
-
 const struct transport_ops transport_line_rate = {
-    .name = "none",
     .cc = CC_NONE,
-    .keys = NULL,
-    .events_scale = {1.0, 1.0},
-    .fluid = "modelled: max-min fair shares at line rate",
-    .start = line_start,
     .on_send = line_on_send,
     .rate = line_rate,
-    .on_cnp = line_on_cnp,
-    .on_timer = line_on_timer,
-    .resume = line_start,
 };
 
 /* Indexed by transport.cc. */
-static const struct transport_ops *const registry[TRANSPORT_KINDS] = {
+static const struct transport_ops *const registry[CC_COUNT] = {
     [CC_NONE] = &transport_line_rate,
     [CC_DCQCN] = &transport_dcqcn,
 };
 
 const struct transport_ops *transport_of(enum cc_kind cc)
 {
-    return (unsigned)cc < TRANSPORT_KINDS ? registry[cc] : NULL;
+    return (unsigned)cc < CC_COUNT ? registry[cc] : NULL;
 }
 
-static const struct receiver_ops *const receivers[RECEIVER_KINDS] = {
+static const struct receiver_ops *const receivers[RX_COUNT] = {
     [RX_GBN] = &receiver_gbn,
     [RX_OOO] = &receiver_ooo,
 };
 
 const struct receiver_ops *receiver_of(enum receiver_kind kind)
 {
-    return (unsigned)kind < RECEIVER_KINDS ? receivers[kind] : NULL;
-}
-
-const struct transport_ops *transport_by_name(const char *name)
-{
-    for (unsigned i = 0; i < TRANSPORT_KINDS; i++)
-        if (registry[i] && !strcmp(registry[i]->name, name))
-            return registry[i];
-    return NULL;
+    return (unsigned)kind < RX_COUNT ? receivers[kind] : NULL;
 }

@@ -5,8 +5,9 @@
  * timers and timeouts) and the receiver's (what it does with a data packet
  * it accepted: a CNP, an echo). Its per-flow state is one member of union
  * cc_state, which only it reads. The registry (transport_of) maps the
- * scenario's transport.cc to the table and says, for describe and the
- * fluid engine, what a run with it costs and what the fluid model keeps.
+ * scenario's transport.cc to the table; what a transport is for the other
+ * layers (its name, keys, cost, what the fluid model keeps) is its
+ * descriptor row, cc_schemes[] in src/scenario/tpscheme.h.
  *
  * Hot path rule: the engine calls on_send once per data packet sent; every
  * other hook runs on rarer events (a CNP, an ACK, a timer), or, for the
@@ -48,29 +49,48 @@ union cc_state {
     struct dcqcn_state dcqcn;
 };
 
-struct transport_ops {
-    const char *name;         /* transport.cc's value */
-    enum cc_kind cc;
-    const char *keys;         /* its own scenario keys (a prefix), or NULL */
-    /* describe and auto: a packet's events as a multiple of the fabric's
-     * (its CNPs, ACKs, timers, pacing wake-ups), [0] with its control
-     * packets through the fabric, [1] with CNPs sent direct */
-    double events_scale[2];
-    /* what the fluid engine models of it, or why not (describe) */
-    const char *fluid;
+/* Room beside the packet record (struct packet stays 24 bytes): a
+ * transport that sets `side` gets a slot per (flow, PSN mod side_window),
+ * allocated at set-up; the sender stamps it when it sends the packet
+ * (SIDE_STAMP) and each switch appends its egress telemetry (SIDE_INT, as
+ * HPCC's INT) when the packet leaves. on_data and on_ack read it with
+ * pnet_side(). A transport keeps at most side_window packets of a flow in
+ * flight, or a newer packet overwrites an older one's slot. */
+enum { SIDE_STAMP = 1, SIDE_INT = 2 };
+#define SIDE_HOPS 6 /* switches on the longest path (three tiers) */
+struct side_hop {
+    uint64_t t;        /* when the packet left the port */
+    uint64_t tx_bytes; /* the port's bytes sent before it */
+    uint64_t q_bytes;  /* the port's queue behind it */
+    uint32_t port;     /* the port (topology index) */
+};
+struct side_slot {
+    uint64_t sent_ps;  /* SIDE_STAMP: when the sender sent it */
+    uint32_t psn;      /* whose slot it is now */
+    uint8_t hops;      /* SIDE_INT: switches that appended (at most SIDE_HOPS) */
+    struct side_hop hop[SIDE_HOPS];
+};
 
-    /* sender */
-    void (*start)(struct pnet *n, struct flow *f);
+struct transport_ops {
+    /* its row in cc_schemes[] (src/scenario/tpscheme.h): name, keys,
+     * events_scale, what the fluid engine models of it */
+    enum cc_kind cc;
+
+    /* sender: on_send and rate are required */
     /* every data packet sent (wire bytes): the pacing rate from now */
     uint64_t (*on_send)(struct pnet *n, struct flow *f, uint64_t wire);
     /* the rate it allows now (telemetry; a change of pacing) */
     double (*rate)(const struct pnet *n, const struct flow *f);
-    /* a congestion notification (a CNP) */
+    /* optional: the flow starts (and each training step) */
+    void (*start)(struct pnet *n, struct flow *f);
+    /* a congestion notification: required when its on_data sends CNPs
+     * (nic_send_cnp; no other sends them, so the call is not checked) */
     void (*on_cnp)(struct pnet *n, struct flow *f);
-    /* its own timer (EV_CC_TIMER; arg as it scheduled it) */
+    /* its own timer (EV_CC_TIMER, arg as it scheduled it): required when
+     * it schedules one */
     void (*on_timer)(struct pnet *n, struct flow *f, uint32_t gen);
-    /* the queue pair has data to send again after it had sent everything
-     * (a resend): timers that stopped with it restart */
+    /* optional: the queue pair has data to send again after it had sent
+     * everything (a resend): timers that stopped with it restart */
     void (*resume)(struct pnet *n, struct flow *f);
     /* optional, loss recovery's: a cumulative ACK (packets below psn are
      * in), a NAK asking for psn that the sender acts on, a retransmission
@@ -79,10 +99,18 @@ struct transport_ops {
     void (*on_nak)(struct pnet *n, struct flow *f, uint32_t psn);
     void (*on_timeout)(struct pnet *n, struct flow *f);
 
+    /* optional, a window: 0 = f may not send now (after on_send, and after
+     * each on_ack: the queue pair waits for the ACK that opens it) */
+    int (*may_send)(const struct pnet *n, const struct flow *f);
+
     /* receiver, optional: a data packet it accepted (after it is counted),
      * at the receiver's node; with data_ce_only, CE-marked ones only */
     void (*on_data)(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
     uint8_t data_ce_only;
+
+    /* SIDE_STAMP | SIDE_INT: the side table; slots per flow (a power of 2) */
+    uint8_t side;
+    uint32_t side_window;
 };
 
 /* A receiver (transport.receiver): what it keeps of the data packets that
@@ -90,8 +118,7 @@ struct transport_ops {
  * recovery (pnet.recover: a data class can drop) it ACKs, NAKs and times
  * out; on a lossless fabric only go-back-N NAKs (a reordering gap). */
 struct receiver_ops {
-    const char *name;         /* transport.receiver's value */
-    enum receiver_kind kind;
+    enum receiver_kind kind;  /* its row in rx_schemes[] */
     /* every data packet of a live flow: 1 = keep it, 0 = discard it (after
      * the reordering counters; it may NAK or ACK) */
     int (*accepts)(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
@@ -102,14 +129,10 @@ struct receiver_ops {
 };
 
 extern const struct receiver_ops receiver_gbn, receiver_ooo;
-#define RECEIVER_KINDS (RX_OOO + 1)
 const struct receiver_ops *receiver_of(enum receiver_kind kind);
 
 /* The registry: every transport.cc value has its table. */
 extern const struct transport_ops transport_line_rate, transport_dcqcn;
-#define TRANSPORT_KINDS (CC_DCQCN + 1)
 const struct transport_ops *transport_of(enum cc_kind cc);
-/* By name (transport.cc's spelling); NULL when none has it. */
-const struct transport_ops *transport_by_name(const char *name);
 
 #endif

@@ -115,7 +115,7 @@ static void run_level(FILE *f, const struct scenario *sc, const struct results *
     put_label(f, "engine", r->engine ? r->engine : "", 1);
     put_label(f, "bound_limit", path_seg_key(r->bound_limit), 0);
     if (r->has_packet_stats)
-        put_label(f, "cc", r->cc ? r->cc : "none", 0);
+        put_label(f, "cc", cc_scheme(r->cc)->name, 0);
     fputs("} 1\n", f);
     gauge(f, "ok", "1 when every invariant of the run held, else 0", r->ok ? 1 : 0);
     gauge(f, "finished", "1 when every transfer completed, else 0", r->finished ? 1 : 0);

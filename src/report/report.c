@@ -225,7 +225,7 @@ static void summary_training(FILE *out, const struct scenario *sc, const struct 
 static const char *cnp_path_note(const struct scenario *sc, char *buf, size_t len)
 {
     int direct = scenario_cnp_direct(sc);
-    if (sc->transport.cc != CC_DCQCN)
+    if (!cc_scheme(sc->transport.cc)->sends_cnps)
         return ""; /* no CNPs */
     if (sc->transport.dcqcn.cnp_path != CNP_AUTO)
         return direct ? " (sent direct: not through the fabric)" : "";
@@ -334,7 +334,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         }
         fprintf(out, "  congestion  cc %s; ECN marked %llu packets (%.2f%%), %llu CNPs%s, "
                      "%llu rate cuts",
-                r->cc ? r->cc : "none", (unsigned long long)r->ecn_marked,
+                cc_scheme(r->cc)->name, (unsigned long long)r->ecn_marked,
                 r->data_packets ? 100.0 * (double)r->ecn_marked / (double)r->data_packets : 0.0,
                 (unsigned long long)r->cnps_received,
                 cnp_path_note(sc, note, sizeof note),
@@ -403,7 +403,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         fprintf(out, " (more than the machine's %ld cores: slower than %ld)", cores, cores);
     /* a long DCQCN run spends a third of its time on CNPs crossing the
      * fabric: say what the lighter model costs (BENCHMARKS.md, session 8) */
-    if (r->engine && !strcmp(r->engine, "packet") && sc->transport.cc == CC_DCQCN &&
+    if (r->engine && !strcmp(r->engine, "packet") && cc_scheme(sc->transport.cc)->sends_cnps &&
         !scenario_cnp_direct(sc) && r->wall_s > 1.0)
         fprintf(out, "; --set transport.dcqcn.cnp_path=direct: ~1.5x faster, CNPs never queued");
     if (r->rate_updates)
@@ -519,7 +519,7 @@ static void put_lossless(json_t *root, const struct results *r)
     put_dotted(root, "network.lb.discarded_bytes", U(r->discarded_bytes));
     put_dotted(root, "network.storage.request_acks", U(r->acks));
     put_dotted(root, "network.storage.window_stalls", U(r->window_stalls));
-    put_dotted(root, "transport.cc", json_string(r->cc ? r->cc : "none"));
+    put_dotted(root, "transport.cc", json_string(cc_scheme(r->cc)->name));
     put_dotted(root, "transport.cnps_sent", U(r->cnps_sent));
     put_dotted(root, "transport.cnps_received", U(r->cnps_received));
     put_dotted(root, "transport.rate_decreases", U(r->rate_decreases));
@@ -915,7 +915,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
         put_dotted(root, "network.max_buffer_bytes", U(r->max_buffer_bytes));
         put_dotted(root, "network.packets_delivered", U(r->packets_delivered));
         put_lossless(root, r);
-        if (sc->transport.cc == CC_DCQCN) /* the model auto chose, and why */
+        if (cc_scheme(sc->transport.cc)->sends_cnps) /* the model auto chose, and why */
             put_dotted(root, "transport.cnp_path",
                        json_string(scenario_cnp_direct(sc) ? "direct" : "fabric"));
     }

@@ -274,7 +274,7 @@ static const struct key keys[] = {
      NULL},
     {"transport.receiver", T_ENUM, FIELD(transport.receiver), "gbn", NULL, NULL,
      "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "
-     "rewinds); ooo: out-of-order placement", "gbn|ooo"},
+     "rewinds); ooo: out-of-order placement", RX_CHOICES},
     {"transport.nak_interval", T_TIME, FIELD(transport.nak_interval_ps), "10us",
      "0", "1s", "a receiver repeats a NAK for the same gap at most this "
      "often (ooo NAKs only on a class that can drop)", NULL},
@@ -297,7 +297,7 @@ static const struct key keys[] = {
      "1", "1024", "queue pairs each transfer is split over, each with its own "
      "UDP source port (ECMP entropy)", NULL},
     {"transport.cc", T_ENUM, FIELD(transport.cc), "none", NULL, NULL,
-     "congestion control: none (line rate, PFC only) or dcqcn", "none|dcqcn"},
+     "congestion control: none (line rate, PFC only) or dcqcn", CC_CHOICES},
     {"transport.data_priority", T_COUNT, FIELD(transport.data_priority), "3",
      "0", "7", "802.1p priority of checkpoint writes", NULL},
     {"transport.data_dscp", T_COUNT, FIELD(transport.data_dscp), "26", "0",

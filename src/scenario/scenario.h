@@ -16,6 +16,7 @@
 
 #include "../core/err.h"
 #include "lbscheme.h" /* enum lb_kind */
+#include "tpscheme.h" /* enum cc_kind, enum receiver_kind */
 
 #define SCENARIO_TEXT 64 /* longest text value + 1 */
 #define SCENARIO_LONG_TEXT 512 /* a text key whose field is this large: lists (cost.prices) */
@@ -42,11 +43,9 @@ enum event_order { ORDER_WINDOW, ORDER_TIME, ORDER_WINDOW_REVERSE };
 
 enum engine_kind { ENGINE_PACKET, ENGINE_FLUID, ENGINE_AUTO };
 enum sched_kind { SCHED_STRICT, SCHED_DWRR };
-enum receiver_kind { RX_GBN, RX_OOO };
 /* How CNPs reach their sender: hop by hop through the fabric's queues, or
  * after the reverse path's unloaded latency (packet engine) */
 enum cnp_path { CNP_FABRIC, CNP_DIRECT, CNP_AUTO };
-enum cc_kind { CC_NONE, CC_DCQCN };
 enum dcqcn_preset { DCQCN_NVIDIA, DCQCN_PAPER };
 /* checkpoint model enums: the order of each key's choices */
 enum model_name { MODEL_NONE, MODEL_LLAMA3_8B, MODEL_LLAMA3_70B, MODEL_LLAMA3_405B,
@@ -330,7 +329,7 @@ static inline const char *scenario_cnp_fabric_why(const struct scenario *sc)
  * engine delivers them after their path's unloaded latency). */
 static inline int scenario_cnp_direct(const struct scenario *sc)
 {
-    if (sc->transport.cc != CC_DCQCN)
+    if (!cc_scheme(sc->transport.cc)->sends_cnps)
         return 0;
     if (sc->transport.dcqcn.cnp_path == CNP_AUTO)
         return scenario_cnp_fabric_why(sc) == NULL;

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "../scenario/tpscheme.h"
 #include "../work/plan.h"
 #include "series.h"
 
@@ -196,7 +197,7 @@ struct results {
     uint64_t packets_delivered;
 
     /* lossless fabric, ECN and congestion control (packet engine) */
-    const char *cc;            /* "none" or "dcqcn" */
+    enum cc_kind cc;           /* its name: cc_scheme(cc)->name */
     uint64_t drops_lossless, drops_lossy, drops_watchdog;
     uint64_t refresh_frames, pause_frames_rx, pfc_storms;
     uint64_t ecn_marked, data_packets;

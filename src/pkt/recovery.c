@@ -1,0 +1,297 @@
+/* Acknowledgements and loss recovery of the queue pairs, on the transport
+ * interface: the receivers (transport.receiver: go-back-N and out-of-order
+ * placement, their NAKs and duplicate ACKs), the sender's side of a NAK and
+ * of a cumulative ACK (which tells the transport's on_ack, and opens its
+ * window), and the retransmission timer with its retry count. Loss recovery
+ * proper (ACKs that end a transfer, timeouts) runs only where a data class
+ * can drop (n->recover). The NIC's send and receive paths are nic.c's. */
+#include "pnet.h"
+
+/* Loss recovery runs where a data class can drop: the checkpoint's or
+ * training's. A lossless data class keeps its results as they were: no
+ * ACKs, no timers (a lossy control class alone does not count: its few
+ * packets go first, and a lost NAK is asked again at the next gap). */
+int nic_recovery_setup(struct pnet *n, struct err *e)
+{
+    const struct scenario *sc = n->sc;
+    unsigned used = 1u << sc->transport.data_priority;
+    if (n->tr)
+        used |= 1u << n->tr->prio;
+    n->recover = (used & ~(unsigned)n->lossless) != 0;
+    if (!n->recover)
+        return 0;
+    return n->rx->recovery_setup(n, e);
+}
+
+static int gbn_recovery_setup(struct pnet *n, struct err *e)
+{
+    (void)e;
+    n->rto_ps = (uint64_t)4096000 << n->sc->transport.ack_timeout; /* 4.096 us x 2^n */
+    return 0;
+}
+
+static int ooo_recovery_setup(struct pnet *n, struct err *e)
+{
+    const struct scenario *sc = n->sc;
+    n->rto_ps = sc->transport.sack_timeout_ps;
+    /* a power of two, no larger than the longest flow needs */
+    uint32_t nf = n->n_flows + n->n_train;
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < nf; i++)
+        most = n->flows[i].bytes > most ? n->flows[i].bytes : most;
+    most = most / sc->fabric.mtu + 1;
+    uint32_t w = 64;
+    while (w * 2 <= sc->transport.sack_window && w < most)
+        w *= 2;
+    n->sack_win = w;
+    uint64_t *bits = arena_calloc(&n->arena, (size_t)nf * (w / 64) + 1, sizeof *bits);
+    if (!bits)
+        return err_set(e, "out of memory for the ooo receivers' windows (transport.sack_window "
+                          "%u x %u flows)", w, nf);
+    for (uint32_t i = 0; i < nf; i++)
+        n->flows[i].held = bits + (size_t)i * (w / 64);
+    return 0;
+}
+
+
+/* The sender hears that packets below psn arrived: progress resets the
+ * retry count and the timer's start. */
+static void heard_ack(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    if (!n->recover)
+        return;
+    f->rto_last = n->now;
+    if (psn > f->ack_psn) {
+        f->ack_psn = psn;
+        f->retries = 0;
+    }
+}
+
+/* A NAK reaches the sender: it is news of progress, and its receiver kind
+ * says what to resend. */
+void nic_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    if (f->peer_done || f->failed)
+        return;
+    heard_ack(n, f, psn);
+    n->rx->on_nak(n, f, psn);
+}
+
+/* Sender side of go-back-N: resend from the PSN the receiver expects. A NAK
+ * that asks for no more than an earlier one is stale (its gap is already
+ * being resent). The sender knows only what reached it: not whether the
+ * receiver has meanwhile completed the flow. */
+static void gbn_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
+    if ((f->una && off <= f->una) || off >= f->sent)
+        return;
+    if (n->tp->on_nak)
+        n->tp->on_nak(n, f, psn);
+    f->una = off ? off : 1;
+    f->sent = off;
+    nic_reactivate(n, f);
+}
+
+/* ooo: with loss recovery a NAK asks for that one packet (selective
+ * repeat); without, the receiver takes every packet and never NAKs. */
+static void ooo_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    if (!n->recover) {
+        gbn_on_nak(n, f, psn);
+        return;
+    }
+    if ((uint64_t)psn * n->sc->fabric.mtu >= f->max_sent)
+        return; /* never sent: it comes in its turn */
+    f->sr_psn = psn;
+    f->sr_pending = 1;
+    if (n->tp->on_nak)
+        n->tp->on_nak(n, f, psn);
+    nic_reactivate(n, f);
+}
+
+/* The reliable connection's ACK (loss recovery): the receiver holds every
+ * packet below psn; all of them: the transfer is done for the sender too. */
+void nic_on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    if (f->peer_done || f->failed)
+        return;
+    heard_ack(n, f, psn);
+    if (n->tp->on_ack)
+        n->tp->on_ack(n, f, psn);
+    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
+    if (off >= f->bytes) {
+        f->peer_done = 1;
+        f->sr_pending = 0;
+        off = f->bytes;
+    }
+    if (f->sent < off)
+        f->sent = off; /* no resend of what arrived */
+    if (f->active && f->sent == f->bytes && !f->sr_pending)
+        nic_park(n, f);
+    if (f->active && f->next_send == UINT64_MAX && n->tp->may_send(n, f))
+        nic_repace(n, f); /* the ACK opened its window */
+}
+
+void nic_rto_arm(struct pnet *n, struct flow *f)
+{
+    f->rto_pending = 1;
+    pnet_schedule(n, f->rto_last + n->rto_ps, EV_RTO, f, f->rto_gen);
+}
+
+/* The retransmission timer: one event per flow, which moves itself on while
+ * packets or progress came since it was set. Expired, the queue pair resends
+ * from the first PSN not known received (go-back-N as IB's local ACK timeout;
+ * the ooo receiver keeps what it holds), or after retry_count timeouts in a
+ * row fails the transfer, as a NIC moves the queue pair to its error state. */
+void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
+{
+    if (gen != f->rto_gen)
+        return; /* armed before a training step restarted the flow */
+    f->rto_pending = 0;
+    if (f->peer_done || f->failed)
+        return;
+    if (n->now < f->rto_last + n->rto_ps) {
+        nic_rto_arm(n, f);
+        return;
+    }
+    n->timeouts++;
+    if (f->retries >= n->sc->transport.retry_count) {
+        f->failed = 1;
+        n->qp_errors++;
+        if (f->active)
+            nic_park(n, f);
+        return;
+    }
+    f->retries++;
+    if (n->tp->on_timeout)
+        n->tp->on_timeout(n, f);
+    uint64_t off = (uint64_t)f->ack_psn * n->sc->fabric.mtu;
+    f->sent = off < f->bytes ? off : f->bytes;
+    f->una = 0; /* NAKs from here on are news */
+    f->sr_pending = 0;
+    f->rto_last = n->now;
+    nic_rto_arm(n, f);
+    if (f->sent < f->bytes)
+        nic_reactivate(n, f);
+}
+
+/* Receiver: ask f's sender for the packet of psn (a NAK), at most once per
+ * nak_interval for the same gap. */
+static void nak_gap(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn, int now)
+{
+    if (!now && f->nak_sent && n->now - f->last_nak < n->sc->transport.nak_interval_ps)
+        return;
+    f->nak_sent = 1;
+    f->last_nak = n->now;
+    n->naks_sent++;
+    n->sr_naks += rx_scheme(n->sc->transport.receiver)->keeps_out_of_order;
+    nic_send_control(n, node, f, PK_NAK, psn);
+}
+
+/* Receiver: a packet it already holds came again (a resend after a timeout,
+ * or after a lost ACK): the sender learns what arrived, once per
+ * nak_interval. */
+static void dup_ack(struct pnet *n, uint32_t node, struct flow *f)
+{
+    if (f->dup_acked && n->now - f->last_dup_ack < n->sc->transport.nak_interval_ps)
+        return;
+    f->dup_acked = 1;
+    f->last_dup_ack = n->now;
+    n->rc_acks++;
+    nic_send_control(n, node, f, PK_RCACK, f->expect_psn);
+}
+
+/* ooo with loss recovery: the held ring's bit of psn (past expect_psn). */
+static inline int held_bit(const struct pnet *n, const struct flow *f, uint32_t psn)
+{
+    uint32_t i = psn & (n->sack_win - 1);
+    return (int)((f->held[i / 64] >> (i % 64)) & 1);
+}
+
+static inline void held_flip(const struct pnet *n, struct flow *f, uint32_t psn)
+{
+    uint32_t i = psn & (n->sack_win - 1);
+    f->held[i / 64] ^= UINT64_C(1) << (i % 64);
+}
+
+/* ooo with loss recovery: place each packet once. Below expect_psn or held:
+ * a duplicate; past the window: dropped (asked for again when reached). A
+ * gap NAKs its first missing packet; so does the next gap once one fills. */
+static int ooo_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
+{
+    uint32_t psn = pk->psn;
+    if (psn < f->expect_psn || (psn - f->expect_psn < n->sack_win && held_bit(n, f, psn))) {
+        dup_ack(n, node, f);
+        return 0;
+    }
+    if (psn - f->expect_psn >= n->sack_win) {
+        nak_gap(n, node, f, f->expect_psn, 0);
+        return 0;
+    }
+    if (psn != f->expect_psn) {
+        held_flip(n, f, psn);
+        nak_gap(n, node, f, f->expect_psn, 0);
+        return 1;
+    }
+    f->expect_psn++;
+    f->nak_sent = 0;
+    while (f->max_psn >= f->expect_psn && held_bit(n, f, f->expect_psn)) {
+        held_flip(n, f, f->expect_psn);
+        f->expect_psn++;
+    }
+    if (f->max_psn >= f->expect_psn) /* the next gap, known already */
+        nak_gap(n, node, f, f->expect_psn, 1);
+    return 1;
+}
+
+/* Receiver side: 1 = accept the data packet, 0 = discard it. go-back-N takes
+ * only the PSN it expects and NAKs a gap (again after nak_interval); ooo
+ * places anything (once each, with loss recovery). */
+int nic_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
+{
+    if (f->seen_any && pk->psn < f->max_psn)
+        n->reordered++;
+    if (!f->seen_any || pk->psn > f->max_psn)
+        f->max_psn = pk->psn;
+    f->seen_any = 1;
+    return n->rx->accepts(n, node, f, pk);
+}
+
+static int ooo_receiver_accepts(struct pnet *n, uint32_t node, struct flow *f,
+                                const struct packet *pk)
+{
+    return n->recover ? ooo_accepts(n, node, f, pk) : 1;
+}
+
+static int gbn_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
+{
+    if (pk->psn == f->expect_psn) {
+        f->expect_psn++;
+        f->nak_sent = 0;
+        /* later packets were already thrown away: ask for them now, as no
+         * further arrival may come to reveal the gap */
+        if (f->max_psn >= f->expect_psn)
+            nak_gap(n, node, f, f->expect_psn, 1);
+        return 1;
+    }
+    if (pk->psn > f->expect_psn)
+        nak_gap(n, node, f, f->expect_psn, 0);
+    else if (n->recover)
+        dup_ack(n, node, f);
+    return 0;
+}
+
+const struct receiver_ops receiver_gbn = {
+    .kind = RX_GBN,
+    .accepts = gbn_accepts,
+    .on_nak = gbn_on_nak,
+    .recovery_setup = gbn_recovery_setup,
+};
+
+const struct receiver_ops receiver_ooo = {
+    .kind = RX_OOO,
+    .accepts = ooo_receiver_accepts,
+    .on_nak = ooo_on_nak,
+    .recovery_setup = ooo_recovery_setup,
+};

@@ -1,0 +1,47 @@
+/* The transports' descriptor rows (see tpscheme.h). */
+#include "tpscheme.h"
+
+#include <string.h>
+
+const struct cc_scheme cc_schemes[CC_COUNT] = {
+    [CC_NONE] = {
+        .name = "none",
+        .events_scale = {1.0, 1.0},
+        .fluid = "modelled: max-min fair shares at line rate",
+        .tune = "none",
+    },
+    [CC_DCQCN] = {
+        .name = "dcqcn",
+        .keys = "transport.dcqcn.",
+        /* BENCHMARKS.md's burst: 23.34 M events against 16.25 M without */
+        .events_scale = {1.44, 1.17},
+        .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
+        .fluid_leaves = "rate control",
+        .rate_control = 1,
+        .sends_cnps = 1,
+        .tune = "dcqcn;transport.dcqcn.preset=nvidia,dcqcn;transport.dcqcn.preset=paper",
+    },
+};
+
+const struct rx_scheme rx_schemes[RX_COUNT] = {
+    [RX_GBN] = {"gbn", 0, "reordering: go-back-N resends"},
+    [RX_OOO] = {"ooo", 1, NULL},
+};
+
+const struct cc_scheme *cc_scheme(int cc)
+{
+    return &cc_schemes[cc >= 0 && cc < CC_COUNT ? cc : 0];
+}
+
+const struct rx_scheme *rx_scheme(int kind)
+{
+    return &rx_schemes[kind >= 0 && kind < RX_COUNT ? kind : 0];
+}
+
+const struct cc_scheme *cc_scheme_by_name(const char *name)
+{
+    for (int i = 0; i < CC_COUNT; i++)
+        if (!strcmp(cc_schemes[i].name, name))
+            return &cc_schemes[i];
+    return NULL;
+}

@@ -1,0 +1,71 @@
+/* Transports: one descriptor row per congestion control (transport.cc) and
+ * per receiver (transport.receiver), read by the parser, the fluid engine,
+ * the estimate, the reports and tune, so that what a transport is (its
+ * name, its keys, what it costs and what the fluid engine keeps of it) is
+ * said once. The packet engine's hooks stay in src/pkt (transport.h),
+ * indexed by the same enums; its test checks every row has its table.
+ *
+ * It lives beside the scenario, as lbscheme.h does for balancers: the
+ * parser needs the names and nothing here includes a higher layer.
+ */
+#ifndef CKPT_TPSCHEME_H
+#define CKPT_TPSCHEME_H
+
+/* transport.cc's values in order: the enum and the parser's choices are
+ * made from this list, the rows in tpscheme.c carry the same names
+ * (test_transport checks). */
+#define CC_KINDS(X) X(CC_NONE, "none") X(CC_DCQCN, "dcqcn")
+#define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo")
+
+#define TP_ENUM_(e, s) e,
+#define TP_CHOICE_(e, s) "|" s
+enum cc_kind { CC_KINDS(TP_ENUM_) CC_COUNT };
+enum receiver_kind { RX_KINDS(TP_ENUM_) RX_COUNT };
+/* "a|b": the key table's choices (from the list's second character: past
+ * its leading '|') */
+#define CC_CHOICES (&(CC_KINDS(TP_CHOICE_))[1])
+#define RX_CHOICES (&(RX_KINDS(TP_CHOICE_))[1])
+
+struct cc_scheme {
+    const char *name;   /* transport.cc's value */
+    const char *keys;   /* its own scenario keys' prefix, or NULL */
+    /* describe and --engine auto: a packet's events as a multiple of the
+     * fabric's (its CNPs, ACKs, timers), [0] with its control packets
+     * through the fabric, [1] with CNPs sent direct */
+    double events_scale[2];
+    /* what the fluid engine models of it, or why not (describe) */
+    const char *fluid;
+    /* NULL when the fluid engine models it; else what it leaves out (the
+     * run's unmodelled list, optimistic) */
+    const char *fluid_leaves;
+    /* it paces below line rate on congestion signals: flowlets can move
+     * after its cuts */
+    int rate_control;
+    /* it sends CNPs (transport.dcqcn.cnp_path says how they travel) */
+    int sends_cnps;
+    /* tune's default knob: its values, ';'-joined keys, ','-separated */
+    const char *tune;
+};
+
+/* A receiver kind: what it does with a packet out of order. */
+struct rx_scheme {
+    const char *name;   /* transport.receiver's value */
+    /* keeps a packet past a gap (selective repeat) rather than dropping
+     * everything after it and rewinding the sender (go-back-N) */
+    int keeps_out_of_order;
+    /* the fluid engine's entry when packets can reorder (NULL: nothing
+     * left out) */
+    const char *fluid_reorder;
+};
+
+extern const struct cc_scheme cc_schemes[CC_COUNT];
+extern const struct rx_scheme rx_schemes[RX_COUNT];
+
+/* The row of cc / kind; an out-of-range value (a corrupt struct) gets the
+ * first row rather than a read past the table. */
+const struct cc_scheme *cc_scheme(int cc);
+const struct rx_scheme *rx_scheme(int kind);
+/* By name; NULL when no row has it. */
+const struct cc_scheme *cc_scheme_by_name(const char *name);
+
+#endif
