@@ -597,7 +597,7 @@ static void run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
         copy_text(o->error, sizeof o->error, e.msg);
         return;
     }
-    copy_text(o->engine, sizeof o->engine, r.engine);
+    copy_text(o->engine, sizeof o->engine, names_of(&names_engine, r.engine));
     double *f = o->fig;
     f[F_BOUND] = r.bound_s;
     if (r.finished) {
@@ -765,9 +765,9 @@ static json_t *sweep_meta(const struct sweep *sw)
         }
     }
     json_object_set_new(m, "set", sets);
-    static const char *const eng[] = {"packet", "fluid", "auto"};
-    int k = sw->base_engine >= 0 && sw->base_engine <= 2 ? sw->base_engine : 2;
-    json_object_set_new(m, "engine", json_string(eng[k]));
+    int k = sw->base_engine >= 0 && sw->base_engine < names_engine.n ? sw->base_engine
+                                                                      : ENGINE_AUTO;
+    json_object_set_new(m, "engine", json_string(names_of(&names_engine, k)));
     json_object_set_new(m, "seed", json_integer((json_int_t)sw->base_seed));
     return m;
 }

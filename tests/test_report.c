@@ -1811,7 +1811,7 @@ static void html_figures_match_json(void)
         CHECKF(0, "%s", e.msg);
         return;
     }
-    CHECK(!strcmp(r.engine, "fluid"));
+    CHECK(r.engine == ENGINE_FLUID);
     page_figures(&sc, &r);
 }
 

@@ -1226,7 +1226,7 @@ static void collect(struct pnet *n, struct results *r)
     }
     free(done);
     writer_acc_finish(&wa, r);
-    r->engine = "packet";
+    r->engine = ENGINE_PACKET;
     r->has_packet_stats = 1;
     r->drops = n->drops_lossless + n->drops_lossy + n->drops_watchdog;
     r->pause_frames = n->pause_frames;

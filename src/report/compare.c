@@ -37,7 +37,7 @@ void report_compare_row(FILE *out, int w, const char *name, const struct results
                      fmt_secs(g->victim_paused_s, s3, sizeof s3));
     }
     fprintf(out, "%-*s  %-6s  %10s  %10s  %7s  %-21s  %10s  %11s  %8s  %10s  %10s  %s%s\n", w,
-            name, r->engine,
+            name, names_of(&names_engine, r->engine),
             fin ? fmt_secs(r->completion_s, a, sizeof a)
                 : r->interrupted ? "interrupted" : "unfinished",
             fmt_secs(r->bound_s, b, sizeof b), fin ? pb : "-",

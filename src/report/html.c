@@ -815,7 +815,7 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
                            "modelled: the %s engine computes flow rates, not packets, so "
                            "it has no queues or pauses (the packet engine, "
                            "<code>--engine packet</code>, plots them).</p>\n",
-                        r->engine ? r->engine : "fluid");
+                        names_of(&names_engine, r->engine));
             continue;
         }
         fprintf(o, "<h2>%s</h2>\n", plot_title[p]);

@@ -112,7 +112,7 @@ static void run_level(FILE *f, const struct scenario *sc, const struct results *
 {
     family(f, "run_info", M_GAUGE, "the engine that ran, what set the bound, the transport");
     fputs("ckptnet_run_info{", f);
-    put_label(f, "engine", r->engine ? r->engine : "", 1);
+    put_label(f, "engine", names_of(&names_engine, r->engine), 1);
     put_label(f, "bound_limit", path_seg_key(r->bound_limit), 0);
     if (r->has_packet_stats)
         put_label(f, "cc", r->cc ? r->cc : "none", 0);
@@ -191,7 +191,7 @@ void report_metrics(FILE *f, const struct scenario *sc, const struct results *r)
     run_level(f, sc, r);
     if (!r->has_packet_stats) {
         fprintf(f, "# engine %s: no packets, so no PFC, ECN, queue, drop or per-port "
-                   "families\n", r->engine ? r->engine : "?");
+                   "families\n", names_of(&names_engine, r->engine));
         return;
     }
     packet_level(f, r);

@@ -87,7 +87,8 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                     fmt_secs(r->restore.completion_s, d, sizeof d),
                     c->bcast_saves_gpu_hours_per_day >= 0 ? "saves" : "costs",
                     fmt_num(fabs(c->bcast_saves_gpu_hours_per_day), e, sizeof e),
-                    sc->restore.mode == RESTORE_OWN_FILES ? "own_files" : "every_replica");
+                    names_of(&names_restore_mode, sc->restore.mode == RESTORE_ONE_BROADCAST
+                                                      ? RESTORE_EVERY_REPLICA : sc->restore.mode));
         } else {
             fprintf(out, ", failures.recovery_time)\n");
         }
@@ -228,7 +229,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
 {
     char note[160];
     char a[32], b[32], c[32], d[32], e[32], src[1024];
-    fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", r->engine,
+    fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", names_of(&names_engine, r->engine),
             sc->source[0] ? err_escape(src, sizeof src, sc->source) : "default",
             (unsigned long long)sc->seed);
     if (r->phase == PHASE_RESTORE) {
@@ -284,8 +285,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 r->transfers);
     summary_training(out, sc, r);
     if (!strncmp(r->engine_reason, "auto", 4))
-        fprintf(out, "  engine      %s: %s\n", r->engine_reason, r->engine);
-    if (!strcmp(r->engine, "fluid") && r->n_unmodelled) {
+        fprintf(out, "  engine      %s: %s\n", r->engine_reason, names_of(&names_engine, r->engine));
+    if (r->engine == ENGINE_FLUID && r->n_unmodelled) {
         char list[sizeof r->engine_reason];
         fluid_unmodelled_text(r, list, sizeof list);
         fprintf(out, "  fluid       ignores: %s; its completion %s\n", list,
@@ -392,7 +393,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         fprintf(out, " (more than the machine's %ld cores: slower than %ld)", cores, cores);
     /* a long DCQCN run spends a third of its time on CNPs crossing the
      * fabric: say what the lighter model costs (BENCHMARKS.md, session 8) */
-    if (r->engine && !strcmp(r->engine, "packet") && sc->transport.cc == CC_DCQCN &&
+    if (r->engine == ENGINE_PACKET && sc->transport.cc == CC_DCQCN &&
         !scenario_cnp_direct(sc) && r->wall_s > 1.0)
         fprintf(out, "; --set transport.dcqcn.cnp_path=direct: ~1.5x faster, CNPs never queued");
     if (r->rate_updates)
@@ -801,9 +802,9 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
                     size_t flags, struct err *e)
 {
     json_t *root = json_object();
-    put_dotted(root, "engine", json_string(r->engine));
+    put_dotted(root, "engine", json_string(names_of(&names_engine, r->engine)));
     put_dotted(root, "engine_reason", json_string(r->engine_reason));
-    if (!strcmp(r->engine, "fluid")) { /* what its figure ignores (fluid.h) */
+    if (r->engine == ENGINE_FLUID) { /* what its figure ignores (fluid.h) */
         json_t *a = json_array();
         for (uint32_t i = 0; i < r->n_unmodelled; i++) {
             const struct unmodelled *u = &r->unmodelled[i];

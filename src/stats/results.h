@@ -95,7 +95,7 @@ struct restore_figures {
     int ok;                    /* the restore run's invariants held */
     int finished;
     const char *mode;          /* restore.mode */
-    const char *engine;        /* the engine that ran it */
+    const char *engine;        /* the engine that ran it, or "none (bound)" */
     double completion_s;       /* first byte sent -> last reader done (broadcast incl.) */
     double bound_s;            /* its own lower bound */
     int bound_limit;           /* enum path_seg that sets it */
@@ -118,7 +118,7 @@ struct restore_figures {
 enum unmodelled_dir { UNMOD_OPTIMISTIC, UNMOD_PESSIMISTIC, UNMOD_UNKNOWN };
 
 struct results {
-    const char *engine;        /* "packet" or "fluid": the engine that ran */
+    int engine;                /* enum engine_kind: the engine that ran (packet or fluid) */
     char engine_reason[512];   /* why it ran (engine: auto explains its pick) */
     int has_packet_stats;      /* 0: drops, PFC, queues, packets unknown (fluid) */
     /* what the fluid engine's figure ignores in this scenario

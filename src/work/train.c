@@ -403,7 +403,7 @@ double train_packets(const struct training *tr, uint32_t mtu, double bound_s)
 
 static const char *iso_name(int iso)
 {
-    return iso == ISO_NONE ? "none" : iso == ISO_LOGICAL ? "logical" : "physical";
+    return names_of(&names_isolation, iso);
 }
 
 void train_results(struct results *r, const struct training *tr, struct train_clock *c,
