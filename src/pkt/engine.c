@@ -987,7 +987,7 @@ static uint64_t window_span(const struct pnet *n)
 static void loop(struct pnet *n)
 {
     uint64_t span = window_span(n);
-    n->res->event_order = span ? "window" : "time";
+    n->res->event_order = span ? ORDER_WINDOW : ORDER_TIME;
     int reverse = n->sc->sim.event_order == ORDER_WINDOW_REVERSE;
     unsigned threads = span && n->sc->sim.threads > 1 ? n->sc->sim.threads : 1;
     threads = threads > TEAM_MAX ? TEAM_MAX : threads;

@@ -30,7 +30,7 @@ void report_compare_row(FILE *out, int w, const char *name, const struct results
     if (g->on) { /* training beside the checkpoint: its steps, after the columns */
         char s1[32], s2[32], s3[32];
         int k = snprintf(tr, sizeof tr, "  training %s %+.1f%%: step %s vs %s, %u of %u slowed",
-                         g->isolation, 100 * g->slowdown, fmt_secs(g->during_step_s, s1, sizeof s1),
+                         names_of(&names_isolation, g->isolation), 100 * g->slowdown, fmt_secs(g->during_step_s, s1, sizeof s1),
                          fmt_secs(g->baseline_step_s, s2, sizeof s2), g->slowed, g->steps);
         if (r->has_packet_stats && g->on_fabric && k > 0 && (size_t)k < sizeof tr)
             snprintf(tr + k, sizeof tr - (size_t)k, ", PFC victim %s",

@@ -177,7 +177,7 @@ static void summary_training(FILE *out, const struct scenario *sc, const struct 
         return;
     if (!g->on_fabric)
         snprintf(cls, sizeof cls, "its own fabric");
-    else if (!strcmp(g->isolation, "none"))
+    else if (g->isolation == ISO_NONE)
         snprintf(cls, sizeof cls, "the checkpoint's class (priority %u)", g->priority);
     else if (sc->fabric.scheduling == SCHED_STRICT)
         snprintf(cls, sizeof cls, "priority %u vs %u, strict", g->priority,
@@ -197,7 +197,7 @@ static void summary_training(FILE *out, const struct scenario *sc, const struct 
     }
     /* scenario_resolve made training's class lossless (the user listed none) */
     int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
-    if (g->on_fabric && strcmp(g->isolation, "none") && sc->fabric.pfc && mask > 0 &&
+    if (g->on_fabric && g->isolation != ISO_NONE && sc->fabric.pfc && mask > 0 &&
         ((mask >> g->priority) & 1) && !scenario_is_set(sc, "fabric.pfc.priorities"))
         snprintf(cls + strlen(cls), sizeof cls - strlen(cls),
                  "; lossless by default: fabric.pfc.priorities %s", sc->fabric.pfc_priorities);
@@ -205,7 +205,7 @@ static void summary_training(FILE *out, const struct scenario *sc, const struct 
                  "steps slowed, %s lost; isolation %s (%s)",
             fmt_secs(g->baseline_step_s, a, sizeof a), fmt_secs(g->during_step_s, b, sizeof b),
             100 * g->slowdown, g->slowed, g->steps, fmt_secs(g->lost_s, c, sizeof c),
-            g->isolation, cls);
+            names_of(&names_isolation, g->isolation), cls);
     if (r->has_packet_stats && g->on_fabric)
         fprintf(out, "; PFC victim %s", fmt_secs(g->victim_paused_s, a, sizeof a));
     fputc('\n', out);
@@ -380,13 +380,14 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
             (unsigned long long)r->events, fmt_secs(r->wall_s, a, sizeof a),
             r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0,
             fmt_secs(r->total_s, c, sizeof c), fmt_bytes((double)r->mem_bytes, b, sizeof b));
-    if (r->event_order)
-        fprintf(out, "; %s order on %u thread%s", r->event_order, r->threads,
+    if (r->threads)
+        fprintf(out, "; %s order on %u thread%s", names_of(&names_event_order, r->event_order),
+                r->threads,
                 r->threads == 1 ? "" : "s");
     /* a long run on one of several cores: say how to use two (the same
      * results, 1.4-1.9x faster on this project's machine) */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (r->event_order && !strcmp(r->event_order, "window") && r->threads == 1 &&
+    if (r->event_order == ORDER_WINDOW && r->threads == 1 &&
         r->wall_s > 1.0 && cores > 1)
         fprintf(out, " (--set sim.threads=2 runs it on two)");
     else if (cores > 0 && r->threads > (uint32_t)cores)
@@ -749,7 +750,7 @@ static void json_training(json_t *root, const struct results *r)
     if (!g->on)
         return;
     json_t *o = json_object();
-    json_object_set_new(o, "isolation", json_string(g->isolation));
+    json_object_set_new(o, "isolation", json_string(names_of(&names_isolation, g->isolation)));
     json_object_set_new(o, "on_fabric", json_boolean(g->on_fabric));
     json_object_set_new(o, "priority", json_integer(g->priority));
     json_object_set_new(o, "steps", json_integer(g->steps));
@@ -940,8 +941,9 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
         put_dotted(root, "perf.total_s", json_real(r->total_s));
         put_dotted(root, "perf.events_per_s",
                    json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0));
-        if (r->event_order) {
-            put_dotted(root, "perf.event_order", json_string(r->event_order));
+        if (r->threads) {
+            put_dotted(root, "perf.event_order",
+                       json_string(names_of(&names_event_order, r->event_order)));
             put_dotted(root, "perf.threads", U(r->threads));
         }
         put_dotted(root, "perf.max_pending_events", U(r->max_pending_events));

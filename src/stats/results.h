@@ -55,7 +55,7 @@ struct cost_figures {
 struct train_figures {
     int on;                    /* training.traffic collectives */
     int on_fabric;             /* 0: isolation physical, the baseline steps */
-    const char *isolation;     /* fabric.isolation */
+    int isolation;             /* fabric.isolation: enum isolation_kind */
     uint32_t priority;         /* its priority on this fabric */
     uint32_t steps, slowed;
     double baseline_step_s, compute_s, comm0_s; /* comm0: uncongested, analytic */
@@ -291,8 +291,9 @@ struct results {
 
     /* performance of the run itself */
     uint64_t events;
-    const char *event_order;   /* packet engine: "window" or "time"; NULL: fluid */
-    uint32_t threads;          /* packet engine: threads that ran the windows */
+    int event_order;           /* packet engine: enum event_order (window or time) */
+    uint32_t threads;          /* packet engine: threads that ran the windows; 0: no
+                                * event order (fluid) */
     uint64_t max_pending_events;
     uint64_t mem_bytes;        /* arena + event queue + packet slabs */
     uint64_t rate_updates;     /* fluid: max-min updates (one per event time) */

@@ -401,11 +401,6 @@ double train_packets(const struct training *tr, uint32_t mtu, double bound_s)
 
 /* ---- results ------------------------------------------------------------ */
 
-static const char *iso_name(int iso)
-{
-    return names_of(&names_isolation, iso);
-}
-
 void train_results(struct results *r, const struct training *tr, struct train_clock *c,
                    uint64_t ckpt_end_ps)
 {
@@ -414,7 +409,7 @@ void train_results(struct results *r, const struct training *tr, struct train_cl
         return;
     g->on = 1;
     g->on_fabric = tr->on_fabric;
-    g->isolation = iso_name(tr->isolation);
+    g->isolation = tr->isolation;
     g->priority = tr->prio;
     g->baseline_step_s = (double)tr->baseline_ps / (double)PS_PER_S;
     g->compute_s = (double)tr->compute_ps / (double)PS_PER_S;
