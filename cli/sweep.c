@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "../src/core/rng.h"
+#include "../src/report/fields.h"
 #include "outputs.h"
 #include "sweep.h"
 
@@ -571,6 +572,18 @@ static int build_point(const struct sweep *sw, int p, struct scenario *sc, struc
 
 /* ---- one run ----------------------------------------------------------------- */
 
+/* The columns the result fields table fills (its rows' sweep names), where
+ * they apply; the rest stay NAN. */
+static void fill_field_figs(double *fig, const struct results *r)
+{
+    for (size_t i = 0; i < n_result_fields; i++) {
+        const struct result_field *rf = &result_fields[i];
+        for (int c = 0; rf->sweep && c < F_COUNT; c++)
+            if (!strcmp(sweep_fig_name[c], rf->sweep))
+                fig[c] = field_number(rf, r);
+    }
+}
+
 /* Point p with the scenario's seed + seed_off, as run `run` of the sweep. */
 static void run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
                     struct sweep_res *o)
@@ -599,6 +612,7 @@ static void run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
     }
     copy_text(o->engine, sizeof o->engine, names_of(&names_engine, r.engine));
     double *f = o->fig;
+    fill_field_figs(f, &r);
     f[F_BOUND] = r.bound_s;
     if (r.finished) {
         f[F_COMPLETION] = r.completion_s;
@@ -606,10 +620,6 @@ static void run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
             f[F_RATIO] = r.completion_s / r.bound_s;
         if (r.bottleneck.seg >= 0)
             copy_text(o->bottleneck, sizeof o->bottleneck, path_seg_key(r.bottleneck.seg));
-        f[F_STALL] = r.cost.stall_s;
-        f[F_GPUH] = r.cost.gpu_hours_per_day;
-        f[F_MONEY] = r.cost.money_per_day;
-        f[F_GOODPUT] = r.cost.goodput;
         if (r.cost.interval_s > 0)
             f[F_SLOWDOWN] = r.cost.stall_s / r.cost.interval_s;
         if (r.training.on) {

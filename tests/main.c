@@ -11,7 +11,7 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_report[], suite_engine2[],
     suite_pfc[], suite_bound[], suite_valid[], suite_traces[], suite_clos[], suite_train[],
     suite_import[], suite_pktq[], suite_order[], suite_loss[], suite_estimate[], suite_inputs[],
-    suite_outfile[], suite_transport[], suite_policy[], suite_lbtable[], suite_names[];
+    suite_outfile[], suite_transport[], suite_policy[], suite_lbtable[], suite_names[], suite_fields[];
 
 static const struct test *const suites[] = {
     suite_units, suite_scenario, suite_evq, suite_rng, suite_topo,
@@ -19,7 +19,7 @@ static const struct test *const suites[] = {
     suite_lossless, suite_storage, suite_lb, suite_engine2, suite_report,
     suite_pfc, suite_bound, suite_valid, suite_traces, suite_clos, suite_train,
     suite_import, suite_pktq, suite_order, suite_loss, suite_estimate, suite_inputs, suite_outfile,
-    suite_transport, suite_policy, suite_lbtable, suite_names,
+    suite_transport, suite_policy, suite_lbtable, suite_names, suite_fields,
 };
 
 int main(int argc, char **argv)

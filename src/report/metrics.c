@@ -12,6 +12,7 @@
 
 #include "../../include/ckptnet.h"
 #include "../topo/topo.h"
+#include "fields.h"
 #include "internal.h"
 
 enum mtype { M_GAUGE, M_COUNTER };
@@ -108,6 +109,28 @@ static void port_family(FILE *f, const struct results *r, enum port_field pf,
     }
 }
 
+/* A gauge per row of block b that has a metric and a value in this run. */
+static void field_gauges(FILE *f, const struct scenario *sc, const struct results *r,
+                         enum field_block b)
+{
+    for (size_t i = 0; i < n_result_fields; i++) {
+        const struct result_field *rf = &result_fields[i];
+        double v = field_number(rf, r);
+        if (rf->block != b || !rf->metric || isnan(v))
+            continue;
+        family(f, rf->metric, M_GAUGE, rf->help);
+        fprintf(f, "ckptnet_%s", rf->metric);
+        if (rf->label == FL_CURRENCY) {
+            fputc('{', f);
+            put_label(f, "currency", sc->training.currency, 1);
+            fputc('}', f);
+        }
+        fputc(' ', f);
+        put_real(f, rf->metric_scale ? v * rf->metric_scale : v);
+        fputc('\n', f);
+    }
+}
+
 static void run_level(FILE *f, const struct scenario *sc, const struct results *r)
 {
     family(f, "run_info", M_GAUGE, "the engine that ran, what set the bound, the transport");
@@ -136,23 +159,7 @@ static void run_level(FILE *f, const struct scenario *sc, const struct results *
     gauge(f, "completion_seconds", "first byte sent to last byte received", r->completion_s);
     gauge(f, "bound_ratio", "completion over the analytic bound",
           r->bound_s > 0 ? r->completion_s / r->bound_s : 0);
-    const struct cost_figures *c = &r->cost;
-    gauge(f, "checkpoint_end_seconds", "trigger to last byte received", c->end_s);
-    gauge(f, "gpu_stall_seconds", "GPU stall per checkpoint (policy)", c->stall_s);
-    gauge(f, "checkpoints_per_day", "checkpoints per day of training",
-          c->checkpoints_per_day);
-    /* base units (promtool's lint): GPU-seconds, not GPU-hours */
-    gauge(f, "stalled_gpu_seconds_per_day", "GPU time stalled per day (GPU-seconds)",
-          c->gpu_hours_per_day * 3600);
-    family(f, "money_per_day", M_GAUGE,
-           "cost of the stall per day (training.gpu_hour_cost), in the currency label");
-    fputs("ckptnet_money_per_day{", f);
-    put_label(f, "currency", sc->training.currency, 1);
-    fputs("} ", f);
-    put_real(f, c->money_per_day);
-    fputc('\n', f);
-    gauge(f, "goodput_ratio", "useful fraction of wall time at the configured interval",
-          c->goodput);
+    field_gauges(f, sc, r, FB_PLAN_COST);
     const struct restore_figures *rs = &r->restore;
     if (!rs->ran)
         return;

@@ -9,6 +9,7 @@
 #include "../fluid/fluid.h"
 #include "../scenario/lbscheme.h"
 #include "../topo/topo.h"
+#include "fields.h"
 #include "internal.h"
 
 /* What sets the bound: a path segment, or the metadata service. */
@@ -530,77 +531,15 @@ static json_t *real_or_null(double v, int applies)
     return applies ? json_real(v) : json_null();
 }
 
-/* model.*, checkpoint.* (the plan), cost.*, failures.* (docs/checkpoint.md) */
-static void json_plan_cost(json_t *root, const struct results *r, const char *currency)
+/* Every row of block b that applies to this run, in table order (fields.h). */
+static void put_fields(json_t *root, const struct scenario *sc, const struct results *r,
+                       enum field_block b)
 {
-    const struct plan_summary *p = &r->plan;
-    const struct cost_figures *c = &r->cost;
-    int f = c->job_mtbf_s > 0;
-    put_dotted(root, "model.name", json_string(p->model ? p->model : "none"));
-    put_dotted(root, "model.params", json_integer((json_int_t)p->params));
-    put_dotted(root, "model.bytes_per_param", json_integer(p->weights_bpp + p->optimizer_bpp));
-    put_dotted(root, "model.weights_bytes_per_param", json_integer(p->weights_bpp));
-    put_dotted(root, "model.optimizer_bytes_per_param", json_integer(p->optimizer_bpp));
-    put_dotted(root, "model.gpus", json_integer(p->gpus));
-    put_dotted(root, "model.tp", json_integer(p->tp));
-    put_dotted(root, "model.pp", json_integer(p->pp));
-    put_dotted(root, "model.dp", json_integer(p->dp));
-    put_dotted(root, "model.zero_stage", json_integer(p->zero_stage));
-    put_dotted(root, "checkpoint.writer_rule", json_string(p->writer_rule ? p->writer_rule : ""));
-    put_dotted(root, "checkpoint.policy", json_string(p->policy ? p->policy : ""));
-    put_dotted(root, "checkpoint.files", json_integer(p->files));
-    put_dotted(root, "checkpoint.transfers", json_integer(p->transfers));
-    put_dotted(root, "checkpoint.stragglers", json_integer(p->stragglers));
-    put_dotted(root, "checkpoint.shard_max_bytes", json_integer((json_int_t)p->max_gpu_bytes));
-    put_dotted(root, "checkpoint.shard_mean_bytes", json_real(p->mean_gpu_bytes));
-    put_dotted(root, "checkpoint.shard_skew", json_real(p->skew));
-    put_dotted(root, "checkpoint.first_start_s", json_real((double)p->first_start_ps / 1e12));
-    put_dotted(root, "checkpoint.max_open_wait_s", json_real((double)p->max_open_wait_ps / 1e12));
-    put_dotted(root, "storage.placement", json_string(p->placement ? p->placement : ""));
-    put_dotted(root, "storage.stripe_start", json_string(p->stripe_start ? p->stripe_start : ""));
-    json_t *nb = p->nodes_listed ? json_array() : json_null();
-    for (uint32_t i = 0; i < p->nodes_listed; i++)
-        json_array_append_new(nb, json_integer((json_int_t)p->node_bytes[i]));
-    put_dotted(root, "storage.node_bytes", nb); /* null past PLAN_NODES_LISTED nodes */
-    put_dotted(root, "storage.node_max_bytes", json_integer((json_int_t)p->node_max_bytes));
-    put_dotted(root, "storage.node_mean_bytes", json_real(p->node_mean_bytes));
-    put_dotted(root, "storage.node_skew", json_real(p->node_skew));
-    put_dotted(root, "storage.skew_cost_s", json_real((double)p->skew_cost_ps / 1e12));
-    put_dotted(root, "storage.skew_cost_pct", json_real(p->skew_cost_pct));
-    put_dotted(root, "checkpoint.end_s", real_or_null(c->end_s, r->finished));
-    put_dotted(root, "checkpoint.drain_late", json_boolean(c->drain_late));
-    if (!r->finished) { /* no completion, no cost */
-        put_dotted(root, "cost.computed", json_false());
-        put_dotted(root, "cost.reason", json_string("the run did not finish"));
-        return;
+    for (size_t i = 0; i < n_result_fields; i++) {
+        const struct result_field *f = &result_fields[i];
+        if (f->block == b && field_applies(f, r))
+            put_dotted(root, f->name, field_json(f, sc, r));
     }
-    put_dotted(root, "cost.computed", json_true());
-    put_dotted(root, "cost.stall_s_per_checkpoint", json_real(c->stall_s));
-    put_dotted(root, "cost.stall_measured", json_boolean(p->stall_measured));
-    put_dotted(root, "cost.interval_s", json_real(c->interval_s));
-    put_dotted(root, "cost.checkpoints_per_day", json_real(c->checkpoints_per_day));
-    put_dotted(root, "cost.gpu_hours_per_day", json_real(c->gpu_hours_per_day));
-    put_dotted(root, "cost.money_per_day", json_real(c->money_per_day));
-    put_dotted(root, "cost.currency", json_string(currency));
-    put_dotted(root, "cost.mfu_points_lost", json_real(c->mfu_points_lost));
-    put_dotted(root, "cost.optimal_interval_s", real_or_null(c->young_s, f));
-    put_dotted(root, "cost.optimal_interval_daly_s", real_or_null(c->daly_s, f));
-    put_dotted(root, "cost.goodput", json_real(c->goodput));
-    put_dotted(root, "cost.goodput_at_optimal", json_real(c->goodput_at_optimal));
-    put_dotted(root, "cost.goodput_monte_carlo", real_or_null(c->goodput_mc, c->mc_days > 0));
-    put_dotted(root, "cost.lost_gpu_hours_per_day", json_real(c->lost_gpu_hours_per_day));
-    put_dotted(root, "cost.lost_money_per_day", json_real(c->lost_money_per_day));
-    if (r->training.on) { /* docs/training.md */
-        put_dotted(root, "cost.training_lost_s_per_checkpoint", json_real(c->training_lost_s));
-        put_dotted(root, "cost.training_slowdown_gpu_hours_per_day",
-                   json_real(c->training_slowdown_gpu_hours_per_day));
-        put_dotted(root, "cost.training_slowdown_money_per_day",
-                   json_real(c->training_slowdown_money_per_day));
-    }
-    put_dotted(root, "failures.job_mtbf_s", real_or_null(c->job_mtbf_s, f));
-    put_dotted(root, "failures.per_day", json_real(c->failures_per_day));
-    put_dotted(root, "failures.monte_carlo_days", json_real(c->mc_days));
-    put_dotted(root, "failures.monte_carlo_failures", json_integer((json_int_t)c->mc_failures));
 }
 
 static int json_doc(FILE *out, const struct scenario *sc, const struct results *r, int perf,
@@ -832,15 +771,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_dotted(root, "checkpoint.writer_completion_s.p50", real_or_null(r->writer_p50_s, r->finished));
     put_dotted(root, "checkpoint.writer_completion_s.p99", real_or_null(r->writer_p99_s, r->finished));
     put_dotted(root, "checkpoint.writer_completion_s.max", real_or_null(r->writer_max_s, r->finished));
-    json_plan_cost(root, r, sc->training.currency);
-    put_dotted(root, "cost.recovery_s", json_real(r->cost.recovery_s));
-    put_dotted(root, "cost.recovery_from", json_string(r->cost.recovery_from ? r->cost.recovery_from
-                                                                          : "none"));
-    put_dotted(root, "cost.broadcast_saves_gpu_hours_per_day",
-               json_real(r->cost.bcast_saves_gpu_hours_per_day));
-    put_dotted(root, "checkpoint.phase", json_string(r->phase == PHASE_RESTORE ? "restore"
-                                                     : r->phase == PHASE_BOTH  ? "both"
-                                                                               : "save"));
+    put_fields(root, sc, r, FB_PLAN_COST);
     if (r->restore.ran) {
         const struct restore_figures *f = &r->restore;
         put_dotted(root, "restore.mode", json_string(f->mode));
