@@ -613,9 +613,7 @@ static void run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
     copy_text(o->engine, sizeof o->engine, names_of(&names_engine, r.engine));
     double *f = o->fig;
     fill_field_figs(f, &r);
-    f[F_BOUND] = r.bound_s;
     if (r.finished) {
-        f[F_COMPLETION] = r.completion_s;
         if (r.bound_s > 0)
             f[F_RATIO] = r.completion_s / r.bound_s;
         if (r.bottleneck.seg >= 0)

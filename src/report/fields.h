@@ -23,6 +23,8 @@ enum field_kind {
     FK_BOOL,   /* int, JSON true/false */
     FK_PS,     /* uint64_t picoseconds, printed as seconds */
     FK_CSTR,   /* const char *; NULL prints dflt */
+    FK_TEXT,   /* char array */
+    FK_SEG,    /* int, an enum path_seg printed as its key */
     FK_ENUM,   /* int, printed as its name in names */
     FK_CONST,  /* the text dflt itself */
     FK_CUSTOM, /* json() builds the value */
@@ -33,6 +35,7 @@ enum {
     FW_FINISHED = 1 << 0,   /* every transfer completed */
     FW_UNFINISHED = 1 << 1, /* the run did not finish */
     FW_TRAINING = 1 << 2,   /* training.traffic collectives */
+    FW_RESTORE = 1 << 3,    /* the restore ran (or was estimated) */
 };
 
 /* When a printed row's value is JSON null (and no metric or sweep figure):
@@ -45,7 +48,8 @@ enum field_null {
 };
 
 /* The blocks the writers print in turn (rows of a block are contiguous). */
-enum field_block { FB_PLAN_COST };
+enum field_block { FB_RUN, FB_CHECKPOINT, FB_PLAN_COST, FB_RESTORE, FB_BOUND, FB_FABRIC,
+                   FB_INVARIANTS };
 
 /* A Prometheus metric label: none, or the currency. */
 enum field_label { FL_NONE, FL_CURRENCY };

@@ -147,7 +147,7 @@ static void run_level(FILE *f, const struct scenario *sc, const struct results *
     gauge(f, "writers", "checkpoint writers", r->writers);
     gauge(f, "transfers", "transfers planned", r->transfers);
     gauge(f, "transfers_completed", "transfers that completed", r->flows_done);
-    gauge(f, "bound_seconds", "analytic lower bound on the completion time (max-flow)", r->bound_s);
+    field_gauges(f, sc, r, FB_BOUND);
     counter(f, "sent_bytes_total", "payload bytes sent by writers (first sends)",
             r->bytes_sent);
     counter(f, "delivered_bytes_total", "payload bytes delivered to storage",
@@ -156,7 +156,7 @@ static void run_level(FILE *f, const struct scenario *sc, const struct results *
         fputs("# the run did not finish: no completion, bound ratio or cost families\n", f);
         return;
     }
-    gauge(f, "completion_seconds", "first byte sent to last byte received", r->completion_s);
+    field_gauges(f, sc, r, FB_CHECKPOINT);
     gauge(f, "bound_ratio", "completion over the analytic bound",
           r->bound_s > 0 ? r->completion_s / r->bound_s : 0);
     field_gauges(f, sc, r, FB_PLAN_COST);

@@ -525,12 +525,6 @@ static void put_lossless(json_t *root, const struct results *r)
     put_dotted(root, "transport.loss_recovery.failed_transfers", U(r->qp_errors));
 }
 
-/* A real, or null when the figure does not apply (0 = no failures). */
-static json_t *real_or_null(double v, int applies)
-{
-    return applies ? json_real(v) : json_null();
-}
-
 /* Every row of block b that applies to this run, in table order (fields.h). */
 static void put_fields(json_t *root, const struct scenario *sc, const struct results *r,
                        enum field_block b)
@@ -742,8 +736,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
                     size_t flags, struct err *e)
 {
     json_t *root = json_object();
-    put_dotted(root, "engine", json_string(names_of(&names_engine, r->engine)));
-    put_dotted(root, "engine_reason", json_string(r->engine_reason));
+    put_fields(root, sc, r, FB_RUN);
     if (r->engine == ENGINE_FLUID) { /* what its figure ignores (fluid.h) */
         json_t *a = json_array();
         for (uint32_t i = 0; i < r->n_unmodelled; i++) {
@@ -762,66 +755,16 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
                                                         : fluid_direction_name(dir)));
         put_dotted(root, "fluid.unmodelled", a);
     }
-    put_dotted(root, "checkpoint.bytes", U(r->ckpt_bytes));
-    put_dotted(root, "checkpoint.writers", U(r->writers));
-    put_dotted(root, "checkpoint.finished", json_boolean(r->finished));
-    put_dotted(root, "checkpoint.interrupted", json_boolean(r->interrupted));
-    put_dotted(root, "checkpoint.transfers_completed", U(r->flows_done));
-    put_dotted(root, "checkpoint.completion_s", real_or_null(r->completion_s, r->finished));
-    put_dotted(root, "checkpoint.writer_completion_s.p50", real_or_null(r->writer_p50_s, r->finished));
-    put_dotted(root, "checkpoint.writer_completion_s.p99", real_or_null(r->writer_p99_s, r->finished));
-    put_dotted(root, "checkpoint.writer_completion_s.max", real_or_null(r->writer_max_s, r->finished));
+    put_fields(root, sc, r, FB_CHECKPOINT);
     put_fields(root, sc, r, FB_PLAN_COST);
-    if (r->restore.ran) {
-        const struct restore_figures *f = &r->restore;
-        put_dotted(root, "restore.mode", json_string(f->mode));
-        put_dotted(root, "restore.engine", json_string(f->engine));
-        put_dotted(root, "restore.ok", json_boolean(f->ok));
-        put_dotted(root, "restore.finished", json_boolean(f->finished));
-        put_dotted(root, "restore.completion_s", json_real(f->completion_s));
-        put_dotted(root, "restore.bound_s", json_real(f->bound_s));
-        put_dotted(root, "restore.bound_limit", json_string(path_seg_key(f->bound_limit)));
-        put_dotted(root, "restore.bottleneck", json_string(path_seg_key(f->bottleneck)));
-        put_dotted(root, "restore.bottleneck_util", json_real(f->bottleneck_util));
-        put_dotted(root, "restore.bytes_read", U(f->bytes_read));
-        put_dotted(root, "restore.amplification", json_real(f->amplification));
-        put_dotted(root, "restore.readers", U(f->readers));
-        put_dotted(root, "restore.transfers", U(f->transfers));
-        put_dotted(root, "restore.broadcast_s", json_real(f->broadcast_s));
-        put_dotted(root, "restore.restart_s", json_real(f->restart_s));
-        put_dotted(root, "restore.recovery_s", json_real(f->recovery_s));
-        put_dotted(root, "restore.estimated", json_boolean(f->estimated));
-        /* restore.read_rate 0: the back end reads as fast as the fabric takes */
-        put_dotted(root, "restore.reads_unlimited", json_boolean(!sc->restore.read_bps));
-        put_dotted(root, "restore.other_mode_recovery_s", json_real(f->other_recovery_s));
-    }
+    put_fields(root, sc, r, FB_RESTORE);
     json_training(root, r);
-    put_dotted(root, "bound.completion_s", json_real(r->bound_s));
-    put_dotted(root, "bound.limit", json_string(path_seg_key(r->bound_limit)));
-    put_dotted(root, "bound.limit_label", json_string(path_seg_label(r->bound_limit)));
-    put_dotted(root, "bound.fsync_s", json_real(r->bound_fsync_s));
-    put_dotted(root, "bound.metadata_s", json_real(r->bound_meta_s));
-    put_dotted(root, "bound.by_metadata", json_boolean(r->bound_by_meta));
-    put_dotted(root, "bound.ratio", real_or_null(r->bound_s > 0 ? r->completion_s / r->bound_s : 0,
-                                                 r->finished));
-    put_dotted(root, "bound.base_latency_s", json_real(r->base_latency_s));
-    json_t *terms = json_object();
-    for (int l = PATH_WRITER_NIC; l < PATH_COUNT; l++) /* the host path shares the writer's */
-        if (path_seg_shown(l, r->fabric_tiers))
-            json_object_set_new(terms, path_seg_key(l), json_real(r->bound_term_s[l]));
-    put_dotted(root, "bound.terms_s", terms);
+    put_fields(root, sc, r, FB_BOUND);
     if (r->bottleneck.seg >= 0) {
         put_dotted(root, "segments", segments_json(r));
         put_dotted(root, "bottleneck", r->finished ? bottleneck_json(r) : json_null());
     }
-    put_dotted(root, "fabric.switches", U(r->switches));
-    put_dotted(root, "fabric.links", U(r->links));
-    put_dotted(root, "fabric.failed_links", U(r->failed_links));
-    put_dotted(root, "fabric.warnings", json_string(r->warnings));
-    put_dotted(root, "fabric.port_notes", json_string(r->port_notes));
-    put_dotted(root, "fabric.failed_link_names", json_string(r->failed_link_names));
-    put_dotted(root, "fabric.oversubscription.compute", json_real(r->oversub_compute));
-    put_dotted(root, "fabric.oversubscription.storage", json_real(r->oversub_storage));
+    put_fields(root, sc, r, FB_FABRIC);
     report_clos_json(root, r);
     if (r->bom_n_speeds)
         bom_json(root, sc, r);
@@ -858,14 +801,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
         snprintf(k, sizeof k, "network.links.%s.max_full_s", path_seg_key(s));
         put_dotted(root, k, json_real(r->link_full_max_s[s]));
     }
-    put_dotted(root, "invariants.ok", json_boolean(r->ok));
-    put_dotted(root, "invariants.violation", json_string(r->violation));
-    put_dotted(root, "invariants.bytes_sent", U(r->bytes_sent));
-    put_dotted(root, "invariants.bytes_delivered", U(r->bytes_delivered));
-    put_dotted(root, "invariants.bytes_dropped", U(r->bytes_dropped));
-    put_dotted(root, "invariants.bytes_in_flight", U(r->bytes_in_flight));
-    put_dotted(root, "invariants.writers_completed", U(r->flows_done));
-    put_dotted(root, "invariants.time_monotone", json_boolean(r->time_monotone));
+    put_fields(root, sc, r, FB_INVARIANTS);
     if (perf) {
         put_dotted(root, "perf.events", U(r->events));
         put_dotted(root, "perf.wall_s", json_real(r->wall_s));
