@@ -305,7 +305,10 @@ json_t *field_json(const struct result_field *f, const struct scenario *sc,
     case FK_U32: return json_integer((json_int_t)VALUE(uint32_t));
     case FK_BOOL: return json_boolean(VALUE(int));
     case FK_PS: return json_real((double)VALUE(uint64_t) / 1e12);
-    case FK_CSTR: return json_string(VALUE(const char *) ? VALUE(const char *) : f->dflt);
+    case FK_CSTR: {
+        const char *t = *(const char *const *)((const char *)r + f->off);
+        return json_string(t ? t : f->dflt);
+    }
     case FK_TEXT: return json_string((const char *)r + f->off);
     case FK_SEG: return json_string(path_seg_key(VALUE(int)));
     case FK_ENUM: return json_string(names_of(f->names, VALUE(int)));
