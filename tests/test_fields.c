@@ -33,17 +33,6 @@ static void fields_names_unique(void)
     CHECK(field_find("no.such.field") == NULL);
 }
 
-static json_t *at(json_t *root, const char *dotted)
-{
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", dotted);
-    json_t *v = root;
-    for (char *save = NULL, *tok = strtok_r(buf, ".", &save); tok && v;
-         tok = strtok_r(NULL, ".", &save))
-        v = json_object_get(v, tok);
-    return v;
-}
-
 /* Equal as the document prints them: reals to 12 significant digits. */
 static int same(json_t *got, json_t *want)
 {
@@ -54,16 +43,12 @@ static int same(json_t *got, json_t *want)
     return got && json_equal(got, want);
 }
 
-static char *capture(const struct scenario *sc, const struct results *r, int metrics)
+static char *metrics_of(const struct scenario *sc, const struct results *r)
 {
     char *buf = NULL;
     size_t len = 0;
-    struct err e = {{0}};
     FILE *m = open_memstream(&buf, &len);
-    if (metrics)
-        report_metrics(m, sc, r);
-    else
-        CHECKF(report_json(m, sc, r, 0, &e) == 0, "%s", e.msg);
+    report_metrics(m, sc, r);
     fclose(m);
     return buf;
 }
@@ -85,14 +70,14 @@ static void check_run(const char *what, const char *limit)
         test_set(&sc, "%s", limit);
     CHECKF(ckpt_run(&sc, &r, &e) == 0, "%s: %s", what, e.msg);
     CHECKF(r.finished == !limit, "%s: finished %d", what, r.finished);
-    char *js = capture(&sc, &r, 0), *prom = capture(&sc, &r, 1);
+    char *js = test_json(&sc, &r), *prom = metrics_of(&sc, &r);
     json_error_t je;
     json_t *root = js ? json_loads(js, 0, &je) : NULL;
     CHECKF(root != NULL, "%s: JSON does not parse", what);
     int metrics = 0;
     for (size_t i = 0; root && prom && i < n_result_fields; i++) {
         const struct result_field *f = &result_fields[i];
-        json_t *got = at(root, f->name), *want = field_json(f, &sc, &r);
+        json_t *got = test_json_at(root, f->name), *want = field_json(f, &sc, &r);
         if (field_applies(f, &r))
             CHECKF(same(got, want), "%s: %s differs or is missing", what, f->name);
         else

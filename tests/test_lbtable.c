@@ -26,12 +26,7 @@ static int small_run(struct scenario *sc, struct results *r)
 
 static const char *json_at(json_t *root, const char *dotted)
 {
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", dotted);
-    json_t *v = root;
-    for (char *save = NULL, *tok = strtok_r(buf, ".", &save); tok && v;
-         tok = strtok_r(NULL, ".", &save))
-        v = json_object_get(v, tok);
+    json_t *v = test_json_at(root, dotted);
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 

@@ -102,12 +102,7 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
     report_bom_line(out, sc, r);
     report_capex_line(out, sc, r, 0);
     /* placement (docs/checkpoint.md): per-node bytes and their skew */
-    fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs +%.1f%%, "
-                 "+%s, against an even spread)",
-            p->placement ? p->placement : "file_mod",
-            p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
-            p->node_skew, p->storage_nodes, p->skew_cost_pct,
-            fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
+    report_placement(out, p);
     if (p->nodes_listed && p->nodes_listed <= 16) {
         fprintf(out, "; bytes per node");
         for (uint32_t i = 0; i < p->nodes_listed; i++)

@@ -37,12 +37,18 @@ static void put_real(FILE *f, double v)
         fprintf(f, "%.17g", v);
 }
 
-static void gauge(FILE *f, const char *name, const char *help, double v)
+/* A family of one real sample. */
+static void real_family(FILE *f, const char *name, enum mtype t, const char *help, double v)
 {
-    family(f, name, M_GAUGE, help);
+    family(f, name, t, help);
     fprintf(f, "ckptnet_%s ", name);
     put_real(f, v);
     fputc('\n', f);
+}
+
+static void gauge(FILE *f, const char *name, const char *help, double v)
+{
+    real_family(f, name, M_GAUGE, help, v);
 }
 
 /* A counter's value: integers exactly, reals (seconds) as reals. */
@@ -50,14 +56,6 @@ static void counter(FILE *f, const char *name, const char *help, uint64_t v)
 {
     family(f, name, M_COUNTER, help);
     fprintf(f, "ckptnet_%s %llu\n", name, (unsigned long long)v);
-}
-
-static void counter_real(FILE *f, const char *name, const char *help, double v)
-{
-    family(f, name, M_COUNTER, help);
-    fprintf(f, "ckptnet_%s ", name);
-    put_real(f, v);
-    fputc('\n', f);
 }
 
 /* Label values are node names and fixed words: nothing to escape but
@@ -182,8 +180,8 @@ static void packet_level(FILE *f, const struct results *r)
     counter(f, "pause_frames_total", "PFC XOFF frames sent (refreshes not counted)",
             r->pause_frames);
     counter(f, "resume_frames_total", "PFC XON frames sent", r->resume_frames);
-    counter_real(f, "paused_seconds_total", "time paused, summed over ports",
-                 r->paused_s);
+    real_family(f, "paused_seconds_total", M_COUNTER, "time paused, summed over ports",
+                r->paused_s);
     counter(f, "dropped_packets_total", "packets dropped (all classes)", r->drops);
     counter(f, "ecn_marked_packets_total", "data packets marked CE", r->ecn_marked);
     counter(f, "cnps_sent_total", "congestion notification packets sent", r->cnps_sent);

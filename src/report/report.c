@@ -226,6 +226,17 @@ static const char *cnp_path_note(const struct scenario *sc, char *buf, size_t le
     return buf;
 }
 
+void report_placement(FILE *out, const struct plan_summary *p)
+{
+    char a[32];
+    fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs "
+                 "+%.1f%%, +%s, against an even spread)",
+            p->placement ? p->placement : "file_mod",
+            p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
+            p->node_skew, p->storage_nodes, p->skew_cost_pct,
+            fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
+}
+
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r)
 {
     char note[160];
@@ -250,15 +261,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
     report_clos_line(out, r);
     report_bom_line(out, sc, r);
-    {
-        const struct plan_summary *p = &r->plan;
-        fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs "
-                     "+%.1f%%, +%s, against an even spread)\n",
-                p->placement ? p->placement : "file_mod",
-                p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
-                p->node_skew, p->storage_nodes, p->skew_cost_pct,
-                fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
-    }
+    report_placement(out, &r->plan);
+    fputc('\n', out);
     if (sc->storage.fsync_ps || sc->storage.metadata_ops > 0) {
         /* a write is complete once durable: what that adds */
         fprintf(out, "  metadata    fsync %s per file", fmt_secs(r->bound_fsync_s, a, sizeof a));
@@ -442,6 +446,14 @@ static void emit_key(void *ud, const char *key, const char *value, int kind)
 
 #define U(x) json_integer((json_int_t)(x))
 
+/* value under "<pre><link set's key><post>" */
+static void put_seg(json_t *root, const char *pre, int seg, const char *post, json_t *value)
+{
+    char k[96];
+    snprintf(k, sizeof k, "%s%s%s", pre, path_seg_key(seg), post);
+    put_dotted(root, k, value);
+}
+
 /* network.pfc/ecn/buffer/drops detail and transport.* (packet engine) */
 static void put_lossless(json_t *root, const struct results *r)
 {
@@ -475,13 +487,9 @@ static void put_lossless(json_t *root, const struct results *r)
     unsigned nsets = path_link_sets_shown(r->fabric_tiers, sets);
     for (unsigned i = 0; i < nsets; i++) {
         int sg = sets[i];
-        char k[96];
-        snprintf(k, sizeof k, "network.queues.%s.max_bytes", path_seg_key(sg));
-        put_dotted(root, k, U(r->seg_queue_max[sg]));
-        snprintf(k, sizeof k, "network.queues.%s.p99_bytes", path_seg_key(sg));
-        put_dotted(root, k, U(r->seg_queue_p99[sg]));
-        snprintf(k, sizeof k, "network.pfc.paused_s_by_segment.%s", path_seg_key(sg));
-        put_dotted(root, k, json_real(r->seg_paused_s[sg]));
+        put_seg(root, "network.queues.", sg, ".max_bytes", U(r->seg_queue_max[sg]));
+        put_seg(root, "network.queues.", sg, ".p99_bytes", U(r->seg_queue_p99[sg]));
+        put_seg(root, "network.pfc.paused_s_by_segment.", sg, "", json_real(r->seg_paused_s[sg]));
     }
     if (r->ports) {
         json_t *a = json_array();
@@ -793,13 +801,9 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     for (int s = PATH_WRITER_NIC; r->has_link_stats && s <= PATH_STORAGE_NIC; s++) {
         if (!path_seg_shown(s, r->fabric_tiers))
             continue;
-        char k[96];
-        snprintf(k, sizeof k, "network.links.%s.max_utilisation", path_seg_key(s));
-        put_dotted(root, k, json_real(r->link_util_max[s]));
-        snprintf(k, sizeof k, "network.links.%s.max_busy_s", path_seg_key(s));
-        put_dotted(root, k, json_real(r->link_busy_max_s[s]));
-        snprintf(k, sizeof k, "network.links.%s.max_full_s", path_seg_key(s));
-        put_dotted(root, k, json_real(r->link_full_max_s[s]));
+        put_seg(root, "network.links.", s, ".max_utilisation", json_real(r->link_util_max[s]));
+        put_seg(root, "network.links.", s, ".max_busy_s", json_real(r->link_busy_max_s[s]));
+        put_seg(root, "network.links.", s, ".max_full_s", json_real(r->link_full_max_s[s]));
     }
     put_fields(root, sc, r, FB_INVARIANTS);
     if (perf) {
