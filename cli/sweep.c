@@ -627,13 +627,6 @@ static void run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
         if (r.restore.ran && !r.restore.estimated && r.restore.finished)
             f[F_RESTORE] = r.restore.completion_s;
     }
-    if (r.has_packet_stats) {
-        f[F_PAUSE_FRAMES] = (double)r.pause_frames;
-        f[F_PAUSED] = r.paused_s;
-        f[F_DROPS] = (double)r.drops;
-        f[F_MAXQ] = (double)r.max_queue_bytes;
-    }
-    f[F_EVENTS] = (double)r.events;
     if (!r.ok) {
         o->status = SWEEP_VIOLATED;
         copy_text(o->error, sizeof o->error, r.violation);

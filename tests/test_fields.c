@@ -43,12 +43,17 @@ static int same(json_t *got, json_t *want)
     return got && json_equal(got, want);
 }
 
-static char *metrics_of(const struct scenario *sc, const struct results *r)
+/* The metrics, or (json) the JSON document with its perf section. */
+static char *output_of(const struct scenario *sc, const struct results *r, int json)
 {
     char *buf = NULL;
     size_t len = 0;
+    struct err e = {{0}};
     FILE *m = open_memstream(&buf, &len);
-    report_metrics(m, sc, r);
+    if (json)
+        CHECKF(report_json(m, sc, r, 1, &e) == 0, "%s", e.msg);
+    else
+        report_metrics(m, sc, r);
     fclose(m);
     return buf;
 }
@@ -56,21 +61,22 @@ static char *metrics_of(const struct scenario *sc, const struct results *r)
 /* One run, finished or stopped by its time limit: each row is in the JSON
  * document exactly when it applies, with the table's value; each row with
  * a metric that has a value is a gauge of the metrics with that value. */
-static void check_run(const char *what, const char *limit)
+static void check_run(const char *what, const char *engine, const char *limit)
 {
     struct scenario sc;
     struct results r;
     struct err e = {{0}};
     scenario_defaults(&sc);
-    test_set(&sc, "engine=fluid");
+    test_set(&sc, "engine=%s", engine);
     test_set(&sc, "cluster.nodes=8");
+    test_set(&sc, "workload.bytes_per_writer=1MB");
     test_set(&sc, "training.traffic=collectives");
     test_set(&sc, "training.grad_bytes=1MB");
     if (limit)
         test_set(&sc, "%s", limit);
     CHECKF(ckpt_run(&sc, &r, &e) == 0, "%s: %s", what, e.msg);
     CHECKF(r.finished == !limit, "%s: finished %d", what, r.finished);
-    char *js = test_json(&sc, &r), *prom = metrics_of(&sc, &r);
+    char *js = output_of(&sc, &r, 1), *prom = output_of(&sc, &r, 0);
     json_error_t je;
     json_t *root = js ? json_loads(js, 0, &je) : NULL;
     CHECKF(root != NULL, "%s: JSON does not parse", what);
@@ -108,8 +114,9 @@ static void check_run(const char *what, const char *limit)
 
 static void fields_json_and_metrics_follow_rows(void)
 {
-    check_run("finished", NULL);
-    check_run("unfinished", "sim.time_limit=1us");
+    check_run("finished", "fluid", NULL);
+    check_run("unfinished", "fluid", "sim.time_limit=1us");
+    check_run("packet", "packet", NULL); /* network.* and perf.threads apply */
 }
 
 SUITE(suite_fields) = {

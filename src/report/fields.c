@@ -62,6 +62,12 @@ static json_t *bound_terms(const struct scenario *sc, const struct results *r)
     return terms;
 }
 
+static json_t *events_per_s(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    return json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0);
+}
+
 #define FIN FW_FINISHED
 #define RST FW_RESTORE
 
@@ -241,6 +247,24 @@ const struct result_field result_fields[] = {
     {.name = "fabric.oversubscription.storage", .block = FB_FABRIC, .kind = FK_REAL,
      .off = AT(oversub_storage)},
 
+    /* network counters (packet engine) */
+    {.name = "network.drops", .block = FB_NETWORK, .kind = FK_U64, .off = AT(drops),
+     .when = FW_PACKET, .sweep = "drops"},
+    {.name = "network.pfc.pause_frames", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(pause_frames), .when = FW_PACKET, .sweep = "pause_frames"},
+    {.name = "network.pfc.resume_frames", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(resume_frames), .when = FW_PACKET},
+    {.name = "network.pfc.paused_s", .block = FB_NETWORK, .kind = FK_REAL, .off = AT(paused_s),
+     .when = FW_PACKET, .sweep = "paused_s"},
+    {.name = "network.pfc.max_port_paused_s", .block = FB_NETWORK, .kind = FK_REAL,
+     .off = AT(max_port_paused_s), .when = FW_PACKET},
+    {.name = "network.max_queue_bytes", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(max_queue_bytes), .when = FW_PACKET, .sweep = "max_queue_bytes"},
+    {.name = "network.max_buffer_bytes", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(max_buffer_bytes), .when = FW_PACKET},
+    {.name = "network.packets_delivered", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(packets_delivered), .when = FW_PACKET},
+
     /* invariants (docs/engine.md) */
     {.name = "invariants.ok", .block = FB_INVARIANTS, .kind = FK_BOOL, .off = AT(ok)},
     {.name = "invariants.violation", .block = FB_INVARIANTS, .kind = FK_TEXT, .off = AT(violation)},
@@ -255,6 +279,25 @@ const struct result_field result_fields[] = {
      .off = AT(flows_done)},
     {.name = "invariants.time_monotone", .block = FB_INVARIANTS, .kind = FK_BOOL,
      .off = AT(time_monotone)},
+
+    /* the run's own performance (report_json's perf) */
+    {.name = "perf.events", .block = FB_PERF, .kind = FK_U64, .off = AT(events), .sweep = "events"},
+    {.name = "perf.wall_s", .block = FB_PERF, .kind = FK_REAL, .off = AT(wall_s)},
+    {.name = "perf.total_s", .block = FB_PERF, .kind = FK_REAL, .off = AT(total_s)},
+    {.name = "perf.events_per_s", .block = FB_PERF, .kind = FK_CUSTOM, .json = events_per_s},
+    {.name = "perf.event_order", .block = FB_PERF, .kind = FK_ENUM, .off = AT(event_order),
+     .when = FW_THREADS, .names = &names_event_order},
+    {.name = "perf.threads", .block = FB_PERF, .kind = FK_U32, .off = AT(threads),
+     .when = FW_THREADS},
+    {.name = "perf.max_pending_events", .block = FB_PERF, .kind = FK_U64,
+     .off = AT(max_pending_events)},
+    {.name = "perf.mem_bytes", .block = FB_PERF, .kind = FK_U64, .off = AT(mem_bytes)},
+    {.name = "perf.packets_allocated", .block = FB_PERF, .kind = FK_U64,
+     .off = AT(packets_allocated)},
+    {.name = "perf.rate_updates", .block = FB_PERF, .kind = FK_U64, .off = AT(rate_updates),
+     .when = FW_RATE_UPDATES},
+    {.name = "perf.rates_recomputed", .block = FB_PERF, .kind = FK_U64,
+     .off = AT(rates_recomputed), .when = FW_RATE_UPDATES},
 };
 
 const size_t n_result_fields = sizeof result_fields / sizeof result_fields[0];
@@ -276,6 +319,12 @@ int field_applies(const struct result_field *f, const struct results *r)
     if ((f->when & FW_TRAINING) && !r->training.on)
         return 0;
     if ((f->when & FW_RESTORE) && !r->restore.ran)
+        return 0;
+    if ((f->when & FW_PACKET) && !r->has_packet_stats)
+        return 0;
+    if ((f->when & FW_THREADS) && !r->threads)
+        return 0;
+    if ((f->when & FW_RATE_UPDATES) && !r->rate_updates)
         return 0;
     return 1;
 }

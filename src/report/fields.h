@@ -36,6 +36,9 @@ enum {
     FW_UNFINISHED = 1 << 1, /* the run did not finish */
     FW_TRAINING = 1 << 2,   /* training.traffic collectives */
     FW_RESTORE = 1 << 3,    /* the restore ran (or was estimated) */
+    FW_PACKET = 1 << 4,     /* packet statistics: absent, not zero, when unknown (fluid) */
+    FW_THREADS = 1 << 5,    /* an event order ran (packet engine) */
+    FW_RATE_UPDATES = 1 << 6, /* max-min updates ran (fluid engine) */
 };
 
 /* When a printed row's value is JSON null (and no metric or sweep figure):
@@ -49,7 +52,7 @@ enum field_null {
 
 /* The blocks the writers print in turn (rows of a block are contiguous). */
 enum field_block { FB_RUN, FB_CHECKPOINT, FB_PLAN_COST, FB_RESTORE, FB_BOUND, FB_FABRIC,
-                   FB_INVARIANTS };
+                   FB_NETWORK, FB_INVARIANTS, FB_PERF };
 
 /* A Prometheus metric label: none, or the currency. */
 enum field_label { FL_NONE, FL_CURRENCY };

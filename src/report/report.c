@@ -779,14 +779,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     if (r->cost.priced)
         capex_json(root, r);
     if (r->has_packet_stats) { /* absent, not zero, when the engine cannot know */
-        put_dotted(root, "network.drops", U(r->drops));
-        put_dotted(root, "network.pfc.pause_frames", U(r->pause_frames));
-        put_dotted(root, "network.pfc.resume_frames", U(r->resume_frames));
-        put_dotted(root, "network.pfc.paused_s", json_real(r->paused_s));
-        put_dotted(root, "network.pfc.max_port_paused_s", json_real(r->max_port_paused_s));
-        put_dotted(root, "network.max_queue_bytes", U(r->max_queue_bytes));
-        put_dotted(root, "network.max_buffer_bytes", U(r->max_buffer_bytes));
-        put_dotted(root, "network.packets_delivered", U(r->packets_delivered));
+        put_fields(root, sc, r, FB_NETWORK);
         put_lossless(root, r);
         if (sc->transport.cc == CC_DCQCN) /* the model auto chose, and why */
             put_dotted(root, "transport.cnp_path",
@@ -806,25 +799,8 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
         put_seg(root, "network.links.", s, ".max_full_s", json_real(r->link_full_max_s[s]));
     }
     put_fields(root, sc, r, FB_INVARIANTS);
-    if (perf) {
-        put_dotted(root, "perf.events", U(r->events));
-        put_dotted(root, "perf.wall_s", json_real(r->wall_s));
-        put_dotted(root, "perf.total_s", json_real(r->total_s));
-        put_dotted(root, "perf.events_per_s",
-                   json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0));
-        if (r->threads) {
-            put_dotted(root, "perf.event_order",
-                       json_string(names_of(&names_event_order, r->event_order)));
-            put_dotted(root, "perf.threads", U(r->threads));
-        }
-        put_dotted(root, "perf.max_pending_events", U(r->max_pending_events));
-        put_dotted(root, "perf.mem_bytes", U(r->mem_bytes));
-        put_dotted(root, "perf.packets_allocated", U(r->packets_allocated));
-        if (r->rate_updates) {
-            put_dotted(root, "perf.rate_updates", U(r->rate_updates));
-            put_dotted(root, "perf.rates_recomputed", U(r->rates_recomputed));
-        }
-    }
+    if (perf)
+        put_fields(root, sc, r, FB_PERF);
     json_t *scn = json_object();
     json_object_set_new(scn, "source", json_string(sc->source[0] ? sc->source : "default"));
     scenario_echo(sc, emit_key, scn);
