@@ -59,8 +59,10 @@ struct key {
  * table (src/pkt/transport.c) gives them */
 static const char *const cc_rows[] = {"none", "dcqcn"};
 static const char *const receiver_rows[] = {"gbn", "ooo"};
-static const struct names cc_names = {cc_rows, sizeof cc_rows[0], 2};
-static const struct names receiver_names = {receiver_rows, sizeof receiver_rows[0], 2};
+static const struct names cc_names = {cc_rows, sizeof cc_rows[0],
+                                      (int)(sizeof cc_rows / sizeof cc_rows[0])};
+static const struct names receiver_names = {receiver_rows, sizeof receiver_rows[0],
+                                            (int)(sizeof receiver_rows / sizeof receiver_rows[0])};
 
 static const struct key keys[] = {
     {"seed", T_UINT, FIELD(seed), "1", NULL, NULL,
