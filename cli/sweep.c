@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "../src/core/rng.h"
+#include "../src/report/fields.h"
 #include "outputs.h"
 #include "sweep.h"
 
@@ -550,6 +551,18 @@ static int build_point(const struct sweep *sw, int p, struct scenario *sc, struc
 
 /* ---- one run ----------------------------------------------------------------- */
 
+/* The columns the result fields table fills (its rows' sweep names), where
+ * they apply; the rest stay NAN. */
+static void fill_field_figs(double *fig, const struct results *r)
+{
+    for (size_t i = 0; i < n_result_fields; i++) {
+        const struct result_field *rf = &result_fields[i];
+        for (int c = 0; rf->sweep && c < F_COUNT; c++)
+            if (!strcmp(sweep_fig_name[c], rf->sweep))
+                fig[c] = field_number(rf, r);
+    }
+}
+
 /* Point p with the scenario's seed + seed_off, as run `run` of the sweep. */
 void sweep_run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
                    struct sweep_res *o)
@@ -576,19 +589,14 @@ void sweep_run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
         copy_text(o->error, sizeof o->error, e.msg);
         return;
     }
-    copy_text(o->engine, sizeof o->engine, r.engine);
+    copy_text(o->engine, sizeof o->engine, names_of(&names_engine, r.engine));
     double *f = o->fig;
-    f[F_BOUND] = r.bound_s;
+    fill_field_figs(f, &r);
     if (r.finished) {
-        f[F_COMPLETION] = r.completion_s;
         if (r.bound_s > 0)
             f[F_RATIO] = r.completion_s / r.bound_s;
         if (r.bottleneck.seg >= 0)
             copy_text(o->bottleneck, sizeof o->bottleneck, path_seg_key(r.bottleneck.seg));
-        f[F_STALL] = r.cost.stall_s;
-        f[F_GPUH] = r.cost.gpu_hours_per_day;
-        f[F_MONEY] = r.cost.money_per_day;
-        f[F_GOODPUT] = r.cost.goodput;
         if (r.cost.interval_s > 0)
             f[F_SLOWDOWN] = r.cost.stall_s / r.cost.interval_s;
         if (r.training.on) {
@@ -598,13 +606,6 @@ void sweep_run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
         if (r.restore.ran && !r.restore.estimated && r.restore.finished)
             f[F_RESTORE] = r.restore.completion_s;
     }
-    if (r.has_packet_stats) {
-        f[F_PAUSE_FRAMES] = (double)r.pause_frames;
-        f[F_PAUSED] = r.paused_s;
-        f[F_DROPS] = (double)r.drops;
-        f[F_MAXQ] = (double)r.max_queue_bytes;
-    }
-    f[F_EVENTS] = (double)r.events;
     if (!r.ok) {
         o->status = SWEEP_VIOLATED;
         copy_text(o->error, sizeof o->error, r.violation);
@@ -744,9 +745,9 @@ static json_t *sweep_meta(const struct sweep *sw)
         }
     }
     json_object_set_new(m, "set", sets);
-    static const char *const eng[] = {"packet", "fluid", "auto"};
-    int k = sw->base_engine >= 0 && sw->base_engine <= 2 ? sw->base_engine : 2;
-    json_object_set_new(m, "engine", json_string(eng[k]));
+    int k = sw->base_engine >= 0 && sw->base_engine < names_engine.n ? sw->base_engine
+                                                                      : ENGINE_AUTO;
+    json_object_set_new(m, "engine", json_string(names_of(&names_engine, k)));
     json_object_set_new(m, "seed", json_integer((json_int_t)sw->base_seed));
     return m;
 }

@@ -1,7 +1,9 @@
 #include "support.h"
 
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void test_set(struct scenario *sc, const char *fmt, ...)
 {
@@ -67,4 +69,15 @@ void test_small_clos(struct scenario *sc)
     test_set(sc, "fabric.hosts_per_leaf=4");
     test_set(sc, "storage.nodes=8");
     test_set(sc, "fabric.storage_per_leaf=4");
+}
+
+json_t *test_json_at(json_t *root, const char *dotted)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", dotted);
+    json_t *v = root;
+    for (char *save = NULL, *tok = strtok_r(buf, ".", &save); tok && v;
+         tok = strtok_r(NULL, ".", &save))
+        v = json_object_get(v, tok);
+    return v;
 }

@@ -35,4 +35,8 @@ int test_build_ok(struct test_built *b, const struct scenario *sc);
  * frees. */
 char *test_json(const struct scenario *sc, const struct results *r);
 
+/* The value at a dotted key ("cost.goodput") of a parsed document, or NULL. */
+struct json_t;
+struct json_t *test_json_at(struct json_t *root, const char *dotted);
+
 #endif

@@ -188,15 +188,15 @@ static void bound_is_a_lower_bound(void)
             runs++;
             multi += sc.storage.nics_per_node > 1;
             railed += sc.fabric.rails > 1;
-            CHECKF(r.ok, "case %d %s: %s", i, r.engine, r.violation);
+            CHECKF(r.ok, "case %d %s: %s", i, names_of(&names_engine, r.engine), r.violation);
             if (r.completion_s < r.bound_s && below[fluid]++ < 3)
-                CHECKF(0, "case %d %s: completion %.12g s < bound %.12g s (%s)", i, r.engine,
+                CHECKF(0, "case %d %s: completion %.12g s < bound %.12g s (%s)", i, names_of(&names_engine, r.engine),
                        r.completion_s, r.bound_s, path_seg_label(r.bound_limit));
             if (r.completion_s < r.bound_s && below[fluid] <= 3)
                 dump(&sc);
             if (r.restore.ran && r.restore.completion_s < r.restore.bound_s && below[fluid]++ < 3) {
                 CHECKF(0, "case %d %s restore: completion %.12g s < bound %.12g s (%s)", i,
-                       r.engine, r.restore.completion_s, r.restore.bound_s,
+                       names_of(&names_engine, r.engine), r.restore.completion_s, r.restore.bound_s,
                        path_seg_label(r.restore.bound_limit));
                 dump(&sc);
             }
@@ -353,17 +353,17 @@ static void multihomed_storage_doubles_nic_term(void)
             struct results r;
             if (run_storage_nics(set, sizeof set / sizeof *set, n, fluid, &r) < 0)
                 continue;
-            CHECKF(r.ok, "%d NICs %s: %s", n, r.engine, r.violation);
+            CHECKF(r.ok, "%d NICs %s: %s", n, names_of(&names_engine, r.engine), r.violation);
             CHECKF(r.bound_limit == PATH_STORAGE_NIC, "%d NICs %s: bound set by %s", n,
-                   r.engine, path_seg_label(r.bound_limit));
+                   names_of(&names_engine, r.engine), path_seg_label(r.bound_limit));
             term[n - 1] = r.bound_term_s[PATH_STORAGE_NIC];
             CHECKF(r.completion_s >= r.bound_s && r.completion_s <= 1.02 * r.bound_s,
-                   "%d NICs %s: completion %.6g s, bound %.6g s", n, r.engine,
+                   "%d NICs %s: completion %.6g s, bound %.6g s", n, names_of(&names_engine, r.engine),
                    r.completion_s, r.bound_s);
             CHECKF(r.restore.ran && !r.restore.estimated &&
                        r.restore.completion_s <= 1.02 * r.restore.bound_s &&
                        r.restore.completion_s >= r.restore.bound_s,
-                   "%d NICs %s: restore %.6g s, bound %.6g s", n, r.engine,
+                   "%d NICs %s: restore %.6g s, bound %.6g s", n, names_of(&names_engine, r.engine),
                    r.restore.completion_s, r.restore.bound_s);
             results_release(&r);
         }
@@ -388,19 +388,19 @@ static void multihomed_storage_shares_backend(void)
             struct results r;
             if (run_storage_nics(set, sizeof set / sizeof *set, n, fluid, &r) < 0)
                 continue;
-            CHECKF(r.ok && r.restore.ok, "%d NICs %s: %s %s", n, r.engine, r.violation,
+            CHECKF(r.ok && r.restore.ok, "%d NICs %s: %s %s", n, names_of(&names_engine, r.engine), r.violation,
                    r.restore.violation);
             nic_term[n - 1] = r.bound_term_s[PATH_STORAGE_NIC];
             be_term[n - 1] = r.bound_term_s[PATH_BACKEND];
             rd_term[n - 1] = r.restore.bound_s;
             CHECKF(n == 1 || (r.bound_limit == PATH_BACKEND &&
                               r.restore.bound_limit == PATH_BACKEND),
-                   "%d NICs %s: bound by %s", n, r.engine, path_seg_label(r.bound_limit));
+                   "%d NICs %s: bound by %s", n, names_of(&names_engine, r.engine), path_seg_label(r.bound_limit));
             CHECKF(r.completion_s >= r.bound_s && r.completion_s <= 1.02 * r.bound_s &&
                        r.restore.completion_s >= r.restore.bound_s &&
                        r.restore.completion_s <= 1.02 * r.restore.bound_s,
                    "%d NICs %s: write %.6g s (bound %.6g), read %.6g s (bound %.6g)", n,
-                   r.engine, r.completion_s, r.bound_s, r.restore.completion_s,
+                   names_of(&names_engine, r.engine), r.completion_s, r.bound_s, r.restore.completion_s,
                    r.restore.bound_s);
             CHECKF(r.segs[PATH_BACKEND].elements == 2, "%d NICs: %u back ends", n,
                    r.segs[PATH_BACKEND].elements);

@@ -209,11 +209,11 @@ static void clos_burst_near_bound(void)
              * pods' spines: the figure compares equal-cost switches) */
             CHECKF(r.lb_spine_imbalance >= 1 && r.lb_spine_imbalance < 1.05 &&
                        r.lb_uplink_imbalance < 1.05,
-                   "%s: spines %.3f, uplinks %.3f", r.engine, r.lb_spine_imbalance,
+                   "%s: spines %.3f, uplinks %.3f", names_of(&names_engine, r.engine), r.lb_spine_imbalance,
                    r.lb_uplink_imbalance);
             CHECKF(r.completion_s >= r.bound_s * (1 - 1e-9) &&
                        r.completion_s <= r.bound_s * (over ? 1.05 : 1.02),
-                   "%s over %d: %.9g vs bound %.9g", r.engine, over, r.completion_s, r.bound_s);
+                   "%s over %d: %.9g vs bound %.9g", names_of(&names_engine, r.engine), over, r.completion_s, r.bound_s);
             if (over) {
                 CHECKF(r.oversub_spine == 2.0, "%g", r.oversub_spine);
                 CHECKF(r.bound_limit == PATH_SPINE_UP || r.bound_limit == PATH_SUPER_DOWN,
@@ -328,7 +328,7 @@ static void clos_auto_switch_counts(void)
                "rails: %u tiers, %u switches, %g:1, %s", r.fabric_tiers, r.switches,
                r.oversub_compute, r.warnings);
         CHECKF(r.completion_s >= r.bound_s && r.completion_s <= 1.02 * r.bound_s,
-               "rails %s: %.6g s, bound %.6g s", r.engine, r.completion_s, r.bound_s);
+               "rails %s: %.6g s, bound %.6g s", names_of(&names_engine, r.engine), r.completion_s, r.bound_s);
         results_release(&r);
     }
     /* auto chooses these: setting one is an error */

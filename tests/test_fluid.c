@@ -281,7 +281,7 @@ static void both(struct scenario *sc, struct results *p, struct results *f)
     CHECK(run_engine(sc, ENGINE_FLUID, f) == 0);
     CHECKF(p->ok, "packet: %s", p->violation);
     CHECKF(f->ok, "fluid: %s", f->violation);
-    CHECK(!strcmp(f->engine, "fluid") && !strcmp(p->engine, "packet"));
+    CHECK(f->engine == ENGINE_FLUID && p->engine == ENGINE_PACKET);
     CHECK(f->bytes_delivered == p->bytes_delivered);
     CHECK(f->flows_done == p->flows_done);
 }
@@ -707,7 +707,7 @@ static void auto_picks_by_packet_events(void)
     sc.workload.bytes_per_writer = 1000000; /* ~1000 packets: packet engine */
     struct results r;
     CHECK(run_engine(&sc, ENGINE_AUTO, &r) == 0);
-    CHECK(!strcmp(r.engine, "packet") && r.has_packet_stats);
+    CHECK(r.engine == ENGINE_PACKET && r.has_packet_stats);
     char under[32], over[32];
     snprintf(under, sizeof under, "<= %.2g (", CKPT_AUTO_EVENT_LIMIT);
     snprintf(over, sizeof over, "> %.2g (", CKPT_AUTO_EVENT_LIMIT);
@@ -716,7 +716,7 @@ static void auto_picks_by_packet_events(void)
     results_release(&r);
     sc.workload.bytes_per_writer = 20000000000ull; /* 80 GB: ~2e7 packets */
     CHECK(run_engine(&sc, ENGINE_AUTO, &r) == 0);
-    CHECK(!strcmp(r.engine, "fluid") && !r.has_packet_stats && r.ok);
+    CHECK(r.engine == ENGINE_FLUID && !r.has_packet_stats && r.ok);
     CHECKF(strstr(r.engine_reason, over), "%s", r.engine_reason);
     results_release(&r);
     CHECK(run_engine(&sc, ENGINE_FLUID, &r) == 0);

@@ -440,10 +440,10 @@ static void import_edited_fabric(void)
         CHECK(test_run(&sc, &r) == 0);
         CHECKF(r.ok, "%s", r.violation);
         CHECKF(r.bound_limit == PATH_SPINE_DOWN && r.bottleneck.seg == PATH_SPINE_DOWN,
-               "%s: bound %s, verdict %s", r.engine, path_seg_label(r.bound_limit),
+               "%s: bound %s, verdict %s", names_of(&names_engine, r.engine), path_seg_label(r.bound_limit),
                path_seg_label(r.bottleneck.seg));
         CHECKF(r.completion_s >= r.bound_s * (1 - 1e-9) && r.completion_s <= r.bound_s * 1.1,
-               "%s: %.9g vs bound %.9g", r.engine, r.completion_s, r.bound_s);
+               "%s: %.9g vs bound %.9g", names_of(&names_engine, r.engine), r.completion_s, r.bound_s);
         CHECKF(r.oversub_storage == 4.0 && r.oversub_compute == 1.0, "%g %g", r.oversub_storage,
                r.oversub_compute);
         results_release(&r);

@@ -26,22 +26,28 @@ static int small_run(struct scenario *sc, struct results *r)
 
 static const char *json_at(json_t *root, const char *dotted)
 {
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", dotted);
-    json_t *v = root;
-    for (char *save = NULL, *tok = strtok_r(buf, ".", &save); tok && v;
-         tok = strtok_r(NULL, ".", &save))
-        v = json_object_get(v, tok);
+    json_t *v = test_json_at(root, dotted);
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
 /* Names: present, distinct, and exactly the parser's choices in order. */
 static void lbtable_names_are_the_choices(void)
 {
-    int bars = 0;
-    for (const char *c = LB_CHOICES; *c; c++)
-        bars += *c == '|';
-    CHECKF(bars + 1 == LB_COUNT, "LB_CHOICES has %d names, the table %d", bars + 1, LB_COUNT);
+    CHECKF(names_lb.n == LB_COUNT, "names_lb has %d names, the table %d", names_lb.n, LB_COUNT);
+    /* the parser's list of choices is the table's, in order */
+    char want[256] = "expected one of ";
+    for (int i = 0; i < LB_COUNT; i++) {
+        CHECK(names_of(&names_lb, i) == lb_schemes[i].name);
+        strcat(want, lb_schemes[i].name);
+        strcat(want, i + 1 < LB_COUNT ? ", " : "");
+    }
+    {
+        struct scenario sc;
+        struct err e = {{0}};
+        scenario_defaults(&sc);
+        CHECK(scenario_set(&sc, "fabric.load_balancing=none_such", &e) != 0);
+        CHECKF(strstr(e.msg, want) != NULL, "parser: %s; table: %s", e.msg, want);
+    }
     for (int i = 0; i < LB_COUNT; i++) {
         const char *name = lb_schemes[i].name;
         CHECKF(name && *name, "row %d has no name", i);

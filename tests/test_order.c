@@ -56,11 +56,12 @@ static void same_in_every_order(const struct scenario *base, const char *what, i
     }
     CHECKF(ran == RUNS, "%s: a run failed", what);
     if (ran == RUNS) {
-        CHECKF(r[0].event_order && !strcmp(r[0].event_order, "time"), "%s", what);
+        CHECKF(r[0].threads && r[0].event_order == ORDER_TIME, "%s", what);
         for (int k = 1; k < RUNS; k++) {
-            const char *want = want_window ? "window" : "time";
-            CHECKF(r[k].event_order && !strcmp(r[k].event_order, want), "%s: ran %s, not %s",
-                   what, r[k].event_order ? r[k].event_order : "?", want);
+            int want = want_window ? ORDER_WINDOW : ORDER_TIME;
+            CHECKF(r[k].threads && r[k].event_order == want, "%s: ran %s, not %s", what,
+                   names_of(&names_event_order, r[k].event_order),
+                   names_of(&names_event_order, want));
             unsigned threads = want_window ? nthreads[k] : 1;
             CHECKF(r[k].threads == threads, "%s: run %d on %u threads, not %u", what, k,
                    r[k].threads, threads);

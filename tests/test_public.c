@@ -118,7 +118,7 @@ static void public_equals_internal(void)
             }
             const char *engine = NULL;
             CHECK(ckpt_result_text(pr, "engine", &engine) == 0 && engine &&
-                  !strcmp(engine, r.engine));
+                  !strcmp(engine, names_of(&names_engine, r.engine)));
             CHECK(ckpt_results_ok(pr) == (r.ok && r.finished));
             char *ij = test_json(sc, &r), *pj = public_text(pr, 1);
             CHECK(ij && pj && !strcmp(ij, pj));

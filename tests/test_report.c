@@ -910,11 +910,11 @@ static void perf_line_threads_hint(void)
     struct {
         double wall;
         uint32_t threads;
-        const char *order;
+        int order;
         int want;
-    } cases[] = {{2.0, 1, "window", several}, {0.5, 1, "window", 0}, {2.0, 2, "window", 0},
-                 {2.0, 1, "time", 0}};
-    const char *order = r.event_order;
+    } cases[] = {{2.0, 1, ORDER_WINDOW, several}, {0.5, 1, ORDER_WINDOW, 0},
+                 {2.0, 2, ORDER_WINDOW, 0}, {2.0, 1, ORDER_TIME, 0}};
+    int order = r.event_order;
     double wall = r.wall_s;
     /* more threads than cores: said too */
     char *t0 = NULL, *j0 = NULL, over[64];
@@ -1811,7 +1811,7 @@ static void html_figures_match_json(void)
         CHECKF(0, "%s", e.msg);
         return;
     }
-    CHECK(!strcmp(r.engine, "fluid"));
+    CHECK(r.engine == ENGINE_FLUID);
     page_figures(&sc, &r);
 }
 

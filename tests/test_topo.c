@@ -210,7 +210,7 @@ static void failed_links_carry_nothing(void)
                 arena_release(&a);
                 return;
             }
-            CHECKF(r.ok, "%s %s: %s", lbs[k], r.engine, r.violation);
+            CHECKF(r.ok, "%s %s: %s", lbs[k], names_of(&names_engine, r.engine), r.violation);
             CHECK(r.n_ports == t.n_ports);
             double up = 0;
             for (uint32_t p = 0; p < r.n_ports && r.n_ports == t.n_ports; p++) {
@@ -219,10 +219,10 @@ static void failed_links_carry_nothing(void)
                 if (t.ports[p].failed)
                     CHECKF(r.ports[p].tx_bytes == 0 && r.ports[p].drops == 0,
                            "%s %s: failed port %u carried %llu B, dropped %llu packets",
-                           lbs[k], r.engine, p, (unsigned long long)r.ports[p].tx_bytes,
+                           lbs[k], names_of(&names_engine, r.engine), p, (unsigned long long)r.ports[p].tx_bytes,
                            (unsigned long long)r.ports[p].drops);
             }
-            CHECKF(up >= 16 * 200e3, "%s %s: uplinks carried %.0f B", lbs[k], r.engine, up);
+            CHECKF(up >= 16 * 200e3, "%s %s: uplinks carried %.0f B", lbs[k], names_of(&names_engine, r.engine), up);
             results_release(&r);
             arena_release(&a);
         }

@@ -15,7 +15,9 @@
  * choices are the rows' names in order, and its keys exist. */
 static void transport_registry(void)
 {
-    const char *choice = CC_CHOICES;
+    static const char *const listed[] = {CC_KINDS(NAMES_STR)};
+    const struct names *names = scenario_key_names("transport.cc");
+    CHECK(names && names->n == CC_COUNT);
     for (unsigned k = 0; k < CC_COUNT; k++) {
         const struct cc_scheme *d = cc_scheme((int)k);
         const struct transport_ops *tp = transport_of((enum cc_kind)k);
@@ -25,9 +27,9 @@ static void transport_registry(void)
         CHECKF((unsigned)tp->cc == k, "%s: cc %d at %u", d->name, (int)tp->cc, k);
         CHECK(cc_scheme_by_name(d->name) == d);
         size_t l = strlen(d->name);
-        CHECKF(!strncmp(choice, d->name, l) && (choice[l] == '|' || !choice[l]),
-               "choices \"%s\" at row %s", choice, d->name);
-        choice += l + (choice[l] == '|');
+        /* the enum's list, the row and the parser's table name it alike */
+        CHECKF(!strcmp(listed[k], d->name), "listed \"%s\" at row %s", listed[k], d->name);
+        CHECK(names && !strcmp(names_of(names, (int)k), d->name));
         CHECK(tp->on_send && tp->rate);
         CHECK(!d->sends_cnps || tp->on_cnp); /* its CNPs come back to it */
         CHECK(d->fluid && d->fluid[0] && d->tune && d->tune[0]);
@@ -48,7 +50,7 @@ static void transport_registry(void)
             }
         }
     }
-    CHECK(*choice == '\0'); /* no choice without its row */
+    CHECK(sizeof listed / sizeof *listed == CC_COUNT); /* no name without its row */
     CHECK(transport_of((enum cc_kind)CC_COUNT) == NULL);
     CHECK(cc_scheme_by_name("cubic") == NULL);
     CHECK(cc_scheme(CC_COUNT) == &cc_schemes[0]);
@@ -69,7 +71,9 @@ static void transport_registry(void)
  * the scenario parses its name to the same value. */
 static void transport_receivers(void)
 {
-    const char *choice = RX_CHOICES;
+    static const char *const listed[] = {RX_KINDS(NAMES_STR)};
+    const struct names *names = scenario_key_names("transport.receiver");
+    CHECK(names && names->n == RX_COUNT);
     for (unsigned k = 0; k < RX_COUNT; k++) {
         const struct receiver_ops *rx = receiver_of((enum receiver_kind)k);
         const struct rx_scheme *d = rx_scheme((int)k);
@@ -78,10 +82,9 @@ static void transport_receivers(void)
             continue;
         CHECK((unsigned)rx->kind == k);
         CHECK(rx->accepts && rx->on_nak && rx->recovery_setup);
-        size_t l = strlen(d->name);
-        CHECKF(!strncmp(choice, d->name, l) && (choice[l] == '|' || !choice[l]),
-               "choices \"%s\" at row %s", choice, d->name);
-        choice += l + (choice[l] == '|');
+        /* the enum's list, the row and the parser's table name it alike */
+        CHECKF(!strcmp(listed[k], d->name), "listed \"%s\" at row %s", listed[k], d->name);
+        CHECK(names && !strcmp(names_of(names, (int)k), d->name));
         /* one that drops past a gap resends after reordering */
         CHECK(!d->keeps_out_of_order == (d->fluid_reorder != NULL));
         struct scenario sc;
@@ -94,7 +97,7 @@ static void transport_receivers(void)
         CHECK(n.rx == rx); /* a bare pnet has its receiver too */
         evq_release(&n.q);
     }
-    CHECK(*choice == '\0');
+    CHECK(sizeof listed / sizeof *listed == RX_COUNT);
     CHECK(receiver_of((enum receiver_kind)RX_COUNT) == NULL);
 }
 

@@ -350,7 +350,7 @@ static void work_rails(void)
         sc.engine = fluid ? ENGINE_FLUID : ENGINE_PACKET;
         struct results r;
         CHECKF(ckpt_run(&sc, &r, &e) == 0, "%s", e.msg);
-        CHECKF(r.ok && r.completion_s >= r.bound_s, "%s: %s, %.6g s < bound %.6g s", r.engine,
+        CHECKF(r.ok && r.completion_s >= r.bound_s, "%s: %s, %.6g s < bound %.6g s", names_of(&names_engine, r.engine),
                r.violation, r.completion_s, r.bound_s);
         results_release(&r);
     }
@@ -984,7 +984,7 @@ static double completion_of(struct scenario *sc, int eng)
         return -1;
     }
     CHECKF(r.ok && r.finished, "%s", r.violation);
-    CHECKF(r.completion_s >= r.bound_s, "%s: completion %.12g < bound %.12g", r.engine,
+    CHECKF(r.completion_s >= r.bound_s, "%s: completion %.12g < bound %.12g", names_of(&names_engine, r.engine),
            r.completion_s, r.bound_s);
     double c = r.ok ? r.completion_s : -1;
     results_release(&r);

@@ -23,7 +23,7 @@ int ckpt_describe(const struct scenario *user, struct ckpt_description *d, struc
     int rc = ckpt_prepare(user, &eff, &a, &t, &w, r, e);
     if (rc == 0) {
         d->engine = ckpt_choose_engine(sc, &t, &w, r);
-        r->engine = d->engine == ENGINE_FLUID ? "fluid" : "packet";
+        r->engine = d->engine;
         segments_compute(r, &t, &w, sc);
         d->transfers = w.n;
         d->ports = t.n_ports;

@@ -231,7 +231,7 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
 {
     if (sc->engine != ENGINE_AUTO) {
         snprintf(r->engine_reason, sizeof r->engine_reason, "requested (engine: %s)",
-                 sc->engine == ENGINE_FLUID ? "fluid" : "packet");
+                 names_of(&names_engine, sc->engine));
         if (sc->engine == ENGINE_FLUID)
             reason_unmodelled(sc, t, w, r);
         return sc->engine;

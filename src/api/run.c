@@ -438,9 +438,6 @@ static void restore_scenario(const struct scenario *sc, struct scenario *rs)
     rs->storage.metadata_ops = 0;
 }
 
-static const char *const restore_modes[] = {"every_replica", "one_replica_broadcast",
-                                            "own_files"};
-
 /* Samples cut short by an allocation that failed: out of memory (exit 2),
  * as any other, never a silent truncation nor a violated invariant (the
  * simulation itself was right): where they stop and how to take fewer. */
@@ -494,14 +491,14 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
         rr->completion_s = rr->bound_s;
         rr->bottleneck.seg = (int)rr->bound_limit;
         rr->bottleneck.util = 1;
-        rr->engine = "none (bound)";
+        f->engine = "none (bound)";
         f->estimated = 1;
     } else {
         if (engine == ENGINE_AUTO || rs.engine == ENGINE_AUTO)
             engine = ckpt_choose_engine(&rs, &v, &w, rr);
         else
             snprintf(rr->engine_reason, sizeof rr->engine_reason, "as the save (engine: %s)",
-                     engine == ENGINE_FLUID ? "fluid" : "packet");
+                     names_of(&names_engine, engine));
         int rc = 0;
         if (engine == ENGINE_PACKET) {
             struct ckpt_estimate est;
@@ -527,8 +524,9 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
     f->ran = 1;
     f->ok = rr->ok;
     f->finished = rr->finished;
-    f->mode = restore_modes[mode];
-    f->engine = rr->engine;
+    f->mode = names_of(&names_restore_mode, mode);
+    if (simulate)
+        f->engine = names_of(&names_engine, rr->engine);
     f->completion_s = rr->completion_s;
     f->bound_s = rr->bound_s;
     f->bound_limit = rr->bound_limit;
@@ -561,7 +559,7 @@ static int restore_estimate(const struct scenario *sc, const struct topo *t,
     double ps = (double)PS_PER_S;
     memset(f, 0, sizeof *f);
     f->ran = f->ok = f->finished = f->estimated = 1;
-    f->mode = restore_modes[sc->restore.mode];
+    f->mode = names_of(&names_restore_mode, sc->restore.mode);
     f->engine = "none (bound)";
     f->completion_s = f->bound_s = (double)est[0].ps / ps;
     f->bound_limit = f->bottleneck = est[0].limit;

@@ -1404,7 +1404,7 @@ static void collect(struct fnet *n, struct results *r)
     const struct topo *t = n->t;
     const struct workload *w = n->w;
     const struct mm *m = &n->mm;
-    r->engine = "fluid";
+    r->engine = ENGINE_FLUID;
     r->has_packet_stats = 0;
     r->writers = w->n_writers;
     writers(n, r);

@@ -1011,7 +1011,7 @@ static uint64_t window_span(const struct pnet *n)
 static void loop(struct pnet *n)
 {
     uint64_t span = window_span(n);
-    n->res->event_order = span ? "window" : "time";
+    n->res->event_order = span ? ORDER_WINDOW : ORDER_TIME;
     int reverse = n->sc->sim.event_order == ORDER_WINDOW_REVERSE;
     unsigned threads = span && n->sc->sim.threads > 1 ? n->sc->sim.threads : 1;
     threads = threads > TEAM_MAX ? TEAM_MAX : threads;
@@ -1250,7 +1250,7 @@ static void collect(struct pnet *n, struct results *r)
     }
     free(done);
     writer_acc_finish(&wa, r);
-    r->engine = "packet";
+    r->engine = ENGINE_PACKET;
     r->has_packet_stats = 1;
     r->drops = n->drops_lossless + n->drops_lossy + n->drops_watchdog;
     r->pause_frames = n->pause_frames;

@@ -30,14 +30,14 @@ void report_compare_row(FILE *out, int w, const char *name, const struct results
     if (g->on) { /* training beside the checkpoint: its steps, after the columns */
         char s1[32], s2[32], s3[32];
         int k = snprintf(tr, sizeof tr, "  training %s %+.1f%%: step %s vs %s, %u of %u slowed",
-                         g->isolation, 100 * g->slowdown, fmt_secs(g->during_step_s, s1, sizeof s1),
+                         names_of(&names_isolation, g->isolation), 100 * g->slowdown, fmt_secs(g->during_step_s, s1, sizeof s1),
                          fmt_secs(g->baseline_step_s, s2, sizeof s2), g->slowed, g->steps);
         if (r->has_packet_stats && g->on_fabric && k > 0 && (size_t)k < sizeof tr)
             snprintf(tr + k, sizeof tr - (size_t)k, ", PFC victim %s",
                      fmt_secs(g->victim_paused_s, s3, sizeof s3));
     }
     fprintf(out, "%-*s  %-6s  %10s  %10s  %7s  %-21s  %10s  %11s  %8s  %10s  %10s  %s%s\n", w,
-            name, r->engine,
+            name, names_of(&names_engine, r->engine),
             fin ? fmt_secs(r->completion_s, a, sizeof a)
                 : r->interrupted ? "interrupted" : "unfinished",
             fmt_secs(r->bound_s, b, sizeof b), fin ? pb : "-",

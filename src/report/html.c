@@ -375,7 +375,7 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                    "set arrow 1 from %.9g, graph 0 to %.9g, graph 1 nohead lc rgb 'red' dt 3\n"
                    "set label 1 'checkpoint done' at %.9g, graph 0.95 left offset 0.5,0 "
                    "textcolor rgb 'red'\n",
-                   r->training.isolation, r->training.ckpt_end_s * 1e3,
+                   names_of(&names_isolation, r->training.isolation), r->training.ckpt_end_s * 1e3,
                    r->training.ckpt_end_s * 1e3, r->training.ckpt_end_s * 1e3);
         if (have[PLOT_THROUGHPUT])
             fprintf(f, "set y2label 'checkpoint still to write (GB)'\n"
@@ -821,7 +821,7 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
                            "modelled: the %s engine computes flow rates, not packets, so "
                            "it has no queues or pauses (the packet engine, "
                            "<code>--engine packet</code>, plots them).</p>\n",
-                        r->engine ? r->engine : "fluid");
+                        names_of(&names_engine, r->engine));
             continue;
         }
         fprintf(o, "<h2>%s</h2>\n", plot_title[p]);

@@ -40,10 +40,10 @@ void report_catalog(FILE *out)
                 s->optimizer_dtype == DTYPE_BF16 ? "bf16" : "fp32", s->source);
     }
     fprintf(out, "\nDCQCN presets (transport.dcqcn.preset; docs/engine.md):\n");
-    static const char *const names[] = {"nvidia", "paper"};
-    const struct preset_entry *const sets[] = {dcqcn_nvidia, dcqcn_paper};
-    for (int i = 0; i < 2; i++) {
-        fprintf(out, "  %-7s", names[i]);
+    const struct preset_entry *const sets[] = {[DCQCN_NVIDIA] = dcqcn_nvidia,
+                                               [DCQCN_PAPER] = dcqcn_paper};
+    for (int i = 0; i < names_dcqcn_preset.n; i++) {
+        fprintf(out, "  %-7s", names_of(&names_dcqcn_preset, i));
         for (const struct preset_entry *e = sets[i]; e->key; e++)
             fprintf(out, " %s=%s", e->key + sizeof "transport.dcqcn." - 1, e->value);
         fputc('\n', out);
@@ -102,12 +102,7 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
     report_bom_line(out, sc, r);
     report_capex_line(out, sc, r, 0);
     /* placement (docs/checkpoint.md): per-node bytes and their skew */
-    fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs +%.1f%%, "
-                 "+%s, against an even spread)",
-            p->placement ? p->placement : "file_mod",
-            p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
-            p->node_skew, p->storage_nodes, p->skew_cost_pct,
-            fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
+    report_placement(out, p);
     if (p->nodes_listed && p->nodes_listed <= 16) {
         fprintf(out, "; bytes per node");
         for (uint32_t i = 0; i < p->nodes_listed; i++)
@@ -131,7 +126,7 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
                 fmt_rate(f->elem_bps, a, sizeof a), fmt_secs(f->bound_s, b, sizeof b),
                 s == r->bottleneck.seg ? "  <- highest" : "");
     }
-    fprintf(out, "  engine      %s (%s)\n", d->engine == ENGINE_FLUID ? "fluid" : "packet",
+    fprintf(out, "  engine      %s (%s)\n", names_of(&names_engine, d->engine),
             r->engine_reason);
     char wall[80];
     fprintf(out, "  estimate    ~%.3g", d->est_events);

@@ -37,6 +37,9 @@ void report_bom_line(FILE *out, const struct scenario *sc, const struct results 
 /* "capex" line when cost.prices is set; ran: beside the GPU-hours lost */
 void report_capex_line(FILE *out, const struct scenario *sc, const struct results *r,
                        int ran);
+/* "  storage     placement ...": per-node bytes and their skew, no newline
+ * (report.c; the summary and describe). */
+void report_placement(FILE *out, const struct plan_summary *p);
 /* The same facts into the JSON document's fabric.* */
 void report_clos_json(json_t *root, const struct results *r);
 

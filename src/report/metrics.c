@@ -12,6 +12,7 @@
 
 #include "report.h"
 #include "../topo/topo.h"
+#include "fields.h"
 #include "internal.h"
 
 enum mtype { M_GAUGE, M_COUNTER };
@@ -36,12 +37,18 @@ static void put_real(FILE *f, double v)
         fprintf(f, "%.17g", v);
 }
 
-static void gauge(FILE *f, const char *name, const char *help, double v)
+/* A family of one real sample. */
+static void real_family(FILE *f, const char *name, enum mtype t, const char *help, double v)
 {
-    family(f, name, M_GAUGE, help);
+    family(f, name, t, help);
     fprintf(f, "ckptnet_%s ", name);
     put_real(f, v);
     fputc('\n', f);
+}
+
+static void gauge(FILE *f, const char *name, const char *help, double v)
+{
+    real_family(f, name, M_GAUGE, help, v);
 }
 
 /* A counter's value: integers exactly, reals (seconds) as reals. */
@@ -49,14 +56,6 @@ static void counter(FILE *f, const char *name, const char *help, uint64_t v)
 {
     family(f, name, M_COUNTER, help);
     fprintf(f, "ckptnet_%s %llu\n", name, (unsigned long long)v);
-}
-
-static void counter_real(FILE *f, const char *name, const char *help, double v)
-{
-    family(f, name, M_COUNTER, help);
-    fprintf(f, "ckptnet_%s ", name);
-    put_real(f, v);
-    fputc('\n', f);
 }
 
 /* Label values are node names and fixed words: nothing to escape but
@@ -108,11 +107,33 @@ static void port_family(FILE *f, const struct results *r, enum port_field pf,
     }
 }
 
+/* A gauge per row of block b that has a metric and a value in this run. */
+static void field_gauges(FILE *f, const struct scenario *sc, const struct results *r,
+                         enum field_block b)
+{
+    for (size_t i = 0; i < n_result_fields; i++) {
+        const struct result_field *rf = &result_fields[i];
+        double v = field_number(rf, r);
+        if (rf->block != b || !rf->metric || isnan(v))
+            continue;
+        family(f, rf->metric, M_GAUGE, rf->help);
+        fprintf(f, "ckptnet_%s", rf->metric);
+        if (rf->label == FL_CURRENCY) {
+            fputc('{', f);
+            put_label(f, "currency", sc->training.currency, 1);
+            fputc('}', f);
+        }
+        fputc(' ', f);
+        put_real(f, rf->metric_scale ? v * rf->metric_scale : v);
+        fputc('\n', f);
+    }
+}
+
 static void run_level(FILE *f, const struct scenario *sc, const struct results *r)
 {
     family(f, "run_info", M_GAUGE, "the engine that ran, what set the bound, the transport");
     fputs("ckptnet_run_info{", f);
-    put_label(f, "engine", r->engine ? r->engine : "", 1);
+    put_label(f, "engine", names_of(&names_engine, r->engine), 1);
     put_label(f, "bound_limit", path_seg_key(r->bound_limit), 0);
     if (r->has_packet_stats)
         put_label(f, "cc", cc_scheme(r->cc)->name, 0);
@@ -124,7 +145,7 @@ static void run_level(FILE *f, const struct scenario *sc, const struct results *
     gauge(f, "writers", "checkpoint writers", r->writers);
     gauge(f, "transfers", "transfers planned", r->transfers);
     gauge(f, "transfers_completed", "transfers that completed", r->flows_done);
-    gauge(f, "bound_seconds", "analytic lower bound on the completion time (max-flow)", r->bound_s);
+    field_gauges(f, sc, r, FB_BOUND);
     counter(f, "sent_bytes_total", "payload bytes sent by writers (first sends)",
             r->bytes_sent);
     counter(f, "delivered_bytes_total", "payload bytes delivered to storage",
@@ -133,26 +154,10 @@ static void run_level(FILE *f, const struct scenario *sc, const struct results *
         fputs("# the run did not finish: no completion, bound ratio or cost families\n", f);
         return;
     }
-    gauge(f, "completion_seconds", "first byte sent to last byte received", r->completion_s);
+    field_gauges(f, sc, r, FB_CHECKPOINT);
     gauge(f, "bound_ratio", "completion over the analytic bound",
           r->bound_s > 0 ? r->completion_s / r->bound_s : 0);
-    const struct cost_figures *c = &r->cost;
-    gauge(f, "checkpoint_end_seconds", "trigger to last byte received", c->end_s);
-    gauge(f, "gpu_stall_seconds", "GPU stall per checkpoint (policy)", c->stall_s);
-    gauge(f, "checkpoints_per_day", "checkpoints per day of training",
-          c->checkpoints_per_day);
-    /* base units (promtool's lint): GPU-seconds, not GPU-hours */
-    gauge(f, "stalled_gpu_seconds_per_day", "GPU time stalled per day (GPU-seconds)",
-          c->gpu_hours_per_day * 3600);
-    family(f, "money_per_day", M_GAUGE,
-           "cost of the stall per day (training.gpu_hour_cost), in the currency label");
-    fputs("ckptnet_money_per_day{", f);
-    put_label(f, "currency", sc->training.currency, 1);
-    fputs("} ", f);
-    put_real(f, c->money_per_day);
-    fputc('\n', f);
-    gauge(f, "goodput_ratio", "useful fraction of wall time at the configured interval",
-          c->goodput);
+    field_gauges(f, sc, r, FB_PLAN_COST);
     const struct restore_figures *rs = &r->restore;
     if (!rs->ran)
         return;
@@ -175,8 +180,8 @@ static void packet_level(FILE *f, const struct results *r)
     counter(f, "pause_frames_total", "PFC XOFF frames sent (refreshes not counted)",
             r->pause_frames);
     counter(f, "resume_frames_total", "PFC XON frames sent", r->resume_frames);
-    counter_real(f, "paused_seconds_total", "time paused, summed over ports",
-                 r->paused_s);
+    real_family(f, "paused_seconds_total", M_COUNTER, "time paused, summed over ports",
+                r->paused_s);
     counter(f, "dropped_packets_total", "packets dropped (all classes)", r->drops);
     counter(f, "ecn_marked_packets_total", "data packets marked CE", r->ecn_marked);
     counter(f, "cnps_sent_total", "congestion notification packets sent", r->cnps_sent);
@@ -191,7 +196,7 @@ void report_metrics(FILE *f, const struct scenario *sc, const struct results *r)
     run_level(f, sc, r);
     if (!r->has_packet_stats) {
         fprintf(f, "# engine %s: no packets, so no PFC, ECN, queue, drop or per-port "
-                   "families\n", r->engine ? r->engine : "?");
+                   "families\n", names_of(&names_engine, r->engine));
         return;
     }
     packet_level(f, r);

@@ -9,6 +9,7 @@
 #include "../fluid/fluid.h"
 #include "../scenario/lbscheme.h"
 #include "../topo/topo.h"
+#include "fields.h"
 #include "internal.h"
 
 /* What sets the bound: a path segment, or the metadata service. */
@@ -98,7 +99,8 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                     fmt_secs(r->restore.completion_s, d, sizeof d),
                     c->bcast_saves_gpu_hours_per_day >= 0 ? "saves" : "costs",
                     fmt_num(fabs(c->bcast_saves_gpu_hours_per_day), e, sizeof e),
-                    sc->restore.mode == RESTORE_OWN_FILES ? "own_files" : "every_replica");
+                    names_of(&names_restore_mode, sc->restore.mode == RESTORE_ONE_BROADCAST
+                                                      ? RESTORE_EVERY_REPLICA : sc->restore.mode));
         } else {
             fprintf(out, ", failures.recovery_time)\n");
         }
@@ -187,7 +189,7 @@ static void summary_training(FILE *out, const struct scenario *sc, const struct 
         return;
     if (!g->on_fabric)
         snprintf(cls, sizeof cls, "its own fabric");
-    else if (!strcmp(g->isolation, "none"))
+    else if (g->isolation == ISO_NONE)
         snprintf(cls, sizeof cls, "the checkpoint's class (priority %u)", g->priority);
     else if (sc->fabric.scheduling == SCHED_STRICT)
         snprintf(cls, sizeof cls, "priority %u vs %u, strict", g->priority,
@@ -207,7 +209,7 @@ static void summary_training(FILE *out, const struct scenario *sc, const struct 
     }
     /* scenario_resolve made training's class lossless (the user listed none) */
     int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
-    if (g->on_fabric && strcmp(g->isolation, "none") && sc->fabric.pfc && mask > 0 &&
+    if (g->on_fabric && g->isolation != ISO_NONE && sc->fabric.pfc && mask > 0 &&
         ((mask >> g->priority) & 1) && !scenario_is_set(sc, "fabric.pfc.priorities"))
         snprintf(cls + strlen(cls), sizeof cls - strlen(cls),
                  "; lossless by default: fabric.pfc.priorities %s", sc->fabric.pfc_priorities);
@@ -215,7 +217,7 @@ static void summary_training(FILE *out, const struct scenario *sc, const struct 
                  "steps slowed, %s lost; isolation %s (%s)",
             fmt_secs(g->baseline_step_s, a, sizeof a), fmt_secs(g->during_step_s, b, sizeof b),
             100 * g->slowdown, g->slowed, g->steps, fmt_secs(g->lost_s, c, sizeof c),
-            g->isolation, cls);
+            names_of(&names_isolation, g->isolation), cls);
     if (r->has_packet_stats && g->on_fabric)
         fprintf(out, "; PFC victim %s", fmt_secs(g->victim_paused_s, a, sizeof a));
     fputc('\n', out);
@@ -235,11 +237,22 @@ static const char *cnp_path_note(const struct scenario *sc, char *buf, size_t le
     return buf;
 }
 
+void report_placement(FILE *out, const struct plan_summary *p)
+{
+    char a[32];
+    fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs "
+                 "+%.1f%%, +%s, against an even spread)",
+            p->placement ? p->placement : "file_mod",
+            p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
+            p->node_skew, p->storage_nodes, p->skew_cost_pct,
+            fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
+}
+
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r)
 {
     char note[160], lk[64];
     char a[32], b[32], c[32], d[32], e[32], src[1024];
-    fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", r->engine,
+    fprintf(out, "ckptnet: %s engine, scenario %s, seed %llu\n", names_of(&names_engine, r->engine),
             sc->source[0] ? err_escape(src, sizeof src, sc->source) : "default",
             (unsigned long long)sc->seed);
     if (r->phase == PHASE_RESTORE) {
@@ -259,15 +272,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
     report_clos_line(out, r);
     report_bom_line(out, sc, r);
-    {
-        const struct plan_summary *p = &r->plan;
-        fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs "
-                     "+%.1f%%, +%s, against an even spread)\n",
-                p->placement ? p->placement : "file_mod",
-                p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
-                p->node_skew, p->storage_nodes, p->skew_cost_pct,
-                fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
-    }
+    report_placement(out, &r->plan);
+    fputc('\n', out);
     if (sc->storage.fsync_ps || sc->storage.metadata_ops > 0) {
         /* a write is complete once durable: what that adds */
         fprintf(out, "  metadata    fsync %s per file", fmt_secs(r->bound_fsync_s, a, sizeof a));
@@ -295,8 +301,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 r->transfers);
     summary_training(out, sc, r);
     if (!strncmp(r->engine_reason, "auto", 4))
-        fprintf(out, "  engine      %s: %s\n", r->engine_reason, r->engine);
-    if (!strcmp(r->engine, "fluid") && r->n_unmodelled) {
+        fprintf(out, "  engine      %s: %s\n", r->engine_reason, names_of(&names_engine, r->engine));
+    if (r->engine == ENGINE_FLUID && r->n_unmodelled) {
         char list[sizeof r->engine_reason];
         fluid_unmodelled_text(r, list, sizeof list);
         fprintf(out, "  fluid       ignores: %s; its completion %s\n", list,
@@ -390,20 +396,21 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
             (unsigned long long)r->events, fmt_secs(r->wall_s, a, sizeof a),
             r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0,
             fmt_secs(r->total_s, c, sizeof c), fmt_bytes((double)r->mem_bytes, b, sizeof b));
-    if (r->event_order)
-        fprintf(out, "; %s order on %u thread%s", r->event_order, r->threads,
+    if (r->threads)
+        fprintf(out, "; %s order on %u thread%s", names_of(&names_event_order, r->event_order),
+                r->threads,
                 r->threads == 1 ? "" : "s");
     /* a long run on one of several cores: say how to use two (the same
      * results, 1.4-1.9x faster on this project's machine) */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    if (r->event_order && !strcmp(r->event_order, "window") && r->threads == 1 &&
+    if (r->event_order == ORDER_WINDOW && r->threads == 1 &&
         r->wall_s > 1.0 && cores > 1)
         fprintf(out, " (--set sim.threads=2 runs it on two)");
     else if (cores > 0 && r->threads > (uint32_t)cores)
         fprintf(out, " (more than the machine's %ld cores: slower than %ld)", cores, cores);
     /* a long DCQCN run spends a third of its time on CNPs crossing the
      * fabric: say what the lighter model costs (BENCHMARKS.md, session 8) */
-    if (r->engine && !strcmp(r->engine, "packet") && cc_scheme(sc->transport.cc)->sends_cnps &&
+    if (r->engine == ENGINE_PACKET && cc_scheme(sc->transport.cc)->sends_cnps &&
         !scenario_cnp_direct(sc) && r->wall_s > 1.0)
         fprintf(out, "; --set transport.dcqcn.cnp_path=direct: ~1.5x faster, CNPs never queued");
     if (r->rate_updates)
@@ -450,6 +457,14 @@ static void emit_key(void *ud, const char *key, const char *value, int kind)
 
 #define U(x) json_integer((json_int_t)(x))
 
+/* value under "<pre><link set's key><post>" */
+static void put_seg(json_t *root, const char *pre, int seg, const char *post, json_t *value)
+{
+    char k[96];
+    snprintf(k, sizeof k, "%s%s%s", pre, path_seg_key(seg), post);
+    put_dotted(root, k, value);
+}
+
 /* network.pfc/ecn/buffer/drops detail and transport.* (packet engine) */
 static void put_lossless(json_t *root, const struct results *r)
 {
@@ -483,13 +498,9 @@ static void put_lossless(json_t *root, const struct results *r)
     unsigned nsets = path_link_sets_shown(r->fabric_tiers, sets);
     for (unsigned i = 0; i < nsets; i++) {
         int sg = sets[i];
-        char k[96];
-        snprintf(k, sizeof k, "network.queues.%s.max_bytes", path_seg_key(sg));
-        put_dotted(root, k, U(r->seg_queue_max[sg]));
-        snprintf(k, sizeof k, "network.queues.%s.p99_bytes", path_seg_key(sg));
-        put_dotted(root, k, U(r->seg_queue_p99[sg]));
-        snprintf(k, sizeof k, "network.pfc.paused_s_by_segment.%s", path_seg_key(sg));
-        put_dotted(root, k, json_real(r->seg_paused_s[sg]));
+        put_seg(root, "network.queues.", sg, ".max_bytes", U(r->seg_queue_max[sg]));
+        put_seg(root, "network.queues.", sg, ".p99_bytes", U(r->seg_queue_p99[sg]));
+        put_seg(root, "network.pfc.paused_s_by_segment.", sg, "", json_real(r->seg_paused_s[sg]));
     }
     if (r->ports) {
         json_t *a = json_array();
@@ -533,83 +544,15 @@ static void put_lossless(json_t *root, const struct results *r)
     put_dotted(root, "transport.loss_recovery.failed_transfers", U(r->qp_errors));
 }
 
-/* A real, or null when the figure does not apply (0 = no failures). */
-static json_t *real_or_null(double v, int applies)
+/* Every row of block b that applies to this run, in table order (fields.h). */
+static void put_fields(json_t *root, const struct scenario *sc, const struct results *r,
+                       enum field_block b)
 {
-    return applies ? json_real(v) : json_null();
-}
-
-/* model.*, checkpoint.* (the plan), cost.*, failures.* (docs/checkpoint.md) */
-static void json_plan_cost(json_t *root, const struct results *r, const char *currency)
-{
-    const struct plan_summary *p = &r->plan;
-    const struct cost_figures *c = &r->cost;
-    int f = c->job_mtbf_s > 0;
-    put_dotted(root, "model.name", json_string(p->model ? p->model : "none"));
-    put_dotted(root, "model.params", json_integer((json_int_t)p->params));
-    put_dotted(root, "model.bytes_per_param", json_integer(p->weights_bpp + p->optimizer_bpp));
-    put_dotted(root, "model.weights_bytes_per_param", json_integer(p->weights_bpp));
-    put_dotted(root, "model.optimizer_bytes_per_param", json_integer(p->optimizer_bpp));
-    put_dotted(root, "model.gpus", json_integer(p->gpus));
-    put_dotted(root, "model.tp", json_integer(p->tp));
-    put_dotted(root, "model.pp", json_integer(p->pp));
-    put_dotted(root, "model.dp", json_integer(p->dp));
-    put_dotted(root, "model.zero_stage", json_integer(p->zero_stage));
-    put_dotted(root, "checkpoint.writer_rule", json_string(p->writer_rule ? p->writer_rule : ""));
-    put_dotted(root, "checkpoint.policy", json_string(p->policy ? p->policy : ""));
-    put_dotted(root, "checkpoint.files", json_integer(p->files));
-    put_dotted(root, "checkpoint.transfers", json_integer(p->transfers));
-    put_dotted(root, "checkpoint.stragglers", json_integer(p->stragglers));
-    put_dotted(root, "checkpoint.shard_max_bytes", json_integer((json_int_t)p->max_gpu_bytes));
-    put_dotted(root, "checkpoint.shard_mean_bytes", json_real(p->mean_gpu_bytes));
-    put_dotted(root, "checkpoint.shard_skew", json_real(p->skew));
-    put_dotted(root, "checkpoint.first_start_s", json_real((double)p->first_start_ps / 1e12));
-    put_dotted(root, "checkpoint.max_open_wait_s", json_real((double)p->max_open_wait_ps / 1e12));
-    put_dotted(root, "storage.placement", json_string(p->placement ? p->placement : ""));
-    put_dotted(root, "storage.stripe_start", json_string(p->stripe_start ? p->stripe_start : ""));
-    json_t *nb = p->nodes_listed ? json_array() : json_null();
-    for (uint32_t i = 0; i < p->nodes_listed; i++)
-        json_array_append_new(nb, json_integer((json_int_t)p->node_bytes[i]));
-    put_dotted(root, "storage.node_bytes", nb); /* null past PLAN_NODES_LISTED nodes */
-    put_dotted(root, "storage.node_max_bytes", json_integer((json_int_t)p->node_max_bytes));
-    put_dotted(root, "storage.node_mean_bytes", json_real(p->node_mean_bytes));
-    put_dotted(root, "storage.node_skew", json_real(p->node_skew));
-    put_dotted(root, "storage.skew_cost_s", json_real((double)p->skew_cost_ps / 1e12));
-    put_dotted(root, "storage.skew_cost_pct", json_real(p->skew_cost_pct));
-    put_dotted(root, "checkpoint.end_s", real_or_null(c->end_s, r->finished));
-    put_dotted(root, "checkpoint.drain_late", json_boolean(c->drain_late));
-    if (!r->finished) { /* no completion, no cost */
-        put_dotted(root, "cost.computed", json_false());
-        put_dotted(root, "cost.reason", json_string("the run did not finish"));
-        return;
+    for (size_t i = 0; i < n_result_fields; i++) {
+        const struct result_field *f = &result_fields[i];
+        if (f->block == b && field_applies(f, r))
+            put_dotted(root, f->name, field_json(f, sc, r));
     }
-    put_dotted(root, "cost.computed", json_true());
-    put_dotted(root, "cost.stall_s_per_checkpoint", json_real(c->stall_s));
-    put_dotted(root, "cost.stall_measured", json_boolean(p->stall_measured));
-    put_dotted(root, "cost.interval_s", json_real(c->interval_s));
-    put_dotted(root, "cost.checkpoints_per_day", json_real(c->checkpoints_per_day));
-    put_dotted(root, "cost.gpu_hours_per_day", json_real(c->gpu_hours_per_day));
-    put_dotted(root, "cost.money_per_day", json_real(c->money_per_day));
-    put_dotted(root, "cost.currency", json_string(currency));
-    put_dotted(root, "cost.mfu_points_lost", json_real(c->mfu_points_lost));
-    put_dotted(root, "cost.optimal_interval_s", real_or_null(c->young_s, f));
-    put_dotted(root, "cost.optimal_interval_daly_s", real_or_null(c->daly_s, f));
-    put_dotted(root, "cost.goodput", json_real(c->goodput));
-    put_dotted(root, "cost.goodput_at_optimal", json_real(c->goodput_at_optimal));
-    put_dotted(root, "cost.goodput_monte_carlo", real_or_null(c->goodput_mc, c->mc_days > 0));
-    put_dotted(root, "cost.lost_gpu_hours_per_day", json_real(c->lost_gpu_hours_per_day));
-    put_dotted(root, "cost.lost_money_per_day", json_real(c->lost_money_per_day));
-    if (r->training.on) { /* docs/training.md */
-        put_dotted(root, "cost.training_lost_s_per_checkpoint", json_real(c->training_lost_s));
-        put_dotted(root, "cost.training_slowdown_gpu_hours_per_day",
-                   json_real(c->training_slowdown_gpu_hours_per_day));
-        put_dotted(root, "cost.training_slowdown_money_per_day",
-                   json_real(c->training_slowdown_money_per_day));
-    }
-    put_dotted(root, "failures.job_mtbf_s", real_or_null(c->job_mtbf_s, f));
-    put_dotted(root, "failures.per_day", json_real(c->failures_per_day));
-    put_dotted(root, "failures.monte_carlo_days", json_real(c->mc_days));
-    put_dotted(root, "failures.monte_carlo_failures", json_integer((json_int_t)c->mc_failures));
 }
 
 static int json_doc(FILE *out, const struct scenario *sc, const struct results *r, int perf,
@@ -759,7 +702,7 @@ static void json_training(json_t *root, const struct results *r)
     if (!g->on)
         return;
     json_t *o = json_object();
-    json_object_set_new(o, "isolation", json_string(g->isolation));
+    json_object_set_new(o, "isolation", json_string(names_of(&names_isolation, g->isolation)));
     json_object_set_new(o, "on_fabric", json_boolean(g->on_fabric));
     json_object_set_new(o, "priority", json_integer(g->priority));
     json_object_set_new(o, "steps", json_integer(g->steps));
@@ -812,9 +755,8 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
                     size_t flags, struct err *e)
 {
     json_t *root = json_object();
-    put_dotted(root, "engine", json_string(r->engine));
-    put_dotted(root, "engine_reason", json_string(r->engine_reason));
-    if (!strcmp(r->engine, "fluid")) { /* what its figure ignores (fluid.h) */
+    put_fields(root, sc, r, FB_RUN);
+    if (r->engine == ENGINE_FLUID) { /* what its figure ignores (fluid.h) */
         json_t *a = json_array();
         for (uint32_t i = 0; i < r->n_unmodelled; i++) {
             const struct unmodelled *u = &r->unmodelled[i];
@@ -832,88 +774,23 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
                                                         : fluid_direction_name(dir)));
         put_dotted(root, "fluid.unmodelled", a);
     }
-    put_dotted(root, "checkpoint.bytes", U(r->ckpt_bytes));
-    put_dotted(root, "checkpoint.writers", U(r->writers));
-    put_dotted(root, "checkpoint.finished", json_boolean(r->finished));
-    put_dotted(root, "checkpoint.interrupted", json_boolean(r->interrupted));
-    put_dotted(root, "checkpoint.transfers_completed", U(r->flows_done));
-    put_dotted(root, "checkpoint.completion_s", real_or_null(r->completion_s, r->finished));
-    put_dotted(root, "checkpoint.writer_completion_s.p50", real_or_null(r->writer_p50_s, r->finished));
-    put_dotted(root, "checkpoint.writer_completion_s.p99", real_or_null(r->writer_p99_s, r->finished));
-    put_dotted(root, "checkpoint.writer_completion_s.max", real_or_null(r->writer_max_s, r->finished));
-    json_plan_cost(root, r, sc->training.currency);
-    put_dotted(root, "cost.recovery_s", json_real(r->cost.recovery_s));
-    put_dotted(root, "cost.recovery_from", json_string(r->cost.recovery_from ? r->cost.recovery_from
-                                                                          : "none"));
-    put_dotted(root, "cost.broadcast_saves_gpu_hours_per_day",
-               json_real(r->cost.bcast_saves_gpu_hours_per_day));
-    put_dotted(root, "checkpoint.phase", json_string(r->phase == PHASE_RESTORE ? "restore"
-                                                     : r->phase == PHASE_BOTH  ? "both"
-                                                                               : "save"));
-    if (r->restore.ran) {
-        const struct restore_figures *f = &r->restore;
-        put_dotted(root, "restore.mode", json_string(f->mode));
-        put_dotted(root, "restore.engine", json_string(f->engine));
-        put_dotted(root, "restore.ok", json_boolean(f->ok));
-        put_dotted(root, "restore.finished", json_boolean(f->finished));
-        put_dotted(root, "restore.completion_s", json_real(f->completion_s));
-        put_dotted(root, "restore.bound_s", json_real(f->bound_s));
-        put_dotted(root, "restore.bound_limit", json_string(path_seg_key(f->bound_limit)));
-        put_dotted(root, "restore.bottleneck", json_string(path_seg_key(f->bottleneck)));
-        put_dotted(root, "restore.bottleneck_util", json_real(f->bottleneck_util));
-        put_dotted(root, "restore.bytes_read", U(f->bytes_read));
-        put_dotted(root, "restore.amplification", json_real(f->amplification));
-        put_dotted(root, "restore.readers", U(f->readers));
-        put_dotted(root, "restore.transfers", U(f->transfers));
-        put_dotted(root, "restore.broadcast_s", json_real(f->broadcast_s));
-        put_dotted(root, "restore.restart_s", json_real(f->restart_s));
-        put_dotted(root, "restore.recovery_s", json_real(f->recovery_s));
-        put_dotted(root, "restore.estimated", json_boolean(f->estimated));
-        /* restore.read_rate 0: the back end reads as fast as the fabric takes */
-        put_dotted(root, "restore.reads_unlimited", json_boolean(!sc->restore.read_bps));
-        put_dotted(root, "restore.other_mode_recovery_s", json_real(f->other_recovery_s));
-    }
+    put_fields(root, sc, r, FB_CHECKPOINT);
+    put_fields(root, sc, r, FB_PLAN_COST);
+    put_fields(root, sc, r, FB_RESTORE);
     json_training(root, r);
-    put_dotted(root, "bound.completion_s", json_real(r->bound_s));
-    put_dotted(root, "bound.limit", json_string(path_seg_key(r->bound_limit)));
-    put_dotted(root, "bound.limit_label", json_string(path_seg_label(r->bound_limit)));
-    put_dotted(root, "bound.fsync_s", json_real(r->bound_fsync_s));
-    put_dotted(root, "bound.metadata_s", json_real(r->bound_meta_s));
-    put_dotted(root, "bound.by_metadata", json_boolean(r->bound_by_meta));
-    put_dotted(root, "bound.ratio", real_or_null(r->bound_s > 0 ? r->completion_s / r->bound_s : 0,
-                                                 r->finished));
-    put_dotted(root, "bound.base_latency_s", json_real(r->base_latency_s));
-    json_t *terms = json_object();
-    for (int l = PATH_WRITER_NIC; l < PATH_COUNT; l++) /* the host path shares the writer's */
-        if (path_seg_shown(l, r->fabric_tiers))
-            json_object_set_new(terms, path_seg_key(l), json_real(r->bound_term_s[l]));
-    put_dotted(root, "bound.terms_s", terms);
+    put_fields(root, sc, r, FB_BOUND);
     if (r->bottleneck.seg >= 0) {
         put_dotted(root, "segments", segments_json(r));
         put_dotted(root, "bottleneck", r->finished ? bottleneck_json(r) : json_null());
     }
-    put_dotted(root, "fabric.switches", U(r->switches));
-    put_dotted(root, "fabric.links", U(r->links));
-    put_dotted(root, "fabric.failed_links", U(r->failed_links));
-    put_dotted(root, "fabric.warnings", json_string(r->warnings));
-    put_dotted(root, "fabric.port_notes", json_string(r->port_notes));
-    put_dotted(root, "fabric.failed_link_names", json_string(r->failed_link_names));
-    put_dotted(root, "fabric.oversubscription.compute", json_real(r->oversub_compute));
-    put_dotted(root, "fabric.oversubscription.storage", json_real(r->oversub_storage));
+    put_fields(root, sc, r, FB_FABRIC);
     report_clos_json(root, r);
     if (r->bom_n_speeds)
         bom_json(root, sc, r);
     if (r->cost.priced)
         capex_json(root, r);
     if (r->has_packet_stats) { /* absent, not zero, when the engine cannot know */
-        put_dotted(root, "network.drops", U(r->drops));
-        put_dotted(root, "network.pfc.pause_frames", U(r->pause_frames));
-        put_dotted(root, "network.pfc.resume_frames", U(r->resume_frames));
-        put_dotted(root, "network.pfc.paused_s", json_real(r->paused_s));
-        put_dotted(root, "network.pfc.max_port_paused_s", json_real(r->max_port_paused_s));
-        put_dotted(root, "network.max_queue_bytes", U(r->max_queue_bytes));
-        put_dotted(root, "network.max_buffer_bytes", U(r->max_buffer_bytes));
-        put_dotted(root, "network.packets_delivered", U(r->packets_delivered));
+        put_fields(root, sc, r, FB_NETWORK);
         put_lossless(root, r);
         if (cc_scheme(sc->transport.cc)->sends_cnps) /* the model auto chose, and why */
             put_dotted(root, "transport.cnp_path",
@@ -928,40 +805,13 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     for (int s = PATH_WRITER_NIC; r->has_link_stats && s <= PATH_STORAGE_NIC; s++) {
         if (!path_seg_shown(s, r->fabric_tiers))
             continue;
-        char k[96];
-        snprintf(k, sizeof k, "network.links.%s.max_utilisation", path_seg_key(s));
-        put_dotted(root, k, json_real(r->link_util_max[s]));
-        snprintf(k, sizeof k, "network.links.%s.max_busy_s", path_seg_key(s));
-        put_dotted(root, k, json_real(r->link_busy_max_s[s]));
-        snprintf(k, sizeof k, "network.links.%s.max_full_s", path_seg_key(s));
-        put_dotted(root, k, json_real(r->link_full_max_s[s]));
+        put_seg(root, "network.links.", s, ".max_utilisation", json_real(r->link_util_max[s]));
+        put_seg(root, "network.links.", s, ".max_busy_s", json_real(r->link_busy_max_s[s]));
+        put_seg(root, "network.links.", s, ".max_full_s", json_real(r->link_full_max_s[s]));
     }
-    put_dotted(root, "invariants.ok", json_boolean(r->ok));
-    put_dotted(root, "invariants.violation", json_string(r->violation));
-    put_dotted(root, "invariants.bytes_sent", U(r->bytes_sent));
-    put_dotted(root, "invariants.bytes_delivered", U(r->bytes_delivered));
-    put_dotted(root, "invariants.bytes_dropped", U(r->bytes_dropped));
-    put_dotted(root, "invariants.bytes_in_flight", U(r->bytes_in_flight));
-    put_dotted(root, "invariants.writers_completed", U(r->flows_done));
-    put_dotted(root, "invariants.time_monotone", json_boolean(r->time_monotone));
-    if (perf) {
-        put_dotted(root, "perf.events", U(r->events));
-        put_dotted(root, "perf.wall_s", json_real(r->wall_s));
-        put_dotted(root, "perf.total_s", json_real(r->total_s));
-        put_dotted(root, "perf.events_per_s",
-                   json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0));
-        if (r->event_order) {
-            put_dotted(root, "perf.event_order", json_string(r->event_order));
-            put_dotted(root, "perf.threads", U(r->threads));
-        }
-        put_dotted(root, "perf.max_pending_events", U(r->max_pending_events));
-        put_dotted(root, "perf.mem_bytes", U(r->mem_bytes));
-        put_dotted(root, "perf.packets_allocated", U(r->packets_allocated));
-        if (r->rate_updates) {
-            put_dotted(root, "perf.rate_updates", U(r->rate_updates));
-            put_dotted(root, "perf.rates_recomputed", U(r->rates_recomputed));
-        }
-    }
+    put_fields(root, sc, r, FB_INVARIANTS);
+    if (perf)
+        put_fields(root, sc, r, FB_PERF);
     json_t *scn = json_object();
     json_object_set_new(scn, "source", json_string(sc->source[0] ? sc->source : "default"));
     scenario_echo(sc, emit_key, scn);

@@ -81,7 +81,8 @@ static void verdict(FILE *out, const struct results *r)
          * checkpoint's bytes only */
         if (bottleneck_shared_with_training(r))
             fprintf(out, "; it also carried the training job's traffic (fabric.isolation %s), "
-                         "which the bound leaves out", r->training.isolation);
+                         "which the bound leaves out",
+                         names_of(&names_isolation, r->training.isolation));
         fputc('\n', out);
         /* not at capacity all along and late: what held its flows the rest
          * of the time (the link set whose busiest link was at capacity
@@ -130,7 +131,8 @@ const char *host_unlimited(const struct scenario *sc, const struct results *r, c
 {
     const struct plan_summary *p = &r->plan;
     char a[32], b[32], c[32];
-    int staged = p->policy && (!strcmp(p->policy, "async") || !strcmp(p->policy, "hierarchical"));
+    /* a two-phase policy (its row has node_ready) stages, then drains */
+    int staged = p->policy && !p->stall_measured;
     if (!sc->cluster.d2h_bps)
         snprintf(buf, len, "not limited (no cluster.d2h_rate or rate cap)");
     else if (staged)

@@ -1,6 +1,7 @@
 /* The load-balancing registry (see lbscheme.h). */
 #include "lbscheme.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "scenario.h"
@@ -17,6 +18,10 @@ const struct lb_scheme lb_schemes[LB_COUNT] = {
                      LB_FLUID_HASH, "least-loaded placement; flowlets move", 1},
     [LB_SPRAY] = {"spray", LB_PER_PACKET, 0, 1, 0, LB_FLUID_HASH, NULL},
 };
+
+/* names_lb reads a row's name as its first member */
+_Static_assert(offsetof(struct lb_scheme, name) == 0, "lb_scheme.name first");
+const struct names names_lb = {lb_schemes, sizeof lb_schemes[0], LB_COUNT};
 
 const struct lb_scheme *lb_scheme(int lb)
 {

@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "names.h"
+
 struct scenario;
 
 /* fabric.load_balancing: the index of its row in lb_schemes[] */
@@ -31,7 +33,7 @@ enum lb_fluid_path {
 };
 
 struct lb_scheme {
-    const char *name;  /* the value of fabric.load_balancing */
+    const char *name;  /* the value of fabric.load_balancing (first: names_lb) */
     enum lb_grain grain;
     /* fabric.lb.adaptive_per_packet makes the choice per packet */
     int per_packet_knob;
@@ -52,8 +54,9 @@ struct lb_scheme {
 
 extern const struct lb_scheme lb_schemes[LB_COUNT];
 
-/* The parser's choices: lb_schemes[] names in order (test_lbtable checks). */
-#define LB_CHOICES "ecmp|wcmp|flowlet|adaptive|spray"
+/* The parser's choices and every writer's names: lb_schemes[] read as a
+ * names table (a row starts with its name). */
+extern const struct names names_lb;
 
 /* The row of scheme lb; an out-of-range value (a corrupt results struct)
  * gets the first row rather than a read past the table. */

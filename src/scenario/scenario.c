@@ -46,13 +46,18 @@ struct key {
     const char *min;   /* inclusive lower limit as text, NULL = none */
     const char *max;   /* inclusive upper limit as text, NULL = none */
     const char *doc;
-    const char *choices; /* T_ENUM: "a|b|c", stored as the index (int);
-                          * T_TIME: a word also taken, stored as UINT64_MAX;
-                          * T_TEXT: LIST = a comma list, also as a YAML sequence */
+    /* by type: T_ENUM: its struct names (names.h), stored as the index (int);
+     * T_TIME: a word also taken (char), stored as UINT64_MAX;
+     * T_TEXT: LIST = a comma list, also as a YAML sequence */
+    const void *choices;
 };
 
 #define FIELD(m) offsetof(struct scenario, m), sizeof(((struct scenario *)0)->m)
 #define LIST "list"
+
+/* transport.cc and transport.receiver: their descriptor rows (tpscheme.c) */
+static const struct names cc_names = {cc_schemes, sizeof cc_schemes[0], CC_COUNT};
+static const struct names receiver_names = {rx_schemes, sizeof rx_schemes[0], RX_COUNT};
 
 static const struct key keys[] = {
     {"seed", T_UINT, FIELD(seed), "1", NULL, NULL,
@@ -60,7 +65,7 @@ static const struct key keys[] = {
     {"engine", T_ENUM, FIELD(engine), "packet", NULL, NULL,
      "simulation engine: packet (every packet, queues and PFC), fluid "
      "(max-min flow rates; scales to 100k GPUs), auto (fluid when the packet "
-     "engine would take over ~8 s: ~1.3e8 estimated events)", "packet|fluid|auto"},
+     "engine would take over ~8 s: ~1.3e8 estimated events)", &names_engine},
 
     {"cluster.nodes", T_COUNT, FIELD(cluster.nodes), "128", "1", "1000000",
      "compute nodes, one checkpoint writer each", NULL},
@@ -92,11 +97,11 @@ static const struct key keys[] = {
      NULL, "which storage nodes hold a file's bytes: round_robin (Lustre's "
      "allocator: start targets dealt in create order), hash (every stripe_size "
      "chunk hashed to a node), file_mod (file f starts at f mod nodes)",
-     "round_robin|hash|file_mod"},
+     &names_placement},
     {"storage.stripe_start", T_ENUM, FIELD(storage.stripe_start), "round_robin",
      NULL, NULL, "round_robin placement: a file's first stripe goes to the next "
      "node in create order (round_robin) or to a seeded random node (random)",
-     "round_robin|random"},
+     &names_stripe_start},
     {"storage.file_open_cost", T_TIME, FIELD(storage.file_open_ps), "0", NULL,
      "1000s", "time a storage node takes to create one file, one at a time", NULL},
     {"storage.fsync_cost", T_TIME, FIELD(storage.fsync_ps), "0", NULL, "1000s",
@@ -178,7 +183,7 @@ static const struct key keys[] = {
      "(SONiC dynamic_th 3)", NULL},
     {"fabric.mmu.pools", T_ENUM, FIELD(fabric.mmu_pools), "shared", NULL, NULL,
      "shared: one buffer pool per switch; per_class: the buffer split in equal "
-     "shares, one pool per lossless priority and one for the lossy ones", "shared|per_class"},
+     "shares, one pool per lossless priority and one for the lossy ones", &names_mmu_pools},
     {"fabric.ecn.enabled", T_BOOL, FIELD(fabric.ecn), "true", NULL, NULL,
      "RED/ECN marking on egress queues, at dequeue", NULL},
     {"fabric.ecn.kmin", T_SIZE, FIELD(fabric.ecn_kmin), "0", NULL, "1GB",
@@ -189,13 +194,13 @@ static const struct key keys[] = {
      "marking probability at kmax (every packet is marked above kmax)", NULL},
     {"fabric.scheduling", T_ENUM, FIELD(fabric.scheduling), "dwrr", NULL, NULL,
      "egress scheduling between priorities: strict or dwrr (deficit weighted "
-     "round robin); the CNP priority is always strict", "strict|dwrr"},
+     "round robin); the CNP priority is always strict", &names_sched},
     {"fabric.dwrr_weights", T_TEXT, FIELD(fabric.dwrr_weights),
      "1,1,1,1,1,1,1,1", NULL, NULL, "DWRR weights of priorities 0-7", NULL},
     {"fabric.isolation", T_ENUM, FIELD(training.isolation), "logical", NULL, NULL,
      "training traffic (training.traffic) against the checkpoint: physical (its own "
      "fabric, not this one), logical (this fabric, its own class training.priority) "
-     "or none (the checkpoint's class)", "none|logical|physical"},
+     "or none (the checkpoint's class)", &names_isolation},
 
     {"fabric.links_per_spine", T_COUNT, FIELD(fabric.links_per_spine), "1", "1",
      "64", "parallel links between each leaf and each spine", NULL},
@@ -209,7 +214,7 @@ static const struct key keys[] = {
     {"fabric.load_balancing", T_ENUM, FIELD(fabric.load_balancing), "ecmp", NULL,
      NULL, "choice among equal-cost next hops: ecmp (5-tuple hash), wcmp (hash "
      "weighted by capacity), flowlet, adaptive (quality bands, as DLB), spray "
-     "(per packet)", LB_CHOICES},
+     "(per packet)", &names_lb},
     {"fabric.lb.flowlet_timeout", T_TIME, FIELD(fabric.flowlet_timeout_ps), "100us",
      "1ns", "1000s", "a gap longer than this starts a new flowlet (ns-3 code: "
      "100us; Broadcom DLB: 256us)", NULL},
@@ -227,7 +232,7 @@ static const struct key keys[] = {
     {"fabric.tiers", T_ENUM, FIELD(fabric.tiers), "2", NULL, NULL,
      "2: leaf-spine; 3: pods of leaves and spines under super-spines (spine i "
      "of every pod connects to super-spine plane i); auto: the smallest Clos "
-     "the switch profiles allow at fabric.oversubscription", "2|3|auto"},
+     "the switch profiles allow at fabric.oversubscription", &names_tiers},
     {"fabric.pods", T_UINT, FIELD(fabric.pods), "0", NULL, "65536",
      "three tiers: compute pods; 0 = from fabric.leaves_per_pod", NULL},
     {"fabric.leaves_per_pod", T_UINT, FIELD(fabric.leaves_per_pod), "0", NULL,
@@ -244,7 +249,7 @@ static const struct key keys[] = {
      "fabric.uplink_speed", NULL},
     {"fabric.storage_pods", T_ENUM, FIELD(fabric.storage_pods), "pod", NULL,
      NULL, "three tiers: storage leaves in pods of their own (pod) or dealt "
-     "over the compute pods (spread)", "pod|spread"},
+     "over the compute pods (spread)", &names_storage_pods},
     {"fabric.links_per_superspine", T_COUNT, FIELD(fabric.links_per_super), "1", "1",
      "64", "three tiers: parallel links between each spine and each super-spine "
      "of its plane", NULL},
@@ -274,7 +279,7 @@ static const struct key keys[] = {
      NULL},
     {"transport.receiver", T_ENUM, FIELD(transport.receiver), "gbn", NULL, NULL,
      "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "
-     "rewinds); ooo: out-of-order placement", RX_CHOICES},
+     "rewinds); ooo: out-of-order placement", &receiver_names},
     {"transport.nak_interval", T_TIME, FIELD(transport.nak_interval_ps), "10us",
      "0", "1s", "a receiver repeats a NAK for the same gap at most this "
      "often (ooo NAKs only on a class that can drop)", NULL},
@@ -297,7 +302,7 @@ static const struct key keys[] = {
      "1", "1024", "queue pairs each transfer is split over, each with its own "
      "UDP source port (ECMP entropy)", NULL},
     {"transport.cc", T_ENUM, FIELD(transport.cc), "none", NULL, NULL,
-     "congestion control: none (line rate, PFC only) or dcqcn", CC_CHOICES},
+     "congestion control: none (line rate, PFC only) or dcqcn", &cc_names},
     {"transport.data_priority", T_COUNT, FIELD(transport.data_priority), "3",
      "0", "7", "802.1p priority of checkpoint writes", NULL},
     {"transport.data_dscp", T_COUNT, FIELD(transport.data_dscp), "26", "0",
@@ -308,7 +313,7 @@ static const struct key keys[] = {
      "63", "DSCP of CNPs (NVIDIA default 48)", NULL},
     {"transport.dcqcn.preset", T_ENUM, FIELD(transport.dcqcn.preset), "nvidia",
      NULL, NULL, "DCQCN defaults: nvidia (ConnectX) or paper (SIGCOMM 2015); "
-     "every transport.dcqcn key you set overrides it", "nvidia|paper"},
+     "every transport.dcqcn key you set overrides it", &names_dcqcn_preset},
     {"transport.dcqcn.g", T_REAL, FIELD(transport.dcqcn.g), "0.0048828125",
      "0.000001", "1", "alpha gain g (preset)", NULL},
     {"transport.dcqcn.initial_alpha", T_REAL, FIELD(transport.dcqcn.initial_alpha),
@@ -342,7 +347,7 @@ static const struct key keys[] = {
      "buffers, port counters, captures), direct (each arrives after its path's "
      "unloaded latency, never queued or paused, seen by no port: DCQCN runs ~1.5x "
      "faster) or auto (direct unless training traffic shares the reverse paths or "
-     "telemetry.pcap.ports captures; docs/engine.md)", "fabric|direct|auto"},
+     "telemetry.pcap.ports captures; docs/engine.md)", &names_cnp_path},
 
     {"telemetry.interval", T_TIME, FIELD(telemetry.interval_ps), "0", NULL,
      "1000s", "sampling interval of the time series (queues, pauses, throughput per "
@@ -364,7 +369,7 @@ static const struct key keys[] = {
      "frame takes fabric.mtu + 90 bytes)", NULL},
     {"telemetry.pcap.filter", T_ENUM, FIELD(telemetry.pcap_filter), "all", NULL, NULL,
      "frames --pcap keeps: all, or control (PFC pause frames and CNPs only: steady-state "
-     "PFC without the data)", "all|control"},
+     "PFC without the data)", &names_pcap_filter},
     {"telemetry.pcap.start", T_TIME, FIELD(telemetry.pcap_start_ps), "0", NULL, "100000s",
      "--pcap keeps frames whose first bit reaches the port at or after this time", NULL},
     {"telemetry.pcap.stop", T_TIME, FIELD(telemetry.pcap_stop_ps), "0", NULL, "100000s",
@@ -378,7 +383,7 @@ static const struct key keys[] = {
     {"sim.event_order", T_ENUM, FIELD(sim.event_order), "window", NULL, NULL,
      "packet engine: window (each switch's and NIC's events of a link delay run "
      "together: faster) or time (one queue in time order); the same results",
-     "window|time"},
+     &names_event_order},
     {"sim.threads", T_COUNT, FIELD(sim.threads), "1", "1", "8",
      "packet engine, window order: threads that run a window's switches and NICs "
      "(at most the machine's cores: more are slower); the same results", NULL},
@@ -390,19 +395,19 @@ static const struct key keys[] = {
 
     {"model.name", T_ENUM, FIELD(model.name), "none", NULL, NULL,
      "none (simple form: workload.bytes_per_writer), a catalog model or custom",
-     "none|llama3-8b|llama3-70b|llama3-405b|gpt3-175b|deepseek-v3|dense-1t|custom"},
+     &names_model},
     {"model.params", T_UINT, FIELD(model.params), "0", NULL, "100000000000000",
      "parameters of a custom model", NULL},
     {"model.weights_dtype", T_ENUM, FIELD(model.weights_dtype), "auto", NULL,
-     NULL, "dtype of the saved weights; auto = bf16", "auto|none|fp32|bf16|fp16|fp8"},
+     NULL, "dtype of the saved weights; auto = bf16", &names_dtype},
     {"model.master_dtype", T_ENUM, FIELD(model.master_dtype), "auto", NULL, NULL,
      "dtype of the master weights; auto = fp32, none = no master copy",
-     "auto|none|fp32|bf16|fp16|fp8"},
+     &names_dtype},
     {"model.optimizer_dtype", T_ENUM, FIELD(model.optimizer_dtype), "auto", NULL,
      NULL, "dtype of each optimizer moment; auto = the model's recipe",
-     "auto|none|fp32|bf16|fp16|fp8"},
+     &names_dtype},
     {"model.optimizer", T_ENUM, FIELD(model.optimizer), "adam", NULL, NULL,
-     "adam (two moments) or sgd (one momentum buffer)", "adam|sgd"},
+     "adam (two moments) or sgd (one momentum buffer)", &names_optimizer},
 
     {"parallelism.tp", T_COUNT, FIELD(parallelism.tp), "1", "1", "1000000",
      "tensor-parallel degree", NULL},
@@ -415,17 +420,17 @@ static const struct key keys[] = {
 
     {"checkpoint.writer_rule", T_ENUM, FIELD(checkpoint.writer_rule), "dcp",
      NULL, NULL, "who writes what: dcp, megatron or deepspeed",
-     "dcp|megatron|deepspeed"},
+     &names_writer_rule},
     {"checkpoint.policy", T_ENUM, FIELD(checkpoint.policy), "sync", NULL, NULL,
      "sync, jitter, stagger, rate_limit, async or hierarchical",
-     "sync|jitter|stagger|rate_limit|async|hierarchical"},
+     &names_policy},
     {"checkpoint.groups", T_COUNT, FIELD(checkpoint.groups), "4", "1",
      "1000000", "stagger: groups of writers, started one offset apart", NULL},
     {"checkpoint.offset", T_TIME, FIELD(checkpoint.offset_ps), "0", NULL,
      "1000s", "stagger: offset between groups (0 = auto); jitter: spread", NULL},
     {"checkpoint.jitter_dist", T_ENUM, FIELD(checkpoint.jitter_dist), "uniform",
      NULL, NULL, "jitter: uniform in [0, offset] or exponential of mean offset",
-     "uniform|exponential"},
+     &names_jitter_dist},
     {"checkpoint.rate_limit", T_RATE, FIELD(checkpoint.rate_limit_bps), "0",
      NULL, "100Tbps", "rate_limit: sending-rate cap per writer", NULL},
     {"checkpoint.trickle_rate", T_RATE, FIELD(checkpoint.trickle_bps), "0", NULL,
@@ -439,7 +444,7 @@ static const struct key keys[] = {
      "its own create and fsync)", NULL},
     {"checkpoint.phase", T_ENUM, FIELD(checkpoint.phase), "save", NULL, NULL,
      "what to simulate: save (the write), restore (the read back after a "
-     "failure) or both, one after the other", "save|restore|both"},
+     "failure) or both, one after the other", &names_phase},
     {"checkpoint.straggler_fraction", T_REAL, FIELD(checkpoint.straggler_fraction),
      "0", "0", "1", "fraction of writers that straggle", NULL},
     {"checkpoint.straggler_delay", T_TIME, FIELD(checkpoint.straggler_delay_ps),
@@ -452,7 +457,7 @@ static const struct key keys[] = {
      "its model-parallel shard; one_replica_broadcast: one replica reads it and "
      "broadcasts it at restore.broadcast_rate; own_files: every rank reads back "
      "the files it wrote (ZeRO-3 sharded loads, MLPerf Storage/DLIO)",
-     "every_replica|one_replica_broadcast|own_files"},
+     &names_restore_mode},
     {"restore.read_rate", T_RATE, FIELD(restore.read_bps), "0", NULL, "100Tbps",
      "back-end read rate per storage node, the restore's source cap; 0 = not "
      "limited (both engines)", NULL},
@@ -477,10 +482,10 @@ static const struct key keys[] = {
     {"training.traffic", T_ENUM, FIELD(training.traffic), "none", NULL, NULL,
      "the training job's own traffic beside the checkpoint: none or collectives "
      "(DP all-reduce, PP activations, all-to-all per step; docs/training.md)",
-     "none|collectives"},
+     &names_traffic},
     {"training.collective", T_ENUM, FIELD(training.collective), "ring", NULL, NULL,
      "DP all-reduce: ring (flat over the group's GPUs) or hierarchical (intra-node "
-     "reduce, inter-node ring, intra-node broadcast)", "ring|hierarchical"},
+     "reduce, inter-node ring, intra-node broadcast)", &names_collective},
     {"training.compute_time", T_TIME, FIELD(training.compute_ps), "0", NULL, "100000s",
      "compute part of a step; 0 = step_time less the uncongested communication", NULL},
     {"training.overlap", T_REAL, FIELD(training.overlap), "0", "0", "0.99",
@@ -603,6 +608,12 @@ static int parse_real(const char *s, double *d, char *msg, size_t len)
     return 0;
 }
 
+/* An enumerated key's choices as "a|b|c", from its names table. */
+static const char *key_choices(const struct key *k, char *buf, size_t len)
+{
+    return names_join((const struct names *)k->choices, "|", buf, len);
+}
+
 static int parse_enum(const char *choices, const char *s, uint64_t *v,
                       char *msg, size_t len)
 {
@@ -661,7 +672,7 @@ static int parse_raw(const struct key *k, const char *s, struct kval *kv,
     case T_SIZE:
         return units_parse_size(s, v, msg, len);
     case T_TIME:
-        if (k->choices && !strcmp(s, k->choices)) {
+        if (k->choices && !strcmp(s, (const char *)k->choices)) {
             *v = UINT64_MAX; /* "auto": decided by the run */
             return 0;
         }
@@ -670,8 +681,10 @@ static int parse_raw(const struct key *k, const char *s, struct kval *kv,
         return parse_bool(s, v, msg, len);
     case T_REAL:
         return parse_real(s, &kv->d, msg, len);
-    case T_ENUM:
-        return parse_enum(k->choices, s, v, msg, len);
+    case T_ENUM: {
+        char c[512];
+        return parse_enum(key_choices(k, c, sizeof c), s, v, msg, len);
+    }
     case T_TEXT:
         if (strlen(s) >= k->width || !s[0]) {
             snprintf(msg, len, "expected a text of 1 to %zu characters, got \"%.64s\"",
@@ -969,14 +982,9 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
             kind = SCN_REAL;
             break;
         }
-        case T_ENUM: {
-            const char *c = k->choices;
-            for (uint64_t j = 0; j < v && strchr(c, '|'); j++)
-                c = strchr(c, '|') + 1;
-            size_t cl = strchr(c, '|') ? (size_t)(strchr(c, '|') - c) : strlen(c);
-            snprintf(buf, sizeof buf, "%.*s", (int)cl, c);
+        case T_ENUM:
+            snprintf(buf, sizeof buf, "%s", names_of((const struct names *)k->choices, (int)v));
             break;
-        }
         case T_TEXT:
             snprintf(buf, sizeof buf, "%s", p);
             break;
@@ -992,7 +1000,7 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
             break;
         case T_TIME:
             if (k->choices && v == UINT64_MAX)
-                snprintf(buf, sizeof buf, "%s", k->choices);
+                snprintf(buf, sizeof buf, "%s", (const char *)k->choices);
             else
                 units_fmt_time(v, buf, sizeof buf);
             break;
@@ -1012,19 +1020,26 @@ void scenario_unset(struct scenario *sc, const char *key)
         sc->set_mask[i / 64] &= ~(UINT64_C(1) << (i % 64));
 }
 
-/* fabric.tiers: each choice's switch levels, in the key's order (auto: 0) */
-static const unsigned tier_levels[] = {2, 3, 0};
+/* fabric.tiers: each choice's name and switch levels, in the key's order
+ * (auto: 0, decided by scenario_resolve) */
+static const struct tier_choice {
+    const char *name; /* first: the key's names table reads it */
+    unsigned levels;
+} tier_rows[] = {{"2", 2}, {"3", 3}, {"auto", 0}};
+const struct names names_tiers = {tier_rows, sizeof tier_rows[0],
+                                  (int)(sizeof tier_rows / sizeof tier_rows[0])};
 
 unsigned scenario_levels(const struct scenario *sc)
 {
     unsigned i = (unsigned)sc->fabric.tiers;
-    return i < sizeof tier_levels / sizeof *tier_levels && tier_levels[i] ? tier_levels[i] : 2;
+    return i < sizeof tier_rows / sizeof *tier_rows && tier_rows[i].levels ? tier_rows[i].levels
+                                                                           : 2;
 }
 
 int scenario_set_levels(struct scenario *sc, unsigned levels)
 {
-    for (size_t i = 0; levels && i < sizeof tier_levels / sizeof *tier_levels; i++)
-        if (tier_levels[i] == levels) {
+    for (size_t i = 0; levels && i < sizeof tier_rows / sizeof *tier_rows; i++)
+        if (tier_rows[i].levels == levels) {
             sc->fabric.tiers = (int)i;
             return 0;
         }
@@ -1070,6 +1085,12 @@ void scenario_keys(scenario_key_fn *fn, void *ud)
     for (size_t i = 0; i < NKEYS; i++)
         fn(ud, keys[i].name, type_names[keys[i].type], keys[i].def,
            keys[i].min, keys[i].max, keys[i].doc);
+}
+
+const struct names *scenario_key_names(const char *key)
+{
+    const struct key *k = key_find(key, strlen(key));
+    return k && k->type == T_ENUM ? k->choices : NULL;
 }
 
 /* ---- validate ---------------------------------------------------------- */
@@ -1514,7 +1535,7 @@ static int load_leaf(struct loader *ld, const struct key *k, yaml_node_t *vn)
     char msg[256];
     struct kval v;
     if (vn->type == YAML_SEQUENCE_NODE && k->type == T_TEXT && k->choices &&
-        !strcmp(k->choices, LIST)) {
+        !strcmp((const char *)k->choices, LIST)) {
         if (load_list(ld, k, vn, &v) < 0)
             return -1;
         char *text = strdup(v.s); /* parsed like the same list written with commas */

@@ -17,6 +17,7 @@
 #include "../core/err.h"
 #include "lbscheme.h" /* enum lb_kind */
 #include "tpscheme.h" /* enum cc_kind, enum receiver_kind */
+#include "names.h"
 
 #define SCENARIO_TEXT 64 /* longest text value + 1 */
 #define SCENARIO_LONG_TEXT 512 /* a text key whose field is this large: lists (cost.prices) */
@@ -39,46 +40,153 @@ struct scenario_pos {
 /* The packet engine's event order (src/pkt/engine.c); both give the same
  * results. ORDER_WINDOW_REVERSE runs each window's partitions in reverse
  * (tests of that claim; no scenario key selects it). */
-enum event_order { ORDER_WINDOW, ORDER_TIME, ORDER_WINDOW_REVERSE };
+#define EVENT_ORDERS(X) \
+    X(ORDER_WINDOW, "window") \
+    X(ORDER_TIME, "time")
+enum event_order { EVENT_ORDERS(NAMES_ENUM) ORDER_WINDOW_REVERSE };
 
-enum engine_kind { ENGINE_PACKET, ENGINE_FLUID, ENGINE_AUTO };
-enum sched_kind { SCHED_STRICT, SCHED_DWRR };
+#define ENGINE_KINDS(X) \
+    X(ENGINE_PACKET, "packet") \
+    X(ENGINE_FLUID, "fluid") \
+    X(ENGINE_AUTO, "auto")
+enum engine_kind { ENGINE_KINDS(NAMES_ENUM) };
+#define SCHED_KINDS(X) \
+    X(SCHED_STRICT, "strict") \
+    X(SCHED_DWRR, "dwrr")
+enum sched_kind { SCHED_KINDS(NAMES_ENUM) };
 /* How CNPs reach their sender: hop by hop through the fabric's queues, or
  * after the reverse path's unloaded latency (packet engine) */
-enum cnp_path { CNP_FABRIC, CNP_DIRECT, CNP_AUTO };
-enum dcqcn_preset { DCQCN_NVIDIA, DCQCN_PAPER };
+#define CNP_PATHS(X) \
+    X(CNP_FABRIC, "fabric") \
+    X(CNP_DIRECT, "direct") \
+    X(CNP_AUTO, "auto")
+enum cnp_path { CNP_PATHS(NAMES_ENUM) };
+#define DCQCN_PRESETS(X) \
+    X(DCQCN_NVIDIA, "nvidia") \
+    X(DCQCN_PAPER, "paper")
+enum dcqcn_preset { DCQCN_PRESETS(NAMES_ENUM) };
 /* checkpoint model enums: the order of each key's choices */
-enum model_name { MODEL_NONE, MODEL_LLAMA3_8B, MODEL_LLAMA3_70B, MODEL_LLAMA3_405B,
-                  MODEL_GPT3_175B, MODEL_DEEPSEEK_V3, MODEL_DENSE_1T, MODEL_CUSTOM };
-enum dtype { DTYPE_AUTO, DTYPE_NONE, DTYPE_FP32, DTYPE_BF16, DTYPE_FP16, DTYPE_FP8 };
-enum optimizer_kind { OPT_ADAM, OPT_SGD };
-enum writer_rule { RULE_DCP, RULE_MEGATRON, RULE_DEEPSPEED };
+#define MODEL_NAMES(X) \
+    X(MODEL_NONE, "none") \
+    X(MODEL_LLAMA3_8B, "llama3-8b") \
+    X(MODEL_LLAMA3_70B, "llama3-70b") \
+    X(MODEL_LLAMA3_405B, "llama3-405b") \
+    X(MODEL_GPT3_175B, "gpt3-175b") \
+    X(MODEL_DEEPSEEK_V3, "deepseek-v3") \
+    X(MODEL_DENSE_1T, "dense-1t") \
+    X(MODEL_CUSTOM, "custom")
+enum model_name { MODEL_NAMES(NAMES_ENUM) };
+#define DTYPES(X) \
+    X(DTYPE_AUTO, "auto") \
+    X(DTYPE_NONE, "none") \
+    X(DTYPE_FP32, "fp32") \
+    X(DTYPE_BF16, "bf16") \
+    X(DTYPE_FP16, "fp16") \
+    X(DTYPE_FP8, "fp8")
+enum dtype { DTYPES(NAMES_ENUM) };
+#define OPTIMIZER_KINDS(X) \
+    X(OPT_ADAM, "adam") \
+    X(OPT_SGD, "sgd")
+enum optimizer_kind { OPTIMIZER_KINDS(NAMES_ENUM) };
+#define WRITER_RULES(X) \
+    X(RULE_DCP, "dcp") \
+    X(RULE_MEGATRON, "megatron") \
+    X(RULE_DEEPSPEED, "deepspeed")
+enum writer_rule { WRITER_RULES(NAMES_ENUM) };
 /* fabric.tiers: its choice's index ("2|3|auto"); the code asks
  * scenario_levels for the count, never compares with a choice but auto */
 enum fabric_tiers { TIERS_AUTO = 2 };
-enum storage_pods { SPODS_POD, SPODS_SPREAD }; /* fabric.storage_pods */
-enum ckpt_policy { POLICY_SYNC, POLICY_JITTER, POLICY_STAGGER, POLICY_RATE_LIMIT,
-                   POLICY_ASYNC, POLICY_HIERARCHICAL };
-enum jitter_dist { JITTER_UNIFORM, JITTER_EXPONENTIAL };
+#define STORAGE_PODS(X) \
+    X(SPODS_POD, "pod") \
+    X(SPODS_SPREAD, "spread")
+enum storage_pods { STORAGE_PODS(NAMES_ENUM) }; /* fabric.storage_pods */
+#define CKPT_POLICIES(X) \
+    X(POLICY_SYNC, "sync") \
+    X(POLICY_JITTER, "jitter") \
+    X(POLICY_STAGGER, "stagger") \
+    X(POLICY_RATE_LIMIT, "rate_limit") \
+    X(POLICY_ASYNC, "async") \
+    X(POLICY_HIERARCHICAL, "hierarchical")
+enum ckpt_policy { CKPT_POLICIES(NAMES_ENUM) };
+#define JITTER_DISTS(X) \
+    X(JITTER_UNIFORM, "uniform") \
+    X(JITTER_EXPONENTIAL, "exponential")
+enum jitter_dist { JITTER_DISTS(NAMES_ENUM) };
 /* storage.placement, storage.stripe_start (docs/checkpoint.md, Placement) */
-enum placement { PLACE_ROUND_ROBIN, PLACE_HASH, PLACE_FILE_MOD };
-enum stripe_start { START_ROUND_ROBIN, START_RANDOM };
-enum ckpt_phase { PHASE_SAVE, PHASE_RESTORE, PHASE_BOTH };
+#define PLACEMENTS(X) \
+    X(PLACE_ROUND_ROBIN, "round_robin") \
+    X(PLACE_HASH, "hash") \
+    X(PLACE_FILE_MOD, "file_mod")
+enum placement { PLACEMENTS(NAMES_ENUM) };
+#define STRIPE_STARTS(X) \
+    X(START_ROUND_ROBIN, "round_robin") \
+    X(START_RANDOM, "random")
+enum stripe_start { STRIPE_STARTS(NAMES_ENUM) };
+#define CKPT_PHASES(X) \
+    X(PHASE_SAVE, "save") \
+    X(PHASE_RESTORE, "restore") \
+    X(PHASE_BOTH, "both")
+enum ckpt_phase { CKPT_PHASES(NAMES_ENUM) };
 #define SCENARIO_AUTO_TIME UINT64_MAX /* a time key given as "auto" */
-enum restore_mode { RESTORE_EVERY_REPLICA, RESTORE_ONE_BROADCAST, RESTORE_OWN_FILES };
+#define RESTORE_MODES(X) \
+    X(RESTORE_EVERY_REPLICA, "every_replica") \
+    X(RESTORE_ONE_BROADCAST, "one_replica_broadcast") \
+    X(RESTORE_OWN_FILES, "own_files")
+enum restore_mode { RESTORE_MODES(NAMES_ENUM) };
 /* The mode the broadcast is compared with (cost: what it saves). */
 static inline int restore_other_mode(int mode)
 {
     return mode == RESTORE_ONE_BROADCAST ? RESTORE_EVERY_REPLICA : RESTORE_ONE_BROADCAST;
 }
 /* training traffic on the fabric (src/work/train.h, docs/training.md) */
-enum train_traffic { TRAFFIC_NONE, TRAFFIC_COLLECTIVES };
-enum train_collective { COLL_RING, COLL_HIERARCHICAL };
-enum isolation_kind { ISO_NONE, ISO_LOGICAL, ISO_PHYSICAL };
+#define TRAIN_TRAFFICS(X) \
+    X(TRAFFIC_NONE, "none") \
+    X(TRAFFIC_COLLECTIVES, "collectives")
+enum train_traffic { TRAIN_TRAFFICS(NAMES_ENUM) };
+#define TRAIN_COLLECTIVES(X) \
+    X(COLL_RING, "ring") \
+    X(COLL_HIERARCHICAL, "hierarchical")
+enum train_collective { TRAIN_COLLECTIVES(NAMES_ENUM) };
+#define ISOLATION_KINDS(X) \
+    X(ISO_NONE, "none") \
+    X(ISO_LOGICAL, "logical") \
+    X(ISO_PHYSICAL, "physical")
+enum isolation_kind { ISOLATION_KINDS(NAMES_ENUM) };
 /* telemetry.pcap.filter: every frame, or PFC and CNP frames only */
-enum pcap_filter { PCAP_ALL, PCAP_CONTROL };
+#define PCAP_FILTERS(X) \
+    X(PCAP_ALL, "all") \
+    X(PCAP_CONTROL, "control")
+enum pcap_filter { PCAP_FILTERS(NAMES_ENUM) };
 /* fabric.mmu.pools: one shared pool, or one per lossless priority + lossy */
-enum mmu_pools { POOLS_SHARED, POOLS_PER_CLASS };
+#define MMU_POOLS(X) \
+    X(POOLS_SHARED, "shared") \
+    X(POOLS_PER_CLASS, "per_class")
+enum mmu_pools { MMU_POOLS(NAMES_ENUM) };
+
+/* The names of each enumerated key's values (names.h), in enum order:
+ * the parser's choices and what every writer prints. */
+extern const struct names names_event_order; /* enum event_order */
+extern const struct names names_engine; /* enum engine_kind */
+extern const struct names names_sched; /* enum sched_kind */
+extern const struct names names_cnp_path; /* enum cnp_path */
+extern const struct names names_dcqcn_preset; /* enum dcqcn_preset */
+extern const struct names names_model; /* enum model_name */
+extern const struct names names_dtype; /* enum dtype */
+extern const struct names names_optimizer; /* enum optimizer_kind */
+extern const struct names names_writer_rule; /* enum writer_rule */
+extern const struct names names_tiers; /* enum fabric_tiers */
+extern const struct names names_storage_pods; /* enum storage_pods */
+extern const struct names names_policy; /* enum ckpt_policy */
+extern const struct names names_jitter_dist; /* enum jitter_dist */
+extern const struct names names_placement; /* enum placement */
+extern const struct names names_stripe_start; /* enum stripe_start */
+extern const struct names names_phase; /* enum ckpt_phase */
+extern const struct names names_restore_mode; /* enum restore_mode */
+extern const struct names names_traffic; /* enum train_traffic */
+extern const struct names names_collective; /* enum train_collective */
+extern const struct names names_isolation; /* enum isolation_kind */
+extern const struct names names_pcap_filter; /* enum pcap_filter */
+extern const struct names names_mmu_pools; /* enum mmu_pools */
 
 struct scenario {
     uint64_t seed;
@@ -388,6 +496,9 @@ typedef void scenario_key_fn(void *ud, const char *key, const char *type,
                              const char *def, const char *min,
                              const char *max, const char *doc);
 void scenario_keys(scenario_key_fn *fn, void *ud);
+
+/* The names table of an enumerated key (names.h); NULL for another key. */
+const struct names *scenario_key_names(const char *key);
 
 /* "3,4" -> bit mask of priorities 0-7; -1 when malformed or empty. */
 int scenario_prio_mask(const char *s);

@@ -11,20 +11,15 @@
 #ifndef CKPT_TPSCHEME_H
 #define CKPT_TPSCHEME_H
 
-/* transport.cc's values in order: the enum and the parser's choices are
- * made from this list, the rows in tpscheme.c carry the same names
- * (test_transport checks). */
+/* transport.cc's values in order: the enum is made from this list; the
+ * parser's names are the rows' (tpscheme.c: cc_schemes), which
+ * test_transport checks against it. */
 #define CC_KINDS(X) X(CC_NONE, "none") X(CC_DCQCN, "dcqcn")
 #define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo")
 
 #define TP_ENUM_(e, s) e,
-#define TP_CHOICE_(e, s) "|" s
 enum cc_kind { CC_KINDS(TP_ENUM_) CC_COUNT };
 enum receiver_kind { RX_KINDS(TP_ENUM_) RX_COUNT };
-/* "a|b": the key table's choices (from the list's second character: past
- * its leading '|') */
-#define CC_CHOICES (&(CC_KINDS(TP_CHOICE_))[1])
-#define RX_CHOICES (&(RX_KINDS(TP_CHOICE_))[1])
 
 struct cc_scheme {
     const char *name;   /* transport.cc's value */

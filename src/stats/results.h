@@ -56,7 +56,7 @@ struct cost_figures {
 struct train_figures {
     int on;                    /* training.traffic collectives */
     int on_fabric;             /* 0: isolation physical, the baseline steps */
-    const char *isolation;     /* fabric.isolation */
+    int isolation;             /* fabric.isolation: enum isolation_kind */
     uint32_t priority;         /* its priority on this fabric */
     uint32_t steps, slowed;
     double baseline_step_s, compute_s, comm0_s; /* comm0: uncongested, analytic */
@@ -96,7 +96,7 @@ struct restore_figures {
     int ok;                    /* the restore run's invariants held */
     int finished;
     const char *mode;          /* restore.mode */
-    const char *engine;        /* the engine that ran it */
+    const char *engine;        /* the engine that ran it, or "none (bound)" */
     double completion_s;       /* first byte sent -> last reader done (broadcast incl.) */
     double bound_s;            /* its own lower bound */
     int bound_limit;           /* enum path_seg that sets it */
@@ -119,7 +119,7 @@ struct restore_figures {
 enum unmodelled_dir { UNMOD_OPTIMISTIC, UNMOD_PESSIMISTIC, UNMOD_UNKNOWN };
 
 struct results {
-    const char *engine;        /* "packet" or "fluid": the engine that ran */
+    int engine;                /* enum engine_kind: the engine that ran (packet or fluid) */
     char engine_reason[512];   /* why it ran (engine: auto explains its pick) */
     int has_packet_stats;      /* 0: drops, PFC, queues, packets unknown (fluid) */
     /* what the fluid engine's figure ignores in this scenario
@@ -293,8 +293,9 @@ struct results {
 
     /* performance of the run itself */
     uint64_t events;
-    const char *event_order;   /* packet engine: "window" or "time"; NULL: fluid */
-    uint32_t threads;          /* packet engine: threads that ran the windows */
+    int event_order;           /* packet engine: enum event_order (window or time) */
+    uint32_t threads;          /* packet engine: threads that ran the windows; 0: no
+                                * event order (fluid) */
     uint64_t max_pending_events;
     uint64_t mem_bytes;        /* arena + event queue + packet slabs */
     uint64_t rate_updates;     /* fluid: max-min updates (one per event time) */

@@ -8,11 +8,6 @@
 
 #include "../core/units.h"
 
-static const char *iso_name(int iso)
-{
-    return iso == ISO_NONE ? "none" : iso == ISO_LOGICAL ? "logical" : "physical";
-}
-
 void train_results(struct results *r, const struct training *tr, struct train_clock *c,
                    uint64_t ckpt_end_ps)
 {
@@ -21,7 +16,7 @@ void train_results(struct results *r, const struct training *tr, struct train_cl
         return;
     g->on = 1;
     g->on_fabric = tr->on_fabric;
-    g->isolation = iso_name(tr->isolation);
+    g->isolation = tr->isolation;
     g->priority = tr->prio;
     g->baseline_step_s = (double)tr->baseline_ps / (double)PS_PER_S;
     g->compute_s = (double)tr->compute_ps / (double)PS_PER_S;

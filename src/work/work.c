@@ -13,13 +13,6 @@
 #include "policy.h"
 
 
-static const char *const rule_names[] = {"dcp", "megatron", "deepspeed"};
-static const char *const model_names[] = {"none", "llama3-8b", "llama3-70b",
-                                          "llama3-405b", "gpt3-175b",
-                                          "deepseek-v3", "dense-1t", "custom"};
-static const char *const placement_names[] = {"round_robin", "hash", "file_mod"};
-static const char *const start_names[] = {"round_robin", "random"};
-
 /* The hash placement hashes every chunk (twice); past this many chunks in
  * all, planning would take seconds. */
 #define HASH_MAX_CHUNKS (UINT64_C(1) << 27)
@@ -302,9 +295,9 @@ static void placement_summary(struct plan_summary *s, const struct scenario *sc,
     uint64_t even = units_ser_ps(wire / M, nic);
     if (drain && units_ser_ps(total / M, drain) > even)
         even = units_ser_ps(total / M, drain);
-    s->placement = placement_names[sc->storage.placement];
+    s->placement = names_of(&names_placement, sc->storage.placement);
     s->stripe_start = sc->storage.placement == PLACE_ROUND_ROBIN
-                          ? start_names[sc->storage.stripe_start] : "none";
+                          ? names_of(&names_stripe_start, sc->storage.stripe_start) : "none";
     s->storage_nodes = M;
     s->nodes_listed = M <= PLAN_NODES_LISTED ? M : 0;
     if (s->nodes_listed)
@@ -698,7 +691,7 @@ static int step_summary(struct build *b)
     struct workload *w = b->w;
     const struct policy_row *pol = b->pol;
     struct plan_summary *s = &w->sum;
-    s->model = model_names[sc->model.name];
+    s->model = names_of(&names_model, sc->model.name);
     s->params = p->params;
     s->weights_bpp = p->weights_bpp;
     s->optimizer_bpp = p->optimizer_bpp;
@@ -708,7 +701,7 @@ static int step_summary(struct build *b)
     s->pp = p->pp;
     s->dp = p->dp;
     s->zero_stage = sc->parallelism.zero_stage;
-    s->writer_rule = p->model_form ? rule_names[sc->checkpoint.writer_rule] : "none";
+    s->writer_rule = p->model_form ? names_of(&names_writer_rule, sc->checkpoint.writer_rule) : "none";
     s->policy = pol->name;
     s->bytes = w->total_bytes;
     s->files = p->n_files;

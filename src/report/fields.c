@@ -1,0 +1,382 @@
+/* The result fields table (fields.h): rows in the JSON document's order. */
+#include "fields.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+#include "../topo/path.h"
+
+#define AT(m) offsetof(struct results, m)
+
+static json_t *bytes_per_param(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    return json_integer((json_int_t)(r->plan.weights_bpp + r->plan.optimizer_bpp));
+}
+
+/* null past PLAN_NODES_LISTED storage nodes */
+static json_t *node_bytes(const struct scenario *sc, const struct results *r)
+{
+    const struct plan_summary *p = &r->plan;
+    (void)sc;
+    json_t *nb = p->nodes_listed ? json_array() : json_null();
+    for (uint32_t i = 0; i < p->nodes_listed; i++)
+        json_array_append_new(nb, json_integer((json_int_t)p->node_bytes[i]));
+    return nb;
+}
+
+static json_t *currency(const struct scenario *sc, const struct results *r)
+{
+    (void)r;
+    return json_string(sc->training.currency);
+}
+
+/* restore.read_rate 0: the back end reads as fast as the fabric takes */
+static json_t *reads_unlimited(const struct scenario *sc, const struct results *r)
+{
+    (void)r;
+    return json_boolean(!sc->restore.read_bps);
+}
+
+static json_t *bound_ratio(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    return json_real(r->bound_s > 0 ? r->completion_s / r->bound_s : 0);
+}
+
+static json_t *limit_label(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    return json_string(path_seg_label(r->bound_limit));
+}
+
+/* each shown link set's term; the host path shares the writer's */
+static json_t *bound_terms(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    json_t *terms = json_object();
+    for (int l = PATH_WRITER_NIC; l < PATH_COUNT; l++)
+        if (path_seg_shown(l, r->fabric_tiers))
+            json_object_set_new(terms, path_seg_key(l), json_real(r->bound_term_s[l]));
+    return terms;
+}
+
+static json_t *events_per_s(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    return json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0);
+}
+
+#define FIN FW_FINISHED
+#define RST FW_RESTORE
+
+const struct result_field result_fields[] = {
+    {.name = "engine", .block = FB_RUN, .kind = FK_ENUM, .off = AT(engine), .names = &names_engine},
+    {.name = "engine_reason", .block = FB_RUN, .kind = FK_TEXT, .off = AT(engine_reason)},
+
+    {.name = "checkpoint.bytes", .block = FB_CHECKPOINT, .kind = FK_U64, .off = AT(ckpt_bytes)},
+    {.name = "checkpoint.writers", .block = FB_CHECKPOINT, .kind = FK_U32, .off = AT(writers)},
+    {.name = "checkpoint.finished", .block = FB_CHECKPOINT, .kind = FK_BOOL, .off = AT(finished)},
+    {.name = "checkpoint.interrupted", .block = FB_CHECKPOINT, .kind = FK_BOOL,
+     .off = AT(interrupted)},
+    {.name = "checkpoint.transfers_completed", .block = FB_CHECKPOINT, .kind = FK_U32,
+     .off = AT(flows_done)},
+    {.name = "checkpoint.completion_s", .block = FB_CHECKPOINT, .kind = FK_REAL,
+     .off = AT(completion_s), .null = FN_UNFINISHED, .metric = "completion_seconds",
+     .help = "first byte sent to last byte received", .sweep = "completion_s"},
+    {.name = "checkpoint.writer_completion_s.p50", .block = FB_CHECKPOINT, .kind = FK_REAL,
+     .off = AT(writer_p50_s), .null = FN_UNFINISHED},
+    {.name = "checkpoint.writer_completion_s.p99", .block = FB_CHECKPOINT, .kind = FK_REAL,
+     .off = AT(writer_p99_s), .null = FN_UNFINISHED},
+    {.name = "checkpoint.writer_completion_s.max", .block = FB_CHECKPOINT, .kind = FK_REAL,
+     .off = AT(writer_max_s), .null = FN_UNFINISHED},
+
+    /* model.*, checkpoint.* (the plan), cost.*, failures.* (docs/checkpoint.md) */
+    {.block = FB_PLAN_COST, .name = "model.name", .kind = FK_CSTR, .off = AT(plan.model), .dflt = "none"},
+    {.block = FB_PLAN_COST, .name = "model.params", .kind = FK_U64, .off = AT(plan.params)},
+    {.block = FB_PLAN_COST, .name = "model.bytes_per_param", .kind = FK_CUSTOM, .json = bytes_per_param},
+    {.block = FB_PLAN_COST, .name = "model.weights_bytes_per_param", .kind = FK_U32, .off = AT(plan.weights_bpp)},
+    {.block = FB_PLAN_COST, .name = "model.optimizer_bytes_per_param", .kind = FK_U32, .off = AT(plan.optimizer_bpp)},
+    {.block = FB_PLAN_COST, .name = "model.gpus", .kind = FK_U32, .off = AT(plan.gpus)},
+    {.block = FB_PLAN_COST, .name = "model.tp", .kind = FK_U32, .off = AT(plan.tp)},
+    {.block = FB_PLAN_COST, .name = "model.pp", .kind = FK_U32, .off = AT(plan.pp)},
+    {.block = FB_PLAN_COST, .name = "model.dp", .kind = FK_U32, .off = AT(plan.dp)},
+    {.block = FB_PLAN_COST, .name = "model.zero_stage", .kind = FK_U32, .off = AT(plan.zero_stage)},
+    {.block = FB_PLAN_COST, .name = "checkpoint.writer_rule", .kind = FK_CSTR, .off = AT(plan.writer_rule), .dflt = ""},
+    {.block = FB_PLAN_COST, .name = "checkpoint.policy", .kind = FK_CSTR, .off = AT(plan.policy), .dflt = ""},
+    {.block = FB_PLAN_COST, .name = "checkpoint.files", .kind = FK_U32, .off = AT(plan.files)},
+    {.block = FB_PLAN_COST, .name = "checkpoint.transfers", .kind = FK_U32, .off = AT(plan.transfers)},
+    {.block = FB_PLAN_COST, .name = "checkpoint.stragglers", .kind = FK_U32, .off = AT(plan.stragglers)},
+    {.block = FB_PLAN_COST, .name = "checkpoint.shard_max_bytes", .kind = FK_U64, .off = AT(plan.max_gpu_bytes)},
+    {.block = FB_PLAN_COST, .name = "checkpoint.shard_mean_bytes", .kind = FK_REAL, .off = AT(plan.mean_gpu_bytes)},
+    {.block = FB_PLAN_COST, .name = "checkpoint.shard_skew", .kind = FK_REAL, .off = AT(plan.skew)},
+    {.block = FB_PLAN_COST, .name = "checkpoint.first_start_s", .kind = FK_PS, .off = AT(plan.first_start_ps)},
+    {.block = FB_PLAN_COST, .name = "checkpoint.max_open_wait_s", .kind = FK_PS, .off = AT(plan.max_open_wait_ps)},
+    {.block = FB_PLAN_COST, .name = "storage.placement", .kind = FK_CSTR, .off = AT(plan.placement), .dflt = ""},
+    {.block = FB_PLAN_COST, .name = "storage.stripe_start", .kind = FK_CSTR, .off = AT(plan.stripe_start), .dflt = ""},
+    {.block = FB_PLAN_COST, .name = "storage.node_bytes", .kind = FK_CUSTOM, .json = node_bytes},
+    {.block = FB_PLAN_COST, .name = "storage.node_max_bytes", .kind = FK_U64, .off = AT(plan.node_max_bytes)},
+    {.block = FB_PLAN_COST, .name = "storage.node_mean_bytes", .kind = FK_REAL, .off = AT(plan.node_mean_bytes)},
+    {.block = FB_PLAN_COST, .name = "storage.node_skew", .kind = FK_REAL, .off = AT(plan.node_skew)},
+    {.block = FB_PLAN_COST, .name = "storage.skew_cost_s", .kind = FK_PS, .off = AT(plan.skew_cost_ps)},
+    {.block = FB_PLAN_COST, .name = "storage.skew_cost_pct", .kind = FK_REAL, .off = AT(plan.skew_cost_pct)},
+    {.block = FB_PLAN_COST, .name = "checkpoint.end_s", .kind = FK_REAL, .off = AT(cost.end_s), .null = FN_UNFINISHED,
+     .metric = "checkpoint_end_seconds", .help = "trigger to last byte received"},
+    {.block = FB_PLAN_COST, .name = "checkpoint.drain_late", .kind = FK_BOOL, .off = AT(cost.drain_late)},
+    /* no completion, no cost */
+    {.block = FB_PLAN_COST, .name = "cost.computed", .kind = FK_BOOL, .off = AT(finished)},
+    {.block = FB_PLAN_COST, .name = "cost.reason", .kind = FK_CONST, .when = FW_UNFINISHED,
+     .dflt = "the run did not finish"},
+    {.block = FB_PLAN_COST, .name = "cost.stall_s_per_checkpoint", .kind = FK_REAL, .off = AT(cost.stall_s), .when = FIN,
+     .metric = "gpu_stall_seconds", .help = "GPU stall per checkpoint (policy)",
+     .sweep = "gpu_stall_s"},
+    {.block = FB_PLAN_COST, .name = "cost.stall_measured", .kind = FK_BOOL, .off = AT(plan.stall_measured), .when = FIN},
+    {.block = FB_PLAN_COST, .name = "cost.interval_s", .kind = FK_REAL, .off = AT(cost.interval_s), .when = FIN},
+    {.block = FB_PLAN_COST, .name = "cost.checkpoints_per_day", .kind = FK_REAL, .off = AT(cost.checkpoints_per_day),
+     .when = FIN, .metric = "checkpoints_per_day", .help = "checkpoints per day of training"},
+    /* base units (promtool's lint): GPU-seconds, not GPU-hours */
+    {.block = FB_PLAN_COST, .name = "cost.gpu_hours_per_day", .kind = FK_REAL, .off = AT(cost.gpu_hours_per_day),
+     .when = FIN, .metric = "stalled_gpu_seconds_per_day",
+     .help = "GPU time stalled per day (GPU-seconds)", .metric_scale = 3600,
+     .sweep = "gpu_hours_per_day"},
+    {.block = FB_PLAN_COST, .name = "cost.money_per_day", .kind = FK_REAL, .off = AT(cost.money_per_day), .when = FIN,
+     .metric = "money_per_day",
+     .help = "cost of the stall per day (training.gpu_hour_cost), in the currency label",
+     .label = FL_CURRENCY, .sweep = "money_per_day"},
+    {.block = FB_PLAN_COST, .name = "cost.currency", .kind = FK_CUSTOM, .when = FIN, .json = currency},
+    {.block = FB_PLAN_COST, .name = "cost.mfu_points_lost", .kind = FK_REAL, .off = AT(cost.mfu_points_lost), .when = FIN},
+    {.block = FB_PLAN_COST, .name = "cost.optimal_interval_s", .kind = FK_REAL, .off = AT(cost.young_s), .when = FIN,
+     .null = FN_NO_FAILURES},
+    {.block = FB_PLAN_COST, .name = "cost.optimal_interval_daly_s", .kind = FK_REAL, .off = AT(cost.daly_s), .when = FIN,
+     .null = FN_NO_FAILURES},
+    {.block = FB_PLAN_COST, .name = "cost.goodput", .kind = FK_REAL, .off = AT(cost.goodput), .when = FIN,
+     .metric = "goodput_ratio", .help = "useful fraction of wall time at the configured interval",
+     .sweep = "goodput"},
+    {.block = FB_PLAN_COST, .name = "cost.goodput_at_optimal", .kind = FK_REAL, .off = AT(cost.goodput_at_optimal),
+     .when = FIN},
+    {.block = FB_PLAN_COST, .name = "cost.goodput_monte_carlo", .kind = FK_REAL, .off = AT(cost.goodput_mc), .when = FIN,
+     .null = FN_NO_MONTE_CARLO},
+    {.block = FB_PLAN_COST, .name = "cost.lost_gpu_hours_per_day", .kind = FK_REAL,
+     .off = AT(cost.lost_gpu_hours_per_day), .when = FIN},
+    {.block = FB_PLAN_COST, .name = "cost.lost_money_per_day", .kind = FK_REAL, .off = AT(cost.lost_money_per_day),
+     .when = FIN},
+    /* docs/training.md */
+    {.block = FB_PLAN_COST, .name = "cost.training_lost_s_per_checkpoint", .kind = FK_REAL,
+     .off = AT(cost.training_lost_s), .when = FIN | FW_TRAINING},
+    {.block = FB_PLAN_COST, .name = "cost.training_slowdown_gpu_hours_per_day", .kind = FK_REAL,
+     .off = AT(cost.training_slowdown_gpu_hours_per_day), .when = FIN | FW_TRAINING},
+    {.block = FB_PLAN_COST, .name = "cost.training_slowdown_money_per_day", .kind = FK_REAL,
+     .off = AT(cost.training_slowdown_money_per_day), .when = FIN | FW_TRAINING},
+    {.block = FB_PLAN_COST, .name = "failures.job_mtbf_s", .kind = FK_REAL, .off = AT(cost.job_mtbf_s), .when = FIN,
+     .null = FN_NO_FAILURES},
+    {.block = FB_PLAN_COST, .name = "failures.per_day", .kind = FK_REAL, .off = AT(cost.failures_per_day), .when = FIN},
+    {.block = FB_PLAN_COST, .name = "failures.monte_carlo_days", .kind = FK_REAL, .off = AT(cost.mc_days), .when = FIN},
+    {.block = FB_PLAN_COST, .name = "failures.monte_carlo_failures", .kind = FK_U64, .off = AT(cost.mc_failures),
+     .when = FIN},
+    {.block = FB_PLAN_COST, .name = "cost.recovery_s", .kind = FK_REAL, .off = AT(cost.recovery_s)},
+    {.block = FB_PLAN_COST, .name = "cost.recovery_from", .kind = FK_CSTR, .off = AT(cost.recovery_from), .dflt = "none"},
+    {.block = FB_PLAN_COST, .name = "cost.broadcast_saves_gpu_hours_per_day", .kind = FK_REAL,
+     .off = AT(cost.bcast_saves_gpu_hours_per_day)},
+    {.block = FB_PLAN_COST, .name = "checkpoint.phase", .kind = FK_ENUM, .off = AT(phase), .names = &names_phase},
+
+    /* the restore (docs/checkpoint.md, Restore) */
+    {.name = "restore.mode", .block = FB_RESTORE, .kind = FK_CSTR, .off = AT(restore.mode),
+     .when = RST, .dflt = ""},
+    {.name = "restore.engine", .block = FB_RESTORE, .kind = FK_CSTR, .off = AT(restore.engine),
+     .when = RST, .dflt = ""},
+    {.name = "restore.ok", .block = FB_RESTORE, .kind = FK_BOOL, .off = AT(restore.ok),
+     .when = RST},
+    {.name = "restore.finished", .block = FB_RESTORE, .kind = FK_BOOL,
+     .off = AT(restore.finished), .when = RST},
+    {.name = "restore.completion_s", .block = FB_RESTORE, .kind = FK_REAL,
+     .off = AT(restore.completion_s), .when = RST},
+    {.name = "restore.bound_s", .block = FB_RESTORE, .kind = FK_REAL, .off = AT(restore.bound_s),
+     .when = RST},
+    {.name = "restore.bound_limit", .block = FB_RESTORE, .kind = FK_SEG,
+     .off = AT(restore.bound_limit), .when = RST},
+    {.name = "restore.bottleneck", .block = FB_RESTORE, .kind = FK_SEG,
+     .off = AT(restore.bottleneck), .when = RST},
+    {.name = "restore.bottleneck_util", .block = FB_RESTORE, .kind = FK_REAL,
+     .off = AT(restore.bottleneck_util), .when = RST},
+    {.name = "restore.bytes_read", .block = FB_RESTORE, .kind = FK_U64,
+     .off = AT(restore.bytes_read), .when = RST},
+    {.name = "restore.amplification", .block = FB_RESTORE, .kind = FK_REAL,
+     .off = AT(restore.amplification), .when = RST},
+    {.name = "restore.readers", .block = FB_RESTORE, .kind = FK_U32, .off = AT(restore.readers),
+     .when = RST},
+    {.name = "restore.transfers", .block = FB_RESTORE, .kind = FK_U32,
+     .off = AT(restore.transfers), .when = RST},
+    {.name = "restore.broadcast_s", .block = FB_RESTORE, .kind = FK_REAL,
+     .off = AT(restore.broadcast_s), .when = RST},
+    {.name = "restore.restart_s", .block = FB_RESTORE, .kind = FK_REAL,
+     .off = AT(restore.restart_s), .when = RST},
+    {.name = "restore.recovery_s", .block = FB_RESTORE, .kind = FK_REAL,
+     .off = AT(restore.recovery_s), .when = RST},
+    {.name = "restore.estimated", .block = FB_RESTORE, .kind = FK_BOOL,
+     .off = AT(restore.estimated), .when = RST},
+    {.name = "restore.reads_unlimited", .block = FB_RESTORE, .kind = FK_CUSTOM, .when = RST,
+     .json = reads_unlimited},
+    {.name = "restore.other_mode_recovery_s", .block = FB_RESTORE, .kind = FK_REAL,
+     .off = AT(restore.other_recovery_s), .when = RST},
+
+    /* the analytic bound (docs/engine.md) */
+    {.name = "bound.completion_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(bound_s),
+     .metric = "bound_seconds", .help = "analytic lower bound on the completion time (max-flow)",
+     .sweep = "bound_s"},
+    {.name = "bound.limit", .block = FB_BOUND, .kind = FK_SEG, .off = AT(bound_limit)},
+    {.name = "bound.limit_label", .block = FB_BOUND, .kind = FK_CUSTOM, .json = limit_label},
+    {.name = "bound.fsync_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(bound_fsync_s)},
+    {.name = "bound.metadata_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(bound_meta_s)},
+    {.name = "bound.by_metadata", .block = FB_BOUND, .kind = FK_BOOL, .off = AT(bound_by_meta)},
+    {.name = "bound.ratio", .block = FB_BOUND, .kind = FK_CUSTOM, .null = FN_UNFINISHED,
+     .json = bound_ratio},
+    {.name = "bound.base_latency_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(base_latency_s)},
+    {.name = "bound.terms_s", .block = FB_BOUND, .kind = FK_CUSTOM, .json = bound_terms},
+
+    /* the fabric as built */
+    {.name = "fabric.switches", .block = FB_FABRIC, .kind = FK_U32, .off = AT(switches)},
+    {.name = "fabric.links", .block = FB_FABRIC, .kind = FK_U32, .off = AT(links)},
+    {.name = "fabric.failed_links", .block = FB_FABRIC, .kind = FK_U32, .off = AT(failed_links)},
+    {.name = "fabric.warnings", .block = FB_FABRIC, .kind = FK_TEXT, .off = AT(warnings)},
+    {.name = "fabric.port_notes", .block = FB_FABRIC, .kind = FK_TEXT, .off = AT(port_notes)},
+    {.name = "fabric.failed_link_names", .block = FB_FABRIC, .kind = FK_TEXT,
+     .off = AT(failed_link_names)},
+    {.name = "fabric.oversubscription.compute", .block = FB_FABRIC, .kind = FK_REAL,
+     .off = AT(oversub_compute)},
+    {.name = "fabric.oversubscription.storage", .block = FB_FABRIC, .kind = FK_REAL,
+     .off = AT(oversub_storage)},
+
+    /* network counters (packet engine) */
+    {.name = "network.drops", .block = FB_NETWORK, .kind = FK_U64, .off = AT(drops),
+     .when = FW_PACKET, .sweep = "drops"},
+    {.name = "network.pfc.pause_frames", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(pause_frames), .when = FW_PACKET, .sweep = "pause_frames"},
+    {.name = "network.pfc.resume_frames", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(resume_frames), .when = FW_PACKET},
+    {.name = "network.pfc.paused_s", .block = FB_NETWORK, .kind = FK_REAL, .off = AT(paused_s),
+     .when = FW_PACKET, .sweep = "paused_s"},
+    {.name = "network.pfc.max_port_paused_s", .block = FB_NETWORK, .kind = FK_REAL,
+     .off = AT(max_port_paused_s), .when = FW_PACKET},
+    {.name = "network.max_queue_bytes", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(max_queue_bytes), .when = FW_PACKET, .sweep = "max_queue_bytes"},
+    {.name = "network.max_buffer_bytes", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(max_buffer_bytes), .when = FW_PACKET},
+    {.name = "network.packets_delivered", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(packets_delivered), .when = FW_PACKET},
+
+    /* invariants (docs/engine.md) */
+    {.name = "invariants.ok", .block = FB_INVARIANTS, .kind = FK_BOOL, .off = AT(ok)},
+    {.name = "invariants.violation", .block = FB_INVARIANTS, .kind = FK_TEXT, .off = AT(violation)},
+    {.name = "invariants.bytes_sent", .block = FB_INVARIANTS, .kind = FK_U64, .off = AT(bytes_sent)},
+    {.name = "invariants.bytes_delivered", .block = FB_INVARIANTS, .kind = FK_U64,
+     .off = AT(bytes_delivered)},
+    {.name = "invariants.bytes_dropped", .block = FB_INVARIANTS, .kind = FK_U64,
+     .off = AT(bytes_dropped)},
+    {.name = "invariants.bytes_in_flight", .block = FB_INVARIANTS, .kind = FK_U64,
+     .off = AT(bytes_in_flight)},
+    {.name = "invariants.writers_completed", .block = FB_INVARIANTS, .kind = FK_U32,
+     .off = AT(flows_done)},
+    {.name = "invariants.time_monotone", .block = FB_INVARIANTS, .kind = FK_BOOL,
+     .off = AT(time_monotone)},
+
+    /* the run's own performance (report_json's perf) */
+    {.name = "perf.events", .block = FB_PERF, .kind = FK_U64, .off = AT(events), .sweep = "events"},
+    {.name = "perf.wall_s", .block = FB_PERF, .kind = FK_REAL, .off = AT(wall_s)},
+    {.name = "perf.total_s", .block = FB_PERF, .kind = FK_REAL, .off = AT(total_s)},
+    {.name = "perf.events_per_s", .block = FB_PERF, .kind = FK_CUSTOM, .json = events_per_s},
+    {.name = "perf.event_order", .block = FB_PERF, .kind = FK_ENUM, .off = AT(event_order),
+     .when = FW_THREADS, .names = &names_event_order},
+    {.name = "perf.threads", .block = FB_PERF, .kind = FK_U32, .off = AT(threads),
+     .when = FW_THREADS},
+    {.name = "perf.max_pending_events", .block = FB_PERF, .kind = FK_U64,
+     .off = AT(max_pending_events)},
+    {.name = "perf.mem_bytes", .block = FB_PERF, .kind = FK_U64, .off = AT(mem_bytes)},
+    {.name = "perf.packets_allocated", .block = FB_PERF, .kind = FK_U64,
+     .off = AT(packets_allocated)},
+    {.name = "perf.rate_updates", .block = FB_PERF, .kind = FK_U64, .off = AT(rate_updates),
+     .when = FW_RATE_UPDATES},
+    {.name = "perf.rates_recomputed", .block = FB_PERF, .kind = FK_U64,
+     .off = AT(rates_recomputed), .when = FW_RATE_UPDATES},
+};
+
+const size_t n_result_fields = sizeof result_fields / sizeof result_fields[0];
+
+const struct result_field *field_find(const char *name)
+{
+    for (size_t i = 0; i < n_result_fields; i++)
+        if (!strcmp(result_fields[i].name, name))
+            return &result_fields[i];
+    return NULL;
+}
+
+int field_applies(const struct result_field *f, const struct results *r)
+{
+    if ((f->when & FW_FINISHED) && !r->finished)
+        return 0;
+    if ((f->when & FW_UNFINISHED) && r->finished)
+        return 0;
+    if ((f->when & FW_TRAINING) && !r->training.on)
+        return 0;
+    if ((f->when & FW_RESTORE) && !r->restore.ran)
+        return 0;
+    if ((f->when & FW_PACKET) && !r->has_packet_stats)
+        return 0;
+    if ((f->when & FW_THREADS) && !r->threads)
+        return 0;
+    if ((f->when & FW_RATE_UPDATES) && !r->rate_updates)
+        return 0;
+    return 1;
+}
+
+int field_is_null(const struct result_field *f, const struct results *r)
+{
+    switch (f->null) {
+    case FN_UNFINISHED: return !r->finished;
+    case FN_NO_FAILURES: return !(r->cost.job_mtbf_s > 0);
+    case FN_NO_MONTE_CARLO: return !(r->cost.mc_days > 0);
+    case FN_NEVER: break;
+    }
+    return 0;
+}
+
+/* the value at the row's offset, copied (the struct's members are aligned) */
+#define VALUE(T) (*(const T *)((const char *)r + f->off))
+
+json_t *field_json(const struct result_field *f, const struct scenario *sc,
+                   const struct results *r)
+{
+    if (field_is_null(f, r))
+        return json_null();
+    switch (f->kind) {
+    case FK_REAL: return json_real(VALUE(double));
+    case FK_U64: return json_integer((json_int_t)VALUE(uint64_t));
+    case FK_U32: return json_integer((json_int_t)VALUE(uint32_t));
+    case FK_BOOL: return json_boolean(VALUE(int));
+    case FK_PS: return json_real((double)VALUE(uint64_t) / 1e12);
+    case FK_CSTR: {
+        const char *t = *(const char *const *)((const char *)r + f->off);
+        return json_string(t ? t : f->dflt);
+    }
+    case FK_TEXT: return json_string((const char *)r + f->off);
+    case FK_SEG: return json_string(path_seg_key(VALUE(int)));
+    case FK_ENUM: return json_string(names_of(f->names, VALUE(int)));
+    case FK_CONST: return json_string(f->dflt);
+    case FK_CUSTOM: return f->json(sc, r);
+    }
+    return json_null();
+}
+
+double field_number(const struct result_field *f, const struct results *r)
+{
+    if (!field_applies(f, r) || field_is_null(f, r))
+        return NAN;
+    switch (f->kind) {
+    case FK_REAL: return VALUE(double);
+    case FK_U64: return (double)VALUE(uint64_t);
+    case FK_U32: return VALUE(uint32_t);
+    case FK_BOOL: return VALUE(int) != 0;
+    case FK_PS: return (double)VALUE(uint64_t) / 1e12;
+    default: return NAN;
+    }
+}
