@@ -7,16 +7,16 @@
 #include "scenario.h"
 
 const struct lb_scheme lb_schemes[LB_COUNT] = {
-    [LB_ECMP] = {"ecmp", LB_PER_FLOW, 0, 0, 1, LB_FLUID_HASH, NULL},
+    [LB_ECMP] = {"ecmp", LB_PER_FLOW, 0, 0, 1, LB_FLUID_HASH, NULL, 0},
     [LB_WCMP] = {"wcmp", LB_PER_FLOW, 0, 0, 0,
-                 LB_FLUID_WEIGHTED, NULL},
+                 LB_FLUID_WEIGHTED, NULL, 0},
     /* a flow at line rate has no gaps: its first flowlet is the ECMP path */
     [LB_FLOWLET] = {"flowlet", LB_PER_FLOWLET, 0, 0, 0,
-                    LB_FLUID_HASH, "flowlets move when pauses outlast the timeout"},
+                    LB_FLUID_HASH, "flowlets move when pauses outlast the timeout", 0},
     /* placed once, on the least loaded port at its start: here the ECMP one */
     [LB_ADAPTIVE] = {"adaptive", LB_PER_FLOWLET, 1, 0, 0,
                      LB_FLUID_HASH, "least-loaded placement; flowlets move", 1},
-    [LB_SPRAY] = {"spray", LB_PER_PACKET, 0, 1, 0, LB_FLUID_HASH, NULL},
+    [LB_SPRAY] = {"spray", LB_PER_PACKET, 0, 1, 0, LB_FLUID_HASH, NULL, 0},
 };
 
 /* names_lb reads a row's name as its first member */
