@@ -14,7 +14,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_outfile[], suite_transport[], suite_policy[], suite_lbtable[], suite_heap[],
     suite_public[],
     suite_shape[],
-    suite_tpside[];
+    suite_tpside[],
+    suite_invariants[];
 
 static const struct test *const suites[] = {
     suite_units, suite_scenario, suite_evq, suite_rng, suite_topo,
@@ -25,6 +26,7 @@ static const struct test *const suites[] = {
     suite_transport, suite_policy, suite_lbtable, suite_heap, suite_public,
     suite_shape,
     suite_tpside,
+    suite_invariants,
 };
 
 int main(int argc, char **argv)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../stats/bound.h"
+#include "../stats/invariants.h"
 #include "../stats/training.h"
 
 /* Spread of the checkpoint's bytes over uplinks and spines, and how many
@@ -59,9 +60,7 @@ static void collect_training(struct pnet *n, struct results *r, uint64_t in_flig
                            "dropped + discarded + in flight %llu",
                         (unsigned long long)n->train_sent, (unsigned long long)n->train_retx,
                         (unsigned long long)acc);
-    if (!n->interrupted && !n->time_limit_hit && (n->tc.next_ps != UINT64_MAX || n->tc.left))
-        results_violate(r, "training stopped at step %u of its run (time limit or a stuck step)",
-                        n->tc.step);
+    invariants_training_steps(r, &n->tc, n->interrupted, n->time_limit_hit);
     /* the checkpoint's own figures, without training's bytes */
     r->bytes_sent -= n->train_sent;
     r->bytes_delivered -= n->train_delivered;
@@ -234,8 +233,7 @@ void pnet_collect(struct pnet *n, struct results *r)
     r->mem_bytes = n->arena.total + evq_mem(&n->q) + n->slab_bytes;
     telemetry_collect(n, r);
 
-    r->ok = 1;
-    r->violation[0] = '\0';
+    invariants_begin(r);
     /* every byte put on a wire, first time or again, is accounted for */
     uint64_t out = n->bytes_sent + n->retx_bytes;
     uint64_t acc = n->bytes_delivered + n->bytes_dropped + n->discarded_bytes + in_flight;
@@ -272,22 +270,15 @@ void pnet_collect(struct pnet *n, struct results *r)
                 (unsigned long long)n->drops_watchdog);
     /* an interrupted run is partial, not wrong: unfinished transfers are
      * expected (finished = 0 says so) */
-    r->interrupted = n->interrupted;
-    if (bad_flows && !n->interrupted)
-        results_violate(r, "%llu of %llu transfers did not complete", (unsigned long long)bad_flows,
-                (unsigned long long)n->n_flows);
-    if (n->time_went_back)
-        results_violate(r, "time went backwards");
+    invariants_transfers(r, bad_flows, n->n_flows, n->interrupted);
+    invariants_time_monotone(r, n->time_went_back);
     if (n->lookahead_bad)
         results_violate(r, "%llu events reached another switch or NIC within a link delay "
                            "(sim.event_order: window needs every link's delay)",
                         (unsigned long long)n->lookahead_bad);
     if (onto_failed)
         results_violate(r, "%llu packets routed onto failed links", (unsigned long long)onto_failed);
-    if (n->time_limit_hit)
-        results_violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
-                   "transfers unfinished: a pause storm, a stuck receiver or a deadlock",
-                (double)n->time_limit_ps / 1e12);
+    invariants_time_limit(r, n->time_limit_hit, n->time_limit_ps);
     if (over_buffer)
         results_violate(r, "a switch buffer held %llu B, more than its %llu B",
                 (unsigned long long)max_buf,
