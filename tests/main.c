@@ -15,7 +15,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_public[],
     suite_shape[],
     suite_tpside[],
-    suite_names[], suite_fields[];
+    suite_names[], suite_fields[],
+    suite_invariants[];
 
 static const struct test *const suites[] = {
     suite_units, suite_scenario, suite_evq, suite_rng, suite_topo,
@@ -27,6 +28,7 @@ static const struct test *const suites[] = {
     suite_shape,
     suite_tpside,
     suite_names, suite_fields,
+    suite_invariants,
 };
 
 int main(int argc, char **argv)

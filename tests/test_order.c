@@ -167,7 +167,7 @@ static void order_training_falls_back(void)
 
 /* Inside a window a partition's own events wait in order (a FIFO, else a
  * heap); one for another partition breaks the lookahead and is counted,
- * which fails the run's invariants (engine.c). */
+ * which fails the run's invariants (src/pkt/collect.c). */
 static void order_lookahead_checked(void)
 {
     struct scenario sc;

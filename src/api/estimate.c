@@ -104,7 +104,7 @@ static double doubled(double need, double first)
  * transfer; in the packet engine a port entry per port whose state changed
  * since the previous sample, at most one per port and sample and at most
  * one per event. Arrays are counted as allocated, doubled as they grow
- * (src/pkt/engine.c sample, src/stats/series.c). span_s: how long the run
+ * (src/pkt/sched.c sample, src/stats/series.c). span_s: how long the run
  * samples. */
 static double tele_mem(const struct scenario *sc, const struct topo *t, const struct workload *w,
                        int engine, double span_s, double events)

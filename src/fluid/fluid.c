@@ -14,6 +14,7 @@
 #include "../core/units.h"
 #include "../scenario/lbscheme.h"
 #include "../stats/bound.h"
+#include "../stats/invariants.h"
 #include "../stats/training.h"
 #include "../work/train.h"
 #include "fsample.h"
@@ -1391,9 +1392,7 @@ static void collect_training(struct fnet *n, struct results *r)
                     (uint64_t)(mm_w(m, mf->poff + j) * n->fl[fi].wire_done + 0.5);
         }
     }
-    if (!n->interrupted && !n->time_limit_hit && (n->tc.next_ps != UINT64_MAX || n->tc.left))
-        results_violate(r, "training stopped at step %u of its run (time limit or a stuck step)",
-                        n->tc.step);
+    invariants_training_steps(r, &n->tc, n->interrupted, n->time_limit_hit);
     if (n->two && n->tm.over_capacity)
         results_violate(r, "%llu training link loads above capacity",
                         (unsigned long long)n->tm.over_capacity);
@@ -1493,26 +1492,18 @@ static void collect(struct fnet *n, struct results *r)
     r->rates_recomputed = m->refilled;
     r->mem_bytes = n->arena.total;
 
-    r->ok = 1;
-    r->violation[0] = '\0';
+    invariants_begin(r);
     if (!expect)
         results_violate(r, "out of memory checking link byte counts");
     if (worst_link != UINT32_MAX)
         results_violate(r, "link %llu carried %.0f wire bytes, its flows sent %.0f",
                 (unsigned long long)worst_link, n->lk[worst_link].bytes, expect[worst_link]);
-    r->interrupted = n->interrupted;
-    if (bad_flows && !n->interrupted)
-        results_violate(r, "%llu of %llu transfers did not complete", (unsigned long long)bad_flows,
-                (unsigned long long)w->n);
-    if (n->time_went_back)
-        results_violate(r, "time went backwards");
+    invariants_transfers(r, bad_flows, w->n, n->interrupted);
+    invariants_time_monotone(r, n->time_went_back);
     if (n->onto_failed)
         results_violate(r, "%llu transfers routed onto failed links",
                         (unsigned long long)n->onto_failed);
-    if (n->time_limit_hit)
-        results_violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
-                   "transfers unfinished: a pause storm, a stuck receiver or a deadlock",
-                (double)n->time_limit / 1e12);
+    invariants_time_limit(r, n->time_limit_hit, n->time_limit);
     if (m->over_capacity)
         results_violate(r, "%llu link loads above capacity (worst by %.3g)",
                 (unsigned long long)m->over_capacity, m->worst_excess);

@@ -51,7 +51,7 @@ _Static_assert(EV_WATCHDOG + 1 == EV_PORT_KINDS_END && EV_CC_TIMER > EV_PORT_KIN
                    EV_DRAIN > EV_PORT_KINDS_END && EV_SAMPLE > EV_PORT_KINDS_END &&
                    EV_TRAIN_STEP > EV_PORT_KINDS_END && EV_CNP > EV_PORT_KINDS_END &&
                    EV_RTO > EV_PORT_KINDS_END,
-               "port events first: engine.c's prefetch and pnet_part_of rely on it");
+               "port events first: sched.c's prefetch and pnet_part_of rely on it");
 
 /* PK_ACK: storage.max_outstanding's request acknowledgement (bytes in the
  * PSN field); PK_RCACK: the reliable connection's cumulative ACK (packets
@@ -105,7 +105,7 @@ struct ing_pg {
 };
 
 /* Laid out hot first: what every packet through the port touches sits in
- * the first cache lines (ports are 64-byte aligned, engine.c); counters
+ * the first cache lines (ports are 64-byte aligned, setup.c); counters
  * read only at the end of the run and PFC timers come last. */
 struct port {
     /* every packet: state, serialisation, the wire, queue totals */
@@ -313,7 +313,7 @@ struct pnet {
     uint32_t whole;           /* partition of set-up and of whole-fabric events (n_nodes) */
     struct pseq pseq_bare;    /* a pnet made by pnet_bare: one partition */
     uint32_t part_bare[8];
-    /* window-by-window order (engine.c): events before wend that the running
+    /* window-by-window order (sched.c): events before wend that the running
      * partition schedules for itself wait in a small heap */
     uint64_t wend;            /* 0: no window open */
     struct event *wh;         /* a binary heap */

@@ -29,7 +29,7 @@ void switch_receive(struct pnet *n, uint32_t node, struct port *in,
     struct port *out = &n->ports[egress];
     if (__builtin_expect(n->any_failed, 0) && n->topo->ports[egress].failed) {
         /* a link that is down carries nothing: counted, reported as a
-         * violated invariant (engine.c) */
+         * violated invariant (collect.c) */
         out->drops++;
         if (pk->kind == PK_DATA)
             pnet_drop_bytes(n, pk);

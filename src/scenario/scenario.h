@@ -37,7 +37,7 @@ struct scenario_pos {
 };
 #define SCENARIO_EARLIER_FILE UINT32_MAX
 
-/* The packet engine's event order (src/pkt/engine.c); both give the same
+/* The packet engine's event order (src/pkt/sched.c); both give the same
  * results. ORDER_WINDOW_REVERSE runs each window's partitions in reverse
  * (tests of that claim; no scenario key selects it). */
 #define EVENT_ORDERS(X) \

@@ -1,0 +1,26 @@
+/* The packet engine's run in its phases, for engine.c's entry points:
+ * set-up (setup.c), the event loop (sched.c), the results (collect.c).
+ * Private to src/pkt. */
+#ifndef CKPT_PKT_ENGINE_INT_H
+#define CKPT_PKT_ENGINE_INT_H
+
+#include "../core/units.h"
+#include "pnet.h"
+
+/* Fill n (caller's memory) for the run of w on t: ports, switches, NICs,
+ * flows, classes, the transport (tp, else transport.cc's) and its side
+ * table, and the flows' start events. -1 with e set when it cannot. */
+int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
+               const struct workload *w, const struct transport_ops *tp, struct err *e);
+/* Run the events until none is left, the time limit or an interruption, in
+ * sim.event_order's order and sim.threads' threads. */
+void pnet_loop(struct pnet *n);
+/* The results and the invariants of the run n ended. */
+void pnet_collect(struct pnet *n, struct results *r);
+
+static inline double ps_to_s(uint64_t ps)
+{
+    return (double)ps / (double)PS_PER_S;
+}
+
+#endif

@@ -1,0 +1,744 @@
+/* The packet engine's scheduler: the event dispatch, the time-ordered loop,
+ * the window loop with its near queues, and the thread team. */
+#include "engine_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+
+/* Telemetry: every flow's sending rate and delivered bytes. Stops once
+ * every flow is done, so it never keeps the run alive. */
+static void sample(struct pnet *n)
+{
+    struct results *r = n->res;
+    uint32_t k = r->n_samples, nf = n->sc->telemetry.flows ? n->n_flows : 0;
+    if (telemetry_sample_room(n, k) < 0)
+        return;
+    r->sample_t[k] = (double)n->now / (double)PS_PER_S;
+    for (uint32_t i = 0; i < nf; i++) {
+        const struct flow *f = &n->flows[i];
+        double v = 0;
+        if (f->active)
+            v = n->tp->rate(n, f);
+        if (f->active && f->cap_bps && (double)f->cap_bps < v)
+            v = (double)f->cap_bps;
+        r->sample_rate[(size_t)k * nf + i] = v;
+        r->sample_delivered[(size_t)k * nf + i] = f->recv;
+    }
+    telemetry_sample(n); /* also sets sample_max_queue[k] */
+    r->n_samples = k + 1;
+    r->n_sample_flows = nf;
+    if (n->flows_done < n->n_flows || n->tc.next_ps != UINT64_MAX)
+        pnet_schedule(n, n->now + n->sc->telemetry.interval_ps, EV_SAMPLE, NULL, 0);
+}
+
+static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const struct event *ev)
+{
+    switch ((enum ev_type)EV_KIND(ev->type)) {
+    case EV_TX_DONE:
+        port_on_tx_done(n, ev->obj);
+        break;
+    case EV_RX:
+        port_on_rx(n, ev->obj);
+        break;
+    case EV_WAKE:
+        port_on_wake(n, ev->obj, ev->arg);
+        break;
+    case EV_PAUSE:
+        pfc_on_frame(n, ev->obj, ev->arg);
+        break;
+    case EV_PAUSE_END:
+        pfc_on_pause_end(n, ev->obj, ev->arg);
+        break;
+    case EV_PFC_REFRESH:
+        pfc_on_refresh(n, ev->obj, ev->arg);
+        break;
+    case EV_WATCHDOG:
+        pfc_on_watchdog(n, ev->obj, ev->arg);
+        break;
+    case EV_SAMPLE:
+        sample(n);
+        break;
+    case EV_CC_TIMER:
+        n->tp->on_timer(n, ev->obj, ev->arg);
+        break;
+    case EV_DRAIN:
+        nic_on_drain(n, ev->obj, ev->arg);
+        break;
+    case EV_FLOW_START:
+        nic_flow_start(n, ev->obj);
+        break;
+    case EV_TRAIN_STEP:
+        nic_train_step(n);
+        break;
+    case EV_CNP:
+        nic_on_cnp(n, ev->obj, ev->arg);
+        break;
+    case EV_RTO:
+        nic_on_rto(n, ev->obj, ev->arg);
+        break;
+    }
+}
+
+/* Run one event: the clock, the counters, its partition (pnet.h). */
+static inline __attribute__((always_inline)) void run_event(struct pnet *n, const struct event *ev,
+                                                            uint32_t part)
+{
+    n->now = ev->t;
+    n->events++;
+    if (!(n->events & 0xffff) && n->res && n->res->progress && !n->outbox_on)
+        telemetry_progress(n);
+    n->cur = part;
+    dispatch(n, ev);
+}
+
+/* One queue in (time, tie key) order. */
+static void loop_time(struct pnet *n)
+{
+    struct event ev;
+    while (!n->interrupted && !n->oom && evq_pop(&n->q, &ev)) {
+        if (ev.t < n->now)
+            n->time_went_back = 1;
+        if (ev.t > n->time_limit_ps) {
+            n->time_limit_hit = 1; /* pnet_loop judges it */
+            break;
+        }
+        run_event(n, &ev, EV_PART(ev.type));
+    }
+}
+
+static int grow_events(struct pnet *n, struct event **a, size_t *cap)
+{
+    size_t c = *cap ? 2 * *cap : 256;
+    struct event *e = realloc(*a, c * sizeof *e);
+    if (!e) {
+        n->oom = 1;
+        return -1;
+    }
+    *a = e;
+    *cap = c;
+    return 0;
+}
+
+int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg)
+{
+    if (EV_PART(type) == n->whole && t < n->instant_t)
+        n->instant_t = t; /* thread 0's: it runs the instants */
+    unsigned d = n->owner[EV_PART(type)], k = n->obk;
+    if (d == n->team_id)
+        return pnet_push(n, t, seq, type, obj, arg);
+    if (n->obn[k][d] == n->obcap[k][d] && grow_events(n, &n->ob[k][d], &n->obcap[k][d]) < 0)
+        return -1;
+    n->ob[k][d][n->obn[k][d]++] = (struct event){t, seq, obj, type, arg};
+    n->ob_min[k] = t < n->ob_min[k] ? t : n->ob_min[k];
+    return 0;
+}
+
+/* The running partition's own events inside the window: appended to a FIFO
+ * when not before its last, else into a binary heap. */
+int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj,
+                       uint32_t arg)
+{
+    uint32_t c = n->cur;
+    struct event e = {t, seq, obj, type, arg};
+    if (EV_PART(type) != c) {
+        /* another partition may already have run past t: the lookahead is
+         * broken, the run is reported wrong (collect.c) */
+        n->lookahead_bad++;
+        return n->outbox_on ? pnet_outbox(n, t, e.seq, type, obj, arg)
+                            : pnet_push(n, t, e.seq, type, obj, arg);
+    }
+    if (n->wfn == n->wfh || !evq_before(&e, &n->wf[n->wfn - 1])) {
+        if (n->wfn == n->wfcap && grow_events(n, &n->wf, &n->wfcap) < 0)
+            return -1;
+        n->wf[n->wfn++] = e;
+        return 0;
+    }
+    if (n->whn == n->whcap && grow_events(n, &n->wh, &n->whcap) < 0)
+        return -1;
+    size_t i = n->whn++;
+    while (i && evq_before(&e, &n->wh[(i - 1) / 2])) {
+        n->wh[i] = n->wh[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    n->wh[i] = e;
+    return 0;
+}
+
+/* The earliest of the partition's own events, or NULL. */
+static inline const struct event *near_first(const struct pnet *n)
+{
+    const struct event *f = n->wfh < n->wfn ? &n->wf[n->wfh] : NULL;
+    if (n->whn && (!f || evq_before(&n->wh[0], f)))
+        return n->wh;
+    return f;
+}
+
+static struct event heap_pop(struct pnet *n)
+{
+    struct event top = n->wh[0], last = n->wh[--n->whn];
+    size_t i = 0, m = n->whn;
+    for (size_t c; (c = 2 * i + 1) < m; i = c) {
+        if (c + 1 < m && evq_before(&n->wh[c + 1], &n->wh[c]))
+            c++;
+        if (!evq_before(&n->wh[c], &last))
+            break;
+        n->wh[i] = n->wh[c];
+    }
+    if (m)
+        n->wh[i] = last;
+    return top;
+}
+
+/* Window-by-window order. A window is at most the smallest link delay long,
+ * so nothing one partition does inside it reaches another before it ends:
+ * each partition's events of the window run together, in (time, key) order,
+ * and the results are those of loop_time (tested), with each switch's state
+ * kept in cache while it runs. Events of the whole fabric (samples, training
+ * steps) end a window; their instant runs in plain (time, key) order.
+ * reverse runs a window's partitions in the opposite order (tests). */
+struct window {
+    struct event *ev;
+    uint32_t *next;                   /* the partition's next event in ev */
+    size_t n, cap;
+    uint32_t *head, *tail, *touched;  /* per partition */
+};
+
+/* Room for one more event. */
+static int window_grow(struct pnet *n, struct window *w);
+
+static inline int window_room(struct pnet *n, struct window *w)
+{
+    return w->n < w->cap ? 0 : window_grow(n, w);
+}
+
+static int window_grow(struct pnet *n, struct window *w)
+{
+    size_t cap = w->cap ? 2 * w->cap : 4096;
+    struct event *e = realloc(w->ev, cap * sizeof *e);
+    if (e)
+        w->ev = e;
+    uint32_t *x = e ? realloc(w->next, cap * sizeof *x) : NULL;
+    if (!x) {
+        n->oom = 1;
+        return -1;
+    }
+    w->next = x;
+    w->cap = cap;
+    return 0;
+}
+
+/* Each partition's events of the window as a list, in (time, key) order;
+ * returns how many partitions have some. */
+static uint32_t window_lists(struct window *w)
+{
+    uint32_t nt = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        uint32_t p = EV_PART(w->ev[i].type);
+        w->next[i] = UINT32_MAX;
+        if (w->head[p] == UINT32_MAX) {
+            w->head[p] = i;
+            w->touched[nt++] = p;
+        } else {
+            w->next[w->tail[p]] = i;
+        }
+        w->tail[p] = i;
+    }
+    return nt;
+}
+
+static void push_back(struct pnet *n, const struct event *e)
+{
+    pnet_push(n, e->t, e->seq, e->type, e->obj, e->arg);
+}
+
+/* Partition p's events of the window and those it schedules for itself
+ * within it; returns the time of its last one. */
+static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64_t start)
+{
+    uint32_t i = w->head[p];
+    uint64_t last = start, ran = 0;
+    w->head[p] = UINT32_MAX;
+    n->cur = p;
+    for (;;) {
+        struct event ev;
+        const struct event *f = near_first(n);
+        if (f && (i == UINT32_MAX || evq_before(f, &w->ev[i]))) {
+            if (f == n->wh) {
+                ev = heap_pop(n);
+            } else {
+                ev = *f;
+                if (++n->wfh == n->wfn)
+                    n->wfh = n->wfn = 0;
+            }
+        } else if (i != UINT32_MAX) {
+            ev = w->ev[i];
+            i = w->next[i];
+        } else {
+            break;
+        }
+        if (ev.t > n->time_limit_ps) {
+            n->time_limit_hit = 1;
+            continue;
+        }
+        if (ev.t < last)
+            n->time_went_back = 1;
+        last = ev.t;
+        n->now = ev.t;
+        dispatch(n, &ev);
+        ran++;
+        if (n->oom)
+            break;
+    }
+    /* counted per partition, not per event; progress as run_event's (two
+     * threads: at their meeting, with both threads' counts) */
+    if ((n->events & ~UINT64_C(0xffff)) != ((n->events + ran) & ~UINT64_C(0xffff)) && n->res &&
+        n->res->progress && !n->outbox_on) {
+        n->events += ran;
+        telemetry_progress(n);
+    } else {
+        n->events += ran;
+    }
+    return last;
+}
+
+/* Every event at time t, in (time, key) order: the instant of an event of
+ * the whole fabric (a sample, a training step), which may touch any
+ * partition. */
+static void run_instant(struct pnet *n, uint64_t t)
+{
+    struct event ev;
+    while (!n->oom && evq_pop_before(&n->q, t + 1, &ev))
+        run_event(n, &ev, EV_PART(ev.type));
+}
+
+static int window_init(struct pnet *n, struct window *w)
+{
+    uint32_t np = n->whole + 1;
+    memset(w, 0, sizeof *w);
+    w->head = malloc(np * sizeof *w->head);
+    w->tail = malloc(np * sizeof *w->tail);
+    w->touched = malloc(np * sizeof *w->touched);
+    if (!w->head || !w->tail || !w->touched || window_room(n, w) < 0) {
+        n->oom = 1;
+        return -1;
+    }
+    memset(w->head, 0xff, np * sizeof *w->head);
+    return 0;
+}
+
+static void window_free(struct window *w)
+{
+    free(w->ev);
+    free(w->next);
+    free(w->head);
+    free(w->tail);
+    free(w->touched);
+}
+
+/* One window from start: takes n's events before wend (an event of the
+ * whole fabric ends it before its instant) and runs each partition's.
+ * Returns the time of the last event run; w->n = 0 when there was none. */
+static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uint64_t wend,
+                           int reverse)
+{
+    w->n = 0;
+    /* in bulk from the wheel up to the earliest far event, which is popped */
+    while (window_room(n, w) == 0) {
+        uint64_t lim = n->q.nfar && n->q.far_min.t < wend ? n->q.far_min.t : wend;
+        int cut = evq_take_before(&n->q, lim, w->ev, &w->n, w->cap, UINT32_C(0xffffff) << 7,
+                                  n->whole << 7);
+        if (!cut && w->n == w->cap)
+            continue; /* room for more */
+        if (!cut && lim < wend) {
+            if (!evq_pop_before(&n->q, wend, &w->ev[w->n]))
+                break;
+            cut = EV_PART(w->ev[w->n].type) == n->whole;
+            if (cut)
+                push_back(n, &w->ev[w->n]);
+            else
+                w->n++;
+        }
+        if (cut) {
+            /* an event of the whole fabric: what is at its instant goes back */
+            wend = evq_peek_t(&n->q);
+            while (w->n && w->ev[w->n - 1].t == wend)
+                push_back(n, &w->ev[--w->n]);
+            break;
+        }
+        if (lim == wend)
+            break;
+    }
+    uint64_t tmax = 0;
+    if (n->oom || !w->n)
+        return tmax;
+    uint32_t nt = window_lists(w);
+    n->wend = wend;
+    for (uint32_t k = 0; k < nt; k++) {
+        uint32_t p = w->touched[reverse ? nt - 1 - k : k];
+        if (k + 1 < nt) {
+            /* the next partition's first port, while this one runs: a
+             * NIC's lines are out of cache between its few events */
+            uint32_t q = w->touched[reverse ? nt - 2 - k : k + 1];
+            const struct event *e = &w->ev[w->head[q]];
+            uint32_t kind = EV_KIND(e->type);
+            if (q < n->whole && is_switch_node(n, q)) { /* its buffer counters */
+                __builtin_prefetch(pnet_sw(n, q));
+                __builtin_prefetch((const char *)pnet_sw(n, q) + 64);
+            }
+            if (kind < EV_PORT_KINDS_END) { /* its object is a port */
+                const char *o = e->obj;
+                __builtin_prefetch(o);
+                __builtin_prefetch(o + 64);
+                __builtin_prefetch(o + 128);
+                __builtin_prefetch(o + 192);
+            }
+        }
+        uint64_t last = n->oom ? 0 : window_part(n, w, p, start);
+        w->head[p] = UINT32_MAX;
+        tmax = last > tmax ? last : tmax;
+    }
+    n->wend = 0;
+    return tmax;
+}
+
+static void loop_window(struct pnet *n, uint64_t span, int reverse)
+{
+    struct window w;
+    uint64_t tmax = n->now;
+    if (window_init(n, &w) == 0) {
+        while (!n->interrupted && !n->oom && !n->time_limit_hit) {
+            uint64_t start = evq_peek_t(&n->q);
+            if (start == UINT64_MAX)
+                break;
+            if (start > n->time_limit_ps) {
+                n->time_limit_hit = 1;
+                break;
+            }
+            uint64_t last = window_run(n, &w, start, start + span, reverse);
+            if (!w.n) { /* the instant of an event of the whole fabric */
+                run_instant(n, start);
+                last = start;
+            }
+            tmax = last > tmax ? last : tmax;
+        }
+    }
+    n->now = tmax;
+    window_free(&w);
+}
+
+/* Several threads (sim.threads: 2 to TEAM_MAX). Each owns a set of
+ * partitions (loop_team): their events wait in its own queue, and it runs
+ * them on its own copy of the pnet (clock, queues, counters, packet chunks).
+ * An event for another thread's partitions, always a window or more ahead,
+ * goes to an outbox for that thread, which drains it after the window. Per
+ * window: the threads agree on its start (the earliest of their next
+ * events), run their partitions, and meet again. Each partition writes only
+ * its own state (ports, switch, NIC, its end of a flow and of a wire), so the
+ * results are those of one thread (tests/test_order.c). */
+struct team {
+    struct pnet wk[TEAM_MAX];
+    pthread_t th[TEAM_MAX];
+    unsigned k;                       /* threads */
+    uint64_t span, limit;
+    int reverse;
+    _Atomic uint64_t arrived[TEAM_MAX]; /* barrier rounds each thread reached */
+    /* by round parity (one may publish the next round's while another
+     * still reads this one): */
+    uint8_t stop[2][TEAM_MAX];        /* each thread's out of memory or stop */
+    uint64_t instant[2];              /* thread 0's next whole-fabric event */
+    uint64_t next_t[2][TEAM_MAX];     /* each thread's next event */
+    uint64_t events[2][TEAM_MAX], delivered[2][TEAM_MAX]; /* each's counts (progress) */
+    uint64_t reported;                /* events at the last progress call */
+    uint64_t tmax[TEAM_MAX];
+    _Atomic int go;                   /* 1: all threads started; -1: one could not */
+};
+
+static void team_barrier(struct team *tm, unsigned id, uint64_t round)
+{
+    atomic_store_explicit(&tm->arrived[id], round, memory_order_release);
+    for (unsigned j = 0; j < tm->k; j++)
+        for (unsigned s = 0;
+             j != id && atomic_load_explicit(&tm->arrived[j], memory_order_acquire) < round; s++)
+            if (s > (1u << 14))
+                sched_yield(); /* that thread lost its core, or shares ours */
+}
+
+/* Thread b's counters into thread a's copy (b waiting): a sample reads the
+ * run's totals. */
+static void team_fold(struct pnet *a, struct pnet *b)
+{
+    for (size_t k = 0; k < sizeof a->sums / sizeof a->sums[0]; k++)
+        a->sums[k] += b->sums[k], b->sums[k] = 0;
+    a->first_tx_ps = b->first_tx_ps < a->first_tx_ps ? b->first_tx_ps : a->first_tx_ps;
+    a->last_rx_ps = b->last_rx_ps > a->last_rx_ps ? b->last_rx_ps : a->last_rx_ps;
+}
+
+/* Every event at time t in the threads' queues, in tie-key order, on
+ * thread 0's copy (its pushes go to the owners' queues or the outboxes). */
+static void team_instant(struct team *tm, uint64_t t)
+{
+    struct pnet *a = &tm->wk[0];
+    struct event e[TEAM_MAX];
+    int has[TEAM_MAX];
+    for (unsigned j = 1; j < tm->k; j++)
+        team_fold(a, &tm->wk[j]);
+    a->instant_t = UINT64_MAX;
+    for (unsigned j = 0; j < tm->k; j++)
+        has[j] = evq_pop_before(&tm->wk[j].q, t + 1, &e[j]);
+    for (;;) {
+        int m = -1;
+        for (unsigned j = 0; j < tm->k; j++)
+            if (has[j] && (m < 0 || e[j].seq < e[m].seq))
+                m = (int)j;
+        if (m < 0)
+            break;
+        struct event ev = e[m];
+        has[m] = evq_pop_before(&tm->wk[m].q, t + 1, &e[m]);
+        run_event(a, &ev, EV_PART(ev.type));
+    }
+}
+
+static void team_work(struct team *tm, unsigned id)
+{
+    struct pnet *n = &tm->wk[id];
+    struct window w;
+    window_init(n, &w); /* out of memory: stops all at the next meeting */
+    uint64_t round = 0, tmax = 0;
+    for (;;) {
+        /* one meeting a window: each tells its next event and the earliest
+         * it sent to others; the outboxes alternate, so each drains the
+         * others' last ones while they fill the next */
+        uint64_t mine = evq_peek_t(&n->q);
+        unsigned k = n->obk;
+        uint64_t *next = tm->next_t[++round & 1];
+        uint8_t *stop = tm->stop[round & 1];
+        next[id] = mine < n->ob_min[k] ? mine : n->ob_min[k];
+        stop[id] = (uint8_t)(n->oom | n->interrupted);
+        if (id == 0)
+            tm->instant[round & 1] = n->instant_t;
+        tm->events[round & 1][id] = n->events;
+        tm->delivered[round & 1][id] = n->bytes_delivered;
+        team_barrier(tm, id, round);
+        uint64_t start = UINT64_MAX;
+        int halt = 0;
+        for (unsigned j = 0; j < tm->k; j++) {
+            start = next[j] < start ? next[j] : start;
+            halt |= stop[j];
+        }
+        if (id == 0 && n->res && n->res->progress) {
+            /* once every 2^16 events of the run, as on one thread */
+            uint64_t ev = 0, dl = 0;
+            for (unsigned j = 0; j < tm->k; j++)
+                ev += tm->events[round & 1][j], dl += tm->delivered[round & 1][j];
+            if (ev >> 16 > tm->reported >> 16) {
+                tm->reported = ev;
+                telemetry_progress_of(n, ev, dl);
+            }
+        }
+        uint64_t instant = tm->instant[round & 1];
+        for (unsigned j = 0; j < tm->k; j++) {
+            struct pnet *o = &tm->wk[j];
+            if (j == id)
+                continue;
+            for (size_t i = 0; i < o->obn[k][id]; i++) {
+                const struct event *e = &o->ob[k][id][i];
+                pnet_push(n, e->t, e->seq, e->type, e->obj, e->arg);
+            }
+            o->obn[k][id] = 0; /* ours to reset: its owner fills the other parity */
+        }
+        n->ob_min[k] = UINT64_MAX;
+        n->obk ^= 1;
+        if (start == UINT64_MAX || halt) /* all decide alike */
+            break;
+        if (start > tm->limit) {
+            n->time_limit_hit = 1;
+            break;
+        }
+        if (start == instant) {
+            /* a whole-fabric event's instant: once all have drained their
+             * outboxes, thread 0 runs it alone while the others wait */
+            team_barrier(tm, id, ++round);
+            if (id == 0)
+                team_instant(tm, start);
+            team_barrier(tm, id, ++round);
+            tmax = start > tmax ? start : tmax;
+            continue;
+        }
+        uint64_t wend = start + tm->span < instant ? start + tm->span : instant;
+        uint64_t last = n->oom ? 0 : window_run(n, &w, start, wend, tm->reverse);
+        tmax = last > tmax ? last : tmax;
+    }
+    tm->tmax[id] = tmax;
+    window_free(&w);
+}
+
+struct team_arg {
+    struct team *tm;
+    unsigned id;
+};
+
+static void *team_thread(void *arg)
+{
+    struct team_arg *a = arg;
+    int go;
+    while (!(go = atomic_load(&a->tm->go)))
+        sched_yield();
+    if (go > 0)
+        team_work(a->tm, a->id);
+    return NULL;
+}
+
+/* Thread id's copy of n: thread 0's starts with the run's counters (a
+ * sample reads them there), the others' from zero. */
+static int team_copy(struct pnet *n, struct pnet *c, unsigned id)
+{
+    *c = *n;
+    if (id) {
+        memset(c->sums, 0, sizeof c->sums);
+        c->first_tx_ps = UINT64_MAX;
+        c->last_rx_ps = 0;
+    }
+    evq_init(&c->q);
+    c->instant_t = UINT64_MAX;
+    c->wh = c->wf = NULL;
+    c->whn = c->whcap = c->wfh = c->wfn = c->wfcap = 0;
+    memset(c->ob, 0, sizeof c->ob);
+    memset(c->obn, 0, sizeof c->obn);
+    memset(c->obcap, 0, sizeof c->obcap);
+    c->ob_min[0] = c->ob_min[1] = UINT64_MAX;
+    c->obk = 0;
+    c->outbox_on = 1;
+    c->team_id = (uint8_t)id;
+    c->res = id ? NULL : n->res; /* samples and progress: thread 0 */
+    c->slabs = NULL;
+    c->free_chunks = id == 0 ? n->free_chunks : NULL;
+    c->qhist = calloc((size_t)PATH_SETS * QHIST_BUCKETS, sizeof *c->qhist);
+    return c->qhist ? 0 : -1;
+}
+
+static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthreads)
+{
+    struct team *tm = aligned_alloc(64, (sizeof *tm + 63) / 64 * 64);
+    if (!tm) {
+        n->oom = 1;
+        return;
+    }
+    memset(tm, 0, sizeof *tm);
+    tm->k = nthreads;
+    tm->span = span;
+    tm->limit = n->time_limit_ps;
+    tm->reverse = reverse;
+    /* a leaf, its hosts and storage nodes on one thread (a packet crosses
+     * between threads at most going up and coming down); leaves and
+     * spines take the threads in turn */
+    uint8_t *owner = calloc((size_t)n->whole + 1, 1);
+    for (uint32_t p = 0; owner && p < n->whole; p++)
+        owner[p] = (uint8_t)((n->topo->nodes[p].kind >= NODE_LEAF ? p : n->topo->nodes[p].leaf) %
+                             nthreads);
+    n->owner = owner;
+    int ok = owner != NULL;
+    for (unsigned j = 0; ok && j < nthreads; j++)
+        ok = team_copy(n, &tm->wk[j], j) == 0;
+    n->free_chunks = NULL;
+    /* the set-up's events to their owners */
+    struct event ev;
+    while (ok && evq_pop(&n->q, &ev)) {
+        struct pnet *c = &tm->wk[n->owner[EV_PART(ev.type)]];
+        if (EV_PART(ev.type) == n->whole && ev.t < c->instant_t)
+            c->instant_t = ev.t;
+        if (evq_push_seq(&c->q, ev.t, ev.seq, ev.type, ev.obj, ev.arg) < 0)
+            ok = 0;
+    }
+    struct team_arg args[TEAM_MAX];
+    unsigned started = 1;
+    for (; ok && started < nthreads; started++) {
+        args[started] = (struct team_arg){tm, started};
+        if (pthread_create(&tm->th[started], NULL, team_thread, &args[started]) != 0)
+            break;
+    }
+    /* the threads start together, or none runs (one could not start) */
+    atomic_store(&tm->go, ok && started == nthreads ? 1 : -1);
+    if (ok && started == nthreads)
+        team_work(tm, 0);
+    else
+        n->oom = 1;
+    for (unsigned j = 1; j < started; j++)
+        pthread_join(tm->th[j], NULL);
+    for (unsigned j = 1; j < nthreads; j++)
+        team_fold(&tm->wk[0], &tm->wk[j]);
+    memcpy(n->sums, tm->wk[0].sums, sizeof n->sums);
+    n->first_tx_ps = tm->wk[0].first_tx_ps;
+    n->last_rx_ps = tm->wk[0].last_rx_ps;
+    n->sample_cap = tm->wk[0].sample_cap;
+    for (unsigned i = 0; i < nthreads; i++) {
+        struct pnet *c = &tm->wk[i];
+        n->interrupted |= c->interrupted;
+        n->oom |= c->oom;
+        n->time_limit_hit |= c->time_limit_hit;
+        n->time_went_back |= c->time_went_back;
+        for (size_t k = 0; c->qhist && k < (size_t)PATH_SETS * QHIST_BUCKETS; k++)
+            n->qhist[k] += c->qhist[k];
+        while (c->slabs) {
+            struct pkt_chunk *next = c->slabs->next;
+            c->slabs->next = n->slabs;
+            n->slabs = c->slabs;
+            c->slabs = next;
+        }
+        n->now = tm->tmax[i] > n->now ? tm->tmax[i] : n->now;
+        free(c->qhist);
+        free(c->wh);
+        free(c->wf);
+        for (int k = 0; k < 2; k++)
+            for (unsigned j = 0; j < TEAM_MAX; j++)
+                free(c->ob[k][j]);
+        evq_release(&c->q);
+    }
+    free(owner);
+    n->owner = NULL;
+    free(tm);
+}
+
+/* The window: the smallest link delay; 0 (or capture, whose file is in time
+ * order, or training, whose steps may start within it) runs in time order. */
+static uint64_t window_span(const struct pnet *n)
+{
+    if (n->cap || n->tr || n->sc->sim.event_order == ORDER_TIME)
+        return 0;
+    uint64_t d = UINT64_MAX;
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        d = n->ports[i].delay_ps < d ? n->ports[i].delay_ps : d;
+    return d == UINT64_MAX ? 0 : d;
+}
+
+void pnet_loop(struct pnet *n)
+{
+    uint64_t span = window_span(n);
+    n->res->event_order = span ? ORDER_WINDOW : ORDER_TIME;
+    int reverse = n->sc->sim.event_order == ORDER_WINDOW_REVERSE;
+    unsigned threads = span && n->sc->sim.threads > 1 ? n->sc->sim.threads : 1;
+    threads = threads > TEAM_MAX ? TEAM_MAX : threads;
+    n->res->threads = threads;
+    if (threads > 1)
+        loop_team(n, span, reverse, threads);
+    else if (span)
+        loop_window(n, span, reverse);
+    else
+        loop_time(n);
+    /* Events past the limit once every transfer and training step is done
+     * are leftovers of no consequence (a superseded pacing wake-up at a
+     * low DCQCN rate, a timer of an idle queue pair): the run ended at its
+     * last event. Otherwise it stopped at the limit. */
+    if (n->time_limit_hit) {
+        if (n->flows_done == n->n_flows && n->tc.next_ps == UINT64_MAX && !n->tc.left)
+            n->time_limit_hit = 0;
+        else
+            n->now = n->time_limit_ps;
+    }
+    free(n->wh);
+    free(n->wf);
+    n->wh = n->wf = NULL;
+    n->whn = n->whcap = n->wfh = n->wfn = n->wfcap = 0;
+}

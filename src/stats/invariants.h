@@ -1,0 +1,30 @@
+/* The invariants both engines check at a run's end, each written once with
+ * its message (results_violate), so the packet engine (src/pkt/collect.c)
+ * and the fluid engine (src/fluid/fluid.c) report a broken one alike. The
+ * checks an engine alone can break (bytes in flight, PFC drops, link loads)
+ * stay in it. */
+#ifndef CKPT_STATS_INVARIANTS_H
+#define CKPT_STATS_INVARIANTS_H
+
+#include <stdint.h>
+
+#include "../work/train.h"
+#include "results.h"
+
+/* The checks start here: r->ok = 1 and no violation recorded. */
+void invariants_begin(struct results *r);
+/* Every one of total transfers completed (unfinished did not), unless the
+ * run was interrupted: then it is partial, not wrong, and r->interrupted
+ * says so. */
+void invariants_transfers(struct results *r, uint64_t unfinished, uint64_t total,
+                          int interrupted);
+/* No event ran before the one before it. */
+void invariants_time_monotone(struct results *r, int went_back);
+/* The run did not stop at sim.time_limit (limit_ps) with work left. */
+void invariants_time_limit(struct results *r, int hit, uint64_t limit_ps);
+/* Training on the fabric ran all its steps (tc), unless the run was
+ * interrupted or stopped at the time limit (reported on its own). */
+void invariants_training_steps(struct results *r, const struct train_clock *tc,
+                               int interrupted, int time_limit_hit);
+
+#endif

@@ -1,0 +1,102 @@
+/* Tests of the run-end invariants both engines share (src/stats/invariants.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../src/stats/invariants.h"
+#include "harness.h"
+#include "support.h"
+
+/* A clean slate after a failed run's leftovers. */
+static void inv_begin_clears(void)
+{
+    struct results r;
+    memset(&r, 0, sizeof r);
+    results_violate(&r, "left over");
+    CHECK(!r.ok);
+    invariants_begin(&r);
+    CHECK(r.ok && r.violation[0] == '\0');
+}
+
+/* Unfinished transfers break the run unless it was interrupted, which
+ * r->interrupted records either way. */
+static void inv_transfers_interrupted(void)
+{
+    struct results r;
+    memset(&r, 0, sizeof r);
+    invariants_begin(&r);
+    invariants_transfers(&r, 0, 10, 0);
+    CHECK(r.ok && !r.interrupted);
+    invariants_transfers(&r, 3, 10, 1);
+    CHECKF(r.ok && r.interrupted == 1, "%s", r.violation);
+    invariants_transfers(&r, 3, 10, 0);
+    CHECKF(!r.ok && r.interrupted == 0 &&
+               !strcmp(r.violation, "3 of 10 transfers did not complete"),
+           "%s", r.violation);
+}
+
+/* Time, the time limit and training's steps: each message as written, in
+ * the order called ("; " between). */
+static void inv_messages_in_order(void)
+{
+    struct results r;
+    memset(&r, 0, sizeof r);
+    invariants_begin(&r);
+    invariants_time_monotone(&r, 0);
+    invariants_time_limit(&r, 0, 20000000);
+    struct train_clock tc;
+    memset(&tc, 0, sizeof tc);
+    tc.next_ps = UINT64_MAX;
+    invariants_training_steps(&r, &tc, 0, 0);
+    CHECKF(r.ok, "%s", r.violation);
+    tc.step = 7;
+    tc.left = 2;
+    invariants_training_steps(&r, &tc, 1, 0); /* interrupted: partial */
+    invariants_training_steps(&r, &tc, 0, 1); /* the time limit says it */
+    CHECKF(r.ok, "%s", r.violation);
+    invariants_time_monotone(&r, 1);
+    invariants_time_limit(&r, 1, 20000000);
+    invariants_training_steps(&r, &tc, 0, 0);
+    CHECKF(!r.ok && !strcmp(r.violation,
+                            "time went backwards; stopped at the time limit (2e-05 s simulated; "
+                            "sim.time_limit) with transfers unfinished: a pause storm, a stuck "
+                            "receiver or a deadlock; training stopped at step 7 of its run (time "
+                            "limit or a stuck step)"),
+           "%s", r.violation);
+}
+
+/* The same broken invariant reads the same from either engine: a run cut
+ * by sim.time_limit. */
+static void inv_engines_say_the_same(void)
+{
+    char msg[2][512];
+    static const char *const engines[] = {"packet", "fluid"};
+    for (int k = 0; k < 2; k++) {
+        struct scenario sc;
+        test_small_clos(&sc);
+        test_set(&sc, "engine=%s", engines[k]);
+        test_set(&sc, "sim.time_limit=20us");
+        struct results r;
+        msg[k][0] = '\0';
+        if (test_run(&sc, &r) != 0) {
+            CHECKF(0, "%s did not run", engines[k]);
+            continue;
+        }
+        const char *ran = names_of(&names_engine, r.engine);
+        CHECKF(!r.ok && !strcmp(ran, engines[k]), "%s: %s", ran, r.violation);
+        snprintf(msg[k], sizeof msg[k], "%s", r.violation);
+        results_release(&r);
+    }
+    const char *lim = "stopped at the time limit (2e-05 s simulated; sim.time_limit) with "
+                      "transfers unfinished: a pause storm, a stuck receiver or a deadlock";
+    const char *undone = "of 16 transfers did not complete";
+    for (int k = 0; k < 2; k++)
+        CHECKF(strstr(msg[k], lim) && strstr(msg[k], undone), "%s: %s", engines[k], msg[k]);
+}
+
+SUITE(suite_invariants) = {
+    {"inv_begin_clears", inv_begin_clears},
+    {"inv_transfers_interrupted", inv_transfers_interrupted},
+    {"inv_messages_in_order", inv_messages_in_order},
+    {"inv_engines_say_the_same", inv_engines_say_the_same},
+    {NULL, NULL},
+};
