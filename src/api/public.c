@@ -327,30 +327,33 @@ static int gather(int n, const struct ckpt_results *const *rs, struct scenario *
     return 0;
 }
 
-int ckpt_report_compare(FILE *out, int n, const char *const *names,
-                        const struct ckpt_results *const *rs, struct ckpt_err *pe)
+/* The compare table (json 0) or its JSON document (json 1) of rs. */
+static int compare_out(FILE *out, int n, const char *const *names,
+                       const struct ckpt_results *const *rs, int json, struct ckpt_err *pe)
 {
     struct err e = {{0}};
     struct scenario *scs;
     struct results *res;
     if (gather(n, rs, &scs, &res, &e) < 0)
         return fail(pe, &e);
-    report_compare(out, n, names, scs, res);
+    int rc = 0;
+    if (json)
+        rc = report_compare_json(out, n, names, scs, res, &e);
+    else
+        report_compare(out, n, names, scs, res);
     free(scs);
     free(res);
-    return 0;
+    return rc < 0 ? fail(pe, &e) : 0;
+}
+
+int ckpt_report_compare(FILE *out, int n, const char *const *names,
+                        const struct ckpt_results *const *rs, struct ckpt_err *pe)
+{
+    return compare_out(out, n, names, rs, 0, pe);
 }
 
 int ckpt_report_compare_json(FILE *out, int n, const char *const *names,
                              const struct ckpt_results *const *rs, struct ckpt_err *pe)
 {
-    struct err e = {{0}};
-    struct scenario *scs;
-    struct results *res;
-    if (gather(n, rs, &scs, &res, &e) < 0)
-        return fail(pe, &e);
-    int rc = report_compare_json(out, n, names, scs, res, &e);
-    free(scs);
-    free(res);
-    return rc < 0 ? fail(pe, &e) : 0;
+    return compare_out(out, n, names, rs, 1, pe);
 }
