@@ -6,7 +6,7 @@
  * Defaults and limits are parsed by the same code as user input, so the
  * table cannot disagree with the parser. Sections ("fabric") are not listed:
  * a section is any prefix of a key name that ends before a '.'. */
-#include "scenario.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,9 +25,6 @@
 #include "lbscheme.h"
 #include "../core/wire.h" /* NPRIO, ROCE_OVERHEAD, headroom: what the engine reserves */
 
-enum ktype { T_UINT, T_COUNT, T_RATE, T_SIZE, T_TIME, T_BOOL, T_REAL, T_ENUM,
-             T_TEXT };
-
 /* A parsed value: integers (and bools, enum indexes) in u, reals in d,
  * text in s. */
 struct kval {
@@ -37,29 +34,14 @@ struct kval {
     char s[SCENARIO_LIST_TEXT]; /* a text fits its field (key.width) */
 };
 
-struct key {
-    const char *name;  /* dotted, "fabric.spines" */
-    enum ktype type;
-    size_t off;        /* offsetof(struct scenario, field) */
-    size_t width;      /* sizeof field: 4 or 8 (bool: sizeof(int)) */
-    const char *def;   /* default, parsed like user input */
-    const char *min;   /* inclusive lower limit as text, NULL = none */
-    const char *max;   /* inclusive upper limit as text, NULL = none */
-    const char *doc;
-    /* by type: T_ENUM: its struct names (names.h), stored as the index (int);
-     * T_TIME: a word also taken (char), stored as UINT64_MAX;
-     * T_TEXT: LIST = a comma list, also as a YAML sequence */
-    const void *choices;
-};
 
 #define FIELD(m) offsetof(struct scenario, m), sizeof(((struct scenario *)0)->m)
-#define LIST "list"
 
 /* transport.cc and transport.receiver: their descriptor rows (tpscheme.c) */
 static const struct names cc_names = {cc_schemes, sizeof cc_schemes[0], CC_COUNT};
 static const struct names receiver_names = {rx_schemes, sizeof rx_schemes[0], RX_COUNT};
 
-static const struct key keys[] = {
+const struct key scn_keys[] = {
     {"seed", T_UINT, FIELD(seed), "1", NULL, NULL,
      "random seed; the same scenario and seed give the same run", NULL},
     {"engine", T_ENUM, FIELD(engine), "packet", NULL, NULL,
@@ -530,11 +512,10 @@ static const struct key keys[] = {
 
 _Static_assert(sizeof(((struct scenario *)0)->fabric.failed_link_names) <= SCENARIO_LIST_TEXT,
                "every text field fits struct kval");
-#define NKEYS (sizeof keys / sizeof keys[0])
-_Static_assert(NKEYS <= SCENARIO_MAX_KEYS, "raise SCENARIO_MAX_KEYS");
-#define PATH_MAX_LEN 128
+const size_t scn_nkeys = sizeof scn_keys / sizeof scn_keys[0];
+_Static_assert(sizeof scn_keys / sizeof scn_keys[0] <= SCENARIO_MAX_KEYS, "raise SCENARIO_MAX_KEYS");
 
-static const char *const type_names[] = {
+const char *const scn_type_names[] = {
     [T_UINT] = "uint", [T_COUNT] = "count", [T_RATE] = "rate",
     [T_SIZE] = "size", [T_TIME] = "time",   [T_BOOL] = "bool",
     [T_REAL] = "real", [T_ENUM] = "enum",   [T_TEXT] = "text",
@@ -753,7 +734,7 @@ static int key_parse(const struct key *k, const char *s, struct kval *kv,
                 snprintf(msg, len, "expected a count >= 1, got \"%.64s\"", s);
             else
                 snprintf(msg, len, "expected a %s > 0, got \"%.64s\"",
-                         type_names[k->type], s);
+                         scn_type_names[k->type], s);
         } else {
             snprintf(msg, len, "must be at least %s, got \"%.64s\"", k->min,
                      s);
@@ -773,7 +754,7 @@ static void key_store(struct scenario *sc, const struct key *k,
     char *p = (char *)sc + k->off;
     uint64_t v = kv->u;
     if (k->type == T_RATE) /* echoed in the unit written */
-        sc->rate_unit[k - keys] = (uint8_t)kv->unit;
+        sc->rate_unit[k - scn_keys] = (uint8_t)kv->unit;
     if (k->type == T_REAL) {
         memcpy(p, &kv->d, sizeof kv->d);
     } else if (k->type == T_TEXT) {
@@ -811,16 +792,14 @@ static uint64_t key_load(const struct scenario *sc, const struct key *k)
  * (switch profiles, presets) never override it. */
 static void mark_set(struct scenario *sc, const struct key *k, struct scenario_pos pos)
 {
-    size_t i = (size_t)(k - keys);
+    size_t i = (size_t)(k - scn_keys);
     sc->set_mask[i / 64] |= UINT64_C(1) << (i % 64);
     sc->opt_mask[i / 64] &= ~(UINT64_C(1) << (i % 64));
     sc->pos[i] = pos;
 }
 
-static const struct key *key_find(const char *name, size_t len);
-
 /* The command-line option that sets key by itself, or NULL. */
-static const char *option_of(const char *key)
+const char *scn_option_of(const char *key)
 {
     static const char *const opts[][2] = {
         {"engine", "--engine"}, {"checkpoint.phase", "--phase"}, {"sim.force", "--force"}};
@@ -832,34 +811,34 @@ static const char *option_of(const char *key)
 
 void scenario_mark_option(struct scenario *sc, const char *key)
 {
-    const struct key *k = key_find(key, strlen(key));
-    size_t i = k ? (size_t)(k - keys) : 0;
-    if (k && option_of(key) && ((sc->set_mask[i / 64] >> (i % 64)) & 1) && !sc->pos[i].line)
+    const struct key *k = scn_key_find(key, strlen(key));
+    size_t i = k ? (size_t)(k - scn_keys) : 0;
+    if (k && scn_option_of(key) && ((sc->set_mask[i / 64] >> (i % 64)) & 1) && !sc->pos[i].line)
         sc->opt_mask[i / 64] |= UINT64_C(1) << (i % 64);
 }
 
 /* 1 when k was given by its own option (scenario_mark_option). */
-static int by_option(const struct scenario *sc, const struct key *k)
+int scn_by_option(const struct scenario *sc, const struct key *k)
 {
-    size_t i = (size_t)(k - keys);
+    size_t i = (size_t)(k - scn_keys);
     return (sc->opt_mask[i / 64] >> (i % 64)) & 1;
 }
 
 /* ---- key names --------------------------------------------------------- */
 
-static const struct key *key_find(const char *name, size_t len)
+const struct key *scn_key_find(const char *name, size_t len)
 {
     for (size_t i = 0; i < NKEYS; i++)
-        if (strlen(keys[i].name) == len && memcmp(keys[i].name, name, len) == 0)
-            return &keys[i];
+        if (strlen(scn_keys[i].name) == len && memcmp(scn_keys[i].name, name, len) == 0)
+            return &scn_keys[i];
     return NULL;
 }
 
 /* Is name (len bytes) a section, i.e. followed by '.' in some key? */
-static int is_section(const char *name, size_t len)
+int scn_is_section(const char *name, size_t len)
 {
     for (size_t i = 0; i < NKEYS; i++)
-        if (strncmp(keys[i].name, name, len) == 0 && keys[i].name[len] == '.'
+        if (strncmp(scn_keys[i].name, name, len) == 0 && scn_keys[i].name[len] == '.'
             && memchr(name, '\0', len) == NULL)
             return 1;
     return 0;
@@ -868,13 +847,13 @@ static int is_section(const char *name, size_t len)
 /* " (did you mean X?)" for an unknown key, or "". Candidates are every key
  * and every section within edit distance 2; failing that, the one key whose
  * last component equals the unknown key's (a key at the wrong level). */
-static void suggest(const char *name, char *out, size_t len)
+void scn_suggest(const char *name, char *out, size_t len)
 {
     size_t nlen = strlen(name);
     size_t best = 3;
     char cand[PATH_MAX_LEN] = "";
     for (size_t i = 0; i < NKEYS; i++) {
-        const char *kn = keys[i].name;
+        const char *kn = scn_keys[i].name;
         /* the key itself, then each of its section prefixes */
         for (const char *end = kn + strlen(kn); end > kn;) {
             size_t l = (size_t)(end - kn);
@@ -894,11 +873,11 @@ static void suggest(const char *name, char *out, size_t len)
         last = last ? last + 1 : name;
         int found = 0;
         for (size_t i = 0; i < NKEYS; i++) {
-            const char *kl = strrchr(keys[i].name, '.');
-            kl = kl ? kl + 1 : keys[i].name;
-            if (strcmp(kl, last) == 0 && strcmp(keys[i].name, name) != 0) {
+            const char *kl = strrchr(scn_keys[i].name, '.');
+            kl = kl ? kl + 1 : scn_keys[i].name;
+            if (strcmp(kl, last) == 0 && strcmp(scn_keys[i].name, name) != 0) {
                 found++;
-                snprintf(cand, sizeof cand, "%s", keys[i].name);
+                snprintf(cand, sizeof cand, "%s", scn_keys[i].name);
             }
         }
         if (found != 1)
@@ -918,9 +897,9 @@ void scenario_defaults(struct scenario *sc)
     for (size_t i = 0; i < NKEYS; i++) {
         char msg[160];
         struct kval v;
-        if (key_parse(&keys[i], keys[i].def, &v, msg, sizeof msg) < 0)
+        if (key_parse(&scn_keys[i], scn_keys[i].def, &v, msg, sizeof msg) < 0)
             abort(); /* a bad default in the table; the tests catch it */
-        key_store(sc, &keys[i], &v);
+        key_store(sc, &scn_keys[i], &v);
     }
     snprintf(sc->source, sizeof sc->source, "default");
 }
@@ -942,18 +921,18 @@ int scenario_set(struct scenario *sc, const char *assignment, struct err *e)
     char name[PATH_MAX_LEN];
     snprintf(name, sizeof name, "%.*s", (int)klen, ks);
 
-    const struct key *k = key_find(ks, klen);
+    const struct key *k = scn_key_find(ks, klen);
     if (!k) {
-        if (is_section(ks, klen)) {
+        if (scn_is_section(ks, klen)) {
             for (size_t i = 0; i < NKEYS; i++) {
-                if (strncmp(keys[i].name, name, klen) == 0
-                    && keys[i].name[klen] == '.')
+                if (strncmp(scn_keys[i].name, name, klen) == 0
+                    && scn_keys[i].name[klen] == '.')
                     return err_set(e, "--set: %s: is a section; set one of "
-                                      "its keys, like %s", name, keys[i].name);
+                                      "its keys, like %s", name, scn_keys[i].name);
             }
         }
         char hint[PATH_MAX_LEN + 32];
-        suggest(name, hint, sizeof hint);
+        scn_suggest(name, hint, sizeof hint);
         return err_set(e, "--set: %s: unknown key%s", name, hint);
     }
     char msg[256];
@@ -969,7 +948,7 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
                    void *ud)
 {
     for (size_t i = 0; i < NKEYS; i++) {
-        const struct key *k = &keys[i];
+        const struct key *k = &scn_keys[i];
         uint64_t v = key_load(sc, k);
         char buf[SCENARIO_LIST_TEXT + 8];
         const char *p = (const char *)sc + k->off;
@@ -1014,8 +993,8 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
 
 void scenario_unset(struct scenario *sc, const char *key)
 {
-    const struct key *k = key_find(key, strlen(key));
-    size_t i = k ? (size_t)(k - keys) : 0;
+    const struct key *k = scn_key_find(key, strlen(key));
+    size_t i = k ? (size_t)(k - scn_keys) : 0;
     if (k)
         sc->set_mask[i / 64] &= ~(UINT64_C(1) << (i % 64));
 }
@@ -1048,17 +1027,17 @@ int scenario_set_levels(struct scenario *sc, unsigned levels)
 
 int scenario_is_set(const struct scenario *sc, const char *key)
 {
-    const struct key *k = key_find(key, strlen(key));
+    const struct key *k = scn_key_find(key, strlen(key));
     if (!k)
         return 0;
-    size_t i = (size_t)(k - keys);
+    size_t i = (size_t)(k - scn_keys);
     return (sc->set_mask[i / 64] >> (i % 64)) & 1;
 }
 
 struct scenario_pos scenario_key_pos(const struct scenario *sc, const char *key)
 {
-    const struct key *k = key_find(key, strlen(key));
-    size_t i = k ? (size_t)(k - keys) : 0;
+    const struct key *k = scn_key_find(key, strlen(key));
+    size_t i = k ? (size_t)(k - scn_keys) : 0;
     if (!k || !((sc->set_mask[i / 64] >> (i % 64)) & 1))
         return (struct scenario_pos){0, 0};
     return sc->pos[i];
@@ -1067,7 +1046,7 @@ struct scenario_pos scenario_key_pos(const struct scenario *sc, const char *key)
 int scenario_set_default(struct scenario *sc, const char *key, const char *value,
                          struct err *e)
 {
-    const struct key *k = key_find(key, strlen(key));
+    const struct key *k = scn_key_find(key, strlen(key));
     if (!k)
         return err_set(e, "%s: unknown key", key);
     if (scenario_is_set(sc, key))
@@ -1083,13 +1062,13 @@ int scenario_set_default(struct scenario *sc, const char *key, const char *value
 void scenario_keys(scenario_key_fn *fn, void *ud)
 {
     for (size_t i = 0; i < NKEYS; i++)
-        fn(ud, keys[i].name, type_names[keys[i].type], keys[i].def,
-           keys[i].min, keys[i].max, keys[i].doc);
+        fn(ud, scn_keys[i].name, scn_type_names[scn_keys[i].type], scn_keys[i].def,
+           scn_keys[i].min, scn_keys[i].max, scn_keys[i].doc);
 }
 
 const struct names *scenario_key_names(const char *key)
 {
-    const struct key *k = key_find(key, strlen(key));
+    const struct key *k = scn_key_find(key, strlen(key));
     return k && k->type == T_ENUM ? k->choices : NULL;
 }
 
@@ -1099,7 +1078,7 @@ const struct names *scenario_key_names(const char *key)
  * else the file the scenario came from, else nothing. */
 static void where_of(const struct scenario *sc, const struct key *k, char *buf, size_t len)
 {
-    size_t i = (size_t)(k - keys);
+    size_t i = (size_t)(k - scn_keys);
     int from_file = strcmp(sc->source, "default") != 0;
     if (!((sc->set_mask[i / 64] >> (i % 64)) & 1))
         snprintf(buf, len, "%s%s", from_file ? sc->source : "", from_file ? ": " : "");
@@ -1120,9 +1099,9 @@ int scenario_fail(const struct scenario *sc, struct err *e, const char *key,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const struct key *k = key_find(key, strlen(key));
-    if (k && by_option(sc, k)) /* "--engine: ..." */
-        return err_set(e, "%s: %s", option_of(key), msg);
+    const struct key *k = scn_key_find(key, strlen(key));
+    if (k && scn_by_option(sc, k)) /* "--engine: ..." */
+        return err_set(e, "%s: %s", scn_option_of(key), msg);
     if (k)
         where_of(sc, k, where, sizeof where);
     return err_set(e, "%s%s: %s", where, key, msg);
@@ -1131,13 +1110,13 @@ int scenario_fail(const struct scenario *sc, struct err *e, const char *key,
 void scenario_locate(const struct scenario *sc, struct err *e)
 {
     const char *colon = strstr(e->msg, ": ");
-    const struct key *k = colon ? key_find(e->msg, (size_t)(colon - e->msg)) : NULL;
+    const struct key *k = colon ? scn_key_find(e->msg, (size_t)(colon - e->msg)) : NULL;
     if (!k)
         return;
     char where[300], msg[sizeof e->msg];
-    if (by_option(sc, k)) { /* "--engine: ..." for "engine: ..." */
+    if (scn_by_option(sc, k)) { /* "--engine: ..." for "engine: ..." */
         snprintf(msg, sizeof msg, "%s", colon + 2);
-        err_set(e, "%s: %s", option_of(k->name), msg);
+        err_set(e, "%s: %s", scn_option_of(k->name), msg);
         return;
     }
     where_of(sc, k, where, sizeof where);
@@ -1597,11 +1576,11 @@ static int load_mapping(struct loader *ld, yaml_node_t *map,
                            "unknown key (write sections as nested mappings, "
                            "not dotted names)");
 
-        const struct key *k = whole ? key_find(path, plen) : NULL;
+        const struct key *k = whole ? scn_key_find(path, plen) : NULL;
         if (k) {
             if (load_leaf(ld, k, vn) < 0)
                 return -1;
-        } else if (whole && is_section(path, plen)) {
+        } else if (whole && scn_is_section(path, plen)) {
             if (vn->type == YAML_MAPPING_NODE) {
                 if (load_mapping(ld, vn, path) < 0)
                     return -1;
@@ -1611,7 +1590,7 @@ static int load_mapping(struct loader *ld, yaml_node_t *map,
             }
         } else {
             char hint[PATH_MAX_LEN + 32];
-            suggest(path, hint, sizeof hint);
+            scn_suggest(path, hint, sizeof hint);
             return fail_at(ld, kn->start_mark, path, "unknown key%s", hint);
         }
     }
