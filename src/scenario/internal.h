@@ -19,10 +19,11 @@ struct key {
     const char *min;   /* inclusive lower limit as text, NULL = none */
     const char *max;   /* inclusive upper limit as text, NULL = none */
     const char *doc;
-    /* by type: T_ENUM: its struct names (names.h), stored as the index (int);
-     * T_TIME: a word also taken (char), stored as UINT64_MAX;
-     * T_TEXT: LIST = a comma list, also as a YAML sequence */
-    const void *choices;
+    /* T_ENUM only: its names table (names.h), stored as the index (int) */
+    const struct names *names;
+    /* T_TIME: a word also taken, stored as UINT64_MAX; T_TEXT: LIST = a
+     * comma list, also as a YAML sequence; others: NULL */
+    const char *word;
 };
 
 #define LIST "list"

@@ -22,6 +22,12 @@
 static const struct names cc_names = {cc_schemes, sizeof cc_schemes[0], CC_COUNT};
 static const struct names receiver_names = {rx_schemes, sizeof rx_schemes[0], RX_COUNT};
 
+/* A row gives its choices in the slot of its type's kind: a names table
+ * for T_ENUM, a text for T_TIME and T_TEXT (.word). A text in the names
+ * slot is an error here, not a warning; the slot a row leaves out is NULL. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wincompatible-pointer-types"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const struct key scn_keys[] = {
     {"seed", T_UINT, FIELD(seed), "1", NULL, NULL,
      "random seed; the same scenario and seed give the same run", NULL},
@@ -115,7 +121,7 @@ const struct key scn_keys[] = {
      "priority flow control on the lossless priorities: true = lossless, "
      "false = every priority drops when the buffer is full", NULL},
     {"fabric.pfc.priorities", T_TEXT, FIELD(fabric.pfc_priorities), "3", NULL,
-     NULL, "lossless priorities, comma separated (0-7)", LIST},
+     NULL, "lossless priorities, comma separated (0-7)", .word = LIST},
     {"fabric.pfc.quanta", T_COUNT, FIELD(fabric.pfc_quanta), "65535", "1",
      "65535", "pause time of an XOFF frame in 512-bit quanta; refreshed at half "
      "of it while congested, XON (quanta 0) on resume", NULL},
@@ -173,7 +179,7 @@ const struct key scn_keys[] = {
     {"fabric.failed_link_names", T_TEXT, FIELD(fabric.failed_link_names), "none",
      NULL, NULL, "links that are down, e.g. \"cleaf0-spine3,sleaf0-spine1#1\" or a "
      "YAML list of names (#j: the j-th parallel link, from 0); none = no named failures",
-     LIST},
+     .word = LIST},
     {"fabric.load_balancing", T_ENUM, FIELD(fabric.load_balancing), "ecmp", NULL,
      NULL, "choice among equal-cost next hops: ecmp (5-tuple hash), wcmp (hash "
      "weighted by capacity), flowlet, adaptive (quality bands, as DLB), spray "
@@ -326,7 +332,7 @@ const struct key scn_keys[] = {
     {"telemetry.pcap.ports", T_TEXT, FIELD(telemetry.pcap_ports), "none", NULL, NULL,
      "ports whose frames --pcap writes, one pcap file each, comma separated, named as "
      "in ports.csv: \"spine0-sleaf0,sleaf0-stor0\" (#j: the j-th parallel link; "
-     "spine*: every spine)", LIST},
+     "spine*: every spine)", .word = LIST},
     {"telemetry.pcap.max_packets", T_COUNT, FIELD(telemetry.pcap_max_packets), "1000",
      "1", "10000000", "frames each capture file keeps at most (the first ones; a data "
      "frame takes fabric.mtu + 90 bytes)", NULL},
@@ -477,7 +483,7 @@ const struct key scn_keys[] = {
     {"failures.recovery_time", T_TIME, FIELD(failures.recovery_ps), "auto",
      NULL, "10000000s", "restart after a failure: reschedule, load, warm up; "
      "auto = restore.restart_overhead + the restore (simulated with "
-     "checkpoint.phase both, its bound with save)", "auto"},
+     "checkpoint.phase both, its bound with save)", .word = "auto"},
     {"failures.monte_carlo_days", T_REAL, FIELD(failures.mc_days), "1000", "0",
      "100000", "simulated training days of the failure Monte Carlo; 0 = skip",
      NULL},
@@ -490,6 +496,7 @@ const struct key scn_keys[] = {
      "100", "years the fabric's capital cost is spread over (straight line) for "
      "its cost per day", NULL},
 };
+#pragma GCC diagnostic pop
 
 _Static_assert(sizeof(((struct scenario *)0)->fabric.failed_link_names) <= SCENARIO_LIST_TEXT,
                "every text field fits struct kval");
@@ -605,7 +612,7 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
             break;
         }
         case T_ENUM:
-            snprintf(buf, sizeof buf, "%s", names_of((const struct names *)k->choices, (int)v));
+            snprintf(buf, sizeof buf, "%s", names_of(k->names, (int)v));
             break;
         case T_TEXT:
             snprintf(buf, sizeof buf, "%s", p);
@@ -621,8 +628,8 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
             units_fmt_size(v, buf, sizeof buf);
             break;
         case T_TIME:
-            if (k->choices && v == UINT64_MAX)
-                snprintf(buf, sizeof buf, "%s", (const char *)k->choices);
+            if (k->word && v == UINT64_MAX)
+                snprintf(buf, sizeof buf, "%s", k->word);
             else
                 units_fmt_time(v, buf, sizeof buf);
             break;
@@ -670,5 +677,5 @@ void scenario_keys(scenario_key_fn *fn, void *ud)
 const struct names *scenario_key_names(const char *key)
 {
     const struct key *k = scn_key_find(key, strlen(key));
-    return k && k->type == T_ENUM ? k->choices : NULL;
+    return k && k->type == T_ENUM ? k->names : NULL;
 }

@@ -98,7 +98,7 @@ static int parse_real(const char *s, double *d, char *msg, size_t len)
 /* An enumerated key's choices as "a|b|c", from its names table. */
 static const char *key_choices(const struct key *k, char *buf, size_t len)
 {
-    return names_join((const struct names *)k->choices, "|", buf, len);
+    return names_join(k->names, "|", buf, len);
 }
 
 static int parse_enum(const char *choices, const char *s, uint64_t *v,
@@ -159,7 +159,7 @@ static int parse_raw(const struct key *k, const char *s, struct kval *kv,
     case T_SIZE:
         return units_parse_size(s, v, msg, len);
     case T_TIME:
-        if (k->choices && !strcmp(s, (const char *)k->choices)) {
+        if (k->word && !strcmp(s, k->word)) {
             *v = UINT64_MAX; /* "auto": decided by the run */
             return 0;
         }
@@ -232,7 +232,7 @@ static int key_parse(const struct key *k, const char *s, struct kval *kv,
     }
     if (k->type == T_ENUM || k->type == T_TEXT)
         return 0;
-    if (k->type == T_TIME && k->choices && *v == UINT64_MAX)
+    if (k->type == T_TIME && k->word && *v == UINT64_MAX)
         return 0;
     if (k->min && *v < limit_value(k, k->min)) {
         if (limit_value(k, k->min) == 1) {
@@ -488,8 +488,8 @@ static int load_leaf(struct loader *ld, const struct key *k, yaml_node_t *vn)
 {
     char msg[256];
     struct kval v;
-    if (vn->type == YAML_SEQUENCE_NODE && k->type == T_TEXT && k->choices &&
-        !strcmp((const char *)k->choices, LIST)) {
+    if (vn->type == YAML_SEQUENCE_NODE && k->type == T_TEXT && k->word &&
+        !strcmp(k->word, LIST)) {
         if (load_list(ld, k, vn, &v) < 0)
             return -1;
         char *text = strdup(v.s); /* parsed like the same list written with commas */
