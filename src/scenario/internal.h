@@ -36,7 +36,7 @@ extern const size_t scn_nkeys;
 extern const char *const scn_type_names[];
 
 const struct key *scn_key_find(const char *name, size_t len);
-int scn_is_section(const char *name, size_t len);
+const struct key *scn_section_key(const char *name, size_t len);
 void scn_suggest(const char *name, char *out, size_t len);
 const char *scn_option_of(const char *key);
 int scn_by_option(const struct scenario *sc, const struct key *k);

@@ -537,14 +537,15 @@ const struct key *scn_key_find(const char *name, size_t len)
     return NULL;
 }
 
-/* Is name (len bytes) a section, i.e. followed by '.' in some key? */
-int scn_is_section(const char *name, size_t len)
+/* The first key of section name (len bytes), i.e. the first key that name
+ * is followed by '.' in, or NULL when name is no section. */
+const struct key *scn_section_key(const char *name, size_t len)
 {
     for (size_t i = 0; i < NKEYS; i++)
         if (strncmp(scn_keys[i].name, name, len) == 0 && scn_keys[i].name[len] == '.'
             && memchr(name, '\0', len) == NULL)
-            return 1;
-    return 0;
+            return &scn_keys[i];
+    return NULL;
 }
 
 /* " (did you mean X?)" for an unknown key, or "". Candidates are every key

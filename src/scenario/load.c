@@ -346,14 +346,10 @@ int scenario_set(struct scenario *sc, const char *assignment, struct err *e)
 
     const struct key *k = scn_key_find(ks, klen);
     if (!k) {
-        if (scn_is_section(ks, klen)) {
-            for (size_t i = 0; i < NKEYS; i++) {
-                if (strncmp(scn_keys[i].name, name, klen) == 0
-                    && scn_keys[i].name[klen] == '.')
-                    return err_set(e, "--set: %s: is a section; set one of "
-                                      "its keys, like %s", name, scn_keys[i].name);
-            }
-        }
+        const struct key *first = scn_section_key(ks, klen);
+        if (first)
+            return err_set(e, "--set: %s: is a section; set one of its keys, like %s", name,
+                           first->name);
         char hint[PATH_MAX_LEN + 32];
         scn_suggest(name, hint, sizeof hint);
         return err_set(e, "--set: %s: unknown key%s", name, hint);
@@ -555,7 +551,7 @@ static int load_mapping(struct loader *ld, yaml_node_t *map,
         if (k) {
             if (load_leaf(ld, k, vn) < 0)
                 return -1;
-        } else if (whole && scn_is_section(path, plen)) {
+        } else if (whole && scn_section_key(path, plen)) {
             if (vn->type == YAML_MAPPING_NODE) {
                 if (load_mapping(ld, vn, path) < 0)
                     return -1;
