@@ -4,6 +4,7 @@
 #define CKPT_SCENARIO_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "scenario.h"
 
@@ -34,6 +35,20 @@ extern const struct key scn_keys[];
 extern const size_t scn_nkeys;
 #define NKEYS scn_nkeys
 extern const char *const scn_type_names[];
+
+/* Key i's bit in a per-key mask (set_mask, opt_mask), and setting it. */
+static inline int scn_bit(const uint64_t *mask, size_t i)
+{
+    return (int)((mask[i / 64] >> (i % 64)) & 1);
+}
+
+static inline void scn_bit_put(uint64_t *mask, size_t i, int on)
+{
+    if (on)
+        mask[i / 64] |= UINT64_C(1) << (i % 64);
+    else
+        mask[i / 64] &= ~(UINT64_C(1) << (i % 64));
+}
 
 const struct key *scn_key_find(const char *name, size_t len);
 const struct key *scn_section_key(const char *name, size_t len);

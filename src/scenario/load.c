@@ -281,8 +281,8 @@ static void key_store(struct scenario *sc, const struct key *k,
 static void mark_set(struct scenario *sc, const struct key *k, struct scenario_pos pos)
 {
     size_t i = (size_t)(k - scn_keys);
-    sc->set_mask[i / 64] |= UINT64_C(1) << (i % 64);
-    sc->opt_mask[i / 64] &= ~(UINT64_C(1) << (i % 64));
+    scn_bit_put(sc->set_mask, i, 1);
+    scn_bit_put(sc->opt_mask, i, 0);
     sc->pos[i] = pos;
 }
 
@@ -301,15 +301,15 @@ void scenario_mark_option(struct scenario *sc, const char *key)
 {
     const struct key *k = scn_key_find(key, strlen(key));
     size_t i = k ? (size_t)(k - scn_keys) : 0;
-    if (k && scn_option_of(key) && ((sc->set_mask[i / 64] >> (i % 64)) & 1) && !sc->pos[i].line)
-        sc->opt_mask[i / 64] |= UINT64_C(1) << (i % 64);
+    if (k && scn_option_of(key) && scn_bit(sc->set_mask, i) && !sc->pos[i].line)
+        scn_bit_put(sc->opt_mask, i, 1);
 }
 
 /* 1 when k was given by its own option (scenario_mark_option). */
 int scn_by_option(const struct scenario *sc, const struct key *k)
 {
     size_t i = (size_t)(k - scn_keys);
-    return (sc->opt_mask[i / 64] >> (i % 64)) & 1;
+    return scn_bit(sc->opt_mask, i);
 }
 
 /* ---- defaults, set, echo ----------------------------------------------- */
@@ -368,7 +368,7 @@ void scenario_unset(struct scenario *sc, const char *key)
     const struct key *k = scn_key_find(key, strlen(key));
     size_t i = k ? (size_t)(k - scn_keys) : 0;
     if (k)
-        sc->set_mask[i / 64] &= ~(UINT64_C(1) << (i % 64));
+        scn_bit_put(sc->set_mask, i, 0);
 }
 
 int scenario_is_set(const struct scenario *sc, const char *key)
@@ -377,14 +377,14 @@ int scenario_is_set(const struct scenario *sc, const char *key)
     if (!k)
         return 0;
     size_t i = (size_t)(k - scn_keys);
-    return (sc->set_mask[i / 64] >> (i % 64)) & 1;
+    return scn_bit(sc->set_mask, i);
 }
 
 struct scenario_pos scenario_key_pos(const struct scenario *sc, const char *key)
 {
     const struct key *k = scn_key_find(key, strlen(key));
     size_t i = k ? (size_t)(k - scn_keys) : 0;
-    if (!k || !((sc->set_mask[i / 64] >> (i % 64)) & 1))
+    if (!k || !scn_bit(sc->set_mask, i))
         return (struct scenario_pos){0, 0};
     return sc->pos[i];
 }

@@ -18,7 +18,7 @@ static void where_of(const struct scenario *sc, const struct key *k, char *buf, 
 {
     size_t i = (size_t)(k - scn_keys);
     int from_file = strcmp(sc->source, "default") != 0;
-    if (!((sc->set_mask[i / 64] >> (i % 64)) & 1))
+    if (!scn_bit(sc->set_mask, i))
         snprintf(buf, len, "%s%s", from_file ? sc->source : "", from_file ? ": " : "");
     else if (sc->pos[i].line == 0)
         snprintf(buf, len, "--set: ");
