@@ -52,10 +52,11 @@ $(BO)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	clang $(CFLAGS_ALL) $(OVFSAN) -O1 -c $< -o $@
 
+# rm first: ar keeps members whose sources are gone (a split file's old object)
 $(B)/libckptnet.a: $(LIB_SRC:%.c=$(B)/%.o)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 $(BA)/libckptnet.a: $(LIB_SRC:%.c=$(BA)/%.o)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(B)/ckptnet: $(CLI_SRC:%.c=$(B)/%.o) $(B)/libckptnet.a
 	$(CC) $(OPT) $(LTO) -o $@ $^ $(LDLIBS_ALL)

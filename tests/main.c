@@ -16,9 +16,11 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_shape[],
     suite_tpside[],
     suite_names[], suite_fields[],
-    suite_invariants[];
+    suite_invariants[],
+    suite_keytable[];
 
 static const struct test *const suites[] = {
+    suite_keytable, /* first: a bad key row fails by name before any scenario is built */
     suite_units, suite_scenario, suite_evq, suite_rng, suite_topo,
     suite_engine, suite_cli_api, suite_fluid, suite_work, suite_cost,
     suite_lossless, suite_storage, suite_lb, suite_engine2, suite_report,

@@ -2,9 +2,9 @@
  *
  * A scenario starts from the defaults table (scenario_defaults), then YAML
  * files and --set overrides are applied on top, then scenario_validate runs
- * the cross-field checks. Every key lives in one table in scenario.c with its
- * type, default, limits and one-line doc; docs/scenario.md documents the same
- * keys. Unknown keys and bad values are errors of the form
+ * the cross-field checks. Every key lives in one table in keys.c with its
+ * type, default, limits and one-line doc (loading: load.c, the checks:
+ * validate.c); docs/scenario.md documents the same keys. Unknown keys and bad values are errors of the form
  *   file:line:col: key: message
  */
 #ifndef CKPT_SCENARIO_H
