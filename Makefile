@@ -53,9 +53,9 @@ $(BO)/%.o: %.c | $(DEPS_STAMP)
 	clang $(CFLAGS_ALL) $(OVFSAN) -O1 -c $< -o $@
 
 $(B)/libckptnet.a: $(LIB_SRC:%.c=$(B)/%.o)
-	$(AR) rcs $@ $^
+	rm -f $@; $(AR) rcs $@ $^
 $(BA)/libckptnet.a: $(LIB_SRC:%.c=$(BA)/%.o)
-	$(AR) rcs $@ $^
+	rm -f $@; $(AR) rcs $@ $^
 
 $(B)/ckptnet: $(CLI_SRC:%.c=$(B)/%.o) $(B)/libckptnet.a
 	$(CC) $(OPT) $(LTO) -o $@ $^ $(LDLIBS_ALL)
