@@ -1,0 +1,342 @@
+/* Reports: the JSON document of one run. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "../fluid/fluid.h"
+#include "../scenario/lbscheme.h"
+#include "../topo/topo.h"
+#include "fields.h"
+#include "internal.h"
+
+/* Place value under the dotted key inside obj, creating sections. */
+static void put_dotted(json_t *obj, const char *key, json_t *value)
+{
+    char part[128];
+    const char *dot;
+    while ((dot = strchr(key, '.'))) {
+        size_t n = (size_t)(dot - key) < sizeof part - 1 ? (size_t)(dot - key)
+                                                         : sizeof part - 1;
+        memcpy(part, key, n);
+        part[n] = '\0';
+        json_t *sub = json_object_get(obj, part);
+        if (!sub) {
+            sub = json_object();
+            json_object_set_new(obj, part, sub);
+        }
+        obj = sub;
+        key = dot + 1;
+    }
+    json_object_set_new(obj, key, value);
+}
+
+static void emit_key(void *ud, const char *key, const char *value, int kind)
+{
+    json_t *v;
+    if (kind == SCN_INT)
+        v = json_integer((json_int_t)strtoull(value, NULL, 10));
+    else if (kind == SCN_REAL)
+        v = json_real(strtod(value, NULL));
+    else if (!strcmp(value, "true") || !strcmp(value, "false"))
+        v = json_boolean(value[0] == 't');
+    else
+        v = json_string(value);
+    put_dotted(ud, key, v);
+}
+
+#define U(x) json_integer((json_int_t)(x))
+
+/* value under "<pre><link set's key><post>" */
+static void put_seg(json_t *root, const char *pre, int seg, const char *post, json_t *value)
+{
+    char k[96];
+    snprintf(k, sizeof k, "%s%s%s", pre, path_seg_key(seg), post);
+    put_dotted(root, k, value);
+}
+
+/* network.pfc/ecn/buffer/drops detail and transport.* (packet engine) */
+static void put_lossless(json_t *root, const struct results *r)
+{
+    put_dotted(root, "network.drops_by_class.lossless", U(r->drops_lossless));
+    put_dotted(root, "network.drops_by_class.lossy", U(r->drops_lossy));
+    put_dotted(root, "network.drops_by_class.watchdog", U(r->drops_watchdog));
+    put_dotted(root, "network.pfc.refresh_frames", U(r->refresh_frames));
+    put_dotted(root, "network.pfc.pause_frames_received", U(r->pause_frames_rx));
+    put_dotted(root, "network.pfc.watchdog_storms", U(r->pfc_storms));
+    put_dotted(root, "network.ecn.marked_packets", U(r->ecn_marked));
+    put_dotted(root, "network.ecn.marked_fraction",
+               json_real(r->data_packets ? (double)r->ecn_marked / (double)r->data_packets : 0));
+    put_dotted(root, "network.buffer.max_switch_bytes", U(r->max_buffer_bytes));
+    put_dotted(root, "network.buffer.max_headroom_bytes", U(r->max_headroom_bytes));
+    put_dotted(root, "network.buffer.max_shared_pg_bytes", U(r->max_shared_pg_bytes));
+    if (r->n_buffer_pools > 1) { /* fabric.mmu.pools per_class */
+        json_t *a = json_array();
+        for (uint32_t k = 0; k < r->n_buffer_pools && k < 8; k++) {
+            json_t *o = json_object(), *pr = json_array();
+            for (unsigned pg = 0; pg < 8; pg++)
+                if ((r->buffer_pool[k].prio_mask >> pg) & 1)
+                    json_array_append_new(pr, U(pg));
+            json_object_set_new(o, "priorities", pr);
+            json_object_set_new(o, "max_used_bytes", U(r->buffer_pool[k].max_used));
+            json_object_set_new(o, "max_used_fraction", json_real(r->buffer_pool[k].max_fraction));
+            json_array_append_new(a, o);
+        }
+        put_dotted(root, "network.buffer.pools", a);
+    }
+    enum path_seg sets[PATH_LINK_SETS];
+    unsigned nsets = path_link_sets_shown(r->fabric_tiers, sets);
+    for (unsigned i = 0; i < nsets; i++) {
+        int sg = sets[i];
+        put_seg(root, "network.queues.", sg, ".max_bytes", U(r->seg_queue_max[sg]));
+        put_seg(root, "network.queues.", sg, ".p99_bytes", U(r->seg_queue_p99[sg]));
+        put_seg(root, "network.pfc.paused_s_by_segment.", sg, "", json_real(r->seg_paused_s[sg]));
+    }
+    if (r->ports) {
+        json_t *a = json_array();
+        for (uint32_t i = 0; i < r->n_ports; i++) {
+            const struct port_result *p = &r->ports[i];
+            if (!p->tx_bytes && !p->pause_tx && !p->drops)
+                continue;
+            json_t *o = json_object();
+            json_object_set_new(o, "port", U(i));
+            json_object_set_new(o, "node", U(p->node));
+            json_object_set_new(o, "segment", json_string(path_seg_key((int)p->seg)));
+            json_object_set_new(o, "tx_bytes", U(p->tx_bytes));
+            json_object_set_new(o, "max_queue_bytes", U(p->max_queue));
+            json_object_set_new(o, "max_headroom_bytes", U(p->max_headroom));
+            json_object_set_new(o, "pause_sent", U(p->pause_tx));
+            json_object_set_new(o, "pause_received", U(p->pause_rx));
+            json_object_set_new(o, "paused_s", json_real(p->paused_s));
+            json_object_set_new(o, "ecn_marked", U(p->ecn_marked));
+            json_object_set_new(o, "drops", U(p->drops));
+            json_array_append_new(a, o);
+        }
+        put_dotted(root, "network.ports", a);
+    }
+    put_dotted(root, "network.lb.reordered_packets", U(r->reordered));
+    put_dotted(root, "network.lb.naks", U(r->naks));
+    put_dotted(root, "network.lb.retransmitted_bytes", U(r->retx_bytes));
+    put_dotted(root, "network.lb.discarded_bytes", U(r->discarded_bytes));
+    put_dotted(root, "network.storage.request_acks", U(r->acks));
+    put_dotted(root, "network.storage.window_stalls", U(r->window_stalls));
+    put_dotted(root, "transport.cc", json_string(cc_scheme(r->cc)->name));
+    put_dotted(root, "transport.cnps_sent", U(r->cnps_sent));
+    put_dotted(root, "transport.cnps_received", U(r->cnps_received));
+    put_dotted(root, "transport.rate_decreases", U(r->rate_decreases));
+    put_dotted(root, "transport.min_rate_bps", json_real(r->min_rate_bps));
+    put_dotted(root, "transport.loss_recovery.on", json_boolean(r->loss_recovery));
+    put_dotted(root, "transport.loss_recovery.timeouts", U(r->timeouts));
+    put_dotted(root, "transport.loss_recovery.retransmitted_packets", U(r->retx_packets));
+    put_dotted(root, "transport.loss_recovery.naks", U(r->naks));
+    put_dotted(root, "transport.loss_recovery.selective_naks", U(r->sack_naks));
+    put_dotted(root, "transport.loss_recovery.acks", U(r->rc_acks));
+    put_dotted(root, "transport.loss_recovery.failed_transfers", U(r->qp_errors));
+}
+
+/* Every row of block b that applies to this run, in table order (fields.h). */
+static void put_fields(json_t *root, const struct scenario *sc, const struct results *r,
+                       enum field_block b)
+{
+    for (size_t i = 0; i < n_result_fields; i++) {
+        const struct result_field *f = &result_fields[i];
+        if (f->block == b && field_applies(f, r))
+            put_dotted(root, f->name, field_json(f, sc, r));
+    }
+}
+
+static int json_doc(FILE *out, const struct scenario *sc, const struct results *r, int perf,
+                    size_t flags, struct err *e);
+
+/* cost.capital* and cost.unpriced (docs/checkpoint.md, Capital cost) */
+static void capex_json(json_t *root, const struct results *r)
+{
+    const struct cost_figures *c = &r->cost;
+    put_dotted(root, "cost.capital", json_real(c->capital));
+    put_dotted(root, "cost.capital_switches", json_real(c->capital_switches));
+    put_dotted(root, "cost.capital_optics", json_real(c->capital_optics));
+    put_dotted(root, "cost.capital_per_day", json_real(c->capital_per_day));
+    put_dotted(root, "cost.amortisation_years", json_real(c->amortisation_years));
+    json_t *u = json_array();
+    for (uint32_t i = 0; i < c->n_unpriced; i++)
+        json_array_append_new(u, json_string(c->unpriced[i]));
+    put_dotted(root, "cost.unpriced", u);
+}
+
+static void bom_json(json_t *root, const struct scenario *sc, const struct results *r)
+{
+    static const char *const key[3] = {"fabric.bom.leaves", "fabric.bom.spines",
+                                       "fabric.bom.superspines"};
+    const char *prof[3] = {sc->fabric.leaf_switch, sc->fabric.spine_switch,
+                           sc->fabric.superspine_switch};
+    for (int i = 0; i < 3; i++) {
+        if (!r->bom_switches[i])
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "profile", json_string(prof[i]));
+        json_object_set_new(o, "count", U(r->bom_switches[i]));
+        put_dotted(root, key[i], o);
+    }
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < r->bom_n_speeds; i++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "speed_bps", U(r->bom_speed_bps[i]));
+        json_object_set_new(o, "links", U(r->bom_links[i]));
+        json_object_set_new(o, "transceivers", U(2 * (uint64_t)r->bom_links[i]));
+        json_array_append_new(a, o);
+    }
+    put_dotted(root, "fabric.bom.links", a);
+}
+
+void report_clos_json(json_t *root, const struct results *r)
+{
+    if (!r->pods && !r->fabric_auto)
+        return; /* leaf-spine as given: as before */
+    put_dotted(root, "fabric.tiers", U(r->fabric_tiers));
+    put_dotted(root, "fabric.tiers_auto", json_boolean(r->fabric_auto));
+    put_dotted(root, "fabric.hosts_per_leaf", U(r->hosts_per_leaf));
+    put_dotted(root, "fabric.storage_per_leaf", U(r->storage_per_leaf));
+    /* an uneven topology file: the emptiest leaf too (not the last) */
+    if (r->hosts_per_leaf_min < r->hosts_per_leaf)
+        put_dotted(root, "fabric.hosts_per_leaf_min", U(r->hosts_per_leaf_min));
+    if (r->storage_per_leaf_min < r->storage_per_leaf)
+        put_dotted(root, "fabric.storage_per_leaf_min", U(r->storage_per_leaf_min));
+    put_dotted(root, "fabric.spines", U(r->spines));
+    put_dotted(root, "fabric.links_per_spine", U(r->links_per_spine));
+    if (r->pods) {
+        put_dotted(root, "fabric.pods", U(r->pods));
+        put_dotted(root, "fabric.leaves_per_pod", U(r->leaves_per_pod));
+        put_dotted(root, "fabric.spines_per_pod", U(r->spines_per_pod));
+        put_dotted(root, "fabric.superspines", U(r->superspines));
+        put_dotted(root, "fabric.links_per_superspine", U(r->links_per_super));
+        put_dotted(root, "fabric.oversubscription.spine", json_real(r->oversub_spine));
+    }
+}
+
+/* training.* (docs/training.md): only when training.traffic is collectives */
+static void json_training(json_t *root, const struct results *r)
+{
+    const struct train_figures *g = &r->training;
+    if (!g->on)
+        return;
+    json_t *o = json_object();
+    json_object_set_new(o, "isolation", json_string(names_of(&names_isolation, g->isolation)));
+    json_object_set_new(o, "on_fabric", json_boolean(g->on_fabric));
+    json_object_set_new(o, "priority", json_integer(g->priority));
+    json_object_set_new(o, "steps", json_integer(g->steps));
+    json_object_set_new(o, "slowed_steps", json_integer(g->slowed));
+    json_object_set_new(o, "baseline_step_s", json_real(g->baseline_step_s));
+    json_object_set_new(o, "compute_s", json_real(g->compute_s));
+    json_object_set_new(o, "baseline_comm_s", json_real(g->comm0_s));
+    json_t *st = json_object(), *cm = json_object();
+    json_object_set_new(st, "p50", json_real(g->step_p50_s));
+    json_object_set_new(st, "p99", json_real(g->step_p99_s));
+    json_object_set_new(st, "max", json_real(g->step_max_s));
+    json_object_set_new(cm, "p50", json_real(g->comm_p50_s));
+    json_object_set_new(cm, "p99", json_real(g->comm_p99_s));
+    json_object_set_new(cm, "max", json_real(g->comm_max_s));
+    json_object_set_new(o, "step_s", st);
+    json_object_set_new(o, "comm_s", cm);
+    json_object_set_new(o, "step_during_checkpoint_s", json_real(g->during_step_s));
+    json_object_set_new(o, "slowdown", json_real(g->slowdown));
+    json_object_set_new(o, "lost_s", json_real(g->lost_s));
+    /* null where the engine cannot know (fluid: no PFC) */
+    json_object_set_new(o, "victim_paused_s",
+                        r->has_packet_stats ? json_real(g->victim_paused_s) : json_null());
+    json_object_set_new(o, "bytes", json_integer((json_int_t)g->bytes));
+    json_object_set_new(o, "bytes_per_step", json_integer((json_int_t)g->bytes_per_step));
+    json_object_set_new(o, "flows_per_step", json_integer(g->flows_per_step));
+    json_object_set_new(o, "dp", json_integer(g->dp));
+    json_object_set_new(o, "dp_nodes", json_integer(g->dp_nodes));
+    json_t *ls = json_object();
+    for (int i = 0; i < PATH_LINK_SETS; i++)
+        if (path_seg_shown(path_link_sets[i], r->fabric_tiers))
+            json_object_set_new(ls, path_seg_key(path_link_sets[i]),
+                                json_integer((json_int_t)g->seg_bytes[path_link_sets[i]]));
+    json_object_set_new(o, "link_set_wire_bytes", ls);
+    json_object_set_new(root, "training", o);
+}
+
+int report_json(FILE *out, const struct scenario *sc, const struct results *r,
+                int perf, struct err *e)
+{
+    return json_doc(out, sc, r, perf, JSON_INDENT(2), e);
+}
+
+int report_json_line(FILE *out, const struct scenario *sc, const struct results *r,
+                     int perf, struct err *e)
+{
+    return json_doc(out, sc, r, perf, JSON_COMPACT, e);
+}
+
+static int json_doc(FILE *out, const struct scenario *sc, const struct results *r, int perf,
+                    size_t flags, struct err *e)
+{
+    json_t *root = json_object();
+    put_fields(root, sc, r, FB_RUN);
+    if (r->engine == ENGINE_FLUID) { /* what its figure ignores (fluid.h) */
+        json_t *a = json_array();
+        for (uint32_t i = 0; i < r->n_unmodelled; i++) {
+            const struct unmodelled *u = &r->unmodelled[i];
+            json_t *o = json_object();
+            json_object_set_new(o, "key", json_string(u->key));
+            json_object_set_new(o, "value", json_string(u->value));
+            json_object_set_new(o, "effect", json_string(u->effect));
+            json_object_set_new(o, "direction", json_string(fluid_direction_name(u->dir)));
+            json_array_append_new(a, o);
+        }
+        int dir = fluid_direction(r);
+        /* true only when every entry makes the figure shorter */
+        put_dotted(root, "fluid.optimistic", json_boolean(dir == UNMOD_OPTIMISTIC));
+        put_dotted(root, "fluid.direction", json_string(dir < 0 ? "none"
+                                                        : fluid_direction_name(dir)));
+        put_dotted(root, "fluid.unmodelled", a);
+    }
+    put_fields(root, sc, r, FB_CHECKPOINT);
+    put_fields(root, sc, r, FB_PLAN_COST);
+    put_fields(root, sc, r, FB_RESTORE);
+    json_training(root, r);
+    put_fields(root, sc, r, FB_BOUND);
+    if (r->bottleneck.seg >= 0) {
+        put_dotted(root, "segments", segments_json(r));
+        put_dotted(root, "bottleneck", r->finished ? bottleneck_json(r) : json_null());
+    }
+    put_fields(root, sc, r, FB_FABRIC);
+    report_clos_json(root, r);
+    if (r->bom_n_speeds)
+        bom_json(root, sc, r);
+    if (r->cost.priced)
+        capex_json(root, r);
+    if (r->has_packet_stats) { /* absent, not zero, when the engine cannot know */
+        put_fields(root, sc, r, FB_NETWORK);
+        put_lossless(root, r);
+        if (cc_scheme(sc->transport.cc)->sends_cnps) /* the model auto chose, and why */
+            put_dotted(root, "transport.cnp_path",
+                       json_string(scenario_cnp_direct(sc) ? "direct" : "fabric"));
+    }
+    /* load balance: both engines know where the bytes went */
+    put_dotted(root, "network.lb.scheme", json_string(lb_scheme(r->lb)->name));
+    put_dotted(root, "network.lb.uplink_imbalance", json_real(r->lb_uplink_imbalance));
+    put_dotted(root, "network.lb.spine_imbalance", json_real(r->lb_spine_imbalance));
+    put_dotted(root, "network.lb.uplinks_per_flow_mean", json_real(r->lb_paths_mean));
+    put_dotted(root, "network.lb.uplinks_per_flow_max", U(r->lb_paths_max));
+    for (int s = PATH_WRITER_NIC; r->has_link_stats && s <= PATH_STORAGE_NIC; s++) {
+        if (!path_seg_shown(s, r->fabric_tiers))
+            continue;
+        put_seg(root, "network.links.", s, ".max_utilisation", json_real(r->link_util_max[s]));
+        put_seg(root, "network.links.", s, ".max_busy_s", json_real(r->link_busy_max_s[s]));
+        put_seg(root, "network.links.", s, ".max_full_s", json_real(r->link_full_max_s[s]));
+    }
+    put_fields(root, sc, r, FB_INVARIANTS);
+    if (perf)
+        put_fields(root, sc, r, FB_PERF);
+    json_t *scn = json_object();
+    json_object_set_new(scn, "source", json_string(sc->source[0] ? sc->source : "default"));
+    scenario_echo(sc, emit_key, scn);
+    json_object_set_new(root, "scenario", scn);
+    int rc = json_dumpf(root, out, flags | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    json_decref(root);
+    if (rc < 0 || fputc('\n', out) == EOF)
+        return err_set(e, "cannot write JSON output");
+    return 0;
+}
