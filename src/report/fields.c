@@ -68,6 +68,89 @@ static json_t *events_per_s(const struct scenario *sc, const struct results *r)
     return json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0);
 }
 
+static json_t *ecn_fraction(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    return json_real(r->data_packets ? (double)r->ecn_marked / (double)r->data_packets : 0);
+}
+
+/* fabric.mmu.pools per_class: each pool's priorities and peak */
+static json_t *buffer_pools(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    json_t *a = json_array();
+    for (uint32_t k = 0; k < r->n_buffer_pools && k < 8; k++) {
+        json_t *o = json_object(), *pr = json_array();
+        for (unsigned pg = 0; pg < 8; pg++)
+            if ((r->buffer_pool[k].prio_mask >> pg) & 1)
+                json_array_append_new(pr, json_integer(pg));
+        json_object_set_new(o, "priorities", pr);
+        json_object_set_new(o, "max_used_bytes", json_integer((json_int_t)r->buffer_pool[k].max_used));
+        json_object_set_new(o, "max_used_fraction", json_real(r->buffer_pool[k].max_fraction));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+/* each shown link set's queue peak and p99 */
+static json_t *seg_queues(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    enum path_seg sets[PATH_LINK_SETS];
+    unsigned nsets = path_link_sets_shown(r->fabric_tiers, sets);
+    json_t *q = json_object();
+    for (unsigned i = 0; i < nsets; i++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "max_bytes", json_integer((json_int_t)r->seg_queue_max[sets[i]]));
+        json_object_set_new(o, "p99_bytes", json_integer((json_int_t)r->seg_queue_p99[sets[i]]));
+        json_object_set_new(q, path_seg_key(sets[i]), o);
+    }
+    return q;
+}
+
+static json_t *seg_paused(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    enum path_seg sets[PATH_LINK_SETS];
+    unsigned nsets = path_link_sets_shown(r->fabric_tiers, sets);
+    json_t *o = json_object();
+    for (unsigned i = 0; i < nsets; i++)
+        json_object_set_new(o, path_seg_key(sets[i]), json_real(r->seg_paused_s[sets[i]]));
+    return o;
+}
+
+/* telemetry.ports: the ports that carried, paused or dropped anything */
+static json_t *ports(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < r->n_ports; i++) {
+        const struct port_result *p = &r->ports[i];
+        if (!p->tx_bytes && !p->pause_tx && !p->drops)
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "port", json_integer(i));
+        json_object_set_new(o, "node", json_integer(p->node));
+        json_object_set_new(o, "segment", json_string(path_seg_key((int)p->seg)));
+        json_object_set_new(o, "tx_bytes", json_integer((json_int_t)p->tx_bytes));
+        json_object_set_new(o, "max_queue_bytes", json_integer((json_int_t)p->max_queue));
+        json_object_set_new(o, "max_headroom_bytes", json_integer((json_int_t)p->max_headroom));
+        json_object_set_new(o, "pause_sent", json_integer((json_int_t)p->pause_tx));
+        json_object_set_new(o, "pause_received", json_integer((json_int_t)p->pause_rx));
+        json_object_set_new(o, "paused_s", json_real(p->paused_s));
+        json_object_set_new(o, "ecn_marked", json_integer((json_int_t)p->ecn_marked));
+        json_object_set_new(o, "drops", json_integer((json_int_t)p->drops));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+static json_t *cc_name(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    return json_string(cc_scheme(r->cc)->name);
+}
+
 #define FIN FW_FINISHED
 #define RST FW_RESTORE
 
@@ -264,6 +347,73 @@ const struct result_field result_fields[] = {
      .off = AT(max_buffer_bytes), .when = FW_PACKET},
     {.name = "network.packets_delivered", .block = FB_NETWORK, .kind = FK_U64,
      .off = AT(packets_delivered), .when = FW_PACKET},
+    /* lossless detail, balancing counters and transport.* (packet engine) */
+    {.name = "network.drops_by_class.lossless", .block = FB_NETWORK, .kind = FK_U64, .off = AT(drops_lossless),
+     .when = FW_PACKET},
+    {.name = "network.drops_by_class.lossy", .block = FB_NETWORK, .kind = FK_U64, .off = AT(drops_lossy),
+     .when = FW_PACKET},
+    {.name = "network.drops_by_class.watchdog", .block = FB_NETWORK, .kind = FK_U64, .off = AT(drops_watchdog),
+     .when = FW_PACKET},
+    {.name = "network.pfc.refresh_frames", .block = FB_NETWORK, .kind = FK_U64, .off = AT(refresh_frames),
+     .when = FW_PACKET},
+    {.name = "network.pfc.pause_frames_received", .block = FB_NETWORK, .kind = FK_U64, .off = AT(pause_frames_rx),
+     .when = FW_PACKET},
+    {.name = "network.pfc.watchdog_storms", .block = FB_NETWORK, .kind = FK_U64, .off = AT(pfc_storms),
+     .when = FW_PACKET},
+    {.name = "network.ecn.marked_packets", .block = FB_NETWORK, .kind = FK_U64, .off = AT(ecn_marked),
+     .when = FW_PACKET},
+    {.name = "network.ecn.marked_fraction", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET, .json = ecn_fraction},
+    {.name = "network.buffer.max_switch_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(max_buffer_bytes),
+     .when = FW_PACKET},
+    {.name = "network.buffer.max_headroom_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(max_headroom_bytes),
+     .when = FW_PACKET},
+    {.name = "network.buffer.max_shared_pg_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(max_shared_pg_bytes),
+     .when = FW_PACKET},
+    {.name = "network.buffer.pools", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET | FW_POOLS, .json = buffer_pools},
+    {.name = "network.queues", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET, .json = seg_queues},
+    {.name = "network.pfc.paused_s_by_segment", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET, .json = seg_paused},
+    {.name = "network.ports", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET | FW_PORTS, .json = ports},
+    {.name = "network.lb.reordered_packets", .block = FB_NETWORK, .kind = FK_U64, .off = AT(reordered),
+     .when = FW_PACKET},
+    {.name = "network.lb.naks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(naks),
+     .when = FW_PACKET},
+    {.name = "network.lb.retransmitted_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(retx_bytes),
+     .when = FW_PACKET},
+    {.name = "network.lb.discarded_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(discarded_bytes),
+     .when = FW_PACKET},
+    {.name = "network.storage.request_acks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(acks),
+     .when = FW_PACKET},
+    {.name = "network.storage.window_stalls", .block = FB_NETWORK, .kind = FK_U64, .off = AT(window_stalls),
+     .when = FW_PACKET},
+    {.name = "transport.cc", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET, .json = cc_name},
+    {.name = "transport.cnps_sent", .block = FB_NETWORK, .kind = FK_U64, .off = AT(cnps_sent),
+     .when = FW_PACKET},
+    {.name = "transport.cnps_received", .block = FB_NETWORK, .kind = FK_U64, .off = AT(cnps_received),
+     .when = FW_PACKET},
+    {.name = "transport.rate_decreases", .block = FB_NETWORK, .kind = FK_U64, .off = AT(rate_decreases),
+     .when = FW_PACKET},
+    {.name = "transport.min_rate_bps", .block = FB_NETWORK, .kind = FK_REAL, .off = AT(min_rate_bps),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.on", .block = FB_NETWORK, .kind = FK_BOOL, .off = AT(loss_recovery),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.timeouts", .block = FB_NETWORK, .kind = FK_U64, .off = AT(timeouts),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.retransmitted_packets", .block = FB_NETWORK, .kind = FK_U64, .off = AT(retx_packets),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.naks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(naks),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.selective_naks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(sack_naks),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.acks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(rc_acks),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.failed_transfers", .block = FB_NETWORK, .kind = FK_U64, .off = AT(qp_errors),
+     .when = FW_PACKET},
 
     /* invariants (docs/engine.md) */
     {.name = "invariants.ok", .block = FB_INVARIANTS, .kind = FK_BOOL, .off = AT(ok)},
@@ -325,6 +475,10 @@ int field_applies(const struct result_field *f, const struct results *r)
     if ((f->when & FW_THREADS) && !r->threads)
         return 0;
     if ((f->when & FW_RATE_UPDATES) && !r->rate_updates)
+        return 0;
+    if ((f->when & FW_POOLS) && r->n_buffer_pools <= 1)
+        return 0;
+    if ((f->when & FW_PORTS) && !r->ports)
         return 0;
     return 1;
 }

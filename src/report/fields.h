@@ -39,6 +39,8 @@ enum {
     FW_PACKET = 1 << 4,     /* packet statistics: absent, not zero, when unknown (fluid) */
     FW_THREADS = 1 << 5,    /* an event order ran (packet engine) */
     FW_RATE_UPDATES = 1 << 6, /* max-min updates ran (fluid engine) */
+    FW_POOLS = 1 << 7,        /* more than one buffer pool (fabric.mmu.pools per_class) */
+    FW_PORTS = 1 << 8,        /* per-port results (telemetry.ports) */
 };
 
 /* When a printed row's value is JSON null (and no metric or sweep figure):

@@ -55,85 +55,6 @@ static void put_seg(json_t *root, const char *pre, int seg, const char *post, js
     put_dotted(root, k, value);
 }
 
-/* network.pfc/ecn/buffer/drops detail and transport.* (packet engine) */
-static void put_lossless(json_t *root, const struct results *r)
-{
-    put_dotted(root, "network.drops_by_class.lossless", U(r->drops_lossless));
-    put_dotted(root, "network.drops_by_class.lossy", U(r->drops_lossy));
-    put_dotted(root, "network.drops_by_class.watchdog", U(r->drops_watchdog));
-    put_dotted(root, "network.pfc.refresh_frames", U(r->refresh_frames));
-    put_dotted(root, "network.pfc.pause_frames_received", U(r->pause_frames_rx));
-    put_dotted(root, "network.pfc.watchdog_storms", U(r->pfc_storms));
-    put_dotted(root, "network.ecn.marked_packets", U(r->ecn_marked));
-    put_dotted(root, "network.ecn.marked_fraction",
-               json_real(r->data_packets ? (double)r->ecn_marked / (double)r->data_packets : 0));
-    put_dotted(root, "network.buffer.max_switch_bytes", U(r->max_buffer_bytes));
-    put_dotted(root, "network.buffer.max_headroom_bytes", U(r->max_headroom_bytes));
-    put_dotted(root, "network.buffer.max_shared_pg_bytes", U(r->max_shared_pg_bytes));
-    if (r->n_buffer_pools > 1) { /* fabric.mmu.pools per_class */
-        json_t *a = json_array();
-        for (uint32_t k = 0; k < r->n_buffer_pools && k < 8; k++) {
-            json_t *o = json_object(), *pr = json_array();
-            for (unsigned pg = 0; pg < 8; pg++)
-                if ((r->buffer_pool[k].prio_mask >> pg) & 1)
-                    json_array_append_new(pr, U(pg));
-            json_object_set_new(o, "priorities", pr);
-            json_object_set_new(o, "max_used_bytes", U(r->buffer_pool[k].max_used));
-            json_object_set_new(o, "max_used_fraction", json_real(r->buffer_pool[k].max_fraction));
-            json_array_append_new(a, o);
-        }
-        put_dotted(root, "network.buffer.pools", a);
-    }
-    enum path_seg sets[PATH_LINK_SETS];
-    unsigned nsets = path_link_sets_shown(r->fabric_tiers, sets);
-    for (unsigned i = 0; i < nsets; i++) {
-        int sg = sets[i];
-        put_seg(root, "network.queues.", sg, ".max_bytes", U(r->seg_queue_max[sg]));
-        put_seg(root, "network.queues.", sg, ".p99_bytes", U(r->seg_queue_p99[sg]));
-        put_seg(root, "network.pfc.paused_s_by_segment.", sg, "", json_real(r->seg_paused_s[sg]));
-    }
-    if (r->ports) {
-        json_t *a = json_array();
-        for (uint32_t i = 0; i < r->n_ports; i++) {
-            const struct port_result *p = &r->ports[i];
-            if (!p->tx_bytes && !p->pause_tx && !p->drops)
-                continue;
-            json_t *o = json_object();
-            json_object_set_new(o, "port", U(i));
-            json_object_set_new(o, "node", U(p->node));
-            json_object_set_new(o, "segment", json_string(path_seg_key((int)p->seg)));
-            json_object_set_new(o, "tx_bytes", U(p->tx_bytes));
-            json_object_set_new(o, "max_queue_bytes", U(p->max_queue));
-            json_object_set_new(o, "max_headroom_bytes", U(p->max_headroom));
-            json_object_set_new(o, "pause_sent", U(p->pause_tx));
-            json_object_set_new(o, "pause_received", U(p->pause_rx));
-            json_object_set_new(o, "paused_s", json_real(p->paused_s));
-            json_object_set_new(o, "ecn_marked", U(p->ecn_marked));
-            json_object_set_new(o, "drops", U(p->drops));
-            json_array_append_new(a, o);
-        }
-        put_dotted(root, "network.ports", a);
-    }
-    put_dotted(root, "network.lb.reordered_packets", U(r->reordered));
-    put_dotted(root, "network.lb.naks", U(r->naks));
-    put_dotted(root, "network.lb.retransmitted_bytes", U(r->retx_bytes));
-    put_dotted(root, "network.lb.discarded_bytes", U(r->discarded_bytes));
-    put_dotted(root, "network.storage.request_acks", U(r->acks));
-    put_dotted(root, "network.storage.window_stalls", U(r->window_stalls));
-    put_dotted(root, "transport.cc", json_string(cc_scheme(r->cc)->name));
-    put_dotted(root, "transport.cnps_sent", U(r->cnps_sent));
-    put_dotted(root, "transport.cnps_received", U(r->cnps_received));
-    put_dotted(root, "transport.rate_decreases", U(r->rate_decreases));
-    put_dotted(root, "transport.min_rate_bps", json_real(r->min_rate_bps));
-    put_dotted(root, "transport.loss_recovery.on", json_boolean(r->loss_recovery));
-    put_dotted(root, "transport.loss_recovery.timeouts", U(r->timeouts));
-    put_dotted(root, "transport.loss_recovery.retransmitted_packets", U(r->retx_packets));
-    put_dotted(root, "transport.loss_recovery.naks", U(r->naks));
-    put_dotted(root, "transport.loss_recovery.selective_naks", U(r->sack_naks));
-    put_dotted(root, "transport.loss_recovery.acks", U(r->rc_acks));
-    put_dotted(root, "transport.loss_recovery.failed_transfers", U(r->qp_errors));
-}
-
 /* Every row of block b that applies to this run, in table order (fields.h). */
 static void put_fields(json_t *root, const struct scenario *sc, const struct results *r,
                        enum field_block b)
@@ -309,7 +230,6 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
         capex_json(root, r);
     if (r->has_packet_stats) { /* absent, not zero, when the engine cannot know */
         put_fields(root, sc, r, FB_NETWORK);
-        put_lossless(root, r);
         if (cc_scheme(sc->transport.cc)->sends_cnps) /* the model auto chose, and why */
             put_dotted(root, "transport.cnp_path",
                        json_string(scenario_cnp_direct(sc) ? "direct" : "fabric"));
