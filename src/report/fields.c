@@ -39,10 +39,20 @@ static json_t *reads_unlimited(const struct scenario *sc, const struct results *
     return json_boolean(!sc->restore.read_bps);
 }
 
+static double ratio_number(const struct results *r)
+{
+    return r->bound_s > 0 ? r->completion_s / r->bound_s : 0;
+}
+
 static json_t *bound_ratio(const struct scenario *sc, const struct results *r)
 {
     (void)sc;
-    return json_real(r->bound_s > 0 ? r->completion_s / r->bound_s : 0);
+    return json_real(ratio_number(r));
+}
+
+static double restore_simulated(const struct results *r)
+{
+    return r->restore.estimated ? 0 : 1;
 }
 
 static json_t *limit_label(const struct scenario *sc, const struct results *r)
@@ -158,16 +168,25 @@ const struct result_field result_fields[] = {
     {.name = "engine", .block = FB_RUN, .kind = FK_ENUM, .off = AT(engine), .names = &names_engine},
     {.name = "engine_reason", .block = FB_RUN, .kind = FK_TEXT, .off = AT(engine_reason)},
 
-    {.name = "checkpoint.bytes", .block = FB_CHECKPOINT, .kind = FK_U64, .off = AT(ckpt_bytes)},
-    {.name = "checkpoint.writers", .block = FB_CHECKPOINT, .kind = FK_U32, .off = AT(writers)},
-    {.name = "checkpoint.finished", .block = FB_CHECKPOINT, .kind = FK_BOOL, .off = AT(finished)},
+    {.name = "checkpoint.bytes", .block = FB_CHECKPOINT, .kind = FK_U64, .off = AT(ckpt_bytes),
+     .metric = "checkpoint_bytes", .help = "checkpoint payload bytes to write", .mpart = MP_RUN, .mseq = 3},
+    {.name = "checkpoint.writers", .block = FB_CHECKPOINT, .kind = FK_U32, .off = AT(writers),
+     .metric = "writers", .help = "checkpoint writers", .mpart = MP_RUN, .mseq = 4},
+    {.name = "checkpoint.finished", .block = FB_CHECKPOINT, .kind = FK_BOOL, .off = AT(finished),
+     .metric = "finished", .help = "1 when every transfer completed, else 0", .mpart = MP_RUN, .mseq = 2},
     {.name = "checkpoint.interrupted", .block = FB_CHECKPOINT, .kind = FK_BOOL,
      .off = AT(interrupted)},
+    /* r->transfers (the plan's may be the restore's): metrics only */
+    {.name = "metrics.transfers", .block = FB_CHECKPOINT, .kind = FK_U32, .off = AT(transfers),
+     .metric_only = 1, .metric = "transfers", .help = "transfers planned", .mpart = MP_RUN,
+     .mseq = 5},
     {.name = "checkpoint.transfers_completed", .block = FB_CHECKPOINT, .kind = FK_U32,
-     .off = AT(flows_done)},
+     .off = AT(flows_done),
+     .metric = "transfers_completed", .help = "transfers that completed", .mpart = MP_RUN, .mseq = 6},
     {.name = "checkpoint.completion_s", .block = FB_CHECKPOINT, .kind = FK_REAL,
      .off = AT(completion_s), .null = FN_UNFINISHED, .metric = "completion_seconds",
-     .help = "first byte sent to last byte received", .sweep = "completion_s"},
+     .help = "first byte sent to last byte received", .sweep = "completion_s",
+     .mpart = MP_FINISHED, .mseq = 1},
     {.name = "checkpoint.writer_completion_s.p50", .block = FB_CHECKPOINT, .kind = FK_REAL,
      .off = AT(writer_p50_s), .null = FN_UNFINISHED},
     {.name = "checkpoint.writer_completion_s.p99", .block = FB_CHECKPOINT, .kind = FK_REAL,
@@ -205,7 +224,8 @@ const struct result_field result_fields[] = {
     {.block = FB_PLAN_COST, .name = "storage.skew_cost_s", .kind = FK_PS, .off = AT(plan.skew_cost_ps)},
     {.block = FB_PLAN_COST, .name = "storage.skew_cost_pct", .kind = FK_REAL, .off = AT(plan.skew_cost_pct)},
     {.block = FB_PLAN_COST, .name = "checkpoint.end_s", .kind = FK_REAL, .off = AT(cost.end_s), .null = FN_UNFINISHED,
-     .metric = "checkpoint_end_seconds", .help = "trigger to last byte received"},
+     .metric = "checkpoint_end_seconds", .help = "trigger to last byte received",
+     .mpart = MP_FINISHED, .mseq = 3},
     {.block = FB_PLAN_COST, .name = "checkpoint.drain_late", .kind = FK_BOOL, .off = AT(cost.drain_late)},
     /* no completion, no cost */
     {.block = FB_PLAN_COST, .name = "cost.computed", .kind = FK_BOOL, .off = AT(finished)},
@@ -213,20 +233,24 @@ const struct result_field result_fields[] = {
      .dflt = "the run did not finish"},
     {.block = FB_PLAN_COST, .name = "cost.stall_s_per_checkpoint", .kind = FK_REAL, .off = AT(cost.stall_s), .when = FIN,
      .metric = "gpu_stall_seconds", .help = "GPU stall per checkpoint (policy)",
-     .sweep = "gpu_stall_s"},
+     .sweep = "gpu_stall_s",
+     .mpart = MP_FINISHED, .mseq = 4},
     {.block = FB_PLAN_COST, .name = "cost.stall_measured", .kind = FK_BOOL, .off = AT(plan.stall_measured), .when = FIN},
     {.block = FB_PLAN_COST, .name = "cost.interval_s", .kind = FK_REAL, .off = AT(cost.interval_s), .when = FIN},
     {.block = FB_PLAN_COST, .name = "cost.checkpoints_per_day", .kind = FK_REAL, .off = AT(cost.checkpoints_per_day),
-     .when = FIN, .metric = "checkpoints_per_day", .help = "checkpoints per day of training"},
+     .when = FIN, .metric = "checkpoints_per_day", .help = "checkpoints per day of training",
+     .mpart = MP_FINISHED, .mseq = 5},
     /* base units (promtool's lint): GPU-seconds, not GPU-hours */
     {.block = FB_PLAN_COST, .name = "cost.gpu_hours_per_day", .kind = FK_REAL, .off = AT(cost.gpu_hours_per_day),
      .when = FIN, .metric = "stalled_gpu_seconds_per_day",
      .help = "GPU time stalled per day (GPU-seconds)", .metric_scale = 3600,
-     .sweep = "gpu_hours_per_day"},
+     .sweep = "gpu_hours_per_day",
+     .mpart = MP_FINISHED, .mseq = 6},
     {.block = FB_PLAN_COST, .name = "cost.money_per_day", .kind = FK_REAL, .off = AT(cost.money_per_day), .when = FIN,
      .metric = "money_per_day",
      .help = "cost of the stall per day (training.gpu_hour_cost), in the currency label",
-     .label = FL_CURRENCY, .sweep = "money_per_day"},
+     .label = FL_CURRENCY, .sweep = "money_per_day",
+     .mpart = MP_FINISHED, .mseq = 7},
     {.block = FB_PLAN_COST, .name = "cost.currency", .kind = FK_CUSTOM, .when = FIN, .json = currency},
     {.block = FB_PLAN_COST, .name = "cost.mfu_points_lost", .kind = FK_REAL, .off = AT(cost.mfu_points_lost), .when = FIN},
     {.block = FB_PLAN_COST, .name = "cost.optimal_interval_s", .kind = FK_REAL, .off = AT(cost.young_s), .when = FIN,
@@ -235,7 +259,8 @@ const struct result_field result_fields[] = {
      .null = FN_NO_FAILURES},
     {.block = FB_PLAN_COST, .name = "cost.goodput", .kind = FK_REAL, .off = AT(cost.goodput), .when = FIN,
      .metric = "goodput_ratio", .help = "useful fraction of wall time at the configured interval",
-     .sweep = "goodput"},
+     .sweep = "goodput",
+     .mpart = MP_FINISHED, .mseq = 8},
     {.block = FB_PLAN_COST, .name = "cost.goodput_at_optimal", .kind = FK_REAL, .off = AT(cost.goodput_at_optimal),
      .when = FIN},
     {.block = FB_PLAN_COST, .name = "cost.goodput_monte_carlo", .kind = FK_REAL, .off = AT(cost.goodput_mc), .when = FIN,
@@ -273,9 +298,13 @@ const struct result_field result_fields[] = {
     {.name = "restore.finished", .block = FB_RESTORE, .kind = FK_BOOL,
      .off = AT(restore.finished), .when = RST},
     {.name = "restore.completion_s", .block = FB_RESTORE, .kind = FK_REAL,
-     .off = AT(restore.completion_s), .when = RST},
+     .off = AT(restore.completion_s), .when = RST,
+     .metric = "restore_seconds",
+     .help = "restore read time, first byte to last reader done",
+     .help_estimated = "restore read time: its lower bound (phase save: not simulated)", .mpart = MP_FINISHED, .mseq = 9},
     {.name = "restore.bound_s", .block = FB_RESTORE, .kind = FK_REAL, .off = AT(restore.bound_s),
-     .when = RST},
+     .when = RST,
+     .metric = "restore_bound_seconds", .help = "analytic lower bound on the restore's read time", .mpart = MP_FINISHED, .mseq = 10},
     {.name = "restore.bound_limit", .block = FB_RESTORE, .kind = FK_SEG,
      .off = AT(restore.bound_limit), .when = RST},
     {.name = "restore.bottleneck", .block = FB_RESTORE, .kind = FK_SEG,
@@ -283,7 +312,8 @@ const struct result_field result_fields[] = {
     {.name = "restore.bottleneck_util", .block = FB_RESTORE, .kind = FK_REAL,
      .off = AT(restore.bottleneck_util), .when = RST},
     {.name = "restore.bytes_read", .block = FB_RESTORE, .kind = FK_U64,
-     .off = AT(restore.bytes_read), .when = RST},
+     .off = AT(restore.bytes_read), .when = RST,
+     .metric = "restore_read_bytes", .help = "bytes read back from the storage nodes", .mpart = MP_FINISHED, .mseq = 12},
     {.name = "restore.amplification", .block = FB_RESTORE, .kind = FK_REAL,
      .off = AT(restore.amplification), .when = RST},
     {.name = "restore.readers", .block = FB_RESTORE, .kind = FK_U32, .off = AT(restore.readers),
@@ -295,25 +325,32 @@ const struct result_field result_fields[] = {
     {.name = "restore.restart_s", .block = FB_RESTORE, .kind = FK_REAL,
      .off = AT(restore.restart_s), .when = RST},
     {.name = "restore.recovery_s", .block = FB_RESTORE, .kind = FK_REAL,
-     .off = AT(restore.recovery_s), .when = RST},
+     .off = AT(restore.recovery_s), .when = RST,
+     .metric = "recovery_seconds", .help = "restart overhead plus the restore, per failure", .mpart = MP_FINISHED, .mseq = 13},
     {.name = "restore.estimated", .block = FB_RESTORE, .kind = FK_BOOL,
      .off = AT(restore.estimated), .when = RST},
     {.name = "restore.reads_unlimited", .block = FB_RESTORE, .kind = FK_CUSTOM, .when = RST,
      .json = reads_unlimited},
+    {.name = "metrics.restore_simulated", .block = FB_RESTORE, .kind = FK_CUSTOM, .when = RST,
+     .number = restore_simulated, .metric_only = 1, .metric = "restore_simulated",
+     .help = "1 when the restore ran in an engine, 0 when estimated", .mpart = MP_FINISHED,
+     .mseq = 11},
     {.name = "restore.other_mode_recovery_s", .block = FB_RESTORE, .kind = FK_REAL,
      .off = AT(restore.other_recovery_s), .when = RST},
 
     /* the analytic bound (docs/engine.md) */
     {.name = "bound.completion_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(bound_s),
      .metric = "bound_seconds", .help = "analytic lower bound on the completion time (max-flow)",
-     .sweep = "bound_s"},
+     .sweep = "bound_s",
+     .mpart = MP_RUN, .mseq = 7},
     {.name = "bound.limit", .block = FB_BOUND, .kind = FK_SEG, .off = AT(bound_limit)},
     {.name = "bound.limit_label", .block = FB_BOUND, .kind = FK_CUSTOM, .json = limit_label},
     {.name = "bound.fsync_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(bound_fsync_s)},
     {.name = "bound.metadata_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(bound_meta_s)},
     {.name = "bound.by_metadata", .block = FB_BOUND, .kind = FK_BOOL, .off = AT(bound_by_meta)},
     {.name = "bound.ratio", .block = FB_BOUND, .kind = FK_CUSTOM, .null = FN_UNFINISHED,
-     .json = bound_ratio},
+     .json = bound_ratio,
+     .number = ratio_number, .metric = "bound_ratio", .help = "completion over the analytic bound", .mpart = MP_FINISHED, .mseq = 2},
     {.name = "bound.base_latency_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(base_latency_s)},
     {.name = "bound.terms_s", .block = FB_BOUND, .kind = FK_CUSTOM, .json = bound_terms},
 
@@ -332,19 +369,25 @@ const struct result_field result_fields[] = {
 
     /* network counters (packet engine) */
     {.name = "network.drops", .block = FB_NETWORK, .kind = FK_U64, .off = AT(drops),
-     .when = FW_PACKET, .sweep = "drops"},
+     .when = FW_PACKET, .sweep = "drops",
+     .metric = "dropped_packets_total", .help = "packets dropped (all classes)", .mpart = MP_PACKET, .mseq = 4, .mtype = MT_COUNTER},
     {.name = "network.pfc.pause_frames", .block = FB_NETWORK, .kind = FK_U64,
-     .off = AT(pause_frames), .when = FW_PACKET, .sweep = "pause_frames"},
+     .off = AT(pause_frames), .when = FW_PACKET, .sweep = "pause_frames",
+     .metric = "pause_frames_total", .help = "PFC XOFF frames sent (refreshes not counted)", .mpart = MP_PACKET, .mseq = 1, .mtype = MT_COUNTER},
     {.name = "network.pfc.resume_frames", .block = FB_NETWORK, .kind = FK_U64,
-     .off = AT(resume_frames), .when = FW_PACKET},
+     .off = AT(resume_frames), .when = FW_PACKET,
+     .metric = "resume_frames_total", .help = "PFC XON frames sent", .mpart = MP_PACKET, .mseq = 2, .mtype = MT_COUNTER},
     {.name = "network.pfc.paused_s", .block = FB_NETWORK, .kind = FK_REAL, .off = AT(paused_s),
-     .when = FW_PACKET, .sweep = "paused_s"},
+     .when = FW_PACKET, .sweep = "paused_s",
+     .metric = "paused_seconds_total", .help = "time paused, summed over ports", .mpart = MP_PACKET, .mseq = 3, .mtype = MT_COUNTER},
     {.name = "network.pfc.max_port_paused_s", .block = FB_NETWORK, .kind = FK_REAL,
      .off = AT(max_port_paused_s), .when = FW_PACKET},
     {.name = "network.max_queue_bytes", .block = FB_NETWORK, .kind = FK_U64,
-     .off = AT(max_queue_bytes), .when = FW_PACKET, .sweep = "max_queue_bytes"},
+     .off = AT(max_queue_bytes), .when = FW_PACKET, .sweep = "max_queue_bytes",
+     .metric = "max_queue_bytes", .help = "largest egress queue seen (wire bytes)", .mpart = MP_PACKET, .mseq = 7},
     {.name = "network.max_buffer_bytes", .block = FB_NETWORK, .kind = FK_U64,
-     .off = AT(max_buffer_bytes), .when = FW_PACKET},
+     .off = AT(max_buffer_bytes), .when = FW_PACKET,
+     .metric = "max_buffer_bytes", .help = "largest switch buffer occupancy seen", .mpart = MP_PACKET, .mseq = 8},
     {.name = "network.packets_delivered", .block = FB_NETWORK, .kind = FK_U64,
      .off = AT(packets_delivered), .when = FW_PACKET},
     /* lossless detail, balancing counters and transport.* (packet engine) */
@@ -361,7 +404,8 @@ const struct result_field result_fields[] = {
     {.name = "network.pfc.watchdog_storms", .block = FB_NETWORK, .kind = FK_U64, .off = AT(pfc_storms),
      .when = FW_PACKET},
     {.name = "network.ecn.marked_packets", .block = FB_NETWORK, .kind = FK_U64, .off = AT(ecn_marked),
-     .when = FW_PACKET},
+     .when = FW_PACKET,
+     .metric = "ecn_marked_packets_total", .help = "data packets marked CE", .mpart = MP_PACKET, .mseq = 5, .mtype = MT_COUNTER},
     {.name = "network.ecn.marked_fraction", .block = FB_NETWORK, .kind = FK_CUSTOM,
      .when = FW_PACKET, .json = ecn_fraction},
     {.name = "network.buffer.max_switch_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(max_buffer_bytes),
@@ -393,7 +437,8 @@ const struct result_field result_fields[] = {
     {.name = "transport.cc", .block = FB_NETWORK, .kind = FK_CUSTOM,
      .when = FW_PACKET, .json = cc_name},
     {.name = "transport.cnps_sent", .block = FB_NETWORK, .kind = FK_U64, .off = AT(cnps_sent),
-     .when = FW_PACKET},
+     .when = FW_PACKET,
+     .metric = "cnps_sent_total", .help = "congestion notification packets sent", .mpart = MP_PACKET, .mseq = 6, .mtype = MT_COUNTER},
     {.name = "transport.cnps_received", .block = FB_NETWORK, .kind = FK_U64, .off = AT(cnps_received),
      .when = FW_PACKET},
     {.name = "transport.rate_decreases", .block = FB_NETWORK, .kind = FK_U64, .off = AT(rate_decreases),
@@ -416,11 +461,14 @@ const struct result_field result_fields[] = {
      .when = FW_PACKET},
 
     /* invariants (docs/engine.md) */
-    {.name = "invariants.ok", .block = FB_INVARIANTS, .kind = FK_BOOL, .off = AT(ok)},
+    {.name = "invariants.ok", .block = FB_INVARIANTS, .kind = FK_BOOL, .off = AT(ok),
+     .metric = "ok", .help = "1 when every invariant of the run held, else 0", .mpart = MP_RUN, .mseq = 1},
     {.name = "invariants.violation", .block = FB_INVARIANTS, .kind = FK_TEXT, .off = AT(violation)},
-    {.name = "invariants.bytes_sent", .block = FB_INVARIANTS, .kind = FK_U64, .off = AT(bytes_sent)},
+    {.name = "invariants.bytes_sent", .block = FB_INVARIANTS, .kind = FK_U64, .off = AT(bytes_sent),
+     .metric = "sent_bytes_total", .help = "payload bytes sent by writers (first sends)", .mpart = MP_RUN, .mseq = 8, .mtype = MT_COUNTER},
     {.name = "invariants.bytes_delivered", .block = FB_INVARIANTS, .kind = FK_U64,
-     .off = AT(bytes_delivered)},
+     .off = AT(bytes_delivered),
+     .metric = "delivered_bytes_total", .help = "payload bytes delivered to storage", .mpart = MP_RUN, .mseq = 9, .mtype = MT_COUNTER},
     {.name = "invariants.bytes_dropped", .block = FB_INVARIANTS, .kind = FK_U64,
      .off = AT(bytes_dropped)},
     {.name = "invariants.bytes_in_flight", .block = FB_INVARIANTS, .kind = FK_U64,
@@ -531,6 +579,16 @@ double field_number(const struct result_field *f, const struct results *r)
     case FK_U32: return VALUE(uint32_t);
     case FK_BOOL: return VALUE(int) != 0;
     case FK_PS: return (double)VALUE(uint64_t) / 1e12;
+    case FK_CUSTOM: return f->number ? f->number(r) : NAN;
     default: return NAN;
+    }
+}
+
+uint64_t field_count(const struct result_field *f, const struct results *r)
+{
+    switch (f->kind) {
+    case FK_U64: return VALUE(uint64_t);
+    case FK_U32: return VALUE(uint32_t);
+    default: return 0;
     }
 }

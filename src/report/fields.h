@@ -59,6 +59,14 @@ enum field_block { FB_RUN, FB_CHECKPOINT, FB_PLAN_COST, FB_RESTORE, FB_BOUND, FB
 /* A Prometheus metric label: none, or the currency. */
 enum field_label { FL_NONE, FL_CURRENCY };
 
+/* Where a metric stands in the metrics, which keep their own order (not
+ * the document's): before the finished test, after it (a finished run's
+ * figures), or among the packet engine's families. */
+enum metric_part { MP_RUN, MP_FINISHED, MP_PACKET, MP_COUNT };
+enum metric_type { MT_GAUGE, MT_COUNTER };
+/* mseq runs 1..FIELD_MSEQ_MAX within a part */
+#define FIELD_MSEQ_MAX 32
+
 struct result_field {
     const char *name;            /* the JSON document's dotted key */
     enum field_block block;
@@ -69,11 +77,17 @@ struct result_field {
     const char *dflt;            /* FK_CSTR: for NULL; FK_CONST: the value */
     const struct names *names;   /* FK_ENUM */
     json_t *(*json)(const struct scenario *sc, const struct results *r); /* FK_CUSTOM */
+    double (*number)(const struct results *r); /* FK_CUSTOM: its value as a number */
+    int metric_only;             /* 1: a metric the document does not print */
     /* Prometheus: a gauge named ckptnet_<metric> (NULL: not exported) of
      * value x metric_scale (0: 1), with help and a label */
     const char *metric, *help;
     double metric_scale;
     enum field_label label;
+    const char *help_estimated;  /* help instead when the restore was estimated */
+    enum metric_part mpart;
+    unsigned mseq;               /* its place in its part (1 first) */
+    enum metric_type mtype;
     /* sweep: the column it fills (sweep_fig_name; NULL: none) */
     const char *sweep;
 };
@@ -94,8 +108,11 @@ int field_is_null(const struct result_field *f, const struct results *r);
 json_t *field_json(const struct result_field *f, const struct scenario *sc,
                    const struct results *r);
 
-/* Its value as a number (reals, integers, bools 0/1, seconds); NAN for a
- * text, or when it does not apply or is null. */
+/* Its value as a number (reals, integers, bools 0/1, seconds, a custom
+ * row's number()); NAN for a text, or when it does not apply or is null. */
 double field_number(const struct result_field *f, const struct results *r);
+
+/* An integer row's value exactly (a counter); 0 for other kinds. */
+uint64_t field_count(const struct result_field *f, const struct results *r);
 
 #endif
