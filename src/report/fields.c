@@ -50,6 +50,18 @@ static json_t *bound_ratio(const struct scenario *sc, const struct results *r)
     return json_real(ratio_number(r));
 }
 
+/* training's wire bytes on each shown link set (packet engine) */
+static json_t *train_link_bytes(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    json_t *ls = json_object();
+    for (int i = 0; i < PATH_LINK_SETS; i++)
+        if (path_seg_shown(path_link_sets[i], r->fabric_tiers))
+            json_object_set_new(ls, path_seg_key(path_link_sets[i]),
+                                json_integer((json_int_t)r->training.seg_bytes[path_link_sets[i]]));
+    return ls;
+}
+
 static double restore_simulated(const struct results *r)
 {
     return r->restore.estimated ? 0 : 1;
@@ -338,6 +350,56 @@ const struct result_field result_fields[] = {
     {.name = "restore.other_mode_recovery_s", .block = FB_RESTORE, .kind = FK_REAL,
      .off = AT(restore.other_recovery_s), .when = RST},
 
+    /* training.* (docs/training.md): only when training.traffic is collectives */
+    {.name = "training.isolation", .block = FB_TRAINING, .kind = FK_ENUM, .off = AT(training.isolation),
+     .when = FW_TRAINING, .names = &names_isolation},
+    {.name = "training.on_fabric", .block = FB_TRAINING, .kind = FK_BOOL, .off = AT(training.on_fabric),
+     .when = FW_TRAINING},
+    {.name = "training.priority", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.priority),
+     .when = FW_TRAINING},
+    {.name = "training.steps", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.steps),
+     .when = FW_TRAINING},
+    {.name = "training.slowed_steps", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.slowed),
+     .when = FW_TRAINING},
+    {.name = "training.baseline_step_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.baseline_step_s),
+     .when = FW_TRAINING},
+    {.name = "training.compute_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.compute_s),
+     .when = FW_TRAINING},
+    {.name = "training.baseline_comm_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.comm0_s),
+     .when = FW_TRAINING},
+    {.name = "training.step_s.p50", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.step_p50_s),
+     .when = FW_TRAINING},
+    {.name = "training.step_s.p99", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.step_p99_s),
+     .when = FW_TRAINING},
+    {.name = "training.step_s.max", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.step_max_s),
+     .when = FW_TRAINING},
+    {.name = "training.comm_s.p50", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.comm_p50_s),
+     .when = FW_TRAINING},
+    {.name = "training.comm_s.p99", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.comm_p99_s),
+     .when = FW_TRAINING},
+    {.name = "training.comm_s.max", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.comm_max_s),
+     .when = FW_TRAINING},
+    {.name = "training.step_during_checkpoint_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.during_step_s),
+     .when = FW_TRAINING},
+    {.name = "training.slowdown", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.slowdown),
+     .when = FW_TRAINING},
+    {.name = "training.lost_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.lost_s),
+     .when = FW_TRAINING},
+    {.name = "training.victim_paused_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.victim_paused_s),
+     .when = FW_TRAINING, .null = FN_NO_PACKET},
+    {.name = "training.bytes", .block = FB_TRAINING, .kind = FK_U64, .off = AT(training.bytes),
+     .when = FW_TRAINING},
+    {.name = "training.bytes_per_step", .block = FB_TRAINING, .kind = FK_U64, .off = AT(training.bytes_per_step),
+     .when = FW_TRAINING},
+    {.name = "training.flows_per_step", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.flows_per_step),
+     .when = FW_TRAINING},
+    {.name = "training.dp", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.dp),
+     .when = FW_TRAINING},
+    {.name = "training.dp_nodes", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.dp_nodes),
+     .when = FW_TRAINING},
+    {.name = "training.link_set_wire_bytes", .block = FB_TRAINING, .kind = FK_CUSTOM,
+     .when = FW_TRAINING, .json = train_link_bytes},
+
     /* the analytic bound (docs/engine.md) */
     {.name = "bound.completion_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(bound_s),
      .metric = "bound_seconds", .help = "analytic lower bound on the completion time (max-flow)",
@@ -537,6 +599,7 @@ int field_is_null(const struct result_field *f, const struct results *r)
     case FN_UNFINISHED: return !r->finished;
     case FN_NO_FAILURES: return !(r->cost.job_mtbf_s > 0);
     case FN_NO_MONTE_CARLO: return !(r->cost.mc_days > 0);
+    case FN_NO_PACKET: return !r->has_packet_stats;
     case FN_NEVER: break;
     }
     return 0;

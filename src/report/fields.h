@@ -49,11 +49,12 @@ enum field_null {
     FN_NEVER,
     FN_UNFINISHED,    /* no completion */
     FN_NO_FAILURES,   /* failures.mtbf_* 0 */
-    FN_NO_MONTE_CARLO /* failures.monte_carlo_days 0 */
+    FN_NO_MONTE_CARLO, /* failures.monte_carlo_days 0 */
+    FN_NO_PACKET      /* the engine cannot know (fluid: no PFC) */
 };
 
 /* The blocks the writers print in turn (rows of a block are contiguous). */
-enum field_block { FB_RUN, FB_CHECKPOINT, FB_PLAN_COST, FB_RESTORE, FB_BOUND, FB_FABRIC,
+enum field_block { FB_RUN, FB_CHECKPOINT, FB_PLAN_COST, FB_RESTORE, FB_TRAINING, FB_BOUND, FB_FABRIC,
                    FB_NETWORK, FB_INVARIANTS, FB_PERF };
 
 /* A Prometheus metric label: none, or the currency. */

@@ -134,50 +134,6 @@ void report_clos_json(json_t *root, const struct results *r)
     }
 }
 
-/* training.* (docs/training.md): only when training.traffic is collectives */
-static void json_training(json_t *root, const struct results *r)
-{
-    const struct train_figures *g = &r->training;
-    if (!g->on)
-        return;
-    json_t *o = json_object();
-    json_object_set_new(o, "isolation", json_string(names_of(&names_isolation, g->isolation)));
-    json_object_set_new(o, "on_fabric", json_boolean(g->on_fabric));
-    json_object_set_new(o, "priority", json_integer(g->priority));
-    json_object_set_new(o, "steps", json_integer(g->steps));
-    json_object_set_new(o, "slowed_steps", json_integer(g->slowed));
-    json_object_set_new(o, "baseline_step_s", json_real(g->baseline_step_s));
-    json_object_set_new(o, "compute_s", json_real(g->compute_s));
-    json_object_set_new(o, "baseline_comm_s", json_real(g->comm0_s));
-    json_t *st = json_object(), *cm = json_object();
-    json_object_set_new(st, "p50", json_real(g->step_p50_s));
-    json_object_set_new(st, "p99", json_real(g->step_p99_s));
-    json_object_set_new(st, "max", json_real(g->step_max_s));
-    json_object_set_new(cm, "p50", json_real(g->comm_p50_s));
-    json_object_set_new(cm, "p99", json_real(g->comm_p99_s));
-    json_object_set_new(cm, "max", json_real(g->comm_max_s));
-    json_object_set_new(o, "step_s", st);
-    json_object_set_new(o, "comm_s", cm);
-    json_object_set_new(o, "step_during_checkpoint_s", json_real(g->during_step_s));
-    json_object_set_new(o, "slowdown", json_real(g->slowdown));
-    json_object_set_new(o, "lost_s", json_real(g->lost_s));
-    /* null where the engine cannot know (fluid: no PFC) */
-    json_object_set_new(o, "victim_paused_s",
-                        r->has_packet_stats ? json_real(g->victim_paused_s) : json_null());
-    json_object_set_new(o, "bytes", json_integer((json_int_t)g->bytes));
-    json_object_set_new(o, "bytes_per_step", json_integer((json_int_t)g->bytes_per_step));
-    json_object_set_new(o, "flows_per_step", json_integer(g->flows_per_step));
-    json_object_set_new(o, "dp", json_integer(g->dp));
-    json_object_set_new(o, "dp_nodes", json_integer(g->dp_nodes));
-    json_t *ls = json_object();
-    for (int i = 0; i < PATH_LINK_SETS; i++)
-        if (path_seg_shown(path_link_sets[i], r->fabric_tiers))
-            json_object_set_new(ls, path_seg_key(path_link_sets[i]),
-                                json_integer((json_int_t)g->seg_bytes[path_link_sets[i]]));
-    json_object_set_new(o, "link_set_wire_bytes", ls);
-    json_object_set_new(root, "training", o);
-}
-
 int report_json(FILE *out, const struct scenario *sc, const struct results *r,
                 int perf, struct err *e)
 {
@@ -216,7 +172,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
     put_fields(root, sc, r, FB_CHECKPOINT);
     put_fields(root, sc, r, FB_PLAN_COST);
     put_fields(root, sc, r, FB_RESTORE);
-    json_training(root, r);
+    put_fields(root, sc, r, FB_TRAINING);
     put_fields(root, sc, r, FB_BOUND);
     if (r->bottleneck.seg >= 0) {
         put_dotted(root, "segments", segments_json(r));
