@@ -24,9 +24,10 @@ static void fields_names_unique(void)
             continue;
         CHECKF(field_find(f->name) == f, "%s: named twice", f->name);
         CHECKF(!f->metric || (f->help && *f->help), "%s: metric without help", f->name);
-        CHECKF(f->kind != FK_CUSTOM || f->json || (f->metric_only && f->number),
+        CHECKF(f->kind != FK_CUSTOM || f->json || (f->no_json && f->number),
                "%s: custom without a writer", f->name);
-        CHECKF(!f->metric_only || f->metric, "%s: metric-only without a metric", f->name);
+        CHECKF(!f->no_json || f->metric || f->sweep, "%s: not in the JSON, nor a metric "
+               "or sweep column", f->name);
         CHECKF(!f->metric || (f->mseq >= 1 && f->mseq <= FIELD_MSEQ_MAX),
                "%s: metric %s without its place (mseq)", f->name, f->metric);
         CHECKF(f->kind != FK_ENUM || f->names, "%s: enum without names", f->name);
@@ -91,7 +92,7 @@ static void check_run(const char *what, const char *engine, const char *limit)
     for (size_t i = 0; root && prom && i < n_result_fields; i++) {
         const struct result_field *f = &result_fields[i];
         json_t *got = test_json_at(root, f->name);
-        if (f->metric_only) {
+        if (f->no_json) {
             CHECKF(!got, "%s: metric-only %s in the JSON", what, f->name);
         } else {
             json_t *want = field_json(f, &sc, &r);

@@ -62,6 +62,12 @@ static json_t *train_link_bytes(const struct scenario *sc, const struct results 
     return ls;
 }
 
+/* the stall's share of the interval */
+static double stall_fraction(const struct results *r)
+{
+    return r->cost.stall_s / r->cost.interval_s;
+}
+
 static double restore_simulated(const struct results *r)
 {
     return r->restore.estimated ? 0 : 1;
@@ -190,7 +196,7 @@ const struct result_field result_fields[] = {
      .off = AT(interrupted)},
     /* r->transfers (the plan's may be the restore's): metrics only */
     {.name = "metrics.transfers", .block = FB_CHECKPOINT, .kind = FK_U32, .off = AT(transfers),
-     .metric_only = 1, .metric = "transfers", .help = "transfers planned", .mpart = MP_RUN,
+     .no_json = 1, .metric = "transfers", .help = "transfers planned", .mpart = MP_RUN,
      .mseq = 5},
     {.name = "checkpoint.transfers_completed", .block = FB_CHECKPOINT, .kind = FK_U32,
      .off = AT(flows_done),
@@ -249,6 +255,8 @@ const struct result_field result_fields[] = {
      .mpart = MP_FINISHED, .mseq = 4},
     {.block = FB_PLAN_COST, .name = "cost.stall_measured", .kind = FK_BOOL, .off = AT(plan.stall_measured), .when = FIN},
     {.block = FB_PLAN_COST, .name = "cost.interval_s", .kind = FK_REAL, .off = AT(cost.interval_s), .when = FIN},
+    {.block = FB_PLAN_COST, .name = "sweep.slowdown_frac", .kind = FK_CUSTOM, .no_json = 1,
+     .number = stall_fraction, .sweep = "slowdown_frac", .sweep_when = FIN | FW_INTERVAL},
     {.block = FB_PLAN_COST, .name = "cost.checkpoints_per_day", .kind = FK_REAL, .off = AT(cost.checkpoints_per_day),
      .when = FIN, .metric = "checkpoints_per_day", .help = "checkpoints per day of training",
      .mpart = MP_FINISHED, .mseq = 5},
@@ -313,7 +321,8 @@ const struct result_field result_fields[] = {
      .off = AT(restore.completion_s), .when = RST,
      .metric = "restore_seconds",
      .help = "restore read time, first byte to last reader done",
-     .help_estimated = "restore read time: its lower bound (phase save: not simulated)", .mpart = MP_FINISHED, .mseq = 9},
+     .help_estimated = "restore read time: its lower bound (phase save: not simulated)", .mpart = MP_FINISHED, .mseq = 9,
+     .sweep = "restore_s", .sweep_when = FIN | FW_RESTORE_READ},
     {.name = "restore.bound_s", .block = FB_RESTORE, .kind = FK_REAL, .off = AT(restore.bound_s),
      .when = RST,
      .metric = "restore_bound_seconds", .help = "analytic lower bound on the restore's read time", .mpart = MP_FINISHED, .mseq = 10},
@@ -344,7 +353,7 @@ const struct result_field result_fields[] = {
     {.name = "restore.reads_unlimited", .block = FB_RESTORE, .kind = FK_CUSTOM, .when = RST,
      .json = reads_unlimited},
     {.name = "metrics.restore_simulated", .block = FB_RESTORE, .kind = FK_CUSTOM, .when = RST,
-     .number = restore_simulated, .metric_only = 1, .metric = "restore_simulated",
+     .number = restore_simulated, .no_json = 1, .metric = "restore_simulated",
      .help = "1 when the restore ran in an engine, 0 when estimated", .mpart = MP_FINISHED,
      .mseq = 11},
     {.name = "restore.other_mode_recovery_s", .block = FB_RESTORE, .kind = FK_REAL,
@@ -380,9 +389,11 @@ const struct result_field result_fields[] = {
     {.name = "training.comm_s.max", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.comm_max_s),
      .when = FW_TRAINING},
     {.name = "training.step_during_checkpoint_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.during_step_s),
-     .when = FW_TRAINING},
+     .when = FW_TRAINING,
+     .sweep = "training_step_s", .sweep_when = FIN},
     {.name = "training.slowdown", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.slowdown),
-     .when = FW_TRAINING},
+     .when = FW_TRAINING,
+     .sweep = "training_slowdown", .sweep_when = FIN},
     {.name = "training.lost_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.lost_s),
      .when = FW_TRAINING},
     {.name = "training.victim_paused_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.victim_paused_s),
@@ -412,7 +423,8 @@ const struct result_field result_fields[] = {
     {.name = "bound.by_metadata", .block = FB_BOUND, .kind = FK_BOOL, .off = AT(bound_by_meta)},
     {.name = "bound.ratio", .block = FB_BOUND, .kind = FK_CUSTOM, .null = FN_UNFINISHED,
      .json = bound_ratio,
-     .number = ratio_number, .metric = "bound_ratio", .help = "completion over the analytic bound", .mpart = MP_FINISHED, .mseq = 2},
+     .number = ratio_number, .metric = "bound_ratio", .help = "completion over the analytic bound", .mpart = MP_FINISHED, .mseq = 2,
+     .sweep = "bound_ratio", .sweep_when = FIN | FW_BOUNDED},
     {.name = "bound.base_latency_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(base_latency_s)},
     {.name = "bound.terms_s", .block = FB_BOUND, .kind = FK_CUSTOM, .json = bound_terms},
 
@@ -570,27 +582,39 @@ const struct result_field *field_find(const char *name)
     return NULL;
 }
 
-int field_applies(const struct result_field *f, const struct results *r)
+static int when_holds(unsigned when, const struct results *r)
 {
-    if ((f->when & FW_FINISHED) && !r->finished)
+    if ((when & FW_FINISHED) && !r->finished)
         return 0;
-    if ((f->when & FW_UNFINISHED) && r->finished)
+    if ((when & FW_UNFINISHED) && r->finished)
         return 0;
-    if ((f->when & FW_TRAINING) && !r->training.on)
+    if ((when & FW_TRAINING) && !r->training.on)
         return 0;
-    if ((f->when & FW_RESTORE) && !r->restore.ran)
+    if ((when & FW_RESTORE) && !r->restore.ran)
         return 0;
-    if ((f->when & FW_PACKET) && !r->has_packet_stats)
+    if ((when & FW_PACKET) && !r->has_packet_stats)
         return 0;
-    if ((f->when & FW_THREADS) && !r->threads)
+    if ((when & FW_THREADS) && !r->threads)
         return 0;
-    if ((f->when & FW_RATE_UPDATES) && !r->rate_updates)
+    if ((when & FW_RATE_UPDATES) && !r->rate_updates)
         return 0;
-    if ((f->when & FW_POOLS) && r->n_buffer_pools <= 1)
+    if ((when & FW_POOLS) && r->n_buffer_pools <= 1)
         return 0;
-    if ((f->when & FW_PORTS) && !r->ports)
+    if ((when & FW_PORTS) && !r->ports)
+        return 0;
+    if ((when & FW_BOUNDED) && !(r->bound_s > 0))
+        return 0;
+    if ((when & FW_INTERVAL) && !(r->cost.interval_s > 0))
+        return 0;
+    if ((when & FW_RESTORE_READ) &&
+        !(r->restore.ran && !r->restore.estimated && r->restore.finished))
         return 0;
     return 1;
+}
+
+int field_applies(const struct result_field *f, const struct results *r)
+{
+    return when_holds(f->when, r);
 }
 
 int field_is_null(const struct result_field *f, const struct results *r)
@@ -645,6 +669,11 @@ double field_number(const struct result_field *f, const struct results *r)
     case FK_CUSTOM: return f->number ? f->number(r) : NAN;
     default: return NAN;
     }
+}
+
+double field_sweep_number(const struct result_field *f, const struct results *r)
+{
+    return when_holds(f->sweep_when, r) ? field_number(f, r) : NAN;
 }
 
 uint64_t field_count(const struct result_field *f, const struct results *r)

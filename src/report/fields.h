@@ -41,6 +41,9 @@ enum {
     FW_RATE_UPDATES = 1 << 6, /* max-min updates ran (fluid engine) */
     FW_POOLS = 1 << 7,        /* more than one buffer pool (fabric.mmu.pools per_class) */
     FW_PORTS = 1 << 8,        /* per-port results (telemetry.ports) */
+    FW_BOUNDED = 1 << 9,      /* a bound above zero */
+    FW_INTERVAL = 1 << 10,    /* a checkpoint interval above zero */
+    FW_RESTORE_READ = 1 << 11, /* the restore ran in an engine and finished */
 };
 
 /* When a printed row's value is JSON null (and no metric or sweep figure):
@@ -79,7 +82,7 @@ struct result_field {
     const struct names *names;   /* FK_ENUM */
     json_t *(*json)(const struct scenario *sc, const struct results *r); /* FK_CUSTOM */
     double (*number)(const struct results *r); /* FK_CUSTOM: its value as a number */
-    int metric_only;             /* 1: a metric the document does not print */
+    int no_json;                 /* 1: a metric or sweep figure the document does not print */
     /* Prometheus: a gauge named ckptnet_<metric> (NULL: not exported) of
      * value x metric_scale (0: 1), with help and a label */
     const char *metric, *help;
@@ -89,8 +92,10 @@ struct result_field {
     enum metric_part mpart;
     unsigned mseq;               /* its place in its part (1 first) */
     enum metric_type mtype;
-    /* sweep: the column it fills (sweep_fig_name; NULL: none) */
+    /* sweep: the column it fills (sweep_fig_name; NULL: none), only when
+     * the FW_* bits of sweep_when hold too */
     const char *sweep;
+    unsigned sweep_when;
 };
 
 extern const struct result_field result_fields[];
@@ -112,6 +117,9 @@ json_t *field_json(const struct result_field *f, const struct scenario *sc,
 /* Its value as a number (reals, integers, bools 0/1, seconds, a custom
  * row's number()); NAN for a text, or when it does not apply or is null. */
 double field_number(const struct result_field *f, const struct results *r);
+
+/* Its sweep column's value: field_number where sweep_when holds, else NAN. */
+double field_sweep_number(const struct result_field *f, const struct results *r);
 
 /* An integer row's value exactly (a counter); 0 for other kinds. */
 uint64_t field_count(const struct result_field *f, const struct results *r);

@@ -61,7 +61,7 @@ static void put_fields(json_t *root, const struct scenario *sc, const struct res
 {
     for (size_t i = 0; i < n_result_fields; i++) {
         const struct result_field *f = &result_fields[i];
-        if (f->block == b && !f->metric_only && field_applies(f, r))
+        if (f->block == b && !f->no_json && field_applies(f, r))
             put_dotted(root, f->name, field_json(f, sc, r));
     }
 }
