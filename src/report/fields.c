@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "../scenario/lbscheme.h"
 #include "../topo/path.h"
 
 #define AT(m) offsetof(struct results, m)
@@ -66,6 +67,29 @@ static json_t *train_link_bytes(const struct scenario *sc, const struct results 
 static double stall_fraction(const struct results *r)
 {
     return r->cost.stall_s / r->cost.interval_s;
+}
+
+static json_t *lb_name(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    return json_string(lb_scheme(r->lb)->name);
+}
+
+/* each shown forward link set's busiest link */
+static json_t *busiest_links(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    json_t *l = json_object();
+    for (int g = PATH_WRITER_NIC; g <= PATH_STORAGE_NIC; g++) {
+        if (!path_seg_shown(g, r->fabric_tiers))
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "max_utilisation", json_real(r->link_util_max[g]));
+        json_object_set_new(o, "max_busy_s", json_real(r->link_busy_max_s[g]));
+        json_object_set_new(o, "max_full_s", json_real(r->link_full_max_s[g]));
+        json_object_set_new(l, path_seg_key(g), o);
+    }
+    return l;
 }
 
 static double restore_simulated(const struct results *r)
@@ -534,6 +558,19 @@ const struct result_field result_fields[] = {
     {.name = "transport.loss_recovery.failed_transfers", .block = FB_NETWORK, .kind = FK_U64, .off = AT(qp_errors),
      .when = FW_PACKET},
 
+    /* load balance: both engines know where the bytes went */
+    {.name = "network.lb.scheme", .block = FB_BALANCE, .kind = FK_CUSTOM, .json = lb_name},
+    {.name = "network.lb.uplink_imbalance", .block = FB_BALANCE, .kind = FK_REAL,
+     .off = AT(lb_uplink_imbalance)},
+    {.name = "network.lb.spine_imbalance", .block = FB_BALANCE, .kind = FK_REAL,
+     .off = AT(lb_spine_imbalance)},
+    {.name = "network.lb.uplinks_per_flow_mean", .block = FB_BALANCE, .kind = FK_REAL,
+     .off = AT(lb_paths_mean)},
+    {.name = "network.lb.uplinks_per_flow_max", .block = FB_BALANCE, .kind = FK_U32,
+     .off = AT(lb_paths_max)},
+    {.name = "network.links", .block = FB_BALANCE, .kind = FK_CUSTOM, .when = FW_LINKS,
+     .json = busiest_links},
+
     /* invariants (docs/engine.md) */
     {.name = "invariants.ok", .block = FB_INVARIANTS, .kind = FK_BOOL, .off = AT(ok),
      .metric = "ok", .help = "1 when every invariant of the run held, else 0", .mpart = MP_RUN, .mseq = 1},
@@ -601,6 +638,8 @@ static int when_holds(unsigned when, const struct results *r)
     if ((when & FW_POOLS) && r->n_buffer_pools <= 1)
         return 0;
     if ((when & FW_PORTS) && !r->ports)
+        return 0;
+    if ((when & FW_LINKS) && !r->has_link_stats)
         return 0;
     if ((when & FW_BOUNDED) && !(r->bound_s > 0))
         return 0;

@@ -44,6 +44,7 @@ enum {
     FW_BOUNDED = 1 << 9,      /* a bound above zero */
     FW_INTERVAL = 1 << 10,    /* a checkpoint interval above zero */
     FW_RESTORE_READ = 1 << 11, /* the restore ran in an engine and finished */
+    FW_LINKS = 1 << 12,       /* per-link-set busiest links (has_link_stats) */
 };
 
 /* When a printed row's value is JSON null (and no metric or sweep figure):
@@ -58,7 +59,7 @@ enum field_null {
 
 /* The blocks the writers print in turn (rows of a block are contiguous). */
 enum field_block { FB_RUN, FB_CHECKPOINT, FB_PLAN_COST, FB_RESTORE, FB_TRAINING, FB_BOUND, FB_FABRIC,
-                   FB_NETWORK, FB_INVARIANTS, FB_PERF };
+                   FB_NETWORK, FB_BALANCE, FB_INVARIANTS, FB_PERF };
 
 /* A Prometheus metric label: none, or the currency. */
 enum field_label { FL_NONE, FL_CURRENCY };

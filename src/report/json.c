@@ -47,14 +47,6 @@ static void emit_key(void *ud, const char *key, const char *value, int kind)
 
 #define U(x) json_integer((json_int_t)(x))
 
-/* value under "<pre><link set's key><post>" */
-static void put_seg(json_t *root, const char *pre, int seg, const char *post, json_t *value)
-{
-    char k[96];
-    snprintf(k, sizeof k, "%s%s%s", pre, path_seg_key(seg), post);
-    put_dotted(root, k, value);
-}
-
 /* Every row of block b that applies to this run, in table order (fields.h). */
 static void put_fields(json_t *root, const struct scenario *sc, const struct results *r,
                        enum field_block b)
@@ -190,19 +182,7 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
             put_dotted(root, "transport.cnp_path",
                        json_string(scenario_cnp_direct(sc) ? "direct" : "fabric"));
     }
-    /* load balance: both engines know where the bytes went */
-    put_dotted(root, "network.lb.scheme", json_string(lb_scheme(r->lb)->name));
-    put_dotted(root, "network.lb.uplink_imbalance", json_real(r->lb_uplink_imbalance));
-    put_dotted(root, "network.lb.spine_imbalance", json_real(r->lb_spine_imbalance));
-    put_dotted(root, "network.lb.uplinks_per_flow_mean", json_real(r->lb_paths_mean));
-    put_dotted(root, "network.lb.uplinks_per_flow_max", U(r->lb_paths_max));
-    for (int s = PATH_WRITER_NIC; r->has_link_stats && s <= PATH_STORAGE_NIC; s++) {
-        if (!path_seg_shown(s, r->fabric_tiers))
-            continue;
-        put_seg(root, "network.links.", s, ".max_utilisation", json_real(r->link_util_max[s]));
-        put_seg(root, "network.links.", s, ".max_busy_s", json_real(r->link_busy_max_s[s]));
-        put_seg(root, "network.links.", s, ".max_full_s", json_real(r->link_full_max_s[s]));
-    }
+    put_fields(root, sc, r, FB_BALANCE);
     put_fields(root, sc, r, FB_INVARIANTS);
     if (perf)
         put_fields(root, sc, r, FB_PERF);
