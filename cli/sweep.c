@@ -559,7 +559,7 @@ static void fill_field_figs(double *fig, const struct results *r)
         const struct result_field *rf = &result_fields[i];
         for (int c = 0; rf->sweep && c < F_COUNT; c++)
             if (!strcmp(sweep_fig_name[c], rf->sweep))
-                fig[c] = field_number(rf, r);
+                fig[c] = field_sweep_number(rf, r);
     }
 }
 
@@ -592,20 +592,8 @@ void sweep_run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
     copy_text(o->engine, sizeof o->engine, names_of(&names_engine, r.engine));
     double *f = o->fig;
     fill_field_figs(f, &r);
-    if (r.finished) {
-        if (r.bound_s > 0)
-            f[F_RATIO] = r.completion_s / r.bound_s;
-        if (r.bottleneck.seg >= 0)
-            copy_text(o->bottleneck, sizeof o->bottleneck, path_seg_key(r.bottleneck.seg));
-        if (r.cost.interval_s > 0)
-            f[F_SLOWDOWN] = r.cost.stall_s / r.cost.interval_s;
-        if (r.training.on) {
-            f[F_TRAIN_SLOWDOWN] = r.training.slowdown;
-            f[F_TRAIN_STEP] = r.training.during_step_s;
-        }
-        if (r.restore.ran && !r.restore.estimated && r.restore.finished)
-            f[F_RESTORE] = r.restore.completion_s;
-    }
+    if (r.finished && r.bottleneck.seg >= 0)
+        copy_text(o->bottleneck, sizeof o->bottleneck, path_seg_key(r.bottleneck.seg));
     if (!r.ok) {
         o->status = SWEEP_VIOLATED;
         copy_text(o->error, sizeof o->error, r.violation);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "../scenario/lbscheme.h"
 #include "../topo/path.h"
 
 #define AT(m) offsetof(struct results, m)
@@ -39,10 +40,61 @@ static json_t *reads_unlimited(const struct scenario *sc, const struct results *
     return json_boolean(!sc->restore.read_bps);
 }
 
+static double ratio_number(const struct results *r)
+{
+    return r->bound_s > 0 ? r->completion_s / r->bound_s : 0;
+}
+
 static json_t *bound_ratio(const struct scenario *sc, const struct results *r)
 {
     (void)sc;
-    return json_real(r->bound_s > 0 ? r->completion_s / r->bound_s : 0);
+    return json_real(ratio_number(r));
+}
+
+/* training's wire bytes on each shown link set (packet engine) */
+static json_t *train_link_bytes(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    json_t *ls = json_object();
+    for (int i = 0; i < PATH_LINK_SETS; i++)
+        if (path_seg_shown(path_link_sets[i], r->fabric_tiers))
+            json_object_set_new(ls, path_seg_key(path_link_sets[i]),
+                                json_integer((json_int_t)r->training.seg_bytes[path_link_sets[i]]));
+    return ls;
+}
+
+/* the stall's share of the interval */
+static double stall_fraction(const struct results *r)
+{
+    return r->cost.stall_s / r->cost.interval_s;
+}
+
+static json_t *lb_name(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    return json_string(lb_scheme(r->lb)->name);
+}
+
+/* each shown forward link set's busiest link */
+static json_t *busiest_links(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    json_t *l = json_object();
+    for (int g = PATH_WRITER_NIC; g <= PATH_STORAGE_NIC; g++) {
+        if (!path_seg_shown(g, r->fabric_tiers))
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "max_utilisation", json_real(r->link_util_max[g]));
+        json_object_set_new(o, "max_busy_s", json_real(r->link_busy_max_s[g]));
+        json_object_set_new(o, "max_full_s", json_real(r->link_full_max_s[g]));
+        json_object_set_new(l, path_seg_key(g), o);
+    }
+    return l;
+}
+
+static double restore_simulated(const struct results *r)
+{
+    return r->restore.estimated ? 0 : 1;
 }
 
 static json_t *limit_label(const struct scenario *sc, const struct results *r)
@@ -68,6 +120,89 @@ static json_t *events_per_s(const struct scenario *sc, const struct results *r)
     return json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0);
 }
 
+static json_t *ecn_fraction(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    return json_real(r->data_packets ? (double)r->ecn_marked / (double)r->data_packets : 0);
+}
+
+/* fabric.mmu.pools per_class: each pool's priorities and peak */
+static json_t *buffer_pools(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    json_t *a = json_array();
+    for (uint32_t k = 0; k < r->n_buffer_pools && k < 8; k++) {
+        json_t *o = json_object(), *pr = json_array();
+        for (unsigned pg = 0; pg < 8; pg++)
+            if ((r->buffer_pool[k].prio_mask >> pg) & 1)
+                json_array_append_new(pr, json_integer(pg));
+        json_object_set_new(o, "priorities", pr);
+        json_object_set_new(o, "max_used_bytes", json_integer((json_int_t)r->buffer_pool[k].max_used));
+        json_object_set_new(o, "max_used_fraction", json_real(r->buffer_pool[k].max_fraction));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+/* each shown link set's queue peak and p99 */
+static json_t *seg_queues(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    enum path_seg sets[PATH_LINK_SETS];
+    unsigned nsets = path_link_sets_shown(r->fabric_tiers, sets);
+    json_t *q = json_object();
+    for (unsigned i = 0; i < nsets; i++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "max_bytes", json_integer((json_int_t)r->seg_queue_max[sets[i]]));
+        json_object_set_new(o, "p99_bytes", json_integer((json_int_t)r->seg_queue_p99[sets[i]]));
+        json_object_set_new(q, path_seg_key(sets[i]), o);
+    }
+    return q;
+}
+
+static json_t *seg_paused(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    enum path_seg sets[PATH_LINK_SETS];
+    unsigned nsets = path_link_sets_shown(r->fabric_tiers, sets);
+    json_t *o = json_object();
+    for (unsigned i = 0; i < nsets; i++)
+        json_object_set_new(o, path_seg_key(sets[i]), json_real(r->seg_paused_s[sets[i]]));
+    return o;
+}
+
+/* telemetry.ports: the ports that carried, paused or dropped anything */
+static json_t *ports(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < r->n_ports; i++) {
+        const struct port_result *p = &r->ports[i];
+        if (!p->tx_bytes && !p->pause_tx && !p->drops)
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "port", json_integer(i));
+        json_object_set_new(o, "node", json_integer(p->node));
+        json_object_set_new(o, "segment", json_string(path_seg_key((int)p->seg)));
+        json_object_set_new(o, "tx_bytes", json_integer((json_int_t)p->tx_bytes));
+        json_object_set_new(o, "max_queue_bytes", json_integer((json_int_t)p->max_queue));
+        json_object_set_new(o, "max_headroom_bytes", json_integer((json_int_t)p->max_headroom));
+        json_object_set_new(o, "pause_sent", json_integer((json_int_t)p->pause_tx));
+        json_object_set_new(o, "pause_received", json_integer((json_int_t)p->pause_rx));
+        json_object_set_new(o, "paused_s", json_real(p->paused_s));
+        json_object_set_new(o, "ecn_marked", json_integer((json_int_t)p->ecn_marked));
+        json_object_set_new(o, "drops", json_integer((json_int_t)p->drops));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+static json_t *cc_name(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    return json_string(cc_scheme(r->cc)->name);
+}
+
 #define FIN FW_FINISHED
 #define RST FW_RESTORE
 
@@ -75,16 +210,25 @@ const struct result_field result_fields[] = {
     {.name = "engine", .block = FB_RUN, .kind = FK_ENUM, .off = AT(engine), .names = &names_engine},
     {.name = "engine_reason", .block = FB_RUN, .kind = FK_TEXT, .off = AT(engine_reason)},
 
-    {.name = "checkpoint.bytes", .block = FB_CHECKPOINT, .kind = FK_U64, .off = AT(ckpt_bytes)},
-    {.name = "checkpoint.writers", .block = FB_CHECKPOINT, .kind = FK_U32, .off = AT(writers)},
-    {.name = "checkpoint.finished", .block = FB_CHECKPOINT, .kind = FK_BOOL, .off = AT(finished)},
+    {.name = "checkpoint.bytes", .block = FB_CHECKPOINT, .kind = FK_U64, .off = AT(ckpt_bytes),
+     .metric = "checkpoint_bytes", .help = "checkpoint payload bytes to write", .mpart = MP_RUN, .mseq = 3},
+    {.name = "checkpoint.writers", .block = FB_CHECKPOINT, .kind = FK_U32, .off = AT(writers),
+     .metric = "writers", .help = "checkpoint writers", .mpart = MP_RUN, .mseq = 4},
+    {.name = "checkpoint.finished", .block = FB_CHECKPOINT, .kind = FK_BOOL, .off = AT(finished),
+     .metric = "finished", .help = "1 when every transfer completed, else 0", .mpart = MP_RUN, .mseq = 2},
     {.name = "checkpoint.interrupted", .block = FB_CHECKPOINT, .kind = FK_BOOL,
      .off = AT(interrupted)},
+    /* r->transfers (the plan's may be the restore's): metrics only */
+    {.name = "metrics.transfers", .block = FB_CHECKPOINT, .kind = FK_U32, .off = AT(transfers),
+     .no_json = 1, .metric = "transfers", .help = "transfers planned", .mpart = MP_RUN,
+     .mseq = 5},
     {.name = "checkpoint.transfers_completed", .block = FB_CHECKPOINT, .kind = FK_U32,
-     .off = AT(flows_done)},
+     .off = AT(flows_done),
+     .metric = "transfers_completed", .help = "transfers that completed", .mpart = MP_RUN, .mseq = 6},
     {.name = "checkpoint.completion_s", .block = FB_CHECKPOINT, .kind = FK_REAL,
      .off = AT(completion_s), .null = FN_UNFINISHED, .metric = "completion_seconds",
-     .help = "first byte sent to last byte received", .sweep = "completion_s"},
+     .help = "first byte sent to last byte received", .sweep = "completion_s",
+     .mpart = MP_FINISHED, .mseq = 1},
     {.name = "checkpoint.writer_completion_s.p50", .block = FB_CHECKPOINT, .kind = FK_REAL,
      .off = AT(writer_p50_s), .null = FN_UNFINISHED},
     {.name = "checkpoint.writer_completion_s.p99", .block = FB_CHECKPOINT, .kind = FK_REAL,
@@ -122,7 +266,8 @@ const struct result_field result_fields[] = {
     {.block = FB_PLAN_COST, .name = "storage.skew_cost_s", .kind = FK_PS, .off = AT(plan.skew_cost_ps)},
     {.block = FB_PLAN_COST, .name = "storage.skew_cost_pct", .kind = FK_REAL, .off = AT(plan.skew_cost_pct)},
     {.block = FB_PLAN_COST, .name = "checkpoint.end_s", .kind = FK_REAL, .off = AT(cost.end_s), .null = FN_UNFINISHED,
-     .metric = "checkpoint_end_seconds", .help = "trigger to last byte received"},
+     .metric = "checkpoint_end_seconds", .help = "trigger to last byte received",
+     .mpart = MP_FINISHED, .mseq = 3},
     {.block = FB_PLAN_COST, .name = "checkpoint.drain_late", .kind = FK_BOOL, .off = AT(cost.drain_late)},
     /* no completion, no cost */
     {.block = FB_PLAN_COST, .name = "cost.computed", .kind = FK_BOOL, .off = AT(finished)},
@@ -130,20 +275,26 @@ const struct result_field result_fields[] = {
      .dflt = "the run did not finish"},
     {.block = FB_PLAN_COST, .name = "cost.stall_s_per_checkpoint", .kind = FK_REAL, .off = AT(cost.stall_s), .when = FIN,
      .metric = "gpu_stall_seconds", .help = "GPU stall per checkpoint (policy)",
-     .sweep = "gpu_stall_s"},
+     .sweep = "gpu_stall_s",
+     .mpart = MP_FINISHED, .mseq = 4},
     {.block = FB_PLAN_COST, .name = "cost.stall_measured", .kind = FK_BOOL, .off = AT(plan.stall_measured), .when = FIN},
     {.block = FB_PLAN_COST, .name = "cost.interval_s", .kind = FK_REAL, .off = AT(cost.interval_s), .when = FIN},
+    {.block = FB_PLAN_COST, .name = "sweep.slowdown_frac", .kind = FK_CUSTOM, .no_json = 1,
+     .number = stall_fraction, .sweep = "slowdown_frac", .sweep_when = FIN | FW_INTERVAL},
     {.block = FB_PLAN_COST, .name = "cost.checkpoints_per_day", .kind = FK_REAL, .off = AT(cost.checkpoints_per_day),
-     .when = FIN, .metric = "checkpoints_per_day", .help = "checkpoints per day of training"},
+     .when = FIN, .metric = "checkpoints_per_day", .help = "checkpoints per day of training",
+     .mpart = MP_FINISHED, .mseq = 5},
     /* base units (promtool's lint): GPU-seconds, not GPU-hours */
     {.block = FB_PLAN_COST, .name = "cost.gpu_hours_per_day", .kind = FK_REAL, .off = AT(cost.gpu_hours_per_day),
      .when = FIN, .metric = "stalled_gpu_seconds_per_day",
      .help = "GPU time stalled per day (GPU-seconds)", .metric_scale = 3600,
-     .sweep = "gpu_hours_per_day"},
+     .sweep = "gpu_hours_per_day",
+     .mpart = MP_FINISHED, .mseq = 6},
     {.block = FB_PLAN_COST, .name = "cost.money_per_day", .kind = FK_REAL, .off = AT(cost.money_per_day), .when = FIN,
      .metric = "money_per_day",
      .help = "cost of the stall per day (training.gpu_hour_cost), in the currency label",
-     .label = FL_CURRENCY, .sweep = "money_per_day"},
+     .label = FL_CURRENCY, .sweep = "money_per_day",
+     .mpart = MP_FINISHED, .mseq = 7},
     {.block = FB_PLAN_COST, .name = "cost.currency", .kind = FK_CUSTOM, .when = FIN, .json = currency},
     {.block = FB_PLAN_COST, .name = "cost.mfu_points_lost", .kind = FK_REAL, .off = AT(cost.mfu_points_lost), .when = FIN},
     {.block = FB_PLAN_COST, .name = "cost.optimal_interval_s", .kind = FK_REAL, .off = AT(cost.young_s), .when = FIN,
@@ -152,7 +303,8 @@ const struct result_field result_fields[] = {
      .null = FN_NO_FAILURES},
     {.block = FB_PLAN_COST, .name = "cost.goodput", .kind = FK_REAL, .off = AT(cost.goodput), .when = FIN,
      .metric = "goodput_ratio", .help = "useful fraction of wall time at the configured interval",
-     .sweep = "goodput"},
+     .sweep = "goodput",
+     .mpart = MP_FINISHED, .mseq = 8},
     {.block = FB_PLAN_COST, .name = "cost.goodput_at_optimal", .kind = FK_REAL, .off = AT(cost.goodput_at_optimal),
      .when = FIN},
     {.block = FB_PLAN_COST, .name = "cost.goodput_monte_carlo", .kind = FK_REAL, .off = AT(cost.goodput_mc), .when = FIN,
@@ -190,9 +342,14 @@ const struct result_field result_fields[] = {
     {.name = "restore.finished", .block = FB_RESTORE, .kind = FK_BOOL,
      .off = AT(restore.finished), .when = RST},
     {.name = "restore.completion_s", .block = FB_RESTORE, .kind = FK_REAL,
-     .off = AT(restore.completion_s), .when = RST},
+     .off = AT(restore.completion_s), .when = RST,
+     .metric = "restore_seconds",
+     .help = "restore read time, first byte to last reader done",
+     .help_estimated = "restore read time: its lower bound (phase save: not simulated)", .mpart = MP_FINISHED, .mseq = 9,
+     .sweep = "restore_s", .sweep_when = FIN | FW_RESTORE_READ},
     {.name = "restore.bound_s", .block = FB_RESTORE, .kind = FK_REAL, .off = AT(restore.bound_s),
-     .when = RST},
+     .when = RST,
+     .metric = "restore_bound_seconds", .help = "analytic lower bound on the restore's read time", .mpart = MP_FINISHED, .mseq = 10},
     {.name = "restore.bound_limit", .block = FB_RESTORE, .kind = FK_SEG,
      .off = AT(restore.bound_limit), .when = RST},
     {.name = "restore.bottleneck", .block = FB_RESTORE, .kind = FK_SEG,
@@ -200,7 +357,8 @@ const struct result_field result_fields[] = {
     {.name = "restore.bottleneck_util", .block = FB_RESTORE, .kind = FK_REAL,
      .off = AT(restore.bottleneck_util), .when = RST},
     {.name = "restore.bytes_read", .block = FB_RESTORE, .kind = FK_U64,
-     .off = AT(restore.bytes_read), .when = RST},
+     .off = AT(restore.bytes_read), .when = RST,
+     .metric = "restore_read_bytes", .help = "bytes read back from the storage nodes", .mpart = MP_FINISHED, .mseq = 12},
     {.name = "restore.amplification", .block = FB_RESTORE, .kind = FK_REAL,
      .off = AT(restore.amplification), .when = RST},
     {.name = "restore.readers", .block = FB_RESTORE, .kind = FK_U32, .off = AT(restore.readers),
@@ -212,25 +370,85 @@ const struct result_field result_fields[] = {
     {.name = "restore.restart_s", .block = FB_RESTORE, .kind = FK_REAL,
      .off = AT(restore.restart_s), .when = RST},
     {.name = "restore.recovery_s", .block = FB_RESTORE, .kind = FK_REAL,
-     .off = AT(restore.recovery_s), .when = RST},
+     .off = AT(restore.recovery_s), .when = RST,
+     .metric = "recovery_seconds", .help = "restart overhead plus the restore, per failure", .mpart = MP_FINISHED, .mseq = 13},
     {.name = "restore.estimated", .block = FB_RESTORE, .kind = FK_BOOL,
      .off = AT(restore.estimated), .when = RST},
     {.name = "restore.reads_unlimited", .block = FB_RESTORE, .kind = FK_CUSTOM, .when = RST,
      .json = reads_unlimited},
+    {.name = "metrics.restore_simulated", .block = FB_RESTORE, .kind = FK_CUSTOM, .when = RST,
+     .number = restore_simulated, .no_json = 1, .metric = "restore_simulated",
+     .help = "1 when the restore ran in an engine, 0 when estimated", .mpart = MP_FINISHED,
+     .mseq = 11},
     {.name = "restore.other_mode_recovery_s", .block = FB_RESTORE, .kind = FK_REAL,
      .off = AT(restore.other_recovery_s), .when = RST},
+
+    /* training.* (docs/training.md): only when training.traffic is collectives */
+    {.name = "training.isolation", .block = FB_TRAINING, .kind = FK_ENUM, .off = AT(training.isolation),
+     .when = FW_TRAINING, .names = &names_isolation},
+    {.name = "training.on_fabric", .block = FB_TRAINING, .kind = FK_BOOL, .off = AT(training.on_fabric),
+     .when = FW_TRAINING},
+    {.name = "training.priority", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.priority),
+     .when = FW_TRAINING},
+    {.name = "training.steps", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.steps),
+     .when = FW_TRAINING},
+    {.name = "training.slowed_steps", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.slowed),
+     .when = FW_TRAINING},
+    {.name = "training.baseline_step_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.baseline_step_s),
+     .when = FW_TRAINING},
+    {.name = "training.compute_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.compute_s),
+     .when = FW_TRAINING},
+    {.name = "training.baseline_comm_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.comm0_s),
+     .when = FW_TRAINING},
+    {.name = "training.step_s.p50", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.step_p50_s),
+     .when = FW_TRAINING},
+    {.name = "training.step_s.p99", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.step_p99_s),
+     .when = FW_TRAINING},
+    {.name = "training.step_s.max", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.step_max_s),
+     .when = FW_TRAINING},
+    {.name = "training.comm_s.p50", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.comm_p50_s),
+     .when = FW_TRAINING},
+    {.name = "training.comm_s.p99", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.comm_p99_s),
+     .when = FW_TRAINING},
+    {.name = "training.comm_s.max", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.comm_max_s),
+     .when = FW_TRAINING},
+    {.name = "training.step_during_checkpoint_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.during_step_s),
+     .when = FW_TRAINING,
+     .sweep = "training_step_s", .sweep_when = FIN},
+    {.name = "training.slowdown", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.slowdown),
+     .when = FW_TRAINING,
+     .sweep = "training_slowdown", .sweep_when = FIN},
+    {.name = "training.lost_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.lost_s),
+     .when = FW_TRAINING},
+    {.name = "training.victim_paused_s", .block = FB_TRAINING, .kind = FK_REAL, .off = AT(training.victim_paused_s),
+     .when = FW_TRAINING, .null = FN_NO_PACKET},
+    {.name = "training.bytes", .block = FB_TRAINING, .kind = FK_U64, .off = AT(training.bytes),
+     .when = FW_TRAINING},
+    {.name = "training.bytes_per_step", .block = FB_TRAINING, .kind = FK_U64, .off = AT(training.bytes_per_step),
+     .when = FW_TRAINING},
+    {.name = "training.flows_per_step", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.flows_per_step),
+     .when = FW_TRAINING},
+    {.name = "training.dp", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.dp),
+     .when = FW_TRAINING},
+    {.name = "training.dp_nodes", .block = FB_TRAINING, .kind = FK_U32, .off = AT(training.dp_nodes),
+     .when = FW_TRAINING},
+    {.name = "training.link_set_wire_bytes", .block = FB_TRAINING, .kind = FK_CUSTOM,
+     .when = FW_TRAINING, .json = train_link_bytes},
 
     /* the analytic bound (docs/engine.md) */
     {.name = "bound.completion_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(bound_s),
      .metric = "bound_seconds", .help = "analytic lower bound on the completion time (max-flow)",
-     .sweep = "bound_s"},
+     .sweep = "bound_s",
+     .mpart = MP_RUN, .mseq = 7},
     {.name = "bound.limit", .block = FB_BOUND, .kind = FK_SEG, .off = AT(bound_limit)},
     {.name = "bound.limit_label", .block = FB_BOUND, .kind = FK_CUSTOM, .json = limit_label},
     {.name = "bound.fsync_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(bound_fsync_s)},
     {.name = "bound.metadata_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(bound_meta_s)},
     {.name = "bound.by_metadata", .block = FB_BOUND, .kind = FK_BOOL, .off = AT(bound_by_meta)},
     {.name = "bound.ratio", .block = FB_BOUND, .kind = FK_CUSTOM, .null = FN_UNFINISHED,
-     .json = bound_ratio},
+     .json = bound_ratio,
+     .number = ratio_number, .metric = "bound_ratio", .help = "completion over the analytic bound", .mpart = MP_FINISHED, .mseq = 2,
+     .sweep = "bound_ratio", .sweep_when = FIN | FW_BOUNDED},
     {.name = "bound.base_latency_s", .block = FB_BOUND, .kind = FK_REAL, .off = AT(base_latency_s)},
     {.name = "bound.terms_s", .block = FB_BOUND, .kind = FK_CUSTOM, .json = bound_terms},
 
@@ -249,28 +467,119 @@ const struct result_field result_fields[] = {
 
     /* network counters (packet engine) */
     {.name = "network.drops", .block = FB_NETWORK, .kind = FK_U64, .off = AT(drops),
-     .when = FW_PACKET, .sweep = "drops"},
+     .when = FW_PACKET, .sweep = "drops",
+     .metric = "dropped_packets_total", .help = "packets dropped (all classes)", .mpart = MP_PACKET, .mseq = 4, .mtype = MT_COUNTER},
     {.name = "network.pfc.pause_frames", .block = FB_NETWORK, .kind = FK_U64,
-     .off = AT(pause_frames), .when = FW_PACKET, .sweep = "pause_frames"},
+     .off = AT(pause_frames), .when = FW_PACKET, .sweep = "pause_frames",
+     .metric = "pause_frames_total", .help = "PFC XOFF frames sent (refreshes not counted)", .mpart = MP_PACKET, .mseq = 1, .mtype = MT_COUNTER},
     {.name = "network.pfc.resume_frames", .block = FB_NETWORK, .kind = FK_U64,
-     .off = AT(resume_frames), .when = FW_PACKET},
+     .off = AT(resume_frames), .when = FW_PACKET,
+     .metric = "resume_frames_total", .help = "PFC XON frames sent", .mpart = MP_PACKET, .mseq = 2, .mtype = MT_COUNTER},
     {.name = "network.pfc.paused_s", .block = FB_NETWORK, .kind = FK_REAL, .off = AT(paused_s),
-     .when = FW_PACKET, .sweep = "paused_s"},
+     .when = FW_PACKET, .sweep = "paused_s",
+     .metric = "paused_seconds_total", .help = "time paused, summed over ports", .mpart = MP_PACKET, .mseq = 3, .mtype = MT_COUNTER},
     {.name = "network.pfc.max_port_paused_s", .block = FB_NETWORK, .kind = FK_REAL,
      .off = AT(max_port_paused_s), .when = FW_PACKET},
     {.name = "network.max_queue_bytes", .block = FB_NETWORK, .kind = FK_U64,
-     .off = AT(max_queue_bytes), .when = FW_PACKET, .sweep = "max_queue_bytes"},
+     .off = AT(max_queue_bytes), .when = FW_PACKET, .sweep = "max_queue_bytes",
+     .metric = "max_queue_bytes", .help = "largest egress queue seen (wire bytes)", .mpart = MP_PACKET, .mseq = 7},
     {.name = "network.max_buffer_bytes", .block = FB_NETWORK, .kind = FK_U64,
-     .off = AT(max_buffer_bytes), .when = FW_PACKET},
+     .off = AT(max_buffer_bytes), .when = FW_PACKET,
+     .metric = "max_buffer_bytes", .help = "largest switch buffer occupancy seen", .mpart = MP_PACKET, .mseq = 8},
     {.name = "network.packets_delivered", .block = FB_NETWORK, .kind = FK_U64,
      .off = AT(packets_delivered), .when = FW_PACKET},
+    /* lossless detail, balancing counters and transport.* (packet engine) */
+    {.name = "network.drops_by_class.lossless", .block = FB_NETWORK, .kind = FK_U64, .off = AT(drops_lossless),
+     .when = FW_PACKET},
+    {.name = "network.drops_by_class.lossy", .block = FB_NETWORK, .kind = FK_U64, .off = AT(drops_lossy),
+     .when = FW_PACKET},
+    {.name = "network.drops_by_class.watchdog", .block = FB_NETWORK, .kind = FK_U64, .off = AT(drops_watchdog),
+     .when = FW_PACKET},
+    {.name = "network.pfc.refresh_frames", .block = FB_NETWORK, .kind = FK_U64, .off = AT(refresh_frames),
+     .when = FW_PACKET},
+    {.name = "network.pfc.pause_frames_received", .block = FB_NETWORK, .kind = FK_U64, .off = AT(pause_frames_rx),
+     .when = FW_PACKET},
+    {.name = "network.pfc.watchdog_storms", .block = FB_NETWORK, .kind = FK_U64, .off = AT(pfc_storms),
+     .when = FW_PACKET},
+    {.name = "network.ecn.marked_packets", .block = FB_NETWORK, .kind = FK_U64, .off = AT(ecn_marked),
+     .when = FW_PACKET,
+     .metric = "ecn_marked_packets_total", .help = "data packets marked CE", .mpart = MP_PACKET, .mseq = 5, .mtype = MT_COUNTER},
+    {.name = "network.ecn.marked_fraction", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET, .json = ecn_fraction},
+    {.name = "network.buffer.max_switch_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(max_buffer_bytes),
+     .when = FW_PACKET},
+    {.name = "network.buffer.max_headroom_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(max_headroom_bytes),
+     .when = FW_PACKET},
+    {.name = "network.buffer.max_shared_pg_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(max_shared_pg_bytes),
+     .when = FW_PACKET},
+    {.name = "network.buffer.pools", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET | FW_POOLS, .json = buffer_pools},
+    {.name = "network.queues", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET, .json = seg_queues},
+    {.name = "network.pfc.paused_s_by_segment", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET, .json = seg_paused},
+    {.name = "network.ports", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET | FW_PORTS, .json = ports},
+    {.name = "network.lb.reordered_packets", .block = FB_NETWORK, .kind = FK_U64, .off = AT(reordered),
+     .when = FW_PACKET},
+    {.name = "network.lb.naks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(naks),
+     .when = FW_PACKET},
+    {.name = "network.lb.retransmitted_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(retx_bytes),
+     .when = FW_PACKET},
+    {.name = "network.lb.discarded_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(discarded_bytes),
+     .when = FW_PACKET},
+    {.name = "network.storage.request_acks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(acks),
+     .when = FW_PACKET},
+    {.name = "network.storage.window_stalls", .block = FB_NETWORK, .kind = FK_U64, .off = AT(window_stalls),
+     .when = FW_PACKET},
+    {.name = "transport.cc", .block = FB_NETWORK, .kind = FK_CUSTOM,
+     .when = FW_PACKET, .json = cc_name},
+    {.name = "transport.cnps_sent", .block = FB_NETWORK, .kind = FK_U64, .off = AT(cnps_sent),
+     .when = FW_PACKET,
+     .metric = "cnps_sent_total", .help = "congestion notification packets sent", .mpart = MP_PACKET, .mseq = 6, .mtype = MT_COUNTER},
+    {.name = "transport.cnps_received", .block = FB_NETWORK, .kind = FK_U64, .off = AT(cnps_received),
+     .when = FW_PACKET},
+    {.name = "transport.rate_decreases", .block = FB_NETWORK, .kind = FK_U64, .off = AT(rate_decreases),
+     .when = FW_PACKET},
+    {.name = "transport.min_rate_bps", .block = FB_NETWORK, .kind = FK_REAL, .off = AT(min_rate_bps),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.on", .block = FB_NETWORK, .kind = FK_BOOL, .off = AT(loss_recovery),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.timeouts", .block = FB_NETWORK, .kind = FK_U64, .off = AT(timeouts),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.retransmitted_packets", .block = FB_NETWORK, .kind = FK_U64, .off = AT(retx_packets),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.naks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(naks),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.selective_naks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(sack_naks),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.acks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(rc_acks),
+     .when = FW_PACKET},
+    {.name = "transport.loss_recovery.failed_transfers", .block = FB_NETWORK, .kind = FK_U64, .off = AT(qp_errors),
+     .when = FW_PACKET},
+
+    /* load balance: both engines know where the bytes went */
+    {.name = "network.lb.scheme", .block = FB_BALANCE, .kind = FK_CUSTOM, .json = lb_name},
+    {.name = "network.lb.uplink_imbalance", .block = FB_BALANCE, .kind = FK_REAL,
+     .off = AT(lb_uplink_imbalance)},
+    {.name = "network.lb.spine_imbalance", .block = FB_BALANCE, .kind = FK_REAL,
+     .off = AT(lb_spine_imbalance)},
+    {.name = "network.lb.uplinks_per_flow_mean", .block = FB_BALANCE, .kind = FK_REAL,
+     .off = AT(lb_paths_mean)},
+    {.name = "network.lb.uplinks_per_flow_max", .block = FB_BALANCE, .kind = FK_U32,
+     .off = AT(lb_paths_max)},
+    {.name = "network.links", .block = FB_BALANCE, .kind = FK_CUSTOM, .when = FW_LINKS,
+     .json = busiest_links},
 
     /* invariants (docs/engine.md) */
-    {.name = "invariants.ok", .block = FB_INVARIANTS, .kind = FK_BOOL, .off = AT(ok)},
+    {.name = "invariants.ok", .block = FB_INVARIANTS, .kind = FK_BOOL, .off = AT(ok),
+     .metric = "ok", .help = "1 when every invariant of the run held, else 0", .mpart = MP_RUN, .mseq = 1},
     {.name = "invariants.violation", .block = FB_INVARIANTS, .kind = FK_TEXT, .off = AT(violation)},
-    {.name = "invariants.bytes_sent", .block = FB_INVARIANTS, .kind = FK_U64, .off = AT(bytes_sent)},
+    {.name = "invariants.bytes_sent", .block = FB_INVARIANTS, .kind = FK_U64, .off = AT(bytes_sent),
+     .metric = "sent_bytes_total", .help = "payload bytes sent by writers (first sends)", .mpart = MP_RUN, .mseq = 8, .mtype = MT_COUNTER},
     {.name = "invariants.bytes_delivered", .block = FB_INVARIANTS, .kind = FK_U64,
-     .off = AT(bytes_delivered)},
+     .off = AT(bytes_delivered),
+     .metric = "delivered_bytes_total", .help = "payload bytes delivered to storage", .mpart = MP_RUN, .mseq = 9, .mtype = MT_COUNTER},
     {.name = "invariants.bytes_dropped", .block = FB_INVARIANTS, .kind = FK_U64,
      .off = AT(bytes_dropped)},
     {.name = "invariants.bytes_in_flight", .block = FB_INVARIANTS, .kind = FK_U64,
@@ -310,23 +619,41 @@ const struct result_field *field_find(const char *name)
     return NULL;
 }
 
-int field_applies(const struct result_field *f, const struct results *r)
+static int when_holds(unsigned when, const struct results *r)
 {
-    if ((f->when & FW_FINISHED) && !r->finished)
+    if ((when & FW_FINISHED) && !r->finished)
         return 0;
-    if ((f->when & FW_UNFINISHED) && r->finished)
+    if ((when & FW_UNFINISHED) && r->finished)
         return 0;
-    if ((f->when & FW_TRAINING) && !r->training.on)
+    if ((when & FW_TRAINING) && !r->training.on)
         return 0;
-    if ((f->when & FW_RESTORE) && !r->restore.ran)
+    if ((when & FW_RESTORE) && !r->restore.ran)
         return 0;
-    if ((f->when & FW_PACKET) && !r->has_packet_stats)
+    if ((when & FW_PACKET) && !r->has_packet_stats)
         return 0;
-    if ((f->when & FW_THREADS) && !r->threads)
+    if ((when & FW_THREADS) && !r->threads)
         return 0;
-    if ((f->when & FW_RATE_UPDATES) && !r->rate_updates)
+    if ((when & FW_RATE_UPDATES) && !r->rate_updates)
+        return 0;
+    if ((when & FW_POOLS) && r->n_buffer_pools <= 1)
+        return 0;
+    if ((when & FW_PORTS) && !r->ports)
+        return 0;
+    if ((when & FW_LINKS) && !r->has_link_stats)
+        return 0;
+    if ((when & FW_BOUNDED) && !(r->bound_s > 0))
+        return 0;
+    if ((when & FW_INTERVAL) && !(r->cost.interval_s > 0))
+        return 0;
+    if ((when & FW_RESTORE_READ) &&
+        !(r->restore.ran && !r->restore.estimated && r->restore.finished))
         return 0;
     return 1;
+}
+
+int field_applies(const struct result_field *f, const struct results *r)
+{
+    return when_holds(f->when, r);
 }
 
 int field_is_null(const struct result_field *f, const struct results *r)
@@ -335,6 +662,7 @@ int field_is_null(const struct result_field *f, const struct results *r)
     case FN_UNFINISHED: return !r->finished;
     case FN_NO_FAILURES: return !(r->cost.job_mtbf_s > 0);
     case FN_NO_MONTE_CARLO: return !(r->cost.mc_days > 0);
+    case FN_NO_PACKET: return !r->has_packet_stats;
     case FN_NEVER: break;
     }
     return 0;
@@ -377,6 +705,21 @@ double field_number(const struct result_field *f, const struct results *r)
     case FK_U32: return VALUE(uint32_t);
     case FK_BOOL: return VALUE(int) != 0;
     case FK_PS: return (double)VALUE(uint64_t) / 1e12;
+    case FK_CUSTOM: return f->number ? f->number(r) : NAN;
     default: return NAN;
+    }
+}
+
+double field_sweep_number(const struct result_field *f, const struct results *r)
+{
+    return when_holds(f->sweep_when, r) ? field_number(f, r) : NAN;
+}
+
+uint64_t field_count(const struct result_field *f, const struct results *r)
+{
+    switch (f->kind) {
+    case FK_U64: return VALUE(uint64_t);
+    case FK_U32: return VALUE(uint32_t);
+    default: return 0;
     }
 }

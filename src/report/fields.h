@@ -39,6 +39,12 @@ enum {
     FW_PACKET = 1 << 4,     /* packet statistics: absent, not zero, when unknown (fluid) */
     FW_THREADS = 1 << 5,    /* an event order ran (packet engine) */
     FW_RATE_UPDATES = 1 << 6, /* max-min updates ran (fluid engine) */
+    FW_POOLS = 1 << 7,        /* more than one buffer pool (fabric.mmu.pools per_class) */
+    FW_PORTS = 1 << 8,        /* per-port results (telemetry.ports) */
+    FW_BOUNDED = 1 << 9,      /* a bound above zero */
+    FW_INTERVAL = 1 << 10,    /* a checkpoint interval above zero */
+    FW_RESTORE_READ = 1 << 11, /* the restore ran in an engine and finished */
+    FW_LINKS = 1 << 12,       /* per-link-set busiest links (has_link_stats) */
 };
 
 /* When a printed row's value is JSON null (and no metric or sweep figure):
@@ -47,15 +53,24 @@ enum field_null {
     FN_NEVER,
     FN_UNFINISHED,    /* no completion */
     FN_NO_FAILURES,   /* failures.mtbf_* 0 */
-    FN_NO_MONTE_CARLO /* failures.monte_carlo_days 0 */
+    FN_NO_MONTE_CARLO, /* failures.monte_carlo_days 0 */
+    FN_NO_PACKET      /* the engine cannot know (fluid: no PFC) */
 };
 
 /* The blocks the writers print in turn (rows of a block are contiguous). */
-enum field_block { FB_RUN, FB_CHECKPOINT, FB_PLAN_COST, FB_RESTORE, FB_BOUND, FB_FABRIC,
-                   FB_NETWORK, FB_INVARIANTS, FB_PERF };
+enum field_block { FB_RUN, FB_CHECKPOINT, FB_PLAN_COST, FB_RESTORE, FB_TRAINING, FB_BOUND, FB_FABRIC,
+                   FB_NETWORK, FB_BALANCE, FB_INVARIANTS, FB_PERF };
 
 /* A Prometheus metric label: none, or the currency. */
 enum field_label { FL_NONE, FL_CURRENCY };
+
+/* Where a metric stands in the metrics, which keep their own order (not
+ * the document's): before the finished test, after it (a finished run's
+ * figures), or among the packet engine's families. */
+enum metric_part { MP_RUN, MP_FINISHED, MP_PACKET, MP_COUNT };
+enum metric_type { MT_GAUGE, MT_COUNTER };
+/* mseq runs 1..FIELD_MSEQ_MAX within a part */
+#define FIELD_MSEQ_MAX 32
 
 struct result_field {
     const char *name;            /* the JSON document's dotted key */
@@ -67,13 +82,21 @@ struct result_field {
     const char *dflt;            /* FK_CSTR: for NULL; FK_CONST: the value */
     const struct names *names;   /* FK_ENUM */
     json_t *(*json)(const struct scenario *sc, const struct results *r); /* FK_CUSTOM */
+    double (*number)(const struct results *r); /* FK_CUSTOM: its value as a number */
+    int no_json;                 /* 1: a metric or sweep figure the document does not print */
     /* Prometheus: a gauge named ckptnet_<metric> (NULL: not exported) of
      * value x metric_scale (0: 1), with help and a label */
     const char *metric, *help;
     double metric_scale;
     enum field_label label;
-    /* sweep: the column it fills (sweep_fig_name; NULL: none) */
+    const char *help_estimated;  /* help instead when the restore was estimated */
+    enum metric_part mpart;
+    unsigned mseq;               /* its place in its part (1 first) */
+    enum metric_type mtype;
+    /* sweep: the column it fills (sweep_fig_name; NULL: none), only when
+     * the FW_* bits of sweep_when hold too */
     const char *sweep;
+    unsigned sweep_when;
 };
 
 extern const struct result_field result_fields[];
@@ -92,8 +115,14 @@ int field_is_null(const struct result_field *f, const struct results *r);
 json_t *field_json(const struct result_field *f, const struct scenario *sc,
                    const struct results *r);
 
-/* Its value as a number (reals, integers, bools 0/1, seconds); NAN for a
- * text, or when it does not apply or is null. */
+/* Its value as a number (reals, integers, bools 0/1, seconds, a custom
+ * row's number()); NAN for a text, or when it does not apply or is null. */
 double field_number(const struct result_field *f, const struct results *r);
+
+/* Its sweep column's value: field_number where sweep_when holds, else NAN. */
+double field_sweep_number(const struct result_field *f, const struct results *r);
+
+/* An integer row's value exactly (a counter); 0 for other kinds. */
+uint64_t field_count(const struct result_field *f, const struct results *r);
 
 #endif

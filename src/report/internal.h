@@ -30,17 +30,17 @@ struct cap_rec;
 size_t pcap_frame(const struct cap_rec *r, uint8_t *buf, size_t *hlen);
 
 /* The fabric's tiers as built (three tiers or fabric.tiers auto), one line
- * for the summary and describe; nothing otherwise (report.c). */
+ * for the summary and describe; nothing otherwise (summary.c). */
 void report_clos_line(FILE *out, const struct results *r);
-/* Switches per tier and profile, links by speed (report.c). */
+/* Switches per tier and profile, links by speed (summary.c). */
 void report_bom_line(FILE *out, const struct scenario *sc, const struct results *r);
 /* "capex" line when cost.prices is set; ran: beside the GPU-hours lost */
 void report_capex_line(FILE *out, const struct scenario *sc, const struct results *r,
                        int ran);
 /* "  storage     placement ...": per-node bytes and their skew, no newline
- * (report.c; the summary and describe). */
+ * (summary.c; the summary and describe). */
 void report_placement(FILE *out, const struct plan_summary *p);
-/* The same facts into the JSON document's fabric.* */
+/* The same facts into the JSON document's fabric.* (json.c) */
 void report_clos_json(json_t *root, const struct results *r);
 
 /* JSON segments[] and bottleneck (verdict.c). */

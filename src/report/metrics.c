@@ -37,27 +37,6 @@ static void put_real(FILE *f, double v)
         fprintf(f, "%.17g", v);
 }
 
-/* A family of one real sample. */
-static void real_family(FILE *f, const char *name, enum mtype t, const char *help, double v)
-{
-    family(f, name, t, help);
-    fprintf(f, "ckptnet_%s ", name);
-    put_real(f, v);
-    fputc('\n', f);
-}
-
-static void gauge(FILE *f, const char *name, const char *help, double v)
-{
-    real_family(f, name, M_GAUGE, help, v);
-}
-
-/* A counter's value: integers exactly, reals (seconds) as reals. */
-static void counter(FILE *f, const char *name, const char *help, uint64_t v)
-{
-    family(f, name, M_COUNTER, help);
-    fprintf(f, "ckptnet_%s %llu\n", name, (unsigned long long)v);
-}
-
 /* Label values are node names and fixed words: nothing to escape but
  * backslash, quote and newline, which the format escapes. */
 static void put_label(FILE *f, const char *k, const char *v, int first)
@@ -107,16 +86,25 @@ static void port_family(FILE *f, const struct results *r, enum port_field pf,
     }
 }
 
-/* A gauge per row of block b that has a metric and a value in this run. */
-static void field_gauges(FILE *f, const struct scenario *sc, const struct results *r,
-                         enum field_block b)
+/* Every row of part mp with a metric and a value in this run, in mseq
+ * order: a gauge, or a counter (integers exactly). */
+static void field_metrics(FILE *f, const struct scenario *sc, const struct results *r,
+                          enum metric_part mp)
 {
+    const struct result_field *at[FIELD_MSEQ_MAX + 1] = {0};
     for (size_t i = 0; i < n_result_fields; i++) {
         const struct result_field *rf = &result_fields[i];
-        double v = field_number(rf, r);
-        if (rf->block != b || !rf->metric || isnan(v))
+        if (rf->metric && rf->mpart == mp && rf->mseq <= FIELD_MSEQ_MAX)
+            at[rf->mseq] = rf;
+    }
+    for (unsigned k = 1; k <= FIELD_MSEQ_MAX; k++) {
+        const struct result_field *rf = at[k];
+        double v = rf ? field_number(rf, r) : NAN;
+        if (isnan(v))
             continue;
-        family(f, rf->metric, M_GAUGE, rf->help);
+        enum mtype t = rf->mtype == MT_COUNTER ? M_COUNTER : M_GAUGE;
+        family(f, rf->metric, t,
+               rf->help_estimated && r->restore.estimated ? rf->help_estimated : rf->help);
         fprintf(f, "ckptnet_%s", rf->metric);
         if (rf->label == FL_CURRENCY) {
             fputc('{', f);
@@ -124,7 +112,10 @@ static void field_gauges(FILE *f, const struct scenario *sc, const struct result
             fputc('}', f);
         }
         fputc(' ', f);
-        put_real(f, rf->metric_scale ? v * rf->metric_scale : v);
+        if (t == M_COUNTER && (rf->kind == FK_U64 || rf->kind == FK_U32))
+            fprintf(f, "%llu", (unsigned long long)field_count(rf, r));
+        else
+            put_real(f, rf->metric_scale ? v * rf->metric_scale : v);
         fputc('\n', f);
     }
 }
@@ -138,57 +129,12 @@ static void run_level(FILE *f, const struct scenario *sc, const struct results *
     if (r->has_packet_stats)
         put_label(f, "cc", cc_scheme(r->cc)->name, 0);
     fputs("} 1\n", f);
-    gauge(f, "ok", "1 when every invariant of the run held, else 0", r->ok ? 1 : 0);
-    gauge(f, "finished", "1 when every transfer completed, else 0", r->finished ? 1 : 0);
-    gauge(f, "checkpoint_bytes", "checkpoint payload bytes to write",
-          (double)r->ckpt_bytes);
-    gauge(f, "writers", "checkpoint writers", r->writers);
-    gauge(f, "transfers", "transfers planned", r->transfers);
-    gauge(f, "transfers_completed", "transfers that completed", r->flows_done);
-    field_gauges(f, sc, r, FB_BOUND);
-    counter(f, "sent_bytes_total", "payload bytes sent by writers (first sends)",
-            r->bytes_sent);
-    counter(f, "delivered_bytes_total", "payload bytes delivered to storage",
-            r->bytes_delivered);
+    field_metrics(f, sc, r, MP_RUN);
     if (!r->finished) {
         fputs("# the run did not finish: no completion, bound ratio or cost families\n", f);
         return;
     }
-    field_gauges(f, sc, r, FB_CHECKPOINT);
-    gauge(f, "bound_ratio", "completion over the analytic bound",
-          r->bound_s > 0 ? r->completion_s / r->bound_s : 0);
-    field_gauges(f, sc, r, FB_PLAN_COST);
-    const struct restore_figures *rs = &r->restore;
-    if (!rs->ran)
-        return;
-    gauge(f, "restore_seconds", rs->estimated
-                                    ? "restore read time: its lower bound (phase save: not simulated)"
-                                    : "restore read time, first byte to last reader done",
-          rs->completion_s);
-    gauge(f, "restore_bound_seconds", "analytic lower bound on the restore's read time",
-          rs->bound_s);
-    gauge(f, "restore_simulated", "1 when the restore ran in an engine, 0 when estimated",
-          rs->estimated ? 0 : 1);
-    gauge(f, "restore_read_bytes", "bytes read back from the storage nodes",
-          (double)rs->bytes_read);
-    gauge(f, "recovery_seconds", "restart overhead plus the restore, per failure",
-          rs->recovery_s);
-}
-
-static void packet_level(FILE *f, const struct results *r)
-{
-    counter(f, "pause_frames_total", "PFC XOFF frames sent (refreshes not counted)",
-            r->pause_frames);
-    counter(f, "resume_frames_total", "PFC XON frames sent", r->resume_frames);
-    real_family(f, "paused_seconds_total", M_COUNTER, "time paused, summed over ports",
-                r->paused_s);
-    counter(f, "dropped_packets_total", "packets dropped (all classes)", r->drops);
-    counter(f, "ecn_marked_packets_total", "data packets marked CE", r->ecn_marked);
-    counter(f, "cnps_sent_total", "congestion notification packets sent", r->cnps_sent);
-    gauge(f, "max_queue_bytes", "largest egress queue seen (wire bytes)",
-          (double)r->max_queue_bytes);
-    gauge(f, "max_buffer_bytes", "largest switch buffer occupancy seen",
-          (double)r->max_buffer_bytes);
+    field_metrics(f, sc, r, MP_FINISHED);
 }
 
 void report_metrics(FILE *f, const struct scenario *sc, const struct results *r)
@@ -199,7 +145,7 @@ void report_metrics(FILE *f, const struct scenario *sc, const struct results *r)
                    "families\n", names_of(&names_engine, r->engine));
         return;
     }
-    packet_level(f, r);
+    field_metrics(f, sc, r, MP_PACKET);
     if (!r->ports) {
         fputs("# no per-port families: they need telemetry.ports: true\n", f);
         return;
