@@ -12,6 +12,7 @@
 #include "../src/topo/topo.h"
 #include "../src/work/work.h"
 #include "harness.h"
+#include "support.h"
 
 /* Apply "key=value" to sc; 0 or -1 (the message goes to *e). */
 static int setf(struct scenario *sc, struct err *e, const char *fmt, ...)
@@ -295,6 +296,33 @@ static void bound_terms_past_the_clock_refused(void)
             "fabric.link_delay=1000s", "fabric.pfc.enabled=false", NULL);
 }
 
+/* A policy's node cap past the clock is blamed on its key (the row's
+ * node_cap_key: hierarchical's trickle), by the bound's clock check
+ * (describe) and by the workload's (run) alike; both named
+ * workload.bytes_per_writer before. */
+static void bound_node_cap_past_the_clock_named(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=1");
+    test_set(&sc, "checkpoint.policy=hierarchical");
+    test_set(&sc, "cluster.local_nvme_rate=10GB/s");
+    test_set(&sc, "checkpoint.trickle_rate=1bps");
+    CHECKF(scenario_resolve(&sc, &e) == 0 && scenario_validate(&sc, &e) == 0, "%s", e.msg);
+    struct ckpt_description d;
+    e.msg[0] = '\0';
+    CHECK(ckpt_describe(&sc, &d, &e) < 0);
+    CHECKF(strstr(e.msg, "checkpoint.trickle_rate: ") && strstr(e.msg, "clock allows"),
+           "describe: %s", e.msg);
+    struct results r;
+    e.msg[0] = '\0';
+    sc.engine = ENGINE_FLUID;
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "checkpoint.trickle_rate: ") && strstr(e.msg, "clock allows"),
+           "run: %s", e.msg);
+}
+
 /* Defect: with the bound past ~3.7e5 s the default time limit (50 x bound
  * + 10 ms) wrapped to about 10 ms and a valid run was reported as a pause
  * storm. The default limit past the clock is refused before the run; set,
@@ -480,6 +508,7 @@ SUITE(suite_bound) = {
     {"multihomed_storage_shares_backend", multihomed_storage_shares_backend},
     {"bound_is_a_lower_bound", bound_is_a_lower_bound},
     {"bound_terms_past_the_clock_refused", bound_terms_past_the_clock_refused},
+    {"bound_node_cap_past_the_clock_named", bound_node_cap_past_the_clock_named},
     {"default_time_limit_past_the_clock", default_time_limit_past_the_clock},
     {NULL, NULL},
 };

@@ -19,6 +19,7 @@
 #include "../stats/training.h"
 #include "api.h"
 #include "../topo/topo.h"
+#include "../work/policy.h"
 #include "../work/train.h"
 #include "../work/work.h"
 
@@ -184,14 +185,15 @@ static int fabric_radix(struct results *r, const struct topo *t, const struct sc
 static const char *limit_key(enum path_seg l, const struct bound_ps *b,
                              const struct scenario *sc)
 {
+    const struct policy_row *pr = policy_get(sc->checkpoint.policy);
     switch (l) {
     case PATH_WRITER_NIC:
         if (!b->writer_capped)
             return "cluster.nic_speed";
-        if (sc->checkpoint.policy == POLICY_RATE_LIMIT)
-            return "checkpoint.rate_limit";
-        if (sc->checkpoint.policy == POLICY_HIERARCHICAL && sc->checkpoint.trickle_bps)
-            return "checkpoint.trickle_rate";
+        if (pr->cap_key && pr->writer_cap && pr->writer_cap(sc))
+            return pr->cap_key; /* the policy's own cap */
+        if (pr->node_cap_key && pr->node_cap && pr->node_cap(sc))
+            return pr->node_cap_key;
         if (sc->checkpoint.straggler_slowdown > 1.0)
             return "checkpoint.straggler_slowdown";
         return "cluster.d2h_rate";

@@ -676,6 +676,8 @@ static int step_clock(struct build *b)
                                          : "checkpoint.straggler_delay";
     else if (pol->cap_key)
         key = pol->cap_key;
+    else if (pol->node_cap_key && pol->node_cap && pol->node_cap(sc))
+        key = pol->node_cap_key;
     else if (b->n_strag && sc->checkpoint.straggler_slowdown > 1.0)
         key = "checkpoint.straggler_slowdown";
     return err_set(b->e, "%s: writing this checkpoint takes longer than the "
