@@ -722,5 +722,17 @@ fi
 expect_error pcap_window_empty 'telemetry.pcap.stop: the capture window is empty' \
     run --set telemetry.pcap.start=1ms --set telemetry.pcap.stop=1ms
 
+# the summary says a round-robin placement starts at a random node only when
+# it does (plan_summary.random_start, set by the workload from the enums)
+rs=$("$bin" run --set cluster.nodes=16 --set storage.placement=round_robin \
+    --set storage.stripe_start=random 2>&1 | grep -c 'placement round_robin (random start)')
+rr=$("$bin" run --set cluster.nodes=16 --set storage.placement=round_robin 2>&1 |
+    grep -c 'random start')
+if [ "$rs" = 1 ] && [ "$rr" = 0 ]; then
+    ok summary_random_start
+else
+    bad "summary_random_start: $rs lines with it set, $rr without"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -631,7 +631,7 @@ static void storage_section(FILE *o, const struct results *r)
     fprintf(o, "<h2>Storage</h2>\n<table class=\"kv\">\n");
     fprintf(o, "<tr><th>placement</th><td>%s%s over %u storage nodes</td></tr>\n",
             p->placement ? p->placement : "file_mod",
-            p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
+            p->random_start ? " (random start)" : "",
             p->storage_nodes);
     fprintf(o, "<tr><th>bytes per node: max / mean (skew)</th><td>%s / %s (%.2f)</td></tr>\n",
             fmt_bytes((double)p->node_max_bytes, a, sizeof a),

@@ -242,7 +242,7 @@ void report_placement(FILE *out, const struct plan_summary *p)
     fprintf(out, "  storage     placement %s%s: max/mean %.2f over %u nodes (skew costs "
                  "+%.1f%%, +%s, against an even spread)",
             p->placement ? p->placement : "file_mod",
-            p->stripe_start && !strcmp(p->stripe_start, "random") ? " (random start)" : "",
+            p->random_start ? " (random start)" : "",
             p->node_skew, p->storage_nodes, p->skew_cost_pct,
             fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
 }

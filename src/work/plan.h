@@ -76,6 +76,7 @@ struct plan_summary {
     uint64_t max_open_wait_ps; /* longest wait of a file for its create */
     /* placement (docs/checkpoint.md, Placement): bytes per storage node */
     const char *placement, *stripe_start; /* storage.placement, .stripe_start */
+    int random_start; /* round robin from a random node per writer */
     uint32_t storage_nodes;  /* M */
     uint32_t nodes_listed;   /* node_bytes[0..M) filled: M, or 0 when M > the cap */
     uint64_t node_max_bytes; /* the busiest storage node's payload bytes */

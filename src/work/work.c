@@ -298,6 +298,8 @@ static void placement_summary(struct plan_summary *s, const struct scenario *sc,
     s->placement = names_of(&names_placement, sc->storage.placement);
     s->stripe_start = sc->storage.placement == PLACE_ROUND_ROBIN
                           ? names_of(&names_stripe_start, sc->storage.stripe_start) : "none";
+    s->random_start = sc->storage.placement == PLACE_ROUND_ROBIN &&
+                      sc->storage.stripe_start == START_RANDOM;
     s->storage_nodes = M;
     s->nodes_listed = M <= PLAN_NODES_LISTED ? M : 0;
     if (s->nodes_listed)
@@ -641,8 +643,9 @@ static int step_transfers(struct build *b)
                 first = st;
             if (st > last_start)
                 last_start = st;
-            if (st + d > end_max || st + d < st)
-                end_max = st + d < st ? UINT64_MAX : st + d;
+            uint64_t end = d > UINT64_MAX - st ? UINT64_MAX : st + d; /* saturate */
+            if (end > end_max)
+                end_max = end;
         }
     }
     w->n_writers = b->nw;
