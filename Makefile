@@ -2,7 +2,7 @@
 # `make bench` runs the benchmarks. Missing Debian packages are installed first.
 CC      ?= cc
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
-WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes
+WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes -Werror=int-conversion -Werror=implicit-function-declaration -Werror=incompatible-pointer-types
 OPT     ?= -O2 -g
 # the plain build is optimised across files (the packet engine's per-packet
 # path spans port.c, switch.c, mmu.c and nic.c); sanitizer builds are not
