@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../src/core/rng.h"
+#include "../src/pkt/engine_int.h" /* struct chunk_pool */
 #include "../src/pkt/pnet.h"
 #include "harness.h"
 #include "support.h"
@@ -150,9 +151,56 @@ static void ecmp_remembered_choice_matches_fluid(void)
     results_release(&r[1]);
 }
 
+/* Two threads' free lists and the team's pool: the one that frees more
+ * chunks than it takes gives its excess to the pool at a meeting, and the
+ * other takes from the pool before it allocates a slab, so the run's slabs
+ * do not grow with its length (issue: 3.59 GB on two threads). */
+static void chunk_pool_rebalances(void)
+{
+    struct chunk_pool pool = {.head = NULL, .n = 0};
+    pthread_mutex_init(&pool.lock, NULL);
+    struct pnet a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.pool = b.pool = &pool;
+    /* a allocates three slabs' chunks (as a sending thread), b frees them
+     * all (the thread that dequeues them) */
+    uint64_t k = 3 * PKT_SLAB_CHUNKS;
+    struct pkt_chunk **held = calloc(k, sizeof *held);
+    CHECK(held != NULL);
+    for (uint64_t i = 0; held && i < k; i++)
+        CHECK((held[i] = pnet_chunk_alloc(&a)) != NULL);
+    CHECK(a.slab_bytes == 3 * PKT_SLAB_BYTES && a.n_free == 0);
+    for (uint64_t i = 0; held && i < k; i++)
+        pnet_chunk_free(&b, held[i]);
+    CHECK(b.n_free == k);
+    pnet_chunk_share(&b); /* a meeting: b keeps one slab's worth */
+    CHECK(b.n_free == CHUNK_KEEP && pool.n == k - CHUNK_KEEP);
+    pnet_chunk_share(&a); /* nothing to give */
+    CHECK(a.n_free == 0 && pool.n == k - CHUNK_KEEP);
+    /* a sends as much again: from the pool, no new slab */
+    for (uint64_t i = 0; held && i < k - CHUNK_KEEP; i++)
+        CHECK((held[i] = pnet_chunk_alloc(&a)) != NULL);
+    CHECKF(a.slab_bytes == 3 * PKT_SLAB_BYTES, "%llu", (unsigned long long)a.slab_bytes);
+    CHECK(pool.n == 0);
+    /* one thread alone has no pool and keeps its chunks */
+    struct pnet c;
+    memset(&c, 0, sizeof c);
+    CHECK(pnet_chunk_alloc(&c) != NULL && c.n_free == PKT_SLAB_CHUNKS - 1);
+    for (uint64_t i = 0; i < 2 * PKT_SLAB_CHUNKS; i++)
+        pnet_chunk_free(&c, pnet_chunk_alloc(&c));
+    pnet_chunk_share(&c);
+    CHECK(c.n_free == PKT_SLAB_CHUNKS - 1 && c.slab_bytes == PKT_SLAB_BYTES);
+    free(held);
+    pnet_release_slabs(&a);
+    pnet_release_slabs(&c);
+    pthread_mutex_destroy(&pool.lock);
+}
+
 SUITE(suite_pktq) = {
     {"ecmp_remembered_choice_matches_fluid", ecmp_remembered_choice_matches_fluid},
     {"pktq_fifo_in_chunks", pktq_fifo_in_chunks},
     {"dwrr_lone_queue_matches_walk", dwrr_lone_queue_matches_walk},
+    {"chunk_pool_rebalances", chunk_pool_rebalances},
     {0, 0},
 };

@@ -911,9 +911,12 @@ static void perf_line_threads_hint(void)
         double wall;
         uint32_t threads;
         int order;
+        double idle;
         int want;
-    } cases[] = {{2.0, 1, ORDER_WINDOW, several}, {0.5, 1, ORDER_WINDOW, 0},
-                 {2.0, 2, ORDER_WINDOW, 0}, {2.0, 1, ORDER_TIME, 0}};
+    } cases[] = {{2.0, 1, ORDER_WINDOW, 1.2, several}, {0.5, 1, ORDER_WINDOW, 1.2, 0},
+                 {2.0, 2, ORDER_WINDOW, 1.2, 0}, {2.0, 1, ORDER_TIME, 1.2, 0},
+                 /* the other core busy: a second thread would wait on it */
+                 {2.0, 1, ORDER_WINDOW, 0.4, 0}, {2.0, 1, ORDER_WINDOW, -1, 0}};
     int order = r.event_order;
     double wall = r.wall_s;
     /* more threads than cores: said too */
@@ -925,8 +928,9 @@ static void perf_line_threads_hint(void)
     CHECKF(t0 && strstr(t0, over), "%s", t0 ? strstr(t0, "  perf") : "");
     free(t0);
     free(j0);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
         char *txt = NULL, *js = NULL;
+        r.cores_idle = cases[i].idle;
         r.wall_s = cases[i].wall;
         r.total_s = r.wall_s;
         r.threads = cases[i].threads;

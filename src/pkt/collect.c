@@ -230,7 +230,7 @@ void pnet_collect(struct pnet *n, struct results *r)
     r->time_monotone = !n->time_went_back;
     r->events = n->events;
     r->max_pending_events = n->max_pending;
-    r->mem_bytes = n->arena.total + evq_mem(&n->q) + n->slab_bytes;
+    r->mem_bytes = n->arena.total + evq_mem(&n->q) + n->team_evq_bytes + n->slab_bytes;
     telemetry_collect(n, r);
 
     invariants_begin(r);

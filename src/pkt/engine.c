@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "../core/machine.h"
 #include "../stats/bound.h"
 #include "../stats/training.h"
 #include "capture.h"
@@ -86,6 +87,7 @@ static int run(const struct scenario *sc, const struct topo *t, const struct wor
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    r->cores_idle = machine_idle_cores();
     train_clock_release(&n->tc);
     evq_release(&n->q);
     pnet_release_slabs(n);

@@ -4,8 +4,17 @@
 #ifndef CKPT_PKT_ENGINE_INT_H
 #define CKPT_PKT_ENGINE_INT_H
 
+#include <pthread.h>
+
 #include "../core/units.h"
 #include "pnet.h"
+
+/* The team's free chunks (sim.threads > 1). */
+struct chunk_pool {
+    pthread_mutex_t lock;
+    struct pkt_chunk *head;
+    uint64_t n;
+};
 
 /* Fill n (caller's memory) for the run of w on t: ports, switches, NICs,
  * flows, classes, the transport (tp, else transport.cc's) and its side

@@ -358,6 +358,12 @@ struct pnet {
     uint32_t wire_overhead;   /* wire bytes of a packet beyond its payload */
     int32_t dwrr_quantum[NPRIO];
     struct pkt_chunk *free_chunks;
+    uint64_t n_free;          /* chunks on free_chunks */
+    uint64_t team_evq_bytes;  /* several threads: their event queues' memory */
+    /* several threads: the chunks a thread frees beyond its own needs go
+     * back to the team's pool (a chunk is freed by the thread that
+     * dequeues it, often not the one that took it) */
+    struct chunk_pool *pool;
     struct pkt_chunk *slabs;  /* 2 MB slabs of chunks, linked by their first */
     int oom;                  /* no memory for a chunk: the run stops */
     /* totals: each thread's share, added up (PNET_SUMS) */
@@ -446,7 +452,15 @@ static inline void pnet_chunk_free(struct pnet *n, struct pkt_chunk *c)
 {
     c->next = n->free_chunks;
     n->free_chunks = c;
+    n->n_free++;
 }
+
+/* Several threads: a thread keeps at most CHUNK_KEEP_MAX free chunks
+ * between meetings (the rest to the pool, pnet_chunk_share) and takes
+ * CHUNK_KEEP from the pool before it allocates a slab. */
+#define CHUNK_KEEP PKT_SLAB_CHUNKS
+#define CHUNK_KEEP_MAX (2 * PKT_SLAB_CHUNKS)
+void pnet_chunk_share(struct pnet *n);
 
 /* The head; q must not be empty. */
 static inline struct packet *pktq_head(const struct pktq *q)

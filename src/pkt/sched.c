@@ -1,5 +1,6 @@
 /* The packet engine's scheduler: the event dispatch, the time-ordered loop,
  * the window loop with its near queues, and the thread team. */
+#define _DEFAULT_SOURCE 1 /* syscall(2): the team's futex */
 #include "engine_int.h"
 
 #include <stdlib.h>
@@ -7,6 +8,12 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <limits.h>
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 /* Telemetry: every flow's sending rate and delivered bytes. Stops once
  * every flow is done, so it never keeps the run alive. */
@@ -445,6 +452,11 @@ struct team {
     uint64_t span, limit;
     int reverse;
     _Atomic uint64_t arrived[TEAM_MAX]; /* barrier rounds each thread reached */
+    /* a thread that waited too long sleeps on `wake` (a futex): arrivals
+     * bump it and wake the sleepers, so a thread whose core is taken by
+     * another process does not spin away the time its partner needs */
+    _Atomic uint32_t wake;
+    _Atomic uint32_t sleepers;
     /* by round parity (one may publish the next round's while another
      * still reads this one): */
     uint8_t stop[2][TEAM_MAX];        /* each thread's out of memory or stop */
@@ -454,16 +466,55 @@ struct team {
     uint64_t reported;                /* events at the last progress call */
     uint64_t tmax[TEAM_MAX];
     _Atomic int go;                   /* 1: all threads started; -1: one could not */
+    struct chunk_pool pool;
 };
 
+/* Spins before a waiting thread sleeps: about as long as a futex's sleep
+ * and wake-up cost (a few microseconds), so a partner on its own core is
+ * met by spinning and one that lost its core is waited for asleep. */
+#define TEAM_SPINS (1u << 11)
+
+static void team_sleep(struct team *tm, uint32_t seen)
+{
+#ifdef __linux__
+    syscall(SYS_futex, &tm->wake, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+#else
+    (void)tm, (void)seen;
+    sched_yield();
+#endif
+}
+
+static void team_wake(struct team *tm)
+{
+    atomic_fetch_add(&tm->wake, 1);
+#ifdef __linux__
+    syscall(SYS_futex, &tm->wake, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#endif
+}
+
+/* Sequentially consistent on both sides: an arriving thread that sees no
+ * sleeper was seen arriving by any thread about to sleep, which then does
+ * not; one that sees a sleeper changes `wake` first, so the sleeper's wait
+ * returns at once if it had not begun. */
 static void team_barrier(struct team *tm, unsigned id, uint64_t round)
 {
-    atomic_store_explicit(&tm->arrived[id], round, memory_order_release);
-    for (unsigned j = 0; j < tm->k; j++)
-        for (unsigned s = 0;
-             j != id && atomic_load_explicit(&tm->arrived[j], memory_order_acquire) < round; s++)
-            if (s > (1u << 14))
-                sched_yield(); /* that thread lost its core, or shares ours */
+    atomic_store(&tm->arrived[id], round);
+    if (atomic_load(&tm->sleepers))
+        team_wake(tm);
+    for (unsigned j = 0; j < tm->k; j++) {
+        if (j == id)
+            continue;
+        for (unsigned s = 0; atomic_load_explicit(&tm->arrived[j], memory_order_acquire) < round;
+             s++) {
+            if (s < TEAM_SPINS)
+                continue;
+            uint32_t seen = atomic_load(&tm->wake);
+            atomic_fetch_add(&tm->sleepers, 1);
+            if (atomic_load(&tm->arrived[j]) < round)
+                team_sleep(tm, seen);
+            atomic_fetch_sub(&tm->sleepers, 1);
+        }
+    }
 }
 
 /* Thread b's counters into thread a's copy (b waiting): a sample reads the
@@ -551,6 +602,9 @@ static void team_work(struct team *tm, unsigned id)
         }
         n->ob_min[k] = UINT64_MAX;
         n->obk ^= 1;
+        if (evq_len(&n->q) > n->max_pending) /* the outboxes' events count too */
+            n->max_pending = evq_len(&n->q);
+        pnet_chunk_share(n);
         if (start == UINT64_MAX || halt) /* all decide alike */
             break;
         if (start > tm->limit) {
@@ -612,9 +666,11 @@ static int team_copy(struct pnet *n, struct pnet *c, unsigned id)
     c->obk = 0;
     c->outbox_on = 1;
     c->team_id = (uint8_t)id;
+    c->pool = NULL; /* loop_team sets it */
     c->res = id ? NULL : n->res; /* samples and progress: thread 0 */
     c->slabs = NULL;
     c->free_chunks = id == 0 ? n->free_chunks : NULL;
+    c->n_free = id == 0 ? n->n_free : 0;
     c->qhist = calloc((size_t)PATH_SETS * QHIST_BUCKETS, sizeof *c->qhist);
     return c->qhist ? 0 : -1;
 }
@@ -627,6 +683,7 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
         return;
     }
     memset(tm, 0, sizeof *tm);
+    pthread_mutex_init(&tm->pool.lock, NULL);
     tm->k = nthreads;
     tm->span = span;
     tm->limit = n->time_limit_ps;
@@ -641,8 +698,10 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
     n->owner = owner;
     int ok = owner != NULL;
     for (unsigned j = 0; ok && j < nthreads; j++)
-        ok = team_copy(n, &tm->wk[j], j) == 0;
+        if ((ok = team_copy(n, &tm->wk[j], j) == 0))
+            tm->wk[j].pool = &tm->pool;
     n->free_chunks = NULL;
+    n->n_free = 0;
     /* the set-up's events to their owners */
     struct event ev;
     while (ok && evq_pop(&n->q, &ev)) {
@@ -673,8 +732,13 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
     n->first_tx_ps = tm->wk[0].first_tx_ps;
     n->last_rx_ps = tm->wk[0].last_rx_ps;
     n->sample_cap = tm->wk[0].sample_cap;
+    uint64_t pending = 0;
     for (unsigned i = 0; i < nthreads; i++) {
         struct pnet *c = &tm->wk[i];
+        /* the threads' queues peak at different times: their peaks'
+         * sum bounds the run's from above */
+        pending += c->max_pending;
+        n->team_evq_bytes += evq_mem(&c->q);
         n->interrupted |= c->interrupted;
         n->oom |= c->oom;
         n->time_limit_hit |= c->time_limit_hit;
@@ -696,8 +760,10 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
                 free(c->ob[k][j]);
         evq_release(&c->q);
     }
+    n->max_pending = pending > n->max_pending ? pending : n->max_pending;
     free(owner);
     n->owner = NULL;
+    pthread_mutex_destroy(&tm->pool.lock);
     free(tm);
 }
 

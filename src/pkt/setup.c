@@ -22,8 +22,47 @@ static void *aligned_calloc(struct pnet *n, size_t count, size_t size)
 }
 #define ALIGNED_CALLOC(n, count, p) aligned_calloc((n), (count), sizeof *(p))
 
+/* Up to `want` chunks from the head of *from (of *count) onto n's list. */
+static uint64_t chunks_move(struct pkt_chunk **from, uint64_t *count, struct pnet *n,
+                            uint64_t want)
+{
+    uint64_t moved = 0;
+    while (*from && moved < want) {
+        struct pkt_chunk *c = *from;
+        *from = c->next;
+        pnet_chunk_free(n, c);
+        moved++;
+    }
+    *count -= moved;
+    return moved;
+}
+
+void pnet_chunk_share(struct pnet *n)
+{
+    if (!n->pool || n->n_free <= CHUNK_KEEP_MAX)
+        return;
+    /* the excess, cut from the head of n's list (each chunk moves once
+     * per time it is freed) */
+    uint64_t give = n->n_free - CHUNK_KEEP;
+    struct pkt_chunk *first = n->free_chunks, *last = first;
+    for (uint64_t i = 1; i < give; i++)
+        last = last->next;
+    n->free_chunks = last->next;
+    n->n_free -= give;
+    pthread_mutex_lock(&n->pool->lock);
+    last->next = n->pool->head;
+    n->pool->head = first;
+    n->pool->n += give;
+    pthread_mutex_unlock(&n->pool->lock);
+}
+
 struct pkt_chunk *pnet_chunk_alloc(struct pnet *n)
 {
+    if (!n->free_chunks && n->pool) {
+        pthread_mutex_lock(&n->pool->lock);
+        chunks_move(&n->pool->head, &n->pool->n, n, CHUNK_KEEP);
+        pthread_mutex_unlock(&n->pool->lock);
+    }
     if (!n->free_chunks) {
         struct pkt_chunk *slab = aligned_alloc(PKT_SLAB_BYTES, PKT_SLAB_BYTES);
         if (!slab) {
@@ -43,6 +82,7 @@ struct pkt_chunk *pnet_chunk_alloc(struct pnet *n)
     }
     struct pkt_chunk *c = n->free_chunks;
     n->free_chunks = c->next;
+    n->n_free--;
     return c;
 }
 
@@ -54,6 +94,7 @@ void pnet_release_slabs(struct pnet *n)
         n->slabs = next;
     }
     n->free_chunks = NULL;
+    n->n_free = 0;
 }
 
 void pnet_scenario_flags(struct pnet *n)
