@@ -32,7 +32,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljans
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -pthread -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm -pthread $(LDLIBS)
 
-.PHONY: all run test bench clean deps asan check-report test-overflow golden test-sweep
+.PHONY: all run test bench clean deps asan check-report test-overflow golden test-sweep validate
 all: $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
 
 deps: $(DEPS_STAMP)
@@ -94,6 +94,8 @@ test: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet $(B)/test_public $(BA)/test_pu
 	./tests/cli.sh ./$(B)/ckptnet
 	./tests/outputs.sh ./$(B)/ckptnet
 	./tests/golden.sh ./$(B)/ckptnet
+	./tests/validation.sh ./$(B)/ckptnet
+	$(MAKE) --no-print-directory validate
 	$(MAKE) --no-print-directory test-sweep
 	$(MAKE) --no-print-directory test-overflow
 
@@ -105,6 +107,11 @@ ifneq ($(MPICC),)
 else
 	@echo "test-sweep: MPI build SKIPPED, mpicc is not installed (apt-get install libopenmpi-dev)"
 endif
+
+# the validation pack: predicted against published MLPerf Storage figures
+# (validation/cases.txt, docs/storage.md); fails on a case outside its tolerance
+validate: $(B)/ckptnet
+	./validation/validate.sh ./$(B)/ckptnet
 
 # rewrite the golden results (tests/golden/); the commit says why they changed
 golden: $(B)/ckptnet

@@ -9,6 +9,7 @@
 #include "../core/arena.h"
 #include "../core/units.h"
 #include "../cost/cost.h"
+#include "../cost/storage_use.h"
 #include "../fluid/fluid.h"
 #include "../pkt/capture.h"
 #include "../pkt/engine.h"
@@ -656,6 +657,7 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
                              e);
             *r = *rr;
             r->phase = PHASE_RESTORE;
+            mlperf_compute(r, sc);
             r->mem_bytes += a.total;
             if (rc < 0)
                 scenario_locate(sc, e);
@@ -695,8 +697,11 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
                 sc->failures.recovery_ps == SCENARIO_AUTO_TIME)
                 rc = restore_beside(sc, &t, &w, engine, sc->checkpoint.phase == PHASE_BOTH, &a, r,
                                     e);
-            if (rc == 0)
+            if (rc == 0) {
                 cost_compute(r, sc);
+                endurance_compute(r, sc);
+                mlperf_compute(r, sc);
+            }
         }
         r->mem_bytes += a.total;
     }

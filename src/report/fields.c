@@ -332,6 +332,54 @@ const struct result_field result_fields[] = {
      .off = AT(cost.bcast_saves_gpu_hours_per_day)},
     {.block = FB_PLAN_COST, .name = "checkpoint.phase", .kind = FK_ENUM, .off = AT(phase), .names = &names_phase},
 
+    /* checkpoint.mlperf and the storage's capacity and endurance (docs/storage.md) */
+    {.block = FB_PLAN_COST, .name = "mlperf.workload", .kind = FK_CSTR, .off = AT(mlperf.workload),
+     .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.dlio_gib", .kind = FK_REAL, .off = AT(mlperf.dlio_gib),
+     .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.checkpoint_gib", .kind = FK_REAL,
+     .off = AT(mlperf.ckpt_gib), .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.save_rank0_s", .kind = FK_REAL,
+     .off = AT(mlperf.save_rank0_s), .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.save_all_s", .kind = FK_REAL,
+     .off = AT(mlperf.save_all_s), .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.save_rank0_gibps", .kind = FK_REAL,
+     .off = AT(mlperf.save_rank0_gibps), .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.save_all_gibps", .kind = FK_REAL,
+     .off = AT(mlperf.save_all_gibps), .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.load_s", .kind = FK_REAL, .off = AT(mlperf.load_s),
+     .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.load_gibps", .kind = FK_REAL,
+     .off = AT(mlperf.load_gibps), .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.writes", .kind = FK_U32, .off = AT(mlperf.writes),
+     .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.reads", .kind = FK_U32, .off = AT(mlperf.reads),
+     .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.gap_s", .kind = FK_REAL, .off = AT(mlperf.gap_s),
+     .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "mlperf.run_s", .kind = FK_REAL, .off = AT(mlperf.run_s),
+     .when = FW_MLPERF},
+    {.block = FB_PLAN_COST, .name = "endurance.bytes_per_day", .kind = FK_U64,
+     .off = AT(endurance.bytes_per_day), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.retained_bytes", .kind = FK_U64,
+     .off = AT(endurance.retained_bytes), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.capacity_bytes", .kind = FK_U64,
+     .off = AT(endurance.capacity_bytes), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.capacity_used", .kind = FK_REAL,
+     .off = AT(endurance.capacity_used), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.raw_bytes", .kind = FK_U64,
+     .off = AT(endurance.raw_bytes), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.dwpd", .kind = FK_REAL, .off = AT(endurance.dwpd),
+     .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.dwpd_rating", .kind = FK_REAL,
+     .off = AT(endurance.dwpd_rating), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.max_checkpoints_per_day", .kind = FK_REAL,
+     .off = AT(endurance.max_checkpoints_per_day), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.over_capacity", .kind = FK_BOOL,
+     .off = AT(endurance.over_capacity), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.over_endurance", .kind = FK_BOOL,
+     .off = AT(endurance.over_endurance), .when = FW_ENDURANCE},
+
     /* the restore (docs/checkpoint.md, Restore) */
     {.name = "restore.mode", .block = FB_RESTORE, .kind = FK_CSTR, .off = AT(restore.mode),
      .when = RST, .dflt = ""},
@@ -644,6 +692,10 @@ static int when_holds(unsigned when, const struct results *r)
     if ((when & FW_BOUNDED) && !(r->bound_s > 0))
         return 0;
     if ((when & FW_INTERVAL) && !(r->cost.interval_s > 0))
+        return 0;
+    if ((when & FW_MLPERF) && !r->mlperf.on)
+        return 0;
+    if ((when & FW_ENDURANCE) && !r->endurance.on)
         return 0;
     if ((when & FW_RESTORE_READ) &&
         !(r->restore.ran && !r->restore.estimated && r->restore.finished))

@@ -45,6 +45,8 @@ enum {
     FW_INTERVAL = 1 << 10,    /* a checkpoint interval above zero */
     FW_RESTORE_READ = 1 << 11, /* the restore ran in an engine and finished */
     FW_LINKS = 1 << 12,       /* per-link-set busiest links (has_link_stats) */
+    FW_MLPERF = 1 << 13,      /* checkpoint.mlperf set */
+    FW_ENDURANCE = 1 << 14,   /* storage.capacity or storage.drive_dwpd given */
 };
 
 /* When a printed row's value is JSON null (and no metric or sweep figure):

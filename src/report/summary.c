@@ -180,6 +180,60 @@ static void summary_restore_reads(FILE *out, const struct scenario *sc, const st
 
 /* training line (docs/training.md): its steps while the checkpoint runs
  * against its baseline, and the class it had */
+/* checkpoint.mlperf: the figures as MLPerf Storage reports them */
+static void summary_mlperf(FILE *out, const struct results *r)
+{
+    const struct mlperf_figures *m = &r->mlperf;
+    char a[32], b[32], c[32], d[32];
+    if (!m->on)
+        return;
+    fprintf(out, "  mlperf      %s (DLIO size %.1f GiB, this run %.1f GiB):", m->workload,
+            m->dlio_gib, m->ckpt_gib);
+    if (m->save_all_s > 0)
+        fprintf(out, " save %s rank 0 = %.4g GiB/s (the published metric), %s all ranks = "
+                     "%.4g GiB/s;",
+                fmt_secs(m->save_rank0_s, a, sizeof a), m->save_rank0_gibps,
+                fmt_secs(m->save_all_s, b, sizeof b), m->save_all_gibps);
+    if (m->load_s > 0)
+        fprintf(out, " load %s = %.4g GiB/s;", fmt_secs(m->load_s, c, sizeof c), m->load_gibps);
+    if (m->run_s > 0)
+        fprintf(out, " %u writes + %u reads, %.4g s compute before each: %s",
+                m->save_all_s > 0 ? m->writes : 0, m->load_s > 0 ? m->reads : 0, m->gap_s,
+                fmt_secs(m->run_s, d, sizeof d));
+    fprintf(out, "\n");
+}
+
+/* storage.capacity / storage.drive_dwpd: what the policy asks of the
+ * storage beyond its bandwidth, flagged when it exceeds it */
+static void summary_endurance(FILE *out, const struct results *r)
+{
+    const struct endurance_figures *f = &r->endurance;
+    char a[32], b[32], c[32], d[32];
+    if (!f->on)
+        return;
+    fprintf(out, "  endurance   %s written per day (%.4g checkpoints)",
+            fmt_bytes((double)f->bytes_per_day, a, sizeof a), r->cost.checkpoints_per_day);
+    if (f->capacity_bytes)
+        fprintf(out, "; %s kept (retention + the one being written) = %.1f%% of %s%s",
+                fmt_bytes((double)f->retained_bytes, b, sizeof b), 100.0 * f->capacity_used,
+                fmt_bytes((double)f->capacity_bytes, c, sizeof c),
+                f->over_capacity ? ": EXCEEDS storage.capacity" : "");
+    if (f->raw_bytes)
+        fprintf(out, "; %.3g drive writes per day", f->dwpd);
+    if (f->dwpd_rating > 0 && f->raw_bytes)
+        fprintf(out, " against a rating of %.3g%s", f->dwpd_rating,
+                f->over_endurance ? ": EXCEEDS storage.drive_dwpd" : "");
+    else if (f->dwpd_rating > 0)
+        fprintf(out, "; no drive writes per day (set storage.drives_per_node and "
+                     "storage.drive_capacity)");
+    fprintf(out, "\n");
+    if (f->over_endurance)
+        fprintf(out, "              within the rating: at most %.4g checkpoints per day, one "
+                     "every %s or longer\n",
+                f->max_checkpoints_per_day,
+                fmt_secs(86400.0 / f->max_checkpoints_per_day, d, sizeof d));
+}
+
 static void summary_training(FILE *out, const struct scenario *sc, const struct results *r)
 {
     const struct train_figures *g = &r->training;
@@ -264,7 +318,9 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         summary_answer(out, sc, r);
         summary_restore(out, r);
         summary_restore_reads(out, sc, r);
+        summary_endurance(out, r);
     }
+    summary_mlperf(out, r);
     report_segments(out, sc, r);
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
                  "compute leaves, %.2f:1 storage leaves\n",

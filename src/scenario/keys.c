@@ -96,6 +96,18 @@ const struct key scn_keys[] = {
      "(packet engine; the fluid engine ignores it)", NULL},
     {"storage.request_size", T_SIZE, FIELD(storage.request_size), "1MiB", "1B",
      "1TB", "bytes per write request (with max_outstanding)", NULL},
+    {"storage.capacity", T_SIZE, FIELD(storage.capacity), "0", NULL, "1000000TB",
+     "usable capacity of all storage nodes together; 0 = not checked. The "
+     "summary's endurance line flags retention beyond it", NULL},
+    {"storage.retention", T_COUNT, FIELD(storage.retention), "1", "1", "1000000",
+     "checkpoints kept; one more is on the storage while the next is written", NULL},
+    {"storage.drives_per_node", T_UINT, FIELD(storage.drives_per_node), "0", NULL,
+     "100000", "data drives per storage node (endurance); 0 = not checked", NULL},
+    {"storage.drive_capacity", T_SIZE, FIELD(storage.drive_capacity), "0", NULL,
+     "1000TB", "capacity of one drive, as its data sheet rates it (endurance)", NULL},
+    {"storage.drive_dwpd", T_REAL, FIELD(storage.drive_dwpd), "0", "0", "1000",
+     "drive writes per day the drives are rated for (data sheet); 0 = not "
+     "checked. The summary flags a policy that writes more", NULL},
 
     {"fabric.hosts_per_leaf", T_COUNT, FIELD(fabric.hosts_per_leaf), "16",
      "1", "4096", "compute nodes per compute leaf switch", NULL},
@@ -425,6 +437,10 @@ const struct key scn_keys[] = {
      "0", NULL, "1000s", "a straggler starts this much later", NULL},
     {"checkpoint.straggler_slowdown", T_REAL, FIELD(checkpoint.straggler_slowdown),
      "1", "1", "1000000", "a straggler sends this many times slower", NULL},
+    {"checkpoint.mlperf", T_ENUM, FIELD(checkpoint.mlperf), "none", NULL, NULL,
+     "an MLPerf Storage checkpoint workload (DLIO): fills model.name, parallelism.* "
+     "and writer_rule deepspeed, phase both, restore.mode own_files where unset; "
+     "the GPUs must be its ranks; the summary adds rank 0's save time", &names_mlperf},
 
     {"restore.mode", T_ENUM, FIELD(restore.mode), "every_replica", NULL, NULL,
      "every_replica: every data-parallel replica reads the whole checkpoint of "

@@ -75,6 +75,7 @@ enum dcqcn_preset { DCQCN_PRESETS(NAMES_ENUM) };
     X(MODEL_GPT3_175B, "gpt3-175b") \
     X(MODEL_DEEPSEEK_V3, "deepseek-v3") \
     X(MODEL_DENSE_1T, "dense-1t") \
+    X(MODEL_LLAMA3_1T, "llama3-1t") \
     X(MODEL_CUSTOM, "custom")
 enum model_name { MODEL_NAMES(NAMES_ENUM) };
 #define DTYPES(X) \
@@ -128,6 +129,14 @@ enum stripe_start { STRIPE_STARTS(NAMES_ENUM) };
     X(PHASE_RESTORE, "restore") \
     X(PHASE_BOTH, "both")
 enum ckpt_phase { CKPT_PHASES(NAMES_ENUM) };
+/* checkpoint.mlperf: the MLPerf Storage checkpoint workloads (mlperf.c) */
+#define MLPERF_WORKLOADS(X) \
+    X(MLPERF_NONE, "none") \
+    X(MLPERF_LLAMA3_8B, "llama3-8b") \
+    X(MLPERF_LLAMA3_70B, "llama3-70b") \
+    X(MLPERF_LLAMA3_405B, "llama3-405b") \
+    X(MLPERF_LLAMA3_1T, "llama3-1t")
+enum mlperf_workload { MLPERF_WORKLOADS(NAMES_ENUM) };
 #define SCENARIO_AUTO_TIME UINT64_MAX /* a time key given as "auto" */
 #define RESTORE_MODES(X) \
     X(RESTORE_EVERY_REPLICA, "every_replica") \
@@ -182,6 +191,7 @@ extern const struct names names_jitter_dist; /* enum jitter_dist */
 extern const struct names names_placement; /* enum placement */
 extern const struct names names_stripe_start; /* enum stripe_start */
 extern const struct names names_phase; /* enum ckpt_phase */
+extern const struct names names_mlperf; /* enum mlperf_workload */
 extern const struct names names_restore_mode; /* enum restore_mode */
 extern const struct names names_traffic; /* enum train_traffic */
 extern const struct names names_collective; /* enum train_collective */
@@ -215,6 +225,12 @@ struct scenario {
         uint32_t stuck_nodes;   /* the first N never drain (fault) */
         uint32_t max_outstanding; /* requests per client; 0 = unlimited */
         uint64_t request_size;
+        /* capacity and endurance (src/cost/storage_use.c) */
+        uint64_t capacity;      /* usable, all nodes; 0 = not checked */
+        uint32_t retention;     /* checkpoints kept */
+        uint32_t drives_per_node;
+        uint64_t drive_capacity;
+        double drive_dwpd;      /* rating; 0 = not checked */
     } storage;
     struct {
         uint32_t hosts_per_leaf;
@@ -345,6 +361,7 @@ struct scenario {
         double straggler_fraction;
         uint64_t straggler_delay_ps;
         double straggler_slowdown;
+        int mlperf;             /* enum mlperf_workload */
     } checkpoint;
     struct {
         int mode;               /* enum restore_mode */

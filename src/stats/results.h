@@ -114,6 +114,38 @@ struct restore_figures {
     char violation[256];
 };
 
+/* checkpoint.mlperf: the figures MLPerf Storage reports (docs/storage.md).
+ * DLIO's save time is rank 0's own duration (no barrier before its end
+ * stamp); the next checkpoint waits for every rank. GiB/s as DLIO prints. */
+struct mlperf_figures {
+    int on;
+    const char *workload;      /* checkpoint.mlperf */
+    double dlio_gib;           /* the size DLIO reports */
+    double ckpt_gib;           /* this run's checkpoint */
+    double save_rank0_s, save_all_s;
+    double save_rank0_gibps, save_all_gibps;
+    double load_s, load_gibps; /* the read back (restore ran and finished) */
+    uint32_t writes, reads;
+    double gap_s;              /* emulated compute before each */
+    double run_s;              /* the benchmark's writes and reads, gaps included */
+};
+
+/* Capacity and endurance (storage.capacity, storage.retention,
+ * storage.drive_*; docs/storage.md): what the policy writes per day
+ * against what the storage holds and its drives are rated for. */
+struct endurance_figures {
+    int on;
+    uint64_t bytes_per_day;    /* checkpoint bytes x checkpoints per day */
+    uint64_t retained_bytes;   /* retention x checkpoint bytes */
+    uint64_t capacity_bytes;   /* storage.capacity; 0 = not given */
+    double capacity_used;      /* retained / capacity */
+    uint64_t raw_bytes;        /* drives x drive capacity over the nodes; 0 = not given */
+    double dwpd;               /* drive writes per day of the policy */
+    double dwpd_rating;        /* storage.drive_dwpd; 0 = not given */
+    double max_checkpoints_per_day; /* within the rating; 0 = no rating */
+    int over_capacity, over_endurance;
+};
+
 /* Which way an effect the fluid engine ignores moves its completion against
  * the packet engine's: optimistic = the fluid figure is shorter. */
 enum unmodelled_dir { UNMOD_OPTIMISTIC, UNMOD_PESSIMISTIC, UNMOD_UNKNOWN };
@@ -283,6 +315,8 @@ struct results {
     /* the restore, when simulated (phase restore: the run above is it) */
     int phase;                 /* enum ckpt_phase */
     struct restore_figures restore;
+    struct mlperf_figures mlperf;
+    struct endurance_figures endurance;
 
     /* invariants */
     int ok;

@@ -20,6 +20,8 @@ static const struct model_spec catalog[] = {
                            DTYPE_BF16, "DeepSeek-V3 report: 671e9 total parameters (37e9 active), 61 layers; AdamW moments kept in BF16"},
     [MODEL_DENSE_1T] = {"dense-1t", UINT64_C(1008000000000), 128, 1.0, 4.0,
                         DTYPE_FP32, "Megatron-LM 1T (Narayanan et al. SC'21): 1008e9 parameters, 128 layers, hidden 25600"},
+    [MODEL_LLAMA3_1T] = {"llama3-1t", UINT64_C(1183194060048), 128, 32.0 / 192.0, 98304.0 / 25872.0,
+                         DTYPE_FP32, "MLPerf Storage llama3-1t (DLIO llama3_1t.yaml): hidden 25872, 128 layers, 32 of 192 KV heads, FFN 98304, vocab 128256"},
     [MODEL_CUSTOM] = {"custom", 0, 0, 0.125, 3.5, DTYPE_FP32,
                       "model.params; no layer structure (state splits evenly)"},
 };

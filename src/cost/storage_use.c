@@ -1,0 +1,84 @@
+/* Capacity, endurance and the MLPerf Storage figures (storage_use.h). */
+#include "storage_use.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "../scenario/mlperf.h"
+#include "../scenario/names.h"
+
+#define GIB 1073741824.0
+
+static uint64_t to_u64(double v)
+{
+    return v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v;
+}
+
+void endurance_compute(struct results *r, const struct scenario *sc)
+{
+    struct endurance_figures *f = &r->endurance;
+    memset(f, 0, sizeof *f);
+    if (!(sc->storage.capacity > 0 || sc->storage.drive_dwpd > 0))
+        return;
+    if (!r->finished || !(r->cost.checkpoints_per_day > 0) || r->phase == PHASE_RESTORE)
+        return;
+    double b = (double)r->ckpt_bytes;
+    f->on = 1;
+    f->bytes_per_day = to_u64(b * r->cost.checkpoints_per_day);
+    /* the kept checkpoints, and the next one written before the oldest goes */
+    f->retained_bytes = to_u64(b * ((double)sc->storage.retention + 1.0));
+    f->capacity_bytes = sc->storage.capacity;
+    if (f->capacity_bytes) {
+        f->capacity_used = (double)f->retained_bytes / (double)f->capacity_bytes;
+        f->over_capacity = f->retained_bytes > f->capacity_bytes;
+    }
+    f->raw_bytes = to_u64((double)sc->storage.nodes * sc->storage.drives_per_node *
+                          (double)sc->storage.drive_capacity);
+    f->dwpd_rating = sc->storage.drive_dwpd;
+    if (f->raw_bytes) {
+        f->dwpd = (double)f->bytes_per_day / (double)f->raw_bytes;
+        if (f->dwpd_rating > 0 && b > 0) {
+            f->max_checkpoints_per_day = f->dwpd_rating * (double)f->raw_bytes / b;
+            f->over_endurance = f->dwpd > f->dwpd_rating;
+        }
+    }
+}
+
+void mlperf_compute(struct results *r, const struct scenario *sc)
+{
+    struct mlperf_figures *f = &r->mlperf;
+    memset(f, 0, sizeof *f);
+    const struct mlperf_spec *m = mlperf_lookup(sc->checkpoint.mlperf);
+    if (!m)
+        return;
+    f->on = 1;
+    f->workload = names_of(&names_mlperf, m->workload);
+    f->dlio_gib = m->dlio_gib;
+    f->writes = m->writes;
+    f->reads = m->reads;
+    f->gap_s = m->gap_s;
+    f->ckpt_gib = (double)r->ckpt_bytes / GIB;
+    if (r->phase != PHASE_RESTORE && r->finished) {
+        /* writer 0 is rank 0: DLIO's ranks all write under the DeepSpeed rule */
+        f->save_rank0_s = r->writer_s && r->n_writer_s ? r->writer_s[0] : 0;
+        f->save_all_s = r->completion_s;
+        if (f->save_rank0_s > 0)
+            f->save_rank0_gibps = f->ckpt_gib / f->save_rank0_s;
+        if (f->save_all_s > 0)
+            f->save_all_gibps = f->ckpt_gib / f->save_all_s;
+    }
+    const struct restore_figures *rs = &r->restore;
+    double read_gib = (double)rs->bytes_read / GIB;
+    if (r->phase == PHASE_RESTORE && r->finished) {
+        f->load_s = r->completion_s;
+        read_gib = (double)r->ckpt_bytes / GIB;
+    } else if (rs->ran && !rs->estimated && rs->finished) {
+        f->load_s = rs->completion_s;
+    }
+    if (f->load_s > 0)
+        f->load_gibps = read_gib / f->load_s;
+    /* each write and read follows the emulated compute; the next one starts
+     * when every rank is done */
+    f->run_s = (f->save_all_s > 0 ? f->writes * (f->gap_s + f->save_all_s) : 0) +
+               (f->load_s > 0 ? f->reads * (f->gap_s + f->load_s) : 0);
+}
