@@ -1,10 +1,12 @@
 /* Fabric designer (src/topo/design.c): the count of designs against a hand
  * count, every design valid and radix-true when ckptnet builds it, and the
  * bill of materials against the built fabric. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../src/api/ckpt.h"
+#include "../src/cost/design_cost.h"
 #include "../src/topo/design.h"
 #include "harness.h"
 #include "support.h"
@@ -148,8 +150,109 @@ static void design_valid_and_radix_true(void)
     CHECK(ckpt_describe(&sc, &desc, &e) < 0 && strstr(e.msg, "needs") != NULL);
 }
 
+/* The design of c with these fields, or NULL. */
+static const struct design *find(const struct collect *c, uint32_t tiers, uint32_t h, uint32_t u,
+                                 uint32_t k_or_p)
+{
+    for (uint32_t i = 0; i < c->n; i++) {
+        const struct design *d = &c->d[i];
+        if (d->tiers == tiers && d->hpl == h && d->uplinks == u &&
+            (tiers == 2 ? d->k : d->lpp) == k_or_p)
+            return d;
+    }
+    return NULL;
+}
+
+/* Two designs of 6 nodes (one NIC) and 3 storage nodes (two NICs) on
+ * CX732Q-N, priced by hand at
+ * CX732Q-N 18000, optic_400g_sr 600, optic_400g 700, dac_400g 150,
+ * fiber_mmf 60, storage_node 60000, kwh 0.1; watts from the reference list
+ * (switch 500, SR 8, any-reach 9, storage node 1200, cables 0).
+ * Two tiers, h=6, u=6, k=1: 1 compute + 1 storage leaf (3 nodes fit), 6
+ * spines = 8 switches = 144000; 6 host + 6 storage DAC = 1800; 2 x 6 = 12
+ * leaf-spine links: 24 SR = 14400, 12 MMF = 720; storage 180000.
+ * Capital 340920; 8 x 500 + 24 x 8 + 3 x 1200 = 7792 W = 18.7008 a day.
+ * Three tiers, h=3, u=3, p=1: 2 compute pods + 1 storage pod of one leaf,
+ * 3 x 3 = 9 spines and 3 x 1 = 3 super-spines: 15 switches = 270000;
+ * 9 leaf-spine links: 18 SR = 10800, 9 MMF = 540; 9 spine-super links: no
+ * optic_400g_dr price, so 18 optic_400g = 12600, fiber_smf unpriced;
+ * DAC 1800; storage 180000. Capital 475740; 15 x 500 + 18 x 8 + 18 x 9 +
+ * 3600 = 11406 W. */
+static void design_bom_priced_by_hand(void)
+{
+    const struct switch_profile *p32 = switch_profile_find("CX732Q-N");
+    struct design_input in = {.nodes = 6, .nics = 1, .nic_bps = G400, .storage = 3,
+                              .snics = 2, .snic_bps = G400, .prof = {p32}, .n_prof = 1,
+                              .max_tiers = 3};
+    static struct collect c;
+    memset(&c, 0, sizeof c);
+    design_each(&in, collect_fn, &c);
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np;
+    struct err e = {""};
+    CHECK(cost_prices_parse("CX732Q-N=18000,optic_400g_sr=600,optic_400g=700,dac_400g=150,"
+                            "fiber_mmf=60,storage_node=60000,kwh=0.1",
+                            pr, &np, &e) == 0);
+    const struct design *two = find(&c, 2, 6, 6, 1), *three = find(&c, 3, 3, 3, 1);
+    CHECK(two && three);
+    if (!two || !three)
+        return;
+    struct design_price dp;
+    cost_design(&dp, two, &in, pr, np, 5);
+    CHECK(design_switches(two) == 8 && two->n_spines == 6);
+    CHECKF(dp.capital == 340920 && dp.switches == 144000 && dp.optics == 14400 &&
+               dp.cables == 2520 && dp.storage == 180000 && dp.n_unpriced == 0,
+           "capital %g", dp.capital);
+    CHECK(fabs(dp.capital_per_day - 340920 / (5 * 365.25)) < 1e-9);
+    CHECKF(fabs(dp.watts - 7792) < 1e-9 && fabs(dp.power_per_day - 18.7008) < 1e-9, "%g W",
+           dp.watts);
+    CHECK(!strcmp(dp.part[DL_LEAF_SPINE].optic, "optic_400g_sr") &&
+          dp.part[DL_LEAF_SPINE].optics == 24 && dp.part[DL_HOST].optics == 0);
+    cost_design(&dp, three, &in, pr, np, 5);
+    CHECK(three->n_spines == 9 && three->n_supers == 3 && design_switches(three) == 15);
+    CHECKF(dp.capital == 475740 && dp.optics == 23400 && dp.n_unpriced == 1 &&
+               strstr(dp.unpriced[0], "9 spine-super-spine links (fiber_smf)"),
+           "capital %g, %u unpriced: %s", dp.capital, dp.n_unpriced, dp.unpriced[0]);
+    CHECK(!strcmp(dp.part[DL_SPINE_SUPER].optic, "optic_400g"));
+    CHECKF(fabs(dp.watts - 11406) < 1e-9, "%g W", dp.watts);
+}
+
+/* cost.prices: reference loads the catalog's list, with a date and a source
+ * for each price and a price for every switch profile; later items
+ * override it, once each. */
+static void design_reference_prices(void)
+{
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np = 0, nref = 0;
+    struct err e = {""};
+    CHECKF(cost_prices_parse("reference", pr, &np, &e) == 0, "%s", e.msg);
+    for (const struct price_ref *r = price_reference; r->name; r++) {
+        nref++;
+        CHECKF(r->date && r->date[0] && r->source && strlen(r->source) > 10, "%s", r->name);
+        const struct cost_price *q = cost_price_find(pr, np, r->name);
+        CHECK(q && q->price == r->price && q->from_ref);
+    }
+    CHECK(np == nref && nref > 10);
+    for (const struct switch_profile *q = switch_catalog; q->name; q++)
+        CHECKF(cost_price_find(pr, np, q->name) != NULL, "%s has no reference price", q->name);
+    CHECK(cost_prices_parse("reference,CX764QD-N=30000,kwh=0.2", pr, &np, &e) == 0 && np == nref);
+    const struct cost_price *q = cost_price_find(pr, np, "CX764QD-N");
+    CHECK(q && q->price == 30000 && !q->from_ref);
+    CHECK(cost_price_find(pr, np, "kwh")->price == 0.2);
+    CHECK(cost_prices_parse("reference,CX764QD-N=1,CX764QD-N=2", pr, &np, &e) < 0 &&
+          strstr(e.msg, "item 3: CX764QD-N is priced twice"));
+    CHECK(cost_prices_parse("CX764QD-N=1,reference", pr, &np, &e) < 0 &&
+          strstr(e.msg, "item 2: reference must be the first item"));
+    CHECK(cost_prices_parse("dac_400g_sr=1", pr, &np, &e) < 0 && strstr(e.msg, "unknown name"));
+    /* the run's bill prices links by speed with optic_<N>g only */
+    CHECK(cost_prices_parse("optic_400g_sr=1,optic_400g=2", pr, &np, &e) == 0 &&
+          pr[0].optic_bps == 0 && pr[1].optic_bps == G400 && pr[0].bps == G400);
+}
+
 SUITE(suite_design) = {
     {"design_count_by_hand", design_count_by_hand},
     {"design_valid_and_radix_true", design_valid_and_radix_true},
+    {"design_bom_priced_by_hand", design_bom_priced_by_hand},
+    {"design_reference_prices", design_reference_prices},
     {0, 0},
 };
