@@ -296,34 +296,42 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static int by_cost(const void *a, const void *b, void *ud)
+typedef int cmp_fn(const struct cand *c, size_t a, size_t b);
+
+static int by_cost(const struct cand *c, size_t a, size_t b)
 {
-    const struct cand *c = ud;
-    double x = c[*(const size_t *)a].price.per_day, y = c[*(const size_t *)b].price.per_day;
-    if (x != y)
-        return x < y ? -1 : 1;
-    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+    double x = c[a].price.per_day, y = c[b].price.per_day;
+    return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* qsort_r is not C11: a small merge sort of indices by cost, stable. */
-static void sort_idx(size_t *v, size_t n, size_t *tmp, const struct cand *c)
+/* Leaf shape order (any fixed order: equal shapes end up together). */
+static int by_shape(const struct cand *c, size_t a, size_t b)
+{
+    const struct cand *p = &c[a], *q = &c[b];
+    const uint64_t x[] = {p->storage, p->d.tiers, (uint64_t)(p->d.leaf - switch_catalog),
+                          (uint64_t)(p->d.spine - switch_catalog), p->d.hpl, p->d.uplinks,
+                          p->d.spl};
+    const uint64_t y[] = {q->storage, q->d.tiers, (uint64_t)(q->d.leaf - switch_catalog),
+                          (uint64_t)(q->d.spine - switch_catalog), q->d.hpl, q->d.uplinks,
+                          q->d.spl};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+/* qsort_r is not C11: a stable merge sort of indices. */
+static void sort_idx(size_t *v, size_t n, size_t *tmp, const struct cand *c, cmp_fn *cmp)
 {
     if (n < 2)
         return;
     size_t h = n / 2;
-    sort_idx(v, h, tmp, c);
-    sort_idx(v + h, n - h, tmp, c);
+    sort_idx(v, h, tmp, c, cmp);
+    sort_idx(v + h, n - h, tmp, c, cmp);
     size_t i = 0, j = h, k = 0;
     while (i < h || j < n)
-        tmp[k++] = j >= n || (i < h && by_cost(&v[i], &v[j], (void *)c) <= 0) ? v[i++] : v[j++];
+        tmp[k++] = j >= n || (i < h && cmp(c, v[i], v[j]) <= 0) ? v[i++] : v[j++];
     memcpy(v, tmp, n * sizeof *v);
-}
-
-static int same_shape(const struct cand *a, const struct cand *b)
-{
-    return a->storage == b->storage && a->d.tiers == b->d.tiers && a->d.leaf == b->d.leaf &&
-           a->d.spine == b->d.spine && a->d.hpl == b->d.hpl && a->d.uplinks == b->d.uplinks &&
-           a->d.spl == b->d.spl;
 }
 
 static int meets(const struct cand *c, const struct target *t, int nt)
@@ -806,18 +814,26 @@ int cmd_size(int argc, char **argv)
     }
     for (size_t i = 0; i < x.n; i++)
         order[i] = i;
-    sort_idx(order, x.n, tmp, x.c);
-    for (size_t i = 0; i < x.n; i++) {
-        struct cand *c = &x.c[order[i]];
-        c->leader = (uint32_t)order[i];
-        for (size_t j = 0; j < i; j++) /* the cheaper ones of its shape */
-            if (x.c[order[j]].leader == order[j] && same_shape(&x.c[order[j]], c)) {
-                c->leader = (uint32_t)order[j];
-                break;
-            }
-        if (c->leader == order[i] && x.n_queue < max_runs)
-            x.queue[x.n_queue++] = order[i];
+    sort_idx(order, x.n, tmp, x.c, by_cost);
+    /* one run a leaf shape, its cheapest design: shapes grouped, each group
+     * in cost order (the sort is stable) */
+    size_t *shape = malloc(x.n * sizeof *shape);
+    if (!shape) {
+        free(order);
+        free(tmp);
+        die("out of memory");
+        goto out;
     }
+    memcpy(shape, order, x.n * sizeof *shape);
+    sort_idx(shape, x.n, tmp, x.c, by_shape);
+    for (size_t i = 0; i < x.n; i++)
+        x.c[shape[i]].leader = i && !by_shape(x.c, shape[i - 1], shape[i])
+                                   ? x.c[shape[i - 1]].leader
+                                   : (uint32_t)shape[i];
+    free(shape);
+    for (size_t i = 0; i < x.n && x.n_queue < max_runs; i++)
+        if (x.c[order[i]].leader == order[i])
+            x.queue[x.n_queue++] = order[i];
     free(tmp);
     printf("ckptnet size: %zu designs of %u nodes (%u x %.0f Gbps NICs) on %s; %zu leaf shapes "
            "to screen%s; prices: %s\n",
@@ -868,6 +884,22 @@ int cmd_size(int argc, char **argv)
         best_loss = c->loss_day;
         front[nf++] = order[i];
     }
+    /* equal costs: the later point of one cost may lose less than the earlier */
+    size_t kept = 0;
+    for (size_t i = 0; i < nf; i++) {
+        const struct cand *c = &x.c[front[i]];
+        int dominated = 0;
+        for (size_t j = 0; j < nf && !dominated; j++) {
+            const struct cand *o = &x.c[front[j]];
+            dominated = j != i && o->total_day <= c->total_day && o->loss_day <= c->loss_day &&
+                        (o->total_day < c->total_day || o->loss_day < c->loss_day);
+        }
+        if (dominated)
+            x.c[front[i]].front = 0;
+        else
+            front[kept++] = front[i];
+    }
+    nf = kept;
     double lo = INFINITY, hi = 0, best_total = INFINITY;
     for (size_t i = 0; i < nf; i++) {
         const struct cand *c = &x.c[front[i]];

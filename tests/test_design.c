@@ -74,6 +74,20 @@ static void design_count_by_hand(void)
         CHECK(d->oversub > 1.49 && d->oversub < 1.51); /* 3 NICs on 2 uplinks */
     }
     CHECK(found == 1);
+    /* 4 storage nodes: a storage leaf of h=2, u=2 (two tiers, k=1) takes all
+     * 4 on its ports, or the 2 its uplinks carry at 1:1 (a second design) */
+    in.storage = 4;
+    memset(&c, 0, sizeof c);
+    design_each(&in, collect_fn, &c);
+    uint32_t fills = 0, spl_sum = 0;
+    for (uint32_t i = 0; i < c.n; i++)
+        if (c.d[i].hpl == 2 && c.d[i].uplinks == 2 && c.d[i].k == 1) {
+            fills++;
+            spl_sum += c.d[i].spl;
+            CHECK(c.d[i].sleaves == 4 / c.d[i].spl);
+        }
+    CHECKF(fills == 2 && spl_sum == 6, "%u designs, storage a leaf summing to %u", fills, spl_sum);
+    in.storage = 1;
     /* a NIC faster than the leaf's ports: nothing fits */
     in.nic_bps = 2 * G400;
     CHECK(design_each(&in, collect_fn, &c) == 0);

@@ -52,41 +52,48 @@ static int pair_each(const struct design_input *in, const struct switch_profile 
             if (umax > Pl - (uint64_t)h * n)
                 umax = Pl - (uint64_t)h * n;
             for (uint32_t u = 1; u <= umax; u++) {
-                uint32_t spl = (Pl - u) / s;
-                spl = spl < in->storage ? spl : in->storage;
-                if (!spl)
-                    continue;
-                struct design d = {.tiers = tiers, .leaf = lp, .spine = sp, .hpl = h,
-                                   .uplinks = u, .spl = spl};
-                uint64_t cl = cdiv(in->nodes, h), sl = cdiv(in->storage, spl);
-                if (tiers == 2) {
-                    for (uint32_t k = 1; k <= u; k++) {
-                        if (u % k || (cl + sl) * k > Ps)
+                /* storage leaves as full as their ports allow, or (when
+                 * fewer) as their uplinks carry at 1:1 */
+                uint32_t full = (Pl - u) / s;
+                full = full < in->storage ? full : in->storage;
+                uint64_t carry = (uint64_t)u * up / ((uint64_t)s * in->snic_bps);
+                uint32_t fills[2] = {full, carry < full ? (uint32_t)carry : 0};
+                for (int f = 0; f < 2; f++) {
+                    uint32_t spl = fills[f];
+                    if (!spl)
+                        continue;
+                    struct design d = {.tiers = tiers, .leaf = lp, .spine = sp, .hpl = h,
+                                       .uplinks = u, .spl = spl};
+                    uint64_t cl = cdiv(in->nodes, h), sl = cdiv(in->storage, spl);
+                    if (tiers == 2) {
+                        for (uint32_t k = 1; k <= u; k++) {
+                            if (u % k || (cl + sl) * k > Ps)
+                                continue;
+                            d.spines = u / k;
+                            d.k = k;
+                            design_fill(&d, in, up);
+                            ++*count;
+                            if (fn(ud, &d))
+                                return 1;
+                        }
+                        continue;
+                    }
+                    /* three tiers: u planes, p leaves and p super-spines a plane */
+                    for (uint32_t p = 1; p <= Ps / 2 && p <= cl; p++) {
+                        uint64_t cpods = cdiv(cl, p), spods = cdiv(sl, p);
+                        if (cdiv(cl, cpods) != p || cpods + spods < 2 || cpods + spods > Ps)
                             continue;
-                        d.spines = u / k;
-                        d.k = k;
+                        d.spines = u;
+                        d.k = 1;
+                        d.lpp = p;
+                        d.cpods = (uint32_t)cpods;
+                        d.spods = (uint32_t)spods;
+                        d.supers_per_plane = p;
                         design_fill(&d, in, up);
                         ++*count;
                         if (fn(ud, &d))
                             return 1;
                     }
-                    continue;
-                }
-                /* three tiers: u planes, p leaves and p super-spines a plane */
-                for (uint32_t p = 1; p <= Ps / 2 && p <= cl; p++) {
-                    uint64_t cpods = cdiv(cl, p), spods = cdiv(sl, p);
-                    if (cdiv(cl, cpods) != p || cpods + spods < 2 || cpods + spods > Ps)
-                        continue;
-                    d.spines = u;
-                    d.k = 1;
-                    d.lpp = p;
-                    d.cpods = (uint32_t)cpods;
-                    d.spods = (uint32_t)spods;
-                    d.supers_per_plane = p;
-                    design_fill(&d, in, up);
-                    ++*count;
-                    if (fn(ud, &d))
-                        return 1;
                 }
             }
         }

@@ -12,7 +12,9 @@
  *   than host capacity (u x link <= h x NICs x NIC speed, rounded up to a
  *   whole uplink);
  * - a storage leaf has the same u uplinks and as many storage nodes as its
- *   other ports hold (at most the storage nodes there are, at least one);
+ *   other ports hold (at most the storage nodes there are, at least one),
+ *   or, a second design when it is fewer, as many as the uplinks carry at
+ *   1:1 (u x link >= storage nodes x NICs x NIC speed);
  * - two tiers: s spines with k links to each leaf, s x k = u, and every
  *   leaf on every spine: leaves x k <= a spine's ports;
  * - three tiers: pods of p compute leaves (storage leaves in pods of their
