@@ -339,14 +339,14 @@ fi
 # every option of every --help is in the man page, and the man page renders cleanly
 man_opts=$(sed 's/\\//g' docs/ckptnet.1)
 missing=""
-for c in "" run describe compare catalog; do
+for c in "" run describe compare catalog size; do
     # shellcheck disable=SC2086
     for o in $("$bin" $c --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
         printf '%s' "$man_opts" | grep -qF -- "$o" || missing="$missing $c:$o"
     done
 done
 [ -z "$missing" ] && ok man_page_options || bad "man_page_options: missing$missing"
-for c in describe compare catalog; do
+for c in describe compare catalog size; do
     "$bin" --help | grep -q "^  $c " || missing="$missing $c"
     grep -q "^\.B.* $c\|^\.B $c" docs/ckptnet.1 || missing="$missing man:$c"
 done
