@@ -281,12 +281,12 @@ static void *worker(void *arg)
             continue;
         }
         if (cand_scenario(x, c, sc, &e) < 0 || ckpt_run(sc, r, &e) < 0) {
-            snprintf(c->err, sizeof c->err, "%s", e.msg);
+            snprintf(c->err, sizeof c->err, "%.190s", e.msg);
             continue;
         }
         c->ok = r->ok && r->finished;
         if (!c->ok)
-            snprintf(c->err, sizeof c->err, "%s", r->finished ? r->violation : "unfinished");
+            snprintf(c->err, sizeof c->err, "%.190s", r->finished ? r->violation : "unfinished");
         else
             figures(c, r, sc);
         results_release(r);
