@@ -12,6 +12,7 @@
 
 #include "../src/api/ckpt.h"
 #include "outputs.h"
+#include "size.h"
 #include "sweep.h"
 
 #define VERSION CKPTNET_VERSION
@@ -31,6 +32,9 @@ static const char usage_main[] =
     "                          row per run (docs/sweep.md)\n"
     "  tune [SCENARIO]         search a few knobs for the best figure (default: a Latin\n"
     "                          hypercube sample, then coordinate descent)\n"
+    "  size [SCENARIO]         the fabrics that meet a checkpoint target, priced: the front of\n"
+    "                          cost per day against loss per day and the scenario to buy\n"
+    "                          (docs/size.md)\n"
     "  catalog                 switch profiles, models and DCQCN presets with their sources\n"
     "\n"
     "options:\n"
@@ -903,7 +907,10 @@ int main(int argc, char **argv)
         return cmd_sweep(argc - 2, argv + 2);
     if (!strcmp(cmd, "tune"))
         return cmd_tune(argc - 2, argv + 2);
-    static const char *const cmds[] = {"run", "describe", "compare", "sweep", "tune", "catalog"};
+    if (!strcmp(cmd, "size"))
+        return cmd_size(argc - 2, argv + 2);
+    static const char *const cmds[] = {"run", "describe", "compare", "sweep", "tune", "size",
+                                       "catalog"};
     const char *near = text_nearest(cmd, cmds, sizeof cmds / sizeof cmds[0], 2);
     if (near)
         say("unknown command '%s' (did you mean %s? see ckptnet --help)", cmd, near);

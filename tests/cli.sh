@@ -339,14 +339,14 @@ fi
 # every option of every --help is in the man page, and the man page renders cleanly
 man_opts=$(sed 's/\\//g' docs/ckptnet.1)
 missing=""
-for c in "" run describe compare catalog; do
+for c in "" run describe compare catalog size; do
     # shellcheck disable=SC2086
     for o in $("$bin" $c --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
         printf '%s' "$man_opts" | grep -qF -- "$o" || missing="$missing $c:$o"
     done
 done
 [ -z "$missing" ] && ok man_page_options || bad "man_page_options: missing$missing"
-for c in describe compare catalog; do
+for c in describe compare catalog size; do
     "$bin" --help | grep -q "^  $c " || missing="$missing $c"
     grep -q "^\.B.* $c\|^\.B $c" docs/ckptnet.1 || missing="$missing man:$c"
 done
@@ -733,6 +733,40 @@ if [ "$rs" = 1 ] && [ "$rr" = 0 ]; then
 else
     bad "summary_random_start: $rs lines with it set, $rr without"
 fi
+
+
+# size: the front's recommended scenario, run, gives the figures size screened;
+# every candidate is valid (none failed); the front falls in loss as cost rises
+"$bin" size --set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 \
+    --target 'checkpoint_overhead<=5%' --yaml "$tmp/size.yaml" --json "$tmp/size.json" \
+    >"$tmp/size.out" 2>&1
+rc=$?
+"$bin" run "$tmp/size.yaml" --quiet --json "$tmp/size_run.json" >/dev/null 2>&1
+want=$(jq -r '.candidates[.recommended].stall_s' "$tmp/size.json" 2>/dev/null)
+got=$(jq -r '.cost.stall_s_per_checkpoint' "$tmp/size_run.json" 2>/dev/null)
+failed=$(jq '[.candidates[] | select(.run and (.save_s == null))] | length' "$tmp/size.json")
+rising=$(jq '[.front[] as $i | .candidates[$i]] | . as $f | [range(1; length) |
+    select($f[.].cost_per_day <= $f[. - 1].cost_per_day or
+           $f[.].loss_per_day >= $f[. - 1].loss_per_day)] | length' "$tmp/size.json")
+if [ "$rc" -eq 0 ] && grep -q '^front: ' "$tmp/size.out" && [ -n "$want" ] &&
+    [ "$want" != null ] && [ "$want" = "$got" ] && [ "$failed" = 0 ] && [ "$rising" = 0 ]; then
+    ok size_front_reproducible
+else
+    bad "size_front_reproducible (exit $rc; stall $want in size, $got run; $failed failed; $rising out of order): $(head -3 "$tmp/size.out")"
+fi
+# a target no design meets: said, and no YAML
+"$bin" size --set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 \
+    --target 'save<=1ns' --yaml "$tmp/none.yaml" >"$tmp/size.out" 2>&1
+if grep -q 'no design meets the targets' "$tmp/size.out" && [ ! -e "$tmp/none.yaml" ]; then
+    ok size_infeasible
+else
+    bad "size_infeasible: $(cat "$tmp/size.out")"
+fi
+expect_error size_bad_target "--target save<=fast:" size --target 'save<=fast'
+expect_error size_bad_metric "unknown metric restore" size --target 'restore<=5min'
+expect_error size_bad_switch "unknown switch profile \"CX1\"" size --knob switches=CX1
+expect_error size_bad_price "cost.prices: item 1 \"optic_400g_xr=1\": unknown name" \
+    size --set cost.prices=optic_400g_xr=1
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

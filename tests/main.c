@@ -17,7 +17,9 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_tpside[],
     suite_names[], suite_fields[],
     suite_invariants[],
-    suite_keytable[], suite_storage_use[];
+    suite_keytable[],
+    suite_storage_use[],
+    suite_design[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -32,6 +34,7 @@ static const struct test *const suites[] = {
     suite_names, suite_fields,
     suite_invariants,
     suite_storage_use,
+    suite_design,
 };
 
 int main(int argc, char **argv)

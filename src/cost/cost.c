@@ -113,38 +113,106 @@ void cost_monte_carlo(struct mc_result *out, double tau, double delta,
     out->checkpoints = ckpts;
 }
 
-/* optic_<N>g with N a whole number of Gb/s in 1..100000: its rate, else 0. */
-static uint64_t optic_rate(const char *name)
+/* <prefix><N>g<suffix> with N a whole number of Gb/s in 1..100000: its
+ * rate, else 0. */
+static uint64_t rate_name(const char *name, const char *prefix, const char *suffix)
 {
-    if (strncmp(name, "optic_", 6) != 0)
+    size_t lp = strlen(prefix);
+    if (strncmp(name, prefix, lp) != 0)
         return 0;
-    const char *p = name + 6;
+    const char *p = name + lp;
     uint64_t g = 0;
     if (*p < '1' || *p > '9')
         return 0;
     while (*p >= '0' && *p <= '9' && g <= 100000)
         g = g * 10 + (uint64_t)(*p++ - '0');
-    if (strcmp(p, "g") != 0 || g > 100000)
+    if (*p++ != 'g' || strcmp(p, suffix) != 0 || g > 100000)
         return 0;
     return g * UINT64_C(1000000000);
 }
 
-/* " (did you mean X?)" among the profiles and the usual optic names, or "". */
+/* What a price name names: its kind and speed; -1 for no known name. */
+static int price_name(const char *name, enum price_kind *kind, uint64_t *bps)
+{
+    static const struct {
+        const char *prefix, *suffix;
+        enum price_kind kind;
+    } rated[] = {{"optic_", "", PK_OPTIC}, {"optic_", "_sr", PK_OPTIC_SR},
+                 {"optic_", "_dr", PK_OPTIC_DR}, {"dac_", "", PK_DAC}};
+    static const char *const other[] = {"fiber_mmf", "fiber_smf", "storage_node", "kwh"};
+    *bps = 0;
+    if (switch_profile_find(name)) {
+        *kind = PK_SWITCH;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof rated / sizeof rated[0]; i++)
+        if ((*bps = rate_name(name, rated[i].prefix, rated[i].suffix)) != 0) {
+            *kind = rated[i].kind;
+            return 0;
+        }
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        if (!strcmp(name, other[i])) {
+            *kind = PK_OTHER;
+            return 0;
+        }
+    return -1;
+}
+
+/* " (did you mean X?)" among the profiles and the usual names, or "". */
 static void price_hint(const char *name, char *out, size_t len)
 {
-    static const char *const optics[] = {"optic_100g", "optic_200g", "optic_400g",
-                                         "optic_800g", "optic_1600g"};
-    const char *cands[64];
+    static const char *const usual[] = {
+        "optic_100g", "optic_200g", "optic_400g", "optic_800g", "optic_1600g",
+        "optic_400g_sr", "optic_400g_dr", "optic_800g_sr", "optic_800g_dr", "dac_400g",
+        "dac_800g", "fiber_mmf", "fiber_smf", "storage_node", "kwh", "reference"};
+    const char *cands[96];
     size_t n = 0;
-    for (const struct switch_profile *q = switch_catalog; q->name && n < 58; q++)
+    for (const struct switch_profile *q = switch_catalog; q->name && n < 64; q++)
         cands[n++] = q->name;
-    for (size_t i = 0; i < sizeof optics / sizeof optics[0]; i++)
-        cands[n++] = optics[i];
+    for (size_t i = 0; i < sizeof usual / sizeof usual[0]; i++)
+        cands[n++] = usual[i];
     const char *near = text_nearest(name, cands, n, 3);
     if (near)
         snprintf(out, len, " (did you mean %s?)", near);
     else if (len)
         out[0] = '\0';
+}
+
+const struct cost_price *cost_price_find(const struct cost_price *pr, uint32_t n,
+                                         const char *name)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(pr[i].name, name))
+            return &pr[i];
+    return NULL;
+}
+
+/* Append one price (or override a reference one); 0 or -1 with e set. */
+static int price_put(struct cost_price *out, uint32_t *n, const char *name, double v,
+                     int from_ref, uint32_t k, struct err *e)
+{
+    enum price_kind kind;
+    uint64_t bps;
+    if (price_name(name, &kind, &bps) < 0)
+        return err_set(e, "cost.prices: reference: unknown name %s", name); /* catalog bug */
+    for (uint32_t i = 0; i < *n; i++)
+        if (!strcmp(out[i].name, name)) {
+            if (!out[i].from_ref)
+                return err_set(e, "cost.prices: item %u: %s is priced twice", k, name);
+            out[i].price = v;
+            out[i].from_ref = 0;
+            return 0;
+        }
+    if (*n == COST_MAX_PRICES)
+        return err_set(e, "cost.prices: more than %d prices", COST_MAX_PRICES);
+    memcpy(out[*n].name, name, strlen(name) + 1); /* fits: checked by the caller */
+    out[*n].optic_bps = kind == PK_OPTIC ? bps : 0;
+    out[*n].price = v;
+    out[*n].kind = kind;
+    out[*n].bps = bps;
+    out[*n].from_ref = from_ref;
+    (*n)++;
+    return 0;
 }
 
 int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, struct err *e)
@@ -159,21 +227,36 @@ int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, str
         char item[SCENARIO_LONG_TEXT], name[SCENARIO_LONG_TEXT], hint[96];
         snprintf(item, sizeof item, "%.*s", (int)len, p);
         const char *eq = strchr(item, '=');
-        if (!eq)
-            return err_set(e, "cost.prices: item %u \"%.60s\": expected NAME=PRICE "
-                              "(e.g. CX732Q-N=18000 or optic_400g=900)", k, item);
-        const char *a = item, *b = eq;
+        const char *a = item, *b = eq ? eq : item + strlen(item);
         while (*a == ' ')
             a++;
         while (b > a && b[-1] == ' ')
             b--;
         snprintf(name, sizeof name, "%.*s", (int)(b - a), a);
-        uint64_t bps = optic_rate(name);
-        if (!bps && !switch_profile_find(name)) {
+        if (!eq && !strcmp(name, "reference")) {
+            if (k != 1)
+                return err_set(e, "cost.prices: item %u: reference must be the first item "
+                                  "(the items after it override its prices)", k);
+            for (const struct price_ref *r = price_reference; r->name; r++)
+                if (price_put(out, n, r->name, r->price, 1, k, e) < 0)
+                    return -1;
+            if (!end)
+                return 0;
+            p = end + 1;
+            continue;
+        }
+        if (!eq)
+            return err_set(e, "cost.prices: item %u \"%.60s\": expected NAME=PRICE "
+                              "(e.g. CX732Q-N=18000 or optic_400g=900) or reference first", k,
+                           item);
+        enum price_kind kind;
+        uint64_t bps;
+        if (price_name(name, &kind, &bps) < 0) {
             price_hint(name, hint, sizeof hint);
             return err_set(e, "cost.prices: item %u \"%.60s\": unknown name \"%.60s\"%s; "
-                              "names are switch profiles (ckptnet switches) and "
-                              "optic_<Gb/s>g", k, item, name, hint);
+                              "names are switch profiles (ckptnet switches), "
+                              "optic_<Gb/s>g[_sr|_dr], dac_<Gb/s>g, fiber_mmf, fiber_smf, "
+                              "storage_node and kwh", k, item, name, hint);
         }
         if (strlen(name) >= sizeof out->name)
             return err_set(e, "cost.prices: item %u: name too long", k);
@@ -184,15 +267,8 @@ int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, str
         if (rest == eq + 1 || *rest || !isfinite(v) || v < 0 || v > 1e12)
             return err_set(e, "cost.prices: item %u \"%.60s\": expected a price from 0 "
                               "to 1e12 after '=', got \"%.40s\"", k, item, eq + 1);
-        for (uint32_t i = 0; i < *n; i++)
-            if (!strcmp(out[i].name, name))
-                return err_set(e, "cost.prices: item %u: %s is priced twice", k, name);
-        if (*n == COST_MAX_PRICES)
-            return err_set(e, "cost.prices: more than %d prices", COST_MAX_PRICES);
-        memcpy(out[*n].name, name, strlen(name) + 1); /* fits: checked above */
-        out[*n].optic_bps = bps;
-        out[*n].price = v;
-        (*n)++;
+        if (price_put(out, n, name, v, 0, k, e) < 0)
+            return -1;
         if (!end)
             return 0;
         p = end + 1;
@@ -203,7 +279,7 @@ static const struct cost_price *price_of(const struct cost_price *pr, uint32_t n
                                          const char *name, uint64_t bps)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (bps ? pr[i].optic_bps == bps : !strcmp(pr[i].name, name))
+        if (bps ? pr[i].optic_bps == bps : pr[i].kind == PK_SWITCH && !strcmp(pr[i].name, name))
             return &pr[i];
     return NULL;
 }

@@ -53,19 +53,31 @@ void cost_monte_carlo(struct mc_result *out, double tau, double delta,
                       double mtbf, double restart, double horizon_s,
                       uint64_t max_segments, uint64_t seed);
 
-/* One price of cost.prices: a switch profile (optic_bps 0) or a
- * transceiver of a link speed (optic_<N>g: N Gb/s). */
-#define COST_MAX_PRICES 32
+/* One price of cost.prices: a switch profile, a transceiver of a link
+ * speed (optic_<N>g: N Gb/s, any reach; optic_<N>g_sr within a row,
+ * optic_<N>g_dr across the hall), a cable (dac_<N>g in a rack, fiber_mmf,
+ * fiber_smf), storage_node, or kwh (energy). "reference" as the first item
+ * loads the catalog's reference list (price_reference), which later items
+ * override. */
+#define COST_MAX_PRICES 64
+enum price_kind { PK_SWITCH, PK_OPTIC, PK_OPTIC_SR, PK_OPTIC_DR, PK_DAC, PK_OTHER };
 struct cost_price {
     char name[48];
-    uint64_t optic_bps;
+    uint64_t optic_bps; /* optic_<N>g only: the run's bill prices links by speed */
     double price;
+    enum price_kind kind;
+    uint64_t bps;       /* optics and DAC cables: their speed */
+    int from_ref;       /* from the reference list, not (yet) overridden */
 };
 
 /* Parse cost.prices ("none" gives n = 0). Refuses unknown names (with the
  * nearest known one), duplicates, and prices that are not a finite number
  * in [0, 1e12]; errors read "cost.prices: item K \"...\": ...". */
 int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, struct err *e);
+
+/* The price named name in pr, or NULL. */
+const struct cost_price *cost_price_find(const struct cost_price *pr, uint32_t n,
+                                         const char *name);
 
 /* Capital cost of r's bill of materials (bom_*) at sc's cost.prices, and
  * per day over cost.amortisation_years; fills the capital fields of

@@ -57,6 +57,58 @@ const struct switch_profile *switch_profile_find(const char *name)
     return NULL;
 }
 
+/* Indicative only: street prices vary by volume and vendor; users override
+ * any entry (cost.prices: reference,NAME=PRICE). Switch watts are without
+ * transceivers. Where no public price or data sheet figure was found the
+ * source says so: an estimate to be overridden, not a quote. */
+#define NO_PRICE "estimate: no public list price found; override it"
+const struct price_ref price_reference[] = {
+    {"CX732Q-N", 18000, 500, "2026-12-01", NO_PRICE "; watts: 12.8T 1RU class"},
+    {"CX732Q-N-V2", 18000, 500, "2026-12-01", NO_PRICE "; watts: 12.8T 1RU class"},
+    {"CX732Q-N-ORv3", 18000, 500, "2026-12-01", NO_PRICE "; watts: 12.8T 1RU class"},
+    {"generic-12.8T", 18000, 500, "2026-12-01", NO_PRICE "; watts: 12.8T 1RU class"},
+    {"CX764QH-N", 32000, 900, "2026-12-01", NO_PRICE "; watts: 25.6T 2RU class"},
+    {"generic-25.6T", 32000, 900, "2026-12-01", NO_PRICE "; watts: 25.6T 2RU class"},
+    {"CX764QD-N", 38000, 950, "2026-12-01", NO_PRICE "; deep buffer; watts: 25.6T 2RU class"},
+    {"CX764QO-N", 38000, 950, "2026-12-01", NO_PRICE "; deep buffer; watts: 25.6T 2RU class"},
+    {"generic-25.6T-deep", 38000, 950, "2026-12-01",
+     NO_PRICE "; deep buffer; watts: 25.6T 2RU class"},
+    {"generic-51.2T", 60000, 1800, "2026-12-01", NO_PRICE "; watts: 51.2T 2RU class"},
+    /* transceivers, per module; a link has two */
+    {"optic_400g_sr", 600, 8, "2026-12-01",
+     NO_PRICE "; watts: 400G QSFP56-DD SR8 data sheet, typical <= 8 W (100 m OM4)"},
+    {"optic_400g_dr", 800, 9, "2026-12-01",
+     NO_PRICE "; watts: NVIDIA 800G twin-port transceiver overview, a 400G "
+     "single-mode transceiver draws 9 W (500 m)"},
+    {"optic_400g", 700, 9, "2026-12-01", NO_PRICE "; any reach (the run's bill)"},
+    {"optic_800g_sr", 1000, 14, "2026-12-01", NO_PRICE "; watts: estimate"},
+    {"optic_800g_dr", 1300, 17, "2026-12-01",
+     NO_PRICE "; watts: NVIDIA 800G twin-port OSFP transceiver, 17 W"},
+    {"optic_800g", 1200, 17, "2026-12-01", NO_PRICE "; any reach (the run's bill)"},
+    /* cables, per link */
+    {"dac_400g", 150, 0, "2026-12-01",
+     NO_PRICE "; watts: passive copper draws no port power (NVIDIA DGX SuperPOD "
+     "cabling guide, Port Power)"},
+    {"dac_800g", 250, 0, "2026-12-01", NO_PRICE "; passive copper"},
+    {"fiber_mmf", 60, 0, "2026-12-01", NO_PRICE "; MPO multimode patch cable"},
+    {"fiber_smf", 40, 0, "2026-12-01", NO_PRICE "; MPO single-mode patch cable"},
+    /* storage: a whole node with its drives until storage profiles price drives */
+    {"storage_node", 60000, 1200, "2026-12-01", NO_PRICE "; all-flash node, estimate"},
+    /* energy, per kWh */
+    {"kwh", 0.12, 0, "2024",
+     "EIA Electricity Monthly Update (2024): US median average revenue 11.46-11.94 "
+     "cents/kWh, all sectors"},
+    {0, 0, 0, 0, 0},
+};
+
+const struct price_ref *price_ref_find(const char *name)
+{
+    for (const struct price_ref *p = price_reference; p->name; p++)
+        if (!strcmp(p->name, name))
+            return p;
+    return NULL;
+}
+
 /* NVIDIA ConnectX defaults (docs/engine.md, DCQCN), as mlxconfig names them:
  * DCE_TCP_G 1019 (1 - g = 1019/1024), INITIAL_ALPHA_VALUE 1023, DCE_TCP_RTT
  * 1 us, RPG_TIME_RESET 300 us, RPG_THRESHOLD 1, RPG_AI_RATE 5 / RPG_HAI_RATE

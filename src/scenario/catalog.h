@@ -17,6 +17,19 @@ struct switch_profile {
 extern const struct switch_profile switch_catalog[];
 const struct switch_profile *switch_profile_find(const char *name);
 
+/* One item of the reference price list (cost.prices: reference): an
+ * indicative price in USD with its date and source, and the power the item
+ * draws, from data sheets where one was found (docs/size.md, Reference
+ * prices). Names as cost.prices takes them. */
+struct price_ref {
+    const char *name;
+    double price, watts;
+    const char *date, *source;
+};
+/* NULL-terminated; lookup by exact name. */
+extern const struct price_ref price_reference[];
+const struct price_ref *price_ref_find(const char *name);
+
 /* A DCQCN preset: (key, value) pairs in scenario syntax, NULL-terminated. */
 struct preset_entry {
     const char *key, *value;

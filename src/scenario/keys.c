@@ -512,7 +512,8 @@ const struct key scn_keys[] = {
     {"cost.prices", T_TEXT, FIELD(cost.prices), "none", NULL, NULL,
      "prices of the bill of materials, in training.currency: NAME=PRICE,... with "
      "NAME a switch profile (per switch) or optic_<speed> such as optic_400g (per "
-     "transceiver); none = no capital cost (the tool invents no prices)", NULL},
+     "transceiver); reference first loads the shipped indicative list (docs/size.md), "
+     "which later items override; none = no capital cost", NULL},
     {"cost.amortisation_years", T_REAL, FIELD(cost.amortisation_years), "5", "0.1",
      "100", "years the fabric's capital cost is spread over (straight line) for "
      "its cost per day", NULL},

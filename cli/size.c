@@ -1,0 +1,970 @@
+/* ckptnet size: every fabric the designer (src/topo/design.h) builds for the
+ * scenario's cluster, priced (src/cost/design_cost.h) and screened by the
+ * fluid engine; the front of cost per day against checkpoint loss per day,
+ * the targets as constraints, and the recommended scenario (docs/size.md). */
+#include "size.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/api/ckpt.h"
+#include "../src/core/units.h"
+#include "../src/cost/design_cost.h"
+#include "../src/topo/design.h"
+#include "../src/topo/path.h"
+
+static const char usage_size[] =
+    "usage: ckptnet size [SCENARIO.yaml] [--target METRIC<=V]... [--fix key=value]...\n"
+    "                    [--knob switches=A,B,...] [--knob tiers=2,3]\n"
+    "                    [--knob storage.nodes=N1,N2,...] [--set key=value]... [-j N]\n"
+    "                    [--json FILE] [--csv FILE] [--yaml FILE] [--list] [--max-runs N]\n"
+    "\n"
+    "What fabric should we buy? Every valid two- and three-tier Clos of the scenario's\n"
+    "cluster on the given switch profiles (docs/size.md, The designs), each priced at\n"
+    "cost.prices (the shipped reference list when none) with its power, screened by\n"
+    "the fluid engine; prints the front of cost per day (capital amortised over\n"
+    "cost.amortisation_years, plus power) against the checkpoint's loss per day, and\n"
+    "the cheapest point of least total cost that meets every target as a scenario.\n"
+    "\n"
+    "  --target T       a constraint: checkpoint_overhead<=1% (stall and work redone\n"
+    "                   after failures at the optimal interval, restart excluded),\n"
+    "                   save<=60s (the write's end), stall<=30s (the GPUs' wait),\n"
+    "                   goodput>=0.95 (at the optimal interval, restart included)\n"
+    "  --fix k=v        set k on every candidate; a design key (fabric.tiers,\n"
+    "                   fabric.leaf_switch, fabric.hosts_per_leaf, ...) keeps only the\n"
+    "                   designs with that value\n"
+    "  --knob K=V,...   widen the search: switches (profiles, default the scenario's),\n"
+    "                   tiers (2,3), storage.nodes (counts to try)\n"
+    "  --set k=v        as for run; applied before --fix\n"
+    "  -j N             screen N candidates at once (threads; default 1)\n"
+    "  --json/--csv F   every candidate with its figures and bill of materials\n"
+    "  --yaml F         the recommended scenario (ckptnet run F reproduces its figures)\n"
+    "  --list           the designs and their bills, priced, without running any\n"
+    "  --max-runs N     screen at most N candidates, the cheapest first (default 20000)\n"
+    "\n"
+    "Designs that share a leaf shape (profiles, tiers, hosts, uplinks and storage a\n"
+    "leaf) differ only in non-blocking spine layers: the cheapest of them is run and\n"
+    "the others are listed as not run. Not yet: packet-engine checks of the finalists,\n"
+    "the policy as a knob, an HTML page (docs/size.md, What is left).\n";
+
+#define MAX_TARGETS 8
+#define MAX_SETS 64
+#define MAX_STORAGE 16
+
+enum metric { M_OVERHEAD, M_SAVE, M_STALL, M_GOODPUT };
+static const char *const metric_name[] = {"checkpoint_overhead", "save", "stall", "goodput"};
+
+struct target {
+    enum metric m;
+    int le; /* 1: <=, 0: >= */
+    double v;
+    char text[64];
+};
+
+struct cand {
+    struct design d;
+    uint32_t storage;
+    struct design_price price;
+    uint32_t leader; /* the candidate run for its leaf shape (itself when run) */
+    int run, ok, feasible, front;
+    char err[200];
+    double save_s, stall_s, overhead, goodput, loss_day, total_day;
+    int bottleneck; /* enum path_seg, -1 none */
+};
+
+struct size_ctx {
+    struct scenario *base;
+    const char *fixes[MAX_SETS];
+    int n_fix;
+    struct design_input in;
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np;
+    struct cand *c;
+    size_t n, cap;
+    uint32_t storage;
+    int dropped; /* candidates past the array's room */
+    /* the run queue */
+    size_t *queue, n_queue, next;
+    pthread_mutex_t mu;
+};
+
+static int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ckptnet size: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+/* "name<=v" or "name>=v"; v a number, a percentage or (save, stall) a time. */
+static int parse_target(const char *s, struct target *t)
+{
+    const char *op = strstr(s, "<=");
+    t->le = 1;
+    if (!op) {
+        op = strstr(s, ">=");
+        t->le = 0;
+    }
+    if (!op)
+        return die("--target %s: expected METRIC<=VALUE or METRIC>=VALUE", s);
+    size_t len = (size_t)(op - s);
+    int m = -1;
+    for (int i = 0; i < 4; i++)
+        if (strlen(metric_name[i]) == len && !strncmp(s, metric_name[i], len))
+            m = i;
+    if (m < 0)
+        return die("--target %s: unknown metric %.*s (checkpoint_overhead, save, stall, "
+                   "goodput)", s, (int)len, s);
+    t->m = (enum metric)m;
+    const char *v = op + 2;
+    char msg[128];
+    if (m == M_SAVE || m == M_STALL) {
+        uint64_t ps;
+        if (units_parse_time(v, &ps, msg, sizeof msg) < 0)
+            return die("--target %s: %s", s, msg);
+        t->v = (double)ps / 1e12;
+    } else {
+        char *end;
+        errno = 0;
+        t->v = strtod(v, &end);
+        if (end == v || !isfinite(t->v) || t->v < 0)
+            return die("--target %s: expected a number or a percentage", s);
+        if (*end == '%') {
+            t->v /= 100.0;
+            end++;
+        }
+        if (*end)
+            return die("--target %s: expected a number or a percentage, got \"%s\"", s, v);
+    }
+    if ((m == M_GOODPUT) == t->le)
+        return die("--target %s: %s is a %s target", s, metric_name[m],
+                   m == M_GOODPUT ? "floor (>=)" : "ceiling (<=)");
+    snprintf(t->text, sizeof t->text, "%s", s);
+    return 0;
+}
+
+/* The design keys of d as k=v items; does fix (k=v) keep d? */
+static int fix_keeps(const struct design *d, const char *fix)
+{
+    char keys[1024];
+    design_keys(d, keys, sizeof keys, "\n");
+    const char *eq = strchr(fix, '=');
+    if (!eq)
+        return 1;
+    size_t kl = (size_t)(eq - fix);
+    for (const char *p = keys; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len > kl && p[kl] == '=' && !strncmp(p, fix, kl))
+            return len - kl - 1 == strlen(eq + 1) && !strncmp(p + kl + 1, eq + 1, len - kl - 1);
+        p += len + (nl != NULL);
+    }
+    return 1;
+}
+
+static int collect(void *ud, const struct design *d)
+{
+    struct size_ctx *x = ud;
+    for (int i = 0; i < x->n_fix; i++)
+        if (!fix_keeps(d, x->fixes[i]))
+            return 0;
+    if (x->n == x->cap) {
+        x->dropped = 1;
+        return 1;
+    }
+    struct cand *c = &x->c[x->n++];
+    memset(c, 0, sizeof *c);
+    c->d = *d;
+    c->storage = x->storage;
+    c->bottleneck = -1;
+    cost_design(&c->price, d, &x->in, x->pr, x->np, x->base->cost.amortisation_years);
+    return 0;
+}
+
+/* Keys a design sets: reset to their defaults first, so that what the file
+ * planned (pods, breakout, speeds) does not meet the design's own. */
+static const char *const design_owned[] = {
+    "fabric.tiers", "fabric.hosts_per_leaf", "fabric.storage_per_leaf", "fabric.spines",
+    "fabric.links_per_spine", "fabric.pods", "fabric.leaves_per_pod", "fabric.spines_per_pod",
+    "fabric.superspines", "fabric.links_per_superspine", "fabric.storage_pods",
+    "fabric.breakout", "fabric.leaf_down_breakout", "fabric.leaf_up_breakout",
+    "fabric.spine_breakout", "fabric.uplink_speed", "fabric.spine_uplink_speed",
+    "fabric.leaf_switch", "fabric.spine_switch", "fabric.superspine_switch"};
+
+struct defaults {
+    char val[sizeof design_owned / sizeof design_owned[0]][64];
+};
+
+static void default_of(void *ud, const char *key, const char *type, const char *def,
+                       const char *min, const char *max, const char *doc)
+{
+    struct defaults *d = ud;
+    (void)type, (void)min, (void)max, (void)doc;
+    for (size_t i = 0; i < sizeof design_owned / sizeof design_owned[0]; i++)
+        if (!strcmp(key, design_owned[i]))
+            snprintf(d->val[i], sizeof d->val[i], "%s", def);
+}
+
+/* The scenario of candidate c: base, its storage, the design, the fixes. */
+static int cand_scenario(const struct size_ctx *x, const struct cand *c, struct scenario *sc,
+                         struct err *e)
+{
+    struct defaults df;
+    memset(&df, 0, sizeof df);
+    scenario_keys(default_of, &df);
+    *sc = *x->base;
+    for (size_t i = 0; i < sizeof design_owned / sizeof design_owned[0]; i++) {
+        char a[128];
+        snprintf(a, sizeof a, "%s=%s", design_owned[i], df.val[i]);
+        if (scenario_set(sc, a, e) < 0)
+            return -1;
+        scenario_unset(sc, design_owned[i]);
+    }
+    char keys[1024], a[160];
+    design_keys(&c->d, keys, sizeof keys, "\n");
+    snprintf(a, sizeof a, "storage.nodes=%u", c->storage);
+    if (scenario_set(sc, a, e) < 0)
+        return -1;
+    char *save = NULL;
+    for (char *tok = strtok_r(keys, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save))
+        if (scenario_set(sc, tok, e) < 0)
+            return -1;
+    for (int i = 0; i < x->n_fix; i++)
+        if (scenario_set(sc, x->fixes[i], e) < 0)
+            return -1;
+    return scenario_set(sc, "engine=fluid", e);
+}
+
+/* The checkpoint's share of wall time: stall and the work redone after
+ * failures at the optimal interval (restart excluded: no fabric changes
+ * it); without failures the stall over the configured interval. */
+static void figures(struct cand *c, const struct results *r, const struct scenario *sc)
+{
+    const struct cost_figures *f = &r->cost;
+    double d = f->stall_s + f->training_lost_s, M = f->job_mtbf_s;
+    c->save_s = f->end_s;
+    c->stall_s = f->stall_s;
+    c->overhead = M > 0 ? 1.0 - cost_goodput(f->daly_s, d, M, 0)
+                        : d / (f->interval_s + d);
+    c->goodput = M > 0 ? f->goodput_at_optimal : f->goodput;
+    c->loss_day = c->overhead * 24.0 * r->plan.gpus * sc->training.gpu_hour_cost;
+    c->bottleneck = r->bottleneck.seg;
+}
+
+static void *worker(void *arg)
+{
+    struct size_ctx *x = arg;
+    struct scenario *sc = malloc(sizeof *sc);
+    struct results *r = malloc(sizeof *r);
+    for (;;) {
+        pthread_mutex_lock(&x->mu);
+        size_t q = x->next < x->n_queue ? x->queue[x->next++] : SIZE_MAX;
+        pthread_mutex_unlock(&x->mu);
+        if (q == SIZE_MAX)
+            break;
+        struct cand *c = &x->c[q];
+        struct err e = {{0}};
+        c->run = 1;
+        if (!sc || !r) {
+            snprintf(c->err, sizeof c->err, "out of memory");
+            continue;
+        }
+        if (cand_scenario(x, c, sc, &e) < 0 || ckpt_run(sc, r, &e) < 0) {
+            snprintf(c->err, sizeof c->err, "%.190s", e.msg);
+            continue;
+        }
+        c->ok = r->ok && r->finished;
+        if (!c->ok)
+            snprintf(c->err, sizeof c->err, "%.190s", r->finished ? r->violation : "unfinished");
+        else
+            figures(c, r, sc);
+        results_release(r);
+    }
+    free(sc);
+    free(r);
+    return NULL;
+}
+
+typedef int cmp_fn(const struct cand *c, size_t a, size_t b);
+
+static int by_cost(const struct cand *c, size_t a, size_t b)
+{
+    double x = c[a].price.per_day, y = c[b].price.per_day;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* Leaf shape order (any fixed order: equal shapes end up together). */
+static int by_shape(const struct cand *c, size_t a, size_t b)
+{
+    const struct cand *p = &c[a], *q = &c[b];
+    const uint64_t x[] = {p->storage, p->d.tiers, (uint64_t)(p->d.leaf - switch_catalog),
+                          (uint64_t)(p->d.spine - switch_catalog), p->d.hpl, p->d.uplinks,
+                          p->d.spl};
+    const uint64_t y[] = {q->storage, q->d.tiers, (uint64_t)(q->d.leaf - switch_catalog),
+                          (uint64_t)(q->d.spine - switch_catalog), q->d.hpl, q->d.uplinks,
+                          q->d.spl};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+/* qsort_r is not C11: a stable merge sort of indices. */
+static void sort_idx(size_t *v, size_t n, size_t *tmp, const struct cand *c, cmp_fn *cmp)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    sort_idx(v, h, tmp, c, cmp);
+    sort_idx(v + h, n - h, tmp, c, cmp);
+    size_t i = 0, j = h, k = 0;
+    while (i < h || j < n)
+        tmp[k++] = j >= n || (i < h && cmp(c, v[i], v[j]) <= 0) ? v[i++] : v[j++];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+static int meets(const struct cand *c, const struct target *t, int nt)
+{
+    for (int i = 0; i < nt; i++) {
+        double v = t[i].m == M_OVERHEAD ? c->overhead
+                   : t[i].m == M_SAVE   ? c->save_s
+                   : t[i].m == M_STALL  ? c->stall_s
+                                        : c->goodput;
+        if (t[i].le ? v > t[i].v * (1 + 1e-12) : v < t[i].v * (1 - 1e-12))
+            return 0;
+    }
+    return 1;
+}
+
+static void shape_text(const struct cand *c, char *b, size_t len)
+{
+    const struct design *d = &c->d;
+    if (d->tiers == 2)
+        snprintf(b, len, "2 tiers %s/%s: %u x %u nodes + %u x %u storage leaves, %u spines x %u",
+                 d->leaf->name, d->spine->name, d->cleaves, d->hpl, d->sleaves, d->spl,
+                 d->spines, d->k);
+    else
+        snprintf(b, len, "3 tiers %s/%s: %u x %u nodes + %u x %u storage leaves, %u+%u pods "
+                         "of %u, %u spines, %u super-spines",
+                 d->leaf->name, d->spine->name, d->cleaves, d->hpl, d->sleaves, d->spl, d->cpods,
+                 d->spods, d->lpp, d->n_spines, d->n_supers);
+}
+
+static void put_row(FILE *f, const struct cand *c, size_t id, const char *cur)
+{
+    char shape[200];
+    shape_text(c, shape, sizeof shape);
+    fprintf(f, "%5zu %12.2f %12.0f %9.2f %12.2f %8.3f %7.3f%% %-16s %4u %5.2f  %s\n", id,
+            c->total_day, c->price.capital, c->price.power_per_day, c->loss_day, c->save_s,
+            100 * c->overhead, c->bottleneck >= 0 ? path_seg_label(c->bottleneck) : "-",
+            design_switches(&c->d), c->d.oversub, shape);
+    (void)cur;
+}
+
+static void put_header(FILE *f, const char *cur)
+{
+    fprintf(f, "%5s %12s %12s %9s %12s %8s %8s %-16s %4s %5s  %s\n", "#", "cost/day", "capital",
+            "power/day", "loss/day", "save_s", "overhead", "bottleneck", "sw", "over",
+            "design");
+    (void)cur;
+}
+
+static void put_bom(FILE *f, const struct cand *c, const char *cur)
+{
+    const struct design *d = &c->d;
+    const struct design_price *p = &c->price;
+    fprintf(f, "  switches: %u leaves (%s), %u spines, %u super-spines (%s): %.0f %s\n",
+            d->cleaves + d->sleaves, d->leaf->name, d->n_spines, d->n_supers, d->spine->name,
+            p->switches, cur);
+    static const char *const what[DL_N] = {"host", "storage", "leaf-spine", "spine-super"};
+    for (int k = 0; k < DL_N; k++) {
+        if (!d->links[k])
+            continue;
+        fprintf(f, "  %-11s %6" PRIu64 " links at %3.0f Gbps:", what[k], d->links[k],
+                (double)d->link_bps[k] / 1e9);
+        if (p->part[k].optics)
+            fprintf(f, " %" PRIu64 " x %s,", p->part[k].optics, p->part[k].optic);
+        fprintf(f, " %" PRIu64 " x %s\n", p->part[k].cables, p->part[k].cable);
+    }
+    fprintf(f, "  storage: %u nodes: %.0f %s; optics %.0f, cables %.0f; power %.0f W\n",
+            c->storage, p->storage, cur, p->optics, p->cables, p->watts);
+    for (uint32_t i = 0; i < p->n_unpriced; i++)
+        fprintf(f, "  unpriced (not in the capital): %s\n", p->unpriced[i]);
+}
+
+/* The candidate's scenario as YAML: every key off its default, and every
+ * key the design sets. */
+struct yaml_out {
+    FILE *f;
+    const struct scenario *def;
+    char prev[128];
+    const char *keys; /* the design's "k=v\n..." */
+};
+
+static void def_value(void *ud, const char *key, const char *value, int kind)
+{
+    struct {
+        const char *key;
+        char val[600];
+    } *q = ud;
+    (void)kind;
+    if (!strcmp(key, q->key))
+        snprintf(q->val, sizeof q->val, "%s", value);
+}
+
+static void yaml_key(void *ud, const char *key, const char *value, int kind)
+{
+    struct yaml_out *y = ud;
+    (void)kind;
+    if (!strcmp(key, "source"))
+        return;
+    struct {
+        const char *key;
+        char val[600];
+    } q = {key, ""};
+    scenario_echo(y->def, def_value, &q);
+    char want[160];
+    snprintf(want, sizeof want, "%s=", key);
+    int owned = 0;
+    for (const char *p = y->keys; (p = strstr(p, want)) != NULL; p++)
+        if (p == y->keys || p[-1] == '\n')
+            owned = 1;
+    if (!owned && !strcmp(q.val, value))
+        return;
+    /* sections already open: the dotted prefix shared with the previous key */
+    size_t same = 0;
+    for (size_t j = 0; key[j] && key[j] == y->prev[j]; j++)
+        if (key[j] == '.')
+            same = j + 1;
+    int depth = 0;
+    for (size_t j = 0; j < same; j++)
+        depth += key[j] == '.';
+    for (const char *p = key + same;;) {
+        const char *dot = strchr(p, '.');
+        fprintf(y->f, "%*s%.*s:", 2 * depth, "", (int)(dot ? dot - p : (long)strlen(p)), p);
+        if (!dot) {
+            int quote = !*value || strpbrk(value, ":#,{}[]&*!|>'\"%@`") != NULL;
+            fprintf(y->f, quote ? " \"%s\"\n" : " %s\n", value);
+            break;
+        }
+        fputc('\n', y->f);
+        depth++;
+        p = dot + 1;
+    }
+    snprintf(y->prev, sizeof y->prev, "%s", key);
+}
+
+static int write_yaml(const char *path, const struct size_ctx *x, const struct cand *c)
+{
+    struct scenario *sc = malloc(sizeof *sc), *def = malloc(sizeof *def);
+    struct err e = {{0}};
+    FILE *f = NULL;
+    int rc = 0;
+    if (!sc || !def || cand_scenario(x, c, sc, &e) < 0) {
+        rc = die("--yaml %s: %s", path, sc && def ? e.msg : "out of memory");
+        goto out;
+    }
+    scenario_defaults(def);
+    f = !strcmp(path, "-") ? stdout : fopen(path, "w");
+    if (!f) {
+        rc = die("--yaml %s: %s", path, strerror(errno));
+        goto out;
+    }
+    char keys[1024], shape[200];
+    design_keys(&c->d, keys, sizeof keys, "\n");
+    shape_text(c, shape, sizeof shape);
+    fprintf(f, "# ckptnet size: %s\n# capital %.0f %s, %.2f %s a day with power; checkpoint "
+               "%.3f s, overhead %.3f%%\n",
+            shape, c->price.capital, x->base->training.currency, c->total_day,
+            x->base->training.currency, c->save_s, 100 * c->overhead);
+    struct yaml_out y = {f, def, "", keys};
+    scenario_echo(sc, yaml_key, &y);
+    if (f != stdout && fclose(f) != 0)
+        rc = die("--yaml %s: %s", path, strerror(errno));
+out:
+    free(sc);
+    free(def);
+    return rc;
+}
+
+static void put_csv(FILE *f, const struct size_ctx *x)
+{
+    fprintf(f, "id,tiers,leaf_switch,spine_switch,hosts_per_leaf,uplinks,spines,links_per_spine,"
+               "leaves_per_pod,storage_nodes,storage_per_leaf,leaves,spines_total,superspines,"
+               "oversubscription,capital,capital_per_day,watts,power_per_day,cost_per_day,run,"
+               "ok,save_s,stall_s,checkpoint_overhead,goodput,loss_per_day,bottleneck,feasible,"
+               "front,same_as,unpriced,error\n");
+    for (size_t i = 0; i < x->n; i++) {
+        const struct cand *c = &x->c[i];
+        const struct design *d = &c->d;
+        fprintf(f, "%zu,%u,%s,%s,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%.6g,%.2f,%.4f,%.1f,%.4f,%.4f,%d,"
+                   "%d,",
+                i, d->tiers, d->leaf->name, d->spine->name, d->hpl, d->uplinks, d->spines, d->k,
+                d->lpp, c->storage, d->spl, d->cleaves + d->sleaves, d->n_spines, d->n_supers,
+                d->oversub, c->price.capital, c->price.capital_per_day, c->price.watts,
+                c->price.power_per_day, c->price.per_day, c->run, c->ok);
+        if (c->ok)
+            fprintf(f, "%.9g,%.9g,%.9g,%.9g,%.4f,%s,%d,%d,", c->save_s, c->stall_s, c->overhead,
+                    c->goodput, c->loss_day,
+                    c->bottleneck >= 0 ? path_seg_label(c->bottleneck) : "", c->feasible,
+                    c->front);
+        else
+            fprintf(f, ",,,,,,0,0,");
+        if (c->leader != i)
+            fprintf(f, "%u,%u,\"", c->leader, c->price.n_unpriced);
+        else
+            fprintf(f, ",%u,\"", c->price.n_unpriced);
+        for (const char *p = c->err; *p; p++)
+            fputc(*p == '"' ? '\'' : *p, f);
+        fputs("\"\n", f);
+    }
+}
+
+static json_t *cand_json(const struct cand *c, size_t i)
+{
+    const struct design *d = &c->d;
+    char keys[1024];
+    design_keys(d, keys, sizeof keys, ";");
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_integer((json_int_t)i));
+    json_object_set_new(o, "keys", json_string(keys));
+    json_object_set_new(o, "storage_nodes", json_integer(c->storage));
+    json_t *b = json_object();
+    json_object_set_new(b, "leaves", json_integer(d->cleaves + d->sleaves));
+    json_object_set_new(b, "spines", json_integer(d->n_spines));
+    json_object_set_new(b, "superspines", json_integer(d->n_supers));
+    static const char *const cls[DL_N] = {"host", "storage", "leaf_spine", "spine_super"};
+    for (int k = 0; k < DL_N; k++) {
+        if (!d->links[k])
+            continue;
+        json_t *l = json_object();
+        json_object_set_new(l, "links", json_integer((json_int_t)d->links[k]));
+        json_object_set_new(l, "speed_bps", json_integer((json_int_t)d->link_bps[k]));
+        if (c->price.part[k].optics) {
+            json_object_set_new(l, "transceiver", json_string(c->price.part[k].optic));
+            json_object_set_new(l, "transceivers",
+                                json_integer((json_int_t)c->price.part[k].optics));
+        }
+        json_object_set_new(l, "cable", json_string(c->price.part[k].cable));
+        json_object_set_new(b, cls[k], l);
+    }
+    json_object_set_new(o, "bom", b);
+    json_object_set_new(o, "oversubscription", json_real(d->oversub));
+    json_object_set_new(o, "capital", json_real(c->price.capital));
+    json_object_set_new(o, "capital_switches", json_real(c->price.switches));
+    json_object_set_new(o, "capital_optics", json_real(c->price.optics));
+    json_object_set_new(o, "capital_cables", json_real(c->price.cables));
+    json_object_set_new(o, "capital_storage", json_real(c->price.storage));
+    json_object_set_new(o, "capital_per_day", json_real(c->price.capital_per_day));
+    json_object_set_new(o, "watts", json_real(c->price.watts));
+    json_object_set_new(o, "power_per_day", json_real(c->price.power_per_day));
+    json_object_set_new(o, "cost_per_day", json_real(c->price.per_day));
+    json_t *u = json_array();
+    for (uint32_t k = 0; k < c->price.n_unpriced; k++)
+        json_array_append_new(u, json_string(c->price.unpriced[k]));
+    json_object_set_new(o, "unpriced", u);
+    json_object_set_new(o, "run", json_boolean(c->run));
+    if (!c->run)
+        json_object_set_new(o, "same_leaf_shape_as", json_integer(c->leader));
+    if (c->ok) {
+        json_object_set_new(o, "save_s", json_real(c->save_s));
+        json_object_set_new(o, "stall_s", json_real(c->stall_s));
+        json_object_set_new(o, "checkpoint_overhead", json_real(c->overhead));
+        json_object_set_new(o, "goodput", json_real(c->goodput));
+        json_object_set_new(o, "loss_per_day", json_real(c->loss_day));
+        json_object_set_new(o, "bottleneck", c->bottleneck >= 0
+                                                 ? json_string(path_seg_label(c->bottleneck))
+                                                 : json_null());
+        json_object_set_new(o, "feasible", json_boolean(c->feasible));
+        json_object_set_new(o, "front", json_boolean(c->front));
+    } else if (c->run) {
+        json_object_set_new(o, "error", json_string(c->err));
+    }
+    return o;
+}
+
+static int write_json(const char *path, const struct size_ctx *x, const struct target *t, int nt,
+                      const size_t *front, size_t nf, long rec, int flat)
+{
+    json_t *root = json_object(), *ta = json_array(), *all = json_array(), *fr = json_array();
+    for (int i = 0; i < nt; i++)
+        json_array_append_new(ta, json_string(t[i].text));
+    json_object_set_new(root, "targets", ta);
+    json_object_set_new(root, "prices", json_string(x->base->cost.prices));
+    json_object_set_new(root, "currency", json_string(x->base->training.currency));
+    for (size_t i = 0; i < x->n; i++)
+        json_array_append_new(all, cand_json(&x->c[i], i));
+    for (size_t i = 0; i < nf; i++)
+        json_array_append_new(fr, json_integer((json_int_t)front[i]));
+    json_object_set_new(root, "candidates", all);
+    json_object_set_new(root, "front", fr);
+    json_object_set_new(root, "loss_flat", json_boolean(flat));
+    json_object_set_new(root, "recommended", rec >= 0 ? json_integer(rec) : json_null());
+    int rc = json_dump_file(root, path, JSON_INDENT(1)) == 0 ? 0 : die("--json %s: cannot write", path);
+    json_decref(root);
+    return rc;
+}
+
+int cmd_size(int argc, char **argv)
+{
+    const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL;
+    const char *sets[MAX_SETS], *switches = NULL, *tiers = NULL, *stor = NULL;
+    int n_sets = 0, nt = 0, list = 0, jobs = 1;
+    size_t max_runs = 20000;
+    struct target t[MAX_TARGETS];
+    struct size_ctx x;
+    memset(&x, 0, sizeof x);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int valued = !strcmp(a, "--target") || !strcmp(a, "--fix") || !strcmp(a, "--knob") ||
+                     !strcmp(a, "--set") || !strcmp(a, "-j") || !strcmp(a, "--json") ||
+                     !strcmp(a, "--csv") || !strcmp(a, "--yaml") || !strcmp(a, "--max-runs");
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_size, stdout);
+            return 0;
+        }
+        if (valued && !v)
+            return die("%s needs a value (see ckptnet size --help)", a);
+        if (!strcmp(a, "--target")) {
+            if (nt == MAX_TARGETS)
+                return die("at most %d --target", MAX_TARGETS);
+            if (parse_target(v, &t[nt++]))
+                return 2;
+        } else if (!strcmp(a, "--fix") || !strcmp(a, "--set")) {
+            if (n_sets == MAX_SETS || x.n_fix == MAX_SETS)
+                return die("too many %s", a);
+            if (!strchr(v, '='))
+                return die("%s %s: expected key=value", a, v);
+            if (!strcmp(a, "--fix"))
+                x.fixes[x.n_fix++] = v;
+            else
+                sets[n_sets++] = v;
+        } else if (!strcmp(a, "--knob")) {
+            if (!strncmp(v, "switches=", 9))
+                switches = v + 9;
+            else if (!strncmp(v, "tiers=", 6))
+                tiers = v + 6;
+            else if (!strncmp(v, "storage.nodes=", 14))
+                stor = v + 14;
+            else
+                return die("--knob %s: known knobs: switches=A,B, tiers=2,3, storage.nodes=N,...",
+                           v);
+        } else if (!strcmp(a, "-j") || !strcmp(a, "--max-runs")) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*end || n < 1 || n > (!strcmp(a, "-j") ? 64 : 10000000))
+                return die("%s %s: expected a whole number from 1", a, v);
+            if (!strcmp(a, "-j"))
+                jobs = (int)n;
+            else
+                max_runs = (size_t)n;
+        } else if (!strcmp(a, "--json")) {
+            json = v;
+        } else if (!strcmp(a, "--csv")) {
+            csv = v;
+        } else if (!strcmp(a, "--yaml")) {
+            yaml = v;
+        } else if (!strcmp(a, "--list")) {
+            list = 1;
+            continue;
+        } else if (a[0] == '-') {
+            return die("unknown option %s (see ckptnet size --help)", a);
+        } else if (file) {
+            return die("one scenario file, got %s and %s", file, a);
+        } else {
+            file = a;
+            continue;
+        }
+        i++;
+    }
+
+    struct err e = {{0}};
+    x.base = malloc(sizeof *x.base);
+    if (!x.base)
+        return die("out of memory");
+    scenario_defaults(x.base);
+    int rc = 2;
+    if (file && scenario_load_file(x.base, file, &e) < 0) {
+        die("%s", e.msg);
+        goto out;
+    }
+    for (int i = 0; i < n_sets; i++)
+        if (scenario_set(x.base, sets[i], &e) < 0) {
+            die("%s", e.msg);
+            goto out;
+        }
+    if (x.base->fabric.rails > 1) {
+        die("fabric.rails: size designs fabrics of one rail (each node's NICs on one leaf); "
+            "set fabric.rails: 1");
+        goto out;
+    }
+    if (!strcmp(x.base->cost.prices, "none") &&
+        scenario_set(x.base, "cost.prices=reference", &e) < 0) {
+        die("%s", e.msg);
+        goto out;
+    }
+    if (cost_prices_parse(x.base->cost.prices, x.pr, &x.np, &e) < 0) {
+        die("%s", e.msg);
+        goto out;
+    }
+    /* the designer's inputs */
+    struct design_input *in = &x.in;
+    in->nodes = x.base->cluster.nodes;
+    in->nics = x.base->cluster.nics_per_node;
+    in->nic_bps = x.base->cluster.nic_bps;
+    in->snics = x.base->storage.nics_per_node;
+    in->snic_bps = x.base->storage.nic_bps;
+    in->max_tiers = 3;
+    if (tiers) {
+        if (!strcmp(tiers, "2"))
+            in->max_tiers = 2;
+        else if (strcmp(tiers, "2,3") && strcmp(tiers, "3")) {
+            die("--knob tiers=%s: expected 2, 3 or 2,3", tiers);
+            goto out;
+        }
+        if (!strcmp(tiers, "3"))
+            x.fixes[x.n_fix++] = "fabric.tiers=3";
+    }
+    char names[512];
+    if (switches) {
+        snprintf(names, sizeof names, "%s", switches);
+    } else { /* the scenario's profiles */
+        snprintf(names, sizeof names, "%s", x.base->fabric.switch_profile);
+        if (scenario_is_set(x.base, "fabric.leaf_switch") &&
+            strcmp(x.base->fabric.leaf_switch, names))
+            snprintf(names + strlen(names), sizeof names - strlen(names), ",%s",
+                     x.base->fabric.leaf_switch);
+        if (scenario_is_set(x.base, "fabric.spine_switch") &&
+            !strstr(names, x.base->fabric.spine_switch))
+            snprintf(names + strlen(names), sizeof names - strlen(names), ",%s",
+                     x.base->fabric.spine_switch);
+    }
+    char *save = NULL;
+    for (char *tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const struct switch_profile *p = switch_profile_find(tok);
+        if (!p) {
+            die("--knob switches: unknown switch profile \"%s\" (ckptnet catalog lists them)",
+                tok);
+            goto out;
+        }
+        if (in->n_prof == DESIGN_MAX_PROFILES) {
+            die("--knob switches: at most %d profiles", DESIGN_MAX_PROFILES);
+            goto out;
+        }
+        in->prof[in->n_prof++] = p;
+    }
+    uint32_t storage[MAX_STORAGE], n_storage = 0;
+    if (stor) {
+        char sbuf[256];
+        snprintf(sbuf, sizeof sbuf, "%s", stor);
+        for (char *tok = strtok_r(sbuf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            char *end;
+            long n = strtol(tok, &end, 10);
+            if (*end || n < 1 || n > 100000 || n_storage == MAX_STORAGE) {
+                die("--knob storage.nodes=%s: expected up to %d counts from 1 to 100000", stor,
+                    MAX_STORAGE);
+                goto out;
+            }
+            storage[n_storage++] = (uint32_t)n;
+        }
+    } else {
+        storage[n_storage++] = x.base->storage.nodes;
+    }
+
+    x.cap = 200000;
+    x.c = malloc(x.cap * sizeof *x.c);
+    if (!x.c) {
+        die("out of memory");
+        goto out;
+    }
+    for (uint32_t s = 0; s < n_storage && !x.dropped; s++) {
+        x.storage = in->storage = storage[s];
+        design_each(in, collect, &x);
+    }
+    if (x.dropped)
+        fprintf(stderr, "ckptnet size: more than %zu designs: the first %zu kept (narrow with "
+                        "--fix or --knob)\n", x.cap, x.cap);
+    if (!x.n) {
+        die("no valid design: %u nodes of %u x %.0f Gbps NICs on %s (a NIC faster than the "
+            "leaf ports, or --fix excluding every design)",
+            in->nodes, in->nics, (double)in->nic_bps / 1e9, switches ? switches : names);
+        goto out;
+    }
+    const char *cur = x.base->training.currency;
+
+    /* cheapest first; one run a leaf shape */
+    size_t *order = malloc(x.n * sizeof *order), *tmp = malloc(x.n * sizeof *tmp);
+    x.queue = malloc(x.n * sizeof *x.queue);
+    if (!order || !tmp || !x.queue) {
+        free(order);
+        free(tmp);
+        die("out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < x.n; i++)
+        order[i] = i;
+    sort_idx(order, x.n, tmp, x.c, by_cost);
+    /* one run a leaf shape, its cheapest design: shapes grouped, each group
+     * in cost order (the sort is stable) */
+    size_t *shape = malloc(x.n * sizeof *shape);
+    if (!shape) {
+        free(order);
+        free(tmp);
+        die("out of memory");
+        goto out;
+    }
+    memcpy(shape, order, x.n * sizeof *shape);
+    sort_idx(shape, x.n, tmp, x.c, by_shape);
+    for (size_t i = 0; i < x.n; i++)
+        x.c[shape[i]].leader = i && !by_shape(x.c, shape[i - 1], shape[i])
+                                   ? x.c[shape[i - 1]].leader
+                                   : (uint32_t)shape[i];
+    free(shape);
+    for (size_t i = 0; i < x.n && x.n_queue < max_runs; i++)
+        if (x.c[order[i]].leader == order[i])
+            x.queue[x.n_queue++] = order[i];
+    free(tmp);
+    printf("ckptnet size: %zu designs of %u nodes (%u x %.0f Gbps NICs) on %s; %zu leaf shapes "
+           "to screen%s; prices: %s\n",
+           x.n, in->nodes, in->nics, (double)in->nic_bps / 1e9, switches ? switches : names,
+           x.n_queue, x.n_queue == max_runs ? " (--max-runs)" : "", x.base->cost.prices);
+    if (list) {
+        put_header(stdout, cur);
+        for (size_t i = 0; i < x.n; i++) {
+            struct cand *c = &x.c[order[i]];
+            c->total_day = c->price.per_day;
+            put_row(stdout, c, order[i], cur);
+            put_bom(stdout, c, cur);
+        }
+        rc = 0;
+        free(order);
+        goto out;
+    }
+    pthread_mutex_init(&x.mu, NULL);
+    pthread_t th[64];
+    int started = 0;
+    for (int i = 1; i < jobs; i++)
+        if (pthread_create(&th[started], NULL, worker, &x) == 0)
+            started++;
+    worker(&x);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&x.mu);
+
+    /* feasible points and their front (cost per day against loss per day) */
+    size_t *front = malloc(x.n * sizeof *front), nf = 0, n_ok = 0, n_feas = 0, n_err = 0;
+    long rec = -1;
+    for (size_t i = 0; i < x.n; i++) {
+        struct cand *c = &x.c[order[i]];
+        c->total_day = c->price.per_day;
+        n_err += c->run && !c->ok;
+        if (!c->ok)
+            continue;
+        n_ok++;
+        c->feasible = meets(c, t, nt);
+        n_feas += c->feasible;
+    }
+    double best_loss = INFINITY;
+    for (size_t i = 0; front && i < x.n; i++) { /* by rising cost: each must lose less */
+        struct cand *c = &x.c[order[i]];
+        if (!c->feasible || !(c->loss_day < best_loss * (1 - 1e-9)))
+            continue;
+        c->front = 1;
+        best_loss = c->loss_day;
+        front[nf++] = order[i];
+    }
+    /* equal costs: the later point of one cost may lose less than the earlier */
+    size_t kept = 0;
+    for (size_t i = 0; i < nf; i++) {
+        const struct cand *c = &x.c[front[i]];
+        int dominated = 0;
+        for (size_t j = 0; j < nf && !dominated; j++) {
+            const struct cand *o = &x.c[front[j]];
+            dominated = j != i && o->total_day <= c->total_day && o->loss_day <= c->loss_day &&
+                        (o->total_day < c->total_day || o->loss_day < c->loss_day);
+        }
+        if (dominated)
+            x.c[front[i]].front = 0;
+        else
+            front[kept++] = front[i];
+    }
+    nf = kept;
+    double lo = INFINITY, hi = 0, best_total = INFINITY;
+    for (size_t i = 0; i < nf; i++) {
+        const struct cand *c = &x.c[front[i]];
+        lo = fmin(lo, c->loss_day);
+        hi = fmax(hi, c->loss_day);
+        if (c->total_day + c->loss_day < best_total) {
+            best_total = c->total_day + c->loss_day;
+            rec = (long)front[i];
+        }
+    }
+    int flat = nf == 1 || (nf > 1 && hi - lo <= 0.01 * (x.c[front[0]].total_day));
+    printf("screened %zu (fluid engine): %zu finished, %zu failed; %zu meet", x.n_queue, n_ok,
+           n_err, n_feas);
+    for (int i = 0; i < nt; i++)
+        printf("%s%s", i ? ", " : " ", t[i].text);
+    if (!nt)
+        printf(" (no target)");
+    printf("; money in %s\n", cur);
+    if (!nf) {
+        printf("no design meets the targets");
+        double bo = INFINITY;
+        for (size_t i = 0; i < x.n; i++)
+            if (x.c[i].ok)
+                bo = fmin(bo, x.c[i].overhead);
+        if (isfinite(bo))
+            printf(" (the least checkpoint overhead screened: %.3f%%)", 100 * bo);
+        printf("\n");
+    } else {
+        printf("front: %zu point%s, cost per day (capital over %.3g years + power) against "
+               "checkpoint loss per day\n",
+               nf, nf == 1 ? "" : "s", x.base->cost.amortisation_years);
+        put_header(stdout, cur);
+        for (size_t i = 0; i < nf; i++) {
+            put_row(stdout, &x.c[front[i]], front[i], cur);
+            put_bom(stdout, &x.c[front[i]], cur);
+        }
+        if (flat)
+            printf("the loss is flat across the front (within 1%% of the cheapest point's "
+                   "cost): the cheapest feasible design wins\n");
+        printf("recommended: #%ld, the least cost plus loss a day (%.2f %s)\n", rec, best_total,
+               cur);
+    }
+    rc = 0;
+    if (csv) {
+        FILE *f = !strcmp(csv, "-") ? stdout : fopen(csv, "w");
+        if (!f) {
+            rc = die("--csv %s: %s", csv, strerror(errno));
+        } else {
+            put_csv(f, &x);
+            if (f != stdout && fclose(f) != 0)
+                rc = die("--csv %s: %s", csv, strerror(errno));
+        }
+    }
+    if (json && write_json(json, &x, t, nt, front, nf, rec, flat))
+        rc = 2;
+    if (yaml && rec >= 0 && write_yaml(yaml, &x, &x.c[rec]))
+        rc = 2;
+    else if (yaml && rec < 0)
+        fprintf(stderr, "ckptnet size: --yaml %s not written: no design meets the targets\n",
+                yaml);
+    free(front);
+    free(order);
+out:
+    free(x.queue);
+    free(x.c);
+    free(x.base);
+    return rc;
+}

@@ -1,0 +1,85 @@
+/* Capital and power of a fabric design. */
+#include "design_cost.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../scenario/catalog.h"
+
+#define DAY_H 24.0
+
+static void unpriced(struct design_price *o, const char *what, uint64_t n, const char *name)
+{
+    if (o->n_unpriced < sizeof o->unpriced / sizeof o->unpriced[0])
+        snprintf(o->unpriced[o->n_unpriced++], sizeof o->unpriced[0], "%" PRIu64 " %s (%s)", n,
+                 what, name);
+}
+
+/* n items named name: adds their price to *sum and their watts to o->watts. */
+static void add(struct design_price *o, double *sum, const struct cost_price *pr, uint32_t np,
+                const char *name, uint64_t n, const char *what)
+{
+    if (!n)
+        return;
+    const struct cost_price *q = cost_price_find(pr, np, name);
+    const struct price_ref *ref = price_ref_find(name);
+    if (q)
+        *sum += (double)n * q->price;
+    else
+        unpriced(o, what, n, name);
+    if (ref)
+        o->watts += (double)n * ref->watts;
+}
+
+/* The transceiver name for speed bps and reach suffix ("_sr", "_dr"):
+ * the reach's own price, else the speed's any-reach one. */
+static void optic_name(char *out, size_t len, uint64_t bps, const char *reach,
+                       const struct cost_price *pr, uint32_t np)
+{
+    unsigned long long g = (unsigned long long)(bps / UINT64_C(1000000000));
+    snprintf(out, len, "optic_%llug%s", g, reach);
+    if (!cost_price_find(pr, np, out)) {
+        char any[24];
+        snprintf(any, sizeof any, "optic_%llug", g);
+        if (cost_price_find(pr, np, any))
+            snprintf(out, len, "%s", any);
+    }
+}
+
+void cost_design(struct design_price *o, const struct design *d,
+                 const struct design_input *in, const struct cost_price *pr, uint32_t np,
+                 double years)
+{
+    memset(o, 0, sizeof *o);
+    add(o, &o->switches, pr, np, d->leaf->name, (uint64_t)d->cleaves + d->sleaves, "leaves");
+    add(o, &o->switches, pr, np, d->spine->name, d->n_spines, "spines");
+    add(o, &o->switches, pr, np, d->spine->name, d->n_supers, "super-spines");
+    static const char *const what[DL_N] = {"host links", "storage links", "leaf-spine links",
+                                           "spine-super-spine links"};
+    for (int c = 0; c < DL_N; c++) {
+        struct design_part *p = &o->part[c];
+        uint64_t links = d->links[c], bps = d->link_bps[c];
+        if (!links)
+            continue;
+        unsigned long long g = (unsigned long long)(bps / UINT64_C(1000000000));
+        if (c == DL_HOST || c == DL_STORAGE) { /* in the rack: copper, no optics */
+            snprintf(p->cable, sizeof p->cable, "dac_%llug", g);
+        } else {
+            optic_name(p->optic, sizeof p->optic, bps, c == DL_LEAF_SPINE ? "_sr" : "_dr", pr,
+                       np);
+            snprintf(p->cable, sizeof p->cable, "%s",
+                     c == DL_LEAF_SPINE ? "fiber_mmf" : "fiber_smf");
+            p->optics = 2 * links;
+            add(o, &o->optics, pr, np, p->optic, p->optics, "transceivers");
+        }
+        p->cables = links;
+        add(o, &o->cables, pr, np, p->cable, p->cables, what[c]);
+    }
+    add(o, &o->storage, pr, np, "storage_node", in->storage, "storage nodes");
+    o->capital = o->switches + o->optics + o->cables + o->storage;
+    o->capital_per_day = years > 0 ? o->capital / (years * 365.25) : 0;
+    const struct cost_price *kwh = cost_price_find(pr, np, "kwh");
+    o->power_per_day = kwh ? o->watts / 1000.0 * DAY_H * kwh->price : 0;
+    o->per_day = o->capital_per_day + o->power_per_day;
+}
