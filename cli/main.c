@@ -31,7 +31,7 @@ static const char usage_main[] =
     "                          row per run (docs/sweep.md)\n"
     "  tune [SCENARIO]         search a few knobs for the best figure (default: a Latin\n"
     "                          hypercube sample, then coordinate descent)\n"
-    "  catalog                 switch profiles, models and DCQCN presets with their sources\n"
+    "  catalog                 switch and storage profiles, models and DCQCN presets with their sources\n"
     "\n"
     "options:\n"
     "  -h, --help              show this help (ckptnet run --help: a command's options)\n"

@@ -17,7 +17,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_tpside[],
     suite_names[], suite_fields[],
     suite_invariants[],
-    suite_keytable[];
+    suite_keytable[],
+    suite_snode[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -31,6 +32,7 @@ static const struct test *const suites[] = {
     suite_tpside,
     suite_names, suite_fields,
     suite_invariants,
+    suite_snode,
 };
 
 int main(int argc, char **argv)

@@ -297,6 +297,8 @@ int scenario_auto_plans(const struct scenario *sc)
 int scenario_resolve(struct scenario *sc, struct err *e)
 {
     const struct switch_profile *leaf, *spine, *super;
+    if (storage_resolve(sc, e) < 0)
+        return -1;
     if (resolve_switch(sc, "fabric.leaf_switch", sc->fabric.leaf_switch, &leaf, e) < 0 ||
         resolve_switch(sc, "fabric.spine_switch", sc->fabric.spine_switch, &spine, e) < 0 ||
         (scenario_is_set(sc, "fabric.superspine_switch") &&
