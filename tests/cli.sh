@@ -755,6 +755,13 @@ if "$bin" catalog | grep -q '^  aistore-oci-e5 *1 x 100 Gbps .* 12 x 3.8 GB/s'; 
 else
     bad catalog_storage_profiles
 fi
+# drives without a read rate: the restore note points at the drives' key
+if "$bin" run --set storage.drives=4 --set storage.drive_write_rate=3GB/s 2>&1 |
+    grep -q 'set storage.drive_read_rate (or restore.read_rate) to what'; then
+    ok summary_reads_unlimited_names_drive_read_rate
+else
+    bad summary_reads_unlimited_names_drive_read_rate
+fi
 expect_error storage_profile_unknown 'storage.profile: unknown storage profile "nope"' \
     run --set storage.profile=nope
 
