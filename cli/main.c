@@ -35,7 +35,7 @@ static const char usage_main[] =
     "  size [SCENARIO]         the fabrics that meet a checkpoint target, priced: the front of\n"
     "                          cost per day against loss per day and the scenario to buy\n"
     "                          (docs/size.md)\n"
-    "  catalog                 switch profiles, models and DCQCN presets with their sources\n"
+    "  catalog                 switch and storage profiles, models and DCQCN presets with their sources\n"
     "\n"
     "options:\n"
     "  -h, --help              show this help (ckptnet run --help: a command's options)\n"

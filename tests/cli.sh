@@ -768,5 +768,36 @@ expect_error size_bad_switch "unknown switch profile \"CX1\"" size --knob switch
 expect_error size_bad_price "cost.prices: item 1 \"optic_400g_xr=1\": unknown name" \
     size --set cost.prices=optic_400g_xr=1
 
+# staged storage nodes (docs/storage.md): a burst past the write cache ends
+# at the media's pace, named in the summary, JSON and segments; the cache
+# level is a CSV column; the catalog lists the storage profiles
+snode="--set cluster.nodes=16 --set fabric.hosts_per_leaf=16 --set storage.nodes=1
+    --set storage.cache_size=16MB --set storage.drives=4 --set storage.drive_write_rate=2GB/s"
+# shellcheck disable=SC2086
+"$bin" run $snode --json "$tmp/snode.json" --csv-dir "$tmp/snode_csv" >"$tmp/snode.out" 2>&1
+st=$(grep -c '"stage": "media"' "$tmp/snode.json") # the bottleneck's and the back end's
+cl=$(head -1 "$tmp/snode_csv/timeseries.csv" | tr ',' '\n' | grep -c '^stor0_cache_bytes$')
+full=$(awk -F, 'NR > 1 && $NF == 16000000' "$tmp/snode_csv/timeseries.csv" | wc -l)
+if [ "$st" = 2 ] && [ "$cl" = 1 ] && [ "$full" -gt 10 ] &&
+    grep -q 'bottleneck  storage back end (media stage)' "$tmp/snode.out"; then
+    ok storage_stage_named_cache_series
+else
+    bad "storage_stage_named_cache_series: stage '$st', cache column $cl, $full full samples"
+fi
+if "$bin" catalog | grep -q '^  aistore-oci-e5 *1 x 100 Gbps .* 12 x 3.8 GB/s'; then
+    ok catalog_storage_profiles
+else
+    bad catalog_storage_profiles
+fi
+# drives without a read rate: the restore note points at the drives' key
+if "$bin" run --set storage.drives=4 --set storage.drive_write_rate=3GB/s 2>&1 |
+    grep -q 'set storage.drive_read_rate (or restore.read_rate) to what'; then
+    ok summary_reads_unlimited_names_drive_read_rate
+else
+    bad summary_reads_unlimited_names_drive_read_rate
+fi
+expect_error storage_profile_unknown 'storage.profile: unknown storage profile "nope"' \
+    run --set storage.profile=nope
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

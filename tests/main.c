@@ -19,7 +19,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_invariants[],
     suite_keytable[],
     suite_storage_use[],
-    suite_design[];
+    suite_design[],
+    suite_snode[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -35,6 +36,7 @@ static const struct test *const suites[] = {
     suite_invariants,
     suite_storage_use,
     suite_design,
+    suite_snode,
 };
 
 int main(int argc, char **argv)

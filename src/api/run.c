@@ -434,6 +434,8 @@ static void restore_scenario(const struct scenario *sc, struct scenario *rs)
 {
     *rs = *sc;
     rs->storage.drain_bps = 0;
+    rs->storage.cache_bytes = 0;
+    rs->storage.media_bps = 0;
     rs->storage.stuck_nodes = 0;
     rs->storage.ingest_buffer = 0;
     rs->storage.max_outstanding = 0;

@@ -598,6 +598,15 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
     return congest;
 }
 
+/* A write cache that the busiest node's payload (bytes) overflows: 1 when
+ * the back end ends at its media's pace (bytes 0: whether any can). */
+static int store_cache_fills(const struct scenario *sc, uint64_t bytes)
+{
+    double k = (double)sc->storage.cache_bytes, f = (double)sc->storage.drain_bps;
+    double m = (double)sc->storage.media_bps;
+    return k > 0 && m > 0 && m < f && (!bytes || (double)bytes > k * f / (f - m));
+}
+
 static void unmodelled_add(struct results *r, const char *key, const char *value,
                            const char *effect, int dir)
 {
@@ -646,6 +655,11 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
         snprintf(v, sizeof v, "%u", sc->storage.max_outstanding);
         unmodelled_add(r, "storage.max_outstanding", v, "request window", UNMOD_OPTIMISTIC);
     }
+    if (store_cache_fills(sc, w->sum.node_max_bytes))
+        unmodelled_add(r, "storage.cache_size", "filled",
+                       "the write cache as one mean rate a node, not a step when it fills; "
+                       "the last byte exact while arrivals outpace the media",
+                       UNMOD_PESSIMISTIC);
     /* training beside the checkpoint (docs/training.md): classes share
      * links by rates, not queues */
     if (sc->training.traffic == TRAFFIC_COLLECTIVES && sc->training.isolation != ISO_PHYSICAL)
@@ -722,6 +736,33 @@ static int cmp_start(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* A node's write cache as one rate over its payload P: a cache of K bytes
+ * absorbing at F over media at M takes P in max(P / F, (P - K) / M) while
+ * arrivals outpace the media (bound.c); the step when it fills is not
+ * timed (fluid.unmodelled says so). */
+static void cache_mean_rates(struct fnet *n)
+{
+    const struct scenario *sc = n->sc;
+    const struct topo *t = n->t;
+    double k = (double)sc->storage.cache_bytes, f = (double)sc->storage.drain_bps;
+    double m = (double)sc->storage.media_bps;
+    double *pay = calloc(t->n_storage ? t->n_storage : 1, sizeof *pay);
+    if (!pay)
+        return; /* the pre-cache rate: the run is optimistic, not wrong in kind */
+    for (uint32_t i = 0; i < n->w->n; i++) {
+        uint32_t d = n->w->xfers[i].dst;
+        if (d >= t->first_storage && d < t->first_cleaf)
+            pay[workload_store_owner(t, sc, d) - t->first_storage] += (double)n->w->xfers[i].bytes;
+    }
+    for (uint32_t j = 0; j < t->n_storage; j++) {
+        struct fstore *s = &n->st[j];
+        double p = pay[j] * 8, need = fmax(p / f, (p - 8 * k) / m);
+        if (s->drain_bps > 0 && p > 0 && need > 0)
+            s->drain_bps = p / need;
+    }
+    free(pay);
+}
+
 /* Storage back ends, when storage.drain_rate or stuck nodes ask for them.
  * Returns the number of back-end links the solver needs (finite buffers). */
 static int setup_stores(struct fnet *n, uint32_t *nv, struct err *e)
@@ -745,6 +786,8 @@ static int setup_stores(struct fnet *n, uint32_t *nv, struct err *e)
         s->buffered = stuck || sc->storage.drain_bps;
         s->vlink = s->buffered && sc->storage.ingest_buffer ? t->n_ports + (*nv)++ : UINT32_MAX;
     }
+    if (store_cache_fills(sc, 0))
+        cache_mean_rates(n);
     return 0;
 }
 

@@ -305,6 +305,10 @@ void nic_repace(struct pnet *n, struct flow *f)
 /* Bring a storage node's ingest level up to now. */
 static void drain(struct pnet *n, struct nic *s)
 {
+    if (s->cache_cap) {
+        store_advance(n, s);
+        return;
+    }
     uint64_t gone = (uint64_t)((double)(n->now - s->level_t) * 1e-12 *
                                (double)s->drain_bps / 8.0);
     s->level = gone >= s->level ? 0 : s->level - gone;
@@ -318,7 +322,8 @@ static void arm_drain(struct pnet *n, uint32_t node, struct nic *s)
     (void)node;
     if (!s->drain_bps)
         return; /* stuck: XOFF stays, refreshed, for good */
-    pnet_schedule(n, n->now + units_ser_ps(over, s->drain_bps) + 1,
+    uint64_t wait = s->cache_cap ? store_wait_ps(s, over) : units_ser_ps(over, s->drain_bps);
+    pnet_schedule(n, n->now + wait + 1,
                   EV_DRAIN, s, ++s->drain_gen);
 }
 
@@ -361,6 +366,12 @@ int nic_setup(struct pnet *n, struct err *e)
         int stuck = (i - n->topo->first_storage) / k < sc->storage.stuck_nodes;
         s->drain_bps = stuck ? 0 : sc->storage.drain_bps;
         s->buffered = stuck || sc->storage.drain_bps;
+        /* a write cache that fills: the back end slows to the media's pace */
+        if (!stuck && sc->storage.cache_bytes && sc->storage.media_bps &&
+            sc->storage.media_bps < sc->storage.drain_bps) {
+            s->cache_cap = sc->storage.cache_bytes;
+            s->media_bps = sc->storage.media_bps;
+        }
         if (!s->buffered || !cap)
             continue;
         /* room for what is on the wire of each of its NICs when it pauses */
@@ -546,7 +557,9 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         s->level += pk->payload;
         /* FIFO back end: this byte is written once all before it are; a
          * stuck node never writes it */
-        uint64_t wait = s->drain_bps ? units_ser_ps(s->level, s->drain_bps) : UINT64_MAX;
+        uint64_t wait = !s->drain_bps ? UINT64_MAX
+                        : s->cache_cap ? store_wait_ps(s, s->level)
+                                       : units_ser_ps(s->level, s->drain_bps);
         done_at = wait < UINT64_MAX - n->now ? n->now + wait : UINT64_MAX;
         unsigned prio = pk->prio;
         if (cap && ((n->lossless >> prio) & 1) && s->level >= s->xoff) {

@@ -260,6 +260,10 @@ struct nic { /* cache-line aligned: neighbours may run on different threads */
     uint64_t drain_bps;       /* 0 with buffered = stuck */
     uint32_t drain_gen;
     uint8_t buffered;         /* has an ingest buffer ahead of a back end */
+    /* write cache behind the ingest buffer (storage.c): drain_bps absorbs
+     * until cache bytes reach cache_cap, then media_bps; cache_cap 0 = none */
+    double cache;
+    uint64_t cache_cap, media_bps;
     uint64_t outstanding;     /* client: request bytes sent, not yet acknowledged */
     /* restore: the back end reads ahead at restore.read_rate; a packet
      * leaves once its payload is read (read_t: all sent so far is) */
@@ -737,6 +741,13 @@ void nic_flow_start(struct pnet *n, struct flow *f);
 void nic_rate_changed(struct pnet *n, struct flow *f);
 int nic_setup(struct pnet *n, struct err *e);
 void nic_on_drain(struct pnet *n, struct nic *s, uint32_t gen);
+/* storage.c: a back end with a write cache. store_advance brings s's
+ * ingest level and cache level from level_t to n->now; store_wait_ps is
+ * how long the back end takes to absorb `bytes` more from now. */
+void store_advance(struct pnet *n, struct nic *s);
+/* s's ingest and cache levels at time at (>= level_t), s unchanged */
+void store_levels_at(const struct nic *s, uint64_t at, uint64_t *level, double *cache);
+uint64_t store_wait_ps(const struct nic *s, uint64_t bytes);
 /* training: start the current step's flows (EV_TRAIN_STEP) */
 void nic_train_step(struct pnet *n);
 /* A CNP reaches f's sender (one sent direct: gen is f's generation then). */

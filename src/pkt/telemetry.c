@@ -23,6 +23,12 @@ static uint64_t ingest_at(const struct nic *s, uint64_t at)
 {
     if (!s->drain_bps || at <= s->level_t)
         return s->level;
+    if (s->cache_cap) { /* a write cache: storage.c */
+        uint64_t lv;
+        double c;
+        store_levels_at(s, at, &lv, &c);
+        return lv;
+    }
     uint64_t gone = (uint64_t)((double)(at - s->level_t) * 1e-12 * (double)s->drain_bps / 8.0);
     return gone >= s->level ? 0 : s->level - gone;
 }
@@ -45,6 +51,8 @@ static void backends_setup(struct pnet *n, struct series *s)
         return; /* out of memory: the series without them */
     for (uint32_t i = t->first_storage; i < t->first_cleaf; i += k)
         s->store_node[s->n_store++] = i;
+    s->has_cache = n->sc->storage.cache_bytes && n->sc->storage.media_bps &&
+                   n->sc->storage.media_bps < n->sc->storage.drain_bps;
 }
 
 /* Sample s->n of the back ends at time at: each one's level, their written
@@ -55,6 +63,14 @@ static void backends_sample(struct pnet *n, struct series *s, uint64_t at)
     for (uint32_t j = 0; j < s->n_store; j++) {
         lv[j] = ingest_at(&n->nics[s->store_node[j]], at);
         held += lv[j];
+        const struct nic *b = &n->nics[s->store_node[j]];
+        if (s->has_cache && s->cache) { /* the write cache's level, a stuck node's 0 */
+            uint64_t l;
+            double c = 0;
+            if (b->cache_cap)
+                store_levels_at(b, at > b->level_t ? at : b->level_t, &l, &c);
+            s->cache[(size_t)s->n * s->n_store + j] = (uint64_t)c;
+        }
     }
     uint64_t in = n->bytes_delivered - n->train_delivered;
     uint64_t wrote = in > held ? in - held : 0;

@@ -43,6 +43,10 @@ static int write_timeseries(FILE *f, const struct results *r)
         char nm[SERIES_NAME_MAX];
         fprintf(f, ",%s_ingest_bytes", series_node_name(s, s->store_node[j], nm, sizeof nm));
     }
+    for (uint32_t j = 0; ns_b && s->cache && j < ns_b; j++) { /* write caches */
+        char nm[SERIES_NAME_MAX];
+        fprintf(f, ",%s_cache_bytes", series_node_name(s, s->store_node[j], nm, sizeof nm));
+    }
     fputc('\n', f);
     for (uint32_t i = 0; i < s->n && i < r->n_samples; i++) {
         fprintf(f, "%.9g,%llu,%u", r->sample_t[i], (unsigned long long)s->remaining[i],
@@ -71,6 +75,8 @@ static int write_timeseries(FILE *f, const struct results *r)
             fprintf(f, ",%.6g,%llu", dt > 0 ? d * 8 / dt / 1e9 : 0.0, (unsigned long long)held);
             for (uint32_t j = 0; j < ns_b; j++)
                 fprintf(f, ",%llu", (unsigned long long)lv[j]);
+            for (uint32_t j = 0; s->cache && j < ns_b; j++)
+                fprintf(f, ",%llu", (unsigned long long)s->cache[(size_t)i * ns_b + j]);
         }
         fputc('\n', f);
     }

@@ -253,6 +253,15 @@ static void ingest_plot(FILE *f, const struct scenario *sc, const struct results
     if (sc->storage.ingest_buffer)
         fprintf(f, ", %.9g lc rgb 'red' dt 3 lw 1.5 title 'storage.ingest_buffer'",
                 (double)sc->storage.ingest_buffer / 1e6);
+    for (uint32_t k = 0; s->cache && k < np; k++) { /* write caches, after the buffers */
+        char nm[SERIES_NAME_MAX];
+        fprintf(f, ", 'timeseries.csv' skip 1 using ($1*1e3):($%u/1e6) with lines lc %u "
+                   "dt 2 lw 2 title '%s write cache'",
+                col + m + pick[k], k + 1, series_node_name(s, s->store_node[pick[k]], nm, sizeof nm));
+    }
+    if (s->cache)
+        fprintf(f, ", %.9g lc rgb 'orange' dt 3 lw 1.5 title 'storage.cache_size'",
+                (double)sc->storage.cache_bytes / 1e6);
     fprintf(f, "\nset yrange [*:*]\n");
 }
 

@@ -174,8 +174,10 @@ static void summary_restore_reads(FILE *out, const struct scenario *sc, const st
     scenario_echo(sc, echo_value_of, &ev);
     snprintf(a, sizeof a, "%s", ev.value);
     fprintf(out, "              reads assume an unlimited back end: restore.read_rate is unset "
-                 "while storage.drain_rate writes %s a node; set restore.read_rate to what "
-                 "the storage reads\n", a);
+                 "while storage.drain_rate writes %s a node; set %s to what "
+                 "the storage reads\n", a,
+            sc->storage.staged ? "storage.drive_read_rate (or restore.read_rate)"
+                               : "restore.read_rate");
 }
 
 /* training line (docs/training.md): its steps while the checkpoint runs

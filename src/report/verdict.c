@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "../scenario/catalog.h"
 #include "../scenario/lbscheme.h"
 #include "internal.h"
 
@@ -58,6 +59,19 @@ static int bottleneck_shared_with_training(const struct results *r)
     return r->training.on && s >= 0 && path_is_fwd_link(s) && r->training.seg_bytes[s] > 0;
 }
 
+/* " (media stage)" after a staged storage node's segment; "" otherwise */
+static const char *stage_words(int stage)
+{
+    switch (stage) {
+    case STAGE_NIC: return " (NIC stage)";
+    case STAGE_HOST: return " (host stage)";
+    case STAGE_CACHE: return " (write cache stage)";
+    case STAGE_MEDIA: return " (media stage)";
+    case STAGE_DRAIN: return " (restore.read_rate)";
+    default: return "";
+    }
+}
+
 static void verdict(FILE *out, const struct results *r)
 {
     const struct bottleneck *v = &r->bottleneck;
@@ -65,9 +79,9 @@ static void verdict(FILE *out, const struct results *r)
     char a[32], b[32], c[32], d[32];
     double T = r->completion_s;
     if (v->util >= 0.5) {
-        fprintf(out, "  bottleneck  %s: its busiest %s at capacity %s of the %s (%s); "
+        fprintf(out, "  bottleneck  %s%s: its busiest %s at capacity %s of the %s (%s); "
                      "alone it allows %s",
-                path_seg_label(v->seg), v->seg == PATH_HOST ? "transfer sent" : "element ran",
+                path_seg_label(v->seg), stage_words(v->stage), v->seg == PATH_HOST ? "transfer sent" : "element ran",
                 fmt_pct(v->util, a, sizeof a), r->phase == PHASE_RESTORE ? "read" : "write",
                 fmt_secs(T, b, sizeof b),
                 fmt_secs(f->bound_s, c, sizeof c));
@@ -109,9 +123,9 @@ static void verdict(FILE *out, const struct results *r)
                     r->segs[held].imbalance);
     } else {
         fprintf(out, "  bottleneck  none ran at capacity half the write (busiest %s %s); "
-                     "%s's bound (%s) comes closest",
+                     "%s%s's bound (%s) comes closest",
                 fmt_pct(v->util, a, sizeof a), fmt_secs(T, b, sizeof b),
-                path_seg_label(v->seg), fmt_secs(f->bound_s, c, sizeof c));
+                path_seg_label(v->seg), stage_words(v->stage), fmt_secs(f->bound_s, c, sizeof c));
         if (v->start_spread_s > 0.1 * T)
             fprintf(out, "; starts spread over %s (checkpoint.policy, start_jitter)",
                     fmt_secs(v->start_spread_s, d, sizeof d));
@@ -183,7 +197,8 @@ void report_segments(FILE *out, const struct scenario *sc, const struct results 
                 fmt_secs(f->bound_s, g, sizeof g));
         if (r->has_packet_stats && s >= PATH_WRITER_NIC && s <= PATH_STORAGE_NIC)
             fprintf(out, "  %s", fmt_secs(f->paused_s, h, sizeof h));
-        fprintf(out, "%s\n", fin && s == r->bottleneck.seg ? "  <- bottleneck" : "");
+        fprintf(out, "%s%s\n", fin && s == r->bottleneck.seg ? "  <- bottleneck" : "",
+                s == PATH_BACKEND ? stage_words(r->bottleneck.backend_stage) : "");
     }
 }
 
@@ -216,6 +231,9 @@ json_t *segments_json(const struct results *r)
         if (r->training.on) /* of bytes: what training put on this segment's links */
             json_object_set_new(o, "training_bytes", json_real((double)r->training.seg_bytes[s]));
         json_object_set_new(o, "bottleneck", json_boolean(r->finished && s == r->bottleneck.seg));
+        if (s == PATH_BACKEND && r->bottleneck.backend_stage != STAGE_NONE)
+            json_object_set_new(o, "stage",
+                                json_string(storage_stage_name(r->bottleneck.backend_stage)));
         json_array_append_new(a, o);
     }
     return a;
@@ -227,6 +245,8 @@ json_t *bottleneck_json(const struct results *r)
     json_t *o = json_object();
     json_object_set_new(o, "segment", json_string(path_seg_key(v->seg)));
     json_object_set_new(o, "label", json_string(path_seg_label(v->seg)));
+    if (v->stage != STAGE_NONE) /* staged storage nodes: nic, host, cache or media */
+        json_object_set_new(o, "stage", json_string(storage_stage_name(v->stage)));
     int lost = r->drops_lossy + r->drops_lossless + r->drops_watchdog > 0;
     json_object_set_new(o, "cause", json_string(v->resent < RESENT_CAUSE ? "segment"
                                                 : lost ? "packet_loss"

@@ -350,7 +350,7 @@ int scenario_auto_plans(const struct scenario *sc)
 int scenario_resolve(struct scenario *sc, struct err *e)
 {
     const struct switch_profile *leaf, *spine, *super;
-    if (mlperf_apply(sc, e) < 0)
+    if (mlperf_apply(sc, e) < 0 || storage_resolve(sc, e) < 0)
         return -1;
     if (resolve_switch(sc, "fabric.leaf_switch", sc->fabric.leaf_switch, &leaf, e) < 0 ||
         resolve_switch(sc, "fabric.spine_switch", sc->fabric.spine_switch, &spine, e) < 0 ||

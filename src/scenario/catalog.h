@@ -36,4 +36,25 @@ struct preset_entry {
 };
 extern const struct preset_entry dcqcn_nvidia[], dcqcn_paper[];
 
+/* A storage node profile (storage.profile; docs/storage.md): the stages a
+ * profile fills when the user left them unset. 0 = the profile leaves that
+ * key alone (NICs: the scenario's own). Rates per node or per drive, bits/s. */
+struct storage_profile {
+    const char *name;
+    uint32_t nics;
+    uint64_t nic_bps, host_bps, cache_bytes, cache_bps;
+    uint32_t drives;
+    uint64_t drive_w_bps, drive_r_bps;
+    double write_amp;
+    const char *notes, *source;
+};
+
+extern const struct storage_profile storage_catalog[];
+const struct storage_profile *storage_profile_find(const char *name);
+
+/* The stage that sets a storage node's write rate (scenario.storage's
+ * fast_stage and slow_stage): its name in summaries and JSON. */
+enum storage_stage { STAGE_NONE, STAGE_DRAIN, STAGE_HOST, STAGE_CACHE, STAGE_MEDIA, STAGE_NIC };
+const char *storage_stage_name(int stage);
+
 #endif

@@ -84,6 +84,27 @@ const struct key scn_keys[] = {
     {"storage.drain_rate", T_RATE, FIELD(storage.drain_bps), "0", NULL,
      "100Tbps", "back-end write rate per storage node; 0 = keeps up (both "
      "engines)", NULL},
+    {"storage.profile", T_TEXT, FIELD(storage.profile), "none", NULL, NULL,
+     "storage node profile from the catalog (ckptnet catalog; docs/storage.md): "
+     "fills the NICs and stages left unset; none = the keys alone", NULL},
+    {"storage.host_rate", T_RATE, FIELD(storage.host_bps), "0", NULL, "100Tbps",
+     "host limit per storage node (PCIe, CPU, protocol processing), writes and "
+     "reads; 0 = none (both engines)", NULL},
+    {"storage.cache_size", T_SIZE, FIELD(storage.cache_bytes), "0", NULL, "100TB",
+     "write cache per storage node (DRAM/NVRAM): absorbs a burst until full, then "
+     "writes go at media speed; 0 = none", NULL},
+    {"storage.cache_rate", T_RATE, FIELD(storage.cache_bps), "0", NULL, "100Tbps",
+     "the write cache's absorb rate per node; 0 = what the NICs bring", NULL},
+    {"storage.drives", T_UINT, FIELD(storage.drives), "0", NULL, "100000",
+     "media: drives per storage node; 0 = no media stage (storage.drain_rate)", NULL},
+    {"storage.drive_write_rate", T_RATE, FIELD(storage.drive_w_bps), "0", NULL, "10Tbps",
+     "sequential write rate of one drive (data sheet), with storage.drives", NULL},
+    {"storage.drive_read_rate", T_RATE, FIELD(storage.drive_r_bps), "0", NULL, "10Tbps",
+     "sequential read rate of one drive: the restore's media limit (sets "
+     "restore.read_rate when unset); 0 = not limited", NULL},
+    {"storage.write_amplification", T_REAL, FIELD(storage.write_amp), "1", "1", "1000",
+     "media bytes written per byte received (RAID parity, FTL): divides the "
+     "drives' write rate", NULL},
     {"storage.ingest_buffer", T_SIZE, FIELD(storage.ingest_buffer), "0", NULL,
      "1TB", "ingest buffer per storage node ahead of the back end; 0 = "
      "unlimited (both engines)", NULL},

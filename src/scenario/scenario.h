@@ -231,6 +231,20 @@ struct scenario {
         uint32_t drives_per_node;
         uint64_t drive_capacity;
         double drive_dwpd;      /* rating; 0 = not checked */
+        /* the staged node (docs/storage.md): NICs -> host -> write cache
+         * -> media; storage.profile fills what is left unset */
+        char profile[SCENARIO_TEXT]; /* catalog name or "none" */
+        uint64_t host_bps;      /* per node, both directions; 0 = no cap */
+        uint64_t cache_bytes;   /* write cache per node; 0 = none */
+        uint64_t cache_bps;     /* its absorb rate; 0 = what arrives */
+        uint32_t drives;        /* per node; 0 = no media stage */
+        uint64_t drive_w_bps, drive_r_bps; /* sequential, per drive */
+        double write_amp;       /* media bytes per byte written */
+        /* resolved (scenario_resolve): the rate once the cache is full
+         * (drain_bps holds the rate before), the stage each rate is set
+         * by (enum storage_stage) and whether any stage key applies */
+        uint64_t media_bps;
+        int fast_stage, slow_stage, read_stage, staged;
     } storage;
     struct {
         uint32_t hosts_per_leaf;
@@ -476,6 +490,11 @@ static inline int scenario_cnp_direct(const struct scenario *sc)
 /* Fill what the user left open from the switch catalog and the DCQCN
  * preset (idempotent; ckpt_run calls it on its own copy too). */
 int scenario_resolve(struct scenario *sc, struct err *e);
+
+/* The storage stages (storage.c): storage.profile fills what the user left
+ * unset; the stages set storage.drain_rate (before the write cache fills),
+ * media_bps (after) and restore.read_rate when left unset. */
+int storage_resolve(struct scenario *sc, struct err *e);
 
 /* Switch levels fabric.tiers asks for (2: leaf-spine, 3: pods under
  * super-spines); auto before scenario_resolve plans it: 2, the fewest. */

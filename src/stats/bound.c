@@ -202,6 +202,18 @@ static uint64_t res_bound(const struct res *r, uint64_t bps)
     return sat_add(r->head, sat_add(ser_floor(r->bytes, bps), r->tail));
 }
 
+/* A write cache of K bytes absorbing at F over media at M: in time T the
+ * back end takes at most min(F T, K + M T) (the media may drain from the
+ * first byte on), so P bytes need max(P / F, (P - K) / M). */
+static uint64_t cache_bound(const struct res *r, const struct scenario *sc, uint64_t at_fast)
+{
+    uint64_t k = sc->storage.cache_bytes, m = sc->storage.media_bps;
+    if (!k || !m || m >= sc->storage.drain_bps || r->bytes <= k)
+        return at_fast;
+    uint64_t slow = sat_add(r->head, sat_add(ser_floor(r->bytes - k, m), r->tail));
+    return slow > at_fast ? slow : at_fast;
+}
+
 void bound_compute(struct results *r, const struct topo *t, const struct workload *w,
                    const struct scenario *sc, struct bound_ps *out)
 {
@@ -294,6 +306,8 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         lim[l] = v > lim[l] ? v : lim[l];
         uint64_t d = storage ? res_bound(&drain[i], w->restore ? sc->restore.read_bps
                                                                : sc->storage.drain_bps) : 0;
+        if (storage && !w->restore && d)
+            d = cache_bound(&drain[i], sc, d);
         lim[PATH_BACKEND] = d > lim[PATH_BACKEND] ? d : lim[PATH_BACKEND];
     }
     for (uint32_t l = 0; ok && l < t->n_leaves; l++) {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../core/units.h"
+#include "../scenario/catalog.h"
 #include "bound.h"
 
 static double ps_s(uint64_t ps)
@@ -36,6 +37,23 @@ static void seg_links(const struct topo *t, enum path_seg sg, struct seg_figures
         if ((double)t->ports[p].bps > f->elem_bps)
             f->elem_bps = (double)t->ports[p].bps;
     }
+}
+
+/* Staged storage nodes: which stage the bottleneck segment is (the NIC,
+ * or the back end's host, cache or media); STAGE_NONE for the fabric. */
+static int bottleneck_stage(const struct results *r, const struct workload *w,
+                            const struct scenario *sc, int seg)
+{
+    if (!sc->storage.staged)
+        return STAGE_NONE;
+    if (seg == PATH_STORAGE_NIC)
+        return STAGE_NIC;
+    if (seg != PATH_BACKEND)
+        return STAGE_NONE;
+    if (w->restore)
+        return sc->storage.read_stage;
+    return r->segs[PATH_BACKEND].elem_bps < (double)sc->storage.drain_bps ? sc->storage.slow_stage
+                                                                          : sc->storage.fast_stage;
 }
 
 /* Host path and writer NIC: per capped transfer, and per source NIC, the
@@ -169,6 +187,11 @@ void segments_compute(struct results *r, const struct topo *t,
         uint32_t k = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
         b->elements = t->n_storage / k; /* one a node, whatever its NICs */
         b->elem_bps = (double)be_bps;
+        /* a write cache the busiest node overflows: its media's pace */
+        uint64_t ck = sc->storage.cache_bytes, m = sc->storage.media_bps, f = sc->storage.drain_bps;
+        if (!w->restore && ck && m && m < f &&
+            (double)r->plan.node_max_bytes > (double)ck * (double)f / (double)(f - m))
+            b->elem_bps = (double)m;
         b->cap_bps = b->elem_bps * b->elements;
         for (uint32_t i = 0; i < w->n; i++)
             b->bytes += (double)w->xfers[i].bytes;
@@ -176,6 +199,7 @@ void segments_compute(struct results *r, const struct topo *t,
         b->saturated_s = b->need_s; /* it drains at its rate while it holds bytes */
         b->bound_s = b->need_s + base;
         b->util = T > 0 ? ser_s(b->bytes, b->cap_bps) / T : 0;
+        b->util = b->util > 1 ? 1 : b->util; /* a write cache absorbed faster */
         b->max_util = T > 0 ? b->need_s / T : 0;
     }
     for (int s = 0; s < PATH_COUNT; s++)
@@ -200,6 +224,9 @@ void segments_compute(struct results *r, const struct topo *t,
     }
     v->seg = best;
     v->next_seg = -1;
+    v->stage = bottleneck_stage(r, w, sc, best);
+    v->backend_stage = r->segs[PATH_BACKEND].applies ? bottleneck_stage(r, w, sc, PATH_BACKEND)
+                                                     : STAGE_NONE;
     v->resent = r->ckpt_bytes ? (double)r->retx_bytes / (double)r->ckpt_bytes : 0;
     if (best < 0)
         return;

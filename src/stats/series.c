@@ -42,10 +42,15 @@ int series_reserve(struct series *s, uint64_t max_ents)
         uint64_t *ing = s->ingest;
         if (s->n_store && (ing = realloc(ing, (size_t)c * s->n_store * sizeof *ing)))
             s->ingest = ing;
+        uint64_t *cch = s->cache;
+        if (s->n_store && s->has_cache &&
+            (cch = realloc(cch, (size_t)c * s->n_store * sizeof *cch)))
+            s->cache = cch;
         uint64_t *off = s->off;
         if (s->port_state && (off = realloc(off, ((size_t)c + 1) * sizeof *off)))
             s->off = off;
-        if (!sb || !rem || !act || (s->port_state && (!sp || !off)) || (s->n_store && !ing))
+        if (!sb || !rem || !act || (s->port_state && (!sp || !off)) || (s->n_store && !ing) ||
+            (s->n_store && s->has_cache && !cch))
             return -1;
         if (s->cap == 0 && s->port_state)
             s->off[0] = 0;
@@ -78,6 +83,7 @@ void series_release(struct series *s)
     free(s->off);
     free(s->ent);
     free(s->ingest);
+    free(s->cache);
     free(s->store_node);
     free(s->cur);
     free(s->port_node);

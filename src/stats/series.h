@@ -53,6 +53,10 @@ struct bottleneck {
     double start_spread_s; /* last transfer start - first (policy, jitter) */
     double removed_s;      /* completion bound with seg unlimited */
     double doubled_s;      /* completion estimate with seg's capacity doubled */
+    int stage;             /* staged storage nodes: the stage that limits
+                            * (enum storage_stage: the NIC, or the back end's
+                            * host, cache or media); STAGE_NONE otherwise */
+    int backend_stage;     /* the same for the back end's segment */
     double resent;         /* go-back-N resent bytes / checkpoint bytes; from
                             * RESENT_CAUSE up the verdict names the resends */
 };
@@ -99,6 +103,10 @@ struct series {
     uint32_t n_store;
     uint32_t *store_node;  /* [n_store] the storage node of each, owned */
     uint64_t *ingest;
+    /* with a write cache (storage.cache_size; packet engine): cache[n][n_store]
+     * each node's cache level (payload bytes); set has_cache with n_store */
+    int has_cache;
+    uint64_t *cache;
     /* topology facts the reports need to name ports */
     uint32_t n_ports;
     uint32_t first_storage, first_cleaf, first_sleaf, first_spine;
