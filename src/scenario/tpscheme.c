@@ -26,6 +26,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
 const struct rx_scheme rx_schemes[RX_COUNT] = {
     [RX_GBN] = {"gbn", 0, "reordering: go-back-N resends"},
     [RX_OOO] = {"ooo", 1, NULL},
+    [RX_UEC] = {"uec", 1, NULL},
 };
 
 const struct cc_scheme *cc_scheme(int cc)

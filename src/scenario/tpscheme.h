@@ -15,7 +15,8 @@
  * parser's names are the rows' (tpscheme.c: cc_schemes), which
  * test_transport checks against it. */
 #define CC_KINDS(X) X(CC_NONE, "none") X(CC_DCQCN, "dcqcn")
-#define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo")
+#define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo") \
+    X(RX_UEC, "uec")
 
 #define TP_ENUM_(e, s) e,
 enum cc_kind { CC_KINDS(TP_ENUM_) CC_COUNT };
