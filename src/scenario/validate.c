@@ -80,7 +80,7 @@ static int must_differ(const struct scenario *sc, struct err *e, const char *a, 
 
 uint64_t scenario_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps)
 {
-    return wire_headroom(bps, delay_ps, sc->fabric.cable_length_m, sc->fabric.mtu);
+    return wire_headroom(bps, delay_ps, sc->fabric.cable_length_m, wire_frame(scenario_wire(sc)));
 }
 
 int scenario_prio_mask(const char *s)
@@ -119,7 +119,7 @@ static uint64_t switch_need(const struct scenario *sc, unsigned lossless, uint64
                             uint64_t host_bps, uint64_t n_up, uint64_t up_bps,
                             uint64_t *reserved)
 {
-    uint64_t d = sc->fabric.link_delay_ps, wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
+    uint64_t d = sc->fabric.link_delay_ps, wire = wire_frame(scenario_wire(sc));
     uint64_t r = (n_host + n_up) * NPRIO * sc->fabric.mmu_reserve +
                  lossless * (n_host * scenario_headroom(sc, host_bps, d) +
                              n_up * scenario_headroom(sc, up_bps, d));
@@ -237,7 +237,7 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
         if (sc->fabric.mmu_pools == POOLS_PER_CLASS && lossless) {
             uint64_t d = sc->fabric.link_delay_ps, ports = sw[i].n_host + sw[i].n_up;
             uint64_t share = sw[i].buffer / (lossless + 1);
-            uint64_t two = 2 * ((uint64_t)sc->fabric.mtu + ROCE_OVERHEAD);
+            uint64_t two = 2 * wire_frame(scenario_wire(sc));
             uint64_t pool_ll = ports * (sc->fabric.mmu_reserve + two) +
                                sw[i].n_host * scenario_headroom(sc, sw[i].host_bps, d) +
                                sw[i].n_up * scenario_headroom(sc, sw[i].up_bps, d);
@@ -259,12 +259,12 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
     }
 
     /* storage nodes */
-    uint64_t cap = sc->storage.ingest_buffer, wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
+    uint64_t cap = sc->storage.ingest_buffer, wire = wire_frame(scenario_wire(sc));
     uint64_t window = (uint64_t)sc->storage.max_outstanding * sc->storage.request_size;
     if (sc->storage.max_outstanding && sc->storage.request_size > UINT32_MAX)
         return scenario_fail(sc, e, "storage.request_size",
                              "at most 4GB with storage.max_outstanding");
-    if (window && window < sc->fabric.mtu)
+    if (window && window < scenario_wire(sc).payload)
         return scenario_fail(sc, e, "storage.max_outstanding",
                              "the window (%" PRIu64 " B) must hold one packet (fabric.mtu)",
                              window);
@@ -342,6 +342,9 @@ int scenario_validate(const struct scenario *user, struct err *e)
     const struct scenario *sc = &res;
     if (scenario_resolve(&res, e) < 0)
         return -1;
+    if (sc->transport.protocol == PROTO_TCP) /* its congestion controls come with it */
+        return scenario_fail(sc, e, "transport.protocol",
+                             "tcp is not in this build yet: use roce");
     if (sc->fabric.mtu >= sc->fabric.buffer_bytes) {
         units_fmt_size(sc->fabric.mtu, a, sizeof a);
         units_fmt_size(sc->fabric.buffer_bytes, b, sizeof b);
