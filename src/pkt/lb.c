@@ -140,7 +140,7 @@ static uint32_t spray_pick(struct pnet *n, struct sw *s, const struct route *r,
     uint64_t i;
     if (n->entropies) { /* the sender's entropy value, hashed with the flow */
         uint64_t ev = pk->psn % n->entropies;
-        i = mix64(h ^ (ev + 1) * UINT64_C(0x9e3779b97f4a7c15)) % r->cnt;
+        i = mix64(h ^ ev << 40 ^ ev) % r->cnt;
     } else if (n->sc->fabric.spray_random) {
         i = rng_below(&s->lb_rng, r->cnt);
     } else { /* data only: lb_pick routes CNPs and NAKs by hash */

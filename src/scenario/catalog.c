@@ -297,7 +297,8 @@ int scenario_auto_plans(const struct scenario *sc)
 /* transport.protocol's defaults (its row), under the keys the user set. */
 static int protocol_defaults(struct scenario *sc, struct err *e)
 {
-    const char *s = proto_scheme(sc->transport.protocol)->defaults;
+    int p = sc->transport.protocol;
+    const char *s = p >= 0 && p < PROTO_COUNT ? proto_defaults[p] : NULL;
     while (s && *s) {
         char key[64], val[64];
         size_t kl = strcspn(s, "="), vl = strcspn(s + kl + 1, ";");

@@ -46,9 +46,14 @@ const struct proto_scheme proto_schemes[PROTO_COUNT] = {
      * fabric that trims, sprays by entropy and recovers selectively; its
      * congestion control (NSCC) is transport.cc's (none until it lands). */
     [PROTO_UEC] = {"uec", 0, 122,
-                   "preamble+gap 20, Ethernet 14, IPv4 20, UDP 8, PDS 12, SES 44, FCS 4",
-                   "fabric.pfc.enabled=false;transport.receiver=uec;fabric.load_balancing=spray;"
-                   "fabric.trim.enabled=true;transport.uec.entropies=256"},
+                   "preamble+gap 20, Ethernet 14, IPv4 20, UDP 8, PDS 12, SES 44, FCS 4"},
+};
+
+const char *const proto_defaults[PROTO_COUNT] = {
+    /* UEC: lossy (PFC off), its receiver, spraying over htsim's 256
+     * entropies, trimming */
+    [PROTO_UEC] = "fabric.pfc.enabled=false;transport.receiver=uec;fabric.load_balancing=spray;"
+                  "fabric.trim.enabled=true;transport.uec.entropies=256",
 };
 
 const struct proto_scheme *proto_scheme(int protocol)

@@ -71,13 +71,13 @@ struct proto_scheme {
     uint32_t overhead;      /* wire bytes per packet beyond its payload
                              * (preamble and gap included) */
     const char *framing;    /* the headers counted, for describe and docs */
-    /* what the protocol brings, "key=value;..." (NULL: nothing): each
-     * applies unless the user set that key (scenario_resolve) */
-    const char *defaults;
 };
 
 extern const struct cc_scheme cc_schemes[CC_COUNT];
 extern const struct proto_scheme proto_schemes[PROTO_COUNT];
+/* What each protocol brings, "key=value;..." (NULL: nothing): each applies
+ * unless the user set that key (scenario_resolve). */
+extern const char *const proto_defaults[PROTO_COUNT];
 extern const struct rx_scheme rx_schemes[RX_COUNT];
 
 /* The row of cc / kind; an out-of-range value (a corrupt struct) gets the
