@@ -649,6 +649,16 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     if (lb->random_knob && sc->fabric.spray_random)
         unmodelled_add(r, "fabric.lb.spray_random", "true", "uneven per-packet choices",
                        UNMOD_OPTIMISTIC);
+    /* Ultra Ethernet: trims cost the bottleneck their headers and the
+     * senders their resends; hashed entropies split paths unevenly */
+    if (congest && sc->fabric.trim && !sc->fabric.pfc)
+        unmodelled_add(r, "fabric.trim.enabled", "true",
+                       "trimmed packets, their NACKs and selective resends", UNMOD_OPTIMISTIC);
+    if (per_packet && sc->transport.uec.entropies) {
+        snprintf(v, sizeof v, "%u", sc->transport.uec.entropies);
+        unmodelled_add(r, "transport.uec.entropies", v, "uneven hashed entropy choices",
+                       UNMOD_OPTIMISTIC);
+    }
     if ((per_packet || moves) && rx->fluid_reorder)
         unmodelled_add(r, "transport.receiver", rx->name, rx->fluid_reorder, UNMOD_OPTIMISTIC);
     if (sc->storage.max_outstanding) {

@@ -157,6 +157,12 @@ void pnet_collect(struct pnet *n, struct results *r)
     r->rc_acks = n->rc_acks;
     r->sack_naks = n->sr_naks;
     r->qp_errors = n->qp_errors;
+    r->uec = n->rx->kind == RX_UEC;
+    r->trimming = n->trim;
+    r->trims = n->trims;
+    r->trimmed_bytes = n->trimmed_bytes;
+    r->trim_naks = n->trim_naks;
+    r->entropies = n->entropies;
     r->acks = n->acks;
     r->window_stalls = n->window_stalls;
     r->packets_allocated = n->pkts_allocated;
@@ -236,10 +242,11 @@ void pnet_collect(struct pnet *n, struct results *r)
     invariants_begin(r);
     /* every byte put on a wire, first time or again, is accounted for */
     uint64_t out = n->bytes_sent + n->retx_bytes;
-    uint64_t acc = n->bytes_delivered + n->bytes_dropped + n->discarded_bytes + in_flight;
+    uint64_t acc = n->bytes_delivered + n->bytes_dropped + n->discarded_bytes + in_flight +
+                   n->trimmed_bytes;
     if (out != acc)
         results_violate(r, "bytes not conserved: sent %llu + resent %llu != delivered + dropped + "
-                   "discarded by receivers + in flight %llu",
+                   "discarded by receivers + trimmed + in flight %llu",
                 (unsigned long long)n->bytes_sent, (unsigned long long)n->retx_bytes,
                 (unsigned long long)acc);
     if (n->drops_lossless)

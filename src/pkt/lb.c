@@ -138,7 +138,10 @@ static uint32_t spray_pick(struct pnet *n, struct sw *s, const struct route *r,
      * Past the first hop (three tiers) a switch sees every a-th packet of
      * the flow, a = the first hop's choices, so it counts in steps of a. */
     uint64_t i;
-    if (n->sc->fabric.spray_random) {
+    if (n->entropies) { /* the sender's entropy value, hashed with the flow */
+        uint64_t ev = pk->psn % n->entropies;
+        i = mix64(h ^ ev << 40 ^ ev) % r->cnt;
+    } else if (n->sc->fabric.spray_random) {
         i = rng_below(&s->lb_rng, r->cnt);
     } else { /* data only: lb_pick routes CNPs and NAKs by hash */
         uint32_t a = 1;

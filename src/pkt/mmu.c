@@ -77,6 +77,20 @@ static void count_drop(struct pnet *n, struct port *out, struct packet *pk,
         pnet_drop_bytes(n, pk);
 }
 
+static int trim_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
+                      struct packet *pk);
+
+/* A packet the MMU cannot take: dropped, or, with packet trimming, a data
+ * packet cut to its headers (trim_admit). */
+static inline int refuse(struct pnet *n, struct sw *s, struct port *in, struct port *out,
+                         struct packet *pk, int lossless)
+{
+    if (n->trim && pk->kind == PK_DATA && !pk->trim && !lossless)
+        return trim_admit(n, s, in, out, pk);
+    count_drop(n, out, pk, lossless);
+    return -1;
+}
+
 /* Inlined into its one caller (switch.c, by link-time optimisation): the
  * optimiser's own choice varies with the size of the rest of the loop. */
 __attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s,
@@ -88,10 +102,8 @@ __attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s
     uint64_t wire = pkt_wire(n, pk);
     int lossless = (n->lossless >> pg) & 1;
     unsigned k = n->pool_of[pg];
-    if (s->used + wire > s->buffer) {
-        count_drop(n, out, pk, lossless);
-        return -1;
-    }
+    if (s->used + wire > s->buffer)
+        return refuse(n, s, in, out, pk, lossless);
     if (lossless) {
         if (in->ing[pg].reserve + wire <= sc->fabric.mmu_reserve) {
             in->ing[pg].reserve += wire;
@@ -114,10 +126,9 @@ __attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s
             pfc_send(n, in, pg, 1);
         }
     } else {
-        if (out->q[pg].bytes + wire > threshold(s, k, sc->fabric.mmu_lossy_alpha)) {
-            count_drop(n, out, pk, 0);
-            return -1;
-        }
+        uint64_t lim = threshold(s, k, sc->fabric.mmu_lossy_alpha);
+        if (out->q[pg].bytes + wire > (n->trim_at < lim ? n->trim_at : lim))
+            return refuse(n, s, in, out, pk, 0);
         if (in->ing[pg].reserve + wire <= sc->fabric.mmu_reserve) {
             in->ing[pg].reserve += wire;
         } else {
@@ -134,6 +145,21 @@ __attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s
         s->max_used = s->used;
     pk->in_port = (uint32_t)(in - n->ports);
     return 0;
+}
+
+/* Packet trimming (UEC; SAI's drop-and-trim admission action): the payload
+ * goes, the headers go on in the control class (strict priority), with the
+ * PSN its receiver NACKs. A header the MMU cannot take either is dropped. */
+static __attribute__((noinline)) int trim_admit(struct pnet *n, struct sw *s, struct port *in,
+                                                struct port *out, struct packet *pk)
+{
+    n->trims++;
+    n->trimmed_bytes += pk->payload;
+    pk->payload = 0;
+    pk->trim = 1;
+    pk->dscp = (uint8_t)n->sc->transport.cnp_dscp;
+    pk->prio = n->cnp_prio;
+    return mmu_admit(n, s, in, out, pk);
 }
 
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)

@@ -92,6 +92,7 @@ static void make_data(struct pnet *n, struct flow *f, struct packet *pk)
     pk->dscp = f->dscp;
     pk->prio = f->prio;
     pk->ce = 0;
+    pk->trim = 0;
     pk->gen = f->gen;
     pk->t = 0;
     pk->in_port = 0;
@@ -140,15 +141,23 @@ static inline void sent_packet(struct pnet *n, struct flow *f, const struct pack
         after_send(n, f, pk);
 }
 
-/* ooo: the packet of PSN sr_psn again (selective repeat). */
+/* ooo: the packet of PSN sr_psn again (selective repeat); uec: the next
+ * of its resend ring. */
 static void resend_one(struct pnet *n, struct flow *f, struct packet *pk)
 {
-    uint64_t mtu = n->mtu, off = (uint64_t)f->sr_psn * mtu;
+    uint32_t psn = f->sr_psn;
+    f->sr_pending = 0;
+    if (n->rsq) {
+        psn = n->rsq[(size_t)f->id * (n->rsq_mask + 1) + f->rsq_head];
+        f->rsq_head = (uint16_t)((f->rsq_head + 1) & n->rsq_mask);
+        f->rsq_n--;
+        f->sr_pending = f->rsq_n != 0;
+    }
+    uint64_t mtu = n->mtu, off = (uint64_t)psn * mtu;
     uint64_t left = f->bytes - off;
     make_data(n, f, pk);
     pk->payload = (uint16_t)(left < mtu ? left : mtu);
-    pk->psn = f->sr_psn;
-    f->sr_pending = 0;
+    pk->psn = psn;
     n->retx_bytes += pk->payload;
     n->train_retx += pnet_is_train(n, f->id) ? pk->payload : 0;
     n->retx_pkts++;
@@ -176,7 +185,7 @@ pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uin
         resend_one(n, f, pk);
         sent_packet(n, f, pk);
         *rr = f->next;
-        if (f->sent == f->bytes)
+        if (f->sent == f->bytes && !f->sr_pending)
             ring_remove(rr, f), f->active = 0;
         return PULL_OK;
     }
@@ -536,6 +545,10 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
         if (p->state == PORT_IDLE)
             port_kick(n, p);
+        return;
+    }
+    if (__builtin_expect(pk->trim, 0)) {
+        nic_on_trimmed(n, node, f, pk);
         return;
     }
     if (!nic_accepts(n, node, f, pk)) {

@@ -74,6 +74,7 @@ struct packet {
     uint32_t gen : 8;  /* its flow's generation (training steps reuse flows) */
     uint16_t payload;
     uint8_t kind : 3, ce : 1, prio : 3;
+    uint8_t trim : 1;  /* data cut to its headers by a switch (payload 0) */
     uint8_t dscp;
 };
 _Static_assert(sizeof(struct packet) == 24, "a packet record is 24 bytes");
@@ -231,6 +232,9 @@ struct flow {
     uint8_t sr_pending, rto_pending, retries;
     uint8_t peer_done;        /* the receiver said it has everything */
     uint8_t failed;           /* retries exhausted: the transfer failed */
+    /* uec: PSNs its receiver NACKed (trimmed), waiting to be resent, a
+     * ring of rsq_mask + 1 in pnet.rsq at the flow's place */
+    uint16_t rsq_head, rsq_n;
     uint64_t cnps_rx, decreases;
     double min_rate;
     union cc_state cc;        /* its transport's (transport.h) */
@@ -290,6 +294,7 @@ struct pseq {
     X(discarded_bytes) X(acks) X(window_stalls) X(train_sent) X(train_retx)         \
     X(train_delivered) X(train_dropped) X(train_discarded)                          \
     X(timeouts) X(retx_pkts) X(rc_acks) X(qp_errors) X(sr_naks)                     \
+    X(trims) X(trimmed_bytes) X(trim_naks) /* packet trimming (uec) */             \
     X(lookahead_bad) /* events for another partition inside a window */             \
     X(pkts_allocated) /* packet slots in all chunks */                              \
     X(slab_bytes)
@@ -344,6 +349,14 @@ struct pnet {
     uint8_t recover;          /* a class the transport uses can drop: ACKs,
                                * retransmission timeouts, selective repeat */
     uint32_t sack_win;        /* ooo: bits in each flow's held ring */
+    /* packet trimming (fabric.trim, a uec receiver where data can drop):
+     * the queue depth past which a switch trims, UINT64_MAX = none */
+    uint8_t trim;
+    uint64_t trim_at;
+    uint32_t *rsq;            /* uec: each flow's resend ring (struct flow) */
+    uint32_t rsq_mask;
+    uint32_t uec_ack_pkts;    /* uec: a cumulative ACK every this many packets */
+    uint32_t entropies;       /* transport.uec.entropies (spray) */
     struct side_slot *side;   /* the transport's side table, or NULL (transport.h) */
     uint32_t side_mask;       /* its side_window - 1 */
     /* one branch per packet each, set at set-up: start_tx has a capture or
@@ -780,6 +793,9 @@ int nic_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct pack
 void nic_on_nak(struct pnet *n, struct flow *f, uint32_t psn);
 void nic_on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn);
 void nic_rto_arm(struct pnet *n, struct flow *f);
+/* uec: a trimmed data packet at its receiver (it NACKs it) */
+void nic_on_trimmed(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
+#define UEC_RESEND_RING 256 /* a power of 2, at most 65536 (struct flow's rsq_n) */
 
 /* nic.c: a cumulative ACK (packets below psn are in) from f's receiver at
  * node to its sender, through the fabric: the sender's on_ack hears it

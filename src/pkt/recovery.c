@@ -73,7 +73,10 @@ void nic_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
 {
     if (f->peer_done || f->failed)
         return;
-    heard_ack(n, f, psn);
+    if (n->rx->nak_names_one)
+        f->rto_last = n->now; /* news from the receiver, not of the packets below */
+    else
+        heard_ack(n, f, psn);
     n->rx->on_nak(n, f, psn);
 }
 
@@ -123,6 +126,7 @@ void nic_on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn)
     if (off >= f->bytes) {
         f->peer_done = 1;
         f->sr_pending = 0;
+        f->rsq_n = 0;
         off = f->bytes;
     }
     if (f->sent < off)
@@ -170,6 +174,7 @@ void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
     f->sent = off < f->bytes ? off : f->bytes;
     f->una = 0; /* NAKs from here on are news */
     f->sr_pending = 0;
+    f->rsq_n = 0; /* resent from ack_psn anyway */
     f->rto_last = n->now;
     nic_rto_arm(n, f);
     if (f->sent < f->bytes)
@@ -281,6 +286,98 @@ static int gbn_accepts(struct pnet *n, uint32_t node, struct flow *f, const stru
         dup_ack(n, node, f);
     return 0;
 }
+
+/* Ultra Ethernet's receiver: out-of-order placement as ooo, but a gap is
+ * no loss (spraying reorders every flow): loss is known from a trimmed
+ * packet, which it NACKs at once, and a drop (no trimming) from the
+ * sender's timeout. */
+static int uec_recovery_setup(struct pnet *n, struct err *e)
+{
+    if (ooo_recovery_setup(n, e) < 0)
+        return -1;
+    if (n->sc->fabric.trim) {
+        n->trim = 1;
+        n->trim_at = n->sc->fabric.trim_threshold ? n->sc->fabric.trim_threshold : UINT64_MAX;
+    }
+    /* NACKed PSNs wait here for their resend: a flow's resends go first
+     * (nic.c), so a few are ever waiting; a NACK that finds the ring full
+     * is left to the timeout */
+    uint32_t nf = n->n_flows + n->n_train, ring = UEC_RESEND_RING;
+    n->rsq = arena_calloc(&n->arena, (size_t)nf * ring + 1, sizeof *n->rsq);
+    if (!n->rsq)
+        return err_set(e, "out of memory for the uec senders' resend rings (%u flows)", nf);
+    n->rsq_mask = ring - 1;
+    uint32_t k = n->sc->transport.uec.ack_bytes / n->sc->fabric.mtu;
+    n->uec_ack_pkts = k ? k : 1;
+    return 0;
+}
+
+static int uec_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
+{
+    if (!n->recover)
+        return 1;
+    uint32_t psn = pk->psn;
+    if (psn < f->expect_psn || (psn - f->expect_psn < n->sack_win && held_bit(n, f, psn))) {
+        dup_ack(n, node, f);
+        return 0;
+    }
+    if (psn - f->expect_psn >= n->sack_win)
+        return 0; /* past its window: the sender's timeout resends it */
+    if (psn != f->expect_psn) {
+        held_flip(n, f, psn);
+        return 1;
+    }
+    uint32_t was = f->expect_psn++;
+    while (f->max_psn >= f->expect_psn && held_bit(n, f, f->expect_psn)) {
+        held_flip(n, f, f->expect_psn);
+        f->expect_psn++;
+    }
+    /* a cumulative ACK each ack_pkts packets in order: the sender's
+     * progress (its retry count, its timeout's resend point) */
+    if (was / n->uec_ack_pkts != f->expect_psn / n->uec_ack_pkts) {
+        n->rc_acks++;
+        nic_send_control(n, node, f, PK_RCACK, f->expect_psn);
+    }
+    return 1;
+}
+
+/* A trimmed packet reaches its receiver: a NACK for that PSN at once (the
+ * switch said what is missing), unless it holds the packet already. */
+void nic_on_trimmed(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
+{
+    uint32_t psn = pk->psn;
+    if (!n->recover || psn < f->expect_psn ||
+        (psn - f->expect_psn < n->sack_win && held_bit(n, f, psn)))
+        return;
+    n->trim_naks++;
+    n->naks_sent++;
+    n->sr_naks++;
+    nic_send_control(n, node, f, PK_NAK, psn);
+}
+
+/* Sender: the NACKed PSN joins its resend ring (pull_ring sends those
+ * first, one at a time). */
+static void uec_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    if (!n->recover || (uint64_t)psn * n->sc->fabric.mtu >= f->max_sent)
+        return;
+    if (f->rsq_n > n->rsq_mask)
+        return; /* full: the timeout resends it */
+    n->rsq[(size_t)f->id * (n->rsq_mask + 1) + ((f->rsq_head + f->rsq_n) & n->rsq_mask)] = psn;
+    f->rsq_n++;
+    f->sr_pending = 1;
+    if (n->tp->on_nak)
+        n->tp->on_nak(n, f, psn);
+    nic_reactivate(n, f);
+}
+
+const struct receiver_ops receiver_uec = {
+    .kind = RX_UEC,
+    .accepts = uec_accepts,
+    .on_nak = uec_on_nak,
+    .recovery_setup = uec_recovery_setup,
+    .nak_names_one = 1,
+};
 
 const struct receiver_ops receiver_gbn = {
     .kind = RX_GBN,

@@ -106,6 +106,8 @@ void pnet_scenario_flags(struct pnet *n)
     n->lb_ecmp = lb_scheme(sc->fabric.load_balancing)->hash_only;
     n->ecn = sc->fabric.ecn != 0;
     n->rx = receiver_of(sc->transport.receiver);
+    n->trim_at = UINT64_MAX; /* trimming: the receiver's set-up (recovery.c) */
+    n->entropies = sc->transport.uec.entropies;
 }
 
 void pnet_bare(struct pnet *n, const struct scenario *sc)

@@ -34,6 +34,7 @@ const struct transport_ops *transport_of(enum cc_kind cc)
 static const struct receiver_ops *const receivers[RX_COUNT] = {
     [RX_GBN] = &receiver_gbn,
     [RX_OOO] = &receiver_ooo,
+    [RX_UEC] = &receiver_uec,
 };
 
 const struct receiver_ops *receiver_of(enum receiver_kind kind)

@@ -126,9 +126,13 @@ struct receiver_ops {
     void (*on_nak)(struct pnet *n, struct flow *f, uint32_t psn);
     /* set-up where loss recovery runs: its timeout and per-flow state */
     int (*recovery_setup)(struct pnet *n, struct err *e);
+    /* its NAK names one packet to resend, not the first one missing (it
+     * says nothing of those below: uec) */
+    uint8_t nak_names_one;
 };
 
 extern const struct receiver_ops receiver_gbn, receiver_ooo;
+extern const struct receiver_ops receiver_uec;
 const struct receiver_ops *receiver_of(enum receiver_kind kind);
 
 /* The registry: every transport.cc value has its table. */

@@ -605,6 +605,25 @@ const struct result_field result_fields[] = {
      .when = FW_PACKET},
     {.name = "transport.loss_recovery.failed_transfers", .block = FB_NETWORK, .kind = FK_U64, .off = AT(qp_errors),
      .when = FW_PACKET},
+    /* Ultra Ethernet: trimming and spraying */
+    {.name = "transport.uec.trimming", .block = FB_NETWORK, .kind = FK_BOOL, .off = AT(trimming),
+     .when = FW_PACKET | FW_UEC},
+    {.name = "transport.uec.trimmed_packets", .block = FB_NETWORK, .kind = FK_U64, .off = AT(trims),
+     .when = FW_PACKET | FW_UEC,
+     .metric = "trimmed_packets_total", .help = "data packets switches cut to their headers (uec)",
+     .mpart = MP_PACKET, .mseq = 20, .mtype = MT_COUNTER},
+    {.name = "transport.uec.trimmed_bytes", .block = FB_NETWORK, .kind = FK_U64, .off = AT(trimmed_bytes),
+     .when = FW_PACKET | FW_UEC},
+    {.name = "transport.uec.trim_nacks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(trim_naks),
+     .when = FW_PACKET | FW_UEC,
+     .metric = "trim_nacks_total", .help = "NACKs receivers sent for trimmed packets (uec)",
+     .mpart = MP_PACKET, .mseq = 21, .mtype = MT_COUNTER},
+    {.name = "transport.uec.retransmitted_packets", .block = FB_NETWORK, .kind = FK_U64, .off = AT(retx_packets),
+     .when = FW_PACKET | FW_UEC,
+     .metric = "retransmitted_packets_total", .help = "data packets sent again (uec)",
+     .mpart = MP_PACKET, .mseq = 22, .mtype = MT_COUNTER},
+    {.name = "transport.uec.entropies", .block = FB_NETWORK, .kind = FK_U32, .off = AT(entropies),
+     .when = FW_PACKET | FW_UEC},
 
     /* load balance: both engines know where the bytes went */
     {.name = "network.lb.scheme", .block = FB_BALANCE, .kind = FK_CUSTOM, .json = lb_name},
@@ -688,6 +707,8 @@ static int when_holds(unsigned when, const struct results *r)
     if ((when & FW_PORTS) && !r->ports)
         return 0;
     if ((when & FW_LINKS) && !r->has_link_stats)
+        return 0;
+    if ((when & FW_UEC) && !r->uec)
         return 0;
     if ((when & FW_BOUNDED) && !(r->bound_s > 0))
         return 0;

@@ -47,6 +47,7 @@ enum {
     FW_LINKS = 1 << 12,       /* per-link-set busiest links (has_link_stats) */
     FW_MLPERF = 1 << 13,      /* checkpoint.mlperf set */
     FW_ENDURANCE = 1 << 14,   /* storage.capacity or storage.drive_dwpd given */
+    FW_UEC = 1 << 15,         /* a uec receiver ran (packet engine) */
 };
 
 /* When a printed row's value is JSON null (and no metric or sweep figure):

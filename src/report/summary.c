@@ -429,6 +429,13 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 (unsigned long long)r->naks, (unsigned long long)r->sack_naks,
                 (unsigned long long)r->rc_acks, (unsigned long long)r->retx_packets,
                 (unsigned long long)r->qp_errors);
+    if (r->has_packet_stats && r->uec)
+        fprintf(out, "  uec         trimming %s: %llu packets trimmed (%s of payload cut), %llu "
+                     "NACKed, %llu packets resent; spraying over %u entropies\n",
+                r->trimming ? "on" : "off", (unsigned long long)r->trims,
+                fmt_bytes((double)r->trimmed_bytes, a, sizeof a),
+                (unsigned long long)r->trim_naks, (unsigned long long)r->retx_packets,
+                r->entropies);
     if (!r->has_packet_stats)
         fprintf(out, "  network     drops, PFC, ECN and queues need the packet engine "
                      "(--engine packet)\n");

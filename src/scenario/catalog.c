@@ -347,10 +347,32 @@ int scenario_auto_plans(const struct scenario *sc)
     return ok;
 }
 
+/* transport.protocol's defaults (its row), under the keys the user set. */
+static int protocol_defaults(struct scenario *sc, struct err *e)
+{
+    int p = sc->transport.protocol;
+    const char *s = p >= 0 && p < PROTO_COUNT ? proto_defaults[p] : NULL;
+    while (s && *s) {
+        char key[64], val[64];
+        size_t kl = strcspn(s, "="), vl = strcspn(s + kl + 1, ";");
+        if (kl >= sizeof key || vl >= sizeof val)
+            return err_set(e, "internal: transport.protocol's defaults");
+        memcpy(key, s, kl);
+        key[kl] = '\0';
+        memcpy(val, s + kl + 1, vl);
+        val[vl] = '\0';
+        if (scenario_set_default(sc, key, val, e) < 0)
+            return -1;
+        s += kl + 1 + vl;
+        s += *s == ';';
+    }
+    return 0;
+}
+
 int scenario_resolve(struct scenario *sc, struct err *e)
 {
     const struct switch_profile *leaf, *spine, *super;
-    if (mlperf_apply(sc, e) < 0 || storage_resolve(sc, e) < 0)
+    if (protocol_defaults(sc, e) < 0 || mlperf_apply(sc, e) < 0 || storage_resolve(sc, e) < 0)
         return -1;
     if (resolve_switch(sc, "fabric.leaf_switch", sc->fabric.leaf_switch, &leaf, e) < 0 ||
         resolve_switch(sc, "fabric.spine_switch", sc->fabric.spine_switch, &spine, e) < 0 ||

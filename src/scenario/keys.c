@@ -228,6 +228,14 @@ const struct key scn_keys[] = {
      "false", NULL, NULL, "adaptive: choose per packet instead of per flowlet", NULL},
     {"fabric.lb.spray_random", T_BOOL, FIELD(fabric.spray_random), "false", NULL,
      NULL, "spray: random next hop instead of round robin", NULL},
+    {"fabric.trim.enabled", T_BOOL, FIELD(fabric.trim), "false", NULL, NULL,
+     "packet trimming (UEC; SAI's drop-and-trim): a data packet of a lossy class "
+     "that the switch would drop is cut to its headers and forwarded on the control "
+     "priority (transport.cnp_priority), and its receiver asks for it at once; "
+     "needs transport.receiver: uec", NULL},
+    {"fabric.trim.threshold", T_SIZE, FIELD(fabric.trim_threshold), "0", NULL, "1GB",
+     "trim a data packet when its egress queue would pass this many bytes; 0 = only "
+     "where it would be dropped (Spectrum-4, SAI admission-fail action)", NULL},
     {"fabric.lb.queue_step", T_SIZE, FIELD(fabric.lb_queue_step), "32KB", "1B",
      "1GB", "adaptive: queue depth per quality band (bands 0-7)", NULL},
     {"fabric.lb.load_window", T_TIME, FIELD(fabric.lb_load_window_ps), "10us",
@@ -283,10 +291,13 @@ const struct key scn_keys[] = {
     {"transport.protocol", T_ENUM, FIELD(transport.protocol), "roce", NULL, NULL,
      "the packets' protocol and framing: roce (RoCEv2; fabric.mtu is the path MTU "
      "of payload, 82 wire bytes around it); tcp (fabric.mtu is the IP MTU, MSS = "
-     "MTU - 52, 90 wire bytes a segment)", &proto_names},
+     "MTU - 52, 90 wire bytes a segment); uec (Ultra Ethernet: fabric.mtu of payload, "
+     "122 wire bytes around it; defaults PFC off, transport.receiver uec, spray over 256 "
+     "entropies, trimming on; keys you set win)", &proto_names},
     {"transport.receiver", T_ENUM, FIELD(transport.receiver), "gbn", NULL, NULL,
      "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "
-     "rewinds); ooo: out-of-order placement", &receiver_names},
+     "rewinds); ooo: out-of-order placement; uec: Ultra Ethernet's (out-of-order "
+     "placement, a NACK per trimmed packet, selective resends, no NAK on a gap)", &receiver_names},
     {"transport.nak_interval", T_TIME, FIELD(transport.nak_interval_ps), "10us",
      "0", "1s", "a receiver repeats a NAK for the same gap at most this "
      "often (ooo NAKs only on a class that can drop)", NULL},
@@ -304,6 +315,14 @@ const struct key scn_keys[] = {
     {"transport.sack_window", T_COUNT, FIELD(transport.sack_window), "65536", "64",
      "16777216", "ooo on a class that can drop: packets the receiver holds past its "
      "first missing one (a bitmap per flow; later ones are dropped and asked for again)",
+     NULL},
+    {"transport.uec.entropies", T_COUNT, FIELD(transport.uec.entropies), "0", NULL,
+     "65536", "spray: the sender cycles its packets through this many entropy values "
+     "and switches hash each with the flow (UEC oblivious spraying; htsim: 256); "
+     "0 = round robin by PSN", NULL},
+    {"transport.uec.ack_bytes", T_SIZE, FIELD(transport.uec.ack_bytes), "16KB", "1B", "1GB",
+     "uec receiver on a class that can drop: a cumulative ACK each time this many more "
+     "bytes are in order (ACK coalescing; htsim's UEC sink: 16 KB); at least one a packet",
      NULL},
     {"transport.qps_per_writer", T_COUNT, FIELD(transport.qps_per_writer), "1",
      "1", "1024", "queue pairs each transfer is split over, each with its own "

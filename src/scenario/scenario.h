@@ -280,6 +280,10 @@ struct scenario {
         uint32_t flowlet_table;
         int adaptive_per_packet, spray_random;
         uint64_t lb_queue_step, lb_load_window_ps;
+        /* packet trimming (UEC): a lossy data packet the MMU would drop
+         * goes on cut to its headers; trim_threshold > 0 trims earlier */
+        int trim;
+        uint64_t trim_threshold;
         /* three-tier Clos (topo.h): pods of leaves and spines under
          * super-spine planes; 0 = derived */
         int tiers;              /* enum fabric_tiers */
@@ -329,6 +333,12 @@ struct scenario {
             int clamp_target;   /* RT <- RC at every cut (paper) or only after a timer increase */
             int cnp_path;       /* enum cnp_path */
         } dcqcn;
+        /* Ultra Ethernet's sender: entropy values it sprays over (0 = the
+         * PSN round robin of fabric.load_balancing spray) */
+        struct uec_params {
+            uint32_t entropies;
+            uint64_t ack_bytes;   /* a cumulative ACK per this much in order */
+        } uec;
     } transport;
     struct {
         uint64_t interval_ps;   /* 0 = no time series */

@@ -28,6 +28,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
 const struct rx_scheme rx_schemes[RX_COUNT] = {
     [RX_GBN] = {"gbn", 0, "reordering: go-back-N resends"},
     [RX_OOO] = {"ooo", 1, NULL},
+    [RX_UEC] = {"uec", 1, NULL},
 };
 
 const struct proto_scheme proto_schemes[PROTO_COUNT] = {
@@ -40,6 +41,19 @@ const struct proto_scheme proto_schemes[PROTO_COUNT] = {
     [PROTO_TCP] = {"tcp", 52, 90,
                    "preamble+gap 20, Ethernet 14, FCS 4; in the MTU: IPv4 20, TCP 20, "
                    "timestamps 12"},
+    /* Ultra Ethernet Transport over UDP (UEC 1.0, June 2025): fabric.mtu is
+     * the payload; PDS RUD request 12, SES standard request 44. A lossy
+     * fabric that trims, sprays by entropy and recovers selectively; its
+     * congestion control (NSCC) is transport.cc's (none until it lands). */
+    [PROTO_UEC] = {"uec", 0, 122,
+                   "preamble+gap 20, Ethernet 14, IPv4 20, UDP 8, PDS 12, SES 44, FCS 4"},
+};
+
+const char *const proto_defaults[PROTO_COUNT] = {
+    /* UEC: lossy (PFC off), its receiver, spraying over htsim's 256
+     * entropies, trimming */
+    [PROTO_UEC] = "fabric.pfc.enabled=false;transport.receiver=uec;fabric.load_balancing=spray;"
+                  "fabric.trim.enabled=true;transport.uec.entropies=256",
 };
 
 const struct proto_scheme *proto_scheme(int protocol)

@@ -17,9 +17,11 @@
  * parser's names are the rows' (tpscheme.c: cc_schemes), which
  * test_transport checks against it. */
 #define CC_KINDS(X) X(CC_NONE, "none") X(CC_DCQCN, "dcqcn")
-#define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo")
+#define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo") \
+    X(RX_UEC, "uec")
 /* transport.protocol's values: the framing around each packet's payload */
-#define PROTOCOLS(X) X(PROTO_ROCE, "roce") X(PROTO_TCP, "tcp")
+#define PROTOCOLS(X) X(PROTO_ROCE, "roce") X(PROTO_TCP, "tcp") \
+    X(PROTO_UEC, "uec")
 
 #define TP_ENUM_(e, s) e,
 enum cc_kind { CC_KINDS(TP_ENUM_) CC_COUNT };
@@ -73,6 +75,9 @@ struct proto_scheme {
 
 extern const struct cc_scheme cc_schemes[CC_COUNT];
 extern const struct proto_scheme proto_schemes[PROTO_COUNT];
+/* What each protocol brings, "key=value;..." (NULL: nothing): each applies
+ * unless the user set that key (scenario_resolve). */
+extern const char *const proto_defaults[PROTO_COUNT];
 extern const struct rx_scheme rx_schemes[RX_COUNT];
 
 /* The row of cc / kind; an out-of-range value (a corrupt struct) gets the

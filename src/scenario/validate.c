@@ -149,6 +149,12 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
     if (sc->transport.cnp_dscp == sc->transport.data_dscp)
         return must_differ(sc, e, "transport.cnp_dscp", "transport.data_dscp",
                            sc->transport.cnp_dscp);
+    /* a RoCE receiver would take a trimmed packet for data it never got */
+    if (sc->fabric.trim && sc->transport.receiver != RX_UEC)
+        return scenario_fail(sc, e, blame(sc, "fabric.trim.enabled", "transport.receiver"),
+                             "packet trimming needs a receiver that NACKs trimmed packets: "
+                             "transport.receiver: uec (got %s)",
+                             rx_scheme(sc->transport.receiver)->name);
     if (sc->fabric.ecn && sc->fabric.ecn_kmin && sc->fabric.ecn_kmax &&
         sc->fabric.ecn_kmax <= sc->fabric.ecn_kmin)
     {

@@ -254,6 +254,12 @@ struct results {
      * (among naks), transfers failed after retry_count timeouts */
     int loss_recovery;
     uint64_t timeouts, retx_packets, rc_acks, sack_naks, qp_errors;
+    /* Ultra Ethernet (transport.receiver uec): trimming on, packets the
+     * switches trimmed and the payload cut, the receivers' NACKs of them,
+     * the senders' entropy values */
+    int uec, trimming;
+    uint64_t trims, trimmed_bytes, trim_naks;
+    uint32_t entropies;
     uint64_t acks, window_stalls;  /* storage.max_outstanding: request ACKs, sends held back */
     uint64_t packets_allocated;    /* packet structs the run needed at most (slabs) */
     double lb_uplink_imbalance;  /* worst compute leaf: max/mean bytes over its uplinks */
