@@ -297,6 +297,14 @@ struct scenario {
             int clamp_target;   /* RT <- RC at every cut (paper) or only after a timer increase */
             int cnp_path;       /* enum cnp_path */
         } dcqcn;
+        struct hpcc_params {
+            double eta;             /* target utilisation */
+            uint32_t max_stage;     /* additive steps before a multiplicative one */
+            uint64_t rai_bps;       /* W_AI = rai x T; 0 = 10 Mbps per 25 Gbps of line */
+            uint64_t rmin_bps;      /* the window never below rmin x T */
+            uint64_t base_rtt_ps;   /* T; 0 = the flow's unloaded RTT */
+            uint32_t ack_interval;  /* data packets per ACK */
+        } hpcc;
     } transport;
     struct {
         uint64_t interval_ps;   /* 0 = no time series */

@@ -21,6 +21,15 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .sends_cnps = 1,
         .tune = "dcqcn;transport.dcqcn.preset=nvidia,dcqcn;transport.dcqcn.preset=paper",
     },
+    [CC_HPCC] = {
+        .name = "hpcc",
+        .keys = "transport.hpcc.",
+        .events_scale = {2.0, 2.0},
+        .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
+        .fluid_leaves = "rate control",
+        .rate_control = 1,
+        .tune = "hpcc;transport.hpcc.eta=0.95,hpcc;transport.hpcc.eta=0.9",
+    },
 };
 
 const struct rx_scheme rx_schemes[RX_COUNT] = {
