@@ -206,6 +206,21 @@ static void hpcc_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
         nic_rate_changed(n, f);
 }
 
+/* Loss recovery resends (a NAK, a timeout): a queue pair its full window
+ * parked waits for no ACK now, as the resend empties the flight. The
+ * window itself does not react (HPCC assumes a lossless fabric). */
+static void hpcc_resend(struct pnet *n, struct flow *f)
+{
+    if (f->next_send == UINT64_MAX)
+        f->next_send = n->now;
+}
+
+static void hpcc_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    (void)psn;
+    hpcc_resend(n, f);
+}
+
 /* The receiver: an ACK every ack_interval packets in order, and for the
  * last one. */
 static void hpcc_on_data(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
@@ -224,6 +239,8 @@ const struct transport_ops transport_hpcc = {
     .rate = hpcc_rate,
     .on_ack = hpcc_on_ack,
     .may_send = hpcc_may_send,
+    .on_nak = hpcc_on_nak,
+    .on_timeout = hpcc_resend,
     .on_data = hpcc_on_data,
     .side = SIDE_STAMP | SIDE_INT,
     .side_window = 0,
