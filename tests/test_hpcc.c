@@ -309,6 +309,31 @@ static void hpcc_lossy_gbn(void)
     lossy("gbn");
 }
 
+/* An ACK every 8 packets: 8 flows hold ~5 packets of window each, so a
+ * window below 8 packets waited for an ACK the receiver never sent (the
+ * run stopped with transfers incomplete before may_send kept it at least
+ * ack_interval packets). */
+static void hpcc_ack_interval(void)
+{
+    struct scenario sc;
+    hp_fabric(&sc, 8, "1MB");
+    test_set(&sc, "transport.hpcc.ack_interval=8");
+    struct results r;
+    memset(&r, 0, sizeof r);
+    if (test_run(&sc, &r) != 0) {
+        CHECK(0);
+        return;
+    }
+    CHECKF(r.ok, "%s", r.violation);
+    CHECK(r.bytes_delivered == 8 * 1000000ull);
+    /* one ACK per 8 packets of each flow, and its last */
+    uint64_t per = (1000000 + sc.fabric.mtu - 1) / sc.fabric.mtu;
+    CHECKF(r.rc_acks == 8 * (per / 8 + (per % 8 != 0)), "%llu ACKs for %llu packets",
+           (unsigned long long)r.rc_acks, (unsigned long long)(8 * per));
+    CHECK(r.rate_decreases > 0);
+    results_release(&r);
+}
+
 /* The benchmark's burst (scenarios/bench-1024.yaml: 400G, 8 storage nodes,
  * 8 MB per writer) at 64 writers, lossless: every byte once, no drops, no
  * pause needed to hold it. */
@@ -341,6 +366,7 @@ SUITE(suite_hpcc) = {
     {"hpcc_fair_8", hpcc_fair_8},
     {"hpcc_lossy_ooo", hpcc_lossy_ooo},
     {"hpcc_lossy_gbn", hpcc_lossy_gbn},
+    {"hpcc_ack_interval", hpcc_ack_interval},
     {"hpcc_burst", hpcc_burst},
     {0, 0},
 };

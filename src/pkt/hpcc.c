@@ -114,9 +114,14 @@ static uint64_t in_flight(const struct pnet *n, const struct flow *f)
     return f->sent > acked ? f->sent - acked : 0;
 }
 
+/* The window, never below ack_interval packets: the receiver ACKs only
+ * every ack_interval packets, so a smaller window would wait for an ACK
+ * that never comes. */
 static int hpcc_may_send(const struct pnet *n, const struct flow *f)
 {
-    return (double)in_flight(n, f) < f->cc.hpcc.w;
+    double k = (double)n->sc->transport.hpcc.ack_interval * n->sc->fabric.mtu;
+    double w = f->cc.hpcc.w > k ? f->cc.hpcc.w : k;
+    return (double)in_flight(n, f) < w;
 }
 
 /* The next PSN the sender would send (snd_nxt). */
