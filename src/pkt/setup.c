@@ -207,9 +207,9 @@ static int setup_cnp_direct(struct pnet *n, struct err *e)
  * allocated, and the per-packet branches stay on a NULL pointer, otherwise. */
 static int setup_side(struct pnet *n, size_t flows, struct err *e)
 {
-    uint32_t win = n->tp->side_window;
     if (!n->tp->side)
         return 0;
+    uint32_t win = n->tp->side_window_of ? n->tp->side_window_of(n) : n->tp->side_window;
     if (win == 0 || (win & (win - 1)) || win > (1u << 20))
         return err_set(e, "internal: transport side_window %u is not a power of 2 up to 2^20",
                        win);
@@ -279,8 +279,6 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         return -1;
     if (tp)
         n->tp = tp;
-    if (setup_side(n, (size_t)w->n + n->n_train + 1, e) < 0)
-        return -1;
     for (uint32_t s = 0; s < t->n_switches; s++) {
         int spine = t->first_cleaf + s >= t->first_spine;
         n->sws[s].buffer = spine ? sc->fabric.spine_buffer : sc->fabric.leaf_buffer;
@@ -331,6 +329,9 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         f->leaf = (struct flow_leaves){s->leaf, d->leaf, s->leaf_port, d->leaf_port,
                                        t->nodes[s->leaf].first_port};
     }
+    /* after the flows: a transport may size its table from them */
+    if (setup_side(n, (size_t)w->n + n->n_train + 1, e) < 0)
+        return -1;
     if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0 || lb_setup(n, e) < 0 ||
         setup_cnp_direct(n, e) < 0 || nic_recovery_setup(n, e) < 0)
         return -1;

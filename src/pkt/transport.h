@@ -42,11 +42,24 @@ struct dcqcn_state {
     uint8_t timer_pending;   /* a rate-timer event is in the queue (at or before next_timer) */
 };
 
+/* HPCC's sender (hpcc.c): windows in bytes, the INT of the last ACKed
+ * packet kept in its side slot (int_psn), not here. */
+struct hpcc_state {
+    double w, wc;            /* window now, reference window W_c (bytes) */
+    double u;                /* EWMA of the most utilised hop's U */
+    uint64_t t_ps;           /* T: base RTT */
+    uint32_t acked;          /* packets below it are ACKed */
+    uint32_t last_update;    /* W_c updates when an ACK passes this PSN */
+    uint32_t int_psn;        /* the side slot holding the last INT */
+    uint8_t inc_stage, have_int;
+};
+
 /* A flow's congestion state: one member per transport, owned by it. A
  * transport whose state outgrows the largest member grows every flow
  * (struct flow's sender lines): keep it to what the sender needs. */
 union cc_state {
     struct dcqcn_state dcqcn;
+    struct hpcc_state hpcc;
 };
 
 /* Room beside the packet record (struct packet stays 24 bytes): a
@@ -111,6 +124,9 @@ struct transport_ops {
     /* SIDE_STAMP | SIDE_INT: the side table; slots per flow (a power of 2) */
     uint8_t side;
     uint32_t side_window;
+    /* optional: side_window from the run (its flows set up), over the
+     * fixed one */
+    uint32_t (*side_window_of)(const struct pnet *n);
 };
 
 /* A receiver (transport.receiver): what it keeps of the data packets that
@@ -137,6 +153,7 @@ const struct receiver_ops *receiver_of(enum receiver_kind kind);
 
 /* The registry: every transport.cc value has its table. */
 extern const struct transport_ops transport_line_rate, transport_dcqcn;
+extern const struct transport_ops transport_hpcc;
 const struct transport_ops *transport_of(enum cc_kind cc);
 
 #endif

@@ -328,7 +328,7 @@ const struct key scn_keys[] = {
      "1", "1024", "queue pairs each transfer is split over, each with its own "
      "UDP source port (ECMP entropy)", NULL},
     {"transport.cc", T_ENUM, FIELD(transport.cc), "none", NULL, NULL,
-     "congestion control: none (line rate, PFC only) or dcqcn", &cc_names},
+     "congestion control: none (line rate, PFC only), dcqcn or hpcc", &cc_names},
     {"transport.data_priority", T_COUNT, FIELD(transport.data_priority), "3",
      "0", "7", "802.1p priority of checkpoint writes", NULL},
     {"transport.data_dscp", T_COUNT, FIELD(transport.data_dscp), "26", "0",
@@ -374,6 +374,24 @@ const struct key scn_keys[] = {
      "unloaded latency, never queued or paused, seen by no port: DCQCN runs ~1.5x "
      "faster) or auto (direct unless training traffic shares the reverse paths or "
      "telemetry.pcap.ports captures; docs/engine.md)", &names_cnp_path},
+
+    {"transport.hpcc.eta", T_REAL, FIELD(transport.hpcc.eta), "0.95", "0.5", "1",
+     "HPCC target utilisation eta of the most utilised hop (paper 95%)", NULL},
+    {"transport.hpcc.max_stage", T_COUNT, FIELD(transport.hpcc.max_stage), "5", "0", "1000",
+     "HPCC additive increases in a row before a multiplicative update while under eta "
+     "(paper maxStage 5)", NULL},
+    {"transport.hpcc.rai", T_RATE, FIELD(transport.hpcc.rai_bps), "0", "0", "100Tbps",
+     "HPCC additive increase as a rate: W_AI = rai x T; 0 = 10 Mbps per 25 Gbps of the "
+     "NIC's line rate (the authors' ns-3 run.py)", NULL},
+    {"transport.hpcc.rmin", T_RATE, FIELD(transport.hpcc.rmin_bps), "100Mbps", "1bps",
+     "100Tbps", "HPCC minimum rate: the window stays at least rmin x T (ns-3 RdmaHw "
+     "MinRate)", NULL},
+    {"transport.hpcc.base_rtt", T_TIME, FIELD(transport.hpcc.base_rtt_ps), "0", "0", "1s",
+     "HPCC T, the base RTT: W_init = line rate x T, rate = W / T; 0 = each flow's "
+     "unloaded RTT (an MTU packet out, its ACK back)", NULL},
+    {"transport.hpcc.ack_interval", T_COUNT, FIELD(transport.hpcc.ack_interval), "1", "1",
+     "64", "HPCC: data packets per ACK (each ACK carries its packet's INT; ns-3 "
+     "L2_ACK_INTERVAL 1)", NULL},
 
     {"telemetry.interval", T_TIME, FIELD(telemetry.interval_ps), "0", NULL,
      "1000s", "sampling interval of the time series (queues, pauses, throughput per "

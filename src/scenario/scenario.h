@@ -339,6 +339,14 @@ struct scenario {
             uint32_t entropies;
             uint64_t ack_bytes;   /* a cumulative ACK per this much in order */
         } uec;
+        struct hpcc_params {
+            double eta;             /* target utilisation */
+            uint32_t max_stage;     /* additive steps before a multiplicative one */
+            uint64_t rai_bps;       /* W_AI = rai x T; 0 = 10 Mbps per 25 Gbps of line */
+            uint64_t rmin_bps;      /* the window never below rmin x T */
+            uint64_t base_rtt_ps;   /* T; 0 = the flow's unloaded RTT */
+            uint32_t ack_interval;  /* data packets per ACK */
+        } hpcc;
     } transport;
     struct {
         uint64_t interval_ps;   /* 0 = no time series */
