@@ -21,6 +21,18 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .sends_cnps = 1,
         .tune = "dcqcn;transport.dcqcn.preset=nvidia,dcqcn;transport.dcqcn.preset=paper",
     },
+    [CC_NSCC] = {
+        .name = "nscc",
+        .keys = "transport.nscc.",
+        /* BENCHMARKS.md's burst (NSCC section) */
+        .events_scale = {1.3, 1.3},
+        .fluid = "not modelled: the fluid engine gives max-min shares at once; NSCC's "
+                 "steady state is those shares on full links, less its ramp, cuts and "
+                 "the queue at its target delay (optimistic)",
+        .fluid_leaves = "NSCC window control",
+        .rate_control = 1,
+        .tune = "nscc;transport.nscc.target_delay=auto,nscc;transport.nscc.target_delay=2us",
+    },
 };
 
 const struct rx_scheme rx_schemes[RX_COUNT] = {
