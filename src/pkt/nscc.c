@@ -78,24 +78,33 @@ static uint32_t in_flight(const struct pnet *n, const struct flow *f)
     return sent > acked ? sent - acked : 0;
 }
 
+/* Serialisation beyond pkt_cnp_direct_ps's control-packet term on each link
+ * of the path from -> to, for a packet of wire bytes at the engine's
+ * rounding. */
+static uint64_t ser_extra(const struct pnet *n, uint32_t from, uint32_t to, uint16_t sport,
+                          uint64_t wire)
+{
+    const struct topo *t = n->topo;
+    uint64_t ctl = (uint64_t)CNP_PAYLOAD + ROCE_OVERHEAD, extra = 0;
+    uint32_t path[TOPO_MAX_HOPS];
+    uint32_t hops = topo_path(t, from, to, sport, path, TOPO_MAX_HOPS);
+    for (uint32_t k = 0; k < hops; k++) {
+        uint64_t bps = t->ports[path[k]].bps;
+        extra += units_ser_ps(wire, bps) - ctl * 8 * UINT64_C(1000000000000) / bps;
+    }
+    return extra;
+}
+
 /* The idle RTT of f's path: the data packet out, its ACK back. */
 static uint64_t path_rtt(const struct pnet *n, const struct flow *f)
 {
     const struct topo *t = n->topo;
     const struct scenario *sc = n->sc;
-    uint32_t path[TOPO_MAX_HOPS];
-    uint32_t hops = topo_path(t, f->src, f->dst, f->sport, path, TOPO_MAX_HOPS);
-    /* pkt_cnp_direct_ps: a control packet's latency; the data packet
-     * serialises longer on each link */
-    uint64_t rtt = pkt_cnp_direct_ps(t, sc, f->src, f->dst, f->sport) +
-                   pkt_cnp_direct_ps(t, sc, f->dst, f->src, f->sport);
-    uint64_t data = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD,
-             ctl = (uint64_t)CNP_PAYLOAD + ROCE_OVERHEAD;
-    for (uint32_t k = 0; k < hops; k++) {
-        uint64_t bps = t->ports[path[k]].bps;
-        rtt += units_ser_ps(data, bps) - ctl * 8 * UINT64_C(1000000000000) / bps;
-    }
-    return rtt;
+    uint64_t ctl = (uint64_t)CNP_PAYLOAD + ROCE_OVERHEAD;
+    return pkt_cnp_direct_ps(t, sc, f->src, f->dst, f->sport) +
+           pkt_cnp_direct_ps(t, sc, f->dst, f->src, f->sport) +
+           ser_extra(n, f->src, f->dst, f->sport, (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD) +
+           ser_extra(n, f->dst, f->src, f->sport, ctl);
 }
 
 static void bounds(struct nscc_state *s, const struct nscc_k *k)
