@@ -24,8 +24,9 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
     [CC_NSCC] = {
         .name = "nscc",
         .keys = "transport.nscc.",
-        /* BENCHMARKS.md's burst (NSCC section) */
-        .events_scale = {1.3, 1.3},
+        /* BENCHMARKS.md's burst (NSCC section): 22.36 M events against
+         * 16.25 M without; no CNPs, its ACKs always cross the fabric */
+        .events_scale = {1.38, 1.38},
         .fluid = "not modelled: the fluid engine gives max-min shares at once; NSCC's "
                  "steady state is those shares on full links, less its ramp, cuts and "
                  "the queue at its target delay (optimistic)",
