@@ -229,7 +229,8 @@ static void rec_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
     if (sl->psn != psn - 1 || sl->sent_ps > n->now)
         return; /* a resend took the stamp: an ACK without an RTT */
     uint64_t rtt = n->now - sl->sent_ps;
-    double fl = (double)(((f->sent + mtu - 1) / mtu) - psn) * (double)mtu;
+    uint64_t sent = (f->sent + mtu - 1) / mtu; /* a rewind can put it below psn */
+    double fl = sent > psn ? (double)(sent - psn) * (double)mtu : 0;
     model_ack(m, n->sc, (double)n->now, acked, (double)rtt, ecn, fl);
     rec.acks++;
     rec.ecn_acks += ecn;
@@ -252,7 +253,8 @@ static void rec_loss(struct pnet *n, struct flow *f)
     m->avg = n->sc->transport.nscc.delay_alpha * m->base +
              (1 - n->sc->transport.nscc.delay_alpha) * m->avg;
     m->trigger = 1;
-    double fl = (double)(((f->sent + mtu - 1) / mtu) - f->cc.nscc.acked) * (double)mtu;
+    uint64_t sent = (f->sent + mtu - 1) / mtu, acked = f->cc.nscc.acked;
+    double fl = sent > acked ? (double)(sent - acked) * (double)mtu : 0;
     if (!model_qa(m, &k, n->sc, (double)n->now, 1, 1, 0, fl)) {
         m->cwnd -= m->mss;
         clampw(m, &k);
