@@ -460,6 +460,10 @@ void nic_reactivate(struct pnet *n, struct flow *f)
         if (n->tp->resume)
             n->tp->resume(n, f);
     }
+    /* a window transport parked on a full window: a rewind (NAK, timeout)
+     * may have opened it, and no ACK may come to say so */
+    if (f->next_send == UINT64_MAX && n->tp->may_send && n->tp->may_send(n, f))
+        f->next_send = n->now;
     struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
     if (p->state == PORT_IDLE)
         port_kick(n, p);

@@ -25,6 +25,7 @@ static const struct transport_ops *const registry[CC_COUNT] = {
     [CC_NONE] = &transport_line_rate,
     [CC_DCQCN] = &transport_dcqcn,
     [CC_HPCC] = &transport_hpcc,
+    [CC_NSCC] = &transport_nscc,
 };
 
 const struct transport_ops *transport_of(enum cc_kind cc)

@@ -54,12 +54,31 @@ struct hpcc_state {
     uint8_t inc_stage, have_int;
 };
 
+/* NSCC's sender (nscc.c): its window and the state of its adjustments. */
+struct nscc_state {
+    double cwnd;             /* window, bytes */
+    double inc;              /* increases owed to the next adjustment (bytes^2) */
+    double avg_delay;        /* EWMA of the queueing delay, ps */
+    uint64_t last_adjust;    /* last adjustment that added eta */
+    uint64_t last_dec;       /* last multiplicative decrease */
+    uint64_t qa_end;         /* end of the quick-adapt period (0: none yet) */
+    uint32_t base_rtt, target; /* ps */
+    uint32_t acked;          /* packets below it are acknowledged */
+    uint32_t received;       /* bytes acknowledged since the last adjustment */
+    uint32_t fi_count;       /* bytes acknowledged at near-zero delay in a row */
+    uint32_t achieved;       /* bytes acknowledged in this quick-adapt period */
+    uint32_t ignore;         /* after quick adapt: bytes of stale feedback left */
+    uint8_t fast;            /* in fast increase */
+    uint8_t trigger_qa;      /* a loss asks quick adapt to look */
+};
+
 /* A flow's congestion state: one member per transport, owned by it. A
  * transport whose state outgrows the largest member grows every flow
  * (struct flow's sender lines): keep it to what the sender needs. */
 union cc_state {
     struct dcqcn_state dcqcn;
     struct hpcc_state hpcc;
+    struct nscc_state nscc;
 };
 
 /* Room beside the packet record (struct packet stays 24 bytes): a
@@ -81,6 +100,7 @@ struct side_slot {
     uint64_t sent_ps;  /* SIDE_STAMP: when the sender sent it */
     uint32_t psn;      /* whose slot it is now */
     uint8_t hops;      /* SIDE_INT: switches that appended (at most SIDE_HOPS) */
+    uint8_t flags;     /* the transport's own (NSCC: ACK asked, CE echoed) */
     struct side_hop hop[SIDE_HOPS];
 };
 
@@ -154,6 +174,7 @@ const struct receiver_ops *receiver_of(enum receiver_kind kind);
 /* The registry: every transport.cc value has its table. */
 extern const struct transport_ops transport_line_rate, transport_dcqcn;
 extern const struct transport_ops transport_hpcc;
+extern const struct transport_ops transport_nscc;
 const struct transport_ops *transport_of(enum cc_kind cc);
 
 #endif

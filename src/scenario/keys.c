@@ -328,7 +328,8 @@ const struct key scn_keys[] = {
      "1", "1024", "queue pairs each transfer is split over, each with its own "
      "UDP source port (ECMP entropy)", NULL},
     {"transport.cc", T_ENUM, FIELD(transport.cc), "none", NULL, NULL,
-     "congestion control: none (line rate, PFC only), dcqcn or hpcc", &cc_names},
+     "congestion control: none (line rate, PFC only), dcqcn, hpcc (HPCC from per-hop INT) or "
+     "nscc (UEC's window on ECN and delay)", &cc_names},
     {"transport.data_priority", T_COUNT, FIELD(transport.data_priority), "3",
      "0", "7", "802.1p priority of checkpoint writes", NULL},
     {"transport.data_dscp", T_COUNT, FIELD(transport.data_dscp), "26", "0",
@@ -392,6 +393,34 @@ const struct key scn_keys[] = {
     {"transport.hpcc.ack_interval", T_COUNT, FIELD(transport.hpcc.ack_interval), "1", "1",
      "64", "HPCC: data packets per ACK (each ACK carries its packet's INT; ns-3 "
      "L2_ACK_INTERVAL 1)", NULL},
+    {"transport.nscc.target_delay", T_TIME, FIELD(transport.nscc.target_ps), "auto",
+     "1ns", "1s", "NSCC: queueing delay above which an ACK counts as delayed (the "
+     "quadrants' line); auto = the flow's base RTT (htsim uec.cpp without trimming)",
+     NULL, "auto"},
+    {"transport.nscc.base_rtt", T_TIME, FIELD(transport.nscc.base_rtt_ps), "auto", "1ns",
+     "1s", "NSCC: the unloaded RTT a flow starts from (lowered by every smaller sample); "
+     "auto = its path's serialisations, cable delays and switch latencies both ways",
+     NULL, "auto"},
+    {"transport.nscc.gamma", T_REAL, FIELD(transport.nscc.gamma), "0.8", "0.01", "1",
+     "NSCC: multiplicative decrease gain, cwnd x max(1 - gamma (avg - target) / avg, "
+     "0.5) (htsim uec.cpp)", NULL},
+    {"transport.nscc.delay_alpha", T_REAL, FIELD(transport.nscc.delay_alpha), "0.0125",
+     "0.0001", "1", "NSCC: EWMA gain of the average queueing delay (htsim uec.cpp)", NULL},
+    {"transport.nscc.max_window", T_REAL, FIELD(transport.nscc.max_bdp), "1.5", "0.1",
+     "16", "NSCC: maximum window in BDPs of the flow (line rate x base RTT; htsim "
+     "uec.cpp 1.5), at most 256 packets", NULL},
+    {"transport.nscc.initial_window", T_SIZE, FIELD(transport.nscc.initial_window), "0",
+     NULL, "1GB", "NSCC: window a flow starts with; 0 = the maximum window (UEC "
+     "senders start at line rate)", NULL},
+    {"transport.nscc.ack_every", T_COUNT, FIELD(transport.nscc.ack_every), "4", "1",
+     "64", "NSCC: the receiver ACKs every that many packets, the last one, and one "
+     "the sender asks for when its window is full (ACK coalescing; an ACK is "
+     "marked when a packet it covers was; 1 = an ACK per packet)", NULL},
+    {"transport.nscc.qa_gate", T_COUNT, FIELD(transport.nscc.qa_gate), "3", "0", "16",
+     "NSCC: quick adapt resets the window to what was delivered when that is below "
+     "the maximum window / 2^qa_gate (htsim uec.cpp 3)", NULL},
+    {"transport.nscc.quick_adapt", T_BOOL, FIELD(transport.nscc.quick_adapt), "true",
+     NULL, NULL, "NSCC: quick adapt on (a loss, or a delay above 4 x target)", NULL},
 
     {"telemetry.interval", T_TIME, FIELD(telemetry.interval_ps), "0", NULL,
      "1000s", "sampling interval of the time series (queues, pauses, throughput per "

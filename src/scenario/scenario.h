@@ -347,6 +347,15 @@ struct scenario {
             uint64_t base_rtt_ps;   /* T; 0 = the flow's unloaded RTT */
             uint32_t ack_interval;  /* data packets per ACK */
         } hpcc;
+        /* UEC NSCC (src/pkt/nscc.c; docs/engine.md) */
+        struct nscc_params {
+            uint64_t target_ps;     /* queueing delay target; UINT64_MAX = auto (base RTT) */
+            uint64_t base_rtt_ps;   /* UINT64_MAX = auto (each flow's unloaded path RTT) */
+            uint64_t initial_window; /* bytes; 0 = the maximum window */
+            double gamma, delay_alpha, max_bdp;
+            uint32_t ack_every, qa_gate;
+            int quick_adapt;
+        } nscc;
     } transport;
     struct {
         uint64_t interval_ps;   /* 0 = no time series */

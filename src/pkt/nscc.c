@@ -1,0 +1,357 @@
+/* NSCC: Ultra Ethernet's network-signal congestion control (UEC 1.0, June
+ * 2025), a sender window driven by ECN marks and delay.
+ *
+ * Every ACK gives the sender its packets' RTT (the side table's send stamp)
+ * and whether the packet that asked for it was CE-marked (echoed in the
+ * side slot). With base = the smallest RTT seen (from the path's unloaded
+ * RTT), delay = rtt - base and target = the delay target:
+ *   no ECN, delay >= target: fair increase,          inc += fi x acked
+ *   no ECN, delay <  target: proportional increase,  inc += alpha x acked x
+ *       (target - delay); at delay < 1 us after a window of such ACKs, fast
+ *       increase instead: cwnd += fi_scale x acked, at once
+ *   ECN,    delay >= target: multiplicative decrease, at most once per base
+ *       RTT and only while avg > target: cwnd x= max(1 - gamma (avg -
+ *       target) / avg, 0.5)
+ *   ECN,    delay <  target: no change (a hot path; spraying moves off it)
+ * avg is an EWMA (delay_alpha) of the delay, where an unmarked sample above
+ * target counts as base / 4. Increases are owed and paid at an adjustment,
+ * after 8 MTU acknowledged or a base RTT: cwnd += inc / cwnd (fair: small
+ * windows grow faster), plus eta once per base RTT. Quick adapt: each
+ * period of base + target, after a loss or a delay above 4 x target, a flow
+ * that delivered less than maxwnd / 2^qa_gate sets cwnd to what it
+ * delivered and ignores the marked feedback of what was in flight. A NAK or
+ * a timeout takes a packet off the window and asks quick adapt to look.
+ * cwnd stays in [1 MTU, max_window x BDP]. Constants scale from htsim's
+ * reference network (100 Gbps, 12 us; uec.cpp), as the spec's do:
+ * a = BDP / 150 kB, b = target / 12 us, alpha = 4 MSS a b / target,
+ * fi = 5 MSS a, eta = 0.15 MSS a, fi_scale = 0.25 a.
+ *
+ * The receiver ACKs every ack_every packets (coalescing), the last, and a
+ * packet the sender flagged because it filled the window with no ACK coming
+ * (UEC's ACK request); it echoes each packet's CE mark in its side slot, and
+ * an ACK counts as marked when a packet it covers was. Its RTT is that of
+ * the packet that triggered it.
+ */
+#include <string.h>
+
+#include "../core/units.h"
+#include "engine.h"
+#include "pnet.h"
+
+#define NSCC_WINDOW 256u     /* side slots per flow: the most packets in flight */
+#define F_CE 1               /* slot flag: the packet arrived CE-marked */
+#define F_AR 2               /* slot flag: the sender asks for an ACK */
+#define REF_BDP 150000.0     /* htsim's reference: 100 Gbps x 12 us, bytes */
+#define REF_RTT_PS 12e6
+#define FAST_DELAY_PS 1e6    /* fast increase below 1 us of delay (htsim) */
+#define ADJUST_MTUS 8        /* an adjustment after 8 MTU acknowledged (htsim) */
+
+/* The flow's constants from its base RTT and target. */
+struct nscc_k {
+    double mss, base, target, maxwnd, alpha, fi, eta, fi_scale;
+};
+
+static void consts(const struct pnet *n, const struct flow *f, struct nscc_k *k)
+{
+    const struct nscc_params *p = &n->sc->transport.nscc;
+    const struct nscc_state *s = &f->cc.nscc;
+    k->mss = (double)n->sc->fabric.mtu;
+    k->base = (double)s->base_rtt;
+    k->target = (double)s->target;
+    double bdp = k->base * 1e-12 * (double)f->line_bps / 8;
+    k->maxwnd = p->max_bdp * bdp;
+    if (k->maxwnd > NSCC_WINDOW * k->mss)
+        k->maxwnd = NSCC_WINDOW * k->mss;
+    if (k->maxwnd < k->mss)
+        k->maxwnd = k->mss;
+    double a = bdp / REF_BDP, b = k->target / REF_RTT_PS;
+    k->alpha = 4 * k->mss * a * b / k->target;
+    k->fi = 5 * k->mss * a;
+    k->eta = 0.15 * k->mss * a;
+    k->fi_scale = 0.25 * a;
+}
+
+static uint32_t in_flight(const struct pnet *n, const struct flow *f)
+{
+    uint64_t mtu = n->sc->fabric.mtu;
+    uint32_t sent = (uint32_t)((f->sent + mtu - 1) / mtu), acked = f->cc.nscc.acked;
+    return sent > acked ? sent - acked : 0;
+}
+
+/* Serialisation beyond pkt_cnp_direct_ps's control-packet term on each link
+ * of the path from -> to, for a packet of wire bytes at the engine's
+ * rounding. */
+static uint64_t ser_extra(const struct pnet *n, uint32_t from, uint32_t to, uint16_t sport,
+                          uint64_t wire)
+{
+    const struct topo *t = n->topo;
+    uint64_t ctl = (uint64_t)CNP_PAYLOAD + ROCE_OVERHEAD, extra = 0;
+    uint32_t path[TOPO_MAX_HOPS];
+    uint32_t hops = topo_path(t, from, to, sport, path, TOPO_MAX_HOPS);
+    for (uint32_t k = 0; k < hops; k++) {
+        uint64_t bps = t->ports[path[k]].bps;
+        extra += units_ser_ps(wire, bps) - ctl * 8 * UINT64_C(1000000000000) / bps;
+    }
+    return extra;
+}
+
+/* The idle RTT of f's path: the data packet out, its ACK back. */
+static uint64_t path_rtt(const struct pnet *n, const struct flow *f)
+{
+    const struct topo *t = n->topo;
+    const struct scenario *sc = n->sc;
+    uint64_t ctl = (uint64_t)CNP_PAYLOAD + ROCE_OVERHEAD;
+    return pkt_cnp_direct_ps(t, sc, f->src, f->dst, f->sport) +
+           pkt_cnp_direct_ps(t, sc, f->dst, f->src, f->sport) +
+           ser_extra(n, f->src, f->dst, f->sport, (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD) +
+           ser_extra(n, f->dst, f->src, f->sport, ctl);
+}
+
+static void bounds(struct nscc_state *s, const struct nscc_k *k)
+{
+    if (s->cwnd < k->mss)
+        s->cwnd = k->mss;
+    if (s->cwnd > k->maxwnd)
+        s->cwnd = k->maxwnd;
+}
+
+static void cut_done(const struct pnet *n, struct flow *f, const struct nscc_k *k)
+{
+    (void)n;
+    f->decreases++;
+    double r = f->cc.nscc.cwnd * 8 / (k->base * 1e-12); /* the window's rate */
+    if (r < f->min_rate)
+        f->min_rate = r;
+}
+
+static void nscc_start(struct pnet *n, struct flow *f)
+{
+    const struct nscc_params *p = &n->sc->transport.nscc;
+    struct nscc_state *s = &f->cc.nscc;
+    memset(s, 0, sizeof *s);
+    uint64_t base = p->base_rtt_ps != UINT64_MAX ? p->base_rtt_ps : path_rtt(n, f);
+    if (base == 0) /* no path: its samples set it */
+        base = 1000000;
+    s->base_rtt = base < UINT32_MAX ? (uint32_t)base : UINT32_MAX;
+    uint64_t target = p->target_ps != UINT64_MAX ? p->target_ps : s->base_rtt;
+    s->target = target < UINT32_MAX ? (uint32_t)target : UINT32_MAX;
+    struct nscc_k k;
+    consts(n, f, &k);
+    s->cwnd = p->initial_window ? (double)p->initial_window : k.maxwnd;
+    bounds(s, &k);
+    s->last_adjust = n->now;
+}
+
+/* Quick adapt; 1 = it acted or the ACK is stale feedback: no other change. */
+static int quick_adapt(const struct pnet *n, struct flow *f, const struct nscc_k *k,
+                       int loss, int marked, double delay)
+{
+    const struct nscc_params *p = &n->sc->transport.nscc;
+    struct nscc_state *s = &f->cc.nscc;
+    if (!p->quick_adapt)
+        return 0;
+    int done = 0;
+    if (s->ignore && marked) {
+        done = 1;
+    } else if (n->now > s->qa_end) {
+        if (s->qa_end && (s->trigger_qa || loss || delay > 4 * k->target) &&
+            s->achieved < ((uint64_t)k->maxwnd >> p->qa_gate)) {
+            s->cwnd = s->achieved > k->mss ? (double)s->achieved : k->mss;
+            uint64_t fl = (uint64_t)in_flight(n, f) * n->sc->fabric.mtu;
+            s->ignore = fl < UINT32_MAX ? (uint32_t)fl : UINT32_MAX;
+            s->trigger_qa = 0;
+            done = 1;
+            cut_done(n, f, k);
+        }
+        s->achieved = 0;
+        s->qa_end = n->now + s->base_rtt + s->target;
+    }
+    if (done) {
+        s->inc = 0;
+        s->received = 0;
+    }
+    return done;
+}
+
+static uint32_t sat_add(uint32_t a, uint64_t b)
+{
+    return b >= UINT32_MAX - a ? UINT32_MAX : a + (uint32_t)b;
+}
+
+/* One ACK: acked bytes newly acknowledged, its RTT, its packet's mark. */
+static void on_sample(struct pnet *n, struct flow *f, uint64_t acked, uint64_t rtt, int ecn)
+{
+    const struct nscc_params *p = &n->sc->transport.nscc;
+    struct nscc_state *s = &f->cc.nscc;
+    s->achieved = sat_add(s->achieved, acked);
+    s->received = sat_add(s->received, acked);
+    s->ignore -= acked < s->ignore ? (uint32_t)acked : s->ignore;
+    if (rtt < s->base_rtt)
+        s->base_rtt = (uint32_t)rtt;
+    struct nscc_k k;
+    consts(n, f, &k);
+    double delay = (double)(rtt - s->base_rtt), a = (double)acked;
+    double sample = !ecn && delay > k.target ? k.base / 4 : delay;
+    s->avg_delay = p->delay_alpha * sample + (1 - p->delay_alpha) * s->avg_delay;
+    if (quick_adapt(n, f, &k, 0, ecn, delay))
+        return;
+    if (!ecn && delay >= k.target) {
+        s->inc += k.fi * a; /* fair increase */
+    } else if (!ecn) {
+        int fast = 0;
+        if (delay < FAST_DELAY_PS) {
+            s->fi_count = sat_add(s->fi_count, acked);
+            fast = (double)s->fi_count > s->cwnd || s->fast;
+        } else {
+            s->fi_count = 0;
+        }
+        s->fast = (uint8_t)fast;
+        if (fast)
+            s->cwnd += a * k.fi_scale;
+        else
+            s->inc += k.alpha * a * (k.target - delay); /* proportional */
+    } else if (delay >= k.target) {
+        s->fast = 0;
+        s->fi_count = 0;
+        if (s->avg_delay > k.target && (double)(n->now - s->last_dec) > k.base) {
+            double keep = 1 - p->gamma * (s->avg_delay - k.target) / s->avg_delay;
+            s->cwnd *= keep > 0.5 ? keep : 0.5;
+            s->last_dec = n->now;
+            bounds(s, &k);
+            cut_done(n, f, &k);
+        }
+    } /* else marked below target: no change */
+    bounds(s, &k);
+    if (s->received > ADJUST_MTUS * k.mss || (double)(n->now - s->last_adjust) > k.base) {
+        s->cwnd += s->inc / s->cwnd;
+        if ((double)(n->now - s->last_adjust) >= k.base) {
+            s->cwnd += k.eta;
+            s->last_adjust = n->now;
+        }
+        s->inc = 0;
+        s->received = 0;
+        bounds(s, &k);
+    }
+}
+
+static void nscc_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    struct nscc_state *s = &f->cc.nscc;
+    if (psn <= s->acked)
+        return;
+    uint64_t mtu = n->sc->fabric.mtu;
+    uint64_t hi = (uint64_t)psn * mtu, lo = (uint64_t)s->acked * mtu;
+    hi = hi < f->bytes ? hi : f->bytes;
+    lo = lo < f->bytes ? lo : f->bytes;
+    /* marked: any packet it covers arrived CE-marked (at most a window's
+     * slots: older ones hold newer packets) */
+    int ecn = 0;
+    uint32_t from = psn - s->acked > NSCC_WINDOW ? psn - NSCC_WINDOW : s->acked;
+    for (uint32_t q = from; q < psn; q++) {
+        const struct side_slot *c = pnet_side(n, f, q);
+        ecn |= c->psn == q && (c->flags & F_CE);
+    }
+    s->acked = psn;
+    const struct side_slot *sl = pnet_side(n, f, psn - 1);
+    if (sl->psn != psn - 1 || sl->sent_ps > n->now)
+        return; /* its stamp is gone: no sample */
+    on_sample(n, f, hi - lo, n->now - sl->sent_ps, ecn);
+}
+
+/* A loss: the packet leaves the window and quick adapt looks. */
+static void nscc_loss(struct pnet *n, struct flow *f)
+{
+    const struct nscc_params *p = &n->sc->transport.nscc;
+    struct nscc_state *s = &f->cc.nscc;
+    uint32_t mtu = n->sc->fabric.mtu;
+    struct nscc_k k;
+    consts(n, f, &k);
+    s->ignore -= mtu < s->ignore ? mtu : s->ignore;
+    /* its delay sample: a base RTT of queueing (htsim: the trim threshold) */
+    s->avg_delay = p->delay_alpha * k.base + (1 - p->delay_alpha) * s->avg_delay;
+    s->trigger_qa = 1;
+    if (quick_adapt(n, f, &k, 1, 1, 0))
+        return;
+    s->cwnd -= k.mss;
+    bounds(s, &k);
+    cut_done(n, f, &k);
+}
+
+static void nscc_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    (void)psn;
+    nscc_loss(n, f);
+}
+
+/* An ACK will come for what f has in flight: a packet on the coalescing
+ * boundary, one that asked for it, or the last. */
+static int ack_coming(const struct pnet *n, const struct flow *f, uint32_t sent, uint32_t acked)
+{
+    uint32_t k = n->sc->transport.nscc.ack_every;
+    if (sent / k > acked / k || f->sent >= f->bytes)
+        return 1;
+    return sent > acked && (pnet_side(n, f, sent - 1)->flags & F_AR);
+}
+
+/* The window. Past it, a packet still goes while nothing in flight will be
+ * ACKed (a cut left fewer than ack_every packets out, none of which asked):
+ * the window overshoots by less than ack_every packets rather than stall. */
+static int nscc_may_send(const struct pnet *n, const struct flow *f)
+{
+    uint64_t mtu = n->sc->fabric.mtu;
+    uint32_t sent = (uint32_t)((f->sent + mtu - 1) / mtu), acked = f->cc.nscc.acked;
+    uint32_t k = sent > acked ? sent - acked : 0;
+    if (k >= NSCC_WINDOW)
+        return 0;
+    return (double)(k + 1) * (double)mtu <= f->cc.nscc.cwnd || !ack_coming(n, f, sent, acked);
+}
+
+/* Each packet that fills the window with no ACK coming asks for one. */
+static uint64_t nscc_on_send(struct pnet *n, struct flow *f, uint64_t wire)
+{
+    (void)wire;
+    uint64_t mtu = n->sc->fabric.mtu;
+    uint32_t sent = (uint32_t)((f->sent + mtu - 1) / mtu), acked = f->cc.nscc.acked;
+    struct side_slot *sl = pnet_side(n, f, sent - 1); /* the one just sent */
+    sl->flags = 0;
+    uint32_t k = sent > acked ? sent - acked : 0;
+    if ((double)(k + 1) * (double)mtu > f->cc.nscc.cwnd && !ack_coming(n, f, sent, acked))
+        sl->flags = F_AR;
+    return f->line_bps;
+}
+
+/* A window, not a pacer: the NIC sends at line rate what the window holds. */
+static double nscc_rate(const struct pnet *n, const struct flow *f)
+{
+    (void)n;
+    return (double)f->line_bps;
+}
+
+/* Receiver: echo the mark in the slot; ACK as the coalescing rule says. */
+static void nscc_on_data(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
+{
+    struct side_slot *sl = pnet_side(n, f, pk->psn);
+    uint32_t every = n->sc->transport.nscc.ack_every;
+    int ask = 0;
+    if (sl->psn == pk->psn) {
+        ask = sl->flags & F_AR;
+        sl->flags = (uint8_t)((sl->flags & ~F_CE) | (pk->ce ? F_CE : 0));
+    }
+    if (ask || f->expect_psn / every > pk->psn / every ||
+        (f->recv == f->bytes && !n->recover)) /* with recovery the last has its ACK */
+        nic_send_ack(n, node, f, f->expect_psn);
+}
+
+const struct transport_ops transport_nscc = {
+    .cc = CC_NSCC,
+    .start = nscc_start,
+    .on_send = nscc_on_send,
+    .rate = nscc_rate,
+    .on_ack = nscc_on_ack,
+    .on_nak = nscc_on_nak,
+    .on_timeout = nscc_loss,
+    .may_send = nscc_may_send,
+    .on_data = nscc_on_data,
+    .side = SIDE_STAMP,
+    .side_window = NSCC_WINDOW,
+};

@@ -1,0 +1,432 @@
+/* NSCC (transport.cc nscc, src/pkt/nscc.c) against its specification.
+ *
+ * Trajectories: the engine runs the real transport through a recorder that
+ * hears each ACK as the sender does (its RTT from the packet's send stamp,
+ * the CE echo of the packets it covers) and replays it through this file's
+ * own model of UEC NSCC's equations; the window after every ACK must match.
+ * The base RTT the model starts from is the path's arithmetic (as
+ * test_tpside), not the transport's. Then the steady state of N flows on
+ * one bottleneck, the 1016-writer burst, and the loss reaction. */
+#include <math.h>
+#include <string.h>
+
+#include "../src/api/ckpt.h"
+#include "../src/core/units.h"
+#include "../src/pkt/engine.h"
+#include "../src/pkt/pnet.h"
+#include "harness.h"
+#include "support.h"
+
+#define ECHO_CE 1 /* NSCC's side-slot flag: the packet arrived CE-marked */
+#define MAXF 4
+
+/* The model: UEC NSCC as the spec and htsim's uec.cpp state it. */
+struct model {
+    double cwnd, inc, avg, base, target, mss, line;
+    double last_adjust, last_dec, qa_end;
+    double fi_count, achieved, received, ignore;
+    int fast, trigger;
+    uint32_t acked; /* packets */
+    unsigned fair, prop, fastinc, md, noop, qa, loss;
+};
+
+static struct rec {
+    const struct scenario *sc;
+    struct model m[MAXF];
+    uint32_t acks, bad, nak_bad, naks;
+    double worst;       /* largest relative window difference */
+    uint64_t rtt_min[MAXF], rtt_max[MAXF];
+    uint32_t ecn_acks;
+} rec;
+
+struct mk {
+    double maxwnd, alpha, fi, eta, fis;
+};
+
+static void model_k(const struct model *m, const struct scenario *sc, struct mk *k)
+{
+    double bdp = m->base * 1e-12 * m->line / 8;
+    k->maxwnd = fmin(sc->transport.nscc.max_bdp * bdp, 256 * m->mss);
+    k->maxwnd = fmax(k->maxwnd, m->mss);
+    double a = bdp / 150000.0, b = m->target / 12e6; /* 100 Gbps x 12 us */
+    k->alpha = 4 * m->mss * a * b / m->target;
+    k->fi = 5 * m->mss * a;
+    k->eta = 0.15 * m->mss * a;
+    k->fis = 0.25 * a;
+}
+
+static void clampw(struct model *m, const struct mk *k)
+{
+    m->cwnd = fmin(fmax(m->cwnd, m->mss), k->maxwnd);
+}
+
+/* Quick adapt: 1 = no other change from this ACK. */
+static int model_qa(struct model *m, const struct mk *k, const struct scenario *sc, double now,
+                    int loss, int marked, double delay, double in_flight)
+{
+    if (!sc->transport.nscc.quick_adapt)
+        return 0;
+    int done = 0;
+    if (m->ignore > 0 && marked) {
+        done = 1;
+    } else if (now > m->qa_end) {
+        double gate = floor(floor(k->maxwnd) / pow(2, sc->transport.nscc.qa_gate));
+        if (m->qa_end > 0 && (m->trigger || loss || delay > 4 * m->target) &&
+            m->achieved < gate) {
+            m->cwnd = fmax(m->achieved, m->mss);
+            m->ignore = in_flight;
+            m->trigger = 0;
+            m->qa++;
+            done = 1;
+        }
+        m->achieved = 0;
+        m->qa_end = now + m->base + m->target;
+    }
+    if (done)
+        m->inc = m->received = 0;
+    return done;
+}
+
+static void model_ack(struct model *m, const struct scenario *sc, double now, double acked,
+                      double rtt, int ecn, double in_flight)
+{
+    double da = sc->transport.nscc.delay_alpha;
+    m->achieved += acked;
+    m->received += acked;
+    m->ignore = fmax(m->ignore - acked, 0);
+    m->base = fmin(m->base, rtt);
+    struct mk k;
+    model_k(m, sc, &k);
+    double delay = rtt - m->base;
+    /* an unmarked sample above target counts as base / 4 */
+    double s = !ecn && delay > m->target ? m->base / 4 : delay;
+    m->avg = da * s + (1 - da) * m->avg;
+    if (model_qa(m, &k, sc, now, 0, ecn, delay, in_flight))
+        return;
+    if (!ecn && delay >= m->target) {
+        m->inc += k.fi * acked;
+        m->fair++;
+    } else if (!ecn) {
+        if (delay < 1e6) {
+            m->fi_count += acked;
+            m->fast = m->fi_count > m->cwnd || m->fast;
+        } else {
+            m->fi_count = 0;
+            m->fast = 0;
+        }
+        if (m->fast) {
+            m->cwnd += acked * k.fis;
+            m->fastinc++;
+        } else {
+            m->inc += k.alpha * acked * (m->target - delay);
+            m->prop++;
+        }
+    } else if (delay >= m->target) {
+        m->fast = 0;
+        m->fi_count = 0;
+        if (m->avg > m->target && now - m->last_dec > m->base) {
+            m->cwnd *= fmax(1 - sc->transport.nscc.gamma * (m->avg - m->target) / m->avg, 0.5);
+            m->last_dec = now;
+            m->md++;
+        }
+    } else {
+        m->noop++;
+    }
+    clampw(m, &k);
+    if (m->received > 8 * m->mss || now - m->last_adjust > m->base) {
+        m->cwnd += m->inc / m->cwnd;
+        if (now - m->last_adjust >= m->base) {
+            m->cwnd += k.eta;
+            m->last_adjust = now;
+        }
+        m->inc = m->received = 0;
+        clampw(m, &k);
+    }
+}
+
+/* The path's idle RTT as the engine's arithmetic (test_tpside): each link's
+ * serialisation and delay and each switch's latency, data out, ACK back. */
+static uint64_t arith_rtt(const struct topo *t, const struct scenario *sc, uint32_t src,
+                          uint32_t dst, uint16_t sport)
+{
+    uint32_t path[TOPO_MAX_HOPS], back[TOPO_MAX_HOPS];
+    uint32_t h = topo_path(t, src, dst, sport, path, TOPO_MAX_HOPS);
+    uint32_t hb = topo_path(t, dst, src, sport, back, TOPO_MAX_HOPS);
+    uint64_t data = sc->fabric.mtu + ROCE_OVERHEAD, ack = CNP_PAYLOAD + ROCE_OVERHEAD, rtt = 0;
+    for (uint32_t i = 0; i < h; i++) {
+        const struct tport *p = &t->ports[path[i]];
+        rtt += units_ser_ps(data, p->bps) + p->delay_ps;
+        if (i > 0)
+            rtt += p->node >= t->first_spine ? sc->fabric.spine_latency_ps
+                                             : sc->fabric.leaf_latency_ps;
+    }
+    for (uint32_t i = 0; i < hb; i++) {
+        const struct tport *p = &t->ports[back[i]];
+        rtt += units_ser_ps(ack, p->bps) + p->delay_ps;
+        if (i > 0)
+            rtt += p->node >= t->first_spine ? sc->fabric.spine_latency_ps
+                                             : sc->fabric.leaf_latency_ps;
+    }
+    return rtt;
+}
+
+static void model_start(struct model *m, const struct scenario *sc, double base, double line,
+                        double now)
+{
+    memset(m, 0, sizeof *m);
+    m->mss = (double)sc->fabric.mtu;
+    m->line = line;
+    m->base = base;
+    m->target = sc->transport.nscc.target_ps == UINT64_MAX ? base
+                                                           : (double)sc->transport.nscc.target_ps;
+    struct mk k;
+    model_k(m, sc, &k);
+    m->cwnd = sc->transport.nscc.initial_window ? (double)sc->transport.nscc.initial_window
+                                                : k.maxwnd;
+    clampw(m, &k);
+    m->last_adjust = now;
+}
+
+static void compare(const struct flow *f, const struct model *m)
+{
+    double d = fabs(f->cc.nscc.cwnd - m->cwnd) / m->cwnd;
+    if (d > rec.worst)
+        rec.worst = d;
+    rec.bad += d > 1e-9;
+}
+
+static void rec_start(struct pnet *n, struct flow *f)
+{
+    transport_nscc.start(n, f);
+    if (f->id < MAXF)
+        model_start(&rec.m[f->id], n->sc,
+                    (double)arith_rtt(n->topo, n->sc, f->src, f->dst, f->sport),
+                    (double)f->line_bps, (double)n->now);
+    if (f->id < MAXF)
+        compare(f, &rec.m[f->id]);
+}
+
+static void rec_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    struct model *m = &rec.m[f->id < MAXF ? f->id : 0];
+    uint64_t mtu = n->sc->fabric.mtu;
+    if (f->id >= MAXF || psn <= m->acked) {
+        transport_nscc.on_ack(n, f, psn);
+        return;
+    }
+    /* what the sender hears: the packets' CE echo and the RTT of the one
+     * that asked for the ACK */
+    int ecn = 0;
+    for (uint32_t q = m->acked; q < psn; q++) {
+        const struct side_slot *c = pnet_side(n, f, q);
+        ecn |= c->psn == q && (c->flags & ECHO_CE);
+    }
+    const struct side_slot *sl = pnet_side(n, f, psn - 1);
+    double acked = fmin((double)psn * (double)mtu, (double)f->bytes) -
+                   fmin((double)m->acked * (double)mtu, (double)f->bytes);
+    m->acked = psn;
+    transport_nscc.on_ack(n, f, psn);
+    if (sl->psn != psn - 1 || sl->sent_ps > n->now)
+        return; /* a resend took the stamp: an ACK without an RTT */
+    uint64_t rtt = n->now - sl->sent_ps;
+    uint64_t sent = (f->sent + mtu - 1) / mtu; /* a rewind can put it below psn */
+    double fl = sent > psn ? (double)(sent - psn) * (double)mtu : 0;
+    model_ack(m, n->sc, (double)n->now, acked, (double)rtt, ecn, fl);
+    rec.acks++;
+    rec.ecn_acks += ecn;
+    rec.rtt_min[f->id] = rtt < rec.rtt_min[f->id] ? rtt : rec.rtt_min[f->id];
+    rec.rtt_max[f->id] = rtt > rec.rtt_max[f->id] ? rtt : rec.rtt_max[f->id];
+    compare(f, m);
+}
+
+/* A NAK or a timeout: one packet off the window (or quick adapt), as the
+ * model says. */
+static void rec_loss(struct pnet *n, struct flow *f)
+{
+    struct model *m = &rec.m[f->id < MAXF ? f->id : 0];
+    uint64_t mtu = n->sc->fabric.mtu;
+    if (f->id >= MAXF)
+        return;
+    struct mk k;
+    model_k(m, n->sc, &k);
+    m->ignore = fmax(m->ignore - (double)mtu, 0);
+    m->avg = n->sc->transport.nscc.delay_alpha * m->base +
+             (1 - n->sc->transport.nscc.delay_alpha) * m->avg;
+    m->trigger = 1;
+    uint64_t sent = (f->sent + mtu - 1) / mtu, acked = f->cc.nscc.acked;
+    double fl = sent > acked ? (double)(sent - acked) * (double)mtu : 0;
+    if (!model_qa(m, &k, n->sc, (double)n->now, 1, 1, 0, fl)) {
+        m->cwnd -= m->mss;
+        clampw(m, &k);
+        m->loss++;
+    }
+    rec.naks++;
+    double d = fabs(f->cc.nscc.cwnd - m->cwnd) / m->cwnd;
+    rec.nak_bad += d > 1e-9;
+}
+
+static void rec_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
+{
+    transport_nscc.on_nak(n, f, psn);
+    rec_loss(n, f);
+}
+
+static void rec_on_timeout(struct pnet *n, struct flow *f)
+{
+    transport_nscc.on_timeout(n, f);
+    rec_loss(n, f);
+}
+
+static struct transport_ops rec_ops(void)
+{
+    struct transport_ops o = transport_nscc;
+    o.start = rec_start;
+    o.on_ack = rec_on_ack;
+    o.on_nak = rec_on_nak;
+    o.on_timeout = rec_on_timeout;
+    return o;
+}
+
+/* nf writers on distinct leaves... of the first hosts, to the first storage
+ * node, bytes each, through the recorder. */
+static void run_recorded(struct scenario *sc, uint32_t nf, uint64_t bytes, struct results *r)
+{
+    struct err e;
+    CHECKF(scenario_resolve(sc, &e) == 0, "%s", e.msg);
+    struct arena a;
+    arena_init(&a);
+    struct topo t;
+    CHECK(topo_build(&t, sc, &a, &e) == 0);
+    struct transfer x[MAXF];
+    memset(x, 0, sizeof x);
+    for (uint32_t i = 0; i < nf; i++) {
+        x[i].src = i;
+        x[i].dst = t.first_storage;
+        x[i].bytes = bytes;
+        x[i].sport = (uint16_t)(50000 + i);
+        x[i].writer = i;
+    }
+    struct workload w;
+    memset(&w, 0, sizeof w);
+    w.xfers = x;
+    w.n = w.n_writers = nf;
+    w.total_bytes = bytes * nf;
+    memset(&rec, 0, sizeof rec);
+    rec.sc = sc;
+    for (int i = 0; i < MAXF; i++)
+        rec.rtt_min[i] = UINT64_MAX;
+    struct transport_ops o = rec_ops();
+    memset(r, 0, sizeof *r);
+    CHECKF(pkt_run_transport(sc, &t, &w, r, &o, &e) == 0, "%s", e.msg);
+    CHECKF(r->ok, "%s", r->violation);
+    CHECK(r->bytes_delivered == bytes * nf);
+    /* one flow alone: the arithmetic base RTT is the idle RTT it sees */
+    uint64_t base = arith_rtt(&t, sc, 0, t.first_storage, 50000);
+    CHECKF(nf > 1 || rec.rtt_min[0] == base, "smallest RTT %llu ps, path %llu ps",
+           (unsigned long long)rec.rtt_min[0], (unsigned long long)base);
+    arena_release(&a);
+}
+
+static void nscc_scenario(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=16");
+    test_set(sc, "storage.nodes=2");
+    test_set(sc, "transport.cc=nscc");
+}
+
+/* One flow on an idle path: every RTT is the base, so the window grows by
+ * proportional increase until a window of zero-delay ACKs, then fast
+ * increase, to the maximum window. */
+static void nscc_single_flow_trajectory(void)
+{
+    struct scenario sc;
+    nscc_scenario(&sc);
+    test_set(&sc, "transport.nscc.initial_window=8KB");
+    struct results r;
+    run_recorded(&sc, 1, 2000 * 4096, &r);
+    const struct model *m = &rec.m[0];
+    CHECKF(rec.bad == 0 && rec.acks > 400, "%u of %u ACKs off the model (worst %.3g)", rec.bad,
+           rec.acks, rec.worst);
+    CHECKF(rec.rtt_max[0] == rec.rtt_min[0], "RTT %llu..%llu ps on an idle path",
+           (unsigned long long)rec.rtt_min[0], (unsigned long long)rec.rtt_max[0]);
+    CHECKF(m->prop > 0 && m->fastinc > 0 && m->fair == 0 && m->md == 0 && m->noop == 0,
+           "prop %u fast %u fair %u md %u noop %u", m->prop, m->fastinc, m->fair, m->md,
+           m->noop);
+    /* ends at the maximum window: 1.5 BDP of its path */
+    struct mk k;
+    model_k(m, &sc, &k);
+    CHECKF(fabs(m->cwnd - k.maxwnd) < 1e-6 && k.maxwnd > 100 * 4096.0,
+           "window %.0f, max %.0f", m->cwnd, k.maxwnd);
+    results_release(&r);
+}
+
+/* Two writers into one storage NIC at line rate each: the queue passes
+ * the target; marked ACKs above it cut, unmarked ones add fairly, marked
+ * ones below it leave the window alone. */
+static void nscc_incast2_trajectory(void)
+{
+    struct scenario sc;
+    nscc_scenario(&sc);
+    test_set(&sc, "fabric.ecn.kmin=100KB");
+    test_set(&sc, "fabric.ecn.kmax=400KB");
+    struct results r;
+    run_recorded(&sc, 2, 1500 * 4096, &r);
+    CHECKF(rec.bad == 0 && rec.acks > 500, "%u of %u ACKs off the model (worst %.3g)", rec.bad,
+           rec.acks, rec.worst);
+    for (int i = 0; i < 2; i++) {
+        const struct model *m = &rec.m[i];
+        CHECKF(m->md > 0 && m->fair > 0 && m->prop > 0, "flow %d: md %u fair %u prop %u", i,
+               m->md, m->fair, m->prop);
+    }
+    CHECK(rec.ecn_acks > 0 && r.rate_decreases > 0);
+    CHECK(r.drops == 0 && r.pause_frames == 0);
+    results_release(&r);
+}
+
+/* A lossy fabric (no PFC, shallow buffers): each NAK takes a packet off
+ * the window or lets quick adapt reset it, as the model says. */
+static void nscc_nak_decrease(void)
+{
+    struct scenario sc;
+    nscc_scenario(&sc);
+    test_set(&sc, "fabric.pfc.enabled=false");
+    test_set(&sc, "fabric.buffer=1.5MB");
+    test_set(&sc, "fabric.ecn.enabled=false");
+    struct results r;
+    run_recorded(&sc, 4, 1000 * 4096, &r);
+    CHECKF(rec.naks > 0 && rec.nak_bad == 0 && rec.bad == 0,
+           "%u NAKs, %u off the model; %u of %u ACKs off", rec.naks, rec.nak_bad, rec.bad,
+           rec.acks);
+    unsigned cuts = 0;
+    for (int i = 0; i < 4; i++)
+        cuts += rec.m[i].loss + rec.m[i].qa;
+    CHECK(cuts > 0);
+    results_release(&r);
+}
+
+/* The 1016-writer x 8 MB burst on its lossless fabric completes with every
+ * byte, no drop. */
+static void nscc_burst_1016(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    struct err e;
+    CHECKF(scenario_load_file(&sc, "scenarios/bench-1024.yaml", &e) == 0, "%s", e.msg);
+    test_set(&sc, "transport.cc=nscc");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    CHECKF(r.ok, "%s", r.violation);
+    CHECKF(r.bytes_delivered == (uint64_t)r.transfers * 8000000 && r.bytes_sent == r.bytes_delivered && r.transfers >= 1016, "%u transfers, %llu B sent, %llu delivered", r.transfers, (unsigned long long)r.bytes_sent, (unsigned long long)r.bytes_delivered);
+    CHECK(r.drops == 0 && r.flows_done == r.transfers);
+    CHECK(r.rc_acks > 0 && r.rate_decreases > 0);
+    results_release(&r);
+}
+
+SUITE(suite_nscc) = {
+    {"nscc_single_flow_trajectory", nscc_single_flow_trajectory},
+    {"nscc_incast2_trajectory", nscc_incast2_trajectory},
+    {"nscc_nak_decrease", nscc_nak_decrease},
+    {"nscc_burst_1016", nscc_burst_1016},
+    {0, 0},
+};
