@@ -24,6 +24,7 @@ const struct transport_ops transport_line_rate = {
 static const struct transport_ops *const registry[CC_COUNT] = {
     [CC_NONE] = &transport_line_rate,
     [CC_DCQCN] = &transport_dcqcn,
+    [CC_SWIFT] = &transport_swift,
 };
 
 const struct transport_ops *transport_of(enum cc_kind cc)

@@ -42,11 +42,22 @@ struct dcqcn_state {
     uint8_t timer_pending;   /* a rate-timer event is in the queue (at or before next_timer) */
 };
 
+/* Swift's sender (swift.c): the fabric and endpoint windows in packets
+ * (the window is the smaller), each with its last decrease. */
+struct swift_state {
+    double fcwnd, ecwnd;
+    uint64_t f_dec_ps, e_dec_ps; /* when each window last shrank */
+    uint64_t rtt_ps;             /* the last RTT sample (pacing below one packet) */
+    uint32_t acked;              /* packets below it are acknowledged */
+    uint8_t hops;                /* switches on the flow's path */
+};
+
 /* A flow's congestion state: one member per transport, owned by it. A
  * transport whose state outgrows the largest member grows every flow
  * (struct flow's sender lines): keep it to what the sender needs. */
 union cc_state {
     struct dcqcn_state dcqcn;
+    struct swift_state swift;
 };
 
 /* Room beside the packet record (struct packet stays 24 bytes): a
@@ -68,6 +79,7 @@ struct side_slot {
     uint64_t sent_ps;  /* SIDE_STAMP: when the sender sent it */
     uint32_t psn;      /* whose slot it is now */
     uint8_t hops;      /* SIDE_INT: switches that appended (at most SIDE_HOPS) */
+    uint64_t ep_ps;    /* Swift: the receiver's endpoint delay for it */
     struct side_hop hop[SIDE_HOPS];
 };
 
@@ -133,6 +145,7 @@ const struct receiver_ops *receiver_of(enum receiver_kind kind);
 
 /* The registry: every transport.cc value has its table. */
 extern const struct transport_ops transport_line_rate, transport_dcqcn;
+extern const struct transport_ops transport_swift;
 const struct transport_ops *transport_of(enum cc_kind cc);
 
 #endif

@@ -297,6 +297,12 @@ struct scenario {
             int clamp_target;   /* RT <- RC at every cut (paper) or only after a timer increase */
             int cnp_path;       /* enum cnp_path */
         } dcqcn;
+        struct swift_params {   /* transport.swift.* (src/pkt/swift.c) */
+            uint64_t base_target_ps, hop_scale_ps, fs_range_ps, endpoint_target_ps;
+            double fs_min_cwnd, fs_max_cwnd; /* packets */
+            double ai, beta, max_mdf;
+            double init_cwnd, min_cwnd, max_cwnd; /* packets */
+        } swift;
     } transport;
     struct {
         uint64_t interval_ps;   /* 0 = no time series */

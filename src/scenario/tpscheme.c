@@ -21,6 +21,20 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .sends_cnps = 1,
         .tune = "dcqcn;transport.dcqcn.preset=nvidia,dcqcn;transport.dcqcn.preset=paper",
     },
+    [CC_SWIFT] = {
+        .name = "swift",
+        .keys = "transport.swift.",
+        /* an ACK per data packet through the fabric (BENCHMARKS.md "Swift") */
+        .events_scale = {2.0, 2.0},
+        .fluid = "steady state modelled: max-min shares at line rate, which Swift holds "
+                 "with a standing queue of about its target delay less the base RTT at each "
+                 "bottleneck; the window's additive ramp from init_cwnd and that queue's "
+                 "delay are not (optimistic)",
+        .fluid_leaves = "Swift's window ramp and standing queue",
+        .rate_control = 1,
+        .tune = "swift;transport.swift.base_target=10us,swift;transport.swift.base_target=20us,"
+                "swift;transport.swift.base_target=40us",
+    },
 };
 
 const struct rx_scheme rx_schemes[RX_COUNT] = {

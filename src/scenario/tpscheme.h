@@ -14,7 +14,8 @@
 /* transport.cc's values in order: the enum is made from this list; the
  * parser's names are the rows' (tpscheme.c: cc_schemes), which
  * test_transport checks against it. */
-#define CC_KINDS(X) X(CC_NONE, "none") X(CC_DCQCN, "dcqcn")
+#define CC_KINDS(X) X(CC_NONE, "none") X(CC_DCQCN, "dcqcn") \
+    X(CC_SWIFT, "swift")
 #define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo")
 
 #define TP_ENUM_(e, s) e,
