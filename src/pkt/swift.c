@@ -1,6 +1,8 @@
 /* Swift (Kumar et al., SIGCOMM 2020): a delay-based window.
  *
- * Every data packet is acknowledged (nic_send_ack) and its send stamp
+ * The receiver acknowledges every ack_ratio-th data packet, a packet that
+ * filled the sender's window (it asks, in its side slot) and a transfer's
+ * last (nic_send_ack, cumulative); the acknowledged packet's send stamp
  * (SIDE_STAMP) gives the RTT when the ACK comes back. The receiving NIC
  * sends the ACK as it accepts the packet, so the RTT is all fabric delay:
  * serialisations, cables, switch latencies and queues both ways. The
@@ -164,11 +166,20 @@ static void swift_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
     loss_cut(n, f, 0);
 }
 
+/* The packet just sent (the latest PSN: a selective resend keeps the
+ * request of its first send) asks for its ACK when it fills the window and
+ * no packet in flight is an ack_ratio-th one: else the window would wait
+ * for an ACK that never comes. */
 static uint64_t swift_on_send(struct pnet *n, struct flow *f, uint64_t wire)
 {
-    (void)n;
     const struct swift_state *c = &f->cc.swift;
-    return paced(f, cwnd_of(c), c->rtt_ps, wire);
+    double w = cwnd_of(c);
+    uint32_t r = n->sc->transport.swift.ack_ratio;
+    if (r > 1 && f->sent) {
+        uint32_t k = in_flight(n, f), psn = (uint32_t)((f->sent - 1) / n->sc->fabric.mtu);
+        pnet_side(n, f, psn)->ack_req = (double)k + 1 > w && (psn + 1) / r == c->acked / r;
+    }
+    return paced(f, w, c->rtt_ps, wire);
 }
 
 static double swift_rate(const struct pnet *n, const struct flow *f)
@@ -185,11 +196,15 @@ static int swift_may_send(const struct pnet *n, const struct flow *f)
     return k == 0 || (double)k + 1 <= cwnd_of(&f->cc.swift);
 }
 
-/* Receiver: the endpoint delay into the packet's slot, and its ACK. */
+/* Receiver: the endpoint delay into the packet's slot, and an ACK every
+ * ack_ratio packets, for a packet that asks, and for the last one. */
 static void swift_on_data(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
 {
-    pnet_side(n, f, pk->psn)->ep_ps = nic_ingest_wait(n, node, pk->payload);
-    nic_send_ack(n, node, f, f->expect_psn);
+    struct side_slot *sl = pnet_side(n, f, pk->psn);
+    sl->ep_ps = nic_ingest_wait(n, node, pk->payload);
+    uint32_t r = n->sc->transport.swift.ack_ratio;
+    if (r <= 1 || sl->ack_req || (pk->psn + 1) % r == 0 || f->recv == f->bytes)
+        nic_send_ack(n, node, f, f->expect_psn);
 }
 
 const struct transport_ops transport_swift = {

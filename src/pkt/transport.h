@@ -79,6 +79,7 @@ struct side_slot {
     uint64_t sent_ps;  /* SIDE_STAMP: when the sender sent it */
     uint32_t psn;      /* whose slot it is now */
     uint8_t hops;      /* SIDE_INT: switches that appended (at most SIDE_HOPS) */
+    uint8_t ack_req;   /* Swift: the sender asks for its ACK (its window is full) */
     uint64_t ep_ps;    /* Swift: the receiver's endpoint delay for it */
     struct side_hop hop[SIDE_HOPS];
 };

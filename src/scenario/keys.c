@@ -353,6 +353,10 @@ const struct key scn_keys[] = {
     {"transport.swift.max_cwnd", T_REAL, FIELD(transport.swift.max_cwnd), "256", "1", "256",
      "Swift: largest window, packets (the packet engine keeps 256 send stamps per flow)",
      NULL},
+    {"transport.swift.ack_ratio", T_COUNT, FIELD(transport.swift.ack_ratio), "4", "1", "64",
+     "Swift: data packets per ACK (coalesced ACKs, as NICs send them; a packet that fills "
+     "the window and a transfer's last packet are always ACKed); 1 = an ACK per packet",
+     NULL},
 
     {"telemetry.interval", T_TIME, FIELD(telemetry.interval_ps), "0", NULL,
      "1000s", "sampling interval of the time series (queues, pauses, throughput per "

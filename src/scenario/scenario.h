@@ -302,6 +302,7 @@ struct scenario {
             double fs_min_cwnd, fs_max_cwnd; /* packets */
             double ai, beta, max_mdf;
             double init_cwnd, min_cwnd, max_cwnd; /* packets */
+            uint32_t ack_ratio; /* data packets per ACK */
         } swift;
     } transport;
     struct {
