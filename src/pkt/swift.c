@@ -132,6 +132,14 @@ static void swift_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
         count_cut(f, w, rtt, wire);
     if (w < 1 || prev < 1)
         nic_rate_changed(n, f); /* pacing follows the window */
+    /* Coalesced ACKs: a window that this ACK left full, over packets none
+     * of which will be ACKed (no ack_ratio-th, none asking), would wait for
+     * good; one more packet goes, asking for its ACK. */
+    uint32_t r = p->ack_ratio, k = in_flight(n, f);
+    if (r > 1 && k && (double)k + 1 > w) {
+        uint32_t newest = c->acked + k - 1;
+        c->nudge = (newest + 1) / r == c->acked / r && !pnet_side(n, f, newest)->ack_req;
+    }
 }
 
 /* A loss: the fabric window by max_mdf at most once per RTT, or to its
@@ -177,7 +185,9 @@ static uint64_t swift_on_send(struct pnet *n, struct flow *f, uint64_t wire)
     uint32_t r = n->sc->transport.swift.ack_ratio;
     if (r > 1 && f->sent) {
         uint32_t k = in_flight(n, f), psn = (uint32_t)((f->sent - 1) / n->sc->fabric.mtu);
-        pnet_side(n, f, psn)->ack_req = (double)k + 1 > w && (psn + 1) / r == c->acked / r;
+        pnet_side(n, f, psn)->ack_req =
+            c->nudge || ((double)k + 1 > w && (psn + 1) / r == c->acked / r);
+        f->cc.swift.nudge = 0;
     }
     return paced(f, w, c->rtt_ps, wire);
 }
@@ -193,7 +203,7 @@ static double swift_rate(const struct pnet *n, const struct flow *f)
 static int swift_may_send(const struct pnet *n, const struct flow *f)
 {
     uint32_t k = in_flight(n, f);
-    return k == 0 || (double)k + 1 <= cwnd_of(&f->cc.swift);
+    return k == 0 || (double)k + 1 <= cwnd_of(&f->cc.swift) || f->cc.swift.nudge;
 }
 
 /* Receiver: the endpoint delay into the packet's slot, and an ACK every

@@ -50,6 +50,7 @@ struct swift_state {
     uint64_t rtt_ps;             /* the last RTT sample (pacing below one packet) */
     uint32_t acked;              /* packets below it are acknowledged */
     uint8_t hops;                /* switches on the flow's path */
+    uint8_t nudge;               /* may send one packet past a full window */
 };
 
 /* A flow's congestion state: one member per transport, owned by it. A
