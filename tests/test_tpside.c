@@ -201,15 +201,16 @@ static void tpside_window_probe(void)
     arena_release(&a);
 }
 
-/* The rate-based built-ins (none, DCQCN) ask for no side table and no
- * window: their runs allocate nothing and keep every per-packet branch on a
- * NULL pointer (window transports such as HPCC ask for both). */
+/* The built-in transports that hear no ACKs ask for no side table and no
+ * window: their runs allocate nothing and keep every per-packet branch on
+ * a NULL pointer. */
 static void tpside_builtins_ask_nothing(void)
 {
-    const enum cc_kind plain[] = {CC_NONE, CC_DCQCN};
-    for (unsigned k = 0; k < sizeof plain / sizeof plain[0]; k++) {
-        const struct transport_ops *tp = transport_of(plain[k]);
-        CHECK(tp && tp->side == 0 && tp->side_window == 0 && tp->may_send == NULL);
+    for (int k = 0; k < CC_COUNT; k++) {
+        const struct transport_ops *tp = transport_of((enum cc_kind)k);
+        CHECK(tp != NULL);
+        if (tp && !tp->on_ack)
+            CHECK(tp->side == 0 && tp->side_window == 0 && tp->may_send == NULL);
     }
     CHECK(sizeof(struct packet) == 24);
 }

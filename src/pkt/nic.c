@@ -435,6 +435,14 @@ void nic_send_ack(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn)
     nic_send_control(n, node, f, PK_RCACK, psn);
 }
 
+uint64_t nic_ingest_wait(struct pnet *n, uint32_t node, uint32_t payload)
+{
+    const struct nic *s = backend(n, node);
+    if (!s->buffered || s->level <= payload)
+        return 0;
+    return s->drain_bps ? units_ser_ps(s->level - payload, s->drain_bps) : UINT64_MAX;
+}
+
 void nic_on_cnp(struct pnet *n, struct flow *f, uint32_t gen)
 {
     if (gen != f->gen)

@@ -801,6 +801,10 @@ void nic_on_trimmed(struct pnet *n, uint32_t node, struct flow *f, const struct 
  * node to its sender, through the fabric: the sender's on_ack hears it
  * (a transport's on_data hook, on a lossless fabric too) */
 void nic_send_ack(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn);
+/* nic.c: how long the packet of `payload` bytes just accepted at node waits
+ * in its storage node's ingest buffer before the back end writes it (0
+ * without a buffer; UINT64_MAX on a stuck node) */
+uint64_t nic_ingest_wait(struct pnet *n, uint32_t node, uint32_t payload);
 
 /* The side-table slot of f's packet psn (n->side set: transport.h). */
 static inline struct side_slot *pnet_side(const struct pnet *n, const struct flow *f,

@@ -26,6 +26,7 @@ static const struct transport_ops *const registry[CC_COUNT] = {
     [CC_DCQCN] = &transport_dcqcn,
     [CC_HPCC] = &transport_hpcc,
     [CC_NSCC] = &transport_nscc,
+    [CC_SWIFT] = &transport_swift,
 };
 
 const struct transport_ops *transport_of(enum cc_kind cc)

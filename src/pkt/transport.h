@@ -72,6 +72,17 @@ struct nscc_state {
     uint8_t trigger_qa;      /* a loss asks quick adapt to look */
 };
 
+/* Swift's sender (swift.c): the fabric and endpoint windows in packets
+ * (the window is the smaller), each with its last decrease. */
+struct swift_state {
+    double fcwnd, ecwnd;
+    uint64_t f_dec_ps, e_dec_ps; /* when each window last shrank */
+    uint64_t rtt_ps;             /* the last RTT sample (pacing below one packet) */
+    uint32_t acked;              /* packets below it are acknowledged */
+    uint8_t hops;                /* switches on the flow's path */
+    uint8_t nudge;               /* may send one packet past a full window */
+};
+
 /* A flow's congestion state: one member per transport, owned by it. A
  * transport whose state outgrows the largest member grows every flow
  * (struct flow's sender lines): keep it to what the sender needs. */
@@ -79,6 +90,7 @@ union cc_state {
     struct dcqcn_state dcqcn;
     struct hpcc_state hpcc;
     struct nscc_state nscc;
+    struct swift_state swift;
 };
 
 /* Room beside the packet record (struct packet stays 24 bytes): a
@@ -101,6 +113,8 @@ struct side_slot {
     uint32_t psn;      /* whose slot it is now */
     uint8_t hops;      /* SIDE_INT: switches that appended (at most SIDE_HOPS) */
     uint8_t flags;     /* the transport's own (NSCC: ACK asked, CE echoed) */
+    uint8_t ack_req;   /* Swift: the sender asks for its ACK (its window is full) */
+    uint64_t ep_ps;    /* Swift: the receiver's endpoint delay for it */
     struct side_hop hop[SIDE_HOPS];
 };
 
@@ -175,6 +189,7 @@ const struct receiver_ops *receiver_of(enum receiver_kind kind);
 extern const struct transport_ops transport_line_rate, transport_dcqcn;
 extern const struct transport_ops transport_hpcc;
 extern const struct transport_ops transport_nscc;
+extern const struct transport_ops transport_swift;
 const struct transport_ops *transport_of(enum cc_kind cc);
 
 #endif

@@ -328,8 +328,8 @@ const struct key scn_keys[] = {
      "1", "1024", "queue pairs each transfer is split over, each with its own "
      "UDP source port (ECMP entropy)", NULL},
     {"transport.cc", T_ENUM, FIELD(transport.cc), "none", NULL, NULL,
-     "congestion control: none (line rate, PFC only), dcqcn, hpcc (HPCC from per-hop INT) or "
-     "nscc (UEC's window on ECN and delay)", &cc_names},
+     "congestion control: none (line rate, PFC only), dcqcn, hpcc (HPCC from per-hop INT), "
+     "nscc (UEC's window on ECN and delay) or swift (delay-based window)", &cc_names},
     {"transport.data_priority", T_COUNT, FIELD(transport.data_priority), "3",
      "0", "7", "802.1p priority of checkpoint writes", NULL},
     {"transport.data_dscp", T_COUNT, FIELD(transport.data_dscp), "26", "0",
@@ -375,6 +375,45 @@ const struct key scn_keys[] = {
      "unloaded latency, never queued or paused, seen by no port: DCQCN runs ~1.5x "
      "faster) or auto (direct unless training traffic shares the reverse paths or "
      "telemetry.pcap.ports captures; docs/engine.md)", &names_cnp_path},
+    /* Swift (Kumar et al., SIGCOMM 2020); the paper publishes the
+     * equations, not Google's values: ai, beta, max_mdf, base target, the
+     * per-hop scale (base / 6.55), fs_range (5 x base) and the initial
+     * window are htsim's swift.cpp defaults, fs_min/max_cwnd the paper's */
+    {"transport.swift.base_target", T_TIME, FIELD(transport.swift.base_target_ps), "20us",
+     "1ns", "1s", "Swift: fabric target delay before hop and flow scaling (htsim)", NULL},
+    {"transport.swift.hop_scale", T_TIME, FIELD(transport.swift.hop_scale_ps), "3053ns",
+     "0", "1s", "Swift: target delay added per switch on the path (htsim: base_target / "
+     "6.55)", NULL},
+    {"transport.swift.fs_range", T_TIME, FIELD(transport.swift.fs_range_ps), "100us", "0",
+     "1s", "Swift: most target delay flow scaling adds, at fs_min_cwnd (htsim: 5 x "
+     "base_target)", NULL},
+    {"transport.swift.fs_min_cwnd", T_REAL, FIELD(transport.swift.fs_min_cwnd), "0.1",
+     "0.001", "1000000", "Swift: window (packets) at which flow scaling reaches fs_range "
+     "(paper)", NULL},
+    {"transport.swift.fs_max_cwnd", T_REAL, FIELD(transport.swift.fs_max_cwnd), "100",
+     "0.001", "1000000", "Swift: window (packets) at which flow scaling reaches 0 (paper)",
+     NULL},
+    {"transport.swift.endpoint_target", T_TIME, FIELD(transport.swift.endpoint_target_ps),
+     "20us", "1ns", "1s", "Swift: target of the endpoint delay (the wait in the receiving "
+     "storage node's ingest buffer) for the endpoint window (ours: base_target)", NULL},
+    {"transport.swift.ai", T_REAL, FIELD(transport.swift.ai), "1", "0.000001", "1000",
+     "Swift: additive increase, packets per RTT (htsim)", NULL},
+    {"transport.swift.beta", T_REAL, FIELD(transport.swift.beta), "0.8", "0.000001", "1",
+     "Swift: multiplicative decrease gain (htsim)", NULL},
+    {"transport.swift.max_mdf", T_REAL, FIELD(transport.swift.max_mdf), "0.5", "0.000001",
+     "0.999", "Swift: largest fraction one decrease takes off the window (htsim)", NULL},
+    {"transport.swift.init_cwnd", T_REAL, FIELD(transport.swift.init_cwnd), "12", "0.001",
+     "256", "Swift: a flow's first window, packets (htsim)", NULL},
+    {"transport.swift.min_cwnd", T_REAL, FIELD(transport.swift.min_cwnd), "0.001", "0.0001",
+     "256", "Swift: smallest window, packets; below 1 the sender paces one packet per "
+     "RTT / cwnd (ours)", NULL},
+    {"transport.swift.max_cwnd", T_REAL, FIELD(transport.swift.max_cwnd), "256", "1", "256",
+     "Swift: largest window, packets (the packet engine keeps 256 send stamps per flow)",
+     NULL},
+    {"transport.swift.ack_ratio", T_COUNT, FIELD(transport.swift.ack_ratio), "4", "1", "64",
+     "Swift: data packets per ACK (coalesced ACKs, as NICs send them; a packet that fills "
+     "the window and a transfer's last packet are always ACKed); 1 = an ACK per packet",
+     NULL},
 
     {"transport.hpcc.eta", T_REAL, FIELD(transport.hpcc.eta), "0.95", "0.5", "1",
      "HPCC target utilisation eta of the most utilised hop (paper 95%)", NULL},

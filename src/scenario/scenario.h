@@ -356,6 +356,13 @@ struct scenario {
             uint32_t ack_every, qa_gate;
             int quick_adapt;
         } nscc;
+        struct swift_params {   /* transport.swift.* (src/pkt/swift.c) */
+            uint64_t base_target_ps, hop_scale_ps, fs_range_ps, endpoint_target_ps;
+            double fs_min_cwnd, fs_max_cwnd; /* packets */
+            double ai, beta, max_mdf;
+            double init_cwnd, min_cwnd, max_cwnd; /* packets */
+            uint32_t ack_ratio; /* data packets per ACK */
+        } swift;
     } transport;
     struct {
         uint64_t interval_ps;   /* 0 = no time series */

@@ -17,7 +17,8 @@
  * parser's names are the rows' (tpscheme.c: cc_schemes), which
  * test_transport checks against it. */
 #define CC_KINDS(X) X(CC_NONE, "none") X(CC_DCQCN, "dcqcn") \
-    X(CC_HPCC, "hpcc") X(CC_NSCC, "nscc")
+    X(CC_HPCC, "hpcc") X(CC_NSCC, "nscc") \
+    X(CC_SWIFT, "swift")
 #define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo") \
     X(RX_UEC, "uec")
 /* transport.protocol's values: the framing around each packet's payload */

@@ -303,6 +303,31 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
 
 /* Training traffic (src/work/train.h): gradient bytes to move, and under
  * logical isolation a class of its own. */
+/* Swift's windows: flow scaling needs fs_min_cwnd below fs_max_cwnd (its
+ * curve divides by their difference), and the first window lies between
+ * the smallest and the largest. */
+static int validate_swift(const struct scenario *sc, struct err *e)
+{
+    const struct swift_params *p = &sc->transport.swift;
+    if (sc->transport.cc != CC_SWIFT)
+        return 0;
+    if (p->fs_min_cwnd >= p->fs_max_cwnd)
+        return scenario_fail(sc, e, blame(sc, "transport.swift.fs_min_cwnd",
+                                          "transport.swift.fs_max_cwnd"),
+                             "transport.swift.fs_min_cwnd (%g) must be below "
+                             "transport.swift.fs_max_cwnd (%g)", p->fs_min_cwnd, p->fs_max_cwnd);
+    if (p->min_cwnd > p->max_cwnd)
+        return scenario_fail(sc, e, blame(sc, "transport.swift.min_cwnd",
+                                          "transport.swift.max_cwnd"),
+                             "transport.swift.min_cwnd (%g) must not exceed "
+                             "transport.swift.max_cwnd (%g)", p->min_cwnd, p->max_cwnd);
+    if (p->init_cwnd < p->min_cwnd || p->init_cwnd > p->max_cwnd)
+        return scenario_fail(sc, e, "transport.swift.init_cwnd",
+                             "must lie within transport.swift.min_cwnd (%g) and max_cwnd (%g), "
+                             "got %g", p->min_cwnd, p->max_cwnd, p->init_cwnd);
+    return 0;
+}
+
 static int validate_training(const struct scenario *sc, struct err *e)
 {
     if (sc->training.traffic == TRAFFIC_NONE)
@@ -371,6 +396,8 @@ int scenario_validate(const struct scenario *user, struct err *e)
                              units_fmt_size(sc->workload.bytes_per_writer, a, sizeof a),
                              CLOCK_LIMIT_PS / PS_PER_S);
     if (validate_training(sc, e) < 0)
+        return -1;
+    if (validate_swift(sc, e) < 0)
         return -1;
     if (sc->telemetry.pcap_stop_ps && sc->telemetry.pcap_stop_ps <= sc->telemetry.pcap_start_ps)
         return scenario_fail(sc, e, blame(sc, "telemetry.pcap.stop", "telemetry.pcap.start"),
