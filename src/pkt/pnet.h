@@ -249,6 +249,10 @@ struct flow {
     uint64_t last_dup_ack;    /* receiver: last ACK answering a duplicate */
     uint8_t done, sent_cnp, nak_sent, seen_any, dup_acked;
     uint8_t gen;              /* training: bumped every step (stale packets are dropped) */
+    /* receiver, TCP (tcp.c): in-order segments not yet ACKed, the CE state
+     * its ACKs echo (RFC 8257), its delayed-ACK timer */
+    uint8_t tcp_unacked, tcp_ce, delack_pending;
+    uint64_t delack_at;
 };
 _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fill one line");
 
@@ -286,6 +290,7 @@ struct pseq {
     X(discarded_bytes) X(acks) X(window_stalls) X(train_sent) X(train_retx)         \
     X(train_delivered) X(train_dropped) X(train_discarded)                          \
     X(timeouts) X(retx_pkts) X(rc_acks) X(qp_errors) X(sr_naks)                     \
+    X(tcp_fast_retx) X(tcp_dupacks) X(tcp_cuts)                                     \
     X(lookahead_bad) /* events for another partition inside a window */             \
     X(pkts_allocated) /* packet slots in all chunks */                              \
     X(slab_bytes)
@@ -753,6 +758,12 @@ int nic_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct pack
 void nic_on_nak(struct pnet *n, struct flow *f, uint32_t psn);
 void nic_on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn);
 void nic_rto_arm(struct pnet *n, struct flow *f);
+
+/* tcp.c: TCP's receiver ACKs a data segment it placed (inorder: it was
+ * the next expected; gap: a hole remains or was just filled) or one it
+ * threw away (a duplicate, past its window) */
+void tcp_rx_segment(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk,
+                    int inorder, int gap);
 
 /* nic.c: a cumulative ACK (packets below psn are in) from f's receiver at
  * node to its sender, through the fabric: the sender's on_ack hears it

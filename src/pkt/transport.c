@@ -24,6 +24,8 @@ const struct transport_ops transport_line_rate = {
 static const struct transport_ops *const registry[CC_COUNT] = {
     [CC_NONE] = &transport_line_rate,
     [CC_DCQCN] = &transport_dcqcn,
+    [CC_DCTCP] = &transport_dctcp,
+    [CC_CUBIC] = &transport_cubic,
 };
 
 const struct transport_ops *transport_of(enum cc_kind cc)
@@ -34,6 +36,7 @@ const struct transport_ops *transport_of(enum cc_kind cc)
 static const struct receiver_ops *const receivers[RX_COUNT] = {
     [RX_GBN] = &receiver_gbn,
     [RX_OOO] = &receiver_ooo,
+    [RX_TCP] = &receiver_tcp,
 };
 
 const struct receiver_ops *receiver_of(enum receiver_kind kind)

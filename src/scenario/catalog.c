@@ -386,5 +386,9 @@ int scenario_resolve(struct scenario *sc, struct err *e)
     for (; pr->key; pr++)
         if (scenario_set_default(sc, pr->key, pr->value, e) < 0)
             return -1;
+    /* TCP congestion controls run over TCP's receiver */
+    if (cc_scheme(sc->transport.cc)->tcp &&
+        scenario_set_default(sc, "transport.receiver", "tcp", e) < 0)
+        return -1;
     return training_lossless(sc, e);
 }

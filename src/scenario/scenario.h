@@ -297,6 +297,19 @@ struct scenario {
             int clamp_target;   /* RT <- RC at every cut (paper) or only after a timer increase */
             int cnp_path;       /* enum cnp_path */
         } dcqcn;
+        /* TCP (transport.cc dctcp or cubic; src/pkt/tcp.c) */
+        struct tcp_params {
+            uint32_t init_cwnd;     /* segments */
+            uint32_t delack_segments, dupack_threshold;
+            uint64_t rto_min_ps, delack_ps;
+        } tcp;
+        struct {
+            double g, initial_alpha;
+        } dctcp;
+        struct {
+            double c, beta;
+            int fast_convergence;
+        } cubic;
     } transport;
     struct {
         uint64_t interval_ps;   /* 0 = no time series */

@@ -21,11 +21,33 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .sends_cnps = 1,
         .tune = "dcqcn;transport.dcqcn.preset=nvidia,dcqcn;transport.dcqcn.preset=paper",
     },
+    [CC_DCTCP] = {
+        .name = "dctcp",
+        .keys = "transport.dctcp.",
+        /* an ACK per two segments through the fabric; measured, BENCHMARKS.md */
+        .events_scale = {1.45, 1.45},
+        .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
+        .fluid_leaves = "TCP windows (slow start, cuts, timeouts)",
+        .rate_control = 1,
+        .tcp = 1,
+        .tune = "dctcp;transport.dctcp.g=0.0625,dctcp;transport.dctcp.g=0.25",
+    },
+    [CC_CUBIC] = {
+        .name = "cubic",
+        .keys = "transport.cubic.",
+        .events_scale = {1.45, 1.45},
+        .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
+        .fluid_leaves = "TCP windows (slow start, cuts, timeouts)",
+        .rate_control = 1,
+        .tcp = 1,
+        .tune = "cubic;transport.cubic.beta=0.7,cubic;transport.cubic.beta=0.8",
+    },
 };
 
 const struct rx_scheme rx_schemes[RX_COUNT] = {
     [RX_GBN] = {"gbn", 0, "reordering: go-back-N resends"},
     [RX_OOO] = {"ooo", 1, NULL},
+    [RX_TCP] = {"tcp", 1, NULL},
 };
 
 const struct cc_scheme *cc_scheme(int cc)

@@ -14,8 +14,10 @@
 /* transport.cc's values in order: the enum is made from this list; the
  * parser's names are the rows' (tpscheme.c: cc_schemes), which
  * test_transport checks against it. */
-#define CC_KINDS(X) X(CC_NONE, "none") X(CC_DCQCN, "dcqcn")
-#define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo")
+#define CC_KINDS(X) X(CC_NONE, "none") X(CC_DCQCN, "dcqcn") \
+    X(CC_DCTCP, "dctcp") X(CC_CUBIC, "cubic")
+#define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo") \
+    X(RX_TCP, "tcp")
 
 #define TP_ENUM_(e, s) e,
 enum cc_kind { CC_KINDS(TP_ENUM_) CC_COUNT };
@@ -38,6 +40,9 @@ struct cc_scheme {
     int rate_control;
     /* it sends CNPs (transport.dcqcn.cnp_path says how they travel) */
     int sends_cnps;
+    /* a TCP congestion control: a window, TCP's receiver (transport.receiver
+     * tcp), transport.tcp.* keys */
+    int tcp;
     /* tune's default knob: its values, ';'-joined keys, ','-separated */
     const char *tune;
 };

@@ -149,6 +149,12 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
     if (sc->transport.cnp_dscp == sc->transport.data_dscp)
         return must_differ(sc, e, "transport.cnp_dscp", "transport.data_dscp",
                            sc->transport.cnp_dscp);
+    if ((sc->transport.receiver == RX_TCP) != (cc_scheme(sc->transport.cc)->tcp != 0))
+        return scenario_fail(sc, e, blame(sc, "transport.receiver", "transport.cc"),
+                             "transport.receiver tcp goes with a TCP congestion control "
+                             "(transport.cc dctcp or cubic) and they with it; got receiver %s, "
+                             "cc %s", rx_scheme(sc->transport.receiver)->name,
+                             cc_scheme(sc->transport.cc)->name);
     if (sc->fabric.ecn && sc->fabric.ecn_kmin && sc->fabric.ecn_kmax &&
         sc->fabric.ecn_kmax <= sc->fabric.ecn_kmin)
     {
