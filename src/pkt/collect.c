@@ -157,6 +157,9 @@ void pnet_collect(struct pnet *n, struct results *r)
     r->rc_acks = n->rc_acks;
     r->sack_naks = n->sr_naks;
     r->qp_errors = n->qp_errors;
+    r->tcp_fast_retx = n->tcp_fast_retx;
+    r->tcp_dupacks = n->tcp_dupacks;
+    r->tcp_cuts = n->tcp_cuts;
     r->acks = n->acks;
     r->window_stalls = n->window_stalls;
     r->packets_allocated = n->pkts_allocated;

@@ -51,7 +51,7 @@ static inline uint32_t segs(const struct pnet *n, uint64_t bytes)
 
 static inline int is_cubic(const struct pnet *n)
 {
-    return n->tp == &transport_cubic;
+    return n->tp->cc == CC_CUBIC;
 }
 
 static void tcp_start(struct pnet *n, struct flow *f)

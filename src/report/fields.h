@@ -45,6 +45,7 @@ enum {
     FW_INTERVAL = 1 << 10,    /* a checkpoint interval above zero */
     FW_RESTORE_READ = 1 << 11, /* the restore ran in an engine and finished */
     FW_LINKS = 1 << 12,       /* per-link-set busiest links (has_link_stats) */
+    FW_TCP = 1 << 13,         /* a TCP congestion control ran (packet engine) */
 };
 
 /* When a printed row's value is JSON null (and no metric or sweep figure):
