@@ -15,6 +15,7 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_public[],
     suite_shape[],
     suite_tpside[],
+    suite_tcp[],
     suite_names[], suite_fields[],
     suite_invariants[],
     suite_keytable[];
@@ -29,6 +30,7 @@ static const struct test *const suites[] = {
     suite_transport, suite_policy, suite_lbtable, suite_heap, suite_public,
     suite_shape,
     suite_tpside,
+    suite_tcp,
     suite_names, suite_fields,
     suite_invariants,
 };
