@@ -490,7 +490,7 @@ static void fluid_rate_cap(void)
     w.xfers[0].rate_bps = 100000000000ull;
     CHECK(fluid_run(&sc, &t, &w, &r, NULL) == 0);
     CHECKF(r.ok, "%s", r.violation);
-    double drain = (double)units_ser_ps(wire_bytes(4096 * 100, 4096), 100000000000ull) / 1e12;
+    double drain = (double)units_ser_ps(wire_bytes(4096 * 100, scenario_wire(&sc)), 100000000000ull) / 1e12;
     CHECKF(r.completion_s > drain && r.completion_s < drain + 10e-6, "%.9g vs drain %.9g",
            r.completion_s, drain);
     results_release(&r);

@@ -16,6 +16,7 @@ static void pktq_fifo_in_chunks(void)
 {
     struct pnet n;
     memset(&n, 0, sizeof n);
+    n.wire_overhead = ROCE_OVERHEAD;
     arena_init(&n.arena);
     enum { NQ = 4 };
     struct pktq q[NQ];
@@ -31,13 +32,13 @@ static void pktq_fifo_in_chunks(void)
         int push = rng_below(&r, 100) < ((step / 20000) % 2 ? 30u : 70u);
         if (push) {
             struct packet pk = {.t = in[k], .psn = in[k], .payload = 64 + in[k] % 4000};
-            CHECK(pktq_push(&n, &q[k], &pk, pkt_wire(&pk)) == 0);
-            bytes[k] += pkt_wire(&pk);
+            CHECK(pktq_push(&n, &q[k], &pk, pkt_wire(&n, &pk)) == 0);
+            bytes[k] += pkt_wire(&n, &pk);
             in[k]++;
             live++;
             max_live = live > max_live ? live : max_live;
         } else if (q[k].len) {
-            uint64_t w = pkt_wire(pktq_head(&q[k]));
+            uint64_t w = pkt_wire(&n, pktq_head(&q[k]));
             struct packet pk;
             pktq_pop(&n, &q[k], w, &pk);
             bytes[k] -= w;
@@ -77,6 +78,7 @@ static void dwrr_lone_queue_matches_walk(void)
     struct pnet n;
     pnet_bare(&n, &sc);
     n.mtu_wire = 4096 + ROCE_OVERHEAD;
+    n.wire_overhead = ROCE_OVERHEAD;
     arena_init(&n.arena);
     struct rng r;
     rng_init(&r, 11, 2);
@@ -91,18 +93,18 @@ static void dwrr_lone_queue_matches_walk(void)
             i = 3;
         memset(a, 0, sizeof *a);
         struct packet pk = {.payload = (uint32_t)(1 + rng_below(&r, 4096)), .prio = (uint8_t)i};
-        CHECK(pktq_push(&n, &a->q[i], &pk, pkt_wire(&pk)) == 0);
+        CHECK(pktq_push(&n, &a->q[i], &pk, pkt_wire(&n, &pk)) == 0);
         a->qmask = (uint8_t)(1u << i);
         for (int j = 0; j < NPRIO; j++)
             a->deficit[j] = (int32_t)rng_below(&r, 2 * n.mtu_wire);
         a->dwrr_next = (uint8_t)rng_below(&r, NPRIO);
-        refills += a->deficit[i] < (int64_t)pkt_wire(&pk);
+        refills += a->deficit[i] < (int64_t)pkt_wire(&n, &pk);
         *b = *a;
         int ca = port_pick_queue(&n, a, 1u << i), cb = port_dwrr_walk(&n, b, 1u << i);
         bad |= ca != cb || a->dwrr_next != b->dwrr_next ||
                memcmp(a->deficit, b->deficit, sizeof a->deficit);
         struct packet out;
-        pktq_pop(&n, &a->q[i], pkt_wire(&pk), &out);
+        pktq_pop(&n, &a->q[i], pkt_wire(&n, &pk), &out);
     }
     CHECKF(!bad, "DWRR short cut differs from the walk");
     CHECKF(refills > 1000, "only %d cases needed a new quantum", refills);

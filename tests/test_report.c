@@ -210,7 +210,7 @@ static void segments_from_counters(void)
         results_release(&r);
         return;
     }
-    double wire = (double)wire_bytes(2000000, sc.fabric.mtu) * 32;
+    double wire = (double)wire_bytes(2000000, scenario_wire(&sc)) * 32;
     for (int s = PATH_WRITER_NIC; s <= PATH_STORAGE_NIC; s++) {
         if (!path_seg_shown(s, 2))
             continue;

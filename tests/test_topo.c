@@ -148,8 +148,9 @@ static void bound_hand_computed(void)
     CHECK(topo_build(&t, &sc, &a, NULL) == 0);
     CHECK(workload_build(&w, &sc, &t, &a, NULL) == 0);
     bound_compute(&r, &t, &w, &sc, NULL);
-    CHECK(wire_bytes(1000000, 1000) == 1082000);
-    CHECK(wire_bytes(1001, 1000) == 1001 + 2 * 82);
+    struct wire_fmt roce = {1000, 82};
+    CHECK(wire_bytes(1000000, roce) == 1082000);
+    CHECK(wire_bytes(1001, roce) == 1001 + 2 * 82);
     CHECK(r.bound_limit == PATH_STORAGE_NIC);
     CHECKF(fabs(r.bound_term_s[PATH_STORAGE_NIC] - 86.56e-6) < 1e-12, "%.9g",
            r.bound_term_s[PATH_STORAGE_NIC]);

@@ -187,10 +187,32 @@ static void transport_incast_hooks(void)
     }
 }
 
+/* transport.protocol frames each packet: RoCE's MTU is payload, TCP's is
+ * the IP MTU with 52 bytes of IPv4, TCP and timestamps inside; the bound's
+ * wire bytes follow the framing. */
+static void transport_protocol_framing(void)
+{
+    struct scenario sc;
+    struct err e;
+    scenario_defaults(&sc);
+    CHECK(scenario_set(&sc, "fabric.mtu=4096B", &e) == 0);
+    struct wire_fmt w = scenario_wire(&sc);
+    CHECK(sc.transport.protocol == PROTO_ROCE && w.payload == 4096 && w.overhead == 82);
+    CHECK(wire_bytes(10000, w) == 10000 + 3 * 82);
+    CHECK(scenario_set(&sc, "transport.protocol=tcp", &e) == 0);
+    CHECK(scenario_set(&sc, "fabric.mtu=9000B", &e) == 0);
+    w = scenario_wire(&sc);
+    CHECK(sc.transport.protocol == PROTO_TCP && w.payload == 8948 && w.overhead == 90);
+    CHECK(wire_frame(w) == 9038); /* 9000 IP + 14 Ethernet + 4 FCS + 20 preamble and gap */
+    CHECK(wire_bytes(8949, w) == 8949 + 2 * 90);
+    CHECK(scenario_set(&sc, "transport.protocol=quic", &e) < 0 && strstr(e.msg, "roce"));
+}
+
 SUITE(suite_transport) = {
     {"transport_registry", transport_registry},
     {"transport_receivers", transport_receivers},
     {"transport_dcqcn_cnp_hook", transport_dcqcn_cnp_hook},
     {"transport_incast_hooks", transport_incast_hooks},
+    {"transport_protocol_framing", transport_protocol_framing},
     {0, 0},
 };

@@ -43,7 +43,7 @@
  * bandwidth-delay product, no more than the run's packets. */
 static double pkt_held(const struct scenario *sc, const struct topo *t, double packets)
 {
-    double wire = (double)sc->fabric.mtu + ROCE_OVERHEAD;
+    double wire = (double)wire_frame(scenario_wire(sc));
     double held = 0;
     for (uint32_t s = 0; s < t->n_switches; s++)
         held += (double)(t->first_cleaf + s >= t->first_spine ? sc->fabric.spine_buffer
@@ -147,11 +147,12 @@ static int pkt_resends(const struct scenario *sc, const struct topo *t,
 void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct workload *w,
                    const struct arena *a, int engine, double bound_s, struct ckpt_estimate *est)
 {
+    uint64_t mtu = scenario_wire(sc).payload;
     memset(est, 0, sizeof *est);
     est->ports = t->n_ports;
     for (uint32_t i = 0; i < w->n; i++)
-        est->packets += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
-    est->packets += train_packets(w->train, sc->fabric.mtu, bound_s);
+        est->packets += (double)((w->xfers[i].bytes + mtu - 1) / mtu);
+    est->packets += train_packets(w->train, mtu, bound_s);
     if (engine == ENGINE_FLUID) {
         /* per transfer: flow state and solver heaps; per path entry: the
          * solver's lists; per port: link state (~32 words) */
@@ -237,9 +238,10 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
         return sc->engine;
     }
     double pkts = 0;
+    uint64_t mtu = scenario_wire(sc).payload;
     for (uint32_t i = 0; i < w->n; i++)
-        pkts += (double)((w->xfers[i].bytes + sc->fabric.mtu - 1) / sc->fabric.mtu);
-    pkts += train_packets(w->train, sc->fabric.mtu, r->bound_s); /* training beside it */
+        pkts += (double)((w->xfers[i].bytes + mtu - 1) / mtu);
+    pkts += train_packets(w->train, mtu, r->bound_s); /* training beside it */
     double epp = ckpt_pkt_events_per_packet(sc, t);
     double ev = epp * pkts, rate = ckpt_pkt_rate(sc, t, w, pkts), limit = CKPT_AUTO_PACKET_S * rate;
     int fluid = ev > limit;

@@ -280,7 +280,7 @@ static int wiring_check(const struct scenario *sc, const struct topo *t, struct 
 {
     int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
     unsigned lossless = sc->fabric.pfc && mask > 0 ? (unsigned)__builtin_popcount((unsigned)mask) : 0;
-    uint64_t wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD, rsv = sc->fabric.mmu_reserve;
+    uint64_t wire = wire_frame(scenario_wire(sc)), rsv = sc->fabric.mmu_reserve;
     int split = sc->fabric.mmu_pools == POOLS_PER_CLASS && lossless;
     char name[64], b[32];
     for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {

@@ -14,15 +14,14 @@ static uint64_t peer_response_bytes(uint64_t bps)
     return (uint64_t)quanta * 512 / 8;
 }
 
-uint64_t wire_bytes(uint64_t bytes, uint32_t mtu)
+uint64_t wire_bytes(uint64_t bytes, struct wire_fmt w)
 {
-    return bytes + (bytes + mtu - 1) / mtu * ROCE_OVERHEAD;
+    return bytes + (bytes + w.payload - 1) / w.payload * w.overhead;
 }
 
-uint64_t wire_headroom(uint64_t bps, uint64_t delay_ps, double cable_m, uint32_t mtu)
+uint64_t wire_headroom(uint64_t bps, uint64_t delay_ps, double cable_m, uint64_t frame)
 {
     double meters = cable_m > 0 ? cable_m : (double)delay_ps * 1e-12 * FIBRE_MPS;
     uint64_t cable = (uint64_t)ceil(2.0 * meters * (double)bps / FIBRE_MPS / 8.0);
-    uint64_t wire = (uint64_t)mtu + ROCE_OVERHEAD;
-    return 2 * wire + cable + peer_response_bytes(bps);
+    return 2 * frame + cable + peer_response_bytes(bps);
 }

@@ -135,9 +135,10 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
                                 const uint32_t *path, uint32_t np, uint64_t bytes,
                                 uint64_t bps)
 {
-    uint32_t mtu = sc->fabric.mtu;
-    uint64_t q = (bytes % mtu ? bytes % mtu : mtu) + ROCE_OVERHEAD;
-    uint64_t p = bytes > mtu ? (uint64_t)mtu + ROCE_OVERHEAD : 0;
+    struct wire_fmt w = scenario_wire(sc);
+    uint32_t mtu = w.payload;
+    uint64_t q = (bytes % mtu ? bytes % mtu : mtu) + w.overhead;
+    uint64_t p = bytes > mtu ? wire_frame(w) : 0;
     /* departures from the current hop, counted from the previous packet's */
     uint64_t dp = 0, dq = units_ser_ps(q, bps), gap = dq;
     uint64_t sbps = 0, sp = 0, sq = 0; /* the last hop speed's serialisations */
@@ -835,7 +836,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
                 n->onto_failed++;
                 break;
             }
-        f->wire = wire_bytes(x->bytes, sc->fabric.mtu);
+        f->wire = wire_bytes(x->bytes, scenario_wire(sc));
         uint64_t pace = x->rate_bps ? x->rate_bps : UINT64_MAX;
         for (uint32_t j = 0; j < k; j++)
             if (t->ports[path[j]].bps < pace)
@@ -886,7 +887,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         for (uint32_t j = 0; j < np; j++)
             if (t->ports[path[j]].bps < pace)
                 pace = t->ports[path[j]].bps;
-        f->wire = wire_bytes(x.bytes, sc->fabric.mtu);
+        f->wire = wire_bytes(x.bytes, scenario_wire(sc));
         f->lat = flow_latency_ps(t, sc, path, np, x.bytes, pace);
         f->state = 2; /* until its first step */
         struct lset *dst = n->two ? &tall : &all;

@@ -275,7 +275,7 @@ void capture_packet(struct pnet *n, const struct port *p, const struct packet *p
     r.sport = f->sport;
     r.qpn = 0x100 + (f->id & 0xfffff); /* both ends number the QP of transfer i alike */
     if (pk->kind == PK_DATA) {
-        uint32_t mtu = n->sc->fabric.mtu;
+        uint32_t mtu = n->mtu;
         uint64_t off = (uint64_t)pk->psn * mtu, req = n->window ? n->sc->storage.request_size : 0;
         /* a write per request (storage.max_outstanding) when requests are
          * whole packets, else one write per transfer */
@@ -320,7 +320,7 @@ void capture_packet(struct pnet *n, const struct port *p, const struct packet *p
         } else {
             /* the ACK carries the bytes it acknowledges; the PSN of the last
              * packet and the request count are the receiver's now */
-            uint32_t mtu = n->sc->fabric.mtu;
+            uint32_t mtu = n->mtu;
             r.kind = CAP_ACK;
             r.opcode = BTH_ACK;
             r.syndrome = 0x1f;

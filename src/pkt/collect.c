@@ -167,7 +167,7 @@ void pnet_collect(struct pnet *n, struct results *r)
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
         r->rate_decreases += f->decreases;
-        r->data_packets += (f->bytes + n->sc->fabric.mtu - 1) / n->sc->fabric.mtu;
+        r->data_packets += (f->bytes + n->mtu - 1) / n->mtu;
         if (f->line_bps && (r->min_rate_bps == 0 || f->min_rate < r->min_rate_bps))
             r->min_rate_bps = f->min_rate;
     }

@@ -85,7 +85,7 @@ __attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s
 {
     const struct scenario *sc = n->sc;
     unsigned pg = pk->prio;
-    uint64_t wire = pkt_wire(pk);
+    uint64_t wire = pkt_wire(n, pk);
     int lossless = (n->lossless >> pg) & 1;
     unsigned k = n->pool_of[pg];
     if (s->used + wire > s->buffer) {
@@ -140,7 +140,7 @@ void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
 {
     struct port *in = &n->ports[pk->in_port];
     unsigned pg = pk->prio, k = n->pool_of[pg];
-    uint64_t wire = pkt_wire(pk), left = wire;
+    uint64_t wire = pkt_wire(n, pk), left = wire;
     /* headroom drains first, then shared, then the reserve */
     uint64_t h = in->ing[pg].hdrm < left ? in->ing[pg].hdrm : left;
     in->ing[pg].hdrm -= h;

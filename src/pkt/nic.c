@@ -84,7 +84,7 @@ void nic_flow_start(struct pnet *n, struct flow *f)
 static void make_data(struct pnet *n, struct flow *f, struct packet *pk)
 {
     uint64_t left = f->bytes - f->sent;
-    uint32_t mtu = n->sc->fabric.mtu;
+    uint32_t mtu = n->mtu;
     pk->payload = left < mtu ? (uint32_t)left : mtu;
     pk->flow = f->id;
     pk->psn = (uint32_t)(f->sent / mtu);
@@ -128,7 +128,7 @@ static void after_send(struct pnet *n, struct flow *f, const struct packet *pk)
 /* Pacing and the retransmission timer after f's packet pk left. */
 static inline void sent_packet(struct pnet *n, struct flow *f, const struct packet *pk)
 {
-    uint64_t wire = pkt_wire(pk);
+    uint64_t wire = pkt_wire(n, pk);
     uint64_t rate = n->tp->on_send(n, f, wire);
     if (f->cap_bps && f->cap_bps < rate)
         rate = f->cap_bps;
@@ -143,7 +143,7 @@ static inline void sent_packet(struct pnet *n, struct flow *f, const struct pack
 /* ooo: the packet of PSN sr_psn again (selective repeat). */
 static void resend_one(struct pnet *n, struct flow *f, struct packet *pk)
 {
-    uint64_t mtu = n->sc->fabric.mtu, off = (uint64_t)f->sr_psn * mtu;
+    uint64_t mtu = n->mtu, off = (uint64_t)f->sr_psn * mtu;
     uint64_t left = f->bytes - off;
     make_data(n, f, pk);
     pk->payload = (uint16_t)(left < mtu ? left : mtu);
@@ -194,7 +194,7 @@ pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uin
     uint64_t read_t = 0;
     if (n->read_bps && p->node >= n->topo->first_storage && p->node < n->topo->first_cleaf &&
         f->sent >= f->max_sent) {
-        uint64_t left = f->bytes - f->sent, mtu = n->sc->fabric.mtu;
+        uint64_t left = f->bytes - f->sent, mtu = n->mtu;
         read_t = backend(n, p->node)->read_t + units_ser_ps(left < mtu ? left : mtu, n->read_bps);
         if (read_t > n->now) {
             if (read_t < *soonest)
@@ -260,7 +260,7 @@ int nic_pull(struct pnet *n, struct port *p, struct packet *pk)
         got = st == PULL_OK;
     }
     if (got) {
-        double w = (double)pkt_wire(pk);
+        double w = (double)pkt_wire(n, pk);
         if (pnet_is_train(n, pk->flow))
             nic->vt_train += w / (double)n->dwrr_quantum[n->tr->prio];
         else

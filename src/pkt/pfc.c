@@ -182,7 +182,7 @@ void pfc_on_watchdog(struct pnet *n, struct port *p, uint32_t arg)
     unpause(n, p, prio);
     struct sw *s = pnet_sw(n, p->node);
     while (p->q[prio].len) {
-        uint64_t wire = pkt_wire(pktq_head(&p->q[prio]));
+        uint64_t wire = pkt_wire(n, pktq_head(&p->q[prio]));
         struct packet drop, *pk = &drop;
         pktq_pop(n, &p->q[prio], wire, pk);
         p->q_bytes -= wire;

@@ -16,7 +16,7 @@
 #include "../core/arena.h"
 #include "../core/evq.h"
 #include "../core/rng.h"
-#include "../core/wire.h" /* NPRIO, ROCE_OVERHEAD */
+#include "../core/wire.h" /* NPRIO, struct wire_fmt */
 #include "../scenario/scenario.h"
 #include "../stats/results.h"
 #include "../topo/topo.h"
@@ -358,7 +358,9 @@ struct pnet {
     uint8_t pool_of[NPRIO];   /* buffer pool of each priority (mmu.c) */
     uint8_t n_pools;          /* 1 = shared; per_class: lossless + 1 */
     uint8_t dscp_prio[64];
-    uint64_t mtu_wire;
+    uint64_t mtu_wire;        /* the largest frame's wire bytes */
+    uint32_t mtu;             /* payload of a full packet (transport.protocol) */
+    uint32_t wire_overhead;   /* wire bytes of a packet beyond its payload */
     int32_t dwrr_quantum[NPRIO];
     struct pkt_chunk *free_chunks;
     struct pkt_chunk *slabs;  /* 2 MB slabs of chunks, linked by their first */
@@ -556,9 +558,9 @@ static inline struct pktq wire_view(const struct pnet *n, const struct port *p)
             body;                                                                    \
         }
 
-static inline uint64_t pkt_wire(const struct packet *p)
+static inline uint64_t pkt_wire(const struct pnet *n, const struct packet *p)
 {
-    return (uint64_t)p->payload + ROCE_OVERHEAD;
+    return (uint64_t)p->payload + n->wire_overhead;
 }
 
 static inline int is_switch_node(const struct pnet *n, uint32_t node)

@@ -86,7 +86,7 @@ static void start_tx(struct pnet *n, struct port *p)
     if (!p->tx_pkts && !p->first_tx_t)
         p->first_tx_t = n->now;
     p->state = PORT_BUSY;
-    pnet_schedule_part(n, n->now + ser_time(p, pkt_wire(&p->tx)), EV_TX_DONE,
+    pnet_schedule_part(n, n->now + ser_time(p, pkt_wire(n, &p->tx)), EV_TX_DONE,
                        n->part[p->node], p, 0);
 }
 
@@ -104,7 +104,7 @@ static struct packet *dequeue(struct pnet *n, struct port *p, unsigned prio)
 {
     struct pktq *q = &p->q[prio];
     qhist_note(n, p);
-    uint64_t wire = pkt_wire(pktq_head(q));
+    uint64_t wire = pkt_wire(n, pktq_head(q));
     struct packet *pk = &p->tx;
     pktq_pop(n, q, wire, pk);
     /* the queue's next line: written when its packets arrived, long out of
@@ -129,7 +129,7 @@ static struct packet *dequeue(struct pnet *n, struct port *p, unsigned prio)
  * needs a new quantum (one quantum >= one packet), all the others too. */
 static int dwrr_alone(struct pnet *n, struct port *p, unsigned i)
 {
-    int64_t w = (int64_t)pkt_wire(pktq_head(&p->q[i]));
+    int64_t w = (int64_t)pkt_wire(n, pktq_head(&p->q[i]));
     unsigned from = p->dwrr_next;
     if (p->deficit[i] < w) {
         int32_t d = p->deficit[i] + n->dwrr_quantum[i];
@@ -150,7 +150,7 @@ static inline int dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
     for (int tries = 0; tries < 2 * NPRIO + 1; tries++) {
         unsigned i = p->dwrr_next;
         if (ready & (1u << i)) {
-            int64_t w = (int64_t)pkt_wire(pktq_head(&p->q[i]));
+            int64_t w = (int64_t)pkt_wire(n, pktq_head(&p->q[i]));
             if (p->deficit[i] >= w) {
                 p->deficit[i] -= (int32_t)w;
                 return (int)i;
@@ -239,7 +239,7 @@ void port_on_wake(struct pnet *n, struct port *p, uint32_t gen)
 void port_on_tx_done(struct pnet *n, struct port *p)
 {
     struct packet *pk = &p->tx;
-    uint64_t wire = pkt_wire(pk);
+    uint64_t wire = pkt_wire(n, pk);
     p->state = PORT_IDLE;
     p->tx_bytes += wire;
     if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow))
@@ -274,7 +274,7 @@ void port_on_rx(struct pnet *n, struct port *in)
 void port_queue(struct pnet *n, struct port *p, const struct packet *pk)
 {
     qhist_note(n, p);
-    uint64_t wire = pkt_wire(pk);
+    uint64_t wire = pkt_wire(n, pk);
     if (pktq_push(n, &p->q[pk->prio], pk, wire) < 0)
         return; /* out of memory: the run stops (n->oom) */
     if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {

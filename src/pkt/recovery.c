@@ -39,7 +39,7 @@ static int ooo_recovery_setup(struct pnet *n, struct err *e)
     uint64_t most = 0;
     for (uint32_t i = 0; i < nf; i++)
         most = n->flows[i].bytes > most ? n->flows[i].bytes : most;
-    most = most / sc->fabric.mtu + 1;
+    most = most / n->mtu + 1;
     uint32_t w = 64;
     while (w * 2 <= sc->transport.sack_window && w < most)
         w *= 2;
@@ -83,7 +83,7 @@ void nic_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
  * receiver has meanwhile completed the flow. */
 static void gbn_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
 {
-    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
+    uint64_t off = (uint64_t)psn * n->mtu;
     if ((f->una && off <= f->una) || off >= f->sent)
         return;
     if (n->tp->on_nak)
@@ -101,7 +101,7 @@ static void ooo_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
         gbn_on_nak(n, f, psn);
         return;
     }
-    if ((uint64_t)psn * n->sc->fabric.mtu >= f->max_sent)
+    if ((uint64_t)psn * n->mtu >= f->max_sent)
         return; /* never sent: it comes in its turn */
     f->sr_psn = psn;
     f->sr_pending = 1;
@@ -119,7 +119,7 @@ void nic_on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn)
     heard_ack(n, f, psn);
     if (n->tp->on_ack)
         n->tp->on_ack(n, f, psn);
-    uint64_t off = (uint64_t)psn * n->sc->fabric.mtu;
+    uint64_t off = (uint64_t)psn * n->mtu;
     if (off >= f->bytes) {
         f->peer_done = 1;
         f->sr_pending = 0;
@@ -166,7 +166,7 @@ void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
     f->retries++;
     if (n->tp->on_timeout)
         n->tp->on_timeout(n, f);
-    uint64_t off = (uint64_t)f->ack_psn * n->sc->fabric.mtu;
+    uint64_t off = (uint64_t)f->ack_psn * n->mtu;
     f->sent = off < f->bytes ? off : f->bytes;
     f->una = 0; /* NAKs from here on are news */
     f->sr_pending = 0;

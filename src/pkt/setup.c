@@ -72,6 +72,10 @@ void pnet_bare(struct pnet *n, const struct scenario *sc)
     memset(n, 0, sizeof *n);
     n->sc = sc;
     pnet_scenario_flags(n);
+    struct wire_fmt wf = scenario_wire(sc);
+    n->mtu = wf.payload;
+    n->wire_overhead = wf.overhead;
+    n->mtu_wire = wire_frame(wf);
     evq_init(&n->q);
     n->pseq = &n->pseq_bare;
     n->part = n->port_part = n->part_bare;
@@ -127,7 +131,7 @@ static uint64_t switch_latency_ps(const struct topo *t, const struct scenario *s
 uint64_t pkt_cnp_direct_ps(const struct topo *t, const struct scenario *sc, uint32_t from,
                            uint32_t to, uint16_t sport)
 {
-    uint64_t wire = (uint64_t)CNP_PAYLOAD + ROCE_OVERHEAD, lat = 0;
+    uint64_t wire = (uint64_t)CNP_PAYLOAD + scenario_wire(sc).overhead, lat = 0;
     uint32_t path[TOPO_MAX_HOPS];
     uint32_t hops = topo_path(t, from, to, sport, path, TOPO_MAX_HOPS);
     for (uint32_t k = 0; k < hops; k++) {
@@ -201,7 +205,9 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
     n->nics = ALIGNED_CALLOC(n, t->first_cleaf, n->nics);
     n->flows = ALIGNED_CALLOC(n, (size_t)w->n + n->n_train + 1, n->flows);
     n->qhist = arena_calloc(&n->arena, (size_t)PATH_SETS * QHIST_BUCKETS, sizeof *n->qhist);
-    n->mtu_wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
+    n->mtu_wire = wire_frame(scenario_wire(sc));
+    n->mtu = scenario_wire(sc).payload;
+    n->wire_overhead = scenario_wire(sc).overhead;
     n->part = arena_calloc(&n->arena, t->n_nodes, sizeof *n->part);
     n->port_part = arena_calloc(&n->arena, t->n_ports, sizeof *n->port_part);
     n->pseq = ALIGNED_CALLOC(n, (size_t)t->n_nodes + 1, n->pseq);

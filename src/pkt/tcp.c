@@ -1,5 +1,6 @@
 /* TCP as storage front ends run it (transport.cc dctcp, cubic): a window
- * of segments (fabric.mtu of payload each), cumulative ACKs with delayed
+ * of segments (the protocol row's MSS of payload each: transport.protocol
+ * tcp takes fabric.mtu as the IP MTU), cumulative ACKs with delayed
  * ACKs, fast retransmit and recovery, and the retransmission timeout of
  * recovery.c. docs/engine.md "TCP (DCTCP, CUBIC)" has the equations.
  *
@@ -45,7 +46,7 @@ enum tcp_ca { CA_OPEN, CA_CWR, CA_RECOVERY, CA_LOSS };
 
 static inline uint32_t segs(const struct pnet *n, uint64_t bytes)
 {
-    uint64_t m = n->sc->fabric.mtu;
+    uint64_t m = n->mtu;
     return (uint32_t)((bytes + m - 1) / m);
 }
 
@@ -321,7 +322,7 @@ static void send_ack(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn
 {
     struct packet a = {0};
     a.flow = f->id;
-    a.payload = CNP_PAYLOAD;
+    a.payload = 0; /* a pure ACK: the protocol's headers alone */
     a.kind = PK_RCACK;
     a.dscp = (uint8_t)n->sc->transport.cnp_dscp;
     a.prio = (uint8_t)n->sc->transport.cnp_priority;
@@ -344,7 +345,7 @@ void tcp_rx_segment(struct pnet *n, uint32_t node, struct flow *f, const struct 
         f->tcp_ce = pk->ce;
     }
     if (!inorder || gap || f->tcp_unacked + 1u >= p->delack_segments ||
-        (uint64_t)f->expect_psn * n->sc->fabric.mtu >= f->bytes) {
+        (uint64_t)f->expect_psn * n->mtu >= f->bytes) {
         send_ack(n, node, f, f->expect_psn);
         return;
     }

@@ -20,6 +20,7 @@
 
 /* transport.cc and transport.receiver: their descriptor rows (tpscheme.c) */
 static const struct names cc_names = {cc_schemes, sizeof cc_schemes[0], CC_COUNT};
+static const struct names proto_names = {proto_schemes, sizeof proto_schemes[0], PROTO_COUNT};
 static const struct names receiver_names = {rx_schemes, sizeof rx_schemes[0], RX_COUNT};
 
 /* A row gives its choices in the slot of its type's kind: a names table
@@ -246,6 +247,10 @@ const struct key scn_keys[] = {
      "of the built fabric; relative to the scenario file (--set: the working directory); "
      "none = build from the fabric keys",
      NULL},
+    {"transport.protocol", T_ENUM, FIELD(transport.protocol), "roce", NULL, NULL,
+     "the packets' protocol and framing: roce (RoCEv2; fabric.mtu is the path MTU "
+     "of payload, 82 wire bytes around it); tcp (fabric.mtu is the IP MTU, MSS = "
+     "MTU - 52, 90 wire bytes a segment)", &proto_names},
     {"transport.receiver", T_ENUM, FIELD(transport.receiver), "gbn", NULL, NULL,
      "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "
      "rewinds); ooo: out-of-order placement; tcp: TCP's cumulative and delayed "

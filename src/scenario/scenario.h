@@ -16,7 +16,8 @@
 
 #include "../core/err.h"
 #include "lbscheme.h" /* enum lb_kind */
-#include "tpscheme.h" /* enum cc_kind, enum receiver_kind */
+#include "../core/wire.h" /* struct wire_fmt */
+#include "tpscheme.h" /* enum cc_kind, enum receiver_kind, protocols */
 #include "names.h"
 
 #define SCENARIO_TEXT 64 /* longest text value + 1 */
@@ -276,6 +277,7 @@ struct scenario {
         char topology_file[SCENARIO_LONG_TEXT];
     } fabric;
     struct {
+        int protocol;           /* enum protocol */
         int cc;                 /* enum cc_kind */
         int receiver;           /* enum receiver_kind */
         uint32_t qps_per_writer;
@@ -448,6 +450,16 @@ static inline const char *scenario_cnp_fabric_why(const struct scenario *sc)
 
 /* DCQCN with its CNPs sent direct (transport.dcqcn.cnp_path: the packet
  * engine delivers them after their path's unloaded latency). */
+/* The packets' framing under transport.protocol: payload per full packet
+ * (fabric.mtu less the protocol's headers inside it) and wire overhead. */
+static inline struct wire_fmt scenario_wire(const struct scenario *sc)
+{
+    const struct proto_scheme *p = proto_scheme(sc->transport.protocol);
+    struct wire_fmt w = {sc->fabric.mtu > p->mtu_headers ? sc->fabric.mtu - p->mtu_headers : 1,
+                         p->overhead};
+    return w;
+}
+
 static inline int scenario_cnp_direct(const struct scenario *sc)
 {
     if (!cc_scheme(sc->transport.cc)->sends_cnps)

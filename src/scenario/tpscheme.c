@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "../core/wire.h" /* ROCE_OVERHEAD */
+
 const struct cc_scheme cc_schemes[CC_COUNT] = {
     [CC_NONE] = {
         .name = "none",
@@ -49,6 +51,23 @@ const struct rx_scheme rx_schemes[RX_COUNT] = {
     [RX_OOO] = {"ooo", 1, NULL},
     [RX_TCP] = {"tcp", 1, NULL},
 };
+
+const struct proto_scheme proto_schemes[PROTO_COUNT] = {
+    /* RoCEv2: IB path MTU of payload; 8 preamble+SFD, 12 gap, 14 Ethernet,
+     * 20 IPv4, 8 UDP, 12 BTH, 4 ICRC, 4 FCS (IBTA Annex A17) */
+    [PROTO_ROCE] = {"roce", 0, ROCE_OVERHEAD,
+                    "preamble+gap 20, Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4"},
+    /* TCP/IPv4 with timestamps (Linux's default, RFC 7323): fabric.mtu is
+     * the IP MTU (9000 B jumbo frames), MSS = MTU - 52 */
+    [PROTO_TCP] = {"tcp", 52, 90,
+                   "preamble+gap 20, Ethernet 14, FCS 4; in the MTU: IPv4 20, TCP 20, "
+                   "timestamps 12"},
+};
+
+const struct proto_scheme *proto_scheme(int protocol)
+{
+    return &proto_schemes[protocol >= 0 && protocol < PROTO_COUNT ? protocol : 0];
+}
 
 const struct cc_scheme *cc_scheme(int cc)
 {

@@ -11,6 +11,8 @@
 #ifndef CKPT_TPSCHEME_H
 #define CKPT_TPSCHEME_H
 
+#include <stdint.h>
+
 /* transport.cc's values in order: the enum is made from this list; the
  * parser's names are the rows' (tpscheme.c: cc_schemes), which
  * test_transport checks against it. */
@@ -18,10 +20,13 @@
     X(CC_DCTCP, "dctcp") X(CC_CUBIC, "cubic")
 #define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo") \
     X(RX_TCP, "tcp")
+/* transport.protocol's values: the framing around each packet's payload */
+#define PROTOCOLS(X) X(PROTO_ROCE, "roce") X(PROTO_TCP, "tcp")
 
 #define TP_ENUM_(e, s) e,
 enum cc_kind { CC_KINDS(TP_ENUM_) CC_COUNT };
 enum receiver_kind { RX_KINDS(TP_ENUM_) RX_COUNT };
+enum protocol { PROTOCOLS(TP_ENUM_) PROTO_COUNT };
 
 struct cc_scheme {
     const char *name;   /* transport.cc's value */
@@ -58,13 +63,28 @@ struct rx_scheme {
     const char *fluid_reorder;
 };
 
+/* A protocol (transport.protocol): how a packet is framed on the wire.
+ * fabric.mtu is the protocol's MTU: RoCE's path MTU is the payload itself
+ * (4096 B), an IP MTU (TCP's 9000 B jumbo frame) also holds the headers
+ * above the link layer, which mtu_headers takes back out. */
+struct proto_scheme {
+    const char *name;       /* transport.protocol's value */
+    uint32_t mtu_headers;   /* bytes of fabric.mtu that are not payload
+                             * (below fabric.mtu's 64 B floor) */
+    uint32_t overhead;      /* wire bytes per packet beyond its payload
+                             * (preamble and gap included) */
+    const char *framing;    /* the headers counted, for describe and docs */
+};
+
 extern const struct cc_scheme cc_schemes[CC_COUNT];
+extern const struct proto_scheme proto_schemes[PROTO_COUNT];
 extern const struct rx_scheme rx_schemes[RX_COUNT];
 
 /* The row of cc / kind; an out-of-range value (a corrupt struct) gets the
  * first row rather than a read past the table. */
 const struct cc_scheme *cc_scheme(int cc);
 const struct rx_scheme *rx_scheme(int kind);
+const struct proto_scheme *proto_scheme(int protocol);
 /* By name; NULL when no row has it. */
 const struct cc_scheme *cc_scheme_by_name(const char *name);
 

@@ -80,7 +80,7 @@ static int must_differ(const struct scenario *sc, struct err *e, const char *a, 
 
 uint64_t scenario_headroom(const struct scenario *sc, uint64_t bps, uint64_t delay_ps)
 {
-    return wire_headroom(bps, delay_ps, sc->fabric.cable_length_m, sc->fabric.mtu);
+    return wire_headroom(bps, delay_ps, sc->fabric.cable_length_m, wire_frame(scenario_wire(sc)));
 }
 
 int scenario_prio_mask(const char *s)
@@ -119,7 +119,7 @@ static uint64_t switch_need(const struct scenario *sc, unsigned lossless, uint64
                             uint64_t host_bps, uint64_t n_up, uint64_t up_bps,
                             uint64_t *reserved)
 {
-    uint64_t d = sc->fabric.link_delay_ps, wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
+    uint64_t d = sc->fabric.link_delay_ps, wire = wire_frame(scenario_wire(sc));
     uint64_t r = (n_host + n_up) * NPRIO * sc->fabric.mmu_reserve +
                  lossless * (n_host * scenario_headroom(sc, host_bps, d) +
                              n_up * scenario_headroom(sc, up_bps, d));
@@ -149,6 +149,12 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
     if (sc->transport.cnp_dscp == sc->transport.data_dscp)
         return must_differ(sc, e, "transport.cnp_dscp", "transport.data_dscp",
                            sc->transport.cnp_dscp);
+    if ((sc->transport.protocol == PROTO_TCP) != (cc_scheme(sc->transport.cc)->tcp != 0))
+        return scenario_fail(sc, e, blame(sc, "transport.protocol", "transport.cc"),
+                             "transport.protocol tcp runs a TCP congestion control "
+                             "(transport.cc dctcp or cubic) and they run over it; got protocol "
+                             "%s, cc %s", proto_scheme(sc->transport.protocol)->name,
+                             cc_scheme(sc->transport.cc)->name);
     if ((sc->transport.receiver == RX_TCP) != (cc_scheme(sc->transport.cc)->tcp != 0))
         return scenario_fail(sc, e, blame(sc, "transport.receiver", "transport.cc"),
                              "transport.receiver tcp goes with a TCP congestion control "
@@ -237,7 +243,7 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
         if (sc->fabric.mmu_pools == POOLS_PER_CLASS && lossless) {
             uint64_t d = sc->fabric.link_delay_ps, ports = sw[i].n_host + sw[i].n_up;
             uint64_t share = sw[i].buffer / (lossless + 1);
-            uint64_t two = 2 * ((uint64_t)sc->fabric.mtu + ROCE_OVERHEAD);
+            uint64_t two = 2 * wire_frame(scenario_wire(sc));
             uint64_t pool_ll = ports * (sc->fabric.mmu_reserve + two) +
                                sw[i].n_host * scenario_headroom(sc, sw[i].host_bps, d) +
                                sw[i].n_up * scenario_headroom(sc, sw[i].up_bps, d);
@@ -259,12 +265,12 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
     }
 
     /* storage nodes */
-    uint64_t cap = sc->storage.ingest_buffer, wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
+    uint64_t cap = sc->storage.ingest_buffer, wire = wire_frame(scenario_wire(sc));
     uint64_t window = (uint64_t)sc->storage.max_outstanding * sc->storage.request_size;
     if (sc->storage.max_outstanding && sc->storage.request_size > UINT32_MAX)
         return scenario_fail(sc, e, "storage.request_size",
                              "at most 4GB with storage.max_outstanding");
-    if (window && window < sc->fabric.mtu)
+    if (window && window < scenario_wire(sc).payload)
         return scenario_fail(sc, e, "storage.max_outstanding",
                              "the window (%" PRIu64 " B) must hold one packet (fabric.mtu)",
                              window);

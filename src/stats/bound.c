@@ -25,9 +25,9 @@ static uint64_t ser_floor(uint64_t bytes, uint64_t bps)
 }
 
 /* Wire bytes of a transfer's last packet, its smallest. */
-static uint64_t last_packet(uint64_t bytes, uint32_t mtu)
+static uint64_t last_packet(uint64_t bytes, struct wire_fmt w)
 {
-    return (bytes % mtu ? bytes % mtu : mtu) + ROCE_OVERHEAD;
+    return (bytes % w.payload ? bytes % w.payload : w.payload) + w.overhead;
 }
 
 /* a * b, saturated. */
@@ -80,9 +80,9 @@ static uint64_t alone_ps(const struct topo *t, const struct transfer *x, const u
 uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struct transfer *x,
                     const uint32_t *path, uint32_t np, struct bound_path *bp)
 {
-    uint32_t mtu = sc->fabric.mtu;
-    uint64_t q = last_packet(x->bytes, mtu);           /* the smallest */
-    uint64_t p = x->bytes > mtu ? mtu + ROCE_OVERHEAD : q; /* the first */
+    struct wire_fmt w = scenario_wire(sc);
+    uint64_t q = last_packet(x->bytes, w);                /* the smallest */
+    uint64_t p = x->bytes > w.payload ? wire_frame(w) : q; /* the first */
     uint64_t lat[TOPO_MAX_HOPS]; /* switch latency ahead of hop i (i >= 1) */
     uint64_t hp = 0, hq = 0; /* the first and the last packet's way in */
     np = np < TOPO_MAX_HOPS ? np : TOPO_MAX_HOPS;
@@ -92,7 +92,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
                                                           : sc->fabric.leaf_latency_ps;
     /* the only packet smaller than the first is the last, n - 1 full
      * packets (each at least its serialisation or the cap's gap) behind */
-    uint64_t n = (x->bytes + mtu - 1) / mtu, line = t->ports[path[0]].bps;
+    uint64_t n = (x->bytes + w.payload - 1) / w.payload, line = t->ports[path[0]].bps;
     uint64_t gap = x->rate_bps && x->rate_bps < line ? units_ser_ps(p, x->rate_bps) : 0;
     uint64_t sp0 = ser_floor(p, line);
     uint64_t behind = p == q ? 0 : sat_mul(n - 1, gap > sp0 ? gap : sp0);
@@ -116,7 +116,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     }
     /* a storage back end writes the last packet's payload after it arrives */
     uint64_t drain = x->dst >= t->first_storage && x->dst < t->first_cleaf ? sc->storage.drain_bps : 0;
-    uint64_t write = drain ? ser_floor(q - ROCE_OVERHEAD, drain) : 0;
+    uint64_t write = drain ? ser_floor(q - w.overhead, drain) : 0;
     for (uint32_t i = np; i > 0;) {
         i--;
         const struct tport *pt = &t->ports[path[i]];
@@ -233,10 +233,10 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         if (np < 2 || bound_path_memo(memo, t, sc, x, path, np, &pt) < 2)
             continue; /* nothing to send (the engines refuse a missing path) */
         uint32_t k = np - 1;
-        uint64_t wb = wire_bytes(x->bytes, sc->fabric.mtu);
+        uint64_t wb = wire_bytes(x->bytes, scenario_wire(sc));
         uint64_t off = x->start_ps - start0;
         uint64_t line = t->ports[t->nodes[x->src].first_port].bps;
-        uint64_t m = last_packet(x->bytes, sc->fabric.mtu);
+        uint64_t m = last_packet(x->bytes, scenario_wire(sc));
         /* the transfer alone; a capped queue pair spaces its packets at the
          * cap (each gap rounded up), the last one then leaves at line rate */
         uint64_t end = ser_floor(wb, line);

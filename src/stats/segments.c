@@ -56,14 +56,15 @@ static void writer_side(struct results *r, const struct topo *t, const struct wo
     for (uint32_t i = 0; ns && i < nh; i++)
         ns[i] = UINT64_MAX;
     double h_end = 0, h_need = 0, nic_end = 0, nic_need = 0, h_best_cap = 0;
+    struct wire_fmt wf = scenario_wire(sc);
     for (uint32_t i = 0; nb && ns && i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
-        uint64_t wb = wire_bytes(x->bytes, sc->fabric.mtu);
+        uint64_t wb = wire_bytes(x->bytes, wf);
         uint64_t line = t->ports[t->nodes[x->src].first_port].bps;
         double off = ps_s(x->start_ps - start0);
         if (x->rate_bps && x->rate_bps < line) {
-            uint64_t last = (x->bytes % sc->fabric.mtu ? x->bytes % sc->fabric.mtu
-                                                       : sc->fabric.mtu) + ROCE_OVERHEAD;
+            uint64_t last = (x->bytes % wf.payload ? x->bytes % wf.payload : wf.payload) +
+                            wf.overhead;
             double need = ser_s((double)(wb - last), (double)x->rate_bps) +
                           ser_s((double)last, (double)line);
             h->applies = 1;
@@ -120,7 +121,7 @@ void segments_compute(struct results *r, const struct topo *t,
     double wire_total = 0, cross = 0, xpod = 0;
     for (uint32_t i = 0; i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
-        double wb = (double)wire_bytes(x->bytes, sc->fabric.mtu);
+        double wb = (double)wire_bytes(x->bytes, scenario_wire(sc));
         wire_total += wb;
         if (t->nodes[x->src].leaf != t->nodes[x->dst].leaf)
             cross += wb;

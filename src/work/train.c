@@ -167,12 +167,6 @@ static int generate(struct cbuf *b, struct training *tr, const struct scenario *
     return rc;
 }
 
-/* Wire bytes of `bytes` of payload in MTU packets. */
-static uint64_t wire_of(uint64_t bytes, uint32_t mtu)
-{
-    return bytes + (bytes + mtu - 1) / mtu * ROCE_OVERHEAD;
-}
-
 /* Uncongested communication of one step: the most loaded port's wire bytes
  * at its rate (the flows' ECMP paths, as both engines route them), plus the
  * longest path's latency for the last packet (propagation, switch latency,
@@ -183,18 +177,16 @@ static int comm_time(struct training *tr, const struct scenario *sc, const struc
     if (!load)
         return -1;
     uint64_t lat_max = 0;
-    uint64_t mtu_wire = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD;
+    struct wire_fmt wf = scenario_wire(sc);
     for (uint32_t i = 0; i < tr->n; i++) {
         const struct train_flow *f = &tr->flows[i];
         uint32_t path[TOPO_MAX_HOPS];
         uint32_t k = topo_path(t, f->src, f->dst, f->sport, path, TOPO_MAX_HOPS);
-        uint64_t lat = 0, last = f->bytes % sc->fabric.mtu ? f->bytes % sc->fabric.mtu
-                                                           : sc->fabric.mtu;
-        last += ROCE_OVERHEAD;
-        (void)mtu_wire;
+        uint64_t lat = 0, last = f->bytes % wf.payload ? f->bytes % wf.payload : wf.payload;
+        last += wf.overhead;
         for (uint32_t j = 0; j < k; j++) {
             const struct tport *p = &t->ports[path[j]];
-            load[path[j]] += (double)wire_of(f->bytes, sc->fabric.mtu);
+            load[path[j]] += (double)wire_bytes(f->bytes, wf);
             lat += p->delay_ps;
             if (j > 0) {
                 lat += units_ser_ps(last, p->bps);

@@ -627,7 +627,7 @@ static int step_transfers(struct build *b)
                 /* a storage node's transfers take its NICs in turn, as
                  * a writer's files take the writer's */
                 x->dst = b->t->first_storage + sn * snics + b->sturn[sn]++ % snics;
-                b->swire[sn] += wire_bytes(qb, sc->fabric.mtu);
+                b->swire[sn] += wire_bytes(qb, scenario_wire(sc));
                 x->writer = i;
                 x->file = f;
                 x->bytes = qb;
