@@ -163,6 +163,9 @@ void pnet_collect(struct pnet *n, struct results *r)
     r->trimmed_bytes = n->trimmed_bytes;
     r->trim_naks = n->trim_naks;
     r->entropies = n->entropies;
+    r->tcp_fast_retx = n->tcp_fast_retx;
+    r->tcp_dupacks = n->tcp_dupacks;
+    r->tcp_cuts = n->tcp_cuts;
     r->acks = n->acks;
     r->window_stalls = n->window_stalls;
     r->packets_allocated = n->pkts_allocated;

@@ -548,6 +548,8 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         return;
     }
     if (pk->kind == PK_RCACK) {
+        if (pk->ce && n->tp->on_ece) /* TCP's ECE: switches mark data only */
+            n->tp->on_ece(n, f);
         nic_on_rc_ack(n, f, pk->psn);
         return;
     }

@@ -253,6 +253,10 @@ struct flow {
     uint64_t last_dup_ack;    /* receiver: last ACK answering a duplicate */
     uint8_t done, sent_cnp, nak_sent, seen_any, dup_acked;
     uint8_t gen;              /* training: bumped every step (stale packets are dropped) */
+    /* receiver, TCP (tcp.c): in-order segments not yet ACKed, the CE state
+     * its ACKs echo (RFC 8257), its delayed-ACK timer */
+    uint8_t tcp_unacked, tcp_ce, delack_pending;
+    uint64_t delack_at;
 };
 _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fill one line");
 
@@ -295,6 +299,7 @@ struct pseq {
     X(train_delivered) X(train_dropped) X(train_discarded)                          \
     X(timeouts) X(retx_pkts) X(rc_acks) X(qp_errors) X(sr_naks)                     \
     X(trims) X(trimmed_bytes) X(trim_naks) /* packet trimming (uec) */             \
+    X(tcp_fast_retx) X(tcp_dupacks) X(tcp_cuts)                                     \
     X(lookahead_bad) /* events for another partition inside a window */             \
     X(pkts_allocated) /* packet slots in all chunks */                              \
     X(slab_bytes)
@@ -796,6 +801,12 @@ void nic_rto_arm(struct pnet *n, struct flow *f);
 /* uec: a trimmed data packet at its receiver (it NACKs it) */
 void nic_on_trimmed(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
 #define UEC_RESEND_RING 256 /* a power of 2, at most 65536 (struct flow's rsq_n) */
+
+/* tcp.c: TCP's receiver ACKs a data segment it placed (inorder: it was
+ * the next expected; gap: a hole remains or was just filled) or one it
+ * threw away (a duplicate, past its window) */
+void tcp_rx_segment(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk,
+                    int inorder, int gap);
 
 /* nic.c: a cumulative ACK (packets below psn are in) from f's receiver at
  * node to its sender, through the fabric: the sender's on_ack hears it

@@ -18,7 +18,7 @@ int nic_recovery_setup(struct pnet *n, struct err *e)
     if (n->tr)
         used |= 1u << n->tr->prio;
     n->recover = (used & ~(unsigned)n->lossless) != 0;
-    if (!n->recover)
+    if (!n->recover && n->rx->kind != RX_TCP) /* TCP's receiver ACKs on any class */
         return 0;
     return n->rx->recovery_setup(n, e);
 }
@@ -391,4 +391,47 @@ const struct receiver_ops receiver_ooo = {
     .accepts = ooo_receiver_accepts,
     .on_nak = ooo_on_nak,
     .recovery_setup = ooo_recovery_setup,
+};
+
+/* TCP's receiver: segments placed as ooo places them (what a receiver
+ * holds past a hole is what SACK tells a sender), on any class, ACKed by
+ * TCP's rules (tcp.c): never a NAK, a duplicate ACK for each segment out
+ * of order. */
+static int tcp_recovery_setup(struct pnet *n, struct err *e)
+{
+    if (ooo_recovery_setup(n, e) < 0)
+        return -1;
+    n->rto_ps = n->sc->transport.tcp.rto_min_ps;
+    return 0;
+}
+
+static int tcp_rx_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
+{
+    uint32_t psn = pk->psn, before = f->expect_psn;
+    int keep = 1, inorder = 0;
+    if (psn < f->expect_psn || (psn - f->expect_psn < n->sack_win && held_bit(n, f, psn))) {
+        keep = 0; /* a duplicate */
+    } else if (psn - f->expect_psn >= n->sack_win) {
+        keep = 0; /* past the window: resent after a timeout */
+    } else if (psn != f->expect_psn) {
+        held_flip(n, f, psn);
+    } else {
+        inorder = 1;
+        f->expect_psn++;
+        while (f->max_psn >= f->expect_psn && held_bit(n, f, f->expect_psn)) {
+            held_flip(n, f, f->expect_psn);
+            f->expect_psn++;
+        }
+    }
+    /* a hole remains, or this one filled one: RFC 5681 ACKs at once */
+    int gap = f->max_psn >= f->expect_psn || f->expect_psn - before > 1;
+    tcp_rx_segment(n, node, f, pk, inorder, gap);
+    return keep;
+}
+
+const struct receiver_ops receiver_tcp = {
+    .kind = RX_TCP,
+    .accepts = tcp_rx_accepts,
+    .on_nak = ooo_on_nak,
+    .recovery_setup = tcp_recovery_setup,
 };

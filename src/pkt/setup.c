@@ -271,6 +271,9 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
                                       : (uint64_t)(100000.0 * (double)p->bps / 25e9);
         p->kmax = sc->fabric.ecn_kmax ? sc->fabric.ecn_kmax
                                       : (uint64_t)(400000.0 * (double)p->bps / 25e9);
+        /* DCTCP's switches mark every packet past K = kmin (a step) */
+        if (sc->transport.cc == CC_DCTCP && !sc->fabric.ecn_kmax)
+            p->kmax = p->kmin;
         if (p->kmax <= p->kmin)
             p->kmax = p->kmin + 1;
         n->any_failed |= t->ports[i].failed != 0;

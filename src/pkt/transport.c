@@ -27,6 +27,8 @@ static const struct transport_ops *const registry[CC_COUNT] = {
     [CC_HPCC] = &transport_hpcc,
     [CC_NSCC] = &transport_nscc,
     [CC_SWIFT] = &transport_swift,
+    [CC_DCTCP] = &transport_dctcp,
+    [CC_CUBIC] = &transport_cubic,
 };
 
 const struct transport_ops *transport_of(enum cc_kind cc)
@@ -38,6 +40,7 @@ static const struct receiver_ops *const receivers[RX_COUNT] = {
     [RX_GBN] = &receiver_gbn,
     [RX_OOO] = &receiver_ooo,
     [RX_UEC] = &receiver_uec,
+    [RX_TCP] = &receiver_tcp,
 };
 
 const struct receiver_ops *receiver_of(enum receiver_kind kind)

@@ -83,6 +83,36 @@ struct swift_state {
     uint8_t nudge;               /* may send one packet past a full window */
 };
 
+/* TCP's sender (tcp.c): a window in segments of fabric.mtu payload. One
+ * state at a time, as Linux's: open, cwnd reduction after ECN (DCTCP),
+ * fast recovery, or loss (after a timeout); high ends the last three. */
+struct tcp_state {
+    double cwnd, ssthresh;   /* segments */
+    uint64_t rtt_t;          /* when the timed segment left */
+    uint32_t una;            /* segments below it are acknowledged */
+    uint32_t high;           /* the state ends when una reaches it */
+    uint32_t sacked;         /* held past una by the receiver: one per duplicate ACK */
+    uint32_t rtt_psn;        /* the ACK that times the segment of rtt_t */
+    uint16_t dupacks;        /* in a row at una */
+    uint8_t state;           /* enum tcp_ca in tcp.c */
+    uint8_t ece;             /* the ACK on its way to on_ack echoes CE */
+    uint8_t timing;          /* rtt_t times a segment */
+    union {
+        struct { /* DCTCP (RFC 8257): alpha and its observation window */
+            double alpha;
+            uint32_t acked, marked, win_end; /* segments */
+        } d;
+        struct { /* CUBIC (RFC 9438): the epoch since the last cut */
+            double w_max, w_est;             /* segments */
+            uint64_t t_epoch;
+            float k;                         /* seconds */
+            uint32_t srtt_ns : 31;           /* RFC 6298's SRTT, 0 = no sample yet */
+            uint32_t epoch : 1;              /* t_epoch is set */
+        } c;
+    } u;
+};
+_Static_assert(sizeof(struct tcp_state) <= 80, "no larger than DCQCN's member");
+
 /* A flow's congestion state: one member per transport, owned by it. A
  * transport whose state outgrows the largest member grows every flow
  * (struct flow's sender lines): keep it to what the sender needs. */
@@ -91,6 +121,7 @@ union cc_state {
     struct hpcc_state hpcc;
     struct nscc_state nscc;
     struct swift_state swift;
+    struct tcp_state tcp;
 };
 
 /* Room beside the packet record (struct packet stays 24 bytes): a
@@ -145,6 +176,9 @@ struct transport_ops {
     void (*on_ack)(struct pnet *n, struct flow *f, uint32_t psn);
     void (*on_nak)(struct pnet *n, struct flow *f, uint32_t psn);
     void (*on_timeout)(struct pnet *n, struct flow *f);
+    /* optional: the ACK about to reach on_ack echoes a CE mark (TCP's ECE
+     * flag: the ACK's ce bit, which switches never set on control packets) */
+    void (*on_ece)(struct pnet *n, struct flow *f);
 
     /* optional, a window: 0 = f may not send now (after on_send, and after
      * each on_ack: the queue pair waits for the ACK that opens it) */
@@ -183,6 +217,7 @@ struct receiver_ops {
 
 extern const struct receiver_ops receiver_gbn, receiver_ooo;
 extern const struct receiver_ops receiver_uec;
+extern const struct receiver_ops receiver_tcp;
 const struct receiver_ops *receiver_of(enum receiver_kind kind);
 
 /* The registry: every transport.cc value has its table. */
@@ -190,6 +225,7 @@ extern const struct transport_ops transport_line_rate, transport_dcqcn;
 extern const struct transport_ops transport_hpcc;
 extern const struct transport_ops transport_nscc;
 extern const struct transport_ops transport_swift;
+extern const struct transport_ops transport_dctcp, transport_cubic;
 const struct transport_ops *transport_of(enum cc_kind cc);
 
 #endif

@@ -624,6 +624,22 @@ const struct result_field result_fields[] = {
      .mpart = MP_PACKET, .mseq = 22, .mtype = MT_COUNTER},
     {.name = "transport.uec.entropies", .block = FB_NETWORK, .kind = FK_U32, .off = AT(entropies),
      .when = FW_PACKET | FW_UEC},
+    /* TCP (transport.cc dctcp, cubic) */
+    {.name = "transport.tcp.timeouts", .block = FB_NETWORK, .kind = FK_U64, .off = AT(timeouts),
+     .when = FW_TCP,
+     .metric = "tcp_timeouts_total", .help = "TCP retransmission timeouts", .mpart = MP_PACKET, .mseq = 25, .mtype = MT_COUNTER},
+    {.name = "transport.tcp.retransmitted_segments", .block = FB_NETWORK, .kind = FK_U64, .off = AT(retx_packets),
+     .when = FW_TCP,
+     .metric = "tcp_retransmitted_segments_total", .help = "TCP segments sent again", .mpart = MP_PACKET, .mseq = 26, .mtype = MT_COUNTER},
+    {.name = "transport.tcp.fast_retransmits", .block = FB_NETWORK, .kind = FK_U64, .off = AT(tcp_fast_retx),
+     .when = FW_TCP,
+     .metric = "tcp_fast_retransmits_total", .help = "TCP fast retransmits (duplicate ACK threshold reached)", .mpart = MP_PACKET, .mseq = 27, .mtype = MT_COUNTER},
+    {.name = "transport.tcp.duplicate_acks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(tcp_dupacks),
+     .when = FW_TCP,
+     .metric = "tcp_duplicate_acks_total", .help = "TCP duplicate ACKs heard by senders", .mpart = MP_PACKET, .mseq = 28, .mtype = MT_COUNTER},
+    {.name = "transport.tcp.window_cuts", .block = FB_NETWORK, .kind = FK_U64, .off = AT(tcp_cuts),
+     .when = FW_TCP,
+     .metric = "tcp_window_cuts_total", .help = "TCP congestion window reductions (ECN, loss, timeout)", .mpart = MP_PACKET, .mseq = 29, .mtype = MT_COUNTER},
 
     /* load balance: both engines know where the bytes went */
     {.name = "network.lb.scheme", .block = FB_BALANCE, .kind = FK_CUSTOM, .json = lb_name},
@@ -709,6 +725,8 @@ static int when_holds(unsigned when, const struct results *r)
     if ((when & FW_LINKS) && !r->has_link_stats)
         return 0;
     if ((when & FW_UEC) && !r->uec)
+        return 0;
+    if ((when & FW_TCP) && !(r->has_packet_stats && cc_scheme(r->cc)->tcp))
         return 0;
     if ((when & FW_BOUNDED) && !(r->bound_s > 0))
         return 0;

@@ -48,6 +48,7 @@ enum {
     FW_MLPERF = 1 << 13,      /* checkpoint.mlperf set */
     FW_ENDURANCE = 1 << 14,   /* storage.capacity or storage.drive_dwpd given */
     FW_UEC = 1 << 15,         /* a uec receiver ran (packet engine) */
+    FW_TCP = 1 << 16,         /* a TCP congestion control ran (packet engine) */
 };
 
 /* When a printed row's value is JSON null (and no metric or sweep figure):

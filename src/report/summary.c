@@ -402,9 +402,15 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 (unsigned long long)r->cnps_received,
                 cnp_path_note(sc, note, sizeof note),
                 (unsigned long long)r->rate_decreases);
-        if (r->rate_decreases)
+        if (r->rate_decreases && !cc_scheme(r->cc)->tcp) /* TCP cuts a window, not a rate */
             fprintf(out, ", lowest rate %s", fmt_rate(r->min_rate_bps, a, sizeof a));
         fputc('\n', out);
+        if (cc_scheme(r->cc)->tcp)
+            fprintf(out, "  tcp         %llu window cuts, %llu fast retransmits, %llu duplicate "
+                         "ACKs, %llu timeouts, %llu segments resent, %llu ACKs\n",
+                    (unsigned long long)r->tcp_cuts, (unsigned long long)r->tcp_fast_retx,
+                    (unsigned long long)r->tcp_dupacks, (unsigned long long)r->timeouts,
+                    (unsigned long long)r->retx_packets, (unsigned long long)r->rc_acks);
         if (r->drops)
             fprintf(out, "  drops       lossless %llu, lossy %llu, PFC watchdog %llu (%llu storms)\n",
                     (unsigned long long)r->drops_lossless, (unsigned long long)r->drops_lossy,

@@ -463,5 +463,14 @@ int scenario_resolve(struct scenario *sc, struct err *e)
     for (; pr->key; pr++)
         if (scenario_set_default(sc, pr->key, pr->value, e) < 0)
             return -1;
+    /* TCP: its protocol, a TCP congestion control (DCTCP unless named) and
+     * TCP's receiver come together */
+    if (sc->transport.protocol == PROTO_TCP && !scenario_is_set(sc, "transport.cc") &&
+        scenario_set_default(sc, "transport.cc", "dctcp", e) < 0)
+        return -1;
+    if (cc_scheme(sc->transport.cc)->tcp &&
+        (scenario_set_default(sc, "transport.protocol", "tcp", e) < 0 ||
+         scenario_set_default(sc, "transport.receiver", "tcp", e) < 0))
+        return -1;
     return training_lossless(sc, e);
 }

@@ -297,7 +297,8 @@ const struct key scn_keys[] = {
     {"transport.receiver", T_ENUM, FIELD(transport.receiver), "gbn", NULL, NULL,
      "gbn: RoCE RC go-back-N (NAK on a gap, later packets dropped, sender "
      "rewinds); ooo: out-of-order placement; uec: Ultra Ethernet's (out-of-order "
-     "placement, a NACK per trimmed packet, selective resends, no NAK on a gap)", &receiver_names},
+     "placement, a NACK per trimmed packet, selective resends, no NAK on a gap); tcp: TCP's cumulative and delayed "
+     "ACKs (dctcp and cubic always use it)", &receiver_names},
     {"transport.nak_interval", T_TIME, FIELD(transport.nak_interval_ps), "10us",
      "0", "1s", "a receiver repeats a NAK for the same gap at most this "
      "often (ooo NAKs only on a class that can drop)", NULL},
@@ -329,7 +330,8 @@ const struct key scn_keys[] = {
      "UDP source port (ECMP entropy)", NULL},
     {"transport.cc", T_ENUM, FIELD(transport.cc), "none", NULL, NULL,
      "congestion control: none (line rate, PFC only), dcqcn, hpcc (HPCC from per-hop INT), "
-     "nscc (UEC's window on ECN and delay) or swift (delay-based window)", &cc_names},
+     "nscc (UEC's window on ECN and delay), swift (delay-based window), dctcp or cubic "
+     "(TCP: a window, delayed ACKs, fast retransmit and the TCP receiver)", &cc_names},
     {"transport.data_priority", T_COUNT, FIELD(transport.data_priority), "3",
      "0", "7", "802.1p priority of checkpoint writes", NULL},
     {"transport.data_dscp", T_COUNT, FIELD(transport.data_dscp), "26", "0",
@@ -369,6 +371,32 @@ const struct key scn_keys[] = {
     {"transport.dcqcn.cnp_interval", T_TIME, FIELD(transport.dcqcn.cnp_interval_ps),
      "4us", "0", "1s", "receiver sends at most one CNP per flow per interval "
      "(preset)", NULL},
+    {"transport.tcp.init_cwnd", T_COUNT, FIELD(transport.tcp.init_cwnd), "10", "1",
+     "65536", "dctcp, cubic: initial window in segments (RFC 6928, Linux TCP_INIT_CWND)",
+     NULL},
+    {"transport.tcp.rto_min", T_TIME, FIELD(transport.tcp.rto_min_ps), "200ms", "1us",
+     "10s", "dctcp, cubic on a class that can drop: retransmission timeout (Linux "
+     "TCP_RTO_MIN; datacenter RTTs are far below it, so RTO = rto_min)", NULL},
+    {"transport.tcp.delack_timeout", T_TIME, FIELD(transport.tcp.delack_ps), "40ms",
+     "1us", "1s", "dctcp, cubic: a receiver ACKs a lone in-order segment after this "
+     "(Linux TCP_DELACK_MIN; RFC 1122 allows up to 500 ms)", NULL},
+    {"transport.tcp.delack_segments", T_COUNT, FIELD(transport.tcp.delack_segments), "2",
+     "1", "64", "dctcp, cubic: a receiver ACKs every n-th in-order segment at once "
+     "(RFC 5681: at least every second full-sized segment; 1 = no delayed ACKs)", NULL},
+    {"transport.tcp.dupack_threshold", T_COUNT, FIELD(transport.tcp.dupack_threshold),
+     "3", "1", "1000", "dctcp, cubic: duplicate ACKs that trigger fast retransmit "
+     "(RFC 5681)", NULL},
+    {"transport.dctcp.g", T_REAL, FIELD(transport.dctcp.g), "0.0625", "0.000001", "1",
+     "DCTCP's alpha gain g (RFC 8257, Linux dctcp_shift_g 4: 1/16)", NULL},
+    {"transport.dctcp.initial_alpha", T_REAL, FIELD(transport.dctcp.initial_alpha), "1",
+     "0", "1", "DCTCP's alpha of a new connection (RFC 8257, Linux dctcp_alpha_on_init "
+     "1024/1024)", NULL},
+    {"transport.cubic.c", T_REAL, FIELD(transport.cubic.c), "0.4", "0.0001", "100",
+     "CUBIC's C in segments/s^3 (RFC 9438)", NULL},
+    {"transport.cubic.beta", T_REAL, FIELD(transport.cubic.beta), "0.7", "0.1", "0.99",
+     "CUBIC's multiplicative decrease factor (RFC 9438)", NULL},
+    {"transport.cubic.fast_convergence", T_BOOL, FIELD(transport.cubic.fast_convergence),
+     "true", NULL, NULL, "CUBIC's fast convergence (RFC 9438 4.7; Linux default on)", NULL},
     {"transport.dcqcn.cnp_path", T_ENUM, FIELD(transport.dcqcn.cnp_path), "auto", NULL,
      NULL, "packet engine: fabric (CNPs cross the reverse path hop by hop: queues, "
      "buffers, port counters, captures), direct (each arrives after its path's "

@@ -363,6 +363,19 @@ struct scenario {
             double init_cwnd, min_cwnd, max_cwnd; /* packets */
             uint32_t ack_ratio; /* data packets per ACK */
         } swift;
+        /* TCP (transport.cc dctcp or cubic; src/pkt/tcp.c) */
+        struct tcp_params {
+            uint32_t init_cwnd;     /* segments */
+            uint32_t delack_segments, dupack_threshold;
+            uint64_t rto_min_ps, delack_ps;
+        } tcp;
+        struct {
+            double g, initial_alpha;
+        } dctcp;
+        struct {
+            double c, beta;
+            int fast_convergence;
+        } cubic;
     } transport;
     struct {
         uint64_t interval_ps;   /* 0 = no time series */

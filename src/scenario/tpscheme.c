@@ -63,12 +63,36 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .tune = "swift;transport.swift.base_target=10us,swift;transport.swift.base_target=20us,"
                 "swift;transport.swift.base_target=40us",
     },
+    [CC_DCTCP] = {
+        .name = "dctcp",
+        .keys = "transport.dctcp.",
+        /* an ACK per two segments through the fabric: bench-1024 x 256
+         * (BENCHMARKS.md), 14.16 events a packet against PFC-only's 8.08 */
+        .events_scale = {1.75, 1.75},
+        .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
+        .fluid_leaves = "TCP windows (slow start, cuts, timeouts, RTT bias of the shares)",
+        .rate_control = 1,
+        .tcp = 1,
+        .tune = "dctcp;transport.dctcp.g=0.0625,dctcp;transport.dctcp.g=0.25",
+    },
+    [CC_CUBIC] = {
+        .name = "cubic",
+        .keys = "transport.cubic.",
+        /* the same, 13.69 events a packet */
+        .events_scale = {1.69, 1.69},
+        .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
+        .fluid_leaves = "TCP windows (slow start, cuts, timeouts, RTT bias of the shares)",
+        .rate_control = 1,
+        .tcp = 1,
+        .tune = "cubic;transport.cubic.beta=0.7,cubic;transport.cubic.beta=0.8",
+    },
 };
 
 const struct rx_scheme rx_schemes[RX_COUNT] = {
     [RX_GBN] = {"gbn", 0, "reordering: go-back-N resends"},
     [RX_OOO] = {"ooo", 1, NULL},
     [RX_UEC] = {"uec", 1, NULL},
+    [RX_TCP] = {"tcp", 1, NULL},
 };
 
 const struct proto_scheme proto_schemes[PROTO_COUNT] = {

@@ -18,9 +18,9 @@
  * test_transport checks against it. */
 #define CC_KINDS(X) X(CC_NONE, "none") X(CC_DCQCN, "dcqcn") \
     X(CC_HPCC, "hpcc") X(CC_NSCC, "nscc") \
-    X(CC_SWIFT, "swift")
+    X(CC_SWIFT, "swift") X(CC_DCTCP, "dctcp") X(CC_CUBIC, "cubic")
 #define RX_KINDS(X) X(RX_GBN, "gbn") X(RX_OOO, "ooo") \
-    X(RX_UEC, "uec")
+    X(RX_UEC, "uec") X(RX_TCP, "tcp")
 /* transport.protocol's values: the framing around each packet's payload */
 #define PROTOCOLS(X) X(PROTO_ROCE, "roce") X(PROTO_TCP, "tcp") \
     X(PROTO_UEC, "uec")
@@ -47,6 +47,9 @@ struct cc_scheme {
     int rate_control;
     /* it sends CNPs (transport.dcqcn.cnp_path says how they travel) */
     int sends_cnps;
+    /* a TCP congestion control: a window, TCP's receiver (transport.receiver
+     * tcp), transport.tcp.* keys */
+    int tcp;
     /* tune's default knob: its values, ';'-joined keys, ','-separated */
     const char *tune;
 };

@@ -155,6 +155,18 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
                              "packet trimming needs a receiver that NACKs trimmed packets: "
                              "transport.receiver: uec (got %s)",
                              rx_scheme(sc->transport.receiver)->name);
+    if ((sc->transport.protocol == PROTO_TCP) != (cc_scheme(sc->transport.cc)->tcp != 0))
+        return scenario_fail(sc, e, blame(sc, "transport.protocol", "transport.cc"),
+                             "transport.protocol tcp runs a TCP congestion control "
+                             "(transport.cc dctcp or cubic) and they run over it; got protocol "
+                             "%s, cc %s", proto_scheme(sc->transport.protocol)->name,
+                             cc_scheme(sc->transport.cc)->name);
+    if ((sc->transport.receiver == RX_TCP) != (cc_scheme(sc->transport.cc)->tcp != 0))
+        return scenario_fail(sc, e, blame(sc, "transport.receiver", "transport.cc"),
+                             "transport.receiver tcp goes with a TCP congestion control "
+                             "(transport.cc dctcp or cubic) and they with it; got receiver %s, "
+                             "cc %s", rx_scheme(sc->transport.receiver)->name,
+                             cc_scheme(sc->transport.cc)->name);
     if (sc->fabric.ecn && sc->fabric.ecn_kmin && sc->fabric.ecn_kmax &&
         sc->fabric.ecn_kmax <= sc->fabric.ecn_kmin)
     {
@@ -367,9 +379,6 @@ int scenario_validate(const struct scenario *user, struct err *e)
     const struct scenario *sc = &res;
     if (scenario_resolve(&res, e) < 0)
         return -1;
-    if (sc->transport.protocol == PROTO_TCP) /* its congestion controls come with it */
-        return scenario_fail(sc, e, "transport.protocol",
-                             "tcp is not in this build yet: use roce");
     if (sc->fabric.mtu >= sc->fabric.buffer_bytes) {
         units_fmt_size(sc->fabric.mtu, a, sizeof a);
         units_fmt_size(sc->fabric.buffer_bytes, b, sizeof b);

@@ -260,6 +260,8 @@ struct results {
     int uec, trimming;
     uint64_t trims, trimmed_bytes, trim_naks;
     uint32_t entropies;
+    /* TCP (dctcp, cubic): fast retransmits, duplicate ACKs heard, window cuts */
+    uint64_t tcp_fast_retx, tcp_dupacks, tcp_cuts;
     uint64_t acks, window_stalls;  /* storage.max_outstanding: request ACKs, sends held back */
     uint64_t packets_allocated;    /* packet structs the run needed at most (slabs) */
     double lb_uplink_imbalance;  /* worst compute leaf: max/mean bytes over its uplinks */
