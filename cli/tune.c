@@ -1113,6 +1113,11 @@ static int search(struct tune *t)
         if ((t->defaults || order[r] != 0) &&
             (search_runs == t->runs || t->ev[order[r]].seeds == 4 * t->seeds))
             e = &t->ev[order[r]];
+    /* lhs: an answer that only ties the scenario as given is the given
+     * (a knob the descent set while others differed, never revisited) */
+    if (e && t->method == M_LHS && t->defaults && e != &t->ev[0] && t->ev[0].feasible &&
+        !better(t, e, &t->ev[0]))
+        e = &t->ev[0];
     if (!e || !e->feasible) {
         fprintf(stderr, "ckptnet: tune: no feasible point (%d points, %d runs)%s%s\n", t->n_ev,
                 t->runs, t->n_ev > 0 && t->ev[0].why[0] ? "; as given: " : "", t->ev[0].why);

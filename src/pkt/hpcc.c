@@ -27,7 +27,7 @@ static uint64_t base_rtt(const struct pnet *n, const struct flow *f)
 {
     const struct topo *t = n->topo;
     const struct scenario *sc = n->sc;
-    uint64_t data = (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD, ack = CNP_PAYLOAD + ROCE_OVERHEAD;
+    uint64_t data = n->mtu_wire, ack = CNP_PAYLOAD + n->wire_overhead;
     uint32_t path[TOPO_MAX_HOPS];
     uint32_t hops = topo_path(t, f->src, f->dst, f->sport, path, TOPO_MAX_HOPS);
     uint64_t rtt = 0;
@@ -78,7 +78,7 @@ static uint32_t hpcc_side_window(const struct pnet *n)
         double w = bdp((double)line_of(n, f), flow_rtt(n, f));
         most = w > most ? w : most;
     }
-    double pkts = most / n->sc->fabric.mtu + 3;
+    double pkts = most / n->mtu + 3;
     uint32_t win = 4;
     while (win < pkts && win < (1u << 20))
         win *= 2;
@@ -110,7 +110,7 @@ static uint64_t hpcc_on_send(struct pnet *n, struct flow *f, uint64_t wire)
 
 static uint64_t in_flight(const struct pnet *n, const struct flow *f)
 {
-    uint64_t acked = (uint64_t)f->cc.hpcc.acked * n->sc->fabric.mtu;
+    uint64_t acked = (uint64_t)f->cc.hpcc.acked * n->mtu;
     return f->sent > acked ? f->sent - acked : 0;
 }
 
@@ -119,7 +119,7 @@ static uint64_t in_flight(const struct pnet *n, const struct flow *f)
  * that never comes. */
 static int hpcc_may_send(const struct pnet *n, const struct flow *f)
 {
-    double k = (double)n->sc->transport.hpcc.ack_interval * n->sc->fabric.mtu;
+    double k = (double)n->sc->transport.hpcc.ack_interval * n->mtu;
     double w = f->cc.hpcc.w > k ? f->cc.hpcc.w : k;
     return (double)in_flight(n, f) < w;
 }
@@ -127,7 +127,7 @@ static int hpcc_may_send(const struct pnet *n, const struct flow *f)
 /* The next PSN the sender would send (snd_nxt). */
 static uint32_t next_psn(const struct pnet *n, const struct flow *f)
 {
-    uint64_t mtu = n->sc->fabric.mtu;
+    uint64_t mtu = n->mtu;
     return (uint32_t)((f->sent + mtu - 1) / mtu);
 }
 

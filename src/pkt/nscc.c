@@ -55,7 +55,7 @@ static void consts(const struct pnet *n, const struct flow *f, struct nscc_k *k)
 {
     const struct nscc_params *p = &n->sc->transport.nscc;
     const struct nscc_state *s = &f->cc.nscc;
-    k->mss = (double)n->sc->fabric.mtu;
+    k->mss = (double)n->mtu;
     k->base = (double)s->base_rtt;
     k->target = (double)s->target;
     double bdp = k->base * 1e-12 * (double)f->line_bps / 8;
@@ -73,7 +73,7 @@ static void consts(const struct pnet *n, const struct flow *f, struct nscc_k *k)
 
 static uint32_t in_flight(const struct pnet *n, const struct flow *f)
 {
-    uint64_t mtu = n->sc->fabric.mtu;
+    uint64_t mtu = n->mtu;
     uint32_t sent = (uint32_t)((f->sent + mtu - 1) / mtu), acked = f->cc.nscc.acked;
     return sent > acked ? sent - acked : 0;
 }
@@ -85,7 +85,7 @@ static uint64_t ser_extra(const struct pnet *n, uint32_t from, uint32_t to, uint
                           uint64_t wire)
 {
     const struct topo *t = n->topo;
-    uint64_t ctl = (uint64_t)CNP_PAYLOAD + ROCE_OVERHEAD, extra = 0;
+    uint64_t ctl = (uint64_t)CNP_PAYLOAD + n->wire_overhead, extra = 0;
     uint32_t path[TOPO_MAX_HOPS];
     uint32_t hops = topo_path(t, from, to, sport, path, TOPO_MAX_HOPS);
     for (uint32_t k = 0; k < hops; k++) {
@@ -100,10 +100,10 @@ static uint64_t path_rtt(const struct pnet *n, const struct flow *f)
 {
     const struct topo *t = n->topo;
     const struct scenario *sc = n->sc;
-    uint64_t ctl = (uint64_t)CNP_PAYLOAD + ROCE_OVERHEAD;
+    uint64_t ctl = (uint64_t)CNP_PAYLOAD + n->wire_overhead;
     return pkt_cnp_direct_ps(t, sc, f->src, f->dst, f->sport) +
            pkt_cnp_direct_ps(t, sc, f->dst, f->src, f->sport) +
-           ser_extra(n, f->src, f->dst, f->sport, (uint64_t)sc->fabric.mtu + ROCE_OVERHEAD) +
+           ser_extra(n, f->src, f->dst, f->sport, n->mtu_wire) +
            ser_extra(n, f->dst, f->src, f->sport, ctl);
 }
 
@@ -157,7 +157,7 @@ static int quick_adapt(const struct pnet *n, struct flow *f, const struct nscc_k
         if (s->qa_end && (s->trigger_qa || loss || delay > 4 * k->target) &&
             s->achieved < ((uint64_t)k->maxwnd >> p->qa_gate)) {
             s->cwnd = s->achieved > k->mss ? (double)s->achieved : k->mss;
-            uint64_t fl = (uint64_t)in_flight(n, f) * n->sc->fabric.mtu;
+            uint64_t fl = (uint64_t)in_flight(n, f) * n->mtu;
             s->ignore = fl < UINT32_MAX ? (uint32_t)fl : UINT32_MAX;
             s->trigger_qa = 0;
             done = 1;
@@ -239,7 +239,7 @@ static void nscc_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
     struct nscc_state *s = &f->cc.nscc;
     if (psn <= s->acked)
         return;
-    uint64_t mtu = n->sc->fabric.mtu;
+    uint64_t mtu = n->mtu;
     uint64_t hi = (uint64_t)psn * mtu, lo = (uint64_t)s->acked * mtu;
     hi = hi < f->bytes ? hi : f->bytes;
     lo = lo < f->bytes ? lo : f->bytes;
@@ -263,7 +263,7 @@ static void nscc_loss(struct pnet *n, struct flow *f)
 {
     const struct nscc_params *p = &n->sc->transport.nscc;
     struct nscc_state *s = &f->cc.nscc;
-    uint32_t mtu = n->sc->fabric.mtu;
+    uint32_t mtu = n->mtu;
     struct nscc_k k;
     consts(n, f, &k);
     s->ignore -= mtu < s->ignore ? mtu : s->ignore;
@@ -298,7 +298,7 @@ static int ack_coming(const struct pnet *n, const struct flow *f, uint32_t sent,
  * the window overshoots by less than ack_every packets rather than stall. */
 static int nscc_may_send(const struct pnet *n, const struct flow *f)
 {
-    uint64_t mtu = n->sc->fabric.mtu;
+    uint64_t mtu = n->mtu;
     uint32_t sent = (uint32_t)((f->sent + mtu - 1) / mtu), acked = f->cc.nscc.acked;
     uint32_t k = sent > acked ? sent - acked : 0;
     if (k >= NSCC_WINDOW)
@@ -310,7 +310,7 @@ static int nscc_may_send(const struct pnet *n, const struct flow *f)
 static uint64_t nscc_on_send(struct pnet *n, struct flow *f, uint64_t wire)
 {
     (void)wire;
-    uint64_t mtu = n->sc->fabric.mtu;
+    uint64_t mtu = n->mtu;
     uint32_t sent = (uint32_t)((f->sent + mtu - 1) / mtu), acked = f->cc.nscc.acked;
     struct side_slot *sl = pnet_side(n, f, sent - 1); /* the one just sent */
     sl->flags = 0;

@@ -307,7 +307,7 @@ static int uec_recovery_setup(struct pnet *n, struct err *e)
     if (!n->rsq)
         return err_set(e, "out of memory for the uec senders' resend rings (%u flows)", nf);
     n->rsq_mask = ring - 1;
-    uint32_t k = n->sc->transport.uec.ack_bytes / n->sc->fabric.mtu;
+    uint32_t k = n->sc->transport.uec.ack_bytes / n->mtu;
     n->uec_ack_pkts = k ? k : 1;
     return 0;
 }
@@ -359,7 +359,7 @@ void nic_on_trimmed(struct pnet *n, uint32_t node, struct flow *f, const struct 
  * first, one at a time). */
 static void uec_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
 {
-    if (!n->recover || (uint64_t)psn * n->sc->fabric.mtu >= f->max_sent)
+    if (!n->recover || (uint64_t)psn * n->mtu >= f->max_sent)
         return;
     if (f->rsq_n > n->rsq_mask)
         return; /* full: the timeout resends it */

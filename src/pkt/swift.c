@@ -40,7 +40,7 @@ static double cwnd_of(const struct swift_state *c)
 
 static uint32_t in_flight(const struct pnet *n, const struct flow *f)
 {
-    uint64_t mtu = n->sc->fabric.mtu;
+    uint64_t mtu = n->mtu;
     uint32_t sent = (uint32_t)((f->sent + mtu - 1) / mtu);
     return sent > f->cc.swift.acked ? sent - f->cc.swift.acked : 0;
 }
@@ -127,7 +127,7 @@ static void swift_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
     c->ecwnd = aimd(p, c->ecwnd, (double)sl->ep_ps, (double)p->endpoint_target_ps, num, n->now,
                     rtt, &c->e_dec_ps);
     double w = cwnd_of(c);
-    uint64_t wire = f->last_wire ? f->last_wire : n->sc->fabric.mtu + ROCE_OVERHEAD;
+    uint64_t wire = f->last_wire ? f->last_wire : n->mtu_wire;
     if (w < prev)
         count_cut(f, w, rtt, wire);
     if (w < 1 || prev < 1)
@@ -158,7 +158,7 @@ static void loss_cut(struct pnet *n, struct flow *f, int reset)
     if (c->fcwnd < old)
         c->f_dec_ps = n->now;
     double w = cwnd_of(c);
-    uint64_t wire = f->last_wire ? f->last_wire : n->sc->fabric.mtu + ROCE_OVERHEAD;
+    uint64_t wire = f->last_wire ? f->last_wire : n->mtu_wire;
     if (w < prev)
         count_cut(f, w, c->rtt_ps, wire);
 }
@@ -184,7 +184,7 @@ static uint64_t swift_on_send(struct pnet *n, struct flow *f, uint64_t wire)
     double w = cwnd_of(c);
     uint32_t r = n->sc->transport.swift.ack_ratio;
     if (r > 1 && f->sent) {
-        uint32_t k = in_flight(n, f), psn = (uint32_t)((f->sent - 1) / n->sc->fabric.mtu);
+        uint32_t k = in_flight(n, f), psn = (uint32_t)((f->sent - 1) / n->mtu);
         pnet_side(n, f, psn)->ack_req =
             c->nudge || ((double)k + 1 > w && (psn + 1) / r == c->acked / r);
         f->cc.swift.nudge = 0;
@@ -195,7 +195,7 @@ static uint64_t swift_on_send(struct pnet *n, struct flow *f, uint64_t wire)
 static double swift_rate(const struct pnet *n, const struct flow *f)
 {
     const struct swift_state *c = &f->cc.swift;
-    uint64_t wire = f->last_wire ? f->last_wire : n->sc->fabric.mtu + ROCE_OVERHEAD;
+    uint64_t wire = f->last_wire ? f->last_wire : n->mtu_wire;
     return (double)paced(f, cwnd_of(c), c->rtt_ps, wire);
 }
 
