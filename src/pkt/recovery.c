@@ -11,6 +11,8 @@
  * training's. A lossless data class keeps its results as they were: no
  * ACKs, no timers (a lossy control class alone does not count: its few
  * packets go first, and a lost NAK is asked again at the next gap). */
+static int held_setup(struct pnet *n, struct err *e);
+
 int nic_recovery_setup(struct pnet *n, struct err *e)
 {
     const struct scenario *sc = n->sc;
@@ -18,8 +20,11 @@ int nic_recovery_setup(struct pnet *n, struct err *e)
     if (n->tr)
         used |= 1u << n->tr->prio;
     n->recover = (used & ~(unsigned)n->lossless) != 0;
-    if (!n->recover && n->rx->kind != RX_TCP) /* TCP's receiver ACKs on any class */
-        return 0;
+    /* lossless, an out-of-order receiver still keeps the cumulative PSN a
+     * window transport's ACKs carry (no NAKs, no timers) */
+    if (!n->recover && n->rx->kind != RX_TCP)
+        return n->tp->on_ack && rx_scheme(n->rx->kind)->keeps_out_of_order ? held_setup(n, e)
+                                                                         : 0;
     return n->rx->recovery_setup(n, e);
 }
 
@@ -30,10 +35,11 @@ static int gbn_recovery_setup(struct pnet *n, struct err *e)
     return 0;
 }
 
-static int ooo_recovery_setup(struct pnet *n, struct err *e)
+/* The held ring of every flow (ooo and uec receivers): which PSNs past
+ * expect_psn arrived. */
+static int held_setup(struct pnet *n, struct err *e)
 {
     const struct scenario *sc = n->sc;
-    n->rto_ps = sc->transport.sack_timeout_ps;
     /* a power of two, no larger than the longest flow needs */
     uint32_t nf = n->n_flows + n->n_train;
     uint64_t most = 0;
@@ -51,6 +57,12 @@ static int ooo_recovery_setup(struct pnet *n, struct err *e)
     for (uint32_t i = 0; i < nf; i++)
         n->flows[i].held = bits + (size_t)i * (w / 64);
     return 0;
+}
+
+static int ooo_recovery_setup(struct pnet *n, struct err *e)
+{
+    n->rto_ps = n->sc->transport.sack_timeout_ps;
+    return held_setup(n, e);
 }
 
 
@@ -263,10 +275,31 @@ int nic_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct pack
     return n->rx->accepts(n, node, f, pk);
 }
 
+/* Lossless (nothing to resend): move the cumulative PSN over what arrived,
+ * where a window transport's ACKs read it; the ring holds what came early. */
+static void place_lossless(const struct pnet *n, struct flow *f, uint32_t psn)
+{
+    if (!f->held || psn < f->expect_psn || psn - f->expect_psn >= n->sack_win)
+        return;
+    if (psn != f->expect_psn) {
+        if (!held_bit(n, f, psn))
+            held_flip(n, f, psn);
+        return;
+    }
+    f->expect_psn++;
+    while (held_bit(n, f, f->expect_psn)) {
+        held_flip(n, f, f->expect_psn);
+        f->expect_psn++;
+    }
+}
+
 static int ooo_receiver_accepts(struct pnet *n, uint32_t node, struct flow *f,
                                 const struct packet *pk)
 {
-    return n->recover ? ooo_accepts(n, node, f, pk) : 1;
+    if (n->recover)
+        return ooo_accepts(n, node, f, pk);
+    place_lossless(n, f, pk->psn);
+    return 1;
 }
 
 static int gbn_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
@@ -314,8 +347,10 @@ static int uec_recovery_setup(struct pnet *n, struct err *e)
 
 static int uec_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
 {
-    if (!n->recover)
+    if (!n->recover) {
+        place_lossless(n, f, pk->psn);
         return 1;
+    }
     uint32_t psn = pk->psn;
     if (psn < f->expect_psn || (psn - f->expect_psn < n->sack_win && held_bit(n, f, psn))) {
         dup_ack(n, node, f);

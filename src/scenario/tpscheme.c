@@ -25,7 +25,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
     },
     [CC_HPCC] = {
         .name = "hpcc",
-        .acked_window = 1,
         .keys = "transport.hpcc.",
         /* BENCHMARKS.md's burst: 43.38 M events against 17.41 M without
          * (an ACK per packet through the fabric; no CNPs) */
@@ -38,7 +37,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
     },
     [CC_NSCC] = {
         .name = "nscc",
-        .acked_window = 1,
         .keys = "transport.nscc.",
         /* BENCHMARKS.md's burst (NSCC section): 22.36 M events against
          * 16.25 M without; no CNPs, its ACKs always cross the fabric */
@@ -52,7 +50,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
     },
     [CC_SWIFT] = {
         .name = "swift",
-        .acked_window = 1,
         .keys = "transport.swift.",
         /* BENCHMARKS.md "Swift": 22.45 M events on the burst against 16.25 M
          * without, an ACK per 4 packets through the fabric */

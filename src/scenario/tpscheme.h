@@ -47,10 +47,6 @@ struct cc_scheme {
     int rate_control;
     /* it sends CNPs (transport.dcqcn.cnp_path says how they travel) */
     int sends_cnps;
-    /* a window opened by the receiver's ACKs (HPCC, NSCC, Swift): its ACKs
-     * come from its own receiver hook, which an out-of-order receiver on a
-     * lossless class does not reach yet (the transfers never finish) */
-    int acked_window;
     /* a TCP congestion control: a window, TCP's receiver (transport.receiver
      * tcp), transport.tcp.* keys */
     int tcp;

@@ -155,17 +155,6 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
                              "packet trimming needs a receiver that NACKs trimmed packets: "
                              "transport.receiver: uec (got %s)",
                              rx_scheme(sc->transport.receiver)->name);
-    /* a window transport's ACKs do not come back through an out-of-order
-     * receiver on a lossless class: refused rather than a run that hangs */
-    if (cc_scheme(sc->transport.cc)->acked_window &&
-        rx_scheme(sc->transport.receiver)->keeps_out_of_order && sc->fabric.pfc &&
-        (scenario_prio_mask(sc->fabric.pfc_priorities) >> sc->transport.data_priority & 1))
-        return scenario_fail(sc, e, blame(sc, "transport.receiver", "transport.cc"),
-                             "transport.cc %s with transport.receiver %s on a lossless class "
-                             "(fabric.pfc.enabled) is not supported yet (its ACKs never "
-                             "return): use transport.receiver gbn, or a lossy fabric",
-                             cc_scheme(sc->transport.cc)->name,
-                             rx_scheme(sc->transport.receiver)->name);
     if ((sc->transport.protocol == PROTO_TCP) != (cc_scheme(sc->transport.cc)->tcp != 0))
         return scenario_fail(sc, e, blame(sc, "transport.protocol", "transport.cc"),
                              "transport.protocol tcp runs a TCP congestion control "
