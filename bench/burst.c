@@ -30,6 +30,8 @@ int main(int argc, char **argv)
             goto fail;
     if (scenario_resolve(&sc, &e) < 0 || scenario_validate(&sc, &e) < 0)
         goto fail;
+    if (!sc.sim.threads) /* auto would follow the machine's load: A/B needs a fixed count */
+        sc.sim.threads = 1;
     struct results r;
     if (ckpt_run(&sc, &r, &e) < 0)
         goto fail;

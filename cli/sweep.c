@@ -580,6 +580,8 @@ void sweep_run_one(const struct sweep *sw, int p, int seed_off, int32_t run,
         return;
     }
     sc.seed += (uint64_t)seed_off;
+    if (!sc.sim.threads) /* auto: workers and ranks run side by side */
+        sc.sim.threads = 1;
     o->seed = sc.seed;
     o->has_seed = 1;
     struct results r;

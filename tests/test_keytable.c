@@ -21,7 +21,9 @@ static void keytable_choices_match_the_type(void)
         } else {
             CHECKF(!k->names, "%s: a names table on a %s key", k->name, type);
         }
-        CHECKF(!k->word || k->type == T_TIME || k->type == T_TEXT, "%s: word \"%s\" on a %s key",
+        CHECKF(!k->word || k->type == T_TIME || k->type == T_TEXT ||
+                   (k->type == T_COUNT && !strcmp(k->word, "auto")),
+               "%s: word \"%s\" on a %s key",
                k->name, k->word, type);
         if (k->word && k->type == T_TEXT) {
             CHECKF(!strcmp(k->word, LIST), "%s: text word \"%s\" is not LIST", k->name, k->word);

@@ -7,6 +7,7 @@
 
 #include "ckpt.h"
 #include "../core/arena.h"
+#include "../core/machine.h"
 #include "../core/units.h"
 #include "../cost/cost.h"
 #include "../cost/storage_use.h"
@@ -462,6 +463,23 @@ static int telemetry_cut(const struct scenario *sc, struct results *r, struct er
                    sc->telemetry.flows ? " or telemetry.flows: false" : "");
 }
 
+/* sim.threads auto (docs/scenario.md): one thread for a run estimated
+ * under a second (a meeting per window costs more than a second core
+ * saves there), else the idle cores this process may use, at most the
+ * leaves (a leaf and its hosts run on one thread) and 8. */
+static void resolve_threads(struct scenario *sc, const struct topo *t,
+                            const struct ckpt_estimate *est, struct results *r)
+{
+    if (sc->sim.threads)
+        return;
+    r->threads_auto = 1;
+    unsigned cap = t->level[0].n < 8 ? t->level[0].n : 8;
+    sc->sim.threads = est->wall_s < 1.0
+                          ? 1
+                          : machine_auto_threads(machine_idle_cores(), machine_usable_cores(),
+                                                 cap);
+}
+
 /* The restore of the checkpoint the save workload s placed, in restore.mode
  * `mode`, into rr (zeroed here; the caller releases it): simulated, or with
  * simulate 0 its bound only (rr->restore.estimated). engine: the save's
@@ -511,6 +529,7 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
             struct ckpt_mem_limit lim;
             ckpt_mem_limit_of(&lim, NULL, (double)a->total);
             rc = ckpt_packet_limits_mem(&rs, &est, &lim, e);
+            resolve_threads(&rs, &v, &est, rr);
             if (rc == 0)
                 rc = pkt_run(&rs, &v, &w, rr, e);
         } else {
@@ -673,6 +692,7 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
             struct ckpt_mem_limit lim;
             ckpt_mem_limit_of(&lim, NULL, (double)a.total);
             rc = ckpt_packet_limits_mem(sc, &est, &lim, e);
+            resolve_threads(&eff, &t, &est, r);
         }
         if (rc == 0 && cap && sc->transport.dcqcn.cnp_path == CNP_DIRECT && scenario_cnp_direct(sc))
             rc = err_set(e, "--pcap: transport.dcqcn.cnp_path direct sends CNPs past the "

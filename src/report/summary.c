@@ -467,9 +467,9 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
             r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0,
             fmt_secs(r->total_s, c, sizeof c), fmt_bytes((double)r->mem_bytes, b, sizeof b));
     if (r->threads)
-        fprintf(out, "; %s order on %u thread%s", names_of(&names_event_order, r->event_order),
-                r->threads,
-                r->threads == 1 ? "" : "s");
+        fprintf(out, "; %s order on %u thread%s%s", names_of(&names_event_order, r->event_order),
+                r->threads, r->threads == 1 ? "" : "s",
+                r->threads_auto ? " (sim.threads auto)" : "");
     /* a long run with a core to spare: say how to use two (the same
      * results, 1.4-1.9x faster on this project's machine; slower when
      * another process holds the second core) */

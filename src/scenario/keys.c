@@ -24,8 +24,9 @@ static const struct names proto_names = {proto_schemes, sizeof proto_schemes[0],
 static const struct names receiver_names = {rx_schemes, sizeof rx_schemes[0], RX_COUNT};
 
 /* A row gives its choices in the slot of its type's kind: a names table
- * for T_ENUM, a text for T_TIME and T_TEXT (.word). A text in the names
- * slot is an error here, not a warning; the slot a row leaves out is NULL. */
+ * for T_ENUM, a text for T_TIME and T_TEXT (.word), and "auto" for a
+ * T_COUNT decided by the run (stored as 0). A text in the names slot is
+ * an error here, not a warning; the slot a row leaves out is NULL. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wincompatible-pointer-types"
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -524,9 +525,12 @@ const struct key scn_keys[] = {
      "packet engine: window (each switch's and NIC's events of a link delay run "
      "together: faster) or time (one queue in time order); the same results",
      &names_event_order},
-    {"sim.threads", T_COUNT, FIELD(sim.threads), "1", "1", "8",
+    {"sim.threads", T_COUNT, FIELD(sim.threads), "auto", "1", "8",
      "packet engine, window order: threads that run a window's switches and NICs "
-     "(at most the machine's cores: more are slower); the same results", NULL},
+     "(at most the machine's cores: more are slower); the same results; auto = "
+     "the cores this process may use that are idle, at most 8 and the leaves, 1 "
+     "for runs under a second and inside sweep, tune and size workers",
+     NULL, .word = "auto"},
 
     {"workload.bytes_per_writer", T_SIZE, FIELD(workload.bytes_per_writer),
      "16MB", "1B", "1TB", "checkpoint bytes each compute node writes", NULL},
@@ -796,7 +800,11 @@ void scenario_echo(const struct scenario *sc, scenario_emit_fn *emit,
             break;
         case T_UINT:
         case T_COUNT:
-            snprintf(buf, sizeof buf, "%" PRIu64, v);
+            if (k->type == T_COUNT && k->word && v == 0) {
+                snprintf(buf, sizeof buf, "%s", k->word);
+                kind = SCN_TEXT;
+            } else
+                snprintf(buf, sizeof buf, "%" PRIu64, v);
             break;
         case T_RATE:
             units_fmt_rate_unit(v, sc->rate_unit[i], buf, sizeof buf);

@@ -153,6 +153,10 @@ static int parse_raw(const struct key *k, const char *s, struct kval *kv,
     switch (k->type) {
     case T_UINT:
     case T_COUNT:
+        if (k->type == T_COUNT && k->word && !strcmp(s, k->word)) {
+            *v = UINT64_MAX; /* "auto": stored as 0, decided by the run */
+            return 0;
+        }
         return units_parse_uint(s, v, msg, len);
     case T_RATE:
         return units_parse_rate_unit(s, v, &kv->unit, msg, len);
@@ -234,6 +238,8 @@ static int key_parse(const struct key *k, const char *s, struct kval *kv,
         return 0;
     if (k->type == T_TIME && k->word && *v == UINT64_MAX)
         return 0;
+    if (k->type == T_COUNT && k->word && *v == UINT64_MAX)
+        return 0;
     if (k->min && *v < limit_value(k, k->min)) {
         if (limit_value(k, k->min) == 1) {
             if (k->type == T_COUNT || k->type == T_UINT)
@@ -259,6 +265,8 @@ static void key_store(struct scenario *sc, const struct key *k,
 {
     char *p = (char *)sc + k->off;
     uint64_t v = kv->u;
+    if (k->type == T_COUNT && k->word && v == UINT64_MAX)
+        v = 0; /* counts start at 1: 0 is the word (auto) */
     if (k->type == T_RATE) /* echoed in the unit written */
         sc->rate_unit[k - scn_keys] = (uint8_t)kv->unit;
     if (k->type == T_REAL) {

@@ -338,6 +338,7 @@ struct results {
     int event_order;           /* packet engine: enum event_order (window or time) */
     uint32_t threads;          /* packet engine: threads that ran the windows; 0: no
                                 * event order (fluid) */
+    int threads_auto;          /* sim.threads auto chose them */
     uint64_t max_pending_events;
     uint64_t mem_bytes;        /* arena + event queue + packet slabs */
     uint64_t rate_updates;     /* fluid: max-min updates (one per event time) */
