@@ -837,5 +837,25 @@ else
     bad "uec_counters: $(head -2 "$tmp/err")"
 fi
 
+# describe names the receiver's resend scheme: selective for uec (it keeps a
+# gap's later packets), go-back-N for the default receiver on a lossy class
+d=$("$bin" describe scenarios/transports/uec-lossy.yaml 2>&1)
+g=$("$bin" describe --set fabric.pfc.enabled=false 2>&1)
+if echo "$d" | grep -q "uec receiver: selective resends" && ! echo "$d" | grep -q "go-back-N" &&
+    echo "$g" | grep -q ": go-back-N resends"; then
+    ok describe_resend_scheme
+else
+    bad "describe_resend_scheme: $(echo "$d" | grep estimate)"
+fi
+
+# sim.threads auto: echoed as the word, and the summary says auto chose
+if "$bin" run --json "$tmp/th.json" >"$tmp/th.out" 2>"$tmp/err" &&
+    grep -q '"threads": "auto"' "$tmp/th.json" &&
+    grep -q 'order on 1 thread (sim.threads auto)' "$tmp/th.out"; then
+    ok threads_auto_echo
+else
+    bad "threads_auto_echo: $(grep perf "$tmp/th.out") $(head -2 "$tmp/err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

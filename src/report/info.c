@@ -152,9 +152,13 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
         fprintf(out, "-%.3g", d->est_events_max);
     fprintf(out, " events");
     double lo = d->est_packets > 0 ? d->est_events / d->est_packets : 8.0;
-    if (d->engine != ENGINE_FLUID && d->est_resends)
-        fprintf(out, " (%.3g packets x %.3g at least; go-back-N resends up to sim.time_limit)",
-                d->est_packets, lo);
+    if (d->engine != ENGINE_FLUID && d->est_resends) {
+        const struct rx_scheme *rx = rx_scheme(sc->transport.receiver);
+        fprintf(out, " (%.3g packets x %.3g at least; %s receiver: %s resends up to "
+                     "sim.time_limit)",
+                d->est_packets, lo, rx->name,
+                rx->keeps_out_of_order ? "selective" : "go-back-N");
+    }
     else if (d->engine != ENGINE_FLUID)
         fprintf(out, " (%.3g packets x %.3g-%.3g)", d->est_packets, lo,
                 d->est_packets > 0 ? d->est_events_max / d->est_packets : 8.0);
