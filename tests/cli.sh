@@ -857,5 +857,19 @@ else
     bad "threads_auto_echo: $(grep perf "$tmp/th.out") $(head -2 "$tmp/err")"
 fi
 
+# trimming as the cause: the verdict says the switches trimmed, not
+# go-back-N, and the marked fraction stays a fraction with resends
+if "$bin" run --set cluster.nodes=16 --set storage.nodes=1 --set workload.bytes_per_writer=1MB \
+    --set transport.protocol=uec --set fabric.trim.threshold=256KB --set fabric.ecn.kmin=8KB \
+    --set fabric.ecn.kmax=64KB --json "$tmp/tc.json" >"$tmp/tc.out" 2>"$tmp/err" &&
+    grep -q '^  cause       packet trimming: ' "$tmp/tc.out" &&
+    grep -q '"cause": "packet_trimming"' "$tmp/tc.json" &&
+    awk -F': ' '/"marked_fraction"/ { f = $2 + 0; n++ } END { exit !(n == 1 && f > 0 && f <= 1) }' \
+        "$tmp/tc.json"; then
+    ok trim_cause_and_marked_fraction
+else
+    bad "trim_cause_and_marked_fraction: $(grep 'cause\|congestion' "$tmp/tc.out") $(grep marked_fraction "$tmp/tc.json") $(head -2 "$tmp/err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -123,7 +123,10 @@ static json_t *events_per_s(const struct scenario *sc, const struct results *r)
 static json_t *ecn_fraction(const struct scenario *sc, const struct results *r)
 {
     (void)sc;
-    return json_real(r->data_packets ? (double)r->ecn_marked / (double)r->data_packets : 0);
+    /* over the data packets sent, resends included (a resent packet can be
+     * marked again) */
+    uint64_t sent = r->data_packets + r->retx_packets;
+    return json_real(sent ? (double)r->ecn_marked / (double)sent : 0);
 }
 
 /* fabric.mmu.pools per_class: each pool's priorities and peak */

@@ -398,7 +398,10 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         fprintf(out, "  congestion  cc %s; ECN marked %llu packets (%.2f%%), %llu CNPs%s, "
                      "%llu rate cuts",
                 cc_scheme(r->cc)->name, (unsigned long long)r->ecn_marked,
-                r->data_packets ? 100.0 * (double)r->ecn_marked / (double)r->data_packets : 0.0,
+                r->data_packets + r->retx_packets
+                    ? 100.0 * (double)r->ecn_marked /
+                          (double)(r->data_packets + r->retx_packets)
+                    : 0.0,
                 (unsigned long long)r->cnps_received,
                 cnp_path_note(sc, note, sizeof note),
                 (unsigned long long)r->rate_decreases);

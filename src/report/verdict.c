@@ -42,6 +42,16 @@ static void resend_cause(FILE *out, const struct results *r)
         fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true) or more buffer\n");
         return;
     }
+    if (r->trims) { /* the switches cut packets above their threshold */
+        fprintf(out, "  cause       packet trimming: %llu packets trimmed, %s resent for a %s "
+                     "write (%.1fx); each trimmed packet is NACKed and sent again. Fix: fewer "
+                     "senders into a port at once (a congestion control, transport.cc), a "
+                     "higher fabric.trim.threshold, or a lossless class "
+                     "(fabric.pfc.enabled=true)\n",
+                (unsigned long long)r->trims, fmt_bytes((double)r->retx_bytes, a, sizeof a),
+                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent);
+        return;
+    }
     char per_flow[128];
     fprintf(out, "  cause       go-back-N retransmission: %s resent for a %s write (%.1fx); "
                  "receivers drop every out-of-order packet and the sender resends from it. "
@@ -249,8 +259,9 @@ json_t *bottleneck_json(const struct results *r)
         json_object_set_new(o, "stage", json_string(storage_stage_name(v->stage)));
     int lost = r->drops_lossy + r->drops_lossless + r->drops_watchdog > 0;
     json_object_set_new(o, "cause", json_string(v->resent < RESENT_CAUSE ? "segment"
-                                                : lost ? "packet_loss"
-                                                       : "go_back_n_retransmission"));
+                                                : lost     ? "packet_loss"
+                                                : r->trims ? "packet_trimming"
+                                                           : "go_back_n_retransmission"));
     json_object_set_new(o, "resent_ratio", json_real(v->resent));
     json_object_set_new(o, "saturated", json_boolean(v->util >= 0.5));
     json_object_set_new(o, "utilisation", json_real(v->util));
