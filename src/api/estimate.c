@@ -215,7 +215,8 @@ double ckpt_pkt_events_floor(const struct scenario *sc, const struct topo *t)
 double ckpt_pkt_events_per_packet(const struct scenario *sc, const struct topo *t)
 {
     double floor = ckpt_pkt_events_floor(sc, t);
-    return floor * cc_scheme(sc->transport.cc)->events_scale[scenario_cnp_direct(sc)];
+    int direct = scenario_cnp_direct(sc) || scenario_ack_direct(sc);
+    return floor * cc_scheme(sc->transport.cc)->events_scale[direct];
 }
 
 double ckpt_pkt_rate(const struct scenario *sc, const struct topo *t, const struct workload *w,

@@ -292,6 +292,25 @@ static const char *cnp_path_note(const struct scenario *sc, char *buf, size_t le
     return buf;
 }
 
+/* How ACKs travelled, where a window transport hears them or the user
+ * chose; and why when auto chose. */
+static const char *ack_path_note(const struct scenario *sc, char *buf, size_t len)
+{
+    int direct = scenario_ack_direct(sc);
+    if (sc->transport.ack_path != ACK_AUTO) {
+        snprintf(buf, len, "; ACKs %s", direct ? "sent direct (not through the fabric)"
+                                               : "through the fabric");
+        return buf;
+    }
+    if (!cc_scheme(sc->transport.cc)->window)
+        return "";
+    const char *why = scenario_cnp_fabric_why(sc);
+    snprintf(buf, len, "; ACKs %s (ack_path auto: %s)",
+             direct ? "sent direct" : "through the fabric",
+             direct ? "the reverse paths carry only control packets" : why);
+    return buf;
+}
+
 void report_placement(FILE *out, const struct plan_summary *p)
 {
     char a[32];
@@ -404,6 +423,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 (unsigned long long)r->rate_decreases);
         if (r->rate_decreases && !cc_scheme(r->cc)->tcp) /* TCP cuts a window, not a rate */
             fprintf(out, ", lowest rate %s", fmt_rate(r->min_rate_bps, a, sizeof a));
+        fputs(ack_path_note(sc, note, sizeof note), out);
         fputc('\n', out);
         if (cc_scheme(r->cc)->tcp)
             fprintf(out, "  tcp         %llu window cuts, %llu fast retransmits, %llu duplicate "

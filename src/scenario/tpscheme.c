@@ -33,6 +33,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
                  "holds its busiest hop near transport.hpcc.eta (optimistic)",
         .fluid_leaves = "rate control",
         .rate_control = 1,
+        .window = 1,
         .tune = "hpcc;transport.hpcc.eta=0.95,hpcc;transport.hpcc.eta=0.9",
     },
     [CC_NSCC] = {
@@ -46,6 +47,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
                  "the queue at its target delay (optimistic)",
         .fluid_leaves = "NSCC window control",
         .rate_control = 1,
+        .window = 1,
         .tune = "nscc;transport.nscc.target_delay=auto,nscc;transport.nscc.target_delay=2us",
     },
     [CC_SWIFT] = {
@@ -60,6 +62,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
                  "delay are not (optimistic)",
         .fluid_leaves = "Swift's window ramp and standing queue",
         .rate_control = 1,
+        .window = 1,
         .tune = "swift;transport.swift.base_target=10us,swift;transport.swift.base_target=20us,"
                 "swift;transport.swift.base_target=40us",
     },
@@ -72,6 +75,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
         .fluid_leaves = "TCP windows (slow start, cuts, timeouts, RTT bias of the shares)",
         .rate_control = 1,
+        .window = 1,
         .tcp = 1,
         .tune = "dctcp;transport.dctcp.g=0.0625,dctcp;transport.dctcp.g=0.25",
     },
@@ -83,6 +87,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
         .fluid_leaves = "TCP windows (slow start, cuts, timeouts, RTT bias of the shares)",
         .rate_control = 1,
+        .window = 1,
         .tcp = 1,
         .tune = "cubic;transport.cubic.beta=0.7,cubic;transport.cubic.beta=0.8",
     },
