@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/api/api.h"
 #include "../src/api/ckpt.h"
 #include "../src/pkt/engine.h"
 #include "../src/pkt/pnet.h"
@@ -212,6 +213,28 @@ static void ackpath_auto(void)
     CHECK(scenario_ack_direct(&sc));
 }
 
+/* describe's estimate reads each window transport's row by its ACK path:
+ * events_scale[1] when auto sends its ACKs direct, [0] through the fabric,
+ * and the direct figure is the lower (the ACKs' hops are gone). */
+static void ackpath_estimate(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    double none = ckpt_pkt_events_per_packet(&sc, NULL);
+    const char *win[] = {"hpcc", "nscc", "swift", "dctcp", "cubic"};
+    for (size_t i = 0; i < sizeof win / sizeof win[0]; i++) {
+        test_set(&sc, "transport.cc=%s", win[i]);
+        const struct cc_scheme *row = cc_scheme(sc.transport.cc);
+        test_set(&sc, "transport.ack_path=auto");
+        double direct = ckpt_pkt_events_per_packet(&sc, NULL);
+        test_set(&sc, "transport.ack_path=fabric");
+        double fabric = ckpt_pkt_events_per_packet(&sc, NULL);
+        CHECKF(direct == none * row->events_scale[1] && fabric == none * row->events_scale[0] &&
+                   direct < fabric && direct <= 1.5 * none,
+               "%s: %.3g direct, %.3g fabric, %.3g PFC-only", win[i], direct, fabric, none);
+    }
+}
+
 SUITE(suite_ackpath) = {
     {"ackpath_idle_hpcc", ackpath_idle_hpcc},
     {"ackpath_idle_swift", ackpath_idle_swift},
@@ -223,5 +246,6 @@ SUITE(suite_ackpath) = {
     {"ackpath_incast8_nscc", ackpath_incast8_nscc},
     {"ackpath_incast8_dctcp", ackpath_incast8_dctcp},
     {"ackpath_auto", ackpath_auto},
+    {"ackpath_estimate", ackpath_estimate},
     {0, 0},
 };
