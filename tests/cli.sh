@@ -871,5 +871,23 @@ else
     bad "trim_cause_and_marked_fraction: $(grep 'cause\|congestion' "$tmp/tc.out") $(grep marked_fraction "$tmp/tc.json") $(head -2 "$tmp/err")"
 fi
 
+# transport.ack_path: direct ACKs cross no port, so a capture is refused
+# with the key named; auto sends a window transport's ACKs direct and the
+# summary and JSON say so, and a capture puts them back on the fabric
+# shellcheck disable=SC2086
+expect_error pcap_ack_direct "--pcap: transport.ack_path direct sends ACKs and NACKs past the ports" run $small --set transport.cc=hpcc --set transport.ack_path=direct --set telemetry.pcap.ports=sleaf0-stor0 --pcap "$tmp/pcapa"
+# shellcheck disable=SC2086
+if "$bin" run $small --set transport.cc=hpcc --json "$tmp/a.json" >"$tmp/a.out" 2>"$tmp/err" &&
+    grep -q "ACKs sent direct (ack_path auto: the reverse paths carry only control packets)" "$tmp/a.out" &&
+    grep -q '"ack_path": "direct"' "$tmp/a.json" &&
+    "$bin" run $small --set transport.cc=hpcc --set telemetry.pcap.ports=sleaf0-stor0 \
+        --json "$tmp/b.json" >"$tmp/b.out" 2>>"$tmp/err" &&
+    grep -q "ACKs through the fabric (ack_path auto: telemetry.pcap.ports" "$tmp/b.out" &&
+    grep -q '"ack_path": "fabric"' "$tmp/b.json"; then
+    ok ack_path_auto_reported
+else
+    bad "ack_path_auto_reported: $(grep congestion "$tmp/a.out" "$tmp/b.out"; head -2 "$tmp/err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

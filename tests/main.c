@@ -26,7 +26,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_storage_use[],
     suite_design[],
     suite_snode[],
-    suite_threads[];
+    suite_threads[],
+    suite_ackpath[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -49,6 +50,7 @@ static const struct test *const suites[] = {
     suite_design,
     suite_snode,
     suite_threads,
+    suite_ackpath,
 };
 
 int main(int argc, char **argv)

@@ -76,6 +76,9 @@ static double pkt_mem(const struct scenario *sc, const struct topo *t, uint32_t 
     /* packets in chunks of PKT_CHUNK; a queue or wire may hold a part-used
      * chunk at each end; chunks come in 2 MB slabs */
     double chunks = held / PKT_CHUNK + 3.0 * t->n_ports;
+    /* ACKs sent direct: each flow's pipe keeps a chunk (src/pkt/nic.c) */
+    if (scenario_ack_direct(sc))
+        chunks += 2.0 * nflows;
     double slabs = (double)((uint64_t)(chunks / PKT_SLAB_CHUNKS) + 1) * PKT_SLAB_BYTES;
     double arena = (double)t->n_ports * sizeof(struct port) +
                    (double)t->n_switches * sizeof(struct sw) +
@@ -215,7 +218,8 @@ double ckpt_pkt_events_floor(const struct scenario *sc, const struct topo *t)
 double ckpt_pkt_events_per_packet(const struct scenario *sc, const struct topo *t)
 {
     double floor = ckpt_pkt_events_floor(sc, t);
-    return floor * cc_scheme(sc->transport.cc)->events_scale[scenario_cnp_direct(sc)];
+    int direct = scenario_cnp_direct(sc) || scenario_ack_direct(sc);
+    return floor * cc_scheme(sc->transport.cc)->events_scale[direct];
 }
 
 double ckpt_pkt_rate(const struct scenario *sc, const struct topo *t, const struct workload *w,

@@ -697,6 +697,9 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
         if (rc == 0 && cap && sc->transport.dcqcn.cnp_path == CNP_DIRECT && scenario_cnp_direct(sc))
             rc = err_set(e, "--pcap: transport.dcqcn.cnp_path direct sends CNPs past the "
                             "ports, the captures would lack them; use fabric");
+        else if (rc == 0 && cap && sc->transport.ack_path == ACK_DIRECT)
+            rc = err_set(e, "--pcap: transport.ack_path direct sends ACKs and NACKs past the "
+                            "ports, the captures would lack them; use fabric");
         else if (rc == 0 && engine == ENGINE_FLUID)
             rc = cap ? err_set(e, "--pcap: the fluid engine moves no packets to capture "
                                   "(%s); use engine: packet", r->engine_reason)

@@ -410,7 +410,62 @@ void nic_send_control(struct pnet *n, uint32_t node, struct flow *f, enum pkt_ki
     c->gen = f->gen;
     c->psn = psn;
     c->t = n->now;
-    port_queue(n, &n->ports[n->topo->nodes[node].first_port], c);
+    nic_control_out(n, node, f, c);
+}
+
+/* f's direct ACK pipe: a wire of its own (pnet.h's wire_push and
+ * wire_pop), its tail written by the receiver, its head by the sender,
+ * chunks from the packet pool (nothing allocated per ACK); one EV_ACK per
+ * record, so the sender never pops an empty pipe. */
+static int ackq_push(struct pnet *n, struct flow *f, const struct packet *c)
+{
+    if (!f->ackq_tc || f->ackq_ti == PKT_CHUNK) {
+        struct pkt_chunk *k = pnet_chunk_alloc(n);
+        if (!k)
+            return -1;
+        k->next = NULL;
+        if (f->ackq_tc) {
+            f->ackq_tc->next = k;
+        } else {
+            f->ackq_hc = k;
+            f->ackq_hi = 0;
+        }
+        f->ackq_tc = k;
+        f->ackq_ti = 0;
+    }
+    f->ackq_tc->p[f->ackq_ti++] = *c;
+    return 0;
+}
+
+void nic_control_out(struct pnet *n, uint32_t node, struct flow *f, const struct packet *c)
+{
+    const uint64_t *l = n->ack_lat && c->kind != PK_CNP
+                            ? &n->ack_lat[4 * (size_t)f->id + (c->payload == 0)] : NULL;
+    if (!l || !l[0]) { /* through the fabric (or no path to go direct by) */
+        port_queue(n, &n->ports[n->topo->nodes[node].first_port], c);
+        return;
+    }
+    /* in the order sent; one sent while the last is still on its way
+     * follows it by a serialisation on the slowest link, as a deterministic
+     * tandem of idle queues spaces them */
+    uint64_t t = n->now + l[0];
+    if (f->ackq_last && t < f->ackq_last + l[2])
+        t = f->ackq_last + l[2];
+    f->ackq_last = t;
+    if (ackq_push(n, f, c) == 0)
+        pnet_schedule(n, t, EV_ACK, f, 0);
+}
+
+void nic_on_ack_direct(struct pnet *n, struct flow *f)
+{
+    if (f->ackq_hi == PKT_CHUNK) {
+        struct pkt_chunk *k = f->ackq_hc;
+        f->ackq_hc = k->next;
+        f->ackq_hi = 0;
+        pnet_chunk_free(n, k);
+    }
+    struct packet pk = f->ackq_hc->p[f->ackq_hi++];
+    nic_receive(n, f->src, &pk);
 }
 
 /* Out of line: the transports' receiver hooks call it at the end, as a
@@ -519,6 +574,12 @@ void nic_train_step(struct pnet *n)
         f->gen = (uint8_t)(keep.gen + 1);
         f->rto_gen = keep.rto_gen + 1; /* the last step's timer is stale */
         f->held = keep.held;
+        /* ACKs of the last step still on their way keep their pipe */
+        f->ackq_hc = keep.ackq_hc;
+        f->ackq_hi = keep.ackq_hi;
+        f->ackq_tc = keep.ackq_tc;
+        f->ackq_ti = keep.ackq_ti;
+        f->ackq_last = keep.ackq_last;
         if (f->held)
             memset(f->held, 0, n->sack_win / 8);
         f->cnps_rx = keep.cnps_rx;

@@ -44,13 +44,14 @@ enum ev_type {
     EV_TRAIN_STEP,   /* a training step's communication starts (train.c) */
     EV_CNP,          /* a CNP sent direct reaches its flow's sender; arg = generation */
     EV_RTO,          /* retransmission timer of a flow's sender; arg = generation */
+    EV_ACK,          /* the head of a flow's direct ACK pipe reaches its sender */
 };
 /* The kinds whose object is a port come first. */
 #define EV_PORT_KINDS_END EV_FLOW_START
 _Static_assert(EV_WATCHDOG + 1 == EV_PORT_KINDS_END && EV_CC_TIMER > EV_PORT_KINDS_END &&
                    EV_DRAIN > EV_PORT_KINDS_END && EV_SAMPLE > EV_PORT_KINDS_END &&
                    EV_TRAIN_STEP > EV_PORT_KINDS_END && EV_CNP > EV_PORT_KINDS_END &&
-                   EV_RTO > EV_PORT_KINDS_END,
+                   EV_RTO > EV_PORT_KINDS_END && EV_ACK > EV_PORT_KINDS_END,
                "port events first: sched.c's prefetch and pnet_part_of rely on it");
 
 /* PK_ACK: storage.max_outstanding's request acknowledgement (bytes in the
@@ -240,6 +241,10 @@ struct flow {
     union cc_state cc;        /* its transport's (transport.h) */
     uint32_t writer;
     uint8_t active;
+    /* transport.ack_path direct: the head of its ACK pipe (a wire of its
+     * own, the receiver holds the tail: nic.c) */
+    uint16_t ackq_hi;
+    struct pkt_chunk *ackq_hc;
     /* the receiver's, on lines of their own: the two ends may run on
      * different threads (sim.threads) */
     _Alignas(64) uint64_t recv;
@@ -257,6 +262,12 @@ struct flow {
      * its ACKs echo (RFC 8257), its delayed-ACK timer */
     uint8_t tcp_unacked, tcp_ce, delack_pending;
     uint64_t delack_at;
+    /* transport.ack_path direct: the tail of its ACK pipe, and when the
+     * last ACK put on it arrives (the next, sent back to back, arrives a
+     * serialisation on the slowest link later, as through idle queues) */
+    struct pkt_chunk *ackq_tc;
+    uint16_t ackq_ti;
+    uint64_t ackq_last;
 };
 _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fill one line");
 
@@ -350,6 +361,12 @@ struct pnet {
     uint32_t n_flows, n_writers;
     uint64_t *cnp_lat;        /* transport.dcqcn.cnp_path direct: per flow, the
                                * unloaded latency of its CNPs; NULL = fabric */
+    uint64_t *ack_lat;        /* transport.ack_path direct: per flow i, from its
+                               * receiver to its sender, the unloaded latency
+                               * of a control packet of CNP_PAYLOAD ([4i]) and
+                               * of a bare header ([4i + 1]), and their
+                               * serialisation on the slowest link ([4i + 2],
+                               * [4i + 3]); NULL = fabric */
     uint8_t lossless;         /* lossless priority mask (0 when PFC is off) */
     uint8_t recover;          /* a class the transport uses can drop: ACKs,
                                * retransmission timeouts, selective repeat */
@@ -632,6 +649,7 @@ pnet_part_of(const struct pnet *n, enum ev_type type, const void *obj)
     case EV_CC_TIMER:
     case EV_CNP:
     case EV_RTO:
+    case EV_ACK:
     case EV_FLOW_START:
         return n->part[((const struct flow *)obj)->src];
     case EV_DRAIN:
@@ -812,6 +830,12 @@ void tcp_rx_segment(struct pnet *n, uint32_t node, struct flow *f, const struct 
  * node to its sender, through the fabric: the sender's on_ack hears it
  * (a transport's on_data hook, on a lossless fabric too) */
 void nic_send_ack(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn);
+/* nic.c: control packet c from f's receiver at node on its way: into the
+ * node's port, or (n->ack_lat, anything but a CNP) straight to the sender
+ * after the reverse path's unloaded latency, one EV_ACK event */
+void nic_control_out(struct pnet *n, uint32_t node, struct flow *f, const struct packet *c);
+/* EV_ACK: the head of f's direct ACK pipe reaches its sender */
+void nic_on_ack_direct(struct pnet *n, struct flow *f);
 /* nic.c: how long the packet of `payload` bytes just accepted at node waits
  * in its storage node's ingest buffer before the back end writes it (0
  * without a buffer; UINT64_MAX on a stuck node) */

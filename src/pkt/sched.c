@@ -86,6 +86,9 @@ static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const
     case EV_RTO:
         nic_on_rto(n, ev->obj, ev->arg);
         break;
+    case EV_ACK:
+        nic_on_ack_direct(n, ev->obj);
+        break;
     }
 }
 

@@ -174,15 +174,25 @@ static uint64_t switch_latency_ps(const struct topo *t, const struct scenario *s
 uint64_t pkt_cnp_direct_ps(const struct topo *t, const struct scenario *sc, uint32_t from,
                            uint32_t to, uint16_t sport)
 {
-    uint64_t wire = (uint64_t)CNP_PAYLOAD + scenario_wire(sc).overhead, lat = 0;
+    return pkt_ctrl_direct_ps(t, sc, from, to, sport, CNP_PAYLOAD, NULL);
+}
+
+uint64_t pkt_ctrl_direct_ps(const struct topo *t, const struct scenario *sc, uint32_t from,
+                            uint32_t to, uint16_t sport, uint32_t payload, uint64_t *gap)
+{
+    uint64_t wire = (uint64_t)payload + scenario_wire(sc).overhead, lat = 0, slow = 0;
     uint32_t path[TOPO_MAX_HOPS];
     uint32_t hops = topo_path(t, from, to, sport, path, TOPO_MAX_HOPS);
     for (uint32_t k = 0; k < hops; k++) {
         const struct tport *p = &t->ports[path[k]];
-        lat += p->delay_ps + wire * 8 * UINT64_C(1000000000000) / p->bps;
+        uint64_t ser = wire * 8 * UINT64_C(1000000000000) / p->bps;
+        lat += p->delay_ps + ser;
+        slow = ser > slow ? ser : slow;
         if (k) /* the switch it leaves */
             lat += switch_latency_ps(t, sc, p->node);
     }
+    if (gap)
+        *gap = slow;
     return lat;
 }
 
@@ -199,6 +209,27 @@ static int setup_cnp_direct(struct pnet *n, struct err *e)
     for (uint32_t i = 0; i < nf; i++) {
         const struct flow *f = &n->flows[i];
         n->cnp_lat[i] = pkt_cnp_direct_ps(n->topo, sc, f->dst, f->src, f->sport);
+    }
+    return 0;
+}
+
+/* transport.ack_path direct: each flow's ACK latencies and spacings, once:
+ * a control packet of CNP_PAYLOAD (ACKs, NAKs) and a bare header (TCP's
+ * pure ACK). */
+static int setup_ack_direct(struct pnet *n, struct err *e)
+{
+    const struct scenario *sc = n->sc;
+    if (!scenario_ack_direct(sc))
+        return 0;
+    uint32_t nf = n->n_flows + n->n_train;
+    n->ack_lat = arena_calloc(&n->arena, 4 * (size_t)nf + 1, sizeof *n->ack_lat);
+    if (!n->ack_lat)
+        return err_set(e, "out of memory setting up the packet engine");
+    for (uint32_t i = 0; i < nf; i++) {
+        const struct flow *f = &n->flows[i];
+        uint64_t *l = &n->ack_lat[4 * (size_t)i];
+        l[0] = pkt_ctrl_direct_ps(n->topo, sc, f->dst, f->src, f->sport, CNP_PAYLOAD, &l[2]);
+        l[1] = pkt_ctrl_direct_ps(n->topo, sc, f->dst, f->src, f->sport, 0, &l[3]);
     }
     return 0;
 }
@@ -336,7 +367,8 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
     if (setup_side(n, (size_t)w->n + n->n_train + 1, e) < 0)
         return -1;
     if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0 || lb_setup(n, e) < 0 ||
-        setup_cnp_direct(n, e) < 0 || nic_recovery_setup(n, e) < 0)
+        setup_cnp_direct(n, e) < 0 || setup_ack_direct(n, e) < 0 ||
+        nic_recovery_setup(n, e) < 0)
         return -1;
     if (n->tc.next_ps != UINT64_MAX &&
         pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0) < 0)

@@ -332,7 +332,7 @@ static void send_ack(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn
     a.t = n->now;
     f->tcp_unacked = 0;
     n->rc_acks++;
-    port_queue(n, &n->ports[n->topo->nodes[node].first_port], &a);
+    nic_control_out(n, node, f, &a);
 }
 
 void tcp_rx_segment(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk,

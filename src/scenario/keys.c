@@ -404,6 +404,13 @@ const struct key scn_keys[] = {
      "unloaded latency, never queued or paused, seen by no port: DCQCN runs ~1.5x "
      "faster) or auto (direct unless training traffic shares the reverse paths or "
      "telemetry.pcap.ports captures; docs/engine.md)", &names_cnp_path},
+    {"transport.ack_path", T_ENUM, FIELD(transport.ack_path), "auto", NULL, NULL,
+     "packet engine: fabric (ACKs and NACKs cross the reverse path hop by hop: queues, "
+     "port counters, captures), direct (each reaches its sender after the reverse "
+     "path's unloaded latency as one event, carrying what the packet would: never "
+     "queued, seen by no port) or auto (direct for a window transport -- hpcc, nscc, "
+     "swift, dctcp, cubic -- unless training traffic shares the reverse paths or "
+     "telemetry.pcap.ports captures; fabric otherwise; docs/engine.md)", &names_ack_path},
     /* Swift (Kumar et al., SIGCOMM 2020); the paper publishes the
      * equations, not Google's values: ai, beta, max_mdf, base target, the
      * per-hop scale (base / 6.55), fs_range (5 x base) and the initial

@@ -49,6 +49,7 @@ NAMES_TABLE(names_event_order, EVENT_ORDERS);
 NAMES_TABLE(names_engine, ENGINE_KINDS);
 NAMES_TABLE(names_sched, SCHED_KINDS);
 NAMES_TABLE(names_cnp_path, CNP_PATHS);
+NAMES_TABLE(names_ack_path, ACK_PATHS);
 NAMES_TABLE(names_dcqcn_preset, DCQCN_PRESETS);
 NAMES_TABLE(names_model, MODEL_NAMES);
 NAMES_TABLE(names_dtype, DTYPES);

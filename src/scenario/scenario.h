@@ -62,6 +62,14 @@ enum sched_kind { SCHED_KINDS(NAMES_ENUM) };
     X(CNP_DIRECT, "direct") \
     X(CNP_AUTO, "auto")
 enum cnp_path { CNP_PATHS(NAMES_ENUM) };
+/* How a receiver's ACKs and NACKs reach their sender (transport.ack_path):
+ * as packets through the fabric, or after the reverse path's unloaded
+ * latency (packet engine) */
+#define ACK_PATHS(X) \
+    X(ACK_FABRIC, "fabric") \
+    X(ACK_DIRECT, "direct") \
+    X(ACK_AUTO, "auto")
+enum ack_path { ACK_PATHS(NAMES_ENUM) };
 #define DCQCN_PRESETS(X) \
     X(DCQCN_NVIDIA, "nvidia") \
     X(DCQCN_PAPER, "paper")
@@ -179,6 +187,7 @@ extern const struct names names_event_order; /* enum event_order */
 extern const struct names names_engine; /* enum engine_kind */
 extern const struct names names_sched; /* enum sched_kind */
 extern const struct names names_cnp_path; /* enum cnp_path */
+extern const struct names names_ack_path; /* enum ack_path */
 extern const struct names names_dcqcn_preset; /* enum dcqcn_preset */
 extern const struct names names_model; /* enum model_name */
 extern const struct names names_dtype; /* enum dtype */
@@ -323,6 +332,7 @@ struct scenario {
         uint64_t sack_timeout_ps;
         uint32_t sack_window;
         uint32_t data_priority, cnp_priority, data_dscp, cnp_dscp;
+        int ack_path;           /* enum ack_path */
         struct dcqcn_params {
             int preset;         /* enum dcqcn_preset */
             double g, initial_alpha;
@@ -532,6 +542,19 @@ static inline int scenario_cnp_direct(const struct scenario *sc)
     if (sc->transport.dcqcn.cnp_path == CNP_AUTO)
         return scenario_cnp_fabric_why(sc) == NULL;
     return sc->transport.dcqcn.cnp_path == CNP_DIRECT;
+}
+
+/* ACKs and NACKs sent direct (transport.ack_path: the packet engine
+ * delivers each after its reverse path's unloaded latency). auto: for a
+ * window transport (its row's window flag), whose ACKs are most of the
+ * reverse paths' packets, where nothing but control packets crosses those
+ * paths (scenario_cnp_fabric_why's rule); through the fabric otherwise,
+ * so runs without a window keep every control packet on the ports. */
+static inline int scenario_ack_direct(const struct scenario *sc)
+{
+    if (sc->transport.ack_path == ACK_AUTO)
+        return cc_scheme(sc->transport.cc)->window && scenario_cnp_fabric_why(sc) == NULL;
+    return sc->transport.ack_path == ACK_DIRECT;
 }
 
 /* Fill what the user left open from the switch catalog and the DCQCN

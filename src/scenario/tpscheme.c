@@ -28,11 +28,14 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .keys = "transport.hpcc.",
         /* BENCHMARKS.md's burst: 43.38 M events against 17.41 M without
          * (an ACK per packet through the fabric; no CNPs) */
-        .events_scale = {2.49, 2.49},
+        /* [1]: ACKs direct (transport.ack_path), bench-1024 x 256:
+         * BENCHMARKS.md "ACKs sent direct" */
+        .events_scale = {2.49, 1.46},
         .fluid = "not modelled: the fluid engine gives max-min shares at line rate; HPCC "
                  "holds its busiest hop near transport.hpcc.eta (optimistic)",
         .fluid_leaves = "rate control",
         .rate_control = 1,
+        .window = 1,
         .tune = "hpcc;transport.hpcc.eta=0.95,hpcc;transport.hpcc.eta=0.9",
     },
     [CC_NSCC] = {
@@ -40,12 +43,15 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .keys = "transport.nscc.",
         /* BENCHMARKS.md's burst (NSCC section): 22.36 M events against
          * 16.25 M without; no CNPs, its ACKs always cross the fabric */
-        .events_scale = {1.38, 1.38},
+        /* [1]: ACKs direct (transport.ack_path), bench-1024 x 256:
+         * BENCHMARKS.md "ACKs sent direct" */
+        .events_scale = {1.38, 1.05},
         .fluid = "not modelled: the fluid engine gives max-min shares at once; NSCC's "
                  "steady state is those shares on full links, less its ramp, cuts and "
                  "the queue at its target delay (optimistic)",
         .fluid_leaves = "NSCC window control",
         .rate_control = 1,
+        .window = 1,
         .tune = "nscc;transport.nscc.target_delay=auto,nscc;transport.nscc.target_delay=2us",
     },
     [CC_SWIFT] = {
@@ -53,13 +59,16 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .keys = "transport.swift.",
         /* BENCHMARKS.md "Swift": 22.45 M events on the burst against 16.25 M
          * without, an ACK per 4 packets through the fabric */
-        .events_scale = {1.38, 1.38},
+        /* [1]: ACKs direct (transport.ack_path), bench-1024 x 256:
+         * BENCHMARKS.md "ACKs sent direct" */
+        .events_scale = {1.38, 1.07},
         .fluid = "steady state modelled: max-min shares at line rate, which Swift holds "
                  "with a standing queue of about its target delay less the base RTT at each "
                  "bottleneck; the window's additive ramp from init_cwnd and that queue's "
                  "delay are not (optimistic)",
         .fluid_leaves = "Swift's window ramp and standing queue",
         .rate_control = 1,
+        .window = 1,
         .tune = "swift;transport.swift.base_target=10us,swift;transport.swift.base_target=20us,"
                 "swift;transport.swift.base_target=40us",
     },
@@ -68,10 +77,13 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .keys = "transport.dctcp.",
         /* an ACK per two segments through the fabric: bench-1024 x 256
          * (BENCHMARKS.md), 14.16 events a packet against PFC-only's 8.08 */
-        .events_scale = {1.75, 1.75},
+        /* [1]: ACKs direct (transport.ack_path), bench-1024 x 256:
+         * BENCHMARKS.md "ACKs sent direct" */
+        .events_scale = {1.75, 1.12},
         .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
         .fluid_leaves = "TCP windows (slow start, cuts, timeouts, RTT bias of the shares)",
         .rate_control = 1,
+        .window = 1,
         .tcp = 1,
         .tune = "dctcp;transport.dctcp.g=0.0625,dctcp;transport.dctcp.g=0.25",
     },
@@ -79,10 +91,13 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .name = "cubic",
         .keys = "transport.cubic.",
         /* the same, 13.69 events a packet */
-        .events_scale = {1.69, 1.69},
+        /* [1]: ACKs direct (transport.ack_path), bench-1024 x 256:
+         * BENCHMARKS.md "ACKs sent direct" */
+        .events_scale = {1.69, 1.07},
         .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
         .fluid_leaves = "TCP windows (slow start, cuts, timeouts, RTT bias of the shares)",
         .rate_control = 1,
+        .window = 1,
         .tcp = 1,
         .tune = "cubic;transport.cubic.beta=0.7,cubic;transport.cubic.beta=0.8",
     },

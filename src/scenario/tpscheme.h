@@ -35,7 +35,8 @@ struct cc_scheme {
     const char *keys;   /* its own scenario keys' prefix, or NULL */
     /* describe and --engine auto: a packet's events as a multiple of the
      * fabric's (its CNPs, ACKs, timers), [0] with its control packets
-     * through the fabric, [1] with CNPs sent direct */
+     * through the fabric, [1] with them sent direct (CNPs by
+     * transport.dcqcn.cnp_path, ACKs by transport.ack_path) */
     double events_scale[2];
     /* what the fluid engine models of it, or why not (describe) */
     const char *fluid;
@@ -47,6 +48,9 @@ struct cc_scheme {
     int rate_control;
     /* it sends CNPs (transport.dcqcn.cnp_path says how they travel) */
     int sends_cnps;
+    /* a window its receiver's ACKs open (transport.ack_path auto sends
+     * them direct) */
+    int window;
     /* a TCP congestion control: a window, TCP's receiver (transport.receiver
      * tcp), transport.tcp.* keys */
     int tcp;
