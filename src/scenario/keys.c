@@ -116,7 +116,21 @@ const struct key scn_keys[] = {
      NULL, "1000000", "outstanding write requests per client; 0 = unlimited "
      "(packet engine; the fluid engine ignores it)", NULL},
     {"storage.request_size", T_SIZE, FIELD(storage.request_size), "1MiB", "1B",
-     "1TB", "bytes per write request (with max_outstanding)", NULL},
+     "1TB", "bytes per write request (with max_outstanding or storage.protocol; "
+     "unset with protocol s3: its part size)", NULL},
+    {"storage.protocol", T_ENUM, FIELD(storage.protocol), "none", NULL, NULL,
+     "request model of the writes: none (a file is one stream), rdma (NFS over "
+     "RDMA, GPUDirect Storage), nfs (NFS WRITEs over TCP) or s3 (multipart PUTs): "
+     "each rank's file as requests of storage.request_size, at most "
+     "storage.requests_in_flight per rank, each completing "
+     "storage.request_latency after its last byte, and a commit at the end "
+     "(both engines)", &names_storage_protocol},
+    {"storage.request_latency", T_TIME, FIELD(storage.req_latency_ps), "0", NULL, "100s",
+     "server time per request after its last byte (unset: the protocol's "
+     "default, docs/storage.md)", NULL},
+    {"storage.requests_in_flight", T_UINT, FIELD(storage.req_inflight), "0", NULL, "4096",
+     "requests a rank keeps in flight (S3 parallel part uploads, NFS RPC slots); "
+     "unset: the protocol's default", NULL},
     {"storage.capacity", T_SIZE, FIELD(storage.capacity), "0", NULL, "1000000TB",
      "usable capacity of all storage nodes together; 0 = not checked. The "
      "summary's endurance line flags retention beyond it", NULL},

@@ -67,8 +67,34 @@ static void fill(struct scenario *sc, const char *key, void *field, const void *
         memcpy(field, v, n);
 }
 
+/* Each protocol's request defaults; their sources are in docs/storage.md,
+ * "Requests". */
+static const struct {
+    uint64_t size, latency_ps;
+    uint32_t inflight;
+} sproto_defaults[] = {
+    [SPROTO_RDMA] = {UINT64_C(1) << 20, UINT64_C(20000000), 128},
+    [SPROTO_NFS] = {UINT64_C(1) << 20, UINT64_C(1000000000), 16},
+    [SPROTO_S3] = {UINT64_C(16) << 20, UINT64_C(100000000000), 16},
+};
+
+/* storage.protocol: the keys the user left unset take its defaults */
+static void request_defaults(struct scenario *sc)
+{
+    int p = sc->storage.protocol;
+    if (p <= SPROTO_NONE || p > SPROTO_S3)
+        return;
+    fill(sc, "storage.request_size", &sc->storage.request_size, &sproto_defaults[p].size,
+         sizeof sproto_defaults[p].size);
+    fill(sc, "storage.request_latency", &sc->storage.req_latency_ps,
+         &sproto_defaults[p].latency_ps, sizeof sproto_defaults[p].latency_ps);
+    fill(sc, "storage.requests_in_flight", &sc->storage.req_inflight,
+         &sproto_defaults[p].inflight, sizeof sproto_defaults[p].inflight);
+}
+
 int storage_resolve(struct scenario *sc, struct err *e)
 {
+    request_defaults(sc);
     if (strcmp(sc->storage.profile, "none") != 0) {
         const struct storage_profile *p = storage_profile_find(sc->storage.profile);
         if (!p) {
