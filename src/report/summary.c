@@ -239,7 +239,7 @@ static void summary_endurance(FILE *out, const struct results *r)
         fprintf(out, " against a rating of %.3g%s", f->dwpd_rating,
                 f->over_endurance ? ": EXCEEDS storage.drive_dwpd" : "");
     else if (f->dwpd_rating > 0)
-        fprintf(out, "; no drive writes per day (set storage.drives_per_node and "
+        fprintf(out, "; no drive writes per day (set storage.drives and "
                      "storage.drive_capacity)");
     fprintf(out, "\n");
     if (f->over_endurance)

@@ -242,7 +242,6 @@ struct scenario {
         /* capacity and endurance (src/cost/storage_use.c) */
         uint64_t capacity;      /* usable, all nodes; 0 = not checked */
         uint32_t retention;     /* checkpoints kept */
-        uint32_t drives_per_node;
         uint64_t drive_capacity;
         double drive_dwpd;      /* rating; 0 = not checked */
         /* the staged node (docs/storage.md): NICs -> host -> write cache
