@@ -32,6 +32,12 @@ const struct storage_profile storage_catalog[] = {
     {"ddn-ai400x2", 8, UINT64_C(200000000000), 0, 0, 0, 24, GBPS(65.0 / 24), GBPS(90.0 / 24),
      1, "DDN AI400X2-class appliance, 8 x 200G, 24 NVMe",
      "DDN AI400X2 data sheet (90 GB/s read, 65 GB/s write, 24 NVMe; unsure)"},
+    /* MLPerf Storage v3.0 closed/UBIX UbiPower 18000 storage node: 4 x 400
+     * Gb/s InfiniBand, 16 x DapuStor R6100 15.36 TB with the disclosed
+     * sequential write 10,000 MB/s and read 14,500 MB/s */
+    {"ubipower-18000", 4, UINT64_C(400000000000), 0, 0, 0, 16, GBPS(10.0), GBPS(14.5), 1,
+     "MLPerf Storage v3.0 closed/UBIX UbiPower 18000, 4 x 400G IB, 16 NVMe",
+     "storage_results_v3.0 closed/UBIX systems (drives and rates disclosed)"},
     {0},
 };
 
