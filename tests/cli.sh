@@ -889,5 +889,45 @@ else
     bad "ack_path_auto_reported: $(grep congestion "$tmp/a.out" "$tmp/b.out"; head -2 "$tmp/err")"
 fi
 
+# storage.protocol: the summary's requests line and JSON requests.* agree
+# (4 writers x 4 MiB as 1 MiB requests: 16), the fluid engine flags its
+# estimate, and a bad request size is refused naming its key
+rq="--set cluster.nodes=4 --set storage.nodes=1 --set workload.bytes_per_writer=4MiB \
+--set storage.protocol=s3 --set storage.request_size=1MiB --set storage.request_latency=1ms"
+if "$bin" run $rq --engine packet --json "$tmp/rq.json" >"$tmp/rq.out" 2>"$tmp/err"; then
+    cnt=$(sed -n 's/.*"count": \([0-9]*\).*/\1/p' "$tmp/rq.json" | head -1)
+    if [ "$cnt" = 16 ] && grep -q '"protocol": "s3"' "$tmp/rq.json" &&
+        grep -q "requests    s3: 16, latency mean" "$tmp/rq.out"; then
+        ok request_summary_and_json
+    else
+        bad "request_summary_and_json: count $cnt; $(grep requests "$tmp/rq.out")"
+    fi
+else
+    bad "request_summary_and_json: $(head -2 "$tmp/err")"
+fi
+if "$bin" run $rq --engine fluid >"$tmp/rqf.out" 2>"$tmp/err" &&
+    grep -q "requests    s3: 16, .*(fluid: Little's law estimate)" "$tmp/rqf.out" &&
+    grep -q "storage.protocol=s3 (a rank's requests as a rate cap" "$tmp/rqf.out"; then
+    ok request_fluid_flagged
+else
+    bad "request_fluid_flagged: $(grep -E 'requests|ignores' "$tmp/rqf.out") $(head -2 "$tmp/err")"
+fi
+"$bin" run --set storage.protocol=nfs --set storage.request_size=100B >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -ne 0 ] && grep -q "storage.request_size: 100 B is less than a packet's payload" "$tmp/err" &&
+    ok request_size_refused || bad "request_size_refused: exit $rc: $(head -2 "$tmp/err")"
+
+# storage.drives_per_node was merged into storage.drives: refused, naming it,
+# from --set and from a file (with its line)
+"$bin" run --set storage.drives_per_node=12 >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -ne 0 ] && grep -q "storage.drives_per_node: unknown key (replaced by storage.drives" "$tmp/err" &&
+    ok drives_per_node_replaced_set || bad "drives_per_node_replaced_set: exit $rc: $(head -2 "$tmp/err")"
+printf 'storage:\n  nodes: 2\n  drives_per_node: 12\n' >"$tmp/dpn.yaml"
+"$bin" run "$tmp/dpn.yaml" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -ne 0 ] && grep -q "dpn.yaml:3.*storage.drives_per_node.*replaced by storage.drives" "$tmp/err" &&
+    ok drives_per_node_replaced_yaml || bad "drives_per_node_replaced_yaml: exit $rc: $(head -2 "$tmp/err")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -27,7 +27,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_design[],
     suite_snode[],
     suite_threads[],
-    suite_ackpath[];
+    suite_ackpath[],
+    suite_request[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -51,6 +52,7 @@ static const struct test *const suites[] = {
     suite_snode,
     suite_threads,
     suite_ackpath,
+    suite_request,
 };
 
 int main(int argc, char **argv)

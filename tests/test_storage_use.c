@@ -135,7 +135,7 @@ static void endurance_figures_and_flags(void)
     struct results r;
     scenario_defaults(&sc);
     test_set(&sc, "storage.nodes=3");
-    test_set(&sc, "storage.drives_per_node=12");
+    test_set(&sc, "storage.drives=12");
     test_set(&sc, "storage.drive_capacity=7680GB");
     test_set(&sc, "storage.drive_dwpd=1");
     test_set(&sc, "storage.capacity=2TB");
@@ -177,7 +177,8 @@ static void endurance_flagged_in_summary(void)
     test_set(&sc, "cluster.d2h_rate=422Gbps");
     test_set(&sc, "training.checkpoint_interval=15s");
     test_set(&sc, "workload.bytes_per_writer=1GB"); /* 128 GB every 15 s */
-    test_set(&sc, "storage.drives_per_node=12");
+    test_set(&sc, "storage.drives=12");
+    test_set(&sc, "storage.drive_write_rate=3800MB/s"); /* PM1733 data sheet */
     test_set(&sc, "storage.drive_capacity=7680GB");
     test_set(&sc, "storage.drive_dwpd=1");
     memset(&r, 0, sizeof r);

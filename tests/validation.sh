@@ -1,6 +1,7 @@
 #!/bin/sh
 # The validation pack's own checks: a case outside its tolerance fails the
-# pack (exit 1, a FAIL line), and so do a violated bound and a bad case line.
+# pack (exit 1, a FAIL line), and so does a bad kind; a case the model
+# cannot predict is printed with its missing disclosure.
 # The pack itself runs in make validate.
 # Usage: tests/validation.sh [path/to/ckptnet]
 bin=${1:-./build/ckptnet}
@@ -25,17 +26,20 @@ rc=$?
     grep -q "0 passed, 1 failed" "$tmp/o2" && ok pack_fails_outside_tolerance ||
     { bad pack_fails_outside_tolerance; cat "$tmp/o2"; }
 
-# a bound case measured 20% above the model's upper bound fails too
-case_of ubix-1client-8b-save | awk -F'|' 'BEGIN { OFS = "|" } { $9 = 1.2 * 46.27; print }' >"$tmp/c3"
+# a case the model cannot predict prints its figure and its missing
+# disclosure, never a pass, and does not fail the pack
+case_of ubix-1client-8b-save >"$tmp/c3"
 validation/validate.sh "$bin" "$tmp/c3" >"$tmp/o3" 2>&1
-[ $? -eq 1 ] && grep -q "FAIL (bound)" "$tmp/o3" && ok pack_fails_broken_bound ||
-    { bad pack_fails_broken_bound; cat "$tmp/o3"; }
+[ $? -eq 0 ] && grep -q "^ubix-1client-8b-save .* CANNOT PREDICT$" "$tmp/o3" &&
+    grep -q "cannot be predicted: UbiPower client" "$tmp/o3" &&
+    grep -q "0 passed, 0 failed, 1 cannot be predicted" "$tmp/o3" && ok pack_cannot_predict_named ||
+    { bad pack_cannot_predict_named; cat "$tmp/o3"; }
 
-# a case with an unknown protocol is an error naming the case and the field
-case_of ubix-1client-8b-load | sed 's/|ib4096|/|ib9999|/' >"$tmp/c4"
+# the old kind "bound" (a failure relabelled) is refused: a FAIL naming it
+case_of ubix-1client-8b-save | awk -F'|' 'BEGIN { OFS = "|" } { $12 = "bound"; print }' >"$tmp/c4"
 validation/validate.sh "$bin" "$tmp/c4" >"$tmp/o4" 2>&1
-[ $? -eq 1 ] && grep -q "ubix-1client-8b-load: protocol: expected tcp9000, ib4096 or roce4096, got \"ib9999\"" "$tmp/o4" &&
-    ok pack_refuses_bad_protocol || { bad pack_refuses_bad_protocol; cat "$tmp/o4"; }
+[ $? -eq 1 ] && grep -q "FAIL (kind: predict or cannot)" "$tmp/o4" && ok pack_refuses_bound_kind ||
+    { bad pack_refuses_bound_kind; cat "$tmp/o4"; }
 
 # an empty pack is no pass
 : >"$tmp/c5"

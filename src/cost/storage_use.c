@@ -32,7 +32,7 @@ void endurance_compute(struct results *r, const struct scenario *sc)
         f->capacity_used = (double)f->retained_bytes / (double)f->capacity_bytes;
         f->over_capacity = f->retained_bytes > f->capacity_bytes;
     }
-    f->raw_bytes = to_u64((double)sc->storage.nodes * sc->storage.drives_per_node *
+    f->raw_bytes = to_u64((double)sc->storage.nodes * sc->storage.drives *
                           (double)sc->storage.drive_capacity);
     f->dwpd_rating = sc->storage.drive_dwpd;
     if (f->raw_bytes) {

@@ -16,6 +16,7 @@
 #include "../stats/bound.h"
 #include "../stats/invariants.h"
 #include "../stats/training.h"
+#include "../work/request.h"
 #include "../work/train.h"
 #include "fsample.h"
 #include "heap.h"
@@ -665,6 +666,11 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
         snprintf(v, sizeof v, "%u", sc->storage.max_outstanding);
         unmodelled_add(r, "storage.max_outstanding", v, "request window", UNMOD_OPTIMISTIC);
     }
+    if (request_on(w, sc))
+        unmodelled_add(r, "storage.protocol", names_of(&names_storage_protocol, sc->storage.protocol),
+                       "a rank's requests as a rate cap, rounds of N at the NIC's line rate with "
+                       "the latency between them: requests slowed by the fabric not timed",
+                       UNMOD_OPTIMISTIC);
     if (store_cache_fills(sc, w->sum.node_max_bytes))
         unmodelled_add(r, "storage.cache_size", "filled",
                        "the write cache as one mean rate a node, not a step when it fills; "
@@ -856,11 +862,18 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     double *fcap = arena_calloc(a, (size_t)nf + nt + 1, sizeof *fcap);
     double *wire_to = ns ? arena_calloc(a, ns, sizeof *wire_to) : NULL;
     struct start_key *keys = malloc((nf ? nf : 1) * sizeof *keys);
+    /* storage.protocol: each rank's request slots split over its transfers */
+    uint32_t *req_share = request_on(w, sc)
+                              ? arena_calloc(a, w->n_writers ? w->n_writers : 1, sizeof *req_share)
+                              : NULL;
+    if (req_share)
+        request_writer_shares(w, req_share);
     struct heads hd;
     int rc = -1;
     if (heads_init(&hd, t, sc, w) < 0 || !n->fl || !n->lk || !n->order || heap_bad ||
         !path_off || !cap || !fcap || (ns && !wire_to) || !keys || !n->moved || !toff ||
-        !n->relaxed || !n->rmark || !n->prev || (rd != UINT32_MAX && (!rd_pay || !rd_wire))) {
+        !n->relaxed || !n->rmark || !n->prev || (rd != UINT32_MAX && (!rd_pay || !rd_wire)) ||
+        (request_on(w, sc) && !req_share)) {
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
@@ -919,6 +932,9 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
                 goto oom;
         /* the queue pair's cap paces what it puts on the wire */
         fcap[i] = x->rate_bps ? (double)x->rate_bps : INFINITY;
+        if (req_share) /* storage.protocol: its rank's request pipeline */
+            fcap[i] = fmin(fcap[i], request_cap_bps(sc, x->bytes, f->wire, req_share[x->writer],
+                                                    (double)sc->cluster.nic_bps));
         keys[i] = (struct start_key){x->start_ps, i};
     }
     path_off[nf] = all.n;
@@ -1369,6 +1385,12 @@ static void writers(const struct fnet *n, struct results *r)
     }
     free(done);
     writer_acc_finish(&acc, r);
+    if (request_on(w, n->sc)) { /* storage.protocol: counted, latency estimated */
+        r->requests.on = r->requests.estimated = 1;
+        r->requests.protocol = names_of(&names_storage_protocol, n->sc->storage.protocol);
+        request_estimate(w, n->sc, r->writer_s, r->n_writer_s, &r->requests.count,
+                         &r->requests.mean_s, &r->requests.max_s);
+    }
 }
 
 /* Spread of the bytes over uplinks and spines, and uplinks per flow, as the

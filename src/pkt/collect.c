@@ -221,6 +221,15 @@ void pnet_collect(struct pnet *n, struct results *r)
     }
     free(done);
     writer_acc_finish(&wa, r);
+    if (n->req) { /* storage.protocol's requests, counted as they completed */
+        uint64_t mx;
+        double sum;
+        r->requests.on = 1;
+        r->requests.protocol = names_of(&names_storage_protocol, n->sc->storage.protocol);
+        req_totals(n, &r->requests.count, &sum, &mx);
+        r->requests.mean_s = r->requests.count ? sum / (double)r->requests.count / 1e12 : 0;
+        r->requests.max_s = (double)mx / 1e12;
+    }
     r->engine = ENGINE_PACKET;
     r->has_packet_stats = 1;
     r->drops = n->drops_lossless + n->drops_lossy + n->drops_watchdog;

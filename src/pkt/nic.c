@@ -174,8 +174,11 @@ pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uin
     if (!f)
         return PULL_NONE;
     struct flow *start = f;
-    while (f->next_send > n->now || (p->paused & (1u << f->prio))) {
-        if (!(p->paused & (1u << f->prio)) && f->next_send < *soonest)
+    /* storage.protocol: a flow whose rank has no request slot free waits */
+    while (f->next_send > n->now || (p->paused & (1u << f->prio)) ||
+           (n->req && !req_gate(n, f, soonest))) {
+        if (!(p->paused & (1u << f->prio)) && f->next_send > n->now &&
+            f->next_send < *soonest)
             *soonest = f->next_send;
         f = f->next;
         if (f == start)
@@ -229,6 +232,8 @@ pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uin
         n->train_sent += tr ? pk->payload : 0;
         f->max_sent = f->sent + pk->payload;
         nic->outstanding += tr ? 0 : pk->payload; /* the storage window is the checkpoint's */
+        if (n->req)
+            req_sent(n, f, f->sent, pk->payload);
     }
     f->sent += pk->payload;
     sent_packet(n, f, pk);
@@ -365,8 +370,9 @@ int nic_setup(struct pnet *n, struct err *e)
     const struct scenario *sc = n->sc;
     uint64_t cap = sc->storage.ingest_buffer;
     /* scenario_validate checked the window, stuck nodes and ingest buffers */
-    (void)e;
     n->window = (uint64_t)sc->storage.max_outstanding * sc->storage.request_size;
+    if (req_setup(n, e) < 0)
+        return -1;
     n->read_bps = n->w->restore ? sc->restore.read_bps : 0;
     /* one back end a storage node, at its first NIC (backend()) */
     uint32_t k = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
@@ -617,6 +623,8 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     if (pk->kind == PK_ACK) {
         struct nic *c = &n->nics[f->src];
         c->outstanding -= pk->psn < c->outstanding ? pk->psn : c->outstanding;
+        if (n->req)
+            req_on_ack(n, f, pk->psn);
         struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
         if (p->state == PORT_IDLE)
             port_kick(n, p);
@@ -669,7 +677,7 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     n->train_delivered += pnet_is_train(n, f->id) ? pk->payload : 0;
     n->pkts_delivered++;
     /* a request is acknowledged once all of it is in (bytes in the PSN field) */
-    if (n->window && !pnet_is_train(n, f->id)) {
+    if ((n->window || n->req) && !pnet_is_train(n, f->id)) {
         uint64_t req = n->sc->storage.request_size;
         uint64_t upto = f->recv == f->bytes ? f->bytes : f->recv / req * req;
         if (upto > f->acked) {

@@ -421,6 +421,7 @@ struct pnet {
     int time_went_back;
     /* load balancing and receivers */
     uint64_t window;          /* storage.max_outstanding x request_size; 0 = none */
+    struct req_state *req;    /* storage.protocol's request slots (request.c); NULL = none */
     uint64_t read_bps;        /* restore: storage nodes' read rate; 0 = none */
     /* time-weighted queue occupancy per segment (for p99) */
     uint64_t *qhist;          /* [PATH_SETS][QHIST_BUCKETS] ps */
@@ -786,6 +787,18 @@ void store_levels_at(const struct nic *s, uint64_t at, uint64_t *level, double *
 uint64_t store_wait_ps(const struct nic *s, uint64_t bytes);
 /* training: start the current step's flows (EV_TRAIN_STEP) */
 void nic_train_step(struct pnet *n);
+/* request.c: storage.protocol's requests (docs/storage.md, Requests).
+ * req_setup allocates the per-writer slots (n->req stays NULL without the
+ * model); req_gate says whether f may send its next new packet now (else
+ * *soonest may fall to when a slot frees); req_sent records the requests a
+ * packet of payload bytes at offset off started; req_on_ack completes those
+ * an acknowledgement of `bytes` covers. */
+int req_setup(struct pnet *n, struct err *e);
+int req_gate(struct pnet *n, const struct flow *f, uint64_t *soonest);
+void req_sent(struct pnet *n, const struct flow *f, uint64_t off, uint32_t payload);
+void req_on_ack(struct pnet *n, const struct flow *f, uint32_t bytes);
+/* requests completed, their latencies' sum and largest (ps) */
+void req_totals(const struct pnet *n, uint64_t *count, double *sum_ps, uint64_t *max_ps);
 /* A CNP reaches f's sender (one sent direct: gen is f's generation then). */
 void nic_on_cnp(struct pnet *n, struct flow *f, uint32_t gen);
 /* f's retransmission timer (EV_RTO). */

@@ -382,6 +382,16 @@ const struct result_field result_fields[] = {
      .off = AT(endurance.over_capacity), .when = FW_ENDURANCE},
     {.block = FB_PLAN_COST, .name = "endurance.over_endurance", .kind = FK_BOOL,
      .off = AT(endurance.over_endurance), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "requests.protocol", .kind = FK_CSTR,
+     .off = AT(requests.protocol), .when = FW_REQUESTS, .dflt = ""},
+    {.block = FB_PLAN_COST, .name = "requests.count", .kind = FK_U64, .off = AT(requests.count),
+     .when = FW_REQUESTS},
+    {.block = FB_PLAN_COST, .name = "requests.latency_mean_s", .kind = FK_REAL,
+     .off = AT(requests.mean_s), .when = FW_REQUESTS},
+    {.block = FB_PLAN_COST, .name = "requests.latency_max_s", .kind = FK_REAL,
+     .off = AT(requests.max_s), .when = FW_REQUESTS},
+    {.block = FB_PLAN_COST, .name = "requests.estimated", .kind = FK_BOOL,
+     .off = AT(requests.estimated), .when = FW_REQUESTS},
 
     /* the restore (docs/checkpoint.md, Restore) */
     {.name = "restore.mode", .block = FB_RESTORE, .kind = FK_CSTR, .off = AT(restore.mode),
@@ -738,6 +748,8 @@ static int when_holds(unsigned when, const struct results *r)
     if ((when & FW_MLPERF) && !r->mlperf.on)
         return 0;
     if ((when & FW_ENDURANCE) && !r->endurance.on)
+        return 0;
+    if ((when & FW_REQUESTS) && !r->requests.on)
         return 0;
     if ((when & FW_RESTORE_READ) &&
         !(r->restore.ran && !r->restore.estimated && r->restore.finished))

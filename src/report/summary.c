@@ -182,6 +182,19 @@ static void summary_restore_reads(FILE *out, const struct scenario *sc, const st
 
 /* training line (docs/training.md): its steps while the checkpoint runs
  * against its baseline, and the class it had */
+/* storage.protocol: the requests the checkpoint took */
+static void summary_requests(FILE *out, const struct results *r)
+{
+    const struct request_figures *q = &r->requests;
+    char a[32], b[32];
+    if (!q->on)
+        return;
+    fprintf(out, "  requests    %s: %llu, latency mean %s, max %s%s\n", q->protocol,
+            (unsigned long long)q->count, fmt_secs(q->mean_s, a, sizeof a),
+            fmt_secs(q->max_s, b, sizeof b),
+            q->estimated ? " (fluid: Little's law estimate)" : "");
+}
+
 /* checkpoint.mlperf: the figures as MLPerf Storage reports them */
 static void summary_mlperf(FILE *out, const struct results *r)
 {
@@ -226,7 +239,7 @@ static void summary_endurance(FILE *out, const struct results *r)
         fprintf(out, " against a rating of %.3g%s", f->dwpd_rating,
                 f->over_endurance ? ": EXCEEDS storage.drive_dwpd" : "");
     else if (f->dwpd_rating > 0)
-        fprintf(out, "; no drive writes per day (set storage.drives_per_node and "
+        fprintf(out, "; no drive writes per day (set storage.drives and "
                      "storage.drive_capacity)");
     fprintf(out, "\n");
     if (f->over_endurance)
@@ -342,6 +355,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         summary_endurance(out, r);
     }
     summary_mlperf(out, r);
+    summary_requests(out, r);
     report_segments(out, sc, r);
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 "
                  "compute leaves, %.2f:1 storage leaves\n",

@@ -117,14 +117,26 @@ const struct key scn_keys[] = {
      NULL, "1000000", "outstanding write requests per client; 0 = unlimited "
      "(packet engine; the fluid engine ignores it)", NULL},
     {"storage.request_size", T_SIZE, FIELD(storage.request_size), "1MiB", "1B",
-     "1TB", "bytes per write request (with max_outstanding)", NULL},
+     "1TB", "bytes per write request (with max_outstanding or storage.protocol; "
+     "unset with protocol s3: its part size)", NULL},
+    {"storage.protocol", T_ENUM, FIELD(storage.protocol), "none", NULL, NULL,
+     "request model of the writes: none (a file is one stream), rdma (NFS over "
+     "RDMA, GPUDirect Storage), nfs (NFS WRITEs over TCP) or s3 (multipart PUTs): "
+     "each rank's file as requests of storage.request_size, at most "
+     "storage.requests_in_flight per rank, each completing "
+     "storage.request_latency after its last byte, and a commit at the end "
+     "(both engines)", &names_storage_protocol},
+    {"storage.request_latency", T_TIME, FIELD(storage.req_latency_ps), "0", NULL, "100s",
+     "server time per request after its last byte (unset: the protocol's "
+     "default, docs/storage.md)", NULL},
+    {"storage.requests_in_flight", T_UINT, FIELD(storage.req_inflight), "0", NULL, "4096",
+     "requests a rank keeps in flight (S3 parallel part uploads, NFS RPC slots); "
+     "unset: the protocol's default", NULL},
     {"storage.capacity", T_SIZE, FIELD(storage.capacity), "0", NULL, "1000000TB",
      "usable capacity of all storage nodes together; 0 = not checked. The "
      "summary's endurance line flags retention beyond it", NULL},
     {"storage.retention", T_COUNT, FIELD(storage.retention), "1", "1", "1000000",
      "checkpoints kept; one more is on the storage while the next is written", NULL},
-    {"storage.drives_per_node", T_UINT, FIELD(storage.drives_per_node), "0", NULL,
-     "100000", "data drives per storage node (endurance); 0 = not checked", NULL},
     {"storage.drive_capacity", T_SIZE, FIELD(storage.drive_capacity), "0", NULL,
      "1000TB", "capacity of one drive, as its data sheet rates it (endurance)", NULL},
     {"storage.drive_dwpd", T_REAL, FIELD(storage.drive_dwpd), "0", "0", "1000",
@@ -738,8 +750,22 @@ const struct key *scn_section_key(const char *name, size_t len)
 /* " (did you mean X?)" for an unknown key, or "". Candidates are every key
  * and every section within edit distance 2; failing that, the one key whose
  * last component equals the unknown key's (a key at the wrong level). */
+/* Keys that were renamed or merged: the unknown key's hint names the one
+ * that replaced it. */
+static const struct {
+    const char *old, *now, *why;
+} replaced[] = {
+    {"storage.drives_per_node", "storage.drives",
+     "one key for the drives per node: the media stage and the endurance both use it"},
+};
+
 void scn_suggest(const char *name, char *out, size_t len)
 {
+    for (size_t i = 0; i < sizeof replaced / sizeof replaced[0]; i++)
+        if (strcmp(name, replaced[i].old) == 0) {
+            snprintf(out, len, " (replaced by %s: %s)", replaced[i].now, replaced[i].why);
+            return;
+        }
     size_t nlen = strlen(name);
     size_t best = 3;
     char cand[PATH_MAX_LEN] = "";

@@ -128,6 +128,13 @@ enum jitter_dist { JITTER_DISTS(NAMES_ENUM) };
     X(PLACE_HASH, "hash") \
     X(PLACE_FILE_MOD, "file_mod")
 enum placement { PLACEMENTS(NAMES_ENUM) };
+/* storage.protocol: the request model (docs/storage.md, Requests) */
+#define STORAGE_PROTOCOLS(X) \
+    X(SPROTO_NONE, "none") \
+    X(SPROTO_RDMA, "rdma") \
+    X(SPROTO_NFS, "nfs") \
+    X(SPROTO_S3, "s3")
+enum storage_protocol { STORAGE_PROTOCOLS(NAMES_ENUM) };
 #define STRIPE_STARTS(X) \
     X(START_ROUND_ROBIN, "round_robin") \
     X(START_RANDOM, "random")
@@ -198,6 +205,7 @@ extern const struct names names_storage_pods; /* enum storage_pods */
 extern const struct names names_policy; /* enum ckpt_policy */
 extern const struct names names_jitter_dist; /* enum jitter_dist */
 extern const struct names names_placement; /* enum placement */
+extern const struct names names_storage_protocol; /* enum storage_protocol */
 extern const struct names names_stripe_start; /* enum stripe_start */
 extern const struct names names_phase; /* enum ckpt_phase */
 extern const struct names names_mlperf; /* enum mlperf_workload */
@@ -234,10 +242,15 @@ struct scenario {
         uint32_t stuck_nodes;   /* the first N never drain (fault) */
         uint32_t max_outstanding; /* requests per client; 0 = unlimited */
         uint64_t request_size;
+        /* the request model (src/work/request.c): each rank's file as
+         * requests of request_size, req_inflight at a time per rank, each
+         * done req_latency_ps after its last byte arrived */
+        int protocol;           /* enum storage_protocol; SPROTO_NONE = off */
+        uint64_t req_latency_ps;
+        uint32_t req_inflight;
         /* capacity and endurance (src/cost/storage_use.c) */
         uint64_t capacity;      /* usable, all nodes; 0 = not checked */
         uint32_t retention;     /* checkpoints kept */
-        uint32_t drives_per_node;
         uint64_t drive_capacity;
         double drive_dwpd;      /* rating; 0 = not checked */
         /* the staged node (docs/storage.md): NICs -> host -> write cache

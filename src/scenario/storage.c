@@ -32,6 +32,12 @@ const struct storage_profile storage_catalog[] = {
     {"ddn-ai400x2", 8, UINT64_C(200000000000), 0, 0, 0, 24, GBPS(65.0 / 24), GBPS(90.0 / 24),
      1, "DDN AI400X2-class appliance, 8 x 200G, 24 NVMe",
      "DDN AI400X2 data sheet (90 GB/s read, 65 GB/s write, 24 NVMe; unsure)"},
+    /* MLPerf Storage v3.0 closed/UBIX UbiPower 18000 storage node: 4 x 400
+     * Gb/s InfiniBand, 16 x DapuStor R6100 15.36 TB with the disclosed
+     * sequential write 10,000 MB/s and read 14,500 MB/s */
+    {"ubipower-18000", 4, UINT64_C(400000000000), 0, 0, 0, 16, GBPS(10.0), GBPS(14.5), 1,
+     "MLPerf Storage v3.0 closed/UBIX UbiPower 18000, 4 x 400G IB, 16 NVMe",
+     "storage_results_v3.0 closed/UBIX systems (drives and rates disclosed)"},
     {0},
 };
 
@@ -67,8 +73,34 @@ static void fill(struct scenario *sc, const char *key, void *field, const void *
         memcpy(field, v, n);
 }
 
+/* Each protocol's request defaults; their sources are in docs/storage.md,
+ * "Requests". */
+static const struct {
+    uint64_t size, latency_ps;
+    uint32_t inflight;
+} sproto_defaults[] = {
+    [SPROTO_RDMA] = {UINT64_C(1) << 20, UINT64_C(20000000), 128},
+    [SPROTO_NFS] = {UINT64_C(1) << 20, UINT64_C(1000000000), 16},
+    [SPROTO_S3] = {UINT64_C(16) << 20, UINT64_C(100000000000), 16},
+};
+
+/* storage.protocol: the keys the user left unset take its defaults */
+static void request_defaults(struct scenario *sc)
+{
+    int p = sc->storage.protocol;
+    if (p <= SPROTO_NONE || p > SPROTO_S3)
+        return;
+    fill(sc, "storage.request_size", &sc->storage.request_size, &sproto_defaults[p].size,
+         sizeof sproto_defaults[p].size);
+    fill(sc, "storage.request_latency", &sc->storage.req_latency_ps,
+         &sproto_defaults[p].latency_ps, sizeof sproto_defaults[p].latency_ps);
+    fill(sc, "storage.requests_in_flight", &sc->storage.req_inflight,
+         &sproto_defaults[p].inflight, sizeof sproto_defaults[p].inflight);
+}
+
 int storage_resolve(struct scenario *sc, struct err *e)
 {
+    request_defaults(sc);
     if (strcmp(sc->storage.profile, "none") != 0) {
         const struct storage_profile *p = storage_profile_find(sc->storage.profile);
         if (!p) {

@@ -280,6 +280,25 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
         return scenario_fail(sc, e, "storage.max_outstanding",
                              "the window (%" PRIu64 " B) must hold one packet (fabric.mtu)",
                              window);
+    if (sc->storage.protocol != SPROTO_NONE) {
+        if (sc->storage.request_size > UINT32_MAX)
+            return scenario_fail(sc, e, "storage.request_size",
+                                 "at most 4GB with storage.protocol %s",
+                                 names_of(&names_storage_protocol, sc->storage.protocol));
+        if (sc->storage.request_size < scenario_wire(sc).payload)
+            return scenario_fail(sc, e, "storage.request_size",
+                                 "%" PRIu64 " B is less than a packet's payload (%" PRIu64
+                                 " B): a request is at least one packet",
+                                 sc->storage.request_size, (uint64_t)scenario_wire(sc).payload);
+        if (!sc->storage.req_inflight)
+            return scenario_fail(sc, e, "storage.requests_in_flight",
+                                 "must be at least 1 with storage.protocol %s",
+                                 names_of(&names_storage_protocol, sc->storage.protocol));
+        if (sc->sim.threads > 1)
+            return scenario_fail(sc, e, "storage.protocol",
+                                 "runs on one thread: set sim.threads 1 (a rank's request "
+                                 "slots are shared by its transfers)");
+    }
     if (sc->storage.stuck_nodes > sc->storage.nodes)
         return scenario_fail(sc, e, "storage.stuck_nodes",
                              "%" PRIu32 " is more than the %" PRIu32 " storage nodes",

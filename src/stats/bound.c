@@ -6,6 +6,7 @@
 #include "../core/rng.h"
 #include "../core/units.h"
 #include "../scenario/lbscheme.h"
+#include "../work/request.h"
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
@@ -356,6 +357,8 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
      * once the metadata service has served it */
     if (!w->restore) {
         best = sat_add(best, sc->storage.fsync_ps);
+        /* storage.protocol: the last request's latency and the commit's */
+        best = sat_add(best, request_tail_ps(w, sc));
     } else {
         /* the group of the last byte still broadcasts; any group's
          * broadcast follows its read */

@@ -130,6 +130,16 @@ struct mlperf_figures {
     double run_s;              /* the benchmark's writes and reads, gaps included */
 };
 
+/* storage.protocol's requests (docs/storage.md, Requests): counted and
+ * timed in the packet engine; the fluid engine counts them and estimates
+ * their latency by Little's law (estimated = 1). */
+struct request_figures {
+    int on, estimated;
+    const char *protocol;      /* storage.protocol */
+    uint64_t count;            /* requests completed */
+    double mean_s, max_s;      /* first byte sent to complete (server latency in) */
+};
+
 /* Capacity and endurance (storage.capacity, storage.retention,
  * storage.drive_*; docs/storage.md): what the policy writes per day
  * against what the storage holds and its drives are rated for. */
@@ -325,6 +335,7 @@ struct results {
     struct restore_figures restore;
     struct mlperf_figures mlperf;
     struct endurance_figures endurance;
+    struct request_figures requests;
 
     /* invariants */
     int ok;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "../core/units.h"
+#include "request.h"
 #include "work.h"
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -48,6 +49,11 @@ static int broadcast(const struct workload *w, uint64_t *done)
 
 int workload_durable(const struct workload *w, const struct scenario *sc, uint64_t *done)
 {
+    /* storage.protocol: the last request's latency, then the commit's */
+    uint64_t tail = request_tail_ps(w, sc);
+    for (uint32_t i = 0; tail && i < w->n; i++)
+        if (done[i] != UINT64_MAX)
+            done[i] = sat_add(done[i], tail);
     if (w->restore) /* reads: no fsync, no create */
         return w->bcast_max_ps ? broadcast(w, done) : 0;
     uint64_t fs = sc->storage.fsync_ps, op = w->meta_op_ps;
