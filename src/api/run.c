@@ -474,6 +474,8 @@ static void resolve_threads(struct scenario *sc, const struct topo *t,
         return;
     r->threads_auto = 1;
     unsigned cap = t->level[0].n < 8 ? t->level[0].n : 8;
+    if (sc->storage.protocol != SPROTO_NONE) /* a rank's request slots are shared by its transfers */
+        cap = 1;
     sc->sim.threads = est->wall_s < 1.0
                           ? 1
                           : machine_auto_threads(machine_idle_cores(), machine_usable_cores(),
