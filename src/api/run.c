@@ -474,7 +474,8 @@ static void resolve_threads(struct scenario *sc, const struct topo *t,
         return;
     r->threads_auto = 1;
     unsigned cap = t->level[0].n < 8 ? t->level[0].n : 8;
-    if (sc->storage.protocol != SPROTO_NONE) /* a rank's request slots are shared by its transfers */
+    /* a rank's request slots are shared by its transfers: one thread */
+    if (sc->storage.protocol != SPROTO_NONE)
         cap = 1;
     sc->sim.threads = est->wall_s < 1.0
                           ? 1
