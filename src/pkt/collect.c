@@ -221,7 +221,7 @@ void pnet_collect(struct pnet *n, struct results *r)
     }
     free(done);
     writer_acc_finish(&wa, r);
-    r->engine = ENGINE_PACKET;
+    r->engine = n->sc->engine == ENGINE_HYBRID ? ENGINE_HYBRID : ENGINE_PACKET;
     r->has_packet_stats = 1;
     r->drops = n->drops_lossless + n->drops_lossy + n->drops_watchdog;
     r->pause_frames = n->pause_frames;

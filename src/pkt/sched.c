@@ -2,6 +2,7 @@
  * the window loop with its near queues, and the thread team. */
 #define _DEFAULT_SOURCE 1 /* syscall(2): the team's futex */
 #include "engine_int.h"
+#include "hybrid.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,21 @@ static void loop_time(struct pnet *n)
         }
         run_event(n, &ev, EV_PART(ev.type));
     }
+}
+
+int pnet_run_before(struct pnet *n, uint64_t limit)
+{
+    struct event ev;
+    while (!n->interrupted && !n->oom && evq_pop_before(&n->q, limit, &ev)) {
+        if (ev.t < n->now)
+            n->time_went_back = 1;
+        if (ev.t > n->time_limit_ps) {
+            n->time_limit_hit = 1; /* pnet_loop judges it */
+            return 0;
+        }
+        run_event(n, &ev, EV_PART(ev.type));
+    }
+    return !n->interrupted && !n->oom && evq_len(&n->q) > 0;
 }
 
 static int grow_events(struct pnet *n, struct event **a, size_t *cap)
@@ -786,8 +802,15 @@ void pnet_loop(struct pnet *n)
     int reverse = n->sc->sim.event_order == ORDER_WINDOW_REVERSE;
     unsigned threads = span && n->sc->sim.threads > 1 ? n->sc->sim.threads : 1;
     threads = threads > TEAM_MAX ? TEAM_MAX : threads;
+    int hybrid = n->sc->engine == ENGINE_HYBRID;
+    if (hybrid) { /* one thread in time order, stopping every period */
+        n->res->event_order = ORDER_TIME;
+        threads = 1;
+    }
     n->res->threads = threads;
-    if (threads > 1)
+    if (hybrid)
+        hybrid_loop(n);
+    else if (threads > 1)
         loop_team(n, span, reverse, threads);
     else if (span)
         loop_window(n, span, reverse);
