@@ -292,8 +292,9 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (most < (double)d)
             d = (uint64_t)most;
     }
-    if (n->time_limit_ps != UINT64_MAX)
-        d = n->time_limit_ps - now < d + h->period ? 0 : d;
+    if (n->time_limit_ps != UINT64_MAX &&
+        (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period))
+        d = 0; /* the limit stands where the packet engine has it */
     return d >= h->period ? d : 0;
 }
 
@@ -328,7 +329,7 @@ static int jump(struct hybrid *h, uint64_t d)
     const uint64_t *s0 = slot(h, 0), *s2 = slot(h, 2 * h->w);
     uint64_t *cr = h->cr, mtu = n->mtu, bytes = 0;
     for (size_t j = 0; j < h->nc; j++) {
-        double v = (double)(s0[j] - s2[j]) * k / per;
+        double v = s0[j] > s2[j] ? (double)(s0[j] - s2[j]) * k / per : 0;
         cr[j] = j < h->o_q ? (uint64_t)llround(v) : 0;
     }
     for (size_t j = 0; j < NSUMS; j++)
