@@ -84,7 +84,7 @@ expect_error zero_nodes "$tmp/zero_nodes.yaml:2:10: cluster.nodes:" run "$tmp/ze
 expect_error set_bad_value "--set: fabric.mtu:" run --set fabric.mtu=lots
 expect_error set_no_equals "--set fabric.mtu: expected key=value" run --set fabric.mtu
 expect_error headroom "fabric.buffer:" run --set fabric.buffer=100KB
-expect_error bad_enum "--set: engine: expected one of packet, fluid, auto, got \"warp\"" run --set engine=warp
+expect_error bad_enum "--set: engine: expected one of packet, fluid, auto, hybrid, got \"warp\"" run --set engine=warp
 expect_error unknown_option "unknown option '--frobnicate'" run --frobnicate
 expect_error bad_engine "--engine: expected one of packet, fluid, auto" run --engine warp
 expect_error engine_no_value "--engine needs a value" run --engine
@@ -229,7 +229,7 @@ done
 expect_error did_you_mean_option "unknown option '--jason' (did you mean --json?" run --jason x.json
 expect_error did_you_mean_command "unknown command 'rnu' (did you mean run?" rnu
 expect_error set_with_space "--set fabric.spines 8: write key=value (--set fabric.spines=8)" run --set fabric.spines 8
-expect_error engine_is_engine "--engine: expected one of packet, fluid, auto, got \"flow\"" run --engine flow
+expect_error engine_is_engine "--engine: expected one of packet, fluid, auto, hybrid, got \"flow\"" run --engine flow
 expect_error nearest_profile "unknown switch profile \"CX732Q\" (did you mean CX732Q-N?" run --set fabric.switch=CX732Q
 # cost.prices: a misspelt name gets the nearest, a bad price its file:line:col
 expect_error price_name "cost.prices: item 2 \"optics_400g=900\": unknown name \"optics_400g\" (did you mean optic_400g?)" run --set cost.prices=CX732Q-N=1,optics_400g=900

@@ -28,7 +28,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_snode[],
     suite_threads[],
     suite_ackpath[],
-    suite_request[];
+    suite_request[],
+    suite_hybrid[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -53,6 +54,7 @@ static const struct test *const suites[] = {
     suite_threads,
     suite_ackpath,
     suite_request,
+    suite_hybrid,
 };
 
 int main(int argc, char **argv)

@@ -40,7 +40,8 @@ int ckpt_describe(const struct scenario *user, struct ckpt_description *d, struc
         struct err big;
         struct ckpt_mem_limit lim;
         ckpt_mem_limit_of(&lim, NULL, (double)a.total);
-        if (d->engine == ENGINE_PACKET && ckpt_packet_limits_mem(sc, &est, &lim, &big) < 0) {
+        if ((d->engine == ENGINE_PACKET || d->engine == ENGINE_HYBRID) &&
+            ckpt_packet_limits_mem(sc, &est, &lim, &big) < 0) {
             size_t l = strlen(r->engine_reason);
             snprintf(r->engine_reason + l, sizeof r->engine_reason - l,
                      "; too large: run refused without --force (or use --engine fluid)");

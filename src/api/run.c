@@ -474,8 +474,9 @@ static void resolve_threads(struct scenario *sc, const struct topo *t,
         return;
     r->threads_auto = 1;
     unsigned cap = t->level[0].n < 8 ? t->level[0].n : 8;
-    /* a rank's request slots are shared by its transfers: one thread */
-    if (sc->storage.protocol != SPROTO_NONE)
+    /* a rank's request slots are shared by its transfers, and hybrid
+     * observes the fabric from one thread: one thread */
+    if (sc->storage.protocol != SPROTO_NONE || sc->engine == ENGINE_HYBRID)
         cap = 1;
     sc->sim.threads = est->wall_s < 1.0
                           ? 1
@@ -526,7 +527,7 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
             snprintf(rr->engine_reason, sizeof rr->engine_reason, "as the save (engine: %s)",
                      names_of(&names_engine, engine));
         int rc = 0;
-        if (engine == ENGINE_PACKET) {
+        if (engine == ENGINE_PACKET || engine == ENGINE_HYBRID) {
             struct ckpt_estimate est;
             ckpt_estimate(&rs, &v, &w, a, engine, rr->bound_s, &est);
             struct ckpt_mem_limit lim;
@@ -690,7 +691,7 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
     } else if (rc == 0) {
         int engine = ckpt_choose_engine(sc, &t, &w, r);
         struct ckpt_estimate est;
-        if (engine == ENGINE_PACKET) { /* refused up front when too large */
+        if (engine == ENGINE_PACKET || engine == ENGINE_HYBRID) { /* refused up front when too large */
             ckpt_estimate(sc, &t, &w, &a, engine, r->bound_s, &est);
             struct ckpt_mem_limit lim;
             ckpt_mem_limit_of(&lim, NULL, (double)a.total);

@@ -416,3 +416,30 @@ int evq_take_before(struct evq *q, uint64_t limit, struct event *out, size_t *n,
     *n = k;
     return stopped;
 }
+
+int evq_shift(struct evq *q, uint64_t d, int (*keep)(const struct event *ev, void *ctx),
+              void *ctx)
+{
+    size_t n = evq_len(q), k = 0;
+    if (!n)
+        return 0;
+    struct event *all = malloc(n * sizeof *all);
+    if (!all)
+        return -1;
+    while (k < n && evq_pop(q, &all[k]))
+        k++;
+    /* the wheel is empty: its start may move to the earliest new time, and
+     * pushes in any order keep (time, seq) order */
+    uint64_t first = UINT64_MAX;
+    for (size_t i = 0; i < k; i++) {
+        if (!keep || !keep(&all[i], ctx))
+            all[i].t += d;
+        first = all[i].t < first ? all[i].t : first;
+    }
+    q->base = first >> EVQ_SHIFT;
+    int rc = 0;
+    for (size_t i = 0; i < k && rc == 0; i++)
+        rc = evq_push_seq(q, all[i].t, all[i].seq, all[i].type, all[i].obj, all[i].arg);
+    free(all);
+    return rc;
+}

@@ -183,6 +183,13 @@ static inline int evq_pop_before(struct evq *q, uint64_t limit, struct event *ev
 int evq_take_before(struct evq *q, uint64_t limit, struct event *out, size_t *n, size_t room,
                     uint32_t stop_mask, uint32_t stop_val);
 
+/* Moves every event d later, except those keep(ev, ctx) names (1): they
+ * keep their time (engine: hybrid's fast-forward; events taken out of the
+ * window are put back first). Ties keep their seq. Returns -1 only when
+ * memory runs out (events may then be lost: the caller stops the run). */
+int evq_shift(struct evq *q, uint64_t d, int (*keep)(const struct event *ev, void *ctx),
+              void *ctx);
+
 /* The earliest event's time (UINT64_MAX: none), the queue left as it was. */
 static inline uint64_t evq_peek_t(struct evq *q)
 {

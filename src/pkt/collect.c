@@ -230,7 +230,7 @@ void pnet_collect(struct pnet *n, struct results *r)
         r->requests.mean_s = r->requests.count ? sum / (double)r->requests.count / 1e12 : 0;
         r->requests.max_s = (double)mx / 1e12;
     }
-    r->engine = ENGINE_PACKET;
+    r->engine = n->sc->engine == ENGINE_HYBRID ? ENGINE_HYBRID : ENGINE_PACKET;
     r->has_packet_stats = 1;
     r->drops = n->drops_lossless + n->drops_lossy + n->drops_watchdog;
     r->pause_frames = n->pause_frames;

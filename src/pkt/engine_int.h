@@ -24,6 +24,10 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
 /* Run the events until none is left, the time limit or an interruption, in
  * sim.event_order's order and sim.threads' threads. */
 void pnet_loop(struct pnet *n);
+/* engine: hybrid's steps (hybrid.c): the events before limit, in
+ * sim.event_order's order; 0 once the run is over (no event left, the time limit, an
+ * interruption, out of memory). */
+int pnet_run_before(struct pnet *n, uint64_t limit);
 /* The results and the invariants of the run n ended. */
 void pnet_collect(struct pnet *n, struct results *r);
 

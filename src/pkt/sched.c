@@ -2,6 +2,7 @@
  * the window loop with its near queues, and the thread team. */
 #define _DEFAULT_SOURCE 1 /* syscall(2): the team's futex */
 #include "engine_int.h"
+#include "hybrid.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -782,6 +783,49 @@ static uint64_t window_span(const struct pnet *n)
     return d == UINT64_MAX ? 0 : d;
 }
 
+/* engine: hybrid's steps: loop_window's (or loop_time's) loop up to limit;
+ * a window never reaches past it. */
+int pnet_run_before(struct pnet *n, uint64_t limit)
+{
+    uint64_t span = window_span(n);
+    struct event ev;
+    if (!span) {
+        while (!n->interrupted && !n->oom && evq_pop_before(&n->q, limit, &ev)) {
+            if (ev.t < n->now)
+                n->time_went_back = 1;
+            if (ev.t > n->time_limit_ps) {
+                n->time_limit_hit = 1; /* pnet_loop judges it */
+                return 0;
+            }
+            run_event(n, &ev, EV_PART(ev.type));
+        }
+        return !n->interrupted && !n->oom && evq_len(&n->q) > 0;
+    }
+    struct window w;
+    uint64_t tmax = n->now;
+    if (window_init(n, &w) == 0) {
+        while (!n->interrupted && !n->oom && !n->time_limit_hit) {
+            uint64_t start = evq_peek_t(&n->q);
+            if (start == UINT64_MAX || start >= limit)
+                break;
+            if (start > n->time_limit_ps) {
+                n->time_limit_hit = 1;
+                break;
+            }
+            uint64_t wend = limit - start > span ? start + span : limit;
+            uint64_t last = window_run(n, &w, start, wend, 0);
+            if (!w.n) { /* the instant of an event of the whole fabric */
+                run_instant(n, start);
+                last = start;
+            }
+            tmax = last > tmax ? last : tmax;
+        }
+    }
+    n->now = tmax;
+    window_free(&w);
+    return !n->interrupted && !n->oom && !n->time_limit_hit && evq_len(&n->q) > 0;
+}
+
 void pnet_loop(struct pnet *n)
 {
     uint64_t span = window_span(n);
@@ -789,8 +833,13 @@ void pnet_loop(struct pnet *n)
     int reverse = n->sc->sim.event_order == ORDER_WINDOW_REVERSE;
     unsigned threads = span && n->sc->sim.threads > 1 ? n->sc->sim.threads : 1;
     threads = threads > TEAM_MAX ? TEAM_MAX : threads;
+    int hybrid = n->sc->engine == ENGINE_HYBRID;
+    if (hybrid) /* one thread, stopping every period */
+        threads = 1;
     n->res->threads = threads;
-    if (threads > 1)
+    if (hybrid)
+        hybrid_loop(n);
+    else if (threads > 1)
         loop_team(n, span, reverse, threads);
     else if (span)
         loop_window(n, span, reverse);

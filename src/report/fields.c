@@ -212,6 +212,16 @@ static json_t *cc_name(const struct scenario *sc, const struct results *r)
 const struct result_field result_fields[] = {
     {.name = "engine", .block = FB_RUN, .kind = FK_ENUM, .off = AT(engine), .names = &names_engine},
     {.name = "engine_reason", .block = FB_RUN, .kind = FK_TEXT, .off = AT(engine_reason)},
+    {.name = "hybrid.fast_forwarded_fraction", .block = FB_RUN, .kind = FK_REAL,
+     .off = AT(hybrid.fraction), .when = FW_HYBRID},
+    {.name = "hybrid.jumps", .block = FB_RUN, .kind = FK_U32, .off = AT(hybrid.jumps),
+     .when = FW_HYBRID},
+    {.name = "hybrid.skipped_s", .block = FB_RUN, .kind = FK_REAL, .off = AT(hybrid.skipped_s),
+     .when = FW_HYBRID},
+    {.name = "hybrid.period_s", .block = FB_RUN, .kind = FK_REAL, .off = AT(hybrid.period_s),
+     .when = FW_HYBRID},
+    {.name = "hybrid.error_estimate_s", .block = FB_RUN, .kind = FK_REAL,
+     .off = AT(hybrid.error_s), .when = FW_HYBRID},
 
     {.name = "checkpoint.bytes", .block = FB_CHECKPOINT, .kind = FK_U64, .off = AT(ckpt_bytes),
      .metric = "checkpoint_bytes", .help = "checkpoint payload bytes to write", .mpart = MP_RUN, .mseq = 3},
@@ -740,6 +750,8 @@ static int when_holds(unsigned when, const struct results *r)
     if ((when & FW_UEC) && !r->uec)
         return 0;
     if ((when & FW_TCP) && !(r->has_packet_stats && cc_scheme(r->cc)->tcp))
+        return 0;
+    if ((when & FW_HYBRID) && !r->hybrid.on)
         return 0;
     if ((when & FW_BOUNDED) && !(r->bound_s > 0))
         return 0;

@@ -518,7 +518,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         fprintf(out, " (more than the machine's %ld cores: slower than %ld)", cores, cores);
     /* a long DCQCN run spends a third of its time on CNPs crossing the
      * fabric: say what the lighter model costs (BENCHMARKS.md, session 8) */
-    if (r->engine == ENGINE_PACKET && cc_scheme(sc->transport.cc)->sends_cnps &&
+    if ((r->engine == ENGINE_PACKET || r->engine == ENGINE_HYBRID) &&
+        cc_scheme(sc->transport.cc)->sends_cnps &&
         !scenario_cnp_direct(sc) && r->wall_s > 1.0)
         fprintf(out, "; --set transport.dcqcn.cnp_path=direct: ~1.5x faster, CNPs never queued");
     /* a window transport's ACKs through the fabric: most of its events
@@ -532,6 +533,15 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 (unsigned long long)r->rate_updates,
                 (double)r->rates_recomputed / (double)r->rate_updates);
     fputc('\n', out);
+    const struct hybrid_figures *hy = &r->hybrid;
+    if (hy->on) {
+        char p[32], k[32], er[32];
+        fprintf(out, "  hybrid      fast-forwarded %.1f%% of simulated time (%s) in %u jump%s, "
+                     "period %s; error estimate %s%s%s\n",
+                100 * hy->fraction, fmt_secs(hy->skipped_s, k, sizeof k), hy->jumps,
+                hy->jumps == 1 ? "" : "s", fmt_secs(hy->period_s, p, sizeof p),
+                fmt_secs(hy->error_s, er, sizeof er), hy->why[0] ? "; " : "", hy->why);
+    }
 }
 
 /* "16" or, for leaves a topology file loads unevenly, "12-20" */

@@ -36,7 +36,8 @@ const struct key scn_keys[] = {
     {"engine", T_ENUM, FIELD(engine), "packet", NULL, NULL,
      "simulation engine: packet (every packet, queues and PFC), fluid "
      "(max-min flow rates; scales to 100k GPUs), auto (fluid when the packet "
-     "engine would take over ~8 s: ~1.3e8 estimated events)", &names_engine},
+     "engine would take over ~8 s: ~1.3e8 estimated events), hybrid (the packet "
+     "engine fast-forwarding steady intervals; sim.hybrid.*)", &names_engine},
 
     {"cluster.nodes", T_COUNT, FIELD(cluster.nodes), "128", "1", "1000000",
      "compute nodes, one checkpoint writer each", NULL},
@@ -550,6 +551,18 @@ const struct key scn_keys[] = {
      "the cores this process may use that are idle, at most 8 and the leaves, 1 "
      "for runs under a second and inside sweep, tune and size workers",
      NULL, .word = "auto"},
+    {"sim.hybrid.period", T_TIME, FIELD(sim.hybrid_period_ps), "0", NULL, "1s",
+     "engine hybrid: how often it observes the fabric for a steady state; 0 = auto "
+     "(1/256 of the bound, at least 2 DCQCN timer periods)", NULL},
+    {"sim.hybrid.window", T_COUNT, FIELD(sim.hybrid_window), "4", "1", "64",
+     "engine hybrid: periods in each of the two windows a steady state compares", NULL},
+    {"sim.hybrid.tolerance", T_REAL, FIELD(sim.hybrid_tolerance), "0.1", "0.001", "0.5",
+     "engine hybrid: a transfer's bytes in one window within this fraction of the "
+     "other's (and queues growing by less) is steady", NULL},
+    {"sim.hybrid.error", T_REAL, FIELD(sim.hybrid_error), "0", "0", "0.5",
+     "engine hybrid: jumps stop short of an error estimate (each transfer's rate spread "
+     "x the time skipped) above this fraction of the simulated time; 0 = auto (0.02, "
+     "0.005 under DCQCN, whose rates recover slowly once a transfer ends)", NULL},
 
     {"workload.bytes_per_writer", T_SIZE, FIELD(workload.bytes_per_writer),
      "16MB", "1B", "1TB", "checkpoint bytes each compute node writes", NULL},

@@ -49,7 +49,8 @@ enum event_order { EVENT_ORDERS(NAMES_ENUM) ORDER_WINDOW_REVERSE };
 #define ENGINE_KINDS(X) \
     X(ENGINE_PACKET, "packet") \
     X(ENGINE_FLUID, "fluid") \
-    X(ENGINE_AUTO, "auto")
+    X(ENGINE_AUTO, "auto") \
+    X(ENGINE_HYBRID, "hybrid")
 enum engine_kind { ENGINE_KINDS(NAMES_ENUM) };
 #define SCHED_KINDS(X) \
     X(SCHED_STRICT, "strict") \
@@ -415,6 +416,12 @@ struct scenario {
         int force;              /* run the packet engine past its estimate limits */
         int event_order;        /* enum event_order */
         uint32_t threads;       /* window order on this many threads (1 or 2) */
+        /* engine: hybrid (src/pkt/hybrid.c): the observation period (0 =
+         * auto), periods per window, the tolerance of a steady window */
+        uint64_t hybrid_period_ps;
+        uint32_t hybrid_window;
+        double hybrid_tolerance;
+        double hybrid_error;    /* its error estimate's budget, of simulated time */
     } sim;
     struct {
         uint64_t bytes_per_writer;

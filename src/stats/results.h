@@ -359,6 +359,17 @@ struct results {
                                 * machine_idle_cores), for the threads hint */
     double total_s;            /* the whole run: scenario, topology and routes,
                                 * plan, bound, engine, attribution and cost */
+    /* engine: hybrid (src/pkt/hybrid.c): the fast-forward of steady states */
+    struct hybrid_figures {
+        int on;                /* the hybrid engine ran */
+        uint32_t jumps;        /* fast-forwards made */
+        double period_s;       /* the observation period */
+        double skipped_s;      /* simulated time fast-forwarded */
+        double fraction;       /* skipped_s of the run's simulated time */
+        double error_s;        /* completion-time error estimate: the spread of the
+                                * transfers' rates over the skipped time */
+        char why[112];         /* why it could not fast-forward, or "" */
+    } hybrid;
 };
 
 /* Writer completions, shared by the engines: each writer runs from its

@@ -1,0 +1,465 @@
+/* engine: hybrid (hybrid.h): the packet engine, observed every period and
+ * fast-forwarded over steady states. */
+#include "hybrid.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+/* A snapshot is one vector of counters: per flow, per port, the run's
+ * sums, the queue-occupancy histogram, then the bytes held in queues (read,
+ * never credited). */
+enum { FC_RECV, FC_CNPS, FC_DECS, FC_N };
+enum {
+    PC_TX_BYTES, PC_TX_PKTS, PC_PAUSED, PC_PAUSE_RX, PC_PAUSE_TX, PC_RESUME_TX, PC_ECN,
+    PC_DROPS, PC_IMPLICIT_RX, PC_XOFF_SUM, PC_TRAIN_TX, PC_N
+};
+#define NSUMS (PNET_NSUMS + PATH_SETS)
+#define SUM_AT(f) ((offsetof(struct pnet, f) - offsetof(struct pnet, sums)) / sizeof(uint64_t))
+
+struct hybrid {
+    struct pnet *n;
+    uint64_t period;
+    uint32_t w;                /* periods per window */
+    double tol, budget;        /* the steady tolerance; the error's share of time */
+    double err_s;              /* the error estimate so far */
+    size_t o_port, o_sum, o_hist, o_q, nc;
+    uint32_t slots;            /* 2w + 1 snapshots */
+    uint64_t *snap;            /* slots x nc, a ring */
+    uint64_t *cr;              /* a jump's credit, nc */
+    uint8_t *credited;         /* per sum: credited k x its mean delta */
+    uint32_t head, have;       /* the latest slot; snapshots since a change */
+    uint64_t live, done;       /* the transfers live and done as of them */
+};
+
+static int started(const struct flow *f)
+{
+    return f->active || f->max_sent > 0 || f->done;
+}
+
+/* Why the state cannot be carried forward by a shift of time, or NULL. */
+static const char *unsupported(const struct pnet *n)
+{
+    const struct scenario *sc = n->sc;
+    if (n->tp->cc != CC_NONE && n->tp->cc != CC_DCQCN)
+        return "transport.cc is neither none nor dcqcn";
+    if (n->side)
+        return "the transport keeps per-packet side state";
+    if (n->recover)
+        return "loss recovery runs (a class that can drop)";
+    if (n->window)
+        return "storage.max_outstanding sets a request window";
+    if (n->tr)
+        return "training traffic shares the fabric";
+    if (n->cap)
+        return "--pcap records every frame";
+    if (sc->storage.cache_bytes && sc->storage.media_bps)
+        return "a storage write cache fills over the run";
+    if (sc->fabric.pfc_watchdog)
+        return "the PFC watchdog times pauses";
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (n->flows[i].held)
+            return "out-of-order receivers hold PSN rings";
+    return NULL;
+}
+
+static uint64_t implicit_sent(const struct pnet *n, const struct port *p, unsigned prio)
+{
+    uint64_t per = pfc_pause_ps(n->sc->fabric.pfc_quanta, p->bps) / 2;
+    return per ? (n->now - p->xoff_since[prio]) / per : 0;
+}
+
+/* The counters now into s (open pauses and implicit refreshes counted up
+ * to now, every port's occupancy brought up to now). */
+static void take(struct hybrid *h, uint64_t *s)
+{
+    struct pnet *n = h->n;
+    uint64_t held = 0, refresh = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        s[i * FC_N + FC_RECV] = f->recv;
+        s[i * FC_N + FC_CNPS] = f->cnps_rx;
+        s[i * FC_N + FC_DECS] = f->decreases;
+    }
+    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+        struct port *p = &n->ports[i];
+        uint64_t *c = &s[h->o_port + (size_t)i * PC_N], paused = p->paused_ps, imp = 0;
+        for (unsigned m = p->paused; m; m &= m - 1)
+            paused += n->now - p->pause_since[__builtin_ctz(m)];
+        for (unsigned m = p->xoff_implicit; m; m &= m - 1)
+            imp += implicit_sent(n, p, (unsigned)__builtin_ctz(m));
+        refresh += imp;
+        c[PC_TX_BYTES] = p->tx_bytes;
+        c[PC_TX_PKTS] = p->tx_pkts;
+        c[PC_PAUSED] = paused;
+        c[PC_PAUSE_RX] = p->pause_rx;
+        c[PC_PAUSE_TX] = p->pause_tx;
+        c[PC_RESUME_TX] = p->resume_tx;
+        c[PC_ECN] = p->ecn_marked;
+        c[PC_DROPS] = p->drops;
+        c[PC_IMPLICIT_RX] = p->implicit_rx + imp;
+        c[PC_XOFF_SUM] = p->xoff_shared_sum;
+        c[PC_TRAIN_TX] = p->train_tx_bytes;
+        if (!p->is_host)
+            held += p->q_bytes;
+        port_qhist_flush(n, p);
+    }
+    memcpy(&s[h->o_sum], n->sums, NSUMS * sizeof *s);
+    s[h->o_sum + SUM_AT(refresh_frames)] += refresh;
+    if (n->qhist)
+        memcpy(&s[h->o_hist], n->qhist, (h->o_q - h->o_hist) * sizeof *s);
+    for (uint32_t i = 0; i < n->topo->first_cleaf; i++)
+        held += n->nics[i].buffered ? n->nics[i].level : 0;
+    s[h->o_q] = held;
+}
+
+/* Adds the credit c (take's layout) to the run's counters. */
+static void credit(struct hybrid *h, const uint64_t *c)
+{
+    struct pnet *n = h->n;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        struct flow *f = &n->flows[i];
+        f->cnps_rx += c[i * FC_N + FC_CNPS];
+        f->decreases += c[i * FC_N + FC_DECS];
+    }
+    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+        struct port *p = &n->ports[i];
+        const uint64_t *x = &c[h->o_port + (size_t)i * PC_N];
+        p->tx_bytes += x[PC_TX_BYTES];
+        p->tx_pkts += x[PC_TX_PKTS];
+        p->paused_ps += x[PC_PAUSED];
+        p->pause_rx += x[PC_PAUSE_RX];
+        p->pause_tx += x[PC_PAUSE_TX];
+        p->resume_tx += x[PC_RESUME_TX];
+        p->ecn_marked += x[PC_ECN];
+        p->drops += x[PC_DROPS];
+        p->implicit_rx += x[PC_IMPLICIT_RX];
+        p->xoff_shared_sum += x[PC_XOFF_SUM];
+        p->train_tx_bytes += x[PC_TRAIN_TX];
+    }
+    for (size_t k = 0; k < NSUMS; k++)
+        n->sums[k] += c[h->o_sum + k];
+    if (n->qhist)
+        for (size_t k = h->o_hist; k < h->o_q; k++)
+            n->qhist[k - h->o_hist] += c[k];
+}
+
+static int init(struct hybrid *h, struct pnet *n)
+{
+    const struct scenario *sc = n->sc;
+    memset(h, 0, sizeof *h);
+    h->n = n;
+    h->w = sc->sim.hybrid_window ? sc->sim.hybrid_window : 4;
+    h->tol = sc->sim.hybrid_tolerance > 0 ? sc->sim.hybrid_tolerance : 0.1;
+    /* DCQCN leaves a link short for a while after a transfer ends, so an
+     * uneven credit costs it more than PFC alone (measured: docs/engine.md) */
+    h->budget = sc->sim.hybrid_error > 0 ? sc->sim.hybrid_error
+                : n->tp->cc == CC_DCQCN ? 0.005
+                                        : 0.02;
+    h->period = sc->sim.hybrid_period_ps;
+    if (!h->period) {
+        /* long enough that each transfer moves many packets in a window,
+         * and DCQCN's rate has its increase cycles in it */
+        double bound = n->res->bound_s > 0 ? n->res->bound_s : 1e-3;
+        h->period = (uint64_t)(bound * (double)PS_PER_S / 256);
+        if (n->tp->cc == CC_DCQCN && h->period < 2 * sc->transport.dcqcn.timer_ps)
+            h->period = 2 * sc->transport.dcqcn.timer_ps;
+        if (h->period < 1000000)
+            h->period = 1000000; /* 1 us */
+    }
+    h->slots = 2 * h->w + 1;
+    h->o_port = (size_t)n->n_flows * FC_N;
+    h->o_sum = h->o_port + (size_t)n->topo->n_ports * PC_N;
+    h->o_hist = h->o_sum + NSUMS;
+    h->o_q = h->o_hist + (n->qhist ? (size_t)PATH_SETS * QHIST_BUCKETS : 0);
+    h->nc = h->o_q + 1;
+    h->snap = malloc((size_t)h->slots * h->nc * sizeof *h->snap);
+    h->cr = malloc(h->nc * sizeof *h->cr);
+    h->credited = calloc(NSUMS, 1);
+    if (!h->snap || !h->cr || !h->credited)
+        return -1;
+    /* the sums a jump credits by their mean; the transfers' bytes are
+     * credited exactly, the engine's own counts not at all */
+    memset(h->credited, 1, NSUMS);
+    static const size_t own[] = {
+        SUM_AT(flows_done), SUM_AT(bytes_sent), SUM_AT(bytes_delivered),
+        SUM_AT(pkts_delivered), SUM_AT(events), SUM_AT(lookahead_bad),
+        SUM_AT(pkts_allocated), SUM_AT(slab_bytes),
+    };
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        h->credited[own[i]] = 0;
+    return 0;
+}
+
+static void release(struct hybrid *h)
+{
+    free(h->snap);
+    free(h->cr);
+    free(h->credited);
+}
+
+static uint64_t *slot(struct hybrid *h, uint32_t back)
+{
+    return &h->snap[(size_t)((h->head + h->slots - back) % h->slots) * h->nc];
+}
+
+/* Record a snapshot now; the history restarts when the set of live
+ * transfers changed. */
+static void observe(struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    uint64_t live = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        live += started(&n->flows[i]) && !n->flows[i].done;
+    if (live != h->live || n->flows_done != h->done)
+        h->have = 0;
+    h->live = live;
+    h->done = n->flows_done;
+    h->head = (h->head + 1) % h->slots;
+    take(h, slot(h, 0));
+    h->have++;
+}
+
+/* The first flow start after now (UINT64_MAX: none). */
+static uint64_t next_start(const struct pnet *n)
+{
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (!started(&n->flows[i]) && n->flows[i].start_ps < t)
+            t = n->flows[i].start_ps;
+    return t;
+}
+
+/* How far to jump from a steady state, in ps (0: not steady, or not
+ * worth a period); *spread: the largest relative difference of a
+ * transfer's bytes between the two windows. */
+static uint64_t jump_span(struct hybrid *h, double *spread)
+{
+    struct pnet *n = h->n;
+    if (h->have < h->slots)
+        return 0;
+    const uint64_t *s0 = slot(h, 0), *s1 = slot(h, h->w), *s2 = slot(h, 2 * h->w);
+    double per = 2.0 * h->w, kmax = INFINITY, delivered = 0;
+    uint64_t mtu = n->mtu;
+    *spread = 0;
+    for (size_t k = SUM_AT(drops_lossless); k <= SUM_AT(drops_watchdog); k++)
+        if (s0[h->o_sum + k] != s2[h->o_sum + k])
+            return 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        if (!started(f) || f->done)
+            continue;
+        double a = (double)(s0[i * FC_N] - s1[i * FC_N]);
+        double b = (double)(s1[i * FC_N] - s2[i * FC_N]);
+        delivered += a;
+        if (fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)mtu)
+            return 0;
+        if (a + b > 0 && fabs(a - b) / (a + b) > *spread)
+            *spread = fabs(a - b) / (a + b);
+        double m = (a + b) / per; /* bytes per period */
+        if (m <= 0)
+            continue;
+        /* two windows' worth and a packet left after the credit */
+        double left = (double)(f->bytes - f->sent) - (double)mtu;
+        double k = left / m - per;
+        if (k < kmax)
+            kmax = k;
+    }
+    double q0 = (double)s0[h->o_q], q1 = (double)s1[h->o_q];
+    if (fabs(q0 - q1) > h->tol * delivered)
+        return 0;
+    if (kmax < 1)
+        return 0;
+    double span = floor(kmax) * (double)h->period;
+    uint64_t now = n->now, d = span >= 1e18 ? UINT64_C(1000000000000000000) : (uint64_t)span;
+    uint64_t t = next_start(n);
+    if (t != UINT64_MAX && t - now < d)
+        d = t - now;
+    uint64_t iv = n->sc->telemetry.interval_ps;
+    if (iv) { /* the next sample stays on its grid, after the jump */
+        uint64_t ns = (now + iv - 1) / iv * iv;
+        if (ns - now < d)
+            d = ns - now;
+    }
+    /* the error estimate (spread x time skipped, summed) stays within the
+     * budget's share of the simulated time */
+    if (*spread > h->budget) {
+        double room = (h->budget * ps_to_s(now) - h->err_s) / (*spread - h->budget);
+        double most = room > 0 ? room * (double)PS_PER_S : 0;
+        if (most < (double)d)
+            d = (uint64_t)most;
+    }
+    if (n->time_limit_ps != UINT64_MAX &&
+        (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period))
+        d = 0; /* the limit stands where the packet engine has it */
+    return d >= h->period ? d : 0;
+}
+
+static void shift_pkt(struct pnet *n, struct packet *p, uint64_t d, const uint64_t *cr)
+{
+    p->t += d;
+    if (p->kind == PK_DATA && !p->trim)
+        p->psn += (uint32_t)(cr[(size_t)p->flow * FC_N + FC_RECV] / n->mtu);
+}
+
+static void shift_run(struct pnet *n, struct pkt_chunk *hc, unsigned hi, const struct pkt_chunk *tc,
+                      unsigned ti, uint64_t d, const uint64_t *cr)
+{
+    for (struct pkt_chunk *c = hc; c; c = c == tc ? NULL : c->next)
+        for (unsigned i = c == hc ? hi : 0; i < (c == tc ? ti : PKT_CHUNK); i++)
+            shift_pkt(n, &c->p[i], d, cr);
+}
+
+static int keep_time(const struct event *ev, void *ctx)
+{
+    (void)ctx;
+    /* the workload's starts and the telemetry grid are the clock's, not
+     * the fabric's */
+    return EV_KIND(ev->type) == EV_FLOW_START || EV_KIND(ev->type) == EV_SAMPLE;
+}
+
+/* The state d later, as the steady state would have left it. */
+static int jump(struct hybrid *h, uint64_t d)
+{
+    struct pnet *n = h->n;
+    double k = (double)d / (double)h->period, per = 2.0 * h->w;
+    const uint64_t *s0 = slot(h, 0), *s2 = slot(h, 2 * h->w);
+    uint64_t *cr = h->cr, mtu = n->mtu, bytes = 0;
+    for (size_t j = 0; j < h->nc; j++) {
+        double v = s0[j] > s2[j] ? (double)(s0[j] - s2[j]) * k / per : 0;
+        cr[j] = j < h->o_q ? (uint64_t)llround(v) : 0;
+    }
+    for (size_t j = 0; j < NSUMS; j++)
+        if (!h->credited[j])
+            cr[h->o_sum + j] = 0;
+    /* each live transfer: whole packets, its in-flight data renumbered */
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        struct flow *f = &n->flows[i];
+        uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV];
+        if (!started(f) || f->done) {
+            *c = 0;
+            continue;
+        }
+        *c = *c / mtu * mtu;
+        if (f->sent + *c + mtu > f->bytes) /* never past its last packet */
+            *c = f->bytes > f->sent + mtu ? (f->bytes - f->sent - mtu) / mtu * mtu : 0;
+        bytes += *c;
+    }
+    cr[h->o_sum + SUM_AT(bytes_sent)] = bytes;
+    cr[h->o_sum + SUM_AT(bytes_delivered)] = bytes;
+    cr[h->o_sum + SUM_AT(pkts_delivered)] = bytes / mtu;
+    if (evq_shift(&n->q, d, keep_time, NULL) < 0) {
+        n->oom = 1;
+        return -1;
+    }
+    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+        struct port *p = &n->ports[i];
+        for (unsigned q = 0; q < NPRIO; q++)
+            if (p->q[q].len)
+                shift_run(n, p->q[q].hc, p->q[q].hi, p->q[q].tc, p->q[q].ti, d, cr);
+        struct pktq wv = wire_view(n, p);
+        shift_run(n, wv.hc, wv.hi, wv.tc, wv.ti, d, cr);
+        if (p->state == PORT_BUSY)
+            shift_pkt(n, &p->tx, d, cr);
+        if (p->state == PORT_WAIT)
+            p->wake_t += d;
+        for (unsigned m = p->paused; m; m &= m - 1) {
+            unsigned q = (unsigned)__builtin_ctz(m);
+            p->pause_since[q] += d;
+            if (p->pause_end[q] != UINT64_MAX)
+                p->pause_end[q] += d;
+        }
+        for (unsigned q = 0; q < NPRIO; q++)
+            if (p->last_pause_rx[q])
+                p->last_pause_rx[q] += d;
+        for (unsigned m = p->xoff_implicit; m; m &= m - 1)
+            p->xoff_since[__builtin_ctz(m)] += d;
+        if (p->tx_pkts) /* take() brought its occupancy up to now */
+            p->q_changed_t += d;
+        if (p->load_t)
+            p->load_t += d;
+    }
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        struct flow *f = &n->flows[i];
+        if (!started(f) || f->done)
+            continue;
+        uint64_t c = cr[(size_t)i * FC_N + FC_RECV];
+        uint32_t dpsn = (uint32_t)(c / mtu);
+        f->sent += c;
+        f->max_sent += c;
+        f->recv += c;
+        f->expect_psn += dpsn;
+        if (f->seen_any)
+            f->max_psn += dpsn;
+        if (f->next_send != UINT64_MAX)
+            f->next_send += d;
+        f->last_send += d;
+        if (f->sent_cnp)
+            f->last_cnp += d;
+        if (n->tp->cc == CC_DCQCN && f->cc.dcqcn.cut) {
+            struct dcqcn_state *s = &f->cc.dcqcn;
+            s->alpha_t += d;
+            s->next_timer += d;
+            s->last_decrease += d;
+        }
+    }
+    for (uint32_t i = 0; i < n->topo->first_cleaf; i++) {
+        struct nic *s = &n->nics[i];
+        if (s->buffered)
+            s->level_t += d;
+        if (s->read_t)
+            s->read_t += d;
+    }
+    if (n->sc->fabric.flowlet_table)
+        for (uint32_t i = 0; i < n->topo->n_switches; i++)
+            if (n->sws[i].flowlets)
+                for (uint32_t j = 0; j < n->sc->fabric.flowlet_table; j++)
+                    if (n->sws[i].flowlets[j].tag)
+                        n->sws[i].flowlets[j].last += d;
+    n->now += d;
+    credit(h, cr);
+    /* the history as the steady state would have written it: its deltas
+     * stay the rates, so a later observation may jump again */
+    for (uint32_t s = 0; s < h->slots; s++) {
+        uint64_t *x = &h->snap[(size_t)s * h->nc];
+        for (size_t j = 0; j < h->o_q; j++)
+            x[j] += cr[j];
+    }
+    return 0;
+}
+
+void hybrid_loop(struct pnet *n)
+{
+    struct hybrid h;
+    struct hybrid_figures *hf = &n->res->hybrid;
+    memset(hf, 0, sizeof *hf);
+    hf->on = 1;
+    const char *why = unsupported(n);
+    int ok = init(&h, n) == 0;
+    hf->period_s = ps_to_s(h.period);
+    if (!ok)
+        n->oom = 1;
+    uint64_t skipped = 0;
+    uint64_t b = why ? UINT64_MAX : n->now + h.period; /* unsupported: as the packet engine */
+    while (ok && pnet_run_before(n, b)) {
+        n->now = b;
+        observe(&h);
+        double spread;
+        uint64_t d = jump_span(&h, &spread);
+        if (d && jump(&h, d) == 0) {
+            hf->jumps++;
+            skipped += d;
+            h.err_s += spread * ps_to_s(d);
+        }
+        b = n->now + h.period;
+    }
+    if (why)
+        snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
+    hf->skipped_s = ps_to_s(skipped);
+    hf->fraction = n->now ? (double)skipped / (double)n->now : 0;
+    hf->error_s = h.err_s;
+    release(&h);
+}

@@ -1,0 +1,195 @@
+/* engine: hybrid (src/pkt/hybrid.c): steady states fast-forwarded, against
+ * the packet engine on the same scenario; the event queue's shift. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/core/evq.h"
+#include "harness.h"
+#include "support.h"
+
+/* 8 writers of `mb` MB into one storage node: a long incast, steady once
+ * the queues have filled (8 MB switch buffers keep the fill short). */
+static void incast(struct scenario *sc, unsigned mb, int cc)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=8");
+    test_set(sc, "storage.nodes=1");
+    test_set(sc, "fabric.buffer=8MB");
+    test_set(sc, "workload.bytes_per_writer=%uMB", mb);
+    sc->transport.cc = cc;
+}
+
+static int run(struct scenario *sc, int engine, struct results *r)
+{
+    sc->engine = engine;
+    int rc = test_run(sc, r);
+    CHECKF(rc == 0 && r->ok && r->finished, "engine %d: %s", engine, r->violation);
+    return rc;
+}
+
+static double rel(double a, double b)
+{
+    return fabs(a - b) / b;
+}
+
+/* The steady incast: most of the time skipped, completion within 1%, pause
+ * time and the largest queue within 5% of the packet engine's. */
+static void hybrid_steady_incast_within_1pct(void)
+{
+    struct scenario sc;
+    struct results p, h;
+    incast(&sc, 64, CC_NONE);
+    if (run(&sc, ENGINE_PACKET, &p))
+        return;
+    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
+        CHECK(h.engine == ENGINE_HYBRID && h.hybrid.on && !h.hybrid.why[0]);
+        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
+               h.hybrid.jumps, h.hybrid.fraction);
+        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
+               h.completion_s, p.completion_s);
+        CHECKF(rel(h.paused_s, p.paused_s) < 0.05, "paused %.6g s against %.6g s", h.paused_s,
+               p.paused_s);
+        CHECKF(rel((double)h.max_queue_bytes, (double)p.max_queue_bytes) < 0.05,
+               "max queue %llu against %llu", (unsigned long long)h.max_queue_bytes,
+               (unsigned long long)p.max_queue_bytes);
+        /* the error estimate is an estimate, not zero, and bounds this case */
+        CHECKF(h.hybrid.error_s > 0 && fabs(h.completion_s - p.completion_s) <= h.hybrid.error_s,
+               "error estimate %.6g s, error %.6g s", h.hybrid.error_s,
+               fabs(h.completion_s - p.completion_s));
+        CHECK(h.hybrid.skipped_s > 0.5 * h.completion_s);
+        results_release(&h);
+    }
+    results_release(&p);
+}
+
+/* Every byte credited is a byte sent and delivered once, in whole packets:
+ * the totals are exact, not estimates. */
+static void hybrid_bytes_conserved(void)
+{
+    struct scenario sc;
+    struct results h;
+    incast(&sc, 64, CC_NONE);
+    if (run(&sc, ENGINE_HYBRID, &h))
+        return;
+    uint64_t each = sc.workload.bytes_per_writer, mtu = scenario_wire(&sc).payload;
+    CHECK(h.hybrid.jumps >= 1);
+    CHECKF(h.bytes_sent == 8 * each && h.bytes_delivered == 8 * each,
+           "sent %llu, delivered %llu, of %llu", (unsigned long long)h.bytes_sent,
+           (unsigned long long)h.bytes_delivered, (unsigned long long)(8 * each));
+    CHECK(h.bytes_in_flight == 0 && h.bytes_dropped == 0 && h.drops == 0);
+    CHECKF(h.packets_delivered == 8 * ((each + mtu - 1) / mtu), "%llu packets delivered",
+           (unsigned long long)h.packets_delivered);
+    CHECK(h.time_monotone);
+    results_release(&h);
+}
+
+/* Writers starting over the first 4 ms: no jump crosses a start (a start
+ * left behind would run back in time: time_monotone); the completion within
+ * 1% of the packet engine's, each writer's time within 5% (a writer's
+ * share of a PFC-paused link is noisy, the sum is not). */
+static void hybrid_staggered_starts_never_jumped(void)
+{
+    struct scenario sc;
+    struct results p, h;
+    incast(&sc, 64, CC_NONE);
+    sc.workload.start_jitter_ps = UINT64_C(4000000000); /* 4 ms */
+    if (run(&sc, ENGINE_PACKET, &p))
+        return;
+    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
+        CHECKF(h.hybrid.jumps >= 1, "%u jumps", h.hybrid.jumps);
+        CHECK(h.time_monotone);
+        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
+               h.completion_s, p.completion_s);
+        CHECK(h.n_writer_s == p.n_writer_s);
+        for (uint32_t i = 0; i < h.n_writer_s && i < p.n_writer_s; i++)
+            CHECKF(rel(h.writer_s[i], p.writer_s[i]) < 0.05, "writer %u: %.9g s against %.9g s",
+                   i, h.writer_s[i], p.writer_s[i]);
+        results_release(&h);
+    }
+    results_release(&p);
+}
+
+/* DCQCN: rates carried over the jump (its timers moved with the clock). */
+static void hybrid_dcqcn_within_1pct(void)
+{
+    struct scenario sc;
+    struct results p, h;
+    incast(&sc, 128, CC_DCQCN);
+    if (run(&sc, ENGINE_PACKET, &p))
+        return;
+    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
+        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.05, "%u jumps, %.3f skipped",
+               h.hybrid.jumps, h.hybrid.fraction);
+        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
+               h.completion_s, p.completion_s);
+        CHECK(h.cnps_sent > 0);
+        results_release(&h);
+    }
+    results_release(&p);
+}
+
+/* A transport whose state it cannot carry: the packet engine's run exactly,
+ * saying why. */
+static void hybrid_unsupported_runs_as_packet(void)
+{
+    struct scenario sc;
+    struct results p, h;
+    incast(&sc, 4, CC_HPCC);
+    if (run(&sc, ENGINE_PACKET, &p))
+        return;
+    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
+        CHECK(h.hybrid.jumps == 0 && h.hybrid.fraction == 0);
+        CHECKF(strstr(h.hybrid.why, "transport.cc") != NULL, "why: %s", h.hybrid.why);
+        CHECK(h.completion_s == p.completion_s && h.events == p.events);
+        CHECK(h.pause_frames == p.pause_frames && h.max_queue_bytes == p.max_queue_bytes);
+        results_release(&h);
+    }
+    results_release(&p);
+}
+
+static int keep_odd(const struct event *ev, void *ctx)
+{
+    (void)ctx;
+    return ev->type & 1;
+}
+
+/* evq_shift: events near (the wheel) and far (rings, heap) move by d, those
+ * kept stay; pops come in (time, seq) order. */
+static void evq_shift_moves_all_but_kept(void)
+{
+    struct evq q;
+    evq_init(&q);
+    const uint64_t d = UINT64_C(5000000000); /* 5 ms: past the wheel's horizon */
+    uint64_t t[] = {10, 2000, 2000, 70000000, 900, 3000000000, 40, 6000000000};
+    unsigned n = sizeof t / sizeof t[0];
+    for (unsigned i = 0; i < n; i++)
+        CHECK(evq_push(&q, t[i], i, NULL, i) == 0);
+    struct event ev;
+    CHECK(evq_pop(&q, &ev) && ev.t == 10); /* the wheel's start moves past 0 */
+    CHECK(evq_shift(&q, d, keep_odd, NULL) == 0);
+    CHECK(evq_len(&q) == n - 1);
+    uint64_t last = 0, lseq = 0;
+    unsigned got = 0;
+    while (evq_pop(&q, &ev)) {
+        uint64_t want = t[ev.arg] + (ev.type & 1 ? 0 : d);
+        CHECKF(ev.t == want, "event %u at %llu, want %llu", ev.arg, (unsigned long long)ev.t,
+               (unsigned long long)want);
+        CHECK(ev.t > last || (ev.t == last && ev.seq > lseq) || got == 0);
+        last = ev.t;
+        lseq = ev.seq;
+        got++;
+    }
+    CHECK(got == n - 1);
+    evq_release(&q);
+}
+
+SUITE(suite_hybrid) = {
+    {"evq_shift_moves_all_but_kept", evq_shift_moves_all_but_kept},
+    {"hybrid_steady_incast_within_1pct", hybrid_steady_incast_within_1pct},
+    {"hybrid_bytes_conserved", hybrid_bytes_conserved},
+    {"hybrid_staggered_starts_never_jumped", hybrid_staggered_starts_never_jumped},
+    {"hybrid_dcqcn_within_1pct", hybrid_dcqcn_within_1pct},
+    {"hybrid_unsupported_runs_as_packet", hybrid_unsupported_runs_as_packet},
+    {NULL, NULL},
+};
