@@ -538,7 +538,9 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
     f->bottleneck = rr->bottleneck.seg;
     f->bottleneck_util = rr->bottleneck.util;
     f->bytes_read = w.total_bytes;
-    f->amplification = s->total_bytes ? (double)w.total_bytes / (double)s->total_bytes : 0;
+    /* against the checkpoint's own bytes (protection is not read) */
+    uint64_t own = s->total_bytes - s->protect_bytes;
+    f->amplification = own ? (double)w.total_bytes / (double)own : 0;
     f->readers = w.readers;
     f->transfers = w.n;
     f->broadcast_s = (double)w.bcast_max_ps / (double)PS_PER_S;
@@ -570,7 +572,8 @@ static int restore_estimate(const struct scenario *sc, const struct topo *t,
     f->bound_limit = f->bottleneck = est[0].limit;
     f->bottleneck_util = 1;
     f->bytes_read = est[0].bytes_read;
-    f->amplification = w->total_bytes ? (double)est[0].bytes_read / (double)w->total_bytes : 0;
+    uint64_t own = w->total_bytes - w->protect_bytes;
+    f->amplification = own ? (double)est[0].bytes_read / (double)own : 0;
     f->readers = est[0].readers;
     f->broadcast_s = (double)est[0].bcast_ps / ps;
     f->restart_s = (double)sc->restore.restart_ps / ps;

@@ -665,6 +665,10 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
         snprintf(v, sizeof v, "%u", sc->storage.max_outstanding);
         unmodelled_add(r, "storage.max_outstanding", v, "request window", UNMOD_OPTIMISTIC);
     }
+    if (sc->storage.protection == PROTECT_REPLICA && sc->storage.replicas > 1)
+        unmodelled_add(r, "storage.protection", "replica",
+                       "forwards start with their primary and are not held to the bytes it "
+                       "has received", UNMOD_OPTIMISTIC);
     if (store_cache_fills(sc, w->sum.node_max_bytes))
         unmodelled_add(r, "storage.cache_size", "filled",
                        "the write cache as one mean rate a node, not a step when it fills; "
