@@ -845,7 +845,8 @@ prot="--set cluster.nodes=16 --set fabric.hosts_per_leaf=8 --set fabric.spines=8
 --set storage.nodes=10 --set fabric.storage_per_leaf=5 --set workload.bytes_per_writer=8MB"
 if "$bin" run $prot --set storage.protection=ec --json "$tmp/ec.json" >"$tmp/ec.out" 2>&1; then
     del=$(jq '.invariants.bytes_delivered' "$tmp/ec.json")
-    if [ "$del" = 160000000 ] && grep -q '^  protection  ec 8+2: 128 MB of data, 32 MB of parity fragments on the fabric (x1.25)$' "$tmp/ec.out"; then
+    if [ "$del" = 160000000 ] && grep -q '^  protection  ec 8+2: 128 MB of data, 32 MB of parity fragments on the fabric (x1.25)$' "$tmp/ec.out" &&
+        grep -q '^              protection limits: it raises the bound from ' "$tmp/ec.out"; then
         ok protect_ec_summary_and_bytes
     else
         bad "protect_ec_summary_and_bytes: delivered $del; $(grep protection "$tmp/ec.out")"

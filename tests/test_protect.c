@@ -103,6 +103,10 @@ static void protect_ec_8_2_fabric_bytes(void)
     CHECK(r.bound_limit == PATH_STORAGE_NIC && r0.bound_limit == PATH_STORAGE_NIC);
     CHECKF(r.bound_s / r0.bound_s > 1.2 && r.bound_s / r0.bound_s < 1.26, "%g / %g",
            r.bound_s, r0.bound_s);
+    /* the summary's "protection limits": the bound without the parity */
+    CHECKF(r.bound_unprotected_s > 0 && r.bound_s / r.bound_unprotected_s > 1.2,
+           "%g without protection, %g with", r.bound_unprotected_s, r.bound_s);
+    CHECK(r0.bound_unprotected_s == 0);
     struct scenario sf = sc;
     test_set(&sf, "engine=fluid");
     CHECK(test_run(&sf, &rf) == 0);

@@ -21,6 +21,7 @@
 #include "api.h"
 #include "../topo/topo.h"
 #include "../work/policy.h"
+#include "../work/protect.h"
 #include "../work/train.h"
 #include "../work/work.h"
 
@@ -385,6 +386,25 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
     return 0;
 }
 
+/* storage.protection: the bound without the protection's transfers (the
+ * summary says what the protection costs). */
+static int unprotected_bound(struct results *r, const struct topo *t, const struct workload *w,
+                             const struct scenario *sc, struct arena *a)
+{
+    if (!w->protect_bytes)
+        return 0;
+    struct workload d;
+    struct results *tmp = calloc(1, sizeof *tmp);
+    if (!tmp || protect_data_only(w, &d, a) < 0) {
+        free(tmp);
+        return -1;
+    }
+    bound_compute(tmp, t, &d, sc, NULL);
+    r->bound_unprotected_s = tmp->bound_s;
+    free(tmp);
+    return 0;
+}
+
 int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena *a,
                  struct topo *t, struct workload *w, struct results *r, struct err *e)
 {
@@ -418,6 +438,8 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     fabric_facts(r, t, eff, a);
     struct bound_ps b;
     bound_compute(r, t, w, eff, &b);
+    if (unprotected_bound(r, t, w, eff, a) < 0)
+        return err_set(e, "out of memory");
     if (clock_check(&b, r->bound_limit, eff, e) < 0)
         return -1;
     if (fabric_radix(r, t, eff, e) < 0) {

@@ -57,6 +57,12 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                     fmt_bytes((double)p->bytes, a, sizeof a),
                     fmt_bytes((double)p->protect_bytes, b, sizeof b),
                     (double)r->ckpt_bytes / (double)p->bytes);
+        /* where it limits: the bound it adds to */
+        if (r->bound_unprotected_s > 0 && r->bound_s > r->bound_unprotected_s * 1.001)
+            fprintf(out, "              protection limits: it raises the bound from %s to %s "
+                         "(+%.1f%%)\n", fmt_secs(r->bound_unprotected_s, d, sizeof d),
+                    fmt_secs(r->bound_s, e, sizeof e),
+                    100.0 * (r->bound_s / r->bound_unprotected_s - 1));
     }
     if (!r->finished) {
         /* only what is true: how far it got, never a completion time */

@@ -101,3 +101,20 @@ int protect_forward(struct workload *w, const struct scenario *sc, const struct 
     w->n = n;
     return 0;
 }
+
+int protect_data_only(const struct workload *w, struct workload *d, struct arena *a)
+{
+    *d = *w;
+    d->xfers = arena_calloc(a, w->n ? w->n : 1, sizeof *d->xfers);
+    if (!d->xfers)
+        return -1;
+    d->n = 0;
+    for (uint32_t i = 0; i < w->n; i++)
+        if (w->xfers[i].kind == XFER_DATA)
+            d->xfers[d->n++] = w->xfers[i];
+    d->total_bytes = w->total_bytes - w->protect_bytes;
+    d->protect_bytes = 0;
+    d->path = NULL;
+    d->path_n = NULL;
+    return 0;
+}

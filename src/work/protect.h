@@ -43,4 +43,9 @@ int protect_forward(struct workload *w, const struct scenario *sc, const struct 
                     uint32_t *sturn, uint64_t *sbytes, uint64_t *swire, struct arena *a,
                     struct err *e);
 
+/* w without its protection's transfers, for the bound the protection
+ * costs: d shares w's arrays but for its own transfers (in a) and has no
+ * path cache. */
+int protect_data_only(const struct workload *w, struct workload *d, struct arena *a);
+
 #endif
