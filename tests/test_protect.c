@@ -186,6 +186,45 @@ static void protect_replica_across_spines(void)
     results_release(&r);
 }
 
+/* Three tiers, storage spread over the pods: copies to the next node's
+ * pod climb to the super-spines and down again. */
+static void protect_replica_across_pods(void)
+{
+    struct scenario sc;
+    test_small_clos(&sc);
+    test_set(&sc, "fabric.storage_per_leaf=2");
+    test_set(&sc, "fabric.storage_pods=spread");
+    test_set(&sc, "workload.bytes_per_writer=4MB");
+    test_set(&sc, "checkpoint.phase=save");
+    test_set(&sc, "storage.protection=replica");
+    test_set(&sc, "storage.replicas=2");
+    struct test_built b;
+    if (test_build_ok(&b, &sc) < 0) {
+        arena_release(&b.a);
+        return;
+    }
+    uint64_t xpod = 0, fwd_xpod = 0;
+    for (uint32_t i = 0; i < b.w.n; i++) {
+        const struct transfer *x = &b.w.xfers[i];
+        const struct tnode *s = &b.t.nodes[b.t.nodes[x->src].leaf];
+        const struct tnode *d = &b.t.nodes[b.t.nodes[x->dst].leaf];
+        if (s->pod == d->pod)
+            continue;
+        uint64_t wb = wire_bytes(x->bytes, scenario_wire(&sc));
+        xpod += wb;
+        fwd_xpod += x->kind == XFER_REPLICA ? wb : 0;
+    }
+    CHECK(fwd_xpod > 0);
+    arena_release(&b.a);
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    CHECK(r.ok && r.finished && r.bytes_delivered == 2 * 16 * 4 * MB);
+    CHECKF(r.seg_tx_bytes[PATH_SUPER_DOWN] == xpod, "%llu vs %llu",
+           (unsigned long long)r.seg_tx_bytes[PATH_SUPER_DOWN], (unsigned long long)xpod);
+    CHECK(r.completion_s >= r.bound_s);
+    results_release(&r);
+}
+
 /* A forward sends only what its primary has received: a writer at a
  * quarter of the storage NICs' rate, its primary forwarding at full rate,
  * ends its copy after its last byte reached the primary (an unheld forward
@@ -259,6 +298,7 @@ SUITE(suite_protect) = {
     {"protect_ec_8_2_fabric_bytes", protect_ec_8_2_fabric_bytes},
     {"protect_replica_3_east_west", protect_replica_3_east_west},
     {"protect_replica_across_spines", protect_replica_across_spines},
+    {"protect_replica_across_pods", protect_replica_across_pods},
     {"protect_forward_waits_for_primary", protect_forward_waits_for_primary},
     {"protect_refusals", protect_refusals},
     {NULL, NULL},
