@@ -73,7 +73,7 @@ static void protect_ec_8_2_fabric_bytes(void)
             seen |= 1u << (x->dst - b.t.first_storage);
             parity += x->kind == XFER_PARITY;
             /* consecutive from the file's start node */
-            CHECK((x->dst - b.w.xfers[i].dst + 10) % 10 == j - i);
+            CHECK((x->dst + 10 - b.w.xfers[i].dst) % 10 == j - i);
         }
         CHECK(seen == 0x3FF && parity == 2);
     }
