@@ -29,7 +29,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_threads[],
     suite_ackpath[],
     suite_request[],
-    suite_hybrid[];
+    suite_hybrid[],
+    suite_protect[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -55,6 +56,7 @@ static const struct test *const suites[] = {
     suite_ackpath,
     suite_request,
     suite_hybrid,
+    suite_protect,
 };
 
 int main(int argc, char **argv)

@@ -22,6 +22,7 @@
 #include "api.h"
 #include "../topo/topo.h"
 #include "../work/policy.h"
+#include "../work/protect.h"
 #include "../work/train.h"
 #include "../work/work.h"
 
@@ -386,6 +387,25 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
     return 0;
 }
 
+/* storage.protection: the bound without the protection's transfers (the
+ * summary says what the protection costs). */
+static int unprotected_bound(struct results *r, const struct topo *t, const struct workload *w,
+                             const struct scenario *sc, struct arena *a)
+{
+    if (!w->protect_bytes)
+        return 0;
+    struct workload d;
+    struct results *tmp = calloc(1, sizeof *tmp);
+    if (!tmp || protect_data_only(w, &d, a) < 0) {
+        free(tmp);
+        return -1;
+    }
+    bound_compute(tmp, t, &d, sc, NULL);
+    r->bound_unprotected_s = tmp->bound_s;
+    free(tmp);
+    return 0;
+}
+
 int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena *a,
                  struct topo *t, struct workload *w, struct results *r, struct err *e)
 {
@@ -419,6 +439,8 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     fabric_facts(r, t, eff, a);
     struct bound_ps b;
     bound_compute(r, t, w, eff, &b);
+    if (unprotected_bound(r, t, w, eff, a) < 0)
+        return err_set(e, "out of memory");
     if (clock_check(&b, r->bound_limit, eff, e) < 0)
         return -1;
     if (fabric_radix(r, t, eff, e) < 0) {
@@ -561,7 +583,9 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
     f->bottleneck = rr->bottleneck.seg;
     f->bottleneck_util = rr->bottleneck.util;
     f->bytes_read = w.total_bytes;
-    f->amplification = s->total_bytes ? (double)w.total_bytes / (double)s->total_bytes : 0;
+    /* against the checkpoint's own bytes (protection is not read) */
+    uint64_t own = s->total_bytes - s->protect_bytes;
+    f->amplification = own ? (double)w.total_bytes / (double)own : 0;
     f->readers = w.readers;
     f->transfers = w.n;
     f->broadcast_s = (double)w.bcast_max_ps / (double)PS_PER_S;
@@ -593,7 +617,8 @@ static int restore_estimate(const struct scenario *sc, const struct topo *t,
     f->bound_limit = f->bottleneck = est[0].limit;
     f->bottleneck_util = 1;
     f->bytes_read = est[0].bytes_read;
-    f->amplification = w->total_bytes ? (double)est[0].bytes_read / (double)w->total_bytes : 0;
+    uint64_t own = w->total_bytes - w->protect_bytes;
+    f->amplification = own ? (double)est[0].bytes_read / (double)own : 0;
     f->readers = est[0].readers;
     f->broadcast_s = (double)est[0].bcast_ps / ps;
     f->restart_s = (double)sc->restore.restart_ps / ps;

@@ -26,6 +26,7 @@ enum rng_stream {
     RNG_FAILURE = 18,   /* failure times of the cost Monte Carlo */
     RNG_PLACEMENT = 19, /* storage placement: hash salt, random stripe starts */
     RNG_RESTORE = 20,   /* restore queue pairs' UDP source ports */
+    RNG_PROTECT = 24,   /* replica forwards' UDP source ports */
 };
 
 struct rng {

@@ -671,6 +671,10 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
                        "a rank's requests as a rate cap, rounds of N at the NIC's line rate with "
                        "the latency between them: requests slowed by the fabric not timed",
                        UNMOD_OPTIMISTIC);
+    if (sc->storage.protection == PROTECT_REPLICA && sc->storage.replicas > 1)
+        unmodelled_add(r, "storage.protection", "replica",
+                       "forwards start with their primary and are not held to the bytes it "
+                       "has received", UNMOD_OPTIMISTIC);
     if (store_cache_fills(sc, w->sum.node_max_bytes))
         unmodelled_add(r, "storage.cache_size", "filled",
                        "the write cache as one mean rate a node, not a step when it fills; "

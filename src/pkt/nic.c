@@ -174,6 +174,7 @@ pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uin
     if (!f)
         return PULL_NONE;
     struct flow *start = f;
+again:
     /* storage.protocol: a flow whose rank has no request slot free waits */
     while (f->next_send > n->now || (p->paused & (1u << f->prio)) ||
            (n->req && !req_gate(n, f, soonest))) {
@@ -183,6 +184,16 @@ pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uin
         f = f->next;
         if (f == start)
             return PULL_NONE; /* paused classes resume with a kick when their pause ends */
+    }
+    if (__builtin_expect(f->feed != 0, 0) && f->sent >= f->max_sent && !f->sr_pending &&
+        store_fwd_held(n, f)) {
+        /* a replica forward ahead of its primary: its arrivals wake it */
+        f->fwd_wait = 1;
+        f->next_send = UINT64_MAX;
+        f = f->next;
+        if (f == start)
+            return PULL_NONE;
+        goto again;
     }
     if (f->sr_pending) { /* ooo: the one packet its receiver asked for */
         resend_one(n, f, pk);
@@ -673,6 +684,8 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         }
     }
     f->recv += pk->payload;
+    if (__builtin_expect(f->fwd_n != 0, 0))
+        store_fwd_arrived(n, f);
     n->bytes_delivered += pk->payload;
     n->train_delivered += pnet_is_train(n, f->id) ? pk->payload : 0;
     n->pkts_delivered++;

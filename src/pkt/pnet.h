@@ -245,6 +245,10 @@ struct flow {
      * own, the receiver holds the tail: nic.c) */
     uint16_t ackq_hi;
     struct pkt_chunk *ackq_hc;
+    /* storage.protection replica: a forward sends only what its primary
+     * (flow feed - 1) has received; fwd_wait: held for it */
+    uint8_t fwd_wait;
+    uint32_t feed;
     /* the receiver's, on lines of their own: the two ends may run on
      * different threads (sim.threads) */
     _Alignas(64) uint64_t recv;
@@ -268,6 +272,9 @@ struct flow {
     struct pkt_chunk *ackq_tc;
     uint16_t ackq_ti;
     uint64_t ackq_last;
+    /* a primary's forwards: flows fwd_first .. + fwd_n (0 = none), woken
+     * as its bytes arrive */
+    uint32_t fwd_first, fwd_n;
 };
 _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fill one line");
 
@@ -775,6 +782,10 @@ void switch_receive(struct pnet *n, uint32_t node, struct port *in,
 int nic_pull(struct pnet *n, struct port *p, struct packet *out);
 void nic_receive(struct pnet *n, uint32_t node, struct packet *pk);
 void nic_flow_start(struct pnet *n, struct flow *f);
+/* storage.protection replica (storage.c): whether forward f must wait for
+ * its primary's bytes, and the primary's arrivals waking its forwards */
+int store_fwd_held(const struct pnet *n, const struct flow *f);
+void store_fwd_arrived(struct pnet *n, const struct flow *f);
 void nic_rate_changed(struct pnet *n, struct flow *f);
 int nic_setup(struct pnet *n, struct err *e);
 void nic_on_drain(struct pnet *n, struct nic *s, uint32_t gen);

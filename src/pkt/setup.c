@@ -340,6 +340,13 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         f->bytes = x->bytes;
         f->start_ps = x->start_ps;
         f->cap_bps = x->rate_bps;
+        f->feed = x->feed;
+        if (x->feed) { /* forwards of one primary are consecutive */
+            struct flow *pf = &n->flows[x->feed - 1];
+            if (!pf->fwd_n)
+                pf->fwd_first = i;
+            pf->fwd_n++;
+        }
         /* an explicit priority travels as its class-selector DSCP (8 x prio) */
         f->prio = x->prio ? (uint8_t)(x->prio - 1) : (uint8_t)sc->transport.data_priority;
         f->dscp = x->prio ? (uint8_t)(8 * (x->prio - 1)) : (uint8_t)sc->transport.data_dscp;

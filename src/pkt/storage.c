@@ -51,3 +51,27 @@ uint64_t store_wait_ps(const struct nic *s, uint64_t bytes)
     double t = b <= fast ? b / f : (room > 0 ? room / (f - m) : 0) + (b - fast) / m;
     return (uint64_t)ceil(t);
 }
+
+/* The next new packet of forward f: its end must have reached the primary. */
+int store_fwd_held(const struct pnet *n, const struct flow *f)
+{
+    const struct flow *src = &n->flows[f->feed - 1];
+    uint64_t left = f->bytes - f->sent;
+    return src->recv < f->sent + (left < n->mtu ? left : n->mtu);
+}
+
+void store_fwd_arrived(struct pnet *n, const struct flow *f)
+{
+    for (uint32_t i = f->fwd_first; i < f->fwd_first + f->fwd_n; i++) {
+        struct flow *c = &n->flows[i];
+        if (!c->fwd_wait || !c->active || store_fwd_held(n, c))
+            continue;
+        c->fwd_wait = 0;
+        c->next_send = n->now;
+        struct port *p = &n->ports[n->topo->nodes[c->src].first_port];
+        if (p->state == PORT_IDLE)
+            port_kick(n, p);
+        else
+            port_wake_at(n, p, n->now);
+    }
+}

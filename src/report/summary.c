@@ -44,6 +44,26 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                  "to %u storage nodes\n",
             p->files, p->writers, p->gpus, fmt_bytes((double)p->max_gpu_bytes, b, sizeof b),
             p->skew, sc->storage.nodes);
+    if (p->protect_bytes && r->ckpt_bytes == p->bytes + p->protect_bytes) {
+        if (sc->storage.protection == PROTECT_EC)
+            fprintf(out, "  protection  ec %u+%u: %s of data, %s of parity fragments on the fabric "
+                         "(x%.4g)\n", sc->storage.ec_data, sc->storage.ec_parity,
+                    fmt_bytes((double)p->bytes, a, sizeof a),
+                    fmt_bytes((double)p->protect_bytes, b, sizeof b),
+                    (double)r->ckpt_bytes / (double)p->bytes);
+        else
+            fprintf(out, "  protection  replica %u: %s written, %s more forwarded by the primaries "
+                         "to their peers (x%.4g)\n", sc->storage.replicas,
+                    fmt_bytes((double)p->bytes, a, sizeof a),
+                    fmt_bytes((double)p->protect_bytes, b, sizeof b),
+                    (double)r->ckpt_bytes / (double)p->bytes);
+        /* where it limits: the bound it adds to */
+        if (r->bound_unprotected_s > 0 && r->bound_s > r->bound_unprotected_s * 1.001)
+            fprintf(out, "              protection limits: it raises the bound from %s to %s "
+                         "(+%.1f%%)\n", fmt_secs(r->bound_unprotected_s, d, sizeof d),
+                    fmt_secs(r->bound_s, e, sizeof e),
+                    100.0 * (r->bound_s / r->bound_unprotected_s - 1));
+    }
     if (!r->finished) {
         /* only what is true: how far it got, never a completion time */
         fprintf(out, "  completion  %s: %u of %u transfers complete, %s of %s "

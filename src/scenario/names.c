@@ -61,6 +61,7 @@ NAMES_TABLE(names_jitter_dist, JITTER_DISTS);
 NAMES_TABLE(names_placement, PLACEMENTS);
 NAMES_TABLE(names_storage_protocol, STORAGE_PROTOCOLS);
 NAMES_TABLE(names_stripe_start, STRIPE_STARTS);
+NAMES_TABLE(names_protection, PROTECTIONS);
 NAMES_TABLE(names_phase, CKPT_PHASES);
 NAMES_TABLE(names_mlperf, MLPERF_WORKLOADS);
 NAMES_TABLE(names_restore_mode, RESTORE_MODES);

@@ -140,6 +140,12 @@ enum storage_protocol { STORAGE_PROTOCOLS(NAMES_ENUM) };
     X(START_ROUND_ROBIN, "round_robin") \
     X(START_RANDOM, "random")
 enum stripe_start { STRIPE_STARTS(NAMES_ENUM) };
+/* storage.protection (docs/storage.md, Data protection) */
+#define PROTECTIONS(X) \
+    X(PROTECT_NONE, "none") \
+    X(PROTECT_EC, "ec") \
+    X(PROTECT_REPLICA, "replica")
+enum protection { PROTECTIONS(NAMES_ENUM) };
 #define CKPT_PHASES(X) \
     X(PHASE_SAVE, "save") \
     X(PHASE_RESTORE, "restore") \
@@ -208,6 +214,7 @@ extern const struct names names_jitter_dist; /* enum jitter_dist */
 extern const struct names names_placement; /* enum placement */
 extern const struct names names_storage_protocol; /* enum storage_protocol */
 extern const struct names names_stripe_start; /* enum stripe_start */
+extern const struct names names_protection; /* enum protection */
 extern const struct names names_phase; /* enum ckpt_phase */
 extern const struct names names_mlperf; /* enum mlperf_workload */
 extern const struct names names_restore_mode; /* enum restore_mode */
@@ -268,6 +275,10 @@ struct scenario {
          * by (enum storage_stage) and whether any stage key applies */
         uint64_t media_bps;
         int fast_stage, slow_stage, read_stage, staged;
+        /* data protection across the fabric (src/work/protect.c) */
+        int protection;         /* enum protection */
+        uint32_t ec_data, ec_parity; /* ec: k data + m parity fragments */
+        uint32_t replicas;      /* replica: copies, the primary's included */
     } storage;
     struct {
         uint32_t hosts_per_leaf;

@@ -222,6 +222,8 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
     uint32_t ne = t->first_cleaf; /* endpoints: writer NICs and storage nodes */
     struct res *nic = malloc(ne * sizeof *nic);      /* by endpoint */
     struct res *drain = malloc(ne * sizeof *drain);  /* by endpoint, payload */
+    /* a storage NIC's sending side on a write: replica forwards */
+    struct res *fout = malloc(ne * sizeof *fout);
     struct res *up = malloc(2 * (size_t)t->n_leaves * sizeof *up); /* out, in */
     /* a pod's spines' links to the level above, out and in (no pods: none) */
     uint32_t npod = t->n_pods;
@@ -230,10 +232,10 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
     int capped = 0;
     for (uint32_t i = 0; i < w->n; i++)
         start0 = w->xfers[i].start_ps < start0 ? w->xfers[i].start_ps : start0;
-    int ok = nic && drain && up && pod;
+    int ok = nic && drain && up && pod && fout;
     struct bound_memo *memo = calloc(1, sizeof *memo); /* NULL: computed each time */
     for (uint32_t i = 0; ok && i < ne; i++)
-        nic[i] = drain[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
+        nic[i] = drain[i] = fout[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
     for (uint32_t i = 0; ok && i < 2 * t->n_leaves; i++)
         up[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
     for (uint32_t i = 0; ok && i < 2 * npod; i++)
@@ -256,7 +258,11 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         if (x->rate_bps && x->rate_bps < line)
             end = sat_add(units_ser_ps(wb - m, x->rate_bps), ser_floor(m, line));
         end = sat_add(sat_add(off, end), pt.tail[0]);
-        if (end > lim[PATH_WRITER_NIC]) {
+        /* a write's transfer from a storage node: a replica forward */
+        int fwd = !w->restore && x->src >= t->first_storage && x->src < t->first_cleaf;
+        if (fwd) {
+            lim[PATH_STORAGE_NIC] = end > lim[PATH_STORAGE_NIC] ? end : lim[PATH_STORAGE_NIC];
+        } else if (end > lim[PATH_WRITER_NIC]) {
             lim[PATH_WRITER_NIC] = end;
             capped = x->rate_bps && x->rate_bps < line;
         }
@@ -271,20 +277,24 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
                                                          : PATH_SUPER_DOWN;
             if (w->restore && t->ports[path[pt.alone_hop]].seg < PATH_COUNT)
                 l = t->ports[path[pt.alone_hop]].seg;
+            if (fwd && l == PATH_WRITER_NIC)
+                l = PATH_STORAGE_NIC;
             uint64_t v = sat_add(off, pt.alone);
             lim[l] = v > lim[l] ? v : lim[l];
         }
         base = pt.tail[0] < base ? pt.tail[0] : base;
-        res_add(&nic[x->src], wb, off, pt.tail[0]);
+        res_add(fwd ? &fout[x->src] : &nic[x->src], wb, off, pt.tail[0]);
         res_add(&nic[x->dst], wb, sat_add(off, pt.head[k]), pt.tail[k]);
         /* one back end a storage node, whichever of its NICs a byte takes */
         int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
         int from_store = x->src >= t->first_storage && x->src < t->first_cleaf;
         res_add(&drain[to_store ? workload_store_owner(t, sc, x->dst) : x->dst], x->bytes,
                 sat_add(off, pt.arrive), 0);
-        /* restore: the source's back end reads every byte before it leaves */
-        res_add(&drain[from_store ? workload_store_owner(t, sc, x->src) : x->src], x->bytes, off,
-                pt.tail[0]);
+        /* restore: the source's back end reads every byte before it leaves
+         * (a forward sends what arrives: no read) */
+        if (!fwd)
+            res_add(&drain[from_store ? workload_store_owner(t, sc, x->src) : x->src], x->bytes,
+                    off, pt.tail[0]);
         if (t->nodes[x->src].leaf != t->nodes[x->dst].leaf) {
             uint32_t sl = topo_leaf_index(t, t->nodes[x->src].leaf);
             uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
@@ -304,6 +314,8 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         /* a writer's NIC is its port up; a storage node's its leaf's port down */
         uint64_t v = res_bound(&nic[i], t->ports[storage ? nd->leaf_port : nd->first_port].bps);
         enum path_seg l = storage ? PATH_STORAGE_NIC : PATH_WRITER_NIC;
+        lim[l] = v > lim[l] ? v : lim[l];
+        v = storage ? res_bound(&fout[i], t->ports[nd->first_port].bps) : 0;
         lim[l] = v > lim[l] ? v : lim[l];
         uint64_t d = storage ? res_bound(&drain[i], w->restore ? sc->restore.read_bps
                                                                : sc->storage.drain_bps) : 0;
@@ -382,6 +394,7 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
     free(memo);
     free(nic);
     free(drain);
+    free(fout);
     free(up);
     free(pod);
 }

@@ -195,6 +195,7 @@ struct results {
     enum path_seg bound_limit;
     double bound_term_s[PATH_COUNT]; /* each term without base latency */
     double base_latency_s;
+    double bound_unprotected_s; /* storage.protection: the bound without its bytes */
     /* metadata and durability: every file's fsync cost follows its last
      * byte (added to the bound); the metadata service's own term, and 1
      * when it sets the bound (bound_limit is then the data's limit) */

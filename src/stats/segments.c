@@ -77,6 +77,8 @@ static void writer_side(struct results *r, const struct topo *t, const struct wo
     struct wire_fmt wf = scenario_wire(sc);
     for (uint32_t i = 0; nb && ns && i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
+        if (x->feed)
+            continue; /* a replica forward leaves a storage NIC */
         uint64_t wb = wire_bytes(x->bytes, wf);
         uint64_t line = t->ports[t->nodes[x->src].first_port].bps;
         double off = ps_s(x->start_ps - start0);

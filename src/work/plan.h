@@ -64,7 +64,8 @@ struct plan_summary {
     uint32_t weights_bpp, optimizer_bpp;
     uint32_t gpus, nodes, tp, pp, dp, zero_stage;
     const char *writer_rule, *policy;
-    uint64_t bytes;
+    uint64_t bytes;          /* the checkpoint's own (no protection) */
+    uint64_t protect_bytes;  /* storage.protection: parity or copies on top */
     uint32_t files, writers, transfers, stragglers;
     uint32_t gpus_per_rank;  /* GPUs whose bytes one writer stages (d2h cap) */
     uint64_t max_gpu_bytes;  /* largest per-GPU shard */

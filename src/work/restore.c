@@ -77,6 +77,8 @@ static int reverse_all(struct workload *r, const struct workload *s, struct aren
     if (!r->xfers)
         return err_set(e, "out of memory building the restore");
     for (uint32_t i = 0; i < s->n; i++) {
+        if (s->xfers[i].kind != XFER_DATA)
+            continue; /* the data fragments, the primary copy (protect.h) */
         struct transfer *x = &r->xfers[r->n++];
         *x = s->xfers[i];
         x->src = s->xfers[i].dst;
@@ -106,14 +108,17 @@ int workload_build_restore(struct workload *r, const struct workload *s,
     if (!pc)
         return err_set(e, "out of memory building the restore");
     /* the group of a rank: its tp index and pp index (tp fastest, then dp) */
+    uint32_t nd = 0; /* data pieces: the protection's are not read */
     for (uint32_t i = 0; i < s->n; i++) {
+        if (s->xfers[i].kind != XFER_DATA)
+            continue;
         uint32_t rk = s->writer_rank[s->xfers[i].writer];
-        pc[i] = (struct piece){rk % tp + tp * (rk / (tp * dp)),
-                               s->xfers[i].dst - t->first_storage, s->xfers[i].bytes};
+        pc[nd++] = (struct piece){rk % tp + tp * (rk / (tp * dp)),
+                                  s->xfers[i].dst - t->first_storage, s->xfers[i].bytes};
     }
-    qsort(pc, s->n, sizeof *pc, piece_cmp);
+    qsort(pc, nd, sizeof *pc, piece_cmp);
     uint32_t np = 0;
-    for (uint32_t i = 0; i < s->n; i++) {
+    for (uint32_t i = 0; i < nd; i++) {
         if (np && pc[np - 1].group == pc[i].group && pc[np - 1].node == pc[i].node)
             pc[np - 1].bytes += pc[i].bytes;
         else
@@ -223,11 +228,15 @@ int workload_restore_estimate(const struct workload *s, const struct scenario *s
         return err_set(e, "out of memory estimating the restore");
     }
     for (uint32_t i = 0; !own && i < s->n; i++) {
+        if (s->xfers[i].kind != XFER_DATA)
+            continue;
         uint32_t rk = s->writer_rank[s->xfers[i].writer];
         gb[rk % tp + tp * (rk / (tp * dp))] += s->xfers[i].bytes;
     }
     for (uint32_t i = 0; i < s->n; i++) {
         const struct transfer *x = &s->xfers[i];
+        if (x->kind != XFER_DATA)
+            continue;
         uint32_t rk = s->writer_rank[x->writer], g = own ? 0 : rk % tp + tp * (rk / (tp * dp));
         /* rounded down piece by piece: never above the run's bytes */
         uint64_t one = own || bcast ? x->bytes

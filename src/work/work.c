@@ -11,6 +11,7 @@
 #include "../core/units.h"
 #include "../core/wire.h"
 #include "policy.h"
+#include "protect.h"
 
 
 /* The hash placement hashes every chunk (twice); past this many chunks in
@@ -337,6 +338,7 @@ struct build {
     uint64_t stall, max_node, max_rank, max_wait;
     struct placer pl;
     uint64_t *sbytes, *swire; /* [M] payload, wire bytes per storage node */
+    uint8_t *kind;           /* [M] ec: each fragment's enum xfer_kind */
     uint64_t end_max, first, last_start;
 };
 
@@ -345,7 +347,7 @@ struct build {
 static int step_check(struct build *b)
 {
     const struct scenario *sc = b->sc;
-    if (policy_checks(sc, b->e) < 0)
+    if (policy_checks(sc, b->e) < 0 || protect_check(sc, b->e) < 0)
         return -1;
     b->nics = sc->cluster.nics_per_node;
     if (b->t->n_hosts != sc->cluster.nodes * b->nics)
@@ -518,7 +520,8 @@ static int step_place(struct build *b)
                             arena_calloc(a, M, sizeof(uint64_t))};
     b->sbytes = arena_calloc(a, M, sizeof *b->sbytes);
     b->swire = arena_calloc(a, M, sizeof *b->swire);
-    if (!b->pl.acc || !b->pl.node || !b->pl.bytes || !b->sbytes || !b->swire)
+    b->kind = arena_calloc(a, M, 1);
+    if (!b->pl.acc || !b->pl.node || !b->pl.bytes || !b->sbytes || !b->swire || !b->kind)
         return err_set(b->e, "out of memory placing the files");
     if (b->pl.rule == PLACE_HASH) {
         uint64_t chunks = 0;
@@ -571,6 +574,16 @@ static int step_open(struct build *b)
     return 0;
 }
 
+/* The pieces of file f: its stripes, or under storage.protection ec its
+ * fragments (kinds in b->kind). */
+static uint32_t file_pieces(struct build *b, uint32_t f, uint64_t bytes)
+{
+    if (b->sc->storage.protection != PROTECT_EC)
+        return place_file(&b->pl, f, bytes);
+    return protect_ec_fragments(b->sc, b->pl.start[f], b->M, bytes, b->pl.node, b->pl.bytes,
+                                b->kind);
+}
+
 /* Transfers: each file's stripes, each over transport.qps_per_writer queue
  * pairs, from its rank's NIC to its storage nodes' NICs; count, then fill. */
 static int step_transfers(struct build *b)
@@ -583,7 +596,7 @@ static int step_transfers(struct build *b)
     const uint32_t nics = b->nics, snics = b->snics, gpn = b->gpn;
     uint64_t nt = 0;
     for (uint32_t f = 0; f < p->n_files; f++)
-        nt += place_file(pl, f, p->files[f].bytes);
+        nt += file_pieces(b, f, p->files[f].bytes);
     uint32_t qps = sc->transport.qps_per_writer ? sc->transport.qps_per_writer : 1;
     nt *= qps;
     if (nt > UINT32_MAX / 2)
@@ -606,16 +619,18 @@ static int step_transfers(struct build *b)
             nic = nic_turn % nics;
         }
         prev_rank = r;
-        uint32_t pieces = place_file(pl, f, p->files[f].bytes);
+        uint32_t pieces = file_pieces(b, f, p->files[f].bytes);
+        int ec = sc->storage.protection == PROTECT_EC;
         for (uint32_t k = 0; k < pieces; k++) {
             uint64_t bytes = pl->bytes[k];
             uint32_t sn = pl->node[k];
             b->sbytes[sn] += bytes;
             /* a writer's cap is split over its transfers by bytes, so they
              * all end together when the cap binds */
-            uint64_t cap = b->wcap[i] ? cap_share(b->wcap[i], bytes, p->rank_bytes[r]) : 0;
+            uint64_t cap = b->wcap[i] ? cap_share(b->wcap[i], bytes,
+                                                  protect_sent_bytes(sc, p->rank_bytes[r])) : 0;
             if (ncap)
-                cap = min_cap(cap, cap_share(ncap, bytes, b->node_bytes[n]));
+                cap = min_cap(cap, cap_share(ncap, bytes, protect_sent_bytes(sc, b->node_bytes[n])));
             /* transport.qps_per_writer: the stripe over several queue pairs,
              * each with its own UDP source port (more ECMP entropy) */
             for (uint32_t q = 0; q < qps; q++) {
@@ -630,6 +645,7 @@ static int step_transfers(struct build *b)
                 b->swire[sn] += wire_bytes(qb, scenario_wire(sc));
                 x->writer = i;
                 x->file = f;
+                x->kind = ec ? b->kind[k] : XFER_DATA;
                 x->bytes = qb;
                 x->start_ps = b->fstart[f];
                 x->rate_bps = cap && qps > 1 ? (cap / qps ? cap / qps : 1) : cap;
@@ -637,6 +653,7 @@ static int step_transfers(struct build *b)
                 x->sport = (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu));
             }
             w->total_bytes += bytes;
+            w->protect_bytes += ec && b->kind[k] == XFER_PARITY ? bytes : 0;
             uint64_t d = units_ser_ps(bytes, cap ? cap : sc->cluster.nic_bps);
             uint64_t st = b->fstart[f];
             if (st < first)
@@ -648,6 +665,8 @@ static int step_transfers(struct build *b)
                 end_max = end;
         }
     }
+    if (protect_forward(w, sc, b->t, b->sturn, b->sbytes, b->swire, b->a, b->e) < 0)
+        return -1;
     w->n_writers = b->nw;
     w->writer_rank = b->wrank;
     w->tp = p->tp;
@@ -708,14 +727,15 @@ static int step_summary(struct build *b)
     s->zero_stage = sc->parallelism.zero_stage;
     s->writer_rule = p->model_form ? names_of(&names_writer_rule, sc->checkpoint.writer_rule) : "none";
     s->policy = pol->name;
-    s->bytes = w->total_bytes;
+    s->bytes = w->total_bytes - w->protect_bytes; /* the checkpoint's own */
+    s->protect_bytes = w->protect_bytes;
     s->files = p->n_files;
     s->writers = b->nw;
     s->transfers = w->n;
     s->stragglers = b->n_strag;
     s->gpus_per_rank = p->gpus_per_rank;
     s->max_gpu_bytes = b->max_rank;
-    s->mean_gpu_bytes = (double)w->total_bytes / (double)p->gpus;
+    s->mean_gpu_bytes = (double)s->bytes / (double)p->gpus;
     s->skew = s->mean_gpu_bytes > 0 ? (double)b->max_rank / s->mean_gpu_bytes : 0;
     s->first_start_ps = b->first == UINT64_MAX ? 0 : b->first;
     s->stall_measured = !pol->node_ready;

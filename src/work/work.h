@@ -32,7 +32,13 @@ struct transfer {
     uint64_t rate_bps;   /* sending-rate cap of its queue pair; 0 = line rate */
     uint16_t sport;      /* UDP source port of its queue pair */
     uint8_t prio;        /* 0 = transport.data_priority, else 802.1p priority + 1 */
+    uint8_t kind;        /* enum xfer_kind: data, or protection (protect.h) */
+    uint32_t feed;       /* replica forward: 1 + the transfer whose arrivals it
+                          * sends on (its primary's); 0 = none */
 };
+
+/* What a transfer carries (storage.protection, src/work/protect.c). */
+enum xfer_kind { XFER_DATA, XFER_PARITY, XFER_REPLICA };
 
 struct training;
 
@@ -40,7 +46,8 @@ struct workload {
     struct transfer *xfers;
     uint32_t n;
     uint32_t n_writers;  /* a writer may own several transfers (stripes) */
-    uint64_t total_bytes;
+    uint64_t total_bytes;    /* every transfer's payload, protection included */
+    uint64_t protect_bytes;  /* of it, parity fragments and forwarded copies */
     struct plan_summary sum; /* sizes, skew, policy stall (for reports, cost) */
     uint32_t *writer_rank;   /* [n_writers] save: the plan's rank of each writer */
     uint32_t tp, dp, gpus_per_node, model_form; /* save: the plan's layout */
