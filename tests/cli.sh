@@ -763,7 +763,7 @@ else
     bad "size_infeasible: $(cat "$tmp/size.out")"
 fi
 expect_error size_bad_target "--target save<=fast:" size --target 'save<=fast'
-expect_error size_bad_metric "unknown metric restore" size --target 'restore<=5min'
+expect_error size_bad_metric "unknown metric latency" size --target 'latency<=5min'
 expect_error size_bad_switch "unknown switch profile \"CX1\"" size --knob switches=CX1
 expect_error size_bad_price "cost.prices: item 1 \"optic_400g_xr=1\": unknown name" \
     size --set cost.prices=optic_400g_xr=1
@@ -836,6 +836,48 @@ if "$bin" run $uec --json "$tmp/u.json" --metrics "$tmp/u.prom" --pcap "$tmp/upc
 else
     bad "uec_counters: $(head -2 "$tmp/err")"
 fi
+
+# size: the checkpoint policy as a knob: both policies screened for every
+# leaf shape; async's points carry the durability lag (the drain after the
+# stall); the recommended YAML reproduces its stall and lag under run;
+# restore<= and training_slowdown<= are targets (a restore in 1 ns: none)
+szp="--set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 --fix fabric.spines=1
+    --set cluster.d2h_rate=422Gbps --set failures.mtbf_per_gpu=200"
+# shellcheck disable=SC2086
+"$bin" size $szp --knob checkpoint.policy=sync,async --target 'checkpoint_overhead<=5%' \
+    --target 'training_slowdown<=2%' --yaml "$tmp/szp.yaml" --json "$tmp/szp.json" \
+    >"$tmp/szp.out" 2>&1
+rc=$?
+"$bin" run "$tmp/szp.yaml" --quiet --json "$tmp/szp_run.json" >/dev/null 2>&1
+pol=$(jq -r '[.candidates[] | select(.run) | .knobs] | unique | join(" ")' "$tmp/szp.json")
+lag_sync=$(jq '[.candidates[] | select(.run and .knobs == "checkpoint.policy=sync") |
+    .durability_lag_s] | max' "$tmp/szp.json")
+lag_async=$(jq '[.candidates[] | select(.run and .knobs == "checkpoint.policy=async") |
+    .durability_lag_s] | min' "$tmp/szp.json")
+want=$(jq -r '.candidates[.recommended] | "\(.stall_s) \(.durability_lag_s)"' "$tmp/szp.json")
+got=$(jq -r '.cost | "\(.stall_s_per_checkpoint) \(.durability_lag_s)"' "$tmp/szp_run.json")
+if [ "$rc" -eq 0 ] && [ "$pol" = "checkpoint.policy=async checkpoint.policy=sync" ] &&
+    [ "$lag_sync" = 0 ] && awk "BEGIN { exit !($lag_async > 0) }" && [ "$want" = "$got" ] &&
+    grep -q 'knobs: checkpoint.policy=' "$tmp/szp.out"; then
+    ok size_policy_knob
+else
+    bad "size_policy_knob (exit $rc; policies '$pol'; lag sync $lag_sync async $lag_async; size '$want' run '$got'): $(head -3 "$tmp/szp.out")"
+fi
+# shellcheck disable=SC2086
+"$bin" size $szp --target 'restore<=1ns' >"$tmp/szr.out" 2>&1
+# shellcheck disable=SC2086
+"$bin" size $szp --target 'restore<=10min' --json "$tmp/szr.json" >/dev/null 2>&1
+nr=$(jq '[.candidates[] | select(.run and .restore_s != null and .restore_s > 0)] | length' \
+    "$tmp/szr.json" 2>/dev/null)
+if grep -q 'no design meets the targets' "$tmp/szr.out" && [ -n "$nr" ] && [ "$nr" -gt 0 ]; then
+    ok size_restore_target
+else
+    bad "size_restore_target ($nr with a restore time): $(head -3 "$tmp/szr.out")"
+fi
+expect_error size_bad_knob "--knob fabric.spines=1,2: fabric.spines is the designer's" \
+    size --knob fabric.spines=1,2
+expect_error size_bad_knob_value "--knob: checkpoint.policy" \
+    size --knob checkpoint.policy=sync,later
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
