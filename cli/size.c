@@ -13,11 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../src/api/ckpt.h"
+#include "../src/core/outfile.h"
 #include "../src/core/units.h"
 #include "../src/cost/design_cost.h"
 #include "../src/topo/design.h"
+#include "../src/report/report.h"
 #include "../src/topo/path.h"
 
 static const char usage_size[] =
@@ -25,7 +28,8 @@ static const char usage_size[] =
     "                    [--knob switches=A,B,...] [--knob tiers=2,3]\n"
     "                    [--knob storage.nodes=N1,N2,...] [--knob KEY=V1,V2,...]\n"
     "                    [--set key=value]... [-j N]\n"
-    "                    [--json FILE] [--csv FILE] [--yaml FILE] [--list] [--max-runs N]\n"
+    "                    [--json FILE] [--csv FILE] [--yaml FILE] [--html FILE] [--list]\n"
+    "                    [--max-runs N]\n"
     "\n"
     "What fabric should we buy? Every valid two- and three-tier Clos of the scenario's\n"
     "cluster on the given switch profiles (docs/size.md, The designs), each priced at\n"
@@ -53,6 +57,8 @@ static const char usage_size[] =
     "  -j N             screen N candidates at once (threads; default 1)\n"
     "  --json/--csv F   every candidate with its figures and bill of materials\n"
     "  --yaml F         the recommended scenario (ckptnet run F reproduces its figures)\n"
+    "  --html F         a page with the front plotted over every screened point\n"
+    "                   (gnuplot) and each front point's bill of materials\n"
     "  --list           the designs and their bills, priced, without running any\n"
     "  --max-runs N     screen at most N candidates, the cheapest first (default 20000)\n"
     "\n"
@@ -721,6 +727,164 @@ static json_t *cand_json(const struct size_ctx *x, const struct cand *c, size_t 
     return o;
 }
 
+/* The page: the front plotted (gnuplot, inline SVG) over every screened
+ * point, and each front point's figures and bill. */
+static int write_html(const char *path, const struct size_ctx *x, const struct target *t, int nt,
+                      const size_t *front, size_t nf, long rec, int flat)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024], f1[1100], f2[1100], f3[1100], gp[1100], svg[1100], gerr[1100];
+    snprintf(dir, sizeof dir, "%s/ckptnet-size-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (strchr(dir, '\'') || !mkdtemp(dir))
+        return die("--html %s: cannot create a temporary directory: %s", path, strerror(errno));
+    snprintf(f1, sizeof f1, "%s/ok.dat", dir);
+    snprintf(f2, sizeof f2, "%s/front.dat", dir);
+    snprintf(f3, sizeof f3, "%s/other.dat", dir);
+    snprintf(gp, sizeof gp, "%s/plots.gp", dir);
+    snprintf(svg, sizeof svg, "%s/front.svg", dir);
+    snprintf(gerr, sizeof gerr, "%s/gnuplot.err", dir);
+    const char *cur = x->base->training.currency;
+    int rc = 0;
+    FILE *a = fopen(f1, "w"), *b = fopen(f2, "w"), *c3 = fopen(f3, "w"), *g = fopen(gp, "w");
+    if (a && b && c3 && g) {
+        /* every screened point: feasible, infeasible; the front by rising cost */
+        for (size_t i = 0; i < x->n; i++) {
+            const struct cand *c = &x->c[i];
+            if (c->ok)
+                fprintf(c->feasible ? a : c3, "%.6f %.6f\n", c->total_day, c->loss_day);
+        }
+        fputs("0 0\n", a); /* gnuplot wants something in every file; off-range below */
+        fputs("0 0\n", c3);
+        for (size_t i = 0; i < nf; i++)
+            fprintf(b, "%.6f %.6f %zu\n", x->c[front[i]].total_day, x->c[front[i]].loss_day,
+                    front[i]);
+        if (!nf)
+            fputs("0 0 0\n", b);
+        fprintf(g, "set terminal svg size 960,480 dynamic noenhanced font 'sans,11' "
+                   "background rgb 'white'\nset output '%s'\nset grid\n"
+                   "set xlabel 'cost per day (%s): capital over %.3g years + power'\n"
+                   "set ylabel 'checkpoint loss per day (%s)'\nset key outside right top\n"
+                   "set xrange [*:*]\nset yrange [*:*]\n",
+                svg, cur, x->base->cost.amortisation_years, cur);
+        fprintf(g, "plot '%s' using ($1 > 0 ? $1 : 1/0):2 with points pt 7 ps 0.3 "
+                   "lc rgb '#bbbbbb' title 'misses a target', "
+                   "'%s' using ($1 > 0 ? $1 : 1/0):2 with points pt 7 ps 0.4 "
+                   "lc rgb '#6baed6' title 'feasible', "
+                   "'%s' using ($1 > 0 ? $1 : 1/0):2 with linespoints pt 7 ps 0.8 lw 2 "
+                   "lc rgb '#d94801' title 'front'",
+                f3, f1, f2);
+        if (rec >= 0)
+            fprintf(g, ", '-' using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb 'black' "
+                       "title 'recommended #%ld'\n%.6f %.6f\ne\n",
+                    rec, x->c[rec].total_day, x->c[rec].loss_day);
+        else
+            fputc('\n', g);
+    } else {
+        rc = die("--html %s: cannot write the plot data in %s", path, dir);
+    }
+    if (a)
+        fclose(a);
+    if (b)
+        fclose(b);
+    if (c3)
+        fclose(c3);
+    if (g && fclose(g) != 0 && !rc)
+        rc = die("--html %s: cannot write the plot script in %s", path, dir);
+    struct err e = {{0}};
+    int plotted = !rc && report_gnuplot_run(dir, &e) == 0;
+    if (!rc && !plotted)
+        fprintf(stderr, "ckptnet size: --html %s: no plot (%s)\n", path, e.msg);
+    struct ofile of;
+    FILE *o = rc ? NULL : ofile_open(&of, path, &e);
+    if (!rc && !o)
+        rc = die("%s", e.msg);
+    if (o) {
+        fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>ckptnet size</title>\n"
+              "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
+              "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
+              "padding:2px 6px;text-align:right}th{background:#eee}td.l{text-align:left}"
+              "tr.rec td{background:#fff3e0}svg{max-width:100%;height:auto}"
+              "pre{font-size:12px;background:#f7f7f7;padding:4px}</style></head><body>\n"
+              "<h1>ckptnet size</h1>\n<p>",
+              o);
+        size_t n_run = 0, n_ok = 0, n_feas = 0;
+        for (size_t i = 0; i < x->n; i++) {
+            n_run += x->c[i].run;
+            n_ok += x->c[i].ok;
+            n_feas += x->c[i].feasible;
+        }
+        fprintf(o, "%zu designs, %zu screened by the fluid engine (%zu finished, %zu meet the "
+                   "targets:", x->n, n_run, n_ok, n_feas);
+        for (int i = 0; i < nt; i++) {
+            fputc(' ', o);
+            report_html_text(o, t[i].text);
+        }
+        fputs(nt ? "" : " none", o);
+        fputs("); prices: ", o);
+        report_html_text(o, x->base->cost.prices);
+        fprintf(o, "; money in ");
+        report_html_text(o, cur);
+        fputs(".</p>\n<h2>The front</h2>\n", o);
+        if (!plotted || report_inline_svg(o, dir, "front.svg", "sz_") < 0)
+            fputs("<p>No plot (gnuplot did not draw it).</p>\n", o);
+        if (!nf)
+            fputs("<p>No design meets the targets.</p>\n", o);
+        else
+            fprintf(o, "<p>%zu point%s: each costs more a day and loses less than the one "
+                       "before.%s Recommended: #%ld, the least cost plus loss a day.</p>\n",
+                    nf, nf == 1 ? "" : "s",
+                    flat ? " The loss is flat across the front: the cheapest feasible design "
+                           "wins."
+                         : "",
+                    rec);
+        fprintf(o, "<table><tr><th>#</th><th>cost/day</th><th>capital</th><th>power/day</th>"
+                   "<th>loss/day</th><th>save s</th><th>stall s</th><th>restore s</th>"
+                   "<th>overhead</th><th>bottleneck</th><th>switches</th><th>design</th></tr>\n");
+        for (size_t i = 0; i < nf; i++) {
+            const struct cand *c = &x->c[front[i]];
+            char shape[200], r[32] = "-";
+            shape_text(c, shape, sizeof shape);
+            if (!isnan(c->restore_s))
+                snprintf(r, sizeof r, "%.3f", c->restore_s);
+            fprintf(o, "<tr%s><td>%zu</td><td>%.2f</td><td>%.0f</td><td>%.2f</td><td>%.2f</td>"
+                       "<td>%.3f</td><td>%.4g</td><td>%s</td><td>%.3f%%</td><td class=l>%s</td>"
+                       "<td>%u</td><td class=l>",
+                    (long)front[i] == rec ? " class=rec" : "", front[i], c->total_day,
+                    c->price.capital, c->price.power_per_day, c->loss_day, c->save_s,
+                    c->stall_s, r, 100 * c->overhead,
+                    c->bottleneck >= 0 ? path_seg_label(c->bottleneck) : "-",
+                    design_switches(&c->d));
+            report_html_text(o, shape);
+            fputs("</td></tr>\n", o);
+        }
+        fputs("</table>\n<h2>Bills of materials</h2>\n", o);
+        for (size_t i = 0; i < nf; i++) {
+            char *bom = NULL;
+            size_t blen = 0;
+            FILE *m = open_memstream(&bom, &blen);
+            if (!m)
+                continue;
+            put_bom(m, x, &x->c[front[i]], cur);
+            fclose(m);
+            fprintf(o, "<h3>#%zu</h3>\n<pre>", front[i]);
+            report_html_text(o, bom ? bom : "");
+            fputs("</pre>\n", o);
+            free(bom);
+        }
+        fputs("</body></html>\n", o);
+        if (ofile_commit(&of, &e) < 0)
+            rc = die("%s", e.msg);
+    }
+    unlink(f1);
+    unlink(f2);
+    unlink(f3);
+    unlink(gp);
+    unlink(svg);
+    unlink(gerr);
+    rmdir(dir);
+    return rc;
+}
+
 static int write_json(const char *path, const struct size_ctx *x, const struct target *t, int nt,
                       const size_t *front, size_t nf, long rec, int flat)
 {
@@ -745,7 +909,7 @@ static int write_json(const char *path, const struct size_ctx *x, const struct t
 
 int cmd_size(int argc, char **argv)
 {
-    const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL;
+    const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL, *html = NULL;
     const char *sets[MAX_SETS], *switches = NULL, *tiers = NULL, *stor = NULL;
     int n_sets = 0, nt = 0, list = 0, jobs = 1;
     size_t max_runs = 20000;
@@ -756,7 +920,8 @@ int cmd_size(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int valued = !strcmp(a, "--target") || !strcmp(a, "--fix") || !strcmp(a, "--knob") ||
                      !strcmp(a, "--set") || !strcmp(a, "-j") || !strcmp(a, "--json") ||
-                     !strcmp(a, "--csv") || !strcmp(a, "--yaml") || !strcmp(a, "--max-runs");
+                     !strcmp(a, "--csv") || !strcmp(a, "--yaml") || !strcmp(a, "--max-runs") ||
+                     !strcmp(a, "--html");
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_size, stdout);
             return 0;
@@ -801,6 +966,8 @@ int cmd_size(int argc, char **argv)
             csv = v;
         } else if (!strcmp(a, "--yaml")) {
             yaml = v;
+        } else if (!strcmp(a, "--html")) {
+            html = v;
         } else if (!strcmp(a, "--list")) {
             list = 1;
             continue;
@@ -1106,6 +1273,8 @@ int cmd_size(int argc, char **argv)
         }
     }
     if (json && write_json(json, &x, t, nt, front, nf, rec, flat))
+        rc = 2;
+    if (html && write_html(html, &x, t, nt, front, nf, rec, flat))
         rc = 2;
     if (yaml && rec >= 0 && write_yaml(yaml, &x, &x.c[rec]))
         rc = 2;

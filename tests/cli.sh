@@ -879,5 +879,24 @@ expect_error size_bad_knob "--knob fabric.spines=1,2: fabric.spines is the desig
 expect_error size_bad_knob_value "--knob: checkpoint.policy" \
     size --knob checkpoint.policy=sync,later
 
+# size --html: the page holds the front plotted (when gnuplot is installed)
+# and one bill of materials a front point, as many as the JSON's front
+# shellcheck disable=SC2086
+"$bin" size $szp --target 'checkpoint_overhead<=5%' --html "$tmp/szh.html" \
+    --json "$tmp/szh.json" >/dev/null 2>"$tmp/szh.err"
+rc=$?
+nf=$(jq '.front | length' "$tmp/szh.json" 2>/dev/null)
+nh=$(grep -c '^<h3>#' "$tmp/szh.html" 2>/dev/null)
+ns=$(grep -c '<svg' "$tmp/szh.html" 2>/dev/null)
+if ! command -v gnuplot >/dev/null 2>&1; then
+    ns=1
+fi
+if [ "$rc" -eq 0 ] && [ -n "$nf" ] && [ "$nf" -gt 0 ] && [ "$nh" = "$nf" ] && [ "$ns" = 1 ] &&
+    grep -q 'leaf-spine' "$tmp/szh.html"; then
+    ok size_html
+else
+    bad "size_html (exit $rc; front $nf, $nh bills, $ns plots): $(head -2 "$tmp/szh.err")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
