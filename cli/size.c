@@ -61,11 +61,13 @@ static const char usage_size[] =
     "                   (gnuplot) and each front point's bill of materials\n"
     "  --list           the designs and their bills, priced, without running any\n"
     "  --max-runs N     screen at most N candidates, the cheapest first (default 20000)\n"
+    "  --packet-finalists K  run the packet engine on the first K front points whose\n"
+    "                   fluid run left effects out (PFC, load-balancing penalties)\n"
+    "  --seeds N        seeds for that check (the scenario's seed and the next; default 1)\n"
     "\n"
     "Designs that share a leaf shape (profiles, tiers, hosts, uplinks and storage a\n"
     "leaf) differ only in non-blocking spine layers: the cheapest of them is run and\n"
-    "the others are listed as not run. Not yet: packet-engine checks of the finalists\n"
-    "(docs/size.md, What is left).\n";
+    "the others are listed as not run.\n";
 
 #define MAX_TARGETS 8
 #define MAX_SETS 64
@@ -94,6 +96,12 @@ struct cand {
     double slowdown;    /* training steps during the checkpoint over the baseline, - 1 */
     double lag_s;       /* durability lag (async, hierarchical) */
     uint32_t variant;   /* the --knob KEY=... combination (size_ctx.var) */
+    uint32_t unmodelled; /* effects the fluid run lists as not modelled (PFC, ...) */
+    /* the packet engine's check (--packet-finalists): means over --seeds */
+    uint32_t pkt_runs;
+    int pkt_feasible;
+    double pkt_save_s, pkt_stall_s, pkt_overhead, pkt_loss_day;
+    char pkt_err[120];
     int bottleneck; /* enum path_seg, -1 none */
 };
 
@@ -359,6 +367,7 @@ static void figures(struct cand *c, const struct results *r, const struct scenar
     c->restore_s = r->restore.ran && r->restore.finished ? r->restore.completion_s : NAN;
     c->slowdown = r->training.on ? r->training.slowdown : 0.0;
     c->lag_s = f->durability_lag_s;
+    c->unmodelled = r->n_unmodelled;
     c->bottleneck = r->bottleneck.seg;
 }
 
@@ -449,6 +458,91 @@ static int meets(const struct cand *c, const struct target *t, int nt)
             return 0;
     }
     return 1;
+}
+
+/* The packet engine on the first k front points whose fluid run left
+ * effects out, over seeds (the scenario's seed, +1, ...): their figures'
+ * means, and whether they still meet the targets. A point that misses one
+ * leaves the recommendation, which goes to the least cost plus loss among
+ * the others (checked points at their packet loss). */
+static void packet_check(struct size_ctx *x, const struct target *t, int nt, const size_t *front,
+                         size_t nf, uint32_t k, uint32_t seeds, long *rec)
+{
+    struct scenario *sc = malloc(sizeof *sc);
+    struct results *r = malloc(sizeof *r);
+    uint32_t done = 0;
+    if (!sc || !r) {
+        free(sc);
+        free(r);
+        fprintf(stderr, "ckptnet size: packet check: out of memory\n");
+        return;
+    }
+    for (size_t i = 0; i < nf && done < k; i++) {
+        struct cand *c = &x->c[front[i]];
+        if (!c->unmodelled)
+            continue;
+        done++;
+        double save = 0, stall = 0, over = 0, loss = 0;
+        struct err e = {{0}};
+        for (uint32_t s = 0; s < seeds && !c->pkt_err[0]; s++) {
+            char a[64];
+            snprintf(a, sizeof a, "seed=%" PRIu64, x->base->seed + s);
+            struct cand q = *c;
+            if (cand_scenario(x, c, sc, &e) < 0 || scenario_set(sc, "engine=packet", &e) < 0 ||
+                scenario_set(sc, a, &e) < 0 || ckpt_run(sc, r, &e) < 0) {
+                snprintf(c->pkt_err, sizeof c->pkt_err, "%.110s", e.msg);
+                break;
+            }
+            if (!r->ok || !r->finished)
+                snprintf(c->pkt_err, sizeof c->pkt_err, "%.110s",
+                         r->finished ? r->violation : "unfinished");
+            else
+                figures(&q, r, sc);
+            results_release(r);
+            save += q.save_s;
+            stall += q.stall_s;
+            over += q.overhead;
+            loss += q.loss_day;
+            c->pkt_runs++;
+        }
+        if (c->pkt_err[0]) {
+            printf("packet check #%zu: %s\n", front[i], c->pkt_err);
+            continue;
+        }
+        struct cand q = *c;
+        q.save_s = c->pkt_save_s = save / seeds;
+        q.stall_s = c->pkt_stall_s = stall / seeds;
+        q.overhead = c->pkt_overhead = over / seeds;
+        c->pkt_loss_day = loss / seeds;
+        c->pkt_feasible = meets(&q, t, nt);
+        printf("packet check #%zu (%u seed%s): save %.4f s (fluid %.4f), overhead %.3f%% "
+               "(fluid %.3f%%), loss %.2f a day; %s\n",
+               front[i], seeds, seeds == 1 ? "" : "s", c->pkt_save_s, c->save_s,
+               100 * c->pkt_overhead, 100 * c->overhead, c->pkt_loss_day,
+               c->pkt_feasible ? "meets the targets" : "MISSES a target");
+    }
+    if (!done)
+        printf("packet check: no front point's fluid run left an effect out\n");
+    free(sc);
+    free(r);
+    double best = INFINITY;
+    long old = *rec;
+    for (size_t i = 0; i < nf; i++) {
+        const struct cand *c = &x->c[front[i]];
+        int checked = c->pkt_runs == seeds && !c->pkt_err[0];
+        if (c->pkt_err[0] || (checked && !c->pkt_feasible))
+            continue;
+        double v = c->total_day + (checked ? c->pkt_loss_day : c->loss_day);
+        if (v < best) {
+            best = v;
+            *rec = (long)front[i];
+        }
+    }
+    if (!isfinite(best))
+        *rec = -1;
+    if (*rec != old)
+        printf("recommended after the packet check: %s%ld\n", *rec >= 0 ? "#" : "none ",
+               *rec);
 }
 
 static void shape_text(const struct cand *c, char *b, size_t len)
@@ -715,6 +809,21 @@ static json_t *cand_json(const struct size_ctx *x, const struct cand *c, size_t 
                                                                 : json_real(c->restore_s));
         json_object_set_new(o, "training_slowdown", json_real(c->slowdown));
         json_object_set_new(o, "durability_lag_s", json_real(c->lag_s));
+        json_object_set_new(o, "fluid_unmodelled", json_integer(c->unmodelled));
+        if (c->pkt_runs) {
+            json_t *k = json_object();
+            json_object_set_new(k, "seeds", json_integer(c->pkt_runs));
+            if (c->pkt_err[0]) {
+                json_object_set_new(k, "error", json_string(c->pkt_err));
+            } else {
+                json_object_set_new(k, "save_s", json_real(c->pkt_save_s));
+                json_object_set_new(k, "stall_s", json_real(c->pkt_stall_s));
+                json_object_set_new(k, "checkpoint_overhead", json_real(c->pkt_overhead));
+                json_object_set_new(k, "loss_per_day", json_real(c->pkt_loss_day));
+                json_object_set_new(k, "feasible", json_boolean(c->pkt_feasible));
+            }
+            json_object_set_new(o, "packet", k);
+        }
         json_object_set_new(o, "loss_per_day", json_real(c->loss_day));
         json_object_set_new(o, "bottleneck", c->bottleneck >= 0
                                                  ? json_string(path_seg_label(c->bottleneck))
@@ -912,6 +1021,7 @@ int cmd_size(int argc, char **argv)
     const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL, *html = NULL;
     const char *sets[MAX_SETS], *switches = NULL, *tiers = NULL, *stor = NULL;
     int n_sets = 0, nt = 0, list = 0, jobs = 1;
+    uint32_t finalists = 0, seeds = 1;
     size_t max_runs = 20000;
     struct target t[MAX_TARGETS];
     struct size_ctx x;
@@ -921,7 +1031,8 @@ int cmd_size(int argc, char **argv)
         int valued = !strcmp(a, "--target") || !strcmp(a, "--fix") || !strcmp(a, "--knob") ||
                      !strcmp(a, "--set") || !strcmp(a, "-j") || !strcmp(a, "--json") ||
                      !strcmp(a, "--csv") || !strcmp(a, "--yaml") || !strcmp(a, "--max-runs") ||
-                     !strcmp(a, "--html");
+                     !strcmp(a, "--html") || !strcmp(a, "--packet-finalists") ||
+                     !strcmp(a, "--seeds");
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_size, stdout);
             return 0;
@@ -951,15 +1062,21 @@ int cmd_size(int argc, char **argv)
                 stor = v + 14;
             else if (parse_knob(&x, v))
                 return 2;
-        } else if (!strcmp(a, "-j") || !strcmp(a, "--max-runs")) {
+        } else if (!strcmp(a, "-j") || !strcmp(a, "--max-runs") ||
+                   !strcmp(a, "--packet-finalists") || !strcmp(a, "--seeds")) {
             char *end;
             long n = strtol(v, &end, 10);
-            if (*end || n < 1 || n > (!strcmp(a, "-j") ? 64 : 10000000))
-                return die("%s %s: expected a whole number from 1", a, v);
+            long most = !strcmp(a, "-j") ? 64 : !strcmp(a, "--max-runs") ? 10000000 : 100;
+            if (*end || n < 1 || n > most)
+                return die("%s %s: expected a whole number from 1 to %ld", a, v, most);
             if (!strcmp(a, "-j"))
                 jobs = (int)n;
-            else
+            else if (!strcmp(a, "--max-runs"))
                 max_runs = (size_t)n;
+            else if (!strcmp(a, "--seeds"))
+                seeds = (uint32_t)n;
+            else
+                finalists = (uint32_t)n;
         } else if (!strcmp(a, "--json")) {
             json = v;
         } else if (!strcmp(a, "--csv")) {
@@ -1260,6 +1377,8 @@ int cmd_size(int argc, char **argv)
                    "cost): the cheapest feasible design wins\n");
         printf("recommended: #%ld, the least cost plus loss a day (%.2f %s)\n", rec, best_total,
                cur);
+        if (finalists)
+            packet_check(&x, t, nt, front, nf, finalists, seeds, &rec);
     }
     rc = 0;
     if (csv) {

@@ -898,5 +898,24 @@ else
     bad "size_html (exit $rc; front $nf, $nh bills, $ns plots): $(head -2 "$tmp/szh.err")"
 fi
 
+# size --packet-finalists: the packet engine checks the front points the
+# fluid engine left effects out of (PFC here); the recommended point's
+# packet stall is what run --engine packet gives on its YAML
+# shellcheck disable=SC2086
+"$bin" size $szp --target 'checkpoint_overhead<=5%' --packet-finalists 3 --seeds 1 \
+    --json "$tmp/szk.json" --yaml "$tmp/szk.yaml" >"$tmp/szk.out" 2>&1
+rc=$?
+"$bin" run "$tmp/szk.yaml" --engine packet --quiet --json "$tmp/szk_run.json" >/dev/null 2>&1
+want=$(jq -r '.candidates[.recommended].packet.stall_s' "$tmp/szk.json" 2>/dev/null)
+got=$(jq -r '.cost.stall_s_per_checkpoint' "$tmp/szk_run.json" 2>/dev/null)
+nk=$(grep -c '^packet check #' "$tmp/szk.out")
+if [ "$rc" -eq 0 ] && [ "$nk" -ge 1 ] && [ -n "$want" ] && [ "$want" != null ] &&
+    awk "BEGIN { d = $want - $got; exit !(d < 1e-12 && d > -1e-12 && $got > 0) }"; then
+    ok size_packet_check
+else
+    bad "size_packet_check (exit $rc; $nk checks; packet stall $want in size, $got run): $(head -3 "$tmp/szk.out")"
+fi
+expect_error size_bad_seeds "--seeds 0: expected a whole number from 1 to 100" size --seeds 0
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
