@@ -13,18 +13,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../src/api/ckpt.h"
+#include "../src/core/outfile.h"
 #include "../src/core/units.h"
 #include "../src/cost/design_cost.h"
 #include "../src/topo/design.h"
+#include "../src/report/report.h"
 #include "../src/topo/path.h"
 
 static const char usage_size[] =
     "usage: ckptnet size [SCENARIO.yaml] [--target METRIC<=V]... [--fix key=value]...\n"
     "                    [--knob switches=A,B,...] [--knob tiers=2,3]\n"
-    "                    [--knob storage.nodes=N1,N2,...] [--set key=value]... [-j N]\n"
-    "                    [--json FILE] [--csv FILE] [--yaml FILE] [--list] [--max-runs N]\n"
+    "                    [--knob storage.nodes=N1,N2,...] [--knob KEY=V1,V2,...]\n"
+    "                    [--set key=value]... [-j N]\n"
+    "                    [--json FILE] [--csv FILE] [--yaml FILE] [--html FILE] [--list]\n"
+    "                    [--max-runs N]\n"
     "\n"
     "What fabric should we buy? Every valid two- and three-tier Clos of the scenario's\n"
     "cluster on the given switch profiles (docs/size.md, The designs), each priced at\n"
@@ -36,30 +41,41 @@ static const char usage_size[] =
     "  --target T       a constraint: checkpoint_overhead<=1% (stall and work redone\n"
     "                   after failures at the optimal interval, restart excluded),\n"
     "                   save<=60s (the write's end), stall<=30s (the GPUs' wait),\n"
-    "                   goodput>=0.95 (at the optimal interval, restart included)\n"
+    "                   goodput>=0.95 (at the optimal interval, restart included),\n"
+    "                   restore<=5min (the read after a failure, restart excluded),\n"
+    "                   training_slowdown<=2% (steps during the checkpoint over the\n"
+    "                   baseline; needs training.traffic)\n"
     "  --fix k=v        set k on every candidate; a design key (fabric.tiers,\n"
     "                   fabric.leaf_switch, fabric.hosts_per_leaf, ...) keeps only the\n"
     "                   designs with that value\n"
     "  --knob K=V,...   widen the search: switches (profiles, default the scenario's),\n"
-    "                   tiers (2,3), storage.nodes (counts to try)\n"
+    "                   tiers (2,3), storage.nodes (counts to try), or any other\n"
+    "                   scenario key, e.g. checkpoint.policy=sync,async,hierarchical,\n"
+    "                   storage.nics_per_node=1,2, storage.profile=A,B (every\n"
+    "                   combination is tried with every design)\n"
     "  --set k=v        as for run; applied before --fix\n"
     "  -j N             screen N candidates at once (threads; default 1)\n"
     "  --json/--csv F   every candidate with its figures and bill of materials\n"
     "  --yaml F         the recommended scenario (ckptnet run F reproduces its figures)\n"
+    "  --html F         a page with the front plotted over every screened point\n"
+    "                   (gnuplot) and each front point's bill of materials\n"
     "  --list           the designs and their bills, priced, without running any\n"
     "  --max-runs N     screen at most N candidates, the cheapest first (default 20000)\n"
+    "  --packet-finalists K  run the packet engine on the first K front points whose\n"
+    "                   fluid run left effects out (PFC, load-balancing penalties)\n"
+    "  --seeds N        seeds for that check (the scenario's seed and the next; default 1)\n"
     "\n"
     "Designs that share a leaf shape (profiles, tiers, hosts, uplinks and storage a\n"
     "leaf) differ only in non-blocking spine layers: the cheapest of them is run and\n"
-    "the others are listed as not run. Not yet: packet-engine checks of the finalists,\n"
-    "the policy as a knob, an HTML page (docs/size.md, What is left).\n";
+    "the others are listed as not run.\n";
 
 #define MAX_TARGETS 8
 #define MAX_SETS 64
 #define MAX_STORAGE 16
 
-enum metric { M_OVERHEAD, M_SAVE, M_STALL, M_GOODPUT };
-static const char *const metric_name[] = {"checkpoint_overhead", "save", "stall", "goodput"};
+enum metric { M_OVERHEAD, M_SAVE, M_STALL, M_GOODPUT, M_RESTORE, M_SLOWDOWN, M_N };
+static const char *const metric_name[M_N] = {"checkpoint_overhead", "save", "stall", "goodput",
+                                             "restore", "training_slowdown"};
 
 struct target {
     enum metric m;
@@ -76,11 +92,34 @@ struct cand {
     int run, ok, feasible, front;
     char err[200];
     double save_s, stall_s, overhead, goodput, loss_day, total_day;
+    double restore_s;   /* the read after a failure (simulated or its bound); NAN unknown */
+    double slowdown;    /* training steps during the checkpoint over the baseline, - 1 */
+    double lag_s;       /* durability lag (async, hierarchical) */
+    uint32_t variant;   /* the --knob KEY=... combination (size_ctx.var) */
+    uint32_t unmodelled; /* effects the fluid run lists as not modelled (PFC, ...) */
+    /* the packet engine's check (--packet-finalists): means over --seeds */
+    uint32_t pkt_runs;
+    int pkt_feasible;
+    double pkt_save_s, pkt_stall_s, pkt_overhead, pkt_loss_day;
+    char pkt_err[120];
     int bottleneck; /* enum path_seg, -1 none */
+};
+
+/* --knob KEY=V1,V2 of any other scenario key: every combination of the
+ * values is a variant, crossed with every design. */
+#define MAX_KNOBS 4
+#define MAX_VALUES 8
+#define MAX_VARIANTS 64
+struct knob {
+    char key[64];
+    char val[MAX_VALUES][64];
+    uint32_t n;
 };
 
 struct size_ctx {
     struct scenario *base;
+    struct knob knob[MAX_KNOBS];
+    uint32_t n_knob, n_var, var; /* var: the variant being collected */
     const char *fixes[MAX_SETS];
     int n_fix;
     struct design_input in;
@@ -120,16 +159,16 @@ static int parse_target(const char *s, struct target *t)
         return die("--target %s: expected METRIC<=VALUE or METRIC>=VALUE", s);
     size_t len = (size_t)(op - s);
     int m = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < M_N; i++)
         if (strlen(metric_name[i]) == len && !strncmp(s, metric_name[i], len))
             m = i;
     if (m < 0)
         return die("--target %s: unknown metric %.*s (checkpoint_overhead, save, stall, "
-                   "goodput)", s, (int)len, s);
+                   "goodput, restore, training_slowdown)", s, (int)len, s);
     t->m = (enum metric)m;
     const char *v = op + 2;
     char msg[128];
-    if (m == M_SAVE || m == M_STALL) {
+    if (m == M_SAVE || m == M_STALL || m == M_RESTORE) {
         uint64_t ps;
         if (units_parse_time(v, &ps, msg, sizeof msg) < 0)
             return die("--target %s: %s", s, msg);
@@ -173,6 +212,52 @@ static int fix_keeps(const struct design *d, const char *fix)
     return 1;
 }
 
+/* Keys a design sets: reset to their defaults first, so that what the file
+ * planned (pods, breakout, speeds) does not meet the design's own. */
+static const char *const design_owned[] = {
+    "fabric.tiers", "fabric.hosts_per_leaf", "fabric.storage_per_leaf", "fabric.spines",
+    "fabric.links_per_spine", "fabric.pods", "fabric.leaves_per_pod", "fabric.spines_per_pod",
+    "fabric.superspines", "fabric.links_per_superspine", "fabric.storage_pods",
+    "fabric.breakout", "fabric.leaf_down_breakout", "fabric.leaf_up_breakout",
+    "fabric.spine_breakout", "fabric.uplink_speed", "fabric.spine_uplink_speed",
+    "fabric.leaf_switch", "fabric.spine_switch", "fabric.superspine_switch"};
+static const size_t n_design_owned = sizeof design_owned / sizeof design_owned[0];
+
+/* --knob KEY=V1,V2,... of a scenario key the designer does not own. */
+static int parse_knob(struct size_ctx *x, const char *v)
+{
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1])
+        return die("--knob %s: expected KEY=V1,V2,... (switches, tiers, storage.nodes or a "
+                   "scenario key such as checkpoint.policy=sync,async)", v);
+    if (x->n_knob == MAX_KNOBS)
+        return die("--knob %s: at most %d knobs besides switches, tiers and storage.nodes", v,
+                   MAX_KNOBS);
+    struct knob *kb = &x->knob[x->n_knob];
+    memset(kb, 0, sizeof *kb);
+    if ((size_t)(eq - v) >= sizeof kb->key)
+        return die("--knob %s: key too long", v);
+    snprintf(kb->key, sizeof kb->key, "%.*s", (int)(eq - v), v);
+    for (size_t i = 0; i < n_design_owned; i++)
+        if (!strcmp(kb->key, design_owned[i]))
+            return die("--knob %s: %s is the designer's (use --knob switches/tiers or --fix)", v,
+                       kb->key);
+    for (const char *p = eq + 1; *p;) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (!len || len >= sizeof kb->val[0] || kb->n == MAX_VALUES)
+            return die("--knob %s: expected up to %d non-empty values of up to %zu characters", v,
+                       MAX_VALUES, sizeof kb->val[0] - 1);
+        snprintf(kb->val[kb->n++], sizeof kb->val[0], "%.*s", (int)len, p);
+        p += len + (c != NULL);
+    }
+    for (uint32_t k = 0; k < x->n_knob; k++)
+        if (!strcmp(x->knob[k].key, kb->key))
+            return die("--knob %s: %s is a knob twice", v, kb->key);
+    x->n_knob++;
+    return 0;
+}
+
 static int collect(void *ud, const struct design *d)
 {
     struct size_ctx *x = ud;
@@ -187,20 +272,40 @@ static int collect(void *ud, const struct design *d)
     memset(c, 0, sizeof *c);
     c->d = *d;
     c->storage = x->storage;
+    c->variant = x->var;
     c->bottleneck = -1;
     cost_design(&c->price, d, &x->in, x->pr, x->np, x->base->cost.amortisation_years);
     return 0;
 }
 
-/* Keys a design sets: reset to their defaults first, so that what the file
- * planned (pods, breakout, speeds) does not meet the design's own. */
-static const char *const design_owned[] = {
-    "fabric.tiers", "fabric.hosts_per_leaf", "fabric.storage_per_leaf", "fabric.spines",
-    "fabric.links_per_spine", "fabric.pods", "fabric.leaves_per_pod", "fabric.spines_per_pod",
-    "fabric.superspines", "fabric.links_per_superspine", "fabric.storage_pods",
-    "fabric.breakout", "fabric.leaf_down_breakout", "fabric.leaf_up_breakout",
-    "fabric.spine_breakout", "fabric.uplink_speed", "fabric.spine_uplink_speed",
-    "fabric.leaf_switch", "fabric.spine_switch", "fabric.superspine_switch"};
+/* Set variant v's knob values on sc (mixed radix over the knobs). */
+static int variant_set(const struct size_ctx *x, uint32_t v, struct scenario *sc, struct err *e)
+{
+    for (uint32_t k = 0; k < x->n_knob; k++) {
+        const struct knob *kb = &x->knob[k];
+        char a[160];
+        snprintf(a, sizeof a, "%s=%s", kb->key, kb->val[v % kb->n]);
+        v /= kb->n;
+        if (scenario_set(sc, a, e) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* "key=value, ..." of variant v, for tables and JSON ("" without knobs). */
+static void variant_text(const struct size_ctx *x, uint32_t v, char *b, size_t len)
+{
+    size_t at = 0;
+    if (len)
+        b[0] = '\0';
+    for (uint32_t k = 0; k < x->n_knob && at < len; k++) {
+        const struct knob *kb = &x->knob[k];
+        int w = snprintf(b + at, len - at, "%s%s=%s", k ? " " : "", kb->key, kb->val[v % kb->n]);
+        v /= kb->n;
+        at += w > 0 ? (size_t)w : 0;
+    }
+}
+
 
 struct defaults {
     char val[sizeof design_owned / sizeof design_owned[0]][64];
@@ -234,7 +339,7 @@ static int cand_scenario(const struct size_ctx *x, const struct cand *c, struct 
     char keys[1024], a[160];
     design_keys(&c->d, keys, sizeof keys, "\n");
     snprintf(a, sizeof a, "storage.nodes=%u", c->storage);
-    if (scenario_set(sc, a, e) < 0)
+    if (scenario_set(sc, a, e) < 0 || variant_set(x, c->variant, sc, e) < 0)
         return -1;
     char *save = NULL;
     for (char *tok = strtok_r(keys, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save))
@@ -255,10 +360,14 @@ static void figures(struct cand *c, const struct results *r, const struct scenar
     double d = f->stall_s + f->training_lost_s, M = f->job_mtbf_s;
     c->save_s = f->end_s;
     c->stall_s = f->stall_s;
-    c->overhead = M > 0 ? 1.0 - cost_goodput(f->daly_s, d, M, 0)
+    c->overhead = M > 0 ? 1.0 - cost_goodput_lag(f->daly_s, d, f->durability_lag_s, M, 0)
                         : d / (f->interval_s + d);
     c->goodput = M > 0 ? f->goodput_at_optimal : f->goodput;
     c->loss_day = c->overhead * 24.0 * r->plan.gpus * sc->training.gpu_hour_cost;
+    c->restore_s = r->restore.ran && r->restore.finished ? r->restore.completion_s : NAN;
+    c->slowdown = r->training.on ? r->training.slowdown : 0.0;
+    c->lag_s = f->durability_lag_s;
+    c->unmodelled = r->n_unmodelled;
     c->bottleneck = r->bottleneck.seg;
 }
 
@@ -308,10 +417,10 @@ static int by_cost(const struct cand *c, size_t a, size_t b)
 static int by_shape(const struct cand *c, size_t a, size_t b)
 {
     const struct cand *p = &c[a], *q = &c[b];
-    const uint64_t x[] = {p->storage, p->d.tiers, (uint64_t)(p->d.leaf - switch_catalog),
+    const uint64_t x[] = {p->variant, p->storage, p->d.tiers, (uint64_t)(p->d.leaf - switch_catalog),
                           (uint64_t)(p->d.spine - switch_catalog), p->d.hpl, p->d.uplinks,
                           p->d.spl};
-    const uint64_t y[] = {q->storage, q->d.tiers, (uint64_t)(q->d.leaf - switch_catalog),
+    const uint64_t y[] = {q->variant, q->storage, q->d.tiers, (uint64_t)(q->d.leaf - switch_catalog),
                           (uint64_t)(q->d.spine - switch_catalog), q->d.hpl, q->d.uplinks,
                           q->d.spl};
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
@@ -337,14 +446,103 @@ static void sort_idx(size_t *v, size_t n, size_t *tmp, const struct cand *c, cmp
 static int meets(const struct cand *c, const struct target *t, int nt)
 {
     for (int i = 0; i < nt; i++) {
-        double v = t[i].m == M_OVERHEAD ? c->overhead
-                   : t[i].m == M_SAVE   ? c->save_s
-                   : t[i].m == M_STALL  ? c->stall_s
-                                        : c->goodput;
+        double v = t[i].m == M_OVERHEAD  ? c->overhead
+                   : t[i].m == M_SAVE     ? c->save_s
+                   : t[i].m == M_STALL    ? c->stall_s
+                   : t[i].m == M_RESTORE  ? c->restore_s
+                   : t[i].m == M_SLOWDOWN ? c->slowdown
+                                          : c->goodput;
+        if (isnan(v)) /* not known: not met */
+            return 0;
         if (t[i].le ? v > t[i].v * (1 + 1e-12) : v < t[i].v * (1 - 1e-12))
             return 0;
     }
     return 1;
+}
+
+/* The packet engine on the first k front points whose fluid run left
+ * effects out, over seeds (the scenario's seed, +1, ...): their figures'
+ * means, and whether they still meet the targets. A point that misses one
+ * leaves the recommendation, which goes to the least cost plus loss among
+ * the others (checked points at their packet loss). */
+static void packet_check(struct size_ctx *x, const struct target *t, int nt, const size_t *front,
+                         size_t nf, uint32_t k, uint32_t seeds, long *rec)
+{
+    struct scenario *sc = malloc(sizeof *sc);
+    struct results *r = malloc(sizeof *r);
+    uint32_t done = 0;
+    if (!sc || !r) {
+        free(sc);
+        free(r);
+        fprintf(stderr, "ckptnet size: packet check: out of memory\n");
+        return;
+    }
+    for (size_t i = 0; i < nf && done < k; i++) {
+        struct cand *c = &x->c[front[i]];
+        if (!c->unmodelled)
+            continue;
+        done++;
+        double save = 0, stall = 0, over = 0, loss = 0;
+        struct err e = {{0}};
+        for (uint32_t s = 0; s < seeds && !c->pkt_err[0]; s++) {
+            char a[64];
+            snprintf(a, sizeof a, "seed=%" PRIu64, x->base->seed + s);
+            struct cand q = *c;
+            if (cand_scenario(x, c, sc, &e) < 0 || scenario_set(sc, "engine=packet", &e) < 0 ||
+                scenario_set(sc, a, &e) < 0 || ckpt_run(sc, r, &e) < 0) {
+                snprintf(c->pkt_err, sizeof c->pkt_err, "%.110s", e.msg);
+                break;
+            }
+            if (!r->ok || !r->finished)
+                snprintf(c->pkt_err, sizeof c->pkt_err, "%.110s",
+                         r->finished ? r->violation : "unfinished");
+            else
+                figures(&q, r, sc);
+            results_release(r);
+            save += q.save_s;
+            stall += q.stall_s;
+            over += q.overhead;
+            loss += q.loss_day;
+            c->pkt_runs++;
+        }
+        if (c->pkt_err[0]) {
+            printf("packet check #%zu: %s\n", front[i], c->pkt_err);
+            continue;
+        }
+        struct cand q = *c;
+        q.save_s = c->pkt_save_s = save / seeds;
+        q.stall_s = c->pkt_stall_s = stall / seeds;
+        q.overhead = c->pkt_overhead = over / seeds;
+        c->pkt_loss_day = loss / seeds;
+        c->pkt_feasible = meets(&q, t, nt);
+        printf("packet check #%zu (%u seed%s): save %.4f s (fluid %.4f), overhead %.3f%% "
+               "(fluid %.3f%%), loss %.2f a day; %s\n",
+               front[i], seeds, seeds == 1 ? "" : "s", c->pkt_save_s, c->save_s,
+               100 * c->pkt_overhead, 100 * c->overhead, c->pkt_loss_day,
+               c->pkt_feasible ? "meets the targets" : "MISSES a target");
+    }
+    if (!done)
+        printf("packet check: no front point's fluid run left an effect out\n");
+    free(sc);
+    free(r);
+    double best = INFINITY;
+    long old = *rec;
+    for (size_t i = 0; i < nf; i++) {
+        const struct cand *c = &x->c[front[i]];
+        int checked = c->pkt_runs == seeds && !c->pkt_err[0];
+        if (c->pkt_err[0] || (checked && !c->pkt_feasible))
+            continue;
+        double v = c->total_day + (checked ? c->pkt_loss_day : c->loss_day);
+        if (v < best) {
+            best = v;
+            *rec = (long)front[i];
+        }
+    }
+    if (!isfinite(best))
+        *rec = -1;
+    if (*rec != old)
+        printf("recommended after the packet check: %s%ld\n", *rec >= 0 ? "#" : "none ",
+               *rec);
 }
 
 static void shape_text(const struct cand *c, char *b, size_t len)
@@ -380,10 +578,23 @@ static void put_header(FILE *f, const char *cur)
     (void)cur;
 }
 
-static void put_bom(FILE *f, const struct cand *c, const char *cur)
+static void put_bom(FILE *f, const struct size_ctx *x, const struct cand *c, const char *cur)
 {
     const struct design *d = &c->d;
     const struct design_price *p = &c->price;
+    if (x->n_knob) {
+        char v[300];
+        variant_text(x, c->variant, v, sizeof v);
+        fprintf(f, "  knobs: %s\n", v);
+    }
+    if (c->ok) {
+        fprintf(f, "  checkpoint: save %.3f s, stall %.3f s", c->save_s, c->stall_s);
+        if (!isnan(c->restore_s))
+            fprintf(f, ", restore %.3f s", c->restore_s);
+        if (c->lag_s > 0)
+            fprintf(f, ", durable %.3f s after the stall", c->lag_s);
+        fprintf(f, ", training slowed %.2f%%\n", 100 * c->slowdown);
+    }
     fprintf(f, "  switches: %u leaves (%s), %u spines, %u super-spines (%s): %.0f %s\n",
             d->cleaves + d->sleaves, d->leaf->name, d->n_spines, d->n_supers, d->spine->name,
             p->switches, cur);
@@ -504,7 +715,8 @@ static void put_csv(FILE *f, const struct size_ctx *x)
                "leaves_per_pod,storage_nodes,storage_per_leaf,leaves,spines_total,superspines,"
                "oversubscription,capital,capital_per_day,watts,power_per_day,cost_per_day,run,"
                "ok,save_s,stall_s,checkpoint_overhead,goodput,loss_per_day,bottleneck,feasible,"
-               "front,same_as,unpriced,error\n");
+               "front,same_as,unpriced,error,knobs,restore_s,training_slowdown,"
+               "durability_lag_s\n");
     for (size_t i = 0; i < x->n; i++) {
         const struct cand *c = &x->c[i];
         const struct design *d = &c->d;
@@ -527,11 +739,19 @@ static void put_csv(FILE *f, const struct size_ctx *x)
             fprintf(f, ",%u,\"", c->price.n_unpriced);
         for (const char *p = c->err; *p; p++)
             fputc(*p == '"' ? '\'' : *p, f);
-        fputs("\"\n", f);
+        char v[300];
+        variant_text(x, c->variant, v, sizeof v);
+        fprintf(f, "\",\"%s\",", v);
+        if (c->ok && !isnan(c->restore_s))
+            fprintf(f, "%.9g", c->restore_s);
+        if (c->ok)
+            fprintf(f, ",%.9g,%.9g\n", c->slowdown, c->lag_s);
+        else
+            fputs(",,\n", f);
     }
 }
 
-static json_t *cand_json(const struct cand *c, size_t i)
+static json_t *cand_json(const struct size_ctx *x, const struct cand *c, size_t i)
 {
     const struct design *d = &c->d;
     char keys[1024];
@@ -540,6 +760,9 @@ static json_t *cand_json(const struct cand *c, size_t i)
     json_object_set_new(o, "id", json_integer((json_int_t)i));
     json_object_set_new(o, "keys", json_string(keys));
     json_object_set_new(o, "storage_nodes", json_integer(c->storage));
+    char v[300];
+    variant_text(x, c->variant, v, sizeof v);
+    json_object_set_new(o, "knobs", json_string(v));
     json_t *b = json_object();
     json_object_set_new(b, "leaves", json_integer(d->cleaves + d->sleaves));
     json_object_set_new(b, "spines", json_integer(d->n_spines));
@@ -582,6 +805,25 @@ static json_t *cand_json(const struct cand *c, size_t i)
         json_object_set_new(o, "stall_s", json_real(c->stall_s));
         json_object_set_new(o, "checkpoint_overhead", json_real(c->overhead));
         json_object_set_new(o, "goodput", json_real(c->goodput));
+        json_object_set_new(o, "restore_s", isnan(c->restore_s) ? json_null()
+                                                                : json_real(c->restore_s));
+        json_object_set_new(o, "training_slowdown", json_real(c->slowdown));
+        json_object_set_new(o, "durability_lag_s", json_real(c->lag_s));
+        json_object_set_new(o, "fluid_unmodelled", json_integer(c->unmodelled));
+        if (c->pkt_runs) {
+            json_t *k = json_object();
+            json_object_set_new(k, "seeds", json_integer(c->pkt_runs));
+            if (c->pkt_err[0]) {
+                json_object_set_new(k, "error", json_string(c->pkt_err));
+            } else {
+                json_object_set_new(k, "save_s", json_real(c->pkt_save_s));
+                json_object_set_new(k, "stall_s", json_real(c->pkt_stall_s));
+                json_object_set_new(k, "checkpoint_overhead", json_real(c->pkt_overhead));
+                json_object_set_new(k, "loss_per_day", json_real(c->pkt_loss_day));
+                json_object_set_new(k, "feasible", json_boolean(c->pkt_feasible));
+            }
+            json_object_set_new(o, "packet", k);
+        }
         json_object_set_new(o, "loss_per_day", json_real(c->loss_day));
         json_object_set_new(o, "bottleneck", c->bottleneck >= 0
                                                  ? json_string(path_seg_label(c->bottleneck))
@@ -594,6 +836,164 @@ static json_t *cand_json(const struct cand *c, size_t i)
     return o;
 }
 
+/* The page: the front plotted (gnuplot, inline SVG) over every screened
+ * point, and each front point's figures and bill. */
+static int write_html(const char *path, const struct size_ctx *x, const struct target *t, int nt,
+                      const size_t *front, size_t nf, long rec, int flat)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[1024], f1[1100], f2[1100], f3[1100], gp[1100], svg[1100], gerr[1100];
+    snprintf(dir, sizeof dir, "%s/ckptnet-size-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (strchr(dir, '\'') || !mkdtemp(dir))
+        return die("--html %s: cannot create a temporary directory: %s", path, strerror(errno));
+    snprintf(f1, sizeof f1, "%s/ok.dat", dir);
+    snprintf(f2, sizeof f2, "%s/front.dat", dir);
+    snprintf(f3, sizeof f3, "%s/other.dat", dir);
+    snprintf(gp, sizeof gp, "%s/plots.gp", dir);
+    snprintf(svg, sizeof svg, "%s/front.svg", dir);
+    snprintf(gerr, sizeof gerr, "%s/gnuplot.err", dir);
+    const char *cur = x->base->training.currency;
+    int rc = 0;
+    FILE *a = fopen(f1, "w"), *b = fopen(f2, "w"), *c3 = fopen(f3, "w"), *g = fopen(gp, "w");
+    if (a && b && c3 && g) {
+        /* every screened point: feasible, infeasible; the front by rising cost */
+        for (size_t i = 0; i < x->n; i++) {
+            const struct cand *c = &x->c[i];
+            if (c->ok)
+                fprintf(c->feasible ? a : c3, "%.6f %.6f\n", c->total_day, c->loss_day);
+        }
+        fputs("0 0\n", a); /* gnuplot wants something in every file; off-range below */
+        fputs("0 0\n", c3);
+        for (size_t i = 0; i < nf; i++)
+            fprintf(b, "%.6f %.6f %zu\n", x->c[front[i]].total_day, x->c[front[i]].loss_day,
+                    front[i]);
+        if (!nf)
+            fputs("0 0 0\n", b);
+        fprintf(g, "set terminal svg size 960,480 dynamic noenhanced font 'sans,11' "
+                   "background rgb 'white'\nset output '%s'\nset grid\n"
+                   "set xlabel 'cost per day (%s): capital over %.3g years + power'\n"
+                   "set ylabel 'checkpoint loss per day (%s)'\nset key outside right top\n"
+                   "set xrange [*:*]\nset yrange [*:*]\n",
+                svg, cur, x->base->cost.amortisation_years, cur);
+        fprintf(g, "plot '%s' using ($1 > 0 ? $1 : 1/0):2 with points pt 7 ps 0.3 "
+                   "lc rgb '#bbbbbb' title 'misses a target', "
+                   "'%s' using ($1 > 0 ? $1 : 1/0):2 with points pt 7 ps 0.4 "
+                   "lc rgb '#6baed6' title 'feasible', "
+                   "'%s' using ($1 > 0 ? $1 : 1/0):2 with linespoints pt 7 ps 0.8 lw 2 "
+                   "lc rgb '#d94801' title 'front'",
+                f3, f1, f2);
+        if (rec >= 0)
+            fprintf(g, ", '-' using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb 'black' "
+                       "title 'recommended #%ld'\n%.6f %.6f\ne\n",
+                    rec, x->c[rec].total_day, x->c[rec].loss_day);
+        else
+            fputc('\n', g);
+    } else {
+        rc = die("--html %s: cannot write the plot data in %s", path, dir);
+    }
+    if (a)
+        fclose(a);
+    if (b)
+        fclose(b);
+    if (c3)
+        fclose(c3);
+    if (g && fclose(g) != 0 && !rc)
+        rc = die("--html %s: cannot write the plot script in %s", path, dir);
+    struct err e = {{0}};
+    int plotted = !rc && report_gnuplot_run(dir, &e) == 0;
+    if (!rc && !plotted)
+        fprintf(stderr, "ckptnet size: --html %s: no plot (%s)\n", path, e.msg);
+    struct ofile of;
+    FILE *o = rc ? NULL : ofile_open(&of, path, &e);
+    if (!rc && !o)
+        rc = die("%s", e.msg);
+    if (o) {
+        fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>ckptnet size</title>\n"
+              "<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
+              "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
+              "padding:2px 6px;text-align:right}th{background:#eee}td.l{text-align:left}"
+              "tr.rec td{background:#fff3e0}svg{max-width:100%;height:auto}"
+              "pre{font-size:12px;background:#f7f7f7;padding:4px}</style></head><body>\n"
+              "<h1>ckptnet size</h1>\n<p>",
+              o);
+        size_t n_run = 0, n_ok = 0, n_feas = 0;
+        for (size_t i = 0; i < x->n; i++) {
+            n_run += x->c[i].run;
+            n_ok += x->c[i].ok;
+            n_feas += x->c[i].feasible;
+        }
+        fprintf(o, "%zu designs, %zu screened by the fluid engine (%zu finished, %zu meet the "
+                   "targets:", x->n, n_run, n_ok, n_feas);
+        for (int i = 0; i < nt; i++) {
+            fputc(' ', o);
+            report_html_text(o, t[i].text);
+        }
+        fputs(nt ? "" : " none", o);
+        fputs("); prices: ", o);
+        report_html_text(o, x->base->cost.prices);
+        fprintf(o, "; money in ");
+        report_html_text(o, cur);
+        fputs(".</p>\n<h2>The front</h2>\n", o);
+        if (!plotted || report_inline_svg(o, dir, "front.svg", "sz_") < 0)
+            fputs("<p>No plot (gnuplot did not draw it).</p>\n", o);
+        if (!nf)
+            fputs("<p>No design meets the targets.</p>\n", o);
+        else
+            fprintf(o, "<p>%zu point%s: each costs more a day and loses less than the one "
+                       "before.%s Recommended: #%ld, the least cost plus loss a day.</p>\n",
+                    nf, nf == 1 ? "" : "s",
+                    flat ? " The loss is flat across the front: the cheapest feasible design "
+                           "wins."
+                         : "",
+                    rec);
+        fprintf(o, "<table><tr><th>#</th><th>cost/day</th><th>capital</th><th>power/day</th>"
+                   "<th>loss/day</th><th>save s</th><th>stall s</th><th>restore s</th>"
+                   "<th>overhead</th><th>bottleneck</th><th>switches</th><th>design</th></tr>\n");
+        for (size_t i = 0; i < nf; i++) {
+            const struct cand *c = &x->c[front[i]];
+            char shape[200], r[32] = "-";
+            shape_text(c, shape, sizeof shape);
+            if (!isnan(c->restore_s))
+                snprintf(r, sizeof r, "%.3f", c->restore_s);
+            fprintf(o, "<tr%s><td>%zu</td><td>%.2f</td><td>%.0f</td><td>%.2f</td><td>%.2f</td>"
+                       "<td>%.3f</td><td>%.4g</td><td>%s</td><td>%.3f%%</td><td class=l>%s</td>"
+                       "<td>%u</td><td class=l>",
+                    (long)front[i] == rec ? " class=rec" : "", front[i], c->total_day,
+                    c->price.capital, c->price.power_per_day, c->loss_day, c->save_s,
+                    c->stall_s, r, 100 * c->overhead,
+                    c->bottleneck >= 0 ? path_seg_label(c->bottleneck) : "-",
+                    design_switches(&c->d));
+            report_html_text(o, shape);
+            fputs("</td></tr>\n", o);
+        }
+        fputs("</table>\n<h2>Bills of materials</h2>\n", o);
+        for (size_t i = 0; i < nf; i++) {
+            char *bom = NULL;
+            size_t blen = 0;
+            FILE *m = open_memstream(&bom, &blen);
+            if (!m)
+                continue;
+            put_bom(m, x, &x->c[front[i]], cur);
+            fclose(m);
+            fprintf(o, "<h3>#%zu</h3>\n<pre>", front[i]);
+            report_html_text(o, bom ? bom : "");
+            fputs("</pre>\n", o);
+            free(bom);
+        }
+        fputs("</body></html>\n", o);
+        if (ofile_commit(&of, &e) < 0)
+            rc = die("%s", e.msg);
+    }
+    unlink(f1);
+    unlink(f2);
+    unlink(f3);
+    unlink(gp);
+    unlink(svg);
+    unlink(gerr);
+    rmdir(dir);
+    return rc;
+}
+
 static int write_json(const char *path, const struct size_ctx *x, const struct target *t, int nt,
                       const size_t *front, size_t nf, long rec, int flat)
 {
@@ -604,7 +1004,7 @@ static int write_json(const char *path, const struct size_ctx *x, const struct t
     json_object_set_new(root, "prices", json_string(x->base->cost.prices));
     json_object_set_new(root, "currency", json_string(x->base->training.currency));
     for (size_t i = 0; i < x->n; i++)
-        json_array_append_new(all, cand_json(&x->c[i], i));
+        json_array_append_new(all, cand_json(x, &x->c[i], i));
     for (size_t i = 0; i < nf; i++)
         json_array_append_new(fr, json_integer((json_int_t)front[i]));
     json_object_set_new(root, "candidates", all);
@@ -618,9 +1018,10 @@ static int write_json(const char *path, const struct size_ctx *x, const struct t
 
 int cmd_size(int argc, char **argv)
 {
-    const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL;
+    const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL, *html = NULL;
     const char *sets[MAX_SETS], *switches = NULL, *tiers = NULL, *stor = NULL;
     int n_sets = 0, nt = 0, list = 0, jobs = 1;
+    uint32_t finalists = 0, seeds = 1;
     size_t max_runs = 20000;
     struct target t[MAX_TARGETS];
     struct size_ctx x;
@@ -629,7 +1030,9 @@ int cmd_size(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int valued = !strcmp(a, "--target") || !strcmp(a, "--fix") || !strcmp(a, "--knob") ||
                      !strcmp(a, "--set") || !strcmp(a, "-j") || !strcmp(a, "--json") ||
-                     !strcmp(a, "--csv") || !strcmp(a, "--yaml") || !strcmp(a, "--max-runs");
+                     !strcmp(a, "--csv") || !strcmp(a, "--yaml") || !strcmp(a, "--max-runs") ||
+                     !strcmp(a, "--html") || !strcmp(a, "--packet-finalists") ||
+                     !strcmp(a, "--seeds");
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_size, stdout);
             return 0;
@@ -657,24 +1060,31 @@ int cmd_size(int argc, char **argv)
                 tiers = v + 6;
             else if (!strncmp(v, "storage.nodes=", 14))
                 stor = v + 14;
-            else
-                return die("--knob %s: known knobs: switches=A,B, tiers=2,3, storage.nodes=N,...",
-                           v);
-        } else if (!strcmp(a, "-j") || !strcmp(a, "--max-runs")) {
+            else if (parse_knob(&x, v))
+                return 2;
+        } else if (!strcmp(a, "-j") || !strcmp(a, "--max-runs") ||
+                   !strcmp(a, "--packet-finalists") || !strcmp(a, "--seeds")) {
             char *end;
             long n = strtol(v, &end, 10);
-            if (*end || n < 1 || n > (!strcmp(a, "-j") ? 64 : 10000000))
-                return die("%s %s: expected a whole number from 1", a, v);
+            long most = !strcmp(a, "-j") ? 64 : !strcmp(a, "--max-runs") ? 10000000 : 100;
+            if (*end || n < 1 || n > most)
+                return die("%s %s: expected a whole number from 1 to %ld", a, v, most);
             if (!strcmp(a, "-j"))
                 jobs = (int)n;
-            else
+            else if (!strcmp(a, "--max-runs"))
                 max_runs = (size_t)n;
+            else if (!strcmp(a, "--seeds"))
+                seeds = (uint32_t)n;
+            else
+                finalists = (uint32_t)n;
         } else if (!strcmp(a, "--json")) {
             json = v;
         } else if (!strcmp(a, "--csv")) {
             csv = v;
         } else if (!strcmp(a, "--yaml")) {
             yaml = v;
+        } else if (!strcmp(a, "--html")) {
+            html = v;
         } else if (!strcmp(a, "--list")) {
             list = 1;
             continue;
@@ -788,10 +1198,34 @@ int cmd_size(int argc, char **argv)
         die("out of memory");
         goto out;
     }
-    for (uint32_t s = 0; s < n_storage && !x.dropped; s++) {
-        x.storage = in->storage = storage[s];
-        design_each(in, collect, &x);
+    /* every variant (combination of --knob values), checked and with its
+     * storage NICs, crossed with every storage count and design */
+    x.n_var = 1;
+    for (uint32_t k = 0; k < x.n_knob; k++)
+        if ((x.n_var *= x.knob[k].n) > MAX_VARIANTS) {
+            die("--knob: more than %d combinations of values", MAX_VARIANTS);
+            goto out;
+        }
+    struct scenario *vs = malloc(sizeof *vs);
+    if (!vs) {
+        die("out of memory");
+        goto out;
     }
+    for (x.var = 0; x.var < x.n_var && !x.dropped; x.var++) {
+        *vs = *x.base;
+        if (variant_set(&x, x.var, vs, &e) < 0) {
+            free(vs);
+            die("--knob: %s", strncmp(e.msg, "--set: ", 7) ? e.msg : e.msg + 7);
+            goto out;
+        }
+        in->snics = vs->storage.nics_per_node;
+        in->snic_bps = vs->storage.nic_bps;
+        for (uint32_t s = 0; s < n_storage && !x.dropped; s++) {
+            x.storage = in->storage = storage[s];
+            design_each(in, collect, &x);
+        }
+    }
+    free(vs);
     if (x.dropped)
         fprintf(stderr, "ckptnet size: more than %zu designs: the first %zu kept (narrow with "
                         "--fix or --knob)\n", x.cap, x.cap);
@@ -835,17 +1269,19 @@ int cmd_size(int argc, char **argv)
         if (x.c[order[i]].leader == order[i])
             x.queue[x.n_queue++] = order[i];
     free(tmp);
-    printf("ckptnet size: %zu designs of %u nodes (%u x %.0f Gbps NICs) on %s; %zu leaf shapes "
-           "to screen%s; prices: %s\n",
-           x.n, in->nodes, in->nics, (double)in->nic_bps / 1e9, switches ? switches : names,
-           x.n_queue, x.n_queue == max_runs ? " (--max-runs)" : "", x.base->cost.prices);
+    printf("ckptnet size: %zu designs of %u nodes (%u x %.0f Gbps NICs) on %s", x.n, in->nodes,
+           in->nics, (double)in->nic_bps / 1e9, switches ? switches : names);
+    if (x.n_var > 1)
+        printf(" (%u combinations of --knob values)", x.n_var);
+    printf("; %zu leaf shapes to screen%s; prices: %s\n", x.n_queue,
+           x.n_queue == max_runs ? " (--max-runs)" : "", x.base->cost.prices);
     if (list) {
         put_header(stdout, cur);
         for (size_t i = 0; i < x.n; i++) {
             struct cand *c = &x.c[order[i]];
             c->total_day = c->price.per_day;
             put_row(stdout, c, order[i], cur);
-            put_bom(stdout, c, cur);
+            put_bom(stdout, &x, c, cur);
         }
         rc = 0;
         free(order);
@@ -934,13 +1370,15 @@ int cmd_size(int argc, char **argv)
         put_header(stdout, cur);
         for (size_t i = 0; i < nf; i++) {
             put_row(stdout, &x.c[front[i]], front[i], cur);
-            put_bom(stdout, &x.c[front[i]], cur);
+            put_bom(stdout, &x, &x.c[front[i]], cur);
         }
         if (flat)
             printf("the loss is flat across the front (within 1%% of the cheapest point's "
                    "cost): the cheapest feasible design wins\n");
         printf("recommended: #%ld, the least cost plus loss a day (%.2f %s)\n", rec, best_total,
                cur);
+        if (finalists)
+            packet_check(&x, t, nt, front, nf, finalists, seeds, &rec);
     }
     rc = 0;
     if (csv) {
@@ -954,6 +1392,8 @@ int cmd_size(int argc, char **argv)
         }
     }
     if (json && write_json(json, &x, t, nt, front, nf, rec, flat))
+        rc = 2;
+    if (html && write_html(html, &x, t, nt, front, nf, rec, flat))
         rc = 2;
     if (yaml && rec >= 0 && write_yaml(yaml, &x, &x.c[rec]))
         rc = 2;

@@ -763,7 +763,7 @@ else
     bad "size_infeasible: $(cat "$tmp/size.out")"
 fi
 expect_error size_bad_target "--target save<=fast:" size --target 'save<=fast'
-expect_error size_bad_metric "unknown metric restore" size --target 'restore<=5min'
+expect_error size_bad_metric "unknown metric latency" size --target 'latency<=5min'
 expect_error size_bad_switch "unknown switch profile \"CX1\"" size --knob switches=CX1
 expect_error size_bad_price "cost.prices: item 1 \"optic_400g_xr=1\": unknown name" \
     size --set cost.prices=optic_400g_xr=1
@@ -955,6 +955,86 @@ if "$bin" run $prot --engine fluid --set storage.protection=replica 2>&1 |
 else
     bad protect_replica_fluid_unmodelled
 fi
+
+# size: the checkpoint policy as a knob: both policies screened for every
+# leaf shape; async's points carry the durability lag (the drain after the
+# stall); the recommended YAML reproduces its stall and lag under run;
+# restore<= and training_slowdown<= are targets (a restore in 1 ns: none)
+szp="--set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 --fix fabric.spines=1
+    --set cluster.d2h_rate=422Gbps --set failures.mtbf_per_gpu=200"
+# shellcheck disable=SC2086
+"$bin" size $szp --knob checkpoint.policy=sync,async --target 'checkpoint_overhead<=5%' \
+    --target 'training_slowdown<=2%' --yaml "$tmp/szp.yaml" --json "$tmp/szp.json" \
+    >"$tmp/szp.out" 2>&1
+rc=$?
+"$bin" run "$tmp/szp.yaml" --quiet --json "$tmp/szp_run.json" >/dev/null 2>&1
+pol=$(jq -r '[.candidates[] | select(.run) | .knobs] | unique | join(" ")' "$tmp/szp.json")
+lag_sync=$(jq '[.candidates[] | select(.run and .knobs == "checkpoint.policy=sync") |
+    .durability_lag_s] | max' "$tmp/szp.json")
+lag_async=$(jq '[.candidates[] | select(.run and .knobs == "checkpoint.policy=async") |
+    .durability_lag_s] | min' "$tmp/szp.json")
+want=$(jq -r '.candidates[.recommended] | "\(.stall_s) \(.durability_lag_s)"' "$tmp/szp.json")
+got=$(jq -r '.cost | "\(.stall_s_per_checkpoint) \(.durability_lag_s)"' "$tmp/szp_run.json")
+if [ "$rc" -eq 0 ] && [ "$pol" = "checkpoint.policy=async checkpoint.policy=sync" ] &&
+    [ "$lag_sync" = 0 ] && awk "BEGIN { exit !($lag_async > 0) }" && [ "$want" = "$got" ] &&
+    grep -q 'knobs: checkpoint.policy=' "$tmp/szp.out"; then
+    ok size_policy_knob
+else
+    bad "size_policy_knob (exit $rc; policies '$pol'; lag sync $lag_sync async $lag_async; size '$want' run '$got'): $(head -3 "$tmp/szp.out")"
+fi
+# shellcheck disable=SC2086
+"$bin" size $szp --target 'restore<=1ns' >"$tmp/szr.out" 2>&1
+# shellcheck disable=SC2086
+"$bin" size $szp --target 'restore<=10min' --json "$tmp/szr.json" >/dev/null 2>&1
+nr=$(jq '[.candidates[] | select(.run and .restore_s != null and .restore_s > 0)] | length' \
+    "$tmp/szr.json" 2>/dev/null)
+if grep -q 'no design meets the targets' "$tmp/szr.out" && [ -n "$nr" ] && [ "$nr" -gt 0 ]; then
+    ok size_restore_target
+else
+    bad "size_restore_target ($nr with a restore time): $(head -3 "$tmp/szr.out")"
+fi
+expect_error size_bad_knob "--knob fabric.spines=1,2: fabric.spines is the designer's" \
+    size --knob fabric.spines=1,2
+expect_error size_bad_knob_value "--knob: checkpoint.policy" \
+    size --knob checkpoint.policy=sync,later
+
+# size --html: the page holds the front plotted (when gnuplot is installed)
+# and one bill of materials a front point, as many as the JSON's front
+# shellcheck disable=SC2086
+"$bin" size $szp --target 'checkpoint_overhead<=5%' --html "$tmp/szh.html" \
+    --json "$tmp/szh.json" >/dev/null 2>"$tmp/szh.err"
+rc=$?
+nf=$(jq '.front | length' "$tmp/szh.json" 2>/dev/null)
+nh=$(grep -c '^<h3>#' "$tmp/szh.html" 2>/dev/null)
+ns=$(grep -c '<svg' "$tmp/szh.html" 2>/dev/null)
+if ! command -v gnuplot >/dev/null 2>&1; then
+    ns=1
+fi
+if [ "$rc" -eq 0 ] && [ -n "$nf" ] && [ "$nf" -gt 0 ] && [ "$nh" = "$nf" ] && [ "$ns" = 1 ] &&
+    grep -q 'leaf-spine' "$tmp/szh.html"; then
+    ok size_html
+else
+    bad "size_html (exit $rc; front $nf, $nh bills, $ns plots): $(head -2 "$tmp/szh.err")"
+fi
+
+# size --packet-finalists: the packet engine checks the front points the
+# fluid engine left effects out of (PFC here); the recommended point's
+# packet stall is what run --engine packet gives on its YAML
+# shellcheck disable=SC2086
+"$bin" size $szp --target 'checkpoint_overhead<=5%' --packet-finalists 3 --seeds 1 \
+    --json "$tmp/szk.json" --yaml "$tmp/szk.yaml" >"$tmp/szk.out" 2>&1
+rc=$?
+"$bin" run "$tmp/szk.yaml" --engine packet --quiet --json "$tmp/szk_run.json" >/dev/null 2>&1
+want=$(jq -r '.candidates[.recommended].packet.stall_s' "$tmp/szk.json" 2>/dev/null)
+got=$(jq -r '.cost.stall_s_per_checkpoint' "$tmp/szk_run.json" 2>/dev/null)
+nk=$(grep -c '^packet check #' "$tmp/szk.out")
+if [ "$rc" -eq 0 ] && [ "$nk" -ge 1 ] && [ -n "$want" ] && [ "$want" != null ] &&
+    awk "BEGIN { d = $want - $got; exit !(d < 1e-12 && d > -1e-12 && $got > 0) }"; then
+    ok size_packet_check
+else
+    bad "size_packet_check (exit $rc; $nk checks; packet stall $want in size, $got run): $(head -3 "$tmp/szk.out")"
+fi
+expect_error size_bad_seeds "--seeds 0: expected a whole number from 1 to 100" size --seeds 0
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -30,7 +30,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_ackpath[],
     suite_request[],
     suite_hybrid[],
-    suite_protect[];
+    suite_protect[],
+    suite_size2[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -57,6 +58,7 @@ static const struct test *const suites[] = {
     suite_request,
     suite_hybrid,
     suite_protect,
+    suite_size2,
 };
 
 int main(int argc, char **argv)

@@ -43,6 +43,24 @@ double cost_goodput(double tau, double delta, double mtbf, double restart)
     return t > 0 && isfinite(t) ? tau / t : 0.0;
 }
 
+static double clamp_lag(double tau, double delta, double lag)
+{
+    return lag > 0 ? fmin(lag, tau + delta) : 0.0;
+}
+
+double cost_segment_time_lag(double tau, double delta, double lag, double mtbf,
+                             double restart)
+{
+    double t = cost_segment_time(tau, delta, mtbf, restart);
+    return mtbf > 0 ? t * exp(clamp_lag(tau, delta, lag) / mtbf) : t;
+}
+
+double cost_goodput_lag(double tau, double delta, double lag, double mtbf, double restart)
+{
+    double t = cost_segment_time_lag(tau, delta, lag, mtbf, restart);
+    return t > 0 && isfinite(t) ? tau / t : 0.0;
+}
+
 double cost_optimal_numeric(double delta, double mtbf)
 {
     if (!(mtbf > 0) || !(delta > 0))
@@ -80,20 +98,35 @@ void cost_monte_carlo(struct mc_result *out, double tau, double delta,
                       double mtbf, double restart, double horizon_s,
                       uint64_t max_segments, uint64_t seed)
 {
+    cost_monte_carlo_lag(out, tau, delta, 0.0, mtbf, restart, horizon_s, max_segments, seed);
+}
+
+void cost_monte_carlo_lag(struct mc_result *out, double tau, double delta, double lag,
+                          double mtbf, double restart, double horizon_s,
+                          uint64_t max_segments, uint64_t seed)
+{
     struct rng r;
     rng_init(&r, seed, RNG_FAILURE);
     double wall = 0, work = 0;
     uint64_t fails = 0, ckpts = 0;
     const double seg = tau + delta;
+    lag = clamp_lag(tau, delta, lag);
+    int pending = 0; /* the last checkpoint is still draining */
     while (wall < horizon_s && ckpts + fails < max_segments) {
         double x = mtbf > 0 ? next_failure(&r, mtbf) : INFINITY;
         if (x >= seg) { /* the interval and its checkpoint complete */
             wall += seg;
             work += tau;
             ckpts++;
+            pending = lag > 0;
             continue;
         }
-        /* failure: the partial interval is lost; restart, which can fail too */
+        /* failure: the partial interval is lost, and the one before it
+         * when its checkpoint was not yet durable; restart (from a durable
+         * checkpoint), which can fail too */
+        if (pending && x < lag)
+            work -= tau;
+        pending = 0;
         wall += x;
         fails++;
         for (;;) {
@@ -403,15 +436,19 @@ void cost_compute(struct results *r, const struct scenario *sc)
         floor_s = c->end_s - c->stall_s;
     c->young_s = M > 0 ? fmax(cost_young(d, M), floor_s) : 0.0;
     c->daly_s = M > 0 ? fmax(cost_daly(d, M), floor_s) : 0.0;
-    c->goodput = cost_goodput(tau, d, M, R);
-    c->goodput_at_optimal = M > 0 ? cost_goodput(c->daly_s, d, M, R) : c->goodput;
+    /* the lag does not move the optimum: its factor e^(lag/M) is the same
+     * for every interval the drain fits in (floor_s) */
+    double lag = p->stall_measured ? 0.0 : fmax(0.0, c->end_s - d);
+    c->durability_lag_s = lag;
+    c->goodput = cost_goodput_lag(tau, d, lag, M, R);
+    c->goodput_at_optimal = M > 0 ? cost_goodput_lag(c->daly_s, d, lag, M, R) : c->goodput;
     c->lost_gpu_hours_per_day = (1.0 - c->goodput) * 24.0 * gpus;
     c->lost_money_per_day = c->lost_gpu_hours_per_day * sc->training.gpu_hour_cost;
     /* the broadcast's saving: goodput with its recovery less with every
      * replica reading, over the job's GPUs */
     int bcast = sc->restore.mode == RESTORE_ONE_BROADCAST;
-    c->bcast_saves_gpu_hours_per_day = (cost_goodput(tau, d, M, bcast ? R : R_other) -
-                                        cost_goodput(tau, d, M, bcast ? R_other : R)) *
+    c->bcast_saves_gpu_hours_per_day = (cost_goodput_lag(tau, d, lag, M, bcast ? R : R_other) -
+                                        cost_goodput_lag(tau, d, lag, M, bcast ? R_other : R)) *
                                        24.0 * gpus;
 
     c->goodput_mc = 0;
@@ -420,7 +457,7 @@ void cost_compute(struct results *r, const struct scenario *sc)
     if (M > 0 && sc->failures.mc_days > 0) {
         struct mc_result mc;
         /* at most 1e7 intervals: a few hundred ms even for tiny intervals */
-        cost_monte_carlo(&mc, tau, d, M, R, sc->failures.mc_days * DAY_S,
+        cost_monte_carlo_lag(&mc, tau, d, lag, M, R, sc->failures.mc_days * DAY_S,
                          UINT64_C(10000000), sc->seed);
         c->goodput_mc = mc.goodput;
         c->mc_days = mc.wall_s / DAY_S;

@@ -38,6 +38,16 @@ double cost_segment_time(double tau, double delta, double mtbf, double restart);
 /* Useful fraction of wall time: tau / cost_segment_time. */
 double cost_goodput(double tau, double delta, double mtbf, double restart);
 
+/* The same with a durability lag (async and hierarchical policies: the
+ * checkpoint is durable only lag s after the stall ends, when its drain
+ * does): a failure in that window rolls back one more interval. The
+ * expected segment time is cost_segment_time x e^(lag/M) (the lag acts as
+ * extra restart time; docs/checkpoint.md), lag clamped to tau + delta (a
+ * longer drain is flagged drain_late). */
+double cost_segment_time_lag(double tau, double delta, double lag, double mtbf,
+                             double restart);
+double cost_goodput_lag(double tau, double delta, double lag, double mtbf, double restart);
+
 /* The tau that maximises cost_goodput, by golden-section search (the
  * reference the closed forms are checked against). */
 double cost_optimal_numeric(double delta, double mtbf);
@@ -52,6 +62,12 @@ struct mc_result {
 void cost_monte_carlo(struct mc_result *out, double tau, double delta,
                       double mtbf, double restart, double horizon_s,
                       uint64_t max_segments, uint64_t seed);
+/* With a durability lag: a failure within lag s after a checkpoint's stall
+ * also loses the interval before it (lag 0: cost_monte_carlo, draw for
+ * draw). */
+void cost_monte_carlo_lag(struct mc_result *out, double tau, double delta, double lag,
+                          double mtbf, double restart, double horizon_s,
+                          uint64_t max_segments, uint64_t seed);
 
 /* One price of cost.prices: a switch profile, a transceiver of a link
  * speed (optic_<N>g: N Gb/s, any reach; optic_<N>g_sr within a row,

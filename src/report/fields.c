@@ -320,6 +320,8 @@ const struct result_field result_fields[] = {
      .mpart = MP_FINISHED, .mseq = 8},
     {.block = FB_PLAN_COST, .name = "cost.goodput_at_optimal", .kind = FK_REAL, .off = AT(cost.goodput_at_optimal),
      .when = FIN},
+    {.block = FB_PLAN_COST, .name = "cost.durability_lag_s", .kind = FK_REAL, .off = AT(cost.durability_lag_s),
+     .when = FIN},
     {.block = FB_PLAN_COST, .name = "cost.goodput_monte_carlo", .kind = FK_REAL, .off = AT(cost.goodput_mc), .when = FIN,
      .null = FN_NO_MONTE_CARLO},
     {.block = FB_PLAN_COST, .name = "cost.lost_gpu_hours_per_day", .kind = FK_REAL,

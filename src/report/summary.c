@@ -108,6 +108,12 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                     100 * c->goodput_mc, c->mc_days, (unsigned long long)c->mc_failures);
         fprintf(out, "; %s GPU-hours/day lost in all\n",
                 fmt_num(c->lost_gpu_hours_per_day, a, sizeof a));
+        if (c->durability_lag_s > 0)
+            fprintf(out, "  durability  each checkpoint durable %s after its stall (the drain): "
+                         "a failure before loses one more interval, goodput x %.4f\n",
+                    fmt_dur(c->durability_lag_s, a, sizeof a),
+                    exp(-fmin(c->durability_lag_s, c->interval_s + c->stall_s +
+                                                       c->training_lost_s) / c->job_mtbf_s));
         /* where the recovery time comes from, and what the broadcast saves */
         fprintf(out, "  recovery    %s per failure (%s", fmt_dur(c->recovery_s, a, sizeof a),
                 c->recovery_from);

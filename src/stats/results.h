@@ -26,6 +26,10 @@ struct cost_figures {
     double failures_per_day;
     double young_s, daly_s;    /* optimal intervals (at least one step) */
     double goodput, goodput_at_optimal;
+    /* async, hierarchical: the drain's end after the stall's, when the
+     * checkpoint becomes durable; a failure before it loses one more
+     * interval (cost_goodput_lag). 0 for sync */
+    double durability_lag_s;
     double goodput_mc, mc_days; /* Monte Carlo; mc_days 0 = not run */
     uint64_t mc_failures;
     double lost_gpu_hours_per_day, lost_money_per_day; /* all waste: 1 - goodput */
