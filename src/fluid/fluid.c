@@ -24,15 +24,14 @@
 #define BITS_PS 8e12 /* bytes * BITS_PS / bps = ps */
 #define FULL_TOL 1e-9
 
+/* A transfer's state, 16 bytes and a state byte (fnet.fst: 0 waiting, 1
+ * sending, 2 done, 3 sent but never written): its wire bytes follow from
+ * its payload, its finish is its key in the heap and its path latency is
+ * computed when it finishes. */
 struct fflow {
-    double rem;       /* wire bytes still to send, as of t_upd */
-    uint64_t t_upd;
-    uint64_t wire;    /* wire bytes of the transfer */
-    uint64_t finish;  /* last byte leaves the source at the current rate */
-    uint64_t lat;     /* then reaches the destination this much later */
-    uint64_t done;    /* last byte received (and written, with a back end) */
-    int state;        /* 0 waiting, 1 sending, 2 done, 3 sent but never written */
-    double wire_done; /* training: wire bytes of its finished steps */
+    double rem;       /* wire bytes still to send, as of t */
+    uint64_t t;       /* sending: when rem was; done: last byte received
+                       * (and written, with a back end) */
 };
 
 struct flink {
@@ -62,6 +61,11 @@ struct fnet {
     struct arena arena;
     struct mm mm;
     struct fflow *fl;
+    uint8_t *fst;            /* per flow its state (struct fflow) */
+    struct wire_fmt wf;      /* wire bytes of a payload */
+    struct heads *hd;        /* for the latency of a finishing transfer */
+    uint64_t *tlat;          /* training flow k: its path latency */
+    double *twire_done;      /* training flow k: wire bytes of its finished steps */
     struct flink *lk;
     struct fstore *st;       /* per storage node; NULL without a back end */
     uint32_t *order, next;   /* flows by (start, id); next to start */
@@ -840,14 +844,20 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     n->ns = ns;
     double *rd_pay = rd != UINT32_MAX ? calloc(t->n_storage, sizeof *rd_pay) : NULL;
     double *rd_wire = rd != UINT32_MAX ? calloc(t->n_storage, sizeof *rd_wire) : NULL;
+    n->wf = scenario_wire(sc);
     n->fl = arena_calloc(a, (size_t)nf + nt + 1, sizeof *n->fl);
+    n->fst = arena_calloc(a, (size_t)nf + nt + 1, sizeof *n->fst);
+    n->tlat = arena_calloc(a, (size_t)nt + 1, sizeof *n->tlat);
+    n->twire_done = arena_calloc(a, (size_t)nt + 1, sizeof *n->twire_done);
     n->lk = arena_calloc(a, nl, sizeof *n->lk);
     n->order = arena_calloc(a, nf ? nf : 1, sizeof *n->order);
     int heap_bad = heap_init(&n->h, a, (size_t)nf + ns + nt + 1) < 0;
-    n->moved = arena_calloc(a, (size_t)nf + nt + 1, 2 * sizeof *n->moved);
-    n->relaxed = arena_calloc(a, nl, sizeof *n->relaxed);
-    n->rmark = arena_calloc(a, nl, sizeof *n->rmark);
-    n->prev = arena_calloc(a, nl, sizeof *n->prev);
+    /* the two-class bookkeeping only when training has its own solver */
+    size_t nmv = n->two ? (size_t)nf + nt + 1 : 1, nrl = n->two ? nl : 1;
+    n->moved = arena_calloc(a, nmv, 2 * sizeof *n->moved);
+    n->relaxed = arena_calloc(a, nrl, sizeof *n->relaxed);
+    n->rmark = arena_calloc(a, nrl, sizeof *n->rmark);
+    n->prev = arena_calloc(a, nrl, sizeof *n->prev);
     uint32_t *path_off = arena_calloc(a, (size_t)nf + nt + 1, sizeof *path_off);
     uint32_t *toff = arena_calloc(a, (size_t)nt + 1, sizeof *toff);
     struct lset all = {0}, one = {0}, tall = {0}; /* every flow's links; this flow's; tm's */
@@ -856,9 +866,11 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     double *fcap = arena_calloc(a, (size_t)nf + nt + 1, sizeof *fcap);
     double *wire_to = ns ? arena_calloc(a, ns, sizeof *wire_to) : NULL;
     struct start_key *keys = malloc((nf ? nf : 1) * sizeof *keys);
-    struct heads hd;
+    struct heads *hd = calloc(1, sizeof *hd);
+    n->hd = hd;
     int rc = -1;
-    if (heads_init(&hd, t, sc, w) < 0 || !n->fl || !n->lk || !n->order || heap_bad ||
+    if (!hd || heads_init(hd, t, sc, w) < 0 || !n->fl || !n->fst || !n->tlat ||
+        !n->twire_done || !n->lk || !n->order || heap_bad ||
         !path_off || !cap || !fcap || (ns && !wire_to) || !keys || !n->moved || !toff ||
         !n->relaxed || !n->rmark || !n->prev || (rd != UINT32_MAX && (!rd_pay || !rd_wire))) {
         err_set(e, "out of memory setting up the fluid engine");
@@ -877,7 +889,6 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     }
     for (uint32_t i = 0; i < nf; i++) {
         const struct transfer *x = &w->xfers[i];
-        struct fflow *f = &n->fl[i];
         uint32_t path[TOPO_MAX_HOPS], k;
         if (flow_links(t, sc, w, i, x, &one, path, &k) < 0) {
             err_set(e, "transfer %u: no path from node %u to node %u", i, x->src, x->dst);
@@ -889,28 +900,20 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
                 n->onto_failed++;
                 break;
             }
-        f->wire = wire_bytes(x->bytes, scenario_wire(sc));
-        uint64_t pace = x->rate_bps ? x->rate_bps : UINT64_MAX;
-        for (uint32_t j = 0; j < k; j++)
-            if (t->ports[path[j]].bps < pace)
-                pace = t->ports[path[j]].bps;
-        f->lat = flow_latency_ps(t, sc, path, k, x->bytes, pace);
+        uint64_t wire = wire_bytes(x->bytes, n->wf);
         int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
         uint32_t sj = to_store ? workload_store_owner(t, sc, x->dst) - t->first_storage : 0;
-        int buffered = ns && to_store && n->st[sj].buffered;
-        uint64_t bl = bound_latency_ps(t, sc, &hd, x, path, k, f->wire, pace, buffered);
-        f->lat = bl > f->lat ? bl : f->lat;
         if (ns && to_store) {
             struct fstore *s = &n->st[sj];
             s->ratio += (double)x->bytes; /* payload now, divided below */
-            wire_to[sj] += (double)f->wire;
+            wire_to[sj] += (double)wire;
             if (s->vlink != UINT32_MAX && lset_add(&one, s->vlink, 1.0) < 0)
                 goto oom;
         }
         if (rd != UINT32_MAX && x->src >= t->first_storage && x->src < t->first_cleaf) {
             uint32_t j = workload_store_owner(t, sc, x->src) - t->first_storage;
             rd_pay[j] += (double)x->bytes;
-            rd_wire[j] += (double)f->wire;
+            rd_wire[j] += (double)wire;
             if (lset_add(&one, rd + j, 1.0) < 0)
                 goto oom;
         }
@@ -930,7 +933,6 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     for (uint32_t k = 0; k < nt; k++) {
         const struct train_flow *y = &n->tr->flows[k];
         struct transfer x = {.src = y->src, .dst = y->dst, .bytes = y->bytes, .sport = y->sport};
-        struct fflow *f = &n->fl[nf + k];
         uint32_t path[TOPO_MAX_HOPS], np;
         if (flow_links(t, sc, NULL, 0, &x, &one, path, &np) < 0) {
             err_set(e, "training flow %u: no path from node %u to node %u", k, x.src, x.dst);
@@ -940,9 +942,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         for (uint32_t j = 0; j < np; j++)
             if (t->ports[path[j]].bps < pace)
                 pace = t->ports[path[j]].bps;
-        f->wire = wire_bytes(x.bytes, scenario_wire(sc));
-        f->lat = flow_latency_ps(t, sc, path, np, x.bytes, pace);
-        f->state = 2; /* until its first step */
+        n->tlat[k] = flow_latency_ps(t, sc, path, np, x.bytes, pace);
+        n->fst[nf + k] = 2; /* until its first step */
         struct lset *dst = n->two ? &tall : &all;
         if (n->two)
             toff[k] = tall.n;
@@ -982,7 +983,6 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
 oom:
     err_set(e, "out of memory setting up the fluid engine");
 out:
-    heads_release(&hd);
     free(rd_pay);
     free(rd_wire);
     free(keys);
@@ -1060,13 +1060,44 @@ static void note_moved(struct fnet *n, struct mm *m, uint32_t sid)
         n->moved[n->n_moved++] = sid;
 }
 
+/* Wire bytes of flow fi: a transfer, or training flow fi - w->n. */
+static uint64_t flow_wire(const struct fnet *n, uint32_t fi)
+{
+    return wire_bytes(fi < n->w->n ? n->w->xfers[fi].bytes : n->tr->flows[fi - n->w->n].bytes,
+                      n->wf);
+}
+
+/* Time from transfer i's last byte leaving to its arrival: the packet
+ * engine's per-hop latency on its path, no less than the bound's way in
+ * and out (bound_latency_ps). */
+static uint64_t ckpt_latency(const struct fnet *n, uint32_t i)
+{
+    const struct topo *t = n->t;
+    const struct scenario *sc = n->sc;
+    const struct transfer *x = &n->w->xfers[i];
+    uint32_t path[TOPO_MAX_HOPS];
+    int weighted = lb_scheme(sc->fabric.load_balancing)->fluid_path == LB_FLUID_WEIGHTED;
+    uint32_t k = weighted ? wcmp_path(t, x, path) : workload_path(n->w, t, i, path);
+    if (!k)
+        return 0; /* set-up refused a transfer without a path */
+    uint64_t pace = x->rate_bps ? x->rate_bps : UINT64_MAX;
+    for (uint32_t j = 0; j < k; j++)
+        if (t->ports[path[j]].bps < pace)
+            pace = t->ports[path[j]].bps;
+    uint64_t lat = flow_latency_ps(t, sc, path, k, x->bytes, pace);
+    int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
+    int buffered = n->st && to_store &&
+                   n->st[workload_store_owner(t, sc, x->dst) - t->first_storage].buffered;
+    uint64_t bl = bound_latency_ps(t, sc, n->hd, x, path, k, flow_wire(n, i), pace, buffered);
+    return bl > lat ? bl : lat;
+}
+
 static void flow_done(struct fnet *n, uint32_t i)
 {
     struct fflow *f = &n->fl[i];
     const struct transfer *x = &n->w->xfers[i];
     f->rem = 0;
-    f->t_upd = n->now;
-    f->done = n->now + f->lat;
+    f->t = n->now + ckpt_latency(n, i);
     if (n->st && x->dst >= n->t->first_storage && x->dst < n->t->first_cleaf) {
         /* a FIFO back end writes its last byte once all before it are */
         struct fstore *s = &n->st[workload_store_owner(n->t, n->sc, x->dst) - n->t->first_storage];
@@ -1074,14 +1105,14 @@ static void flow_done(struct fnet *n, uint32_t i)
         uint64_t wait = !s->buffered ? 0
                       : s->drain_bps > 0 ? after(0, s->level, s->drain_bps) : UINT64_MAX;
         if (wait == UINT64_MAX) {
-            f->state = 3;
+            n->fst[i] = 3;
             return;
         }
-        f->done += wait;
+        f->t += wait;
     }
-    f->state = 2;
+    n->fst[i] = 2;
     n->flows_done++;
-    n->ckpt_end = f->done > n->ckpt_end ? f->done : n->ckpt_end;
+    n->ckpt_end = f->t > n->ckpt_end ? f->t : n->ckpt_end;
     if (n->flows_done == n->w->n)
         train_clock_ckpt_end(&n->tc, n->ckpt_end);
 }
@@ -1089,10 +1120,10 @@ static void flow_done(struct fnet *n, uint32_t i)
 static void flow_start(struct fnet *n, uint32_t i)
 {
     struct fflow *f = &n->fl[i];
-    f->state = 1;
-    f->t_upd = n->now;
-    f->rem = (double)f->wire;
-    if (f->wire == 0) {
+    n->fst[i] = 1;
+    f->t = n->now;
+    f->rem = (double)flow_wire(n, i);
+    if (f->rem == 0) {
         flow_done(n, i); /* an empty transfer takes no capacity */
     } else {
         mm_start(&n->mm, i);
@@ -1104,7 +1135,7 @@ static void flow_start(struct fnet *n, uint32_t i)
 /* Payload bytes per wire byte of flow i (wire > 0). */
 static double payload_ratio(const struct fnet *n, uint32_t i)
 {
-    return (double)n->w->xfers[i].bytes / (double)n->fl[i].wire;
+    return (double)n->w->xfers[i].bytes / (double)flow_wire(n, i);
 }
 
 /* After mm_update: bring the flows whose rate changed up to now at their old
@@ -1120,13 +1151,13 @@ static void apply_rates(struct fnet *n, struct mm *m)
             continue; /* same rate: same finish, no round-off drift */
         if (fi < n->w->n) /* the checkpoint's bytes to write */
             fsample_payload(&n->fs, (mf->rate - mf->prev_rate) * payload_ratio(n, fi));
-        f->rem -= mf->prev_rate * (double)(n->now - f->t_upd) / BITS_PS;
+        f->rem -= mf->prev_rate * (double)(n->now - f->t) / BITS_PS;
         if (f->rem < 0)
             f->rem = 0;
-        f->t_upd = n->now;
-        f->finish = mf->rate > 0 ? after(n->now, f->rem, mf->rate) : UINT64_MAX;
-        if (f->finish != UINT64_MAX)
-            heap_put(&n->h, i, f->finish);
+        f->t = n->now;
+        uint64_t finish = mf->rate > 0 ? after(n->now, f->rem, mf->rate) : UINT64_MAX;
+        if (finish != UINT64_MAX)
+            heap_put(&n->h, i, finish);
         else
             heap_remove(&n->h, i); /* no progress: left incomplete, reported */
     }
@@ -1172,9 +1203,9 @@ static void train_start(struct fnet *n)
         uint32_t fi = n->w->n + k;
         struct fflow *f = &n->fl[fi];
         struct mm *m = solver_of(n, fi);
-        f->state = 1;
-        f->t_upd = n->now;
-        f->rem = (double)f->wire;
+        n->fst[fi] = 1;
+        f->t = n->now;
+        f->rem = (double)flow_wire(n, fi);
         mm_start(m, sid_of(n, fi));
         note_moved(n, m, sid_of(n, fi));
         n->events++;
@@ -1188,11 +1219,10 @@ static void train_done(struct fnet *n, uint32_t fi)
     mm_stop(m, sid_of(n, fi));
     note_moved(n, m, sid_of(n, fi));
     f->rem = 0;
-    f->t_upd = n->now;
-    f->wire_done += (double)f->wire;
-    f->state = 2;
-    f->done = n->now + f->lat;
-    if (train_clock_done(&n->tc, f->done))
+    n->twire_done[fi - n->w->n] += (double)flow_wire(n, fi);
+    n->fst[fi] = 2;
+    f->t = n->now + n->tlat[fi - n->w->n];
+    if (train_clock_done(&n->tc, f->t))
         n->train_at = n->tc.next_ps;
     n->events++;
 }
@@ -1224,7 +1254,7 @@ static void update(struct fnet *n)
     n->n_relaxed = 0;
     for (uint32_t k = 0; k < n->n_moved; k++) {
         const struct mm_flow *mf = &b->flows[n->moved[k]];
-        for (uint32_t j = 0; j < mf->np; j++) {
+        for (uint32_t j = 0, np = mm_np(b, n->moved[k]); j < np; j++) {
             uint32_t l = b->path[mf->poff + j];
             double want = b->links[l].n ? n->share * n->cap0[l] : n->cap0[l];
             if (l < n->t->n_ports && a->links[l].cap != want)
@@ -1335,9 +1365,8 @@ static void loop(struct fnet *n)
 static void time_limit_cut(struct fnet *n)
 {
     for (uint32_t i = 0; i < n->w->n; i++) {
-        struct fflow *f = &n->fl[i];
-        if (f->state == 2 && f->done > n->time_limit) {
-            f->state = 3;
+        if (n->fst[i] == 2 && n->fl[i].t > n->time_limit) {
+            n->fst[i] = 3;
             n->flows_done--;
             n->time_limit_hit = !n->interrupted;
         }
@@ -1359,12 +1388,12 @@ static void writers(const struct fnet *n, struct results *r)
     /* a transfer counts once its file is durable (fsync, metadata service) */
     uint64_t *done = malloc((w->n ? w->n : 1) * sizeof *done);
     for (uint32_t i = 0; done && i < w->n; i++)
-        done[i] = n->fl[i].state == 2 ? n->fl[i].done : UINT64_MAX;
+        done[i] = n->fst[i] == 2 ? n->fl[i].t : UINT64_MAX;
     if (!done || workload_durable(w, n->sc, done) < 0)
         results_violate(r, "out of memory completing the files");
     for (uint32_t i = 0; done && i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
-        if (n->fl[i].state == 2)
+        if (n->fst[i] == 2)
             writer_acc_add(&acc, x->writer, x->start_ps, x->start_ps, done[i]);
     }
     free(done);
@@ -1388,7 +1417,7 @@ static void balance(const struct fnet *n, struct results *r)
     for (uint32_t i = 0; i < m->nf; i++) {
         const struct mm_flow *f = &m->flows[i];
         uint32_t c = 0;
-        for (uint32_t j = 0; j < f->np; j++) {
+        for (uint32_t j = 0, np = mm_np(m, i); j < np; j++) {
             uint32_t l = m->path[f->poff + j];
             c += l < t->n_ports && t->ports[l].seg == PATH_CLEAF_UP;
         }
@@ -1415,9 +1444,9 @@ static void sample_finish(struct fnet *n)
     for (uint32_t i = 0; start && done && i < nf; i++) {
         const struct fflow *f = &n->fl[i];
         start[i] = n->w->xfers[i].start_ps;
-        done[i] = f->state == 2 ? f->done : UINT64_MAX;
-        if (f->state == 2 && f->done > t_end)
-            t_end = f->done;
+        done[i] = n->fst[i] == 2 ? f->t : UINT64_MAX;
+        if (n->fst[i] == 2 && f->t > t_end)
+            t_end = f->t;
     }
     if (start && done)
         fsample_finish(&n->fs, t_end, nf, start, done);
@@ -1439,11 +1468,11 @@ static void collect_training(struct fnet *n, struct results *r)
         uint32_t fi = n->w->n + k;
         const struct mm *m = solver_of(n, fi);
         const struct mm_flow *mf = &m->flows[sid_of(n, fi)];
-        for (uint32_t j = 0; j < mf->np; j++) {
+        for (uint32_t j = 0, np = mm_np(m, sid_of(n, fi)); j < np; j++) {
             uint32_t l = m->path[mf->poff + j];
             if (l < n->t->n_ports)
                 r->training.seg_bytes[n->t->ports[l].seg] +=
-                    (uint64_t)(mm_w(m, mf->poff + j) * n->fl[fi].wire_done + 0.5);
+                    (uint64_t)(mm_w(m, mf->poff + j) * n->twire_done[k] + 0.5);
         }
     }
     invariants_training_steps(r, &n->tc, n->interrupted, n->time_limit_hit);
@@ -1469,31 +1498,32 @@ static void collect(struct fnet *n, struct results *r)
     for (uint32_t i = 0; i < w->n; i++) {
         struct fflow *f = &n->fl[i];
         const struct mm_flow *mf = &m->flows[i];
-        if (f->state == 0)
+        if (n->fst[i] == 0)
             continue;
-        if (f->state == 1) {
-            f->rem -= mf->rate * (double)(n->now - f->t_upd) / BITS_PS;
+        if (n->fst[i] == 1) {
+            f->rem -= mf->rate * (double)(n->now - f->t) / BITS_PS;
             f->rem = f->rem < 0 ? 0 : f->rem;
-            f->t_upd = n->now;
+            f->t = n->now;
         }
-        double wire = (double)f->wire - f->rem;
-        sent += f->wire ? (uint64_t)((double)w->xfers[i].bytes * wire / (double)f->wire + 0.5)
-                        : 0;
-        for (uint32_t j = 0; expect && j < mf->np; j++)
+        uint64_t fw = flow_wire(n, i);
+        double wire = (double)fw - f->rem;
+        sent += fw ? (uint64_t)((double)w->xfers[i].bytes * wire / (double)fw + 0.5) : 0;
+        for (uint32_t j = 0, np = mm_np(m, i); expect && j < np; j++)
             expect[m->path[mf->poff + j]] += mm_w(m, mf->poff + j) * wire;
-        bad_flows += f->state != 2;
+        bad_flows += n->fst[i] != 2;
     }
     /* training under isolation none loads mm's links too: all its steps */
     for (uint32_t i = w->n; !n->two && i < w->n + n->nt; i++) {
         struct fflow *f = &n->fl[i];
         const struct mm_flow *mf = &m->flows[i];
-        if (f->state == 1) {
-            f->rem -= mf->rate * (double)(n->now - f->t_upd) / BITS_PS;
+        if (n->fst[i] == 1) {
+            f->rem -= mf->rate * (double)(n->now - f->t) / BITS_PS;
             f->rem = f->rem < 0 ? 0 : f->rem;
-            f->t_upd = n->now;
+            f->t = n->now;
         }
-        double wire = f->wire_done + (f->state == 1 ? (double)f->wire - f->rem : 0);
-        for (uint32_t j = 0; expect && j < mf->np; j++)
+        double wire = n->twire_done[i - w->n] +
+                      (n->fst[i] == 1 ? (double)flow_wire(n, i) - f->rem : 0);
+        for (uint32_t j = 0, np = mm_np(m, i); expect && j < np; j++)
             expect[m->path[mf->poff + j]] += mm_w(m, mf->poff + j) * wire;
     }
     uint64_t worst_link = UINT32_MAX;
@@ -1621,6 +1651,9 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     train_clock_release(&n->tc);
+    if (n->hd)
+        heads_release(n->hd);
+    free(n->hd);
     arena_release(&n->arena);
     free(n);
     return rc;

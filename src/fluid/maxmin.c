@@ -17,9 +17,14 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->nl = nl;
     m->nf = nf;
     uint32_t np = path_off[nf];
-    size_t nh = (size_t)nl + nf;
+    /* caps are rare: without any, no array and no heap room for them */
+    int capped = 0;
+    for (uint32_t f = 0; flow_cap && f < nf && !capped; f++)
+        capped = flow_cap[f] != INFINITY;
+    size_t nh = (size_t)nl + (capped ? nf : 0);
 #define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
-    if (!ALLOC(m->links, nl) || !ALLOC(m->flows, nf) || !ALLOC(m->path, np) ||
+    if (!ALLOC(m->links, nl) || !ALLOC(m->flows, (size_t)nf + 1) || !ALLOC(m->path, np) ||
+        !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
         !ALLOC(m->pslot, np) || !ALLOC(m->lslot, np) || !ALLOC(m->alist, np) ||
         !ALLOC(m->active, nf) || !ALLOC(m->added, nf) || !ALLOC(m->aff, nf) ||
         !ALLOC(m->dirty, nl) || !ALLOC(m->dmark, nl) || !ALLOC(m->tl, nl) ||
@@ -52,13 +57,14 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     }
     for (uint32_t f = 0; f < nf; f++) {
         struct mm_flow *fl = &m->flows[f];
-        fl->cap = flow_cap ? flow_cap[f] : INFINITY;
+        if (capped)
+            m->fcap[f] = flow_cap[f];
         fl->poff = path_off[f];
-        fl->np = path_off[f + 1] - path_off[f];
         fl->bott = MM_NONE;
         fl->bnext = fl->bprev = MM_NIL;
         fl->apos = UINT32_MAX;
     }
+    m->flows[nf].poff = np;
     m->epoch = 1;
     m->dmark_epoch = 1;
     return 0;
@@ -102,7 +108,7 @@ static void mark_link_dirty(struct mm *m, uint32_t l)
 static void mark_dirty(struct mm *m, uint32_t f)
 {
     const struct mm_flow *fl = &m->flows[f];
-    for (uint32_t i = 0; i < fl->np; i++)
+    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++)
         mark_link_dirty(m, m->path[fl->poff + i]);
 }
 
@@ -122,7 +128,7 @@ void mm_start(struct mm *m, uint32_t f)
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos != UINT32_MAX)
         return;
-    for (uint32_t i = 0; i < fl->np; i++) {
+    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         struct mm_link *l = &m->links[m->path[fl->poff + i]];
         m->pslot[fl->poff + i] = l->n;
         m->lslot[l->off + l->n++] = (struct mm_slot){f, fl->poff + i};
@@ -149,7 +155,7 @@ void mm_stop(struct mm *m, uint32_t f)
     if (fl->apos == UINT32_MAX)
         return;
     bott_set(m, f, MM_NONE);
-    for (uint32_t i = 0; i < fl->np; i++) {
+    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
         uint32_t s = m->pslot[fl->poff + i];
@@ -200,7 +206,7 @@ static void affect(struct mm *m, uint32_t f)
     fl->mark = m->epoch;
     fl->prev_rate = fl->rate;
     m->aff[m->n_aff++] = f;
-    for (uint32_t i = 0; i < fl->np; i++) {
+    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         touch_link(m, lid);
         m->links[lid].na++;
@@ -223,13 +229,13 @@ static uint32_t affect_bottlenecked(struct mm *m, const struct mm_link *l)
 static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
 {
     struct mm_flow *fl = &m->flows[f];
-    fl->frozen = 1;
+    m->frozen[f] = 1;
     fl->rate = rate;
     bott_set(m, f, bott);
     if (bott < m->nl)
         m->links[bott].froze++;
     /* the heap keys of its links only grow: fill() refreshes them lazily */
-    for (uint32_t i = 0; i < fl->np; i++) {
+    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
         double w = mm_w(m, fl->poff + i);
@@ -249,9 +255,8 @@ static void fill(struct mm *m)
 {
     for (uint32_t i = 0; i < m->n_aff; i++) {
         uint32_t f = m->aff[i];
-        struct mm_flow *fl = &m->flows[f];
         bott_set(m, f, MM_NONE);
-        fl->frozen = 0;
+        m->frozen[f] = 0;
     }
     uint32_t off = 0;
     for (uint32_t i = 0; i < m->n_tl; i++) {
@@ -274,17 +279,18 @@ static void fill(struct mm *m)
     for (uint32_t i = 0; i < m->n_aff; i++) {
         uint32_t f = m->aff[i];
         const struct mm_flow *fl = &m->flows[f];
-        double ub = INFINITY;
-        for (uint32_t j = 0; j < fl->np; j++) {
+        uint32_t np = mm_np(m, f);
+        double ub = INFINITY, cap = mm_cap(m, f);
+        for (uint32_t j = 0; j < np; j++) {
             const struct mm_link *l = &m->links[m->path[fl->poff + j]];
             if (l->rem < ub * mm_w(m, fl->poff + j))
                 ub = l->rem / mm_w(m, fl->poff + j);
         }
-        if (fl->cap < ub) {
-            ub = fl->cap;
-            heap_put(&m->heap, m->nl + f, heap_key_of(fl->cap));
+        if (cap < ub) {
+            ub = cap;
+            heap_put(&m->heap, m->nl + f, heap_key_of(cap));
         }
-        for (uint32_t j = 0; j < fl->np; j++) {
+        for (uint32_t j = 0; j < np; j++) {
             struct mm_link *l = &m->links[m->path[fl->poff + j]];
             l->acc += mm_w(m, fl->poff + j) * ub;
             l->wun += mm_w(m, fl->poff + j);
@@ -303,8 +309,8 @@ static void fill(struct mm *m)
     while (m->heap.n) {
         uint32_t id = heap_top(&m->heap)->id;
         if (id >= m->nl) {
-            if (!m->flows[id - m->nl].frozen) /* its key: the cap, pushed above */
-                freeze(m, id - m->nl, m->flows[id - m->nl].cap, MM_CAP);
+            if (!m->frozen[id - m->nl]) /* its key: the cap, pushed above */
+                freeze(m, id - m->nl, mm_cap(m, id - m->nl), MM_CAP);
             heap_remove(&m->heap, id);
             continue;
         }
@@ -320,7 +326,7 @@ static void fill(struct mm *m)
         }
         l->level = level;
         for (uint32_t k = l->aoff; k < l->aoff + l->na && l->unfrozen; k++)
-            if (!m->flows[m->alist[k]].frozen)
+            if (!m->frozen[m->alist[k]])
                 freeze(m, m->alist[k], level, id);
         heap_remove(&m->heap, id);
     }
@@ -452,12 +458,13 @@ int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
     for (uint32_t a = 0; a < m->n_active; a++) {
         uint32_t f = m->active[a];
         const struct mm_flow *fl = &m->flows[f];
-        if (fl->rate > fl->cap * (1 + tol)) {
-            snprintf(msg, len, "flow %u: rate %.17g above its cap %.17g", f, fl->rate, fl->cap);
+        double cap = mm_cap(m, f);
+        if (fl->rate > cap * (1 + tol)) {
+            snprintf(msg, len, "flow %u: rate %.17g above its cap %.17g", f, fl->rate, cap);
             return (int)f + 1;
         }
-        int ok = fl->rate >= fl->cap * (1 - tol);
-        for (uint32_t i = 0; i < fl->np && !ok; i++) {
+        int ok = fl->rate >= cap * (1 - tol);
+        for (uint32_t i = 0, np = mm_np(m, f); i < np && !ok; i++) {
             const struct mm_link *k = &m->links[m->path[fl->poff + i]];
             double load = 0, max = 0;
             for (uint32_t j = 0; j < k->n; j++) {
