@@ -66,7 +66,13 @@ struct fnet {
     struct heads *hd;        /* for the latency of a finishing transfer */
     uint64_t *tlat;          /* training flow k: its path latency */
     double *twire_done;      /* training flow k: wire bytes of its finished steps */
-    struct flink *lk;
+    struct flink *lk;        /* per solver link */
+    /* Solver links are the ports some flow crosses, in port order, then the
+     * back ends' virtual links: about half a fabric's ports carry nothing
+     * (no checkpoint byte goes down to a writer or up from a storage node). */
+    uint32_t *port_lid;      /* per port: its solver link, or UINT32_MAX */
+    uint32_t *lid_port;      /* per solver link: its port, or UINT32_MAX (virtual) */
+    uint32_t nu;             /* solver links that are ports */
     struct fstore *st;       /* per storage node; NULL without a back end */
     uint32_t *order, next;   /* flows by (start, id); next to start */
     /* flow completions and buffers filling, on (time, id): flow, then
@@ -816,6 +822,48 @@ static double dwrr_weight(const char *s, int prio)
     return v > 0 ? v : 1;
 }
 
+/* Virtual link v (numbered n_ports + k before compaction) as a solver link. */
+static uint32_t virt_lid(const struct fnet *n, uint32_t v)
+{
+    return n->nu + (v - n->t->n_ports);
+}
+
+/* Number the solver's links: the ports on some flow's list in port order,
+ * then the virtual ones in theirs (so every tie the solver breaks by link
+ * id goes as before), and rewrite the lists. *nl: links before, after. */
+static int compact_links(struct fnet *n, struct lset *all, struct lset *tall, uint32_t *nl)
+{
+    const struct topo *t = n->t;
+    uint32_t np = t->n_ports, nv = *nl - np;
+    n->port_lid = arena_calloc(&n->arena, np ? np : 1, sizeof *n->port_lid);
+    if (!n->port_lid)
+        return -1;
+    struct lset *ls[2] = {all, tall};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < ls[k]->n; i++)
+            if (ls[k]->link[i] < np)
+                n->port_lid[ls[k]->link[i]] = 1;
+    uint32_t nu = 0;
+    for (uint32_t p = 0; p < np; p++)
+        n->port_lid[p] = n->port_lid[p] ? nu++ : UINT32_MAX;
+    n->nu = nu;
+    n->lid_port = arena_calloc(&n->arena, (size_t)nu + nv + 1, sizeof *n->lid_port);
+    if (!n->lid_port)
+        return -1;
+    for (uint32_t p = 0; p < np; p++)
+        if (n->port_lid[p] != UINT32_MAX)
+            n->lid_port[n->port_lid[p]] = p;
+    for (uint32_t v = 0; v < nv; v++)
+        n->lid_port[nu + v] = UINT32_MAX;
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < ls[k]->n; i++) {
+            uint32_t l = ls[k]->link[i];
+            ls[k]->link[i] = l < np ? n->port_lid[l] : nu + (l - np);
+        }
+    *nl = nu + nv;
+    return 0;
+}
+
 static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t,
                  const struct workload *w, struct err *e)
 {
@@ -839,6 +887,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     uint32_t rd = w->restore && sc->restore.read_bps ? t->n_ports + nv : UINT32_MAX;
     if (rd != UINT32_MAX)
         nv += t->n_storage;
+    /* links are numbered as ports then virtual ones until compact_links */
     uint32_t nl = t->n_ports + nv, ns = n->st ? t->n_storage : 0, nt = n->nt;
     uint32_t nm = n->two ? nf : nf + nt; /* flows in mm */
     n->ns = ns;
@@ -849,20 +898,15 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     n->fst = arena_calloc(a, (size_t)nf + nt + 1, sizeof *n->fst);
     n->tlat = arena_calloc(a, (size_t)nt + 1, sizeof *n->tlat);
     n->twire_done = arena_calloc(a, (size_t)nt + 1, sizeof *n->twire_done);
-    n->lk = arena_calloc(a, nl, sizeof *n->lk);
     n->order = arena_calloc(a, nf ? nf : 1, sizeof *n->order);
     int heap_bad = heap_init(&n->h, a, (size_t)nf + ns + nt + 1) < 0;
     /* the two-class bookkeeping only when training has its own solver */
-    size_t nmv = n->two ? (size_t)nf + nt + 1 : 1, nrl = n->two ? nl : 1;
+    size_t nmv = n->two ? (size_t)nf + nt + 1 : 1;
     n->moved = arena_calloc(a, nmv, 2 * sizeof *n->moved);
-    n->relaxed = arena_calloc(a, nrl, sizeof *n->relaxed);
-    n->rmark = arena_calloc(a, nrl, sizeof *n->rmark);
-    n->prev = arena_calloc(a, nrl, sizeof *n->prev);
     uint32_t *path_off = arena_calloc(a, (size_t)nf + nt + 1, sizeof *path_off);
     uint32_t *toff = arena_calloc(a, (size_t)nt + 1, sizeof *toff);
     struct lset all = {0}, one = {0}, tall = {0}; /* every flow's links; this flow's; tm's */
-    double *cap = arena_calloc(a, nl, sizeof *cap);
-    n->cap0 = cap;
+    double *cap = NULL;
     double *fcap = arena_calloc(a, (size_t)nf + nt + 1, sizeof *fcap);
     double *wire_to = ns ? arena_calloc(a, ns, sizeof *wire_to) : NULL;
     struct start_key *keys = malloc((nf ? nf : 1) * sizeof *keys);
@@ -870,16 +914,12 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     n->hd = hd;
     int rc = -1;
     if (!hd || heads_init(hd, t, sc, w) < 0 || !n->fl || !n->fst || !n->tlat ||
-        !n->twire_done || !n->lk || !n->order || heap_bad ||
-        !path_off || !cap || !fcap || (ns && !wire_to) || !keys || !n->moved || !toff ||
-        !n->relaxed || !n->rmark || !n->prev || (rd != UINT32_MAX && (!rd_pay || !rd_wire))) {
+        !n->twire_done || !n->order || heap_bad ||
+        !path_off || !fcap || (ns && !wire_to) || !keys || !n->moved || !toff ||
+        (rd != UINT32_MAX && (!rd_pay || !rd_wire))) {
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
-    for (uint32_t l = 0; l < t->n_ports; l++)
-        cap[l] = t->ports[l].failed ? 0 : (double)t->ports[l].bps; /* down: carries nothing */
-    for (uint32_t l = t->n_ports; l < nl; l++)
-        cap[l] = INFINITY; /* a back end admits everything until its buffer fills */
     if (w->path && !flow_split(sc)) { /* one path each: the exact size, a link more to a back end */
         uint64_t len = (uint64_t)(ns || rd != UINT32_MAX ? 2 : 0) * nf;
         for (uint32_t i = 0; i < nf; i++)
@@ -925,10 +965,6 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         keys[i] = (struct start_key){x->start_ps, i};
     }
     path_off[nf] = all.n;
-    for (uint32_t j = 0; rd != UINT32_MAX && j < t->n_storage; j++)
-        /* the read rate is payload; the solver's rates are wire */
-        cap[rd + j] = rd_pay[j] > 0 ? (double)sc->restore.read_bps * rd_wire[j] / rd_pay[j]
-                                    : INFINITY;
     /* training flows: in mm after the checkpoint's (none), or in tm (logical) */
     for (uint32_t k = 0; k < nt; k++) {
         const struct train_flow *y = &n->tr->flows[k];
@@ -955,6 +991,32 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             path_off[nf + k + 1] = all.n;
     }
     toff[nt] = tall.n;
+    if (compact_links(n, &all, &tall, &nl) < 0)
+        goto oom;
+    if (rd != UINT32_MAX)
+        rd = virt_lid(n, rd);
+    for (uint32_t j = 0; j < ns; j++)
+        if (n->st[j].vlink != UINT32_MAX)
+            n->st[j].vlink = virt_lid(n, n->st[j].vlink);
+    n->lk = arena_calloc(a, nl, sizeof *n->lk);
+    cap = arena_calloc(a, nl, sizeof *cap);
+    n->cap0 = cap;
+    uint32_t nrl = n->two ? nl : 1;
+    n->relaxed = arena_calloc(a, nrl, sizeof *n->relaxed);
+    n->rmark = arena_calloc(a, nrl, sizeof *n->rmark);
+    n->prev = arena_calloc(a, nrl, sizeof *n->prev);
+    if (!n->lk || !cap || !n->relaxed || !n->rmark || !n->prev)
+        goto oom;
+    for (uint32_t l = 0; l < nl; l++) {
+        uint32_t p = n->lid_port[l];
+        /* down: carries nothing; a back end admits everything until its
+         * buffer fills */
+        cap[l] = p == UINT32_MAX ? INFINITY : t->ports[p].failed ? 0 : (double)t->ports[p].bps;
+    }
+    for (uint32_t j = 0; rd != UINT32_MAX && j < t->n_storage; j++)
+        /* the read rate is payload; the solver's rates are wire */
+        cap[rd + j] = rd_pay[j] > 0 ? (double)sc->restore.read_bps * rd_wire[j] / rd_pay[j]
+                                    : INFINITY;
     for (uint32_t j = 0; j < ns; j++)
         n->st[j].ratio = wire_to[j] > 0 ? n->st[j].ratio / wire_to[j] : 1;
     if (mm_init(&n->mm, a, nl, cap, nm, path_off, all.link, all.w, fcap) < 0)
@@ -1174,17 +1236,20 @@ static void apply_rates(struct fnet *n, struct mm *m)
         if (load >= m->links[l].cap * (1 - FULL_TOL))
             lk->full_ps += dt;
         lk->t_upd = n->now;
-        if (l < t->n_ports)
-            fsample_seg(&n->fs, t->ports[l].seg, m->links[l].load - load);
-        if (n->st && l < t->n_ports && t->ports[l].seg == PATH_STORAGE_NIC) {
-            uint32_t node = t->ports[t->ports[l].peer].node;
+        uint32_t p = n->lid_port[l];
+        if (p != UINT32_MAX)
+            fsample_seg(&n->fs, t->ports[p].seg, m->links[l].load - load);
+        if (n->st && p != UINT32_MAX && t->ports[p].seg == PATH_STORAGE_NIC) {
+            uint32_t node = t->ports[t->ports[p].peer].node;
             if (node >= t->first_storage && node < t->first_cleaf) {
                 /* its node's back end takes what all the node's NICs bring */
                 uint32_t o = workload_store_owner(t, n->sc, node);
                 uint32_t nk = n->sc->storage.nics_per_node > 1 ? n->sc->storage.nics_per_node : 1;
                 double in = 0;
-                for (uint32_t q = o; q < o + nk && q < t->first_cleaf; q++)
-                    in += m->links[t->nodes[q].leaf_port].load;
+                for (uint32_t q = o; q < o + nk && q < t->first_cleaf; q++) {
+                    uint32_t lq = n->port_lid[t->nodes[q].leaf_port];
+                    in += lq != UINT32_MAX ? m->links[lq].load : 0;
+                }
                 store_rates(n, o - t->first_storage, in);
             }
         }
@@ -1257,7 +1322,7 @@ static void update(struct fnet *n)
         for (uint32_t j = 0, np = mm_np(b, n->moved[k]); j < np; j++) {
             uint32_t l = b->path[mf->poff + j];
             double want = b->links[l].n ? n->share * n->cap0[l] : n->cap0[l];
-            if (l < n->t->n_ports && a->links[l].cap != want)
+            if (n->lid_port[l] != UINT32_MAX && a->links[l].cap != want)
                 mm_set_cap(a, l, want);
         }
     }
@@ -1266,7 +1331,7 @@ static void update(struct fnet *n)
     apply_rates(n, a);
     for (uint32_t k = 0; k < a->n_tl; k++) {
         uint32_t l = a->tl[k];
-        if (l >= n->t->n_ports)
+        if (n->lid_port[l] == UINT32_MAX)
             continue; /* a storage back end: the checkpoint's alone */
         double room = n->cap0[l] - a->links[l].load;
         room = room > 0 ? room : 0;
@@ -1279,7 +1344,7 @@ static void update(struct fnet *n)
         return;
     for (uint32_t k = 0; k < b->n_tl + n->n_prev; k++) {
         uint32_t l = k < b->n_tl ? b->tl[k] : n->prev[k - b->n_tl];
-        if (l >= n->t->n_ports || !b->links[l].n || !a->links[l].n)
+        if (n->lid_port[l] == UINT32_MAX || !b->links[l].n || !a->links[l].n)
             continue;
         double room = n->cap0[l] - b->links[l].load;
         if (room > a->links[l].cap * (1 + 1e-12)) {
@@ -1410,7 +1475,7 @@ static void balance(const struct fnet *n, struct results *r)
     uint32_t maxp = 0, cnt = 0;
     double *bytes = malloc(t->n_ports * sizeof *bytes);
     for (uint32_t p = 0; bytes && p < t->n_ports; p++)
-        bytes[p] = n->lk[p].bytes;
+        bytes[p] = n->port_lid[p] != UINT32_MAX ? n->lk[n->port_lid[p]].bytes : 0;
     if (bytes)
         balance_compute(r, t, bytes);
     free(bytes);
@@ -1419,7 +1484,7 @@ static void balance(const struct fnet *n, struct results *r)
         uint32_t c = 0;
         for (uint32_t j = 0, np = mm_np(m, i); j < np; j++) {
             uint32_t l = m->path[f->poff + j];
-            c += l < t->n_ports && t->ports[l].seg == PATH_CLEAF_UP;
+            c += n->lid_port[l] != UINT32_MAX && t->ports[n->lid_port[l]].seg == PATH_CLEAF_UP;
         }
         if (!c)
             continue;
@@ -1469,9 +1534,9 @@ static void collect_training(struct fnet *n, struct results *r)
         const struct mm *m = solver_of(n, fi);
         const struct mm_flow *mf = &m->flows[sid_of(n, fi)];
         for (uint32_t j = 0, np = mm_np(m, sid_of(n, fi)); j < np; j++) {
-            uint32_t l = m->path[mf->poff + j];
-            if (l < n->t->n_ports)
-                r->training.seg_bytes[n->t->ports[l].seg] +=
+            uint32_t p = n->lid_port[m->path[mf->poff + j]];
+            if (p != UINT32_MAX)
+                r->training.seg_bytes[n->t->ports[p].seg] +=
                     (uint64_t)(mm_w(m, mf->poff + j) * n->twire_done[k] + 0.5);
         }
     }
@@ -1540,11 +1605,12 @@ static void collect(struct fnet *n, struct results *r)
             worst_err = err;
             worst_link = l;
         }
-        if (l >= t->n_ports || !path_is_fwd_link(t->ports[l].seg) || lk->bytes <= 0)
+        uint32_t p = n->lid_port[l];
+        if (p == UINT32_MAX || !path_is_fwd_link(t->ports[p].seg) || lk->bytes <= 0)
             continue;
-        enum path_seg s = t->ports[l].seg;
+        enum path_seg s = t->ports[p].seg;
         double span = r->completion_s * (double)PS_PER_S;
-        double util = span > 0 ? lk->bytes * BITS_PS / (double)t->ports[l].bps / span : 0;
+        double util = span > 0 ? lk->bytes * BITS_PS / (double)t->ports[p].bps / span : 0;
         if (util > r->link_util_max[s])
             r->link_util_max[s] = util;
         if (ps_to_s(lk->busy_ps) > r->link_busy_max_s[s])
@@ -1559,12 +1625,16 @@ static void collect(struct fnet *n, struct results *r)
          * no fluid meaning) */
         r->ports = calloc(t->n_ports, sizeof *r->ports);
         r->n_ports = r->ports ? t->n_ports : 0;
-        for (uint32_t l = 0; l < r->n_ports; l++)
+        for (uint32_t l = 0; l < r->n_ports; l++) {
+            static const struct flink none; /* a port no flow crossed */
+            uint32_t k = n->port_lid[l];
+            const struct flink *lk = k != UINT32_MAX ? &n->lk[k] : &none;
             r->ports[l] = (struct port_result){.node = t->ports[l].node,
                                                .peer = t->ports[l].peer,
                                                .seg = t->ports[l].seg,
-                                               .tx_bytes = (uint64_t)(n->lk[l].bytes + 0.5),
-                                               .active_s = ps_to_s(n->lk[l].busy_ps)};
+                                               .tx_bytes = (uint64_t)(lk->bytes + 0.5),
+                                               .active_s = ps_to_s(lk->busy_ps)};
+        }
     }
     r->bytes_sent = r->bytes_delivered = sent;
     r->bytes_dropped = r->bytes_in_flight = 0;
@@ -1579,9 +1649,12 @@ static void collect(struct fnet *n, struct results *r)
     invariants_begin(r);
     if (!expect)
         results_violate(r, "out of memory checking link byte counts");
-    if (worst_link != UINT32_MAX)
+    if (worst_link != UINT32_MAX) /* named by its port, or past the ports when virtual */
         results_violate(r, "link %llu carried %.0f wire bytes, its flows sent %.0f",
-                (unsigned long long)worst_link, n->lk[worst_link].bytes, expect[worst_link]);
+                        (unsigned long long)(n->lid_port[worst_link] != UINT32_MAX
+                                                 ? n->lid_port[worst_link]
+                                                 : t->n_ports + (worst_link - n->nu)),
+                        n->lk[worst_link].bytes, expect[worst_link]);
     invariants_transfers(r, bad_flows, w->n, n->interrupted);
     invariants_time_monotone(r, n->time_went_back);
     if (n->onto_failed)
