@@ -25,7 +25,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_keytable[],
     suite_storage_use[],
     suite_design[],
-    suite_snode[];
+    suite_snode[],
+    suite_fluid_scale[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -47,6 +48,7 @@ static const struct test *const suites[] = {
     suite_storage_use,
     suite_design,
     suite_snode,
+    suite_fluid_scale,
 };
 
 int main(int argc, char **argv)

@@ -74,7 +74,7 @@ struct fnet {
     uint32_t *lid_port;      /* per solver link: its port, or UINT32_MAX (virtual) */
     uint32_t nu;             /* solver links that are ports */
     struct fstore *st;       /* per storage node; NULL without a back end */
-    uint32_t *order, next;   /* flows by (start, id); next to start */
+    uint32_t *order, next;   /* flows by (start, id), NULL when in id order; next to start */
     /* flow completions and buffers filling, on (time, id): flow, then
      * n_flows + storage index (buffer full), then training flows (heap_of) */
     struct heap h;
@@ -898,24 +898,32 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     n->fst = arena_calloc(a, (size_t)nf + nt + 1, sizeof *n->fst);
     n->tlat = arena_calloc(a, (size_t)nt + 1, sizeof *n->tlat);
     n->twire_done = arena_calloc(a, (size_t)nt + 1, sizeof *n->twire_done);
-    n->order = arena_calloc(a, nf ? nf : 1, sizeof *n->order);
+    /* the workload mostly lists transfers by start already */
+    int in_order = 1;
+    for (uint32_t i = 1; i < nf && in_order; i++)
+        in_order = w->xfers[i - 1].start_ps <= w->xfers[i].start_ps;
+    int capped = 0; /* a queue pair's cap on some transfer */
+    for (uint32_t i = 0; i < nf && !capped; i++)
+        capped = w->xfers[i].rate_bps != 0;
     int heap_bad = heap_init(&n->h, a, (size_t)nf + ns + nt + 1) < 0;
     /* the two-class bookkeeping only when training has its own solver */
     size_t nmv = n->two ? (size_t)nf + nt + 1 : 1;
     n->moved = arena_calloc(a, nmv, 2 * sizeof *n->moved);
-    uint32_t *path_off = arena_calloc(a, (size_t)nf + nt + 1, sizeof *path_off);
-    uint32_t *toff = arena_calloc(a, (size_t)nt + 1, sizeof *toff);
+    /* set-up's own (mm_init copies what it keeps) */
+    uint32_t *path_off = calloc((size_t)nf + nt + 1, sizeof *path_off);
+    uint32_t *toff = calloc((size_t)nt + 1, sizeof *toff);
     struct lset all = {0}, one = {0}, tall = {0}; /* every flow's links; this flow's; tm's */
     double *cap = NULL;
-    double *fcap = arena_calloc(a, (size_t)nf + nt + 1, sizeof *fcap);
+    double *fcap = capped ? calloc((size_t)nf + nt + 1, sizeof *fcap) : NULL;
     double *wire_to = ns ? arena_calloc(a, ns, sizeof *wire_to) : NULL;
-    struct start_key *keys = malloc((nf ? nf : 1) * sizeof *keys);
+    struct start_key *keys = in_order ? NULL : malloc((nf ? nf : 1) * sizeof *keys);
+    n->order = in_order ? NULL : arena_calloc(a, nf ? nf : 1, sizeof *n->order);
     struct heads *hd = calloc(1, sizeof *hd);
     n->hd = hd;
     int rc = -1;
     if (!hd || heads_init(hd, t, sc, w) < 0 || !n->fl || !n->fst || !n->tlat ||
-        !n->twire_done || !n->order || heap_bad ||
-        !path_off || !fcap || (ns && !wire_to) || !keys || !n->moved || !toff ||
+        !n->twire_done || (!in_order && (!n->order || !keys)) || heap_bad ||
+        !path_off || (capped && !fcap) || (ns && !wire_to) || !n->moved || !toff ||
         (rd != UINT32_MAX && (!rd_pay || !rd_wire))) {
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
@@ -961,8 +969,10 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             if (lset_add_new(&all, one.link[j], lset_w(&one, j)) < 0)
                 goto oom;
         /* the queue pair's cap paces what it puts on the wire */
-        fcap[i] = x->rate_bps ? (double)x->rate_bps : INFINITY;
-        keys[i] = (struct start_key){x->start_ps, i};
+        if (fcap)
+            fcap[i] = x->rate_bps ? (double)x->rate_bps : INFINITY;
+        if (keys)
+            keys[i] = (struct start_key){x->start_ps, i};
     }
     path_off[nf] = all.n;
     /* training flows: in mm after the checkpoint's (none), or in tm (logical) */
@@ -986,7 +996,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         for (uint32_t j = 0; j < one.n; j++)
             if (lset_add_new(dst, one.link[j], lset_w(&one, j)) < 0)
                 goto oom;
-        fcap[nf + k] = INFINITY;
+        if (fcap)
+            fcap[nf + k] = INFINITY;
         if (!n->two)
             path_off[nf + k + 1] = all.n;
     }
@@ -1037,14 +1048,18 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         n->first = tfirst ? &n->tm : &n->mm;
         n->second = tfirst ? &n->mm : &n->tm;
     }
-    sort_keys(keys, nf, sizeof *keys, cmp_start);
-    for (uint32_t i = 0; i < nf; i++)
+    if (keys)
+        sort_keys(keys, nf, sizeof *keys, cmp_start);
+    for (uint32_t i = 0; keys && i < nf; i++)
         n->order[i] = keys[i].id;
     rc = 0;
     goto out;
 oom:
     err_set(e, "out of memory setting up the fluid engine");
 out:
+    free(path_off);
+    free(toff);
+    free(fcap);
     free(rd_pay);
     free(rd_wire);
     free(keys);
@@ -1359,6 +1374,12 @@ static void update(struct fnet *n)
     apply_rates(n, a);
 }
 
+/* The k-th transfer to start. */
+static uint32_t order_at(const struct fnet *n, uint32_t k)
+{
+    return n->order ? n->order[k] : k;
+}
+
 static void loop(struct fnet *n)
 {
     const struct workload *w = n->w;
@@ -1367,7 +1388,7 @@ static void loop(struct fnet *n)
     for (;;) {
         uint64_t t = UINT64_MAX;
         if (n->next < nf)
-            t = w->xfers[n->order[n->next]].start_ps;
+            t = w->xfers[order_at(n, n->next)].start_ps;
         if (n->h.n && heap_top(&n->h)->key < t)
             t = heap_top(&n->h)->key;
         if (n->train_at < t)
@@ -1405,8 +1426,8 @@ static void loop(struct fnet *n)
             fsample_flow_sent(&n->fs, w->xfers[id].bytes);
             n->events++;
         }
-        while (n->next < nf && w->xfers[n->order[n->next]].start_ps == t) {
-            flow_start(n, n->order[n->next++]);
+        while (n->next < nf && w->xfers[order_at(n, n->next)].start_ps == t) {
+            flow_start(n, order_at(n, n->next++));
             n->events++;
         }
         if (n->train_at == t)

@@ -25,7 +25,7 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
 #define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
     if (!ALLOC(m->links, nl) || !ALLOC(m->flows, (size_t)nf + 1) || !ALLOC(m->path, np) ||
         !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
-        !ALLOC(m->pslot, np) || !ALLOC(m->lslot, np) || !ALLOC(m->alist, np) ||
+        !ALLOC(m->pslot, np) || !ALLOC(m->lflow, np) || !ALLOC(m->alist, np) ||
         !ALLOC(m->active, nf) || !ALLOC(m->added, nf) || !ALLOC(m->aff, nf) ||
         !ALLOC(m->dirty, nl) || !ALLOC(m->dmark, nl) || !ALLOC(m->tl, nl) ||
         !ALLOC(m->shrunk, nl) || heap_init(&m->heap, a, nh) < 0)
@@ -38,7 +38,8 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     while (path_w && unit < np && path_w[unit] == 1.0)
         unit++;
     if (path_w && unit < np) {
-        if (!(m->pw = arena_calloc(a, np, sizeof *m->pw)))
+        if (!(m->pw = arena_calloc(a, np, sizeof *m->pw)) ||
+            !(m->lpe = arena_calloc(a, np, sizeof *m->lpe)))
             return -1;
         memcpy(m->pw, path_w, np * sizeof *path_w);
     }
@@ -131,13 +132,30 @@ void mm_start(struct mm *m, uint32_t f)
     for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         struct mm_link *l = &m->links[m->path[fl->poff + i]];
         m->pslot[fl->poff + i] = l->n;
-        m->lslot[l->off + l->n++] = (struct mm_slot){f, fl->poff + i};
+        if (m->lpe)
+            m->lpe[l->off + l->n] = fl->poff + i;
+        m->lflow[l->off + l->n++] = f;
     }
     fl->apos = m->n_active;
     m->active[m->n_active++] = f;
     fl->rate = 0;
     m->added[m->n_added++] = f;
     mark_dirty(m, f);
+}
+
+/* The entry of flow f's path that names link lid (it has one). */
+static uint32_t path_entry(const struct mm *m, uint32_t f, uint32_t lid)
+{
+    uint32_t pe = m->flows[f].poff;
+    while (m->path[pe] != lid)
+        pe++;
+    return pe;
+}
+
+/* Weight of a link's slot k (an lflow index). */
+static double slot_w(const struct mm *m, uint32_t k)
+{
+    return m->lpe ? m->pw[m->lpe[k]] : 1.0;
 }
 
 /* Keep the load a link had before update number `update`. */
@@ -161,10 +179,13 @@ void mm_stop(struct mm *m, uint32_t f)
         uint32_t s = m->pslot[fl->poff + i];
         snapshot(l, m->epoch + 1);
         l->load = l->n > 1 ? l->load - mm_w(m, fl->poff + i) * fl->rate : 0; /* empty: 0 */
-        struct mm_slot g = m->lslot[l->off + --l->n];
-        if (g.flow != f) { /* move the last flow into the hole */
-            m->lslot[l->off + s] = g;
-            m->pslot[g.pe] = s;
+        uint32_t last = l->off + --l->n, g = m->lflow[last];
+        if (g != f) { /* move the last flow into the hole */
+            uint32_t pe = m->lpe ? m->lpe[last] : path_entry(m, g, lid);
+            m->lflow[l->off + s] = g;
+            if (m->lpe)
+                m->lpe[l->off + s] = pe;
+            m->pslot[pe] = s;
         }
     }
     uint32_t last = m->active[--m->n_active];
@@ -353,7 +374,7 @@ static uint32_t validate(struct mm *m)
                 double maxr = 0;
                 m->scans++;
                 for (uint32_t k = 0; k < l->n; k++) {
-                    uint32_t f = m->lslot[l->off + k].flow;
+                    uint32_t f = m->lflow[l->off + k];
                     const struct mm_flow *g = &m->flows[f];
                     if (g->mark != m->epoch && g->rate > x) {
                         affect(m, f);
@@ -388,7 +409,7 @@ static void finish(struct mm *m)
         } else if (++l->since_sum >= 8 * l->n) { /* amortised: 1/8 read a touch */
             double load = 0;
             for (uint32_t k = 0; k < l->n; k++)
-                load += mm_w(m, m->lslot[l->off + k].pe) * m->flows[m->lslot[l->off + k].flow].rate;
+                load += slot_w(m, l->off + k) * m->flows[m->lflow[l->off + k]].rate;
             l->load = load;
             l->since_sum = 0;
         } else {
@@ -424,7 +445,7 @@ void mm_update(struct mm *m)
     for (uint32_t i = 0; i < m->n_shrunk; i++) {
         const struct mm_link *l = &m->links[m->shrunk[i]];
         for (uint32_t k = 0; k < l->n; k++)
-            affect(m, m->lslot[l->off + k].flow);
+            affect(m, m->lflow[l->off + k]);
     }
     m->n_added = m->n_dirty = m->n_shrunk = 0;
     m->dmark_epoch++;
@@ -449,7 +470,7 @@ int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
         const struct mm_link *k = &m->links[l];
         double load = 0;
         for (uint32_t i = 0; i < k->n; i++)
-            load += mm_w(m, m->lslot[k->off + i].pe) * m->flows[m->lslot[k->off + i].flow].rate;
+            load += slot_w(m, k->off + i) * m->flows[m->lflow[k->off + i]].rate;
         if (load > k->cap * (1 + tol)) {
             snprintf(msg, len, "link %u: load %.17g above capacity %.17g", l, load, k->cap);
             return (int)l + 1;
@@ -468,8 +489,8 @@ int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
             const struct mm_link *k = &m->links[m->path[fl->poff + i]];
             double load = 0, max = 0;
             for (uint32_t j = 0; j < k->n; j++) {
-                double r = m->flows[m->lslot[k->off + j].flow].rate;
-                load += mm_w(m, m->lslot[k->off + j].pe) * r;
+                double r = m->flows[m->lflow[k->off + j]].rate;
+                load += slot_w(m, k->off + j) * r;
                 if (r > max)
                     max = r;
             }

@@ -51,7 +51,7 @@ struct mm_link {
     double prev_load;       /* load before the last update (links in tl) */
     double blevel;          /* rate of the flows bottlenecked here (within 1e-10) */
     double maxr;            /* >= the rate of every other flow here */
-    uint32_t off, n;        /* active flows: mm.lslot[off .. off + n) */
+    uint32_t off, n;        /* active flows: mm.lflow[off .. off + n) */
     uint32_t bhead, nbott;  /* flows bottlenecked here: list through mm_flow.bnext */
     uint32_t snap;          /* update that prev_load belongs to */
     uint32_t since_sum;     /* updates since load was last summed exactly */
@@ -79,11 +79,6 @@ struct mm_flow {
     uint32_t apos;          /* index in mm.active, UINT32_MAX when inactive */
 };
 
-/* A link's active flow and the entry of its path that names the link: a
- * stopping flow's slot is refilled without reading the moved flow's path. */
-struct mm_slot {
-    uint32_t flow, pe;
-};
 struct mm {
     uint32_t nl, nf;
     struct mm_link *links;
@@ -92,8 +87,11 @@ struct mm {
     uint8_t *frozen;        /* per flow, scratch of one fill */
     uint32_t *path;         /* link ids of every flow's path (CSR) */
     double *pw;             /* the weight of each path entry; NULL: all 1 */
-    uint32_t *pslot;        /* where the flow sits in that link's lslot list */
-    struct mm_slot *lslot;  /* per link: its active flows */
+    uint32_t *pslot;        /* where the flow sits in that link's lflow list */
+    uint32_t *lflow;        /* per link: its active flows */
+    uint32_t *lpe;          /* beside lflow, the path entry naming the link, for
+                             * its weight; NULL with pw (unit weights: a moved
+                             * flow's entry is found on its path) */
     uint32_t *alist;        /* per link in T: its flows of A (scratch) */
     uint32_t *active, n_active;
     /* pending changes since the last update */
