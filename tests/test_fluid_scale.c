@@ -38,8 +38,8 @@ static double fluid_bytes_per_transfer(struct scenario *sc, uint32_t *n_xfers, i
 }
 
 /* A mid-size three-tier run (2,000 nodes x 8 GPUs, 64-port switches, as
- * scenarios/cluster-100k.yaml at a fiftieth): 328 bytes a transfer (the
- * arena counts whole 1 MB blocks), held under 340. Before the compact layout
+ * scenarios/cluster-100k.yaml at a fiftieth): 312 bytes a transfer (the
+ * arena counts whole 1 MB blocks), held under 330. Before the compact layout
  * (solver links for every port, 64-byte transfer records, 56-byte solver
  * flows, caps and start order kept when unused) it took 654, and this fails.
  * The issue's target is 250: what is left is the solver's per-path-entry
@@ -64,7 +64,7 @@ static void fluid_scale_bytes_per_transfer(void)
     double per = fluid_bytes_per_transfer(&sc, &n, &ok);
     CHECK(ok);
     CHECKF(n >= 10000, "%u transfers", n);
-    CHECKF(per > 0 && per < 340, "%.1f bytes a transfer (%u transfers)", per, n);
+    CHECKF(per > 0 && per < 330, "%.1f bytes a transfer (%u transfers)", per, n);
 }
 
 SUITE(suite_fluid_scale) = {

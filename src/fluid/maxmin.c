@@ -22,27 +22,38 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     for (uint32_t f = 0; flow_cap && f < nf && !capped; f++)
         capped = flow_cap[f] != INFINITY;
     size_t nh = (size_t)nl + (capped ? nf : 0);
-#define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
-    if (!ALLOC(m->links, nl) || !ALLOC(m->flows, (size_t)nf + 1) || !ALLOC(m->path, np) ||
-        !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
-        !ALLOC(m->pslot, np) || !ALLOC(m->lflow, np) || !ALLOC(m->alist, np) ||
-        !ALLOC(m->active, nf) || !ALLOC(m->added, nf) || !ALLOC(m->aff, nf) ||
-        !ALLOC(m->dirty, nl) || !ALLOC(m->dmark, nl) || !ALLOC(m->tl, nl) ||
-        !ALLOC(m->shrunk, nl) || heap_init(&m->heap, a, nh) < 0)
-        return -1;
-#undef ALLOC
-    if (np)
-        memcpy(m->path, path, np * sizeof *path);
     /* unit weights (one path per flow) need no array: less memory to touch */
     uint32_t unit = 0;
     while (path_w && unit < np && path_w[unit] == 1.0)
         unit++;
-    if (path_w && unit < np) {
-        if (!(m->pw = arena_calloc(a, np, sizeof *m->pw)) ||
-            !(m->lpe = arena_calloc(a, np, sizeof *m->lpe)))
-            return -1;
+    int weighted = path_w && unit < np;
+    /* the 32-bit arrays in one allocation: a large one gets a block of its
+     * own, several medium ones would each leave part of a block unused */
+    size_t ne = (size_t)np + 1, nfl = (size_t)nf + 1, nll = (size_t)nl + 1;
+    uint32_t *u = arena_calloc(a, (4 + (size_t)weighted) * ne + 3 * nfl + 4 * nll, sizeof *u);
+#define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
+    if (!u || !ALLOC(m->links, nl) || !ALLOC(m->flows, (size_t)nf + 1) ||
+        !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
+        (weighted && !ALLOC(m->pw, np)) || heap_init(&m->heap, a, nh) < 0)
+        return -1;
+#undef ALLOC
+    m->path = u, u += ne;
+    m->pslot = u, u += ne;
+    m->lflow = u, u += ne;
+    m->alist = u, u += ne;
+    if (weighted)
+        m->lpe = u, u += ne;
+    m->active = u, u += nfl;
+    m->added = u, u += nfl;
+    m->aff = u, u += nfl;
+    m->dirty = u, u += nll;
+    m->dmark = u, u += nll;
+    m->tl = u, u += nll;
+    m->shrunk = u;
+    if (np)
+        memcpy(m->path, path, np * sizeof *path);
+    if (weighted)
         memcpy(m->pw, path_w, np * sizeof *path_w);
-    }
     /* each link's list is as long as the number of flows that ever cross it */
     for (uint32_t i = 0; i < np; i++)
         m->links[path[i]].n++;
