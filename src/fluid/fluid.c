@@ -550,15 +550,22 @@ static int cmp_src(const void *a, const void *b)
  * over the links this engine routes it on, a source's sum on a link at most
  * its NIC (time ignored: "can"); or a storage node that pushes back (a finite
  * ingest buffer ahead of a stuck back end, or of one slower than what can
- * arrive). 1 when memory runs out: the caution errs on the safe side. */
+ * arrive). 1 when memory runs out: the caution errs on the safe side.
+ * With rtt_spread: whether flows whose base round trips differ by more than
+ * a tenth share a link offered more than it carries (TCP's shares there
+ * follow 1 / RTT, not max-min). */
 static int can_congest(const struct scenario *sc, const struct topo *t,
-                       const struct workload *w)
+                       const struct workload *w, int *rtt_spread)
 {
     double *offered = calloc(t->n_ports, sizeof *offered);
     double *mine = calloc(t->n_ports, sizeof *mine);
     struct src_key *keys = malloc((w->n ? w->n : 1) * sizeof *keys);
     struct lset one = {0}, touched = {0};
-    int congest = !offered || !mine || !keys;
+    uint64_t *rmin = rtt_spread ? malloc((t->n_ports ? t->n_ports : 1) * sizeof *rmin) : NULL;
+    uint64_t *rmax = rtt_spread ? calloc(t->n_ports ? t->n_ports : 1, sizeof *rmax) : NULL;
+    int congest = !offered || !mine || !keys || (rtt_spread && (!rmin || !rmax));
+    for (uint32_t l = 0; rmin && l < t->n_ports; l++)
+        rmin[l] = UINT64_MAX;
     uint32_t nk = 0;
     for (uint32_t i = 0; !congest && i < w->n; i++)
         if (w->xfers[i].bytes)
@@ -572,6 +579,20 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         double rate = x->rate_bps && (double)x->rate_bps < nic ? (double)x->rate_bps : nic;
         if (flow_links(t, sc, w, keys[k].id, x, &one, path, &np) < 0)
             continue; /* no path: the run reports it */
+        if (rmin) { /* base round trip: each hop's cable and switch, twice */
+            uint64_t rtt = 0;
+            for (uint32_t j = 0; j < np; j++)
+                rtt += 2 * (t->ports[path[j]].delay_ps +
+                            (j ? (t->ports[path[j]].node >= t->first_spine
+                                      ? sc->fabric.spine_latency_ps
+                                      : sc->fabric.leaf_latency_ps)
+                               : 0));
+            for (uint32_t j = 0; j < one.n; j++) {
+                uint32_t l = one.link[j];
+                rmin[l] = rtt < rmin[l] ? rtt : rmin[l];
+                rmax[l] = rtt > rmax[l] ? rtt : rmax[l];
+            }
+        }
         for (uint32_t j = 0; j < one.n; j++) {
             if (mine[one.link[j]] == 0 && lset_push(&touched, one.link[j], 0, 64) < 0) {
                 congest = 1;
@@ -588,6 +609,10 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         }
         touched.n = 0;
     }
+    for (uint32_t l = 0; rtt_spread && rmin && rmax && l < t->n_ports; l++)
+        if (!t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL) &&
+            (double)rmax[l] > 1.1 * (double)rmin[l])
+            *rtt_spread = 1;
     for (uint32_t l = 0; !congest && l < t->n_ports; l++)
         congest = !t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL);
     /* a node's back end: what all its NICs offer */
@@ -602,6 +627,8 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
     free(offered);
     free(mine);
     free(keys);
+    free(rmin);
+    free(rmax);
     lset_free(&one);
     free(touched.link);
     free(touched.w);
@@ -640,7 +667,8 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     int per_flowlet = lb_grain(sc) == LB_PER_FLOWLET;
     const struct cc_scheme *cc = cc_scheme(sc->transport.cc);
     const struct rx_scheme *rx = rx_scheme(sc->transport.receiver);
-    int congest = can_congest(sc, t, w);
+    int rtt_spread = 0;
+    int congest = can_congest(sc, t, w, cc->tcp ? &rtt_spread : NULL);
     /* a flowlet moves after a gap: a pause, a drop, or a rate cut */
     int moves = per_flowlet && (congest || cc->rate_control);
     char v[24];
@@ -650,7 +678,12 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
                        sc->fabric.pfc ? "PFC pauses and head-of-line blocking"
                                       : "tail drops, timeouts and resends",
                        UNMOD_OPTIMISTIC);
-    if (cc->fluid_leaves)
+    /* TCP flows of different round trips through one full link: their
+     * shares follow 1 / RTT (DCTCP), less so for CUBIC; the last byte may
+     * land earlier or later than max-min's */
+    if (cc->fluid_leaves && rtt_spread && cc->fluid_rtt)
+        unmodelled_add(r, "transport.cc", cc->name, cc->fluid_rtt, UNMOD_UNKNOWN);
+    else if (cc->fluid_leaves)
         unmodelled_add(r, "transport.cc", cc->name, cc->fluid_leaves, UNMOD_OPTIMISTIC);
     if (moves)
         unmodelled_add(r, "fabric.load_balancing", lb->name,
