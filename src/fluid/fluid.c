@@ -1039,8 +1039,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         goto oom;
     if (rd != UINT32_MAX)
         rd = virt_lid(n, rd);
-    for (uint32_t j = 0; j < ns; j++)
-        if (n->st[j].vlink != UINT32_MAX)
+    for (uint32_t j = 0; j < ns; j++) /* a node's other NICs' entries stay unused (0) */
+        if (n->st[j].vlink != UINT32_MAX && n->st[j].vlink >= t->n_ports)
             n->st[j].vlink = virt_lid(n, n->st[j].vlink);
     n->lk = arena_calloc(a, nl, sizeof *n->lk);
     cap = arena_calloc(a, nl, sizeof *cap);
