@@ -1036,5 +1036,29 @@ else
 fi
 expect_error size_bad_seeds "--seeds 0: expected a whole number from 1 to 100" size --seeds 0
 
+# fluid and TCP's RTT bias: DCTCP flows whose round trips differ (one compute
+# leaf's host cables 20 us, the rest 1 us) share the storage NICs: the fluid
+# engine's entry names the bias and says either way; with equal cables it
+# lists the windows alone, optimistic
+mkdir -p "$tmp/rtt"
+if "$bin" describe --set fabric.spines=4 --topology-out "$tmp/rtt/fab.json" >/dev/null 2>&1; then
+    sed 's/"b": "cleaf0", "speed": "400Gbps", "delay": "1us"/"b": "cleaf0", "speed": "400Gbps", "delay": "20us"/' \
+        "$tmp/rtt/fab.json" >"$tmp/rtt/far.json"
+    printf 'fabric:\n  spines: 4\n  topology_file: far.json\ntransport:\n  protocol: tcp\n  cc: dctcp\n' >"$tmp/rtt/far.yaml"
+    printf 'fabric:\n  spines: 4\n  topology_file: fab.json\ntransport:\n  protocol: tcp\n  cc: dctcp\n' >"$tmp/rtt/even.yaml"
+    "$bin" run "$tmp/rtt/far.yaml" --engine fluid --quiet --json "$tmp/rtt/far.out" >/dev/null 2>&1
+    "$bin" run "$tmp/rtt/even.yaml" --engine fluid --quiet --json "$tmp/rtt/even.out" >/dev/null 2>&1
+    if grep -A1 '"effect": "TCP windows (slow start, cuts, timeouts) and RTT bias: ' "$tmp/rtt/far.out" |
+        grep -q '"direction": "unknown"' &&
+        grep -A1 '"effect": "TCP windows (slow start, cuts, timeouts)",' "$tmp/rtt/even.out" |
+        grep -q '"direction": "optimistic"' && ! grep -q 'RTT bias' "$tmp/rtt/even.out"; then
+        ok fluid_tcp_rtt_bias_listed_where_rtts_differ
+    else
+        bad "fluid_tcp_rtt_bias_listed_where_rtts_differ: $(grep -A3 '"transport.cc"' "$tmp/rtt/far.out" "$tmp/rtt/even.out" | head -8)"
+    fi
+else
+    bad fluid_tcp_rtt_bias_listed_where_rtts_differ
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -31,7 +31,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_request[],
     suite_hybrid[],
     suite_protect[],
-    suite_size2[];
+    suite_size2[],
+    suite_fluid_scale[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -59,6 +60,7 @@ static const struct test *const suites[] = {
     suite_hybrid,
     suite_protect,
     suite_size2,
+    suite_fluid_scale,
 };
 
 int main(int argc, char **argv)

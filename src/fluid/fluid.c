@@ -25,15 +25,14 @@
 #define BITS_PS 8e12 /* bytes * BITS_PS / bps = ps */
 #define FULL_TOL 1e-9
 
+/* A transfer's state, 16 bytes and a state byte (fnet.fst: 0 waiting, 1
+ * sending, 2 done, 3 sent but never written): its wire bytes follow from
+ * its payload, its finish is its key in the heap and its path latency is
+ * computed when it finishes. */
 struct fflow {
-    double rem;       /* wire bytes still to send, as of t_upd */
-    uint64_t t_upd;
-    uint64_t wire;    /* wire bytes of the transfer */
-    uint64_t finish;  /* last byte leaves the source at the current rate */
-    uint64_t lat;     /* then reaches the destination this much later */
-    uint64_t done;    /* last byte received (and written, with a back end) */
-    int state;        /* 0 waiting, 1 sending, 2 done, 3 sent but never written */
-    double wire_done; /* training: wire bytes of its finished steps */
+    double rem;       /* wire bytes still to send, as of t */
+    uint64_t t;       /* sending: when rem was; done: last byte received
+                       * (and written, with a back end) */
 };
 
 struct flink {
@@ -63,9 +62,20 @@ struct fnet {
     struct arena arena;
     struct mm mm;
     struct fflow *fl;
-    struct flink *lk;
+    uint8_t *fst;            /* per flow its state (struct fflow) */
+    struct wire_fmt wf;      /* wire bytes of a payload */
+    struct heads *hd;        /* for the latency of a finishing transfer */
+    uint64_t *tlat;          /* training flow k: its path latency */
+    double *twire_done;      /* training flow k: wire bytes of its finished steps */
+    struct flink *lk;        /* per solver link */
+    /* Solver links are the ports some flow crosses, in port order, then the
+     * back ends' virtual links: about half a fabric's ports carry nothing
+     * (no checkpoint byte goes down to a writer or up from a storage node). */
+    uint32_t *port_lid;      /* per port: its solver link, or UINT32_MAX */
+    uint32_t *lid_port;      /* per solver link: its port, or UINT32_MAX (virtual) */
+    uint32_t nu;             /* solver links that are ports */
     struct fstore *st;       /* per storage node; NULL without a back end */
-    uint32_t *order, next;   /* flows by (start, id); next to start */
+    uint32_t *order, next;   /* flows by (start, id), NULL when in id order; next to start */
     /* flow completions and buffers filling, on (time, id): flow, then
      * n_flows + storage index (buffer full), then training flows (heap_of) */
     struct heap h;
@@ -541,15 +551,22 @@ static int cmp_src(const void *a, const void *b)
  * over the links this engine routes it on, a source's sum on a link at most
  * its NIC (time ignored: "can"); or a storage node that pushes back (a finite
  * ingest buffer ahead of a stuck back end, or of one slower than what can
- * arrive). 1 when memory runs out: the caution errs on the safe side. */
+ * arrive). 1 when memory runs out: the caution errs on the safe side.
+ * With rtt_spread: whether flows whose base round trips differ by more than
+ * a tenth share a link offered more than it carries (TCP's shares there
+ * follow 1 / RTT, not max-min). */
 static int can_congest(const struct scenario *sc, const struct topo *t,
-                       const struct workload *w)
+                       const struct workload *w, int *rtt_spread)
 {
     double *offered = calloc(t->n_ports, sizeof *offered);
     double *mine = calloc(t->n_ports, sizeof *mine);
     struct src_key *keys = malloc((w->n ? w->n : 1) * sizeof *keys);
     struct lset one = {0}, touched = {0};
-    int congest = !offered || !mine || !keys;
+    uint64_t *rmin = rtt_spread ? malloc((t->n_ports ? t->n_ports : 1) * sizeof *rmin) : NULL;
+    uint64_t *rmax = rtt_spread ? calloc(t->n_ports ? t->n_ports : 1, sizeof *rmax) : NULL;
+    int congest = !offered || !mine || !keys || (rtt_spread && (!rmin || !rmax));
+    for (uint32_t l = 0; rmin && l < t->n_ports; l++)
+        rmin[l] = UINT64_MAX;
     uint32_t nk = 0;
     for (uint32_t i = 0; !congest && i < w->n; i++)
         if (w->xfers[i].bytes)
@@ -563,6 +580,20 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         double rate = x->rate_bps && (double)x->rate_bps < nic ? (double)x->rate_bps : nic;
         if (flow_links(t, sc, w, keys[k].id, x, &one, path, &np) < 0)
             continue; /* no path: the run reports it */
+        if (rmin) { /* base round trip: each hop's cable and switch, twice */
+            uint64_t rtt = 0;
+            for (uint32_t j = 0; j < np; j++)
+                rtt += 2 * (t->ports[path[j]].delay_ps +
+                            (j ? (t->ports[path[j]].node >= t->first_spine
+                                      ? sc->fabric.spine_latency_ps
+                                      : sc->fabric.leaf_latency_ps)
+                               : 0));
+            for (uint32_t j = 0; j < one.n; j++) {
+                uint32_t l = one.link[j];
+                rmin[l] = rtt < rmin[l] ? rtt : rmin[l];
+                rmax[l] = rtt > rmax[l] ? rtt : rmax[l];
+            }
+        }
         for (uint32_t j = 0; j < one.n; j++) {
             if (mine[one.link[j]] == 0 && lset_push(&touched, one.link[j], 0, 64) < 0) {
                 congest = 1;
@@ -579,6 +610,10 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         }
         touched.n = 0;
     }
+    for (uint32_t l = 0; rtt_spread && rmin && rmax && l < t->n_ports; l++)
+        if (!t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL) &&
+            (double)rmax[l] > 1.1 * (double)rmin[l])
+            *rtt_spread = 1;
     for (uint32_t l = 0; !congest && l < t->n_ports; l++)
         congest = !t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL);
     /* a node's back end: what all its NICs offer */
@@ -593,6 +628,8 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
     free(offered);
     free(mine);
     free(keys);
+    free(rmin);
+    free(rmax);
     lset_free(&one);
     free(touched.link);
     free(touched.w);
@@ -631,7 +668,8 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     int per_flowlet = lb_grain(sc) == LB_PER_FLOWLET;
     const struct cc_scheme *cc = cc_scheme(sc->transport.cc);
     const struct rx_scheme *rx = rx_scheme(sc->transport.receiver);
-    int congest = can_congest(sc, t, w);
+    int rtt_spread = 0;
+    int congest = can_congest(sc, t, w, cc->tcp ? &rtt_spread : NULL);
     /* a flowlet moves after a gap: a pause, a drop, or a rate cut */
     int moves = per_flowlet && (congest || cc->rate_control);
     char v[24];
@@ -641,7 +679,12 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
                        sc->fabric.pfc ? "PFC pauses and head-of-line blocking"
                                       : "tail drops, timeouts and resends",
                        UNMOD_OPTIMISTIC);
-    if (cc->fluid_leaves)
+    /* TCP flows of different round trips through one full link: their
+     * shares follow 1 / RTT (DCTCP), less so for CUBIC; the last byte may
+     * land earlier or later than max-min's */
+    if (cc->fluid_leaves && rtt_spread && cc->fluid_rtt)
+        unmodelled_add(r, "transport.cc", cc->name, cc->fluid_rtt, UNMOD_UNKNOWN);
+    else if (cc->fluid_leaves)
         unmodelled_add(r, "transport.cc", cc->name, cc->fluid_leaves, UNMOD_OPTIMISTIC);
     if (moves)
         unmodelled_add(r, "fabric.load_balancing", lb->name,
@@ -822,6 +865,48 @@ static double dwrr_weight(const char *s, int prio)
     return v > 0 ? v : 1;
 }
 
+/* Virtual link v (numbered n_ports + k before compaction) as a solver link. */
+static uint32_t virt_lid(const struct fnet *n, uint32_t v)
+{
+    return n->nu + (v - n->t->n_ports);
+}
+
+/* Number the solver's links: the ports on some flow's list in port order,
+ * then the virtual ones in theirs (so every tie the solver breaks by link
+ * id goes as before), and rewrite the lists. *nl: links before, after. */
+static int compact_links(struct fnet *n, struct lset *all, struct lset *tall, uint32_t *nl)
+{
+    const struct topo *t = n->t;
+    uint32_t np = t->n_ports, nv = *nl - np;
+    n->port_lid = arena_calloc(&n->arena, np ? np : 1, sizeof *n->port_lid);
+    if (!n->port_lid)
+        return -1;
+    struct lset *ls[2] = {all, tall};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < ls[k]->n; i++)
+            if (ls[k]->link[i] < np)
+                n->port_lid[ls[k]->link[i]] = 1;
+    uint32_t nu = 0;
+    for (uint32_t p = 0; p < np; p++)
+        n->port_lid[p] = n->port_lid[p] ? nu++ : UINT32_MAX;
+    n->nu = nu;
+    n->lid_port = arena_calloc(&n->arena, (size_t)nu + nv + 1, sizeof *n->lid_port);
+    if (!n->lid_port)
+        return -1;
+    for (uint32_t p = 0; p < np; p++)
+        if (n->port_lid[p] != UINT32_MAX)
+            n->lid_port[n->port_lid[p]] = p;
+    for (uint32_t v = 0; v < nv; v++)
+        n->lid_port[nu + v] = UINT32_MAX;
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < ls[k]->n; i++) {
+            uint32_t l = ls[k]->link[i];
+            ls[k]->link[i] = l < np ? n->port_lid[l] : nu + (l - np);
+        }
+    *nl = nu + nv;
+    return 0;
+}
+
 static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t,
                  const struct workload *w, struct err *e)
 {
@@ -845,46 +930,54 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     uint32_t rd = w->restore && sc->restore.read_bps ? t->n_ports + nv : UINT32_MAX;
     if (rd != UINT32_MAX)
         nv += t->n_storage;
+    /* links are numbered as ports then virtual ones until compact_links */
     uint32_t nl = t->n_ports + nv, ns = n->st ? t->n_storage : 0, nt = n->nt;
     uint32_t nm = n->two ? nf : nf + nt; /* flows in mm */
     n->ns = ns;
     double *rd_pay = rd != UINT32_MAX ? calloc(t->n_storage, sizeof *rd_pay) : NULL;
     double *rd_wire = rd != UINT32_MAX ? calloc(t->n_storage, sizeof *rd_wire) : NULL;
+    n->wf = scenario_wire(sc);
     n->fl = arena_calloc(a, (size_t)nf + nt + 1, sizeof *n->fl);
-    n->lk = arena_calloc(a, nl, sizeof *n->lk);
-    n->order = arena_calloc(a, nf ? nf : 1, sizeof *n->order);
+    n->fst = arena_calloc(a, (size_t)nf + nt + 1, sizeof *n->fst);
+    n->tlat = arena_calloc(a, (size_t)nt + 1, sizeof *n->tlat);
+    n->twire_done = arena_calloc(a, (size_t)nt + 1, sizeof *n->twire_done);
+    /* the workload mostly lists transfers by start already */
+    int in_order = 1;
+    for (uint32_t i = 1; i < nf && in_order; i++)
+        in_order = w->xfers[i - 1].start_ps <= w->xfers[i].start_ps;
+    /* a queue pair's cap on some transfer, or storage.protocol's requests */
+    int capped = request_on(w, sc);
+    for (uint32_t i = 0; i < nf && !capped; i++)
+        capped = w->xfers[i].rate_bps != 0;
     int heap_bad = heap_init(&n->h, a, (size_t)nf + ns + nt + 1) < 0;
-    n->moved = arena_calloc(a, (size_t)nf + nt + 1, 2 * sizeof *n->moved);
-    n->relaxed = arena_calloc(a, nl, sizeof *n->relaxed);
-    n->rmark = arena_calloc(a, nl, sizeof *n->rmark);
-    n->prev = arena_calloc(a, nl, sizeof *n->prev);
-    uint32_t *path_off = arena_calloc(a, (size_t)nf + nt + 1, sizeof *path_off);
-    uint32_t *toff = arena_calloc(a, (size_t)nt + 1, sizeof *toff);
+    /* the two-class bookkeeping only when training has its own solver */
+    size_t nmv = n->two ? (size_t)nf + nt + 1 : 1;
+    n->moved = arena_calloc(a, nmv, 2 * sizeof *n->moved);
+    /* set-up's own (mm_init copies what it keeps) */
+    uint32_t *path_off = calloc((size_t)nf + nt + 1, sizeof *path_off);
+    uint32_t *toff = calloc((size_t)nt + 1, sizeof *toff);
     struct lset all = {0}, one = {0}, tall = {0}; /* every flow's links; this flow's; tm's */
-    double *cap = arena_calloc(a, nl, sizeof *cap);
-    n->cap0 = cap;
-    double *fcap = arena_calloc(a, (size_t)nf + nt + 1, sizeof *fcap);
+    double *cap = NULL;
+    double *fcap = capped ? calloc((size_t)nf + nt + 1, sizeof *fcap) : NULL;
     double *wire_to = ns ? arena_calloc(a, ns, sizeof *wire_to) : NULL;
-    struct start_key *keys = malloc((nf ? nf : 1) * sizeof *keys);
+    struct start_key *keys = in_order ? NULL : malloc((nf ? nf : 1) * sizeof *keys);
+    n->order = in_order ? NULL : arena_calloc(a, nf ? nf : 1, sizeof *n->order);
     /* storage.protocol: each rank's request slots split over its transfers */
     uint32_t *req_share = request_on(w, sc)
                               ? arena_calloc(a, w->n_writers ? w->n_writers : 1, sizeof *req_share)
                               : NULL;
     if (req_share)
         request_writer_shares(w, req_share);
-    struct heads hd;
+    struct heads *hd = calloc(1, sizeof *hd);
+    n->hd = hd;
     int rc = -1;
-    if (heads_init(&hd, t, sc, w) < 0 || !n->fl || !n->lk || !n->order || heap_bad ||
-        !path_off || !cap || !fcap || (ns && !wire_to) || !keys || !n->moved || !toff ||
-        !n->relaxed || !n->rmark || !n->prev || (rd != UINT32_MAX && (!rd_pay || !rd_wire)) ||
-        (request_on(w, sc) && !req_share)) {
+    if (!hd || heads_init(hd, t, sc, w) < 0 || !n->fl || !n->fst || !n->tlat ||
+        !n->twire_done || (!in_order && (!n->order || !keys)) || heap_bad ||
+        !path_off || (capped && !fcap) || (ns && !wire_to) || !n->moved || !toff ||
+        (rd != UINT32_MAX && (!rd_pay || !rd_wire)) || (request_on(w, sc) && !req_share)) {
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
-    for (uint32_t l = 0; l < t->n_ports; l++)
-        cap[l] = t->ports[l].failed ? 0 : (double)t->ports[l].bps; /* down: carries nothing */
-    for (uint32_t l = t->n_ports; l < nl; l++)
-        cap[l] = INFINITY; /* a back end admits everything until its buffer fills */
     if (w->path && !flow_split(sc)) { /* one path each: the exact size, a link more to a back end */
         uint64_t len = (uint64_t)(ns || rd != UINT32_MAX ? 2 : 0) * nf;
         for (uint32_t i = 0; i < nf; i++)
@@ -894,7 +987,6 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     }
     for (uint32_t i = 0; i < nf; i++) {
         const struct transfer *x = &w->xfers[i];
-        struct fflow *f = &n->fl[i];
         uint32_t path[TOPO_MAX_HOPS], k;
         if (flow_links(t, sc, w, i, x, &one, path, &k) < 0) {
             err_set(e, "transfer %u: no path from node %u to node %u", i, x->src, x->dst);
@@ -906,28 +998,20 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
                 n->onto_failed++;
                 break;
             }
-        f->wire = wire_bytes(x->bytes, scenario_wire(sc));
-        uint64_t pace = x->rate_bps ? x->rate_bps : UINT64_MAX;
-        for (uint32_t j = 0; j < k; j++)
-            if (t->ports[path[j]].bps < pace)
-                pace = t->ports[path[j]].bps;
-        f->lat = flow_latency_ps(t, sc, path, k, x->bytes, pace);
+        uint64_t wire = wire_bytes(x->bytes, n->wf);
         int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
         uint32_t sj = to_store ? workload_store_owner(t, sc, x->dst) - t->first_storage : 0;
-        int buffered = ns && to_store && n->st[sj].buffered;
-        uint64_t bl = bound_latency_ps(t, sc, &hd, x, path, k, f->wire, pace, buffered);
-        f->lat = bl > f->lat ? bl : f->lat;
         if (ns && to_store) {
             struct fstore *s = &n->st[sj];
             s->ratio += (double)x->bytes; /* payload now, divided below */
-            wire_to[sj] += (double)f->wire;
+            wire_to[sj] += (double)wire;
             if (s->vlink != UINT32_MAX && lset_add(&one, s->vlink, 1.0) < 0)
                 goto oom;
         }
         if (rd != UINT32_MAX && x->src >= t->first_storage && x->src < t->first_cleaf) {
             uint32_t j = workload_store_owner(t, sc, x->src) - t->first_storage;
             rd_pay[j] += (double)x->bytes;
-            rd_wire[j] += (double)f->wire;
+            rd_wire[j] += (double)wire;
             if (lset_add(&one, rd + j, 1.0) < 0)
                 goto oom;
         }
@@ -935,22 +1019,19 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             if (lset_add_new(&all, one.link[j], lset_w(&one, j)) < 0)
                 goto oom;
         /* the queue pair's cap paces what it puts on the wire */
-        fcap[i] = x->rate_bps ? (double)x->rate_bps : INFINITY;
+        if (fcap)
+            fcap[i] = x->rate_bps ? (double)x->rate_bps : INFINITY;
         if (req_share) /* storage.protocol: its rank's request pipeline */
-            fcap[i] = fmin(fcap[i], request_cap_bps(sc, x->bytes, f->wire, req_share[x->writer],
+            fcap[i] = fmin(fcap[i], request_cap_bps(sc, x->bytes, wire, req_share[x->writer],
                                                     (double)sc->cluster.nic_bps));
-        keys[i] = (struct start_key){x->start_ps, i};
+        if (keys)
+            keys[i] = (struct start_key){x->start_ps, i};
     }
     path_off[nf] = all.n;
-    for (uint32_t j = 0; rd != UINT32_MAX && j < t->n_storage; j++)
-        /* the read rate is payload; the solver's rates are wire */
-        cap[rd + j] = rd_pay[j] > 0 ? (double)sc->restore.read_bps * rd_wire[j] / rd_pay[j]
-                                    : INFINITY;
     /* training flows: in mm after the checkpoint's (none), or in tm (logical) */
     for (uint32_t k = 0; k < nt; k++) {
         const struct train_flow *y = &n->tr->flows[k];
         struct transfer x = {.src = y->src, .dst = y->dst, .bytes = y->bytes, .sport = y->sport};
-        struct fflow *f = &n->fl[nf + k];
         uint32_t path[TOPO_MAX_HOPS], np;
         if (flow_links(t, sc, NULL, 0, &x, &one, path, &np) < 0) {
             err_set(e, "training flow %u: no path from node %u to node %u", k, x.src, x.dst);
@@ -960,20 +1041,46 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         for (uint32_t j = 0; j < np; j++)
             if (t->ports[path[j]].bps < pace)
                 pace = t->ports[path[j]].bps;
-        f->wire = wire_bytes(x.bytes, scenario_wire(sc));
-        f->lat = flow_latency_ps(t, sc, path, np, x.bytes, pace);
-        f->state = 2; /* until its first step */
+        n->tlat[k] = flow_latency_ps(t, sc, path, np, x.bytes, pace);
+        n->fst[nf + k] = 2; /* until its first step */
         struct lset *dst = n->two ? &tall : &all;
         if (n->two)
             toff[k] = tall.n;
         for (uint32_t j = 0; j < one.n; j++)
             if (lset_add_new(dst, one.link[j], lset_w(&one, j)) < 0)
                 goto oom;
-        fcap[nf + k] = INFINITY;
+        if (fcap)
+            fcap[nf + k] = INFINITY;
         if (!n->two)
             path_off[nf + k + 1] = all.n;
     }
     toff[nt] = tall.n;
+    if (compact_links(n, &all, &tall, &nl) < 0)
+        goto oom;
+    if (rd != UINT32_MAX)
+        rd = virt_lid(n, rd);
+    for (uint32_t j = 0; j < ns; j++) /* a node's other NICs' entries stay unused (0) */
+        if (n->st[j].vlink != UINT32_MAX && n->st[j].vlink >= t->n_ports)
+            n->st[j].vlink = virt_lid(n, n->st[j].vlink);
+    n->lk = arena_calloc(a, nl, sizeof *n->lk);
+    cap = arena_calloc(a, nl, sizeof *cap);
+    n->cap0 = cap;
+    uint32_t nrl = n->two ? nl : 1;
+    n->relaxed = arena_calloc(a, nrl, sizeof *n->relaxed);
+    n->rmark = arena_calloc(a, nrl, sizeof *n->rmark);
+    n->prev = arena_calloc(a, nrl, sizeof *n->prev);
+    if (!n->lk || !cap || !n->relaxed || !n->rmark || !n->prev)
+        goto oom;
+    for (uint32_t l = 0; l < nl; l++) {
+        uint32_t p = n->lid_port[l];
+        /* down: carries nothing; a back end admits everything until its
+         * buffer fills */
+        cap[l] = p == UINT32_MAX ? INFINITY : t->ports[p].failed ? 0 : (double)t->ports[p].bps;
+    }
+    for (uint32_t j = 0; rd != UINT32_MAX && j < t->n_storage; j++)
+        /* the read rate is payload; the solver's rates are wire */
+        cap[rd + j] = rd_pay[j] > 0 ? (double)sc->restore.read_bps * rd_wire[j] / rd_pay[j]
+                                    : INFINITY;
     for (uint32_t j = 0; j < ns; j++)
         n->st[j].ratio = wire_to[j] > 0 ? n->st[j].ratio / wire_to[j] : 1;
     if (mm_init(&n->mm, a, nl, cap, nm, path_off, all.link, all.w, fcap) < 0)
@@ -994,15 +1101,18 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         n->first = tfirst ? &n->tm : &n->mm;
         n->second = tfirst ? &n->mm : &n->tm;
     }
-    sort_keys(keys, nf, sizeof *keys, cmp_start);
-    for (uint32_t i = 0; i < nf; i++)
+    if (keys)
+        sort_keys(keys, nf, sizeof *keys, cmp_start);
+    for (uint32_t i = 0; keys && i < nf; i++)
         n->order[i] = keys[i].id;
     rc = 0;
     goto out;
 oom:
     err_set(e, "out of memory setting up the fluid engine");
 out:
-    heads_release(&hd);
+    free(path_off);
+    free(toff);
+    free(fcap);
     free(rd_pay);
     free(rd_wire);
     free(keys);
@@ -1080,13 +1190,44 @@ static void note_moved(struct fnet *n, struct mm *m, uint32_t sid)
         n->moved[n->n_moved++] = sid;
 }
 
+/* Wire bytes of flow fi: a transfer, or training flow fi - w->n. */
+static uint64_t flow_wire(const struct fnet *n, uint32_t fi)
+{
+    return wire_bytes(fi < n->w->n ? n->w->xfers[fi].bytes : n->tr->flows[fi - n->w->n].bytes,
+                      n->wf);
+}
+
+/* Time from transfer i's last byte leaving to its arrival: the packet
+ * engine's per-hop latency on its path, no less than the bound's way in
+ * and out (bound_latency_ps). */
+static uint64_t ckpt_latency(const struct fnet *n, uint32_t i)
+{
+    const struct topo *t = n->t;
+    const struct scenario *sc = n->sc;
+    const struct transfer *x = &n->w->xfers[i];
+    uint32_t path[TOPO_MAX_HOPS];
+    int weighted = lb_scheme(sc->fabric.load_balancing)->fluid_path == LB_FLUID_WEIGHTED;
+    uint32_t k = weighted ? wcmp_path(t, x, path) : workload_path(n->w, t, i, path);
+    if (!k)
+        return 0; /* set-up refused a transfer without a path */
+    uint64_t pace = x->rate_bps ? x->rate_bps : UINT64_MAX;
+    for (uint32_t j = 0; j < k; j++)
+        if (t->ports[path[j]].bps < pace)
+            pace = t->ports[path[j]].bps;
+    uint64_t lat = flow_latency_ps(t, sc, path, k, x->bytes, pace);
+    int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
+    int buffered = n->st && to_store &&
+                   n->st[workload_store_owner(t, sc, x->dst) - t->first_storage].buffered;
+    uint64_t bl = bound_latency_ps(t, sc, n->hd, x, path, k, flow_wire(n, i), pace, buffered);
+    return bl > lat ? bl : lat;
+}
+
 static void flow_done(struct fnet *n, uint32_t i)
 {
     struct fflow *f = &n->fl[i];
     const struct transfer *x = &n->w->xfers[i];
     f->rem = 0;
-    f->t_upd = n->now;
-    f->done = n->now + f->lat;
+    f->t = n->now + ckpt_latency(n, i);
     if (n->st && x->dst >= n->t->first_storage && x->dst < n->t->first_cleaf) {
         /* a FIFO back end writes its last byte once all before it are */
         struct fstore *s = &n->st[workload_store_owner(n->t, n->sc, x->dst) - n->t->first_storage];
@@ -1094,14 +1235,14 @@ static void flow_done(struct fnet *n, uint32_t i)
         uint64_t wait = !s->buffered ? 0
                       : s->drain_bps > 0 ? after(0, s->level, s->drain_bps) : UINT64_MAX;
         if (wait == UINT64_MAX) {
-            f->state = 3;
+            n->fst[i] = 3;
             return;
         }
-        f->done += wait;
+        f->t += wait;
     }
-    f->state = 2;
+    n->fst[i] = 2;
     n->flows_done++;
-    n->ckpt_end = f->done > n->ckpt_end ? f->done : n->ckpt_end;
+    n->ckpt_end = f->t > n->ckpt_end ? f->t : n->ckpt_end;
     if (n->flows_done == n->w->n)
         train_clock_ckpt_end(&n->tc, n->ckpt_end);
 }
@@ -1109,10 +1250,10 @@ static void flow_done(struct fnet *n, uint32_t i)
 static void flow_start(struct fnet *n, uint32_t i)
 {
     struct fflow *f = &n->fl[i];
-    f->state = 1;
-    f->t_upd = n->now;
-    f->rem = (double)f->wire;
-    if (f->wire == 0) {
+    n->fst[i] = 1;
+    f->t = n->now;
+    f->rem = (double)flow_wire(n, i);
+    if (f->rem == 0) {
         flow_done(n, i); /* an empty transfer takes no capacity */
     } else {
         mm_start(&n->mm, i);
@@ -1124,7 +1265,7 @@ static void flow_start(struct fnet *n, uint32_t i)
 /* Payload bytes per wire byte of flow i (wire > 0). */
 static double payload_ratio(const struct fnet *n, uint32_t i)
 {
-    return (double)n->w->xfers[i].bytes / (double)n->fl[i].wire;
+    return (double)n->w->xfers[i].bytes / (double)flow_wire(n, i);
 }
 
 /* After mm_update: bring the flows whose rate changed up to now at their old
@@ -1140,13 +1281,13 @@ static void apply_rates(struct fnet *n, struct mm *m)
             continue; /* same rate: same finish, no round-off drift */
         if (fi < n->w->n) /* the checkpoint's bytes to write */
             fsample_payload(&n->fs, (mf->rate - mf->prev_rate) * payload_ratio(n, fi));
-        f->rem -= mf->prev_rate * (double)(n->now - f->t_upd) / BITS_PS;
+        f->rem -= mf->prev_rate * (double)(n->now - f->t) / BITS_PS;
         if (f->rem < 0)
             f->rem = 0;
-        f->t_upd = n->now;
-        f->finish = mf->rate > 0 ? after(n->now, f->rem, mf->rate) : UINT64_MAX;
-        if (f->finish != UINT64_MAX)
-            heap_put(&n->h, i, f->finish);
+        f->t = n->now;
+        uint64_t finish = mf->rate > 0 ? after(n->now, f->rem, mf->rate) : UINT64_MAX;
+        if (finish != UINT64_MAX)
+            heap_put(&n->h, i, finish);
         else
             heap_remove(&n->h, i); /* no progress: left incomplete, reported */
     }
@@ -1163,17 +1304,20 @@ static void apply_rates(struct fnet *n, struct mm *m)
         if (load >= m->links[l].cap * (1 - FULL_TOL))
             lk->full_ps += dt;
         lk->t_upd = n->now;
-        if (l < t->n_ports)
-            fsample_seg(&n->fs, t->ports[l].seg, m->links[l].load - load);
-        if (n->st && l < t->n_ports && t->ports[l].seg == PATH_STORAGE_NIC) {
-            uint32_t node = t->ports[t->ports[l].peer].node;
+        uint32_t p = n->lid_port[l];
+        if (p != UINT32_MAX)
+            fsample_seg(&n->fs, t->ports[p].seg, m->links[l].load - load);
+        if (n->st && p != UINT32_MAX && t->ports[p].seg == PATH_STORAGE_NIC) {
+            uint32_t node = t->ports[t->ports[p].peer].node;
             if (node >= t->first_storage && node < t->first_cleaf) {
                 /* its node's back end takes what all the node's NICs bring */
                 uint32_t o = workload_store_owner(t, n->sc, node);
                 uint32_t nk = n->sc->storage.nics_per_node > 1 ? n->sc->storage.nics_per_node : 1;
                 double in = 0;
-                for (uint32_t q = o; q < o + nk && q < t->first_cleaf; q++)
-                    in += m->links[t->nodes[q].leaf_port].load;
+                for (uint32_t q = o; q < o + nk && q < t->first_cleaf; q++) {
+                    uint32_t lq = n->port_lid[t->nodes[q].leaf_port];
+                    in += lq != UINT32_MAX ? m->links[lq].load : 0;
+                }
                 store_rates(n, o - t->first_storage, in);
             }
         }
@@ -1192,9 +1336,9 @@ static void train_start(struct fnet *n)
         uint32_t fi = n->w->n + k;
         struct fflow *f = &n->fl[fi];
         struct mm *m = solver_of(n, fi);
-        f->state = 1;
-        f->t_upd = n->now;
-        f->rem = (double)f->wire;
+        n->fst[fi] = 1;
+        f->t = n->now;
+        f->rem = (double)flow_wire(n, fi);
         mm_start(m, sid_of(n, fi));
         note_moved(n, m, sid_of(n, fi));
         n->events++;
@@ -1208,11 +1352,10 @@ static void train_done(struct fnet *n, uint32_t fi)
     mm_stop(m, sid_of(n, fi));
     note_moved(n, m, sid_of(n, fi));
     f->rem = 0;
-    f->t_upd = n->now;
-    f->wire_done += (double)f->wire;
-    f->state = 2;
-    f->done = n->now + f->lat;
-    if (train_clock_done(&n->tc, f->done))
+    n->twire_done[fi - n->w->n] += (double)flow_wire(n, fi);
+    n->fst[fi] = 2;
+    f->t = n->now + n->tlat[fi - n->w->n];
+    if (train_clock_done(&n->tc, f->t))
         n->train_at = n->tc.next_ps;
     n->events++;
 }
@@ -1244,10 +1387,10 @@ static void update(struct fnet *n)
     n->n_relaxed = 0;
     for (uint32_t k = 0; k < n->n_moved; k++) {
         const struct mm_flow *mf = &b->flows[n->moved[k]];
-        for (uint32_t j = 0; j < mf->np; j++) {
+        for (uint32_t j = 0, np = mm_np(b, n->moved[k]); j < np; j++) {
             uint32_t l = b->path[mf->poff + j];
             double want = b->links[l].n ? n->share * n->cap0[l] : n->cap0[l];
-            if (l < n->t->n_ports && a->links[l].cap != want)
+            if (n->lid_port[l] != UINT32_MAX && a->links[l].cap != want)
                 mm_set_cap(a, l, want);
         }
     }
@@ -1256,7 +1399,7 @@ static void update(struct fnet *n)
     apply_rates(n, a);
     for (uint32_t k = 0; k < a->n_tl; k++) {
         uint32_t l = a->tl[k];
-        if (l >= n->t->n_ports)
+        if (n->lid_port[l] == UINT32_MAX)
             continue; /* a storage back end: the checkpoint's alone */
         double room = n->cap0[l] - a->links[l].load;
         room = room > 0 ? room : 0;
@@ -1269,7 +1412,7 @@ static void update(struct fnet *n)
         return;
     for (uint32_t k = 0; k < b->n_tl + n->n_prev; k++) {
         uint32_t l = k < b->n_tl ? b->tl[k] : n->prev[k - b->n_tl];
-        if (l >= n->t->n_ports || !b->links[l].n || !a->links[l].n)
+        if (n->lid_port[l] == UINT32_MAX || !b->links[l].n || !a->links[l].n)
             continue;
         double room = n->cap0[l] - b->links[l].load;
         if (room > a->links[l].cap * (1 + 1e-12)) {
@@ -1284,6 +1427,12 @@ static void update(struct fnet *n)
     apply_rates(n, a);
 }
 
+/* The k-th transfer to start. */
+static uint32_t order_at(const struct fnet *n, uint32_t k)
+{
+    return n->order ? n->order[k] : k;
+}
+
 static void loop(struct fnet *n)
 {
     const struct workload *w = n->w;
@@ -1292,7 +1441,7 @@ static void loop(struct fnet *n)
     for (;;) {
         uint64_t t = UINT64_MAX;
         if (n->next < nf)
-            t = w->xfers[n->order[n->next]].start_ps;
+            t = w->xfers[order_at(n, n->next)].start_ps;
         if (n->h.n && heap_top(&n->h)->key < t)
             t = heap_top(&n->h)->key;
         if (n->train_at < t)
@@ -1330,8 +1479,8 @@ static void loop(struct fnet *n)
             fsample_flow_sent(&n->fs, w->xfers[id].bytes);
             n->events++;
         }
-        while (n->next < nf && w->xfers[n->order[n->next]].start_ps == t) {
-            flow_start(n, n->order[n->next++]);
+        while (n->next < nf && w->xfers[order_at(n, n->next)].start_ps == t) {
+            flow_start(n, order_at(n, n->next++));
             n->events++;
         }
         if (n->train_at == t)
@@ -1355,9 +1504,8 @@ static void loop(struct fnet *n)
 static void time_limit_cut(struct fnet *n)
 {
     for (uint32_t i = 0; i < n->w->n; i++) {
-        struct fflow *f = &n->fl[i];
-        if (f->state == 2 && f->done > n->time_limit) {
-            f->state = 3;
+        if (n->fst[i] == 2 && n->fl[i].t > n->time_limit) {
+            n->fst[i] = 3;
             n->flows_done--;
             n->time_limit_hit = !n->interrupted;
         }
@@ -1379,12 +1527,12 @@ static void writers(const struct fnet *n, struct results *r)
     /* a transfer counts once its file is durable (fsync, metadata service) */
     uint64_t *done = malloc((w->n ? w->n : 1) * sizeof *done);
     for (uint32_t i = 0; done && i < w->n; i++)
-        done[i] = n->fl[i].state == 2 ? n->fl[i].done : UINT64_MAX;
+        done[i] = n->fst[i] == 2 ? n->fl[i].t : UINT64_MAX;
     if (!done || workload_durable(w, n->sc, done) < 0)
         results_violate(r, "out of memory completing the files");
     for (uint32_t i = 0; done && i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
-        if (n->fl[i].state == 2)
+        if (n->fst[i] == 2)
             writer_acc_add(&acc, x->writer, x->start_ps, x->start_ps, done[i]);
     }
     free(done);
@@ -1407,16 +1555,16 @@ static void balance(const struct fnet *n, struct results *r)
     uint32_t maxp = 0, cnt = 0;
     double *bytes = malloc(t->n_ports * sizeof *bytes);
     for (uint32_t p = 0; bytes && p < t->n_ports; p++)
-        bytes[p] = n->lk[p].bytes;
+        bytes[p] = n->port_lid[p] != UINT32_MAX ? n->lk[n->port_lid[p]].bytes : 0;
     if (bytes)
         balance_compute(r, t, bytes);
     free(bytes);
     for (uint32_t i = 0; i < m->nf; i++) {
         const struct mm_flow *f = &m->flows[i];
         uint32_t c = 0;
-        for (uint32_t j = 0; j < f->np; j++) {
+        for (uint32_t j = 0, np = mm_np(m, i); j < np; j++) {
             uint32_t l = m->path[f->poff + j];
-            c += l < t->n_ports && t->ports[l].seg == PATH_CLEAF_UP;
+            c += n->lid_port[l] != UINT32_MAX && t->ports[n->lid_port[l]].seg == PATH_CLEAF_UP;
         }
         if (!c)
             continue;
@@ -1441,9 +1589,9 @@ static void sample_finish(struct fnet *n)
     for (uint32_t i = 0; start && done && i < nf; i++) {
         const struct fflow *f = &n->fl[i];
         start[i] = n->w->xfers[i].start_ps;
-        done[i] = f->state == 2 ? f->done : UINT64_MAX;
-        if (f->state == 2 && f->done > t_end)
-            t_end = f->done;
+        done[i] = n->fst[i] == 2 ? f->t : UINT64_MAX;
+        if (n->fst[i] == 2 && f->t > t_end)
+            t_end = f->t;
     }
     if (start && done)
         fsample_finish(&n->fs, t_end, nf, start, done);
@@ -1465,11 +1613,11 @@ static void collect_training(struct fnet *n, struct results *r)
         uint32_t fi = n->w->n + k;
         const struct mm *m = solver_of(n, fi);
         const struct mm_flow *mf = &m->flows[sid_of(n, fi)];
-        for (uint32_t j = 0; j < mf->np; j++) {
-            uint32_t l = m->path[mf->poff + j];
-            if (l < n->t->n_ports)
-                r->training.seg_bytes[n->t->ports[l].seg] +=
-                    (uint64_t)(mm_w(m, mf->poff + j) * n->fl[fi].wire_done + 0.5);
+        for (uint32_t j = 0, np = mm_np(m, sid_of(n, fi)); j < np; j++) {
+            uint32_t p = n->lid_port[m->path[mf->poff + j]];
+            if (p != UINT32_MAX)
+                r->training.seg_bytes[n->t->ports[p].seg] +=
+                    (uint64_t)(mm_w(m, mf->poff + j) * n->twire_done[k] + 0.5);
         }
     }
     invariants_training_steps(r, &n->tc, n->interrupted, n->time_limit_hit);
@@ -1495,31 +1643,32 @@ static void collect(struct fnet *n, struct results *r)
     for (uint32_t i = 0; i < w->n; i++) {
         struct fflow *f = &n->fl[i];
         const struct mm_flow *mf = &m->flows[i];
-        if (f->state == 0)
+        if (n->fst[i] == 0)
             continue;
-        if (f->state == 1) {
-            f->rem -= mf->rate * (double)(n->now - f->t_upd) / BITS_PS;
+        if (n->fst[i] == 1) {
+            f->rem -= mf->rate * (double)(n->now - f->t) / BITS_PS;
             f->rem = f->rem < 0 ? 0 : f->rem;
-            f->t_upd = n->now;
+            f->t = n->now;
         }
-        double wire = (double)f->wire - f->rem;
-        sent += f->wire ? (uint64_t)((double)w->xfers[i].bytes * wire / (double)f->wire + 0.5)
-                        : 0;
-        for (uint32_t j = 0; expect && j < mf->np; j++)
+        uint64_t fw = flow_wire(n, i);
+        double wire = (double)fw - f->rem;
+        sent += fw ? (uint64_t)((double)w->xfers[i].bytes * wire / (double)fw + 0.5) : 0;
+        for (uint32_t j = 0, np = mm_np(m, i); expect && j < np; j++)
             expect[m->path[mf->poff + j]] += mm_w(m, mf->poff + j) * wire;
-        bad_flows += f->state != 2;
+        bad_flows += n->fst[i] != 2;
     }
     /* training under isolation none loads mm's links too: all its steps */
     for (uint32_t i = w->n; !n->two && i < w->n + n->nt; i++) {
         struct fflow *f = &n->fl[i];
         const struct mm_flow *mf = &m->flows[i];
-        if (f->state == 1) {
-            f->rem -= mf->rate * (double)(n->now - f->t_upd) / BITS_PS;
+        if (n->fst[i] == 1) {
+            f->rem -= mf->rate * (double)(n->now - f->t) / BITS_PS;
             f->rem = f->rem < 0 ? 0 : f->rem;
-            f->t_upd = n->now;
+            f->t = n->now;
         }
-        double wire = f->wire_done + (f->state == 1 ? (double)f->wire - f->rem : 0);
-        for (uint32_t j = 0; expect && j < mf->np; j++)
+        double wire = n->twire_done[i - w->n] +
+                      (n->fst[i] == 1 ? (double)flow_wire(n, i) - f->rem : 0);
+        for (uint32_t j = 0, np = mm_np(m, i); expect && j < np; j++)
             expect[m->path[mf->poff + j]] += mm_w(m, mf->poff + j) * wire;
     }
     uint64_t worst_link = UINT32_MAX;
@@ -1536,11 +1685,12 @@ static void collect(struct fnet *n, struct results *r)
             worst_err = err;
             worst_link = l;
         }
-        if (l >= t->n_ports || !path_is_fwd_link(t->ports[l].seg) || lk->bytes <= 0)
+        uint32_t p = n->lid_port[l];
+        if (p == UINT32_MAX || !path_is_fwd_link(t->ports[p].seg) || lk->bytes <= 0)
             continue;
-        enum path_seg s = t->ports[l].seg;
+        enum path_seg s = t->ports[p].seg;
         double span = r->completion_s * (double)PS_PER_S;
-        double util = span > 0 ? lk->bytes * BITS_PS / (double)t->ports[l].bps / span : 0;
+        double util = span > 0 ? lk->bytes * BITS_PS / (double)t->ports[p].bps / span : 0;
         if (util > r->link_util_max[s])
             r->link_util_max[s] = util;
         if (ps_to_s(lk->busy_ps) > r->link_busy_max_s[s])
@@ -1555,12 +1705,16 @@ static void collect(struct fnet *n, struct results *r)
          * no fluid meaning) */
         r->ports = calloc(t->n_ports, sizeof *r->ports);
         r->n_ports = r->ports ? t->n_ports : 0;
-        for (uint32_t l = 0; l < r->n_ports; l++)
+        for (uint32_t l = 0; l < r->n_ports; l++) {
+            static const struct flink none; /* a port no flow crossed */
+            uint32_t k = n->port_lid[l];
+            const struct flink *lk = k != UINT32_MAX ? &n->lk[k] : &none;
             r->ports[l] = (struct port_result){.node = t->ports[l].node,
                                                .peer = t->ports[l].peer,
                                                .seg = t->ports[l].seg,
-                                               .tx_bytes = (uint64_t)(n->lk[l].bytes + 0.5),
-                                               .active_s = ps_to_s(n->lk[l].busy_ps)};
+                                               .tx_bytes = (uint64_t)(lk->bytes + 0.5),
+                                               .active_s = ps_to_s(lk->busy_ps)};
+        }
     }
     r->bytes_sent = r->bytes_delivered = sent;
     r->bytes_dropped = r->bytes_in_flight = 0;
@@ -1575,9 +1729,12 @@ static void collect(struct fnet *n, struct results *r)
     invariants_begin(r);
     if (!expect)
         results_violate(r, "out of memory checking link byte counts");
-    if (worst_link != UINT32_MAX)
+    if (worst_link != UINT32_MAX) /* named by its port, or past the ports when virtual */
         results_violate(r, "link %llu carried %.0f wire bytes, its flows sent %.0f",
-                (unsigned long long)worst_link, n->lk[worst_link].bytes, expect[worst_link]);
+                        (unsigned long long)(n->lid_port[worst_link] != UINT32_MAX
+                                                 ? n->lid_port[worst_link]
+                                                 : t->n_ports + (worst_link - n->nu)),
+                        n->lk[worst_link].bytes, expect[worst_link]);
     invariants_transfers(r, bad_flows, w->n, n->interrupted);
     invariants_time_monotone(r, n->time_went_back);
     if (n->onto_failed)
@@ -1647,6 +1804,9 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     train_clock_release(&n->tc);
+    if (n->hd)
+        heads_release(n->hd);
+    free(n->hd);
     arena_release(&n->arena);
     free(n);
     return rc;

@@ -17,26 +17,43 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->nl = nl;
     m->nf = nf;
     uint32_t np = path_off[nf];
-    size_t nh = (size_t)nl + nf;
-#define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
-    if (!ALLOC(m->links, nl) || !ALLOC(m->flows, nf) || !ALLOC(m->path, np) ||
-        !ALLOC(m->pslot, np) || !ALLOC(m->lslot, np) || !ALLOC(m->alist, np) ||
-        !ALLOC(m->active, nf) || !ALLOC(m->added, nf) || !ALLOC(m->aff, nf) ||
-        !ALLOC(m->dirty, nl) || !ALLOC(m->dmark, nl) || !ALLOC(m->tl, nl) ||
-        !ALLOC(m->shrunk, nl) || heap_init(&m->heap, a, nh) < 0)
-        return -1;
-#undef ALLOC
-    if (np)
-        memcpy(m->path, path, np * sizeof *path);
+    /* caps are rare: without any, no array and no heap room for them */
+    int capped = 0;
+    for (uint32_t f = 0; flow_cap && f < nf && !capped; f++)
+        capped = flow_cap[f] != INFINITY;
+    size_t nh = (size_t)nl + (capped ? nf : 0);
     /* unit weights (one path per flow) need no array: less memory to touch */
     uint32_t unit = 0;
     while (path_w && unit < np && path_w[unit] == 1.0)
         unit++;
-    if (path_w && unit < np) {
-        if (!(m->pw = arena_calloc(a, np, sizeof *m->pw)))
-            return -1;
+    int weighted = path_w && unit < np;
+    /* the 32-bit arrays in one allocation: a large one gets a block of its
+     * own, several medium ones would each leave part of a block unused */
+    size_t ne = (size_t)np + 1, nfl = (size_t)nf + 1, nll = (size_t)nl + 1;
+    uint32_t *u = arena_calloc(a, (4 + (size_t)weighted) * ne + 3 * nfl + 4 * nll, sizeof *u);
+#define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
+    if (!u || !ALLOC(m->links, nl) || !ALLOC(m->flows, (size_t)nf + 1) ||
+        !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
+        (weighted && !ALLOC(m->pw, np)) || heap_init(&m->heap, a, nh) < 0)
+        return -1;
+#undef ALLOC
+    m->path = u, u += ne;
+    m->pslot = u, u += ne;
+    m->lflow = u, u += ne;
+    m->alist = u, u += ne;
+    if (weighted)
+        m->lpe = u, u += ne;
+    m->active = u, u += nfl;
+    m->added = u, u += nfl;
+    m->aff = u, u += nfl;
+    m->dirty = u, u += nll;
+    m->dmark = u, u += nll;
+    m->tl = u, u += nll;
+    m->shrunk = u;
+    if (np)
+        memcpy(m->path, path, np * sizeof *path);
+    if (weighted)
         memcpy(m->pw, path_w, np * sizeof *path_w);
-    }
     /* each link's list is as long as the number of flows that ever cross it */
     for (uint32_t i = 0; i < np; i++)
         m->links[path[i]].n++;
@@ -52,13 +69,14 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     }
     for (uint32_t f = 0; f < nf; f++) {
         struct mm_flow *fl = &m->flows[f];
-        fl->cap = flow_cap ? flow_cap[f] : INFINITY;
+        if (capped)
+            m->fcap[f] = flow_cap[f];
         fl->poff = path_off[f];
-        fl->np = path_off[f + 1] - path_off[f];
         fl->bott = MM_NONE;
         fl->bnext = fl->bprev = MM_NIL;
         fl->apos = UINT32_MAX;
     }
+    m->flows[nf].poff = np;
     m->epoch = 1;
     m->dmark_epoch = 1;
     return 0;
@@ -102,7 +120,7 @@ static void mark_link_dirty(struct mm *m, uint32_t l)
 static void mark_dirty(struct mm *m, uint32_t f)
 {
     const struct mm_flow *fl = &m->flows[f];
-    for (uint32_t i = 0; i < fl->np; i++)
+    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++)
         mark_link_dirty(m, m->path[fl->poff + i]);
 }
 
@@ -122,16 +140,33 @@ void mm_start(struct mm *m, uint32_t f)
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos != UINT32_MAX)
         return;
-    for (uint32_t i = 0; i < fl->np; i++) {
+    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         struct mm_link *l = &m->links[m->path[fl->poff + i]];
         m->pslot[fl->poff + i] = l->n;
-        m->lslot[l->off + l->n++] = (struct mm_slot){f, fl->poff + i};
+        if (m->lpe)
+            m->lpe[l->off + l->n] = fl->poff + i;
+        m->lflow[l->off + l->n++] = f;
     }
     fl->apos = m->n_active;
     m->active[m->n_active++] = f;
     fl->rate = 0;
     m->added[m->n_added++] = f;
     mark_dirty(m, f);
+}
+
+/* The entry of flow f's path that names link lid (it has one). */
+static uint32_t path_entry(const struct mm *m, uint32_t f, uint32_t lid)
+{
+    uint32_t pe = m->flows[f].poff;
+    while (m->path[pe] != lid)
+        pe++;
+    return pe;
+}
+
+/* Weight of a link's slot k (an lflow index). */
+static double slot_w(const struct mm *m, uint32_t k)
+{
+    return m->lpe ? m->pw[m->lpe[k]] : 1.0;
 }
 
 /* Keep the load a link had before update number `update`. */
@@ -149,16 +184,19 @@ void mm_stop(struct mm *m, uint32_t f)
     if (fl->apos == UINT32_MAX)
         return;
     bott_set(m, f, MM_NONE);
-    for (uint32_t i = 0; i < fl->np; i++) {
+    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
         uint32_t s = m->pslot[fl->poff + i];
         snapshot(l, m->epoch + 1);
         l->load = l->n > 1 ? l->load - mm_w(m, fl->poff + i) * fl->rate : 0; /* empty: 0 */
-        struct mm_slot g = m->lslot[l->off + --l->n];
-        if (g.flow != f) { /* move the last flow into the hole */
-            m->lslot[l->off + s] = g;
-            m->pslot[g.pe] = s;
+        uint32_t last = l->off + --l->n, g = m->lflow[last];
+        if (g != f) { /* move the last flow into the hole */
+            uint32_t pe = m->lpe ? m->lpe[last] : path_entry(m, g, lid);
+            m->lflow[l->off + s] = g;
+            if (m->lpe)
+                m->lpe[l->off + s] = pe;
+            m->pslot[pe] = s;
         }
     }
     uint32_t last = m->active[--m->n_active];
@@ -200,7 +238,7 @@ static void affect(struct mm *m, uint32_t f)
     fl->mark = m->epoch;
     fl->prev_rate = fl->rate;
     m->aff[m->n_aff++] = f;
-    for (uint32_t i = 0; i < fl->np; i++) {
+    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         touch_link(m, lid);
         m->links[lid].na++;
@@ -223,13 +261,13 @@ static uint32_t affect_bottlenecked(struct mm *m, const struct mm_link *l)
 static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
 {
     struct mm_flow *fl = &m->flows[f];
-    fl->frozen = 1;
+    m->frozen[f] = 1;
     fl->rate = rate;
     bott_set(m, f, bott);
     if (bott < m->nl)
         m->links[bott].froze++;
     /* the heap keys of its links only grow: fill() refreshes them lazily */
-    for (uint32_t i = 0; i < fl->np; i++) {
+    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
         double w = mm_w(m, fl->poff + i);
@@ -249,9 +287,8 @@ static void fill(struct mm *m)
 {
     for (uint32_t i = 0; i < m->n_aff; i++) {
         uint32_t f = m->aff[i];
-        struct mm_flow *fl = &m->flows[f];
         bott_set(m, f, MM_NONE);
-        fl->frozen = 0;
+        m->frozen[f] = 0;
     }
     uint32_t off = 0;
     for (uint32_t i = 0; i < m->n_tl; i++) {
@@ -274,17 +311,18 @@ static void fill(struct mm *m)
     for (uint32_t i = 0; i < m->n_aff; i++) {
         uint32_t f = m->aff[i];
         const struct mm_flow *fl = &m->flows[f];
-        double ub = INFINITY;
-        for (uint32_t j = 0; j < fl->np; j++) {
+        uint32_t np = mm_np(m, f);
+        double ub = INFINITY, cap = mm_cap(m, f);
+        for (uint32_t j = 0; j < np; j++) {
             const struct mm_link *l = &m->links[m->path[fl->poff + j]];
             if (l->rem < ub * mm_w(m, fl->poff + j))
                 ub = l->rem / mm_w(m, fl->poff + j);
         }
-        if (fl->cap < ub) {
-            ub = fl->cap;
-            heap_put(&m->heap, m->nl + f, heap_key_of(fl->cap));
+        if (cap < ub) {
+            ub = cap;
+            heap_put(&m->heap, m->nl + f, heap_key_of(cap));
         }
-        for (uint32_t j = 0; j < fl->np; j++) {
+        for (uint32_t j = 0; j < np; j++) {
             struct mm_link *l = &m->links[m->path[fl->poff + j]];
             l->acc += mm_w(m, fl->poff + j) * ub;
             l->wun += mm_w(m, fl->poff + j);
@@ -303,8 +341,8 @@ static void fill(struct mm *m)
     while (m->heap.n) {
         uint32_t id = heap_top(&m->heap)->id;
         if (id >= m->nl) {
-            if (!m->flows[id - m->nl].frozen) /* its key: the cap, pushed above */
-                freeze(m, id - m->nl, m->flows[id - m->nl].cap, MM_CAP);
+            if (!m->frozen[id - m->nl]) /* its key: the cap, pushed above */
+                freeze(m, id - m->nl, mm_cap(m, id - m->nl), MM_CAP);
             heap_remove(&m->heap, id);
             continue;
         }
@@ -320,7 +358,7 @@ static void fill(struct mm *m)
         }
         l->level = level;
         for (uint32_t k = l->aoff; k < l->aoff + l->na && l->unfrozen; k++)
-            if (!m->flows[m->alist[k]].frozen)
+            if (!m->frozen[m->alist[k]])
                 freeze(m, m->alist[k], level, id);
         heap_remove(&m->heap, id);
     }
@@ -347,7 +385,7 @@ static uint32_t validate(struct mm *m)
                 double maxr = 0;
                 m->scans++;
                 for (uint32_t k = 0; k < l->n; k++) {
-                    uint32_t f = m->lslot[l->off + k].flow;
+                    uint32_t f = m->lflow[l->off + k];
                     const struct mm_flow *g = &m->flows[f];
                     if (g->mark != m->epoch && g->rate > x) {
                         affect(m, f);
@@ -382,7 +420,7 @@ static void finish(struct mm *m)
         } else if (++l->since_sum >= 8 * l->n) { /* amortised: 1/8 read a touch */
             double load = 0;
             for (uint32_t k = 0; k < l->n; k++)
-                load += mm_w(m, m->lslot[l->off + k].pe) * m->flows[m->lslot[l->off + k].flow].rate;
+                load += slot_w(m, l->off + k) * m->flows[m->lflow[l->off + k]].rate;
             l->load = load;
             l->since_sum = 0;
         } else {
@@ -418,7 +456,7 @@ void mm_update(struct mm *m)
     for (uint32_t i = 0; i < m->n_shrunk; i++) {
         const struct mm_link *l = &m->links[m->shrunk[i]];
         for (uint32_t k = 0; k < l->n; k++)
-            affect(m, m->lslot[l->off + k].flow);
+            affect(m, m->lflow[l->off + k]);
     }
     m->n_added = m->n_dirty = m->n_shrunk = 0;
     m->dmark_epoch++;
@@ -443,7 +481,7 @@ int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
         const struct mm_link *k = &m->links[l];
         double load = 0;
         for (uint32_t i = 0; i < k->n; i++)
-            load += mm_w(m, m->lslot[k->off + i].pe) * m->flows[m->lslot[k->off + i].flow].rate;
+            load += slot_w(m, k->off + i) * m->flows[m->lflow[k->off + i]].rate;
         if (load > k->cap * (1 + tol)) {
             snprintf(msg, len, "link %u: load %.17g above capacity %.17g", l, load, k->cap);
             return (int)l + 1;
@@ -452,17 +490,18 @@ int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
     for (uint32_t a = 0; a < m->n_active; a++) {
         uint32_t f = m->active[a];
         const struct mm_flow *fl = &m->flows[f];
-        if (fl->rate > fl->cap * (1 + tol)) {
-            snprintf(msg, len, "flow %u: rate %.17g above its cap %.17g", f, fl->rate, fl->cap);
+        double cap = mm_cap(m, f);
+        if (fl->rate > cap * (1 + tol)) {
+            snprintf(msg, len, "flow %u: rate %.17g above its cap %.17g", f, fl->rate, cap);
             return (int)f + 1;
         }
-        int ok = fl->rate >= fl->cap * (1 - tol);
-        for (uint32_t i = 0; i < fl->np && !ok; i++) {
+        int ok = fl->rate >= cap * (1 - tol);
+        for (uint32_t i = 0, np = mm_np(m, f); i < np && !ok; i++) {
             const struct mm_link *k = &m->links[m->path[fl->poff + i]];
             double load = 0, max = 0;
             for (uint32_t j = 0; j < k->n; j++) {
-                double r = m->flows[m->lslot[k->off + j].flow].rate;
-                load += mm_w(m, m->lslot[k->off + j].pe) * r;
+                double r = m->flows[m->lflow[k->off + j]].rate;
+                load += slot_w(m, k->off + j) * r;
                 if (r > max)
                     max = r;
             }

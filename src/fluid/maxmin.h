@@ -35,6 +35,7 @@
 #ifndef CKPT_MAXMIN_H
 #define CKPT_MAXMIN_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "../core/arena.h"
@@ -50,7 +51,7 @@ struct mm_link {
     double prev_load;       /* load before the last update (links in tl) */
     double blevel;          /* rate of the flows bottlenecked here (within 1e-10) */
     double maxr;            /* >= the rate of every other flow here */
-    uint32_t off, n;        /* active flows: mm.lslot[off .. off + n) */
+    uint32_t off, n;        /* active flows: mm.lflow[off .. off + n) */
     uint32_t bhead, nbott;  /* flows bottlenecked here: list through mm_flow.bnext */
     uint32_t snap;          /* update that prev_load belongs to */
     uint32_t since_sum;     /* updates since load was last summed exactly */
@@ -66,30 +67,31 @@ struct mm_link {
     double level;           /* rate at which A's flows froze here, < 0 none */
 };
 
+/* Per flow only what every update reads (40 bytes): the path's length is
+ * the next flow's poff less its own (flows[nf] closes the list), the cap
+ * and the frozen flag live in arrays of their own. */
 struct mm_flow {
-    double cap;             /* own cap; INFINITY = none */
     double rate, prev_rate; /* now / before the last update */
-    uint32_t poff, np;      /* path mm.path[poff .. poff + np) */
+    uint32_t poff;          /* path mm.path[poff .. flows[f + 1].poff) */
     uint32_t bott;          /* link it froze on, MM_CAP or MM_NONE */
     uint32_t bnext, bprev;  /* neighbours in its bottleneck link's list */
     uint32_t mark;          /* == mm.epoch: in A */
     uint32_t apos;          /* index in mm.active, UINT32_MAX when inactive */
-    int frozen;
 };
 
-/* A link's active flow and the entry of its path that names the link: a
- * stopping flow's slot is refilled without reading the moved flow's path. */
-struct mm_slot {
-    uint32_t flow, pe;
-};
 struct mm {
     uint32_t nl, nf;
     struct mm_link *links;
-    struct mm_flow *flows;
+    struct mm_flow *flows;  /* nf + 1: the last one only closes the paths */
+    double *fcap;           /* per flow its own cap; NULL: none has one */
+    uint8_t *frozen;        /* per flow, scratch of one fill */
     uint32_t *path;         /* link ids of every flow's path (CSR) */
     double *pw;             /* the weight of each path entry; NULL: all 1 */
-    uint32_t *pslot;        /* where the flow sits in that link's lslot list */
-    struct mm_slot *lslot;  /* per link: its active flows */
+    uint32_t *pslot;        /* where the flow sits in that link's lflow list */
+    uint32_t *lflow;        /* per link: its active flows */
+    uint32_t *lpe;          /* beside lflow, the path entry naming the link, for
+                             * its weight; NULL with pw (unit weights: a moved
+                             * flow's entry is found on its path) */
     uint32_t *alist;        /* per link in T: its flows of A (scratch) */
     uint32_t *active, n_active;
     /* pending changes since the last update */
@@ -111,6 +113,15 @@ struct mm {
     double worst_excess;     /* largest load / cap - 1 seen */
 };
 
+/* Path length and cap of flow f. */
+static inline uint32_t mm_np(const struct mm *m, uint32_t f)
+{
+    return m->flows[f + 1].poff - m->flows[f].poff;
+}
+static inline double mm_cap(const struct mm *m, uint32_t f)
+{
+    return m->fcap ? m->fcap[f] : (double)INFINITY;
+}
 /* Weight of path entry pe (mm.path index). */
 static inline double mm_w(const struct mm *m, uint32_t pe)
 {

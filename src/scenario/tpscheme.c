@@ -33,7 +33,8 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .events_scale = {2.49, 1.46},
         .fluid = "not modelled: the fluid engine gives max-min shares at line rate; HPCC "
                  "holds its busiest hop near transport.hpcc.eta (optimistic)",
-        .fluid_leaves = "rate control",
+        .fluid_leaves = "rate control: the busiest hop held near transport.hpcc.eta of its "
+                        "capacity",
         .rate_control = 1,
         .window = 1,
         .tune = "hpcc;transport.hpcc.eta=0.95,hpcc;transport.hpcc.eta=0.9",
@@ -80,12 +81,16 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         /* [1]: ACKs direct (transport.ack_path), bench-1024 x 256:
          * BENCHMARKS.md "ACKs sent direct" */
         .events_scale = {1.75, 1.12},
-        .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
-        .fluid_leaves = "TCP windows (slow start, cuts, timeouts, RTT bias of the shares)",
+        .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic); "
+                 "where flows of different round trips share a full link, DCTCP's shares "
+                 "follow 1 / RTT (its window grows a segment a round trip): listed, either way",
+        .fluid_leaves = "TCP windows (slow start, cuts, timeouts)",
         .rate_control = 1,
         .window = 1,
         .tcp = 1,
         .tune = "dctcp;transport.dctcp.g=0.0625,dctcp;transport.dctcp.g=0.25",
+        .fluid_rtt = "TCP windows (slow start, cuts, timeouts) and RTT bias: flows of different "
+                     "round trips share a full link, shares ~ 1 / RTT, not max-min",
     },
     [CC_CUBIC] = {
         .name = "cubic",
@@ -94,12 +99,18 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         /* [1]: ACKs direct (transport.ack_path), bench-1024 x 256:
          * BENCHMARKS.md "ACKs sent direct" */
         .events_scale = {1.69, 1.07},
-        .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic)",
-        .fluid_leaves = "TCP windows (slow start, cuts, timeouts, RTT bias of the shares)",
+        .fluid = "not modelled: the fluid engine gives max-min shares at once (optimistic); "
+                 "where flows of different round trips share a full link, CUBIC's shares "
+                 "lean to the shorter one, less than 1 / RTT (its window grows in time, not "
+                 "per round trip): listed, either way",
+        .fluid_leaves = "TCP windows (slow start, cuts, timeouts)",
         .rate_control = 1,
         .window = 1,
         .tcp = 1,
         .tune = "cubic;transport.cubic.beta=0.7,cubic;transport.cubic.beta=0.8",
+        .fluid_rtt = "TCP windows (slow start, cuts, timeouts) and RTT bias: flows of different "
+                     "round trips share a full link, shares lean to the shorter (less than "
+                     "1 / RTT), not max-min",
     },
 };
 

@@ -56,6 +56,9 @@ struct cc_scheme {
     int tcp;
     /* tune's default knob: its values, ';'-joined keys, ','-separated */
     const char *tune;
+    /* the fluid engine's entry instead of fluid_leaves when flows of
+     * different round trips share a full link (NULL: not RTT-biased) */
+    const char *fluid_rtt;
 };
 
 /* A receiver kind: what it does with a packet out of order. */

@@ -1,0 +1,73 @@
+/* The fluid engine at scale: memory per transfer (issue 30, item 4). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../src/api/api.h"
+#include "../src/api/ckpt.h"
+#include "../src/core/arena.h"
+#include "../src/fluid/fluid.h"
+#include "harness.h"
+#include "support.h"
+
+/* The engine's own arena (fluid_run's perf.mem_bytes) per transfer on a run
+ * prepared as ckpt_run prepares it. */
+static double fluid_bytes_per_transfer(struct scenario *sc, uint32_t *n_xfers, int *ok)
+{
+    struct scenario eff;
+    struct arena a;
+    arena_init(&a);
+    struct topo t;
+    struct workload w;
+    struct results r;
+    memset(&r, 0, sizeof r);
+    struct err e = {""};
+    double per = 0;
+    *ok = 0;
+    *n_xfers = 0;
+    if (ckpt_prepare(sc, &eff, &a, &t, &w, &r, &e) == 0 &&
+        fluid_run(&eff, &t, &w, &r, &e) == 0 && r.ok && w.n) {
+        per = (double)r.mem_bytes / w.n;
+        *n_xfers = w.n;
+        *ok = 1;
+    } else {
+        fprintf(stderr, "  %s %s\n", e.msg, r.violation);
+    }
+    results_release(&r);
+    arena_release(&a);
+    return per;
+}
+
+/* A mid-size three-tier run (2,000 nodes x 8 GPUs, 64-port switches, as
+ * scenarios/cluster-100k.yaml at a fiftieth): 312 bytes a transfer (the
+ * arena counts whole 1 MB blocks), held under 330. Before the compact layout
+ * (solver links for every port, 64-byte transfer records, 56-byte solver
+ * flows, caps and start order kept when unused) it took 654, and this fails.
+ * The issue's target is 250: what is left is the solver's per-path-entry
+ * lists (16 bytes each, six entries a transfer here) and its 144-byte link. */
+static void fluid_scale_bytes_per_transfer(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=2000");
+    test_set(&sc, "cluster.gpus_per_node=8");
+    test_set(&sc, "storage.nodes=40");
+    test_set(&sc, "fabric.switch=CX764QD-N");
+    test_set(&sc, "fabric.tiers=auto");
+    test_set(&sc, "fabric.storage_per_leaf=20");
+    test_set(&sc, "model.name=dense-1t");
+    test_set(&sc, "parallelism.tp=8");
+    test_set(&sc, "parallelism.pp=20");
+    test_set(&sc, "checkpoint.writer_rule=dcp");
+    test_set(&sc, "engine=fluid");
+    uint32_t n;
+    int ok;
+    double per = fluid_bytes_per_transfer(&sc, &n, &ok);
+    CHECK(ok);
+    CHECKF(n >= 10000, "%u transfers", n);
+    CHECKF(per > 0 && per < 330, "%.1f bytes a transfer (%u transfers)", per, n);
+}
+
+SUITE(suite_fluid_scale) = {
+    {"fluid_scale_bytes_per_transfer", fluid_scale_bytes_per_transfer},
+    {0, 0},
+};
