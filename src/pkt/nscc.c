@@ -337,7 +337,7 @@ static void nscc_on_data(struct pnet *n, uint32_t node, struct flow *f, const st
         ask = sl->flags & F_AR;
         sl->flags = (uint8_t)((sl->flags & ~F_CE) | (pk->ce ? F_CE : 0));
     }
-    if (ask || f->expect_psn / every > pk->psn / every ||
+    if (ask || pk->ce || f->expect_psn / every > pk->psn / every ||
         (f->recv == f->bytes && !n->recover)) /* with recovery the last has its ACK */
         nic_send_ack(n, node, f, f->expect_psn);
 }

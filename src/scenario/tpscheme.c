@@ -47,6 +47,12 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .fluid_leaves = "NSCC window control",
         .rate_control = 1,
         .tune = "nscc;transport.nscc.target_delay=auto,nscc;transport.nscc.target_delay=2us",
+        /* htsim's UEC switches (main_uec.cpp): RED from 0.2 to 0.8 of the
+         * network's BDP, marking every packet at the top (its ECN queue's
+         * probability reaches 1); BDP at htsim's reference RTT, 12 us */
+        .ecn_kmin_us = 2.4,
+        .ecn_kmax_us = 9.6,
+        .defaults = "fabric.ecn.pmax=1",
     },
     [CC_SWIFT] = {
         .name = "swift",

@@ -52,6 +52,14 @@ struct cc_scheme {
     int tcp;
     /* tune's default knob: its values, ';'-joined keys, ','-separated */
     const char *tune;
+    /* ECN marking it is designed for, as queueing delay at each port's
+     * speed (kmin at ecn_kmin_us x speed); 0 = the fabric's default
+     * (DCQCN's 100 KB / 400 KB per 25G). Applies where fabric.ecn.kmin /
+     * kmax are not set. */
+    double ecn_kmin_us, ecn_kmax_us;
+    /* what else it brings, "key=value;..." (NULL: nothing): each applies
+     * unless the user set that key (scenario_resolve) */
+    const char *defaults;
 };
 
 /* A receiver kind: what it does with a packet out of order. */
