@@ -551,6 +551,36 @@ static void nscc_fair_8(void)
     nscc_fair_case(8, 64u << 20);
 }
 
+/* UEC on its lossy fabric (the protocol row: PFC off, spray, trimming)
+ * under NSCC, 127 writers x 2 MB into one storage node: every trimmed
+ * packet is NACKed and resent with no timeout, and completion is within
+ * 10% of the bound. A NACKed packet's resend goes past the window (it left
+ * the network); before, it waited behind a window the hole kept full (the
+ * cumulative ACK cannot pass it) until the retransmission timeout: 128
+ * timeouts, 134.6% of the bound. */
+static void nscc_uec_lossy_incast(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=127");
+    test_set(&sc, "storage.nodes=1");
+    test_set(&sc, "workload.bytes_per_writer=2MB");
+    test_set(&sc, "transport.protocol=uec");
+    test_set(&sc, "transport.cc=nscc");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    CHECKF(r.ok, "%s", r.violation);
+    CHECK(r.flows_done == 127 && r.bytes_delivered == 127ull * sc.workload.bytes_per_writer);
+    CHECK(r.uec && r.trimming && r.trims > 0 && r.retx_packets == r.trims);
+    CHECKF(r.timeouts == 0 && r.drops == 0, "%llu timeouts, %llu drops",
+           (unsigned long long)r.timeouts, (unsigned long long)r.drops);
+    CHECKF(r.completion_s < 1.10 * r.bound_s, "completion %.3f ms, bound %.3f ms (%.1f%%)",
+           r.completion_s * 1e3, r.bound_s * 1e3, 100 * r.completion_s / r.bound_s);
+    printf("  127 x 2 MB: %.1f%% of the bound, %llu trims\n", 100 * r.completion_s / r.bound_s,
+           (unsigned long long)r.trims);
+    results_release(&r);
+}
+
 SUITE(suite_nscc) = {
     {"nscc_single_flow_trajectory", nscc_single_flow_trajectory},
     {"nscc_incast2_trajectory", nscc_incast2_trajectory},
@@ -558,5 +588,6 @@ SUITE(suite_nscc) = {
     {"nscc_burst_1016", nscc_burst_1016},
     {"nscc_fair_4", nscc_fair_4},
     {"nscc_fair_8", nscc_fair_8},
+    {"nscc_uec_lossy_incast", nscc_uec_lossy_incast},
     {0, 0},
 };

@@ -301,6 +301,8 @@ static int nscc_may_send(const struct pnet *n, const struct flow *f)
     uint64_t mtu = n->mtu;
     uint32_t sent = (uint32_t)((f->sent + mtu - 1) / mtu), acked = f->cc.nscc.acked;
     uint32_t k = sent > acked ? sent - acked : 0;
+    if (f->sr_pending)
+        return 1; /* a NACKed packet left the network: its resend replaces it */
     if (k >= NSCC_WINDOW)
         return 0;
     return (double)(k + 1) * (double)mtu <= f->cc.nscc.cwnd || !ack_coming(n, f, sent, acked);
