@@ -581,6 +581,27 @@ static void nscc_uec_lossy_incast(void)
     results_release(&r);
 }
 
+/* The transports comparison's UEC-lossless burst (256 writers x 8 MB,
+ * PFC, spray, NSCC): every transfer completes. A packet that asked for an
+ * ACK (the window was full with none coming) but arrived ahead of a hole
+ * got an ACK that could not cover it; the packet that then filled the hole
+ * sent none, and the flow waited forever (1 of 256 transfers). */
+static void nscc_uec_lossless_sprayed(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    struct err e;
+    CHECKF(scenario_load_file(&sc, "scenarios/transports/uec-lossless.yaml", &e) == 0, "%s",
+           e.msg);
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    CHECKF(r.ok, "%s", r.violation);
+    CHECKF(r.flows_done == 256 && r.bytes_delivered == 256ull * 8000000, "%u transfers done",
+           r.flows_done);
+    CHECK(r.drops == 0);
+    results_release(&r);
+}
+
 SUITE(suite_nscc) = {
     {"nscc_single_flow_trajectory", nscc_single_flow_trajectory},
     {"nscc_incast2_trajectory", nscc_incast2_trajectory},
@@ -589,5 +610,6 @@ SUITE(suite_nscc) = {
     {"nscc_fair_4", nscc_fair_4},
     {"nscc_fair_8", nscc_fair_8},
     {"nscc_uec_lossy_incast", nscc_uec_lossy_incast},
+    {"nscc_uec_lossless_sprayed", nscc_uec_lossless_sprayed},
     {0, 0},
 };
