@@ -602,6 +602,31 @@ static void nscc_uec_lossless_sprayed(void)
     results_release(&r);
 }
 
+/* The rows' defaults under the user's keys: transport.protocol uec runs
+ * NSCC unless transport.cc is set, and NSCC brings pmax 1 unless
+ * fabric.ecn.pmax is set. */
+static void nscc_row_defaults(void)
+{
+    struct scenario sc;
+    struct err e;
+    scenario_defaults(&sc);
+    test_set(&sc, "transport.protocol=uec");
+    CHECKF(scenario_resolve(&sc, &e) == 0, "%s", e.msg);
+    CHECKF(sc.transport.cc == CC_NSCC && sc.fabric.ecn_pmax == 1, "cc %d, pmax %g",
+           sc.transport.cc, sc.fabric.ecn_pmax);
+    scenario_defaults(&sc);
+    test_set(&sc, "transport.protocol=uec");
+    test_set(&sc, "transport.cc=none");
+    CHECKF(scenario_resolve(&sc, &e) == 0, "%s", e.msg);
+    CHECKF(sc.transport.cc == CC_NONE && sc.fabric.ecn_pmax == 0.2, "cc %d, pmax %g",
+           sc.transport.cc, sc.fabric.ecn_pmax);
+    scenario_defaults(&sc);
+    test_set(&sc, "transport.cc=nscc");
+    test_set(&sc, "fabric.ecn.pmax=0.5");
+    CHECKF(scenario_resolve(&sc, &e) == 0, "%s", e.msg);
+    CHECK(sc.transport.cc == CC_NSCC && sc.fabric.ecn_pmax == 0.5);
+}
+
 SUITE(suite_nscc) = {
     {"nscc_single_flow_trajectory", nscc_single_flow_trajectory},
     {"nscc_incast2_trajectory", nscc_incast2_trajectory},
@@ -611,5 +636,6 @@ SUITE(suite_nscc) = {
     {"nscc_fair_8", nscc_fair_8},
     {"nscc_uec_lossy_incast", nscc_uec_lossy_incast},
     {"nscc_uec_lossless_sprayed", nscc_uec_lossless_sprayed},
+    {"nscc_row_defaults", nscc_row_defaults},
     {0, 0},
 };
