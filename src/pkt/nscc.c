@@ -342,8 +342,10 @@ static void nscc_on_data(struct pnet *n, uint32_t node, struct flow *f, const st
     /* a packet that filled a hole: one held past it may have asked while
      * its ACK could not say so (sprayed, it came early); each slot is
      * looked at once, by the packet that makes it cumulative */
-    uint32_t end = f->expect_psn - pk->psn > NSCC_WINDOW ? pk->psn + NSCC_WINDOW : f->expect_psn;
-    for (uint32_t q = pk->psn + 1; !ask && pk->psn < f->expect_psn && q < end; q++) {
+    uint32_t end = pk->psn >= f->expect_psn                ? 0
+                   : f->expect_psn - pk->psn > NSCC_WINDOW ? pk->psn + NSCC_WINDOW
+                                                           : f->expect_psn;
+    for (uint32_t q = pk->psn + 1; !ask && q < end; q++) {
         const struct side_slot *c = pnet_side(n, f, q);
         ask = c->psn == q && (c->flags & F_AR);
     }
