@@ -301,6 +301,8 @@ static int nscc_may_send(const struct pnet *n, const struct flow *f)
     uint64_t mtu = n->mtu;
     uint32_t sent = (uint32_t)((f->sent + mtu - 1) / mtu), acked = f->cc.nscc.acked;
     uint32_t k = sent > acked ? sent - acked : 0;
+    if (f->sr_pending)
+        return 1; /* a NACKed packet left the network: its resend replaces it */
     if (k >= NSCC_WINDOW)
         return 0;
     return (double)(k + 1) * (double)mtu <= f->cc.nscc.cwnd || !ack_coming(n, f, sent, acked);
@@ -337,7 +339,17 @@ static void nscc_on_data(struct pnet *n, uint32_t node, struct flow *f, const st
         ask = sl->flags & F_AR;
         sl->flags = (uint8_t)((sl->flags & ~F_CE) | (pk->ce ? F_CE : 0));
     }
-    if (ask || f->expect_psn / every > pk->psn / every ||
+    /* a packet that filled a hole: one held past it may have asked while
+     * its ACK could not say so (sprayed, it came early); each slot is
+     * looked at once, by the packet that makes it cumulative */
+    uint32_t end = pk->psn >= f->expect_psn                ? 0
+                   : f->expect_psn - pk->psn > NSCC_WINDOW ? pk->psn + NSCC_WINDOW
+                                                           : f->expect_psn;
+    for (uint32_t q = pk->psn + 1; !ask && q < end; q++) {
+        const struct side_slot *c = pnet_side(n, f, q);
+        ask = c->psn == q && (c->flags & F_AR);
+    }
+    if (ask || pk->ce || f->expect_psn / every > pk->psn / every ||
         (f->recv == f->bytes && !n->recover)) /* with recovery the last has its ACK */
         nic_send_ack(n, node, f, f->expect_psn);
 }

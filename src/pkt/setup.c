@@ -297,10 +297,15 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         p->peer = t->ports[i].peer;
         p->is_host = p->node < t->first_cleaf;
         p->seg = (uint8_t)t->ports[i].seg;
-        /* ECN thresholds scale with link speed unless given (HPCC ns-3) */
+        /* ECN thresholds scale with link speed unless given: the
+         * transport's row (a queueing delay at this speed), else HPCC
+         * ns-3's per 25G */
+        const struct cc_scheme *cs = cc_scheme(sc->transport.cc);
         p->kmin = sc->fabric.ecn_kmin ? sc->fabric.ecn_kmin
+                  : cs->ecn_kmin_us   ? (uint64_t)(cs->ecn_kmin_us * 1e-6 * (double)p->bps / 8)
                                       : (uint64_t)(100000.0 * (double)p->bps / 25e9);
         p->kmax = sc->fabric.ecn_kmax ? sc->fabric.ecn_kmax
+                  : cs->ecn_kmax_us   ? (uint64_t)(cs->ecn_kmax_us * 1e-6 * (double)p->bps / 8)
                                       : (uint64_t)(400000.0 * (double)p->bps / 25e9);
         /* DCTCP's switches mark every packet past K = kmin (a step) */
         if (sc->transport.cc == CC_DCTCP && !sc->fabric.ecn_kmax)

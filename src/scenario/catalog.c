@@ -347,11 +347,9 @@ int scenario_auto_plans(const struct scenario *sc)
     return ok;
 }
 
-/* transport.protocol's defaults (its row), under the keys the user set. */
-static int protocol_defaults(struct scenario *sc, struct err *e)
+/* A row's "key=value;..." defaults, under the keys the user set. */
+static int row_defaults(struct scenario *sc, const char *s, struct err *e)
 {
-    int p = sc->transport.protocol;
-    const char *s = p >= 0 && p < PROTO_COUNT ? proto_defaults[p] : NULL;
     while (s && *s) {
         char key[64], val[64];
         size_t kl = strcspn(s, "="), vl = strcspn(s + kl + 1, ";");
@@ -367,6 +365,13 @@ static int protocol_defaults(struct scenario *sc, struct err *e)
         s += *s == ';';
     }
     return 0;
+}
+
+/* transport.protocol's defaults (its row). */
+static int protocol_defaults(struct scenario *sc, struct err *e)
+{
+    int p = sc->transport.protocol;
+    return row_defaults(sc, p >= 0 && p < PROTO_COUNT ? proto_defaults[p] : NULL, e);
 }
 
 int scenario_resolve(struct scenario *sc, struct err *e)
@@ -471,6 +476,9 @@ int scenario_resolve(struct scenario *sc, struct err *e)
     if (cc_scheme(sc->transport.cc)->tcp &&
         (scenario_set_default(sc, "transport.protocol", "tcp", e) < 0 ||
          scenario_set_default(sc, "transport.receiver", "tcp", e) < 0))
+        return -1;
+    /* transport.cc's row, once the protocol has named it */
+    if (row_defaults(sc, cc_scheme(sc->transport.cc)->defaults, e) < 0)
         return -1;
     return training_lossless(sc, e);
 }

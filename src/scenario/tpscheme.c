@@ -54,6 +54,12 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .rate_control = 1,
         .window = 1,
         .tune = "nscc;transport.nscc.target_delay=auto,nscc;transport.nscc.target_delay=2us",
+        /* htsim's UEC switches (main_uec.cpp): RED from 0.2 to 0.8 of the
+         * network's BDP, marking every packet at the top (its ECN queue's
+         * probability reaches 1); BDP at htsim's reference RTT, 12 us */
+        .ecn_kmin_us = 2.4,
+        .ecn_kmax_us = 9.6,
+        .defaults = "fabric.ecn.pmax=1",
     },
     [CC_SWIFT] = {
         .name = "swift",
@@ -132,18 +138,21 @@ const struct proto_scheme proto_schemes[PROTO_COUNT] = {
                    "preamble+gap 20, Ethernet 14, FCS 4; in the MTU: IPv4 20, TCP 20, "
                    "timestamps 12"},
     /* Ultra Ethernet Transport over UDP (UEC 1.0, June 2025): fabric.mtu is
-     * the payload; PDS RUD request 12, SES standard request 44. A lossy
+     * the payload; PDS RUD request 12, SES standard request 44 (its fields,
+     * rev 2 .. request length 32 bits, sum to 352 bits; the PDS figure is
+     * not yet checked against the spec's table). A lossy
      * fabric that trims, sprays by entropy and recovers selectively; its
-     * congestion control (NSCC) is transport.cc's (none until it lands). */
+     * congestion control NSCC unless transport.cc names another. */
     [PROTO_UEC] = {"uec", 0, 122,
                    "preamble+gap 20, Ethernet 14, IPv4 20, UDP 8, PDS 12, SES 44, FCS 4"},
 };
 
 const char *const proto_defaults[PROTO_COUNT] = {
     /* UEC: lossy (PFC off), its receiver, spraying over htsim's 256
-     * entropies, trimming */
+     * entropies, trimming, NSCC (the 256-node transports burst: 100.8% of
+     * its bound against 125.5% with no congestion control) */
     [PROTO_UEC] = "fabric.pfc.enabled=false;transport.receiver=uec;fabric.load_balancing=spray;"
-                  "fabric.trim.enabled=true;transport.uec.entropies=256",
+                  "fabric.trim.enabled=true;transport.uec.entropies=256;transport.cc=nscc",
 };
 
 const struct proto_scheme *proto_scheme(int protocol)
