@@ -59,7 +59,6 @@ struct cc_scheme {
     /* the fluid engine's entry instead of fluid_leaves when flows of
      * different round trips share a full link (NULL: not RTT-biased) */
     const char *fluid_rtt;
-
     /* ECN marking it is designed for, as queueing delay at each port's
      * speed (kmin at ecn_kmin_us x speed); 0 = the fabric's default
      * (DCQCN's 100 KB / 400 KB per 25G). Applies where fabric.ecn.kmin /
