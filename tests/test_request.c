@@ -167,11 +167,42 @@ static void request_defaults_and_refusals(void)
             "storage.protocol: runs on one thread");
 }
 
+/* A rank's file striped over 2 storage nodes, one of them stuck, on a
+ * lossy class with one timeout allowed: the transfer to the stuck node
+ * fails, and the other one (same rank, same slots) goes on. Before, the
+ * failed transfer kept its request slot and the other waited for the time
+ * limit (1 s). */
+static void request_failed_transfer_frees_slots(void)
+{
+    struct scenario sc;
+    struct results r;
+    req_case(&sc, 1, "4MiB", "1MiB", 1, "10us");
+    test_set(&sc, "storage.nodes=2");
+    test_set(&sc, "fabric.storage_per_leaf=2");
+    test_set(&sc, "storage.stripe_count=2");
+    test_set(&sc, "storage.stuck_nodes=1");
+    test_set(&sc, "storage.ingest_buffer=256KiB");
+    test_set(&sc, "fabric.pfc.enabled=false");
+    test_set(&sc, "transport.receiver=gbn");
+    test_set(&sc, "transport.ack_timeout=4"); /* 65.5 us */
+    test_set(&sc, "transport.retry_count=0");
+    test_set(&sc, "sim.time_limit=1s");
+    sc.engine = ENGINE_PACKET;
+    if (test_run(&sc, &r))
+        return;
+    CHECKF(r.qp_errors == 1, "%llu transfers failed", (unsigned long long)r.qp_errors);
+    CHECKF(r.flows_done == 1, "%u transfers done", r.flows_done);
+    CHECKF(strstr(r.violation, "time limit") == NULL, "%s", r.violation);
+    CHECKF(r.completion_s < 10e-3, "completion %.9g", r.completion_s);
+    results_release(&r);
+}
+
 SUITE(suite_request) = {
     {"request_count_and_latency_exact", request_count_and_latency_exact},
     {"request_latency_bound", request_latency_bound},
     {"request_slots_unused_add_tail_only", request_slots_unused_add_tail_only},
     {"request_rank0_not_after_all", request_rank0_not_after_all},
     {"request_defaults_and_refusals", request_defaults_and_refusals},
+    {"request_failed_transfer_frees_slots", request_failed_transfer_frees_slots},
     {0, 0},
 };

@@ -808,6 +808,8 @@ int req_setup(struct pnet *n, struct err *e);
 int req_gate(struct pnet *n, const struct flow *f, uint64_t *soonest);
 void req_sent(struct pnet *n, const struct flow *f, uint64_t off, uint32_t payload);
 void req_on_ack(struct pnet *n, const struct flow *f, uint32_t bytes);
+/* f failed (retries exhausted): its unacknowledged requests free their slots */
+void req_fail(struct pnet *n, const struct flow *f);
 /* requests completed, their latencies' sum and largest (ps) */
 void req_totals(const struct pnet *n, uint64_t *count, double *sum_ps, uint64_t *max_ps);
 /* A CNP reaches f's sender (one sent direct: gen is f's generation then). */

@@ -177,6 +177,12 @@ void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
         n->qp_errors++;
         if (f->active)
             nic_park(n, f);
+        if (n->req) { /* the rank's other transfers take its request slots */
+            req_fail(n, f);
+            struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
+            if (p->state == PORT_IDLE)
+                port_kick(n, p);
+        }
         return;
     }
     f->retries++;

@@ -29,6 +29,7 @@ struct req_state {
     uint32_t *next;         /* [n_writers][slots] next in its FIFO or free list */
     uint32_t *head, *tail;  /* [n_flows] the transfer's FIFO of slots */
     uint64_t *acked;        /* [n_flows] bytes acknowledged, sender's view */
+    uint64_t *open;         /* [n_flows] requests started, not yet acknowledged */
     uint64_t count, max_ps;
     double sum_ps;
 };
@@ -50,7 +51,9 @@ int req_setup(struct pnet *n, struct err *e)
     r->head = arena_calloc(&n->arena, nf ? nf : 1, sizeof *r->head);
     r->tail = arena_calloc(&n->arena, nf ? nf : 1, sizeof *r->tail);
     r->acked = arena_calloc(&n->arena, nf ? nf : 1, sizeof *r->acked);
-    if (!r->w || !r->rel || !r->start || !r->next || !r->head || !r->tail || !r->acked)
+    r->open = arena_calloc(&n->arena, nf ? nf : 1, sizeof *r->open);
+    if (!r->w || !r->rel || !r->start || !r->next || !r->head || !r->tail || !r->acked ||
+        !r->open)
         return err_set(e, "storage.requests_in_flight: %u slots for each of %u ranks do not "
                        "fit in memory", k, nw);
     r->size = n->sc->storage.request_size;
@@ -103,6 +106,7 @@ void req_sent(struct pnet *n, const struct flow *f, uint64_t off, uint32_t paylo
     uint64_t c = started_below(off + payload, r->size) - started_below(off, r->size);
     struct req_writer *w = &r->w[f->writer];
     size_t base = (size_t)f->writer * r->slots;
+    r->open[f->id] += c;
     for (; c; c--) {
         w->inflight++;
         uint32_t s = w->free;
@@ -122,8 +126,8 @@ void req_sent(struct pnet *n, const struct flow *f, uint64_t off, uint32_t paylo
 void req_on_ack(struct pnet *n, const struct flow *f, uint32_t bytes)
 {
     struct req_state *r = n->req;
-    if (f->writer >= n->n_writers)
-        return;
+    if (f->writer >= n->n_writers || f->failed)
+        return; /* a failed transfer's slots were freed by req_fail */
     uint64_t old = r->acked[f->id], now_off = old + bytes;
     r->acked[f->id] = now_off;
     uint64_t c = request_done_below(now_off, f->bytes, r->size) -
@@ -131,6 +135,7 @@ void req_on_ack(struct pnet *n, const struct flow *f, uint32_t bytes)
     struct req_writer *w = &r->w[f->writer];
     size_t base = (size_t)f->writer * r->slots;
     uint64_t done = n->now + r->latency; /* the server's time, then the slot is free */
+    r->open[f->id] -= c < r->open[f->id] ? c : r->open[f->id];
     for (; c; c--) {
         uint32_t s = r->head[f->id];
         if (s != NONE) {
@@ -152,6 +157,25 @@ void req_on_ack(struct pnet *n, const struct flow *f, uint32_t bytes)
             w->inflight--; /* past the limit: free it now */
         }
     }
+}
+
+void req_fail(struct pnet *n, const struct flow *f)
+{
+    struct req_state *r = n->req;
+    if (f->writer >= n->n_writers)
+        return;
+    struct req_writer *w = &r->w[f->writer];
+    size_t base = (size_t)f->writer * r->slots;
+    /* its requests never complete: their slots go back to the rank now */
+    w->inflight -= r->open[f->id] < w->inflight ? r->open[f->id] : w->inflight;
+    r->open[f->id] = 0;
+    while (r->head[f->id] != NONE) {
+        uint32_t s = r->head[f->id];
+        r->head[f->id] = r->next[base + s];
+        r->next[base + s] = w->free;
+        w->free = s;
+    }
+    r->tail[f->id] = NONE;
 }
 
 void req_totals(const struct pnet *n, uint64_t *count, double *sum_ps, uint64_t *max_ps)
