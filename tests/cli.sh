@@ -1060,5 +1060,18 @@ else
     bad fluid_tcp_rtt_bias_listed_where_rtts_differ
 fi
 
+# storage.max_outstanding's window and storage.protocol's requests share
+# storage.request_size: with it unset, s3's 16 MiB parts would silently
+# resize the window, so the pair is refused naming both keys; set, it runs
+expect_error request_size_window_and_protocol_refused \
+    "storage.max_outstanding and storage.protocol s3 both use storage.request_size: set it" \
+    run --set storage.protocol=s3 --set storage.max_outstanding=4 --quiet
+if "$bin" run --set storage.protocol=s3 --set storage.max_outstanding=4 \
+    --set storage.request_size=1MiB --quiet >/dev/null 2>&1; then
+    ok request_size_window_and_protocol_set_runs
+else
+    bad request_size_window_and_protocol_set_runs
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

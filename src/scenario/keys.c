@@ -119,7 +119,7 @@ const struct key scn_keys[] = {
      "(packet engine; the fluid engine ignores it)", NULL},
     {"storage.request_size", T_SIZE, FIELD(storage.request_size), "1MiB", "1B",
      "1TB", "bytes per write request (with max_outstanding or storage.protocol; "
-     "unset with protocol s3: its part size)", NULL},
+     "unset with protocol s3: its part size; set it to use both)", NULL},
     {"storage.protocol", T_ENUM, FIELD(storage.protocol), "none", NULL, NULL,
      "request model of the writes: none (a file is one stream), rdma (NFS over "
      "RDMA, GPUDirect Storage), nfs (NFS WRITEs over TCP) or s3 (multipart PUTs): "

@@ -302,6 +302,15 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
             return scenario_fail(sc, e, "storage.protocol",
                                  "runs on one thread: set sim.threads 1 (a rank's request "
                                  "slots are shared by its transfers)");
+        /* one size for both: the protocol's default would silently resize
+         * the window's requests (s3: 16 MiB) */
+        if (sc->storage.max_outstanding && !scenario_is_set(sc, "storage.request_size"))
+            return scenario_fail(sc, e, blame(sc, "storage.max_outstanding", "storage.protocol"),
+                                 "storage.max_outstanding and storage.protocol %s both use "
+                                 "storage.request_size: set it (the protocol's default is "
+                                 "%" PRIu64 " B, the window's alone 1 MiB)",
+                                 names_of(&names_storage_protocol, sc->storage.protocol),
+                                 sc->storage.request_size);
     }
     if (sc->storage.stuck_nodes > sc->storage.nodes)
         return scenario_fail(sc, e, "storage.stuck_nodes",
