@@ -97,6 +97,14 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .tune = "dctcp;transport.dctcp.g=0.0625,dctcp;transport.dctcp.g=0.25",
         .fluid_rtt = "TCP windows (slow start, cuts, timeouts) and RTT bias: flows of different "
                      "round trips share a full link, shares ~ 1 / RTT, not max-min",
+        /* DCTCP's switches (Alizadeh et al., SIGCOMM 2010, 3.3): marking on
+         * the instantaneous queue at a single threshold K > C x RTT / 7,
+         * i.e. kmin = kmax = K and every packet past it marked. RTT: 12 us,
+         * a leaf-spine round trip (as the nscc row), so K > 1.7 us; 2 us
+         * keeps a margin. */
+        .ecn_kmin_us = 2.0,
+        .ecn_kmax_us = 2.0,
+        .defaults = "fabric.ecn.pmax=1",
     },
     [CC_CUBIC] = {
         .name = "cubic",
