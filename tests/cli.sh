@@ -1083,5 +1083,16 @@ else
     bad "size_capital_equals_run_capital:$cap_bad"
 fi
 
+# size: async candidates without cluster.d2h_rate fail; the console says
+# which key to set, not only how many failed
+"$bin" size --set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 \
+    --knob checkpoint.policy=sync,async --target 'checkpoint_overhead<=5%' \
+    >"$tmp/d2h.out" 2>&1
+if grep -q '^the first failure .*: cluster.d2h_rate: .*set its rate' "$tmp/d2h.out"; then
+    ok size_failure_names_key
+else
+    bad "size_failure_names_key: $(head -3 "$tmp/d2h.out")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
