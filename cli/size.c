@@ -1354,6 +1354,14 @@ int cmd_size(int argc, char **argv)
     if (!nt)
         printf(" (no target)");
     printf("; money in %s\n", cur);
+    /* say why, not only how many: a failure is often a key every candidate
+     * of a knob lacks (the async policy without cluster.d2h_rate) */
+    for (size_t i = 0; n_err && i < x.n; i++)
+        if (x.c[order[i]].run && !x.c[order[i]].ok) {
+            printf("the first failure (each failed point's is in the JSON's error): %s\n",
+                   x.c[order[i]].err);
+            break;
+        }
     if (!nf) {
         printf("no design meets the targets");
         double bo = INFINITY;

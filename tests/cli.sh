@@ -237,7 +237,7 @@ printf 'cost:\n  prices: CX732Q-N=-18000\n' >"$tmp/price.yaml"
 expect_error price_where "price.yaml:2:11: cost.prices: item 1 \"CX732Q-N=-18000\": expected a price" run "$tmp/price.yaml"
 # the capex line beside the GPU-hours lost; unpriced items named, not zero
 "$bin" describe --set cost.prices=CX732Q-N=18000 --set cost.amortisation_years=4 >"$tmp/capex" 2>&1
-grep -qF "capex       450000 USD (switches 450000 + optics 0) = 308 USD/day over 4 years; UNPRICED (not in the total): 552 transceivers (optic_400g)" "$tmp/capex" \
+grep -qF "capex       450000 USD (switches 450000 + optics 0 + cables 0 + storage 0) = 308 USD/day over 4 years; UNPRICED (not in the total): 128 host links (dac_400g), 4 storage links (dac_400g), 288 transceivers (optic_400g_sr)" "$tmp/capex" \
     && ok capex_line || bad "capex_line: $(grep capex "$tmp/capex")"
 expect_error nearest_enum "got \"llama3-7b\" (did you mean llama3-8b?)" run --set model.name=llama3-7b
 printf 'model:\n  name: llama3-70b\nparallelism:\n  tp: 8\n  pp: 7\ncluster:\n  nodes: 16\n' >"$tmp/tp.yaml"
@@ -1071,6 +1071,40 @@ if "$bin" run --set storage.protocol=s3 --set storage.max_outstanding=4 \
     ok request_size_window_and_protocol_set_runs
 else
     bad request_size_window_and_protocol_set_runs
+fi
+
+# one price for one fabric: size's capital of its recommended design equals,
+# to the cent, run's capital of the YAML it writes (the same BOM rule: DACs
+# in the rack, optics by reach beyond it, storage nodes priced)
+"$bin" size --set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 \
+    --target 'checkpoint_overhead<=5%' --yaml "$tmp/cap.yaml" --json "$tmp/cap.json" \
+    >/dev/null 2>&1
+"$bin" run "$tmp/cap.yaml" --quiet --json "$tmp/cap_run.json" >/dev/null 2>&1
+cap_keys='capital capital_switches capital_optics capital_cables capital_storage'
+cap_bad=""
+for k in $cap_keys; do
+    want=$(jq -r ".candidates[.recommended].$k * 100 | round" "$tmp/cap.json" 2>/dev/null)
+    got=$(jq -r ".cost.$k * 100 | round" "$tmp/cap_run.json" 2>/dev/null)
+    if [ -z "$want" ] || [ "$want" = null ] || [ "$want" != "$got" ]; then
+        cap_bad="$cap_bad $k: size $want run $got (cents);"
+    fi
+done
+want=$(jq -r '.candidates[.recommended].capital' "$tmp/cap.json" 2>/dev/null)
+if [ -z "$cap_bad" ] && [ -n "$want" ] && [ "$want" != 0 ]; then
+    ok size_capital_equals_run_capital
+else
+    bad "size_capital_equals_run_capital:$cap_bad"
+fi
+
+# size: async candidates without cluster.d2h_rate fail; the console says
+# which key to set, not only how many failed
+"$bin" size --set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 \
+    --knob checkpoint.policy=sync,async --target 'checkpoint_overhead<=5%' \
+    >"$tmp/d2h.out" 2>&1
+if grep -q '^the first failure .*: cluster.d2h_rate: .*set its rate' "$tmp/d2h.out"; then
+    ok size_failure_names_key
+else
+    bad "size_failure_names_key: $(head -3 "$tmp/d2h.out")"
 fi
 
 echo "$pass passed, $fail failed"

@@ -475,13 +475,15 @@ tune_error tune_bad_figure "--minimize: expected a figure" --knob fabric.spines=
 tune_error tune_bad_set "--set: fabric.mtu:" --knob fabric.spines=1,2 --set fabric.mtu=lots
 # --objective pareto: capital per day against money lost per day. The fluid
 # engine does not see the deep buffer, so every CX764QD-N point costs more for
-# the same loss and is dominated; 4 spines of CX732Q-N by hand: 13 switches x
-# 18000 + 2 x (132 + 9 x 4) optics x 900 = 536400 over 5 x 365.25 days = 293.72
-pk="--engine fluid --objective pareto --set cost.prices=CX732Q-N=18000,CX764QD-N=32000,optic_400g=900 --knob fabric.switch=CX732Q-N,CX764QD-N --knob fabric.spines=4,8,16"
+# the same loss and is dominated; 4 spines of CX732Q-N by hand (size's rule:
+# DACs in the rack, optics and fibre beyond it): 13 switches x 18000 +
+# 2 x 36 optics x 900 + 132 DACs x 100 + 36 fibres x 50 = 313800 over
+# 5 x 365.25 days = 171.83
+pk="--engine fluid --objective pareto --set cost.prices=CX732Q-N=18000,CX764QD-N=32000,optic_400g=900,dac_400g=100,fiber_mmf=50,storage_node=0 --knob fabric.switch=CX732Q-N,CX764QD-N --knob fabric.spines=4,8,16"
 "$bin" tune $pk -j 1 --json "$tmp/p1.json" >"$tmp/p1" 2>"$tmp/err"; rc=$?
 "$bin" tune $pk -j 2 --json "$tmp/p2.json" >"$tmp/p2" 2>/dev/null
 if [ $rc -eq 0 ] && cmp -s "$tmp/p1" "$tmp/p2" && cmp -s "$tmp/p1.json" "$tmp/p2.json" &&
-    grep -q '293.72 USD .* fabric.switch=CX732Q-N fabric.spines=4$' "$tmp/p1" &&
+    grep -q '171.83 USD .* fabric.switch=CX732Q-N fabric.spines=4$' "$tmp/p1" &&
     ! grep -q 'CX764QD-N fabric' "$tmp/p1" &&
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["pareto"]; assert p and all(a["capital_per_day"]<b["capital_per_day"] and a["lost_money_per_day"]>b["lost_money_per_day"] for a,b in zip(p,p[1:])); assert all(x["settings"]["fabric.switch"]=="CX732Q-N" for x in p)' "$tmp/p1.json"; then
     ok tune_pareto

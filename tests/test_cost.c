@@ -258,11 +258,15 @@ static void cost_recovery_auto_from_restore(void)
     }
 }
 
-/* Capital cost of a bill of materials by hand: 8 CX764QD-N leaves at
- * 32000, 4 CX732Q-N spines at 18000, 32 links at 800G and 100 at 400G
- * (two transceivers a link) at 1400 and 900: switches 256000 + 72000,
- * optics 64 x 1400 + 200 x 900 = 89600 + 180000; 597600 over 4 years of
- * 365.25 days. An item without a price is listed, never priced at 0. */
+/* Capital cost of a bill of materials by hand, at the designer's rule
+ * (cost_price_links): 8 CX764QD-N leaves at 32000, 4 CX732Q-N spines at
+ * 18000; 64 host and 4 storage links at 400G are DACs (150 each, no
+ * optics); 32 leaf-spine links at 800G carry two transceivers each
+ * (optic_800g, the any-reach price, 1400) and a fibre (fiber_mmf, 40);
+ * 2 storage nodes at 60000. Switches 256000 + 72000 = 328000, optics
+ * 64 x 1400 = 89600, cables 68 x 150 + 32 x 40 = 11480, storage 120000:
+ * 549080 over 4 years of 365.25 days. An item without a price is listed,
+ * never priced at 0. */
 static void cost_capital_by_hand(void)
 {
     struct scenario sc;
@@ -274,28 +278,38 @@ static void cost_capital_by_hand(void)
     snprintf(sc.fabric.spine_switch, sizeof sc.fabric.spine_switch, "CX732Q-N");
     r.bom_switches[0] = 8;
     r.bom_switches[1] = 4;
-    r.bom_n_speeds = 2;
-    r.bom_speed_bps[0] = 800000000000ull;
-    r.bom_links[0] = 32;
-    r.bom_speed_bps[1] = 400000000000ull;
-    r.bom_links[1] = 100;
+    r.bom_class_n[0] = r.bom_class_n[1] = r.bom_class_n[2] = 1;
+    r.bom_class_bps[0][0] = r.bom_class_bps[1][0] = 400000000000ull;
+    r.bom_class_links[0][0] = 64;
+    r.bom_class_links[1][0] = 4;
+    r.bom_class_bps[2][0] = 800000000000ull;
+    r.bom_class_links[2][0] = 32;
+    r.bom_storage_nodes = 2;
     sc.cost.amortisation_years = 4;
     CHECK(scenario_set(&sc, "cost.prices=CX764QD-N=32000, CX732Q-N=18000,optic_400g=900,"
-                            "optic_800g = 1400", &e) == 0);
+                            "optic_800g = 1400,dac_400g=150,fiber_mmf=40,storage_node=60000",
+                       &e) == 0);
     CHECKF(cost_check(&sc, &e) == 0, "%s", e.msg);
     cost_capital(&r, &sc);
     const struct cost_figures *c = &r.cost;
-    CHECK(c->priced && c->n_unpriced == 0);
-    CHECKF(c->capital_switches == 328000 && c->capital_optics == 269600 &&
-               c->capital == 597600, "%g + %g = %g", c->capital_switches, c->capital_optics,
-           c->capital);
-    CHECK(fabs(c->capital_per_day - 597600 / (4 * 365.25)) < 1e-9);
-    /* no 800G price, no spine price: both listed, the total without them */
+    CHECKF(c->priced && c->n_unpriced == 0, "%u unpriced: %s", c->n_unpriced, c->unpriced[0]);
+    CHECKF(c->capital_switches == 328000 && c->capital_optics == 89600 &&
+               c->capital_cables == 11480 && c->capital_storage == 120000 &&
+               c->capital == 549080,
+           "%g + %g + %g + %g = %g", c->capital_switches, c->capital_optics, c->capital_cables,
+           c->capital_storage, c->capital);
+    CHECK(fabs(c->capital_per_day - 549080 / (4 * 365.25)) < 1e-9);
+    /* no 800G, cable, storage or spine price: each listed, the total without them */
     CHECK(scenario_set(&sc, "cost.prices=CX764QD-N=32000,optic_400g=900", &e) == 0);
     cost_capital(&r, &sc);
-    CHECK(c->capital == 256000 + 180000 && c->n_unpriced == 2);
-    CHECK(c->n_unpriced == 2 && !strcmp(c->unpriced[0], "4 spines (CX732Q-N)") &&
-          !strcmp(c->unpriced[1], "64 transceivers (optic_800g)"));
+    CHECKF(c->capital == 256000 && c->n_unpriced == 6, "%g, %u unpriced", c->capital,
+           c->n_unpriced);
+    CHECK(c->n_unpriced == 6 && !strcmp(c->unpriced[0], "4 spines (CX732Q-N)") &&
+          !strcmp(c->unpriced[1], "64 host links (dac_400g)") &&
+          !strcmp(c->unpriced[2], "4 storage links (dac_400g)") &&
+          !strcmp(c->unpriced[3], "64 transceivers (optic_800g_sr)") &&
+          !strcmp(c->unpriced[4], "32 leaf-spine links (fiber_mmf)") &&
+          !strcmp(c->unpriced[5], "2 storage nodes (storage_node)"));
     /* none: nothing priced, nothing claimed */
     CHECK(scenario_set(&sc, "cost.prices=none", &e) == 0);
     cost_capital(&r, &sc);
@@ -337,7 +351,10 @@ static void cost_prices_refused(void)
 
 /* A run prices the fabric it built: the default 2-tier fabric is 9 leaves
  * (8 compute of 16 nodes, 1 storage of 4) and 16 spines of CX732Q-N, and
- * 128 + 4 + 9 x 16 = 276 links at 400G: 25 x 18000 + 552 x 900 = 946800.
+ * 128 + 4 + 9 x 16 = 276 links at 400G, with 4 storage nodes. The host
+ * and storage links are DACs (132 x 150), the leaf-spine ones two optics
+ * and a fibre each (288 x 900 + 144 x 40): 25 x 18000 + 259200 + 19800 +
+ * 5760 + 4 x 60000 = 974760, as size's BOM of the same fabric prices it.
  * The JSON carries it under cost.capital. */
 static void cost_capital_of_a_run(void)
 {
@@ -346,9 +363,11 @@ static void cost_capital_of_a_run(void)
     struct err e = {""};
     scenario_defaults(&sc);
     sc.engine = ENGINE_FLUID;
-    CHECK(scenario_set(&sc, "cost.prices=CX732Q-N=18000,optic_400g=900", &e) == 0);
+    CHECK(scenario_set(&sc, "cost.prices=CX732Q-N=18000,optic_400g=900,dac_400g=150,"
+                            "fiber_mmf=40,storage_node=60000",
+                       &e) == 0);
     CHECKF(ckpt_run(&sc, &r, &e) == 0, "%s", e.msg);
-    CHECKF(r.cost.priced && r.cost.capital == 946800 && r.cost.n_unpriced == 0, "%g",
+    CHECKF(r.cost.priced && r.cost.capital == 974760 && r.cost.n_unpriced == 0, "%g",
            r.cost.capital);
     char *buf = NULL;
     size_t len = 0;
@@ -358,8 +377,9 @@ static void cost_capital_of_a_run(void)
     json_error_t je;
     json_t *root = json_loads(buf, 0, &je);
     json_t *cost = json_object_get(root, "cost");
-    CHECK(json_real_value(json_object_get(cost, "capital")) == 946800);
-    CHECK(fabs(json_real_value(json_object_get(cost, "capital_per_day")) - 946800 / (5 * 365.25)) <
+    CHECK(json_real_value(json_object_get(cost, "capital")) == 974760);
+    CHECK(json_real_value(json_object_get(cost, "capital_cables")) == 25560);
+    CHECK(fabs(json_real_value(json_object_get(cost, "capital_per_day")) - 974760 / (5 * 365.25)) <
           1e-9);
     CHECK(json_array_size(json_object_get(cost, "unpriced")) == 0);
     json_decref(root);

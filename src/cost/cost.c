@@ -1,5 +1,6 @@
 /* Cost: checkpoint stall, money, failures, optimal interval, goodput. */
 #include "cost.h"
+#include "design_cost.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -308,15 +309,10 @@ int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, str
     }
 }
 
-static const struct cost_price *price_of(const struct cost_price *pr, uint32_t n,
-                                         const char *name, uint64_t bps)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (bps ? pr[i].optic_bps == bps : pr[i].kind == PK_SWITCH && !strcmp(pr[i].name, name))
-            return &pr[i];
-    return NULL;
-}
+_Static_assert(TOPO_LINK_CLASSES == DL_N, "topo's link classes are the designer's");
 
+/* The designer's rule (cost_price_links), so that size's BOM of a design
+ * and run's capital of the fabric it builds agree. */
 void cost_capital(struct results *r, const struct scenario *sc)
 {
     struct cost_figures *c = &r->cost;
@@ -325,40 +321,32 @@ void cost_capital(struct results *r, const struct scenario *sc)
     struct err e;
     c->priced = 0;
     c->capital = c->capital_switches = c->capital_optics = c->capital_per_day = 0;
+    c->capital_cables = c->capital_storage = 0;
     c->n_unpriced = 0;
     c->amortisation_years = sc->cost.amortisation_years;
     if (cost_prices_parse(sc->cost.prices, pr, &np, &e) < 0 || np == 0)
         return;
     c->priced = 1;
+    struct design_price o;
+    memset(&o, 0, sizeof o);
     static const char *const tier[3] = {"leaves", "spines", "super-spines"};
     const char *prof[3] = {sc->fabric.leaf_switch, sc->fabric.spine_switch,
                            sc->fabric.superspine_switch};
-    for (int i = 0; i < 3; i++) {
-        if (!r->bom_switches[i])
-            continue;
-        const struct cost_price *q = price_of(pr, np, prof[i], 0);
-        if (q)
-            c->capital_switches += r->bom_switches[i] * q->price;
-        else
-            snprintf(c->unpriced[c->n_unpriced++], sizeof c->unpriced[0], "%u %s (%s)",
-                     r->bom_switches[i], tier[i], prof[i]);
-    }
-    for (uint32_t i = 0; i < r->bom_n_speeds; i++) {
-        uint64_t bps = r->bom_speed_bps[i];
-        const struct cost_price *q = price_of(pr, np, "", bps);
-        double optics = 2.0 * r->bom_links[i]; /* one transceiver at each end */
-        if (q) {
-            c->capital_optics += optics * q->price;
-        } else if (bps % UINT64_C(1000000000) == 0) {
-            snprintf(c->unpriced[c->n_unpriced++], sizeof c->unpriced[0],
-                     "%.0f transceivers (optic_%" PRIu64 "g)", optics, bps / UINT64_C(1000000000));
-        } else { /* no name can price it */
-            snprintf(c->unpriced[c->n_unpriced++], sizeof c->unpriced[0],
-                     "%.0f transceivers at %" PRIu64 " b/s (no optic_<N>g name)", optics, bps);
-        }
-    }
-    c->capital = c->capital_switches + c->capital_optics;
+    for (int i = 0; i < 3; i++)
+        cost_price_add(&o, &o.switches, pr, np, prof[i], r->bom_switches[i], tier[i]);
+    for (int k = 0; k < DL_N; k++)
+        for (uint32_t i = 0; i < r->bom_class_n[k]; i++)
+            cost_price_links(&o, k, r->bom_class_links[k][i], r->bom_class_bps[k][i], pr, np);
+    cost_price_add(&o, &o.storage, pr, np, "storage_node", r->bom_storage_nodes,
+                   "storage nodes");
+    c->capital_switches = o.switches;
+    c->capital_optics = o.optics;
+    c->capital_cables = o.cables;
+    c->capital_storage = o.storage;
+    c->capital = o.switches + o.optics + o.cables + o.storage;
     c->capital_per_day = c->capital / (sc->cost.amortisation_years * 365.25);
+    for (uint32_t i = 0; i < o.n_unpriced && c->n_unpriced < COST_MAX_UNPRICED; i++)
+        snprintf(c->unpriced[c->n_unpriced++], sizeof c->unpriced[0], "%s", o.unpriced[i]);
 }
 
 int cost_check(const struct scenario *sc, struct err *e)

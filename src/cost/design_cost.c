@@ -16,8 +16,7 @@ static void unpriced(struct design_price *o, const char *what, uint64_t n, const
                  what, name);
 }
 
-/* n items named name: adds their price to *sum and their watts to o->watts. */
-static void add(struct design_price *o, double *sum, const struct cost_price *pr, uint32_t np,
+void cost_price_add(struct design_price *o, double *sum, const struct cost_price *pr, uint32_t np,
                 const char *name, uint64_t n, const char *what)
 {
     if (!n)
@@ -47,36 +46,39 @@ static void optic_name(char *out, size_t len, uint64_t bps, const char *reach,
     }
 }
 
+void cost_price_links(struct design_price *o, int c, uint64_t links, uint64_t bps,
+                      const struct cost_price *pr, uint32_t np)
+{
+    static const char *const what[DL_N] = {"host links", "storage links", "leaf-spine links",
+                                           "spine-super-spine links"};
+    struct design_part *p = &o->part[c];
+    if (!links)
+        return;
+    unsigned long long g = (unsigned long long)(bps / UINT64_C(1000000000));
+    if (c == DL_HOST || c == DL_STORAGE) { /* in the rack: copper, no optics */
+        snprintf(p->cable, sizeof p->cable, "dac_%llug", g);
+    } else {
+        optic_name(p->optic, sizeof p->optic, bps, c == DL_LEAF_SPINE ? "_sr" : "_dr", pr, np);
+        snprintf(p->cable, sizeof p->cable, "%s", c == DL_LEAF_SPINE ? "fiber_mmf" : "fiber_smf");
+        p->optics += 2 * links;
+        cost_price_add(o, &o->optics, pr, np, p->optic, 2 * links, "transceivers");
+    }
+    p->cables += links;
+    cost_price_add(o, &o->cables, pr, np, p->cable, links, what[c]);
+}
+
 void cost_design(struct design_price *o, const struct design *d,
                  const struct design_input *in, const struct cost_price *pr, uint32_t np,
                  double years)
 {
     memset(o, 0, sizeof *o);
-    add(o, &o->switches, pr, np, d->leaf->name, (uint64_t)d->cleaves + d->sleaves, "leaves");
-    add(o, &o->switches, pr, np, d->spine->name, d->n_spines, "spines");
-    add(o, &o->switches, pr, np, d->spine->name, d->n_supers, "super-spines");
-    static const char *const what[DL_N] = {"host links", "storage links", "leaf-spine links",
-                                           "spine-super-spine links"};
-    for (int c = 0; c < DL_N; c++) {
-        struct design_part *p = &o->part[c];
-        uint64_t links = d->links[c], bps = d->link_bps[c];
-        if (!links)
-            continue;
-        unsigned long long g = (unsigned long long)(bps / UINT64_C(1000000000));
-        if (c == DL_HOST || c == DL_STORAGE) { /* in the rack: copper, no optics */
-            snprintf(p->cable, sizeof p->cable, "dac_%llug", g);
-        } else {
-            optic_name(p->optic, sizeof p->optic, bps, c == DL_LEAF_SPINE ? "_sr" : "_dr", pr,
-                       np);
-            snprintf(p->cable, sizeof p->cable, "%s",
-                     c == DL_LEAF_SPINE ? "fiber_mmf" : "fiber_smf");
-            p->optics = 2 * links;
-            add(o, &o->optics, pr, np, p->optic, p->optics, "transceivers");
-        }
-        p->cables = links;
-        add(o, &o->cables, pr, np, p->cable, p->cables, what[c]);
-    }
-    add(o, &o->storage, pr, np, "storage_node", in->storage, "storage nodes");
+    cost_price_add(o, &o->switches, pr, np, d->leaf->name, (uint64_t)d->cleaves + d->sleaves,
+                   "leaves");
+    cost_price_add(o, &o->switches, pr, np, d->spine->name, d->n_spines, "spines");
+    cost_price_add(o, &o->switches, pr, np, d->spine->name, d->n_supers, "super-spines");
+    for (int c = 0; c < DL_N; c++)
+        cost_price_links(o, c, d->links[c], d->link_bps[c], pr, np);
+    cost_price_add(o, &o->storage, pr, np, "storage_node", in->storage, "storage nodes");
     o->capital = o->switches + o->optics + o->cables + o->storage;
     o->capital_per_day = years > 0 ? o->capital / (years * 365.25) : 0;
     const struct cost_price *kwh = cost_price_find(pr, np, "kwh");

@@ -26,6 +26,19 @@ struct design_price {
     char unpriced[8][72];                     /* "24 spines (CX764QD-N)" */
 };
 
+/* n items named name: adds their price to *sum (else lists them in
+ * o->unpriced as "n what (name)") and their reference watts to o->watts. */
+void cost_price_add(struct design_price *o, double *sum, const struct cost_price *pr,
+                    uint32_t np, const char *name, uint64_t n, const char *what);
+
+/* links of class c (enum design_link) at bps: one cable each (a DAC in the
+ * rack, else fibre by reach) and, outside the rack, a transceiver at each
+ * end (by reach: leaf-spine _sr, spine-super-spine _dr, else the speed's
+ * any-reach price). Adds to o's optics, cables, part[c] and watts. The one
+ * rule size's designs and run's capital share. */
+void cost_price_links(struct design_price *o, int c, uint64_t links, uint64_t bps,
+                      const struct cost_price *pr, uint32_t np);
+
 /* Price d (of in) at pr over years of amortisation. */
 void cost_design(struct design_price *out, const struct design *d,
                  const struct design_input *in, const struct cost_price *pr, uint32_t np,

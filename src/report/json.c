@@ -68,6 +68,8 @@ static void capex_json(json_t *root, const struct results *r)
     put_dotted(root, "cost.capital", json_real(c->capital));
     put_dotted(root, "cost.capital_switches", json_real(c->capital_switches));
     put_dotted(root, "cost.capital_optics", json_real(c->capital_optics));
+    put_dotted(root, "cost.capital_cables", json_real(c->capital_cables));
+    put_dotted(root, "cost.capital_storage", json_real(c->capital_storage));
     put_dotted(root, "cost.capital_per_day", json_real(c->capital_per_day));
     put_dotted(root, "cost.amortisation_years", json_real(c->amortisation_years));
     json_t *u = json_array();
@@ -95,7 +97,7 @@ static void bom_json(json_t *root, const struct scenario *sc, const struct resul
         json_t *o = json_object();
         json_object_set_new(o, "speed_bps", U(r->bom_speed_bps[i]));
         json_object_set_new(o, "links", U(r->bom_links[i]));
-        json_object_set_new(o, "transceivers", U(2 * (uint64_t)r->bom_links[i]));
+        json_object_set_new(o, "transceivers", U(results_bom_optics(r, r->bom_speed_bps[i])));
         json_array_append_new(a, o);
     }
     put_dotted(root, "fabric.bom.links", a);

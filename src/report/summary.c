@@ -1,5 +1,6 @@
 /* Reports: the human summary of one run, and the clos, bill-of-materials
  * and capex lines it shares with describe. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -618,8 +619,8 @@ void report_bom_line(FILE *out, const struct scenario *sc, const struct results 
         fprintf(out, "%s %u links at %s", i ? "," : "", r->bom_links[i],
                 fmt_rate((double)r->bom_speed_bps[i], a, sizeof a));
     }
-    fprintf(out, " (2 transceivers a link)%s\n",
-            sc->fabric.breakout > 1 ? ", switch ports in breakout" : "");
+    fprintf(out, " (%" PRIu64 " transceivers, two a link beyond the rack; DACs in it)%s\n",
+            results_bom_optics(r, 0), sc->fabric.breakout > 1 ? ", switch ports in breakout" : "");
 }
 
 void report_capex_line(FILE *out, const struct scenario *sc, const struct results *r,
@@ -630,9 +631,13 @@ void report_capex_line(FILE *out, const struct scenario *sc, const struct result
     char a[32], b[32], d[32], e[32];
     if (!c->priced)
         return;
-    fprintf(out, "  capex       %s %s (switches %s + optics %s) = %s %s/day over %.4g years",
+    char f[32], g[32];
+    fprintf(out,
+            "  capex       %s %s (switches %s + optics %s + cables %s + storage %s) = %s %s/day "
+            "over %.4g years",
             fmt_num(c->capital, a, sizeof a), cur, fmt_num(c->capital_switches, b, sizeof b),
-            fmt_num(c->capital_optics, d, sizeof d), fmt_num(c->capital_per_day, e, sizeof e),
+            fmt_num(c->capital_optics, d, sizeof d), fmt_num(c->capital_cables, f, sizeof f),
+            fmt_num(c->capital_storage, g, sizeof g), fmt_num(c->capital_per_day, e, sizeof e),
             cur, c->amortisation_years);
     if (ran)
         fprintf(out, ", beside %s %s/day of GPU-hours lost",

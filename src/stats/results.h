@@ -48,6 +48,7 @@ struct cost_figures {
      * without a price are listed in unpriced and left out of capital. */
     int priced;
     double capital, capital_switches, capital_optics, capital_per_day;
+    double capital_cables, capital_storage; /* DACs and fibre; storage nodes */
     double amortisation_years;
     uint32_t n_unpriced;
     char unpriced[COST_MAX_UNPRICED][80]; /* "16 spines (CX764QD-N)" */
@@ -233,6 +234,12 @@ struct results {
     uint32_t bom_n_speeds;
     uint64_t bom_speed_bps[TOPO_BOM_SPEEDS];
     uint32_t bom_links[TOPO_BOM_SPEEDS];
+    /* the links again by class (topo_bom_classes), as cost_capital prices
+     * them: in the rack copper, further optics by reach */
+    uint32_t bom_class_n[TOPO_LINK_CLASSES];
+    uint64_t bom_class_bps[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS];
+    uint64_t bom_class_links[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS];
+    uint32_t bom_storage_nodes;
 
     /* network counters */
     uint64_t drops;
@@ -402,5 +409,17 @@ void results_release(struct results *r);
 
 /* Nearest-rank percentile of v[0..n) (sorts v in place). q in [0, 1]. */
 double results_percentile(double *v, uint32_t n, double q);
+
+/* Transceivers of r's BOM at bps (every speed: bps 0): two a link beyond
+ * the rack (leaf-spine, spine-super-spine); host and storage links are DACs. */
+static inline uint64_t results_bom_optics(const struct results *r, uint64_t bps)
+{
+    uint64_t n = 0;
+    for (int c = 2; c < TOPO_LINK_CLASSES; c++)
+        for (uint32_t i = 0; i < r->bom_class_n[c]; i++)
+            if (!bps || r->bom_class_bps[c][i] == bps)
+                n += 2 * r->bom_class_links[c][i];
+    return n;
+}
 
 #endif

@@ -31,6 +31,9 @@ enum path_seg {
 
 /* Link speeds a bill of materials keeps (topo_bom, results). */
 #define TOPO_BOM_SPEEDS 8
+/* link classes of a bill of materials by reach: host, storage, leaf-spine,
+ * spine-super-spine (design.h's enum design_link) */
+#define TOPO_LINK_CLASSES 4
 
 /* The link sets, in CSV column order: the forward ones, then reverse. */
 #define PATH_LINK_SETS 7

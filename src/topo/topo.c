@@ -587,3 +587,43 @@ void topo_bom(const struct topo *t, uint32_t sw[PATH_MAX_LEVELS], uint64_t *spee
         (*n)++;
     }
 }
+
+/* Adds a link at b to the speeds kept (fastest first; slower than the
+ * TOPO_BOM_SPEEDS kept: the last). */
+static void bom_put(uint64_t *speeds, uint64_t *links, uint32_t *n, uint64_t b)
+{
+    uint32_t i = 0;
+    while (i < *n && speeds[i] > b)
+        i++;
+    if (i < *n && speeds[i] == b) {
+        links[i]++;
+        return;
+    }
+    if (*n == TOPO_BOM_SPEEDS) {
+        links[*n - 1]++;
+        return;
+    }
+    memmove(speeds + i + 1, speeds + i, (*n - i) * sizeof *speeds);
+    memmove(links + i + 1, links + i, (*n - i) * sizeof *links);
+    speeds[i] = b;
+    links[i] = 1;
+    (*n)++;
+}
+
+void topo_bom_classes(const struct topo *t, uint32_t n[TOPO_LINK_CLASSES],
+                      uint64_t bps[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS],
+                      uint64_t links[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS])
+{
+    memset(n, 0, TOPO_LINK_CLASSES * sizeof *n);
+    for (uint32_t p = 0; p < t->n_ports; p++) {
+        if (t->ports[p].peer < p)
+            continue; /* each link once */
+        enum node_kind a = t->nodes[t->ports[p].node].kind;
+        enum node_kind b = t->nodes[t->ports[t->ports[p].peer].node].kind;
+        int c = a == NODE_HOST || b == NODE_HOST         ? 0
+                : a == NODE_STORAGE || b == NODE_STORAGE ? 1
+                : a == NODE_SUPER || b == NODE_SUPER     ? 3
+                                                         : 2;
+        bom_put(bps[c], links[c], &n[c], t->ports[p].bps);
+    }
+}

@@ -172,6 +172,14 @@ uint32_t topo_failed_routes(const struct topo *t);
 void topo_bom(const struct topo *t, uint32_t sw[PATH_MAX_LEVELS], uint64_t *speeds,
               uint32_t *links, uint32_t *n);
 
+/* Links by class (TOPO_LINK_CLASSES: a compute node's, a storage node's,
+ * leaf-spine, spine-super-spine; any other switch-switch link counts as
+ * leaf-spine) and, within a class, by speed as topo_bom: bps[c][i],
+ * links[c][i] for i < n[c]. */
+void topo_bom_classes(const struct topo *t, uint32_t n[TOPO_LINK_CLASSES],
+                      uint64_t bps[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS],
+                      uint64_t links[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS]);
+
 /* Node's name: the topology file's, else by kind and index as outputs
  * name them (host3, stor0, cleaf2, sleaf0, spine1, super4). Returns buf. */
 const char *topo_node_name(const struct topo *t, uint32_t node, char *buf, size_t len);
