@@ -374,26 +374,14 @@ static void tcp_on_timer(struct pnet *n, struct flow *f, uint32_t arg)
     send_ack(n, f->dst, f, f->expect_psn);
 }
 
-const struct transport_ops transport_dctcp = {
-    .cc = CC_DCTCP,
-    .start = tcp_start,
-    .on_send = tcp_on_send,
-    .rate = tcp_rate,
-    .on_timer = tcp_on_timer,
-    .on_ack = tcp_on_ack,
-    .on_timeout = tcp_on_timeout,
-    .on_ece = tcp_on_ece,
-    .may_send = tcp_may_send,
-};
+/* DCTCP and CUBIC share every hook; the row's cc picks the window law */
+#define TCP_OPS(kind)                                                         \
+    {                                                                         \
+        .cc = (kind), .start = tcp_start, .on_send = tcp_on_send,             \
+        .rate = tcp_rate, .on_timer = tcp_on_timer, .on_ack = tcp_on_ack,     \
+        .on_timeout = tcp_on_timeout, .on_ece = tcp_on_ece,                   \
+        .may_send = tcp_may_send,                                             \
+    }
 
-const struct transport_ops transport_cubic = {
-    .cc = CC_CUBIC,
-    .start = tcp_start,
-    .on_send = tcp_on_send,
-    .rate = tcp_rate,
-    .on_timer = tcp_on_timer,
-    .on_ack = tcp_on_ack,
-    .on_timeout = tcp_on_timeout,
-    .on_ece = tcp_on_ece,
-    .may_send = tcp_may_send,
-};
+const struct transport_ops transport_dctcp = TCP_OPS(CC_DCTCP);
+const struct transport_ops transport_cubic = TCP_OPS(CC_CUBIC);
