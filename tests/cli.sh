@@ -1107,5 +1107,20 @@ else
     bad "size_failure_names_key: $(head -3 "$tmp/d2h.out")"
 fi
 
+# a lossy class (PFC off) into a storage node whose ingest buffer overflows:
+# the NIC drops before its transport takes the packet, so the sender resends
+# it and the write ends (it never ended: the receiver had acknowledged the
+# dropped bytes); the drops are lossy ones, not "lossless priorities dropped"
+"$bin" run --set cluster.nodes=8 --set storage.nodes=2 --set workload.bytes_per_writer=4MB \
+    --set fabric.pfc.enabled=false --set storage.drain_rate=100Gbps \
+    --set storage.ingest_buffer=1MB >"$tmp/lossy_ingest.out" 2>&1
+lossy_rc=$?
+if [ "$lossy_rc" -eq 0 ] && grep -q '^  invariants  ok' "$tmp/lossy_ingest.out" &&
+   grep -q '^  drops       lossless 0, lossy [1-9]' "$tmp/lossy_ingest.out"; then
+    ok lossy_ingest_overflow_resent_and_completes
+else
+    bad "lossy_ingest_overflow_resent_and_completes: rc $lossy_rc $(grep -E 'completion|invariants' "$tmp/lossy_ingest.out")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

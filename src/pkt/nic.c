@@ -645,22 +645,29 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         nic_on_trimmed(n, node, f, pk);
         return;
     }
+    struct nic *s = backend(n, node);
+    uint64_t cap = n->sc->storage.ingest_buffer;
+    if (s->buffered) {
+        drain(n, s);
+        if (cap && s->level + pk->payload > cap) {
+            /* dropped before the transport sees it, so the sender resends
+             * it. Lossless: the fabric ignored our pause (watchdog) or
+             * headroom was short; lossy (PFC off): a plain drop. */
+            if ((n->lossless >> pk->prio) & 1)
+                n->drops_lossless++;
+            else
+                n->drops_lossy++;
+            pnet_drop_bytes(n, pk);
+            return;
+        }
+    }
     if (!nic_accepts(n, node, f, pk)) {
         n->discarded_bytes += pk->payload;
         n->train_discarded += pnet_is_train(n, f->id) ? pk->payload : 0;
         return;
     }
     uint64_t done_at = n->now;
-    struct nic *s = backend(n, node);
     if (s->buffered) {
-        drain(n, s);
-        uint64_t cap = n->sc->storage.ingest_buffer;
-        if (cap && s->level + pk->payload > cap) {
-            /* the fabric ignored our pause (watchdog) or headroom was short */
-            n->drops_lossless++;
-            pnet_drop_bytes(n, pk);
-            return;
-        }
         s->level += pk->payload;
         /* FIFO back end: this byte is written once all before it are; a
          * stuck node never writes it */
