@@ -1122,5 +1122,19 @@ else
     bad "lossy_ingest_overflow_resent_and_completes: rc $lossy_rc $(grep -E 'completion|invariants' "$tmp/lossy_ingest.out")"
 fi
 
+# a stuck storage node on a lossy class: its transfers fail after the retry
+# count (the queue pair's error state) and the cause names the fault, not the
+# drops it leads to
+"$bin" run --set cluster.nodes=8 --set storage.nodes=2 --set workload.bytes_per_writer=1MB \
+    --set fabric.pfc.enabled=false --set storage.stuck_nodes=1 \
+    --set storage.ingest_buffer=1MB >"$tmp/lossy_stuck.out" 2>&1
+if grep -q '^  cause       stuck storage: 1 of 2 storage nodes write nothing' "$tmp/lossy_stuck.out" &&
+   grep -q '^  invariants  VIOLATED: 4 transfers failed' "$tmp/lossy_stuck.out" &&
+   grep -q '^  drops       lossless 0,' "$tmp/lossy_stuck.out"; then
+    ok lossy_stuck_node_named_transfers_fail
+else
+    bad "lossy_stuck_node_named_transfers_fail: $(grep -E 'cause|invariants' "$tmp/lossy_stuck.out")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -178,7 +178,12 @@ void report_segments(FILE *out, const struct scenario *sc, const struct results 
         return;
     /* utilisation and time at capacity need the write's duration */
     int fin = r->finished;
-    resend_cause(out, r);
+    if (!fin && sc->storage.stuck_nodes) /* the fault, not its symptoms (drops, pauses) */
+        fprintf(out, "  cause       stuck storage: %u of %u storage nodes write nothing "
+                     "(storage.stuck_nodes), so the transfers to them cannot complete\n",
+                (unsigned)sc->storage.stuck_nodes, (unsigned)sc->storage.nodes);
+    else
+        resend_cause(out, r);
     if (fin)
         verdict(out, r);
     else
