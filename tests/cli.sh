@@ -1136,5 +1136,15 @@ else
     bad "lossy_stuck_node_named_transfers_fail: $(grep -E 'cause|invariants' "$tmp/lossy_stuck.out")"
 fi
 
+# lossy go-back-N whose timer (ack_timeout 20: 4.295 s) dwarfs the write's
+# bound: the cause says how long each timeout is and offers the timer as a fix
+"$bin" run --set cluster.nodes=16 --set storage.nodes=1 --set workload.bytes_per_writer=4MB \
+    --set fabric.pfc.enabled=false --set fabric.buffer=2MB >"$tmp/lossy_rto.out" 2>&1
+if grep -q 'retransmission timeouts of 4.295 s each (transport.ack_timeout). Fix: .*or a shorter transport.ack_timeout' "$tmp/lossy_rto.out"; then
+    ok lossy_cause_names_timer_length
+else
+    bad "lossy_cause_names_timer_length: $(grep cause "$tmp/lossy_rto.out")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

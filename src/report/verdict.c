@@ -23,7 +23,24 @@ static const char *fmt_cap(const struct seg_figures *f, char *buf, size_t len)
 
 /* The fabric carried the write several times over: no segment's capacity
  * is the cause. */
-static void resend_cause(FILE *out, const struct results *r)
+/* The retransmission timer the receiver kind's sender waits on (as
+ * src/pkt/recovery.c sets it), and its key. */
+static uint64_t rto_of(const struct scenario *sc, const char **key)
+{
+    switch (sc->transport.receiver) {
+    case RX_GBN:
+        *key = "ack_timeout";
+        return (uint64_t)4096000 << sc->transport.ack_timeout;
+    case RX_TCP:
+        *key = "tcp.rto_min";
+        return sc->transport.tcp.rto_min_ps;
+    default:
+        *key = "sack_timeout";
+        return sc->transport.sack_timeout_ps;
+    }
+}
+
+static void resend_cause(FILE *out, const struct scenario *sc, const struct results *r)
 {
     char a[32], b[32];
     if (r->bottleneck.resent < RESENT_CAUSE)
@@ -36,9 +53,21 @@ static void resend_cause(FILE *out, const struct results *r)
                 fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent,
                 r->sack_naks ? "the out-of-order receiver NAKs each gap and the sender resends it"
                              : "go-back-N resends from each gap");
-        if (r->timeouts) /* a lost tail is found only by the timer */
-            fprintf(out, "; %llu retransmission timeouts (transport.%s)",
-                    (unsigned long long)r->timeouts, r->sack_naks ? "sack_timeout" : "ack_timeout");
+        if (r->timeouts) { /* a lost tail is found only by the timer */
+            const char *key;
+            char t[32];
+            uint64_t rto = rto_of(sc, &key);
+            fprintf(out, "; %llu retransmission timeouts of %s each (transport.%s)",
+                    (unsigned long long)r->timeouts, fmt_secs((double)rto * 1e-12, t, sizeof t),
+                    key);
+            /* a timer longer than the whole write's bound: waiting, not sending */
+            if ((double)rto * 1e-12 > r->bound_s)
+                fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true), more buffer, "
+                             "or a shorter transport.%s (the write waits on its timer)\n", key);
+            else
+                fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true) or more buffer\n");
+            return;
+        }
         fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true) or more buffer\n");
         return;
     }
@@ -183,7 +212,7 @@ void report_segments(FILE *out, const struct scenario *sc, const struct results 
                      "(storage.stuck_nodes), so the transfers to them cannot complete\n",
                 (unsigned)sc->storage.stuck_nodes, (unsigned)sc->storage.nodes);
     else
-        resend_cause(out, r);
+        resend_cause(out, sc, r);
     if (fin)
         verdict(out, r);
     else
