@@ -1146,5 +1146,16 @@ else
     bad "lossy_cause_names_timer_length: $(grep cause "$tmp/lossy_rto.out")"
 fi
 
+# the validation pack's storage profiles (docs/storage.md, Profiles): the
+# published NICs and drives; no drives shown where no rate is published
+cat_out=$("$bin" catalog)
+if printf '%s\n' "$cat_out" | grep -q '^  yanrong-f9000x *4 x 400 Gbps .* 16 x 10.5 GB/s / 14.5 GB/s' &&
+    printf '%s\n' "$cat_out" | grep -q '^  inspur-as13000g7 *8 x 400 Gbps *- *- *- *MLPerf' &&
+    printf '%s\n' "$cat_out" | grep -q '^  aws-i3en-12xlarge 1 x 50 Gbps *- *- *- *AWS'; then
+    ok catalog_validation_profiles
+else
+    bad "catalog_validation_profiles: $(printf '%s\n' "$cat_out" | grep -E 'yanrong|inspur|i3en')"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

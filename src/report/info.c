@@ -26,10 +26,10 @@ void report_catalog(FILE *out)
                 p->source);
     }
     fprintf(out, "\nstorage profiles (storage.profile; docs/storage.md; - = the scenario's):\n");
-    fprintf(out, "  %-16s %-13s %-9s %-9s %-26s %s\n", "name", "NICs", "host", "cache",
+    fprintf(out, "  %-17s %-13s %-9s %-9s %-26s %s\n", "name", "NICs", "host", "cache",
             "drives (write/read each)", "notes; source");
     for (const struct storage_profile *p = storage_catalog; p->name; p++) {
-        char nics[40] = "-", host[32] = "-", cache[32] = "-", drv[64];
+        char nics[40] = "-", host[32] = "-", cache[32] = "-", drv[64] = "-";
         if (p->nics)
             snprintf(nics, sizeof nics, "%u x %s", p->nics,
                      fmt_rate((double)p->nic_bps, a, sizeof a));
@@ -37,10 +37,11 @@ void report_catalog(FILE *out)
             fmt_rate((double)p->host_bps, host, sizeof host);
         if (p->cache_bytes)
             fmt_bytes((double)p->cache_bytes, cache, sizeof cache);
-        snprintf(drv, sizeof drv, "%u x %s/s / %s/s", p->drives,
-                 fmt_bytes((double)p->drive_w_bps / 8, b, sizeof b),
-                 fmt_bytes((double)p->drive_r_bps / 8, c, sizeof c));
-        fprintf(out, "  %-16s %-13s %-9s %-9s %-26s %s; %s\n", p->name, nics, host, cache,
+        if (p->drives) /* no media stage where no drive rate is published */
+            snprintf(drv, sizeof drv, "%u x %s/s / %s/s", p->drives,
+                     fmt_bytes((double)p->drive_w_bps / 8, b, sizeof b),
+                     fmt_bytes((double)p->drive_r_bps / 8, c, sizeof c));
+        fprintf(out, "  %-17s %-13s %-9s %-9s %-26s %s; %s\n", p->name, nics, host, cache,
                 drv, p->notes, p->source);
     }
     fprintf(out, "\nmodels (model.name; docs/checkpoint.md):\n");

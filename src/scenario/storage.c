@@ -38,6 +38,32 @@ const struct storage_profile storage_catalog[] = {
     {"ubipower-18000", 4, UINT64_C(400000000000), 0, 0, 0, 16, GBPS(10.0), GBPS(14.5), 1,
      "MLPerf Storage v3.0 closed/UBIX UbiPower 18000, 4 x 400G IB, 16 NVMe",
      "storage_results_v3.0 closed/UBIX systems (drives and rates disclosed)"},
+    /* MLPerf Storage v3.0 closed/YanRongTech F9000X storage node: 4 x 400
+     * Gb/s InfiniBand, 16 x Solidigm D7-PS1010 3.84 TB with the disclosed
+     * sequential write 10,500 MB/s and read 14,500 MB/s */
+    {"yanrong-f9000x", 4, UINT64_C(400000000000), 0, 0, 0, 16, GBPS(10.5), GBPS(14.5), 1,
+     "MLPerf Storage v3.0 closed/YanRongTech F9000X, 4 x 400G IB, 16 NVMe",
+     "storage_results_v3.0 closed/YanRongTech systems (drives and rates disclosed)"},
+    /* MLPerf Storage v3.0 closed/TuringData F9200 storage node: the same
+     * NICs and drives as the F9000X (4 x 400 Gb/s InfiniBand, 16 x D7-PS1010
+     * at the disclosed 10,500 / 14,500 MB/s), a larger host (2 x Xeon
+     * 6960P, 3 TB) the model has no figure for */
+    {"turingdata-f9200", 4, UINT64_C(400000000000), 0, 0, 0, 16, GBPS(10.5), GBPS(14.5), 1,
+     "MLPerf Storage v3.0 closed/TuringData F9200, 4 x 400G IB, 16 NVMe",
+     "storage_results_v3.0 closed/TuringData systems (drives and rates disclosed)"},
+    /* MLPerf Storage v3.0 closed/InspurData AS13000G7 controller: 8 x 400
+     * Gb/s InfiniBand (disclosed); its 24 INAGILE NS8000G7 drives have no
+     * disclosed rates and no data sheet was found: no media stage */
+    {"inspur-as13000g7", 8, UINT64_C(400000000000), 0, 0, 0, 0, 0, 0, 1,
+     "MLPerf Storage v3.0 closed/InspurData AS13000G7, 8 x 400G IB (drive rates unknown)",
+     "storage_results_v3.0 closed/InspurData systems (NICs disclosed; drive rates not)"},
+    /* AWS EC2 i3en.12xlarge as the Alluxio worker of MLPerf Storage v3.0
+     * closed/Alluxio: 50 Gigabit network (AWS instance type page); its 4 x
+     * 7.5 TB NVMe instance store has no published sequential rate (AWS gives
+     * 4 KiB IOPS only): no media stage */
+    {"aws-i3en-12xlarge", 1, UINT64_C(50000000000), 0, 0, 0, 0, 0, 0, 1,
+     "AWS i3en.12xlarge (Alluxio worker of closed/Alluxio), 1 x 50G",
+     "AWS EC2 instance types (i3en.12xlarge: 50 Gigabit); drive rates not published"},
     {0},
 };
 

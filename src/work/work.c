@@ -333,6 +333,7 @@ struct build {
     uint64_t *fstart;        /* [files] when each file's transfers start */
     uint32_t *perm;          /* [writers] stragglers: a shuffle of the writers */
     uint32_t *sturn;         /* [M] next NIC of each storage node */
+    uint64_t *snic_bytes;    /* [M x snics] bytes each storage NIC takes */
     uint8_t *strag;          /* [writers] 1 = straggler */
     uint32_t n_strag;
     uint64_t stall, max_node, max_rank, max_wait;
@@ -383,8 +384,10 @@ static int step_plan(struct build *b)
     b->fstart = arena_calloc(a, b->p.n_files, sizeof *b->fstart);
     b->perm = arena_calloc(a, b->p.writers, sizeof *b->perm);
     b->sturn = arena_calloc(a, b->M, sizeof *b->sturn);
-    if (!b->sturn || !b->widx || !b->wrank || !b->wstart || !b->wcap || !b->node_bytes
-        || !b->node_local || !b->fstart || !b->perm)
+    b->snic_bytes = arena_calloc(a, (size_t)b->M * (b->snics ? b->snics : 1),
+                                 sizeof *b->snic_bytes);
+    if (!b->sturn || !b->snic_bytes || !b->widx || !b->wrank || !b->wstart || !b->wcap
+        || !b->node_bytes || !b->node_local || !b->fstart || !b->perm)
         return err_set(b->e, "out of memory building the workload");
     return 0;
 }
@@ -584,6 +587,25 @@ static uint32_t file_pieces(struct build *b, uint32_t f, uint64_t bytes)
                                 b->kind);
 }
 
+/* The NIC of storage node sn a transfer of `bytes` arrives on: the one that
+ * has taken the fewest bytes, the first in turn from the node's round robin
+ * on ties (so transfers of equal size take the NICs in turn, as a writer's
+ * files take the writer's). A byte count, not a count of transfers: files of
+ * unequal size (a rank's model and optimizer shards) would otherwise pile
+ * the large ones on every other NIC. */
+static uint32_t storage_nic(struct build *b, uint32_t sn, uint64_t bytes)
+{
+    uint32_t k = b->snics ? b->snics : 1, start = b->sturn[sn]++ % k, best = start;
+    uint64_t *nb = b->snic_bytes + (size_t)sn * k;
+    for (uint32_t j = 1; j < k; j++) {
+        uint32_t c = (start + j) % k;
+        if (nb[c] < nb[best])
+            best = c;
+    }
+    nb[best] += bytes;
+    return best;
+}
+
 /* Transfers: each file's stripes, each over transport.qps_per_writer queue
  * pairs, from its rank's NIC to its storage nodes' NICs; count, then fill. */
 static int step_transfers(struct build *b)
@@ -639,9 +661,7 @@ static int step_transfers(struct build *b)
                     continue;
                 struct transfer *x = &w->xfers[w->n++];
                 x->src = workload_nic_host(sc, n, nic);
-                /* a storage node's transfers take its NICs in turn, as
-                 * a writer's files take the writer's */
-                x->dst = b->t->first_storage + sn * snics + b->sturn[sn]++ % snics;
+                x->dst = b->t->first_storage + sn * snics + storage_nic(b, sn, qb);
                 b->swire[sn] += wire_bytes(qb, scenario_wire(sc));
                 x->writer = i;
                 x->file = f;
