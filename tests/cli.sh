@@ -1157,5 +1157,31 @@ else
     bad "catalog_validation_profiles: $(printf '%s\n' "$cat_out" | grep -E 'yanrong|inspur|i3en')"
 fi
 
+# size's checkpoint overhead includes the drain's host contention: its
+# recommended async point's overhead is 1 - tau / T at Daly's interval, with
+# T = M (e^((tau + stall + contention) / M) - 1) e^(lag / M) (restart
+# excluded) from run's figures on its YAML, and more than without contention
+hcp="--set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 --fix fabric.spines=1
+    --set cluster.d2h_rate=422Gbps --set failures.mtbf_per_gpu=200 --fix checkpoint.policy=async
+    --target checkpoint_overhead<=50%"
+# shellcheck disable=SC2086
+"$bin" size $hcp --json "$tmp/hc0.json" >/dev/null 2>&1
+# shellcheck disable=SC2086
+"$bin" size $hcp --set checkpoint.drain_slowdown=0.5 --json "$tmp/hc1.json" \
+    --yaml "$tmp/hc1.yaml" >/dev/null 2>&1
+"$bin" run "$tmp/hc1.yaml" --quiet --json "$tmp/hc1_run.json" >/dev/null 2>&1
+o0=$(jq -r '.candidates[.recommended].checkpoint_overhead' "$tmp/hc0.json" 2>/dev/null)
+o1=$(jq -r '.candidates[.recommended].checkpoint_overhead' "$tmp/hc1.json" 2>/dev/null)
+fig=$(jq -r '"\(.cost.stall_s_per_checkpoint) \(.cost.contention_s_per_checkpoint) \(.cost.durability_lag_s) \(.cost.optimal_interval_daly_s) \(.failures.job_mtbf_s)"' \
+    "$tmp/hc1_run.json" 2>/dev/null)
+if [ -n "$o1" ] && [ "$o1" != null ] && echo "$fig" | awk -v o0="$o0" -v o1="$o1" '
+    { d = $1 + $2; t = $4; m = $5
+      want = 1 - t / (m * (exp((t + d) / m) - 1) * exp($3 / m))
+      exit !($2 > 0 && o1 > o0 && (o1 - want) ^ 2 < (1e-9 * want) ^ 2) }'; then
+    ok size_overhead_includes_contention
+else
+    bad "size_overhead_includes_contention (overhead $o0 -> $o1; run: $fig)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -33,7 +33,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_protect[],
     suite_size2[],
     suite_fluid_scale[],
-    suite_valid2[];
+    suite_valid2[],
+    suite_policy_cost[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -63,6 +64,7 @@ static const struct test *const suites[] = {
     suite_size2,
     suite_fluid_scale,
     suite_valid2,
+    suite_policy_cost,
 };
 
 int main(int argc, char **argv)

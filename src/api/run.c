@@ -11,6 +11,7 @@
 #include "../core/units.h"
 #include "../cost/cost.h"
 #include "../cost/storage_use.h"
+#include "../cost/policy_cost.h"
 #include "../fluid/fluid.h"
 #include "../pkt/capture.h"
 #include "../pkt/engine.h"
@@ -671,6 +672,66 @@ static int restore_beside(const struct scenario *sc, const struct topo *t,
     return rc;
 }
 
+/* cost.compare_policies: the run's scenario once per policy (sync, async,
+ * hierarchical), each an ordinary run, so every row is what `run --set
+ * checkpoint.policy=X` gives; the run's own policy is r itself, and another
+ * (jitter, stagger, rate_limit) comes last. */
+static const int compared[] = {POLICY_SYNC, POLICY_ASYNC, POLICY_HIERARCHICAL};
+
+/* One policy's run on a copy of user; a refusal or failure is the row's why. */
+static void run_policy(const struct scenario *user, int policy, struct policy_cost *row)
+{
+    struct scenario *s = malloc(sizeof *s);
+    struct results *r = malloc(sizeof *r);
+    struct err e;
+    char set[64];
+    row->policy = policy;
+    row->ok = 0;
+    row->storage = -1;
+    if (!s || !r) {
+        snprintf(row->why, sizeof row->why, "out of memory");
+        free(s);
+        free(r);
+        return;
+    }
+    memset(r, 0, sizeof *r);
+    *s = *user;
+    snprintf(set, sizeof set, "checkpoint.policy=%s", names_of(&names_policy, policy));
+    int rc = scenario_set(s, set, &e);
+    if (rc == 0)
+        rc = scenario_set(s, "cost.compare_policies=false", &e);
+    if (rc == 0)
+        rc = ckpt_run(s, r, &e);
+    if (rc == 0)
+        cost_policy_row(row, policy, r);
+    else
+        snprintf(row->why, sizeof row->why, "%s", e.msg);
+    results_release(r);
+    free(r);
+    free(s);
+}
+
+static void policy_costs(const struct scenario *user, int own, struct results *r)
+{
+    struct cost_figures *c = &r->cost;
+    c->n_policies = 0;
+    int seen = 0;
+    for (size_t i = 0; i < sizeof compared / sizeof compared[0]; i++) {
+        struct policy_cost *row = &c->policies[c->n_policies++];
+        if (compared[i] == own) {
+            cost_policy_row(row, own, r);
+            row->chosen = seen = 1;
+        } else {
+            run_policy(user, compared[i], row);
+        }
+    }
+    if (!seen) { /* jitter, stagger, rate_limit: its own row last */
+        struct policy_cost *row = &c->policies[c->n_policies++];
+        cost_policy_row(row, own, r);
+        row->chosen = 1;
+    }
+}
+
 int ckpt_run(const struct scenario *user, struct results *r, struct err *e)
 {
     return ckpt_run_progress(user, r, NULL, e);
@@ -757,6 +818,8 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
                 cost_compute(r, sc);
                 endurance_compute(r, sc);
                 mlperf_compute(r, sc);
+                if (sc->cost.compare_policies && r->finished)
+                    policy_costs(user, sc->checkpoint.policy, r);
             }
         }
         r->mem_bytes += a.total;

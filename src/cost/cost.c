@@ -355,6 +355,9 @@ int cost_check(const struct scenario *sc, struct err *e)
     uint32_t np;
     if (cost_prices_parse(sc->cost.prices, pr, &np, e) < 0)
         return -1;
+    if (sc->checkpoint.drain_slowdown > 0 && sc->cluster.host_bps > 0)
+        return err_set(e, "checkpoint.drain_slowdown: give checkpoint.drain_slowdown or "
+                          "cluster.host_rate (which derives it), not both (set the other to 0)");
     if (sc->failures.mtbf_node_h > 0 && sc->failures.mtbf_gpu_h > 0)
         return err_set(e, "failures.mtbf_per_node: give failures.mtbf_per_node or "
                           "failures.mtbf_per_gpu, not both (set the other to 0)");
@@ -369,6 +372,35 @@ static double job_mtbf(const struct scenario *sc, uint32_t gpus)
     if (sc->failures.mtbf_gpu_h > 0)
         return sc->failures.mtbf_gpu_h * 3600.0 / gpus;
     return 0.0;
+}
+
+double cost_drain_slowdown(const struct scenario *sc, uint64_t bytes, double drain_s)
+{
+    if (sc->checkpoint.drain_slowdown > 0)
+        return sc->checkpoint.drain_slowdown;
+    if (!sc->cluster.host_bps || !(drain_s > 0) || !sc->cluster.nodes)
+        return 0.0;
+    /* a node's mean drain rate in bits/s against its host budget */
+    double rate = 8.0 * (double)bytes / sc->cluster.nodes / drain_s;
+    return fmin(1.0, rate / (double)sc->cluster.host_bps);
+}
+
+/* The drain runs from the stall's end to the write's end; training loses
+ * its slowdown's fraction of that time. Sync has no drain. */
+static void cost_contention(struct cost_figures *c, const struct scenario *sc,
+                            const struct plan_summary *p)
+{
+    c->drain_s = c->drain_slowdown = c->contention_s = 0.0;
+    c->contention_on = sc->checkpoint.drain_slowdown > 0 || sc->cluster.host_bps > 0;
+    if (p->stall_measured || !(c->end_s > c->stall_s))
+        return;
+    double drain = c->end_s - c->stall_s;
+    double s = cost_drain_slowdown(sc, p->bytes, drain);
+    if (!(s > 0))
+        return;
+    c->drain_s = drain;
+    c->drain_slowdown = s;
+    c->contention_s = drain * s;
 }
 
 void cost_compute(struct results *r, const struct scenario *sc)
@@ -401,7 +433,9 @@ void cost_compute(struct results *r, const struct scenario *sc)
     /* training steps the drain slowed: every GPU waits for the slowest DP
      * group, so the job loses that time on top of the stall. Only when the
      * GPUs train during the write (the stall is not the whole write) */
-    c->training_lost_s = r->training.on && !p->stall_measured ? r->training.lost_s : 0.0;
+    double fabric_lost = r->training.on && !p->stall_measured ? r->training.lost_s : 0.0;
+    cost_contention(c, sc, p);
+    c->training_lost_s = fabric_lost + c->contention_s;
     double d = c->stall_s + c->training_lost_s; /* time per checkpoint without progress */
     c->drain_late = !p->stall_measured && c->end_s > c->stall_s + tau;
     c->interval_s = tau;
@@ -409,9 +443,11 @@ void cost_compute(struct results *r, const struct scenario *sc)
     c->gpu_hours_per_day = c->checkpoints_per_day * c->stall_s * gpus / 3600.0;
     c->money_per_day = c->gpu_hours_per_day * sc->training.gpu_hour_cost;
     c->training_slowdown_gpu_hours_per_day =
-        c->checkpoints_per_day * c->training_lost_s * gpus / 3600.0;
+        c->checkpoints_per_day * fabric_lost * gpus / 3600.0;
     c->training_slowdown_money_per_day =
         c->training_slowdown_gpu_hours_per_day * sc->training.gpu_hour_cost;
+    c->contention_gpu_hours_per_day = c->checkpoints_per_day * c->contention_s * gpus / 3600.0;
+    c->contention_money_per_day = c->contention_gpu_hours_per_day * sc->training.gpu_hour_cost;
     c->mfu_points_lost = 100.0 * sc->training.mfu * d / (tau + d);
 
     double M = job_mtbf(sc, p->gpus);
@@ -432,6 +468,8 @@ void cost_compute(struct results *r, const struct scenario *sc)
     c->goodput_at_optimal = M > 0 ? cost_goodput_lag(c->daly_s, d, lag, M, R) : c->goodput;
     c->lost_gpu_hours_per_day = (1.0 - c->goodput) * 24.0 * gpus;
     c->lost_money_per_day = c->lost_gpu_hours_per_day * sc->training.gpu_hour_cost;
+    c->lag_gpu_hours_per_day = (cost_goodput(tau, d, M, R) - c->goodput) * 24.0 * gpus;
+    c->lag_money_per_day = c->lag_gpu_hours_per_day * sc->training.gpu_hour_cost;
     /* the broadcast's saving: goodput with its recovery less with every
      * replica reading, over the job's GPUs */
     int bcast = sc->restore.mode == RESTORE_ONE_BROADCAST;

@@ -103,6 +103,13 @@ void cost_capital(struct results *r, const struct scenario *sc);
 /* Checks of the training.*, failures.* and cost.* keys; errors name the key. */
 int cost_check(const struct scenario *sc, struct err *e);
 
+/* Host contention of a drain (async, hierarchical): the fraction of
+ * training throughput lost while it runs, checkpoint.drain_slowdown when
+ * given, else a node's mean drain rate (bytes / nodes over drain_s) over
+ * cluster.host_rate, at most 1; 0 without either. Training loses
+ * drain_s x this per checkpoint (docs/checkpoint.md, Host contention). */
+double cost_drain_slowdown(const struct scenario *sc, uint64_t bytes, double drain_s);
+
 /* Fill r->cost from the scenario and the measured run in r. */
 void cost_compute(struct results *r, const struct scenario *sc);
 

@@ -33,6 +33,41 @@ static json_t *currency(const struct scenario *sc, const struct results *r)
     return json_string(sc->training.currency);
 }
 
+/* cost.compare_policies: one object per policy (docs/checkpoint.md) */
+static json_t *policies(const struct scenario *sc, const struct results *r)
+{
+    (void)sc;
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < r->cost.n_policies; i++) {
+        const struct policy_cost *p = &r->cost.policies[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "policy", json_string(names_of(&names_policy, p->policy)));
+        json_object_set_new(o, "chosen", json_boolean(p->chosen));
+        json_object_set_new(o, "ok", json_boolean(p->ok));
+        if (!p->ok) {
+            json_object_set_new(o, "reason", json_string(p->why));
+            json_array_append_new(a, o);
+            continue;
+        }
+        json_object_set_new(o, "stall_s", json_real(p->stall_s));
+        json_object_set_new(o, "end_s", json_real(p->end_s));
+        json_object_set_new(o, "durability_lag_s", json_real(p->lag_s));
+        json_object_set_new(o, "contention_s", json_real(p->contention_s));
+        json_object_set_new(o, "goodput", json_real(p->goodput));
+        json_object_set_new(o, "stall_money_per_day", json_real(p->stall_money));
+        json_object_set_new(o, "contention_money_per_day", json_real(p->contention_money));
+        json_object_set_new(o, "durability_lag_money_per_day", json_real(p->lag_money));
+        json_object_set_new(o, "rework_money_per_day", json_real(p->rework_money));
+        json_object_set_new(o, "lost_money_per_day", json_real(p->lost_money));
+        json_object_set_new(o, "capital_per_day", json_real(p->capital_per_day));
+        json_object_set_new(o, "storage_exceeded",
+                            p->storage < 0 ? json_null() : json_boolean(p->storage));
+        json_object_set_new(o, "total_per_day", json_real(p->total_per_day));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
 /* restore.read_rate 0: the back end reads as fast as the fabric takes */
 static json_t *reads_unlimited(const struct scenario *sc, const struct results *r)
 {
@@ -335,6 +370,19 @@ const struct result_field result_fields[] = {
      .off = AT(cost.training_slowdown_gpu_hours_per_day), .when = FIN | FW_TRAINING},
     {.block = FB_PLAN_COST, .name = "cost.training_slowdown_money_per_day", .kind = FK_REAL,
      .off = AT(cost.training_slowdown_money_per_day), .when = FIN | FW_TRAINING},
+    /* host contention of the drain, the policy comparison (docs/checkpoint.md) */
+    {.block = FB_PLAN_COST, .name = "cost.drain_s", .kind = FK_REAL, .off = AT(cost.drain_s),
+     .when = FIN | FW_CONTENTION},
+    {.block = FB_PLAN_COST, .name = "cost.drain_slowdown", .kind = FK_REAL,
+     .off = AT(cost.drain_slowdown), .when = FIN | FW_CONTENTION},
+    {.block = FB_PLAN_COST, .name = "cost.contention_s_per_checkpoint", .kind = FK_REAL,
+     .off = AT(cost.contention_s), .when = FIN | FW_CONTENTION},
+    {.block = FB_PLAN_COST, .name = "cost.contention_gpu_hours_per_day", .kind = FK_REAL,
+     .off = AT(cost.contention_gpu_hours_per_day), .when = FIN | FW_CONTENTION},
+    {.block = FB_PLAN_COST, .name = "cost.contention_money_per_day", .kind = FK_REAL,
+     .off = AT(cost.contention_money_per_day), .when = FIN | FW_CONTENTION},
+    {.block = FB_PLAN_COST, .name = "cost.policies", .kind = FK_CUSTOM, .when = FIN | FW_POLICIES,
+     .json = policies},
     {.block = FB_PLAN_COST, .name = "failures.job_mtbf_s", .kind = FK_REAL, .off = AT(cost.job_mtbf_s), .when = FIN,
      .null = FN_NO_FAILURES},
     {.block = FB_PLAN_COST, .name = "failures.per_day", .kind = FK_REAL, .off = AT(cost.failures_per_day), .when = FIN},
@@ -754,6 +802,10 @@ static int when_holds(unsigned when, const struct results *r)
     if ((when & FW_TCP) && !(r->has_packet_stats && cc_scheme(r->cc)->tcp))
         return 0;
     if ((when & FW_HYBRID) && !r->hybrid.on)
+        return 0;
+    if ((when & FW_CONTENTION) && !r->cost.contention_on)
+        return 0;
+    if ((when & FW_POLICIES) && !r->cost.n_policies)
         return 0;
     if ((when & FW_BOUNDED) && !(r->bound_s > 0))
         return 0;

@@ -51,6 +51,8 @@ enum {
     FW_TCP = 1 << 16,         /* a TCP congestion control ran (packet engine) */
     FW_REQUESTS = 1 << 17,    /* storage.protocol's request model ran */
     FW_HYBRID = 1 << 24,      /* engine: hybrid ran */
+    FW_CONTENTION = 1 << 28,  /* cluster.host_rate or checkpoint.drain_slowdown given */
+    FW_POLICIES = 1 << 29,    /* cost.compare_policies ran */
 };
 
 /* When a printed row's value is JSON null (and no metric or sweep figure):

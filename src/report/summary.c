@@ -31,6 +31,38 @@ static const char *level_links(unsigned levels, char *buf, size_t len)
     return buf;
 }
 
+/* cost.compare_policies: each policy's full daily cost on this scenario
+ * (its own run; the chosen one marked) */
+static void summary_policies(FILE *out, const struct scenario *sc, const struct results *r)
+{
+    const struct cost_figures *c = &r->cost;
+    char v[7][32];
+    if (!c->n_policies)
+        return;
+    fprintf(out, "  policies    full cost per day in %s, each policy its own run "
+                 "(* this run):\n", sc->training.currency);
+    fprintf(out, "                %-13s %10s %10s %10s %10s %10s %8s %10s\n", "policy", "stall",
+            "contention", "lag", "rework", "capital", "storage", "total");
+    for (uint32_t i = 0; i < c->n_policies; i++) {
+        const struct policy_cost *p = &c->policies[i];
+        const char *name = names_of(&names_policy, p->policy);
+        if (!p->ok) {
+            fprintf(out, "              %c %-13s not run: %s\n", p->chosen ? '*' : ' ', name,
+                    p->why);
+            continue;
+        }
+        fprintf(out, "              %c %-13s %10s %10s %10s %10s %10s %8s %10s\n",
+                p->chosen ? '*' : ' ', name, fmt_num(p->stall_money, v[0], sizeof v[0]),
+                fmt_num(p->contention_money, v[1], sizeof v[1]),
+                fmt_num(p->lag_money, v[2], sizeof v[2]),
+                fmt_num(p->rework_money, v[3], sizeof v[3]),
+                c->priced ? fmt_num(p->capital_per_day, v[4], sizeof v[4]) : "-",
+                p->storage < 0 ? "-" : p->storage ? "EXCEEDS" : "ok",
+                fmt_num(p->total_per_day, v[5], sizeof v[5]));
+    }
+}
+
+
 static void summary_answer(FILE *out, const struct scenario *sc, const struct results *r)
 {
     const struct plan_summary *p = &r->plan;
@@ -95,6 +127,15 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                 fmt_num(c->training_slowdown_gpu_hours_per_day, a, sizeof a),
                 fmt_secs(c->training_lost_s, b, sizeof b),
                 p->stall_measured ? ": none charged, GPUs wait for the whole write" : "");
+    if (c->contention_s > 0)
+        fprintf(out, "  contention  the drain (%s) shares the host with training, %.3g%% of its "
+                     "throughput lost (%s): %s per checkpoint, %s GPU-hours/day = %s %s\n",
+                fmt_secs(c->drain_s, a, sizeof a), 100 * c->drain_slowdown,
+                sc->checkpoint.drain_slowdown > 0 ? "checkpoint.drain_slowdown"
+                                                  : "drain rate over cluster.host_rate",
+                fmt_secs(c->contention_s, b, sizeof b),
+                fmt_num(c->contention_gpu_hours_per_day, d, sizeof d),
+                fmt_num(c->contention_money_per_day, e, sizeof e), sc->training.currency);
     if (c->job_mtbf_s > 0) {
         fprintf(out, "  interval    %s configured; optimal %s (Young), %s (Daly) = %.0f steps; "
                      "job MTBF %s\n",
@@ -136,6 +177,7 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
         fprintf(out, "  goodput     %.2f%%\n", 100 * c->goodput);
     }
     report_capex_line(out, sc, r, 1);
+    summary_policies(out, sc, r);
 }
 
 /* The echoed text of one key (scenario_echo: a rate in the unit written). */

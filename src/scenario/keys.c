@@ -52,6 +52,10 @@ const struct key scn_keys[] = {
      "device-to-host copy rate per GPU; 0 = not limited", NULL},
     {"cluster.local_nvme_rate", T_RATE, FIELD(cluster.local_nvme_bps), "0", NULL,
      "100Tbps", "node-local NVMe write rate per node (hierarchical policy)", NULL},
+    {"cluster.host_rate", T_RATE, FIELD(cluster.host_bps), "0", NULL, "100Tbps",
+     "host bandwidth per node (the narrower of PCIe to the NICs and host memory) "
+     "that an async or hierarchical drain shares with training: the drain slows "
+     "training by its rate over this; 0 = no host contention", NULL},
 
     {"storage.nodes", T_COUNT, FIELD(storage.nodes), "4", "1", "100000",
      "storage nodes that receive the checkpoint", NULL},
@@ -643,6 +647,10 @@ const struct key scn_keys[] = {
      "an MLPerf Storage checkpoint workload (DLIO): fills model.name, parallelism.* "
      "and writer_rule deepspeed, phase both, restore.mode own_files where unset; "
      "the GPUs must be its ranks; the summary adds rank 0's save time", &names_mlperf},
+    {"checkpoint.drain_slowdown", T_REAL, FIELD(checkpoint.drain_slowdown), "0", "0", "1",
+     "async, hierarchical: fraction of training throughput lost while the drain "
+     "runs (host PCIe and memory contention); 0 = derived from cluster.host_rate, "
+     "or none", NULL},
 
     {"restore.mode", T_ENUM, FIELD(restore.mode), "every_replica", NULL, NULL,
      "every_replica: every data-parallel replica reads the whole checkpoint of "
@@ -719,6 +727,9 @@ const struct key scn_keys[] = {
     {"cost.amortisation_years", T_REAL, FIELD(cost.amortisation_years), "5", "0.1",
      "100", "years the fabric's capital cost is spread over (straight line) for "
      "its cost per day", NULL},
+    {"cost.compare_policies", T_BOOL, FIELD(cost.compare_policies), "false", NULL, NULL,
+     "also run the scenario with checkpoint.policy sync, async and hierarchical and "
+     "compare their full daily cost (summary table, cost.policies in the JSON)", NULL},
 };
 #pragma GCC diagnostic pop
 

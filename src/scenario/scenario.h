@@ -233,6 +233,7 @@ struct scenario {
         uint32_t gpus_per_node, nics_per_node;
         uint64_t d2h_bps;       /* device-to-host copy per GPU; 0 = no limit */
         uint64_t local_nvme_bps; /* node-local NVMe write (hierarchical) */
+        uint64_t host_bps;      /* host bandwidth a drain shares with training; 0 = none */
     } cluster;
     struct {
         uint32_t nodes;
@@ -464,6 +465,7 @@ struct scenario {
         uint64_t straggler_delay_ps;
         double straggler_slowdown;
         int mlperf;             /* enum mlperf_workload */
+        double drain_slowdown;  /* training throughput lost while a drain runs */
     } checkpoint;
     struct {
         int mode;               /* enum restore_mode */
@@ -496,6 +498,7 @@ struct scenario {
     struct {
         char prices[SCENARIO_LONG_TEXT]; /* "NAME=PRICE,...", "none"; src/cost */
         double amortisation_years;
+        int compare_policies;   /* also run sync, async, hierarchical (src/api/policies.c) */
     } cost;
     uint64_t set_mask[SCENARIO_MAX_KEYS / 64]; /* keys given by the user, by table index */
     uint64_t opt_mask[SCENARIO_MAX_KEYS / 64]; /* ... by their own option (--engine) */

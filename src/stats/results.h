@@ -15,6 +15,8 @@
  * Intervals are training time between checkpoints; 0 = not applicable. */
 /* bill items: 3 switch tiers, TOPO_BOM_SPEEDS optic speeds */
 #define COST_MAX_UNPRICED (3 + TOPO_BOM_SPEEDS)
+/* cost.compare_policies: sync, async, hierarchical and the run's own if another */
+#define COST_MAX_POLICIES 4
 struct cost_figures {
     double end_s;              /* trigger -> last byte received */
     double stall_s;            /* GPU stall per checkpoint (policy) */
@@ -37,6 +39,28 @@ struct cost_figures {
      * while it runs; docs/training.md): per checkpoint, and per day */
     double training_lost_s;
     double training_slowdown_gpu_hours_per_day, training_slowdown_money_per_day;
+    /* host contention of the drain (cluster.host_rate, checkpoint.drain_slowdown):
+     * training runs drain_slowdown slower for drain_s, losing contention_s per
+     * checkpoint (part of training_lost_s); 0 without */
+    int contention_on;         /* either key given */
+    double drain_s, drain_slowdown, contention_s;
+    double contention_gpu_hours_per_day, contention_money_per_day;
+    /* what the durability lag costs: goodput without it less with it */
+    double lag_gpu_hours_per_day, lag_money_per_day;
+    /* cost.compare_policies: the full daily cost of each policy on this
+     * scenario, one run each (src/api/policies.c) */
+    uint32_t n_policies;
+    struct policy_cost {
+        int policy;            /* enum ckpt_policy */
+        int chosen;            /* the run's own policy */
+        int ok;                /* its run finished; else why */
+        char why[160];
+        double stall_s, end_s, lag_s, contention_s;
+        double stall_money, contention_money, lag_money, rework_money; /* per day */
+        double lost_money, capital_per_day, total_per_day;
+        double goodput;
+        int storage;           /* -1 no endurance keys, 0 within, 1 exceeds */
+    } policies[COST_MAX_POLICIES];
     /* recovery time: failures.recovery_time, or auto from the restore */
     double recovery_s;
     const char *recovery_from; /* "configured", "simulated restore", "restore bound" */
