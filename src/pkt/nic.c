@@ -96,6 +96,7 @@ static void make_data(struct pnet *n, struct flow *f, struct packet *pk)
     pk->gen = f->gen;
     pk->t = 0;
     pk->in_port = 0;
+    pk->ev = 0;
 }
 
 /* The ring of f's class at its NIC: under logical isolation training has

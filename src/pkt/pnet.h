@@ -71,7 +71,12 @@ struct packet {
     uint64_t t;        /* pipe: arrival time; egress queue: ready time */
     uint32_t flow;
     uint32_t psn;
-    uint32_t in_port : 24; /* ingress port at the current switch */
+    /* ingress port at the current switch, from its first (a switch has
+     * fewer than 2^16 ports: setup.c) */
+    uint32_t in_port : 16;
+    /* data: its entropy (lb.c pkt_entropy); ACK and NACK: the one of the
+     * data packet that asked for it, echoed (REPS) */
+    uint32_t ev : 8;
     uint32_t gen : 8;  /* its flow's generation (training steps reuse flows) */
     uint16_t payload;
     uint8_t kind : 3, ce : 1, prio : 3;
@@ -189,6 +194,7 @@ struct sw { /* cache-line aligned: neighbours may run on different threads */
     uint64_t pool[NPRIO], shared_used[NPRIO], max_shared[NPRIO];
     uint64_t latency_ps;
     uint64_t seed;           /* ECMP hash seed */
+    uint32_t first_port;     /* its ports from here (packets' in_port) */
     /* the switch's own random streams (RED marks; load-balancing ties and
      * spray), so no draw depends on what other switches did meanwhile */
     struct rng ecn_rng, lb_rng;

@@ -323,6 +323,14 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         n->sws[s].buffer = spine ? sc->fabric.spine_buffer : sc->fabric.leaf_buffer;
         n->sws[s].latency_ps = switch_latency_ps(t, sc, t->first_cleaf + s);
         n->sws[s].seed = t->ecmp_seed[s]; /* shared with the fluid engine */
+        const struct tnode *sn = &t->nodes[t->first_cleaf + s];
+        n->sws[s].first_port = sn->first_port;
+        if (sn->nports > UINT16_MAX) {
+            char nm[64];
+            return err_set(e, "switch %s: %u ports, the packet engine takes at most %u",
+                           topo_node_name(t, t->first_cleaf + s, nm, sizeof nm), sn->nports,
+                           UINT16_MAX);
+        }
         rng_init(&n->sws[s].ecn_rng, sc->seed, RNG_ECN + ((uint64_t)s + 1) * 256);
     }
     for (uint32_t i = 0; i < t->n_nodes; i++)
