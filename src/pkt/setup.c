@@ -108,6 +108,7 @@ void pnet_scenario_flags(struct pnet *n)
     n->rx = receiver_of(sc->transport.receiver);
     n->trim_at = UINT64_MAX; /* trimming: the receiver's set-up (recovery.c) */
     n->entropies = sc->transport.uec.entropies;
+    n->reps = sc->transport.uec.lb == UEC_LB_REPS && n->entropies;
 }
 
 void pnet_bare(struct pnet *n, const struct scenario *sc)
