@@ -177,7 +177,7 @@ static void oblivious_default_and_reps_limits(void)
     test_set(&sc, "transport.receiver=ooo");
     e = (struct err){0};
     CHECK(scenario_validate(&sc, &e) < 0);
-    CHECKF(strstr(e.msg, "transport.uec.lb reps needs transport.receiver: uec"), "%s", e.msg);
+    CHECKF(strstr(e.msg, "transport.uec.lb") && strstr(e.msg, "reps needs transport.receiver: uec"), "%s", e.msg);
 }
 
 SUITE(suite_reps) = {

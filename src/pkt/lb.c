@@ -161,7 +161,7 @@ static const struct lb_ops schemes[LB_COUNT] = {
 };
 
 /* uec entropies. Oblivious: a packet's entropy is its PSN's (mod the
- * entropies) shifted by the ev it carries: 0 on a first send, one more than
+ * entropies) shifted by the ev it carries: 0 on a first send, 128 more than
  * the NACKed copy's on a resend, the retry count after a timeout, so a
  * resend leaves the path that trimmed it. REPS (Bonato et al., 2024; UEC
  * 1.0's load balancing): the ev is the entropy itself; the sender recycles
@@ -185,7 +185,9 @@ void lb_entropy_send(struct pnet *n, struct flow *f, struct packet *pk, int fail
         uint32_t was = failed >= 0 ? (uint32_t)(((uint64_t)pk->psn + (uint32_t)failed) %
                                                 n->entropies)
                                    : UINT32_MAX;
-        pk->ev = failed >= 0 ? (uint8_t)(failed + 1) : f->retries;
+        /* half the ev range on: +1 would share the entropy of the
+         * PSN sent next, bunching the resend with new data */
+        pk->ev = failed >= 0 ? (uint8_t)(failed + 128) : f->retries;
         n->ev_resend_same += pkt_entropy(n, pk) == was;
         return;
     }

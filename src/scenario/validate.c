@@ -161,17 +161,17 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
     if (sc->transport.uec.lb == UEC_LB_REPS) {
         if (sc->transport.receiver != RX_UEC)
             return scenario_fail(sc, e, blame(sc, "transport.uec.lb", "transport.receiver"),
-                                 "transport.uec.lb reps needs transport.receiver: uec, whose "
+                                 "reps needs transport.receiver: uec, whose "
                                  "ACKs echo each packet's entropy (got %s)",
                                  rx_scheme(sc->transport.receiver)->name);
         if (sc->transport.uec.entropies < 1 || sc->transport.uec.entropies > 256)
             return scenario_fail(sc, e, blame(sc, "transport.uec.lb", "transport.uec.entropies"),
-                                 "transport.uec.lb reps recycles 1 to 256 entropy values "
+                                 "reps recycles 1 to 256 entropy values "
                                  "(transport.uec.entropies, got %u)",
                                  sc->transport.uec.entropies);
         if (sc->fabric.load_balancing != LB_SPRAY)
             return scenario_fail(sc, e, blame(sc, "transport.uec.lb", "fabric.load_balancing"),
-                                 "transport.uec.lb reps steers sprayed packets: "
+                                 "reps steers sprayed packets: "
                                  "fabric.load_balancing: spray (got %s)",
                                  lb_scheme(sc->fabric.load_balancing)->name);
     }
