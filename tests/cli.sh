@@ -1183,5 +1183,25 @@ else
     bad "size_overhead_includes_contention (overhead $o0 -> $o1; run: $fig)"
 fi
 
+# uec.lb reps: the summary's reps line and the JSON counters; more entropies
+# than a packet's 8 bits carry is refused naming the key
+"$bin" run --set cluster.nodes=4 --set fabric.hosts_per_leaf=4 --set storage.nodes=2 \
+    --set fabric.spines=4 --set workload.bytes_per_writer=1MB --set transport.protocol=uec \
+    --set transport.uec.lb=reps --json "$tmp/reps.json" >"$tmp/reps.out" 2>&1
+rec=$(jq -r '.transport.uec.entropies_recycled' "$tmp/reps.json" 2>/dev/null)
+if grep -q '^  reps  .* packets on recycled unmarked entropies' "$tmp/reps.out" &&
+    [ -n "$rec" ] && [ "$rec" != null ] && [ "$rec" -gt 0 ]; then
+    ok reps_summary_and_json
+else
+    bad "reps_summary_and_json: recycled $rec; $(grep reps "$tmp/reps.out" | head -2)"
+fi
+"$bin" run --set transport.protocol=uec --set transport.uec.lb=reps \
+    --set transport.uec.entropies=1024 >"$tmp/reps_bad.out" 2>&1
+if grep -q '1 to 256 entropy values (transport.uec.entropies, got 1024)' "$tmp/reps_bad.out"; then
+    ok reps_entropies_limit_named
+else
+    bad "reps_entropies_limit_named: $(head -2 "$tmp/reps_bad.out")"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

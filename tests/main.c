@@ -34,7 +34,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_size2[],
     suite_fluid_scale[],
     suite_valid2[],
-    suite_policy_cost[];
+    suite_policy_cost[],
+    suite_reps[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -65,6 +66,7 @@ static const struct test *const suites[] = {
     suite_fluid_scale,
     suite_valid2,
     suite_policy_cost,
+    suite_reps,
 };
 
 int main(int argc, char **argv)

@@ -703,6 +703,10 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
         unmodelled_add(r, "transport.uec.entropies", v, "uneven hashed entropy choices",
                        UNMOD_OPTIMISTIC);
     }
+    /* REPS steers packets off slow or marked paths; the even split does not */
+    if (per_packet && sc->transport.uec.lb == UEC_LB_REPS)
+        unmodelled_add(r, "transport.uec.lb", "reps", "entropies recycled off congested paths",
+                       UNMOD_PESSIMISTIC);
     if ((per_packet || moves) && rx->fluid_reorder)
         unmodelled_add(r, "transport.receiver", rx->name, rx->fluid_reorder, UNMOD_OPTIMISTIC);
     if (sc->storage.max_outstanding) {

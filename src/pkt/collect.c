@@ -163,6 +163,10 @@ void pnet_collect(struct pnet *n, struct results *r)
     r->trimmed_bytes = n->trimmed_bytes;
     r->trim_naks = n->trim_naks;
     r->entropies = n->entropies;
+    r->reps = n->reps;
+    r->ev_recycled = n->ev_recycled;
+    r->ev_explored = n->ev_explored;
+    r->ev_resend_same = n->ev_resend_same;
     r->tcp_fast_retx = n->tcp_fast_retx;
     r->tcp_dupacks = n->tcp_dupacks;
     r->tcp_cuts = n->tcp_cuts;

@@ -139,7 +139,7 @@ static uint32_t spray_pick(struct pnet *n, struct sw *s, const struct route *r,
      * the flow, a = the first hop's choices, so it counts in steps of a. */
     uint64_t i;
     if (n->entropies) { /* the sender's entropy value, hashed with the flow */
-        uint64_t ev = pk->psn % n->entropies;
+        uint64_t ev = pkt_entropy(n, pk);
         i = mix64(h ^ ev << 40 ^ ev) % r->cnt;
     } else if (n->sc->fabric.spray_random) {
         i = rng_below(&s->lb_rng, r->cnt);
@@ -160,9 +160,85 @@ static const struct lb_ops schemes[LB_COUNT] = {
     [LB_SPRAY] = {spray_pick},
 };
 
+/* uec entropies. Oblivious: a packet's entropy is its PSN's (mod the
+ * entropies) shifted by the ev it carries: 0 on a first send, 128 more than
+ * the NACKed copy's on a resend, the retry count after a timeout, so a
+ * resend leaves the path that trimmed it. REPS (Bonato et al., 2024; UEC
+ * 1.0's load balancing): the ev is the entropy itself; the sender recycles
+ * the entropies whose ACKs came back unmarked, oldest first, and explores
+ * (the PSN's entropy) when it has none; a marked or trimmed one is not
+ * recycled, and a resend never takes the one that failed. */
+static uint32_t reps_explore(struct pnet *n, const struct packet *pk, int failed)
+{
+    uint32_t ev = pk->psn % n->entropies;
+    if ((int)ev == failed)
+        ev = (ev + 1) % n->entropies;
+    n->ev_explored++;
+    return ev;
+}
+
+void lb_entropy_send(struct pnet *n, struct flow *f, struct packet *pk, int failed)
+{
+    if (!n->reps) {
+        if (failed == LB_EV_NEW)
+            return; /* ev 0: the PSN's entropy, as every first send */
+        uint32_t was = failed >= 0 ? (uint32_t)(((uint64_t)pk->psn + (uint32_t)failed) %
+                                                n->entropies)
+                                   : UINT32_MAX;
+        /* half the ev range on: +1 would share the entropy of the
+         * PSN sent next, bunching the resend with new data */
+        pk->ev = failed >= 0 ? (uint8_t)(failed + 128) : f->retries;
+        n->ev_resend_same += pkt_entropy(n, pk) == was;
+        return;
+    }
+    uint32_t ev = UINT32_MAX;
+    if (f->reps_n) {
+        uint8_t *ring = n->reps_buf + (size_t)f->id * n->reps_size;
+        ev = ring[f->reps_head];
+        f->reps_head = (uint8_t)((f->reps_head + 1) % n->reps_size);
+        f->reps_n--;
+        if ((int)ev == failed)
+            ev = UINT32_MAX; /* the path that just failed: explore instead */
+        else
+            n->ev_recycled++;
+    }
+    if (ev == UINT32_MAX)
+        ev = reps_explore(n, pk, failed);
+    pk->ev = (uint8_t)ev;
+    n->ev_resend_same += failed >= 0 && (int)ev == failed;
+}
+
+/* An echo ACK carries the entropy and mark of the last of the ack_pkts
+ * arrivals it stands for: unmarked, the entropy joins the ring (the oldest
+ * goes when it is full) once for each, so a window sender recycles about
+ * as many entropies as it sends. */
+void lb_entropy_ack(struct pnet *n, struct flow *f, const struct packet *ack)
+{
+    if (ack->ce)
+        return;
+    uint32_t k = n->uec_ack_pkts < n->reps_size ? n->uec_ack_pkts : n->reps_size;
+    uint8_t *ring = n->reps_buf + (size_t)f->id * n->reps_size;
+    for (uint32_t i = 0; i < k; i++) {
+        if (f->reps_n == n->reps_size) {
+            f->reps_head = (uint8_t)((f->reps_head + 1) % n->reps_size);
+            f->reps_n--;
+        }
+        ring[(f->reps_head + f->reps_n) % n->reps_size] = (uint8_t)ack->ev;
+        f->reps_n++;
+    }
+}
+
 int lb_setup(struct pnet *n, struct err *e)
 {
     const struct scenario *sc = n->sc;
+    if (n->reps) {
+        uint32_t nf = n->n_flows + n->n_train;
+        n->reps_size = sc->transport.uec.reps_buffer;
+        n->reps_buf = arena_calloc(&n->arena, (size_t)nf * n->reps_size + 1, 1);
+        if (!n->reps_buf)
+            return err_set(e, "transport.uec.reps_buffer: out of memory for %u entropies "
+                              "x %u flows", n->reps_size, nf);
+    }
     for (uint32_t s = 0; s < n->topo->n_switches; s++)
         rng_init(&n->sws[s].lb_rng, sc->seed, RNG_LB + ((uint64_t)s + 1) * 256);
     int table = lb_grain(sc) == LB_PER_FLOWLET;

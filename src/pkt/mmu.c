@@ -143,7 +143,7 @@ __attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s
     s->used += wire;
     if (s->used > s->max_used)
         s->max_used = s->used;
-    pk->in_port = (uint32_t)(in - n->ports);
+    pk->in_port = (uint32_t)(in - n->ports) - s->first_port;
     return 0;
 }
 
@@ -164,7 +164,7 @@ static __attribute__((noinline)) int trim_admit(struct pnet *n, struct sw *s, st
 
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
 {
-    struct port *in = &n->ports[pk->in_port];
+    struct port *in = &n->ports[s->first_port + pk->in_port];
     unsigned pg = pk->prio, k = n->pool_of[pg];
     uint64_t wire = pkt_wire(n, pk), left = wire;
     /* headroom drains first, then shared, then the reserve */

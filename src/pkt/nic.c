@@ -96,6 +96,7 @@ static void make_data(struct pnet *n, struct flow *f, struct packet *pk)
     pk->gen = f->gen;
     pk->t = 0;
     pk->in_port = 0;
+    pk->ev = 0;
 }
 
 /* The ring of f's class at its NIC: under logical isolation training has
@@ -146,9 +147,11 @@ static inline void sent_packet(struct pnet *n, struct flow *f, const struct pack
 static void resend_one(struct pnet *n, struct flow *f, struct packet *pk)
 {
     uint32_t psn = f->sr_psn;
+    int failed = LB_EV_REWIND; /* ooo: the entropy its NAK names is not known */
     f->sr_pending = 0;
     if (n->rsq) {
         psn = n->rsq[(size_t)f->id * (n->rsq_mask + 1) + f->rsq_head];
+        failed = n->rsq_ev[(size_t)f->id * (n->rsq_mask + 1) + f->rsq_head];
         f->rsq_head = (uint16_t)((f->rsq_head + 1) & n->rsq_mask);
         f->rsq_n--;
         f->sr_pending = f->rsq_n != 0;
@@ -158,6 +161,8 @@ static void resend_one(struct pnet *n, struct flow *f, struct packet *pk)
     make_data(n, f, pk);
     pk->payload = (uint16_t)(left < mtu ? left : mtu);
     pk->psn = psn;
+    if (n->entropies)
+        lb_entropy_send(n, f, pk, failed);
     n->retx_bytes += pk->payload;
     n->train_retx += pnet_is_train(n, f->id) ? pk->payload : 0;
     n->retx_pkts++;
@@ -226,6 +231,8 @@ again:
         }
     }
     make_data(n, f, pk);
+    if (n->entropies)
+        lb_entropy_send(n, f, pk, f->sent < f->max_sent ? LB_EV_REWIND : LB_EV_NEW);
     if (read_t)
         backend(n, p->node)->read_t = read_t;
     if (f->max_sent == 0) {
@@ -414,8 +421,8 @@ int nic_setup(struct pnet *n, struct err *e)
 
 /* A control packet (CNP, NAK or ACK) from the receiver back to f's sender, on
  * the CNP priority. */
-void nic_send_control(struct pnet *n, uint32_t node, struct flow *f, enum pkt_kind kind,
-                      uint32_t psn)
+static void send_control(struct pnet *n, uint32_t node, struct flow *f, enum pkt_kind kind,
+                         uint32_t psn, int echo)
 {
     struct packet cp = {0}, *c = &cp;
     c->flow = f->id;
@@ -426,8 +433,25 @@ void nic_send_control(struct pnet *n, uint32_t node, struct flow *f, enum pkt_ki
     c->ce = 0;
     c->gen = f->gen;
     c->psn = psn;
+    c->ev = f->rx_ev; /* the data packet that asked for it (uec) */
+    if (echo) { /* REPS: its mark too; an unmarked entropy is recycled */
+        c->ce = f->rx_ce;
+        c->trim = 1;
+    }
     c->t = n->now;
     nic_control_out(n, node, f, c);
+}
+
+void nic_send_control(struct pnet *n, uint32_t node, struct flow *f, enum pkt_kind kind,
+                      uint32_t psn)
+{
+    send_control(n, node, f, kind, psn, 0);
+}
+
+void nic_send_echo(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn)
+{
+    n->rc_acks++;
+    send_control(n, node, f, PK_RCACK, psn, 1);
 }
 
 /* f's direct ACK pipe: a wire of its own (pnet.h's wire_push and
@@ -622,12 +646,15 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         return;
     }
     if (pk->kind == PK_NAK) {
+        f->nak_ev = (uint8_t)pk->ev;
         nic_on_nak(n, f, pk->psn);
         return;
     }
     if (pk->kind == PK_RCACK) {
         if (pk->ce && n->tp->on_ece) /* TCP's ECE: switches mark data only */
             n->tp->on_ece(n, f);
+        if (pk->trim) /* an echo of the entropy of ack_pkts arrivals (REPS) */
+            lb_entropy_ack(n, f, pk);
         nic_on_rc_ack(n, f, pk->psn);
         return;
     }
@@ -641,6 +668,8 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
             port_kick(n, p);
         return;
     }
+    f->rx_ev = (uint8_t)pk->ev; /* echoed by the ACK or NACK it asks for */
+    f->rx_ce = pk->ce;
     if (__builtin_expect(pk->trim, 0)) {
         nic_on_trimmed(n, node, f, pk);
         return;

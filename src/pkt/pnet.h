@@ -71,11 +71,18 @@ struct packet {
     uint64_t t;        /* pipe: arrival time; egress queue: ready time */
     uint32_t flow;
     uint32_t psn;
-    uint32_t in_port : 24; /* ingress port at the current switch */
+    /* ingress port at the current switch, from its first (a switch has
+     * fewer than 2^16 ports: setup.c) */
+    uint32_t in_port : 16;
+    /* data: its entropy (lb.c pkt_entropy); ACK and NACK: the one of the
+     * data packet that asked for it, echoed (REPS) */
+    uint32_t ev : 8;
     uint32_t gen : 8;  /* its flow's generation (training steps reuse flows) */
     uint16_t payload;
     uint8_t kind : 3, ce : 1, prio : 3;
-    uint8_t trim : 1;  /* data cut to its headers by a switch (payload 0) */
+    /* data: cut to its headers by a switch (payload 0); an ACK (REPS):
+     * it echoes the entropy and mark of the arrival that asked for it */
+    uint8_t trim : 1;
     uint8_t dscp;
 };
 _Static_assert(sizeof(struct packet) == 24, "a packet record is 24 bytes");
@@ -189,6 +196,7 @@ struct sw { /* cache-line aligned: neighbours may run on different threads */
     uint64_t pool[NPRIO], shared_used[NPRIO], max_shared[NPRIO];
     uint64_t latency_ps;
     uint64_t seed;           /* ECMP hash seed */
+    uint32_t first_port;     /* its ports from here (packets' in_port) */
     /* the switch's own random streams (RED marks; load-balancing ties and
      * spray), so no draw depends on what other switches did meanwhile */
     struct rng ecn_rng, lb_rng;
@@ -236,6 +244,10 @@ struct flow {
     /* uec: PSNs its receiver NACKed (trimmed), waiting to be resent, a
      * ring of rsq_mask + 1 in pnet.rsq at the flow's place */
     uint16_t rsq_head, rsq_n;
+    /* uec.lb reps: the unmarked entropies its ACKs echoed, a ring of
+     * pnet.reps_size at the flow's place in pnet.reps_buf, oldest first */
+    uint8_t reps_head, reps_n;
+    uint8_t nak_ev;           /* the entropy the last NACK echoed */
     uint64_t cnps_rx, decreases;
     double min_rate;
     union cc_state cc;        /* its transport's (transport.h) */
@@ -262,6 +274,8 @@ struct flow {
     uint64_t last_dup_ack;    /* receiver: last ACK answering a duplicate */
     uint8_t done, sent_cnp, nak_sent, seen_any, dup_acked;
     uint8_t gen;              /* training: bumped every step (stale packets are dropped) */
+    uint8_t rx_ev, rx_ce;     /* receiver: the last data packet's entropy and mark (echoed) */
+    uint32_t rx_arrivals;     /* receiver, reps: arrivals since its last echo */
     /* receiver, TCP (tcp.c): in-order segments not yet ACKed, the CE state
      * its ACKs echo (RFC 8257), its delayed-ACK timer */
     uint8_t tcp_unacked, tcp_ce, delack_pending;
@@ -317,6 +331,8 @@ struct pseq {
     X(train_delivered) X(train_dropped) X(train_discarded)                          \
     X(timeouts) X(retx_pkts) X(rc_acks) X(qp_errors) X(sr_naks)                     \
     X(trims) X(trimmed_bytes) X(trim_naks) /* packet trimming (uec) */             \
+    /* uec entropies: recycled and explored (reps), resends on the failed one */    \
+    X(ev_recycled) X(ev_explored) X(ev_resend_same)                                 \
     X(tcp_fast_retx) X(tcp_dupacks) X(tcp_cuts)                                     \
     X(lookahead_bad) /* events for another partition inside a window */             \
     X(pkts_allocated) /* packet slots in all chunks */                              \
@@ -386,6 +402,10 @@ struct pnet {
     uint32_t rsq_mask;
     uint32_t uec_ack_pkts;    /* uec: a cumulative ACK every this many packets */
     uint32_t entropies;       /* transport.uec.entropies (spray) */
+    uint8_t reps;             /* transport.uec.lb reps */
+    uint8_t *reps_buf;        /* reps: each flow's ring of recyclable entropies */
+    uint8_t *rsq_ev;          /* uec: the entropy each rsq entry failed on */
+    uint32_t reps_size;       /* transport.uec.reps_buffer */
     struct side_slot *side;   /* the transport's side table, or NULL (transport.h) */
     uint32_t side_mask;       /* its side_window - 1 */
     /* one branch per packet each, set at set-up: start_tx has a capture or
@@ -772,6 +792,17 @@ int lb_setup(struct pnet *n, struct err *e);
 uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route *r,
                  struct flow *f, const struct packet *pk);
 void lb_note_tx(struct pnet *n, struct port *p, uint64_t wire);
+/* uec entropies (lb.c): the entropy value a sprayed packet is hashed by;
+ * the sender's choice for a packet it sends (failed: the entropy field a
+ * NACK echoed, or LB_EV_NEW, or LB_EV_REWIND: a resend after a timeout or
+ * a go-back); an ACK's echo of an unmarked packet recycles its entropy */
+enum { LB_EV_NEW = -1, LB_EV_REWIND = -2 };
+static inline uint32_t pkt_entropy(const struct pnet *n, const struct packet *pk)
+{
+    return n->reps ? pk->ev : (uint32_t)(((uint64_t)pk->psn + pk->ev) % n->entropies);
+}
+void lb_entropy_send(struct pnet *n, struct flow *f, struct packet *pk, int failed);
+void lb_entropy_ack(struct pnet *n, struct flow *f, const struct packet *ack);
 
 /* switch.c: forwarding */
 void switch_receive(struct pnet *n, uint32_t node, struct port *in,
@@ -832,6 +863,8 @@ void nic_send_cnp(struct pnet *n, uint32_t node, struct flow *f);
  * f out of its ring; f's next packet from its last at the transport's rate */
 void nic_send_control(struct pnet *n, uint32_t node, struct flow *f, enum pkt_kind kind,
                       uint32_t psn);
+/* REPS: the cumulative ACK psn that echoes the last arrival's entropy and mark */
+void nic_send_echo(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn);
 void nic_reactivate(struct pnet *n, struct flow *f);
 void nic_park(struct pnet *n, struct flow *f);
 void nic_repace(struct pnet *n, struct flow *f);

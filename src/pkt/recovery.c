@@ -343,7 +343,8 @@ static int uec_recovery_setup(struct pnet *n, struct err *e)
      * is left to the timeout */
     uint32_t nf = n->n_flows + n->n_train, ring = UEC_RESEND_RING;
     n->rsq = arena_calloc(&n->arena, (size_t)nf * ring + 1, sizeof *n->rsq);
-    if (!n->rsq)
+    n->rsq_ev = arena_calloc(&n->arena, (size_t)nf * ring + 1, sizeof *n->rsq_ev);
+    if (!n->rsq || !n->rsq_ev)
         return err_set(e, "out of memory for the uec senders' resend rings (%u flows)", nf);
     n->rsq_mask = ring - 1;
     uint32_t k = n->sc->transport.uec.ack_bytes / n->mtu;
@@ -364,14 +365,25 @@ static int uec_accepts(struct pnet *n, uint32_t node, struct flow *f, const stru
     }
     if (psn - f->expect_psn >= n->sack_win)
         return 0; /* past its window: the sender's timeout resends it */
+    uint32_t was = f->expect_psn;
     if (psn != f->expect_psn) {
         held_flip(n, f, psn);
-        return 1;
-    }
-    uint32_t was = f->expect_psn++;
-    while (f->max_psn >= f->expect_psn && held_bit(n, f, f->expect_psn)) {
-        held_flip(n, f, f->expect_psn);
+    } else {
         f->expect_psn++;
+        while (f->max_psn >= f->expect_psn && held_bit(n, f, f->expect_psn)) {
+            held_flip(n, f, f->expect_psn);
+            f->expect_psn++;
+        }
+    }
+    /* REPS: an ACK each ack_pkts arrivals in any order, echoing the last
+     * one's entropy (ACKs on in-order progress would echo mostly the late
+     * packets that fill holes: those of the slow paths) */
+    if (n->reps) {
+        if (++f->rx_arrivals >= n->uec_ack_pkts) {
+            f->rx_arrivals = 0;
+            nic_send_echo(n, node, f, f->expect_psn);
+        }
+        return 1;
     }
     /* a cumulative ACK each ack_pkts packets in order: the sender's
      * progress (its retry count, its timeout's resend point) */
@@ -404,7 +416,9 @@ static void uec_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
         return;
     if (f->rsq_n > n->rsq_mask)
         return; /* full: the timeout resends it */
-    n->rsq[(size_t)f->id * (n->rsq_mask + 1) + ((f->rsq_head + f->rsq_n) & n->rsq_mask)] = psn;
+    size_t at = (size_t)f->id * (n->rsq_mask + 1) + ((f->rsq_head + f->rsq_n) & n->rsq_mask);
+    n->rsq[at] = psn;
+    n->rsq_ev[at] = f->nak_ev; /* its resend goes elsewhere (lb.c) */
     f->rsq_n++;
     f->sr_pending = 1;
     if (n->tp->on_nak)

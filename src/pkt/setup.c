@@ -108,6 +108,7 @@ void pnet_scenario_flags(struct pnet *n)
     n->rx = receiver_of(sc->transport.receiver);
     n->trim_at = UINT64_MAX; /* trimming: the receiver's set-up (recovery.c) */
     n->entropies = sc->transport.uec.entropies;
+    n->reps = sc->transport.uec.lb == UEC_LB_REPS && n->entropies;
 }
 
 void pnet_bare(struct pnet *n, const struct scenario *sc)
@@ -323,6 +324,14 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         n->sws[s].buffer = spine ? sc->fabric.spine_buffer : sc->fabric.leaf_buffer;
         n->sws[s].latency_ps = switch_latency_ps(t, sc, t->first_cleaf + s);
         n->sws[s].seed = t->ecmp_seed[s]; /* shared with the fluid engine */
+        const struct tnode *sn = &t->nodes[t->first_cleaf + s];
+        n->sws[s].first_port = sn->first_port;
+        if (sn->nports > UINT16_MAX) {
+            char nm[64];
+            return err_set(e, "switch %s: %u ports, the packet engine takes at most %u",
+                           topo_node_name(t, t->first_cleaf + s, nm, sizeof nm), sn->nports,
+                           UINT16_MAX);
+        }
         rng_init(&n->sws[s].ecn_rng, sc->seed, RNG_ECN + ((uint64_t)s + 1) * 256);
     }
     for (uint32_t i = 0; i < t->n_nodes; i++)

@@ -697,6 +697,12 @@ const struct result_field result_fields[] = {
      .mpart = MP_PACKET, .mseq = 22, .mtype = MT_COUNTER},
     {.name = "transport.uec.entropies", .block = FB_NETWORK, .kind = FK_U32, .off = AT(entropies),
      .when = FW_PACKET | FW_UEC},
+    {.name = "transport.uec.entropies_recycled", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(ev_recycled), .when = FW_PACKET | FW_UEC},
+    {.name = "transport.uec.entropies_explored", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(ev_explored), .when = FW_PACKET | FW_UEC},
+    {.name = "transport.uec.resends_same_entropy", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(ev_resend_same), .when = FW_PACKET | FW_UEC},
     /* TCP (transport.cc dctcp, cubic) */
     {.name = "transport.tcp.timeouts", .block = FB_NETWORK, .kind = FK_U64, .off = AT(timeouts),
      .when = FW_TCP,

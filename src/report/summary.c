@@ -548,6 +548,11 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 fmt_bytes((double)r->trimmed_bytes, a, sizeof a),
                 (unsigned long long)r->trim_naks, (unsigned long long)r->retx_packets,
                 r->entropies);
+    if (r->has_packet_stats && r->uec && r->reps)
+        fprintf(out, "  reps        %llu packets on recycled unmarked entropies, %llu on new "
+                     "ones (explored); %llu resends on the entropy that failed\n",
+                (unsigned long long)r->ev_recycled, (unsigned long long)r->ev_explored,
+                (unsigned long long)r->ev_resend_same);
     if (!r->has_packet_stats)
         fprintf(out, "  network     drops, PFC, ECN and queues need the packet engine "
                      "(--engine packet)\n");

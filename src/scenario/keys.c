@@ -355,6 +355,13 @@ const struct key scn_keys[] = {
      "uec receiver on a class that can drop: a cumulative ACK each time this many more "
      "bytes are in order (ACK coalescing; htsim's UEC sink: 16 KB); at least one a packet",
      NULL},
+    {"transport.uec.lb", T_ENUM, FIELD(transport.uec.lb), "oblivious", NULL, NULL,
+     "uec spraying: oblivious (each packet's entropy from its PSN) or reps (REPS: "
+     "recycle the entropies whose ACKs came back unmarked, else explore a new one; "
+     "needs 1-256 entropies); either way a resend avoids the entropy that failed",
+     &names_uec_lb},
+    {"transport.uec.reps_buffer", T_COUNT, FIELD(transport.uec.reps_buffer), "8", "1", "64",
+     "uec.lb reps: unmarked entropies a sender keeps to recycle (oldest first)", NULL},
     {"transport.qps_per_writer", T_COUNT, FIELD(transport.qps_per_writer), "1",
      "1", "1024", "queue pairs each transfer is split over, each with its own "
      "UDP source port (ECMP entropy)", NULL},

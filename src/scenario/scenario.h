@@ -75,6 +75,11 @@ enum ack_path { ACK_PATHS(NAMES_ENUM) };
     X(DCQCN_NVIDIA, "nvidia") \
     X(DCQCN_PAPER, "paper")
 enum dcqcn_preset { DCQCN_PRESETS(NAMES_ENUM) };
+/* transport.uec.lb: how a uec sender picks each packet's entropy value */
+#define UEC_LBS(X) \
+    X(UEC_LB_OBLIVIOUS, "oblivious") \
+    X(UEC_LB_REPS, "reps")
+enum uec_lb { UEC_LBS(NAMES_ENUM) };
 /* checkpoint model enums: the order of each key's choices */
 #define MODEL_NAMES(X) \
     X(MODEL_NONE, "none") \
@@ -203,6 +208,7 @@ extern const struct names names_sched; /* enum sched_kind */
 extern const struct names names_cnp_path; /* enum cnp_path */
 extern const struct names names_ack_path; /* enum ack_path */
 extern const struct names names_dcqcn_preset; /* enum dcqcn_preset */
+extern const struct names names_uec_lb;       /* enum uec_lb */
 extern const struct names names_model; /* enum model_name */
 extern const struct names names_dtype; /* enum dtype */
 extern const struct names names_optimizer; /* enum optimizer_kind */
@@ -374,6 +380,8 @@ struct scenario {
         struct uec_params {
             uint32_t entropies;
             uint64_t ack_bytes;   /* a cumulative ACK per this much in order */
+            int lb;               /* enum uec_lb */
+            uint32_t reps_buffer; /* reps: entropies a sender keeps to recycle */
         } uec;
         struct hpcc_params {
             double eta;             /* target utilisation */

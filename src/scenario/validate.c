@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../core/units.h"
+#include "lbscheme.h"
 #include "../core/wire.h" /* NPRIO, ROCE_OVERHEAD, headroom: what the engine reserves */
 
 /* "WHERE: " for key k: its file:line:col or "--set" when the user gave it,
@@ -155,6 +156,25 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
                              "packet trimming needs a receiver that NACKs trimmed packets: "
                              "transport.receiver: uec (got %s)",
                              rx_scheme(sc->transport.receiver)->name);
+    /* REPS: the entropy rides in 8 bits of the packet, the uec receiver's
+     * ACKs echo it, and only entropy spraying reads it */
+    if (sc->transport.uec.lb == UEC_LB_REPS) {
+        if (sc->transport.receiver != RX_UEC)
+            return scenario_fail(sc, e, blame(sc, "transport.uec.lb", "transport.receiver"),
+                                 "reps needs transport.receiver: uec, whose "
+                                 "ACKs echo each packet's entropy (got %s)",
+                                 rx_scheme(sc->transport.receiver)->name);
+        if (sc->transport.uec.entropies < 1 || sc->transport.uec.entropies > 256)
+            return scenario_fail(sc, e, blame(sc, "transport.uec.lb", "transport.uec.entropies"),
+                                 "reps recycles 1 to 256 entropy values "
+                                 "(transport.uec.entropies, got %u)",
+                                 sc->transport.uec.entropies);
+        if (sc->fabric.load_balancing != LB_SPRAY)
+            return scenario_fail(sc, e, blame(sc, "transport.uec.lb", "fabric.load_balancing"),
+                                 "reps steers sprayed packets: "
+                                 "fabric.load_balancing: spray (got %s)",
+                                 lb_scheme(sc->fabric.load_balancing)->name);
+    }
     if ((sc->transport.protocol == PROTO_TCP) != (cc_scheme(sc->transport.cc)->tcp != 0))
         return scenario_fail(sc, e, blame(sc, "transport.protocol", "transport.cc"),
                              "transport.protocol tcp runs a TCP congestion control "

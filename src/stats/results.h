@@ -306,6 +306,10 @@ struct results {
     int uec, trimming;
     uint64_t trims, trimmed_bytes, trim_naks;
     uint32_t entropies;
+    /* transport.uec.lb: reps on; entropies recycled and explored (reps);
+     * resends sent on the entropy that failed (a NACK names it) */
+    int reps;
+    uint64_t ev_recycled, ev_explored, ev_resend_same;
     /* TCP (dctcp, cubic): fast retransmits, duplicate ACKs heard, window cuts */
     uint64_t tcp_fast_retx, tcp_dupacks, tcp_cuts;
     uint64_t acks, window_stalls;  /* storage.max_outstanding: request ACKs, sends held back */
