@@ -1107,5 +1107,55 @@ else
     bad "size_failure_names_key: $(head -3 "$tmp/d2h.out")"
 fi
 
+
+# size's pruning: a leaf shape whose bound already misses a target, or loses
+# no less than a cheaper feasible point, is not run; the front, the
+# recommendation and the front's losses are those of the unpruned screen,
+# and no run ends below its bound (the bounds are computed either way)
+szq="--set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 --quiet"
+# shellcheck disable=SC2086
+"$bin" size $szq --target 'checkpoint_overhead<=5%' --json "$tmp/szq.json" >/dev/null 2>&1
+# shellcheck disable=SC2086
+"$bin" size $szq --target 'checkpoint_overhead<=5%' --no-prune --json "$tmp/szq0.json" \
+    >/dev/null 2>&1
+front_of='[.front, .recommended, [.candidates[.front[]] | .loss_per_day]]'
+fa=$(jq -c "$front_of" "$tmp/szq.json" 2>/dev/null)
+fb=$(jq -c "$front_of" "$tmp/szq0.json" 2>/dev/null)
+np=$(jq '[.candidates[] | select(.pruned == "dominated" and (.run | not))] | length' \
+    "$tmp/szq.json" 2>/dev/null)
+np0=$(jq '[.candidates[] | select(.pruned)] | length' "$tmp/szq0.json" 2>/dev/null)
+below=$(jq '[.candidates[] | select(.run and .save_s != null and
+    (.lower_bound.checkpoint_overhead == null or
+     .checkpoint_overhead < .lower_bound.checkpoint_overhead or
+     .save_s < .lower_bound.save_s or .loss_per_day < .lower_bound.loss_per_day))] | length' \
+    "$tmp/szq0.json" 2>/dev/null)
+if [ -n "$fa" ] && [ "$fa" = "$fb" ] && [ "$(jq '.front | length' "$tmp/szq.json")" -gt 1 ] &&
+    [ -n "$np" ] && [ "$np" -gt 0 ] && [ "$np0" = 0 ] && [ "$below" = 0 ]; then
+    ok size_prune_same_front
+else
+    bad "size_prune_same_front (front pruned $fa, unpruned $fb; $np pruned, $np0 unpruned; $below below their bound)"
+fi
+# a save target the bound already misses prunes without a run; the pruned
+# points' bounds miss it, and the feasible ones are those of the unpruned run
+# shellcheck disable=SC2086
+"$bin" size $szq --knob checkpoint.policy=sync --target 'save<=6ms' --json "$tmp/szt.json" \
+    >"$tmp/szt.out" 2>&1
+# shellcheck disable=SC2086
+"$bin" size $szq --knob checkpoint.policy=sync --target 'save<=6ms' --no-prune \
+    --json "$tmp/szt0.json" >/dev/null 2>&1
+nt=$(jq '[.candidates[] | select(.pruned == "target" and .lower_bound.save_s > 0.006 and
+    (.run | not))] | length' "$tmp/szt.json" 2>/dev/null)
+ntw=$(jq '[.candidates[] | select(.pruned == "target" and .lower_bound.save_s <= 0.006)] |
+    length' "$tmp/szt.json" 2>/dev/null)
+fa=$(jq -c "$front_of" "$tmp/szt.json" 2>/dev/null)
+fb=$(jq -c "$front_of" "$tmp/szt0.json" 2>/dev/null)
+if [ -n "$nt" ] && [ "$nt" -gt 0 ] && [ "$ntw" = 0 ] && [ -n "$fa" ] && [ "$fa" = "$fb" ] &&
+    grep -q "^pruned [0-9]* more by their bound (no engine run): $nt miss a target" "$tmp/szt.out"; then
+    ok size_prune_target
+else
+    bad "size_prune_target ($nt pruned by the target, $ntw wrongly; front $fa, unpruned $fb): $(grep pruned "$tmp/szt.out")"
+fi
+
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
