@@ -1157,5 +1157,22 @@ else
 fi
 
 
+# run prices storage nodes, not their NICs: with 2 NICs a storage node, size's
+# capital of its recommended design still equals run's of its YAML (run
+# counted each NIC's host port as a node: twice the storage capital)
+"$bin" size --set cluster.nodes=32 --set storage.nodes=2 --set storage.nics_per_node=2 \
+    --knob tiers=2 --target 'checkpoint_overhead<=5%' --quiet --yaml "$tmp/cap2.yaml" \
+    --json "$tmp/cap2.json" >/dev/null 2>&1
+"$bin" run "$tmp/cap2.yaml" --quiet --json "$tmp/cap2_run.json" >/dev/null 2>&1
+want=$(jq -r '.candidates[.recommended] | "\(.capital * 100 | round) \(.capital_storage * 100 | round)"' \
+    "$tmp/cap2.json" 2>/dev/null)
+got=$(jq -r '.cost | "\(.capital * 100 | round) \(.capital_storage * 100 | round)"' \
+    "$tmp/cap2_run.json" 2>/dev/null)
+if [ -n "$want" ] && [ "$want" = "$got" ] && [ "${want#* }" = 12000000 ]; then
+    ok size_capital_two_storage_nics
+else
+    bad "size_capital_two_storage_nics (capital and storage in cents: size '$want', run '$got')"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
