@@ -67,6 +67,9 @@ static const char usage_size[] =
     "                   fluid run left effects out (PFC, load-balancing penalties)\n"
     "  --seeds N        seeds for that check (the scenario's seed and the next; default 1)\n"
     "  --no-prune       run every leaf shape, even those the bound rules out\n"
+    "  --prune-tiers    also skip three-tier shapes with more switches than a feasible\n"
+    "                   two-tier point of the same profiles (a heuristic: the third\n"
+    "                   tier is non-blocking, but the front may lose its points)\n"
     "  --quiet, -q      no progress line on stderr\n"
     "\n"
     "Designs that share a leaf shape (profiles, tiers, hosts, uplinks and storage a\n"
@@ -124,8 +127,8 @@ struct lbin {
     uint32_t gpus;
 };
 
-enum prune { PRUNE_NO, PRUNE_TARGET, PRUNE_DOMINATED };
-static const char *const prune_name[] = {"", "target", "dominated"};
+enum prune { PRUNE_NO, PRUNE_TARGET, PRUNE_DOMINATED, PRUNE_TIERS };
+static const char *const prune_name[] = {"", "target", "dominated", "tiers"};
 
 /* --knob KEY=V1,V2 of any other scenario key: every combination of the
  * values is a variant, crossed with every design. */
@@ -156,7 +159,7 @@ struct size_ctx {
     pthread_mutex_t mu;
     /* pruning: the targets, and over queue positions a prefix minimum
      * (Fenwick tree, 1-based) of the loss of the feasible points run */
-    int prune, quiet;
+    int prune, prune_tiers, quiet;
     const struct target *t;
     int nt;
     double *fen;
@@ -165,10 +168,11 @@ struct size_ctx {
         int used;
         uint64_t key[6];
         struct lbin b;
+        uint32_t two_tier_sw; /* tiers key: fewest switches of a feasible 2-tier run */
     } *side;
     size_t n_side;
     /* progress */
-    size_t done, n_pruned[3], n_below;
+    size_t done, n_pruned[4], n_below;
     double t0, shown;
     int progress_shown;
 };
@@ -490,23 +494,25 @@ static void lbin_of(struct lbin *b, const struct results *r, double end_term_s)
  * storage NICs and back ends carry the same bytes whatever the compute
  * side. Their largest, remembered from the first description, bounds the
  * others without one (an open-addressed table under x->mu). */
-CKPT_WRAPS static uint64_t side_key(const struct cand *c, uint64_t k[6])
+CKPT_WRAPS static uint64_t side_key(const struct cand *c, int tiers_key, uint64_t k[6])
 {
     k[0] = c->variant;
     k[1] = c->storage;
     k[2] = (uint64_t)(c->d.leaf - switch_catalog);
     k[3] = (uint64_t)(c->d.spine - switch_catalog);
-    k[4] = c->d.uplinks;
-    k[5] = c->d.spl;
+    k[4] = tiers_key ? UINT64_MAX : c->d.uplinks;
+    k[5] = tiers_key ? UINT64_MAX : c->d.spl;
     uint64_t h = UINT64_C(1469598103934665603);
     for (int i = 0; i < 6; i++)
         h = (h ^ k[i]) * UINT64_C(1099511628211); /* FNV-1a */
     return h;
 }
 
-static struct side *side_slot(struct size_ctx *x, const struct cand *c, int *found)
+/* tiers_key: the slot of the profiles, storage and knob values alone
+ * (--prune-tiers) */
+static struct side *side_slot(struct size_ctx *x, const struct cand *c, int tiers_key, int *found)
 {
-    uint64_t k[6], h = side_key(c, k);
+    uint64_t k[6], h = side_key(c, tiers_key, k);
     for (size_t i = h % x->n_side;; i = (i + 1) % x->n_side) {
         struct side *s = &x->side[i];
         if (!s->used || !memcmp(s->key, k, sizeof k)) {
@@ -548,9 +554,13 @@ static void progress(struct size_ctx *x, int last)
     x->progress_shown = 1;
     double el = now - x->t0;
     fprintf(stderr, "ckptnet size: screened %zu/%zu, pruned %zu (%zu miss a target, %zu "
-                    "dominated), %.0f s",
-            x->done, x->n_queue, x->n_pruned[PRUNE_TARGET] + x->n_pruned[PRUNE_DOMINATED],
-            x->n_pruned[PRUNE_TARGET], x->n_pruned[PRUNE_DOMINATED], el);
+                    "dominated",
+            x->done, x->n_queue,
+            x->n_pruned[PRUNE_TARGET] + x->n_pruned[PRUNE_DOMINATED] + x->n_pruned[PRUNE_TIERS],
+            x->n_pruned[PRUNE_TARGET], x->n_pruned[PRUNE_DOMINATED]);
+    if (x->prune_tiers)
+        fprintf(stderr, ", %zu three-tier", x->n_pruned[PRUNE_TIERS]);
+    fprintf(stderr, "), %.0f s", el);
     if (!last && x->done)
         fprintf(stderr, ", about %.0f s left", el / (double)x->done *
                                                    (double)(x->n_queue - x->done));
@@ -590,12 +600,16 @@ static void *worker(void *arg)
         struct lbin b;
         int found;
         pthread_mutex_lock(&x->mu);
-        struct side *sd = side_slot(x, c, &found);
+        struct side *sd = side_slot(x, c, 0, &found);
         if (found)
             b = sd->b;
+        int found2;
+        struct side *s2 = x->prune_tiers && c->d.tiers == 3 ? side_slot(x, c, 1, &found2) : NULL;
+        if (s2 && found2 && s2->two_tier_sw < design_switches(&c->d))
+            c->pruned = PRUNE_TIERS;
         pthread_mutex_unlock(&x->mu);
         c->lb_cheap_overhead = NAN;
-        if (found) {
+        if (found && !c->pruned) {
             lower_bound(c, &b, sc);
             c->lb_cheap_overhead = c->lb_overhead;
             c->pruned = x->prune ? prune_by_bound(x, c, best) : PRUNE_NO;
@@ -609,7 +623,7 @@ static void *worker(void *arg)
                 lbin_of(&b, &ds->r,
                         fmax(bt[PATH_SPINE_DOWN], fmax(bt[PATH_STORAGE_NIC], bt[PATH_BACKEND])));
                 pthread_mutex_lock(&x->mu);
-                sd = side_slot(x, c, &found);
+                sd = side_slot(x, c, 0, &found);
                 sd->used = 1;
                 sd->b = b;
                 pthread_mutex_unlock(&x->mu);
@@ -635,8 +649,16 @@ static void *worker(void *arg)
         if (c->ok && c->bounded && (c->overhead < c->lb_overhead * (1 - 1e-9) ||
                                     c->overhead < c->lb_cheap_overhead * (1 - 1e-9)))
             x->n_below++; /* a bound above the run: would prune wrongly */
-        if (c->ok && meets(c, x->t, x->nt))
+        if (c->ok && meets(c, x->t, x->nt)) {
             fen_put(x, pos, c->loss_day);
+            if (x->prune_tiers && c->d.tiers == 2) {
+                int f2;
+                struct side *t2 = side_slot(x, c, 1, &f2);
+                if (!f2 || design_switches(&c->d) < t2->two_tier_sw)
+                    t2->two_tier_sw = design_switches(&c->d);
+                t2->used = 1;
+            }
+        }
         progress(x, 0);
         pthread_mutex_unlock(&x->mu);
     }
@@ -1276,7 +1298,7 @@ int cmd_size(int argc, char **argv)
 {
     const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL, *html = NULL;
     const char *sets[MAX_SETS], *switches = NULL, *tiers = NULL, *stor = NULL;
-    int n_sets = 0, nt = 0, list = 0, jobs = 1, no_prune = 0, quiet = 0;
+    int n_sets = 0, nt = 0, list = 0, jobs = 1, no_prune = 0, quiet = 0, prune_tiers = 0;
     uint32_t finalists = 0, seeds = 1;
     size_t max_runs = 20000;
     struct target t[MAX_TARGETS];
@@ -1346,6 +1368,9 @@ int cmd_size(int argc, char **argv)
             continue;
         } else if (!strcmp(a, "--no-prune")) {
             no_prune = 1;
+            continue;
+        } else if (!strcmp(a, "--prune-tiers")) {
+            prune_tiers = 1;
             continue;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             quiet = 1;
@@ -1550,6 +1575,7 @@ int cmd_size(int argc, char **argv)
         goto out;
     }
     x.prune = !no_prune;
+    x.prune_tiers = prune_tiers && !no_prune;
     x.quiet = quiet;
     x.t = t;
     x.nt = nt;
@@ -1630,7 +1656,8 @@ int cmd_size(int argc, char **argv)
         }
     }
     int flat = nf == 1 || (nf > 1 && hi - lo <= 0.01 * (x.c[front[0]].total_day));
-    size_t n_pr = x.n_pruned[PRUNE_TARGET] + x.n_pruned[PRUNE_DOMINATED];
+    size_t n_pr = x.n_pruned[PRUNE_TARGET] + x.n_pruned[PRUNE_DOMINATED] +
+                  x.n_pruned[PRUNE_TIERS];
     printf("screened %zu (fluid engine): %zu finished, %zu failed; %zu meet", x.n_queue - n_pr,
            n_ok, n_err, n_feas);
     for (int i = 0; i < nt; i++)
@@ -1641,7 +1668,12 @@ int cmd_size(int argc, char **argv)
     if (n_pr)
         printf("pruned %zu more by their bound (no engine run): %zu miss a target, %zu lose no "
                "less than a cheaper feasible point\n",
-               n_pr, x.n_pruned[PRUNE_TARGET], x.n_pruned[PRUNE_DOMINATED]);
+               n_pr - x.n_pruned[PRUNE_TIERS], x.n_pruned[PRUNE_TARGET],
+               x.n_pruned[PRUNE_DOMINATED]);
+    if (x.n_pruned[PRUNE_TIERS])
+        printf("pruned %zu three-tier shapes with more switches than a feasible two-tier point "
+               "(--prune-tiers: the front may lose three-tier points)\n",
+               x.n_pruned[PRUNE_TIERS]);
     if (x.n_below)
         printf("warning: %zu runs ended below their bound; rerun with --no-prune\n", x.n_below);
     /* say why, not only how many: a failure is often a key every candidate

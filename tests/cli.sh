@@ -1174,5 +1174,26 @@ else
     bad "size_capital_two_storage_nics (capital and storage in cents: size '$want', run '$got')"
 fi
 
+
+# --prune-tiers: three-tier shapes with more switches than a feasible two-tier
+# point are not run; on this cluster the front is --no-prune's all the same
+szt3="--set cluster.nodes=64 --set storage.nodes=2 --target checkpoint_overhead<=5% --quiet"
+# shellcheck disable=SC2086
+"$bin" size $szt3 --prune-tiers --json "$tmp/szt3.json" >"$tmp/szt3.out" 2>&1
+# shellcheck disable=SC2086
+"$bin" size $szt3 --no-prune --json "$tmp/szt30.json" >/dev/null 2>&1
+fa=$(jq -c "$front_of" "$tmp/szt3.json" 2>/dev/null)
+fb=$(jq -c "$front_of" "$tmp/szt30.json" 2>/dev/null)
+n3=$(jq '[.candidates[] | select(.pruned == "tiers" and (.keys | test("fabric.tiers=3")) and
+    (.run | not))] | length' "$tmp/szt3.json" 2>/dev/null)
+n2=$(jq '[.candidates[] | select(.pruned == "tiers" and (.keys | test("fabric.tiers=2")))] |
+    length' "$tmp/szt3.json" 2>/dev/null)
+if [ -n "$fa" ] && [ "$fa" = "$fb" ] && [ -n "$n3" ] && [ "$n3" -gt 0 ] && [ "$n2" = 0 ] &&
+    grep -q "^pruned $n3 three-tier shapes" "$tmp/szt3.out"; then
+    ok size_prune_tiers
+else
+    bad "size_prune_tiers ($n3 three-tier pruned, $n2 two-tier; front $fa, unpruned $fb)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
