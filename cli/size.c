@@ -13,10 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../src/api/ckpt.h"
 #include "../src/core/outfile.h"
+#include "../src/core/rng.h"
 #include "../src/core/units.h"
 #include "../src/cost/design_cost.h"
 #include "../src/topo/design.h"
@@ -29,7 +31,7 @@ static const char usage_size[] =
     "                    [--knob storage.nodes=N1,N2,...] [--knob KEY=V1,V2,...]\n"
     "                    [--set key=value]... [-j N]\n"
     "                    [--json FILE] [--csv FILE] [--yaml FILE] [--html FILE] [--list]\n"
-    "                    [--max-runs N]\n"
+    "                    [--max-runs N] [--no-prune] [--quiet]\n"
     "\n"
     "What fabric should we buy? Every valid two- and three-tier Clos of the scenario's\n"
     "cluster on the given switch profiles (docs/size.md, The designs), each priced at\n"
@@ -64,10 +66,17 @@ static const char usage_size[] =
     "  --packet-finalists K  run the packet engine on the first K front points whose\n"
     "                   fluid run left effects out (PFC, load-balancing penalties)\n"
     "  --seeds N        seeds for that check (the scenario's seed and the next; default 1)\n"
+    "  --no-prune       run every leaf shape, even those the bound rules out\n"
+    "  --prune-tiers    also skip three-tier shapes with more switches than a feasible\n"
+    "                   two-tier point of the same profiles (a heuristic: the third\n"
+    "                   tier is non-blocking, but the front may lose its points)\n"
+    "  --quiet, -q      no progress line on stderr\n"
     "\n"
     "Designs that share a leaf shape (profiles, tiers, hosts, uplinks and storage a\n"
     "leaf) differ only in non-blocking spine layers: the cheapest of them is run and\n"
-    "the others are listed as not run.\n";
+    "the others are listed as not run. Before its run, each is bounded (its fabric's\n"
+    "analytic bound): one whose bounds miss a target, or that can lose no less than\n"
+    "a cheaper feasible point, is pruned without a run; the front is unchanged.\n";
 
 #define MAX_TARGETS 8
 #define MAX_SETS 64
@@ -103,7 +112,23 @@ struct cand {
     double pkt_save_s, pkt_stall_s, pkt_overhead, pkt_loss_day;
     char pkt_err[120];
     int bottleneck; /* enum path_seg, -1 none */
+    /* the pruning (docs/size.md, The search): lower bounds from the fabric's
+     * analytic bound, and why the candidate was not run (enum prune) */
+    int bounded, pruned;
+    double lb_save_s, lb_stall_s, lb_overhead, lb_loss_day;
+    double lb_cheap_overhead; /* from a shared storage side alone (NAN: none) */
 };
+
+/* What a lower bound needs of a description: the first byte's start, the
+ * bound (or a term of it), the policy's stall, the GPUs. */
+struct lbin {
+    double first_s, end_term_s, stall_s;
+    int measured;
+    uint32_t gpus;
+};
+
+enum prune { PRUNE_NO, PRUNE_TARGET, PRUNE_DOMINATED, PRUNE_TIERS };
+static const char *const prune_name[] = {"", "target", "dominated", "tiers"};
 
 /* --knob KEY=V1,V2 of any other scenario key: every combination of the
  * values is a variant, crossed with every design. */
@@ -129,10 +154,50 @@ struct size_ctx {
     size_t n, cap;
     uint32_t storage;
     int dropped; /* candidates past the array's room */
-    /* the run queue */
+    /* the run queue, cheapest first */
     size_t *queue, n_queue, next;
     pthread_mutex_t mu;
+    /* pruning: the targets, and over queue positions a prefix minimum
+     * (Fenwick tree, 1-based) of the loss of the feasible points run */
+    int prune, prune_tiers, quiet;
+    const struct target *t;
+    int nt;
+    double *fen;
+    /* shared storage sides (side_slot): at most one a queued run, half full */
+    struct side {
+        int used;
+        uint64_t key[6];
+        struct lbin b;
+        uint32_t two_tier_sw; /* tiers key: fewest switches of a feasible 2-tier run */
+    } *side;
+    size_t n_side;
+    /* progress */
+    size_t done, n_pruned[4], n_below;
+    double t0, shown;
+    int progress_shown;
 };
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The least loss of a feasible point run at a queue position before pos. */
+static double fen_min(const struct size_ctx *x, size_t pos)
+{
+    double m = INFINITY;
+    for (size_t i = pos; i > 0; i -= i & (~i + 1))
+        m = fmin(m, x->fen[i]);
+    return m;
+}
+
+static void fen_put(struct size_ctx *x, size_t pos, double v)
+{
+    for (size_t i = pos + 1; i <= x->n_queue; i += i & (~i + 1))
+        x->fen[i] = fmin(x->fen[i], v);
+}
 
 static int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int die(const char *fmt, ...)
@@ -371,37 +436,235 @@ static void figures(struct cand *c, const struct results *r, const struct scenar
     c->bottleneck = r->bottleneck.seg;
 }
 
+static int meets(const struct cand *c, const struct target *t, int nt);
+
+/* The most goodput any interval gives with d seconds without progress a
+ * checkpoint and a job MTBF of M (restart excluded, as figures() counts). */
+static double goodput_max(double d, double M)
+{
+    if (!(d > 0))
+        return 1.0;
+    double tau = cost_optimal_numeric(d, M);
+    return fmax(cost_goodput(tau, d, M, 0), cost_goodput(cost_daly(d, M), d, M, 0));
+}
+
+/* Lower bounds on c's figures from r, a description of its scenario sc
+ * (topology, workload and the analytic bound, no engine run): the write
+ * ends no earlier than the bound after its first byte; the stall is at
+ * least the policy's (sync: that end); a checkpoint costs at least its
+ * stall, and every second the write runs past it is durability lag. The
+ * goodput at any interval, e^(-lag/M) times the lag-free goodput at d, is
+ * then at most goodput_max(stall) x e^(-(end - stall)/M): the loss at
+ * figures()' interval can be no less (docs/size.md, The search). */
+static void lower_bound(struct cand *c, const struct lbin *b, const struct scenario *sc)
+{
+    const double ps = 1e12;
+    double end = b->first_s + b->end_term_s;
+    double stall = b->measured ? end : b->stall_s;
+    double M = sc->failures.mtbf_node_h > 0 ? sc->failures.mtbf_node_h * 3600.0 / sc->cluster.nodes
+               : sc->failures.mtbf_gpu_h > 0 && b->gpus ? sc->failures.mtbf_gpu_h * 3600.0 / b->gpus
+                                                       : 0.0;
+    double tau = (double)sc->training.interval_ps / ps;
+    double over;
+    if (M > 0)
+        /* a hair under: goodput_max is a numeric optimum */
+        over = 1.0 - fmin(1.0, goodput_max(stall, M) * exp(-fmax(0.0, end - stall) / M) *
+                                   (1 + 1e-9));
+    else
+        over = tau + stall > 0 ? stall / (tau + stall) : 0.0;
+    c->bounded = 1;
+    c->lb_save_s = end;
+    c->lb_stall_s = stall;
+    c->lb_overhead = fmax(0.0, over);
+    c->lb_loss_day = c->lb_overhead * 24.0 * b->gpus * sc->training.gpu_hour_cost;
+}
+
+static void lbin_of(struct lbin *b, const struct results *r, double end_term_s)
+{
+    b->first_s = (double)r->plan.first_start_ps / 1e12;
+    b->end_term_s = end_term_s;
+    b->stall_s = (double)r->plan.stall_ps / 1e12;
+    b->measured = r->plan.stall_measured;
+    b->gpus = r->plan.gpus;
+}
+
+/* Designs that share a storage side (variant, storage nodes, profiles,
+ * uplinks and storage nodes a leaf) share the bound's terms from the
+ * spines down to the storage nodes: the storage leaves' uplinks, the
+ * storage NICs and back ends carry the same bytes whatever the compute
+ * side. Their largest, remembered from the first description, bounds the
+ * others without one (an open-addressed table under x->mu). */
+CKPT_WRAPS static uint64_t side_key(const struct cand *c, int tiers_key, uint64_t k[6])
+{
+    k[0] = c->variant;
+    k[1] = c->storage;
+    k[2] = (uint64_t)(c->d.leaf - switch_catalog);
+    k[3] = (uint64_t)(c->d.spine - switch_catalog);
+    k[4] = tiers_key ? UINT64_MAX : c->d.uplinks;
+    k[5] = tiers_key ? UINT64_MAX : c->d.spl;
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (int i = 0; i < 6; i++)
+        h = (h ^ k[i]) * UINT64_C(1099511628211); /* FNV-1a */
+    return h;
+}
+
+/* tiers_key: the slot of the profiles, storage and knob values alone
+ * (--prune-tiers) */
+static struct side *side_slot(struct size_ctx *x, const struct cand *c, int tiers_key, int *found)
+{
+    uint64_t k[6], h = side_key(c, tiers_key, k);
+    for (size_t i = h % x->n_side;; i = (i + 1) % x->n_side) {
+        struct side *s = &x->side[i];
+        if (!s->used || !memcmp(s->key, k, sizeof k)) {
+            *found = s->used;
+            memcpy(s->key, k, sizeof k);
+            return s;
+        }
+    }
+}
+
+/* Does the bound rule c out: a target its bounds already miss, or a loss no
+ * less than a cheaper feasible point's (it cannot join the front, which
+ * takes a point only when it loses less than every cheaper one)? */
+static enum prune prune_by_bound(const struct size_ctx *x, const struct cand *c, double best)
+{
+    for (int i = 0; i < x->nt; i++) {
+        const struct target *t = &x->t[i];
+        double lb = t->m == M_OVERHEAD ? c->lb_overhead
+                    : t->m == M_SAVE   ? c->lb_save_s
+                    : t->m == M_STALL  ? c->lb_stall_s
+                                       : NAN; /* no bound: goodput, restore, slowdown */
+        if (t->le && !isnan(lb) && lb > t->v * (1 + 1e-12))
+            return PRUNE_TARGET;
+    }
+    /* the front's own test: a point joins it when it loses less than
+     * best x (1 - 1e-9) */
+    return c->lb_loss_day >= best * (1 - 1e-9) ? PRUNE_DOMINATED : PRUNE_NO;
+}
+
+/* The progress line (stderr, at most once a second; none with --quiet):
+ * candidates screened of the queue, pruned, and the time left at the pace
+ * so far. Called with x->mu held. */
+static void progress(struct size_ctx *x, int last)
+{
+    double now = now_s();
+    if (x->quiet || (!last && now - x->shown < 1.0) || (last && !x->progress_shown))
+        return;
+    x->shown = now;
+    x->progress_shown = 1;
+    double el = now - x->t0;
+    fprintf(stderr, "ckptnet size: screened %zu/%zu, pruned %zu (%zu miss a target, %zu "
+                    "dominated",
+            x->done, x->n_queue,
+            x->n_pruned[PRUNE_TARGET] + x->n_pruned[PRUNE_DOMINATED] + x->n_pruned[PRUNE_TIERS],
+            x->n_pruned[PRUNE_TARGET], x->n_pruned[PRUNE_DOMINATED]);
+    if (x->prune_tiers)
+        fprintf(stderr, ", %zu three-tier", x->n_pruned[PRUNE_TIERS]);
+    fprintf(stderr, "), %.0f s", el);
+    if (!last && x->done)
+        fprintf(stderr, ", about %.0f s left", el / (double)x->done *
+                                                   (double)(x->n_queue - x->done));
+    fputc('\n', stderr);
+}
+
 static void *worker(void *arg)
 {
     struct size_ctx *x = arg;
     struct scenario *sc = malloc(sizeof *sc);
     struct results *r = malloc(sizeof *r);
+    struct ckpt_description *ds = malloc(sizeof *ds);
     for (;;) {
         pthread_mutex_lock(&x->mu);
-        size_t q = x->next < x->n_queue ? x->queue[x->next++] : SIZE_MAX;
+        size_t pos = x->next, q = pos < x->n_queue ? x->queue[x->next++] : SIZE_MAX;
+        double best = q != SIZE_MAX ? fen_min(x, pos) : INFINITY;
         pthread_mutex_unlock(&x->mu);
         if (q == SIZE_MAX)
             break;
         struct cand *c = &x->c[q];
         struct err e = {{0}};
-        c->run = 1;
-        if (!sc || !r) {
+        if (!sc || !r || !ds) {
+            c->run = 1;
             snprintf(c->err, sizeof c->err, "out of memory");
             continue;
         }
-        if (cand_scenario(x, c, sc, &e) < 0 || ckpt_run(sc, r, &e) < 0) {
+        if (cand_scenario(x, c, sc, &e) < 0) {
+            c->run = 1;
             snprintf(c->err, sizeof c->err, "%.190s", e.msg);
             continue;
         }
-        c->ok = r->ok && r->finished;
-        if (!c->ok)
-            snprintf(c->err, sizeof c->err, "%.190s", r->finished ? r->violation : "unfinished");
-        else
-            figures(c, r, sc);
-        results_release(r);
+        /* the bounds first: no engine run when they rule the point out. A
+         * shared storage side's bounds it without a description; else (or
+         * when that does not prune) its own description's bound (one that
+         * fails leaves the run to say why). --no-prune bounds every point
+         * both ways all the same, to check the bounds */
+        struct lbin b;
+        int found;
+        pthread_mutex_lock(&x->mu);
+        struct side *sd = side_slot(x, c, 0, &found);
+        if (found)
+            b = sd->b;
+        int found2;
+        struct side *s2 = x->prune_tiers && c->d.tiers == 3 ? side_slot(x, c, 1, &found2) : NULL;
+        if (s2 && found2 && s2->two_tier_sw < design_switches(&c->d))
+            c->pruned = PRUNE_TIERS;
+        pthread_mutex_unlock(&x->mu);
+        c->lb_cheap_overhead = NAN;
+        if (found && !c->pruned) {
+            lower_bound(c, &b, sc);
+            c->lb_cheap_overhead = c->lb_overhead;
+            c->pruned = x->prune ? prune_by_bound(x, c, best) : PRUNE_NO;
+        }
+        if (!c->pruned && ckpt_describe(sc, ds, &e) == 0) {
+            const double *bt = ds->r.bound_term_s;
+            lbin_of(&b, &ds->r, ds->r.bound_s);
+            lower_bound(c, &b, sc);
+            c->pruned = x->prune ? prune_by_bound(x, c, best) : PRUNE_NO;
+            if (!found) {
+                lbin_of(&b, &ds->r,
+                        fmax(bt[PATH_SPINE_DOWN], fmax(bt[PATH_STORAGE_NIC], bt[PATH_BACKEND])));
+                pthread_mutex_lock(&x->mu);
+                sd = side_slot(x, c, 0, &found);
+                sd->used = 1;
+                sd->b = b;
+                pthread_mutex_unlock(&x->mu);
+            }
+        }
+        if (!c->pruned) {
+            c->run = 1;
+            if (ckpt_run(sc, r, &e) < 0) {
+                snprintf(c->err, sizeof c->err, "%.190s", e.msg);
+            } else {
+                c->ok = r->ok && r->finished;
+                if (!c->ok)
+                    snprintf(c->err, sizeof c->err, "%.190s",
+                             r->finished ? r->violation : "unfinished");
+                else
+                    figures(c, r, sc);
+                results_release(r);
+            }
+        }
+        pthread_mutex_lock(&x->mu);
+        x->done++;
+        x->n_pruned[c->pruned]++;
+        if (c->ok && c->bounded && (c->overhead < c->lb_overhead * (1 - 1e-9) ||
+                                    c->overhead < c->lb_cheap_overhead * (1 - 1e-9)))
+            x->n_below++; /* a bound above the run: would prune wrongly */
+        if (c->ok && meets(c, x->t, x->nt)) {
+            fen_put(x, pos, c->loss_day);
+            if (x->prune_tiers && c->d.tiers == 2) {
+                int f2;
+                struct side *t2 = side_slot(x, c, 1, &f2);
+                if (!f2 || design_switches(&c->d) < t2->two_tier_sw)
+                    t2->two_tier_sw = design_switches(&c->d);
+                t2->used = 1;
+            }
+        }
+        progress(x, 0);
+        pthread_mutex_unlock(&x->mu);
     }
     free(sc);
     free(r);
+    free(ds);
     return NULL;
 }
 
@@ -716,7 +979,7 @@ static void put_csv(FILE *f, const struct size_ctx *x)
                "oversubscription,capital,capital_per_day,watts,power_per_day,cost_per_day,run,"
                "ok,save_s,stall_s,checkpoint_overhead,goodput,loss_per_day,bottleneck,feasible,"
                "front,same_as,unpriced,error,knobs,restore_s,training_slowdown,"
-               "durability_lag_s\n");
+               "durability_lag_s,pruned,overhead_bound,loss_bound_per_day\n");
     for (size_t i = 0; i < x->n; i++) {
         const struct cand *c = &x->c[i];
         const struct design *d = &c->d;
@@ -745,7 +1008,12 @@ static void put_csv(FILE *f, const struct size_ctx *x)
         if (c->ok && !isnan(c->restore_s))
             fprintf(f, "%.9g", c->restore_s);
         if (c->ok)
-            fprintf(f, ",%.9g,%.9g\n", c->slowdown, c->lag_s);
+            fprintf(f, ",%.9g,%.9g,", c->slowdown, c->lag_s);
+        else
+            fputs(",,,", f);
+        fputs(prune_name[c->pruned], f);
+        if (c->bounded)
+            fprintf(f, ",%.9g,%.4f\n", c->lb_overhead, c->lb_loss_day);
         else
             fputs(",,\n", f);
     }
@@ -798,8 +1066,18 @@ static json_t *cand_json(const struct size_ctx *x, const struct cand *c, size_t 
         json_array_append_new(u, json_string(c->price.unpriced[k]));
     json_object_set_new(o, "unpriced", u);
     json_object_set_new(o, "run", json_boolean(c->run));
-    if (!c->run)
+    if (c->pruned)
+        json_object_set_new(o, "pruned", json_string(prune_name[c->pruned]));
+    else if (!c->run)
         json_object_set_new(o, "same_leaf_shape_as", json_integer(c->leader));
+    if (c->bounded) {
+        json_t *k = json_object();
+        json_object_set_new(k, "save_s", json_real(c->lb_save_s));
+        json_object_set_new(k, "stall_s", json_real(c->lb_stall_s));
+        json_object_set_new(k, "checkpoint_overhead", json_real(c->lb_overhead));
+        json_object_set_new(k, "loss_per_day", json_real(c->lb_loss_day));
+        json_object_set_new(o, "lower_bound", k);
+    }
     if (c->ok) {
         json_object_set_new(o, "save_s", json_real(c->save_s));
         json_object_set_new(o, "stall_s", json_real(c->stall_s));
@@ -1020,7 +1298,7 @@ int cmd_size(int argc, char **argv)
 {
     const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL, *html = NULL;
     const char *sets[MAX_SETS], *switches = NULL, *tiers = NULL, *stor = NULL;
-    int n_sets = 0, nt = 0, list = 0, jobs = 1;
+    int n_sets = 0, nt = 0, list = 0, jobs = 1, no_prune = 0, quiet = 0, prune_tiers = 0;
     uint32_t finalists = 0, seeds = 1;
     size_t max_runs = 20000;
     struct target t[MAX_TARGETS];
@@ -1087,6 +1365,15 @@ int cmd_size(int argc, char **argv)
             html = v;
         } else if (!strcmp(a, "--list")) {
             list = 1;
+            continue;
+        } else if (!strcmp(a, "--no-prune")) {
+            no_prune = 1;
+            continue;
+        } else if (!strcmp(a, "--prune-tiers")) {
+            prune_tiers = 1;
+            continue;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            quiet = 1;
             continue;
         } else if (a[0] == '-') {
             return die("unknown option %s (see ckptnet size --help)", a);
@@ -1287,6 +1574,27 @@ int cmd_size(int argc, char **argv)
         free(order);
         goto out;
     }
+    x.prune = !no_prune;
+    x.prune_tiers = prune_tiers && !no_prune;
+    x.quiet = quiet;
+    x.t = t;
+    x.nt = nt;
+    x.fen = malloc((x.n_queue + 1) * sizeof *x.fen);
+    if (!x.fen) {
+        free(order);
+        die("out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i <= x.n_queue; i++)
+        x.fen[i] = INFINITY;
+    x.n_side = 2 * x.n_queue + 1;
+    x.side = calloc(x.n_side, sizeof *x.side);
+    if (!x.side) {
+        free(order);
+        die("out of memory");
+        goto out;
+    }
+    x.t0 = x.shown = now_s();
     pthread_mutex_init(&x.mu, NULL);
     pthread_t th[64];
     int started = 0;
@@ -1296,6 +1604,7 @@ int cmd_size(int argc, char **argv)
     worker(&x);
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
+    progress(&x, 1);
     pthread_mutex_destroy(&x.mu);
 
     /* feasible points and their front (cost per day against loss per day) */
@@ -1347,13 +1656,26 @@ int cmd_size(int argc, char **argv)
         }
     }
     int flat = nf == 1 || (nf > 1 && hi - lo <= 0.01 * (x.c[front[0]].total_day));
-    printf("screened %zu (fluid engine): %zu finished, %zu failed; %zu meet", x.n_queue, n_ok,
-           n_err, n_feas);
+    size_t n_pr = x.n_pruned[PRUNE_TARGET] + x.n_pruned[PRUNE_DOMINATED] +
+                  x.n_pruned[PRUNE_TIERS];
+    printf("screened %zu (fluid engine): %zu finished, %zu failed; %zu meet", x.n_queue - n_pr,
+           n_ok, n_err, n_feas);
     for (int i = 0; i < nt; i++)
         printf("%s%s", i ? ", " : " ", t[i].text);
     if (!nt)
         printf(" (no target)");
     printf("; money in %s\n", cur);
+    if (n_pr)
+        printf("pruned %zu more by their bound (no engine run): %zu miss a target, %zu lose no "
+               "less than a cheaper feasible point\n",
+               n_pr - x.n_pruned[PRUNE_TIERS], x.n_pruned[PRUNE_TARGET],
+               x.n_pruned[PRUNE_DOMINATED]);
+    if (x.n_pruned[PRUNE_TIERS])
+        printf("pruned %zu three-tier shapes with more switches than a feasible two-tier point "
+               "(--prune-tiers: the front may lose three-tier points)\n",
+               x.n_pruned[PRUNE_TIERS]);
+    if (x.n_below)
+        printf("warning: %zu runs ended below their bound; rerun with --no-prune\n", x.n_below);
     /* say why, not only how many: a failure is often a key every candidate
      * of a knob lacks (the async policy without cluster.d2h_rate) */
     for (size_t i = 0; n_err && i < x.n; i++)
@@ -1412,6 +1734,8 @@ int cmd_size(int argc, char **argv)
     free(order);
 out:
     free(x.queue);
+    free(x.fen);
+    free(x.side);
     free(x.c);
     free(x.base);
     return rc;

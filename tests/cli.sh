@@ -1203,5 +1203,93 @@ else
     bad "reps_entropies_limit_named: $(head -2 "$tmp/reps_bad.out")"
 fi
 
+
+# size's pruning: a leaf shape whose bound already misses a target, or loses
+# no less than a cheaper feasible point, is not run; the front, the
+# recommendation and the front's losses are those of the unpruned screen,
+# and no run ends below its bound (the bounds are computed either way)
+szq="--set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 --quiet"
+# shellcheck disable=SC2086
+"$bin" size $szq --target 'checkpoint_overhead<=5%' --json "$tmp/szq.json" >/dev/null 2>&1
+# shellcheck disable=SC2086
+"$bin" size $szq --target 'checkpoint_overhead<=5%' --no-prune --json "$tmp/szq0.json" \
+    >/dev/null 2>&1
+front_of='[.front, .recommended, [.candidates[.front[]] | .loss_per_day]]'
+fa=$(jq -c "$front_of" "$tmp/szq.json" 2>/dev/null)
+fb=$(jq -c "$front_of" "$tmp/szq0.json" 2>/dev/null)
+np=$(jq '[.candidates[] | select(.pruned == "dominated" and (.run | not))] | length' \
+    "$tmp/szq.json" 2>/dev/null)
+np0=$(jq '[.candidates[] | select(.pruned)] | length' "$tmp/szq0.json" 2>/dev/null)
+below=$(jq '[.candidates[] | select(.run and .save_s != null and
+    (.lower_bound.checkpoint_overhead == null or
+     .checkpoint_overhead < .lower_bound.checkpoint_overhead or
+     .save_s < .lower_bound.save_s or .loss_per_day < .lower_bound.loss_per_day))] | length' \
+    "$tmp/szq0.json" 2>/dev/null)
+if [ -n "$fa" ] && [ "$fa" = "$fb" ] && [ "$(jq '.front | length' "$tmp/szq.json")" -gt 1 ] &&
+    [ -n "$np" ] && [ "$np" -gt 0 ] && [ "$np0" = 0 ] && [ "$below" = 0 ]; then
+    ok size_prune_same_front
+else
+    bad "size_prune_same_front (front pruned $fa, unpruned $fb; $np pruned, $np0 unpruned; $below below their bound)"
+fi
+# a save target the bound already misses prunes without a run; the pruned
+# points' bounds miss it, and the feasible ones are those of the unpruned run
+# shellcheck disable=SC2086
+"$bin" size $szq --knob checkpoint.policy=sync --target 'save<=6ms' --json "$tmp/szt.json" \
+    >"$tmp/szt.out" 2>&1
+# shellcheck disable=SC2086
+"$bin" size $szq --knob checkpoint.policy=sync --target 'save<=6ms' --no-prune \
+    --json "$tmp/szt0.json" >/dev/null 2>&1
+nt=$(jq '[.candidates[] | select(.pruned == "target" and .lower_bound.save_s > 0.006 and
+    (.run | not))] | length' "$tmp/szt.json" 2>/dev/null)
+ntw=$(jq '[.candidates[] | select(.pruned == "target" and .lower_bound.save_s <= 0.006)] |
+    length' "$tmp/szt.json" 2>/dev/null)
+fa=$(jq -c "$front_of" "$tmp/szt.json" 2>/dev/null)
+fb=$(jq -c "$front_of" "$tmp/szt0.json" 2>/dev/null)
+if [ -n "$nt" ] && [ "$nt" -gt 0 ] && [ "$ntw" = 0 ] && [ -n "$fa" ] && [ "$fa" = "$fb" ] &&
+    grep -q "^pruned [0-9]* more by their bound (no engine run): $nt miss a target" "$tmp/szt.out"; then
+    ok size_prune_target
+else
+    bad "size_prune_target ($nt pruned by the target, $ntw wrongly; front $fa, unpruned $fb): $(grep pruned "$tmp/szt.out")"
+fi
+
+
+# run prices storage nodes, not their NICs: with 2 NICs a storage node, size's
+# capital of its recommended design still equals run's of its YAML (run
+# counted each NIC's host port as a node: twice the storage capital)
+"$bin" size --set cluster.nodes=32 --set storage.nodes=2 --set storage.nics_per_node=2 \
+    --knob tiers=2 --target 'checkpoint_overhead<=5%' --quiet --yaml "$tmp/cap2.yaml" \
+    --json "$tmp/cap2.json" >/dev/null 2>&1
+"$bin" run "$tmp/cap2.yaml" --quiet --json "$tmp/cap2_run.json" >/dev/null 2>&1
+want=$(jq -r '.candidates[.recommended] | "\(.capital * 100 | round) \(.capital_storage * 100 | round)"' \
+    "$tmp/cap2.json" 2>/dev/null)
+got=$(jq -r '.cost | "\(.capital * 100 | round) \(.capital_storage * 100 | round)"' \
+    "$tmp/cap2_run.json" 2>/dev/null)
+if [ -n "$want" ] && [ "$want" = "$got" ] && [ "${want#* }" = 12000000 ]; then
+    ok size_capital_two_storage_nics
+else
+    bad "size_capital_two_storage_nics (capital and storage in cents: size '$want', run '$got')"
+fi
+
+
+# --prune-tiers: three-tier shapes with more switches than a feasible two-tier
+# point are not run; on this cluster the front is --no-prune's all the same
+szt3="--set cluster.nodes=64 --set storage.nodes=2 --target checkpoint_overhead<=5% --quiet"
+# shellcheck disable=SC2086
+"$bin" size $szt3 --prune-tiers --json "$tmp/szt3.json" >"$tmp/szt3.out" 2>&1
+# shellcheck disable=SC2086
+"$bin" size $szt3 --no-prune --json "$tmp/szt30.json" >/dev/null 2>&1
+fa=$(jq -c "$front_of" "$tmp/szt3.json" 2>/dev/null)
+fb=$(jq -c "$front_of" "$tmp/szt30.json" 2>/dev/null)
+n3=$(jq '[.candidates[] | select(.pruned == "tiers" and (.keys | test("fabric.tiers=3")) and
+    (.run | not))] | length' "$tmp/szt3.json" 2>/dev/null)
+n2=$(jq '[.candidates[] | select(.pruned == "tiers" and (.keys | test("fabric.tiers=2")))] |
+    length' "$tmp/szt3.json" 2>/dev/null)
+if [ -n "$fa" ] && [ "$fa" = "$fb" ] && [ -n "$n3" ] && [ "$n3" -gt 0 ] && [ "$n2" = 0 ] &&
+    grep -q "^pruned $n3 three-tier shapes" "$tmp/szt3.out"; then
+    ok size_prune_tiers
+else
+    bad "size_prune_tiers ($n3 three-tier pruned, $n2 two-tier; front $fa, unpruned $fb)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

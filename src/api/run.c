@@ -365,7 +365,9 @@ static void fabric_facts(struct results *r, const struct topo *t, const struct s
     r->leaves_per_pod = t->pod_width;
     topo_bom(t, r->bom_switches, r->bom_speed_bps, r->bom_links, &r->bom_n_speeds);
     topo_bom_classes(t, r->bom_class_n, r->bom_class_bps, r->bom_class_links);
-    r->bom_storage_nodes = t->n_storage;
+    /* storage nodes, not their NICs (each NIC is a host port of the fabric) */
+    uint32_t snics = eff->storage.nics_per_node ? eff->storage.nics_per_node : 1;
+    r->bom_storage_nodes = t->n_storage / snics;
     r->links = t->n_ports / 2;
     r->failed_links = t->n_failed;
     memcpy(r->failed_link_names, t->failed_names, sizeof r->failed_link_names);
