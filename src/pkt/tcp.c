@@ -18,6 +18,11 @@
  *   cwnd += (target - cwnd)/cwnd per segment acked, target = W(t + srtt)
  *   clamped to [cwnd, 1.5 cwnd]. CUBIC ignores ECE (Linux's default
  *   net.ipv4.tcp_ecn = 2 asks for no ECN).
+ * - pacing (transport.tcp.pacing, Linux under fq): a segment leaves len /
+ *   rate after the last, rate = ratio x max(cwnd, pipe) / SRTT (2 in slow
+ *   start); unpaced flows into one port keep their phase and DCTCP's step
+ *   mark then hits each about equally often whatever its window: no
+ *   convergence to fair shares.
  * - loss: the dupack_threshold-th duplicate ACK retransmits una (fast
  *   retransmit) with ssthresh = cwnd = max(cwnd/2, 2) (DCTCP, RFC 8257 3.5)
  *   or max(b cwnd, 2) with W_max = cwnd, or cwnd (1+b)/2 below the last
