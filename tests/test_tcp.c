@@ -562,6 +562,32 @@ static void tcp_dctcp_fair8_seeds(void)
         dctcp_fair_check_seed(8, "128MB", seed, 0.05);
 }
 
+/* Linux's fq pacing (tcp_update_pacing_rate) by hand: line rate before an
+ * RTT sample; then ratio x max(cwnd, pipe) x wire / SRTT, 2 in slow start
+ * and transport.tcp.pacing (1.2) after; 0 turns it off. Catches pacing
+ * that never starts (no SRTT for DCTCP: before this, only CUBIC timed
+ * segments) or uses the wrong ratio. */
+static void tcp_pacing_rate(void)
+{
+    struct bare b;
+    bare_init(&b, "dctcp");
+    struct tcp_state *s = &b.f.cc.tcp;
+    struct wire_fmt wf = scenario_wire(&b.sc);
+    uint64_t wire = (uint64_t)wf.payload + wf.overhead;
+    bare_sent(&b, 1);
+    CHECK(b.n.tp->on_send(&b.n, &b.f, wire) == b.f.line_bps); /* no SRTT yet */
+    bare_ack(&b, 10000000, 1, 0); /* its ACK 10 us later: SRTT 10 us */
+    NEAR(s->cwnd, 11, 1e-12);
+    bare_sent(&b, 2);
+    double want = 2.0 * 11 * (double)wire * 8 / 10e-6; /* slow start: 2x */
+    NEAR((double)b.n.tp->on_send(&b.n, &b.f, wire), want, 1e-9);
+    s->ssthresh = 5; /* congestion avoidance: 1.2x */
+    want = 1.2 * 11 * (double)wire * 8 / 10e-6;
+    NEAR((double)b.n.tp->on_send(&b.n, &b.f, wire), want, 1e-9);
+    b.sc.transport.tcp.pacing = 0;
+    CHECK(b.n.tp->on_send(&b.n, &b.f, wire) == b.f.line_bps);
+}
+
 SUITE(suite_tcp) = {
     {"tcp_dctcp_trajectory", tcp_dctcp_trajectory},
     {"tcp_cubic_trajectory", tcp_cubic_trajectory},
@@ -574,5 +600,6 @@ SUITE(suite_tcp) = {
     {"tcp_dctcp_fair8_own_k", tcp_dctcp_fair8_own_k},
     {"tcp_dctcp_fair4_seeds", tcp_dctcp_fair4_seeds},
     {"tcp_dctcp_fair8_seeds", tcp_dctcp_fair8_seeds},
+    {"tcp_pacing_rate", tcp_pacing_rate},
     {0, 0},
 };
