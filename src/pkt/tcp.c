@@ -18,6 +18,11 @@
  *   cwnd += (target - cwnd)/cwnd per segment acked, target = W(t + srtt)
  *   clamped to [cwnd, 1.5 cwnd]. CUBIC ignores ECE (Linux's default
  *   net.ipv4.tcp_ecn = 2 asks for no ECN).
+ * - pacing (transport.tcp.pacing, Linux under fq): a segment leaves len /
+ *   rate after the last, rate = ratio x max(cwnd, pipe) / SRTT (2 in slow
+ *   start); unpaced flows into one port keep their phase and DCTCP's step
+ *   mark then hits each about equally often whatever its window: no
+ *   convergence to fair shares.
  * - loss: the dupack_threshold-th duplicate ACK retransmits una (fast
  *   retransmit) with ssthresh = cwnd = max(cwnd/2, 2) (DCTCP, RFC 8257 3.5)
  *   or max(b cwnd, 2) with W_max = cwnd, or cwnd (1+b)/2 below the last
@@ -65,15 +70,31 @@ static void tcp_start(struct pnet *n, struct flow *f)
         s->u.d.alpha = n->sc->transport.dctcp.initial_alpha;
 }
 
+static uint32_t pipe_segs(const struct pnet *n, const struct flow *f);
+
+static inline uint32_t srtt_of(const struct pnet *n, const struct tcp_state *s)
+{
+    return is_cubic(n) ? s->u.c.srtt_ns : s->u.d.srtt_ns;
+}
+
 static uint64_t tcp_on_send(struct pnet *n, struct flow *f, uint64_t wire)
 {
-    (void)wire;
     struct tcp_state *s = &f->cc.tcp;
     /* time one new segment per RTT (Karn: none while resending) */
     if (!s->timing && s->state <= CA_CWR && f->sent == f->max_sent) {
         s->timing = 1;
         s->rtt_psn = segs(n, f->sent);
         s->rtt_t = n->now;
+    }
+    /* Linux's pacing (fq): ratio x max(cwnd, packets out) / SRTT, the next
+     * packet len / rate after this one; before an RTT sample, none */
+    double ratio = s->cwnd < s->ssthresh ? 2.0 : n->sc->transport.tcp.pacing;
+    uint32_t srtt = srtt_of(n, s);
+    if (n->sc->transport.tcp.pacing > 0 && srtt) {
+        double w = s->cwnd, out = (double)pipe_segs(n, f);
+        double bps = ratio * (w > out ? w : out) * (double)wire * 8 / ((double)srtt * 1e-9);
+        if (bps < (double)f->line_bps)
+            return bps > 1 ? (uint64_t)bps : 1;
     }
     return f->line_bps;
 }
@@ -228,13 +249,17 @@ static void grow(struct pnet *n, struct flow *f, uint32_t acked)
     }
 }
 
-/* RFC 6298's SRTT (CUBIC's W(t + RTT)). */
-static void rtt_sample(struct tcp_state *s, uint64_t ps)
+/* RFC 6298's SRTT (pacing; CUBIC's W(t + RTT)). */
+static void rtt_sample(const struct pnet *n, struct tcp_state *s, uint64_t ps)
 {
-    uint64_t ns = ps / 1000;
+    uint64_t ns = ps / 1000, old = srtt_of(n, s);
     if (ns > INT32_MAX)
         ns = INT32_MAX;
-    s->u.c.srtt_ns = (s->u.c.srtt_ns ? (7 * (uint64_t)s->u.c.srtt_ns + ns) / 8 : ns) & INT32_MAX;
+    uint32_t v = (uint32_t)((old ? (7 * old + ns) / 8 : ns) & INT32_MAX);
+    if (is_cubic(n))
+        s->u.c.srtt_ns = v;
+    else
+        s->u.d.srtt_ns = v;
 }
 
 static void tcp_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
@@ -264,8 +289,7 @@ static void tcp_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
     s->dupacks = 0;
     if (s->timing && psn >= s->rtt_psn) {
         s->timing = 0;
-        if (is_cubic(n))
-            rtt_sample(s, n->now - s->rtt_t);
+        rtt_sample(n, s, n->now - s->rtt_t);
     }
     if (!is_cubic(n)) {
         dctcp_observe(n, f, acked, ece, psn);

@@ -101,6 +101,7 @@ struct tcp_state {
         struct { /* DCTCP (RFC 8257): alpha and its observation window */
             double alpha;
             uint32_t acked, marked, win_end; /* segments */
+            uint32_t srtt_ns;                /* RFC 6298's SRTT (pacing), 0 = no sample yet */
         } d;
         struct { /* CUBIC (RFC 9438): the epoch since the last cut */
             double w_max, w_est;             /* segments */

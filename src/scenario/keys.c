@@ -423,6 +423,10 @@ const struct key scn_keys[] = {
     {"transport.tcp.dupack_threshold", T_COUNT, FIELD(transport.tcp.dupack_threshold),
      "3", "1", "1000", "dctcp, cubic: duplicate ACKs that trigger fast retransmit "
      "(RFC 5681)", NULL},
+    {"transport.tcp.pacing", T_REAL, FIELD(transport.tcp.pacing), "1.2", "0", "10",
+     "dctcp, cubic: the sender paces at this x cwnd / SRTT, 2x in slow start (Linux "
+     "with the fq qdisc: tcp_pacing_ca_ratio 120, tcp_pacing_ss_ratio 200); 0 = no "
+     "pacing, window bursts at line rate", NULL},
     {"transport.dctcp.g", T_REAL, FIELD(transport.dctcp.g), "0.0625", "0.000001", "1",
      "DCTCP's alpha gain g (RFC 8257, Linux dctcp_shift_g 4: 1/16)", NULL},
     {"transport.dctcp.initial_alpha", T_REAL, FIELD(transport.dctcp.initial_alpha), "1",

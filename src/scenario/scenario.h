@@ -412,6 +412,7 @@ struct scenario {
             uint32_t init_cwnd;     /* segments */
             uint32_t delack_segments, dupack_threshold;
             uint64_t rto_min_ps, delack_ps;
+            double pacing; /* congestion avoidance's pacing ratio; 0 = none */
         } tcp;
         struct {
             double g, initial_alpha;
