@@ -67,7 +67,53 @@ static void fluid_scale2_workload_bytes_per_transfer(void)
     arena_release(&a);
 }
 
+/* Spray on three tiers: the split each leaf pair's transfers share gives
+ * every transfer the very links and shares (bit for bit) its own split
+ * gives, so the solver's input and every rate are the same. A small
+ * three-tier fabric (600 nodes, 32-port switches), whole and with 6 failed
+ * links (unequal splits), and several transfers per leaf pair. */
+static void fluid_scale2_grouped_spray_equals_per_transfer(void)
+{
+    static const char *const fails[] = {"0", "6"};
+    for (int k = 0; k < 2; k++) {
+        struct scenario sc, eff;
+        scenario_defaults(&sc);
+        test_set(&sc, "cluster.nodes=600");
+        test_set(&sc, "storage.nodes=8");
+        test_set(&sc, "fabric.tiers=auto");
+        test_set(&sc, "fabric.switch=CX732Q-N");
+        test_set(&sc, "fabric.load_balancing=spray");
+        test_set(&sc, "transport.receiver=ooo");
+        test_set(&sc, "transport.qps_per_writer=2");
+        test_set(&sc, "fabric.failed_links=%s", fails[k]);
+        test_set(&sc, "engine=fluid");
+        struct arena a;
+        arena_init(&a);
+        struct topo t;
+        struct workload w;
+        struct results r;
+        memset(&r, 0, sizeof r);
+        struct err e = {""};
+        int ok = ckpt_prepare(&sc, &eff, &a, &t, &w, &r, &e) == 0;
+        CHECKF(ok, "%s", e.msg);
+        if (ok) {
+            CHECKF(t.tiers == 3, "%u tiers", t.tiers);
+            uint64_t entries = 0;
+            uint32_t bad = fluid_grouped_mismatches(&eff, &t, &w, &entries);
+            CHECKF(bad == 0, "failed links %s: %u of %u transfers differ", fails[k], bad, w.n);
+            /* a split over many paths, not one path a transfer */
+            CHECKF(w.n >= 400 && entries > 10 * (uint64_t)w.n,
+                   "%u transfers, %llu entries", w.n, (unsigned long long)entries);
+            CHECK(fluid_run(&eff, &t, &w, &r, &e) == 0 && r.ok);
+        }
+        results_release(&r);
+        arena_release(&a);
+    }
+}
+
 SUITE(suite_fluid_scale2) = {
     {"fluid_scale2_workload_bytes_per_transfer", fluid_scale2_workload_bytes_per_transfer},
+    {"fluid_scale2_grouped_spray_equals_per_transfer",
+     fluid_scale2_grouped_spray_equals_per_transfer},
     {0, 0},
 };
