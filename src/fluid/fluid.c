@@ -485,8 +485,9 @@ static void spread_cache_free(struct spread_cache *c)
 
 static uint32_t pair_slot(const struct spread_cache *c, uint32_t sl, uint32_t dl)
 {
-    uint64_t h = ((uint64_t)sl * 0x9E3779B97F4A7C15u) ^ ((uint64_t)dl * 0xC2B2AE3D27D4EB4Fu);
-    uint32_t i = (uint32_t)(h >> 32) & (c->cap - 1);
+    /* the pair modulo a prime: mixes both ids without wrapping */
+    uint64_t h = ((uint64_t)sl << 32 | dl) % UINT64_C(4294967291);
+    uint32_t i = (uint32_t)h & (c->cap - 1);
     while (c->key[2 * i] != UINT32_MAX && (c->key[2 * i] != sl || c->key[2 * i + 1] != dl))
         i = (i + 1) & (c->cap - 1);
     return i;
