@@ -35,7 +35,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_fluid_scale[],
     suite_valid2[],
     suite_policy_cost[],
-    suite_reps[];
+    suite_reps[],
+    suite_fluid_scale2[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -67,6 +68,7 @@ static const struct test *const suites[] = {
     suite_valid2,
     suite_policy_cost,
     suite_reps,
+    suite_fluid_scale2,
 };
 
 int main(int argc, char **argv)

@@ -457,6 +457,107 @@ static uint32_t wcmp_path(const struct topo *t, const struct transfer *x, uint32
     return 0;
 }
 
+/* The spread of each (source leaf, destination leaf) pair, computed once:
+ * every transfer between the two leaves splits the same way, its own
+ * entries being its NIC's uplink and the destination leaf's port down to
+ * its endpoint (the spread's last entry, where every path ends). */
+struct spread_cache {
+    uint32_t *key;      /* [cap] source leaf, destination leaf, pairs; UINT32_MAX empty */
+    uint32_t *off;      /* [cap] its entries in pool; UINT32_MAX = no route */
+    uint32_t *len;
+    uint32_t cap, n;
+    struct lset pool;   /* every pair's spread, as spread() left it */
+    struct lset tmp;    /* spread()'s output and scratch */
+};
+
+static void spread_cache_free(struct spread_cache *c)
+{
+    if (!c)
+        return;
+    free(c->key);
+    free(c->off);
+    free(c->len);
+    free(c->pool.link);
+    free(c->pool.w);
+    lset_free(&c->tmp);
+    memset(c, 0, sizeof *c);
+}
+
+static uint32_t pair_slot(const struct spread_cache *c, uint32_t sl, uint32_t dl)
+{
+    /* the pair modulo a prime: mixes both ids without wrapping */
+    uint64_t h = ((uint64_t)sl << 32 | dl) % UINT64_C(4294967291);
+    uint32_t i = (uint32_t)h & (c->cap - 1);
+    while (c->key[2 * i] != UINT32_MAX && (c->key[2 * i] != sl || c->key[2 * i + 1] != dl))
+        i = (i + 1) & (c->cap - 1);
+    return i;
+}
+
+static int spread_cache_grow(struct spread_cache *c)
+{
+    struct spread_cache o = *c;
+    uint32_t cap = o.cap ? 2 * o.cap : 64;
+    c->key = malloc((size_t)cap * 2 * sizeof *c->key);
+    c->off = malloc((size_t)cap * sizeof *c->off);
+    c->len = malloc((size_t)cap * sizeof *c->len);
+    if (!c->key || !c->off || !c->len) {
+        free(c->key);
+        free(c->off);
+        free(c->len);
+        c->key = o.key, c->off = o.off, c->len = o.len;
+        return -1;
+    }
+    c->cap = cap;
+    for (uint32_t i = 0; i < 2 * cap; i++)
+        c->key[i] = UINT32_MAX;
+    for (uint32_t i = 0; i < o.cap; i++)
+        if (o.key[2 * i] != UINT32_MAX) {
+            uint32_t j = pair_slot(c, o.key[2 * i], o.key[2 * i + 1]);
+            c->key[2 * j] = o.key[2 * i];
+            c->key[2 * j + 1] = o.key[2 * i + 1];
+            c->off[j] = o.off[i];
+            c->len[j] = o.len[i];
+        }
+    free(o.key);
+    free(o.off);
+    free(o.len);
+    return 0;
+}
+
+/* Append to s the spread from switch `node` to dst, as spread(t, node, dst,
+ * s) would: the pair's entries, the last one's port dst's own. */
+static int spread_grouped(const struct topo *t, uint32_t node, uint32_t dst,
+                          struct spread_cache *c, struct lset *s)
+{
+    uint32_t dl = t->nodes[dst].leaf;
+    if (2 * (c->n + 1) > c->cap && spread_cache_grow(c) < 0)
+        return -1;
+    uint32_t i = pair_slot(c, node, dl);
+    if (c->key[2 * i] == UINT32_MAX) {
+        c->tmp.n = 0;
+        int ok = spread(t, node, dst, &c->tmp) == 0 && c->tmp.n > 0;
+        c->key[2 * i] = node;
+        c->key[2 * i + 1] = dl;
+        c->off[i] = ok ? c->pool.n : UINT32_MAX;
+        c->len[i] = ok ? c->tmp.n : 0;
+        c->n++;
+        for (uint32_t j = 0; ok && j < c->tmp.n; j++)
+            if (lset_push(&c->pool, c->tmp.link[j], lset_w(&c->tmp, j), 1024) < 0)
+                return -1;
+    }
+    if (c->off[i] == UINT32_MAX)
+        return -1;
+    for (uint32_t j = 0; j < c->len[i]; j++) {
+        uint32_t k = c->off[i] + j;
+        uint32_t port = j + 1 == c->len[i] ? t->nodes[dst].leaf_port : c->pool.link[k];
+        /* as spread() adds them: the last one merged with a duplicate */
+        if ((j + 1 == c->len[i] ? lset_add(s, port, lset_w(&c->pool, k))
+                                : lset_add_new(s, port, lset_w(&c->pool, k))) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Whether a transfer is spread evenly over every equal-cost path. */
 static int flow_split(const struct scenario *sc)
 {
@@ -473,7 +574,7 @@ static int flow_split(const struct scenario *sc)
  * memory). */
 static int flow_links(const struct topo *t, const struct scenario *sc,
                       const struct workload *w, uint32_t xi, const struct transfer *x,
-                      struct lset *s, uint32_t *path, uint32_t *np)
+                      struct spread_cache *c, struct lset *s, uint32_t *path, uint32_t *np)
 {
     int split = flow_split(sc);
     int weighted = lb_scheme(sc->fabric.load_balancing)->fluid_path == LB_FLUID_WEIGHTED;
@@ -492,7 +593,8 @@ static int flow_links(const struct topo *t, const struct scenario *sc,
     uint32_t nic = t->nodes[x->src].first_port;
     if (lset_add(s, nic, 1.0) < 0)
         return -1;
-    return spread(t, t->ports[t->ports[nic].peer].node, x->dst, s);
+    uint32_t leaf = t->ports[t->ports[nic].peer].node;
+    return c ? spread_grouped(t, leaf, x->dst, c, s) : spread(t, leaf, x->dst, s);
 }
 
 /* Path entries (link, share) the engine will hold for w's transfers: each
@@ -510,7 +612,7 @@ double fluid_path_entries(const struct scenario *sc, const struct topo *t,
         uint32_t path[TOPO_MAX_HOPS], np;
         if (!w->xfers[i].bytes)
             continue;
-        if (split ? flow_links(t, sc, w, i, &w->xfers[i], &one, path, &np) == 0
+        if (split ? flow_links(t, sc, w, i, &w->xfers[i], NULL, &one, path, &np) == 0
                   : (np = workload_path(w, t, i, path)) > 0) {
             sum += split ? one.n : np;
             k++;
@@ -518,6 +620,29 @@ double fluid_path_entries(const struct scenario *sc, const struct topo *t,
     }
     lset_free(&one);
     return k ? sum / k * n : 0;
+}
+
+uint32_t fluid_grouped_mismatches(const struct scenario *sc, const struct topo *t,
+                                  const struct workload *w, uint64_t *entries)
+{
+    struct lset a = {0}, b = {0};
+    struct spread_cache pairs = {0};
+    uint32_t bad = 0;
+    *entries = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        uint32_t pa[TOPO_MAX_HOPS], pb[TOPO_MAX_HOPS], na, nb;
+        int ra = flow_links(t, sc, w, i, &w->xfers[i], NULL, &a, pa, &na);
+        int rb = flow_links(t, sc, w, i, &w->xfers[i], &pairs, &b, pb, &nb);
+        int same = ra == rb && (ra < 0 || a.n == b.n);
+        for (uint32_t j = 0; same && ra == 0 && j < a.n; j++)
+            same = a.link[j] == b.link[j] && lset_w(&a, j) == lset_w(&b, j);
+        bad += !same;
+        *entries += ra == 0 ? a.n : 0;
+    }
+    lset_free(&a);
+    lset_free(&b);
+    spread_cache_free(&pairs);
+    return bad;
 }
 
 /* ---- what the fluid figure ignores -------------------------------------- */
@@ -562,6 +687,7 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
     double *mine = calloc(t->n_ports, sizeof *mine);
     struct src_key *keys = malloc((w->n ? w->n : 1) * sizeof *keys);
     struct lset one = {0}, touched = {0};
+    struct spread_cache pairs = {0};
     uint64_t *rmin = rtt_spread ? malloc((t->n_ports ? t->n_ports : 1) * sizeof *rmin) : NULL;
     uint64_t *rmax = rtt_spread ? calloc(t->n_ports ? t->n_ports : 1, sizeof *rmax) : NULL;
     int congest = !offered || !mine || !keys || (rtt_spread && (!rmin || !rmax));
@@ -578,7 +704,7 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         uint32_t path[TOPO_MAX_HOPS], np;
         double nic = (double)t->ports[t->nodes[x->src].first_port].bps;
         double rate = x->rate_bps && (double)x->rate_bps < nic ? (double)x->rate_bps : nic;
-        if (flow_links(t, sc, w, keys[k].id, x, &one, path, &np) < 0)
+        if (flow_links(t, sc, w, keys[k].id, x, &pairs, &one, path, &np) < 0)
             continue; /* no path: the run reports it */
         if (rmin) { /* base round trip: each hop's cable and switch, twice */
             uint64_t rtt = 0;
@@ -631,6 +757,7 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
     free(rmin);
     free(rmax);
     lset_free(&one);
+    spread_cache_free(&pairs);
     free(touched.link);
     free(touched.w);
     return congest;
@@ -961,6 +1088,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     uint32_t *path_off = calloc((size_t)nf + nt + 1, sizeof *path_off);
     uint32_t *toff = calloc((size_t)nt + 1, sizeof *toff);
     struct lset all = {0}, one = {0}, tall = {0}; /* every flow's links; this flow's; tm's */
+    struct spread_cache pairs = {0};
     double *cap = NULL;
     double *fcap = capped ? calloc((size_t)nf + nt + 1, sizeof *fcap) : NULL;
     double *wire_to = ns ? arena_calloc(a, ns, sizeof *wire_to) : NULL;
@@ -992,7 +1120,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     for (uint32_t i = 0; i < nf; i++) {
         const struct transfer *x = &w->xfers[i];
         uint32_t path[TOPO_MAX_HOPS], k;
-        if (flow_links(t, sc, w, i, x, &one, path, &k) < 0) {
+        if (flow_links(t, sc, w, i, x, &pairs, &one, path, &k) < 0) {
             err_set(e, "transfer %u: no path from node %u to node %u", i, x->src, x->dst);
             goto out;
         }
@@ -1037,7 +1165,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         const struct train_flow *y = &n->tr->flows[k];
         struct transfer x = {.src = y->src, .dst = y->dst, .bytes = y->bytes, .sport = y->sport};
         uint32_t path[TOPO_MAX_HOPS], np;
-        if (flow_links(t, sc, NULL, 0, &x, &one, path, &np) < 0) {
+        if (flow_links(t, sc, NULL, 0, &x, &pairs, &one, path, &np) < 0) {
             err_set(e, "training flow %u: no path from node %u to node %u", k, x.src, x.dst);
             goto out;
         }
@@ -1123,6 +1251,7 @@ out:
     free(all.link);
     free(all.w);
     lset_free(&one);
+    spread_cache_free(&pairs);
     free(tall.link);
     free(tall.w);
     return rc;

@@ -39,6 +39,13 @@
 double fluid_path_entries(const struct scenario *sc, const struct topo *t,
                           const struct workload *w);
 
+/* Spray: transfers between the same two leaves share one split, computed
+ * once per leaf pair. For tests: the transfers of w whose grouped links or
+ * shares differ in any bit from their own split's (0 when grouping is
+ * exact); *entries: the (link, share) entries compared. */
+uint32_t fluid_grouped_mismatches(const struct scenario *sc, const struct topo *t,
+                                  const struct workload *w, uint64_t *entries);
+
 int fluid_run(const struct scenario *sc, const struct topo *t,
               const struct workload *w, struct results *r, struct err *e);
 

@@ -237,7 +237,8 @@ static int meta_cmp(const void *pa, const void *pb)
  * one at a time in request order; req[f].t becomes the end of file f's
  * create. Its slots are kept for the fsyncs (workload_durable). */
 static int meta_creates(struct workload *w, const struct scenario *sc, const struct plan *p,
-                        struct open_req *req, struct arena *a, struct err *e)
+                        struct open_req *req, struct arena *a, struct arena *keep,
+                        struct err *e)
 {
     uint32_t n = p->n_files;
     w->n_files = n;
@@ -245,7 +246,7 @@ static int meta_creates(struct workload *w, const struct scenario *sc, const str
     if (!w->meta_op_ps)
         return 0;
     struct file_req *q = file_reqs(p, a);
-    w->create_slot = arena_calloc(a, n ? n : 1, sizeof *w->create_slot);
+    w->create_slot = arena_calloc(keep, n ? n : 1, sizeof *w->create_slot);
     if (!q || !w->create_slot)
         return err_set(e, "out of memory planning the metadata service");
     for (uint32_t f = 0; f < n; f++)
@@ -319,7 +320,8 @@ struct build {
     struct workload *w;
     const struct scenario *sc;
     const struct topo *t;
-    struct arena *a;
+    struct arena *a;         /* the build's scratch, released at its end */
+    struct arena *keep;      /* the caller's: what the workload keeps */
     struct err *e;
     struct plan p;
     const struct policy_row *pol; /* its row of the policy table */
@@ -376,7 +378,7 @@ static int step_plan(struct build *b)
     b->gpn = sc->cluster.gpus_per_node;
     b->nodes = sc->cluster.nodes;
     b->widx = arena_calloc(a, b->p.ranks, sizeof *b->widx);
-    b->wrank = arena_calloc(a, b->p.writers, sizeof *b->wrank);
+    b->wrank = arena_calloc(b->keep, b->p.writers, sizeof *b->wrank);
     b->wstart = arena_calloc(a, b->p.writers, sizeof *b->wstart);
     b->wcap = arena_calloc(a, b->p.writers, sizeof *b->wcap);
     b->node_bytes = arena_calloc(a, b->nodes, sizeof *b->node_bytes);
@@ -556,7 +558,7 @@ static int step_open(struct build *b)
         req[f].home = b->pl.rule == PLACE_HASH ? hash_node(&b->pl, f, 0) : b->pl.start[f];
         b->fstart[f] = req[f].t;
     }
-    if (meta_creates(b->w, sc, p, req, b->a, b->e) < 0)
+    if (meta_creates(b->w, sc, p, req, b->a, b->keep, b->e) < 0)
         return -1;
     for (uint32_t f = 0; f < p->n_files; f++)
         b->fstart[f] = req[f].t;
@@ -624,7 +626,7 @@ static int step_transfers(struct build *b)
     if (nt > UINT32_MAX / 2)
         return err_set(b->e, "storage.stripe_count: %" PRIu64 " transfers are too many",
                        nt);
-    w->xfers = arena_calloc(b->a, nt, sizeof *w->xfers);
+    w->xfers = arena_calloc(b->keep, nt, sizeof *w->xfers);
     if (!w->xfers)
         return err_set(b->e, "out of memory building the workload");
     struct rng qp;
@@ -685,7 +687,7 @@ static int step_transfers(struct build *b)
                 end_max = end;
         }
     }
-    if (protect_forward(w, sc, b->t, b->sturn, b->sbytes, b->swire, b->a, b->e) < 0)
+    if (protect_forward(w, sc, b->t, b->sturn, b->sbytes, b->swire, b->keep, b->e) < 0)
         return -1;
     w->n_writers = b->nw;
     w->writer_rank = b->wrank;
@@ -783,9 +785,14 @@ int workload_build(struct workload *w, const struct scenario *sc,
                    const struct topo *t, struct arena *a, struct err *e)
 {
     memset(w, 0, sizeof *w);
-    struct build b = {.w = w, .sc = sc, .t = t, .a = a, .e = e};
-    for (size_t i = 0; i < sizeof build_steps / sizeof build_steps[0]; i++)
-        if (build_steps[i].run(&b) < 0)
-            return -1;
-    return 0;
+    /* the plan, per-rank and per-file arrays are the build's own: at 800,000
+     * ranks they are 3x the transfers the run keeps */
+    struct arena scratch;
+    arena_init(&scratch);
+    struct build b = {.w = w, .sc = sc, .t = t, .a = &scratch, .keep = a, .e = e};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof build_steps / sizeof build_steps[0] && rc == 0; i++)
+        rc = build_steps[i].run(&b);
+    arena_release(&scratch);
+    return rc < 0 ? -1 : 0;
 }
