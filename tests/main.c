@@ -32,7 +32,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_hybrid[],
     suite_protect[],
     suite_size2[],
-    suite_fluid_scale[];
+    suite_fluid_scale[],
+    suite_craq[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -61,6 +62,7 @@ static const struct test *const suites[] = {
     suite_protect,
     suite_size2,
     suite_fluid_scale,
+    suite_craq,
 };
 
 int main(int argc, char **argv)

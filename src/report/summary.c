@@ -52,6 +52,12 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                     fmt_bytes((double)p->bytes, a, sizeof a),
                     fmt_bytes((double)p->protect_bytes, b, sizeof b),
                     (double)r->ckpt_bytes / (double)p->bytes);
+        else if (sc->storage.protection == PROTECT_CHAIN)
+            fprintf(out, "  protection  chain %u: %s written to the heads, %s more forwarded "
+                         "node to node along the chains (x%.4g)\n", sc->storage.replicas,
+                    fmt_bytes((double)p->bytes, a, sizeof a),
+                    fmt_bytes((double)p->protect_bytes, b, sizeof b),
+                    (double)r->ckpt_bytes / (double)p->bytes);
         else
             fprintf(out, "  protection  replica %u: %s written, %s more forwarded by the primaries "
                          "to their peers (x%.4g)\n", sc->storage.replicas,
