@@ -126,6 +126,48 @@ static void craq_chain_commits_after_replica(void)
     }
 }
 
+/* A media-bound restore: 4 MB from one writer, each node's media at
+ * 10 Gbps. replica 3 reads the primary copy only, chain 3 a third of it
+ * from each replica: ~3x faster in both engines, the bound with it, and
+ * the same bytes read. */
+static void craq_chain_restore_reads_every_replica(void)
+{
+    double t[2][2], bound[2][2];
+    uint64_t bytes[2][2];
+    for (int fl = 0; fl < 2; fl++)
+        for (int ch = 0; ch < 2; ch++) {
+            struct scenario sc;
+            one_writer(&sc, ch ? "chain" : "replica");
+            test_set(&sc, "engine=%s", fl ? "fluid" : "packet");
+            test_set(&sc, "restore.read_rate=10Gbps");
+            sc.checkpoint.phase = PHASE_RESTORE;
+            sc.restore.mode = RESTORE_OWN_FILES;
+            struct results r;
+            t[fl][ch] = bound[fl][ch] = 0;
+            bytes[fl][ch] = 0;
+            if (test_run(&sc, &r))
+                continue;
+            CHECKF(r.ok && r.finished, "%s", r.violation);
+            t[fl][ch] = r.completion_s;
+            bound[fl][ch] = r.bound_s;
+            bytes[fl][ch] = r.bytes_delivered;
+            CHECKF(r.bottleneck.seg == PATH_BACKEND, "bottleneck %d", r.bottleneck.seg);
+            results_release(&r);
+        }
+    double media = 4e6 * 8 / 10e9; /* one node reads it all */
+    for (int fl = 0; fl < 2; fl++) {
+        const char *en = fl ? "fluid" : "packet";
+        CHECKF(bytes[fl][0] == 4 * MB && bytes[fl][1] == 4 * MB, "%s: %llu %llu", en,
+               (unsigned long long)bytes[fl][0], (unsigned long long)bytes[fl][1]);
+        CHECKF(t[fl][0] >= media && t[fl][0] < media * 1.05, "%s replica %.9f", en, t[fl][0]);
+        CHECKF(t[fl][1] >= media / 3 && t[fl][1] < media / 3 * 1.05, "%s chain %.9f", en,
+               t[fl][1]);
+        double x = t[fl][0] / t[fl][1], xb = bound[fl][0] / bound[fl][1];
+        CHECKF(x > 2.85 && x < 3.05 && xb > 2.9 && xb < 3.05, "%s: %.3fx, bound %.3fx", en, x,
+               xb);
+    }
+}
+
 /* Chain refusals name their key, as replica's. */
 static void craq_chain_refusals(void)
 {
@@ -148,6 +190,7 @@ static void craq_chain_refusals(void)
 SUITE(suite_craq) = {
     {"craq_chain_hops_and_bytes", craq_chain_hops_and_bytes},
     {"craq_chain_commits_after_replica", craq_chain_commits_after_replica},
+    {"craq_chain_restore_reads_every_replica", craq_chain_restore_reads_every_replica},
     {"craq_chain_refusals", craq_chain_refusals},
     {NULL, NULL},
 };

@@ -14,7 +14,8 @@
  *    sends only what the previous one has received (packet engine), and
  *    the write commits when the tail's acknowledgement has come back along
  *    the chain to the head.
- * Restores read the data fragments or the primary copy only.
+ * Restores read the data fragments (ec), the primary copy (replica) or
+ * each file in r parts, one from every node of its chain (restore.c).
  */
 #ifndef CKPT_PROTECT_H
 #define CKPT_PROTECT_H
