@@ -168,6 +168,73 @@ static void craq_chain_restore_reads_every_replica(void)
     }
 }
 
+/* 2 ranks each read back 2 x 64 MiB from one 400G storage node over s3
+ * (own_files): requests of 16 MiB, one at a time, max_outstanding 1. */
+static void read_case(struct scenario *sc, const char *protocol, const char *lat)
+{
+    scenario_defaults(sc);
+    sc->cluster.nodes = 2;
+    sc->fabric.hosts_per_leaf = 2;
+    sc->storage.nodes = 1;
+    sc->fabric.storage_per_leaf = 1;
+    sc->fabric.spines = 2;
+    test_set(sc, "workload.bytes_per_writer=128MiB");
+    test_set(sc, "checkpoint.phase=restore");
+    test_set(sc, "restore.mode=own_files");
+    test_set(sc, "storage.protocol=%s", protocol);
+    test_set(sc, "storage.request_size=16MiB");
+    test_set(sc, "storage.max_outstanding=1");
+    if (strcmp(protocol, "none") != 0) {
+        test_set(sc, "storage.requests_in_flight=1");
+        test_set(sc, "storage.request_latency=%s", lat);
+    }
+}
+
+/* A restore reads as requests: 8 GETs a rank at 10 ms, one at a time,
+ * take at least 8 x 10 ms a rank in both engines (the bytes alone take
+ * 5.4 ms); at 0 ms with slots for all of them the read is the
+ * no-protocol one, within a packet. */
+static void craq_restore_reads_as_requests(void)
+{
+    for (int fl = 0; fl < 2; fl++) {
+        const char *en = fl ? "fluid" : "packet";
+        struct scenario sc;
+        struct results r, r0, rn;
+        read_case(&sc, "s3", "10ms");
+        test_set(&sc, "engine=%s", en);
+        if (test_run(&sc, &r))
+            continue;
+        CHECKF(r.ok && r.finished, "%s: %s", en, r.violation);
+        CHECKF(r.requests.on && r.requests.count == 16, "%s: %llu requests", en,
+               (unsigned long long)r.requests.count);
+        CHECKF(r.n_writer_s == 2, "%s: %u ranks", en, r.n_writer_s);
+        for (uint32_t i = 0; i < r.n_writer_s; i++)
+            CHECKF(r.writer_s[i] >= 8 * 10e-3, "%s: rank %u %.9f s", en, i, r.writer_s[i]);
+        CHECKF(r.completion_s < 8 * 10e-3 + 2 * 5.4e-3, "%s: %.9f", en, r.completion_s);
+        /* the bound has the last request's latency (no commit on a read) */
+        CHECKF(r.bound_s >= 10e-3 + 5.4e-3 && r.bound_s < 20e-3 && r.completion_s >= r.bound_s,
+               "%s: bound %.9f", en, r.bound_s);
+        results_release(&r);
+        read_case(&sc, "s3", "0");
+        test_set(&sc, "storage.requests_in_flight=8"); /* all of a rank's: no wait */
+        test_set(&sc, "engine=%s", en);
+        if (test_run(&sc, &r0))
+            continue;
+        read_case(&sc, "none", NULL);
+        test_set(&sc, "engine=%s", en);
+        if (test_run(&sc, &rn)) {
+            results_release(&r0);
+            continue;
+        }
+        CHECK(r0.ok && rn.ok && r0.finished && rn.finished);
+        /* a 4 KiB packet at 400 Gbps: 82 ns */
+        CHECKF(fabs(r0.completion_s - rn.completion_s) <= 100e-9, "%s: %.9f vs %.9f", en,
+               r0.completion_s, rn.completion_s);
+        results_release(&r0);
+        results_release(&rn);
+    }
+}
+
 /* Chain refusals name their key, as replica's. */
 static void craq_chain_refusals(void)
 {
@@ -192,5 +259,6 @@ SUITE(suite_craq) = {
     {"craq_chain_commits_after_replica", craq_chain_commits_after_replica},
     {"craq_chain_restore_reads_every_replica", craq_chain_restore_reads_every_replica},
     {"craq_chain_refusals", craq_chain_refusals},
+    {"craq_restore_reads_as_requests", craq_restore_reads_as_requests},
     {NULL, NULL},
 };
