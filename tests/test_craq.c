@@ -1,5 +1,6 @@
 /* storage.protection chain (CRAQ): hops node to node, the tail's ack back;
  * restores that read from every replica; reads as requests. */
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,11 +255,66 @@ static void craq_chain_refusals(void)
     CHECKF(strstr(e.msg, "storage.protocol") && strstr(e.msg, "chain"), "%s", e.msg);
 }
 
+/* JSON: the protection's added bytes, those that go node to node, and
+ * what a restore reads; absent without protection. */
+static void craq_protection_fields(void)
+{
+    const char *prot[] = {"chain", "replica", "none"};
+    const char *src[] = {"replicas", "primary", NULL};
+    for (int k = 0; k < 3; k++) {
+        struct scenario sc;
+        one_writer(&sc, prot[k]);
+        test_set(&sc, "engine=fluid");
+        struct results r;
+        if (test_run(&sc, &r))
+            continue;
+        char *doc = test_json(&sc, &r);
+        json_t *root = doc ? json_loads(doc, 0, NULL) : NULL;
+        CHECK(root != NULL);
+        json_t *pb = test_json_at(root, "storage.protection_bytes");
+        json_t *ew = test_json_at(root, "storage.protection_east_west_bytes");
+        json_t *rs = test_json_at(root, "storage.restore_source");
+        if (!src[k]) {
+            CHECKF(!pb && !ew && !rs, "%s: fields without protection", prot[k]);
+        } else {
+            CHECKF(json_is_integer(pb) && json_integer_value(pb) == (json_int_t)(8 * MB) &&
+                       json_is_integer(ew) && json_integer_value(ew) == (json_int_t)(8 * MB),
+                   "%s: protection bytes", prot[k]);
+            CHECKF(json_is_string(rs) && strcmp(json_string_value(rs), src[k]) == 0, "%s: %s",
+                   prot[k], json_is_string(rs) ? json_string_value(rs) : "-");
+        }
+        json_decref(root);
+        free(doc);
+        results_release(&r);
+    }
+    /* ec: parity leaves the writers, nothing east-west */
+    struct scenario sc;
+    one_writer(&sc, "ec");
+    test_set(&sc, "storage.ec_data=2");
+    test_set(&sc, "storage.ec_parity=1");
+    test_set(&sc, "engine=fluid");
+    struct results r;
+    if (test_run(&sc, &r))
+        return;
+    char *doc = test_json(&sc, &r);
+    json_t *root = doc ? json_loads(doc, 0, NULL) : NULL;
+    json_t *pb = test_json_at(root, "storage.protection_bytes");
+    json_t *ew = test_json_at(root, "storage.protection_east_west_bytes");
+    json_t *rs = test_json_at(root, "storage.restore_source");
+    CHECKF(json_is_integer(pb) && json_integer_value(pb) == (json_int_t)(2 * MB), "ec parity");
+    CHECK(json_is_integer(ew) && json_integer_value(ew) == 0);
+    CHECK(json_is_string(rs) && strcmp(json_string_value(rs), "fragments") == 0);
+    json_decref(root);
+    free(doc);
+    results_release(&r);
+}
+
 SUITE(suite_craq) = {
     {"craq_chain_hops_and_bytes", craq_chain_hops_and_bytes},
     {"craq_chain_commits_after_replica", craq_chain_commits_after_replica},
     {"craq_chain_restore_reads_every_replica", craq_chain_restore_reads_every_replica},
     {"craq_chain_refusals", craq_chain_refusals},
     {"craq_restore_reads_as_requests", craq_restore_reads_as_requests},
+    {"craq_protection_fields", craq_protection_fields},
     {NULL, NULL},
 };
