@@ -1291,5 +1291,19 @@ else
     bad "size_prune_tiers ($n3 three-tier pruned, $n2 two-tier; front $fa, unpruned $fb)"
 fi
 
+# storage.protection chain: the summary names it and the restore's source;
+# JSON carries the protection's bytes
+"$bin" run --engine fluid --set cluster.nodes=1 --set storage.nodes=3 \
+    --set storage.stripe_count=1 --set storage.protection=chain --set storage.replicas=3 \
+    --set workload.bytes_per_writer=4MB --set checkpoint.phase=both \
+    --json "$tmp/chain.json" >"$tmp/chain.out" 2>&1
+if grep -q '^  protection  chain 3: ' "$tmp/chain.out" &&
+    grep -q '^  restore .*(source: replicas, each file in 3 parts over its chain)' "$tmp/chain.out" &&
+    [ "$(jq -r '.storage.protection_east_west_bytes' "$tmp/chain.json" 2>/dev/null)" = 8000000 ]; then
+    ok chain_protection_summary_and_json
+else
+    bad "chain_protection_summary_and_json: $(grep -E 'protection|restore' "$tmp/chain.out" | head -3)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -36,7 +36,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_valid2[],
     suite_policy_cost[],
     suite_reps[],
-    suite_fluid_scale2[];
+    suite_fluid_scale2[],
+    suite_craq[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -69,6 +70,7 @@ static const struct test *const suites[] = {
     suite_policy_cost,
     suite_reps,
     suite_fluid_scale2,
+    suite_craq,
 };
 
 int main(int argc, char **argv)

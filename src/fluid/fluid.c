@@ -16,6 +16,7 @@
 #include "../stats/bound.h"
 #include "../stats/invariants.h"
 #include "../stats/training.h"
+#include "../work/protect.h"
 #include "../work/request.h"
 #include "../work/train.h"
 #include "fsample.h"
@@ -849,6 +850,10 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
         unmodelled_add(r, "storage.protection", "replica",
                        "forwards start with their primary and are not held to the bytes it "
                        "has received", UNMOD_OPTIMISTIC);
+    if (sc->storage.protection == PROTECT_CHAIN && sc->storage.replicas > 1)
+        unmodelled_add(r, "storage.protection", "chain",
+                       "each hop starts with the head's transfer and is not held to the bytes "
+                       "the node before it has received", UNMOD_OPTIMISTIC);
     if (store_cache_fills(sc, w->sum.node_max_bytes))
         unmodelled_add(r, "storage.cache_size", "filled",
                        "the write cache as one mean rate a node, not a step when it fills; "
@@ -1661,6 +1666,8 @@ static void writers(const struct fnet *n, struct results *r)
     uint64_t *done = malloc((w->n ? w->n : 1) * sizeof *done);
     for (uint32_t i = 0; done && i < w->n; i++)
         done[i] = n->fst[i] == 2 ? n->fl[i].t : UINT64_MAX;
+    if (done) /* storage.protection chain: the tail's ack back to the head */
+        protect_commit(w, n->sc, n->t, done);
     if (!done || workload_durable(w, n->sc, done) < 0)
         results_violate(r, "out of memory completing the files");
     for (uint32_t i = 0; done && i < w->n; i++) {

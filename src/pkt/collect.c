@@ -8,6 +8,7 @@
 #include "../stats/bound.h"
 #include "../stats/invariants.h"
 #include "../stats/training.h"
+#include "../work/protect.h"
 
 /* Spread of the checkpoint's bytes over uplinks and spines, and how many
  * uplinks each flow used. */
@@ -213,6 +214,8 @@ void pnet_collect(struct pnet *n, struct results *r)
         const struct flow *f = &n->flows[i];
         done[i] = f->done && f->recv == f->bytes ? f->done_ps : UINT64_MAX;
     }
+    if (done) /* storage.protection chain: the tail's ack back to the head */
+        protect_commit(n->w, n->sc, n->topo, done);
     if (!done || workload_durable(n->w, n->sc, done) < 0)
         results_violate(r, "out of memory completing the files");
     for (uint32_t i = 0; done && i < n->n_flows; i++) {

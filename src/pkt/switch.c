@@ -15,9 +15,11 @@ static uint32_t pick_egress(struct pnet *n, uint32_t node, struct sw *s,
     if (data && n->lb_ecmp && f->ecmp_node == node + 1)
         return f->ecmp_port;
     uint32_t p = lb_pick(n, node, s, topo_route(n->topo, node, dleaf), f, pk);
-    uint64_t bit = UINT64_C(1) << ((p - f->leaf.src_first) % 64);
-    if (data && node == f->leaf.src && !(f->uplinks & bit))
-        f->uplinks |= bit; /* written once: every switch reads this line */
+    if (data && node == f->leaf.src) { /* p is one of this leaf's ports */
+        uint64_t bit = UINT64_C(1) << ((p - f->leaf.src_first) % 64);
+        if (!(f->uplinks & bit))
+            f->uplinks |= bit; /* written once: every switch reads this line */
+    }
     return p;
 }
 

@@ -75,6 +75,24 @@ static json_t *reads_unlimited(const struct scenario *sc, const struct results *
     return json_boolean(!sc->restore.read_bps);
 }
 
+/* storage.protection's bytes that go storage node to storage node: the
+ * forwarded copies (replica, chain); ec's parity leaves the writers */
+static json_t *protection_east_west(const struct scenario *sc, const struct results *r)
+{
+    int fwd = sc->storage.protection == PROTECT_REPLICA || sc->storage.protection == PROTECT_CHAIN;
+    return json_integer((json_int_t)(fwd ? r->plan.protect_bytes : 0));
+}
+
+/* what a restore reads under storage.protection */
+static json_t *restore_source(const struct scenario *sc, const struct results *r)
+{
+    (void)r;
+    int copies = sc->storage.replicas > 1;
+    return json_string(sc->storage.protection == PROTECT_EC                 ? "fragments"
+                       : sc->storage.protection == PROTECT_CHAIN && copies ? "replicas"
+                                                                            : "primary");
+}
+
 static double ratio_number(const struct results *r)
 {
     return r->bound_s > 0 ? r->completion_s / r->bound_s : 0;
@@ -313,6 +331,15 @@ const struct result_field result_fields[] = {
     {.block = FB_PLAN_COST, .name = "storage.node_skew", .kind = FK_REAL, .off = AT(plan.node_skew)},
     {.block = FB_PLAN_COST, .name = "storage.skew_cost_s", .kind = FK_PS, .off = AT(plan.skew_cost_ps)},
     {.block = FB_PLAN_COST, .name = "storage.skew_cost_pct", .kind = FK_REAL, .off = AT(plan.skew_cost_pct)},
+    {.block = FB_PLAN_COST, .name = "storage.protection_bytes", .kind = FK_U64,
+     .off = AT(plan.protect_bytes), .when = FW_PROTECTION,
+     .help = "bytes storage.protection adds to the checkpoint's own (parity, copies)"},
+    {.block = FB_PLAN_COST, .name = "storage.protection_east_west_bytes", .kind = FK_CUSTOM,
+     .json = protection_east_west, .when = FW_PROTECTION,
+     .help = "of them, the copies storage nodes forward to storage nodes (replica, chain)"},
+    {.block = FB_PLAN_COST, .name = "storage.restore_source", .kind = FK_CUSTOM,
+     .json = restore_source, .when = FW_PROTECTION,
+     .help = "what a restore reads: primary (copies), replicas (chain: each file over its chain), fragments (ec data)"},
     {.block = FB_PLAN_COST, .name = "checkpoint.end_s", .kind = FK_REAL, .off = AT(cost.end_s), .null = FN_UNFINISHED,
      .metric = "checkpoint_end_seconds", .help = "trigger to last byte received",
      .mpart = MP_FINISHED, .mseq = 3},
@@ -822,6 +849,8 @@ static int when_holds(unsigned when, const struct results *r)
     if ((when & FW_ENDURANCE) && !r->endurance.on)
         return 0;
     if ((when & FW_REQUESTS) && !r->requests.on)
+        return 0;
+    if ((when & FW_PROTECTION) && !r->plan.protect_bytes)
         return 0;
     if ((when & FW_RESTORE_READ) &&
         !(r->restore.ran && !r->restore.estimated && r->restore.finished))

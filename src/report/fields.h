@@ -50,6 +50,7 @@ enum {
     FW_UEC = 1 << 15,         /* a uec receiver ran (packet engine) */
     FW_TCP = 1 << 16,         /* a TCP congestion control ran (packet engine) */
     FW_REQUESTS = 1 << 17,    /* storage.protocol's request model ran */
+    FW_PROTECTION = 1 << 23,  /* storage.protection added bytes */
     FW_HYBRID = 1 << 24,      /* engine: hybrid ran */
     FW_CONTENTION = 1 << 28,  /* cluster.host_rate or checkpoint.drain_slowdown given */
     FW_POLICIES = 1 << 29,    /* cost.compare_policies ran */

@@ -84,6 +84,12 @@ static void summary_answer(FILE *out, const struct scenario *sc, const struct re
                     fmt_bytes((double)p->bytes, a, sizeof a),
                     fmt_bytes((double)p->protect_bytes, b, sizeof b),
                     (double)r->ckpt_bytes / (double)p->bytes);
+        else if (sc->storage.protection == PROTECT_CHAIN)
+            fprintf(out, "  protection  chain %u: %s written to the heads, %s more forwarded "
+                         "node to node along the chains (x%.4g)\n", sc->storage.replicas,
+                    fmt_bytes((double)p->bytes, a, sizeof a),
+                    fmt_bytes((double)p->protect_bytes, b, sizeof b),
+                    (double)r->ckpt_bytes / (double)p->bytes);
         else
             fprintf(out, "  protection  replica %u: %s written, %s more forwarded by the primaries "
                          "to their peers (x%.4g)\n", sc->storage.replicas,
@@ -196,7 +202,7 @@ static void echo_value_of(void *ud, const char *key, const char *value, int kind
 
 /* The restore (checkpoint.phase restore|both): what was read, how long it
  * took against its own bound, its bottleneck and the recovery time. */
-static void summary_restore(FILE *out, const struct results *r)
+static void summary_restore(FILE *out, const struct scenario *sc, const struct results *r)
 {
     const struct restore_figures *f = &r->restore;
     char a[32], b[32], c[32], d[32];
@@ -207,6 +213,15 @@ static void summary_restore(FILE *out, const struct results *r)
             f->mode, f->readers, f->readers == 1 ? "" : "s",
             fmt_bytes((double)f->bytes_read, a, sizeof a),
             f->amplification);
+    /* where the read comes from under storage.protection (protect.h) */
+    int pr = sc->storage.protection, copies = sc->storage.replicas > 1;
+    if (pr == PROTECT_EC)
+        fprintf(out, " (source: data fragments)");
+    else if (pr == PROTECT_REPLICA && copies)
+        fprintf(out, " (source: primary copies)");
+    else if (pr == PROTECT_CHAIN && copies)
+        fprintf(out, " (source: replicas, each file in %u parts over its chain)",
+                sc->storage.replicas);
     if (!f->finished) {
         fprintf(out, "; DID NOT FINISH (%s engine)\n", f->engine);
         return;
@@ -413,13 +428,13 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
             (unsigned long long)sc->seed);
     if (r->phase == PHASE_RESTORE) {
         /* the run is the read: its answer, no write and no cost */
-        summary_restore(out, r);
+        summary_restore(out, sc, r);
         summary_restore_reads(out, sc, r);
         fprintf(out, "  phase       restore only: the figures below are the read's "
                      "(checkpoint.phase both adds the write and its cost)\n");
     } else {
         summary_answer(out, sc, r);
-        summary_restore(out, r);
+        summary_restore(out, sc, r);
         summary_restore_reads(out, sc, r);
         summary_endurance(out, r);
     }

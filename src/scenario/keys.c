@@ -151,14 +151,15 @@ const struct key scn_keys[] = {
      "data protection that crosses the fabric: none, ec (each file as "
      "storage.ec_data + storage.ec_parity fragments on as many consecutive nodes), "
      "replica (the primary forwards storage.replicas - 1 copies to the next nodes "
-     "as it receives)", &names_protection},
+     "as it receives), chain (CRAQ: the head forwards to the next node, each "
+     "node to the next, storage.replicas nodes; the tail's ack commits)", &names_protection},
     {"storage.ec_data", T_COUNT, FIELD(storage.ec_data), "8", "1", "1024",
      "protection ec: data fragments k of each file", NULL},
     {"storage.ec_parity", T_UINT, FIELD(storage.ec_parity), "2", NULL, "1024",
      "protection ec: parity fragments m of each file (each the size of the "
      "largest data fragment)", NULL},
     {"storage.replicas", T_COUNT, FIELD(storage.replicas), "3", "1", "64",
-     "protection replica: copies of every byte, the primary's included", NULL},
+     "protection replica or chain: copies of every byte, the primary's included", NULL},
 
     {"fabric.hosts_per_leaf", T_COUNT, FIELD(fabric.hosts_per_leaf), "16",
      "1", "4096", "compute nodes per compute leaf switch", NULL},

@@ -149,7 +149,8 @@ enum stripe_start { STRIPE_STARTS(NAMES_ENUM) };
 #define PROTECTIONS(X) \
     X(PROTECT_NONE, "none") \
     X(PROTECT_EC, "ec") \
-    X(PROTECT_REPLICA, "replica")
+    X(PROTECT_REPLICA, "replica") \
+    X(PROTECT_CHAIN, "chain")
 enum protection { PROTECTIONS(NAMES_ENUM) };
 #define CKPT_PHASES(X) \
     X(PHASE_SAVE, "save") \

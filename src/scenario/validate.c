@@ -314,10 +314,11 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
             return scenario_fail(sc, e, "storage.requests_in_flight",
                                  "must be at least 1 with storage.protocol %s",
                                  names_of(&names_storage_protocol, sc->storage.protocol));
-        if (sc->storage.protection == PROTECT_REPLICA)
+        if (sc->storage.protection == PROTECT_REPLICA || sc->storage.protection == PROTECT_CHAIN)
             return scenario_fail(sc, e, "storage.protocol",
-                                 "with storage.protection replica is not modelled yet (a "
-                                 "primary's forwards would take its writer's request slots)");
+                                 "with storage.protection %s is not modelled yet (a "
+                                 "node's forwards would take its writer's request slots)",
+                                 names_of(&names_protection, sc->storage.protection));
         if (sc->sim.threads > 1)
             return scenario_fail(sc, e, "storage.protocol",
                                  "runs on one thread: set sim.threads 1 (a rank's request "

@@ -372,6 +372,8 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         /* storage.protocol: the last request's latency and the commit's */
         best = sat_add(best, request_tail_ps(w, sc));
     } else {
+        /* storage.protocol: the last read request's latency */
+        best = sat_add(best, request_tail_ps(w, sc));
         /* the group of the last byte still broadcasts; any group's
          * broadcast follows its read */
         best = sat_add(best, w->bcast_min_ps);

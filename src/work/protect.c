@@ -1,11 +1,12 @@
-/* Data protection across the fabric: erasure-coded fragments and replica
- * forwards as transfers (protect.h). */
+/* Data protection across the fabric: erasure-coded fragments, replica
+ * forwards and chain hops as transfers (protect.h). */
 #include "protect.h"
 
 #include <inttypes.h>
 #include <string.h>
 
 #include "../core/rng.h"
+#include "../core/units.h"
 #include "../core/wire.h"
 
 int protect_check(const struct scenario *sc, struct err *e)
@@ -19,7 +20,8 @@ int protect_check(const struct scenario *sc, struct err *e)
             return err_set(e, "storage.ec_parity: ec %" PRIu32 "+%" PRIu32 " puts each file "
                               "on %" PRIu64 " distinct storage nodes; there are %" PRIu32,
                            sc->storage.ec_data, sc->storage.ec_parity, km, M);
-    } else if (sc->storage.protection == PROTECT_REPLICA) {
+    } else if (sc->storage.protection == PROTECT_REPLICA ||
+               sc->storage.protection == PROTECT_CHAIN) {
         if (sc->storage.replicas > M)
             return err_set(e, "storage.replicas: %" PRIu32 " copies on distinct storage "
                               "nodes; there are %" PRIu32, sc->storage.replicas, M);
@@ -65,7 +67,8 @@ int protect_forward(struct workload *w, const struct scenario *sc, const struct 
                     uint32_t *sturn, uint64_t *sbytes, uint64_t *swire, struct arena *a,
                     struct err *e)
 {
-    if (sc->storage.protection != PROTECT_REPLICA || sc->storage.replicas < 2)
+    int chain = sc->storage.protection == PROTECT_CHAIN;
+    if ((sc->storage.protection != PROTECT_REPLICA && !chain) || sc->storage.replicas < 2)
         return 0;
     uint32_t M = sc->storage.nodes, c = sc->storage.replicas - 1;
     uint32_t snics = sc->storage.nics_per_node ? sc->storage.nics_per_node : 1;
@@ -81,15 +84,21 @@ int protect_forward(struct workload *w, const struct scenario *sc, const struct 
     uint32_t n = w->n;
     for (uint32_t i = 0; i < w->n; i++) {
         uint32_t sn = (x[i].dst - t->first_storage) / snics;
+        uint32_t from = i; /* the transfer the next copy is fed by */
         for (uint32_t j = 1; j <= c; j++) {
             uint32_t peer = (sn + j) % M;
-            struct transfer *f = &x[n++];
+            struct transfer *f = &x[n];
             *f = x[i];
-            f->src = x[i].dst; /* the NIC the primary receives on sends it on */
+            /* the NIC the feeding copy arrives on sends it on: the primary's
+             * for every replica forward, the previous node's along a chain */
+            f->src = x[from].dst;
             f->dst = t->first_storage + peer * snics + sturn[peer]++ % snics;
-            f->rate_bps = 0;   /* held by its primary's arrivals instead */
+            f->rate_bps = 0;   /* held by its feed's arrivals instead */
             f->kind = XFER_REPLICA;
-            f->feed = i + 1;
+            f->feed = from + 1;
+            if (chain)
+                from = n;
+            n++;
             f->sport = (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu));
             sbytes[peer] += f->bytes;
             swire[peer] += wire_bytes(f->bytes, scenario_wire(sc));
@@ -117,4 +126,56 @@ int protect_data_only(const struct workload *w, struct workload *d, struct arena
     d->path = NULL;
     d->path_n = NULL;
     return 0;
+}
+
+/* Unloaded one-way time of an acknowledgement from node a to node b: on
+ * each port its serialisation and the link's delay, at each switch its
+ * latency (the control class's queues taken as empty). */
+static uint64_t ack_path_ps(const struct scenario *sc, const struct topo *t, uint32_t a,
+                            uint32_t b, uint16_t sport)
+{
+    uint32_t path[TOPO_MAX_HOPS];
+    uint32_t np = topo_path(t, a, b, sport, path, TOPO_MAX_HOPS);
+    uint64_t frame = wire_bytes(PROTECT_ACK_PAYLOAD, scenario_wire(sc)), ps = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        const struct tport *p = &t->ports[path[i]];
+        ps += units_ser_ps(frame, p->bps) + p->delay_ps;
+        if (i > 0)
+            ps += p->node >= t->first_spine ? sc->fabric.spine_latency_ps
+                                            : sc->fabric.leaf_latency_ps;
+    }
+    return ps;
+}
+
+uint64_t protect_chain_ack_ps(const struct workload *w, const struct scenario *sc,
+                              const struct topo *t, uint32_t i)
+{
+    uint64_t ps = 0;
+    const struct transfer *x = &w->xfers[i];
+    while (x->feed) { /* the tail's ack retraces the chain to its head */
+        ps += ack_path_ps(sc, t, x->dst, x->src, x->sport);
+        x = &w->xfers[x->feed - 1];
+    }
+    return ps;
+}
+
+void protect_commit(const struct workload *w, const struct scenario *sc, const struct topo *t,
+                    uint64_t *done)
+{
+    if (sc->storage.protection != PROTECT_CHAIN || w->restore)
+        return;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const struct transfer *x = &w->xfers[i];
+        /* a chain's hops are consecutive: the tail is the last */
+        int tail = x->feed && (i + 1 == w->n || w->xfers[i + 1].feed != i + 1);
+        if (!tail || done[i] == UINT64_MAX)
+            continue;
+        /* no node has it all before the one ahead of it has: the fluid
+         * engine runs the hops unheld, so the tail may end before them */
+        uint64_t d = done[i];
+        for (uint32_t k = x->feed; k; k = w->xfers[k - 1].feed)
+            d = done[k - 1] > d ? done[k - 1] : d;
+        uint64_t a = protect_chain_ack_ps(w, sc, t, i);
+        done[i] = d > UINT64_MAX - a ? UINT64_MAX : d + a;
+    }
 }

@@ -3,7 +3,8 @@
  * storage.requests_in_flight per rank, each complete
  * storage.request_latency after its last byte arrived; a commit
  * (CompleteMultipartUpload, NFS COMMIT) costs one more latency at the end.
- * Writes only: a restore's reads are one stream per transfer. */
+ * A restore reads the same way (GETs, READs from the storage nodes, the
+ * reader's slots), without the commit. */
 #ifndef CKPT_WORK_REQUEST_H
 #define CKPT_WORK_REQUEST_H
 
@@ -36,7 +37,7 @@ double request_cap_bps(const struct scenario *sc, uint64_t bytes, uint64_t wire,
 void request_writer_shares(const struct workload *w, uint32_t *count);
 
 /* The tail every transfer pays after its last byte: the last request's
- * latency and the commit's (0 without the model). */
+ * latency and, for a write, the commit's (0 without the model). */
 uint64_t request_tail_ps(const struct workload *w, const struct scenario *sc);
 
 /* The fluid engine's figures: requests per transfer, and each writer's

@@ -67,26 +67,99 @@ static int piece_cmp(const void *pa, const void *pb)
     return a->node < b->node ? -1 : (a->node > b->node);
 }
 
+/* Where a restore reads the write's data from (protect.h): under chain
+ * every replica holds clean data (CRAQ), so each data transfer's bytes are
+ * read in storage.replicas even parts, one from each node of its chain
+ * (the remainder from the head): every file spreads over its replicas
+ * whatever the file count, where rotating whole files over them leaves
+ * replicas idle when files are fewer than replicas. Otherwise the data
+ * fragments (ec) or the primary copy (replica) only. */
+#define RESTORE_MAX_PARTS 64 /* storage.replicas' most */
+
+struct read_src {
+    uint32_t *hop1; /* chain: [n] the first hop of data transfer i, or UINT32_MAX */
+    uint32_t r;     /* parts a data transfer is read in */
+};
+
+static int read_src_init(struct read_src *rs, const struct workload *s,
+                         const struct scenario *sc, struct err *e)
+{
+    rs->hop1 = NULL;
+    rs->r = 1;
+    if (sc->storage.protection != PROTECT_CHAIN || sc->storage.replicas < 2)
+        return 0;
+    rs->hop1 = malloc((s->n ? s->n : 1) * sizeof *rs->hop1);
+    if (!rs->hop1)
+        return err_set(e, "out of memory building the restore");
+    for (uint32_t i = 0; i < s->n; i++)
+        rs->hop1[i] = UINT32_MAX;
+    for (uint32_t i = 0; i < s->n; i++) {
+        const struct transfer *x = &s->xfers[i];
+        if (x->feed && s->xfers[x->feed - 1].kind == XFER_DATA)
+            rs->hop1[x->feed - 1] = i;
+    }
+    rs->r = sc->storage.replicas < RESTORE_MAX_PARTS ? sc->storage.replicas : RESTORE_MAX_PARTS;
+    return 0;
+}
+
+/* Data transfer i's parts: node[k] (the storage NIC read) and bytes[k],
+ * k below the count returned (at most rs->r; empty parts left out). */
+static uint32_t read_parts(const struct read_src *rs, const struct workload *s, uint32_t i,
+                           uint32_t *node, uint64_t *bytes)
+{
+    const struct transfer *x = &s->xfers[i];
+    uint32_t h = rs->hop1 ? rs->hop1[i] : UINT32_MAX;
+    if (h == UINT32_MAX) {
+        node[0] = x->dst;
+        bytes[0] = x->bytes;
+        return 1;
+    }
+    /* the chain's nodes: the head, then each hop's (a chain's hops are
+     * consecutive, each fed by the one before) */
+    uint32_t L = 1;
+    node[0] = x->dst;
+    for (uint32_t prev = i; L < rs->r && h < s->n && s->xfers[h].feed == prev + 1; h++) {
+        node[L++] = s->xfers[h].dst;
+        prev = h;
+    }
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < L; k++) {
+        uint64_t b = x->bytes / L + (k == 0 ? x->bytes % L : 0);
+        if (b) {
+            node[n] = node[k];
+            bytes[n++] = b;
+        }
+    }
+    return n;
+}
+
 /* Simple form and own_files: every transfer of the write, reversed (a
  * writer reads its own files back). */
-static int reverse_all(struct workload *r, const struct workload *s, struct arena *a,
-                       struct err *e)
+static int reverse_all(struct workload *r, const struct workload *s, const struct read_src *rs,
+                       struct arena *a, struct err *e)
 {
     r->xfers = arena_calloc(a, s->n ? s->n : 1, sizeof *r->xfers);
     r->bcast_ps = NULL;
     if (!r->xfers)
         return err_set(e, "out of memory building the restore");
+    uint32_t node[RESTORE_MAX_PARTS];
+    uint64_t bytes[RESTORE_MAX_PARTS];
     for (uint32_t i = 0; i < s->n; i++) {
         if (s->xfers[i].kind != XFER_DATA)
             continue; /* the data fragments, the primary copy (protect.h) */
-        struct transfer *x = &r->xfers[r->n++];
-        *x = s->xfers[i];
-        x->src = s->xfers[i].dst;
-        x->dst = s->xfers[i].src;
-        x->start_ps = 0;
-        x->rate_bps = 0;
-        x->file = x->writer; /* a writer's files complete together */
-        r->total_bytes += x->bytes;
+        uint32_t np = read_parts(rs, s, i, node, bytes);
+        for (uint32_t k = 0; k < np && r->n < s->n; k++) {
+            struct transfer *x = &r->xfers[r->n++];
+            *x = s->xfers[i];
+            x->src = node[k];
+            x->dst = s->xfers[i].src;
+            x->bytes = bytes[k];
+            x->start_ps = 0;
+            x->rate_bps = 0;
+            x->feed = 0;
+            x->file = x->writer; /* a writer's files complete together */
+            r->total_bytes += x->bytes;
+        }
     }
     r->n_writers = r->readers = s->n_writers;
     r->n_files = s->n_writers;
@@ -100,22 +173,35 @@ int workload_build_restore(struct workload *r, const struct workload *s,
     memset(r, 0, sizeof *r);
     r->restore = 1;
     r->sum = s->sum;
-    if (!s->model_form || sc->restore.mode == RESTORE_OWN_FILES)
-        return reverse_all(r, s, a, e);
+    struct read_src rs;
+    if (read_src_init(&rs, s, sc, e) < 0)
+        return -1;
+    if (!s->model_form || sc->restore.mode == RESTORE_OWN_FILES) {
+        int rc = reverse_all(r, s, &rs, a, e);
+        free(rs.hop1);
+        return rc;
+    }
     uint32_t tp = s->tp, dp = s->dp, gpn = s->gpus_per_node, nics = sc->cluster.nics_per_node;
     uint32_t groups = (uint32_t)((uint64_t)s->sum.gpus / dp); /* tp x pp */
     struct piece *pc = malloc((s->n ? s->n : 1) * sizeof *pc);
-    if (!pc)
+    if (!pc) {
+        free(rs.hop1);
         return err_set(e, "out of memory building the restore");
+    }
     /* the group of a rank: its tp index and pp index (tp fastest, then dp) */
     uint32_t nd = 0; /* data pieces: the protection's are not read */
+    uint32_t pn[RESTORE_MAX_PARTS];
+    uint64_t pb[RESTORE_MAX_PARTS];
     for (uint32_t i = 0; i < s->n; i++) {
         if (s->xfers[i].kind != XFER_DATA)
             continue;
         uint32_t rk = s->writer_rank[s->xfers[i].writer];
-        pc[nd++] = (struct piece){rk % tp + tp * (rk / (tp * dp)),
-                                  s->xfers[i].dst - t->first_storage, s->xfers[i].bytes};
+        uint32_t np = read_parts(&rs, s, i, pn, pb);
+        for (uint32_t k = 0; k < np && nd < s->n; k++)
+            pc[nd++] = (struct piece){rk % tp + tp * (rk / (tp * dp)), pn[k] - t->first_storage,
+                                      pb[k]};
     }
+    free(rs.hop1);
     qsort(pc, nd, sizeof *pc, piece_cmp);
     uint32_t np = 0;
     for (uint32_t i = 0; i < nd; i++) {
@@ -227,31 +313,45 @@ int workload_restore_estimate(const struct workload *s, const struct scenario *s
         free(gr);
         return err_set(e, "out of memory estimating the restore");
     }
+    struct read_src rs;
+    if (read_src_init(&rs, s, sc, e) < 0) {
+        free(node);
+        free(leaf);
+        free(gb);
+        free(gr);
+        return -1;
+    }
     for (uint32_t i = 0; !own && i < s->n; i++) {
         if (s->xfers[i].kind != XFER_DATA)
             continue;
         uint32_t rk = s->writer_rank[s->xfers[i].writer];
         gb[rk % tp + tp * (rk / (tp * dp))] += s->xfers[i].bytes;
     }
+    uint32_t pn[RESTORE_MAX_PARTS];
+    uint64_t pb[RESTORE_MAX_PARTS];
     for (uint32_t i = 0; i < s->n; i++) {
         const struct transfer *x = &s->xfers[i];
         if (x->kind != XFER_DATA)
             continue;
         uint32_t rk = s->writer_rank[x->writer], g = own ? 0 : rk % tp + tp * (rk / (tp * dp));
-        /* rounded down piece by piece: never above the run's bytes */
-        uint64_t one = own || bcast ? x->bytes
-                                    : scale(x->bytes, replica_need(s, sc, groups, gb[g]), gb[g]);
-        uint64_t b = one * (own || bcast ? 1 : dp);
-        node[x->dst] += b;
-        leaf[topo_leaf_index(t, t->nodes[x->dst].leaf)] += b;
-        o->bytes_read += b;
-        if (own) { /* each writer reads its own back */
-            node[x->src] += x->bytes;
-            leaf[topo_leaf_index(t, t->nodes[x->src].leaf)] += x->bytes;
-            continue;
+        uint32_t np = read_parts(&rs, s, i, pn, pb);
+        for (uint32_t k = 0; k < np; k++) {
+            /* rounded down piece by piece: never above the run's bytes */
+            uint64_t one = own || bcast ? pb[k]
+                                        : scale(pb[k], replica_need(s, sc, groups, gb[g]), gb[g]);
+            uint64_t b = one * (own || bcast ? 1 : dp);
+            node[pn[k]] += b;
+            leaf[topo_leaf_index(t, t->nodes[pn[k]].leaf)] += b;
+            o->bytes_read += b;
+            if (own) { /* each writer reads its own back */
+                node[x->src] += pb[k];
+                leaf[topo_leaf_index(t, t->nodes[x->src].leaf)] += pb[k];
+                continue;
+            }
+            gr[g] += one;
         }
-        gr[g] += one;
     }
+    free(rs.hop1);
     if (!own) {
         uint32_t gpn = s->gpus_per_node, nics = sc->cluster.nics_per_node;
         for (uint32_t g = 0; g < groups; g++)
