@@ -37,7 +37,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_policy_cost[],
     suite_reps[],
     suite_fluid_scale2[],
-    suite_craq[];
+    suite_craq[],
+    suite_endur2[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -71,6 +72,7 @@ static const struct test *const suites[] = {
     suite_reps,
     suite_fluid_scale2,
     suite_craq,
+    suite_endur2,
 };
 
 int main(int argc, char **argv)

@@ -22,6 +22,9 @@ void endurance_compute(struct results *r, const struct scenario *sc)
         return;
     if (!r->finished || !(r->cost.checkpoints_per_day > 0) || r->phase == PHASE_RESTORE)
         return;
+    /* what the drives take per checkpoint: ckpt_bytes is the workload's
+     * total, so it holds the protection's parity or copies already (x1.25
+     * for ec 8+2, x3 for replica 3); multiplying again would count them twice */
     double b = (double)r->ckpt_bytes;
     f->on = 1;
     f->bytes_per_day = to_u64(b * r->cost.checkpoints_per_day);

@@ -174,8 +174,8 @@ struct request_figures {
  * against what the storage holds and its drives are rated for. */
 struct endurance_figures {
     int on;
-    uint64_t bytes_per_day;    /* checkpoint bytes x checkpoints per day */
-    uint64_t retained_bytes;   /* retention x checkpoint bytes */
+    uint64_t bytes_per_day;    /* checkpoint bytes (protection's in) x checkpoints per day */
+    uint64_t retained_bytes;   /* (retention + 1) x checkpoint bytes, protection's in */
     uint64_t capacity_bytes;   /* storage.capacity; 0 = not given */
     double capacity_used;      /* retained / capacity */
     uint64_t raw_bytes;        /* drives x drive capacity over the nodes; 0 = not given */
