@@ -200,11 +200,36 @@ static void endurance_flagged_in_summary(void)
     results_release(&r);
 }
 
+/* MLPerf's save throughput is the checkpoint's own bytes over the time: a
+ * replica's copies are on the wire and the drives, not in the figure */
+static void mlperf_save_excludes_protection(void)
+{
+    struct scenario sc;
+    struct results r;
+    double ws[1] = {2.0};
+    scenario_defaults(&sc);
+    test_set(&sc, "checkpoint.mlperf=llama3-8b");
+    memset(&r, 0, sizeof r);
+    r.phase = PHASE_SAVE;
+    r.finished = 1;
+    r.plan.bytes = UINT64_C(4) << 30;
+    r.plan.protect_bytes = UINT64_C(8) << 30; /* replica 3 */
+    r.ckpt_bytes = r.plan.bytes + r.plan.protect_bytes;
+    r.completion_s = 2.0;
+    r.writer_s = ws;
+    r.n_writer_s = 1;
+    mlperf_compute(&r, &sc);
+    CHECKF(fabs(r.mlperf.ckpt_gib - 4.0) < 1e-12, "%g", r.mlperf.ckpt_gib);
+    CHECKF(fabs(r.mlperf.save_all_gibps - 2.0) < 1e-12, "%g", r.mlperf.save_all_gibps);
+    CHECK(fabs(r.mlperf.save_rank0_gibps - 2.0) < 1e-12);
+}
+
 SUITE(suite_storage_use) = {
     {"mlperf_fills_the_workload", mlperf_fills_the_workload},
     {"mlperf_refuses_what_is_not_the_benchmark", mlperf_refuses_what_is_not_the_benchmark},
     {"mlperf_llama3_1t_size", mlperf_llama3_1t_size},
     {"mlperf_rank0_against_all_ranks", mlperf_rank0_against_all_ranks},
+    {"mlperf_save_excludes_protection", mlperf_save_excludes_protection},
     {"endurance_figures_and_flags", endurance_figures_and_flags},
     {"endurance_flagged_in_summary", endurance_flagged_in_summary},
     {NULL, NULL},

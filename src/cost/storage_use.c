@@ -60,7 +60,9 @@ void mlperf_compute(struct results *r, const struct scenario *sc)
     f->writes = m->writes;
     f->reads = m->reads;
     f->gap_s = m->gap_s;
-    f->ckpt_gib = (double)r->ckpt_bytes / GIB;
+    /* MLPerf's throughput is the checkpoint's own bytes: parity and copies
+     * the protection adds are not the model's */
+    f->ckpt_gib = (double)(r->plan.bytes ? r->plan.bytes : r->ckpt_bytes) / GIB;
     if (r->phase != PHASE_RESTORE && r->finished) {
         /* writer 0 is rank 0: DLIO's ranks all write under the DeepSpeed rule */
         f->save_rank0_s = r->writer_s && r->n_writer_s ? r->writer_s[0] : 0;
