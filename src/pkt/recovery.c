@@ -31,7 +31,7 @@ int nic_recovery_setup(struct pnet *n, struct err *e)
 static int gbn_recovery_setup(struct pnet *n, struct err *e)
 {
     (void)e;
-    n->rto_ps = (uint64_t)4096000 << n->sc->transport.ack_timeout; /* 4.096 us x 2^n */
+    n->rto_ps = transport_rto_ps(n->sc, NULL);
     return 0;
 }
 
@@ -61,7 +61,7 @@ static int held_setup(struct pnet *n, struct err *e)
 
 static int ooo_recovery_setup(struct pnet *n, struct err *e)
 {
-    n->rto_ps = n->sc->transport.sack_timeout_ps;
+    n->rto_ps = transport_rto_ps(n->sc, NULL);
     return held_setup(n, e);
 }
 
@@ -456,7 +456,7 @@ static int tcp_recovery_setup(struct pnet *n, struct err *e)
 {
     if (ooo_recovery_setup(n, e) < 0)
         return -1;
-    n->rto_ps = n->sc->transport.tcp.rto_min_ps;
+    n->rto_ps = transport_rto_ps(n->sc, NULL);
     return 0;
 }
 

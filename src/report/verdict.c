@@ -23,23 +23,6 @@ static const char *fmt_cap(const struct seg_figures *f, char *buf, size_t len)
 
 /* The fabric carried the write several times over: no segment's capacity
  * is the cause. */
-/* The retransmission timer the receiver kind's sender waits on (as
- * src/pkt/recovery.c sets it), and its key. */
-static uint64_t rto_of(const struct scenario *sc, const char **key)
-{
-    switch (sc->transport.receiver) {
-    case RX_GBN:
-        *key = "ack_timeout";
-        return (uint64_t)4096000 << sc->transport.ack_timeout;
-    case RX_TCP:
-        *key = "tcp.rto_min";
-        return sc->transport.tcp.rto_min_ps;
-    default:
-        *key = "sack_timeout";
-        return sc->transport.sack_timeout_ps;
-    }
-}
-
 static void resend_cause(FILE *out, const struct scenario *sc, const struct results *r)
 {
     char a[32], b[32];
@@ -56,7 +39,7 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
         if (r->timeouts) { /* a lost tail is found only by the timer */
             const char *key;
             char t[32];
-            uint64_t rto = rto_of(sc, &key);
+            uint64_t rto = transport_rto_ps(sc, &key);
             fprintf(out, "; %llu retransmission timeouts of %s each (transport.%s)",
                     (unsigned long long)r->timeouts, fmt_secs((double)rto * 1e-12, t, sizeof t),
                     key);

@@ -1,5 +1,6 @@
 /* The transports' descriptor rows (see tpscheme.h). */
 #include "tpscheme.h"
+#include "scenario.h"
 
 #include <string.h>
 
@@ -184,4 +185,27 @@ const struct cc_scheme *cc_scheme_by_name(const char *name)
         if (!strcmp(cc_schemes[i].name, name))
             return &cc_schemes[i];
     return NULL;
+}
+
+uint64_t transport_rto_ps(const struct scenario *sc, const char **key)
+{
+    const char *k;
+    uint64_t ps;
+    switch (sc->transport.receiver) {
+    case RX_GBN: /* IB's local ACK timeout: 4.096 us x 2^n */
+        k = "ack_timeout";
+        ps = (uint64_t)4096000 << sc->transport.ack_timeout;
+        break;
+    case RX_TCP:
+        k = "tcp.rto_min";
+        ps = sc->transport.tcp.rto_min_ps;
+        break;
+    default: /* ooo and uec: the selective receivers' timer */
+        k = "sack_timeout";
+        ps = sc->transport.sack_timeout_ps;
+        break;
+    }
+    if (key)
+        *key = k;
+    return ps;
 }

@@ -107,5 +107,9 @@ const struct rx_scheme *rx_scheme(int kind);
 const struct proto_scheme *proto_scheme(int protocol);
 /* By name; NULL when no row has it. */
 const struct cc_scheme *cc_scheme_by_name(const char *name);
+/* The retransmission timer the receiver kind's sender waits on, in ps, and
+ * its key under transport. (the loss recovery's and the summary's one rule) */
+struct scenario;
+uint64_t transport_rto_ps(const struct scenario *sc, const char **key);
 
 #endif
