@@ -28,7 +28,7 @@
 #define SCENARIO_MAX_BYTES (16 << 20) /* 16 MiB */
 #define SCENARIO_MAX_DEPTH 64         /* nested mappings and sequences */
 #define SCENARIO_MAX_NODES 10000      /* scalars, mappings, sequences, aliases */
-#define SCENARIO_MAX_KEYS 256         /* rows of the keys table, at most */
+#define SCENARIO_MAX_KEYS 320         /* rows of the keys table, at most */
 
 /* Where a key was given: line and column (1-based) in the file named by
  * scenario.source; line 0 = by --set; SCENARIO_EARLIER_FILE = by a file
