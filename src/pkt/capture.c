@@ -317,6 +317,13 @@ void capture_packet(struct pnet *n, const struct port *p, const struct packet *p
             r.opcode = BTH_ACK;
             r.syndrome = 0x1f;
             r.psn = (pk->psn ? pk->psn - 1 : 0) & 0xffffff;
+        } else if (pk->kind == PK_CREDIT) {
+            /* RCCC's credit: an ACK whose AETH syndrome is a credit count
+             * (0), the cumulative credit in packets as its MSN */
+            r.kind = CAP_ACK;
+            r.opcode = BTH_ACK;
+            r.syndrome = 0x00;
+            r.msn = pk->psn & 0xffffff;
         } else {
             /* the ACK carries the bytes it acknowledges; the PSN of the last
              * packet and the request count are the receiver's now */

@@ -1,6 +1,7 @@
 /* The packet engine's results: what the ports, switches and flows counted,
  * and the run's invariants. */
 #include "engine_int.h"
+#include "rccc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,7 @@ void pnet_collect(struct pnet *n, struct results *r)
     r->ev_recycled = n->ev_recycled;
     r->ev_explored = n->ev_explored;
     r->ev_resend_same = n->ev_resend_same;
+    rccc_collect(n, r);
     r->tcp_fast_retx = n->tcp_fast_retx;
     r->tcp_dupacks = n->tcp_dupacks;
     r->tcp_cuts = n->tcp_cuts;

@@ -60,6 +60,8 @@ static const char *unsupported(const struct pnet *n)
         return "loss recovery runs (a class that can drop)";
     if (n->window)
         return "storage.max_outstanding sets a request window";
+    if (n->rccc)
+        return "transport.uec.rccc paces senders by receiver credits";
     if (n->tr)
         return "training traffic shares the fabric";
     if (n->cap)

@@ -8,6 +8,7 @@
 
 #include "../core/units.h"
 #include "pnet.h"
+#include "rccc.h"
 
 /* A storage endpoint's back end: its node's first NIC holds the one ingest
  * buffer, drain and read side of all the node's NICs. */
@@ -200,8 +201,18 @@ again:
             return PULL_NONE;
         goto again;
     }
+    if (__builtin_expect(n->rccc != NULL, 0) && rccc_blocked(n, f)) {
+        /* RCCC: out of credit; a credit packet wakes it (rccc.c) */
+        f->next_send = UINT64_MAX;
+        f = f->next;
+        if (f == start)
+            return PULL_NONE;
+        goto again;
+    }
     if (f->sr_pending) { /* ooo: the one packet its receiver asked for */
         resend_one(n, f, pk);
+        if (n->rccc)
+            rccc_spend(n, f);
         sent_packet(n, f, pk);
         *rr = f->next;
         if (f->sent == f->bytes && !f->sr_pending)
@@ -252,6 +263,8 @@ again:
         nic->outstanding += tr ? 0 : pk->payload; /* the storage window is the checkpoint's */
         if (n->req)
             req_sent(n, f, f->sent, pk->payload);
+        if (n->rccc)
+            rccc_spend(n, f);
     }
     f->sent += pk->payload;
     sent_packet(n, f, pk);
@@ -658,6 +671,10 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         nic_on_rc_ack(n, f, pk->psn);
         return;
     }
+    if (pk->kind == PK_CREDIT) {
+        rccc_on_credit(n, f, pk->psn);
+        return;
+    }
     if (pk->kind == PK_ACK) {
         struct nic *c = &n->nics[f->src];
         c->outstanding -= pk->psn < c->outstanding ? pk->psn : c->outstanding;
@@ -670,6 +687,8 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     }
     f->rx_ev = (uint8_t)pk->ev; /* echoed by the ACK or NACK it asks for */
     f->rx_ce = pk->ce;
+    if (__builtin_expect(n->rccc != NULL, 0)) /* the first one asks for credit */
+        rccc_on_arrival(n, node, f);
     if (__builtin_expect(pk->trim, 0)) {
         nic_on_trimmed(n, node, f, pk);
         return;

@@ -45,6 +45,7 @@ enum ev_type {
     EV_CNP,          /* a CNP sent direct reaches its flow's sender; arg = generation */
     EV_RTO,          /* retransmission timer of a flow's sender; arg = generation */
     EV_ACK,          /* the head of a flow's direct ACK pipe reaches its sender */
+    EV_CREDIT,       /* RCCC: a receiver's credit pacer may grant (obj: its NIC port) */
 };
 /* The kinds whose object is a port come first. */
 #define EV_PORT_KINDS_END EV_FLOW_START
@@ -57,7 +58,8 @@ _Static_assert(EV_WATCHDOG + 1 == EV_PORT_KINDS_END && EV_CC_TIMER > EV_PORT_KIN
 /* PK_ACK: storage.max_outstanding's request acknowledgement (bytes in the
  * PSN field); PK_RCACK: the reliable connection's cumulative ACK (packets
  * received in order in the PSN field), sent only where loss recovery runs. */
-enum pkt_kind { PK_DATA, PK_CNP, PK_NAK, PK_ACK, PK_RCACK };
+enum pkt_kind { PK_DATA, PK_CNP, PK_NAK, PK_ACK, PK_RCACK,
+                PK_CREDIT /* RCCC: the receiver's cumulative credit (packets) in the PSN field */ };
 
 /* A packet record, 24 bytes: it lives by value in the rings of the ports
  * (egress queues, the wire) and in the port serialising it. The packets in
@@ -406,6 +408,7 @@ struct pnet {
     uint8_t *reps_buf;        /* reps: each flow's ring of recyclable entropies */
     uint8_t *rsq_ev;          /* uec: the entropy each rsq entry failed on */
     uint32_t reps_size;       /* transport.uec.reps_buffer */
+    struct rccc *rccc;        /* transport.uec.rccc: receiver credits (rccc.h), NULL = off */
     struct side_slot *side;   /* the transport's side table, or NULL (transport.h) */
     uint32_t side_mask;       /* its side_window - 1 */
     /* one branch per packet each, set at set-up: start_tx has a capture or

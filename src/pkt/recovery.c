@@ -6,6 +6,7 @@
  * proper (ACKs that end a transfer, timeouts) runs only where a data class
  * can drop (n->recover). The NIC's send and receive paths are nic.c's. */
 #include "pnet.h"
+#include "rccc.h"
 
 /* Loss recovery runs where a data class can drop: the checkpoint's or
  * training's. A lossless data class keeps its results as they were: no
@@ -145,7 +146,8 @@ void nic_on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn)
         f->sent = off; /* no resend of what arrived */
     if (f->active && f->sent == f->bytes && !f->sr_pending)
         nic_park(n, f);
-    if (f->active && f->next_send == UINT64_MAX && n->tp->may_send(n, f))
+    /* (RCCC parks a flow without a window too: its credit wakes it) */
+    if (f->active && f->next_send == UINT64_MAX && n->tp->may_send && n->tp->may_send(n, f))
         nic_repace(n, f); /* the ACK opened its window */
 }
 
@@ -406,6 +408,8 @@ void nic_on_trimmed(struct pnet *n, uint32_t node, struct flow *f, const struct 
     n->naks_sent++;
     n->sr_naks++;
     nic_send_control(n, node, f, PK_NAK, psn);
+    if (n->rccc) /* its resend needs credit */
+        rccc_on_nack(n, node, f);
 }
 
 /* Sender: the NACKed PSN joins its resend ring (pull_ring sends those

@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE 1 /* syscall(2): the team's futex */
 #include "engine_int.h"
 #include "hybrid.h"
+#include "rccc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,9 @@ static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const
         break;
     case EV_ACK:
         nic_on_ack_direct(n, ev->obj);
+        break;
+    case EV_CREDIT:
+        rccc_on_pull(n, ev->obj);
         break;
     }
 }

@@ -12,6 +12,7 @@
 
 #include "../core/rng.h"
 #include "engine.h"
+#include "rccc.h"
 
 /* count zeroed elements of *p's type from the arena, the first on a cache
  * line (one more is allocated for the slack) */
@@ -389,7 +390,7 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         return -1;
     if (mmu_setup(n, e) < 0 || nic_setup(n, e) < 0 || lb_setup(n, e) < 0 ||
         setup_cnp_direct(n, e) < 0 || setup_ack_direct(n, e) < 0 ||
-        nic_recovery_setup(n, e) < 0)
+        nic_recovery_setup(n, e) < 0 || rccc_setup(n, e) < 0)
         return -1;
     if (n->tc.next_ps != UINT64_MAX &&
         pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0) < 0)

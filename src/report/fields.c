@@ -730,6 +730,18 @@ const struct result_field result_fields[] = {
      .off = AT(ev_explored), .when = FW_PACKET | FW_UEC},
     {.name = "transport.uec.resends_same_entropy", .block = FB_NETWORK, .kind = FK_U64,
      .off = AT(ev_resend_same), .when = FW_PACKET | FW_UEC},
+    /* RCCC: receiver credits (transport.uec.rccc) */
+    {.name = "transport.uec.rccc", .block = FB_NETWORK, .kind = FK_BOOL, .off = AT(rccc),
+     .when = FW_PACKET | FW_UEC},
+    {.name = "transport.uec.credits_granted", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(credits_granted), .when = FW_PACKET | FW_UEC,
+     .metric = "credits_granted_bytes_total",
+     .help = "payload bytes of credit receivers granted their senders (uec rccc)",
+     .mpart = MP_PACKET, .mseq = 23, .mtype = MT_COUNTER},
+    {.name = "transport.uec.credit_packets", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(credit_packets), .when = FW_PACKET | FW_UEC,
+     .metric = "credit_packets_total", .help = "credit packets receivers sent (uec rccc)",
+     .mpart = MP_PACKET, .mseq = 24, .mtype = MT_COUNTER},
     /* TCP (transport.cc dctcp, cubic) */
     {.name = "transport.tcp.timeouts", .block = FB_NETWORK, .kind = FK_U64, .off = AT(timeouts),
      .when = FW_TCP,

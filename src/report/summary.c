@@ -568,6 +568,11 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                      "ones (explored); %llu resends on the entropy that failed\n",
                 (unsigned long long)r->ev_recycled, (unsigned long long)r->ev_explored,
                 (unsigned long long)r->ev_resend_same);
+    if (r->has_packet_stats && r->uec && r->rccc)
+        fprintf(out, "  rccc        receiver credits: %s of payload granted in %llu credit "
+                     "packets\n",
+                fmt_bytes((double)r->credits_granted, a, sizeof a),
+                (unsigned long long)r->credit_packets);
     if (!r->has_packet_stats)
         fprintf(out, "  network     drops, PFC, ECN and queues need the packet engine "
                      "(--engine packet)\n");

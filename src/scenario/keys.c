@@ -363,6 +363,20 @@ const struct key scn_keys[] = {
      &names_uec_lb},
     {"transport.uec.reps_buffer", T_COUNT, FIELD(transport.uec.reps_buffer), "8", "1", "64",
      "uec.lb reps: unmarked entropies a sender keeps to recycle (oldest first)", NULL},
+    {"transport.uec.rccc", T_BOOL, FIELD(transport.uec.rccc), "false", NULL, NULL,
+     "RCCC (UEC receiver credits): each receiver grants its senders credit, its line "
+     "rate shared round robin among those that asked; a sender sends new data (and "
+     "NACKed resends) only against credit, and under NSCC also within its window; "
+     "needs transport.protocol: uec", NULL},
+    {"transport.uec.rccc_pull", T_COUNT, FIELD(transport.uec.rccc_pull), "4", "1", "256",
+     "RCCC: packets of credit per grant (htsim's UEC pull pacer: 4 MTU)", NULL},
+    {"transport.uec.rccc_rate", T_REAL, FIELD(transport.uec.rccc_rate), "0.99", "0.1", "1",
+     "RCCC: a receiver grants credit at this share of its line rate (htsim's pull "
+     "pacer: 0.99)", NULL},
+    {"transport.uec.rccc_initial", T_SIZE, FIELD(transport.uec.rccc_initial), "0", NULL,
+     "1GB", "RCCC: credit a sender starts with, before any grant (whole packets, at "
+     "least one: its first packet asks for the rest); 0 = one BDP of its unloaded "
+     "round trip at its line rate", NULL},
     {"transport.qps_per_writer", T_COUNT, FIELD(transport.qps_per_writer), "1",
      "1", "1024", "queue pairs each transfer is split over, each with its own "
      "UDP source port (ECMP entropy)", NULL},

@@ -383,6 +383,13 @@ struct scenario {
             uint64_t ack_bytes;   /* a cumulative ACK per this much in order */
             int lb;               /* enum uec_lb */
             uint32_t reps_buffer; /* reps: entropies a sender keeps to recycle */
+            /* RCCC (src/pkt/rccc.c): receiver credits on, packets of
+             * credit per grant, the receiver's grant rate (share of its
+             * line), each sender's initial credit (bytes; 0 = one BDP) */
+            int rccc;
+            uint32_t rccc_pull;
+            double rccc_rate;
+            uint64_t rccc_initial;
         } uec;
         struct hpcc_params {
             double eta;             /* target utilisation */

@@ -175,6 +175,17 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
                                  "fabric.load_balancing: spray (got %s)",
                                  lb_scheme(sc->fabric.load_balancing)->name);
     }
+    /* RCCC: the uec receiver grants credit and counts its NACKs against it */
+    if (sc->transport.uec.rccc && sc->transport.protocol != PROTO_UEC)
+        return scenario_fail(sc, e, blame(sc, "transport.uec.rccc", "transport.protocol"),
+                             "receiver credits (RCCC) are Ultra Ethernet's: "
+                             "transport.protocol: uec (got %s)",
+                             proto_scheme(sc->transport.protocol)->name);
+    if (sc->transport.uec.rccc && sc->transport.receiver != RX_UEC)
+        return scenario_fail(sc, e, blame(sc, "transport.uec.rccc", "transport.receiver"),
+                             "receiver credits (RCCC) need transport.receiver: uec, "
+                             "which grants them (got %s)",
+                             rx_scheme(sc->transport.receiver)->name);
     if ((sc->transport.protocol == PROTO_TCP) != (cc_scheme(sc->transport.cc)->tcp != 0))
         return scenario_fail(sc, e, blame(sc, "transport.protocol", "transport.cc"),
                              "transport.protocol tcp runs a TCP congestion control "

@@ -310,6 +310,10 @@ struct results {
      * resends sent on the entropy that failed (a NACK names it) */
     int reps;
     uint64_t ev_recycled, ev_explored, ev_resend_same;
+    /* transport.uec.rccc: on; packets of credit receivers granted (bytes
+     * of payload they allow) and the credit packets that carried them */
+    int rccc;
+    uint64_t credits_granted, credit_packets;
     /* TCP (dctcp, cubic): fast retransmits, duplicate ACKs heard, window cuts */
     uint64_t tcp_fast_retx, tcp_dupacks, tcp_cuts;
     uint64_t acks, window_stalls;  /* storage.max_outstanding: request ACKs, sends held back */
