@@ -835,6 +835,13 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     if (per_packet && sc->transport.uec.lb == UEC_LB_REPS)
         unmodelled_add(r, "transport.uec.lb", "reps", "entropies recycled off congested paths",
                        UNMOD_PESSIMISTIC);
+    /* RCCC: its steady state is the fair share of each receiver's line
+     * that the even split already gives; its grants run at rccc_rate of
+     * the line, and a first RTT of uncredited data may trim */
+    if (sc->transport.uec.rccc)
+        unmodelled_add(r, "transport.uec.rccc", "true",
+                       "receiver credits: grants at rccc_rate of the line, the first RTT "
+                       "uncredited", UNMOD_OPTIMISTIC);
     if ((per_packet || moves) && rx->fluid_reorder)
         unmodelled_add(r, "transport.receiver", rx->name, rx->fluid_reorder, UNMOD_OPTIMISTIC);
     if (sc->storage.max_outstanding) {
