@@ -214,7 +214,7 @@ void lb_entropy_send(struct pnet *n, struct flow *f, struct packet *pk, int fail
  * as many entropies as it sends. */
 void lb_entropy_ack(struct pnet *n, struct flow *f, const struct packet *ack)
 {
-    if (ack->ce)
+    if (ack->echo_ce)
         return;
     uint32_t k = n->uec_ack_pkts < n->reps_size ? n->uec_ack_pkts : n->reps_size;
     uint8_t *ring = n->reps_buf + (size_t)f->id * n->reps_size;

@@ -94,6 +94,8 @@ static void make_data(struct pnet *n, struct flow *f, struct packet *pk)
     pk->prio = f->prio;
     pk->ce = 0;
     pk->trim = 0;
+    pk->echo = 0;
+    pk->echo_ce = 0;
     pk->gen = f->gen;
     pk->t = 0;
     pk->in_port = 0;
@@ -448,8 +450,8 @@ static void send_control(struct pnet *n, uint32_t node, struct flow *f, enum pkt
     c->psn = psn;
     c->ev = f->rx_ev; /* the data packet that asked for it (uec) */
     if (echo) { /* REPS: its mark too; an unmarked entropy is recycled */
-        c->ce = f->rx_ce;
-        c->trim = 1;
+        c->echo = 1;
+        c->echo_ce = f->rx_ce;
     }
     c->t = n->now;
     nic_control_out(n, node, f, c);
@@ -666,7 +668,7 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     if (pk->kind == PK_RCACK) {
         if (pk->ce && n->tp->on_ece) /* TCP's ECE: switches mark data only */
             n->tp->on_ece(n, f);
-        if (pk->trim) /* an echo of the entropy of ack_pkts arrivals (REPS) */
+        if (pk->echo) /* an echo of the entropy of ack_pkts arrivals (REPS) */
             lb_entropy_ack(n, f, pk);
         nic_on_rc_ack(n, f, pk->psn);
         return;

@@ -80,11 +80,12 @@ struct packet {
      * data packet that asked for it, echoed (REPS) */
     uint32_t ev : 8;
     uint32_t gen : 8;  /* its flow's generation (training steps reuse flows) */
-    uint16_t payload;
+    /* payload <= the 9216 B MTU limit: 14 bits. An ACK under REPS:
+     * echo, it echoes the arrival that asked for it, that one's entropy in
+     * ev and its CE mark in echo_ce (the PDS ACK's M flag, UEC 1.0) */
+    uint16_t payload : 14, echo : 1, echo_ce : 1;
     uint8_t kind : 3, ce : 1, prio : 3;
-    /* data: cut to its headers by a switch (payload 0); an ACK (REPS):
-     * it echoes the entropy and mark of the arrival that asked for it */
-    uint8_t trim : 1;
+    uint8_t trim : 1; /* data: cut to its headers by a switch (payload 0) */
     uint8_t dscp;
 };
 _Static_assert(sizeof(struct packet) == 24, "a packet record is 24 bytes");

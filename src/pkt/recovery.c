@@ -14,6 +14,13 @@
  * packets go first, and a lost NAK is asked again at the next gap). */
 static int held_setup(struct pnet *n, struct err *e);
 
+/* uec: a cumulative ACK (REPS: an echo) every ack_bytes of packets. */
+static void uec_ack_setup(struct pnet *n)
+{
+    uint32_t k = n->sc->transport.uec.ack_bytes / n->mtu;
+    n->uec_ack_pkts = k ? k : 1;
+}
+
 int nic_recovery_setup(struct pnet *n, struct err *e)
 {
     const struct scenario *sc = n->sc;
@@ -22,12 +29,18 @@ int nic_recovery_setup(struct pnet *n, struct err *e)
         used |= 1u << n->tr->prio;
     n->recover = (used & ~(unsigned)n->lossless) != 0;
     /* lossless, an out-of-order receiver still keeps the cumulative PSN a
-     * window transport's ACKs carry (no NAKs, no timers) */
-    if (!n->recover && n->rx->kind != RX_TCP)
-        return n->tp->on_ack && rx_scheme(n->rx->kind)->keeps_out_of_order ? held_setup(n, e)
-                                                                         : 0;
+     * window transport's ACKs carry (no NAKs, no timers), and REPS's
+     * echoes (uec) carry it too */
+    if (!n->recover && n->rx->kind != RX_TCP) {
+        if (n->reps)
+            uec_ack_setup(n);
+        return (n->tp->on_ack || n->reps) && rx_scheme(n->rx->kind)->keeps_out_of_order
+                   ? held_setup(n, e)
+                   : 0;
+    }
     return n->rx->recovery_setup(n, e);
 }
+
 
 static int gbn_recovery_setup(struct pnet *n, struct err *e)
 {
@@ -349,15 +362,29 @@ static int uec_recovery_setup(struct pnet *n, struct err *e)
     if (!n->rsq || !n->rsq_ev)
         return err_set(e, "out of memory for the uec senders' resend rings (%u flows)", nf);
     n->rsq_mask = ring - 1;
-    uint32_t k = n->sc->transport.uec.ack_bytes / n->mtu;
-    n->uec_ack_pkts = k ? k : 1;
+    uec_ack_setup(n);
     return 0;
+}
+
+/* REPS: an ACK each ack_pkts arrivals in any order, echoing the last
+ * one's entropy (ACKs on in-order progress would echo mostly the late
+ * packets that fill holes: those of the slow paths) */
+static void reps_echo(struct pnet *n, uint32_t node, struct flow *f)
+{
+    if (++f->rx_arrivals >= n->uec_ack_pkts) {
+        f->rx_arrivals = 0;
+        nic_send_echo(n, node, f, f->expect_psn);
+    }
 }
 
 static int uec_accepts(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
 {
     if (!n->recover) {
         place_lossless(n, f, pk->psn);
+        /* lossless: no loss to ACK for, but REPS still needs its echoes
+         * to recycle entropies */
+        if (n->reps)
+            reps_echo(n, node, f);
         return 1;
     }
     uint32_t psn = pk->psn;
@@ -377,14 +404,8 @@ static int uec_accepts(struct pnet *n, uint32_t node, struct flow *f, const stru
             f->expect_psn++;
         }
     }
-    /* REPS: an ACK each ack_pkts arrivals in any order, echoing the last
-     * one's entropy (ACKs on in-order progress would echo mostly the late
-     * packets that fill holes: those of the slow paths) */
     if (n->reps) {
-        if (++f->rx_arrivals >= n->uec_ack_pkts) {
-            f->rx_arrivals = 0;
-            nic_send_echo(n, node, f, f->expect_psn);
-        }
+        reps_echo(n, node, f);
         return 1;
     }
     /* a cumulative ACK each ack_pkts packets in order: the sender's
