@@ -7,7 +7,7 @@ OPT     ?= -O2 -g
 # the plain build is optimised across files (the packet engine's per-packet
 # path spans port.c, switch.c, mmu.c and nic.c); sanitizer builds are not
 LTO     ?= -flto=auto
-PKGS    := yaml-0.1 jansson
+PKGS    := yaml-0.1 jansson yajl
 B       := build
 BA      := build/asan
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -28,7 +28,7 @@ BEN_SRC := $(wildcard bench/*.c)
 
 DEPS_STAMP := $(B)/.deps
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lyajl)
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -pthread -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm -pthread $(LDLIBS)
 
@@ -152,6 +152,17 @@ fuzz: $(FZ)/scenario_fuzz
 	cd $(FZ) && ASAN_OPTIONS=detect_leaks=1 ./scenario_fuzz -max_total_time=$(FUZZ_SECONDS) \
 	    -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
 	    -dict=../../fuzz/scenario.dict corpus ../../fuzz/corpus ../../scenarios
+
+# libFuzzer on the topology importer (fabric.topology_file: JSON by yajl,
+# YAML by libyaml); seeds fuzz/topology/, new inputs build/fuzz/topo-corpus
+$(FZ)/topology_fuzz: $(LIB_SRC:%.c=$(FZ)/%.o) $(FZ)/fuzz/topology_fuzz.o
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS_ALL)
+.PHONY: fuzz-topology
+fuzz-topology: $(FZ)/topology_fuzz
+	@mkdir -p $(FZ)/topo-corpus
+	cd $(FZ) && ASAN_OPTIONS=detect_leaks=1 ./topology_fuzz -max_total_time=$(FUZZ_SECONDS) \
+	    -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+	    topo-corpus ../../fuzz/topology
 
 clean:
 	rm -rf $(B)

@@ -4,8 +4,9 @@ set -e
 # gnuplot-nox renders the plots of --report (SVG, no X11); clang builds the
 # overflow-sanitizer tests (make test-overflow); OpenMPI builds build/ckptnet-mpi
 # and runs the `mpirun ckptnet-mpi sweep` tests (the plain build needs no MPI);
-# tshark dissects the --pcap captures in the CLI tests
-pkgs="libyaml-dev libjansson-dev pkg-config gnuplot-nox clang openmpi-bin libopenmpi-dev tshark"
+# tshark dissects the --pcap captures in the CLI tests; yajl (libyajl-dev)
+# streams topology files (fabric.topology_file) without building a tree
+pkgs="libyaml-dev libjansson-dev libyajl-dev pkg-config gnuplot-nox clang openmpi-bin libopenmpi-dev tshark"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -136,7 +136,7 @@ if command -v "$CXX" >/dev/null 2>&1; then
     printf '%s\n' '#include <ckptnet.h>' \
         'int main() { ckpt_scenario_free(ckpt_scenario_new()); return 0; }' >"$tmp/cxx.cc"
     if $CXX -std=c++11 -Wall -Wextra -Werror -Iinclude -o "$tmp/cxx" "$tmp/cxx.cc" "$lib" \
-        $(pkg-config --libs yaml-0.1 jansson 2>/dev/null || echo -lyaml -ljansson) -lm -pthread \
+        $(pkg-config --libs yaml-0.1 jansson yajl 2>/dev/null || echo -lyaml -ljansson -lyajl) -lm -pthread \
         >"$tmp/cxx.log" 2>&1 && "$tmp/cxx"; then
         ok header_links_from_cxx
     else

@@ -39,7 +39,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_fluid_scale2[],
     suite_craq[],
     suite_endur2[],
-    suite_rccc[];
+    suite_rccc[],
+    suite_import2[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -75,6 +76,7 @@ static const struct test *const suites[] = {
     suite_craq,
     suite_endur2,
     suite_rccc,
+    suite_import2,
 };
 
 int main(int argc, char **argv)

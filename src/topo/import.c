@@ -1,6 +1,12 @@
 /* Topology files: reading fabric.topology_file into a struct topo (the
  * format export.c writes; docs/scenario.md "Imported topologies").
  *
+ * Reading: one pass of a streaming parser (yajl for JSON, libyaml's events
+ * for YAML) into flat records, one per name, switch and link, their
+ * strings in one pool; no tree of the file is built. The checks then run
+ * over the records in the order of the file's sections, so a file with
+ * several faults is refused for the same one whatever its key order.
+ *
  * Node order is the builders': hosts and storage nodes in file order, then
  * the compute leaves, storage leaves, spines (pod by pod) and super-spines
  * in the order of "switches". A node's ports are in the order its links
@@ -8,7 +14,7 @@
  * same ports. Routes: every leaf's by the builders' up-down search (as if
  * every leaf had a failed link), so the ECMP next-hop sets and their order
  * are the builders'. */
-#include <jansson.h>
+#include <yajl/yajl_parse.h>
 #include <yaml.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -30,6 +36,29 @@ static int tier_of(int kind)
     return kind <= K_STORAGE ? 0 : kind - 1;
 }
 
+/* A value of the file, 16 bytes (a link holds six). at: where it is, 0
+ * unknown; a JSON file's byte offset just past it + 1, a YAML file's
+ * line << 28 | column. */
+enum { V_NONE, V_NULL, V_BOOL, V_INT, V_REAL, V_STR, V_ARR, V_OBJ };
+struct val {
+    int64_t i;          /* V_BOOL 0/1, V_INT the value, V_STR its offset in the pool */
+    uint64_t at : 56;
+    uint64_t t : 8;     /* V_NONE: the key is absent */
+};
+#define AT_MAX ((1ull << 56) - 1)
+#define COL_BITS 28
+
+/* a switch's or a link's entry; unknown: the first key not allowed (its
+ * offset in the pool + 1), 0 none */
+struct rsw {
+    struct val o, name, tier, profile;
+    uint32_t unknown;
+};
+struct rln {
+    struct val o, a, b, speed, delay, failed;
+    uint32_t unknown;
+};
+
 struct elem {
     const char *name;
     int kind;
@@ -38,7 +67,7 @@ struct elem {
     uint32_t node;  /* topo node id */
     int side;       /* leaves: 1 hosts below, 2 storage nodes below */
     uint32_t pod;   /* three tiers: leaves and spines */
-    const json_t *src; /* its entry in the file */
+    uint64_t src;   /* where its entry is in the file */
 };
 
 struct ilink {
@@ -48,17 +77,44 @@ struct ilink {
     uint32_t pa;      /* a's port */
 };
 
-/* Where a value of a YAML file began (JSON files have none). */
-struct mark {
-    const json_t *v;
-    uint32_t line, col;
+#define MAX_DEPTH 8 /* a topology file nests 3 deep */
+
+/* what the values of an open array or object go to */
+enum { C_ROOT, C_NAMES, C_SWS, C_LNS, C_SW, C_LN, C_SKIP };
+struct open {
+    uint8_t ctx, obj;
+    int8_t key;       /* an object's key awaiting its value: its slot, -1 none, -2 skip */
+    uint8_t which;    /* C_NAMES: 0 hosts, 1 storage */
+    uint32_t seen;    /* known keys given (duplicates) */
+    uint32_t skip0;   /* C_SKIP objects: their keys from here in skip_keys */
+};
+
+/* The file's records, filled by the parser's events. */
+struct rec {
+    struct val root, format, version, tiers, arr[4]; /* hosts, storage, switches, links */
+    uint32_t unknown;  /* the top level's first unknown key, as in struct rsw */
+    struct val *names[2];
+    uint32_t n_names[2], cap_names[2];
+    struct rsw *sw;
+    uint32_t n_sw, cap_sw;
+    struct rln *ln;
+    uint32_t n_ln, cap_ln;
+    char *pool;
+    size_t n_pool, cap_pool;
+    struct open st[MAX_DEPTH];
+    int depth, have_root;
+    uint32_t *skip_keys; /* pool offsets: keys of the skipped objects open */
+    uint32_t n_skip, cap_skip;
 };
 
 struct imp {
     const char *path;
     struct err *e;
-    struct mark *marks;
-    size_t n_marks, cap_marks;
+    const char *text; /* the file (JSON: positions are offsets into it) */
+    size_t len;
+    int json;
+    yajl_handle yh;
+    struct rec r;
     struct elem *el;
     uint32_t n_el;
     uint32_t *hash;  /* open addressing: element + 1, 0 = empty */
@@ -67,22 +123,390 @@ struct imp {
     uint32_t n_ln;
 };
 
-/* "FILE: what: message" */
-static int fail(const struct imp *m, const json_t *at, const char *fmt, ...)
+static const char *str_of(const struct imp *m, const struct val *v)
+{
+    return m->r.pool + v->i;
+}
+
+/* The start of the JSON token that ends just before end (yajl reports the
+ * offset past a token): a string's opening quote, a number's first digit. */
+static size_t token_start(const char *s, size_t end)
+{
+    if (!end)
+        return 0;
+    char c = s[end - 1];
+    if (c == '{' || c == '[')
+        return end - 1;
+    if (c == '"') {
+        for (size_t i = end - 1; i-- > 0;) {
+            size_t bs = 0;
+            while (i > bs && s[i - 1 - bs] == '\\')
+                bs++;
+            if (s[i] == '"' && bs % 2 == 0)
+                return i;
+        }
+        return 0;
+    }
+    size_t i = end;
+    while (i > 0 && strchr("0123456789+-.eEtruefalsn", s[i - 1]) && s[i - 1])
+        i--;
+    return i;
+}
+
+static void line_col(const struct imp *m, uint64_t at, uint32_t *line, uint32_t *col)
+{
+    if (!m->json) {
+        *line = (uint32_t)(at >> COL_BITS);
+        *col = (uint32_t)(at & ((1u << COL_BITS) - 1));
+        return;
+    }
+    size_t end = (size_t)at - 1, s = token_start(m->text, end < m->len ? end : m->len), ls = 0;
+    *line = 1;
+    for (size_t i = 0; i < s; i++)
+        if (m->text[i] == '\n')
+            ++*line, ls = i + 1;
+    *col = (uint32_t)(s - ls + 1);
+}
+
+/* "FILE:LINE:COL: message", or "FILE: message" where no place fits */
+static int fail(const struct imp *m, uint64_t at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static int fail(const struct imp *m, const json_t *at, const char *fmt, ...)
+static int fail(const struct imp *m, uint64_t at, const char *fmt, ...)
 {
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    for (size_t i = 0; at && i < m->n_marks; i++)
-        if (m->marks[i].v == at)
-            return err_set(m->e, "%s:%u:%u: %s", m->path, m->marks[i].line, m->marks[i].col,
-                           msg);
+    if (at) {
+        uint32_t line, col;
+        line_col(m, at, &line, &col);
+        return err_set(m->e, "%s:%u:%u: %s", m->path, line, col, msg);
+    }
     return err_set(m->e, "%s: %s", m->path, msg);
 }
+
+/* ---- the records, from either parser's events ---- */
+
+static int oom(struct imp *m)
+{
+    return err_set(m->e, "out of memory reading '%s'", m->path);
+}
+
+/* grow *p (n used of *cap elements of size) by one; -1 out of memory */
+static int grow(void **p, uint32_t n, uint32_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    if (*cap >= UINT32_MAX / 2)
+        return -1;
+    uint32_t c = *cap ? 2 * *cap : 256;
+    void *g = realloc(*p, (size_t)c * size);
+    if (!g)
+        return -1;
+    *p = g;
+    *cap = c;
+    return 0;
+}
+
+/* s[0..len) into the pool, NUL-terminated: its offset, or -1 */
+static int64_t pool_add(struct imp *m, const char *s, size_t len)
+{
+    struct rec *r = &m->r;
+    if (r->n_pool + len + 1 > r->cap_pool) {
+        size_t c = r->cap_pool ? 2 * r->cap_pool : 1 << 16;
+        while (c < r->n_pool + len + 1)
+            c *= 2;
+        char *g = realloc(r->pool, c);
+        if (!g)
+            return -1;
+        r->pool = g;
+        r->cap_pool = c;
+    }
+    int64_t off = (int64_t)r->n_pool;
+    memcpy(r->pool + r->n_pool, s, len);
+    r->pool[r->n_pool + len] = '\0';
+    r->n_pool += len + 1;
+    return off;
+}
+
+static const char *const top_keys[] = {"format", "version", "tiers", "hosts", "storage",
+                                       "switches", "links", NULL};
+static const char *const sw_keys[] = {"name", "tier", "profile", "pod", "plane", NULL};
+static const char *const ln_keys[] = {"a", "b", "speed", "delay", "failed", NULL};
+
+static int key_slot(const char *const *keys, const char *s, size_t len)
+{
+    for (int k = 0; keys[k]; k++)
+        if (strlen(keys[k]) == len && !memcmp(keys[k], s, len))
+            return k;
+    return -1;
+}
+
+/* An object's key. Known keys go to their slot; the first unknown one is
+ * kept for its error; a repeated key is an error here. */
+static int b_key(struct imp *m, const char *s, size_t len, uint64_t at)
+{
+    struct rec *r = &m->r;
+    struct open *o = &r->st[r->depth - 1];
+    const char *const *keys = o->ctx == C_ROOT ? top_keys
+                              : o->ctx == C_SW ? sw_keys
+                              : o->ctx == C_LN ? ln_keys
+                                               : NULL;
+    int k = keys ? key_slot(keys, s, len) : -1;
+    if (k >= 0) {
+        if (o->seen >> k & 1)
+            return fail(m, at, "duplicate key \"%.40s\"", keys[k]);
+        o->seen |= 1u << k;
+        o->key = (int8_t)k;
+        return 0;
+    }
+    o->key = -2;
+    if (memchr(s, '\0', len))
+        return fail(m, at, "a key holds a NUL character");
+    if (keys) {
+        uint32_t *u = o->ctx == C_ROOT ? &r->unknown
+                      : o->ctx == C_SW ? &r->sw[r->n_sw - 1].unknown
+                                       : &r->ln[r->n_ln - 1].unknown;
+        if (*u)
+            return 0;
+        int64_t off = pool_add(m, s, len);
+        if (off < 0 || off >= UINT32_MAX)
+            return oom(m);
+        *u = (uint32_t)off + 1;
+        return 0;
+    }
+    /* a skipped object: its keys only for duplicates (rare: pod, plane) */
+    for (uint32_t i = o->skip0; i < r->n_skip; i++)
+        if (strlen(r->pool + r->skip_keys[i]) == len && !memcmp(r->pool + r->skip_keys[i], s, len))
+            return fail(m, at, "duplicate key \"%.40s\"", r->pool + r->skip_keys[i]);
+    int64_t off = pool_add(m, s, len);
+    if (off < 0 || off >= UINT32_MAX || grow((void **)&r->skip_keys, r->n_skip, &r->cap_skip,
+                                             sizeof *r->skip_keys) < 0)
+        return oom(m);
+    r->skip_keys[r->n_skip++] = (uint32_t)off;
+    return 0;
+}
+
+/* Where the value arriving now goes (NULL: nowhere) and, for an array or
+ * object, what its own values go to. */
+static struct val *b_slot(struct imp *m, int obj, uint8_t *ctx, uint8_t *which)
+{
+    struct rec *r = &m->r;
+    *ctx = C_SKIP;
+    *which = 0;
+    if (!r->depth) {
+        r->have_root = 1;
+        *ctx = obj ? C_ROOT : C_SKIP;
+        return &r->root;
+    }
+    struct open *o = &r->st[r->depth - 1];
+    int k = o->key;
+    switch (o->ctx) {
+    case C_ROOT:
+        if (k < 0)
+            return NULL;
+        if (k < 3)
+            return k == 0 ? &r->format : k == 1 ? &r->version : &r->tiers;
+        if (!obj) /* an array: the section's entries */
+            *ctx = k == 3 || k == 4 ? C_NAMES : k == 5 ? C_SWS : C_LNS;
+        *which = (uint8_t)(k == 4);
+        return &r->arr[k - 3];
+    case C_NAMES:
+        if (grow((void **)&r->names[o->which], r->n_names[o->which], &r->cap_names[o->which],
+                 sizeof **r->names) < 0)
+            return NULL;
+        return &r->names[o->which][r->n_names[o->which]++];
+    case C_SWS:
+        if (grow((void **)&r->sw, r->n_sw, &r->cap_sw, sizeof *r->sw) < 0)
+            return NULL;
+        memset(&r->sw[r->n_sw], 0, sizeof *r->sw);
+        *ctx = obj ? C_SW : C_SKIP;
+        return &r->sw[r->n_sw++].o;
+    case C_LNS:
+        if (grow((void **)&r->ln, r->n_ln, &r->cap_ln, sizeof *r->ln) < 0)
+            return NULL;
+        memset(&r->ln[r->n_ln], 0, sizeof *r->ln);
+        *ctx = obj ? C_LN : C_SKIP;
+        return &r->ln[r->n_ln++].o;
+    case C_SW: {
+        struct rsw *w = &r->sw[r->n_sw - 1];
+        return k == 0 ? &w->name : k == 1 ? &w->tier : k == 2 ? &w->profile : NULL;
+    }
+    case C_LN: {
+        struct rln *l = &r->ln[r->n_ln - 1];
+        return k == 0 ? &l->a : k == 1 ? &l->b : k == 2 ? &l->speed : k == 3 ? &l->delay
+               : k == 4 ? &l->failed : NULL;
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* a value has arrived in the open object: its key is used */
+static void b_done(struct rec *r)
+{
+    if (r->depth)
+        r->st[r->depth - 1].key = -1;
+}
+
+static int b_second_root(struct imp *m, uint64_t at)
+{
+    return fail(m, at, "expected one value, found a second");
+}
+
+/* A scalar: t and i as in struct val; s, len a string's text. */
+static int b_scalar(struct imp *m, uint8_t t, int64_t i, const char *s, size_t len, uint64_t at)
+{
+    struct rec *r = &m->r;
+    if (!r->depth && r->have_root)
+        return b_second_root(m, at);
+    uint8_t ctx, which;
+    struct val *v = b_slot(m, 0, &ctx, &which);
+    if (!v && r->depth && (r->st[r->depth - 1].ctx == C_NAMES || r->st[r->depth - 1].ctx == C_SWS ||
+                           r->st[r->depth - 1].ctx == C_LNS))
+        return oom(m);
+    if (t == V_STR && memchr(s, '\0', len))
+        return fail(m, at, "a string holds a NUL character");
+    if (v) {
+        *v = (struct val){i, at, t};
+        if (t == V_STR && (v->i = pool_add(m, s, len)) < 0)
+            return oom(m);
+    }
+    b_done(r);
+    return 0;
+}
+
+static int b_open(struct imp *m, int obj, uint64_t at)
+{
+    struct rec *r = &m->r;
+    if (!r->depth && r->have_root)
+        return b_second_root(m, at);
+    if (r->depth == MAX_DEPTH)
+        return fail(m, at, "nested deeper than a topology file");
+    uint8_t ctx, which;
+    struct val *v = b_slot(m, obj, &ctx, &which);
+    if (!v && r->depth && (r->st[r->depth - 1].ctx == C_NAMES || r->st[r->depth - 1].ctx == C_SWS ||
+                           r->st[r->depth - 1].ctx == C_LNS))
+        return oom(m);
+    if (v)
+        *v = (struct val){0, at, obj ? V_OBJ : V_ARR};
+    r->st[r->depth++] = (struct open){ctx, (uint8_t)obj, -1, which, 0, r->n_skip};
+    return 0;
+}
+
+static int b_close(struct imp *m)
+{
+    struct rec *r = &m->r;
+    if (r->depth) {
+        r->n_skip = r->st[--r->depth].skip0;
+        b_done(r);
+    }
+    return 0;
+}
+
+static void rec_free(struct rec *r)
+{
+    free(r->names[0]);
+    free(r->names[1]);
+    free(r->sw);
+    free(r->ln);
+    free(r->pool);
+    free(r->skip_keys);
+}
+
+/* ---- JSON: yajl's callbacks; 0 stops the parse (m->e set) ---- */
+
+static uint64_t j_at(const struct imp *m)
+{
+    return (uint64_t)yajl_get_bytes_consumed(m->yh) + 1;
+}
+static int j_null(void *c)
+{
+    struct imp *m = c;
+    return b_scalar(m, V_NULL, 0, NULL, 0, j_at(m)) == 0;
+}
+static int j_bool(void *c, int b)
+{
+    struct imp *m = c;
+    return b_scalar(m, V_BOOL, b != 0, NULL, 0, j_at(m)) == 0;
+}
+static int j_int(void *c, long long i)
+{
+    struct imp *m = c;
+    return b_scalar(m, V_INT, i, NULL, 0, j_at(m)) == 0;
+}
+static int j_real(void *c, double d)
+{
+    struct imp *m = c;
+    (void)d; /* no real is a valid value in a topology file */
+    return b_scalar(m, V_REAL, 0, NULL, 0, j_at(m)) == 0;
+}
+static int j_str(void *c, const unsigned char *s, size_t len)
+{
+    struct imp *m = c;
+    return b_scalar(m, V_STR, 0, (const char *)s, len, j_at(m)) == 0;
+}
+static int j_key(void *c, const unsigned char *s, size_t len)
+{
+    struct imp *m = c;
+    return b_key(m, (const char *)s, len, j_at(m)) == 0;
+}
+static int j_start_map(void *c)
+{
+    struct imp *m = c;
+    return b_open(m, 1, j_at(m)) == 0;
+}
+static int j_start_arr(void *c)
+{
+    struct imp *m = c;
+    return b_open(m, 0, j_at(m)) == 0;
+}
+static int j_end(void *c)
+{
+    return b_close(c) == 0;
+}
+
+static int load_json(struct imp *m)
+{
+    static const yajl_callbacks cb = {j_null, j_bool, j_int, j_real, NULL, j_str,
+                                      j_start_map, j_key, j_end, j_start_arr, j_end};
+    m->json = 1;
+    if (strspn(m->text, " \t\r\n") == m->len)
+        return err_set(m->e, "%s: empty", m->path);
+    m->yh = yajl_alloc(&cb, NULL, m);
+    if (!m->yh)
+        return oom(m);
+    yajl_status st = yajl_parse(m->yh, (const unsigned char *)m->text, m->len);
+    if (st == yajl_status_ok)
+        st = yajl_complete_parse(m->yh);
+    int rc = 0;
+    if (st == yajl_status_error) {
+        unsigned char *msg = yajl_get_error(m->yh, 0, (const unsigned char *)m->text, m->len);
+        char one[160];
+        snprintf(one, sizeof one, "%s", msg ? (const char *)msg : "syntax error");
+        one[strcspn(one, "\r\n")] = '\0'; /* yajl ends it with a newline */
+        if (msg)
+            yajl_free_error(m->yh, msg);
+        /* the place: the line and column of the byte where it stopped */
+        size_t at = yajl_get_bytes_consumed(m->yh), ls = 0;
+        uint32_t line = 1;
+        at = at > 0 ? at - 1 : 0; /* yajl counts the offending byte in */
+        for (size_t i = 0; i < at && i < m->len; i++)
+            if (m->text[i] == '\n')
+                line++, ls = i + 1;
+        rc = err_set(m->e, "%s:%u:%zu: JSON syntax error: %s", m->path, line, at - ls + 1, one);
+    } else if (st != yajl_status_ok) {
+        rc = -1; /* a callback stopped it: m->e says why */
+    }
+    yajl_free(m->yh);
+    m->yh = NULL;
+    if (rc == 0 && !m->r.have_root)
+        rc = err_set(m->e, "%s: empty", m->path);
+    return rc;
+}
+
+/* ---- the checks, over the records ---- */
 
 /* FNV-1a: wraps by design */
 CKPT_WRAPS static uint32_t name_hash(const char *s)
@@ -111,34 +535,34 @@ static const char *where_el(const struct elem *x, char *buf, size_t len)
 }
 
 /* The file entry of topo node n (for an error's line and column). */
-static const json_t *src_of(const struct imp *m, uint32_t n)
+static uint64_t src_of(const struct imp *m, uint32_t n)
 {
     for (uint32_t i = 0; i < m->n_el; i++)
         if (m->el[i].node == n)
             return m->el[i].src;
-    return NULL;
+    return 0;
 }
 
-static int add_elem(struct imp *m, json_t *name, const json_t *src, int kind, uint32_t idx)
+static int add_elem(struct imp *m, const struct val *name, uint64_t src, int kind, uint32_t idx)
 {
     const char *arr = kind == K_HOST ? "hosts" : kind == K_STORAGE ? "storage" : "switches";
-    if (!json_is_string(name))
-        return fail(m, name, "%s[%u]: expected a name (a string)", arr, idx);
-    const char *s = json_string_value(name);
+    if (name->t != V_STR)
+        return fail(m, name->at, "%s[%u]: expected a name (a string)", arr, idx);
+    const char *s = str_of(m, name);
     if (!s[0] || strlen(s) > 200)
-        return fail(m, name, "%s[%u]: expected a name of 1 to 200 characters", arr, idx);
+        return fail(m, name->at, "%s[%u]: expected a name of 1 to 200 characters", arr, idx);
     /* names become CSV fields, Prometheus labels, gnuplot titles and pcap
      * file names: letters, digits and . _ : + - only (no separators, quotes,
      * slashes or control bytes to escape in each) */
     for (const char *c = s; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
               *c == '.' || *c == '_' || *c == ':' || *c == '+' || *c == '-'))
-            return fail(m, name, "%s[%u]: expected a name of letters, digits and . _ : + - "
-                                 "(it names files and CSV fields)", arr, idx);
+            return fail(m, name->at, "%s[%u]: expected a name of letters, digits and . _ : + - "
+                                     "(it names files and CSV fields)", arr, idx);
     uint32_t dup = lookup(m, s);
     char w[128];
     if (dup != UINT32_MAX)
-        return fail(m, name, "%s[%u]: duplicate name \"%.60s\" (also %s)", arr, idx, s,
+        return fail(m, name->at, "%s[%u]: duplicate name \"%.60s\" (also %s)", arr, idx, s,
                     where_el(&m->el[dup], w, sizeof w));
     struct elem *x = &m->el[m->n_el];
     *x = (struct elem){s, kind, idx, 0, 0, 0, 0, src};
@@ -150,41 +574,33 @@ static int add_elem(struct imp *m, json_t *name, const json_t *src, int kind, ui
 }
 
 /* Unknown keys are errors: a typo must not pass silently. */
-static int only_keys(const struct imp *m, json_t *obj, const char *what,
-                     const char *const *allowed)
+static int only_keys(const struct imp *m, uint64_t at, const char *what, uint32_t unknown)
 {
-    const char *k;
-    json_t *v;
-    json_object_foreach(obj, k, v) {
-        int ok = 0;
-        for (const char *const *a = allowed; *a && !ok; a++)
-            ok = !strcmp(*a, k);
-        if (!ok)
-            return fail(m, obj, "%s: unknown key \"%.40s\"", what, k);
-    }
+    if (unknown)
+        return fail(m, at, "%s: unknown key \"%.40s\"", what, m->r.pool + unknown - 1);
     return 0;
 }
 
 /* A rate or time: a string in the scenario's units, or an integer (bps, ps). */
-static int quantity(const struct imp *m, json_t *v, int rate, uint64_t lo, uint64_t hi,
+static int quantity(const struct imp *m, const struct val *v, int rate, uint64_t lo, uint64_t hi,
                     const char *what, uint64_t *out)
 {
     char msg[160];
     const char *unit = rate ? "speed" : "delay";
-    if (json_is_integer(v) && json_integer_value(v) >= 0) {
-        *out = (uint64_t)json_integer_value(v);
-    } else if (json_is_string(v)) {
-        int rc = rate ? units_parse_rate(json_string_value(v), out, msg, sizeof msg)
-                      : units_parse_time(json_string_value(v), out, msg, sizeof msg);
+    if (v->t == V_INT && v->i >= 0) {
+        *out = (uint64_t)v->i;
+    } else if (v->t == V_STR) {
+        int rc = rate ? units_parse_rate(str_of(m, v), out, msg, sizeof msg)
+                      : units_parse_time(str_of(m, v), out, msg, sizeof msg);
         if (rc < 0)
-            return fail(m, v, "%s: %s: %s", what, unit, msg);
+            return fail(m, v->at, "%s: %s: %s", what, unit, msg);
     } else {
-        return fail(m, v, "%s: %s: expected %s", what, unit,
+        return fail(m, v->at, "%s: %s: expected %s", what, unit,
                     rate ? "a rate such as \"400Gbps\"" : "a time such as \"1us\"");
     }
     if (*out < lo || *out > hi) {
         char a[32], b[32], c[32];
-        return fail(m, v, "%s: %s: %s is out of range (%s to %s)", what, unit,
+        return fail(m, v->at, "%s: %s: %s is out of range (%s to %s)", what, unit,
                     rate ? units_fmt_rate(*out, a, sizeof a) : units_fmt_time(*out, a, sizeof a),
                     rate ? units_fmt_rate(lo, b, sizeof b) : units_fmt_time(lo, b, sizeof b),
                     rate ? units_fmt_rate(hi, c, sizeof c) : units_fmt_time(hi, c, sizeof c));
@@ -195,32 +611,31 @@ static int quantity(const struct imp *m, json_t *v, int rate, uint64_t lo, uint6
 #define MAX_BPS 100000000000000ull  /* 100Tbps, as the scenario's speeds */
 #define MAX_DELAY 1000000000000000ull /* 1000 s, as fabric.link_delay */
 
-static int read_links(struct imp *m, json_t *links, const struct scenario *sc)
+static int read_links(struct imp *m, const struct scenario *sc)
 {
-    static const char *const keys[] = {"a", "b", "speed", "delay", "failed", NULL};
-    size_t n = json_array_size(links);
+    size_t n = m->r.n_ln;
     m->ln = calloc(n ? n : 1, sizeof *m->ln);
     if (!m->ln)
         return err_set(m->e, "out of memory reading '%s'", m->path);
     for (size_t i = 0; i < n; i++) {
-        json_t *o = json_array_get(links, i);
+        const struct rln *o = &m->r.ln[i];
         char what[200], w2[128];
         snprintf(what, sizeof what, "links[%zu]", i);
-        if (!json_is_object(o))
-            return fail(m, o, "%s: expected an object {\"a\", \"b\", \"speed\", ...}", what);
-        if (only_keys(m, o, what, keys) < 0)
+        if (o->o.t != V_OBJ)
+            return fail(m, o->o.at, "%s: expected an object {\"a\", \"b\", \"speed\", ...}", what);
+        if (only_keys(m, o->o.at, what, o->unknown) < 0)
             return -1;
-        json_t *ja = json_object_get(o, "a"), *jb = json_object_get(o, "b");
-        if (!json_is_string(ja) || !json_is_string(jb))
-            return fail(m, o, "%s: expected the names of both ends in \"a\" and \"b\"", what);
-        snprintf(what, sizeof what, "links[%zu] (%.60s - %.60s)", i, json_string_value(ja),
-                 json_string_value(jb));
-        uint32_t a = lookup(m, json_string_value(ja)), b = lookup(m, json_string_value(jb));
+        if (o->a.t != V_STR || o->b.t != V_STR)
+            return fail(m, o->o.at, "%s: expected the names of both ends in \"a\" and \"b\"", what);
+        const char *na = str_of(m, &o->a), *nb = str_of(m, &o->b);
+        snprintf(what, sizeof what, "links[%zu] (%.60s - %.60s)", i, na, nb);
+        uint32_t a = lookup(m, na), b = lookup(m, nb);
         if (a == UINT32_MAX || b == UINT32_MAX)
-            return fail(m, o, "%s: dangling link: no host, storage node or switch named \"%.60s\"",
-                        what, json_string_value(a == UINT32_MAX ? ja : jb));
+            return fail(m, o->o.at, "%s: dangling link: no host, storage node or switch named "
+                                    "\"%.60s\"", what, a == UINT32_MAX ? na : nb);
         if (a == b)
-            return fail(m, o, "%s: links %s to itself", what, where_el(&m->el[a], w2, sizeof w2));
+            return fail(m, o->o.at, "%s: links %s to itself", what,
+                        where_el(&m->el[a], w2, sizeof w2));
         if (tier_of(m->el[a].kind) > tier_of(m->el[b].kind)) {
             uint32_t x = a;
             a = b;
@@ -228,22 +643,22 @@ static int read_links(struct imp *m, json_t *links, const struct scenario *sc)
         }
         int ta = tier_of(m->el[a].kind), tb = tier_of(m->el[b].kind);
         if (ta == 0 && tb != 1)
-            return fail(m, o, "%s: a %s links to a leaf, not to a %s", what,
+            return fail(m, o->o.at, "%s: a %s links to a leaf, not to a %s", what,
                         kind_word[m->el[a].kind], kind_word[m->el[b].kind]);
         if (ta == tb)
-            return fail(m, o, "%s: links two %ss: a link within a tier breaks up-down routing "
-                           "(links go host/storage - leaf - spine - super-spine)", what,
-                        ta == 1 ? "leave" : kind_word[m->el[a].kind]);
+            return fail(m, o->o.at, "%s: links two %ss: a link within a tier breaks up-down "
+                                    "routing (links go host/storage - leaf - spine - super-spine)",
+                        what, ta == 1 ? "leave" : kind_word[m->el[a].kind]);
         if (tb != ta + 1)
-            return fail(m, o, "%s: links a leaf to a super-spine, skipping the spine tier: up-down "
-                           "routing needs host/storage - leaf - spine - super-spine", what);
+            return fail(m, o->o.at, "%s: links a leaf to a super-spine, skipping the spine tier: "
+                                    "up-down routing needs host/storage - leaf - spine - "
+                                    "super-spine", what);
         struct ilink *l = &m->ln[m->n_ln++];
         l->a = a;
         l->b = b;
-        json_t *sp = json_object_get(o, "speed"), *dl = json_object_get(o, "delay");
-        if (!sp)
-            return fail(m, o, "%s: speed: missing (a rate such as \"400Gbps\")", what);
-        if (quantity(m, sp, 1, 1, MAX_BPS, what, &l->bps) < 0)
+        if (o->speed.t == V_NONE)
+            return fail(m, o->o.at, "%s: speed: missing (a rate such as \"400Gbps\")", what);
+        if (quantity(m, &o->speed, 1, 1, MAX_BPS, what, &l->bps) < 0)
             return -1;
         /* each switch end runs the link on a port of its tier's profile */
         for (int end = 0; end < 2 && !sc->fabric.allow_oversize; end++) {
@@ -254,8 +669,8 @@ static int read_links(struct imp *m, json_t *links, const struct scenario *sc)
                                            : UINT64_MAX;
             char a1[32], a2[32];
             if (l->bps > lane)
-                return fail(m, sp, "%s: speed: %s is faster than a port of %s (%s, %s)%s; "
-                                   "fabric.allow_oversize: true runs it anyway", what,
+                return fail(m, o->speed.at, "%s: speed: %s is faster than a port of %s (%s, %s)%s; "
+                                            "fabric.allow_oversize: true runs it anyway", what,
                             units_fmt_rate(l->bps, a1, sizeof a1), m->el[end ? l->b : l->a].name,
                             k == K_LEAF    ? sc->fabric.leaf_switch
                             : k == K_SPINE ? sc->fabric.spine_switch
@@ -264,20 +679,20 @@ static int read_links(struct imp *m, json_t *links, const struct scenario *sc)
                             sc->fabric.breakout > 1 ? " with fabric.breakout" : "");
         }
         l->delay = sc->fabric.link_delay_ps;
-        if (dl && quantity(m, dl, 0, 0, MAX_DELAY, what, &l->delay) < 0)
+        if (o->delay.t != V_NONE && quantity(m, &o->delay, 0, 0, MAX_DELAY, what, &l->delay) < 0)
             return -1;
-        json_t *f = json_object_get(o, "failed");
-        if (f && !json_is_boolean(f) &&
-            !(json_is_integer(f) && json_integer_value(f) >= 1 &&
-              json_integer_value(f) < UINT32_MAX))
-            return fail(m, o, "%s: failed: expected true, false or the link's place (1, 2, "
-                              "...) among the failed links", what);
-        l->failed = !f || json_is_false(f) ? 0
-                    : json_is_true(f)      ? UINT32_MAX
-                                           : (uint32_t)json_integer_value(f);
+        const struct val *f = &o->failed;
+        if (f->t != V_NONE && f->t != V_BOOL &&
+            !(f->t == V_INT && f->i >= 1 && f->i < UINT32_MAX))
+            return fail(m, o->o.at, "%s: failed: expected true, false or the link's place (1, 2, "
+                                    "...) among the failed links", what);
+        l->failed = f->t == V_NONE || (f->t == V_BOOL && !f->i) ? 0
+                    : f->t == V_BOOL                            ? UINT32_MAX
+                                                                : (uint32_t)f->i;
         if (l->failed && ta == 0)
-            return fail(m, o, "%s: failed: a %s's only link cannot fail (remove the %s instead)",
-                        what, kind_word[m->el[a].kind], kind_word[m->el[a].kind]);
+            return fail(m, o->o.at, "%s: failed: a %s's only link cannot fail (remove the %s "
+                                    "instead)", what, kind_word[m->el[a].kind],
+                        kind_word[m->el[a].kind]);
         m->el[a].deg++;
         m->el[b].deg++;
         if (ta == 0)
@@ -286,24 +701,22 @@ static int read_links(struct imp *m, json_t *links, const struct scenario *sc)
     return 0;
 }
 
-static int read_switch(struct imp *m, json_t *o, uint32_t i, const struct scenario *sc)
+static int read_switch(struct imp *m, const struct rsw *o, uint32_t i, const struct scenario *sc)
 {
-    static const char *const keys[] = {"name", "tier", "profile", "pod", "plane", NULL};
     static const char *const tiers[] = {"leaf", "spine", "superspine"};
     char what[40];
     snprintf(what, sizeof what, "switches[%u]", i);
-    if (!json_is_object(o))
-        return fail(m, o, "%s: expected an object {\"name\", \"tier\", \"profile\"}", what);
-    if (only_keys(m, o, what, keys) < 0)
+    if (o->o.t != V_OBJ)
+        return fail(m, o->o.at, "%s: expected an object {\"name\", \"tier\", \"profile\"}", what);
+    if (only_keys(m, o->o.at, what, o->unknown) < 0)
         return -1;
-    json_t *jt = json_object_get(o, "tier");
     int kind = -1;
-    for (int k = 0; k < 3 && json_is_string(jt); k++)
-        if (!strcmp(json_string_value(jt), tiers[k]))
+    for (int k = 0; k < 3 && o->tier.t == V_STR; k++)
+        if (!strcmp(str_of(m, &o->tier), tiers[k]))
             kind = K_LEAF + k;
     if (kind < 0)
-        return fail(m, o, "%s: tier: expected leaf, spine or superspine", what);
-    if (add_elem(m, json_object_get(o, "name"), o, kind, i) < 0)
+        return fail(m, o->o.at, "%s: tier: expected leaf, spine or superspine", what);
+    if (add_elem(m, &o->name, o->o.at, kind, i) < 0)
         return -1;
     /* one profile per tier: the scenario's, which the radix check, the
      * buffers and the bill of materials use */
@@ -313,13 +726,14 @@ static int read_switch(struct imp *m, json_t *o, uint32_t i, const struct scenar
     const char *key = kind == K_LEAF    ? "fabric.leaf_switch"
                       : kind == K_SPINE ? "fabric.spine_switch"
                                         : "fabric.superspine_switch";
-    json_t *jp = json_object_get(o, "profile");
-    if (jp && (!json_is_string(jp) || strcmp(json_string_value(jp), want)))
-        return fail(m, o, "%s \"%.60s\": profile: %s%.60s%s differs from %s (%s); every %s runs "
-                       "the scenario's profile for its tier", what, m->el[m->n_el - 1].name,
-                    json_is_string(jp) ? "\"" : "", json_is_string(jp) ? json_string_value(jp)
-                                                                        : "(not a string)",
-                    json_is_string(jp) ? "\"" : "", key, want, tiers[kind - K_LEAF]);
+    const struct val *jp = &o->profile;
+    int is_str = jp->t == V_STR;
+    if (jp->t != V_NONE && (!is_str || strcmp(str_of(m, jp), want)))
+        return fail(m, o->o.at, "%s \"%.60s\": profile: %s%.60s%s differs from %s (%s); every %s "
+                                "runs the scenario's profile for its tier", what,
+                    m->el[m->n_el - 1].name, is_str ? "\"" : "",
+                    is_str ? str_of(m, jp) : "(not a string)", is_str ? "\"" : "", key, want,
+                    tiers[kind - K_LEAF]);
     return 0;
 }
 
@@ -483,7 +897,7 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
 {
     uint64_t nports = 2 * (uint64_t)m->n_ln;
     if (nports > UINT32_MAX)
-        return fail(m, NULL, "too many links (%u)", m->n_ln);
+        return fail(m, 0, "too many links (%u)", m->n_ln);
     t->n_ports = (uint32_t)nports;
     t->ports = arena_calloc(a, t->n_ports ? t->n_ports : 1, sizeof *t->ports);
     uint32_t *cur = calloc(t->n_nodes, sizeof *cur);
@@ -634,7 +1048,7 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
     t->n_supers = cnt[K_SUPER];
     t->tiers = t->n_supers ? 3 : 2;
     if (!t->n_hosts || !t->n_storage || !t->n_spines)
-        return fail(m, NULL, "needs at least one host, one storage node and one spine (has %u, %u, "
+        return fail(m, 0, "needs at least one host, one storage node and one spine (has %u, %u, "
                        "%u)", t->n_hosts, t->n_storage, t->n_spines);
     for (uint32_t i = 0; i < m->n_el; i++)
         if (m->el[i].kind == K_LEAF)
@@ -707,7 +1121,7 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
                     if (m->el[i].kind == K_LEAF && (m->el[i].pod == 0 || m->el[i].pod == q) &&
                         !nm[m->el[i].pod == q])
                         nm[m->el[i].pod == q] = m->el[i].name;
-                rc = fail(m, NULL, "the pod of leaf \"%.60s\" has %u spines, the pod of leaf \"%.60s\" "
+                rc = fail(m, 0, "the pod of leaf \"%.60s\" has %u spines, the pod of leaf \"%.60s\" "
                              "%u: every pod needs as many spines", nm[0], spp[0], nm[1], spp[q]);
             }
         if (rc == 0) {
@@ -772,58 +1186,50 @@ static void planes(struct topo *t)
     }
 }
 
-static int add_mark(struct imp *m, const json_t *v, yaml_mark_t at)
+/* ---- YAML: libyaml's events into the same records ---- */
+
+static uint64_t y_at(yaml_mark_t mk)
 {
-    if (m->n_marks == m->cap_marks) {
-        size_t c = m->cap_marks ? 2 * m->cap_marks : 1024;
-        struct mark *g = realloc(m->marks, c * sizeof *g);
-        if (!g)
-            return -1;
-        m->marks = g;
-        m->cap_marks = c;
-    }
-    m->marks[m->n_marks++] = (struct mark){v, (uint32_t)at.line + 1, (uint32_t)at.column + 1};
-    return 0;
+    uint64_t line = mk.line + 1 < AT_MAX >> COL_BITS ? mk.line + 1 : AT_MAX >> COL_BITS;
+    uint64_t col = mk.column + 1 < (1u << COL_BITS) ? mk.column + 1 : (1u << COL_BITS) - 1;
+    return line << COL_BITS | col;
 }
 
-/* A YAML scalar as JSON: plain true/false, null (~, empty) and decimal
- * integers typed, anything else (and anything quoted) a string. */
-static json_t *yaml_scalar(const yaml_event_t *ev)
+/* A YAML scalar typed as JSON would be: plain true/false, null (~, empty)
+ * and decimal integers typed, anything else (and anything quoted) a string. */
+static uint8_t yaml_type(const yaml_event_t *ev, int64_t *i)
 {
     const char *v = (const char *)ev->data.scalar.value;
     size_t len = ev->data.scalar.length;
+    *i = 0;
     if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-        return json_stringn(v, len);
-    if (!strcmp(v, "true") || !strcmp(v, "false"))
-        return json_boolean(v[0] == 't');
+        return V_STR;
+    if (!strcmp(v, "true") || !strcmp(v, "false")) {
+        *i = v[0] == 't';
+        return V_BOOL;
+    }
     if (!len || !strcmp(v, "~") || !strcmp(v, "null"))
-        return json_null();
-    size_t i = v[0] == '-';
-    while (i < len && v[i] >= '0' && v[i] <= '9')
-        i++;
-    if (i == len && len > (size_t)(v[0] == '-') && len < 19)
-        return json_integer(strtoll(v, NULL, 10));
-    return json_stringn(v, len);
+        return V_NULL;
+    size_t k = v[0] == '-';
+    while (k < len && v[k] >= '0' && v[k] <= '9')
+        k++;
+    if (k == len && len > (size_t)(v[0] == '-') && len < 19) {
+        *i = strtoll(v, NULL, 10);
+        return V_INT;
+    }
+    return V_STR;
 }
 
-#define YAML_MAX_DEPTH 8 /* a topology file nests 3 deep */
-
-/* Parse the YAML file at m->path into a JSON tree, each value's line and
- * column in m->marks. Event by event: no anchors or aliases (a topology
- * needs none, and they could multiply the tree), at most YAML_MAX_DEPTH
- * levels. NULL with m->e set on error. */
-static json_t *load_yaml(struct imp *m, const char *text, size_t len)
+/* Event by event: no anchors or aliases (a topology needs none, and they
+ * could multiply the records), one document, at most MAX_DEPTH levels. */
+static int load_yaml(struct imp *m)
 {
     yaml_parser_t p;
     yaml_event_t ev;
-    json_t *stack[YAML_MAX_DEPTH], *root = NULL;
-    char *key[YAML_MAX_DEPTH] = {NULL}; /* a mapping's key awaiting its value */
-    int depth = 0, done = 0, rc = 0, docs = 0;
-    if (!yaml_parser_initialize(&p)) {
-        err_set(m->e, "out of memory reading '%s'", m->path);
-        return NULL;
-    }
-    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+    int done = 0, rc = 0, docs = 0;
+    if (!yaml_parser_initialize(&p))
+        return oom(m);
+    yaml_parser_set_input_string(&p, (const unsigned char *)m->text, m->len);
     while (!done && rc == 0) {
         if (!yaml_parser_parse(&p, &ev)) {
             rc = err_set(m->e, "%s:%zu:%zu: YAML syntax error: %s", m->path,
@@ -831,89 +1237,56 @@ static json_t *load_yaml(struct imp *m, const char *text, size_t len)
                          p.problem ? p.problem : "unknown error");
             break;
         }
-        json_t *v = NULL;
-        int open = 0;
+        const struct rec *r = &m->r;
+        /* a mapping awaiting its key */
+        int key = r->depth && r->st[r->depth - 1].obj && r->st[r->depth - 1].key == -1;
+        uint64_t at = y_at(ev.start_mark);
         switch (ev.type) {
         case YAML_STREAM_END_EVENT:
             done = 1;
             break;
         case YAML_DOCUMENT_START_EVENT:
             if (docs++)
-                rc = err_set(m->e, "%s:%zu:%zu: expected one YAML document, found a second",
-                             m->path, ev.start_mark.line + 1, ev.start_mark.column + 1);
+                rc = fail(m, at, "expected one YAML document, found a second");
             break;
         case YAML_ALIAS_EVENT:
-            rc = err_set(m->e, "%s:%zu:%zu: YAML aliases are not supported in a topology file",
-                         m->path, ev.start_mark.line + 1, ev.start_mark.column + 1);
+            rc = fail(m, at, "YAML aliases are not supported in a topology file");
             break;
-        case YAML_SCALAR_EVENT:
-            v = yaml_scalar(&ev);
+        case YAML_SCALAR_EVENT: {
+            int64_t i;
+            uint8_t t = yaml_type(&ev, &i);
+            const char *s = (const char *)ev.data.scalar.value;
+            size_t len = ev.data.scalar.length;
+            if (key && t != V_STR)
+                rc = fail(m, at, "expected a text key");
+            else
+                rc = key ? b_key(m, s, len, at) : b_scalar(m, t, i, s, len, at);
             break;
+        }
         case YAML_SEQUENCE_START_EVENT:
         case YAML_MAPPING_START_EVENT:
-            v = ev.type == YAML_SEQUENCE_START_EVENT ? json_array() : json_object();
-            open = 1;
+            rc = key ? fail(m, at, "expected a text key")
+                     : b_open(m, ev.type == YAML_MAPPING_START_EVENT, at);
             break;
         case YAML_SEQUENCE_END_EVENT:
         case YAML_MAPPING_END_EVENT:
-            depth--;
+            rc = b_close(m);
             break;
         default:
             break;
         }
-        if (v && rc == 0) {
-            json_t *up = depth ? stack[depth - 1] : NULL;
-            if (add_mark(m, v, ev.start_mark) < 0) {
-                rc = err_set(m->e, "out of memory reading '%s'", m->path);
-            } else if (!up) {
-                root = v;
-                v = json_incref(v); /* root keeps one reference */
-            } else if (json_is_array(up)) {
-                json_array_append(up, v);
-            } else if (!key[depth - 1]) { /* a key */
-                if (!json_is_string(v))
-                    rc = err_set(m->e, "%s:%zu:%zu: expected a text key", m->path,
-                                 ev.start_mark.line + 1, ev.start_mark.column + 1);
-                else if (!(key[depth - 1] = strdup(json_string_value(v))))
-                    rc = err_set(m->e, "out of memory reading '%s'", m->path);
-                else if (json_object_get(up, key[depth - 1]))
-                    rc = err_set(m->e, "%s:%zu:%zu: duplicate key \"%.40s\"", m->path,
-                                 ev.start_mark.line + 1, ev.start_mark.column + 1,
-                                 key[depth - 1]);
-                open = 0;      /* a key opens nothing */
-                m->n_marks--;  /* and is freed below: its address may come again */
-            } else {
-                json_object_set(up, key[depth - 1], v);
-                free(key[depth - 1]);
-                key[depth - 1] = NULL;
-            }
-            if (rc == 0 && open) {
-                if (depth == YAML_MAX_DEPTH)
-                    rc = err_set(m->e, "%s:%zu:%zu: nested deeper than a topology file",
-                                 m->path, ev.start_mark.line + 1, ev.start_mark.column + 1);
-                else
-                    stack[depth++] = v;
-            }
-            json_decref(v); /* the parent (or root) holds it */
-        }
         yaml_event_delete(&ev);
     }
-    for (int i = 0; i < YAML_MAX_DEPTH; i++)
-        free(key[i]);
     yaml_parser_delete(&p);
-    if (rc == 0 && !root)
+    if (rc == 0 && !m->r.have_root)
         rc = err_set(m->e, "%s: empty", m->path);
-    if (rc < 0) {
-        json_decref(root);
-        return NULL;
-    }
-    return root;
+    return rc;
 }
 
 /* A topology file's size limit: 16 MiB and 1 KiB per host and storage
  * NIC of the scenario, three times what --topology-out writes for a
  * 100,000-node fabric (31.6 MB, 310 B a NIC with its switches and links).
- * The parsed tree takes ~12x the file. */
+ * The records take ~2x the file. */
 static double file_limit(const struct scenario *sc)
 {
     double nics = (double)sc->cluster.nodes * (sc->cluster.nics_per_node ? sc->cluster.nics_per_node : 1) +
@@ -941,13 +1314,17 @@ static char *read_capped(const struct scenario *sc, const char *path, size_t *le
         return NULL;
     }
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (double)st.st_size > limit) {
+    int reg = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    if (reg && (double)st.st_size > limit) {
         fclose(f);
         too_large(sc, path, limit, e);
         return NULL;
     }
     size_t max = (size_t)limit, cap = 0, n = 0;
     char *buf = NULL;
+    /* a regular file's size known: one buffer, no copies as it grows */
+    if (reg && st.st_size > 0 && (buf = malloc((size_t)st.st_size + 2)))
+        cap = (size_t)st.st_size + 2;
     int rerr = 0;
     while (n <= max) {
         if (n + 1 >= cap) {
@@ -1003,8 +1380,6 @@ static void resolve_path(const struct scenario *sc, char *buf, size_t len)
 
 int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e)
 {
-    static const char *const top_keys[] = {"format", "version", "tiers", "hosts", "storage",
-                                           "switches", "links", NULL};
     char path[1024];
     resolve_path(sc, path, sizeof path);
     if (sc->fabric.failed_links || strcmp(sc->fabric.failed_link_names, "none"))
@@ -1013,44 +1388,39 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
                           "fabric.failed_link_names unset",
                        sc->fabric.failed_links ? "fabric.failed_links"
                                                : "fabric.failed_link_names");
-    struct imp m = {path, e, NULL, 0, 0, NULL, 0, NULL, 0, NULL, 0};
-    json_error_t je;
-    size_t len = 0;
-    char *text = read_capped(sc, path, &len, e);
+    struct imp m;
+    memset(&m, 0, sizeof m);
+    m.path = path;
+    m.e = e;
+    char *text = read_capped(sc, path, &m.len, e);
     if (!text)
         return -1;
-    json_t *root = is_yaml(path) ? load_yaml(&m, text, len)
-                                 : json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    free(text);
-    if (!root) {
-        free(m.marks);
-        if (is_yaml(path))
-            return -1;
-        if (je.line < 0)
-            return err_set(e, "fabric.topology_file: cannot read '%s': %s", path, je.text);
-        return err_set(e, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-    }
-    int rc = 0;
-    json_t *hosts = json_object_get(root, "hosts"), *stor = json_object_get(root, "storage");
-    json_t *sw = json_object_get(root, "switches"), *links = json_object_get(root, "links");
-    json_t *ver = json_object_get(root, "version"), *fmt = json_object_get(root, "format");
-    if (!json_is_object(root))
-        rc = fail(&m, root, "expected an object with \"hosts\", \"storage\", \"switches\", \"links\"");
-    else if (only_keys(&m, root, "the top level", top_keys) < 0)
+    m.text = text;
+    int rc = is_yaml(path) ? load_yaml(&m) : load_json(&m);
+    const struct rec *r = &m.r;
+    const struct val *hosts = &r->arr[0], *stor = &r->arr[1], *sw = &r->arr[2],
+                     *links = &r->arr[3];
+    if (rc < 0)
+        ;
+    else if (r->root.t != V_OBJ)
+        rc = fail(&m, r->root.at, "expected an object with \"hosts\", \"storage\", \"switches\", "
+                                  "\"links\"");
+    else if (only_keys(&m, r->root.at, "the top level", r->unknown) < 0)
         rc = -1;
-    else if (fmt && (!json_is_string(fmt) || strcmp(json_string_value(fmt), "ckptnet-topology")))
-        rc = fail(&m, fmt, "format: expected \"ckptnet-topology\"");
-    else if (!json_is_integer(ver) || json_integer_value(ver) != TOPO_FILE_VERSION)
-        rc = fail(&m, ver ? ver : root, "version: expected %d (this ckptnet's topology files)", TOPO_FILE_VERSION);
-    else if (!json_is_array(hosts) || !json_is_array(stor) || !json_is_array(sw) ||
-             !json_is_array(links))
-        rc = fail(&m, root, "%s: expected an array", !json_is_array(hosts)  ? "hosts"
-                                               : !json_is_array(stor) ? "storage"
-                                               : !json_is_array(sw)   ? "switches"
-                                                                      : "links");
-    size_t nel = rc ? 0 : json_array_size(hosts) + json_array_size(stor) + json_array_size(sw);
+    else if (r->format.t != V_NONE &&
+             (r->format.t != V_STR || strcmp(str_of(&m, &r->format), "ckptnet-topology")))
+        rc = fail(&m, r->format.at, "format: expected \"ckptnet-topology\"");
+    else if (r->version.t != V_INT || r->version.i != TOPO_FILE_VERSION)
+        rc = fail(&m, r->version.t ? r->version.at : r->root.at,
+                  "version: expected %d (this ckptnet's topology files)", TOPO_FILE_VERSION);
+    else if (hosts->t != V_ARR || stor->t != V_ARR || sw->t != V_ARR || links->t != V_ARR)
+        rc = fail(&m, r->root.at, "%s: expected an array", hosts->t != V_ARR  ? "hosts"
+                                                            : stor->t != V_ARR ? "storage"
+                                                            : sw->t != V_ARR   ? "switches"
+                                                                               : "links");
+    size_t nel = rc ? 0 : (size_t)r->n_names[0] + r->n_names[1] + r->n_sw;
     if (rc == 0 && nel > UINT32_MAX / 4)
-        rc = fail(&m, NULL, "too many nodes (%zu)", nel);
+        rc = fail(&m, 0, "too many nodes (%zu)", nel);
     if (rc == 0) {
         uint32_t hs = 16;
         while (hs < 2 * nel)
@@ -1061,24 +1431,23 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
         if (!m.hash || !m.el)
             rc = err_set(e, "out of memory reading '%s'", path);
     }
-    for (size_t i = 0; rc == 0 && i < json_array_size(hosts); i++)
-        rc = add_elem(&m, json_array_get(hosts, i), json_array_get(hosts, i), K_HOST,
-                      (uint32_t)i);
-    for (size_t i = 0; rc == 0 && i < json_array_size(stor); i++)
-        rc = add_elem(&m, json_array_get(stor, i), json_array_get(stor, i), K_STORAGE,
-                      (uint32_t)i);
-    for (size_t i = 0; rc == 0 && i < json_array_size(sw); i++)
-        rc = read_switch(&m, json_array_get(sw, i), (uint32_t)i, sc);
+    for (uint32_t i = 0; rc == 0 && i < r->n_names[0]; i++)
+        rc = add_elem(&m, &r->names[0][i], r->names[0][i].at, K_HOST, i);
+    for (uint32_t i = 0; rc == 0 && i < r->n_names[1]; i++)
+        rc = add_elem(&m, &r->names[1][i], r->names[1][i].at, K_STORAGE, i);
+    for (uint32_t i = 0; rc == 0 && i < r->n_sw; i++)
+        rc = read_switch(&m, &r->sw[i], i, sc);
     if (rc == 0)
-        rc = read_links(&m, links, sc);
+        rc = read_links(&m, sc);
     if (rc == 0)
         rc = place(&m, t, a);
-    json_t *tiers = rc == 0 ? json_object_get(root, "tiers") : NULL;
-    if (tiers && (!json_is_integer(tiers) || json_integer_value(tiers) != (json_int_t)t->tiers))
-        rc = fail(&m, tiers, "tiers: the switches make %u tiers (%s)", t->tiers,
+    const struct val *tiers = &r->tiers;
+    if (rc == 0 && tiers->t != V_NONE &&
+        (tiers->t != V_INT || tiers->i != (int64_t)t->tiers))
+        rc = fail(&m, tiers->at, "tiers: the switches make %u tiers (%s)", t->tiers,
                   t->tiers == 3 ? "super-spines" : "no super-spine");
     if (rc == 0 && (t->n_hosts != sc->cluster.nodes || t->n_storage != sc->storage.nodes))
-        rc = fail(&m, NULL, "%u hosts and %u storage nodes; the scenario has %u and %u (cluster.nodes "
+        rc = fail(&m, 0, "%u hosts and %u storage nodes; the scenario has %u and %u (cluster.nodes "
                       "x cluster.nics_per_node, storage.nodes x storage.nics_per_node)",
                   t->n_hosts, t->n_storage, sc->cluster.nodes, sc->storage.nodes);
     if (rc == 0)
@@ -1091,11 +1460,11 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
         rc = routes(&m, t, a);
     uint32_t bad = rc == 0 && t->n_failed ? topo_failed_routes(t) : 0;
     if (bad)
-        rc = fail(&m, NULL, "%u next hops lead onto failed links (route building is broken)", bad);
+        rc = fail(&m, 0, "%u next hops lead onto failed links (route building is broken)", bad);
     free(m.hash);
     free(m.el);
     free(m.ln);
-    free(m.marks);
-    json_decref(root);
+    rec_free(&m.r);
+    free(text);
     return rc;
 }
