@@ -2,10 +2,12 @@
  * size screens with): the same results as ckpt_run, holder reuse from one
  * scenario to the next. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../src/api/ckpt.h"
+#include "../src/core/arena.h"
 #include "harness.h"
 
 static int make(struct scenario *sc, const char *const *sets)
@@ -117,8 +119,59 @@ out:
     free(r);
 }
 
+/* arena_reset keeps the blocks: the next allocations of the same sizes
+ * reuse them (no new memory), zeroed although the last run wrote them;
+ * larger ones get new blocks; blocks a whole run left unused are freed. */
+static void sizefast_arena_reset_reuses_zeroed(void)
+{
+    struct arena a;
+    arena_init(&a);
+    const size_t sizes[] = {100, 5000, 3u << 20, 700000, 64, 9u << 20};
+    const size_t n = sizeof sizes / sizeof sizes[0];
+    unsigned char *first[6];
+    for (size_t i = 0; i < n; i++) {
+        first[i] = arena_alloc(&a, sizes[i]);
+        CHECK(first[i] != NULL);
+        if (first[i])
+            memset(first[i], 0xA5, sizes[i]);
+    }
+    size_t total = a.total;
+    for (int round = 0; round < 3; round++) {
+        arena_reset(&a);
+        CHECK(a.total == 0 && a.spare != NULL);
+        for (size_t i = 0; i < n; i++) {
+            unsigned char *p = arena_alloc(&a, sizes[i]);
+            CHECK(p != NULL);
+            if (!p)
+                continue;
+            size_t nz = 0;
+            for (size_t k = 0; k < sizes[i]; k++)
+                nz += p[k] != 0;
+            CHECKF(nz == 0, "round %d, allocation %zu: %zu bytes not zeroed", round, i, nz);
+            CHECKF(((uintptr_t)p & 15) == 0, "allocation %zu not 16-byte aligned", i);
+            memset(p, 0x5A, sizes[i]);
+        }
+        /* every block came back: nothing new was taken */
+        CHECKF(a.spare == NULL, "round %d: a spare block left over", round);
+        CHECKF(a.total == total, "round %d: %zu bytes against %zu", round, a.total, total);
+    }
+    /* a run of small allocations only: the large blocks stay spare one
+     * run, then go */
+    arena_reset(&a);
+    CHECK(arena_alloc(&a, 64) != NULL);
+    arena_reset(&a);
+    CHECKF(arena_kept(&a) == 1u << 20, "%zu bytes kept after a small run (its one block)",
+           arena_kept(&a));
+    /* larger than any spare: a new block, zeroed */
+    unsigned char *big = arena_alloc(&a, 12u << 20);
+    CHECK(big && big[0] == 0 && big[(12u << 20) - 1] == 0);
+    arena_release(&a);
+    CHECK(a.head == NULL && a.spare == NULL && a.total == 0);
+}
+
 SUITE(suite_sizefast) = {
     {"sizefast_prepared_run_equals_run", sizefast_prepared_run_equals_run},
     {"sizefast_prepared_run_once", sizefast_prepared_run_once},
+    {"sizefast_arena_reset_reuses_zeroed", sizefast_arena_reset_reuses_zeroed},
     {NULL, NULL},
 };

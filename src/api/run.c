@@ -884,7 +884,7 @@ int ckpt_prepared_set(struct ckpt_prepared *p, const struct scenario *user, stru
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     p->ready = 0;
-    arena_release(&p->a);
+    arena_reset(&p->a); /* the last scenario's memory, mapped and faulted in already */
     p->user = *user;
     memset(&p->r, 0, sizeof p->r);
     int rc = ckpt_prepare(&p->user, &p->eff, &p->a, &p->t, &p->w, &p->r, e);
