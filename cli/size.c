@@ -572,7 +572,10 @@ static void *worker(void *arg)
     struct size_ctx *x = arg;
     struct scenario *sc = malloc(sizeof *sc);
     struct results *r = malloc(sizeof *r);
-    struct ckpt_description *ds = malloc(sizeof *ds);
+    /* the description that bounds a shape is the run's preparation: a
+     * shape's topology and workload are built once */
+    struct results *pre = malloc(sizeof *pre);
+    struct ckpt_prepared *prep = ckpt_prepared_new();
     for (;;) {
         pthread_mutex_lock(&x->mu);
         size_t pos = x->next, q = pos < x->n_queue ? x->queue[x->next++] : SIZE_MAX;
@@ -582,7 +585,7 @@ static void *worker(void *arg)
             break;
         struct cand *c = &x->c[q];
         struct err e = {{0}};
-        if (!sc || !r || !ds) {
+        if (!sc || !r || !pre || !prep) {
             c->run = 1;
             snprintf(c->err, sizeof c->err, "out of memory");
             continue;
@@ -614,13 +617,15 @@ static void *worker(void *arg)
             c->lb_cheap_overhead = c->lb_overhead;
             c->pruned = x->prune ? prune_by_bound(x, c, best) : PRUNE_NO;
         }
-        if (!c->pruned && ckpt_describe(sc, ds, &e) == 0) {
-            const double *bt = ds->r.bound_term_s;
-            lbin_of(&b, &ds->r, ds->r.bound_s);
+        int prepared = 0;
+        if (!c->pruned && ckpt_prepared_set(prep, sc, pre, &e) == 0) {
+            const double *bt = pre->bound_term_s;
+            prepared = 1;
+            lbin_of(&b, pre, pre->bound_s);
             lower_bound(c, &b, sc);
             c->pruned = x->prune ? prune_by_bound(x, c, best) : PRUNE_NO;
             if (!found) {
-                lbin_of(&b, &ds->r,
+                lbin_of(&b, pre,
                         fmax(bt[PATH_SPINE_DOWN], fmax(bt[PATH_STORAGE_NIC], bt[PATH_BACKEND])));
                 pthread_mutex_lock(&x->mu);
                 sd = side_slot(x, c, 0, &found);
@@ -631,7 +636,9 @@ static void *worker(void *arg)
         }
         if (!c->pruned) {
             c->run = 1;
-            if (ckpt_run(sc, r, &e) < 0) {
+            /* not prepared (pruned by its side's bound, or a preparation
+             * that failed): the run builds it and says why it fails */
+            if ((prepared ? ckpt_prepared_run(prep, r, &e) : ckpt_run(sc, r, &e)) < 0) {
                 snprintf(c->err, sizeof c->err, "%.190s", e.msg);
             } else {
                 c->ok = r->ok && r->finished;
@@ -664,7 +671,8 @@ static void *worker(void *arg)
     }
     free(sc);
     free(r);
-    free(ds);
+    free(pre);
+    ckpt_prepared_free(prep);
     return NULL;
 }
 

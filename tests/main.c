@@ -40,7 +40,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_craq[],
     suite_endur2[],
     suite_rccc[],
-    suite_import2[];
+    suite_import2[],
+    suite_sizefast[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -77,6 +78,7 @@ static const struct test *const suites[] = {
     suite_endur2,
     suite_rccc,
     suite_import2,
+    suite_sizefast,
 };
 
 int main(int argc, char **argv)

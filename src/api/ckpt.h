@@ -48,6 +48,22 @@ int ckpt_run_capture(const struct scenario *sc, struct results *r,
 /* Fill d (src/report/report.h) with what a run of sc would do, without
  * running it. */
 int ckpt_describe(const struct scenario *sc, struct ckpt_description *d, struct err *e);
+
+/* A scenario prepared once and run later, without building its topology
+ * and workload again (ckptnet size bounds a design from its preparation,
+ * then runs it). One holder is reused from scenario to scenario; it is not
+ * shared between threads. */
+struct ckpt_prepared;
+struct ckpt_prepared *ckpt_prepared_new(void); /* NULL: out of memory */
+void ckpt_prepared_free(struct ckpt_prepared *p);
+/* Resolve and build sc into p (what p held before is dropped); r, when not
+ * NULL, gets the figures known before the engine (plan, fabric, its bill,
+ * the bound and its terms). Returns 0, or -1 with e set as ckpt_run would. */
+int ckpt_prepared_set(struct ckpt_prepared *p, const struct scenario *sc, struct results *r,
+                      struct err *e);
+/* Run what ckpt_prepared_set prepared, once: r as ckpt_run(sc) fills it
+ * (release with results_release). */
+int ckpt_prepared_run(struct ckpt_prepared *p, struct results *r, struct err *e);
 /* Write the fabric a run of sc would build to path as a topology file
  * (fabric.topology_file reads it back; docs/scenario.md). */
 int ckpt_topology_out(const struct scenario *sc, const char *path, struct err *e);

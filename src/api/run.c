@@ -745,6 +745,87 @@ int ckpt_run_progress(const struct scenario *user, struct results *r,
     return ckpt_run_capture(user, r, progress, NULL, e);
 }
 
+/* Everything after ckpt_prepare: the engine, the restore, the costs, on
+ * the prepared eff, t and w in a (ckpt_run and ckpt_prepared_run alike). */
+static int run_after_prepare(const struct scenario *user, struct scenario *eff, struct arena *a,
+                             struct topo *t, struct workload *w, struct results *r,
+                             struct ckpt_capture *cap, struct err *e)
+{
+    const struct scenario *sc = eff;
+    int rc = 0;
+    if (sc->checkpoint.phase == PHASE_RESTORE) {
+        /* the read only: the results are the restore run's */
+        if (cap)
+            rc = err_set(e, "--pcap: checkpoint.phase restore captures nothing; use save");
+        struct results *rr = rc == 0 ? malloc(sizeof *rr) : NULL;
+        if (rc == 0 && !rr)
+            rc = err_set(e, "out of memory");
+        if (rc == 0) {
+            rc = restore_run(sc, t, w, sc->engine, sc->restore.mode, 1, a, rr, r->progress, e);
+            *r = *rr;
+            r->phase = PHASE_RESTORE;
+            mlperf_compute(r, sc);
+            r->mem_bytes += a->total;
+            if (rc < 0)
+                scenario_locate(sc, e);
+        }
+        free(rr);
+        return rc;
+    }
+    int engine = ckpt_choose_engine(sc, t, w, r);
+    struct ckpt_estimate est;
+    if (engine == ENGINE_PACKET || engine == ENGINE_HYBRID) { /* refused up front when too large */
+        ckpt_estimate(sc, t, w, a, engine, r->bound_s, &est);
+        struct ckpt_mem_limit lim;
+        ckpt_mem_limit_of(&lim, NULL, (double)a->total);
+        rc = ckpt_packet_limits_mem(sc, &est, &lim, e);
+        resolve_threads(eff, t, &est, r);
+    }
+    if (rc == 0 && cap && sc->transport.dcqcn.cnp_path == CNP_DIRECT && scenario_cnp_direct(sc))
+        rc = err_set(e, "--pcap: transport.dcqcn.cnp_path direct sends CNPs past the "
+                        "ports, the captures would lack them; use fabric");
+    else if (rc == 0 && cap && sc->transport.ack_path == ACK_DIRECT)
+        rc = err_set(e, "--pcap: transport.ack_path direct sends ACKs and NACKs past the "
+                        "ports, the captures would lack them; use fabric");
+    else if (rc == 0 && engine == ENGINE_FLUID)
+        rc = cap ? err_set(e, "--pcap: the fluid engine moves no packets to capture "
+                              "(%s); use engine: packet", r->engine_reason)
+                 : fluid_run(sc, t, w, r, e);
+    else if (rc == 0)
+        rc = pkt_run_capture(sc, t, w, r, cap, e);
+    if (rc == 0)
+        rc = telemetry_cut(sc, r, e);
+    if (rc == 0) {
+        r->transfers = w->n;
+        r->finished = r->flows_done == w->n;
+        if (w->train && !r->training.on) /* physical: not on this fabric */
+            train_results(r, w->train, NULL,
+                          r->plan.first_start_ps +
+                              (uint64_t)(r->completion_s * (double)PS_PER_S));
+        segments_compute(r, t, w, sc);
+        r->phase = sc->checkpoint.phase;
+        /* phase save needs the read's bound only for recovery_time auto */
+        if (sc->checkpoint.phase == PHASE_BOTH || sc->failures.recovery_ps == SCENARIO_AUTO_TIME)
+            rc = restore_beside(sc, t, w, engine, sc->checkpoint.phase == PHASE_BOTH, a, r, e);
+        if (rc == 0) {
+            cost_compute(r, sc);
+            endurance_compute(r, sc);
+            mlperf_compute(r, sc);
+            if (sc->cost.compare_policies && r->finished)
+                policy_costs(user, sc->checkpoint.policy, r);
+        }
+    }
+    r->mem_bytes += a->total;
+    return rc;
+}
+
+static double since_s(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
 int ckpt_run_capture(const struct scenario *user, struct results *r,
                      const struct ckpt_progress *progress, struct ckpt_capture *cap,
                      struct err *e)
@@ -753,82 +834,79 @@ int ckpt_run_capture(const struct scenario *user, struct results *r,
     struct topo t;
     struct workload w;
     struct scenario eff;
-    const struct scenario *sc = &eff;
-    struct timespec t0, t1;
+    struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(r, 0, sizeof *r);
     r->progress = progress && progress->fn ? progress : NULL;
     arena_init(&a);
     int rc = ckpt_prepare(user, &eff, &a, &t, &w, r, e);
-    if (rc == 0 && sc->checkpoint.phase == PHASE_RESTORE) {
-        /* the read only: the results are the restore run's */
-        if (cap)
-            rc = err_set(e, "--pcap: checkpoint.phase restore captures nothing; use save");
-        struct results *rr = rc == 0 ? malloc(sizeof *rr) : NULL;
-        if (rc == 0 && !rr)
-            rc = err_set(e, "out of memory");
-        if (rc == 0) {
-            rc = restore_run(sc, &t, &w, sc->engine, sc->restore.mode, 1, &a, rr, r->progress,
-                             e);
-            *r = *rr;
-            r->phase = PHASE_RESTORE;
-            mlperf_compute(r, sc);
-            r->mem_bytes += a.total;
-            if (rc < 0)
-                scenario_locate(sc, e);
-        }
-        free(rr);
-    } else if (rc == 0) {
-        int engine = ckpt_choose_engine(sc, &t, &w, r);
-        struct ckpt_estimate est;
-        if (engine == ENGINE_PACKET || engine == ENGINE_HYBRID) { /* refused up front when too large */
-            ckpt_estimate(sc, &t, &w, &a, engine, r->bound_s, &est);
-            struct ckpt_mem_limit lim;
-            ckpt_mem_limit_of(&lim, NULL, (double)a.total);
-            rc = ckpt_packet_limits_mem(sc, &est, &lim, e);
-            resolve_threads(&eff, &t, &est, r);
-        }
-        if (rc == 0 && cap && sc->transport.dcqcn.cnp_path == CNP_DIRECT && scenario_cnp_direct(sc))
-            rc = err_set(e, "--pcap: transport.dcqcn.cnp_path direct sends CNPs past the "
-                            "ports, the captures would lack them; use fabric");
-        else if (rc == 0 && cap && sc->transport.ack_path == ACK_DIRECT)
-            rc = err_set(e, "--pcap: transport.ack_path direct sends ACKs and NACKs past the "
-                            "ports, the captures would lack them; use fabric");
-        else if (rc == 0 && engine == ENGINE_FLUID)
-            rc = cap ? err_set(e, "--pcap: the fluid engine moves no packets to capture "
-                                  "(%s); use engine: packet", r->engine_reason)
-                     : fluid_run(sc, &t, &w, r, e);
-        else if (rc == 0)
-            rc = pkt_run_capture(sc, &t, &w, r, cap, e);
-        if (rc == 0)
-            rc = telemetry_cut(sc, r, e);
-        if (rc == 0) {
-            r->transfers = w.n;
-            r->finished = r->flows_done == w.n;
-            if (w.train && !r->training.on) /* physical: not on this fabric */
-                train_results(r, w.train, NULL,
-                              r->plan.first_start_ps +
-                                  (uint64_t)(r->completion_s * (double)PS_PER_S));
-            segments_compute(r, &t, &w, sc);
-            r->phase = sc->checkpoint.phase;
-            /* phase save needs the read's bound only for recovery_time auto */
-            if (sc->checkpoint.phase == PHASE_BOTH ||
-                sc->failures.recovery_ps == SCENARIO_AUTO_TIME)
-                rc = restore_beside(sc, &t, &w, engine, sc->checkpoint.phase == PHASE_BOTH, &a, r,
-                                    e);
-            if (rc == 0) {
-                cost_compute(r, sc);
-                endurance_compute(r, sc);
-                mlperf_compute(r, sc);
-                if (sc->cost.compare_policies && r->finished)
-                    policy_costs(user, sc->checkpoint.policy, r);
-            }
-        }
-        r->mem_bytes += a.total;
-    }
+    if (rc == 0)
+        rc = run_after_prepare(user, &eff, &a, &t, &w, r, cap, e);
     arena_release(&a);
     r->progress = NULL;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    r->total_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    r->total_s = since_s(&t0);
+    return rc;
+}
+
+/* ---- a scenario prepared once, run later (ckpt.h) ------------------------------- */
+
+struct ckpt_prepared {
+    struct arena a;
+    struct topo t;
+    struct workload w;
+    struct scenario user, eff;
+    struct results r;  /* what ckpt_prepare filled */
+    double prep_s;
+    int ready;         /* prepared and not yet run */
+};
+
+struct ckpt_prepared *ckpt_prepared_new(void)
+{
+    struct ckpt_prepared *p = malloc(sizeof *p);
+    if (p) {
+        arena_init(&p->a);
+        p->ready = 0;
+    }
+    return p;
+}
+
+void ckpt_prepared_free(struct ckpt_prepared *p)
+{
+    if (!p)
+        return;
+    arena_release(&p->a);
+    free(p);
+}
+
+int ckpt_prepared_set(struct ckpt_prepared *p, const struct scenario *user, struct results *r,
+                      struct err *e)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    p->ready = 0;
+    arena_reset(&p->a); /* the last scenario's memory, mapped and faulted in already */
+    p->user = *user;
+    memset(&p->r, 0, sizeof p->r);
+    int rc = ckpt_prepare(&p->user, &p->eff, &p->a, &p->t, &p->w, &p->r, e);
+    p->prep_s = since_s(&t0);
+    p->ready = rc == 0;
+    if (r)
+        *r = p->r;
+    return rc;
+}
+
+int ckpt_prepared_run(struct ckpt_prepared *p, struct results *r, struct err *e)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    memset(r, 0, sizeof *r);
+    if (!p->ready)
+        return err_set(e, "ckpt_prepared_run: nothing prepared (ckpt_prepared_set first, "
+                          "once a run)");
+    p->ready = 0; /* the run may change eff (threads): once a preparation */
+    *r = p->r;
+    r->progress = NULL;
+    int rc = run_after_prepare(&p->user, &p->eff, &p->a, &p->t, &p->w, r, NULL, e);
+    r->total_s = p->prep_s + since_s(&t0);
     return rc;
 }

@@ -29,6 +29,11 @@
 struct arena_block {
     struct arena_block *next;
     size_t mapped; /* bytes mapped with mmap, 0 when from calloc */
+    size_t cap;    /* bytes of data */
+    /* used: handed out (while not the head); dirty: the most ever handed
+     * out, which a reused block zeroes before handing out again */
+    size_t used, dirty;
+    size_t pad_;   /* data stays 16-byte aligned */
     unsigned char data[];
 };
 
@@ -49,6 +54,7 @@ static struct arena_block *block_map(size_t bytes)
 #endif
     struct arena_block *b = (struct arena_block *)(void *)(p + lead);
     b->mapped = len;
+    b->cap = len - sizeof *b;
     return b;
 }
 
@@ -57,9 +63,8 @@ void arena_init(struct arena *a)
     memset(a, 0, sizeof *a);
 }
 
-void arena_release(struct arena *a)
+static void free_chain(struct arena_block *b)
 {
-    struct arena_block *b = a->head;
     while (b) {
         struct arena_block *n = b->next;
         if (b->mapped)
@@ -68,7 +73,64 @@ void arena_release(struct arena *a)
             free(b);
         b = n;
     }
+}
+
+void arena_release(struct arena *a)
+{
+    free_chain(a->head);
+    free_chain(a->spare);
     arena_init(a);
+}
+
+void arena_reset(struct arena *a)
+{
+    free_chain(a->spare); /* unused since the last reset */
+    if (a->head)
+        a->head->used = a->used;
+    struct arena_block *b = a->head, *spare = NULL;
+    while (b) {
+        struct arena_block *n = b->next;
+        if (b->used > b->dirty)
+            b->dirty = b->used;
+        b->used = 0;
+        b->next = spare;
+        spare = b;
+        b = n;
+    }
+    arena_init(a);
+    a->spare = spare;
+}
+
+size_t arena_kept(const struct arena *a)
+{
+    size_t n = 0;
+    for (const struct arena_block *b = a->spare; b; b = b->next)
+        n += b->cap;
+    return n;
+}
+
+/* The smallest spare block that holds cap bytes, unlinked; NULL: none. */
+static struct arena_block *spare_take(struct arena *a, size_t cap)
+{
+    struct arena_block **best = NULL;
+    for (struct arena_block **p = &a->spare; *p; p = &(*p)->next)
+        if ((*p)->cap >= cap && (!best || (*p)->cap < (*best)->cap))
+            best = p;
+    if (!best)
+        return NULL;
+    struct arena_block *b = *best;
+    *best = b->next;
+    b->next = NULL;
+    return b;
+}
+
+/* size bytes at offset off of b, zeroed where an earlier run left data */
+static void *hand_out(struct arena_block *b, size_t off, size_t size)
+{
+    void *p = b->data + off;
+    if (b->dirty > off)
+        memset(p, 0, b->dirty - off < size ? b->dirty - off : size);
+    return p;
 }
 
 static struct arena_block *block_new(size_t cap)
@@ -78,14 +140,18 @@ static struct arena_block *block_new(size_t cap)
     /* calloc: the C library skips zeroing fresh pages from the OS, and
      * memory is never reused within a block, so no memset below */
     struct arena_block *b = calloc(1, sizeof *b + cap);
-    if (b)
+    if (b) {
         b->mapped = 0;
+        b->cap = cap;
+    }
     return b;
 }
 
-static size_t block_cap(const struct arena_block *b, size_t asked)
+/* A block of at least cap bytes: a spare one, else a new one. */
+static struct arena_block *block_get(struct arena *a, size_t cap)
 {
-    return b->mapped ? b->mapped - sizeof *b : asked;
+    struct arena_block *b = a->spare ? spare_take(a, cap) : NULL;
+    return b ? b : block_new(cap);
 }
 
 void *arena_alloc(struct arena *a, size_t size)
@@ -94,26 +160,29 @@ void *arena_alloc(struct arena *a, size_t size)
     if (size >= ARENA_BLOCK && a->head) {
         /* a large array gets a block of its own behind the head, so the
          * head's free room is not abandoned */
-        struct arena_block *b = block_new(size);
+        struct arena_block *b = block_get(a, size);
         if (!b)
             return NULL;
         b->next = a->head->next;
         a->head->next = b;
+        b->used = size;
         a->total += sizeof *b + size; /* the mapping's rounding stays untouched */
-        return b->data;
+        return hand_out(b, 0, size);
     }
     if (!a->head || a->cap - a->used < size) {
         size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
-        struct arena_block *b = block_new(cap);
+        struct arena_block *b = block_get(a, cap);
         if (!b)
             return NULL;
+        if (a->head)
+            a->head->used = a->used;
         b->next = a->head;
         a->head = b;
         a->used = 0;
-        a->cap = block_cap(b, cap);
+        a->cap = b->cap;
         a->total += sizeof *b + a->cap;
     }
-    void *p = a->head->data + a->used;
+    void *p = hand_out(a->head, a->used, size);
     a->used += size;
     return p;
 }

@@ -1,5 +1,6 @@
 /* Arena: bump allocation for data that lives as long as the run (topology,
- * flows, packet slabs); everything is freed at once by arena_release. */
+ * flows, packet slabs); everything is freed at once by arena_release, or
+ * kept for the next run by arena_reset. */
 #ifndef CKPT_ARENA_H
 #define CKPT_ARENA_H
 
@@ -11,10 +12,18 @@ struct arena {
     struct arena_block *head;
     size_t used, cap;   /* in the head block */
     size_t total;       /* bytes obtained from malloc, for reports */
+    struct arena_block *spare; /* kept by arena_reset for the next allocations */
 };
 
 void arena_init(struct arena *a);
 void arena_release(struct arena *a);
+/* Free everything allocated, but keep the blocks for the allocations that
+ * follow (zeroed again as they are handed out): a loop of runs of similar
+ * size maps its memory once. Blocks a whole run since the last reset did
+ * not use are released, so what is kept stays near one run's worth. */
+void arena_reset(struct arena *a);
+/* Bytes of data in the blocks arena_reset kept and no allocation took yet. */
+size_t arena_kept(const struct arena *a);
 /* Zeroed, 16-byte aligned memory; NULL when memory runs out. */
 void *arena_alloc(struct arena *a, size_t size);
 /* n elements of size each, with overflow check. */

@@ -1,0 +1,177 @@
+/* A scenario prepared once and run later (ckpt_prepared_*, what ckptnet
+ * size screens with): the same results as ckpt_run, holder reuse from one
+ * scenario to the next. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/api/ckpt.h"
+#include "../src/core/arena.h"
+#include "harness.h"
+
+static int make(struct scenario *sc, const char *const *sets)
+{
+    struct err e;
+    scenario_defaults(sc);
+    for (int i = 0; sets[i]; i++)
+        if (scenario_set(sc, sets[i], &e) < 0) {
+            fprintf(stderr, "  %s: %s\n", sets[i], e.msg);
+            return -1;
+        }
+    return 0;
+}
+
+/* The figures a run reports, compared exactly (bit for bit). */
+static void same_results(const struct results *a, const struct results *b, const char *what)
+{
+    CHECKF(a->completion_s == b->completion_s, "%s: completion %.17g against %.17g", what,
+           a->completion_s, b->completion_s);
+    CHECKF(a->bound_s == b->bound_s, "%s: bound %.17g against %.17g", what, a->bound_s,
+           b->bound_s);
+    CHECKF(a->events == b->events, "%s: events", what);
+    CHECKF(a->flows_done == b->flows_done && a->transfers == b->transfers, "%s: flows", what);
+    CHECKF(a->ok == b->ok && a->finished == b->finished, "%s: ok/finished", what);
+    CHECKF(a->engine == b->engine, "%s: engine", what);
+    CHECKF(a->cost.stall_s == b->cost.stall_s && a->cost.end_s == b->cost.end_s &&
+               a->cost.goodput == b->cost.goodput &&
+               a->cost.durability_lag_s == b->cost.durability_lag_s,
+           "%s: cost figures", what);
+    CHECKF(a->cost.capital == b->cost.capital, "%s: capital", what);
+    CHECKF(a->restore.completion_s == b->restore.completion_s, "%s: restore", what);
+    CHECKF(a->bottleneck.seg == b->bottleneck.seg, "%s: bottleneck", what);
+    CHECKF(!strcmp(a->engine_reason, b->engine_reason), "%s: engine reason", what);
+}
+
+/* One holder, several scenarios in turn (fluid and packet, a restore, a
+ * different fabric): each prepared run gives what ckpt_run gives, so no
+ * scenario leaves anything behind for the next. */
+static void sizefast_prepared_run_equals_run(void)
+{
+    static const char *const cases[][8] = {
+        {"cluster.nodes=32", "storage.nodes=2", "engine=fluid", NULL},
+        {"cluster.nodes=16", "storage.nodes=2", "engine=packet", NULL},
+        {"cluster.nodes=64", "storage.nodes=4", "engine=fluid", "fabric.spines=3", NULL},
+        {"cluster.nodes=32", "storage.nodes=2", "engine=fluid", "checkpoint.phase=both", NULL},
+        {"cluster.nodes=32", "storage.nodes=2", "engine=fluid", "checkpoint.policy=async",
+         "cluster.d2h_rate=422Gbps", NULL},
+        {"cluster.nodes=32", "storage.nodes=2", "engine=fluid", NULL},
+    };
+    struct scenario *sc = malloc(sizeof *sc);
+    struct results *a = malloc(sizeof *a), *b = malloc(sizeof *b), *pre = malloc(sizeof *pre);
+    struct ckpt_prepared *p = ckpt_prepared_new();
+    CHECK(sc && a && b && pre && p);
+    if (!sc || !a || !b || !pre || !p)
+        goto out;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char what[32];
+        snprintf(what, sizeof what, "case %zu", i);
+        struct err e;
+        CHECK(make(sc, cases[i]) == 0);
+        CHECKF(ckpt_run(sc, a, &e) == 0, "%s: %s", what, e.msg);
+        CHECKF(ckpt_prepared_set(p, sc, pre, &e) == 0, "%s: %s", what, e.msg);
+        /* the preparation knows the bound before any engine */
+        CHECKF(pre->bound_s == a->bound_s && pre->bound_s > 0, "%s: prepared bound %.17g",
+               what, pre->bound_s);
+        CHECKF(ckpt_prepared_run(p, b, &e) == 0, "%s: %s", what, e.msg);
+        CHECK(a->completion_s > 0);
+        same_results(a, b, what);
+        results_release(a);
+        results_release(b);
+    }
+out:
+    ckpt_prepared_free(p);
+    free(sc);
+    free(a);
+    free(b);
+    free(pre);
+}
+
+/* A preparation runs once (the run may change it); a failed one leaves
+ * nothing to run, with ckpt_run's error. */
+static void sizefast_prepared_run_once(void)
+{
+    static const char *const ok[] = {"cluster.nodes=16", "storage.nodes=2", "engine=fluid", NULL};
+    static const char *const bad[] = {"cluster.nodes=16", "storage.nodes=2", "engine=fluid",
+                                      "fabric.spines=200", NULL};
+    struct scenario *sc = malloc(sizeof *sc);
+    struct results *r = malloc(sizeof *r);
+    struct ckpt_prepared *p = ckpt_prepared_new();
+    CHECK(sc && r && p);
+    if (!sc || !r || !p)
+        goto out;
+    struct err e, e2;
+    CHECK(ckpt_prepared_run(p, r, &e) < 0 && strstr(e.msg, "nothing prepared"));
+    CHECK(make(sc, ok) == 0);
+    CHECK(ckpt_prepared_set(p, sc, NULL, &e) == 0);
+    CHECK(ckpt_prepared_run(p, r, &e) == 0);
+    results_release(r);
+    CHECK(ckpt_prepared_run(p, r, &e) < 0 && strstr(e.msg, "nothing prepared"));
+    CHECK(make(sc, bad) == 0);
+    int rc_run = ckpt_run(sc, r, &e2);
+    results_release(r);
+    CHECK(ckpt_prepared_set(p, sc, NULL, &e) < 0);
+    CHECKF(rc_run < 0 && !strcmp(e.msg, e2.msg), "run: %s; prepared: %s", e2.msg, e.msg);
+    CHECK(ckpt_prepared_run(p, r, &e) < 0);
+out:
+    ckpt_prepared_free(p);
+    free(sc);
+    free(r);
+}
+
+/* arena_reset keeps the blocks: the next allocations of the same sizes
+ * reuse them (no new memory), zeroed although the last run wrote them;
+ * larger ones get new blocks; blocks a whole run left unused are freed. */
+static void sizefast_arena_reset_reuses_zeroed(void)
+{
+    struct arena a;
+    arena_init(&a);
+    const size_t sizes[] = {100, 5000, 3u << 20, 700000, 64, 9u << 20};
+    const size_t n = sizeof sizes / sizeof sizes[0];
+    unsigned char *first[6];
+    for (size_t i = 0; i < n; i++) {
+        first[i] = arena_alloc(&a, sizes[i]);
+        CHECK(first[i] != NULL);
+        if (first[i])
+            memset(first[i], 0xA5, sizes[i]);
+    }
+    size_t total = a.total;
+    for (int round = 0; round < 3; round++) {
+        arena_reset(&a);
+        CHECK(a.total == 0 && a.spare != NULL);
+        for (size_t i = 0; i < n; i++) {
+            unsigned char *p = arena_alloc(&a, sizes[i]);
+            CHECK(p != NULL);
+            if (!p)
+                continue;
+            size_t nz = 0;
+            for (size_t k = 0; k < sizes[i]; k++)
+                nz += p[k] != 0;
+            CHECKF(nz == 0, "round %d, allocation %zu: %zu bytes not zeroed", round, i, nz);
+            CHECKF(((uintptr_t)p & 15) == 0, "allocation %zu not 16-byte aligned", i);
+            memset(p, 0x5A, sizes[i]);
+        }
+        /* every block came back: nothing new was taken */
+        CHECKF(a.spare == NULL, "round %d: a spare block left over", round);
+        CHECKF(a.total == total, "round %d: %zu bytes against %zu", round, a.total, total);
+    }
+    /* a run of small allocations only: the large blocks stay spare one
+     * run, then go */
+    arena_reset(&a);
+    CHECK(arena_alloc(&a, 64) != NULL);
+    arena_reset(&a);
+    CHECKF(arena_kept(&a) == 1u << 20, "%zu bytes kept after a small run (its one block)",
+           arena_kept(&a));
+    /* larger than any spare: a new block, zeroed */
+    unsigned char *big = arena_alloc(&a, 12u << 20);
+    CHECK(big && big[0] == 0 && big[(12u << 20) - 1] == 0);
+    arena_release(&a);
+    CHECK(a.head == NULL && a.spare == NULL && a.total == 0);
+}
+
+SUITE(suite_sizefast) = {
+    {"sizefast_prepared_run_equals_run", sizefast_prepared_run_equals_run},
+    {"sizefast_prepared_run_once", sizefast_prepared_run_once},
+    {"sizefast_arena_reset_reuses_zeroed", sizefast_arena_reset_reuses_zeroed},
+    {NULL, NULL},
+};
