@@ -445,6 +445,11 @@ struct pnet {
         uint64_t sums[PNET_NSUMS + PATH_SETS];
     };
     uint64_t max_pending;
+#ifdef CKPT_EV_KINDS
+    /* a build with -DCKPT_EV_KINDS counts events by kind (BENCHMARKS.md,
+     * events per packet); pnet_loop prints them to stderr */
+    uint64_t ev_kinds[EV_ACK + 1];
+#endif
     uint64_t first_tx_ps, last_rx_ps;
     uint64_t time_limit_ps;   /* the run stops here (pause storms, deadlock) */
     int time_limit_hit;

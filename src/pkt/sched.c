@@ -11,6 +11,9 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <limits.h>
+#ifdef CKPT_EV_KINDS
+#include <stdio.h>
+#endif
 #ifdef __linux__
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -45,6 +48,9 @@ static void sample(struct pnet *n)
 
 static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const struct event *ev)
 {
+#ifdef CKPT_EV_KINDS
+    n->ev_kinds[EV_KIND(ev->type)]++;
+#endif
     switch ((enum ev_type)EV_KIND(ev->type)) {
     case EV_TX_DONE:
         port_on_tx_done(n, ev->obj);
@@ -660,6 +666,9 @@ static int team_copy(struct pnet *n, struct pnet *c, unsigned id)
     *c = *n;
     if (id) {
         memset(c->sums, 0, sizeof c->sums);
+#ifdef CKPT_EV_KINDS
+        memset(c->ev_kinds, 0, sizeof c->ev_kinds);
+#endif
         c->first_tx_ps = UINT64_MAX;
         c->last_rx_ps = 0;
     }
@@ -746,6 +755,10 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
         /* the threads' queues peak at different times: their peaks'
          * sum bounds the run's from above */
         pending += c->max_pending;
+#ifdef CKPT_EV_KINDS
+        for (size_t k = 0; k < sizeof n->ev_kinds / sizeof n->ev_kinds[0]; k++)
+            n->ev_kinds[k] = i ? n->ev_kinds[k] + c->ev_kinds[k] : c->ev_kinds[k];
+#endif
         n->team_evq_bytes += evq_mem(&c->q);
         n->interrupted |= c->interrupted;
         n->oom |= c->oom;
@@ -863,4 +876,14 @@ void pnet_loop(struct pnet *n)
     free(n->wf);
     n->wh = n->wf = NULL;
     n->whn = n->whcap = n->wfh = n->wfn = n->wfcap = 0;
+#ifdef CKPT_EV_KINDS
+    static const char *const kind_name[] = {
+        "tx_done", "rx", "wake", "pause", "pause_end", "pfc_refresh", "watchdog", "flow_start",
+        "sample", "cc_timer", "drain", "train_step", "cnp", "rto", "ack"};
+    _Static_assert(sizeof kind_name / sizeof kind_name[0] == EV_ACK + 1, "a name per kind");
+    for (unsigned k = 0; k <= EV_ACK; k++)
+        if (n->ev_kinds[k])
+            fprintf(stderr, "events %-12s %llu\n", kind_name[k],
+                    (unsigned long long)n->ev_kinds[k]);
+#endif
 }
