@@ -11,7 +11,8 @@
  *       increase instead: cwnd += fi_scale x acked, at once
  *   ECN,    delay >= target: multiplicative decrease, at most once per base
  *       RTT and only while avg > target: cwnd x= max(1 - gamma (avg -
- *       target) / avg, 0.5)
+ *       target) / avg, 0.5); with decrease ack, on every such ACK instead:
+ *       cwnd -= min(gamma (avg - target) / avg, 0.5) x min(acked, cwnd)
  *   ECN,    delay <  target: no change (a hot path; spraying moves off it)
  * avg is an EWMA (delay_alpha) of the delay, where an unmarked sample above
  * target counts as base / 4. Increases are owed and paid at an adjustment,
@@ -213,7 +214,14 @@ static void on_sample(struct pnet *n, struct flow *f, uint64_t acked, uint64_t r
     } else if (delay >= k.target) {
         s->fast = 0;
         s->fi_count = 0;
-        if (s->avg_delay > k.target && (double)(n->now - s->last_dec) > k.base) {
+        if (s->avg_delay > k.target && p->decrease == NSCC_DEC_ACK) {
+            /* each marked byte pays its part of a cut: flows are cut in
+             * proportion to what they send, not by which ACK comes first */
+            double cut = p->gamma * (s->avg_delay - k.target) / s->avg_delay;
+            s->cwnd -= (cut < 0.5 ? cut : 0.5) * (a < s->cwnd ? a : s->cwnd);
+            bounds(s, &k);
+            cut_done(n, f, &k);
+        } else if (s->avg_delay > k.target && (double)(n->now - s->last_dec) > k.base) {
             double keep = 1 - p->gamma * (s->avg_delay - k.target) / s->avg_delay;
             s->cwnd *= keep > 0.5 ? keep : 0.5;
             s->last_dec = n->now;

@@ -52,6 +52,7 @@ NAMES_TABLE(names_cnp_path, CNP_PATHS);
 NAMES_TABLE(names_ack_path, ACK_PATHS);
 NAMES_TABLE(names_dcqcn_preset, DCQCN_PRESETS);
 NAMES_TABLE(names_uec_lb, UEC_LBS);
+NAMES_TABLE(names_nscc_decrease, NSCC_DECREASES);
 NAMES_TABLE(names_model, MODEL_NAMES);
 NAMES_TABLE(names_dtype, DTYPES);
 NAMES_TABLE(names_optimizer, OPTIMIZER_KINDS);

@@ -80,6 +80,12 @@ enum dcqcn_preset { DCQCN_PRESETS(NAMES_ENUM) };
     X(UEC_LB_OBLIVIOUS, "oblivious") \
     X(UEC_LB_REPS, "reps")
 enum uec_lb { UEC_LBS(NAMES_ENUM) };
+/* transport.nscc.decrease: NSCC's multiplicative decrease at most once per
+ * base RTT (htsim) or on every marked, delayed ACK scaled by its bytes */
+#define NSCC_DECREASES(X) \
+    X(NSCC_DEC_RTT, "rtt") \
+    X(NSCC_DEC_ACK, "ack")
+enum nscc_decrease { NSCC_DECREASES(NAMES_ENUM) };
 /* checkpoint model enums: the order of each key's choices */
 #define MODEL_NAMES(X) \
     X(MODEL_NONE, "none") \
@@ -210,6 +216,7 @@ extern const struct names names_cnp_path; /* enum cnp_path */
 extern const struct names names_ack_path; /* enum ack_path */
 extern const struct names names_dcqcn_preset; /* enum dcqcn_preset */
 extern const struct names names_uec_lb;       /* enum uec_lb */
+extern const struct names names_nscc_decrease; /* enum nscc_decrease */
 extern const struct names names_model; /* enum model_name */
 extern const struct names names_dtype; /* enum dtype */
 extern const struct names names_optimizer; /* enum optimizer_kind */
@@ -407,6 +414,7 @@ struct scenario {
             double gamma, delay_alpha, max_bdp;
             uint32_t ack_every, qa_gate;
             int quick_adapt;
+            int decrease;           /* enum nscc_decrease */
         } nscc;
         struct swift_params {   /* transport.swift.* (src/pkt/swift.c) */
             uint64_t base_target_ps, hop_scale_ps, fs_range_ps, endpoint_target_ps;
