@@ -1305,5 +1305,31 @@ else
     bad "chain_protection_summary_and_json: $(grep -E 'protection|restore' "$tmp/chain.out" | head -3)"
 fi
 
+# RCCC (transport.uec.rccc): refused without uec naming the key; a uec run
+# prints its rccc line, its JSON and metrics count the credits, and with
+# ACKs through the fabric a capture of the storage NIC holds credit frames
+# (AETH syndrome 0)
+expect_error rccc_needs_uec "transport.uec.rccc" run $small --set transport.uec.rccc=true
+# shellcheck disable=SC2086
+"$bin" run $small --set transport.protocol=uec --set transport.uec.rccc=true \
+    --set transport.ack_path=fabric --set telemetry.pcap.ports=sleaf0-stor0 \
+    --set telemetry.pcap.max_packets=20000 --json "$tmp/rccc.json" \
+    --metrics "$tmp/rccc.prom" --pcap "$tmp/rccc_pcap" >"$tmp/rccc.out" 2>&1
+cp=$(jq -r '.transport.uec.credit_packets' "$tmp/rccc.json" 2>/dev/null)
+cg=$(jq -r '.transport.uec.credits_granted' "$tmp/rccc.json" 2>/dev/null)
+if grep -q "^  rccc        receiver credits: .* granted in $cp credit packets" "$tmp/rccc.out" &&
+    [ -n "$cp" ] && [ "$cp" != null ] && [ "$cp" -gt 0 ] && [ "$cg" -gt 0 ] &&
+    [ "$(jq -r '.transport.uec.rccc' "$tmp/rccc.json")" = true ] &&
+    grep -q "^ckptnet_credit_packets_total.* $cp\$" "$tmp/rccc.prom" &&
+    [ -s "$tmp/rccc_pcap/sleaf0-stor0.pcap" ]; then
+    ok rccc_results
+else
+    bad "rccc_results: credit packets '$cp', bytes '$cg': $(grep -E 'rccc|error' "$tmp/rccc.out" | head -3)"
+fi
+if command -v tshark >/dev/null && [ -s "$tmp/rccc_pcap/sleaf0-stor0.pcap" ]; then
+    n=$(tshark -r "$tmp/rccc_pcap/sleaf0-stor0.pcap" -Y 'infiniband.aeth.syndrome == 0' 2>/dev/null | wc -l)
+    [ "$n" -gt 0 ] && ok rccc_pcap_credits || bad "rccc_pcap_credits: $n credit frames"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -183,7 +183,8 @@ static int json_doc(FILE *out, const struct scenario *sc, const struct results *
         if (cc_scheme(sc->transport.cc)->sends_cnps) /* the model auto chose, and why */
             put_dotted(root, "transport.cnp_path",
                        json_string(scenario_cnp_direct(sc) ? "direct" : "fabric"));
-        if (cc_scheme(sc->transport.cc)->window || sc->transport.ack_path != ACK_AUTO)
+        if (cc_scheme(sc->transport.cc)->window || sc->transport.uec.rccc ||
+            sc->transport.ack_path != ACK_AUTO)
             put_dotted(root, "transport.ack_path",
                        json_string(scenario_ack_direct(sc) ? "direct" : "fabric"));
     }

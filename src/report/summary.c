@@ -399,7 +399,7 @@ static const char *ack_path_note(const struct scenario *sc, char *buf, size_t le
                                                : "through the fabric");
         return buf;
     }
-    if (!cc_scheme(sc->transport.cc)->window)
+    if (!cc_scheme(sc->transport.cc)->window && !sc->transport.uec.rccc)
         return "";
     const char *why = scenario_cnp_fabric_why(sc);
     snprintf(buf, len, "; ACKs %s (ack_path auto: %s)",

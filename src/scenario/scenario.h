@@ -608,11 +608,13 @@ static inline int scenario_cnp_direct(const struct scenario *sc)
  * window transport (its row's window flag), whose ACKs are most of the
  * reverse paths' packets, where nothing but control packets crosses those
  * paths (scenario_cnp_fabric_why's rule); through the fabric otherwise,
- * so runs without a window keep every control packet on the ports. */
+ * so runs without a window keep every control packet on the ports. RCCC's
+ * credits (transport.uec.rccc) count as such a transport's ACKs. */
 static inline int scenario_ack_direct(const struct scenario *sc)
 {
     if (sc->transport.ack_path == ACK_AUTO)
-        return cc_scheme(sc->transport.cc)->window && scenario_cnp_fabric_why(sc) == NULL;
+        return (cc_scheme(sc->transport.cc)->window || sc->transport.uec.rccc) &&
+               scenario_cnp_fabric_why(sc) == NULL;
     return sc->transport.ack_path == ACK_DIRECT;
 }
 
