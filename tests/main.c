@@ -41,7 +41,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_endur2[],
     suite_rccc[],
     suite_import2[],
-    suite_sizefast[];
+    suite_sizefast[],
+    suite_uec2[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -79,6 +80,7 @@ static const struct test *const suites[] = {
     suite_rccc,
     suite_import2,
     suite_sizefast,
+    suite_uec2,
 };
 
 int main(int argc, char **argv)

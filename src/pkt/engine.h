@@ -32,11 +32,11 @@ int pkt_run_transport(const struct scenario *sc, const struct topo *t,
  * path (such a flow's CNPs cross the fabric). */
 uint64_t pkt_cnp_direct_ps(const struct topo *t, const struct scenario *sc, uint32_t from,
                            uint32_t to, uint16_t sport);
-/* The same for a control packet of `payload` bytes (transport.ack_path
+/* The same for a control packet of `wire` bytes (transport.ack_path
  * direct: ACKs and NAKs, TCP's bare-header ACKs); *gap (when not NULL):
  * its serialisation on the path's slowest link, the spacing of two sent
  * back to back when they arrive. */
 uint64_t pkt_ctrl_direct_ps(const struct topo *t, const struct scenario *sc, uint32_t from,
-                            uint32_t to, uint16_t sport, uint32_t payload, uint64_t *gap);
+                            uint32_t to, uint16_t sport, uint64_t wire, uint64_t *gap);
 
 #endif

@@ -426,6 +426,9 @@ struct pnet {
     uint64_t mtu_wire;        /* the largest frame's wire bytes */
     uint32_t mtu;             /* payload of a full packet (transport.protocol) */
     uint32_t wire_overhead;   /* wire bytes of a packet beyond its payload */
+    /* the same by packet kind: a control record's own ACK or NACK framing
+     * where the protocol has one (setup.c pnet_framing) */
+    uint32_t kind_overhead[8];
     int32_t dwrr_quantum[NPRIO];
     struct pkt_chunk *free_chunks;
     uint64_t n_free;          /* chunks on free_chunks */
@@ -645,7 +648,13 @@ static inline struct pktq wire_view(const struct pnet *n, const struct port *p)
 
 static inline uint64_t pkt_wire(const struct pnet *n, const struct packet *p)
 {
-    return (uint64_t)p->payload + n->wire_overhead;
+    return (uint64_t)p->payload + n->kind_overhead[p->kind];
+}
+
+/* Wire bytes of a control record of kind (its payload CNP_PAYLOAD). */
+static inline uint64_t pkt_ctl_wire(const struct pnet *n, enum pkt_kind kind)
+{
+    return (uint64_t)CNP_PAYLOAD + n->kind_overhead[kind];
 }
 
 static inline int is_switch_node(const struct pnet *n, uint32_t node)

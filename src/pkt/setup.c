@@ -112,15 +112,30 @@ void pnet_scenario_flags(struct pnet *n)
     n->reps = sc->transport.uec.lb == UEC_LB_REPS && n->entropies;
 }
 
+/* The packets' framing (transport.protocol): a data packet's, and the
+ * protocol's own ACK and NACK where it has them (a control record carries
+ * CNP_PAYLOAD: its overhead makes up the rest). */
+static void pnet_framing(struct pnet *n)
+{
+    const struct proto_scheme *p = proto_scheme(n->sc->transport.protocol);
+    struct wire_fmt wf = scenario_wire(n->sc);
+    n->mtu = wf.payload;
+    n->wire_overhead = wf.overhead;
+    n->mtu_wire = wire_frame(wf);
+    for (unsigned k = 0; k < sizeof n->kind_overhead / sizeof n->kind_overhead[0]; k++)
+        n->kind_overhead[k] = wf.overhead;
+    if (p->ack_wire)
+        n->kind_overhead[PK_RCACK] = n->kind_overhead[PK_ACK] = p->ack_wire - CNP_PAYLOAD;
+    if (p->nack_wire)
+        n->kind_overhead[PK_NAK] = p->nack_wire - CNP_PAYLOAD;
+}
+
 void pnet_bare(struct pnet *n, const struct scenario *sc)
 {
     memset(n, 0, sizeof *n);
     n->sc = sc;
     pnet_scenario_flags(n);
-    struct wire_fmt wf = scenario_wire(sc);
-    n->mtu = wf.payload;
-    n->wire_overhead = wf.overhead;
-    n->mtu_wire = wire_frame(wf);
+    pnet_framing(n);
     evq_init(&n->q);
     n->pseq = &n->pseq_bare;
     n->part = n->port_part = n->part_bare;
@@ -176,13 +191,14 @@ static uint64_t switch_latency_ps(const struct topo *t, const struct scenario *s
 uint64_t pkt_cnp_direct_ps(const struct topo *t, const struct scenario *sc, uint32_t from,
                            uint32_t to, uint16_t sport)
 {
-    return pkt_ctrl_direct_ps(t, sc, from, to, sport, CNP_PAYLOAD, NULL);
+    return pkt_ctrl_direct_ps(t, sc, from, to, sport, CNP_PAYLOAD + scenario_wire(sc).overhead,
+                              NULL);
 }
 
 uint64_t pkt_ctrl_direct_ps(const struct topo *t, const struct scenario *sc, uint32_t from,
-                            uint32_t to, uint16_t sport, uint32_t payload, uint64_t *gap)
+                            uint32_t to, uint16_t sport, uint64_t wire, uint64_t *gap)
 {
-    uint64_t wire = (uint64_t)payload + scenario_wire(sc).overhead, lat = 0, slow = 0;
+    uint64_t lat = 0, slow = 0;
     uint32_t path[TOPO_MAX_HOPS];
     uint32_t hops = topo_path(t, from, to, sport, path, TOPO_MAX_HOPS);
     for (uint32_t k = 0; k < hops; k++) {
@@ -216,8 +232,7 @@ static int setup_cnp_direct(struct pnet *n, struct err *e)
 }
 
 /* transport.ack_path direct: each flow's ACK latencies and spacings, once:
- * a control packet of CNP_PAYLOAD (ACKs, NAKs) and a bare header (TCP's
- * pure ACK). */
+ * the protocol's ACK (NAKs too) and a bare header (TCP's pure ACK). */
 static int setup_ack_direct(struct pnet *n, struct err *e)
 {
     const struct scenario *sc = n->sc;
@@ -230,8 +245,10 @@ static int setup_ack_direct(struct pnet *n, struct err *e)
     for (uint32_t i = 0; i < nf; i++) {
         const struct flow *f = &n->flows[i];
         uint64_t *l = &n->ack_lat[4 * (size_t)i];
-        l[0] = pkt_ctrl_direct_ps(n->topo, sc, f->dst, f->src, f->sport, CNP_PAYLOAD, &l[2]);
-        l[1] = pkt_ctrl_direct_ps(n->topo, sc, f->dst, f->src, f->sport, 0, &l[3]);
+        l[0] = pkt_ctrl_direct_ps(n->topo, sc, f->dst, f->src, f->sport,
+                                  pkt_ctl_wire(n, PK_RCACK), &l[2]);
+        l[1] = pkt_ctrl_direct_ps(n->topo, sc, f->dst, f->src, f->sport, n->wire_overhead,
+                                  &l[3]);
     }
     return 0;
 }
@@ -281,9 +298,7 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
     n->nics = ALIGNED_CALLOC(n, t->first_cleaf, n->nics);
     n->flows = ALIGNED_CALLOC(n, (size_t)w->n + n->n_train + 1, n->flows);
     n->qhist = arena_calloc(&n->arena, (size_t)PATH_SETS * QHIST_BUCKETS, sizeof *n->qhist);
-    n->mtu_wire = wire_frame(scenario_wire(sc));
-    n->mtu = scenario_wire(sc).payload;
-    n->wire_overhead = scenario_wire(sc).overhead;
+    pnet_framing(n);
     n->part = arena_calloc(&n->arena, t->n_nodes, sizeof *n->part);
     n->port_part = arena_calloc(&n->arena, t->n_ports, sizeof *n->port_part);
     n->pseq = ALIGNED_CALLOC(n, (size_t)t->n_nodes + 1, n->pseq);

@@ -146,14 +146,18 @@ const struct proto_scheme proto_schemes[PROTO_COUNT] = {
     [PROTO_TCP] = {"tcp", 52, 90,
                    "preamble+gap 20, Ethernet 14, FCS 4; in the MTU: IPv4 20, TCP 20, "
                    "timestamps 12"},
-    /* Ultra Ethernet Transport over UDP (UEC 1.0, June 2025): fabric.mtu is
-     * the payload; PDS RUD request 12, SES standard request 44 (its fields,
-     * rev 2 .. request length 32 bits, sum to 352 bits; the PDS figure is
-     * not yet checked against the spec's table). A lossy
-     * fabric that trims, sprays by entropy and recovers selectively; its
-     * congestion control NSCC unless transport.cc names another. */
+    /* Ultra Ethernet Transport over UDP (UEC 1.0, June 2025; each byte and
+     * its source in docs/engine.md): fabric.mtu is the payload. Data: UDP
+     * (its source port is the entropy, so no entropy header), PDS RUD
+     * request 12, SES standard request 44. ACK: PDS ACK_CC 32 (NSCC's CC
+     * state, the SACK bitmap) and the SES response 12, 110 on the wire;
+     * NACK: PDS NACK 16, a 62 B frame padded to Ethernet's 64, 84 on the
+     * wire. A lossy fabric that trims, sprays by entropy and recovers
+     * selectively; its congestion control NSCC unless transport.cc names
+     * another. */
     [PROTO_UEC] = {"uec", 0, 122,
-                   "preamble+gap 20, Ethernet 14, IPv4 20, UDP 8, PDS 12, SES 44, FCS 4"},
+                   "preamble+gap 20, Ethernet 14, IPv4 20, UDP 8, PDS 12, SES 44, FCS 4",
+                   20 + 14 + 20 + 8 + 32 + 12 + 4, 20 + 64},
 };
 
 const char *const proto_defaults[PROTO_COUNT] = {

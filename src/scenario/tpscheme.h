@@ -91,6 +91,10 @@ struct proto_scheme {
     uint32_t overhead;      /* wire bytes per packet beyond its payload
                              * (preamble and gap included) */
     const char *framing;    /* the headers counted, for describe and docs */
+    /* wire bytes of the protocol's own ACK and NACK, preamble and gap
+     * included (0: a control record in the data packets' framing, as
+     * RoCE's ACK and NAK) */
+    uint32_t ack_wire, nack_wire;
 };
 
 extern const struct cc_scheme cc_schemes[CC_COUNT];
