@@ -747,53 +747,136 @@ static int meets(const struct cand *c, const struct target *t, int nt)
     return 1;
 }
 
-/* The packet engine on the first k front points whose fluid run left
- * effects out, over seeds (the scenario's seed, +1, ...): their figures'
- * means, and whether they still meet the targets. A point that misses one
- * leaves the recommendation, which goes to the least cost plus loss among
- * the others (checked points at their packet loss). */
-static void packet_check(struct size_ctx *x, const struct target *t, int nt, const size_t *front,
-                         size_t nf, uint32_t k, uint32_t seeds, long *rec)
+/* One packet run of the check: a front point (its queue of seeds), a
+ * seed; what the run gave, or why it gave nothing. */
+struct pkt_job {
+    size_t cand;
+    uint32_t seed;
+    int failed;         /* the scenario or the run refused: err */
+    int bad;            /* ran, but not ok or unfinished: err */
+    double save_s, stall_s, overhead, loss_day;
+    char err[120];
+};
+
+struct pkt_pool {
+    struct size_ctx *x;
+    struct pkt_job *job;
+    size_t n, next;
+    pthread_mutex_t mu;
+};
+
+static void pkt_one(const struct size_ctx *x, struct pkt_job *j, struct scenario *sc,
+                    struct results *r)
 {
+    const struct cand *c = &x->c[j->cand];
+    struct cand q = *c;
+    struct err e = {{0}};
+    char a[64];
+    snprintf(a, sizeof a, "seed=%" PRIu64, x->base->seed + j->seed);
+    if (cand_scenario(x, c, sc, &e) < 0 || scenario_set(sc, "engine=packet", &e) < 0 ||
+        scenario_set(sc, a, &e) < 0 || ckpt_run(sc, r, &e) < 0) {
+        j->failed = 1;
+        snprintf(j->err, sizeof j->err, "%.110s", e.msg);
+        return;
+    }
+    if (!r->ok || !r->finished) {
+        j->bad = 1;
+        snprintf(j->err, sizeof j->err, "%.110s", r->finished ? r->violation : "unfinished");
+    } else {
+        figures(&q, r, sc);
+    }
+    results_release(r);
+    j->save_s = q.save_s;
+    j->stall_s = q.stall_s;
+    j->overhead = q.overhead;
+    j->loss_day = q.loss_day;
+}
+
+static void *pkt_worker(void *arg)
+{
+    struct pkt_pool *p = arg;
     struct scenario *sc = malloc(sizeof *sc);
     struct results *r = malloc(sizeof *r);
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        size_t i = p->next < p->n ? p->next++ : SIZE_MAX;
+        pthread_mutex_unlock(&p->mu);
+        if (i == SIZE_MAX)
+            break;
+        if (!sc || !r) {
+            p->job[i].failed = 1;
+            snprintf(p->job[i].err, sizeof p->job[i].err, "out of memory");
+            continue;
+        }
+        pkt_one(p->x, &p->job[i], sc, r);
+    }
+    free(sc);
+    free(r);
+    return NULL;
+}
+
+/* The packet engine on the first k front points whose fluid run left
+ * effects out, over seeds (the scenario's seed, +1, ...), the runs spread
+ * over jobs threads: their figures' means (summed in seed order, so the
+ * same whatever jobs), and whether they still meet the targets. A point
+ * that misses one leaves the recommendation, which goes to the least cost
+ * plus loss among the others (checked points at their packet loss). */
+static void packet_check(struct size_ctx *x, const struct target *t, int nt, const size_t *front,
+                         size_t nf, uint32_t k, uint32_t seeds, int jobs, long *rec)
+{
     uint32_t done = 0;
-    if (!sc || !r) {
-        free(sc);
-        free(r);
+    struct pkt_pool pool = {.x = x};
+    pool.job = calloc((size_t)k * seeds + 1, sizeof *pool.job);
+    if (!pool.job) {
         fprintf(stderr, "ckptnet size: packet check: out of memory\n");
         return;
     }
     for (size_t i = 0; i < nf && done < k; i++) {
-        struct cand *c = &x->c[front[i]];
-        if (!c->unmodelled)
+        if (!x->c[front[i]].unmodelled)
             continue;
         done++;
+        for (uint32_t s = 0; s < seeds; s++) {
+            pool.job[pool.n].cand = front[i];
+            pool.job[pool.n++].seed = s;
+        }
+    }
+    pthread_mutex_init(&pool.mu, NULL);
+    pthread_t th[64];
+    int started = 0;
+    for (int i = 1; i < jobs && (size_t)i < pool.n; i++)
+        if (pthread_create(&th[started], NULL, pkt_worker, &pool) == 0)
+            started++;
+    if (pool.n)
+        printf("packet check: %zu run%s (%u point%s x %u seed%s) on %d thread%s\n", pool.n,
+               pool.n == 1 ? "" : "s", done, done == 1 ? "" : "s", seeds, seeds == 1 ? "" : "s",
+               started + 1, started ? "s" : "");
+    fflush(stdout);
+    pkt_worker(&pool);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&pool.mu);
+    /* each point's seeds in order, as one run after the other: a refusal
+     * ends its seeds uncounted, a bad run counts and ends them */
+    for (size_t b = 0; b < pool.n; b += seeds) {
+        size_t ci = pool.job[b].cand;
+        struct cand *c = &x->c[ci];
         double save = 0, stall = 0, over = 0, loss = 0;
-        struct err e = {{0}};
-        for (uint32_t s = 0; s < seeds && !c->pkt_err[0]; s++) {
-            char a[64];
-            snprintf(a, sizeof a, "seed=%" PRIu64, x->base->seed + s);
-            struct cand q = *c;
-            if (cand_scenario(x, c, sc, &e) < 0 || scenario_set(sc, "engine=packet", &e) < 0 ||
-                scenario_set(sc, a, &e) < 0 || ckpt_run(sc, r, &e) < 0) {
-                snprintf(c->pkt_err, sizeof c->pkt_err, "%.110s", e.msg);
+        for (uint32_t s = 0; s < seeds; s++) {
+            const struct pkt_job *j = &pool.job[b + s];
+            if (j->failed || j->bad)
+                snprintf(c->pkt_err, sizeof c->pkt_err, "%s", j->err);
+            if (j->failed)
                 break;
-            }
-            if (!r->ok || !r->finished)
-                snprintf(c->pkt_err, sizeof c->pkt_err, "%.110s",
-                         r->finished ? r->violation : "unfinished");
-            else
-                figures(&q, r, sc);
-            results_release(r);
-            save += q.save_s;
-            stall += q.stall_s;
-            over += q.overhead;
-            loss += q.loss_day;
+            save += j->bad ? c->save_s : j->save_s;
+            stall += j->bad ? c->stall_s : j->stall_s;
+            over += j->bad ? c->overhead : j->overhead;
+            loss += j->bad ? c->loss_day : j->loss_day;
             c->pkt_runs++;
+            if (j->bad)
+                break;
         }
         if (c->pkt_err[0]) {
-            printf("packet check #%zu: %s\n", front[i], c->pkt_err);
+            printf("packet check #%zu: %s\n", ci, c->pkt_err);
             continue;
         }
         struct cand q = *c;
@@ -804,14 +887,13 @@ static void packet_check(struct size_ctx *x, const struct target *t, int nt, con
         c->pkt_feasible = meets(&q, t, nt);
         printf("packet check #%zu (%u seed%s): save %.4f s (fluid %.4f), overhead %.3f%% "
                "(fluid %.3f%%), loss %.2f a day; %s\n",
-               front[i], seeds, seeds == 1 ? "" : "s", c->pkt_save_s, c->save_s,
+               ci, seeds, seeds == 1 ? "" : "s", c->pkt_save_s, c->save_s,
                100 * c->pkt_overhead, 100 * c->overhead, c->pkt_loss_day,
                c->pkt_feasible ? "meets the targets" : "MISSES a target");
     }
+    free(pool.job);
     if (!done)
         printf("packet check: no front point's fluid run left an effect out\n");
-    free(sc);
-    free(r);
     double best = INFINITY;
     long old = *rec;
     for (size_t i = 0; i < nf; i++) {
@@ -1733,7 +1815,7 @@ int cmd_size(int argc, char **argv)
         printf("recommended: #%ld, the least cost plus loss a day (%.2f %s)\n", rec, best_total,
                cur);
         if (finalists)
-            packet_check(&x, t, nt, front, nf, finalists, seeds, &rec);
+            packet_check(&x, t, nt, front, nf, finalists, seeds, jobs, &rec);
     }
     rc = 0;
     if (csv) {
