@@ -60,12 +60,13 @@ $(BA)/libckptnet.a: $(LIB_SRC:%.c=$(BA)/%.o)
 
 $(B)/ckptnet: $(CLI_SRC:%.c=$(B)/%.o) $(B)/libckptnet.a
 	$(CC) $(OPT) $(LTO) -o $@ $^ $(LDLIBS_ALL)
-# only cli/sweep_mpi.c differs (-DCKPT_MPI); the simulation objects are the
-# plain build's, so both binaries give the same figures
+# only cli/sweep_mpi.c and cli/size_mpi.c differ (-DCKPT_MPI); the simulation
+# objects are the plain build's, so both binaries give the same figures
 $(BM)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS_ALL) $(LTO) -DCKPT_MPI -c $< -o $@
-$(B)/ckptnet-mpi: $(BM)/cli/sweep_mpi.o $(filter-out $(B)/cli/sweep_mpi.o,$(CLI_SRC:%.c=$(B)/%.o)) $(B)/libckptnet.a
+MPI_CLI := cli/sweep_mpi.c cli/size_mpi.c
+$(B)/ckptnet-mpi: $(MPI_CLI:%.c=$(BM)/%.o) $(filter-out $(MPI_CLI:%.c=$(B)/%.o),$(CLI_SRC:%.c=$(B)/%.o)) $(B)/libckptnet.a
 	$(MPICC) $(OPT) $(LTO) -o $@ $^ $(LDLIBS_ALL)
 $(B)/test_unit: $(TST_SRC:%.c=$(B)/%.o) $(B)/libckptnet.a
 	$(CC) $(OPT) $(LTO) -o $@ $^ $(LDLIBS_ALL)

@@ -3,10 +3,14 @@
  * fluid engine; the front of cost per day against checkpoint loss per day,
  * the targets as constraints, and the recommended scenario (docs/size.md). */
 #include "size.h"
+#include "sweep.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#if defined(__GLIBC__)
+#include <malloc.h> /* mallopt */
+#endif
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -173,6 +177,7 @@ struct size_ctx {
     size_t n_side;
     /* progress */
     size_t done, n_pruned[4], n_below;
+    size_t by_ranks; /* shapes the MPI ranks other than 0 screened */
     double t0, shown;
     int progress_shown;
 };
@@ -567,113 +572,255 @@ static void progress(struct size_ctx *x, int last)
     fputc('\n', stderr);
 }
 
+/* The screen runs thousands of engines of one cluster, each freeing what
+ * the last allocated: glibc would give the memory back to the system after
+ * each run and fault it in again for the next (a third of a screen's page
+ * faults, a fifth of its CPU). Keep it: no trimming, and no allocation
+ * mapped on its own below 32 MB (glibc's largest). */
+static void keep_heap(void)
+{
+#if defined(__GLIBC__)
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
+}
+
+/* One leaf shape's screen as handed out (to a thread or an MPI rank): its
+ * queue position and candidate, the least loss of a cheaper feasible point
+ * run so far, its storage side's bound when one is known, and whether
+ * --prune-tiers rules it out. */
+struct size_job {
+    int64_t pos, q;
+    double best;
+    int found, tiers;
+    struct lbin b;
+};
+
+/* What the screen of a shape found, beside its candidate's figures: its
+ * storage side's bound when it was the first to describe that side. */
+struct size_done {
+    int side_new;
+    struct lbin side;
+};
+
+/* The next shape to screen, or 0 when none is left. */
+static int job_take(struct size_ctx *x, struct size_job *j)
+{
+    memset(j, 0, sizeof *j);
+    pthread_mutex_lock(&x->mu);
+    size_t pos = x->next;
+    if (pos >= x->n_queue) {
+        pthread_mutex_unlock(&x->mu);
+        return 0;
+    }
+    size_t q = x->queue[x->next++];
+    const struct cand *c = &x->c[q];
+    j->pos = (int64_t)pos;
+    j->q = (int64_t)q;
+    j->best = fen_min(x, pos);
+    int found;
+    struct side *sd = side_slot(x, c, 0, &found);
+    if (found) {
+        j->found = 1;
+        j->b = sd->b;
+    }
+    int found2;
+    struct side *s2 = x->prune_tiers && c->d.tiers == 3 ? side_slot(x, c, 1, &found2) : NULL;
+    if (s2 && found2 && s2->two_tier_sw < design_switches(&c->d))
+        j->tiers = 1;
+    pthread_mutex_unlock(&x->mu);
+    return 1;
+}
+
+/* Screen j's shape into its candidate (no lock: the candidate is this
+ * worker's alone): the bounds first, no engine run when they rule the
+ * point out. A shared storage side's bounds it without a description; else
+ * (or when that does not prune) its own preparation's bound (one that fails
+ * leaves the run to say why). --no-prune bounds every point both ways all
+ * the same, to check the bounds. The preparation is the run's: a shape is
+ * built once. */
+static void job_screen(const struct size_ctx *x, const struct size_job *j, struct scenario *sc,
+                       struct results *r, struct results *pre, struct ckpt_prepared *prep,
+                       struct size_done *out)
+{
+    struct cand *c = &x->c[j->q];
+    struct err e = {{0}};
+    memset(out, 0, sizeof *out);
+    if (j->tiers)
+        c->pruned = PRUNE_TIERS;
+    if (!sc || !r || !pre || !prep) {
+        c->run = 1;
+        snprintf(c->err, sizeof c->err, "out of memory");
+        return;
+    }
+    if (cand_scenario(x, c, sc, &e) < 0) {
+        c->run = 1;
+        snprintf(c->err, sizeof c->err, "%.190s", e.msg);
+        return;
+    }
+    struct lbin b = j->b;
+    c->lb_cheap_overhead = NAN;
+    if (j->found && !c->pruned) {
+        lower_bound(c, &b, sc);
+        c->lb_cheap_overhead = c->lb_overhead;
+        c->pruned = x->prune ? prune_by_bound(x, c, j->best) : PRUNE_NO;
+    }
+    int prepared = 0;
+    if (!c->pruned && ckpt_prepared_set(prep, sc, pre, &e) == 0) {
+        const double *bt = pre->bound_term_s;
+        prepared = 1;
+        lbin_of(&b, pre, pre->bound_s);
+        lower_bound(c, &b, sc);
+        c->pruned = x->prune ? prune_by_bound(x, c, j->best) : PRUNE_NO;
+        if (!j->found) {
+            lbin_of(&out->side, pre,
+                    fmax(bt[PATH_SPINE_DOWN], fmax(bt[PATH_STORAGE_NIC], bt[PATH_BACKEND])));
+            out->side_new = 1;
+        }
+    }
+    if (!c->pruned) {
+        c->run = 1;
+        /* not prepared (pruned by its side's bound, or a preparation
+         * that failed): the run builds it and says why it fails */
+        if ((prepared ? ckpt_prepared_run(prep, r, &e) : ckpt_run(sc, r, &e)) < 0) {
+            snprintf(c->err, sizeof c->err, "%.190s", e.msg);
+        } else {
+            c->ok = r->ok && r->finished;
+            if (!c->ok)
+                snprintf(c->err, sizeof c->err, "%.190s",
+                         r->finished ? r->violation : "unfinished");
+            else
+                figures(c, r, sc);
+            results_release(r);
+        }
+    }
+}
+
+/* What j's screen leaves for the others: its side's bound, its loss on the
+ * front's prefix minimum, the two-tier switch count (--prune-tiers), the
+ * counts and the progress line. */
+static void job_record(struct size_ctx *x, const struct size_job *j, const struct size_done *d)
+{
+    const struct cand *c = &x->c[j->q];
+    pthread_mutex_lock(&x->mu);
+    if (d->side_new) {
+        int found;
+        struct side *sd = side_slot(x, c, 0, &found);
+        if (!found) {
+            sd->used = 1;
+            sd->b = d->side;
+        }
+    }
+    x->done++;
+    x->n_pruned[c->pruned]++;
+    if (c->ok && c->bounded && (c->overhead < c->lb_overhead * (1 - 1e-9) ||
+                                c->overhead < c->lb_cheap_overhead * (1 - 1e-9)))
+        x->n_below++; /* a bound above the run: would prune wrongly */
+    if (c->ok && meets(c, x->t, x->nt)) {
+        fen_put(x, (size_t)j->pos, c->loss_day);
+        if (x->prune_tiers && c->d.tiers == 2) {
+            int f2;
+            struct side *t2 = side_slot(x, c, 1, &f2);
+            if (!f2 || design_switches(&c->d) < t2->two_tier_sw)
+                t2->two_tier_sw = design_switches(&c->d);
+            t2->used = 1;
+        }
+    }
+    progress(x, 0);
+    pthread_mutex_unlock(&x->mu);
+}
+
 static void *worker(void *arg)
 {
     struct size_ctx *x = arg;
     struct scenario *sc = malloc(sizeof *sc);
     struct results *r = malloc(sizeof *r);
-    /* the description that bounds a shape is the run's preparation: a
-     * shape's topology and workload are built once */
     struct results *pre = malloc(sizeof *pre);
     struct ckpt_prepared *prep = ckpt_prepared_new();
-    for (;;) {
-        pthread_mutex_lock(&x->mu);
-        size_t pos = x->next, q = pos < x->n_queue ? x->queue[x->next++] : SIZE_MAX;
-        double best = q != SIZE_MAX ? fen_min(x, pos) : INFINITY;
-        pthread_mutex_unlock(&x->mu);
-        if (q == SIZE_MAX)
-            break;
-        struct cand *c = &x->c[q];
-        struct err e = {{0}};
-        if (!sc || !r || !pre || !prep) {
-            c->run = 1;
-            snprintf(c->err, sizeof c->err, "out of memory");
-            continue;
-        }
-        if (cand_scenario(x, c, sc, &e) < 0) {
-            c->run = 1;
-            snprintf(c->err, sizeof c->err, "%.190s", e.msg);
-            continue;
-        }
-        /* the bounds first: no engine run when they rule the point out. A
-         * shared storage side's bounds it without a description; else (or
-         * when that does not prune) its own description's bound (one that
-         * fails leaves the run to say why). --no-prune bounds every point
-         * both ways all the same, to check the bounds */
-        struct lbin b;
-        int found;
-        pthread_mutex_lock(&x->mu);
-        struct side *sd = side_slot(x, c, 0, &found);
-        if (found)
-            b = sd->b;
-        int found2;
-        struct side *s2 = x->prune_tiers && c->d.tiers == 3 ? side_slot(x, c, 1, &found2) : NULL;
-        if (s2 && found2 && s2->two_tier_sw < design_switches(&c->d))
-            c->pruned = PRUNE_TIERS;
-        pthread_mutex_unlock(&x->mu);
-        c->lb_cheap_overhead = NAN;
-        if (found && !c->pruned) {
-            lower_bound(c, &b, sc);
-            c->lb_cheap_overhead = c->lb_overhead;
-            c->pruned = x->prune ? prune_by_bound(x, c, best) : PRUNE_NO;
-        }
-        int prepared = 0;
-        if (!c->pruned && ckpt_prepared_set(prep, sc, pre, &e) == 0) {
-            const double *bt = pre->bound_term_s;
-            prepared = 1;
-            lbin_of(&b, pre, pre->bound_s);
-            lower_bound(c, &b, sc);
-            c->pruned = x->prune ? prune_by_bound(x, c, best) : PRUNE_NO;
-            if (!found) {
-                lbin_of(&b, pre,
-                        fmax(bt[PATH_SPINE_DOWN], fmax(bt[PATH_STORAGE_NIC], bt[PATH_BACKEND])));
-                pthread_mutex_lock(&x->mu);
-                sd = side_slot(x, c, 0, &found);
-                sd->used = 1;
-                sd->b = b;
-                pthread_mutex_unlock(&x->mu);
-            }
-        }
-        if (!c->pruned) {
-            c->run = 1;
-            /* not prepared (pruned by its side's bound, or a preparation
-             * that failed): the run builds it and says why it fails */
-            if ((prepared ? ckpt_prepared_run(prep, r, &e) : ckpt_run(sc, r, &e)) < 0) {
-                snprintf(c->err, sizeof c->err, "%.190s", e.msg);
-            } else {
-                c->ok = r->ok && r->finished;
-                if (!c->ok)
-                    snprintf(c->err, sizeof c->err, "%.190s",
-                             r->finished ? r->violation : "unfinished");
-                else
-                    figures(c, r, sc);
-                results_release(r);
-            }
-        }
-        pthread_mutex_lock(&x->mu);
-        x->done++;
-        x->n_pruned[c->pruned]++;
-        if (c->ok && c->bounded && (c->overhead < c->lb_overhead * (1 - 1e-9) ||
-                                    c->overhead < c->lb_cheap_overhead * (1 - 1e-9)))
-            x->n_below++; /* a bound above the run: would prune wrongly */
-        if (c->ok && meets(c, x->t, x->nt)) {
-            fen_put(x, pos, c->loss_day);
-            if (x->prune_tiers && c->d.tiers == 2) {
-                int f2;
-                struct side *t2 = side_slot(x, c, 1, &f2);
-                if (!f2 || design_switches(&c->d) < t2->two_tier_sw)
-                    t2->two_tier_sw = design_switches(&c->d);
-                t2->used = 1;
-            }
-        }
-        progress(x, 0);
-        pthread_mutex_unlock(&x->mu);
+    struct size_job j;
+    while (job_take(x, &j)) {
+        struct size_done d;
+        job_screen(x, &j, sc, r, pre, prep, &d);
+        job_record(x, &j, &d);
     }
     free(sc);
     free(r);
     free(pre);
     ckpt_prepared_free(prep);
     return NULL;
+}
+
+/* ---- MPI ranks (size_mpi.c carries the bytes) ----------------------------------- */
+
+/* Every rank enumerates the same candidates from the same command line;
+ * a job names one by index, and its result carries the candidate back. */
+struct size_res {
+    struct size_job j;
+    struct size_done d;
+    struct cand c;
+};
+
+struct rank_ud {
+    struct size_ctx *x;
+    struct scenario *sc;
+    struct results *r, *pre;
+    struct ckpt_prepared *prep;
+};
+
+static int rank_take(void *ud, void *job)
+{
+    return job_take(((struct rank_ud *)ud)->x, job);
+}
+
+/* What a rank's screen found, into rank 0's candidate: the figures, never
+ * the design (its profile pointers are the rank's). */
+static void rank_record(void *ud, const void *res)
+{
+    struct size_ctx *x = ((struct rank_ud *)ud)->x;
+    const struct size_res *m = res;
+    if (m->j.q < 0 || (size_t)m->j.q >= x->n || m->j.pos < 0 || (size_t)m->j.pos >= x->n_queue)
+        return;
+    struct cand *c = &x->c[m->j.q];
+    const struct cand *f = &m->c;
+    c->run = f->run;
+    c->ok = f->ok;
+    memcpy(c->err, f->err, sizeof c->err);
+    c->err[sizeof c->err - 1] = '\0';
+    c->save_s = f->save_s;
+    c->stall_s = f->stall_s;
+    c->overhead = f->overhead;
+    c->goodput = f->goodput;
+    c->loss_day = f->loss_day;
+    c->restore_s = f->restore_s;
+    c->slowdown = f->slowdown;
+    c->lag_s = f->lag_s;
+    c->unmodelled = f->unmodelled;
+    c->bottleneck = f->bottleneck;
+    c->bounded = f->bounded;
+    c->pruned = f->pruned >= PRUNE_NO && f->pruned <= PRUNE_TIERS ? f->pruned : PRUNE_NO;
+    c->lb_save_s = f->lb_save_s;
+    c->lb_stall_s = f->lb_stall_s;
+    c->lb_overhead = f->lb_overhead;
+    c->lb_loss_day = f->lb_loss_day;
+    c->lb_cheap_overhead = f->lb_cheap_overhead;
+    pthread_mutex_lock(&x->mu);
+    x->by_ranks++;
+    pthread_mutex_unlock(&x->mu);
+    job_record(x, &m->j, &m->d);
+}
+
+static void rank_work(void *ud, const void *job, void *res)
+{
+    struct rank_ud *u = ud;
+    struct size_res *m = res;
+    memset(m, 0, sizeof *m);
+    memcpy(&m->j, job, sizeof m->j);
+    if (m->j.q < 0 || (size_t)m->j.q >= u->x->n) {
+        m->j.q = -1;
+        return;
+    }
+    job_screen(u->x, &m->j, u->sc, u->r, u->pre, u->prep, &m->d);
+    m->c = u->x->c[m->j.q];
 }
 
 typedef int cmp_fn(const struct cand *c, size_t a, size_t b);
@@ -731,53 +878,136 @@ static int meets(const struct cand *c, const struct target *t, int nt)
     return 1;
 }
 
-/* The packet engine on the first k front points whose fluid run left
- * effects out, over seeds (the scenario's seed, +1, ...): their figures'
- * means, and whether they still meet the targets. A point that misses one
- * leaves the recommendation, which goes to the least cost plus loss among
- * the others (checked points at their packet loss). */
-static void packet_check(struct size_ctx *x, const struct target *t, int nt, const size_t *front,
-                         size_t nf, uint32_t k, uint32_t seeds, long *rec)
+/* One packet run of the check: a front point (its queue of seeds), a
+ * seed; what the run gave, or why it gave nothing. */
+struct pkt_job {
+    size_t cand;
+    uint32_t seed;
+    int failed;         /* the scenario or the run refused: err */
+    int bad;            /* ran, but not ok or unfinished: err */
+    double save_s, stall_s, overhead, loss_day;
+    char err[120];
+};
+
+struct pkt_pool {
+    struct size_ctx *x;
+    struct pkt_job *job;
+    size_t n, next;
+    pthread_mutex_t mu;
+};
+
+static void pkt_one(const struct size_ctx *x, struct pkt_job *j, struct scenario *sc,
+                    struct results *r)
 {
+    const struct cand *c = &x->c[j->cand];
+    struct cand q = *c;
+    struct err e = {{0}};
+    char a[64];
+    snprintf(a, sizeof a, "seed=%" PRIu64, x->base->seed + j->seed);
+    if (cand_scenario(x, c, sc, &e) < 0 || scenario_set(sc, "engine=packet", &e) < 0 ||
+        scenario_set(sc, a, &e) < 0 || ckpt_run(sc, r, &e) < 0) {
+        j->failed = 1;
+        snprintf(j->err, sizeof j->err, "%.110s", e.msg);
+        return;
+    }
+    if (!r->ok || !r->finished) {
+        j->bad = 1;
+        snprintf(j->err, sizeof j->err, "%.110s", r->finished ? r->violation : "unfinished");
+    } else {
+        figures(&q, r, sc);
+    }
+    results_release(r);
+    j->save_s = q.save_s;
+    j->stall_s = q.stall_s;
+    j->overhead = q.overhead;
+    j->loss_day = q.loss_day;
+}
+
+static void *pkt_worker(void *arg)
+{
+    struct pkt_pool *p = arg;
     struct scenario *sc = malloc(sizeof *sc);
     struct results *r = malloc(sizeof *r);
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        size_t i = p->next < p->n ? p->next++ : SIZE_MAX;
+        pthread_mutex_unlock(&p->mu);
+        if (i == SIZE_MAX)
+            break;
+        if (!sc || !r) {
+            p->job[i].failed = 1;
+            snprintf(p->job[i].err, sizeof p->job[i].err, "out of memory");
+            continue;
+        }
+        pkt_one(p->x, &p->job[i], sc, r);
+    }
+    free(sc);
+    free(r);
+    return NULL;
+}
+
+/* The packet engine on the first k front points whose fluid run left
+ * effects out, over seeds (the scenario's seed, +1, ...), the runs spread
+ * over jobs threads: their figures' means (summed in seed order, so the
+ * same whatever jobs), and whether they still meet the targets. A point
+ * that misses one leaves the recommendation, which goes to the least cost
+ * plus loss among the others (checked points at their packet loss). */
+static void packet_check(struct size_ctx *x, const struct target *t, int nt, const size_t *front,
+                         size_t nf, uint32_t k, uint32_t seeds, int jobs, long *rec)
+{
     uint32_t done = 0;
-    if (!sc || !r) {
-        free(sc);
-        free(r);
+    struct pkt_pool pool = {.x = x};
+    pool.job = calloc((size_t)k * seeds + 1, sizeof *pool.job);
+    if (!pool.job) {
         fprintf(stderr, "ckptnet size: packet check: out of memory\n");
         return;
     }
     for (size_t i = 0; i < nf && done < k; i++) {
-        struct cand *c = &x->c[front[i]];
-        if (!c->unmodelled)
+        if (!x->c[front[i]].unmodelled)
             continue;
         done++;
+        for (uint32_t s = 0; s < seeds; s++) {
+            pool.job[pool.n].cand = front[i];
+            pool.job[pool.n++].seed = s;
+        }
+    }
+    pthread_mutex_init(&pool.mu, NULL);
+    pthread_t th[64];
+    int started = 0;
+    for (int i = 1; i < jobs && (size_t)i < pool.n; i++)
+        if (pthread_create(&th[started], NULL, pkt_worker, &pool) == 0)
+            started++;
+    if (pool.n)
+        printf("packet check: %zu run%s (%u point%s x %u seed%s) on %d thread%s\n", pool.n,
+               pool.n == 1 ? "" : "s", done, done == 1 ? "" : "s", seeds, seeds == 1 ? "" : "s",
+               started + 1, started ? "s" : "");
+    fflush(stdout);
+    pkt_worker(&pool);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&pool.mu);
+    /* each point's seeds in order, as one run after the other: a refusal
+     * ends its seeds uncounted, a bad run counts and ends them */
+    for (size_t b = 0; b < pool.n; b += seeds) {
+        size_t ci = pool.job[b].cand;
+        struct cand *c = &x->c[ci];
         double save = 0, stall = 0, over = 0, loss = 0;
-        struct err e = {{0}};
-        for (uint32_t s = 0; s < seeds && !c->pkt_err[0]; s++) {
-            char a[64];
-            snprintf(a, sizeof a, "seed=%" PRIu64, x->base->seed + s);
-            struct cand q = *c;
-            if (cand_scenario(x, c, sc, &e) < 0 || scenario_set(sc, "engine=packet", &e) < 0 ||
-                scenario_set(sc, a, &e) < 0 || ckpt_run(sc, r, &e) < 0) {
-                snprintf(c->pkt_err, sizeof c->pkt_err, "%.110s", e.msg);
+        for (uint32_t s = 0; s < seeds; s++) {
+            const struct pkt_job *j = &pool.job[b + s];
+            if (j->failed || j->bad)
+                snprintf(c->pkt_err, sizeof c->pkt_err, "%s", j->err);
+            if (j->failed)
                 break;
-            }
-            if (!r->ok || !r->finished)
-                snprintf(c->pkt_err, sizeof c->pkt_err, "%.110s",
-                         r->finished ? r->violation : "unfinished");
-            else
-                figures(&q, r, sc);
-            results_release(r);
-            save += q.save_s;
-            stall += q.stall_s;
-            over += q.overhead;
-            loss += q.loss_day;
+            save += j->bad ? c->save_s : j->save_s;
+            stall += j->bad ? c->stall_s : j->stall_s;
+            over += j->bad ? c->overhead : j->overhead;
+            loss += j->bad ? c->loss_day : j->loss_day;
             c->pkt_runs++;
+            if (j->bad)
+                break;
         }
         if (c->pkt_err[0]) {
-            printf("packet check #%zu: %s\n", front[i], c->pkt_err);
+            printf("packet check #%zu: %s\n", ci, c->pkt_err);
             continue;
         }
         struct cand q = *c;
@@ -788,14 +1018,13 @@ static void packet_check(struct size_ctx *x, const struct target *t, int nt, con
         c->pkt_feasible = meets(&q, t, nt);
         printf("packet check #%zu (%u seed%s): save %.4f s (fluid %.4f), overhead %.3f%% "
                "(fluid %.3f%%), loss %.2f a day; %s\n",
-               front[i], seeds, seeds == 1 ? "" : "s", c->pkt_save_s, c->save_s,
+               ci, seeds, seeds == 1 ? "" : "s", c->pkt_save_s, c->save_s,
                100 * c->pkt_overhead, 100 * c->overhead, c->pkt_loss_day,
                c->pkt_feasible ? "meets the targets" : "MISSES a target");
     }
+    free(pool.job);
     if (!done)
         printf("packet check: no front point's fluid run left an effect out\n");
-    free(sc);
-    free(r);
     double best = INFINITY;
     long old = *rec;
     for (size_t i = 0; i < nf; i++) {
@@ -1302,7 +1531,7 @@ static int write_json(const char *path, const struct size_ctx *x, const struct t
     return rc;
 }
 
-int cmd_size(int argc, char **argv)
+static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
 {
     const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL, *html = NULL;
     const char *sets[MAX_SETS], *switches = NULL, *tiers = NULL, *stor = NULL;
@@ -1584,7 +1813,7 @@ int cmd_size(int argc, char **argv)
     }
     x.prune = !no_prune;
     x.prune_tiers = prune_tiers && !no_prune;
-    x.quiet = quiet;
+    x.quiet = quiet || par->rank != 0;
     x.t = t;
     x.nt = nt;
     x.fen = malloc((x.n_queue + 1) * sizeof *x.fen);
@@ -1602,14 +1831,41 @@ int cmd_size(int argc, char **argv)
         die("out of memory");
         goto out;
     }
+    /* MPI: every rank has set up the same screen (or all stop) */
+    *agreed = 1;
+    if ((rc = sweep_par_agree(par, 0)) != 0)
+        goto out;
+    keep_heap();
     x.t0 = x.shown = now_s();
     pthread_mutex_init(&x.mu, NULL);
+    struct rank_ud ud = {.x = &x};
+    struct size_rank_ops ops = {.ud = &ud, .job_len = sizeof(struct size_job),
+                                .res_len = sizeof(struct size_res), .take = rank_take,
+                                .record = rank_record, .work = rank_work};
+    if (par->mpi && par->rank != 0) {
+        /* a rank other than 0: screen what rank 0 sends; rank 0 writes */
+        ud.sc = malloc(sizeof *ud.sc);
+        ud.r = malloc(sizeof *ud.r);
+        ud.pre = malloc(sizeof *ud.pre);
+        ud.prep = ckpt_prepared_new();
+        size_mpi_work(par, &ops);
+        free(ud.sc);
+        free(ud.r);
+        free(ud.pre);
+        ckpt_prepared_free(ud.prep);
+        pthread_mutex_destroy(&x.mu);
+        goto out;
+    }
     pthread_t th[64];
     int started = 0;
-    for (int i = 1; i < jobs; i++)
+    /* under MPI the main thread serves the ranks and -j threads screen */
+    for (int i = par->live ? 0 : 1; i < jobs; i++)
         if (pthread_create(&th[started], NULL, worker, &x) == 0)
             started++;
-    worker(&x);
+    if (par->live)
+        size_mpi_serve(par, &ops);
+    else
+        worker(&x);
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
     progress(&x, 1);
@@ -1678,6 +1934,9 @@ int cmd_size(int argc, char **argv)
                "less than a cheaper feasible point\n",
                n_pr - x.n_pruned[PRUNE_TIERS], x.n_pruned[PRUNE_TARGET],
                x.n_pruned[PRUNE_DOMINATED]);
+    if (par->ranks > 1)
+        printf("MPI: %d ranks beside rank 0 screened %zu of the %zu shapes (rank 0: %d "
+               "thread%s)\n", par->ranks - 1, x.by_ranks, x.n_queue, jobs, jobs == 1 ? "" : "s");
     if (x.n_pruned[PRUNE_TIERS])
         printf("pruned %zu three-tier shapes with more switches than a feasible two-tier point "
                "(--prune-tiers: the front may lose three-tier points)\n",
@@ -1716,7 +1975,7 @@ int cmd_size(int argc, char **argv)
         printf("recommended: #%ld, the least cost plus loss a day (%.2f %s)\n", rec, best_total,
                cur);
         if (finalists)
-            packet_check(&x, t, nt, front, nf, finalists, seeds, &rec);
+            packet_check(&x, t, nt, front, nf, finalists, seeds, jobs, &rec);
     }
     rc = 0;
     if (csv) {
@@ -1747,4 +2006,22 @@ out:
     free(x.c);
     free(x.base);
     return rc;
+}
+
+int cmd_size(int argc, char **argv)
+{
+    struct sweep_par par;
+    int agreed = 0, rc = sweep_par_init(&par, "size");
+    if (rc)
+        return rc;
+    if (par.rank != 0) /* rank 0 alone writes the table */
+        if (!freopen("/dev/null", "w", stdout))
+            return 2;
+    rc = size_main(argc, argv, &par, &agreed);
+    if (!agreed) {
+        /* stopped before the screen (an error, --list): no rank serves */
+        rc = sweep_par_agree(&par, rc);
+        par.live = 0;
+    }
+    return sweep_par_end(&par, rc);
 }

@@ -1331,5 +1331,29 @@ if command -v tshark >/dev/null && [ -s "$tmp/rccc_pcap/sleaf0-stor0.pcap" ]; th
     [ "$n" -gt 0 ] && ok rccc_pcap_credits || bad "rccc_pcap_credits: $n credit frames"
 fi
 
+# size --packet-finalists over -j: the packet runs (points x seeds) spread
+# over threads; each point's figures, the front and the recommendation are
+# those of one thread
+szj="--set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 --fix fabric.spines=1
+    --set cluster.d2h_rate=422Gbps --set failures.mtbf_per_gpu=200
+    --target checkpoint_overhead<=5% --packet-finalists 3 --seeds 2"
+# shellcheck disable=SC2086
+"$bin" size $szj -j 1 --json "$tmp/szj1.json" >"$tmp/szj1.out" 2>&1
+rc1=$?
+# shellcheck disable=SC2086
+"$bin" size $szj -j 2 --json "$tmp/szj2.json" >"$tmp/szj2.out" 2>&1
+rc2=$?
+pk='[.candidates[] | select(.packet != null) | .packet], .front, .recommended'
+p1=$(jq -c "$pk" "$tmp/szj1.json" 2>/dev/null)
+p2=$(jq -c "$pk" "$tmp/szj2.json" 2>/dev/null)
+np=$(jq '[.candidates[] | select(.packet != null)] | length' "$tmp/szj2.json" 2>/dev/null)
+if [ "$rc1" -eq 0 ] && [ "$rc2" -eq 0 ] && [ -n "$p1" ] && [ "$p1" = "$p2" ] &&
+    [ "${np:-0}" -ge 2 ] && grep -q '^packet check: [0-9]* runs (.*) on 2 threads$' "$tmp/szj2.out" &&
+    [ "$(grep '^packet check #' "$tmp/szj1.out")" = "$(grep '^packet check #' "$tmp/szj2.out")" ]; then
+    ok size_packet_check_jobs
+else
+    bad "size_packet_check_jobs (exit $rc1/$rc2; $np checked; -j 1 $p1; -j 2 $p2): $(grep '^packet check' "$tmp/szj2.out" | head -3)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

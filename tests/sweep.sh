@@ -597,5 +597,31 @@ else
         bad "mpi_tune_error_once (exit $rc): $(head -3 "$tmp/err")"
 fi
 
+# size over MPI ranks: the ranks take leaf shapes from rank 0 as they ask;
+# the front, its figures and the recommendation are one process's
+if ! command -v mpirun >/dev/null; then
+    skip "size over MPI ranks (mpirun is not installed: apt-get install openmpi-bin libopenmpi-dev)"
+elif [ "$mpi" -eq 0 ]; then
+    skip "size over MPI ranks (this is the plain build; make test-sweep runs build/ckptnet-mpi when mpicc is installed)"
+else
+    szm="size --set cluster.nodes=48 --set storage.nodes=2 --target checkpoint_overhead<=5% --quiet"
+    # shellcheck disable=SC2086
+    "$bin" $szm -j 1 --json "$tmp/szm1.json" >"$tmp/szm1.out" 2>&1
+    # shellcheck disable=SC2086
+    timeout 300 mpirun --allow-run-as-root --oversubscribe -n 3 "$bin" $szm --json "$tmp/szm3.json" \
+        >"$tmp/szm3.out" 2>"$tmp/err"
+    rc=$?
+    fo='[.front, .recommended, [.candidates[.front[]] | [.loss_per_day, .save_s, .cost_per_day]]]'
+    f1=$(jq -c "$fo" "$tmp/szm1.json" 2>/dev/null)
+    f3=$(jq -c "$fo" "$tmp/szm3.json" 2>/dev/null)
+    by=$(sed -n 's/^MPI: 2 ranks beside rank 0 screened \([0-9]*\) of.*/\1/p' "$tmp/szm3.out")
+    if [ "$rc" -eq 0 ] && [ -n "$f1" ] && [ "$f1" = "$f3" ] && [ "${by:-0}" -gt 0 ] &&
+        [ "$(grep -c '^front: ' "$tmp/szm3.out")" -eq 1 ]; then
+        ok size_mpi_same_front
+    else
+        bad "size_mpi_same_front (exit $rc; ranks screened '$by'; -j 1 $f1; 3 ranks $f3): $(head -3 "$tmp/err")"
+    fi
+fi
+
 echo "sweep: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
