@@ -39,6 +39,7 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_fluid_scale2[],
     suite_craq[],
     suite_endur2[];
+extern const struct test suite_flat[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -73,6 +74,7 @@ static const struct test *const suites[] = {
     suite_fluid_scale2,
     suite_craq,
     suite_endur2,
+    suite_flat,
 };
 
 int main(int argc, char **argv)
