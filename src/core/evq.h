@@ -94,9 +94,10 @@ static inline int evq_before(const struct event *a, const struct event *b)
 }
 
 /* Schedule with tie key seq; t must not be earlier than the last event
- * popped. Returns -1 only when memory runs out. */
-static inline int evq_push_seq(struct evq *q, uint64_t t, uint64_t seq, uint32_t type,
-                               void *obj, uint32_t arg)
+ * popped. Returns -1 only when memory runs out. Forced inline: gcc
+ * otherwise keeps one out-of-line copy for every caller. */
+static inline __attribute__((always_inline)) int
+evq_push_seq(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg)
 {
     uint64_t bucket = t >> EVQ_SHIFT;
     if (bucket < q->base || bucket - q->base >= EVQ_BUCKETS || !q->n_free)
