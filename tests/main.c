@@ -42,7 +42,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_rccc[],
     suite_import2[],
     suite_sizefast[],
-    suite_uec2[];
+    suite_uec2[],
+    suite_flat[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -81,6 +82,7 @@ static const struct test *const suites[] = {
     suite_import2,
     suite_sizefast,
     suite_uec2,
+    suite_flat,
 };
 
 int main(int argc, char **argv)

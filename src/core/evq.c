@@ -13,7 +13,6 @@
 void evq_init(struct evq *q)
 {
     memset(q, 0, sizeof *q);
-    q->free_node = NIL;
 }
 
 void evq_release(struct evq *q)
@@ -22,6 +21,7 @@ void evq_release(struct evq *q)
     for (int k = 0; k < EVQ_RINGS; k++)
         free(q->ring[k].e);
     free(q->pool);
+    free(q->free_stk);
     free(q->slot);
     free(q->bits);
     free(q->unsorted);
@@ -30,7 +30,8 @@ void evq_release(struct evq *q)
 
 size_t evq_mem(const struct evq *q)
 {
-    size_t m = q->cap * sizeof *q->h + (size_t)q->pool_cap * sizeof *q->pool;
+    size_t m = q->cap * sizeof *q->h +
+               (size_t)q->pool_cap * (sizeof *q->pool + sizeof *q->free_stk);
     for (int k = 0; k < EVQ_RINGS; k++)
         m += q->ring[k].cap * sizeof *q->ring[k].e;
     if (q->slot)
@@ -192,22 +193,22 @@ static int wheel_alloc(struct evq *q)
 
 static uint32_t node_new(struct evq *q)
 {
-    if (q->free_node == NIL) {
+    if (!q->n_free) {
         uint32_t cap = q->pool_cap ? q->pool_cap * 2 : 1024;
         struct evq_node *p = cap > q->pool_cap ? realloc(q->pool, cap * sizeof *p) : NULL;
         if (!p)
             return NIL;
-        for (uint32_t i = cap; i > q->pool_cap;) {
-            i--;
-            p[i].next = q->free_node;
-            q->free_node = i;
-        }
         q->pool = p;
+        uint32_t *st = realloc(q->free_stk, cap * sizeof *st);
+        if (!st)
+            return NIL; /* the pool grew, its new nodes unused: harmless */
+        q->free_stk = st;
+        /* the new nodes, lowest on top (the order the list gave them) */
+        for (uint32_t i = cap; i > q->pool_cap;)
+            st[q->n_free++] = --i;
         q->pool_cap = cap;
     }
-    uint32_t i = q->free_node;
-    q->free_node = q->pool[i].next;
-    return i;
+    return q->free_stk[--q->n_free];
 }
 
 int evq_push_slow(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj,
@@ -359,8 +360,7 @@ int evq_pop_slow(struct evq *q, struct event *ev)
             q->slot[b].head = q->pool[x].next;
             if (q->slot[b].head == NIL)
                 q->bits[b / 64] &= ~bit;
-            q->pool[x].next = q->free_node;
-            q->free_node = x;
+            q->free_stk[q->n_free++] = x;
             q->wn--;
             q->base = ev->t >> EVQ_SHIFT; /* nothing earlier remains */
             return 1;
@@ -402,11 +402,9 @@ int evq_take_before(struct evq *q, uint64_t limit, struct event *out, size_t *n,
             }
             out[k++] = nd->ev;
             q->base = nd->ev.t >> EVQ_SHIFT;
-            uint32_t next = nd->next;
-            nd->next = q->free_node;
-            q->free_node = x;
+            q->free_stk[q->n_free++] = x;
             q->wn--;
-            x = next;
+            x = nd->next;
         }
         q->slot[b].head = x;
         if (x != NIL)
