@@ -317,7 +317,8 @@ static uint64_t room(const struct flow *f, uint64_t mtu)
  * while the shares of its many senders are noisy, and its completion is
  * that sum's. A jump hands the receiver's mean bytes to its transfers still
  * sending (by their share over both windows); one whose senders are all
- * done is draining its queues, which only the packets can do: no jump. */
+ * done is draining its queues, and a jump takes its bytes from them where
+ * it is the only receiver live (drain_plan), else does not jump. */
 static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
