@@ -10,7 +10,9 @@
  * every timestamp the dynamics read move k periods later, each receiver's
  * mean bytes per period x k go to its senders by share (their data in
  * flight renumbered past them) and every counter gains k times its mean
- * delta. k stops short of the next transfer start, of most senders' ends,
+ * delta. A lone receiver whose senders are done drains: its mean bytes
+ * are taken from its transfers' queued tails (none where receivers share
+ * queues). k stops short of the next transfer start, of most senders' ends,
  * of a receiver's senders running out, of the next telemetry sample and of
  * the time limit. Private to src/pkt. */
 #ifndef CKPT_PKT_HYBRID_H
