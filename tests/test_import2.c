@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include "../src/api/ckpt.h"
+#include "../src/core/arena.h"
+#include "../src/topo/topo.h"
+#include "../src/work/work.h"
 #include "harness.h"
 #include "support.h"
 
@@ -16,6 +19,8 @@ static void cleanup2(void)
 {
     char p[128];
     snprintf(p, sizeof p, "%s/t.json", dir2);
+    remove(p);
+    snprintf(p, sizeof p, "%s/x.json", dir2);
     remove(p);
     rmdir(dir2);
 }
@@ -189,9 +194,92 @@ static void import2_nesting(void)
     }
 }
 
+
+/* Switch sw's next hops toward leaf l in a and b: the same ports (as
+ * node and peer), weights and next nodes, in the same order. */
+static int same_route(const struct topo *a, const struct topo *b, uint32_t sw, uint32_t l)
+{
+    const struct route *ra = topo_route(a, sw, l), *rb = topo_route(b, sw, l);
+    if (ra->cnt != rb->cnt)
+        return 0;
+    for (uint32_t k = 0; k < ra->cnt; k++) {
+        uint32_t pa = a->nh_ports[ra->off + k], pb = b->nh_ports[rb->off + k];
+        uint32_t wa = a->nh_weight ? a->nh_weight[ra->off + k] : 1;
+        uint32_t wb = b->nh_weight ? b->nh_weight[rb->off + k] : 1;
+        if (pa != pb || wa != wb || a->nh_next[ra->off + k] != b->nh_next[rb->off + k])
+            return 0;
+    }
+    return 1;
+}
+
+/* Every scenario's fabric, written by --topology-out and read back, has
+ * the built fabric's ports and every switch's next hops toward every leaf;
+ * and its routes come from the builders' rule, not a search toward every
+ * leaf: as few leaves with their own tables as built (before, every leaf
+ * had them: n_affected = n_leaves). The same with two failed links. */
+static void import2_every_scenario_routes(void)
+{
+    static const char *const files[] = {
+        "scenarios/default.yaml", "scenarios/bench-1024.yaml", "scenarios/bench-1024-3tier.yaml",
+        "scenarios/cluster-100k.yaml", "scenarios/converged-async-70b.yaml",
+        "scenarios/dcp-async-llama3-70b.yaml", "scenarios/llama3-405b-production.yaml",
+        "scenarios/megatron-1t.yaml", "scenarios/mlperf-llama3-405b.yaml",
+        "scenarios/mlperf-llama3-70b.yaml", "scenarios/mlperf-llama3-8b.yaml",
+        "scenarios/size-llama3-405b-hand44.yaml", "scenarios/size-llama3-405b.yaml"};
+    int checked = 0, three = 0;
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++)
+        for (int failed = 0; failed < 2; failed++) {
+            struct scenario sc, fab, imp;
+            struct err e = {{0}};
+            scenario_defaults(&sc);
+            CHECKF(scenario_load_file(&sc, files[f], &e) == 0, "%s", e.msg);
+            if (failed)
+                test_set(&sc, "fabric.failed_links=2");
+            if (scenario_validate(&sc, &e) < 0 || scenario_resolve(&sc, &e) < 0) {
+                CHECKF(0, "%s: %s", files[f], e.msg);
+                continue;
+            }
+            workload_fabric(&sc, &fab);
+            struct arena a1, a2;
+            struct topo t1, t2;
+            char path[128];
+            arena_init(&a1);
+            arena_init(&a2);
+            put(&imp, "", path, sizeof path); /* the private directory */
+            snprintf(path, sizeof path, "%s/x.json", dir2);
+            int ok = topo_build(&t1, &fab, &a1, &e) == 0 && topo_export(&t1, &fab, path, &e) == 0;
+            CHECKF(ok, "%s: %s", files[f], e.msg);
+            imp = fab;
+            test_set(&imp, "fabric.failed_links=0");
+            test_set(&imp, "fabric.topology_file=%s", path);
+            ok = ok && topo_build(&t2, &imp, &a2, &e) == 0;
+            CHECKF(ok, "%s: import: %s", files[f], e.msg);
+            if (ok) {
+                int same = t1.n_ports == t2.n_ports && t1.n_nodes == t2.n_nodes &&
+                           t1.n_failed == t2.n_failed;
+                for (uint32_t p = 0; same && p < t1.n_ports; p++)
+                    same = t1.ports[p].peer == t2.ports[p].peer && t1.ports[p].bps == t2.ports[p].bps &&
+                           t1.ports[p].failed == t2.ports[p].failed;
+                for (uint32_t s = t1.first_cleaf; same && s < t1.n_nodes; s++)
+                    for (uint32_t l = 0; same && l < t1.n_leaves; l++)
+                        same = same_route(&t1, &t2, s, t1.first_cleaf + l);
+                CHECKF(same, "%s%s: the imported fabric's ports or routes differ", files[f],
+                       failed ? " (2 failed links)" : "");
+                CHECKF(t2.n_affected == t1.n_affected, "%s%s: %u leaves with tables, built %u",
+                       files[f], failed ? " (2 failed links)" : "", t2.n_affected, t1.n_affected);
+                checked++;
+                three += t1.tiers == 3;
+            }
+            arena_release(&a1);
+            arena_release(&a2);
+        }
+    CHECKF(checked == 26 && three >= 4, "%d fabrics checked, %d of three tiers", checked, three);
+}
+
 SUITE(suite_import2) = {
     {"import2_json_positions", import2_json_positions},
     {"import2_section_order", import2_section_order},
     {"import2_nesting", import2_nesting},
+    {"import2_every_scenario_routes", import2_every_scenario_routes},
     {0, 0},
 };

@@ -188,7 +188,7 @@ static int mark_affected(struct topo *t, struct arena *a, struct err *e)
 
 /* Routes: the hierarchical defaults (topo.h), then per-switch tables toward
  * the affected leaves. Default entries toward affected leaves stay empty. */
-static int clos_routes(struct topo *t, struct arena *a, struct err *e)
+int topo__clos_routes(struct topo *t, struct arena *a, struct err *e)
 {
     uint32_t nsw = t->n_switches, nl = t->n_leaves, k = t->links_per_spine;
     uint32_t k2 = t->links_per_super, w1 = t->pod_width + 1;
@@ -527,7 +527,7 @@ int topo__build_clos(struct topo *t, const struct scenario *sc, struct arena *a,
         return -1;
     topo__leaf_oversub(t, sc, v.hpl, v.spl, (double)spp * k * (double)up_bps);
     t->oversub_spine = (double)spine_down_bps / ((double)S * k2 * (double)up2_bps);
-    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || clos_routes(t, a, e) < 0)
+    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || topo__clos_routes(t, a, e) < 0)
         return -1;
     return topo__routes_sound(t, e);
 }

@@ -11,9 +11,10 @@
  * the compute leaves, storage leaves, spines (pod by pod) and super-spines
  * in the order of "switches". A node's ports are in the order its links
  * appear in "links", so a file written from a built fabric gives back the
- * same ports. Routes: every leaf's by the builders' up-down search (as if
- * every leaf had a failed link), so the ECMP next-hop sets and their order
- * are the builders'. */
+ * same ports. Routes: on a file of the builders' shape by their rule
+ * (regular()); on any other, every leaf's by the builders' up-down search
+ * (as if every leaf had a failed link). Either way the ECMP next-hop sets
+ * and their order are the builders'. */
 #include <yajl/yajl_parse.h>
 #include <yaml.h>
 #include <errno.h>
@@ -787,10 +788,123 @@ static int failure_touched(const struct topo *t, uint8_t *hit)
     return 0;
 }
 
+/* Every switch reaches leaf 0 over working links (the searches assume a
+ * connected fabric); d1, d2: n_switches each. */
+static int connected(const struct imp *m, const struct topo *t, uint32_t *d1, uint32_t *d2)
+{
+    uint32_t nsw = t->n_switches, nl = t->n_leaves;
+    for (uint32_t s = 0; s < nsw; s++)
+        d1[s] = UINT32_MAX;
+    uint32_t qh = 0, qt = 0;
+    d1[0] = 0;
+    d2[qt++] = 0;
+    while (qh < qt) {
+        const struct tnode *n = &t->nodes[t->first_cleaf + d2[qh++]];
+        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
+            uint32_t peer = t->ports[t->ports[p].peer].node;
+            if (topo__is_switch(t, peer) && !t->ports[p].failed &&
+                d1[peer - t->first_cleaf] == UINT32_MAX) {
+                d1[peer - t->first_cleaf] = 0;
+                d2[qt++] = peer - t->first_cleaf;
+            }
+        }
+    }
+    for (uint32_t s = 0; s < nsw; s++) /* leaves first: the pair to name */
+        if (d1[s] == UINT32_MAX)
+            return s < nl ? cut_off(m, t, 0, s, "at all over the working links")
+                          : fail(m, src_of(m, t->first_cleaf + s),
+                                 "switch \"%.60s\" has no working path to leaf \"%.60s\"",
+                                 t->names[t->first_cleaf + s], t->names[t->first_cleaf]);
+    return 0;
+}
+
+/* Two tiers: a leaf's first next hop must be a spine that goes straight
+ * down (else the BFS found leaf - spine - leaf - spine - leaf). */
+static int no_valleys(const struct imp *m, const struct topo *t)
+{
+    uint32_t nl = t->n_leaves;
+    for (uint32_t l = 0; l < nl; l++)
+        for (uint32_t s = 0; s < nl; s++) {
+            if (s == l)
+                continue;
+            const struct route *r = topo_route(t, t->first_cleaf + s, t->first_cleaf + l);
+            uint32_t g = r->cnt ? t->nh_next[r->off] : t->first_cleaf + s;
+            const struct route *r2 = topo_route(t, g, t->first_cleaf + l);
+            if (!r->cnt || !r2->cnt || t->nh_next[r2->off] != t->first_cleaf + l)
+                return cut_off(m, t, s, l, "up and down: the two leaves share no working spine "
+                                           "(a path down and up again is no up-down route)");
+        }
+    return 0;
+}
+
+/* Whether the fabric has the builders' shape, whose rule gives the routes
+ * the searches would (internal.h topo__clos_routes): every leaf-spine pair
+ * of a pod (two tiers: of the fabric) joined by links_per_spine links,
+ * consecutive in the spine's ports and in leaf order, the spine's uplinks
+ * after them; every super-spine's ports pod by pod, links_per_super each. */
+static int regular(const struct topo *t)
+{
+    uint32_t k = t->links_per_spine, k2 = t->links_per_super;
+    uint32_t *pod_n = calloc(t->n_pods + 1, sizeof *pod_n);
+    int ok = pod_n && k > 0 && (t->tiers == 2 || k2 > 0);
+    for (uint32_t l = 0; ok && l < t->n_leaves; l++)
+        pod_n[t->nodes[t->first_cleaf + l].pod]++;
+    for (uint32_t g = 0; ok && g < t->n_spines; g++) {
+        const struct tnode *n = &t->nodes[t->first_spine + g];
+        uint32_t down = t->tiers == 3 ? pod_n[n->pod] * k : t->n_leaves * k;
+        ok = n->nports >= down && (t->tiers == 2 ? n->nports == down : n->nports > down);
+        for (uint32_t i = 0; ok && i < n->nports; i++) {
+            const struct tnode *pn = &t->nodes[t->ports[t->ports[n->first_port + i].peer].node];
+            if (i >= down)
+                ok = pn->kind == NODE_SUPER;
+            else if (t->tiers == 2)
+                ok = t->ports[t->ports[n->first_port + i].peer].node == t->first_cleaf + i / k;
+            else
+                ok = pn->kind == NODE_LEAF && pn->pod == n->pod && pn->pod_pos == i / k;
+        }
+    }
+    for (uint32_t u = t->first_super; ok && t->tiers == 3 && u < t->n_nodes; u++) {
+        const struct tnode *n = &t->nodes[u];
+        ok = n->nports == t->n_pods * k2;
+        for (uint32_t i = 0; ok && i < n->nports; i++) {
+            const struct tnode *pn = &t->nodes[t->ports[t->ports[n->first_port + i].peer].node];
+            ok = pn->kind == NODE_SPINE && pn->pod == i / k2;
+        }
+    }
+    free(pod_n);
+    return ok;
+}
+
+/* Routes: on the builders' shape by their rule (the searches only toward
+ * the leaves a failed link touches, as built); on any other, or where that
+ * fails, every leaf's by the searches (routes_all), whose messages say
+ * which leaves are cut off. */
+static int routes_all(const struct imp *m, struct topo *t, struct arena *a);
+static int routes(const struct imp *m, struct topo *t, struct arena *a)
+{
+    if (regular(t)) {
+        uint32_t *d1 = malloc(t->n_switches * sizeof *d1), *d2 = malloc(t->n_switches * sizeof *d2);
+        int rc = d1 && d2 ? connected(m, t, d1, d2) : err_set(m->e, "out of memory building routes");
+        free(d1);
+        free(d2);
+        if (rc < 0)
+            return rc;
+        struct err ignored = {{0}};
+        rc = t->tiers == 3 ? topo__clos_routes(t, a, &ignored)
+                           : topo__leaf_spine_routes(t, a, &ignored);
+        /* two tiers: a failed link can leave a valley (down and up again) */
+        if (rc == 0 && (t->tiers == 3 || !t->n_failed))
+            return 0;
+        if (rc == 0)
+            return no_valleys(m, t);
+    }
+    return routes_all(m, t, a);
+}
+
 /* Every leaf's routes (all "affected"), then the checks that they go up and
  * down: two tiers by BFS (a leaf's next spine must go down to the
  * destination), three by the up-down search, which finds no other kind. */
-static int routes(const struct imp *m, struct topo *t, struct arena *a)
+static int routes_all(const struct imp *m, struct topo *t, struct arena *a)
 {
     uint32_t nsw = t->n_switches, nl = t->n_leaves;
     t->n_affected = nl;
@@ -824,30 +938,7 @@ static int routes(const struct imp *m, struct topo *t, struct arena *a)
     }
     for (uint32_t l = 0; l < nl; l++)
         t->affected[l] = l;
-    /* every switch reaches leaf 0 over working links (the searches below
-     * assume a connected fabric) */
-    for (uint32_t s = 0; s < nsw; s++)
-        d1[s] = UINT32_MAX;
-    uint32_t qh = 0, qt = 0;
-    d1[0] = 0;
-    d2[qt++] = 0;
-    while (qh < qt) {
-        const struct tnode *n = &t->nodes[t->first_cleaf + d2[qh++]];
-        for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++) {
-            uint32_t peer = t->ports[t->ports[p].peer].node;
-            if (topo__is_switch(t, peer) && !t->ports[p].failed &&
-                d1[peer - t->first_cleaf] == UINT32_MAX) {
-                d1[peer - t->first_cleaf] = 0;
-                d2[qt++] = peer - t->first_cleaf;
-            }
-        }
-    }
-    for (uint32_t s = 0; s < nsw && rc == 0; s++) /* leaves first: the pair to name */
-        if (d1[s] == UINT32_MAX)
-            rc = s < nl ? cut_off(m, t, 0, s, "at all over the working links")
-                        : fail(m, src_of(m, t->first_cleaf + s),
-                               "switch \"%.60s\" has no working path to leaf \"%.60s\"",
-                               t->names[t->first_cleaf + s], t->names[t->first_cleaf]);
+    rc = connected(m, t, d1, d2);
     for (uint32_t l = 0; l < nl && rc == 0; l++) {
         uint32_t cut = UINT32_MAX;
         if (t->tiers == 3)
@@ -859,19 +950,8 @@ static int routes(const struct imp *m, struct topo *t, struct arena *a)
     }
     if (rc == 0)
         rc = topo__routes_finish(t, &b, a, m->e);
-    /* two tiers: a leaf's first next hop must be a spine that goes straight
-     * down (else the BFS found leaf - spine - leaf - spine - leaf) */
-    for (uint32_t l = 0; l < nl && rc == 0 && t->tiers == 2; l++)
-        for (uint32_t s = 0; s < nl && rc == 0; s++) {
-            if (s == l)
-                continue;
-            const struct route *r = topo_route(t, t->first_cleaf + s, t->first_cleaf + l);
-            uint32_t g = r->cnt ? t->nh_next[r->off] : t->first_cleaf + s;
-            const struct route *r2 = topo_route(t, g, t->first_cleaf + l);
-            if (!r->cnt || !r2->cnt || t->nh_next[r2->off] != t->first_cleaf + l)
-                rc = cut_off(m, t, s, l, "up and down: the two leaves share no working spine "
-                                         "(a path down and up again is no up-down route)");
-        }
+    if (rc == 0 && t->tiers == 2)
+        rc = no_valleys(m, t);
 out:
     free(cand);
     free(wgt);

@@ -96,4 +96,15 @@ int topo__pods_hit(const struct topo *t, uint8_t *hit);
 /* Three tiers (clos.c). */
 int topo__build_clos(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
 
+/* The builders' routes over a wired fabric of their shape (ports, pods,
+ * links_per_spine and links_per_super set): the rule's defaults, and a
+ * search only toward the leaves a failed link touches. Two tiers: every
+ * spine's ports go leaf by leaf in leaf order, links_per_spine each (topo.c);
+ * three: a spine's first ports go to its pod's leaves by pod_pos,
+ * links_per_spine each, then its uplinks, and a super-spine's ports go pod
+ * by pod, links_per_super each (clos.c). import.c uses them on a file of
+ * that shape. 0, or -1 with e set. */
+int topo__leaf_spine_routes(struct topo *t, struct arena *a, struct err *e);
+int topo__clos_routes(struct topo *t, struct arena *a, struct err *e);
+
 #endif

@@ -215,7 +215,7 @@ int topo__leaf_defaults(struct topo *t, struct nh_buf *b, uint32_t *cand, uint32
     return 0;
 }
 
-static int build_routes(struct topo *t, struct arena *a, struct err *e)
+int topo__leaf_spine_routes(struct topo *t, struct arena *a, struct err *e)
 {
     uint32_t nsw = t->n_switches, nl = t->n_leaves, k = t->links_per_spine;
     t->affected = arena_calloc(a, nl, sizeof *t->affected);
@@ -507,7 +507,7 @@ static int build_leaf_spine(struct topo *t, const struct scenario *sc, struct ar
     if (fail_links(t, sc, e) < 0)
         return -1;
     topo__leaf_oversub(t, sc, hpl, spl, (double)t->n_spines * k * (double)sc->fabric.uplink_bps);
-    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || build_routes(t, a, e) < 0)
+    if (topo__ecmp_seeds(t, sc->seed, a, e) < 0 || topo__leaf_spine_routes(t, a, e) < 0)
         return -1;
     return topo__routes_sound(t, e);
 }
