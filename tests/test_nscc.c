@@ -473,9 +473,9 @@ static void fair_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
  * target, ACK rule). Over 40%..90% of the first finisher's life: the NIC
  * above 95% busy, the mean queueing delay (RTT - base) within [0.5, 1.5] x
  * the target, every flow's ACKed packets within 10% of the fair share.
- * (Issue 27 asks 5%: seeds 1..6 give 1.1..7.8% with 4 flows and 3.5..8.5%
- * with 8: each window moves by eta and rare cuts near the target, so
- * shares drift slowly; docs/engine.md.) */
+ * (Under the once-per-RTT rule seeds 1..6 gave 1.1..7.8% with 4 flows
+ * and 3.5..8.5% with 8; the per-ACK default holds the issue's 5%:
+ * nscc_fair_8_ecmp_seeds_5pct; docs/engine.md.) */
 struct nscc_fair {
     double worst, busy, delay, target; /* share off fair; NIC busy; us */
     size_t samples;
@@ -671,8 +671,8 @@ static void nscc_row_defaults(void)
  * sprayed, out-of-order receiver, trimming): every flow within 5% of fair
  * over seeds 1..5 (4 flows: 1.2-4.1%). With RoCE framing and ECMP, seeds
  * 2 and 4 give 6.2% and 6.4% (flows hashed onto shared uplinks). 8 flows
- * under UEC give 3.2-6.3%: held at 7%, short of the issue's 5%
- * (docs/engine.md NSCC). */
+ * under UEC gave 3.2-6.3% under the once-per-RTT rule (held at 7%); the
+ * default per-ACK rule holds 5% (nscc_fair_8_uec_seeds_5pct). */
 static void nscc_fair_4_uec_seeds(void)
 {
     for (uint64_t seed = 1; seed <= 5; seed++)
