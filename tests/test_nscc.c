@@ -139,10 +139,13 @@ static void model_ack(struct model *m, const struct scenario *sc, double now, do
         m->noop++;
     }
     clampw(m, &k);
+    int per_ack = sc->transport.nscc.decrease == NSCC_DEC_ACK;
+    if (per_ack)
+        m->inc += k.eta * acked; /* eta per window's bytes */
     if (m->received > 8 * m->mss || now - m->last_adjust > m->base) {
         m->cwnd += m->inc / m->cwnd;
         if (now - m->last_adjust >= m->base) {
-            m->cwnd += k.eta;
+            m->cwnd += per_ack ? 0 : k.eta;
             m->last_adjust = now;
         }
         m->inc = m->received = 0;
@@ -369,13 +372,16 @@ static void nscc_single_flow_trajectory(void)
 
 /* Two writers into one storage NIC at line rate each: the queue passes
  * the target; marked ACKs above it cut, unmarked ones add fairly, marked
- * ones below it leave the window alone. */
+ * ones below it leave the window alone. Under htsim's rule (decrease rtt:
+ * a cut at most once per base RTT, eta once per base RTT); the default's
+ * per-ACK rule is nscc_incast2_ack_trajectory. */
 static void nscc_incast2_trajectory(void)
 {
     struct scenario sc;
     nscc_scenario(&sc);
     test_set(&sc, "fabric.ecn.kmin=100KB");
     test_set(&sc, "fabric.ecn.kmax=400KB");
+    test_set(&sc, "transport.nscc.decrease=rtt");
     struct results r;
     run_recorded(&sc, 2, 1500 * 4096, &r);
     CHECKF(rec.bad == 0 && rec.acks > 500, "%u of %u ACKs off the model (worst %.3g)", rec.bad,
@@ -467,9 +473,9 @@ static void fair_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
  * target, ACK rule). Over 40%..90% of the first finisher's life: the NIC
  * above 95% busy, the mean queueing delay (RTT - base) within [0.5, 1.5] x
  * the target, every flow's ACKed packets within 10% of the fair share.
- * (Issue 27 asks 5%: seeds 1..6 give 1.1..7.8% with 4 flows and 3.5..8.5%
- * with 8: each window moves by eta and rare cuts near the target, so
- * shares drift slowly; docs/engine.md.) */
+ * (Under the once-per-RTT rule seeds 1..6 gave 1.1..7.8% with 4 flows
+ * and 3.5..8.5% with 8; the per-ACK default holds the issue's 5%:
+ * nscc_fair_8_ecmp_seeds_5pct; docs/engine.md.) */
 struct nscc_fair {
     double worst, busy, delay, target; /* share off fair; NIC busy; us */
     size_t samples;
@@ -665,8 +671,8 @@ static void nscc_row_defaults(void)
  * sprayed, out-of-order receiver, trimming): every flow within 5% of fair
  * over seeds 1..5 (4 flows: 1.2-4.1%). With RoCE framing and ECMP, seeds
  * 2 and 4 give 6.2% and 6.4% (flows hashed onto shared uplinks). 8 flows
- * under UEC give 3.2-6.3%: held at 7%, short of the issue's 5%
- * (docs/engine.md NSCC). */
+ * under UEC gave 3.2-6.3% under the once-per-RTT rule (held at 7%); the
+ * default per-ACK rule holds 5% (nscc_fair_8_uec_seeds_5pct). */
 static void nscc_fair_4_uec_seeds(void)
 {
     for (uint64_t seed = 1; seed <= 5; seed++)
@@ -726,6 +732,25 @@ static void nscc_fair_4_uec_ack_seeds(void)
                         "transport.protocol=uec;transport.nscc.decrease=ack", 0.05);
 }
 
+/* Issue 27's bar under the default rule (decrease ack): 8 sprayed flows
+ * within 5% of fair on seeds 1..5 (0.5-1.3%; the once-per-RTT rule gave
+ * 3.2-6.3%, seeds 1 and 4 at 5.5% and 6.3%), NIC above 95% busy, mean
+ * queueing delay within [0.5, 1.5] x target. */
+static void nscc_fair_8_uec_seeds_5pct(void)
+{
+    for (uint64_t seed = 1; seed <= 5; seed++)
+        nscc_fair_check(8, 64u << 20, seed, "transport.protocol=uec", 0.05);
+}
+
+/* The same with one path per flow (RoCE framing, ECMP): 0.6-1.9% under
+ * the default; eta once per base RTT next to the per-ACK cut left these
+ * 34-46% apart (a flow's eta followed when its ACKs landed). */
+static void nscc_fair_8_ecmp_seeds_5pct(void)
+{
+    for (uint64_t seed = 1; seed <= 5; seed++)
+        nscc_fair_check(8, 64u << 20, seed, NULL, 0.05);
+}
+
 SUITE(suite_nscc) = {
     {"nscc_single_flow_trajectory", nscc_single_flow_trajectory},
     {"nscc_incast2_trajectory", nscc_incast2_trajectory},
@@ -741,5 +766,7 @@ SUITE(suite_nscc) = {
     {"nscc_incast2_ack_trajectory", nscc_incast2_ack_trajectory},
     {"nscc_fair_8_uec_ack_seeds_5pct", nscc_fair_8_uec_ack_seeds_5pct},
     {"nscc_fair_4_uec_ack_seeds", nscc_fair_4_uec_ack_seeds},
+    {"nscc_fair_8_uec_seeds_5pct", nscc_fair_8_uec_seeds_5pct},
+    {"nscc_fair_8_ecmp_seeds_5pct", nscc_fair_8_ecmp_seeds_5pct},
     {0, 0},
 };

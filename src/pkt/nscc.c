@@ -11,13 +11,15 @@
  *       increase instead: cwnd += fi_scale x acked, at once
  *   ECN,    delay >= target: multiplicative decrease, at most once per base
  *       RTT and only while avg > target: cwnd x= max(1 - gamma (avg -
- *       target) / avg, 0.5); with decrease ack, on every such ACK instead:
- *       cwnd -= min(gamma (avg - target) / avg, 0.5) x min(acked, cwnd)
+ *       target) / avg, 0.5); with decrease ack (the default), on every
+ *       such ACK instead: cwnd -= min(gamma (avg - target) / avg, 0.5) x
+ *       min(acked, cwnd)
  *   ECN,    delay <  target: no change (a hot path; spraying moves off it)
  * avg is an EWMA (delay_alpha) of the delay, where an unmarked sample above
  * target counts as base / 4. Increases are owed and paid at an adjustment,
  * after 8 MTU acknowledged or a base RTT: cwnd += inc / cwnd (fair: small
- * windows grow faster), plus eta once per base RTT. Quick adapt: each
+ * windows grow faster), plus eta once per base RTT (decrease rtt) or, with
+ * decrease ack, inc += eta x acked on every ACK (eta per window). Quick adapt: each
  * period of base + target, after a loss or a delay above 4 x target, a flow
  * that delivered less than maxwnd / 2^qa_gate sets cwnd to what it
  * delivered and ignores the marked feedback of what was in flight. A NAK or
@@ -230,10 +232,14 @@ static void on_sample(struct pnet *n, struct flow *f, uint64_t acked, uint64_t r
         }
     } /* else marked below target: no change */
     bounds(s, &k);
+    /* per ACK, eta is owed per byte acknowledged (eta a window): tied to
+     * the ACK clock as the per-ACK cut is, not to when ACKs happen to land */
+    if (p->decrease == NSCC_DEC_ACK)
+        s->inc += k.eta * a;
     if (s->received > ADJUST_MTUS * k.mss || (double)(n->now - s->last_adjust) > k.base) {
         s->cwnd += s->inc / s->cwnd;
         if ((double)(n->now - s->last_adjust) >= k.base) {
-            s->cwnd += k.eta;
+            s->cwnd += p->decrease == NSCC_DEC_ACK ? 0 : k.eta;
             s->last_adjust = n->now;
         }
         s->inc = 0;

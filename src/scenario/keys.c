@@ -551,12 +551,12 @@ const struct key scn_keys[] = {
      "the maximum window / 2^qa_gate (htsim uec.cpp 3)", NULL},
     {"transport.nscc.quick_adapt", T_BOOL, FIELD(transport.nscc.quick_adapt), "true",
      NULL, NULL, "NSCC: quick adapt on (a loss, or a delay above 4 x target)", NULL},
-    {"transport.nscc.decrease", T_ENUM, FIELD(transport.nscc.decrease), "rtt", NULL, NULL,
-     "NSCC multiplicative decrease: rtt (at most one cut per base RTT, htsim uec.cpp) "
-     "or ack (every marked ACK above the target cuts in proportion to the bytes it "
-     "acknowledges: cwnd -= min(gamma (avg - target) / avg, 0.5) x acked, so a "
-     "window of such ACKs cuts about as much as one cut; the UEC 1.0 spec's per-ACK "
-     "rule)", &names_nscc_decrease},
+    {"transport.nscc.decrease", T_ENUM, FIELD(transport.nscc.decrease), "ack", NULL, NULL,
+     "NSCC multiplicative decrease: ack (every marked ACK above the target cuts in "
+     "proportion to the bytes it acknowledges, cwnd -= min(gamma (avg - target) / "
+     "avg, 0.5) x acked, so a window of such ACKs cuts about as much as one cut, and "
+     "eta is owed per byte acknowledged: UEC's per-ACK rule) or rtt (at most one cut "
+     "per base RTT and eta once per base RTT, htsim uec.cpp)", &names_nscc_decrease},
 
     {"telemetry.interval", T_TIME, FIELD(telemetry.interval_ps), "0", NULL,
      "1000s", "sampling interval of the time series (queues, pauses, throughput per "
