@@ -111,9 +111,10 @@ struct rec {
 struct imp {
     const char *path;
     struct err *e;
-    const char *text; /* the file (JSON: positions are offsets into it) */
+    const char *text; /* a YAML file's text */
     size_t len;
-    int json;
+    int json;         /* JSON: streamed; positions are offsets, read back for a message */
+    size_t base;      /* JSON: the file offset of the chunk being parsed */
     yajl_handle yh;
     struct rec r;
     struct elem *el;
@@ -154,6 +155,30 @@ static size_t token_start(const char *s, size_t end)
     return i;
 }
 
+/* The first n bytes of the file at path (fewer if it is shorter), for a
+ * message's line and column; NULL when it cannot be read. */
+static char *read_prefix(const char *path, size_t n, size_t *got)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = f ? malloc(n + 1) : NULL;
+    *got = buf ? fread(buf, 1, n, f) : 0;
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* Line and column of byte offset s of a JSON file (its line count read back). */
+static void offset_line_col(const char *text, size_t s, uint32_t *line, uint32_t *col)
+{
+    size_t ls = 0;
+    *line = 1;
+    for (size_t i = 0; i < s; i++)
+        if (text[i] == '\n')
+            ++*line, ls = i + 1;
+    *col = (uint32_t)(s - ls + 1);
+}
+
+/* line 0: no place known */
 static void line_col(const struct imp *m, uint64_t at, uint32_t *line, uint32_t *col)
 {
     if (!m->json) {
@@ -161,12 +186,12 @@ static void line_col(const struct imp *m, uint64_t at, uint32_t *line, uint32_t 
         *col = (uint32_t)(at & ((1u << COL_BITS) - 1));
         return;
     }
-    size_t end = (size_t)at - 1, s = token_start(m->text, end < m->len ? end : m->len), ls = 0;
-    *line = 1;
-    for (size_t i = 0; i < s; i++)
-        if (m->text[i] == '\n')
-            ++*line, ls = i + 1;
-    *col = (uint32_t)(s - ls + 1);
+    size_t end = (size_t)at - 1, got;
+    char *text = read_prefix(m->path, end, &got);
+    *line = 0;
+    if (text)
+        offset_line_col(text, token_start(text, got), line, col);
+    free(text);
 }
 
 /* "FILE:LINE:COL: message", or "FILE: message" where no place fits */
@@ -179,11 +204,11 @@ static int fail(const struct imp *m, uint64_t at, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (at) {
-        uint32_t line, col;
+    uint32_t line = 0, col = 0;
+    if (at)
         line_col(m, at, &line, &col);
+    if (line)
         return err_set(m->e, "%s:%u:%u: %s", m->path, line, col, msg);
-    }
     return err_set(m->e, "%s: %s", m->path, msg);
 }
 
@@ -420,7 +445,7 @@ static void rec_free(struct rec *r)
 
 static uint64_t j_at(const struct imp *m)
 {
-    return (uint64_t)yajl_get_bytes_consumed(m->yh) + 1;
+    return (uint64_t)(m->base + yajl_get_bytes_consumed(m->yh)) + 1;
 }
 static int j_null(void *c)
 {
@@ -468,36 +493,78 @@ static int j_end(void *c)
     return b_close(c) == 0;
 }
 
-static int load_json(struct imp *m)
+static int too_large(const struct scenario *sc, const char *path, double limit, struct err *e);
+static double file_limit(const struct scenario *sc);
+
+/* Stream the JSON file at m->path through yajl in chunks: no copy of the
+ * whole file is kept. At most limit bytes (larger: too_large's message). */
+static int load_json(struct imp *m, const struct scenario *sc, double limit)
 {
     static const yajl_callbacks cb = {j_null, j_bool, j_int, j_real, NULL, j_str,
                                       j_start_map, j_key, j_end, j_start_arr, j_end};
     m->json = 1;
-    if (strspn(m->text, " \t\r\n") == m->len)
-        return err_set(m->e, "%s: empty", m->path);
+    FILE *f = fopen(m->path, "rb");
+    if (!f)
+        return err_set(m->e, "fabric.topology_file: cannot read '%s': %s", m->path,
+                       strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (double)st.st_size > limit) {
+        fclose(f);
+        return too_large(sc, m->path, limit, m->e);
+    }
     m->yh = yajl_alloc(&cb, NULL, m);
-    if (!m->yh)
+    if (!m->yh) {
+        fclose(f);
         return oom(m);
-    yajl_status st = yajl_parse(m->yh, (const unsigned char *)m->text, m->len);
-    if (st == yajl_status_ok)
-        st = yajl_complete_parse(m->yh);
-    int rc = 0;
-    if (st == yajl_status_error) {
-        unsigned char *msg = yajl_get_error(m->yh, 0, (const unsigned char *)m->text, m->len);
+    }
+    enum { CHUNK = 1 << 16 };
+    static const char blank[] = " \t\r\n";
+    char buf[CHUNK];
+    yajl_status ys = yajl_status_ok;
+    int rc = 0, seen = 0; /* seen: a byte other than a blank */
+    size_t got = 0, max = (size_t)limit;
+    m->base = 0;
+    while (ys == yajl_status_ok && (got = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (m->base + got > max) {
+            rc = too_large(sc, m->path, limit, m->e);
+            break;
+        }
+        for (size_t i = 0; i < got && !seen; i++)
+            seen = !memchr(blank, buf[i], sizeof blank - 1) || !buf[i];
+        ys = yajl_parse(m->yh, (const unsigned char *)buf, got);
+        if (ys == yajl_status_ok)
+            m->base += got;
+    }
+    if (rc == 0 && ferror(f))
+        rc = err_set(m->e, "fabric.topology_file: cannot read '%s': %s", m->path,
+                     strerror(errno));
+    fclose(f);
+    if (rc == 0 && !seen && ys == yajl_status_ok)
+        rc = err_set(m->e, "%s: empty", m->path);
+    size_t at = 0; /* where yajl stopped */
+    if (rc == 0 && ys == yajl_status_ok) {
+        at = m->base; /* the end: an unfinished value */
+        ys = yajl_complete_parse(m->yh);
+    } else if (rc == 0) {
+        at = m->base + yajl_get_bytes_consumed(m->yh);
+        at = at > 0 ? at - 1 : 0; /* yajl counts the offending byte in */
+    }
+    if (rc == 0 && ys == yajl_status_error) {
+        unsigned char *msg = yajl_get_error(m->yh, 0, (const unsigned char *)buf, 0);
         char one[160];
         snprintf(one, sizeof one, "%s", msg ? (const char *)msg : "syntax error");
         one[strcspn(one, "\r\n")] = '\0'; /* yajl ends it with a newline */
         if (msg)
             yajl_free_error(m->yh, msg);
-        /* the place: the line and column of the byte where it stopped */
-        size_t at = yajl_get_bytes_consumed(m->yh), ls = 0;
-        uint32_t line = 1;
-        at = at > 0 ? at - 1 : 0; /* yajl counts the offending byte in */
-        for (size_t i = 0; i < at && i < m->len; i++)
-            if (m->text[i] == '\n')
-                line++, ls = i + 1;
-        rc = err_set(m->e, "%s:%u:%zu: JSON syntax error: %s", m->path, line, at - ls + 1, one);
-    } else if (st != yajl_status_ok) {
+        size_t n;
+        char *text = read_prefix(m->path, at, &n);
+        uint32_t line = 0, col = 0;
+        if (text)
+            offset_line_col(text, n, &line, &col);
+        free(text);
+        rc = line ? err_set(m->e, "%s:%u:%u: JSON syntax error: %s", m->path, line, col, one)
+                  : err_set(m->e, "%s: JSON syntax error: %s", m->path, one);
+    } else if (rc == 0 && ys != yajl_status_ok) {
         rc = -1; /* a callback stopped it: m->e says why */
     }
     yajl_free(m->yh);
@@ -1366,7 +1433,8 @@ static int load_yaml(struct imp *m)
 /* A topology file's size limit: 16 MiB and 1 KiB per host and storage
  * NIC of the scenario, three times what --topology-out writes for a
  * 100,000-node fabric (31.6 MB, 310 B a NIC with its switches and links).
- * The records take ~2x the file. */
+ * A JSON file is streamed in 64 KiB pieces; its records take ~1.5x the
+ * file. A YAML file is read whole. */
 static double file_limit(const struct scenario *sc)
 {
     double nics = (double)sc->cluster.nodes * (sc->cluster.nics_per_node ? sc->cluster.nics_per_node : 1) +
@@ -1472,11 +1540,16 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
     memset(&m, 0, sizeof m);
     m.path = path;
     m.e = e;
-    char *text = read_capped(sc, path, &m.len, e);
-    if (!text)
-        return -1;
-    m.text = text;
-    int rc = is_yaml(path) ? load_yaml(&m) : load_json(&m);
+    char *text = NULL;
+    int rc;
+    if (is_yaml(path)) {
+        if (!(text = read_capped(sc, path, &m.len, e)))
+            return -1;
+        m.text = text;
+        rc = load_yaml(&m);
+    } else {
+        rc = load_json(&m, sc, file_limit(sc));
+    }
     const struct rec *r = &m.r;
     const struct val *hosts = &r->arr[0], *stor = &r->arr[1], *sw = &r->arr[2],
                      *links = &r->arr[3];
