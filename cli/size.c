@@ -51,7 +51,8 @@ static const char usage_size[] =
     "                   fabric.leaf_switch, fabric.hosts_per_leaf, ...) keeps only the\n"
     "                   designs with that value\n"
     "  --knob K=V,...   widen the search: switches (profiles, default the scenario's),\n"
-    "                   tiers (2,3), storage.nodes (counts to try), or any other\n"
+    "                   tiers (2,3), storage.nodes (counts to try), spine_oversub\n"
+    "                   (three tiers: r of the spines' r:1, default 1,2), or any other\n"
     "                   scenario key, e.g. checkpoint.policy=sync,async,hierarchical,\n"
     "                   storage.nics_per_node=1,2, storage.profile=A,B (every\n"
     "                   combination is tried with every design)\n"
@@ -676,16 +677,23 @@ static int by_cost(const struct cand *c, size_t a, size_t b)
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/* What else than the leaf makes two designs run differently: the spines'
+ * oversubscription (0 for 1:1 and two tiers). */
+static uint64_t design_shape_axes(const struct design *d)
+{
+    return d->ratio > 1 ? d->ratio : 0;
+}
+
 /* Leaf shape order (any fixed order: equal shapes end up together). */
 static int by_shape(const struct cand *c, size_t a, size_t b)
 {
     const struct cand *p = &c[a], *q = &c[b];
     const uint64_t x[] = {p->variant, p->storage, p->d.tiers, (uint64_t)(p->d.leaf - switch_catalog),
                           (uint64_t)(p->d.spine - switch_catalog), p->d.hpl, p->d.uplinks,
-                          p->d.spl};
+                          p->d.spl, design_shape_axes(&p->d)};
     const uint64_t y[] = {q->variant, q->storage, q->d.tiers, (uint64_t)(q->d.leaf - switch_catalog),
                           (uint64_t)(q->d.spine - switch_catalog), q->d.hpl, q->d.uplinks,
-                          q->d.spl};
+                          q->d.spl, design_shape_axes(&q->d)};
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
         if (x[i] != y[i])
             return x[i] < y[i] ? -1 : 1;
@@ -808,6 +816,15 @@ static void packet_check(struct size_ctx *x, const struct target *t, int nt, con
                *rec);
 }
 
+/* The designer's axes beyond the leaf shape, appended to b: spines
+ * oversubscribed. */
+static void shape_axes_text(const struct design *d, char *b, size_t len)
+{
+    size_t at = strlen(b);
+    if (d->tiers == 3 && d->ratio > 1 && at < len)
+        snprintf(b + at, len - at, " (spines %.3g:1)", d->oversub_spine);
+}
+
 static void shape_text(const struct cand *c, char *b, size_t len)
 {
     const struct design *d = &c->d;
@@ -820,6 +837,7 @@ static void shape_text(const struct cand *c, char *b, size_t len)
                          "of %u, %u spines, %u super-spines",
                  d->leaf->name, d->spine->name, d->cleaves, d->hpl, d->sleaves, d->spl, d->cpods,
                  d->spods, d->lpp, d->n_spines, d->n_supers);
+    shape_axes_text(d, b, len);
 }
 
 static void put_row(FILE *f, const struct cand *c, size_t id, const char *cur)
@@ -1052,6 +1070,8 @@ static json_t *cand_json(const struct size_ctx *x, const struct cand *c, size_t 
     }
     json_object_set_new(o, "bom", b);
     json_object_set_new(o, "oversubscription", json_real(d->oversub));
+    if (d->tiers == 3)
+        json_object_set_new(o, "spine_oversubscription", json_real(d->oversub_spine));
     json_object_set_new(o, "capital", json_real(c->price.capital));
     json_object_set_new(o, "capital_switches", json_real(c->price.switches));
     json_object_set_new(o, "capital_optics", json_real(c->price.optics));
@@ -1294,10 +1314,29 @@ static int write_json(const char *path, const struct size_ctx *x, const struct t
     return rc;
 }
 
+/* The designer's ratios of spine links down to super-spine links up
+ * (--knob spine_oversub=1,2,...): a bit each in in->spine_ratios. */
+#define SPINE_OVERSUB_DEFAULT "1,2"
+static int design_axes_parse(struct design_input *in, const char *ratios)
+{
+    in->spine_ratios = 0;
+    for (const char *p = ratios; *p;) {
+        char *end;
+        long r = strtol(p, &end, 10);
+        if (end == p || (*end && *end != ',') || r < 1 || r > 31)
+            return die("--knob spine_oversub=%s: expected ratios from 1 to 31 (r for r:1), "
+                       "comma separated", ratios);
+        in->spine_ratios |= 1u << r;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 int cmd_size(int argc, char **argv)
 {
     const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL, *html = NULL;
     const char *sets[MAX_SETS], *switches = NULL, *tiers = NULL, *stor = NULL;
+    const char *spine_ox = SPINE_OVERSUB_DEFAULT;
     int n_sets = 0, nt = 0, list = 0, jobs = 1, no_prune = 0, quiet = 0, prune_tiers = 0;
     uint32_t finalists = 0, seeds = 1;
     size_t max_runs = 20000;
@@ -1338,6 +1377,8 @@ int cmd_size(int argc, char **argv)
                 tiers = v + 6;
             else if (!strncmp(v, "storage.nodes=", 14))
                 stor = v + 14;
+            else if (!strncmp(v, "spine_oversub=", 14))
+                spine_ox = v + 14;
             else if (parse_knob(&x, v))
                 return 2;
         } else if (!strcmp(a, "-j") || !strcmp(a, "--max-runs") ||
@@ -1433,6 +1474,8 @@ int cmd_size(int argc, char **argv)
         if (!strcmp(tiers, "3"))
             x.fixes[x.n_fix++] = "fabric.tiers=3";
     }
+    if (design_axes_parse(in, spine_ox))
+        goto out;
     char names[512];
     if (switches) {
         snprintf(names, sizeof names, "%s", switches);

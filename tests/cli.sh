@@ -1305,5 +1305,29 @@ else
     bad "chain_protection_summary_and_json: $(grep -E 'protection|restore' "$tmp/chain.out" | head -3)"
 fi
 
+# size --knob spine_oversub=2: three-tier designs whose spines have fewer
+# super-spine links than leaf links (no 1:1 one), each valid; the
+# recommended one, run from its YAML, has the spines' ratio and the capital
+# and stall size gave it
+"$bin" size --set cluster.nodes=32 --set storage.nodes=2 --knob tiers=3 --knob spine_oversub=2 \
+    --target 'checkpoint_overhead<=5%' --yaml "$tmp/szo.yaml" --json "$tmp/szo.json" --quiet \
+    >"$tmp/szo.out" 2>&1
+rc=$?
+"$bin" run "$tmp/szo.yaml" --quiet --json "$tmp/szo_run.json" >/dev/null 2>&1
+n11=$(jq '[.candidates[] | select(.spine_oversubscription <= 1)] | length' "$tmp/szo.json" 2>/dev/null)
+nall=$(jq '.candidates | length' "$tmp/szo.json" 2>/dev/null)
+want=$(jq -r '.candidates[.recommended] | "\(.stall_s) \(.capital) \(.spine_oversubscription)"' \
+    "$tmp/szo.json" 2>/dev/null)
+got=$(jq -r '"\(.cost.stall_s_per_checkpoint) \(.cost.capital) \(.fabric.oversubscription.spine)"' \
+    "$tmp/szo_run.json" 2>/dev/null)
+if [ "$rc" -eq 0 ] && [ "$n11" = 0 ] && [ -n "$nall" ] && [ "$nall" -gt 100 ] &&
+    [ -n "$want" ] && [ "$want" = "$got" ] && grep -q '(spines [0-9.]*:1)' "$tmp/szo.out"; then
+    ok size_spine_oversub
+else
+    bad "size_spine_oversub (exit $rc; $n11 of $nall at 1:1; size '$want', run '$got'): $(head -2 "$tmp/szo.out")"
+fi
+expect_error size_bad_spine_oversub "--knob spine_oversub=0: expected ratios from 1 to 31" \
+    size --knob spine_oversub=0
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -38,7 +38,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_reps[],
     suite_fluid_scale2[],
     suite_craq[],
-    suite_endur2[];
+    suite_endur2[],
+    suite_design2[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -73,6 +74,7 @@ static const struct test *const suites[] = {
     suite_fluid_scale2,
     suite_craq,
     suite_endur2,
+    suite_design2,
 };
 
 int main(int argc, char **argv)
