@@ -55,7 +55,9 @@ static const char usage_size[] =
     "                   fabric.leaf_switch, fabric.hosts_per_leaf, ...) keeps only the\n"
     "                   designs with that value\n"
     "  --knob K=V,...   widen the search: switches (profiles, default the scenario's),\n"
-    "                   tiers (2,3), storage.nodes (counts to try), or any other\n"
+    "                   tiers (2,3), storage.nodes (counts to try), spine_oversub\n"
+    "                   (three tiers: r of the spines' r:1, default 1,2), breakout\n"
+    "                   (lanes a switch port: 1,2,4; default 1), or any other\n"
     "                   scenario key, e.g. checkpoint.policy=sync,async,hierarchical,\n"
     "                   storage.nics_per_node=1,2, storage.profile=A,B (every\n"
     "                   combination is tried with every design)\n"
@@ -263,6 +265,18 @@ static int parse_target(const char *s, struct target *t)
     return 0;
 }
 
+/* A design key d leaves out: the breakouts (1 when not set) keep d only
+ * at 1; any other key keeps it. */
+static int fix_keeps_absent(const char *fix, size_t kl, const char *val)
+{
+    static const char *const bo[] = {"fabric.breakout", "fabric.leaf_down_breakout",
+                                     "fabric.leaf_up_breakout", "fabric.spine_breakout"};
+    for (size_t i = 0; i < sizeof bo / sizeof bo[0]; i++)
+        if (strlen(bo[i]) == kl && !strncmp(fix, bo[i], kl))
+            return !strcmp(val, "1");
+    return 1;
+}
+
 /* The design keys of d as k=v items; does fix (k=v) keep d? */
 static int fix_keeps(const struct design *d, const char *fix)
 {
@@ -279,7 +293,7 @@ static int fix_keeps(const struct design *d, const char *fix)
             return len - kl - 1 == strlen(eq + 1) && !strncmp(p + kl + 1, eq + 1, len - kl - 1);
         p += len + (nl != NULL);
     }
-    return 1;
+    return fix_keeps_absent(fix, kl, eq + 1);
 }
 
 /* Keys a design sets: reset to their defaults first, so that what the file
@@ -505,7 +519,9 @@ CKPT_WRAPS static uint64_t side_key(const struct cand *c, int tiers_key, uint64_
     k[1] = c->storage;
     k[2] = (uint64_t)(c->d.leaf - switch_catalog);
     k[3] = (uint64_t)(c->d.spine - switch_catalog);
-    k[4] = tiers_key ? UINT64_MAX : c->d.uplinks;
+    k[4] = tiers_key ? UINT64_MAX /* breakouts: the uplinks' speed */
+                     : c->d.uplinks | (uint64_t)c->d.bo_up << 32 |
+                           (uint64_t)c->d.bo_spine << 40 | (uint64_t)c->d.bo_down << 48;
     k[5] = tiers_key ? UINT64_MAX : c->d.spl;
     uint64_t h = UINT64_C(1469598103934665603);
     for (int i = 0; i < 6; i++)
@@ -831,16 +847,24 @@ static int by_cost(const struct cand *c, size_t a, size_t b)
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/* What else than the leaf makes two designs run differently: the spines'
+ * oversubscription (0 for 1:1 and two tiers). */
+static uint64_t design_shape_axes(const struct design *d)
+{
+    return (d->ratio > 1 ? d->ratio : 0) | (uint64_t)d->bo_down << 40 |
+           (uint64_t)d->bo_up << 48 | (uint64_t)d->bo_spine << 56;
+}
+
 /* Leaf shape order (any fixed order: equal shapes end up together). */
 static int by_shape(const struct cand *c, size_t a, size_t b)
 {
     const struct cand *p = &c[a], *q = &c[b];
     const uint64_t x[] = {p->variant, p->storage, p->d.tiers, (uint64_t)(p->d.leaf - switch_catalog),
                           (uint64_t)(p->d.spine - switch_catalog), p->d.hpl, p->d.uplinks,
-                          p->d.spl};
+                          p->d.spl, design_shape_axes(&p->d)};
     const uint64_t y[] = {q->variant, q->storage, q->d.tiers, (uint64_t)(q->d.leaf - switch_catalog),
                           (uint64_t)(q->d.spine - switch_catalog), q->d.hpl, q->d.uplinks,
-                          q->d.spl};
+                          q->d.spl, design_shape_axes(&q->d)};
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
         if (x[i] != y[i])
             return x[i] < y[i] ? -1 : 1;
@@ -1045,6 +1069,18 @@ static void packet_check(struct size_ctx *x, const struct target *t, int nt, con
                *rec);
 }
 
+/* The designer's axes beyond the leaf shape, appended to b: spines
+ * oversubscribed. */
+static void shape_axes_text(const struct design *d, char *b, size_t len)
+{
+    size_t at = strlen(b);
+    if (d->tiers == 3 && d->ratio > 1 && at < len)
+        snprintf(b + at, len - at, " (spines %.3g:1)", d->oversub_spine);
+    at = strlen(b);
+    if ((d->bo_down > 1 || d->bo_up > 1 || d->bo_spine > 1) && at < len)
+        snprintf(b + at, len - at, " (breakout %u/%u/%u)", d->bo_down, d->bo_up, d->bo_spine);
+}
+
 static void shape_text(const struct cand *c, char *b, size_t len)
 {
     const struct design *d = &c->d;
@@ -1057,6 +1093,7 @@ static void shape_text(const struct cand *c, char *b, size_t len)
                          "of %u, %u spines, %u super-spines",
                  d->leaf->name, d->spine->name, d->cleaves, d->hpl, d->sleaves, d->spl, d->cpods,
                  d->spods, d->lpp, d->n_spines, d->n_supers);
+    shape_axes_text(d, b, len);
 }
 
 static void put_row(FILE *f, const struct cand *c, size_t id, const char *cur)
@@ -1106,6 +1143,8 @@ static void put_bom(FILE *f, const struct size_ctx *x, const struct cand *c, con
                 (double)d->link_bps[k] / 1e9);
         if (p->part[k].optics)
             fprintf(f, " %" PRIu64 " x %s,", p->part[k].optics, p->part[k].optic);
+        if (p->part[k].optics2)
+            fprintf(f, " %" PRIu64 " x %s (broken out),", p->part[k].optics2, p->part[k].optic2);
         fprintf(f, " %" PRIu64 " x %s\n", p->part[k].cables, p->part[k].cable);
     }
     fprintf(f, "  storage: %u nodes: %.0f %s; optics %.0f, cables %.0f; power %.0f W\n",
@@ -1284,11 +1323,19 @@ static json_t *cand_json(const struct size_ctx *x, const struct cand *c, size_t 
             json_object_set_new(l, "transceivers",
                                 json_integer((json_int_t)c->price.part[k].optics));
         }
+        if (c->price.part[k].optics2) { /* a broken-out end's own */
+            json_object_set_new(l, "breakout_transceiver", json_string(c->price.part[k].optic2));
+            json_object_set_new(l, "breakout_transceivers",
+                                json_integer((json_int_t)c->price.part[k].optics2));
+        }
         json_object_set_new(l, "cable", json_string(c->price.part[k].cable));
+        json_object_set_new(l, "cables", json_integer((json_int_t)c->price.part[k].cables));
         json_object_set_new(b, cls[k], l);
     }
     json_object_set_new(o, "bom", b);
     json_object_set_new(o, "oversubscription", json_real(d->oversub));
+    if (d->tiers == 3)
+        json_object_set_new(o, "spine_oversubscription", json_real(d->oversub_spine));
     json_object_set_new(o, "capital", json_real(c->price.capital));
     json_object_set_new(o, "capital_switches", json_real(c->price.switches));
     json_object_set_new(o, "capital_optics", json_real(c->price.optics));
@@ -1531,10 +1578,47 @@ static int write_json(const char *path, const struct size_ctx *x, const struct t
     return rc;
 }
 
+/* The designer's ratios of spine links down to super-spine links up
+ * (--knob spine_oversub=1,2,...): a bit each in in->spine_ratios. */
+#define SPINE_OVERSUB_DEFAULT "1,2"
+static int design_axes_parse(struct design_input *in, const char *ratios)
+{
+    in->spine_ratios = 0;
+    for (const char *p = ratios; *p;) {
+        char *end;
+        long r = strtol(p, &end, 10);
+        if (end == p || (*end && *end != ',') || r < 1 || r > 31)
+            return die("--knob spine_oversub=%s: expected ratios from 1 to 31 (r for r:1), "
+                       "comma separated", ratios);
+        in->spine_ratios |= 1u << r;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* The breakouts the designer may use (--knob breakout=1,2,4): a bit each
+ * in in->breakouts. */
+#define BREAKOUT_DEFAULT "1"
+static int design_bo_parse(struct design_input *in, const char *list)
+{
+    in->breakouts = 0;
+    for (const char *p = list; *p;) {
+        char *end;
+        long b = strtol(p, &end, 10);
+        if (end == p || (*end && *end != ',') || (b != 1 && b != 2 && b != 4))
+            return die("--knob breakout=%s: expected 1, 2 or 4 (lanes a switch port), comma "
+                       "separated", list);
+        in->breakouts |= 1u << b;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
 {
     const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL, *html = NULL;
     const char *sets[MAX_SETS], *switches = NULL, *tiers = NULL, *stor = NULL;
+    const char *spine_ox = SPINE_OVERSUB_DEFAULT, *bo_list = BREAKOUT_DEFAULT;
     int n_sets = 0, nt = 0, list = 0, jobs = 1, no_prune = 0, quiet = 0, prune_tiers = 0;
     uint32_t finalists = 0, seeds = 1;
     size_t max_runs = 20000;
@@ -1575,6 +1659,10 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
                 tiers = v + 6;
             else if (!strncmp(v, "storage.nodes=", 14))
                 stor = v + 14;
+            else if (!strncmp(v, "spine_oversub=", 14))
+                spine_ox = v + 14;
+            else if (!strncmp(v, "breakout=", 9))
+                bo_list = v + 9;
             else if (parse_knob(&x, v))
                 return 2;
         } else if (!strcmp(a, "-j") || !strcmp(a, "--max-runs") ||
@@ -1670,6 +1758,8 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
         if (!strcmp(tiers, "3"))
             x.fixes[x.n_fix++] = "fabric.tiers=3";
     }
+    if (design_axes_parse(in, spine_ox) || design_bo_parse(in, bo_list))
+        goto out;
     char names[512];
     if (switches) {
         snprintf(names, sizeof names, "%s", switches);

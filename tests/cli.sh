@@ -1355,5 +1355,50 @@ else
     bad "size_packet_check_jobs (exit $rc1/$rc2; $np checked; -j 1 $p1; -j 2 $p2): $(grep '^packet check' "$tmp/szj2.out" | head -3)"
 fi
 
+# size --knob spine_oversub=2: three-tier designs whose spines have fewer
+# super-spine links than leaf links (no 1:1 one), each valid; the
+# recommended one, run from its YAML, has the spines' ratio and the capital
+# and stall size gave it
+"$bin" size --set cluster.nodes=32 --set storage.nodes=2 --knob tiers=3 --knob spine_oversub=2 \
+    --target 'checkpoint_overhead<=5%' --yaml "$tmp/szo.yaml" --json "$tmp/szo.json" --quiet \
+    >"$tmp/szo.out" 2>&1
+rc=$?
+"$bin" run "$tmp/szo.yaml" --quiet --json "$tmp/szo_run.json" >/dev/null 2>&1
+n11=$(jq '[.candidates[] | select(.spine_oversubscription <= 1)] | length' "$tmp/szo.json" 2>/dev/null)
+nall=$(jq '.candidates | length' "$tmp/szo.json" 2>/dev/null)
+want=$(jq -r '.candidates[.recommended] | "\(.stall_s) \(.capital) \(.spine_oversubscription)"' \
+    "$tmp/szo.json" 2>/dev/null)
+got=$(jq -r '"\(.cost.stall_s_per_checkpoint) \(.cost.capital) \(.fabric.oversubscription.spine)"' \
+    "$tmp/szo_run.json" 2>/dev/null)
+if [ "$rc" -eq 0 ] && [ "$n11" = 0 ] && [ -n "$nall" ] && [ "$nall" -gt 100 ] &&
+    [ -n "$want" ] && [ "$want" = "$got" ] && grep -q '(spines [0-9.]*:1)' "$tmp/szo.out"; then
+    ok size_spine_oversub
+else
+    bad "size_spine_oversub (exit $rc; $n11 of $nall at 1:1; size '$want', run '$got'): $(head -2 "$tmp/szo.out")"
+fi
+expect_error size_bad_spine_oversub "--knob spine_oversub=0: expected ratios from 1 to 31" \
+    size --knob spine_oversub=0
+
+# size --knob breakout=1,2 on 800G switches: designs with their ports split
+# (only those, by --fix); the recommended one's YAML runs with the capital
+# (breakout DACs and transceivers) and the stall size gave it
+"$bin" size --set cluster.nodes=16 --set storage.nodes=2 --set fabric.switch=generic-51.2T \
+    --knob tiers=2 --knob breakout=1,2 --fix fabric.leaf_up_breakout=2 \
+    --target 'checkpoint_overhead<=5%' --yaml "$tmp/szb.yaml" --json "$tmp/szb.json" --quiet \
+    >"$tmp/szb.out" 2>&1
+rc=$?
+"$bin" run "$tmp/szb.yaml" --quiet --json "$tmp/szb_run.json" >/dev/null 2>&1
+nb=$(jq '[.candidates[] | select(.keys | test("leaf_up_breakout=2") | not)] | length' \
+    "$tmp/szb.json" 2>/dev/null)
+want=$(jq -r '.candidates[.recommended] | "\(.stall_s) \(.capital)"' "$tmp/szb.json" 2>/dev/null)
+got=$(jq -r '"\(.cost.stall_s_per_checkpoint) \(.cost.capital)"' "$tmp/szb_run.json" 2>/dev/null)
+if [ "$rc" -eq 0 ] && [ "$nb" = 0 ] && [ -n "$want" ] && [ "$want" = "$got" ] &&
+    grep -q '(breakout [0-9]/2/2)' "$tmp/szb.out" && grep -q 'x dac_800g_2x\|(broken out)' "$tmp/szb.out"; then
+    ok size_breakout
+else
+    bad "size_breakout (exit $rc; $nb not broken out; size '$want', run '$got'): $(head -2 "$tmp/szb.out")"
+fi
+expect_error size_bad_breakout "--knob breakout=3: expected 1, 2 or 4" size --knob breakout=3
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

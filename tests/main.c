@@ -43,7 +43,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_import2[],
     suite_sizefast[],
     suite_uec2[],
-    suite_flat[];
+    suite_flat[],
+    suite_design2[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -83,6 +84,7 @@ static const struct test *const suites[] = {
     suite_sizefast,
     suite_uec2,
     suite_flat,
+    suite_design2,
 };
 
 int main(int argc, char **argv)

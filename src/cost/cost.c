@@ -172,7 +172,8 @@ static int price_name(const char *name, enum price_kind *kind, uint64_t *bps)
         const char *prefix, *suffix;
         enum price_kind kind;
     } rated[] = {{"optic_", "", PK_OPTIC}, {"optic_", "_sr", PK_OPTIC_SR},
-                 {"optic_", "_dr", PK_OPTIC_DR}, {"dac_", "", PK_DAC}};
+                 {"optic_", "_dr", PK_OPTIC_DR}, {"dac_", "", PK_DAC},
+                 {"dac_", "_2x", PK_DAC}, {"dac_", "_4x", PK_DAC}};
     static const char *const other[] = {"fiber_mmf", "fiber_smf", "storage_node", "kwh"};
     *bps = 0;
     if (switch_profile_find(name)) {
@@ -289,7 +290,8 @@ int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, str
             price_hint(name, hint, sizeof hint);
             return err_set(e, "cost.prices: item %u \"%.60s\": unknown name \"%.60s\"%s; "
                               "names are switch profiles (ckptnet switches), "
-                              "optic_<Gb/s>g[_sr|_dr], dac_<Gb/s>g, fiber_mmf, fiber_smf, "
+                              "optic_<Gb/s>g[_sr|_dr], dac_<Gb/s>g[_2x|_4x], fiber_mmf, "
+                              "fiber_smf, "
                               "storage_node and kwh", k, item, name, hint);
         }
         if (strlen(name) >= sizeof out->name)
@@ -334,9 +336,30 @@ void cost_capital(struct results *r, const struct scenario *sc)
                            sc->fabric.superspine_switch};
     for (int i = 0; i < 3; i++)
         cost_price_add(&o, &o.switches, pr, np, prof[i], r->bom_switches[i], tier[i]);
-    for (int k = 0; k < DL_N; k++)
+    /* the ends' breakouts (fabric.*breakout) and their ports' speeds */
+    const struct switch_profile *lp = switch_profile_find(sc->fabric.leaf_switch);
+    const struct switch_profile *sp = switch_profile_find(sc->fabric.spine_switch);
+    const struct switch_profile *up = switch_profile_find(sc->fabric.superspine_switch);
+    uint32_t bd = sc->fabric.bo_down ? sc->fabric.bo_down : 1;
+    uint32_t bu = sc->fabric.bo_up ? sc->fabric.bo_up : 1;
+    uint32_t bs = sc->fabric.bo_spine ? sc->fabric.bo_spine : 1;
+    uint64_t lb = lp ? lp->port_bps : 0, sb = sp ? sp->port_bps : 0, ub = up ? up->port_bps : 0;
+    const uint64_t (*bp)[2] = r->bom_bo_ports;
+    const struct design_end ends[DL_N][2] = {
+        {{1, 0, 0}, {bd, lb, bp[0][1]}}, {{1, 0, 0}, {bd, lb, bp[1][1]}},
+        {{bu, lb, bp[2][0]}, {bs, sb, bp[2][1]}}, {{bs, sb, bp[3][0]}, {bs, ub, bp[3][1]}}};
+    for (int k = 0; k < DL_N; k++) {
+        /* broken out: the class's links at once (one lane speed) */
+        if (r->bom_class_n[k] && (ends[k][0].b > 1 || ends[k][1].b > 1)) {
+            uint64_t links = 0;
+            for (uint32_t i = 0; i < r->bom_class_n[k]; i++)
+                links += r->bom_class_links[k][i];
+            cost_price_links_bo(&o, k, links, r->bom_class_bps[k][0], ends[k], pr, np);
+            continue;
+        }
         for (uint32_t i = 0; i < r->bom_class_n[k]; i++)
             cost_price_links(&o, k, r->bom_class_links[k][i], r->bom_class_bps[k][i], pr, np);
+    }
     cost_price_add(&o, &o.storage, pr, np, "storage_node", r->bom_storage_nodes,
                    "storage nodes");
     c->capital_switches = o.switches;

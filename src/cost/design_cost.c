@@ -67,6 +67,43 @@ void cost_price_links(struct design_price *o, int c, uint64_t links, uint64_t bp
     cost_price_add(o, &o->cables, pr, np, p->cable, links, what[c]);
 }
 
+void cost_price_links_bo(struct design_price *o, int c, uint64_t links, uint64_t bps,
+                         const struct design_end end[2], const struct cost_price *pr,
+                         uint32_t np)
+{
+    static const char *const what[DL_N] = {"host links", "storage links", "leaf-spine links",
+                                           "spine-super-spine links"};
+    if (!links)
+        return;
+    if (end[0].b <= 1 && end[1].b <= 1) {
+        cost_price_links(o, c, links, bps, pr, np);
+        return;
+    }
+    struct design_part *p = &o->part[c];
+    if (c == DL_HOST || c == DL_STORAGE) { /* the leaf's end broken out */
+        const struct design_end *e = &end[1];
+        snprintf(p->cable, sizeof p->cable, "dac_%llug_%ux",
+                 (unsigned long long)(e->port_bps / UINT64_C(1000000000)), e->b);
+        p->cables += e->ports;
+        cost_price_add(o, &o->cables, pr, np, p->cable, e->ports, what[c]);
+        return;
+    }
+    const char *reach = c == DL_LEAF_SPINE ? "_sr" : "_dr";
+    for (int i = 0; i < 2; i++) {
+        const struct design_end *e = &end[i];
+        int bo = e->b > 1, second = bo && !(i == 0 && end[1].b > 1); /* both: lower first */
+        char *name = second ? p->optic2 : p->optic;
+        size_t nl = second ? sizeof p->optic2 : sizeof p->optic;
+        uint64_t n = bo ? e->ports : links;
+        optic_name(name, nl, bo ? e->port_bps : bps, reach, pr, np);
+        *(second ? &p->optics2 : &p->optics) += n;
+        cost_price_add(o, &o->optics, pr, np, name, n, "transceivers");
+    }
+    snprintf(p->cable, sizeof p->cable, "%s", c == DL_LEAF_SPINE ? "fiber_mmf" : "fiber_smf");
+    p->cables += links;
+    cost_price_add(o, &o->cables, pr, np, p->cable, links, what[c]);
+}
+
 void cost_design(struct design_price *o, const struct design *d,
                  const struct design_input *in, const struct cost_price *pr, uint32_t np,
                  double years)
@@ -77,7 +114,7 @@ void cost_design(struct design_price *o, const struct design *d,
     cost_price_add(o, &o->switches, pr, np, d->spine->name, d->n_spines, "spines");
     cost_price_add(o, &o->switches, pr, np, d->spine->name, d->n_supers, "super-spines");
     for (int c = 0; c < DL_N; c++)
-        cost_price_links(o, c, d->links[c], d->link_bps[c], pr, np);
+        cost_price_links_bo(o, c, d->links[c], d->link_bps[c], d->end[c], pr, np);
     cost_price_add(o, &o->storage, pr, np, "storage_node", in->storage, "storage nodes");
     o->capital = o->switches + o->optics + o->cables + o->storage;
     o->capital_per_day = years > 0 ? o->capital / (years * 365.25) : 0;

@@ -14,6 +14,8 @@
 struct design_part {
     char optic[24], cable[24]; /* price names; "" for none */
     uint64_t optics, cables;
+    char optic2[24];           /* a broken-out end's own transceiver ("" none) */
+    uint64_t optics2;
 };
 
 struct design_price {
@@ -38,6 +40,15 @@ void cost_price_add(struct design_price *o, double *sum, const struct cost_price
  * rule size's designs and run's capital share. */
 void cost_price_links(struct design_price *o, int c, uint64_t links, uint64_t bps,
                       const struct cost_price *pr, uint32_t np);
+
+/* The same with the class's ends (design.h, struct design_end): an end
+ * broken out (b > 1) takes one part a switch port for its b links: a
+ * breakout DAC dac_<port>g_<b>x in the rack, else a transceiver of the
+ * port's speed (optic2); the other end a transceiver a link at the link's
+ * speed; one fibre a link. Ends at 1 price as cost_price_links. */
+void cost_price_links_bo(struct design_price *o, int c, uint64_t links, uint64_t bps,
+                         const struct design_end end[2], const struct cost_price *pr,
+                         uint32_t np);
 
 /* Price d (of in) at pr over years of amortisation. */
 void cost_design(struct design_price *out, const struct design *d,

@@ -92,6 +92,26 @@ const struct price_ref price_reference[] = {
     {"dac_800g", 250, 0, "2026-12-01", NO_PRICE "; passive copper"},
     {"fiber_mmf", 60, 0, "2026-12-01", NO_PRICE "; MPO multimode patch cable"},
     {"fiber_smf", 40, 0, "2026-12-01", NO_PRICE "; MPO single-mode patch cable"},
+    /* breakout (fabric.*breakout): lane-speed parts, and one part a switch
+     * port for its 2 or 4 lanes: a breakout DAC (dac_<port>g_<b>x); a
+     * broken-out optical port takes one transceiver of the port's speed */
+    {"optic_200g_sr", 350, 5, "2026-12-01", NO_PRICE "; indicative; watts: estimate"},
+    {"optic_200g_dr", 500, 6, "2026-12-01", NO_PRICE "; indicative; watts: estimate"},
+    {"optic_200g", 450, 6, "2026-12-01", NO_PRICE "; indicative; any reach"},
+    {"optic_100g_sr", 120, 2.5, "2026-12-01",
+     NO_PRICE "; indicative; watts: 100G QSFP28 SR4 class, typical <= 2.5 W"},
+    {"optic_100g_dr", 200, 3.5, "2026-12-01", NO_PRICE "; indicative; watts: estimate"},
+    {"optic_100g", 180, 3.5, "2026-12-01", NO_PRICE "; indicative; any reach"},
+    {"dac_200g", 120, 0, "2026-12-01", NO_PRICE "; indicative; passive copper"},
+    {"dac_100g", 60, 0, "2026-12-01", NO_PRICE "; indicative; passive copper"},
+    {"dac_800g_2x", 350, 0, "2026-12-01",
+     NO_PRICE "; indicative; passive breakout DAC, one 800G port to 2 x 400G"},
+    {"dac_800g_4x", 400, 0, "2026-12-01",
+     NO_PRICE "; indicative; passive breakout DAC, one 800G port to 4 x 200G"},
+    {"dac_400g_2x", 200, 0, "2026-12-01",
+     NO_PRICE "; indicative; passive breakout DAC, one 400G port to 2 x 200G"},
+    {"dac_400g_4x", 250, 0, "2026-12-01",
+     NO_PRICE "; indicative; passive breakout DAC, one 400G port to 4 x 100G"},
     /* storage: a whole node with its drives until storage profiles price drives */
     {"storage_node", 60000, 1200, "2026-12-01", NO_PRICE "; all-flash node, estimate"},
     /* energy, per kWh */

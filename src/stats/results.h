@@ -264,6 +264,8 @@ struct results {
     uint64_t bom_class_bps[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS];
     uint64_t bom_class_links[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS];
     uint32_t bom_storage_nodes;
+    /* broken-out switch ports by class and end (topo_bom_breakout) */
+    uint64_t bom_bo_ports[TOPO_LINK_CLASSES][2];
 
     /* network counters */
     uint64_t drops;

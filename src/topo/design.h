@@ -22,7 +22,17 @@
  *   pod, and p super-spines a plane (u planes): a spine's ports split 1:1,
  *   2p <= its ports; a super-spine has one link to each pod, pods <= its
  *   ports; at least two pods; for each count of compute pods one p (the
- *   fewest leaves a pod that holds them), each p once.
+ *   fewest leaves a pod that holds them), each p once;
+ * - oversubscription above the leaves (spine_ratios): for each ratio r
+ *   asked, ceil(p / r) super-spines a plane instead of p (p + ceil(p/r) <=
+ *   a spine's ports), each count once (a larger r giving the same count
+ *   as a smaller one is skipped) and fewer than p (r > 1 is never 1:1);
+ * - breakout (breakouts): a leaf's host ports split b_d ways when a lane
+ *   is no slower than every NIC; its uplinks and the spines' ports split
+ *   b_u and b_s ways with lanes of one speed (b_u = b_s = 1 as before, at
+ *   the slower port); super-spines split as spines. Ports count physical:
+ *   ceil(h NICs / b_d) + ceil(u / b_u) <= a leaf's ports, a spine's links
+ *   down and up each over b_s, rounded up, <= its ports.
  * Radix-true: no switch has more links than its profile has ports.
  */
 #ifndef CKPT_TOPO_DESIGN_H
@@ -44,6 +54,25 @@ struct design_input {
     const struct switch_profile *prof[DESIGN_MAX_PROFILES];
     uint32_t n_prof;
     uint32_t max_tiers;         /* 2 or 3 */
+    /* three tiers: bit r (r >= 1) asks for spines with r:1 as many links
+     * down to their pod as up to their super-spines (the fewest super-spines
+     * a plane that carry 1/r); 0 = 1:1 only */
+    uint32_t spine_ratios;
+    /* bit b (1, 2, 4) asks for switch ports run as b lanes of 1/b their
+     * speed (breakout), on a leaf's host side when the lanes still carry
+     * every NIC, and on its uplinks with the spines' (and super-spines')
+     * ports where both ends' lanes match; 0 = 1 only */
+    uint32_t breakouts;
+};
+
+/* The ends of a link class in a bill of materials: the lower (NIC, leaf
+ * uplink, spine uplink) and the upper (leaf host port, spine, super-spine)
+ * one. Broken out (b > 1), an end has one part a switch port for b links:
+ * ports counts those ports (each switch's links of the class over b,
+ * rounded up), port_bps their speed. */
+struct design_end {
+    uint32_t b;
+    uint64_t port_bps, ports;
 };
 
 /* The link classes of a bill of materials, by reach: host links inside a
@@ -65,6 +94,10 @@ struct design {
     uint64_t links[DL_N];
     uint64_t link_bps[DL_N];
     double oversub;     /* a compute leaf's host capacity over its uplinks' */
+    uint32_t ratio;     /* three tiers: the r of the spines' r:1 (1: non-blocking; 0: two tiers) */
+    double oversub_spine; /* three tiers: a compute pod spine's links down over its links up */
+    uint32_t bo_down, bo_up, bo_spine; /* breakouts: leaf host side, leaf uplinks, spines */
+    struct design_end end[DL_N][2];    /* [class][0 lower, 1 upper] */
 };
 
 static inline uint32_t design_switches(const struct design *d)

@@ -627,3 +627,36 @@ void topo_bom_classes(const struct topo *t, uint32_t n[TOPO_LINK_CLASSES],
         bom_put(bps[c], links[c], &n[c], t->ports[p].bps);
     }
 }
+
+void topo_bom_breakout(const struct topo *t, uint32_t bd, uint32_t bu, uint32_t bs,
+                       uint64_t ports[TOPO_LINK_CLASSES][2])
+{
+    memset(ports, 0, TOPO_LINK_CLASSES * sizeof *ports);
+    if (bd <= 1 && bu <= 1 && bs <= 1)
+        return;
+    for (uint32_t n = 0; n < t->n_nodes; n++) {
+        const struct tnode *nd = &t->nodes[n];
+        if (nd->kind < NODE_LEAF)
+            continue;
+        uint64_t cnt[TOPO_LINK_CLASSES][2] = {{0}};
+        uint32_t b[TOPO_LINK_CLASSES][2] = {{0}};
+        for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
+            enum node_kind m = t->nodes[t->ports[t->ports[p].peer].node].kind;
+            int c, end;
+            uint32_t bo;
+            if (m == NODE_HOST || m == NODE_STORAGE) {
+                c = m == NODE_HOST ? 0 : 1, end = 1, bo = bd;
+            } else if (nd->kind == NODE_SUPER || m == NODE_SUPER) {
+                c = 3, end = nd->kind == NODE_SUPER, bo = bs;
+            } else {
+                c = 2, end = nd->kind != NODE_LEAF, bo = nd->kind == NODE_LEAF ? bu : bs;
+            }
+            cnt[c][end]++;
+            b[c][end] = bo;
+        }
+        for (int c = 0; c < TOPO_LINK_CLASSES; c++)
+            for (int e = 0; e < 2; e++)
+                if (b[c][e] > 1)
+                    ports[c][e] += (cnt[c][e] + b[c][e] - 1) / b[c][e];
+    }
+}

@@ -180,6 +180,14 @@ void topo_bom_classes(const struct topo *t, uint32_t n[TOPO_LINK_CLASSES],
                       uint64_t bps[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS],
                       uint64_t links[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS]);
 
+/* Broken-out switch ports by class and end (0: the lower, a leaf's uplinks
+ * or a spine's; 1: the upper, a leaf's host side, a spine's down side or a
+ * super-spine's): each switch's links of that class and end over its
+ * breakout (bd a leaf's host side, bu its uplinks, bs spines and
+ * super-spines), rounded up; 0 where the breakout is 1. */
+void topo_bom_breakout(const struct topo *t, uint32_t bd, uint32_t bu, uint32_t bs,
+                       uint64_t ports[TOPO_LINK_CLASSES][2]);
+
 /* Node's name: the topology file's, else by kind and index as outputs
  * name them (host3, stor0, cleaf2, sleaf0, spine1, super4). Returns buf. */
 const char *topo_node_name(const struct topo *t, uint32_t node, char *buf, size_t len);

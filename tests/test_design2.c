@@ -1,0 +1,339 @@
+/* Fabric designer's wider decision space (src/topo/design.c): spines
+ * oversubscribed to their super-spines. Counts against hand counts, every
+ * design valid and radix-true when ckptnet builds it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../src/api/ckpt.h"
+#include "../src/cost/design_cost.h"
+#include "../src/topo/design.h"
+#include "harness.h"
+#include "support.h"
+
+#define G400 UINT64_C(400000000000)
+
+/* A 6-port switch: small enough to count its designs by hand. */
+static const struct switch_profile tiny6b = {"tiny6", 6, G400, 6 * G400, 500000, 70000000,
+                                             0, 0, "test", "test", "test"};
+
+struct many {
+    struct design d[4096];
+    uint32_t n, two, three, over;
+};
+
+static int many_fn(void *ud, const struct design *d)
+{
+    struct many *c = ud;
+    if (c->n < sizeof c->d / sizeof c->d[0])
+        c->d[c->n++] = *d;
+    c->two += d->tiers == 2;
+    c->three += d->tiers == 3;
+    c->over += d->tiers == 3 && d->ratio > 1;
+    return 0;
+}
+
+/* tests/test_design.c's case (4 nodes of one 400G NIC, one storage node,
+ * 6-port switches), with spine ratios 1, 2 and 3 asked. Two tiers are as
+ * before (11). Three tiers: p leaves a pod, S = ceil(p/r) super-spines a
+ * plane, p + S <= 6, one p a count of compute pods, each S once:
+ *   h=1 (cl=4, u=1): p=1: S=1 (r=2,3 give 1 again)                 -> 1
+ *                    p=2: S=2, S=1 (r=2; r=3 gives 1 again)         -> 2
+ *                    p=3: 2 pods as p=2                             -> 0
+ *                    p=4: r=1 needs 8 ports; S=2 (r=2; r=3: 2 again) -> 1
+ *   h=2 (cl=2, u=1,2): p=1: S=1; p=2: S=2, S=1                     -> 3 x 2 = 6
+ *   h=3 (cl=2, u=1,2,3): the same                                  -> 3 x 3 = 9
+ *   h=4 (cl=1, u=1,2): p=1: S=1                                    -> 1 x 2 = 2
+ * 4 + 6 + 9 + 2 = 21 three-tier designs (14 at 1:1, 7 oversubscribed),
+ * 32 in all. */
+static void design2_spine_oversub_count(void)
+{
+    struct design_input in = {.nodes = 4, .nics = 1, .nic_bps = G400, .storage = 1,
+                              .snics = 1, .snic_bps = G400, .prof = {&tiny6b}, .n_prof = 1,
+                              .max_tiers = 3, .spine_ratios = (1u << 1) | (1u << 2) | (1u << 3)};
+    static struct many c;
+    memset(&c, 0, sizeof c);
+    uint64_t n = design_each(&in, many_fn, &c);
+    CHECKF(n == 32 && c.two == 11 && c.three == 21 && c.over == 7,
+           "%llu designs, %u two-tier, %u three-tier, %u oversubscribed",
+           (unsigned long long)n, c.two, c.three, c.over);
+    /* the pod of 4 leaves exists only oversubscribed: 4 + 2 ports a spine */
+    uint32_t p4 = 0;
+    for (uint32_t i = 0; i < c.n; i++) {
+        const struct design *d = &c.d[i];
+        if (d->tiers != 3 || d->lpp != 4)
+            continue;
+        p4++;
+        CHECK(d->ratio == 2 && d->supers_per_plane == 2 && d->cpods == 1 && d->spods == 1);
+        CHECK(fabs(d->oversub_spine - 2.0) < 1e-12);
+        uint32_t need[3];
+        design_radix(d, &in, need);
+        CHECKF(need[1] == 6 && need[2] == 2, "spine %u, super-spine %u ports", need[1],
+               need[2]);
+    }
+    CHECK(p4 == 1);
+    /* 1:1 only (bit 1 alone, or 0): the 14 of before */
+    in.spine_ratios = 1u << 1;
+    memset(&c, 0, sizeof c);
+    CHECK(design_each(&in, many_fn, &c) == 25 && c.over == 0);
+    /* 2:1 alone: no 1:1 design (S = ceil(1/2) = 1 for p = 1 is 1:1, left
+     * out); h=1: p=2 (S=1), p=4 (S=2); h=2, 3: p=2 (S=1) a u (5 u): the 7
+     * oversubscribed ones above */
+    in.spine_ratios = 1u << 2;
+    memset(&c, 0, sizeof c);
+    design_each(&in, many_fn, &c);
+    CHECKF(c.three == 7 && c.over == 7, "%u three-tier", c.three);
+}
+
+/* Every design of in, built by ckptnet (describe: validation, the radix
+ * check without fabric.allow_oversize), has the designed switches and links,
+ * and the designer's own port count fits each profile. */
+static uint32_t check_built(const struct design_input *in, const struct many *c,
+                            const char *extra)
+{
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        const struct design *d = &c->d[i];
+        uint32_t need[3];
+        design_radix(d, in, need);
+        CHECKF(need[0] <= d->leaf->ports && need[1] <= d->spine->ports &&
+                   need[2] <= d->spine->ports,
+               "design %u: %u/%u/%u ports", i, need[0], need[1], need[2]);
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "cluster.nodes=%u", in->nodes);
+        test_set(&sc, "storage.nodes=%u", in->storage);
+        test_set(&sc, "storage.nics_per_node=%u", in->snics);
+        if (extra)
+            test_set(&sc, "%s", extra);
+        char keys[1024], *save = NULL;
+        design_keys(d, keys, sizeof keys, ";");
+        for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+            test_set(&sc, "%s", tok);
+        struct ckpt_description desc;
+        struct err e = {{0}};
+        if (ckpt_describe(&sc, &desc, &e) < 0) {
+            if (bad++ < 3)
+                fprintf(stderr, "  design %u (tiers %u h %u u %u p %u r %u): %s\n", i, d->tiers,
+                        d->hpl, d->uplinks, d->lpp, d->ratio, e.msg);
+            continue;
+        }
+        const struct results *r = &desc.r;
+        CHECK(r->bom_switches[0] == d->cleaves + d->sleaves);
+        CHECK(r->bom_switches[1] == d->n_spines);
+        CHECK(r->bom_switches[2] == d->n_supers);
+        for (int k = 0; k < DL_N; k++) {
+            uint64_t built = 0;
+            for (uint32_t j = 0; j < r->bom_class_n[k]; j++) {
+                built += r->bom_class_links[k][j];
+                CHECKF(r->bom_class_bps[k][j] == d->link_bps[k], "design %u class %d: %llu bps",
+                       i, k, (unsigned long long)r->bom_class_bps[k][j]);
+            }
+            CHECKF(built == d->links[k], "design %u class %d: %llu links built, %llu designed",
+                   i, k, (unsigned long long)built, (unsigned long long)d->links[k]);
+        }
+        if (d->tiers == 3)
+            CHECKF(fabs(r->oversub_spine - d->oversub_spine) < 1e-9,
+                   "design %u: spine %g:1 built, %g:1 designed", i, r->oversub_spine,
+                   d->oversub_spine);
+    }
+    return bad;
+}
+
+/* 24 nodes of one NIC, 3 storage nodes of two, on 32-port CX732Q-N, with
+ * spine ratios up to 4:1: every design builds as designed. */
+static void design2_oversub_valid(void)
+{
+    const struct switch_profile *p32 = switch_profile_find("CX732Q-N");
+    CHECK(p32 != NULL);
+    if (!p32)
+        return;
+    struct design_input in = {.nodes = 24, .nics = 1, .nic_bps = G400, .storage = 3,
+                              .snics = 2, .snic_bps = G400, .prof = {p32}, .n_prof = 1,
+                              .max_tiers = 3, .spine_ratios = 0x1e};
+    static struct many c;
+    memset(&c, 0, sizeof c);
+    uint64_t n = design_each(&in, many_fn, &c);
+    CHECKF(n == c.n && c.over > 10, "%llu designs, %u oversubscribed", (unsigned long long)n,
+           c.over);
+    /* a sample: every 7th (building all takes seconds under the sanitizers) */
+    static struct many s;
+    memset(&s, 0, sizeof s);
+    for (uint32_t i = 0; i < c.n; i += 7)
+        s.d[s.n++] = c.d[i];
+    for (uint32_t i = 0; i < c.n; i++)
+        if (c.d[i].ratio > 1 && s.n < sizeof s.d / sizeof s.d[0])
+            s.d[s.n++] = c.d[i]; /* and every oversubscribed one */
+    uint32_t bad = check_built(&in, &s, NULL);
+    CHECKF(bad == 0 && s.n > 500, "%u of %u designs refused", bad, s.n);
+}
+
+#define G800 UINT64_C(800000000000)
+
+/* A 4-port 800G switch: breakouts by hand. */
+static const struct switch_profile tiny4x = {"tiny4x", 4, G800, 4 * G800, 500000, 70000000,
+                                             0, 0, "test", "test", "test"};
+
+/* 2 nodes of one 400G NIC, one storage node of one, two tiers, 4 x 800G
+ * switches, breakouts 1 and 2: bd 1 or 2 (both lanes carry a 400G NIC);
+ * (bu, bs) (1,1) at 800G or (2,2) at 400G ((1,2) and (2,1): lanes of two
+ * speeds). One storage leaf of one node (spl = 1) in each:
+ *   bd=1 (1,1): h=1: u <= ceil(400/800) = 1, 3 leaves, k=1      -> 1
+ *               h=2: u=1, 2 leaves, k=1                        -> 1
+ *   bd=1 (2,2): h=1: u=1 (3 leaves on 2 spine ports), k=1      -> 1
+ *               h=2: u=1 (k=1), u=2 (k=1, k=2: 4 lanes, 2 ports) -> 3
+ *   bd=2: the same (a node a lane of its own port's half)      -> 2 + 4
+ * 12 in all; without breakout (0) the 2 of bd=1 (1,1). */
+static void design2_breakout_count(void)
+{
+    struct design_input in = {.nodes = 2, .nics = 1, .nic_bps = G400, .storage = 1,
+                              .snics = 1, .snic_bps = G400, .prof = {&tiny4x}, .n_prof = 1,
+                              .max_tiers = 2, .breakouts = (1u << 1) | (1u << 2)};
+    static struct many c;
+    memset(&c, 0, sizeof c);
+    uint64_t n = design_each(&in, many_fn, &c);
+    uint32_t bo = 0;
+    for (uint32_t i = 0; i < c.n; i++) {
+        const struct design *d = &c.d[i];
+        bo += d->bo_down > 1 || d->bo_up > 1;
+        CHECK(d->bo_up == d->bo_spine);
+        CHECK(d->link_bps[DL_LEAF_SPINE] == G800 / d->bo_up);
+        uint32_t need[3];
+        design_radix(d, &in, need);
+        CHECK(need[0] <= 4 && need[1] <= 4);
+    }
+    CHECKF(n == 12 && bo == 10, "%llu designs, %u broken out", (unsigned long long)n, bo);
+    in.breakouts = 0;
+    CHECK(design_each(&in, many_fn, &c) == 2);
+    /* a 400G NIC on 4 lanes of 200G: no bd = 4 */
+    in.breakouts = (1u << 1) | (1u << 4);
+    memset(&c, 0, sizeof c);
+    design_each(&in, many_fn, &c);
+    for (uint32_t i = 0; i < c.n; i++)
+        CHECK(c.d[i].bo_down == 1);
+}
+
+/* Every design of 6 nodes and 2 storage nodes on generic-51.2T (64 x 800G)
+ * with breakouts 1, 2, 4: built by describe as designed, and run's capital
+ * (cost.prices reference) equals the designer's price to the cent. */
+static void design2_breakout_valid_and_priced(void)
+{
+    const struct switch_profile *p = switch_profile_find("generic-51.2T");
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    struct design_input in = {.nodes = 6, .nics = 1, .nic_bps = G400, .storage = 2,
+                              .snics = 1, .snic_bps = G400, .prof = {p}, .n_prof = 1,
+                              .max_tiers = 3, .breakouts = 0x16};
+    static struct many c, s;
+    memset(&c, 0, sizeof c);
+    design_each(&in, many_fn, &c);
+    memset(&s, 0, sizeof s);
+    for (uint32_t i = 0; i < c.n && s.n < sizeof s.d / sizeof s.d[0]; i++)
+        if ((c.d[i].bo_down > 1 || c.d[i].bo_up > 1) && i % 5 == 0)
+            s.d[s.n++] = c.d[i];
+    uint32_t bad = check_built(&in, &s, "cost.prices=reference");
+    CHECKF(bad == 0 && s.n > 100, "%u of %u designs refused", bad, s.n);
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np;
+    struct err e = {""};
+    CHECK(cost_prices_parse("reference", pr, &np, &e) == 0);
+    uint32_t off = 0;
+    for (uint32_t i = 0; i < s.n; i++) {
+        const struct design *d = &s.d[i];
+        struct design_price dp;
+        cost_design(&dp, d, &in, pr, np, 5);
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "cluster.nodes=6");
+        test_set(&sc, "storage.nodes=2");
+        test_set(&sc, "cost.prices=reference");
+        char keys[1024], *save = NULL;
+        design_keys(d, keys, sizeof keys, ";");
+        for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+            test_set(&sc, "%s", tok);
+        struct ckpt_description desc;
+        if (ckpt_describe(&sc, &desc, &e) < 0)
+            continue;
+        if (fabs(desc.r.cost.capital - dp.capital) > 0.005 || dp.n_unpriced) {
+            if (off++ < 3)
+                fprintf(stderr, "  design %u: run %.2f, size %.2f (%u unpriced)\n", i,
+                        desc.r.cost.capital, dp.capital, dp.n_unpriced);
+        }
+    }
+    CHECKF(off == 0, "%u of %u designs priced apart", off, s.n);
+}
+
+/* One breakout design priced by hand: 2 nodes of one 400G NIC, one storage
+ * node, generic-51.2T (64 x 800G) at every port split in two (400G lanes),
+ * two tiers, 2 nodes a leaf, 2 uplinks, 2 links to the one spine.
+ * Switches: 1 compute + 1 storage leaf + 1 spine = 3 x 60000 = 180000.
+ * Host side: the 2 NICs on one leaf port: 1 x dac_800g_2x; storage: 1
+ * NIC, 1 port: 1 x dac_800g_2x; 2 x 350 = 700. Leaf-spine: 4 links at
+ * 400G, each leaf's 2 uplinks on one port (2 ports, optic_800g_sr) and
+ * the spine's 4 on 2 ports (2 x optic_800g_sr): 4 x 1000 = 4000; 4 x
+ * fiber_mmf 60 = 240. Storage node 60000. Capital 244940; watts: 3 x 1800
+ * + 4 x 14 + 1200 = 6656. */
+static void design2_breakout_bom_by_hand(void)
+{
+    const struct switch_profile *p = switch_profile_find("generic-51.2T");
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    struct design_input in = {.nodes = 2, .nics = 1, .nic_bps = G400, .storage = 1,
+                              .snics = 1, .snic_bps = G400, .prof = {p}, .n_prof = 1,
+                              .max_tiers = 2, .breakouts = 0x6};
+    static struct many c;
+    memset(&c, 0, sizeof c);
+    design_each(&in, many_fn, &c);
+    const struct design *d = NULL;
+    for (uint32_t i = 0; i < c.n; i++)
+        if (c.d[i].bo_down == 2 && c.d[i].bo_up == 2 && c.d[i].hpl == 2 &&
+            c.d[i].uplinks == 2 && c.d[i].k == 2)
+            d = &c.d[i];
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    static const char prices[] = "generic-51.2T=60000,dac_800g_2x=350,optic_800g_sr=1000,"
+                                 "fiber_mmf=60,storage_node=60000,kwh=0.1";
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np;
+    struct err e = {""};
+    CHECK(cost_prices_parse(prices, pr, &np, &e) == 0);
+    struct design_price dp;
+    cost_design(&dp, d, &in, pr, np, 5);
+    CHECK(design_switches(d) == 3 && d->spines == 1);
+    CHECKF(dp.capital == 244940 && dp.switches == 180000 && dp.cables == 940 &&
+               dp.optics == 4000 && dp.n_unpriced == 0,
+           "capital %g (switches %g, cables %g, optics %g, %u unpriced)", dp.capital,
+           dp.switches, dp.cables, dp.optics, dp.n_unpriced);
+    CHECK(!strcmp(dp.part[DL_HOST].cable, "dac_800g_2x") && dp.part[DL_HOST].cables == 1);
+    CHECK(dp.part[DL_LEAF_SPINE].optics == 2 && dp.part[DL_LEAF_SPINE].optics2 == 2 &&
+          !strcmp(dp.part[DL_LEAF_SPINE].optic2, "optic_800g_sr"));
+    CHECKF(fabs(dp.watts - 6656) < 1e-9, "%g W", dp.watts);
+    /* the fabric these keys build prices the same */
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=2");
+    test_set(&sc, "storage.nodes=1");
+    test_set(&sc, "storage.nics_per_node=1");
+    test_set(&sc, "cost.prices=%s", prices);
+    char keys[1024], *save = NULL;
+    design_keys(d, keys, sizeof keys, ";");
+    CHECK(strstr(keys, "fabric.leaf_down_breakout=2;fabric.leaf_up_breakout=2;"
+                       "fabric.spine_breakout=2") != NULL);
+    for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+        test_set(&sc, "%s", tok);
+    struct ckpt_description desc;
+    CHECKF(ckpt_describe(&sc, &desc, &e) == 0, "%s", e.msg);
+    CHECKF(desc.r.cost.capital == 244940, "run's capital %g", desc.r.cost.capital);
+}
+
+SUITE(suite_design2) = {
+    {"design2_spine_oversub_count", design2_spine_oversub_count},
+    {"design2_oversub_valid", design2_oversub_valid},
+    {"design2_breakout_count", design2_breakout_count},
+    {"design2_breakout_valid_and_priced", design2_breakout_valid_and_priced},
+    {"design2_breakout_bom_by_hand", design2_breakout_bom_by_hand},
+    {0, 0},
+};
