@@ -707,7 +707,7 @@ static void run_policy(const struct scenario *user, int policy, struct policy_co
     if (rc == 0)
         cost_policy_row(row, policy, r);
     else
-        snprintf(row->why, sizeof row->why, "%s", e.msg);
+        snprintf(row->why, sizeof row->why, "%.*s", (int)sizeof row->why - 1, e.msg);
     results_release(r);
     free(r);
     free(s);
