@@ -1952,10 +1952,14 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
     for (int i = par->live ? 0 : 1; i < jobs; i++)
         if (pthread_create(&th[started], NULL, worker, &x) == 0)
             started++;
-    if (par->live)
+    if (par->live) {
         size_mpi_serve(par, &ops);
-    else
+        /* the ranks' work is done: let them leave now rather than wait
+         * (busy, in MPI) through the packet check and the outputs */
+        sweep_par_end(par, 0);
+    } else {
         worker(&x);
+    }
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
     progress(&x, 1);

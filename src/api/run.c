@@ -365,8 +365,6 @@ static void fabric_facts(struct results *r, const struct topo *t, const struct s
     r->leaves_per_pod = t->pod_width;
     topo_bom(t, r->bom_switches, r->bom_speed_bps, r->bom_links, &r->bom_n_speeds);
     topo_bom_classes(t, r->bom_class_n, r->bom_class_bps, r->bom_class_links);
-    topo_bom_breakout(t, eff->fabric.bo_down, eff->fabric.bo_up, eff->fabric.bo_spine,
-                      r->bom_bo_ports);
     /* storage nodes, not their NICs (each NIC is a host port of the fabric) */
     uint32_t snics = eff->storage.nics_per_node ? eff->storage.nics_per_node : 1;
     r->bom_storage_nodes = t->n_storage / snics;
@@ -709,7 +707,7 @@ static void run_policy(const struct scenario *user, int policy, struct policy_co
     if (rc == 0)
         cost_policy_row(row, policy, r);
     else
-        snprintf(row->why, sizeof row->why, "%.*s", (int)sizeof row->why - 1, e.msg); /* cut on purpose */
+        snprintf(row->why, sizeof row->why, "%.*s", (int)sizeof row->why - 1, e.msg);
     results_release(r);
     free(r);
     free(s);
