@@ -365,6 +365,8 @@ static void fabric_facts(struct results *r, const struct topo *t, const struct s
     r->leaves_per_pod = t->pod_width;
     topo_bom(t, r->bom_switches, r->bom_speed_bps, r->bom_links, &r->bom_n_speeds);
     topo_bom_classes(t, r->bom_class_n, r->bom_class_bps, r->bom_class_links);
+    topo_bom_breakout(t, eff->fabric.bo_down, eff->fabric.bo_up, eff->fabric.bo_spine,
+                      r->bom_bo_ports);
     /* storage nodes, not their NICs (each NIC is a host port of the fabric) */
     uint32_t snics = eff->storage.nics_per_node ? eff->storage.nics_per_node : 1;
     r->bom_storage_nodes = t->n_storage / snics;
