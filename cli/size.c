@@ -1836,6 +1836,13 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
         }
         in->snics = vs->storage.nics_per_node;
         in->snic_bps = vs->storage.nic_bps;
+        /* a storage.profile knob's NICs, unless set (storage_resolve's rule):
+         * the run of the candidate builds them */
+        const struct storage_profile *sp = storage_profile_find(vs->storage.profile);
+        if (sp && sp->nics && !scenario_is_set(vs, "storage.nics_per_node"))
+            in->snics = sp->nics;
+        if (sp && sp->nics && !scenario_is_set(vs, "storage.nic_speed"))
+            in->snic_bps = sp->nic_bps;
         cost_storage_bill(&x.sbill, vs, x.pr, x.np);
         for (uint32_t s = 0; s < n_storage && !x.dropped; s++) {
             x.storage = in->storage = storage[s];
