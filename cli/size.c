@@ -156,6 +156,7 @@ struct size_ctx {
     struct design_input in;
     struct cost_price pr[COST_MAX_PRICES];
     uint32_t np;
+    struct storage_bill sbill; /* a storage node of the variant being collected */
     struct cand *c;
     size_t n, cap;
     uint32_t storage;
@@ -358,7 +359,8 @@ static int collect(void *ud, const struct design *d)
     c->storage = x->storage;
     c->variant = x->var;
     c->bottleneck = -1;
-    cost_design(&c->price, d, &x->in, x->pr, x->np, x->base->cost.amortisation_years);
+    cost_design_bill(&c->price, d, &x->in, &x->sbill, x->pr, x->np,
+                     x->base->cost.amortisation_years);
     return 0;
 }
 
@@ -1834,6 +1836,14 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
         }
         in->snics = vs->storage.nics_per_node;
         in->snic_bps = vs->storage.nic_bps;
+        /* a storage.profile knob's NICs, unless set (storage_resolve's rule):
+         * the run of the candidate builds them */
+        const struct storage_profile *sp = storage_profile_find(vs->storage.profile);
+        if (sp && sp->nics && !scenario_is_set(vs, "storage.nics_per_node"))
+            in->snics = sp->nics;
+        if (sp && sp->nics && !scenario_is_set(vs, "storage.nic_speed"))
+            in->snic_bps = sp->nic_bps;
+        cost_storage_bill(&x.sbill, vs, x.pr, x.np);
         for (uint32_t s = 0; s < n_storage && !x.dropped; s++) {
             x.storage = in->storage = storage[s];
             design_each(in, collect, &x);

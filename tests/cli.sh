@@ -1400,5 +1400,26 @@ else
 fi
 expect_error size_bad_breakout "--knob breakout=3: expected 1, 2 or 4" size --knob breakout=3
 
+# storage profiles priced per profile (docs/size.md, Reference prices): two
+# profiles as a knob price 2 x (30000 + 16 x 450) = 74400 and 2 x (30000 +
+# 16 x 1600) = 111200 (was 2 x storage_node, 120000, for both), and run's
+# capital of the recommended YAML equals size's, the profile's 4 NICs a
+# storage node included
+"$bin" size --set cluster.nodes=32 --set storage.nodes=2 --knob tiers=2 \
+    --knob storage.profile=yanrong-f9000x,ubipower-18000 --target 'checkpoint_overhead<=5%' \
+    --quiet --yaml "$tmp/spr.yaml" --json "$tmp/spr.json" >/dev/null 2>&1
+"$bin" run "$tmp/spr.yaml" --quiet --json "$tmp/spr_run.json" >/dev/null 2>&1
+spv=$(jq -c '[.candidates[].capital_storage] | unique' "$tmp/spr.json" 2>/dev/null)
+want=$(jq -r '.candidates[.recommended] | "\(.capital * 100 | round) \(.capital_storage * 100 | round)"' \
+    "$tmp/spr.json" 2>/dev/null)
+got=$(jq -r '.cost | "\(.capital * 100 | round) \(.capital_storage * 100 | round)"' \
+    "$tmp/spr_run.json" 2>/dev/null)
+if [ "$spv" = "[74400,111200]" ] && [ -n "$want" ] && [ "$want" = "$got" ] &&
+    grep -q 'profile: ' "$tmp/spr.yaml"; then
+    ok size_storage_profile_prices
+else
+    bad "size_storage_profile_prices (storage capitals $spv; size '$want', run '$got')"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -44,7 +44,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_sizefast[],
     suite_uec2[],
     suite_flat[],
-    suite_design2[];
+    suite_design2[],
+    suite_sprice[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -85,6 +86,7 @@ static const struct test *const suites[] = {
     suite_uec2,
     suite_flat,
     suite_design2,
+    suite_sprice,
 };
 
 int main(int argc, char **argv)

@@ -190,6 +190,12 @@ static int price_name(const char *name, enum price_kind *kind, uint64_t *bps)
             *kind = PK_OTHER;
             return 0;
         }
+    /* a storage profile's node, and drives by the capacity classes listed */
+    if ((!strncmp(name, "storage_", 8) && storage_profile_find(name + 8)) ||
+        (!strncmp(name, "drive_", 6) && price_ref_find(name))) {
+        *kind = PK_OTHER;
+        return 0;
+    }
     return -1;
 }
 
@@ -199,13 +205,19 @@ static void price_hint(const char *name, char *out, size_t len)
     static const char *const usual[] = {
         "optic_100g", "optic_200g", "optic_400g", "optic_800g", "optic_1600g",
         "optic_400g_sr", "optic_400g_dr", "optic_800g_sr", "optic_800g_dr", "dac_400g",
-        "dac_800g", "fiber_mmf", "fiber_smf", "storage_node", "kwh", "reference"};
-    const char *cands[96];
+        "dac_800g", "fiber_mmf", "fiber_smf", "storage_node", "kwh", "reference",
+        "drive_3.84tb", "drive_7.68tb", "drive_15.36tb"};
+    const char *cands[128];
     size_t n = 0;
     for (const struct switch_profile *q = switch_catalog; q->name && n < 64; q++)
         cands[n++] = q->name;
     for (size_t i = 0; i < sizeof usual / sizeof usual[0]; i++)
         cands[n++] = usual[i];
+    char sname[24][48];
+    for (size_t i = 0; storage_catalog[i].name && i < 24; i++) {
+        snprintf(sname[i], sizeof sname[i], "storage_%s", storage_catalog[i].name);
+        cands[n++] = sname[i];
+    }
     const char *near = text_nearest(name, cands, n, 3);
     if (near)
         snprintf(out, len, " (did you mean %s?)", near);
@@ -292,7 +304,8 @@ int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, str
                               "names are switch profiles (ckptnet switches), "
                               "optic_<Gb/s>g[_sr|_dr], dac_<Gb/s>g[_2x|_4x], fiber_mmf, "
                               "fiber_smf, "
-                              "storage_node and kwh", k, item, name, hint);
+                              "storage_node, storage_<profile> (ckptnet catalog), "
+                              "drive_<TB>tb and kwh", k, item, name, hint);
         }
         if (strlen(name) >= sizeof out->name)
             return err_set(e, "cost.prices: item %u: name too long", k);
@@ -309,6 +322,24 @@ int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, str
             return 0;
         p = end + 1;
     }
+}
+
+void cost_storage_bill(struct storage_bill *b, const struct scenario *sc,
+                       const struct cost_price *pr, uint32_t np)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->node, sizeof b->node, "storage_node");
+    const struct storage_price *sp = storage_price_find(sc->storage.profile);
+    if (!sp)
+        return;
+    char node[sizeof b->node];
+    snprintf(node, sizeof node, "storage_%s", sp->profile);
+    /* a list that prices storage_node alone keeps pricing every node so */
+    if (!cost_price_find(pr, np, node) && cost_price_find(pr, np, "storage_node"))
+        return;
+    memcpy(b->node, node, sizeof node);
+    snprintf(b->drive, sizeof b->drive, "%s", sp->drive);
+    b->drives = scenario_is_set(sc, "storage.drives") ? sc->storage.drives : sp->drives;
 }
 
 _Static_assert(TOPO_LINK_CLASSES == DL_N, "topo's link classes are the designer's");
@@ -360,8 +391,9 @@ void cost_capital(struct results *r, const struct scenario *sc)
         for (uint32_t i = 0; i < r->bom_class_n[k]; i++)
             cost_price_links(&o, k, r->bom_class_links[k][i], r->bom_class_bps[k][i], pr, np);
     }
-    cost_price_add(&o, &o.storage, pr, np, "storage_node", r->bom_storage_nodes,
-                   "storage nodes");
+    struct storage_bill node;
+    cost_storage_bill(&node, sc, pr, np);
+    cost_price_storage(&o, pr, np, &node, r->bom_storage_nodes);
     c->capital_switches = o.switches;
     c->capital_optics = o.optics;
     c->capital_cables = o.cables;

@@ -72,10 +72,12 @@ void cost_monte_carlo_lag(struct mc_result *out, double tau, double delta, doubl
 /* One price of cost.prices: a switch profile, a transceiver of a link
  * speed (optic_<N>g: N Gb/s, any reach; optic_<N>g_sr within a row,
  * optic_<N>g_dr across the hall), a cable (dac_<N>g in a rack, fiber_mmf,
- * fiber_smf), storage_node, or kwh (energy). "reference" as the first item
+ * fiber_smf), storage_node (a node with its drives, no storage.profile),
+ * storage_<profile> (a profile's node without drives), drive_<TB>tb (one
+ * drive by capacity class), or kwh (energy). "reference" as the first item
  * loads the catalog's reference list (price_reference), which later items
  * override. */
-#define COST_MAX_PRICES 64
+#define COST_MAX_PRICES 96
 enum price_kind { PK_SWITCH, PK_OPTIC, PK_OPTIC_SR, PK_OPTIC_DR, PK_DAC, PK_OTHER };
 struct cost_price {
     char name[48];
@@ -94,6 +96,18 @@ int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, str
 /* The price named name in pr, or NULL. */
 const struct cost_price *cost_price_find(const struct cost_price *pr, uint32_t n,
                                          const char *name);
+
+/* What one storage node of sc is priced as at pr: its profile's node
+ * (storage_<profile>) plus drives x drive_<TB>tb when the profile's node
+ * is priced; else storage_node, all in (no profile, or a price list that
+ * names storage_node only). drives: storage.drives when set, else the
+ * profile's (storage_price_list); 0 for storage_node. */
+struct storage_bill {
+    char node[48], drive[32];
+    uint32_t drives;
+};
+void cost_storage_bill(struct storage_bill *b, const struct scenario *sc,
+                       const struct cost_price *pr, uint32_t np);
 
 /* Capital cost of r's bill of materials (bom_*) at sc's cost.prices, and
  * per day over cost.amortisation_years; fills the capital fields of

@@ -104,9 +104,24 @@ void cost_price_links_bo(struct design_price *o, int c, uint64_t links, uint64_t
     cost_price_add(o, &o->cables, pr, np, p->cable, links, what[c]);
 }
 
+void cost_price_storage(struct design_price *o, const struct cost_price *pr, uint32_t np,
+                        const struct storage_bill *sb, uint64_t nodes)
+{
+    cost_price_add(o, &o->storage, pr, np, sb->node, nodes, "storage nodes");
+    if (sb->drives && sb->drive[0])
+        cost_price_add(o, &o->storage, pr, np, sb->drive, nodes * sb->drives, "storage drives");
+}
+
 void cost_design(struct design_price *o, const struct design *d,
                  const struct design_input *in, const struct cost_price *pr, uint32_t np,
                  double years)
+{
+    cost_design_bill(o, d, in, NULL, pr, np, years);
+}
+
+void cost_design_bill(struct design_price *o, const struct design *d,
+                      const struct design_input *in, const struct storage_bill *sb,
+                      const struct cost_price *pr, uint32_t np, double years)
 {
     memset(o, 0, sizeof *o);
     cost_price_add(o, &o->switches, pr, np, d->leaf->name, (uint64_t)d->cleaves + d->sleaves,
@@ -115,7 +130,8 @@ void cost_design(struct design_price *o, const struct design *d,
     cost_price_add(o, &o->switches, pr, np, d->spine->name, d->n_supers, "super-spines");
     for (int c = 0; c < DL_N; c++)
         cost_price_links_bo(o, c, d->links[c], d->link_bps[c], d->end[c], pr, np);
-    cost_price_add(o, &o->storage, pr, np, "storage_node", in->storage, "storage nodes");
+    struct storage_bill node = {"storage_node", "", 0};
+    cost_price_storage(o, pr, np, sb ? sb : &node, in->storage);
     o->capital = o->switches + o->optics + o->cables + o->storage;
     o->capital_per_day = years > 0 ? o->capital / (years * 365.25) : 0;
     const struct cost_price *kwh = cost_price_find(pr, np, "kwh");

@@ -50,9 +50,19 @@ void cost_price_links_bo(struct design_price *o, int c, uint64_t links, uint64_t
                          const struct design_end end[2], const struct cost_price *pr,
                          uint32_t np);
 
-/* Price d (of in) at pr over years of amortisation. */
+/* nodes storage nodes of bill sb (cost_storage_bill): nodes x sb->node
+ * and nodes x sb->drives x sb->drive, into o->storage (or unpriced). */
+void cost_price_storage(struct design_price *o, const struct cost_price *pr, uint32_t np,
+                        const struct storage_bill *sb, uint64_t nodes);
+
+/* Price d (of in) at pr over years of amortisation; storage nodes as
+ * storage_node. */
 void cost_design(struct design_price *out, const struct design *d,
                  const struct design_input *in, const struct cost_price *pr, uint32_t np,
                  double years);
+/* The same with storage nodes priced by sb (NULL: storage_node). */
+void cost_design_bill(struct design_price *out, const struct design *d,
+                      const struct design_input *in, const struct storage_bill *sb,
+                      const struct cost_price *pr, uint32_t np, double years);
 
 #endif

@@ -112,8 +112,37 @@ const struct price_ref price_reference[] = {
      NO_PRICE "; indicative; passive breakout DAC, one 400G port to 2 x 200G"},
     {"dac_400g_4x", 250, 0, "2026-12-01",
      NO_PRICE "; indicative; passive breakout DAC, one 400G port to 4 x 100G"},
-    /* storage: a whole node with its drives until storage profiles price drives */
+    /* storage without a profile (storage.profile: none): a whole node with
+     * its drives */
     {"storage_node", 60000, 1200, "2026-12-01", NO_PRICE "; all-flash node, estimate"},
+    /* storage profiles: each node without its drives (storage_price_list
+     * adds them); watts without drives */
+    {"storage_nvme-gen4-12", 20000, 800, "2026-12-01",
+     NO_PRICE "; 2U dual-socket NVMe server class; watts: estimate"},
+    {"storage_aistore-oci-e5", 35000, 1000, "2026-12-01",
+     NO_PRICE "; a cloud shape priced as a bought server of its class (2 x 64-core "
+     "EPYC, 1.5 TB DRAM, 100GbE); watts: estimate"},
+    {"storage_ddn-ai400x2", 150000, 2000, "2026-12-01",
+     NO_PRICE "; appliance with its controllers and software; watts: estimate"},
+    {"storage_ubipower-18000", 30000, 1000, "2026-12-01",
+     NO_PRICE "; 2U storage server with 4 x 400G IB; watts: estimate"},
+    {"storage_yanrong-f9000x", 30000, 1000, "2026-12-01",
+     NO_PRICE "; 2U storage server with 4 x 400G IB; watts: estimate"},
+    {"storage_turingdata-f9200", 35000, 1200, "2026-12-01",
+     NO_PRICE "; 2U storage server with 4 x 400G IB, 2 x Xeon 6960P, 3 TB; watts: estimate"},
+    {"storage_inspur-as13000g7", 40000, 1200, "2026-12-01",
+     NO_PRICE "; storage controller with 8 x 400G IB; watts: estimate"},
+    {"storage_aws-i3en-12xlarge", 15000, 600, "2026-12-01",
+     NO_PRICE "; a cloud shape priced as a bought server of its class (48 vCPU, 384 GiB, "
+     "50 Gb/s); watts: estimate"},
+    /* enterprise NVMe drives by capacity class, each; watts: a Gen4/Gen5
+     * U.2 drive's active power class */
+    {"drive_3.84tb", 450, 15, "2026-12-01",
+     NO_PRICE "; indicative street price class of a 3.84 TB enterprise NVMe"},
+    {"drive_7.68tb", 850, 18, "2026-12-01",
+     NO_PRICE "; indicative street price class of a 7.68 TB enterprise NVMe"},
+    {"drive_15.36tb", 1600, 20, "2026-12-01",
+     NO_PRICE "; indicative street price class of a 15.36 TB enterprise NVMe"},
     /* energy, per kWh */
     {"kwh", 0.12, 0, "2024",
      "EIA Electricity Monthly Update (2024): US median average revenue 11.46-11.94 "
@@ -125,6 +154,29 @@ const struct price_ref *price_ref_find(const char *name)
 {
     for (const struct price_ref *p = price_reference; p->name; p++)
         if (!strcmp(p->name, name))
+            return p;
+    return NULL;
+}
+
+/* Drives a node of each storage profile (storage.c), with their capacity
+ * class: disclosed where the profile's source gives it, else assumed (a
+ * comment says so). */
+const struct storage_price storage_price_list[] = {
+    {"nvme-gen4-12", 12, "drive_7.68tb"},       /* PM1733: capacity assumed */
+    {"aistore-oci-e5", 12, "drive_7.68tb"},     /* 12 x 6.8 TB (OCI DenseIO.E5) */
+    {"ddn-ai400x2", 24, "drive_7.68tb"},        /* 24 NVMe: capacity assumed */
+    {"ubipower-18000", 16, "drive_15.36tb"},    /* 16 x R6100 15.36 TB */
+    {"yanrong-f9000x", 16, "drive_3.84tb"},     /* 16 x D7-PS1010 3.84 TB */
+    {"turingdata-f9200", 16, "drive_3.84tb"},   /* as the F9000X */
+    {"inspur-as13000g7", 24, "drive_7.68tb"},   /* 24 NS8000G7: capacity assumed */
+    {"aws-i3en-12xlarge", 4, "drive_7.68tb"},   /* 4 x 7.5 TB instance store */
+    {0, 0, 0},
+};
+
+const struct storage_price *storage_price_find(const char *profile)
+{
+    for (const struct storage_price *p = storage_price_list; p->profile; p++)
+        if (!strcmp(p->profile, profile))
             return p;
     return NULL;
 }

@@ -30,6 +30,20 @@ struct price_ref {
 extern const struct price_ref price_reference[];
 const struct price_ref *price_ref_find(const char *name);
 
+/* One node of a storage profile as the reference list prices it: the node
+ * without its drives (price name storage_<profile>) plus drives x the
+ * drive's price by capacity class (drive_<TB>tb); docs/size.md, Reference
+ * prices. drives is the profile's build as disclosed (or assumed, see the
+ * list's comments); storage.drives, when set, replaces it. */
+struct storage_price {
+    const char *profile;
+    uint32_t drives;
+    const char *drive;
+};
+/* NULL-terminated; one a storage profile; lookup by profile name. */
+extern const struct storage_price storage_price_list[];
+const struct storage_price *storage_price_find(const char *profile);
+
 /* A DCQCN preset: (key, value) pairs in scenario syntax, NULL-terminated. */
 struct preset_entry {
     const char *key, *value;
