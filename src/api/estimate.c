@@ -219,7 +219,10 @@ double ckpt_pkt_events_per_packet(const struct scenario *sc, const struct topo *
 {
     double floor = ckpt_pkt_events_floor(sc, t);
     int direct = scenario_cnp_direct(sc) || scenario_ack_direct(sc);
-    return floor * cc_scheme(sc->transport.cc)->events_scale[direct];
+    double scale = cc_scheme(sc->transport.cc)->events_scale[direct];
+    if (sc->transport.uec.rccc) /* credits on top of the cc's own packets */
+        scale += rccc_events_scale[direct] - 1;
+    return floor * scale;
 }
 
 double ckpt_pkt_rate(const struct scenario *sc, const struct topo *t, const struct workload *w,

@@ -103,6 +103,10 @@ extern const struct proto_scheme proto_schemes[PROTO_COUNT];
  * unless the user set that key (scenario_resolve). */
 extern const char *const proto_defaults[PROTO_COUNT];
 extern const struct rx_scheme rx_schemes[RX_COUNT];
+/* transport.uec.rccc: a packet's events with cc none, as events_scale
+ * ([0] credits through the fabric, [1] direct); with another cc the credits'
+ * share (this less 1) adds to that cc's row. */
+extern const double rccc_events_scale[2];
 
 /* The row of cc / kind; an out-of-range value (a corrupt struct) gets the
  * first row rather than a read past the table. */
