@@ -82,6 +82,51 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     return 0;
 }
 
+int mm_init_groups(struct mm *m, struct arena *a, uint32_t ng, const uint32_t *goff,
+                   const uint32_t *gpath, const double *gw, const uint32_t *group)
+{
+    uint32_t ne = goff[ng], nl = m->nl, nf = m->nf;
+    size_t ng1 = (size_t)ng + 1;
+    uint32_t *u = arena_calloc(a, (size_t)nf + 2 * (size_t)ne + 5 * ng1 + nl + 1 + nf + 1 + ng1,
+                               sizeof *u);
+    double *d = arena_calloc(a, (size_t)ne + ng1, sizeof *d);
+    if (!u || !d)
+        return -1;
+    m->ng = ng;
+    m->fgroup = u, u += nf;
+    m->goff = u, u += ng1;
+    m->gpath = u, u += ne;
+    m->lgoff = u, u += (size_t)nl + 1;
+    m->lgrp = u, u += ne;
+    m->gact = u, u += ng1;
+    m->gun = u, u += ng1;
+    m->gdu = u, u += ng1;
+    m->gmoff = u, u += ng1;
+    m->gmem = u, u += (size_t)nf + 1;
+    m->gdirty = u;
+    m->gw = d, d += ne;
+    m->gdr = d;
+    memcpy(m->fgroup, group, (size_t)nf * sizeof *group);
+    memcpy(m->goff, goff, ng1 * sizeof *goff);
+    if (ne) {
+        memcpy(m->gpath, gpath, (size_t)ne * sizeof *gpath);
+        memcpy(m->gw, gw, (size_t)ne * sizeof *gw);
+    }
+    /* per link its groups, in group order: lgoff[l + 1] holds l's start
+     * while they are placed, then its end (l + 1's start) */
+    for (uint32_t i = 0; i < ne; i++)
+        m->lgoff[gpath[i] + 1]++;
+    for (uint32_t l = 0, sum = 0; l < nl; l++) {
+        uint32_t c = m->lgoff[l + 1];
+        m->lgoff[l + 1] = sum;
+        sum += c;
+    }
+    for (uint32_t g = 0; g < ng; g++)
+        for (uint32_t i = goff[g]; i < goff[g + 1]; i++)
+            m->lgrp[m->lgoff[gpath[i] + 1]++] = g;
+    return 0;
+}
+
 /* Move flow f to bottleneck b (a link, MM_CAP or MM_NONE), keeping the
  * links' lists of the flows bottlenecked on them. */
 static void bott_set(struct mm *m, uint32_t f, uint32_t b)
@@ -149,6 +194,8 @@ void mm_start(struct mm *m, uint32_t f)
     }
     fl->apos = m->n_active;
     m->active[m->n_active++] = f;
+    if (m->ng && m->fgroup[f] != MM_NIL)
+        m->gact[m->fgroup[f]]++;
     fl->rate = 0;
     m->added[m->n_added++] = f;
     mark_dirty(m, f);
@@ -205,6 +252,11 @@ void mm_stop(struct mm *m, uint32_t f)
     fl->apos = UINT32_MAX;
     fl->rate = 0;
     mark_dirty(m, f);
+    /* a group's last member: its links go idle and must be in tl */
+    uint32_t g = m->ng ? m->fgroup[f] : MM_NIL;
+    if (g != MM_NIL && !--m->gact[g])
+        for (uint32_t i = m->goff[g]; i < m->goff[g + 1]; i++)
+            mark_link_dirty(m, m->gpath[i]);
     /* a flow started and stopped before an update must not stay in added */
     for (uint32_t i = 0; i < m->n_added; i++)
         if (m->added[i] == f) {
@@ -440,6 +492,198 @@ static void finish(struct mm *m)
     }
 }
 
+/* ---- grouped: every active flow refilled ----------------------------- */
+
+/* Flow f freezes at rate on its own links. */
+static void gfreeze_own(struct mm *m, uint32_t f, double rate)
+{
+    struct mm_flow *fl = &m->flows[f];
+    m->frozen[f] = 1;
+    fl->rate = rate;
+    for (uint32_t i = fl->poff, e = m->flows[f + 1].poff; i < e; i++) {
+        struct mm_link *l = &m->links[m->path[i]];
+        double w = mm_w(m, i);
+        l->rem -= w * rate;
+        l->wun = --l->unfrozen ? l->wun - w : 0;
+    }
+}
+
+/* Flow f freezes at rate alone: its group's links take it at the next
+ * flush (gflush), before one of them is read. */
+static void gfreeze(struct mm *m, uint32_t f, double rate)
+{
+    gfreeze_own(m, f, rate);
+    uint32_t g = m->fgroup[f];
+    if (g == MM_NIL)
+        return;
+    m->gun[g]--;
+    if (!m->gdu[g]++)
+        m->gdirty[m->n_gdirty++] = g;
+    m->gdr[g] += rate;
+}
+
+/* Bring the links of groups with members frozen since the last flush up to
+ * date: each group's links once, however many of its members froze. */
+static void gflush(struct mm *m)
+{
+    for (uint32_t k = 0; k < m->n_gdirty; k++) {
+        uint32_t g = m->gdirty[k];
+        for (uint32_t i = m->goff[g]; i < m->goff[g + 1]; i++) {
+            struct mm_link *l = &m->links[m->gpath[i]];
+            l->rem -= m->gw[i] * m->gdr[g];
+            l->unfrozen -= m->gdu[g];
+            l->wun = l->unfrozen ? l->wun - m->gw[i] * m->gdu[g] : 0;
+        }
+        m->gdu[g] = 0;
+        m->gdr[g] = 0;
+    }
+    m->n_gdirty = 0;
+}
+
+/* Every unfrozen member of group g freezes at rate (a link of g filled):
+ * their own links one by one, g's links once for all of them. */
+static void gfreeze_group(struct mm *m, uint32_t g, double rate)
+{
+    uint32_t k = 0;
+    for (uint32_t i = m->gmoff[g]; i < m->gmoff[g + 1]; i++) {
+        uint32_t f = m->gmem[i];
+        if (!m->frozen[f]) {
+            gfreeze_own(m, f, rate);
+            k++;
+        }
+    }
+    m->gun[g] = 0;
+    for (uint32_t i = m->goff[g]; i < m->goff[g + 1]; i++) {
+        struct mm_link *l = &m->links[m->gpath[i]];
+        l->rem -= m->gw[i] * rate * k;
+        l->unfrozen -= k;
+        l->wun = l->unfrozen ? l->wun - m->gw[i] * k : 0;
+    }
+}
+
+/* Progressive filling of every active flow, groups counted by members
+ * (mm_init_groups); afterwards the exact loads of every link touched. */
+static void gupdate(struct mm *m)
+{
+    uint32_t ng = m->ng;
+    for (uint32_t i = 0; i < m->n_dirty; i++)
+        touch_link(m, m->dirty[i]);
+    m->n_added = m->n_dirty = m->n_shrunk = 0;
+    m->dmark_epoch++;
+    memset(m->gun, 0, ((size_t)ng + 1) * sizeof *m->gun);
+    for (uint32_t a = 0; a < m->n_active; a++) {
+        uint32_t f = m->active[a];
+        struct mm_flow *fl = &m->flows[f];
+        fl->mark = m->epoch;
+        fl->prev_rate = fl->rate;
+        m->frozen[f] = 0;
+        m->aff[m->n_aff++] = f;
+        for (uint32_t i = fl->poff, e = m->flows[f + 1].poff; i < e; i++)
+            touch_link(m, m->path[i]);
+        if (m->fgroup[f] != MM_NIL)
+            m->gun[m->fgroup[f]]++;
+    }
+    /* members by group, in the order of active */
+    uint32_t off = 0;
+    for (uint32_t g = 0; g < ng; g++) {
+        m->gmoff[g] = off;
+        off += m->gun[g];
+        for (uint32_t i = m->goff[g]; m->gun[g] && i < m->goff[g + 1]; i++)
+            touch_link(m, m->gpath[i]);
+    }
+    m->gmoff[ng] = off;
+    for (uint32_t a = 0; a < m->n_active; a++) {
+        uint32_t f = m->active[a], g = m->fgroup[f];
+        if (g != MM_NIL)
+            m->gmem[m->gmoff[g + 1] - m->gun[g]--] = f; /* counts down to 0 */
+    }
+    for (uint32_t g = 0; g < ng; g++)
+        m->gun[g] = m->gmoff[g + 1] - m->gmoff[g];
+    for (uint32_t i = 0; i < m->n_tl; i++) {
+        struct mm_link *l = &m->links[m->tl[i]];
+        l->rem = l->cap;
+        l->wun = 0;
+        l->unfrozen = 0;
+    }
+    for (uint32_t a = 0; a < m->n_active; a++) {
+        const struct mm_flow *fl = &m->flows[m->active[a]];
+        for (uint32_t i = fl->poff, e = (fl + 1)->poff; i < e; i++) {
+            m->links[m->path[i]].wun += mm_w(m, i);
+            m->links[m->path[i]].unfrozen++;
+        }
+    }
+    for (uint32_t g = 0; g < ng; g++)
+        for (uint32_t i = m->goff[g]; m->gun[g] && i < m->goff[g + 1]; i++) {
+            m->links[m->gpath[i]].wun += m->gw[i] * m->gun[g];
+            m->links[m->gpath[i]].unfrozen += m->gun[g];
+        }
+    for (uint32_t i = 0; i < m->n_tl; i++) {
+        const struct mm_link *l = &m->links[m->tl[i]];
+        if (l->unfrozen)
+            heap_put(&m->heap, m->tl[i], heap_key_of(l->rem / l->wun));
+    }
+    for (uint32_t a = 0; m->fcap && a < m->n_active; a++)
+        if (m->fcap[m->active[a]] != INFINITY)
+            heap_put(&m->heap, m->nl + m->active[a], heap_key_of(m->fcap[m->active[a]]));
+    /* as fill(): keys are lower bounds, refreshed when they reach the top */
+    while (m->heap.n) {
+        uint32_t id = heap_top(&m->heap)->id;
+        if (id >= m->nl) {
+            if (!m->frozen[id - m->nl])
+                gfreeze(m, id - m->nl, m->fcap[id - m->nl]);
+            heap_remove(&m->heap, id);
+            continue;
+        }
+        struct mm_link *l = &m->links[id];
+        if (m->n_gdirty && m->lgoff[id + 1] > m->lgoff[id])
+            gflush(m);
+        if (l->unfrozen == 0) {
+            heap_remove(&m->heap, id);
+            continue;
+        }
+        double level = (l->rem > 0 ? l->rem : 0) / l->wun;
+        if (level > heap_double_of(heap_top(&m->heap)->key)) {
+            heap_put(&m->heap, id, heap_key_of(level));
+            continue;
+        }
+        l->level = level;
+        for (uint32_t k = l->off; k < l->off + l->n; k++)
+            if (!m->frozen[m->lflow[k]])
+                gfreeze(m, m->lflow[k], level);
+        for (uint32_t k = m->lgoff[id]; k < m->lgoff[id + 1]; k++)
+            if (m->gun[m->lgrp[k]])
+                gfreeze_group(m, m->lgrp[k], level);
+        heap_remove(&m->heap, id);
+    }
+    gflush(m);
+    m->rounds++;
+    m->full_refills++;
+    /* exact loads: own entries, then each group's sum of rates once */
+    for (uint32_t i = 0; i < m->n_tl; i++)
+        m->links[m->tl[i]].load = 0;
+    for (uint32_t a = 0; a < m->n_active; a++) {
+        const struct mm_flow *fl = &m->flows[m->active[a]];
+        for (uint32_t i = fl->poff, e = (fl + 1)->poff; i < e; i++)
+            m->links[m->path[i]].load += mm_w(m, i) * fl->rate;
+    }
+    for (uint32_t g = 0; g < ng; g++) {
+        double sum = 0;
+        for (uint32_t i = m->gmoff[g]; i < m->gmoff[g + 1]; i++)
+            sum += m->flows[m->gmem[i]].rate;
+        for (uint32_t i = m->goff[g]; sum > 0 && i < m->goff[g + 1]; i++)
+            m->links[m->gpath[i]].load += m->gw[i] * sum;
+    }
+    for (uint32_t i = 0; i < m->n_tl; i++) {
+        struct mm_link *l = &m->links[m->tl[i]];
+        if (l->load > l->cap * (1 + OVER_EPS)) {
+            m->over_capacity++;
+            if (l->load / l->cap - 1 > m->worst_excess)
+                m->worst_excess = l->load / l->cap - 1;
+        }
+    }
+    m->refilled += m->n_aff;
+}
+
 void mm_update(struct mm *m)
 {
     m->epoch++;
@@ -447,6 +691,10 @@ void mm_update(struct mm *m)
     if (!m->n_dirty && !m->n_added && !m->n_shrunk)
         return;
     m->updates++;
+    if (m->ng) {
+        gupdate(m);
+        return;
+    }
     for (uint32_t i = 0; i < m->n_added; i++)
         affect(m, m->added[i]);
     for (uint32_t i = 0; i < m->n_dirty; i++) {
@@ -475,13 +723,38 @@ void mm_update(struct mm *m)
     finish(m);
 }
 
+/* Link l's load from its flows' rates, and the fastest of them (max). */
+static double check_load(const struct mm *m, uint32_t l, double *max)
+{
+    const struct mm_link *k = &m->links[l];
+    double load = 0, top = 0;
+    for (uint32_t i = 0; i < k->n; i++) {
+        double r = m->flows[m->lflow[k->off + i]].rate;
+        load += slot_w(m, k->off + i) * r;
+        top = r > top ? r : top;
+    }
+    for (uint32_t j = m->ng ? m->lgoff[l] : 0; m->ng && j < m->lgoff[l + 1]; j++) {
+        uint32_t g = m->lgrp[j], e = m->goff[g];
+        while (m->gpath[e] != l)
+            e++;
+        for (uint32_t a = 0; a < m->n_active; a++) {
+            double r = m->flows[m->active[a]].rate;
+            if (m->fgroup[m->active[a]] == g) {
+                load += m->gw[e] * r;
+                top = r > top ? r : top;
+            }
+        }
+    }
+    if (max)
+        *max = top;
+    return load;
+}
+
 int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
 {
     for (uint32_t l = 0; l < m->nl; l++) {
         const struct mm_link *k = &m->links[l];
-        double load = 0;
-        for (uint32_t i = 0; i < k->n; i++)
-            load += slot_w(m, k->off + i) * m->flows[m->lflow[k->off + i]].rate;
+        double load = check_load(m, l, NULL);
         if (load > k->cap * (1 + tol)) {
             snprintf(msg, len, "link %u: load %.17g above capacity %.17g", l, load, k->cap);
             return (int)l + 1;
@@ -496,16 +769,11 @@ int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
             return (int)f + 1;
         }
         int ok = fl->rate >= cap * (1 - tol);
-        for (uint32_t i = 0, np = mm_np(m, f); i < np && !ok; i++) {
-            const struct mm_link *k = &m->links[m->path[fl->poff + i]];
-            double load = 0, max = 0;
-            for (uint32_t j = 0; j < k->n; j++) {
-                double r = m->flows[m->lflow[k->off + j]].rate;
-                load += slot_w(m, k->off + j) * r;
-                if (r > max)
-                    max = r;
-            }
-            ok = load >= k->cap * (1 - tol) && fl->rate >= max * (1 - tol);
+        uint32_t g = m->ng ? m->fgroup[f] : MM_NIL, ng = g == MM_NIL ? 0 : m->goff[g + 1] - m->goff[g];
+        for (uint32_t i = 0, np = mm_np(m, f); i < np + ng && !ok; i++) {
+            uint32_t lid = i < np ? m->path[fl->poff + i] : m->gpath[m->goff[g] + i - np];
+            double max = 0, load = check_load(m, lid, &max);
+            ok = load >= m->links[lid].cap * (1 - tol) && fl->rate >= max * (1 - tol);
         }
         if (!ok) {
             snprintf(msg, len, "flow %u: rate %.17g has no bottleneck", f, fl->rate);

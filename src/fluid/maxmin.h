@@ -107,6 +107,18 @@ struct mm {
     /* water-filling heap over constraint ids: links, then nl + flow (caps),
      * keyed by heap_key_of(level) */
     struct heap heap;
+    /* leaf-pair groups (mm_init_groups; ng 0: none): see there */
+    uint32_t ng;
+    uint32_t *fgroup;        /* per flow: its group, or MM_NIL */
+    uint32_t *goff, *gpath;  /* group g's links: gpath[goff[g] .. goff[g + 1]) */
+    double *gw;              /* their weights */
+    uint32_t *lgoff, *lgrp;  /* per link: the groups crossing it, lgrp[lgoff[l] ..) */
+    uint32_t *gact;          /* per group: its active members */
+    /* scratch of one grouped fill */
+    uint32_t *gun, *gdu;     /* per group: members unfrozen; frozen since the flush */
+    double *gdr;             /* the rates of those frozen since the flush */
+    uint32_t *gmoff, *gmem;  /* active members by group */
+    uint32_t *gdirty, n_gdirty;
     /* counters */
     uint64_t updates, rounds, refilled, full_refills, scans;
     uint64_t over_capacity;  /* link loads found above cap * (1 + 1e-9) */
@@ -135,6 +147,20 @@ static inline double mm_w(const struct mm *m, uint32_t pe)
 int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
             uint32_t nf, const uint32_t *path_off, const uint32_t *path,
             const double *path_w, const double *flow_cap);
+
+/* Leaf-pair groups (spray on three tiers): the transfers between two leaves
+ * split their rates the same way over the same middle links, so each link of
+ * group g (gpath[goff[g] .. goff[g + 1]), weight gw[...]) carries w x the sum
+ * of its members' rates, and a member's own path (mm_init's) holds only its
+ * own links (its NIC, its destination's port). group[f] is flow f's group or
+ * MM_NIL; a flow's own links must not be among its group's. With groups,
+ * every update refills every active flow: progressive filling that counts a
+ * group's unfrozen members on its links and freezes them together where one
+ * fills, the same allocation as each member holding the group's links (to
+ * round-off; tests/test_fluid_scale2.c) with a group's links held once.
+ * Call right after mm_init. Returns 0, or -1 when the arena runs out. */
+int mm_init_groups(struct mm *m, struct arena *a, uint32_t ng, const uint32_t *goff,
+                   const uint32_t *gpath, const double *gw, const uint32_t *group);
 
 /* Start / stop flow f; the rates change at the next mm_update. A stopped
  * flow's rate is 0 at once. */
