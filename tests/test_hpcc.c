@@ -148,14 +148,21 @@ static void hp_fabric(struct scenario *sc, unsigned writers, const char *bytes)
 }
 
 /* T by hand: an MTU packet out and its ACK back, host, leaf, spine, leaf,
- * storage (4 links each way, 3 switches each way). */
-static uint64_t path_rtt(const struct scenario *sc)
+ * storage (4 links each way, 3 switches each way), for a data packet of
+ * data_over bytes beyond its payload and an ACK of ack wire bytes. */
+static uint64_t path_rtt_framed(const struct scenario *sc, uint64_t data_over, uint64_t ack)
 {
-    uint64_t data = sc->fabric.mtu + ROCE_OVERHEAD, ack = CNP_PAYLOAD + ROCE_OVERHEAD;
+    uint64_t data = sc->fabric.mtu + data_over;
     uint64_t ps = 4 * (units_ser_ps(data, 100000000000ull) + units_ser_ps(ack, 100000000000ull));
     ps += 8 * 1000000ull;            /* 1 us per link, both ways */
     ps += 2 * (2 * sc->fabric.leaf_latency_ps + sc->fabric.spine_latency_ps);
     return ps;
+}
+
+/* RoCE: the ACK is a control record in the data packets' framing. */
+static uint64_t path_rtt(const struct scenario *sc)
+{
+    return path_rtt_framed(sc, ROCE_OVERHEAD, CNP_PAYLOAD + ROCE_OVERHEAD);
 }
 
 static void trajectory(unsigned writers)
@@ -359,6 +366,51 @@ static void hpcc_burst(void)
     results_release(&r);
 }
 
+/* T under UEC's framing: 122 B of headers a data packet and its own 110 B
+ * ACK (PDS ACK_CC + SES response), not a data-framed control record
+ * (138 B): each flow's T is the path's arithmetic with those sizes. */
+static struct {
+    uint32_t starts, bad;
+    uint64_t want, got;
+} uec_t;
+
+static void uec_t_start(struct pnet *n, struct flow *f)
+{
+    transport_hpcc.start(n, f);
+    uec_t.starts++;
+    uec_t.got = f->cc.hpcc.t_ps;
+    uec_t.bad += f->cc.hpcc.t_ps != uec_t.want;
+}
+
+static void hpcc_uec_ack_rtt(void)
+{
+    struct scenario sc;
+    hp_fabric(&sc, 2, "256KB");
+    test_set(&sc, "transport.protocol=uec");
+    test_set(&sc, "transport.cc=hpcc");
+    struct err e;
+    CHECKF(scenario_resolve(&sc, &e) == 0, "%s", e.msg);
+    struct test_built b;
+    if (test_build_ok(&b, &sc) < 0) {
+        arena_release(&b.a);
+        return;
+    }
+    memset(&uec_t, 0, sizeof uec_t);
+    uec_t.want = path_rtt_framed(&sc, 122, 20 + 14 + 20 + 8 + 32 + 12 + 4);
+    struct transport_ops ops = transport_hpcc;
+    ops.start = uec_t_start;
+    struct results r;
+    memset(&r, 0, sizeof r);
+    CHECKF(pkt_run_transport(&sc, &b.t, &b.w, &r, &ops, &e) == 0, "%s", e.msg);
+    CHECKF(r.ok, "%s", r.violation);
+    CHECK(r.bytes_delivered == 2ull * 256000);
+    CHECKF(uec_t.starts == 2 && uec_t.bad == 0, "%u starts, %u off: T %llu ps, by hand %llu ps",
+           uec_t.starts, uec_t.bad, (unsigned long long)uec_t.got,
+           (unsigned long long)uec_t.want);
+    results_release(&r);
+    arena_release(&b.a);
+}
+
 SUITE(suite_hpcc) = {
     {"hpcc_trajectory_one_flow", hpcc_trajectory_one_flow},
     {"hpcc_trajectory_incast_2", hpcc_trajectory_incast_2},
@@ -368,5 +420,6 @@ SUITE(suite_hpcc) = {
     {"hpcc_lossy_gbn", hpcc_lossy_gbn},
     {"hpcc_ack_interval", hpcc_ack_interval},
     {"hpcc_burst", hpcc_burst},
+    {"hpcc_uec_ack_rtt", hpcc_uec_ack_rtt},
     {0, 0},
 };

@@ -21,13 +21,13 @@
 #include "../core/units.h"
 #include "pnet.h"
 
-/* The unloaded RTT of f's path: an MTU packet out, its ACK back, through
- * each switch's latency both ways. */
+/* The unloaded RTT of f's path: an MTU packet out, the protocol's ACK
+ * back, through each switch's latency both ways. */
 static uint64_t base_rtt(const struct pnet *n, const struct flow *f)
 {
     const struct topo *t = n->topo;
     const struct scenario *sc = n->sc;
-    uint64_t data = n->mtu_wire, ack = CNP_PAYLOAD + n->wire_overhead;
+    uint64_t data = n->mtu_wire, ack = pkt_ctl_wire(n, PK_RCACK);
     uint32_t path[TOPO_MAX_HOPS];
     uint32_t hops = topo_path(t, f->src, f->dst, f->sport, path, TOPO_MAX_HOPS);
     uint64_t rtt = 0;

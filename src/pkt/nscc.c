@@ -81,33 +81,27 @@ static uint32_t in_flight(const struct pnet *n, const struct flow *f)
     return sent > acked ? sent - acked : 0;
 }
 
-/* Serialisation beyond pkt_cnp_direct_ps's control-packet term on each link
- * of the path from -> to, for a packet of wire bytes at the engine's
- * rounding. */
-static uint64_t ser_extra(const struct pnet *n, uint32_t from, uint32_t to, uint16_t sport,
-                          uint64_t wire)
+/* One way from -> to, idle: each link's cable delay and each switch's
+ * latency (pkt_ctrl_direct_ps of no bytes), and wire bytes' serialisation
+ * on each link at the engine's rounding. */
+static uint64_t one_way_ps(const struct pnet *n, uint32_t from, uint32_t to, uint16_t sport,
+                           uint64_t wire)
 {
     const struct topo *t = n->topo;
-    uint64_t ctl = (uint64_t)CNP_PAYLOAD + n->wire_overhead, extra = 0;
+    uint64_t ps = pkt_ctrl_direct_ps(t, n->sc, from, to, sport, 0, NULL);
     uint32_t path[TOPO_MAX_HOPS];
     uint32_t hops = topo_path(t, from, to, sport, path, TOPO_MAX_HOPS);
-    for (uint32_t k = 0; k < hops; k++) {
-        uint64_t bps = t->ports[path[k]].bps;
-        extra += units_ser_ps(wire, bps) - ctl * 8 * UINT64_C(1000000000000) / bps;
-    }
-    return extra;
+    for (uint32_t k = 0; k < hops; k++)
+        ps += units_ser_ps(wire, t->ports[path[k]].bps);
+    return ps;
 }
 
-/* The idle RTT of f's path: the data packet out, its ACK back. */
+/* The idle RTT of f's path: the data packet out, the protocol's ACK back
+ * (UEC's 110 B ACK_CC, RoCE's ACK in its data framing). */
 static uint64_t path_rtt(const struct pnet *n, const struct flow *f)
 {
-    const struct topo *t = n->topo;
-    const struct scenario *sc = n->sc;
-    uint64_t ctl = (uint64_t)CNP_PAYLOAD + n->wire_overhead;
-    return pkt_cnp_direct_ps(t, sc, f->src, f->dst, f->sport) +
-           pkt_cnp_direct_ps(t, sc, f->dst, f->src, f->sport) +
-           ser_extra(n, f->src, f->dst, f->sport, n->mtu_wire) +
-           ser_extra(n, f->dst, f->src, f->sport, ctl);
+    return one_way_ps(n, f->src, f->dst, f->sport, n->mtu_wire) +
+           one_way_ps(n, f->dst, f->src, f->sport, pkt_ctl_wire(n, PK_RCACK));
 }
 
 static void bounds(struct nscc_state *s, const struct nscc_k *k)
