@@ -1152,7 +1152,6 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     uint32_t *path_off = calloc((size_t)nf + nt + 1, sizeof *path_off);
     uint32_t *toff = calloc((size_t)nt + 1, sizeof *toff);
     struct lset all = {0}, one = {0}, tall = {0}; /* every flow's links; this flow's; tm's */
-    struct lset grp = {0};                          /* the groups' links, group by group */
     uint32_t *fgroup = n->grouped ? calloc((size_t)nf + 1, sizeof *fgroup) : NULL;
     uint32_t *goff = NULL;
     uint8_t *gfail = NULL;                          /* per group: a failed link */
@@ -1197,7 +1196,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         }
         if (fgroup)
             fgroup[i] = gid;
-        if (pairs.ng > ng0 && n->grouped) { /* a new group: its links once */
+        if (pairs.ng > ng0 && n->grouped) { /* a new group: whether it crosses a failed link */
             uint32_t sl = pairs.gslot[gid], o = pairs.off[sl];
             if (gid + 2 > gcap) {
                 gcap = 2 * (gid + 2);
@@ -1208,14 +1207,9 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
                 if (!f2)
                     goto oom;
             }
-            goff[gid] = grp.n;
             gfail[gid] = 0;
-            for (uint32_t j = o; j + 1 < o + pairs.len[sl]; j++) {
+            for (uint32_t j = o; j + 1 < o + pairs.len[sl]; j++)
                 gfail[gid] |= t->ports[pairs.pool.link[j]].failed;
-                if (lset_add_new(&grp, pairs.pool.link[j], lset_w(&pairs.pool, j)) < 0)
-                    goto oom;
-            }
-            goff[gid + 1] = grp.n;
         }
         path_off[i] = all.n;
         int failed = gid != MM_NIL && gfail[gid];
@@ -1279,7 +1273,28 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             path_off[nf + k + 1] = all.n;
     }
     toff[nt] = tall.n;
-    if (compact_links(n, &all, &tall, &grp, &nl) < 0 || (grp.n && lset_weights(&grp) < 0))
+    /* the groups' links, group by group: the pool less each pair's last
+     * entry (its destination's port, a member's own), moved down in place */
+    uint32_t gn = 0;
+    for (uint32_t g = 0; n->grouped && g < pairs.ng; g++) {
+        uint32_t sl = pairs.gslot[g], o = pairs.off[sl];
+        goff[g] = gn;
+        for (uint32_t j = o; j + 1 < o + pairs.len[sl]; j++, gn++) {
+            pairs.pool.link[gn] = pairs.pool.link[j];
+            if (pairs.pool.w)
+                pairs.pool.w[gn] = pairs.pool.w[j];
+        }
+    }
+    if (goff)
+        goff[pairs.ng] = gn;
+    struct lset grp = {0};
+    if (n->grouped) {
+        pairs.pool.n = gn;
+        if (gn && lset_weights(&pairs.pool) < 0)
+            goto oom;
+        grp = pairs.pool;
+    }
+    if (compact_links(n, &all, &tall, &grp, &nl) < 0)
         goto oom;
     if (rd != UINT32_MAX)
         rd = virt_lid(n, rd);
@@ -1351,8 +1366,6 @@ out:
     spread_cache_free(&pairs);
     free(tall.link);
     free(tall.w);
-    free(grp.link);
-    free(grp.w);
     free(fgroup);
     free(goff);
     free(gfail);
