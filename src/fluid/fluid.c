@@ -108,6 +108,7 @@ struct fnet {
     uint32_t *rmark;         /* per link: 1 = in relaxed */
     uint32_t *prev, n_prev;  /* relaxed links reset at this time: pass 3 looks again */
     uint64_t ckpt_end;       /* latest checkpoint completion */
+    int grouped;             /* spray's leaf pairs as solver groups (mm_init_groups) */
     uint64_t train_at;       /* the next step's communication starts; UINT64_MAX = none pending */
 };
 
@@ -466,7 +467,9 @@ struct spread_cache {
     uint32_t *key;      /* [cap] source leaf, destination leaf, pairs; UINT32_MAX empty */
     uint32_t *off;      /* [cap] its entries in pool; UINT32_MAX = no route */
     uint32_t *len;
+    uint32_t *gid;      /* [cap] its group (grouped solver), MM_NIL: none */
     uint32_t cap, n;
+    uint32_t *gslot, ng, gcap; /* per group: its slot */
     struct lset pool;   /* every pair's spread, as spread() left it */
     struct lset tmp;    /* spread()'s output and scratch */
 };
@@ -478,6 +481,8 @@ static void spread_cache_free(struct spread_cache *c)
     free(c->key);
     free(c->off);
     free(c->len);
+    free(c->gid);
+    free(c->gslot);
     free(c->pool.link);
     free(c->pool.w);
     lset_free(&c->tmp);
@@ -501,11 +506,13 @@ static int spread_cache_grow(struct spread_cache *c)
     c->key = malloc((size_t)cap * 2 * sizeof *c->key);
     c->off = malloc((size_t)cap * sizeof *c->off);
     c->len = malloc((size_t)cap * sizeof *c->len);
-    if (!c->key || !c->off || !c->len) {
+    c->gid = malloc((size_t)cap * sizeof *c->gid);
+    if (!c->key || !c->off || !c->len || !c->gid) {
         free(c->key);
         free(c->off);
         free(c->len);
-        c->key = o.key, c->off = o.off, c->len = o.len;
+        free(c->gid);
+        c->key = o.key, c->off = o.off, c->len = o.len, c->gid = o.gid;
         return -1;
     }
     c->cap = cap;
@@ -518,17 +525,21 @@ static int spread_cache_grow(struct spread_cache *c)
             c->key[2 * j + 1] = o.key[2 * i + 1];
             c->off[j] = o.off[i];
             c->len[j] = o.len[i];
+            c->gid[j] = o.gid[i];
+            if (o.gid[i] != MM_NIL)
+                c->gslot[o.gid[i]] = j;
         }
     free(o.key);
     free(o.off);
     free(o.len);
+    free(o.gid);
     return 0;
 }
 
-/* Append to s the spread from switch `node` to dst, as spread(t, node, dst,
- * s) would: the pair's entries, the last one's port dst's own. */
-static int spread_grouped(const struct topo *t, uint32_t node, uint32_t dst,
-                          struct spread_cache *c, struct lset *s)
+/* The slot of the pair (switch `node`, dst's leaf), its spread computed
+ * when new; a pair with links between the leaves is a group (gid). */
+static int pair_get(const struct topo *t, uint32_t node, uint32_t dst, struct spread_cache *c,
+                    uint32_t *slot)
 {
     uint32_t dl = t->nodes[dst].leaf;
     if (2 * (c->n + 1) > c->cap && spread_cache_grow(c) < 0)
@@ -541,12 +552,35 @@ static int spread_grouped(const struct topo *t, uint32_t node, uint32_t dst,
         c->key[2 * i + 1] = dl;
         c->off[i] = ok ? c->pool.n : UINT32_MAX;
         c->len[i] = ok ? c->tmp.n : 0;
+        c->gid[i] = MM_NIL;
         c->n++;
         for (uint32_t j = 0; ok && j < c->tmp.n; j++)
             if (lset_push(&c->pool, c->tmp.link[j], lset_w(&c->tmp, j), 1024) < 0)
                 return -1;
+        if (ok && c->tmp.n > 1) {
+            if (c->ng == c->gcap) {
+                uint32_t gcap = c->gcap ? 2 * c->gcap : 64;
+                uint32_t *g = realloc(c->gslot, gcap * sizeof *g);
+                if (!g)
+                    return -1;
+                c->gslot = g;
+                c->gcap = gcap;
+            }
+            c->gslot[c->ng] = i;
+            c->gid[i] = c->ng++;
+        }
     }
-    if (c->off[i] == UINT32_MAX)
+    *slot = i;
+    return c->off[i] == UINT32_MAX ? -1 : 0;
+}
+
+/* Append to s the spread from switch `node` to dst, as spread(t, node, dst,
+ * s) would: the pair's entries, the last one's port dst's own. */
+static int spread_grouped(const struct topo *t, uint32_t node, uint32_t dst,
+                          struct spread_cache *c, struct lset *s)
+{
+    uint32_t i;
+    if (pair_get(t, node, dst, c, &i) < 0)
         return -1;
     for (uint32_t j = 0; j < c->len[i]; j++) {
         uint32_t k = c->off[i] + j;
@@ -596,6 +630,21 @@ static int flow_links(const struct topo *t, const struct scenario *sc,
         return -1;
     uint32_t leaf = t->ports[t->ports[nic].peer].node;
     return c ? spread_grouped(t, leaf, x->dst, c, s) : spread(t, leaf, x->dst, s);
+}
+
+/* The grouped solver's view of a sprayed transfer: into s its own links
+ * (its NIC, its destination's leaf port with the spread's share there), and
+ * its leaf pair's group (MM_NIL on one leaf), whose links c holds once. */
+static int flow_own_links(const struct topo *t, const struct transfer *x,
+                          struct spread_cache *c, struct lset *s, uint32_t *gid)
+{
+    uint32_t nic = t->nodes[x->src].first_port, i;
+    s->n = 0;
+    if (lset_add(s, nic, 1.0) < 0 ||
+        pair_get(t, t->ports[t->ports[nic].peer].node, x->dst, c, &i) < 0)
+        return -1;
+    *gid = c->gid[i];
+    return lset_add(s, t->nodes[x->dst].leaf_port, lset_w(&c->pool, c->off[i] + c->len[i] - 1));
 }
 
 /* Path entries (link, share) the engine will hold for w's transfers: each
@@ -1017,15 +1066,16 @@ static uint32_t virt_lid(const struct fnet *n, uint32_t v)
 /* Number the solver's links: the ports on some flow's list in port order,
  * then the virtual ones in theirs (so every tie the solver breaks by link
  * id goes as before), and rewrite the lists. *nl: links before, after. */
-static int compact_links(struct fnet *n, struct lset *all, struct lset *tall, uint32_t *nl)
+static int compact_links(struct fnet *n, struct lset *all, struct lset *tall, struct lset *grp,
+                         uint32_t *nl)
 {
     const struct topo *t = n->t;
     uint32_t np = t->n_ports, nv = *nl - np;
     n->port_lid = arena_calloc(&n->arena, np ? np : 1, sizeof *n->port_lid);
     if (!n->port_lid)
         return -1;
-    struct lset *ls[2] = {all, tall};
-    for (int k = 0; k < 2; k++)
+    struct lset *ls[3] = {all, tall, grp};
+    for (int k = 0; k < 3; k++)
         for (uint32_t i = 0; i < ls[k]->n; i++)
             if (ls[k]->link[i] < np)
                 n->port_lid[ls[k]->link[i]] = 1;
@@ -1041,7 +1091,7 @@ static int compact_links(struct fnet *n, struct lset *all, struct lset *tall, ui
             n->lid_port[n->port_lid[p]] = p;
     for (uint32_t v = 0; v < nv; v++)
         n->lid_port[nu + v] = UINT32_MAX;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         for (uint32_t i = 0; i < ls[k]->n; i++) {
             uint32_t l = ls[k]->link[i];
             ls[k]->link[i] = l < np ? n->port_lid[l] : nu + (l - np);
@@ -1051,7 +1101,7 @@ static int compact_links(struct fnet *n, struct lset *all, struct lset *tall, ui
 }
 
 static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t,
-                 const struct workload *w, struct err *e)
+                 const struct workload *w, int grouped, struct err *e)
 {
     memset(n, 0, sizeof *n);
     n->sc = sc;
@@ -1063,6 +1113,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     n->tr = w->train && w->train->on && w->train->on_fabric ? w->train : NULL;
     n->nt = n->tr ? n->tr->n : 0;
     n->two = n->nt && n->tr->isolation == ISO_LOGICAL;
+    /* a checkpoint alone (no training flows in the solver) */
+    n->grouped = grouped && flow_split(sc) && !n->nt;
     train_clock_init(&n->tc, n->tr);
     n->train_at = n->tc.next_ps;
     if (!nf)
@@ -1100,6 +1152,10 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     uint32_t *path_off = calloc((size_t)nf + nt + 1, sizeof *path_off);
     uint32_t *toff = calloc((size_t)nt + 1, sizeof *toff);
     struct lset all = {0}, one = {0}, tall = {0}; /* every flow's links; this flow's; tm's */
+    uint32_t *fgroup = n->grouped ? calloc((size_t)nf + 1, sizeof *fgroup) : NULL;
+    uint32_t *goff = NULL;
+    uint8_t *gfail = NULL;                          /* per group: a failed link */
+    uint32_t gcap = 0;
     struct spread_cache pairs = {0};
     double *cap = NULL;
     double *fcap = capped ? calloc((size_t)nf + nt + 1, sizeof *fcap) : NULL;
@@ -1118,7 +1174,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     if (!hd || heads_init(hd, t, sc, w) < 0 || !n->fl || !n->fst || !n->tlat ||
         !n->twire_done || (!in_order && (!n->order || !keys)) || heap_bad ||
         !path_off || (capped && !fcap) || (ns && !wire_to) || !n->moved || !toff ||
-        (rd != UINT32_MAX && (!rd_pay || !rd_wire)) || (request_on(w, sc) && !req_share)) {
+        (rd != UINT32_MAX && (!rd_pay || !rd_wire)) || (request_on(w, sc) && !req_share) ||
+        (n->grouped && !fgroup)) {
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
@@ -1131,17 +1188,34 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     }
     for (uint32_t i = 0; i < nf; i++) {
         const struct transfer *x = &w->xfers[i];
-        uint32_t path[TOPO_MAX_HOPS], k;
-        if (flow_links(t, sc, w, i, x, &pairs, &one, path, &k) < 0) {
+        uint32_t path[TOPO_MAX_HOPS], k, gid = MM_NIL, ng0 = pairs.ng;
+        if (n->grouped ? flow_own_links(t, x, &pairs, &one, &gid) < 0
+                       : flow_links(t, sc, w, i, x, &pairs, &one, path, &k) < 0) {
             err_set(e, "transfer %u: no path from node %u to node %u", i, x->src, x->dst);
             goto out;
         }
-        path_off[i] = all.n;
-        for (uint32_t j = 0; j < one.n; j++)
-            if (one.link[j] < t->n_ports && t->ports[one.link[j]].failed) {
-                n->onto_failed++;
-                break;
+        if (fgroup)
+            fgroup[i] = gid;
+        if (pairs.ng > ng0 && n->grouped) { /* a new group: whether it crosses a failed link */
+            uint32_t sl = pairs.gslot[gid], o = pairs.off[sl];
+            if (gid + 2 > gcap) {
+                gcap = 2 * (gid + 2);
+                uint32_t *g2 = realloc(goff, gcap * sizeof *goff);
+                goff = g2 ? g2 : goff;
+                uint8_t *f2 = g2 ? realloc(gfail, gcap) : NULL;
+                gfail = f2 ? f2 : gfail;
+                if (!f2)
+                    goto oom;
             }
+            gfail[gid] = 0;
+            for (uint32_t j = o; j + 1 < o + pairs.len[sl]; j++)
+                gfail[gid] |= t->ports[pairs.pool.link[j]].failed;
+        }
+        path_off[i] = all.n;
+        int failed = gid != MM_NIL && gfail[gid];
+        for (uint32_t j = 0; j < one.n && !failed; j++)
+            failed = one.link[j] < t->n_ports && t->ports[one.link[j]].failed;
+        n->onto_failed += failed;
         uint64_t wire = wire_bytes(x->bytes, n->wf);
         int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
         uint32_t sj = to_store ? workload_store_owner(t, sc, x->dst) - t->first_storage : 0;
@@ -1199,7 +1273,28 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             path_off[nf + k + 1] = all.n;
     }
     toff[nt] = tall.n;
-    if (compact_links(n, &all, &tall, &nl) < 0)
+    /* the groups' links, group by group: the pool less each pair's last
+     * entry (its destination's port, a member's own), moved down in place */
+    uint32_t gn = 0;
+    for (uint32_t g = 0; n->grouped && g < pairs.ng; g++) {
+        uint32_t sl = pairs.gslot[g], o = pairs.off[sl];
+        goff[g] = gn;
+        for (uint32_t j = o; j + 1 < o + pairs.len[sl]; j++, gn++) {
+            pairs.pool.link[gn] = pairs.pool.link[j];
+            if (pairs.pool.w)
+                pairs.pool.w[gn] = pairs.pool.w[j];
+        }
+    }
+    if (goff)
+        goff[pairs.ng] = gn;
+    struct lset grp = {0};
+    if (n->grouped) {
+        pairs.pool.n = gn;
+        if (gn && lset_weights(&pairs.pool) < 0)
+            goto oom;
+        grp = pairs.pool;
+    }
+    if (compact_links(n, &all, &tall, &grp, &nl) < 0)
         goto oom;
     if (rd != UINT32_MAX)
         rd = virt_lid(n, rd);
@@ -1229,6 +1324,11 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         n->st[j].ratio = wire_to[j] > 0 ? n->st[j].ratio / wire_to[j] : 1;
     if (mm_init(&n->mm, a, nl, cap, nm, path_off, all.link, all.w, fcap) < 0)
         goto oom;
+    if (n->grouped) {
+        uint32_t zero = 0;
+        if (mm_init_groups(&n->mm, a, pairs.ng, goff ? goff : &zero, grp.link, grp.w, fgroup) < 0)
+            goto oom;
+    }
     if (n->two) {
         if (mm_init(&n->tm, a, nl, cap, nt, toff, tall.link, tall.w, NULL) < 0)
             goto oom;
@@ -1266,6 +1366,9 @@ out:
     spread_cache_free(&pairs);
     free(tall.link);
     free(tall.w);
+    free(fgroup);
+    free(goff);
+    free(gfail);
     return rc;
 }
 
@@ -1692,6 +1795,11 @@ static void writers(const struct fnet *n, struct results *r)
     }
 }
 
+static int is_uplink(const struct fnet *n, uint32_t l)
+{
+    return n->lid_port[l] != UINT32_MAX && n->t->ports[n->lid_port[l]].seg == PATH_CLEAF_UP;
+}
+
 /* Spread of the bytes over uplinks and spines, and uplinks per flow, as the
  * packet engine reports them (from bytes carried, not sent). */
 static void balance(const struct fnet *n, struct results *r)
@@ -1708,11 +1816,11 @@ static void balance(const struct fnet *n, struct results *r)
     free(bytes);
     for (uint32_t i = 0; i < m->nf; i++) {
         const struct mm_flow *f = &m->flows[i];
-        uint32_t c = 0;
-        for (uint32_t j = 0, np = mm_np(m, i); j < np; j++) {
-            uint32_t l = m->path[f->poff + j];
-            c += n->lid_port[l] != UINT32_MAX && t->ports[n->lid_port[l]].seg == PATH_CLEAF_UP;
-        }
+        uint32_t c = 0, g = m->ng ? m->fgroup[i] : MM_NIL;
+        for (uint32_t j = 0, np = mm_np(m, i); j < np; j++)
+            c += is_uplink(n, m->path[f->poff + j]);
+        for (uint32_t j = g != MM_NIL ? m->goff[g] : 0; g != MM_NIL && j < m->goff[g + 1]; j++)
+            c += is_uplink(n, m->gpath[j]);
         if (!c)
             continue;
         paths += c;
@@ -1786,6 +1894,7 @@ static void collect(struct fnet *n, struct results *r)
     /* what each flow sent (stalled ones: part), and so what each link must
      * have carried; a fluid has nothing in flight and drops nothing */
     double *expect = calloc(m->nl, sizeof *expect);
+    double *gwire = m->ng ? calloc(m->ng, sizeof *gwire) : NULL; /* per group: its members' */
     uint64_t sent = 0, bad_flows = 0;
     for (uint32_t i = 0; i < w->n; i++) {
         struct fflow *f = &n->fl[i];
@@ -1802,8 +1911,18 @@ static void collect(struct fnet *n, struct results *r)
         sent += fw ? (uint64_t)((double)w->xfers[i].bytes * wire / (double)fw + 0.5) : 0;
         for (uint32_t j = 0, np = mm_np(m, i); expect && j < np; j++)
             expect[m->path[mf->poff + j]] += mm_w(m, mf->poff + j) * wire;
+        if (gwire && m->fgroup[i] != MM_NIL)
+            gwire[m->fgroup[i]] += wire;
         bad_flows += n->fst[i] != 2;
     }
+    for (uint32_t g = 0; expect && g < m->ng; g++)
+        for (uint32_t j = gwire ? m->goff[g] : 0; gwire && j < m->goff[g + 1]; j++)
+            expect[m->gpath[j]] += m->gw[j] * gwire[g];
+    if (m->ng && !gwire) { /* out of memory: no check rather than a wrong one */
+        free(expect);
+        expect = NULL;
+    }
+    free(gwire);
     /* training under isolation none loads mm's links too: all its steps */
     for (uint32_t i = w->n; !n->two && i < w->n + n->nt; i++) {
         struct fflow *f = &n->fl[i];
@@ -1930,12 +2049,21 @@ static void sample_backends(struct fnet *n)
 int fluid_run(const struct scenario *sc, const struct topo *t,
               const struct workload *w, struct results *r, struct err *e)
 {
+    /* three tiers multiply a sprayed transfer's links (thousands): hold
+     * each leaf pair's once */
+    return fluid_run_grouped(sc, t, w, t->tiers >= 3, r, e);
+}
+
+int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
+                      const struct workload *w, int grouped, struct results *r,
+                      struct err *e)
+{
     struct fnet *n = malloc(sizeof *n);
     if (!n)
         return err_set(e, "out of memory");
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = setup(n, sc, t, w, e);
+    int rc = setup(n, sc, t, w, grouped, e);
     if (rc == 0) {
         fluid_unmodelled(sc, t, w, r);
         fsample_init(&n->fs, r, sc->telemetry.interval_ps);

@@ -49,6 +49,14 @@ uint32_t fluid_grouped_mismatches(const struct scenario *sc, const struct topo *
 int fluid_run(const struct scenario *sc, const struct topo *t,
               const struct workload *w, struct results *r, struct err *e);
 
+/* fluid_run with spray's (and per-packet adaptive's) leaf pairs held once
+ * in the solver as groups (grouped 1; fluid_run does so on three tiers,
+ * without training traffic) or every transfer holding its whole split
+ * (0). The rates agree to round-off (tests/test_fluid_group.c). */
+int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
+                      const struct workload *w, int grouped, struct results *r,
+                      struct err *e);
+
 /* Fill r->unmodelled with what this engine ignores in sc (on t and w) that
  * the packet engine would show: each entry a key, its value and the effect.
  * The one place that decides it: runs, auto's reason and reports read it.
