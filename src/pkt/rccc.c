@@ -8,6 +8,9 @@
  * its line rate: each of N senders that need credit gets 1/N of the
  * receiver's line, and together they fill it. A flow whose bytes are all
  * in leaves the ring (a NACK its timeout answered first owes nothing).
+ * Credit packets can be dropped (a lossy control class): a flow given all
+ * it needs keeps a re-grant timer until its bytes are in, and the credit
+ * goes again after a retransmission timeout with nothing received.
  *
  * The sender's side: new data and NACKed resends spend credit; a timeout's
  * go-back resends do not (the receiver never asked for them, and credit
@@ -15,6 +18,7 @@
  */
 #include "rccc.h"
 
+#include "../scenario/tpscheme.h"
 #include "../stats/results.h"
 #include "engine.h"
 #include "pnet.h"
@@ -59,6 +63,7 @@ int rccc_setup(struct pnet *n, struct err *e)
     if (!c || !c->tx || !c->rx || !c->node)
         return err_set(e, "out of memory for RCCC's credit tables (%u flows)", nf);
     c->pull = sc->transport.uec.rccc_pull;
+    c->regrant_ps = transport_rto_ps(sc, NULL);
     for (uint32_t i = 0; i < t->n_nodes; i++) {
         struct rccc_node *r = &c->node[i];
         r->head = RCCC_NONE;
@@ -198,10 +203,39 @@ void rccc_on_nack(struct pnet *n, uint32_t node, struct flow *f)
     wants(n, node, f->id);
 }
 
-void rccc_on_pull(struct pnet *n, struct port *p)
+/* Flow id's re-grant timer, from now. */
+static void regrant_arm(struct pnet *n, uint32_t node, uint32_t id)
+{
+    struct rccc_rxf *x = &n->rccc->rx[id];
+    x->timer = 1;
+    x->mark = n->flows[id].recv;
+    if (pnet_schedule(n, n->now + n->rccc->regrant_ps, EV_CREDIT, nic_port(n, node), id + 1) < 0)
+        x->timer = 0;
+}
+
+static void regrant(struct pnet *n, uint32_t node, uint32_t id)
+{
+    struct rccc *c = n->rccc;
+    struct rccc_rxf *x = &c->rx[id];
+    struct flow *f = &n->flows[id];
+    x->timer = 0;
+    if (f->recv >= f->bytes || x->queued)
+        return; /* all in, or the pacer owes it more and will arm again */
+    if (f->recv == x->mark) { /* nothing in for a timeout: say it again */
+        c->node[node].regrants++;
+        nic_send_control(n, node, f, PK_CREDIT, x->granted);
+    }
+    regrant_arm(n, node, id);
+}
+
+void rccc_on_pull(struct pnet *n, struct port *p, uint32_t arg)
 {
     struct rccc *c = n->rccc;
     uint32_t node = p->node;
+    if (arg) {
+        regrant(n, node, arg - 1);
+        return;
+    }
     struct rccc_node *r = &c->node[node];
     r->armed = 0;
     while (r->head != RCCC_NONE) {
@@ -216,8 +250,11 @@ void rccc_on_pull(struct pnet *n, struct port *p)
         g = g < c->pull ? g : c->pull;
         x->granted += g;
         r->head = x->next;
-        if (x->granted >= x->need)
+        if (x->granted >= x->need) {
             ring_del(c, r, id);
+            if (!x->timer)
+                regrant_arm(n, node, id);
+        }
         r->grants++;
         r->granted += g;
         nic_send_control(n, node, f, PK_CREDIT, x->granted);
@@ -235,7 +272,7 @@ void rccc_collect(const struct pnet *n, struct results *r)
     if (!n->rccc)
         return;
     for (uint32_t i = 0; i < n->topo->n_nodes; i++) {
-        r->credit_packets += n->rccc->node[i].grants;
+        r->credit_packets += n->rccc->node[i].grants + n->rccc->node[i].regrants;
         r->credits_granted += n->rccc->node[i].granted * n->mtu;
     }
 }

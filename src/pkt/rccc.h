@@ -7,7 +7,9 @@
  * packet only while spent < credit. Each receiving endpoint runs one credit
  * pacer: every rccc_pull packets of credit it grants cost their wire time
  * at rccc_rate x its line rate, and it serves the senders that still need
- * credit round robin, one grant each, sending a PK_CREDIT control packet.
+ * credit round robin, one grant each, sending a PK_CREDIT control packet,
+ * and sends a flow's credit again when nothing of it arrives for a
+ * retransmission timeout after its last grant.
  * State lives in tables allocated at set-up: the sender's and the
  * receiver's per flow on separate arrays (the two ends may run on
  * different threads), and one pacer per endpoint.
@@ -36,7 +38,8 @@ struct rccc_rxf {     /* a receiver's, per flow */
                        * first packet asked, and one per NACK it sent */
     uint32_t granted; /* cumulative credit granted, the initial included */
     uint32_t next, prev; /* its pacer's ring of flows that need credit */
-    uint8_t asked, queued;
+    uint64_t mark;    /* bytes received when its re-grant timer was set */
+    uint8_t asked, queued, timer; /* timer: a re-grant check is pending */
 };
 
 struct rccc_node {    /* a receiving endpoint's credit pacer */
@@ -45,6 +48,7 @@ struct rccc_node {    /* a receiving endpoint's credit pacer */
     uint64_t free_at; /* the last grant's wire time ends */
     double ps_per_pkt; /* wire time of a packet of credit at the pacer's rate */
     uint64_t grants, granted; /* credit packets sent, packets of credit in them */
+    uint64_t regrants;        /* credit packets the re-grant timer sent again */
 };
 
 struct rccc {
@@ -52,6 +56,8 @@ struct rccc {
     struct rccc_rxf *rx;
     struct rccc_node *node; /* per node id (endpoints only are used) */
     uint32_t pull;          /* packets of credit per grant */
+    uint64_t regrant_ps;    /* the re-grant timer: the transport's retransmission
+                             * timeout */
 };
 
 /* Set-up (after the flows and loss recovery): the tables, each flow's
@@ -71,8 +77,12 @@ void rccc_on_credit(struct pnet *n, struct flow *f, uint32_t credit);
  * the receiver NACKed one of f's packets (its resend needs credit). */
 void rccc_on_arrival(struct pnet *n, uint32_t node, struct flow *f);
 void rccc_on_nack(struct pnet *n, uint32_t node, struct flow *f);
-/* EV_CREDIT at the NIC port p: the pacer grants the next flow. */
-void rccc_on_pull(struct pnet *n, struct port *p);
+/* EV_CREDIT at the NIC port p: arg 0, the pacer grants the next flow;
+ * arg id + 1, flow id's re-grant timer. A flow granted all it needs but
+ * not all in is looked at each regrant_ps: with no byte in since, its
+ * cumulative credit goes again (the last grant may have been dropped, and
+ * a sender with nothing in flight has no timer of its own to recover it). */
+void rccc_on_pull(struct pnet *n, struct port *p, uint32_t arg);
 
 /* The run's credit counters into r (0 when RCCC is off). */
 void rccc_collect(const struct pnet *n, struct results *r);

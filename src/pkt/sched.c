@@ -98,7 +98,7 @@ static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const
         nic_on_ack_direct(n, ev->obj);
         break;
     case EV_CREDIT:
-        rccc_on_pull(n, ev->obj);
+        rccc_on_pull(n, ev->obj, ev->arg);
         break;
     }
 }
