@@ -1,6 +1,7 @@
 /* The flat packet engine's layouts (BENCHMARKS.md, "Flat packet engine"):
- * the event queue's free nodes as a stack of indices. */
+ * the event queue's free nodes as a stack of indices, its 32-byte nodes. */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "../src/core/evq.h"
 #include "../src/core/rng.h"
@@ -63,7 +64,62 @@ static void evq_free_stack_reuses_nodes(void)
     evq_release(&q);
 }
 
+/* A wheel node keeps only the bits of its time below its bucket: every
+ * event comes back with its exact time, tie key, object and argument, over
+ * 20 turns of the wheel (its buckets wrap), in pops and in window takes;
+ * and the node pool, grown from 1024 to 4096 nodes, stays on line
+ * boundaries (a node on one line). */
+static void evq_nodes_keep_whole_events(void)
+{
+    enum { N = 3000, M = 1 << 16 }; /* M: ids, reused once long done */
+    struct evq q;
+    struct rng r;
+    struct event out[64];
+    static uint64_t want_t[M], want_seq[M];
+    static uint8_t pending[M];
+    evq_init(&q);
+    rng_init(&r, 11, 0);
+    uint64_t now = 0, wheel = (uint64_t)EVQ_BUCKETS << EVQ_SHIFT;
+    uint32_t next = 0, got = 0;
+    int exact = 1, aligned = 1, reuse_ok = 1;
+    while (got < 40 * N) {
+        while (evq_len(&q) < (got < N ? 3000u : 40u)) {
+            uint32_t i = next++ % M;
+            reuse_ok &= !pending[i];
+            /* within a third of the wheel ahead, any picosecond */
+            want_t[i] = now + rng_below(&r, wheel / 3);
+            want_seq[i] = rng_u64(&r);
+            pending[i] = 1;
+            CHECK(evq_push_seq(&q, want_t[i], want_seq[i], i % 100, &want_t[i], i) == 0);
+            aligned &= ((uintptr_t)q.pool % 64) == 0;
+        }
+        size_t n = 0;
+        if (rng_below(&r, 2) && evq_pop(&q, &out[0]))
+            n = 1;
+        else
+            evq_take_before(&q, now + wheel / 50, out, &n, 64, 0, 1);
+        for (size_t k = 0; k < n; k++) {
+            uint32_t i = out[k].arg;
+            exact &= i < M && pending[i] && out[k].t == want_t[i] && out[k].seq == want_seq[i] &&
+                     out[k].obj == &want_t[i] && out[k].type == i % 100;
+            if (i < M)
+                pending[i] = 0;
+            now = out[k].t;
+            got++;
+        }
+        if (!n)
+            now += wheel / 100;
+    }
+    CHECK(reuse_ok);
+    CHECK(exact);
+    CHECK(aligned);
+    CHECKF(q.pool_cap == 4096, "pool of %u nodes", q.pool_cap);
+    CHECKF(now > 20 * wheel, "the wheel turned %.1f times", (double)now / (double)wheel);
+    evq_release(&q);
+}
+
 SUITE(suite_flat) = {
     {"evq_free_stack_reuses_nodes", evq_free_stack_reuses_nodes},
+    {"evq_nodes_keep_whole_events", evq_nodes_keep_whole_events},
     {0, 0},
 };

@@ -195,9 +195,13 @@ static uint32_t node_new(struct evq *q)
 {
     if (!q->n_free) {
         uint32_t cap = q->pool_cap ? q->pool_cap * 2 : 1024;
-        struct evq_node *p = cap > q->pool_cap ? realloc(q->pool, cap * sizeof *p) : NULL;
+        /* line-aligned, so a node never straddles two lines */
+        struct evq_node *p = cap > q->pool_cap ? aligned_alloc(64, cap * sizeof *p) : NULL;
         if (!p)
             return NIL;
+        if (q->pool_cap)
+            memcpy(p, q->pool, q->pool_cap * sizeof *p);
+        free(q->pool);
         q->pool = p;
         uint32_t *st = realloc(q->free_stk, cap * sizeof *st);
         if (!st)
@@ -221,20 +225,19 @@ int evq_push_slow(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *
     uint32_t x = node_new(q);
     if (x == NIL)
         return -1;
-    q->pool[x].ev = ev;
+    struct evq_node *nd = &q->pool[x];
+    *nd = (struct evq_node){seq, obj, type, arg, NIL, (uint32_t)(t & EVQ_TLO)};
     uint32_t b = (uint32_t)(bucket & MASK);
     if (q->slot[b].head == NIL) {
-        q->pool[x].next = NIL;
         q->slot[b].head = q->slot[b].tail = x;
         q->bits[b / 64] |= UINT64_C(1) << (b % 64);
     } else {
         /* append; a list that falls out of order is sorted when it is first
          * popped from, not walked on every push */
-        if (before(&ev, &q->pool[q->slot[b].tail].ev)) {
+        if (evq_node_before(nd, &q->pool[q->slot[b].tail])) {
             q->unsorted[b / 64] |= UINT64_C(1) << (b % 64);
-            q->pool[x].ev.type |= EVQ_RUN;
+            nd->type |= EVQ_RUN;
         }
-        q->pool[x].next = NIL;
         q->pool[q->slot[b].tail].next = x;
         q->slot[b].tail = x;
     }
@@ -248,7 +251,7 @@ static inline uint32_t merge(struct evq_node *pool, uint32_t a, uint32_t ta, uin
 {
     uint32_t out = NIL, *link = &out;
     for (;;) {
-        if (before(&pool[b].ev, &pool[a].ev)) {
+        if (evq_node_before(&pool[b], &pool[a])) {
             *link = b;
             link = &pool[b].next;
             if ((b = *link) == NIL) {
@@ -273,8 +276,8 @@ static inline uint32_t merge(struct evq_node *pool, uint32_t a, uint32_t ta, uin
 static inline uint32_t cut_run(struct evq_node *pool, uint32_t *head, uint32_t *tail)
 {
     uint32_t rh = *head, rt = rh, x;
-    pool[rh].ev.type &= ~EVQ_RUN;
-    while ((x = pool[rt].next) != NIL && !(pool[x].ev.type & EVQ_RUN))
+    pool[rh].type &= ~EVQ_RUN;
+    while ((x = pool[rt].next) != NIL && !(pool[x].type & EVQ_RUN))
         rt = x;
     *head = x;
     pool[rt].next = NIL;
@@ -355,8 +358,9 @@ int evq_pop_slow(struct evq *q, struct event *ev)
             q->unsorted[b / 64] &= ~bit;
         }
         uint32_t x = q->slot[b].head;
-        if (!q->nfar || !before(&q->far_min, &q->pool[x].ev)) {
-            *ev = q->pool[x].ev;
+        struct event e = evq_node_event(&q->pool[x], evq_slot_bucket(q, b));
+        if (!q->nfar || !before(&q->far_min, &e)) {
+            *ev = e;
             q->slot[b].head = q->pool[x].next;
             if (q->slot[b].head == NIL)
                 q->bits[b / 64] &= ~bit;
@@ -396,12 +400,13 @@ int evq_take_before(struct evq *q, uint64_t limit, struct event *out, size_t *n,
         uint32_t x = q->slot[b].head;
         while (x != NIL && k < room) {
             struct evq_node *nd = &q->pool[x];
-            if (nd->ev.t >= limit || (nd->ev.type & stop_mask) == stop_val) {
-                stopped = nd->ev.t < limit;
+            struct event e = evq_node_event(nd, bucket);
+            if (e.t >= limit || (e.type & stop_mask) == stop_val) {
+                stopped = e.t < limit;
                 break;
             }
-            out[k++] = nd->ev;
-            q->base = nd->ev.t >> EVQ_SHIFT;
+            out[k++] = e;
+            q->base = bucket;
             q->free_stk[q->n_free++] = x;
             q->wn--;
             x = nd->next;

@@ -27,10 +27,18 @@ struct event {
 #define EVQ_SHIFT 10                      /* bucket width 2^10 ps */
 #define EVQ_BUCKETS (1u << 16)            /* horizon 67 us */
 
+/* A wheel node: an event less the bits of its time that its bucket gives.
+ * 32 bytes on 64-byte aligned memory, so a push or a take touches one
+ * line (a whole struct event and a link made 40 bytes, often two). A
+ * bucket's list holds events of one bucket only, so (tlo, seq) orders it. */
 struct evq_node {
-    struct event ev;
+    uint64_t seq;
+    void *obj;
+    uint32_t type, arg;
     uint32_t next;                        /* node index, UINT32_MAX = end */
+    uint32_t tlo;                         /* t's bits below the bucket */
 };
+_Static_assert(sizeof(struct evq_node) == 32, "two wheel nodes a cache line");
 
 #define EVQ_RINGS 4
 
@@ -93,6 +101,27 @@ static inline int evq_before(const struct event *a, const struct event *b)
     return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
+#define EVQ_TLO ((UINT64_C(1) << EVQ_SHIFT) - 1)
+
+/* Order of two nodes of one bucket. */
+static inline int evq_node_before(const struct evq_node *a, const struct evq_node *b)
+{
+    return a->tlo < b->tlo || (a->tlo == b->tlo && a->seq < b->seq);
+}
+
+/* The event node nd of bucket (absolute bucket number) holds. */
+static inline struct event evq_node_event(const struct evq_node *nd, uint64_t bucket)
+{
+    return (struct event){bucket << EVQ_SHIFT | nd->tlo, nd->seq, nd->obj, nd->type, nd->arg};
+}
+
+/* The absolute number of wheel slot b (the wheel covers base up to
+ * EVQ_BUCKETS buckets on). */
+static inline uint64_t evq_slot_bucket(const struct evq *q, uint32_t b)
+{
+    return q->base + ((b - (uint32_t)q->base) & EVQ_MASK);
+}
+
 /* Schedule with tie key seq; t must not be earlier than the last event
  * popped. Returns -1 only when memory runs out. Forced inline: gcc
  * otherwise keeps one out-of-line copy for every caller. */
@@ -107,8 +136,7 @@ evq_push_seq(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj, 
     /* the node of a push a few ahead: freed a window ago, out of cache */
     if (q->n_free >= EVQ_PREFETCH)
         __builtin_prefetch(&q->pool[q->free_stk[q->n_free - EVQ_PREFETCH]], 1);
-    nd->ev = (struct event){t, seq, obj, type, arg};
-    nd->next = EVQ_NIL;
+    *nd = (struct evq_node){seq, obj, type, arg, EVQ_NIL, (uint32_t)(t & EVQ_TLO)};
     uint32_t b = (uint32_t)(bucket & EVQ_MASK);
     uint64_t bit = UINT64_C(1) << (b % 64);
     if (q->slot[b].head == EVQ_NIL) {
@@ -117,9 +145,9 @@ evq_push_seq(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj, 
     } else {
         /* append; a list that falls out of order is sorted when it is first
          * popped from, not walked on every push */
-        if (evq_before(&nd->ev, &q->pool[q->slot[b].tail].ev)) {
+        if (evq_node_before(nd, &q->pool[q->slot[b].tail])) {
             q->unsorted[b / 64] |= bit;
-            nd->ev.type |= EVQ_RUN;
+            nd->type |= EVQ_RUN;
         }
         q->pool[q->slot[b].tail].next = x;
         q->slot[b].tail = x;
@@ -149,8 +177,9 @@ static inline int evq_pop(struct evq *q, struct event *ev)
             uint64_t bit = UINT64_C(1) << (b % 64);
             uint32_t x = q->slot[b].head;
             struct evq_node *nd = &q->pool[x];
-            if (!(q->unsorted[w] & bit) && (!q->nfar || !evq_before(&q->far_min, &nd->ev))) {
-                *ev = nd->ev;
+            struct event e = evq_node_event(nd, evq_slot_bucket(q, b));
+            if (!(q->unsorted[w] & bit) && (!q->nfar || !evq_before(&q->far_min, &e))) {
+                *ev = e;
                 q->slot[b].head = nd->next;
                 if (nd->next == EVQ_NIL)
                     q->bits[w] &= ~bit;

@@ -96,7 +96,7 @@ static void make_data(struct pnet *n, struct flow *f, struct packet *pk)
     pk->trim = 0;
     pk->echo = 0;
     pk->echo_ce = 0;
-    pk->gen = f->gen;
+    pk->gen = f->tx_gen;
     pk->t = 0;
     pk->in_port = 0;
     pk->ev = 0;
@@ -628,6 +628,7 @@ void nic_train_step(struct pnet *n)
         f->prio = keep.prio;
         f->dscp = keep.dscp;
         f->gen = (uint8_t)(keep.gen + 1);
+        f->tx_gen = f->gen;
         f->rto_gen = keep.rto_gen + 1; /* the last step's timer is stale */
         f->held = keep.held;
         /* ACKs of the last step still on their way keep their pipe */

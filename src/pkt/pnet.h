@@ -3,9 +3,12 @@
  * One struct pnet holds the clock, the event queue, every port, switch, NIC
  * and flow, and the packet free list; every function takes it first.
  * Event discipline: a port has at most one live service event (WAKE or
- * TX_DONE) and one wire event (RX of the head of its pipe) pending, so the
- * queue grows with busy ports, not with packets in flight. PFC timers and
- * flow starts add a few more, never one per packet.
+ * TX_DONE) pending, and each packet on a wire its arrival (RX, pushed by
+ * the sender when it leaves: the far end's state must not decide when the
+ * sender's events go), so the queue holds the busy ports plus the packets
+ * in flight on the links, a link delay's worth of each busy link's
+ * packets. Packets queued at a port have no event. PFC timers and flow
+ * starts add a few more.
  */
 #ifndef CKPT_PNET_H
 #define CKPT_PNET_H
@@ -220,6 +223,10 @@ struct flow {
         uint32_t src_port, dst_port; /* the leaf port facing src / dst */
         uint32_t src_first;          /* first port of src's leaf */
     } leaf;
+    /* storage.protection replica: a forward sends only what its primary
+     * (flow feed - 1) has received. Set once; here, not with the rest of
+     * the sender's state, because every pull reads it. */
+    uint32_t feed;
     uint64_t uplinks;         /* first-hop uplinks used (bit per index) */
     uint64_t bytes;           /* read by both ends */
     uint32_t id;
@@ -244,6 +251,9 @@ struct flow {
     uint8_t sr_pending, rto_pending, retries;
     uint8_t peer_done;        /* the receiver said it has everything */
     uint8_t failed;           /* retries exhausted: the transfer failed */
+    /* the sender's copy of gen below (nic_train_step sets both): its
+     * packets carry it, and gen's line is the receiver's */
+    uint8_t tx_gen;
     /* uec: PSNs its receiver NACKed (trimmed), waiting to be resent, a
      * ring of rsq_mask + 1 in pnet.rsq at the flow's place */
     uint16_t rsq_head, rsq_n;
@@ -260,10 +270,7 @@ struct flow {
      * own, the receiver holds the tail: nic.c) */
     uint16_t ackq_hi;
     struct pkt_chunk *ackq_hc;
-    /* storage.protection replica: a forward sends only what its primary
-     * (flow feed - 1) has received; fwd_wait: held for it */
-    uint8_t fwd_wait;
-    uint32_t feed;
+    uint8_t fwd_wait;         /* a replica forward held for its primary (feed) */
     /* the receiver's, on lines of their own: the two ends may run on
      * different threads (sim.threads) */
     _Alignas(64) uint64_t recv;
@@ -294,9 +301,16 @@ struct flow {
     uint32_t fwd_first, fwd_n;
 };
 _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fill one line");
+/* what a pull of the sender's next packet reads: lines 0-2 only */
+_Static_assert(offsetof(struct flow, tx_gen) < 192 && offsetof(struct flow, feed) < 64,
+               "a flow's sending state left its first three lines");
 
 struct nic { /* cache-line aligned: neighbours may run on different threads */
     _Alignas(64) struct flow *rr; /* next flow to send from */
+    /* logical isolation: training's queue pairs in a ring of their own
+     * (read by every pull, so beside rr) */
+    struct flow *rr_train;
+    uint64_t outstanding;     /* client: request bytes sent, not yet acknowledged */
     /* storage back end: ingest buffer drained at storage.drain_rate */
     uint64_t level, level_t;  /* bytes buffered as of level_t */
     uint64_t xoff, xon;       /* PFC thresholds of the ingest buffer */
@@ -307,15 +321,15 @@ struct nic { /* cache-line aligned: neighbours may run on different threads */
      * until cache bytes reach cache_cap, then media_bps; cache_cap 0 = none */
     double cache;
     uint64_t cache_cap, media_bps;
-    uint64_t outstanding;     /* client: request bytes sent, not yet acknowledged */
     /* restore: the back end reads ahead at restore.read_rate; a packet
      * leaves once its payload is read (read_t: all sent so far is) */
     uint64_t read_t;
-    /* logical isolation: training's queue pairs in a ring of their own, and
-     * each class's bytes sent / its DWRR weight (start-time fair queueing) */
-    struct flow *rr_train;
+    /* logical isolation: each class's bytes sent / its DWRR weight
+     * (start-time fair queueing) */
     double vt_train, vt_data;
 };
+/* what a compute host's pull reads: its first line */
+_Static_assert(offsetof(struct nic, outstanding) < 64, "a NIC's sending state left its first line");
 
 /* A partition's count of events scheduled, on a line of its own (threads). */
 struct pseq {
