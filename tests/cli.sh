@@ -1310,6 +1310,13 @@ fi
 # ACKs through the fabric a capture of the storage NIC holds credit frames
 # (AETH syndrome 0)
 expect_error rccc_needs_uec "transport.uec.rccc" run $small --set transport.uec.rccc=true
+# hybrid cannot carry the credits over a jump: describe refuses as run does,
+# naming the file's line of the engine
+printf 'engine: hybrid\ntransport:\n  protocol: uec\n  uec:\n    rccc: true\n' >"$tmp/hyrccc.yaml"
+# shellcheck disable=SC2086
+expect_error rccc_hybrid_describe "hyrccc.yaml:1:9: engine: hybrid does not carry receiver credits (transport.uec.rccc)" describe "$tmp/hyrccc.yaml" $small
+# shellcheck disable=SC2086
+expect_error rccc_hybrid_run "--engine: hybrid does not carry receiver credits" run $small --set transport.protocol=uec --set transport.uec.rccc=true --engine hybrid
 # shellcheck disable=SC2086
 "$bin" run $small --set transport.protocol=uec --set transport.uec.rccc=true \
     --set transport.ack_path=fabric --set telemetry.pcap.ports=sleaf0-stor0 \

@@ -274,23 +274,58 @@ static void hybrid_drain_fast_forwarded(void)
     results_release(&p);
 }
 
-/* The same drain with the writers' starts spread over the first 2 ms: no
- * jump passes a start (time runs forward), every byte is delivered once,
- * the completion within 1% of the packet run's. */
+/* The same drain with the writers' starts spread over the first 6 ms: the
+ * queues drain between starts, and the drain's jumps stop at the next start
+ * (jumps at 4.36 and 4.89 ms end at the starts of 4.43 and 5.11 ms). A jump
+ * past a start leaves the start behind the clock (time_monotone: the
+ * hybrid loop checks the queue's head after each jump) and its writer
+ * late: the last writer's time within 5% of the packet run's (with the
+ * start limit removed: 1.99 ms against 1.52), every byte delivered once,
+ * the completion within 1%. */
 static void hybrid_drain_never_jumps_a_start(void)
 {
     struct scenario sc;
     struct results p, h;
     drain_incast(&sc);
-    sc.workload.start_jitter_ps = UINT64_C(2000000000); /* 2 ms */
+    sc.workload.start_jitter_ps = UINT64_C(6000000000); /* 6 ms */
     if (run(&sc, ENGINE_PACKET, &p))
         return;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
+        CHECKF(h.hybrid.jumps >= 3, "%u jumps", h.hybrid.jumps);
         CHECK(h.time_monotone);
         CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
                h.completion_s, p.completion_s);
+        CHECKF(rel(h.writer_max_s, p.writer_max_s) < 0.05, "last writer %.9g s against %.9g s",
+               h.writer_max_s, p.writer_max_s);
         uint64_t all = 16 * sc.workload.bytes_per_writer;
         CHECK(h.bytes_sent == all && h.bytes_delivered == all && h.bytes_in_flight == 0);
+        results_release(&h);
+    }
+    results_release(&p);
+}
+
+/* A storage back end writing at 375 Gbps behind a 400 Gbps NIC
+ * (storage.drain_rate): its ingest buffer fills by about 4% of what
+ * arrives, steady enough to jump, and the last byte is written once the
+ * level ahead of it is. A jump fills the level with the bytes it credits
+ * and drains it at the back end's rate: the completion within 1% of the
+ * packet run's (a level held still over the jumps: -2.9%). */
+static void hybrid_ingest_level_filled(void)
+{
+    struct scenario sc;
+    struct results p, h;
+    incast(&sc, 64, CC_NONE);
+    test_set(&sc, "storage.drain_rate=375Gbps");
+    if (run(&sc, ENGINE_PACKET, &p))
+        return;
+    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
+        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
+               h.hybrid.jumps, h.hybrid.fraction);
+        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
+               h.completion_s, p.completion_s);
+        CHECKF(rel(h.writer_max_s, p.writer_max_s) < 0.01, "last writer %.9g s against %.9g s",
+               h.writer_max_s, p.writer_max_s);
+        CHECK(h.bytes_delivered == 8 * sc.workload.bytes_per_writer && h.time_monotone);
         results_release(&h);
     }
     results_release(&p);
@@ -306,5 +341,6 @@ SUITE(suite_hybrid) = {
     {"hybrid_many_flow_incast", hybrid_many_flow_incast},
     {"hybrid_drain_fast_forwarded", hybrid_drain_fast_forwarded},
     {"hybrid_drain_never_jumps_a_start", hybrid_drain_never_jumps_a_start},
+    {"hybrid_ingest_level_filled", hybrid_ingest_level_filled},
     {NULL, NULL},
 };

@@ -49,6 +49,10 @@ struct hybrid {
     uint8_t *rdrain;
     uint32_t *dx, *hold, *droom;
     uint8_t *dq;               /* per port: priorities with packets to take */
+    /* per transfer: the storage back end (a NIC) its bytes fill, or
+     * UINT32_MAX; per NIC: the bytes a jump credits into it */
+    uint32_t *be;
+    uint64_t *lin;
 };
 
 static int started(const struct flow *f)
@@ -68,8 +72,6 @@ static const char *unsupported(const struct pnet *n)
         return "loss recovery runs (a class that can drop)";
     if (n->window)
         return "storage.max_outstanding sets a request window";
-    if (n->rccc)
-        return "transport.uec.rccc paces senders by receiver credits";
     if (n->tr)
         return "training traffic shares the fabric";
     if (n->cap)
@@ -218,8 +220,17 @@ static int init(struct hybrid *h, struct pnet *n)
     h->rdrain = calloc(nr, 1);
     h->dx = calloc(3 * ((size_t)n->n_flows + 1), sizeof *h->dx);
     h->dq = calloc((size_t)n->topo->n_ports + 1, 1);
-    if (!h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq)
+    h->be = malloc(((size_t)n->n_flows + 1) * sizeof *h->be);
+    h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
+    if (!h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin)
         return -1;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct topo *t = n->topo;
+        uint32_t d = n->flows[i].dst;
+        uint32_t o = d >= t->first_storage && d < t->first_cleaf ? workload_store_owner(t, sc, d)
+                     : d;
+        h->be[i] = o < t->first_cleaf && n->nics[o].buffered ? o : UINT32_MAX;
+    }
     h->hold = h->dx + n->n_flows + 1;
     h->droom = h->hold + n->n_flows + 1;
     h->rb = h->ra + nr;
@@ -253,6 +264,8 @@ static void release(struct hybrid *h)
     free(h->rdrain);
     free(h->dx);
     free(h->dq);
+    free(h->be);
+    free(h->lin);
 }
 
 static uint64_t *slot(struct hybrid *h, uint32_t back)
@@ -685,6 +698,38 @@ static int keep_time(const struct event *ev, void *ctx)
     return EV_KIND(ev->type) == EV_FLOW_START || EV_KIND(ev->type) == EV_SAMPLE;
 }
 
+/* The storage back ends' ingest levels d later (before the clock moves):
+ * each takes in the bytes a jump credits to its transfers and writes on at
+ * its drain rate, so a back end slower than its links fills as the packets
+ * would fill it (a level left still would write the last byte early). A
+ * level with a limit stays within its XOFF, where PFC holds it. Returns
+ * the levels' change. */
+static int64_t ingest(struct hybrid *h, uint64_t d)
+{
+    struct pnet *n = h->n;
+    uint64_t cap = n->sc->storage.ingest_buffer;
+    int64_t moved = 0;
+    memset(h->lin, 0, (size_t)n->topo->first_cleaf * sizeof *h->lin);
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (h->be[i] != UINT32_MAX)
+            h->lin[h->be[i]] += h->cr[(size_t)i * FC_N + FC_RECV];
+    for (uint32_t i = 0; i < n->topo->first_cleaf; i++) {
+        struct nic *s = &n->nics[i];
+        if (!s->buffered)
+            continue;
+        double r = (double)s->drain_bps / 8e12; /* bytes per ps */
+        double now = fmax(0, (double)s->level - r * (double)(n->now - s->level_t));
+        double lv = fmax(0, now + (double)h->lin[i] - r * (double)d);
+        if (cap && lv > (double)s->xoff && lv > now)
+            lv = fmax(now, (double)s->xoff);
+        uint64_t at = (uint64_t)llround(lv);
+        moved += (int64_t)at - (int64_t)s->level;
+        s->level = at;
+        s->level_t = n->now + d;
+    }
+    return moved;
+}
+
 /* The state d later, as the steady state would have left it. */
 static int jump(struct hybrid *h, uint64_t *dp)
 {
@@ -824,13 +869,10 @@ static int jump(struct hybrid *h, uint64_t *dp)
             s->last_decrease += d;
         }
     }
-    for (uint32_t i = 0; i < n->topo->first_cleaf; i++) {
-        struct nic *s = &n->nics[i];
-        if (s->buffered)
-            s->level_t += d;
-        if (s->read_t)
-            s->read_t += d;
-    }
+    int64_t dlevel = ingest(h, d);
+    for (uint32_t i = 0; i < n->topo->first_cleaf; i++)
+        if (n->nics[i].read_t)
+            n->nics[i].read_t += d;
     if (n->sc->fabric.flowlet_table)
         for (uint32_t i = 0; i < n->topo->n_switches; i++)
             if (n->sws[i].flowlets)
@@ -853,6 +895,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         for (size_t j = 0; j < h->o_q; j++)
             x[j] += cr[j];
         x[h->o_q] -= x[h->o_q] > gone ? gone : x[h->o_q];
+        x[h->o_q] = dlevel < 0 && (uint64_t)-dlevel > x[h->o_q] ? 0 : x[h->o_q] + (uint64_t)dlevel;
     }
     /* after a drain, a window observed before the next jump: the rates the
      * jump assumed are checked against the packets' */
@@ -883,6 +926,10 @@ void hybrid_loop(struct pnet *n)
             hf->jumps++;
             skipped += d;
             h.err_s += spread * ps_to_s(d);
+            /* only starts and samples kept their times: one now behind
+             * the clock is a start jumped over */
+            if (evq_peek_t(&n->q) < n->now)
+                n->time_went_back = 1;
         }
         b = n->now + h.period;
     }

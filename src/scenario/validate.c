@@ -186,6 +186,13 @@ static int validate_fabric(const struct scenario *sc, struct err *e)
                              "receiver credits (RCCC) need transport.receiver: uec, "
                              "which grants them (got %s)",
                              rx_scheme(sc->transport.receiver)->name);
+    /* hybrid's jumps move every sender by its share of its receiver's
+     * bytes, which is not what the receiver's credits granted */
+    if (sc->transport.uec.rccc && sc->engine == ENGINE_HYBRID)
+        return scenario_fail(sc, e, blame(sc, "engine", "transport.uec.rccc"),
+                             "hybrid does not carry receiver credits "
+                             "(transport.uec.rccc) over a fast-forward: run them under "
+                             "engine: packet");
     if ((sc->transport.protocol == PROTO_TCP) != (cc_scheme(sc->transport.cc)->tcp != 0))
         return scenario_fail(sc, e, blame(sc, "transport.protocol", "transport.cc"),
                              "transport.protocol tcp runs a TCP congestion control "
