@@ -73,17 +73,12 @@ static void threads_auto_same_results(void)
 }
 
 
-/* A two-leaf burst with samples (each an instant thread 0 runs alone). */
+/* The three-tier test fabric (its pods' leaves on either thread) with
+ * samples, each an instant thread 0 runs alone. */
 static void team_scenario(struct scenario *sc, const char *extra)
 {
-    scenario_defaults(sc);
-    test_set(sc, "cluster.nodes=32");
-    test_set(sc, "fabric.hosts_per_leaf=16");
-    test_set(sc, "fabric.spines=4");
-    test_set(sc, "storage.nodes=4");
-    test_set(sc, "fabric.storage_per_leaf=4");
-    test_set(sc, "fabric.allow_oversize=true");
-    test_set(sc, "workload.bytes_per_writer=256KB");
+    test_small_clos(sc);
+    test_set(sc, "workload.bytes_per_writer=512KB");
     test_set(sc, "telemetry.interval=3us");
     test_set(sc, "telemetry.ports=true");
     if (extra)
