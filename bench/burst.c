@@ -1,6 +1,6 @@
 /* Benchmark: one scenario through the packet engine; prints wall time, peak
  * memory, events/s, ns per delivered packet and checksums of the results
- * (so a faster but wrong engine shows). Usage: bench_burst [SCENARIO] [--set k=v]... */
+ * (so a faster but wrong engine shows). Usage: bench_burst [SCENARIO] [--set k=v]... [--team M] */
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -25,9 +25,16 @@ int main(int argc, char **argv)
     int i = 1;
     if (i < argc && strncmp(argv[i], "--", 2) && scenario_load_file(&sc, argv[i++], &e) < 0)
         goto fail;
-    for (; i + 1 < argc; i += 2)
+    /* --team split|solo|alternate: how several threads share the cores,
+     * fixed instead of measured (adapt), to time each on its own */
+    static const char *const team[] = {"adapt", "split", "solo", "alternate"};
+    for (; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--set") && scenario_set(&sc, argv[i + 1], &e) < 0)
             goto fail;
+        for (int m = 0; !strcmp(argv[i], "--team") && m < 4; m++)
+            if (!strcmp(argv[i + 1], team[m]))
+                sc.sim.team_mode = m;
+    }
     if (scenario_resolve(&sc, &e) < 0 || scenario_validate(&sc, &e) < 0)
         goto fail;
     if (!sc.sim.threads) /* auto would follow the machine's load: A/B needs a fixed count */
@@ -50,6 +57,8 @@ int main(int argc, char **argv)
     printf("completion          %.6f ms (bound %.6f ms, %s)\n", r.completion_s * 1e3,
            r.bound_s * 1e3, path_seg_label(r.bound_limit));
     printf("wall                %.3f s\n", r.wall_s);
+    if (r.threads > 1)
+        printf("windows alone       %.3f\n", r.threads_solo);
     printf("peak RSS            %.1f MB\n", (double)ru.ru_maxrss / 1024.0);
     printf("events              %llu (%.2f M/s)\n", (unsigned long long)r.events,
            (double)r.events / r.wall_s / 1e6);

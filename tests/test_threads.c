@@ -1,9 +1,13 @@
 /* sim.threads auto: the rule that picks the thread count, the key's word,
  * and the same results whatever count runs. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../src/api/ckpt.h"
 #include "../src/core/machine.h"
+#include "../src/report/fields.h"
 #include "../src/scenario/scenario.h"
 #include "harness.h"
 #include "support.h"
@@ -68,9 +72,159 @@ static void threads_auto_same_results(void)
     CHECK(c[0] > 0 && c[0] == c[1] && c[1] == c[2]);
 }
 
+
+/* The three-tier test fabric (its pods' leaves on either thread) with
+ * samples, each an instant thread 0 runs alone. */
+static void team_scenario(struct scenario *sc, const char *extra)
+{
+    test_small_clos(sc);
+    test_set(sc, "workload.bytes_per_writer=512KB");
+    test_set(sc, "telemetry.interval=3us");
+    test_set(sc, "telemetry.ports=true");
+    if (extra)
+        test_set(sc, "%s", extra);
+}
+
+/* perf rows that may differ with the thread count: times, the count
+ * itself, and memory (each thread's queue, spare chunks) */
+static int perf_may_differ(const char *name)
+{
+    static const char *const rows[] = {"perf.wall_s", "perf.total_s", "perf.events_per_s",
+                                       "perf.threads", "perf.mem_bytes",
+                                       "perf.packets_allocated", "perf.max_pending_events"};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (!strcmp(name, rows[i]))
+            return 1;
+    return 0;
+}
+
+/* Every result row of b equal to a's (the perf rows above aside); the
+ * name of the first that is not, or NULL. */
+static const char *row_differs(const struct scenario *sc, const struct results *a,
+                               const struct results *b)
+{
+    for (size_t i = 0; i < n_result_fields; i++) {
+        const struct result_field *f = &result_fields[i];
+        if (f->no_json || perf_may_differ(f->name))
+            continue;
+        int fa = field_applies(f, a), fb = field_applies(f, b);
+        if (fa != fb)
+            return f->name;
+        if (!fa)
+            continue;
+        json_t *ja = field_json(f, sc, a), *jb = field_json(f, sc, b);
+        int same = json_equal(ja, jb);
+        json_decref(ja);
+        json_decref(jb);
+        if (!same)
+            return f->name;
+    }
+    return NULL;
+}
+
+/* Each thread's counters reach the results: on 2 and 3 threads every row
+ * (perf.events, network counters, queue percentiles...) equals one
+ * thread's; the queue peaks' sum is at least one thread's peak and at most
+ * the threads' count times it; memory within 1.2x plus each extra thread's
+ * spare chunks (two slabs). */
+static void threads_counters_folded(void)
+{
+    static const char *const variants[] = {NULL, "transport.cc=dcqcn",
+                                           "fabric.load_balancing=spray",
+                                           "fabric.pfc.enabled=false"};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        struct scenario sc;
+        struct results r[3];
+        int ran = 0;
+        team_scenario(&sc, variants[v]);
+        for (unsigned t = 1; t <= 3; t++) {
+            sc.sim.threads = t;
+            if (test_run(&sc, &r[t - 1]) != 0)
+                break;
+            ran++;
+        }
+        CHECKF(ran == 3, "%s: a run failed", variants[v] ? variants[v] : "PFC");
+        for (int k = 1; k < ran; k++) {
+            const char *d = row_differs(&sc, &r[0], &r[k]);
+            CHECKF(!d, "%s, %d threads: %s differs from one thread's",
+                   variants[v] ? variants[v] : "PFC", k + 1, d);
+            CHECKF(r[k].threads == (uint32_t)k + 1 && r[k].events == r[0].events,
+                   "%u threads, %llu events against %llu", r[k].threads,
+                   (unsigned long long)r[k].events, (unsigned long long)r[0].events);
+            CHECKF(r[k].max_pending_events >= r[0].max_pending_events &&
+                       r[k].max_pending_events <= (uint64_t)(k + 1) * r[0].max_pending_events,
+                   "%d threads: %llu pending events at most against %llu on one", k + 1,
+                   (unsigned long long)r[k].max_pending_events,
+                   (unsigned long long)r[0].max_pending_events);
+            double slack = (double)k * 2 * (2 << 20);
+            CHECKF((double)r[k].mem_bytes <= 1.2 * (double)r[0].mem_bytes + slack,
+                   "%d threads: %llu B against %llu B on one", k + 1,
+                   (unsigned long long)r[k].mem_bytes, (unsigned long long)r[0].mem_bytes);
+        }
+        for (int k = 0; k < ran; k++)
+            results_release(&r[k]);
+    }
+}
+
+/* One thread running every thread's share (the others asleep), switching
+ * at every meeting, or choosing by speed: the same results as one thread,
+ * and the summary's share of windows run alone says which ran. */
+static void threads_team_modes(void)
+{
+    static const char *const variants[] = {NULL, "transport.cc=dcqcn",
+                                           "sim.time_limit=15us"};
+    const int modes[] = {TEAM_SPLIT, TEAM_SOLO, TEAM_ALTERNATE, TEAM_ADAPT};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        const char *what = variants[v] ? variants[v] : "PFC";
+        struct scenario sc;
+        struct results one;
+        team_scenario(&sc, variants[v]);
+        sc.sim.threads = 1;
+        if (test_run(&sc, &one) != 0) {
+            CHECKF(0, "%s: one thread failed", what);
+            continue;
+        }
+        char *js1 = test_json(&sc, &one);
+        for (unsigned t = 2; t <= 3; t++)
+            for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+                struct results r;
+                struct scenario run = sc; /* the JSON echoes sc's keys: the base's */
+                run.sim.threads = t;
+                run.sim.team_mode = modes[m];
+                if (test_run(&run, &r) != 0) {
+                    CHECKF(0, "%s: %u threads, mode %d failed", what, t, modes[m]);
+                    continue;
+                }
+                char *js = test_json(&sc, &r);
+                const char *d = row_differs(&sc, &one, &r);
+                CHECKF(js && js1 && !strcmp(js, js1) && !d && r.events == one.events,
+                       "%s, %u threads, mode %d: other results (%s; completion %.9g "
+                       "against %.9g)",
+                       what, t, modes[m], d ? d : "the JSON", r.completion_s, one.completion_s);
+                const struct series *a = &one.series, *b = &r.series;
+                CHECKF(a->n == b->n && (!a->n || !memcmp(a->remaining, b->remaining,
+                                                         a->n * sizeof *a->remaining)),
+                       "%s, mode %d: the time series differs", what, modes[m]);
+                double solo = r.threads_solo;
+                int want = modes[m] == TEAM_SPLIT  ? solo == 0
+                           : modes[m] == TEAM_SOLO ? solo == 1
+                           : modes[m] == TEAM_ALTERNATE ? solo > 0.3 && solo < 0.7
+                                                       : solo >= 0 && solo <= 1;
+                CHECKF(want, "%s, %u threads, mode %d: %.3f of windows alone", what, t,
+                       modes[m], solo);
+                free(js);
+                results_release(&r);
+            }
+        free(js1);
+        results_release(&one);
+    }
+}
+
 SUITE(suite_threads) = {
     {"threads_auto_rule", threads_auto_rule},
     {"threads_auto_key", threads_auto_key},
     {"threads_auto_same_results", threads_auto_same_results},
+    {"threads_counters_folded", threads_counters_folded},
+    {"threads_team_modes", threads_team_modes},
     {NULL, NULL},
 };

@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <limits.h>
+#include <time.h>
 #ifdef CKPT_EV_KINDS
 #include <stdio.h>
 #endif
@@ -459,26 +460,55 @@ static void loop_window(struct pnet *n, uint64_t span, int reverse)
  * events), run their partitions, and meet again. Each partition writes only
  * its own state (ports, switch, NIC, its end of a flow and of a wire), so the
  * results are those of one thread (tests/test_order.c). */
+/* Thread 0's choice between splitting the windows and running them alone
+ * (enum team_mode), from events per wall second: each mode's rate over an
+ * epoch of TEAM_EPOCH_NS; the faster one runs `stay` epochs, then the
+ * other runs one to be measured again. A partner without a core makes a
+ * split window wait on it; alone, one thread runs every share at one
+ * thread's speed. */
+#define TEAM_EPOCH_NS UINT64_C(10000000)
+#define TEAM_STAY_MAX 32u
+
+struct team_pace {
+    uint64_t t0, ev0;  /* the epoch's start: wall ns, events */
+    double rate[2];    /* events/s last measured split [0] and alone [1] */
+    int solo;          /* the running epoch's mode */
+    int best;          /* the mode chosen at the last comparison */
+    unsigned stay, left; /* epochs the chosen mode runs, and still will */
+};
+
 struct team {
     struct pnet wk[TEAM_MAX];
+    struct window w[TEAM_MAX];        /* each copy's window */
     pthread_t th[TEAM_MAX];
     unsigned k;                       /* threads */
     uint64_t span, limit;
     int reverse;
+    int mode;                         /* enum team_mode */
     _Atomic uint64_t arrived[TEAM_MAX]; /* barrier rounds each thread reached */
     /* a thread that waited too long sleeps on `wake` (a futex): arrivals
      * bump it and wake the sleepers, so a thread whose core is taken by
      * another process does not spin away the time its partner needs */
     _Atomic uint32_t wake;
     _Atomic uint32_t sleepers;
+    /* running alone: the others park (parked: the round they stopped at)
+     * and sleep while `solo` is 1; thread 0 sets resume, the round they
+     * rejoin at, or done, before it clears `solo` */
+    _Atomic uint32_t solo;
+    _Atomic uint64_t parked[TEAM_MAX];
+    uint64_t resume;
+    int done;
     /* by round parity (one may publish the next round's while another
      * still reads this one): */
     uint8_t stop[2][TEAM_MAX];        /* each thread's out of memory or stop */
+    uint8_t alone[2];                 /* thread 0 runs this round's window alone */
     uint64_t instant[2];              /* thread 0's next whole-fabric event */
     uint64_t next_t[2][TEAM_MAX];     /* each thread's next event */
     uint64_t events[2][TEAM_MAX], delivered[2][TEAM_MAX]; /* each's counts (progress) */
     uint64_t reported;                /* events at the last progress call */
     uint64_t tmax[TEAM_MAX];
+    uint64_t rounds, solo_rounds;     /* thread 0's count of windows, alone */
+    struct team_pace pace;            /* thread 0's */
     _Atomic int go;                   /* 1: all threads started; -1: one could not */
     struct chunk_pool pool;
 };
@@ -488,47 +518,99 @@ struct team {
  * met by spinning and one that lost its core is waited for asleep. */
 #define TEAM_SPINS (1u << 11)
 
-static void team_sleep(struct team *tm, uint32_t seen)
+static void futex_wait(_Atomic uint32_t *w, uint32_t seen)
 {
 #ifdef __linux__
-    syscall(SYS_futex, &tm->wake, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+    syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
 #else
-    (void)tm, (void)seen;
+    (void)w, (void)seen;
     sched_yield();
+#endif
+}
+
+static void futex_wake(_Atomic uint32_t *w)
+{
+#ifdef __linux__
+    syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#else
+    (void)w;
 #endif
 }
 
 static void team_wake(struct team *tm)
 {
     atomic_fetch_add(&tm->wake, 1);
-#ifdef __linux__
-    syscall(SYS_futex, &tm->wake, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-#endif
+    futex_wake(&tm->wake);
 }
 
-/* Sequentially consistent on both sides: an arriving thread that sees no
- * sleeper was seen arriving by any thread about to sleep, which then does
- * not; one that sees a sleeper changes `wake` first, so the sleeper's wait
- * returns at once if it had not begun. */
+/* Until *v reaches round: spins, then sleeps on `wake` (the writer of *v
+ * calls team_wake when it sees a sleeper). Sequentially consistent on both
+ * sides: a writer that sees no sleeper was seen by any thread about to
+ * sleep, which then does not; one that sees a sleeper changes `wake`
+ * first, so the sleeper's wait returns at once if it had not begun. */
+static void team_await(struct team *tm, _Atomic uint64_t *v, uint64_t round)
+{
+    for (unsigned s = 0; atomic_load_explicit(v, memory_order_acquire) < round; s++) {
+        if (s < TEAM_SPINS)
+            continue;
+        uint32_t seen = atomic_load(&tm->wake);
+        atomic_fetch_add(&tm->sleepers, 1);
+        if (atomic_load(v) < round)
+            futex_wait(&tm->wake, seen);
+        atomic_fetch_sub(&tm->sleepers, 1);
+    }
+}
+
 static void team_barrier(struct team *tm, unsigned id, uint64_t round)
 {
     atomic_store(&tm->arrived[id], round);
     if (atomic_load(&tm->sleepers))
         team_wake(tm);
-    for (unsigned j = 0; j < tm->k; j++) {
-        if (j == id)
-            continue;
-        for (unsigned s = 0; atomic_load_explicit(&tm->arrived[j], memory_order_acquire) < round;
-             s++) {
-            if (s < TEAM_SPINS)
-                continue;
-            uint32_t seen = atomic_load(&tm->wake);
-            atomic_fetch_add(&tm->sleepers, 1);
-            if (atomic_load(&tm->arrived[j]) < round)
-                team_sleep(tm, seen);
-            atomic_fetch_sub(&tm->sleepers, 1);
-        }
+    for (unsigned j = 0; j < tm->k; j++)
+        if (j != id)
+            team_await(tm, &tm->arrived[j], round);
+}
+
+static uint64_t wall_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * UINT64_C(1000000000) + (uint64_t)t.tv_nsec;
+}
+
+/* Alone (1) or split (0) for round's window; thread 0, before it publishes
+ * round (the others published no later than round - 1's counts, read here). */
+static int team_pace(struct team *tm, uint64_t round)
+{
+    if (tm->mode != TEAM_ADAPT)
+        return tm->mode == TEAM_SOLO || (tm->mode == TEAM_ALTERNATE && (round & 1));
+    struct team_pace *p = &tm->pace;
+    uint64_t t = wall_ns(), ev = 0;
+    for (unsigned j = 0; j < tm->k; j++)
+        ev += tm->events[(round - 1) & 1][j];
+    if (!p->t0) {
+        p->t0 = t, p->ev0 = ev;
+        return p->solo;
     }
+    if (t - p->t0 < TEAM_EPOCH_NS)
+        return p->solo;
+    p->rate[p->solo] = (double)(ev - p->ev0) * 1e9 / (double)(t - p->t0);
+    p->t0 = t, p->ev0 = ev;
+    if (p->solo != p->best) {
+        /* a measuring epoch: the faster mode runs on; a choice confirmed
+         * is measured again half as often */
+        int best = p->rate[1] > p->rate[0];
+        p->stay = best == p->best && p->stay ? 2 * p->stay : 2;
+        p->stay = p->stay > TEAM_STAY_MAX ? TEAM_STAY_MAX : p->stay;
+        p->best = best;
+        p->left = p->stay;
+        p->solo = best;
+    } else if (p->left) {
+        p->left--;
+    } else {
+        p->solo = !p->best; /* measure the other */
+    }
+    return p->solo;
 }
 
 /* Thread b's counters into thread a's copy (b waiting): a sample reads the
@@ -566,81 +648,167 @@ static void team_instant(struct team *tm, uint64_t t)
     }
 }
 
-static void team_work(struct team *tm, unsigned id)
+/* Copy id's figures for the meeting of round. */
+static void team_publish(struct team *tm, unsigned id, uint64_t round)
 {
     struct pnet *n = &tm->wk[id];
-    struct window w;
-    window_init(n, &w); /* out of memory: stops all at the next meeting */
-    uint64_t round = 0, tmax = 0;
+    uint64_t mine = evq_peek_t(&n->q), sent = n->ob_min[n->obk];
+    tm->next_t[round & 1][id] = mine < sent ? mine : sent;
+    tm->stop[round & 1][id] = (uint8_t)(n->oom | n->interrupted);
+    if (id == 0)
+        tm->instant[round & 1] = n->instant_t;
+    tm->events[round & 1][id] = n->events;
+    tm->delivered[round & 1][id] = n->bytes_delivered;
+}
+
+/* Copy id after the meeting: the others' outboxes for it into its queue
+ * (the outboxes alternate, so each drains the others' last ones while
+ * they fill the next). */
+static void team_drain(struct team *tm, unsigned id)
+{
+    struct pnet *n = &tm->wk[id];
+    unsigned k = n->obk;
+    for (unsigned j = 0; j < tm->k; j++) {
+        struct pnet *o = &tm->wk[j];
+        if (j == id)
+            continue;
+        for (size_t i = 0; i < o->obn[k][id]; i++) {
+            const struct event *e = &o->ob[k][id][i];
+            pnet_push(n, e->t, e->seq, e->type, e->obj, e->arg);
+        }
+        o->obn[k][id] = 0; /* ours to reset: its owner fills the other parity */
+    }
+    n->ob_min[k] = UINT64_MAX;
+    n->obk ^= 1;
+    if (evq_len(&n->q) > n->max_pending) /* the outboxes' events count too */
+        n->max_pending = evq_len(&n->q);
+    pnet_chunk_share(n);
+}
+
+/* Thread 0: progress once every 2^16 events of the run, as on one thread. */
+static void team_progress(struct team *tm, uint64_t round)
+{
+    struct pnet *n = &tm->wk[0];
+    if (!n->res || !n->res->progress)
+        return;
+    uint64_t ev = 0, dl = 0;
+    for (unsigned j = 0; j < tm->k; j++)
+        ev += tm->events[round & 1][j], dl += tm->delivered[round & 1][j];
+    if (ev >> 16 > tm->reported >> 16) {
+        tm->reported = ev;
+        telemetry_progress_of(n, ev, dl);
+    }
+}
+
+/* Round's work after its meeting for copies [lo, hi) (one thread's own,
+ * or every copy when thread 0 runs alone); 1 when the run is over. */
+static int team_round(struct team *tm, unsigned lo, unsigned hi, uint64_t *round)
+{
+    uint64_t r = *round, start = UINT64_MAX, instant = tm->instant[r & 1];
+    int halt = 0;
+    for (unsigned j = 0; j < tm->k; j++) {
+        start = tm->next_t[r & 1][j] < start ? tm->next_t[r & 1][j] : start;
+        halt |= tm->stop[r & 1][j];
+    }
+    if (lo == 0)
+        team_progress(tm, r);
+    for (unsigned j = lo; j < hi; j++)
+        team_drain(tm, j);
+    if (start == UINT64_MAX || halt) /* all decide alike */
+        return 1;
+    if (start > tm->limit) {
+        for (unsigned j = lo; j < hi; j++)
+            tm->wk[j].time_limit_hit = 1;
+        return 1;
+    }
+    if (start == instant) {
+        /* a whole-fabric event's instant: once all have drained their
+         * outboxes, thread 0 runs it alone while the others wait */
+        int split = hi - lo < tm->k;
+        if (split)
+            team_barrier(tm, lo, ++*round);
+        if (lo == 0)
+            team_instant(tm, start);
+        if (split)
+            team_barrier(tm, lo, ++*round);
+        for (unsigned j = lo; j < hi; j++)
+            tm->tmax[j] = start > tm->tmax[j] ? start : tm->tmax[j];
+        return 0;
+    }
+    uint64_t wend = start + tm->span < instant ? start + tm->span : instant;
+    for (unsigned j = lo; j < hi; j++) {
+        struct pnet *n = &tm->wk[j];
+        uint64_t last = n->oom ? 0 : window_run(n, &tm->w[j], start, wend, tm->reverse);
+        tm->tmax[j] = last > tm->tmax[j] ? last : tm->tmax[j];
+    }
+    return 0;
+}
+
+/* Thread id (not 0) hands its copy to thread 0 and sleeps until thread 0
+ * splits the windows again; the round to go on from, or 0 when the run
+ * is over. */
+static uint64_t team_park(struct team *tm, unsigned id, uint64_t round)
+{
+    atomic_store(&tm->parked[id], round);
+    if (atomic_load(&tm->sleepers))
+        team_wake(tm);
+    while (atomic_load(&tm->solo))
+        futex_wait(&tm->solo, 1);
+    return tm->done ? 0 : tm->resume - 1;
+}
+
+static void team_work(struct team *tm, unsigned id)
+{
+    uint64_t round = 0;
+    int alone = 0; /* thread 0 runs every copy */
     for (;;) {
-        /* one meeting a window: each tells its next event and the earliest
-         * it sent to others; the outboxes alternate, so each drains the
-         * others' last ones while they fill the next */
-        uint64_t mine = evq_peek_t(&n->q);
-        unsigned k = n->obk;
-        uint64_t *next = tm->next_t[++round & 1];
-        uint8_t *stop = tm->stop[round & 1];
-        next[id] = mine < n->ob_min[k] ? mine : n->ob_min[k];
-        stop[id] = (uint8_t)(n->oom | n->interrupted);
-        if (id == 0)
-            tm->instant[round & 1] = n->instant_t;
-        tm->events[round & 1][id] = n->events;
-        tm->delivered[round & 1][id] = n->bytes_delivered;
-        team_barrier(tm, id, round);
-        uint64_t start = UINT64_MAX;
-        int halt = 0;
-        for (unsigned j = 0; j < tm->k; j++) {
-            start = next[j] < start ? next[j] : start;
-            halt |= stop[j];
-        }
-        if (id == 0 && n->res && n->res->progress) {
-            /* once every 2^16 events of the run, as on one thread */
-            uint64_t ev = 0, dl = 0;
-            for (unsigned j = 0; j < tm->k; j++)
-                ev += tm->events[round & 1][j], dl += tm->delivered[round & 1][j];
-            if (ev >> 16 > tm->reported >> 16) {
-                tm->reported = ev;
-                telemetry_progress_of(n, ev, dl);
+        ++round;
+        if (id == 0) {
+            int want = team_pace(tm, round);
+            tm->rounds++;
+            if (alone && !want) { /* the others rejoin at this round */
+                tm->resume = round;
+                atomic_store(&tm->solo, 0);
+                futex_wake(&tm->solo);
+                alone = 0;
             }
-        }
-        uint64_t instant = tm->instant[round & 1];
-        for (unsigned j = 0; j < tm->k; j++) {
-            struct pnet *o = &tm->wk[j];
-            if (j == id)
+            if (alone) {
+                tm->solo_rounds++;
+                for (unsigned j = 0; j < tm->k; j++)
+                    team_publish(tm, j, round);
+                if (team_round(tm, 0, tm->k, &round))
+                    break;
                 continue;
-            for (size_t i = 0; i < o->obn[k][id]; i++) {
-                const struct event *e = &o->ob[k][id][i];
-                pnet_push(n, e->t, e->seq, e->type, e->obj, e->arg);
             }
-            o->obn[k][id] = 0; /* ours to reset: its owner fills the other parity */
+            tm->alone[round & 1] = (uint8_t)want;
+            if (want)
+                atomic_store(&tm->solo, 1);
         }
-        n->ob_min[k] = UINT64_MAX;
-        n->obk ^= 1;
-        if (evq_len(&n->q) > n->max_pending) /* the outboxes' events count too */
-            n->max_pending = evq_len(&n->q);
-        pnet_chunk_share(n);
-        if (start == UINT64_MAX || halt) /* all decide alike */
-            break;
-        if (start > tm->limit) {
-            n->time_limit_hit = 1;
-            break;
-        }
-        if (start == instant) {
-            /* a whole-fabric event's instant: once all have drained their
-             * outboxes, thread 0 runs it alone while the others wait */
-            team_barrier(tm, id, ++round);
-            if (id == 0)
-                team_instant(tm, start);
-            team_barrier(tm, id, ++round);
-            tmax = start > tmax ? start : tmax;
+        team_publish(tm, id, round);
+        team_barrier(tm, id, round);
+        if (tm->alone[round & 1]) {
+            if (id) {
+                if (!(round = team_park(tm, id, round)))
+                    return;
+                continue;
+            }
+            /* every copy is thread 0's once its thread has parked */
+            for (unsigned j = 1; j < tm->k; j++)
+                team_await(tm, &tm->parked[j], round);
+            alone = 1;
+            tm->solo_rounds++;
+            if (team_round(tm, 0, tm->k, &round))
+                break;
             continue;
         }
-        uint64_t wend = start + tm->span < instant ? start + tm->span : instant;
-        uint64_t last = n->oom ? 0 : window_run(n, &w, start, wend, tm->reverse);
-        tmax = last > tmax ? last : tmax;
+        if (team_round(tm, id, id + 1, &round))
+            break;
     }
-    tm->tmax[id] = tmax;
-    window_free(&w);
+    if (alone) { /* the parked threads end too */
+        tm->done = 1;
+        atomic_store(&tm->solo, 0);
+        futex_wake(&tm->solo);
+    }
 }
 
 struct team_arg {
@@ -705,6 +873,7 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
     tm->span = span;
     tm->limit = n->time_limit_ps;
     tm->reverse = reverse;
+    tm->mode = n->sc->sim.team_mode;
     /* a leaf, its hosts and storage nodes on one thread (a packet crosses
      * between threads at most going up and coming down); leaves and
      * spines take the threads in turn */
@@ -715,7 +884,7 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
     n->owner = owner;
     int ok = owner != NULL;
     for (unsigned j = 0; ok && j < nthreads; j++)
-        if ((ok = team_copy(n, &tm->wk[j], j) == 0))
+        if ((ok = team_copy(n, &tm->wk[j], j) == 0 && window_init(&tm->wk[j], &tm->w[j]) == 0))
             tm->wk[j].pool = &tm->pool;
     n->free_chunks = NULL;
     n->n_free = 0;
@@ -773,6 +942,7 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
             c->slabs = next;
         }
         n->now = tm->tmax[i] > n->now ? tm->tmax[i] : n->now;
+        window_free(&tm->w[i]);
         free(c->qhist);
         free(c->wh);
         free(c->wf);
@@ -782,6 +952,8 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
         evq_release(&c->q);
     }
     n->max_pending = pending > n->max_pending ? pending : n->max_pending;
+    if (n->res && tm->rounds)
+        n->res->threads_solo = (double)tm->solo_rounds / (double)tm->rounds;
     free(owner);
     n->owner = NULL;
     pthread_mutex_destroy(&tm->pool.lock);

@@ -601,6 +601,10 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         fprintf(out, "; %s order on %u thread%s%s", names_of(&names_event_order, r->event_order),
                 r->threads, r->threads == 1 ? "" : "s",
                 r->threads_auto ? " (sim.threads auto)" : "");
+    /* the others' cores taken: one thread ran their shares too */
+    if (r->threads > 1 && r->threads_solo > 0)
+        fprintf(out, ", %.0f%% of windows on one (the others' cores busy)",
+                100 * r->threads_solo);
     /* a long run with a core to spare: say how to use two (the same
      * results, 1.4-1.9x faster on this project's machine; slower when
      * another process holds the second core) */

@@ -46,6 +46,12 @@ struct scenario_pos {
     X(ORDER_TIME, "time")
 enum event_order { EVENT_ORDERS(NAMES_ENUM) ORDER_WINDOW_REVERSE };
 
+/* sim.threads > 1: each thread runs its share of every window (SPLIT), or
+ * one runs every share while the others sleep (SOLO); the same results
+ * either way. TEAM_ADAPT (the default) measures both in turn and keeps the
+ * faster; TEAM_ALTERNATE switches at every meeting (tests). */
+enum team_mode { TEAM_ADAPT, TEAM_SPLIT, TEAM_SOLO, TEAM_ALTERNATE };
+
 #define ENGINE_KINDS(X) \
     X(ENGINE_PACKET, "packet") \
     X(ENGINE_FLUID, "fluid") \
@@ -453,6 +459,8 @@ struct scenario {
         int force;              /* run the packet engine past its estimate limits */
         int event_order;        /* enum event_order */
         uint32_t threads;       /* window order on this many threads (1 or 2) */
+        int team_mode;          /* enum team_mode: how a team shares the cores
+                                 * (tests; no scenario key selects it) */
         /* engine: hybrid (src/pkt/hybrid.c): the observation period (0 =
          * auto), periods per window, the tolerance of a steady window */
         uint64_t hybrid_period_ps;

@@ -396,6 +396,8 @@ struct results {
     uint32_t threads;          /* packet engine: threads that ran the windows; 0: no
                                 * event order (fluid) */
     int threads_auto;          /* sim.threads auto chose them */
+    double threads_solo;       /* of their windows, the share one thread ran
+                                * alone (the others' cores were taken) */
     uint64_t max_pending_events;
     uint64_t mem_bytes;        /* arena + event queue + packet slabs */
     uint64_t rate_updates;     /* fluid: max-min updates (one per event time) */
