@@ -266,21 +266,29 @@ static int parse_target(const char *s, struct target *t)
     return 0;
 }
 
+static const char *const bo_keys[] = {"fabric.breakout", "fabric.leaf_down_breakout",
+                                      "fabric.leaf_up_breakout", "fabric.spine_breakout"};
+
 /* A design key d leaves out: the breakouts (1 when not set) keep d only
  * at 1; any other key keeps it. */
 static int fix_keeps_absent(const char *fix, size_t kl, const char *val)
 {
-    static const char *const bo[] = {"fabric.breakout", "fabric.leaf_down_breakout",
-                                     "fabric.leaf_up_breakout", "fabric.spine_breakout"};
-    for (size_t i = 0; i < sizeof bo / sizeof bo[0]; i++)
-        if (strlen(bo[i]) == kl && !strncmp(fix, bo[i], kl))
+    for (size_t i = 1; i < sizeof bo_keys / sizeof bo_keys[0]; i++)
+        if (strlen(bo_keys[i]) == kl && !strncmp(fix, bo_keys[i], kl))
             return !strcmp(val, "1");
     return 1;
 }
 
-/* The design keys of d as k=v items; does fix (k=v) keep d? */
+/* The design keys of d as k=v items; does fix (k=v) keep d? Designs
+ * write each tier's breakout: fabric.breakout=B keeps those whose every
+ * tier is at B. */
 static int fix_keeps(const struct design *d, const char *fix)
 {
+    if (!strncmp(fix, "fabric.breakout=", 16)) {
+        unsigned long b = strtoul(fix + 16, NULL, 10);
+        return (d->bo_down ? d->bo_down : 1) == b && (d->bo_up ? d->bo_up : 1) == b &&
+               (d->bo_spine ? d->bo_spine : 1) == b;
+    }
     char keys[1024];
     design_keys(d, keys, sizeof keys, "\n");
     const char *eq = strchr(fix, '=');
@@ -1616,12 +1624,39 @@ static int design_bo_parse(struct design_input *in, const char *list)
     return 0;
 }
 
+/* A fixed breakout the designer must try: --fix fabric.breakout=B alone
+ * tries B (no --knob breakout); a tier's breakout fixed outside the
+ * breakouts tried is refused, saying which knob tries it. */
+static int fix_breakouts(struct design_input *in, const char *const *fixes, int n, int knob)
+{
+    for (int i = 0; i < n; i++)
+        for (size_t k = 0; k < sizeof bo_keys / sizeof bo_keys[0]; k++) {
+            size_t kl = strlen(bo_keys[k]);
+            if (strncmp(fixes[i], bo_keys[k], kl) || fixes[i][kl] != '=')
+                continue;
+            char *end;
+            const char *v = fixes[i] + kl + 1;
+            long b = strtol(v, &end, 10);
+            if (end == v || *end || (b != 1 && b != 2 && b != 4))
+                return die("--fix %s: expected 1, 2 or 4 (lanes a switch port)", fixes[i]);
+            if (k == 0 && !knob)
+                in->breakouts = 1u << b;
+            else if (!(in->breakouts & 1u << b))
+                return die("--fix %s: the designer does not try breakout %ld; add --knob "
+                           "breakout=1,%ld (fabric.breakout=B fixes every tier's: "
+                           "fabric.leaf_down_breakout, fabric.leaf_up_breakout, "
+                           "fabric.spine_breakout)", fixes[i], b, b);
+        }
+    return 0;
+}
+
 static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
 {
     const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL, *html = NULL;
     const char *sets[MAX_SETS], *switches = NULL, *tiers = NULL, *stor = NULL;
     const char *spine_ox = SPINE_OVERSUB_DEFAULT, *bo_list = BREAKOUT_DEFAULT;
     int n_sets = 0, nt = 0, list = 0, jobs = 1, no_prune = 0, quiet = 0, prune_tiers = 0;
+    int bo_knob = 0;
     uint32_t finalists = 0, seeds = 1;
     size_t max_runs = 20000;
     struct target t[MAX_TARGETS];
@@ -1664,7 +1699,7 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
             else if (!strncmp(v, "spine_oversub=", 14))
                 spine_ox = v + 14;
             else if (!strncmp(v, "breakout=", 9))
-                bo_list = v + 9;
+                bo_list = v + 9, bo_knob = 1;
             else if (parse_knob(&x, v))
                 return 2;
         } else if (!strcmp(a, "-j") || !strcmp(a, "--max-runs") ||
@@ -1760,7 +1795,8 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
         if (!strcmp(tiers, "3"))
             x.fixes[x.n_fix++] = "fabric.tiers=3";
     }
-    if (design_axes_parse(in, spine_ox) || design_bo_parse(in, bo_list))
+    if (design_axes_parse(in, spine_ox) || design_bo_parse(in, bo_list) ||
+        fix_breakouts(in, x.fixes, x.n_fix, bo_knob))
         goto out;
     char names[512];
     if (switches) {

@@ -1407,6 +1407,31 @@ else
 fi
 expect_error size_bad_breakout "--knob breakout=3: expected 1, 2 or 4" size --knob breakout=3
 
+# --fix fabric.breakout=B is every tier's breakout B (designs write the
+# per-tier keys): it tries B alone and keeps the designs broken out at B on
+# every tier; its YAML runs with the stall and capital size gave it
+"$bin" size --set cluster.nodes=16 --set storage.nodes=2 --set fabric.switch=generic-51.2T \
+    --knob tiers=2 --fix fabric.breakout=2 --yaml "$tmp/szf.yaml" --json "$tmp/szf.json" \
+    --quiet >"$tmp/szf.out" 2>&1
+rc=$?
+"$bin" run "$tmp/szf.yaml" --quiet --json "$tmp/szf_run.json" >/dev/null 2>&1
+nall=$(jq '.candidates | length' "$tmp/szf.json" 2>/dev/null)
+nb=$(jq '[.candidates[] | select(.keys | test("leaf_down_breakout=2.*leaf_up_breakout=2.*spine_breakout=2") | not)] | length' \
+    "$tmp/szf.json" 2>/dev/null)
+want=$(jq -r '.candidates[.recommended] | "\(.stall_s) \(.capital)"' "$tmp/szf.json" 2>/dev/null)
+got=$(jq -r '"\(.cost.stall_s_per_checkpoint) \(.cost.capital)"' "$tmp/szf_run.json" 2>/dev/null)
+if [ "$rc" -eq 0 ] && [ "${nall:-0}" -gt 0 ] && [ "$nb" = 0 ] && [ -n "$want" ] &&
+    [ "$want" = "$got" ] && grep -q '(breakout 2/2/2)' "$tmp/szf.out"; then
+    ok size_fix_breakout_every_tier
+else
+    bad "size_fix_breakout_every_tier (exit $rc; $nall designs, $nb not 2/2/2; size '$want', run '$got'): $(head -2 "$tmp/szf.out")"
+fi
+expect_error size_fix_tier_breakout_untried \
+    "--fix fabric.leaf_up_breakout=2: the designer does not try breakout 2; add --knob breakout=1,2" \
+    size --set cluster.nodes=16 --set fabric.switch=generic-51.2T --fix fabric.leaf_up_breakout=2
+expect_error size_fix_bad_breakout "--fix fabric.breakout=3: expected 1, 2 or 4" \
+    size --fix fabric.breakout=3
+
 # storage profiles priced per profile (docs/size.md, Reference prices): two
 # profiles as a knob price 2 x (30000 + 16 x 450) = 74400 and 2 x (30000 +
 # 16 x 1600) = 111200 (was 2 x storage_node, 120000, for both), and run's

@@ -47,7 +47,8 @@ extern const struct test suite_units[], suite_scenario[], suite_evq[],
     suite_uec2[],
     suite_flat[],
     suite_design2[],
-    suite_sprice[];
+    suite_sprice[],
+    suite_wear[];
 
 static const struct test *const suites[] = {
     suite_keytable, /* first: a bad key row fails by name before any scenario is built */
@@ -91,6 +92,7 @@ static const struct test *const suites[] = {
     suite_flat,
     suite_design2,
     suite_sprice,
+    suite_wear,
 };
 
 int main(int argc, char **argv)

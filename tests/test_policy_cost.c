@@ -171,7 +171,7 @@ static int same_row(const struct policy_cost *a, const struct policy_cost *b)
            a->lag_money == b->lag_money && a->rework_money == b->rework_money &&
            a->lost_money == b->lost_money && a->capital_per_day == b->capital_per_day &&
            a->total_per_day == b->total_per_day && a->goodput == b->goodput &&
-           a->storage == b->storage;
+           a->storage == b->storage && a->wear_money == b->wear_money;
 }
 
 /* cost.compare_policies: sync, async, hierarchical; the chosen row is the
@@ -194,7 +194,7 @@ static void policy_cost_rows_reproduce(void)
     for (uint32_t i = 0; i < c->n_policies && i < 3; i++) {
         const struct policy_cost *p = &c->policies[i];
         CHECK(p->policy == want[i] && p->ok && p->chosen == (want[i] == POLICY_ASYNC));
-        CHECK(p->total_per_day == p->lost_money + p->capital_per_day);
+        CHECK(p->total_per_day == p->lost_money + p->capital_per_day + p->wear_money);
         CHECK(p->capital_per_day == c->capital_per_day && c->capital_per_day > 0);
         CHECK(p->storage == 0);
         one = sc;

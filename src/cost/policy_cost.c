@@ -29,7 +29,10 @@ void cost_policy_row(struct policy_cost *row, int policy, const struct results *
     row->rework_money = c->lost_money_per_day - c->money_per_day -
                         c->contention_money_per_day - c->lag_money_per_day;
     row->capital_per_day = c->priced ? c->capital_per_day : 0.0;
-    row->total_per_day = row->lost_money + row->capital_per_day;
+    /* bytes alone set the wear: a policy that checkpoints more often wears
+     * the drives faster than their amortisation */
+    row->wear_money = r->endurance.on ? r->endurance.wear_cost_per_day : 0.0;
+    row->total_per_day = row->lost_money + row->capital_per_day + row->wear_money;
     row->goodput = c->goodput;
     if (r->endurance.on)
         row->storage = r->endurance.over_capacity || r->endurance.over_endurance;

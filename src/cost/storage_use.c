@@ -2,8 +2,10 @@
 #include "storage_use.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "cost.h"
 #include "../scenario/mlperf.h"
 #include "../scenario/names.h"
 
@@ -12,6 +14,51 @@
 static uint64_t to_u64(double v)
 {
     return v <= 0 ? 0 : v >= 1.8e19 ? UINT64_MAX : (uint64_t)v;
+}
+
+void endurance_wear(struct endurance_figures *f, double drives_price, double rating_years,
+                    double amortisation_years)
+{
+    f->wear_priced = 0;
+    f->wear_limited = 0;
+    f->drives_price = drives_price;
+    f->rating_years = rating_years;
+    f->wear_per_day = f->drives_amortisation_per_day = f->wear_cost_per_day = 0;
+    if (!(f->dwpd_rating > 0) || !f->raw_bytes || !(rating_years > 0) ||
+        !(amortisation_years > 0) || !(drives_price >= 0))
+        return;
+    f->wear_priced = 1;
+    /* the share of the rated writes (rating x raw bytes x the rated days)
+     * one day's writes use */
+    f->wear_per_day = drives_price * f->dwpd / (f->dwpd_rating * rating_years * 365.25);
+    f->drives_amortisation_per_day = drives_price / (amortisation_years * 365.25);
+    /* the capital amortises the drives already: only wear beyond it costs more */
+    f->wear_limited = f->wear_per_day > f->drives_amortisation_per_day;
+    f->wear_cost_per_day = f->wear_limited ? f->wear_per_day - f->drives_amortisation_per_day : 0;
+}
+
+/* The price of one drive: the storage profile's drive class as the capital
+ * prices it, else the class of storage.drive_capacity (drive_<TB>tb);
+ * 0 with the name tried when the list has no such price. */
+static int drive_price(const struct scenario *sc, char *name, size_t len, double *price)
+{
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np = 0;
+    struct err e;
+    name[0] = '\0';
+    if (cost_prices_parse(sc->cost.prices, pr, &np, &e) < 0 || !np)
+        return 0;
+    struct storage_bill b;
+    cost_storage_bill(&b, sc, pr, np);
+    if (b.drive[0])
+        snprintf(name, len, "%s", b.drive);
+    else if (sc->storage.drive_capacity)
+        snprintf(name, len, "drive_%.6gtb", (double)sc->storage.drive_capacity / 1e12);
+    const struct cost_price *q = name[0] ? cost_price_find(pr, np, name) : NULL;
+    if (!q)
+        return 0;
+    *price = q->price;
+    return 1;
 }
 
 void endurance_compute(struct results *r, const struct scenario *sc)
@@ -45,6 +92,13 @@ void endurance_compute(struct results *r, const struct scenario *sc)
             f->over_endurance = f->dwpd > f->dwpd_rating;
         }
     }
+    double each = 0;
+    int priced = drive_price(sc, f->drive_name, sizeof f->drive_name, &each);
+    f->drives = (uint64_t)sc->storage.nodes * sc->storage.drives;
+    f->rating_years = sc->storage.drive_rating_years;
+    if (priced)
+        endurance_wear(f, (double)f->drives * each, sc->storage.drive_rating_years,
+                       sc->cost.amortisation_years);
 }
 
 void mlperf_compute(struct results *r, const struct scenario *sc)

@@ -60,6 +60,9 @@ static json_t *policies(const struct scenario *sc, const struct results *r)
         json_object_set_new(o, "rework_money_per_day", json_real(p->rework_money));
         json_object_set_new(o, "lost_money_per_day", json_real(p->lost_money));
         json_object_set_new(o, "capital_per_day", json_real(p->capital_per_day));
+        json_object_set_new(o, "wear_per_day", r->endurance.wear_priced
+                                                   ? json_real(p->wear_money)
+                                                   : json_null());
         json_object_set_new(o, "storage_exceeded",
                             p->storage < 0 ? json_null() : json_boolean(p->storage));
         json_object_set_new(o, "total_per_day", json_real(p->total_per_day));
@@ -469,6 +472,24 @@ const struct result_field result_fields[] = {
      .off = AT(endurance.over_capacity), .when = FW_ENDURANCE},
     {.block = FB_PLAN_COST, .name = "endurance.over_endurance", .kind = FK_BOOL,
      .off = AT(endurance.over_endurance), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.rating_years", .kind = FK_REAL,
+     .off = AT(endurance.rating_years), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.wear_priced", .kind = FK_BOOL,
+     .off = AT(endurance.wear_priced), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.drive_price_name", .kind = FK_TEXT,
+     .off = AT(endurance.drive_name), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.drives", .kind = FK_U64,
+     .off = AT(endurance.drives), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.drives_price", .kind = FK_REAL,
+     .off = AT(endurance.drives_price), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.wear_per_day", .kind = FK_REAL,
+     .off = AT(endurance.wear_per_day), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.drives_amortisation_per_day", .kind = FK_REAL,
+     .off = AT(endurance.drives_amortisation_per_day), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.wear_cost_per_day", .kind = FK_REAL,
+     .off = AT(endurance.wear_cost_per_day), .when = FW_ENDURANCE},
+    {.block = FB_PLAN_COST, .name = "endurance.wear_limited", .kind = FK_BOOL,
+     .off = AT(endurance.wear_limited), .when = FW_ENDURANCE},
     {.block = FB_PLAN_COST, .name = "requests.protocol", .kind = FK_CSTR,
      .off = AT(requests.protocol), .when = FW_REQUESTS, .dflt = ""},
     {.block = FB_PLAN_COST, .name = "requests.count", .kind = FK_U64, .off = AT(requests.count),

@@ -41,8 +41,8 @@ static void summary_policies(FILE *out, const struct scenario *sc, const struct 
         return;
     fprintf(out, "  policies    full cost per day in %s, each policy its own run "
                  "(* this run):\n", sc->training.currency);
-    fprintf(out, "                %-13s %10s %10s %10s %10s %10s %8s %10s\n", "policy", "stall",
-            "contention", "lag", "rework", "capital", "storage", "total");
+    fprintf(out, "                %-13s %10s %10s %10s %10s %10s %10s %8s %10s\n", "policy",
+            "stall", "contention", "lag", "rework", "capital", "wear", "storage", "total");
     for (uint32_t i = 0; i < c->n_policies; i++) {
         const struct policy_cost *p = &c->policies[i];
         const char *name = names_of(&names_policy, p->policy);
@@ -51,12 +51,13 @@ static void summary_policies(FILE *out, const struct scenario *sc, const struct 
                     p->why);
             continue;
         }
-        fprintf(out, "              %c %-13s %10s %10s %10s %10s %10s %8s %10s\n",
+        fprintf(out, "              %c %-13s %10s %10s %10s %10s %10s %10s %8s %10s\n",
                 p->chosen ? '*' : ' ', name, fmt_num(p->stall_money, v[0], sizeof v[0]),
                 fmt_num(p->contention_money, v[1], sizeof v[1]),
                 fmt_num(p->lag_money, v[2], sizeof v[2]),
                 fmt_num(p->rework_money, v[3], sizeof v[3]),
                 c->priced ? fmt_num(p->capital_per_day, v[4], sizeof v[4]) : "-",
+                r->endurance.wear_priced ? fmt_num(p->wear_money, v[6], sizeof v[6]) : "-",
                 p->storage < 0 ? "-" : p->storage ? "EXCEEDS" : "ok",
                 fmt_num(p->total_per_day, v[5], sizeof v[5]));
     }
@@ -304,9 +305,10 @@ static void summary_mlperf(FILE *out, const struct results *r)
 
 /* storage.capacity / storage.drive_dwpd: what the policy asks of the
  * storage beyond its bandwidth, flagged when it exceeds it */
-static void summary_endurance(FILE *out, const struct results *r)
+static void summary_endurance(FILE *out, const struct scenario *sc, const struct results *r)
 {
     const struct endurance_figures *f = &r->endurance;
+    const char *cur = sc->training.currency;
     char a[32], b[32], c[32], d[32];
     if (!f->on)
         return;
@@ -326,6 +328,17 @@ static void summary_endurance(FILE *out, const struct results *r)
         fprintf(out, "; no drive writes per day (set storage.drives and "
                      "storage.drive_capacity)");
     fprintf(out, "\n");
+    if (f->wear_priced)
+        fprintf(out, "              drive wear %s %s/day (%llu x %s = %s %s, rated over %.4g "
+                     "years) against %s %s/day amortised: %s\n",
+                fmt_num(f->wear_per_day, a, sizeof a), cur, (unsigned long long)f->drives,
+                f->drive_name, fmt_num(f->drives_price, b, sizeof b), cur, f->rating_years,
+                fmt_num(f->drives_amortisation_per_day, c, sizeof c), cur,
+                f->wear_limited ? "wear-limited, the excess is in the cost per day"
+                                : "within the amortisation");
+    else if (f->dwpd_rating > 0 && f->raw_bytes && f->drive_name[0])
+        fprintf(out, "              drive wear not priced: no price for %s in cost.prices\n",
+                f->drive_name);
     if (f->over_endurance)
         fprintf(out, "              within the rating: at most %.4g checkpoints per day, one "
                      "every %s or longer\n",
@@ -436,7 +449,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         summary_answer(out, sc, r);
         summary_restore(out, sc, r);
         summary_restore_reads(out, sc, r);
-        summary_endurance(out, r);
+        summary_endurance(out, sc, r);
     }
     summary_mlperf(out, r);
     summary_requests(out, r);
@@ -710,6 +723,9 @@ void report_capex_line(FILE *out, const struct scenario *sc, const struct result
             fmt_num(c->capital_optics, d, sizeof d), fmt_num(c->capital_cables, f, sizeof f),
             fmt_num(c->capital_storage, g, sizeof g), fmt_num(c->capital_per_day, e, sizeof e),
             cur, c->amortisation_years);
+    if (ran && r->endurance.on && r->endurance.wear_limited)
+        fprintf(out, " + drive wear %s %s/day beyond its amortisation",
+                fmt_num(r->endurance.wear_cost_per_day, a, sizeof a), cur);
     if (ran)
         fprintf(out, ", beside %s %s/day of GPU-hours lost",
                 fmt_num(c->lost_money_per_day, a, sizeof a), cur);

@@ -147,6 +147,9 @@ const struct key scn_keys[] = {
     {"storage.drive_dwpd", T_REAL, FIELD(storage.drive_dwpd), "0", "0", "1000",
      "drive writes per day the drives are rated for (data sheet); 0 = not "
      "checked. The summary flags a policy that writes more", NULL},
+    {"storage.drive_rating_years", T_REAL, FIELD(storage.drive_rating_years), "5", "0.1", "100",
+     "years storage.drive_dwpd is rated over (the drives' warranty; enterprise NVMe data "
+     "sheets rate DWPD over 5 years): the drives' rated writes for their wear cost", NULL},
     {"storage.protection", T_ENUM, FIELD(storage.protection), "none", NULL, NULL,
      "data protection that crosses the fabric: none, ec (each file as "
      "storage.ec_data + storage.ec_parity fragments on as many consecutive nodes), "

@@ -282,6 +282,7 @@ struct scenario {
         uint32_t retention;     /* checkpoints kept */
         uint64_t drive_capacity;
         double drive_dwpd;      /* rating; 0 = not checked */
+        double drive_rating_years; /* the period drive_dwpd is rated over */
         /* the staged node (docs/storage.md): NICs -> host -> write cache
          * -> media; storage.profile fills what is left unset */
         char profile[SCENARIO_TEXT]; /* catalog name or "none" */

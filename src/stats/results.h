@@ -58,6 +58,7 @@ struct cost_figures {
         double stall_s, end_s, lag_s, contention_s;
         double stall_money, contention_money, lag_money, rework_money; /* per day */
         double lost_money, capital_per_day, total_per_day;
+        double wear_money;     /* drive wear beyond its amortisation (endurance) */
         double goodput;
         int storage;           /* -1 no endurance keys, 0 within, 1 exceeds */
     } policies[COST_MAX_POLICIES];
@@ -183,6 +184,18 @@ struct endurance_figures {
     double dwpd_rating;        /* storage.drive_dwpd; 0 = not given */
     double max_checkpoints_per_day; /* within the rating; 0 = no rating */
     int over_capacity, over_endurance;
+    /* drive wear in money (docs/storage.md, Drive wear): the drives' price
+     * x the share of their rated writes (dwpd_rating x raw bytes x
+     * storage.drive_rating_years) a day uses, against their straight-line
+     * amortisation; the excess is a cost beyond capital. wear_priced 0:
+     * no rating or no price for the drives (drive_name), the money is 0 */
+    int wear_priced, wear_limited;
+    char drive_name[32];
+    uint64_t drives;           /* storage.nodes x storage.drives */
+    double rating_years;
+    double drives_price;       /* every drive at cost.prices */
+    double wear_per_day, drives_amortisation_per_day;
+    double wear_cost_per_day;  /* max(0, wear - amortisation) */
 };
 
 /* Which way an effect the fluid engine ignores moves its completion against
