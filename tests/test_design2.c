@@ -329,11 +329,76 @@ static void design2_breakout_bom_by_hand(void)
     CHECKF(desc.r.cost.capital == 244940, "run's capital %g", desc.r.cost.capital);
 }
 
+/* Storage spread over the compute pods (fabric.storage_pods spread): every
+ * spread design of 32 nodes and 5 storage nodes of two NICs on CX732Q-N,
+ * with spine ratios 1 and 2, and on generic-51.2T with breakouts, builds as
+ * designed (switches, links by class, spine oversubscription) and run's
+ * capital equals size's to the cent. */
+static void design2_spread_valid_and_priced(void)
+{
+    const struct switch_profile *p32 = switch_profile_find("CX732Q-N");
+    const struct switch_profile *p64 = switch_profile_find("generic-51.2T");
+    CHECK(p32 && p64);
+    if (!p32 || !p64)
+        return;
+    struct design_input in = {.nodes = 32, .nics = 1, .nic_bps = G400, .storage = 5,
+                              .snics = 2, .snic_bps = G400, .prof = {p32}, .n_prof = 1,
+                              .max_tiers = 3, .spine_ratios = 0x6, .storage_pods = 2};
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np;
+    struct err e = {""};
+    CHECK(cost_prices_parse("reference", pr, &np, &e) == 0);
+    static struct many c, s;
+    for (int round = 0; round < 2; round++) {
+        if (round) { /* 64 x 800G: breakouts split the spines' ports too */
+            in.prof[0] = p64;
+            in.nodes = 12;
+            in.breakouts = 0x6;
+        }
+        memset(&c, 0, sizeof c);
+        design_each(&in, many_fn, &c);
+        memset(&s, 0, sizeof s);
+        uint32_t bo = 0;
+        for (uint32_t i = 0; i < c.n && s.n < sizeof s.d / sizeof s.d[0]; i++) {
+            CHECK(c.d[i].tiers == 2 || (c.d[i].spread && c.d[i].spods == 0));
+            if (c.d[i].tiers == 3 && (!round || i % 3 == 0)) {
+                s.d[s.n++] = c.d[i];
+                bo += c.d[i].bo_spine > 1;
+            }
+        }
+        uint32_t bad = check_built(&in, &s, "cost.prices=reference");
+        CHECKF(bad == 0 && s.n > 20 && (!round || bo > 10), "round %d: %u of %u refused (%u "
+               "broken out)", round, bad, s.n, bo);
+        uint32_t off = 0;
+        for (uint32_t i = 0; i < s.n; i++) {
+            struct design_price dp;
+            cost_design(&dp, &s.d[i], &in, pr, np, 5);
+            struct scenario sc;
+            scenario_defaults(&sc);
+            test_set(&sc, "cluster.nodes=%u", in.nodes);
+            test_set(&sc, "storage.nodes=5");
+            test_set(&sc, "storage.nics_per_node=2");
+            test_set(&sc, "cost.prices=reference");
+            char keys[1024], *save = NULL;
+            design_keys(&s.d[i], keys, sizeof keys, ";");
+            for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+                test_set(&sc, "%s", tok);
+            struct ckpt_description desc;
+            if (ckpt_describe(&sc, &desc, &e) == 0 &&
+                (fabs(desc.r.cost.capital - dp.capital) > 0.005 || dp.n_unpriced) && off++ < 3)
+                fprintf(stderr, "  design %u: run %.2f, size %.2f\n", i, desc.r.cost.capital,
+                        dp.capital);
+        }
+        CHECKF(off == 0, "round %d: %u of %u priced apart", round, off, s.n);
+    }
+}
+
 SUITE(suite_design2) = {
     {"design2_spine_oversub_count", design2_spine_oversub_count},
     {"design2_oversub_valid", design2_oversub_valid},
     {"design2_breakout_count", design2_breakout_count},
     {"design2_breakout_valid_and_priced", design2_breakout_valid_and_priced},
     {"design2_breakout_bom_by_hand", design2_breakout_bom_by_hand},
+    {"design2_spread_valid_and_priced", design2_spread_valid_and_priced},
     {0, 0},
 };
