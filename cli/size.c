@@ -57,7 +57,9 @@ static const char usage_size[] =
     "  --knob K=V,...   widen the search: switches (profiles, default the scenario's),\n"
     "                   tiers (2,3), storage.nodes (counts to try), spine_oversub\n"
     "                   (three tiers: r of the spines' r:1, default 1,2), breakout\n"
-    "                   (lanes a switch port: 1,2,4; default 1), or any other\n"
+    "                   (lanes a switch port: 1,2,4; default 1), storage_pods\n"
+    "                   (three tiers: storage leaves in pods of their own, pod, or\n"
+    "                   in the compute pods, spread; default pod), or any other\n"
     "                   scenario key, e.g. checkpoint.policy=sync,async,hierarchical,\n"
     "                   storage.nics_per_node=1,2, storage.profile=A,B (every\n"
     "                   combination is tried with every design)\n"
@@ -531,7 +533,8 @@ CKPT_WRAPS static uint64_t side_key(const struct cand *c, int tiers_key, uint64_
     k[3] = (uint64_t)(c->d.spine - switch_catalog);
     k[4] = tiers_key ? UINT64_MAX /* breakouts: the uplinks' speed */
                      : c->d.uplinks | (uint64_t)c->d.bo_up << 32 |
-                           (uint64_t)c->d.bo_spine << 40 | (uint64_t)c->d.bo_down << 48;
+                           (uint64_t)c->d.bo_spine << 40 | (uint64_t)c->d.bo_down << 48 |
+                           (uint64_t)c->d.spread << 56; /* storage leaves under compute spines */
     k[5] = tiers_key ? UINT64_MAX : c->d.spl;
     uint64_t h = UINT64_C(1469598103934665603);
     for (int i = 0; i < 6; i++)
@@ -858,10 +861,10 @@ static int by_cost(const struct cand *c, size_t a, size_t b)
 }
 
 /* What else than the leaf makes two designs run differently: the spines'
- * oversubscription (0 for 1:1 and two tiers). */
+ * oversubscription (0 for 1:1 and two tiers), storage spread, breakouts. */
 static uint64_t design_shape_axes(const struct design *d)
 {
-    return (d->ratio > 1 ? d->ratio : 0) | (uint64_t)d->bo_down << 40 |
+    return (d->ratio > 1 ? d->ratio : 0) | (uint64_t)d->spread << 32 | (uint64_t)d->bo_down << 40 |
            (uint64_t)d->bo_up << 48 | (uint64_t)d->bo_spine << 56;
 }
 
@@ -1084,6 +1087,9 @@ static void packet_check(struct size_ctx *x, const struct target *t, int nt, con
 static void shape_axes_text(const struct design *d, char *b, size_t len)
 {
     size_t at = strlen(b);
+    if (d->spread && at < len)
+        snprintf(b + at, len - at, " (storage spread)");
+    at = strlen(b);
     if (d->tiers == 3 && d->ratio > 1 && at < len)
         snprintf(b + at, len - at, " (spines %.3g:1)", d->oversub_spine);
     at = strlen(b);
@@ -1606,6 +1612,26 @@ static int design_axes_parse(struct design_input *in, const char *ratios)
     return 0;
 }
 
+/* Where three-tier designs put the storage leaves (--knob
+ * storage_pods=pod,spread): a bit each in in->storage_pods. */
+#define STORAGE_PODS_DEFAULT "pod"
+static int design_spods_parse(struct design_input *in, const char *list)
+{
+    in->storage_pods = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        int bit = len == 3 && !strncmp(p, "pod", 3)      ? 1
+                  : len == 6 && !strncmp(p, "spread", 6) ? 2
+                                                         : 0;
+        if (!bit)
+            return die("--knob storage_pods=%s: expected pod or spread (storage leaves in "
+                       "pods of their own or in the compute pods), comma separated", list);
+        in->storage_pods |= (uint32_t)bit;
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
 /* The breakouts the designer may use (--knob breakout=1,2,4): a bit each
  * in in->breakouts. */
 #define BREAKOUT_DEFAULT "1"
@@ -1655,6 +1681,7 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
     const char *file = NULL, *json = NULL, *csv = NULL, *yaml = NULL, *html = NULL;
     const char *sets[MAX_SETS], *switches = NULL, *tiers = NULL, *stor = NULL;
     const char *spine_ox = SPINE_OVERSUB_DEFAULT, *bo_list = BREAKOUT_DEFAULT;
+    const char *spods = NULL;
     int n_sets = 0, nt = 0, list = 0, jobs = 1, no_prune = 0, quiet = 0, prune_tiers = 0;
     int bo_knob = 0;
     uint32_t finalists = 0, seeds = 1;
@@ -1700,6 +1727,8 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
                 spine_ox = v + 14;
             else if (!strncmp(v, "breakout=", 9))
                 bo_list = v + 9, bo_knob = 1;
+            else if (!strncmp(v, "storage_pods=", 13))
+                spods = v + 13;
             else if (parse_knob(&x, v))
                 return 2;
         } else if (!strcmp(a, "-j") || !strcmp(a, "--max-runs") ||
@@ -1795,8 +1824,13 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
         if (!strcmp(tiers, "3"))
             x.fixes[x.n_fix++] = "fabric.tiers=3";
     }
+    /* --fix fabric.storage_pods=spread without the knob asks for those designs */
+    for (int i = 0; i < x.n_fix && !spods; i++)
+        if (!strncmp(x.fixes[i], "fabric.storage_pods=", 20))
+            spods = x.fixes[i] + 20;
     if (design_axes_parse(in, spine_ox) || design_bo_parse(in, bo_list) ||
-        fix_breakouts(in, x.fixes, x.n_fix, bo_knob))
+        fix_breakouts(in, x.fixes, x.n_fix, bo_knob) ||
+        design_spods_parse(in, spods ? spods : STORAGE_PODS_DEFAULT))
         goto out;
     char names[512];
     if (switches) {

@@ -1432,6 +1432,32 @@ expect_error size_fix_tier_breakout_untried \
 expect_error size_fix_bad_breakout "--fix fabric.breakout=3: expected 1, 2 or 4" \
     size --fix fabric.breakout=3
 
+# size --knob storage_pods=pod,spread: three-tier designs with the storage
+# leaves in the compute pods (fabric.storage_pods: spread) beside those with
+# pods of their own; --fix asks for the spread ones alone (as many as the
+# knob listed), whose recommended YAML runs with the stall and capital size
+# gave it
+"$bin" size --set cluster.nodes=24 --knob tiers=3 --knob storage_pods=pod,spread \
+    --fix fabric.hosts_per_leaf=8 --list --quiet >"$tmp/szs_all.out" 2>&1
+kinds="$(grep -c '^ *[0-9].* 3 tiers .*(storage spread)' "$tmp/szs_all.out") $(grep '^ *[0-9].* 3 tiers ' "$tmp/szs_all.out" | grep -vc 'storage spread')"
+"$bin" size --set cluster.nodes=24 --knob tiers=3 --fix fabric.storage_pods=spread \
+    --fix fabric.hosts_per_leaf=8 --target 'checkpoint_overhead<=5%' --yaml "$tmp/szs.yaml" \
+    --json "$tmp/szs.json" --quiet >"$tmp/szs.out" 2>&1
+rc=$?
+"$bin" run "$tmp/szs.yaml" --quiet --json "$tmp/szs_run.json" >/dev/null 2>&1
+want=$(jq -r '.candidates[.recommended] | "\(.stall_s) \(.capital)"' "$tmp/szs.json" 2>/dev/null)
+got=$(jq -r '"\(.cost.stall_s_per_checkpoint) \(.cost.capital)"' "$tmp/szs_run.json" 2>/dev/null)
+nfix=$(sed -n 's/^ckptnet size: \([0-9]*\) designs.*/\1/p' "$tmp/szs.out")
+if [ "$rc" -eq 0 ] && [ "$kinds" = "$nfix ${kinds##* }" ] && [ "${kinds##* }" -gt 0 ] &&
+    [ -n "$want" ] && [ "$want" = "$got" ] &&
+    grep -q 'storage_pods: spread' "$tmp/szs.yaml" && grep -q '(storage spread)' "$tmp/szs.out"; then
+    ok size_storage_spread
+else
+    bad "size_storage_spread (exit $rc; spread and pod designs $kinds; size '$want', run '$got'): $(head -2 "$tmp/szs.out")"
+fi
+expect_error size_bad_storage_pods "--knob storage_pods=pods: expected pod or spread" \
+    size --knob storage_pods=pods
+
 # storage profiles priced per profile (docs/size.md, Reference prices): two
 # profiles as a knob price 2 x (30000 + 16 x 450) = 74400 and 2 x (30000 +
 # 16 x 1600) = 111200 (was 2 x storage_node, 120000, for both), and run's

@@ -88,6 +88,39 @@ static void design_count_by_hand(void)
         }
     CHECKF(fills == 2 && spl_sum == 6, "%u designs, storage a leaf summing to %u", fills, spl_sum);
     in.storage = 1;
+    /* storage spread over the compute pods (storage_pods bit 1): no storage
+     * pod, so at least two compute pods; the one storage leaf sits in pod 0,
+     * whose spines then have p + 1 links down and p up: 2p + 1 <= 6, p <= 2.
+     *   h=1 (cl=4, u=1): p=1 (4 pods), p=2 (2 pods); p=3 gives 2 pods -> 2
+     *   h=2 (cl=2, u=1,2): p=1 (2 pods); p=2 is one pod            -> 2
+     *   h=3 (cl=2, u=1,2,3): p=1                                   -> 3
+     *   h=4 (cl=1): one pod                                        -> 0
+     * 7 spread designs: 25 + 7 = 32 with both, 11 + 7 = 18 spread alone. */
+    in.storage_pods = 3;
+    in.max_tiers = 3;
+    memset(&c, 0, sizeof c);
+    n = design_each(&in, collect_fn, &c);
+    uint32_t spread = 0;
+    for (uint32_t i = 0; i < c.n; i++) {
+        const struct design *d = &c.d[i];
+        if (!d->spread)
+            continue;
+        spread++;
+        uint32_t need[3];
+        design_radix(d, &in, need);
+        CHECKF(d->tiers == 3 && d->spods == 0 && d->cpods >= 2 && need[1] == 2 * d->lpp + 1 &&
+                   need[2] == d->cpods && d->n_spines == d->cpods * d->uplinks,
+               "design %u: p %u, %u pods, spine %u ports", i, d->lpp, d->cpods, need[1]);
+        char keys[1024];
+        design_keys(d, keys, sizeof keys, ";");
+        CHECK(strstr(keys, "fabric.storage_pods=spread") != NULL);
+    }
+    CHECKF(n == 32 && spread == 7 && c.three == 21, "%llu designs, %u spread",
+           (unsigned long long)n, spread);
+    in.storage_pods = 2;
+    memset(&c, 0, sizeof c);
+    CHECK(design_each(&in, collect_fn, &c) == 18 && c.three == 7);
+    in.storage_pods = 0;
     /* a NIC faster than the leaf's ports: nothing fits */
     in.nic_bps = 2 * G400;
     CHECK(design_each(&in, collect_fn, &c) == 0);

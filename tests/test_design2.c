@@ -329,11 +329,150 @@ static void design2_breakout_bom_by_hand(void)
     CHECKF(desc.r.cost.capital == 244940, "run's capital %g", desc.r.cost.capital);
 }
 
+/* Breakout AOCs, by hand: 2 nodes of one 400G NIC and one storage node,
+ * leaves generic-51.2T (64 x 800G) with their uplinks split in two (400G
+ * lanes), one CX764QD-N spine (400G ports, not split), two tiers, 2 nodes a
+ * leaf, 2 uplinks, both to the spine (k = 2). Switches 2 x 60000 + 38000 =
+ * 158000. Host and storage: 3 x dac_400g = 450. Leaf-spine: 4 links at
+ * 400G; each leaf's 2 on one port, the spine's 4 on 4 ports. With optics: 2
+ * x optic_800g_sr + 4 x optic_400g_sr + 4 x fiber_mmf = 2000 + 2400 + 240 =
+ * 4640; with a breakout AOC a leaf port: 2 x aoc_800g_2x = 3000, cheaper,
+ * so chosen. Storage node 60000. Capital 158000 + 450 + 3000 + 60000 =
+ * 221450; watts 2 x 1800 + 950 + 2 x 18 + 1200 = 5786. At an AOC of 2400
+ * (4800 > 4640) the optics win: 223090. Run prices the built fabric alike. */
+static void design2_aoc_by_hand(void)
+{
+    const struct switch_profile *l = switch_profile_find("generic-51.2T");
+    const struct switch_profile *sp = switch_profile_find("CX764QD-N");
+    CHECK(l && sp);
+    if (!l || !sp)
+        return;
+    struct design_input in = {.nodes = 2, .nics = 1, .nic_bps = G400, .storage = 1,
+                              .snics = 1, .snic_bps = G400, .prof = {l, sp}, .n_prof = 2,
+                              .max_tiers = 2, .breakouts = 0x6};
+    static struct many c;
+    memset(&c, 0, sizeof c);
+    design_each(&in, many_fn, &c);
+    const struct design *d = NULL;
+    for (uint32_t i = 0; i < c.n; i++)
+        if (c.d[i].leaf == l && c.d[i].spine == sp && c.d[i].bo_down == 1 &&
+            c.d[i].bo_up == 2 && c.d[i].bo_spine == 1 && c.d[i].hpl == 2 &&
+            c.d[i].uplinks == 2 && c.d[i].k == 2)
+            d = &c.d[i];
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    char prices[256];
+    for (int round = 0; round < 2; round++) {
+        snprintf(prices, sizeof prices,
+                 "generic-51.2T=60000,CX764QD-N=38000,dac_400g=150,optic_800g_sr=1000,"
+                 "optic_400g_sr=600,fiber_mmf=60,aoc_800g_2x=%d,storage_node=60000,kwh=0.1",
+                 round ? 2400 : 1500);
+        struct cost_price pr[COST_MAX_PRICES];
+        uint32_t np;
+        struct err e = {""};
+        CHECK(cost_prices_parse(prices, pr, &np, &e) == 0);
+        struct design_price dp;
+        cost_design(&dp, d, &in, pr, np, 5);
+        const struct design_part *ls = &dp.part[DL_LEAF_SPINE];
+        if (!round) {
+            CHECKF(dp.capital == 221450 && dp.switches == 158000 && dp.cables == 3450 &&
+                       dp.optics == 0 && dp.n_unpriced == 0,
+                   "capital %g (cables %g, optics %g)", dp.capital, dp.cables, dp.optics);
+            CHECK(!strcmp(ls->cable, "aoc_800g_2x") && ls->cables == 2 && ls->optics == 0);
+            CHECKF(fabs(dp.watts - 5786) < 1e-9, "%g W", dp.watts);
+        } else {
+            CHECKF(dp.capital == 223090 && dp.optics == 4400 && !strcmp(ls->cable, "fiber_mmf"),
+                   "capital %g (optics %g, %s)", dp.capital, dp.optics, ls->cable);
+        }
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "cluster.nodes=2");
+        test_set(&sc, "storage.nodes=1");
+        test_set(&sc, "storage.nics_per_node=1");
+        test_set(&sc, "cost.prices=%s", prices);
+        char keys[1024], *save = NULL;
+        design_keys(d, keys, sizeof keys, ";");
+        for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+            test_set(&sc, "%s", tok);
+        struct ckpt_description desc;
+        CHECKF(ckpt_describe(&sc, &desc, &e) == 0, "%s", e.msg);
+        CHECKF(desc.r.cost.capital == dp.capital, "round %d: run's capital %g, size's %g",
+               round, desc.r.cost.capital, dp.capital);
+    }
+}
+
+/* Storage spread over the compute pods (fabric.storage_pods spread): every
+ * spread design of 32 nodes and 5 storage nodes of two NICs on CX732Q-N,
+ * with spine ratios 1 and 2, and on generic-51.2T with breakouts, builds as
+ * designed (switches, links by class, spine oversubscription) and run's
+ * capital equals size's to the cent. */
+static void design2_spread_valid_and_priced(void)
+{
+    const struct switch_profile *p32 = switch_profile_find("CX732Q-N");
+    const struct switch_profile *p64 = switch_profile_find("generic-51.2T");
+    CHECK(p32 && p64);
+    if (!p32 || !p64)
+        return;
+    struct design_input in = {.nodes = 32, .nics = 1, .nic_bps = G400, .storage = 5,
+                              .snics = 2, .snic_bps = G400, .prof = {p32}, .n_prof = 1,
+                              .max_tiers = 3, .spine_ratios = 0x6, .storage_pods = 2};
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np;
+    struct err e = {""};
+    CHECK(cost_prices_parse("reference", pr, &np, &e) == 0);
+    static struct many c, s;
+    for (int round = 0; round < 2; round++) {
+        if (round) { /* 64 x 800G: breakouts split the spines' ports too */
+            in.prof[0] = p64;
+            in.nodes = 12;
+            in.breakouts = 0x6;
+        }
+        memset(&c, 0, sizeof c);
+        design_each(&in, many_fn, &c);
+        memset(&s, 0, sizeof s);
+        uint32_t bo = 0;
+        for (uint32_t i = 0; i < c.n && s.n < sizeof s.d / sizeof s.d[0]; i++) {
+            CHECK(c.d[i].tiers == 2 || (c.d[i].spread && c.d[i].spods == 0));
+            if (c.d[i].tiers == 3 && (!round || i % 3 == 0)) {
+                s.d[s.n++] = c.d[i];
+                bo += c.d[i].bo_spine > 1;
+            }
+        }
+        uint32_t bad = check_built(&in, &s, "cost.prices=reference");
+        CHECKF(bad == 0 && s.n > 20 && (!round || bo > 10), "round %d: %u of %u refused (%u "
+               "broken out)", round, bad, s.n, bo);
+        uint32_t off = 0;
+        for (uint32_t i = 0; i < s.n; i++) {
+            struct design_price dp;
+            cost_design(&dp, &s.d[i], &in, pr, np, 5);
+            struct scenario sc;
+            scenario_defaults(&sc);
+            test_set(&sc, "cluster.nodes=%u", in.nodes);
+            test_set(&sc, "storage.nodes=5");
+            test_set(&sc, "storage.nics_per_node=2");
+            test_set(&sc, "cost.prices=reference");
+            char keys[1024], *save = NULL;
+            design_keys(&s.d[i], keys, sizeof keys, ";");
+            for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+                test_set(&sc, "%s", tok);
+            struct ckpt_description desc;
+            if (ckpt_describe(&sc, &desc, &e) == 0 &&
+                (fabs(desc.r.cost.capital - dp.capital) > 0.005 || dp.n_unpriced) && off++ < 3)
+                fprintf(stderr, "  design %u: run %.2f, size %.2f\n", i, desc.r.cost.capital,
+                        dp.capital);
+        }
+        CHECKF(off == 0, "round %d: %u of %u priced apart", round, off, s.n);
+    }
+}
+
 SUITE(suite_design2) = {
     {"design2_spine_oversub_count", design2_spine_oversub_count},
     {"design2_oversub_valid", design2_oversub_valid},
     {"design2_breakout_count", design2_breakout_count},
     {"design2_breakout_valid_and_priced", design2_breakout_valid_and_priced},
     {"design2_breakout_bom_by_hand", design2_breakout_bom_by_hand},
+    {"design2_spread_valid_and_priced", design2_spread_valid_and_priced},
+    {"design2_aoc_by_hand", design2_aoc_by_hand},
     {0, 0},
 };

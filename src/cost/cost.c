@@ -173,7 +173,8 @@ static int price_name(const char *name, enum price_kind *kind, uint64_t *bps)
         enum price_kind kind;
     } rated[] = {{"optic_", "", PK_OPTIC}, {"optic_", "_sr", PK_OPTIC_SR},
                  {"optic_", "_dr", PK_OPTIC_DR}, {"dac_", "", PK_DAC},
-                 {"dac_", "_2x", PK_DAC}, {"dac_", "_4x", PK_DAC}};
+                 {"dac_", "_2x", PK_DAC}, {"dac_", "_4x", PK_DAC},
+                 {"aoc_", "_2x", PK_DAC}, {"aoc_", "_4x", PK_DAC}};
     static const char *const other[] = {"fiber_mmf", "fiber_smf", "storage_node", "kwh"};
     *bps = 0;
     if (switch_profile_find(name)) {
@@ -302,7 +303,8 @@ int cost_prices_parse(const char *text, struct cost_price *out, uint32_t *n, str
             price_hint(name, hint, sizeof hint);
             return err_set(e, "cost.prices: item %u \"%.60s\": unknown name \"%.60s\"%s; "
                               "names are switch profiles (ckptnet switches), "
-                              "optic_<Gb/s>g[_sr|_dr], dac_<Gb/s>g[_2x|_4x], fiber_mmf, "
+                              "optic_<Gb/s>g[_sr|_dr], dac_<Gb/s>g[_2x|_4x], "
+                              "aoc_<Gb/s>g_2x|_4x, fiber_mmf, "
                               "fiber_smf, "
                               "storage_node, storage_<profile> (ckptnet catalog), "
                               "drive_<TB>tb and kwh", k, item, name, hint);

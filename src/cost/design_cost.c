@@ -67,6 +67,33 @@ void cost_price_links(struct design_price *o, int c, uint64_t links, uint64_t bp
     cost_price_add(o, &o->cables, pr, np, p->cable, links, what[c]);
 }
 
+/* A link class with one end broken out (e) within a row: a breakout AOC
+ * aoc_<port>g_<b>x a broken-out port (its transceivers built in) in place of
+ * the port's transceiver, a transceiver a link at the lane's speed and a
+ * fibre a link, when it is priced and costs less than they do (or they are
+ * not all priced). Names the AOC in p->cable when it wins. */
+static int aoc_cheaper(struct design_part *p, const struct design_end *e, uint64_t links,
+                       uint64_t bps, const struct cost_price *pr, uint32_t np)
+{
+    char aoc[24], port[24], lane[24];
+    snprintf(aoc, sizeof aoc, "aoc_%llug_%ux",
+             (unsigned long long)(e->port_bps / UINT64_C(1000000000)), e->b);
+    const struct cost_price *a = cost_price_find(pr, np, aoc);
+    if (!a)
+        return 0;
+    optic_name(port, sizeof port, e->port_bps, "_sr", pr, np);
+    optic_name(lane, sizeof lane, bps, "_sr", pr, np);
+    const struct cost_price *qp = cost_price_find(pr, np, port);
+    const struct cost_price *ql = cost_price_find(pr, np, lane);
+    const struct cost_price *qf = cost_price_find(pr, np, "fiber_mmf");
+    if (qp && ql && qf &&
+        (double)e->ports * qp->price + (double)links * (ql->price + qf->price) <=
+            (double)e->ports * a->price)
+        return 0;
+    snprintf(p->cable, sizeof p->cable, "%s", aoc);
+    return 1;
+}
+
 void cost_price_links_bo(struct design_price *o, int c, uint64_t links, uint64_t bps,
                          const struct design_end end[2], const struct cost_price *pr,
                          uint32_t np)
@@ -89,6 +116,13 @@ void cost_price_links_bo(struct design_price *o, int c, uint64_t links, uint64_t
         return;
     }
     const char *reach = c == DL_LEAF_SPINE ? "_sr" : "_dr";
+    if (c == DL_LEAF_SPINE && (end[0].b > 1) != (end[1].b > 1) &&
+        aoc_cheaper(p, &end[end[1].b > 1], links, bps, pr, np)) {
+        const struct design_end *e = &end[end[1].b > 1];
+        p->cables += e->ports;
+        cost_price_add(o, &o->cables, pr, np, p->cable, e->ports, what[c]);
+        return;
+    }
     for (int i = 0; i < 2; i++) {
         const struct design_end *e = &end[i];
         int bo = e->b > 1, second = bo && !(i == 0 && end[1].b > 1); /* both: lower first */

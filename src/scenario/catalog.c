@@ -112,6 +112,22 @@ const struct price_ref price_reference[] = {
      NO_PRICE "; indicative; passive breakout DAC, one 400G port to 2 x 200G"},
     {"dac_400g_4x", 250, 0, "2026-12-01",
      NO_PRICE "; indicative; passive breakout DAC, one 400G port to 4 x 100G"},
+    /* breakout AOCs: one port of the first speed to 2 or 4 ports of the
+     * lane's, its transceivers built in, multimode (within a row, <= 100 m);
+     * the bill takes one for a broken-out leaf-spine port facing unbroken
+     * ports when it costs less than the transceivers and fibres it replaces.
+     * Products of the kind: OSFP breakout guide comparing DAC, ACC, AEC and
+     * AOC breakouts (ascentoptics.com/blog/?p=12343); AOCs carry their
+     * optics at both ends (servethehome.com, what is an AOC) */
+    {"aoc_800g_2x", 1500, 18, "2026-12-02",
+     NO_PRICE "; indicative; breakout AOC, one 800G port to 2 x 400G; watts: estimate "
+     "(about an SR transceiver's at each end)"},
+    {"aoc_800g_4x", 1700, 20, "2026-12-02",
+     NO_PRICE "; indicative; breakout AOC, one 800G port to 4 x 200G; watts: estimate"},
+    {"aoc_400g_2x", 900, 10, "2026-12-02",
+     NO_PRICE "; indicative; breakout AOC, one 400G port to 2 x 200G; watts: estimate"},
+    {"aoc_400g_4x", 800, 10, "2026-12-02",
+     NO_PRICE "; indicative; breakout AOC, one 400G port to 4 x 100G; watts: estimate"},
     /* storage without a profile (storage.profile: none): a whole node with
      * its drives */
     {"storage_node", 60000, 1200, "2026-12-01", NO_PRICE "; all-flash node, estimate"},

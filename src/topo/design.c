@@ -45,6 +45,8 @@ static void design_ends(struct design *d, const struct design_input *in)
         /* each pod's spines: its compute leaves (and dealt storage leaves) */
         for (uint32_t q = 0; q < d->cpods; q++) {
             uint64_t w = q + 1 < d->cpods ? d->lpp : d->cleaves - (uint64_t)q * d->lpp;
+            if (d->spread) /* storage leaf j in compute pod j mod pods */
+                w += d->sleaves / d->cpods + (q < d->sleaves % d->cpods);
             sp_down += d->spines * cdiv(w, d->bo_spine);
         }
         for (uint32_t q = 0; q < d->spods; q++) {
@@ -142,32 +144,38 @@ static int pair_bo_each(const struct design_input *in, const struct switch_profi
                     }
                     continue;
                 }
-                /* three tiers: u planes, p leaves and ceil(p/r) super-spines a plane */
-                for (uint32_t p = 1; cdiv(p, bs) < Ps && p <= cl; p++) {
-                    uint64_t cpods = cdiv(cl, p), spods = cdiv(sl, p);
-                    if (cdiv(cl, cpods) != p || cpods + spods < 2 ||
-                        cdiv(cpods + spods, bs) > Ps)
-                        continue;
-                    uint32_t prev = 0; /* the last count of super-spines a plane */
-                    for (uint32_t r = 1; r < 32; r++) {
-                        uint32_t S = (uint32_t)cdiv(p, r);
-                        if (!asked(in->spine_ratios, r) || S == prev ||
-                            cdiv(p, bs) + cdiv(S, bs) > Ps || (r > 1 && S == p))
+                /* three tiers: u planes, p leaves and ceil(p/r) super-spines a
+                 * plane; storage leaves in pods of their own (spread 0) or
+                 * dealt over the compute pods (1: the first pods take one more) */
+                for (uint32_t p = 1; cdiv(p, bs) < Ps && p <= cl; p++)
+                    for (uint32_t spread = 0; spread < 2; spread++) {
+                        uint64_t cpods = cdiv(cl, p), spods = spread ? 0 : cdiv(sl, p);
+                        uint64_t down = p + (spread ? cdiv(sl, cpods) : 0); /* widest pod */
+                        if (!(in->storage_pods ? in->storage_pods >> spread & 1 : !spread) ||
+                            cdiv(cl, cpods) != p || cpods + spods < 2 ||
+                            cdiv(cpods + spods, bs) > Ps || cdiv(down, bs) >= Ps)
                             continue;
-                        prev = S;
-                        d.spines = u;
-                        d.k = 1;
-                        d.lpp = p;
-                        d.cpods = (uint32_t)cpods;
-                        d.spods = (uint32_t)spods;
-                        d.supers_per_plane = S;
-                        d.ratio = r;
-                        design_fill(&d, in, up, up2);
-                        ++*count;
-                        if (fn(ud, &d))
-                            return 1;
+                        uint32_t prev = 0; /* the last count of super-spines a plane */
+                        for (uint32_t r = 1; r < 32; r++) {
+                            uint32_t S = (uint32_t)cdiv(p, r);
+                            if (!asked(in->spine_ratios, r) || S == prev ||
+                                cdiv(down, bs) + cdiv(S, bs) > Ps || (r > 1 && S == p))
+                                continue;
+                            prev = S;
+                            d.spines = u;
+                            d.k = 1;
+                            d.lpp = p;
+                            d.cpods = (uint32_t)cpods;
+                            d.spods = (uint32_t)spods;
+                            d.supers_per_plane = S;
+                            d.ratio = r;
+                            d.spread = spread;
+                            design_fill(&d, in, up, up2);
+                            ++*count;
+                            if (fn(ud, &d))
+                                return 1;
+                        }
                     }
-                }
             }
         }
     }
@@ -248,10 +256,10 @@ static int design_keys1(const struct design *d, char *buf, size_t len, const cha
                     "fabric.storage_per_leaf=%u%sfabric.spines=%u%sfabric.spines_per_pod=%u%s"
                     "fabric.leaves_per_pod=%u%sfabric.superspines=%u%s"
                     "fabric.links_per_spine=1%sfabric.links_per_superspine=1%s"
-                    "fabric.storage_pods=pod",
+                    "fabric.storage_pods=%s",
                     sep, d->leaf->name, sep, d->spine->name, sep, d->spine->name, sep, d->hpl,
                     sep, d->spl, sep, d->spines, sep, d->spines, sep, d->lpp, sep,
-                    d->supers_per_plane, sep, sep, sep);
+                    d->supers_per_plane, sep, sep, sep, d->spread ? "spread" : "pod");
 }
 
 void design_radix(const struct design *d, const struct design_input *in, uint32_t need[3])
@@ -268,6 +276,8 @@ void design_radix(const struct design *d, const struct design_input *in, uint32_
     } else {
         uint32_t widest = d->cleaves < d->lpp ? d->cleaves : d->lpp;
         uint32_t swidest = d->sleaves < d->lpp ? d->sleaves : d->lpp;
+        if (d->spread) /* the first compute pod takes one more storage leaf */
+            widest += (uint32_t)cdiv(d->sleaves, d->cpods), swidest = 0;
         need[1] = (uint32_t)cdiv(widest > swidest ? widest : swidest, bs) +
                   (uint32_t)cdiv(d->supers_per_plane, bs);
         need[2] = (uint32_t)cdiv((uint64_t)d->cpods + d->spods, bs);

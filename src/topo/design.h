@@ -32,7 +32,12 @@
  *   b_u and b_s ways with lanes of one speed (b_u = b_s = 1 as before, at
  *   the slower port); super-spines split as spines. Ports count physical:
  *   ceil(h NICs / b_d) + ceil(u / b_u) <= a leaf's ports, a spine's links
- *   down and up each over b_s, rounded up, <= its ports.
+ *   down and up each over b_s, rounded up, <= its ports;
+ * - storage spread (storage_pods bit 1): three tiers without storage pods,
+ *   storage leaf j in compute pod j mod pods (fabric.storage_pods spread),
+ *   so the first pod's spines have p + ceil(storage leaves / pods) links
+ *   down: that plus the super-spines a plane <= a spine's ports; at least
+ *   two compute pods.
  * Radix-true: no switch has more links than its profile has ports.
  */
 #ifndef CKPT_TOPO_DESIGN_H
@@ -63,6 +68,10 @@ struct design_input {
      * every NIC, and on its uplinks with the spines' (and super-spines')
      * ports where both ends' lanes match; 0 = 1 only */
     uint32_t breakouts;
+    /* three tiers: bit 0 asks for storage leaves in pods of their own, bit 1
+     * for storage leaves dealt over the compute pods (fabric.storage_pods
+     * spread); 0 = pods of their own only */
+    uint32_t storage_pods;
 };
 
 /* The ends of a link class in a bill of materials: the lower (NIC, leaf
@@ -89,6 +98,7 @@ struct design {
     uint32_t spl;       /* storage nodes a storage leaf */
     uint32_t lpp;       /* three tiers: compute leaves a pod (0: two tiers) */
     uint32_t cpods, spods, supers_per_plane;
+    uint32_t spread;    /* three tiers: storage leaves dealt over the compute pods (spods 0) */
     /* the bill of materials */
     uint32_t cleaves, sleaves, n_spines, n_supers;
     uint64_t links[DL_N];
