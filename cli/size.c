@@ -930,11 +930,12 @@ struct pkt_pool {
     struct size_ctx *x;
     struct pkt_job *job;
     size_t n, next;
+    int side_by_side; /* -j > 1: runs share the cores, one thread each */
     pthread_mutex_t mu;
 };
 
 static void pkt_one(const struct size_ctx *x, struct pkt_job *j, struct scenario *sc,
-                    struct results *r)
+                    struct results *r, int side_by_side)
 {
     const struct cand *c = &x->c[j->cand];
     struct cand q = *c;
@@ -942,7 +943,9 @@ static void pkt_one(const struct size_ctx *x, struct pkt_job *j, struct scenario
     char a[64];
     snprintf(a, sizeof a, "seed=%" PRIu64, x->base->seed + j->seed);
     if (cand_scenario(x, c, sc, &e) < 0 || scenario_set(sc, "engine=packet", &e) < 0 ||
-        scenario_set(sc, a, &e) < 0 || ckpt_run(sc, r, &e) < 0) {
+        scenario_set(sc, a, &e) < 0 ||
+        (side_by_side && !sc->sim.threads && scenario_set(sc, "sim.threads=1", &e) < 0) ||
+        ckpt_run(sc, r, &e) < 0) {
         j->failed = 1;
         snprintf(j->err, sizeof j->err, "%.110s", e.msg);
         return;
@@ -976,7 +979,7 @@ static void *pkt_worker(void *arg)
             snprintf(p->job[i].err, sizeof p->job[i].err, "out of memory");
             continue;
         }
-        pkt_one(p->x, &p->job[i], sc, r);
+        pkt_one(p->x, &p->job[i], sc, r, p->side_by_side);
     }
     free(sc);
     free(r);
@@ -993,7 +996,7 @@ static void packet_check(struct size_ctx *x, const struct target *t, int nt, con
                          size_t nf, uint32_t k, uint32_t seeds, int jobs, long *rec)
 {
     uint32_t done = 0;
-    struct pkt_pool pool = {.x = x};
+    struct pkt_pool pool = {.x = x, .side_by_side = jobs > 1};
     pool.job = calloc((size_t)k * seeds + 1, sizeof *pool.job);
     if (!pool.job) {
         fprintf(stderr, "ckptnet size: packet check: out of memory\n");
