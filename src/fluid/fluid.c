@@ -776,23 +776,16 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
                                   : sc->fabric.leaf_latency_ps)
                            : 0));
         for (uint32_t j = 0; !congest && j < one.n + mlen; j++) {
-            /* as flow_links lists them: the NIC, the middle, the last port */
-            uint32_t l, q = j > mlen ? j - mlen : j;
-            double lw;
-            if (mlen && j >= 1 && j <= mlen) {
-                l = pairs.pool.link[mid + j - 1];
-                lw = lset_w(&pairs.pool, mid + j - 1);
-            } else {
-                l = one.link[q];
-                lw = lset_w(&one, q);
-            }
+            /* its own links, then its pair's middle ones */
+            int own_j = j < one.n;
+            uint32_t l = own_j ? one.link[j] : pairs.pool.link[mid + j - one.n];
             if (rmin) {
                 rmin[l] = rtt < rmin[l] ? rtt : rmin[l];
                 rmax[l] = rtt > rmax[l] ? rtt : rmax[l];
             }
             if (mine[l] == 0 && lset_push(&touched, l, 0, 64) < 0)
                 congest = 1;
-            mine[l] += lw * rate;
+            mine[l] += (own_j ? lset_w(&one, j) : lset_w(&pairs.pool, mid + j - one.n)) * rate;
         }
         if (k + 1 < nk && keys[k + 1].src == x->src)
             continue;
