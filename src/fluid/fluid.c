@@ -754,28 +754,38 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         uint32_t path[TOPO_MAX_HOPS], np;
         double nic = (double)t->ports[t->nodes[x->src].first_port].bps;
         double rate = x->rate_bps && (double)x->rate_bps < nic ? (double)x->rate_bps : nic;
-        if (flow_links(t, sc, w, keys[k].id, x, &pairs, &one, path, &np) < 0)
+        /* split: the pair's middle links read where the cache keeps them,
+         * not copied a transfer (thousands on three tiers) */
+        uint32_t own = 0, mid = 0, mlen = 0;
+        if (flow_split(sc) && w) {
+            np = workload_path(w, t, keys[k].id, path);
+            if (!np || flow_own_links(t, x, &pairs, &one, &own) < 0)
+                continue; /* no path: the run reports it */
+            uint32_t sl = pair_slot(&pairs, t->ports[t->ports[one.link[0]].peer].node,
+                                    t->nodes[x->dst].leaf);
+            mid = pairs.off[sl];
+            mlen = pairs.len[sl] - 1;
+        } else if (flow_links(t, sc, w, keys[k].id, x, &pairs, &one, path, &np) < 0) {
             continue; /* no path: the run reports it */
-        if (rmin) { /* base round trip: each hop's cable and switch, twice */
-            uint64_t rtt = 0;
-            for (uint32_t j = 0; j < np; j++)
-                rtt += 2 * (t->ports[path[j]].delay_ps +
-                            (j ? (t->ports[path[j]].node >= t->first_spine
-                                      ? sc->fabric.spine_latency_ps
-                                      : sc->fabric.leaf_latency_ps)
-                               : 0));
-            for (uint32_t j = 0; j < one.n; j++) {
-                uint32_t l = one.link[j];
+        }
+        uint64_t rtt = 0;
+        for (uint32_t j = 0; rmin && j < np; j++) /* base round trip: each hop's cable and switch, twice */
+            rtt += 2 * (t->ports[path[j]].delay_ps +
+                        (j ? (t->ports[path[j]].node >= t->first_spine
+                                  ? sc->fabric.spine_latency_ps
+                                  : sc->fabric.leaf_latency_ps)
+                           : 0));
+        for (uint32_t j = 0; !congest && j < one.n + mlen; j++) {
+            /* its own links, then its pair's middle ones */
+            int own_j = j < one.n;
+            uint32_t l = own_j ? one.link[j] : pairs.pool.link[mid + j - one.n];
+            if (rmin) {
                 rmin[l] = rtt < rmin[l] ? rtt : rmin[l];
                 rmax[l] = rtt > rmax[l] ? rtt : rmax[l];
             }
-        }
-        for (uint32_t j = 0; j < one.n; j++) {
-            if (mine[one.link[j]] == 0 && lset_push(&touched, one.link[j], 0, 64) < 0) {
+            if (mine[l] == 0 && lset_push(&touched, l, 0, 64) < 0)
                 congest = 1;
-                break;
-            }
-            mine[one.link[j]] += lset_w(&one, j) * rate;
+            mine[l] += (own_j ? lset_w(&one, j) : lset_w(&pairs.pool, mid + j - one.n)) * rate;
         }
         if (k + 1 < nk && keys[k + 1].src == x->src)
             continue;
