@@ -1166,6 +1166,10 @@ static void put_bom(FILE *f, const struct size_ctx *x, const struct cand *c, con
             fprintf(f, " %" PRIu64 " x %s (broken out),", p->part[k].optics2, p->part[k].optic2);
         fprintf(f, " %" PRIu64 " x %s\n", p->part[k].cables, p->part[k].cable);
     }
+    if (p->train_sw[0])
+        fprintf(f, "  training fabric (fabric.isolation physical, the compute side again): %u "
+                   "leaves, %u spines, %u super-spines with their links: %.0f %s\n",
+                p->train_sw[0], p->train_sw[1], p->train_sw[2], p->training, cur);
     fprintf(f, "  storage: %u nodes: %.0f %s; optics %.0f, cables %.0f; power %.0f W\n",
             c->storage, p->storage, cur, p->optics, p->cables, p->watts);
     for (uint32_t i = 0; i < p->n_unpriced; i++)
@@ -1360,6 +1364,8 @@ static json_t *cand_json(const struct size_ctx *x, const struct cand *c, size_t 
     json_object_set_new(o, "capital_optics", json_real(c->price.optics));
     json_object_set_new(o, "capital_cables", json_real(c->price.cables));
     json_object_set_new(o, "capital_storage", json_real(c->price.storage));
+    if (c->price.train_sw[0])
+        json_object_set_new(o, "capital_training", json_real(c->price.training));
     json_object_set_new(o, "capital_per_day", json_real(c->price.capital_per_day));
     json_object_set_new(o, "watts", json_real(c->price.watts));
     json_object_set_new(o, "power_per_day", json_real(c->price.power_per_day));
@@ -1907,8 +1913,22 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
             die("--knob: %s", strncmp(e.msg, "--set: ", 7) ? e.msg : e.msg + 7);
             goto out;
         }
+        /* the fixes of scenario keys the designer does not own hold for
+         * every candidate: the variant's bill sees them too */
+        for (int i = 0; i < x.n_fix; i++) {
+            size_t kl = strcspn(x.fixes[i], "=");
+            int owned = 0;
+            for (size_t j = 0; j < n_design_owned && !owned; j++)
+                owned = strlen(design_owned[j]) == kl && !strncmp(x.fixes[i], design_owned[j], kl);
+            if (!owned && scenario_set(vs, x.fixes[i], &e) < 0) {
+                free(vs);
+                die("--fix: %s", strncmp(e.msg, "--set: ", 7) ? e.msg : e.msg + 7);
+                goto out;
+            }
+        }
         in->snics = vs->storage.nics_per_node;
         in->snic_bps = vs->storage.nic_bps;
+        in->train_fabric = vs->training.isolation == ISO_PHYSICAL;
         /* a storage.profile knob's NICs, unless set (storage_resolve's rule):
          * the run of the candidate builds them */
         const struct storage_profile *sp = storage_profile_find(vs->storage.profile);

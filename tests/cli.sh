@@ -1458,6 +1458,30 @@ fi
 expect_error size_bad_storage_pods "--knob storage_pods=pods: expected pod or spread" \
     size --knob storage_pods=pods
 
+# fabric.isolation physical bills training's own fabric (the compute side
+# again): under --fix every candidate has a capital_training, and the
+# recommended YAML runs with the capital (training fabric included) size
+# gave it
+"$bin" size --set cluster.nodes=16 --set storage.nodes=2 --knob tiers=2 \
+    --fix fabric.hosts_per_leaf=8 --fix fabric.isolation=physical \
+    --target 'checkpoint_overhead<=5%' --yaml "$tmp/szi.yaml" --json "$tmp/szi.json" --quiet \
+    >"$tmp/szi.out" 2>&1
+rc=$?
+"$bin" run "$tmp/szi.yaml" --quiet --json "$tmp/szi_run.json" >/dev/null 2>&1
+want=$(jq -r '.candidates[.recommended] | "\(.capital * 100 | round) \(.capital_training * 100 | round)"' \
+    "$tmp/szi.json" 2>/dev/null)
+got=$(jq -r '.cost | "\(.capital * 100 | round) \(.capital_training * 100 | round)"' \
+    "$tmp/szi_run.json" 2>/dev/null)
+tw=$(jq -r '[.candidates[] | .capital_training > 0] | all' \
+    "$tmp/szi.json" 2>/dev/null)
+if [ "$rc" -eq 0 ] && [ "$tw" = true ] && [ -n "$want" ] && [ "$want" = "$got" ] &&
+    [ "${want##* }" -gt 0 ] && grep -q 'isolation: physical' "$tmp/szi.yaml" &&
+    grep -q 'training fabric (fabric.isolation physical' "$tmp/szi.out"; then
+    ok size_physical_isolation_billed
+else
+    bad "size_physical_isolation_billed (exit $rc; all billed $tw; size '$want', run '$got'): $(head -2 "$tmp/szi.out")"
+fi
+
 # storage profiles priced per profile (docs/size.md, Reference prices): two
 # profiles as a knob price 2 x (30000 + 16 x 450) = 74400 and 2 x (30000 +
 # 16 x 1600) = 111200 (was 2 x storage_node, 120000, for both), and run's

@@ -402,6 +402,98 @@ static void design2_aoc_by_hand(void)
     }
 }
 
+/* fabric.isolation physical: training's own fabric, the design's compute
+ * side again, by hand. 6 nodes (one NIC), 3 storage nodes (two NICs) on
+ * CX732Q-N at design_bom_priced_by_hand's prices (tests/test_design.c):
+ * two tiers, h=6, u=6, k=1 (340,920 USD, 7,792 W alone): training adds 1
+ * compute leaf + 6 spines = 7 x 18000 = 126000, 6 host DACs 900, 6
+ * leaf-spine links: 12 x optic_400g_sr 7200 + 6 x fiber_mmf 360: 134,460,
+ * capital 475,380; watts + 7 x 500 + 12 x 8 = 11,388. Three tiers, h=3,
+ * u=3, p=1 (2 compute pods and a storage pod): training adds 2 leaves + 2
+ * x 3 spines + 3 super-spines = 11 x 18000 = 198000, DACs 900, 6
+ * leaf-spine links 7200 + 360, 6 spine-super links: 12 x optic_400g 8400
+ * (fiber_smf unpriced, listed): 214,860. Run prices the fabric it builds
+ * alike: every design of the cluster, two and three tiers, pods and spread,
+ * at the reference prices, to the cent. */
+static void design2_physical_by_hand(void)
+{
+    const struct switch_profile *p32 = switch_profile_find("CX732Q-N");
+    CHECK(p32 != NULL);
+    if (!p32)
+        return;
+    struct design_input in = {.nodes = 6, .nics = 1, .nic_bps = G400, .storage = 3,
+                              .snics = 2, .snic_bps = G400, .prof = {p32}, .n_prof = 1,
+                              .max_tiers = 3, .storage_pods = 3, .train_fabric = 1};
+    static struct many c;
+    memset(&c, 0, sizeof c);
+    design_each(&in, many_fn, &c);
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np;
+    struct err e = {""};
+    CHECK(cost_prices_parse("CX732Q-N=18000,optic_400g_sr=600,optic_400g=700,dac_400g=150,"
+                            "fiber_mmf=60,storage_node=60000,kwh=0.1",
+                            pr, &np, &e) == 0);
+    const struct design *two = NULL, *three = NULL;
+    for (uint32_t i = 0; i < c.n; i++) {
+        const struct design *d = &c.d[i];
+        if (d->tiers == 2 && d->hpl == 6 && d->uplinks == 6 && d->k == 1)
+            two = d;
+        if (d->tiers == 3 && d->hpl == 3 && d->uplinks == 3 && d->lpp == 1 && !d->spread &&
+            d->ratio == 1)
+            three = d;
+    }
+    CHECK(two && three);
+    if (!two || !three)
+        return;
+    struct design_price dp;
+    cost_design(&dp, two, &in, pr, np, 5);
+    CHECKF(dp.training == 134460 && dp.capital == 475380 && dp.train_sw[0] == 1 &&
+               dp.train_sw[1] == 6 && dp.train_sw[2] == 0 && dp.n_unpriced == 0,
+           "training %g, capital %g", dp.training, dp.capital);
+    CHECKF(fabs(dp.watts - 11388) < 1e-9, "%g W", dp.watts);
+    cost_design(&dp, three, &in, pr, np, 5);
+    CHECKF(dp.training == 214860 && dp.train_sw[1] == 6 && dp.train_sw[2] == 3 &&
+               dp.n_unpriced == 2 &&
+               !strcmp(dp.unpriced[1], "training fabric: 6 spine-super-spine links (fiber_smf)"),
+           "training %g, %u unpriced: %s", dp.training, dp.n_unpriced, dp.unpriced[1]);
+    in.train_fabric = 0;
+    cost_design(&dp, two, &in, pr, np, 5);
+    CHECK(dp.training == 0 && dp.capital == 340920);
+    in.train_fabric = 1;
+    /* run's capital of every design, physical, at the reference prices */
+    CHECK(cost_prices_parse("reference", pr, &np, &e) == 0);
+    uint32_t off = 0, n3 = 0, spread = 0;
+    for (uint32_t i = 0; i < c.n; i++) {
+        const struct design *d = &c.d[i];
+        cost_design(&dp, d, &in, pr, np, 5);
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "cluster.nodes=6");
+        test_set(&sc, "storage.nodes=3");
+        test_set(&sc, "storage.nics_per_node=2");
+        test_set(&sc, "cost.prices=reference");
+        test_set(&sc, "fabric.isolation=physical");
+        char keys[1024], *save = NULL;
+        design_keys(d, keys, sizeof keys, ";");
+        for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+            test_set(&sc, "%s", tok);
+        struct ckpt_description desc;
+        if (ckpt_describe(&sc, &desc, &e) < 0) {
+            off++;
+            continue;
+        }
+        n3 += d->tiers == 3;
+        spread += d->spread;
+        if ((fabs(desc.r.cost.capital - dp.capital) > 0.005 ||
+             fabs(desc.r.cost.capital_training - dp.training) > 0.005 || !(dp.training > 0)) &&
+            off++ < 3)
+            fprintf(stderr, "  design %u: run %.2f (training %.2f), size %.2f (%.2f)\n", i,
+                    desc.r.cost.capital, desc.r.cost.capital_training, dp.capital,
+                    dp.training);
+    }
+    CHECKF(off == 0 && n3 > 20 && spread > 5, "%u of %u designs priced apart", off, c.n);
+}
+
 /* Storage spread over the compute pods (fabric.storage_pods spread): every
  * spread design of 32 nodes and 5 storage nodes of two NICs on CX732Q-N,
  * with spine ratios 1 and 2, and on generic-51.2T with breakouts, builds as
@@ -474,5 +566,6 @@ SUITE(suite_design2) = {
     {"design2_breakout_bom_by_hand", design2_breakout_bom_by_hand},
     {"design2_spread_valid_and_priced", design2_spread_valid_and_priced},
     {"design2_aoc_by_hand", design2_aoc_by_hand},
+    {"design2_physical_by_hand", design2_physical_by_hand},
     {0, 0},
 };

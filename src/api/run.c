@@ -367,6 +367,9 @@ static void fabric_facts(struct results *r, const struct topo *t, const struct s
     topo_bom_classes(t, r->bom_class_n, r->bom_class_bps, r->bom_class_links);
     topo_bom_breakout(t, eff->fabric.bo_down, eff->fabric.bo_up, eff->fabric.bo_spine,
                       r->bom_bo_ports);
+    r->bom_train_on = eff->training.isolation == ISO_PHYSICAL &&
+                      topo_bom_compute(t, eff->fabric.bo_down, eff->fabric.bo_up,
+                                       eff->fabric.bo_spine, &r->bom_train) == 0;
     /* storage nodes, not their NICs (each NIC is a host port of the fabric) */
     uint32_t snics = eff->storage.nics_per_node ? eff->storage.nics_per_node : 1;
     r->bom_storage_nodes = t->n_storage / snics;

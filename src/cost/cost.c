@@ -348,27 +348,20 @@ _Static_assert(TOPO_LINK_CLASSES == DL_N, "topo's link classes are the designer'
 
 /* The designer's rule (cost_price_links), so that size's BOM of a design
  * and run's capital of the fabric it builds agree. */
-void cost_capital(struct results *r, const struct scenario *sc)
+/* The switches sw, links by class and speed and broken-out ports of a
+ * built fabric (the whole, or training's copy of its compute side) into o. */
+static void price_built(struct design_price *o, const struct scenario *sc,
+                        const uint32_t sw[3], const uint32_t cn[TOPO_LINK_CLASSES],
+                        const uint64_t cbps[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS],
+                        const uint64_t clinks[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS],
+                        const uint64_t bp[TOPO_LINK_CLASSES][2], const struct cost_price *pr,
+                        uint32_t np)
 {
-    struct cost_figures *c = &r->cost;
-    struct cost_price pr[COST_MAX_PRICES];
-    uint32_t np = 0;
-    struct err e;
-    c->priced = 0;
-    c->capital = c->capital_switches = c->capital_optics = c->capital_per_day = 0;
-    c->capital_cables = c->capital_storage = 0;
-    c->n_unpriced = 0;
-    c->amortisation_years = sc->cost.amortisation_years;
-    if (cost_prices_parse(sc->cost.prices, pr, &np, &e) < 0 || np == 0)
-        return;
-    c->priced = 1;
-    struct design_price o;
-    memset(&o, 0, sizeof o);
     static const char *const tier[3] = {"leaves", "spines", "super-spines"};
     const char *prof[3] = {sc->fabric.leaf_switch, sc->fabric.spine_switch,
                            sc->fabric.superspine_switch};
     for (int i = 0; i < 3; i++)
-        cost_price_add(&o, &o.switches, pr, np, prof[i], r->bom_switches[i], tier[i]);
+        cost_price_add(o, &o->switches, pr, np, prof[i], sw[i], tier[i]);
     /* the ends' breakouts (fabric.*breakout) and their ports' speeds */
     const struct switch_profile *lp = switch_profile_find(sc->fabric.leaf_switch);
     const struct switch_profile *sp = switch_profile_find(sc->fabric.spine_switch);
@@ -377,30 +370,62 @@ void cost_capital(struct results *r, const struct scenario *sc)
     uint32_t bu = sc->fabric.bo_up ? sc->fabric.bo_up : 1;
     uint32_t bs = sc->fabric.bo_spine ? sc->fabric.bo_spine : 1;
     uint64_t lb = lp ? lp->port_bps : 0, sb = sp ? sp->port_bps : 0, ub = up ? up->port_bps : 0;
-    const uint64_t (*bp)[2] = r->bom_bo_ports;
     const struct design_end ends[DL_N][2] = {
         {{1, 0, 0}, {bd, lb, bp[0][1]}}, {{1, 0, 0}, {bd, lb, bp[1][1]}},
         {{bu, lb, bp[2][0]}, {bs, sb, bp[2][1]}}, {{bs, sb, bp[3][0]}, {bs, ub, bp[3][1]}}};
     for (int k = 0; k < DL_N; k++) {
         /* broken out: the class's links at once (one lane speed) */
-        if (r->bom_class_n[k] && (ends[k][0].b > 1 || ends[k][1].b > 1)) {
+        if (cn[k] && (ends[k][0].b > 1 || ends[k][1].b > 1)) {
             uint64_t links = 0;
-            for (uint32_t i = 0; i < r->bom_class_n[k]; i++)
-                links += r->bom_class_links[k][i];
-            cost_price_links_bo(&o, k, links, r->bom_class_bps[k][0], ends[k], pr, np);
+            for (uint32_t i = 0; i < cn[k]; i++)
+                links += clinks[k][i];
+            cost_price_links_bo(o, k, links, cbps[k][0], ends[k], pr, np);
             continue;
         }
-        for (uint32_t i = 0; i < r->bom_class_n[k]; i++)
-            cost_price_links(&o, k, r->bom_class_links[k][i], r->bom_class_bps[k][i], pr, np);
+        for (uint32_t i = 0; i < cn[k]; i++)
+            cost_price_links(o, k, clinks[k][i], cbps[k][i], pr, np);
     }
+}
+
+void cost_capital(struct results *r, const struct scenario *sc)
+{
+    struct cost_figures *c = &r->cost;
+    struct cost_price pr[COST_MAX_PRICES];
+    uint32_t np = 0;
+    struct err e;
+    c->priced = 0;
+    c->capital = c->capital_switches = c->capital_optics = c->capital_per_day = 0;
+    c->capital_cables = c->capital_storage = c->capital_training = 0;
+    c->n_unpriced = 0;
+    c->amortisation_years = sc->cost.amortisation_years;
+    if (cost_prices_parse(sc->cost.prices, pr, &np, &e) < 0 || np == 0)
+        return;
+    c->priced = 1;
+    struct design_price o;
+    memset(&o, 0, sizeof o);
+    price_built(&o, sc, r->bom_switches, r->bom_class_n,
+                (const uint64_t(*)[TOPO_BOM_SPEEDS])r->bom_class_bps,
+                (const uint64_t(*)[TOPO_BOM_SPEEDS])r->bom_class_links,
+                (const uint64_t(*)[2])r->bom_bo_ports, pr, np);
     struct storage_bill node;
     cost_storage_bill(&node, sc, pr, np);
     cost_price_storage(&o, pr, np, &node, r->bom_storage_nodes);
+    if (r->bom_train_on) { /* training's own fabric: its parts, apart */
+        struct design_price t;
+        memset(&t, 0, sizeof t);
+        const struct topo_side_bom *b = &r->bom_train;
+        price_built(&t, sc, b->sw, b->n, b->bps, b->links, b->ports, pr, np);
+        o.training = t.switches + t.optics + t.cables;
+        for (uint32_t i = 0; i < t.n_unpriced && o.n_unpriced < 8; i++)
+            snprintf(o.unpriced[o.n_unpriced++], sizeof o.unpriced[0], "training fabric: %.50s",
+                     t.unpriced[i]);
+    }
     c->capital_switches = o.switches;
     c->capital_optics = o.optics;
     c->capital_cables = o.cables;
     c->capital_storage = o.storage;
-    c->capital = o.switches + o.optics + o.cables + o.storage;
+    c->capital_training = o.training;
+    c->capital = o.switches + o.optics + o.cables + o.storage + o.training;
     c->capital_per_day = c->capital / (sc->cost.amortisation_years * 365.25);
     for (uint32_t i = 0; i < o.n_unpriced && c->n_unpriced < COST_MAX_UNPRICED; i++)
         snprintf(c->unpriced[c->n_unpriced++], sizeof c->unpriced[0], "%s", o.unpriced[i]);

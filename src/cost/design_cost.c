@@ -166,7 +166,24 @@ void cost_design_bill(struct design_price *o, const struct design *d,
         cost_price_links_bo(o, c, d->links[c], d->link_bps[c], d->end[c], pr, np);
     struct storage_bill node = {"storage_node", "", 0};
     cost_price_storage(o, pr, np, sb ? sb : &node, in->storage);
-    o->capital = o->switches + o->optics + o->cables + o->storage;
+    if (in->train_fabric) { /* the training fabric's parts, apart; its watts too */
+        struct design t;
+        struct design_price tp;
+        design_training(d, in, &t);
+        memset(&tp, 0, sizeof tp);
+        cost_price_add(&tp, &tp.switches, pr, np, t.leaf->name, t.cleaves, "leaves");
+        cost_price_add(&tp, &tp.switches, pr, np, t.spine->name, t.n_spines, "spines");
+        cost_price_add(&tp, &tp.switches, pr, np, t.spine->name, t.n_supers, "super-spines");
+        for (int c = 0; c < DL_N; c++)
+            cost_price_links_bo(&tp, c, t.links[c], t.link_bps[c], t.end[c], pr, np);
+        o->training = tp.switches + tp.optics + tp.cables;
+        o->train_sw[0] = t.cleaves, o->train_sw[1] = t.n_spines, o->train_sw[2] = t.n_supers;
+        o->watts += tp.watts;
+        for (uint32_t i = 0; i < tp.n_unpriced && o->n_unpriced < 8; i++)
+            snprintf(o->unpriced[o->n_unpriced++], sizeof o->unpriced[0],
+                     "training fabric: %.50s", tp.unpriced[i]);
+    }
+    o->capital = o->switches + o->optics + o->cables + o->storage + o->training;
     o->capital_per_day = years > 0 ? o->capital / (years * 365.25) : 0;
     const struct cost_price *kwh = cost_price_find(pr, np, "kwh");
     o->power_per_day = kwh ? o->watts / 1000.0 * DAY_H * kwh->price : 0;

@@ -21,6 +21,8 @@ struct design_part {
 struct design_price {
     struct design_part part[DL_N];
     double switches, optics, cables, storage; /* money */
+    double training;    /* fabric.isolation physical: training's own fabric */
+    uint32_t train_sw[3]; /* its leaves, spines, super-spines */
     double capital, capital_per_day;
     double watts, power_per_day;              /* kwh unpriced: power_per_day 0 */
     double per_day;                           /* capital + power a day */

@@ -70,6 +70,8 @@ static void capex_json(json_t *root, const struct results *r)
     put_dotted(root, "cost.capital_optics", json_real(c->capital_optics));
     put_dotted(root, "cost.capital_cables", json_real(c->capital_cables));
     put_dotted(root, "cost.capital_storage", json_real(c->capital_storage));
+    if (r->bom_train_on) /* fabric.isolation physical */
+        put_dotted(root, "cost.capital_training", json_real(c->capital_training));
     put_dotted(root, "cost.capital_per_day", json_real(c->capital_per_day));
     put_dotted(root, "cost.amortisation_years", json_real(c->amortisation_years));
     json_t *u = json_array();

@@ -723,6 +723,9 @@ void report_capex_line(FILE *out, const struct scenario *sc, const struct result
             fmt_num(c->capital_optics, d, sizeof d), fmt_num(c->capital_cables, f, sizeof f),
             fmt_num(c->capital_storage, g, sizeof g), fmt_num(c->capital_per_day, e, sizeof e),
             cur, c->amortisation_years);
+    if (r->bom_train_on)
+        fprintf(out, "; training fabric (fabric.isolation physical) %s %s, in the total",
+                fmt_num(c->capital_training, a, sizeof a), cur);
     if (ran && r->endurance.on && r->endurance.wear_limited)
         fprintf(out, " + drive wear %s %s/day beyond its amortisation",
                 fmt_num(r->endurance.wear_cost_per_day, a, sizeof a), cur);

@@ -74,6 +74,7 @@ struct cost_figures {
     int priced;
     double capital, capital_switches, capital_optics, capital_per_day;
     double capital_cables, capital_storage; /* DACs and fibre; storage nodes */
+    double capital_training; /* fabric.isolation physical: the training fabric */
     double amortisation_years;
     uint32_t n_unpriced;
     char unpriced[COST_MAX_UNPRICED][80]; /* "16 spines (CX764QD-N)" */
@@ -279,6 +280,10 @@ struct results {
     uint32_t bom_storage_nodes;
     /* broken-out switch ports by class and end (topo_bom_breakout) */
     uint64_t bom_bo_ports[TOPO_LINK_CLASSES][2];
+    /* fabric.isolation physical: training's own fabric, priced as a copy of
+     * this one's compute side (topo_bom_compute) */
+    int bom_train_on;
+    struct topo_side_bom bom_train;
 
     /* network counters */
     uint64_t drops;

@@ -94,6 +94,15 @@ static void design_fill(struct design *d, const struct design_input *in, uint64_
     design_ends(d, in);
 }
 
+void design_training(const struct design *d, const struct design_input *in, struct design *t)
+{
+    struct design_input ti = *in;
+    ti.storage = 0; /* no storage leaves, pods or links */
+    *t = *d;
+    t->spods = 0;
+    design_fill(t, &ti, d->link_bps[DL_LEAF_SPINE], d->link_bps[DL_SPINE_SUPER]);
+}
+
 static int asked(uint32_t mask, uint32_t v)
 {
     return v == 1 && !mask ? 1 : (int)((mask >> v) & 1);

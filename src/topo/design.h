@@ -72,6 +72,9 @@ struct design_input {
      * for storage leaves dealt over the compute pods (fabric.storage_pods
      * spread); 0 = pods of their own only */
     uint32_t storage_pods;
+    /* fabric.isolation physical: training has a fabric of its own, priced
+     * as a copy of the design's compute side (design_training) */
+    int train_fabric;
 };
 
 /* The ends of a link class in a bill of materials: the lower (NIC, leaf
@@ -121,6 +124,12 @@ static inline uint32_t design_switches(const struct design *d)
  * designs seen. */
 typedef int design_fn(void *ud, const struct design *d);
 uint64_t design_each(const struct design_input *in, design_fn *fn, void *ud);
+
+/* Training's own fabric under fabric.isolation physical: d's compute side
+ * again (its compute leaves with their host links and uplinks, the spines
+ * of the compute pods, the super-spines), without storage leaves, pods or
+ * links; the links the speeds of d's. */
+void design_training(const struct design *d, const struct design_input *in, struct design *t);
 
 /* The scenario keys that build d, as "key=value" items joined by sep (";"
  * for --set style lists, "\n" for lines). Returns the length written

@@ -35,6 +35,16 @@ enum path_seg {
  * spine-super-spine (design.h's enum design_link) */
 #define TOPO_LINK_CLASSES 4
 
+/* A fabric side's bill (topo_bom_compute, topo.h). */
+struct topo_side_bom {
+    uint32_t sw[3];
+    uint32_t n[TOPO_LINK_CLASSES];
+    uint64_t bps[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS];
+    uint64_t links[TOPO_LINK_CLASSES][TOPO_BOM_SPEEDS];
+    uint64_t ports[TOPO_LINK_CLASSES][2];
+};
+
+
 /* The link sets, in CSV column order: the forward ones, then reverse. */
 #define PATH_LINK_SETS 7
 extern const enum path_seg path_link_sets[PATH_LINK_SETS];

@@ -660,3 +660,62 @@ void topo_bom_breakout(const struct topo *t, uint32_t bd, uint32_t bu, uint32_t 
                     ports[c][e] += (cnt[c][e] + b[c][e] - 1) / b[c][e];
     }
 }
+
+int topo_bom_compute(const struct topo *t, uint32_t bd, uint32_t bu, uint32_t bs,
+                     struct topo_side_bom *b)
+{
+    memset(b, 0, sizeof *b);
+    uint8_t *in = calloc(t->n_nodes ? t->n_nodes : 1, 1);
+    if (!in)
+        return -1;
+    /* tier by tier: hosts, their leaves, the spines above, the super-spines */
+    for (int kind = NODE_HOST; kind <= NODE_SUPER; kind++) {
+        if (kind == NODE_STORAGE)
+            continue;
+        for (uint32_t n = 0; n < t->n_nodes; n++) {
+            const struct tnode *nd = &t->nodes[n];
+            if ((int)nd->kind != kind)
+                continue;
+            int below = kind == NODE_HOST;
+            for (uint32_t p = nd->first_port; !below && p < nd->first_port + nd->nports; p++) {
+                uint32_t m = t->ports[t->ports[p].peer].node;
+                below = in[m] && t->nodes[m].kind < nd->kind;
+            }
+            in[n] = (uint8_t)below;
+            if (below && kind >= NODE_LEAF)
+                b->sw[kind - NODE_LEAF]++;
+        }
+    }
+    for (uint32_t p = 0; p < t->n_ports; p++) {
+        uint32_t q = t->ports[p].peer, u = t->ports[p].node, v = t->ports[q].node;
+        if (q < p || !in[u] || !in[v])
+            continue;
+        enum node_kind a = t->nodes[u].kind, c2 = t->nodes[v].kind;
+        int c = a == NODE_HOST || c2 == NODE_HOST ? 0 : a == NODE_SUPER || c2 == NODE_SUPER ? 3 : 2;
+        bom_put(b->bps[c], b->links[c], &b->n[c], t->ports[p].bps);
+    }
+    if (bd > 1 || bu > 1 || bs > 1)
+        for (uint32_t n = 0; n < t->n_nodes; n++) {
+            const struct tnode *nd = &t->nodes[n];
+            if (nd->kind < NODE_LEAF || !in[n])
+                continue;
+            uint64_t cnt[TOPO_LINK_CLASSES][2] = {{0}};
+            uint32_t bo[TOPO_LINK_CLASSES][2] = {{0}};
+            for (uint32_t p = nd->first_port; p < nd->first_port + nd->nports; p++) {
+                uint32_t m = t->ports[t->ports[p].peer].node;
+                if (!in[m])
+                    continue;
+                enum node_kind mk = t->nodes[m].kind;
+                int c = mk == NODE_HOST ? 0 : nd->kind == NODE_SUPER || mk == NODE_SUPER ? 3 : 2;
+                int end = c == 0 ? 1 : c == 3 ? nd->kind == NODE_SUPER : nd->kind != NODE_LEAF;
+                cnt[c][end]++;
+                bo[c][end] = c == 0 ? bd : c == 2 && nd->kind == NODE_LEAF ? bu : bs;
+            }
+            for (int c = 0; c < TOPO_LINK_CLASSES; c++)
+                for (int e = 0; e < 2; e++)
+                    if (bo[c][e] > 1)
+                        b->ports[c][e] += (cnt[c][e] + bo[c][e] - 1) / bo[c][e];
+        }
+    free(in);
+    return 0;
+}

@@ -188,6 +188,15 @@ void topo_bom_classes(const struct topo *t, uint32_t n[TOPO_LINK_CLASSES],
 void topo_bom_breakout(const struct topo *t, uint32_t bd, uint32_t bu, uint32_t bs,
                        uint64_t ports[TOPO_LINK_CLASSES][2]);
 
+/* The fabric's compute side (fabric.isolation physical prices a second one
+ * for training): the leaves with a compute node, the spines linked to them,
+ * the super-spines linked to those, and the links among these and the
+ * compute nodes; switches per tier, links by class and speed and broken-out
+ * ports as topo_bom, topo_bom_classes and topo_bom_breakout count them
+ * (struct topo_side_bom, path.h). Returns -1 when out of memory. */
+int topo_bom_compute(const struct topo *t, uint32_t bd, uint32_t bu, uint32_t bs,
+                     struct topo_side_bom *b);
+
 /* Node's name: the topology file's, else by kind and index as outputs
  * name them (host3, stor0, cleaf2, sleaf0, spine1, super4). Returns buf. */
 const char *topo_node_name(const struct topo *t, uint32_t node, char *buf, size_t len);
