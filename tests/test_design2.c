@@ -329,6 +329,27 @@ static void design2_breakout_bom_by_hand(void)
     CHECKF(desc.r.cost.capital == 244940, "run's capital %g", desc.r.cost.capital);
 }
 
+/* describe's results of d built on the cluster of in (storage NICs
+ * included), with prices and one more key (NULL: none). */
+static int describe_design(const struct design *d, const struct design_input *in,
+                           const char *prices, const char *extra, struct ckpt_description *desc,
+                           struct err *e)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=%u", in->nodes);
+    test_set(&sc, "storage.nodes=%u", in->storage);
+    test_set(&sc, "storage.nics_per_node=%u", in->snics);
+    test_set(&sc, "cost.prices=%s", prices);
+    if (extra)
+        test_set(&sc, "%s", extra);
+    char keys[1024], *save = NULL;
+    design_keys(d, keys, sizeof keys, ";");
+    for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+        test_set(&sc, "%s", tok);
+    return ckpt_describe(&sc, desc, e);
+}
+
 /* Breakout AOCs, by hand: 2 nodes of one 400G NIC and one storage node,
  * leaves generic-51.2T (64 x 800G) with their uplinks split in two (400G
  * lanes), one CX764QD-N spine (400G ports, not split), two tiers, 2 nodes a
@@ -385,18 +406,8 @@ static void design2_aoc_by_hand(void)
             CHECKF(dp.capital == 223090 && dp.optics == 4400 && !strcmp(ls->cable, "fiber_mmf"),
                    "capital %g (optics %g, %s)", dp.capital, dp.optics, ls->cable);
         }
-        struct scenario sc;
-        scenario_defaults(&sc);
-        test_set(&sc, "cluster.nodes=2");
-        test_set(&sc, "storage.nodes=1");
-        test_set(&sc, "storage.nics_per_node=1");
-        test_set(&sc, "cost.prices=%s", prices);
-        char keys[1024], *save = NULL;
-        design_keys(d, keys, sizeof keys, ";");
-        for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
-            test_set(&sc, "%s", tok);
         struct ckpt_description desc;
-        CHECKF(ckpt_describe(&sc, &desc, &e) == 0, "%s", e.msg);
+        CHECKF(describe_design(d, &in, prices, NULL, &desc, &e) == 0, "%s", e.msg);
         CHECKF(desc.r.cost.capital == dp.capital, "round %d: run's capital %g, size's %g",
                round, desc.r.cost.capital, dp.capital);
     }
@@ -466,19 +477,8 @@ static void design2_physical_by_hand(void)
     for (uint32_t i = 0; i < c.n; i++) {
         const struct design *d = &c.d[i];
         cost_design(&dp, d, &in, pr, np, 5);
-        struct scenario sc;
-        scenario_defaults(&sc);
-        test_set(&sc, "cluster.nodes=6");
-        test_set(&sc, "storage.nodes=3");
-        test_set(&sc, "storage.nics_per_node=2");
-        test_set(&sc, "cost.prices=reference");
-        test_set(&sc, "fabric.isolation=physical");
-        char keys[1024], *save = NULL;
-        design_keys(d, keys, sizeof keys, ";");
-        for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
-            test_set(&sc, "%s", tok);
         struct ckpt_description desc;
-        if (ckpt_describe(&sc, &desc, &e) < 0) {
+        if (describe_design(d, &in, "reference", "fabric.isolation=physical", &desc, &e) < 0) {
             off++;
             continue;
         }
@@ -538,18 +538,8 @@ static void design2_spread_valid_and_priced(void)
         for (uint32_t i = 0; i < s.n; i++) {
             struct design_price dp;
             cost_design(&dp, &s.d[i], &in, pr, np, 5);
-            struct scenario sc;
-            scenario_defaults(&sc);
-            test_set(&sc, "cluster.nodes=%u", in.nodes);
-            test_set(&sc, "storage.nodes=5");
-            test_set(&sc, "storage.nics_per_node=2");
-            test_set(&sc, "cost.prices=reference");
-            char keys[1024], *save = NULL;
-            design_keys(&s.d[i], keys, sizeof keys, ";");
-            for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
-                test_set(&sc, "%s", tok);
             struct ckpt_description desc;
-            if (ckpt_describe(&sc, &desc, &e) == 0 &&
+            if (describe_design(&s.d[i], &in, "reference", NULL, &desc, &e) == 0 &&
                 (fabs(desc.r.cost.capital - dp.capital) > 0.005 || dp.n_unpriced) && off++ < 3)
                 fprintf(stderr, "  design %u: run %.2f, size %.2f\n", i, desc.r.cost.capital,
                         dp.capital);
