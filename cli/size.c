@@ -50,7 +50,9 @@ static const char usage_size[] =
     "                   goodput>=0.95 (at the optimal interval, restart included),\n"
     "                   restore<=5min (the read after a failure, restart excluded),\n"
     "                   training_slowdown<=2% (steps during the checkpoint over the\n"
-    "                   baseline; needs training.traffic)\n"
+    "                   baseline; needs training.traffic), endurance<=100% (drive\n"
+    "                   writes per day over storage.drive_dwpd: no point that wears\n"
+    "                   its drives out early; their wear is in the cost either way)\n"
     "  --fix k=v        set k on every candidate; a design key (fabric.tiers,\n"
     "                   fabric.leaf_switch, fabric.hosts_per_leaf, ...) keeps only the\n"
     "                   designs with that value\n"
@@ -90,9 +92,9 @@ static const char usage_size[] =
 #define MAX_SETS 64
 #define MAX_STORAGE 16
 
-enum metric { M_OVERHEAD, M_SAVE, M_STALL, M_GOODPUT, M_RESTORE, M_SLOWDOWN, M_N };
+enum metric { M_OVERHEAD, M_SAVE, M_STALL, M_GOODPUT, M_RESTORE, M_SLOWDOWN, M_ENDURANCE, M_N };
 static const char *const metric_name[M_N] = {"checkpoint_overhead", "save", "stall", "goodput",
-                                             "restore", "training_slowdown"};
+                                             "restore", "training_slowdown", "endurance"};
 
 struct target {
     enum metric m;
@@ -112,6 +114,8 @@ struct cand {
     double restore_s;   /* the read after a failure (simulated or its bound); NAN unknown */
     double slowdown;    /* training steps during the checkpoint over the baseline, - 1 */
     double lag_s;       /* durability lag (async, hierarchical) */
+    double wear_day;    /* drive wear beyond its amortisation, a cost per day */
+    double endurance;   /* drive writes per day over storage.drive_dwpd; NAN unknown */
     uint32_t variant;   /* the --knob KEY=... combination (size_ctx.var) */
     uint32_t unmodelled; /* effects the fluid run lists as not modelled (PFC, ...) */
     /* the packet engine's check (--packet-finalists): means over --seeds */
@@ -239,7 +243,7 @@ static int parse_target(const char *s, struct target *t)
             m = i;
     if (m < 0)
         return die("--target %s: unknown metric %.*s (checkpoint_overhead, save, stall, "
-                   "goodput, restore, training_slowdown)", s, (int)len, s);
+                   "goodput, restore, training_slowdown, endurance)", s, (int)len, s);
     t->m = (enum metric)m;
     const char *v = op + 2;
     char msg[128];
@@ -463,6 +467,10 @@ static void figures(struct cand *c, const struct results *r, const struct scenar
     c->restore_s = r->restore.ran && r->restore.finished ? r->restore.completion_s : NAN;
     c->slowdown = r->training.on ? r->training.slowdown : 0.0;
     c->lag_s = f->durability_lag_s;
+    /* at the configured interval, as run reports them on the YAML */
+    const struct endurance_figures *w = &r->endurance;
+    c->wear_day = w->on ? w->wear_cost_per_day : 0.0;
+    c->endurance = w->on && w->dwpd_rating > 0 && w->raw_bytes ? w->dwpd / w->dwpd_rating : NAN;
     c->unmodelled = r->n_unmodelled;
     c->bottleneck = r->bottleneck.seg;
 }
@@ -725,6 +733,26 @@ static void job_screen(const struct size_ctx *x, const struct size_job *j, struc
     }
 }
 
+/* Where c's loss prunes from: a cheaper point rules out the dearer ones
+ * after it in the queue (by capital and power). Its drive wear, known only
+ * from its run, makes it dearer: it rules out only the points queued at or
+ * above its whole cost (their wear, at least 0, can only add to theirs). */
+static size_t wear_pos(const struct size_ctx *x, size_t pos, const struct cand *c)
+{
+    double total = c->price.per_day + c->wear_day;
+    if (!(c->wear_day > 0))
+        return pos;
+    size_t lo = pos, hi = x->n_queue; /* the last position priced under total */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x->c[x->queue[mid]].price.per_day < total)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* What j's screen leaves for the others: its side's bound, its loss on the
  * front's prefix minimum, the two-tier switch count (--prune-tiers), the
  * counts and the progress line. */
@@ -746,7 +774,7 @@ static void job_record(struct size_ctx *x, const struct size_job *j, const struc
                                 c->overhead < c->lb_cheap_overhead * (1 - 1e-9)))
         x->n_below++; /* a bound above the run: would prune wrongly */
     if (c->ok && meets(c, x->t, x->nt)) {
-        fen_put(x, (size_t)j->pos, c->loss_day);
+        fen_put(x, wear_pos(x, (size_t)j->pos, c), c->loss_day);
         if (x->prune_tiers && c->d.tiers == 2) {
             int f2;
             struct side *t2 = side_slot(x, c, 1, &f2);
@@ -823,6 +851,8 @@ static void rank_record(void *ud, const void *res)
     c->restore_s = f->restore_s;
     c->slowdown = f->slowdown;
     c->lag_s = f->lag_s;
+    c->wear_day = f->wear_day;
+    c->endurance = f->endurance;
     c->unmodelled = f->unmodelled;
     c->bottleneck = f->bottleneck;
     c->bounded = f->bounded;
@@ -857,6 +887,12 @@ typedef int cmp_fn(const struct cand *c, size_t a, size_t b);
 static int by_cost(const struct cand *c, size_t a, size_t b)
 {
     double x = c[a].price.per_day, y = c[b].price.per_day;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static int by_total(const struct cand *c, size_t a, size_t b)
+{
+    double x = c[a].total_day, y = c[b].total_day;
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
@@ -906,6 +942,7 @@ static int meets(const struct cand *c, const struct target *t, int nt)
                    : t[i].m == M_STALL    ? c->stall_s
                    : t[i].m == M_RESTORE  ? c->restore_s
                    : t[i].m == M_SLOWDOWN ? c->slowdown
+                   : t[i].m == M_ENDURANCE ? c->endurance
                                           : c->goodput;
         if (isnan(v)) /* not known: not met */
             return 0;
@@ -1257,7 +1294,8 @@ static int write_yaml(const char *path, const struct size_ctx *x, const struct c
     char keys[1024], shape[200];
     design_keys(&c->d, keys, sizeof keys, "\n");
     shape_text(c, shape, sizeof shape);
-    fprintf(f, "# ckptnet size: %s\n# capital %.0f %s, %.2f %s a day with power; checkpoint "
+    fprintf(f, "# ckptnet size: %s\n# capital %.0f %s, %.2f %s a day with power and drive "
+               "wear; checkpoint "
                "%.3f s, overhead %.3f%%\n",
             shape, c->price.capital, x->base->training.currency, c->total_day,
             x->base->training.currency, c->save_s, 100 * c->overhead);
@@ -1278,7 +1316,8 @@ static void put_csv(FILE *f, const struct size_ctx *x)
                "oversubscription,capital,capital_per_day,watts,power_per_day,cost_per_day,run,"
                "ok,save_s,stall_s,checkpoint_overhead,goodput,loss_per_day,bottleneck,feasible,"
                "front,same_as,unpriced,error,knobs,restore_s,training_slowdown,"
-               "durability_lag_s,pruned,overhead_bound,loss_bound_per_day\n");
+               "durability_lag_s,pruned,overhead_bound,loss_bound_per_day,wear_per_day,"
+               "endurance\n");
     for (size_t i = 0; i < x->n; i++) {
         const struct cand *c = &x->c[i];
         const struct design *d = &c->d;
@@ -1287,7 +1326,7 @@ static void put_csv(FILE *f, const struct size_ctx *x)
                 i, d->tiers, d->leaf->name, d->spine->name, d->hpl, d->uplinks, d->spines, d->k,
                 d->lpp, c->storage, d->spl, d->cleaves + d->sleaves, d->n_spines, d->n_supers,
                 d->oversub, c->price.capital, c->price.capital_per_day, c->price.watts,
-                c->price.power_per_day, c->price.per_day, c->run, c->ok);
+                c->price.power_per_day, c->total_day, c->run, c->ok);
         if (c->ok)
             fprintf(f, "%.9g,%.9g,%.9g,%.9g,%.4f,%s,%d,%d,", c->save_s, c->stall_s, c->overhead,
                     c->goodput, c->loss_day,
@@ -1312,9 +1351,16 @@ static void put_csv(FILE *f, const struct size_ctx *x)
             fputs(",,,", f);
         fputs(prune_name[c->pruned], f);
         if (c->bounded)
-            fprintf(f, ",%.9g,%.4f\n", c->lb_overhead, c->lb_loss_day);
+            fprintf(f, ",%.9g,%.4f,", c->lb_overhead, c->lb_loss_day);
         else
-            fputs(",,\n", f);
+            fputs(",,,", f);
+        if (c->ok)
+            fprintf(f, "%.4f,", c->wear_day);
+        else
+            fputc(',', f);
+        if (c->ok && !isnan(c->endurance))
+            fprintf(f, "%.9g", c->endurance);
+        fputc('\n', f);
     }
 }
 
@@ -1369,7 +1415,7 @@ static json_t *cand_json(const struct size_ctx *x, const struct cand *c, size_t 
     json_object_set_new(o, "capital_per_day", json_real(c->price.capital_per_day));
     json_object_set_new(o, "watts", json_real(c->price.watts));
     json_object_set_new(o, "power_per_day", json_real(c->price.power_per_day));
-    json_object_set_new(o, "cost_per_day", json_real(c->price.per_day));
+    json_object_set_new(o, "cost_per_day", json_real(c->total_day));
     json_t *u = json_array();
     for (uint32_t k = 0; k < c->price.n_unpriced; k++)
         json_array_append_new(u, json_string(c->price.unpriced[k]));
@@ -1396,6 +1442,9 @@ static json_t *cand_json(const struct size_ctx *x, const struct cand *c, size_t 
                                                                 : json_real(c->restore_s));
         json_object_set_new(o, "training_slowdown", json_real(c->slowdown));
         json_object_set_new(o, "durability_lag_s", json_real(c->lag_s));
+        json_object_set_new(o, "wear_per_day", json_real(c->wear_day));
+        json_object_set_new(o, "endurance", isnan(c->endurance) ? json_null()
+                                                                : json_real(c->endurance));
         json_object_set_new(o, "fluid_unmodelled", json_integer(c->unmodelled));
         if (c->pkt_runs) {
             json_t *k = json_object();
@@ -1806,6 +1855,12 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
             "set fabric.rails: 1");
         goto out;
     }
+    for (int i = 0; i < nt; i++)
+        if (t[i].m == M_ENDURANCE && !(x.base->storage.drive_dwpd > 0)) {
+            die("--target %s: drive writes per day against a rating need storage.drive_dwpd "
+                "(with storage.drives and storage.drive_capacity)", t[i].text);
+            goto out;
+        }
     if (!strcmp(x.base->cost.prices, "none") &&
         scenario_set(x.base, "cost.prices=reference", &e) < 0) {
         die("%s", e.msg);
@@ -2073,7 +2128,7 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
     long rec = -1;
     for (size_t i = 0; i < x.n; i++) {
         struct cand *c = &x.c[order[i]];
-        c->total_day = c->price.per_day;
+        c->total_day = c->price.per_day + (c->ok ? c->wear_day : 0.0);
         n_err += c->run && !c->ok;
         if (!c->ok)
             continue;
@@ -2081,8 +2136,15 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
         c->feasible = meets(c, t, nt);
         n_feas += c->feasible;
     }
+    /* drive wear moves a point's cost after its run: the front goes by the
+     * whole cost (stable: equal costs keep the queue's order) */
+    size_t *tmp2 = malloc(x.n * sizeof *tmp2);
+    int sorted = tmp2 != NULL;
+    if (tmp2)
+        sort_idx(order, x.n, tmp2, x.c, by_total);
+    free(tmp2);
     double best_loss = INFINITY;
-    for (size_t i = 0; front && i < x.n; i++) { /* by rising cost: each must lose less */
+    for (size_t i = 0; front && sorted && i < x.n; i++) { /* by rising cost: each must lose less */
         struct cand *c = &x.c[order[i]];
         if (!c->feasible || !(c->loss_day < best_loss * (1 - 1e-9)))
             continue;
@@ -2158,7 +2220,7 @@ static int size_main(int argc, char **argv, struct sweep_par *par, int *agreed)
             printf(" (the least checkpoint overhead screened: %.3f%%)", 100 * bo);
         printf("\n");
     } else {
-        printf("front: %zu point%s, cost per day (capital over %.3g years + power) against "
+        printf("front: %zu point%s, cost per day (capital over %.3g years + power + drive wear) against "
                "checkpoint loss per day\n",
                nf, nf == 1 ? "" : "s", x.base->cost.amortisation_years);
         put_header(stdout, cur);

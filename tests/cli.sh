@@ -1482,6 +1482,51 @@ else
     bad "size_physical_isolation_billed (exit $rc; all billed $tw; size '$want', run '$got'): $(head -2 "$tmp/szi.out")"
 fi
 
+# drive wear in size's cost per day: sync every 15 s wears the 24 drives
+# (0.008 drive writes a day against 0.001) beyond their amortisation, every
+# 30 min does not; the loss is the same (the optimal interval's), so the
+# wear alone keeps 15 s off the front; pruning keeps the unpruned front;
+# --target endurance<=100% leaves 30 min alone; the recommended YAML of a
+# 15 s screen runs with the wear size gave it
+szw="--set cluster.nodes=16 --set storage.nodes=2 --knob tiers=2 --fix fabric.spines=1
+    --set storage.profile=nvme-gen4-12 --set storage.drive_capacity=7.68TB
+    --set storage.drive_dwpd=0.001 --set checkpoint.policy=sync"
+# shellcheck disable=SC2086
+"$bin" size $szw --knob training.checkpoint_interval=15s,30min --quiet --json "$tmp/szw.json" \
+    >/dev/null 2>&1
+rc=$?
+# shellcheck disable=SC2086
+"$bin" size $szw --knob training.checkpoint_interval=15s,30min --quiet --no-prune \
+    --json "$tmp/szw0.json" >/dev/null 2>&1
+# shellcheck disable=SC2086
+"$bin" size $szw --knob training.checkpoint_interval=15s,30min --quiet \
+    --target 'endurance<=100%' --json "$tmp/szwt.json" >/dev/null 2>&1
+# shellcheck disable=SC2086
+"$bin" size $szw --fix training.checkpoint_interval=15s --quiet --json "$tmp/szwf.json" \
+    --yaml "$tmp/szwf.yaml" >/dev/null 2>&1
+"$bin" run "$tmp/szwf.yaml" --quiet --json "$tmp/szwf_run.json" >/dev/null 2>&1
+ran='[.candidates[] | select(.save_s != null)]'
+bad15=$(jq "$ran | map(select(.knobs | test(\"=15s\")) | select(.wear_per_day <= 0 or .endurance <= 1)) | length" "$tmp/szw.json" 2>/dev/null)
+bad30=$(jq "$ran | map(select(.knobs | test(\"=30min\")) | select(.wear_per_day != 0)) | length" "$tmp/szw.json" 2>/dev/null)
+sum=$(jq "$ran | map(select((.cost_per_day - .capital_per_day - .power_per_day - .wear_per_day) | fabs > 1e-6)) | length" "$tmp/szw.json" 2>/dev/null)
+f15=$(jq '[.candidates[.front[]] | select(.knobs | test("=15s"))] | length' "$tmp/szw.json" 2>/dev/null)
+fa=$(jq -c '[.front, .recommended]' "$tmp/szw.json" 2>/dev/null)
+fb=$(jq -c '[.front, .recommended]' "$tmp/szw0.json" 2>/dev/null)
+ft=$(jq "$ran | map(select(.feasible and (.knobs | test(\"=15s\")))) | length" "$tmp/szwt.json" 2>/dev/null)
+nt=$(jq "$ran | map(select(.feasible)) | length" "$tmp/szwt.json" 2>/dev/null)
+want=$(jq -r '.candidates[.recommended].wear_per_day' "$tmp/szwf.json" 2>/dev/null)
+got=$(jq -r '.endurance.wear_cost_per_day' "$tmp/szwf_run.json" 2>/dev/null)
+same=$(awk -v a="$want" -v b="$got" 'BEGIN { print (a > 0 && (a - b) ^ 2 <= (1e-9 * a) ^ 2) ? 1 : 0 }')
+if [ "$rc" -eq 0 ] && [ "$bad15" = 0 ] && [ "$bad30" = 0 ] && [ "$sum" = 0 ] && [ "$f15" = 0 ] &&
+    [ -n "$fa" ] && [ "$fa" = "$fb" ] && [ "$ft" = 0 ] && [ "${nt:-0}" -gt 0 ] && [ "$same" = 1 ]; then
+    ok size_drive_wear_cost
+else
+    bad "size_drive_wear_cost (exit $rc; 15 s without wear $bad15, 30 min with $bad30, sums off $sum, 15 s on the front $f15; front $fa unpruned $fb; 15 s feasible under the target $ft of $nt; wear size '$want' run '$got')"
+fi
+expect_error size_endurance_target_needs_rating \
+    "--target endurance<=100%: drive writes per day against a rating need storage.drive_dwpd" \
+    size --target 'endurance<=100%'
+
 # storage profiles priced per profile (docs/size.md, Reference prices): two
 # profiles as a knob price 2 x (30000 + 16 x 450) = 74400 and 2 x (30000 +
 # 16 x 1600) = 111200 (was 2 x storage_node, 120000, for both), and run's
