@@ -81,3 +81,16 @@ json_t *test_json_at(json_t *root, const char *dotted)
         v = json_object_get(v, tok);
     return v;
 }
+
+void test_spray3(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=600");
+    test_set(sc, "storage.nodes=8");
+    test_set(sc, "fabric.tiers=auto");
+    test_set(sc, "fabric.switch=CX732Q-N");
+    test_set(sc, "fabric.load_balancing=spray");
+    test_set(sc, "transport.receiver=ooo");
+    test_set(sc, "transport.qps_per_writer=2");
+    test_set(sc, "engine=fluid");
+}

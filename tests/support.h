@@ -35,6 +35,11 @@ int test_build_ok(struct test_built *b, const struct scenario *sc);
  * frees. */
 char *test_json(const struct scenario *sc, const struct results *r);
 
+/* Defaults, then a small three-tier spray fabric: 600 nodes, 8 storage
+ * nodes, 32-port switches, two queue pairs a writer (several transfers a
+ * leaf pair), fluid engine. */
+void test_spray3(struct scenario *sc);
+
 /* The value at a dotted key ("cost.goodput") of a parsed document, or NULL. */
 struct json_t;
 struct json_t *test_json_at(struct json_t *root, const char *dotted);

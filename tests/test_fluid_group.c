@@ -192,15 +192,7 @@ static double rel(double a, double b)
 static int spray_run(const char *extra, int grouped, struct results *r, uint64_t *mem)
 {
     struct scenario sc, eff;
-    scenario_defaults(&sc);
-    test_set(&sc, "cluster.nodes=600");
-    test_set(&sc, "storage.nodes=8");
-    test_set(&sc, "fabric.tiers=auto");
-    test_set(&sc, "fabric.switch=CX732Q-N");
-    test_set(&sc, "fabric.load_balancing=spray");
-    test_set(&sc, "transport.receiver=ooo");
-    test_set(&sc, "transport.qps_per_writer=2");
-    test_set(&sc, "engine=fluid");
+    test_spray3(&sc);
     char buf[200];
     snprintf(buf, sizeof buf, "%s", extra);
     for (char *k = strtok(buf, " "); k; k = strtok(NULL, " "))

@@ -77,16 +77,8 @@ static void fluid_scale2_grouped_spray_equals_per_transfer(void)
     static const char *const fails[] = {"0", "6"};
     for (int k = 0; k < 2; k++) {
         struct scenario sc, eff;
-        scenario_defaults(&sc);
-        test_set(&sc, "cluster.nodes=600");
-        test_set(&sc, "storage.nodes=8");
-        test_set(&sc, "fabric.tiers=auto");
-        test_set(&sc, "fabric.switch=CX732Q-N");
-        test_set(&sc, "fabric.load_balancing=spray");
-        test_set(&sc, "transport.receiver=ooo");
-        test_set(&sc, "transport.qps_per_writer=2");
+        test_spray3(&sc);
         test_set(&sc, "fabric.failed_links=%s", fails[k]);
-        test_set(&sc, "engine=fluid");
         struct arena a;
         arena_init(&a);
         struct topo t;

@@ -744,6 +744,7 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
     for (uint32_t l = 0; rmin && l < t->n_ports; l++)
         rmin[l] = UINT64_MAX;
     uint32_t nk = 0;
+    int split = flow_split(sc);
     for (uint32_t i = 0; !congest && i < w->n; i++)
         if (w->xfers[i].bytes)
             keys[nk++] = (struct src_key){w->xfers[i].src, i};
@@ -757,7 +758,7 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         /* split: the pair's middle links read where the cache keeps them,
          * not copied a transfer (thousands on three tiers) */
         uint32_t own = 0, mid = 0, mlen = 0;
-        if (flow_split(sc) && w) {
+        if (split) {
             np = workload_path(w, t, keys[k].id, path);
             if (!np || flow_own_links(t, x, &pairs, &one, &own) < 0)
                 continue; /* no path: the run reports it */
@@ -768,24 +769,32 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         } else if (flow_links(t, sc, w, keys[k].id, x, &pairs, &one, path, &np) < 0) {
             continue; /* no path: the run reports it */
         }
-        uint64_t rtt = 0;
-        for (uint32_t j = 0; rmin && j < np; j++) /* base round trip: each hop's cable and switch, twice */
-            rtt += 2 * (t->ports[path[j]].delay_ps +
-                        (j ? (t->ports[path[j]].node >= t->first_spine
-                                  ? sc->fabric.spine_latency_ps
-                                  : sc->fabric.leaf_latency_ps)
-                           : 0));
-        for (uint32_t j = 0; !congest && j < one.n + mlen; j++) {
-            /* its own links, then its pair's middle ones */
-            int own_j = j < one.n;
-            uint32_t l = own_j ? one.link[j] : pairs.pool.link[mid + j - one.n];
-            if (rmin) {
+        if (rmin) { /* base round trip: each hop's cable and switch, twice */
+            uint64_t rtt = 0;
+            for (uint32_t j = 0; j < np; j++)
+                rtt += 2 * (t->ports[path[j]].delay_ps +
+                            (j ? (t->ports[path[j]].node >= t->first_spine
+                                      ? sc->fabric.spine_latency_ps
+                                      : sc->fabric.leaf_latency_ps)
+                               : 0));
+            for (uint32_t j = 0; j < one.n + mlen; j++) {
+                uint32_t l = j < one.n ? one.link[j] : pairs.pool.link[mid + j - one.n];
                 rmin[l] = rtt < rmin[l] ? rtt : rmin[l];
                 rmax[l] = rtt > rmax[l] ? rtt : rmax[l];
             }
+        }
+        for (uint32_t j = 0; j < one.n; j++) {
+            if (mine[one.link[j]] == 0 && lset_push(&touched, one.link[j], 0, 64) < 0) {
+                congest = 1;
+                break;
+            }
+            mine[one.link[j]] += lset_w(&one, j) * rate;
+        }
+        for (uint32_t j = mid; !congest && j < mid + mlen; j++) { /* the pair's middle links */
+            uint32_t l = pairs.pool.link[j];
             if (mine[l] == 0 && lset_push(&touched, l, 0, 64) < 0)
                 congest = 1;
-            mine[l] += (own_j ? lset_w(&one, j) : lset_w(&pairs.pool, mid + j - one.n)) * rate;
+            mine[l] += lset_w(&pairs.pool, j) * rate;
         }
         if (k + 1 < nk && keys[k + 1].src == x->src)
             continue;

@@ -333,6 +333,46 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
     }
 }
 
+static void gflush(struct mm *m);
+
+/* The water-filling heap's next step, taken out of it: 1 with *id a flow's
+ * cap (nl + flow) not yet frozen, or a link with unfrozen flows whose level
+ * (*level) is the lowest; 0 when it is empty. A key is a lower bound of the
+ * level at which its link fills (freezing a flow at the water level never
+ * lowers rem / wun): it is refreshed when it reaches the top, and only a
+ * fresh minimum is acted on. With groups their pending freezes reach a
+ * link before it is read. */
+static int heap_next(struct mm *m, uint32_t *id, double *level)
+{
+    while (m->heap.n) {
+        uint32_t i = heap_top(&m->heap)->id;
+        if (i >= m->nl) {
+            heap_remove(&m->heap, i);
+            if (m->frozen[i - m->nl])
+                continue;
+            *id = i;
+            return 1;
+        }
+        struct mm_link *l = &m->links[i];
+        if (m->ng && m->n_gdirty && m->lgoff[i + 1] > m->lgoff[i])
+            gflush(m);
+        if (l->unfrozen == 0) {
+            heap_remove(&m->heap, i);
+            continue;
+        }
+        double lv = (l->rem > 0 ? l->rem : 0) / l->wun;
+        if (lv > heap_double_of(heap_top(&m->heap)->key)) {
+            heap_put(&m->heap, i, heap_key_of(lv));
+            continue;
+        }
+        heap_remove(&m->heap, i);
+        *id = i;
+        *level = lv;
+        return 1;
+    }
+    return 0;
+}
+
 /* Progressive filling of A over what the fixed flows leave on T's links:
  * their load is the link's load less A's old rates, no scan needed. */
 static void fill(struct mm *m)
@@ -387,32 +427,18 @@ static void fill(struct mm *m)
             heap_put(&m->heap, m->tl[i], heap_key_of(l->rem / l->wun));
         l->acc = l->amax = l->amax_other = 0;
     }
-    /* A key is a lower bound of the level at which its link fills (freezing
-     * a flow at the water level never lowers rem / wun): refresh it when
-     * it reaches the top, and act only on a fresh minimum. */
-    while (m->heap.n) {
-        uint32_t id = heap_top(&m->heap)->id;
-        if (id >= m->nl) {
-            if (!m->frozen[id - m->nl]) /* its key: the cap, pushed above */
-                freeze(m, id - m->nl, mm_cap(m, id - m->nl), MM_CAP);
-            heap_remove(&m->heap, id);
+    uint32_t id;
+    double level;
+    while (heap_next(m, &id, &level)) {
+        if (id >= m->nl) { /* its key: the cap, pushed above */
+            freeze(m, id - m->nl, mm_cap(m, id - m->nl), MM_CAP);
             continue;
         }
         struct mm_link *l = &m->links[id];
-        if (l->unfrozen == 0) {
-            heap_remove(&m->heap, id);
-            continue;
-        }
-        double level = (l->rem > 0 ? l->rem : 0) / l->wun;
-        if (level > heap_double_of(heap_top(&m->heap)->key)) {
-            heap_put(&m->heap, id, heap_key_of(level));
-            continue;
-        }
         l->level = level;
         for (uint32_t k = l->aoff; k < l->aoff + l->na && l->unfrozen; k++)
             if (!m->frozen[m->alist[k]])
                 freeze(m, m->alist[k], level, id);
-        heap_remove(&m->heap, id);
     }
     m->rounds++;
 }
@@ -625,27 +651,14 @@ static void gupdate(struct mm *m)
     for (uint32_t a = 0; m->fcap && a < m->n_active; a++)
         if (m->fcap[m->active[a]] != INFINITY)
             heap_put(&m->heap, m->nl + m->active[a], heap_key_of(m->fcap[m->active[a]]));
-    /* as fill(): keys are lower bounds, refreshed when they reach the top */
-    while (m->heap.n) {
-        uint32_t id = heap_top(&m->heap)->id;
+    uint32_t id;
+    double level;
+    while (heap_next(m, &id, &level)) {
         if (id >= m->nl) {
-            if (!m->frozen[id - m->nl])
-                gfreeze(m, id - m->nl, m->fcap[id - m->nl]);
-            heap_remove(&m->heap, id);
+            gfreeze(m, id - m->nl, m->fcap[id - m->nl]);
             continue;
         }
         struct mm_link *l = &m->links[id];
-        if (m->n_gdirty && m->lgoff[id + 1] > m->lgoff[id])
-            gflush(m);
-        if (l->unfrozen == 0) {
-            heap_remove(&m->heap, id);
-            continue;
-        }
-        double level = (l->rem > 0 ? l->rem : 0) / l->wun;
-        if (level > heap_double_of(heap_top(&m->heap)->key)) {
-            heap_put(&m->heap, id, heap_key_of(level));
-            continue;
-        }
         l->level = level;
         for (uint32_t k = l->off; k < l->off + l->n; k++)
             if (!m->frozen[m->lflow[k]])
@@ -653,7 +666,6 @@ static void gupdate(struct mm *m)
         for (uint32_t k = m->lgoff[id]; k < m->lgoff[id + 1]; k++)
             if (m->gun[m->lgrp[k]])
                 gfreeze_group(m, m->lgrp[k], level);
-        heap_remove(&m->heap, id);
     }
     gflush(m);
     m->rounds++;
