@@ -58,6 +58,11 @@ struct rsw {
 struct rln {
     struct val o, a, b, speed, delay, failed;
     uint32_t unknown;
+    uint32_t run; /* its run's keys in rec.runs + 1; 0: one link */
+};
+/* a run's keys, kept apart: a file of single links pays 4 bytes a link for them */
+struct rrun {
+    struct val count, parallel, step[2];
 };
 
 struct elem {
@@ -100,6 +105,9 @@ struct rec {
     uint32_t n_sw, cap_sw;
     struct rln *ln;
     uint32_t n_ln, cap_ln;
+    struct rrun *runs;
+    uint32_t n_runs, cap_runs;
+    int oom;           /* a record could not grow */
     char *pool;
     size_t n_pool, cap_pool;
     struct open st[MAX_DEPTH];
@@ -156,9 +164,15 @@ static size_t token_start(const char *s, size_t end)
 }
 
 /* The first n bytes of the file at path (fewer if it is shorter), for a
- * message's line and column; NULL when it cannot be read. */
+ * message's line and column; NULL when it cannot be read again (not a
+ * regular file). */
 static char *read_prefix(const char *path, size_t n, size_t *got)
 {
+    struct stat st;
+    *got = 0;
+    /* a FIFO's bytes are gone (and a second open would wait for a writer) */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
     FILE *f = fopen(path, "rb");
     char *buf = f ? malloc(n + 1) : NULL;
     *got = buf ? fread(buf, 1, n, f) : 0;
@@ -259,7 +273,8 @@ static int64_t pool_add(struct imp *m, const char *s, size_t len)
 static const char *const top_keys[] = {"format", "version", "tiers", "hosts", "storage",
                                        "switches", "links", NULL};
 static const char *const sw_keys[] = {"name", "tier", "profile", "pod", "plane", NULL};
-static const char *const ln_keys[] = {"a", "b", "speed", "delay", "failed", NULL};
+static const char *const ln_keys[] = {"a",     "b",        "speed",  "delay",  "failed",
+                                       "count", "parallel", "a_step", "b_step", NULL};
 
 static int key_slot(const char *const *keys, const char *s, size_t len)
 {
@@ -361,8 +376,18 @@ static struct val *b_slot(struct imp *m, int obj, uint8_t *ctx, uint8_t *which)
     }
     case C_LN: {
         struct rln *l = &r->ln[r->n_ln - 1];
+        if (k >= 5 && !l->run) {
+            if (grow((void **)&r->runs, r->n_runs, &r->cap_runs, sizeof *r->runs) < 0) {
+                r->oom = 1;
+                return NULL;
+            }
+            memset(&r->runs[r->n_runs], 0, sizeof *r->runs);
+            l->run = ++r->n_runs;
+        }
+        struct rrun *u = k >= 5 ? &r->runs[l->run - 1] : NULL;
         return k == 0 ? &l->a : k == 1 ? &l->b : k == 2 ? &l->speed : k == 3 ? &l->delay
-               : k == 4 ? &l->failed : NULL;
+               : k == 4 ? &l->failed : k == 5 ? &u->count : k == 6 ? &u->parallel
+               : k == 7 ? &u->step[0] : k == 8 ? &u->step[1] : NULL;
     }
     default:
         return NULL;
@@ -389,8 +414,9 @@ static int b_scalar(struct imp *m, uint8_t t, int64_t i, const char *s, size_t l
         return b_second_root(m, at);
     uint8_t ctx, which;
     struct val *v = b_slot(m, 0, &ctx, &which);
-    if (!v && r->depth && (r->st[r->depth - 1].ctx == C_NAMES || r->st[r->depth - 1].ctx == C_SWS ||
-                           r->st[r->depth - 1].ctx == C_LNS))
+    if (r->oom || (!v && r->depth && (r->st[r->depth - 1].ctx == C_NAMES ||
+                                      r->st[r->depth - 1].ctx == C_SWS ||
+                                      r->st[r->depth - 1].ctx == C_LNS)))
         return oom(m);
     if (t == V_STR && memchr(s, '\0', len))
         return fail(m, at, "a string holds a NUL character");
@@ -412,8 +438,9 @@ static int b_open(struct imp *m, int obj, uint64_t at)
         return fail(m, at, "nested deeper than a topology file");
     uint8_t ctx, which;
     struct val *v = b_slot(m, obj, &ctx, &which);
-    if (!v && r->depth && (r->st[r->depth - 1].ctx == C_NAMES || r->st[r->depth - 1].ctx == C_SWS ||
-                           r->st[r->depth - 1].ctx == C_LNS))
+    if (r->oom || (!v && r->depth && (r->st[r->depth - 1].ctx == C_NAMES ||
+                                      r->st[r->depth - 1].ctx == C_SWS ||
+                                      r->st[r->depth - 1].ctx == C_LNS)))
         return oom(m);
     if (v)
         *v = (struct val){0, at, obj ? V_OBJ : V_ARR};
@@ -437,6 +464,7 @@ static void rec_free(struct rec *r)
     free(r->names[1]);
     free(r->sw);
     free(r->ln);
+    free(r->runs);
     free(r->pool);
     free(r->skip_keys);
 }
@@ -679,15 +707,128 @@ static int quantity(const struct imp *m, const struct val *v, int rate, uint64_t
 #define MAX_BPS 100000000000000ull  /* 100Tbps, as the scenario's speeds */
 #define MAX_DELAY 1000000000000000ull /* 1000 s, as fabric.link_delay */
 
+/* "links[i] (A - B)": record i, and the ends of its link named in the
+ * file's order (a run's: the link at fault). */
+static const char *link_what(const struct imp *m, size_t i, uint32_t a, uint32_t b, char *buf,
+                             size_t len)
+{
+    snprintf(buf, len, "links[%zu] (%.60s - %.60s)", i, m->el[a].name, m->el[b].name);
+    return buf;
+}
+
+/* A run's figure: absent dflt; else an integer from lo to hi. */
+static int run_int(const struct imp *m, const struct val *v, int64_t dflt, int64_t lo, int64_t hi,
+                   const char *what, const char *key, int64_t *out)
+{
+    *out = dflt;
+    if (v->t == V_NONE)
+        return 0;
+    if (v->t != V_INT || v->i < lo || v->i > hi)
+        return fail(m, v->at, "%s: %s: expected a whole number from %lld to %lld", what, key,
+                    (long long)lo, (long long)hi);
+    *out = v->i;
+    return 0;
+}
+
+/* The links a record stands for: count x parallel (1 when either is not a
+ * valid number: the record's own check says why). */
+static const struct rrun no_run; /* every key absent */
+
+static const struct rrun *run_keys(const struct imp *m, const struct rln *o)
+{
+    return o->run ? &m->r.runs[o->run - 1] : &no_run;
+}
+
+static uint64_t run_links(const struct rrun *o)
+{
+    uint64_t c = o->count.t == V_INT && o->count.i >= 1 && o->count.i <= UINT32_MAX
+                     ? (uint64_t)o->count.i : 1;
+    uint64_t k = o->parallel.t == V_INT && o->parallel.i >= 1 && o->parallel.i <= UINT32_MAX
+                     ? (uint64_t)o->parallel.i : 1;
+    return c * k;
+}
+
+/* One link of record i between elements a and b (as the file orders them). */
+static int add_link(struct imp *m, const struct scenario *sc, size_t i, const struct rln *o,
+                    uint32_t a, uint32_t b, uint64_t bps, uint64_t delay, uint32_t failed)
+{
+    char what[200], w2[128];
+    if (a == b)
+        return fail(m, o->o.at, "%s: links %s to itself",
+                    link_what(m, i, a, b, what, sizeof what), where_el(&m->el[a], w2, sizeof w2));
+    uint32_t fa = a;
+    if (tier_of(m->el[a].kind) > tier_of(m->el[b].kind)) {
+        a = b;
+        b = fa;
+    }
+    int ta = tier_of(m->el[a].kind), tb = tier_of(m->el[b].kind);
+    if (ta == 0 && tb != 1)
+        return fail(m, o->o.at, "%s: a %s links to a leaf, not to a %s",
+                    link_what(m, i, fa, fa == a ? b : a, what, sizeof what),
+                    kind_word[m->el[a].kind], kind_word[m->el[b].kind]);
+    if (ta == tb)
+        return fail(m, o->o.at, "%s: links two %ss: a link within a tier breaks up-down "
+                                "routing (links go host/storage - leaf - spine - super-spine)",
+                    link_what(m, i, fa, fa == a ? b : a, what, sizeof what),
+                    ta == 1 ? "leave" : kind_word[m->el[a].kind]);
+    if (tb != ta + 1)
+        return fail(m, o->o.at, "%s: links a leaf to a super-spine, skipping the spine tier: "
+                                "up-down routing needs host/storage - leaf - spine - "
+                                "super-spine", link_what(m, i, fa, fa == a ? b : a, what, sizeof what));
+    /* each switch end runs the link on a port of its tier's profile */
+    for (int end = 0; end < 2 && !sc->fabric.allow_oversize; end++) {
+        int k = m->el[end ? b : a].kind;
+        uint64_t lane = k == K_LEAF    ? sc->fabric.leaf_port_bps
+                        : k == K_SPINE ? sc->fabric.spine_port_bps
+                        : k == K_SUPER ? sc->fabric.super_port_bps
+                                       : UINT64_MAX;
+        char a1[32], a2[32];
+        if (bps > lane)
+            return fail(m, o->speed.at, "%s: speed: %s is faster than a port of %s (%s, %s)%s; "
+                                        "fabric.allow_oversize: true runs it anyway",
+                        link_what(m, i, fa, fa == a ? b : a, what, sizeof what),
+                        units_fmt_rate(bps, a1, sizeof a1), m->el[end ? b : a].name,
+                        k == K_LEAF    ? sc->fabric.leaf_switch
+                        : k == K_SPINE ? sc->fabric.spine_switch
+                                       : sc->fabric.superspine_switch,
+                        units_fmt_rate(lane, a2, sizeof a2),
+                        sc->fabric.breakout > 1 ? " with fabric.breakout" : "");
+    }
+    if (failed && ta == 0)
+        return fail(m, o->o.at, "%s: failed: a %s's only link cannot fail (remove the %s "
+                                "instead)", link_what(m, i, fa, fa == a ? b : a, what, sizeof what),
+                    kind_word[m->el[a].kind], kind_word[m->el[a].kind]);
+    struct ilink *l = &m->ln[m->n_ln++];
+    *l = (struct ilink){a, b, bps, delay, failed, 0};
+    m->el[a].deg++;
+    m->el[b].deg++;
+    if (ta == 0)
+        m->el[b].side |= m->el[a].kind == K_HOST ? 1 : 2;
+    return 0;
+}
+
+/* The links, each record one link or a run of them (count pairs, parallel
+ * links a pair, the ends stepping a_step and b_step through their arrays),
+ * expanded in file order into links sized once. */
 static int read_links(struct imp *m, const struct scenario *sc)
 {
     size_t n = m->r.n_ln;
-    m->ln = calloc(n ? n : 1, sizeof *m->ln);
+    /* runs may not make more than 64 links a node beyond the records:
+     * a few bytes must not claim gigabytes */
+    uint64_t total = 0, cap = (uint64_t)n + 64ull * m->n_el + 65536;
+    for (size_t i = 0; i < n && total <= cap; i++)
+        total += run_links(run_keys(m, &m->r.ln[i]));
+    total = total < cap ? total : cap;
+    m->ln = calloc(total ? total : 1, sizeof *m->ln);
     if (!m->ln)
         return err_set(m->e, "out of memory reading '%s'", m->path);
+    uint32_t nh = m->r.n_names[0], ns = m->r.n_names[1];
+    const uint32_t lo[3] = {0, nh, nh + ns}, hi[3] = {nh, nh + ns, m->n_el};
+    const char *const arrays[3] = {"hosts", "storage", "switches"};
+    uint64_t made = 0;
     for (size_t i = 0; i < n; i++) {
         const struct rln *o = &m->r.ln[i];
-        char what[200], w2[128];
+        char what[200];
         snprintf(what, sizeof what, "links[%zu]", i);
         if (o->o.t != V_OBJ)
             return fail(m, o->o.at, "%s: expected an object {\"a\", \"b\", \"speed\", ...}", what);
@@ -696,75 +837,62 @@ static int read_links(struct imp *m, const struct scenario *sc)
         if (o->a.t != V_STR || o->b.t != V_STR)
             return fail(m, o->o.at, "%s: expected the names of both ends in \"a\" and \"b\"", what);
         const char *na = str_of(m, &o->a), *nb = str_of(m, &o->b);
-        snprintf(what, sizeof what, "links[%zu] (%.60s - %.60s)", i, na, nb);
         uint32_t a = lookup(m, na), b = lookup(m, nb);
-        if (a == UINT32_MAX || b == UINT32_MAX)
+        if (a == UINT32_MAX || b == UINT32_MAX) {
+            snprintf(what, sizeof what, "links[%zu] (%.60s - %.60s)", i, na, nb);
             return fail(m, o->o.at, "%s: dangling link: no host, storage node or switch named "
                                     "\"%.60s\"", what, a == UINT32_MAX ? na : nb);
-        if (a == b)
-            return fail(m, o->o.at, "%s: links %s to itself", what,
-                        where_el(&m->el[a], w2, sizeof w2));
-        if (tier_of(m->el[a].kind) > tier_of(m->el[b].kind)) {
-            uint32_t x = a;
-            a = b;
-            b = x;
         }
-        int ta = tier_of(m->el[a].kind), tb = tier_of(m->el[b].kind);
-        if (ta == 0 && tb != 1)
-            return fail(m, o->o.at, "%s: a %s links to a leaf, not to a %s", what,
-                        kind_word[m->el[a].kind], kind_word[m->el[b].kind]);
-        if (ta == tb)
-            return fail(m, o->o.at, "%s: links two %ss: a link within a tier breaks up-down "
-                                    "routing (links go host/storage - leaf - spine - super-spine)",
-                        what, ta == 1 ? "leave" : kind_word[m->el[a].kind]);
-        if (tb != ta + 1)
-            return fail(m, o->o.at, "%s: links a leaf to a super-spine, skipping the spine tier: "
-                                    "up-down routing needs host/storage - leaf - spine - "
-                                    "super-spine", what);
-        struct ilink *l = &m->ln[m->n_ln++];
-        l->a = a;
-        l->b = b;
+        link_what(m, i, a, b, what, sizeof what);
+        const struct rrun *u = run_keys(m, o);
+        int64_t count, par, step[2];
+        if (run_int(m, &u->count, 1, 1, UINT32_MAX, what, "count", &count) < 0 ||
+            run_int(m, &u->parallel, 1, 1, UINT32_MAX, what, "parallel", &par) < 0 ||
+            run_int(m, &u->step[0], 0, -(int64_t)UINT32_MAX, UINT32_MAX, what, "a_step",
+                    &step[0]) < 0 ||
+            run_int(m, &u->step[1], 0, -(int64_t)UINT32_MAX, UINT32_MAX, what, "b_step",
+                    &step[1]) < 0)
+            return -1;
+        if ((made += (uint64_t)count * (uint64_t)par) > total)
+            return fail(m, o->o.at, "%s: count x parallel: the runs make more than %llu links "
+                                    "(64 a node beyond one a record)",
+                        what, (unsigned long long)total);
+        /* a run's ends stay within their arrays */
+        for (int end = 0; end < 2; end++) {
+            uint32_t e0 = end ? b : a;
+            int arr = e0 < hi[0] ? 0 : e0 < hi[1] ? 1 : 2;
+            int64_t last = (int64_t)e0 + (count - 1) * step[end];
+            if (last < (int64_t)lo[arr] || last >= (int64_t)hi[arr])
+                return fail(m, u->step[end].at ? u->step[end].at : o->o.at,
+                            "%s: %s: %lld pairs stepping %lld run past the %s (%s[%lld] of %u)",
+                            what, end ? "b_step" : "a_step", (long long)count,
+                            (long long)step[end], arrays[arr], arrays[arr],
+                            (long long)(last - (int64_t)lo[arr]), hi[arr] - lo[arr]);
+        }
+        uint64_t bps, delay = sc->fabric.link_delay_ps;
         if (o->speed.t == V_NONE)
             return fail(m, o->o.at, "%s: speed: missing (a rate such as \"400Gbps\")", what);
-        if (quantity(m, &o->speed, 1, 1, MAX_BPS, what, &l->bps) < 0)
+        if (quantity(m, &o->speed, 1, 1, MAX_BPS, what, &bps) < 0)
             return -1;
-        /* each switch end runs the link on a port of its tier's profile */
-        for (int end = 0; end < 2 && !sc->fabric.allow_oversize; end++) {
-            int k = m->el[end ? l->b : l->a].kind;
-            uint64_t lane = k == K_LEAF    ? sc->fabric.leaf_port_bps
-                            : k == K_SPINE ? sc->fabric.spine_port_bps
-                            : k == K_SUPER ? sc->fabric.super_port_bps
-                                           : UINT64_MAX;
-            char a1[32], a2[32];
-            if (l->bps > lane)
-                return fail(m, o->speed.at, "%s: speed: %s is faster than a port of %s (%s, %s)%s; "
-                                            "fabric.allow_oversize: true runs it anyway", what,
-                            units_fmt_rate(l->bps, a1, sizeof a1), m->el[end ? l->b : l->a].name,
-                            k == K_LEAF    ? sc->fabric.leaf_switch
-                            : k == K_SPINE ? sc->fabric.spine_switch
-                                           : sc->fabric.superspine_switch,
-                            units_fmt_rate(lane, a2, sizeof a2),
-                            sc->fabric.breakout > 1 ? " with fabric.breakout" : "");
-        }
-        l->delay = sc->fabric.link_delay_ps;
-        if (o->delay.t != V_NONE && quantity(m, &o->delay, 0, 0, MAX_DELAY, what, &l->delay) < 0)
+        if (o->delay.t != V_NONE && quantity(m, &o->delay, 0, 0, MAX_DELAY, what, &delay) < 0)
             return -1;
         const struct val *f = &o->failed;
         if (f->t != V_NONE && f->t != V_BOOL &&
             !(f->t == V_INT && f->i >= 1 && f->i < UINT32_MAX))
             return fail(m, o->o.at, "%s: failed: expected true, false or the link's place (1, 2, "
                                     "...) among the failed links", what);
-        l->failed = f->t == V_NONE || (f->t == V_BOOL && !f->i) ? 0
-                    : f->t == V_BOOL                            ? UINT32_MAX
-                                                                : (uint32_t)f->i;
-        if (l->failed && ta == 0)
-            return fail(m, o->o.at, "%s: failed: a %s's only link cannot fail (remove the %s "
-                                    "instead)", what, kind_word[m->el[a].kind],
-                        kind_word[m->el[a].kind]);
-        m->el[a].deg++;
-        m->el[b].deg++;
-        if (ta == 0)
-            m->el[b].side |= m->el[a].kind == K_HOST ? 1 : 2;
+        uint32_t failed = f->t == V_NONE || (f->t == V_BOOL && !f->i) ? 0
+                          : f->t == V_BOOL                            ? UINT32_MAX
+                                                                      : (uint32_t)f->i;
+        if (f->t == V_INT && count * par > 1)
+            return fail(m, f->at, "%s: failed: a place (%u) names one link, this run has %lld "
+                                  "(true fails them all)", what, failed,
+                        (long long)(count * par));
+        for (int64_t j = 0; j < count; j++)
+            for (int64_t q = 0; q < par; q++)
+                if (add_link(m, sc, i, o, (uint32_t)(a + j * step[0]), (uint32_t)(b + j * step[1]),
+                             bps, delay, failed) < 0)
+                    return -1;
     }
     return 0;
 }
@@ -1563,9 +1691,9 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
     else if (r->format.t != V_NONE &&
              (r->format.t != V_STR || strcmp(str_of(&m, &r->format), "ckptnet-topology")))
         rc = fail(&m, r->format.at, "format: expected \"ckptnet-topology\"");
-    else if (r->version.t != V_INT || r->version.i != TOPO_FILE_VERSION)
+    else if (r->version.t != V_INT || r->version.i < 1 || r->version.i > TOPO_FILE_VERSION)
         rc = fail(&m, r->version.t ? r->version.at : r->root.at,
-                  "version: expected %d (this ckptnet's topology files)", TOPO_FILE_VERSION);
+                  "version: expected 1 to %d (this ckptnet's topology files)", TOPO_FILE_VERSION);
     else if (hosts->t != V_ARR || stor->t != V_ARR || sw->t != V_ARR || links->t != V_ARR)
         rc = fail(&m, r->root.at, "%s: expected an array", hosts->t != V_ARR  ? "hosts"
                                                             : stor->t != V_ARR ? "storage"
