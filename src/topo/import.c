@@ -164,14 +164,13 @@ static size_t token_start(const char *s, size_t end)
 }
 
 /* The first n bytes of the file at path (fewer if it is shorter), for a
- * message's line and column; NULL when it cannot be read again (not a
- * regular file). */
+ * message's line and column; NULL when it cannot be read again (a FIFO). */
 static char *read_prefix(const char *path, size_t n, size_t *got)
 {
     struct stat st;
     *got = 0;
     /* a FIFO's bytes are gone (and a second open would wait for a writer) */
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (stat(path, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
         return NULL;
     FILE *f = fopen(path, "rb");
     char *buf = f ? malloc(n + 1) : NULL;
