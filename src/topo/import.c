@@ -76,11 +76,15 @@ struct elem {
     uint64_t src;   /* where its entry is in the file */
 };
 
+/* a link, 16 bytes (first touch of fresh pages is much of an import's
+ * time); its speed and delay are its entry's */
 struct ilink {
-    uint32_t a, b;  /* elements, a on the lower tier */
-    uint64_t bps, delay;
+    uint32_t a, b;    /* elements, a on the lower tier */
     uint32_t failed;  /* 0 up; else down, listed by this (true: UINT32_MAX, last) */
-    uint32_t pa;      /* a's port */
+    uint32_t rec;     /* its entry in links */
+};
+struct iquant {
+    uint64_t bps, delay;
 };
 
 #define MAX_DEPTH 8 /* a topology file nests 3 deep */
@@ -109,7 +113,8 @@ struct rec {
     uint32_t n_runs, cap_runs;
     int oom;           /* a record could not grow */
     char *pool;
-    size_t n_pool, cap_pool;
+    size_t n_pool, cap_pool, first_pool;
+    uint32_t first[4]; /* first sizes: hosts, storage, switches, links (grow) */
     struct open st[MAX_DEPTH];
     int depth, have_root;
     uint32_t *skip_keys; /* pool offsets: keys of the skipped objects open */
@@ -130,7 +135,8 @@ struct imp {
     uint32_t *hash;  /* open addressing: element + 1, 0 = empty */
     uint32_t hmask;
     struct ilink *ln;
-    uint32_t n_ln;
+    uint32_t n_ln, n_failed;
+    struct iquant *q; /* each entry's speed and delay */
 };
 
 static const char *str_of(const struct imp *m, const struct val *v)
@@ -232,14 +238,16 @@ static int oom(struct imp *m)
     return err_set(m->e, "out of memory reading '%s'", m->path);
 }
 
-/* grow *p (n used of *cap elements of size) by one; -1 out of memory */
-static int grow(void **p, uint32_t n, uint32_t *cap, size_t size)
+/* grow *p (n used of *cap elements of size) by one, first to `first`
+ * elements (a guess from the file's size or the scenario: untouched pages
+ * cost nothing, copies as it doubles do); -1 out of memory */
+static int grow(void **p, uint32_t n, uint32_t *cap, size_t size, uint32_t first)
 {
     if (n < *cap)
         return 0;
     if (*cap >= UINT32_MAX / 2)
         return -1;
-    uint32_t c = *cap ? 2 * *cap : 256;
+    uint32_t c = *cap ? 2 * *cap : first > 256 ? first : 256;
     void *g = realloc(*p, (size_t)c * size);
     if (!g)
         return -1;
@@ -253,7 +261,7 @@ static int64_t pool_add(struct imp *m, const char *s, size_t len)
 {
     struct rec *r = &m->r;
     if (r->n_pool + len + 1 > r->cap_pool) {
-        size_t c = r->cap_pool ? 2 * r->cap_pool : 1 << 16;
+        size_t c = r->cap_pool ? 2 * r->cap_pool : r->first_pool > 1 << 16 ? r->first_pool : 1 << 16;
         while (c < r->n_pool + len + 1)
             c *= 2;
         char *g = realloc(r->pool, c);
@@ -322,7 +330,7 @@ static int b_key(struct imp *m, const char *s, size_t len, uint64_t at)
             return fail(m, at, "duplicate key \"%.40s\"", r->pool + r->skip_keys[i]);
     int64_t off = pool_add(m, s, len);
     if (off < 0 || off >= UINT32_MAX || grow((void **)&r->skip_keys, r->n_skip, &r->cap_skip,
-                                             sizeof *r->skip_keys) < 0)
+                                             sizeof *r->skip_keys, 0) < 0)
         return oom(m);
     r->skip_keys[r->n_skip++] = (uint32_t)off;
     return 0;
@@ -354,17 +362,17 @@ static struct val *b_slot(struct imp *m, int obj, uint8_t *ctx, uint8_t *which)
         return &r->arr[k - 3];
     case C_NAMES:
         if (grow((void **)&r->names[o->which], r->n_names[o->which], &r->cap_names[o->which],
-                 sizeof **r->names) < 0)
+                 sizeof **r->names, r->first[o->which]) < 0)
             return NULL;
         return &r->names[o->which][r->n_names[o->which]++];
     case C_SWS:
-        if (grow((void **)&r->sw, r->n_sw, &r->cap_sw, sizeof *r->sw) < 0)
+        if (grow((void **)&r->sw, r->n_sw, &r->cap_sw, sizeof *r->sw, r->first[2]) < 0)
             return NULL;
         memset(&r->sw[r->n_sw], 0, sizeof *r->sw);
         *ctx = obj ? C_SW : C_SKIP;
         return &r->sw[r->n_sw++].o;
     case C_LNS:
-        if (grow((void **)&r->ln, r->n_ln, &r->cap_ln, sizeof *r->ln) < 0)
+        if (grow((void **)&r->ln, r->n_ln, &r->cap_ln, sizeof *r->ln, r->first[3]) < 0)
             return NULL;
         memset(&r->ln[r->n_ln], 0, sizeof *r->ln);
         *ctx = obj ? C_LN : C_SKIP;
@@ -376,7 +384,8 @@ static struct val *b_slot(struct imp *m, int obj, uint8_t *ctx, uint8_t *which)
     case C_LN: {
         struct rln *l = &r->ln[r->n_ln - 1];
         if (k >= 5 && !l->run) {
-            if (grow((void **)&r->runs, r->n_runs, &r->cap_runs, sizeof *r->runs) < 0) {
+            if (grow((void **)&r->runs, r->n_runs, &r->cap_runs, sizeof *r->runs,
+                     r->first[3]) < 0) {
                 r->oom = 1;
                 return NULL;
             }
@@ -523,6 +532,19 @@ static int j_end(void *c)
 static int too_large(const struct scenario *sc, const char *path, double limit, struct err *e);
 static double file_limit(const struct scenario *sc);
 
+/* The records' first sizes for a file of `bytes`: the pool never more than
+ * the file, a switch entry at least ~40 bytes, a link ~27, and the
+ * scenario's host and storage counts (a name takes at least 3 bytes). */
+static void size_hints(struct rec *r, const struct scenario *sc, size_t bytes)
+{
+    uint64_t nics[2] = {(uint64_t)sc->cluster.nodes, (uint64_t)sc->storage.nodes};
+    r->first_pool = bytes + 1;
+    for (int k = 0; k < 2; k++)
+        r->first[k] = (uint32_t)(nics[k] < bytes / 3 ? nics[k] : bytes / 3);
+    r->first[2] = (uint32_t)(bytes / 256);
+    r->first[3] = (uint32_t)(bytes / 64);
+}
+
 /* Stream the JSON file at m->path through yajl in chunks: no copy of the
  * whole file is kept. At most limit bytes (larger: too_large's message). */
 static int load_json(struct imp *m, const struct scenario *sc, double limit)
@@ -539,6 +561,8 @@ static int load_json(struct imp *m, const struct scenario *sc, double limit)
         fclose(f);
         return too_large(sc, m->path, limit, m->e);
     }
+    if (S_ISREG(st.st_mode))
+        size_hints(&m->r, sc, (size_t)st.st_size);
     m->yh = yajl_alloc(&cb, NULL, m);
     if (!m->yh) {
         fclose(f);
@@ -749,7 +773,7 @@ static uint64_t run_links(const struct rrun *o)
 
 /* One link of record i between elements a and b (as the file orders them). */
 static int add_link(struct imp *m, const struct scenario *sc, size_t i, const struct rln *o,
-                    uint32_t a, uint32_t b, uint64_t bps, uint64_t delay, uint32_t failed)
+                    uint32_t a, uint32_t b, uint64_t bps, uint32_t failed)
 {
     char what[200], w2[128];
     if (a == b)
@@ -798,7 +822,8 @@ static int add_link(struct imp *m, const struct scenario *sc, size_t i, const st
                                 "instead)", link_what(m, i, fa, fa == a ? b : a, what, sizeof what),
                     kind_word[m->el[a].kind], kind_word[m->el[a].kind]);
     struct ilink *l = &m->ln[m->n_ln++];
-    *l = (struct ilink){a, b, bps, delay, failed, 0};
+    *l = (struct ilink){a, b, failed, (uint32_t)i};
+    m->n_failed += failed != 0;
     m->el[a].deg++;
     m->el[b].deg++;
     if (ta == 0)
@@ -818,8 +843,9 @@ static int read_links(struct imp *m, const struct scenario *sc)
     for (size_t i = 0; i < n && total <= cap; i++)
         total += run_links(run_keys(m, &m->r.ln[i]));
     total = total < cap ? total : cap;
-    m->ln = calloc(total ? total : 1, sizeof *m->ln);
-    if (!m->ln)
+    m->ln = malloc((total ? total : 1) * sizeof *m->ln);
+    m->q = malloc((n ? n : 1) * sizeof *m->q);
+    if (!m->ln || !m->q)
         return err_set(m->e, "out of memory reading '%s'", m->path);
     uint32_t nh = m->r.n_names[0], ns = m->r.n_names[1];
     const uint32_t lo[3] = {0, nh, nh + ns}, hi[3] = {nh, nh + ns, m->n_el};
@@ -875,6 +901,7 @@ static int read_links(struct imp *m, const struct scenario *sc)
             return -1;
         if (o->delay.t != V_NONE && quantity(m, &o->delay, 0, 0, MAX_DELAY, what, &delay) < 0)
             return -1;
+        m->q[i] = (struct iquant){bps, delay};
         const struct val *f = &o->failed;
         if (f->t != V_NONE && f->t != V_BOOL &&
             !(f->t == V_INT && f->i >= 1 && f->i < UINT32_MAX))
@@ -890,7 +917,7 @@ static int read_links(struct imp *m, const struct scenario *sc)
         for (int64_t j = 0; j < count; j++)
             for (int64_t q = 0; q < par; q++)
                 if (add_link(m, sc, i, o, (uint32_t)(a + j * step[0]), (uint32_t)(b + j * step[1]),
-                             bps, delay, failed) < 0)
+                             bps, failed) < 0)
                     return -1;
     }
     return 0;
@@ -1176,8 +1203,11 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
     t->ports = arena_calloc(a, t->n_ports ? t->n_ports : 1, sizeof *t->ports);
     uint32_t *cur = calloc(t->n_nodes, sizeof *cur);
     uint8_t *pod_cp = calloc(t->n_pods + 1, 1), *pod_st = calloc(t->n_pods + 1, 1);
+    /* failed links: place << 32 | order among them; a's port by that order */
+    uint64_t *fl = malloc((m->n_failed + 1) * sizeof *fl);
+    uint32_t *fpa = malloc((m->n_failed + 1) * sizeof *fpa), nf = 0;
     int rc = 0;
-    if (!t->ports || !cur || !pod_cp || !pod_st) {
+    if (!t->ports || !cur || !pod_cp || !pod_st || !fl || !fpa) {
         rc = err_set(m->e, "out of memory reading '%s'", m->path);
         goto out;
     }
@@ -1193,7 +1223,9 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
     for (uint32_t i = 0; i < m->n_ln; i++) {
         const struct ilink *l = &m->ln[i];
         uint32_t na = m->el[l->a].node, nb = m->el[l->b].node;
-        uint32_t pa = m->ln[i].pa = cur[na]++, pb = cur[nb]++;
+        uint32_t pa = cur[na]++, pb = cur[nb]++;
+        if (l->failed) /* its place << 32 | its order among the failed, and a's port */
+            fl[nf] = (uint64_t)l->failed << 32 | nf, fpa[nf++] = pa;
         enum path_seg ab, ba;
         const struct tnode *x = &t->nodes[na];
         if (x->kind == NODE_HOST || x->kind == NODE_STORAGE) {
@@ -1209,7 +1241,7 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
             ab = pod_cp[x->pod] ? PATH_SPINE_UP : PATH_REVERSE;
             ba = pod_st[x->pod] ? PATH_SUPER_DOWN : PATH_REVERSE;
         }
-        topo__link(t, pa, na, pb, nb, l->bps, l->delay, ab, ba);
+        topo__link(t, pa, na, pb, nb, m->q[l->rec].bps, m->q[l->rec].delay, ab, ba);
     }
     /* parallel links per pair (the widest), and the failed links by name:
      * "a-b", "#j" the j-th of parallel ones, as the builders name them */
@@ -1233,23 +1265,12 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
     }
     free(cnt);
     /* failed links: by their place ("failed": n), then the others in file order */
-    uint32_t nf = 0;
-    uint64_t *fl = malloc((m->n_ln ? m->n_ln : 1) * sizeof *fl); /* place << 32 | link */
-    if (!fl) {
-        rc = err_set(m->e, "out of memory reading '%s'", m->path);
-        goto out;
-    }
-    for (uint32_t i = 0; i < m->n_ln; i++)
-        if (m->ln[i].failed)
-            fl[nf++] = (uint64_t)m->ln[i].failed << 32 | i;
     qsort(fl, nf, sizeof *fl, cmp_u64);
     for (uint32_t i = 0; i < nf; i++) {
         char name[160];
-        uint32_t pa = m->ln[(uint32_t)fl[i]].pa;
-        topo__link_name(t, pa, name, sizeof name);
-        topo__fail(t, pa, name);
+        topo__link_name(t, fpa[(uint32_t)fl[i]], name, sizeof name);
+        topo__fail(t, fpa[(uint32_t)fl[i]], name);
     }
-    free(fl);
     /* oversubscription: the most loaded leaf of each side, and a compute
      * pod's spines (links to compute leaves over links up), as built */
     for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {
@@ -1290,6 +1311,8 @@ out:
     free(cur);
     free(pod_cp);
     free(pod_st);
+    free(fl);
+    free(fpa);
     return rc;
 }
 
@@ -1673,6 +1696,7 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
         if (!(text = read_capped(sc, path, &m.len, e)))
             return -1;
         m.text = text;
+        size_hints(&m.r, sc, m.len);
         rc = load_yaml(&m);
     } else {
         rc = load_json(&m, sc, file_limit(sc));
@@ -1744,6 +1768,7 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
     free(m.hash);
     free(m.el);
     free(m.ln);
+    free(m.q);
     rec_free(&m.r);
     free(text);
     return rc;
