@@ -32,15 +32,16 @@ static void cleanup2(void)
 }
 
 /* 2 compute leaves of 2 hosts, a storage leaf of 2, 2 spines. */
-static const char base2[] =
-    "{\"version\": 1,\n"
-    " \"hosts\": [\"h0\", \"h1\", \"h2\", \"h3\"],\n"
-    " \"storage\": [\"s0\", \"s1\"],\n"
-    " \"switches\": [\n"
-    "  {\"name\": \"L0\", \"tier\": \"leaf\"}, {\"name\": \"L1\", \"tier\": \"leaf\"},\n"
-    "  {\"name\": \"L2\", \"tier\": \"leaf\"},\n"
-    "  {\"name\": \"S0\", \"tier\": \"spine\"}, {\"name\": \"S1\", \"tier\": \"spine\"}],\n"
+#define NODES2 \
+    " \"hosts\": [\"h0\", \"h1\", \"h2\", \"h3\"],\n" \
+    " \"storage\": [\"s0\", \"s1\"],\n" \
+    " \"switches\": [\n" \
+    "  {\"name\": \"L0\", \"tier\": \"leaf\"}, {\"name\": \"L1\", \"tier\": \"leaf\"},\n" \
+    "  {\"name\": \"L2\", \"tier\": \"leaf\"},\n" \
+    "  {\"name\": \"S0\", \"tier\": \"spine\"}, {\"name\": \"S1\", \"tier\": \"spine\"}],\n" \
     " \"links\": [\n"
+static const char base2[] =
+    "{\"version\": 1,\n" NODES2
     "  {\"a\": \"h0\", \"b\": \"L0\", \"speed\": \"400Gbps\"},\n"
     "  {\"a\": \"h1\", \"b\": \"L0\", \"speed\": \"400Gbps\"},\n"
     "  {\"a\": \"h2\", \"b\": \"L1\", \"speed\": \"400Gbps\"},\n"
@@ -57,14 +58,7 @@ static const char base2[] =
 /* base2's links as runs: count pairs, the ends stepping a_step, b_step
  * through their arrays; parallel links a pair. */
 static const char runs2[] =
-    "{\"version\": 2,\n"
-    " \"hosts\": [\"h0\", \"h1\", \"h2\", \"h3\"],\n"
-    " \"storage\": [\"s0\", \"s1\"],\n"
-    " \"switches\": [\n"
-    "  {\"name\": \"L0\", \"tier\": \"leaf\"}, {\"name\": \"L1\", \"tier\": \"leaf\"},\n"
-    "  {\"name\": \"L2\", \"tier\": \"leaf\"},\n"
-    "  {\"name\": \"S0\", \"tier\": \"spine\"}, {\"name\": \"S1\", \"tier\": \"spine\"}],\n"
-    " \"links\": [\n"
+    "{\"version\": 2,\n" NODES2
     "  {\"a\": \"h0\", \"b\": \"L0\", \"speed\": \"400Gbps\", \"count\": 2, \"a_step\": 1},\n"
     "  {\"a\": \"h2\", \"b\": \"L1\", \"speed\": \"400Gbps\", \"count\": 2, \"a_step\": 1},\n"
     "  {\"a\": \"s0\", \"b\": \"L2\", \"speed\": \"400Gbps\", \"count\": 2, \"a_step\": 1},\n"
@@ -116,13 +110,33 @@ static char *swap(const char *text, const char *from, const char *to)
     return s;
 }
 
+/* Each case: text with from replaced by to is refused, the message
+ * naming the file and holding want. */
+struct swap_case {
+    const char *from, *to, *want;
+};
+static void swap_errors(const char *text, const struct swap_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct scenario sc;
+        struct err e = {{0}};
+        struct ckpt_description d;
+        char path[128];
+        small2(&sc);
+        char *t = swap(text, cases[i].from, cases[i].to);
+        put(&sc, t, path, sizeof path);
+        int rc = ckpt_describe(&sc, &d, &e);
+        CHECKF(rc < 0 && strstr(e.msg, cases[i].want) && strstr(e.msg, path),
+               "case %zu: want \"%s\", got %s", i, cases[i].want, rc < 0 ? e.msg : "accepted");
+        free(t);
+    }
+}
+
 /* A JSON file's errors give the element's line and column (the jansson
  * tree had none for them: "t.json: links[11] ..."). */
 static void import2_json_positions(void)
 {
-    static const struct {
-        const char *from, *to, *want;
-    } cases[] = {
+    static const struct swap_case cases[] = {
         {"{\"a\": \"L2\", \"b\": \"S1\"", "{\"a\": \"L2\", \"b\": \"S9\"",
          "t.json:20:3: links[11] (L2 - S9): dangling link"},
         {"\"h3\"]", "\"h1\"]", "t.json:2:30: hosts[3]: duplicate name \"h1\""},
@@ -137,19 +151,28 @@ static void import2_json_positions(void)
          "t.json:2:12: JSON syntax error"},
         {"\"version\": 1,", "\"version\": 3,", "t.json:1:13: version: expected 1 to 2"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        struct scenario sc;
-        struct err e = {{0}};
-        struct ckpt_description d;
-        char path[128];
-        small2(&sc);
-        char *text = swap(base2, cases[i].from, cases[i].to);
-        put(&sc, text, path, sizeof path);
-        int rc = ckpt_describe(&sc, &d, &e);
-        CHECKF(rc < 0 && strstr(e.msg, cases[i].want) && strstr(e.msg, path),
-               "case %zu: want \"%s\", got %s", i, cases[i].want, rc < 0 ? e.msg : "accepted");
-        free(text);
-    }
+    swap_errors(base2, cases, sizeof cases / sizeof *cases);
+}
+
+/* Files x and y run small2 to the same results (5 switches). */
+static void same_results(const char *x, const char *y, const char *what)
+{
+    struct scenario a, b;
+    struct results ra, rb;
+    char path[128];
+    small2(&a);
+    small2(&b);
+    put(&a, x, path, sizeof path);
+    CHECK(test_run(&a, &ra) == 0);
+    put(&b, y, path, sizeof path);
+    CHECKF(test_run(&b, &rb) == 0, "%s", what);
+    char *ja = test_json(&a, &ra), *jb = test_json(&a, &rb);
+    CHECKF(ja && jb && !strcmp(ja, jb) && ra.ok && rb.ok && rb.switches == 5,
+           "%s: the fabric's results differ", what);
+    free(ja);
+    free(jb);
+    results_release(&ra);
+    results_release(&rb);
 }
 
 /* The sections in any order (links first, then switches, storage, hosts)
@@ -165,21 +188,7 @@ static void import2_section_order(void)
     hos[strlen(hos) - 2] = '\n'; /* the last section: no comma */
     hos[strlen(hos) - 1] = '\0';
     snprintf(re, n + 8, "{\"version\": 1,\n%s,\n%s%s%s}\n", links, swi, sto, hos);
-    struct scenario a, b;
-    struct results ra, rb;
-    char path[128];
-    small2(&a);
-    small2(&b);
-    put(&a, base2, path, sizeof path);
-    CHECK(test_run(&a, &ra) == 0);
-    put(&b, re, path, sizeof path);
-    CHECKF(test_run(&b, &rb) == 0, "%s", re);
-    char *ja = test_json(&a, &ra), *jb = test_json(&a, &rb);
-    CHECK(ja && jb && !strcmp(ja, jb) && ra.ok && rb.ok && ra.switches == 5);
-    free(ja);
-    free(jb);
-    results_release(&ra);
-    results_release(&rb);
+    same_results(base2, re, "sections reordered");
     free(re);
     free(links);
     free(swi);
@@ -307,22 +316,8 @@ static void import2_every_scenario_routes(void)
  * same results. */
 static void import2_runs_same_fabric(void)
 {
-    struct scenario a, b;
-    struct results ra, rb;
     char path[128];
-    small2(&a);
-    small2(&b);
-    put(&a, base2, path, sizeof path);
-    CHECK(test_run(&a, &ra) == 0);
-    put(&b, runs2, path, sizeof path);
-    CHECK(test_run(&b, &rb) == 0);
-    char *ja = test_json(&a, &ra), *jb = test_json(&a, &rb);
-    CHECKF(ja && jb && !strcmp(ja, jb) && ra.ok && rb.ok && rb.switches == 5,
-           "the runs' fabric differs");
-    free(ja);
-    free(jb);
-    results_release(&ra);
-    results_release(&rb);
+    same_results(base2, runs2, "runs");
     /* parallel: L0 - S0 twice, then L0 - S1 twice, as two single links each */
     char *p1 = swap(runs2, "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, "
                             "\"b_step\": 1}",
@@ -363,9 +358,7 @@ static void import2_runs_errors(void)
 {
     static const char l0[] = "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, "
                              "\"b_step\": 1}";
-    static const struct {
-        const char *from, *to, *want;
-    } cases[] = {
+    static const struct swap_case cases[] = {
         {l0, "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 0}",
          "t.json:12:55: links[3] (L0 - S0): count: expected a whole number from 1 to 4294967295"},
         {l0, "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, \"b_step\": 2}",
@@ -385,19 +378,7 @@ static void import2_runs_errors(void)
                                                            "\"b_step\": 3},\n  {\"a\": \"h2\"",
          "t.json:9:3: links[0] (h1 - S0): a host links to a leaf, not to a spine"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        struct scenario sc;
-        struct err e = {{0}};
-        struct ckpt_description d;
-        char path[128];
-        small2(&sc);
-        char *text = swap(runs2, cases[i].from, cases[i].to);
-        put(&sc, text, path, sizeof path);
-        int rc = ckpt_describe(&sc, &d, &e);
-        CHECKF(rc < 0 && strstr(e.msg, cases[i].want) && strstr(e.msg, path),
-               "case %zu: want \"%s\", got %s", i, cases[i].want, rc < 0 ? e.msg : "accepted");
-        free(text);
-    }
+    swap_errors(runs2, cases, sizeof cases / sizeof *cases);
 }
 
 /* Describe sc over a FIFO a child fills with head, then item n times
