@@ -1,13 +1,17 @@
 /* Topology files read by the streaming parsers: a JSON file's errors name
  * the line and column of the element, as a YAML file's do; the sections
  * may come in any order; nesting is bounded. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../src/api/ckpt.h"
 #include "../src/core/arena.h"
+#include "../src/topo/internal.h"
 #include "../src/topo/topo.h"
 #include "../src/work/work.h"
 #include "harness.h"
@@ -22,19 +26,22 @@ static void cleanup2(void)
     remove(p);
     snprintf(p, sizeof p, "%s/x.json", dir2);
     remove(p);
+    snprintf(p, sizeof p, "%s/fifo.json", dir2);
+    remove(p);
     rmdir(dir2);
 }
 
 /* 2 compute leaves of 2 hosts, a storage leaf of 2, 2 spines. */
-static const char base2[] =
-    "{\"version\": 1,\n"
-    " \"hosts\": [\"h0\", \"h1\", \"h2\", \"h3\"],\n"
-    " \"storage\": [\"s0\", \"s1\"],\n"
-    " \"switches\": [\n"
-    "  {\"name\": \"L0\", \"tier\": \"leaf\"}, {\"name\": \"L1\", \"tier\": \"leaf\"},\n"
-    "  {\"name\": \"L2\", \"tier\": \"leaf\"},\n"
-    "  {\"name\": \"S0\", \"tier\": \"spine\"}, {\"name\": \"S1\", \"tier\": \"spine\"}],\n"
+#define NODES2 \
+    " \"hosts\": [\"h0\", \"h1\", \"h2\", \"h3\"],\n" \
+    " \"storage\": [\"s0\", \"s1\"],\n" \
+    " \"switches\": [\n" \
+    "  {\"name\": \"L0\", \"tier\": \"leaf\"}, {\"name\": \"L1\", \"tier\": \"leaf\"},\n" \
+    "  {\"name\": \"L2\", \"tier\": \"leaf\"},\n" \
+    "  {\"name\": \"S0\", \"tier\": \"spine\"}, {\"name\": \"S1\", \"tier\": \"spine\"}],\n" \
     " \"links\": [\n"
+static const char base2[] =
+    "{\"version\": 1,\n" NODES2
     "  {\"a\": \"h0\", \"b\": \"L0\", \"speed\": \"400Gbps\"},\n"
     "  {\"a\": \"h1\", \"b\": \"L0\", \"speed\": \"400Gbps\"},\n"
     "  {\"a\": \"h2\", \"b\": \"L1\", \"speed\": \"400Gbps\"},\n"
@@ -47,6 +54,17 @@ static const char base2[] =
     "  {\"a\": \"L1\", \"b\": \"S1\", \"speed\": \"400Gbps\"},\n"
     "  {\"a\": \"L2\", \"b\": \"S0\", \"speed\": \"400Gbps\"},\n"
     "  {\"a\": \"L2\", \"b\": \"S1\", \"speed\": \"400Gbps\"}]}\n";
+
+/* base2's links as runs: count pairs, the ends stepping a_step, b_step
+ * through their arrays; parallel links a pair. */
+static const char runs2[] =
+    "{\"version\": 2,\n" NODES2
+    "  {\"a\": \"h0\", \"b\": \"L0\", \"speed\": \"400Gbps\", \"count\": 2, \"a_step\": 1},\n"
+    "  {\"a\": \"h2\", \"b\": \"L1\", \"speed\": \"400Gbps\", \"count\": 2, \"a_step\": 1},\n"
+    "  {\"a\": \"s0\", \"b\": \"L2\", \"speed\": \"400Gbps\", \"count\": 2, \"a_step\": 1},\n"
+    "  {\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, \"b_step\": 1},\n"
+    "  {\"a\": \"L1\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, \"b_step\": 1},\n"
+    "  {\"a\": \"L2\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, \"b_step\": 1}]}\n";
 
 static void small2(struct scenario *sc)
 {
@@ -92,13 +110,33 @@ static char *swap(const char *text, const char *from, const char *to)
     return s;
 }
 
+/* Each case: text with from replaced by to is refused, the message
+ * naming the file and holding want. */
+struct swap_case {
+    const char *from, *to, *want;
+};
+static void swap_errors(const char *text, const struct swap_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct scenario sc;
+        struct err e = {{0}};
+        struct ckpt_description d;
+        char path[128];
+        small2(&sc);
+        char *t = swap(text, cases[i].from, cases[i].to);
+        put(&sc, t, path, sizeof path);
+        int rc = ckpt_describe(&sc, &d, &e);
+        CHECKF(rc < 0 && strstr(e.msg, cases[i].want) && strstr(e.msg, path),
+               "case %zu: want \"%s\", got %s", i, cases[i].want, rc < 0 ? e.msg : "accepted");
+        free(t);
+    }
+}
+
 /* A JSON file's errors give the element's line and column (the jansson
  * tree had none for them: "t.json: links[11] ..."). */
 static void import2_json_positions(void)
 {
-    static const struct {
-        const char *from, *to, *want;
-    } cases[] = {
+    static const struct swap_case cases[] = {
         {"{\"a\": \"L2\", \"b\": \"S1\"", "{\"a\": \"L2\", \"b\": \"S9\"",
          "t.json:20:3: links[11] (L2 - S9): dangling link"},
         {"\"h3\"]", "\"h1\"]", "t.json:2:30: hosts[3]: duplicate name \"h1\""},
@@ -111,21 +149,30 @@ static void import2_json_positions(void)
          "t.json:20:46: duplicate key \"speed\""},
         {"{\"version\": 1,\n \"hosts\": [", "{\"version\": 1,\n \"hosts\": [}",
          "t.json:2:12: JSON syntax error"},
-        {"\"version\": 1,", "\"version\": 2,", "t.json:1:13: version: expected 1"},
+        {"\"version\": 1,", "\"version\": 3,", "t.json:1:13: version: expected 1 to 2"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        struct scenario sc;
-        struct err e = {{0}};
-        struct ckpt_description d;
-        char path[128];
-        small2(&sc);
-        char *text = swap(base2, cases[i].from, cases[i].to);
-        put(&sc, text, path, sizeof path);
-        int rc = ckpt_describe(&sc, &d, &e);
-        CHECKF(rc < 0 && strstr(e.msg, cases[i].want) && strstr(e.msg, path),
-               "case %zu: want \"%s\", got %s", i, cases[i].want, rc < 0 ? e.msg : "accepted");
-        free(text);
-    }
+    swap_errors(base2, cases, sizeof cases / sizeof *cases);
+}
+
+/* Files x and y run small2 to the same results (5 switches). */
+static void same_results(const char *x, const char *y, const char *what)
+{
+    struct scenario a, b;
+    struct results ra, rb;
+    char path[128];
+    small2(&a);
+    small2(&b);
+    put(&a, x, path, sizeof path);
+    CHECK(test_run(&a, &ra) == 0);
+    put(&b, y, path, sizeof path);
+    CHECKF(test_run(&b, &rb) == 0, "%s", what);
+    char *ja = test_json(&a, &ra), *jb = test_json(&a, &rb);
+    CHECKF(ja && jb && !strcmp(ja, jb) && ra.ok && rb.ok && rb.switches == 5,
+           "%s: the fabric's results differ", what);
+    free(ja);
+    free(jb);
+    results_release(&ra);
+    results_release(&rb);
 }
 
 /* The sections in any order (links first, then switches, storage, hosts)
@@ -141,21 +188,7 @@ static void import2_section_order(void)
     hos[strlen(hos) - 2] = '\n'; /* the last section: no comma */
     hos[strlen(hos) - 1] = '\0';
     snprintf(re, n + 8, "{\"version\": 1,\n%s,\n%s%s%s}\n", links, swi, sto, hos);
-    struct scenario a, b;
-    struct results ra, rb;
-    char path[128];
-    small2(&a);
-    small2(&b);
-    put(&a, base2, path, sizeof path);
-    CHECK(test_run(&a, &ra) == 0);
-    put(&b, re, path, sizeof path);
-    CHECKF(test_run(&b, &rb) == 0, "%s", re);
-    char *ja = test_json(&a, &ra), *jb = test_json(&a, &rb);
-    CHECK(ja && jb && !strcmp(ja, jb) && ra.ok && rb.ok && ra.switches == 5);
-    free(ja);
-    free(jb);
-    results_release(&ra);
-    results_release(&rb);
+    same_results(base2, re, "sections reordered");
     free(re);
     free(links);
     free(swi);
@@ -228,12 +261,13 @@ static void import2_every_scenario_routes(void)
         "scenarios/size-llama3-405b-hand44.yaml", "scenarios/size-llama3-405b.yaml"};
     int checked = 0, three = 0;
     for (size_t f = 0; f < sizeof files / sizeof *files; f++)
-        for (int failed = 0; failed < 2; failed++) {
+        for (int failed = 0; failed < 4; failed++) {
+            int runs = failed >= 2; /* each file both ways: one link a line, runs */
             struct scenario sc, fab, imp;
             struct err e = {{0}};
             scenario_defaults(&sc);
             CHECKF(scenario_load_file(&sc, files[f], &e) == 0, "%s", e.msg);
-            if (failed)
+            if (failed % 2)
                 test_set(&sc, "fabric.failed_links=2");
             if (scenario_validate(&sc, &e) < 0 || scenario_resolve(&sc, &e) < 0) {
                 CHECKF(0, "%s: %s", files[f], e.msg);
@@ -247,7 +281,8 @@ static void import2_every_scenario_routes(void)
             arena_init(&a2);
             put(&imp, "", path, sizeof path); /* the private directory */
             snprintf(path, sizeof path, "%s/x.json", dir2);
-            int ok = topo_build(&t1, &fab, &a1, &e) == 0 && topo_export(&t1, &fab, path, &e) == 0;
+            int ok = topo_build(&t1, &fab, &a1, &e) == 0 &&
+                     topo__export_runs(&t1, &fab, path, runs, &e) == 0;
             CHECKF(ok, "%s: %s", files[f], e.msg);
             imp = fab;
             test_set(&imp, "fabric.failed_links=0");
@@ -263,17 +298,135 @@ static void import2_every_scenario_routes(void)
                 for (uint32_t s = t1.first_cleaf; same && s < t1.n_nodes; s++)
                     for (uint32_t l = 0; same && l < t1.n_leaves; l++)
                         same = same_route(&t1, &t2, s, t1.first_cleaf + l);
-                CHECKF(same, "%s%s: the imported fabric's ports or routes differ", files[f],
-                       failed ? " (2 failed links)" : "");
-                CHECKF(t2.n_affected == t1.n_affected, "%s%s: %u leaves with tables, built %u",
-                       files[f], failed ? " (2 failed links)" : "", t2.n_affected, t1.n_affected);
+                CHECKF(same, "%s%s%s: the imported fabric's ports or routes differ", files[f],
+                       failed % 2 ? " (2 failed links)" : "", runs ? " (runs)" : "");
+                CHECKF(t2.n_affected == t1.n_affected, "%s%s%s: %u leaves with tables, built %u",
+                       files[f], failed % 2 ? " (2 failed links)" : "", runs ? " (runs)" : "",
+                       t2.n_affected, t1.n_affected);
                 checked++;
                 three += t1.tiers == 3;
             }
             arena_release(&a1);
             arena_release(&a2);
         }
-    CHECKF(checked == 26 && three >= 4, "%d fabrics checked, %d of three tiers", checked, three);
+    CHECKF(checked == 52 && three >= 8, "%d fabrics checked, %d of three tiers", checked, three);
+}
+
+/* A file of runs reads as the same fabric as its links one a line: the
+ * same results. */
+static void import2_runs_same_fabric(void)
+{
+    char path[128];
+    same_results(base2, runs2, "runs");
+    /* parallel: L0 - S0 twice, then L0 - S1 twice, as two single links each */
+    char *p1 = swap(runs2, "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, "
+                            "\"b_step\": 1}",
+                    "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, "
+                    "\"b_step\": 1, \"parallel\": 2}");
+    char *p2 = swap(runs2, "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, "
+                            "\"b_step\": 1}",
+                    "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\"},"
+                    "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\"},"
+                    "{\"a\": \"L0\", \"b\": \"S1\", \"speed\": \"400Gbps\", \"parallel\": 2}");
+    struct scenario c;
+    struct arena a1, a2;
+    struct topo t1, t2;
+    struct err e = {{0}};
+    small2(&c);
+    test_set(&c, "fabric.allow_oversize=true");
+    arena_init(&a1);
+    arena_init(&a2);
+    put(&c, p1, path, sizeof path);
+    int ok = scenario_resolve(&c, &e) == 0 && topo_build(&t1, &c, &a1, &e) == 0;
+    CHECKF(ok, "parallel run: %s", e.msg);
+    put(&c, p2, path, sizeof path);
+    ok = ok && scenario_resolve(&c, &e) == 0 && topo_build(&t2, &c, &a2, &e) == 0;
+    CHECKF(ok, "parallel links: %s", e.msg);
+    int same = ok && t1.n_ports == t2.n_ports && t1.n_ports == 28 && t1.links_per_spine == 2;
+    for (uint32_t q = 0; same && q < t1.n_ports; q++)
+        same = t1.ports[q].peer == t2.ports[q].peer && t1.ports[q].node == t2.ports[q].node;
+    CHECKF(same, "a run of parallel links differs from the links one a line");
+    arena_release(&a1);
+    arena_release(&a2);
+    free(p1);
+    free(p2);
+}
+
+/* A run's faults are named like a link's: the record, its ends (the link
+ * at fault), line and column. */
+static void import2_runs_errors(void)
+{
+    static const char l0[] = "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, "
+                             "\"b_step\": 1}";
+    static const struct swap_case cases[] = {
+        {l0, "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 0}",
+         "t.json:12:55: links[3] (L0 - S0): count: expected a whole number from 1 to 4294967295"},
+        {l0, "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, \"b_step\": 2}",
+         "t.json:12:68: links[3] (L0 - S0): b_step: 2 pairs stepping 2 run past the switches "
+         "(switches[5] of 5)"},
+        {l0, "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, \"b_step\": -1}",
+         "t.json:12:3: links[3] (L0 - L2): links two leaves"},
+        {l0, "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, \"b_step\": 1, "
+             "\"failed\": 1}",
+         "t.json:12:81: links[3] (L0 - S0): failed: a place (1) names one link, this run has 2"},
+        {l0, "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, \"b_step\": 1, "
+             "\"parallel\": 3000000}",
+         "t.json:12:3: links[3] (L0 - S0): count x parallel: the runs make more than 66246 links"},
+        {l0, "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"count\": 2, \"a_step\": 1.5}",
+         "links[3] (L0 - S0): a_step: expected a whole number"},
+        {"\"count\": 2, \"a_step\": 1},\n  {\"a\": \"h2\"", "\"count\": 2, \"a_step\": 1, "
+                                                           "\"b_step\": 3},\n  {\"a\": \"h2\"",
+         "t.json:9:3: links[0] (h1 - S0): a host links to a leaf, not to a spine"},
+    };
+    swap_errors(runs2, cases, sizeof cases / sizeof *cases);
+}
+
+/* Describe sc over a FIFO a child fills with head, then item n times
+ * (until the reader goes); the message must hold want. */
+static void fifo_case(struct scenario *sc, const char *head, const char *item, long n,
+                      const char *want)
+{
+    struct err e = {{0}};
+    struct ckpt_description d;
+    char path[128];
+    put(sc, "", path, sizeof path); /* the private directory */
+    snprintf(path, sizeof path, "%s/fifo.json", dir2);
+    remove(path);
+    CHECK(mkfifo(path, 0600) == 0);
+    test_set(sc, "fabric.topology_file=%s", path);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        signal(SIGPIPE, SIG_DFL); /* the reader's close ends the child */
+        FILE *f = fopen(path, "w");
+        if (!f)
+            _exit(1);
+        fputs(head, f);
+        for (long k = 0; k < n; k++)
+            fputs(item, f);
+        fclose(f);
+        _exit(0);
+    }
+    int rc = ckpt_describe(sc, &d, &e);
+    CHECKF(rc < 0 && strstr(e.msg, want), "want \"%s\", got %s", want, rc < 0 ? e.msg : "accepted");
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    remove(path);
+}
+
+/* An endless stream of valid JSON (host names through a FIFO) stops at
+ * the size limit with its message, not when memory runs out; the child
+ * writes at most 4x the limit, so a reader without the limit ends on the
+ * unfinished file instead. A FIFO's syntax error is named without reading
+ * the file again for its line (that open would wait for a writer). */
+static void import2_endless_stream(void)
+{
+    struct scenario sc;
+    small2(&sc);
+    fifo_case(&sc, "{\"version\": 2, \"hosts\": [\"h\"", ", \"h0000\"", 4L * (16 << 20) / 9,
+              "fifo.json: larger than 16.01 MiB, the limit of a topology file for 4 hosts and 2 "
+              "storage nodes");
+    fifo_case(&sc, "{\"version\": 2, \"hosts\": [}", "", 0, "fifo.json: JSON syntax error");
 }
 
 SUITE(suite_import2) = {
@@ -281,5 +434,8 @@ SUITE(suite_import2) = {
     {"import2_section_order", import2_section_order},
     {"import2_nesting", import2_nesting},
     {"import2_every_scenario_routes", import2_every_scenario_routes},
+    {"import2_runs_same_fabric", import2_runs_same_fabric},
+    {"import2_runs_errors", import2_runs_errors},
+    {"import2_endless_stream", import2_endless_stream},
     {0, 0},
 };

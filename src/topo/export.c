@@ -1,6 +1,9 @@
 /* Topology files: writing a built fabric (topo_export) in the format
  * fabric.topology_file reads (import.c). One element per line, so a user
- * can edit the file with a text editor and diff two fabrics. */
+ * can edit the file with a text editor and diff two fabrics; past
+ * TOPO_RUNS_FROM links, a regular run of links (a leaf's hosts, its
+ * uplinks, a spine's uplinks) is one line, so a large fabric's file is a
+ * tenth the size and reads in a fraction of the time. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,16 +100,86 @@ static void put_names(FILE *f, const struct topo *t, const char *key, uint32_t f
     fputs("],\n", f);
 }
 
-int topo_export(const struct topo *t, const struct scenario *sc, const char *path,
-                struct err *e)
+/* A link's end as the file names it: its array (0 hosts, 1 storage, 2
+ * switches) and its index there. */
+static uint32_t file_index(const struct topo *t, uint32_t node, int *arr)
+{
+    *arr = node < t->first_storage ? 0 : node < t->first_cleaf ? 1 : 2;
+    return node - (*arr == 0 ? 0 : *arr == 1 ? t->first_storage : t->first_cleaf);
+}
+
+/* Links p and q (first ports) alike but for their ends: one speed, one
+ * delay, both up. */
+static int alike(const struct topo *t, uint32_t p, uint32_t q)
+{
+    return t->ports[p].bps == t->ports[q].bps && t->ports[p].delay_ps == t->ports[q].delay_ps &&
+           !t->ports[p].failed && !t->ports[q].failed;
+}
+
+static int same_pair(const struct topo *t, uint32_t p, uint32_t q)
+{
+    return t->ports[p].node == t->ports[q].node &&
+           t->ports[t->ports[p].peer].node == t->ports[t->ports[q].peer].node;
+}
+
+/* The run starting at link i of lk[0..n) (first ports, file order): par
+ * links a pair, *count pairs, the ends stepping by step[0], step[1] in
+ * their arrays. Failed links stay single, as their place is theirs. */
+static void run_at(const struct topo *t, const uint32_t *lk, uint32_t n, uint32_t i,
+                   uint32_t *par, uint32_t *count, int64_t step[2])
+{
+    uint32_t k = 1, c = 1;
+    step[0] = step[1] = 0;
+    while (i + k < n && alike(t, lk[i], lk[i + k]) && same_pair(t, lk[i], lk[i + k]))
+        k++;
+    int arr[4];
+    uint32_t a0 = file_index(t, t->ports[lk[i]].node, &arr[0]);
+    uint32_t b0 = file_index(t, t->ports[t->ports[lk[i]].peer].node, &arr[1]);
+    for (;;) {
+        uint32_t g = i + c * k, j;
+        if (g + k > n || !alike(t, lk[i], lk[g]))
+            break;
+        uint32_t a = file_index(t, t->ports[lk[g]].node, &arr[2]);
+        uint32_t b = file_index(t, t->ports[t->ports[lk[g]].peer].node, &arr[3]);
+        if (arr[2] != arr[0] || arr[3] != arr[1])
+            break;
+        if (c == 1) {
+            step[0] = (int64_t)a - a0;
+            step[1] = (int64_t)b - b0;
+        } else if ((int64_t)a != a0 + c * step[0] || (int64_t)b != b0 + c * step[1]) {
+            break;
+        }
+        for (j = 1; j < k && alike(t, lk[i], lk[g + j]) && same_pair(t, lk[g], lk[g + j]); j++)
+            ;
+        /* exactly k links to this pair: one more would be a wider group */
+        if (j < k || (g + k < n && alike(t, lk[i], lk[g + k]) && same_pair(t, lk[g], lk[g + k])))
+            break;
+        c++;
+    }
+    if (c == 1)
+        step[0] = step[1] = 0;
+    *par = k;
+    *count = c;
+}
+
+int topo__export_runs(const struct topo *t, const struct scenario *sc, const char *path,
+                      int runs, struct err *e)
 {
     struct ofile of;
+    uint32_t n_lk = 0, *lk = malloc((t->n_ports / 2 + 1) * sizeof *lk);
+    if (!lk)
+        return err_set(e, "out of memory writing '%s'", path);
+    for (uint32_t p = 0; p < t->n_ports; p++)
+        if (t->ports[p].peer > p) /* each link once, where its first port is */
+            lk[n_lk++] = p;
     FILE *f = ofile_open(&of, path, e);
-    if (!f)
+    if (!f) {
+        free(lk);
         return -1;
+    }
     char nm[256], a[32], b[32];
     fprintf(f, "{\n  \"format\": \"ckptnet-topology\",\n  \"version\": %d,\n  \"tiers\": %u,\n",
-            TOPO_FILE_VERSION, t->tiers);
+            runs ? TOPO_FILE_VERSION : 1, t->tiers);
     put_names(f, t, "hosts", 0, t->first_storage);
     put_names(f, t, "storage", t->first_storage, t->first_cleaf);
     fputs("  \"switches\": [\n", f);
@@ -129,24 +202,41 @@ int topo_export(const struct topo *t, const struct scenario *sc, const char *pat
     uint32_t *order = t->n_failed ? calloc(t->n_ports, sizeof *order) : NULL;
     if (order)
         failed_order(t, order);
-    int first = 1;
-    for (uint32_t p = 0; p < t->n_ports; p++) {
+    for (uint32_t i = 0, par = 1, count = 1; i < n_lk; i += par * count) {
+        uint32_t p = lk[i];
         const struct tport *pt = &t->ports[p];
-        if (pt->peer < p)
-            continue; /* each link once, where its first port is */
-        fputs(first ? "    {\"a\": " : ",\n    {\"a\": ", f);
-        first = 0;
+        int64_t step[2] = {0, 0};
+        par = count = 1;
+        if (runs && !pt->failed)
+            run_at(t, lk, n_lk, i, &par, &count, step);
+        fputs(i ? ",\n    {\"a\": " : "    {\"a\": ", f);
         put_str(f, topo_node_name(t, pt->node, nm, sizeof nm));
         fputs(", \"b\": ", f);
         put_str(f, topo_node_name(t, t->ports[pt->peer].node, nm, sizeof nm));
         fprintf(f, ", \"speed\": \"%s\", \"delay\": \"%s\", \"failed\": ",
                 units_fmt_rate(pt->bps, a, sizeof a), units_fmt_time(pt->delay_ps, b, sizeof b));
         if (order && order[p])
-            fprintf(f, "%u}", order[p]); /* down, listed order[p]-th */
+            fprintf(f, "%u", order[p]); /* down, listed order[p]-th */
         else
-            fprintf(f, "%s}", pt->failed ? "true" : "false");
+            fputs(pt->failed ? "true" : "false", f);
+        if (count > 1)
+            fprintf(f, ", \"count\": %u", count);
+        if (par > 1)
+            fprintf(f, ", \"parallel\": %u", par);
+        if (step[0])
+            fprintf(f, ", \"a_step\": %lld", (long long)step[0]);
+        if (step[1])
+            fprintf(f, ", \"b_step\": %lld", (long long)step[1]);
+        fputc('}', f);
     }
     free(order);
+    free(lk);
     fputs("\n  ]\n}\n", f);
     return ofile_commit(&of, e);
+}
+
+int topo_export(const struct topo *t, const struct scenario *sc, const char *path,
+                struct err *e)
+{
+    return topo__export_runs(t, sc, path, t->n_ports / 2 > TOPO_RUNS_FROM, e);
 }

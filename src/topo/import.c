@@ -58,6 +58,11 @@ struct rsw {
 struct rln {
     struct val o, a, b, speed, delay, failed;
     uint32_t unknown;
+    uint32_t run; /* its run's keys in rec.runs + 1; 0: one link */
+};
+/* a run's keys, kept apart: a file of single links pays 4 bytes a link for them */
+struct rrun {
+    struct val count, parallel, step[2];
 };
 
 struct elem {
@@ -71,11 +76,15 @@ struct elem {
     uint64_t src;   /* where its entry is in the file */
 };
 
+/* a link, 16 bytes (first touch of fresh pages is much of an import's
+ * time); its speed and delay are its entry's */
 struct ilink {
-    uint32_t a, b;  /* elements, a on the lower tier */
-    uint64_t bps, delay;
+    uint32_t a, b;    /* elements, a on the lower tier */
     uint32_t failed;  /* 0 up; else down, listed by this (true: UINT32_MAX, last) */
-    uint32_t pa;      /* a's port */
+    uint32_t rec;     /* its entry in links */
+};
+struct iquant {
+    uint64_t bps, delay;
 };
 
 #define MAX_DEPTH 8 /* a topology file nests 3 deep */
@@ -100,8 +109,12 @@ struct rec {
     uint32_t n_sw, cap_sw;
     struct rln *ln;
     uint32_t n_ln, cap_ln;
+    struct rrun *runs;
+    uint32_t n_runs, cap_runs;
+    int oom;           /* a record could not grow */
     char *pool;
-    size_t n_pool, cap_pool;
+    size_t n_pool, cap_pool, first_pool;
+    uint32_t first[4]; /* first sizes: hosts, storage, switches, links (grow) */
     struct open st[MAX_DEPTH];
     int depth, have_root;
     uint32_t *skip_keys; /* pool offsets: keys of the skipped objects open */
@@ -122,7 +135,8 @@ struct imp {
     uint32_t *hash;  /* open addressing: element + 1, 0 = empty */
     uint32_t hmask;
     struct ilink *ln;
-    uint32_t n_ln;
+    uint32_t n_ln, n_failed;
+    struct iquant *q; /* each entry's speed and delay */
 };
 
 static const char *str_of(const struct imp *m, const struct val *v)
@@ -156,9 +170,14 @@ static size_t token_start(const char *s, size_t end)
 }
 
 /* The first n bytes of the file at path (fewer if it is shorter), for a
- * message's line and column; NULL when it cannot be read. */
+ * message's line and column; NULL when it cannot be read again (a FIFO). */
 static char *read_prefix(const char *path, size_t n, size_t *got)
 {
+    struct stat st;
+    *got = 0;
+    /* a FIFO's bytes are gone (and a second open would wait for a writer) */
+    if (stat(path, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+        return NULL;
     FILE *f = fopen(path, "rb");
     char *buf = f ? malloc(n + 1) : NULL;
     *got = buf ? fread(buf, 1, n, f) : 0;
@@ -219,14 +238,16 @@ static int oom(struct imp *m)
     return err_set(m->e, "out of memory reading '%s'", m->path);
 }
 
-/* grow *p (n used of *cap elements of size) by one; -1 out of memory */
-static int grow(void **p, uint32_t n, uint32_t *cap, size_t size)
+/* grow *p (n used of *cap elements of size) by one, first to `first`
+ * elements (a guess from the file's size or the scenario: untouched pages
+ * cost nothing, copies as it doubles do); -1 out of memory */
+static int grow(void **p, uint32_t n, uint32_t *cap, size_t size, uint32_t first)
 {
     if (n < *cap)
         return 0;
     if (*cap >= UINT32_MAX / 2)
         return -1;
-    uint32_t c = *cap ? 2 * *cap : 256;
+    uint32_t c = *cap ? 2 * *cap : first > 256 ? first : 256;
     void *g = realloc(*p, (size_t)c * size);
     if (!g)
         return -1;
@@ -240,7 +261,7 @@ static int64_t pool_add(struct imp *m, const char *s, size_t len)
 {
     struct rec *r = &m->r;
     if (r->n_pool + len + 1 > r->cap_pool) {
-        size_t c = r->cap_pool ? 2 * r->cap_pool : 1 << 16;
+        size_t c = r->cap_pool ? 2 * r->cap_pool : r->first_pool > 1 << 16 ? r->first_pool : 1 << 16;
         while (c < r->n_pool + len + 1)
             c *= 2;
         char *g = realloc(r->pool, c);
@@ -259,7 +280,8 @@ static int64_t pool_add(struct imp *m, const char *s, size_t len)
 static const char *const top_keys[] = {"format", "version", "tiers", "hosts", "storage",
                                        "switches", "links", NULL};
 static const char *const sw_keys[] = {"name", "tier", "profile", "pod", "plane", NULL};
-static const char *const ln_keys[] = {"a", "b", "speed", "delay", "failed", NULL};
+static const char *const ln_keys[] = {"a",     "b",        "speed",  "delay",  "failed",
+                                       "count", "parallel", "a_step", "b_step", NULL};
 
 static int key_slot(const char *const *keys, const char *s, size_t len)
 {
@@ -308,7 +330,7 @@ static int b_key(struct imp *m, const char *s, size_t len, uint64_t at)
             return fail(m, at, "duplicate key \"%.40s\"", r->pool + r->skip_keys[i]);
     int64_t off = pool_add(m, s, len);
     if (off < 0 || off >= UINT32_MAX || grow((void **)&r->skip_keys, r->n_skip, &r->cap_skip,
-                                             sizeof *r->skip_keys) < 0)
+                                             sizeof *r->skip_keys, 0) < 0)
         return oom(m);
     r->skip_keys[r->n_skip++] = (uint32_t)off;
     return 0;
@@ -340,17 +362,17 @@ static struct val *b_slot(struct imp *m, int obj, uint8_t *ctx, uint8_t *which)
         return &r->arr[k - 3];
     case C_NAMES:
         if (grow((void **)&r->names[o->which], r->n_names[o->which], &r->cap_names[o->which],
-                 sizeof **r->names) < 0)
+                 sizeof **r->names, r->first[o->which]) < 0)
             return NULL;
         return &r->names[o->which][r->n_names[o->which]++];
     case C_SWS:
-        if (grow((void **)&r->sw, r->n_sw, &r->cap_sw, sizeof *r->sw) < 0)
+        if (grow((void **)&r->sw, r->n_sw, &r->cap_sw, sizeof *r->sw, r->first[2]) < 0)
             return NULL;
         memset(&r->sw[r->n_sw], 0, sizeof *r->sw);
         *ctx = obj ? C_SW : C_SKIP;
         return &r->sw[r->n_sw++].o;
     case C_LNS:
-        if (grow((void **)&r->ln, r->n_ln, &r->cap_ln, sizeof *r->ln) < 0)
+        if (grow((void **)&r->ln, r->n_ln, &r->cap_ln, sizeof *r->ln, r->first[3]) < 0)
             return NULL;
         memset(&r->ln[r->n_ln], 0, sizeof *r->ln);
         *ctx = obj ? C_LN : C_SKIP;
@@ -361,8 +383,19 @@ static struct val *b_slot(struct imp *m, int obj, uint8_t *ctx, uint8_t *which)
     }
     case C_LN: {
         struct rln *l = &r->ln[r->n_ln - 1];
+        if (k >= 5 && !l->run) {
+            if (grow((void **)&r->runs, r->n_runs, &r->cap_runs, sizeof *r->runs,
+                     r->first[3]) < 0) {
+                r->oom = 1;
+                return NULL;
+            }
+            memset(&r->runs[r->n_runs], 0, sizeof *r->runs);
+            l->run = ++r->n_runs;
+        }
+        struct rrun *u = k >= 5 ? &r->runs[l->run - 1] : NULL;
         return k == 0 ? &l->a : k == 1 ? &l->b : k == 2 ? &l->speed : k == 3 ? &l->delay
-               : k == 4 ? &l->failed : NULL;
+               : k == 4 ? &l->failed : k == 5 ? &u->count : k == 6 ? &u->parallel
+               : k == 7 ? &u->step[0] : k == 8 ? &u->step[1] : NULL;
     }
     default:
         return NULL;
@@ -389,8 +422,9 @@ static int b_scalar(struct imp *m, uint8_t t, int64_t i, const char *s, size_t l
         return b_second_root(m, at);
     uint8_t ctx, which;
     struct val *v = b_slot(m, 0, &ctx, &which);
-    if (!v && r->depth && (r->st[r->depth - 1].ctx == C_NAMES || r->st[r->depth - 1].ctx == C_SWS ||
-                           r->st[r->depth - 1].ctx == C_LNS))
+    if (r->oom || (!v && r->depth && (r->st[r->depth - 1].ctx == C_NAMES ||
+                                      r->st[r->depth - 1].ctx == C_SWS ||
+                                      r->st[r->depth - 1].ctx == C_LNS)))
         return oom(m);
     if (t == V_STR && memchr(s, '\0', len))
         return fail(m, at, "a string holds a NUL character");
@@ -412,8 +446,9 @@ static int b_open(struct imp *m, int obj, uint64_t at)
         return fail(m, at, "nested deeper than a topology file");
     uint8_t ctx, which;
     struct val *v = b_slot(m, obj, &ctx, &which);
-    if (!v && r->depth && (r->st[r->depth - 1].ctx == C_NAMES || r->st[r->depth - 1].ctx == C_SWS ||
-                           r->st[r->depth - 1].ctx == C_LNS))
+    if (r->oom || (!v && r->depth && (r->st[r->depth - 1].ctx == C_NAMES ||
+                                      r->st[r->depth - 1].ctx == C_SWS ||
+                                      r->st[r->depth - 1].ctx == C_LNS)))
         return oom(m);
     if (v)
         *v = (struct val){0, at, obj ? V_OBJ : V_ARR};
@@ -437,6 +472,7 @@ static void rec_free(struct rec *r)
     free(r->names[1]);
     free(r->sw);
     free(r->ln);
+    free(r->runs);
     free(r->pool);
     free(r->skip_keys);
 }
@@ -496,6 +532,19 @@ static int j_end(void *c)
 static int too_large(const struct scenario *sc, const char *path, double limit, struct err *e);
 static double file_limit(const struct scenario *sc);
 
+/* The records' first sizes for a file of `bytes`: the pool never more than
+ * the file, a switch entry at least ~40 bytes, a link ~27, and the
+ * scenario's host and storage counts (a name takes at least 3 bytes). */
+static void size_hints(struct rec *r, const struct scenario *sc, size_t bytes)
+{
+    uint64_t nics[2] = {(uint64_t)sc->cluster.nodes, (uint64_t)sc->storage.nodes};
+    r->first_pool = bytes + 1;
+    for (int k = 0; k < 2; k++)
+        r->first[k] = (uint32_t)(nics[k] < bytes / 3 ? nics[k] : bytes / 3);
+    r->first[2] = (uint32_t)(bytes / 256);
+    r->first[3] = (uint32_t)(bytes / 64);
+}
+
 /* Stream the JSON file at m->path through yajl in chunks: no copy of the
  * whole file is kept. At most limit bytes (larger: too_large's message). */
 static int load_json(struct imp *m, const struct scenario *sc, double limit)
@@ -512,6 +561,8 @@ static int load_json(struct imp *m, const struct scenario *sc, double limit)
         fclose(f);
         return too_large(sc, m->path, limit, m->e);
     }
+    if (S_ISREG(st.st_mode))
+        size_hints(&m->r, sc, (size_t)st.st_size);
     m->yh = yajl_alloc(&cb, NULL, m);
     if (!m->yh) {
         fclose(f);
@@ -679,15 +730,130 @@ static int quantity(const struct imp *m, const struct val *v, int rate, uint64_t
 #define MAX_BPS 100000000000000ull  /* 100Tbps, as the scenario's speeds */
 #define MAX_DELAY 1000000000000000ull /* 1000 s, as fabric.link_delay */
 
+/* "links[i] (A - B)": record i, and the ends of its link named in the
+ * file's order (a run's: the link at fault). */
+static const char *link_what(const struct imp *m, size_t i, uint32_t a, uint32_t b, char *buf,
+                             size_t len)
+{
+    snprintf(buf, len, "links[%zu] (%.60s - %.60s)", i, m->el[a].name, m->el[b].name);
+    return buf;
+}
+
+/* A run's figure: absent dflt; else an integer from lo to hi. */
+static int run_int(const struct imp *m, const struct val *v, int64_t dflt, int64_t lo, int64_t hi,
+                   const char *what, const char *key, int64_t *out)
+{
+    *out = dflt;
+    if (v->t == V_NONE)
+        return 0;
+    if (v->t != V_INT || v->i < lo || v->i > hi)
+        return fail(m, v->at, "%s: %s: expected a whole number from %lld to %lld", what, key,
+                    (long long)lo, (long long)hi);
+    *out = v->i;
+    return 0;
+}
+
+/* The links a record stands for: count x parallel (1 when either is not a
+ * valid number: the record's own check says why). */
+static const struct rrun no_run; /* every key absent */
+
+static const struct rrun *run_keys(const struct imp *m, const struct rln *o)
+{
+    return o->run ? &m->r.runs[o->run - 1] : &no_run;
+}
+
+static uint64_t run_links(const struct rrun *o)
+{
+    uint64_t c = o->count.t == V_INT && o->count.i >= 1 && o->count.i <= UINT32_MAX
+                     ? (uint64_t)o->count.i : 1;
+    uint64_t k = o->parallel.t == V_INT && o->parallel.i >= 1 && o->parallel.i <= UINT32_MAX
+                     ? (uint64_t)o->parallel.i : 1;
+    return c * k;
+}
+
+/* One link of record i between elements a and b (as the file orders them). */
+static int add_link(struct imp *m, const struct scenario *sc, size_t i, const struct rln *o,
+                    uint32_t a, uint32_t b, uint64_t bps, uint32_t failed)
+{
+    char what[200], w2[128];
+    if (a == b)
+        return fail(m, o->o.at, "%s: links %s to itself",
+                    link_what(m, i, a, b, what, sizeof what), where_el(&m->el[a], w2, sizeof w2));
+    uint32_t fa = a;
+    if (tier_of(m->el[a].kind) > tier_of(m->el[b].kind)) {
+        a = b;
+        b = fa;
+    }
+    int ta = tier_of(m->el[a].kind), tb = tier_of(m->el[b].kind);
+    if (ta == 0 && tb != 1)
+        return fail(m, o->o.at, "%s: a %s links to a leaf, not to a %s",
+                    link_what(m, i, fa, fa == a ? b : a, what, sizeof what),
+                    kind_word[m->el[a].kind], kind_word[m->el[b].kind]);
+    if (ta == tb)
+        return fail(m, o->o.at, "%s: links two %ss: a link within a tier breaks up-down "
+                                "routing (links go host/storage - leaf - spine - super-spine)",
+                    link_what(m, i, fa, fa == a ? b : a, what, sizeof what),
+                    ta == 1 ? "leave" : kind_word[m->el[a].kind]);
+    if (tb != ta + 1)
+        return fail(m, o->o.at, "%s: links a leaf to a super-spine, skipping the spine tier: "
+                                "up-down routing needs host/storage - leaf - spine - "
+                                "super-spine", link_what(m, i, fa, fa == a ? b : a, what, sizeof what));
+    /* each switch end runs the link on a port of its tier's profile */
+    for (int end = 0; end < 2 && !sc->fabric.allow_oversize; end++) {
+        int k = m->el[end ? b : a].kind;
+        uint64_t lane = k == K_LEAF    ? sc->fabric.leaf_port_bps
+                        : k == K_SPINE ? sc->fabric.spine_port_bps
+                        : k == K_SUPER ? sc->fabric.super_port_bps
+                                       : UINT64_MAX;
+        char a1[32], a2[32];
+        if (bps > lane)
+            return fail(m, o->speed.at, "%s: speed: %s is faster than a port of %s (%s, %s)%s; "
+                                        "fabric.allow_oversize: true runs it anyway",
+                        link_what(m, i, fa, fa == a ? b : a, what, sizeof what),
+                        units_fmt_rate(bps, a1, sizeof a1), m->el[end ? b : a].name,
+                        k == K_LEAF    ? sc->fabric.leaf_switch
+                        : k == K_SPINE ? sc->fabric.spine_switch
+                                       : sc->fabric.superspine_switch,
+                        units_fmt_rate(lane, a2, sizeof a2),
+                        sc->fabric.breakout > 1 ? " with fabric.breakout" : "");
+    }
+    if (failed && ta == 0)
+        return fail(m, o->o.at, "%s: failed: a %s's only link cannot fail (remove the %s "
+                                "instead)", link_what(m, i, fa, fa == a ? b : a, what, sizeof what),
+                    kind_word[m->el[a].kind], kind_word[m->el[a].kind]);
+    struct ilink *l = &m->ln[m->n_ln++];
+    *l = (struct ilink){a, b, failed, (uint32_t)i};
+    m->n_failed += failed != 0;
+    m->el[a].deg++;
+    m->el[b].deg++;
+    if (ta == 0)
+        m->el[b].side |= m->el[a].kind == K_HOST ? 1 : 2;
+    return 0;
+}
+
+/* The links, each record one link or a run of them (count pairs, parallel
+ * links a pair, the ends stepping a_step and b_step through their arrays),
+ * expanded in file order into links sized once. */
 static int read_links(struct imp *m, const struct scenario *sc)
 {
     size_t n = m->r.n_ln;
-    m->ln = calloc(n ? n : 1, sizeof *m->ln);
-    if (!m->ln)
+    /* runs may not make more than 64 links a node beyond the records:
+     * a few bytes must not claim gigabytes */
+    uint64_t total = 0, cap = (uint64_t)n + 64ull * m->n_el + 65536;
+    for (size_t i = 0; i < n && total <= cap; i++)
+        total += run_links(run_keys(m, &m->r.ln[i]));
+    total = total < cap ? total : cap;
+    m->ln = malloc((total ? total : 1) * sizeof *m->ln);
+    m->q = malloc((n ? n : 1) * sizeof *m->q);
+    if (!m->ln || !m->q)
         return err_set(m->e, "out of memory reading '%s'", m->path);
+    uint32_t nh = m->r.n_names[0], ns = m->r.n_names[1];
+    const uint32_t lo[3] = {0, nh, nh + ns}, hi[3] = {nh, nh + ns, m->n_el};
+    const char *const arrays[3] = {"hosts", "storage", "switches"};
+    uint64_t made = 0;
     for (size_t i = 0; i < n; i++) {
         const struct rln *o = &m->r.ln[i];
-        char what[200], w2[128];
+        char what[200];
         snprintf(what, sizeof what, "links[%zu]", i);
         if (o->o.t != V_OBJ)
             return fail(m, o->o.at, "%s: expected an object {\"a\", \"b\", \"speed\", ...}", what);
@@ -696,75 +862,63 @@ static int read_links(struct imp *m, const struct scenario *sc)
         if (o->a.t != V_STR || o->b.t != V_STR)
             return fail(m, o->o.at, "%s: expected the names of both ends in \"a\" and \"b\"", what);
         const char *na = str_of(m, &o->a), *nb = str_of(m, &o->b);
-        snprintf(what, sizeof what, "links[%zu] (%.60s - %.60s)", i, na, nb);
         uint32_t a = lookup(m, na), b = lookup(m, nb);
-        if (a == UINT32_MAX || b == UINT32_MAX)
+        if (a == UINT32_MAX || b == UINT32_MAX) {
+            snprintf(what, sizeof what, "links[%zu] (%.60s - %.60s)", i, na, nb);
             return fail(m, o->o.at, "%s: dangling link: no host, storage node or switch named "
                                     "\"%.60s\"", what, a == UINT32_MAX ? na : nb);
-        if (a == b)
-            return fail(m, o->o.at, "%s: links %s to itself", what,
-                        where_el(&m->el[a], w2, sizeof w2));
-        if (tier_of(m->el[a].kind) > tier_of(m->el[b].kind)) {
-            uint32_t x = a;
-            a = b;
-            b = x;
         }
-        int ta = tier_of(m->el[a].kind), tb = tier_of(m->el[b].kind);
-        if (ta == 0 && tb != 1)
-            return fail(m, o->o.at, "%s: a %s links to a leaf, not to a %s", what,
-                        kind_word[m->el[a].kind], kind_word[m->el[b].kind]);
-        if (ta == tb)
-            return fail(m, o->o.at, "%s: links two %ss: a link within a tier breaks up-down "
-                                    "routing (links go host/storage - leaf - spine - super-spine)",
-                        what, ta == 1 ? "leave" : kind_word[m->el[a].kind]);
-        if (tb != ta + 1)
-            return fail(m, o->o.at, "%s: links a leaf to a super-spine, skipping the spine tier: "
-                                    "up-down routing needs host/storage - leaf - spine - "
-                                    "super-spine", what);
-        struct ilink *l = &m->ln[m->n_ln++];
-        l->a = a;
-        l->b = b;
+        link_what(m, i, a, b, what, sizeof what);
+        const struct rrun *u = run_keys(m, o);
+        int64_t count, par, step[2];
+        if (run_int(m, &u->count, 1, 1, UINT32_MAX, what, "count", &count) < 0 ||
+            run_int(m, &u->parallel, 1, 1, UINT32_MAX, what, "parallel", &par) < 0 ||
+            run_int(m, &u->step[0], 0, -(int64_t)UINT32_MAX, UINT32_MAX, what, "a_step",
+                    &step[0]) < 0 ||
+            run_int(m, &u->step[1], 0, -(int64_t)UINT32_MAX, UINT32_MAX, what, "b_step",
+                    &step[1]) < 0)
+            return -1;
+        if ((made += (uint64_t)count * (uint64_t)par) > total)
+            return fail(m, o->o.at, "%s: count x parallel: the runs make more than %llu links "
+                                    "(64 a node beyond one a record)",
+                        what, (unsigned long long)total);
+        /* a run's ends stay within their arrays */
+        for (int end = 0; end < 2; end++) {
+            uint32_t e0 = end ? b : a;
+            int arr = e0 < hi[0] ? 0 : e0 < hi[1] ? 1 : 2;
+            int64_t last = (int64_t)e0 + (count - 1) * step[end];
+            if (last < (int64_t)lo[arr] || last >= (int64_t)hi[arr])
+                return fail(m, u->step[end].at ? u->step[end].at : o->o.at,
+                            "%s: %s: %lld pairs stepping %lld run past the %s (%s[%lld] of %u)",
+                            what, end ? "b_step" : "a_step", (long long)count,
+                            (long long)step[end], arrays[arr], arrays[arr],
+                            (long long)(last - (int64_t)lo[arr]), hi[arr] - lo[arr]);
+        }
+        uint64_t bps, delay = sc->fabric.link_delay_ps;
         if (o->speed.t == V_NONE)
             return fail(m, o->o.at, "%s: speed: missing (a rate such as \"400Gbps\")", what);
-        if (quantity(m, &o->speed, 1, 1, MAX_BPS, what, &l->bps) < 0)
+        if (quantity(m, &o->speed, 1, 1, MAX_BPS, what, &bps) < 0)
             return -1;
-        /* each switch end runs the link on a port of its tier's profile */
-        for (int end = 0; end < 2 && !sc->fabric.allow_oversize; end++) {
-            int k = m->el[end ? l->b : l->a].kind;
-            uint64_t lane = k == K_LEAF    ? sc->fabric.leaf_port_bps
-                            : k == K_SPINE ? sc->fabric.spine_port_bps
-                            : k == K_SUPER ? sc->fabric.super_port_bps
-                                           : UINT64_MAX;
-            char a1[32], a2[32];
-            if (l->bps > lane)
-                return fail(m, o->speed.at, "%s: speed: %s is faster than a port of %s (%s, %s)%s; "
-                                            "fabric.allow_oversize: true runs it anyway", what,
-                            units_fmt_rate(l->bps, a1, sizeof a1), m->el[end ? l->b : l->a].name,
-                            k == K_LEAF    ? sc->fabric.leaf_switch
-                            : k == K_SPINE ? sc->fabric.spine_switch
-                                           : sc->fabric.superspine_switch,
-                            units_fmt_rate(lane, a2, sizeof a2),
-                            sc->fabric.breakout > 1 ? " with fabric.breakout" : "");
-        }
-        l->delay = sc->fabric.link_delay_ps;
-        if (o->delay.t != V_NONE && quantity(m, &o->delay, 0, 0, MAX_DELAY, what, &l->delay) < 0)
+        if (o->delay.t != V_NONE && quantity(m, &o->delay, 0, 0, MAX_DELAY, what, &delay) < 0)
             return -1;
+        m->q[i] = (struct iquant){bps, delay};
         const struct val *f = &o->failed;
         if (f->t != V_NONE && f->t != V_BOOL &&
             !(f->t == V_INT && f->i >= 1 && f->i < UINT32_MAX))
             return fail(m, o->o.at, "%s: failed: expected true, false or the link's place (1, 2, "
                                     "...) among the failed links", what);
-        l->failed = f->t == V_NONE || (f->t == V_BOOL && !f->i) ? 0
-                    : f->t == V_BOOL                            ? UINT32_MAX
-                                                                : (uint32_t)f->i;
-        if (l->failed && ta == 0)
-            return fail(m, o->o.at, "%s: failed: a %s's only link cannot fail (remove the %s "
-                                    "instead)", what, kind_word[m->el[a].kind],
-                        kind_word[m->el[a].kind]);
-        m->el[a].deg++;
-        m->el[b].deg++;
-        if (ta == 0)
-            m->el[b].side |= m->el[a].kind == K_HOST ? 1 : 2;
+        uint32_t failed = f->t == V_NONE || (f->t == V_BOOL && !f->i) ? 0
+                          : f->t == V_BOOL                            ? UINT32_MAX
+                                                                      : (uint32_t)f->i;
+        if (f->t == V_INT && count * par > 1)
+            return fail(m, f->at, "%s: failed: a place (%u) names one link, this run has %lld "
+                                  "(true fails them all)", what, failed,
+                        (long long)(count * par));
+        for (int64_t j = 0; j < count; j++)
+            for (int64_t q = 0; q < par; q++)
+                if (add_link(m, sc, i, o, (uint32_t)(a + j * step[0]), (uint32_t)(b + j * step[1]),
+                             bps, failed) < 0)
+                    return -1;
     }
     return 0;
 }
@@ -1049,8 +1203,11 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
     t->ports = arena_calloc(a, t->n_ports ? t->n_ports : 1, sizeof *t->ports);
     uint32_t *cur = calloc(t->n_nodes, sizeof *cur);
     uint8_t *pod_cp = calloc(t->n_pods + 1, 1), *pod_st = calloc(t->n_pods + 1, 1);
+    /* failed links: place << 32 | order among them; a's port by that order */
+    uint64_t *fl = malloc((m->n_failed + 1) * sizeof *fl);
+    uint32_t *fpa = malloc((m->n_failed + 1) * sizeof *fpa), nf = 0;
     int rc = 0;
-    if (!t->ports || !cur || !pod_cp || !pod_st) {
+    if (!t->ports || !cur || !pod_cp || !pod_st || !fl || !fpa) {
         rc = err_set(m->e, "out of memory reading '%s'", m->path);
         goto out;
     }
@@ -1066,7 +1223,9 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
     for (uint32_t i = 0; i < m->n_ln; i++) {
         const struct ilink *l = &m->ln[i];
         uint32_t na = m->el[l->a].node, nb = m->el[l->b].node;
-        uint32_t pa = m->ln[i].pa = cur[na]++, pb = cur[nb]++;
+        uint32_t pa = cur[na]++, pb = cur[nb]++;
+        if (l->failed) /* its place << 32 | its order among the failed, and a's port */
+            fl[nf] = (uint64_t)l->failed << 32 | nf, fpa[nf++] = pa;
         enum path_seg ab, ba;
         const struct tnode *x = &t->nodes[na];
         if (x->kind == NODE_HOST || x->kind == NODE_STORAGE) {
@@ -1082,7 +1241,7 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
             ab = pod_cp[x->pod] ? PATH_SPINE_UP : PATH_REVERSE;
             ba = pod_st[x->pod] ? PATH_SUPER_DOWN : PATH_REVERSE;
         }
-        topo__link(t, pa, na, pb, nb, l->bps, l->delay, ab, ba);
+        topo__link(t, pa, na, pb, nb, m->q[l->rec].bps, m->q[l->rec].delay, ab, ba);
     }
     /* parallel links per pair (the widest), and the failed links by name:
      * "a-b", "#j" the j-th of parallel ones, as the builders name them */
@@ -1106,23 +1265,12 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
     }
     free(cnt);
     /* failed links: by their place ("failed": n), then the others in file order */
-    uint32_t nf = 0;
-    uint64_t *fl = malloc((m->n_ln ? m->n_ln : 1) * sizeof *fl); /* place << 32 | link */
-    if (!fl) {
-        rc = err_set(m->e, "out of memory reading '%s'", m->path);
-        goto out;
-    }
-    for (uint32_t i = 0; i < m->n_ln; i++)
-        if (m->ln[i].failed)
-            fl[nf++] = (uint64_t)m->ln[i].failed << 32 | i;
     qsort(fl, nf, sizeof *fl, cmp_u64);
     for (uint32_t i = 0; i < nf; i++) {
         char name[160];
-        uint32_t pa = m->ln[(uint32_t)fl[i]].pa;
-        topo__link_name(t, pa, name, sizeof name);
-        topo__fail(t, pa, name);
+        topo__link_name(t, fpa[(uint32_t)fl[i]], name, sizeof name);
+        topo__fail(t, fpa[(uint32_t)fl[i]], name);
     }
-    free(fl);
     /* oversubscription: the most loaded leaf of each side, and a compute
      * pod's spines (links to compute leaves over links up), as built */
     for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {
@@ -1163,6 +1311,8 @@ out:
     free(cur);
     free(pod_cp);
     free(pod_st);
+    free(fl);
+    free(fpa);
     return rc;
 }
 
@@ -1546,6 +1696,7 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
         if (!(text = read_capped(sc, path, &m.len, e)))
             return -1;
         m.text = text;
+        size_hints(&m.r, sc, m.len);
         rc = load_yaml(&m);
     } else {
         rc = load_json(&m, sc, file_limit(sc));
@@ -1563,9 +1714,9 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
     else if (r->format.t != V_NONE &&
              (r->format.t != V_STR || strcmp(str_of(&m, &r->format), "ckptnet-topology")))
         rc = fail(&m, r->format.at, "format: expected \"ckptnet-topology\"");
-    else if (r->version.t != V_INT || r->version.i != TOPO_FILE_VERSION)
+    else if (r->version.t != V_INT || r->version.i < 1 || r->version.i > TOPO_FILE_VERSION)
         rc = fail(&m, r->version.t ? r->version.at : r->root.at,
-                  "version: expected %d (this ckptnet's topology files)", TOPO_FILE_VERSION);
+                  "version: expected 1 to %d (this ckptnet's topology files)", TOPO_FILE_VERSION);
     else if (hosts->t != V_ARR || stor->t != V_ARR || sw->t != V_ARR || links->t != V_ARR)
         rc = fail(&m, r->root.at, "%s: expected an array", hosts->t != V_ARR  ? "hosts"
                                                             : stor->t != V_ARR ? "storage"
@@ -1617,6 +1768,7 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
     free(m.hash);
     free(m.el);
     free(m.ln);
+    free(m.q);
     rec_free(&m.r);
     free(text);
     return rc;

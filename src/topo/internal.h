@@ -81,7 +81,12 @@ int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *
                         int plain, uint32_t *cut, struct err *e);
 
 /* Topology files (export.c, import.c). */
-#define TOPO_FILE_VERSION 1
+#define TOPO_FILE_VERSION 2 /* 2: links may be runs (count, parallel, a_step, b_step) */
+/* topo_export writes runs past this many links; fewer, one link a line */
+#define TOPO_RUNS_FROM 4096
+/* topo_export with runs (1) or one link a line (0) whatever the size */
+int topo__export_runs(const struct topo *t, const struct scenario *sc, const char *path,
+                      int runs, struct err *e);
 int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, struct err *e);
 /* The name of the link of port p (its lower-tier side) as failed_names
  * lists it: "a-b", "#j" for the j-th of parallel links (from 0). */
