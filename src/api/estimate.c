@@ -215,6 +215,14 @@ double ckpt_pkt_events_floor(const struct scenario *sc, const struct topo *t)
     return 2.0 * topo_path_links(t ? t->tiers : scenario_levels(sc));
 }
 
+/* UEC data that trims: its receiver, fabric.trim, the data class lossy. */
+static int uec_trims(const struct scenario *sc)
+{
+    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
+    int lossless = sc->fabric.pfc && mask > 0 && ((mask >> sc->transport.data_priority) & 1);
+    return sc->transport.receiver == RX_UEC && sc->fabric.trim && !lossless;
+}
+
 double ckpt_pkt_events_per_packet(const struct scenario *sc, const struct topo *t)
 {
     double floor = ckpt_pkt_events_floor(sc, t);
@@ -222,6 +230,8 @@ double ckpt_pkt_events_per_packet(const struct scenario *sc, const struct topo *
     double scale = cc_scheme(sc->transport.cc)->events_scale[direct];
     if (sc->transport.uec.rccc) /* credits on top of the cc's own packets */
         scale += rccc_events_scale[direct] - 1;
+    else if (uec_trims(sc)) /* credits keep the queues short of trimming */
+        scale += cc_scheme(sc->transport.cc)->trim_events;
     return floor * scale;
 }
 

@@ -38,6 +38,10 @@ struct cc_scheme {
      * through the fabric, [1] with them sent direct (CNPs by
      * transport.dcqcn.cnp_path, ACKs by transport.ack_path) */
     double events_scale[2];
+    /* on a fabric that trims UEC data (lossy, fabric.trim) without RCCC:
+     * what trimmed headers, NACKs and resends add to a packet's events, as
+     * a multiple of the fabric's (0: not measured) */
+    double trim_events;
     /* what the fluid engine models of it, or why not (describe) */
     const char *fluid;
     /* NULL when the fluid engine models it; else what it leaves out (the
