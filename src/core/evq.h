@@ -119,7 +119,8 @@ static inline struct event evq_node_event(const struct evq_node *nd, uint64_t bu
  * EVQ_BUCKETS buckets on). */
 static inline uint64_t evq_slot_bucket(const struct evq *q, uint32_t b)
 {
-    return q->base + ((b - (uint32_t)q->base) & EVQ_MASK);
+    /* b < EVQ_BUCKETS: adding the wheel's size first keeps this from wrapping */
+    return q->base + ((b + EVQ_BUCKETS - ((uint32_t)q->base & EVQ_MASK)) & EVQ_MASK);
 }
 
 /* Schedule with tie key seq; t must not be earlier than the last event
