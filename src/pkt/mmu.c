@@ -71,7 +71,7 @@ static void count_drop(struct pnet *n, struct port *out, struct packet *pk,
     if (lossless)
         n->drops_lossless++;
     else
-        n->drops_lossy++;
+        n->drops_lossy++, n->drops_lossy_data += pk->kind == PK_DATA;
     out->drops++;
     if (pk->kind == PK_DATA)
         pnet_drop_bytes(n, pk);

@@ -707,7 +707,7 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
             if ((n->lossless >> pk->prio) & 1)
                 n->drops_lossless++;
             else
-                n->drops_lossy++;
+                n->drops_lossy++, n->drops_lossy_data++;
             pnet_drop_bytes(n, pk);
             return;
         }

@@ -342,6 +342,7 @@ struct pseq {
 #define PNET_SUMS(X)                                                                \
     X(flows_done) X(bytes_sent) X(bytes_delivered) X(bytes_dropped)                 \
     X(drops_lossless) X(drops_lossy) X(drops_watchdog) X(pkts_delivered)            \
+    X(drops_lossy_data) /* of them, data (control packets have their own repair) */ \
     X(pause_frames) X(resume_frames) X(refresh_frames) X(ecn_marked) X(cnps_sent)   \
     X(cnps_rx) X(storms) X(events) X(reordered) X(naks_sent) X(retx_bytes)          \
     X(discarded_bytes) X(acks) X(window_stalls) X(train_sent) X(train_retx)         \
