@@ -17,6 +17,14 @@ void test_set(struct scenario *sc, const char *fmt, ...)
         fprintf(stderr, "  %s\n", e.msg);
 }
 
+void test_set_design(struct scenario *sc, const struct design *d)
+{
+    char keys[1024], *save = NULL;
+    design_keys(d, keys, sizeof keys, ";");
+    for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+        test_set(sc, "%s", tok);
+}
+
 int test_run(const struct scenario *sc, struct results *r)
 {
     struct err e = {{0}};

@@ -4,6 +4,7 @@
 
 #include "../src/api/ckpt.h"
 #include "../src/core/arena.h"
+#include "../src/topo/design.h"
 #include "../src/topo/topo.h"
 #include "../src/work/work.h"
 
@@ -11,6 +12,9 @@
  * test's later checks fail on the unchanged value). */
 void test_set(struct scenario *sc, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Set a design's scenario keys (design_keys) on sc. */
+void test_set_design(struct scenario *sc, const struct design *d);
 
 /* ckpt_run, printing the error when the run cannot start. */
 int test_run(const struct scenario *sc, struct results *r);

@@ -154,10 +154,7 @@ static void design_valid_and_radix_true(void)
         test_set(&sc, "cluster.nodes=6");
         test_set(&sc, "storage.nodes=3");
         test_set(&sc, "storage.nics_per_node=2");
-        char keys[1024], *save = NULL;
-        design_keys(d, keys, sizeof keys, ";");
-        for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
-            test_set(&sc, "%s", tok);
+        test_set_design(&sc, d);
         struct ckpt_description desc;
         struct err e = {{0}};
         if (ckpt_describe(&sc, &desc, &e) < 0) {
@@ -186,10 +183,7 @@ static void design_valid_and_radix_true(void)
     test_set(&sc, "cluster.nodes=6");
     test_set(&sc, "storage.nodes=3");
     test_set(&sc, "storage.nics_per_node=2");
-    char keys[1024], *save = NULL;
-    design_keys(d, keys, sizeof keys, ";");
-    for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
-        test_set(&sc, "%s", tok);
+    test_set_design(&sc, d);
     test_set(&sc, "fabric.hosts_per_leaf=%u", 32 - d->uplinks + 1);
     test_set(&sc, "cluster.nodes=%u", 32 - d->uplinks + 1);
     struct ckpt_description desc;

@@ -106,10 +106,7 @@ static uint32_t check_built(const struct design_input *in, const struct many *c,
         test_set(&sc, "storage.nics_per_node=%u", in->snics);
         if (extra)
             test_set(&sc, "%s", extra);
-        char keys[1024], *save = NULL;
-        design_keys(d, keys, sizeof keys, ";");
-        for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
-            test_set(&sc, "%s", tok);
+        test_set_design(&sc, d);
         struct ckpt_description desc;
         struct err e = {{0}};
         if (ckpt_describe(&sc, &desc, &e) < 0) {
@@ -248,10 +245,7 @@ static void design2_breakout_valid_and_priced(void)
         test_set(&sc, "cluster.nodes=6");
         test_set(&sc, "storage.nodes=2");
         test_set(&sc, "cost.prices=reference");
-        char keys[1024], *save = NULL;
-        design_keys(d, keys, sizeof keys, ";");
-        for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
-            test_set(&sc, "%s", tok);
+        test_set_design(&sc, d);
         struct ckpt_description desc;
         if (ckpt_describe(&sc, &desc, &e) < 0)
             continue;
@@ -343,10 +337,7 @@ static int describe_design(const struct design *d, const struct design_input *in
     test_set(&sc, "cost.prices=%s", prices);
     if (extra)
         test_set(&sc, "%s", extra);
-    char keys[1024], *save = NULL;
-    design_keys(d, keys, sizeof keys, ";");
-    for (char *tok = strtok_r(keys, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
-        test_set(&sc, "%s", tok);
+    test_set_design(&sc, d);
     return ckpt_describe(&sc, desc, e);
 }
 
