@@ -28,8 +28,8 @@
     X(F_MAXQ, "max_queue_bytes") X(F_STALL, "gpu_stall_s")                              \
     X(F_GPUH, "gpu_hours_per_day") X(F_MONEY, "money_per_day") X(F_GOODPUT, "goodput")   \
     X(F_SLOWDOWN, "slowdown_frac") X(F_TRAIN_SLOWDOWN, "training_slowdown")             \
-    X(F_TRAIN_STEP, "training_step_s") X(F_RESTORE, "restore_s") X(F_EVENTS, "events")  \
-    X(F_WALL, "wall_s")
+    X(F_TRAIN_STEP, "training_step_s") X(F_RESTORE, "restore_s")                        \
+    X(F_CREDITS, "credits_granted") X(F_EVENTS, "events") X(F_WALL, "wall_s")
 #define SWEEP_FIG_ID(id, name) id,
 enum sweep_fig { SWEEP_FIGS(SWEEP_FIG_ID) F_COUNT };
 #undef SWEEP_FIG_ID

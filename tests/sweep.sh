@@ -623,23 +623,32 @@ else
     fi
 fi
 
-# transport.uec.rccc as a sweep key and a tune knob (bool values): credits
-# cost events (the events column rises) and change the max queue; a value
-# that is not a bool, or credits without Ultra Ethernet, fail that row by key
+# transport.uec.rccc as a sweep key and a tune knob (bool values): the row
+# carries RCCC's own counter (credits_granted: 0 without, the run's JSON
+# figure with), credits cost events (the events column rises); a value that
+# is not a bool, or credits without Ultra Ethernet, fail that row by key
 rc_set="--set transport.protocol=uec --set cluster.nodes=32 --set storage.nodes=2 --set workload.bytes_per_writer=1MB"
 # shellcheck disable=SC2086
 "$bin" sweep $rc_set --vary transport.uec.rccc=false,true,maybe --quiet --out "$tmp/rc.csv" >/dev/null 2>&1
+# shellcheck disable=SC2086
+"$bin" run $rc_set --set transport.uec.rccc=true --quiet --json "$tmp/rc1.json" >/dev/null 2>&1
+cg=$(jq -r '.transport.uec.credits_granted' "$tmp/rc1.json" 2>/dev/null)
 ev=$(col "$tmp/rc.csv" events) st=$(col "$tmp/rc.csv" status) er=$(col "$tmp/rc.csv" error)
-got=$(tail -n +3 "$tmp/rc.csv" | awk -F, -v e="$ev" -v s="$st" '{printf "%s:%s ", $2, $s} NR == 1 {a = $e} NR == 2 {b = $e} END {printf "%s", (a > 0 && b > a)}')
-[ -n "$ev" ] && [ "$got" = "false:ok true:ok maybe:failed 1" ] &&
+cc=$(col "$tmp/rc.csv" credits_granted)
+got=$(tail -n +3 "$tmp/rc.csv" | awk -F, -v e="$ev" -v s="$st" -v c="$cc" '{printf "%s:%s:%s ", $2, $s, $c} NR == 1 {a = $e} NR == 2 {b = $e} END {printf "%s", (a > 0 && b > a)}')
+[ -n "$ev" ] && [ -n "$cc" ] && [ "${cg:-0}" -gt 0 ] 2>/dev/null &&
+    [ "$got" = "false:ok:0 true:ok:$cg maybe:failed: 1" ] &&
     grep -q 'transport.uec.rccc: expected true or false, got ""maybe""' "$tmp/rc.csv" &&
-    ok sweep_rccc_key || bad "sweep_rccc_key: got '$got' (error column $er): $(cat "$tmp/rc.csv")"
+    ok sweep_rccc_key || bad "sweep_rccc_key: got '$got' (run JSON credits '$cg', error column $er): $(cat "$tmp/rc.csv")"
 "$bin" sweep --vary transport.uec.rccc=true --quiet --out "$tmp/rc2.csv" >/dev/null 2>&1
 grep -q 'transport.uec.rccc: receiver credits (RCCC) are Ultra Ethernet.s: transport.protocol: uec' \
     "$tmp/rc2.csv" && ok sweep_rccc_needs_uec || bad "sweep_rccc_needs_uec: $(cat "$tmp/rc2.csv")"
+# a point is feasible only if its receivers granted credits: the answer is
+# rccc=true only when the knob's runs really ran RCCC
 # shellcheck disable=SC2086
-if "$bin" tune $rc_set --knob transport.uec.rccc=false,true --quiet -j 1 >"$tmp/rct" 2>&1 &&
-    grep -q '^best    transport.uec.rccc=\(false\|true\): completion_s ' "$tmp/rct" &&
+if "$bin" tune $rc_set --knob transport.uec.rccc=false,true --constraint 'credits_granted>=1' \
+    --quiet -j 1 >"$tmp/rct" 2>&1 &&
+    grep -q '^best    transport.uec.rccc=true: completion_s ' "$tmp/rct" &&
     grep -q '2 of 2 points evaluated' "$tmp/rct"; then
     ok tune_rccc_knob
 else

@@ -50,6 +50,14 @@ enum ev_type {
     EV_ACK,          /* the head of a flow's direct ACK pipe reaches its sender */
     EV_CREDIT,       /* RCCC: a receiver's credit pacer may grant (obj: its NIC port) */
 };
+#define EV_KINDS_N (EV_CREDIT + 1)
+#ifdef CKPT_EV_KINDS
+/* The counting build's slots after the kinds: a packet arriving at a switch
+ * finds its egress idle with nothing queued (the one case where its arrival
+ * and its departure could be one event), idle with its queue paused (PFC),
+ * waiting out the switch latency, or busy (switch.c). */
+enum { EVC_EGRESS_IDLE = EV_KINDS_N, EVC_EGRESS_PAUSED, EVC_EGRESS_WAIT, EVC_EGRESS_BUSY, EVC_N };
+#endif
 /* The kinds whose object is a port come first. */
 #define EV_PORT_KINDS_END EV_FLOW_START
 _Static_assert(EV_WATCHDOG + 1 == EV_PORT_KINDS_END && EV_CC_TIMER > EV_PORT_KINDS_END &&
@@ -465,8 +473,9 @@ struct pnet {
     uint64_t max_pending;
 #ifdef CKPT_EV_KINDS
     /* a build with -DCKPT_EV_KINDS counts events by kind (BENCHMARKS.md,
-     * events per packet); pnet_loop prints them to stderr */
-    uint64_t ev_kinds[EV_ACK + 1];
+     * events per packet), then switch arrivals by their egress's state
+     * (EVC_*); pnet_loop prints them to stderr */
+    uint64_t ev_kinds[EVC_N];
 #endif
     uint64_t first_tx_ps, last_rx_ps;
     uint64_t time_limit_ps;   /* the run stops here (pause storms, deadlock) */

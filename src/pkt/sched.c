@@ -1051,9 +1051,11 @@ void pnet_loop(struct pnet *n)
 #ifdef CKPT_EV_KINDS
     static const char *const kind_name[] = {
         "tx_done", "rx", "wake", "pause", "pause_end", "pfc_refresh", "watchdog", "flow_start",
-        "sample", "cc_timer", "drain", "train_step", "cnp", "rto", "ack"};
-    _Static_assert(sizeof kind_name / sizeof kind_name[0] == EV_ACK + 1, "a name per kind");
-    for (unsigned k = 0; k <= EV_ACK; k++)
+        "sample", "cc_timer", "drain", "train_step", "cnp", "rto", "ack", "credit",
+        /* switch arrivals by their egress's state */
+        "hop_idle", "hop_paused", "hop_wait", "hop_busy"};
+    _Static_assert(sizeof kind_name / sizeof kind_name[0] == EVC_N, "a name per kind");
+    for (unsigned k = 0; k < EVC_N; k++)
         if (n->ev_kinds[k])
             fprintf(stderr, "events %-12s %llu\n", kind_name[k],
                     (unsigned long long)n->ev_kinds[k]);

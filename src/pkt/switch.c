@@ -49,5 +49,11 @@ void switch_receive(struct pnet *n, uint32_t node, struct port *in,
         return;
     }
     pk->t = n->now + s->latency_ps;
+#ifdef CKPT_EV_KINDS
+    n->ev_kinds[out->state == PORT_BUSY   ? EVC_EGRESS_BUSY
+                : out->state == PORT_WAIT ? EVC_EGRESS_WAIT
+                : out->qmask              ? EVC_EGRESS_PAUSED
+                                          : EVC_EGRESS_IDLE]++;
+#endif
     port_queue(n, out, pk);
 }
