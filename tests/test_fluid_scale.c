@@ -38,12 +38,12 @@ static double fluid_bytes_per_transfer(struct scenario *sc, uint32_t *n_xfers, i
 }
 
 /* A mid-size three-tier run (2,000 nodes x 8 GPUs, 64-port switches, as
- * scenarios/cluster-100k.yaml at a fiftieth): 312 bytes a transfer (the
- * arena counts whole 1 MB blocks), held under 330. Before the compact layout
- * (solver links for every port, 64-byte transfer records, 56-byte solver
- * flows, caps and start order kept when unused) it took 654, and this fails.
- * The issue's target is 250: what is left is the solver's per-path-entry
- * lists (16 bytes each, six entries a transfer here) and its 144-byte link. */
+ * scenarios/cluster-100k.yaml at a fiftieth): 284 bytes a transfer (the
+ * arena counts whole 1 MB blocks), held under 295. With the affected set's
+ * per-entry scratch kept for unit weights and its own started list it took
+ * 312, and before the compact layout (solver links for every port, 64-byte
+ * transfer records, 56-byte solver flows, caps and start order kept when
+ * unused) 654: both fail. Links weigh more here than at 800,000 GPUs (245). */
 static void fluid_scale_bytes_per_transfer(void)
 {
     struct scenario sc;
@@ -64,7 +64,7 @@ static void fluid_scale_bytes_per_transfer(void)
     double per = fluid_bytes_per_transfer(&sc, &n, &ok);
     CHECK(ok);
     CHECKF(n >= 10000, "%u transfers", n);
-    CHECKF(per > 0 && per < 330, "%.1f bytes a transfer (%u transfers)", per, n);
+    CHECKF(per > 0 && per < 295, "%.1f bytes a transfer (%u transfers)", per, n);
 }
 
 SUITE(suite_fluid_scale) = {

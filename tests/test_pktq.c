@@ -197,10 +197,65 @@ static void chunk_pool_rebalances(void)
     pthread_mutex_destroy(&pool.lock);
 }
 
+/* A wire between two ports, pushed at one end and popped at the other at
+ * random: packets come out in order, wire_view walks exactly those in
+ * flight, and each end writes only its own port (the two may run on
+ * different threads): after the first packet a push leaves the far port's
+ * bytes alone and a pop the sender's. */
+static void wire_ends_keep_to_their_ports(void)
+{
+    struct pnet n;
+    memset(&n, 0, sizeof n);
+    arena_init(&n.arena);
+    struct port *ports = aligned_alloc(64, 2 * sizeof *ports);
+    CHECK(ports != NULL);
+    if (!ports)
+        return;
+    memset(ports, 0, 2 * sizeof *ports);
+    n.ports = ports;
+    struct port *a = &ports[0], *b = &ports[1], before;
+    a->peer = 1;
+    b->peer = 0;
+    struct rng r;
+    rng_init(&r, 5, 3);
+    uint32_t in = 0, out = 0, max_live = 0;
+    int bad = 0, foreign = 0;
+    for (int step = 0; step < 200000 && !bad; step++) {
+        int push = rng_below(&r, 100) < ((step / 5000) % 2 ? 35u : 65u);
+        if (push) {
+            struct packet pk = {.t = 3u * in, .psn = in, .payload = 64 + in % 4000};
+            before = *b;
+            CHECK(wire_push(&n, a, &pk) == 0);
+            foreign += in > 0 && memcmp(&before, b, sizeof before) != 0;
+            in++;
+        } else if (in > out) {
+            struct packet pk;
+            before = *a;
+            wire_pop(&n, b, &pk);
+            foreign += memcmp(&before, a, sizeof before) != 0;
+            bad |= pk.psn != out || pk.t != 3u * out;
+            out++;
+        }
+        max_live = in - out > max_live ? in - out : max_live;
+    }
+    struct pktq w = wire_view(&n, a);
+    uint32_t want = out, walked = 0;
+    if (in > out)
+        PKTQ_FOR_EACH(&w, pk, bad |= pk->psn != want++; walked++)
+    CHECKF(!bad, "the wire out of order");
+    CHECKF(!foreign, "%d pushes or pops wrote the other end's port", foreign);
+    CHECKF(walked == in - out, "wire_view walked %u of %u in flight", walked, in - out);
+    CHECKF(max_live > 1000, "only %u packets at once", max_live);
+    free(ports);
+    pnet_release_slabs(&n);
+    arena_release(&n.arena);
+}
+
 SUITE(suite_pktq) = {
     {"ecmp_remembered_choice_matches_fluid", ecmp_remembered_choice_matches_fluid},
     {"pktq_fifo_in_chunks", pktq_fifo_in_chunks},
     {"dwrr_lone_queue_matches_walk", dwrr_lone_queue_matches_walk},
     {"chunk_pool_rebalances", chunk_pool_rebalances},
+    {"wire_ends_keep_to_their_ports", wire_ends_keep_to_their_ports},
     {0, 0},
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../src/api/ckpt.h"
+#include "../src/core/evq.h"
 #include "../src/core/machine.h"
 #include "../src/report/fields.h"
 #include "../src/scenario/scenario.h"
@@ -220,11 +221,39 @@ static void threads_team_modes(void)
     }
 }
 
+/* A queue emptied by moving its events out (thread 0 giving the others'
+ * events back, sched.c) starts its wheel again where it is told: events
+ * earlier than the last it gave out go to the wheel, not the far heap,
+ * and leave in (time, seq) order. */
+static void threads_queue_restart(void)
+{
+    struct evq q;
+    struct event ev;
+    evq_init(&q);
+    for (uint32_t i = 0; i < 100; i++) /* 1 us apart: the last 99 us on */
+        evq_push_seq(&q, 1000000 + (uint64_t)i * 1000000, i, 0, NULL, i);
+    while (evq_pop(&q, &ev))
+        ;
+    evq_restart(&q, 1000000);
+    for (uint32_t i = 0; i < 100; i++) /* in reverse: unsorted buckets too */
+        evq_push_seq(&q, 1000000 + (uint64_t)(99 - i) * 500, 99 - i, 0, NULL, 99 - i);
+    CHECKF(q.nfar == 0 && q.wn == 100, "%zu far, %zu on the wheel", q.nfar, q.wn);
+    int in_order = 1;
+    for (uint32_t i = 0; i < 100; i++)
+        in_order &= evq_pop(&q, &ev) && ev.arg == i;
+    CHECK(in_order && evq_len(&q) == 0);
+    evq_push_seq(&q, 7, 1, 0, NULL, 1);
+    evq_restart(&q, 1 << 30); /* not empty: the wheel stays */
+    CHECK(evq_pop(&q, &ev) && ev.t == 7);
+    evq_release(&q);
+}
+
 SUITE(suite_threads) = {
     {"threads_auto_rule", threads_auto_rule},
     {"threads_auto_key", threads_auto_key},
     {"threads_auto_same_results", threads_auto_same_results},
     {"threads_counters_folded", threads_counters_folded},
     {"threads_team_modes", threads_team_modes},
+    {"threads_queue_restart", threads_queue_restart},
     {NULL, NULL},
 };

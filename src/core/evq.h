@@ -224,6 +224,16 @@ int evq_take_before(struct evq *q, uint64_t limit, struct event *out, size_t *n,
 int evq_shift(struct evq *q, uint64_t d, int (*keep)(const struct event *ev, void *ctx),
               void *ctx);
 
+/* An empty queue's wheel made to start at t, as if it had last popped
+ * there: a queue emptied by moving its events out (the packet engine's
+ * threads, sched.c) keeps its last event's start, and pushes before it
+ * would wait in the far heap. No-op on a queue that is not empty. */
+static inline void evq_restart(struct evq *q, uint64_t t)
+{
+    if (!evq_len(q))
+        q->base = t >> EVQ_SHIFT;
+}
+
 /* The earliest event's time (UINT64_MAX: none), the queue left as it was. */
 static inline uint64_t evq_peek_t(struct evq *q)
 {

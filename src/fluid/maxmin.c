@@ -30,7 +30,10 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     /* the 32-bit arrays in one allocation: a large one gets a block of its
      * own, several medium ones would each leave part of a block unused */
     size_t ne = (size_t)np + 1, nfl = (size_t)nf + 1, nll = (size_t)nl + 1;
-    uint32_t *u = arena_calloc(a, (4 + (size_t)weighted) * ne + 3 * nfl + 4 * nll, sizeof *u);
+    /* with unit weights a filled link's flows of A are found on its list
+     * (the order they freeze in cannot change a sum: they freeze at one
+     * rate), so the per-entry scratch alist is only for weights */
+    uint32_t *u = arena_calloc(a, (3 + 2 * (size_t)weighted) * ne + 2 * nfl + 4 * nll, sizeof *u);
 #define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
     if (!u || !ALLOC(m->links, nl) || !ALLOC(m->flows, (size_t)nf + 1) ||
         !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
@@ -40,12 +43,14 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->path = u, u += ne;
     m->pslot = u, u += ne;
     m->lflow = u, u += ne;
-    m->alist = u, u += ne;
-    if (weighted)
+    if (weighted) {
+        m->alist = u, u += ne;
         m->lpe = u, u += ne;
+    }
     m->active = u, u += nfl;
-    m->added = u, u += nfl;
-    m->aff = u, u += nfl;
+    /* added is read only at the start of an update, which refills aff from
+     * its front no faster than it reads: one array for both */
+    m->aff = m->added = u, u += nfl;
     m->dirty = u, u += nll;
     m->dmark = u, u += nll;
     m->tl = u, u += nll;
@@ -418,7 +423,8 @@ static void fill(struct mm *m)
             struct mm_link *l = &m->links[m->path[fl->poff + j]];
             l->acc += mm_w(m, fl->poff + j) * ub;
             l->wun += mm_w(m, fl->poff + j);
-            m->alist[l->aoff + l->afill++] = f;
+            if (m->alist)
+                m->alist[l->aoff + l->afill++] = f;
         }
     }
     for (uint32_t i = 0; i < m->n_tl; i++) {
@@ -436,9 +442,17 @@ static void fill(struct mm *m)
         }
         struct mm_link *l = &m->links[id];
         l->level = level;
-        for (uint32_t k = l->aoff; k < l->aoff + l->na && l->unfrozen; k++)
-            if (!m->frozen[m->alist[k]])
-                freeze(m, m->alist[k], level, id);
+        if (m->alist) {
+            for (uint32_t k = l->aoff; k < l->aoff + l->na && l->unfrozen; k++)
+                if (!m->frozen[m->alist[k]])
+                    freeze(m, m->alist[k], level, id);
+            continue;
+        }
+        for (uint32_t k = l->off; k < l->off + l->n && l->unfrozen; k++) {
+            uint32_t f = m->lflow[k];
+            if (!m->frozen[f] && m->flows[f].mark == m->epoch)
+                freeze(m, f, level, id);
+        }
     }
     m->rounds++;
 }

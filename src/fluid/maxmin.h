@@ -59,7 +59,7 @@ struct mm_link {
     uint32_t mark;          /* == mm.epoch: in the touched set T */
     uint32_t na, unfrozen, froze; /* flows of A here; not yet frozen; frozen here */
     double wun;             /* the unfrozen ones' weights here */
-    uint32_t aoff, afill;   /* A's flows here: mm.alist[aoff .. aoff + na) */
+    uint32_t aoff, afill;   /* A's flows here: mm.alist[aoff .. aoff + na) (weights) */
     double aprev;           /* A's rates here before the update */
     double acc, amax;       /* A's new rates here: sum, max */
     double amax_other;      /* max of A's new rates here, flows bottlenecked elsewhere */
@@ -92,11 +92,13 @@ struct mm {
     uint32_t *lpe;          /* beside lflow, the path entry naming the link, for
                              * its weight; NULL with pw (unit weights: a moved
                              * flow's entry is found on its path) */
-    uint32_t *alist;        /* per link in T: its flows of A (scratch) */
+    uint32_t *alist;        /* per link in T: its flows of A (scratch); NULL with
+                             * unit weights (found on lflow by mark) */
     uint32_t *active, n_active;
     /* pending changes since the last update */
     uint32_t *dirty, n_dirty;   /* links of flows started or stopped */
-    uint32_t *added, n_added;   /* flows started */
+    uint32_t *added, n_added;   /* flows started (in aff's array: an update reads
+                                 * it before aff overtakes it) */
     uint32_t *shrunk, n_shrunk; /* links whose capacity went down */
     uint32_t dmark_epoch;
     uint32_t *dmark;            /* per link: == dmark_epoch when in dirty */

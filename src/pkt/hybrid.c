@@ -167,6 +167,46 @@ static void credit(struct hybrid *h, const uint64_t *c)
             n->qhist[k - h->o_hist] += c[k];
 }
 
+/* An unloaded round trip over the longest path: each link's wire and an
+ * MTU's serialisation, each switch's latency, both ways. */
+static uint64_t round_trip(const struct pnet *n)
+{
+    uint64_t delay = 0, lat = 0, bps = UINT64_MAX;
+    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+        const struct port *p = &n->ports[i];
+        delay = p->delay_ps > delay ? p->delay_ps : delay;
+        bps = p->bps && p->bps < bps ? p->bps : bps;
+    }
+    for (uint32_t i = 0; i < n->topo->n_switches; i++)
+        lat = n->sws[i].latency_ps > lat ? n->sws[i].latency_ps : lat;
+    uint64_t links = 2 * (uint64_t)n->topo->tiers, ser = 0;
+    if (bps != UINT64_MAX)
+        ser = (uint64_t)((double)(n->mtu + 64) * 8 * (double)PS_PER_S / (double)bps);
+    return 2 * (links * (delay + ser) + (links - 1) * lat);
+}
+
+/* Round trips in an auto period where the bound's share is longer: enough
+ * PFC pause/resume cycles and queue swings in each that a window's mean is
+ * steady (measured: BENCHMARKS.md "Hybrid at production scale"). */
+#define PERIOD_RTTS 64
+
+/* sim.hybrid.period auto: 1/256 of the bound, which a short burst needs
+ * (its windows see the senders' ends coming), but no longer than the
+ * fabric's own time constants ask for (PERIOD_RTTS round trips; two DCQCN
+ * rate-increase periods under DCQCN), so a multi-second checkpoint is
+ * observed every few hundred us, not every 1/256 of it; at least 1 us. */
+static uint64_t auto_period(const struct pnet *n)
+{
+    double bound = n->res->bound_s > 0 ? n->res->bound_s : 1e-3;
+    uint64_t p = (uint64_t)(bound * (double)PS_PER_S / 256);
+    uint64_t fab = PERIOD_RTTS * round_trip(n);
+    if (fab && fab < p)
+        p = fab;
+    if (n->tp->cc == CC_DCQCN && p < 2 * n->sc->transport.dcqcn.timer_ps)
+        p = 2 * n->sc->transport.dcqcn.timer_ps;
+    return p < 1000000 ? 1000000 : p; /* 1 us */
+}
+
 static int init(struct hybrid *h, struct pnet *n)
 {
     const struct scenario *sc = n->sc;
@@ -179,17 +219,7 @@ static int init(struct hybrid *h, struct pnet *n)
     h->budget = sc->sim.hybrid_error > 0 ? sc->sim.hybrid_error
                 : n->tp->cc == CC_DCQCN ? 0.005
                                         : 0.02;
-    h->period = sc->sim.hybrid_period_ps;
-    if (!h->period) {
-        /* long enough that each transfer moves many packets in a window,
-         * and DCQCN's rate has its increase cycles in it */
-        double bound = n->res->bound_s > 0 ? n->res->bound_s : 1e-3;
-        h->period = (uint64_t)(bound * (double)PS_PER_S / 256);
-        if (n->tp->cc == CC_DCQCN && h->period < 2 * sc->transport.dcqcn.timer_ps)
-            h->period = 2 * sc->transport.dcqcn.timer_ps;
-        if (h->period < 1000000)
-            h->period = 1000000; /* 1 us */
-    }
+    h->period = sc->sim.hybrid_period_ps ? sc->sim.hybrid_period_ps : auto_period(n);
     h->slots = 2 * h->w + 1;
     h->o_port = (size_t)n->n_flows * FC_N;
     h->o_sum = h->o_port + (size_t)n->topo->n_ports * PC_N;

@@ -131,13 +131,12 @@ struct ing_pg {
  * the first cache lines (ports are 64-byte aligned, setup.c); counters
  * read only at the end of the run and PFC timers come last. */
 struct port {
-    /* every packet: state, serialisation, the wire, queue totals */
+    /* every packet: state, serialisation, queue totals */
     _Alignas(64) uint8_t state;
     uint8_t is_host, seg;
     uint8_t qmask;           /* priorities with packets queued */
     uint8_t paused;          /* priorities paused by the peer (PFC) */
     uint8_t storm;           /* priorities in PFC-watchdog drop mode */
-    uint8_t xoff;            /* ingress: priorities we paused upstream */
     uint8_t dwrr_next;
     uint32_t node, peer;
     uint64_t bps, delay_ps;
@@ -152,22 +151,32 @@ struct port {
     uint64_t last_tx_t;      /* last serialisation end */
     uint64_t paused_at_last_tx; /* paused_ps as of last_tx_t */
     uint64_t paused_ps;
-    /* third line: the packet being serialised and the wire */
+    /* third line: the packet being serialised, the tail of the outgoing
+     * wire (the sender's end: wire_push), ECN thresholds */
     struct packet tx;        /* packet being serialised (state PORT_BUSY) */
-    struct pktq pipe;        /* packets on the wire toward the peer */
+    struct pkt_chunk *wire_tc;
+    uint16_t wire_ti;
     uint64_t ecn_marked;     /* marked as they left (often: queues past kmin) */
-    /* fourth line: ECN, ingress limits and DWRR credit (a quantum is at
-     * most 1000 MTUs of 9 KB, so credit fits 32 bits) */
     uint64_t kmin, kmax;     /* ECN thresholds */
+    /* fourth line, the ingress side: what a wire arrival into this port
+     * reads (the head of the incoming wire, wire_pop; its node; the MMU's
+     * limits and peaks), apart from its PG's counters. A port of a switch
+     * that only receives (a leaf's host port in an incast) touches this
+     * line and ing[pg] alone. */
+    struct pkt_chunk *wire_hc;
+    uint16_t wire_hi;
+    uint8_t xoff;            /* priorities we paused upstream */
+    uint32_t rx_node;        /* node, for the arrivals */
     uint64_t headroom;       /* per lossless priority group */
     uint64_t max_shared;
-    int32_t deficit[NPRIO];
-    /* seldom: first packet, wake-ups, training in the queues */
     uint64_t max_hdrm;
+    /* seldom: first packet, wake-ups, training in the queues */
     uint64_t first_tx_t;     /* first serialisation start */
     uint64_t wake_t;
     uint32_t wake_gen;
     uint32_t train_q;        /* training's data packets queued here */
+    /* DWRR credit (a quantum is at most 1000 MTUs of 9 KB: 32 bits) */
+    int32_t deficit[NPRIO];
     /* per priority: egress queues (switch ports; CNPs at hosts) and
      * ingress accounting */
     struct pktq q[NPRIO];
@@ -192,9 +201,13 @@ struct port {
      * packets sat behind a PFC pause of their class */
     uint64_t train_tx_bytes, victim_ps, victim_t;
 };
-/* what a packet through a switch port touches: lines 0-3 and its queue */
-_Static_assert(offsetof(struct port, tx) == 128 && offsetof(struct port, kmin) == 192 &&
-               offsetof(struct port, max_hdrm) == 256, "struct port's hot lines moved");
+/* what a packet through a switch port touches: lines 0-2 and its queue
+ * going out, line 3 and its PG's counters coming in */
+_Static_assert(offsetof(struct port, tx) == 128 && offsetof(struct port, kmax) < 192 &&
+                   offsetof(struct port, wire_hc) == 192 &&
+                   offsetof(struct port, max_hdrm) + 8 <= 256 &&
+                   offsetof(struct port, q) % 32 == 0 && offsetof(struct port, ing) % 64 == 32,
+               "struct port's hot lines moved");
 
 struct flowlet {
     uint64_t last;           /* last packet seen */
@@ -611,54 +624,54 @@ static inline void pktq_pop(struct pnet *n, struct pktq *q, uint64_t wire_of_hea
 }
 
 /* A wire's packets, from the sender (push) to the far end (pop; one arrival
- * event per packet, so it never pops an empty wire). Its tail (tc, ti) is
- * in the sender port's pipe, its head (hc, hi) in the far end port's: each
- * end writes only its own port (the two may run on different threads), and
- * a chunk's link is written before the far end needs it. An empty wire
- * keeps its last chunk; len and bytes stay 0. */
+ * event per packet, so it never pops an empty wire). Its tail (wire_tc,
+ * wire_ti) is in the sender port, its head (wire_hc, wire_hi) in the far
+ * end port, on its ingress line: each end writes only its own port (the
+ * two may run on different threads), and a chunk's link is written before
+ * the far end needs it. An empty wire keeps its last chunk. */
 static inline int wire_push(struct pnet *n, struct port *p, const struct packet *pk)
 {
-    struct pktq *q = &p->pipe;
-    if (!q->tc || q->ti == PKT_CHUNK) {
+    if (!p->wire_tc || p->wire_ti == PKT_CHUNK) {
         struct pkt_chunk *c = pnet_chunk_alloc(n);
         if (!c)
             return -1;
         c->next = NULL;
-        if (q->tc) {
-            q->tc->next = c;
+        if (p->wire_tc) {
+            p->wire_tc->next = c;
         } else { /* the first packet ever: the far end starts here */
-            n->ports[p->peer].pipe.hc = c;
-            n->ports[p->peer].pipe.hi = 0;
+            n->ports[p->peer].wire_hc = c;
+            n->ports[p->peer].wire_hi = 0;
         }
-        q->tc = c;
-        q->ti = 0;
+        p->wire_tc = c;
+        p->wire_ti = 0;
     }
-    q->tc->p[q->ti++] = *pk;
+    p->wire_tc->p[p->wire_ti++] = *pk;
     return 0;
 }
 
 /* The head of the wire arriving at port in. */
 static inline void wire_pop(struct pnet *n, struct port *in, struct packet *out)
 {
-    struct pktq *q = &in->pipe;
-    if (q->hi == PKT_CHUNK) {
-        struct pkt_chunk *c = q->hc;
-        q->hc = c->next;
-        q->hi = 0;
+    if (in->wire_hi == PKT_CHUNK) {
+        struct pkt_chunk *c = in->wire_hc;
+        in->wire_hc = c->next;
+        in->wire_hi = 0;
         pnet_chunk_free(n, c);
     }
-    *out = q->hc->p[q->hi++];
+    const struct pkt_chunk *c = in->wire_hc;
+    unsigned i = in->wire_hi++;
+    *out = c->p[i];
     /* a line ahead: written a link delay ago, maybe by the other thread
      * (a prefetch of a slot not yet written is harmless) */
-    if (q->hi + 3u < PKT_CHUNK)
-        __builtin_prefetch(&q->hc->p[q->hi + 3]);
+    if (i + 4u < PKT_CHUNK)
+        __builtin_prefetch(&c->p[i + 4]);
 }
 
 /* The packets on port p's outgoing wire as one queue (end of run). */
 static inline struct pktq wire_view(const struct pnet *n, const struct port *p)
 {
-    const struct pktq *far = &n->ports[p->peer].pipe;
-    return (struct pktq){far->hc, p->pipe.tc, far->hi, p->pipe.ti, 0, 0};
+    const struct port *far = &n->ports[p->peer];
+    return (struct pktq){far->wire_hc, p->wire_tc, far->wire_hi, p->wire_ti, 0, 0};
 }
 
 /* Runs body with pk pointing at each packet of q, head first (end of run). */

@@ -265,10 +265,10 @@ void port_on_rx(struct pnet *n, struct port *in)
 {
     struct packet pk;
     wire_pop(n, in, &pk);
-    if (is_switch_node(n, in->node))
-        switch_receive(n, in->node, in, &pk);
+    if (is_switch_node(n, in->rx_node))
+        switch_receive(n, in->rx_node, in, &pk);
     else
-        nic_receive(n, in->node, &pk);
+        nic_receive(n, in->rx_node, &pk);
 }
 
 void port_queue(struct pnet *n, struct port *p, const struct packet *pk)

@@ -467,7 +467,7 @@ static void loop_window(struct pnet *n, uint64_t span, int reverse)
  * split window wait on it; alone, one thread runs every share at one
  * thread's speed. */
 #define TEAM_EPOCH_NS UINT64_C(10000000)
-#define TEAM_STAY_MAX 32u
+#define TEAM_STAY_MAX 128u
 
 struct team_pace {
     uint64_t t0, ev0;  /* the epoch's start: wall ns, events */
@@ -508,6 +508,8 @@ struct team {
     uint64_t reported;                /* events at the last progress call */
     uint64_t tmax[TEAM_MAX];
     uint64_t rounds, solo_rounds;     /* thread 0's count of windows, alone */
+    struct event *mv;                 /* thread 0's events on their way back */
+    size_t mvcap;                     /* to their owners (team_unmerge) */
     struct team_pace pace;            /* thread 0's */
     _Atomic int go;                   /* 1: all threads started; -1: one could not */
     struct chunk_pool pool;
@@ -579,15 +581,13 @@ static uint64_t wall_ns(void)
 }
 
 /* Alone (1) or split (0) for round's window; thread 0, before it publishes
- * round (the others published no later than round - 1's counts, read here). */
-static int team_pace(struct team *tm, uint64_t round)
+ * round, given the run's events so far. */
+static int team_pace(struct team *tm, uint64_t round, uint64_t ev)
 {
     if (tm->mode != TEAM_ADAPT)
         return tm->mode == TEAM_SOLO || (tm->mode == TEAM_ALTERNATE && (round & 1));
     struct team_pace *p = &tm->pace;
-    uint64_t t = wall_ns(), ev = 0;
-    for (unsigned j = 0; j < tm->k; j++)
-        ev += tm->events[(round - 1) & 1][j];
+    uint64_t t = wall_ns();
     if (!p->t0) {
         p->t0 = t, p->ev0 = ev;
         return p->solo;
@@ -600,7 +600,7 @@ static int team_pace(struct team *tm, uint64_t round)
         /* a measuring epoch: the faster mode runs on; a choice confirmed
          * is measured again half as often */
         int best = p->rate[1] > p->rate[0];
-        p->stay = best == p->best && p->stay ? 2 * p->stay : 2;
+        p->stay = best == p->best && p->stay ? 4 * p->stay : 4;
         p->stay = p->stay > TEAM_STAY_MAX ? TEAM_STAY_MAX : p->stay;
         p->best = best;
         p->left = p->stay;
@@ -700,9 +700,9 @@ static void team_progress(struct team *tm, uint64_t round)
     }
 }
 
-/* Round's work after its meeting for copies [lo, hi) (one thread's own,
- * or every copy when thread 0 runs alone); 1 when the run is over. */
-static int team_round(struct team *tm, unsigned lo, unsigned hi, uint64_t *round)
+/* Round's work after its meeting for thread id's copy; 1 when the run is
+ * over. */
+static int team_round(struct team *tm, unsigned id, uint64_t *round)
 {
     uint64_t r = *round, start = UINT64_MAX, instant = tm->instant[r & 1];
     int halt = 0;
@@ -710,37 +710,110 @@ static int team_round(struct team *tm, unsigned lo, unsigned hi, uint64_t *round
         start = tm->next_t[r & 1][j] < start ? tm->next_t[r & 1][j] : start;
         halt |= tm->stop[r & 1][j];
     }
-    if (lo == 0)
+    if (id == 0)
         team_progress(tm, r);
-    for (unsigned j = lo; j < hi; j++)
-        team_drain(tm, j);
+    team_drain(tm, id);
+    struct pnet *n = &tm->wk[id];
     if (start == UINT64_MAX || halt) /* all decide alike */
         return 1;
     if (start > tm->limit) {
-        for (unsigned j = lo; j < hi; j++)
-            tm->wk[j].time_limit_hit = 1;
+        n->time_limit_hit = 1;
         return 1;
     }
     if (start == instant) {
         /* a whole-fabric event's instant: once all have drained their
          * outboxes, thread 0 runs it alone while the others wait */
-        int split = hi - lo < tm->k;
-        if (split)
-            team_barrier(tm, lo, ++*round);
-        if (lo == 0)
+        team_barrier(tm, id, ++*round);
+        if (id == 0)
             team_instant(tm, start);
-        if (split)
-            team_barrier(tm, lo, ++*round);
-        for (unsigned j = lo; j < hi; j++)
-            tm->tmax[j] = start > tm->tmax[j] ? start : tm->tmax[j];
+        team_barrier(tm, id, ++*round);
+        tm->tmax[id] = start > tm->tmax[id] ? start : tm->tmax[id];
         return 0;
     }
     uint64_t wend = start + tm->span < instant ? start + tm->span : instant;
-    for (unsigned j = lo; j < hi; j++) {
-        struct pnet *n = &tm->wk[j];
-        uint64_t last = n->oom ? 0 : window_run(n, &tm->w[j], start, wend, tm->reverse);
-        tm->tmax[j] = last > tm->tmax[j] ? last : tm->tmax[j];
+    uint64_t last = n->oom ? 0 : window_run(n, &tm->w[id], start, wend, tm->reverse);
+    tm->tmax[id] = last > tm->tmax[id] ? last : tm->tmax[id];
+    return 0;
+}
+
+/* Thread 0 alone, the others parked after the meeting of round: their
+ * outboxes drained and every copy's events moved into copy 0's queue, its
+ * counters holding the run's (team_fold). Copy 0 then runs as one thread
+ * does (loop_window): no outbox, no meeting, one queue to take from.
+ * Returns 1 when the run is over. */
+static int team_merge(struct team *tm, uint64_t round)
+{
+    struct pnet *a = &tm->wk[0];
+    int halt = 0;
+    for (unsigned j = 0; j < tm->k; j++)
+        halt |= tm->stop[round & 1][j];
+    team_progress(tm, round);
+    for (unsigned j = 0; j < tm->k; j++)
+        team_drain(tm, j);
+    for (unsigned j = 1; j < tm->k; j++) {
+        struct pnet *b = &tm->wk[j];
+        struct event ev;
+        team_fold(a, b); /* the events counted too: progress, pace */
+        while (evq_pop(&b->q, &ev))
+            if (pnet_push(a, ev.t, ev.seq, ev.type, ev.obj, ev.arg) < 0)
+                return 1;
+        a->oom |= b->oom;
+        a->interrupted |= b->interrupted;
     }
+    if (evq_len(&a->q) > a->max_pending)
+        a->max_pending = evq_len(&a->q);
+    a->outbox_on = 0;
+    return halt || a->oom;
+}
+
+/* Back to split windows: copy 0's events to their owners' queues, each
+ * queue's wheel starting at its first (the whole fabric's events stay with
+ * copy 0, which tracks the next one again). */
+static void team_unmerge(struct team *tm)
+{
+    struct pnet *a = &tm->wk[0];
+    size_t m = 0;
+    while (evq_len(&a->q)) {
+        if (m == tm->mvcap && grow_events(a, &tm->mv, &tm->mvcap) < 0)
+            return;
+        evq_pop(&a->q, &tm->mv[m++]);
+    }
+    a->outbox_on = 1;
+    a->instant_t = UINT64_MAX;
+    for (unsigned j = 0; j < tm->k && m; j++)
+        evq_restart(&tm->wk[j].q, tm->mv[0].t);
+    for (size_t i = 0; i < m; i++) {
+        const struct event *e = &tm->mv[i];
+        uint32_t part = EV_PART(e->type);
+        if (part == a->whole && e->t < a->instant_t)
+            a->instant_t = e->t;
+        if (pnet_push(&tm->wk[a->owner[part]], e->t, e->seq, e->type, e->obj, e->arg) < 0)
+            a->oom = 1;
+    }
+    tm->reported = a->events;
+    pnet_chunk_share(a);
+}
+
+/* One window of copy 0 alone (merged), as loop_window's; 1 when the run
+ * is over. */
+static int team_alone(struct team *tm)
+{
+    struct pnet *n = &tm->wk[0];
+    if (n->interrupted || n->oom || n->time_limit_hit)
+        return 1;
+    uint64_t start = evq_peek_t(&n->q);
+    if (start == UINT64_MAX)
+        return 1;
+    if (start > tm->limit) {
+        n->time_limit_hit = 1;
+        return 1;
+    }
+    uint64_t last = window_run(n, &tm->w[0], start, start + tm->span, tm->reverse);
+    if (!tm->w[0].n) { /* the instant of an event of the whole fabric */
+        run_instant(n, start);
+        last = start;
+    }
+    tm->tmax[0] = last > tm->tmax[0] ? last : tm->tmax[0];
     return 0;
 }
 
@@ -760,13 +833,17 @@ static uint64_t team_park(struct team *tm, unsigned id, uint64_t round)
 static void team_work(struct team *tm, unsigned id)
 {
     uint64_t round = 0;
-    int alone = 0; /* thread 0 runs every copy */
+    int alone = 0; /* thread 0 runs every copy's events, merged into its own */
     for (;;) {
         ++round;
         if (id == 0) {
-            int want = team_pace(tm, round);
+            uint64_t ev = 0;
+            for (unsigned j = 0; j < tm->k; j++)
+                ev += alone ? tm->wk[j].events : tm->events[(round - 1) & 1][j];
+            int want = team_pace(tm, round, ev);
             tm->rounds++;
             if (alone && !want) { /* the others rejoin at this round */
+                team_unmerge(tm);
                 tm->resume = round;
                 atomic_store(&tm->solo, 0);
                 futex_wake(&tm->solo);
@@ -774,9 +851,7 @@ static void team_work(struct team *tm, unsigned id)
             }
             if (alone) {
                 tm->solo_rounds++;
-                for (unsigned j = 0; j < tm->k; j++)
-                    team_publish(tm, j, round);
-                if (team_round(tm, 0, tm->k, &round))
+                if (team_alone(tm))
                     break;
                 continue;
             }
@@ -797,11 +872,11 @@ static void team_work(struct team *tm, unsigned id)
                 team_await(tm, &tm->parked[j], round);
             alone = 1;
             tm->solo_rounds++;
-            if (team_round(tm, 0, tm->k, &round))
+            if (team_merge(tm, round) || team_alone(tm))
                 break;
             continue;
         }
-        if (team_round(tm, id, id + 1, &round))
+        if (team_round(tm, id, &round))
             break;
     }
     if (alone) { /* the parked threads end too */
@@ -954,6 +1029,7 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
     n->max_pending = pending > n->max_pending ? pending : n->max_pending;
     if (n->res && tm->rounds)
         n->res->threads_solo = (double)tm->solo_rounds / (double)tm->rounds;
+    free(tm->mv);
     free(owner);
     n->owner = NULL;
     pthread_mutex_destroy(&tm->pool.lock);

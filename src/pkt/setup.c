@@ -310,7 +310,7 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         struct port *p = &n->ports[i];
         p->bps = t->ports[i].bps;
         p->delay_ps = t->ports[i].delay_ps;
-        p->node = t->ports[i].node;
+        p->node = p->rx_node = t->ports[i].node;
         p->peer = t->ports[i].peer;
         p->is_host = p->node < t->first_cleaf;
         p->seg = (uint8_t)t->ports[i].seg;
