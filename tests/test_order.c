@@ -186,7 +186,9 @@ static void order_lookahead_checked(void)
     struct flow f = {.src = 0};
     CHECK(pnet_schedule(&n, 500, EV_CC_TIMER, &f, 0) == 0);
     CHECK(pnet_schedule(&n, 400, EV_CC_TIMER, &f, 0) == 0); /* before the last: heap */
-    CHECK(n.wfn == 1 && n.whn == 1 && n.lookahead_bad == 0 && evq_len(&n.q) == 0);
+    CHECK(pnet_schedule(&n, 500, EV_CC_TIMER, &f, 0) == 0); /* its tie, later: the FIFO */
+    CHECK(n.wfn == 2 && n.whn == 1 && n.lookahead_bad == 0 && evq_len(&n.q) == 0);
+    CHECK(n.wf[1].t == 500 && n.wf[1].seq > n.wf[0].seq && n.wh[0].t == 400);
     f.src = 1; /* another partition, inside the window */
     CHECK(pnet_schedule(&n, 600, EV_CC_TIMER, &f, 0) == 0);
     CHECK(n.lookahead_bad == 1 && evq_len(&n.q) == 1);

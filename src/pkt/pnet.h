@@ -775,8 +775,17 @@ pnet_schedule_seq(struct pnet *n, uint64_t t, uint64_t seq, enum ev_type kind, u
                   void *obj, uint32_t arg)
 {
     uint32_t type = kind | part << 7;
-    if (t < n->wend)
+    if (t < n->wend) {
+        /* most are the running partition's own, in order (a transmit-done
+         * a serialisation ahead): appended here without a call */
+        struct event e = {t, seq, obj, type, arg};
+        if (part == n->cur && n->wfn < n->wfcap &&
+            (n->wfn == n->wfh || !evq_before(&e, &n->wf[n->wfn - 1]))) {
+            n->wf[n->wfn++] = e;
+            return 0;
+        }
         return pnet_schedule_near(n, t, seq, type, obj, arg);
+    }
     if (n->outbox_on)
         return pnet_outbox(n, t, seq, type, obj, arg);
     if (pnet_push(n, t, seq, type, obj, arg) < 0)
