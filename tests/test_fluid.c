@@ -720,7 +720,8 @@ static void auto_picks_by_packet_events(void)
     CHECKF(strstr(r.engine_reason, "auto") && strstr(r.engine_reason, under), "%s",
            r.engine_reason);
     results_release(&r);
-    sc.workload.bytes_per_writer = 20000000000ull; /* 80 GB: ~2e7 packets */
+    /* 800 GB: ~2e8 packets, past hybrid's share too (tests/test_hybval.c) */
+    sc.workload.bytes_per_writer = 200000000000ull;
     CHECK(run_engine(&sc, ENGINE_AUTO, &r) == 0);
     CHECK(r.engine == ENGINE_FLUID && !r.has_packet_stats && r.ok);
     CHECKF(strstr(r.engine_reason, over), "%s", r.engine_reason);

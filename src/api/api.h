@@ -15,10 +15,12 @@
 int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena *a,
                  struct topo *t, struct workload *w, struct results *r, struct err *e);
 
-/* engine: packet, fluid, or auto's pick by estimated packet events; writes
- * why into r->engine_reason, and when the pick is fluid, what its figure
- * ignores (r->unmodelled, fluid_unmodelled). Returns enum engine_kind (never
- * ENGINE_AUTO). */
+/* engine: packet, fluid, hybrid, or auto's pick by estimated packet events
+ * (packet up to CKPT_AUTO_PACKET_S, hybrid up to CKPT_AUTO_HYBRID_S where
+ * fluid would ignore something, else fluid); writes why into
+ * r->engine_reason, and what the fluid figure ignores (r->unmodelled,
+ * fluid_unmodelled) when the pick is fluid or hybrid stands in for it.
+ * Returns enum engine_kind (never ENGINE_AUTO). */
 int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
                        const struct workload *w, struct results *r);
 
@@ -34,6 +36,17 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
  * at CKPT_PKT_EVENTS_PER_S, so the threshold moves with the measured speed */
 #define CKPT_AUTO_PACKET_S 8.0
 #define CKPT_AUTO_EVENT_LIMIT (CKPT_AUTO_PACKET_S * CKPT_PKT_EVENTS_PER_S)
+/* Past CKPT_AUTO_PACKET_S, auto runs hybrid instead of fluid up to this long
+ * (and CKPT_PACKET_EVENT_LIMIT events) where the fluid figure would ignore
+ * an effect and hybrid can fast-forward: hybrid costs about what the packet
+ * engine does on the bursts measured (docs/engine.md, "Hybrid: validation"),
+ * so the ceiling is a packet-engine run one would wait for. */
+#define CKPT_AUTO_HYBRID_S 60.0
+
+/* Why hybrid would run sc as the packet engine, never fast-forwarding
+ * (src/pkt/hybrid.c decides the same on the built network), or why
+ * validation refuses it; NULL when it can fast-forward. */
+const char *ckpt_hybrid_blocked(const struct scenario *sc);
 
 /* The packet engine's events per data packet for sc, as on the 1024-writer
  * burst: 8 (a serialisation end and a wire arrival on each of 4 links; 8.1

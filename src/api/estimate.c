@@ -10,6 +10,7 @@
 #include "../core/arena.h"
 #include "../fluid/fluid.h"
 #include "../pkt/pnet.h"
+#include "../scenario/tpscheme.h"
 #include "../stats/bound.h"
 #include "../stats/series.h"
 #include "../topo/topo.h"
@@ -192,8 +193,9 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
 
 /* engine: auto. The packet engine spends about 8 events per packet (a
  * serialisation end and a wire arrival on each of 4 links; 12 on three
- * tiers) at ckpt_pkt_rate (api.h); past CKPT_AUTO_PACKET_S of it the fluid
- * engine runs. */
+ * tiers) at ckpt_pkt_rate (api.h); past CKPT_AUTO_PACKET_S of it hybrid
+ * runs up to CKPT_AUTO_HYBRID_S where the fluid figure would ignore an
+ * effect and hybrid can fast-forward, else the fluid engine. */
 
 /* After the reason for fluid: what its figure will ignore (fluid.h). */
 static void reason_unmodelled(const struct scenario *sc, const struct topo *t,
@@ -244,6 +246,32 @@ double ckpt_pkt_rate(const struct scenario *sc, const struct topo *t, const stru
            (sc->sim.threads > 1 && !time_order ? CKPT_PKT_TWO_THREADS : 1);
 }
 
+const char *ckpt_hybrid_blocked(const struct scenario *sc)
+{
+    /* the order and words of hybrid.c's own reasons */
+    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
+    unsigned lossless = sc->fabric.pfc && mask > 0 ? (unsigned)mask : 0;
+    if (sc->transport.uec.rccc)
+        return "transport.uec.rccc: hybrid does not carry receiver credits";
+    if (sc->transport.cc != CC_NONE && sc->transport.cc != CC_DCQCN)
+        return "transport.cc is neither none nor dcqcn";
+    if (((1u << sc->transport.data_priority) & ~lossless) != 0)
+        return "loss recovery runs (a class that can drop)";
+    if (sc->storage.max_outstanding)
+        return "storage.max_outstanding sets a request window";
+    if (sc->training.traffic != TRAFFIC_NONE && sc->training.isolation != ISO_PHYSICAL)
+        return "training traffic shares the fabric";
+    if (sc->storage.cache_bytes && sc->storage.media_bps)
+        return "a storage write cache fills over the run";
+    if (sc->fabric.pfc_watchdog)
+        return "the PFC watchdog times pauses";
+    /* lossless, none and dcqcn keep out-of-order packets only under REPS */
+    if (sc->transport.uec.lb == UEC_LB_REPS && sc->transport.uec.entropies &&
+        rx_scheme(sc->transport.receiver)->keeps_out_of_order)
+        return "out-of-order receivers hold PSN rings";
+    return NULL;
+}
+
 int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
                        const struct workload *w, struct results *r)
 {
@@ -261,15 +289,37 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
     pkts += train_packets(w->train, mtu, r->bound_s); /* training beside it */
     double epp = ckpt_pkt_events_per_packet(sc, t);
     double ev = epp * pkts, rate = ckpt_pkt_rate(sc, t, w, pkts), limit = CKPT_AUTO_PACKET_S * rate;
+    double hlimit = CKPT_AUTO_HYBRID_S * rate;
+    if (hlimit > CKPT_PACKET_EVENT_LIMIT)
+        hlimit = CKPT_PACKET_EVENT_LIMIT;
     int fluid = ev > limit;
-    snprintf(r->engine_reason, sizeof r->engine_reason,
-             "auto: ~%.2g packet-engine events (%.3g per packet x %.3g packets) %s %.2g "
-             "(%.0f s at %.1f M events/s%s)",
-             ev, epp, pkts, fluid ? ">" : "<=", limit, CKPT_AUTO_PACKET_S, rate / 1e6,
-             rate > CKPT_PKT_EVENTS_PER_S ? ", two threads" : "");
-    if (fluid) /* never silently: say what the figure leaves out */
-        reason_unmodelled(sc, t, w, r);
-    return fluid ? ENGINE_FLUID : ENGINE_PACKET;
+    size_t l = (size_t)snprintf(
+        r->engine_reason, sizeof r->engine_reason,
+        "auto: ~%.2g packet-engine events (%.3g per packet x %.3g packets) %s %.2g "
+        "(%.0f s at %.1f M events/s%s)",
+        ev, epp, pkts, fluid ? ">" : "<=", limit, CKPT_AUTO_PACKET_S, rate / 1e6,
+        rate > CKPT_PKT_EVENTS_PER_S ? ", two threads" : "");
+    if (!fluid)
+        return ENGINE_PACKET;
+    /* never silently: say what the fluid figure leaves out */
+    reason_unmodelled(sc, t, w, r);
+    if (!r->n_unmodelled)
+        return ENGINE_FLUID;
+    /* fluid would ignore something: hybrid where it can fast-forward and
+     * the packet engine's cost is one to wait for */
+    const char *why = ckpt_hybrid_blocked(sc);
+    l = strlen(r->engine_reason);
+    if (why || ev > hlimit) {
+        char over[48];
+        snprintf(over, sizeof over, "~%.2g events > %.2g", ev, hlimit);
+        snprintf(r->engine_reason + l, sizeof r->engine_reason - l, "; not hybrid: %s",
+                 why ? why : over);
+        return ENGINE_FLUID;
+    }
+    snprintf(r->engine_reason + l, sizeof r->engine_reason - l,
+             "; so hybrid: ~%.2g events <= %.2g (%.0f s), steady states fast-forwarded", ev,
+             hlimit, CKPT_AUTO_HYBRID_S);
+    return ENGINE_HYBRID;
 }
 
 double ckpt_phys_bytes(void)

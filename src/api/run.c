@@ -553,9 +553,11 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
         f->engine = "none (bound)";
         f->estimated = 1;
     } else {
-        if (engine == ENGINE_AUTO || rs.engine == ENGINE_AUTO)
+        if (engine == ENGINE_AUTO || rs.engine == ENGINE_AUTO) {
+            rs.engine = ENGINE_AUTO;
             engine = ckpt_choose_engine(&rs, &v, &w, rr);
-        else
+            rs.engine = engine; /* the packet engine runs hybrid by it */
+        } else
             snprintf(rr->engine_reason, sizeof rr->engine_reason, "as the save (engine: %s)",
                      names_of(&names_engine, engine));
         int rc = 0;
@@ -660,9 +662,9 @@ static int restore_beside(const struct scenario *sc, const struct topo *t,
             r->restore.other_finished = r->restore.finished && r->restore.ok;
             break;
         }
-        /* engine auto chooses again for the read (its size differs) */
-        rc = restore_run(sc, t, w, sc->engine == ENGINE_AUTO ? ENGINE_AUTO : engine, mode,
-                         simulate, a, rr, r->progress, e);
+        /* engine auto (ENGINE_AUTO here) chooses again for the read (its
+         * size differs) */
+        rc = restore_run(sc, t, w, engine, mode, simulate, a, rr, r->progress, e);
         if (rc < 0) {
             scenario_locate(sc, e);
         } else if (k == 0) {
@@ -777,7 +779,10 @@ static int run_after_prepare(const struct scenario *user, struct scenario *eff, 
         free(rr);
         return rc;
     }
+    int was_auto = sc->engine == ENGINE_AUTO;
     int engine = ckpt_choose_engine(sc, t, w, r);
+    if (engine == ENGINE_HYBRID) /* auto's pick: the packet engine runs hybrid by it */
+        eff->engine = ENGINE_HYBRID;
     struct ckpt_estimate est;
     if (engine == ENGINE_PACKET || engine == ENGINE_HYBRID) { /* refused up front when too large */
         ckpt_estimate(sc, t, w, a, engine, r->bound_s, &est);
@@ -811,7 +816,8 @@ static int run_after_prepare(const struct scenario *user, struct scenario *eff, 
         r->phase = sc->checkpoint.phase;
         /* phase save needs the read's bound only for recovery_time auto */
         if (sc->checkpoint.phase == PHASE_BOTH || sc->failures.recovery_ps == SCENARIO_AUTO_TIME)
-            rc = restore_beside(sc, t, w, engine, sc->checkpoint.phase == PHASE_BOTH, a, r, e);
+            rc = restore_beside(sc, t, w, was_auto ? ENGINE_AUTO : engine,
+                                sc->checkpoint.phase == PHASE_BOTH, a, r, e);
         if (rc == 0) {
             cost_compute(r, sc);
             endurance_compute(r, sc);

@@ -1,0 +1,93 @@
+#!/bin/sh
+# Hybrid against packet on every shipped scenario (docs/engine.md, "Hybrid:
+# validation"): each case runs `ckptnet run S SETS --engine packet|hybrid
+# --json F` (the summary kept for hybrid's reason when it skips nothing) and
+# prints one table row: completion, paused time, largest queue, the share
+# skipped, the error estimate, events and user CPU, each hybrid figure with
+# its difference from packet. A row is flagged OUT where completion moves
+# more than 1% or paused time or the largest queue more than 5%.
+# Cases are scaled (the SETS column, the same for both engines) to what the
+# packet engine runs in under a minute or two here; the model scenarios keep
+# their fabric and writers and take a smaller custom model.
+# Usage: bench/hybrid.sh [path/to/ckptnet] [case-name-filter]
+bin=${1:-./build/ckptnet}
+only=${2:-}
+command -v jq >/dev/null || { echo "bench/hybrid.sh: needs jq (scripts/deps.sh)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# name|scenario|sets (space-separated --set values)
+cases='default|scenarios/default.yaml|
+default-dcqcn|scenarios/default.yaml|transport.cc=dcqcn
+bench-1024|scenarios/bench-1024.yaml|
+bench-1024-dcqcn|scenarios/bench-1024.yaml|transport.cc=dcqcn
+bench-1024-3tier|scenarios/bench-1024-3tier.yaml|
+cluster-100k|scenarios/cluster-100k.yaml|cluster.nodes=640 storage.nodes=20 model.name=custom model.params=10000000000
+converged-async-70b|scenarios/converged-async-70b.yaml|model.name=custom model.params=100000000
+dcp-async-llama3-70b|scenarios/dcp-async-llama3-70b.yaml|model.name=custom model.params=7000000000
+llama3-405b-production|scenarios/llama3-405b-production.yaml|model.name=custom model.params=10000000000
+megatron-1t|scenarios/megatron-1t.yaml|model.name=custom model.params=10000000000
+mlperf-llama3-405b|scenarios/mlperf-llama3-405b.yaml|checkpoint.mlperf=none checkpoint.phase=save model.name=custom model.params=10000000000
+mlperf-llama3-70b|scenarios/mlperf-llama3-70b.yaml|checkpoint.mlperf=none checkpoint.phase=save model.name=custom model.params=7000000000
+mlperf-llama3-8b|scenarios/mlperf-llama3-8b.yaml|checkpoint.phase=save
+size-llama3-405b|scenarios/size-llama3-405b.yaml|model.name=custom model.params=10000000000
+size-llama3-405b-hand44|scenarios/size-llama3-405b-hand44.yaml|model.name=custom model.params=10000000000
+roce-pfc|scenarios/transports/roce-pfc.yaml|
+roce-dcqcn|scenarios/transports/roce-dcqcn.yaml|
+roce-hpcc|scenarios/transports/roce-hpcc.yaml|
+tcp-dctcp|scenarios/transports/tcp-dctcp.yaml|
+uec-lossless|scenarios/transports/uec-lossless.yaml|
+uec-lossy|scenarios/transports/uec-lossy.yaml|
+uec-lossy-nscc|scenarios/transports/uec-lossy-nscc.yaml|
+uec-lossy-rccc|scenarios/transports/uec-lossy-rccc.yaml|'
+
+# one engine: writes $tmp/E.json, $tmp/E.out, $tmp/E.u (user CPU s); 1 on failure
+one() { # engine scenario sets
+    e=$1 s=$2
+    shift 2
+    args=""
+    for kv in $*; do args="$args --set $kv"; done
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%U' -o "$tmp/$e.u" "$bin" run "$s" $args --engine "$e" \
+        --json "$tmp/$e.json" >"$tmp/$e.out" 2>"$tmp/$e.err"
+}
+fig() { jq -r "$2 // 0" "$tmp/$1.json"; }
+rel() { awk -v p="$1" -v h="$2" 'BEGIN { if (p == 0) print (h == 0 ? 0 : 100); else printf "%.3f", 100 * (h / p - 1) }'; }
+abs() { echo "$1" | tr -d -; }
+over() { awk -v d="$(abs "$1")" -v lim="$2" 'BEGIN { exit !(d > lim) }'; }
+
+echo "| case | sets | completion p / h (diff) | paused p / h (diff) | max queue p / h (diff) | skipped, jumps | error estimate | events p / h | user CPU p / h | flag |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "$cases" | while IFS='|' read -r name scn sets; do
+    [ -n "$only" ] && case "$name" in *"$only"*) ;; *) continue ;; esac
+    if ! one packet "$scn" $sets; then
+        echo "| $name | $sets | packet failed: $(head -c 200 "$tmp/packet.err" | tr '\n|' ' /') | | | | | | | |"
+        continue
+    fi
+    if ! one hybrid "$scn" $sets; then
+        echo "| $name | $sets | hybrid failed: $(head -c 200 "$tmp/hybrid.err" | tr '\n|' ' /') | | | | | | | |"
+        continue
+    fi
+    pc=$(fig packet .checkpoint.completion_s) hc=$(fig hybrid .checkpoint.completion_s)
+    pp=$(fig packet .network.pfc.paused_s) hp=$(fig hybrid .network.pfc.paused_s)
+    pq=$(fig packet .network.max_queue_bytes) hq=$(fig hybrid .network.max_queue_bytes)
+    pe=$(fig packet .perf.events) he=$(fig hybrid .perf.events)
+    dc=$(rel "$pc" "$hc") dp=$(rel "$pp" "$hp") dq=$(rel "$pq" "$hq")
+    frac=$(fig hybrid .hybrid.fast_forwarded_fraction) jumps=$(fig hybrid .hybrid.jumps)
+    err=$(fig hybrid .hybrid.error_estimate_s)
+    flag=""
+    over "$dc" 1 && flag="$flag completion"
+    over "$dp" 5 && flag="$flag paused"
+    over "$dq" 5 && flag="$flag max-queue"
+    [ -n "$flag" ] && flag="OUT:$flag"
+    [ "$jumps" = 0 ] && flag="${flag:+$flag; }skips nothing$(sed -n 's/.*no fast-forward: \(.*\)$/ (\1)/p' "$tmp/hybrid.out")"
+    [ "$(fig packet .engine)" = packet ] && [ "$(fig hybrid .engine)" = hybrid ] ||
+        flag="$flag; engines $(fig packet .engine) / $(fig hybrid .engine)"
+    awk -v n="$name" -v s="${sets:-(as shipped)}" -v pc="$pc" -v hc="$hc" -v dc="$dc" \
+        -v pp="$pp" -v hp="$hp" -v dp="$dp" -v pq="$pq" -v hq="$hq" -v dq="$dq" \
+        -v fr="$frac" -v j="$jumps" -v er="$err" -v pe="$pe" -v he="$he" \
+        -v pu="$(cat "$tmp/packet.u")" -v hu="$(cat "$tmp/hybrid.u")" -v f="${flag:-ok}" 'BEGIN {
+        printf "| %s | %s | %.6f / %.6f ms (%+.3f%%) | %.4g / %.4g s (%+.2f%%) | %.4g / %.4g MB (%+.2f%%) | %.1f%%, %d | %.3g us | %.4g / %.4g M | %.2f / %.2f s | %s |\n",
+            n, s, pc * 1e3, hc * 1e3, dc, pp, hp, dp, pq / 1e6, hq / 1e6, dq, 100 * fr, j,
+            er * 1e6, pe / 1e6, he / 1e6, pu, hu, f }'
+done

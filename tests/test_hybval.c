@@ -1,0 +1,130 @@
+/* engine: auto's choice of hybrid (src/api/estimate.c): the scenario-level
+ * reasons hybrid cannot fast-forward agree with the run's, and auto picks
+ * packet, hybrid or fluid by the packet engine's cost and what fluid ignores. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../src/api/api.h"
+#include "../src/api/ckpt.h"
+#include "harness.h"
+#include "support.h"
+
+/* 4 writers of 1 MB into one storage node: a short incast */
+static void small(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=4");
+    test_set(sc, "storage.nodes=1");
+    test_set(sc, "fabric.buffer=8MB");
+    test_set(sc, "workload.bytes_per_writer=1MB");
+}
+
+/* Each setting hybrid.c refuses to carry over a jump, and none: the
+ * scenario-level reason (what auto decides by) is the run's own. */
+static void hybval_blocked_matches_run(void)
+{
+    static const char *const sets[][7] = {
+        {NULL},
+        {"transport.cc=dcqcn", NULL},
+        {"transport.cc=hpcc", NULL},
+        {"fabric.pfc.enabled=false", NULL},
+        {"storage.max_outstanding=4", NULL},
+        {"fabric.pfc.watchdog=true", NULL},
+        {"storage.cache_size=1MB", "storage.host_rate=100Gbps", NULL},
+        {"training.traffic=collectives", "training.grad_bytes=256KB",
+         "training.step_time=200us", "fabric.pfc.priorities=3,4", NULL},
+        {"transport.protocol=uec", "transport.cc=none", "transport.receiver=uec",
+         "transport.uec.lb=reps", "fabric.trim.enabled=false", "fabric.pfc.enabled=true", NULL},
+    };
+    /* none and dcqcn jump; each of the others is one reason */
+    static const int blocked[] = {0, 0, 1, 1, 1, 1, 1, 1, 1};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        struct scenario sc;
+        struct results r;
+        small(&sc);
+        for (int k = 0; k < 7 && sets[i][k]; k++)
+            test_set(&sc, "%s", sets[i][k]);
+        sc.engine = ENGINE_HYBRID;
+        struct scenario eff = sc; /* auto decides on the resolved scenario */
+        struct err e = {0};
+        CHECKF(scenario_resolve(&eff, &e) == 0, "case %zu: %s", i, e.msg);
+        const char *want = ckpt_hybrid_blocked(&eff);
+        CHECKF(!want == !blocked[i], "case %zu: %s", i, want ? want : "NULL");
+        if (test_run(&sc, &r) != 0) {
+            CHECKF(0, "case %zu: the run failed", i);
+            continue;
+        }
+        CHECKF(r.engine == ENGINE_HYBRID && r.hybrid.on, "case %zu", i);
+        if (want)
+            CHECKF(strstr(r.hybrid.why, want) != NULL, "case %zu (%s): run says \"%s\"", i,
+                   sets[i][0], r.hybrid.why);
+        else
+            CHECKF(!r.hybrid.why[0], "case %zu (%s): run says \"%s\", auto nothing", i,
+                   sets[i][0] ? sets[i][0] : "none", r.hybrid.why);
+        results_release(&r);
+    }
+    /* RCCC: validation refuses hybrid, so auto never picks it */
+    struct scenario sc;
+    small(&sc);
+    test_set(&sc, "transport.protocol=uec");
+    test_set(&sc, "transport.receiver=uec");
+    test_set(&sc, "transport.uec.rccc=true");
+    const char *why = ckpt_hybrid_blocked(&sc);
+    CHECKF(why && strstr(why, "transport.uec.rccc"), "%s", why ? why : "NULL");
+}
+
+static int describe_engine(struct scenario *sc, struct ckpt_description *d)
+{
+    struct err e = {0};
+    sc->engine = ENGINE_AUTO;
+    int rc = ckpt_describe(sc, d, &e);
+    CHECKF(rc == 0, "%s", e.msg);
+    return rc == 0 ? d->engine : -1;
+}
+
+/* The three picks, by size: packet under CKPT_AUTO_PACKET_S, hybrid past
+ * it where fluid ignores the pauses, fluid past CKPT_AUTO_HYBRID_S or where
+ * hybrid would not jump (a lossy fabric) or fluid ignores nothing. */
+static void hybval_auto_picks_by_cost_and_effects(void)
+{
+    struct scenario sc;
+    struct ckpt_description d;
+    small(&sc);
+    CHECK(describe_engine(&sc, &d) == ENGINE_PACKET);
+    /* 4 x 20 GB: ~2e7 packets, 1.6e8 events: 8-60 s of packet engine */
+    test_set(&sc, "workload.bytes_per_writer=20GB");
+    CHECKF(describe_engine(&sc, &d) == ENGINE_HYBRID, "%s", d.r.engine_reason);
+    CHECKF(strstr(d.r.engine_reason, "fabric.pfc.enabled=true") &&
+           strstr(d.r.engine_reason, "so hybrid: ~1.6e+08 events <= "),
+           "%s", d.r.engine_reason);
+    /* DCQCN jumps too */
+    test_set(&sc, "transport.cc=dcqcn");
+    CHECKF(describe_engine(&sc, &d) == ENGINE_HYBRID, "%s", d.r.engine_reason);
+    test_set(&sc, "transport.cc=none");
+    /* lossy: hybrid would run as the packet engine */
+    test_set(&sc, "fabric.pfc.enabled=false");
+    CHECKF(describe_engine(&sc, &d) == ENGINE_FLUID, "%s", d.r.engine_reason);
+    CHECKF(strstr(d.r.engine_reason, "not hybrid: loss recovery runs"), "%s",
+           d.r.engine_reason);
+    test_set(&sc, "fabric.pfc.enabled=true");
+    /* 4 x 200 GB: 1.6e9 events, past the packet engine's limit */
+    test_set(&sc, "workload.bytes_per_writer=200GB");
+    CHECKF(describe_engine(&sc, &d) == ENGINE_FLUID, "%s", d.r.engine_reason);
+    char over[48];
+    snprintf(over, sizeof over, "not hybrid: ~1.6e+09 events > %.2g", CKPT_PACKET_EVENT_LIMIT);
+    CHECKF(strstr(d.r.engine_reason, over), "%s", d.r.engine_reason);
+    /* the 8-GPU MLPerf save: one node's NIC is the limit, no queue builds,
+     * fluid ignores nothing and runs */
+    struct err e = {0};
+    scenario_defaults(&sc);
+    CHECKF(scenario_load_file(&sc, "scenarios/mlperf-llama3-8b.yaml", &e) == 0, "%s", e.msg);
+    CHECKF(describe_engine(&sc, &d) == ENGINE_FLUID && d.r.n_unmodelled == 0, "%s",
+           d.r.engine_reason);
+    CHECKF(!strstr(d.r.engine_reason, "hybrid"), "%s", d.r.engine_reason);
+}
+
+SUITE(suite_hybval) = {
+    {"hybval_blocked_matches_run", hybval_blocked_matches_run},
+    {"hybval_auto_picks_by_cost_and_effects", hybval_auto_picks_by_cost_and_effects},
+    {NULL, NULL},
+};
