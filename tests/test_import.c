@@ -115,8 +115,9 @@ static void import_export_counts(void)
     }
 }
 
-/* sc's fabric written to path with its links in runs (as topo_export
- * writes a large fabric), whatever its size; the file must hold a run. */
+/* sc's fabric written to path with its links in runs and its names in
+ * ranges (as topo_export writes a large fabric), whatever its size; the
+ * file must hold a run and a range of hosts. */
 static void export_runs(const struct scenario *sc, const char *path, const char *what)
 {
     struct scenario s2 = *sc, fab;
@@ -135,12 +136,14 @@ static void export_runs(const struct scenario *sc, const char *path, const char 
     arena_release(&a);
     FILE *f = fopen(path, "r");
     char line[512];
-    int runs = 0;
-    while (f && fgets(line, sizeof line, f))
+    int runs = 0, ranges = 0;
+    while (f && fgets(line, sizeof line, f)) {
         runs += strstr(line, "\"count\": ") != NULL;
+        ranges += strstr(line, "{\"from\": \"host0\", \"to\": ") != NULL;
+    }
     if (f)
         fclose(f);
-    CHECKF(runs > 0, "%s: no run of links in %s", what, path);
+    CHECKF(runs > 0 && ranges > 0, "%s: no run of links or range of names in %s", what, path);
 }
 
 /* Run sc as built and from its exported file, one link a line and in

@@ -2,8 +2,9 @@
  * fabric.topology_file reads (import.c). One element per line, so a user
  * can edit the file with a text editor and diff two fabrics; past
  * TOPO_RUNS_FROM links, a regular run of links (a leaf's hosts, its
- * uplinks, a spine's uplinks) is one line, so a large fabric's file is a
- * tenth the size and reads in a fraction of the time. */
+ * uplinks, a spine's uplinks) is one line, and so is a run of names
+ * (host0 ... host12499), so a large fabric's file is a tenth the size and
+ * reads in a fraction of the time. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,14 +89,52 @@ static void put_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* Nodes from n to the end of a range import.c reads back (a prefix and a
+ * number counting up by one, zero-padded when the first is; at most 9
+ * digits), of one kind and pod: how many, 1 when none; at most to - n.
+ * A name holds no quote then (letters, digits and . _ : + -). */
+static uint32_t name_run(const struct topo *t, uint32_t n, uint32_t to)
+{
+    char s0[256], s[256], want[256];
+    topo_node_name(t, n, s0, sizeof s0);
+    size_t len = strlen(s0), p = len;
+    while (p > 0 && s0[p - 1] >= '0' && s0[p - 1] <= '9')
+        p--;
+    if (p == len || len - p > 9)
+        return 1;
+    int width = len - p > 1 && s0[p] == '0' ? (int)(len - p) : 0;
+    unsigned long v0 = strtoul(s0 + p, NULL, 10);
+    uint32_t k = 1;
+    for (; n + k < to && v0 + k <= 999999999ul; k++) {
+        const struct tnode *a = &t->nodes[n], *b = &t->nodes[n + k];
+        if (a->kind != b->kind || (n >= t->first_cleaf && a->pod != b->pod)) /* pods written */
+            break;
+        snprintf(want, sizeof want, "%.*s%0*lu", (int)p, s0, width, v0 + k);
+        if (strcmp(topo_node_name(t, n + k, s, sizeof s), want) || (width && strlen(want) != len))
+            break;
+    }
+    return k;
+}
+
+/* A run of names worth a range: three or more. */
+#define NAME_RUN 3
+
 static void put_names(FILE *f, const struct topo *t, const char *key, uint32_t from,
-                      uint32_t to)
+                      uint32_t to, int runs)
 {
     char nm[256];
     fprintf(f, "  \"%s\": [", key);
-    for (uint32_t n = from; n < to; n++) {
-        fputs(n == from ? "" : n % 8 ? ", " : ",\n    ", f);
-        put_str(f, topo_node_name(t, n, nm, sizeof nm));
+    for (uint32_t n = from, k = 0, c; n < to; n += c, k++) {
+        fputs(n == from ? "" : k % 8 ? ", " : ",\n    ", f);
+        c = runs ? name_run(t, n, to) : 1;
+        if (c < NAME_RUN) {
+            c = 1;
+            put_str(f, topo_node_name(t, n, nm, sizeof nm));
+            continue;
+        }
+        fprintf(f, "{\"from\": \"%s\", ", topo_node_name(t, n, nm, sizeof nm));
+        fprintf(f, "\"to\": \"%s\"}", topo_node_name(t, n + c - 1, nm, sizeof nm));
+        k = 7; /* a range ends its line */
     }
     fputs("],\n", f);
 }
@@ -180,23 +219,30 @@ int topo__export_runs(const struct topo *t, const struct scenario *sc, const cha
     char nm[256], a[32], b[32];
     fprintf(f, "{\n  \"format\": \"ckptnet-topology\",\n  \"version\": %d,\n  \"tiers\": %u,\n",
             runs ? TOPO_FILE_VERSION : 1, t->tiers);
-    put_names(f, t, "hosts", 0, t->first_storage);
-    put_names(f, t, "storage", t->first_storage, t->first_cleaf);
+    put_names(f, t, "hosts", 0, t->first_storage, runs);
+    put_names(f, t, "storage", t->first_storage, t->first_cleaf, runs);
     fputs("  \"switches\": [\n", f);
-    for (uint32_t n = t->first_cleaf; n < t->n_nodes; n++) {
+    for (uint32_t n = t->first_cleaf, c; n < t->n_nodes; n += c) {
         const struct tnode *nd = &t->nodes[n];
         const char *tier = nd->kind == NODE_LEAF ? "leaf" : nd->kind == NODE_SPINE ? "spine"
                                                                                  : "superspine";
         const char *prof = nd->kind == NODE_LEAF    ? sc->fabric.leaf_switch
                            : nd->kind == NODE_SPINE ? sc->fabric.spine_switch
                                                     : sc->fabric.superspine_switch;
-        fputs("    {\"name\": ", f);
-        put_str(f, topo_node_name(t, n, nm, sizeof nm));
+        c = runs ? name_run(t, n, t->n_nodes) : 1;
+        if (c < NAME_RUN) {
+            c = 1;
+            fputs("    {\"name\": ", f);
+            put_str(f, topo_node_name(t, n, nm, sizeof nm));
+        } else { /* a range: the same tier and pod */
+            fprintf(f, "    {\"from\": \"%s\", ", topo_node_name(t, n, nm, sizeof nm));
+            fprintf(f, "\"to\": \"%s\"", topo_node_name(t, n + c - 1, nm, sizeof nm));
+        }
         fprintf(f, ", \"tier\": \"%s\", \"profile\": ", tier);
         put_str(f, prof);
         if (t->tiers == 3)
             fprintf(f, ", \"%s\": %u", nd->kind == NODE_SUPER ? "plane" : "pod", nd->pod);
-        fprintf(f, "}%s\n", n + 1 < t->n_nodes ? "," : "");
+        fprintf(f, "}%s\n", n + c < t->n_nodes ? "," : "");
     }
     fputs("  ],\n  \"links\": [\n", f);
     uint32_t *order = t->n_failed ? calloc(t->n_ports, sizeof *order) : NULL;

@@ -54,6 +54,7 @@ struct val {
 struct rsw {
     struct val o, name, tier, profile;
     uint32_t unknown;
+    uint32_t range; /* its from and to in rec.ranges + 1; 0: one switch */
 };
 struct rln {
     struct val o, a, b, speed, delay, failed;
@@ -64,16 +65,24 @@ struct rln {
 struct rrun {
     struct val count, parallel, step[2];
 };
+/* a range of names ({"from": "host0", "to": "host99"}: host0 ... host99),
+ * an entry of "hosts" or "storage" (its val: V_OBJ, i its index here) or a
+ * switch's; unknown as in struct rsw (a switch's: the switch's) */
+struct rrange {
+    struct val from, to;
+    uint32_t unknown;
+    uint32_t count; /* names, once checked */
+};
 
+/* an element, 24 bytes: its place in its array and in the file follow
+ * from its index (el_src) */
 struct elem {
-    const char *name;
-    int kind;
-    uint32_t idx;   /* index in its array ("hosts", "storage", "switches") */
-    uint32_t deg;   /* links */
-    uint32_t node;  /* topo node id */
-    int side;       /* leaves: 1 hosts below, 2 storage nodes below */
-    uint32_t pod;   /* three tiers: leaves and spines */
-    uint64_t src;   /* where its entry is in the file */
+    const char *name; /* in the names' block of the arena */
+    uint32_t deg;     /* links */
+    uint32_t node;    /* topo node id */
+    uint32_t pod;     /* three tiers: leaves and spines */
+    uint8_t kind;
+    uint8_t side;     /* leaves: 1 hosts below, 2 storage nodes below */
 };
 
 /* a link, 16 bytes (first touch of fresh pages is much of an import's
@@ -90,7 +99,7 @@ struct iquant {
 #define MAX_DEPTH 8 /* a topology file nests 3 deep */
 
 /* what the values of an open array or object go to */
-enum { C_ROOT, C_NAMES, C_SWS, C_LNS, C_SW, C_LN, C_SKIP };
+enum { C_ROOT, C_NAMES, C_SWS, C_LNS, C_SW, C_LN, C_RANGE, C_SKIP };
 struct open {
     uint8_t ctx, obj;
     int8_t key;       /* an object's key awaiting its value: its slot, -1 none, -2 skip */
@@ -111,6 +120,8 @@ struct rec {
     uint32_t n_ln, cap_ln;
     struct rrun *runs;
     uint32_t n_runs, cap_runs;
+    struct rrange *ranges;
+    uint32_t n_ranges, cap_ranges;
     int oom;           /* a record could not grow */
     char *pool;
     size_t n_pool, cap_pool, first_pool;
@@ -132,6 +143,9 @@ struct imp {
     struct rec r;
     struct elem *el;
     uint32_t n_el;
+    uint32_t n_names[2]; /* elements of "hosts" and "storage" (ranges counted out) */
+    char *blk;       /* the names, in the arena: t->names point into it */
+    size_t n_blk;
     uint32_t *hash;  /* open addressing: element + 1, 0 = empty */
     uint32_t hmask;
     struct ilink *ln;
@@ -279,7 +293,9 @@ static int64_t pool_add(struct imp *m, const char *s, size_t len)
 
 static const char *const top_keys[] = {"format", "version", "tiers", "hosts", "storage",
                                        "switches", "links", NULL};
-static const char *const sw_keys[] = {"name", "tier", "profile", "pod", "plane", NULL};
+static const char *const sw_keys[] = {"name", "tier", "profile", "pod", "plane", "from", "to",
+                                      NULL};
+static const char *const range_keys[] = {"from", "to", NULL};
 static const char *const ln_keys[] = {"a",     "b",        "speed",  "delay",  "failed",
                                        "count", "parallel", "a_step", "b_step", NULL};
 
@@ -297,10 +313,11 @@ static int b_key(struct imp *m, const char *s, size_t len, uint64_t at)
 {
     struct rec *r = &m->r;
     struct open *o = &r->st[r->depth - 1];
-    const char *const *keys = o->ctx == C_ROOT ? top_keys
-                              : o->ctx == C_SW ? sw_keys
-                              : o->ctx == C_LN ? ln_keys
-                                               : NULL;
+    const char *const *keys = o->ctx == C_ROOT    ? top_keys
+                              : o->ctx == C_SW    ? sw_keys
+                              : o->ctx == C_LN    ? ln_keys
+                              : o->ctx == C_RANGE ? range_keys
+                                                  : NULL;
     int k = keys ? key_slot(keys, s, len) : -1;
     if (k >= 0) {
         if (o->seen >> k & 1)
@@ -315,7 +332,8 @@ static int b_key(struct imp *m, const char *s, size_t len, uint64_t at)
     if (keys) {
         uint32_t *u = o->ctx == C_ROOT ? &r->unknown
                       : o->ctx == C_SW ? &r->sw[r->n_sw - 1].unknown
-                                       : &r->ln[r->n_ln - 1].unknown;
+                      : o->ctx == C_LN ? &r->ln[r->n_ln - 1].unknown
+                                       : &r->ranges[r->n_ranges - 1].unknown;
         if (*u)
             return 0;
         int64_t off = pool_add(m, s, len);
@@ -334,6 +352,18 @@ static int b_key(struct imp *m, const char *s, size_t len, uint64_t at)
         return oom(m);
     r->skip_keys[r->n_skip++] = (uint32_t)off;
     return 0;
+}
+
+/* A fresh range record, the last; NULL out of memory (r->oom set). */
+static struct rrange *new_range(struct rec *r)
+{
+    if (grow((void **)&r->ranges, r->n_ranges, &r->cap_ranges, sizeof *r->ranges, 0) < 0) {
+        r->oom = 1;
+        return NULL;
+    }
+    struct rrange *g = &r->ranges[r->n_ranges++];
+    memset(g, 0, sizeof *g);
+    return g;
 }
 
 /* Where the value arriving now goes (NULL: nowhere) and, for an array or
@@ -364,6 +394,11 @@ static struct val *b_slot(struct imp *m, int obj, uint8_t *ctx, uint8_t *which)
         if (grow((void **)&r->names[o->which], r->n_names[o->which], &r->cap_names[o->which],
                  sizeof **r->names, r->first[o->which]) < 0)
             return NULL;
+        if (obj) { /* a range: its keys go to a record of their own */
+            if (!new_range(r))
+                return NULL;
+            *ctx = C_RANGE;
+        }
         return &r->names[o->which][r->n_names[o->which]++];
     case C_SWS:
         if (grow((void **)&r->sw, r->n_sw, &r->cap_sw, sizeof *r->sw, r->first[2]) < 0)
@@ -379,7 +414,18 @@ static struct val *b_slot(struct imp *m, int obj, uint8_t *ctx, uint8_t *which)
         return &r->ln[r->n_ln++].o;
     case C_SW: {
         struct rsw *w = &r->sw[r->n_sw - 1];
-        return k == 0 ? &w->name : k == 1 ? &w->tier : k == 2 ? &w->profile : NULL;
+        if (k >= 5 && !w->range) {
+            if (!new_range(r))
+                return NULL;
+            w->range = r->n_ranges;
+        }
+        return k == 0 ? &w->name : k == 1 ? &w->tier : k == 2 ? &w->profile
+               : k == 5 ? &r->ranges[w->range - 1].from : k == 6 ? &r->ranges[w->range - 1].to
+                                                                : NULL;
+    }
+    case C_RANGE: {
+        struct rrange *g = &r->ranges[r->n_ranges - 1];
+        return k == 0 ? &g->from : k == 1 ? &g->to : NULL;
     }
     case C_LN: {
         struct rln *l = &r->ln[r->n_ln - 1];
@@ -450,8 +496,8 @@ static int b_open(struct imp *m, int obj, uint64_t at)
                                       r->st[r->depth - 1].ctx == C_SWS ||
                                       r->st[r->depth - 1].ctx == C_LNS)))
         return oom(m);
-    if (v)
-        *v = (struct val){0, at, obj ? V_OBJ : V_ARR};
+    if (v) /* a range entry of the names: i its record */
+        *v = (struct val){ctx == C_RANGE ? r->n_ranges - 1 : 0, at, obj ? V_OBJ : V_ARR};
     r->st[r->depth++] = (struct open){ctx, (uint8_t)obj, -1, which, 0, r->n_skip};
     return 0;
 }
@@ -473,6 +519,7 @@ static void rec_free(struct rec *r)
     free(r->sw);
     free(r->ln);
     free(r->runs);
+    free(r->ranges);
     free(r->pool);
     free(r->skip_keys);
 }
@@ -645,12 +692,53 @@ static uint32_t lookup(const struct imp *m, const char *s)
     return UINT32_MAX;
 }
 
-static const char *where_el(const struct elem *x, char *buf, size_t len)
+/* Element i's array (0 hosts, 1 storage, 2 switches) and place there. */
+static int el_arr(const struct imp *m, uint32_t i, uint32_t *pos)
 {
-    snprintf(buf, len, "%s[%u] \"%.60s\"",
-             x->kind == K_HOST ? "hosts" : x->kind == K_STORAGE ? "storage" : "switches", x->idx,
-             x->name);
+    int arr = i < m->n_names[0] ? 0 : i < m->n_names[0] + m->n_names[1] ? 1 : 2;
+    *pos = i - (arr > 0 ? m->n_names[0] : 0) - (arr > 1 ? m->n_names[1] : 0);
+    return arr;
+}
+
+static const char *const arrays[3] = {"hosts", "storage", "switches"};
+
+static const char *where_el(const struct imp *m, uint32_t i, char *buf, size_t len)
+{
+    uint32_t pos;
+    int arr = el_arr(m, i, &pos);
+    snprintf(buf, len, "%s[%u] \"%.60s\"", arrays[arr], pos, m->el[i].name);
     return buf;
+}
+
+/* Names entry v's names: a range's count (checked), else one. */
+static uint32_t entry_names(const struct rec *r, const struct val *v)
+{
+    return v->t == V_OBJ ? r->ranges[v->i].count : 1;
+}
+
+/* Where element i's entry is in the file (a range's for its names); only
+ * for messages: a scan of the entries. */
+static uint64_t el_src(const struct imp *m, uint32_t i)
+{
+    const struct rec *r = &m->r;
+    uint32_t pos;
+    int arr = el_arr(m, i, &pos);
+    if (arr < 2) {
+        for (uint32_t k = 0; k < r->n_names[arr]; k++) {
+            uint32_t c = entry_names(r, &r->names[arr][k]);
+            if (pos < c)
+                return r->names[arr][k].at;
+            pos -= c;
+        }
+        return 0;
+    }
+    for (uint32_t k = 0; k < r->n_sw; k++) {
+        uint32_t c = r->sw[k].range ? r->ranges[r->sw[k].range - 1].count : 1;
+        if (pos < c)
+            return r->sw[k].o.at;
+        pos -= c;
+    }
+    return 0;
 }
 
 /* The file entry of topo node n (for an error's line and column). */
@@ -658,37 +746,153 @@ static uint64_t src_of(const struct imp *m, uint32_t n)
 {
     for (uint32_t i = 0; i < m->n_el; i++)
         if (m->el[i].node == n)
-            return m->el[i].src;
+            return el_src(m, i);
     return 0;
 }
 
-static int add_elem(struct imp *m, const struct val *name, uint64_t src, int kind, uint32_t idx)
+/* names become CSV fields, Prometheus labels, gnuplot titles and pcap file
+ * names: letters, digits and . _ : + - only (no separators, quotes,
+ * slashes or control bytes to escape in each) */
+static int name_chars(const char *s, size_t len)
 {
-    const char *arr = kind == K_HOST ? "hosts" : kind == K_STORAGE ? "storage" : "switches";
-    if (name->t != V_STR)
-        return fail(m, name->at, "%s[%u]: expected a name (a string)", arr, idx);
-    const char *s = str_of(m, name);
-    if (!s[0] || strlen(s) > 200)
-        return fail(m, name->at, "%s[%u]: expected a name of 1 to 200 characters", arr, idx);
-    /* names become CSV fields, Prometheus labels, gnuplot titles and pcap
-     * file names: letters, digits and . _ : + - only (no separators, quotes,
-     * slashes or control bytes to escape in each) */
-    for (const char *c = s; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-              *c == '.' || *c == '_' || *c == ':' || *c == '+' || *c == '-'))
-            return fail(m, name->at, "%s[%u]: expected a name of letters, digits and . _ : + - "
-                                     "(it names files and CSV fields)", arr, idx);
-    uint32_t dup = lookup(m, s);
-    char w[128];
-    if (dup != UINT32_MAX)
-        return fail(m, name->at, "%s[%u]: duplicate name \"%.60s\" (also %s)", arr, idx, s,
-                    where_el(&m->el[dup], w, sizeof w));
-    struct elem *x = &m->el[m->n_el];
-    *x = (struct elem){s, kind, idx, 0, 0, 0, 0, src};
+    for (size_t k = 0; k < len; k++) {
+        char c = s[k];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == ':' || c == '+' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+/* The name just written at the block's end (len bytes and its NUL) as
+ * element m->n_el of kind; at: its entry, for a duplicate's message. */
+static int add_elem(struct imp *m, size_t len, int kind, uint64_t at)
+{
+    const char *s = m->blk + m->n_blk;
     uint32_t i = name_hash(s) & m->hmask;
-    while (m->hash[i])
-        i = (i + 1) & m->hmask;
+    for (; m->hash[i]; i = (i + 1) & m->hmask)
+        if (!strcmp(m->el[m->hash[i] - 1].name, s)) {
+            char w[128];
+            uint32_t pos;
+            int arr = el_arr(m, m->n_el, &pos);
+            return fail(m, at, "%s[%u]: duplicate name \"%.60s\" (also %s)", arrays[arr], pos, s,
+                        where_el(m, m->hash[i] - 1, w, sizeof w));
+        }
+    m->el[m->n_el] = (struct elem){s, 0, 0, 0, (uint8_t)kind, 0};
     m->hash[i] = ++m->n_el;
+    m->n_blk += len + 1;
+    return 0;
+}
+
+/* A name of the file (hosts[pos], storage[pos], switches[pos]) checked and
+ * added. */
+static int add_name(struct imp *m, const struct val *name, uint64_t at, int kind, int arr,
+                    uint32_t pos)
+{
+    if (name->t != V_STR)
+        return fail(m, name->at ? name->at : at, "%s[%u]: expected a name (a string) or a range "
+                                                 "{\"from\", \"to\"}", arrays[arr], pos);
+    const char *s = str_of(m, name);
+    size_t len = strlen(s);
+    if (!len || len > 200)
+        return fail(m, name->at, "%s[%u]: expected a name of 1 to 200 characters", arrays[arr],
+                    pos);
+    if (!name_chars(s, len))
+        return fail(m, name->at, "%s[%u]: expected a name of letters, digits and . _ : + - "
+                                 "(it names files and CSV fields)", arrays[arr], pos);
+    memcpy(m->blk + m->n_blk, s, len + 1);
+    return add_elem(m, len, kind, name->at);
+}
+
+/* A range's names: a common prefix and a number from first to first +
+ * count - 1, plain decimal (width 0) or zero-padded to width. */
+struct span {
+    const char *prefix;
+    size_t plen;
+    uint32_t first, count, width;
+};
+
+/* The digits ending s[0..len): where they start (len: none). */
+static size_t digits_from(const char *s, size_t len)
+{
+    while (len > 0 && s[len - 1] >= '0' && s[len - 1] <= '9')
+        len--;
+    return len;
+}
+
+/* Range g of array arr, its first name at pos, checked into *sp; budget:
+ * the names it may make. The bytes of its names (NULs counted) to *bytes. */
+static int range_span(const struct imp *m, const struct rrange *g, uint64_t at, int arr,
+                      uint32_t pos, uint64_t budget, struct span *sp, uint64_t *bytes)
+{
+    char what[48];
+    snprintf(what, sizeof what, "%s[%u]", arrays[arr], pos);
+    if (g->from.t != V_STR || g->to.t != V_STR)
+        return fail(m, g->from.t == V_NONE || g->from.t == V_STR ? g->to.at ? g->to.at : at
+                                                                 : g->from.at,
+                    "%s: a range: expected \"from\" and \"to\", its first and last names "
+                    "(\"host0\", \"host99\")", what);
+    const char *f = str_of(m, &g->from), *t = str_of(m, &g->to);
+    size_t fl = strlen(f), tl = strlen(t), pf = digits_from(f, fl), pt = digits_from(t, tl);
+    if (pf == fl || pt == tl || pf != pt || memcmp(f, t, pf))
+        return fail(m, pf == fl || (pt != tl && pf == pt && !memcmp(f, t, pf)) ? g->from.at
+                                                                                : g->to.at,
+                    "%s: a range from \"%.60s\" to \"%.60s\": expected two names of one prefix "
+                    "ending in numbers (\"host0\", \"host99\")", what, f, t);
+    size_t nf = fl - pf, nt = tl - pt;
+    int padded = nf > 1 && f[pf] == '0';
+    if (padded ? nt != nf : nt > 1 && t[pt] == '0')
+        return fail(m, g->to.at, "%s: a range from \"%.60s\" to \"%.60s\": expected the numbers "
+                                 "%s", what, f, t, padded ? "of one width (zero-padded)"
+                                                          : "without leading zeros");
+    if (nf > 9 || nt > 9)
+        return fail(m, nf > 9 ? g->from.at : g->to.at, "%s: a range from \"%.60s\" to "
+                    "\"%.60s\": expected numbers of at most 9 digits", what, f, t);
+    if (tl > 200)
+        return fail(m, g->to.at, "%s: to: expected a name of 1 to 200 characters", what);
+    if (!name_chars(f, pf))
+        return fail(m, g->from.at, "%s: from: expected a name of letters, digits and . _ : + - "
+                                   "(it names files and CSV fields)", what);
+    uint32_t a = (uint32_t)strtoul(f + pf, NULL, 10), b = (uint32_t)strtoul(t + pt, NULL, 10);
+    if (a > b)
+        return fail(m, g->to.at, "%s: a range from \"%.60s\" to \"%.60s\": expected to after "
+                                 "from", what, f, t);
+    if ((uint64_t)b - a + 1 > budget)
+        return fail(m, g->to.at, "%s: a range from \"%.60s\" to \"%.60s\": the names pass %llu, "
+                                 "the most a topology file for this scenario could list",
+                    what, f, t, (unsigned long long)budget);
+    *sp = (struct span){f, pf, a, b - a + 1, padded ? (uint32_t)nf : 0};
+    /* bytes: by the numbers' digit counts */
+    uint64_t n = 0;
+    if (padded)
+        n = (uint64_t)sp->count * (pf + nf + 1);
+    for (uint32_t d = 1, lo = 0, hi = 9; !padded && d <= 9; d++, lo = hi + 1, hi = hi * 10 + 9) {
+        uint32_t x = a > lo ? a : lo, y = b < hi ? b : hi;
+        if (x <= y)
+            n += ((uint64_t)y - x + 1) * (pf + d + 1);
+    }
+    *bytes += n;
+    return 0;
+}
+
+/* The names of range sp, written into the block and added. */
+static int add_range(struct imp *m, const struct span *sp, int kind, uint64_t at)
+{
+    for (uint32_t k = 0; k < sp->count; k++) {
+        char *s = m->blk + m->n_blk, num[12];
+        uint32_t v = sp->first + k, nd = 0;
+        do
+            num[nd++] = (char)('0' + v % 10);
+        while ((v /= 10) > 0);
+        while (nd < sp->width)
+            num[nd++] = '0';
+        memcpy(s, sp->prefix, sp->plen);
+        for (uint32_t d = 0; d < nd; d++)
+            s[sp->plen + d] = num[nd - 1 - d];
+        s[sp->plen + nd] = '\0';
+        if (add_elem(m, sp->plen + nd, kind, at) < 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -697,6 +901,49 @@ static int only_keys(const struct imp *m, uint64_t at, const char *what, uint32_
 {
     if (unknown)
         return fail(m, at, "%s: unknown key \"%.40s\"", what, m->r.pool + unknown - 1);
+    return 0;
+}
+
+/* The elements the entries make (*nel) and their names' bytes, NULs
+ * counted (*bytes): the ranges checked, their counts kept. budget: the
+ * most names a topology file for the scenario could list one by one. */
+static int count_names(struct imp *m, uint64_t budget, uint64_t *nel, uint64_t *bytes)
+{
+    struct rec *r = &m->r;
+    uint64_t n = 0;
+    for (int arr = 0; arr < 3; arr++) {
+        uint64_t n0 = n;
+        uint32_t ne = arr < 2 ? r->n_names[arr] : r->n_sw;
+        for (uint32_t k = 0; k < ne; k++) {
+            const struct val *v = arr < 2 ? &r->names[arr][k] : &r->sw[k].name;
+            struct rrange *g = arr < 2 ? v->t == V_OBJ ? &r->ranges[v->i] : NULL
+                               : r->sw[k].o.t == V_OBJ && r->sw[k].range
+                                   ? &r->ranges[r->sw[k].range - 1] : NULL;
+            if (!g) { /* one name, checked when it is added */
+                n++;
+                *bytes += v->t == V_STR ? strlen(str_of(m, v)) + 1 : 0;
+                continue;
+            }
+            uint64_t at = arr < 2 ? v->at : r->sw[k].o.at;
+            uint32_t pos = (uint32_t)(n - n0);
+            char what[48];
+            snprintf(what, sizeof what, "%s[%u]", arrays[arr], pos);
+            if (only_keys(m, at, what, arr < 2 ? g->unknown : r->sw[k].unknown) < 0)
+                return -1;
+            if (arr == 2 && v->t != V_NONE)
+                return fail(m, v->at, "%s: a name or a range (\"from\", \"to\"), not both", what);
+            struct span sp;
+            if (range_span(m, g, at, arr, pos, n < budget ? budget - n : 0, &sp, bytes) < 0)
+                return -1;
+            g->count = sp.count;
+            n += sp.count;
+        }
+        if (arr < 2)
+            m->n_names[arr] = (uint32_t)(n - n0);
+    }
+    if (n > UINT32_MAX / 4)
+        return fail(m, 0, "too many nodes (%llu)", (unsigned long long)n);
+    *nel = n;
     return 0;
 }
 
@@ -778,7 +1025,7 @@ static int add_link(struct imp *m, const struct scenario *sc, size_t i, const st
     char what[200], w2[128];
     if (a == b)
         return fail(m, o->o.at, "%s: links %s to itself",
-                    link_what(m, i, a, b, what, sizeof what), where_el(&m->el[a], w2, sizeof w2));
+                    link_what(m, i, a, b, what, sizeof what), where_el(m, a, w2, sizeof w2));
     uint32_t fa = a;
     if (tier_of(m->el[a].kind) > tier_of(m->el[b].kind)) {
         a = b;
@@ -847,9 +1094,8 @@ static int read_links(struct imp *m, const struct scenario *sc)
     m->q = malloc((n ? n : 1) * sizeof *m->q);
     if (!m->ln || !m->q)
         return err_set(m->e, "out of memory reading '%s'", m->path);
-    uint32_t nh = m->r.n_names[0], ns = m->r.n_names[1];
+    uint32_t nh = m->n_names[0], ns = m->n_names[1];
     const uint32_t lo[3] = {0, nh, nh + ns}, hi[3] = {nh, nh + ns, m->n_el};
-    const char *const arrays[3] = {"hosts", "storage", "switches"};
     uint64_t made = 0;
     for (size_t i = 0; i < n; i++) {
         const struct rln *o = &m->r.ln[i];
@@ -923,11 +1169,14 @@ static int read_links(struct imp *m, const struct scenario *sc)
     return 0;
 }
 
-static int read_switch(struct imp *m, const struct rsw *o, uint32_t i, const struct scenario *sc)
+/* Switch entry o, its first name at switches[pos]: a switch or a range of them. */
+static int read_switch(struct imp *m, const struct rsw *o, uint32_t pos,
+                       const struct scenario *sc)
 {
     static const char *const tiers[] = {"leaf", "spine", "superspine"};
     char what[40];
-    snprintf(what, sizeof what, "switches[%u]", i);
+    uint32_t e0 = m->n_el;
+    snprintf(what, sizeof what, "switches[%u]", pos);
     if (o->o.t != V_OBJ)
         return fail(m, o->o.at, "%s: expected an object {\"name\", \"tier\", \"profile\"}", what);
     if (only_keys(m, o->o.at, what, o->unknown) < 0)
@@ -938,8 +1187,15 @@ static int read_switch(struct imp *m, const struct rsw *o, uint32_t i, const str
             kind = K_LEAF + k;
     if (kind < 0)
         return fail(m, o->o.at, "%s: tier: expected leaf, spine or superspine", what);
-    if (add_elem(m, &o->name, o->o.at, kind, i) < 0)
+    if (o->range) {
+        struct span sp;
+        uint64_t bytes = 0;
+        if (range_span(m, &m->r.ranges[o->range - 1], o->o.at, 2, pos, UINT32_MAX, &sp,
+                       &bytes) < 0 || add_range(m, &sp, kind, o->o.at) < 0)
+            return -1;
+    } else if (add_name(m, &o->name, o->o.at, kind, 2, pos) < 0) {
         return -1;
+    }
     /* one profile per tier: the scenario's, which the radix check, the
      * buffers and the bill of materials use */
     const char *want = kind == K_LEAF    ? sc->fabric.leaf_switch
@@ -953,7 +1209,7 @@ static int read_switch(struct imp *m, const struct rsw *o, uint32_t i, const str
     if (jp->t != V_NONE && (!is_str || strcmp(str_of(m, jp), want)))
         return fail(m, o->o.at, "%s \"%.60s\": profile: %s%.60s%s differs from %s (%s); every %s "
                                 "runs the scenario's profile for its tier", what,
-                    m->el[m->n_el - 1].name, is_str ? "\"" : "",
+                    m->el[e0].name, is_str ? "\"" : "",
                     is_str ? str_of(m, jp) : "(not a string)", is_str ? "\"" : "", key, want,
                     tiers[kind - K_LEAF]);
     return 0;
@@ -1324,19 +1580,19 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
         struct elem *x = &m->el[i];
         char w[128];
         if (x->kind <= K_STORAGE && x->deg != 1)
-            return x->deg ? fail(m, x->src, "%s: %u links; a %s is one NIC port with one link to a "
+            return x->deg ? fail(m, el_src(m, i), "%s: %u links; a %s is one NIC port with one link to a "
                                     "leaf (a node's several NICs are several entries: "
                                     "cluster.nics_per_node, storage.nics_per_node)",
-                                 where_el(x, w, sizeof w), x->deg, kind_word[x->kind])
-                          : fail(m, x->src, "%s: no link (every %s links to a leaf)",
-                                 where_el(x, w, sizeof w), kind_word[x->kind]);
+                                 where_el(m, i, w, sizeof w), x->deg, kind_word[x->kind])
+                          : fail(m, el_src(m, i), "%s: no link (every %s links to a leaf)",
+                                 where_el(m, i, w, sizeof w), kind_word[x->kind]);
         if (x->kind == K_LEAF && x->side == 3)
-            return fail(m, x->src, "%s: holds both hosts and storage nodes; a leaf is a compute or a "
-                           "storage leaf", where_el(x, w, sizeof w));
+            return fail(m, el_src(m, i), "%s: holds both hosts and storage nodes; a leaf is a compute or a "
+                           "storage leaf", where_el(m, i, w, sizeof w));
         if (x->kind == K_LEAF && !x->side)
-            return fail(m, x->src, "%s: holds no host or storage node", where_el(x, w, sizeof w));
+            return fail(m, el_src(m, i), "%s: holds no host or storage node", where_el(m, i, w, sizeof w));
         if (x->kind > K_LEAF && !x->deg)
-            return fail(m, x->src, "%s: no link", where_el(x, w, sizeof w));
+            return fail(m, el_src(m, i), "%s: no link", where_el(m, i, w, sizeof w));
         cnt[x->kind]++;
     }
     t->n_hosts = cnt[K_HOST];
@@ -1407,7 +1663,7 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
                 continue;
             uint32_t r = root(up, i);
             if (pod_of[r] == UINT32_MAX)
-                rc = fail(m, x->src, "%s: links to no leaf", where_el(x, w, sizeof w));
+                rc = fail(m, el_src(m, i), "%s: links to no leaf", where_el(m, i, w, sizeof w));
             else
                 spp[x->pod = pod_of[r]]++;
         }
@@ -1444,13 +1700,7 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
     for (uint32_t i = 0; i < m->n_el; i++) {
         const struct elem *x = &m->el[i];
         struct tnode *nd = &t->nodes[x->node];
-        size_t len = strlen(x->name) + 1; /* the JSON tree goes when the import ends */
-        char *c = arena_calloc(a, len, 1);
-        if (!c) {
-            free(pod_n);
-            return err_set(m->e, "out of memory reading '%s'", m->path);
-        }
-        names[x->node] = memcpy(c, x->name, len);
+        names[x->node] = x->name; /* in the arena's block of names */
         nd->kind = x->kind == K_HOST      ? NODE_HOST
                    : x->kind == K_STORAGE ? NODE_STORAGE
                    : x->kind == K_LEAF    ? NODE_LEAF
@@ -1722,25 +1972,37 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
                                                             : stor->t != V_ARR ? "storage"
                                                             : sw->t != V_ARR   ? "switches"
                                                                                : "links");
-    size_t nel = rc ? 0 : (size_t)r->n_names[0] + r->n_names[1] + r->n_sw;
-    if (rc == 0 && nel > UINT32_MAX / 4)
-        rc = fail(&m, 0, "too many nodes (%zu)", nel);
+    uint64_t nel = 0, bytes = 0;
+    /* a name takes at least 4 bytes listed ("x", ): ranges make no more */
+    if (rc == 0)
+        rc = count_names(&m, (uint64_t)(file_limit(sc) / 4), &nel, &bytes);
     if (rc == 0) {
         uint32_t hs = 16;
         while (hs < 2 * nel)
             hs *= 2;
         m.hmask = hs - 1;
         m.hash = calloc(hs, sizeof *m.hash);
-        m.el = calloc(nel ? nel : 1, sizeof *m.el);
-        if (!m.hash || !m.el)
+        m.el = malloc((nel ? nel : 1) * sizeof *m.el);
+        m.blk = arena_alloc(a, bytes ? bytes : 1);
+        if (!m.hash || !m.el || !m.blk)
             rc = err_set(e, "out of memory reading '%s'", path);
     }
-    for (uint32_t i = 0; rc == 0 && i < r->n_names[0]; i++)
-        rc = add_elem(&m, &r->names[0][i], r->names[0][i].at, K_HOST, i);
-    for (uint32_t i = 0; rc == 0 && i < r->n_names[1]; i++)
-        rc = add_elem(&m, &r->names[1][i], r->names[1][i].at, K_STORAGE, i);
+    for (int arr = 0; arr < 2; arr++)
+        for (uint32_t i = 0, pos = 0; rc == 0 && i < r->n_names[arr]; i++) {
+            const struct val *v = &r->names[arr][i];
+            int kind = arr ? K_STORAGE : K_HOST;
+            struct span sp;
+            uint64_t by = 0;
+            if (v->t != V_OBJ) {
+                rc = add_name(&m, v, v->at, kind, arr, pos++);
+            } else if ((rc = range_span(&m, &r->ranges[v->i], v->at, arr, pos, UINT32_MAX, &sp,
+                                        &by)) == 0) {
+                rc = add_range(&m, &sp, kind, v->at);
+                pos += sp.count;
+            }
+        }
     for (uint32_t i = 0; rc == 0 && i < r->n_sw; i++)
-        rc = read_switch(&m, &r->sw[i], i, sc);
+        rc = read_switch(&m, &r->sw[i], m.n_el - m.n_names[0] - m.n_names[1], sc);
     if (rc == 0)
         rc = read_links(&m, sc);
     if (rc == 0)
