@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../src/pkt/engine.h"
+#include "harness.h"
+
 void test_set(struct scenario *sc, const char *fmt, ...)
 {
     char a[160];
@@ -51,6 +54,43 @@ int test_build_ok(struct test_built *b, const struct scenario *sc)
     if (rc)
         fprintf(stderr, "  workload_build: %s\n", e.msg);
     return rc;
+}
+
+int test_run_incast(struct test_built *b, struct scenario *sc, uint32_t nf, uint32_t stride,
+                    uint64_t bytes, const struct transport_ops *o, struct results *r)
+{
+    struct err e = {{0}};
+    arena_init(&b->a);
+    memset(r, 0, sizeof *r);
+    memset(&b->w, 0, sizeof b->w);
+    if (scenario_resolve(sc, &e) < 0 || topo_build(&b->t, sc, &b->a, &e) < 0) {
+        CHECKF(0, "%s", e.msg);
+        return -1;
+    }
+    struct transfer *x = arena_calloc(&b->a, nf, sizeof *x);
+    for (uint32_t i = 0; i < nf; i++)
+        x[i] = (struct transfer){.src = i * stride, .dst = b->t.first_storage, .bytes = bytes,
+                                 .sport = (uint16_t)(50000 + i), .writer = i};
+    b->w.xfers = x;
+    b->w.n = b->w.n_writers = nf;
+    b->w.total_bytes = bytes * nf;
+    int rc = pkt_run_transport(sc, &b->t, &b->w, r, o, &e);
+    CHECKF(rc == 0, "%s", e.msg);
+    CHECKF(rc || r->ok, "%s", r->violation);
+    CHECKF(rc || r->bytes_delivered == bytes * nf, "%llu of %llu B delivered",
+           (unsigned long long)r->bytes_delivered, (unsigned long long)(bytes * nf));
+    return rc;
+}
+
+void test_uec_incast(struct scenario *sc, uint32_t nodes)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=%u", nodes);
+    test_set(sc, "storage.nodes=1");
+    test_set(sc, "workload.bytes_per_writer=1MB");
+    test_set(sc, "transport.protocol=uec");
+    test_set(sc, "transport.cc=none");
+    test_set(sc, "transport.ack_path=fabric");
 }
 
 char *test_json(const struct scenario *sc, const struct results *r)

@@ -35,6 +35,19 @@ int test_build(struct test_built *b, const struct scenario *sc, struct err *e);
 /* test_build, printing the error. */
 int test_build_ok(struct test_built *b, const struct scenario *sc);
 
+/* nf transfers of bytes each from hosts 0, stride, 2 stride, ... (source
+ * port 50000 + i) into the first storage node, over sc's fabric (resolved
+ * here), through transport o (pkt_run_transport): the run must end ok with
+ * every byte delivered. b keeps the fabric and the transfers for the
+ * caller's own checks; the caller releases b->a, also after an error. */
+struct transport_ops;
+int test_run_incast(struct test_built *b, struct scenario *sc, uint32_t nf, uint32_t stride,
+                    uint64_t bytes, const struct transport_ops *o, struct results *r);
+
+/* Defaults, then Ultra Ethernet's framing with no congestion control and
+ * ACKs through the fabric: nodes writers x 1 MB into one storage node. */
+void test_uec_incast(struct scenario *sc, uint32_t nodes);
+
 /* The run's JSON without perf (report_json), for comparing runs; caller
  * frees. */
 char *test_json(const struct scenario *sc, const struct results *r);

@@ -258,11 +258,45 @@ static void estimate_wall_bench_set(void)
     }
 }
 
+/* The packet engine's cost per event counts the working set at the fit's
+ * bytes a port and a packet (CKPT_PKT_WS_PORT_BYTES, _PACKET_BYTES), not
+ * the structs' sizes: when struct port grew a line (1152 -> 1216 B) the
+ * auto engine's reason moved in two goldens with no new measurement. On
+ * bench-1024-3tier at 16384 writers on 64-port switches: with no packets the ports alone (x
+ * 1152 B) past the free 38 MB; with every buffer full, the figure the fit
+ * gave (checked against sizeof(struct port) + 64 in the estimate: fails). */
+#define FULL_NS 473.119714 /* 2026-12-02, struct port 1152 B, 21 packets a 512 B chunk */
+static void estimate_ns_per_event_fixed_bytes(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    CHECKF(scenario_load_file(&sc, "scenarios/bench-1024-3tier.yaml", &e) == 0, "%s", e.msg);
+    test_set(&sc, "cluster.nodes=16384");
+    test_set(&sc, "fabric.switch=CX764QH-N");
+    test_set(&sc, "engine=packet");
+    CHECKF(scenario_resolve(&sc, &e) == 0, "%s", e.msg);
+    struct test_built b;
+    if (test_build_ok(&b, &sc) == 0) {
+        double ports = b.t.n_ports, ws = ports * 1152 / 1e6;
+        double want = 1e9 / CKPT_PKT_EVENTS_PER_S + 0.56 * (ws > 38 ? ws - 38 : 0);
+        double none = ckpt_pkt_ns_per_event(&sc, &b.t, 0);
+        double full = ckpt_pkt_ns_per_event(&sc, &b.t, 1e12);
+        printf("  %.0f ports: %.6f ns an event with no packets, %.6f with every buffer full\n",
+               ports, none, full);
+        CHECKF(ws > 38 && fabs(none - want) < 1e-9, "%.0f ports (%.1f MB): %.6f ns, want %.6f",
+               ports, ws, none, want);
+        CHECKF(fabs(full - FULL_NS) < 1e-3, "%.6f ns, the fit's bytes give %.6f", full, FULL_NS);
+    }
+    arena_release(&b.a);
+}
+
 SUITE(suite_estimate) = {
     {"estimate_catalog_slow_storage_nic", estimate_catalog_slow_storage_nic},
     {"estimate_mem_limit_cgroup", estimate_mem_limit_cgroup},
     {"estimate_mem_telemetry_rss", estimate_mem_telemetry_rss},
     {"estimate_topology_file_cap", estimate_topology_file_cap},
     {"estimate_wall_bench_set", estimate_wall_bench_set},
+    {"estimate_ns_per_event_fixed_bytes", estimate_ns_per_event_fixed_bytes},
     {NULL, NULL},
 };

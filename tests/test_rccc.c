@@ -97,32 +97,10 @@ static void rec_on_data_nscc(struct pnet *n, uint32_t node, struct flow *f,
 static void run_flows(struct scenario *sc, uint32_t nf, uint64_t bytes,
                       const struct transport_ops *o, struct results *r)
 {
-    struct err e;
-    CHECKF(scenario_resolve(sc, &e) == 0, "%s", e.msg);
-    struct arena a;
-    arena_init(&a);
-    struct topo t;
-    CHECK(topo_build(&t, sc, &a, &e) == 0);
-    struct transfer x[RMAXF];
-    memset(x, 0, sizeof x);
-    for (uint32_t i = 0; i < nf; i++) {
-        x[i].src = 2 * i;
-        x[i].dst = t.first_storage;
-        x[i].bytes = bytes;
-        x[i].sport = (uint16_t)(50000 + i);
-        x[i].writer = i;
-    }
-    struct workload w;
-    memset(&w, 0, sizeof w);
-    w.xfers = x;
-    w.n = w.n_writers = nf;
-    w.total_bytes = bytes * nf;
+    struct test_built b;
     rrec.nf = nf;
-    memset(r, 0, sizeof *r);
-    CHECKF(pkt_run_transport(sc, &t, &w, r, o, &e) == 0, "%s", e.msg);
-    CHECKF(r->ok, "%s", r->violation);
-    CHECK(r->bytes_delivered == bytes * nf);
-    arena_release(&a);
+    test_run_incast(&b, sc, nf, 2, bytes, o, r);
+    arena_release(&b.a);
 }
 
 static void rccc_scenario(struct scenario *sc, const char *cc)
@@ -414,17 +392,11 @@ static void rccc_refused_without_uec(void)
 static void rccc_credit_drop_regrant(void)
 {
     struct scenario sc;
-    scenario_defaults(&sc);
-    test_set(&sc, "cluster.nodes=16");
-    test_set(&sc, "storage.nodes=1");
-    test_set(&sc, "workload.bytes_per_writer=1MB");
-    test_set(&sc, "transport.protocol=uec");
+    test_uec_incast(&sc, 16);
     test_set(&sc, "fabric.pfc.enabled=true");
     test_set(&sc, "fabric.buffer=8MB");
     test_set(&sc, "fabric.mmu.lossy_alpha=0.001");
     test_set(&sc, "transport.uec.rccc=true");
-    test_set(&sc, "transport.cc=none");
-    test_set(&sc, "transport.ack_path=fabric");
     test_set(&sc, "engine=packet");
     test_set(&sc, "sim.time_limit=50ms");
     struct results r;

@@ -36,14 +36,8 @@ static void uec_row_per_spec(void)
 static void uec_reverse_path_bytes(void)
 {
     struct scenario sc;
-    scenario_defaults(&sc);
-    test_set(&sc, "cluster.nodes=16");
-    test_set(&sc, "storage.nodes=1");
-    test_set(&sc, "workload.bytes_per_writer=1MB");
-    test_set(&sc, "transport.protocol=uec");
-    test_set(&sc, "transport.cc=none");
+    test_uec_incast(&sc, 16);
     test_set(&sc, "fabric.trim.threshold=256KB");
-    test_set(&sc, "transport.ack_path=fabric");
     test_set(&sc, "telemetry.ports=true");
     struct results r;
     CHECK(test_run(&sc, &r) == 0);

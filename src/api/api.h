@@ -70,6 +70,13 @@ double ckpt_pkt_ns_per_event(const struct scenario *sc, const struct topo *t, do
 #define CKPT_PKT_NS_PER_EVENT (1e9 / CKPT_PKT_EVENTS_PER_S)
 #define CKPT_PKT_WS_FREE_MB 38.0
 #define CKPT_PKT_NS_PER_MB 0.56
+/* The working set's bytes a port and a packet in flight, as the fit above
+ * counted them (struct port 1152 B; 512 B chunks of 21 packets): the
+ * fit's figures, not today's sizeof, so that a field added to a struct
+ * moves no estimate (nor the engine reasons built on it) until the cost
+ * per event is measured again. */
+#define CKPT_PKT_WS_PORT_BYTES 1152.0
+#define CKPT_PKT_WS_PACKET_BYTES (512.0 / 21)
 
 /* The packet engine's events per second for sc: 1 / ckpt_pkt_ns_per_event;
  * two threads count only in window order without training traffic on the

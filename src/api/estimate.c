@@ -61,8 +61,8 @@ static double pkt_held(const struct scenario *sc, const struct topo *t, double p
  * bench-1024's 38 MB sets the level. */
 double ckpt_pkt_ns_per_event(const struct scenario *sc, const struct topo *t, double packets)
 {
-    double ws = (pkt_held(sc, t, packets) * (double)sizeof(struct pkt_chunk) / PKT_CHUNK +
-                 (double)t->n_ports * (double)sizeof(struct port)) / 1e6;
+    double ws = (pkt_held(sc, t, packets) * CKPT_PKT_WS_PACKET_BYTES +
+                 (double)t->n_ports * CKPT_PKT_WS_PORT_BYTES) / 1e6;
     return CKPT_PKT_NS_PER_EVENT +
            (ws > CKPT_PKT_WS_FREE_MB ? CKPT_PKT_NS_PER_MB * (ws - CKPT_PKT_WS_FREE_MB) : 0);
 }
