@@ -331,14 +331,14 @@ static void hybrid_ingest_level_filled(void)
     results_release(&p);
 }
 
-/* A long incast (8 x 1 GB, a 163 ms bound): the auto period is set by the
+/* A long incast (8 x 4 GB, a 0.67 s bound): the auto period is set by the
  * fabric's round trips, not 1/256 of the bound, so the first jump comes
  * after a few ms of packets and nearly all of it is skipped. */
 static void hybrid_long_run_period_from_fabric(void)
 {
     struct scenario sc;
     struct results h;
-    incast(&sc, 1024, CC_NONE);
+    incast(&sc, 4096, CC_NONE);
     if (run(&sc, ENGINE_HYBRID, &h))
         return;
     CHECKF(h.hybrid.period_s > 0 && h.hybrid.period_s < 0.5 * h.bound_s / 256,
