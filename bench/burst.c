@@ -68,7 +68,9 @@ int main(int argc, char **argv)
     printf("invariants          %s\n", r.ok ? "ok" : r.violation);
     printf("checksum            %016llx\n", (unsigned long long)h);
     printf("results checksum    %016llx\n", (unsigned long long)hr);
-    return r.ok ? 0 : 1;
+    int ok = r.ok;
+    results_release(&r);
+    return ok ? 0 : 1;
 fail:
     fprintf(stderr, "bench_burst: %s\n", e.msg);
     return 2;
