@@ -464,10 +464,11 @@ static void loop_window(struct pnet *n, uint64_t span, int reverse)
  * (enum team_mode), from events per wall second: each mode's rate over an
  * epoch of TEAM_EPOCH_NS; the faster one runs `stay` epochs, then the
  * other runs one to be measured again. A partner without a core makes a
- * split window wait on it; alone, one thread runs every share at one
- * thread's speed. */
+ * split window wait on it; alone, thread 0 takes every copy's events into
+ * its own queue and runs them as one thread does (team_merge), at one
+ * thread's speed, and gives them back to their owners to split again. */
 #define TEAM_EPOCH_NS UINT64_C(10000000)
-#define TEAM_STAY_MAX 128u
+#define TEAM_STAY_MAX 32u
 
 struct team_pace {
     uint64_t t0, ev0;  /* the epoch's start: wall ns, events */
@@ -600,7 +601,7 @@ static int team_pace(struct team *tm, uint64_t round, uint64_t ev)
         /* a measuring epoch: the faster mode runs on; a choice confirmed
          * is measured again half as often */
         int best = p->rate[1] > p->rate[0];
-        p->stay = best == p->best && p->stay ? 4 * p->stay : 4;
+        p->stay = best == p->best && p->stay ? 2 * p->stay : 2;
         p->stay = p->stay > TEAM_STAY_MAX ? TEAM_STAY_MAX : p->stay;
         p->best = best;
         p->left = p->stay;
@@ -611,6 +612,14 @@ static int team_pace(struct team *tm, uint64_t round, uint64_t ev)
         p->solo = !p->best; /* measure the other */
     }
     return p->solo;
+}
+
+/* The epoch measured from now on, given the run's events: the events
+ * moved between the copies at a change of mode are neither mode's cost. */
+static void team_pace_restart(struct team *tm, uint64_t ev)
+{
+    if (tm->mode == TEAM_ADAPT && tm->pace.t0)
+        tm->pace.t0 = wall_ns(), tm->pace.ev0 = ev;
 }
 
 /* Thread b's counters into thread a's copy (b waiting): a sample reads the
@@ -844,6 +853,7 @@ static void team_work(struct team *tm, unsigned id)
             tm->rounds++;
             if (alone && !want) { /* the others rejoin at this round */
                 team_unmerge(tm);
+                team_pace_restart(tm, tm->wk[0].events); /* the others' are 0 */
                 tm->resume = round;
                 atomic_store(&tm->solo, 0);
                 futex_wake(&tm->solo);
@@ -872,7 +882,10 @@ static void team_work(struct team *tm, unsigned id)
                 team_await(tm, &tm->parked[j], round);
             alone = 1;
             tm->solo_rounds++;
-            if (team_merge(tm, round) || team_alone(tm))
+            if (team_merge(tm, round))
+                break;
+            team_pace_restart(tm, tm->wk[0].events);
+            if (team_alone(tm))
                 break;
             continue;
         }
