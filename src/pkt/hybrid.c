@@ -25,7 +25,9 @@ struct hybrid {
     uint64_t period;
     uint32_t w;                /* periods per window */
     double tol, budget;        /* the steady tolerance; the error's share of time */
-    double err_s;              /* the error estimate so far */
+    double err_s;              /* the error estimate so far (the budget's) */
+    double share_s;            /* the writers' shares' term of the reported one */
+    double wspread;            /* the last jump_span's spread of the writers' shares */
     size_t o_port, o_sum, o_hist, o_q, nc;
     uint32_t slots;            /* 2w + 1 snapshots */
     uint64_t *snap;            /* slots x nc, a ring */
@@ -381,6 +383,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     memset(h->rin, 0, (nr + 1) * sizeof *h->rin);
     memset(h->rlive, 0, (nr + 1) * sizeof *h->rlive);
     memset(h->rdrain, 0, nr + 1);
+    double wdiff = 0, wsum = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
         if (!started(f))
@@ -395,10 +398,13 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (!f->done)
             h->rin[r] += (double)(f->sent - f->recv);
         if (sending(f)) {
+            wdiff += fabs(a - b);
+            wsum += a + b;
             h->rw[r] += a + b;
             h->rroom[r] += (double)room(f, mtu) * (double)mtu;
         }
     }
+    h->wspread = wsum > 0 ? wdiff / wsum : 0;
     /* a receiver with few transfers: each share is a large part of its
      * sum and each writer's time rests on it, so each is held steady too
      * (eight writers staggered: 5-20% off per writer without) */
@@ -956,6 +962,7 @@ void hybrid_loop(struct pnet *n)
             hf->jumps++;
             skipped += d;
             h.err_s += spread * ps_to_s(d);
+            h.share_s += h.wspread * ps_to_s(d);
             /* only starts and samples kept their times: one now behind
              * the clock is a start jumped over */
             if (evq_peek_t(&n->q) < n->now)
@@ -967,6 +974,10 @@ void hybrid_loop(struct pnet *n)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
     hf->skipped_s = ps_to_s(skipped);
     hf->fraction = n->now ? (double)skipped / (double)n->now : 0;
-    hf->error_s = h.err_s;
+    /* reported: the receivers' term (the budget's) plus the writers'
+     * shares': a jump carries each writer at its mean share, which is
+     * only as sure as its spread between the windows, and the last
+     * writer's end is the completion */
+    hf->error_s = h.err_s + h.share_s;
     release(&h);
 }
