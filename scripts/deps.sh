@@ -5,8 +5,9 @@ set -e
 # overflow-sanitizer tests (make test-overflow); OpenMPI builds build/ckptnet-mpi
 # and runs the `mpirun ckptnet-mpi sweep` tests (the plain build needs no MPI);
 # tshark dissects the --pcap captures in the CLI tests; yajl (libyajl-dev)
-# streams topology files (fabric.topology_file) without building a tree
-pkgs="libyaml-dev libjansson-dev libyajl-dev pkg-config gnuplot-nox clang openmpi-bin libopenmpi-dev tshark"
+# streams topology files (fabric.topology_file) without building a tree; jq
+# reads the JSON results in tests/cli.sh and bench/hybrid.sh
+pkgs="libyaml-dev libjansson-dev libyajl-dev pkg-config gnuplot-nox clang openmpi-bin libopenmpi-dev tshark jq"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -99,6 +99,35 @@ expect_error bad_phase "--phase: expected one of save, restore, both" run --phas
     ok engine_option || bad engine_option
 "$bin" run --engine=auto | grep -q '^  engine      auto: .* <= [0-9.e+]* ([0-9]* s at [0-9.]* M events/s): packet$' &&
     ok engine_auto_says_why || bad engine_auto_says_why
+# auto past 8 s of packet engine: hybrid where the fluid figure would ignore
+# the pauses and hybrid jumps (8 x 10 GB into one node: ~1.6e8 events), the
+# reason and the JSON say so, describe picks the same; a lossy fabric keeps
+# fluid (hybrid would not jump); fluid where it ignores nothing (the 8-GPU
+# MLPerf save); packet for a small one (describe as run)
+hyb="--set cluster.nodes=8 --set storage.nodes=1 --set fabric.buffer=8MB --set workload.bytes_per_writer=10GB"
+# shellcheck disable=SC2086
+if "$bin" run --engine auto $hyb --json "$tmp/ah.json" >"$tmp/ah" &&
+    grep -q '^ckptnet: hybrid engine' "$tmp/ah" &&
+    grep -q '^  engine      auto: .* > [0-9.e+]* (8 s at .*; the fluid figure ignores fabric.pfc.enabled=true (PFC pauses.*; so hybrid: ~1.6e+08 events <= 1e+09 (60 s), steady states fast-forwarded: hybrid$' "$tmp/ah" &&
+    [ "$(jq -r .engine "$tmp/ah.json")" = hybrid ] &&
+    jq -r .engine_reason "$tmp/ah.json" | grep -q '; so hybrid: ' &&
+    [ "$(jq '.hybrid.jumps > 0 and .checkpoint.completion_s > 0' "$tmp/ah.json")" = true ]; then
+    ok engine_auto_hybrid
+else
+    bad "engine_auto_hybrid ($(grep -E '^(ckptnet|  engine)' "$tmp/ah" | tr '\n' ' '))"
+fi
+# shellcheck disable=SC2086
+"$bin" describe --engine auto $hyb | grep -q '^  engine      hybrid (auto: .*; so hybrid: ' &&
+    ok engine_auto_hybrid_describe || bad engine_auto_hybrid_describe
+# shellcheck disable=SC2086
+"$bin" describe --engine auto $hyb --set fabric.pfc.enabled=false |
+    grep -q '^  engine      fluid (auto: .*tail drops.*; not hybrid: loss recovery runs (a class that can drop))$' &&
+    ok engine_auto_lossy_fluid || bad engine_auto_lossy_fluid
+"$bin" describe scenarios/mlperf-llama3-8b.yaml |
+    grep -q '^  engine      fluid (auto: [^;]* > [^;]*)$' &&
+    ok engine_auto_nothing_ignored_fluid || bad engine_auto_nothing_ignored_fluid
+"$bin" describe --engine auto | grep -q '^  engine      packet (auto: .* <= [^;]*)$' &&
+    ok engine_auto_small_packet || bad engine_auto_small_packet
 "$bin" run --engine fluid --quiet --json "$tmp/fl.json"
 if "$bin" run --engine fluid >"$tmp/fl" && grep -q 'need the packet engine' "$tmp/fl" &&
     ! grep -q '"pause_frames"' "$tmp/fl.json" && grep -q '"max_full_s"' "$tmp/fl.json"; then

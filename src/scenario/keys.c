@@ -35,8 +35,9 @@ const struct key scn_keys[] = {
      "random seed; the same scenario and seed give the same run", NULL},
     {"engine", T_ENUM, FIELD(engine), "packet", NULL, NULL,
      "simulation engine: packet (every packet, queues and PFC), fluid "
-     "(max-min flow rates; scales to 100k GPUs), auto (fluid when the packet "
-     "engine would take over ~8 s: ~1.3e8 estimated events), hybrid (the packet "
+     "(max-min flow rates; scales to 100k GPUs), auto (packet up to ~8 s of it: "
+     "~1.5e8 estimated events; hybrid up to ~60 s where fluid would ignore an "
+     "effect and hybrid can jump; else fluid), hybrid (the packet "
      "engine fast-forwarding steady intervals; sim.hybrid.*)", &names_engine},
 
     {"cluster.nodes", T_COUNT, FIELD(cluster.nodes), "128", "1", "1000000",
