@@ -8,10 +8,6 @@
 #include <unistd.h>
 
 #include "../src/api/ckpt.h"
-#include "../src/core/arena.h"
-#include "../src/topo/internal.h"
-#include "../src/topo/topo.h"
-#include "../src/work/work.h"
 #include "harness.h"
 #include "support.h"
 
@@ -32,26 +28,14 @@ static void two_by_two(struct scenario *sc)
 /* The fabric of sc written to dir/slow.json with the cleaf0-spine1 link at
  * 100 of its 400 Gbps; path holds the file. 0 on success. The file is
  * written one link a line whatever the fabric's size (--topology-out
- * writes runs past TOPO_RUNS_FROM links), so the link has a line of its own. */
+ * writes runs past 4,096 links), so the link has a line of its own. */
 static int slow_uplink(struct scenario *sc, char *dir, char *path, size_t len)
 {
     struct err e = {0};
-    struct scenario s2 = *sc, fab;
-    struct arena a;
-    struct topo t;
     if (!mkdtemp(dir))
         return -1;
     snprintf(path, len, "%s/slow.json", dir);
-    arena_init(&a);
-    int rc = scenario_resolve(&s2, &e);
-    if (rc == 0) {
-        workload_fabric(&s2, &fab);
-        rc = topo_build(&t, &fab, &a, &e);
-    }
-    if (rc == 0)
-        rc = topo__export_runs(&t, &fab, path, 0, &e);
-    arena_release(&a);
-    if (rc < 0) {
+    if (test_export_topology(sc, path, 0, &e) < 0) {
         printf("    %s\n", e.msg);
         return -1;
     }
