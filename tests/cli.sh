@@ -591,6 +591,12 @@ printf '{"version": 1,\n "hosts": [}\n' >"$tmp/topo/syntax.json"
 expect_error topology_file_syntax "$tmp/topo/syntax.json:2:" run --set "fabric.topology_file=$tmp/topo/syntax.json"
 expect_error topology_out_no_value "--topology-out needs a value" describe --topology-out
 expect_error topology_out_run_only "unknown option '--topology-out'" run --topology-out x.json
+# The edits below (sed on names and on single links) need fab.json one link
+# and one name a line: --topology-out writes a fabric of 4,096 links or
+# fewer so (this one has 168); past that, runs of links and ranges of names.
+if grep -q '"count": \|"from": ' "$tmp/topo/fab.json"; then
+    bad "topology_file_edits: fab.json holds runs or ranges; the seds below need one link a line"
+fi
 # an imported fabric's own names reach ports.csv, the metrics and the pcap
 # port list ("a->b": names may hold a dash)
 sed 's/"spine\([0-9][0-9]*\)"/"S-\1"/g; s/"stor\([0-9][0-9]*\)"/"nas\1"/g' "$tmp/topo/fab.json" >"$tmp/topo/named.json"

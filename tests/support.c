@@ -1,4 +1,5 @@
 #include "support.h"
+#include "../src/topo/internal.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -45,6 +46,23 @@ int test_build(struct test_built *b, const struct scenario *sc, struct err *e)
     if (topo_build(&b->t, &fab, &b->a, e) < 0)
         return -1;
     return workload_build(&b->w, sc, &b->t, &b->a, e);
+}
+
+int test_export_topology(const struct scenario *sc, const char *path, int runs, struct err *e)
+{
+    struct scenario s2 = *sc, fab;
+    struct arena a;
+    struct topo t;
+    arena_init(&a);
+    int rc = scenario_resolve(&s2, e);
+    if (rc == 0) {
+        workload_fabric(&s2, &fab);
+        rc = topo_build(&t, &fab, &a, e);
+    }
+    if (rc == 0)
+        rc = topo__export_runs(&t, &fab, path, runs, e);
+    arena_release(&a);
+    return rc;
 }
 
 int test_build_ok(struct test_built *b, const struct scenario *sc)

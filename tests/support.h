@@ -32,6 +32,10 @@ struct test_built {
 /* workload_build over topo_build of the workload's fabric (workload_fabric):
  * 0, or -1 with e set. */
 int test_build(struct test_built *b, const struct scenario *sc, struct err *e);
+/* sc's fabric (resolved, built) written to path as a topology file: its
+ * links in runs and names in ranges (runs 1) or one a line (0), whatever
+ * its size. 0, or -1 with e set. */
+int test_export_topology(const struct scenario *sc, const char *path, int runs, struct err *e);
 /* test_build, printing the error. */
 int test_build_ok(struct test_built *b, const struct scenario *sc);
 

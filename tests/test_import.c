@@ -120,20 +120,8 @@ static void import_export_counts(void)
  * file must hold a run and a range of hosts. */
 static void export_runs(const struct scenario *sc, const char *path, const char *what)
 {
-    struct scenario s2 = *sc, fab;
     struct err e = {{0}};
-    struct arena a;
-    struct topo t;
-    arena_init(&a);
-    int rc = scenario_resolve(&s2, &e);
-    if (rc == 0) {
-        workload_fabric(&s2, &fab);
-        rc = topo_build(&t, &fab, &a, &e);
-    }
-    if (rc == 0)
-        rc = topo__export_runs(&t, &fab, path, 1, &e);
-    CHECKF(rc == 0, "%s: %s", what, e.msg);
-    arena_release(&a);
+    CHECKF(test_export_topology(sc, path, 1, &e) == 0, "%s: %s", what, e.msg);
     FILE *f = fopen(path, "r");
     char line[512];
     int runs = 0, ranges = 0;

@@ -132,6 +132,48 @@ struct rec {
     uint32_t n_skip, cap_skip;
 };
 
+/* bytes to ask an arena for an array block of `bytes`: past 512 KB, 2 MB
+ * at least, so that it is mapped on its own with huge pages where the
+ * system gives them (arena.c). A fresh 4 KB page costs ~13 us on a
+ * paravirtualised machine, as much as checking 60 elements; a 2 MB one is
+ * zeroed in a fraction of the 512 it replaces. */
+static size_t big_block(size_t bytes)
+{
+    size_t huge = (size_t)2 << 20;
+    return bytes >= huge / 4 && bytes < huge ? huge : bytes;
+}
+
+/* The import's working arrays (elements, hash, links, the wiring's and
+ * the routes' counters) from one block (big_block), bump allocated and
+ * released with the import. Zeroed. */
+struct scratch {
+    struct arena a;
+    unsigned char *p;
+    size_t used, cap;
+};
+
+static void scr_init(struct scratch *s, size_t bytes)
+{
+    arena_init(&s->a);
+    bytes = big_block(bytes);
+    s->p = arena_alloc(&s->a, bytes);
+    s->used = 0;
+    s->cap = s->p ? bytes : 0;
+}
+
+/* n elements of size, zeroed; past the first block, a block of their own */
+static void *scr_get(struct scratch *s, size_t n, size_t size)
+{
+    if (size && n > (SIZE_MAX - 16) / size)
+        return NULL;
+    size_t b = (n * size + 15) & ~(size_t)15;
+    if (b <= s->cap - s->used) {
+        s->used += b;
+        return s->p + s->used - b;
+    }
+    return arena_alloc(&s->a, b ? b : 16);
+}
+
 struct imp {
     const char *path;
     struct err *e;
@@ -141,9 +183,12 @@ struct imp {
     size_t base;      /* JSON: the file offset of the chunk being parsed */
     yajl_handle yh;
     struct rec r;
+    struct scratch *scr; /* the working arrays' memory */
     struct elem *el;
     uint32_t n_el;
     uint32_t n_names[2]; /* elements of "hosts" and "storage" (ranges counted out) */
+    struct tnode *nodes; /* the fabric's, in the arena: n_el */
+    const char **names;  /* t->names */
     char *blk;       /* the names, in the arena: t->names point into it */
     size_t n_blk;
     uint32_t *hash;  /* open addressing: element + 1, 0 = empty */
@@ -1078,20 +1123,26 @@ static int add_link(struct imp *m, const struct scenario *sc, size_t i, const st
     return 0;
 }
 
+/* The links the records make, nel elements: runs may not make more than
+ * 64 links a node beyond the records (a few bytes must not claim
+ * gigabytes); past that, the cap. */
+static uint64_t links_total(const struct imp *m, uint64_t nel)
+{
+    uint64_t total = 0, cap = (uint64_t)m->r.n_ln + 64ull * nel + 65536;
+    for (size_t i = 0; i < m->r.n_ln && total <= cap; i++)
+        total += run_links(run_keys(m, &m->r.ln[i]));
+    return total < cap ? total : cap;
+}
+
 /* The links, each record one link or a run of them (count pairs, parallel
  * links a pair, the ends stepping a_step and b_step through their arrays),
  * expanded in file order into links sized once. */
 static int read_links(struct imp *m, const struct scenario *sc)
 {
     size_t n = m->r.n_ln;
-    /* runs may not make more than 64 links a node beyond the records:
-     * a few bytes must not claim gigabytes */
-    uint64_t total = 0, cap = (uint64_t)n + 64ull * m->n_el + 65536;
-    for (size_t i = 0; i < n && total <= cap; i++)
-        total += run_links(run_keys(m, &m->r.ln[i]));
-    total = total < cap ? total : cap;
-    m->ln = malloc((total ? total : 1) * sizeof *m->ln);
-    m->q = malloc((n ? n : 1) * sizeof *m->q);
+    uint64_t total = links_total(m, m->n_el);
+    m->ln = scr_get(m->scr, total ? total : 1, sizeof *m->ln);
+    m->q = scr_get(m->scr, n ? n : 1, sizeof *m->q);
     if (!m->ln || !m->q)
         return err_set(m->e, "out of memory reading '%s'", m->path);
     uint32_t nh = m->n_names[0], ns = m->n_names[1];
@@ -1360,10 +1411,9 @@ static int routes_all(const struct imp *m, struct topo *t, struct arena *a);
 static int routes(const struct imp *m, struct topo *t, struct arena *a)
 {
     if (regular(t)) {
-        uint32_t *d1 = malloc(t->n_switches * sizeof *d1), *d2 = malloc(t->n_switches * sizeof *d2);
+        uint32_t *d1 = scr_get(m->scr, t->n_switches, sizeof *d1);
+        uint32_t *d2 = scr_get(m->scr, t->n_switches, sizeof *d2);
         int rc = d1 && d2 ? connected(m, t, d1, d2) : err_set(m->e, "out of memory building routes");
-        free(d1);
-        free(d2);
         if (rc < 0)
             return rc;
         struct err ignored = {{0}};
@@ -1457,7 +1507,7 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
         return fail(m, 0, "too many links (%u)", m->n_ln);
     t->n_ports = (uint32_t)nports;
     t->ports = arena_calloc(a, t->n_ports ? t->n_ports : 1, sizeof *t->ports);
-    uint32_t *cur = calloc(t->n_nodes, sizeof *cur);
+    uint32_t *cur = scr_get(m->scr, t->n_nodes, sizeof *cur);
     uint8_t *pod_cp = calloc(t->n_pods + 1, 1), *pod_st = calloc(t->n_pods + 1, 1);
     /* failed links: place << 32 | order among them; a's port by that order */
     uint64_t *fl = malloc((m->n_failed + 1) * sizeof *fl);
@@ -1501,7 +1551,7 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
     }
     /* parallel links per pair (the widest), and the failed links by name:
      * "a-b", "#j" the j-th of parallel ones, as the builders name them */
-    uint32_t *cnt = calloc(t->n_nodes, sizeof *cnt);
+    uint32_t *cnt = scr_get(m->scr, t->n_nodes, sizeof *cnt);
     if (!cnt) {
         rc = err_set(m->e, "out of memory reading '%s'", m->path);
         goto out;
@@ -1519,7 +1569,6 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
         for (uint32_t q = nd->first_port; q < nd->first_port + nd->nports; q++)
             cnt[t->ports[t->ports[q].peer].node] = 0;
     }
-    free(cnt);
     /* failed links: by their place ("failed": n), then the others in file order */
     qsort(fl, nf, sizeof *fl, cmp_u64);
     for (uint32_t i = 0; i < nf; i++) {
@@ -1564,7 +1613,6 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
         }
     }
 out:
-    free(cur);
     free(pod_cp);
     free(pod_st);
     free(fl);
@@ -1573,7 +1621,7 @@ out:
 }
 
 /* Node ids, pods and counts from the elements. */
-static int place(struct imp *m, struct topo *t, struct arena *a)
+static int place(struct imp *m, struct topo *t)
 {
     uint32_t cnt[5] = {0};
     for (uint32_t i = 0; i < m->n_el; i++) {
@@ -1614,8 +1662,10 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
     t->first_spine = t->first_sleaf + t->n_sleaves;
     t->first_super = t->tiers == 3 ? t->first_spine + t->n_spines : 0;
     t->n_nodes = t->first_spine + t->n_spines + t->n_supers;
-    t->nodes = arena_calloc(a, t->n_nodes, sizeof *t->nodes);
-    const char **names = arena_calloc(a, t->n_nodes, sizeof *names);
+    if (t->n_nodes != m->n_el)
+        return fail(m, 0, "%u nodes placed of %u", t->n_nodes, m->n_el); /* cannot happen */
+    t->nodes = m->nodes;
+    const char **names = m->names;
     if (!t->nodes || !names)
         return err_set(m->e, "out of memory reading '%s'", m->path);
     t->names = names;
@@ -1630,14 +1680,12 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
     }
     if (t->tiers == 3) {
         /* pods: leaves and spines joined by links, numbered in leaf order */
-        uint32_t *up = malloc(m->n_el * sizeof *up), *pod_of = malloc(m->n_el * sizeof *pod_of);
+        uint32_t *up = scr_get(m->scr, m->n_el, sizeof *up);
+        uint32_t *pod_of = scr_get(m->scr, m->n_el, sizeof *pod_of);
         uint32_t *spp = NULL;
         int rc = 0;
-        if (!up || !pod_of) {
-            free(up);
-            free(pod_of);
+        if (!up || !pod_of)
             return err_set(m->e, "out of memory reading '%s'", m->path);
-        }
         for (uint32_t i = 0; i < m->n_el; i++)
             up[i] = i, pod_of[i] = UINT32_MAX;
         for (uint32_t i = 0; i < m->n_ln; i++)
@@ -1686,8 +1734,6 @@ static int place(struct imp *m, struct topo *t, struct arena *a)
                     m->el[i].node = t->first_spine + first[m->el[i].pod]++;
             t->supers_per_plane = t->n_supers / t->spines_per_pod;
         }
-        free(up);
-        free(pod_of);
         free(spp);
         free(first);
         if (rc < 0)
@@ -1937,7 +1983,10 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
                        sc->fabric.failed_links ? "fabric.failed_links"
                                                : "fabric.failed_link_names");
     struct imp m;
+    struct scratch scr;
     memset(&m, 0, sizeof m);
+    memset(&scr, 0, sizeof scr);
+    m.scr = &scr;
     m.path = path;
     m.e = e;
     char *text = NULL;
@@ -1981,9 +2030,18 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
         while (hs < 2 * nel)
             hs *= 2;
         m.hmask = hs - 1;
-        m.hash = calloc(hs, sizeof *m.hash);
-        m.el = malloc((nel ? nel : 1) * sizeof *m.el);
-        m.blk = arena_alloc(a, bytes ? bytes : 1);
+        /* the working arrays' bytes, pods' and failed links' aside */
+        scr_init(&scr, nel * (sizeof *m.el + 6 * sizeof(uint32_t)) + hs * sizeof *m.hash +
+                           links_total(&m, nel) * sizeof *m.ln + r->n_ln * sizeof *m.q + 256);
+        m.hash = scr_get(&scr, hs, sizeof *m.hash);
+        m.el = scr_get(&scr, nel ? nel : 1, sizeof *m.el);
+        /* the fabric's nodes, their names and the names' bytes: one block */
+        size_t nodes_b = (nel * sizeof *m.nodes + 15) & ~(size_t)15;
+        size_t names_b = (nel * sizeof *m.names + 15) & ~(size_t)15;
+        unsigned char *blk = arena_alloc(a, big_block(nodes_b + names_b + bytes + 1));
+        m.nodes = (struct tnode *)(void *)blk;
+        m.names = blk ? (const char **)(void *)(blk + nodes_b) : NULL;
+        m.blk = blk ? (char *)blk + nodes_b + names_b : NULL;
         if (!m.hash || !m.el || !m.blk)
             rc = err_set(e, "out of memory reading '%s'", path);
     }
@@ -2006,7 +2064,7 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
     if (rc == 0)
         rc = read_links(&m, sc);
     if (rc == 0)
-        rc = place(&m, t, a);
+        rc = place(&m, t);
     const struct val *tiers = &r->tiers;
     if (rc == 0 && tiers->t != V_NONE &&
         (tiers->t != V_INT || tiers->i != (int64_t)t->tiers))
@@ -2027,10 +2085,7 @@ int topo__import(struct topo *t, const struct scenario *sc, struct arena *a, str
     uint32_t bad = rc == 0 && t->n_failed ? topo_failed_routes(t) : 0;
     if (bad)
         rc = fail(&m, 0, "%u next hops lead onto failed links (route building is broken)", bad);
-    free(m.hash);
-    free(m.el);
-    free(m.ln);
-    free(m.q);
+    arena_release(&scr.a);
     rec_free(&m.r);
     free(text);
     return rc;
