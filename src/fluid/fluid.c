@@ -647,14 +647,79 @@ static int flow_own_links(const struct topo *t, const struct transfer *x,
     return lset_add(s, t->nodes[x->dst].leaf_port, lset_w(&c->pool, c->off[i] + c->len[i] - 1));
 }
 
+static void sort_keys(void *keys, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
+/* Whether fluid_run holds spray's leaf pairs as solver groups: three tiers,
+ * and no training flows beside the checkpoint in its solver (setup). */
+static int groups_on(const struct scenario *sc, const struct topo *t, const struct workload *w)
+{
+    const struct training *tr = w->train;
+    return t->tiers >= 3 && flow_split(sc) && !(tr && tr->on && tr->on_fabric && tr->n);
+}
+
+struct pair_key {
+    uint64_t pair; /* source leaf << 32 | destination leaf */
+    uint32_t dst;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const struct pair_key *x = a, *y = b;
+    return x->pair < y->pair ? -1 : x->pair > y->pair;
+}
+
+/* The grouped solver's entries: each transfer's own two (its NIC, its
+ * destination's port) and, once a leaf pair, the pair's middle links: the
+ * distinct pairs times the mean over up to 64 of them spaced through the
+ * list. Returns the own entries, *group the pairs'; -1 without memory. */
+static double grouped_entries(const struct topo *t, const struct workload *w, double *group)
+{
+    struct pair_key *k = malloc((w->n ? w->n : 1) * sizeof *k);
+    if (!k)
+        return -1;
+    uint32_t n = 0, u = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const struct transfer *x = &w->xfers[i];
+        uint32_t nic = t->nodes[x->src].first_port;
+        if (x->bytes)
+            k[n++] = (struct pair_key){(uint64_t)t->ports[t->ports[nic].peer].node << 32 |
+                                           t->nodes[x->dst].leaf, x->dst};
+    }
+    sort_keys(k, n, sizeof *k, cmp_pair);
+    for (uint32_t i = 0; i < n; i++)
+        if (!u || k[i].pair != k[u - 1].pair)
+            k[u++] = k[i];
+    struct lset one = {0};
+    uint32_t step = u > 64 ? u / 64 : 1, m = 0;
+    double sum = 0;
+    for (uint32_t i = 0; i < u; i += step, m++) {
+        one.n = 0;
+        if (spread(t, (uint32_t)(k[i].pair >> 32), k[i].dst, &one) == 0 && one.n > 1)
+            sum += one.n - 1; /* the last is the destination's port: a member's own */
+    }
+    lset_free(&one);
+    free(k);
+    *group = m ? sum / m * u : 0;
+    return 2.0 * n;
+}
+
 /* Path entries (link, share) the engine will hold for w's transfers: each
  * path's length for one path a flow; for flows split over every equal-cost
  * path (spray), the mean over up to 64 transfers spaced through the list,
- * times their number (describe's estimate of memory and time). */
+ * times their number, or with the solver's leaf-pair groups each
+ * transfer's own and its pair's once (describe's estimate of memory and
+ * time). */
 double fluid_path_entries(const struct scenario *sc, const struct topo *t,
-                          const struct workload *w)
+                          const struct workload *w, double *group)
 {
     int split = flow_split(sc);
+    *group = 0;
+    if (split && groups_on(sc, t, w)) {
+        double own = grouped_entries(t, w, group);
+        if (own >= 0)
+            return own;
+        *group = 0; /* no memory to count pairs: every transfer's split */
+    }
     uint32_t n = w->n, step = split && n > 64 ? n / 64 : 1, k = 0;
     struct lset one = {0};
     double sum = 0;
@@ -2070,7 +2135,7 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
 {
     /* three tiers multiply a sprayed transfer's links (thousands): hold
      * each leaf pair's once */
-    return fluid_run_grouped(sc, t, w, t->tiers >= 3, r, e);
+    return fluid_run_grouped(sc, t, w, groups_on(sc, t, w), r, e);
 }
 
 int fluid_run_grouped(const struct scenario *sc, const struct topo *t,

@@ -35,9 +35,10 @@
 /* Run the transfers of w on t; fill the engine's part of r (completion,
  * writers, link figures, invariants, perf). Returns 0, or -1 with e set. */
 /* Path entries (link, share) the engine would hold for w: about 28 bytes and
- * a share of the solver's work each. */
+ * a share of the solver's work each. With spray's leaf pairs held once
+ * (three tiers), *group: the pairs' links (16 bytes each), else 0. */
 double fluid_path_entries(const struct scenario *sc, const struct topo *t,
-                          const struct workload *w);
+                          const struct workload *w, double *group);
 
 /* Spray: transfers between the same two leaves share one split, computed
  * once per leaf pair. For tests: the transfers of w whose grouped links or
