@@ -48,6 +48,7 @@ struct hybrid {
      * jump takes from its tail (dx), the highest PSN below its last one
      * that is on a wire or serialising (hold, + 1; 0: none), its room */
     double *rin, *rdroom;
+    double *rcap;              /* per receiver: its links' payload bytes a period */
     uint8_t *rdrain;
     uint32_t *dx, *hold, *droom;
     uint8_t *dq;               /* per port: priorities with packets to take */
@@ -247,7 +248,7 @@ static int init(struct hybrid *h, struct pnet *n)
     }
     free(of);
     size_t nr = (size_t)h->n_rx + 1;
-    h->ra = calloc(7 * nr, sizeof *h->ra);
+    h->ra = calloc(8 * nr, sizeof *h->ra);
     h->rlive = calloc(nr, sizeof *h->rlive);
     h->rdrain = calloc(nr, 1);
     h->dx = calloc(3 * ((size_t)n->n_flows + 1), sizeof *h->dx);
@@ -271,6 +272,19 @@ static int init(struct hybrid *h, struct pnet *n)
     h->rleft = h->rroom + nr;
     h->rin = h->rleft + nr;
     h->rdroom = h->rin + nr;
+    h->rcap = h->rdroom + nr;
+    /* a receiver takes no more than its links carry: a window's mean can
+     * count a packet or two over (the window's edges), and a jump at that
+     * mean would beat the lower bound */
+    double pay = (double)n->mtu / (double)(n->mtu + n->wire_overhead);
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        uint32_t pt = n->flows[i].leaf.dst_port;
+        if (pt >= n->topo->n_ports || h->dq[pt])
+            continue;
+        h->dq[pt] = 1;
+        h->rcap[h->rx[i]] += (double)n->ports[pt].bps / 8 * pay * (double)h->period / (double)PS_PER_S;
+    }
+    memset(h->dq, 0, (size_t)n->topo->n_ports + 1);
     /* the sums a jump credits by their mean; the transfers' bytes are
      * credited exactly, the engine's own counts not at all */
     memset(h->credited, 1, NSUMS);
@@ -766,6 +780,14 @@ static int64_t ingest(struct hybrid *h, uint64_t d)
     return moved;
 }
 
+/* Receiver r's mean bytes a period over the last two windows, no more
+ * than its links carry. */
+static double rx_mean(const struct hybrid *h, size_t r, double per)
+{
+    double m = (h->ra[r] + h->rb[r]) / per;
+    return h->rcap[r] > 0 && m > h->rcap[r] ? h->rcap[r] : m;
+}
+
 /* The state d later, as the steady state would have left it. */
 static int jump(struct hybrid *h, uint64_t *dp)
 {
@@ -778,7 +800,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         /* no further than a draining receiver's queued packets go: its
          * tails still on the wires are not for the taking */
         for (size_t r = 0; r < h->n_rx; r++) {
-            double m = (h->ra[r] + h->rb[r]) / per;
+            double m = rx_mean(h, r, per);
             if (h->rdrain[r] && m > 0 && k > h->rdroom[r] * (double)mtu / m)
                 k = h->rdroom[r] * (double)mtu / m;
         }
@@ -801,8 +823,11 @@ static int jump(struct hybrid *h, uint64_t *dp)
     for (uint32_t i = 0; i < n->n_flows; i++)
         cr[(size_t)i * FC_N + FC_RECV] = 0;
     for (size_t r = 0; r < h->n_rx; r++) {
-        double m = (h->ra[r] + h->rb[r]) / per; /* bytes per period */
-        h->rleft[r] = h->rw[r] > 0 || h->rdrain[r] ? floor(m * k / (double)mtu + 0.5) : 0;
+        double m = rx_mean(h, r, per); /* bytes per period */
+        double pk = floor(m * k / (double)mtu + 0.5);
+        if (h->rcap[r] > 0 && pk * (double)mtu > h->rcap[r] * k) /* rounded past the links */
+            pk = floor(h->rcap[r] * k / (double)mtu);
+        h->rleft[r] = h->rw[r] > 0 || h->rdrain[r] ? pk : 0;
         h->rin[r] = m;
     }
     for (int pass = 0; pass < 4; pass++) {
