@@ -220,7 +220,10 @@ static void cubic_grow(struct pnet *n, struct flow *f, uint32_t acked)
     }
     double t = (double)(n->now - s->u.c.t_epoch) * 1e-12, k = s->u.c.k;
     double rtt = (double)s->u.c.srtt_ns * 1e-9;
-    double a = s->u.c.w_est >= s->u.c.w_max ? 1.0 : 3 * (1 - b) / (1 + b);
+    /* Reno's rate once W_est passes cwnd_prior, the window before the cut
+     * (RFC 9438 4.3; ssthresh = b cwnd_prior): not W_max, which fast
+     * convergence lowers, so that a flow giving way sped up sooner */
+    double a = s->u.c.w_est >= s->ssthresh / b ? 1.0 : 3 * (1 - b) / (1 + b);
     s->u.c.w_est += a * acked / s->cwnd;
     double w_t = C * (t - k) * (t - k) * (t - k) + s->u.c.w_max;
     if (w_t < s->u.c.w_est) { /* the Reno-friendly region */
@@ -327,8 +330,13 @@ static void tcp_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
 static void tcp_on_timeout(struct pnet *n, struct flow *f)
 {
     struct tcp_state *s = &f->cc.tcp;
-    if (s->state != CA_LOSS) /* repeated timeouts keep the first one's ssthresh */
+    if (s->state != CA_LOSS) { /* repeated timeouts keep the first one's ssthresh */
         loss_ssthresh(n, f);
+        /* RFC 9438 4.8: the first epoch after a timeout has K = 0 and W_max
+         * = W_est = cwnd at its start (cubic_grow, from W_max 0) */
+        if (is_cubic(n))
+            s->u.c.w_max = 0;
+    }
     s->cwnd = 1;
     s->state = CA_LOSS;
     s->high = segs(n, f->max_sent);
