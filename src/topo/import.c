@@ -2,8 +2,9 @@
  * format export.c writes; docs/scenario.md "Imported topologies").
  *
  * Reading: one pass of a streaming parser (yajl for JSON, libyaml's events
- * for YAML) into flat records, one per name, switch and link, their
- * strings in one pool; no tree of the file is built. The checks then run
+ * for YAML) into flat records, one per name (or range of names), switch
+ * and link (or run of links), their strings in one pool; no tree of the
+ * file is built. The checks then run
  * over the records in the order of the file's sections, so a file with
  * several faults is refused for the same one whatever its key order.
  *
