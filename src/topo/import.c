@@ -912,8 +912,8 @@ static int range_span(const struct imp *m, const struct rrange *g, uint64_t at, 
     uint64_t n = 0;
     if (padded)
         n = (uint64_t)sp->count * (pf + nf + 1);
-    for (uint32_t d = 1, lo = 0, hi = 9; !padded && d <= 9; d++, lo = hi + 1, hi = hi * 10 + 9) {
-        uint32_t x = a > lo ? a : lo, y = b < hi ? b : hi;
+    for (uint64_t d = 1, lo = 0, hi = 9; !padded && d <= 9; d++, lo = hi + 1, hi = hi * 10 + 9) {
+        uint64_t x = a > lo ? a : lo, y = b < hi ? b : hi;
         if (x <= y)
             n += ((uint64_t)y - x + 1) * (pf + d + 1);
     }
