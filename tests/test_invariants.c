@@ -93,10 +93,34 @@ static void inv_engines_say_the_same(void)
         CHECKF(strstr(msg[k], lim) && strstr(msg[k], undone), "%s: %s", engines[k], msg[k]);
 }
 
+/* A finished run below its bound is violated; at it, or unfinished, not. */
+static void inv_bound_is_a_floor(void)
+{
+    struct results r;
+    memset(&r, 0, sizeof r);
+    invariants_begin(&r);
+    r.finished = 1;
+    r.bound_s = 1.0;
+    r.completion_s = 1.0;
+    invariants_bound(&r, "the checkpoint's");
+    CHECKF(r.ok, "%s", r.violation);
+    r.finished = 0;
+    r.completion_s = 0.5;
+    invariants_bound(&r, "the checkpoint's");
+    CHECKF(r.ok, "%s", r.violation);
+    r.finished = 1;
+    r.completion_s = 1.0 - 1e-6;
+    invariants_bound(&r, "the restore's");
+    CHECKF(!r.ok && strstr(r.violation, "the restore's completion 0.999999 s is below its lower "
+                                        "bound 1 s"),
+           "%s", r.violation);
+}
+
 SUITE(suite_invariants) = {
     {"inv_begin_clears", inv_begin_clears},
     {"inv_transfers_interrupted", inv_transfers_interrupted},
     {"inv_messages_in_order", inv_messages_in_order},
     {"inv_engines_say_the_same", inv_engines_say_the_same},
+    {"inv_bound_is_a_floor", inv_bound_is_a_floor},
     {NULL, NULL},
 };

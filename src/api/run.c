@@ -18,6 +18,7 @@
 #include "../core/wire.h" /* NPRIO: what the engine reserves */
 #include "../scenario/catalog.h"
 #include "../stats/bound.h"
+#include "../stats/invariants.h"
 #include "../stats/segments.h"
 #include "../stats/training.h"
 #include "api.h"
@@ -460,15 +461,6 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     return 0;
 }
 
-/* A bound is a lower bound: a finished run that beats it is wrong (an
- * engine's or the bound's defect, or hybrid's error), never a result. */
-static void bound_held(struct results *r, const char *what)
-{
-    if (r->finished && r->bound_s > 0 && r->completion_s < r->bound_s * (1 - 1e-9) - 1e-12)
-        results_violate(r, "%s completion %.9g s is below its lower bound %.9g s (%s)", what,
-                        r->completion_s, r->bound_s, path_seg_label(r->bound_limit));
-}
-
 /* The restore's scenario: the same fabric and transport; nothing of the
  * write side (back-end ingest, stuck nodes, client window, fsync, creates)
  * applies to a read. */
@@ -590,7 +582,7 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
          * end had read */
         if (rr->completion_s > 0)
             rr->completion_s += rr->first_byte_s;
-        bound_held(rr, "the restore's");
+        invariants_bound(rr, "the restore's");
         segments_compute(rr, &v, &w, &rs);
     }
     f->ran = 1;
@@ -818,7 +810,7 @@ static int run_after_prepare(const struct scenario *user, struct scenario *eff, 
     if (rc == 0) {
         r->transfers = w->n;
         r->finished = r->flows_done == w->n;
-        bound_held(r, "the checkpoint's");
+        invariants_bound(r, "the checkpoint's");
         if (w->train && !r->training.on) /* physical: not on this fabric */
             train_results(r, w->train, NULL,
                           r->plan.first_start_ps +

@@ -589,21 +589,23 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     if (!r->has_packet_stats)
         fprintf(out, "  network     drops, PFC, ECN and queues need the packet engine "
                      "(--engine packet)\n");
+    /* checked in run.c: a finished run below its bound is VIOLATED */
+    const char *held = r->finished && r->bound_s > 0 ? ", completion at or above its bound" : "";
     if (r->ok && !r->has_packet_stats)
         fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered, every transfer "
-                     "complete, time monotone, link loads within capacity\n",
-                (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered);
+                     "complete, time monotone, link loads within capacity%s\n",
+                (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered, held);
     else if (r->ok && r->bytes_in_flight)
         fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered + %llu B in flight, "
-                     "%s, time monotone, buffers within limits\n",
+                     "%s, time monotone, buffers within limits%s\n",
                 (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered,
                 (unsigned long long)r->bytes_in_flight,
-                r->drops ? "drops recovered, every byte once" : "no drops");
+                r->drops ? "drops recovered, every byte once" : "no drops", held);
     else if (r->ok)
         fprintf(out, "  invariants  ok: %llu B sent = %llu B delivered, %s, "
-                     "time monotone, buffers within limits\n",
+                     "time monotone, buffers within limits%s\n",
                 (unsigned long long)r->bytes_sent, (unsigned long long)r->bytes_delivered,
-                r->drops ? "drops recovered, every byte once" : "no drops");
+                r->drops ? "drops recovered, every byte once" : "no drops", held);
     else
         fprintf(out, "  invariants  VIOLATED: %s\n", r->violation);
     fprintf(out, "  perf        %llu events in %s (%.3g M events/s), %s in all; memory %s",

@@ -1,5 +1,6 @@
 /* The run-end invariants shared by the two engines (invariants.h). */
 #include "invariants.h"
+#include "../topo/path.h"
 
 void invariants_begin(struct results *r)
 {
@@ -36,4 +37,11 @@ void invariants_training_steps(struct results *r, const struct train_clock *tc,
     if (!interrupted && !time_limit_hit && (tc->next_ps != UINT64_MAX || tc->left))
         results_violate(r, "training stopped at step %u of its run (time limit or a stuck step)",
                         tc->step);
+}
+
+void invariants_bound(struct results *r, const char *what)
+{
+    if (r->finished && r->bound_s > 0 && r->completion_s < r->bound_s * (1 - 1e-9) - 1e-12)
+        results_violate(r, "%s completion %.9g s is below its lower bound %.9g s (%s)", what,
+                        r->completion_s, r->bound_s, path_seg_label((int)r->bound_limit));
 }

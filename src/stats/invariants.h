@@ -26,5 +26,9 @@ void invariants_time_limit(struct results *r, int hit, uint64_t limit_ps);
  * interrupted or stopped at the time limit (reported on its own). */
 void invariants_training_steps(struct results *r, const struct train_clock *tc,
                                int interrupted, int time_limit_hit);
+/* A bound is a lower bound: a finished run that beats it (by more than
+ * rounding) is wrong, an engine's or the bound's defect or hybrid's error,
+ * never a result; what names the run ("the checkpoint's"). */
+void invariants_bound(struct results *r, const char *what);
 
 #endif
