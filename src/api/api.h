@@ -43,11 +43,6 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
  * so the ceiling is a packet-engine run one would wait for. */
 #define CKPT_AUTO_HYBRID_S 60.0
 
-/* Why hybrid would run sc as the packet engine, never fast-forwarding
- * (src/pkt/hybrid.c decides the same on the built network), or why
- * validation refuses it; NULL when it can fast-forward. */
-const char *ckpt_hybrid_blocked(const struct scenario *sc);
-
 /* The packet engine's events per data packet for sc, as on the 1024-writer
  * burst: 8 (a serialisation end and a wire arrival on each of 4 links; 8.1
  * measured with PFC), 1.44x that with DCQCN (CNPs hop by hop, pacing

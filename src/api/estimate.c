@@ -250,32 +250,6 @@ double ckpt_pkt_rate(const struct scenario *sc, const struct topo *t, const stru
            (sc->sim.threads > 1 && !time_order ? CKPT_PKT_TWO_THREADS : 1);
 }
 
-const char *ckpt_hybrid_blocked(const struct scenario *sc)
-{
-    /* the order and words of hybrid.c's own reasons */
-    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
-    unsigned lossless = sc->fabric.pfc && mask > 0 ? (unsigned)mask : 0;
-    if (sc->transport.uec.rccc)
-        return "transport.uec.rccc: hybrid does not carry receiver credits";
-    if (sc->transport.cc != CC_NONE && sc->transport.cc != CC_DCQCN)
-        return "transport.cc is neither none nor dcqcn";
-    if (((1u << sc->transport.data_priority) & ~lossless) != 0)
-        return "loss recovery runs (a class that can drop)";
-    if (sc->storage.max_outstanding)
-        return "storage.max_outstanding sets a request window";
-    if (sc->training.traffic != TRAFFIC_NONE && sc->training.isolation != ISO_PHYSICAL)
-        return "training traffic shares the fabric";
-    if (sc->storage.cache_bytes && sc->storage.media_bps)
-        return "a storage write cache fills over the run";
-    if (sc->fabric.pfc_watchdog)
-        return "the PFC watchdog times pauses";
-    /* lossless, none and dcqcn keep out-of-order packets only under REPS */
-    if (sc->transport.uec.lb == UEC_LB_REPS && sc->transport.uec.entropies &&
-        rx_scheme(sc->transport.receiver)->keeps_out_of_order)
-        return "out-of-order receivers hold PSN rings";
-    return NULL;
-}
-
 int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
                        const struct workload *w, struct results *r)
 {
@@ -311,7 +285,7 @@ int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
         return ENGINE_FLUID;
     /* fluid would ignore something: hybrid where it can fast-forward and
      * the packet engine's cost is one to wait for */
-    const char *why = ckpt_hybrid_blocked(sc);
+    const char *why = scenario_hybrid_blocked(sc);
     l = strlen(r->engine_reason);
     if (why || ev > hlimit) {
         char over[48];

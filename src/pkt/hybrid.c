@@ -63,29 +63,22 @@ static int started(const struct flow *f)
     return f->active || f->max_sent > 0 || f->done;
 }
 
-/* Why the state cannot be carried forward by a shift of time, or NULL. */
+/* Why the state cannot be carried forward by a shift of time, or NULL:
+ * the scenario's reasons (scenario_hybrid_blocked, which auto decides by
+ * before any net is built), then what only the run knows, --pcap (a run
+ * option, no scenario key). Last, the built net's per-packet state that no
+ * jump carries, found though the scenario said none: a reason missing from
+ * the scenario's list runs as the packet engine and says so. */
 static const char *unsupported(const struct pnet *n)
 {
-    const struct scenario *sc = n->sc;
-    if (n->tp->cc != CC_NONE && n->tp->cc != CC_DCQCN)
-        return "transport.cc is neither none nor dcqcn";
-    if (n->side)
-        return "the transport keeps per-packet side state";
-    if (n->recover)
-        return "loss recovery runs (a class that can drop)";
-    if (n->window)
-        return "storage.max_outstanding sets a request window";
-    if (n->tr)
-        return "training traffic shares the fabric";
+    const char *why = scenario_hybrid_blocked(n->sc);
+    if (why)
+        return why;
     if (n->cap)
         return "--pcap records every frame";
-    if (sc->storage.cache_bytes && sc->storage.media_bps)
-        return "a storage write cache fills over the run";
-    if (sc->fabric.pfc_watchdog)
-        return "the PFC watchdog times pauses";
-    for (uint32_t i = 0; i < n->n_flows; i++)
-        if (n->flows[i].held)
-            return "out-of-order receivers hold PSN rings";
+    if ((n->tp->cc != CC_NONE && n->tp->cc != CC_DCQCN) || n->side || n->recover ||
+        n->window || n->tr || (n->n_flows && n->flows[0].held))
+        return "internal: the network keeps state no reason of the scenario names";
     return NULL;
 }
 

@@ -656,6 +656,13 @@ int scenario_auto_plans(const struct scenario *sc);
  * name when the key kept its default (no WHERE without a file). */
 int scenario_validate(const struct scenario *sc, struct err *e);
 
+/* Why engine: hybrid would run sc (resolved) as the packet engine, never
+ * fast-forwarding, or why validation refuses hybrid with it; NULL when it
+ * can fast-forward. The one list of such reasons: auto decides by it
+ * (src/api/estimate.c) and the run reports it (src/pkt/hybrid.c, which adds
+ * only what a run's options add, --pcap). */
+const char *scenario_hybrid_blocked(const struct scenario *sc);
+
 /* err_set with the "WHERE: key: " prefix of scenario_validate. */
 int scenario_fail(const struct scenario *sc, struct err *e, const char *key,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));

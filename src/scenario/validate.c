@@ -30,6 +30,36 @@ static void where_of(const struct scenario *sc, const struct key *k, char *buf, 
                  sc->pos[i].col);
 }
 
+const char *scenario_hybrid_blocked(const struct scenario *sc)
+{
+    /* what a jump cannot carry: credits, per-packet side state (the other
+     * ccs), retransmissions, request windows, a second workload's timing,
+     * a filling cache, pause timers, PSN rings */
+    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
+    unsigned lossless = sc->fabric.pfc && mask > 0 ? (unsigned)mask : 0;
+    if (sc->transport.uec.rccc)
+        return "transport.uec.rccc: hybrid does not carry receiver credits";
+    if (sc->transport.cc != CC_NONE && sc->transport.cc != CC_DCQCN)
+        return "transport.cc is neither none nor dcqcn";
+    /* the data class (validation keeps training's own class lossless) */
+    if (((1u << sc->transport.data_priority) & ~lossless) != 0)
+        return "loss recovery runs (a class that can drop)";
+    if (sc->storage.max_outstanding)
+        return "storage.max_outstanding sets a request window";
+    if (sc->training.traffic != TRAFFIC_NONE && sc->training.isolation != ISO_PHYSICAL)
+        return "training traffic shares the fabric";
+    if (sc->storage.cache_bytes && sc->storage.media_bps)
+        return "a storage write cache fills over the run";
+    if (sc->fabric.pfc_watchdog)
+        return "the PFC watchdog times pauses";
+    /* lossless, none and dcqcn (no ACKs) keep out-of-order packets only
+     * under REPS, whose echoes carry the cumulative PSN */
+    if (sc->transport.uec.lb == UEC_LB_REPS && sc->transport.uec.entropies &&
+        rx_scheme(sc->transport.receiver)->keeps_out_of_order)
+        return "out-of-order receivers hold PSN rings";
+    return NULL;
+}
+
 int scenario_fail(const struct scenario *sc, struct err *e, const char *key,
                   const char *fmt, ...)
 {
