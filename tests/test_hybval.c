@@ -131,8 +131,38 @@ static void hybval_auto_picks_by_cost_and_effects(void)
     CHECKF(!strstr(d.r.engine_reason, "hybrid"), "%s", d.r.engine_reason);
 }
 
+/* engine: hybrid past the packet engine's event limit: refused up front,
+ * saying it costs the packet engine's events less what it skips, or why it
+ * would skip nothing; --force runs it (cli.sh). */
+static void hybval_refusal_says_hybrid(void)
+{
+    struct scenario sc;
+    struct results r;
+    struct err e = {{0}};
+    small(&sc);
+    test_set(&sc, "workload.bytes_per_writer=200GB"); /* ~1.6e9 events */
+    sc.engine = ENGINE_HYBRID;
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "engine: hybrid would take the packet engine's events less the steady "
+                         "states it skips (none to 86% of the time on the runs measured), up "
+                         "to ~1.56e+09 events (limit 1e9)") &&
+           strstr(e.msg, "use --engine fluid, or --force (sim.force) to run it anyway"),
+           "%s", e.msg);
+    test_set(&sc, "fabric.pfc.watchdog=true");
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "engine: hybrid would not fast-forward (the PFC watchdog times "
+                         "pauses): as the packet engine, it would take ~1.56e+09 events"),
+           "%s", e.msg);
+    /* the packet engine's own words stay */
+    sc.engine = ENGINE_PACKET;
+    CHECK(ckpt_run(&sc, &r, &e) < 0);
+    CHECKF(strstr(e.msg, "engine: the packet engine would take ~1.56e+09 events (limit 1e9)"),
+           "%s", e.msg);
+}
+
 SUITE(suite_hybval) = {
     {"hybval_blocked_matches_run", hybval_blocked_matches_run},
     {"hybval_auto_picks_by_cost_and_effects", hybval_auto_picks_by_cost_and_effects},
+    {"hybval_refusal_says_hybrid", hybval_refusal_says_hybrid},
     {NULL, NULL},
 };
