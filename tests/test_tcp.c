@@ -610,21 +610,87 @@ static void tcp_pacing_rate(void)
     CHECK(b.n.tp->on_send(&b.n, &b.f, wire) == b.f.line_bps);
 }
 
+/* CUBIC's loss response in the last run recorded (rec), N flows: every
+ * window cut an ACK makes is to beta x the window before (RFC 9438 4.6),
+ * but for at most one per timeout (the window reset to 1 and grown again
+ * by the next ACK). Returns the flows that cut; prints Jain's index of the
+ * segments acked from the first cut to the first flow's last ACK. */
+static uint32_t cubic_cuts_at_beta(uint32_t N, double beta, uint64_t timeouts)
+{
+    double prev[64] = {0};
+    uint8_t cut[64] = {0};
+    uint32_t other = 0, flows = 0, at_cut[64] = {0}, at_end[64] = {0};
+    uint64_t t_cut = UINT64_MAX, last[64] = {0}, t_end = UINT64_MAX, t_last = 0;
+    for (uint32_t i = 0; i < rec.n; i++) {
+        const struct rec_ack *a = &rec.a[i];
+        if (a->flow >= N)
+            continue;
+        if (a->cwnd < prev[a->flow]) {
+            t_cut = a->t < t_cut ? a->t : t_cut;
+            if (fabs(a->cwnd / (beta * prev[a->flow]) - 1) < 1e-9) {
+                flows += !cut[a->flow];
+                cut[a->flow] = 1;
+            } else {
+                other++;
+            }
+        }
+        prev[a->flow] = a->cwnd;
+        last[a->flow] = a->t;
+    }
+    CHECKF(other <= timeouts, "%u cuts not to beta x the window, %llu timeouts", other,
+           (unsigned long long)timeouts);
+    for (uint32_t f = 0; f < N; f++) {
+        t_end = last[f] < t_end ? last[f] : t_end;
+        t_last = last[f] > t_last ? last[f] : t_last;
+    }
+    for (uint32_t i = 0; i < rec.n; i++) {
+        const struct rec_ack *a = &rec.a[i];
+        if (a->flow < N && a->t <= t_cut)
+            at_cut[a->flow] = a->psn;
+        if (a->flow < N && a->t <= t_end)
+            at_end[a->flow] = a->psn;
+    }
+    double sum = 0, sq = 0;
+    for (uint32_t f = 0; f < N; f++) {
+        double x = (double)(at_end[f] - at_cut[f]);
+        sum += x;
+        sq += x * x;
+    }
+    fprintf(stderr, "  %u flows cut to beta, first cut %.3f ms, ends %.3f-%.3f ms, Jain %.4f "
+            "from the first cut to the first end\n", flows, (double)t_cut * 1e-9,
+            (double)t_end * 1e-9, (double)t_last * 1e-9, sq > 0 ? sum * sum / (N * sq) : 0);
+    return flows;
+}
+
 /* 8 CUBIC flows x 32 MB into one storage NIC with PFC off (the default
  * 70 MB buffer, lossy): the slow start overshoots by ~15,000 drops, and
  * over the middle half of the time all 8 run (1.8-2.0 ms, about one
  * 1.2 ms RTT of a full buffer) Jain's index is 0.967-0.980 on seeds 1..3
  * (shares 27-36% off fair); DCTCP's ECN keeps the queue near K and 0.9998.
- * CUBIC's own convergence (K = cbrt(W_max (1 - beta) / C), seconds) is far
- * slower than a checkpoint: what it is held to is the overshoot's spread. */
+ * That window ends ~0.5 ms after the first loss is heard (2.5 ms): its
+ * shares are the slow start's through one FIFO, and stay to the fourth
+ * digit with CUBIC's cut removed, or with half the flows never cutting or
+ * never fast-retransmitting. So the run is also held to CUBIC's own part:
+ * each cut an ACK makes is to beta x the window (5-7 of the 8 flows cut
+ * on seeds 1..3, every cut 0.7), and at least 4 flows cut: it fails with
+ * the cut removed, with Reno's half, or with odd flows never cutting. From
+ * the first loss heard to the first flow's end the shares are far from
+ * fair (Jain 0.13-0.38: without SACK a flow repairs one hole an RTT;
+ * BENCHMARKS.md "TCP CUBIC on lossy fabrics"), which this test does not
+ * hold. */
 static void tcp_cubic_lossy_fair8(void)
 {
     static const char *const lossy[] = {"fabric.pfc.enabled=false", NULL};
+    struct scenario d;
+    scenario_defaults(&d);
     for (uint64_t seed = 1; seed <= 3; seed++) {
         struct fair_run o;
         CHECK(tcp_fair_run("cubic", 8, "32MB", seed, lossy, &o) == 0);
         CHECKF(o.jain > 0.95 && o.drops > 0, "seed %llu: Jain %.4f, %llu drops",
                (unsigned long long)seed, o.jain, (unsigned long long)o.drops);
+        CHECK(rec.n < REC_MAX);
+        uint32_t cut = cubic_cuts_at_beta(8, d.transport.cubic.beta, o.timeouts);
+        CHECKF(cut >= 4, "seed %llu: %u flows cut to beta", (unsigned long long)seed, cut);
         CHECK(tcp_fair_run("dctcp", 8, "32MB", seed, lossy, &o) == 0);
         CHECKF(o.jain > 0.999, "dctcp seed %llu: Jain %.4f", (unsigned long long)seed, o.jain);
     }
