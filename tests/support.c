@@ -160,3 +160,16 @@ void test_spray3(struct scenario *sc)
     test_set(sc, "transport.qps_per_writer=2");
     test_set(sc, "engine=fluid");
 }
+
+int test_prepare(struct test_prep *p, const struct scenario *sc)
+{
+    memset(p, 0, sizeof *p);
+    arena_init(&p->a);
+    return ckpt_prepare(sc, &p->eff, &p->a, &p->t, &p->w, &p->r, &p->e);
+}
+
+void test_prep_release(struct test_prep *p)
+{
+    results_release(&p->r);
+    arena_release(&p->a);
+}

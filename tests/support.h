@@ -2,6 +2,7 @@
 #ifndef CKPT_TEST_SUPPORT_H
 #define CKPT_TEST_SUPPORT_H
 
+#include "../src/api/api.h"
 #include "../src/api/ckpt.h"
 #include "../src/core/arena.h"
 #include "../src/topo/design.h"
@@ -64,5 +65,22 @@ void test_spray3(struct scenario *sc);
 /* The value at a dotted key ("cost.goodput") of a parsed document, or NULL. */
 struct json_t;
 struct json_t *test_json_at(struct json_t *root, const char *dotted);
+
+/* A scenario prepared as ckpt_run prepares it (ckpt_prepare): the resolved
+ * scenario, fabric and transfers in the struct's own arena, the results'
+ * checkpoint, fabric and bound figures. */
+struct test_prep {
+    struct scenario eff;
+    struct arena a;
+    struct topo t;
+    struct workload w;
+    struct results r;
+    struct err e;
+};
+/* 0, or -1 with p->e set; the caller releases p (test_prep_release), also
+ * after an error. */
+int test_prepare(struct test_prep *p, const struct scenario *sc);
+/* p's results and arena. */
+void test_prep_release(struct test_prep *p);
 
 #endif

@@ -1000,32 +1000,26 @@ static void auto_fluid_reason_names_unmodelled(void)
  * than the packet engine's switches pick. */
 static void fluid_path_cache_is_topo_path(void)
 {
-    struct scenario sc, eff;
+    struct scenario sc;
     scenario_defaults(&sc);
     test_set(&sc, "fabric.tiers=3");
     test_set(&sc, "fabric.pods=2");
     test_set(&sc, "storage.nodes=8");
-    struct arena a;
-    arena_init(&a);
-    struct topo t;
-    struct workload w;
-    struct results r;
-    memset(&r, 0, sizeof r);
-    struct err e = {""};
-    CHECKF(ckpt_prepare(&sc, &eff, &a, &t, &w, &r, &e) == 0, "%s", e.msg);
-    CHECK(w.path && w.path_n && w.n > 0 && t.tiers == 3);
+    struct test_prep p;
+    CHECKF(test_prepare(&p, &sc) == 0, "%s", p.e.msg);
+    const struct workload *w = &p.w;
+    CHECK(w->path && w->path_n && w->n > 0 && p.t.tiers == 3);
     uint32_t long_paths = 0;
-    for (uint32_t i = 0; w.path && i < w.n; i++) {
-        const struct transfer *x = &w.xfers[i];
+    for (uint32_t i = 0; w->path && i < w->n; i++) {
+        const struct transfer *x = &w->xfers[i];
         uint32_t want[TOPO_MAX_HOPS], got[TOPO_MAX_HOPS];
-        uint32_t n = topo_path(&t, x->src, x->dst, x->sport, want, TOPO_MAX_HOPS);
-        CHECK(workload_path(&w, &t, i, got) == n && n >= 2);
+        uint32_t n = topo_path(&p.t, x->src, x->dst, x->sport, want, TOPO_MAX_HOPS);
+        CHECK(workload_path(w, &p.t, i, got) == n && n >= 2);
         CHECK(memcmp(want, got, n * sizeof *got) == 0);
         long_paths += n >= 6;
     }
     CHECK(long_paths > 0); /* some cross pods: super-spine hops */
-    results_release(&r);
-    arena_release(&a);
+    test_prep_release(&p);
 }
 
 SUITE(suite_fluid) = {

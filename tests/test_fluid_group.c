@@ -200,20 +200,16 @@ static void set_keys(struct scenario *sc, const char *keys)
  * not; *mem: the engine's arena. */
 static int spray_run(const char *extra, int grouped, struct results *r, uint64_t *mem)
 {
-    struct scenario sc, eff;
+    struct scenario sc;
     test_spray3(&sc);
     set_keys(&sc, extra);
-    struct arena a;
-    arena_init(&a);
-    struct topo t;
-    struct workload w;
-    memset(r, 0, sizeof *r);
-    struct err e = {""};
-    int ok = ckpt_prepare(&sc, &eff, &a, &t, &w, r, &e) == 0 && t.tiers == 3;
-    ok = ok && fluid_run_grouped(&eff, &t, &w, grouped, r, &e) == 0;
-    CHECKF(ok, "%s: %s", extra, e.msg);
-    *mem = r->mem_bytes;
-    arena_release(&a);
+    struct test_prep p;
+    int ok = test_prepare(&p, &sc) == 0 && p.t.tiers == 3;
+    ok = ok && fluid_run_grouped(&p.eff, &p.t, &p.w, grouped, &p.r, &p.e) == 0;
+    CHECKF(ok, "%s: %s", extra, p.e.msg);
+    *mem = p.r.mem_bytes;
+    *r = p.r; /* the caller's to release */
+    arena_release(&p.a);
     return ok;
 }
 
@@ -278,31 +274,24 @@ static void fluid_grouped_estimate_within_2x(void)
         "fabric.load_balancing=ecmp",
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        struct scenario sc, eff;
+        struct scenario sc;
         scenario_defaults(&sc);
         set_keys(&sc, "cluster.nodes=2000 cluster.gpus_per_node=8 storage.nodes=40 "
                              "fabric.switch=CX764QD-N fabric.tiers=auto "
                              "fabric.storage_per_leaf=20 model.name=dense-1t parallelism.tp=8 "
                              "parallelism.pp=20 checkpoint.writer_rule=dcp engine=fluid");
         set_keys(&sc, cases[c]);
-        struct arena a;
-        arena_init(&a);
-        struct topo t;
-        struct workload w;
-        struct results r;
-        memset(&r, 0, sizeof r);
-        struct err e = {""};
+        struct test_prep p;
         struct ckpt_estimate est;
-        int ok = ckpt_prepare(&sc, &eff, &a, &t, &w, &r, &e) == 0 && t.tiers == 3;
+        int ok = test_prepare(&p, &sc) == 0 && p.t.tiers == 3;
         if (ok)
-            ckpt_estimate(&eff, &t, &w, &a, ENGINE_FLUID, r.bound_s, &est);
-        ok = ok && fluid_run(&eff, &t, &w, &r, &e) == 0 && r.ok;
-        CHECKF(ok, "%s: %s %s", cases[c], e.msg, r.violation);
-        double got = (double)(r.mem_bytes + a.total);
+            ckpt_estimate(&p.eff, &p.t, &p.w, &p.a, ENGINE_FLUID, p.r.bound_s, &est);
+        ok = ok && fluid_run(&p.eff, &p.t, &p.w, &p.r, &p.e) == 0 && p.r.ok;
+        CHECKF(ok, "%s: %s %s", cases[c], p.e.msg, p.r.violation);
+        double got = (double)(p.r.mem_bytes + p.a.total);
         CHECKF(!ok || (est.mem_bytes <= 2 * got && est.mem_bytes >= got / 2),
                "%s: estimate %.4g B, run %.4g B", cases[c], est.mem_bytes, got);
-        results_release(&r);
-        arena_release(&a);
+        test_prep_release(&p);
     }
 }
 

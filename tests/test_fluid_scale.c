@@ -13,27 +13,19 @@
  * prepared as ckpt_run prepares it. */
 static double fluid_bytes_per_transfer(struct scenario *sc, uint32_t *n_xfers, int *ok)
 {
-    struct scenario eff;
-    struct arena a;
-    arena_init(&a);
-    struct topo t;
-    struct workload w;
-    struct results r;
-    memset(&r, 0, sizeof r);
-    struct err e = {""};
+    struct test_prep p;
     double per = 0;
     *ok = 0;
     *n_xfers = 0;
-    if (ckpt_prepare(sc, &eff, &a, &t, &w, &r, &e) == 0 &&
-        fluid_run(&eff, &t, &w, &r, &e) == 0 && r.ok && w.n) {
-        per = (double)r.mem_bytes / w.n;
-        *n_xfers = w.n;
+    if (test_prepare(&p, sc) == 0 && fluid_run(&p.eff, &p.t, &p.w, &p.r, &p.e) == 0 && p.r.ok &&
+        p.w.n) {
+        per = (double)p.r.mem_bytes / p.w.n;
+        *n_xfers = p.w.n;
         *ok = 1;
     } else {
-        fprintf(stderr, "  %s %s\n", e.msg, r.violation);
+        fprintf(stderr, "  %s %s\n", p.e.msg, p.r.violation);
     }
-    results_release(&r);
-    arena_release(&a);
+    test_prep_release(&p);
     return per;
 }
 

@@ -76,30 +76,23 @@ static void fluid_scale2_grouped_spray_equals_per_transfer(void)
 {
     static const char *const fails[] = {"0", "6"};
     for (int k = 0; k < 2; k++) {
-        struct scenario sc, eff;
+        struct scenario sc;
         test_spray3(&sc);
         test_set(&sc, "fabric.failed_links=%s", fails[k]);
-        struct arena a;
-        arena_init(&a);
-        struct topo t;
-        struct workload w;
-        struct results r;
-        memset(&r, 0, sizeof r);
-        struct err e = {""};
-        int ok = ckpt_prepare(&sc, &eff, &a, &t, &w, &r, &e) == 0;
-        CHECKF(ok, "%s", e.msg);
+        struct test_prep p;
+        int ok = test_prepare(&p, &sc) == 0;
+        CHECKF(ok, "%s", p.e.msg);
         if (ok) {
-            CHECKF(t.tiers == 3, "%u tiers", t.tiers);
+            CHECKF(p.t.tiers == 3, "%u tiers", p.t.tiers);
             uint64_t entries = 0;
-            uint32_t bad = fluid_grouped_mismatches(&eff, &t, &w, &entries);
-            CHECKF(bad == 0, "failed links %s: %u of %u transfers differ", fails[k], bad, w.n);
+            uint32_t bad = fluid_grouped_mismatches(&p.eff, &p.t, &p.w, &entries);
+            CHECKF(bad == 0, "failed links %s: %u of %u transfers differ", fails[k], bad, p.w.n);
             /* a split over many paths, not one path a transfer */
-            CHECKF(w.n >= 400 && entries > 10 * (uint64_t)w.n,
-                   "%u transfers, %llu entries", w.n, (unsigned long long)entries);
-            CHECK(fluid_run(&eff, &t, &w, &r, &e) == 0 && r.ok);
+            CHECKF(p.w.n >= 400 && entries > 10 * (uint64_t)p.w.n,
+                   "%u transfers, %llu entries", p.w.n, (unsigned long long)entries);
+            CHECK(fluid_run(&p.eff, &p.t, &p.w, &p.r, &p.e) == 0 && p.r.ok);
         }
-        results_release(&r);
-        arena_release(&a);
+        test_prep_release(&p);
     }
 }
 
