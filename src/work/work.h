@@ -69,8 +69,9 @@ struct workload {
     const struct training *train;
     /* each transfer's topo_path over the topology it was built on, routed
      * once for the bound and the fluid engine (ckpt_prepare); NULL = none */
-    const uint32_t *path;    /* [n x TOPO_MAX_HOPS] */
+    const uint32_t *path;    /* [n x path_stride]: transfer i's at i x path_stride */
     const uint8_t *path_n;   /* [n] its ports, 0 = no path */
+    uint32_t path_stride;    /* the longest route's ports (6 on three tiers) */
 };
 
 /* Transfer i's topo_path into ports[TOPO_MAX_HOPS]: the cached one when
@@ -81,9 +82,10 @@ static inline uint32_t workload_path(const struct workload *w, const struct topo
     const struct transfer *x = &w->xfers[i];
     if (!w->path)
         return topo_path(t, x->src, x->dst, x->sport, ports, TOPO_MAX_HOPS);
-    for (uint32_t k = 0; k < TOPO_MAX_HOPS; k++)
-        ports[k] = w->path[(size_t)i * TOPO_MAX_HOPS + k];
-    return w->path_n[i];
+    uint32_t n = w->path_n[i];
+    for (uint32_t k = 0; k < n; k++)
+        ports[k] = w->path[(size_t)i * w->path_stride + k];
+    return n;
 }
 
 /* The scenario the topology is built from: every NIC of a compute node is
