@@ -259,6 +259,44 @@ static void maxmin_update_stays_in_component(void)
     arena_release(&a);
 }
 
+/* mm_init_path keeps the caller's path (the fluid engine's, in its arena)
+ * and solves as mm_init's copy does, through starts and stops. */
+static void maxmin_init_path_keeps_the_path(void)
+{
+    double cap[4] = {1e9, 2e9, 3e9, 1.5e9};
+    uint32_t off[6] = {0, 2, 4, 5, 7, 9};
+    uint32_t want[9] = {0, 1, 1, 2, 3, 0, 3, 2, 1};
+    struct arena a;
+    arena_init(&a);
+    uint32_t *kept = arena_calloc(&a, 10, sizeof *kept);
+    CHECK(kept != NULL);
+    memcpy(kept, want, sizeof want);
+    struct mm m, c;
+    CHECK(mm_init_path(&m, &a, 4, cap, 5, off, kept, NULL, NULL) == 0);
+    CHECK(mm_init(&c, &a, 4, cap, 5, off, want, NULL, NULL) == 0);
+    CHECK(m.path == kept && c.path != want);
+    for (uint32_t step = 0; step < 3; step++) {
+        for (uint32_t f = 0; f < 5; f++) {
+            if (step == 1 && f % 2) {
+                mm_stop(&m, f);
+                mm_stop(&c, f);
+            } else {
+                mm_start(&m, f);
+                mm_start(&c, f);
+            }
+        }
+        mm_update(&m);
+        mm_update(&c);
+        for (uint32_t f = 0; f < 5; f++)
+            CHECKF(m.flows[f].rate == c.flows[f].rate, "step %u flow %u: %.17g, copy %.17g", step,
+                   f, m.flows[f].rate, c.flows[f].rate);
+        char msg[160];
+        CHECKF(mm_check(&m, 1e-9, msg, sizeof msg) == 0, "%s", msg);
+    }
+    CHECK(memcmp(kept, want, sizeof want) == 0); /* read, never written */
+    arena_release(&a);
+}
+
 /* ---- whole runs ----------------------------------------------------------- */
 
 static void base(struct scenario *sc)
@@ -1024,6 +1062,8 @@ static void fluid_path_cache_is_topo_path(void)
         long_paths += n >= 6;
     }
     CHECK(long_paths > 0); /* some cross pods: super-spine hops */
+    /* each route in an up-down path's room, not TOPO_MAX_HOPS' */
+    CHECKF(w.path_stride == 6, "stride %u", w.path_stride);
     results_release(&r);
     arena_release(&a);
 }
@@ -1034,6 +1074,7 @@ SUITE(suite_fluid) = {
     {"maxmin_matches_brute_force_random", maxmin_matches_brute_force_random},
     {"maxmin_checks_catch_a_wrong_rate", maxmin_checks_catch_a_wrong_rate},
     {"maxmin_update_stays_in_component", maxmin_update_stays_in_component},
+    {"maxmin_init_path_keeps_the_path", maxmin_init_path_keeps_the_path},
     {"fluid_single_flow_within_a_packet", fluid_single_flow_within_a_packet},
     {"fluid_incast_within_5pct_of_packet", fluid_incast_within_5pct_of_packet},
     {"fluid_oversubscribed_within_5pct_of_packet", fluid_oversubscribed_within_5pct_of_packet},

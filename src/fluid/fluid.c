@@ -271,6 +271,7 @@ struct lset {
     uint32_t *link;
     double *w;
     uint32_t n, cap;
+    int in_arena;           /* link is the engine arena's: the solver keeps it */
     /* spread()'s scratch, allocated at its first use (lset_free) */
     uint32_t *slot;         /* [nodes]: index in the next frontier, or UINT32_MAX */
     uint32_t *fnode[2];     /* frontiers: switches reached at this hop and the next */
@@ -313,9 +314,12 @@ static int lset_reserve(struct lset *s, uint32_t cap)
 {
     if (cap <= s->cap)
         return 0;
-    uint32_t *l = realloc(s->link, cap * sizeof *l);
+    uint32_t *l = realloc(s->in_arena ? NULL : s->link, cap * sizeof *l);
     if (!l)
         return -1;
+    if (s->in_arena) /* outgrew its room: the solver copies it after all */
+        memcpy(l, s->link, s->n * sizeof *l);
+    s->in_arena = 0;
     s->link = l;
     if (s->w) {
         double *w2 = realloc(s->w, cap * sizeof *w2);
@@ -1263,12 +1267,24 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
-    if (w->path && !flow_split(sc)) { /* one path each: the exact size, a link more to a back end */
+    if (w->path && !flow_split(sc)) {
+        /* one path each: its size at most a link more to a back end; a
+         * large list straight in the arena, where the solver keeps it
+         * (mm_init_path) rather than a copy. From 1 MB: the arena gives it
+         * a block of its own, a smaller one would leave its current
+         * block's room unused (copied, as before) */
         uint64_t len = (uint64_t)(ns || rd != UINT32_MAX ? 2 : 0) * nf;
         for (uint32_t i = 0; i < nf; i++)
             len += w->path_n[i];
-        if (len < UINT32_MAX && lset_reserve(&all, (uint32_t)len) < 0)
+        if (len < UINT32_MAX && len * sizeof *all.link >= (1u << 20)) {
+            all.link = arena_calloc(a, len + 1, sizeof *all.link);
+            if (!all.link)
+                goto oom;
+            all.cap = (uint32_t)len;
+            all.in_arena = 1;
+        } else if (len < UINT32_MAX && lset_reserve(&all, (uint32_t)len) < 0) {
             goto oom;
+        }
     }
     for (uint32_t i = 0; i < nf; i++) {
         const struct transfer *x = &w->xfers[i];
@@ -1406,7 +1422,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
                                     : INFINITY;
     for (uint32_t j = 0; j < ns; j++)
         n->st[j].ratio = wire_to[j] > 0 ? n->st[j].ratio / wire_to[j] : 1;
-    if (mm_init(&n->mm, a, nl, cap, nm, path_off, all.link, all.w, fcap) < 0)
+    if ((all.in_arena ? mm_init_path(&n->mm, a, nl, cap, nm, path_off, all.link, all.w, fcap)
+                      : mm_init(&n->mm, a, nl, cap, nm, path_off, all.link, all.w, fcap)) < 0)
         goto oom;
     if (n->grouped) {
         uint32_t zero = 0;
@@ -1444,7 +1461,8 @@ out:
     free(rd_pay);
     free(rd_wire);
     free(keys);
-    free(all.link);
+    if (!all.in_arena)
+        free(all.link);
     free(all.w);
     lset_free(&one);
     spread_cache_free(&pairs);

@@ -9,9 +9,9 @@
 #define EPS 1e-10     /* relative slack for float round-off in the checks */
 #define OVER_EPS 1e-9 /* a load this far above capacity is reported */
 
-int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
-            uint32_t nf, const uint32_t *path_off, const uint32_t *path,
-            const double *path_w, const double *flow_cap)
+static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
+                uint32_t nf, const uint32_t *path_off, const uint32_t *path, uint32_t *kept,
+                const double *path_w, const double *flow_cap)
 {
     memset(m, 0, sizeof *m);
     m->nl = nl;
@@ -33,14 +33,18 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     /* with unit weights a filled link's flows of A are found on its list
      * (the order they freeze in cannot change a sum: they freeze at one
      * rate), so the per-entry scratch alist is only for weights */
-    uint32_t *u = arena_calloc(a, (3 + 2 * (size_t)weighted) * ne + 2 * nfl + 4 * nll, sizeof *u);
+    uint32_t *u = arena_calloc(a, (3 - !!kept + 2 * (size_t)weighted) * ne + 2 * nfl + 4 * nll,
+                               sizeof *u);
 #define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
     if (!u || !ALLOC(m->links, nl) || !ALLOC(m->flows, (size_t)nf + 1) ||
         !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
         (weighted && !ALLOC(m->pw, np)) || heap_init(&m->heap, a, nh) < 0)
         return -1;
 #undef ALLOC
-    m->path = u, u += ne;
+    if (kept)
+        m->path = kept;
+    else
+        m->path = u, u += ne;
     m->pslot = u, u += ne;
     m->lflow = u, u += ne;
     if (weighted) {
@@ -55,7 +59,7 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->dmark = u, u += nll;
     m->tl = u, u += nll;
     m->shrunk = u;
-    if (np)
+    if (np && !kept)
         memcpy(m->path, path, np * sizeof *path);
     if (weighted)
         memcpy(m->pw, path_w, np * sizeof *path_w);
@@ -85,6 +89,20 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->epoch = 1;
     m->dmark_epoch = 1;
     return 0;
+}
+
+int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
+            uint32_t nf, const uint32_t *path_off, const uint32_t *path,
+            const double *path_w, const double *flow_cap)
+{
+    return init(m, a, nl, cap, nf, path_off, path, NULL, path_w, flow_cap);
+}
+
+int mm_init_path(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
+                 uint32_t nf, const uint32_t *path_off, uint32_t *path,
+                 const double *path_w, const double *flow_cap)
+{
+    return init(m, a, nl, cap, nf, path_off, path, path, path_w, flow_cap);
 }
 
 int mm_init_groups(struct mm *m, struct arena *a, uint32_t ng, const uint32_t *goff,

@@ -150,6 +150,13 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
             uint32_t nf, const uint32_t *path_off, const uint32_t *path,
             const double *path_w, const double *flow_cap);
 
+/* mm_init keeping path itself, not a copy: it must hold path_off[nf] + 1
+ * entries and live as long as m (memory of a). The fluid engine builds
+ * its flows' paths in the arena: a copy would touch as much memory again. */
+int mm_init_path(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
+                 uint32_t nf, const uint32_t *path_off, uint32_t *path,
+                 const double *path_w, const double *flow_cap);
+
 /* Leaf-pair groups (spray on three tiers): the transfers between two leaves
  * split their rates the same way over the same middle links, so each link of
  * group g (gpath[goff[g] .. goff[g + 1]), weight gw[...]) carries w x the sum
