@@ -259,6 +259,113 @@ static void maxmin_update_stays_in_component(void)
     arena_release(&a);
 }
 
+/* mm_init_path keeps the caller's path (the fluid engine's, in its arena)
+ * and solves as mm_init's copy does, through starts and stops. */
+static void maxmin_init_path_keeps_the_path(void)
+{
+    double cap[4] = {1e9, 2e9, 3e9, 1.5e9};
+    uint32_t off[6] = {0, 2, 4, 5, 7, 9};
+    uint32_t want[9] = {0, 1, 1, 2, 3, 0, 3, 2, 1};
+    struct arena a;
+    arena_init(&a);
+    uint32_t *kept = arena_calloc(&a, 10, sizeof *kept);
+    CHECK(kept != NULL);
+    memcpy(kept, want, sizeof want);
+    struct mm m, c;
+    CHECK(mm_init_path(&m, &a, 4, cap, 5, off, kept, NULL, NULL) == 0);
+    CHECK(mm_init(&c, &a, 4, cap, 5, off, want, NULL, NULL) == 0);
+    CHECK(m.path == kept && c.path != want);
+    for (uint32_t step = 0; step < 3; step++) {
+        for (uint32_t f = 0; f < 5; f++) {
+            if (step == 1 && f % 2) {
+                mm_stop(&m, f);
+                mm_stop(&c, f);
+            } else {
+                mm_start(&m, f);
+                mm_start(&c, f);
+            }
+        }
+        mm_update(&m);
+        mm_update(&c);
+        for (uint32_t f = 0; f < 5; f++)
+            CHECKF(m.flows[f].rate == c.flows[f].rate, "step %u flow %u: %.17g, copy %.17g", step,
+                   f, m.flows[f].rate, c.flows[f].rate);
+        char msg[160];
+        CHECKF(mm_check(&m, 1e-9, msg, sizeof msg) == 0, "%s", msg);
+    }
+    CHECK(memcmp(kept, want, sizeof want) == 0); /* read, never written */
+    arena_release(&a);
+}
+
+/* Each link's list holds exactly its active flows, each once. */
+static int lists_whole(const struct mm *m, uint32_t *seen)
+{
+    for (uint32_t l = 0; l < m->nl; l++) {
+        const struct mm_link *k = &m->links[l];
+        uint32_t want = 0;
+        for (uint32_t a = 0; a < m->n_active; a++)
+            for (uint32_t i = 0, f = m->active[a]; i < mm_np(m, f); i++)
+                want += m->path[m->flows[f].poff + i] == l;
+        if (k->n != want)
+            return 0;
+        for (uint32_t i = 0; i < k->n; i++) {
+            uint32_t f = m->lflow[k->off + i];
+            if (m->flows[f].apos == UINT32_MAX || seen[f] == l + 1)
+                return 0;
+            seen[f] = l + 1;
+        }
+    }
+    return 1;
+}
+
+/* A path entry's slot in its link's list takes 16 bits while no list can
+ * reach 65,536 entries, 32 when one can: 70,000 flows over one link keep
+ * every list whole through starts and swap-removes either way (with 16 bits
+ * there, slots past 65,535 wrap and a stop empties another flow's slot). */
+static void maxmin_slots_narrow_and_wide(void)
+{
+    for (int wide = 0; wide < 2; wide++) {
+        uint32_t nf = wide ? 70000 : 3000;
+        double cap[4] = {1e9, 1e12, 1e12, 1e12};
+        uint32_t *off = calloc(nf + 1, sizeof *off), *path = calloc(2 * nf, sizeof *path);
+        uint32_t *seen = calloc(nf, sizeof *seen);
+        CHECK(off && path && seen);
+        for (uint32_t f = 0; off && path && f < nf; f++) {
+            off[f] = 2 * f;
+            path[2 * f] = 0;
+            path[2 * f + 1] = 1 + f % 3;
+        }
+        off[nf] = 2 * nf;
+        struct arena a;
+        arena_init(&a);
+        struct mm m;
+        CHECK(mm_init(&m, &a, 4, cap, nf, off, path, NULL, NULL) == 0);
+        CHECKF((m.pslot16 != NULL) == !wide, "%u flows: %s slots", nf,
+               m.pslot16 ? "16-bit" : "32-bit");
+        for (uint32_t f = 0; f < nf; f++)
+            mm_start(&m, f);
+        mm_update(&m);
+        /* stops all over the lists, the farthest slots first: holes filled
+         * from their ends */
+        for (uint32_t f = nf; f-- > 0;)
+            if (f % 5 == 0 || (f > nf / 2 && f % 7 == 0))
+                mm_stop(&m, f);
+        mm_update(&m);
+        for (uint32_t f = 1; f < nf; f += 10)
+            mm_stop(&m, f);
+        mm_update(&m);
+        CHECK(lists_whole(&m, seen));
+        uint32_t bad = 0;
+        for (uint32_t i = 0; i < m.n_active; i++)
+            bad += fabs(m.flows[m.active[i]].rate * m.n_active / 1e9 - 1) > 1e-9;
+        CHECKF(bad == 0, "%u of %u rates off the even share", bad, m.n_active);
+        arena_release(&a);
+        free(off);
+        free(path);
+        free(seen);
+    }
+}
+
 /* ---- whole runs ----------------------------------------------------------- */
 
 static void base(struct scenario *sc)
@@ -1019,6 +1126,8 @@ static void fluid_path_cache_is_topo_path(void)
         long_paths += n >= 6;
     }
     CHECK(long_paths > 0); /* some cross pods: super-spine hops */
+    /* each route's inner ports in an up-down path's room, not TOPO_MAX_HOPS' */
+    CHECKF(w->path_stride == 4, "stride %u", w->path_stride);
     test_prep_release(&p);
 }
 
@@ -1028,6 +1137,8 @@ SUITE(suite_fluid) = {
     {"maxmin_matches_brute_force_random", maxmin_matches_brute_force_random},
     {"maxmin_checks_catch_a_wrong_rate", maxmin_checks_catch_a_wrong_rate},
     {"maxmin_update_stays_in_component", maxmin_update_stays_in_component},
+    {"maxmin_init_path_keeps_the_path", maxmin_init_path_keeps_the_path},
+    {"maxmin_slots_narrow_and_wide", maxmin_slots_narrow_and_wide},
     {"fluid_single_flow_within_a_packet", fluid_single_flow_within_a_packet},
     {"fluid_incast_within_5pct_of_packet", fluid_incast_within_5pct_of_packet},
     {"fluid_oversubscribed_within_5pct_of_packet", fluid_oversubscribed_within_5pct_of_packet},

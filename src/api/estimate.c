@@ -32,6 +32,10 @@
  * weight and the link's list of groups; fitted like the above on
  * cluster-100k with spray at 2,000 and 12,500 nodes (33 and 194 MB) */
 #define FLUID_BYTES_PER_GROUP_ENTRY 16.0
+/* per port: about half a fabric's ports are solver links (~210 B each:
+ * the link, its counters, its heap and list slots), the others only a
+ * 4-byte map entry; 256 while every port was a solver link */
+#define FLUID_BYTES_PER_PORT 110.0
 /* Packet-engine events per data packet: at least 8 (a serialisation end
  * and a wire arrival on each of 4 links), at most 1.25x
  * ckpt_pkt_events_per_packet (8, more with DCQCN): measured 8.06-8.7 with
@@ -168,7 +172,7 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
         double group, entries = fluid_path_entries(sc, t, w, &group);
         est->events = 2.0 * w->n;
         double fl = FLUID_BYTES_PER_TRANSFER * w->n + FLUID_BYTES_PER_ENTRY * entries +
-                    FLUID_BYTES_PER_GROUP_ENTRY * group + 256.0 * t->n_ports;
+                    FLUID_BYTES_PER_GROUP_ENTRY * group + FLUID_BYTES_PER_PORT * t->n_ports;
         est->mem_bytes = (double)a->total + (double)((uint64_t)(fl / (1 << 20)) + 2) * (1 << 20) +
                          tele_mem(sc, t, w, engine, TELE_SPAN * bound_s, 0);
         est->wall_s = FLUID_S_PER_TRANSFER * w->n + FLUID_S_PER_ENTRY * (entries + group);

@@ -381,21 +381,38 @@ static void fabric_facts(struct results *r, const struct topo *t, const struct s
 }
 
 /* Route every transfer once: the bound, the engine choice and the fluid
- * engine each walk every path (about 5 walks a transfer otherwise). */
+ * engine each walk every path (about 5 walks a transfer otherwise). A
+ * route keeps only its inner ports (its ends follow from the transfer's,
+ * workload_path) in an up-down path's room: 4 on three tiers, 2 on two,
+ * not TOPO_MAX_HOPS; a fabric whose routes are longer is cached again. */
 static int cache_paths(struct workload *w, const struct topo *t, struct arena *a)
 {
-    uint32_t *path = arena_calloc(a, (size_t)w->n * TOPO_MAX_HOPS, sizeof *path);
-    uint8_t *np = arena_calloc(a, w->n ? w->n : 1, sizeof *np);
-    if (!path || !np)
-        return -1;
-    for (uint32_t i = 0; i < w->n; i++) {
-        const struct transfer *x = &w->xfers[i];
-        np[i] = (uint8_t)topo_path(t, x->src, x->dst, x->sport, path + (size_t)i * TOPO_MAX_HOPS,
-                                   TOPO_MAX_HOPS);
+    uint32_t max = topo_path_links(t->tiers);
+    max = max >= 2 && max < TOPO_MAX_HOPS ? max : TOPO_MAX_HOPS;
+    for (;;) {
+        uint32_t stride = max - 2;
+        uint32_t *path = arena_calloc(a, (size_t)w->n * stride + 1, sizeof *path);
+        uint8_t *np = arena_calloc(a, w->n ? w->n : 1, sizeof *np);
+        if (!path || !np)
+            return -1;
+        uint32_t i = 0, buf[TOPO_MAX_HOPS];
+        for (; i < w->n; i++) {
+            const struct transfer *x = &w->xfers[i];
+            np[i] = (uint8_t)topo_path(t, x->src, x->dst, x->sport, buf, max);
+            if (np[i] >= 2)
+                memcpy(path + (size_t)i * stride, buf + 1, (np[i] - 2u) * sizeof *buf);
+            else if (max < TOPO_MAX_HOPS &&
+                     topo_path(t, x->src, x->dst, x->sport, buf, TOPO_MAX_HOPS))
+                break; /* longer than up and down */
+        }
+        if (i == w->n) {
+            w->path = path;
+            w->path_n = np;
+            w->path_stride = stride;
+            return 0;
+        }
+        max = TOPO_MAX_HOPS;
     }
-    w->path = path;
-    w->path_n = np;
-    return 0;
 }
 
 /* storage.protection: the bound without the protection's transfers (the

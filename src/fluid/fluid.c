@@ -102,7 +102,7 @@ struct fnet {
     struct mm tm;
     struct mm *first, *second;
     double share;            /* DWRR: first's share where the second has flows; 1 = strict */
-    double *cap0;            /* link capacities */
+    double *cap0;            /* link capacities (two classes; else NULL) */
     uint32_t *moved, n_moved; /* second's flows started or stopped at this time */
     uint32_t *relaxed, n_relaxed; /* DWRR: links where first took what second left */
     uint32_t *rmark;         /* per link: 1 = in relaxed */
@@ -271,6 +271,7 @@ struct lset {
     uint32_t *link;
     double *w;
     uint32_t n, cap;
+    int in_arena;           /* link is the engine arena's: the solver keeps it */
     /* spread()'s scratch, allocated at its first use (lset_free) */
     uint32_t *slot;         /* [nodes]: index in the next frontier, or UINT32_MAX */
     uint32_t *fnode[2];     /* frontiers: switches reached at this hop and the next */
@@ -313,9 +314,12 @@ static int lset_reserve(struct lset *s, uint32_t cap)
 {
     if (cap <= s->cap)
         return 0;
-    uint32_t *l = realloc(s->link, cap * sizeof *l);
+    uint32_t *l = realloc(s->in_arena ? NULL : s->link, cap * sizeof *l);
     if (!l)
         return -1;
+    if (s->in_arena) /* outgrew its room: the solver copies it after all */
+        memcpy(l, s->link, s->n * sizeof *l);
+    s->in_arena = 0;
     s->link = l;
     if (s->w) {
         double *w2 = realloc(s->w, cap * sizeof *w2);
@@ -1263,12 +1267,24 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
-    if (w->path && !flow_split(sc)) { /* one path each: the exact size, a link more to a back end */
+    if (w->path && !flow_split(sc)) {
+        /* one path each: its size at most a link more to a back end; a
+         * large list straight in the arena, where the solver keeps it
+         * (mm_init_path) rather than a copy. From 1 MB: the arena gives it
+         * a block of its own, a smaller one would leave its current
+         * block's room unused (copied, as before) */
         uint64_t len = (uint64_t)(ns || rd != UINT32_MAX ? 2 : 0) * nf;
         for (uint32_t i = 0; i < nf; i++)
             len += w->path_n[i];
-        if (len < UINT32_MAX && lset_reserve(&all, (uint32_t)len) < 0)
+        if (len < UINT32_MAX && len * sizeof *all.link >= (1u << 20)) {
+            all.link = arena_calloc(a, len + 1, sizeof *all.link);
+            if (!all.link)
+                goto oom;
+            all.cap = (uint32_t)len;
+            all.in_arena = 1;
+        } else if (len < UINT32_MAX && lset_reserve(&all, (uint32_t)len) < 0) {
             goto oom;
+        }
     }
     for (uint32_t i = 0; i < nf; i++) {
         const struct transfer *x = &w->xfers[i];
@@ -1386,8 +1402,9 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         if (n->st[j].vlink != UINT32_MAX && n->st[j].vlink >= t->n_ports)
             n->st[j].vlink = virt_lid(n, n->st[j].vlink);
     n->lk = arena_calloc(a, nl, sizeof *n->lk);
-    cap = arena_calloc(a, nl, sizeof *cap);
-    n->cap0 = cap;
+    /* the capacities stay beside the solver's copy only for two classes */
+    cap = n->two ? arena_calloc(a, nl, sizeof *cap) : malloc((nl ? nl : 1) * sizeof *cap);
+    n->cap0 = n->two ? cap : NULL;
     uint32_t nrl = n->two ? nl : 1;
     n->relaxed = arena_calloc(a, nrl, sizeof *n->relaxed);
     n->rmark = arena_calloc(a, nrl, sizeof *n->rmark);
@@ -1406,7 +1423,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
                                     : INFINITY;
     for (uint32_t j = 0; j < ns; j++)
         n->st[j].ratio = wire_to[j] > 0 ? n->st[j].ratio / wire_to[j] : 1;
-    if (mm_init(&n->mm, a, nl, cap, nm, path_off, all.link, all.w, fcap) < 0)
+    if ((all.in_arena ? mm_init_path(&n->mm, a, nl, cap, nm, path_off, all.link, all.w, fcap)
+                      : mm_init(&n->mm, a, nl, cap, nm, path_off, all.link, all.w, fcap)) < 0)
         goto oom;
     if (n->grouped) {
         uint32_t zero = 0;
@@ -1440,11 +1458,14 @@ oom:
 out:
     free(path_off);
     free(toff);
+    if (!n->two)
+        free(cap);
     free(fcap);
     free(rd_pay);
     free(rd_wire);
     free(keys);
-    free(all.link);
+    if (!all.in_arena)
+        free(all.link);
     free(all.w);
     lset_free(&one);
     spread_cache_free(&pairs);
@@ -1851,30 +1872,69 @@ static double ps_to_s(uint64_t ps)
     return (double)ps / (double)PS_PER_S;
 }
 
-static void writers(const struct fnet *n, struct results *r)
+/* Each transfer's end once its file is durable (fsync, metadata service,
+ * a protection chain's ack) and whether it completed: the writers' figures
+ * are made from them once the engine's memory is gone (writer_figures). */
+struct fdone {
+    uint64_t *done;   /* per transfer */
+    uint64_t *ok;     /* bit i: transfer i completed */
+};
+
+/* Fill d and, from it, the completion and first byte (as writer_acc_finish
+ * gives them), which the link figures need now. */
+static void durable_ends(const struct fnet *n, struct fdone *d, struct results *r)
 {
     const struct workload *w = n->w;
+    d->done = malloc((w->n ? w->n : 1) * sizeof *d->done);
+    d->ok = calloc((size_t)w->n / 64 + 1, sizeof *d->ok);
+    uint64_t first = UINT64_MAX, last = 0;
+    if (d->done && d->ok) {
+        for (uint32_t i = 0; i < w->n; i++) {
+            d->done[i] = n->fst[i] == 2 ? n->fl[i].t : UINT64_MAX;
+            d->ok[i / 64] |= (uint64_t)(n->fst[i] == 2) << (i % 64);
+        }
+        /* storage.protection chain: the tail's ack back to the head */
+        protect_commit(w, n->sc, n->t, d->done);
+    }
+    if (!d->done || !d->ok || workload_durable(w, n->sc, d->done) < 0) {
+        free(d->done);
+        free(d->ok);
+        d->done = NULL;
+        d->ok = NULL;
+    }
+    for (uint32_t i = 0; d->done && i < w->n; i++) {
+        if (!(d->ok[i / 64] >> (i % 64) & 1))
+            continue;
+        first = w->xfers[i].start_ps < first ? w->xfers[i].start_ps : first;
+        last = d->done[i] > last ? d->done[i] : last;
+    }
+    const double ps = 1e12;
+    r->completion_s = last > first && first != UINT64_MAX ? (double)(last - first) / ps : 0;
+    r->first_byte_s = first != UINT64_MAX ? (double)first / ps : 0;
+}
+
+/* The writers' figures from d (durable_ends), which it frees. */
+static void writer_figures(const struct workload *w, const struct scenario *sc, struct fdone *d,
+                           struct results *r)
+{
     struct writer_acc acc;
     writer_acc_init(&acc, w->n_writers);
-    /* a transfer counts once its file is durable (fsync, metadata service) */
-    uint64_t *done = malloc((w->n ? w->n : 1) * sizeof *done);
-    for (uint32_t i = 0; done && i < w->n; i++)
-        done[i] = n->fst[i] == 2 ? n->fl[i].t : UINT64_MAX;
-    if (done) /* storage.protection chain: the tail's ack back to the head */
-        protect_commit(w, n->sc, n->t, done);
-    if (!done || workload_durable(w, n->sc, done) < 0)
+    if (!d->done)
         results_violate(r, "out of memory completing the files");
-    for (uint32_t i = 0; done && i < w->n; i++) {
+    for (uint32_t i = 0; d->done && i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
-        if (n->fst[i] == 2)
-            writer_acc_add(&acc, x->writer, x->start_ps, x->start_ps, done[i]);
+        if (d->ok[i / 64] >> (i % 64) & 1)
+            writer_acc_add(&acc, x->writer, x->start_ps, x->start_ps, d->done[i]);
     }
-    free(done);
+    free(d->done);
+    free(d->ok);
+    d->done = NULL;
+    d->ok = NULL;
     writer_acc_finish(&acc, r);
-    if (request_on(w, n->sc)) { /* storage.protocol: counted, latency estimated */
+    if (request_on(w, sc)) { /* storage.protocol: counted, latency estimated */
         r->requests.on = r->requests.estimated = 1;
-        r->requests.protocol = names_of(&names_storage_protocol, n->sc->storage.protocol);
-        request_estimate(w, n->sc, r->writer_s, r->n_writer_s, &r->requests.count,
+        r->requests.protocol = names_of(&names_storage_protocol, sc->storage.protocol);
+        request_estimate(w, sc, r->writer_s, r->n_writer_s, &r->requests.count,
                          &r->requests.mean_s, &r->requests.max_s);
     }
 }
@@ -1965,7 +2025,7 @@ static void collect_training(struct fnet *n, struct results *r)
                         (unsigned long long)n->tm.over_capacity);
 }
 
-static void collect(struct fnet *n, struct results *r)
+static void collect(struct fnet *n, struct results *r, struct fdone *d)
 {
     const struct topo *t = n->t;
     const struct workload *w = n->w;
@@ -1973,7 +2033,7 @@ static void collect(struct fnet *n, struct results *r)
     r->engine = ENGINE_FLUID;
     r->has_packet_stats = 0;
     r->writers = w->n_writers;
-    writers(n, r);
+    durable_ends(n, d, r);
 
     /* what each flow sent (stalled ones: part), and so what each link must
      * have carried; a fluid has nothing in flight and drops nothing */
@@ -2146,6 +2206,7 @@ int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
     if (!n)
         return err_set(e, "out of memory");
     struct timespec t0, t1;
+    struct fdone d = {0};
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = setup(n, sc, t, w, grouped, e);
     if (rc == 0) {
@@ -2158,7 +2219,7 @@ int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
         time_limit_cut(n);
         sample_finish(n);
         fsample_release(&n->fs);
-        collect(n, r);
+        collect(n, r, &d);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
@@ -2168,5 +2229,7 @@ int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
     free(n->hd);
     arena_release(&n->arena);
     free(n);
+    if (rc == 0) /* per-writer arrays: not while the engine's memory is held */
+        writer_figures(w, sc, &d, r);
     return rc;
 }

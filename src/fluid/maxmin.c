@@ -4,14 +4,15 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EPS 1e-10     /* relative slack for float round-off in the checks */
 #define OVER_EPS 1e-9 /* a load this far above capacity is reported */
 
-int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
-            uint32_t nf, const uint32_t *path_off, const uint32_t *path,
-            const double *path_w, const double *flow_cap)
+static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
+                uint32_t nf, const uint32_t *path_off, const uint32_t *path, uint32_t *kept,
+                const double *path_w, const double *flow_cap)
 {
     memset(m, 0, sizeof *m);
     m->nl = nl;
@@ -33,19 +34,37 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     /* with unit weights a filled link's flows of A are found on its list
      * (the order they freeze in cannot change a sum: they freeze at one
      * rate), so the per-entry scratch alist is only for weights */
-    uint32_t *u = arena_calloc(a, (3 + 2 * (size_t)weighted) * ne + 2 * nfl + 4 * nll, sizeof *u);
+    /* each link's list is as long as the number of flows that ever cross
+     * it: counted first, it says whether 16-bit slots can hold them */
+    uint32_t *cnt = calloc(nl ? nl : 1, sizeof *cnt), most = 0;
+    if (!cnt)
+        return -1;
+    for (uint32_t i = 0; i < np; i++)
+        most = ++cnt[path[i]] > most ? cnt[path[i]] : most;
+    int narrow = most <= UINT16_MAX;
+    uint32_t *u = arena_calloc(a, (3 - !!kept - !!narrow + 2 * (size_t)weighted) * ne + 2 * nfl +
+                                      (4 + 2 * (size_t)weighted) * nll,
+                               sizeof *u);
 #define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
     if (!u || !ALLOC(m->links, nl) || !ALLOC(m->flows, (size_t)nf + 1) ||
         !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
-        (weighted && !ALLOC(m->pw, np)) || heap_init(&m->heap, a, nh) < 0)
+        (weighted && !ALLOC(m->pw, np)) || (narrow && !ALLOC(m->pslot16, ne)) ||
+        heap_init(&m->heap, a, nh) < 0) {
+        free(cnt);
         return -1;
+    }
 #undef ALLOC
-    m->path = u, u += ne;
-    m->pslot = u, u += ne;
+    if (kept)
+        m->path = kept;
+    else
+        m->path = u, u += ne;
+    if (!narrow)
+        m->pslot = u, u += ne;
     m->lflow = u, u += ne;
     if (weighted) {
         m->alist = u, u += ne;
         m->lpe = u, u += ne;
+        m->aoff = u, u += 2 * nll;
     }
     m->active = u, u += nfl;
     /* added is read only at the start of an update, which refills aff from
@@ -55,19 +74,16 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->dmark = u, u += nll;
     m->tl = u, u += nll;
     m->shrunk = u;
-    if (np)
+    if (np && !kept)
         memcpy(m->path, path, np * sizeof *path);
     if (weighted)
         memcpy(m->pw, path_w, np * sizeof *path_w);
-    /* each link's list is as long as the number of flows that ever cross it */
-    for (uint32_t i = 0; i < np; i++)
-        m->links[path[i]].n++;
     uint32_t off = 0;
     for (uint32_t l = 0; l < nl; l++) {
         struct mm_link *k = &m->links[l];
         k->cap = cap[l];
         k->off = off;
-        off += k->n;
+        off += cnt[l];
         k->n = 0;
         k->level = -1;
         k->bhead = MM_NIL;
@@ -84,7 +100,22 @@ int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->flows[nf].poff = np;
     m->epoch = 1;
     m->dmark_epoch = 1;
+    free(cnt);
     return 0;
+}
+
+int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
+            uint32_t nf, const uint32_t *path_off, const uint32_t *path,
+            const double *path_w, const double *flow_cap)
+{
+    return init(m, a, nl, cap, nf, path_off, path, NULL, path_w, flow_cap);
+}
+
+int mm_init_path(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
+                 uint32_t nf, const uint32_t *path_off, uint32_t *path,
+                 const double *path_w, const double *flow_cap)
+{
+    return init(m, a, nl, cap, nf, path_off, path, path, path_w, flow_cap);
 }
 
 int mm_init_groups(struct mm *m, struct arena *a, uint32_t ng, const uint32_t *goff,
@@ -185,6 +216,19 @@ void mm_set_cap(struct mm *m, uint32_t l, double cap)
     mark_link_dirty(m, l);
 }
 
+/* Slot of path entry pe in its link's list. */
+static uint32_t slot_of(const struct mm *m, uint32_t pe)
+{
+    return m->pslot16 ? m->pslot16[pe] : m->pslot[pe];
+}
+static void slot_set(struct mm *m, uint32_t pe, uint32_t s)
+{
+    if (m->pslot16)
+        m->pslot16[pe] = (uint16_t)s;
+    else
+        m->pslot[pe] = s;
+}
+
 void mm_start(struct mm *m, uint32_t f)
 {
     struct mm_flow *fl = &m->flows[f];
@@ -192,7 +236,7 @@ void mm_start(struct mm *m, uint32_t f)
         return;
     for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         struct mm_link *l = &m->links[m->path[fl->poff + i]];
-        m->pslot[fl->poff + i] = l->n;
+        slot_set(m, fl->poff + i, l->n);
         if (m->lpe)
             m->lpe[l->off + l->n] = fl->poff + i;
         m->lflow[l->off + l->n++] = f;
@@ -239,7 +283,7 @@ void mm_stop(struct mm *m, uint32_t f)
     for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
-        uint32_t s = m->pslot[fl->poff + i];
+        uint32_t s = slot_of(m, fl->poff + i);
         snapshot(l, m->epoch + 1);
         l->load = l->n > 1 ? l->load - mm_w(m, fl->poff + i) * fl->rate : 0; /* empty: 0 */
         uint32_t last = l->off + --l->n, g = m->lflow[last];
@@ -248,7 +292,7 @@ void mm_stop(struct mm *m, uint32_t f)
             m->lflow[l->off + s] = g;
             if (m->lpe)
                 m->lpe[l->off + s] = pe;
-            m->pslot[pe] = s;
+            slot_set(m, pe, s);
         }
     }
     uint32_t last = m->active[--m->n_active];
@@ -397,8 +441,10 @@ static void fill(struct mm *m)
         l->rem = free > 0 ? free : 0;
         l->level = -1;
         l->acc = 0; /* first the sum of upper bounds, then of the new rates */
-        l->aoff = off;
-        l->afill = 0;
+        if (m->aoff) {
+            m->aoff[2 * m->tl[i]] = off;
+            m->aoff[2 * m->tl[i] + 1] = 0;
+        }
         off += l->na;
     }
     /* A link where A's flows could not fill it even at the most each can get
@@ -423,8 +469,10 @@ static void fill(struct mm *m)
             struct mm_link *l = &m->links[m->path[fl->poff + j]];
             l->acc += mm_w(m, fl->poff + j) * ub;
             l->wun += mm_w(m, fl->poff + j);
-            if (m->alist)
-                m->alist[l->aoff + l->afill++] = f;
+            if (m->alist) {
+                uint32_t *ao = &m->aoff[2 * m->path[fl->poff + j]];
+                m->alist[ao[0] + ao[1]++] = f;
+            }
         }
     }
     for (uint32_t i = 0; i < m->n_tl; i++) {
@@ -443,7 +491,7 @@ static void fill(struct mm *m)
         struct mm_link *l = &m->links[id];
         l->level = level;
         if (m->alist) {
-            for (uint32_t k = l->aoff; k < l->aoff + l->na && l->unfrozen; k++)
+            for (uint32_t k = m->aoff[2 * id]; k < m->aoff[2 * id] + l->na && l->unfrozen; k++)
                 if (!m->frozen[m->alist[k]])
                     freeze(m, m->alist[k], level, id);
             continue;

@@ -59,7 +59,6 @@ struct mm_link {
     uint32_t mark;          /* == mm.epoch: in the touched set T */
     uint32_t na, unfrozen, froze; /* flows of A here; not yet frozen; frozen here */
     double wun;             /* the unfrozen ones' weights here */
-    uint32_t aoff, afill;   /* A's flows here: mm.alist[aoff .. aoff + na) (weights) */
     double aprev;           /* A's rates here before the update */
     double acc, amax;       /* A's new rates here: sum, max */
     double amax_other;      /* max of A's new rates here, flows bottlenecked elsewhere */
@@ -87,13 +86,19 @@ struct mm {
     uint8_t *frozen;        /* per flow, scratch of one fill */
     uint32_t *path;         /* link ids of every flow's path (CSR) */
     double *pw;             /* the weight of each path entry; NULL: all 1 */
-    uint32_t *pslot;        /* where the flow sits in that link's lflow list */
+    /* per path entry where the flow sits in that link's lflow list: 16
+     * bits while no link's list can reach 65,536 (a third of the entries'
+     * memory less), else 32 (pslot16 NULL) */
+    uint32_t *pslot;
+    uint16_t *pslot16;
     uint32_t *lflow;        /* per link: its active flows */
     uint32_t *lpe;          /* beside lflow, the path entry naming the link, for
                              * its weight; NULL with pw (unit weights: a moved
                              * flow's entry is found on its path) */
     uint32_t *alist;        /* per link in T: its flows of A (scratch); NULL with
                              * unit weights (found on lflow by mark) */
+    uint32_t *aoff;         /* with alist, per link: its flows of A are
+                             * alist[aoff[2l] .. + na), aoff[2l + 1] filled */
     uint32_t *active, n_active;
     /* pending changes since the last update */
     uint32_t *dirty, n_dirty;   /* links of flows started or stopped */
@@ -149,6 +154,13 @@ static inline double mm_w(const struct mm *m, uint32_t pe)
 int mm_init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
             uint32_t nf, const uint32_t *path_off, const uint32_t *path,
             const double *path_w, const double *flow_cap);
+
+/* mm_init keeping path itself, not a copy: it must hold path_off[nf] + 1
+ * entries and live as long as m (memory of a). The fluid engine builds
+ * its flows' paths in the arena: a copy would touch as much memory again. */
+int mm_init_path(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
+                 uint32_t nf, const uint32_t *path_off, uint32_t *path,
+                 const double *path_w, const double *flow_cap);
 
 /* Leaf-pair groups (spray on three tiers): the transfers between two leaves
  * split their rates the same way over the same middle links, so each link of

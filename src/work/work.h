@@ -69,8 +69,11 @@ struct workload {
     const struct training *train;
     /* each transfer's topo_path over the topology it was built on, routed
      * once for the bound and the fluid engine (ckpt_prepare); NULL = none */
-    const uint32_t *path;    /* [n x TOPO_MAX_HOPS] */
-    const uint8_t *path_n;   /* [n] its ports, 0 = no path */
+    const uint32_t *path;    /* [n x path_stride]: transfer i's inner ports (between
+                              * its source's NIC and its destination's leaf port,
+                              * which follow from its ends) at i x path_stride */
+    const uint8_t *path_n;   /* [n] its ports, both ends counted; 0 = no path */
+    uint32_t path_stride;    /* the longest route's inner ports (4 on three tiers) */
 };
 
 /* Transfer i's topo_path into ports[TOPO_MAX_HOPS]: the cached one when
@@ -81,9 +84,15 @@ static inline uint32_t workload_path(const struct workload *w, const struct topo
     const struct transfer *x = &w->xfers[i];
     if (!w->path)
         return topo_path(t, x->src, x->dst, x->sport, ports, TOPO_MAX_HOPS);
-    for (uint32_t k = 0; k < TOPO_MAX_HOPS; k++)
-        ports[k] = w->path[(size_t)i * TOPO_MAX_HOPS + k];
-    return w->path_n[i];
+    uint32_t n = w->path_n[i];
+    if (n < 2)
+        return 0;
+    const uint32_t *in = w->path + (size_t)i * w->path_stride;
+    ports[0] = t->nodes[x->src].first_port; /* as topo_path starts and ends */
+    for (uint32_t k = 1; k + 1 < n; k++)
+        ports[k] = in[k - 1];
+    ports[n - 1] = t->nodes[x->dst].leaf_port;
+    return n;
 }
 
 /* The scenario the topology is built from: every NIC of a compute node is
