@@ -1,10 +1,13 @@
 /* The flat packet engine's layouts (BENCHMARKS.md, "Flat packet engine"):
- * the event queue's free nodes as a stack of indices, its 32-byte nodes. */
+ * the event queue's free nodes as a stack of indices, its 32-byte nodes;
+ * what a PFC frame touches at a port. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../src/core/evq.h"
 #include "../src/core/rng.h"
+#include "../src/pkt/pnet.h"
 #include "harness.h"
 
 /* A steady state of 64 to 256 pending events, pushed up to 3 us ahead in
@@ -118,8 +121,52 @@ static void evq_nodes_keep_whole_events(void)
     evq_release(&q);
 }
 
+
+/* A PFC frame at a port (pfc_on_frame) notes training's victim time only
+ * where a training class runs: without one it leaves the port's victim
+ * fields alone (two cold lines at a host port; step 6); with one, a pause
+ * of training's class over a queued training packet counts, as before. */
+static void pfc_frame_victim_only_with_training(void)
+{
+    for (int train = 0; train < 2; train++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        sc.fabric.pfc_watchdog = 0;
+        struct pnet n;
+        pnet_bare(&n, &sc);
+        evq_init(&n.q);
+        struct port ports[2];
+        memset(ports, 0, sizeof ports);
+        ports[0].bps = ports[1].bps = 400000000000ull;
+        ports[0].peer = 1;
+        ports[1].peer = 0;
+        ports[0].delay_ps = ports[1].delay_ps = 1000000;
+        n.ports = ports;
+        n.train_bit = train ? 1u << 3 : 0;
+        ports[1].train_q = 1; /* a training packet queued (counted only with training) */
+        n.now = 5000000;
+        pfc_on_frame(&n, &ports[1], 3 | 100u << 8); /* XOFF */
+        CHECK(ports[1].paused == 1u << 3);
+        n.now = 7000000;
+        pfc_on_frame(&n, &ports[1], 3); /* XON */
+        CHECK(ports[1].paused == 0);
+        if (train) {
+            CHECKF(ports[1].victim_ps == 2000000, "victim %llu ps",
+                   (unsigned long long)ports[1].victim_ps);
+            CHECK(ports[1].victim_t == 7000000);
+        } else {
+            CHECKF(ports[1].victim_ps == 0 && ports[1].victim_t == 0,
+                   "no training: victim %llu ps, noted at %llu",
+                   (unsigned long long)ports[1].victim_ps,
+                   (unsigned long long)ports[1].victim_t);
+        }
+        evq_release(&n.q);
+    }
+}
+
 SUITE(suite_flat) = {
     {"evq_free_stack_reuses_nodes", evq_free_stack_reuses_nodes},
     {"evq_nodes_keep_whole_events", evq_nodes_keep_whole_events},
+    {"pfc_frame_victim_only_with_training", pfc_frame_victim_only_with_training},
     {0, 0},
 };

@@ -320,8 +320,15 @@ struct flow {
     /* a primary's forwards: flows fwd_first .. + fwd_n (0 = none), woken
      * as its bytes arrive */
     uint32_t fwd_first, fwd_n;
+    /* the receiver's copy of bytes (nic_flow_start sets it): an arrival
+     * then reads the receiver's two lines only, not the first */
+    uint64_t rx_bytes;
 };
 _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fill one line");
+/* what an arrival at the receiver reads (nic_receive): lines 6 and 7 only */
+_Static_assert(offsetof(struct flow, recv) == 384 && offsetof(struct flow, rx_bytes) + 8 <= 512 &&
+                   sizeof(struct flow) == 512,
+               "a flow's receiving state left its last two lines");
 /* what a pull of the sender's next packet reads: lines 0-2 only */
 _Static_assert(offsetof(struct flow, tx_gen) < 192 && offsetof(struct flow, feed) < 64,
                "a flow's sending state left its first three lines");
@@ -544,6 +551,9 @@ static inline void pnet_drop_bytes(struct pnet *n, const struct packet *pk)
  * time up to now (called before either condition changes). */
 static inline void victim_note(struct pnet *n, struct port *p)
 {
+    if (!n->train_bit)
+        return; /* no training class: no victim time, and a PFC frame at a
+                 * host reads none of the port's two seldom lines */
     if (p->train_q && (p->paused & n->train_bit))
         p->victim_ps += n->now - p->victim_t;
     p->victim_t = n->now;
