@@ -138,6 +138,9 @@ struct port {
     uint8_t paused;          /* priorities paused by the peer (PFC) */
     uint8_t storm;           /* priorities in PFC-watchdog drop mode */
     uint8_t dwrr_next;
+    /* priorities with a pause-expiry event pending: beside paused, so a
+     * PFC frame at a host reads this line and pause_since[] only */
+    uint8_t end_armed;
     uint32_t node, peer;
     uint64_t bps, delay_ps;
     uint64_t ser_rem;        /* carry of sub-ps serialisation time */
@@ -184,7 +187,6 @@ struct port {
     /* egress side PFC state, per priority */
     uint64_t pause_end[NPRIO], pause_since[NPRIO], last_pause_rx[NPRIO];
     uint32_t wd_gen[NPRIO];
-    uint8_t end_armed;       /* priorities with a pause-expiry event pending */
     uint32_t refresh_gen[NPRIO];
     /* ingress: XOFFs whose refreshes are implicit (a train every half
      * pause from xoff_since, counted when it stops; pfc.c) */
@@ -204,6 +206,7 @@ struct port {
 /* what a packet through a switch port touches: lines 0-2 and its queue
  * going out, line 3 and its PG's counters coming in */
 _Static_assert(offsetof(struct port, tx) == 128 && offsetof(struct port, kmax) < 192 &&
+                   offsetof(struct port, end_armed) < 64 &&
                    offsetof(struct port, wire_hc) == 192 &&
                    offsetof(struct port, max_hdrm) + 8 <= 256 &&
                    offsetof(struct port, q) % 32 == 0 && offsetof(struct port, ing) % 64 == 32,
