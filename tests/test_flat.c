@@ -1,10 +1,13 @@
 /* The flat packet engine's layouts (BENCHMARKS.md, "Flat packet engine"):
- * the event queue's free nodes as a stack of indices, its 32-byte nodes. */
+ * the event queue's free nodes as a stack of indices, its 32-byte nodes;
+ * what a PFC frame touches at a port. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../src/core/evq.h"
 #include "../src/core/rng.h"
+#include "../src/pkt/pnet.h"
 #include "harness.h"
 
 /* A steady state of 64 to 256 pending events, pushed up to 3 us ahead in
@@ -118,8 +121,118 @@ static void evq_nodes_keep_whole_events(void)
     evq_release(&q);
 }
 
+
+/* A PFC frame at a port (pfc_on_frame) notes training's victim time only
+ * where a training class runs: without one it leaves the port's victim
+ * fields alone (two cold lines at a host port; step 6); with one, a pause
+ * of training's class over a queued training packet counts, as before. */
+static void pfc_frame_victim_only_with_training(void)
+{
+    for (int train = 0; train < 2; train++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        sc.fabric.pfc_watchdog = 0;
+        struct pnet n;
+        pnet_bare(&n, &sc);
+        evq_init(&n.q);
+        struct port ports[2];
+        memset(ports, 0, sizeof ports);
+        ports[0].bps = ports[1].bps = 400000000000ull;
+        ports[0].peer = 1;
+        ports[1].peer = 0;
+        ports[0].delay_ps = ports[1].delay_ps = 1000000;
+        n.ports = ports;
+        n.train_bit = train ? 1u << 3 : 0;
+        ports[1].train_q = 1; /* a training packet queued (counted only with training) */
+        n.now = 5000000;
+        pfc_on_frame(&n, &ports[1], 3 | 100u << 8); /* XOFF */
+        CHECK(ports[1].paused == 1u << 3);
+        n.now = 7000000;
+        pfc_on_frame(&n, &ports[1], 3); /* XON */
+        CHECK(ports[1].paused == 0);
+        if (train) {
+            CHECKF(ports[1].victim_ps == 2000000, "victim %llu ps",
+                   (unsigned long long)ports[1].victim_ps);
+            CHECK(ports[1].victim_t == 7000000);
+        } else {
+            CHECKF(ports[1].victim_ps == 0 && ports[1].victim_t == 0,
+                   "no training: victim %llu ps, noted at %llu",
+                   (unsigned long long)ports[1].victim_ps,
+                   (unsigned long long)ports[1].victim_t);
+        }
+        evq_release(&n.q);
+    }
+}
+
+/* A pause held by an XOFF whose refreshes are implicit (pfc.c's PFC_TRAIN
+ * flag in the frame's argument) lasts until the XON, also when an earlier
+ * plain XOFF had armed an expiry: the frame writes pause_end only where an
+ * expiry is armed to read it. Without the watchdog a frame leaves
+ * last_pause_rx alone (only the watchdog's restoration reads it); with it,
+ * the frame's time is kept. */
+static void pfc_train_pause_holds_until_xon(void)
+{
+    const uint32_t train = 0x80000000u; /* pfc.c's PFC_TRAIN */
+    for (int wd = 0; wd < 2; wd++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        sc.fabric.pfc_watchdog = wd;
+        struct pnet n;
+        pnet_bare(&n, &sc);
+        evq_init(&n.q);
+        struct port ports[2];
+        memset(ports, 0, sizeof ports);
+        ports[0].bps = ports[1].bps = 400000000000ull;
+        ports[0].peer = 1;
+        ports[1].peer = 0;
+        ports[0].delay_ps = ports[1].delay_ps = 1000000;
+        n.ports = ports;
+        struct port *p = &ports[1];
+        n.now = 5000000;
+        pfc_on_frame(&n, p, 3 | 100u << 8); /* a plain XOFF: its expiry armed */
+        CHECK(p->paused == 1u << 3 && (p->end_armed & 1u << 3));
+        CHECKF(p->last_pause_rx[3] == (wd ? 5000000u : 0u), "watchdog %d: last pause %llu",
+               wd, (unsigned long long)p->last_pause_rx[3]);
+        n.now = 5100000;
+        pfc_on_frame(&n, p, 3 | 100u << 8 | train); /* held until the XON */
+        struct event ev;
+        int ends = 0;
+        while (evq_pop(&n.q, &ev)) {
+            if (EV_KIND(ev.type) != EV_PAUSE_END)
+                continue; /* the watchdog's check (wd): not run here */
+            n.now = ev.t;
+            pfc_on_pause_end(&n, p, ev.arg);
+            ends++;
+        }
+        CHECKF(ends == 1 && p->paused == 1u << 3 && !(p->end_armed & 1u << 3),
+               "watchdog %d: %d expiries, paused %#x", wd, ends, p->paused);
+        n.now = 9000000;
+        pfc_on_frame(&n, p, 3); /* XON */
+        CHECK(p->paused == 0);
+        CHECK(p->paused_ps == 9000000 - 5000000);
+        /* a held pause alone arms nothing; a plain XOFF after it runs out */
+        pfc_on_frame(&n, p, 3 | 100u << 8 | train);
+        CHECK(p->paused == 1u << 3 && !p->end_armed);
+        pfc_on_frame(&n, p, 3);
+        evq_release(&n.q);
+        evq_init(&n.q);
+        n.now = 10000000;
+        pfc_on_frame(&n, p, 3 | 100u << 8);
+        do
+            CHECK(evq_pop(&n.q, &ev));
+        while (EV_KIND(ev.type) != EV_PAUSE_END);
+        CHECK(ev.t == p->pause_end[3] && ev.t > n.now);
+        n.now = ev.t;
+        pfc_on_pause_end(&n, p, ev.arg);
+        CHECK(p->paused == 0);
+        evq_release(&n.q);
+    }
+}
+
 SUITE(suite_flat) = {
     {"evq_free_stack_reuses_nodes", evq_free_stack_reuses_nodes},
     {"evq_nodes_keep_whole_events", evq_nodes_keep_whole_events},
+    {"pfc_frame_victim_only_with_training", pfc_frame_victim_only_with_training},
+    {"pfc_train_pause_holds_until_xon", pfc_train_pause_holds_until_xon},
     {0, 0},
 };

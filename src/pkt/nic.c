@@ -66,6 +66,7 @@ void nic_flow_start(struct pnet *n, struct flow *f)
     }
     struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
     f->active = 1;
+    f->rx_bytes = f->bytes; /* no packet of it is on its way yet */
     f->line_bps = p->bps;
     f->next_send = n->now;
     f->min_rate = (double)p->bps;
@@ -714,7 +715,7 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     }
     if (!nic_accepts(n, node, f, pk)) {
         n->discarded_bytes += pk->payload;
-        n->train_discarded += pnet_is_train(n, f->id) ? pk->payload : 0;
+        n->train_discarded += pnet_is_train(n, pk->flow) ? pk->payload : 0;
         return;
     }
     uint64_t done_at = n->now;
@@ -745,25 +746,25 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     if (__builtin_expect(f->fwd_n != 0, 0))
         store_fwd_arrived(n, f);
     n->bytes_delivered += pk->payload;
-    n->train_delivered += pnet_is_train(n, f->id) ? pk->payload : 0;
+    n->train_delivered += pnet_is_train(n, pk->flow) ? pk->payload : 0;
     n->pkts_delivered++;
     /* a request is acknowledged once all of it is in (bytes in the PSN field) */
-    if ((n->window || n->req) && !pnet_is_train(n, f->id)) {
+    if ((n->window || n->req) && !pnet_is_train(n, pk->flow)) {
         uint64_t req = n->sc->storage.request_size;
-        uint64_t upto = f->recv == f->bytes ? f->bytes : f->recv / req * req;
+        uint64_t upto = f->recv == f->rx_bytes ? f->rx_bytes : f->recv / req * req;
         if (upto > f->acked) {
             n->acks++;
             nic_send_control(n, node, f, PK_ACK, (uint32_t)(upto - f->acked));
             f->acked = upto;
         }
     }
-    if (f->recv == f->bytes && n->recover) { /* the last packet asks for an ACK */
+    if (f->recv == f->rx_bytes && n->recover) { /* the last packet asks for an ACK */
         n->rc_acks++;
         nic_send_control(n, node, f, PK_RCACK, f->expect_psn);
     }
-    if (f->recv == f->bytes && pnet_is_train(n, f->id)) {
+    if (f->recv == f->rx_bytes && pnet_is_train(n, pk->flow)) {
         train_flow_done(n, f);
-    } else if (f->recv == f->bytes && done_at != UINT64_MAX) {
+    } else if (f->recv == f->rx_bytes && done_at != UINT64_MAX) {
         f->done = 1;
         f->done_ps = done_at;
         n->flows_done++;

@@ -115,7 +115,8 @@ void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg)
     unsigned prio = arg & 0xff;
     uint32_t quanta = (arg & ~PFC_TRAIN) >> 8;
     uint8_t bit = (uint8_t)(1u << prio);
-    p->last_pause_rx[prio] = n->now;
+    if (n->sc->fabric.pfc_watchdog) /* only its restoration reads it */
+        p->last_pause_rx[prio] = n->now;
     if (p->storm & bit)
         return; /* the watchdog ignores pause on a stormed queue */
     if (!quanta) {
@@ -132,7 +133,9 @@ void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg)
                           p, prio | ++p->wd_gen[prio] << 8);
     }
     if (arg & PFC_TRAIN) {
-        p->pause_end[prio] = UINT64_MAX; /* until the XON */
+        /* until the XON; read only by an expiry event already armed */
+        if (p->end_armed & bit)
+            p->pause_end[prio] = UINT64_MAX;
         return;
     }
     p->pause_end[prio] = n->now + pfc_pause_ps(quanta, p->bps);

@@ -138,6 +138,9 @@ struct port {
     uint8_t paused;          /* priorities paused by the peer (PFC) */
     uint8_t storm;           /* priorities in PFC-watchdog drop mode */
     uint8_t dwrr_next;
+    /* priorities with a pause-expiry event pending: beside paused, so a
+     * PFC frame at a host reads this line and pause_since[] only */
+    uint8_t end_armed;
     uint32_t node, peer;
     uint64_t bps, delay_ps;
     uint64_t ser_rem;        /* carry of sub-ps serialisation time */
@@ -184,7 +187,6 @@ struct port {
     /* egress side PFC state, per priority */
     uint64_t pause_end[NPRIO], pause_since[NPRIO], last_pause_rx[NPRIO];
     uint32_t wd_gen[NPRIO];
-    uint8_t end_armed;       /* priorities with a pause-expiry event pending */
     uint32_t refresh_gen[NPRIO];
     /* ingress: XOFFs whose refreshes are implicit (a train every half
      * pause from xoff_since, counted when it stops; pfc.c) */
@@ -204,6 +206,7 @@ struct port {
 /* what a packet through a switch port touches: lines 0-2 and its queue
  * going out, line 3 and its PG's counters coming in */
 _Static_assert(offsetof(struct port, tx) == 128 && offsetof(struct port, kmax) < 192 &&
+                   offsetof(struct port, end_armed) < 64 &&
                    offsetof(struct port, wire_hc) == 192 &&
                    offsetof(struct port, max_hdrm) + 8 <= 256 &&
                    offsetof(struct port, q) % 32 == 0 && offsetof(struct port, ing) % 64 == 32,
@@ -320,8 +323,15 @@ struct flow {
     /* a primary's forwards: flows fwd_first .. + fwd_n (0 = none), woken
      * as its bytes arrive */
     uint32_t fwd_first, fwd_n;
+    /* the receiver's copy of bytes (nic_flow_start sets it): an arrival
+     * then reads the receiver's two lines only, not the first */
+    uint64_t rx_bytes;
 };
 _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fill one line");
+/* what an arrival at the receiver reads (nic_receive): lines 6 and 7 only */
+_Static_assert(offsetof(struct flow, recv) == 384 && offsetof(struct flow, rx_bytes) + 8 <= 512 &&
+                   sizeof(struct flow) == 512,
+               "a flow's receiving state left its last two lines");
 /* what a pull of the sender's next packet reads: lines 0-2 only */
 _Static_assert(offsetof(struct flow, tx_gen) < 192 && offsetof(struct flow, feed) < 64,
                "a flow's sending state left its first three lines");
@@ -544,6 +554,9 @@ static inline void pnet_drop_bytes(struct pnet *n, const struct packet *pk)
  * time up to now (called before either condition changes). */
 static inline void victim_note(struct pnet *n, struct port *p)
 {
+    if (!n->train_bit)
+        return; /* no training class: no victim time, and a PFC frame at a
+                 * host reads none of the port's two seldom lines */
     if (p->train_q && (p->paused & n->train_bit))
         p->victim_ps += n->now - p->victim_t;
     p->victim_t = n->now;
