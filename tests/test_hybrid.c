@@ -187,7 +187,7 @@ static void evq_shift_moves_all_but_kept(void)
 /* 64 writers of 32 MB into one storage node through 16 MB buffers: the
  * buffers hold a large share of the data and the 64 shares of the one
  * bottleneck are noisy, while their sum runs at line rate. Judged steady on
- * that sum, most of the time is skipped, the completion within 1% and the
+ * that sum, nearly half the time is skipped, the completion within 1% and the
  * pauses and largest queue within 5%; every byte sent and delivered once.
  * (Judged per transfer: 1 jump, 2.1% skipped.) */
 static void hybrid_many_flow_incast(void)
@@ -202,7 +202,7 @@ static void hybrid_many_flow_incast(void)
     if (run(&sc, ENGINE_PACKET, &p))
         return;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
+        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.4, "%u jumps, %.3f skipped",
                h.hybrid.jumps, h.hybrid.fraction);
         CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
                h.completion_s, p.completion_s);
@@ -219,6 +219,40 @@ static void hybrid_many_flow_incast(void)
                (unsigned long long)h.bytes_sent, (unsigned long long)h.bytes_delivered);
         CHECK(h.bytes_in_flight == 0 && h.drops == 0 && h.time_monotone);
         CHECK(h.n_writer_s == 64);
+        results_release(&h);
+    }
+    results_release(&p);
+}
+
+/* The 64-writer incast above: the paused time within 1% of the packet
+ * engine's, and each writer's time within 5%. A writer that has sent its
+ * last packet while others send keeps draining its queued packets at its
+ * share over a jump (given to the senders, the first nine writers ended
+ * 5.7 ms late and the pauses ran 2.4% high); a jump carries the rates at
+ * most EXTRAP times as far as it simulated. */
+static void hybrid_incast_pauses_within_1pct(void)
+{
+    struct scenario sc;
+    struct results p, h;
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=64");
+    test_set(&sc, "storage.nodes=1");
+    test_set(&sc, "fabric.buffer=16MB");
+    test_set(&sc, "workload.bytes_per_writer=32MB");
+    if (run(&sc, ENGINE_PACKET, &p))
+        return;
+    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
+        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.4, "%u jumps, %.3f skipped",
+               h.hybrid.jumps, h.hybrid.fraction);
+        CHECKF(rel(h.paused_s, p.paused_s) < 0.01, "paused %.6g s against %.6g s", h.paused_s,
+               p.paused_s);
+        CHECK(h.n_writer_s == p.n_writer_s);
+        double worst = 0;
+        for (uint32_t i = 0; i < h.n_writer_s && i < p.n_writer_s; i++)
+            worst = fmax(worst, rel(h.writer_s[i], p.writer_s[i]));
+        CHECKF(worst < 0.05, "a writer %.2f%% off", 100 * worst);
+        fprintf(stderr, "  paused %+.2f%%, worst writer %.2f%%, %.1f%% skipped\n",
+                100 * (h.paused_s / p.paused_s - 1), 100 * worst, 100 * h.hybrid.fraction);
         results_release(&h);
     }
     results_release(&p);
@@ -343,7 +377,8 @@ static void hybrid_long_run_period_from_fabric(void)
         return;
     CHECKF(h.hybrid.period_s > 0 && h.hybrid.period_s < 0.5 * h.bound_s / 256,
            "period %.6g s, bound %.6g s", h.hybrid.period_s, h.bound_s);
-    CHECKF(h.hybrid.fraction > 0.9, "%.3f skipped", h.hybrid.fraction);
+    /* (a jump goes at most EXTRAP = 8 times as far as it simulated: 8/9) */
+    CHECKF(h.hybrid.fraction > 0.85, "%.3f skipped", h.hybrid.fraction);
     CHECK(h.bytes_delivered == 8 * sc.workload.bytes_per_writer && h.time_monotone);
     results_release(&h);
 }
@@ -356,6 +391,7 @@ SUITE(suite_hybrid) = {
     {"hybrid_dcqcn_within_1pct", hybrid_dcqcn_within_1pct},
     {"hybrid_unsupported_runs_as_packet", hybrid_unsupported_runs_as_packet},
     {"hybrid_many_flow_incast", hybrid_many_flow_incast},
+    {"hybrid_incast_pauses_within_1pct", hybrid_incast_pauses_within_1pct},
     {"hybrid_drain_fast_forwarded", hybrid_drain_fast_forwarded},
     {"hybrid_drain_never_jumps_a_start", hybrid_drain_never_jumps_a_start},
     {"hybrid_ingest_level_filled", hybrid_ingest_level_filled},
