@@ -34,7 +34,6 @@ struct hybrid {
     uint64_t *cr;              /* a jump's credit, nc */
     uint8_t *credited;         /* per sum: credited k x its mean delta */
     uint32_t head, have;       /* the latest slot; snapshots since a change */
-    uint32_t seen;             /* periods simulated since a change or a jump */
     uint64_t begun;            /* the transfers started as of them */
     /* per receiver (a transfer's destination): the bytes it took in the
      * last window and the one before, the weight (bytes over both windows)
@@ -329,12 +328,11 @@ static void observe(struct hybrid *h)
     for (uint32_t i = 0; i < n->n_flows; i++)
         begun += started(&n->flows[i]);
     if (begun != h->begun)
-        h->have = h->seen = 0;
+        h->have = 0;
     h->begun = begun;
     h->head = (h->head + 1) % h->slots;
     take(h, slot(h, 0));
     h->have++;
-    h->seen++;
 }
 
 /* The first flow start after now (UINT64_MAX: none). */
@@ -346,13 +344,6 @@ static uint64_t next_start(const struct pnet *n)
             t = n->flows[i].start_ps;
     return t;
 }
-
-/* A jump carries the rates of the periods simulated since the last change
- * or jump at most this many times as far: two windows' shares and pause
- * rates hold only so far (64 writers' incast: a writer 9.5% off without,
- * 4.5% with; dcp-async's first jump carried 38 ms of rates over 4 s), so
- * at most 8/9 of a run is skipped */
-#define EXTRAP 8
 
 /* The share of a draining receiver's bytes in flight one jump may take. */
 #define DRAIN_SHARE 0.5
@@ -530,8 +521,6 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     double q0 = (double)s0[h->o_q], q1 = (double)s1[h->o_q];
     if (fabs(q0 - q1 + drained) > h->tol * delivered)
         return 0;
-    if (kmax > (double)EXTRAP * h->seen)
-        kmax = (double)EXTRAP * h->seen;
     if (kmax < 1)
         return 0;
     double span = floor(kmax) * (double)h->period;
@@ -1010,11 +999,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
         x[h->o_q] = dlevel < 0 && (uint64_t)-dlevel > x[h->o_q] ? 0 : x[h->o_q] + (uint64_t)dlevel;
     }
     /* a window observed before the next jump: the rates the jump assumed
-     * are checked against the packets' (steady again), and the next jump
-     * carries them no further than EXTRAP x what was simulated */
+     * are checked against the packets' (steady again) */
     if (h->have > h->slots - h->w)
         h->have = h->slots - h->w;
-    h->seen = 0;
     return 0;
 }
 
