@@ -356,6 +356,13 @@ static int sending(const struct flow *f)
     return started(f) && !f->done && f->sent < f->bytes;
 }
 
+/* A transfer that has sent its last packet and waits for the rest to be
+ * delivered: its packets queued in the switches drain at its share. */
+static int tail(const struct flow *f)
+{
+    return started(f) && !f->done && f->sent >= f->bytes;
+}
+
 /* The whole packets a transfer may be credited and still have its last
  * packet to send. */
 static uint64_t room(const struct flow *f, uint64_t mtu)
@@ -474,7 +481,15 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         const struct flow *f = &n->flows[i];
         uint32_t r = h->rx[i];
         double w = (double)(s0[i * FC_N] - s2[i * FC_N]);
-        if (!sending(f) || w <= 0 || h->rw[r] <= 0)
+        if (w <= 0 || h->rw[r] <= 0)
+            continue;
+        if (tail(f)) {
+            /* its last byte delivered at its own rate: a jump takes its
+             * share from its queued packets (jump), up to its end */
+            h->ke[ne++] = (double)(f->bytes - f->recv) / (w / per) - (h->rlive[r] < FEW ? per - 1 : 0);
+            continue;
+        }
+        if (!sending(f))
             continue;
         double m = (h->ra[r] + h->rb[r]) / per * w / h->rw[r];
         /* few: two windows short of it, as each is held steady */
@@ -568,21 +583,27 @@ static unsigned shift_run(struct hybrid *h, struct pkt_chunk *hc, unsigned hi,
     return marked;
 }
 
-/* The packets of a draining receiver's transfers on wires or serialising,
- * which a jump cannot take: hold[f] is the highest PSN below the last of
- * them, + 1. */
+/* Whether a jump may take transfer i's packets from the queues: its
+ * receiver drains, or it has sent its last (tail) beside senders. */
+static int drains(const struct hybrid *h, uint32_t i)
+{
+    return h->rdrain[h->rx[i]] || (h->rw[h->rx[i]] > 0 && tail(&h->n->flows[i]));
+}
+
+/* The packets of a draining transfer on wires or serialising, which a jump
+ * cannot take: hold[f] is the highest PSN below the last of them, + 1. */
 static void note_held(struct hybrid *h, const struct packet *p)
 {
     struct pnet *n = h->n;
-    if (p->kind != PK_DATA || p->trim || !h->rdrain[h->rx[p->flow]])
+    if (p->kind != PK_DATA || p->trim || !drains(h, p->flow))
         return;
     if (p->psn < last_psn(n, &n->flows[p->flow]) && p->psn + 1 > h->hold[p->flow])
         h->hold[p->flow] = p->psn + 1;
 }
 
-/* The packets a jump may take from each draining receiver's transfers
- * (droom, their sum per receiver in rdroom): those queued in switches
- * between the one its receiver expects next and the last; 0: none drains. */
+/* The packets a jump may take from each draining transfer (droom, their
+ * sum per draining receiver in rdroom): those queued in switches between
+ * the one its receiver expects next and the last; 0: none drains. */
 static int drain_room(struct hybrid *h)
 {
     struct pnet *n = h->n;
@@ -591,6 +612,8 @@ static int drain_room(struct hybrid *h)
         h->rdroom[r] = 0;
         any |= h->rdrain[r];
     }
+    for (uint32_t i = 0; i < n->n_flows && !any; i++)
+        any |= drains(h, i);
     memset(h->droom, 0, (size_t)n->n_flows * sizeof *h->droom);
     if (!any)
         return 0;
@@ -607,13 +630,14 @@ static int drain_room(struct hybrid *h)
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
         uint32_t r = h->rx[i];
-        if (!h->rdrain[r] || !started(f) || f->done)
+        if (!drains(h, i) || !started(f) || f->done)
             continue;
         uint32_t last = last_psn(n, f), keep = f->expect_psn;
         if (h->hold[i] && h->hold[i] - 1 > keep)
             keep = h->hold[i] - 1;
         h->droom[i] = last > keep + 1 ? last - 1 - keep : 0;
-        h->rdroom[r] += h->droom[i];
+        if (h->rdrain[r])
+            h->rdroom[r] += h->droom[i];
     }
     return 1;
 }
@@ -638,7 +662,7 @@ static double drain_plan(struct hybrid *h)
     if (!any)
         return 0;
     for (uint32_t i = 0; i < n->n_flows; i++)
-        if (h->droom[i])
+        if (h->droom[i] && h->rdrain[h->rx[i]])
             h->rw[h->rx[i]] += (double)(s0[i * FC_N] - s2[i * FC_N]);
     for (int pass = 0; pass < 4; pass++) {
         for (size_t r = 0; r < h->n_rx; r++)
@@ -648,7 +672,7 @@ static double drain_plan(struct hybrid *h)
             }
         for (uint32_t i = 0; i < n->n_flows; i++) {
             uint32_t r = h->rx[i];
-            if (h->dx[i] >= h->droom[i] || h->rw[r] <= 0)
+            if (!h->rdrain[r] || h->dx[i] >= h->droom[i] || h->rw[r] <= 0)
                 continue;
             double w = (double)(s0[i * FC_N] - s2[i * FC_N]);
             double give = floor(h->rroom[r] * w / h->rw[r]);
@@ -667,7 +691,7 @@ static double drain_plan(struct hybrid *h)
         more = 0;
         for (uint32_t i = 0; i < n->n_flows; i++) {
             uint32_t r = h->rx[i];
-            if (h->dx[i] < h->droom[i] && h->rleft[r] >= 1) {
+            if (h->rdrain[r] && h->dx[i] < h->droom[i] && h->rleft[r] >= 1) {
                 h->dx[i]++;
                 h->rleft[r] -= 1;
                 more = 1;
@@ -773,6 +797,16 @@ static int64_t ingest(struct hybrid *h, uint64_t d)
     return moved;
 }
 
+/* The whole packets transfer i may be credited: a sender's room, or the
+ * packets a tail beside senders has queued (droom). */
+static uint64_t avail(const struct hybrid *h, uint32_t i)
+{
+    const struct flow *f = &h->n->flows[i];
+    if (sending(f))
+        return room(f, h->n->mtu);
+    return h->rdrain[h->rx[i]] ? 0 : h->droom[i];
+}
+
 /* Receiver r's mean bytes a period over the last two windows, no more
  * than its links carry. */
 static double rx_mean(const struct hybrid *h, size_t r, double per)
@@ -823,16 +857,21 @@ static int jump(struct hybrid *h, uint64_t *dp)
         h->rleft[r] = h->rw[r] > 0 || h->rdrain[r] ? pk : 0;
         h->rin[r] = m;
     }
+    /* a tail beside senders takes its share from its queued packets, as
+     * the packets would deliver it; given to the senders, it would end a
+     * jump late and hold their ports paused that much longer */
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (h->droom[i] && !h->rdrain[h->rx[i]])
+            h->rw[h->rx[i]] += (double)(s0[i * FC_N] - s2[i * FC_N]);
     for (int pass = 0; pass < 4; pass++) {
         memcpy(h->rroom, h->rleft, h->n_rx * sizeof *h->rroom); /* packets at the pass's start */
         memset(h->rb, 0, h->n_rx * sizeof *h->rb);              /* weight still with room */
         for (uint32_t i = 0; i < n->n_flows; i++) {
-            const struct flow *f = &n->flows[i];
-            uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV];
+            uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV], rm = avail(h, i);
             uint32_t r = h->rx[i];
-            if (!sending(f) || h->rw[r] <= 0 || *c / mtu >= room(f, mtu))
+            if (h->rw[r] <= 0 || *c / mtu >= rm)
                 continue;
-            uint64_t spare = room(f, mtu) - *c / mtu;
+            uint64_t spare = rm - *c / mtu;
             double w = (double)(s0[i * FC_N] - s2[i * FC_N]);
             double give = floor(h->rroom[r] * w / h->rw[r]);
             uint64_t g = give < (double)spare ? (uint64_t)give : spare;
@@ -846,10 +885,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
     for (int more = 1; more;) {
         more = 0;
         for (uint32_t i = 0; i < n->n_flows; i++) {
-            struct flow *f = &n->flows[i];
             uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV];
             uint32_t r = h->rx[i];
-            if (sending(f) && h->rleft[r] >= 1 && *c / mtu < room(f, mtu)) {
+            if (h->rleft[r] >= 1 && *c / mtu < avail(h, i)) {
                 *c += mtu;
                 h->rleft[r] -= 1;
                 more = 1;
@@ -859,6 +897,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
     h->err_s += drain_plan(h);
     uint64_t taken = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
+        if (h->droom[i] && !h->rdrain[h->rx[i]])
+            h->dx[i] = (uint32_t)(cr[(size_t)i * FC_N + FC_RECV] / mtu);
         bytes += cr[(size_t)i * FC_N + FC_RECV];
         taken += h->dx[i];
     }
@@ -951,9 +991,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
         x[h->o_q] -= x[h->o_q] > gone ? gone : x[h->o_q];
         x[h->o_q] = dlevel < 0 && (uint64_t)-dlevel > x[h->o_q] ? 0 : x[h->o_q] + (uint64_t)dlevel;
     }
-    /* after a drain, a window observed before the next jump: the rates the
-     * jump assumed are checked against the packets' */
-    if (taken && h->have > h->slots - h->w)
+    /* a window observed before the next jump: the rates the jump assumed
+     * are checked against the packets' (steady again) */
+    if (h->have > h->slots - h->w)
         h->have = h->slots - h->w;
     return 0;
 }
