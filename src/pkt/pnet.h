@@ -296,42 +296,47 @@ struct flow {
     struct pkt_chunk *ackq_hc;
     uint8_t fwd_wait;         /* a replica forward held for its primary (feed) */
     /* the receiver's, on lines of their own: the two ends may run on
-     * different threads (sim.threads) */
+     * different threads (sim.threads). The first holds what a data
+     * packet's arrival reads and writes (nic_receive), the second the
+     * control packets' times and ACK state */
     _Alignas(64) uint64_t recv;
-    uint64_t done_ps;
-    uint64_t last_cnp;        /* receiver: last CNP sent */
+    /* the receiver's copy of bytes (nic_flow_start sets it): an arrival
+     * then reads this line only, not the flow's first */
+    uint64_t rx_bytes;
     uint32_t expect_psn, max_psn; /* receiver: next in-order PSN, highest seen */
-    uint64_t last_nak;
-    uint64_t acked;           /* receiver: bytes acknowledged (whole requests) */
-    uint64_t *held;           /* ooo with loss recovery: PSNs held past expect_psn
-                               * (a ring of sack_win bits, by PSN) */
-    uint64_t last_dup_ack;    /* receiver: last ACK answering a duplicate */
     uint8_t done, sent_cnp, nak_sent, seen_any, dup_acked;
     uint8_t gen;              /* training: bumped every step (stale packets are dropped) */
     uint8_t rx_ev, rx_ce;     /* receiver: the last data packet's entropy and mark (echoed) */
     uint32_t rx_arrivals;     /* receiver, reps: arrivals since its last echo */
     /* receiver, TCP (tcp.c): in-order segments not yet ACKed, the CE state
-     * its ACKs echo (RFC 8257), its delayed-ACK timer */
+     * its ACKs echo (RFC 8257); its delayed-ACK timer below */
     uint8_t tcp_unacked, tcp_ce, delack_pending;
+    /* a primary's forwards: flows fwd_first .. + fwd_n (0 = none), woken
+     * as its bytes arrive */
+    uint32_t fwd_first, fwd_n;
+    uint64_t *held;           /* ooo with loss recovery: PSNs held past expect_psn
+                               * (a ring of sack_win bits, by PSN) */
+    uint16_t ackq_ti;         /* the tail of its ACK pipe (ackq_tc below) */
+    _Alignas(64) uint64_t done_ps;
+    uint64_t last_cnp;        /* receiver: last CNP sent */
+    uint64_t last_nak;
+    uint64_t acked;           /* receiver: bytes acknowledged (whole requests) */
+    uint64_t last_dup_ack;    /* receiver: last ACK answering a duplicate */
     uint64_t delack_at;
     /* transport.ack_path direct: the tail of its ACK pipe, and when the
      * last ACK put on it arrives (the next, sent back to back, arrives a
      * serialisation on the slowest link later, as through idle queues) */
     struct pkt_chunk *ackq_tc;
-    uint16_t ackq_ti;
     uint64_t ackq_last;
-    /* a primary's forwards: flows fwd_first .. + fwd_n (0 = none), woken
-     * as its bytes arrive */
-    uint32_t fwd_first, fwd_n;
-    /* the receiver's copy of bytes (nic_flow_start sets it): an arrival
-     * then reads the receiver's two lines only, not the first */
-    uint64_t rx_bytes;
 };
 _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fill one line");
-/* what an arrival at the receiver reads (nic_receive): lines 6 and 7 only */
-_Static_assert(offsetof(struct flow, recv) == 384 && offsetof(struct flow, rx_bytes) + 8 <= 512 &&
+/* what a data packet's arrival at the receiver reads (nic_receive): line 6 only */
+#define FLOW_RX_LINE(f) (offsetof(struct flow, f) / 64 == 6)
+_Static_assert(FLOW_RX_LINE(recv) && FLOW_RX_LINE(rx_bytes) && FLOW_RX_LINE(expect_psn) &&
+                   FLOW_RX_LINE(max_psn) && FLOW_RX_LINE(gen) && FLOW_RX_LINE(seen_any) &&
+                   FLOW_RX_LINE(done) && FLOW_RX_LINE(rx_ce) && FLOW_RX_LINE(fwd_n) &&
                    sizeof(struct flow) == 512,
-               "a flow's receiving state left its last two lines");
+               "a flow's receiving state left its line");
 /* what a pull of the sender's next packet reads: lines 0-2 only */
 _Static_assert(offsetof(struct flow, tx_gen) < 192 && offsetof(struct flow, feed) < 64,
                "a flow's sending state left its first three lines");
