@@ -347,9 +347,11 @@ static void maxmin_slots_narrow_and_wide(void)
         mm_update(&m);
         /* stops all over the lists, the farthest slots first: holes filled
          * from their ends */
-        for (uint32_t f = nf; f-- > 0;)
+        for (uint32_t k = nf; k > 0; k--) {
+            uint32_t f = k - 1;
             if (f % 5 == 0 || (f > nf / 2 && f % 7 == 0))
                 mm_stop(&m, f);
+        }
         mm_update(&m);
         for (uint32_t f = 1; f < nf; f += 10)
             mm_stop(&m, f);
