@@ -429,6 +429,8 @@ struct results {
     struct hybrid_figures {
         int on;                /* the hybrid engine ran */
         uint32_t jumps;        /* fast-forwards made */
+        uint64_t ends;         /* transfers' ends they passed */
+        uint32_t ends_max;     /* the most one passed */
         double period_s;       /* the observation period */
         double skipped_s;      /* simulated time fast-forwarded */
         double fraction;       /* skipped_s of the run's simulated time */
