@@ -122,6 +122,19 @@ static void evq_nodes_keep_whole_events(void)
 }
 
 
+/* A bare network of two 400G ports cabled to each other, 1 us apart. */
+static void two_ports(struct pnet *n, struct port ports[2], const struct scenario *sc)
+{
+    pnet_bare(n, sc);
+    evq_init(&n->q);
+    memset(ports, 0, 2 * sizeof *ports);
+    ports[0].bps = ports[1].bps = 400000000000ull;
+    ports[0].peer = 1;
+    ports[1].peer = 0;
+    ports[0].delay_ps = ports[1].delay_ps = 1000000;
+    n->ports = ports;
+}
+
 /* A PFC frame at a port (pfc_on_frame) notes training's victim time only
  * where a training class runs: without one it leaves the port's victim
  * fields alone (two cold lines at a host port; step 6); with one, a pause
@@ -133,15 +146,8 @@ static void pfc_frame_victim_only_with_training(void)
         scenario_defaults(&sc);
         sc.fabric.pfc_watchdog = 0;
         struct pnet n;
-        pnet_bare(&n, &sc);
-        evq_init(&n.q);
         struct port ports[2];
-        memset(ports, 0, sizeof ports);
-        ports[0].bps = ports[1].bps = 400000000000ull;
-        ports[0].peer = 1;
-        ports[1].peer = 0;
-        ports[0].delay_ps = ports[1].delay_ps = 1000000;
-        n.ports = ports;
+        two_ports(&n, ports, &sc);
         n.train_bit = train ? 1u << 3 : 0;
         ports[1].train_q = 1; /* a training packet queued (counted only with training) */
         n.now = 5000000;
@@ -178,15 +184,8 @@ static void pfc_train_pause_holds_until_xon(void)
         scenario_defaults(&sc);
         sc.fabric.pfc_watchdog = wd;
         struct pnet n;
-        pnet_bare(&n, &sc);
-        evq_init(&n.q);
         struct port ports[2];
-        memset(ports, 0, sizeof ports);
-        ports[0].bps = ports[1].bps = 400000000000ull;
-        ports[0].peer = 1;
-        ports[1].peer = 0;
-        ports[0].delay_ps = ports[1].delay_ps = 1000000;
-        n.ports = ports;
+        two_ports(&n, ports, &sc);
         struct port *p = &ports[1];
         n.now = 5000000;
         pfc_on_frame(&n, p, 3 | 100u << 8); /* a plain XOFF: its expiry armed */

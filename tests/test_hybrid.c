@@ -33,6 +33,40 @@ static double rel(double a, double b)
     return fabs(a - b) / b;
 }
 
+/* Hybrid's bars against the packet engine: most of the time skipped, the
+ * completion within 1%, the pauses and the largest queue within 5%. */
+static void check_bars(const struct results *h, const struct results *p)
+{
+    CHECKF(h->hybrid.jumps >= 1 && h->hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
+           h->hybrid.jumps, h->hybrid.fraction);
+    CHECKF(rel(h->completion_s, p->completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
+           h->completion_s, p->completion_s);
+    CHECKF(rel(h->paused_s, p->paused_s) < 0.05, "paused %.6g s against %.6g s", h->paused_s,
+           p->paused_s);
+    CHECKF(rel((double)h->max_queue_bytes, (double)p->max_queue_bytes) < 0.05,
+           "max queue %llu against %llu", (unsigned long long)h->max_queue_bytes,
+           (unsigned long long)p->max_queue_bytes);
+}
+
+/* 64 writers of 32 MB into one storage node through 16 MB buffers, run by
+ * the packet engine into p and by hybrid into h; nonzero when either fails
+ * (nothing left to release). */
+static int incast64(struct scenario *sc, struct results *p, struct results *h)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=64");
+    test_set(sc, "storage.nodes=1");
+    test_set(sc, "fabric.buffer=16MB");
+    test_set(sc, "workload.bytes_per_writer=32MB");
+    if (run(sc, ENGINE_PACKET, p))
+        return 1;
+    if (run(sc, ENGINE_HYBRID, h)) {
+        results_release(p);
+        return 1;
+    }
+    return 0;
+}
+
 /* The steady incast: most of the time skipped, completion within 1%, pause
  * time and the largest queue within 5% of the packet engine's. */
 static void hybrid_steady_incast_within_1pct(void)
@@ -44,15 +78,7 @@ static void hybrid_steady_incast_within_1pct(void)
         return;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
         CHECK(h.engine == ENGINE_HYBRID && h.hybrid.on && !h.hybrid.why[0]);
-        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
-               h.hybrid.jumps, h.hybrid.fraction);
-        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
-               h.completion_s, p.completion_s);
-        CHECKF(rel(h.paused_s, p.paused_s) < 0.05, "paused %.6g s against %.6g s", h.paused_s,
-               p.paused_s);
-        CHECKF(rel((double)h.max_queue_bytes, (double)p.max_queue_bytes) < 0.05,
-               "max queue %llu against %llu", (unsigned long long)h.max_queue_bytes,
-               (unsigned long long)p.max_queue_bytes);
+        check_bars(&h, &p);
         /* the error estimate is an estimate, not zero, and bounds this case */
         CHECKF(h.hybrid.error_s > 0 && fabs(h.completion_s - p.completion_s) <= h.hybrid.error_s,
                "error estimate %.6g s, error %.6g s", h.hybrid.error_s,
@@ -194,33 +220,18 @@ static void hybrid_many_flow_incast(void)
 {
     struct scenario sc;
     struct results p, h;
-    scenario_defaults(&sc);
-    test_set(&sc, "cluster.nodes=64");
-    test_set(&sc, "storage.nodes=1");
-    test_set(&sc, "fabric.buffer=16MB");
-    test_set(&sc, "workload.bytes_per_writer=32MB");
-    if (run(&sc, ENGINE_PACKET, &p))
+    if (incast64(&sc, &p, &h))
         return;
-    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
-               h.hybrid.jumps, h.hybrid.fraction);
-        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
-               h.completion_s, p.completion_s);
-        CHECKF(rel(h.paused_s, p.paused_s) < 0.05, "paused %.6g s against %.6g s", h.paused_s,
-               p.paused_s);
-        CHECKF(rel((double)h.max_queue_bytes, (double)p.max_queue_bytes) < 0.05,
-               "max queue %llu against %llu", (unsigned long long)h.max_queue_bytes,
-               (unsigned long long)p.max_queue_bytes);
-        CHECKF(fabs(h.completion_s - p.completion_s) <= h.hybrid.error_s,
-               "error estimate %.6g s, error %.6g s", h.hybrid.error_s,
-               fabs(h.completion_s - p.completion_s));
-        uint64_t all = 64 * sc.workload.bytes_per_writer;
-        CHECKF(h.bytes_sent == all && h.bytes_delivered == all, "sent %llu, delivered %llu",
-               (unsigned long long)h.bytes_sent, (unsigned long long)h.bytes_delivered);
-        CHECK(h.bytes_in_flight == 0 && h.drops == 0 && h.time_monotone);
-        CHECK(h.n_writer_s == 64);
-        results_release(&h);
-    }
+    check_bars(&h, &p);
+    CHECKF(fabs(h.completion_s - p.completion_s) <= h.hybrid.error_s,
+           "error estimate %.6g s, error %.6g s", h.hybrid.error_s,
+           fabs(h.completion_s - p.completion_s));
+    uint64_t all = 64 * sc.workload.bytes_per_writer;
+    CHECKF(h.bytes_sent == all && h.bytes_delivered == all, "sent %llu, delivered %llu",
+           (unsigned long long)h.bytes_sent, (unsigned long long)h.bytes_delivered);
+    CHECK(h.bytes_in_flight == 0 && h.drops == 0 && h.time_monotone);
+    CHECK(h.n_writer_s == 64);
+    results_release(&h);
     results_release(&p);
 }
 
@@ -233,25 +244,18 @@ static void hybrid_incast_pauses_within_1pct(void)
 {
     struct scenario sc;
     struct results p, h;
-    scenario_defaults(&sc);
-    test_set(&sc, "cluster.nodes=64");
-    test_set(&sc, "storage.nodes=1");
-    test_set(&sc, "fabric.buffer=16MB");
-    test_set(&sc, "workload.bytes_per_writer=32MB");
-    if (run(&sc, ENGINE_PACKET, &p))
+    if (incast64(&sc, &p, &h))
         return;
-    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
-               h.hybrid.jumps, h.hybrid.fraction);
-        CHECKF(rel(h.paused_s, p.paused_s) < 0.01, "paused %.6g s against %.6g s", h.paused_s,
-               p.paused_s);
-        CHECK(h.n_writer_s == p.n_writer_s);
-        double worst = 0;
-        for (uint32_t i = 0; i < h.n_writer_s && i < p.n_writer_s; i++)
-            worst = fmax(worst, rel(h.writer_s[i], p.writer_s[i]));
-        CHECKF(worst < 0.12, "a writer %.2f%% off", 100 * worst);
-        results_release(&h);
-    }
+    CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
+           h.hybrid.jumps, h.hybrid.fraction);
+    CHECKF(rel(h.paused_s, p.paused_s) < 0.01, "paused %.6g s against %.6g s", h.paused_s,
+           p.paused_s);
+    CHECK(h.n_writer_s == p.n_writer_s);
+    double worst = 0;
+    for (uint32_t i = 0; i < h.n_writer_s && i < p.n_writer_s; i++)
+        worst = fmax(worst, rel(h.writer_s[i], p.writer_s[i]));
+    CHECKF(worst < 0.12, "a writer %.2f%% off", 100 * worst);
+    results_release(&h);
     results_release(&p);
 }
 
@@ -419,36 +423,29 @@ static void hybrid_passes_many_ends(void)
 {
     struct scenario sc;
     struct results p, h;
-    scenario_defaults(&sc);
-    test_set(&sc, "cluster.nodes=64");
-    test_set(&sc, "storage.nodes=1");
-    test_set(&sc, "fabric.buffer=16MB");
-    test_set(&sc, "workload.bytes_per_writer=32MB");
-    if (run(&sc, ENGINE_PACKET, &p))
+    if (incast64(&sc, &p, &h))
         return;
-    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.ends_max > 1,
-               "%llu ends passed in %u jumps, at most %u in one",
-               (unsigned long long)h.hybrid.ends, h.hybrid.jumps, h.hybrid.ends_max);
-        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
-               h.completion_s, p.completion_s);
-        CHECKF(fabs(h.completion_s - p.completion_s) <= h.hybrid.error_s,
-               "error estimate %.6g s, error %.6g s", h.hybrid.error_s,
-               fabs(h.completion_s - p.completion_s));
-        CHECKF(rel(h.writer_p50_s, p.writer_p50_s) < 0.03, "median writer %.9g s against %.9g s",
-               h.writer_p50_s, p.writer_p50_s);
-        uint64_t all = 64 * sc.workload.bytes_per_writer, mtu = scenario_wire(&sc).payload;
-        CHECKF(h.bytes_sent == all && h.bytes_delivered == all, "sent %llu, delivered %llu",
-               (unsigned long long)h.bytes_sent, (unsigned long long)h.bytes_delivered);
-        CHECKF(h.packets_delivered == 64 * ((sc.workload.bytes_per_writer + mtu - 1) / mtu),
-               "%llu packets delivered", (unsigned long long)h.packets_delivered);
-        CHECK(h.bytes_in_flight == 0 && h.drops == 0 && h.time_monotone);
-        CHECK(h.n_writer_s == 64);
-        for (uint32_t i = 0; i < h.n_writer_s; i++)
-            CHECKF(h.writer_s[i] > 0 && h.writer_s[i] <= h.completion_s, "writer %u: %.9g s", i,
-                   h.writer_s[i]);
-        results_release(&h);
-    }
+    CHECKF(h.hybrid.ends_max > 1,
+           "%llu ends passed in %u jumps, at most %u in one",
+           (unsigned long long)h.hybrid.ends, h.hybrid.jumps, h.hybrid.ends_max);
+    CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
+           h.completion_s, p.completion_s);
+    CHECKF(fabs(h.completion_s - p.completion_s) <= h.hybrid.error_s,
+           "error estimate %.6g s, error %.6g s", h.hybrid.error_s,
+           fabs(h.completion_s - p.completion_s));
+    CHECKF(rel(h.writer_p50_s, p.writer_p50_s) < 0.03, "median writer %.9g s against %.9g s",
+           h.writer_p50_s, p.writer_p50_s);
+    uint64_t all = 64 * sc.workload.bytes_per_writer, mtu = scenario_wire(&sc).payload;
+    CHECKF(h.bytes_sent == all && h.bytes_delivered == all, "sent %llu, delivered %llu",
+           (unsigned long long)h.bytes_sent, (unsigned long long)h.bytes_delivered);
+    CHECKF(h.packets_delivered == 64 * ((sc.workload.bytes_per_writer + mtu - 1) / mtu),
+           "%llu packets delivered", (unsigned long long)h.packets_delivered);
+    CHECK(h.bytes_in_flight == 0 && h.drops == 0 && h.time_monotone);
+    CHECK(h.n_writer_s == 64);
+    for (uint32_t i = 0; i < h.n_writer_s; i++)
+        CHECKF(h.writer_s[i] > 0 && h.writer_s[i] <= h.completion_s, "writer %u: %.9g s", i,
+               h.writer_s[i]);
+    results_release(&h);
     results_release(&p);
 }
 

@@ -168,7 +168,7 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
     est->packets += train_packets(w->train, mtu, bound_s);
     if (engine == ENGINE_FLUID) {
         /* per transfer: flow state and solver heaps; per path entry: the
-         * solver's lists; per port: link state (~32 words) */
+         * solver's lists; per port: link state (FLUID_BYTES_PER_PORT) */
         double group, entries = fluid_path_entries(sc, t, w, &group);
         est->events = 2.0 * w->n;
         double fl = FLUID_BYTES_PER_TRANSFER * w->n + FLUID_BYTES_PER_ENTRY * entries +

@@ -146,12 +146,12 @@ const struct proto_scheme proto_schemes[PROTO_COUNT] = {
     /* RoCEv2: IB path MTU of payload; 8 preamble+SFD, 12 gap, 14 Ethernet,
      * 20 IPv4, 8 UDP, 12 BTH, 4 ICRC, 4 FCS (IBTA Annex A17) */
     [PROTO_ROCE] = {"roce", 0, ROCE_OVERHEAD,
-                    "preamble+gap 20, Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4"},
+                    "preamble+gap 20, Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4", 0, 0},
     /* TCP/IPv4 with timestamps (Linux's default, RFC 7323): fabric.mtu is
      * the IP MTU (9000 B jumbo frames), MSS = MTU - 52 */
     [PROTO_TCP] = {"tcp", 52, 90,
                    "preamble+gap 20, Ethernet 14, FCS 4; in the MTU: IPv4 20, TCP 20, "
-                   "timestamps 12"},
+                   "timestamps 12", 0, 0},
     /* Ultra Ethernet Transport over UDP (UEC 1.0, June 2025; each byte and
      * its source in docs/engine.md): fabric.mtu is the payload. Data: UDP
      * (its source port is the entropy, so no entropy header), PDS RUD
