@@ -32,7 +32,8 @@ struct net {
     double w[MAXF * MAXP]; /* share of the flow's rate on that link */
 };
 
-static void random_net(struct net *n, struct rng *r)
+/* len > 0: every flow crosses min(len, links) links. */
+static void random_net(struct net *n, struct rng *r, uint32_t len)
 {
     n->nl = 1 + (uint32_t)rng_below(r, MAXL);
     n->nf = 1 + (uint32_t)rng_below(r, MAXF);
@@ -43,6 +44,8 @@ static void random_net(struct net *n, struct rng *r)
     for (uint32_t f = 0; f < n->nf; f++) {
         n->off[f] = k;
         uint32_t want = 1 + (uint32_t)rng_below(r, MAXP < n->nl ? MAXP : n->nl);
+        if (len)
+            want = len < n->nl ? len : n->nl;
         while (k - n->off[f] < want) {
             uint32_t l = (uint32_t)rng_below(r, n->nl), dup = 0;
             for (uint32_t j = n->off[f]; j < k; j++)
@@ -108,16 +111,19 @@ static void brute_maxmin(const struct net *n, const int *active, double *rate)
     }
 }
 
-/* 400 random networks, or with unit 400 more with every share 1 (the solver
- * then finds a filled link's flows of A on its list, not in alist). */
+/* 400 random networks, 400 more with every share 1 (the solver then finds a
+ * filled link's flows of A on its list, not in alist), and 400 with every
+ * share 1 and every path one length (the lists then hold path entries,
+ * mm.lmul). */
 static void maxmin_matches_brute_force_random(void)
 {
     uint64_t mismatches = 0, contract = 0, checks = 0, updates = 0;
-    for (uint64_t seed = 1; seed <= 800; seed++) {
+    for (uint64_t seed = 1; seed <= 1200; seed++) {
         struct rng r;
         rng_init(&r, seed, 77);
         struct net n;
-        random_net(&n, &r);
+        int same = seed > 800;
+        random_net(&n, &r, same ? 1 + (uint32_t)(seed % MAXP) : 0);
         int unit = seed > 400;
         for (uint32_t j = 0; unit && j < n.off[n.nf]; j++)
             n.w[j] = 1.0;
@@ -126,6 +132,7 @@ static void maxmin_matches_brute_force_random(void)
         struct mm m;
         CHECK(mm_init(&m, &a, n.nl, n.cap, n.nf, n.off, n.path, n.w, n.fcap) == 0);
         CHECK(!m.alist == !m.pw && (!unit || !m.pw));
+        CHECK(!same || m.lmul); /* the entry lists are exercised */
         int active[MAXF] = {0};
         for (int step = 0; step < 30; step++) {
             double before[MAXF], load_before[MAXL], want[MAXF];
@@ -191,7 +198,7 @@ static void maxmin_matches_brute_force_random(void)
     CHECKF(mismatches == 0, "%llu rates differ from brute force", (unsigned long long)mismatches);
     CHECKF(contract == 0, "%llu changes outside aff/tl or stale loads", (unsigned long long)contract);
     CHECKF(checks == 0, "%llu allocations fail the bottleneck condition", (unsigned long long)checks);
-    CHECK(updates == 800 * 30);
+    CHECK(updates == 1200 * 30);
 }
 
 /* The checks above must be able to fail: a perturbed rate is caught by both. */
@@ -309,7 +316,7 @@ static int lists_whole(const struct mm *m, uint32_t *seen)
         if (k->n != want)
             return 0;
         for (uint32_t i = 0; i < k->n; i++) {
-            uint32_t f = m->lflow[k->off + i];
+            uint32_t f = mm_lflow(m, k->off + i);
             if (m->flows[f].apos == UINT32_MAX || seen[f] == l + 1)
                 return 0;
             seen[f] = l + 1;

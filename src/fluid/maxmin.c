@@ -98,6 +98,16 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         fl->apos = UINT32_MAX;
     }
     m->flows[nf].poff = np;
+    /* paths of one length P: the lists hold path entries, so a stop finds
+     * the entry of the flow it moves without reading that flow's path (a
+     * cache miss or two a link). entry x ceil(2^38 / P) >> 38 is entry / P
+     * exactly for entries below 2^26 and P below 4096 (the error stays
+     * under 2^26 / 2^38); the product stays below 2^64. */
+    uint32_t len = nf ? path_off[1] - path_off[0] : 0;
+    int same = len && !weighted && np < (1u << 26);
+    for (uint32_t f = 1; same && f < nf; f++)
+        same = path_off[f + 1] - path_off[f] == len;
+    m->lmul = same ? ((UINT64_C(1) << 38) + len - 1) / len : 0;
     m->epoch = 1;
     m->dmark_epoch = 1;
     free(cnt);
@@ -239,7 +249,7 @@ void mm_start(struct mm *m, uint32_t f)
         slot_set(m, fl->poff + i, l->n);
         if (m->lpe)
             m->lpe[l->off + l->n] = fl->poff + i;
-        m->lflow[l->off + l->n++] = f;
+        m->lflow[l->off + l->n++] = m->lmul ? fl->poff + i : f;
     }
     fl->apos = m->n_active;
     m->active[m->n_active++] = f;
@@ -286,10 +296,10 @@ void mm_stop(struct mm *m, uint32_t f)
         uint32_t s = slot_of(m, fl->poff + i);
         snapshot(l, m->epoch + 1);
         l->load = l->n > 1 ? l->load - mm_w(m, fl->poff + i) * fl->rate : 0; /* empty: 0 */
-        uint32_t last = l->off + --l->n, g = m->lflow[last];
+        uint32_t last = l->off + --l->n, g = mm_lflow(m, last);
         if (g != f) { /* move the last flow into the hole */
-            uint32_t pe = m->lpe ? m->lpe[last] : path_entry(m, g, lid);
-            m->lflow[l->off + s] = g;
+            uint32_t pe = m->lpe ? m->lpe[last] : m->lmul ? m->lflow[last] : path_entry(m, g, lid);
+            m->lflow[l->off + s] = m->lflow[last];
             if (m->lpe)
                 m->lpe[l->off + s] = pe;
             slot_set(m, pe, s);
@@ -497,7 +507,7 @@ static void fill(struct mm *m)
             continue;
         }
         for (uint32_t k = l->off; k < l->off + l->n && l->unfrozen; k++) {
-            uint32_t f = m->lflow[k];
+            uint32_t f = mm_lflow(m, k);
             if (!m->frozen[f] && m->flows[f].mark == m->epoch)
                 freeze(m, f, level, id);
         }
@@ -525,7 +535,7 @@ static uint32_t validate(struct mm *m)
                 double maxr = 0;
                 m->scans++;
                 for (uint32_t k = 0; k < l->n; k++) {
-                    uint32_t f = m->lflow[l->off + k];
+                    uint32_t f = mm_lflow(m, l->off + k);
                     const struct mm_flow *g = &m->flows[f];
                     if (g->mark != m->epoch && g->rate > x) {
                         affect(m, f);
@@ -560,7 +570,7 @@ static void finish(struct mm *m)
         } else if (++l->since_sum >= 8 * l->n) { /* amortised: 1/8 read a touch */
             double load = 0;
             for (uint32_t k = 0; k < l->n; k++)
-                load += slot_w(m, l->off + k) * m->flows[m->lflow[l->off + k]].rate;
+                load += slot_w(m, l->off + k) * m->flows[mm_lflow(m, l->off + k)].rate;
             l->load = load;
             l->since_sum = 0;
         } else {
@@ -723,8 +733,8 @@ static void gupdate(struct mm *m)
         struct mm_link *l = &m->links[id];
         l->level = level;
         for (uint32_t k = l->off; k < l->off + l->n; k++)
-            if (!m->frozen[m->lflow[k]])
-                gfreeze(m, m->lflow[k], level);
+            if (!m->frozen[mm_lflow(m, k)])
+                gfreeze(m, mm_lflow(m, k), level);
         for (uint32_t k = m->lgoff[id]; k < m->lgoff[id + 1]; k++)
             if (m->gun[m->lgrp[k]])
                 gfreeze_group(m, m->lgrp[k], level);
@@ -778,7 +788,7 @@ void mm_update(struct mm *m)
     for (uint32_t i = 0; i < m->n_shrunk; i++) {
         const struct mm_link *l = &m->links[m->shrunk[i]];
         for (uint32_t k = 0; k < l->n; k++)
-            affect(m, m->lflow[l->off + k]);
+            affect(m, mm_lflow(m, l->off + k));
     }
     m->n_added = m->n_dirty = m->n_shrunk = 0;
     m->dmark_epoch++;
@@ -803,7 +813,7 @@ static double check_load(const struct mm *m, uint32_t l, double *max)
     const struct mm_link *k = &m->links[l];
     double load = 0, top = 0;
     for (uint32_t i = 0; i < k->n; i++) {
-        double r = m->flows[m->lflow[k->off + i]].rate;
+        double r = m->flows[mm_lflow(m, k->off + i)].rate;
         load += slot_w(m, k->off + i) * r;
         top = r > top ? r : top;
     }

@@ -91,7 +91,11 @@ struct mm {
      * memory less), else 32 (pslot16 NULL) */
     uint32_t *pslot;
     uint16_t *pslot16;
-    uint32_t *lflow;        /* per link: its active flows */
+    uint32_t *lflow;        /* per link: its active flows (mm_lflow), as flow ids,
+                             * or with lmul their path entries naming the link */
+    uint64_t lmul;          /* every path one length P (unit weights): an entry's
+                             * flow is entry x lmul >> 38 (= entry / P), and a
+                             * moved flow's entry needs no lookup; 0: flow ids */
     uint32_t *lpe;          /* beside lflow, the path entry naming the link, for
                              * its weight; NULL with pw (unit weights: a moved
                              * flow's entry is found on its path) */
@@ -140,6 +144,11 @@ static inline uint32_t mm_np(const struct mm *m, uint32_t f)
 static inline double mm_cap(const struct mm *m, uint32_t f)
 {
     return m->fcap ? m->fcap[f] : (double)INFINITY;
+}
+/* The flow of link list entry k (mm.lflow index). */
+static inline uint32_t mm_lflow(const struct mm *m, uint32_t k)
+{
+    return m->lmul ? (uint32_t)(m->lflow[k] * m->lmul >> 38) : m->lflow[k];
 }
 /* Weight of path entry pe (mm.path index). */
 static inline double mm_w(const struct mm *m, uint32_t pe)
