@@ -184,8 +184,7 @@ struct heads {
     struct bound_memo *memo; /* bound_path of each kind of transfer, once */
 };
 
-static int heads_init(struct heads *hd, const struct topo *t, const struct scenario *sc,
-                      const struct workload *w)
+static int heads_init(struct heads *hd, const struct topo *t)
 {
     hd->up = calloc(2 * (size_t)t->n_leaves, sizeof *hd->up);
     hd->dst = calloc(t->first_cleaf, sizeof *hd->dst);
@@ -194,33 +193,35 @@ static int heads_init(struct heads *hd, const struct topo *t, const struct scena
     hd->memo = calloc(1, sizeof *hd->memo);
     if (!hd->memo || !hd->up || !hd->dst || !hd->store || !hd->pod)
         return -1;
-    for (uint32_t i = 0; i < w->n; i++) {
-        const struct transfer *x = &w->xfers[i];
-        uint32_t path[TOPO_MAX_HOPS];
-        struct bound_path bp;
-        uint32_t np = x->bytes ? workload_path(w, t, i, path) : 0;
-        if (np < 2 || bound_path_memo(hd->memo, t, sc, x, path, np, &bp) < 2)
-            continue;
-        uint32_t k = np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
-        uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
-        if (bp.head[1] > hd->up[2 * sl])
-            hd->up[2 * sl] = bp.head[1];
-        if (bp.head[k - 1] > hd->up[2 * dl + 1])
-            hd->up[2 * dl + 1] = bp.head[k - 1];
-        if (k >= 4) { /* three tiers, between pods */
-            uint32_t sp = t->nodes[t->nodes[x->src].leaf].pod;
-            uint32_t dp = t->nodes[t->nodes[x->dst].leaf].pod;
-            if (bp.head[2] > hd->pod[2 * sp])
-                hd->pod[2 * sp] = bp.head[2];
-            if (bp.head[k - 2] > hd->pod[2 * dp + 1])
-                hd->pod[2 * dp + 1] = bp.head[k - 2];
-        }
-        if (bp.head[k] > hd->dst[x->dst])
-            hd->dst[x->dst] = bp.head[k];
-        if (bp.arrive > hd->store[x->dst])
-            hd->store[x->dst] = bp.arrive;
-    }
     return 0;
+}
+
+/* Transfer x's first packet, on path[0..np) (workload_path's), into the
+ * heads: set-up adds each while it reads the transfer's path anyway. */
+static void heads_add(struct heads *hd, const struct topo *t, const struct scenario *sc,
+                      const struct transfer *x, const uint32_t *path, uint32_t np)
+{
+    struct bound_path bp;
+    if (!x->bytes || np < 2 || bound_path_memo(hd->memo, t, sc, x, path, np, &bp) < 2)
+        return;
+    uint32_t k = np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
+    uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
+    if (bp.head[1] > hd->up[2 * sl])
+        hd->up[2 * sl] = bp.head[1];
+    if (bp.head[k - 1] > hd->up[2 * dl + 1])
+        hd->up[2 * dl + 1] = bp.head[k - 1];
+    if (k >= 4) { /* three tiers, between pods */
+        uint32_t sp = t->nodes[t->nodes[x->src].leaf].pod;
+        uint32_t dp = t->nodes[t->nodes[x->dst].leaf].pod;
+        if (bp.head[2] > hd->pod[2 * sp])
+            hd->pod[2 * sp] = bp.head[2];
+        if (bp.head[k - 2] > hd->pod[2 * dp + 1])
+            hd->pod[2 * dp + 1] = bp.head[k - 2];
+    }
+    if (bp.head[k] > hd->dst[x->dst])
+        hd->dst[x->dst] = bp.head[k];
+    if (bp.arrive > hd->store[x->dst])
+        hd->store[x->dst] = bp.arrive;
 }
 
 static void heads_release(struct heads *hd)
@@ -1203,6 +1204,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     n->two = n->nt && n->tr->isolation == ISO_LOGICAL;
     /* a checkpoint alone (no training flows in the solver) */
     n->grouped = grouped && flow_split(sc) && !n->nt;
+    int weighted = lb_scheme(sc->fabric.load_balancing)->fluid_path == LB_FLUID_WEIGHTED;
     train_clock_init(&n->tc, n->tr);
     n->train_at = n->tc.next_ps;
     if (!nf)
@@ -1259,7 +1261,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     struct heads *hd = calloc(1, sizeof *hd);
     n->hd = hd;
     int rc = -1;
-    if (!hd || heads_init(hd, t, sc, w) < 0 || !n->fl || !n->fst || !n->tlat ||
+    if (!hd || heads_init(hd, t) < 0 || !n->fl || !n->fst || !n->tlat ||
         !n->twire_done || (!in_order && (!n->order || !keys)) || heap_bad ||
         !path_off || (capped && !fcap) || (ns && !wire_to) || !n->moved || !toff ||
         (rd != UINT32_MAX && (!rd_pay || !rd_wire)) || (request_on(w, sc) && !req_share) ||
@@ -1294,6 +1296,10 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             err_set(e, "transfer %u: no path from node %u to node %u", i, x->src, x->dst);
             goto out;
         }
+        /* the heads take the cached path: flow_links' is it unless weighted */
+        if (n->grouped || weighted)
+            k = x->bytes ? workload_path(w, t, i, path) : 0;
+        heads_add(hd, t, sc, x, path, k);
         if (fgroup)
             fgroup[i] = gid;
         if (pairs.ng > ng0 && n->grouped) { /* a new group: whether it crosses a failed link */
