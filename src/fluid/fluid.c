@@ -109,6 +109,8 @@ struct fnet {
     uint32_t *prev, n_prev;  /* relaxed links reset at this time: pass 3 looks again */
     uint64_t ckpt_end;       /* latest checkpoint completion */
     int grouped;             /* spray's leaf pairs as solver groups (mm_init_groups) */
+    int own_path;            /* a transfer's solver path starts with its route's
+                              * ports (one path, not weighted): ckpt_latency reads it */
     uint64_t train_at;       /* the next step's communication starts; UINT64_MAX = none pending */
 };
 
@@ -1205,6 +1207,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     /* a checkpoint alone (no training flows in the solver) */
     n->grouped = grouped && flow_split(sc) && !n->nt;
     int weighted = lb_scheme(sc->fabric.load_balancing)->fluid_path == LB_FLUID_WEIGHTED;
+    n->own_path = !flow_split(sc) && !weighted && w->path;
     train_clock_init(&n->tc, n->tr);
     n->train_at = n->tc.next_ps;
     if (!nf)
@@ -1564,9 +1567,17 @@ static uint64_t ckpt_latency(const struct fnet *n, uint32_t i)
     const struct topo *t = n->t;
     const struct scenario *sc = n->sc;
     const struct transfer *x = &n->w->xfers[i];
-    uint32_t path[TOPO_MAX_HOPS];
-    int weighted = lb_scheme(sc->fabric.load_balancing)->fluid_path == LB_FLUID_WEIGHTED;
-    uint32_t k = weighted ? wcmp_path(t, x, path) : workload_path(n->w, t, i, path);
+    uint32_t path[TOPO_MAX_HOPS], k = 0;
+    if (n->own_path) {
+        /* its route's ports lead its solver path, which the stop just read */
+        const struct mm *m = &n->mm;
+        for (uint32_t pe = m->flows[i].poff, np = mm_np(m, i);
+             k < np && k < TOPO_MAX_HOPS && n->lid_port[m->path[pe + k]] != UINT32_MAX; k++)
+            path[k] = n->lid_port[m->path[pe + k]];
+    } else {
+        int weighted = lb_scheme(sc->fabric.load_balancing)->fluid_path == LB_FLUID_WEIGHTED;
+        k = weighted ? wcmp_path(t, x, path) : workload_path(n->w, t, i, path);
+    }
     if (!k)
         return 0; /* set-up refused a transfer without a path */
     uint64_t pace = x->rate_bps ? x->rate_bps : UINT64_MAX;
