@@ -93,6 +93,7 @@ struct hybrid {
      * jumps left out): per observation its age, the bytes queued and the
      * paused time less what jumps credited; a ring of BASE */
     double *ba, *bq, *bp;
+    uint32_t *bs, seg;         /* per observation, the jumps before it */
     uint32_t bn, bh;
     uint64_t blive;            /* transfers live at its start */
     int fitted;                /* a drift fitted since the last start */
@@ -297,7 +298,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->nfrac = calloc((size_t)n->topo->n_nodes + 1, sizeof *h->nfrac);
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
     h->ba = calloc(3 * BASE, sizeof *h->ba);
-    if (!h->ba ||
+    h->bs = calloc(BASE, sizeof *h->bs);
+    if (!h->ba || !h->bs ||
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
         !h->src || !h->nfrac)
         return -1;
@@ -368,6 +370,7 @@ static void release(struct hybrid *h)
     free(h->src);
     free(h->nfrac);
     free(h->ba);
+    free(h->bs);
 }
 
 static uint64_t *slot(struct hybrid *h, uint32_t back)
@@ -408,33 +411,46 @@ static void observe(struct hybrid *h)
     h->ba[h->bh] = ps_to_s(n->now - h->skipped);
     h->bq[h->bh] = queued; /* (the back ends' levels: a jump carries them) */
     h->bp[h->bh] = ps_to_s((uint64_t)paused) - h->pjump;
+    h->bs[h->bh] = h->seg;
     if (h->bn < BASE)
         h->bn++;
 }
 
-/* The least-squares slope of y over x (n points) less `sd` of its standard
- * errors, towards 0 (0 where the fit cannot tell it from the noise). */
-static double slope_beyond_noise(const double *x, const double *y, uint32_t n, double sd)
+/* The least-squares slope of y over x (n points in runs of equal seg[],
+ * each run its own intercept: a jump between them carried what moved the
+ * level) less `sd` of its standard errors, towards 0 (0 where the fit
+ * cannot tell it from the noise). */
+static double slope_beyond_noise(const double *x, const double *y, const uint32_t *seg, uint32_t n,
+                                 double sd)
 {
-    double mx = 0, my = 0, sxx = 0, sxy = 0, see = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        mx += x[i];
-        my += y[i];
-    }
-    mx /= n;
-    my /= n;
-    for (uint32_t i = 0; i < n; i++) {
-        sxx += (x[i] - mx) * (x[i] - mx);
-        sxy += (x[i] - mx) * (y[i] - my);
-    }
-    if (n < 3 || sxx <= 0)
-        return 0;
-    double b = sxy / sxx;
-    for (uint32_t i = 0; i < n; i++) {
-        double e = y[i] - my - b * (x[i] - mx);
-        see += e * e;
-    }
-    double se = sqrt(see / (n - 2) / sxx), m = fabs(b) - sd * se;
+    double sxx = 0, sxy = 0, see = 0, b = 0;
+    uint32_t runs = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0, e; i < n; i = e) {
+            double mx = 0, my = 0;
+            for (e = i; e < n && seg[e] == seg[i]; e++) {
+                mx += x[e];
+                my += y[e];
+            }
+            mx /= e - i;
+            my /= e - i;
+            runs += !pass;
+            for (uint32_t j = i; j < e; j++) {
+                double dx = x[j] - mx, dy = y[j] - my;
+                if (!pass) {
+                    sxx += dx * dx;
+                    sxy += dx * dy;
+                } else {
+                    see += (dy - b * dx) * (dy - b * dx);
+                }
+            }
+            if (!pass && e == n) {
+                if (sxx <= 0 || n < runs + 2)
+                    return 0;
+                b = sxy / sxx;
+            }
+        }
+    double se = sqrt(see / (n - runs - 1) / sxx), m = fabs(b) - sd * se;
     return m > 0 ? copysign(m, b) : 0;
 }
 
@@ -455,10 +471,12 @@ static double drift(struct hybrid *h)
 {
     uint32_t n = h->bn / 2; /* its later half: the fill before it is no drift */
     double x[BASE], y[BASE], r[BASE], mq = 0, mr = 0;
+    uint32_t sg[BASE];
     for (uint32_t j = 0; j < n; j++) {
         uint32_t i = (h->bh + BASE - (n - 1) + j) % BASE;
         x[j] = h->ba[i];
         y[j] = h->bq[i];
+        sg[j] = h->bs[i];
         mq += y[j] / n;
     }
     for (uint32_t j = 1; j < n; j++) {
@@ -467,8 +485,8 @@ static double drift(struct hybrid *h)
         r[j - 1] = dt > 0 ? (h->bp[i] - h->bp[k]) / dt : 0;
         mr += r[j - 1] / (n - 1);
     }
-    double dq = mq > 0 ? fabs(slope_beyond_noise(x, y, n, DRIFT_SD)) / mq : 0;
-    double dr = mr > 0 ? fabs(slope_beyond_noise(x + 1, r, n - 1, DRIFT_SD)) / mr : 0;
+    double dq = mq > 0 ? fabs(slope_beyond_noise(x, y, sg, n, DRIFT_SD)) / mq : 0;
+    double dr = mr > 0 ? fabs(slope_beyond_noise(x + 1, r, sg + 1, n - 1, DRIFT_SD)) / mr : 0;
     return fmax(dq, dr);
 }
 
@@ -1258,10 +1276,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
         x[h->o_q] -= x[h->o_q] > gone ? gone : x[h->o_q];
         x[h->o_q] = dlevel < 0 && (uint64_t)-dlevel > x[h->o_q] ? 0 : x[h->o_q] + (uint64_t)dlevel;
     }
-    /* a new baseline, the last drift fitted standing: what the jump
-     * carried (the writers' progress, their ends) is no drift of the
-     * state's own */
-    h->bn = 0;
+    /* a new run of the baseline: what the jump carried (the writers'
+     * progress, their ends) moved its levels, no drift of the state's own */
+    h->seg++;
     /* a window observed before the next jump: the rates the jump assumed
      * are checked against the packets' (steady again) */
     if (h->have > h->slots - h->w)
