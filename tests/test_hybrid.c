@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../src/core/evq.h"
+#include "../src/scenario/scenario.h"
 #include "harness.h"
 #include "support.h"
 
@@ -33,11 +34,13 @@ static double rel(double a, double b)
     return fabs(a - b) / b;
 }
 
-/* Hybrid's bars against the packet engine: most of the time skipped, the
- * completion within 1%, the pauses and the largest queue within 5%. */
+/* Hybrid's bars against the packet engine: a large share of the time
+ * skipped (over 40%: the 64-writer incast's paused rate drifts between its
+ * writers' ends, and the drift bound keeps 43% of 58%), the completion
+ * within 1%, the pauses and the largest queue within 5%. */
 static void check_bars(const struct results *h, const struct results *p)
 {
-    CHECKF(h->hybrid.jumps >= 1 && h->hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
+    CHECKF(h->hybrid.jumps >= 1 && h->hybrid.fraction > 0.4, "%u jumps, %.3f skipped",
            h->hybrid.jumps, h->hybrid.fraction);
     CHECKF(rel(h->completion_s, p->completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
            h->completion_s, p->completion_s);
@@ -246,7 +249,7 @@ static void hybrid_incast_pauses_within_1pct(void)
     struct results p, h;
     if (incast64(&sc, &p, &h))
         return;
-    CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
+    CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.4, "%u jumps, %.3f skipped",
            h.hybrid.jumps, h.hybrid.fraction);
     CHECKF(rel(h.paused_s, p.paused_s) < 0.01, "paused %.6g s against %.6g s", h.paused_s,
            p.paused_s);
@@ -449,6 +452,39 @@ static void hybrid_passes_many_ends(void)
     results_release(&p);
 }
 
+/* A backlog that relaxes over the run: DCP async, 32 nodes' 256 writers
+ * into 3 storage nodes at 40 Gbps (0.48 s). The queues and the pauses
+ * they hold upstream fall slowly in the packet run; a jump carries the
+ * state unchanged, so the hybrid's stayed high (+8.8% paused with one
+ * 0.19 s jump; with the baseline but no LAG bound, +4.5%). A jump now
+ * leaves the state at most LAG behind the drift fitted over the long
+ * baseline: the paused time within 3% of the packet engine's (+2.1%), the
+ * completion within 1%. */
+static void hybrid_drifting_backlog_paused_within_3pct(void)
+{
+    struct scenario sc;
+    struct results p, h;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    CHECKF(scenario_load_file(&sc, "scenarios/dcp-async-llama3-70b.yaml", &e) == 0, "%s", e.msg);
+    if (e.msg[0])
+        return;
+    test_set(&sc, "cluster.nodes=32");
+    test_set(&sc, "model.name=custom");
+    test_set(&sc, "model.params=500000000");
+    if (run(&sc, ENGINE_PACKET, &p))
+        return;
+    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
+        CHECKF(h.hybrid.jumps >= 1, "%u jumps", h.hybrid.jumps);
+        CHECKF(rel(h.paused_s, p.paused_s) < 0.03, "paused %.6g s against %.6g s", h.paused_s,
+               p.paused_s);
+        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
+               h.completion_s, p.completion_s);
+        results_release(&h);
+    }
+    results_release(&p);
+}
+
 SUITE(suite_hybrid) = {
     {"evq_shift_moves_all_but_kept", evq_shift_moves_all_but_kept},
     {"hybrid_steady_incast_within_1pct", hybrid_steady_incast_within_1pct},
@@ -464,5 +500,6 @@ SUITE(suite_hybrid) = {
     {"hybrid_long_run_period_from_fabric", hybrid_long_run_period_from_fabric},
     {"hybrid_estimate_counts_writers_shares", hybrid_estimate_counts_writers_shares},
     {"hybrid_passes_many_ends", hybrid_passes_many_ends},
+    {"hybrid_drifting_backlog_paused_within_3pct", hybrid_drifting_backlog_paused_within_3pct},
     {NULL, NULL},
 };

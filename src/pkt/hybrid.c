@@ -20,6 +20,14 @@ enum {
 #define NSUMS (PNET_NSUMS + PATH_SETS)
 #define SUM_AT(f) ((offsetof(struct pnet, f) - offsetof(struct pnet, sums)) / sizeof(uint64_t))
 
+/* Fewer live transfers into a receiver than this: each held steady too. */
+#define FEW 16
+
+/* Observations the long baseline keeps (the state's drift is fitted over
+ * them) and the fewest it fits. */
+#define BASE 128
+#define BASE_MIN 12
+
 /* A sending transfer's end: its room over its weight (the level of the
  * water-filling at which it ends), by receiver. */
 struct wend {
@@ -81,6 +89,19 @@ struct hybrid {
      * UINT32_MAX; per NIC: the bytes a jump credits into it */
     uint32_t *be;
     uint64_t *lin;
+    /* the long baseline, in the state's own time (the time simulated, the
+     * jumps left out): per observation its age, the bytes queued and the
+     * paused time less what jumps credited; a ring of BASE */
+    double *ba, *bq, *bp;
+    uint32_t *bs, seg;         /* per observation, the jumps before it */
+    uint32_t bn, bh;
+    uint64_t blive;            /* transfers live at its start */
+    int fitted;                /* a drift fitted since the last start */
+    uint64_t skipped;          /* the time jumped so far */
+    double pjump;              /* paused time credited by jumps, s */
+    double lag;                /* the drift the state missed: its relative
+                                * paused rate and backlog, summed over jumps */
+    double drift;              /* the last jump_span's drift a second */
 };
 
 static int started(const struct flow *f)
@@ -276,7 +297,10 @@ static int init(struct hybrid *h, struct pnet *n)
     h->src = calloc((size_t)n->topo->n_nodes + 1, 1);
     h->nfrac = calloc((size_t)n->topo->n_nodes + 1, sizeof *h->nfrac);
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
-    if (!h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
+    h->ba = calloc(3 * BASE, sizeof *h->ba);
+    h->bs = calloc(BASE, sizeof *h->bs);
+    if (!h->ba || !h->bs ||
+        !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
         !h->src || !h->nfrac)
         return -1;
     for (uint32_t i = 0; i < n->n_flows; i++)
@@ -290,6 +314,8 @@ static int init(struct hybrid *h, struct pnet *n)
                      : d;
         h->be[i] = o < t->first_cleaf && n->nics[o].buffered ? o : UINT32_MAX;
     }
+    h->bq = h->ba + BASE;
+    h->bp = h->bq + BASE;
     h->hold = h->dx + n->n_flows + 1;
     h->droom = h->hold + n->n_flows + 1;
     h->rb = h->ra + nr;
@@ -343,6 +369,8 @@ static void release(struct hybrid *h)
     free(h->early);
     free(h->src);
     free(h->nfrac);
+    free(h->ba);
+    free(h->bs);
 }
 
 static uint64_t *slot(struct hybrid *h, uint32_t back)
@@ -362,8 +390,104 @@ static void observe(struct hybrid *h)
         h->have = 0;
     h->begun = begun;
     h->head = (h->head + 1) % h->slots;
-    take(h, slot(h, 0));
+    uint64_t *s = slot(h, 0);
+    take(h, s);
     h->have++;
+    /* the long baseline restarts with the history (a start moves the
+     * rates); else one observation more in the state's own time */
+    uint64_t live = begun - n->flows_done;
+    if (h->have == 1)
+        h->fitted = 0;
+    if (h->have == 1 || (live != h->blive && (live > h->blive ? live - h->blive : h->blive - live) * FEW > h->blive)) {
+        h->bn = 0; /* (and where many of its transfers ended: the state it left is carried) */
+        h->blive = live;
+    }
+    double paused = 0, queued = 0;
+    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+        paused += (double)s[h->o_port + (size_t)i * PC_N + PC_PAUSED];
+        queued += n->ports[i].is_host ? 0 : (double)n->ports[i].q_bytes;
+    }
+    h->bh = (h->bh + 1) % BASE;
+    h->ba[h->bh] = ps_to_s(n->now - h->skipped);
+    h->bq[h->bh] = queued; /* (the back ends' levels: a jump carries them) */
+    h->bp[h->bh] = ps_to_s((uint64_t)paused) - h->pjump;
+    h->bs[h->bh] = h->seg;
+    if (h->bn < BASE)
+        h->bn++;
+}
+
+/* The least-squares slope of y over x (n points in runs of equal seg[],
+ * each run its own intercept: a jump between them carried what moved the
+ * level) less `sd` of its standard errors, towards 0 (0 where the fit
+ * cannot tell it from the noise). */
+static double slope_beyond_noise(const double *x, const double *y, const uint32_t *seg, uint32_t n,
+                                 double sd)
+{
+    double sxx = 0, sxy = 0, see = 0, b = 0;
+    uint32_t runs = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0, e; i < n; i = e) {
+            double mx = 0, my = 0;
+            for (e = i; e < n && seg[e] == seg[i]; e++) {
+                mx += x[e];
+                my += y[e];
+            }
+            mx /= e - i;
+            my /= e - i;
+            runs += !pass;
+            for (uint32_t j = i; j < e; j++) {
+                double dx = x[j] - mx, dy = y[j] - my;
+                if (!pass) {
+                    sxx += dx * dx;
+                    sxy += dx * dy;
+                } else {
+                    see += (dy - b * dx) * (dy - b * dx);
+                }
+            }
+            if (!pass && e == n) {
+                if (sxx <= 0 || n < runs + 2)
+                    return 0;
+                b = sxy / sxx;
+            }
+        }
+    double se = sqrt(see / (n - runs - 1) / sxx), m = fabs(b) - sd * se;
+    return m > 0 ? copysign(m, b) : 0;
+}
+
+/* The most the state may lag the packets' by, as a share of its paused
+ * rate or backlog (the drift x the time jumped, summed over jumps). */
+#define LAG 0.03
+
+/* Standard errors a drift must stand beyond to count. */
+#define DRIFT_SD 3
+
+/* The state's drift a second in its own time over the long baseline, as a
+ * share: the larger of the bytes queued and the paused rate (paused time a
+ * second, between observations), each relative to its mean. A jump carries
+ * the state unchanged, so what drifts in the packets (a backlog that
+ * relaxes over seconds) stays where it was: the state lags the packets'
+ * by the drift x the time jumped. */
+static double drift(struct hybrid *h)
+{
+    uint32_t n = h->bn / 2; /* its later half: the fill before it is no drift */
+    double x[BASE], y[BASE], r[BASE], mq = 0, mr = 0;
+    uint32_t sg[BASE];
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t i = (h->bh + BASE - (n - 1) + j) % BASE;
+        x[j] = h->ba[i];
+        y[j] = h->bq[i];
+        sg[j] = h->bs[i];
+        mq += y[j] / n;
+    }
+    for (uint32_t j = 1; j < n; j++) {
+        uint32_t i = (h->bh + BASE - (n - 1) + j) % BASE, k = (i + BASE - 1) % BASE;
+        double dt = h->ba[i] - h->ba[k];
+        r[j - 1] = dt > 0 ? (h->bp[i] - h->bp[k]) / dt : 0;
+        mr += r[j - 1] / (n - 1);
+    }
+    double dq = mq > 0 ? fabs(slope_beyond_noise(x, y, sg, n, DRIFT_SD)) / mq : 0;
+    double dr = mr > 0 ? fabs(slope_beyond_noise(x + 1, r, sg + 1, n - 1, DRIFT_SD)) / mr : 0;
+    return fmax(dq, dr);
 }
 
 /* The first flow start after now (UINT64_MAX: none). */
@@ -379,8 +503,6 @@ static uint64_t next_start(const struct pnet *n)
 /* The share of a draining receiver's bytes in flight one jump may take. */
 #define DRAIN_SHARE 0.5
 
-/* Fewer live transfers into a receiver than this: each held steady too. */
-#define FEW 16
 
 /* A jump passes at most one in PASS_EVERY (rounded up) of a receiver's
  * sending transfers' ends: a window observed after it shows whether the
@@ -623,6 +745,20 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         double most = room > 0 ? room * (double)PS_PER_S : 0;
         if (most < (double)d)
             d = (uint64_t)most;
+    }
+    /* the drift the jumps leave the state behind by stays within LAG */
+    if (drained > 0) {
+        h->drift = 0; /* (a drain's decline is carried) */
+    } else if (h->bn >= BASE_MIN) {
+        h->drift = drift(h);
+        h->fitted = 1;
+    } else if (!h->fitted) {
+        return 0; /* no baseline yet to see a drift on */
+    } /* (else the last one fitted stands: many ends restarted the baseline) */
+    if (h->drift > 0) {
+        double most = (LAG - h->lag) / h->drift * (double)PS_PER_S;
+        if (most < (double)d)
+            d = most > 0 ? (uint64_t)most : 0;
     }
     if (n->time_limit_ps != UINT64_MAX &&
         (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period))
@@ -1129,6 +1265,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
         h->dq[i] = 0;
     }
     credit(h, cr);
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        h->pjump += ps_to_s(cr[h->o_port + (size_t)i * PC_N + PC_PAUSED]);
     /* the history as the steady state would have written it: its deltas
      * stay the rates, so a later observation may jump again */
     for (uint32_t s = 0; s < h->slots; s++) {
@@ -1138,6 +1276,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
         x[h->o_q] -= x[h->o_q] > gone ? gone : x[h->o_q];
         x[h->o_q] = dlevel < 0 && (uint64_t)-dlevel > x[h->o_q] ? 0 : x[h->o_q] + (uint64_t)dlevel;
     }
+    /* a new run of the baseline: what the jump carried (the writers'
+     * progress, their ends) moved its levels, no drift of the state's own */
+    h->seg++;
     /* a window observed before the next jump: the rates the jump assumed
      * are checked against the packets' (steady again) */
     if (h->have > h->slots - h->w)
@@ -1183,7 +1324,6 @@ void hybrid_loop(struct pnet *n)
     hf->period_s = ps_to_s(h.period);
     if (!ok)
         n->oom = 1;
-    uint64_t skipped = 0;
     uint64_t b = why ? UINT64_MAX : n->now + h.period; /* unsupported: as the packet engine */
     while (ok && pnet_run_before(n, b)) {
         n->now = b;
@@ -1195,11 +1335,12 @@ void hybrid_loop(struct pnet *n)
         if (d && jump(&h, &d) == 0) {
             hf->jumps++;
 #ifdef CKPT_HYBRID_TRACE /* a line a jump, to stderr */
-            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us\n",
+            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f\n",
                     ps_to_s(n->now - d), ps_to_s(d), (unsigned long long)h.ends,
-                    n->n_flows - (uint32_t)n->flows_done, h.err_s * 1e6);
+                    n->n_flows - (uint32_t)n->flows_done, h.err_s * 1e6, h.drift, h.lag);
 #endif
-            skipped += d;
+            h.skipped += d;
+            h.lag += h.drift * ps_to_s(d);
             h.err_s += spread * ps_to_s(d);
             h.share_s += h.wspread * ps_to_s(d);
             /* only starts and samples kept their times: one now behind
@@ -1211,8 +1352,8 @@ void hybrid_loop(struct pnet *n)
     }
     if (why)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
-    hf->skipped_s = ps_to_s(skipped);
-    hf->fraction = n->now ? (double)skipped / (double)n->now : 0;
+    hf->skipped_s = ps_to_s(h.skipped);
+    hf->fraction = n->now ? (double)h.skipped / (double)n->now : 0;
     /* reported: the receivers' term (the budget's) plus the writers'
      * shares': a jump carries each writer at its mean share, which is
      * only as sure as its spread between the windows, and the last
