@@ -51,6 +51,19 @@ static void check_bars(const struct results *h, const struct results *p)
            (unsigned long long)p->max_queue_bytes);
 }
 
+/* Every byte of writers' transfers sent and delivered once, in whole
+ * packets, none in flight or dropped, time monotone, each writer timed. */
+static void check_conserved(const struct results *h, const struct scenario *sc, uint32_t writers)
+{
+    uint64_t all = writers * sc->workload.bytes_per_writer, mtu = scenario_wire(sc).payload;
+    CHECKF(h->bytes_sent == all && h->bytes_delivered == all, "sent %llu, delivered %llu",
+           (unsigned long long)h->bytes_sent, (unsigned long long)h->bytes_delivered);
+    CHECKF(h->packets_delivered == writers * ((sc->workload.bytes_per_writer + mtu - 1) / mtu),
+           "%llu packets delivered", (unsigned long long)h->packets_delivered);
+    CHECK(h->bytes_in_flight == 0 && h->drops == 0 && h->time_monotone);
+    CHECK(h->n_writer_s == writers);
+}
+
 /* 64 writers of 32 MB into one storage node through 16 MB buffers, run by
  * the packet engine into p and by hybrid into h; nonzero when either fails
  * (nothing left to release). */
@@ -300,13 +313,7 @@ static void hybrid_drain_fast_forwarded(void)
                (unsigned long long)p.max_queue_bytes);
         CHECKF(h.events < p.events, "%llu events against %llu", (unsigned long long)h.events,
                (unsigned long long)p.events);
-        uint64_t all = 16 * sc.workload.bytes_per_writer, mtu = scenario_wire(&sc).payload;
-        CHECKF(h.bytes_sent == all && h.bytes_delivered == all, "sent %llu, delivered %llu",
-               (unsigned long long)h.bytes_sent, (unsigned long long)h.bytes_delivered);
-        CHECKF(h.packets_delivered == 16 * ((sc.workload.bytes_per_writer + mtu - 1) / mtu),
-               "%llu packets delivered", (unsigned long long)h.packets_delivered);
-        CHECK(h.bytes_in_flight == 0 && h.drops == 0 && h.time_monotone);
-        CHECK(h.n_writer_s == 16);
+        check_conserved(&h, &sc, 16);
         results_release(&h);
     }
     results_release(&p);
@@ -438,13 +445,7 @@ static void hybrid_passes_many_ends(void)
            fabs(h.completion_s - p.completion_s));
     CHECKF(rel(h.writer_p50_s, p.writer_p50_s) < 0.03, "median writer %.9g s against %.9g s",
            h.writer_p50_s, p.writer_p50_s);
-    uint64_t all = 64 * sc.workload.bytes_per_writer, mtu = scenario_wire(&sc).payload;
-    CHECKF(h.bytes_sent == all && h.bytes_delivered == all, "sent %llu, delivered %llu",
-           (unsigned long long)h.bytes_sent, (unsigned long long)h.bytes_delivered);
-    CHECKF(h.packets_delivered == 64 * ((sc.workload.bytes_per_writer + mtu - 1) / mtu),
-           "%llu packets delivered", (unsigned long long)h.packets_delivered);
-    CHECK(h.bytes_in_flight == 0 && h.drops == 0 && h.time_monotone);
-    CHECK(h.n_writer_s == 64);
+    check_conserved(&h, &sc, 64);
     for (uint32_t i = 0; i < h.n_writer_s; i++)
         CHECKF(h.writer_s[i] > 0 && h.writer_s[i] <= h.completion_s, "writer %u: %.9g s", i,
                h.writer_s[i]);

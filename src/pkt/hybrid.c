@@ -398,7 +398,8 @@ static void observe(struct hybrid *h)
     uint64_t live = begun - n->flows_done;
     if (h->have == 1)
         h->fitted = 0;
-    if (h->have == 1 || (live != h->blive && (live > h->blive ? live - h->blive : h->blive - live) * FEW > h->blive)) {
+    uint64_t moved = live > h->blive ? live - h->blive : h->blive - live;
+    if (h->have == 1 || moved * FEW > h->blive) {
         h->bn = 0; /* (and where many of its transfers ended: the state it left is carried) */
         h->blive = live;
     }
