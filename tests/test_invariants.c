@@ -1,6 +1,9 @@
 /* Tests of the run-end invariants both engines share (src/stats/invariants.c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "../src/core/rng.h"
 
 #include "../src/stats/invariants.h"
 #include "harness.h"
@@ -116,11 +119,47 @@ static void inv_bound_is_a_floor(void)
            "%s", r.violation);
 }
 
+/* The writers' percentiles by selection (results_percentiles) are the
+ * sorted array's nearest ranks (results_percentile): arrays of every size
+ * to 300, values from ranges so narrow that most repeat, or distinct, in
+ * random, ascending and descending order; ranks from the largest down,
+ * one asked twice. */
+static void percentiles_by_selection_match_sort(void)
+{
+    static const double q[] = {1.0, 0.999, 0.99, 0.99, 0.9, 0.5, 0.25, 0.01, 0.0};
+    enum { NQ = sizeof q / sizeof q[0], MAXN = 300 };
+    struct rng g;
+    rng_init(&g, 11, 1);
+    double a[MAXN], b[MAXN], out[NQ];
+    uint32_t cases = 0, bad = 0;
+    for (uint32_t n = 0; n <= MAXN; n++)
+        for (int shape = 0; shape < 4; shape++) {
+            uint64_t span = shape == 0 ? 3 : shape == 1 ? 40 : 1u << 30;
+            for (uint32_t i = 0; i < n; i++)
+                a[i] = (double)rng_below(&g, span) * 0.125;
+            if (shape == 3) /* sorted ascending, then reversed on odd n */
+                for (uint32_t i = 0; i < n; i++)
+                    a[i] = n % 2 ? (double)(n - i) : (double)i;
+            memcpy(b, a, n * sizeof *a);
+            results_percentiles(b, n, q, out, NQ);
+            for (uint32_t j = 0; j < NQ; j++) {
+                memcpy(b, a, n * sizeof *a);
+                double want = results_percentile(b, n, q[j]);
+                if (out[j] != want && !bad++)
+                    CHECKF(0, "n %u shape %d q %g: %.17g, sorted %.17g", n, shape, q[j],
+                           out[j], want);
+            }
+            cases++;
+        }
+    CHECKF(cases == 4 * (MAXN + 1) && !bad, "%u cases, %u wrong", cases, bad);
+}
+
 SUITE(suite_invariants) = {
     {"inv_begin_clears", inv_begin_clears},
     {"inv_transfers_interrupted", inv_transfers_interrupted},
     {"inv_messages_in_order", inv_messages_in_order},
     {"inv_engines_say_the_same", inv_engines_say_the_same},
     {"inv_bound_is_a_floor", inv_bound_is_a_floor},
+    {"percentiles_by_selection_match_sort", percentiles_by_selection_match_sort},
     {NULL, NULL},
 };

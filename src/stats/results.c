@@ -89,9 +89,12 @@ void writer_acc_finish(struct writer_acc *a, struct results *r)
             r->writer_s[i] = v;
     }
     if (wc) {
-        r->writer_max_s = results_percentile(wc, k, 1.0);
-        r->writer_p99_s = results_percentile(wc, k, 0.99);
-        r->writer_p50_s = results_percentile(wc, k, 0.50);
+        static const double q[3] = {1.0, 0.99, 0.50};
+        double out[3];
+        results_percentiles(wc, k, q, out, 3);
+        r->writer_max_s = out[0];
+        r->writer_p99_s = out[1];
+        r->writer_p50_s = out[2];
     }
     free(wc);
     free(a->start);
@@ -117,4 +120,78 @@ double results_percentile(double *v, uint32_t n, double q)
     double rank = ceil(q * (double)n);
     uint32_t i = rank < 1.0 ? 0 : (uint32_t)rank - 1;
     return v[i < n ? i : n - 1];
+}
+
+/* The nearest rank's index for percentile q of n > 0 values. */
+static uint32_t rank_index(uint32_t n, double q)
+{
+    double rank = ceil(q * (double)n);
+    uint32_t i = rank < 1.0 ? 0 : (uint32_t)rank - 1;
+    return i < n ? i : n - 1;
+}
+
+/* Moves the k-th smallest of v[0..n) to v[k], no larger one before it and no
+ * smaller one after it (quickselect, Hoare's partition about a median of
+ * three: runs of equal values split evenly). k < n. */
+static void select_kth(double *v, int64_t n, int64_t k)
+{
+    int64_t lo = 0, hi = n - 1;
+    while (hi > lo) {
+        int64_t mid = lo + (hi - lo) / 2;
+        double tmp;
+        if (v[mid] < v[lo])
+            tmp = v[mid], v[mid] = v[lo], v[lo] = tmp;
+        if (v[hi] < v[lo])
+            tmp = v[hi], v[hi] = v[lo], v[lo] = tmp;
+        if (v[hi] < v[mid])
+            tmp = v[hi], v[hi] = v[mid], v[mid] = tmp;
+        double p = v[mid];
+        int64_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < p)
+                i++;
+            while (v[j] > p)
+                j--;
+            if (i <= j) {
+                tmp = v[i], v[i] = v[j], v[j] = tmp;
+                i++;
+                j--;
+            }
+        }
+        /* [lo, j] <= p <= [i, hi]; anything between them equals p */
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return;
+    }
+}
+
+void results_percentiles(double *v, uint32_t n, const double *q, double *out, uint32_t m)
+{
+    uint32_t end = n; /* v[0..end) holds the ranks not yet placed */
+    for (uint32_t j = 0; j < m; j++) {
+        if (n == 0) {
+            out[j] = 0.0;
+            continue;
+        }
+        uint32_t i = rank_index(n, q[j]);
+        if (i >= end) { /* placed by the one before (the same rank) */
+            out[j] = v[i];
+            continue;
+        }
+        if (i + 1 == end) { /* the largest of what is left: a scan */
+            uint32_t b = 0;
+            for (uint32_t k = 1; k < end; k++)
+                b = v[k] > v[b] ? k : b;
+            double tmp = v[b];
+            v[b] = v[i];
+            v[i] = tmp;
+        } else {
+            select_kth(v, end, i);
+        }
+        out[j] = v[i];
+        end = i;
+    }
 }

@@ -466,6 +466,11 @@ void results_release(struct results *r);
 /* Nearest-rank percentile of v[0..n) (sorts v in place). q in [0, 1]. */
 double results_percentile(double *v, uint32_t n, double q);
 
+/* The same nearest-rank percentiles q[0..m) of v[0..n) into out[0..m), q in
+ * descending order, by selection instead of a sort (O(n) for a few
+ * percentiles): v is reordered, not sorted. */
+void results_percentiles(double *v, uint32_t n, const double *q, double *out, uint32_t m);
+
 /* Transceivers of r's BOM at bps (every speed: bps 0): two a link beyond
  * the rack (leaf-spine, spine-super-spine); host and storage links are DACs. */
 static inline uint64_t results_bom_optics(const struct results *r, uint64_t bps)
