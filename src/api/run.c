@@ -384,8 +384,11 @@ static void fabric_facts(struct results *r, const struct topo *t, const struct s
  * engine each walk every path (about 5 walks a transfer otherwise). A
  * route keeps only its inner ports (its ends follow from the transfer's,
  * workload_path) in an up-down path's room: 4 on three tiers, 2 on two,
- * not TOPO_MAX_HOPS; a fabric whose routes are longer is cached again. */
-static int cache_paths(struct workload *w, const struct topo *t, struct arena *a)
+ * not TOPO_MAX_HOPS; a fabric whose routes are longer is cached again.
+ * The bound (b, begun) takes each route as it is found, not in a pass of
+ * its own; it is begun again when the routes are. */
+static int cache_paths(struct workload *w, const struct topo *t, struct arena *a,
+                       struct bound_acc *b, const struct scenario *sc)
 {
     uint32_t max = topo_path_links(t->tiers);
     max = max >= 2 && max < TOPO_MAX_HOPS ? max : TOPO_MAX_HOPS;
@@ -404,6 +407,8 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
             else if (max < TOPO_MAX_HOPS &&
                      topo_path(t, x->src, x->dst, x->sport, buf, TOPO_MAX_HOPS))
                 break; /* longer than up and down */
+            if (x->bytes)
+                bound_add(b, i, buf, np[i]);
         }
         if (i == w->n) {
             w->path = path;
@@ -412,6 +417,8 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
             return 0;
         }
         max = TOPO_MAX_HOPS;
+        bound_end(b, NULL, NULL);
+        bound_begin(b, t, w, sc);
     }
 }
 
@@ -459,14 +466,18 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
         return -1;
     }
     w->train = tr->on ? tr : NULL;
-    if (cache_paths(w, t, a) < 0)
+    struct bound_acc acc;
+    bound_begin(&acc, t, w, eff); /* out of memory: partial, clock_check says so */
+    if (cache_paths(w, t, a, &acc, eff) < 0) {
+        bound_end(&acc, NULL, NULL);
         return err_set(e, "out of memory");
+    }
     r->ckpt_bytes = w->total_bytes;
     r->plan = w->sum;
     r->writers = w->n_writers;
     fabric_facts(r, t, eff, a);
     struct bound_ps b;
-    bound_compute(r, t, w, eff, &b);
+    bound_end(&acc, r, &b);
     if (unprotected_bound(r, t, w, eff, a) < 0)
         return err_set(e, "out of memory");
     if (clock_check(&b, r->bound_limit, eff, e) < 0)

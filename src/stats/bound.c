@@ -148,6 +148,16 @@ static CKPT_WRAPS uint64_t memo_hash(const uint64_t *key, uint32_t n)
     return mix64(h);
 }
 
+/* Whether a slot's stored key is key[0..nk): key[2] carries the hop count, so a
+ * shorter or longer stored key differs there first. */
+static int memo_same(const uint64_t *stored, const uint64_t *key, uint32_t nk)
+{
+    for (uint32_t i = 0; i < nk; i++)
+        if (stored[i] != key[i])
+            return 0;
+    return 1;
+}
+
 uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struct scenario *sc,
                          const struct transfer *x, const uint32_t *path, uint32_t np,
                          struct bound_path *bp)
@@ -155,7 +165,8 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
     if (!m)
         return bound_path(t, sc, x, path, np, bp);
     np = np < TOPO_MAX_HOPS ? np : TOPO_MAX_HOPS;
-    uint64_t key[BOUND_MEMO_KEY] = {0};
+    uint64_t key[BOUND_MEMO_KEY];
+    uint32_t nk = 3 + 2 * np;
     uint64_t spine = 0;
     for (uint32_t i = 0; i < np; i++) {
         const struct tport *pt = &t->ports[path[i]];
@@ -166,27 +177,29 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
     key[0] = x->bytes;
     key[1] = x->rate_bps;
     key[2] = np | spine << 8 | (uint64_t)(x->dst >= t->first_storage && x->dst < t->first_cleaf) << 32;
-    uint32_t s = (uint32_t)(memo_hash(key, 3 + 2 * np) % BOUND_MEMO_SLOTS);
-    if (!memcmp(m->e[s].key, key, sizeof key) && m->e[s].ret) {
-        m->hits++;
-        *bp = m->e[s].bp;
-        return m->e[s].ret;
+    /* a workload repeats one kind of transfer for long runs: the last slot
+     * found first, without hashing */
+    uint32_t s = m->last;
+    if (!m->e[s].ret || !memo_same(m->e[s].key, key, nk)) {
+        s = (uint32_t)(memo_hash(key, nk) % BOUND_MEMO_SLOTS);
+        if (!m->e[s].ret || !memo_same(m->e[s].key, key, nk)) {
+            m->misses++;
+            uint32_t r = bound_path(t, sc, x, path, np, bp);
+            memcpy(m->e[s].key, key, nk * sizeof *key);
+            memset(m->e[s].key + nk, 0, (BOUND_MEMO_KEY - nk) * sizeof *key);
+            m->e[s].bp = *bp;
+            m->e[s].ret = r;
+            m->last = s;
+            return r;
+        }
     }
-    m->misses++;
-    uint32_t r = bound_path(t, sc, x, path, np, bp);
-    memcpy(m->e[s].key, key, sizeof key);
-    m->e[s].bp = *bp;
-    m->e[s].ret = r;
-    return r;
+    m->hits++;
+    m->last = s;
+    *bp = m->e[s].bp;
+    return m->e[s].ret;
 }
 
-/* One shared resource: the bytes through it, the earliest a first packet
- * can reach it and the shortest way on for a last one. */
-struct res {
-    uint64_t bytes, head, tail;
-};
-
-static void res_add(struct res *r, uint64_t bytes, uint64_t head, uint64_t tail)
+static void res_add(struct bound_res *r, uint64_t bytes, uint64_t head, uint64_t tail)
 {
     r->bytes = sat_add(r->bytes, bytes);
     r->head = head < r->head ? head : r->head;
@@ -196,7 +209,7 @@ static void res_add(struct res *r, uint64_t bytes, uint64_t head, uint64_t tail)
 /* The resource's lower bound: it serves nothing before the first byte
  * reaches it and then needs all of its bytes' time; the last of them still
  * has the way on. 0 when it carries nothing. */
-static uint64_t res_bound(const struct res *r, uint64_t bps)
+static uint64_t res_bound(const struct bound_res *r, uint64_t bps)
 {
     if (!r->bytes || !bps)
         return 0;
@@ -206,7 +219,7 @@ static uint64_t res_bound(const struct res *r, uint64_t bps)
 /* A write cache of K bytes absorbing at F over media at M: in time T the
  * back end takes at most min(F T, K + M T) (the media may drain from the
  * first byte on), so P bytes need max(P / F, (P - K) / M). */
-static uint64_t cache_bound(const struct res *r, const struct scenario *sc, uint64_t at_fast)
+static uint64_t cache_bound(const struct bound_res *r, const struct scenario *sc, uint64_t at_fast)
 {
     uint64_t k = sc->storage.cache_bytes, m = sc->storage.media_bps;
     if (!k || !m || m >= sc->storage.drain_bps || r->bytes <= k)
@@ -215,115 +228,145 @@ static uint64_t cache_bound(const struct res *r, const struct scenario *sc, uint
     return slow > at_fast ? slow : at_fast;
 }
 
-void bound_compute(struct results *r, const struct topo *t, const struct workload *w,
-                   const struct scenario *sc, struct bound_ps *out)
+int bound_begin(struct bound_acc *b, const struct topo *t, const struct workload *w,
+                const struct scenario *sc)
 {
-    uint64_t lim[PATH_COUNT] = {0};
-    uint32_t ne = t->first_cleaf; /* endpoints: writer NICs and storage nodes */
-    struct res *nic = malloc(ne * sizeof *nic);      /* by endpoint */
-    struct res *drain = malloc(ne * sizeof *drain);  /* by endpoint, payload */
-    /* a storage NIC's sending side on a write: replica forwards */
-    struct res *fout = malloc(ne * sizeof *fout);
-    struct res *up = malloc(2 * (size_t)t->n_leaves * sizeof *up); /* out, in */
+    memset(b, 0, sizeof *b);
+    b->t = t;
+    b->w = w;
+    b->sc = sc;
+    uint32_t ne = t->first_cleaf, ns = t->n_storage; /* endpoints; of them storage */
+    b->nic = malloc(ne * sizeof *b->nic);
+    /* a storage node's back end and a storage NIC's sending side on a
+     * write (replica forwards): storage endpoints only, the others' would
+     * never be read */
+    b->drain = malloc((ns ? ns : 1) * sizeof *b->drain);
+    b->fout = malloc((ns ? ns : 1) * sizeof *b->fout);
+    b->up = malloc(2 * (size_t)t->n_leaves * sizeof *b->up); /* out, in */
     /* a pod's spines' links to the level above, out and in (no pods: none) */
-    uint32_t npod = t->n_pods;
-    struct res *pod = malloc((2 * (size_t)npod + 1) * sizeof *pod);
-    uint64_t start0 = UINT64_MAX, base = UINT64_MAX;
-    int capped = 0;
+    b->pod = malloc((2 * (size_t)t->n_pods + 1) * sizeof *b->pod);
+    b->memo = calloc(1, sizeof *b->memo); /* NULL: computed each time */
+    b->start0 = b->base = UINT64_MAX;
     for (uint32_t i = 0; i < w->n; i++)
-        start0 = w->xfers[i].start_ps < start0 ? w->xfers[i].start_ps : start0;
-    int ok = nic && drain && up && pod && fout;
-    struct bound_memo *memo = calloc(1, sizeof *memo); /* NULL: computed each time */
-    for (uint32_t i = 0; ok && i < ne; i++)
-        nic[i] = drain[i] = fout[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
-    for (uint32_t i = 0; ok && i < 2 * t->n_leaves; i++)
-        up[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
-    for (uint32_t i = 0; ok && i < 2 * npod; i++)
-        pod[i] = (struct res){0, UINT64_MAX, UINT64_MAX};
-    for (uint32_t i = 0; ok && i < w->n; i++) {
-        const struct transfer *x = &w->xfers[i];
-        struct bound_path pt;
-        uint32_t path[TOPO_MAX_HOPS];
-        uint32_t np = x->bytes ? workload_path(w, t, i, path) : 0;
-        if (np < 2 || bound_path_memo(memo, t, sc, x, path, np, &pt) < 2)
-            continue; /* nothing to send (the engines refuse a missing path) */
-        uint32_t k = np - 1;
-        uint64_t wb = wire_bytes(x->bytes, scenario_wire(sc));
-        uint64_t off = x->start_ps - start0;
-        uint64_t line = t->ports[t->nodes[x->src].first_port].bps;
-        uint64_t m = last_packet(x->bytes, scenario_wire(sc));
+        b->start0 = w->xfers[i].start_ps < b->start0 ? w->xfers[i].start_ps : b->start0;
+    b->ok = b->nic && b->drain && b->up && b->pod && b->fout;
+    const struct bound_res none = {0, UINT64_MAX, UINT64_MAX};
+    for (uint32_t i = 0; b->ok && i < ne; i++)
+        b->nic[i] = none;
+    for (uint32_t i = 0; b->ok && i < ns; i++)
+        b->drain[i] = b->fout[i] = none;
+    for (uint32_t i = 0; b->ok && i < 2 * t->n_leaves; i++)
+        b->up[i] = none;
+    for (uint32_t i = 0; b->ok && i < 2 * t->n_pods; i++)
+        b->pod[i] = none;
+    b->wf = scenario_wire(sc);
+    return b->ok ? 0 : -1;
+}
+
+void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t np)
+{
+    const struct topo *t = b->t;
+    const struct workload *w = b->w;
+    const struct scenario *sc = b->sc;
+    const struct transfer *x = &w->xfers[i];
+    struct bound_path pt;
+    uint64_t *lim = b->lim;
+    if (!b->ok || np < 2 || bound_path_memo(b->memo, t, sc, x, path, np, &pt) < 2)
+        return; /* nothing to send (the engines refuse a missing path) */
+    uint32_t k = np - 1, fs = t->first_storage;
+    uint64_t off = x->start_ps - b->start0;
+    uint64_t line = t->ports[path[0]].bps; /* the source's NIC */
+    if (x->bytes != b->one.bytes || x->rate_bps != b->one.rate || line != b->one.line) {
         /* the transfer alone; a capped queue pair spaces its packets at the
-         * cap (each gap rounded up), the last one then leaves at line rate */
-        uint64_t end = ser_floor(wb, line);
+         * cap (each gap rounded up), the last one then leaves at line rate;
+         * a workload repeats one size and cap for long runs: once for them */
+        uint64_t m = last_packet(x->bytes, b->wf);
+        b->one.bytes = x->bytes;
+        b->one.rate = x->rate_bps;
+        b->one.line = line;
+        b->one.wb = wire_bytes(x->bytes, b->wf);
+        b->one.end = ser_floor(b->one.wb, line);
         if (x->rate_bps && x->rate_bps < line)
-            end = sat_add(units_ser_ps(wb - m, x->rate_bps), ser_floor(m, line));
-        end = sat_add(sat_add(off, end), pt.tail[0]);
-        /* a write's transfer from a storage node: a replica forward */
-        int fwd = !w->restore && x->src >= t->first_storage && x->src < t->first_cleaf;
-        if (fwd) {
-            lim[PATH_STORAGE_NIC] = end > lim[PATH_STORAGE_NIC] ? end : lim[PATH_STORAGE_NIC];
-        } else if (end > lim[PATH_WRITER_NIC]) {
-            lim[PATH_WRITER_NIC] = end;
-            capped = x->rate_bps && x->rate_bps < line;
-        }
-        if (pt.alone) {
-            /* the transfer alone, charged to the hop that holds it up (its
-             * port's segment; a restore's topology names them mirrored) */
-            enum path_seg l = pt.alone_hop == 0       ? PATH_WRITER_NIC
-                                 : pt.alone_hop == k     ? PATH_STORAGE_NIC
-                                 : pt.alone_hop == 1     ? PATH_CLEAF_UP
-                                 : pt.alone_hop == k - 1 ? PATH_SPINE_DOWN
-                                 : pt.alone_hop == 2     ? PATH_SPINE_UP
-                                                         : PATH_SUPER_DOWN;
-            if (w->restore && t->ports[path[pt.alone_hop]].seg < PATH_COUNT)
-                l = t->ports[path[pt.alone_hop]].seg;
-            if (fwd && l == PATH_WRITER_NIC)
-                l = PATH_STORAGE_NIC;
-            uint64_t v = sat_add(off, pt.alone);
-            lim[l] = v > lim[l] ? v : lim[l];
-        }
-        base = pt.tail[0] < base ? pt.tail[0] : base;
-        res_add(fwd ? &fout[x->src] : &nic[x->src], wb, off, pt.tail[0]);
-        res_add(&nic[x->dst], wb, sat_add(off, pt.head[k]), pt.tail[k]);
-        /* one back end a storage node, whichever of its NICs a byte takes */
-        int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
-        int from_store = x->src >= t->first_storage && x->src < t->first_cleaf;
-        res_add(&drain[to_store ? workload_store_owner(t, sc, x->dst) : x->dst], x->bytes,
+            b->one.end = sat_add(units_ser_ps(b->one.wb - m, x->rate_bps), ser_floor(m, line));
+    }
+    uint64_t wb = b->one.wb;
+    uint64_t end = sat_add(sat_add(off, b->one.end), pt.tail[0]);
+    /* one back end a storage node, whichever of its NICs a byte takes */
+    int to_store = x->dst >= fs && x->dst < t->first_cleaf;
+    int from_store = x->src >= fs && x->src < t->first_cleaf;
+    /* a write's transfer from a storage node: a replica forward */
+    int fwd = !w->restore && from_store;
+    if (fwd) {
+        lim[PATH_STORAGE_NIC] = end > lim[PATH_STORAGE_NIC] ? end : lim[PATH_STORAGE_NIC];
+    } else if (end > lim[PATH_WRITER_NIC]) {
+        lim[PATH_WRITER_NIC] = end;
+        b->capped = x->rate_bps && x->rate_bps < line;
+    }
+    if (pt.alone) {
+        /* the transfer alone, charged to the hop that holds it up (its
+         * port's segment; a restore's topology names them mirrored) */
+        enum path_seg l = pt.alone_hop == 0       ? PATH_WRITER_NIC
+                             : pt.alone_hop == k     ? PATH_STORAGE_NIC
+                             : pt.alone_hop == 1     ? PATH_CLEAF_UP
+                             : pt.alone_hop == k - 1 ? PATH_SPINE_DOWN
+                             : pt.alone_hop == 2     ? PATH_SPINE_UP
+                                                     : PATH_SUPER_DOWN;
+        if (w->restore && t->ports[path[pt.alone_hop]].seg < PATH_COUNT)
+            l = t->ports[path[pt.alone_hop]].seg;
+        if (fwd && l == PATH_WRITER_NIC)
+            l = PATH_STORAGE_NIC;
+        uint64_t v = sat_add(off, pt.alone);
+        lim[l] = v > lim[l] ? v : lim[l];
+    }
+    b->base = pt.tail[0] < b->base ? pt.tail[0] : b->base;
+    res_add(fwd ? &b->fout[x->src - fs] : &b->nic[x->src], wb, off, pt.tail[0]);
+    res_add(&b->nic[x->dst], wb, sat_add(off, pt.head[k]), pt.tail[k]);
+    if (to_store)
+        res_add(&b->drain[workload_store_owner(t, sc, x->dst) - fs], x->bytes,
                 sat_add(off, pt.arrive), 0);
-        /* restore: the source's back end reads every byte before it leaves
-         * (a forward sends what arrives: no read) */
-        if (!fwd)
-            res_add(&drain[from_store ? workload_store_owner(t, sc, x->src) : x->src], x->bytes,
-                    off, pt.tail[0]);
-        if (t->nodes[x->src].leaf != t->nodes[x->dst].leaf) {
-            uint32_t sl = topo_leaf_index(t, t->nodes[x->src].leaf);
-            uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
-            res_add(&up[2 * sl], wb, sat_add(off, pt.head[1]), pt.tail[1]);
-            res_add(&up[2 * dl + 1], wb, sat_add(off, pt.head[k - 1]), pt.tail[k - 1]);
-            uint32_t sp = t->nodes[t->nodes[x->src].leaf].pod;
-            uint32_t dp = t->nodes[t->nodes[x->dst].leaf].pod;
-            if (npod && sp != dp && k >= 4) { /* up to a super-spine and down */
-                res_add(&pod[2 * sp], wb, sat_add(off, pt.head[2]), pt.tail[2]);
-                res_add(&pod[2 * dp + 1], wb, sat_add(off, pt.head[k - 2]), pt.tail[k - 2]);
-            }
+    /* restore: the source's back end reads every byte before it leaves
+     * (a forward sends what arrives: no read) */
+    if (!fwd && from_store)
+        res_add(&b->drain[workload_store_owner(t, sc, x->src) - fs], x->bytes, off, pt.tail[0]);
+    uint32_t sleaf = t->nodes[x->src].leaf, dleaf = t->nodes[x->dst].leaf;
+    if (sleaf != dleaf) {
+        uint32_t sl = topo_leaf_index(t, sleaf), dl = topo_leaf_index(t, dleaf);
+        res_add(&b->up[2 * sl], wb, sat_add(off, pt.head[1]), pt.tail[1]);
+        res_add(&b->up[2 * dl + 1], wb, sat_add(off, pt.head[k - 1]), pt.tail[k - 1]);
+        uint32_t sp = t->nodes[sleaf].pod, dp = t->nodes[dleaf].pod;
+        if (t->n_pods && sp != dp && k >= 4) { /* up to a super-spine and down */
+            res_add(&b->pod[2 * sp], wb, sat_add(off, pt.head[2]), pt.tail[2]);
+            res_add(&b->pod[2 * dp + 1], wb, sat_add(off, pt.head[k - 2]), pt.tail[k - 2]);
         }
     }
-    for (uint32_t i = 0; ok && i < ne; i++) {
+}
+
+void bound_end(struct bound_acc *b, struct results *r, struct bound_ps *out)
+{
+    const struct topo *t = b->t;
+    const struct workload *w = b->w;
+    const struct scenario *sc = b->sc;
+    uint64_t *lim = b->lim, base = b->base;
+    int ok = b->ok;
+    uint32_t ne = t->first_cleaf, fs = t->first_storage, npod = t->n_pods;
+    for (uint32_t i = 0; r && ok && i < ne; i++) {
         const struct tnode *nd = &t->nodes[i];
         int storage = nd->kind == NODE_STORAGE;
         /* a writer's NIC is its port up; a storage node's its leaf's port down */
-        uint64_t v = res_bound(&nic[i], t->ports[storage ? nd->leaf_port : nd->first_port].bps);
+        uint64_t v = res_bound(&b->nic[i], t->ports[storage ? nd->leaf_port : nd->first_port].bps);
         enum path_seg l = storage ? PATH_STORAGE_NIC : PATH_WRITER_NIC;
         lim[l] = v > lim[l] ? v : lim[l];
-        v = storage ? res_bound(&fout[i], t->ports[nd->first_port].bps) : 0;
+        if (!storage)
+            continue;
+        v = res_bound(&b->fout[i - fs], t->ports[nd->first_port].bps);
         lim[l] = v > lim[l] ? v : lim[l];
-        uint64_t d = storage ? res_bound(&drain[i], w->restore ? sc->restore.read_bps
-                                                               : sc->storage.drain_bps) : 0;
-        if (storage && !w->restore && d)
-            d = cache_bound(&drain[i], sc, d);
+        uint64_t d = res_bound(&b->drain[i - fs], w->restore ? sc->restore.read_bps
+                                                             : sc->storage.drain_bps);
+        if (!w->restore && d)
+            d = cache_bound(&b->drain[i - fs], sc, d);
         lim[PATH_BACKEND] = d > lim[PATH_BACKEND] ? d : lim[PATH_BACKEND];
     }
-    for (uint32_t l = 0; ok && l < t->n_leaves; l++) {
+    for (uint32_t l = 0; r && ok && l < t->n_leaves; l++) {
         const struct tnode *n = &t->nodes[t->first_cleaf + l];
         uint64_t cap = 0; /* the leaf's working links to spines */
         for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
@@ -331,12 +374,12 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
                 cap += t->ports[p].bps;
         enum path_seg k = n->storage_side ? PATH_SPINE_DOWN : PATH_CLEAF_UP;
         /* toward storage on writes; the other way on a restore */
-        uint64_t v = res_bound(&up[2 * l + (n->storage_side ^ (w->restore != 0))], cap);
+        uint64_t v = res_bound(&b->up[2 * l + (n->storage_side ^ (w->restore != 0))], cap);
         lim[k] = v > lim[k] ? v : lim[k];
     }
     /* pods: a group of spines (level 1) and its links to the level above */
     const struct topo_level *sp = &t->level[1], *above = &t->level[2];
-    for (uint32_t q = 0; ok && q < npod; q++) {
+    for (uint32_t q = 0; r && ok && q < npod; q++) {
         uint64_t cap[2] = {0, 0}; /* the pod's working links up, down */
         for (uint32_t g = sp->first + q * sp->group; g < sp->first + (q + 1) * sp->group; g++) {
             const struct tnode *n = &t->nodes[g];
@@ -349,10 +392,20 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         for (int d = 0; d < 2; d++) {
             /* a restore climbs out of the storage pod: the mirror names */
             enum path_seg k = (d != 0) ^ (w->restore != 0) ? path_level_down(2) : path_level_up(2);
-            uint64_t v = res_bound(&pod[2 * q + (uint32_t)d], cap[d]);
+            uint64_t v = res_bound(&b->pod[2 * q + (uint32_t)d], cap[d]);
             lim[k] = v > lim[k] ? v : lim[k];
         }
     }
+    free(b->memo);
+    free(b->nic);
+    free(b->drain);
+    free(b->fout);
+    free(b->up);
+    free(b->pod);
+    b->memo = NULL;
+    b->nic = b->drain = b->fout = b->up = b->pod = NULL;
+    if (!r)
+        return;
     if (base == UINT64_MAX)
         base = 0;
     r->bound_limit = PATH_WRITER_NIC;
@@ -390,15 +443,22 @@ void bound_compute(struct results *r, const struct topo *t, const struct workloa
         for (int l = 0; l < PATH_COUNT; l++)
             out->limit_ps[l] = lim[l];
         out->best_ps = best;
-        out->writer_capped = capped;
+        out->writer_capped = b->capped;
         out->ok = ok;
     }
-    free(memo);
-    free(nic);
-    free(drain);
-    free(fout);
-    free(up);
-    free(pod);
+}
+
+void bound_compute(struct results *r, const struct topo *t, const struct workload *w,
+                   const struct scenario *sc, struct bound_ps *out)
+{
+    struct bound_acc b;
+    bound_begin(&b, t, w, sc);
+    for (uint32_t i = 0; b.ok && i < w->n; i++) {
+        uint32_t path[TOPO_MAX_HOPS];
+        if (w->xfers[i].bytes)
+            bound_add(&b, i, path, workload_path(w, t, i, path));
+    }
+    bound_end(&b, r, out);
 }
 
 uint64_t bound_time_limit_ps(const struct scenario *sc, double bound_s)

@@ -73,11 +73,44 @@ struct bound_memo {
         uint32_t ret;
     } e[BOUND_MEMO_SLOTS];
     uint64_t hits, misses;
+    uint32_t last; /* the slot the last call found or filled */
 };
 /* bound_path through memo m (NULL: no memo). */
 uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struct scenario *sc,
                          const struct transfer *x, const uint32_t *path, uint32_t np,
                          struct bound_path *bp);
+
+/* bound_compute in steps, so a pass that routes every transfer anyway
+ * (ckpt_prepare's path cache) adds each while its route is at hand:
+ * bound_begin (-1: out of memory, the figures will be partial, as
+ * bound_compute's), bound_add for each transfer with bytes, in index order,
+ * with its route (workload_path's: path[0..np)), then bound_end, which
+ * fills what bound_compute does and frees the rest; bound_end with r NULL
+ * only frees. */
+struct bound_res {
+    uint64_t bytes, head, tail; /* through it; the earliest first packet; the shortest way on */
+};
+struct bound_acc {
+    const struct topo *t;
+    const struct workload *w;
+    const struct scenario *sc;
+    struct bound_res *nic;   /* [endpoint] */
+    struct bound_res *drain; /* [storage endpoint]: a node's back end, payload */
+    struct bound_res *fout;  /* [storage endpoint]: its sending side on a write */
+    struct bound_res *up;    /* [2 x leaf index]: out, in */
+    struct bound_res *pod;   /* [2 x pod]: its spines' links up, down */
+    struct bound_memo *memo;
+    uint64_t lim[PATH_COUNT], start0, base;
+    int capped, ok;
+    struct wire_fmt wf;
+    struct {
+        uint64_t bytes, rate, line, wb, end; /* the last transfer's size, cap, line; wire, alone */
+    } one;
+};
+int bound_begin(struct bound_acc *b, const struct topo *t, const struct workload *w,
+                const struct scenario *sc);
+void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t np);
+void bound_end(struct bound_acc *b, struct results *r, struct bound_ps *out);
 
 /* The time limit of a run: sim.time_limit, or 50 x bound_s + 10 ms,
  * saturated at UINT64_MAX. */
