@@ -502,7 +502,60 @@ static void bound_memo_matches_direct(void)
            (unsigned long long)compared, (unsigned long long)hits);
 }
 
+/* ckpt_prepare adds each transfer to the bound as the path cache routes it
+ * (bound_add), with no pass of its own: the figures must be bound_compute's
+ * over the same transfers routed again (no cache), bit for bit: random
+ * fabrics (two and three tiers, failed links, multi-homed storage, rails),
+ * with replica forwards (storage endpoints that send) on some. */
+static void bound_while_routing_is_bound_compute(void)
+{
+    struct rng g;
+    rng_init(&g, 19, 4);
+    uint32_t cases = 0, bad = 0, forwards = 0;
+    for (int i = 0; i < 120; i++) {
+        struct scenario sc;
+        struct err e;
+        if (random_scenario(&sc, &g, 0) < 0)
+            continue;
+        if (rng_below(&g, 3) == 0 &&
+            (setf(&sc, &e, "storage.protection=replica") < 0 ||
+             setf(&sc, &e, "storage.replicas=2") < 0))
+            continue;
+        struct test_prep p;
+        if (test_prepare(&p, &sc) < 0) { /* a refused mix of keys: not this test's */
+            test_prep_release(&p);
+            continue;
+        }
+        struct workload routed = p.w;
+        routed.path = NULL;
+        routed.path_n = NULL;
+        struct results *r = calloc(1, sizeof *r);
+        struct bound_ps b;
+        if (r) {
+            bound_compute(r, &p.t, &routed, &p.eff, &b);
+            int same = r->bound_s == p.r.bound_s && r->bound_limit == p.r.bound_limit &&
+                       r->base_latency_s == p.r.base_latency_s &&
+                       r->bound_fsync_s == p.r.bound_fsync_s &&
+                       r->bound_meta_s == p.r.bound_meta_s &&
+                       r->bound_by_meta == p.r.bound_by_meta &&
+                       !memcmp(r->bound_term_s, p.r.bound_term_s, sizeof r->bound_term_s);
+            if (!same && !bad++)
+                CHECKF(0, "case %d: bound %.15g s (%d) while routing, %.15g s (%d) after", i,
+                       p.r.bound_s, (int)p.r.bound_limit, r->bound_s, (int)r->bound_limit);
+            cases++;
+            for (uint32_t k = 0; k < p.w.n; k++)
+                forwards += p.w.xfers[k].src >= p.t.first_storage &&
+                            p.w.xfers[k].src < p.t.first_cleaf;
+        }
+        free(r);
+        test_prep_release(&p);
+    }
+    CHECKF(cases >= 60 && forwards > 0 && !bad, "%u cases (%u forwards), %u differ", cases,
+           forwards, bad);
+}
+
 SUITE(suite_bound) = {
+    {"bound_while_routing_is_bound_compute", bound_while_routing_is_bound_compute},
     {"bound_memo_matches_direct", bound_memo_matches_direct},
     {"multihomed_storage_doubles_nic_term", multihomed_storage_doubles_nic_term},
     {"multihomed_storage_shares_backend", multihomed_storage_shares_backend},
