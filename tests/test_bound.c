@@ -9,6 +9,7 @@
 #include "../src/core/rng.h"
 #include "../src/core/units.h"
 #include "../src/stats/bound.h"
+#include "../src/stats/segments.h"
 #include "../src/topo/topo.h"
 #include "../src/work/work.h"
 #include "harness.h"
@@ -554,7 +555,104 @@ static void bound_while_routing_is_bound_compute(void)
            forwards, bad);
 }
 
+/* The segment table's link figures (one pass over the ports for every
+ * segment): each shown segment's element count, capacity and fastest link
+ * are those of exactly the ports of its link set, and the back end's bytes
+ * every transfer's payload; random fabrics on two and three tiers. */
+static void segments_count_their_own_ports(void)
+{
+    struct rng g;
+    rng_init(&g, 23, 5);
+    uint32_t cases = 0, bad = 0, three = 0;
+    for (int i = 0; i < 60; i++) {
+        struct scenario sc;
+        if (random_scenario(&sc, &g, 0) < 0)
+            continue;
+        struct test_prep p;
+        if (test_prepare(&p, &sc) < 0) {
+            test_prep_release(&p);
+            continue;
+        }
+        segments_compute(&p.r, &p.t, &p.w, &p.eff);
+        three += p.t.tiers == 3;
+        for (int s = PATH_WRITER_NIC; s <= PATH_STORAGE_NIC; s++) {
+            const struct seg_figures *f = &p.r.segs[s];
+            if (!f->applies)
+                continue;
+            uint32_t n = 0;
+            double cap = 0, top = 0;
+            for (uint32_t q = 0; q < p.t.n_ports; q++)
+                if (p.t.ports[q].seg == (enum path_seg)s) {
+                    n++;
+                    cap += (double)p.t.ports[q].bps;
+                    top = (double)p.t.ports[q].bps > top ? (double)p.t.ports[q].bps : top;
+                }
+            if ((f->elements != n || f->cap_bps != cap || f->elem_bps != top || !n) && !bad++)
+                CHECKF(0, "case %d segment %d: %u links %.6g bps (top %.6g), ports say %u %.6g "
+                          "(%.6g)", i, s, f->elements, f->cap_bps, f->elem_bps, n, cap, top);
+        }
+        const struct seg_figures *b = &p.r.segs[PATH_BACKEND];
+        double payload = 0;
+        for (uint32_t k = 0; k < p.w.n; k++)
+            payload += (double)p.w.xfers[k].bytes;
+        if (b->applies && b->bytes != payload && !bad++)
+            CHECKF(0, "case %d: back end %.17g B, payload %.17g B", i, b->bytes, payload);
+        cases++;
+        test_prep_release(&p);
+    }
+    CHECKF(cases >= 30 && three > 0 && !bad, "%u cases (%u three tiers), %u wrong", cases, three,
+           bad);
+}
+
+/* Phase save estimates the read in both restore modes (recovery_time
+ * auto); without model replicas (the simple form) the modes read the same
+ * bytes from the same nodes, so the run estimates once: both figures must
+ * still be each mode's own estimate, and with a model's replicas (their
+ * broadcast) the other mode's differs. */
+static void restore_estimate_of_both_modes(void)
+{
+    for (int model = 0; model < 2; model++) {
+        struct scenario sc;
+        struct err e = {{0}};
+        scenario_defaults(&sc);
+        sc.restore.restart_ps = 20000000000000ull; /* 20 s */
+        if (model) {
+            sc.model.name = MODEL_CUSTOM;
+            sc.model.params = 2000000;
+            sc.cluster.nodes = 4;
+            sc.cluster.gpus_per_node = 4;
+            sc.parallelism.tp = 4;
+            sc.fabric.hosts_per_leaf = 2;
+        }
+        CHECK(sc.checkpoint.phase == PHASE_SAVE &&
+              sc.failures.recovery_ps == SCENARIO_AUTO_TIME);
+        struct results *r = calloc(1, sizeof *r);
+        struct test_prep p;
+        if (!r || ckpt_run(&sc, r, &e) < 0 || test_prepare(&p, &sc) < 0) {
+            CHECKF(0, "%s", e.msg);
+            free(r);
+            return;
+        }
+        struct restore_estimate est[2];
+        for (int k = 0; k < 2; k++) {
+            int mode = k ? restore_other_mode(p.eff.restore.mode) : p.eff.restore.mode;
+            CHECK(workload_restore_estimate(&p.w, &p.eff, &p.t, mode, &est[k], &e) == 0);
+        }
+        const struct restore_figures *f = &r->restore;
+        double own = 20 + (double)est[0].ps / 1e12, other = 20 + (double)est[1].ps / 1e12;
+        CHECKF(f->estimated && f->recovery_s == own && f->other_recovery_s == other &&
+                   f->other_recovery_s > 20 && (model ? other != own : other == own),
+               "model %d: recovery %.15g s (estimate %.15g), other mode %.15g s (%.15g)", model,
+               f->recovery_s, own, f->other_recovery_s, other);
+        results_release(r);
+        free(r);
+        test_prep_release(&p);
+    }
+}
+
 SUITE(suite_bound) = {
+    {"restore_estimate_of_both_modes", restore_estimate_of_both_modes},
+    {"segments_count_their_own_ports", segments_count_their_own_ports},
     {"bound_while_routing_is_bound_compute", bound_while_routing_is_bound_compute},
     {"bound_memo_matches_direct", bound_memo_matches_direct},
     {"multihomed_storage_doubles_nic_term", multihomed_storage_doubles_nic_term},

@@ -26,16 +26,19 @@ static double ser_s(double bytes, double bps)
     return bps > 0 ? bytes * 8.0 / bps : 0;
 }
 
-/* Capacity and element count of the links of one topology segment. */
-static void seg_links(const struct topo *t, enum path_seg sg, struct seg_figures *f)
+/* Capacity and element count of the links of every topology segment, in
+ * one pass over the ports (f[0..PATH_COUNT), zeroed). */
+static void seg_links(const struct topo *t, struct seg_figures *f)
 {
     for (uint32_t p = 0; p < t->n_ports; p++) {
-        if (t->ports[p].seg != sg)
+        enum path_seg sg = t->ports[p].seg;
+        if ((unsigned)sg >= PATH_COUNT)
             continue;
-        f->elements++;
-        f->cap_bps += (double)t->ports[p].bps;
-        if ((double)t->ports[p].bps > f->elem_bps)
-            f->elem_bps = (double)t->ports[p].bps;
+        struct seg_figures *g = &f[sg];
+        g->elements++;
+        g->cap_bps += (double)t->ports[p].bps;
+        if ((double)t->ports[p].bps > g->elem_bps)
+            g->elem_bps = (double)t->ports[p].bps;
     }
 }
 
@@ -58,8 +61,14 @@ static int bottleneck_stage(const struct results *r, const struct workload *w,
 
 /* Host path and writer NIC: per capped transfer, and per source NIC, the
  * time from the first start to the last byte at capacity (as bound.c). */
+/* What every transfer carries, summed in transfer order by writer_side's
+ * pass: wire bytes in all, between leaves, between pods; payload. */
+struct carried {
+    double wire, cross, xpod, payload;
+};
+
 static void writer_side(struct results *r, const struct topo *t, const struct workload *w,
-                        const struct scenario *sc, double T)
+                        const struct scenario *sc, double T, struct carried *c)
 {
     struct seg_figures *h = &r->segs[PATH_HOST], *nic = &r->segs[PATH_WRITER_NIC];
     uint32_t nh = t->first_storage;
@@ -75,11 +84,23 @@ static void writer_side(struct results *r, const struct topo *t, const struct wo
         ns[i] = UINT64_MAX;
     double h_end = 0, h_need = 0, nic_end = 0, nic_need = 0, h_best_cap = 0;
     struct wire_fmt wf = scenario_wire(sc);
-    for (uint32_t i = 0; nb && ns && i < w->n; i++) {
+    uint64_t last_bytes = 0, wb = 0; /* a workload repeats one size: its division once */
+    *c = (struct carried){0, 0, 0, 0};
+    for (uint32_t i = 0; i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
-        if (x->feed)
+        if (x->bytes != last_bytes || !i) {
+            last_bytes = x->bytes;
+            wb = wire_bytes(x->bytes, wf);
+        }
+        c->wire += (double)wb;
+        c->payload += (double)x->bytes;
+        uint32_t sl = t->nodes[x->src].leaf, dl = t->nodes[x->dst].leaf;
+        if (sl != dl)
+            c->cross += (double)wb;
+        if (t->nodes[sl].pod != t->nodes[dl].pod)
+            c->xpod += (double)wb; /* three tiers: through a super-spine */
+        if (!nb || !ns || x->feed)
             continue; /* a replica forward leaves a storage NIC */
-        uint64_t wb = wire_bytes(x->bytes, wf);
         uint64_t line = t->ports[t->nodes[x->src].first_port].bps;
         double off = ps_s(x->start_ps - start0);
         if (x->rate_bps && x->rate_bps < line) {
@@ -135,25 +156,22 @@ void segments_compute(struct results *r, const struct topo *t,
 {
     double T = r->completion_s, base = r->base_latency_s;
     memset(r->segs, 0, sizeof r->segs);
-    writer_side(r, t, w, sc, T);
+    struct carried c;
+    writer_side(r, t, w, sc, T, &c);
+    double wire_total = c.wire, cross = c.cross, xpod = c.xpod;
 
     /* the four link segments: each is a link set and a bound term */
-    double wire_total = 0, cross = 0, xpod = 0;
-    for (uint32_t i = 0; i < w->n; i++) {
-        const struct transfer *x = &w->xfers[i];
-        double wb = (double)wire_bytes(x->bytes, scenario_wire(sc));
-        wire_total += wb;
-        if (t->nodes[x->src].leaf != t->nodes[x->dst].leaf)
-            cross += wb;
-        if (t->nodes[t->nodes[x->src].leaf].pod != t->nodes[t->nodes[x->dst].leaf].pod)
-            xpod += wb; /* three tiers: through a super-spine */
-    }
+    struct seg_figures links[PATH_COUNT];
+    memset(links, 0, sizeof links);
+    seg_links(t, links);
     for (int s = PATH_WRITER_NIC; s <= PATH_STORAGE_NIC; s++) {
         struct seg_figures *f = &r->segs[s];
         if (!path_seg_shown(s, t->tiers))
             continue; /* a level this fabric lacks */
         f->applies = 1;
-        seg_links(t, (enum path_seg)s, f);
+        f->elements = links[s].elements;
+        f->cap_bps = links[s].cap_bps;
+        f->elem_bps = links[s].elem_bps;
         /* what the engine counted on the wires (resends included), or
          * what the transfers must carry */
         f->bytes = r->has_packet_stats ? (double)r->seg_tx_bytes[s]
@@ -195,8 +213,7 @@ void segments_compute(struct results *r, const struct topo *t,
             (double)r->plan.node_max_bytes > (double)ck * (double)f / (double)(f - m))
             b->elem_bps = (double)m;
         b->cap_bps = b->elem_bps * b->elements;
-        for (uint32_t i = 0; i < w->n; i++)
-            b->bytes += (double)w->xfers[i].bytes;
+        b->bytes = c.payload;
         b->need_s = r->bound_term_s[PATH_BACKEND];
         b->saturated_s = b->need_s; /* it drains at its rate while it holds bytes */
         b->bound_s = b->need_s + base;
