@@ -398,18 +398,26 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
         uint8_t *np = arena_calloc(a, w->n ? w->n : 1, sizeof *np);
         if (!path || !np)
             return -1;
-        uint32_t i = 0, buf[TOPO_MAX_HOPS];
+        uint32_t i = 0, buf[2][TOPO_MAX_HOPS];
         for (; i < w->n; i++) {
             const struct transfer *x = &w->xfers[i];
-            np[i] = (uint8_t)topo_path(t, x->src, x->dst, x->sport, buf, max);
-            if (np[i] >= 2)
-                memcpy(path + (size_t)i * stride, buf + 1, (np[i] - 2u) * sizeof *buf);
-            else if (max < TOPO_MAX_HOPS &&
-                     topo_path(t, x->src, x->dst, x->sport, buf, TOPO_MAX_HOPS))
+            uint32_t *cur = buf[i & 1];
+            np[i] = (uint8_t)topo_path(t, x->src, x->dst, x->sport, cur, max);
+            if (np[i] >= 2) {
+                memcpy(path + (size_t)i * stride, cur + 1, (np[i] - 2u) * sizeof *cur);
+                /* the bound reads its hops' port records: fetched while the
+                 * next transfer is routed, then added */
+                for (uint32_t k = 0; k < np[i]; k++)
+                    __builtin_prefetch(&t->ports[cur[k]]);
+            } else if (max < TOPO_MAX_HOPS &&
+                       topo_path(t, x->src, x->dst, x->sport, cur, TOPO_MAX_HOPS)) {
                 break; /* longer than up and down */
-            if (x->bytes)
-                bound_add(b, i, buf, np[i]);
+            }
+            if (i && w->xfers[i - 1].bytes)
+                bound_add(b, i - 1, buf[(i - 1) & 1], np[i - 1]);
         }
+        if (i == w->n && i && w->xfers[i - 1].bytes)
+            bound_add(b, i - 1, buf[(i - 1) & 1], np[i - 1]);
         if (i == w->n) {
             w->path = path;
             w->path_n = np;
