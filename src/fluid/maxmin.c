@@ -406,7 +406,7 @@ static int heap_next(struct mm *m, uint32_t *id, double *level)
     while (m->heap.n) {
         uint32_t i = heap_top(&m->heap)->id;
         if (i >= m->nl) {
-            heap_remove(&m->heap, i);
+            heap_pop(&m->heap); /* the top */
             if (m->frozen[i - m->nl])
                 continue;
             *id = i;
@@ -416,7 +416,7 @@ static int heap_next(struct mm *m, uint32_t *id, double *level)
         if (m->ng && m->n_gdirty && m->lgoff[i + 1] > m->lgoff[i])
             gflush(m);
         if (l->unfrozen == 0) {
-            heap_remove(&m->heap, i);
+            heap_pop(&m->heap); /* the top */
             continue;
         }
         double lv = (l->rem > 0 ? l->rem : 0) / l->wun;
@@ -424,7 +424,7 @@ static int heap_next(struct mm *m, uint32_t *id, double *level)
             heap_put(&m->heap, i, heap_key_of(lv));
             continue;
         }
-        heap_remove(&m->heap, i);
+        heap_pop(&m->heap); /* the top */
         *id = i;
         *level = lv;
         return 1;
