@@ -110,6 +110,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->lmul = same ? ((UINT64_C(1) << 38) + len - 1) / len : 0;
     m->epoch = 1;
     m->dmark_epoch = 1;
+    m->starts_only = 1;
     free(cnt);
     return 0;
 }
@@ -208,16 +209,10 @@ static void mark_link_dirty(struct mm *m, uint32_t l)
     }
 }
 
-static void mark_dirty(struct mm *m, uint32_t f)
-{
-    const struct mm_flow *fl = &m->flows[f];
-    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++)
-        mark_link_dirty(m, m->path[fl->poff + i]);
-}
-
 void mm_set_cap(struct mm *m, uint32_t l, double cap)
 {
     struct mm_link *k = &m->links[l];
+    m->starts_only = 0;
     /* less room: any flow here may have to slow down, not only the ones
      * bottlenecked here; more room: only those can speed up */
     if (cap < k->cap)
@@ -245,11 +240,13 @@ void mm_start(struct mm *m, uint32_t f)
     if (fl->apos != UINT32_MAX)
         return;
     for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
-        struct mm_link *l = &m->links[m->path[fl->poff + i]];
+        uint32_t lid = m->path[fl->poff + i];
+        struct mm_link *l = &m->links[lid];
         slot_set(m, fl->poff + i, l->n);
         if (m->lpe)
             m->lpe[l->off + l->n] = fl->poff + i;
         m->lflow[l->off + l->n++] = m->lmul ? fl->poff + i : f;
+        mark_link_dirty(m, lid); /* in path order, as mark_dirty */
     }
     fl->apos = m->n_active;
     m->active[m->n_active++] = f;
@@ -257,7 +254,6 @@ void mm_start(struct mm *m, uint32_t f)
         m->gact[m->fgroup[f]]++;
     fl->rate = 0;
     m->added[m->n_added++] = f;
-    mark_dirty(m, f);
 }
 
 /* The entry of flow f's path that names link lid (it has one). */
@@ -289,6 +285,7 @@ void mm_stop(struct mm *m, uint32_t f)
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos == UINT32_MAX)
         return;
+    m->starts_only = 0;
     bott_set(m, f, MM_NONE);
     for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
@@ -304,13 +301,13 @@ void mm_stop(struct mm *m, uint32_t f)
                 m->lpe[l->off + s] = pe;
             slot_set(m, pe, s);
         }
+        mark_link_dirty(m, lid); /* in path order, as mark_dirty */
     }
     uint32_t last = m->active[--m->n_active];
     m->active[fl->apos] = last;
     m->flows[last].apos = fl->apos;
     fl->apos = UINT32_MAX;
     fl->rate = 0;
-    mark_dirty(m, f);
     /* a group's last member: its links go idle and must be in tl */
     uint32_t g = m->ng ? m->fgroup[f] : MM_NIL;
     if (g != MM_NIL && !--m->gact[g])
@@ -779,8 +776,27 @@ void mm_update(struct mm *m)
         gupdate(m);
         return;
     }
-    for (uint32_t i = 0; i < m->n_added; i++)
-        affect(m, m->added[i]);
+    if (m->starts_only && m->n_added == m->n_active) {
+        /* every active flow has just started (rate 0, bottlenecked
+         * nowhere): A is all of them, and the links in dirty, in the order
+         * affect would touch them (first seen along the flows in start
+         * order), carry only flows of A. Two passes in order instead of
+         * each flow's links at random. */
+        for (uint32_t i = 0; i < m->n_added; i++) {
+            struct mm_flow *fl = &m->flows[m->added[i]];
+            fl->mark = m->epoch;
+            fl->prev_rate = fl->rate;
+        }
+        m->n_aff = m->n_added; /* aff is added's array */
+        for (uint32_t i = 0; i < m->n_dirty; i++) {
+            touch_link(m, m->dirty[i]);
+            m->links[m->dirty[i]].na = m->links[m->dirty[i]].n;
+        }
+    } else {
+        for (uint32_t i = 0; i < m->n_added; i++)
+            affect(m, m->added[i]);
+    }
+    m->starts_only = 1;
     for (uint32_t i = 0; i < m->n_dirty; i++) {
         touch_link(m, m->dirty[i]);
         affect_bottlenecked(m, &m->links[m->dirty[i]]);
