@@ -140,6 +140,10 @@ static inline void heap_pop(struct heap *h)
         return;
     struct heap_entry last = h->e[n];
     for (uint32_t k = 1; k < n; k = 2 * i + 1) {
+        /* the hole goes to k or k + 1: their children (4 entries, 48
+         * bytes) are read next, a miss a level in a large heap */
+        __builtin_prefetch(&h->e[2 * k + 1 < n ? 2 * k + 1 : 0]);
+        __builtin_prefetch(&h->e[2 * k + 4 < n ? 2 * k + 4 : 0]);
         k += k + 1 < n && heap_less_(&h->e[k + 1], &h->e[k]);
         heap_set_(h, i, h->e[k]);
         i = k;
