@@ -246,7 +246,7 @@ void mm_start(struct mm *m, uint32_t f)
         if (m->lpe)
             m->lpe[l->off + l->n] = fl->poff + i;
         m->lflow[l->off + l->n++] = m->lmul ? fl->poff + i : f;
-        mark_link_dirty(m, lid); /* in path order, as mark_dirty */
+        mark_link_dirty(m, lid); /* dirty: first seen along the paths, in order */
     }
     fl->apos = m->n_active;
     m->active[m->n_active++] = f;
@@ -301,7 +301,7 @@ void mm_stop(struct mm *m, uint32_t f)
                 m->lpe[l->off + s] = pe;
             slot_set(m, pe, s);
         }
-        mark_link_dirty(m, lid); /* in path order, as mark_dirty */
+        mark_link_dirty(m, lid); /* dirty: first seen along the paths, in order */
     }
     uint32_t last = m->active[--m->n_active];
     m->active[fl->apos] = last;
