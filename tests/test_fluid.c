@@ -375,6 +375,75 @@ static void maxmin_slots_narrow_and_wide(void)
     }
 }
 
+/* An update after starts alone, with every active flow among them (the
+ * first burst; training's steps once the checkpoint is done), takes A and T
+ * from the started list and dirty links in order instead of each flow's
+ * links: the same rates, aff, tl and loads, bit for bit, as the general way,
+ * here a twin solver forced onto it by an unchanged capacity set on a link
+ * already dirty (mm_set_cap counts as a change). Random networks, bursts of
+ * starts from empty, then stops in two steps and a new burst. */
+static void maxmin_burst_start_as_general(void)
+{
+    uint64_t differ = 0, bursts = 0, checks = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        struct rng r;
+        rng_init(&r, seed, 91);
+        struct net n;
+        random_net(&n, &r, seed > 150 ? 1 + (uint32_t)(seed % MAXP) : 0);
+        for (uint32_t j = 0; seed % 2 && j < n.off[n.nf]; j++)
+            n.w[j] = 1.0;
+        struct arena a;
+        arena_init(&a);
+        struct mm m, g;
+        CHECK(mm_init(&m, &a, n.nl, n.cap, n.nf, n.off, n.path, n.w, n.fcap) == 0);
+        CHECK(mm_init(&g, &a, n.nl, n.cap, n.nf, n.off, n.path, n.w, n.fcap) == 0);
+        for (int step = 0; step < 9; step++) {
+            /* a burst, some stop (the others' rates move), the rest stop */
+            int burst = step % 3 == 0, all = step % 3 == 2;
+            for (uint32_t f = 0; f < n.nf; f++) {
+                if (burst && rng_below(&r, 4)) {
+                    mm_start(&m, f);
+                    mm_start(&g, f);
+                } else if (!burst && (all || rng_below(&r, 2))) {
+                    mm_stop(&m, f);
+                    mm_stop(&g, f);
+                }
+            }
+            if (burst && g.n_active) {
+                uint32_t l = g.path[g.flows[g.active[0]].poff];
+                mm_set_cap(&g, l, g.links[l].cap);
+                bursts++;
+            }
+            mm_update(&m);
+            mm_update(&g);
+            int same = m.n_aff == g.n_aff && m.n_tl == g.n_tl;
+            for (uint32_t i = 0; same && i < m.n_aff; i++)
+                same = m.aff[i] == g.aff[i];
+            for (uint32_t i = 0; same && i < m.n_tl; i++)
+                same = m.tl[i] == g.tl[i];
+            for (uint32_t f = 0; same && f < n.nf; f++)
+                same = !memcmp(&m.flows[f].rate, &g.flows[f].rate, sizeof(double)) &&
+                       m.flows[f].prev_rate == g.flows[f].prev_rate &&
+                       m.flows[f].bott == g.flows[f].bott;
+            for (uint32_t l = 0; same && l < n.nl; l++)
+                same = !memcmp(&m.links[l].load, &g.links[l].load, sizeof(double)) &&
+                       m.links[l].prev_load == g.links[l].prev_load &&
+                       m.links[l].blevel == g.links[l].blevel &&
+                       m.links[l].maxr == g.links[l].maxr;
+            if (!same && !differ++)
+                fprintf(stderr, "  seed %llu step %d: the burst's update differs\n",
+                        (unsigned long long)seed, step);
+            char msg[160];
+            if (mm_check(&m, 1e-9, msg, sizeof msg) && !checks++)
+                fprintf(stderr, "  seed %llu step %d: %s\n", (unsigned long long)seed, step, msg);
+        }
+        arena_release(&a);
+    }
+    CHECKF(bursts > 700, "%llu bursts", (unsigned long long)bursts);
+    CHECKF(differ == 0, "%llu updates differ from the general way", (unsigned long long)differ);
+    CHECKF(checks == 0, "%llu allocations fail the bottleneck condition", (unsigned long long)checks);
+}
+
 /* ---- whole runs ----------------------------------------------------------- */
 
 static void base(struct scenario *sc)
@@ -1189,6 +1258,7 @@ SUITE(suite_fluid) = {
     {"maxmin_update_stays_in_component", maxmin_update_stays_in_component},
     {"maxmin_init_path_keeps_the_path", maxmin_init_path_keeps_the_path},
     {"maxmin_slots_narrow_and_wide", maxmin_slots_narrow_and_wide},
+    {"maxmin_burst_start_as_general", maxmin_burst_start_as_general},
     {"fluid_single_flow_within_a_packet", fluid_single_flow_within_a_packet},
     {"fluid_incast_within_5pct_of_packet", fluid_incast_within_5pct_of_packet},
     {"fluid_oversubscribed_within_5pct_of_packet", fluid_oversubscribed_within_5pct_of_packet},

@@ -5,7 +5,9 @@
 #include "../src/api/api.h"
 #include "../src/api/ckpt.h"
 #include "../src/core/arena.h"
+#include "../src/core/rng.h"
 #include "../src/fluid/fluid.h"
+#include "../src/fluid/heap.h"
 #include "harness.h"
 #include "support.h"
 
@@ -59,7 +61,60 @@ static void fluid_scale_bytes_per_transfer(void)
     CHECKF(per > 0 && per < 295, "%.1f bytes a transfer (%u transfers)", per, n);
 }
 
+/* heap_pop (the completion loop's and the water-filling's) takes out the
+ * least (key, id) as heap_remove of the top does: a heap of 5,000 ids with
+ * few distinct keys (ties go by id), rekeyed, removed and refilled between
+ * pops, is emptied in ascending (key, id) order with positions kept. */
+static void fluid_heap_pop_in_order(void)
+{
+    enum { N = 5000 };
+    struct arena a;
+    arena_init(&a);
+    struct heap h;
+    CHECK(heap_init(&h, &a, N) == 0);
+    static uint64_t key[N];
+    static uint8_t in[N];
+    struct rng r;
+    rng_init(&r, 30, 4);
+    uint32_t bad_order = 0, bad_pos = 0, popped = 0, n = 0;
+    for (int round = 0; round < 4; round++) {
+        for (uint32_t i = 0; i < N; i++)
+            if (rng_below(&r, 4)) { /* insert or rekey */
+                key[i] = 1000 * (uint64_t)round + rng_below(&r, 40);
+                n += !in[i];
+                in[i] = 1;
+                heap_put(&h, i, key[i]);
+            } else if (rng_below(&r, 2)) {
+                n -= in[i];
+                in[i] = 0;
+                heap_remove(&h, i);
+            }
+        /* half out by heap_pop, each no less than the one before */
+        uint64_t pk = 0;
+        uint32_t pid = 0;
+        for (uint32_t k = 0, half = n / 2; k < half; k++) {
+            uint32_t id = heap_top(&h)->id;
+            uint64_t kk = heap_top(&h)->key;
+            bad_order += kk != key[id] || (k && (kk < pk || (kk == pk && id < pid)));
+            pk = kk;
+            pid = id;
+            heap_pop(&h);
+            in[id] = 0;
+            n--;
+            popped++;
+        }
+        for (uint32_t i = 0; i < N; i++)
+            bad_pos += in[i] != heap_has(&h, i) || (in[i] && h.e[h.pos[i]].id != i);
+        CHECK(h.n == n);
+    }
+    CHECKF(popped > 4000, "%u popped", popped);
+    CHECKF(bad_order == 0, "%u out of order", bad_order);
+    CHECKF(bad_pos == 0, "%u wrong positions", bad_pos);
+    arena_release(&a);
+}
+
 SUITE(suite_fluid_scale) = {
+    {"fluid_heap_pop_in_order", fluid_heap_pop_in_order},
     {"fluid_scale_bytes_per_transfer", fluid_scale_bytes_per_transfer},
     {0, 0},
 };

@@ -334,8 +334,8 @@ static int lset_reserve(struct lset *s, uint32_t cap)
     return 0;
 }
 
-/* Append (link, w), growing the arrays from first_cap entries. */
-static int lset_push(struct lset *s, uint32_t link, double w, uint32_t first_cap)
+/* lset_push when the arrays are full or weights are new. */
+static int lset_push_slow(struct lset *s, uint32_t link, double w, uint32_t first_cap)
 {
     if (s->n == s->cap && lset_reserve(s, s->cap ? 2 * s->cap : first_cap) < 0)
         return -1;
@@ -348,7 +348,21 @@ static int lset_push(struct lset *s, uint32_t link, double w, uint32_t first_cap
     return 0;
 }
 
-static int lset_add(struct lset *s, uint32_t link, double w)
+/* Append (link, w), growing the arrays from first_cap entries. Inline for
+ * the common case (room, all weights 1): set-up and can_congest push
+ * every transfer's links, millions at scale. */
+static inline int lset_push(struct lset *s, uint32_t link, double w, uint32_t first_cap)
+{
+    if (s->n == s->cap || (w != 1.0 && !s->w))
+        return lset_push_slow(s, link, w, first_cap);
+    s->link[s->n] = link;
+    if (s->w)
+        s->w[s->n] = w;
+    s->n++;
+    return 0;
+}
+
+static inline int lset_add(struct lset *s, uint32_t link, double w)
 {
     for (uint32_t i = 0; i < s->n; i++)
         if (s->link[i] == link) {
@@ -1832,7 +1846,7 @@ static void loop(struct fnet *n)
          * one update */
         while (n->h.n && heap_top(&n->h)->key == t) {
             uint32_t id = heap_top(&n->h)->id;
-            heap_remove(&n->h, id);
+            heap_pop(&n->h);
             if (id >= nf + n->ns) {
                 train_done(n, nf + (id - nf - n->ns));
                 continue;

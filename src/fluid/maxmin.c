@@ -110,6 +110,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->lmul = same ? ((UINT64_C(1) << 38) + len - 1) / len : 0;
     m->epoch = 1;
     m->dmark_epoch = 1;
+    m->starts_only = 1;
     free(cnt);
     return 0;
 }
@@ -208,16 +209,10 @@ static void mark_link_dirty(struct mm *m, uint32_t l)
     }
 }
 
-static void mark_dirty(struct mm *m, uint32_t f)
-{
-    const struct mm_flow *fl = &m->flows[f];
-    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++)
-        mark_link_dirty(m, m->path[fl->poff + i]);
-}
-
 void mm_set_cap(struct mm *m, uint32_t l, double cap)
 {
     struct mm_link *k = &m->links[l];
+    m->starts_only = 0;
     /* less room: any flow here may have to slow down, not only the ones
      * bottlenecked here; more room: only those can speed up */
     if (cap < k->cap)
@@ -245,11 +240,13 @@ void mm_start(struct mm *m, uint32_t f)
     if (fl->apos != UINT32_MAX)
         return;
     for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
-        struct mm_link *l = &m->links[m->path[fl->poff + i]];
+        uint32_t lid = m->path[fl->poff + i];
+        struct mm_link *l = &m->links[lid];
         slot_set(m, fl->poff + i, l->n);
         if (m->lpe)
             m->lpe[l->off + l->n] = fl->poff + i;
         m->lflow[l->off + l->n++] = m->lmul ? fl->poff + i : f;
+        mark_link_dirty(m, lid); /* dirty: first seen along the paths, in order */
     }
     fl->apos = m->n_active;
     m->active[m->n_active++] = f;
@@ -257,7 +254,6 @@ void mm_start(struct mm *m, uint32_t f)
         m->gact[m->fgroup[f]]++;
     fl->rate = 0;
     m->added[m->n_added++] = f;
-    mark_dirty(m, f);
 }
 
 /* The entry of flow f's path that names link lid (it has one). */
@@ -289,6 +285,7 @@ void mm_stop(struct mm *m, uint32_t f)
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos == UINT32_MAX)
         return;
+    m->starts_only = 0;
     bott_set(m, f, MM_NONE);
     for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
@@ -304,13 +301,13 @@ void mm_stop(struct mm *m, uint32_t f)
                 m->lpe[l->off + s] = pe;
             slot_set(m, pe, s);
         }
+        mark_link_dirty(m, lid); /* dirty: first seen along the paths, in order */
     }
     uint32_t last = m->active[--m->n_active];
     m->active[fl->apos] = last;
     m->flows[last].apos = fl->apos;
     fl->apos = UINT32_MAX;
     fl->rate = 0;
-    mark_dirty(m, f);
     /* a group's last member: its links go idle and must be in tl */
     uint32_t g = m->ng ? m->fgroup[f] : MM_NIL;
     if (g != MM_NIL && !--m->gact[g])
@@ -406,7 +403,7 @@ static int heap_next(struct mm *m, uint32_t *id, double *level)
     while (m->heap.n) {
         uint32_t i = heap_top(&m->heap)->id;
         if (i >= m->nl) {
-            heap_remove(&m->heap, i);
+            heap_pop(&m->heap); /* the top */
             if (m->frozen[i - m->nl])
                 continue;
             *id = i;
@@ -416,7 +413,7 @@ static int heap_next(struct mm *m, uint32_t *id, double *level)
         if (m->ng && m->n_gdirty && m->lgoff[i + 1] > m->lgoff[i])
             gflush(m);
         if (l->unfrozen == 0) {
-            heap_remove(&m->heap, i);
+            heap_pop(&m->heap); /* the top */
             continue;
         }
         double lv = (l->rem > 0 ? l->rem : 0) / l->wun;
@@ -424,12 +421,22 @@ static int heap_next(struct mm *m, uint32_t *id, double *level)
             heap_put(&m->heap, i, heap_key_of(lv));
             continue;
         }
-        heap_remove(&m->heap, i);
+        heap_pop(&m->heap); /* the top */
         *id = i;
         *level = lv;
         return 1;
     }
     return 0;
+}
+
+/* Whether a pass over T whose links do not depend on one another goes
+ * over every link record in memory order, taking those in T (mark), rather
+ * than tl's order: when T is a quarter of the links or more (a burst), a
+ * sweep the prefetcher follows costs less than a miss a link. Not with
+ * alist, whose offsets follow tl. */
+static int sweep_by_id(const struct mm *m)
+{
+    return !m->aoff && (uint64_t)m->n_tl * 4 >= m->nl;
 }
 
 /* Progressive filling of A over what the fixed flows leave on T's links:
@@ -441,9 +448,11 @@ static void fill(struct mm *m)
         bott_set(m, f, MM_NONE);
         m->frozen[f] = 0;
     }
-    uint32_t off = 0;
-    for (uint32_t i = 0; i < m->n_tl; i++) {
-        struct mm_link *l = &m->links[m->tl[i]];
+    uint32_t off = 0, by_id = sweep_by_id(m), nt = by_id ? m->nl : m->n_tl;
+    for (uint32_t i = 0; i < nt; i++) {
+        struct mm_link *l = &m->links[by_id ? i : m->tl[i]];
+        if (by_id && l->mark != m->epoch)
+            continue;
         double free = l->cap - (l->load - l->aprev);
         l->unfrozen = l->na;
         l->wun = 0;
@@ -485,10 +494,13 @@ static void fill(struct mm *m)
             }
         }
     }
-    for (uint32_t i = 0; i < m->n_tl; i++) {
-        struct mm_link *l = &m->links[m->tl[i]];
+    for (uint32_t i = 0; i < nt; i++) { /* the heap's order is total: any order in */
+        uint32_t lid = by_id ? i : m->tl[i];
+        struct mm_link *l = &m->links[lid];
+        if (by_id && l->mark != m->epoch)
+            continue;
         if (l->na && l->acc >= l->rem * (1 - 1e-12))
-            heap_put(&m->heap, m->tl[i], heap_key_of(l->rem / l->wun));
+            heap_put(&m->heap, lid, heap_key_of(l->rem / l->wun));
         l->acc = l->amax = l->amax_other = 0;
     }
     uint32_t id;
@@ -520,6 +532,8 @@ static void fill(struct mm *m)
 static uint32_t validate(struct mm *m)
 {
     uint32_t added = 0, nt = m->n_tl; /* links added meanwhile are checked next round */
+    if (m->n_aff == m->n_active)
+        return 0; /* every active flow in A: no fixed flow anywhere */
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t lid = m->tl[i];
         struct mm_link *l = &m->links[lid];
@@ -560,9 +574,12 @@ static uint32_t validate(struct mm *m)
 /* After the last round: loads, bottleneck levels and rate bounds of T. */
 static void finish(struct mm *m)
 {
-    for (uint32_t i = 0; i < m->n_tl; i++) {
-        uint32_t lid = m->tl[i];
+    uint32_t by_id = sweep_by_id(m), nt = by_id ? m->nl : m->n_tl;
+    for (uint32_t i = 0; i < nt; i++) {
+        uint32_t lid = by_id ? i : m->tl[i];
         struct mm_link *l = &m->links[lid];
+        if (by_id && l->mark != m->epoch)
+            continue;
         /* an exact sum where it is cheap, so round-off cannot drift */
         if (l->n == l->na) {
             l->load = l->acc;
@@ -779,8 +796,27 @@ void mm_update(struct mm *m)
         gupdate(m);
         return;
     }
-    for (uint32_t i = 0; i < m->n_added; i++)
-        affect(m, m->added[i]);
+    if (m->starts_only && m->n_added == m->n_active) {
+        /* every active flow has just started (rate 0, bottlenecked
+         * nowhere): A is all of them, and the links in dirty, in the order
+         * affect would touch them (first seen along the flows in start
+         * order), carry only flows of A. Two passes in order instead of
+         * each flow's links at random. */
+        for (uint32_t i = 0; i < m->n_added; i++) {
+            struct mm_flow *fl = &m->flows[m->added[i]];
+            fl->mark = m->epoch;
+            fl->prev_rate = fl->rate;
+        }
+        m->n_aff = m->n_added; /* aff is added's array */
+        for (uint32_t i = 0; i < m->n_dirty; i++) {
+            touch_link(m, m->dirty[i]);
+            m->links[m->dirty[i]].na = m->links[m->dirty[i]].n;
+        }
+    } else {
+        for (uint32_t i = 0; i < m->n_added; i++)
+            affect(m, m->added[i]);
+    }
+    m->starts_only = 1;
     for (uint32_t i = 0; i < m->n_dirty; i++) {
         touch_link(m, m->dirty[i]);
         affect_bottlenecked(m, &m->links[m->dirty[i]]);

@@ -110,6 +110,7 @@ struct mm {
                                  * it before aff overtakes it) */
     uint32_t *shrunk, n_shrunk; /* links whose capacity went down */
     uint32_t dmark_epoch;
+    int starts_only;            /* no stop or capacity change since the last update */
     uint32_t *dmark;            /* per link: == dmark_epoch when in dirty */
     /* result of the last update (valid until the next one) */
     uint32_t *aff, n_aff;   /* flows whose rate was recomputed (A) */
