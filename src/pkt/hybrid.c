@@ -482,10 +482,10 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
  * packets' by the drift x the time jumped. Returns that lag a second: the
  * larger slope beyond DRIFT_SD standard errors; but a paused rate that
  * declines while nothing grows is carried (h->cpr: a jump's paused credit
- * follows the line), and lags by what its fit leaves uncertain, CARRY_SD
- * standard errors. The queued bytes' decline is not carried: bytes taken
- * from the queues came back from the paused senders within a window
- * (BENCHMARKS.md, session 19). */
+ * follows the line) and lags by what its fit leaves uncertain, CARRY_SD
+ * standard errors, where that is the less. The queued bytes' decline is
+ * not carried: bytes taken from the queues came back from the paused
+ * senders within a window (BENCHMARKS.md, session 19). */
 static double drift(struct hybrid *h)
 {
     uint32_t n = h->bn / 2; /* its later half: the fill before it is no drift */
@@ -512,8 +512,8 @@ static double drift(struct hybrid *h)
     double rq = mq > 0 ? 1 / mq : 0, rr = mr > 0 ? 1 / mr : 0;
     double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq, dr = fmax(0, fabs(br) - DRIFT_SD * sr) * rr;
     h->cpr = h->crel = 0;
-    if (br >= 0 || dr <= 0 || (bq > 0 && dq > 0))
-        return fmax(dq, dr);
+    if (br >= 0 || dr <= CARRY_SD * sr * rr || (bq > 0 && dq > 0))
+        return fmax(dq, dr); /* (carried, it would lag more) */
     h->cpr = br;
     h->crel = -br * rr;
     return fmax(dq, CARRY_SD * sr * rr);
