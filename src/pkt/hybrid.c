@@ -513,7 +513,7 @@ static double drift(struct hybrid *h)
     double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq, dr = fmax(0, fabs(br) - DRIFT_SD * sr) * rr;
     h->cpr = h->crel = 0;
     if (br >= 0 || dr <= CARRY_SD * sr * rr || (bq > 0 && dq > 0))
-        return fmax(dq, dr); /* (carried, it would lag more) */
+        return fmax(dq, dr); /* (a growth; or carried, it would lag more) */
     h->cpr = br;
     h->crel = -br * rr;
     return fmax(dq, CARRY_SD * sr * rr);
@@ -1158,9 +1158,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
             size_t o = h->o_port + (size_t)i * PC_N + PC_PAUSED;
             pw += (double)(s0[o] - s2[o]);
         }
-        double rate = pw / (per * (double)h->period);
-        double f = rate > 0 ? 1 + h->cpr * (ps_to_s(h->period) * per / 2 + ps_to_s(d) / 2) / rate : 1;
-        f = fmax(f, 0);
+        double rate = pw / (per * (double)h->period), mid = ps_to_s(h->period) * per / 2;
+        double f = rate > 0 ? fmax(0, 1 + h->cpr * (mid + ps_to_s(d) / 2) / rate) : 1;
         for (uint32_t i = 0; i < n->topo->n_ports; i++) {
             uint64_t *c = &cr[h->o_port + (size_t)i * PC_N + PC_PAUSED];
             *c = (uint64_t)llround((double)*c * f);
