@@ -102,6 +102,10 @@ struct hybrid {
     double lag;                /* the drift the state missed: its relative
                                 * paused rate and backlog, summed over jumps */
     double drift;              /* the last jump_span's drift a second */
+    /* a decline of the summed paused rate a jump carries (drift): its
+     * slope a second in the state's own time (<= 0) and relative to its
+     * mean */
+    double cpr, crel;
 };
 
 static int started(const struct flow *f)
@@ -419,13 +423,14 @@ static void observe(struct hybrid *h)
 
 /* The least-squares slope of y over x (n points in runs of equal seg[],
  * each run its own intercept: a jump between them carried what moved the
- * level) less `sd` of its standard errors, towards 0 (0 where the fit
- * cannot tell it from the noise). */
-static double slope_beyond_noise(const double *x, const double *y, const uint32_t *seg, uint32_t n,
-                                 double sd)
+ * level) into *b and its standard error into *se; 0 where it cannot be
+ * fitted (both 0). */
+static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint32_t n, double *b,
+                     double *se)
 {
-    double sxx = 0, sxy = 0, see = 0, b = 0;
+    double sxx = 0, sxy = 0, see = 0;
     uint32_t runs = 0;
+    *b = *se = 0;
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t i = 0, e; i < n; i = e) {
             double mx = 0, my = 0;
@@ -442,17 +447,17 @@ static double slope_beyond_noise(const double *x, const double *y, const uint32_
                     sxx += dx * dx;
                     sxy += dx * dy;
                 } else {
-                    see += (dy - b * dx) * (dy - b * dx);
+                    see += (dy - *b * dx) * (dy - *b * dx);
                 }
             }
             if (!pass && e == n) {
                 if (sxx <= 0 || n < runs + 2)
                     return 0;
-                b = sxy / sxx;
+                *b = sxy / sxx;
             }
         }
-    double se = sqrt(see / (n - runs - 1) / sxx), m = fabs(b) - sd * se;
-    return m > 0 ? copysign(m, b) : 0;
+    *se = sqrt(see / (n - runs - 1) / sxx);
+    return 1;
 }
 
 /* The most the state may lag the packets' by, as a share of its paused
@@ -462,12 +467,25 @@ static double slope_beyond_noise(const double *x, const double *y, const uint32_
 /* Standard errors a drift must stand beyond to count. */
 #define DRIFT_SD 3
 
+/* The most a jump carries a decline by, as a share of its mean (the fit
+ * is a line; the packets' relaxation bends). */
+#define CARRY_MAX 0.25
+
+/* Standard errors of a carried decline's slope that count to the lag. */
+#define CARRY_SD 3
+
 /* The state's drift a second in its own time over the long baseline, as a
- * share: the larger of the bytes queued and the paused rate (paused time a
- * second, between observations), each relative to its mean. A jump carries
- * the state unchanged, so what drifts in the packets (a backlog that
- * relaxes over seconds) stays where it was: the state lags the packets'
- * by the drift x the time jumped. */
+ * share: the bytes queued and the paused rate (paused time a second,
+ * between observations), each fitted and relative to its mean. A jump
+ * carries the state as it stands, so what drifts in the packets (a backlog
+ * that relaxes over seconds) stays where it was: the state lags the
+ * packets' by the drift x the time jumped. Returns that lag a second: the
+ * larger slope beyond DRIFT_SD standard errors; but a paused rate that
+ * declines while nothing grows is carried (h->cpr: a jump's paused credit
+ * follows the line) and lags by what its fit leaves uncertain, CARRY_SD
+ * standard errors, where that is the less. The queued bytes' decline is
+ * not carried: bytes taken from the queues came back from the paused
+ * senders within a window (BENCHMARKS.md, session 19). */
 static double drift(struct hybrid *h)
 {
     uint32_t n = h->bn / 2; /* its later half: the fill before it is no drift */
@@ -486,9 +504,19 @@ static double drift(struct hybrid *h)
         r[j - 1] = dt > 0 ? (h->bp[i] - h->bp[k]) / dt : 0;
         mr += r[j - 1] / (n - 1);
     }
-    double dq = mq > 0 ? fabs(slope_beyond_noise(x, y, sg, n, DRIFT_SD)) / mq : 0;
-    double dr = mr > 0 ? fabs(slope_beyond_noise(x + 1, r, sg + 1, n - 1, DRIFT_SD)) / mr : 0;
-    return fmax(dq, dr);
+    double bq = 0, sq = 0, br = 0, sr = 0;
+    if (mq > 0)
+        fit_slope(x, y, sg, n, &bq, &sq);
+    if (mr > 0)
+        fit_slope(x + 1, r, sg + 1, n - 1, &br, &sr);
+    double rq = mq > 0 ? 1 / mq : 0, rr = mr > 0 ? 1 / mr : 0;
+    double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq, dr = fmax(0, fabs(br) - DRIFT_SD * sr) * rr;
+    h->cpr = h->crel = 0;
+    if (br >= 0 || dr <= CARRY_SD * sr * rr || (bq > 0 && dq > 0))
+        return fmax(dq, dr); /* (a growth; or carried, it would lag more) */
+    h->cpr = br;
+    h->crel = -br * rr;
+    return fmax(dq, CARRY_SD * sr * rr);
 }
 
 /* The first flow start after now (UINT64_MAX: none). */
@@ -749,7 +777,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     }
     /* the drift the jumps leave the state behind by stays within LAG */
     if (drained > 0) {
-        h->drift = 0; /* (a drain's decline is carried) */
+        h->drift = h->cpr = h->crel = 0; /* (a drain's decline is carried) */
     } else if (h->bn >= BASE_MIN) {
         h->drift = drift(h);
         h->fitted = 1;
@@ -761,6 +789,8 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (most < (double)d)
             d = most > 0 ? (uint64_t)most : 0;
     }
+    if (h->crel > 0 && CARRY_MAX / h->crel * (double)PS_PER_S < (double)d)
+        d = (uint64_t)(CARRY_MAX / h->crel * (double)PS_PER_S);
     if (n->time_limit_ps != UINT64_MAX &&
         (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period))
         d = 0; /* the limit stands where the packet engine has it */
@@ -1119,6 +1149,22 @@ static int jump(struct hybrid *h, uint64_t *dp)
     for (size_t j = 0; j < NSUMS; j++)
         if (!h->credited[j])
             cr[h->o_sum + j] = 0;
+    /* a declining paused rate (drift): each port's paused time follows the
+     * line fitted through the windows' mean at their middle, integrated
+     * over the jump, not the mean */
+    if (h->cpr < 0) {
+        double pw = 0;
+        for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+            size_t o = h->o_port + (size_t)i * PC_N + PC_PAUSED;
+            pw += (double)(s0[o] - s2[o]);
+        }
+        double rate = pw / (per * (double)h->period), mid = ps_to_s(h->period) * per / 2;
+        double f = rate > 0 ? fmax(0, 1 + h->cpr * (mid + ps_to_s(d) / 2) / rate) : 1;
+        for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+            uint64_t *c = &cr[h->o_port + (size_t)i * PC_N + PC_PAUSED];
+            *c = (uint64_t)llround((double)*c * f);
+        }
+    }
     /* each receiver's mean, in whole packets, to its transfers still
      * sending by their weight, none past its room; what rounding or a full
      * transfer leaves goes to the others (one packet each, a pass) */
@@ -1336,9 +1382,10 @@ void hybrid_loop(struct pnet *n)
         if (d && jump(&h, &d) == 0) {
             hf->jumps++;
 #ifdef CKPT_HYBRID_TRACE /* a line a jump, to stderr */
-            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f\n",
+            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s)\n",
                     ps_to_s(n->now - d), ps_to_s(d), (unsigned long long)h.ends,
-                    n->n_flows - (uint32_t)n->flows_done, h.err_s * 1e6, h.drift, h.lag);
+                    n->n_flows - (uint32_t)n->flows_done, h.err_s * 1e6, h.drift, h.lag, h.cpr,
+                    h.crel);
 #endif
             h.skipped += d;
             h.lag += h.drift * ps_to_s(d);
