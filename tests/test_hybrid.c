@@ -453,6 +453,36 @@ static void hybrid_passes_many_ends(void)
     results_release(&p);
 }
 
+/* DCP async with sets (nodes: NULL keeps the file's) under the packet
+ * engine, then hybrid: at least `skip` of the time jumped, the paused time
+ * within `paused` of the packet engine's, the completion within 1%. */
+static void dcp_async_within(const char *nodes, const char *params, double skip, double paused)
+{
+    struct scenario sc;
+    struct results p, h;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    CHECKF(scenario_load_file(&sc, "scenarios/dcp-async-llama3-70b.yaml", &e) == 0, "%s", e.msg);
+    if (e.msg[0])
+        return;
+    if (nodes)
+        test_set(&sc, "%s", nodes);
+    test_set(&sc, "model.name=custom");
+    test_set(&sc, "%s", params);
+    if (run(&sc, ENGINE_PACKET, &p))
+        return;
+    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
+        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > skip, "%u jumps, %.4f skipped",
+               h.hybrid.jumps, h.hybrid.fraction);
+        CHECKF(rel(h.paused_s, p.paused_s) < paused, "paused %.6g s against %.6g s", h.paused_s,
+               p.paused_s);
+        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
+               h.completion_s, p.completion_s);
+        results_release(&h);
+    }
+    results_release(&p);
+}
+
 /* A backlog that relaxes over the run: DCP async, 32 nodes' 256 writers
  * into 3 storage nodes at 40 Gbps (0.48 s). The queues and the pauses
  * they hold upstream fall slowly in the packet run; a jump carries the
@@ -463,27 +493,7 @@ static void hybrid_passes_many_ends(void)
  * completion within 1%. */
 static void hybrid_drifting_backlog_paused_within_3pct(void)
 {
-    struct scenario sc;
-    struct results p, h;
-    struct err e = {{0}};
-    scenario_defaults(&sc);
-    CHECKF(scenario_load_file(&sc, "scenarios/dcp-async-llama3-70b.yaml", &e) == 0, "%s", e.msg);
-    if (e.msg[0])
-        return;
-    test_set(&sc, "cluster.nodes=32");
-    test_set(&sc, "model.name=custom");
-    test_set(&sc, "model.params=500000000");
-    if (run(&sc, ENGINE_PACKET, &p))
-        return;
-    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.jumps >= 1, "%u jumps", h.hybrid.jumps);
-        CHECKF(rel(h.paused_s, p.paused_s) < 0.03, "paused %.6g s against %.6g s", h.paused_s,
-               p.paused_s);
-        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
-               h.completion_s, p.completion_s);
-        results_release(&h);
-    }
-    results_release(&p);
+    dcp_async_within("cluster.nodes=32", "model.params=500000000", 0, 0.03);
 }
 
 /* A paused rate that declines, carried: DCP async on its 232 nodes with a
@@ -495,26 +505,7 @@ static void hybrid_drifting_backlog_paused_within_3pct(void)
  * windows' mean, the line not followed), completion within 1%. */
 static void hybrid_paused_decline_carried(void)
 {
-    struct scenario sc;
-    struct results p, h;
-    struct err e = {{0}};
-    scenario_defaults(&sc);
-    CHECKF(scenario_load_file(&sc, "scenarios/dcp-async-llama3-70b.yaml", &e) == 0, "%s", e.msg);
-    if (e.msg[0])
-        return;
-    test_set(&sc, "model.name=custom");
-    test_set(&sc, "model.params=1000000000");
-    if (run(&sc, ENGINE_PACKET, &p))
-        return;
-    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.fraction > 0.06, "%.4f skipped", h.hybrid.fraction);
-        CHECKF(rel(h.paused_s, p.paused_s) < 0.019, "paused %.6g s against %.6g s", h.paused_s,
-               p.paused_s);
-        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
-               h.completion_s, p.completion_s);
-        results_release(&h);
-    }
-    results_release(&p);
+    dcp_async_within(NULL, "model.params=1000000000", 0.06, 0.019);
 }
 
 SUITE(suite_hybrid) = {
