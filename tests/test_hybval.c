@@ -144,7 +144,7 @@ static void hybval_refusal_says_hybrid(void)
     sc.engine = ENGINE_HYBRID;
     CHECK(ckpt_run(&sc, &r, &e) < 0);
     CHECKF(strstr(e.msg, "engine: hybrid would take the packet engine's events less the steady "
-                         "states it skips (none to 86% of the time on the runs measured), up "
+                         "states it skips (none to 99% of the time on the runs measured), up "
                          "to ~1.56e+09 events (limit 1e9)") &&
            strstr(e.msg, "use --engine fluid, or --force (sim.force) to run it anyway"),
            "%s", e.msg);

@@ -103,7 +103,7 @@ void ckpt_estimate(const struct scenario *sc, const struct topo *t, const struct
  * machine's, ckpt_phys_bytes). Returns 0, or -1 with e naming the estimate
  * and the ways out (--engine fluid, --force). A hybrid run (est->engine)
  * meets the same limits: what it skips is not known before it runs (none to
- * 86% of the time measured), so the refusal says that, or why it would
+ * 99% of the time measured), so the refusal says that, or why it would
  * skip nothing (scenario_hybrid_blocked). */
 #define CKPT_PACKET_EVENT_LIMIT 1e9
 int ckpt_packet_limits(const struct scenario *sc, const struct ckpt_estimate *est,

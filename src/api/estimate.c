@@ -435,7 +435,7 @@ int ckpt_packet_limits_mem(const struct scenario *sc, const struct ckpt_estimate
                  "would take", why);
     else if (est->engine == ENGINE_HYBRID)
         snprintf(who, sizeof who, "hybrid would take the packet engine's events less the steady "
-                 "states it skips (none to 86%% of the time on the runs measured), up to");
+                 "states it skips (none to 99%% of the time on the runs measured), up to");
     return scenario_fail(sc, e, "engine",
                          "%s %s~%.3g events%s and up to %.3g %s of "
                          "memory%s%s%s (%s of wall time); use --engine fluid, or --force "
