@@ -97,6 +97,8 @@ struct hybrid {
     uint32_t bn, bh;
     uint64_t blive;            /* transfers live at its start */
     int fitted;                /* a drift fitted since the last start */
+    double watch0;             /* the state's own time at the last start, s */
+    int young;                 /* watched less than the backlog's time constant */
     uint64_t skipped;          /* the time jumped so far */
     double pjump;              /* paused time credited by jumps, s */
     double lag;                /* the drift the state missed: its relative
@@ -400,8 +402,10 @@ static void observe(struct hybrid *h)
     /* the long baseline restarts with the history (a start moves the
      * rates); else one observation more in the state's own time */
     uint64_t live = begun - n->flows_done;
-    if (h->have == 1)
+    if (h->have == 1) {
         h->fitted = 0;
+        h->watch0 = ps_to_s(n->now - h->skipped);
+    }
     uint64_t moved = live > h->blive ? live - h->blive : h->blive - live;
     if (h->have == 1 || moved * FEW > h->blive) {
         h->bn = 0; /* (and where many of its transfers ended: the state it left is carried) */
@@ -467,6 +471,21 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
 /* Standard errors a drift must stand beyond to count. */
 #define DRIFT_SD 3
 
+/* Standard errors beyond a fitted slope a young baseline's lag counts: a
+ * slope within its noise may hide a drift the first windows cannot show
+ * (the 32-node DCP async case with 1e9 parameters: a queue decline of
+ * 0.26/s +- 0.074 at 14 ms, 0.8-1.2/s from 50 ms on; counted at the slope
+ * less DRIFT_SD standard errors, 0.04/s, a 0.54 s first jump, paused
+ * +20.6%). */
+#define UPPER_SD 1
+
+/* A baseline is young while it has watched (since the last start) less
+ * than 1/YOUNG of the backlog's time constant, the switches' queued bytes
+ * over the rate delivered: a backlog relaxes over that time or longer.
+ * The 64-writer incast's (4.4 ms) is watched 1.8 ms at its first jump, the
+ * 32-node DCP async's (0.19 s) 13 ms. */
+#define YOUNG 4
+
 /* The most a jump carries a decline by, as a share of its mean (the fit
  * is a line; the packets' relaxation bends). */
 #define CARRY_MAX 0.25
@@ -480,10 +499,12 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
  * carries the state as it stands, so what drifts in the packets (a backlog
  * that relaxes over seconds) stays where it was: the state lags the
  * packets' by the drift x the time jumped. Returns that lag a second: the
- * larger slope beyond DRIFT_SD standard errors; but a paused rate that
- * declines while nothing grows is carried (h->cpr: a jump's paused credit
- * follows the line) and lags by what its fit leaves uncertain, CARRY_SD
- * standard errors, where that is the less. The queued bytes' decline is
+ * larger slope less DRIFT_SD standard errors (on a young baseline, plus
+ * UPPER_SD: what its fit cannot rule out); but a paused rate that
+ * declines beyond DRIFT_SD standard errors while nothing grows is carried
+ * (h->cpr: a jump's paused credit follows the line) and lags by what its
+ * fit leaves uncertain, CARRY_SD standard errors, where that is the less
+ * (a young one's queued bytes at their upper bound). The queued bytes' decline is
  * not carried: bytes taken from the queues came back from the paused
  * senders within a window (BENCHMARKS.md, session 19). */
 static double drift(struct hybrid *h)
@@ -510,13 +531,20 @@ static double drift(struct hybrid *h)
     if (mr > 0)
         fit_slope(x + 1, r, sg + 1, n - 1, &br, &sr);
     double rq = mq > 0 ? 1 / mq : 0, rr = mr > 0 ? 1 / mr : 0;
+    /* what stands beyond DRIFT_SD decides what is carried; a young
+     * baseline's lag counts what its fit cannot rule out (UPPER_SD) */
     double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq, dr = fmax(0, fabs(br) - DRIFT_SD * sr) * rr;
+    double uq = dq, ur = dr;
+    if (h->young) {
+        uq = (fabs(bq) + UPPER_SD * sq) * rq;
+        ur = (fabs(br) + UPPER_SD * sr) * rr;
+    }
     h->cpr = h->crel = 0;
     if (br >= 0 || dr <= CARRY_SD * sr * rr || (bq > 0 && dq > 0))
-        return fmax(dq, dr); /* (a growth; or carried, it would lag more) */
+        return fmax(uq, ur); /* (a growth; or carried, it would lag more) */
     h->cpr = br;
     h->crel = -br * rr;
-    return fmax(dq, CARRY_SD * sr * rr);
+    return fmax(uq, CARRY_SD * sr * rr);
 }
 
 /* The first flow start after now (UINT64_MAX: none). */
@@ -779,6 +807,10 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     if (drained > 0) {
         h->drift = h->cpr = h->crel = 0; /* (a drain's decline is carried) */
     } else if (h->bn >= BASE_MIN) {
+        /* the backlog's time constant (YOUNG) */
+        double win = (double)h->w * ps_to_s(h->period);
+        double tau = delivered > 0 ? h->bq[h->bh] * win / delivered : 0;
+        h->young = YOUNG * (ps_to_s(now - h->skipped) - h->watch0) < tau;
         h->drift = drift(h);
         h->fitted = 1;
     } else if (!h->fitted) {
