@@ -228,10 +228,110 @@ static void pfc_train_pause_holds_until_xon(void)
     }
 }
 
+/* The lines of port p whose bytes differ from before (bit i: line i). */
+static uint32_t lines_written(const struct port *before, const struct port *p)
+{
+    const unsigned char *a = (const void *)before, *b = (const void *)p;
+    uint32_t m = 0;
+    for (size_t i = 0; i < sizeof *p; i++)
+        if (a[i] != b[i])
+            m |= 1u << (i / 64);
+    return m;
+}
+
+/* An XOFF whose refreshes are implicit and its XON (pfc_send at a leaf's
+ * host port, which receives only) write the port's ingress line and, for
+ * the XOFF, the line of xoff_since alone: no refresh generation, no
+ * counter elsewhere (each a cold line at every XON; session 20); the
+ * count of implicit refreshes is kept. At the far end the XOFF writes
+ * line 0 and the line of pause_since, the XON lines 0 and 1. An XOFF
+ * refreshed by events (the watchdog on) still makes its refresh event
+ * stale at its XON, and the next XOFF's refresh runs. */
+static void pfc_implicit_pause_writes_few_lines(void)
+{
+    const uint32_t line3 = 1u << 3;
+    for (int wd = 0; wd < 2; wd++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        sc.fabric.pfc_watchdog = wd;
+        sc.fabric.pfc_quanta = 1000; /* 1.28 us at 400G: six refreshes in 4 us */
+        struct pnet n;
+        struct port ports[2], before;
+        two_ports(&n, ports, &sc);
+        struct port *in = &ports[0];
+        const uint32_t xline = 1u << (offsetof(struct port, xoff_since[3]) / 64);
+        n.now = 5000000;
+        before = *in;
+        pfc_send(&n, in, 3, 1);
+        CHECK(in->xoff == 1u << 3 && in->pause_tx == 1);
+        if (!wd) {
+            uint32_t w = lines_written(&before, in);
+            CHECKF((w & ~(line3 | xline)) == 0, "an implicit XOFF wrote lines %#x", w);
+            CHECK(in->xoff_implicit == 1u << 3);
+        }
+        struct event ev, refresh = {0};
+        int refreshes = 0, pauses = 0;
+        while (evq_pop(&n.q, &ev)) {
+            if (EV_KIND(ev.type) == EV_PFC_REFRESH)
+                refresh = ev, refreshes++;
+            pauses += EV_KIND(ev.type) == EV_PAUSE;
+        }
+        CHECKF(refreshes == wd && pauses == 1, "watchdog %d: %d refresh events", wd, refreshes);
+        uint64_t per = pfc_pause_ps(sc.fabric.pfc_quanta, in->bps) / 2;
+        CHECK(per > 0 && per < 4000000);
+        n.now = 9000000;
+        before = *in;
+        pfc_send(&n, in, 3, 0);
+        CHECK(in->xoff == 0 && in->resume_tx == 1);
+        if (!wd) {
+            uint32_t w = lines_written(&before, in);
+            CHECKF(w == line3, "an implicit XON wrote lines %#x", w);
+            CHECKF(in->implicit_rx == 4000000 / per && n.refresh_frames == 4000000 / per,
+                   "implicit refreshes %llu, %llu sent, of %llu",
+                   (unsigned long long)in->implicit_rx, (unsigned long long)n.refresh_frames,
+                   (unsigned long long)(4000000 / per));
+            CHECK(!in->xoff_implicit);
+            /* the far end: the XOFF (a train: held until the XON), the XON */
+            struct port *p = &ports[1];
+            const uint32_t sline = 1u << (offsetof(struct port, pause_since[3]) / 64);
+            before = *p;
+            pfc_on_frame(&n, p, 3 | sc.fabric.pfc_quanta << 8 | 0x80000000u);
+            w = lines_written(&before, p);
+            CHECKF(p->paused == 1u << 3 && p->pause_rx == 1 && (w & ~(1u | sline)) == 0,
+                   "an XOFF received wrote lines %#x", w);
+            n.now = 13000000;
+            before = *p;
+            pfc_on_frame(&n, p, 3);
+            w = lines_written(&before, p);
+            CHECKF(p->paused == 0 && p->paused_ps == 4000000 && (w & ~3u) == 0,
+                   "an XON received wrote lines %#x", w);
+            evq_release(&n.q);
+            continue;
+        }
+        /* the first XOFF's refresh after its XON: stale */
+        pfc_on_refresh(&n, in, refresh.arg);
+        CHECK(n.refresh_frames == 0 && evq_len(&n.q) == 1); /* the XON's frame */
+        n.now += 1000;
+        pfc_send(&n, in, 3, 1);
+        pfc_on_refresh(&n, in, refresh.arg); /* still stale under the new XOFF */
+        CHECK(n.refresh_frames == 0);
+        struct event again = {0};
+        while (evq_pop(&n.q, &ev))
+            if (EV_KIND(ev.type) == EV_PFC_REFRESH)
+                again = ev;
+        CHECK(again.t && again.arg != refresh.arg);
+        n.now = again.t;
+        pfc_on_refresh(&n, in, again.arg);
+        CHECK(n.refresh_frames == 1);
+        evq_release(&n.q);
+    }
+}
+
 SUITE(suite_flat) = {
     {"evq_free_stack_reuses_nodes", evq_free_stack_reuses_nodes},
     {"evq_nodes_keep_whole_events", evq_nodes_keep_whole_events},
     {"pfc_frame_victim_only_with_training", pfc_frame_victim_only_with_training},
     {"pfc_train_pause_holds_until_xon", pfc_train_pause_holds_until_xon},
+    {"pfc_implicit_pause_writes_few_lines", pfc_implicit_pause_writes_few_lines},
     {0, 0},
 };

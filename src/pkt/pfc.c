@@ -57,11 +57,13 @@ void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff)
     uint32_t quanta = xoff ? n->sc->fabric.pfc_quanta : 0, train = 0;
     if (in->xoff_implicit & bit)
         pfc_settle(n, in, prio, n->now, 0);
+    /* refresh_gen names the refresh event of the last explicit XOFF, which
+     * runs while that XOFF holds (pfc_on_refresh): bumped only where one is
+     * armed, so an implicit XOFF and its XON leave that line alone */
     if (xoff) {
         in->xoff |= bit;
         in->pause_tx++;
         n->pause_frames++;
-        in->refresh_gen[prio]++;
         /* refreshes as events only where a frame is seen (capture), the
          * watchdog watches pause arrivals, or the two ends differ */
         const struct port *peer = &n->ports[in->peer];
@@ -71,6 +73,7 @@ void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff)
             in->xoff_since[prio] = n->now;
             train = PFC_TRAIN;
         } else {
+            in->refresh_gen[prio]++;
             pnet_schedule(n, n->now + quanta_ps(n, in) / 2, EV_PFC_REFRESH, in,
                           prio | in->refresh_gen[prio] << 8);
         }
@@ -78,7 +81,6 @@ void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff)
         in->xoff &= (uint8_t)~bit;
         in->resume_tx++;
         n->resume_frames++;
-        in->refresh_gen[prio]++;
     }
     if (__builtin_expect(n->cap != NULL, 0))
         capture_pfc(n, in, prio, quanta);

@@ -169,39 +169,50 @@ struct port {
     struct pkt_chunk *wire_hc;
     uint16_t wire_hi;
     uint8_t xoff;            /* priorities we paused upstream */
+    /* ingress: XOFFs whose refreshes are implicit (a train every half
+     * pause from xoff_since, counted when it stops; pfc.c) */
+    uint8_t xoff_implicit;
     uint32_t rx_node;        /* node, for the arrivals */
     uint64_t headroom;       /* per lossless priority group */
     uint64_t max_shared;
     uint64_t max_hdrm;
-    /* seldom: first packet, wake-ups, training in the queues */
-    uint64_t first_tx_t;     /* first serialisation start */
-    uint64_t wake_t;
-    uint32_t wake_gen;
-    uint32_t train_q;        /* training's data packets queued here */
+    /* the PFC frames this ingress sends (pfc_send): an XON comes from
+     * mmu_release, which has read this line (xoff) */
+    uint64_t implicit_rx;    /* implicit refreshes of ours the peer received
+                              * (pfc.c; counted here, added to its pause_rx) */
+    uint64_t resume_tx, pause_tx;
     /* DWRR credit (a quantum is at most 1000 MTUs of 9 KB: 32 bits) */
     int32_t deficit[NPRIO];
     /* per priority: egress queues (switch ports; CNPs at hosts) and
      * ingress accounting */
     struct pktq q[NPRIO];
     struct ing_pg ing[NPRIO];
-    /* egress side PFC state, per priority */
-    uint64_t pause_end[NPRIO], pause_since[NPRIO], last_pause_rx[NPRIO];
+    /* egress side PFC state, per priority (the watchdog's, pause expiry) */
+    uint64_t pause_end[NPRIO], last_pause_rx[NPRIO];
     uint32_t wd_gen[NPRIO];
-    uint32_t refresh_gen[NPRIO];
-    /* ingress: XOFFs whose refreshes are implicit (a train every half
-     * pause from xoff_since, counted when it stops; pfc.c) */
-    uint8_t xoff_implicit;
-    uint64_t xoff_since[NPRIO];
-    /* counters */
-    uint64_t xoff_shared_sum; /* shared use of the PG at each XOFF, summed */
-    uint64_t pause_rx, pause_tx, resume_tx, drops;
-    uint64_t implicit_rx;    /* implicit refreshes of ours the peer received
-                              * (pfc.c; counted here, added to its pause_rx) */
+    uint32_t refresh_gen[NPRIO]; /* explicit refreshes only (pfc.c) */
+    uint64_t drops;
     double load;             /* adaptive: EWMA of bytes sent (bytes) */
     uint64_t load_t;
-    /* training traffic (train.c): its wire bytes sent, and the time its
-     * packets sat behind a PFC pause of their class */
+    /* The PFC frames of a pause and its end, each side on one line for
+     * priorities 1-7 (0, best effort by convention, is seldom lossless):
+     * an XOFF received writes pause_since[prio] and pause_rx, its XON
+     * reads pause_since[prio]; an XON sent reads xoff_since[prio] (with
+     * line 0 and the ingress line), and the XOFF after it writes it and
+     * xoff_shared_sum (mmu_admit). */
+    uint64_t pause_since[NPRIO];
+    uint64_t pause_rx;
+    /* seldom: first packet, wake-ups */
+    uint64_t first_tx_t;     /* first serialisation start */
+    uint32_t wake_gen;
+    uint64_t wake_t;
+    /* training traffic (train.c): its data packets queued here, its wire
+     * bytes sent, and the time its packets sat behind a PFC pause of
+     * their class (victim_note: one line) */
+    uint32_t train_q;
     uint64_t train_tx_bytes, victim_ps, victim_t;
+    uint64_t xoff_since[NPRIO]; /* an implicit XOFF's start (see above) */
+    uint64_t xoff_shared_sum; /* shared use of the PG at each XOFF, summed */
 };
 /* what a packet through a switch port touches: lines 0-2 and its queue
  * going out, line 3 and its PG's counters coming in */
@@ -209,6 +220,17 @@ _Static_assert(offsetof(struct port, tx) == 128 && offsetof(struct port, kmax) <
                    offsetof(struct port, end_armed) < 64 &&
                    offsetof(struct port, wire_hc) == 192 &&
                    offsetof(struct port, max_hdrm) + 8 <= 256 &&
+                   offsetof(struct port, xoff_implicit) / 64 == 3 &&
+                   offsetof(struct port, implicit_rx) / 64 == 3 &&
+                   offsetof(struct port, pause_tx) + 8 <= 256 &&
+                   offsetof(struct port, xoff_since[1]) % 64 == 0 &&
+                   offsetof(struct port, xoff_shared_sum) / 64 ==
+                       offsetof(struct port, xoff_since[1]) / 64 &&
+                   offsetof(struct port, pause_since[1]) % 64 == 0 &&
+                   offsetof(struct port, pause_rx) / 64 ==
+                       offsetof(struct port, pause_since[1]) / 64 &&
+                   offsetof(struct port, train_q) / 64 == offsetof(struct port, victim_t) / 64 &&
+                   sizeof(struct port) == 1152 &&
                    offsetof(struct port, q) % 32 == 0 && offsetof(struct port, ing) % 64 == 32,
                "struct port's hot lines moved");
 
