@@ -650,10 +650,15 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     if (hy->on) {
         char p[32], k[32], er[32];
         fprintf(out, "  hybrid      fast-forwarded %.1f%% of simulated time (%s) in %u jump%s, "
-                     "period %s; error estimate %s%s%s\n",
+                     "period %s; completion error estimate %s%s%s%s\n",
                 100 * hy->fraction, fmt_secs(hy->skipped_s, k, sizeof k), hy->jumps,
                 hy->jumps == 1 ? "" : "s", fmt_secs(hy->period_s, p, sizeof p),
-                fmt_secs(hy->error_s, er, sizeof er), hy->why[0] ? "; " : "", hy->why);
+                fmt_secs(hy->error_s, er, sizeof er),
+                /* the estimate bounds completion only: say so where a jump
+                 * credited pauses and queues from its windows' means */
+                hy->jumps ? " (paused time and queues carry none: docs/engine.md, \"Hybrid: "
+                            "validation\", compares them with the packet engine's)" : "",
+                hy->why[0] ? "; " : "", hy->why);
     }
 }
 
