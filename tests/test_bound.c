@@ -503,6 +503,75 @@ static void bound_memo_matches_direct(void)
            (unsigned long long)compared, (unsigned long long)hits);
 }
 
+/* bound_memo_slot(m, s), for the slot s a call found or filled (m->last),
+ * gives that call's bound_path later, after many calls of other kinds,
+ * until another key fills s again; then NULL. Random fabrics with random
+ * port speeds and delays, sizes and caps: some slots are filled again. */
+static void bound_memo_slot_keeps_its_kind(void)
+{
+    static const uint64_t sizes[] = {1, 4096, 70001, 9000, 123457};
+    enum { KEEP = 512 };
+    struct rng g;
+    rng_init(&g, 11, 5);
+    uint64_t kept = 0, refilled = 0, bad = 0;
+    for (int i = 0; i < 40; i++) {
+        struct scenario sc;
+        if (random_scenario(&sc, &g, 0) < 0)
+            continue;
+        struct arena a;
+        struct topo t;
+        struct workload w;
+        struct err e = {{0}};
+        arena_init(&a);
+        struct bound_memo *m = calloc(1, sizeof *m);
+        struct {
+            uint32_t slot;
+            struct bound_path bp;
+        } *rec = calloc(KEEP, sizeof *rec);
+        uint32_t nrec = 0;
+        int ok = m && rec && topo_build(&t, &sc, &a, &e) == 0 &&
+                 workload_build(&w, &sc, &t, &a, &e) == 0;
+        for (uint32_t p = 0; ok && p < t.n_ports; p++) {
+            t.ports[p].delay_ps = 1000 * (1 + rng_below(&g, 3));
+            t.ports[p].bps = 100000000000ull * (1 + rng_below(&g, 3));
+        }
+        for (uint32_t k = 0; ok && k < 6 * w.n; k++) {
+            struct transfer x = w.xfers[k % w.n];
+            uint32_t path[TOPO_MAX_HOPS];
+            uint32_t np = x.bytes ? workload_path(&w, &t, k % w.n, path) : 0;
+            if (np < 2)
+                continue;
+            x.bytes = sizes[rng_below(&g, 5)];
+            x.rate_bps = rng_below(&g, 2) ? 0 : 10000000000ull * (1 + rng_below(&g, 3));
+            uint32_t r = KEEP > nrec ? nrec++ : (uint32_t)rng_below(&g, KEEP);
+            bound_path(&t, &sc, &x, path, np, &rec[r].bp);
+            struct bound_path got;
+            bound_path_memo(m, &t, &sc, &x, path, np, &got);
+            rec[r].slot = m->last;
+        }
+        for (uint32_t r = 0; r < nrec; r++) {
+            const struct bound_path *bp = bound_memo_slot(m, rec[r].slot);
+            if (!bp) {
+                refilled++;
+                bad += !(m->evicted >> rec[r].slot & 1); /* NULL only when filled again */
+            } else {
+                kept++;
+                const struct bound_path *want = &rec[r].bp;
+                int same = bp->np == want->np && bp->alone_hop == want->alone_hop &&
+                           bp->arrive == want->arrive && bp->alone == want->alone;
+                for (uint32_t h = 0; same && h < want->np; h++)
+                    same = bp->head[h] == want->head[h] && bp->tail[h] == want->tail[h];
+                bad += !same;
+            }
+        }
+        free(rec);
+        free(m);
+        arena_release(&a);
+    }
+    CHECKF(bad == 0 && kept > 200 && refilled > 100, "%llu kept, %llu filled again, %llu wrong",
+           (unsigned long long)kept, (unsigned long long)refilled, (unsigned long long)bad);
+}
+
 /* ckpt_prepare adds each transfer to the bound as the path cache routes it
  * (bound_add), with no pass of its own: the figures must be bound_compute's
  * over the same transfers routed again (no cache), bit for bit: random
@@ -655,6 +724,7 @@ SUITE(suite_bound) = {
     {"segments_count_their_own_ports", segments_count_their_own_ports},
     {"bound_while_routing_is_bound_compute", bound_while_routing_is_bound_compute},
     {"bound_memo_matches_direct", bound_memo_matches_direct},
+    {"bound_memo_slot_keeps_its_kind", bound_memo_slot_keeps_its_kind},
     {"multihomed_storage_doubles_nic_term", multihomed_storage_doubles_nic_term},
     {"multihomed_storage_shares_backend", multihomed_storage_shares_backend},
     {"bound_is_a_lower_bound", bound_is_a_lower_bound},

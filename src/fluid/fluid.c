@@ -63,7 +63,9 @@ struct fnet {
     struct arena arena;
     struct mm mm;
     struct fflow *fl;
-    uint8_t *fst;            /* per flow its state (struct fflow) */
+    uint8_t *fst;            /* per flow its state (struct fflow, FST_STATE); a
+                              * transfer's kind above it while the loop runs
+                              * (FST_KIND, struct heads) */
     struct wire_fmt wf;      /* wire bytes of a payload */
     struct heads *hd;        /* for the latency of a finishing transfer */
     uint64_t *tlat;          /* training flow k: its path latency */
@@ -175,6 +177,13 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
     return dq - gap + t->ports[path[np - 1]].delay_ps;
 }
 
+/* fst: the state (0 not started, 1 sending, 2 done, 3 not finished) in
+ * the low bits, the transfer's kind (its bound memo slot) above them */
+#define FST_STATE 3u
+#define FST_KIND 2
+_Static_assert(BOUND_MEMO_SLOTS <= 256 >> FST_KIND && BOUND_MEMO_SLOTS <= 64,
+               "a kind fits fst's bits above the state and kind_set's bits");
+
 /* The latest a first packet can reach each resource the bound (bound.h)
  * counts, over the transfers through it: so a flow's latency, added when
  * its last byte leaves, keeps every resource's bound (set-up only). */
@@ -184,6 +193,17 @@ struct heads {
     uint64_t *dst;    /* [endpoint]: its leaf's port down to it */
     uint64_t *store;  /* [endpoint]: the first arrival at it */
     struct bound_memo *memo; /* bound_path of each kind of transfer, once */
+    /* A kind (a memo slot: size, cap, hops' speeds, delays and tiers) fixes
+     * a transfer's path latency and the bound's alone term; only the heads
+     * depend on where it runs. So a finish reads them by the kind set-up
+     * found (fst) rather than its route's ports: kinds 1 while every
+     * transfer's kind is in fst and its finish reads the path set-up gave
+     * the heads; kind[s] once a finish of kind s worked it out. */
+    int kinds;
+    uint64_t kind_set; /* bit s: kind[s] filled */
+    struct {
+        uint64_t lat, alone; /* flow_latency_ps; the alone term less its bytes' time */
+    } kind[BOUND_MEMO_SLOTS];
 };
 
 static int heads_init(struct heads *hd, const struct topo *t)
@@ -199,13 +219,14 @@ static int heads_init(struct heads *hd, const struct topo *t)
 }
 
 /* Transfer x's first packet, on path[0..np) (workload_path's), into the
- * heads: set-up adds each while it reads the transfer's path anyway. */
-static void heads_add(struct heads *hd, const struct topo *t, const struct scenario *sc,
-                      const struct transfer *x, const uint32_t *path, uint32_t np)
+ * heads: set-up adds each while it reads the transfer's path anyway.
+ * Returns its kind (the memo slot), or -1 when it adds nothing. */
+static int heads_add(struct heads *hd, const struct topo *t, const struct scenario *sc,
+                     const struct transfer *x, const uint32_t *path, uint32_t np)
 {
     struct bound_path bp;
     if (!x->bytes || np < 2 || bound_path_memo(hd->memo, t, sc, x, path, np, &bp) < 2)
-        return;
+        return -1;
     uint32_t k = np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
     uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
     if (bp.head[1] > hd->up[2 * sl])
@@ -224,6 +245,7 @@ static void heads_add(struct heads *hd, const struct topo *t, const struct scena
         hd->dst[x->dst] = bp.head[k];
     if (bp.arrive > hd->store[x->dst])
         hd->store[x->dst] = bp.arrive;
+    return (int)hd->memo->last;
 }
 
 static void heads_release(struct heads *hd)
@@ -235,37 +257,40 @@ static void heads_release(struct heads *hd)
     free(hd->memo);
 }
 
-/* No less than the bound allows once the last byte has left at `pace`: a
- * flow's bytes reach a later resource no earlier than the first packet's
- * way in (the latest of its flows': in a fluid they flow at once) and its
- * last packet has the way on; one alone has its packet-by-packet time. */
-static uint64_t bound_latency_ps(const struct topo *t, const struct scenario *sc,
-                                 const struct heads *hd, const struct transfer *x,
-                                 const uint32_t *path, uint32_t np, uint64_t wire,
-                                 uint64_t pace, int buffered)
+/* No less than the bound allows once the last byte has left: a flow's
+ * bytes reach a later resource no earlier than the first packet's way in
+ * (the latest of its flows': in a fluid they flow at once) and its last
+ * packet has the way on; one alone has its packet-by-packet time, less its
+ * bytes' time at its pace (alone, alone_less). bp: x's bound_path. */
+static uint64_t bound_latency_ps(const struct topo *t, const struct heads *hd,
+                                 const struct transfer *x, const struct bound_path *bp,
+                                 uint64_t alone, int buffered)
 {
-    struct bound_path bp;
-    if (!x->bytes || np < 2 || bound_path_memo(hd->memo, t, sc, x, path, np, &bp) < 2)
-        return 0;
-    uint32_t k = bp.np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
+    uint32_t k = bp->np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
     uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
-    uint64_t v[8] = {bp.tail[0], hd->dst[x->dst] + bp.tail[k], 0, 0, 0, 0, 0, 0};
+    uint64_t v[8] = {bp->tail[0], hd->dst[x->dst] + bp->tail[k], 0, 0, 0, 0, 0, 0};
     if (sl != dl) {
-        v[2] = hd->up[2 * sl] + bp.tail[1];
-        v[3] = hd->up[2 * dl + 1] + bp.tail[k - 1];
+        v[2] = hd->up[2 * sl] + bp->tail[1];
+        v[3] = hd->up[2 * dl + 1] + bp->tail[k - 1];
     }
     if (k >= 4) { /* three tiers, between pods: the pods' links to the super-spines */
-        v[6] = hd->pod[2 * t->nodes[t->nodes[x->src].leaf].pod] + bp.tail[2];
-        v[7] = hd->pod[2 * t->nodes[t->nodes[x->dst].leaf].pod + 1] + bp.tail[k - 2];
+        v[6] = hd->pod[2 * t->nodes[t->nodes[x->src].leaf].pod] + bp->tail[2];
+        v[7] = hd->pod[2 * t->nodes[t->nodes[x->dst].leaf].pod + 1] + bp->tail[k - 2];
     }
     if (buffered)
         v[4] = hd->store[x->dst];
-    uint64_t moved = units_ser_ps(wire, pace) - 1; /* at least: after() rounds up */
-    v[5] = bp.alone > moved ? bp.alone - moved : 0;
+    v[5] = alone;
     uint64_t m = 0;
     for (int i = 0; i < 8; i++)
         m = v[i] > m ? v[i] : m;
     return m;
+}
+
+/* The alone term of bp less a flow's wire bytes' time at pace. */
+static uint64_t alone_less(const struct bound_path *bp, uint64_t wire, uint64_t pace)
+{
+    uint64_t moved = units_ser_ps(wire, pace) - 1; /* at least: after() rounds up */
+    return bp->alone > moved ? bp->alone - moved : 0;
 }
 
 /* The links of a flow with the share of its rate on each, grown as needed
@@ -1206,7 +1231,7 @@ static int compact_links(struct fnet *n, struct lset *all, struct lset *tall, st
 }
 
 static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t,
-                 const struct workload *w, int grouped, struct err *e)
+                 const struct workload *w, int grouped, int kinds, struct err *e)
 {
     memset(n, 0, sizeof *n);
     n->sc = sc;
@@ -1277,6 +1302,9 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         request_writer_shares(w, req_share);
     struct heads *hd = calloc(1, sizeof *hd);
     n->hd = hd;
+    /* weighted: a finish takes wcmp_path, the heads the cached route */
+    if (hd)
+        hd->kinds = kinds && !weighted;
     int rc = -1;
     if (!hd || heads_init(hd, t) < 0 || !n->fl || !n->fst || !n->tlat ||
         !n->twire_done || (!in_order && (!n->order || !keys)) || heap_bad ||
@@ -1316,7 +1344,11 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         /* the heads take the cached path: flow_links' is it unless weighted */
         if (n->grouped || weighted)
             k = x->bytes ? workload_path(w, t, i, path) : 0;
-        heads_add(hd, t, sc, x, path, k);
+        int kind = heads_add(hd, t, sc, x, path, k);
+        if (kind >= 0)
+            n->fst[i] = (uint8_t)(kind << FST_KIND);
+        else if (x->bytes)
+            hd->kinds = 0; /* no kind to read: each finish works its latency out */
         if (fgroup)
             fgroup[i] = gid;
         if (pairs.ng > ng0 && n->grouped) { /* a new group: whether it crosses a failed link */
@@ -1581,6 +1613,16 @@ static uint64_t ckpt_latency(const struct fnet *n, uint32_t i)
     const struct topo *t = n->t;
     const struct scenario *sc = n->sc;
     const struct transfer *x = &n->w->xfers[i];
+    struct heads *hd = n->hd;
+    int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
+    int buffered = n->st && to_store &&
+                   n->st[workload_store_owner(t, sc, x->dst) - t->first_storage].buffered;
+    uint32_t s = n->fst[i] >> FST_KIND;
+    const struct bound_path *kb = hd->kinds && x->bytes ? bound_memo_slot(hd->memo, s) : NULL;
+    if (kb && (hd->kind_set >> s & 1)) {
+        uint64_t bl = bound_latency_ps(t, hd, x, kb, hd->kind[s].alone, buffered);
+        return bl > hd->kind[s].lat ? bl : hd->kind[s].lat;
+    }
     uint32_t path[TOPO_MAX_HOPS], k = 0;
     if (n->own_path) {
         /* its route's ports lead its solver path, which the stop just read */
@@ -1598,11 +1640,17 @@ static uint64_t ckpt_latency(const struct fnet *n, uint32_t i)
     for (uint32_t j = 0; j < k; j++)
         if (t->ports[path[j]].bps < pace)
             pace = t->ports[path[j]].bps;
-    uint64_t lat = flow_latency_ps(t, sc, path, k, x->bytes, pace);
-    int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
-    int buffered = n->st && to_store &&
-                   n->st[workload_store_owner(t, sc, x->dst) - t->first_storage].buffered;
-    uint64_t bl = bound_latency_ps(t, sc, n->hd, x, path, k, flow_wire(n, i), pace, buffered);
+    uint64_t lat = flow_latency_ps(t, sc, path, k, x->bytes, pace), bl = 0;
+    struct bound_path bp;
+    if (x->bytes && k >= 2 && bound_path_memo(hd->memo, t, sc, x, path, k, &bp) >= 2) {
+        uint64_t alone = alone_less(&bp, flow_wire(n, i), pace);
+        bl = bound_latency_ps(t, hd, x, &bp, alone, buffered);
+        if (kb && hd->memo->last == s) { /* the kind set-up found: the next finish reads it */
+            hd->kind[s].lat = lat;
+            hd->kind[s].alone = alone;
+            hd->kind_set |= UINT64_C(1) << s;
+        }
+    }
     return bl > lat ? bl : lat;
 }
 
@@ -1619,12 +1667,12 @@ static void flow_done(struct fnet *n, uint32_t i)
         uint64_t wait = !s->buffered ? 0
                       : s->drain_bps > 0 ? after(0, s->level, s->drain_bps) : UINT64_MAX;
         if (wait == UINT64_MAX) {
-            n->fst[i] = 3;
+            n->fst[i] = (uint8_t)((n->fst[i] & ~FST_STATE) | 3);
             return;
         }
         f->t += wait;
     }
-    n->fst[i] = 2;
+    n->fst[i] = (uint8_t)((n->fst[i] & ~FST_STATE) | 2);
     n->flows_done++;
     n->ckpt_end = f->t > n->ckpt_end ? f->t : n->ckpt_end;
     if (n->flows_done == n->w->n)
@@ -1634,7 +1682,7 @@ static void flow_done(struct fnet *n, uint32_t i)
 static void flow_start(struct fnet *n, uint32_t i)
 {
     struct fflow *f = &n->fl[i];
-    n->fst[i] = 1;
+    n->fst[i] = (uint8_t)((n->fst[i] & ~FST_STATE) | 1);
     f->t = n->now;
     f->rem = (double)flow_wire(n, i);
     if (f->rem == 0) {
@@ -2229,9 +2277,23 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
     return fluid_run_grouped(sc, t, w, groups_on(sc, t, w), r, e);
 }
 
+/* The kinds leave fst with the loop: the results read the state alone. */
+static void kinds_clear(struct fnet *n)
+{
+    for (uint32_t i = 0; i < n->w->n; i++)
+        n->fst[i] &= FST_STATE;
+}
+
 int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
                       const struct workload *w, int grouped, struct results *r,
                       struct err *e)
+{
+    return fluid_run_kinds(sc, t, w, grouped, 1, r, e);
+}
+
+int fluid_run_kinds(const struct scenario *sc, const struct topo *t,
+                    const struct workload *w, int grouped, int kinds, struct results *r,
+                    struct err *e)
 {
     struct fnet *n = malloc(sizeof *n);
     if (!n)
@@ -2239,7 +2301,7 @@ int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
     struct timespec t0, t1;
     struct fdone d = {0};
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = setup(n, sc, t, w, grouped, e);
+    int rc = setup(n, sc, t, w, grouped, kinds, e);
     if (rc == 0) {
         fluid_unmodelled(sc, t, w, r);
         fsample_init(&n->fs, r, sc->telemetry.interval_ps);
@@ -2247,6 +2309,7 @@ int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
         n->time_limit = train_time_limit(w->train, sc, bound_time_limit_ps(sc, r->bound_s));
         n->progress = r->progress;
         loop(n);
+        kinds_clear(n);
         time_limit_cut(n);
         sample_finish(n);
         fsample_release(&n->fs);

@@ -58,6 +58,14 @@ int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
                       const struct workload *w, int grouped, struct results *r,
                       struct err *e);
 
+/* fluid_run_grouped with each finishing transfer's latency read by its
+ * kind (the bound memo's slot set-up found for it; kinds 1, as
+ * fluid_run_grouped does) or worked out from its route's ports at each
+ * finish (0). The same results to the bit (tests/test_fluid_scale2.c). */
+int fluid_run_kinds(const struct scenario *sc, const struct topo *t,
+                    const struct workload *w, int grouped, int kinds, struct results *r,
+                    struct err *e);
+
 /* Fill r->unmodelled with what this engine ignores in sc (on t and w) that
  * the packet engine would show: each entry a key, its value and the effect.
  * The one place that decides it: runs, auto's reason and reports read it.

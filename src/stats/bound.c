@@ -138,6 +138,8 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     return np;
 }
 
+_Static_assert(BOUND_MEMO_SLOTS <= 64, "a slot a bit of bound_memo's evicted");
+
 /* FNV-1a over the key's words, then one mix: cheap, and the slot uses all
  * the bits. */
 static CKPT_WRAPS uint64_t memo_hash(const uint64_t *key, uint32_t n)
@@ -184,6 +186,7 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
         s = (uint32_t)(memo_hash(key, nk) % BOUND_MEMO_SLOTS);
         if (!m->e[s].ret || !memo_same(m->e[s].key, key, nk)) {
             m->misses++;
+            m->evicted |= (uint64_t)(m->e[s].ret != 0) << s;
             uint32_t r = bound_path(t, sc, x, path, np, bp);
             memcpy(m->e[s].key, key, nk * sizeof *key);
             memset(m->e[s].key + nk, 0, (BOUND_MEMO_KEY - nk) * sizeof *key);
@@ -197,6 +200,12 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
     m->last = s;
     *bp = m->e[s].bp;
     return m->e[s].ret;
+}
+
+const struct bound_path *bound_memo_slot(const struct bound_memo *m, uint32_t s)
+{
+    return m && s < BOUND_MEMO_SLOTS && m->e[s].ret && !(m->evicted >> s & 1) ? &m->e[s].bp
+                                                                                : NULL;
 }
 
 static void res_add(struct bound_res *r, uint64_t bytes, uint64_t head, uint64_t tail)
