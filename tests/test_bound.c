@@ -8,6 +8,7 @@
 #include "../src/api/ckpt.h"
 #include "../src/core/rng.h"
 #include "../src/core/units.h"
+#include "../src/fluid/fluid.h"
 #include "../src/stats/bound.h"
 #include "../src/stats/segments.h"
 #include "../src/topo/topo.h"
@@ -624,6 +625,68 @@ static void bound_while_routing_is_bound_compute(void)
            forwards, bad);
 }
 
+/* ckpt_prepare's walk sums what each port is offered as it routes
+ * (fluid_load_add): the same loads, to the bit, and round trips as
+ * can_congest's own walk, and so the same list of what the fluid figure
+ * ignores; random two-tier fabrics, with DCTCP (round trips), ingest
+ * buffers, replica forwards, WCMP and spray (the walk off). */
+static void fluid_load_while_routing_is_can_congest(void)
+{
+    struct rng g;
+    rng_init(&g, 29, 6);
+    uint32_t kept = 0, congest[2] = {0, 0}, tcp = 0, bad = 0, cases = 0;
+    static const char *const extra[] = {"", "transport.cc=dctcp", "storage.ingest_buffer=1MB",
+                                        "storage.protection=replica storage.replicas=2",
+                                        "fabric.load_balancing=wcmp",
+                                        "fabric.load_balancing=spray transport.receiver=ooo",
+                                        "transport.cc=cubic fabric.link_delay=3us"};
+    for (int i = 0; i < 140; i++) {
+        struct scenario sc;
+        struct err e;
+        if (random_scenario(&sc, &g, 0) < 0)
+            continue;
+        char buf[120];
+        const char *x = extra[rng_below(&g, 7)];
+        snprintf(buf, sizeof buf, "%s", x);
+        int rc = rng_below(&g, 4) ? setf(&sc, &e, "fabric.load_balancing=ecmp") : 0;
+        for (char *k = strtok(buf, " "); k; k = strtok(NULL, " "))
+            rc |= setf(&sc, &e, "%s", k);
+        struct test_prep p;
+        if (rc < 0 || test_prepare(&p, &sc) < 0) { /* a refused mix of keys: not this test's */
+            test_prep_release(&p);
+            continue;
+        }
+        cases++;
+        int on = 0;
+        uint32_t ports = fluid_load_mismatches(&p.eff, &p.t, &p.w, &on);
+        struct results *r = calloc(1, sizeof *r);
+        int same = ports == 0 && p.r.load_known == on;
+        if (r && same) {
+            /* the list from the walk's verdict against can_congest's */
+            fluid_unmodelled(&p.eff, &p.t, &p.w, r);
+            fluid_unmodelled(&p.eff, &p.t, &p.w, &p.r);
+            same = r->n_unmodelled == p.r.n_unmodelled;
+            for (uint32_t k = 0; same && k < r->n_unmodelled; k++)
+                same = !strcmp(r->unmodelled[k].key, p.r.unmodelled[k].key) &&
+                       !strcmp(r->unmodelled[k].value, p.r.unmodelled[k].value) &&
+                       r->unmodelled[k].dir == p.r.unmodelled[k].dir;
+        }
+        if (!same && !bad++)
+            CHECKF(0, "case %d: %u ports differ, walk %s (prepared %d)", i, ports,
+                   on ? "on" : "off", p.r.load_known);
+        kept += on;
+        if (on) {
+            congest[p.r.load_congest]++;
+            tcp += strstr(x, "transport.cc=") != NULL; /* round trips compared too */
+        }
+        free(r);
+        test_prep_release(&p);
+    }
+    CHECKF(!bad && kept >= 40 && kept < cases && congest[0] >= 5 && congest[1] >= 5 && tcp >= 5,
+           "%u cases, %u walked (%u can congest, %u not, %u TCP), %u differ", cases, kept,
+           congest[1], congest[0], tcp, bad);
+}
+
 /* The segment table's link figures (one pass over the ports for every
  * segment): each shown segment's element count, capacity and fastest link
  * are those of exactly the ports of its link set, and the back end's bytes
@@ -725,6 +788,7 @@ SUITE(suite_bound) = {
     {"bound_while_routing_is_bound_compute", bound_while_routing_is_bound_compute},
     {"bound_memo_matches_direct", bound_memo_matches_direct},
     {"bound_memo_slot_keeps_its_kind", bound_memo_slot_keeps_its_kind},
+    {"fluid_load_while_routing_is_can_congest", fluid_load_while_routing_is_can_congest},
     {"multihomed_storage_doubles_nic_term", multihomed_storage_doubles_nic_term},
     {"multihomed_storage_shares_backend", multihomed_storage_shares_backend},
     {"bound_is_a_lower_bound", bound_is_a_lower_bound},

@@ -841,8 +841,45 @@ static int cmp_src(const void *a, const void *b)
  * With rtt_spread: whether flows whose base round trips differ by more than
  * a tenth share a link offered more than it carries (TCP's shares there
  * follow 1 / RTT, not max-min). */
+/* The verdict from what each port is offered (and its round trips' span,
+ * rmin and rmax, for *rtt_spread when not NULL). */
+static int congest_of(const struct scenario *sc, const struct topo *t, const double *offered,
+                      const uint64_t *rmin, const uint64_t *rmax, int *rtt_spread)
+{
+    int congest = 0;
+    for (uint32_t l = 0; rtt_spread && rmin && rmax && l < t->n_ports; l++)
+        if (!t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL) &&
+            (double)rmax[l] > 1.1 * (double)rmin[l])
+            *rtt_spread = 1;
+    for (uint32_t l = 0; !congest && l < t->n_ports; l++)
+        congest = !t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL);
+    /* a node's back end: what all its NICs offer */
+    uint32_t sk = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
+    for (uint32_t j = 0; !congest && sc->storage.ingest_buffer && j < t->n_storage; j += sk) {
+        double in = 0;
+        for (uint32_t q = j; q < j + sk && q < t->n_storage; q++)
+            in += offered[t->nodes[t->first_storage + q].leaf_port];
+        congest = in > 0 && (j / sk < sc->storage.stuck_nodes ||
+                             (sc->storage.drain_bps && in > (double)sc->storage.drain_bps));
+    }
+    return congest;
+}
+
+static int can_congest_into(const struct scenario *sc, const struct topo *t,
+                            const struct workload *w, int *rtt_spread, double **keep,
+                            uint64_t **keep_rmin, uint64_t **keep_rmax);
+
 static int can_congest(const struct scenario *sc, const struct topo *t,
                        const struct workload *w, int *rtt_spread)
+{
+    return can_congest_into(sc, t, w, rtt_spread, NULL, NULL, NULL);
+}
+
+/* can_congest, handing its offered loads (and round trips) to the caller
+ * in *keep (*keep_rmin, *keep_rmax) when not NULL (tests). */
+static int can_congest_into(const struct scenario *sc, const struct topo *t,
+                            const struct workload *w, int *rtt_spread, double **keep,
+                            uint64_t **keep_rmin, uint64_t **keep_rmax)
 {
     double *offered = calloc(t->n_ports, sizeof *offered);
     double *mine = calloc(t->n_ports, sizeof *mine);
@@ -916,20 +953,14 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         }
         touched.n = 0;
     }
-    for (uint32_t l = 0; rtt_spread && rmin && rmax && l < t->n_ports; l++)
-        if (!t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL) &&
-            (double)rmax[l] > 1.1 * (double)rmin[l])
-            *rtt_spread = 1;
-    for (uint32_t l = 0; !congest && l < t->n_ports; l++)
-        congest = !t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL);
-    /* a node's back end: what all its NICs offer */
-    uint32_t sk = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
-    for (uint32_t j = 0; !congest && sc->storage.ingest_buffer && j < t->n_storage; j += sk) {
-        double in = 0;
-        for (uint32_t q = j; q < j + sk && q < t->n_storage; q++)
-            in += offered[t->nodes[t->first_storage + q].leaf_port];
-        congest = in > 0 && (j / sk < sc->storage.stuck_nodes ||
-                             (sc->storage.drain_bps && in > (double)sc->storage.drain_bps));
+    if (!congest)
+        congest = congest_of(sc, t, offered, rmin, rmax, rtt_spread);
+    if (keep) {
+        *keep = offered;
+        *keep_rmin = rmin;
+        *keep_rmax = rmax;
+        offered = NULL;
+        rmin = rmax = NULL;
     }
     free(offered);
     free(mine);
@@ -941,6 +972,135 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
     free(touched.link);
     free(touched.w);
     return congest;
+}
+
+int fluid_load_begin(struct fluid_load *f, const struct scenario *sc, const struct topo *t)
+{
+    memset(f, 0, sizeof *f);
+    f->sc = sc;
+    f->t = t;
+    f->src = 0;
+    /* spray splits a transfer and WCMP routes it otherwise than the cache:
+     * can_congest's own walk */
+    if (flow_split(sc) || lb_scheme(sc->fabric.load_balancing)->fluid_path == LB_FLUID_WEIGHTED)
+        return 0;
+    size_t np = t->n_ports ? t->n_ports : 1;
+    f->offered = calloc(np, sizeof *f->offered);
+    f->mine = calloc(np, sizeof *f->mine);
+    f->touched = malloc(np * sizeof *f->touched);
+    int tcp = cc_scheme(sc->transport.cc)->tcp;
+    f->rmin = tcp ? malloc(np * sizeof *f->rmin) : NULL;
+    f->rmax = tcp ? calloc(np, sizeof *f->rmax) : NULL;
+    f->on = f->offered && f->mine && f->touched && (!tcp || (f->rmin && f->rmax));
+    for (uint32_t l = 0; f->on && f->rmin && l < t->n_ports; l++)
+        f->rmin[l] = UINT64_MAX;
+    if (!f->on)
+        fluid_load_end(f, NULL);
+    return f->on;
+}
+
+/* The source summed so far onto the ports, at most its NIC on each. */
+static void load_flush(struct fluid_load *f)
+{
+    for (uint32_t j = 0; j < f->nt; j++) {
+        uint32_t l = f->touched[j];
+        f->offered[l] += f->mine[l] < f->nic ? f->mine[l] : f->nic;
+        f->mine[l] = 0;
+    }
+    f->nt = 0;
+}
+
+void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32_t *path,
+                    uint32_t np)
+{
+    const struct topo *t = f->t;
+    if (!f->on || !x->bytes)
+        return;
+    if (!np || (f->seen && x->src < f->src)) {
+        f->on = 0; /* can_congest's own walk: its order, its skips */
+        return;
+    }
+    if (!f->seen || x->src != f->src) {
+        load_flush(f);
+        f->src = x->src;
+        f->seen = 1;
+        f->nic = (double)t->ports[t->nodes[x->src].first_port].bps;
+    }
+    double rate = x->rate_bps && (double)x->rate_bps < f->nic ? (double)x->rate_bps : f->nic;
+    uint64_t rtt = 0;
+    for (uint32_t j = 0; f->rmin && j < np; j++) /* base round trip: each hop's cable and switch, twice */
+        rtt += 2 * (t->ports[path[j]].delay_ps +
+                    (j ? (t->ports[path[j]].node >= t->first_spine ? f->sc->fabric.spine_latency_ps
+                                                                   : f->sc->fabric.leaf_latency_ps)
+                       : 0));
+    int twice = 0; /* a port twice on a route: one share of twice the rate, as flow_links' set */
+    for (uint32_t j = 1; j < np; j++)
+        for (uint32_t k = 0; k < j; k++)
+            twice |= path[k] == path[j];
+    for (uint32_t j = 0; j < np; j++) {
+        uint32_t l = path[j], m = 1, dup = 0;
+        for (uint32_t k = 0; twice && k < j && !dup; k++)
+            dup = path[k] == l;
+        for (uint32_t k = j + 1; twice && k < np && !dup; k++)
+            m += path[k] == l;
+        if (dup)
+            continue;
+        if (f->rmin) {
+            f->rmin[l] = rtt < f->rmin[l] ? rtt : f->rmin[l];
+            f->rmax[l] = rtt > f->rmax[l] ? rtt : f->rmax[l];
+        }
+        if (f->mine[l] == 0)
+            f->touched[f->nt++] = l;
+        f->mine[l] += (double)m * rate;
+    }
+}
+
+void fluid_load_end(struct fluid_load *f, struct results *r)
+{
+    if (f->on && r) {
+        load_flush(f);
+        r->load_rtt_spread = 0;
+        r->load_congest = congest_of(f->sc, f->t, f->offered, f->rmin, f->rmax,
+                                     f->rmin ? &r->load_rtt_spread : NULL);
+        r->load_known = 1;
+    }
+    free(f->offered);
+    free(f->mine);
+    free(f->touched);
+    free(f->rmin);
+    free(f->rmax);
+    f->offered = f->mine = NULL;
+    f->touched = NULL;
+    f->rmin = f->rmax = NULL;
+    f->on = 0;
+}
+
+uint32_t fluid_load_mismatches(const struct scenario *sc, const struct topo *t,
+                               const struct workload *w, int *kept)
+{
+    struct fluid_load f;
+    double *want = NULL;
+    uint64_t *wmin = NULL, *wmax = NULL;
+    int tcp = cc_scheme(sc->transport.cc)->tcp, spread = 0;
+    *kept = fluid_load_begin(&f, sc, t);
+    for (uint32_t i = 0; f.on && i < w->n; i++) {
+        uint32_t path[TOPO_MAX_HOPS];
+        uint32_t np = w->xfers[i].bytes ? workload_path(w, t, i, path) : 0;
+        fluid_load_add(&f, &w->xfers[i], path, np);
+    }
+    *kept = f.on;
+    if (f.on)
+        load_flush(&f);
+    can_congest_into(sc, t, w, tcp ? &spread : NULL, &want, &wmin, &wmax);
+    uint32_t bad = 0;
+    for (uint32_t l = 0; f.on && want && l < t->n_ports; l++)
+        bad += memcmp(&want[l], &f.offered[l], sizeof want[l]) != 0 ||
+               (tcp && wmin && wmax && (wmin[l] != f.rmin[l] || wmax[l] != f.rmax[l]));
+    free(want);
+    free(wmin);
+    free(wmax);
+    fluid_load_end(&f, NULL);
+    return bad;
 }
 
 /* A write cache that the busiest node's payload (bytes) overflows: 1 when
@@ -976,7 +1136,10 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     const struct cc_scheme *cc = cc_scheme(sc->transport.cc);
     const struct rx_scheme *rx = rx_scheme(sc->transport.receiver);
     int rtt_spread = 0;
-    int congest = can_congest(sc, t, w, cc->tcp ? &rtt_spread : NULL);
+    /* ckpt_prepare's walk gave it (fluid_load_end) */
+    int congest = r->load_known ? r->load_congest : can_congest(sc, t, w, cc->tcp ? &rtt_spread : NULL);
+    if (r->load_known)
+        rtt_spread = r->load_rtt_spread;
     /* a flowlet moves after a gap: a pause, a drop, or a rate cut */
     int moves = per_flowlet && (congest || cc->rate_control);
     char v[24];
