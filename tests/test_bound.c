@@ -458,7 +458,7 @@ static void bound_memo_matches_direct(void)
     static const uint64_t sizes[] = {1, 4096, 70001};
     struct rng g;
     rng_init(&g, 7, 3);
-    uint64_t hits = 0, compared = 0;
+    uint64_t hits = 0, compared = 0, found_hits = 0;
     for (int i = 0; i < 80; i++) {
         struct scenario sc;
         if (random_scenario(&sc, &g, 0) < 0)
@@ -468,9 +468,9 @@ static void bound_memo_matches_direct(void)
         struct workload w[2];
         struct err e = {{0}};
         arena_init(&a);
-        struct bound_memo *m = calloc(1, sizeof *m);
+        struct bound_memo *m = calloc(1, sizeof *m), *mf = calloc(1, sizeof *mf);
         int nw = 0;
-        if (m && topo_build(&t, &sc, &a, &e) == 0 && workload_build(&w[0], &sc, &t, &a, &e) == 0)
+        if (m && mf && topo_build(&t, &sc, &a, &e) == 0 && workload_build(&w[0], &sc, &t, &a, &e) == 0)
             nw = 1 + (workload_build_restore(&w[1], &w[0], &sc, &t, &a, &e) == 0);
         for (uint32_t p = 0; nw && p < t.n_ports; p++) {
             t.ports[p].delay_ps = 1000 * (1 + rng_below(&g, 2));
@@ -491,17 +491,29 @@ static void bound_memo_matches_direct(void)
                 memset(&got, 0, sizeof got);
                 uint32_t rw = bound_path(&t, &sc, &x, path, np, &want);
                 uint32_t rg = bound_path_memo(m, &t, &sc, &x, path, np, &got);
+                /* and without the copy, through a memo of its own */
+                struct bound_path scratch;
+                const struct bound_path *f = bound_path_find(mf, &t, &sc, &x, path, np, &scratch);
+                int found = f->np == want.np && f->alone_hop == want.alone_hop &&
+                            f->arrive == want.arrive && f->alone == want.alone;
+                for (uint32_t h = 0; found && h < want.np; h++)
+                    found = f->head[h] == want.head[h] && f->tail[h] == want.tail[h];
                 compared++;
-                if ((rw != rg || memcmp(&want, &got, sizeof want)) && !bad++)
-                    CHECKF(0, "case %d %s transfer %u: memo differs", i, v ? "restore" : "save", k);
+                if ((rw != rg || memcmp(&want, &got, sizeof want) || !found) && !bad++)
+                    CHECKF(0, "case %d %s transfer %u: memo differs%s", i, v ? "restore" : "save",
+                           k, found ? "" : " (bound_path_find)");
             }
-        if (m)
+        if (m && mf) {
             hits += m->hits;
+            found_hits += mf->hits;
+        }
         free(m);
+        free(mf);
         arena_release(&a);
     }
-    CHECKF(compared > 1000 && hits > compared / 4, "%llu compared, %llu memo hits",
-           (unsigned long long)compared, (unsigned long long)hits);
+    CHECKF(compared > 1000 && hits > compared / 4 && found_hits > compared / 4,
+           "%llu compared, %llu memo hits, %llu by bound_path_find", (unsigned long long)compared,
+           (unsigned long long)hits, (unsigned long long)found_hits);
 }
 
 /* bound_memo_slot(m, s), for the slot s a call found or filled (m->last),

@@ -224,27 +224,30 @@ static int heads_init(struct heads *hd, const struct topo *t)
 static int heads_add(struct heads *hd, const struct topo *t, const struct scenario *sc,
                      const struct transfer *x, const uint32_t *path, uint32_t np)
 {
-    struct bound_path bp;
-    if (!x->bytes || np < 2 || bound_path_memo(hd->memo, t, sc, x, path, np, &bp) < 2)
+    struct bound_path scratch;
+    if (!x->bytes || np < 2)
+        return -1;
+    const struct bound_path *bp = bound_path_find(hd->memo, t, sc, x, path, np, &scratch);
+    if (bp->np < 2)
         return -1;
     uint32_t k = np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
     uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
-    if (bp.head[1] > hd->up[2 * sl])
-        hd->up[2 * sl] = bp.head[1];
-    if (bp.head[k - 1] > hd->up[2 * dl + 1])
-        hd->up[2 * dl + 1] = bp.head[k - 1];
+    if (bp->head[1] > hd->up[2 * sl])
+        hd->up[2 * sl] = bp->head[1];
+    if (bp->head[k - 1] > hd->up[2 * dl + 1])
+        hd->up[2 * dl + 1] = bp->head[k - 1];
     if (k >= 4) { /* three tiers, between pods */
         uint32_t sp = t->nodes[t->nodes[x->src].leaf].pod;
         uint32_t dp = t->nodes[t->nodes[x->dst].leaf].pod;
-        if (bp.head[2] > hd->pod[2 * sp])
-            hd->pod[2 * sp] = bp.head[2];
-        if (bp.head[k - 2] > hd->pod[2 * dp + 1])
-            hd->pod[2 * dp + 1] = bp.head[k - 2];
+        if (bp->head[2] > hd->pod[2 * sp])
+            hd->pod[2 * sp] = bp->head[2];
+        if (bp->head[k - 2] > hd->pod[2 * dp + 1])
+            hd->pod[2 * dp + 1] = bp->head[k - 2];
     }
-    if (bp.head[k] > hd->dst[x->dst])
-        hd->dst[x->dst] = bp.head[k];
-    if (bp.arrive > hd->store[x->dst])
-        hd->store[x->dst] = bp.arrive;
+    if (bp->head[k] > hd->dst[x->dst])
+        hd->dst[x->dst] = bp->head[k];
+    if (bp->arrive > hd->store[x->dst])
+        hd->store[x->dst] = bp->arrive;
     return (int)hd->memo->last;
 }
 

@@ -80,6 +80,12 @@ struct bound_memo {
 uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struct scenario *sc,
                          const struct transfer *x, const uint32_t *path, uint32_t np,
                          struct bound_path *bp);
+/* bound_path_memo without the copy: the memo's entry (until the next call
+ * on m), or bp filled; m->last is its slot as after bound_path_memo. */
+const struct bound_path *bound_path_find(struct bound_memo *m, const struct topo *t,
+                                         const struct scenario *sc, const struct transfer *x,
+                                         const uint32_t *path, uint32_t np,
+                                         struct bound_path *bp);
 /* The bound_path of slot s (a call's m->last) while it holds what it was
  * first filled with: what bound_path_memo gives every transfer and path
  * that found or filled it, without their key. NULL when s holds nothing or
