@@ -404,22 +404,28 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
             const struct transfer *x = &w->xfers[i];
             uint32_t *cur = buf[i & 1];
             np[i] = (uint8_t)topo_path(t, x->src, x->dst, x->sport, cur, max);
-            fluid_load_add(fl, x, cur, np[i]);
             if (np[i] >= 2) {
                 memcpy(path + (size_t)i * stride, cur + 1, (np[i] - 2u) * sizeof *cur);
-                /* the bound reads its hops' port records: fetched while the
-                 * next transfer is routed, then added */
-                for (uint32_t k = 0; k < np[i]; k++)
+                /* the bound reads its hops' port records, the load their
+                 * sums: fetched while the next transfer is routed, then added */
+                for (uint32_t k = 0; k < np[i]; k++) {
                     __builtin_prefetch(&t->ports[cur[k]]);
+                    if (fl->on)
+                        __builtin_prefetch(&fl->mine[cur[k]], 1);
+                }
             } else if (max < TOPO_MAX_HOPS &&
                        topo_path(t, x->src, x->dst, x->sport, cur, TOPO_MAX_HOPS)) {
                 break; /* longer than up and down */
             }
-            if (i && w->xfers[i - 1].bytes)
+            if (i && w->xfers[i - 1].bytes) {
                 bound_add(b, i - 1, buf[(i - 1) & 1], np[i - 1]);
+                fluid_load_add(fl, &w->xfers[i - 1], buf[(i - 1) & 1], np[i - 1]);
+            }
         }
-        if (i == w->n && i && w->xfers[i - 1].bytes)
+        if (i == w->n && i && w->xfers[i - 1].bytes) {
             bound_add(b, i - 1, buf[(i - 1) & 1], np[i - 1]);
+            fluid_load_add(fl, &w->xfers[i - 1], buf[(i - 1) & 1], np[i - 1]);
+        }
         if (i == w->n) {
             w->path = path;
             w->path_n = np;

@@ -1042,12 +1042,14 @@ void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32
             twice |= path[k] == path[j];
     for (uint32_t j = 0; j < np; j++) {
         uint32_t l = path[j], m = 1, dup = 0;
-        for (uint32_t k = 0; twice && k < j && !dup; k++)
-            dup = path[k] == l;
-        for (uint32_t k = j + 1; twice && k < np && !dup; k++)
-            m += path[k] == l;
-        if (dup)
-            continue;
+        if (twice) {
+            for (uint32_t k = 0; k < j && !dup; k++)
+                dup = path[k] == l;
+            for (uint32_t k = j + 1; k < np && !dup; k++)
+                m += path[k] == l;
+            if (dup)
+                continue;
+        }
         if (f->rmin) {
             f->rmin[l] = rtt < f->rmin[l] ? rtt : f->rmin[l];
             f->rmax[l] = rtt > f->rmax[l] ? rtt : f->rmax[l];
