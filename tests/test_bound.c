@@ -470,7 +470,8 @@ static void bound_memo_matches_direct(void)
         arena_init(&a);
         struct bound_memo *m = calloc(1, sizeof *m), *mf = calloc(1, sizeof *mf);
         int nw = 0;
-        if (m && mf && topo_build(&t, &sc, &a, &e) == 0 && workload_build(&w[0], &sc, &t, &a, &e) == 0)
+        if (m && mf && topo_build(&t, &sc, &a, &e) == 0 &&
+            workload_build(&w[0], &sc, &t, &a, &e) == 0)
             nw = 1 + (workload_build_restore(&w[1], &w[0], &sc, &t, &a, &e) == 0);
         for (uint32_t p = 0; nw && p < t.n_ports; p++) {
             t.ports[p].delay_ps = 1000 * (1 + rng_below(&g, 2));

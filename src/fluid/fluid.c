@@ -835,15 +835,6 @@ static int cmp_src(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Whether some queue can build: a link offered more than it carries, with
- * every transfer sending at once at its rate (NIC, or its queue pair's cap)
- * over the links this engine routes it on, a source's sum on a link at most
- * its NIC (time ignored: "can"); or a storage node that pushes back (a finite
- * ingest buffer ahead of a stuck back end, or of one slower than what can
- * arrive). 1 when memory runs out: the caution errs on the safe side.
- * With rtt_spread: whether flows whose base round trips differ by more than
- * a tenth share a link offered more than it carries (TCP's shares there
- * follow 1 / RTT, not max-min). */
 /* The verdict from what each port is offered (and its round trips' span,
  * rmin and rmax, for *rtt_spread when not NULL). */
 static int congest_of(const struct scenario *sc, const struct topo *t, const double *offered,
@@ -872,6 +863,15 @@ static int can_congest_into(const struct scenario *sc, const struct topo *t,
                             const struct workload *w, int *rtt_spread, double **keep,
                             uint64_t **keep_rmin, uint64_t **keep_rmax);
 
+/* Whether some queue can build: a link offered more than it carries, with
+ * every transfer sending at once at its rate (NIC, or its queue pair's cap)
+ * over the links this engine routes it on, a source's sum on a link at most
+ * its NIC (time ignored: "can"); or a storage node that pushes back (a finite
+ * ingest buffer ahead of a stuck back end, or of one slower than what can
+ * arrive). 1 when memory runs out: the caution errs on the safe side.
+ * With rtt_spread: whether flows whose base round trips differ by more than
+ * a tenth share a link offered more than it carries (TCP's shares there
+ * follow 1 / RTT, not max-min). */
 static int can_congest(const struct scenario *sc, const struct topo *t,
                        const struct workload *w, int *rtt_spread)
 {
@@ -1031,7 +1031,8 @@ void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32
     }
     double rate = x->rate_bps && (double)x->rate_bps < f->nic ? (double)x->rate_bps : f->nic;
     uint64_t rtt = 0;
-    for (uint32_t j = 0; f->rmin && j < np; j++) /* base round trip: each hop's cable and switch, twice */
+    /* base round trip: each hop's cable and switch, twice */
+    for (uint32_t j = 0; f->rmin && j < np; j++)
         rtt += 2 * (t->ports[path[j]].delay_ps +
                     (j ? (t->ports[path[j]].node >= t->first_spine ? f->sc->fabric.spine_latency_ps
                                                                    : f->sc->fabric.leaf_latency_ps)
@@ -1053,6 +1054,10 @@ void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32
         if (f->rmin) {
             f->rmin[l] = rtt < f->rmin[l] ? rtt : f->rmin[l];
             f->rmax[l] = rtt > f->rmax[l] ? rtt : f->rmax[l];
+        }
+        if (f->mine[l] == 0 && f->nt == f->t->n_ports) {
+            f->on = 0; /* zero rates listed again and again: can_congest's own walk */
+            return;
         }
         if (f->mine[l] == 0)
             f->touched[f->nt++] = l;
@@ -1142,7 +1147,8 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     const struct rx_scheme *rx = rx_scheme(sc->transport.receiver);
     int rtt_spread = 0;
     /* ckpt_prepare's walk gave it (fluid_load_end) */
-    int congest = r->load_known ? r->load_congest : can_congest(sc, t, w, cc->tcp ? &rtt_spread : NULL);
+    int congest = r->load_known ? r->load_congest
+                                : can_congest(sc, t, w, cc->tcp ? &rtt_spread : NULL);
     if (r->load_known)
         rtt_spread = r->load_rtt_spread;
     /* a flowlet moves after a gap: a pause, a drop, or a rate cut */
