@@ -8,6 +8,7 @@
 #include "../src/api/ckpt.h"
 #include "../src/core/rng.h"
 #include "../src/core/units.h"
+#include "../src/fluid/fluid.h"
 #include "../src/stats/bound.h"
 #include "../src/stats/segments.h"
 #include "../src/topo/topo.h"
@@ -457,7 +458,7 @@ static void bound_memo_matches_direct(void)
     static const uint64_t sizes[] = {1, 4096, 70001};
     struct rng g;
     rng_init(&g, 7, 3);
-    uint64_t hits = 0, compared = 0;
+    uint64_t hits = 0, compared = 0, found_hits = 0;
     for (int i = 0; i < 80; i++) {
         struct scenario sc;
         if (random_scenario(&sc, &g, 0) < 0)
@@ -467,9 +468,10 @@ static void bound_memo_matches_direct(void)
         struct workload w[2];
         struct err e = {{0}};
         arena_init(&a);
-        struct bound_memo *m = calloc(1, sizeof *m);
+        struct bound_memo *m = calloc(1, sizeof *m), *mf = calloc(1, sizeof *mf);
         int nw = 0;
-        if (m && topo_build(&t, &sc, &a, &e) == 0 && workload_build(&w[0], &sc, &t, &a, &e) == 0)
+        if (m && mf && topo_build(&t, &sc, &a, &e) == 0 &&
+            workload_build(&w[0], &sc, &t, &a, &e) == 0)
             nw = 1 + (workload_build_restore(&w[1], &w[0], &sc, &t, &a, &e) == 0);
         for (uint32_t p = 0; nw && p < t.n_ports; p++) {
             t.ports[p].delay_ps = 1000 * (1 + rng_below(&g, 2));
@@ -490,17 +492,98 @@ static void bound_memo_matches_direct(void)
                 memset(&got, 0, sizeof got);
                 uint32_t rw = bound_path(&t, &sc, &x, path, np, &want);
                 uint32_t rg = bound_path_memo(m, &t, &sc, &x, path, np, &got);
+                /* and without the copy, through a memo of its own */
+                struct bound_path scratch;
+                const struct bound_path *f = bound_path_find(mf, &t, &sc, &x, path, np, &scratch);
+                int found = f->np == want.np && f->alone_hop == want.alone_hop &&
+                            f->arrive == want.arrive && f->alone == want.alone;
+                for (uint32_t h = 0; found && h < want.np; h++)
+                    found = f->head[h] == want.head[h] && f->tail[h] == want.tail[h];
                 compared++;
-                if ((rw != rg || memcmp(&want, &got, sizeof want)) && !bad++)
-                    CHECKF(0, "case %d %s transfer %u: memo differs", i, v ? "restore" : "save", k);
+                if ((rw != rg || memcmp(&want, &got, sizeof want) || !found) && !bad++)
+                    CHECKF(0, "case %d %s transfer %u: memo differs%s", i, v ? "restore" : "save",
+                           k, found ? "" : " (bound_path_find)");
             }
-        if (m)
+        if (m && mf) {
             hits += m->hits;
+            found_hits += mf->hits;
+        }
+        free(m);
+        free(mf);
+        arena_release(&a);
+    }
+    CHECKF(compared > 1000 && hits > compared / 4 && found_hits > compared / 4,
+           "%llu compared, %llu memo hits, %llu by bound_path_find", (unsigned long long)compared,
+           (unsigned long long)hits, (unsigned long long)found_hits);
+}
+
+/* bound_memo_slot(m, s), for the slot s a call found or filled (m->last),
+ * gives that call's bound_path later, after many calls of other kinds,
+ * until another key fills s again; then NULL. Random fabrics with random
+ * port speeds and delays, sizes and caps: some slots are filled again. */
+static void bound_memo_slot_keeps_its_kind(void)
+{
+    static const uint64_t sizes[] = {1, 4096, 70001, 9000, 123457};
+    enum { KEEP = 512 };
+    struct rng g;
+    rng_init(&g, 11, 5);
+    uint64_t kept = 0, refilled = 0, bad = 0;
+    for (int i = 0; i < 40; i++) {
+        struct scenario sc;
+        if (random_scenario(&sc, &g, 0) < 0)
+            continue;
+        struct arena a;
+        struct topo t;
+        struct workload w;
+        struct err e = {{0}};
+        arena_init(&a);
+        struct bound_memo *m = calloc(1, sizeof *m);
+        struct {
+            uint32_t slot;
+            struct bound_path bp;
+        } *rec = calloc(KEEP, sizeof *rec);
+        uint32_t nrec = 0;
+        int ok = m && rec && topo_build(&t, &sc, &a, &e) == 0 &&
+                 workload_build(&w, &sc, &t, &a, &e) == 0;
+        for (uint32_t p = 0; ok && p < t.n_ports; p++) {
+            t.ports[p].delay_ps = 1000 * (1 + rng_below(&g, 3));
+            t.ports[p].bps = 100000000000ull * (1 + rng_below(&g, 3));
+        }
+        for (uint32_t k = 0; ok && k < 6 * w.n; k++) {
+            struct transfer x = w.xfers[k % w.n];
+            uint32_t path[TOPO_MAX_HOPS];
+            uint32_t np = x.bytes ? workload_path(&w, &t, k % w.n, path) : 0;
+            if (np < 2)
+                continue;
+            x.bytes = sizes[rng_below(&g, 5)];
+            x.rate_bps = rng_below(&g, 2) ? 0 : 10000000000ull * (1 + rng_below(&g, 3));
+            uint32_t r = KEEP > nrec ? nrec++ : (uint32_t)rng_below(&g, KEEP);
+            bound_path(&t, &sc, &x, path, np, &rec[r].bp);
+            struct bound_path got;
+            bound_path_memo(m, &t, &sc, &x, path, np, &got);
+            rec[r].slot = m->last;
+        }
+        for (uint32_t r = 0; r < nrec; r++) {
+            const struct bound_path *bp = bound_memo_slot(m, rec[r].slot);
+            if (!bp) {
+                refilled++;
+                bad += !(m->evicted >> rec[r].slot & 1); /* NULL only when filled again */
+            } else {
+                kept++;
+                const struct bound_path *want = &rec[r].bp;
+                int same = bp->np == want->np && bp->alone_hop == want->alone_hop &&
+                           bp->arrive == want->arrive && bp->alone == want->alone;
+                for (uint32_t h = 0; same && h < want->np; h++)
+                    same = bp->head[h] == want->head[h] && bp->tail[h] == want->tail[h];
+                bad += !same;
+            }
+        }
+        free(rec);
         free(m);
         arena_release(&a);
     }
-    CHECKF(compared > 1000 && hits > compared / 4, "%llu compared, %llu memo hits",
-           (unsigned long long)compared, (unsigned long long)hits);
+    CHECKF(bad == 0 && kept > 200 && refilled > 100, "%llu kept, %llu filled again, %llu wrong",
+           (unsigned long long)kept, (unsigned long long)refilled, (unsigned long long)bad);
 }
 
 /* ckpt_prepare adds each transfer to the bound as the path cache routes it
@@ -553,6 +636,68 @@ static void bound_while_routing_is_bound_compute(void)
     }
     CHECKF(cases >= 60 && forwards > 0 && !bad, "%u cases (%u forwards), %u differ", cases,
            forwards, bad);
+}
+
+/* ckpt_prepare's walk sums what each port is offered as it routes
+ * (fluid_load_add): the same loads, to the bit, and round trips as
+ * can_congest's own walk, and so the same list of what the fluid figure
+ * ignores; random two-tier fabrics, with DCTCP (round trips), ingest
+ * buffers, replica forwards, WCMP and spray (the walk off). */
+static void fluid_load_while_routing_is_can_congest(void)
+{
+    struct rng g;
+    rng_init(&g, 29, 6);
+    uint32_t kept = 0, congest[2] = {0, 0}, tcp = 0, bad = 0, cases = 0;
+    static const char *const extra[] = {"", "transport.cc=dctcp", "storage.ingest_buffer=1MB",
+                                        "storage.protection=replica storage.replicas=2",
+                                        "fabric.load_balancing=wcmp",
+                                        "fabric.load_balancing=spray transport.receiver=ooo",
+                                        "transport.cc=cubic fabric.link_delay=3us"};
+    for (int i = 0; i < 140; i++) {
+        struct scenario sc;
+        struct err e;
+        if (random_scenario(&sc, &g, 0) < 0)
+            continue;
+        char buf[120];
+        const char *x = extra[rng_below(&g, 7)];
+        snprintf(buf, sizeof buf, "%s", x);
+        int rc = rng_below(&g, 4) ? setf(&sc, &e, "fabric.load_balancing=ecmp") : 0;
+        for (char *k = strtok(buf, " "); k; k = strtok(NULL, " "))
+            rc |= setf(&sc, &e, "%s", k);
+        struct test_prep p;
+        if (rc < 0 || test_prepare(&p, &sc) < 0) { /* a refused mix of keys: not this test's */
+            test_prep_release(&p);
+            continue;
+        }
+        cases++;
+        int on = 0;
+        uint32_t ports = fluid_load_mismatches(&p.eff, &p.t, &p.w, &on);
+        struct results *r = calloc(1, sizeof *r);
+        int same = ports == 0 && p.r.load_known == on;
+        if (r && same) {
+            /* the list from the walk's verdict against can_congest's */
+            fluid_unmodelled(&p.eff, &p.t, &p.w, r);
+            fluid_unmodelled(&p.eff, &p.t, &p.w, &p.r);
+            same = r->n_unmodelled == p.r.n_unmodelled;
+            for (uint32_t k = 0; same && k < r->n_unmodelled; k++)
+                same = !strcmp(r->unmodelled[k].key, p.r.unmodelled[k].key) &&
+                       !strcmp(r->unmodelled[k].value, p.r.unmodelled[k].value) &&
+                       r->unmodelled[k].dir == p.r.unmodelled[k].dir;
+        }
+        if (!same && !bad++)
+            CHECKF(0, "case %d: %u ports differ, walk %s (prepared %d)", i, ports,
+                   on ? "on" : "off", p.r.load_known);
+        kept += on;
+        if (on) {
+            congest[p.r.load_congest]++;
+            tcp += strstr(x, "transport.cc=") != NULL; /* round trips compared too */
+        }
+        free(r);
+        test_prep_release(&p);
+    }
+    CHECKF(!bad && kept >= 40 && kept < cases && congest[0] >= 5 && congest[1] >= 5 && tcp >= 5,
+           "%u cases, %u walked (%u can congest, %u not, %u TCP), %u differ", cases, kept,
+           congest[1], congest[0], tcp, bad);
 }
 
 /* The segment table's link figures (one pass over the ports for every
@@ -655,6 +800,8 @@ SUITE(suite_bound) = {
     {"segments_count_their_own_ports", segments_count_their_own_ports},
     {"bound_while_routing_is_bound_compute", bound_while_routing_is_bound_compute},
     {"bound_memo_matches_direct", bound_memo_matches_direct},
+    {"bound_memo_slot_keeps_its_kind", bound_memo_slot_keeps_its_kind},
+    {"fluid_load_while_routing_is_can_congest", fluid_load_while_routing_is_can_congest},
     {"multihomed_storage_doubles_nic_term", multihomed_storage_doubles_nic_term},
     {"multihomed_storage_shares_backend", multihomed_storage_shares_backend},
     {"bound_is_a_lower_bound", bound_is_a_lower_bound},

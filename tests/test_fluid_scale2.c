@@ -96,7 +96,80 @@ static void fluid_scale2_grouped_spray_equals_per_transfer(void)
     }
 }
 
+/* Whether two runs' results agree to the bit: completion, every writer's
+ * time, the percentiles, what finished and was sent. */
+static int same_runs(const struct results *a, const struct results *b, const char *what)
+{
+    int same = a->ok == b->ok && a->completion_s == b->completion_s &&
+               a->first_byte_s == b->first_byte_s && a->writer_p50_s == b->writer_p50_s &&
+               a->writer_p99_s == b->writer_p99_s && a->writer_max_s == b->writer_max_s &&
+               a->flows_done == b->flows_done && a->bytes_sent == b->bytes_sent &&
+               a->n_writer_s == b->n_writer_s && a->n_writer_s > 0;
+    uint32_t bad = 0;
+    for (uint32_t i = 0; a->n_writer_s == b->n_writer_s && i < a->n_writer_s; i++)
+        bad += memcmp(&a->writer_s[i], &b->writer_s[i], sizeof a->writer_s[i]) != 0;
+    CHECKF(same && !bad, "%s: completion %.15g / %.15g, max %.15g / %.15g, %u of %u writers differ",
+           what, a->completion_s, b->completion_s, a->writer_max_s, b->writer_max_s, bad,
+           a->n_writer_s);
+    return same && !bad;
+}
+
+/* A finishing transfer's latency read by its kind (the bound memo slot
+ * set-up found) is what its route's ports give at each finish, to the
+ * bit: whole runs both ways (fluid_run_kinds), every writer's time, over
+ * two and three tiers, staggered starts, a back end that fills (the
+ * buffered term), caps (the alone term), mixed transfer sizes, WCMP
+ * (kinds off: its finish takes another route than the heads) and spray
+ * grouped (no solver path to read). */
+static void fluid_scale2_kinds_as_ports(void)
+{
+    static const char *const cases[] = {
+        "seed=1",
+        "workload.start_jitter=2ms",
+        "storage.drain_rate=100Gbps storage.ingest_buffer=64MB workload.start_jitter=1ms",
+        "checkpoint.rate_limit=150Gbps workload.start_jitter=500us",
+        "checkpoint.writer_rule=dcp model.name=llama3-70b parallelism.tp=8 parallelism.pp=4",
+        "fabric.load_balancing=wcmp fabric.failed_links=3",
+        "spray3",
+        "mid",
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct scenario sc;
+        if (!strcmp(cases[c], "spray3")) {
+            test_spray3(&sc);
+        } else if (!strcmp(cases[c], "mid")) {
+            mid_size(&sc);
+            test_set(&sc, "workload.start_jitter=1ms");
+        } else {
+            scenario_defaults(&sc);
+            char buf[300];
+            snprintf(buf, sizeof buf, "%s", cases[c]);
+            for (char *k = strtok(buf, " "); k; k = strtok(NULL, " "))
+                test_set(&sc, "%s", k);
+            test_set(&sc, "engine=fluid");
+        }
+        struct test_prep p;
+        struct results by_port;
+        int ok = test_prepare(&p, &sc) == 0;
+        CHECKF(ok, "%s: %s", cases[c], p.e.msg);
+        if (!ok) {
+            test_prep_release(&p);
+            continue;
+        }
+        by_port = p.r; /* the prepared figures, for both runs */
+        int grouped = !strcmp(cases[c], "spray3");
+        ok = fluid_run_kinds(&p.eff, &p.t, &p.w, grouped, 0, &by_port, &p.e) == 0;
+        ok = ok && fluid_run_kinds(&p.eff, &p.t, &p.w, grouped, 1, &p.r, &p.e) == 0;
+        CHECKF(ok && p.r.ok, "%s: %s %s", cases[c], p.e.msg, p.r.violation);
+        if (ok)
+            same_runs(&by_port, &p.r, cases[c]);
+        results_release(&by_port);
+        test_prep_release(&p);
+    }
+}
+
 SUITE(suite_fluid_scale2) = {
+    {"fluid_scale2_kinds_as_ports", fluid_scale2_kinds_as_ports},
     {"fluid_scale2_workload_bytes_per_transfer", fluid_scale2_workload_bytes_per_transfer},
     {"fluid_scale2_grouped_spray_equals_per_transfer",
      fluid_scale2_grouped_spray_equals_per_transfer},

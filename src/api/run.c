@@ -385,10 +385,11 @@ static void fabric_facts(struct results *r, const struct topo *t, const struct s
  * route keeps only its inner ports (its ends follow from the transfer's,
  * workload_path) in an up-down path's room: 4 on three tiers, 2 on two,
  * not TOPO_MAX_HOPS; a fabric whose routes are longer is cached again.
- * The bound (b, begun) takes each route as it is found, not in a pass of
- * its own; it is begun again when the routes are. */
+ * The bound (b, begun) and the offered load per port (fl, begun: the
+ * engine choice's "can congest") take each route as it is found, not in
+ * passes of their own; they are begun again when the routes are. */
 static int cache_paths(struct workload *w, const struct topo *t, struct arena *a,
-                       struct bound_acc *b, const struct scenario *sc)
+                       struct bound_acc *b, struct fluid_load *fl, const struct scenario *sc)
 {
     uint32_t max = topo_path_links(t->tiers);
     max = max >= 2 && max < TOPO_MAX_HOPS ? max : TOPO_MAX_HOPS;
@@ -405,19 +406,26 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
             np[i] = (uint8_t)topo_path(t, x->src, x->dst, x->sport, cur, max);
             if (np[i] >= 2) {
                 memcpy(path + (size_t)i * stride, cur + 1, (np[i] - 2u) * sizeof *cur);
-                /* the bound reads its hops' port records: fetched while the
-                 * next transfer is routed, then added */
-                for (uint32_t k = 0; k < np[i]; k++)
+                /* the bound reads its hops' port records, the load their
+                 * sums: fetched while the next transfer is routed, then added */
+                for (uint32_t k = 0; k < np[i]; k++) {
                     __builtin_prefetch(&t->ports[cur[k]]);
+                    if (fl->on)
+                        __builtin_prefetch(&fl->mine[cur[k]], 1);
+                }
             } else if (max < TOPO_MAX_HOPS &&
                        topo_path(t, x->src, x->dst, x->sport, cur, TOPO_MAX_HOPS)) {
                 break; /* longer than up and down */
             }
-            if (i && w->xfers[i - 1].bytes)
+            if (i && w->xfers[i - 1].bytes) {
                 bound_add(b, i - 1, buf[(i - 1) & 1], np[i - 1]);
+                fluid_load_add(fl, &w->xfers[i - 1], buf[(i - 1) & 1], np[i - 1]);
+            }
         }
-        if (i == w->n && i && w->xfers[i - 1].bytes)
+        if (i == w->n && i && w->xfers[i - 1].bytes) {
             bound_add(b, i - 1, buf[(i - 1) & 1], np[i - 1]);
+            fluid_load_add(fl, &w->xfers[i - 1], buf[(i - 1) & 1], np[i - 1]);
+        }
         if (i == w->n) {
             w->path = path;
             w->path_n = np;
@@ -427,6 +435,8 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
         max = TOPO_MAX_HOPS;
         bound_end(b, NULL, NULL);
         bound_begin(b, t, w, sc);
+        fluid_load_end(fl, NULL);
+        fluid_load_begin(fl, sc, t);
     }
 }
 
@@ -475,11 +485,16 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
     }
     w->train = tr->on ? tr : NULL;
     struct bound_acc acc;
+    struct fluid_load fl;
     bound_begin(&acc, t, w, eff); /* out of memory: partial, clock_check says so */
-    if (cache_paths(w, t, a, &acc, eff) < 0) {
+    fluid_load_begin(&fl, eff, t); /* off (out of memory): the engine choice walks again */
+    r->load_known = 0;
+    if (cache_paths(w, t, a, &acc, &fl, eff) < 0) {
         bound_end(&acc, NULL, NULL);
+        fluid_load_end(&fl, NULL);
         return err_set(e, "out of memory");
     }
+    fluid_load_end(&fl, r);
     r->ckpt_bytes = w->total_bytes;
     r->plan = w->sum;
     r->writers = w->n_writers;

@@ -63,7 +63,9 @@ struct fnet {
     struct arena arena;
     struct mm mm;
     struct fflow *fl;
-    uint8_t *fst;            /* per flow its state (struct fflow) */
+    uint8_t *fst;            /* per flow its state (struct fflow, FST_STATE); a
+                              * transfer's kind above it while the loop runs
+                              * (FST_KIND, struct heads) */
     struct wire_fmt wf;      /* wire bytes of a payload */
     struct heads *hd;        /* for the latency of a finishing transfer */
     uint64_t *tlat;          /* training flow k: its path latency */
@@ -175,6 +177,13 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
     return dq - gap + t->ports[path[np - 1]].delay_ps;
 }
 
+/* fst: the state (0 not started, 1 sending, 2 done, 3 not finished) in
+ * the low bits, the transfer's kind (its bound memo slot) above them */
+#define FST_STATE 3u
+#define FST_KIND 2
+_Static_assert(BOUND_MEMO_SLOTS <= 256 >> FST_KIND && BOUND_MEMO_SLOTS <= 64,
+               "a kind fits fst's bits above the state and kind_set's bits");
+
 /* The latest a first packet can reach each resource the bound (bound.h)
  * counts, over the transfers through it: so a flow's latency, added when
  * its last byte leaves, keeps every resource's bound (set-up only). */
@@ -184,6 +193,17 @@ struct heads {
     uint64_t *dst;    /* [endpoint]: its leaf's port down to it */
     uint64_t *store;  /* [endpoint]: the first arrival at it */
     struct bound_memo *memo; /* bound_path of each kind of transfer, once */
+    /* A kind (a memo slot: size, cap, hops' speeds, delays and tiers) fixes
+     * a transfer's path latency and the bound's alone term; only the heads
+     * depend on where it runs. So a finish reads them by the kind set-up
+     * found (fst) rather than its route's ports: kinds 1 while every
+     * transfer's kind is in fst and its finish reads the path set-up gave
+     * the heads; kind[s] once a finish of kind s worked it out. */
+    int kinds;
+    uint64_t kind_set; /* bit s: kind[s] filled */
+    struct {
+        uint64_t lat, alone; /* flow_latency_ps; the alone term less its bytes' time */
+    } kind[BOUND_MEMO_SLOTS];
 };
 
 static int heads_init(struct heads *hd, const struct topo *t)
@@ -199,31 +219,36 @@ static int heads_init(struct heads *hd, const struct topo *t)
 }
 
 /* Transfer x's first packet, on path[0..np) (workload_path's), into the
- * heads: set-up adds each while it reads the transfer's path anyway. */
-static void heads_add(struct heads *hd, const struct topo *t, const struct scenario *sc,
-                      const struct transfer *x, const uint32_t *path, uint32_t np)
+ * heads: set-up adds each while it reads the transfer's path anyway.
+ * Returns its kind (the memo slot), or -1 when it adds nothing. */
+static int heads_add(struct heads *hd, const struct topo *t, const struct scenario *sc,
+                     const struct transfer *x, const uint32_t *path, uint32_t np)
 {
-    struct bound_path bp;
-    if (!x->bytes || np < 2 || bound_path_memo(hd->memo, t, sc, x, path, np, &bp) < 2)
-        return;
+    struct bound_path scratch;
+    if (!x->bytes || np < 2)
+        return -1;
+    const struct bound_path *bp = bound_path_find(hd->memo, t, sc, x, path, np, &scratch);
+    if (bp->np < 2)
+        return -1;
     uint32_t k = np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
     uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
-    if (bp.head[1] > hd->up[2 * sl])
-        hd->up[2 * sl] = bp.head[1];
-    if (bp.head[k - 1] > hd->up[2 * dl + 1])
-        hd->up[2 * dl + 1] = bp.head[k - 1];
+    if (bp->head[1] > hd->up[2 * sl])
+        hd->up[2 * sl] = bp->head[1];
+    if (bp->head[k - 1] > hd->up[2 * dl + 1])
+        hd->up[2 * dl + 1] = bp->head[k - 1];
     if (k >= 4) { /* three tiers, between pods */
         uint32_t sp = t->nodes[t->nodes[x->src].leaf].pod;
         uint32_t dp = t->nodes[t->nodes[x->dst].leaf].pod;
-        if (bp.head[2] > hd->pod[2 * sp])
-            hd->pod[2 * sp] = bp.head[2];
-        if (bp.head[k - 2] > hd->pod[2 * dp + 1])
-            hd->pod[2 * dp + 1] = bp.head[k - 2];
+        if (bp->head[2] > hd->pod[2 * sp])
+            hd->pod[2 * sp] = bp->head[2];
+        if (bp->head[k - 2] > hd->pod[2 * dp + 1])
+            hd->pod[2 * dp + 1] = bp->head[k - 2];
     }
-    if (bp.head[k] > hd->dst[x->dst])
-        hd->dst[x->dst] = bp.head[k];
-    if (bp.arrive > hd->store[x->dst])
-        hd->store[x->dst] = bp.arrive;
+    if (bp->head[k] > hd->dst[x->dst])
+        hd->dst[x->dst] = bp->head[k];
+    if (bp->arrive > hd->store[x->dst])
+        hd->store[x->dst] = bp->arrive;
+    return (int)hd->memo->last;
 }
 
 static void heads_release(struct heads *hd)
@@ -235,37 +260,40 @@ static void heads_release(struct heads *hd)
     free(hd->memo);
 }
 
-/* No less than the bound allows once the last byte has left at `pace`: a
- * flow's bytes reach a later resource no earlier than the first packet's
- * way in (the latest of its flows': in a fluid they flow at once) and its
- * last packet has the way on; one alone has its packet-by-packet time. */
-static uint64_t bound_latency_ps(const struct topo *t, const struct scenario *sc,
-                                 const struct heads *hd, const struct transfer *x,
-                                 const uint32_t *path, uint32_t np, uint64_t wire,
-                                 uint64_t pace, int buffered)
+/* No less than the bound allows once the last byte has left: a flow's
+ * bytes reach a later resource no earlier than the first packet's way in
+ * (the latest of its flows': in a fluid they flow at once) and its last
+ * packet has the way on; one alone has its packet-by-packet time, less its
+ * bytes' time at its pace (alone, alone_less). bp: x's bound_path. */
+static uint64_t bound_latency_ps(const struct topo *t, const struct heads *hd,
+                                 const struct transfer *x, const struct bound_path *bp,
+                                 uint64_t alone, int buffered)
 {
-    struct bound_path bp;
-    if (!x->bytes || np < 2 || bound_path_memo(hd->memo, t, sc, x, path, np, &bp) < 2)
-        return 0;
-    uint32_t k = bp.np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
+    uint32_t k = bp->np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
     uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
-    uint64_t v[8] = {bp.tail[0], hd->dst[x->dst] + bp.tail[k], 0, 0, 0, 0, 0, 0};
+    uint64_t v[8] = {bp->tail[0], hd->dst[x->dst] + bp->tail[k], 0, 0, 0, 0, 0, 0};
     if (sl != dl) {
-        v[2] = hd->up[2 * sl] + bp.tail[1];
-        v[3] = hd->up[2 * dl + 1] + bp.tail[k - 1];
+        v[2] = hd->up[2 * sl] + bp->tail[1];
+        v[3] = hd->up[2 * dl + 1] + bp->tail[k - 1];
     }
     if (k >= 4) { /* three tiers, between pods: the pods' links to the super-spines */
-        v[6] = hd->pod[2 * t->nodes[t->nodes[x->src].leaf].pod] + bp.tail[2];
-        v[7] = hd->pod[2 * t->nodes[t->nodes[x->dst].leaf].pod + 1] + bp.tail[k - 2];
+        v[6] = hd->pod[2 * t->nodes[t->nodes[x->src].leaf].pod] + bp->tail[2];
+        v[7] = hd->pod[2 * t->nodes[t->nodes[x->dst].leaf].pod + 1] + bp->tail[k - 2];
     }
     if (buffered)
         v[4] = hd->store[x->dst];
-    uint64_t moved = units_ser_ps(wire, pace) - 1; /* at least: after() rounds up */
-    v[5] = bp.alone > moved ? bp.alone - moved : 0;
+    v[5] = alone;
     uint64_t m = 0;
     for (int i = 0; i < 8; i++)
         m = v[i] > m ? v[i] : m;
     return m;
+}
+
+/* The alone term of bp less a flow's wire bytes' time at pace. */
+static uint64_t alone_less(const struct bound_path *bp, uint64_t wire, uint64_t pace)
+{
+    uint64_t moved = units_ser_ps(wire, pace) - 1; /* at least: after() rounds up */
+    return bp->alone > moved ? bp->alone - moved : 0;
 }
 
 /* The links of a flow with the share of its rate on each, grown as needed
@@ -807,6 +835,34 @@ static int cmp_src(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* The verdict from what each port is offered (and its round trips' span,
+ * rmin and rmax, for *rtt_spread when not NULL). */
+static int congest_of(const struct scenario *sc, const struct topo *t, const double *offered,
+                      const uint64_t *rmin, const uint64_t *rmax, int *rtt_spread)
+{
+    int congest = 0;
+    for (uint32_t l = 0; rtt_spread && rmin && rmax && l < t->n_ports; l++)
+        if (!t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL) &&
+            (double)rmax[l] > 1.1 * (double)rmin[l])
+            *rtt_spread = 1;
+    for (uint32_t l = 0; !congest && l < t->n_ports; l++)
+        congest = !t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL);
+    /* a node's back end: what all its NICs offer */
+    uint32_t sk = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
+    for (uint32_t j = 0; !congest && sc->storage.ingest_buffer && j < t->n_storage; j += sk) {
+        double in = 0;
+        for (uint32_t q = j; q < j + sk && q < t->n_storage; q++)
+            in += offered[t->nodes[t->first_storage + q].leaf_port];
+        congest = in > 0 && (j / sk < sc->storage.stuck_nodes ||
+                             (sc->storage.drain_bps && in > (double)sc->storage.drain_bps));
+    }
+    return congest;
+}
+
+static int can_congest_into(const struct scenario *sc, const struct topo *t,
+                            const struct workload *w, int *rtt_spread, double **keep,
+                            uint64_t **keep_rmin, uint64_t **keep_rmax);
+
 /* Whether some queue can build: a link offered more than it carries, with
  * every transfer sending at once at its rate (NIC, or its queue pair's cap)
  * over the links this engine routes it on, a source's sum on a link at most
@@ -818,6 +874,15 @@ static int cmp_src(const void *a, const void *b)
  * follow 1 / RTT, not max-min). */
 static int can_congest(const struct scenario *sc, const struct topo *t,
                        const struct workload *w, int *rtt_spread)
+{
+    return can_congest_into(sc, t, w, rtt_spread, NULL, NULL, NULL);
+}
+
+/* can_congest, handing its offered loads (and round trips) to the caller
+ * in *keep (*keep_rmin, *keep_rmax) when not NULL (tests). */
+static int can_congest_into(const struct scenario *sc, const struct topo *t,
+                            const struct workload *w, int *rtt_spread, double **keep,
+                            uint64_t **keep_rmin, uint64_t **keep_rmax)
 {
     double *offered = calloc(t->n_ports, sizeof *offered);
     double *mine = calloc(t->n_ports, sizeof *mine);
@@ -891,20 +956,14 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
         }
         touched.n = 0;
     }
-    for (uint32_t l = 0; rtt_spread && rmin && rmax && l < t->n_ports; l++)
-        if (!t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL) &&
-            (double)rmax[l] > 1.1 * (double)rmin[l])
-            *rtt_spread = 1;
-    for (uint32_t l = 0; !congest && l < t->n_ports; l++)
-        congest = !t->ports[l].failed && offered[l] > (double)t->ports[l].bps * (1 + FULL_TOL);
-    /* a node's back end: what all its NICs offer */
-    uint32_t sk = sc->storage.nics_per_node > 1 ? sc->storage.nics_per_node : 1;
-    for (uint32_t j = 0; !congest && sc->storage.ingest_buffer && j < t->n_storage; j += sk) {
-        double in = 0;
-        for (uint32_t q = j; q < j + sk && q < t->n_storage; q++)
-            in += offered[t->nodes[t->first_storage + q].leaf_port];
-        congest = in > 0 && (j / sk < sc->storage.stuck_nodes ||
-                             (sc->storage.drain_bps && in > (double)sc->storage.drain_bps));
+    if (!congest)
+        congest = congest_of(sc, t, offered, rmin, rmax, rtt_spread);
+    if (keep) {
+        *keep = offered;
+        *keep_rmin = rmin;
+        *keep_rmax = rmax;
+        offered = NULL;
+        rmin = rmax = NULL;
     }
     free(offered);
     free(mine);
@@ -916,6 +975,142 @@ static int can_congest(const struct scenario *sc, const struct topo *t,
     free(touched.link);
     free(touched.w);
     return congest;
+}
+
+int fluid_load_begin(struct fluid_load *f, const struct scenario *sc, const struct topo *t)
+{
+    memset(f, 0, sizeof *f);
+    f->sc = sc;
+    f->t = t;
+    f->src = 0;
+    /* spray splits a transfer and WCMP routes it otherwise than the cache:
+     * can_congest's own walk */
+    if (flow_split(sc) || lb_scheme(sc->fabric.load_balancing)->fluid_path == LB_FLUID_WEIGHTED)
+        return 0;
+    size_t np = t->n_ports ? t->n_ports : 1;
+    f->offered = calloc(np, sizeof *f->offered);
+    f->mine = calloc(np, sizeof *f->mine);
+    f->touched = malloc(np * sizeof *f->touched);
+    int tcp = cc_scheme(sc->transport.cc)->tcp;
+    f->rmin = tcp ? malloc(np * sizeof *f->rmin) : NULL;
+    f->rmax = tcp ? calloc(np, sizeof *f->rmax) : NULL;
+    f->on = f->offered && f->mine && f->touched && (!tcp || (f->rmin && f->rmax));
+    for (uint32_t l = 0; f->on && f->rmin && l < t->n_ports; l++)
+        f->rmin[l] = UINT64_MAX;
+    if (!f->on)
+        fluid_load_end(f, NULL);
+    return f->on;
+}
+
+/* The source summed so far onto the ports, at most its NIC on each. */
+static void load_flush(struct fluid_load *f)
+{
+    for (uint32_t j = 0; j < f->nt; j++) {
+        uint32_t l = f->touched[j];
+        f->offered[l] += f->mine[l] < f->nic ? f->mine[l] : f->nic;
+        f->mine[l] = 0;
+    }
+    f->nt = 0;
+}
+
+void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32_t *path,
+                    uint32_t np)
+{
+    const struct topo *t = f->t;
+    if (!f->on || !x->bytes)
+        return;
+    if (!np || (f->seen && x->src < f->src)) {
+        f->on = 0; /* can_congest's own walk: its order, its skips */
+        return;
+    }
+    if (!f->seen || x->src != f->src) {
+        load_flush(f);
+        f->src = x->src;
+        f->seen = 1;
+        f->nic = (double)t->ports[t->nodes[x->src].first_port].bps;
+    }
+    double rate = x->rate_bps && (double)x->rate_bps < f->nic ? (double)x->rate_bps : f->nic;
+    uint64_t rtt = 0;
+    /* base round trip: each hop's cable and switch, twice */
+    for (uint32_t j = 0; f->rmin && j < np; j++)
+        rtt += 2 * (t->ports[path[j]].delay_ps +
+                    (j ? (t->ports[path[j]].node >= t->first_spine ? f->sc->fabric.spine_latency_ps
+                                                                   : f->sc->fabric.leaf_latency_ps)
+                       : 0));
+    int twice = 0; /* a port twice on a route: one share of twice the rate, as flow_links' set */
+    for (uint32_t j = 1; j < np; j++)
+        for (uint32_t k = 0; k < j; k++)
+            twice |= path[k] == path[j];
+    for (uint32_t j = 0; j < np; j++) {
+        uint32_t l = path[j], m = 1, dup = 0;
+        if (twice) {
+            for (uint32_t k = 0; k < j && !dup; k++)
+                dup = path[k] == l;
+            for (uint32_t k = j + 1; k < np && !dup; k++)
+                m += path[k] == l;
+            if (dup)
+                continue;
+        }
+        if (f->rmin) {
+            f->rmin[l] = rtt < f->rmin[l] ? rtt : f->rmin[l];
+            f->rmax[l] = rtt > f->rmax[l] ? rtt : f->rmax[l];
+        }
+        if (f->mine[l] == 0 && f->nt == f->t->n_ports) {
+            f->on = 0; /* zero rates listed again and again: can_congest's own walk */
+            return;
+        }
+        if (f->mine[l] == 0)
+            f->touched[f->nt++] = l;
+        f->mine[l] += (double)m * rate;
+    }
+}
+
+void fluid_load_end(struct fluid_load *f, struct results *r)
+{
+    if (f->on && r) {
+        load_flush(f);
+        r->load_rtt_spread = 0;
+        r->load_congest = congest_of(f->sc, f->t, f->offered, f->rmin, f->rmax,
+                                     f->rmin ? &r->load_rtt_spread : NULL);
+        r->load_known = 1;
+    }
+    free(f->offered);
+    free(f->mine);
+    free(f->touched);
+    free(f->rmin);
+    free(f->rmax);
+    f->offered = f->mine = NULL;
+    f->touched = NULL;
+    f->rmin = f->rmax = NULL;
+    f->on = 0;
+}
+
+uint32_t fluid_load_mismatches(const struct scenario *sc, const struct topo *t,
+                               const struct workload *w, int *kept)
+{
+    struct fluid_load f;
+    double *want = NULL;
+    uint64_t *wmin = NULL, *wmax = NULL;
+    int tcp = cc_scheme(sc->transport.cc)->tcp, spread = 0;
+    *kept = fluid_load_begin(&f, sc, t);
+    for (uint32_t i = 0; f.on && i < w->n; i++) {
+        uint32_t path[TOPO_MAX_HOPS];
+        uint32_t np = w->xfers[i].bytes ? workload_path(w, t, i, path) : 0;
+        fluid_load_add(&f, &w->xfers[i], path, np);
+    }
+    *kept = f.on;
+    if (f.on)
+        load_flush(&f);
+    can_congest_into(sc, t, w, tcp ? &spread : NULL, &want, &wmin, &wmax);
+    uint32_t bad = 0;
+    for (uint32_t l = 0; f.on && want && l < t->n_ports; l++)
+        bad += memcmp(&want[l], &f.offered[l], sizeof want[l]) != 0 ||
+               (tcp && wmin && wmax && (wmin[l] != f.rmin[l] || wmax[l] != f.rmax[l]));
+    free(want);
+    free(wmin);
+    free(wmax);
+    fluid_load_end(&f, NULL);
+    return bad;
 }
 
 /* A write cache that the busiest node's payload (bytes) overflows: 1 when
@@ -951,7 +1146,11 @@ uint32_t fluid_unmodelled(const struct scenario *sc, const struct topo *t,
     const struct cc_scheme *cc = cc_scheme(sc->transport.cc);
     const struct rx_scheme *rx = rx_scheme(sc->transport.receiver);
     int rtt_spread = 0;
-    int congest = can_congest(sc, t, w, cc->tcp ? &rtt_spread : NULL);
+    /* ckpt_prepare's walk gave it (fluid_load_end) */
+    int congest = r->load_known ? r->load_congest
+                                : can_congest(sc, t, w, cc->tcp ? &rtt_spread : NULL);
+    if (r->load_known)
+        rtt_spread = r->load_rtt_spread;
     /* a flowlet moves after a gap: a pause, a drop, or a rate cut */
     int moves = per_flowlet && (congest || cc->rate_control);
     char v[24];
@@ -1206,7 +1405,7 @@ static int compact_links(struct fnet *n, struct lset *all, struct lset *tall, st
 }
 
 static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t,
-                 const struct workload *w, int grouped, struct err *e)
+                 const struct workload *w, int grouped, int kinds, struct err *e)
 {
     memset(n, 0, sizeof *n);
     n->sc = sc;
@@ -1277,6 +1476,9 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         request_writer_shares(w, req_share);
     struct heads *hd = calloc(1, sizeof *hd);
     n->hd = hd;
+    /* weighted: a finish takes wcmp_path, the heads the cached route */
+    if (hd)
+        hd->kinds = kinds && !weighted;
     int rc = -1;
     if (!hd || heads_init(hd, t) < 0 || !n->fl || !n->fst || !n->tlat ||
         !n->twire_done || (!in_order && (!n->order || !keys)) || heap_bad ||
@@ -1316,7 +1518,11 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         /* the heads take the cached path: flow_links' is it unless weighted */
         if (n->grouped || weighted)
             k = x->bytes ? workload_path(w, t, i, path) : 0;
-        heads_add(hd, t, sc, x, path, k);
+        int kind = heads_add(hd, t, sc, x, path, k);
+        if (kind >= 0)
+            n->fst[i] = (uint8_t)(kind << FST_KIND);
+        else if (x->bytes)
+            hd->kinds = 0; /* no kind to read: each finish works its latency out */
         if (fgroup)
             fgroup[i] = gid;
         if (pairs.ng > ng0 && n->grouped) { /* a new group: whether it crosses a failed link */
@@ -1581,6 +1787,16 @@ static uint64_t ckpt_latency(const struct fnet *n, uint32_t i)
     const struct topo *t = n->t;
     const struct scenario *sc = n->sc;
     const struct transfer *x = &n->w->xfers[i];
+    struct heads *hd = n->hd;
+    int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
+    int buffered = n->st && to_store &&
+                   n->st[workload_store_owner(t, sc, x->dst) - t->first_storage].buffered;
+    uint32_t s = n->fst[i] >> FST_KIND;
+    const struct bound_path *kb = hd->kinds && x->bytes ? bound_memo_slot(hd->memo, s) : NULL;
+    if (kb && (hd->kind_set >> s & 1)) {
+        uint64_t bl = bound_latency_ps(t, hd, x, kb, hd->kind[s].alone, buffered);
+        return bl > hd->kind[s].lat ? bl : hd->kind[s].lat;
+    }
     uint32_t path[TOPO_MAX_HOPS], k = 0;
     if (n->own_path) {
         /* its route's ports lead its solver path, which the stop just read */
@@ -1598,11 +1814,17 @@ static uint64_t ckpt_latency(const struct fnet *n, uint32_t i)
     for (uint32_t j = 0; j < k; j++)
         if (t->ports[path[j]].bps < pace)
             pace = t->ports[path[j]].bps;
-    uint64_t lat = flow_latency_ps(t, sc, path, k, x->bytes, pace);
-    int to_store = x->dst >= t->first_storage && x->dst < t->first_cleaf;
-    int buffered = n->st && to_store &&
-                   n->st[workload_store_owner(t, sc, x->dst) - t->first_storage].buffered;
-    uint64_t bl = bound_latency_ps(t, sc, n->hd, x, path, k, flow_wire(n, i), pace, buffered);
+    uint64_t lat = flow_latency_ps(t, sc, path, k, x->bytes, pace), bl = 0;
+    struct bound_path bp;
+    if (x->bytes && k >= 2 && bound_path_memo(hd->memo, t, sc, x, path, k, &bp) >= 2) {
+        uint64_t alone = alone_less(&bp, flow_wire(n, i), pace);
+        bl = bound_latency_ps(t, hd, x, &bp, alone, buffered);
+        if (kb && hd->memo->last == s) { /* the kind set-up found: the next finish reads it */
+            hd->kind[s].lat = lat;
+            hd->kind[s].alone = alone;
+            hd->kind_set |= UINT64_C(1) << s;
+        }
+    }
     return bl > lat ? bl : lat;
 }
 
@@ -1619,12 +1841,12 @@ static void flow_done(struct fnet *n, uint32_t i)
         uint64_t wait = !s->buffered ? 0
                       : s->drain_bps > 0 ? after(0, s->level, s->drain_bps) : UINT64_MAX;
         if (wait == UINT64_MAX) {
-            n->fst[i] = 3;
+            n->fst[i] = (uint8_t)((n->fst[i] & ~FST_STATE) | 3);
             return;
         }
         f->t += wait;
     }
-    n->fst[i] = 2;
+    n->fst[i] = (uint8_t)((n->fst[i] & ~FST_STATE) | 2);
     n->flows_done++;
     n->ckpt_end = f->t > n->ckpt_end ? f->t : n->ckpt_end;
     if (n->flows_done == n->w->n)
@@ -1634,7 +1856,7 @@ static void flow_done(struct fnet *n, uint32_t i)
 static void flow_start(struct fnet *n, uint32_t i)
 {
     struct fflow *f = &n->fl[i];
-    n->fst[i] = 1;
+    n->fst[i] = (uint8_t)((n->fst[i] & ~FST_STATE) | 1);
     f->t = n->now;
     f->rem = (double)flow_wire(n, i);
     if (f->rem == 0) {
@@ -2229,9 +2451,23 @@ int fluid_run(const struct scenario *sc, const struct topo *t,
     return fluid_run_grouped(sc, t, w, groups_on(sc, t, w), r, e);
 }
 
+/* The kinds leave fst with the loop: the results read the state alone. */
+static void kinds_clear(struct fnet *n)
+{
+    for (uint32_t i = 0; i < n->w->n; i++)
+        n->fst[i] &= FST_STATE;
+}
+
 int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
                       const struct workload *w, int grouped, struct results *r,
                       struct err *e)
+{
+    return fluid_run_kinds(sc, t, w, grouped, 1, r, e);
+}
+
+int fluid_run_kinds(const struct scenario *sc, const struct topo *t,
+                    const struct workload *w, int grouped, int kinds, struct results *r,
+                    struct err *e)
 {
     struct fnet *n = malloc(sizeof *n);
     if (!n)
@@ -2239,7 +2475,7 @@ int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
     struct timespec t0, t1;
     struct fdone d = {0};
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = setup(n, sc, t, w, grouped, e);
+    int rc = setup(n, sc, t, w, grouped, kinds, e);
     if (rc == 0) {
         fluid_unmodelled(sc, t, w, r);
         fsample_init(&n->fs, r, sc->telemetry.interval_ps);
@@ -2247,6 +2483,7 @@ int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
         n->time_limit = train_time_limit(w->train, sc, bound_time_limit_ps(sc, r->bound_s));
         n->progress = r->progress;
         loop(n);
+        kinds_clear(n);
         time_limit_cut(n);
         sample_finish(n);
         fsample_release(&n->fs);

@@ -58,6 +58,42 @@ int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
                       const struct workload *w, int grouped, struct results *r,
                       struct err *e);
 
+/* Whether a queue can build (fluid_unmodelled's "can congest") from the
+ * routes a walk over every transfer has at hand (ckpt_prepare's path
+ * cache): begin; add each transfer in index order with its route
+ * (workload_path's; np 0: none); end fills r->load_known, load_congest and
+ * load_rtt_spread, which fluid_unmodelled then takes rather than walking
+ * the routes again. Off (begin returns 0, end fills nothing) under spray
+ * and WCMP, and off once a transfer has no route or a source comes after
+ * a later one (can_congest sums by source); end with r NULL only frees. */
+struct fluid_load {
+    const struct scenario *sc;
+    const struct topo *t;
+    double *offered, *mine;  /* per port: all sources'; this source's */
+    uint64_t *rmin, *rmax;   /* per port: base round trips (TCP only) */
+    uint32_t *touched, nt;   /* this source's ports */
+    uint32_t src;
+    double nic;
+    int on, seen;
+};
+int fluid_load_begin(struct fluid_load *f, const struct scenario *sc, const struct topo *t);
+void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32_t *path,
+                    uint32_t np);
+void fluid_load_end(struct fluid_load *f, struct results *r);
+/* For tests: the ports whose offered load (or round trips) the walk over
+ * workload_path's routes gives otherwise than can_congest, in any bit;
+ * *kept: whether the walk stayed on. */
+uint32_t fluid_load_mismatches(const struct scenario *sc, const struct topo *t,
+                               const struct workload *w, int *kept);
+
+/* fluid_run_grouped with each finishing transfer's latency read by its
+ * kind (the bound memo's slot set-up found for it; kinds 1, as
+ * fluid_run_grouped does) or worked out from its route's ports at each
+ * finish (0). The same results to the bit (tests/test_fluid_scale2.c). */
+int fluid_run_kinds(const struct scenario *sc, const struct topo *t,
+                    const struct workload *w, int grouped, int kinds, struct results *r,
+                    struct err *e);
+
 /* Fill r->unmodelled with what this engine ignores in sc (on t and w) that
  * the packet engine would show: each entry a key, its value and the effect.
  * The one place that decides it: runs, auto's reason and reports read it.

@@ -138,6 +138,8 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     return np;
 }
 
+_Static_assert(BOUND_MEMO_SLOTS <= 64, "a slot a bit of bound_memo's evicted");
+
 /* FNV-1a over the key's words, then one mix: cheap, and the slot uses all
  * the bits. */
 static CKPT_WRAPS uint64_t memo_hash(const uint64_t *key, uint32_t n)
@@ -156,6 +158,40 @@ static int memo_same(const uint64_t *stored, const uint64_t *key, uint32_t nk)
         if (stored[i] != key[i])
             return 0;
     return 1;
+}
+
+/* Whether slot s holds x's key on path[0..np) (np at most TOPO_MAX_HOPS),
+ * compared as the hops are read rather than built first: a stored key is
+ * zero past its words, and its word 2 has its hop count. */
+static int memo_holds(const struct bound_memo *m, uint32_t s, const struct topo *t,
+                      const struct transfer *x, const uint32_t *path, uint32_t np)
+{
+    const uint64_t *k = m->e[s].key;
+    if (!m->e[s].ret || k[0] != x->bytes || k[1] != x->rate_bps)
+        return 0;
+    uint64_t spine = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        const struct tport *pt = &t->ports[path[i]];
+        if (k[3 + 2 * i] != pt->bps || k[4 + 2 * i] != pt->delay_ps)
+            return 0;
+        spine |= (uint64_t)(pt->node >= t->first_spine) << i;
+    }
+    return k[2] == (np | spine << 8 |
+                    (uint64_t)(x->dst >= t->first_storage && x->dst < t->first_cleaf) << 32);
+}
+
+const struct bound_path *bound_path_find(struct bound_memo *m, const struct topo *t,
+                                         const struct scenario *sc, const struct transfer *x,
+                                         const uint32_t *path, uint32_t np,
+                                         struct bound_path *bp)
+{
+    uint32_t n = np < TOPO_MAX_HOPS ? np : TOPO_MAX_HOPS;
+    if (m && memo_holds(m, m->last, t, x, path, n)) {
+        m->hits++;
+        return &m->e[m->last].bp;
+    }
+    bound_path_memo(m, t, sc, x, path, np, bp);
+    return bp;
 }
 
 uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struct scenario *sc,
@@ -184,6 +220,7 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
         s = (uint32_t)(memo_hash(key, nk) % BOUND_MEMO_SLOTS);
         if (!m->e[s].ret || !memo_same(m->e[s].key, key, nk)) {
             m->misses++;
+            m->evicted |= (uint64_t)(m->e[s].ret != 0) << s;
             uint32_t r = bound_path(t, sc, x, path, np, bp);
             memcpy(m->e[s].key, key, nk * sizeof *key);
             memset(m->e[s].key + nk, 0, (BOUND_MEMO_KEY - nk) * sizeof *key);
@@ -197,6 +234,12 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
     m->last = s;
     *bp = m->e[s].bp;
     return m->e[s].ret;
+}
+
+const struct bound_path *bound_memo_slot(const struct bound_memo *m, uint32_t s)
+{
+    return m && s < BOUND_MEMO_SLOTS && m->e[s].ret && !(m->evicted >> s & 1) ? &m->e[s].bp
+                                                                                : NULL;
 }
 
 static void res_add(struct bound_res *r, uint64_t bytes, uint64_t head, uint64_t tail)
@@ -269,10 +312,13 @@ void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t n
     const struct workload *w = b->w;
     const struct scenario *sc = b->sc;
     const struct transfer *x = &w->xfers[i];
-    struct bound_path pt;
+    struct bound_path scratch;
     uint64_t *lim = b->lim;
-    if (!b->ok || np < 2 || bound_path_memo(b->memo, t, sc, x, path, np, &pt) < 2)
+    if (!b->ok || np < 2)
         return; /* nothing to send (the engines refuse a missing path) */
+    const struct bound_path *pp = bound_path_find(b->memo, t, sc, x, path, np, &scratch);
+    if (pp->np < 2)
+        return;
     uint32_t k = np - 1, fs = t->first_storage;
     uint64_t off = x->start_ps - b->start0;
     uint64_t line = t->ports[path[0]].bps; /* the source's NIC */
@@ -290,7 +336,7 @@ void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t n
             b->one.end = sat_add(units_ser_ps(b->one.wb - m, x->rate_bps), ser_floor(m, line));
     }
     uint64_t wb = b->one.wb;
-    uint64_t end = sat_add(sat_add(off, b->one.end), pt.tail[0]);
+    uint64_t end = sat_add(sat_add(off, b->one.end), pp->tail[0]);
     /* one back end a storage node, whichever of its NICs a byte takes */
     int to_store = x->dst >= fs && x->dst < t->first_cleaf;
     int from_store = x->src >= fs && x->src < t->first_cleaf;
@@ -302,41 +348,41 @@ void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t n
         lim[PATH_WRITER_NIC] = end;
         b->capped = x->rate_bps && x->rate_bps < line;
     }
-    if (pt.alone) {
+    if (pp->alone) {
         /* the transfer alone, charged to the hop that holds it up (its
          * port's segment; a restore's topology names them mirrored) */
-        enum path_seg l = pt.alone_hop == 0       ? PATH_WRITER_NIC
-                             : pt.alone_hop == k     ? PATH_STORAGE_NIC
-                             : pt.alone_hop == 1     ? PATH_CLEAF_UP
-                             : pt.alone_hop == k - 1 ? PATH_SPINE_DOWN
-                             : pt.alone_hop == 2     ? PATH_SPINE_UP
+        enum path_seg l = pp->alone_hop == 0       ? PATH_WRITER_NIC
+                             : pp->alone_hop == k     ? PATH_STORAGE_NIC
+                             : pp->alone_hop == 1     ? PATH_CLEAF_UP
+                             : pp->alone_hop == k - 1 ? PATH_SPINE_DOWN
+                             : pp->alone_hop == 2     ? PATH_SPINE_UP
                                                      : PATH_SUPER_DOWN;
-        if (w->restore && t->ports[path[pt.alone_hop]].seg < PATH_COUNT)
-            l = t->ports[path[pt.alone_hop]].seg;
+        if (w->restore && t->ports[path[pp->alone_hop]].seg < PATH_COUNT)
+            l = t->ports[path[pp->alone_hop]].seg;
         if (fwd && l == PATH_WRITER_NIC)
             l = PATH_STORAGE_NIC;
-        uint64_t v = sat_add(off, pt.alone);
+        uint64_t v = sat_add(off, pp->alone);
         lim[l] = v > lim[l] ? v : lim[l];
     }
-    b->base = pt.tail[0] < b->base ? pt.tail[0] : b->base;
-    res_add(fwd ? &b->fout[x->src - fs] : &b->nic[x->src], wb, off, pt.tail[0]);
-    res_add(&b->nic[x->dst], wb, sat_add(off, pt.head[k]), pt.tail[k]);
+    b->base = pp->tail[0] < b->base ? pp->tail[0] : b->base;
+    res_add(fwd ? &b->fout[x->src - fs] : &b->nic[x->src], wb, off, pp->tail[0]);
+    res_add(&b->nic[x->dst], wb, sat_add(off, pp->head[k]), pp->tail[k]);
     if (to_store)
         res_add(&b->drain[workload_store_owner(t, sc, x->dst) - fs], x->bytes,
-                sat_add(off, pt.arrive), 0);
+                sat_add(off, pp->arrive), 0);
     /* restore: the source's back end reads every byte before it leaves
      * (a forward sends what arrives: no read) */
     if (!fwd && from_store)
-        res_add(&b->drain[workload_store_owner(t, sc, x->src) - fs], x->bytes, off, pt.tail[0]);
+        res_add(&b->drain[workload_store_owner(t, sc, x->src) - fs], x->bytes, off, pp->tail[0]);
     uint32_t sleaf = t->nodes[x->src].leaf, dleaf = t->nodes[x->dst].leaf;
     if (sleaf != dleaf) {
         uint32_t sl = topo_leaf_index(t, sleaf), dl = topo_leaf_index(t, dleaf);
-        res_add(&b->up[2 * sl], wb, sat_add(off, pt.head[1]), pt.tail[1]);
-        res_add(&b->up[2 * dl + 1], wb, sat_add(off, pt.head[k - 1]), pt.tail[k - 1]);
+        res_add(&b->up[2 * sl], wb, sat_add(off, pp->head[1]), pp->tail[1]);
+        res_add(&b->up[2 * dl + 1], wb, sat_add(off, pp->head[k - 1]), pp->tail[k - 1]);
         uint32_t sp = t->nodes[sleaf].pod, dp = t->nodes[dleaf].pod;
         if (t->n_pods && sp != dp && k >= 4) { /* up to a super-spine and down */
-            res_add(&b->pod[2 * sp], wb, sat_add(off, pt.head[2]), pt.tail[2]);
-            res_add(&b->pod[2 * dp + 1], wb, sat_add(off, pt.head[k - 2]), pt.tail[k - 2]);
+            res_add(&b->pod[2 * sp], wb, sat_add(off, pp->head[2]), pp->tail[2]);
+            res_add(&b->pod[2 * dp + 1], wb, sat_add(off, pp->head[k - 2]), pp->tail[k - 2]);
         }
     }
 }

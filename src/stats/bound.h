@@ -73,12 +73,24 @@ struct bound_memo {
         uint32_t ret;
     } e[BOUND_MEMO_SLOTS];
     uint64_t hits, misses;
-    uint32_t last; /* the slot the last call found or filled */
+    uint32_t last;    /* the slot the last call found or filled */
+    uint64_t evicted; /* bit s: slot s, once filled, was filled again */
 };
 /* bound_path through memo m (NULL: no memo). */
 uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struct scenario *sc,
                          const struct transfer *x, const uint32_t *path, uint32_t np,
                          struct bound_path *bp);
+/* bound_path_memo without the copy: the memo's entry (until the next call
+ * on m), or bp filled; m->last is its slot as after bound_path_memo. */
+const struct bound_path *bound_path_find(struct bound_memo *m, const struct topo *t,
+                                         const struct scenario *sc, const struct transfer *x,
+                                         const uint32_t *path, uint32_t np,
+                                         struct bound_path *bp);
+/* The bound_path of slot s (a call's m->last) while it holds what it was
+ * first filled with: what bound_path_memo gives every transfer and path
+ * that found or filled it, without their key. NULL when s holds nothing or
+ * was filled again (another key hashed to it). */
+const struct bound_path *bound_memo_slot(const struct bound_memo *m, uint32_t s);
 
 /* bound_compute in steps, so a pass that routes every transfer anyway
  * (ckpt_prepare's path cache) adds each while its route is at hand:

@@ -215,6 +215,9 @@ struct results {
      * and effect are static strings. */
     uint32_t n_unmodelled;
     int unmodelled_done;       /* the list above is filled: the engine choice and the run share it */
+    /* whether a queue can build, from ckpt_prepare's walk (fluid_load_end):
+     * known, the verdict, TCP round trips that differ on a full port */
+    int load_known, load_congest, load_rtt_spread;
     struct unmodelled {
         const char *key;
         char value[24];
