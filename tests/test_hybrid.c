@@ -509,16 +509,16 @@ static void hybrid_paused_decline_carried(void)
 }
 
 /* A drift the first windows do not show: DCP async on 32 nodes with 1e9
- * and 2e9 parameters (0.96 s, 1.92 s). At 14 ms the queues' decline fits
- * 0.26/s +- 0.074 (0.8-1.2/s from 50 ms on, as the spine ports empty one
- * by one); counted at the slope less three standard errors, a first jump
- * of 0.54 s (1.15 s) carried the early pause tree: paused +20.6% (+29.5%).
- * The lag now counts the slope plus one standard error: +3.8% (+2.0%), 9%
- * (4%) skipped, completion within 1%. */
+ * parameters (0.96 s). At 14 ms the queues' decline fits 0.26/s +- 0.074
+ * (0.8-1.2/s from 50 ms on, as the spine ports empty one by one); counted
+ * at the slope less three standard errors, a first jump of 0.54 s carried
+ * the early pause tree: paused +20.6%. The lag now counts the slope plus
+ * one standard error: +3.8%, 9% skipped, completion within 1%. (2e9
+ * parameters, +29.5% -> +2.0%, is in BENCHMARKS.md; left out here for
+ * make test's time.) */
 static void hybrid_unseen_drift_paused_within_5pct(void)
 {
     dcp_async_within("cluster.nodes=32", "model.params=1000000000", 0.04, 0.05);
-    dcp_async_within("cluster.nodes=32", "model.params=2000000000", 0.02, 0.05);
 }
 
 SUITE(suite_hybrid) = {
