@@ -1,5 +1,6 @@
 /* Test runner: runs every suite (or those whose test names contain argv[1]). */
 #include <string.h>
+#include <time.h>
 
 #include "harness.h"
 
@@ -104,12 +105,20 @@ int main(int argc, char **argv)
             if (filter && !strstr(t->name, filter))
                 continue;
             harness_failures = 0;
+            struct timespec t0, t1;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
             t->fn();
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            /* the slow ones named, to keep make test under its 10 minutes */
+            double s_ = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+            char took[32] = "";
+            if (s_ >= 1.0)
+                snprintf(took, sizeof took, " (%.1f s)", s_);
             if (harness_failures) {
-                printf("FAIL %s\n", t->name);
+                printf("FAIL %s%s\n", t->name, took);
                 failed++;
             } else {
-                printf("ok   %s\n", t->name);
+                printf("ok   %s%s\n", t->name, took);
                 passed++;
             }
             fflush(stdout);
