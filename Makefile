@@ -32,7 +32,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljans
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -pthread -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm -pthread $(LDLIBS)
 
-.PHONY: all run test bench clean deps asan check-report test-overflow golden test-sweep validate
+.PHONY: all run test test-build test-main test-san bench clean deps asan check-report test-overflow golden test-sweep validate
 all: $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
 
 deps: $(DEPS_STAMP)
@@ -87,20 +87,44 @@ $(B)/bench_%: $(B)/bench/%.o $(B)/libckptnet.a
 run: $(B)/ckptnet
 	./$(B)/ckptnet run
 
-test: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet $(B)/test_public $(BA)/test_public
+# make test: the deps, then the builds and then two lanes of tests side by
+# side (-j2 on a machine with two cores or more): the sanitizer builds' unit
+# tests beside all the rest. Sub-makes, so that CLANG and MPICC are read after
+# scripts/deps.sh installed them; -Oline prints each command's output whole.
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 2 ] && n=2; echo $$n)
+test: deps
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-build
 	./tests/layers.sh
 	./tests/header.sh ./$(B)/ckptnet ./$(B)/test_public ./$(BA)/test_public
+	@echo "make test: two lanes ($(TEST_JOBS) at a time): the unit, CLI, output, golden, validation and sweep tests; the unit tests under ASan+UBSan and clang's overflow checks"
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Oline test-main test-san
+	@echo "make test: all passed"
+
+test-build: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet $(B)/test_public $(BA)/test_public \
+            $(if $(MPICC),$(B)/ckptnet-mpi) $(if $(CLANG),$(BO)/test_unit)
+
+test-main: $(B)/test_unit $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
 	./$(B)/test_unit
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
 	./tests/cli.sh ./$(B)/ckptnet
 	./tests/outputs.sh ./$(B)/ckptnet
 	./tests/golden.sh ./$(B)/ckptnet
 	./tests/validation.sh ./$(B)/ckptnet
-	$(MAKE) --no-print-directory validate
-	$(MAKE) --no-print-directory test-sweep
-	$(MAKE) --no-print-directory test-overflow
+	./validation/validate.sh ./$(B)/ckptnet
+	./tests/sweep.sh ./$(B)/ckptnet
+ifneq ($(MPICC),)
+	./tests/sweep.sh ./$(B)/ckptnet-mpi
+else
+	@echo "test-sweep: MPI build SKIPPED, mpicc is not installed (apt-get install libopenmpi-dev)"
+endif
 
-# the sweep tests on the plain build, then on the MPI build (with mpirun)
+test-san: $(BA)/test_unit $(if $(CLANG),$(BO)/test_unit)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
+ifneq ($(CLANG),)
+	./$(BO)/test_unit
+else
+	@echo "test-overflow: SKIPPED, clang is not installed (apt-get install clang)"
+endif
+
 test-sweep: $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
 	./tests/sweep.sh ./$(B)/ckptnet
 ifneq ($(MPICC),)
