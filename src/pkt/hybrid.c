@@ -440,7 +440,7 @@ static void observe(struct hybrid *h)
         h->bn++;
     /* the paused time since the last observation is off by the drift no
      * fit rules out x the state's lag (each period, once it lags) */
-    if (h->tlag > 0) {
+    if (h->tlag > 0 && paused > h->plast) {
         if (h->bn >= BASE_MIN) {
             struct fits f;
             fit_state(h, &f);
@@ -518,7 +518,6 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
 
 /* Standard errors of a carried decline's slope that count to the lag. */
 #define CARRY_SD 3
-
 
 /* The queued bytes' and the paused rate's lines over the long baseline's
  * later half (the fill before it is no drift). */
