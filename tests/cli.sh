@@ -101,8 +101,8 @@ expect_error bad_phase "--phase: expected one of save, restore, both" run --phas
     ok engine_auto_says_why || bad engine_auto_says_why
 # auto past 8 s of packet engine: hybrid where the fluid figure would ignore
 # the pauses and hybrid jumps (8 x 10 GB into one node: ~1.6e8 events), the
-# reason and the JSON say so (and that the error estimate is of completion
-# only), describe picks the same; a lossy fabric keeps
+# reason and the JSON say so (with the completion's and the paused time's
+# error estimates, the largest queue's none), describe picks the same; a lossy fabric keeps
 # fluid (hybrid would not jump); fluid where it ignores nothing (the 8-GPU
 # MLPerf save); packet for a small one (describe as run)
 hyb="--set cluster.nodes=8 --set storage.nodes=1 --set fabric.buffer=8MB --set workload.bytes_per_writer=10GB"
@@ -110,10 +110,10 @@ hyb="--set cluster.nodes=8 --set storage.nodes=1 --set fabric.buffer=8MB --set w
 if "$bin" run --engine auto $hyb --json "$tmp/ah.json" >"$tmp/ah" &&
     grep -q '^ckptnet: hybrid engine' "$tmp/ah" &&
     grep -q '^  engine      auto: .* > [0-9.e+]* (8 s at .*; the fluid figure ignores fabric.pfc.enabled=true (PFC pauses.*; so hybrid: ~1.6e+08 events <= 1e+09 (60 s), steady states fast-forwarded: hybrid$' "$tmp/ah" &&
-    grep -q '^  hybrid      fast-forwarded .* jumps\?, period .*; completion error estimate [0-9.]* [mun]*s (paused time and queues carry none: docs/engine.md, "Hybrid: validation", compares them' "$tmp/ah" &&
+    grep -q '^  hybrid      fast-forwarded .* jumps\?, period .*; error estimates: completion [0-9.]* [mun]*s, paused time [0-9.]* [mun]*s ([0-9.e+-]*%) (estimates, not bounds; the largest queue carries none: docs/engine.md, "Hybrid: validation", compares them' "$tmp/ah" &&
     [ "$(jq -r .engine "$tmp/ah.json")" = hybrid ] &&
     jq -r .engine_reason "$tmp/ah.json" | grep -q '; so hybrid: ' &&
-    [ "$(jq '.hybrid.jumps > 0 and .checkpoint.completion_s > 0' "$tmp/ah.json")" = true ]; then
+    [ "$(jq '.hybrid.jumps > 0 and .checkpoint.completion_s > 0 and .hybrid.paused_error_estimate_s > 0 and .hybrid.paused_error_estimate_fraction > 0' "$tmp/ah.json")" = true ]; then
     ok engine_auto_hybrid
 else
     bad "engine_auto_hybrid ($(grep -E '^(ckptnet|  engine)' "$tmp/ah" | tr '\n' ' '))"

@@ -108,7 +108,22 @@ struct hybrid {
      * slope a second in the state's own time (<= 0) and relative to its
      * mean */
     double cpr, crel;
+    /* the paused-time error estimate: the state's lag behind the packets
+     * in its own time (the time jumped but drained), the relative drift a
+     * second no fit rules out (eu; euc over a jump that carries a paused
+     * decline), the paused time at the last observation (ps) and the
+     * estimate so far (s) */
+    double tlag, eu, euc, perr;
+    double plast;
+    int drained;               /* the last jump_span's jump drains */
 };
+
+struct fits {
+    double bq, sq, br, sr; /* slopes a second and their standard errors */
+    double rq, rr;         /* 1 / the means (0: none) */
+};
+static void fit_state(const struct hybrid *h, struct fits *f);
+static void est_drift(struct hybrid *h, const struct fits *f);
 
 static int started(const struct flow *f)
 {
@@ -423,6 +438,17 @@ static void observe(struct hybrid *h)
     h->bs[h->bh] = h->seg;
     if (h->bn < BASE)
         h->bn++;
+    /* the paused time since the last observation is off by the drift no
+     * fit rules out x the state's lag (each period, once it lags) */
+    if (h->tlag > 0 && paused > h->plast) {
+        if (h->bn >= BASE_MIN) {
+            struct fits f;
+            fit_state(h, &f);
+            est_drift(h, &f);
+        }
+        h->perr += ps_to_s((uint64_t)(paused - h->plast)) * fmin(1, h->eu * h->tlag);
+    }
+    h->plast = paused;
 }
 
 /* The least-squares slope of y over x (n points in runs of equal seg[],
@@ -493,6 +519,47 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
 /* Standard errors of a carried decline's slope that count to the lag. */
 #define CARRY_SD 3
 
+/* The queued bytes' and the paused rate's lines over the long baseline's
+ * later half (the fill before it is no drift). */
+static void fit_state(const struct hybrid *h, struct fits *f)
+{
+    uint32_t n = h->bn / 2;
+    double x[BASE], y[BASE], r[BASE], mq = 0, mr = 0;
+    uint32_t sg[BASE];
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t i = (h->bh + BASE - (n - 1) + j) % BASE;
+        x[j] = h->ba[i];
+        y[j] = h->bq[i];
+        sg[j] = h->bs[i];
+        mq += y[j] / n;
+    }
+    for (uint32_t j = 1; j < n; j++) {
+        uint32_t i = (h->bh + BASE - (n - 1) + j) % BASE, k = (i + BASE - 1) % BASE;
+        double dt = h->ba[i] - h->ba[k];
+        r[j - 1] = dt > 0 ? (h->bp[i] - h->bp[k]) / dt : 0;
+        mr += r[j - 1] / (n - 1);
+    }
+    memset(f, 0, sizeof *f);
+    if (mq > 0)
+        fit_slope(x, y, sg, n, &f->bq, &f->sq);
+    if (mr > 0)
+        fit_slope(x + 1, r, sg + 1, n - 1, &f->br, &f->sr);
+    f->rq = mq > 0 ? 1 / mq : 0;
+    f->rr = mr > 0 ? 1 / mr : 0;
+}
+
+/* Standard errors beyond a fitted slope the paused-time error estimate
+ * counts: what the fit cannot rule out. */
+#define EST_SD 1
+
+/* The relative drift a second the estimate counts (h->eu): the larger of
+ * the queued bytes' (the backlog holds the pauses) and the paused rate's,
+ * each its slope plus EST_SD standard errors. */
+static void est_drift(struct hybrid *h, const struct fits *f)
+{
+    h->eu = fmax((fabs(f->bq) + EST_SD * f->sq) * f->rq, (fabs(f->br) + EST_SD * f->sr) * f->rr);
+}
+
 /* The state's drift a second in its own time over the long baseline, as a
  * share: the bytes queued and the paused rate (paused time a second,
  * between observations), each fitted and relative to its mean. A jump
@@ -509,28 +576,11 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
  * senders within a window (BENCHMARKS.md, session 19). */
 static double drift(struct hybrid *h)
 {
-    uint32_t n = h->bn / 2; /* its later half: the fill before it is no drift */
-    double x[BASE], y[BASE], r[BASE], mq = 0, mr = 0;
-    uint32_t sg[BASE];
-    for (uint32_t j = 0; j < n; j++) {
-        uint32_t i = (h->bh + BASE - (n - 1) + j) % BASE;
-        x[j] = h->ba[i];
-        y[j] = h->bq[i];
-        sg[j] = h->bs[i];
-        mq += y[j] / n;
-    }
-    for (uint32_t j = 1; j < n; j++) {
-        uint32_t i = (h->bh + BASE - (n - 1) + j) % BASE, k = (i + BASE - 1) % BASE;
-        double dt = h->ba[i] - h->ba[k];
-        r[j - 1] = dt > 0 ? (h->bp[i] - h->bp[k]) / dt : 0;
-        mr += r[j - 1] / (n - 1);
-    }
-    double bq = 0, sq = 0, br = 0, sr = 0;
-    if (mq > 0)
-        fit_slope(x, y, sg, n, &bq, &sq);
-    if (mr > 0)
-        fit_slope(x + 1, r, sg + 1, n - 1, &br, &sr);
-    double rq = mq > 0 ? 1 / mq : 0, rr = mr > 0 ? 1 / mr : 0;
+    struct fits f;
+    fit_state(h, &f);
+    double bq = f.bq, sq = f.sq, br = f.br, sr = f.sr, rq = f.rq, rr = f.rr;
+    est_drift(h, &f);
+    h->euc = h->eu;
     /* what stands beyond DRIFT_SD decides what is carried; a young
      * baseline's lag counts what its fit cannot rule out (UPPER_SD) */
     double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq, dr = fmax(0, fabs(br) - DRIFT_SD * sr) * rr;
@@ -544,6 +594,9 @@ static double drift(struct hybrid *h)
         return fmax(uq, ur); /* (a growth; or carried, it would lag more) */
     h->cpr = br;
     h->crel = -br * rr;
+    /* the paused credit follows the line: over the jump, only its
+     * uncertainty is off */
+    h->euc = fmax((fabs(bq) + EST_SD * sq) * rq, CARRY_SD * sr * rr);
     return fmax(uq, CARRY_SD * sr * rr);
 }
 
@@ -804,13 +857,15 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             d = (uint64_t)most;
     }
     /* the drift the jumps leave the state behind by stays within LAG */
+    h->drained = drained > 0;
     if (drained > 0) {
         h->drift = h->cpr = h->crel = 0; /* (a drain's decline is carried) */
     } else if (h->bn >= BASE_MIN) {
         /* the backlog's time constant (YOUNG) */
         double win = (double)h->w * ps_to_s(h->period);
         double tau = delivered > 0 ? h->bq[h->bh] * win / delivered : 0;
-        h->young = YOUNG * (ps_to_s(now - h->skipped) - h->watch0) < tau;
+        h->young = !n->sc->sim.hybrid_young_off &&
+                   YOUNG * (ps_to_s(now - h->skipped) - h->watch0) < tau;
         h->drift = drift(h);
         h->fitted = 1;
     } else if (!h->fitted) {
@@ -1344,8 +1399,17 @@ static int jump(struct hybrid *h, uint64_t *dp)
         h->dq[i] = 0;
     }
     credit(h, cr);
+    double pj = 0;
     for (uint32_t i = 0; i < n->topo->n_ports; i++)
-        h->pjump += ps_to_s(cr[h->o_port + (size_t)i * PC_N + PC_PAUSED]);
+        pj += (double)cr[h->o_port + (size_t)i * PC_N + PC_PAUSED];
+    h->pjump += ps_to_s((uint64_t)pj);
+    h->plast += pj;
+    /* the paused time credited is off by the drift no fit rules out x the
+     * lag before the jump and half the jump's own (a drain's decline is
+     * carried: it adds no lag) */
+    h->perr += ps_to_s((uint64_t)pj) * fmin(1, h->eu * h->tlag + h->euc * ps_to_s(d) / 2);
+    if (!h->drained)
+        h->tlag += ps_to_s(d);
     /* the history as the steady state would have written it: its deltas
      * stay the rates, so a later observation may jump again */
     for (uint32_t s = 0; s < h->slots; s++) {
@@ -1414,10 +1478,10 @@ void hybrid_loop(struct pnet *n)
         if (d && jump(&h, &d) == 0) {
             hf->jumps++;
 #ifdef CKPT_HYBRID_TRACE /* a line a jump, to stderr */
-            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s)\n",
+            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s\n",
                     ps_to_s(n->now - d), ps_to_s(d), (unsigned long long)h.ends,
                     n->n_flows - (uint32_t)n->flows_done, h.err_s * 1e6, h.drift, h.lag, h.cpr,
-                    h.crel);
+                    h.crel, h.perr, h.eu, h.euc, h.tlag);
 #endif
             h.skipped += d;
             h.lag += h.drift * ps_to_s(d);
@@ -1441,6 +1505,19 @@ void hybrid_loop(struct pnet *n)
     hf->error_s = h.err_s + h.share_s;
     hf->ends = h.ends;
     hf->ends_max = h.ends_max;
+    if (ok) { /* the paused time after the last observation, as the others */
+        double paused = 0;
+        for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+            const struct port *p = &n->ports[i];
+            paused += (double)p->paused_ps;
+            for (unsigned m = p->paused; m; m &= m - 1)
+                paused += (double)(n->now - p->pause_since[__builtin_ctz(m)]);
+        }
+        if (h.tlag > 0 && paused > h.plast)
+            h.perr += ps_to_s((uint64_t)(paused - h.plast)) * fmin(1, h.eu * h.tlag);
+        hf->paused_error_s = h.perr;
+        hf->paused_error_fraction = paused > 0 ? h.perr / ps_to_s((uint64_t)paused) : 0;
+    }
     for (uint32_t i = 0; ok && i < n->n_flows; i++) {
         struct flow *f = &n->flows[i];
         if (f->done && h.early[i])

@@ -648,16 +648,17 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     fputc('\n', out);
     const struct hybrid_figures *hy = &r->hybrid;
     if (hy->on) {
-        char p[32], k[32], er[32];
+        char p[32], k[32], er[32], pe[32];
         fprintf(out, "  hybrid      fast-forwarded %.1f%% of simulated time (%s) in %u jump%s, "
-                     "period %s; completion error estimate %s%s%s%s\n",
+                     "period %s; error estimates: completion %s, paused time %s (%.2g%%)%s%s%s\n",
                 100 * hy->fraction, fmt_secs(hy->skipped_s, k, sizeof k), hy->jumps,
                 hy->jumps == 1 ? "" : "s", fmt_secs(hy->period_s, p, sizeof p),
-                fmt_secs(hy->error_s, er, sizeof er),
-                /* the estimate bounds completion only: say so where a jump
-                 * credited pauses and queues from its windows' means */
-                hy->jumps ? " (paused time and queues carry none: docs/engine.md, \"Hybrid: "
-                            "validation\", compares them with the packet engine's)" : "",
+                fmt_secs(hy->error_s, er, sizeof er), fmt_secs(hy->paused_error_s, pe, sizeof pe),
+                100 * hy->paused_error_fraction,
+                /* estimates, not bounds; the largest queue has none */
+                hy->jumps ? " (estimates, not bounds; the largest queue carries none: "
+                            "docs/engine.md, \"Hybrid: validation\", compares them with the "
+                            "packet engine's)" : "",
                 hy->why[0] ? "; " : "", hy->why);
     }
 }

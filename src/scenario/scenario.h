@@ -468,6 +468,7 @@ struct scenario {
         uint32_t hybrid_window;
         double hybrid_tolerance;
         double hybrid_error;    /* its error estimate's budget, of simulated time */
+        int hybrid_young_off;   /* no young-baseline rule (tests; no scenario key) */
     } sim;
     struct {
         uint64_t bytes_per_writer;

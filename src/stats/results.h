@@ -439,6 +439,9 @@ struct results {
         double fraction;       /* skipped_s of the run's simulated time */
         double error_s;        /* completion-time error estimate: the spread of the
                                 * transfers' rates over the skipped time */
+        double paused_error_s; /* paused-time error estimate: the drift no fit rules
+                                * out x the state's lag, over the paused time */
+        double paused_error_fraction; /* paused_error_s of the run's paused time */
         char why[112];         /* why it could not fast-forward, or "" */
     } hybrid;
 };
