@@ -1,5 +1,6 @@
 /* The fluid engine at scale: memory per transfer (issue 30, item 4). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../src/api/api.h"
@@ -113,7 +114,76 @@ static void fluid_heap_pop_in_order(void)
     arena_release(&a);
 }
 
+/* (key, id) ascending, as the heap orders them */
+static int key_id_cmp(const void *pa, const void *pb)
+{
+    const uint64_t *a = pa, *b = pb;
+    return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* The 4-ary heap deep (70,000 ids, 9 levels, once full to the last id, so
+ * heap_pop's prefetches reach its slack): after random inserts, rekeys up
+ * and down (few distinct keys: ties by id) and removes, heap_pop hands out
+ * exactly the sorted (key, id) list of what is in, positions kept. */
+static void fluid_heap4_pops_sorted(void)
+{
+    enum { N = 70000 };
+    struct arena a;
+    arena_init(&a);
+    struct heap h;
+    CHECK(heap_init(&h, &a, N) == 0);
+    static uint64_t key[N], want[2 * N];
+    static uint8_t in[N];
+    memset(in, 0, sizeof in);
+    struct rng r;
+    rng_init(&r, 21, 4);
+    uint32_t bad = 0, bad_pos = 0, popped = 0, n = 0, full = 0;
+    for (int round = 0; round < 6; round++) {
+        for (uint32_t i = 0; i < N; i++) {
+            uint64_t op = round == 2 ? 0 : rng_below(&r, 8);
+            if (op < 6) { /* insert, or rekey either way */
+                key[i] = 100 * (uint64_t)round + rng_below(&r, 300);
+                n += !in[i];
+                in[i] = 1;
+                heap_put(&h, i, key[i]);
+            } else if (op == 6) {
+                n -= in[i];
+                in[i] = 0;
+                heap_remove(&h, i);
+            }
+        }
+        full += n == N;
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < N; i++)
+            if (in[i]) {
+                want[2 * m] = key[i];
+                want[2 * m + 1] = i;
+                m++;
+            }
+        qsort(want, m, 2 * sizeof *want, key_id_cmp);
+        /* all out in the last round, else two thirds */
+        uint32_t take = round == 5 ? m : 2 * m / 3;
+        for (uint32_t k = 0; k < take; k++) {
+            uint32_t id = heap_top(&h)->id;
+            bad += heap_top(&h)->key != want[2 * k] || id != want[2 * k + 1];
+            heap_pop(&h);
+            in[id] = 0;
+            n--;
+            popped++;
+        }
+        for (uint32_t i = 0; i < N; i++)
+            bad_pos += in[i] != heap_has(&h, i) || (in[i] && h.e[h.pos[i]].id != i);
+        CHECK(h.n == n);
+    }
+    CHECKF(full == 1, "full %u times", full);
+    CHECKF(popped > 3 * N, "%u popped", popped);
+    CHECKF(bad == 0, "%u popped out of order", bad);
+    CHECKF(bad_pos == 0, "%u wrong positions", bad_pos);
+    arena_release(&a);
+}
+
 SUITE(suite_fluid_scale) = {
+    {"fluid_heap4_pops_sorted", fluid_heap4_pops_sorted},
     {"fluid_heap_pop_in_order", fluid_heap_pop_in_order},
     {"fluid_scale_bytes_per_transfer", fluid_scale_bytes_per_transfer},
     {0, 0},

@@ -1,5 +1,6 @@
 /* Workload model: checkpoint sizes, writer rules, striping, file creates,
  * policies and stragglers; policies end to end through ckpt_run. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1167,7 +1168,76 @@ static void work_restore_symmetric(void)
         }
 }
 
+/* The restore estimate of both modes in one pass (phase save's recovery
+ * time auto) against each mode's own estimate, field by field: model form
+ * with ZeRO 0, 1 and 3, chain replicas, ec fragments, a back-end read cap,
+ * own_files (its other mode reads other parts), and the simple form. */
+static void work_restore_estimate_both_is_each_mode(void)
+{
+    static const struct {
+        int model, zero, rule, prot, simple;
+        uint64_t read_bps;
+    } cases[] = {
+        {MODEL_LLAMA3_70B, 1, RULE_MEGATRON, PROTECT_NONE, 0, 0},
+        {MODEL_LLAMA3_70B, 0, RULE_DEEPSPEED, PROTECT_NONE, 0, 0},
+        {MODEL_LLAMA3_70B, 3, RULE_DEEPSPEED, PROTECT_NONE, 0, 0},
+        {MODEL_LLAMA3_70B, 1, RULE_DCP, PROTECT_CHAIN, 0, 0},
+        {MODEL_LLAMA3_8B, 1, RULE_MEGATRON, PROTECT_EC, 0, 0},
+        {MODEL_LLAMA3_8B, 0, RULE_MEGATRON, PROTECT_REPLICA, 0, 20000000000ull},
+        {MODEL_NONE, 0, RULE_DCP, PROTECT_NONE, 1, 0},
+    };
+    static const int modes[] = {RESTORE_EVERY_REPLICA, RESTORE_ONE_BROADCAST, RESTORE_OWN_FILES};
+    uint32_t compared = 0, bad = 0, differ = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct scenario sc;
+        if (cases[c].simple)
+            scenario_defaults(&sc);
+        else
+            model_sc(&sc, cases[c].model, 64, 8, 1, (uint32_t)cases[c].zero, cases[c].rule);
+        sc.storage.protection = cases[c].prot;
+        if (cases[c].prot == PROTECT_EC) {
+            sc.storage.ec_data = 2;
+            sc.storage.ec_parity = 1;
+        } else if (cases[c].prot != PROTECT_NONE) {
+            sc.storage.replicas = 3;
+        }
+        sc.restore.read_bps = cases[c].read_bps;
+        struct test_prep p;
+        if (test_prepare(&p, &sc) < 0) {
+            CHECKF(0, "case %zu: %s", c, p.e.msg);
+            test_prep_release(&p);
+            continue;
+        }
+        for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+            int mode = modes[k], other = restore_other_mode(mode);
+            struct restore_estimate both[2], one[2];
+            struct err e = {""};
+            CHECK(workload_restore_estimate_both(&p.w, &p.eff, &p.t, mode, other, both, &e) == 0);
+            CHECK(workload_restore_estimate(&p.w, &p.eff, &p.t, mode, &one[0], &e) == 0);
+            CHECK(workload_restore_estimate(&p.w, &p.eff, &p.t, other, &one[1], &e) == 0);
+            for (int m = 0; m < 2; m++) {
+                compared++;
+                if (both[m].ps != one[m].ps || both[m].limit != one[m].limit ||
+                    both[m].bytes_read != one[m].bytes_read ||
+                    both[m].bcast_ps != one[m].bcast_ps || both[m].readers != one[m].readers) {
+                    if (!bad++)
+                        CHECKF(0, "case %zu mode %d (%d of 2): %" PRIu64 " ps, %" PRIu64
+                                  " B, %u readers; alone %" PRIu64 " ps, %" PRIu64
+                                  " B, %u readers",
+                               c, mode, m, both[m].ps, both[m].bytes_read, both[m].readers,
+                               one[m].ps, one[m].bytes_read, one[m].readers);
+                }
+            }
+            differ += one[0].ps != one[1].ps || one[0].bytes_read != one[1].bytes_read;
+        }
+        test_prep_release(&p);
+    }
+    CHECKF(compared == 42 && bad == 0, "%u compared, %u wrong", compared, bad);
+    CHECKF(differ >= 6, "the modes differ in %u cases only", differ);
+}
+
 SUITE(suite_work) = {
+    {"work_restore_estimate_both_is_each_mode", work_restore_estimate_both_is_each_mode},
     {"work_striping_matches_naive", work_striping_matches_naive},
     {"work_wide_striping_linear", work_wide_striping_linear},
     {"work_bytes_per_param", work_bytes_per_param},

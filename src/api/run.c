@@ -668,14 +668,13 @@ static int restore_estimate(const struct scenario *sc, const struct topo *t,
 {
     struct restore_figures *f = &r->restore;
     struct restore_estimate est[2];
-    for (int k = 0; k < 2; k++) {
-        int mode = k == 0 ? sc->restore.mode : restore_other_mode(sc->restore.mode);
-        if (k == 1 && !w->model_form) { /* no replicas: both modes read the same */
-            est[1] = est[0];
-            break;
-        }
-        if (workload_restore_estimate(w, sc, t, mode, &est[k], e) < 0)
+    if (!w->model_form) { /* no replicas: both modes read the same */
+        if (workload_restore_estimate(w, sc, t, sc->restore.mode, &est[0], e) < 0)
             return -1;
+        est[1] = est[0];
+    } else if (workload_restore_estimate_both(w, sc, t, sc->restore.mode,
+                                              restore_other_mode(sc->restore.mode), est, e) < 0) {
+        return -1;
     }
     double ps = (double)PS_PER_S;
     memset(f, 0, sizeof *f);

@@ -1,4 +1,4 @@
-/* Indexed binary min-heap on (key, id): each id is in the heap at most once,
+/* Indexed 4-ary min-heap on (key, id): each id is in the heap at most once,
  * its position is kept so it can be rekeyed or removed in O(log n). Ties on
  * the key go to the lower id, so the order is total and runs are repeatable.
  * Used by the fluid engine (completion times) and the max-min solver (water
@@ -12,6 +12,9 @@
 #include "../core/arena.h"
 
 #define HEAP_OUT UINT32_MAX /* pos[id] of an id not in the heap */
+/* Entries allocated past the last id's: heap_pop prefetches a node's 16
+ * grandchildren without checking each against the end. */
+#define HEAP_SLACK_ 16
 
 /* 12 bytes, not 16: packed on 4-byte alignment (x86 and ARM64 load the
  * key unaligned at no cost; the compiler does what the target needs). */
@@ -32,7 +35,7 @@ static inline int heap_init(struct heap *h, struct arena *a, size_t n_ids)
 {
     memset(h, 0, sizeof *h);
     size_t n = n_ids ? n_ids : 1;
-    h->e = arena_calloc(a, n, sizeof *h->e);
+    h->e = arena_calloc(a, n + HEAP_SLACK_, sizeof *h->e);
     h->pos = arena_calloc(a, n, sizeof *h->pos);
     if (!h->e || !h->pos)
         return -1;
@@ -72,25 +75,45 @@ static inline void heap_set_(struct heap *h, uint32_t i, struct heap_entry c)
     h->pos[c.id] = i;
 }
 
+/* Four children a node, at 4i + 1 .. 4i + 4 (48 bytes, side by side):
+ * half the levels of a binary heap, so half the misses and position writes
+ * a pop in a large heap, for three comparisons a level instead of one. */
+#define HEAP_PARENT_(i) (((i) - 1) / 4)
+#define HEAP_CHILD_(i) (4 * (i) + 1)
+
 static inline void heap_up_(struct heap *h, uint32_t i)
 {
     struct heap_entry c = h->e[i];
-    while (i > 0 && heap_less_(&c, &h->e[(i - 1) / 2])) {
-        heap_set_(h, i, h->e[(i - 1) / 2]);
-        i = (i - 1) / 2;
+    while (i > 0 && heap_less_(&c, &h->e[HEAP_PARENT_(i)])) {
+        heap_set_(h, i, h->e[HEAP_PARENT_(i)]);
+        i = HEAP_PARENT_(i);
     }
     heap_set_(h, i, c);
+}
+
+/* The least of the children k .. k + 3 that exist (k < n). */
+static inline uint32_t heap_least_child_(const struct heap *h, uint32_t k, uint32_t n)
+{
+    uint32_t m = k;
+    if (k + 3 < n) { /* the common case: all four */
+        uint32_t a = heap_less_(&h->e[k + 1], &h->e[k]) ? k + 1 : k;
+        uint32_t b = heap_less_(&h->e[k + 3], &h->e[k + 2]) ? k + 3 : k + 2;
+        return heap_less_(&h->e[b], &h->e[a]) ? b : a;
+    }
+    for (uint32_t j = k + 1; j < n; j++)
+        if (heap_less_(&h->e[j], &h->e[m]))
+            m = j;
+    return m;
 }
 
 static inline void heap_down_(struct heap *h, uint32_t i)
 {
     struct heap_entry c = h->e[i];
     for (;;) {
-        uint32_t k = 2 * i + 1;
+        uint32_t k = HEAP_CHILD_(i);
         if (k >= h->n)
             break;
-        if (k + 1 < h->n && heap_less_(&h->e[k + 1], &h->e[k]))
-            k++;
+        k = heap_least_child_(h, k, h->n);
         if (!heap_less_(&h->e[k], &c))
             break;
         heap_set_(h, i, h->e[k]);
@@ -128,10 +151,9 @@ static inline void heap_put(struct heap *h, uint32_t id, uint64_t key)
 }
 
 /* Take the least entry out; the heap must not be empty. Its hole goes down
- * the lesser children to a leaf and the last entry rises from there: one
- * comparison a level instead of two (the last entry belongs near the
- * bottom). The order being total, the entries come out as with
- * heap_remove. */
+ * the least children to a leaf and the last entry rises from there (it
+ * belongs near the bottom): fewer comparisons than sifting it down. The
+ * order being total, the entries come out as with heap_remove. */
 static inline void heap_pop(struct heap *h)
 {
     h->pos[h->e[0].id] = HEAP_OUT;
@@ -139,18 +161,25 @@ static inline void heap_pop(struct heap *h)
     if (!n)
         return;
     struct heap_entry last = h->e[n];
-    for (uint32_t k = 1; k < n; k = 2 * i + 1) {
-        /* the hole goes to k or k + 1: their children (4 entries, 48
-         * bytes) are read next, a miss a level in a large heap */
-        __builtin_prefetch(&h->e[2 * k + 1 < n ? 2 * k + 1 : 0]);
-        __builtin_prefetch(&h->e[2 * k + 4 < n ? 2 * k + 4 : 0]);
-        k += k + 1 < n && heap_less_(&h->e[k + 1], &h->e[k]);
+    for (uint32_t k = 1; k < n; k = HEAP_CHILD_(i)) {
+        /* the hole goes to one of k .. k + 3, whose children (16 entries,
+         * 192 bytes from 4k + 1) are read next: a miss a level in a large
+         * heap, fetched while these four are compared */
+        uint32_t g = HEAP_CHILD_(k);
+        if (g < n) { /* e has HEAP_SLACK_ entries past the ids' room */
+            const char *p = (const char *)&h->e[g];
+            __builtin_prefetch(p);
+            __builtin_prefetch(p + 64);
+            __builtin_prefetch(p + 128);
+            __builtin_prefetch(p + 16 * sizeof *h->e - 1);
+        }
+        k = heap_least_child_(h, k, n);
         heap_set_(h, i, h->e[k]);
         i = k;
     }
-    while (i > 0 && heap_less_(&last, &h->e[(i - 1) / 2])) {
-        heap_set_(h, i, h->e[(i - 1) / 2]);
-        i = (i - 1) / 2;
+    while (i > 0 && heap_less_(&last, &h->e[HEAP_PARENT_(i)])) {
+        heap_set_(h, i, h->e[HEAP_PARENT_(i)]);
+        i = HEAP_PARENT_(i);
     }
     heap_set_(h, i, last);
 }

@@ -292,33 +292,39 @@ static void term(struct restore_estimate *o, uint64_t v, enum path_seg l)
     }
 }
 
-int workload_restore_estimate(const struct workload *s, const struct scenario *sc,
-                              const struct topo *t, int mode, struct restore_estimate *o,
-                              struct err *e)
+/* The estimate in nm modes (1 or 2) that read the same parts (the same
+ * `own`): one pass over the transfers, each transfer's group, parts and
+ * replica share found once for all modes; each mode's sums side by side
+ * (node[i * nm + m]). */
+static int estimate(const struct workload *s, const struct scenario *sc, const struct topo *t,
+                    const int *mode, uint32_t nm, struct restore_estimate *o, struct err *e)
 {
-    memset(o, 0, sizeof *o);
-    o->limit = PATH_STORAGE_NIC;
-    int own = !s->model_form || mode == RESTORE_OWN_FILES;
-    int bcast = mode == RESTORE_ONE_BROADCAST && !own;
+    int own = !s->model_form || mode[0] == RESTORE_OWN_FILES, bcast[2] = {0, 0}, all_bcast = 1;
+    for (uint32_t m = 0; m < nm; m++) {
+        memset(&o[m], 0, sizeof o[m]);
+        o[m].limit = PATH_STORAGE_NIC;
+        bcast[m] = mode[m] == RESTORE_ONE_BROADCAST && !own;
+        all_bcast &= bcast[m];
+    }
     uint32_t tp = s->tp ? s->tp : 1, dp = own ? 1 : s->dp;
     uint32_t groups = !own ? (uint32_t)((uint64_t)s->sum.gpus / dp) : s->n_writers;
-    uint64_t *node = calloc(t->first_cleaf, sizeof *node); /* endpoints: payload */
-    uint64_t *leaf = calloc(t->n_leaves, sizeof *leaf);
-    uint64_t *gb = calloc(groups ? groups : 1, sizeof *gb);
-    uint64_t *gr = calloc(groups ? groups : 1, sizeof *gr); /* one reader's bytes */
-    if (!node || !leaf || !gb || !gr) {
-        free(node);
-        free(leaf);
-        free(gb);
-        free(gr);
-        return err_set(e, "out of memory estimating the restore");
-    }
+    size_t ng = groups ? groups : 1;
+    uint64_t *node = calloc((size_t)t->first_cleaf * nm, sizeof *node); /* endpoints: payload */
+    uint64_t *leaf = calloc((size_t)t->n_leaves * nm, sizeof *leaf);
+    uint64_t *gb = calloc(ng, sizeof *gb);
+    uint64_t *gr = calloc(ng * nm, sizeof *gr); /* one reader's bytes */
+    /* every_replica: a group's replica need, once a group, not a piece */
+    uint64_t *need = own || all_bcast ? NULL : calloc(ng, sizeof *need);
     struct read_src rs;
-    if (read_src_init(&rs, s, sc, e) < 0) {
+    int bad = !node || !leaf || !gb || !gr || (!own && !all_bcast && !need)
+                  ? err_set(e, "out of memory estimating the restore")
+                  : read_src_init(&rs, s, sc, e);
+    if (bad < 0) {
         free(node);
         free(leaf);
         free(gb);
         free(gr);
+        free(need);
         return -1;
     }
     for (uint32_t i = 0; !own && i < s->n; i++) {
@@ -327,6 +333,8 @@ int workload_restore_estimate(const struct workload *s, const struct scenario *s
         uint32_t rk = s->writer_rank[s->xfers[i].writer];
         gb[rk % tp + tp * (rk / (tp * dp))] += s->xfers[i].bytes;
     }
+    for (uint32_t g = 0; need && g < groups; g++)
+        need[g] = replica_need(s, sc, groups, gb[g]);
     uint32_t pn[RESTORE_MAX_PARTS];
     uint64_t pb[RESTORE_MAX_PARTS];
     for (uint32_t i = 0; i < s->n; i++) {
@@ -336,62 +344,90 @@ int workload_restore_estimate(const struct workload *s, const struct scenario *s
         uint32_t rk = s->writer_rank[x->writer], g = own ? 0 : rk % tp + tp * (rk / (tp * dp));
         uint32_t np = read_parts(&rs, s, i, pn, pb);
         for (uint32_t k = 0; k < np; k++) {
+            uint32_t nl = topo_leaf_index(t, t->nodes[pn[k]].leaf);
             /* rounded down piece by piece: never above the run's bytes */
-            uint64_t one = own || bcast ? pb[k]
-                                        : scale(pb[k], replica_need(s, sc, groups, gb[g]), gb[g]);
-            uint64_t b = one * (own || bcast ? 1 : dp);
-            node[pn[k]] += b;
-            leaf[topo_leaf_index(t, t->nodes[pn[k]].leaf)] += b;
-            o->bytes_read += b;
-            if (own) { /* each writer reads its own back */
-                node[x->src] += pb[k];
-                leaf[topo_leaf_index(t, t->nodes[x->src].leaf)] += pb[k];
-                continue;
+            uint64_t shared = own || all_bcast ? 0 : scale(pb[k], need[g], gb[g]);
+            for (uint32_t m = 0; m < nm; m++) {
+                uint64_t one = own || bcast[m] ? pb[k] : shared;
+                uint64_t b = one * (own || bcast[m] ? 1 : dp);
+                node[(size_t)pn[k] * nm + m] += b;
+                leaf[(size_t)nl * nm + m] += b;
+                o[m].bytes_read += b;
+                if (own) { /* each writer reads its own back */
+                    node[(size_t)x->src * nm + m] += pb[k];
+                    leaf[(size_t)topo_leaf_index(t, t->nodes[x->src].leaf) * nm + m] += pb[k];
+                    continue;
+                }
+                gr[(size_t)g * nm + m] += one;
             }
-            gr[g] += one;
         }
     }
     free(rs.hop1);
-    if (!own) {
-        uint32_t gpn = s->gpus_per_node, nics = sc->cluster.nics_per_node;
-        for (uint32_t g = 0; g < groups; g++)
-            for (uint32_t d = 0; d < (bcast ? 1 : dp); d++) {
-                uint32_t rk = (g / tp) * tp * dp + d * tp + g % tp;
-                uint32_t h = workload_nic_host(sc, rk / gpn,
-                                               (uint32_t)((uint64_t)(rk % gpn) * nics / gpn));
-                node[h] += gr[g];
-                leaf[topo_leaf_index(t, t->nodes[h].leaf)] += gr[g];
-                o->readers++;
-            }
-    } else {
-        o->readers = s->n_writers;
-    }
-    for (uint32_t i = 0; i < t->first_cleaf; i++) {
-        int st = t->nodes[i].kind == NODE_STORAGE;
-        term(o, ser_down(node[i], t->ports[t->nodes[i].first_port].bps),
-             st ? PATH_STORAGE_NIC : PATH_WRITER_NIC);
-        if (st && sc->restore.read_bps)
-            term(o, ser_down(node[i], sc->restore.read_bps), PATH_BACKEND);
-    }
-    for (uint32_t l = 0; l < t->n_leaves; l++) {
-        const struct tnode *n = &t->nodes[t->first_cleaf + l];
-        term(o, ser_down(leaf[l], leaf_up_bps(t, t->first_cleaf + l)),
-             n->storage_side ? PATH_SPINE_DOWN : PATH_CLEAF_UP);
-    }
-    uint64_t bmin = UINT64_MAX;
-    for (uint32_t g = 0; bcast && dp > 1 && g < groups; g++) {
-        uint64_t v = units_ser_ps(gb[g], sc->restore.broadcast_bps);
-        o->bcast_ps = v > o->bcast_ps ? v : o->bcast_ps;
-        if (gb[g] && v < bmin)
-            bmin = v;
-    }
-    if (o->bcast_ps) {
-        o->ps += bmin == UINT64_MAX ? 0 : bmin;
-        o->ps = o->bcast_ps > o->ps ? o->bcast_ps : o->ps;
+    free(need);
+    for (uint32_t m = 0; m < nm; m++) {
+        if (!own) {
+            uint32_t gpn = s->gpus_per_node, nics = sc->cluster.nics_per_node;
+            for (uint32_t g = 0; g < groups; g++)
+                for (uint32_t d = 0; d < (bcast[m] ? 1 : dp); d++) {
+                    uint32_t rk = (g / tp) * tp * dp + d * tp + g % tp;
+                    uint32_t h = workload_nic_host(sc, rk / gpn,
+                                                   (uint32_t)((uint64_t)(rk % gpn) * nics / gpn));
+                    node[(size_t)h * nm + m] += gr[(size_t)g * nm + m];
+                    leaf[(size_t)topo_leaf_index(t, t->nodes[h].leaf) * nm + m] +=
+                        gr[(size_t)g * nm + m];
+                    o[m].readers++;
+                }
+        } else {
+            o[m].readers = s->n_writers;
+        }
+        for (uint32_t i = 0; i < t->first_cleaf; i++) {
+            int st = t->nodes[i].kind == NODE_STORAGE;
+            uint64_t v = node[(size_t)i * nm + m];
+            term(&o[m], ser_down(v, t->ports[t->nodes[i].first_port].bps),
+                 st ? PATH_STORAGE_NIC : PATH_WRITER_NIC);
+            if (st && sc->restore.read_bps)
+                term(&o[m], ser_down(v, sc->restore.read_bps), PATH_BACKEND);
+        }
+        for (uint32_t l = 0; l < t->n_leaves; l++) {
+            const struct tnode *n = &t->nodes[t->first_cleaf + l];
+            term(&o[m], ser_down(leaf[(size_t)l * nm + m], leaf_up_bps(t, t->first_cleaf + l)),
+                 n->storage_side ? PATH_SPINE_DOWN : PATH_CLEAF_UP);
+        }
+        uint64_t bmin = UINT64_MAX;
+        for (uint32_t g = 0; bcast[m] && dp > 1 && g < groups; g++) {
+            uint64_t v = units_ser_ps(gb[g], sc->restore.broadcast_bps);
+            o[m].bcast_ps = v > o[m].bcast_ps ? v : o[m].bcast_ps;
+            if (gb[g] && v < bmin)
+                bmin = v;
+        }
+        if (o[m].bcast_ps) {
+            o[m].ps += bmin == UINT64_MAX ? 0 : bmin;
+            o[m].ps = o[m].bcast_ps > o[m].ps ? o[m].bcast_ps : o[m].ps;
+        }
     }
     free(node);
     free(leaf);
     free(gb);
     free(gr);
     return 0;
+}
+
+int workload_restore_estimate(const struct workload *s, const struct scenario *sc,
+                              const struct topo *t, int mode, struct restore_estimate *o,
+                              struct err *e)
+{
+    return estimate(s, sc, t, &mode, 1, o, e);
+}
+
+int workload_restore_estimate_both(const struct workload *s, const struct scenario *sc,
+                                   const struct topo *t, int mode, int other,
+                                   struct restore_estimate o[2], struct err *e)
+{
+    int modes[2] = {mode, other};
+    int own0 = !s->model_form || mode == RESTORE_OWN_FILES;
+    int own1 = !s->model_form || other == RESTORE_OWN_FILES;
+    if (own0 != own1) /* different parts: one pass each */
+        return estimate(s, sc, t, &modes[0], 1, &o[0], e) < 0 ? -1
+                                                              : estimate(s, sc, t, &modes[1], 1, &o[1], e);
+    return estimate(s, sc, t, modes, 2, o, e);
 }

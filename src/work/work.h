@@ -158,6 +158,11 @@ struct restore_estimate {
 int workload_restore_estimate(const struct workload *s, const struct scenario *sc,
                               const struct topo *t, int mode, struct restore_estimate *out,
                               struct err *e);
+/* The same in two modes (mode, then other) at once: one pass over the
+ * transfers when both read the same parts. */
+int workload_restore_estimate_both(const struct workload *s, const struct scenario *sc,
+                                   const struct topo *t, int mode, int other,
+                                   struct restore_estimate out[2], struct err *e);
 
 /* The topology as the restore sees it: the same nodes and links, each
  * port's segment mirrored (a port facing away from storage plays the
