@@ -2,7 +2,7 @@
  * seq order. evq_push numbers events in the order they are pushed; a caller
  * with its own tie rule gives each event's seq (evq_push_seq).
  *
- * Near events (within 67 us of the current bucket) go to a timing wheel of
+ * Near events (within 16.8 us of the current bucket) go to a timing wheel of
  * 1.024 ns buckets, each a list that grows at its tail and is sorted by
  * (time, seq) once, when it becomes the earliest bucket; a bitmap finds the
  * next non-empty bucket. Later events wait in one of a few FIFO rings,
@@ -25,7 +25,11 @@ struct event {
 };
 
 #define EVQ_SHIFT 10                      /* bucket width 2^10 ps */
-#define EVQ_BUCKETS (1u << 16)            /* horizon 67 us */
+/* horizon 16.8 us: most pushes are a link delay ahead (pause ends and
+ * DCQCN's timers go to the rings either way); 128 KB of slots stay in a
+ * 2 MB L2 where 512 KB (67 us) did not, and a push's slot was a cold line
+ * (BENCHMARKS.md, session 21) */
+#define EVQ_BUCKETS (1u << 14)
 
 /* A wheel node: an event less the bits of its time that its bucket gives.
  * 32 bytes on 64-byte aligned memory, so a push or a take touches one
@@ -46,6 +50,8 @@ _Static_assert(sizeof(struct evq_node) == 32, "two wheel nodes a cache line");
 struct evq_slot {
     uint32_t head, tail;
 };
+_Static_assert(EVQ_BUCKETS * sizeof(struct evq_slot) <= 128 * 1024,
+               "the wheel's slots stay within 128 KB (a push reads its bucket's slot)");
 
 struct evq_ring {
     struct event *e;
