@@ -353,7 +353,7 @@ static uint32_t first_bucket(const struct evq *q)
     for (uint32_t k = 0; k <= WORDS; k++) {
         if (word)
             return w * 64 + (uint32_t)__builtin_ctzll(word);
-        w = (w + 1) % WORDS;
+        w = (w + 1) & (WORDS - 1); /* nb is a power of two: no division */
         word = q->bits[w];
     }
     return NIL;
