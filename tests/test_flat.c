@@ -71,8 +71,9 @@ static void evq_free_stack_reuses_nodes(void)
  * event comes back with its exact time, tie key, object and argument, over
  * 20 turns of the wheel (its buckets wrap), in pops and in window takes;
  * and the node pool, grown from 1024 to 4096 nodes, stays on line
- * boundaries (a node on one line). */
-static void evq_nodes_keep_whole_events(void)
+ * boundaries (a node on one line). For the default wheel and one sized by
+ * evq_horizon (nb: the buckets it must have). */
+static void nodes_keep_whole_events(uint64_t horizon_ps, uint32_t nb)
 {
     enum { N = 3000, M = 1 << 16 }; /* M: ids, reused once long done */
     struct evq q;
@@ -80,9 +81,13 @@ static void evq_nodes_keep_whole_events(void)
     struct event out[64];
     static uint64_t want_t[M], want_seq[M];
     static uint8_t pending[M];
+    memset(pending, 0, sizeof pending);
     evq_init(&q);
+    if (horizon_ps)
+        evq_horizon(&q, horizon_ps);
+    CHECKF(q.nb == nb, "%u buckets, not %u", q.nb, nb);
     rng_init(&r, 11, 0);
-    uint64_t now = 0, wheel = (uint64_t)EVQ_BUCKETS << EVQ_SHIFT;
+    uint64_t now = 0, wheel = (uint64_t)q.nb << EVQ_SHIFT;
     uint32_t next = 0, got = 0;
     int exact = 1, aligned = 1, reuse_ok = 1;
     while (got < 40 * N) {
@@ -119,6 +124,40 @@ static void evq_nodes_keep_whole_events(void)
     CHECKF(q.pool_cap == 4096, "pool of %u nodes", q.pool_cap);
     CHECKF(now > 20 * wheel, "the wheel turned %.1f times", (double)now / (double)wheel);
     evq_release(&q);
+}
+
+static void evq_nodes_keep_whole_events(void)
+{
+    nodes_keep_whole_events(0, EVQ_BUCKETS);
+    nodes_keep_whole_events(40000000, EVQ_BUCKETS_MAX); /* 40 us: 2^16 buckets */
+    nodes_keep_whole_events(20000000, EVQ_BUCKETS_MAX / 2);
+}
+
+/* The wheel is 8,192 buckets (8.4 us) unless evq_horizon asks for more
+ * (the packet engine: twice its longest link delay), at most 65,536: an
+ * event 40 us ahead is far by default and on the wheel of a queue sized
+ * for it; a wheel in use keeps its size. */
+static void evq_horizon_sizes_the_wheel(void)
+{
+    struct evq a, b;
+    evq_init(&a);
+    evq_init(&b);
+    evq_horizon(&b, 40000000);
+    CHECK(a.nb == EVQ_BUCKETS && b.nb == EVQ_BUCKETS_MAX);
+    CHECK(((uint64_t)EVQ_BUCKETS << EVQ_SHIFT) < 40000000); /* else the test shows nothing */
+    CHECK(evq_push(&a, 40000000, 0, NULL, 0) == 0 && evq_push(&b, 40000000, 0, NULL, 0) == 0);
+    CHECKF(a.nfar == 1 && a.wn == 0, "default: %zu far, %zu on the wheel", a.nfar, a.wn);
+    CHECKF(b.nfar == 0 && b.wn == 1, "sized: %zu far, %zu on the wheel", b.nfar, b.wn);
+    evq_horizon(&b, 1000);
+    CHECK(b.nb == EVQ_BUCKETS_MAX);
+    evq_release(&a);
+    evq_init(&a);
+    evq_horizon(&a, UINT64_C(1000000000000)); /* 1 s: the largest wheel */
+    CHECK(a.nb == EVQ_BUCKETS_MAX);
+    evq_horizon(&a, 1000); /* not yet used: back to the default */
+    CHECK(a.nb == EVQ_BUCKETS);
+    evq_release(&a);
+    evq_release(&b);
 }
 
 
@@ -330,6 +369,7 @@ static void pfc_implicit_pause_writes_few_lines(void)
 SUITE(suite_flat) = {
     {"evq_free_stack_reuses_nodes", evq_free_stack_reuses_nodes},
     {"evq_nodes_keep_whole_events", evq_nodes_keep_whole_events},
+    {"evq_horizon_sizes_the_wheel", evq_horizon_sizes_the_wheel},
     {"pfc_frame_victim_only_with_training", pfc_frame_victim_only_with_training},
     {"pfc_train_pause_holds_until_xon", pfc_train_pause_holds_until_xon},
     {"pfc_implicit_pause_writes_few_lines", pfc_implicit_pause_writes_few_lines},

@@ -6,13 +6,24 @@
 /* 4-ary heap: shallower than binary, children share a cache line. */
 #define ARITY 4
 #define NIL EVQ_NIL
-#define WORDS (EVQ_BUCKETS / 64)
-#define MASK EVQ_MASK
+#define WORDS (q->nb / 64)
+#define MASK (q->nb - 1)
 #define before evq_before
 
 void evq_init(struct evq *q)
 {
     memset(q, 0, sizeof *q);
+    q->nb = EVQ_BUCKETS;
+}
+
+void evq_horizon(struct evq *q, uint64_t ps)
+{
+    if (q->slot)
+        return; /* the wheel is in use */
+    uint64_t want = ps >> EVQ_SHIFT;
+    q->nb = EVQ_BUCKETS;
+    while (q->nb < EVQ_BUCKETS_MAX && q->nb < want)
+        q->nb *= 2;
 }
 
 void evq_release(struct evq *q)
@@ -35,7 +46,7 @@ size_t evq_mem(const struct evq *q)
     for (int k = 0; k < EVQ_RINGS; k++)
         m += q->ring[k].cap * sizeof *q->ring[k].e;
     if (q->slot)
-        m += EVQ_BUCKETS * sizeof *q->slot + 2 * WORDS * sizeof *q->bits;
+        m += q->nb * sizeof *q->slot + 2 * WORDS * sizeof *q->bits;
     return m;
 }
 
@@ -119,7 +130,7 @@ static void far_min_update(struct evq *q)
     q->far_src = src;
 }
 
-#define RING_GAP ((uint64_t)EVQ_BUCKETS << EVQ_SHIFT) /* continues a ring */
+#define RING_GAP ((uint64_t)q->nb << EVQ_SHIFT) /* continues a ring */
 #define RING_EVICT 8 /* a ring this short may go to the heap for a new one */
 
 /* A far event continues the ring whose tail is latest but not after it (seq
@@ -182,12 +193,12 @@ static void far_pop(struct evq *q, struct event *ev)
 
 static int wheel_alloc(struct evq *q)
 {
-    q->slot = malloc(EVQ_BUCKETS * sizeof *q->slot);
+    q->slot = malloc(q->nb * sizeof *q->slot);
     q->bits = calloc(WORDS, sizeof *q->bits);
     q->unsorted = calloc(WORDS, sizeof *q->unsorted);
     if (!q->slot || !q->bits || !q->unsorted)
         return -1;
-    memset(q->slot, 0xff, EVQ_BUCKETS * sizeof *q->slot);
+    memset(q->slot, 0xff, q->nb * sizeof *q->slot);
     return 0;
 }
 
@@ -220,7 +231,7 @@ int evq_push_slow(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *
 {
     struct event ev = {t, seq, obj, type, arg};
     uint64_t bucket = t >> EVQ_SHIFT;
-    if (bucket < q->base || bucket - q->base >= EVQ_BUCKETS || (!q->slot && wheel_alloc(q) < 0))
+    if (bucket < q->base || bucket - q->base >= q->nb || (!q->slot && wheel_alloc(q) < 0))
         return far_push(q, &ev);
     uint32_t x = node_new(q);
     if (x == NIL)
@@ -342,7 +353,7 @@ static uint32_t first_bucket(const struct evq *q)
     for (uint32_t k = 0; k <= WORDS; k++) {
         if (word)
             return w * 64 + (uint32_t)__builtin_ctzll(word);
-        w = (w + 1) % WORDS;
+        w = (w + 1) & (WORDS - 1); /* nb is a power of two: no division */
         word = q->bits[w];
     }
     return NIL;
@@ -389,7 +400,7 @@ int evq_take_before(struct evq *q, uint64_t limit, struct event *out, size_t *n,
     while (q->wn && k < room) {
         uint32_t b = first_bucket(q);
         uint32_t s0 = (uint32_t)(q->base & MASK); /* the wheel's start */
-        uint64_t bucket = q->base + (b >= s0 ? b - s0 : b + EVQ_BUCKETS - s0);
+        uint64_t bucket = q->base + (b >= s0 ? b - s0 : b + q->nb - s0);
         if (bucket > last)
             break;
         uint64_t bit = UINT64_C(1) << (b % 64);

@@ -2,7 +2,8 @@
  * seq order. evq_push numbers events in the order they are pushed; a caller
  * with its own tie rule gives each event's seq (evq_push_seq).
  *
- * Near events (within 67 us of the current bucket) go to a timing wheel of
+ * Near events (within 8.4 us of the current bucket, or up to 67 us where
+ * evq_horizon asks) go to a timing wheel of
  * 1.024 ns buckets, each a list that grows at its tail and is sorted by
  * (time, seq) once, when it becomes the earliest bucket; a bitmap finds the
  * next non-empty bucket. Later events wait in one of a few FIFO rings,
@@ -25,7 +26,13 @@ struct event {
 };
 
 #define EVQ_SHIFT 10                      /* bucket width 2^10 ps */
-#define EVQ_BUCKETS (1u << 16)            /* horizon 67 us */
+/* The wheel's buckets by default and at least: a horizon of 8.4 us. Most
+ * pushes are a link delay ahead (pause ends and DCQCN's timers go to the
+ * rings either way); 64 KB of slots stay in a 2 MB L2 where 512 KB (67 us)
+ * did not, and a push's slot was a cold line (BENCHMARKS.md, session 21).
+ * Longer links ask for more (evq_horizon), up to EVQ_BUCKETS_MAX. */
+#define EVQ_BUCKETS (1u << 13)
+#define EVQ_BUCKETS_MAX (1u << 16)
 
 /* A wheel node: an event less the bits of its time that its bucket gives.
  * 32 bytes on 64-byte aligned memory, so a push or a take touches one
@@ -46,6 +53,8 @@ _Static_assert(sizeof(struct evq_node) == 32, "two wheel nodes a cache line");
 struct evq_slot {
     uint32_t head, tail;
 };
+_Static_assert(EVQ_BUCKETS * sizeof(struct evq_slot) <= 64 * 1024,
+               "the default wheel's slots stay within 64 KB (a push reads its bucket's slot)");
 
 struct evq_ring {
     struct event *e;
@@ -71,11 +80,15 @@ struct evq {
     uint64_t *bits;                       /* non-empty buckets */
     uint64_t *unsorted;                   /* buckets whose list is out of order */
     uint64_t base;                        /* bucket number of the wheel's start */
+    uint32_t nb;                          /* buckets: a power of two (evq_horizon) */
     size_t wn;                            /* events on the wheel */
     uint64_t next_seq;
 };
 
 void evq_init(struct evq *q);
+/* Sizes the wheel to hold events up to ps ahead (within EVQ_BUCKETS and
+ * EVQ_BUCKETS_MAX buckets); before the queue's first push. */
+void evq_horizon(struct evq *q, uint64_t ps);
 void evq_release(struct evq *q);
 static inline size_t evq_len(const struct evq *q) { return q->nfar + q->wn; }
 /* Bytes the queue holds from malloc. */
@@ -90,7 +103,6 @@ size_t evq_mem(const struct evq *q);
  * sort finds the runs without comparing. Types must be below it; the sort
  * clears it before any event leaves the queue. */
 #define EVQ_RUN UINT32_C(0x80000000)
-#define EVQ_MASK (EVQ_BUCKETS - 1)
 #define EVQ_PREFETCH 4 /* pushes ahead */
 int evq_push_slow(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj,
                   uint32_t arg);
@@ -116,11 +128,11 @@ static inline struct event evq_node_event(const struct evq_node *nd, uint64_t bu
 }
 
 /* The absolute number of wheel slot b (the wheel covers base up to
- * EVQ_BUCKETS buckets on). */
+ * q->nb buckets on). */
 static inline uint64_t evq_slot_bucket(const struct evq *q, uint32_t b)
 {
-    /* b < EVQ_BUCKETS: adding the wheel's size first keeps this from wrapping */
-    return q->base + ((b + EVQ_BUCKETS - ((uint32_t)q->base & EVQ_MASK)) & EVQ_MASK);
+    /* b < q->nb: adding the wheel's size first keeps this from wrapping */
+    return q->base + ((b + q->nb - ((uint32_t)q->base & (q->nb - 1))) & (q->nb - 1));
 }
 
 /* Schedule with tie key seq; t must not be earlier than the last event
@@ -130,7 +142,7 @@ static inline __attribute__((always_inline)) int
 evq_push_seq(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg)
 {
     uint64_t bucket = t >> EVQ_SHIFT;
-    if (bucket < q->base || bucket - q->base >= EVQ_BUCKETS || !q->n_free)
+    if (bucket < q->base || bucket - q->base >= q->nb || !q->n_free)
         return evq_push_slow(q, t, seq, type, obj, arg);
     uint32_t x = q->free_stk[--q->n_free];
     struct evq_node *nd = &q->pool[x];
@@ -138,7 +150,7 @@ evq_push_seq(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj, 
     if (q->n_free >= EVQ_PREFETCH)
         __builtin_prefetch(&q->pool[q->free_stk[q->n_free - EVQ_PREFETCH]], 1);
     *nd = (struct evq_node){seq, obj, type, arg, EVQ_NIL, (uint32_t)(t & EVQ_TLO)};
-    uint32_t b = (uint32_t)(bucket & EVQ_MASK);
+    uint32_t b = (uint32_t)(bucket & (q->nb - 1));
     uint64_t bit = UINT64_C(1) << (b % 64);
     if (q->slot[b].head == EVQ_NIL) {
         q->slot[b].head = q->slot[b].tail = x;
@@ -167,10 +179,10 @@ static inline int evq_push(struct evq *q, uint64_t t, uint32_t type, void *obj, 
 static inline int evq_pop(struct evq *q, struct event *ev)
 {
     if (q->wn) {
-        uint32_t b = (uint32_t)(q->base & EVQ_MASK), w = b / 64;
+        uint32_t b = (uint32_t)(q->base & (q->nb - 1)), w = b / 64;
         uint64_t word = q->bits[w] & (~UINT64_C(0) << (b % 64));
         if (!word) { /* the next word: still within the horizon */
-            w = (w + 1) % (EVQ_BUCKETS / 64);
+            w = (w + 1) & (q->nb / 64 - 1);
             word = q->bits[w];
         }
         if (word) {

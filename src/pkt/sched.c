@@ -929,6 +929,7 @@ static int team_copy(struct pnet *n, struct pnet *c, unsigned id)
         c->last_rx_ps = 0;
     }
     evq_init(&c->q);
+    evq_horizon(&c->q, (uint64_t)n->q.nb << EVQ_SHIFT);
     c->instant_t = UINT64_MAX;
     c->wh = c->wf = NULL;
     c->whn = c->whcap = c->wfh = c->wfn = c->wfcap = 0;

@@ -306,10 +306,13 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
     if (!n->ports || !n->sws || !n->nics || !n->flows || !n->qhist || !n->part ||
         !n->port_part || !n->pseq)
         return err_set(e, "out of memory setting up the packet engine");
+    uint64_t max_delay = 0;
     for (uint32_t i = 0; i < t->n_ports; i++) {
         struct port *p = &n->ports[i];
         p->bps = t->ports[i].bps;
         p->delay_ps = t->ports[i].delay_ps;
+        if (p->delay_ps > max_delay)
+            max_delay = p->delay_ps;
         p->node = p->rx_node = t->ports[i].node;
         p->peer = t->ports[i].peer;
         p->is_host = p->node < t->first_cleaf;
@@ -331,6 +334,9 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
             p->kmax = p->kmin + 1;
         n->any_failed |= t->ports[i].failed != 0;
     }
+    /* arrivals and PFC frames go a link delay (and a serialisation) ahead:
+     * on the wheel, not in the far heap, for links up to ~30 us */
+    evq_horizon(&n->q, 2 * max_delay);
     if (setup_classes(n, e) < 0)
         return -1;
     if (tp)
