@@ -20,4 +20,4 @@ if ! "$cc" -fsanitize=fuzzer,address,undefined -o "$probe/p" "$probe/p.c" >/dev/
     exit 0
 fi
 echo "fuzz-ci: fuzzing the scenario loader for ${seconds}s"
-make fuzz FUZZ_CC="$cc" FUZZ_SECONDS="$seconds"
+make -j"$(nproc 2>/dev/null || echo 1)" fuzz FUZZ_CC="$cc" FUZZ_SECONDS="$seconds"
