@@ -87,6 +87,18 @@ $(B)/bench_%: $(B)/bench/%.o $(B)/libckptnet.a
 run: $(B)/ckptnet
 	./$(B)/ckptnet run
 
+# the MPI sweep and the overflow-checked unit tests, or a note where their
+# compiler is missing
+ifneq ($(MPICC),)
+SWEEP_MPI = ./tests/sweep.sh ./$(B)/ckptnet-mpi
+else
+SWEEP_MPI = @echo "test-sweep: MPI build SKIPPED, mpicc is not installed (apt-get install libopenmpi-dev)"
+endif
+ifneq ($(CLANG),)
+OVF_RUN = ./$(BO)/test_unit
+else
+OVF_RUN = @echo "test-overflow: SKIPPED, clang is not installed (apt-get install clang)"
+endif
 # make test: the deps, then the builds and then two lanes of tests side by
 # side (-j2 on a machine with two cores or more): the sanitizer builds' unit
 # tests beside all the rest. Sub-makes, so that CLANG and MPICC are read after
@@ -111,27 +123,15 @@ test-main: $(B)/test_unit $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
 	./tests/validation.sh ./$(B)/ckptnet
 	./validation/validate.sh ./$(B)/ckptnet
 	./tests/sweep.sh ./$(B)/ckptnet
-ifneq ($(MPICC),)
-	./tests/sweep.sh ./$(B)/ckptnet-mpi
-else
-	@echo "test-sweep: MPI build SKIPPED, mpicc is not installed (apt-get install libopenmpi-dev)"
-endif
+	$(SWEEP_MPI)
 
 test-san: $(BA)/test_unit $(if $(CLANG),$(BO)/test_unit)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
-ifneq ($(CLANG),)
-	./$(BO)/test_unit
-else
-	@echo "test-overflow: SKIPPED, clang is not installed (apt-get install clang)"
-endif
+	$(OVF_RUN)
 
 test-sweep: $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
 	./tests/sweep.sh ./$(B)/ckptnet
-ifneq ($(MPICC),)
-	./tests/sweep.sh ./$(B)/ckptnet-mpi
-else
-	@echo "test-sweep: MPI build SKIPPED, mpicc is not installed (apt-get install libopenmpi-dev)"
-endif
+	$(SWEEP_MPI)
 
 # the validation pack: predicted against published MLPerf Storage figures
 # (validation/cases.txt, docs/storage.md); fails on a case outside its tolerance
@@ -143,13 +143,8 @@ golden: $(B)/ckptnet
 	./tests/golden.sh ./$(B)/ckptnet --update
 
 # the unit tests again under clang's unsigned-overflow and float-cast checks
-test-overflow:
-ifneq ($(CLANG),)
-	$(MAKE) --no-print-directory $(BO)/test_unit
-	./$(BO)/test_unit
-else
-	@echo "test-overflow: SKIPPED, clang is not installed (apt-get install clang)"
-endif
+test-overflow: $(if $(CLANG),$(BO)/test_unit)
+	$(OVF_RUN)
 
 # an HTML report rendered in headless Chromium (installed when missing)
 check-report: $(B)/ckptnet

@@ -479,17 +479,16 @@ static void check_paused_estimate(const struct results *h, const struct results 
            p->paused_s, err, h->hybrid.paused_error_s, h->hybrid.paused_error_fraction);
 }
 
-/* DCP async with sets (nodes: NULL keeps the file's) under the packet
- * engine, then hybrid: at least `skip` of the time jumped, the paused time
- * within `paused` of the packet engine's and inside its error estimate
- * (itself under 15% of it), the completion within 1%. */
-static void dcp_async_within(const char *nodes, const char *params, double skip, double paused)
+/* The scenario under the packet engine, then hybrid: at least `skip` of
+ * the time jumped, the paused time within `paused` of the packet engine's
+ * and inside its error estimate (itself under 15% of it), the completion
+ * within 1%. */
+static void hybrid_against_packet(struct scenario *sc, double skip, double paused)
 {
-    struct scenario sc;
     struct results p, h;
-    if (dcp_async(&sc, nodes, params) || run(&sc, ENGINE_PACKET, &p))
+    if (run(sc, ENGINE_PACKET, &p))
         return;
-    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
+    if (run(sc, ENGINE_HYBRID, &h) == 0) {
         CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > skip, "%u jumps, %.4f skipped",
                h.hybrid.jumps, h.hybrid.fraction);
         CHECKF(rel(h.paused_s, p.paused_s) < paused, "paused %.6g s against %.6g s", h.paused_s,
@@ -500,6 +499,14 @@ static void dcp_async_within(const char *nodes, const char *params, double skip,
         results_release(&h);
     }
     results_release(&p);
+}
+
+/* DCP async with sets (nodes: NULL keeps the file's), hybrid against packet */
+static void dcp_async_within(const char *nodes, const char *params, double skip, double paused)
+{
+    struct scenario sc;
+    if (dcp_async(&sc, nodes, params) == 0)
+        hybrid_against_packet(&sc, skip, paused);
 }
 
 /* A backlog that relaxes over the run: DCP async, 32 nodes' 256 writers
@@ -572,7 +579,6 @@ static void hybrid_paused_estimate_covers_unseen_drift(void)
 static void hybrid_ends_refit_paused_within_3pct(void)
 {
     struct scenario sc;
-    struct results p, h;
     struct err e = {{0}};
     scenario_defaults(&sc);
     CHECKF(scenario_load_file(&sc, "scenarios/mlperf-llama3-70b.yaml", &e) == 0, "%s", e.msg);
@@ -582,19 +588,7 @@ static void hybrid_ends_refit_paused_within_3pct(void)
     test_set(&sc, "checkpoint.phase=save");
     test_set(&sc, "model.name=custom");
     test_set(&sc, "model.params=5000000000");
-    if (run(&sc, ENGINE_PACKET, &p))
-        return;
-    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.2, "%u jumps, %.4f skipped",
-               h.hybrid.jumps, h.hybrid.fraction);
-        CHECKF(rel(h.paused_s, p.paused_s) < 0.03, "paused %.6g s against %.6g s", h.paused_s,
-               p.paused_s);
-        check_paused_estimate(&h, &p, 0.15);
-        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
-               h.completion_s, p.completion_s);
-        results_release(&h);
-    }
-    results_release(&p);
+    hybrid_against_packet(&sc, 0.2, 0.03);
 }
 
 SUITE(suite_hybrid) = {
