@@ -101,8 +101,7 @@ struct hybrid {
     uint64_t skipped;          /* the time jumped so far */
     double pjump;              /* paused time credited by jumps, s */
     double lag;                /* the drift the state missed: its relative
-                                * paused rate and backlog, summed over jumps,
-                                * paid back as the drift falls */
+                                * paused rate and backlog, summed over jumps */
     double drift;              /* the last jump_span's drift a second */
     /* a decline of the summed paused rate a jump carries (drift): its
      * slope a second in the state's own time (<= 0) and relative to its
@@ -489,8 +488,7 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
 }
 
 /* The most the state may lag the packets' by, as a share of its paused
- * rate or backlog (the drift x the time jumped, summed over jumps, or
- * less: paid back as the drift falls). */
+ * rate or backlog (the drift x the time jumped, summed over jumps). */
 #define LAG 0.03
 
 /* Standard errors a drift must stand beyond to count. */
@@ -873,14 +871,6 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
          * ends, on a fit from 1.2 s earlier, paused +14%) */
         return 0;
     }
-    /* the state stays behind the packets by the time jumped (tlag), off by
-     * as much as the drift no fit rules out (h->eu, a carried decline's
-     * whole slope included) x that lag: a relaxation that slows pays the
-     * lag back, so a steady phase after a drifting start jumps on (the
-     * production checkpoint: 3.2/s at 9 ms, 0.02/s from 0.2 s; the sum,
-     * spent by the first jump, let only fits of exactly 0 jump after it) */
-    if (!h->drained && h->eu * h->tlag < h->lag)
-        h->lag = h->eu * h->tlag;
     if (h->drift > 0) {
         double most = (LAG - h->lag) / h->drift * (double)PS_PER_S;
         if (most < (double)d)
