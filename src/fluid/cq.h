@@ -129,6 +129,13 @@ static inline const struct heap_entry *cq_top(struct cq *q)
     return q->top_run ? &e[q->ri] : q->h.n ? &e[0] : NULL;
 }
 
+/* The id k entries past the run's head (live or stale), or HEAP_OUT past
+ * its end: what is likely to come out next, for prefetching. */
+static inline uint32_t cq_run_ahead(const struct cq *q, uint32_t k)
+{
+    return q->rn - q->ri > k ? q->h.e[q->ri + k].id : HEAP_OUT;
+}
+
 /* Take out the entry cq_top just gave. */
 static inline void cq_pop(struct cq *q)
 {

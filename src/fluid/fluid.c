@@ -2049,6 +2049,13 @@ static uint32_t order_at(const struct fnet *n, uint32_t k)
     return n->order ? n->order[k] : k;
 }
 
+/* How far ahead of a stop its prefetches go, stage by stage */
+#ifndef STOP_AHEAD0
+#define STOP_AHEAD0 16
+#define STOP_AHEAD1 8
+#define STOP_AHEAD2 4
+#endif
+
 static void loop(struct fnet *n)
 {
     const struct workload *w = n->w;
@@ -2079,6 +2086,16 @@ static void loop(struct fnet *n)
          * one update */
         while ((top = cq_top(&n->q)) && top->key == t) {
             uint32_t id = top->id;
+            if (n->q.top_run && !n->two) {
+                /* the run says what ends next: its stops' records fetched
+                 * ahead, stage by stage (misses, not instructions, cost a stop) */
+                static const uint32_t ahead[3] = {STOP_AHEAD0, STOP_AHEAD1, STOP_AHEAD2};
+                for (int s = 0; s < 3; s++) {
+                    uint32_t j = cq_run_ahead(&n->q, ahead[s]);
+                    if (j < nf)
+                        mm_stop_prefetch(&n->mm, j, s);
+                }
+            }
             cq_pop(&n->q);
             if (id >= nf + n->ns) {
                 train_done(n, nf + (id - nf - n->ns));
