@@ -2051,9 +2051,9 @@ static uint32_t order_at(const struct fnet *n, uint32_t k)
 
 /* How far ahead of a stop its prefetches go, stage by stage */
 #ifndef STOP_AHEAD0
-#define STOP_AHEAD0 16
-#define STOP_AHEAD1 8
-#define STOP_AHEAD2 4
+#define STOP_AHEAD0 32
+#define STOP_AHEAD1 16
+#define STOP_AHEAD2 8
 #endif
 
 static void loop(struct fnet *n)

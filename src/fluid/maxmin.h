@@ -204,6 +204,8 @@ static inline void mm_stop_prefetch(const struct mm *m, uint32_t f, int stage)
             __builtin_prefetch(l);
         else if (l->n)
             __builtin_prefetch(&m->lflow[l->off + l->n - 1]);
+        /* a loop of prefetches alone has no effect the compiler must keep */
+        __asm__ __volatile__("");
     }
 }
 
