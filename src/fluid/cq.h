@@ -21,6 +21,7 @@
 
 #include <stdlib.h>
 
+#include "../core/rng.h"
 #include "heap.h"
 
 #define CQ_RUN (HEAP_OUT - 1)  /* pos[id]: its entry is live in the run */
@@ -79,9 +80,11 @@ static inline void cq_room_(struct cq *q)
 {
     struct heap_entry *e = q->h.e;
     uint32_t j = q->rn;
-    for (uint32_t k = q->rn; k-- > q->ri;)
+    for (uint32_t k = q->rn; k > q->ri;) {
+        k--;
         if (q->h.pos[e[k].id] == CQ_RUN)
             e[--j] = e[k];
+    }
     q->ri = j;
     q->squeezed++;
     if (q->ri - q->h.n > q->live / 8)
@@ -171,11 +174,17 @@ static inline int cq_collect_begin(struct cq *q, uint32_t n)
     return 1;
 }
 
+/* A key's slot in the hash of distinct keys (the product wraps) */
+CKPT_WRAPS static inline uint32_t cq_slot_(uint64_t key)
+{
+    return (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 51) & (CQ_SLOTS - 1);
+}
+
 /* Collect id (not queued, above the last collected one) at key. */
 static inline void cq_collect(struct cq *q, uint32_t id, uint64_t key)
 {
     if (q->coll == 1 && (!q->n_coll || id > q->last_id)) {
-        uint32_t s = (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 51) & (CQ_SLOTS - 1);
+        uint32_t s = cq_slot_(key);
         while (q->slot[s] && q->bkey[q->slot[s] - 1] != key)
             s = (s + 1) & (CQ_SLOTS - 1);
         if (!q->slot[s] && q->nb < CQ_KEYS) {
