@@ -8,6 +8,7 @@
 #include "../src/core/arena.h"
 #include "../src/core/rng.h"
 #include "../src/fluid/fluid.h"
+#include "../src/fluid/cq.h"
 #include "../src/fluid/heap.h"
 #include "harness.h"
 #include "support.h"
@@ -182,7 +183,109 @@ static void fluid_heap4_pops_sorted(void)
     arena_release(&a);
 }
 
+/* The completion queue (src/fluid/cq.h: the heap and a sorted run) against
+ * the plain heap, step by step: large collections (ascending ids, few
+ * keys; too many keys; out of order), rekeys and removes of run entries,
+ * inserts that push the heap into the run (squeezed, dissolved), pops. Each
+ * pop must give the heap's (key, id), and cq_has the heap's membership. */
+static void fluid_cq_pops_as_heap(void)
+{
+    enum { N = 30000 };
+    struct arena a;
+    arena_init(&a);
+    struct heap h;
+    struct cq q;
+    CHECK(heap_init(&h, &a, N) == 0);
+    CHECK(cq_init(&q, &a, N) == 0);
+    static uint32_t ids[N];
+    struct rng r;
+    rng_init(&r, 22, 5);
+    uint32_t bad = 0, bad_has = 0, pops = 0, runs = 0, abandoned = 0, max_n = 0;
+    for (int round = 0; round < 24; round++) {
+        /* a collection of the ids not queued, as apply_rates makes one:
+         * queued ones among them are rekeyed */
+        int many_keys = round % 6 == 4, disorder = round % 6 == 5;
+        /* all but a few after an empty queue (round % 6 == 3): the heap
+         * then meets the run with few stale entries to squeeze out */
+        uint32_t n_ids = 0, in8 = round % 6 == 3 ? 199 : 7;
+        for (uint32_t i = 0; i < N; i++)
+            if (rng_below(&r, in8 + 1) < in8)
+                ids[n_ids++] = i;
+        if (disorder && n_ids > 10) {
+            uint32_t t = ids[n_ids / 2];
+            ids[n_ids / 2] = ids[n_ids / 2 + 3];
+            ids[n_ids / 2 + 3] = t;
+        }
+        int coll = cq_collect_begin(&q, n_ids);
+        for (uint32_t k = 0; k < n_ids; k++) {
+            uint32_t id = ids[k];
+            /* out of order: one key, so the swapped pair would pop swapped */
+            uint64_t key = 1000 * (uint64_t)round + (many_keys   ? rng_below(&r, 3 * CQ_KEYS)
+                                                     : disorder ? 0
+                                                                : rng_below(&r, 40));
+            if (coll && !cq_has(&q, id))
+                cq_collect(&q, id, key);
+            else
+                cq_put(&q, id, key);
+            heap_put(&h, id, key);
+        }
+        if (coll) {
+            int ok = q.coll == 1;
+            cq_collect_close(&q);
+            for (uint32_t k = 0; k < n_ids; k++)
+                cq_settle(&q, ids[k]);
+            cq_collect_end(&q);
+            runs += ok && q.live > 0;
+            abandoned += !ok;
+        }
+        if (h.max_n > max_n)
+            max_n = h.max_n;
+        /* rekeys (run entries go stale into the heap), removes, inserts */
+        uint32_t ops = rng_below(&r, 3) == 0 ? N : N / 10;
+        for (uint32_t k = 0; k < ops; k++) {
+            uint32_t id = (uint32_t)rng_below(&r, N);
+            uint64_t op = rng_below(&r, 10);
+            if (op < 8) {
+                uint64_t key = 1000 * (uint64_t)round + rng_below(&r, 1000);
+                cq_put(&q, id, key);
+                heap_put(&h, id, key);
+            } else {
+                cq_remove(&q, id);
+                heap_remove(&h, id);
+            }
+        }
+        for (uint32_t i = 0; i < N; i++)
+            bad_has += cq_has(&q, i) != heap_has(&h, i);
+        if (h.max_n > max_n)
+            max_n = h.max_n;
+        /* pop most, all before round % 6 == 3 and in the last round */
+        uint32_t take = round == 23 || round % 6 == 2 ? h.n : h.n - h.n / 4;
+        for (uint32_t k = 0; k < take; k++) {
+            const struct heap_entry *t = cq_top(&q);
+            if (!t) {
+                bad++;
+                break;
+            }
+            bad += t->key != heap_top(&h)->key || t->id != heap_top(&h)->id;
+            cq_pop(&q);
+            heap_pop(&h);
+            pops++;
+        }
+        for (uint32_t i = 0; i < N; i++)
+            bad_has += cq_has(&q, i) != heap_has(&h, i);
+    }
+    CHECK(cq_top(&q) == NULL && h.n == 0);
+    CHECKF(runs >= 8 && abandoned >= 4, "%u runs, %u abandoned", runs, abandoned);
+    CHECKF(q.squeezed > q.dissolved && q.dissolved >= 1, "squeezed %u dissolved %u", q.squeezed,
+           q.dissolved);
+    CHECKF(bad == 0, "%u of %u pops not the heap's", bad, pops);
+    CHECKF(bad_has == 0, "%u memberships differ", bad_has);
+    CHECKF(q.max_n == max_n, "most held %u, the heap %u", q.max_n, max_n);
+    arena_release(&a);
+}
+
 SUITE(suite_fluid_scale) = {
+    {"fluid_cq_pops_as_heap", fluid_cq_pops_as_heap},
     {"fluid_heap4_pops_sorted", fluid_heap4_pops_sorted},
     {"fluid_heap_pop_in_order", fluid_heap_pop_in_order},
     {"fluid_scale_bytes_per_transfer", fluid_scale_bytes_per_transfer},

@@ -20,7 +20,7 @@
 #include "../work/request.h"
 #include "../work/train.h"
 #include "fsample.h"
-#include "heap.h"
+#include "cq.h"
 #include "maxmin.h"
 
 #define BITS_PS 8e12 /* bytes * BITS_PS / bps = ps */
@@ -81,7 +81,7 @@ struct fnet {
     uint32_t *order, next;   /* flows by (start, id), NULL when in id order; next to start */
     /* flow completions and buffers filling, on (time, id): flow, then
      * n_flows + storage index (buffer full), then training flows (heap_of) */
-    struct heap h;
+    struct cq q;
     uint64_t now, events;
     uint64_t onto_failed;    /* transfers whose path leads onto a failed link */
     uint64_t time_limit;     /* sim.time_limit (or its default): the run stops here */
@@ -1450,7 +1450,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     int capped = request_on(w, sc);
     for (uint32_t i = 0; i < nf && !capped; i++)
         capped = w->xfers[i].rate_bps != 0;
-    int heap_bad = heap_init(&n->h, a, (size_t)nf + ns + nt + 1) < 0;
+    int heap_bad = cq_init(&n->q, a, (size_t)nf + ns + nt + 1) < 0;
     /* the two-class bookkeeping only when training has its own solver */
     size_t nmv = n->two ? (size_t)nf + nt + 1 : 1;
     n->moved = arena_calloc(a, nmv, 2 * sizeof *n->moved);
@@ -1741,15 +1741,15 @@ static void store_rates(struct fnet *n, uint32_t j, double nic_load)
             s->full = 0; /* demand fell below the drain: the level falls */
             mm_set_cap(&n->mm, s->vlink, INFINITY);
         }
-        heap_remove(&n->h, id);
+        cq_remove(&n->q, id);
     } else if (s->in_bps > s->drain_bps) {
         uint64_t t = after(n->now, cap - s->level, s->in_bps - s->drain_bps);
         if (t != UINT64_MAX)
-            heap_put(&n->h, id, t);
+            cq_put(&n->q, id, t);
         else
-            heap_remove(&n->h, id);
+            cq_remove(&n->q, id);
     } else {
-        heap_remove(&n->h, id);
+        cq_remove(&n->q, id);
     }
 }
 
@@ -1879,11 +1879,13 @@ static double payload_ratio(const struct fnet *n, uint32_t i)
 static void apply_rates(struct fnet *n, struct mm *m)
 {
     const struct topo *t = n->t;
+    /* a large batch keyed at once (the first burst) goes to the sorted run */
+    int coll = cq_collect_begin(&n->q, m->n_aff);
     for (uint32_t k = 0; k < m->n_aff; k++) {
         uint32_t fi = fl_of(n, m, m->aff[k]), i = heap_of(n, fi);
         const struct mm_flow *mf = &m->flows[m->aff[k]];
         struct fflow *f = &n->fl[fi];
-        if (mf->rate == mf->prev_rate && heap_has(&n->h, i))
+        if (mf->rate == mf->prev_rate && cq_has(&n->q, i))
             continue; /* same rate: same finish, no round-off drift */
         if (fi < n->w->n) /* the checkpoint's bytes to write */
             fsample_payload(&n->fs, (mf->rate - mf->prev_rate) * payload_ratio(n, fi));
@@ -1892,10 +1894,18 @@ static void apply_rates(struct fnet *n, struct mm *m)
             f->rem = 0;
         f->t = n->now;
         uint64_t finish = mf->rate > 0 ? after(n->now, f->rem, mf->rate) : UINT64_MAX;
-        if (finish != UINT64_MAX)
-            heap_put(&n->h, i, finish);
+        if (finish == UINT64_MAX)
+            cq_remove(&n->q, i); /* no progress: left incomplete, reported */
+        else if (coll && !cq_has(&n->q, i))
+            cq_collect(&n->q, i, finish);
         else
-            heap_remove(&n->h, i); /* no progress: left incomplete, reported */
+            cq_put(&n->q, i, finish);
+    }
+    if (coll) {
+        cq_collect_close(&n->q);
+        for (uint32_t k = 0; k < m->n_aff; k++)
+            cq_settle(&n->q, heap_of(n, fl_of(n, m, m->aff[k])));
+        cq_collect_end(&n->q);
     }
     if (m == &n->tm)
         return; /* link figures are the checkpoint solver's (docs/training.md) */
@@ -2039,6 +2049,13 @@ static uint32_t order_at(const struct fnet *n, uint32_t k)
     return n->order ? n->order[k] : k;
 }
 
+/* How far ahead of a stop its prefetches go, stage by stage */
+#ifndef STOP_AHEAD0
+#define STOP_AHEAD0 32
+#define STOP_AHEAD1 16
+#define STOP_AHEAD2 8
+#endif
+
 static void loop(struct fnet *n)
 {
     const struct workload *w = n->w;
@@ -2048,8 +2065,9 @@ static void loop(struct fnet *n)
         uint64_t t = UINT64_MAX;
         if (n->next < nf)
             t = w->xfers[order_at(n, n->next)].start_ps;
-        if (n->h.n && heap_top(&n->h)->key < t)
-            t = heap_top(&n->h)->key;
+        const struct heap_entry *top = cq_top(&n->q);
+        if (top && top->key < t)
+            t = top->key;
         if (n->train_at < t)
             t = n->train_at;
         if (t == UINT64_MAX)
@@ -2066,9 +2084,19 @@ static void loop(struct fnet *n)
         n->now = t;
         /* every completion, full buffer and start at this picosecond, then
          * one update */
-        while (n->h.n && heap_top(&n->h)->key == t) {
-            uint32_t id = heap_top(&n->h)->id;
-            heap_pop(&n->h);
+        while ((top = cq_top(&n->q)) && top->key == t) {
+            uint32_t id = top->id;
+            if (n->q.top_run && !n->two) {
+                /* the run says what ends next: its stops' records fetched
+                 * ahead, stage by stage (misses, not instructions, cost a stop) */
+                static const uint32_t ahead[3] = {STOP_AHEAD0, STOP_AHEAD1, STOP_AHEAD2};
+                for (int s = 0; s < 3; s++) {
+                    uint32_t j = cq_run_ahead(&n->q, ahead[s]);
+                    if (j < nf)
+                        mm_stop_prefetch(&n->mm, j, s);
+                }
+            }
+            cq_pop(&n->q);
             if (id >= nf + n->ns) {
                 train_done(n, nf + (id - nf - n->ns));
                 continue;
@@ -2384,7 +2412,7 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
     r->flows_done = (uint32_t)n->flows_done;
     r->time_monotone = !n->time_went_back;
     r->events = n->events;
-    r->max_pending_events = n->h.max_n;
+    r->max_pending_events = n->q.max_n;
     r->rate_updates = m->updates;
     r->rates_recomputed = m->refilled;
     r->mem_bytes = n->arena.total;

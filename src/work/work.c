@@ -600,6 +600,17 @@ static uint32_t file_pieces(struct build *b, uint32_t f, uint64_t bytes)
                                 b->kind);
 }
 
+/* file_pieces' count alone: striped without ec, a file's stripes are its
+ * chunks up to the stripe count (place_file), with no stripe to fill */
+static uint32_t file_piece_count(struct build *b, uint32_t f, uint64_t bytes)
+{
+    const struct placer *pl = &b->pl;
+    if (b->sc->storage.protection == PROTECT_EC || pl->rule == PLACE_HASH)
+        return file_pieces(b, f, bytes);
+    uint64_t chunks = (bytes + pl->ss - 1) / pl->ss;
+    return chunks < pl->c ? (uint32_t)chunks : pl->c;
+}
+
 /* The NIC of storage node sn a transfer of `bytes` arrives on: the one that
  * has taken the fewest bytes, the first in turn from the node's round robin
  * on ties (so transfers of equal size take the NICs in turn, as a writer's
@@ -631,7 +642,7 @@ static int step_transfers(struct build *b)
     const uint32_t nics = b->nics, snics = b->snics, gpn = b->gpn;
     uint64_t nt = 0;
     for (uint32_t f = 0; f < p->n_files; f++)
-        nt += file_pieces(b, f, p->files[f].bytes);
+        nt += file_piece_count(b, f, p->files[f].bytes);
     uint32_t qps = sc->transport.qps_per_writer ? sc->transport.qps_per_writer : 1;
     nt *= qps;
     if (nt > UINT32_MAX / 2)
@@ -655,6 +666,8 @@ static int step_transfers(struct build *b)
         }
         prev_rank = r;
         uint32_t pieces = file_pieces(b, f, p->files[f].bytes);
+        if (w->n + (uint64_t)pieces * qps > nt) /* the count fell short: never past the array */
+            return err_set(b->e, "internal: file %u has more pieces than counted", f);
         int ec = sc->storage.protection == PROTECT_EC;
         for (uint32_t k = 0; k < pieces; k++) {
             uint64_t bytes = pl->bytes[k];
