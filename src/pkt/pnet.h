@@ -888,6 +888,8 @@ int mmu_setup(struct pnet *n, struct err *e);
 int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
               struct packet *pk);
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk);
+/* the same with pk's wire bytes known (port.c) */
+void mmu_release_wire(struct pnet *n, struct sw *s, const struct packet *pk, uint64_t wire);
 void ecn_mark(struct pnet *n, struct sw *s, struct port *out, struct packet *pk);
 double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax);
 

@@ -78,15 +78,17 @@ static __attribute__((noinline)) void tx_watch(struct pnet *n, const struct port
         side_int(n, p, &p->tx);
 }
 
-/* Serialise p->tx, filled in by the caller. */
-static void start_tx(struct pnet *n, struct port *p)
+/* Serialise p->tx, filled in by the caller, of wire bytes. Forced inline
+ * (as dequeue below): port_kick's two calls were a call each a hop. */
+static inline __attribute__((always_inline)) void start_tx(struct pnet *n, struct port *p,
+                                                           uint64_t wire)
 {
     if (__builtin_expect(n->tx_watch, 0))
         tx_watch(n, p);
     if (!p->tx_pkts && !p->first_tx_t)
         p->first_tx_t = n->now;
     p->state = PORT_BUSY;
-    pnet_schedule_part(n, n->now + ser_time(p, pkt_wire(n, &p->tx)), EV_TX_DONE,
+    pnet_schedule_part(n, n->now + ser_time(p, wire), EV_TX_DONE,
                        n->part[p->node], p, 0);
 }
 
@@ -99,8 +101,10 @@ void port_wake_at(struct pnet *n, struct port *p, uint64_t t)
     pnet_schedule(n, t, EV_WAKE, p, ++p->wake_gen);
 }
 
-/* Move the head of queue prio into p->tx, with its accounting. */
-static struct packet *dequeue(struct pnet *n, struct port *p, unsigned prio)
+/* Move the head of queue prio into p->tx, with its accounting; returns
+ * its wire bytes. */
+static inline __attribute__((always_inline)) uint64_t dequeue(struct pnet *n, struct port *p,
+                                                              unsigned prio)
 {
     struct pktq *q = &p->q[prio];
     qhist_note(n, p);
@@ -120,7 +124,7 @@ static struct packet *dequeue(struct pnet *n, struct port *p, unsigned prio)
     p->q_bytes -= wire;
     if (!q->len)
         p->qmask &= (uint8_t)~(1u << prio);
-    return pk;
+    return wire;
 }
 
 /* DWRR when queue i is the only one holding packets: the outcome of the
@@ -188,7 +192,9 @@ int port_dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
     return dwrr_walk(n, p, ready);
 }
 
-void port_kick(struct pnet *n, struct port *p)
+/* port_kick's body, forced inline where a hop calls it every packet (a
+ * transmit-done); the other callers take the call. */
+static inline __attribute__((always_inline)) void kick(struct pnet *n, struct port *p)
 {
     if (p->state != PORT_IDLE)
         return;
@@ -197,12 +203,11 @@ void port_kick(struct pnet *n, struct port *p)
         /* control packets (CNPs) first, then data from the queue pairs */
         if (eligible) {
             unsigned prio = 31u - (unsigned)__builtin_clz(eligible);
-            dequeue(n, p, prio);
-            start_tx(n, p);
+            start_tx(n, p, dequeue(n, p, prio));
             return;
         }
         if (nic_pull(n, p, &p->tx))
-            start_tx(n, p);
+            start_tx(n, p, pkt_wire(n, &p->tx));
         return;
     }
     if (!eligible)
@@ -221,11 +226,16 @@ void port_kick(struct pnet *n, struct port *p)
         port_wake_at(n, p, first);
         return;
     }
-    struct packet *pk = dequeue(n, p, (unsigned)pick_queue(n, p, ready));
+    uint64_t wire = dequeue(n, p, (unsigned)pick_queue(n, p, ready));
     struct sw *s = pnet_sw(n, p->node);
-    mmu_release(n, s, pk);
-    ecn_mark(n, s, p, pk);
-    start_tx(n, p);
+    mmu_release_wire(n, s, &p->tx, wire);
+    ecn_mark(n, s, p, &p->tx);
+    start_tx(n, p, wire);
+}
+
+void port_kick(struct pnet *n, struct port *p)
+{
+    kick(n, p);
 }
 
 void port_on_wake(struct pnet *n, struct port *p, uint32_t gen)
@@ -258,7 +268,7 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     /* an arrival event per packet, scheduled here: the far end pops the
      * wire in its own time, which the sender must not depend on */
     pnet_schedule_part(n, pk->t, EV_RX, p->peer_part, &n->ports[p->peer], 0);
-    port_kick(n, p);
+    kick(n, p);
 }
 
 void port_on_rx(struct pnet *n, struct port *in)
@@ -271,7 +281,10 @@ void port_on_rx(struct pnet *n, struct port *in)
         nic_receive(n, in->rx_node, &pk);
 }
 
-void port_queue(struct pnet *n, struct port *p, const struct packet *pk)
+/* Inlined into switch_receive (link-time optimisation): a call a switch
+ * hop less. */
+__attribute__((always_inline)) inline void port_queue(struct pnet *n, struct port *p,
+                                                      const struct packet *pk)
 {
     qhist_note(n, p);
     uint64_t wire = pkt_wire(n, pk);
