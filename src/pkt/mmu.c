@@ -200,7 +200,9 @@ double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
     return pmax * (double)(q - kmin) / (double)(kmax - kmin);
 }
 
-void ecn_mark(struct pnet *n, struct sw *s, struct port *out, struct packet *pk)
+/* Inlined into port_kick (link-time optimisation), as mmu_release_wire. */
+__attribute__((always_inline)) inline void ecn_mark(struct pnet *n, struct sw *s, struct port *out,
+                                                    struct packet *pk)
 {
     if (!n->ecn || pk->kind != PK_DATA || out->q[pk->prio].bytes <= out->kmin)
         return; /* red_probability is 0 at or below kmin */

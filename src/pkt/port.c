@@ -170,7 +170,8 @@ static inline int dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
 
 /* Choose the queue to serve among those whose head is ready (bit set in
  * ready): the CNP priority first, then strict priority or DWRR. */
-static inline int pick_queue(struct pnet *n, struct port *p, unsigned ready)
+static inline __attribute__((always_inline)) int pick_queue(struct pnet *n, struct port *p,
+                                                            unsigned ready)
 {
     unsigned cnp = n->cnp_prio;
     if (ready & (1u << cnp))
