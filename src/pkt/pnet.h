@@ -569,6 +569,13 @@ static inline int pnet_is_train(const struct pnet *n, uint32_t flow)
     return flow >= n->n_flows;
 }
 
+/* A training flow's data packet? Without training (most runs) one test of
+ * the run's flags per packet: data packets' flows are then below n_flows. */
+static inline int pnet_train_data(const struct pnet *n, const struct packet *pk)
+{
+    return n->n_train && pk->kind == PK_DATA && pnet_is_train(n, pk->flow);
+}
+
 /* Payload of a dropped data packet, counted per class. */
 static inline void pnet_drop_bytes(struct pnet *n, const struct packet *pk)
 {

@@ -117,7 +117,7 @@ static inline __attribute__((always_inline)) uint64_t dequeue(struct pnet *n, st
         unsigned i = q->hi + 3u;
         __builtin_prefetch(i < PKT_CHUNK ? &q->hc->p[i] : &q->hc->next->p[i - PKT_CHUNK]);
     }
-    if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {
+    if (pnet_train_data(n, pk)) {
         victim_note(n, p);
         p->train_q--;
     }
@@ -131,7 +131,8 @@ static inline __attribute__((always_inline)) uint64_t dequeue(struct pnet *n, st
  * round-robin walk below without walking it. The walk zeroes the credit of
  * every empty queue it passes: those from dwrr_next up to i, and, when i
  * needs a new quantum (one quantum >= one packet), all the others too. */
-static int dwrr_alone(struct pnet *n, struct port *p, unsigned i)
+static inline __attribute__((always_inline)) int dwrr_alone(struct pnet *n, struct port *p,
+                                                            unsigned i)
 {
     int64_t w = (int64_t)pkt_wire(n, pktq_head(&p->q[i]));
     unsigned from = p->dwrr_next;
@@ -253,7 +254,7 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     uint64_t wire = pkt_wire(n, pk);
     p->state = PORT_IDLE;
     p->tx_bytes += wire;
-    if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow))
+    if (pnet_train_data(n, pk))
         p->train_tx_bytes += wire; /* training's share, per link */
     n->seg_tx[p->seg] += wire; /* telemetry's throughput without a port scan */
     p->tx_pkts++;
@@ -291,7 +292,7 @@ __attribute__((always_inline)) inline void port_queue(struct pnet *n, struct por
     uint64_t wire = pkt_wire(n, pk);
     if (pktq_push(n, &p->q[pk->prio], pk, wire) < 0)
         return; /* out of memory: the run stops (n->oom) */
-    if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {
+    if (pnet_train_data(n, pk)) {
         victim_note(n, p);
         p->train_q++;
     }
