@@ -371,7 +371,8 @@ static void pfc_implicit_pause_writes_few_lines(void)
  * the queue's totals by its own wire bytes, which the dequeue hands to the
  * release and the serialisation (session 22: no recount, no call). Two
  * sizes queued, so a hop that used the wrong packet's bytes, or none,
- * leaves the buffer or the port's totals off. */
+ * leaves the buffer or the port's totals off; the transmit-done takes the
+ * size its serialisation cached. */
 static void port_serves_by_its_wire(void)
 {
     static uint64_t qhist[PATH_SETS * QHIST_BUCKETS];
@@ -416,6 +417,8 @@ static void port_serves_by_its_wire(void)
                "packet %d: buffer %llu, want %llu", i, (unsigned long long)s.used,
                (unsigned long long)left);
         CHECK(out->q_bytes == left && out->q[3].bytes == left);
+        /* the transmit-done counts what went out by its own bytes */
+        CHECK(out->tx_bytes == (i ? wire[0] : 0));
         /* its transmit-done a serialisation of its own bytes ahead (400G:
          * 20 ps a byte) */
         struct event ev, done = {0};
@@ -426,6 +429,8 @@ static void port_serves_by_its_wire(void)
                (unsigned long long)done.t, (unsigned long long)(n.now + wire[i] * 20));
         n.now = done.t;
     }
+    port_on_tx_done(&n, out);
+    CHECK(out->tx_bytes == wire[0] + wire[1] && out->state == PORT_IDLE);
     evq_release(&n.q);
     pnet_release_slabs(&n);
 }

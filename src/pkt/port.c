@@ -102,13 +102,14 @@ void port_wake_at(struct pnet *n, struct port *p, uint64_t t)
 }
 
 /* Move the head of queue prio into p->tx, with its accounting; returns
- * its wire bytes. */
+ * its wire bytes (hw: the head's, when the queue's choice counted them;
+ * else 0). */
 static inline __attribute__((always_inline)) uint64_t dequeue(struct pnet *n, struct port *p,
-                                                              unsigned prio)
+                                                              unsigned prio, uint64_t hw)
 {
     struct pktq *q = &p->q[prio];
     qhist_note(n, p);
-    uint64_t wire = pkt_wire(n, pktq_head(q));
+    uint64_t wire = hw ? hw : pkt_wire(n, pktq_head(q));
     struct packet *pk = &p->tx;
     pktq_pop(n, q, wire, pk);
     /* the queue's next line: written when its packets arrived, long out of
@@ -132,9 +133,10 @@ static inline __attribute__((always_inline)) uint64_t dequeue(struct pnet *n, st
  * every empty queue it passes: those from dwrr_next up to i, and, when i
  * needs a new quantum (one quantum >= one packet), all the others too. */
 static inline __attribute__((always_inline)) int dwrr_alone(struct pnet *n, struct port *p,
-                                                            unsigned i)
+                                                            unsigned i, uint64_t *hw)
 {
     int64_t w = (int64_t)pkt_wire(n, pktq_head(&p->q[i]));
+    *hw = (uint64_t)w; /* the dequeue's, after it */
     unsigned from = p->dwrr_next;
     if (p->deficit[i] < w) {
         int32_t d = p->deficit[i] + n->dwrr_quantum[i];
@@ -170,9 +172,10 @@ static inline int dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
 }
 
 /* Choose the queue to serve among those whose head is ready (bit set in
- * ready): the CNP priority first, then strict priority or DWRR. */
+ * ready): the CNP priority first, then strict priority or DWRR. *hw: the
+ * chosen head's wire bytes where the choice counted them, else left. */
 static inline __attribute__((always_inline)) int pick_queue(struct pnet *n, struct port *p,
-                                                            unsigned ready)
+                                                            unsigned ready, uint64_t *hw)
 {
     unsigned cnp = n->cnp_prio;
     if (ready & (1u << cnp))
@@ -180,13 +183,14 @@ static inline __attribute__((always_inline)) int pick_queue(struct pnet *n, stru
     if (n->strict)
         return 31 - __builtin_clz(ready); /* highest priority */
     if (p->qmask == ready && !(ready & (ready - 1)))
-        return dwrr_alone(n, p, (unsigned)__builtin_ctz(ready));
+        return dwrr_alone(n, p, (unsigned)__builtin_ctz(ready), hw);
     return dwrr_walk(n, p, ready);
 }
 
 int port_pick_queue(struct pnet *n, struct port *p, unsigned ready)
 {
-    return pick_queue(n, p, ready);
+    uint64_t hw;
+    return pick_queue(n, p, ready, &hw);
 }
 
 int port_dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
@@ -205,7 +209,7 @@ static inline __attribute__((always_inline)) void kick(struct pnet *n, struct po
         /* control packets (CNPs) first, then data from the queue pairs */
         if (eligible) {
             unsigned prio = 31u - (unsigned)__builtin_clz(eligible);
-            start_tx(n, p, dequeue(n, p, prio));
+            start_tx(n, p, dequeue(n, p, prio, 0));
             return;
         }
         if (nic_pull(n, p, &p->tx))
@@ -228,7 +232,9 @@ static inline __attribute__((always_inline)) void kick(struct pnet *n, struct po
         port_wake_at(n, p, first);
         return;
     }
-    uint64_t wire = dequeue(n, p, (unsigned)pick_queue(n, p, ready));
+    uint64_t hw = 0;
+    unsigned i = (unsigned)pick_queue(n, p, ready, &hw);
+    uint64_t wire = dequeue(n, p, i, hw);
     struct sw *s = pnet_sw(n, p->node);
     mmu_release_wire(n, s, &p->tx, wire);
     ecn_mark(n, s, p, &p->tx);
@@ -251,7 +257,9 @@ void port_on_wake(struct pnet *n, struct port *p, uint32_t gen)
 void port_on_tx_done(struct pnet *n, struct port *p)
 {
     struct packet *pk = &p->tx;
-    uint64_t wire = pkt_wire(n, pk);
+    /* ser_time's cache of the size it last serialised: this packet's (only
+     * start_tx serialises, and nothing changes the packet's size meanwhile) */
+    uint64_t wire = p->ser_wire;
     p->state = PORT_IDLE;
     p->tx_bytes += wire;
     if (pnet_train_data(n, pk))
