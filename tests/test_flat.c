@@ -435,6 +435,34 @@ static void port_serves_by_its_wire(void)
     pnet_release_slabs(&n);
 }
 
+/* A partition's tie keys come from its own counter kept as a whole key
+ * (session 22: one increment an event): the k-th event partition c
+ * schedules gets pnet_tie(c, k), so ties between partitions still go by
+ * partition, whatever each has scheduled. Fails when the counters are not
+ * set up as keys (every partition's would start at 0). */
+static void pnet_tie_keys_by_partition(void)
+{
+    static struct pseq ps[4];
+    struct scenario sc;
+    scenario_defaults(&sc);
+    struct pnet n;
+    pnet_bare(&n, &sc);
+    n.pseq = ps;
+    pnet_pseq_init(ps, 4);
+    for (uint32_t k = 0; k < 3; k++)
+        for (uint32_t c = 0; c < 4; c++) {
+            n.cur = c;
+            uint64_t key = pnet_next_tie(&n);
+            CHECKF(key == pnet_tie(c, k), "partition %u, event %u: key %llx", c, k,
+                   (unsigned long long)key);
+        }
+    n.cur = 3;
+    uint64_t late = pnet_next_tie(&n);
+    n.cur = 1;
+    CHECK(pnet_next_tie(&n) < late); /* fewer events, lower partition: first */
+    evq_release(&n.q);
+}
+
 SUITE(suite_flat) = {
     {"evq_free_stack_reuses_nodes", evq_free_stack_reuses_nodes},
     {"evq_nodes_keep_whole_events", evq_nodes_keep_whole_events},
@@ -443,5 +471,6 @@ SUITE(suite_flat) = {
     {"pfc_train_pause_holds_until_xon", pfc_train_pause_holds_until_xon},
     {"pfc_implicit_pause_writes_few_lines", pfc_implicit_pause_writes_few_lines},
     {"port_serves_by_its_wire", port_serves_by_its_wire},
+    {"pnet_tie_keys_by_partition", pnet_tie_keys_by_partition},
     {0, 0},
 };

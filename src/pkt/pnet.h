@@ -389,9 +389,11 @@ struct nic { /* cache-line aligned: neighbours may run on different threads */
 /* what a compute host's pull reads: its first line */
 _Static_assert(offsetof(struct nic, outstanding) < 64, "a NIC's sending state left its first line");
 
-/* A partition's count of events scheduled, on a line of its own (threads). */
+/* A partition's next tie key, pnet_tie(c, events it scheduled so far), on a
+ * line of its own (threads): kept whole, an event's key is one increment.
+ * (It differs from pnet_tie only past 2^40 events of one partition.) */
 struct pseq {
-    _Alignas(64) uint64_t n;
+    _Alignas(64) uint64_t next;
 };
 
 /* The run's counters that each thread of a team adds to (sim.threads > 1):
@@ -763,6 +765,13 @@ static inline uint64_t pnet_tie(uint32_t c, uint64_t k)
     return (uint64_t)c << 40 | (k & ((UINT64_C(1) << 40) - 1));
 }
 
+/* Each of parts partitions' tie keys from their first (set-up). */
+static inline void pnet_pseq_init(struct pseq *ps, uint32_t parts)
+{
+    for (uint32_t c = 0; c < parts; c++)
+        ps[c].next = pnet_tie(c, 0);
+}
+
 /* An event's type word: its kind, then the partition it belongs to (24
  * bits: a fabric has fewer nodes than the packet engine's 2^24 ports), below
  * the event queue's EVQ_RUN bit. */
@@ -812,8 +821,7 @@ pnet_push(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, ui
  * gets (pnet_schedule_seq may use it later, for the same place in order). */
 static inline uint64_t pnet_next_tie(struct pnet *n)
 {
-    uint32_t c = n->cur;
-    return pnet_tie(c, n->pseq[c].n++);
+    return n->pseq[n->cur].next++;
 }
 
 /* Schedule with a tie key taken earlier (pnet_next_tie) for partition part. */
