@@ -142,8 +142,7 @@ static inline __attribute__((always_inline)) int
 evq_push_seq(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg)
 {
     uint64_t bucket = t >> EVQ_SHIFT;
-    /* one test for both ends: a bucket before base wraps past nb */
-    if (bucket - q->base >= q->nb || !q->n_free)
+    if (bucket < q->base || bucket - q->base >= q->nb || !q->n_free)
         return evq_push_slow(q, t, seq, type, obj, arg);
     uint32_t x = q->free_stk[--q->n_free];
     struct evq_node *nd = &q->pool[x];
