@@ -366,6 +366,103 @@ static void pfc_implicit_pause_writes_few_lines(void)
     }
 }
 
+/* A switch egress serving its queue (port_kick, then port_on_tx_done's
+ * kick): each packet is serialised, released from the buffer and taken off
+ * the queue's totals by its own wire bytes, which the dequeue hands to the
+ * release and the serialisation (session 22: no recount, no call). Two
+ * sizes queued, so a hop that used the wrong packet's bytes, or none,
+ * leaves the buffer or the port's totals off; the transmit-done takes the
+ * size its serialisation cached. */
+static void port_serves_by_its_wire(void)
+{
+    static uint64_t qhist[PATH_SETS * QHIST_BUCKETS];
+    struct scenario sc;
+    scenario_defaults(&sc);
+    struct pnet n;
+    struct port ports[2];
+    two_ports(&n, ports, &sc);
+    n.lossless = 1u << 3;
+    n.qhist = qhist;
+    n.n_flows = 1; /* flow 0 is no training flow */
+    struct topo t;
+    memset(&t, 0, sizeof t); /* first_cleaf 0: node 0 is a switch */
+    n.topo = &t;
+    struct sw s;
+    memset(&s, 0, sizeof s);
+    s.pool[0] = 10000000;
+    s.buffer = 2 * s.pool[0];
+    n.sws = &s;
+    struct port *out = &ports[0], *in = &ports[1];
+    out->state = PORT_BUSY; /* both queue before it serves */
+    const uint32_t pay[2] = {4096, 1000};
+    uint64_t wire[2];
+    for (int i = 0; i < 2; i++) {
+        struct packet pk = {.kind = PK_DATA, .prio = 3, .payload = pay[i], .flow = 0};
+        wire[i] = pkt_wire(&n, &pk);
+        CHECK(mmu_admit(&n, &s, in, out, &pk) == 0);
+        pk.t = n.now;
+        port_queue(&n, out, &pk);
+    }
+    CHECK(wire[0] != wire[1] && s.used == wire[0] + wire[1]);
+    out->state = PORT_IDLE;
+    for (int i = 0; i < 2; i++) {
+        if (i == 0)
+            port_kick(&n, out);
+        else
+            port_on_tx_done(&n, out); /* the wire, then the next */
+        uint64_t left = i ? 0 : wire[1];
+        const struct ing_pg *g = &in->ing[3];
+        CHECK(out->state == PORT_BUSY && out->tx.payload == pay[i]);
+        CHECKF(s.used == left && g->reserve + g->shared + g->hdrm == left,
+               "packet %d: buffer %llu, want %llu", i, (unsigned long long)s.used,
+               (unsigned long long)left);
+        CHECK(out->q_bytes == left && out->q[3].bytes == left);
+        /* the transmit-done counts what went out by its own bytes */
+        CHECK(out->tx_bytes == (i ? wire[0] : 0));
+        /* its transmit-done a serialisation of its own bytes ahead (400G:
+         * 20 ps a byte) */
+        struct event ev, done = {0};
+        while (evq_pop(&n.q, &ev))
+            if (EV_KIND(ev.type) == EV_TX_DONE)
+                done = ev;
+        CHECKF(done.t == n.now + wire[i] * 20, "packet %d: done at %llu, want %llu", i,
+               (unsigned long long)done.t, (unsigned long long)(n.now + wire[i] * 20));
+        n.now = done.t;
+    }
+    port_on_tx_done(&n, out);
+    CHECK(out->tx_bytes == wire[0] + wire[1] && out->state == PORT_IDLE);
+    evq_release(&n.q);
+    pnet_release_slabs(&n);
+}
+
+/* A partition's tie keys come from its own counter kept as a whole key
+ * (session 22: one increment an event): the k-th event partition c
+ * schedules gets pnet_tie(c, k), so ties between partitions still go by
+ * partition, whatever each has scheduled. Fails when the counters are not
+ * set up as keys (every partition's would start at 0). */
+static void pnet_tie_keys_by_partition(void)
+{
+    static struct pseq ps[4];
+    struct scenario sc;
+    scenario_defaults(&sc);
+    struct pnet n;
+    pnet_bare(&n, &sc);
+    n.pseq = ps;
+    pnet_pseq_init(ps, 4);
+    for (uint32_t k = 0; k < 3; k++)
+        for (uint32_t c = 0; c < 4; c++) {
+            n.cur = c;
+            uint64_t key = pnet_next_tie(&n);
+            CHECKF(key == pnet_tie(c, k), "partition %u, event %u: key %llx", c, k,
+                   (unsigned long long)key);
+        }
+    n.cur = 3;
+    uint64_t late = pnet_next_tie(&n);
+    n.cur = 1;
+    CHECK(pnet_next_tie(&n) < late); /* fewer events, lower partition: first */
+    evq_release(&n.q);
+}
+
 SUITE(suite_flat) = {
     {"evq_free_stack_reuses_nodes", evq_free_stack_reuses_nodes},
     {"evq_nodes_keep_whole_events", evq_nodes_keep_whole_events},
@@ -373,5 +470,7 @@ SUITE(suite_flat) = {
     {"pfc_frame_victim_only_with_training", pfc_frame_victim_only_with_training},
     {"pfc_train_pause_holds_until_xon", pfc_train_pause_holds_until_xon},
     {"pfc_implicit_pause_writes_few_lines", pfc_implicit_pause_writes_few_lines},
+    {"port_serves_by_its_wire", port_serves_by_its_wire},
+    {"pnet_tie_keys_by_partition", pnet_tie_keys_by_partition},
     {0, 0},
 };

@@ -162,11 +162,14 @@ static __attribute__((noinline)) int trim_admit(struct pnet *n, struct sw *s, st
     return mmu_admit(n, s, in, out, pk);
 }
 
-void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
+/* Inlined into port_kick (link-time optimisation), which has the packet's
+ * wire bytes at hand: a call a switch hop less. */
+__attribute__((always_inline)) inline void mmu_release_wire(struct pnet *n, struct sw *s,
+                                                            const struct packet *pk, uint64_t wire)
 {
     struct port *in = &n->ports[s->first_port + pk->in_port];
     unsigned pg = pk->prio, k = n->pool_of[pg];
-    uint64_t wire = pkt_wire(n, pk), left = wire;
+    uint64_t left = wire;
     /* headroom drains first, then shared, then the reserve */
     uint64_t h = in->ing[pg].hdrm < left ? in->ing[pg].hdrm : left;
     in->ing[pg].hdrm -= h;
@@ -183,6 +186,11 @@ void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
         pfc_send(n, in, pg, 0);
 }
 
+void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
+{
+    mmu_release_wire(n, s, pk, pkt_wire(n, pk));
+}
+
 double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
 {
     if (q <= kmin)
@@ -192,7 +200,9 @@ double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
     return pmax * (double)(q - kmin) / (double)(kmax - kmin);
 }
 
-void ecn_mark(struct pnet *n, struct sw *s, struct port *out, struct packet *pk)
+/* Inlined into port_kick (link-time optimisation), as mmu_release_wire. */
+__attribute__((always_inline)) inline void ecn_mark(struct pnet *n, struct sw *s, struct port *out,
+                                                    struct packet *pk)
 {
     if (!n->ecn || pk->kind != PK_DATA || out->q[pk->prio].bytes <= out->kmin)
         return; /* red_probability is 0 at or below kmin */

@@ -389,9 +389,11 @@ struct nic { /* cache-line aligned: neighbours may run on different threads */
 /* what a compute host's pull reads: its first line */
 _Static_assert(offsetof(struct nic, outstanding) < 64, "a NIC's sending state left its first line");
 
-/* A partition's count of events scheduled, on a line of its own (threads). */
+/* A partition's next tie key, pnet_tie(c, events it scheduled so far), on a
+ * line of its own (threads): kept whole, an event's key is one increment.
+ * (It differs from pnet_tie only past 2^40 events of one partition.) */
 struct pseq {
-    _Alignas(64) uint64_t n;
+    _Alignas(64) uint64_t next;
 };
 
 /* The run's counters that each thread of a team adds to (sim.threads > 1):
@@ -567,6 +569,13 @@ void pnet_bare(struct pnet *n, const struct scenario *sc);
 static inline int pnet_is_train(const struct pnet *n, uint32_t flow)
 {
     return flow >= n->n_flows;
+}
+
+/* A training flow's data packet? Without training (most runs) one test of
+ * the run's flags per packet: data packets' flows are then below n_flows. */
+static inline int pnet_train_data(const struct pnet *n, const struct packet *pk)
+{
+    return n->n_train && pk->kind == PK_DATA && pnet_is_train(n, pk->flow);
 }
 
 /* Payload of a dropped data packet, counted per class. */
@@ -756,6 +765,13 @@ static inline uint64_t pnet_tie(uint32_t c, uint64_t k)
     return (uint64_t)c << 40 | (k & ((UINT64_C(1) << 40) - 1));
 }
 
+/* Each of parts partitions' tie keys from their first (set-up). */
+static inline void pnet_pseq_init(struct pseq *ps, uint32_t parts)
+{
+    for (uint32_t c = 0; c < parts; c++)
+        ps[c].next = pnet_tie(c, 0);
+}
+
 /* An event's type word: its kind, then the partition it belongs to (24
  * bits: a fabric has fewer nodes than the packet engine's 2^24 ports), below
  * the event queue's EVQ_RUN bit. */
@@ -805,8 +821,7 @@ pnet_push(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, ui
  * gets (pnet_schedule_seq may use it later, for the same place in order). */
 static inline uint64_t pnet_next_tie(struct pnet *n)
 {
-    uint32_t c = n->cur;
-    return pnet_tie(c, n->pseq[c].n++);
+    return n->pseq[n->cur].next++;
 }
 
 /* Schedule with a tie key taken earlier (pnet_next_tie) for partition part. */
@@ -888,6 +903,8 @@ int mmu_setup(struct pnet *n, struct err *e);
 int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
               struct packet *pk);
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk);
+/* the same with pk's wire bytes known (port.c) */
+void mmu_release_wire(struct pnet *n, struct sw *s, const struct packet *pk, uint64_t wire);
 void ecn_mark(struct pnet *n, struct sw *s, struct port *out, struct packet *pk);
 double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax);
 

@@ -78,15 +78,17 @@ static __attribute__((noinline)) void tx_watch(struct pnet *n, const struct port
         side_int(n, p, &p->tx);
 }
 
-/* Serialise p->tx, filled in by the caller. */
-static void start_tx(struct pnet *n, struct port *p)
+/* Serialise p->tx, filled in by the caller, of wire bytes. Forced inline
+ * (as dequeue below): port_kick's two calls were a call each a hop. */
+static inline __attribute__((always_inline)) void start_tx(struct pnet *n, struct port *p,
+                                                           uint64_t wire)
 {
     if (__builtin_expect(n->tx_watch, 0))
         tx_watch(n, p);
     if (!p->tx_pkts && !p->first_tx_t)
         p->first_tx_t = n->now;
     p->state = PORT_BUSY;
-    pnet_schedule_part(n, n->now + ser_time(p, pkt_wire(n, &p->tx)), EV_TX_DONE,
+    pnet_schedule_part(n, n->now + ser_time(p, wire), EV_TX_DONE,
                        n->part[p->node], p, 0);
 }
 
@@ -99,12 +101,15 @@ void port_wake_at(struct pnet *n, struct port *p, uint64_t t)
     pnet_schedule(n, t, EV_WAKE, p, ++p->wake_gen);
 }
 
-/* Move the head of queue prio into p->tx, with its accounting. */
-static struct packet *dequeue(struct pnet *n, struct port *p, unsigned prio)
+/* Move the head of queue prio into p->tx, with its accounting; returns
+ * its wire bytes (hw: the head's, when the queue's choice counted them;
+ * else 0). */
+static inline __attribute__((always_inline)) uint64_t dequeue(struct pnet *n, struct port *p,
+                                                              unsigned prio, uint64_t hw)
 {
     struct pktq *q = &p->q[prio];
     qhist_note(n, p);
-    uint64_t wire = pkt_wire(n, pktq_head(q));
+    uint64_t wire = hw ? hw : pkt_wire(n, pktq_head(q));
     struct packet *pk = &p->tx;
     pktq_pop(n, q, wire, pk);
     /* the queue's next line: written when its packets arrived, long out of
@@ -113,23 +118,25 @@ static struct packet *dequeue(struct pnet *n, struct port *p, unsigned prio)
         unsigned i = q->hi + 3u;
         __builtin_prefetch(i < PKT_CHUNK ? &q->hc->p[i] : &q->hc->next->p[i - PKT_CHUNK]);
     }
-    if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {
+    if (pnet_train_data(n, pk)) {
         victim_note(n, p);
         p->train_q--;
     }
     p->q_bytes -= wire;
     if (!q->len)
         p->qmask &= (uint8_t)~(1u << prio);
-    return pk;
+    return wire;
 }
 
 /* DWRR when queue i is the only one holding packets: the outcome of the
  * round-robin walk below without walking it. The walk zeroes the credit of
  * every empty queue it passes: those from dwrr_next up to i, and, when i
  * needs a new quantum (one quantum >= one packet), all the others too. */
-static int dwrr_alone(struct pnet *n, struct port *p, unsigned i)
+static inline __attribute__((always_inline)) int dwrr_alone(struct pnet *n, struct port *p,
+                                                            unsigned i, uint64_t *hw)
 {
     int64_t w = (int64_t)pkt_wire(n, pktq_head(&p->q[i]));
+    *hw = (uint64_t)w; /* the dequeue's, after it */
     unsigned from = p->dwrr_next;
     if (p->deficit[i] < w) {
         int32_t d = p->deficit[i] + n->dwrr_quantum[i];
@@ -165,8 +172,10 @@ static inline int dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
 }
 
 /* Choose the queue to serve among those whose head is ready (bit set in
- * ready): the CNP priority first, then strict priority or DWRR. */
-static inline int pick_queue(struct pnet *n, struct port *p, unsigned ready)
+ * ready): the CNP priority first, then strict priority or DWRR. *hw: the
+ * chosen head's wire bytes where the choice counted them, else left. */
+static inline __attribute__((always_inline)) int pick_queue(struct pnet *n, struct port *p,
+                                                            unsigned ready, uint64_t *hw)
 {
     unsigned cnp = n->cnp_prio;
     if (ready & (1u << cnp))
@@ -174,13 +183,14 @@ static inline int pick_queue(struct pnet *n, struct port *p, unsigned ready)
     if (n->strict)
         return 31 - __builtin_clz(ready); /* highest priority */
     if (p->qmask == ready && !(ready & (ready - 1)))
-        return dwrr_alone(n, p, (unsigned)__builtin_ctz(ready));
+        return dwrr_alone(n, p, (unsigned)__builtin_ctz(ready), hw);
     return dwrr_walk(n, p, ready);
 }
 
 int port_pick_queue(struct pnet *n, struct port *p, unsigned ready)
 {
-    return pick_queue(n, p, ready);
+    uint64_t hw;
+    return pick_queue(n, p, ready, &hw);
 }
 
 int port_dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
@@ -188,7 +198,9 @@ int port_dwrr_walk(struct pnet *n, struct port *p, unsigned ready)
     return dwrr_walk(n, p, ready);
 }
 
-void port_kick(struct pnet *n, struct port *p)
+/* port_kick's body, forced inline where a hop calls it every packet (a
+ * transmit-done); the other callers take the call. */
+static inline __attribute__((always_inline)) void kick(struct pnet *n, struct port *p)
 {
     if (p->state != PORT_IDLE)
         return;
@@ -197,12 +209,11 @@ void port_kick(struct pnet *n, struct port *p)
         /* control packets (CNPs) first, then data from the queue pairs */
         if (eligible) {
             unsigned prio = 31u - (unsigned)__builtin_clz(eligible);
-            dequeue(n, p, prio);
-            start_tx(n, p);
+            start_tx(n, p, dequeue(n, p, prio, 0));
             return;
         }
         if (nic_pull(n, p, &p->tx))
-            start_tx(n, p);
+            start_tx(n, p, pkt_wire(n, &p->tx));
         return;
     }
     if (!eligible)
@@ -221,11 +232,18 @@ void port_kick(struct pnet *n, struct port *p)
         port_wake_at(n, p, first);
         return;
     }
-    struct packet *pk = dequeue(n, p, (unsigned)pick_queue(n, p, ready));
+    uint64_t hw = 0;
+    unsigned i = (unsigned)pick_queue(n, p, ready, &hw);
+    uint64_t wire = dequeue(n, p, i, hw);
     struct sw *s = pnet_sw(n, p->node);
-    mmu_release(n, s, pk);
-    ecn_mark(n, s, p, pk);
-    start_tx(n, p);
+    mmu_release_wire(n, s, &p->tx, wire);
+    ecn_mark(n, s, p, &p->tx);
+    start_tx(n, p, wire);
+}
+
+void port_kick(struct pnet *n, struct port *p)
+{
+    kick(n, p);
 }
 
 void port_on_wake(struct pnet *n, struct port *p, uint32_t gen)
@@ -239,10 +257,12 @@ void port_on_wake(struct pnet *n, struct port *p, uint32_t gen)
 void port_on_tx_done(struct pnet *n, struct port *p)
 {
     struct packet *pk = &p->tx;
-    uint64_t wire = pkt_wire(n, pk);
+    /* ser_time's cache of the size it last serialised: this packet's (only
+     * start_tx serialises, and nothing changes the packet's size meanwhile) */
+    uint64_t wire = p->ser_wire;
     p->state = PORT_IDLE;
     p->tx_bytes += wire;
-    if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow))
+    if (pnet_train_data(n, pk))
         p->train_tx_bytes += wire; /* training's share, per link */
     n->seg_tx[p->seg] += wire; /* telemetry's throughput without a port scan */
     p->tx_pkts++;
@@ -258,7 +278,7 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     /* an arrival event per packet, scheduled here: the far end pops the
      * wire in its own time, which the sender must not depend on */
     pnet_schedule_part(n, pk->t, EV_RX, p->peer_part, &n->ports[p->peer], 0);
-    port_kick(n, p);
+    kick(n, p);
 }
 
 void port_on_rx(struct pnet *n, struct port *in)
@@ -271,13 +291,16 @@ void port_on_rx(struct pnet *n, struct port *in)
         nic_receive(n, in->rx_node, &pk);
 }
 
-void port_queue(struct pnet *n, struct port *p, const struct packet *pk)
+/* Inlined into switch_receive (link-time optimisation): a call a switch
+ * hop less. */
+__attribute__((always_inline)) inline void port_queue(struct pnet *n, struct port *p,
+                                                      const struct packet *pk)
 {
     qhist_note(n, p);
     uint64_t wire = pkt_wire(n, pk);
     if (pktq_push(n, &p->q[pk->prio], pk, wire) < 0)
         return; /* out of memory: the run stops (n->oom) */
-    if (pk->kind == PK_DATA && pnet_is_train(n, pk->flow)) {
+    if (pnet_train_data(n, pk)) {
         victim_note(n, p);
         p->train_q++;
     }

@@ -306,6 +306,7 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
     if (!n->ports || !n->sws || !n->nics || !n->flows || !n->qhist || !n->part ||
         !n->port_part || !n->pseq)
         return err_set(e, "out of memory setting up the packet engine");
+    pnet_pseq_init(n->pseq, t->n_nodes + 1);
     uint64_t max_delay = 0;
     for (uint32_t i = 0; i < t->n_ports; i++) {
         struct port *p = &n->ports[i];
