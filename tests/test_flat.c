@@ -7,8 +7,11 @@
 
 #include "../src/core/evq.h"
 #include "../src/core/rng.h"
+#include "../src/pkt/engine_int.h"
 #include "../src/pkt/pnet.h"
+#include "../src/work/train.h"
 #include "harness.h"
+#include "support.h"
 
 /* A steady state of 64 to 256 pending events, pushed up to 3 us ahead in
  * random order, drained by pops and by window takes, 200,000 in all: they
@@ -438,29 +441,49 @@ static void port_serves_by_its_wire(void)
 /* A partition's tie keys come from its own counter kept as a whole key
  * (session 22: one increment an event): the k-th event partition c
  * schedules gets pnet_tie(c, k), so ties between partitions still go by
- * partition, whatever each has scheduled. Fails when the counters are not
- * set up as keys (every partition's would start at 0). */
+ * partition, whatever each has scheduled. After the engine's own set-up
+ * (pnet_setup on the default fabric, which schedules the starts) every
+ * partition's counter must hold a key of its own partition; fails when the
+ * set-up does not make them keys (each would count from 0). */
 static void pnet_tie_keys_by_partition(void)
 {
-    static struct pseq ps[4];
     struct scenario sc;
     scenario_defaults(&sc);
-    struct pnet n;
-    pnet_bare(&n, &sc);
-    n.pseq = ps;
-    pnet_pseq_init(ps, 4);
+    struct test_prep p;
+    struct pnet *n = aligned_alloc(64, (sizeof *n + 63) / 64 * 64);
+    if (!n || test_prepare(&p, &sc) < 0 ||
+        pnet_setup(n, &p.eff, &p.t, &p.w, NULL, &p.e) < 0) {
+        CHECKF(0, "set-up: %s", p.e.msg);
+        free(n);
+        test_prep_release(&p);
+        return;
+    }
+    uint32_t parts = p.t.n_nodes + 1, bad = 0;
+    CHECK(parts > 4);
+    for (uint32_t c = 0; c < parts; c++)
+        bad += n->pseq[c].next >> 40 != c;
+    CHECKF(!bad, "%u of %u partitions' counters outside their partition", bad, parts);
+    /* events scheduled by partitions in turn take their own next keys */
+    uint64_t first[4];
+    for (uint32_t c = 0; c < 4; c++)
+        first[c] = n->pseq[c].next;
     for (uint32_t k = 0; k < 3; k++)
         for (uint32_t c = 0; c < 4; c++) {
-            n.cur = c;
-            uint64_t key = pnet_next_tie(&n);
-            CHECKF(key == pnet_tie(c, k), "partition %u, event %u: key %llx", c, k,
-                   (unsigned long long)key);
+            n->cur = c;
+            uint64_t key = pnet_next_tie(n);
+            CHECKF(key == first[c] + k && key == pnet_tie(c, (first[c] & ((UINT64_C(1) << 40) - 1)) + k),
+                   "partition %u, event %u: key %llx", c, k, (unsigned long long)key);
         }
-    n.cur = 3;
-    uint64_t late = pnet_next_tie(&n);
-    n.cur = 1;
-    CHECK(pnet_next_tie(&n) < late); /* fewer events, lower partition: first */
-    evq_release(&n.q);
+    n->cur = 3;
+    uint64_t late = pnet_next_tie(n);
+    n->cur = 1;
+    CHECK(pnet_next_tie(n) < late); /* fewer events, lower partition: first */
+    train_clock_release(&n->tc);
+    evq_release(&n->q);
+    pnet_release_slabs(n);
+    arena_release(&n->arena);
+    free(n);
+    test_prep_release(&p);
 }
 
 SUITE(suite_flat) = {

@@ -2049,13 +2049,6 @@ static uint32_t order_at(const struct fnet *n, uint32_t k)
     return n->order ? n->order[k] : k;
 }
 
-/* How far ahead of a stop its prefetches go, stage by stage */
-#ifndef STOP_AHEAD0
-#define STOP_AHEAD0 32
-#define STOP_AHEAD1 16
-#define STOP_AHEAD2 8
-#endif
-
 static void loop(struct fnet *n)
 {
     const struct workload *w = n->w;
@@ -2089,7 +2082,7 @@ static void loop(struct fnet *n)
             if (n->q.top_run && !n->two) {
                 /* the run says what ends next: its stops' records fetched
                  * ahead, stage by stage (misses, not instructions, cost a stop) */
-                static const uint32_t ahead[3] = {STOP_AHEAD0, STOP_AHEAD1, STOP_AHEAD2};
+                static const uint32_t ahead[3] = {32, 16, 8}; /* run entries, stage by stage */
                 for (int s = 0; s < 3; s++) {
                     uint32_t j = cq_run_ahead(&n->q, ahead[s]);
                     if (j < nf)

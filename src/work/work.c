@@ -96,15 +96,22 @@ CKPT_WRAPS static uint32_t hash_node(const struct placer *pl, uint32_t f, uint64
     return (uint32_t)(((unsigned __int128)h * pl->M) >> 64);
 }
 
+/* The stripes a file of b bytes fills without hashing: a file of fewer
+ * chunks than stripes fills only its first ones (visiting just those keeps
+ * planning linear in transfers). */
+static uint32_t stripes_used(const struct placer *pl, uint64_t b)
+{
+    uint64_t chunks = (b + pl->ss - 1) / pl->ss;
+    return chunks < pl->c ? (uint32_t)chunks : pl->c;
+}
+
 /* The pieces of file f of b bytes: pl->node[i] holds pl->bytes[i] > 0 for
  * i below the count returned, each node once. */
 static uint32_t place_file(struct placer *pl, uint32_t f, uint64_t b)
 {
     uint64_t chunks = (b + pl->ss - 1) / pl->ss;
     if (pl->rule != PLACE_HASH) {
-        /* a file of fewer chunks than stripes fills only its first stripes:
-         * visiting just those keeps planning linear in transfers */
-        uint32_t used = chunks < pl->c ? (uint32_t)chunks : pl->c;
+        uint32_t used = stripes_used(pl, b);
         for (uint32_t k = 0; k < used; k++) {
             pl->node[k] = (pl->start[f] + k) % pl->M;
             pl->bytes[k] = stripe_bytes(b, pl->ss, pl->c, k);
@@ -600,15 +607,13 @@ static uint32_t file_pieces(struct build *b, uint32_t f, uint64_t bytes)
                                 b->kind);
 }
 
-/* file_pieces' count alone: striped without ec, a file's stripes are its
- * chunks up to the stripe count (place_file), with no stripe to fill */
+/* file_pieces' count alone: striped without ec, place_file's stripes
+ * counted without filling them */
 static uint32_t file_piece_count(struct build *b, uint32_t f, uint64_t bytes)
 {
-    const struct placer *pl = &b->pl;
-    if (b->sc->storage.protection == PROTECT_EC || pl->rule == PLACE_HASH)
+    if (b->sc->storage.protection == PROTECT_EC || b->pl.rule == PLACE_HASH)
         return file_pieces(b, f, bytes);
-    uint64_t chunks = (bytes + pl->ss - 1) / pl->ss;
-    return chunks < pl->c ? (uint32_t)chunks : pl->c;
+    return stripes_used(&b->pl, bytes);
 }
 
 /* The NIC of storage node sn a transfer of `bytes` arrives on: the one that
