@@ -3,11 +3,11 @@
  * One struct pnet holds the clock, the event queue, every port, switch, NIC
  * and flow, and the packet free list; every function takes it first.
  * Event discipline: a port has at most one live service event (WAKE or
- * TX_DONE) pending, and each packet on a wire its arrival (RX, pushed by
- * the sender when it leaves: the far end's state must not decide when the
- * sender's events go), so the queue holds the busy ports plus the packets
- * in flight on the links, a link delay's worth of each busy link's
- * packets. Packets queued at a port have no event. PFC timers and flow
+ * TX_DONE) pending, and a wire the arrival of its head and of the packets
+ * whose sender scheduled theirs (RX: the sender, when the wire's previous
+ * packet arrives within rx_lead of the send; else the far end, as it pops
+ * that one: port.c), so the queue holds the busy ports plus about one
+ * arrival a busy link. Packets queued at a port have no event. PFC timers and flow
  * starts add a few more.
  */
 #ifndef CKPT_PNET_H
@@ -159,6 +159,10 @@ struct port {
     struct packet tx;        /* packet being serialised (state PORT_BUSY) */
     struct pkt_chunk *wire_tc;
     uint16_t wire_ti;
+    /* the tie key of the last packet pushed, its low 48 bits (port.c:
+     * the next packet's arrival key is it plus the gap the record keeps) */
+    uint16_t wire_key_lo;
+    uint32_t wire_key_hi;
     uint64_t ecn_marked;     /* marked as they left (often: queues past kmin) */
     uint64_t kmin, kmax;     /* ECN thresholds */
     /* fourth line, the ingress side: what a wire arrival into this port
@@ -442,6 +446,11 @@ struct pnet {
     /* window-by-window order (sched.c): events before wend that the running
      * partition schedules for itself wait in a small heap */
     uint64_t wend;            /* 0: no window open */
+    /* a packet sent now whose wire's previous one arrives rx_lead or more
+     * later has its arrival scheduled by the far end (port.c): at least
+     * the window's length, so the far end's window sees it on the wire;
+     * 0: the sender schedules every arrival */
+    uint64_t rx_lead;
     struct event *wh;         /* a binary heap */
     size_t whn, whcap;
     struct event *wf;         /* those in (time, key) order: a FIFO (most are
@@ -673,7 +682,8 @@ static inline void pktq_pop(struct pnet *n, struct pktq *q, uint64_t wire_of_hea
 }
 
 /* A wire's packets, from the sender (push) to the far end (pop; one arrival
- * event per packet, so it never pops an empty wire). Its tail (wire_tc,
+ * event per packet, so it never pops an empty wire; port.c says who
+ * schedules it). Its tail (wire_tc,
  * wire_ti) is in the sender port, its head (wire_hc, wire_hi) in the far
  * end port, on its ingress line: each end writes only its own port (the
  * two may run on different threads), and a chunk's link is written before
@@ -696,6 +706,13 @@ static inline int wire_push(struct pnet *n, struct port *p, const struct packet 
     }
     p->wire_tc->p[p->wire_ti++] = *pk;
     return 0;
+}
+
+/* The record after the head wire_pop just took (the caller knows there is
+ * one: its link is written). */
+static inline const struct packet *wire_next(const struct port *in)
+{
+    return in->wire_hi == PKT_CHUNK ? &in->wire_hc->next->p[0] : &in->wire_hc->p[in->wire_hi];
 }
 
 /* The head of the wire arriving at port in. */
@@ -869,7 +886,8 @@ void port_queue(struct pnet *n, struct port *p, const struct packet *pk);
 void port_kick(struct pnet *n, struct port *p);
 void port_wake_at(struct pnet *n, struct port *p, uint64_t t);
 void port_on_tx_done(struct pnet *n, struct port *p);
-void port_on_rx(struct pnet *n, struct port *in);
+/* key: the arrival event's tie key (the next one's follows from it) */
+void port_on_rx(struct pnet *n, struct port *in, uint64_t key);
 void port_on_wake(struct pnet *n, struct port *p, uint32_t gen);
 void port_qhist_flush(struct pnet *n, struct port *p);
 /* The queue to serve among the ready ones (bits of ready); DWRR's walk on

@@ -260,6 +260,7 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     /* ser_time's cache of the size it last serialised: this packet's (only
      * start_tx serialises, and nothing changes the packet's size meanwhile) */
     uint64_t wire = p->ser_wire;
+    uint64_t prev_at = p->last_tx_t + p->delay_ps; /* the wire's last packet's arrival */
     p->state = PORT_IDLE;
     p->tx_bytes += wire;
     if (pnet_train_data(n, pk))
@@ -273,18 +274,39 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     for (unsigned m = p->paused; m; m &= m - 1)
         p->paused_at_last_tx += n->now - p->pause_since[__builtin_ctz(m)];
     pk->t = n->now + p->delay_ps;
+    pk->in_port = 0; /* on the wire: the gap to the next one's key, 0 = none */
+    struct packet *prev = p->wire_tc ? &p->wire_tc->p[p->wire_ti - 1] : NULL;
     if (wire_push(n, p, pk) < 0)
         return; /* out of memory: the run stops (n->oom) */
-    /* an arrival event per packet, scheduled here: the far end pops the
-     * wire in its own time, which the sender must not depend on */
-    pnet_schedule_part(n, pk->t, EV_RX, p->peer_part, &n->ports[p->peer], 0);
+    /* its arrival's tie key taken now, as if scheduled now, whoever
+     * schedules it: the order of events stays that of one event a packet */
+    uint64_t key = pnet_next_tie(n);
+    uint64_t gap = (key - ((uint64_t)p->wire_key_hi << 16 | p->wire_key_lo)) &
+                   ((UINT64_C(1) << 48) - 1);
+    p->wire_key_lo = (uint16_t)key;
+    p->wire_key_hi = (uint32_t)(key >> 16);
+    /* The far end schedules it as it pops the previous packet when that
+     * one arrives rx_lead or more after now: simulated times alone decide,
+     * so two threads do as one. The far end's window then starts after
+     * now (a window is at most rx_lead long): this packet is on the wire
+     * when it looks, and the previous one not yet popped while the gap is
+     * written into it. */
+    if (prev && n->rx_lead && prev_at >= n->now + n->rx_lead && gap < (1u << 16))
+        prev->in_port = (uint32_t)gap & 0xffff;
+    else
+        pnet_schedule_seq(n, pk->t, key, EV_RX, p->peer_part, &n->ports[p->peer], 0);
     kick(n, p);
 }
 
-void port_on_rx(struct pnet *n, struct port *in)
+void port_on_rx(struct pnet *n, struct port *in, uint64_t key)
 {
     struct packet pk;
     wire_pop(n, in, &pk);
+    if (pk.in_port) { /* the next packet's arrival is ours to schedule */
+        const struct packet *next = wire_next(in);
+        pnet_schedule_seq(n, next->t, key + pk.in_port, EV_RX, n->cur, in, 0);
+        pk.in_port = 0;
+    }
     if (is_switch_node(n, in->rx_node))
         switch_receive(n, in->rx_node, in, &pk);
     else

@@ -57,7 +57,7 @@ static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const
         port_on_tx_done(n, ev->obj);
         break;
     case EV_RX:
-        port_on_rx(n, ev->obj);
+        port_on_rx(n, ev->obj, ev->seq);
         break;
     case EV_WAKE:
         port_on_wake(n, ev->obj, ev->arg);
@@ -1050,16 +1050,29 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
     free(tm);
 }
 
-/* The window: the smallest link delay; 0 (or capture, whose file is in time
- * order, or training, whose steps may start within it) runs in time order. */
-static uint64_t window_span(const struct pnet *n)
+/* The window: the smallest link delay, or less by up to a half: the
+ * smallest of the links' delay less an MTU's serialisation, so the far end
+ * of a busy wire schedules its arrivals (port.c, rx_lead: a window long);
+ * 0 (or capture, whose file is in time order, or training, whose steps may
+ * start within it) runs in time order. Sets rx_lead. */
+static uint64_t window_span(struct pnet *n)
 {
+    n->rx_lead = 1; /* in time order the sender's event runs first */
     if (n->cap || n->tr || n->sc->sim.event_order == ORDER_TIME)
         return 0;
-    uint64_t d = UINT64_MAX;
-    for (uint32_t i = 0; i < n->topo->n_ports; i++)
-        d = n->ports[i].delay_ps < d ? n->ports[i].delay_ps : d;
-    return d == UINT64_MAX ? 0 : d;
+    uint64_t d = UINT64_MAX, cut = UINT64_MAX;
+    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+        const struct port *p = &n->ports[i];
+        uint64_t ser = p->bps ? n->mtu_wire * 8 * UINT64_C(1000000000000) / p->bps + 1 : 0;
+        d = p->delay_ps < d ? p->delay_ps : d;
+        ser = p->delay_ps > ser ? p->delay_ps - ser : 0;
+        cut = ser < cut ? ser : cut;
+    }
+    if (d == UINT64_MAX)
+        return 0;
+    d = cut >= d / 2 && cut ? cut : d;
+    n->rx_lead = d;
+    return d;
 }
 
 /* engine: hybrid's steps: loop_window's (or loop_time's) loop up to limit;
