@@ -438,6 +438,86 @@ static void port_serves_by_its_wire(void)
     pnet_release_slabs(&n);
 }
 
+/* One wire, 1 us long at 400G, its packets' arrival events scheduled by the
+ * sender or, where the previous packet arrives rx_lead or more after the
+ * send, by the far end as it pops that one (port.c). Windows of rx_lead
+ * as the window loop's, the far end's partition run before the sender's
+ * in each (ahead: it pops before the sender pushes) or after: either way
+ * every packet arrives once, in order, a link delay after its send, with
+ * the tie key taken at its send, and both ends schedule some. Fails when
+ * the far end is given a packet sent inside its window (lost: it popped
+ * the previous one before the sender wrote the gap) or when both ends
+ * schedule one (tried, each). */
+static void wire_arrivals_once(void)
+{
+    enum { N = 400 };
+    static const uint64_t gaps[] = {83000, 83000, 50000, 120000, 83000, 400000, 83000, 1500000};
+    struct scenario sc;
+    scenario_defaults(&sc);
+    for (int ahead = 0; ahead < 2; ahead++) {
+        struct pnet n;
+        struct port ports[2];
+        two_ports(&n, ports, &sc);
+        struct port *out = &ports[0], *in = &ports[1];
+        n.rx_lead = 900000;
+        uint64_t ts[N], key[N], t = 0;
+        struct rng r;
+        rng_init(&r, 7, 0);
+        for (int i = 0; i < N; i++)
+            ts[i] = t += gaps[rng_below(&r, sizeof gaps / sizeof gaps[0])];
+        int sent = 0, got = 0, by_far = 0, by_sender = 0, bad = 0;
+        while (got < N && !bad) {
+            uint64_t next = evq_peek_t(&n.q);
+            uint64_t start = sent < N && ts[sent] < next ? ts[sent] : next;
+            uint64_t wend = start + n.rx_lead;
+            for (int side = 0; side < 2; side++) {
+                if (side == ahead) { /* the far end's events of the window */
+                    struct event ev;
+                    while (!bad && evq_pop_before(&n.q, wend, &ev)) {
+                        size_t before = evq_len(&n.q);
+                        CHECKF(EV_KIND(ev.type) == EV_RX && ev.obj == in && got < sent &&
+                                   ev.t == ts[got] + in->delay_ps && ev.seq == key[got],
+                               "arrival %d of %d sent: at %llu key %llu", got, sent,
+                               (unsigned long long)ev.t, (unsigned long long)ev.seq);
+                        if (!(ev.obj == in && got < sent)) {
+                            bad = 1;
+                            break;
+                        }
+                        struct packet pk;
+                        n.now = ev.t;
+                        n.cur = 0;
+                        wire_arrive(&n, in, ev.seq, &pk);
+                        CHECK(pk.psn == (uint32_t)got);
+                        by_far += evq_len(&n.q) > before;
+                        got++;
+                    }
+                } else { /* the sender's */
+                    for (; sent < N && ts[sent] < wend; sent++) {
+                        size_t before = evq_len(&n.q);
+                        n.now = ts[sent];
+                        n.cur = 0;
+                        out->tx = (struct packet){.kind = PK_DATA, .payload = 4096,
+                                                  .psn = (uint32_t)sent};
+                        out->ser_wire = (uint32_t)pkt_wire(&n, &out->tx);
+                        out->state = PORT_BUSY;
+                        key[sent] = n.pseq[0].next;
+                        port_on_tx_done(&n, out);
+                        by_sender += evq_len(&n.q) > before;
+                    }
+                }
+            }
+            if (sent == N && !evq_len(&n.q))
+                break;
+        }
+        CHECKF(got == N && !evq_len(&n.q), "ahead %d: %d of %d arrived, %zu events left", ahead,
+               got, N, evq_len(&n.q));
+        CHECKF(by_far > N / 2 && by_sender > 10, "ahead %d: far end %d, sender %d", ahead,
+               by_far, by_sender);
+        evq_release(&n.q);
+        pnet_release_slabs(&n);
+    }
+}
+
 /* A partition's tie keys come from its own counter kept as a whole key
  * (session 22: one increment an event): the k-th event partition c
  * schedules gets pnet_tie(c, k), so ties between partitions still go by
@@ -495,5 +575,6 @@ SUITE(suite_flat) = {
     {"pfc_implicit_pause_writes_few_lines", pfc_implicit_pause_writes_few_lines},
     {"port_serves_by_its_wire", port_serves_by_its_wire},
     {"pnet_tie_keys_by_partition", pnet_tie_keys_by_partition},
+    {"wire_arrivals_once", wire_arrivals_once},
     {0, 0},
 };

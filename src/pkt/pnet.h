@@ -881,6 +881,20 @@ pnet_schedule(struct pnet *n, uint64_t t, enum ev_type kind, void *obj, uint32_t
     return pnet_schedule_part(n, t, kind, pnet_part_of(n, kind, obj), obj, arg);
 }
 
+/* The head of the wire into in arrives, into *pk (key: its arrival event's
+ * tie key): the next packet's arrival is the far end's to schedule when
+ * the sender left the gap to its key in this one's record (port.c). */
+static inline __attribute__((always_inline)) void wire_arrive(struct pnet *n, struct port *in,
+                                                              uint64_t key, struct packet *pk)
+{
+    wire_pop(n, in, pk);
+    if (pk->in_port) {
+        const struct packet *next = wire_next(in);
+        pnet_schedule_seq(n, next->t, key + pk->in_port, EV_RX, n->cur, in, 0);
+        pk->in_port = 0;
+    }
+}
+
 /* port.c: egress service and the wire */
 void port_queue(struct pnet *n, struct port *p, const struct packet *pk);
 void port_kick(struct pnet *n, struct port *p);

@@ -301,12 +301,7 @@ void port_on_tx_done(struct pnet *n, struct port *p)
 void port_on_rx(struct pnet *n, struct port *in, uint64_t key)
 {
     struct packet pk;
-    wire_pop(n, in, &pk);
-    if (pk.in_port) { /* the next packet's arrival is ours to schedule */
-        const struct packet *next = wire_next(in);
-        pnet_schedule_seq(n, next->t, key + pk.in_port, EV_RX, n->cur, in, 0);
-        pk.in_port = 0;
-    }
+    wire_arrive(n, in, key, &pk);
     if (is_switch_node(n, in->rx_node))
         switch_receive(n, in->rx_node, in, &pk);
     else
