@@ -44,8 +44,11 @@ uint64_t qhist_bucket_floor(unsigned b)
 
 static inline void qhist_note(struct pnet *n, struct port *p)
 {
-    n->qhist[(size_t)p->seg * QHIST_BUCKETS + qhist_bucket(p->q_bytes)] +=
-        n->now - p->q_changed_t;
+    uint64_t d = n->now - p->q_changed_t;
+    /* none since the last change (a packet into an idle port leaves at once) */
+    if (!d)
+        return;
+    n->qhist[(size_t)p->seg * QHIST_BUCKETS + qhist_bucket(p->q_bytes)] += d;
     p->q_changed_t = n->now;
 }
 
