@@ -323,8 +323,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->ba = calloc(3 * BASE, sizeof *h->ba);
     h->bs = calloc(BASE, sizeof *h->bs);
     if (!h->ba || !h->bs ||
-        !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early || !h->tend ||
-        !h->src || !h->nfrac)
+        !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
+        !h->tend || !h->src || !h->nfrac)
         return -1;
     for (uint32_t i = 0; i < n->n_flows; i++)
         h->src[n->flows[i].src] = 1;
@@ -1214,9 +1214,10 @@ static void pass_ends(struct hybrid *h, uint64_t d)
             /* a tail whose queued packets all went and whose level the
              * receiver's credit passed ends in the jump at that level: the
              * packets it has left (its last, those on wires) arrive after
-             * it, so its done time is the level's */
-            int ended = !we->tail;
-            if (we->tail && c >= (double)h->droom[we->i] * (double)n->mtu && got > 0 &&
+             * it, so its done time is the level's (the first jump's that
+             * passed it: a later one finds only those packets left) */
+            int ended = !we->tail || h->tend[we->i];
+            if (!ended && c >= (double)h->droom[we->i] * (double)n->mtu && got > 0 &&
                 below + we->g * left < got) {
                 ended = 1;
                 h->ends++;
