@@ -33,8 +33,8 @@ enum {
 struct wend {
     double g, w, room; /* room / w; bytes over the two windows; room in bytes */
     uint32_t r, i;     /* its receiver, the transfer */
-    int tail;          /* sent its last packet: never passed (its credit
-                        * comes from its queued packets, not up to its last) */
+    int tail;          /* sent its last packet: its credit comes from its
+                        * queued packets, never its last */
 };
 
 struct hybrid {
@@ -66,6 +66,8 @@ struct hybrid {
     /* per transfer: how much earlier than its end in the run it ended (a
      * jump passed its end, or held its last packets still) */
     uint64_t *early;
+    /* per transfer: a tail's end a jump passed, at its share (0: none) */
+    uint64_t *tend;
     /* per node: 1 where it only sends (its NIC's counters are its
      * writers'); a jump's part before its last writer's end */
     uint8_t *src;
@@ -314,6 +316,7 @@ static int init(struct hybrid *h, struct pnet *n)
     h->dq = calloc((size_t)n->topo->n_ports + 1, 1);
     h->be = malloc(((size_t)n->n_flows + 1) * sizeof *h->be);
     h->early = calloc((size_t)n->n_flows + 1, sizeof *h->early);
+    h->tend = calloc((size_t)n->n_flows + 1, sizeof *h->tend);
     h->src = calloc((size_t)n->topo->n_nodes + 1, 1);
     h->nfrac = calloc((size_t)n->topo->n_nodes + 1, sizeof *h->nfrac);
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
@@ -321,7 +324,7 @@ static int init(struct hybrid *h, struct pnet *n)
     h->bs = calloc(BASE, sizeof *h->bs);
     if (!h->ba || !h->bs ||
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
-        !h->src || !h->nfrac)
+        !h->tend || !h->src || !h->nfrac)
         return -1;
     for (uint32_t i = 0; i < n->n_flows; i++)
         h->src[n->flows[i].src] = 1;
@@ -387,6 +390,7 @@ static void release(struct hybrid *h)
     free(h->be);
     free(h->lin);
     free(h->early);
+    free(h->tend);
     free(h->src);
     free(h->nfrac);
     free(h->ba);
@@ -597,6 +601,10 @@ static double drift(struct hybrid *h)
     return fmax(uq, CARRY_SD * sr * rr);
 }
 
+/* Past a tail's end, the most the paused rate a jump leaves may be off by
+ * (the drift no fit rules out x the state's lag, est_drift). */
+#define TAIL_OFF 0.03
+
 /* The first flow start after now (UINT64_MAX: none). */
 static uint64_t next_start(const struct pnet *n)
 {
@@ -664,7 +672,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     if (h->have < h->slots)
         return 0;
     const uint64_t *s0 = slot(h, 0), *s1 = slot(h, h->w), *s2 = slot(h, 2 * h->w);
-    double per = 2.0 * h->w, kmax = INFINITY, delivered = 0;
+    double per = 2.0 * h->w, kmax = INFINITY, ktail = INFINITY, delivered = 0;
     uint64_t mtu = n->mtu;
     *spread = 0;
     for (size_t k = SUM_AT(drops_lossless); k <= SUM_AT(drops_watchdog); k++)
@@ -780,19 +788,26 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     for (uint32_t j = 0, e; j < ne; j = e) {
         uint32_t r = h->we[j].r, all = 0, z = 0;
         double fewk = h->rlive[r] < FEW ? per - 1 : 0;
-        /* a tail limits the jump at its own end (never passed); the pass
-         * count and the water-filling are the senders' (rw[r] is theirs) */
+        /* the pass count and the water-filling are the senders' (rw[r] is
+         * theirs) */
         for (e = j; e < ne && h->we[e].r == r; e++) {
             const struct wend *x = &h->we[e];
-            if (x->tail) {
-                double k = x->room / (x->w / per) - 1 - fewk;
-                if (k < kmax)
-                    kmax = k;
-            } else {
+            if (!x->tail) {
                 all++;
                 z += x->room <= 0; /* at their last packet (a jump passed them): no limit */
             }
         }
+        /* a tail's end is passed while more than FEW senders keep its
+         * receiver's last hop full (it hands its share to them, jump);
+         * where fewer go on, a jump stops a period short of it */
+        for (uint32_t x = j; x < e; x++)
+            if (h->we[x].tail) {
+                double k = h->we[x].room / (h->we[x].w / per) - 1 - fewk;
+                if (all > FEW)
+                    ktail = fmin(ktail, k);
+                else if (k < kmax)
+                    kmax = k;
+            }
         if (all <= FEW)
             z = 0;
         uint32_t s = all - z, pass = s > FEW ? s - FEW : 0;
@@ -878,6 +893,15 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     }
     if (h->crel > 0 && CARRY_MAX / h->crel * (double)PS_PER_S < (double)d)
         d = (uint64_t)(CARRY_MAX / h->crel * (double)PS_PER_S);
+    /* past a tail's end (the packets' state changes there, not the
+     * windows'), the paused rate the jump leaves stays within TAIL_OFF of
+     * the packets': the drift no fit rules out x the state's lag */
+    double t0 = ktail < 1 ? 0 : floor(ktail) * (double)h->period;
+    if ((double)d > t0) {
+        double most = h->eu > 0 ? (TAIL_OFF / h->eu - h->tlag) * (double)PS_PER_S : INFINITY;
+        if (most < (double)d)
+            d = most > t0 ? (uint64_t)most : (uint64_t)t0;
+    }
     if (n->time_limit_ps != UINT64_MAX &&
         (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period))
         d = 0; /* the limit stands where the packet engine has it */
@@ -1182,14 +1206,24 @@ static void pass_ends(struct hybrid *h, uint64_t d)
             const struct wend *we = &h->we[x];
             /* a tail's NIC has nothing left to send over the jump */
             double c = (double)cr[(size_t)we->i * FC_N + FC_RECV], part = !we->tail;
-            /* a tail is never passed: it is credited from its queued
-             * packets, short of its last (it gave its part by its credit) */
             if (!we->tail && c >= we->room) { /* ends in the jump (room 0: before it) */
                 part = we->room > 0 && got > 0 ? fmin(1, (below + we->g * left) / got) : 0;
                 h->ends += we->room > 0;
                 h->early[we->i] += (uint64_t)((1 - part) * (double)d);
             }
-            below += we->tail ? c : we->room;
+            /* a tail whose queued packets all went and whose level the
+             * receiver's credit passed ends in the jump at that level: the
+             * packets it has left (its last, those on wires) arrive after
+             * it, so its done time is the level's (the first jump's that
+             * passed it: a later one finds only those packets left) */
+            int ended = !we->tail || h->tend[we->i];
+            if (!ended && c >= (double)h->droom[we->i] * (double)n->mtu && got > 0 &&
+                below + we->g * left < got) {
+                ended = 1;
+                h->ends++;
+                h->tend[we->i] = n->now + (uint64_t)((below + we->g * left) / got * (double)d);
+            }
+            below += ended ? we->room : c;
             left -= we->w;
             double *nf = &h->nfrac[n->flows[we->i].src];
             *nf = fmax(*nf, part);
@@ -1523,6 +1557,8 @@ void hybrid_loop(struct pnet *n)
         if (f->done && h.early[i])
             f->done_ps -= h.early[i] < f->done_ps - f->first_tx_ps ? h.early[i]
                                                                   : f->done_ps - f->first_tx_ps;
+        if (f->done && h.tend[i] && h.tend[i] < f->done_ps)
+            f->done_ps = h.tend[i] > f->first_tx_ps ? h.tend[i] : f->first_tx_ps;
     }
     release(&h);
 }
