@@ -49,7 +49,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     if (!u || !ALLOC(m->links, nl) || !ALLOC(m->flows, (size_t)nf + 1) ||
         !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
         (weighted && !ALLOC(m->pw, np)) || (narrow && !ALLOC(m->pslot16, ne)) ||
-        heap_init(&m->heap, a, nh) < 0) {
+        cq_init(&m->heap, a, nh) < 0) {
         free(cnt);
         return -1;
     }
@@ -400,10 +400,11 @@ static void gflush(struct mm *m);
  * link before it is read. */
 static int heap_next(struct mm *m, uint32_t *id, double *level)
 {
-    while (m->heap.n) {
-        uint32_t i = heap_top(&m->heap)->id;
+    const struct heap_entry *top;
+    while ((top = cq_top(&m->heap))) {
+        uint32_t i = top->id;
         if (i >= m->nl) {
-            heap_pop(&m->heap); /* the top */
+            cq_pop(&m->heap); /* the top */
             if (m->frozen[i - m->nl])
                 continue;
             *id = i;
@@ -413,15 +414,15 @@ static int heap_next(struct mm *m, uint32_t *id, double *level)
         if (m->ng && m->n_gdirty && m->lgoff[i + 1] > m->lgoff[i])
             gflush(m);
         if (l->unfrozen == 0) {
-            heap_pop(&m->heap); /* the top */
+            cq_pop(&m->heap); /* the top */
             continue;
         }
         double lv = (l->rem > 0 ? l->rem : 0) / l->wun;
-        if (lv > heap_double_of(heap_top(&m->heap)->key)) {
-            heap_put(&m->heap, i, heap_key_of(lv));
+        if (lv > heap_double_of(top->key)) {
+            cq_put(&m->heap, i, heap_key_of(lv));
             continue;
         }
-        heap_pop(&m->heap); /* the top */
+        cq_pop(&m->heap); /* the top */
         *id = i;
         *level = lv;
         return 1;
@@ -482,7 +483,7 @@ static void fill(struct mm *m)
         }
         if (cap < ub) {
             ub = cap;
-            heap_put(&m->heap, m->nl + f, heap_key_of(cap));
+            cq_put(&m->heap, m->nl + f, heap_key_of(cap));
         }
         for (uint32_t j = 0; j < np; j++) {
             struct mm_link *l = &m->links[m->path[fl->poff + j]];
@@ -494,14 +495,27 @@ static void fill(struct mm *m)
             }
         }
     }
-    for (uint32_t i = 0; i < nt; i++) { /* the heap's order is total: any order in */
+    /* the queue's order is total: any order in. A burst's links, swept by
+     * id (ascending, as a collection takes them), go to the sorted run */
+    int coll = by_id && cq_collect_begin(&m->heap, m->n_tl);
+    for (uint32_t i = 0; i < nt; i++) {
         uint32_t lid = by_id ? i : m->tl[i];
         struct mm_link *l = &m->links[lid];
         if (by_id && l->mark != m->epoch)
             continue;
-        if (l->na && l->acc >= l->rem * (1 - 1e-12))
-            heap_put(&m->heap, lid, heap_key_of(l->rem / l->wun));
+        if (l->na && l->acc >= l->rem * (1 - 1e-12)) {
+            if (coll)
+                cq_collect(&m->heap, lid, heap_key_of(l->rem / l->wun));
+            else
+                cq_put(&m->heap, lid, heap_key_of(l->rem / l->wun));
+        }
         l->acc = l->amax = l->amax_other = 0;
+    }
+    if (coll) {
+        cq_collect_close(&m->heap);
+        for (uint32_t lid = 0; lid < m->nl; lid++) /* the same order: ids not collected pass */
+            cq_settle(&m->heap, lid);
+        cq_collect_end(&m->heap);
     }
     uint32_t id;
     double level;
@@ -735,11 +749,11 @@ static void gupdate(struct mm *m)
     for (uint32_t i = 0; i < m->n_tl; i++) {
         const struct mm_link *l = &m->links[m->tl[i]];
         if (l->unfrozen)
-            heap_put(&m->heap, m->tl[i], heap_key_of(l->rem / l->wun));
+            cq_put(&m->heap, m->tl[i], heap_key_of(l->rem / l->wun));
     }
     for (uint32_t a = 0; m->fcap && a < m->n_active; a++)
         if (m->fcap[m->active[a]] != INFINITY)
-            heap_put(&m->heap, m->nl + m->active[a], heap_key_of(m->fcap[m->active[a]]));
+            cq_put(&m->heap, m->nl + m->active[a], heap_key_of(m->fcap[m->active[a]]));
     uint32_t id;
     double level;
     while (heap_next(m, &id, &level)) {

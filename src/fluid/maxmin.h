@@ -39,7 +39,7 @@
 #include <stdint.h>
 
 #include "../core/arena.h"
-#include "heap.h"
+#include "cq.h"
 
 #define MM_CAP UINT32_MAX /* bottleneck: the flow's own cap */
 #define MM_NONE (UINT32_MAX - 1)
@@ -116,9 +116,11 @@ struct mm {
     uint32_t *aff, n_aff;   /* flows whose rate was recomputed (A) */
     uint32_t *tl, n_tl;     /* links whose load was recomputed */
     uint32_t epoch;
-    /* water-filling heap over constraint ids: links, then nl + flow (caps),
-     * keyed by heap_key_of(level) */
-    struct heap heap;
+    /* water-filling queue over constraint ids: links, then nl + flow (caps),
+     * keyed by heap_key_of(level); a burst's fill puts its links in the
+     * queue's sorted run (cq.h): most come out with no flow left to freeze,
+     * a read each rather than a heap pop */
+    struct cq heap;
     /* leaf-pair groups (mm_init_groups; ng 0: none): see there */
     uint32_t ng;
     uint32_t *fgroup;        /* per flow: its group, or MM_NIL */
