@@ -2,6 +2,7 @@
  * on random networks, and whole runs against the packet engine and the bound. */
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1249,7 +1250,38 @@ static void fluid_latency_from_solver_path(void)
     test_prep_release(&p);
 }
 
+/* A link record starts a cache line and keeps what a burst's start, stop
+ * and fill read a path entry in its first line (maxmin.h), whatever came
+ * before it in the arena: one line a path entry. */
+static void maxmin_link_hot_line(void)
+{
+    static const size_t hot[] = {
+        offsetof(struct mm_link, off),  offsetof(struct mm_link, n),
+        offsetof(struct mm_link, unfrozen), offsetof(struct mm_link, snap),
+        offsetof(struct mm_link, rem),  offsetof(struct mm_link, wun),
+        offsetof(struct mm_link, acc),  offsetof(struct mm_link, amax),
+        offsetof(struct mm_link, amax_other), offsetof(struct mm_link, load)};
+    for (size_t i = 0; i < sizeof hot / sizeof *hot; i++)
+        CHECKF(hot[i] + 8 <= 64, "field %zu at byte %zu", i, hot[i]);
+    static double cap[3 + 39 * 1000];
+    for (size_t l = 0; l < sizeof cap / sizeof *cap; l++)
+        cap[l] = 1e9;
+    uint32_t misaligned = 0;
+    for (uint32_t k = 0; k < 40; k++) {
+        struct arena a;
+        arena_init(&a);
+        CHECK(arena_calloc(&a, 1 + k, 4) != NULL); /* the arena's next address moves on */
+        uint32_t off[3] = {0, 2, 3}, path[3] = {0, 1, 2};
+        struct mm m;
+        CHECK(mm_init(&m, &a, 3 + k * 1000, cap, 2, off, path, NULL, NULL) == 0);
+        misaligned += (uintptr_t)m.links % 64 != 0;
+        arena_release(&a);
+    }
+    CHECKF(misaligned == 0, "%u of 40 link arrays off a line boundary", misaligned);
+}
+
 SUITE(suite_fluid) = {
+    {"maxmin_link_hot_line", maxmin_link_hot_line},
     {"fluid_path_cache_is_topo_path", fluid_path_cache_is_topo_path},
     {"fluid_latency_from_solver_path", fluid_latency_from_solver_path},
     {"fluid_honours_time_limit", fluid_honours_time_limit},

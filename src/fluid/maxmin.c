@@ -43,10 +43,14 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         most = ++cnt[path[i]] > most ? cnt[path[i]] : most;
     int narrow = most <= UINT16_MAX;
     uint32_t *u = arena_calloc(a, (3 - !!kept - !!narrow + 2 * (size_t)weighted) * ne + 2 * nfl +
-                                      (4 + 2 * (size_t)weighted) * nll,
+                                      (6 + 2 * (size_t)weighted) * nll,
                                sizeof *u);
 #define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
-    if (!u || !ALLOC(m->links, nl) || !ALLOC(m->flows, (size_t)nf + 1) ||
+    /* the link records on a line boundary (arena blocks align to 16) */
+    unsigned char *lraw = arena_calloc(a, (size_t)(nl ? nl : 1) * sizeof *m->links + 64, 1);
+    if (lraw)
+        m->links = (struct mm_link *)(void *)(lraw + (-(uintptr_t)lraw & 63));
+    if (!u || !lraw || !ALLOC(m->flows, (size_t)nf + 1) ||
         !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
         (weighted && !ALLOC(m->pw, np)) || (narrow && !ALLOC(m->pslot16, ne)) ||
         cq_init(&m->heap, a, nh) < 0) {
@@ -73,6 +77,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->dirty = u, u += nll;
     m->dmark = u, u += nll;
     m->tl = u, u += nll;
+    m->lside = (struct mm_lside *)(void *)u, u += 2 * nll;
     m->shrunk = u;
     if (np && !kept)
         memcpy(m->path, path, np * sizeof *path);
@@ -332,7 +337,7 @@ static void touch_link(struct mm *m, uint32_t lid)
         snapshot(l, m->epoch);
         l->na = 0;
         l->aprev = 0;
-        l->froze = 0;
+        m->lside[lid].froze = 0;
         l->level = -1;
     }
 }
@@ -373,7 +378,7 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
     fl->rate = rate;
     bott_set(m, f, bott);
     if (bott < m->nl)
-        m->links[bott].froze++;
+        m->lside[bott].froze++;
     /* the heap keys of its links only grow: fill() refreshes them lazily */
     for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
@@ -457,7 +462,7 @@ static void fill(struct mm *m)
         double free = l->cap - (l->load - l->aprev);
         l->unfrozen = l->na;
         l->wun = 0;
-        l->froze = 0;
+        m->lside[by_id ? i : m->tl[i]].froze = 0;
         l->rem = free > 0 ? free : 0;
         l->level = -1;
         l->acc = 0; /* first the sum of upper bounds, then of the new rates */
@@ -553,7 +558,7 @@ static uint32_t validate(struct mm *m)
         struct mm_link *l = &m->links[lid];
         if (l->n == l->na)
             continue; /* no fixed flow here */
-        int fixed_bott = l->nbott > l->froze;
+        int fixed_bott = l->nbott > m->lside[lid].froze;
         if (l->level >= 0) {
             /* A froze here: no fixed flow may be faster */
             double x = l->level * (1 + EPS);
@@ -597,13 +602,13 @@ static void finish(struct mm *m)
         /* an exact sum where it is cheap, so round-off cannot drift */
         if (l->n == l->na) {
             l->load = l->acc;
-            l->since_sum = 0;
-        } else if (++l->since_sum >= 8 * l->n) { /* amortised: 1/8 read a touch */
+            m->lside[lid].since_sum = 0;
+        } else if (++m->lside[lid].since_sum >= 8 * l->n) { /* amortised: 1/8 read a touch */
             double load = 0;
             for (uint32_t k = 0; k < l->n; k++)
                 load += slot_w(m, l->off + k) * m->flows[mm_lflow(m, l->off + k)].rate;
             l->load = load;
-            l->since_sum = 0;
+            m->lside[lid].since_sum = 0;
         } else {
             l->load = l->load - l->aprev + l->acc;
         }
@@ -614,7 +619,8 @@ static void finish(struct mm *m)
         }
         /* the flows bottlenecked here share the level A froze at, unless
          * fixed ones keep theirs (equal within EPS, validate checked) */
-        if (l->froze && l->nbott == l->froze)
+        uint32_t froze = m->lside[lid].froze;
+        if (froze && l->nbott == froze)
             l->blevel = l->level;
         double maxr = l->n == l->na ? 0 : l->maxr;
         l->maxr = l->amax_other > maxr ? l->amax_other : maxr;

@@ -45,25 +45,37 @@
 #define MM_NONE (UINT32_MAX - 1)
 #define MM_NIL UINT32_MAX /* end of a bottleneck list */
 
+/* 128 bytes on a 64-byte boundary: the first line holds what a start, a
+ * stop and the fill's per-flow passes (its bounds, freeze) read and write,
+ * so each path entry of a burst costs one line, not the two or three of a
+ * record laid out by meaning; the second line what an update reads once a
+ * link. Two per-update counters live beside, in mm.lside. */
 struct mm_link {
-    double cap;
+    uint32_t off, n;        /* active flows: mm.lflow[off .. off + n) */
+    uint32_t unfrozen;      /* scratch: flows of A here not yet frozen */
+    uint32_t snap;          /* update that prev_load belongs to */
+    double rem;             /* scratch: capacity left for the unfrozen flows of A */
+    double wun;             /* scratch: the unfrozen ones' weights here */
+    double acc, amax;       /* scratch: A's new rates here: sum, max */
+    double amax_other;      /* scratch: max of A's new rates here, flows bottlenecked elsewhere */
     double load;            /* sum of its active flows' rates, kept incrementally */
+    /* second line */
+    double cap;
     double prev_load;       /* load before the last update (links in tl) */
     double blevel;          /* rate of the flows bottlenecked here (within 1e-10) */
     double maxr;            /* >= the rate of every other flow here */
-    uint32_t off, n;        /* active flows: mm.lflow[off .. off + n) */
+    double aprev;           /* scratch: A's rates here before the update */
+    double level;           /* scratch: rate at which A's flows froze here, < 0 none */
     uint32_t bhead, nbott;  /* flows bottlenecked here: list through mm_flow.bnext */
-    uint32_t snap;          /* update that prev_load belongs to */
+    uint32_t mark;          /* scratch: == mm.epoch: in the touched set T */
+    uint32_t na;            /* scratch: flows of A here */
+};
+_Static_assert(sizeof(struct mm_link) == 128, "a link record is two cache lines");
+
+/* Per link, beside its record: counters an update reads once a link. */
+struct mm_lside {
+    uint32_t froze;         /* scratch: flows frozen here this fill */
     uint32_t since_sum;     /* updates since load was last summed exactly */
-    /* scratch of one update */
-    uint32_t mark;          /* == mm.epoch: in the touched set T */
-    uint32_t na, unfrozen, froze; /* flows of A here; not yet frozen; frozen here */
-    double wun;             /* the unfrozen ones' weights here */
-    double aprev;           /* A's rates here before the update */
-    double acc, amax;       /* A's new rates here: sum, max */
-    double amax_other;      /* max of A's new rates here, flows bottlenecked elsewhere */
-    double rem;             /* capacity left for the unfrozen flows of A */
-    double level;           /* rate at which A's flows froze here, < 0 none */
 };
 
 /* Per flow only what every update reads (40 bytes): the path's length is
@@ -80,7 +92,8 @@ struct mm_flow {
 
 struct mm {
     uint32_t nl, nf;
-    struct mm_link *links;
+    struct mm_link *links;  /* 64-byte aligned */
+    struct mm_lside *lside;
     struct mm_flow *flows;  /* nf + 1: the last one only closes the paths */
     double *fcap;           /* per flow its own cap; NULL: none has one */
     uint8_t *frozen;        /* per flow, scratch of one fill */
