@@ -1542,7 +1542,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         }
         path_off[i] = all.n;
         int failed = gid != MM_NIL && gfail[gid];
-        for (uint32_t j = 0; j < one.n && !failed; j++)
+        /* no failed link in the fabric (topo__fail counts each): no port read */
+        for (uint32_t j = 0; t->n_failed && j < one.n && !failed; j++)
             failed = one.link[j] < t->n_ports && t->ports[one.link[j]].failed;
         n->onto_failed += failed;
         uint64_t wire = wire_bytes(x->bytes, n->wf);
@@ -2232,19 +2233,27 @@ static void balance(const struct fnet *n, struct results *r)
     if (bytes)
         balance_compute(r, t, bytes);
     free(bytes);
+    /* each link's answer once, in link order (its port's record read in
+     * order): the flows' paths then read a byte a link, not a port record */
+    uint8_t *up = malloc(m->nl ? m->nl : 1);
+    for (uint32_t l = 0; up && l < m->nl; l++)
+        up[l] = (uint8_t)is_uplink(n, l);
     for (uint32_t i = 0; i < m->nf; i++) {
         const struct mm_flow *f = &m->flows[i];
         uint32_t c = 0, g = m->ng ? m->fgroup[i] : MM_NIL;
-        for (uint32_t j = 0, np = mm_np(m, i); j < np; j++)
-            c += is_uplink(n, m->path[f->poff + j]);
+        for (uint32_t j = 0, np = mm_np(m, i); j < np; j++) {
+            uint32_t l = m->path[f->poff + j];
+            c += up ? up[l] : (uint32_t)is_uplink(n, l);
+        }
         for (uint32_t j = g != MM_NIL ? m->goff[g] : 0; g != MM_NIL && j < m->goff[g + 1]; j++)
-            c += is_uplink(n, m->gpath[j]);
+            c += up ? up[m->gpath[j]] : (uint32_t)is_uplink(n, m->gpath[j]);
         if (!c)
             continue;
         paths += c;
         maxp = c > maxp ? c : maxp;
         cnt++;
     }
+    free(up);
     r->lb = n->sc->fabric.load_balancing;
     r->lb_paths_mean = cnt ? paths / cnt : 0;
     r->lb_paths_max = maxp;
