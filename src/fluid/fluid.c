@@ -265,27 +265,31 @@ static void heads_release(struct heads *hd)
  * (the latest of its flows': in a fluid they flow at once) and its last
  * packet has the way on; one alone has its packet-by-packet time, less its
  * bytes' time at its pace (alone, alone_less). bp: x's bound_path. */
+static inline uint64_t u64_max(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
 static uint64_t bound_latency_ps(const struct topo *t, const struct heads *hd,
                                  const struct transfer *x, const struct bound_path *bp,
                                  uint64_t alone, int buffered)
 {
     uint32_t k = bp->np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
     uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
-    uint64_t v[8] = {bp->tail[0], hd->dst[x->dst] + bp->tail[k], 0, 0, 0, 0, 0, 0};
+    /* the latest of the terms, taken as they come (no array to scan) */
+    uint64_t m = bp->tail[0];
+    m = u64_max(m, hd->dst[x->dst] + bp->tail[k]);
     if (sl != dl) {
-        v[2] = hd->up[2 * sl] + bp->tail[1];
-        v[3] = hd->up[2 * dl + 1] + bp->tail[k - 1];
+        m = u64_max(m, hd->up[2 * sl] + bp->tail[1]);
+        m = u64_max(m, hd->up[2 * dl + 1] + bp->tail[k - 1]);
     }
     if (k >= 4) { /* three tiers, between pods: the pods' links to the super-spines */
-        v[6] = hd->pod[2 * t->nodes[t->nodes[x->src].leaf].pod] + bp->tail[2];
-        v[7] = hd->pod[2 * t->nodes[t->nodes[x->dst].leaf].pod + 1] + bp->tail[k - 2];
+        m = u64_max(m, hd->pod[2 * t->nodes[t->nodes[x->src].leaf].pod] + bp->tail[2]);
+        m = u64_max(m, hd->pod[2 * t->nodes[t->nodes[x->dst].leaf].pod + 1] + bp->tail[k - 2]);
     }
     if (buffered)
-        v[4] = hd->store[x->dst];
-    v[5] = alone;
-    uint64_t m = 0;
-    for (int i = 0; i < 8; i++)
-        m = v[i] > m ? v[i] : m;
+        m = u64_max(m, hd->store[x->dst]);
+    m = u64_max(m, alone);
     return m;
 }
 
