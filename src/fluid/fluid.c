@@ -673,8 +673,11 @@ static int flow_links(const struct topo *t, const struct scenario *sc,
         return -1;
     s->n = 0;
     if (!split) {
+        /* a route's ports are distinct: its tables are per destination and
+         * its hash per switch, so a walk back at a switch would go round
+         * for ever and yield no route; no duplicate scan */
         for (uint32_t i = 0; i < *np; i++)
-            if (lset_add(s, path[i], 1.0) < 0)
+            if (lset_push(s, path[i], 1.0, 64) < 0)
                 return -1;
         return 0;
     }
