@@ -1280,7 +1280,51 @@ static void maxmin_link_hot_line(void)
     CHECKF(misaligned == 0, "%u of 40 link arrays off a line boundary", misaligned);
 }
 
+/* Set-up and the engine choice's load take a route's ports without looking
+ * for one twice (flow_links, fluid_load_add): routes have distinct ports,
+ * on two and three tiers, with links down (routes around them), for every
+ * transfer and for random endpoint pairs and source ports. */
+static void fluid_routes_have_distinct_ports(void)
+{
+    static const char *const cases[][3] = {
+        {"fabric.tiers=3", "fabric.pods=2", "fabric.failed_links=4"},
+        {"fabric.tiers=2", "fabric.failed_links=3", "storage.nodes=6"},
+        {"fabric.tiers=3", "fabric.pods=3", "fabric.load_balancing=wcmp"},
+    };
+    uint32_t routes = 0, twice = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        for (int k = 0; k < 3; k++)
+            test_set(&sc, "%s", cases[c][k]);
+        struct test_prep p;
+        CHECKF(test_prepare(&p, &sc) == 0, "%s", p.e.msg);
+        struct rng r;
+        rng_init(&r, 7 + c, 3);
+        uint32_t ends = p.t.first_cleaf;
+        for (uint32_t i = 0; i < p.w.n + 20000; i++) {
+            uint32_t src, dst, path[TOPO_MAX_HOPS];
+            uint16_t sport;
+            if (i < p.w.n) {
+                src = p.w.xfers[i].src, dst = p.w.xfers[i].dst, sport = p.w.xfers[i].sport;
+            } else {
+                src = (uint32_t)rng_below(&r, ends), dst = (uint32_t)rng_below(&r, ends);
+                sport = (uint16_t)rng_below(&r, 65536);
+            }
+            uint32_t n = topo_path(&p.t, src, dst, sport, path, TOPO_MAX_HOPS);
+            routes += n > 0;
+            for (uint32_t j = 1; j < n; j++)
+                for (uint32_t k = 0; k < j; k++)
+                    twice += path[k] == path[j];
+        }
+        test_prep_release(&p);
+    }
+    CHECKF(routes > 60000, "%u routes", routes);
+    CHECKF(twice == 0, "%u ports twice on a route", twice);
+}
+
 SUITE(suite_fluid) = {
+    {"fluid_routes_have_distinct_ports", fluid_routes_have_distinct_ports},
     {"maxmin_link_hot_line", maxmin_link_hot_line},
     {"fluid_path_cache_is_topo_path", fluid_path_cache_is_topo_path},
     {"fluid_latency_from_solver_path", fluid_latency_from_solver_path},

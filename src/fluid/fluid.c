@@ -1044,20 +1044,9 @@ void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32
                     (j ? (t->ports[path[j]].node >= t->first_spine ? f->sc->fabric.spine_latency_ps
                                                                    : f->sc->fabric.leaf_latency_ps)
                        : 0));
-    int twice = 0; /* a port twice on a route: one share of twice the rate, as flow_links' set */
-    for (uint32_t j = 1; j < np; j++)
-        for (uint32_t k = 0; k < j; k++)
-            twice |= path[k] == path[j];
+    /* a route's ports are distinct (flow_links): each one share */
     for (uint32_t j = 0; j < np; j++) {
-        uint32_t l = path[j], m = 1, dup = 0;
-        if (twice) {
-            for (uint32_t k = 0; k < j && !dup; k++)
-                dup = path[k] == l;
-            for (uint32_t k = j + 1; k < np && !dup; k++)
-                m += path[k] == l;
-            if (dup)
-                continue;
-        }
+        uint32_t l = path[j];
         if (f->rmin) {
             f->rmin[l] = rtt < f->rmin[l] ? rtt : f->rmin[l];
             f->rmax[l] = rtt > f->rmax[l] ? rtt : f->rmax[l];
@@ -1068,7 +1057,7 @@ void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32
         }
         if (f->mine[l] == 0)
             f->touched[f->nt++] = l;
-        f->mine[l] += (double)m * rate;
+        f->mine[l] += rate;
     }
 }
 
