@@ -371,7 +371,13 @@ static uint32_t affect_bottlenecked(struct mm *m, const struct mm_link *l)
     return added;
 }
 
-static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
+/* The weight of path entry pe where unit says weights are all 1 (pw NULL):
+ * a constant in the copies of the per-entry loops made for it, so they
+ * neither test pw nor multiply (x 1.0 and / 1.0 change no double). */
+#define MM_W(m, unit, pe) ((unit) ? 1.0 : (m)->pw[pe])
+
+static inline __attribute__((always_inline)) void freeze_w(struct mm *m, uint32_t f, double rate,
+                                                           uint32_t bott, int unit)
 {
     struct mm_flow *fl = &m->flows[f];
     m->frozen[f] = 1;
@@ -383,7 +389,7 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
     for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
-        double w = mm_w(m, fl->poff + i);
+        double w = MM_W(m, unit, fl->poff + i);
         l->rem -= w * rate;
         l->wun = --l->unfrozen ? l->wun - w : 0;
         l->acc += w * rate;
@@ -392,6 +398,14 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
         if (lid != bott && rate > l->amax_other)
             l->amax_other = rate;
     }
+}
+
+static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
+{
+    if (m->pw)
+        freeze_w(m, f, rate, bott, 0);
+    else
+        freeze_w(m, f, rate, bott, 1);
 }
 
 static void gflush(struct mm *m);
@@ -445,6 +459,36 @@ static int sweep_by_id(const struct mm *m)
     return !m->aoff && (uint64_t)m->n_tl * 4 >= m->nl;
 }
 
+/* fill's pass over A: each flow's upper bound (the least its links leave
+ * it, its cap), summed on its links with its weights. */
+static inline __attribute__((always_inline)) void fill_bounds(struct mm *m, int unit)
+{
+    for (uint32_t i = 0; i < m->n_aff; i++) {
+        uint32_t f = m->aff[i];
+        const struct mm_flow *fl = &m->flows[f];
+        uint32_t np = mm_np(m, f);
+        double ub = INFINITY, cap = mm_cap(m, f);
+        for (uint32_t j = 0; j < np; j++) {
+            const struct mm_link *l = &m->links[m->path[fl->poff + j]];
+            if (l->rem < ub * MM_W(m, unit, fl->poff + j))
+                ub = l->rem / MM_W(m, unit, fl->poff + j);
+        }
+        if (cap < ub) {
+            ub = cap;
+            cq_put(&m->heap, m->nl + f, heap_key_of(cap));
+        }
+        for (uint32_t j = 0; j < np; j++) {
+            struct mm_link *l = &m->links[m->path[fl->poff + j]];
+            l->acc += MM_W(m, unit, fl->poff + j) * ub;
+            l->wun += MM_W(m, unit, fl->poff + j);
+            if (!unit && m->alist) { /* lists only with weights */
+                uint32_t *ao = &m->aoff[2 * m->path[fl->poff + j]];
+                m->alist[ao[0] + ao[1]++] = f;
+            }
+        }
+    }
+}
+
 /* Progressive filling of A over what the fixed flows leave on T's links:
  * their load is the link's load less A's old rates, no scan needed. */
 static void fill(struct mm *m)
@@ -476,30 +520,10 @@ static void fill(struct mm *m)
      * (its cap, the residual of every link it crosses) never binds: keep it
      * out of the heap. Most links of a burst are such (writer NICs, uplinks).
      * Likewise a cap above what the links leave the flow. */
-    for (uint32_t i = 0; i < m->n_aff; i++) {
-        uint32_t f = m->aff[i];
-        const struct mm_flow *fl = &m->flows[f];
-        uint32_t np = mm_np(m, f);
-        double ub = INFINITY, cap = mm_cap(m, f);
-        for (uint32_t j = 0; j < np; j++) {
-            const struct mm_link *l = &m->links[m->path[fl->poff + j]];
-            if (l->rem < ub * mm_w(m, fl->poff + j))
-                ub = l->rem / mm_w(m, fl->poff + j);
-        }
-        if (cap < ub) {
-            ub = cap;
-            cq_put(&m->heap, m->nl + f, heap_key_of(cap));
-        }
-        for (uint32_t j = 0; j < np; j++) {
-            struct mm_link *l = &m->links[m->path[fl->poff + j]];
-            l->acc += mm_w(m, fl->poff + j) * ub;
-            l->wun += mm_w(m, fl->poff + j);
-            if (m->alist) {
-                uint32_t *ao = &m->aoff[2 * m->path[fl->poff + j]];
-                m->alist[ao[0] + ao[1]++] = f;
-            }
-        }
-    }
+    if (m->pw)
+        fill_bounds(m, 0);
+    else
+        fill_bounds(m, 1);
     /* the queue's order is total: any order in. A burst's links, swept by
      * id (ascending, as a collection takes them), go to the sorted run */
     int coll = by_id && cq_collect_begin(&m->heap, m->n_tl);
