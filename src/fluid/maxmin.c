@@ -48,8 +48,9 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
 #define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
     /* the link records on a line boundary (arena blocks align to 16) */
     unsigned char *lraw = arena_calloc(a, (size_t)(nl ? nl : 1) * sizeof *m->links + 64, 1);
+    size_t mis = (uintptr_t)lraw & 63;
     if (lraw)
-        m->links = (struct mm_link *)(void *)(lraw + (-(uintptr_t)lraw & 63));
+        m->links = (struct mm_link *)(void *)(lraw + (mis ? 64 - mis : 0));
     if (!u || !lraw || !ALLOC(m->flows, (size_t)nf + 1) ||
         !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
         (weighted && !ALLOC(m->pw, np)) || (narrow && !ALLOC(m->pslot16, ne)) ||
