@@ -466,6 +466,8 @@ static inline __attribute__((always_inline)) void fill_bounds(struct mm *m, int 
 {
     for (uint32_t i = 0; i < m->n_aff; i++) {
         uint32_t f = m->aff[i];
+        if (i + 8 < m->n_aff) /* a burst's links are misses: fetched 8 flows ahead */
+            mm_links_prefetch(m, m->aff[i + 8]);
         const struct mm_flow *fl = &m->flows[f];
         uint32_t np = mm_np(m, f);
         double ub = INFINITY, cap = mm_cap(m, f);
