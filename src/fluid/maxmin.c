@@ -564,7 +564,13 @@ static void fill(struct mm *m)
                     freeze(m, m->alist[k], level, id);
             continue;
         }
-        for (uint32_t k = l->off; k < l->off + l->n && l->unfrozen; k++) {
+        for (uint32_t k = l->off, end = l->off + l->n; k < end && l->unfrozen; k++) {
+            /* a long list's flows and their links are misses: fetched
+             * ahead in two stages (a flow's record and path, then links) */
+            if (k + 16 < end)
+                mm_stop_prefetch(m, mm_lflow(m, k + 16), 0);
+            if (k + 8 < end)
+                mm_stop_prefetch(m, mm_lflow(m, k + 8), 1);
             uint32_t f = mm_lflow(m, k);
             if (!m->frozen[f] && m->flows[f].mark == m->epoch)
                 freeze(m, f, level, id);
