@@ -849,7 +849,8 @@ void mm_update(struct mm *m)
         gupdate(m);
         return;
     }
-    if (m->starts_only && m->n_added == m->n_active) {
+    int burst = m->starts_only && m->n_added == m->n_active;
+    if (burst) {
         /* every active flow has just started (rate 0, bottlenecked
          * nowhere): A is all of them, and the links in dirty, in the order
          * affect would touch them (first seen along the flows in start
@@ -862,6 +863,11 @@ void mm_update(struct mm *m)
         }
         m->n_aff = m->n_added; /* aff is added's array */
         for (uint32_t i = 0; i < m->n_dirty; i++) {
+            if (i + 16 < m->n_dirty) { /* random records: both lines, ahead */
+                const char *p = (const char *)&m->links[m->dirty[i + 16]];
+                __builtin_prefetch(p, 1);
+                __builtin_prefetch(p + 64, 1);
+            }
             touch_link(m, m->dirty[i]);
             m->links[m->dirty[i]].na = m->links[m->dirty[i]].n;
         }
@@ -870,7 +876,9 @@ void mm_update(struct mm *m)
             affect(m, m->added[i]);
     }
     m->starts_only = 1;
-    for (uint32_t i = 0; i < m->n_dirty; i++) {
+    /* a burst's links carry no bottlenecked flow (every active one has just
+     * started, and a stop leaves its list): all of them touched above */
+    for (uint32_t i = 0; !burst && i < m->n_dirty; i++) {
         touch_link(m, m->dirty[i]);
         affect_bottlenecked(m, &m->links[m->dirty[i]]);
     }
