@@ -1323,7 +1323,45 @@ static void fluid_routes_have_distinct_ports(void)
     CHECKF(twice == 0, "%u ports twice on a route", twice);
 }
 
+/* mm.plen, the one path length a stop's prefetch takes a path's place
+ * from (maxmin.h): set only when every path has it, and then flow f's path
+ * starts at f x plen; 0 with lengths that differ or with weights. */
+static void maxmin_plen_places_paths(void)
+{
+    uint32_t wrong = 0, uniform = 0, mixed = 0;
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        struct rng r;
+        rng_init(&r, seed, 93);
+        struct net n;
+        random_net(&n, &r, seed % 2 ? 1 + (uint32_t)(seed % MAXP) : 0);
+        for (uint32_t j = 0; seed % 4 < 2 && j < n.off[n.nf]; j++)
+            n.w[j] = 1.0;
+        struct arena a;
+        arena_init(&a);
+        struct mm m;
+        CHECK(mm_init(&m, &a, n.nl, n.cap, n.nf, n.off, n.path, n.w, n.fcap) == 0);
+        int same = 1, unit = 1;
+        for (uint32_t f = 1; f < n.nf; f++)
+            same &= n.off[f + 1] - n.off[f] == n.off[1] - n.off[0];
+        for (uint32_t j = 0; j < n.off[n.nf]; j++)
+            unit &= n.w[j] == 1.0;
+        if (same && unit) {
+            uniform++;
+            wrong += m.plen != n.off[1] - n.off[0];
+            for (uint32_t f = 0; f < n.nf; f++)
+                wrong += m.flows[f].poff != f * m.plen;
+        } else {
+            mixed++;
+            wrong += m.plen != 0;
+        }
+        arena_release(&a);
+    }
+    CHECKF(uniform >= 40 && mixed >= 40, "%u uniform, %u mixed", uniform, mixed);
+    CHECKF(wrong == 0, "%u wrong", wrong);
+}
+
 SUITE(suite_fluid) = {
+    {"maxmin_plen_places_paths", maxmin_plen_places_paths},
     {"fluid_routes_have_distinct_ports", fluid_routes_have_distinct_ports},
     {"maxmin_link_hot_line", maxmin_link_hot_line},
     {"fluid_path_cache_is_topo_path", fluid_path_cache_is_topo_path},

@@ -114,6 +114,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     for (uint32_t f = 1; same && f < nf; f++)
         same = path_off[f + 1] - path_off[f] == len;
     m->lmul = same ? ((UINT64_C(1) << 38) + len - 1) / len : 0;
+    m->plen = same && path_off[0] == 0 ? len : 0;
     m->epoch = 1;
     m->dmark_epoch = 1;
     m->starts_only = 1;

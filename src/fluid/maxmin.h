@@ -106,6 +106,7 @@ struct mm {
     uint16_t *pslot16;
     uint32_t *lflow;        /* per link: its active flows (mm_lflow), as flow ids,
                              * or with lmul their path entries naming the link */
+    uint32_t plen;          /* with lmul: P (flow f's path starts at entry f x P) */
     uint64_t lmul;          /* every path one length P (unit weights): an entry's
                              * flow is entry x lmul >> 38 (= entry / P), and a
                              * moved flow's entry needs no lookup; 0: flow ids */
@@ -210,7 +211,8 @@ static inline void mm_stop_prefetch(const struct mm *m, uint32_t f, int stage)
     const struct mm_flow *fl = &m->flows[f];
     if (stage == 0) {
         __builtin_prefetch(fl);
-        __builtin_prefetch(&m->path[fl->poff]);
+        /* one path length: its path's place without waiting for its record */
+        __builtin_prefetch(&m->path[m->plen ? (size_t)f * m->plen : fl->poff]);
         return;
     }
     for (uint32_t pe = fl->poff, end = fl[1].poff; pe < end; pe++) {
