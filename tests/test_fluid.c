@@ -2,6 +2,7 @@
  * on random networks, and whole runs against the packet engine and the bound. */
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1249,7 +1250,120 @@ static void fluid_latency_from_solver_path(void)
     test_prep_release(&p);
 }
 
+/* A link record starts a cache line and keeps what a burst's start, stop
+ * and fill read a path entry in its first line (maxmin.h), whatever came
+ * before it in the arena: one line a path entry. */
+static void maxmin_link_hot_line(void)
+{
+    static const size_t hot[] = {
+        offsetof(struct mm_link, off),  offsetof(struct mm_link, n),
+        offsetof(struct mm_link, unfrozen), offsetof(struct mm_link, snap),
+        offsetof(struct mm_link, rem),  offsetof(struct mm_link, wun),
+        offsetof(struct mm_link, acc),  offsetof(struct mm_link, amax),
+        offsetof(struct mm_link, amax_other), offsetof(struct mm_link, load)};
+    for (size_t i = 0; i < sizeof hot / sizeof *hot; i++)
+        CHECKF(hot[i] + 8 <= 64, "field %zu at byte %zu", i, hot[i]);
+    static double cap[3 + 39 * 1000];
+    for (size_t l = 0; l < sizeof cap / sizeof *cap; l++)
+        cap[l] = 1e9;
+    uint32_t misaligned = 0;
+    for (uint32_t k = 0; k < 40; k++) {
+        struct arena a;
+        arena_init(&a);
+        CHECK(arena_calloc(&a, 1 + k, 4) != NULL); /* the arena's next address moves on */
+        uint32_t off[3] = {0, 2, 3}, path[3] = {0, 1, 2};
+        struct mm m;
+        CHECK(mm_init(&m, &a, 3 + k * 1000, cap, 2, off, path, NULL, NULL) == 0);
+        misaligned += (uintptr_t)m.links % 64 != 0;
+        arena_release(&a);
+    }
+    CHECKF(misaligned == 0, "%u of 40 link arrays off a line boundary", misaligned);
+}
+
+/* Set-up and the engine choice's load take a route's ports without looking
+ * for one twice (flow_links, fluid_load_add): routes have distinct ports,
+ * on two and three tiers, with links down (routes around them), for every
+ * transfer and for random endpoint pairs and source ports. */
+static void fluid_routes_have_distinct_ports(void)
+{
+    static const char *const cases[][3] = {
+        {"fabric.tiers=3", "fabric.pods=2", "fabric.failed_links=4"},
+        {"fabric.tiers=2", "fabric.failed_links=3", "storage.nodes=6"},
+        {"fabric.tiers=3", "fabric.pods=3", "fabric.load_balancing=wcmp"},
+    };
+    uint32_t routes = 0, twice = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        for (int k = 0; k < 3; k++)
+            test_set(&sc, "%s", cases[c][k]);
+        struct test_prep p;
+        CHECKF(test_prepare(&p, &sc) == 0, "%s", p.e.msg);
+        struct rng r;
+        rng_init(&r, 7 + c, 3);
+        uint32_t ends = p.t.first_cleaf;
+        for (uint32_t i = 0; i < p.w.n + 20000; i++) {
+            uint32_t src, dst, path[TOPO_MAX_HOPS];
+            uint16_t sport;
+            if (i < p.w.n) {
+                src = p.w.xfers[i].src, dst = p.w.xfers[i].dst, sport = p.w.xfers[i].sport;
+            } else {
+                src = (uint32_t)rng_below(&r, ends), dst = (uint32_t)rng_below(&r, ends);
+                sport = (uint16_t)rng_below(&r, 65536);
+            }
+            uint32_t n = topo_path(&p.t, src, dst, sport, path, TOPO_MAX_HOPS);
+            routes += n > 0;
+            for (uint32_t j = 1; j < n; j++)
+                for (uint32_t k = 0; k < j; k++)
+                    twice += path[k] == path[j];
+        }
+        test_prep_release(&p);
+    }
+    CHECKF(routes > 60000, "%u routes", routes);
+    CHECKF(twice == 0, "%u ports twice on a route", twice);
+}
+
+/* mm.plen, the one path length a stop's prefetch takes a path's place
+ * from (maxmin.h): set only when every path has it, and then flow f's path
+ * starts at f x plen; 0 with lengths that differ or with weights. */
+static void maxmin_plen_places_paths(void)
+{
+    uint32_t wrong = 0, uniform = 0, mixed = 0;
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        struct rng r;
+        rng_init(&r, seed, 93);
+        struct net n;
+        random_net(&n, &r, seed % 2 ? 1 + (uint32_t)(seed % MAXP) : 0);
+        for (uint32_t j = 0; seed % 4 < 2 && j < n.off[n.nf]; j++)
+            n.w[j] = 1.0;
+        struct arena a;
+        arena_init(&a);
+        struct mm m;
+        CHECK(mm_init(&m, &a, n.nl, n.cap, n.nf, n.off, n.path, n.w, n.fcap) == 0);
+        int same = 1, unit = 1;
+        for (uint32_t f = 1; f < n.nf; f++)
+            same &= n.off[f + 1] - n.off[f] == n.off[1] - n.off[0];
+        for (uint32_t j = 0; j < n.off[n.nf]; j++)
+            unit &= n.w[j] == 1.0;
+        if (same && unit) {
+            uniform++;
+            wrong += m.plen != n.off[1] - n.off[0];
+            for (uint32_t f = 0; f < n.nf; f++)
+                wrong += m.flows[f].poff != f * m.plen;
+        } else {
+            mixed++;
+            wrong += m.plen != 0;
+        }
+        arena_release(&a);
+    }
+    CHECKF(uniform >= 40 && mixed >= 40, "%u uniform, %u mixed", uniform, mixed);
+    CHECKF(wrong == 0, "%u wrong", wrong);
+}
+
 SUITE(suite_fluid) = {
+    {"maxmin_plen_places_paths", maxmin_plen_places_paths},
+    {"fluid_routes_have_distinct_ports", fluid_routes_have_distinct_ports},
+    {"maxmin_link_hot_line", maxmin_link_hot_line},
     {"fluid_path_cache_is_topo_path", fluid_path_cache_is_topo_path},
     {"fluid_latency_from_solver_path", fluid_latency_from_solver_path},
     {"fluid_honours_time_limit", fluid_honours_time_limit},

@@ -10,6 +10,7 @@
 #include "../src/fluid/fluid.h"
 #include "../src/fluid/cq.h"
 #include "../src/fluid/heap.h"
+#include "../src/fluid/maxmin.h"
 #include "harness.h"
 #include "support.h"
 
@@ -284,7 +285,86 @@ static void fluid_cq_pops_as_heap(void)
     arena_release(&a);
 }
 
+/* The solver's fill takes a burst's links from the queue's sorted run
+ * (maxmin.c fill): the same rates, bottlenecks and loads, bit for bit, as
+ * a twin solver whose queue never makes a run (every link through the
+ * heap). Random networks of a few thousand links, bursts of starts from
+ * empty, stops, rebursts; caps from a few values (few distinct levels: the
+ * run) or any (too many: the collection abandoned to the heap). */
+static void fluid_fill_run_as_heap(void)
+{
+    enum { NL = 6000, NF = 16000, P = 4 };
+    static double cap[NL], fcap[NF];
+    static uint32_t off[NF + 1], path[NF * P];
+    uint32_t differ = 0, checks = 0, updates = 0, runs = 0, abandoned = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        struct rng r;
+        rng_init(&r, seed, 77);
+        int any_cap = seed % 3 == 0;
+        for (uint32_t l = 0; l < NL; l++)
+            cap[l] = any_cap ? 1e9 * (0.5 + 3 * rng_double(&r)) : 1e9 * (double)(1 + rng_below(&r, 4));
+        uint32_t k = 0;
+        for (uint32_t f = 0; f < NF; f++) {
+            off[f] = k;
+            uint32_t want = 1 + (uint32_t)rng_below(&r, P);
+            while (k - off[f] < want) {
+                uint32_t l = (uint32_t)rng_below(&r, NL), dup = 0;
+                for (uint32_t j = off[f]; j < k; j++)
+                    dup |= path[j] == l;
+                if (!dup)
+                    path[k++] = l;
+            }
+            fcap[f] = rng_below(&r, 8) ? INFINITY : 1e9 * (0.2 + 2 * rng_double(&r));
+        }
+        off[NF] = k;
+        struct arena a;
+        arena_init(&a);
+        struct mm m, g;
+        CHECK(mm_init(&m, &a, NL, cap, NF, off, path, NULL, seed % 2 ? fcap : NULL) == 0);
+        CHECK(mm_init(&g, &a, NL, cap, NF, off, path, NULL, seed % 2 ? fcap : NULL) == 0);
+        g.heap.run_min = UINT32_MAX; /* the heap alone */
+        for (int step = 0; step < 12; step++) {
+            int burst = step % 4 == 0, all = step % 4 == 3;
+            for (uint32_t f = 0; f < NF; f++) {
+                if (burst && rng_below(&r, 8)) {
+                    mm_start(&m, f);
+                    mm_start(&g, f);
+                } else if (!burst && (all || rng_below(&r, 3) == 0)) {
+                    mm_stop(&m, f);
+                    mm_stop(&g, f);
+                }
+            }
+            uint32_t r0 = m.heap.runs;
+            mm_update(&m);
+            mm_update(&g);
+            updates++;
+            runs += m.heap.runs - r0;
+            abandoned += burst && m.heap.runs == r0;
+            int same = m.n_aff == g.n_aff && m.n_tl == g.n_tl;
+            for (uint32_t f = 0; same && f < NF; f++)
+                same = !memcmp(&m.flows[f].rate, &g.flows[f].rate, sizeof(double)) &&
+                       m.flows[f].bott == g.flows[f].bott;
+            for (uint32_t l = 0; same && l < NL; l++)
+                same = !memcmp(&m.links[l].load, &g.links[l].load, sizeof(double)) &&
+                       !memcmp(&m.links[l].level, &g.links[l].level, sizeof(double)) &&
+                       m.links[l].blevel == g.links[l].blevel;
+            if (!same && !differ++)
+                fprintf(stderr, "  seed %llu step %d: the fill differs from the heap's\n",
+                        (unsigned long long)seed, step);
+            char msg[160];
+            if (mm_check(&m, 1e-9, msg, sizeof msg) && !checks++)
+                fprintf(stderr, "  seed %llu step %d: %s\n", (unsigned long long)seed, step, msg);
+        }
+        CHECK(g.heap.runs == 0);
+        arena_release(&a);
+    }
+    CHECKF(runs >= 8 && abandoned >= 4, "%u runs, %u bursts without one", runs, abandoned);
+    CHECKF(differ == 0, "%u of %u updates differ from the heap's", differ, updates);
+    CHECKF(checks == 0, "%u allocations fail the bottleneck condition", checks);
+}
+
 SUITE(suite_fluid_scale) = {
+    {"fluid_fill_run_as_heap", fluid_fill_run_as_heap},
     {"fluid_cq_pops_as_heap", fluid_cq_pops_as_heap},
     {"fluid_heap4_pops_sorted", fluid_heap4_pops_sorted},
     {"fluid_heap_pop_in_order", fluid_heap_pop_in_order},

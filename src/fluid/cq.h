@@ -41,6 +41,7 @@ struct cq {
     uint32_t run_min;       /* collections smaller than this go to the heap */
     int top_run;            /* cq_top's entry is the run's */
     uint32_t squeezed, dissolved; /* times cq_room_ did each (for tests) */
+    uint32_t runs;          /* collections placed in a run (for tests) */
     /* one collection (its scratch, 144 KB, malloc'd for it: a few a run) */
     int coll;               /* 1 collecting, -1 abandoned (the heap takes them), 0 none */
     uint32_t nb, n_coll, last_id;
@@ -229,6 +230,7 @@ static inline void cq_collect_close(struct cq *q)
         at += c;
     }
     q->live = q->n_coll;
+    q->runs++;
 }
 
 /* Place a collected id (any other id: nothing). Called in the order of

@@ -265,27 +265,31 @@ static void heads_release(struct heads *hd)
  * (the latest of its flows': in a fluid they flow at once) and its last
  * packet has the way on; one alone has its packet-by-packet time, less its
  * bytes' time at its pace (alone, alone_less). bp: x's bound_path. */
+static inline uint64_t u64_max(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
 static uint64_t bound_latency_ps(const struct topo *t, const struct heads *hd,
                                  const struct transfer *x, const struct bound_path *bp,
                                  uint64_t alone, int buffered)
 {
     uint32_t k = bp->np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
     uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
-    uint64_t v[8] = {bp->tail[0], hd->dst[x->dst] + bp->tail[k], 0, 0, 0, 0, 0, 0};
+    /* the latest of the terms, taken as they come (no array to scan) */
+    uint64_t m = bp->tail[0];
+    m = u64_max(m, hd->dst[x->dst] + bp->tail[k]);
     if (sl != dl) {
-        v[2] = hd->up[2 * sl] + bp->tail[1];
-        v[3] = hd->up[2 * dl + 1] + bp->tail[k - 1];
+        m = u64_max(m, hd->up[2 * sl] + bp->tail[1]);
+        m = u64_max(m, hd->up[2 * dl + 1] + bp->tail[k - 1]);
     }
     if (k >= 4) { /* three tiers, between pods: the pods' links to the super-spines */
-        v[6] = hd->pod[2 * t->nodes[t->nodes[x->src].leaf].pod] + bp->tail[2];
-        v[7] = hd->pod[2 * t->nodes[t->nodes[x->dst].leaf].pod + 1] + bp->tail[k - 2];
+        m = u64_max(m, hd->pod[2 * t->nodes[t->nodes[x->src].leaf].pod] + bp->tail[2]);
+        m = u64_max(m, hd->pod[2 * t->nodes[t->nodes[x->dst].leaf].pod + 1] + bp->tail[k - 2]);
     }
     if (buffered)
-        v[4] = hd->store[x->dst];
-    v[5] = alone;
-    uint64_t m = 0;
-    for (int i = 0; i < 8; i++)
-        m = v[i] > m ? v[i] : m;
+        m = u64_max(m, hd->store[x->dst]);
+    m = u64_max(m, alone);
     return m;
 }
 
@@ -669,8 +673,11 @@ static int flow_links(const struct topo *t, const struct scenario *sc,
         return -1;
     s->n = 0;
     if (!split) {
+        /* a route's ports are distinct: its tables are per destination and
+         * its hash per switch, so a walk back at a switch would go round
+         * for ever and yield no route; no duplicate scan */
         for (uint32_t i = 0; i < *np; i++)
-            if (lset_add(s, path[i], 1.0) < 0)
+            if (lset_push(s, path[i], 1.0, 64) < 0)
                 return -1;
         return 0;
     }
@@ -1037,20 +1044,9 @@ void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32
                     (j ? (t->ports[path[j]].node >= t->first_spine ? f->sc->fabric.spine_latency_ps
                                                                    : f->sc->fabric.leaf_latency_ps)
                        : 0));
-    int twice = 0; /* a port twice on a route: one share of twice the rate, as flow_links' set */
-    for (uint32_t j = 1; j < np; j++)
-        for (uint32_t k = 0; k < j; k++)
-            twice |= path[k] == path[j];
+    /* a route's ports are distinct (flow_links): each one share */
     for (uint32_t j = 0; j < np; j++) {
-        uint32_t l = path[j], m = 1, dup = 0;
-        if (twice) {
-            for (uint32_t k = 0; k < j && !dup; k++)
-                dup = path[k] == l;
-            for (uint32_t k = j + 1; k < np && !dup; k++)
-                m += path[k] == l;
-            if (dup)
-                continue;
-        }
+        uint32_t l = path[j];
         if (f->rmin) {
             f->rmin[l] = rtt < f->rmin[l] ? rtt : f->rmin[l];
             f->rmax[l] = rtt > f->rmax[l] ? rtt : f->rmax[l];
@@ -1061,7 +1057,7 @@ void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32
         }
         if (f->mine[l] == 0)
             f->touched[f->nt++] = l;
-        f->mine[l] += (double)m * rate;
+        f->mine[l] += rate;
     }
 }
 
@@ -1542,7 +1538,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         }
         path_off[i] = all.n;
         int failed = gid != MM_NIL && gfail[gid];
-        for (uint32_t j = 0; j < one.n && !failed; j++)
+        /* no failed link in the fabric (topo__fail counts each): no port read */
+        for (uint32_t j = 0; t->n_failed && j < one.n && !failed; j++)
             failed = one.link[j] < t->n_ports && t->ports[one.link[j]].failed;
         n->onto_failed += failed;
         uint64_t wire = wire_bytes(x->bytes, n->wf);
@@ -2107,6 +2104,8 @@ static void loop(struct fnet *n)
             n->events++;
         }
         while (n->next < nf && w->xfers[order_at(n, n->next)].start_ps == t) {
+            if (n->next + 8 < nf) /* a burst's link records, 8 starts ahead */
+                mm_links_prefetch(&n->mm, order_at(n, n->next + 8));
             flow_start(n, order_at(n, n->next++));
             n->events++;
         }
@@ -2232,19 +2231,27 @@ static void balance(const struct fnet *n, struct results *r)
     if (bytes)
         balance_compute(r, t, bytes);
     free(bytes);
+    /* each link's answer once, in link order (its port's record read in
+     * order): the flows' paths then read a byte a link, not a port record */
+    uint8_t *up = malloc(m->nl ? m->nl : 1);
+    for (uint32_t l = 0; up && l < m->nl; l++)
+        up[l] = (uint8_t)is_uplink(n, l);
     for (uint32_t i = 0; i < m->nf; i++) {
         const struct mm_flow *f = &m->flows[i];
         uint32_t c = 0, g = m->ng ? m->fgroup[i] : MM_NIL;
-        for (uint32_t j = 0, np = mm_np(m, i); j < np; j++)
-            c += is_uplink(n, m->path[f->poff + j]);
+        for (uint32_t j = 0, np = mm_np(m, i); j < np; j++) {
+            uint32_t l = m->path[f->poff + j];
+            c += up ? up[l] : (uint32_t)is_uplink(n, l);
+        }
         for (uint32_t j = g != MM_NIL ? m->goff[g] : 0; g != MM_NIL && j < m->goff[g + 1]; j++)
-            c += is_uplink(n, m->gpath[j]);
+            c += up ? up[m->gpath[j]] : (uint32_t)is_uplink(n, m->gpath[j]);
         if (!c)
             continue;
         paths += c;
         maxp = c > maxp ? c : maxp;
         cnt++;
     }
+    free(up);
     r->lb = n->sc->fabric.load_balancing;
     r->lb_paths_mean = cnt ? paths / cnt : 0;
     r->lb_paths_max = maxp;

@@ -43,13 +43,18 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         most = ++cnt[path[i]] > most ? cnt[path[i]] : most;
     int narrow = most <= UINT16_MAX;
     uint32_t *u = arena_calloc(a, (3 - !!kept - !!narrow + 2 * (size_t)weighted) * ne + 2 * nfl +
-                                      (4 + 2 * (size_t)weighted) * nll,
+                                      (6 + 2 * (size_t)weighted) * nll,
                                sizeof *u);
 #define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
-    if (!u || !ALLOC(m->links, nl) || !ALLOC(m->flows, (size_t)nf + 1) ||
+    /* the link records on a line boundary (arena blocks align to 16) */
+    unsigned char *lraw = arena_calloc(a, (size_t)(nl ? nl : 1) * sizeof *m->links + 64, 1);
+    size_t mis = (uintptr_t)lraw & 63;
+    if (lraw)
+        m->links = (struct mm_link *)(void *)(lraw + (mis ? 64 - mis : 0));
+    if (!u || !lraw || !ALLOC(m->flows, (size_t)nf + 1) ||
         !ALLOC(m->frozen, nf) || (capped && !ALLOC(m->fcap, nf)) ||
         (weighted && !ALLOC(m->pw, np)) || (narrow && !ALLOC(m->pslot16, ne)) ||
-        heap_init(&m->heap, a, nh) < 0) {
+        cq_init(&m->heap, a, nh) < 0) {
         free(cnt);
         return -1;
     }
@@ -73,6 +78,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->dirty = u, u += nll;
     m->dmark = u, u += nll;
     m->tl = u, u += nll;
+    m->lside = (struct mm_lside *)(void *)u, u += 2 * nll;
     m->shrunk = u;
     if (np && !kept)
         memcpy(m->path, path, np * sizeof *path);
@@ -108,6 +114,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     for (uint32_t f = 1; same && f < nf; f++)
         same = path_off[f + 1] - path_off[f] == len;
     m->lmul = same ? ((UINT64_C(1) << 38) + len - 1) / len : 0;
+    m->plen = same && path_off[0] == 0 ? len : 0;
     m->epoch = 1;
     m->dmark_epoch = 1;
     m->starts_only = 1;
@@ -332,7 +339,7 @@ static void touch_link(struct mm *m, uint32_t lid)
         snapshot(l, m->epoch);
         l->na = 0;
         l->aprev = 0;
-        l->froze = 0;
+        m->lside[lid].froze = 0;
         l->level = -1;
     }
 }
@@ -366,19 +373,25 @@ static uint32_t affect_bottlenecked(struct mm *m, const struct mm_link *l)
     return added;
 }
 
-static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
+/* The weight of path entry pe where unit says weights are all 1 (pw NULL):
+ * a constant in the copies of the per-entry loops made for it, so they
+ * neither test pw nor multiply (x 1.0 and / 1.0 change no double). */
+#define MM_W(m, unit, pe) ((unit) ? 1.0 : (m)->pw[pe])
+
+static inline __attribute__((always_inline)) void freeze_w(struct mm *m, uint32_t f, double rate,
+                                                           uint32_t bott, int unit)
 {
     struct mm_flow *fl = &m->flows[f];
     m->frozen[f] = 1;
     fl->rate = rate;
     bott_set(m, f, bott);
     if (bott < m->nl)
-        m->links[bott].froze++;
+        m->lside[bott].froze++;
     /* the heap keys of its links only grow: fill() refreshes them lazily */
     for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
         uint32_t lid = m->path[fl->poff + i];
         struct mm_link *l = &m->links[lid];
-        double w = mm_w(m, fl->poff + i);
+        double w = MM_W(m, unit, fl->poff + i);
         l->rem -= w * rate;
         l->wun = --l->unfrozen ? l->wun - w : 0;
         l->acc += w * rate;
@@ -387,6 +400,14 @@ static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
         if (lid != bott && rate > l->amax_other)
             l->amax_other = rate;
     }
+}
+
+static void freeze(struct mm *m, uint32_t f, double rate, uint32_t bott)
+{
+    if (m->pw)
+        freeze_w(m, f, rate, bott, 0);
+    else
+        freeze_w(m, f, rate, bott, 1);
 }
 
 static void gflush(struct mm *m);
@@ -400,10 +421,11 @@ static void gflush(struct mm *m);
  * link before it is read. */
 static int heap_next(struct mm *m, uint32_t *id, double *level)
 {
-    while (m->heap.n) {
-        uint32_t i = heap_top(&m->heap)->id;
+    const struct heap_entry *top;
+    while ((top = cq_top(&m->heap))) {
+        uint32_t i = top->id;
         if (i >= m->nl) {
-            heap_pop(&m->heap); /* the top */
+            cq_pop(&m->heap); /* the top */
             if (m->frozen[i - m->nl])
                 continue;
             *id = i;
@@ -413,15 +435,15 @@ static int heap_next(struct mm *m, uint32_t *id, double *level)
         if (m->ng && m->n_gdirty && m->lgoff[i + 1] > m->lgoff[i])
             gflush(m);
         if (l->unfrozen == 0) {
-            heap_pop(&m->heap); /* the top */
+            cq_pop(&m->heap); /* the top */
             continue;
         }
         double lv = (l->rem > 0 ? l->rem : 0) / l->wun;
-        if (lv > heap_double_of(heap_top(&m->heap)->key)) {
-            heap_put(&m->heap, i, heap_key_of(lv));
+        if (lv > heap_double_of(top->key)) {
+            cq_put(&m->heap, i, heap_key_of(lv));
             continue;
         }
-        heap_pop(&m->heap); /* the top */
+        cq_pop(&m->heap); /* the top */
         *id = i;
         *level = lv;
         return 1;
@@ -437,6 +459,38 @@ static int heap_next(struct mm *m, uint32_t *id, double *level)
 static int sweep_by_id(const struct mm *m)
 {
     return !m->aoff && (uint64_t)m->n_tl * 4 >= m->nl;
+}
+
+/* fill's pass over A: each flow's upper bound (the least its links leave
+ * it, its cap), summed on its links with its weights. */
+static inline __attribute__((always_inline)) void fill_bounds(struct mm *m, int unit)
+{
+    for (uint32_t i = 0; i < m->n_aff; i++) {
+        uint32_t f = m->aff[i];
+        if (i + 8 < m->n_aff) /* a burst's links are misses: fetched 8 flows ahead */
+            mm_links_prefetch(m, m->aff[i + 8]);
+        const struct mm_flow *fl = &m->flows[f];
+        uint32_t np = mm_np(m, f);
+        double ub = INFINITY, cap = mm_cap(m, f);
+        for (uint32_t j = 0; j < np; j++) {
+            const struct mm_link *l = &m->links[m->path[fl->poff + j]];
+            if (l->rem < ub * MM_W(m, unit, fl->poff + j))
+                ub = l->rem / MM_W(m, unit, fl->poff + j);
+        }
+        if (cap < ub) {
+            ub = cap;
+            cq_put(&m->heap, m->nl + f, heap_key_of(cap));
+        }
+        for (uint32_t j = 0; j < np; j++) {
+            struct mm_link *l = &m->links[m->path[fl->poff + j]];
+            l->acc += MM_W(m, unit, fl->poff + j) * ub;
+            l->wun += MM_W(m, unit, fl->poff + j);
+            if (!unit && m->alist) { /* lists only with weights */
+                uint32_t *ao = &m->aoff[2 * m->path[fl->poff + j]];
+                m->alist[ao[0] + ao[1]++] = f;
+            }
+        }
+    }
 }
 
 /* Progressive filling of A over what the fixed flows leave on T's links:
@@ -456,7 +510,7 @@ static void fill(struct mm *m)
         double free = l->cap - (l->load - l->aprev);
         l->unfrozen = l->na;
         l->wun = 0;
-        l->froze = 0;
+        m->lside[by_id ? i : m->tl[i]].froze = 0;
         l->rem = free > 0 ? free : 0;
         l->level = -1;
         l->acc = 0; /* first the sum of upper bounds, then of the new rates */
@@ -470,38 +524,31 @@ static void fill(struct mm *m)
      * (its cap, the residual of every link it crosses) never binds: keep it
      * out of the heap. Most links of a burst are such (writer NICs, uplinks).
      * Likewise a cap above what the links leave the flow. */
-    for (uint32_t i = 0; i < m->n_aff; i++) {
-        uint32_t f = m->aff[i];
-        const struct mm_flow *fl = &m->flows[f];
-        uint32_t np = mm_np(m, f);
-        double ub = INFINITY, cap = mm_cap(m, f);
-        for (uint32_t j = 0; j < np; j++) {
-            const struct mm_link *l = &m->links[m->path[fl->poff + j]];
-            if (l->rem < ub * mm_w(m, fl->poff + j))
-                ub = l->rem / mm_w(m, fl->poff + j);
-        }
-        if (cap < ub) {
-            ub = cap;
-            heap_put(&m->heap, m->nl + f, heap_key_of(cap));
-        }
-        for (uint32_t j = 0; j < np; j++) {
-            struct mm_link *l = &m->links[m->path[fl->poff + j]];
-            l->acc += mm_w(m, fl->poff + j) * ub;
-            l->wun += mm_w(m, fl->poff + j);
-            if (m->alist) {
-                uint32_t *ao = &m->aoff[2 * m->path[fl->poff + j]];
-                m->alist[ao[0] + ao[1]++] = f;
-            }
-        }
-    }
-    for (uint32_t i = 0; i < nt; i++) { /* the heap's order is total: any order in */
+    if (m->pw)
+        fill_bounds(m, 0);
+    else
+        fill_bounds(m, 1);
+    /* the queue's order is total: any order in. A burst's links, swept by
+     * id (ascending, as a collection takes them), go to the sorted run */
+    int coll = by_id && cq_collect_begin(&m->heap, m->n_tl);
+    for (uint32_t i = 0; i < nt; i++) {
         uint32_t lid = by_id ? i : m->tl[i];
         struct mm_link *l = &m->links[lid];
         if (by_id && l->mark != m->epoch)
             continue;
-        if (l->na && l->acc >= l->rem * (1 - 1e-12))
-            heap_put(&m->heap, lid, heap_key_of(l->rem / l->wun));
+        if (l->na && l->acc >= l->rem * (1 - 1e-12)) {
+            if (coll)
+                cq_collect(&m->heap, lid, heap_key_of(l->rem / l->wun));
+            else
+                cq_put(&m->heap, lid, heap_key_of(l->rem / l->wun));
+        }
         l->acc = l->amax = l->amax_other = 0;
+    }
+    if (coll) {
+        cq_collect_close(&m->heap);
+        for (uint32_t lid = 0; lid < m->nl; lid++) /* the same order: ids not collected pass */
+            cq_settle(&m->heap, lid);
+        cq_collect_end(&m->heap);
     }
     uint32_t id;
     double level;
@@ -518,7 +565,13 @@ static void fill(struct mm *m)
                     freeze(m, m->alist[k], level, id);
             continue;
         }
-        for (uint32_t k = l->off; k < l->off + l->n && l->unfrozen; k++) {
+        for (uint32_t k = l->off, end = l->off + l->n; k < end && l->unfrozen; k++) {
+            /* a long list's flows and their links are misses: fetched
+             * ahead in two stages (a flow's record and path, then links) */
+            if (k + 16 < end)
+                mm_stop_prefetch(m, mm_lflow(m, k + 16), 0);
+            if (k + 8 < end)
+                mm_stop_prefetch(m, mm_lflow(m, k + 8), 1);
             uint32_t f = mm_lflow(m, k);
             if (!m->frozen[f] && m->flows[f].mark == m->epoch)
                 freeze(m, f, level, id);
@@ -539,7 +592,7 @@ static uint32_t validate(struct mm *m)
         struct mm_link *l = &m->links[lid];
         if (l->n == l->na)
             continue; /* no fixed flow here */
-        int fixed_bott = l->nbott > l->froze;
+        int fixed_bott = l->nbott > m->lside[lid].froze;
         if (l->level >= 0) {
             /* A froze here: no fixed flow may be faster */
             double x = l->level * (1 + EPS);
@@ -583,13 +636,13 @@ static void finish(struct mm *m)
         /* an exact sum where it is cheap, so round-off cannot drift */
         if (l->n == l->na) {
             l->load = l->acc;
-            l->since_sum = 0;
-        } else if (++l->since_sum >= 8 * l->n) { /* amortised: 1/8 read a touch */
+            m->lside[lid].since_sum = 0;
+        } else if (++m->lside[lid].since_sum >= 8 * l->n) { /* amortised: 1/8 read a touch */
             double load = 0;
             for (uint32_t k = 0; k < l->n; k++)
                 load += slot_w(m, l->off + k) * m->flows[mm_lflow(m, l->off + k)].rate;
             l->load = load;
-            l->since_sum = 0;
+            m->lside[lid].since_sum = 0;
         } else {
             l->load = l->load - l->aprev + l->acc;
         }
@@ -600,7 +653,8 @@ static void finish(struct mm *m)
         }
         /* the flows bottlenecked here share the level A froze at, unless
          * fixed ones keep theirs (equal within EPS, validate checked) */
-        if (l->froze && l->nbott == l->froze)
+        uint32_t froze = m->lside[lid].froze;
+        if (froze && l->nbott == froze)
             l->blevel = l->level;
         double maxr = l->n == l->na ? 0 : l->maxr;
         l->maxr = l->amax_other > maxr ? l->amax_other : maxr;
@@ -735,11 +789,11 @@ static void gupdate(struct mm *m)
     for (uint32_t i = 0; i < m->n_tl; i++) {
         const struct mm_link *l = &m->links[m->tl[i]];
         if (l->unfrozen)
-            heap_put(&m->heap, m->tl[i], heap_key_of(l->rem / l->wun));
+            cq_put(&m->heap, m->tl[i], heap_key_of(l->rem / l->wun));
     }
     for (uint32_t a = 0; m->fcap && a < m->n_active; a++)
         if (m->fcap[m->active[a]] != INFINITY)
-            heap_put(&m->heap, m->nl + m->active[a], heap_key_of(m->fcap[m->active[a]]));
+            cq_put(&m->heap, m->nl + m->active[a], heap_key_of(m->fcap[m->active[a]]));
     uint32_t id;
     double level;
     while (heap_next(m, &id, &level)) {
@@ -796,7 +850,8 @@ void mm_update(struct mm *m)
         gupdate(m);
         return;
     }
-    if (m->starts_only && m->n_added == m->n_active) {
+    int burst = m->starts_only && m->n_added == m->n_active;
+    if (burst) {
         /* every active flow has just started (rate 0, bottlenecked
          * nowhere): A is all of them, and the links in dirty, in the order
          * affect would touch them (first seen along the flows in start
@@ -809,6 +864,11 @@ void mm_update(struct mm *m)
         }
         m->n_aff = m->n_added; /* aff is added's array */
         for (uint32_t i = 0; i < m->n_dirty; i++) {
+            if (i + 16 < m->n_dirty) { /* random records: both lines, ahead */
+                const char *p = (const char *)&m->links[m->dirty[i + 16]];
+                __builtin_prefetch(p, 1);
+                __builtin_prefetch(p + 64, 1);
+            }
             touch_link(m, m->dirty[i]);
             m->links[m->dirty[i]].na = m->links[m->dirty[i]].n;
         }
@@ -817,7 +877,9 @@ void mm_update(struct mm *m)
             affect(m, m->added[i]);
     }
     m->starts_only = 1;
-    for (uint32_t i = 0; i < m->n_dirty; i++) {
+    /* a burst's links carry no bottlenecked flow (every active one has just
+     * started, and a stop leaves its list): all of them touched above */
+    for (uint32_t i = 0; !burst && i < m->n_dirty; i++) {
         touch_link(m, m->dirty[i]);
         affect_bottlenecked(m, &m->links[m->dirty[i]]);
     }

@@ -39,31 +39,43 @@
 #include <stdint.h>
 
 #include "../core/arena.h"
-#include "heap.h"
+#include "cq.h"
 
 #define MM_CAP UINT32_MAX /* bottleneck: the flow's own cap */
 #define MM_NONE (UINT32_MAX - 1)
 #define MM_NIL UINT32_MAX /* end of a bottleneck list */
 
+/* 128 bytes on a 64-byte boundary: the first line holds what a start, a
+ * stop and the fill's per-flow passes (its bounds, freeze) read and write,
+ * so each path entry of a burst costs one line, not the two or three of a
+ * record laid out by meaning; the second line what an update reads once a
+ * link. Two per-update counters live beside, in mm.lside. */
 struct mm_link {
-    double cap;
+    uint32_t off, n;        /* active flows: mm.lflow[off .. off + n) */
+    uint32_t unfrozen;      /* scratch: flows of A here not yet frozen */
+    uint32_t snap;          /* update that prev_load belongs to */
+    double rem;             /* scratch: capacity left for the unfrozen flows of A */
+    double wun;             /* scratch: the unfrozen ones' weights here */
+    double acc, amax;       /* scratch: A's new rates here: sum, max */
+    double amax_other;      /* scratch: max of A's new rates here, flows bottlenecked elsewhere */
     double load;            /* sum of its active flows' rates, kept incrementally */
+    /* second line */
+    double cap;
     double prev_load;       /* load before the last update (links in tl) */
     double blevel;          /* rate of the flows bottlenecked here (within 1e-10) */
     double maxr;            /* >= the rate of every other flow here */
-    uint32_t off, n;        /* active flows: mm.lflow[off .. off + n) */
+    double aprev;           /* scratch: A's rates here before the update */
+    double level;           /* scratch: rate at which A's flows froze here, < 0 none */
     uint32_t bhead, nbott;  /* flows bottlenecked here: list through mm_flow.bnext */
-    uint32_t snap;          /* update that prev_load belongs to */
+    uint32_t mark;          /* scratch: == mm.epoch: in the touched set T */
+    uint32_t na;            /* scratch: flows of A here */
+};
+_Static_assert(sizeof(struct mm_link) == 128, "a link record is two cache lines");
+
+/* Per link, beside its record: counters an update reads once a link. */
+struct mm_lside {
+    uint32_t froze;         /* scratch: flows frozen here this fill */
     uint32_t since_sum;     /* updates since load was last summed exactly */
-    /* scratch of one update */
-    uint32_t mark;          /* == mm.epoch: in the touched set T */
-    uint32_t na, unfrozen, froze; /* flows of A here; not yet frozen; frozen here */
-    double wun;             /* the unfrozen ones' weights here */
-    double aprev;           /* A's rates here before the update */
-    double acc, amax;       /* A's new rates here: sum, max */
-    double amax_other;      /* max of A's new rates here, flows bottlenecked elsewhere */
-    double rem;             /* capacity left for the unfrozen flows of A */
-    double level;           /* rate at which A's flows froze here, < 0 none */
 };
 
 /* Per flow only what every update reads (40 bytes): the path's length is
@@ -80,7 +92,8 @@ struct mm_flow {
 
 struct mm {
     uint32_t nl, nf;
-    struct mm_link *links;
+    struct mm_link *links;  /* 64-byte aligned */
+    struct mm_lside *lside;
     struct mm_flow *flows;  /* nf + 1: the last one only closes the paths */
     double *fcap;           /* per flow its own cap; NULL: none has one */
     uint8_t *frozen;        /* per flow, scratch of one fill */
@@ -93,6 +106,7 @@ struct mm {
     uint16_t *pslot16;
     uint32_t *lflow;        /* per link: its active flows (mm_lflow), as flow ids,
                              * or with lmul their path entries naming the link */
+    uint32_t plen;          /* with lmul: P (flow f's path starts at entry f x P) */
     uint64_t lmul;          /* every path one length P (unit weights): an entry's
                              * flow is entry x lmul >> 38 (= entry / P), and a
                              * moved flow's entry needs no lookup; 0: flow ids */
@@ -116,9 +130,11 @@ struct mm {
     uint32_t *aff, n_aff;   /* flows whose rate was recomputed (A) */
     uint32_t *tl, n_tl;     /* links whose load was recomputed */
     uint32_t epoch;
-    /* water-filling heap over constraint ids: links, then nl + flow (caps),
-     * keyed by heap_key_of(level) */
-    struct heap heap;
+    /* water-filling queue over constraint ids: links, then nl + flow (caps),
+     * keyed by heap_key_of(level); a burst's fill puts its links in the
+     * queue's sorted run (cq.h): most come out with no flow left to freeze,
+     * a read each rather than a heap pop */
+    struct cq heap;
     /* leaf-pair groups (mm_init_groups; ng 0: none): see there */
     uint32_t ng;
     uint32_t *fgroup;        /* per flow: its group, or MM_NIL */
@@ -195,7 +211,8 @@ static inline void mm_stop_prefetch(const struct mm *m, uint32_t f, int stage)
     const struct mm_flow *fl = &m->flows[f];
     if (stage == 0) {
         __builtin_prefetch(fl);
-        __builtin_prefetch(&m->path[fl->poff]);
+        /* one path length: its path's place without waiting for its record */
+        __builtin_prefetch(&m->path[m->plen ? (size_t)f * m->plen : fl->poff]);
         return;
     }
     for (uint32_t pe = fl->poff, end = fl[1].poff; pe < end; pe++) {
@@ -206,6 +223,17 @@ static inline void mm_stop_prefetch(const struct mm *m, uint32_t f, int stage)
             __builtin_prefetch(&m->lflow[l->off + l->n - 1]);
         /* a loop of prefetches alone has no effect the compiler must keep */
         __asm__ __volatile__("");
+    }
+}
+
+/* A hint for a coming mm_start of flow f (or a pass over its links), results
+ * unchanged: its link records, fetched while earlier flows start. */
+static inline void mm_links_prefetch(const struct mm *m, uint32_t f)
+{
+    const struct mm_flow *fl = &m->flows[f];
+    for (uint32_t pe = fl->poff, end = fl[1].poff; pe < end; pe++) {
+        __builtin_prefetch(&m->links[m->path[pe]], 1);
+        __asm__ __volatile__(""); /* kept: see mm_stop_prefetch */
     }
 }
 
