@@ -613,6 +613,24 @@ static void hybrid_passes_tails_ends(void)
         return;
     test_set(&sc, "model.name=custom");
     test_set(&sc, "model.params=10000000000");
+#if defined(__SANITIZE_ADDRESS__)
+    /* under ASan (3x slower: 155 s of make test's sanitizer lane) the first
+     * 25 ms only: the tails' ends passed there (3 jumps, 44% skipped; main's
+     * rule: 2, 22%) with the invariants checked; the other lanes compare */
+    test_set(&sc, "sim.time_limit=25ms");
+    sc.engine = ENGINE_HYBRID;
+    int rc = test_run(&sc, &h);
+    /* (the limit is the run's only complaint: a broken invariant says so) */
+    CHECKF(rc == 0 && !h.finished && strstr(h.violation, "stopped at the time limit"), "%s",
+           rc == 0 ? h.violation : "");
+    if (rc == 0) {
+        CHECKF(h.hybrid.jumps >= 3 && h.hybrid.fraction > 0.3, "%u jumps, %.4f skipped",
+               h.hybrid.jumps, h.hybrid.fraction);
+        results_release(&h);
+    }
+    (void)p;
+    return;
+#endif
     if (run(&sc, ENGINE_PACKET, &p))
         return;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
