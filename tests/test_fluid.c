@@ -13,6 +13,7 @@
 #include "../src/core/units.h"
 #include "../src/fluid/fluid.h"
 #include "../src/fluid/maxmin.h"
+#include "../src/fluid/scrap.h"
 #include "../src/stats/bound.h"
 #include "../src/topo/topo.h"
 #include "../src/work/work.h"
@@ -1360,7 +1361,61 @@ static void maxmin_plen_places_paths(void)
     CHECKF(wrong == 0, "%u wrong", wrong);
 }
 
+/* collect's scratch cut from the dead queues (scrap.h): each ask from the
+ * smallest piece that holds it, zeroed, on 16 bytes, no two overlapping,
+ * inside the queues' arrays; what none holds calloc'd; the queues' arrays
+ * handed over. */
+static void fluid_scrap_cuts_dead_queues(void)
+{
+    struct arena a;
+    arena_init(&a);
+    struct cq q1, q2;
+    CHECK(cq_init(&q1, &a, 1000) == 0 && cq_init(&q2, &a, 300) == 0);
+    /* pieces: q1's entries 12,192 bytes, positions 4,000; q2's 3,792, 1,200 */
+    unsigned char *lo[4] = {(unsigned char *)q1.h.e, (unsigned char *)q1.h.pos,
+                            (unsigned char *)q2.h.e, (unsigned char *)q2.h.pos};
+    size_t len[4] = {1016 * sizeof *q1.h.e, 1000 * 4, 316 * sizeof *q2.h.e, 300 * 4};
+    for (int i = 0; i < 4; i++)
+        memset(lo[i], 0xab, len[i]); /* the loop's leftovers */
+    struct scrap s = {0};
+    scrap_add(&s, &q1);
+    scrap_add(&s, &q2);
+    CHECK(q1.h.e == NULL && q1.h.pos == NULL && q2.h.e == NULL && q2.h.pos == NULL);
+    /* asks, and the piece each must come from (-1: calloc'd) */
+    static const size_t ask[] = {1000, 3000, 4000, 12100, 100, 5000, 150};
+    static const int from[] = {3, 2, 1, 0, 3, -1, 2};
+    unsigned char *got[7];
+    int heap[7];
+    for (int k = 0; k < 7; k++) {
+        got[k] = scrap_get(&s, ask[k], &heap[k]);
+        CHECK(got[k] != NULL);
+        CHECKF((uintptr_t)got[k] % 16 == 0, "ask %d off 16 bytes", k);
+        int in = -1;
+        for (int i = 0; i < 4; i++)
+            if (got[k] >= lo[i] && got[k] + ask[k] <= lo[i] + len[i])
+                in = i;
+        CHECKF(in == from[k] && heap[k] == (from[k] < 0), "ask %d of %zu bytes from piece %d, "
+               "want %d", k, ask[k], in, from[k]);
+        size_t nz = 0;
+        for (size_t b = 0; b < ask[k]; b++)
+            nz += got[k][b] != 0;
+        CHECKF(nz == 0, "ask %d: %zu bytes not zero", k, nz);
+        memset(got[k], 0x5c + k, ask[k]);
+    }
+    /* each still holds what it was given: none overlaps another */
+    for (int k = 0; k < 7; k++) {
+        size_t other = 0;
+        for (size_t b = 0; b < ask[k]; b++)
+            other += got[k][b] != (unsigned char)(0x5c + k);
+        CHECKF(other == 0, "ask %d: %zu bytes overwritten", k, other);
+    }
+    for (int k = 0; k < 7; k++)
+        scrap_put(got[k], heap[k]);
+    arena_release(&a);
+}
+
 SUITE(suite_fluid) = {
+    {"fluid_scrap_cuts_dead_queues", fluid_scrap_cuts_dead_queues},
     {"maxmin_plen_places_paths", maxmin_plen_places_paths},
     {"fluid_routes_have_distinct_ports", fluid_routes_have_distinct_ports},
     {"maxmin_link_hot_line", maxmin_link_hot_line},

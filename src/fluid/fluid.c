@@ -22,6 +22,7 @@
 #include "fsample.h"
 #include "cq.h"
 #include "maxmin.h"
+#include "scrap.h"
 
 #define BITS_PS 8e12 /* bytes * BITS_PS / bps = ps */
 #define FULL_TOL 1e-9
@@ -995,12 +996,14 @@ int fluid_load_begin(struct fluid_load *f, const struct scenario *sc, const stru
     if (flow_split(sc) || lb_scheme(sc->fabric.load_balancing)->fluid_path == LB_FLUID_WEIGHTED)
         return 0;
     size_t np = t->n_ports ? t->n_ports : 1;
-    f->offered = calloc(np, sizeof *f->offered);
-    f->mine = calloc(np, sizeof *f->mine);
-    f->touched = malloc(np * sizeof *f->touched);
+    struct arena *a = &f->mem;
+    arena_init(a);
+    f->offered = arena_calloc(a, np, sizeof *f->offered);
+    f->mine = arena_calloc(a, np, sizeof *f->mine);
+    f->touched = arena_calloc(a, np, sizeof *f->touched);
     int tcp = cc_scheme(sc->transport.cc)->tcp;
-    f->rmin = tcp ? malloc(np * sizeof *f->rmin) : NULL;
-    f->rmax = tcp ? calloc(np, sizeof *f->rmax) : NULL;
+    f->rmin = tcp ? arena_calloc(a, np, sizeof *f->rmin) : NULL;
+    f->rmax = tcp ? arena_calloc(a, np, sizeof *f->rmax) : NULL;
     f->on = f->offered && f->mine && f->touched && (!tcp || (f->rmin && f->rmax));
     for (uint32_t l = 0; f->on && f->rmin && l < t->n_ports; l++)
         f->rmin[l] = UINT64_MAX;
@@ -1070,11 +1073,7 @@ void fluid_load_end(struct fluid_load *f, struct results *r)
                                      f->rmin ? &r->load_rtt_spread : NULL);
         r->load_known = 1;
     }
-    free(f->offered);
-    free(f->mine);
-    free(f->touched);
-    free(f->rmin);
-    free(f->rmax);
+    arena_release(&f->mem);
     f->offered = f->mine = NULL;
     f->touched = NULL;
     f->rmin = f->rmax = NULL;
@@ -1450,8 +1449,11 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     /* the two-class bookkeeping only when training has its own solver */
     size_t nmv = n->two ? (size_t)nf + nt + 1 : 1;
     n->moved = arena_calloc(a, nmv, 2 * sizeof *n->moved);
-    /* set-up's own (mm_init copies what it keeps) */
-    uint32_t *path_off = calloc((size_t)nf + nt + 1, sizeof *path_off);
+    /* set-up's own (mm_init copies what it keeps), the large ones mapped
+     * on huge pages: a 4 KB page fault costs ~10 us on a VM */
+    struct arena tmp;
+    arena_init(&tmp);
+    uint32_t *path_off = arena_calloc(&tmp, (size_t)nf + nt + 1, sizeof *path_off);
     uint32_t *toff = calloc((size_t)nt + 1, sizeof *toff);
     struct lset all = {0}, one = {0}, tall = {0}; /* every flow's links; this flow's; tm's */
     uint32_t *fgroup = n->grouped ? calloc((size_t)nf + 1, sizeof *fgroup) : NULL;
@@ -1460,9 +1462,9 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     uint32_t gcap = 0;
     struct spread_cache pairs = {0};
     double *cap = NULL;
-    double *fcap = capped ? calloc((size_t)nf + nt + 1, sizeof *fcap) : NULL;
+    double *fcap = capped ? arena_calloc(&tmp, (size_t)nf + nt + 1, sizeof *fcap) : NULL;
     double *wire_to = ns ? arena_calloc(a, ns, sizeof *wire_to) : NULL;
-    struct start_key *keys = in_order ? NULL : malloc((nf ? nf : 1) * sizeof *keys);
+    struct start_key *keys = in_order ? NULL : arena_calloc(&tmp, nf ? nf : 1, sizeof *keys);
     n->order = in_order ? NULL : arena_calloc(a, nf ? nf : 1, sizeof *n->order);
     /* storage.protocol: each rank's request slots split over its transfers */
     uint32_t *req_share = request_on(w, sc)
@@ -1629,7 +1631,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             n->st[j].vlink = virt_lid(n, n->st[j].vlink);
     n->lk = arena_calloc(a, nl, sizeof *n->lk);
     /* the capacities stay beside the solver's copy only for two classes */
-    cap = n->two ? arena_calloc(a, nl, sizeof *cap) : malloc((nl ? nl : 1) * sizeof *cap);
+    cap = arena_calloc(n->two ? a : &tmp, nl ? nl : 1, sizeof *cap);
     n->cap0 = n->two ? cap : NULL;
     uint32_t nrl = n->two ? nl : 1;
     n->relaxed = arena_calloc(a, nrl, sizeof *n->relaxed);
@@ -1682,14 +1684,10 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
 oom:
     err_set(e, "out of memory setting up the fluid engine");
 out:
-    free(path_off);
+    arena_release(&tmp);
     free(toff);
-    if (!n->two)
-        free(cap);
-    free(fcap);
     free(rd_pay);
     free(rd_wire);
-    free(keys);
     if (!all.in_arena)
         free(all.link);
     free(all.w);
@@ -2151,6 +2149,7 @@ static double ps_to_s(uint64_t ps)
 struct fdone {
     uint64_t *done;   /* per transfer */
     uint64_t *ok;     /* bit i: transfer i completed */
+    struct arena mem; /* theirs: huge pages when large, not 1,600 page faults */
 };
 
 /* Fill d and, from it, the completion and first byte (as writer_acc_finish
@@ -2158,8 +2157,9 @@ struct fdone {
 static void durable_ends(const struct fnet *n, struct fdone *d, struct results *r)
 {
     const struct workload *w = n->w;
-    d->done = malloc((w->n ? w->n : 1) * sizeof *d->done);
-    d->ok = calloc((size_t)w->n / 64 + 1, sizeof *d->ok);
+    arena_init(&d->mem);
+    d->done = arena_calloc(&d->mem, w->n ? w->n : 1, sizeof *d->done);
+    d->ok = arena_calloc(&d->mem, (size_t)w->n / 64 + 1, sizeof *d->ok);
     uint64_t first = UINT64_MAX, last = 0;
     if (d->done && d->ok) {
         for (uint32_t i = 0; i < w->n; i++) {
@@ -2170,8 +2170,7 @@ static void durable_ends(const struct fnet *n, struct fdone *d, struct results *
         protect_commit(w, n->sc, n->t, d->done);
     }
     if (!d->done || !d->ok || workload_durable(w, n->sc, d->done) < 0) {
-        free(d->done);
-        free(d->ok);
+        arena_release(&d->mem);
         d->done = NULL;
         d->ok = NULL;
     }
@@ -2199,8 +2198,7 @@ static void writer_figures(const struct workload *w, const struct scenario *sc, 
         if (d->ok[i / 64] >> (i % 64) & 1)
             writer_acc_add(&acc, x->writer, x->start_ps, x->start_ps, d->done[i]);
     }
-    free(d->done);
-    free(d->ok);
+    arena_release(&d->mem);
     d->done = NULL;
     d->ok = NULL;
     writer_acc_finish(&acc, r);
@@ -2219,21 +2217,22 @@ static int is_uplink(const struct fnet *n, uint32_t l)
 
 /* Spread of the bytes over uplinks and spines, and uplinks per flow, as the
  * packet engine reports them (from bytes carried, not sent). */
-static void balance(const struct fnet *n, struct results *r)
+static void balance(const struct fnet *n, struct results *r, struct scrap *s)
 {
     const struct topo *t = n->t;
     const struct mm *m = &n->mm;
     double paths = 0;
     uint32_t maxp = 0, cnt = 0;
-    double *bytes = malloc(t->n_ports * sizeof *bytes);
+    int bheap, uheap;
+    double *bytes = scrap_get(s, (size_t)t->n_ports * sizeof *bytes, &bheap);
     for (uint32_t p = 0; bytes && p < t->n_ports; p++)
         bytes[p] = n->port_lid[p] != UINT32_MAX ? n->lk[n->port_lid[p]].bytes : 0;
     if (bytes)
         balance_compute(r, t, bytes);
-    free(bytes);
+    scrap_put(bytes, bheap);
     /* each link's answer once, in link order (its port's record read in
      * order): the flows' paths then read a byte a link, not a port record */
-    uint8_t *up = malloc(m->nl ? m->nl : 1);
+    uint8_t *up = scrap_get(s, m->nl ? m->nl : 1, &uheap);
     for (uint32_t l = 0; up && l < m->nl; l++)
         up[l] = (uint8_t)is_uplink(n, l);
     for (uint32_t i = 0; i < m->nf; i++) {
@@ -2251,7 +2250,7 @@ static void balance(const struct fnet *n, struct results *r)
         maxp = c > maxp ? c : maxp;
         cnt++;
     }
-    free(up);
+    scrap_put(up, uheap);
     r->lb = n->sc->fabric.load_balancing;
     r->lb_paths_mean = cnt ? paths / cnt : 0;
     r->lb_paths_max = maxp;
@@ -2315,10 +2314,16 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
     r->has_packet_stats = 0;
     r->writers = w->n_writers;
     durable_ends(n, d, r);
+    struct scrap sp = {0};
+    scrap_add(&sp, &n->q);
+    scrap_add(&sp, &n->mm.heap);
+    if (n->two)
+        scrap_add(&sp, &n->tm.heap);
+    int eheap;
 
     /* what each flow sent (stalled ones: part), and so what each link must
      * have carried; a fluid has nothing in flight and drops nothing */
-    double *expect = calloc(m->nl, sizeof *expect);
+    double *expect = scrap_get(&sp, (size_t)m->nl * sizeof *expect, &eheap);
     double *gwire = m->ng ? calloc(m->ng, sizeof *gwire) : NULL; /* per group: its members' */
     uint64_t sent = 0, bad_flows = 0;
     for (uint32_t i = 0; i < w->n; i++) {
@@ -2344,7 +2349,7 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
         for (uint32_t j = gwire ? m->goff[g] : 0; gwire && j < m->goff[g + 1]; j++)
             expect[m->gpath[j]] += m->gw[j] * gwire[g];
     if (m->ng && !gwire) { /* out of memory: no check rather than a wrong one */
-        free(expect);
+        scrap_put(expect, eheap);
         expect = NULL;
     }
     free(gwire);
@@ -2390,7 +2395,7 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
             r->link_full_max_s[s] = ps_to_s(lk->full_ps);
     }
 
-    balance(n, r);
+    balance(n, r, &sp);
     if (n->sc->telemetry.ports) {
         /* what each link carried (the packet engine's other counters have
          * no fluid meaning) */
@@ -2435,7 +2440,7 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
     if (m->over_capacity)
         results_violate(r, "%llu link loads above capacity (worst by %.3g)",
                 (unsigned long long)m->over_capacity, m->worst_excess);
-    free(expect);
+    scrap_put(expect, eheap);
     collect_training(n, r);
 }
 

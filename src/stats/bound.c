@@ -279,15 +279,17 @@ int bound_begin(struct bound_acc *b, const struct topo *t, const struct workload
     b->w = w;
     b->sc = sc;
     uint32_t ne = t->first_cleaf, ns = t->n_storage; /* endpoints; of them storage */
-    b->nic = malloc(ne * sizeof *b->nic);
+    struct arena *a = &b->mem;
+    arena_init(a);
+    b->nic = arena_calloc(a, ne ? ne : 1, sizeof *b->nic);
     /* a storage node's back end and a storage NIC's sending side on a
      * write (replica forwards): storage endpoints only, the others' would
      * never be read */
-    b->drain = malloc((ns ? ns : 1) * sizeof *b->drain);
-    b->fout = malloc((ns ? ns : 1) * sizeof *b->fout);
-    b->up = malloc(2 * (size_t)t->n_leaves * sizeof *b->up); /* out, in */
+    b->drain = arena_calloc(a, ns ? ns : 1, sizeof *b->drain);
+    b->fout = arena_calloc(a, ns ? ns : 1, sizeof *b->fout);
+    b->up = arena_calloc(a, 2 * (size_t)t->n_leaves + 1, sizeof *b->up); /* out, in */
     /* a pod's spines' links to the level above, out and in (no pods: none) */
-    b->pod = malloc((2 * (size_t)t->n_pods + 1) * sizeof *b->pod);
+    b->pod = arena_calloc(a, 2 * (size_t)t->n_pods + 1, sizeof *b->pod);
     b->memo = calloc(1, sizeof *b->memo); /* NULL: computed each time */
     b->start0 = b->base = UINT64_MAX;
     for (uint32_t i = 0; i < w->n; i++)
@@ -443,11 +445,7 @@ void bound_end(struct bound_acc *b, struct results *r, struct bound_ps *out)
         }
     }
     free(b->memo);
-    free(b->nic);
-    free(b->drain);
-    free(b->fout);
-    free(b->up);
-    free(b->pod);
+    arena_release(&b->mem);
     b->memo = NULL;
     b->nic = b->drain = b->fout = b->up = b->pod = NULL;
     if (!r)

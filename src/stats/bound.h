@@ -9,6 +9,7 @@
 #ifndef CKPT_BOUND_H
 #define CKPT_BOUND_H
 
+#include "../core/arena.h"
 #include "../core/wire.h" /* wire_bytes, for its callers */
 #include "../topo/topo.h"
 #include "../work/work.h"
@@ -112,6 +113,8 @@ struct bound_acc {
     struct bound_res *up;    /* [2 x leaf index]: out, in */
     struct bound_res *pod;   /* [2 x pod]: its spines' links up, down */
     struct bound_memo *memo;
+    /* the arrays above: the large ones mapped on huge pages (fewer faults) */
+    struct arena mem;
     uint64_t lim[PATH_COUNT], start0, base;
     int capped, ok;
     struct wire_fmt wf;
