@@ -7,6 +7,7 @@
 #include "../src/api/ckpt.h"
 #include "../src/core/arena.h"
 #include "../src/fluid/fluid.h"
+#include "../src/stats/bound.h"
 #include "../src/work/work.h"
 #include "harness.h"
 #include "support.h"
@@ -168,7 +169,68 @@ static void fluid_scale2_kinds_as_ports(void)
     }
 }
 
+/* Set-up takes each transfer's kind from the bound's pass over the same
+ * routes (struct workload's kind) instead of looking it up again: the
+ * heads, kinds and memo it makes so are those it finds itself, and whole
+ * runs both ways agree to the bit, over the cases above, some with more
+ * kinds than the memo has slots (a slot filled again: its transfers'
+ * figures worked out anew). */
+static void fluid_scale2_kinds_handed_as_found(void)
+{
+    static const char *const cases[] = {
+        "seed=1",
+        "workload.start_jitter=2ms",
+        "storage.drain_rate=100Gbps storage.ingest_buffer=64MB workload.start_jitter=1ms",
+        "checkpoint.rate_limit=150Gbps workload.start_jitter=500us",
+        "checkpoint.writer_rule=dcp model.name=llama3-70b parallelism.tp=8 parallelism.pp=4",
+        "fabric.load_balancing=wcmp fabric.failed_links=3",
+        "spray3",
+        "mid",
+    };
+    uint32_t refilled = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct scenario sc;
+        if (!strcmp(cases[c], "spray3")) {
+            test_spray3(&sc);
+        } else if (!strcmp(cases[c], "mid")) {
+            mid_size(&sc);
+            test_set(&sc, "workload.start_jitter=1ms");
+        } else {
+            scenario_defaults(&sc);
+            char buf[300];
+            snprintf(buf, sizeof buf, "%s", cases[c]);
+            for (char *k = strtok(buf, " "); k; k = strtok(NULL, " "))
+                test_set(&sc, "%s", k);
+            test_set(&sc, "engine=fluid");
+        }
+        struct test_prep p;
+        int ok = test_prepare(&p, &sc) == 0;
+        CHECKF(ok, "%s: %s", cases[c], p.e.msg);
+        if (!ok) {
+            test_prep_release(&p);
+            continue;
+        }
+        CHECKF(p.w.kind && p.w.kind_memo, "%s: no kinds handed on", cases[c]);
+        refilled += p.w.kind_memo && p.w.kind_memo->evicted != 0;
+        int64_t bad = fluid_heads_mismatches(&p.eff, &p.t, &p.w);
+        CHECKF(bad == 0, "%s: %lld kinds, heads or memo slots differ", cases[c], (long long)bad);
+        struct workload own = p.w; /* set-up finds them itself */
+        own.kind = NULL;
+        struct results found = p.r;
+        int grouped = !strcmp(cases[c], "spray3");
+        ok = fluid_run_kinds(&p.eff, &p.t, &own, grouped, 1, &found, &p.e) == 0;
+        ok = ok && fluid_run_kinds(&p.eff, &p.t, &p.w, grouped, 1, &p.r, &p.e) == 0;
+        CHECKF(ok && p.r.ok, "%s: %s %s", cases[c], p.e.msg, p.r.violation);
+        if (ok)
+            same_runs(&found, &p.r, cases[c]);
+        results_release(&found);
+        test_prep_release(&p);
+    }
+    CHECKF(refilled > 0, "no case fills a memo slot again");
+}
+
 SUITE(suite_fluid_scale2) = {
+    {"fluid_scale2_kinds_handed_as_found", fluid_scale2_kinds_handed_as_found},
     {"fluid_scale2_kinds_as_ports", fluid_scale2_kinds_as_ports},
     {"fluid_scale2_workload_bytes_per_transfer", fluid_scale2_workload_bytes_per_transfer},
     {"fluid_scale2_grouped_spray_equals_per_transfer",

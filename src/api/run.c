@@ -395,10 +395,15 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
     max = max >= 2 && max < TOPO_MAX_HOPS ? max : TOPO_MAX_HOPS;
     for (;;) {
         uint32_t stride = max - 2;
-        uint32_t *path = arena_calloc(a, (size_t)w->n * stride + 1, sizeof *path);
+        /* each transfer's kind behind the routes, a byte each: on their
+         * pages, not new ones */
+        size_t nkw = ((size_t)w->n + 3) / 4;
+        uint32_t *path = arena_calloc(a, (size_t)w->n * stride + 1 + nkw, sizeof *path);
         uint8_t *np = arena_calloc(a, w->n ? w->n : 1, sizeof *np);
         if (!path || !np)
             return -1;
+        uint8_t *kind = (uint8_t *)(path + (size_t)w->n * stride + 1);
+        b->kind = kind;
         uint32_t i = 0, buf[2][TOPO_MAX_HOPS];
         for (; i < w->n; i++) {
             const struct transfer *x = &w->xfers[i];
@@ -430,6 +435,18 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
             w->path = path;
             w->path_n = np;
             w->path_stride = stride;
+            /* the fluid set-up's heads take each transfer's kind from here
+             * rather than looking it up again (bound_path_find) */
+            struct bound_memo *km = b->ok && b->memo ? arena_alloc(a, sizeof *km) : NULL;
+            if (km) {
+                *km = *b->memo;
+                w->kind = kind;
+                w->kind_memo = km;
+                w->kind_of = w->xfers;
+                w->kind_sc = sc;
+                w->kind_t = t;
+            }
+            b->kind = NULL;
             return 0;
         }
         max = TOPO_MAX_HOPS;

@@ -219,17 +219,62 @@ static int heads_init(struct heads *hd, const struct topo *t)
     return 0;
 }
 
-/* Transfer x's first packet, on path[0..np) (workload_path's), into the
- * heads: set-up adds each while it reads the transfer's path anyway.
- * Returns its kind (the memo slot), or -1 when it adds nothing. */
+#define HEADS_FIND (-2) /* heads_kind looks the kind up */
+
+/* Whether w hands on the kinds of the bound's pass (ckpt_prepare) over
+ * the routes set-up's heads take, in the order they take them, for this
+ * scenario and fabric: its memo ends as the heads' would, and no kind is
+ * looked up twice. */
+static int kinds_handed(const struct workload *w, const struct scenario *sc,
+                        const struct topo *t)
+{
+    return w->kind && w->kind_memo && w->kind_of == w->xfers && w->kind_sc == sc &&
+           w->kind_t == t;
+}
+
+/* Transfer i's kind as handed on, for heads_kind (-1: none). */
+static int handed_kind(const struct workload *w, uint32_t i)
+{
+    return (int)w->kind[i] - 1;
+}
+
+/* Transfer x's bound_path on path[0..np) (workload_path's) and into *kind
+ * its kind (the memo slot); NULL when it adds nothing to the heads.
+ * given: its kind as the bound's pass over the same routes found it (-1
+ * none; the memo is then that pass's, copied), or HEADS_FIND. */
+static const struct bound_path *heads_kind(struct heads *hd, const struct topo *t,
+                                           const struct scenario *sc, const struct transfer *x,
+                                           const uint32_t *path, uint32_t np, int given,
+                                           struct bound_path *scratch, int *kind)
+{
+    if (!x->bytes || np < 2 || given == -1)
+        return NULL;
+    const struct bound_path *bp;
+    if (given == HEADS_FIND) {
+        bp = bound_path_find(hd->memo, t, sc, x, path, np, scratch);
+        *kind = (int)hd->memo->last;
+    } else {
+        /* the slot as the pass left it; filled again since: worked out */
+        bp = bound_memo_slot(hd->memo, (uint32_t)given);
+        if (!bp) {
+            bound_path(t, sc, x, path, np, scratch);
+            bp = scratch;
+        }
+        *kind = given;
+    }
+    return bp->np < 2 ? NULL : bp;
+}
+
+/* Transfer x's first packet, on path[0..np), into the heads: set-up adds
+ * each while it reads the transfer's path anyway. Returns its kind, or -1
+ * when it adds nothing. */
 static int heads_add(struct heads *hd, const struct topo *t, const struct scenario *sc,
-                     const struct transfer *x, const uint32_t *path, uint32_t np)
+                     const struct transfer *x, const uint32_t *path, uint32_t np, int given)
 {
     struct bound_path scratch;
-    if (!x->bytes || np < 2)
-        return -1;
-    const struct bound_path *bp = bound_path_find(hd->memo, t, sc, x, path, np, &scratch);
-    if (bp->np < 2)
+    int kind = -1;
+    const struct bound_path *bp = heads_kind(hd, t, sc, x, path, np, given, &scratch, &kind);
+    if (!bp)
         return -1;
     uint32_t k = np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
     uint32_t dl = topo_leaf_index(t, t->nodes[x->dst].leaf);
@@ -249,7 +294,7 @@ static int heads_add(struct heads *hd, const struct topo *t, const struct scenar
         hd->dst[x->dst] = bp->head[k];
     if (bp->arrive > hd->store[x->dst])
         hd->store[x->dst] = bp->arrive;
-    return (int)hd->memo->last;
+    return kind;
 }
 
 static void heads_release(struct heads *hd)
@@ -259,6 +304,63 @@ static void heads_release(struct heads *hd)
     free(hd->store);
     free(hd->pod);
     free(hd->memo);
+}
+
+static uint32_t u64_differ(const uint64_t *a, const uint64_t *b, size_t n)
+{
+    uint32_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d += a[i] != b[i];
+    return d;
+}
+
+/* Whether two bound_paths agree (the hops past np are not theirs). */
+static int same_path(const struct bound_path *p, const struct bound_path *q)
+{
+    int same = p->np == q->np && p->alone_hop == q->alone_hop && p->arrive == q->arrive &&
+               p->alone == q->alone;
+    for (uint32_t j = 0; same && j < p->np && j < TOPO_MAX_HOPS; j++)
+        same = p->head[j] == q->head[j] && p->tail[j] == q->tail[j];
+    return same;
+}
+
+int64_t fluid_heads_mismatches(const struct scenario *sc, const struct topo *t,
+                               const struct workload *w)
+{
+    if (!kinds_handed(w, sc, t))
+        return -1;
+    struct heads a = {0}, b = {0};
+    int64_t bad = -1;
+    if (heads_init(&a, t) == 0 && heads_init(&b, t) == 0) {
+        *a.memo = *w->kind_memo;
+        bad = 0;
+        for (uint32_t i = 0; i < w->n; i++) {
+            const struct transfer *x = &w->xfers[i];
+            uint32_t path[TOPO_MAX_HOPS], k = x->bytes ? workload_path(w, t, i, path) : 0;
+            struct bound_path sa, sb;
+            int ka = -1, kb = -1;
+            const struct bound_path *pa = heads_kind(&a, t, sc, x, path, k, handed_kind(w, i),
+                                                     &sa, &ka);
+            const struct bound_path *pb = heads_kind(&b, t, sc, x, path, k, HEADS_FIND, &sb, &kb);
+            bad += ka != kb || !pa != !pb || (pa && !same_path(pa, pb));
+            /* the heads, each side from its kinds */
+            heads_add(&a, t, sc, x, path, k, handed_kind(w, i));
+            heads_add(&b, t, sc, x, path, k, kb);
+        }
+        bad += u64_differ(a.up, b.up, 2 * (size_t)t->n_leaves) +
+               u64_differ(a.pod, b.pod, 2 * (size_t)t->n_pods) +
+               u64_differ(a.dst, b.dst, t->first_cleaf) +
+               u64_differ(a.store, b.store, t->first_cleaf);
+        /* the memo as set-up leaves it: what the finishes read by kind */
+        bad += a.memo->last != b.memo->last || a.memo->evicted != b.memo->evicted;
+        for (uint32_t s = 0; s < BOUND_MEMO_SLOTS; s++)
+            bad += a.memo->e[s].ret != b.memo->e[s].ret ||
+                   memcmp(a.memo->e[s].key, b.memo->e[s].key, sizeof a.memo->e[s].key) ||
+                   !same_path(&a.memo->e[s].bp, &b.memo->e[s].bp);
+    }
+    heads_release(&a);
+    heads_release(&b);
+    return bad;
 }
 
 /* No less than the bound allows once the last byte has left: a flow's
@@ -1486,6 +1588,9 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         err_set(e, "out of memory setting up the fluid engine");
         goto out;
     }
+    int handed = kinds_handed(w, sc, t);
+    if (handed)
+        *hd->memo = *w->kind_memo;
     if (w->path && !flow_split(sc)) {
         /* one path each: its size at most a link more to a back end; a
          * large list straight in the arena, where the solver keeps it
@@ -1516,7 +1621,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         /* the heads take the cached path: flow_links' is it unless weighted */
         if (n->grouped || weighted)
             k = x->bytes ? workload_path(w, t, i, path) : 0;
-        int kind = heads_add(hd, t, sc, x, path, k);
+        int kind = heads_add(hd, t, sc, x, path, k, handed ? handed_kind(w, i) : HEADS_FIND);
         if (kind >= 0)
             n->fst[i] = (uint8_t)(kind << FST_KIND);
         else if (x->bytes)

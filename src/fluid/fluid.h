@@ -90,6 +90,13 @@ void fluid_load_end(struct fluid_load *f, struct results *r);
 uint32_t fluid_load_mismatches(const struct scenario *sc, const struct topo *t,
                                const struct workload *w, int *kept);
 
+/* For tests: set-up's heads (each resource's latest first packet), kinds
+ * and bound memo, made with the kinds w hands on (struct workload's kind)
+ * and found afresh: the transfers whose kind differs plus the entries and
+ * memo slots that differ; -1 when w hands none on or memory runs out. */
+int64_t fluid_heads_mismatches(const struct scenario *sc, const struct topo *t,
+                               const struct workload *w);
+
 /* fluid_run_grouped with each finishing transfer's latency read by its
  * kind (the bound memo's slot set-up found for it; kinds 1, as
  * fluid_run_grouped does) or worked out from its route's ports at each

@@ -321,6 +321,8 @@ void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t n
     const struct bound_path *pp = bound_path_find(b->memo, t, sc, x, path, np, &scratch);
     if (pp->np < 2)
         return;
+    if (b->kind && b->memo)
+        b->kind[i] = (uint8_t)(b->memo->last + 1);
     uint32_t k = np - 1, fs = t->first_storage;
     uint64_t off = x->start_ps - b->start0;
     uint64_t line = t->ports[path[0]].bps; /* the source's NIC */

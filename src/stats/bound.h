@@ -113,6 +113,9 @@ struct bound_acc {
     struct bound_res *up;    /* [2 x leaf index]: out, in */
     struct bound_res *pod;   /* [2 x pod]: its spines' links up, down */
     struct bound_memo *memo;
+    /* optional, [w->n]: bound_add sets each transfer's memo slot + 1 there
+     * (0: it adds nothing), see struct workload's kind */
+    uint8_t *kind;
     /* the arrays above: the large ones mapped on huge pages (fewer faults) */
     struct arena mem;
     uint64_t lim[PATH_COUNT], start0, base;

@@ -125,6 +125,11 @@ int protect_data_only(const struct workload *w, struct workload *d, struct arena
     d->protect_bytes = 0;
     d->path = NULL;
     d->path_n = NULL;
+    d->kind = NULL;
+    d->kind_memo = NULL;
+    d->kind_of = NULL;
+    d->kind_sc = NULL;
+    d->kind_t = NULL;
     return 0;
 }
 

@@ -74,6 +74,16 @@ struct workload {
                               * which follow from its ends) at i x path_stride */
     const uint8_t *path_n;   /* [n] its ports, both ends counted; 0 = no path */
     uint32_t path_stride;    /* the longest route's inner ports (4 on three tiers) */
+    /* the bound's pass over those routes (ckpt_prepare): each transfer's
+     * kind, its bound memo slot + 1 (0: none), and the memo as the pass
+     * left it, for the fluid engine's set-up, which would find each again
+     * along the same routes in the same order; valid while kind_of is
+     * xfers. NULL = none */
+    const uint8_t *kind;
+    const struct bound_memo *kind_memo;
+    const struct transfer *kind_of;
+    const struct scenario *kind_sc; /* and the scenario and fabric they were for */
+    const struct topo *kind_t;
 };
 
 /* Transfer i's topo_path into ports[TOPO_MAX_HOPS]: the cached one when
