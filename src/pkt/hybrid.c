@@ -96,11 +96,6 @@ struct hybrid {
      * paused time less what jumps credited; a ring of BASE */
     double *ba, *bq, *bp;
     uint32_t *bs, seg;         /* per observation, the jumps before it */
-    /* per observation, each switch port's queued bytes (a row of nsp a
-     * slot, the ring's): the backlog moves between ports while its sum
-     * holds */
-    float *bpq;
-    uint32_t *sp, nsp;         /* the switch ports */
     uint32_t bn, bh;
     uint64_t blive;            /* transfers live at its start */
     double watch0;             /* the state's own time at the last start, s */
@@ -127,8 +122,6 @@ struct hybrid {
 struct fits {
     double bq, sq, br, sr; /* slopes a second and their standard errors */
     double rq, rr;         /* 1 / the means (0: none) */
-    double pq;             /* the switch ports' queues' drift beyond DRIFT_SD
-                            * standard errors, summed, over their sum */
 };
 static void fit_state(const struct hybrid *h, struct fits *f);
 static void est_drift(struct hybrid *h, const struct fits *f);
@@ -329,12 +322,7 @@ static int init(struct hybrid *h, struct pnet *n)
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
     h->ba = calloc(3 * BASE, sizeof *h->ba);
     h->bs = calloc(BASE, sizeof *h->bs);
-    h->sp = malloc(((size_t)n->topo->n_ports + 1) * sizeof *h->sp);
-    for (uint32_t i = 0; h->sp && i < n->topo->n_ports; i++)
-        if (!n->ports[i].is_host)
-            h->sp[h->nsp++] = i;
-    h->bpq = calloc((size_t)BASE * (h->nsp + 1), sizeof *h->bpq);
-    if (!h->ba || !h->bs || !h->sp || !h->bpq ||
+    if (!h->ba || !h->bs ||
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
         !h->tend || !h->src || !h->nfrac)
         return -1;
@@ -407,8 +395,6 @@ static void release(struct hybrid *h)
     free(h->nfrac);
     free(h->ba);
     free(h->bs);
-    free(h->sp);
-    free(h->bpq);
 }
 
 static uint64_t *slot(struct hybrid *h, uint32_t back)
@@ -451,8 +437,6 @@ static void observe(struct hybrid *h)
     h->bq[h->bh] = queued; /* (the back ends' levels: a jump carries them) */
     h->bp[h->bh] = ps_to_s((uint64_t)paused) - h->pjump;
     h->bs[h->bh] = h->seg;
-    for (uint32_t j = 0; j < h->nsp; j++)
-        h->bpq[(size_t)h->bh * h->nsp + j] = (float)n->ports[h->sp[j]].q_bytes;
     if (h->bn < BASE)
         h->bn++;
     /* the paused time since the last observation is off by the drift no
@@ -600,21 +584,6 @@ static void fit_state(const struct hybrid *h, struct fits *f)
         fit_slope(x + 1, r, sg + 1, n - 1, &f->br, &f->sr);
     f->rq = mq > 0 ? 1 / mq : 0;
     f->rr = mr > 0 ? 1 / mr : 0;
-    /* each switch port's own line: a backlog that moves between ports
-     * (hot spine queues filling as others empty) leaves the sum flat */
-    double moved = 0, all = 0;
-    for (uint32_t p = 0; n >= BASE_MIN / 2 && p < h->nsp; p++) {
-        double m = 0, b, se;
-        for (uint32_t j = 0; j < n; j++) {
-            uint32_t i = (h->bh + BASE - (n - 1) + j) % BASE;
-            y[j] = h->bpq[(size_t)i * h->nsp + p];
-            m += y[j] / n;
-        }
-        all += m;
-        if (m > 0 && fit_slope(x, y, sg, n, &b, &se))
-            moved += fmax(0, fabs(b) - DRIFT_SD * se);
-    }
-    f->pq = all > 0 ? moved / all : 0;
 }
 
 /* Standard errors beyond a fitted slope the paused-time error estimate
@@ -653,9 +622,9 @@ static double drift(struct hybrid *h)
     /* what stands beyond DRIFT_SD decides what is carried; a young
      * baseline's lag counts what its fit cannot rule out (UPPER_SD) */
     double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq, dr = fmax(0, fabs(br) - DRIFT_SD * sr) * rr;
-    double uq = fmax(dq, f.pq), ur = dr;
+    double uq = dq, ur = dr;
     if (h->young) {
-        uq = fmax((fabs(bq) + UPPER_SD * sq) * rq, f.pq);
+        uq = (fabs(bq) + UPPER_SD * sq) * rq;
         ur = (fabs(br) + UPPER_SD * sr) * rr;
     }
     h->cpr = h->crel = 0;
