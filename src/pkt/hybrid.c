@@ -450,6 +450,43 @@ static void observe(struct hybrid *h)
         h->perr += ps_to_s((uint64_t)(paused - h->plast)) * fmin(1, h->eu * h->tlag);
     }
     h->plast = paused;
+#ifdef CKPT_HYBRID_TRACE
+    /* the backlog by where it sits (hosts, compute leaves, storage leaves,
+     * spines, others) and the spine -> storage-leaf queues' spread: the
+     * relaxation a jump leaves behind (BENCHMARKS.md session 24); with
+     * CKPT_HYBRID_QDUMP set, each such queue too, and CKPT_HYBRID_NOJUMP
+     * (hybrid_loop) gives the packets' own on the same grid */
+    {
+        const struct topo *t = n->topo;
+        double qb[5] = {0}, pc[5] = {0}, smax = 0, sss = 0, sn = 0, shot = 0, scold = 0;
+        int dump = getenv("CKPT_HYBRID_QDUMP") != NULL;
+        for (uint32_t i = 0; i < t->n_ports; i++) {
+            const struct port *p = &n->ports[i];
+            const struct tnode *tn = &t->nodes[t->ports[i].node];
+            int k = tn->kind == NODE_HOST    ? 0
+                    : tn->kind == NODE_LEAF  ? 1 + tn->storage_side
+                    : tn->kind == NODE_SPINE ? 3
+                                             : 4;
+            qb[k] += (double)p->q_bytes;
+            pc[k] += p->paused != 0;
+            if (k != 3 || !t->nodes[t->ports[t->ports[i].peer].node].storage_side)
+                continue;
+            double q = (double)p->q_bytes;
+            smax = fmax(smax, q);
+            sss += q * q;
+            sn++;
+            shot += q > 1.2e8;
+            scold += q < 4e7;
+            if (dump)
+                fprintf(stderr, "q %u %.0f\n", i, q);
+        }
+        fprintf(stderr, "spine-down %g ports: max %.4g rms %.4g, over 120 MB %g, under 40 MB %g\n",
+                sn, smax, sn ? sqrt(sss / sn) : 0, shot, scold);
+        fprintf(stderr, "obs %.6f state %.6f q %.4g %.4g %.4g %.4g %.4g paused %g %g %g %g %g\n",
+                ps_to_s(n->now), ps_to_s(n->now - h->skipped), qb[0], qb[1], qb[2], qb[3], qb[4],
+                pc[0], pc[1], pc[2], pc[3], pc[4]);
+    }
+#endif
 }
 
 /* The least-squares slope of y over x (n points in runs of equal seg[],
@@ -1509,6 +1546,10 @@ void hybrid_loop(struct pnet *n)
             check_after(&h);
         double spread;
         uint64_t d = jump_span(&h, &spread);
+#ifdef CKPT_HYBRID_TRACE /* the packets' own run, observed as a hybrid's */
+        if (getenv("CKPT_HYBRID_NOJUMP"))
+            d = 0;
+#endif
         if (d && jump(&h, &d) == 0) {
             hf->jumps++;
 #ifdef CKPT_HYBRID_TRACE /* a line a jump, to stderr */
