@@ -658,6 +658,10 @@ static inline int pktq_push(struct pnet *n, struct pktq *q, const struct packet 
         q->ti = 0;
     }
     q->tc->p[q->ti++] = *p;
+    /* the line a few records on, for writing: a chunk comes off the free
+     * list cold, and its lines are written one by one */
+    if (q->ti + 2u < PKT_CHUNK)
+        ckpt_prefetch_w(&q->tc->p[q->ti + 2]);
     q->len++;
     q->bytes += wire;
     return 0;
@@ -730,7 +734,7 @@ static inline void wire_pop(struct pnet *n, struct port *in, struct packet *out)
     /* a line ahead: written a link delay ago, maybe by the other thread
      * (a prefetch of a slot not yet written is harmless) */
     if (i + 4u < PKT_CHUNK)
-        __builtin_prefetch(&c->p[i + 4]);
+        ckpt_prefetch(&c->p[i + 4]);
 }
 
 /* The packets on port p's outgoing wire as one queue (end of run). */
@@ -892,6 +896,11 @@ static inline __attribute__((always_inline)) void wire_arrive(struct pnet *n, st
         const struct packet *next = wire_next(in);
         pnet_schedule_seq(n, next->t, key + pk->in_port, EV_RX, n->cur, in, 0);
         pk->in_port = 0;
+        /* a receiver's line of the next one's flow, a serialisation ahead:
+         * many flows share a receiver's wire, and theirs are out of cache
+         * (a switch's line of a flow is warm: tried) */
+        if (next->kind == PK_DATA && !is_switch_node(n, in->rx_node))
+            ckpt_prefetch(&n->flows[next->flow].recv);
     }
 }
 

@@ -276,6 +276,20 @@ static void push_back(struct pnet *n, const struct event *e)
     pnet_push(n, e->t, e->seq, e->type, e->obj, e->arg);
 }
 
+/* A PFC frame's lines, ahead of it: its port's first two (the storm and
+ * pause bits, the paused time an XON adds to) and the pause start it sets
+ * or ends. Frames come a pause cycle apart, long out of cache, and most
+ * are not their partition's first event of the window. */
+static inline void pause_prefetch(const struct event *e)
+{
+    if (EV_KIND(e->type) != EV_PAUSE)
+        return;
+    const struct port *p = e->obj;
+    ckpt_prefetch(p);
+    ckpt_prefetch(&p->q_bytes);
+    ckpt_prefetch(&p->pause_since[e->arg & 0xff]);
+}
+
 /* Partition p's events of the window and those it schedules for itself
  * within it; returns the time of its last one. */
 static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64_t start)
@@ -298,6 +312,8 @@ static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64
         } else if (i != UINT32_MAX) {
             ev = w->ev[i];
             i = w->next[i];
+            if (i != UINT32_MAX)
+                pause_prefetch(&w->ev[i]);
         } else {
             break;
         }
@@ -407,15 +423,16 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
             const struct event *e = &w->ev[w->head[q]];
             uint32_t kind = EV_KIND(e->type);
             if (q < n->whole && is_switch_node(n, q)) { /* its buffer counters */
-                __builtin_prefetch(pnet_sw(n, q));
-                __builtin_prefetch((const char *)pnet_sw(n, q) + 64);
+                ckpt_prefetch(pnet_sw(n, q));
+                ckpt_prefetch((const char *)pnet_sw(n, q) + 64);
             }
             if (kind < EV_PORT_KINDS_END) { /* its object is a port */
                 const char *o = e->obj;
-                __builtin_prefetch(o);
-                __builtin_prefetch(o + 64);
-                __builtin_prefetch(o + 128);
-                __builtin_prefetch(o + 192);
+                ckpt_prefetch(o);
+                ckpt_prefetch(o + 64);
+                ckpt_prefetch(o + 128);
+                ckpt_prefetch(o + 192);
+                pause_prefetch(e);
             }
         }
         uint64_t last = n->oom ? 0 : window_part(n, w, p, start);
