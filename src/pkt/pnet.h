@@ -887,21 +887,18 @@ pnet_schedule(struct pnet *n, uint64_t t, enum ev_type kind, void *obj, uint32_t
 
 /* The head of the wire into in arrives, into *pk (key: its arrival event's
  * tie key): the next packet's arrival is the far end's to schedule when
- * the sender left the gap to its key in this one's record (port.c). */
-static inline __attribute__((always_inline)) void wire_arrive(struct pnet *n, struct port *in,
-                                                              uint64_t key, struct packet *pk)
+ * the sender left the gap to its key in this one's record (port.c).
+ * Returns that next record when so, else NULL. */
+static inline __attribute__((always_inline)) const struct packet *
+wire_arrive(struct pnet *n, struct port *in, uint64_t key, struct packet *pk)
 {
     wire_pop(n, in, pk);
-    if (pk->in_port) {
-        const struct packet *next = wire_next(in);
-        pnet_schedule_seq(n, next->t, key + pk->in_port, EV_RX, n->cur, in, 0);
-        pk->in_port = 0;
-        /* a receiver's line of the next one's flow, a serialisation ahead:
-         * many flows share a receiver's wire, and theirs are out of cache
-         * (a switch's line of a flow is warm: tried) */
-        if (next->kind == PK_DATA && !is_switch_node(n, in->rx_node))
-            ckpt_prefetch(&n->flows[next->flow].recv);
-    }
+    if (!pk->in_port)
+        return NULL;
+    const struct packet *next = wire_next(in);
+    pnet_schedule_seq(n, next->t, key + pk->in_port, EV_RX, n->cur, in, 0);
+    pk->in_port = 0;
+    return next;
 }
 
 /* port.c: egress service and the wire */
