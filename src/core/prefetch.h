@@ -8,7 +8,12 @@
 #define CKPT_PREFETCH_H
 
 #ifdef CKPT_PREFETCH_LOADS
-#define ckpt_prefetch(p) ((void)*(const volatile char *)(const void *)(p))
+/* the load's value is stored: valgrind drops a load whose value is dead */
+#define ckpt_prefetch(p)                                                    \
+    do {                                                                    \
+        volatile char ckpt_pf_ = *(const volatile char *)(const void *)(p); \
+        (void)ckpt_pf_;                                                     \
+    } while (0)
 #define ckpt_prefetch_w(p) ckpt_prefetch(p)
 #else
 #define ckpt_prefetch(p) __builtin_prefetch(p)

@@ -709,6 +709,8 @@ static inline int wire_push(struct pnet *n, struct port *p, const struct packet 
         p->wire_ti = 0;
     }
     p->wire_tc->p[p->wire_ti++] = *pk;
+    if (p->wire_ti + 2u < PKT_CHUNK) /* as pktq_push */
+        ckpt_prefetch_w(&p->wire_tc->p[p->wire_ti + 2]);
     return 0;
 }
 

@@ -276,18 +276,13 @@ static void push_back(struct pnet *n, const struct event *e)
     pnet_push(n, e->t, e->seq, e->type, e->obj, e->arg);
 }
 
-/* A PFC frame's lines, ahead of it: its port's first two (the storm and
- * pause bits, the paused time an XON adds to) and the pause start it sets
- * or ends. Frames come a pause cycle apart, long out of cache, and most
- * are not their partition's first event of the window. */
+/* A PFC frame's pause start (the one it sets or ends), ahead of it:
+ * frames come a pause cycle apart, long out of cache (its port's first
+ * lines are warm or come with window_run's prefetch: tried). */
 static inline void pause_prefetch(const struct event *e)
 {
-    if (EV_KIND(e->type) != EV_PAUSE)
-        return;
-    const struct port *p = e->obj;
-    ckpt_prefetch(p);
-    ckpt_prefetch(&p->q_bytes);
-    ckpt_prefetch(&p->pause_since[e->arg & 0xff]);
+    if (EV_KIND(e->type) == EV_PAUSE)
+        ckpt_prefetch(&((const struct port *)e->obj)->pause_since[e->arg & 0xff]);
 }
 
 /* Partition p's events of the window and those it schedules for itself
