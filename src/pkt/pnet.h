@@ -658,10 +658,6 @@ static inline int pktq_push(struct pnet *n, struct pktq *q, const struct packet 
         q->ti = 0;
     }
     q->tc->p[q->ti++] = *p;
-    /* the line a few records on, for writing: a chunk comes off the free
-     * list cold, and its lines are written one by one */
-    if (q->ti + 2u < PKT_CHUNK)
-        ckpt_prefetch_w(&q->tc->p[q->ti + 2]);
     q->len++;
     q->bytes += wire;
     return 0;
@@ -709,8 +705,6 @@ static inline int wire_push(struct pnet *n, struct port *p, const struct packet 
         p->wire_ti = 0;
     }
     p->wire_tc->p[p->wire_ti++] = *pk;
-    if (p->wire_ti + 2u < PKT_CHUNK) /* as pktq_push */
-        ckpt_prefetch_w(&p->wire_tc->p[p->wire_ti + 2]);
     return 0;
 }
 
@@ -889,18 +883,16 @@ pnet_schedule(struct pnet *n, uint64_t t, enum ev_type kind, void *obj, uint32_t
 
 /* The head of the wire into in arrives, into *pk (key: its arrival event's
  * tie key): the next packet's arrival is the far end's to schedule when
- * the sender left the gap to its key in this one's record (port.c).
- * Returns that next record when so, else NULL. */
-static inline __attribute__((always_inline)) const struct packet *
-wire_arrive(struct pnet *n, struct port *in, uint64_t key, struct packet *pk)
+ * the sender left the gap to its key in this one's record (port.c). */
+static inline __attribute__((always_inline)) void wire_arrive(struct pnet *n, struct port *in,
+                                                              uint64_t key, struct packet *pk)
 {
     wire_pop(n, in, pk);
-    if (!pk->in_port)
-        return NULL;
-    const struct packet *next = wire_next(in);
-    pnet_schedule_seq(n, next->t, key + pk->in_port, EV_RX, n->cur, in, 0);
-    pk->in_port = 0;
-    return next;
+    if (pk->in_port) {
+        const struct packet *next = wire_next(in);
+        pnet_schedule_seq(n, next->t, key + pk->in_port, EV_RX, n->cur, in, 0);
+        pk->in_port = 0;
+    }
 }
 
 /* port.c: egress service and the wire */

@@ -304,17 +304,11 @@ void port_on_tx_done(struct pnet *n, struct port *p)
 void port_on_rx(struct pnet *n, struct port *in, uint64_t key)
 {
     struct packet pk;
-    const struct packet *next = wire_arrive(n, in, key, &pk);
-    if (is_switch_node(n, in->rx_node)) {
+    wire_arrive(n, in, key, &pk);
+    if (is_switch_node(n, in->rx_node))
         switch_receive(n, in->rx_node, in, &pk);
-        return;
-    }
-    /* a receiver's line of the next packet's flow, a serialisation ahead:
-     * many flows share a storage node's wire and theirs are out of cache
-     * (a switch's line of a flow is warm: tried) */
-    if (next && next->kind == PK_DATA)
-        ckpt_prefetch(&n->flows[next->flow].recv);
-    nic_receive(n, in->rx_node, &pk);
+    else
+        nic_receive(n, in->rx_node, &pk);
 }
 
 /* Inlined into switch_receive (link-time optimisation): a call a switch

@@ -276,15 +276,6 @@ static void push_back(struct pnet *n, const struct event *e)
     pnet_push(n, e->t, e->seq, e->type, e->obj, e->arg);
 }
 
-/* A PFC frame's pause start (the one it sets or ends), ahead of it:
- * frames come a pause cycle apart, long out of cache (its port's first
- * lines are warm or come with window_run's prefetch: tried). */
-static inline void pause_prefetch(const struct event *e)
-{
-    if (EV_KIND(e->type) == EV_PAUSE)
-        ckpt_prefetch(&((const struct port *)e->obj)->pause_since[e->arg & 0xff]);
-}
-
 /* Partition p's events of the window and those it schedules for itself
  * within it; returns the time of its last one. */
 static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64_t start)
@@ -307,8 +298,6 @@ static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64
         } else if (i != UINT32_MAX) {
             ev = w->ev[i];
             i = w->next[i];
-            if (i != UINT32_MAX)
-                pause_prefetch(&w->ev[i]);
         } else {
             break;
         }
@@ -427,7 +416,6 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
                 ckpt_prefetch(o + 64);
                 ckpt_prefetch(o + 128);
                 ckpt_prefetch(o + 192);
-                pause_prefetch(e);
             }
         }
         uint64_t last = n->oom ? 0 : window_part(n, w, p, start);
