@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "prefetch.h"
+
 struct event {
     uint64_t t;     /* ps */
     uint64_t seq;   /* insertion order, breaks ties */
@@ -148,7 +150,7 @@ evq_push_seq(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj, 
     struct evq_node *nd = &q->pool[x];
     /* the node of a push a few ahead: freed a window ago, out of cache */
     if (q->n_free >= EVQ_PREFETCH)
-        __builtin_prefetch(&q->pool[q->free_stk[q->n_free - EVQ_PREFETCH]], 1);
+        ckpt_prefetch_w(&q->pool[q->free_stk[q->n_free - EVQ_PREFETCH]]);
     *nd = (struct evq_node){seq, obj, type, arg, EVQ_NIL, (uint32_t)(t & EVQ_TLO)};
     uint32_t b = (uint32_t)(bucket & (q->nb - 1));
     uint64_t bit = UINT64_C(1) << (b % 64);

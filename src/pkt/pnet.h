@@ -730,7 +730,7 @@ static inline void wire_pop(struct pnet *n, struct port *in, struct packet *out)
     /* a line ahead: written a link delay ago, maybe by the other thread
      * (a prefetch of a slot not yet written is harmless) */
     if (i + 4u < PKT_CHUNK)
-        __builtin_prefetch(&c->p[i + 4]);
+        ckpt_prefetch(&c->p[i + 4]);
 }
 
 /* The packets on port p's outgoing wire as one queue (end of run). */

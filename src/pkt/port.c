@@ -119,7 +119,7 @@ static inline __attribute__((always_inline)) uint64_t dequeue(struct pnet *n, st
      * cache by the time they reach the head */
     if (q->len > 3) {
         unsigned i = q->hi + 3u;
-        __builtin_prefetch(i < PKT_CHUNK ? &q->hc->p[i] : &q->hc->next->p[i - PKT_CHUNK]);
+        ckpt_prefetch(i < PKT_CHUNK ? &q->hc->p[i] : &q->hc->next->p[i - PKT_CHUNK]);
     }
     if (pnet_train_data(n, pk)) {
         victim_note(n, p);

@@ -407,15 +407,15 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
             const struct event *e = &w->ev[w->head[q]];
             uint32_t kind = EV_KIND(e->type);
             if (q < n->whole && is_switch_node(n, q)) { /* its buffer counters */
-                __builtin_prefetch(pnet_sw(n, q));
-                __builtin_prefetch((const char *)pnet_sw(n, q) + 64);
+                ckpt_prefetch(pnet_sw(n, q));
+                ckpt_prefetch((const char *)pnet_sw(n, q) + 64);
             }
             if (kind < EV_PORT_KINDS_END) { /* its object is a port */
                 const char *o = e->obj;
-                __builtin_prefetch(o);
-                __builtin_prefetch(o + 64);
-                __builtin_prefetch(o + 128);
-                __builtin_prefetch(o + 192);
+                ckpt_prefetch(o);
+                ckpt_prefetch(o + 64);
+                ckpt_prefetch(o + 128);
+                ckpt_prefetch(o + 192);
             }
         }
         uint64_t last = n->oom ? 0 : window_part(n, w, p, start);
