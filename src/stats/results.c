@@ -48,8 +48,11 @@ int writer_acc_init(struct writer_acc *a, uint32_t n_writers)
     a->n = n_writers;
     a->first = UINT64_MAX;
     a->last = 0;
-    a->start = malloc((n_writers ? n_writers : 1) * sizeof *a->start);
-    a->end = calloc(n_writers ? n_writers : 1, sizeof *a->end);
+    /* 100k nodes: 800,000 writers, 19 MB with finish's scratch; in 4 KB
+     * pages ~4,700 faults at ~10 us each on a VM */
+    arena_init(&a->mem);
+    a->start = arena_calloc(&a->mem, n_writers ? n_writers : 1, sizeof *a->start);
+    a->end = arena_calloc(&a->mem, n_writers ? n_writers : 1, sizeof *a->end);
     for (uint32_t i = 0; a->start && i < n_writers; i++)
         a->start[i] = UINT64_MAX;
     return a->start && a->end ? 0 : -1;
@@ -77,7 +80,7 @@ void writer_acc_finish(struct writer_acc *a, struct results *r)
     r->completion_s = a->last > a->first && a->first != UINT64_MAX
                           ? (double)(a->last - a->first) / ps : 0;
     r->first_byte_s = a->first != UINT64_MAX ? (double)a->first / ps : 0;
-    double *wc = malloc((a->n ? a->n : 1) * sizeof *wc);
+    double *wc = arena_calloc(&a->mem, a->n ? a->n : 1, sizeof *wc);
     r->writer_s = malloc((a->n ? a->n : 1) * sizeof *r->writer_s);
     r->n_writer_s = r->writer_s ? a->n : 0;
     uint32_t k = 0;
@@ -96,9 +99,7 @@ void writer_acc_finish(struct writer_acc *a, struct results *r)
         r->writer_p99_s = out[1];
         r->writer_p50_s = out[2];
     }
-    free(wc);
-    free(a->start);
-    free(a->end);
+    arena_release(&a->mem);
     a->start = a->end = NULL;
 }
 

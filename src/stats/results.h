@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "../core/arena.h"
 #include "../scenario/tpscheme.h"
 #include "../work/plan.h"
 #include "series.h"
@@ -455,6 +456,7 @@ struct writer_acc {
     uint64_t *start, *end;
     uint32_t n;
     uint64_t first, last;
+    struct arena mem; /* start, end and finish's scratch: huge pages when large */
 };
 int writer_acc_init(struct writer_acc *a, uint32_t n_writers);
 void writer_acc_add(struct writer_acc *a, uint32_t writer, uint64_t start_ps,
