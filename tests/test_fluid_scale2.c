@@ -115,6 +115,36 @@ static int same_runs(const struct results *a, const struct results *b, const cha
     return same && !bad;
 }
 
+/* The kinds cases: the defaults with keys set (fluid), 3-tier spray, a
+ * mid-size fabric with jitter. */
+static const char *const kind_cases[] = {
+    "seed=1",
+    "workload.start_jitter=2ms",
+    "storage.drain_rate=100Gbps storage.ingest_buffer=64MB workload.start_jitter=1ms",
+    "checkpoint.rate_limit=150Gbps workload.start_jitter=500us",
+    "checkpoint.writer_rule=dcp model.name=llama3-70b parallelism.tp=8 parallelism.pp=4",
+    "fabric.load_balancing=wcmp fabric.failed_links=3",
+    "spray3",
+    "mid",
+};
+
+static void kind_case(struct scenario *sc, const char *c)
+{
+    if (!strcmp(c, "spray3")) {
+        test_spray3(sc);
+    } else if (!strcmp(c, "mid")) {
+        mid_size(sc);
+        test_set(sc, "workload.start_jitter=1ms");
+    } else {
+        scenario_defaults(sc);
+        char buf[300];
+        snprintf(buf, sizeof buf, "%s", c);
+        for (char *k = strtok(buf, " "); k; k = strtok(NULL, " "))
+            test_set(sc, "%s", k);
+        test_set(sc, "engine=fluid");
+    }
+}
+
 /* A finishing transfer's latency read by its kind (the bound memo slot
  * set-up found) is what its route's ports give at each finish, to the
  * bit: whole runs both ways (fluid_run_kinds), every writer's time, over
@@ -124,31 +154,10 @@ static int same_runs(const struct results *a, const struct results *b, const cha
  * grouped (no solver path to read). */
 static void fluid_scale2_kinds_as_ports(void)
 {
-    static const char *const cases[] = {
-        "seed=1",
-        "workload.start_jitter=2ms",
-        "storage.drain_rate=100Gbps storage.ingest_buffer=64MB workload.start_jitter=1ms",
-        "checkpoint.rate_limit=150Gbps workload.start_jitter=500us",
-        "checkpoint.writer_rule=dcp model.name=llama3-70b parallelism.tp=8 parallelism.pp=4",
-        "fabric.load_balancing=wcmp fabric.failed_links=3",
-        "spray3",
-        "mid",
-    };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const char *const *cases = kind_cases;
+    for (size_t c = 0; c < sizeof kind_cases / sizeof kind_cases[0]; c++) {
         struct scenario sc;
-        if (!strcmp(cases[c], "spray3")) {
-            test_spray3(&sc);
-        } else if (!strcmp(cases[c], "mid")) {
-            mid_size(&sc);
-            test_set(&sc, "workload.start_jitter=1ms");
-        } else {
-            scenario_defaults(&sc);
-            char buf[300];
-            snprintf(buf, sizeof buf, "%s", cases[c]);
-            for (char *k = strtok(buf, " "); k; k = strtok(NULL, " "))
-                test_set(&sc, "%s", k);
-            test_set(&sc, "engine=fluid");
-        }
+        kind_case(&sc, cases[c]);
         struct test_prep p;
         struct results by_port;
         int ok = test_prepare(&p, &sc) == 0;
@@ -177,32 +186,11 @@ static void fluid_scale2_kinds_as_ports(void)
  * figures worked out anew). */
 static void fluid_scale2_kinds_handed_as_found(void)
 {
-    static const char *const cases[] = {
-        "seed=1",
-        "workload.start_jitter=2ms",
-        "storage.drain_rate=100Gbps storage.ingest_buffer=64MB workload.start_jitter=1ms",
-        "checkpoint.rate_limit=150Gbps workload.start_jitter=500us",
-        "checkpoint.writer_rule=dcp model.name=llama3-70b parallelism.tp=8 parallelism.pp=4",
-        "fabric.load_balancing=wcmp fabric.failed_links=3",
-        "spray3",
-        "mid",
-    };
+    const char *const *cases = kind_cases;
     uint32_t refilled = 0;
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    for (size_t c = 0; c < sizeof kind_cases / sizeof kind_cases[0]; c++) {
         struct scenario sc;
-        if (!strcmp(cases[c], "spray3")) {
-            test_spray3(&sc);
-        } else if (!strcmp(cases[c], "mid")) {
-            mid_size(&sc);
-            test_set(&sc, "workload.start_jitter=1ms");
-        } else {
-            scenario_defaults(&sc);
-            char buf[300];
-            snprintf(buf, sizeof buf, "%s", cases[c]);
-            for (char *k = strtok(buf, " "); k; k = strtok(NULL, " "))
-                test_set(&sc, "%s", k);
-            test_set(&sc, "engine=fluid");
-        }
+        kind_case(&sc, cases[c]);
         struct test_prep p;
         int ok = test_prepare(&p, &sc) == 0;
         CHECKF(ok, "%s: %s", cases[c], p.e.msg);
