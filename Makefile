@@ -32,7 +32,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljans
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -pthread -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm -pthread $(LDLIBS)
 
-.PHONY: all run test test-build test-main test-san bench clean deps asan check-report test-overflow golden test-sweep validate
+.PHONY: all run test test-build test-main test-san test-variants bench clean deps asan check-report test-overflow golden test-sweep validate
 all: $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
 
 deps: $(DEPS_STAMP)
@@ -108,12 +108,20 @@ test: deps
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-build
 	./tests/layers.sh
 	./tests/header.sh ./$(B)/ckptnet ./$(B)/test_public ./$(BA)/test_public
+	@$(MAKE) --no-print-directory test-variants
 	@echo "make test: two lanes ($(TEST_JOBS) at a time): the unit, CLI, output, golden, validation and sweep tests; the unit tests under ASan+UBSan and clang's overflow checks"
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Oline test-main test-san
 	@echo "make test: all passed"
 
 test-build: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet $(B)/test_public $(BA)/test_public \
             $(if $(MPICC),$(B)/ckptnet-mpi) $(if $(CLANG),$(BO)/test_unit)
+
+# The measurement builds (hybrid's trace, prefetch hints as loads) are
+# built by hand only: checked here so they still compile, warning-free.
+test-variants:
+	$(CC) $(CSTD) $(WARN) -Werror -Iinclude $(PKG_CFLAGS) -fsyntax-only -DCKPT_HYBRID_TRACE src/pkt/hybrid.c
+	$(CC) $(CSTD) $(WARN) -Werror -Iinclude $(PKG_CFLAGS) -fsyntax-only -DCKPT_PREFETCH_LOADS src/pkt/*.c src/core/*.c
+	@echo "test-variants: the trace and prefetch-load builds compile"
 
 test-main: $(B)/test_unit $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
 	./$(B)/test_unit
