@@ -169,9 +169,53 @@ static void sizefast_arena_reset_reuses_zeroed(void)
     CHECK(a.head == NULL && a.spare == NULL && a.total == 0);
 }
 
+/* arena_reserve: the allocations after it, large ones too, come from its
+ * one block while they fit, in order, zeroed and apart; one block is
+ * counted; the first that does not fit goes elsewhere. */
+static void sizefast_arena_reserve_one_block(void)
+{
+    struct arena a;
+    arena_init(&a);
+    CHECK(arena_alloc(&a, 100) != NULL); /* a head with room of its own */
+    const size_t sizes[] = {900000, 1500000, 16, 2u << 20, 70000};
+    const size_t n = sizeof sizes / sizeof sizes[0];
+    size_t want = 0;
+    for (size_t i = 0; i < n; i++)
+        want += (sizes[i] + 15) & ~(size_t)15;
+    size_t before = a.total;
+    CHECK(arena_reserve(&a, want) == 0);
+    size_t counted = a.total - before;
+    CHECKF(counted >= want && counted < want + (4u << 20), "%zu bytes counted for %zu", counted,
+           want);
+    unsigned char *p[5];
+    for (size_t i = 0; i < n; i++) {
+        p[i] = arena_alloc(&a, sizes[i]);
+        CHECK(p[i] != NULL);
+        if (!p[i])
+            goto out;
+        size_t nz = 0;
+        for (size_t k = 0; k < sizes[i]; k++)
+            nz += p[i][k] != 0;
+        CHECKF(nz == 0, "allocation %zu: %zu bytes not zeroed", i, nz);
+        memset(p[i], 0xC3, sizes[i]);
+        if (i)
+            CHECKF(p[i] == p[i - 1] + ((sizes[i - 1] + 15) & ~(size_t)15),
+                   "allocation %zu not right behind the one before", i);
+    }
+    CHECKF(a.total == before + counted, "%zu bytes counted after, %zu before", a.total,
+           before + counted);
+    /* past the room (the reserve's and its block's rounding): elsewhere */
+    unsigned char *q = arena_alloc(&a, counted);
+    CHECK(q && (q + counted <= p[0] || q >= p[0] + counted));
+    CHECK(a.total > before + counted);
+out:
+    arena_release(&a);
+}
+
 SUITE(suite_sizefast) = {
     {"sizefast_prepared_run_equals_run", sizefast_prepared_run_equals_run},
     {"sizefast_prepared_run_once", sizefast_prepared_run_once},
     {"sizefast_arena_reset_reuses_zeroed", sizefast_arena_reset_reuses_zeroed},
+    {"sizefast_arena_reserve_one_block", sizefast_arena_reserve_one_block},
     {NULL, NULL},
 };

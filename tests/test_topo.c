@@ -15,6 +15,7 @@
 #include "../src/topo/topo.h"
 #include "../src/work/work.h"
 #include "harness.h"
+#include "support.h"
 
 static void small_fabric(struct scenario *sc)
 {
@@ -391,8 +392,96 @@ static void topo_routes_match_bfs(void)
     arena_release(&a);
 }
 
+/* The largest off + cnt of n routes (0: none). */
+static size_t routes_end(const struct route *r, size_t n)
+{
+    size_t end = 0;
+    for (size_t i = 0; r && i < n; i++)
+        if (r[i].cnt && r[i].off + (size_t)r[i].cnt > end)
+            end = r[i].off + (size_t)r[i].cnt;
+    return end;
+}
+
+/* Widen [*lo, *hi) to hold n bytes at p; the bytes summed into *sum. */
+static void span(const void *p, size_t n, uintptr_t *lo, uintptr_t *hi, size_t *sum)
+{
+    uintptr_t a = (uintptr_t)p;
+    *lo = a < *lo ? a : *lo;
+    *hi = a + n > *hi ? a + n : *hi;
+    *sum += n;
+}
+
+/* Without failed links the builders count the next hops first and build
+ * them in place: nh_ports, nh_weight and nh_next one array of the arena
+ * with the route tables beside them, exactly the entries the routes use
+ * (the count right: no slack, no growth, no copy), nh_next each entry's
+ * peer. With a failed link the arrays grow as before and are copied in
+ * behind the tables. */
+static void topo_routes_built_in_place(void)
+{
+    for (int v = 0; v < 6; v++) {
+        struct scenario sc;
+        if (v < 3) {
+            test_small_clos(&sc);
+            test_set(&sc, v == 1 ? "fabric.links_per_spine=2" : "fabric.superspines=3");
+            if (v == 2)
+                test_set(&sc, "fabric.storage_pods=spread");
+        } else {
+            small_fabric(&sc);
+            sc.fabric.links_per_spine = 1 + (uint32_t)(v == 4);
+            /* 25,000 leaves: tables and arrays apart would be 3 blocks */
+            sc.storage.nodes = v == 5 ? 100000 : sc.storage.nodes;
+        }
+        int failed = v == 0 || v == 3;
+        for (int f = 0; f <= failed; f++) {
+            sc.fabric.failed_links = (uint32_t)f;
+            struct arena a;
+            struct topo t;
+            struct err e;
+            arena_init(&a);
+            CHECKF(topo_build(&t, &sc, &a, &e) == 0, "case %d: %s", v, e.msg);
+            size_t nl = t.n_leaves, nrow = (t.tiers == 3 ? t.n_switches : nl) * t.n_affected;
+            size_t np = (size_t)t.n_spines * (t.pod_width + 1), ns = (size_t)t.n_supers * t.n_pods;
+            const struct route *tab[4] = {t.leaf_default, t.leaf_route, NULL, NULL};
+            size_t len[4] = {nl, nrow, 0, 0};
+            if (t.tiers == 3) {
+                tab[2] = t.spine_route_pod, len[2] = np;
+                tab[3] = t.super_route, len[3] = ns;
+            } else {
+                tab[2] = t.spine_route, len[2] = (size_t)t.n_spines * nl;
+            }
+            size_t end = 0, sum = 0;
+            uintptr_t lo = UINTPTR_MAX, hi = 0;
+            for (int k = 0; k < 4; k++) {
+                size_t x = routes_end(tab[k], len[k]);
+                end = x > end ? x : end;
+                if (len[k])
+                    span(tab[k], len[k] * sizeof *tab[k], &lo, &hi, &sum);
+            }
+            int together = t.nh_weight == t.nh_ports + end && t.nh_next == t.nh_ports + 2 * end;
+            CHECKF(together == !f, "case %d, %d failed: nh_weight at %td, nh_next at %td, %zu "
+                                   "entries used", v, f, t.nh_weight - t.nh_ports,
+                   t.nh_next - t.nh_ports, end);
+            size_t bad = 0;
+            for (size_t i = 0; i < end; i++)
+                bad += t.nh_next[i] != t.ports[t.ports[t.nh_ports[i]].peer].node ||
+                       (!f && t.nh_weight[i] != t.ports[t.nh_ports[i]].bps / 1000000);
+            CHECKF(bad == 0, "case %d, %d failed: %zu of %zu entries' next node or weight wrong",
+                   v, f, bad, end);
+            /* the tables and the arrays in one stretch of one block: its
+             * length the sum of theirs and the arena's rounding */
+            span(t.nh_ports, 3 * end * sizeof *t.nh_ports, &lo, &hi, &sum);
+            CHECKF(hi - lo <= sum + 5 * 16, "case %d, %d failed: tables and arrays over %zu "
+                                            "bytes, %zu of them", v, f, (size_t)(hi - lo), sum);
+            CHECK(topo_failed_routes(&t) == 0);
+            arena_release(&a);
+        }
+    }
+}
+
 SUITE(suite_topo) = {
     {"topo_routes_match_bfs", topo_routes_match_bfs},
+    {"topo_routes_built_in_place", topo_routes_built_in_place},
     {"failed_links_carry_nothing", failed_links_carry_nothing},
     {"routes_onto_failed_links_caught", routes_onto_failed_links_caught},
     {"topo_every_pair_reachable", topo_every_pair_reachable},

@@ -154,10 +154,29 @@ static struct arena_block *block_get(struct arena *a, size_t cap)
     return b ? b : block_new(cap);
 }
 
+int arena_reserve(struct arena *a, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    if (a->head && a->cap - a->used >= size)
+        return 0;
+    size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
+    struct arena_block *b = block_get(a, cap);
+    if (!b)
+        return -1;
+    if (a->head)
+        a->head->used = a->used;
+    b->next = a->head;
+    a->head = b;
+    a->used = 0;
+    a->cap = b->cap;
+    a->total += sizeof *b + a->cap;
+    return 0;
+}
+
 void *arena_alloc(struct arena *a, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
-    if (size >= ARENA_BLOCK && a->head) {
+    if (size >= ARENA_BLOCK && a->head && a->cap - a->used < size) {
         /* a large array gets a block of its own behind the head, so the
          * head's free room is not abandoned */
         struct arena_block *b = block_get(a, size);
@@ -169,19 +188,8 @@ void *arena_alloc(struct arena *a, size_t size)
         a->total += sizeof *b + size; /* the mapping's rounding stays untouched */
         return hand_out(b, 0, size);
     }
-    if (!a->head || a->cap - a->used < size) {
-        size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
-        struct arena_block *b = block_get(a, cap);
-        if (!b)
-            return NULL;
-        if (a->head)
-            a->head->used = a->used;
-        b->next = a->head;
-        a->head = b;
-        a->used = 0;
-        a->cap = b->cap;
-        a->total += sizeof *b + a->cap;
-    }
+    if ((!a->head || a->cap - a->used < size) && arena_reserve(a, size) < 0)
+        return NULL;
     void *p = hand_out(a->head, a->used, size);
     a->used += size;
     return p;

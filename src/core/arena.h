@@ -26,6 +26,12 @@ void arena_reset(struct arena *a);
 size_t arena_kept(const struct arena *a);
 /* Zeroed, 16-byte aligned memory; NULL when memory runs out. */
 void *arena_alloc(struct arena *a, size_t size);
+/* Make the head block hold size more bytes (a new head when it does not;
+ * mapped on huge pages when large): the allocations that follow, each of
+ * any size, come from it while they fit. Several arrays built together
+ * then share one block rather than each taking 4 KB pages of its own. 0, or
+ * -1 out of memory. */
+int arena_reserve(struct arena *a, size_t size);
 /* n elements of size each, with overflow check. */
 void *arena_calloc(struct arena *a, size_t n, size_t size);
 

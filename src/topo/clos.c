@@ -20,8 +20,10 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 
 void topo__nh_buf_free(struct nh_buf *b)
 {
-    free(b->nh);
-    free(b->nw);
+    if (!b->next) { /* else in the arena */
+        free(b->nh);
+        free(b->nw);
+    }
     free(b->adj_off);
     free(b->adj);
 }
@@ -127,8 +129,7 @@ int topo__updown_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *
             struct route *r = &t->leaf_route[(size_t)s * t->n_affected + t->affected[l]];
             /* the switch's set toward the previous affected leaf is often the
              * same (a leaf's uplinks, a super-spine's links to a pod) */
-            r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt,
-                                     t->affected[l] ? r - 1 : NULL);
+            r->off = topo__nh_intern(b, cand, wgt, cnt, t->affected[l] ? r - 1 : NULL);
             r->cnt = cnt;
             if (r->off == UINT32_MAX)
                 return err_set(e, "out of memory building routes");
@@ -186,6 +187,11 @@ static int mark_affected(struct topo *t, struct arena *a, struct err *e)
     return 0;
 }
 
+static size_t a16(size_t n)
+{
+    return (n + 15) & ~(size_t)15; /* as the arena rounds */
+}
+
 /* Routes: the hierarchical defaults (topo.h), then per-switch tables toward
  * the affected leaves. Default entries toward affected leaves stay empty. */
 int topo__clos_routes(struct topo *t, struct arena *a, struct err *e)
@@ -194,11 +200,29 @@ int topo__clos_routes(struct topo *t, struct arena *a, struct err *e)
     uint32_t k2 = t->links_per_super, w1 = t->pod_width + 1;
     if (mark_affected(t, a, e) < 0)
         return -1;
+    /* the tables and, without failed links, the next-hop arrays in one
+     * block of the arena (huge pages at 100k nodes, not ~2,500 4 KB faults
+     * of growing copies): every port of a spine and a super-spine, a
+     * leaf's uplinks. Routes toward affected leaves grow past any count
+     * worth reserving: malloc'd, copied at the end. */
+    size_t nh = 0;
+    if (!t->n_affected) {
+        nh = (size_t)nl * t->spines_per_pod * k;
+        for (uint32_t s = nl; s < nsw; s++)
+            nh += t->nodes[t->first_cleaf + s].nports;
+    }
+    size_t rows = t->n_affected ? (size_t)nsw * t->n_affected : 1;
+    size_t bytes = a16(nl * sizeof *t->leaf_default) +
+                   a16((size_t)t->n_spines * w1 * sizeof *t->spine_route_pod) +
+                   a16((size_t)t->n_supers * t->n_pods * sizeof *t->super_route) +
+                   a16(rows * sizeof *t->leaf_route) + a16(3 * nh * sizeof(uint32_t));
+    struct nh_buf b = {0};
+    if (arena_reserve(a, bytes) < 0 || (nh && topo__nh_reserve(&b, a, nh) < 0))
+        return err_set(e, "out of memory building routes");
     t->leaf_default = arena_calloc(a, nl, sizeof *t->leaf_default);
     t->spine_route_pod = arena_calloc(a, (size_t)t->n_spines * w1, sizeof *t->spine_route_pod);
     t->super_route = arena_calloc(a, (size_t)t->n_supers * t->n_pods, sizeof *t->super_route);
-    t->leaf_route = arena_calloc(a, t->n_affected ? (size_t)nsw * t->n_affected : 1,
-                                 sizeof *t->leaf_route);
+    t->leaf_route = arena_calloc(a, rows, sizeof *t->leaf_route);
     uint32_t maxp = 1;
     for (uint32_t s = 0; s < nsw; s++)
         if (t->nodes[t->first_cleaf + s].nports > maxp)
@@ -207,7 +231,6 @@ int topo__clos_routes(struct topo *t, struct arena *a, struct err *e)
     uint32_t *dd = malloc(nsw * sizeof *dd), *du = malloc(nsw * sizeof *du);
     uint64_t *cap = malloc(nsw * sizeof *cap);
     uint8_t *pod_down = calloc(t->n_pods, 1); /* a spine of the pod lost an uplink */
-    struct nh_buf b = {0};
     int rc = 0;
     if (!t->leaf_default || !t->spine_route_pod || !t->super_route || !t->leaf_route || !cand ||
         !wgt || !dd || !du || !cap || !pod_down) {
@@ -240,8 +263,7 @@ int topo__clos_routes(struct topo *t, struct arena *a, struct err *e)
             }
         if (cnt < n->nports - down) {
             pod_down[n->pod] = 1;
-            row[t->pod_width].off = topo__nh_intern(&b.nh, &b.nw, &b.len, &b.cap, cand, wgt,
-                                                    cnt, NULL);
+            row[t->pod_width].off = topo__nh_intern(&b, cand, wgt, cnt, NULL);
             if (row[t->pod_width].off == UINT32_MAX)
                 rc = err_set(e, "out of memory building routes");
         } else {

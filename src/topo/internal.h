@@ -11,6 +11,11 @@
 struct nh_buf {
     uint32_t *nh, *nw;
     size_t len, cap;
+    /* set by topo__nh_reserve while the entries fit: nh, nw and next
+     * (nh_next's room) are one array of the arena, 3 x cap entries, kept
+     * as the tables; else nh and nw are malloc'd and routes_finish copies
+     * them */
+    uint32_t *next;
     /* topo__updown_routes: each switch's working links to switches, up
      * ones then down ones (adj_off[2s], [2s+1], [2s+2]), as (port, peer
      * switch) pairs; built at its first call, freed by topo__nh_buf_free */
@@ -30,9 +35,14 @@ uint32_t topo__lay_edge(struct topo *t, const struct scenario *sc, uint32_t hpl,
                         uint32_t up_ports);
 /* Append ports[0..n) (and their weights) to the next-hop arrays, or reuse
  * prev's set when identical; the offset, or UINT32_MAX out of memory. */
-uint32_t topo__nh_intern(uint32_t **nh, uint32_t **nw, size_t *len, size_t *cap,
-                         const uint32_t *ports, const uint32_t *weights, uint32_t n,
-                         const struct route *prev);
+uint32_t topo__nh_intern(struct nh_buf *b, const uint32_t *ports, const uint32_t *weights,
+                         uint32_t n, const struct route *prev);
+/* Build the next-hop arrays in the arena, room for n entries (the builders
+ * count their defaults): no realloc growth on 4 KB pages and no copy at
+ * the end. More entries (routes toward leaves a failed link touches) move
+ * them to malloc'd arrays, copied back at the end, the arena's left
+ * unused. 0, or -1 out of memory. */
+int topo__nh_reserve(struct nh_buf *b, struct arena *a, size_t n);
 /* WCMP weight of a link of bps (Mbps, at least 1). */
 static inline uint32_t topo__mbps(uint64_t bps) /* inline: once a next hop of every route */
 {

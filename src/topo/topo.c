@@ -72,33 +72,67 @@ uint32_t topo__lay_edge(struct topo *t, const struct scenario *sc, uint32_t hpl,
  * switch's previous route when identical: a leaf's set toward every other
  * leaf is the same uplinks, so the table stays O(switches x ports), not
  * O(switches x ports x leaves). Returns the offset, or UINT32_MAX. */
-uint32_t topo__nh_intern(uint32_t **nh, uint32_t **nw, size_t *len, size_t *cap,
-                          const uint32_t *ports, const uint32_t *weights, uint32_t n,
-                          const struct route *prev)
+static uint32_t *nh_region(struct arena *a, size_t cap)
+{
+    return cap <= SIZE_MAX / 12 ? arena_calloc(a, 3 * cap, sizeof(uint32_t)) : NULL;
+}
+
+int topo__nh_reserve(struct nh_buf *b, struct arena *a, size_t n)
+{
+    n = n ? n : 1;
+    uint32_t *r = nh_region(a, n);
+    if (!r)
+        return -1;
+    b->nh = r;
+    b->nw = r + n;
+    b->next = r + 2 * n;
+    b->len = 0;
+    b->cap = n;
+    return 0;
+}
+
+uint32_t topo__nh_intern(struct nh_buf *b, const uint32_t *ports, const uint32_t *weights,
+                         uint32_t n, const struct route *prev)
 {
     if (n == 0)
-        return (uint32_t)*len; /* an empty set needs no storage */
-    if (prev && prev->cnt == n && !memcmp(*nh + prev->off, ports, n * sizeof *ports) &&
-        !memcmp(*nw + prev->off, weights, n * sizeof *weights))
+        return (uint32_t)b->len; /* an empty set needs no storage */
+    if (prev && prev->cnt == n && !memcmp(b->nh + prev->off, ports, n * sizeof *ports) &&
+        !memcmp(b->nw + prev->off, weights, n * sizeof *weights))
         return prev->off;
-    if (*len + n > *cap) {
-        size_t c = *cap ? *cap * 2 : 1024;
-        while (c < *len + n)
+    if (b->len + n > b->cap) {
+        size_t c = b->cap ? b->cap * 2 : 1024;
+        while (c < b->len + n)
             c *= 2;
-        uint32_t *g = c <= UINT32_MAX ? realloc(*nh, c * sizeof *g) : NULL;
-        if (!g)
-            return UINT32_MAX; /* the caller frees *nh */
-        *nh = g;
-        uint32_t *w = realloc(*nw, c * sizeof *w);
-        if (!w)
+        if (c > UINT32_MAX)
             return UINT32_MAX;
-        *nw = w;
-        *cap = c;
+        if (b->next) { /* out of the arena's array */
+            uint32_t *g = malloc(c * sizeof *g), *w = malloc(c * sizeof *w);
+            if (!g || !w) {
+                free(g);
+                free(w);
+                return UINT32_MAX;
+            }
+            memcpy(g, b->nh, b->len * sizeof *g);
+            memcpy(w, b->nw, b->len * sizeof *w);
+            b->nh = g;
+            b->nw = w;
+            b->next = NULL;
+        } else {
+            uint32_t *g = realloc(b->nh, c * sizeof *g);
+            if (!g)
+                return UINT32_MAX; /* the caller frees b->nh */
+            b->nh = g;
+            uint32_t *w = realloc(b->nw, c * sizeof *w);
+            if (!w)
+                return UINT32_MAX;
+            b->nw = w;
+        }
+        b->cap = c;
     }
-    memcpy(*nh + *len, ports, n * sizeof *ports);
-    memcpy(*nw + *len, weights, n * sizeof *weights);
-    *len += n;
-    return (uint32_t)(*len - n);
+    memcpy(b->nh + b->len, ports, n * sizeof *ports);
+    memcpy(b->nw + b->len, weights, n * sizeof *weights);
+    b->len += n;
+    return (uint32_t)(b->len - n);
 }
 
 /* Up-down shortest paths toward leaf l by BFS over the switch graph: the
@@ -168,7 +202,7 @@ int topo__bfs_routes(struct topo *t, uint32_t l, struct nh_buf *b, uint32_t *dis
             into[t->ports[t->ports[cand[i]].peer].node - t->first_cleaf] = 0;
         /* a leaf's set toward the previous affected leaf is mostly the same */
         const struct route *prev = s < t->n_leaves && t->affected[l] ? r - 1 : NULL;
-        r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, prev);
+        r->off = topo__nh_intern(b, cand, wgt, cnt, prev);
         r->cnt = cnt;
         if (r->off == UINT32_MAX)
             return err_set(e, "out of memory building routes");
@@ -190,7 +224,7 @@ uint32_t topo__node_ports(const struct topo *t, uint32_t node, struct nh_buf *b,
         cand[i] = n->first_port + i;
         wgt[i] = topo__mbps(t->ports[cand[i]].bps);
     }
-    return topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, n->nports, NULL);
+    return topo__nh_intern(b, cand, wgt, n->nports, NULL);
 }
 
 int topo__leaf_defaults(struct topo *t, struct nh_buf *b, uint32_t *cand, uint32_t *wgt,
@@ -207,12 +241,17 @@ int topo__leaf_defaults(struct topo *t, struct nh_buf *b, uint32_t *cand, uint32
         if (!cnt)
             return err_set(e, "fabric: leaf %u has no working uplink (failed links)", l);
         struct route *r = &t->leaf_default[l];
-        r->off = topo__nh_intern(&b->nh, &b->nw, &b->len, &b->cap, cand, wgt, cnt, NULL);
+        r->off = topo__nh_intern(b, cand, wgt, cnt, NULL);
         r->cnt = cnt;
         if (r->off == UINT32_MAX)
             return err_set(e, "out of memory building routes");
     }
     return 0;
+}
+
+static size_t a16(size_t n)
+{
+    return (n + 15) & ~(size_t)15; /* as the arena rounds */
 }
 
 int topo__leaf_spine_routes(struct topo *t, struct arena *a, struct err *e)
@@ -229,10 +268,25 @@ int topo__leaf_spine_routes(struct topo *t, struct arena *a, struct err *e)
                 break;
             }
     }
+    /* the tables and, without failed links, the next-hop arrays in one
+     * block of the arena (as clos.c): every port of a spine, a leaf's
+     * uplinks */
+    size_t nh = 0;
+    if (!t->n_affected) {
+        nh = (size_t)nl * t->n_spines * k;
+        for (uint32_t s = nl; s < nsw; s++)
+            nh += t->nodes[t->first_cleaf + s].nports;
+    }
+    size_t rows = t->n_affected ? (size_t)nl * t->n_affected : 1;
+    size_t bytes = a16((size_t)t->n_spines * nl * sizeof *t->spine_route) +
+                   a16(nl * sizeof *t->leaf_default) + a16(rows * sizeof *t->leaf_route) +
+                   a16(3 * nh * sizeof(uint32_t));
+    struct nh_buf b = {0};
+    if (!t->affected || arena_reserve(a, bytes) < 0 || (nh && topo__nh_reserve(&b, a, nh) < 0))
+        return err_set(e, "out of memory building routes");
     t->spine_route = arena_calloc(a, (size_t)t->n_spines * nl, sizeof *t->spine_route);
     t->leaf_default = arena_calloc(a, nl, sizeof *t->leaf_default);
-    t->leaf_route = arena_calloc(a, t->n_affected ? (size_t)nl * t->n_affected : 1,
-                                 sizeof *t->leaf_route);
+    t->leaf_route = arena_calloc(a, rows, sizeof *t->leaf_route);
     uint32_t *dist = malloc(nsw * sizeof *dist);
     uint32_t *queue = malloc(nsw * sizeof *queue);
     uint32_t maxp = 1;
@@ -243,7 +297,6 @@ int topo__leaf_spine_routes(struct topo *t, struct arena *a, struct err *e)
     uint32_t *wgt = malloc(maxp * sizeof *wgt);
     uint64_t *down = calloc(nsw, sizeof *down);   /* capacity into leaf l */
     uint32_t *into = calloc(nsw, sizeof *into);   /* candidates of s into a switch */
-    struct nh_buf b = {0};
     int rc = 0;
     if (!t->affected || !t->spine_route || !t->leaf_default || !t->leaf_route || !dist ||
         !queue || !cand || !wgt || !down || !into) {
@@ -273,8 +326,7 @@ out:
     free(wgt);
     free(down);
     free(into);
-    free(b.nh);
-    free(b.nw);
+    topo__nh_buf_free(&b);
     return rc;
 }
 
@@ -376,6 +428,14 @@ int topo__ecmp_seeds(struct topo *t, uint64_t seed, struct arena *a,
 
 int topo__routes_finish(struct topo *t, const struct nh_buf *b, struct arena *a, struct err *e)
 {
+    if (b->next) { /* built in place */
+        t->nh_ports = b->nh;
+        t->nh_weight = b->nw;
+        t->nh_next = b->next;
+        for (size_t i = 0; i < b->len; i++)
+            t->nh_next[i] = t->ports[t->ports[t->nh_ports[i]].peer].node;
+        return 0;
+    }
     t->nh_ports = arena_calloc(a, b->len ? b->len : 1, sizeof *t->nh_ports);
     t->nh_weight = arena_calloc(a, b->len ? b->len : 1, sizeof *t->nh_weight);
     if (!t->nh_ports || !t->nh_weight)
