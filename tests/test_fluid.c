@@ -1414,7 +1414,46 @@ static void fluid_scrap_cuts_dead_queues(void)
     arena_release(&a);
 }
 
+/* writer_acc_finish turns the start array into writer_s in place (the
+ * results own it through writer_mem): each writer's first start to last
+ * end, -1 for one with nothing completed, the percentiles over the rest. */
+static void fluid_writer_figures_in_place(void)
+{
+    enum { NW = 300000 }; /* the start array on huge pages */
+    struct writer_acc acc;
+    CHECK(writer_acc_init(&acc, NW) == 0);
+    const uint64_t *start = acc.start;
+    for (uint32_t i = 0; i < NW; i++) {
+        if (i % 7 == 3)
+            continue; /* nothing completed */
+        uint64_t s = (uint64_t)(i % 1000) * 1000000, d = (uint64_t)(i % 977 + 1) * 1000000000;
+        writer_acc_add(&acc, i, s + 5000000, s + 6000000, s + d);
+        writer_acc_add(&acc, i, s, s + 1000000, s + d / 2); /* earlier start, earlier end */
+    }
+    struct results r;
+    memset(&r, 0, sizeof r);
+    writer_acc_finish(&acc, &r);
+    CHECK(r.writers == NW && r.n_writer_s == NW);
+    CHECKF((const void *)r.writer_s == (const void *)start, "writer_s at %p, start was at %p",
+           (const void *)r.writer_s, (const void *)start);
+    CHECK(acc.start == NULL && acc.end == NULL && acc.out.head == NULL && r.writer_mem.head);
+    uint32_t bad = 0;
+    double mx = 0;
+    for (uint32_t i = 0; r.writer_s && i < NW; i++) {
+        double d = (double)((uint64_t)(i % 977 + 1) * 1000000000) / 1e12;
+        double want = i % 7 == 3 ? -1 : d;
+        bad += r.writer_s[i] != want;
+        mx = i % 7 != 3 && d > mx ? d : mx;
+    }
+    CHECKF(bad == 0, "%u writers' figures wrong", bad);
+    CHECKF(r.writer_max_s == mx, "max %.9g s, want %.9g s", r.writer_max_s, mx);
+    CHECK(r.writer_p50_s > 0 && r.writer_p50_s < r.writer_p99_s && r.writer_p99_s <= mx);
+    results_release(&r);
+    CHECK(r.writer_s == NULL && r.writer_mem.head == NULL);
+}
+
 SUITE(suite_fluid) = {
+    {"fluid_writer_figures_in_place", fluid_writer_figures_in_place},
     {"fluid_scrap_cuts_dead_queues", fluid_scrap_cuts_dead_queues},
     {"maxmin_plen_places_paths", maxmin_plen_places_paths},
     {"fluid_routes_have_distinct_ports", fluid_routes_have_distinct_ports},

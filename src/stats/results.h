@@ -374,6 +374,7 @@ struct results {
     /* per writer completion (s; -1 = incomplete), with telemetry.ports, owned */
     uint32_t n_writer_s;
     double *writer_s;
+    struct arena writer_mem; /* writer_s's (writer_acc's start array, reused) */
 
     /* per forward link set, its busiest link (has_link_stats): carried wire
      * bytes / (capacity x completion), time carrying traffic, time at
@@ -456,7 +457,9 @@ struct writer_acc {
     uint64_t *start, *end;
     uint32_t n;
     uint64_t first, last;
-    struct arena mem; /* start, end and finish's scratch: huge pages when large */
+    /* huge pages when large: start, which finish turns into writer_s in
+     * place (no fresh pages for it), in out; end and finish's scratch in mem */
+    struct arena out, mem;
 };
 int writer_acc_init(struct writer_acc *a, uint32_t n_writers);
 void writer_acc_add(struct writer_acc *a, uint32_t writer, uint64_t start_ps,
