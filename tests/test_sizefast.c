@@ -212,10 +212,55 @@ out:
     arena_release(&a);
 }
 
+/* An arena set huge maps even its small blocks on 2 MB pages: one block
+ * of 2 MB, 2 MB aligned, for a small allocation (a plain arena: a 1 MB
+ * calloc'd block); the setting outlives arena_reset and arena_release.
+ * Under AddressSanitizer every block is calloc'd: the sizes only. */
+static void sizefast_arena_huge_maps_small_blocks(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    const int mapped = 0;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    const int mapped = 0;
+#else
+    const int mapped = 1;
+#endif
+#else
+    const int mapped = 1;
+#endif
+    const uintptr_t two = (uintptr_t)2 << 20;
+    for (int huge = 0; huge <= 1; huge++) {
+        struct arena a;
+        arena_init(&a);
+        a.huge = huge;
+        for (int round = 0; round < 3; round++) {
+            unsigned char *p = arena_alloc(&a, 5000);
+            CHECK(p && p[0] == 0 && p[4999] == 0);
+            if (!p)
+                break;
+            memset(p, 0x11, 5000);
+            int big = huge && mapped;
+            CHECKF(big ? a.total == two : a.total < two + 4096 && a.total >= (1u << 20),
+                   "huge %d, round %d: %zu bytes counted", huge, round, a.total);
+            if (big)
+                CHECKF(((uintptr_t)p & (two - 1)) < 4096, "huge, round %d: %p not at a 2 MB "
+                                                          "block's start", round, (void *)p);
+            if (round == 0)
+                arena_reset(&a);
+            else
+                arena_release(&a);
+            CHECKF(a.huge == huge, "round %d: huge %d after, %d before", round, a.huge, huge);
+        }
+        arena_release(&a);
+    }
+}
+
 SUITE(suite_sizefast) = {
     {"sizefast_prepared_run_equals_run", sizefast_prepared_run_equals_run},
     {"sizefast_prepared_run_once", sizefast_prepared_run_once},
     {"sizefast_arena_reset_reuses_zeroed", sizefast_arena_reset_reuses_zeroed},
     {"sizefast_arena_reserve_one_block", sizefast_arena_reserve_one_block},
+    {"sizefast_arena_huge_maps_small_blocks", sizefast_arena_huge_maps_small_blocks},
     {NULL, NULL},
 };

@@ -77,9 +77,11 @@ static void free_chain(struct arena_block *b)
 
 void arena_release(struct arena *a)
 {
+    int huge = a->huge;
     free_chain(a->head);
     free_chain(a->spare);
     arena_init(a);
+    a->huge = huge;
 }
 
 void arena_reset(struct arena *a)
@@ -97,8 +99,10 @@ void arena_reset(struct arena *a)
         spare = b;
         b = n;
     }
+    int huge = a->huge;
     arena_init(a);
     a->spare = spare;
+    a->huge = huge;
 }
 
 size_t arena_kept(const struct arena *a)
@@ -133,9 +137,9 @@ static void *hand_out(struct arena_block *b, size_t off, size_t size)
     return p;
 }
 
-static struct arena_block *block_new(size_t cap)
+static struct arena_block *block_new(size_t cap, int huge)
 {
-    if (ARENA_MAP && sizeof(struct arena_block) + cap >= ARENA_HUGE)
+    if (ARENA_MAP && (huge || sizeof(struct arena_block) + cap >= ARENA_HUGE))
         return block_map(sizeof(struct arena_block) + cap);
     /* calloc: the C library skips zeroing fresh pages from the OS, and
      * memory is never reused within a block, so no memset below */
@@ -151,7 +155,7 @@ static struct arena_block *block_new(size_t cap)
 static struct arena_block *block_get(struct arena *a, size_t cap)
 {
     struct arena_block *b = a->spare ? spare_take(a, cap) : NULL;
-    return b ? b : block_new(cap);
+    return b ? b : block_new(cap, a->huge);
 }
 
 int arena_reserve(struct arena *a, size_t size)

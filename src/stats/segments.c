@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/arena.h"
 #include "../core/units.h"
 #include "../scenario/catalog.h"
 #include "bound.h"
@@ -72,8 +73,13 @@ static void writer_side(struct results *r, const struct topo *t, const struct wo
 {
     struct seg_figures *h = &r->segs[PATH_HOST], *nic = &r->segs[PATH_WRITER_NIC];
     uint32_t nh = t->first_storage;
-    double *nb = calloc(nh ? nh : 1, sizeof *nb);
-    uint64_t *ns = malloc((nh ? nh : 1) * sizeof *ns);
+    /* from 65,536 hosts on 2 MB pages: at 100,000, 1.6 MB in 4 KB pages
+     * took ~400 faults */
+    struct arena mem;
+    arena_init(&mem);
+    mem.huge = nh >= 65536;
+    double *nb = arena_calloc(&mem, nh ? nh : 1, sizeof *nb);
+    uint64_t *ns = arena_calloc(&mem, nh ? nh : 1, sizeof *ns);
     uint64_t start0 = UINT64_MAX, last_start = 0;
     for (uint32_t i = 0; i < w->n; i++) {
         start0 = w->xfers[i].start_ps < start0 ? w->xfers[i].start_ps : start0;
@@ -136,8 +142,7 @@ static void writer_side(struct results *r, const struct topo *t, const struct wo
         double end = ps_s(ns[i] - start0) + need;
         nic_end = end > nic_end ? end : nic_end;
     }
-    free(nb);
-    free(ns);
+    arena_release(&mem);
     double base = r->base_latency_s;
     if (h->applies) {
         h->elem_bps = h_best_cap;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/arena.h"
 #include "../core/rng.h"
 #include "../core/units.h"
 #include "work.h"
@@ -309,22 +310,24 @@ static int estimate(const struct workload *s, const struct scenario *sc, const s
     uint32_t tp = s->tp ? s->tp : 1, dp = own ? 1 : s->dp;
     uint32_t groups = !own ? (uint32_t)((uint64_t)s->sum.gpus / dp) : s->n_writers;
     size_t ng = groups ? groups : 1;
-    uint64_t *node = calloc((size_t)t->first_cleaf * nm, sizeof *node); /* endpoints: payload */
-    uint64_t *leaf = calloc((size_t)t->n_leaves * nm, sizeof *leaf);
-    uint64_t *gb = calloc(ng, sizeof *gb);
-    uint64_t *gr = calloc(ng * nm, sizeof *gr); /* one reader's bytes */
+    /* from 65,536 endpoints on 2 MB pages: at 100,000 hosts node alone is
+     * 0.8-1.6 MB, ~400 faults in 4 KB pages */
+    struct arena mem;
+    arena_init(&mem);
+    mem.huge = t->first_cleaf >= 65536;
+    /* per endpoint its payload */
+    uint64_t *node = arena_calloc(&mem, (size_t)t->first_cleaf * nm, sizeof *node);
+    uint64_t *leaf = arena_calloc(&mem, (size_t)t->n_leaves * nm, sizeof *leaf);
+    uint64_t *gb = arena_calloc(&mem, ng, sizeof *gb);
+    uint64_t *gr = arena_calloc(&mem, ng * nm, sizeof *gr); /* one reader's bytes */
     /* every_replica: a group's replica need, once a group, not a piece */
-    uint64_t *need = own || all_bcast ? NULL : calloc(ng, sizeof *need);
+    uint64_t *need = own || all_bcast ? NULL : arena_calloc(&mem, ng, sizeof *need);
     struct read_src rs;
     int bad = !node || !leaf || !gb || !gr || (!own && !all_bcast && !need)
                   ? err_set(e, "out of memory estimating the restore")
                   : read_src_init(&rs, s, sc, e);
     if (bad < 0) {
-        free(node);
-        free(leaf);
-        free(gb);
-        free(gr);
-        free(need);
+        arena_release(&mem);
         return -1;
     }
     for (uint32_t i = 0; !own && i < s->n; i++) {
@@ -363,7 +366,6 @@ static int estimate(const struct workload *s, const struct scenario *sc, const s
         }
     }
     free(rs.hop1);
-    free(need);
     for (uint32_t m = 0; m < nm; m++) {
         if (!own) {
             uint32_t gpn = s->gpus_per_node, nics = sc->cluster.nics_per_node;
@@ -405,10 +407,7 @@ static int estimate(const struct workload *s, const struct scenario *sc, const s
             o[m].ps = o[m].bcast_ps > o[m].ps ? o[m].bcast_ps : o[m].ps;
         }
     }
-    free(node);
-    free(leaf);
-    free(gb);
-    free(gr);
+    arena_release(&mem);
     return 0;
 }
 

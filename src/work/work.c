@@ -818,6 +818,10 @@ int workload_build(struct workload *w, const struct scenario *sc,
      * ranks they are 3x the transfers the run keeps */
     struct arena scratch;
     arena_init(&scratch);
+    /* from 65,536 ranks on 2 MB pages, its 1 MB blocks too: at 800,000
+     * ranks the stragglers' flags, the nodes' arrays and the rest under
+     * 2 MB took ~200 faults of 4 KB */
+    scratch.huge = (uint64_t)sc->cluster.nodes * sc->cluster.gpus_per_node >= 65536;
     struct build b = {.w = w, .sc = sc, .t = t, .a = &scratch, .keep = a, .e = e};
     int rc = 0;
     for (size_t i = 0; i < sizeof build_steps / sizeof build_steps[0] && rc == 0; i++)
