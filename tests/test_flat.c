@@ -73,12 +73,15 @@ static void evq_free_stack_reuses_nodes(void)
 /* A wheel node keeps only the bits of its time below its bucket: every
  * event comes back with its exact time, tie key, object and argument, over
  * 20 turns of the wheel (its buckets wrap), in pops and in window takes;
- * and the node pool, grown from 1024 to 4096 nodes, stays on line
- * boundaries (a node on one line). For the default wheel and one sized by
+ * and the node pool, grown from 1024 to cap nodes (many pending at first),
+ * stays on line boundaries (a node on one line), and once EVQ_HUGE_MIN
+ * bytes or more on a 2 MB boundary of its own (huge pages: evq_huge_alloc;
+ * its growths copy every node). For the default wheel and one sized by
  * evq_horizon (nb: the buckets it must have). */
-static void nodes_keep_whole_events(uint64_t horizon_ps, uint32_t nb)
+static void nodes_keep_whole_events(uint64_t horizon_ps, uint32_t nb, uint32_t many, uint32_t cap)
 {
-    enum { N = 3000, M = 1 << 16 }; /* M: ids, reused once long done */
+    enum { M = 1 << 16 }; /* ids, reused once long done */
+    const uint32_t N = many;
     struct evq q;
     struct rng r;
     struct event out[64];
@@ -94,7 +97,7 @@ static void nodes_keep_whole_events(uint64_t horizon_ps, uint32_t nb)
     uint32_t next = 0, got = 0;
     int exact = 1, aligned = 1, reuse_ok = 1;
     while (got < 40 * N) {
-        while (evq_len(&q) < (got < N ? 3000u : 40u)) {
+        while (evq_len(&q) < (got < N ? N : 40u)) {
             uint32_t i = next++ % M;
             reuse_ok &= !pending[i];
             /* within a third of the wheel ahead, any picosecond */
@@ -103,6 +106,8 @@ static void nodes_keep_whole_events(uint64_t horizon_ps, uint32_t nb)
             pending[i] = 1;
             CHECK(evq_push_seq(&q, want_t[i], want_seq[i], i % 100, &want_t[i], i) == 0);
             aligned &= ((uintptr_t)q.pool % 64) == 0;
+            if (q.pool_cap * sizeof *q.pool >= EVQ_HUGE_MIN)
+                aligned &= ((uintptr_t)q.pool % ((size_t)2 << 20)) == 0;
         }
         size_t n = 0;
         if (rng_below(&r, 2) && evq_pop(&q, &out[0]))
@@ -124,16 +129,20 @@ static void nodes_keep_whole_events(uint64_t horizon_ps, uint32_t nb)
     CHECK(reuse_ok);
     CHECK(exact);
     CHECK(aligned);
-    CHECKF(q.pool_cap == 4096, "pool of %u nodes", q.pool_cap);
+    CHECKF(q.pool_cap == cap, "pool of %u nodes", q.pool_cap);
     CHECKF(now > 20 * wheel, "the wheel turned %.1f times", (double)now / (double)wheel);
     evq_release(&q);
 }
 
 static void evq_nodes_keep_whole_events(void)
 {
-    nodes_keep_whole_events(0, EVQ_BUCKETS);
-    nodes_keep_whole_events(40000000, EVQ_BUCKETS_MAX); /* 40 us: 2^16 buckets */
-    nodes_keep_whole_events(20000000, EVQ_BUCKETS_MAX / 2);
+    nodes_keep_whole_events(0, EVQ_BUCKETS, 3000, 4096);
+    nodes_keep_whole_events(40000000, EVQ_BUCKETS_MAX, 3000, 4096); /* 40 us: 2^16 buckets */
+    nodes_keep_whole_events(20000000, EVQ_BUCKETS_MAX / 2, 3000, 4096);
+    /* 12,000 pending: the pool passes EVQ_HUGE_MIN (8,192 nodes) and grows
+     * on huge pages (16,384) */
+    CHECK(EVQ_HUGE_MIN == SIZE_MAX || 8192 * sizeof(struct evq_node) >= EVQ_HUGE_MIN);
+    nodes_keep_whole_events(0, EVQ_BUCKETS, 12000, 16384);
 }
 
 /* The wheel is 8,192 buckets (8.4 us) unless evq_horizon asks for more

@@ -1,7 +1,10 @@
+/* MAP_ANONYMOUS and MADV_HUGEPAGE are not POSIX */
+#define _DEFAULT_SOURCE
 #include "evq.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* 4-ary heap: shallower than binary, children share a cache line. */
 #define ARITY 4
@@ -9,6 +12,37 @@
 #define WORDS (q->nb / 64)
 #define MASK (q->nb - 1)
 #define before evq_before
+
+#define HUGE ((size_t)2 << 20)
+
+void *evq_huge_alloc(size_t bytes)
+{
+    if (bytes < EVQ_HUGE_MIN)
+        return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    size_t len = (bytes + HUGE - 1) & ~(HUGE - 1);
+    unsigned char *p = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    size_t lead = (HUGE - ((uintptr_t)p & (HUGE - 1))) & (HUGE - 1);
+    if (lead)
+        munmap(p, lead);
+    munmap(p + lead + len, HUGE - lead);
+#ifdef MADV_HUGEPAGE
+    madvise(p + lead, len, MADV_HUGEPAGE); /* advice only */
+#endif
+    return p + lead;
+}
+
+void evq_huge_free(void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    if (bytes < EVQ_HUGE_MIN)
+        free(p);
+    else
+        munmap(p, (bytes + HUGE - 1) & ~(HUGE - 1));
+}
 
 void evq_init(struct evq *q)
 {
@@ -31,7 +65,7 @@ void evq_release(struct evq *q)
     free(q->h);
     for (int k = 0; k < EVQ_RINGS; k++)
         free(q->ring[k].e);
-    free(q->pool);
+    evq_huge_free(q->pool, q->pool_cap * sizeof *q->pool);
     free(q->free_stk);
     free(q->slot);
     free(q->bits);
@@ -206,18 +240,20 @@ static uint32_t node_new(struct evq *q)
 {
     if (!q->n_free) {
         uint32_t cap = q->pool_cap ? q->pool_cap * 2 : 1024;
+        /* the stack first: the pool's size must stay pool_cap's until it
+         * is replaced (evq_huge_free unmaps by size) */
+        uint32_t *st = cap > q->pool_cap ? realloc(q->free_stk, cap * sizeof *st) : NULL;
+        if (!st)
+            return NIL;
+        q->free_stk = st; /* larger than needed if the pool cannot grow: harmless */
         /* line-aligned, so a node never straddles two lines */
-        struct evq_node *p = cap > q->pool_cap ? aligned_alloc(64, cap * sizeof *p) : NULL;
+        struct evq_node *p = evq_huge_alloc(cap * sizeof *p);
         if (!p)
             return NIL;
         if (q->pool_cap)
             memcpy(p, q->pool, q->pool_cap * sizeof *p);
-        free(q->pool);
+        evq_huge_free(q->pool, q->pool_cap * sizeof *p);
         q->pool = p;
-        uint32_t *st = realloc(q->free_stk, cap * sizeof *st);
-        if (!st)
-            return NIL; /* the pool grew, its new nodes unused: harmless */
-        q->free_stk = st;
         /* the new nodes, lowest on top (the order the list gave them) */
         for (uint32_t i = cap; i > q->pool_cap;)
             st[q->n_free++] = --i;

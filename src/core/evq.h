@@ -87,6 +87,23 @@ struct evq {
     uint64_t next_seq;
 };
 
+/* Arrays of bytes at least EVQ_HUGE_MIN on their own 2 MB aligned mapping
+ * advised for huge pages (the hot loop's arrays: a 4 KB page a line costs a
+ * TLB miss); smaller ones 64-byte aligned from malloc. Freed with the size
+ * they were allocated with. */
+#if defined(__SANITIZE_ADDRESS__)
+#define EVQ_HUGE_MIN SIZE_MAX /* all from malloc: the sanitizer sees overruns */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EVQ_HUGE_MIN SIZE_MAX
+#endif
+#endif
+#ifndef EVQ_HUGE_MIN
+#define EVQ_HUGE_MIN ((size_t)256 << 10)
+#endif
+void *evq_huge_alloc(size_t bytes);
+void evq_huge_free(void *p, size_t bytes);
+
 void evq_init(struct evq *q);
 /* Sizes the wheel to hold events up to ps ahead (within EVQ_BUCKETS and
  * EVQ_BUCKETS_MAX buckets); before the queue's first push. */

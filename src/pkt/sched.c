@@ -239,14 +239,18 @@ static inline int window_room(struct pnet *n, struct window *w)
 static int window_grow(struct pnet *n, struct window *w)
 {
     size_t cap = w->cap ? 2 * w->cap : 4096;
-    struct event *e = realloc(w->ev, cap * sizeof *e);
-    if (e)
-        w->ev = e;
+    /* on huge pages once large: every event passes through it */
+    struct event *e = evq_huge_alloc(cap * sizeof *e);
     uint32_t *x = e ? realloc(w->next, cap * sizeof *x) : NULL;
     if (!x) {
+        evq_huge_free(e, cap * sizeof *e);
         n->oom = 1;
         return -1;
     }
+    if (w->n)
+        memcpy(e, w->ev, w->n * sizeof *e);
+    evq_huge_free(w->ev, w->cap * sizeof *e);
+    w->ev = e;
     w->next = x;
     w->cap = cap;
     return 0;
@@ -353,7 +357,7 @@ static int window_init(struct pnet *n, struct window *w)
 
 static void window_free(struct window *w)
 {
-    free(w->ev);
+    evq_huge_free(w->ev, w->cap * sizeof *w->ev);
     free(w->next);
     free(w->head);
     free(w->tail);
