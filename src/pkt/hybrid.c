@@ -96,6 +96,20 @@ struct hybrid {
      * paused time less what jumps credited; a ring of BASE */
     double *ba, *bq, *bp;
     uint32_t *bs, seg;         /* per observation, the jumps before it */
+    /* the backlog moving between a switch's queues while its sum holds (a
+     * full spine's queues to the storage leaves): each port's queued bytes
+     * per observation (a row of n_ports a slot of the ring), its fitted
+     * drift a second (0 within DRIFT_SD standard errors); per transfer a
+     * jump's move of its packets between two of them: fk packets more (<
+     * 0: fewer) in flight, from PSN fb; the queue and a packet to copy */
+    float *bpq;
+    double *pslope;
+    int32_t *fk;
+    uint32_t *fb, *fout, *fmin, *fmax, *fcnt, *fstamp, stamp;
+    struct packet *ftpl;
+    uint32_t *xsup, *fl;       /* per ingress port and priority of a switch: packets
+                                * taken; transfers moved */
+    uint64_t fmoved;           /* bytes moved so far (the trace's) */
     uint32_t bn, bh;
     uint64_t blive;            /* transfers live at its start */
     double watch0;             /* the state's own time at the last start, s */
@@ -322,6 +336,21 @@ static int init(struct hybrid *h, struct pnet *n)
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
     h->ba = calloc(3 * BASE, sizeof *h->ba);
     h->bs = calloc(BASE, sizeof *h->bs);
+    size_t nf = (size_t)n->n_flows + 1, np = (size_t)n->topo->n_ports + 1;
+    h->bpq = calloc(BASE * np, sizeof *h->bpq);
+    h->pslope = calloc(np, sizeof *h->pslope);
+    h->fk = calloc(nf, sizeof *h->fk);
+    h->fb = calloc(7 * nf, sizeof *h->fb);
+    h->ftpl = calloc(nf, sizeof *h->ftpl);
+    h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
+    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup)
+        return -1;
+    h->fout = h->fb + nf;
+    h->fmin = h->fout + nf;
+    h->fmax = h->fmin + nf;
+    h->fcnt = h->fmax + nf;
+    h->fstamp = h->fcnt + nf;
+    h->fl = h->xsup + np * NPRIO;
     if (!h->ba || !h->bs ||
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
         !h->tend || !h->src || !h->nfrac)
@@ -395,6 +424,12 @@ static void release(struct hybrid *h)
     free(h->nfrac);
     free(h->ba);
     free(h->bs);
+    free(h->bpq);
+    free(h->pslope);
+    free(h->fk);
+    free(h->fb);
+    free(h->ftpl);
+    free(h->xsup);
 }
 
 static uint64_t *slot(struct hybrid *h, uint32_t back)
@@ -437,6 +472,8 @@ static void observe(struct hybrid *h)
     h->bq[h->bh] = queued; /* (the back ends' levels: a jump carries them) */
     h->bp[h->bh] = ps_to_s((uint64_t)paused) - h->pjump;
     h->bs[h->bh] = h->seg;
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        h->bpq[(size_t)h->bh * n->topo->n_ports + i] = (float)n->ports[i].q_bytes;
     if (h->bn < BASE)
         h->bn++;
     /* the paused time since the last observation is off by the drift no
@@ -963,7 +1000,17 @@ static int shift_pkt(struct hybrid *h, struct packet *p, uint64_t d)
         return 0;
     uint32_t x = h->dx[p->flow];
     if (!x) {
-        p->psn += (uint32_t)(h->cr[(size_t)p->flow * FC_N + FC_RECV] / n->mtu);
+        uint32_t c = (uint32_t)(h->cr[(size_t)p->flow * FC_N + FC_RECV] / n->mtu);
+        int32_t k = h->fk[p->flow];
+        if (!k || p->psn < h->fb[p->flow]) {
+            p->psn += c; /* (ahead of a move: as delivered) */
+            return 0;
+        }
+        if (k < 0 && p->psn < h->fb[p->flow] + (uint32_t)-k) {
+            p->psn = UINT32_MAX; /* moved out */
+            return 1;
+        }
+        p->psn = (uint32_t)((int64_t)p->psn + c + k);
         return 0;
     }
     uint32_t last = last_psn(n, &n->flows[p->flow]);
@@ -1111,11 +1158,216 @@ static double drain_plan(struct hybrid *h)
     return late;
 }
 
+/* The share of a queue one jump moves at most (the fit is a line). */
+#define MOVE_MAX CARRY_MAX
+
+/* Each port's queued bytes' drift a second over the long baseline's later
+ * half, in the state's own time (0 within DRIFT_SD standard errors). */
+static void port_slopes(struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    uint32_t np = n->topo->n_ports, m = h->bn / 2;
+    double x[BASE], y[BASE];
+    uint32_t sg[BASE];
+    memset(h->pslope, 0, np * sizeof *h->pslope);
+    if (m < BASE_MIN / 2)
+        return;
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t i = (h->bh + BASE - (m - 1) + j) % BASE;
+        x[j] = h->ba[i];
+        sg[j] = h->bs[i];
+    }
+    for (uint32_t p = 0; p < np; p++) {
+        if (n->ports[p].is_host)
+            continue;
+        double mean = 0, b, se;
+        for (uint32_t j = 0; j < m; j++) {
+            uint32_t i = (h->bh + BASE - (m - 1) + j) % BASE;
+            y[j] = h->bpq[(size_t)i * np + p];
+            mean += y[j];
+        }
+        if (mean > 0 && fit_slope(x, y, sg, m, &b, &se) && fabs(b) > DRIFT_SD * se)
+            h->pslope[p] = b;
+    }
+}
+
+/* A transfer whose packets a move may take or add to. */
+static int movable(const struct hybrid *h, uint32_t i)
+{
+    const struct flow *f = &h->n->flows[i];
+    return sending(f) && !h->fk[i] && !h->dx[i] && !h->droom[i] && !h->rdrain[h->rx[i]];
+}
+
+/* The data packets of port p's queues, per transfer (stamped): the lowest
+ * and highest PSN and their count; the highest one's copy (ftpl). */
+static void gather(struct hybrid *h, const struct port *p)
+{
+    h->stamp++;
+    for (unsigned q = 0; q < NPRIO; q++) {
+        const struct pktq *pq = &p->q[q];
+        if (!pq->len)
+            continue;
+        for (const struct pkt_chunk *c = pq->hc; c; c = c == pq->tc ? NULL : c->next)
+            for (unsigned i = c == pq->hc ? pq->hi : 0; i < (c == pq->tc ? pq->ti : PKT_CHUNK); i++) {
+                const struct packet *pk = &c->p[i];
+                if (pk->kind != PK_DATA || pk->trim)
+                    continue;
+                uint32_t f = pk->flow;
+                if (h->fk[f])
+                    continue; /* (moved at a switch before: its copy kept) */
+                if (h->fstamp[f] != h->stamp) {
+                    h->fstamp[f] = h->stamp;
+                    h->fmin[f] = h->fmax[f] = pk->psn;
+                    h->fcnt[f] = 0;
+                    h->ftpl[f] = *pk;
+                }
+                h->fcnt[f]++;
+                if (pk->psn < h->fmin[f])
+                    h->fmin[f] = pk->psn;
+                if (pk->psn >= h->fmax[f]) {
+                    h->fmax[f] = pk->psn;
+                    h->ftpl[f] = *pk;
+                }
+            }
+    }
+}
+
+/* The backlog's moves between a switch's queues over a jump of d: where
+ * its ports' queues drift apart while their sum holds (a full switch's
+ * shared buffer), the falling ones' first packets of a transfer leave
+ * (its sender had sent them later: fk < 0) and as many, through the same
+ * ingress port, join the rising ones' tails (their senders sent more: fk
+ * > 0), so every ingress counter and the buffer stay as they are and the
+ * transfers' deliveries are the jump's. Each port moves its drift x d,
+ * at most MOVE_MAX of its queue; a transfer once a jump. */
+static void follow_plan(struct hybrid *h, uint64_t d)
+{
+    struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    double dt = ps_to_s(d), wire = (double)(n->mtu + n->wire_overhead);
+    memset(h->fk, 0, (size_t)n->n_flows * sizeof *h->fk);
+    if (!n->lb_ecmp)
+        return; /* (ECMP: a transfer's packets on one path, in order) */
+    port_slopes(h);
+    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
+        const struct tnode *tn = &t->nodes[v];
+        double up = 0, down = 0;
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            double s = h->pslope[p] * dt / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
+            s = fmax(-cap, fmin(cap, s));
+            up += s > 0 ? s : 0;
+            down += s < 0 ? -s : 0;
+        }
+        double mv = floor(fmin(up, down));
+        if (mv < 1)
+            continue;
+        /* the falling queues' first packets, transfer by transfer */
+        memset(h->xsup, 0, tn->nports * NPRIO * sizeof *h->xsup);
+        uint32_t nl = 0;
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            double s = h->pslope[p] * dt / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
+            if (s >= 0)
+                continue;
+            double want = floor(fmin(cap, -s) * mv / down);
+            if (want < 1)
+                continue;
+            gather(h, &n->ports[p]);
+            for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
+                const struct pktq *pq = &n->ports[p].q[q];
+                for (const struct pkt_chunk *c = pq->len ? pq->hc : NULL; c && want >= 1;
+                     c = c == pq->tc ? NULL : c->next)
+                    for (unsigned i = c == pq->hc ? pq->hi : 0;
+                         i < (c == pq->tc ? pq->ti : PKT_CHUNK) && want >= 1; i++) {
+                        const struct packet *pk = &c->p[i];
+                        uint32_t f = pk->flow;
+                        if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
+                            !movable(h, f) || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] ||
+                            h->fmax[f] >= last_psn(n, &n->flows[f]))
+                            continue;
+                        uint32_t kk = h->fcnt[f] < want ? h->fcnt[f] : (uint32_t)want;
+                        h->fk[f] = -(int32_t)kk;
+                        h->fb[f] = h->fmin[f];
+                        h->fout[f] = pk->in_port * NPRIO + pk->prio;
+                        h->xsup[h->fout[f]] += kk;
+                        h->fl[nl++] = f;
+                        want -= kk;
+                    }
+            }
+        }
+        /* as many through each ingress port onto the rising queues' tails */
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            double s = h->pslope[p] * dt / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
+            if (s <= 0)
+                continue;
+            double want = floor(fmin(cap, s) * mv / up);
+            if (want < 1)
+                continue;
+            gather(h, &n->ports[p]);
+            for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
+                const struct pktq *pq = &n->ports[p].q[q];
+                for (const struct pkt_chunk *c = pq->len ? pq->hc : NULL; c && want >= 1;
+                     c = c == pq->tc ? NULL : c->next)
+                    for (unsigned i = c == pq->hc ? pq->hi : 0;
+                         i < (c == pq->tc ? pq->ti : PKT_CHUNK) && want >= 1; i++) {
+                        const struct packet *pk = &c->p[i];
+                        uint32_t f = pk->flow, x = pk->in_port * NPRIO + pk->prio;
+                        if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
+                            pk->psn != h->fmax[f] || !h->xsup[x] || !movable(h, f) ||
+                            h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f])
+                            continue;
+                        /* its sender has the packets to send, its last kept */
+                        uint64_t c0 = h->cr[(size_t)f * FC_N + FC_RECV] / n->mtu;
+                        uint64_t rm = room(&n->flows[f], n->mtu);
+                        uint64_t kk = rm > c0 ? rm - c0 : 0;
+                        kk = kk < h->fcnt[f] ? kk : h->fcnt[f]; /* (at most twice its queue) */
+                        kk = kk < h->xsup[x] ? kk : h->xsup[x];
+                        kk = kk < (uint64_t)want ? kk : (uint64_t)want;
+                        if (!kk)
+                            continue;
+                        h->fk[f] = (int32_t)kk;
+                        h->fb[f] = h->fmax[f] + 1;
+                        h->fout[f] = p;
+                        h->xsup[x] -= (uint32_t)kk;
+                        want -= (double)kk;
+                    }
+            }
+        }
+        /* what found no place through its ingress stays where it was */
+        for (uint32_t j = 0; j < nl; j++) {
+            uint32_t f = h->fl[j], x = h->fout[f];
+            uint32_t back = h->xsup[x] < (uint32_t)-h->fk[f] ? h->xsup[x] : (uint32_t)-h->fk[f];
+            h->fk[f] += (int32_t)back;
+            h->xsup[x] -= back;
+        }
+    }
+}
+
+/* The rising queues' new packets (after the jump's shift and sweep): the
+ * transfer's next PSNs after its highest there, copies of it. */
+static void follow_put(struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        if (h->fk[i] <= 0)
+            continue;
+        struct port *p = &n->ports[h->fout[i]];
+        struct packet pk = h->ftpl[i];
+        uint32_t c = (uint32_t)(h->cr[(size_t)i * FC_N + FC_RECV] / n->mtu);
+        pk.t = pk.t > n->now ? pk.t : n->now;
+        for (int32_t j = 0; j < h->fk[i]; j++) {
+            pk.psn = h->fb[i] + c + (uint32_t)j;
+            port_queue(n, p, &pk);
+            h->fmoved += pkt_wire(n, &pk);
+        }
+    }
+}
+
 /* Takes the marked packets out of queue prio of switch port p, as if they
  * had left (their buffer released, a resume sent where that frees the
  * ingress); returns their wire bytes. */
-static uint64_t sweep(struct pnet *n, struct port *p, unsigned prio)
+static uint64_t sweep(struct hybrid *h, struct port *p, unsigned prio)
 {
+    struct pnet *n = h->n;
     struct pktq *q = &p->q[prio];
     struct sw *s = pnet_sw(n, p->node);
     struct pkt_chunk *c = q->hc, *wc = q->hc;
@@ -1131,11 +1383,15 @@ static uint64_t sweep(struct pnet *n, struct port *p, unsigned prio)
         struct packet *pk = &c->p[i++];
         if (pk->kind == PK_DATA && !pk->trim && pk->psn == UINT32_MAX) {
             uint64_t wire = pkt_wire(n, pk);
-            mmu_release(n, s, pk);
+            /* a moved packet's buffer goes to the one put in its place
+             * (follow_put: the same ingress) */
+            if (h->fk[pk->flow] >= 0) {
+                mmu_release(n, s, pk);
+                gone += wire;
+            }
             q->len--;
             q->bytes -= wire;
             p->q_bytes -= wire;
-            gone += wire;
             continue;
         }
         if (wi == PKT_CHUNK) {
@@ -1278,6 +1534,46 @@ static void pass_ends(struct hybrid *h, uint64_t d)
     }
 }
 
+
+#ifdef CKPT_HYBRID_TRACE
+/* every switch ingress's counted bytes against the packets that entered by
+ * it still queued or serialising (trace: the moves' check) */
+static void check_ingress(struct hybrid *h, const char *when)
+{
+    struct pnet *n = h->n;
+    uint32_t np = n->topo->n_ports;
+    int64_t *held = calloc((size_t)np * NPRIO, sizeof *held);
+    for (uint32_t i = 0; i < np; i++) {
+        struct port *p = &n->ports[i];
+        const struct tnode *tn = &n->topo->nodes[n->topo->ports[i].node];
+        if (tn->kind < NODE_LEAF)
+            continue;
+        struct sw *s = pnet_sw(n, n->topo->ports[i].node);
+        for (unsigned q = 0; q < NPRIO; q++) {
+            const struct pktq *pq = &p->q[q];
+            for (const struct pkt_chunk *c = pq->len ? pq->hc : NULL; c; c = c == pq->tc ? NULL : c->next)
+                for (unsigned j = c == pq->hc ? pq->hi : 0; j < (c == pq->tc ? pq->ti : PKT_CHUNK); j++)
+                    held[(size_t)(s->first_port + c->p[j].in_port) * NPRIO + c->p[j].prio] += (int64_t)pkt_wire(n, &c->p[j]);
+        }
+    }
+    int bad = 0;
+    for (uint32_t i = 0; i < np && bad < 5; i++) {
+        const struct tnode *tn = &n->topo->nodes[n->topo->ports[i].node];
+        if (tn->kind < NODE_LEAF)
+            continue;
+        for (unsigned g = 0; g < NPRIO; g++) {
+            const struct ing_pg *ig = &n->ports[i].ing[g];
+            int64_t cnt = (int64_t)(ig->reserve + ig->shared + ig->hdrm), q = held[(size_t)i * NPRIO + g];
+            if (cnt - q > 20000 || q - cnt > 20000) {
+                fprintf(stderr, "%s: ingress %u node %u pg %u counted %lld held %lld\n", when, i,
+                        n->topo->ports[i].node, g, (long long)cnt, (long long)q);
+                bad++;
+            }
+        }
+    }
+    free(held);
+}
+#endif
 /* The state d later, as the steady state would have left it. */
 static int jump(struct hybrid *h, uint64_t *dp)
 {
@@ -1390,7 +1686,14 @@ static int jump(struct hybrid *h, uint64_t *dp)
         bytes += cr[(size_t)i * FC_N + FC_RECV];
         taken += h->dx[i];
     }
-    cr[h->o_sum + SUM_AT(bytes_sent)] = bytes - taken * mtu;
+#ifdef CKPT_HYBRID_TRACE
+    check_ingress(h, "before");
+#endif
+    follow_plan(h, d);
+    int64_t moved = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        moved += h->fk[i];
+    cr[h->o_sum + SUM_AT(bytes_sent)] = (uint64_t)((int64_t)(bytes - taken * mtu) + moved * (int64_t)mtu);
     cr[h->o_sum + SUM_AT(bytes_delivered)] = bytes;
     cr[h->o_sum + SUM_AT(pkts_delivered)] = bytes / mtu;
     if (evq_shift(&n->q, d, keep_time, NULL) < 0) {
@@ -1432,8 +1735,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
         uint64_t c = cr[(size_t)i * FC_N + FC_RECV];
         uint32_t dpsn = (uint32_t)(c / mtu);
         if (!h->dx[i]) { /* a drained transfer sent them already */
-            f->sent += c;
-            f->max_sent += c;
+            uint64_t cs = (uint64_t)((int64_t)c + (int64_t)h->fk[i] * (int64_t)mtu);
+            f->sent += cs;
+            f->max_sent += cs;
         }
         f->recv += c;
         f->expect_psn += dpsn;
@@ -1466,9 +1770,13 @@ static int jump(struct hybrid *h, uint64_t *dp)
     uint64_t gone = 0;
     for (uint32_t i = 0; i < n->topo->n_ports; i++) {
         for (unsigned m = h->dq[i]; m; m &= m - 1)
-            gone += sweep(n, &n->ports[i], (unsigned)__builtin_ctz(m));
+            gone += sweep(h, &n->ports[i], (unsigned)__builtin_ctz(m));
         h->dq[i] = 0;
     }
+    follow_put(h);
+#ifdef CKPT_HYBRID_TRACE
+    check_ingress(h, "after");
+#endif
     credit(h, cr);
     double pj = 0;
     for (uint32_t i = 0; i < n->topo->n_ports; i++)
@@ -1553,10 +1861,10 @@ void hybrid_loop(struct pnet *n)
         if (d && jump(&h, &d) == 0) {
             hf->jumps++;
 #ifdef CKPT_HYBRID_TRACE /* a line a jump, to stderr */
-            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s\n",
+            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s, moved %.4g MB\n",
                     ps_to_s(n->now - d), ps_to_s(d), (unsigned long long)h.ends,
                     n->n_flows - (uint32_t)n->flows_done, h.err_s * 1e6, h.drift, h.lag, h.cpr,
-                    h.crel, h.perr, h.eu, h.euc, h.tlag);
+                    h.crel, h.perr, h.eu, h.euc, h.tlag, (double)h.fmoved / 1e6);
 #endif
             h.skipped += d;
             h.lag += h.drift * ps_to_s(d);
@@ -1569,6 +1877,13 @@ void hybrid_loop(struct pnet *n)
         }
         b = n->now + h.period;
     }
+#ifdef CKPT_HYBRID_TRACE
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        if (n->ports[i].drops)
+            fprintf(stderr, "drops port %u node %u kind %d: %llu\n", i, n->topo->ports[i].node,
+                    (int)n->topo->nodes[n->topo->ports[i].node].kind,
+                    (unsigned long long)n->ports[i].drops);
+#endif
     if (why)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
     hf->skipped_s = ps_to_s(h.skipped);
