@@ -103,7 +103,15 @@ struct hybrid {
      * jump's move of its packets between two of them: fk packets more (<
      * 0: fewer) in flight, from PSN fb; the queue and a packet to copy */
     float *bpq;
-    double *pslope;
+    double *pslope, *pend, *pcurv; /* and the bend: the slope at the last
+                                    * observation and half the second
+                                    * derivative (0: no bend seen) */
+    /* a jump's share of the per-port drift its moves leave uncarried (1:
+     * none to carry); the queued bytes' own lag a second (the totals: no
+     * move carries them); the paused rate's slope, its standard error,
+     * 1 / its mean, and its lag a second where a decline is carried */
+    double wlag, dq_lag, br_abs, br_se, br_r, dr_carry;
+    int pfit;                  /* the ports' drifts fitted at this observation */
     int32_t *fk;
     uint32_t *fb, *fout, *fmin, *fmax, *fcnt, *fstamp, stamp;
     struct packet *ftpl;
@@ -139,6 +147,9 @@ struct fits {
 };
 static void fit_state(const struct hybrid *h, struct fits *f);
 static void est_drift(struct hybrid *h, const struct fits *f);
+static void port_slopes(struct hybrid *h);
+static void move_room(const struct hybrid *h, double dt, double *want, double *got);
+static double port_move(const struct hybrid *h, uint32_t p, double dt);
 
 static int started(const struct flow *f)
 {
@@ -338,13 +349,15 @@ static int init(struct hybrid *h, struct pnet *n)
     h->bs = calloc(BASE, sizeof *h->bs);
     size_t nf = (size_t)n->n_flows + 1, np = (size_t)n->topo->n_ports + 1;
     h->bpq = calloc(BASE * np, sizeof *h->bpq);
-    h->pslope = calloc(np, sizeof *h->pslope);
+    h->pslope = calloc(3 * np, sizeof *h->pslope);
     h->fk = calloc(nf, sizeof *h->fk);
     h->fb = calloc(7 * nf, sizeof *h->fb);
     h->ftpl = calloc(nf, sizeof *h->ftpl);
     h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
     if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup)
         return -1;
+    h->pend = h->pslope + np;
+    h->pcurv = h->pend + np;
     h->fout = h->fb + nf;
     h->fmin = h->fout + nf;
     h->fmax = h->fmin + nf;
@@ -591,6 +604,10 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
  * is a line; the packets' relaxation bends). */
 #define CARRY_MAX 0.25
 
+/* The share of a queue one jump moves at most (its bend bounds it first:
+ * port_move; 0.25 carried less, 1 jumped less on the scaled row). */
+#define MOVE_MAX 0.5
+
 /* Standard errors of a carried decline's slope that count to the lag. */
 #define CARRY_SD 3
 
@@ -664,7 +681,11 @@ static double drift(struct hybrid *h)
         uq = (fabs(bq) + UPPER_SD * sq) * rq;
         ur = (fabs(br) + UPPER_SD * sr) * rr;
     }
-    h->cpr = h->crel = 0;
+    h->cpr = h->crel = h->dr_carry = 0;
+    h->dq_lag = uq;
+    h->br_abs = fabs(br);
+    h->br_se = sr;
+    h->br_r = rr;
     if (br >= 0 || dr <= CARRY_SD * sr * rr || (bq > 0 && dq > 0))
         return fmax(uq, ur); /* (a growth; or carried, it would lag more) */
     h->cpr = br;
@@ -672,6 +693,7 @@ static double drift(struct hybrid *h)
     /* the paused credit follows the line: over the jump, only its
      * uncertainty is off */
     h->euc = fmax((fabs(bq) + EST_SD * sq) * rq, CARRY_SD * sr * rr);
+    h->dr_carry = CARRY_SD * sr * rr;
     return fmax(uq, CARRY_SD * sr * rr);
 }
 
@@ -730,6 +752,70 @@ static uint64_t room(const struct flow *f, uint64_t mtu)
     return f->bytes > f->sent + mtu ? (f->bytes - f->sent - mtu) / mtu : 0;
 }
 
+/* A jump of dt seconds: the share of the ports' drift its moves leave
+ * uncarried (1 where none is fitted). */
+static double lag_share(const struct hybrid *h, double dt)
+{
+    double want = 0, got = 0;
+    if (!h->pfit)
+        return 1;
+    move_room(h, dt, &want, &got);
+    return want > 0 ? fmax(0, want - got) / want : 1;
+}
+
+/* The lag a second a jump adds whose moves leave the share w uncarried:
+ * the queued bytes' drift (their sum: no move carries it), or the paused
+ * rate's as drift() counts it but only its uncarried share (the pauses
+ * follow the queues: BENCHMARKS.md session 24), the larger; w = 1 is
+ * drift()'s own. */
+static double lag_rate(const struct hybrid *h, double w)
+{
+    double dr = h->dr_carry > 0 ? h->dr_carry : fmax(0, h->drift - h->dq_lag) > 0 ? h->drift * w : 0;
+    return fmax(h->dq_lag, dr);
+}
+
+/* The lag a jump of dt seconds adds (tail: the time the state falls
+ * behind the packets, the share its moves leave). */
+static double lag_add(const struct hybrid *h, double dt, int tail)
+{
+    double w = lag_share(h, dt);
+    return tail ? dt * w : dt * lag_rate(h, w);
+}
+
+/* The share of the lag still allowed one jump spends where it moves the
+ * backlog: the moves leave the paused rate's drift mostly carried, so a
+ * later jump lags little; the first (the queues' fill, which no move
+ * carries) spending all of LAG left none for them (the scaled production
+ * row: 1 jump, 6.6% skipped; with half, 6 jumps, 24.4%). */
+#define LAG_SPEND 0.5
+
+/* The longest jump, in ps, no longer than d, that keeps the lag within
+ * LAG (tail: the state's lag behind the packets within TAIL_OFF / eu). */
+static double lag_most(const struct hybrid *h, double d, int tail)
+{
+    double room = tail ? TAIL_OFF / h->eu - h->tlag : LAG - h->lag;
+    if (!tail && h->pfit)
+        room *= LAG_SPEND;
+    if (!h->pfit) { /* (linear: as the totals say) */
+        if (room <= 0)
+            return 0;
+        return tail ? room * (double)PS_PER_S : room / h->drift * (double)PS_PER_S;
+    }
+    double hi = ps_to_s((uint64_t)fmin(d, 1e18)), lo = 0, most = lag_add(h, hi, tail);
+    if (most <= 0 || most <= room)
+        return d; /* (nothing drifts: no lag, as without a fit) */
+    if (room <= 0)
+        return 0;
+    for (int i = 0; i < 40; i++) {
+        double mid = (lo + hi) / 2;
+        if (lag_add(h, mid, tail) <= room)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo * (double)PS_PER_S;
+}
+
 /* How far to jump from a steady state, in ps (0: not steady, or not
  * worth a period); *spread: the largest relative difference of a
  * receiver's bytes between the two windows.
@@ -743,6 +829,7 @@ static uint64_t room(const struct flow *f, uint64_t mtu)
 static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
+    h->pfit = 0;
     if (h->have < h->slots)
         return 0;
     const uint64_t *s0 = slot(h, 0), *s1 = slot(h, h->w), *s2 = slot(h, 2 * h->w);
@@ -945,7 +1032,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     /* the drift the jumps leave the state behind by stays within LAG */
     h->drained = drained > 0;
     if (drained > 0) {
-        h->drift = h->cpr = h->crel = 0; /* (a drain's decline is carried) */
+        h->drift = h->cpr = h->crel = h->dq_lag = 0; /* (a drain's decline is carried) */
     } else if (h->bn >= BASE_MIN) {
         /* the backlog's time constant (YOUNG) */
         double win = (double)h->w * ps_to_s(h->period);
@@ -960,8 +1047,18 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
          * ends, on a fit from 1.2 s earlier, paused +14%) */
         return 0;
     }
-    if (h->drift > 0) {
-        double most = (LAG - h->lag) / h->drift * (double)PS_PER_S;
+    /* the backlog moving between a switch's queues: a jump moves it
+     * (follow_plan) and the state lags by what the moves leave (ECMP only:
+     * elsewhere none is fitted, the totals' lag as it was) */
+    if (n->lb_ecmp && d >= h->period && !h->drained) {
+        port_slopes(h);
+        h->pfit = 1;
+    }
+#ifdef CKPT_HYBRID_TRACE
+    uint64_t d_pre = d;
+#endif
+    if (h->drift > 0 || h->pfit) {
+        double most = lag_most(h, (double)d, 0);
         if (most < (double)d)
             d = most > 0 ? (uint64_t)most : 0;
     }
@@ -969,13 +1066,45 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         d = (uint64_t)(CARRY_MAX / h->crel * (double)PS_PER_S);
     /* past a tail's end (the packets' state changes there, not the
      * windows'), the paused rate the jump leaves stays within TAIL_OFF of
-     * the packets': the drift no fit rules out x the state's lag */
+     * the packets': the drift no fit rules out x the state's lag (the
+     * moves' uncarried share of the jump) */
     double t0 = ktail < 1 ? 0 : floor(ktail) * (double)h->period;
-    if ((double)d > t0) {
-        double most = h->eu > 0 ? (TAIL_OFF / h->eu - h->tlag) * (double)PS_PER_S : INFINITY;
+    if ((double)d > t0 && h->eu > 0) {
+        double most = lag_most(h, (double)d, 1);
         if (most < (double)d)
             d = most > t0 ? (uint64_t)most : (uint64_t)t0;
     }
+#ifdef CKPT_HYBRID_TRACE
+    if (h->pfit) {
+        double w = lag_share(h, ps_to_s(d));
+        {
+            /* where the moves fall short, by tier: asked, capped, traded */
+            const struct topo *tp = n->topo;
+            double a[3] = {0}, c[3] = {0}, g[3] = {0}, dt = ps_to_s(d);
+            for (uint32_t v = tp->first_cleaf; v < tp->n_nodes; v++) {
+                const struct tnode *tn = &tp->nodes[v];
+                int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
+                double up = 0, down = 0;
+                for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+                    if (!h->pslope[p])
+                        continue;
+                    double x = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
+                    a[k] += fabs(x);
+                    x = fmax(-cap, fmin(cap, x));
+                    c[k] += fabs(x);
+                    up += x > 0 ? x : 0;
+                    down += x < 0 ? -x : 0;
+                }
+                g[k] += 2 * fmin(up, down);
+            }
+            fprintf(stderr, "moves MB asked/capped/traded: compute leaves %.4g %.4g %.4g, storage leaves %.4g %.4g %.4g, spines %.4g %.4g %.4g\n",
+                    a[0] / 1e6, c[0] / 1e6, g[0] / 1e6, a[1] / 1e6, c[1] / 1e6, g[1] / 1e6, a[2] / 1e6, c[2] / 1e6, g[2] / 1e6);
+        }
+        fprintf(stderr, "span at %.6f: %.4g ms before the lag bounds, %.4g ms after (t0 %.4g); lag %.4f drift %.3g dq %.3g eu %.3g tlag %.4g; w %.3f\n",
+                ps_to_s(now), ps_to_s(d_pre) * 1e3, ps_to_s(d) * 1e3, t0 / 1e9, h->lag, h->drift,
+                h->dq_lag, h->eu, h->tlag, w);
+    }
+#endif
     if (n->time_limit_ps != UINT64_MAX &&
         (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period))
         d = 0; /* the limit stands where the packet engine has it */
@@ -1158,36 +1287,132 @@ static double drain_plan(struct hybrid *h)
     return late;
 }
 
-/* The share of a queue one jump moves at most (the fit is a line). */
-#define MOVE_MAX CARRY_MAX
+
+/* Standard errors a queue's bend must stand beyond to bound its move. */
+#define BEND_SD 3
+
+/* The bend of y over x (n points in runs of equal seg[], each its own
+ * intercept, x measured from the last point): y = a + b x + c x^2 fitted,
+ * b (the slope at the last point) into *b, c into *c; 0 where c stands
+ * within BEND_SD standard errors or cannot be fitted. */
+static int fit_bend(const double *x, const double *y, const uint32_t *seg, uint32_t n, double *b,
+                    double *c)
+{
+    double s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0, syy = 0;
+    uint32_t runs = 0;
+    *b = *c = 0;
+    for (uint32_t i = 0, e; i < n; i = e) {
+        double m1 = 0, m2 = 0, my = 0;
+        for (e = i; e < n && seg[e] == seg[i]; e++) {
+            m1 += x[e];
+            m2 += x[e] * x[e];
+            my += y[e];
+        }
+        m1 /= e - i;
+        m2 /= e - i;
+        my /= e - i;
+        runs++;
+        for (uint32_t j = i; j < e; j++) {
+            double u = x[j] - m1, v = x[j] * x[j] - m2, w = y[j] - my;
+            s11 += u * u;
+            s12 += u * v;
+            s22 += v * v;
+            s1y += u * w;
+            s2y += v * w;
+            syy += w * w;
+        }
+    }
+    double det = s11 * s22 - s12 * s12;
+    if (n < runs + 3 || det <= 0)
+        return 0;
+    double bb = (s22 * s1y - s12 * s2y) / det, cc = (s11 * s2y - s12 * s1y) / det;
+    double see = syy - bb * s1y - cc * s2y, se = sqrt(fmax(0, see) / (n - runs - 2) * s11 / det);
+    if (fabs(cc) <= BEND_SD * se)
+        return 0;
+    *b = bb;
+    *c = cc;
+    return 1;
+}
 
 /* Each port's queued bytes' drift a second over the long baseline's later
- * half, in the state's own time (0 within DRIFT_SD standard errors). */
+ * half, in the state's own time (0 within DRIFT_SD standard errors), and
+ * its bend where one stands out (the spines' queues part fast, then slow
+ * as one nears the buffer's bound and the others empty). */
 static void port_slopes(struct hybrid *h)
 {
     struct pnet *n = h->n;
     uint32_t np = n->topo->n_ports, m = h->bn / 2;
-    double x[BASE], y[BASE];
+    double x[BASE], y[BASE], u[BASE];
     uint32_t sg[BASE];
-    memset(h->pslope, 0, np * sizeof *h->pslope);
+    memset(h->pslope, 0, 3 * (size_t)np * sizeof *h->pslope);
     if (m < BASE_MIN / 2)
         return;
     for (uint32_t j = 0; j < m; j++) {
         uint32_t i = (h->bh + BASE - (m - 1) + j) % BASE;
         x[j] = h->ba[i];
+        u[j] = h->ba[i] - h->ba[h->bh];
         sg[j] = h->bs[i];
     }
+    const struct topo *t = n->topo;
     for (uint32_t p = 0; p < np; p++) {
-        if (n->ports[p].is_host)
+        /* a last hop's queue is its host's own backlog (the jump credits
+         * each receiver its rate): no move between hosts (cluster-100k:
+         * 19 MB moved between storage nodes' queues, completion -0.64%) */
+        if (n->ports[p].is_host || t->nodes[t->ports[t->ports[p].peer].node].kind < NODE_LEAF)
             continue;
-        double mean = 0, b, se;
+        double mean = 0, b, se, b1, c;
         for (uint32_t j = 0; j < m; j++) {
             uint32_t i = (h->bh + BASE - (m - 1) + j) % BASE;
             y[j] = h->bpq[(size_t)i * np + p];
             mean += y[j];
         }
-        if (mean > 0 && fit_slope(x, y, sg, m, &b, &se) && fabs(b) > DRIFT_SD * se)
-            h->pslope[p] = b;
+        if (!(mean > 0 && fit_slope(x, y, sg, m, &b, &se) && fabs(b) > DRIFT_SD * se))
+            continue;
+        h->pslope[p] = b;
+        /* only a bend that slows the drift bounds it (a growing one is
+         * not carried past the line) */
+        if (fit_bend(u, y, sg, m, &b1, &c) && c * b < 0) {
+            h->pend[p] = b1;
+            h->pcurv[p] = c;
+        }
+    }
+}
+
+/* Port p's queued bytes' change over dt seconds of the state's own time:
+ * the line, but no further than its bend takes it (where the fitted
+ * curve stops, it stays). */
+static double port_move(const struct hybrid *h, uint32_t p, double dt)
+{
+    double b = h->pslope[p], c = h->pcurv[p], b1 = h->pend[p], l = b * dt;
+    if (!b || !c)
+        return l;
+    if (b1 * b <= 0)
+        return 0; /* (stopped by now) */
+    double t = fmin(dt, -b1 / (2 * c)), q = b1 * t + c * t * t;
+    return fabs(q) < fabs(l) ? q : l;
+}
+
+/* The moves a jump of dt seconds would make, before the transfers are
+ * matched (follow_plan): *want the bytes the ports' drifts ask for, *got
+ * what a switch's falling and rising queues can trade, both sides. */
+static void move_room(const struct hybrid *h, double dt, double *want, double *got)
+{
+    const struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    *want = *got = 0;
+    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
+        const struct tnode *tn = &t->nodes[v];
+        double up = 0, down = 0;
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            if (!h->pslope[p])
+                continue;
+            double s = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
+            *want += fabs(s);
+            s = fmax(-cap, fmin(cap, s));
+            up += s > 0 ? s : 0;
+            down += s < 0 ? -s : 0;
+        }
+        *got += 2 * fmin(up, down);
     }
 }
 
@@ -1246,14 +1471,21 @@ static void follow_plan(struct hybrid *h, uint64_t d)
     const struct topo *t = n->topo;
     double dt = ps_to_s(d), wire = (double)(n->mtu + n->wire_overhead);
     memset(h->fk, 0, (size_t)n->n_flows * sizeof *h->fk);
-    if (!n->lb_ecmp)
+    if (!h->pfit)
         return; /* (ECMP: a transfer's packets on one path, in order) */
-    port_slopes(h);
+#ifdef CKPT_HYBRID_TRACE
+    const char *tier = getenv("CKPT_HYBRID_MOVETIER");
+    int tmask = tier ? atoi(tier) : 7;
+#endif
     for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
         const struct tnode *tn = &t->nodes[v];
         double up = 0, down = 0;
+#ifdef CKPT_HYBRID_TRACE
+        if (!(tmask & (1 << (tn->kind == NODE_LEAF ? tn->storage_side : 2))))
+            continue;
+#endif
         for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-            double s = h->pslope[p] * dt / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
+            double s = port_move(h, p, dt) / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
             s = fmax(-cap, fmin(cap, s));
             up += s > 0 ? s : 0;
             down += s < 0 ? -s : 0;
@@ -1265,7 +1497,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
         memset(h->xsup, 0, tn->nports * NPRIO * sizeof *h->xsup);
         uint32_t nl = 0;
         for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-            double s = h->pslope[p] * dt / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
+            double s = port_move(h, p, dt) / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
             if (s >= 0)
                 continue;
             double want = floor(fmin(cap, -s) * mv / down);
@@ -1296,7 +1528,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
         }
         /* as many through each ingress port onto the rising queues' tails */
         for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-            double s = h->pslope[p] * dt / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
+            double s = port_move(h, p, dt) / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
             if (s <= 0)
                 continue;
             double want = floor(fmin(cap, s) * mv / up);
@@ -1690,9 +1922,21 @@ static int jump(struct hybrid *h, uint64_t *dp)
     check_ingress(h, "before");
 #endif
     follow_plan(h, d);
-    int64_t moved = 0;
-    for (uint32_t i = 0; i < n->n_flows; i++)
+    int64_t moved = 0, put = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
         moved += h->fk[i];
+        put += h->fk[i] > 0 ? h->fk[i] : 0;
+    }
+    /* the lag this jump adds: the drift its moves left (each packet moved
+     * carried its bytes out of one queue and into another) */
+    h->wlag = 1;
+    if (h->pfit) {
+        double want = 0, got = 0;
+        move_room(h, ps_to_s(d), &want, &got);
+        got = 2 * (double)put * (double)(mtu + n->wire_overhead);
+        if (want > 0)
+            h->wlag = fmax(0, want - got) / want;
+    }
     cr[h->o_sum + SUM_AT(bytes_sent)] = (uint64_t)((int64_t)(bytes - taken * mtu) + moved * (int64_t)mtu);
     cr[h->o_sum + SUM_AT(bytes_delivered)] = bytes;
     cr[h->o_sum + SUM_AT(pkts_delivered)] = bytes / mtu;
@@ -1786,9 +2030,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
     /* the paused time credited is off by the drift no fit rules out x the
      * lag before the jump and half the jump's own (a drain's decline is
      * carried: it adds no lag) */
-    h->perr += ps_to_s((uint64_t)pj) * fmin(1, h->eu * h->tlag + h->euc * ps_to_s(d) / 2);
+    h->perr += ps_to_s((uint64_t)pj) * fmin(1, h->eu * h->tlag + h->euc * ps_to_s(d) * h->wlag / 2);
     if (!h->drained)
-        h->tlag += ps_to_s(d);
+        h->tlag += ps_to_s(d) * h->wlag;
     /* the history as the steady state would have written it: its deltas
      * stay the rates, so a later observation may jump again */
     for (uint32_t s = 0; s < h->slots; s++) {
@@ -1861,13 +2105,13 @@ void hybrid_loop(struct pnet *n)
         if (d && jump(&h, &d) == 0) {
             hf->jumps++;
 #ifdef CKPT_HYBRID_TRACE /* a line a jump, to stderr */
-            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s, moved %.4g MB\n",
+            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s, moved %.4g MB, uncarried %.3f\n",
                     ps_to_s(n->now - d), ps_to_s(d), (unsigned long long)h.ends,
                     n->n_flows - (uint32_t)n->flows_done, h.err_s * 1e6, h.drift, h.lag, h.cpr,
-                    h.crel, h.perr, h.eu, h.euc, h.tlag, (double)h.fmoved / 1e6);
+                    h.crel, h.perr, h.eu, h.euc, h.tlag, (double)h.fmoved / 1e6, h.wlag);
 #endif
             h.skipped += d;
-            h.lag += h.drift * ps_to_s(d);
+            h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
             h.err_s += spread * ps_to_s(d);
             h.share_s += h.wspread * ps_to_s(d);
             /* only starts and samples kept their times: one now behind
