@@ -786,7 +786,8 @@ static double lag_add(const struct hybrid *h, double dt, int tail)
  * backlog: the moves leave the paused rate's drift mostly carried, so a
  * later jump lags little; the first (the queues' fill, which no move
  * carries) spending all of LAG left none for them (the scaled production
- * row: 1 jump, 6.6% skipped; with half, 6 jumps, 24.4%). */
+ * row: 1 jump, 6.6% skipped; with half, 6 jumps, 24.4%); where none is
+ * made, all of it, as without moves. */
 #define LAG_SPEND 0.5
 
 /* The longest jump, in ps, no longer than d, that keeps the lag within
@@ -794,14 +795,17 @@ static double lag_add(const struct hybrid *h, double dt, int tail)
 static double lag_most(const struct hybrid *h, double d, int tail)
 {
     double room = tail ? TAIL_OFF / h->eu - h->tlag : LAG - h->lag;
-    if (!tail && h->pfit)
-        room *= LAG_SPEND;
-    if (!h->pfit) { /* (linear: as the totals say) */
+    double hi = ps_to_s((uint64_t)fmin(d, 1e18)), lo = 0;
+    if (!h->pfit || lag_share(h, hi) >= 1) { /* (no move: linear, as the totals say) */
+        if (!tail && h->drift <= 0)
+            return d;
         if (room <= 0)
             return 0;
         return tail ? room * (double)PS_PER_S : room / h->drift * (double)PS_PER_S;
     }
-    double hi = ps_to_s((uint64_t)fmin(d, 1e18)), lo = 0, most = lag_add(h, hi, tail);
+    if (!tail)
+        room *= LAG_SPEND;
+    double most = lag_add(h, hi, tail);
     if (most <= 0 || most <= room)
         return d; /* (nothing drifts: no lag, as without a fit) */
     if (room <= 0)
