@@ -601,9 +601,13 @@ static void hybrid_ends_refit_paused_within_3pct(void)
  * tail's end skipped 7.0%. A jump now passes them where more than 16
  * senders go on, each tail ending at its share (its done time the level
  * at which its receiver's credit reached it), bounded past the first by
- * the paused rate's drift no fit rules out x the state's lag: over 12%
- * skipped (14.3%), the completion within 1% (-0.26%), the paused time
- * within 5% (+4.5%), the largest queue within 5%. */
+ * the paused rate's drift no fit rules out x the state's lag. The backlog
+ * parts between a switch's queues while their sums hold; a jump that
+ * left it where it stood lagged the packets' pauses (14.3% skipped, paused
+ * +4.5%); one that moves it by each queue's fitted drift, as far as its
+ * bend goes, lags only by what the moves leave: over 20% skipped (24.4%),
+ * the completion within 1% (-0.43%), the paused time within 4% (+3.7%),
+ * the largest queue within 5%. */
 static void hybrid_passes_tails_ends(void)
 {
     struct scenario sc;
@@ -617,8 +621,9 @@ static void hybrid_passes_tails_ends(void)
     test_set(&sc, "model.params=10000000000");
 #if defined(__SANITIZE_ADDRESS__)
     /* under ASan (3x slower: 155 s of make test's sanitizer lane) the first
-     * 25 ms only: the tails' ends passed there (3 jumps, 44% skipped; main's
-     * rule: 2, 22%) with the invariants checked; the other lanes compare */
+     * 25 ms only: the tails' ends passed and the backlog moved there (4
+     * jumps, 54% skipped; without the moves 3, 44%) with the invariants
+     * checked; the other lanes compare */
     test_set(&sc, "sim.time_limit=25ms");
     sc.engine = ENGINE_HYBRID;
     struct results h;
@@ -627,13 +632,13 @@ static void hybrid_passes_tails_ends(void)
     CHECKF(rc == 0 && !h.finished && strstr(h.violation, "stopped at the time limit"), "%s",
            rc == 0 ? h.violation : "");
     if (rc == 0) {
-        CHECKF(h.hybrid.jumps >= 3 && h.hybrid.fraction > 0.3, "%u jumps, %.4f skipped",
+        CHECKF(h.hybrid.jumps >= 4 && h.hybrid.fraction > 0.5, "%u jumps, %.4f skipped",
                h.hybrid.jumps, h.hybrid.fraction);
         results_release(&h);
     }
     return;
 #endif
-    hybrid_against_packet(&sc, 0.12, 0.05, 0.05);
+    hybrid_against_packet(&sc, 0.2, 0.04, 0.05);
 }
 
 SUITE(suite_hybrid) = {

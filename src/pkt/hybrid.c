@@ -96,6 +96,28 @@ struct hybrid {
      * paused time less what jumps credited; a ring of BASE */
     double *ba, *bq, *bp;
     uint32_t *bs, seg;         /* per observation, the jumps before it */
+    /* the backlog moving between a switch's queues while its sum holds (a
+     * full spine's queues to the storage leaves): each port's queued bytes
+     * per observation (a row of n_ports a slot of the ring), its fitted
+     * drift a second (0 within DRIFT_SD standard errors); per transfer a
+     * jump's move of its packets between two of them: fk packets more (<
+     * 0: fewer) in flight, from PSN fb; the queue and a packet to copy */
+    float *bpq;
+    double *pslope, *pend, *pcurv; /* and the bend: the slope at the last
+                                    * observation and half the second
+                                    * derivative (0: no bend seen) */
+    /* a jump's share of the per-port drift its moves leave uncarried (1:
+     * none to carry); the queued bytes' own lag a second (the totals: no
+     * move carries them); the paused rate's slope, its standard error,
+     * 1 / its mean, and its lag a second where a decline is carried */
+    double wlag, dq_lag, br_abs, br_se, br_r, dr_carry;
+    int pfit;                  /* the ports' drifts fitted at this observation */
+    int32_t *fk;
+    uint32_t *fb, *fout, *fmin, *fmax, *fcnt, *fstamp, stamp;
+    struct packet *ftpl;
+    uint32_t *xsup, *fl;       /* per ingress port and priority of a switch: packets
+                                * taken; transfers moved */
+    uint64_t fmoved;           /* bytes moved so far (the trace's) */
     uint32_t bn, bh;
     uint64_t blive;            /* transfers live at its start */
     double watch0;             /* the state's own time at the last start, s */
@@ -125,6 +147,9 @@ struct fits {
 };
 static void fit_state(const struct hybrid *h, struct fits *f);
 static void est_drift(struct hybrid *h, const struct fits *f);
+static void port_slopes(struct hybrid *h);
+static void move_room(const struct hybrid *h, double dt, double *want, double *got);
+static double port_move(const struct hybrid *h, uint32_t p, double dt);
 
 static int started(const struct flow *f)
 {
@@ -322,6 +347,23 @@ static int init(struct hybrid *h, struct pnet *n)
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
     h->ba = calloc(3 * BASE, sizeof *h->ba);
     h->bs = calloc(BASE, sizeof *h->bs);
+    size_t nf = (size_t)n->n_flows + 1, np = (size_t)n->topo->n_ports + 1;
+    h->bpq = calloc(BASE * np, sizeof *h->bpq);
+    h->pslope = calloc(3 * np, sizeof *h->pslope);
+    h->fk = calloc(nf, sizeof *h->fk);
+    h->fb = calloc(7 * nf, sizeof *h->fb);
+    h->ftpl = calloc(nf, sizeof *h->ftpl);
+    h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
+    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup)
+        return -1;
+    h->pend = h->pslope + np;
+    h->pcurv = h->pend + np;
+    h->fout = h->fb + nf;
+    h->fmin = h->fout + nf;
+    h->fmax = h->fmin + nf;
+    h->fcnt = h->fmax + nf;
+    h->fstamp = h->fcnt + nf;
+    h->fl = h->xsup + np * NPRIO;
     if (!h->ba || !h->bs ||
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
         !h->tend || !h->src || !h->nfrac)
@@ -395,6 +437,12 @@ static void release(struct hybrid *h)
     free(h->nfrac);
     free(h->ba);
     free(h->bs);
+    free(h->bpq);
+    free(h->pslope);
+    free(h->fk);
+    free(h->fb);
+    free(h->ftpl);
+    free(h->xsup);
 }
 
 static uint64_t *slot(struct hybrid *h, uint32_t back)
@@ -437,6 +485,8 @@ static void observe(struct hybrid *h)
     h->bq[h->bh] = queued; /* (the back ends' levels: a jump carries them) */
     h->bp[h->bh] = ps_to_s((uint64_t)paused) - h->pjump;
     h->bs[h->bh] = h->seg;
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        h->bpq[(size_t)h->bh * n->topo->n_ports + i] = (float)n->ports[i].q_bytes;
     if (h->bn < BASE)
         h->bn++;
     /* the paused time since the last observation is off by the drift no
@@ -554,6 +604,10 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
  * is a line; the packets' relaxation bends). */
 #define CARRY_MAX 0.25
 
+/* The share of a queue one jump moves at most (its bend bounds it first:
+ * port_move; 0.25 carried less, 1 jumped less on the scaled row). */
+#define MOVE_MAX 0.5
+
 /* Standard errors of a carried decline's slope that count to the lag. */
 #define CARRY_SD 3
 
@@ -627,7 +681,11 @@ static double drift(struct hybrid *h)
         uq = (fabs(bq) + UPPER_SD * sq) * rq;
         ur = (fabs(br) + UPPER_SD * sr) * rr;
     }
-    h->cpr = h->crel = 0;
+    h->cpr = h->crel = h->dr_carry = 0;
+    h->dq_lag = uq;
+    h->br_abs = fabs(br);
+    h->br_se = sr;
+    h->br_r = rr;
     if (br >= 0 || dr <= CARRY_SD * sr * rr || (bq > 0 && dq > 0))
         return fmax(uq, ur); /* (a growth; or carried, it would lag more) */
     h->cpr = br;
@@ -635,6 +693,7 @@ static double drift(struct hybrid *h)
     /* the paused credit follows the line: over the jump, only its
      * uncertainty is off */
     h->euc = fmax((fabs(bq) + EST_SD * sq) * rq, CARRY_SD * sr * rr);
+    h->dr_carry = CARRY_SD * sr * rr;
     return fmax(uq, CARRY_SD * sr * rr);
 }
 
@@ -693,6 +752,74 @@ static uint64_t room(const struct flow *f, uint64_t mtu)
     return f->bytes > f->sent + mtu ? (f->bytes - f->sent - mtu) / mtu : 0;
 }
 
+/* A jump of dt seconds: the share of the ports' drift its moves leave
+ * uncarried (1 where none is fitted). */
+static double lag_share(const struct hybrid *h, double dt)
+{
+    double want = 0, got = 0;
+    if (!h->pfit)
+        return 1;
+    move_room(h, dt, &want, &got);
+    return want > 0 ? fmax(0, want - got) / want : 1;
+}
+
+/* The lag a second a jump adds whose moves leave the share w uncarried:
+ * the queued bytes' drift (their sum: no move carries it), or the paused
+ * rate's as drift() counts it but only its uncarried share (the pauses
+ * follow the queues: BENCHMARKS.md session 24), the larger; w = 1 is
+ * drift()'s own. */
+static double lag_rate(const struct hybrid *h, double w)
+{
+    double dr = h->dr_carry > 0 ? h->dr_carry : fmax(0, h->drift - h->dq_lag) > 0 ? h->drift * w : 0;
+    return fmax(h->dq_lag, dr);
+}
+
+/* The lag a jump of dt seconds adds (tail: the time the state falls
+ * behind the packets, the share its moves leave). */
+static double lag_add(const struct hybrid *h, double dt, int tail)
+{
+    double w = lag_share(h, dt);
+    return tail ? dt * w : dt * lag_rate(h, w);
+}
+
+/* The share of the lag still allowed one jump spends where it moves the
+ * backlog: the moves leave the paused rate's drift mostly carried, so a
+ * later jump lags little; the first (the queues' fill, which no move
+ * carries) spending all of LAG left none for them (the scaled production
+ * row: 1 jump, 6.6% skipped; with half, 6 jumps, 24.4%); where none is
+ * made, all of it, as without moves. */
+#define LAG_SPEND 0.5
+
+/* The longest jump, in ps, no longer than d, that keeps the lag within
+ * LAG (tail: the state's lag behind the packets within TAIL_OFF / eu). */
+static double lag_most(const struct hybrid *h, double d, int tail)
+{
+    double room = tail ? TAIL_OFF / h->eu - h->tlag : LAG - h->lag;
+    double hi = ps_to_s((uint64_t)fmin(d, 1e18)), lo = 0;
+    if (!h->pfit || lag_share(h, hi) >= 1) { /* (no move: linear, as the totals say) */
+        if (!tail && h->drift <= 0)
+            return d;
+        if (room <= 0)
+            return 0;
+        return tail ? room * (double)PS_PER_S : room / h->drift * (double)PS_PER_S;
+    }
+    if (!tail)
+        room *= LAG_SPEND;
+    double most = lag_add(h, hi, tail);
+    if (most <= 0 || most <= room)
+        return d; /* (nothing drifts: no lag, as without a fit) */
+    if (room <= 0)
+        return 0;
+    for (int i = 0; i < 40; i++) {
+        double mid = (lo + hi) / 2;
+        if (lag_add(h, mid, tail) <= room)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo * (double)PS_PER_S;
+}
+
 /* How far to jump from a steady state, in ps (0: not steady, or not
  * worth a period); *spread: the largest relative difference of a
  * receiver's bytes between the two windows.
@@ -706,6 +833,7 @@ static uint64_t room(const struct flow *f, uint64_t mtu)
 static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
+    h->pfit = 0;
     if (h->have < h->slots)
         return 0;
     const uint64_t *s0 = slot(h, 0), *s1 = slot(h, h->w), *s2 = slot(h, 2 * h->w);
@@ -908,7 +1036,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     /* the drift the jumps leave the state behind by stays within LAG */
     h->drained = drained > 0;
     if (drained > 0) {
-        h->drift = h->cpr = h->crel = 0; /* (a drain's decline is carried) */
+        h->drift = h->cpr = h->crel = h->dq_lag = 0; /* (a drain's decline is carried) */
     } else if (h->bn >= BASE_MIN) {
         /* the backlog's time constant (YOUNG) */
         double win = (double)h->w * ps_to_s(h->period);
@@ -923,8 +1051,18 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
          * ends, on a fit from 1.2 s earlier, paused +14%) */
         return 0;
     }
-    if (h->drift > 0) {
-        double most = (LAG - h->lag) / h->drift * (double)PS_PER_S;
+    /* the backlog moving between a switch's queues: a jump moves it
+     * (follow_plan) and the state lags by what the moves leave (ECMP only:
+     * elsewhere none is fitted, the totals' lag as it was) */
+    if (n->lb_ecmp && d >= h->period && !h->drained) {
+        port_slopes(h);
+        h->pfit = 1;
+    }
+#ifdef CKPT_HYBRID_TRACE
+    uint64_t d_pre = d;
+#endif
+    if (h->drift > 0 || h->pfit) {
+        double most = lag_most(h, (double)d, 0);
         if (most < (double)d)
             d = most > 0 ? (uint64_t)most : 0;
     }
@@ -932,13 +1070,45 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         d = (uint64_t)(CARRY_MAX / h->crel * (double)PS_PER_S);
     /* past a tail's end (the packets' state changes there, not the
      * windows'), the paused rate the jump leaves stays within TAIL_OFF of
-     * the packets': the drift no fit rules out x the state's lag */
+     * the packets': the drift no fit rules out x the state's lag (the
+     * moves' uncarried share of the jump) */
     double t0 = ktail < 1 ? 0 : floor(ktail) * (double)h->period;
-    if ((double)d > t0) {
-        double most = h->eu > 0 ? (TAIL_OFF / h->eu - h->tlag) * (double)PS_PER_S : INFINITY;
+    if ((double)d > t0 && h->eu > 0) {
+        double most = lag_most(h, (double)d, 1);
         if (most < (double)d)
             d = most > t0 ? (uint64_t)most : (uint64_t)t0;
     }
+#ifdef CKPT_HYBRID_TRACE
+    if (h->pfit) {
+        double w = lag_share(h, ps_to_s(d));
+        {
+            /* where the moves fall short, by tier: asked, capped, traded */
+            const struct topo *tp = n->topo;
+            double a[3] = {0}, c[3] = {0}, g[3] = {0}, dt = ps_to_s(d);
+            for (uint32_t v = tp->first_cleaf; v < tp->n_nodes; v++) {
+                const struct tnode *tn = &tp->nodes[v];
+                int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
+                double up = 0, down = 0;
+                for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+                    if (!h->pslope[p])
+                        continue;
+                    double x = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
+                    a[k] += fabs(x);
+                    x = fmax(-cap, fmin(cap, x));
+                    c[k] += fabs(x);
+                    up += x > 0 ? x : 0;
+                    down += x < 0 ? -x : 0;
+                }
+                g[k] += 2 * fmin(up, down);
+            }
+            fprintf(stderr, "moves MB asked/capped/traded: compute leaves %.4g %.4g %.4g, storage leaves %.4g %.4g %.4g, spines %.4g %.4g %.4g\n",
+                    a[0] / 1e6, c[0] / 1e6, g[0] / 1e6, a[1] / 1e6, c[1] / 1e6, g[1] / 1e6, a[2] / 1e6, c[2] / 1e6, g[2] / 1e6);
+        }
+        fprintf(stderr, "span at %.6f: %.4g ms before the lag bounds, %.4g ms after (t0 %.4g); lag %.4f drift %.3g dq %.3g eu %.3g tlag %.4g; w %.3f\n",
+                ps_to_s(now), ps_to_s(d_pre) * 1e3, ps_to_s(d) * 1e3, t0 / 1e9, h->lag, h->drift,
+                h->dq_lag, h->eu, h->tlag, w);
+    }
+#endif
     if (n->time_limit_ps != UINT64_MAX &&
         (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period))
         d = 0; /* the limit stands where the packet engine has it */
@@ -963,7 +1133,17 @@ static int shift_pkt(struct hybrid *h, struct packet *p, uint64_t d)
         return 0;
     uint32_t x = h->dx[p->flow];
     if (!x) {
-        p->psn += (uint32_t)(h->cr[(size_t)p->flow * FC_N + FC_RECV] / n->mtu);
+        uint32_t c = (uint32_t)(h->cr[(size_t)p->flow * FC_N + FC_RECV] / n->mtu);
+        int32_t k = h->fk[p->flow];
+        if (!k || p->psn < h->fb[p->flow]) {
+            p->psn += c; /* (ahead of a move: as delivered) */
+            return 0;
+        }
+        if (k < 0 && p->psn < h->fb[p->flow] + (uint32_t)-k) {
+            p->psn = UINT32_MAX; /* moved out */
+            return 1;
+        }
+        p->psn = (uint32_t)((int64_t)p->psn + c + k);
         return 0;
     }
     uint32_t last = last_psn(n, &n->flows[p->flow]);
@@ -1111,11 +1291,319 @@ static double drain_plan(struct hybrid *h)
     return late;
 }
 
+
+/* Standard errors a queue's bend must stand beyond to bound its move. */
+#define BEND_SD 3
+
+/* The bend of y over x (n points in runs of equal seg[], each its own
+ * intercept, x measured from the last point): y = a + b x + c x^2 fitted,
+ * b (the slope at the last point) into *b, c into *c; 0 where c stands
+ * within BEND_SD standard errors or cannot be fitted. */
+static int fit_bend(const double *x, const double *y, const uint32_t *seg, uint32_t n, double *b,
+                    double *c)
+{
+    double s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0, syy = 0;
+    uint32_t runs = 0;
+    *b = *c = 0;
+    for (uint32_t i = 0, e; i < n; i = e) {
+        double m1 = 0, m2 = 0, my = 0;
+        for (e = i; e < n && seg[e] == seg[i]; e++) {
+            m1 += x[e];
+            m2 += x[e] * x[e];
+            my += y[e];
+        }
+        m1 /= e - i;
+        m2 /= e - i;
+        my /= e - i;
+        runs++;
+        for (uint32_t j = i; j < e; j++) {
+            double u = x[j] - m1, v = x[j] * x[j] - m2, w = y[j] - my;
+            s11 += u * u;
+            s12 += u * v;
+            s22 += v * v;
+            s1y += u * w;
+            s2y += v * w;
+            syy += w * w;
+        }
+    }
+    double det = s11 * s22 - s12 * s12;
+    if (n < runs + 3 || det <= 0)
+        return 0;
+    double bb = (s22 * s1y - s12 * s2y) / det, cc = (s11 * s2y - s12 * s1y) / det;
+    double see = syy - bb * s1y - cc * s2y, se = sqrt(fmax(0, see) / (n - runs - 2) * s11 / det);
+    if (fabs(cc) <= BEND_SD * se)
+        return 0;
+    *b = bb;
+    *c = cc;
+    return 1;
+}
+
+/* Each port's queued bytes' drift a second over the long baseline's later
+ * half, in the state's own time (0 within DRIFT_SD standard errors), and
+ * its bend where one stands out (the spines' queues part fast, then slow
+ * as one nears the buffer's bound and the others empty). */
+static void port_slopes(struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    uint32_t np = n->topo->n_ports, m = h->bn / 2;
+    double x[BASE], y[BASE], u[BASE];
+    uint32_t sg[BASE];
+    memset(h->pslope, 0, 3 * (size_t)np * sizeof *h->pslope);
+    if (m < BASE_MIN / 2)
+        return;
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t i = (h->bh + BASE - (m - 1) + j) % BASE;
+        x[j] = h->ba[i];
+        u[j] = h->ba[i] - h->ba[h->bh];
+        sg[j] = h->bs[i];
+    }
+    const struct topo *t = n->topo;
+    for (uint32_t p = 0; p < np; p++) {
+        /* a last hop's queue is its host's own backlog (the jump credits
+         * each receiver its rate): no move between hosts (cluster-100k:
+         * 19 MB moved between storage nodes' queues, completion -0.64%) */
+        if (n->ports[p].is_host || t->nodes[t->ports[t->ports[p].peer].node].kind < NODE_LEAF)
+            continue;
+        double mean = 0, b, se, b1, c;
+        for (uint32_t j = 0; j < m; j++) {
+            uint32_t i = (h->bh + BASE - (m - 1) + j) % BASE;
+            y[j] = h->bpq[(size_t)i * np + p];
+            mean += y[j];
+        }
+        if (!(mean > 0 && fit_slope(x, y, sg, m, &b, &se) && fabs(b) > DRIFT_SD * se))
+            continue;
+        h->pslope[p] = b;
+        /* only a bend that slows the drift bounds it (a growing one is
+         * not carried past the line) */
+        if (fit_bend(u, y, sg, m, &b1, &c) && c * b < 0) {
+            h->pend[p] = b1;
+            h->pcurv[p] = c;
+        }
+    }
+}
+
+/* Port p's queued bytes' change over dt seconds of the state's own time:
+ * the line, but no further than its bend takes it (where the fitted
+ * curve stops, it stays). */
+static double port_move(const struct hybrid *h, uint32_t p, double dt)
+{
+    double b = h->pslope[p], c = h->pcurv[p], b1 = h->pend[p], l = b * dt;
+    if (!b || !c)
+        return l;
+    if (b1 * b <= 0)
+        return 0; /* (stopped by now) */
+    double t = fmin(dt, -b1 / (2 * c)), q = b1 * t + c * t * t;
+    return fabs(q) < fabs(l) ? q : l;
+}
+
+/* The moves a jump of dt seconds would make, before the transfers are
+ * matched (follow_plan): *want the bytes the ports' drifts ask for, *got
+ * what a switch's falling and rising queues can trade, both sides. */
+static void move_room(const struct hybrid *h, double dt, double *want, double *got)
+{
+    const struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    *want = *got = 0;
+    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
+        const struct tnode *tn = &t->nodes[v];
+        double up = 0, down = 0;
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            if (!h->pslope[p])
+                continue;
+            double s = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
+            *want += fabs(s);
+            s = fmax(-cap, fmin(cap, s));
+            up += s > 0 ? s : 0;
+            down += s < 0 ? -s : 0;
+        }
+        *got += 2 * fmin(up, down);
+    }
+}
+
+/* A transfer whose packets a move may take or add to. */
+static int movable(const struct hybrid *h, uint32_t i)
+{
+    const struct flow *f = &h->n->flows[i];
+    return sending(f) && !h->fk[i] && !h->dx[i] && !h->droom[i] && !h->rdrain[h->rx[i]];
+}
+
+/* The data packets of port p's queues, per transfer (stamped): the lowest
+ * and highest PSN and their count; the highest one's copy (ftpl). */
+static void gather(struct hybrid *h, const struct port *p)
+{
+    h->stamp++;
+    for (unsigned q = 0; q < NPRIO; q++) {
+        const struct pktq *pq = &p->q[q];
+        if (!pq->len)
+            continue;
+        for (const struct pkt_chunk *c = pq->hc; c; c = c == pq->tc ? NULL : c->next)
+            for (unsigned i = c == pq->hc ? pq->hi : 0; i < (c == pq->tc ? pq->ti : PKT_CHUNK); i++) {
+                const struct packet *pk = &c->p[i];
+                if (pk->kind != PK_DATA || pk->trim)
+                    continue;
+                uint32_t f = pk->flow;
+                if (h->fk[f])
+                    continue; /* (moved at a switch before: its copy kept) */
+                if (h->fstamp[f] != h->stamp) {
+                    h->fstamp[f] = h->stamp;
+                    h->fmin[f] = h->fmax[f] = pk->psn;
+                    h->fcnt[f] = 0;
+                    h->ftpl[f] = *pk;
+                }
+                h->fcnt[f]++;
+                if (pk->psn < h->fmin[f])
+                    h->fmin[f] = pk->psn;
+                if (pk->psn >= h->fmax[f]) {
+                    h->fmax[f] = pk->psn;
+                    h->ftpl[f] = *pk;
+                }
+            }
+    }
+}
+
+/* The backlog's moves between a switch's queues over a jump of d: where
+ * its ports' queues drift apart while their sum holds (a full switch's
+ * shared buffer), the falling ones' first packets of a transfer leave
+ * (its sender had sent them later: fk < 0) and as many, through the same
+ * ingress port, join the rising ones' tails (their senders sent more: fk
+ * > 0), so every ingress counter and the buffer stay as they are and the
+ * transfers' deliveries are the jump's. Each port moves its drift x d,
+ * at most MOVE_MAX of its queue; a transfer once a jump. */
+static void follow_plan(struct hybrid *h, uint64_t d)
+{
+    struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    double dt = ps_to_s(d), wire = (double)(n->mtu + n->wire_overhead);
+    memset(h->fk, 0, (size_t)n->n_flows * sizeof *h->fk);
+    if (!h->pfit)
+        return; /* (ECMP: a transfer's packets on one path, in order) */
+#ifdef CKPT_HYBRID_TRACE
+    const char *tier = getenv("CKPT_HYBRID_MOVETIER");
+    int tmask = tier ? atoi(tier) : 7;
+#endif
+    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
+        const struct tnode *tn = &t->nodes[v];
+        double up = 0, down = 0;
+#ifdef CKPT_HYBRID_TRACE
+        if (!(tmask & (1 << (tn->kind == NODE_LEAF ? tn->storage_side : 2))))
+            continue;
+#endif
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            double s = port_move(h, p, dt) / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
+            s = fmax(-cap, fmin(cap, s));
+            up += s > 0 ? s : 0;
+            down += s < 0 ? -s : 0;
+        }
+        double mv = floor(fmin(up, down));
+        if (mv < 1)
+            continue;
+        /* the falling queues' first packets, transfer by transfer */
+        memset(h->xsup, 0, tn->nports * NPRIO * sizeof *h->xsup);
+        uint32_t nl = 0;
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            double s = port_move(h, p, dt) / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
+            if (s >= 0)
+                continue;
+            double want = floor(fmin(cap, -s) * mv / down);
+            if (want < 1)
+                continue;
+            gather(h, &n->ports[p]);
+            for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
+                const struct pktq *pq = &n->ports[p].q[q];
+                for (const struct pkt_chunk *c = pq->len ? pq->hc : NULL; c && want >= 1;
+                     c = c == pq->tc ? NULL : c->next)
+                    for (unsigned i = c == pq->hc ? pq->hi : 0;
+                         i < (c == pq->tc ? pq->ti : PKT_CHUNK) && want >= 1; i++) {
+                        const struct packet *pk = &c->p[i];
+                        uint32_t f = pk->flow;
+                        if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
+                            !movable(h, f) || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] ||
+                            h->fmax[f] >= last_psn(n, &n->flows[f]))
+                            continue;
+                        uint32_t kk = h->fcnt[f] < want ? h->fcnt[f] : (uint32_t)want;
+                        h->fk[f] = -(int32_t)kk;
+                        h->fb[f] = h->fmin[f];
+                        h->fout[f] = pk->in_port * NPRIO + pk->prio;
+                        h->xsup[h->fout[f]] += kk;
+                        h->fl[nl++] = f;
+                        want -= kk;
+                    }
+            }
+        }
+        /* as many through each ingress port onto the rising queues' tails */
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            double s = port_move(h, p, dt) / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
+            if (s <= 0)
+                continue;
+            double want = floor(fmin(cap, s) * mv / up);
+            if (want < 1)
+                continue;
+            gather(h, &n->ports[p]);
+            for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
+                const struct pktq *pq = &n->ports[p].q[q];
+                for (const struct pkt_chunk *c = pq->len ? pq->hc : NULL; c && want >= 1;
+                     c = c == pq->tc ? NULL : c->next)
+                    for (unsigned i = c == pq->hc ? pq->hi : 0;
+                         i < (c == pq->tc ? pq->ti : PKT_CHUNK) && want >= 1; i++) {
+                        const struct packet *pk = &c->p[i];
+                        uint32_t f = pk->flow, x = pk->in_port * NPRIO + pk->prio;
+                        if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
+                            pk->psn != h->fmax[f] || !h->xsup[x] || !movable(h, f) ||
+                            h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f])
+                            continue;
+                        /* its sender has the packets to send, its last kept */
+                        uint64_t c0 = h->cr[(size_t)f * FC_N + FC_RECV] / n->mtu;
+                        uint64_t rm = room(&n->flows[f], n->mtu);
+                        uint64_t kk = rm > c0 ? rm - c0 : 0;
+                        kk = kk < h->fcnt[f] ? kk : h->fcnt[f]; /* (at most twice its queue) */
+                        kk = kk < h->xsup[x] ? kk : h->xsup[x];
+                        kk = kk < (uint64_t)want ? kk : (uint64_t)want;
+                        if (!kk)
+                            continue;
+                        h->fk[f] = (int32_t)kk;
+                        h->fb[f] = h->fmax[f] + 1;
+                        h->fout[f] = p;
+                        h->xsup[x] -= (uint32_t)kk;
+                        want -= (double)kk;
+                    }
+            }
+        }
+        /* what found no place through its ingress stays where it was */
+        for (uint32_t j = 0; j < nl; j++) {
+            uint32_t f = h->fl[j], x = h->fout[f];
+            uint32_t back = h->xsup[x] < (uint32_t)-h->fk[f] ? h->xsup[x] : (uint32_t)-h->fk[f];
+            h->fk[f] += (int32_t)back;
+            h->xsup[x] -= back;
+        }
+    }
+}
+
+/* The rising queues' new packets (after the jump's shift and sweep): the
+ * transfer's next PSNs after its highest there, copies of it. */
+static void follow_put(struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        if (h->fk[i] <= 0)
+            continue;
+        struct port *p = &n->ports[h->fout[i]];
+        struct packet pk = h->ftpl[i];
+        uint32_t c = (uint32_t)(h->cr[(size_t)i * FC_N + FC_RECV] / n->mtu);
+        pk.t = pk.t > n->now ? pk.t : n->now;
+        for (int32_t j = 0; j < h->fk[i]; j++) {
+            pk.psn = h->fb[i] + c + (uint32_t)j;
+            port_queue(n, p, &pk);
+            h->fmoved += pkt_wire(n, &pk);
+        }
+    }
+}
+
 /* Takes the marked packets out of queue prio of switch port p, as if they
  * had left (their buffer released, a resume sent where that frees the
  * ingress); returns their wire bytes. */
-static uint64_t sweep(struct pnet *n, struct port *p, unsigned prio)
+static uint64_t sweep(struct hybrid *h, struct port *p, unsigned prio)
 {
+    struct pnet *n = h->n;
     struct pktq *q = &p->q[prio];
     struct sw *s = pnet_sw(n, p->node);
     struct pkt_chunk *c = q->hc, *wc = q->hc;
@@ -1131,11 +1619,15 @@ static uint64_t sweep(struct pnet *n, struct port *p, unsigned prio)
         struct packet *pk = &c->p[i++];
         if (pk->kind == PK_DATA && !pk->trim && pk->psn == UINT32_MAX) {
             uint64_t wire = pkt_wire(n, pk);
-            mmu_release(n, s, pk);
+            /* a moved packet's buffer goes to the one put in its place
+             * (follow_put: the same ingress) */
+            if (h->fk[pk->flow] >= 0) {
+                mmu_release(n, s, pk);
+                gone += wire;
+            }
             q->len--;
             q->bytes -= wire;
             p->q_bytes -= wire;
-            gone += wire;
             continue;
         }
         if (wi == PKT_CHUNK) {
@@ -1278,6 +1770,46 @@ static void pass_ends(struct hybrid *h, uint64_t d)
     }
 }
 
+
+#ifdef CKPT_HYBRID_TRACE
+/* every switch ingress's counted bytes against the packets that entered by
+ * it still queued or serialising (trace: the moves' check) */
+static void check_ingress(struct hybrid *h, const char *when)
+{
+    struct pnet *n = h->n;
+    uint32_t np = n->topo->n_ports;
+    int64_t *held = calloc((size_t)np * NPRIO, sizeof *held);
+    for (uint32_t i = 0; i < np; i++) {
+        struct port *p = &n->ports[i];
+        const struct tnode *tn = &n->topo->nodes[n->topo->ports[i].node];
+        if (tn->kind < NODE_LEAF)
+            continue;
+        struct sw *s = pnet_sw(n, n->topo->ports[i].node);
+        for (unsigned q = 0; q < NPRIO; q++) {
+            const struct pktq *pq = &p->q[q];
+            for (const struct pkt_chunk *c = pq->len ? pq->hc : NULL; c; c = c == pq->tc ? NULL : c->next)
+                for (unsigned j = c == pq->hc ? pq->hi : 0; j < (c == pq->tc ? pq->ti : PKT_CHUNK); j++)
+                    held[(size_t)(s->first_port + c->p[j].in_port) * NPRIO + c->p[j].prio] += (int64_t)pkt_wire(n, &c->p[j]);
+        }
+    }
+    int bad = 0;
+    for (uint32_t i = 0; i < np && bad < 5; i++) {
+        const struct tnode *tn = &n->topo->nodes[n->topo->ports[i].node];
+        if (tn->kind < NODE_LEAF)
+            continue;
+        for (unsigned g = 0; g < NPRIO; g++) {
+            const struct ing_pg *ig = &n->ports[i].ing[g];
+            int64_t cnt = (int64_t)(ig->reserve + ig->shared + ig->hdrm), q = held[(size_t)i * NPRIO + g];
+            if (cnt - q > 20000 || q - cnt > 20000) {
+                fprintf(stderr, "%s: ingress %u node %u pg %u counted %lld held %lld\n", when, i,
+                        n->topo->ports[i].node, g, (long long)cnt, (long long)q);
+                bad++;
+            }
+        }
+    }
+    free(held);
+}
+#endif
 /* The state d later, as the steady state would have left it. */
 static int jump(struct hybrid *h, uint64_t *dp)
 {
@@ -1390,7 +1922,26 @@ static int jump(struct hybrid *h, uint64_t *dp)
         bytes += cr[(size_t)i * FC_N + FC_RECV];
         taken += h->dx[i];
     }
-    cr[h->o_sum + SUM_AT(bytes_sent)] = bytes - taken * mtu;
+#ifdef CKPT_HYBRID_TRACE
+    check_ingress(h, "before");
+#endif
+    follow_plan(h, d);
+    int64_t moved = 0, put = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        moved += h->fk[i];
+        put += h->fk[i] > 0 ? h->fk[i] : 0;
+    }
+    /* the lag this jump adds: the drift its moves left (each packet moved
+     * carried its bytes out of one queue and into another) */
+    h->wlag = 1;
+    if (h->pfit) {
+        double want = 0, got = 0;
+        move_room(h, ps_to_s(d), &want, &got);
+        got = 2 * (double)put * (double)(mtu + n->wire_overhead);
+        if (want > 0)
+            h->wlag = fmax(0, want - got) / want;
+    }
+    cr[h->o_sum + SUM_AT(bytes_sent)] = (uint64_t)((int64_t)(bytes - taken * mtu) + moved * (int64_t)mtu);
     cr[h->o_sum + SUM_AT(bytes_delivered)] = bytes;
     cr[h->o_sum + SUM_AT(pkts_delivered)] = bytes / mtu;
     if (evq_shift(&n->q, d, keep_time, NULL) < 0) {
@@ -1432,8 +1983,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
         uint64_t c = cr[(size_t)i * FC_N + FC_RECV];
         uint32_t dpsn = (uint32_t)(c / mtu);
         if (!h->dx[i]) { /* a drained transfer sent them already */
-            f->sent += c;
-            f->max_sent += c;
+            uint64_t cs = (uint64_t)((int64_t)c + (int64_t)h->fk[i] * (int64_t)mtu);
+            f->sent += cs;
+            f->max_sent += cs;
         }
         f->recv += c;
         f->expect_psn += dpsn;
@@ -1466,9 +2018,13 @@ static int jump(struct hybrid *h, uint64_t *dp)
     uint64_t gone = 0;
     for (uint32_t i = 0; i < n->topo->n_ports; i++) {
         for (unsigned m = h->dq[i]; m; m &= m - 1)
-            gone += sweep(n, &n->ports[i], (unsigned)__builtin_ctz(m));
+            gone += sweep(h, &n->ports[i], (unsigned)__builtin_ctz(m));
         h->dq[i] = 0;
     }
+    follow_put(h);
+#ifdef CKPT_HYBRID_TRACE
+    check_ingress(h, "after");
+#endif
     credit(h, cr);
     double pj = 0;
     for (uint32_t i = 0; i < n->topo->n_ports; i++)
@@ -1478,9 +2034,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
     /* the paused time credited is off by the drift no fit rules out x the
      * lag before the jump and half the jump's own (a drain's decline is
      * carried: it adds no lag) */
-    h->perr += ps_to_s((uint64_t)pj) * fmin(1, h->eu * h->tlag + h->euc * ps_to_s(d) / 2);
+    h->perr += ps_to_s((uint64_t)pj) * fmin(1, h->eu * h->tlag + h->euc * ps_to_s(d) * h->wlag / 2);
     if (!h->drained)
-        h->tlag += ps_to_s(d);
+        h->tlag += ps_to_s(d) * h->wlag;
     /* the history as the steady state would have written it: its deltas
      * stay the rates, so a later observation may jump again */
     for (uint32_t s = 0; s < h->slots; s++) {
@@ -1553,13 +2109,13 @@ void hybrid_loop(struct pnet *n)
         if (d && jump(&h, &d) == 0) {
             hf->jumps++;
 #ifdef CKPT_HYBRID_TRACE /* a line a jump, to stderr */
-            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s\n",
+            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s, moved %.4g MB, uncarried %.3f\n",
                     ps_to_s(n->now - d), ps_to_s(d), (unsigned long long)h.ends,
                     n->n_flows - (uint32_t)n->flows_done, h.err_s * 1e6, h.drift, h.lag, h.cpr,
-                    h.crel, h.perr, h.eu, h.euc, h.tlag);
+                    h.crel, h.perr, h.eu, h.euc, h.tlag, (double)h.fmoved / 1e6, h.wlag);
 #endif
             h.skipped += d;
-            h.lag += h.drift * ps_to_s(d);
+            h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
             h.err_s += spread * ps_to_s(d);
             h.share_s += h.wspread * ps_to_s(d);
             /* only starts and samples kept their times: one now behind
@@ -1569,6 +2125,13 @@ void hybrid_loop(struct pnet *n)
         }
         b = n->now + h.period;
     }
+#ifdef CKPT_HYBRID_TRACE
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        if (n->ports[i].drops)
+            fprintf(stderr, "drops port %u node %u kind %d: %llu\n", i, n->topo->ports[i].node,
+                    (int)n->topo->nodes[n->topo->ports[i].node].kind,
+                    (unsigned long long)n->ports[i].drops);
+#endif
     if (why)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
     hf->skipped_s = ps_to_s(h.skipped);
