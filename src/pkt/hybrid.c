@@ -1941,7 +1941,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         if (want > 0)
             h->wlag = fmax(0, want - got) / want;
     }
-    cr[h->o_sum + SUM_AT(bytes_sent)] = (uint64_t)((int64_t)(bytes - taken * mtu) + moved * (int64_t)mtu);
+    cr[h->o_sum + SUM_AT(bytes_sent)] = (uint64_t)((int64_t)bytes - (int64_t)(taken * mtu) + moved * (int64_t)mtu);
     cr[h->o_sum + SUM_AT(bytes_delivered)] = bytes;
     cr[h->o_sum + SUM_AT(pkts_delivered)] = bytes / mtu;
     if (evq_shift(&n->q, d, keep_time, NULL) < 0) {
@@ -1983,9 +1983,15 @@ static int jump(struct hybrid *h, uint64_t *dp)
         uint64_t c = cr[(size_t)i * FC_N + FC_RECV];
         uint32_t dpsn = (uint32_t)(c / mtu);
         if (!h->dx[i]) { /* a drained transfer sent them already */
-            uint64_t cs = (uint64_t)((int64_t)c + (int64_t)h->fk[i] * (int64_t)mtu);
-            f->sent += cs;
-            f->max_sent += cs;
+            /* a move out leaves fewer sent than delivered over the jump */
+            int64_t cs = (int64_t)c + (int64_t)h->fk[i] * (int64_t)mtu;
+            if (cs >= 0) {
+                f->sent += (uint64_t)cs;
+                f->max_sent += (uint64_t)cs;
+            } else {
+                f->sent -= (uint64_t)-cs;
+                f->max_sent -= (uint64_t)-cs;
+            }
         }
         f->recv += c;
         f->expect_psn += dpsn;
