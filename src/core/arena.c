@@ -13,19 +13,6 @@
  * faults cost it more than a second of system time. */
 #define ARENA_HUGE ((size_t)2 << 20)
 
-/* Under AddressSanitizer every block comes from calloc, so the sanitizer
- * still sees an overrun past a large array's own block. */
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_MAP 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_MAP 0
-#endif
-#endif
-#ifndef ARENA_MAP
-#define ARENA_MAP 1
-#endif
-
 struct arena_block {
     struct arena_block *next;
     size_t mapped; /* bytes mapped with mmap, 0 when from calloc */
@@ -37,7 +24,7 @@ struct arena_block {
     unsigned char data[];
 };
 
-static struct arena_block *block_map(size_t bytes)
+void *arena_huge_map(size_t bytes)
 {
     size_t len = (bytes + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1);
     unsigned char *p = mmap(NULL, len + ARENA_HUGE, PROT_READ | PROT_WRITE,
@@ -52,9 +39,22 @@ static struct arena_block *block_map(size_t bytes)
 #ifdef MADV_HUGEPAGE
     madvise(p + lead, len, MADV_HUGEPAGE); /* advice only: failure is harmless */
 #endif
-    struct arena_block *b = (struct arena_block *)(void *)(p + lead);
-    b->mapped = len;
-    b->cap = len - sizeof *b;
+    return p + lead;
+}
+
+void arena_huge_unmap(void *p, size_t bytes)
+{
+    if (p)
+        munmap(p, (bytes + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1));
+}
+
+static struct arena_block *block_map(size_t bytes)
+{
+    struct arena_block *b = arena_huge_map(bytes);
+    if (!b)
+        return NULL;
+    b->mapped = (bytes + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1);
+    b->cap = b->mapped - sizeof *b;
     return b;
 }
 

@@ -20,6 +20,25 @@ struct arena {
     int huge;
 };
 
+/* Under AddressSanitizer nothing is mapped (every block from calloc), so
+ * the sanitizer still sees an overrun past a large array's own block. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_MAP 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_MAP 0
+#endif
+#endif
+#ifndef ARENA_MAP
+#define ARENA_MAP 1
+#endif
+
+/* bytes rounded up to 2 MB on a 2 MB aligned mapping advised for huge
+ * pages (zeroed); NULL when out of memory. Undone by arena_huge_unmap with
+ * the same bytes. */
+void *arena_huge_map(size_t bytes);
+void arena_huge_unmap(void *p, size_t bytes);
+
 void arena_init(struct arena *a);
 void arena_release(struct arena *a);
 /* Free everything allocated, but keep the blocks for the allocations that

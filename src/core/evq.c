@@ -1,10 +1,9 @@
-/* MAP_ANONYMOUS and MADV_HUGEPAGE are not POSIX */
-#define _DEFAULT_SOURCE
 #include "evq.h"
+
+#include "arena.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* 4-ary heap: shallower than binary, children share a cache line. */
 #define ARITY 4
@@ -13,35 +12,19 @@
 #define MASK (q->nb - 1)
 #define before evq_before
 
-#define HUGE ((size_t)2 << 20)
-
 void *evq_huge_alloc(size_t bytes)
 {
     if (bytes < EVQ_HUGE_MIN)
         return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
-    size_t len = (bytes + HUGE - 1) & ~(HUGE - 1);
-    unsigned char *p = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    size_t lead = (HUGE - ((uintptr_t)p & (HUGE - 1))) & (HUGE - 1);
-    if (lead)
-        munmap(p, lead);
-    munmap(p + lead + len, HUGE - lead);
-#ifdef MADV_HUGEPAGE
-    madvise(p + lead, len, MADV_HUGEPAGE); /* advice only */
-#endif
-    return p + lead;
+    return arena_huge_map(bytes);
 }
 
 void evq_huge_free(void *p, size_t bytes)
 {
-    if (!p)
-        return;
     if (bytes < EVQ_HUGE_MIN)
         free(p);
     else
-        munmap(p, (bytes + HUGE - 1) & ~(HUGE - 1));
+        arena_huge_unmap(p, bytes);
 }
 
 void evq_init(struct evq *q)

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arena.h"
 #include "prefetch.h"
 
 struct event {
@@ -91,16 +92,8 @@ struct evq {
  * advised for huge pages (the hot loop's arrays: a 4 KB page a line costs a
  * TLB miss); smaller ones 64-byte aligned from malloc. Freed with the size
  * they were allocated with. */
-#if defined(__SANITIZE_ADDRESS__)
-#define EVQ_HUGE_MIN SIZE_MAX /* all from malloc: the sanitizer sees overruns */
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define EVQ_HUGE_MIN SIZE_MAX
-#endif
-#endif
-#ifndef EVQ_HUGE_MIN
-#define EVQ_HUGE_MIN ((size_t)256 << 10)
-#endif
+/* (all from malloc under the sanitizer, ARENA_MAP 0: it sees overruns) */
+#define EVQ_HUGE_MIN (ARENA_MAP ? (size_t)256 << 10 : SIZE_MAX)
 void *evq_huge_alloc(size_t bytes);
 void evq_huge_free(void *p, size_t bytes);
 
