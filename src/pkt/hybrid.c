@@ -1427,6 +1427,48 @@ static int movable(const struct hybrid *h, uint32_t i)
     return sending(f) && !h->fk[i] && !h->dx[i] && !h->droom[i] && !h->rdrain[h->rx[i]];
 }
 
+/* Port p's move over dt seconds in packets of wire bytes, at most
+ * MOVE_MAX of its queue either way. */
+static double port_share(const struct hybrid *h, uint32_t p, double dt, double wire)
+{
+    double s = port_move(h, p, dt) / wire, cap = MOVE_MAX * (double)h->n->ports[p].q_bytes / wire;
+    return fmax(-cap, fmin(cap, s));
+}
+
+/* A walk over a port's queued packets, priority by priority, head first. */
+struct qwalk {
+    const struct port *p;
+    unsigned q, i;
+    const struct pkt_chunk *c;
+};
+
+static const struct packet *qwalk_next(struct qwalk *w)
+{
+    for (;;) {
+        if (!w->c) {
+            if (w->q >= NPRIO)
+                return NULL;
+            const struct pktq *pq = &w->p->q[w->q];
+            if (!pq->len) {
+                w->q++;
+                continue;
+            }
+            w->c = pq->hc;
+            w->i = pq->hi;
+        }
+        const struct pktq *pq = &w->p->q[w->q];
+        if (w->i < (w->c == pq->tc ? pq->ti : PKT_CHUNK))
+            return &w->c->p[w->i++];
+        if (w->c == pq->tc) {
+            w->c = NULL;
+            w->q++;
+        } else {
+            w->c = w->c->next;
+            w->i = 0;
+        }
+    }
+}
+
 /* The data packets of port p's queues, per transfer (stamped): the lowest
  * and highest PSN and their count; the highest one's copy (ftpl). */
 static void gather(struct hybrid *h, const struct port *p)
@@ -1489,8 +1531,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
             continue;
 #endif
         for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-            double s = port_move(h, p, dt) / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
-            s = fmax(-cap, fmin(cap, s));
+            double s = port_share(h, p, dt, wire);
             up += s > 0 ? s : 0;
             down += s < 0 ? -s : 0;
         }
@@ -1501,71 +1542,59 @@ static void follow_plan(struct hybrid *h, uint64_t d)
         memset(h->xsup, 0, tn->nports * NPRIO * sizeof *h->xsup);
         uint32_t nl = 0;
         for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-            double s = port_move(h, p, dt) / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
+            double s = port_share(h, p, dt, wire);
             if (s >= 0)
                 continue;
-            double want = floor(fmin(cap, -s) * mv / down);
+            double want = floor(-s * mv / down);
             if (want < 1)
                 continue;
             gather(h, &n->ports[p]);
-            for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
-                const struct pktq *pq = &n->ports[p].q[q];
-                for (const struct pkt_chunk *c = pq->len ? pq->hc : NULL; c && want >= 1;
-                     c = c == pq->tc ? NULL : c->next)
-                    for (unsigned i = c == pq->hc ? pq->hi : 0;
-                         i < (c == pq->tc ? pq->ti : PKT_CHUNK) && want >= 1; i++) {
-                        const struct packet *pk = &c->p[i];
-                        uint32_t f = pk->flow;
-                        if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
-                            !movable(h, f) || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] ||
-                            h->fmax[f] >= last_psn(n, &n->flows[f]))
-                            continue;
-                        uint32_t kk = h->fcnt[f] < want ? h->fcnt[f] : (uint32_t)want;
-                        h->fk[f] = -(int32_t)kk;
-                        h->fb[f] = h->fmin[f];
-                        h->fout[f] = pk->in_port * NPRIO + pk->prio;
-                        h->xsup[h->fout[f]] += kk;
-                        h->fl[nl++] = f;
-                        want -= kk;
-                    }
+            struct qwalk w = {&n->ports[p], 0, 0, NULL};
+            for (const struct packet *pk; want >= 1 && (pk = qwalk_next(&w));) {
+                uint32_t f = pk->flow;
+                if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
+                    !movable(h, f) || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] ||
+                    h->fmax[f] >= last_psn(n, &n->flows[f]))
+                    continue;
+                uint32_t kk = h->fcnt[f] < want ? h->fcnt[f] : (uint32_t)want;
+                h->fk[f] = -(int32_t)kk;
+                h->fb[f] = h->fmin[f];
+                h->fout[f] = pk->in_port * NPRIO + pk->prio;
+                h->xsup[h->fout[f]] += kk;
+                h->fl[nl++] = f;
+                want -= kk;
             }
         }
         /* as many through each ingress port onto the rising queues' tails */
         for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-            double s = port_move(h, p, dt) / wire, cap = MOVE_MAX * (double)n->ports[p].q_bytes / wire;
+            double s = port_share(h, p, dt, wire);
             if (s <= 0)
                 continue;
-            double want = floor(fmin(cap, s) * mv / up);
+            double want = floor(s * mv / up);
             if (want < 1)
                 continue;
             gather(h, &n->ports[p]);
-            for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
-                const struct pktq *pq = &n->ports[p].q[q];
-                for (const struct pkt_chunk *c = pq->len ? pq->hc : NULL; c && want >= 1;
-                     c = c == pq->tc ? NULL : c->next)
-                    for (unsigned i = c == pq->hc ? pq->hi : 0;
-                         i < (c == pq->tc ? pq->ti : PKT_CHUNK) && want >= 1; i++) {
-                        const struct packet *pk = &c->p[i];
-                        uint32_t f = pk->flow, x = pk->in_port * NPRIO + pk->prio;
-                        if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
-                            pk->psn != h->fmax[f] || !h->xsup[x] || !movable(h, f) ||
-                            h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f])
-                            continue;
-                        /* its sender has the packets to send, its last kept */
-                        uint64_t c0 = h->cr[(size_t)f * FC_N + FC_RECV] / n->mtu;
-                        uint64_t rm = room(&n->flows[f], n->mtu);
-                        uint64_t kk = rm > c0 ? rm - c0 : 0;
-                        kk = kk < h->fcnt[f] ? kk : h->fcnt[f]; /* (at most twice its queue) */
-                        kk = kk < h->xsup[x] ? kk : h->xsup[x];
-                        kk = kk < (uint64_t)want ? kk : (uint64_t)want;
-                        if (!kk)
-                            continue;
-                        h->fk[f] = (int32_t)kk;
-                        h->fb[f] = h->fmax[f] + 1;
-                        h->fout[f] = p;
-                        h->xsup[x] -= (uint32_t)kk;
-                        want -= (double)kk;
-                    }
+            struct qwalk w = {&n->ports[p], 0, 0, NULL};
+            for (const struct packet *pk; want >= 1 && (pk = qwalk_next(&w));) {
+                uint32_t f = pk->flow, x = pk->in_port * NPRIO + pk->prio;
+                if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
+                    pk->psn != h->fmax[f] || !h->xsup[x] || !movable(h, f) ||
+                    h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f])
+                    continue;
+                /* its sender has the packets to send, its last kept */
+                uint64_t c0 = h->cr[(size_t)f * FC_N + FC_RECV] / n->mtu;
+                uint64_t rm = room(&n->flows[f], n->mtu);
+                uint64_t kk = rm > c0 ? rm - c0 : 0;
+                kk = kk < h->fcnt[f] ? kk : h->fcnt[f]; /* (at most twice its queue) */
+                kk = kk < h->xsup[x] ? kk : h->xsup[x];
+                kk = kk < (uint64_t)want ? kk : (uint64_t)want;
+                if (!kk)
+                    continue;
+                h->fk[f] = (int32_t)kk;
+                h->fb[f] = h->fmax[f] + 1;
+                h->fout[f] = p;
+                h->xsup[x] -= (uint32_t)kk;
+                want -= (double)kk;
             }
         }
         /* what found no place through its ingress stays where it was */

@@ -206,11 +206,8 @@ int topo__clos_routes(struct topo *t, struct arena *a, struct err *e)
      * leaf's uplinks. Routes toward affected leaves grow past any count
      * worth reserving: malloc'd, copied at the end. */
     size_t nh = 0;
-    if (!t->n_affected) {
-        nh = (size_t)nl * t->spines_per_pod * k;
-        for (uint32_t s = nl; s < nsw; s++)
-            nh += t->nodes[t->first_cleaf + s].nports;
-    }
+    if (!t->n_affected)
+        nh = (size_t)nl * t->spines_per_pod * k + topo__ports_from(t, nl);
     size_t rows = t->n_affected ? (size_t)nsw * t->n_affected : 1;
     size_t bytes = a16(nl * sizeof *t->leaf_default) +
                    a16((size_t)t->n_spines * w1 * sizeof *t->spine_route_pod) +

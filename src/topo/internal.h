@@ -43,6 +43,14 @@ uint32_t topo__nh_intern(struct nh_buf *b, const uint32_t *ports, const uint32_t
  * them to malloc'd arrays, copied back at the end, the arena's left
  * unused. 0, or -1 out of memory. */
 int topo__nh_reserve(struct nh_buf *b, struct arena *a, size_t n);
+/* The ports of switches s0 and after (a next hop each, at most). */
+static inline size_t topo__ports_from(const struct topo *t, uint32_t s0)
+{
+    size_t n = 0;
+    for (uint32_t s = s0; s < t->n_switches; s++)
+        n += t->nodes[t->first_cleaf + s].nports;
+    return n;
+}
 /* WCMP weight of a link of bps (Mbps, at least 1). */
 static inline uint32_t topo__mbps(uint64_t bps) /* inline: once a next hop of every route */
 {

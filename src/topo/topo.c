@@ -272,11 +272,8 @@ int topo__leaf_spine_routes(struct topo *t, struct arena *a, struct err *e)
      * block of the arena (as clos.c): every port of a spine, a leaf's
      * uplinks */
     size_t nh = 0;
-    if (!t->n_affected) {
-        nh = (size_t)nl * t->n_spines * k;
-        for (uint32_t s = nl; s < nsw; s++)
-            nh += t->nodes[t->first_cleaf + s].nports;
-    }
+    if (!t->n_affected)
+        nh = (size_t)nl * t->n_spines * k + topo__ports_from(t, nl);
     size_t rows = t->n_affected ? (size_t)nl * t->n_affected : 1;
     size_t bytes = a16((size_t)t->n_spines * nl * sizeof *t->spine_route) +
                    a16(nl * sizeof *t->leaf_default) + a16(rows * sizeof *t->leaf_route) +
