@@ -160,7 +160,7 @@ static struct arena_block *block_get(struct arena *a, size_t cap)
 
 int arena_reserve(struct arena *a, size_t size)
 {
-    size = (size + 15) & ~(size_t)15;
+    size = arena_size(size);
     if (a->head && a->cap - a->used >= size)
         return 0;
     size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
@@ -179,7 +179,7 @@ int arena_reserve(struct arena *a, size_t size)
 
 void *arena_alloc(struct arena *a, size_t size)
 {
-    size = (size + 15) & ~(size_t)15;
+    size = arena_size(size);
     if (size >= ARENA_BLOCK && a->head && a->cap - a->used < size) {
         /* a large array gets a block of its own behind the head, so the
          * head's free room is not abandoned */

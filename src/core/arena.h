@@ -48,6 +48,12 @@ void arena_release(struct arena *a);
 void arena_reset(struct arena *a);
 /* Bytes of data in the blocks arena_reset kept and no allocation took yet. */
 size_t arena_kept(const struct arena *a);
+/* The bytes an allocation of n takes from a block (16-byte aligned): for
+ * sizing an arena_reserve of several. */
+static inline size_t arena_size(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
 /* Zeroed, 16-byte aligned memory; NULL when memory runs out. */
 void *arena_alloc(struct arena *a, size_t size);
 /* Make the head block hold size more bytes (a new head when it does not;

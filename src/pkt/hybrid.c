@@ -1474,32 +1474,26 @@ static const struct packet *qwalk_next(struct qwalk *w)
 static void gather(struct hybrid *h, const struct port *p)
 {
     h->stamp++;
-    for (unsigned q = 0; q < NPRIO; q++) {
-        const struct pktq *pq = &p->q[q];
-        if (!pq->len)
+    struct qwalk w = {p, 0, 0, NULL};
+    for (const struct packet *pk; (pk = qwalk_next(&w));) {
+        if (pk->kind != PK_DATA || pk->trim)
             continue;
-        for (const struct pkt_chunk *c = pq->hc; c; c = c == pq->tc ? NULL : c->next)
-            for (unsigned i = c == pq->hc ? pq->hi : 0; i < (c == pq->tc ? pq->ti : PKT_CHUNK); i++) {
-                const struct packet *pk = &c->p[i];
-                if (pk->kind != PK_DATA || pk->trim)
-                    continue;
-                uint32_t f = pk->flow;
-                if (h->fk[f])
-                    continue; /* (moved at a switch before: its copy kept) */
-                if (h->fstamp[f] != h->stamp) {
-                    h->fstamp[f] = h->stamp;
-                    h->fmin[f] = h->fmax[f] = pk->psn;
-                    h->fcnt[f] = 0;
-                    h->ftpl[f] = *pk;
-                }
-                h->fcnt[f]++;
-                if (pk->psn < h->fmin[f])
-                    h->fmin[f] = pk->psn;
-                if (pk->psn >= h->fmax[f]) {
-                    h->fmax[f] = pk->psn;
-                    h->ftpl[f] = *pk;
-                }
-            }
+        uint32_t f = pk->flow;
+        if (h->fk[f])
+            continue; /* (moved at a switch before: its copy kept) */
+        if (h->fstamp[f] != h->stamp) {
+            h->fstamp[f] = h->stamp;
+            h->fmin[f] = h->fmax[f] = pk->psn;
+            h->fcnt[f] = 0;
+            h->ftpl[f] = *pk;
+        }
+        h->fcnt[f]++;
+        if (pk->psn < h->fmin[f])
+            h->fmin[f] = pk->psn;
+        if (pk->psn >= h->fmax[f]) {
+            h->fmax[f] = pk->psn;
+            h->ftpl[f] = *pk;
+        }
     }
 }
 

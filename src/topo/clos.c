@@ -187,11 +187,6 @@ static int mark_affected(struct topo *t, struct arena *a, struct err *e)
     return 0;
 }
 
-static size_t a16(size_t n)
-{
-    return (n + 15) & ~(size_t)15; /* as the arena rounds */
-}
-
 /* Routes: the hierarchical defaults (topo.h), then per-switch tables toward
  * the affected leaves. Default entries toward affected leaves stay empty. */
 int topo__clos_routes(struct topo *t, struct arena *a, struct err *e)
@@ -209,10 +204,10 @@ int topo__clos_routes(struct topo *t, struct arena *a, struct err *e)
     if (!t->n_affected)
         nh = (size_t)nl * t->spines_per_pod * k + topo__ports_from(t, nl);
     size_t rows = t->n_affected ? (size_t)nsw * t->n_affected : 1;
-    size_t bytes = a16(nl * sizeof *t->leaf_default) +
-                   a16((size_t)t->n_spines * w1 * sizeof *t->spine_route_pod) +
-                   a16((size_t)t->n_supers * t->n_pods * sizeof *t->super_route) +
-                   a16(rows * sizeof *t->leaf_route) + a16(3 * nh * sizeof(uint32_t));
+    size_t bytes = arena_size(nl * sizeof *t->leaf_default) +
+                   arena_size((size_t)t->n_spines * w1 * sizeof *t->spine_route_pod) +
+                   arena_size((size_t)t->n_supers * t->n_pods * sizeof *t->super_route) +
+                   arena_size(rows * sizeof *t->leaf_route) + arena_size(3 * nh * sizeof(uint32_t));
     struct nh_buf b = {0};
     if (arena_reserve(a, bytes) < 0 || (nh && topo__nh_reserve(&b, a, nh) < 0))
         return err_set(e, "out of memory building routes");

@@ -249,11 +249,6 @@ int topo__leaf_defaults(struct topo *t, struct nh_buf *b, uint32_t *cand, uint32
     return 0;
 }
 
-static size_t a16(size_t n)
-{
-    return (n + 15) & ~(size_t)15; /* as the arena rounds */
-}
-
 int topo__leaf_spine_routes(struct topo *t, struct arena *a, struct err *e)
 {
     uint32_t nsw = t->n_switches, nl = t->n_leaves, k = t->links_per_spine;
@@ -275,9 +270,9 @@ int topo__leaf_spine_routes(struct topo *t, struct arena *a, struct err *e)
     if (!t->n_affected)
         nh = (size_t)nl * t->n_spines * k + topo__ports_from(t, nl);
     size_t rows = t->n_affected ? (size_t)nl * t->n_affected : 1;
-    size_t bytes = a16((size_t)t->n_spines * nl * sizeof *t->spine_route) +
-                   a16(nl * sizeof *t->leaf_default) + a16(rows * sizeof *t->leaf_route) +
-                   a16(3 * nh * sizeof(uint32_t));
+    size_t bytes = arena_size((size_t)t->n_spines * nl * sizeof *t->spine_route) +
+                   arena_size(nl * sizeof *t->leaf_default) +
+                   arena_size(rows * sizeof *t->leaf_route) + arena_size(3 * nh * sizeof(uint32_t));
     struct nh_buf b = {0};
     if (!t->affected || arena_reserve(a, bytes) < 0 || (nh && topo__nh_reserve(&b, a, nh) < 0))
         return err_set(e, "out of memory building routes");
