@@ -1452,7 +1452,34 @@ static void fluid_writer_figures_in_place(void)
     CHECK(r.writer_s == NULL && r.writer_mem.head == NULL);
 }
 
+/* The transfers' ends written over the flow records (16 bytes each: the
+ * remaining bytes, then the end): end i from record i's second word when
+ * its state (fst's low bits, a kind above them) is done, else UINT64_MAX. */
+static void fluid_ends_over_flow_records(void)
+{
+    enum { N = 5003 };
+    uint64_t *rec = malloc(2 * (size_t)N * sizeof *rec);
+    uint8_t *fst = malloc(N);
+    CHECK(rec && fst);
+    for (uint32_t i = 0; rec && fst && i < N; i++) {
+        double rem = i % 5 ? 1e6 * i : 0;
+        memcpy(&rec[2 * (size_t)i], &rem, sizeof rem);
+        rec[2 * (size_t)i + 1] = 1000003ull * i + 7;
+        fst[i] = (uint8_t)(i % 4 | (i % 13) << 2); /* states 0-3, a kind above */
+    }
+    uint64_t *done = rec && fst ? fluid_ends_over_flows(rec, fst, N) : NULL;
+    CHECK(done == rec);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; done && i < N; i++)
+        bad += done[i] != (i % 4 == 2 ? 1000003ull * i + 7 : UINT64_MAX);
+    CHECKF(bad == 0, "%u ends wrong", bad);
+    CHECK(fluid_ends_over_flows(NULL, fst, N) == NULL);
+    free(rec);
+    free(fst);
+}
+
 SUITE(suite_fluid) = {
+    {"fluid_ends_over_flow_records", fluid_ends_over_flow_records},
     {"fluid_writer_figures_in_place", fluid_writer_figures_in_place},
     {"fluid_scrap_cuts_dead_queues", fluid_scrap_cuts_dead_queues},
     {"maxmin_plen_places_paths", maxmin_plen_places_paths},

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,9 @@ struct fnet {
     const struct workload *w;
     struct arena arena;
     struct mm mm;
-    struct fflow *fl;
-    uint8_t *fst;            /* per flow its state (struct fflow, FST_STATE); a
+    struct fflow *fl;        /* in flmem: the ends are written over it (durable_ends) */
+    struct arena flmem;
+    uint8_t *fst;            /* per flow its state (struct fflow, FST_STATE; in flmem); a
                               * transfer's kind above it while the loop runs
                               * (FST_KIND, struct heads) */
     struct wire_fmt wf;      /* wire bytes of a payload */
@@ -1535,8 +1537,24 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     double *rd_pay = rd != UINT32_MAX ? calloc(t->n_storage, sizeof *rd_pay) : NULL;
     double *rd_wire = rd != UINT32_MAX ? calloc(t->n_storage, sizeof *rd_wire) : NULL;
     n->wf = scenario_wire(sc);
-    n->fl = arena_calloc(a, (size_t)nf + nt + 1, sizeof *n->fl);
-    n->fst = arena_calloc(a, (size_t)nf + nt + 1, sizeof *n->fst);
+    /* From 2 MB of them, the flow records, their states and room for
+     * durable_ends' bits in one block of their own (on huge pages), which
+     * the results take at the end; the engine's small arrays then lose the
+     * records' block and go on 2 MB pages too (the solver's frozen flags:
+     * 0.8 MB at 800,000 transfers; a 4 KB page fault costs ~10 us on a VM).
+     * Smaller, a block of their own would add to the run's memory. */
+    arena_init(&n->flmem);
+    size_t nfl = (size_t)nf + nt + 1;
+    struct arena *fa = a;
+    if (nfl * sizeof *n->fl >= ((size_t)2 << 20)) {
+        n->arena.huge = 1;
+        fa = arena_reserve(&n->flmem, arena_size(nfl * sizeof *n->fl) + arena_size(nfl) +
+                                          arena_size(((size_t)nf / 64 + 1) * sizeof(uint64_t))) == 0
+                 ? &n->flmem
+                 : NULL;
+    }
+    n->fl = fa ? arena_calloc(fa, nfl, sizeof *n->fl) : NULL;
+    n->fst = fa ? arena_calloc(fa, nfl, sizeof *n->fst) : NULL;
     n->tlat = arena_calloc(a, (size_t)nt + 1, sizeof *n->tlat);
     n->twire_done = arena_calloc(a, (size_t)nt + 1, sizeof *n->twire_done);
     /* the workload mostly lists transfers by start already */
@@ -2257,20 +2275,47 @@ struct fdone {
     struct arena mem; /* theirs: huge pages when large, not 1,600 page faults */
 };
 
+uint64_t *fluid_ends_over_flows(void *fl, const uint8_t *fst, uint32_t n)
+{
+    _Static_assert(sizeof(struct fflow) == 16 && offsetof(struct fflow, t) == 8,
+                   "two 8-byte words a flow, its end second");
+    unsigned char *b = fl;
+    if (!b)
+        return NULL;
+    /* end i lands on bytes [8i, 8i + 8), at or below record i's t, which
+     * is read first: in ascending order nothing is overwritten unread */
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t t = UINT64_MAX;
+        if ((fst[i] & FST_STATE) == 2)
+            memcpy(&t, b + 16 * (size_t)i + 8, sizeof t);
+        memcpy(b + 8 * (size_t)i, &t, sizeof t);
+    }
+    return (uint64_t *)fl;
+}
+
 /* Fill d and, from it, the completion and first byte (as writer_acc_finish
  * gives them), which the link figures need now. */
-static void durable_ends(const struct fnet *n, struct fdone *d, struct results *r)
+static void durable_ends(struct fnet *n, struct fdone *d, struct results *r)
 {
     const struct workload *w = n->w;
-    arena_init(&d->mem);
-    d->done = arena_calloc(&d->mem, w->n ? w->n : 1, sizeof *d->done);
+    /* from 2 MB of records (setup), the ends over them, their block the
+     * results': no fresh 6.4 MB at 800,000 transfers while the engine's
+     * memory is held */
+    d->mem = n->flmem;
+    arena_init(&n->flmem);
+    if (d->mem.head) {
+        d->done = fluid_ends_over_flows(n->fl, n->fst, w->n);
+        n->fl = NULL;
+    } else {
+        d->done = arena_calloc(&d->mem, w->n ? w->n : 1, sizeof *d->done);
+        for (uint32_t i = 0; d->done && i < w->n; i++)
+            d->done[i] = n->fst[i] == 2 ? n->fl[i].t : UINT64_MAX;
+    }
     d->ok = arena_calloc(&d->mem, (size_t)w->n / 64 + 1, sizeof *d->ok);
     uint64_t first = UINT64_MAX, last = 0;
     if (d->done && d->ok) {
-        for (uint32_t i = 0; i < w->n; i++) {
-            d->done[i] = n->fst[i] == 2 ? n->fl[i].t : UINT64_MAX;
+        for (uint32_t i = 0; i < w->n; i++)
             d->ok[i / 64] |= (uint64_t)(n->fst[i] == 2) << (i % 64);
-        }
         /* storage.protection chain: the tail's ack back to the head */
         protect_commit(w, n->sc, n->t, d->done);
     }
@@ -2418,7 +2463,6 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
     r->engine = ENGINE_FLUID;
     r->has_packet_stats = 0;
     r->writers = w->n_writers;
-    durable_ends(n, d, r);
     struct scrap sp = {0};
     scrap_add(&sp, &n->q);
     scrap_add(&sp, &n->mm.heap);
@@ -2472,6 +2516,10 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
         for (uint32_t j = 0, np = mm_np(m, i); expect && j < np; j++)
             expect[m->path[mf->poff + j]] += mm_w(m, mf->poff + j) * wire;
     }
+    /* the records read for the last time above; the link figures need the
+     * completion */
+    size_t flmem = n->flmem.total;
+    durable_ends(n, d, r);
     uint64_t worst_link = UINT32_MAX;
     double worst_err = 0;
     r->has_link_stats = 1;
@@ -2525,7 +2573,7 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
     r->max_pending_events = n->q.max_n;
     r->rate_updates = m->updates;
     r->rates_recomputed = m->refilled;
-    r->mem_bytes = n->arena.total;
+    r->mem_bytes = n->arena.total + flmem;
 
     invariants_begin(r);
     if (!expect)
@@ -2634,6 +2682,7 @@ int fluid_run_kinds(const struct scenario *sc, const struct topo *t,
         heads_release(n->hd);
     free(n->hd);
     arena_release(&n->arena);
+    arena_release(&n->flmem); /* set-up failed: durable_ends did not take it */
     free(n);
     if (rc == 0) /* per-writer arrays: not while the engine's memory is held */
         writer_figures(w, sc, &d, r);

@@ -97,6 +97,13 @@ uint32_t fluid_load_mismatches(const struct scenario *sc, const struct topo *t,
 int64_t fluid_heads_mismatches(const struct scenario *sc, const struct topo *t,
                                const struct workload *w);
 
+/* Each transfer's end (UINT64_MAX when its state in fst is not done, 2)
+ * written over the engine's flow records fl (n of them, two 8-byte words
+ * each, the end second) in place: end i in the 8 bytes at 8 i. Returns fl
+ * as the ends, NULL when fl is. The results take the records' memory
+ * rather than a fresh array (tests/test_fluid.c). */
+uint64_t *fluid_ends_over_flows(void *fl, const uint8_t *fst, uint32_t n);
+
 /* fluid_run_grouped with each finishing transfer's latency read by its
  * kind (the bound memo's slot set-up found for it; kinds 1, as
  * fluid_run_grouped does) or worked out from its route's ports at each
