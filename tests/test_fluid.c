@@ -306,6 +306,54 @@ static void maxmin_init_path_keeps_the_path(void)
     arena_release(&a);
 }
 
+/* A large solver's arrays in one block (the arena's head after mm_init):
+ * 600,000 flows of two links over 1,000 links (~45 MB); then the rates
+ * are right. Fails with the reserve dropped (each large array in a block
+ * of its own behind a 1 MB head). */
+static void maxmin_large_arrays_one_block(void)
+{
+    enum { NL = 1000, NF = 600000 };
+    double *cap = malloc(NL * sizeof *cap);
+    uint32_t *off = malloc((NF + 1) * sizeof *off), *path = malloc(2 * (size_t)NF * sizeof *path);
+    CHECK(cap && off && path);
+    for (uint32_t l = 0; cap && l < NL; l++)
+        cap[l] = 1e9 * (1 + l % 3);
+    for (uint32_t f = 0; off && path && f <= NF; f++) {
+        off[f] = 2 * f;
+        if (f < NF) {
+            path[2 * f] = f % NL;
+            path[2 * f + 1] = (f / NL + f) % NL == f % NL ? (f + 1) % NL : (f / NL + f) % NL;
+        }
+    }
+    struct arena a;
+    arena_init(&a);
+    struct mm m;
+    CHECK(cap && off && path && mm_init(&m, &a, NL, cap, NF, off, path, NULL, NULL) == 0);
+    /* the span of the arrays, and the head that holds it */
+    const void *p[] = {m.links, m.flows, m.frozen, m.path, m.lflow, m.active, m.dirty,
+                       m.pslot16, m.heap.h.pos, m.heap.h.e};
+    size_t sz[] = {NL * sizeof *m.links, (NF + 1) * sizeof *m.flows, NF, 2 * (size_t)NF * 4,
+                   2 * (size_t)NF * 4, (NF + 1) * 4, (NL + 1) * 4, 2 * (size_t)NF * 2, NL * 4,
+                   NL * sizeof *m.heap.h.e};
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (unsigned i = 0; i < sizeof p / sizeof *p; i++) {
+        CHECK(p[i] != NULL);
+        lo = (uintptr_t)p[i] < lo ? (uintptr_t)p[i] : lo;
+        hi = (uintptr_t)p[i] + sz[i] > hi ? (uintptr_t)p[i] + sz[i] : hi;
+    }
+    CHECKF(a.cap >= (size_t)32 << 20 && hi - lo <= a.cap && a.used <= a.cap,
+           "head %zu bytes (%zu used), the arrays span %zu", a.cap, a.used, (size_t)(hi - lo));
+    for (uint32_t f = 0; f < NF; f += 7)
+        mm_start(&m, f);
+    mm_update(&m);
+    char msg[160];
+    CHECKF(mm_check(&m, 1e-9, msg, sizeof msg) == 0, "%s", msg);
+    arena_release(&a);
+    free(cap);
+    free(off);
+    free(path);
+}
+
 /* Each link's list holds exactly its active flows, each once. */
 static int lists_whole(const struct mm *m, uint32_t *seen)
 {
@@ -1492,6 +1540,7 @@ SUITE(suite_fluid) = {
     {"maxmin_checks_catch_a_wrong_rate", maxmin_checks_catch_a_wrong_rate},
     {"maxmin_update_stays_in_component", maxmin_update_stays_in_component},
     {"maxmin_init_path_keeps_the_path", maxmin_init_path_keeps_the_path},
+    {"maxmin_large_arrays_one_block", maxmin_large_arrays_one_block},
     {"maxmin_slots_narrow_and_wide", maxmin_slots_narrow_and_wide},
     {"maxmin_burst_start_as_general", maxmin_burst_start_as_general},
     {"fluid_single_flow_within_a_packet", fluid_single_flow_within_a_packet},

@@ -1565,7 +1565,23 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     int capped = request_on(w, sc);
     for (uint32_t i = 0; i < nf && !capped; i++)
         capped = w->xfers[i].rate_bps != 0;
-    int heap_bad = cq_init(&n->q, a, (size_t)nf + ns + nt + 1) < 0;
+    /* the queue, the solver's path (one each: its size at most a link more
+     * to a back end, from 1 MB in the arena) and the link numbering in one
+     * block when large: in blocks of their own each rounds up to 2 MB
+     * pages, the last touched whole */
+    uint64_t plen_all = 0;
+    int path_own = w->path && !flow_split(sc);
+    if (path_own) {
+        plen_all = (uint64_t)(ns || rd != UINT32_MAX ? 2 : 0) * nf;
+        for (uint32_t i = 0; i < nf; i++)
+            plen_all += w->path_n[i];
+    }
+    int path_big = path_own && plen_all < UINT32_MAX && plen_all * sizeof(uint32_t) >= (1u << 20);
+    size_t hb = heap_bytes((size_t)nf + ns + nt + 1);
+    size_t big = arena_size(hb) + (path_big ? arena_size((plen_all + 1) * sizeof(uint32_t)) : 0) +
+                 arena_size(((size_t)t->n_ports + 1 + nl + 1) * sizeof(uint32_t));
+    int heap_bad = hb && big >= ((size_t)16 << 20) && arena_reserve(a, big) < 0;
+    heap_bad = heap_bad || cq_init(&n->q, a, (size_t)nf + ns + nt + 1) < 0;
     /* the two-class bookkeeping only when training has its own solver */
     size_t nmv = n->two ? (size_t)nf + nt + 1 : 1;
     n->moved = arena_calloc(a, nmv, 2 * sizeof *n->moved);
@@ -1609,16 +1625,13 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     int handed = kinds_handed(w, sc, t);
     if (handed)
         *hd->memo = *w->kind_memo;
-    if (w->path && !flow_split(sc)) {
-        /* one path each: its size at most a link more to a back end; a
-         * large list straight in the arena, where the solver keeps it
-         * (mm_init_path) rather than a copy. From 1 MB: the arena gives it
-         * a block of its own, a smaller one would leave its current
-         * block's room unused (copied, as before) */
-        uint64_t len = (uint64_t)(ns || rd != UINT32_MAX ? 2 : 0) * nf;
-        for (uint32_t i = 0; i < nf; i++)
-            len += w->path_n[i];
-        if (len < UINT32_MAX && len * sizeof *all.link >= (1u << 20)) {
+    if (path_own) {
+        /* a large list straight in the arena, where the solver keeps it
+         * (mm_init_path) rather than a copy. From 1 MB: below, the arena
+         * would give it a block of its own and leave its current block's
+         * room unused (copied, as before) */
+        uint64_t len = plen_all;
+        if (path_big) {
             all.link = arena_calloc(a, len + 1, sizeof *all.link);
             if (!all.link)
                 goto oom;

@@ -30,6 +30,16 @@ struct heap {
     uint32_t max_n; /* most entries ever held at once */
 };
 
+/* The bytes heap_init takes for n_ids (for sizing an arena_reserve); 0
+ * when too many. */
+static inline size_t heap_bytes(size_t n_ids)
+{
+    size_t n = n_ids ? n_ids : 1;
+    if (n > (SIZE_MAX / 2 - HEAP_SLACK_) / sizeof(struct heap_entry))
+        return 0;
+    return ((n * sizeof(uint32_t) + 15) & ~(size_t)15) + (n + HEAP_SLACK_) * sizeof(struct heap_entry);
+}
+
 /* Room for ids 0 .. n_ids - 1, all out. Returns -1 when memory runs out. */
 static inline int heap_init(struct heap *h, struct arena *a, size_t n_ids)
 {
@@ -38,10 +48,11 @@ static inline int heap_init(struct heap *h, struct arena *a, size_t n_ids)
     /* pos, then e, in one allocation: at 318,688 links pos alone (1.3 MB)
      * would be a block under 2 MB, on 4 KB pages; e last, as the part of
      * it the heap never grows into stays untouched */
-    if (n > (SIZE_MAX / 2 - HEAP_SLACK_) / sizeof *h->e)
+    size_t bytes = heap_bytes(n);
+    if (!bytes)
         return -1;
     size_t pos_bytes = (n * sizeof *h->pos + 15) & ~(size_t)15;
-    unsigned char *p = arena_calloc(a, pos_bytes + (n + HEAP_SLACK_) * sizeof *h->e, 1);
+    unsigned char *p = arena_calloc(a, bytes, 1);
     if (!p)
         return -1;
     h->pos = (uint32_t *)(void *)p;

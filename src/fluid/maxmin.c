@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* From this many bytes mm_init's arrays share one block (below it a
+ * block of whole 2 MB pages would add to a small run's memory) */
+#define MM_ONE_BLOCK ((size_t)16 << 20)
 #define EPS 1e-10     /* relative slack for float round-off in the checks */
 #define OVER_EPS 1e-9 /* a load this far above capacity is reported */
 
@@ -34,9 +37,20 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     /* with unit weights a filled link's flows of A are found on its list
      * (the order they freeze in cannot change a sum: they freeze at one
      * rate), so the per-entry scratch alist is only for weights */
-    uint32_t *u = arena_calloc(a, (2 - !!kept + 2 * (size_t)weighted) * ne + 2 * nfl +
-                                      (6 + 2 * (size_t)weighted) * nll,
-                               sizeof *u);
+    size_t nu = (2 - !!kept + 2 * (size_t)weighted) * ne + 2 * nfl + (6 + 2 * (size_t)weighted) * nll;
+    /* every array below in one block when large: each large one in a
+     * block of its own rounds up to 2 MB pages, the last page of each
+     * touched whole (~1 MB a block, six blocks at 800,000 transfers). The
+     * slots counted 16-bit: wide ones (rare) go to a block of their own */
+    size_t nlk = (size_t)(nl ? nl : 1) * sizeof *m->links + 64, hb = heap_bytes(nh);
+    size_t all = arena_size(nu * sizeof(uint32_t)) + arena_size(nlk) +
+                 arena_size(((size_t)nf + 1) * sizeof *m->flows) + arena_size(nf ? nf : 1) +
+                 (capped ? arena_size((nf ? nf : 1) * sizeof *m->fcap) : 0) +
+                 (weighted ? arena_size(np * sizeof *m->pw) : 0) +
+                 arena_size(ne * sizeof(uint16_t)) + arena_size(hb);
+    if (!hb || (all >= MM_ONE_BLOCK && arena_reserve(a, all) < 0))
+        return -1;
+    uint32_t *u = arena_calloc(a, nu, sizeof *u);
     if (!u)
         return -1;
     if (kept)
@@ -69,7 +83,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     int narrow = most <= UINT16_MAX;
 #define ALLOC(p, n) ((p) = arena_calloc(a, (n) ? (n) : 1, sizeof *(p)))
     /* the link records on a line boundary (arena blocks align to 16) */
-    unsigned char *lraw = arena_calloc(a, (size_t)(nl ? nl : 1) * sizeof *m->links + 64, 1);
+    unsigned char *lraw = arena_calloc(a, nlk, 1);
     size_t mis = (uintptr_t)lraw & 63;
     if (lraw)
         m->links = (struct mm_link *)(void *)(lraw + (mis ? 64 - mis : 0));
