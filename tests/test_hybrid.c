@@ -641,6 +641,49 @@ static void hybrid_passes_tails_ends(void)
     hybrid_against_packet(&sc, 0.2, 0.04, 0.05);
 }
 
+/* Hybrid on the thread team (sim.threads 2 and 3, the windows split
+ * between the threads or run by thread 0 alone every other meeting, across
+ * the periods' ends): the same figures as one thread, to the JSON's last
+ * digit (perf aside), with jumps, samples and writers under several
+ * leaves, so each thread has events to shift. */
+static void hybrid_threads_same_figures(void)
+{
+    struct scenario sc;
+    struct results one;
+    incast(&sc, 4, CC_NONE);
+    test_set(&sc, "cluster.nodes=32");
+    test_set(&sc, "telemetry.interval=200us");
+    sc.sim.threads = 1;
+    if (run(&sc, ENGINE_HYBRID, &one))
+        return;
+    char *js1 = test_json(&sc, &one);
+    CHECKF(one.hybrid.jumps >= 1 && one.threads == 1, "%u jumps on one thread", one.hybrid.jumps);
+    const int modes[] = {TEAM_SPLIT, TEAM_ALTERNATE};
+    for (unsigned t = 2; t <= 3; t++)
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            struct scenario run_sc = sc; /* the JSON echoes sc's keys */
+            struct results r;
+            run_sc.sim.threads = t;
+            run_sc.sim.team_mode = modes[m];
+            if (run(&run_sc, ENGINE_HYBRID, &r))
+                continue;
+            char *js = test_json(&sc, &r);
+            CHECKF(js && js1 && !strcmp(js, js1) && r.events == one.events &&
+                       r.hybrid.jumps == one.hybrid.jumps,
+                   "%u threads, mode %d: completion %.9g s against %.9g s, %u jumps against "
+                   "%u, %llu events against %llu",
+                   t, modes[m], r.completion_s, one.completion_s, r.hybrid.jumps,
+                   one.hybrid.jumps, (unsigned long long)r.events,
+                   (unsigned long long)one.events);
+            CHECKF(r.threads == t && (modes[m] != TEAM_SPLIT || r.threads_solo == 0),
+                   "%u threads ran, %.3f of windows alone", r.threads, r.threads_solo);
+            free(js);
+            results_release(&r);
+        }
+    free(js1);
+    results_release(&one);
+}
+
 SUITE(suite_hybrid) = {
     {"evq_shift_moves_all_but_kept", evq_shift_moves_all_but_kept},
     {"hybrid_steady_incast_within_1pct", hybrid_steady_incast_within_1pct},
@@ -662,5 +705,6 @@ SUITE(suite_hybrid) = {
     {"hybrid_paused_estimate_covers_unseen_drift", hybrid_paused_estimate_covers_unseen_drift},
     {"hybrid_ends_refit_paused_within_3pct", hybrid_ends_refit_paused_within_3pct},
     {"hybrid_passes_tails_ends", hybrid_passes_tails_ends},
+    {"hybrid_threads_same_figures", hybrid_threads_same_figures},
     {NULL, NULL},
 };

@@ -28,6 +28,12 @@ void pnet_loop(struct pnet *n);
  * sim.event_order's order; 0 once the run is over (no event left, the time limit, an
  * interruption, out of memory). */
 int pnet_run_before(struct pnet *n, uint64_t limit);
+/* hybrid's jump: every pending event, in each thread's queue, d later
+ * except those keep names (evq_shift's); -1 out of memory. */
+int pnet_shift_events(struct pnet *n, uint64_t d, int (*keep)(const struct event *ev, void *ctx),
+                      void *ctx);
+/* The earliest pending event's time, in any thread's queue (UINT64_MAX: none). */
+uint64_t pnet_next_event_t(struct pnet *n);
 /* The results and the invariants of the run n ended. */
 void pnet_collect(struct pnet *n, struct results *r);
 

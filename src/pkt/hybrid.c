@@ -1967,7 +1967,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
     cr[h->o_sum + SUM_AT(bytes_sent)] = (uint64_t)((int64_t)bytes - (int64_t)(taken * mtu) + moved * (int64_t)mtu);
     cr[h->o_sum + SUM_AT(bytes_delivered)] = bytes;
     cr[h->o_sum + SUM_AT(pkts_delivered)] = bytes / mtu;
-    if (evq_shift(&n->q, d, keep_time, NULL) < 0) {
+    if (pnet_shift_events(n, d, keep_time, NULL) < 0) {
         n->oom = 1;
         return -1;
     }
@@ -2149,7 +2149,7 @@ void hybrid_loop(struct pnet *n)
             h.share_s += h.wspread * ps_to_s(d);
             /* only starts and samples kept their times: one now behind
              * the clock is a start jumped over */
-            if (evq_peek_t(&n->q) < n->now)
+            if (pnet_next_event_t(n) < n->now)
                 n->time_went_back = 1;
         }
         b = n->now + h.period;

@@ -560,6 +560,9 @@ struct pnet {
     uint32_t n_train;
     uint8_t train_bit;        /* 1 << its priority; 0 = no training here */
     uint8_t train_own_class;  /* isolation logical: NICs schedule it as a class */
+    /* hybrid on several threads: the team kept between its periods, this
+     * pnet its thread 0's copy (sched.c); NULL otherwise */
+    struct team *team;
 };
 
 /* seg_tx ends the summed block: the array covers every counter and no more */

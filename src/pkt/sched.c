@@ -483,7 +483,8 @@ struct team_pace {
 };
 
 struct team {
-    struct pnet wk[TEAM_MAX];
+    struct pnet *wk[TEAM_MAX];        /* each thread's copy: cp[j], or the run's own as 0 (hybrid) */
+    struct pnet cp[TEAM_MAX];
     struct window w[TEAM_MAX];        /* each copy's window */
     pthread_t th[TEAM_MAX];
     unsigned k;                       /* threads */
@@ -518,6 +519,19 @@ struct team {
     struct team_pace pace;            /* thread 0's */
     _Atomic int go;                   /* 1: all threads started; -1: one could not */
     struct chunk_pool pool;
+    /* hybrid (pnet_run_before): one team for the whole run. Each call runs
+     * the windows before `until`; then the others hold, parked, while
+     * thread 0 returns with every copy's counters folded into its own (the
+     * run's pnet), and `gate` bumped lets them on. Thread 0's round and
+     * mode wait in round0 and alone0 between calls. */
+    uint64_t until;
+    uint64_t round0;
+    int alone0, started;
+    _Atomic uint32_t gate;
+    struct team_arg {
+        struct team *tm;
+        unsigned id;
+    } args[TEAM_MAX];
 };
 
 /* Spins before a waiting thread sleeps: about as long as a futex's sleep
@@ -640,14 +654,14 @@ static void team_fold(struct pnet *a, struct pnet *b)
  * thread 0's copy (its pushes go to the owners' queues or the outboxes). */
 static void team_instant(struct team *tm, uint64_t t)
 {
-    struct pnet *a = &tm->wk[0];
+    struct pnet *a = tm->wk[0];
     struct event e[TEAM_MAX];
     int has[TEAM_MAX];
     for (unsigned j = 1; j < tm->k; j++)
-        team_fold(a, &tm->wk[j]);
+        team_fold(a, tm->wk[j]);
     a->instant_t = UINT64_MAX;
     for (unsigned j = 0; j < tm->k; j++)
-        has[j] = evq_pop_before(&tm->wk[j].q, t + 1, &e[j]);
+        has[j] = evq_pop_before(&tm->wk[j]->q, t + 1, &e[j]);
     for (;;) {
         int m = -1;
         for (unsigned j = 0; j < tm->k; j++)
@@ -656,7 +670,7 @@ static void team_instant(struct team *tm, uint64_t t)
         if (m < 0)
             break;
         struct event ev = e[m];
-        has[m] = evq_pop_before(&tm->wk[m].q, t + 1, &e[m]);
+        has[m] = evq_pop_before(&tm->wk[m]->q, t + 1, &e[m]);
         run_event(a, &ev, EV_PART(ev.type));
     }
 }
@@ -664,7 +678,7 @@ static void team_instant(struct team *tm, uint64_t t)
 /* Copy id's figures for the meeting of round. */
 static void team_publish(struct team *tm, unsigned id, uint64_t round)
 {
-    struct pnet *n = &tm->wk[id];
+    struct pnet *n = tm->wk[id];
     uint64_t mine = evq_peek_t(&n->q), sent = n->ob_min[n->obk];
     tm->next_t[round & 1][id] = mine < sent ? mine : sent;
     tm->stop[round & 1][id] = (uint8_t)(n->oom | n->interrupted);
@@ -679,10 +693,10 @@ static void team_publish(struct team *tm, unsigned id, uint64_t round)
  * they fill the next). */
 static void team_drain(struct team *tm, unsigned id)
 {
-    struct pnet *n = &tm->wk[id];
+    struct pnet *n = tm->wk[id];
     unsigned k = n->obk;
     for (unsigned j = 0; j < tm->k; j++) {
-        struct pnet *o = &tm->wk[j];
+        struct pnet *o = tm->wk[j];
         if (j == id)
             continue;
         for (size_t i = 0; i < o->obn[k][id]; i++) {
@@ -701,7 +715,7 @@ static void team_drain(struct team *tm, unsigned id)
 /* Thread 0: progress once every 2^16 events of the run, as on one thread. */
 static void team_progress(struct team *tm, uint64_t round)
 {
-    struct pnet *n = &tm->wk[0];
+    struct pnet *n = tm->wk[0];
     if (!n->res || !n->res->progress)
         return;
     uint64_t ev = 0, dl = 0;
@@ -714,7 +728,7 @@ static void team_progress(struct team *tm, uint64_t round)
 }
 
 /* Round's work after its meeting for thread id's copy; 1 when the run is
- * over. */
+ * over, 2 at the period's end. */
 static int team_round(struct team *tm, unsigned id, uint64_t *round)
 {
     uint64_t r = *round, start = UINT64_MAX, instant = tm->instant[r & 1];
@@ -726,9 +740,11 @@ static int team_round(struct team *tm, unsigned id, uint64_t *round)
     if (id == 0)
         team_progress(tm, r);
     team_drain(tm, id);
-    struct pnet *n = &tm->wk[id];
+    struct pnet *n = tm->wk[id];
     if (start == UINT64_MAX || halt) /* all decide alike */
         return 1;
+    if (start >= tm->until) /* the period's end (hybrid) */
+        return 2;
     if (start > tm->limit) {
         n->time_limit_hit = 1;
         return 1;
@@ -744,6 +760,7 @@ static int team_round(struct team *tm, unsigned id, uint64_t *round)
         return 0;
     }
     uint64_t wend = start + tm->span < instant ? start + tm->span : instant;
+    wend = wend < tm->until ? wend : tm->until;
     uint64_t last = n->oom ? 0 : window_run(n, &tm->w[id], start, wend, tm->reverse);
     tm->tmax[id] = last > tm->tmax[id] ? last : tm->tmax[id];
     return 0;
@@ -756,7 +773,7 @@ static int team_round(struct team *tm, unsigned id, uint64_t *round)
  * Returns 1 when the run is over. */
 static int team_merge(struct team *tm, uint64_t round)
 {
-    struct pnet *a = &tm->wk[0];
+    struct pnet *a = tm->wk[0];
     int halt = 0;
     for (unsigned j = 0; j < tm->k; j++)
         halt |= tm->stop[round & 1][j];
@@ -764,7 +781,7 @@ static int team_merge(struct team *tm, uint64_t round)
     for (unsigned j = 0; j < tm->k; j++)
         team_drain(tm, j);
     for (unsigned j = 1; j < tm->k; j++) {
-        struct pnet *b = &tm->wk[j];
+        struct pnet *b = tm->wk[j];
         struct event ev;
         team_fold(a, b); /* the events counted too: progress, pace */
         while (evq_pop(&b->q, &ev))
@@ -784,7 +801,7 @@ static int team_merge(struct team *tm, uint64_t round)
  * copy 0, which tracks the next one again). */
 static void team_unmerge(struct team *tm)
 {
-    struct pnet *a = &tm->wk[0];
+    struct pnet *a = tm->wk[0];
     size_t m = 0;
     while (evq_len(&a->q)) {
         if (m == tm->mvcap && grow_events(a, &tm->mv, &tm->mvcap) < 0)
@@ -794,34 +811,37 @@ static void team_unmerge(struct team *tm)
     a->outbox_on = 1;
     a->instant_t = UINT64_MAX;
     for (unsigned j = 0; j < tm->k && m; j++)
-        evq_restart(&tm->wk[j].q, tm->mv[0].t);
+        evq_restart(&tm->wk[j]->q, tm->mv[0].t);
     for (size_t i = 0; i < m; i++) {
         const struct event *e = &tm->mv[i];
         uint32_t part = EV_PART(e->type);
         if (part == a->whole && e->t < a->instant_t)
             a->instant_t = e->t;
-        if (pnet_push(&tm->wk[a->owner[part]], e->t, e->seq, e->type, e->obj, e->arg) < 0)
+        if (pnet_push(tm->wk[a->owner[part]], e->t, e->seq, e->type, e->obj, e->arg) < 0)
             a->oom = 1;
     }
     tm->reported = a->events;
     pnet_chunk_share(a);
 }
 
-/* One window of copy 0 alone (merged), as loop_window's; 1 when the run
- * is over. */
+/* One window of copy 0 alone (merged), as loop_window's (pnet_run_before's:
+ * not past `until`); 1 when the run is over, 2 at the period's end. */
 static int team_alone(struct team *tm)
 {
-    struct pnet *n = &tm->wk[0];
+    struct pnet *n = tm->wk[0];
     if (n->interrupted || n->oom || n->time_limit_hit)
         return 1;
     uint64_t start = evq_peek_t(&n->q);
     if (start == UINT64_MAX)
         return 1;
+    if (start >= tm->until)
+        return 2;
     if (start > tm->limit) {
         n->time_limit_hit = 1;
         return 1;
     }
-    uint64_t last = window_run(n, &tm->w[0], start, start + tm->span, tm->reverse);
+    uint64_t wend = tm->until - start > tm->span ? start + tm->span : tm->until;
+    uint64_t last = window_run(n, &tm->w[0], start, wend, tm->reverse);
     if (!tm->w[0].n) { /* the instant of an event of the whole fabric */
         run_instant(n, start);
         last = start;
@@ -843,21 +863,37 @@ static uint64_t team_park(struct team *tm, unsigned id, uint64_t round)
     return tm->done ? 0 : tm->resume - 1;
 }
 
-static void team_work(struct team *tm, unsigned id)
+/* Thread id (not 0) at the period's end of round: its copy is thread 0's
+ * until thread 0 bumps the gate; 0 when the run is over. */
+static int team_hold(struct team *tm, unsigned id, uint64_t round)
 {
-    uint64_t round = 0;
-    int alone = 0; /* thread 0 runs every copy's events, merged into its own */
+    uint32_t g = atomic_load(&tm->gate); /* thread 0 bumps it only once we parked */
+    atomic_store(&tm->parked[id], round);
+    if (atomic_load(&tm->sleepers))
+        team_wake(tm);
+    while (atomic_load(&tm->gate) == g)
+        futex_wait(&tm->gate, g);
+    return !tm->done;
+}
+
+/* Thread id's rounds: 1 when the run is over; 0 (thread 0) at the period's
+ * end, the others holding (team_hold) or parked (alone). */
+static int team_work(struct team *tm, unsigned id)
+{
+    uint64_t round = id ? 0 : tm->round0;
+    int alone = id ? 0 : tm->alone0; /* thread 0 runs every copy's events, merged into its own */
+    int r = 1;
     for (;;) {
         ++round;
         if (id == 0) {
             uint64_t ev = 0;
             for (unsigned j = 0; j < tm->k; j++)
-                ev += alone ? tm->wk[j].events : tm->events[(round - 1) & 1][j];
+                ev += alone ? tm->wk[j]->events : tm->events[(round - 1) & 1][j];
             int want = team_pace(tm, round, ev);
             tm->rounds++;
             if (alone && !want) { /* the others rejoin at this round */
                 team_unmerge(tm);
-                team_pace_restart(tm, tm->wk[0].events); /* the others' are 0 */
+                team_pace_restart(tm, tm->wk[0]->events); /* the others' are 0 */
                 tm->resume = round;
                 atomic_store(&tm->solo, 0);
                 futex_wake(&tm->solo);
@@ -865,7 +901,7 @@ static void team_work(struct team *tm, unsigned id)
             }
             if (alone) {
                 tm->solo_rounds++;
-                if (team_alone(tm))
+                if ((r = team_alone(tm)) != 0)
                     break;
                 continue;
             }
@@ -878,7 +914,7 @@ static void team_work(struct team *tm, unsigned id)
         if (tm->alone[round & 1]) {
             if (id) {
                 if (!(round = team_park(tm, id, round)))
-                    return;
+                    return 1;
                 continue;
             }
             /* every copy is thread 0's once its thread has parked */
@@ -886,27 +922,36 @@ static void team_work(struct team *tm, unsigned id)
                 team_await(tm, &tm->parked[j], round);
             alone = 1;
             tm->solo_rounds++;
-            if (team_merge(tm, round))
+            if ((r = team_merge(tm, round)) != 0)
                 break;
-            team_pace_restart(tm, tm->wk[0].events);
-            if (team_alone(tm))
+            team_pace_restart(tm, tm->wk[0]->events);
+            if ((r = team_alone(tm)) != 0)
                 break;
             continue;
         }
-        if (team_round(tm, id, &round))
+        r = team_round(tm, id, &round);
+        if (r == 2 && id) {
+            if (!team_hold(tm, id, round))
+                return 1;
+            continue;
+        }
+        if (r)
             break;
+    }
+    if (r == 2) { /* thread 0, the period's end: the others' copies are its own */
+        for (unsigned j = 1; j < tm->k && !alone; j++)
+            team_await(tm, &tm->parked[j], round);
+        tm->round0 = round;
+        tm->alone0 = alone;
+        return 0;
     }
     if (alone) { /* the parked threads end too */
         tm->done = 1;
         atomic_store(&tm->solo, 0);
         futex_wake(&tm->solo);
     }
+    return 1;
 }
-
-struct team_arg {
-    struct team *tm;
-    unsigned id;
-};
 
 static void *team_thread(void *arg)
 {
@@ -915,7 +960,7 @@ static void *team_thread(void *arg)
     while (!(go = atomic_load(&a->tm->go)))
         sched_yield();
     if (go > 0)
-        team_work(a->tm, a->id);
+        (void)team_work(a->tm, a->id);
     return NULL;
 }
 
@@ -953,69 +998,78 @@ static int team_copy(struct pnet *n, struct pnet *c, unsigned id)
     return c->qhist ? 0 : -1;
 }
 
-static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthreads)
+/* A team of k threads for n's run, each partition given its thread
+ * (n->owner), the copies not made yet; NULL (n->oom) without memory. */
+static struct team *team_new(struct pnet *n, uint64_t span, int reverse, unsigned k)
 {
     struct team *tm = aligned_alloc(64, (sizeof *tm + 63) / 64 * 64);
-    if (!tm) {
-        n->oom = 1;
-        return;
-    }
-    memset(tm, 0, sizeof *tm);
-    pthread_mutex_init(&tm->pool.lock, NULL);
-    tm->k = nthreads;
-    tm->span = span;
-    tm->limit = n->time_limit_ps;
-    tm->reverse = reverse;
-    tm->mode = n->sc->sim.team_mode;
     /* a leaf, its hosts and storage nodes on one thread (a packet crosses
      * between threads at most going up and coming down); leaves and
      * spines take the threads in turn */
     uint8_t *owner = calloc((size_t)n->whole + 1, 1);
-    for (uint32_t p = 0; owner && p < n->whole; p++)
-        owner[p] = (uint8_t)((n->topo->nodes[p].kind >= NODE_LEAF ? p : n->topo->nodes[p].leaf) %
-                             nthreads);
-    n->owner = owner;
-    int ok = owner != NULL;
-    for (unsigned j = 0; ok && j < nthreads; j++)
-        if ((ok = team_copy(n, &tm->wk[j], j) == 0 && window_init(&tm->wk[j], &tm->w[j]) == 0))
-            tm->wk[j].pool = &tm->pool;
-    n->free_chunks = NULL;
-    n->n_free = 0;
-    /* the set-up's events to their owners */
-    struct event ev;
-    while (ok && evq_pop(&n->q, &ev)) {
-        struct pnet *c = &tm->wk[n->owner[EV_PART(ev.type)]];
-        if (EV_PART(ev.type) == n->whole && ev.t < c->instant_t)
-            c->instant_t = ev.t;
-        if (evq_push_seq(&c->q, ev.t, ev.seq, ev.type, ev.obj, ev.arg) < 0)
-            ok = 0;
+    if (!tm || !owner) {
+        free(tm);
+        free(owner);
+        n->oom = 1;
+        return NULL;
     }
-    struct team_arg args[TEAM_MAX];
+    memset(tm, 0, sizeof *tm);
+    pthread_mutex_init(&tm->pool.lock, NULL);
+    tm->k = k;
+    tm->span = span;
+    tm->limit = n->time_limit_ps;
+    tm->until = UINT64_MAX;
+    tm->reverse = reverse;
+    tm->mode = n->sc->sim.team_mode;
+    for (uint32_t p = 0; p < n->whole; p++)
+        owner[p] = (uint8_t)((n->topo->nodes[p].kind >= NODE_LEAF ? p : n->topo->nodes[p].leaf) % k);
+    n->owner = owner;
+    return tm;
+}
+
+/* Threads 1 to k - 1, started together (go), or none runs: -1. */
+static int team_launch(struct team *tm)
+{
     unsigned started = 1;
-    for (; ok && started < nthreads; started++) {
-        args[started] = (struct team_arg){tm, started};
-        if (pthread_create(&tm->th[started], NULL, team_thread, &args[started]) != 0)
+    for (; started < tm->k; started++) {
+        tm->args[started] = (struct team_arg){tm, started};
+        if (pthread_create(&tm->th[started], NULL, team_thread, &tm->args[started]) != 0)
             break;
     }
-    /* the threads start together, or none runs (one could not start) */
-    atomic_store(&tm->go, ok && started == nthreads ? 1 : -1);
-    if (ok && started == nthreads)
-        team_work(tm, 0);
-    else
-        n->oom = 1;
-    for (unsigned j = 1; j < started; j++)
+    tm->started = (int)started;
+    atomic_store(&tm->go, started == tm->k ? 1 : -1);
+    return started == tm->k ? 0 : -1;
+}
+
+/* After the threads ended: the copies' counters, flags, chunks and clocks
+ * into n (which may be copy 0 itself), and the team's memory freed. */
+static void team_free(struct pnet *n, struct team *tm)
+{
+    for (int j = 1; j < tm->started; j++)
         pthread_join(tm->th[j], NULL);
-    for (unsigned j = 1; j < nthreads; j++)
-        team_fold(&tm->wk[0], &tm->wk[j]);
-    memcpy(n->sums, tm->wk[0].sums, sizeof n->sums);
-    n->first_tx_ps = tm->wk[0].first_tx_ps;
-    n->last_rx_ps = tm->wk[0].last_rx_ps;
-    n->sample_cap = tm->wk[0].sample_cap;
-    uint64_t pending = 0;
-    for (unsigned i = 0; i < nthreads; i++) {
-        struct pnet *c = &tm->wk[i];
-        /* the threads' queues peak at different times: their peaks'
-         * sum bounds the run's from above */
+    for (unsigned j = 1; j < tm->k; j++)
+        team_fold(tm->wk[0], tm->wk[j]);
+    if (tm->wk[0] != n) {
+        memcpy(n->sums, tm->wk[0]->sums, sizeof n->sums);
+        n->first_tx_ps = tm->wk[0]->first_tx_ps;
+        n->last_rx_ps = tm->wk[0]->last_rx_ps;
+        n->sample_cap = tm->wk[0]->sample_cap;
+    }
+    /* the threads' queues peak at different times: their peaks' sum
+     * bounds the run's from above */
+    uint64_t pending = tm->wk[0] == n ? n->max_pending : 0;
+    for (unsigned i = 0; i < tm->k; i++) {
+        struct pnet *c = tm->wk[i];
+        n->now = tm->tmax[i] > n->now ? tm->tmax[i] : n->now;
+        window_free(&tm->w[i]);
+        for (int k = 0; k < 2; k++)
+            for (unsigned j = 0; j < TEAM_MAX; j++) {
+                free(c->ob[k][j]);
+                c->ob[k][j] = NULL;
+                c->obn[k][j] = c->obcap[k][j] = 0;
+            }
+        if (c == n) /* the run's own: hybrid's thread 0 */
+            continue;
         pending += c->max_pending;
 #ifdef CKPT_EV_KINDS
         for (size_t k = 0; k < sizeof n->ev_kinds / sizeof n->ev_kinds[0]; k++)
@@ -1034,24 +1088,138 @@ static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthre
             n->slabs = c->slabs;
             c->slabs = next;
         }
-        n->now = tm->tmax[i] > n->now ? tm->tmax[i] : n->now;
-        window_free(&tm->w[i]);
         free(c->qhist);
         free(c->wh);
         free(c->wf);
-        for (int k = 0; k < 2; k++)
-            for (unsigned j = 0; j < TEAM_MAX; j++)
-                free(c->ob[k][j]);
         evq_release(&c->q);
     }
     n->max_pending = pending > n->max_pending ? pending : n->max_pending;
     if (n->res && tm->rounds)
         n->res->threads_solo = (double)tm->solo_rounds / (double)tm->rounds;
     free(tm->mv);
-    free(owner);
+    free(n->owner);
     n->owner = NULL;
+    n->outbox_on = 0;
+    n->pool = NULL;
     pthread_mutex_destroy(&tm->pool.lock);
     free(tm);
+}
+
+static void loop_team(struct pnet *n, uint64_t span, int reverse, unsigned nthreads)
+{
+    struct team *tm = team_new(n, span, reverse, nthreads);
+    if (!tm)
+        return;
+    int ok = 1;
+    for (unsigned j = 0; j < nthreads; j++)
+        tm->wk[j] = &tm->cp[j];
+    for (unsigned j = 0; ok && j < nthreads; j++) {
+        if ((ok = team_copy(n, tm->wk[j], j) == 0 && window_init(tm->wk[j], &tm->w[j]) == 0))
+            tm->wk[j]->pool = &tm->pool;
+    }
+    n->free_chunks = NULL;
+    n->n_free = 0;
+    /* the set-up's events to their owners */
+    struct event ev;
+    while (ok && evq_pop(&n->q, &ev)) {
+        struct pnet *c = tm->wk[n->owner[EV_PART(ev.type)]];
+        if (EV_PART(ev.type) == n->whole && ev.t < c->instant_t)
+            c->instant_t = ev.t;
+        if (evq_push_seq(&c->q, ev.t, ev.seq, ev.type, ev.obj, ev.arg) < 0)
+            ok = 0;
+    }
+    if (ok && team_launch(tm) == 0)
+        team_work(tm, 0);
+    else
+        n->oom = 1;
+    team_free(n, tm);
+}
+
+/* hybrid (pnet_run_before) on k threads: the team kept for the whole run,
+ * thread 0's copy n itself, so what hybrid reads and moves between
+ * periods is n's (the others' counters folded in at each period's end,
+ * their queues shifted by pnet_shift_events). NULL (n->oom) when it
+ * cannot start. */
+static struct team *team_hybrid(struct pnet *n, uint64_t span, unsigned k)
+{
+    struct team *tm = team_new(n, span, 0, k);
+    if (!tm)
+        return NULL;
+    tm->wk[0] = n;
+    int ok = window_init(n, &tm->w[0]) == 0;
+    n->pool = &tm->pool;
+    n->team_id = 0;
+    n->obk = 0;
+    n->ob_min[0] = n->ob_min[1] = UINT64_MAX;
+    for (unsigned j = 1; j < k; j++)
+        tm->wk[j] = &tm->cp[j];
+    for (unsigned j = 1; j < k; j++) {
+        if (ok && (ok = team_copy(n, tm->wk[j], j) == 0 && window_init(tm->wk[j], &tm->w[j]) == 0))
+            tm->wk[j]->pool = &tm->pool;
+    }
+    if (ok)
+        team_unmerge(tm); /* n's events to their owners */
+    n->team = tm;
+    if (!ok || n->oom) {
+        n->oom = 1;
+        team_free(n, tm);
+        n->team = NULL;
+    }
+    return n->team;
+}
+
+/* The run over: hybrid's team ends, all of it back in n. */
+static void team_end(struct pnet *n)
+{
+    struct team *tm = n->team;
+    if (!tm)
+        return;
+    tm->done = 1; /* threads holding or parked end */
+    atomic_fetch_add(&tm->gate, 1);
+    futex_wake(&tm->gate);
+    atomic_store(&tm->solo, 0);
+    futex_wake(&tm->solo);
+    n->team = NULL;
+    team_free(n, tm);
+}
+
+/* pnet_run_before on the team: its windows before limit. */
+static int team_before(struct pnet *n, uint64_t span, unsigned k, uint64_t limit)
+{
+    struct team *tm = n->team ? n->team : team_hybrid(n, span, k);
+    if (!tm)
+        return 0;
+    uint64_t now = n->now;
+    tm->until = limit;
+    memset(tm->tmax, 0, sizeof tm->tmax);
+    int over;
+    if (!tm->started) {
+        over = team_launch(tm) < 0;
+        n->oom |= over;
+    } else {
+        over = 0;
+        if (!tm->alone0) { /* the holding threads go on */
+            atomic_fetch_add(&tm->gate, 1);
+            futex_wake(&tm->gate);
+        }
+    }
+    if (!over)
+        over = team_work(tm, 0);
+    int bad = 0;
+    for (unsigned j = 0; j < tm->k; j++) {
+        struct pnet *c = tm->wk[j];
+        now = tm->tmax[j] > now ? tm->tmax[j] : now;
+        bad |= c->interrupted | c->oom | c->time_limit_hit;
+        if (!over && j) { /* what hybrid reads: the run's totals in n */
+            team_fold(n, c);
+            for (size_t x = 0; n->qhist && x < (size_t)PATH_SETS * QHIST_BUCKETS; x++)
+                n->qhist[x] += c->qhist[x], c->qhist[x] = 0;
+        }
+    }
+    n->now = now;
+    if (over || bad)
+        team_end(n);
+    return !over && !bad;
 }
 
 /* The window: the smallest link delay, or less by up to a half: the
@@ -1079,11 +1247,32 @@ static uint64_t window_span(struct pnet *n)
     return d;
 }
 
-/* engine: hybrid's steps: loop_window's (or loop_time's) loop up to limit;
- * a window never reaches past it. */
+/* The threads a run takes: sim.threads in window order, else one. */
+static unsigned loop_threads(const struct pnet *n, uint64_t span)
+{
+    unsigned threads = span && n->sc->sim.threads > 1 ? n->sc->sim.threads : 1;
+    return threads > TEAM_MAX ? TEAM_MAX : threads;
+}
+
+static int run_before(struct pnet *n, uint64_t limit);
+
+/* engine: hybrid's steps: loop_window's (or loop_time's, or the team's)
+ * loop up to limit; a window never reaches past it. What hybrid then
+ * schedules is keyed as the whole fabric's, on any number of threads
+ * (the partition that ran last differs with them). */
 int pnet_run_before(struct pnet *n, uint64_t limit)
 {
+    int more = run_before(n, limit);
+    n->cur = n->whole;
+    return more;
+}
+
+static int run_before(struct pnet *n, uint64_t limit)
+{
     uint64_t span = window_span(n);
+    unsigned k = loop_threads(n, span);
+    if (k > 1 || n->team)
+        return team_before(n, span, k, limit);
     struct event ev;
     if (!span) {
         while (!n->interrupted && !n->oom && evq_pop_before(&n->q, limit, &ev)) {
@@ -1122,20 +1311,76 @@ int pnet_run_before(struct pnet *n, uint64_t limit)
     return !n->interrupted && !n->oom && !n->time_limit_hit && evq_len(&n->q) > 0;
 }
 
+/* An event's new time in a shift, and the earliest of the whole
+ * fabric's (thread 0's instant_t). */
+struct shift_keep {
+    int (*keep)(const struct event *ev, void *ctx);
+    void *ctx;
+    uint64_t d, first_whole;
+    uint32_t whole;
+};
+
+static int shift_keep(const struct event *ev, void *arg)
+{
+    struct shift_keep *s = arg;
+    int keep = s->keep && s->keep(ev, s->ctx);
+    uint64_t t = keep ? ev->t : ev->t + s->d;
+    if (EV_PART(ev->type) == s->whole && t < s->first_whole)
+        s->first_whole = t;
+    return keep;
+}
+
+int pnet_shift_events(struct pnet *n, uint64_t d, int (*keep)(const struct event *ev, void *ctx),
+                      void *ctx)
+{
+    struct team *tm = n->team;
+    if (!tm)
+        return evq_shift(&n->q, d, keep, ctx);
+    struct shift_keep s = {keep, ctx, d, UINT64_MAX, n->whole};
+    int rc = 0;
+    for (unsigned j = 0; j < tm->k; j++) {
+        struct pnet *c = tm->wk[j];
+        if (evq_shift(&c->q, d, shift_keep, &s) < 0)
+            rc = -1;
+        for (int p = 0; p < 2; p++) { /* empty at a period's end, unless hybrid scheduled */
+            c->ob_min[p] = UINT64_MAX;
+            for (unsigned i = 0; i < tm->k; i++)
+                for (size_t x = 0; x < c->obn[p][i]; x++) {
+                    struct event *e = &c->ob[p][i][x];
+                    e->t += shift_keep(e, &s) ? 0 : d;
+                    c->ob_min[p] = e->t < c->ob_min[p] ? e->t : c->ob_min[p];
+                }
+        }
+    }
+    n->instant_t = s.first_whole;
+    return rc;
+}
+
+uint64_t pnet_next_event_t(struct pnet *n)
+{
+    struct team *tm = n->team;
+    uint64_t t = evq_peek_t(&n->q);
+    for (unsigned j = 0; tm && j < tm->k; j++) {
+        uint64_t c = evq_peek_t(&tm->wk[j]->q);
+        t = c < t ? c : t;
+        for (int p = 0; p < 2; p++)
+            t = tm->wk[j]->ob_min[p] < t ? tm->wk[j]->ob_min[p] : t;
+    }
+    return t;
+}
+
 void pnet_loop(struct pnet *n)
 {
     uint64_t span = window_span(n);
     n->res->event_order = span ? ORDER_WINDOW : ORDER_TIME;
     int reverse = n->sc->sim.event_order == ORDER_WINDOW_REVERSE;
-    unsigned threads = span && n->sc->sim.threads > 1 ? n->sc->sim.threads : 1;
-    threads = threads > TEAM_MAX ? TEAM_MAX : threads;
+    unsigned threads = loop_threads(n, span);
     int hybrid = n->sc->engine == ENGINE_HYBRID;
-    if (hybrid) /* one thread, stopping every period */
-        threads = 1;
     n->res->threads = threads;
-    if (hybrid)
-        hybrid_loop(n);
-    else if (threads > 1)
+    if (hybrid) {
+        hybrid_loop(n); /* on the team when threads > 1 (pnet_run_before) */
+        team_end(n);
+    } else if (threads > 1)
         loop_team(n, span, reverse, threads);
     else if (span)
         loop_window(n, span, reverse);
