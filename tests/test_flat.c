@@ -1,14 +1,9 @@
 /* The flat packet engine's layouts (BENCHMARKS.md, "Flat packet engine"):
  * the event queue's free nodes as a stack of indices, its 32-byte nodes;
- * what a PFC frame touches at a port; what a packet's release reads. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
-#include <setjmp.h>
-#include <signal.h>
+ * what a PFC frame touches at a port. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "../src/core/evq.h"
 #include "../src/core/rng.h"
@@ -580,77 +575,6 @@ static void pnet_tie_keys_by_partition(void)
     test_prep_release(&p);
 }
 
-/* The release of a packet's buffer (mmu_release) reads its ingress port's
- * group counters, and the port's XOFF bit (line 3) only where they allow
- * an XON: at 4,096 writers line 3 was cold there (step 13). The port's
- * lines 0-3 sit on a page made unreadable: a congested group's releases
- * must not fault; an uncongested one's (the page readable again) still
- * sends its XON. */
-static sigjmp_buf release_jmp;
-static void release_fault(int sig)
-{
-    (void)sig;
-    siglongjmp(release_jmp, 1);
-}
-
-static void mmu_release_reads_counters_first(void)
-{
-    long pg = sysconf(_SC_PAGESIZE);
-    CHECK(pg >= 4096 && (size_t)pg >= sizeof(struct port));
-    char *m = mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
-    CHECK(m != MAP_FAILED);
-    if (m == MAP_FAILED)
-        return;
-    struct port *in = (struct port *)(m + pg - 256); /* lines 0-3 on the first page */
-    struct scenario sc;
-    scenario_defaults(&sc);
-    sc.fabric.mmu_alpha = 1;
-    struct pnet n;
-    pnet_bare(&n, &sc);
-    n.mtu_wire = 4096 + 82;
-    n.lossless = 1u << 3;
-    evq_init(&n.q);
-    memset(in, 0, sizeof *in);
-    in->bps = 400000000000ull;
-    n.ports = in;
-    struct sw s;
-    memset(&s, 0, sizeof s);
-    const uint64_t pool = 10000000;
-    s.pool[0] = pool;
-    s.buffer = 2 * pool;
-    /* paused at its threshold: X = pool - X; an XON waits for
-     * X' + 2 MTU <= pool - X' */
-    uint64_t X = pool / 2;
-    s.shared_used[0] = s.used = in->ing[3].shared = X;
-    in->xoff = 1u << 3;
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = release_fault;
-    sigemptyset(&sa.sa_mask);
-    CHECK(sigaction(SIGSEGV, &sa, &old) == 0);
-    CHECK(mprotect(m, (size_t)pg, PROT_NONE) == 0);
-    volatile int released = 0;
-    if (!sigsetjmp(release_jmp, 1)) {
-        for (; released < 3; released++) {
-            struct packet pk = {.kind = PK_DATA, .prio = 3, .payload = 1000, .in_port = 0};
-            mmu_release(&n, &s, &pk);
-        }
-    }
-    CHECK(mprotect(m, (size_t)pg, PROT_READ | PROT_WRITE) == 0);
-    CHECK(sigaction(SIGSEGV, &old, NULL) == 0);
-    CHECKF(released == 3, "a congested group's release %d read the port's line 3", released);
-    CHECK(in->xoff == 1u << 3 && in->resume_tx == 0);
-    /* drained below the XON point: the bit is read, the XON sent */
-    for (int i = 0; i < 100 && in->xoff; i++) {
-        struct packet pk = {.kind = PK_DATA, .prio = 3, .payload = 1000, .in_port = 0};
-        mmu_release(&n, &s, &pk);
-    }
-    CHECK(in->xoff == 0 && in->resume_tx == 1);
-    evq_release(&n.q);
-    munmap(m, 2 * (size_t)pg);
-}
-
 SUITE(suite_flat) = {
     {"evq_free_stack_reuses_nodes", evq_free_stack_reuses_nodes},
     {"evq_nodes_keep_whole_events", evq_nodes_keep_whole_events},
@@ -661,6 +585,5 @@ SUITE(suite_flat) = {
     {"port_serves_by_its_wire", port_serves_by_its_wire},
     {"pnet_tie_keys_by_partition", pnet_tie_keys_by_partition},
     {"wire_arrivals_once", wire_arrivals_once},
-    {"mmu_release_reads_counters_first", mmu_release_reads_counters_first},
     {0, 0},
 };

@@ -180,13 +180,9 @@ __attribute__((always_inline)) inline void mmu_release_wire(struct pnet *n, stru
     left -= sh;
     in->ing[pg].reserve -= left < in->ing[pg].reserve ? left : in->ing[pg].reserve;
     s->used -= wire;
-    /* the XOFF bit last: it sits on the ingress line, cold here when the
-     * packet waited long in its egress queue, and a congested group
-     * (the common case where PFC is at work) fails on its counters first */
-    if (!in->ing[pg].hdrm &&
+    if ((in->xoff & (1u << pg)) && !in->ing[pg].hdrm &&
         (!in->ing[pg].shared ||
-         in->ing[pg].shared + 2 * n->mtu_wire <= threshold(s, k, n->sc->fabric.mmu_alpha)) &&
-        (in->xoff & (1u << pg)))
+         in->ing[pg].shared + 2 * n->mtu_wire <= threshold(s, k, n->sc->fabric.mmu_alpha)))
         pfc_send(n, in, pg, 0);
 }
 

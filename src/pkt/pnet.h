@@ -181,8 +181,7 @@ struct port {
     uint64_t max_shared;
     uint64_t max_hdrm;
     /* the PFC frames this ingress sends (pfc_send): an XON comes from
-     * mmu_release, which has read this line (xoff) once its group's
-     * counters allowed one */
+     * mmu_release, which has read this line (xoff) */
     uint64_t implicit_rx;    /* implicit refreshes of ours the peer received
                               * (pfc.c; counted here, added to its pause_rx) */
     uint64_t resume_tx, pause_tx;
