@@ -140,7 +140,7 @@ static inline void sent_packet(struct pnet *n, struct flow *f, const struct pack
         rate = f->cap_bps;
     /* at line rate the port itself paces; below it, the queue pair waits */
     f->last_send = n->now;
-    f->last_wire = wire;
+    f->last_wire = (uint32_t)wire;
     f->next_send = rate >= f->line_bps ? n->now : n->now + units_ser_ps(wire, rate);
     if (n->after_send)
         after_send(n, f, pk);

@@ -282,15 +282,22 @@ struct flow {
     uint32_t id;
     uint16_t sport;
     uint8_t prio, dscp;       /* its traffic class */
-    /* the sender's (and set-up's): written only where the flow starts */
+    /* the sender's (and set-up's): written only where the flow starts.
+     * This line holds all that a pull of its next packet reads and writes
+     * (nic_pull), so a sender touches two lines a packet */
     _Alignas(64) struct flow *next; /* NIC round-robin ring of active flows */
-    struct flow *prev;
     uint64_t sent;
-    uint64_t start_ps, first_tx_ps;
     uint64_t next_send;       /* pacing: earliest time of the next packet */
-    uint64_t last_send, last_wire; /* the packet that set next_send */
+    uint64_t last_send;       /* the packet that set next_send: its time */
+    uint32_t last_wire;       /* and its wire bytes (one packet's: < 2^16) */
+    uint8_t sr_pending;       /* ooo: a selective resend asked for (sr_psn) */
+    /* the sender's copy of gen below (nic_train_step sets both): its
+     * packets carry it, and gen's line is the receiver's */
+    uint8_t tx_gen;
     uint64_t cap_bps, line_bps;
     uint64_t max_sent;        /* highest byte offset ever sent (retransmission) */
+    struct flow *prev;
+    uint64_t start_ps, first_tx_ps;
     uint64_t una;             /* sender: lowest offset a NAK asked for */
     /* loss recovery (pnet.recover): the retransmission timer runs from
      * rto_last (the last packet sent or progress heard) */
@@ -298,12 +305,9 @@ struct flow {
     uint32_t ack_psn;         /* packets below it are known received */
     uint32_t sr_psn;          /* ooo: a selective resend asked for */
     uint32_t rto_gen;
-    uint8_t sr_pending, rto_pending, retries;
+    uint8_t rto_pending, retries;
     uint8_t peer_done;        /* the receiver said it has everything */
     uint8_t failed;           /* retries exhausted: the transfer failed */
-    /* the sender's copy of gen below (nic_train_step sets both): its
-     * packets carry it, and gen's line is the receiver's */
-    uint8_t tx_gen;
     /* uec: PSNs its receiver NACKed (trimmed), waiting to be resent, a
      * ring of rsq_mask + 1 in pnet.rsq at the flow's place */
     uint16_t rsq_head, rsq_n;
@@ -356,16 +360,21 @@ struct flow {
     uint64_t ackq_last;
 };
 _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fill one line");
-/* what a data packet's arrival at the receiver reads (nic_receive): line 6 only */
-#define FLOW_RX_LINE(f) (offsetof(struct flow, f) / 64 == 6)
+/* what a data packet's arrival at the receiver reads (nic_receive): line 5 only */
+#define FLOW_RX_LINE(f) (offsetof(struct flow, f) / 64 == 5)
 _Static_assert(FLOW_RX_LINE(recv) && FLOW_RX_LINE(rx_bytes) && FLOW_RX_LINE(expect_psn) &&
                    FLOW_RX_LINE(max_psn) && FLOW_RX_LINE(gen) && FLOW_RX_LINE(seen_any) &&
                    FLOW_RX_LINE(done) && FLOW_RX_LINE(rx_ce) && FLOW_RX_LINE(fwd_n) &&
-                   sizeof(struct flow) == 512,
+                   sizeof(struct flow) == 448,
                "a flow's receiving state left its line");
-/* what a pull of the sender's next packet reads: lines 0-2 only */
-_Static_assert(offsetof(struct flow, tx_gen) < 192 && offsetof(struct flow, feed) < 64,
-               "a flow's sending state left its first three lines");
+/* what a pull of the sender's next packet reads: lines 0-1 only */
+#define FLOW_TX_LINE(f) (offsetof(struct flow, f) / 64 == 1)
+_Static_assert(FLOW_TX_LINE(next) && FLOW_TX_LINE(sent) && FLOW_TX_LINE(next_send) &&
+                   FLOW_TX_LINE(last_send) && FLOW_TX_LINE(last_wire) &&
+                   FLOW_TX_LINE(sr_pending) && FLOW_TX_LINE(tx_gen) && FLOW_TX_LINE(cap_bps) &&
+                   FLOW_TX_LINE(line_bps) && FLOW_TX_LINE(max_sent) &&
+                   offsetof(struct flow, feed) < 64,
+               "a flow's sending state left its first two lines");
 
 struct nic { /* cache-line aligned: neighbours may run on different threads */
     _Alignas(64) struct flow *rr; /* next flow to send from */
