@@ -156,7 +156,6 @@ struct hybrid {
      * decline), the paused time at the last observation (ps) and the
      * estimate so far (s) */
     double tlag, eu, euc, perr;
-    double tq;                 /* the time jumped but drained, the moves left out */
     double plast;
     int drained;               /* the last jump_span's jump drains */
 #ifdef CKPT_HYBRID_TRACE
@@ -798,7 +797,10 @@ static double lag_share(const struct hybrid *h, double dt)
  * the queued bytes' drift (their sum: no move carries it), or the paused
  * rate's as drift() counts it but only its uncarried share (the pauses
  * follow the queues: BENCHMARKS.md session 24), the larger; w = 1 is
- * drift()'s own. */
+ * drift()'s own. A carried decline lags by its uncarried share too: the
+ * credit follows the line, the queues only as far as the moves take them
+ * (size-llama3-405b: counted at its fit's uncertainty, one 22.6 ms jump
+ * left the pauses 16 ms behind, paused +6.0%). */
 static double lag_rate(const struct hybrid *h, double w)
 {
     double dr = h->dr_carry > 0 ? fmax(h->dr_carry, h->crel * w)
@@ -823,25 +825,11 @@ static double lag_add(const struct hybrid *h, double dt, int tail)
  * made, all of it, as without moves. */
 #define LAG_SPEND 0.5
 
-/* The state's lag now, as a share: the drift now x the time it lags the
- * packets by (the queued bytes' sum over all the time jumped, no move
- * carries it; the paused rate's over what the moves left, tlag). A jump
- * freezes the relaxation, so the state is the packets' of that much
- * earlier: off by the drift now, not the drift each jump saw (a backlog
- * that relaxed fast at first and settled leaves a lag that no longer
- * shows: the full production row spent all of LAG by 0.19 s of 3.1 s,
- * drift 3/s then, 0.02/s after). */
-static double lag_now(const struct hybrid *h)
-{
-    double dr = h->dr_carry > 0 ? fmax(h->dr_carry, h->crel) : h->drift;
-    return fmax(h->dq_lag * h->tq, dr * h->tlag);
-}
-
 /* The longest jump, in ps, no longer than d, that keeps the lag within
  * LAG (tail: the state's lag behind the packets within TAIL_OFF / eu). */
 static double lag_most(const struct hybrid *h, double d, int tail)
 {
-    double room = tail ? TAIL_OFF / h->eu - h->tlag : LAG - lag_now(h);
+    double room = tail ? TAIL_OFF / h->eu - h->tlag : LAG - h->lag;
     double hi = ps_to_s((uint64_t)fmin(d, 1e18)), lo = 0;
     if (!h->pfit || lag_share(h, hi) >= 1) { /* (no move: linear, as the totals say) */
         if (!tail && h->drift <= 0)
@@ -2170,10 +2158,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
      * lag before the jump and half the jump's own (a drain's decline is
      * carried: it adds no lag) */
     h->perr += ps_to_s((uint64_t)pj) * fmin(1, h->eu * h->tlag + h->euc * ps_to_s(d) * h->wlag / 2);
-    if (!h->drained) {
+    if (!h->drained)
         h->tlag += ps_to_s(d) * h->wlag;
-        h->tq += ps_to_s(d);
-    }
     /* the history as the steady state would have written it: its deltas
      * stay the rates, so a later observation may jump again */
     for (uint32_t s = 0; s < h->slots; s++) {
