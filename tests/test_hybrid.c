@@ -529,15 +529,15 @@ static void hybrid_drifting_backlog_paused_within_3pct(void)
  * 1e9-parameter model (0.95 s), whose pause tree relaxes from the first
  * windows on. The fit's decline stands beyond six standard errors, so the
  * first jump's paused credit follows the line (the lag grows by the fit's
- * uncertainty, or by the decline less three of them x the share the moves
- * leave where that is more: the queues do not follow the line): 5.4%
- * skipped where the bound left 3.6%, paused +1.22% of the packet engine's
- * (+2.27% with the credit at the windows' mean, the line not followed;
- * +1.60% at 7.0% with the lag at the uncertainty alone), completion within
- * 1%. */
+ * uncertainty, or by the decline x the share the moves leave where that
+ * is more: the queues do not follow the line): 4.0% skipped, paused +0.94%
+ * of the packet engine's (+1.60% at 7.0% with the lag at the uncertainty
+ * alone; +0.99% at 3.8% with the decline not carried), completion within
+ * 1%. The carried path within its bars; what it skips beyond the bound's
+ * is small now (BENCHMARKS.md session 26). */
 static void hybrid_paused_decline_carried(void)
 {
-    dcp_async_within(NULL, "model.params=1000000000", 0.05, 0.019);
+    dcp_async_within(NULL, "model.params=1000000000", 0.035, 0.019);
 }
 
 /* A drift the first windows do not show: DCP async on 32 nodes with 1e9

@@ -797,15 +797,15 @@ static double lag_share(const struct hybrid *h, double dt)
  * the queued bytes' drift (their sum: no move carries it), or the paused
  * rate's as drift() counts it but only its uncarried share (the pauses
  * follow the queues: BENCHMARKS.md session 24), the larger; w = 1 is
- * drift()'s own. A carried decline lags at least as one not carried
- * (its slope less DRIFT_SD standard errors x w): the credit follows the
- * line, the queues only as far as the moves take them (size-llama3-405b:
- * counted at its fit's uncertainty, one 22.6 ms jump left the pauses 16 ms
- * behind, paused +6.0%). */
+ * drift()'s own. A carried decline lags by its uncarried share too: the
+ * credit follows the line, the queues only as far as the moves take them
+ * (size-llama3-405b: counted at its fit's uncertainty, one 22.6 ms jump
+ * left the pauses 16 ms behind, paused +6.0%). Its slope, not less its
+ * standard errors: with them, dcp-async-llama3-70b's decline let a later
+ * jump on a quiet fit go far (paused +5.6%, BENCHMARKS.md session 26). */
 static double lag_rate(const struct hybrid *h, double w)
 {
-    double dr = h->dr_carry > 0
-                    ? fmax(h->dr_carry, fmax(0, h->br_abs - DRIFT_SD * h->br_se) * h->br_r * w)
+    double dr = h->dr_carry > 0 ? fmax(h->dr_carry, h->crel * w)
                 : fmax(0, h->drift - h->dq_lag) > 0 ? h->drift * w
                                                     : 0;
     return fmax(h->dq_lag, dr);
