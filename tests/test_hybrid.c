@@ -529,12 +529,15 @@ static void hybrid_drifting_backlog_paused_within_3pct(void)
  * 1e9-parameter model (0.95 s), whose pause tree relaxes from the first
  * windows on. The fit's decline stands beyond six standard errors, so the
  * first jump's paused credit follows the line (the lag grows by the fit's
- * uncertainty, not the decline): 8.0% skipped where the bound left 3.6%,
- * paused +1.51% of the packet engine's (+2.27% with the credit at the
- * windows' mean, the line not followed), completion within 1%. */
+ * uncertainty, or by the decline x the share the moves leave where that
+ * is more: the queues do not follow the line): 4.0% skipped, paused +0.94%
+ * of the packet engine's (+1.60% at 7.0% with the lag at the uncertainty
+ * alone; +0.99% at 3.8% with the decline not carried), completion within
+ * 1%. The carried path within its bars; what it skips beyond the bound's
+ * is small now (BENCHMARKS.md session 26). */
 static void hybrid_paused_decline_carried(void)
 {
-    dcp_async_within(NULL, "model.params=1000000000", 0.06, 0.019);
+    dcp_async_within(NULL, "model.params=1000000000", 0.035, 0.019);
 }
 
 /* A drift the first windows do not show: DCP async on 32 nodes with 1e9
@@ -684,6 +687,42 @@ static void hybrid_threads_same_figures(void)
     results_release(&one);
 }
 
+/* A carried decline lags by what the state does not follow: the size-swept
+ * 405B checkpoint (size-llama3-405b, 1e10 parameters, 76.2 ms), whose pause
+ * tree relaxes from its fill on. Its one jump (5 ms, +22.6 ms) credited the
+ * paused time along the fitted decline but left the queues where they
+ * stood, counting only the fit's uncertainty (0.46/s) to the lag: the state
+ * stayed 16 ms behind, paused +6.0%. The decline's uncarried share (4.2/s x
+ * the moves' 0.72) now counts, the lag bounded by the drift now x the time
+ * the state lags: 8 jumps, 18.6% skipped, paused +2.5%, completion within
+ * 1%, the largest queue within 5%. */
+static void hybrid_carried_decline_lags(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    CHECKF(scenario_load_file(&sc, "scenarios/size-llama3-405b.yaml", &e) == 0, "%s", e.msg);
+    if (e.msg[0])
+        return;
+    test_set(&sc, "model.name=custom");
+    test_set(&sc, "model.params=10000000000");
+#if defined(__SANITIZE_ADDRESS__)
+    /* under ASan the first 25 ms only, the jumps' invariants checked */
+    test_set(&sc, "sim.time_limit=25ms");
+    sc.engine = ENGINE_HYBRID;
+    struct results h;
+    int rc = test_run(&sc, &h);
+    CHECKF(rc == 0 && !h.finished && strstr(h.violation, "stopped at the time limit"), "%s",
+           rc == 0 ? h.violation : "");
+    if (rc == 0) {
+        CHECKF(h.hybrid.jumps >= 2, "%u jumps, %.4f skipped", h.hybrid.jumps, h.hybrid.fraction);
+        results_release(&h);
+    }
+    return;
+#endif
+    hybrid_against_packet(&sc, 0.1, 0.05, 0.05);
+}
+
 SUITE(suite_hybrid) = {
     {"evq_shift_moves_all_but_kept", evq_shift_moves_all_but_kept},
     {"hybrid_steady_incast_within_1pct", hybrid_steady_incast_within_1pct},
@@ -706,5 +745,6 @@ SUITE(suite_hybrid) = {
     {"hybrid_ends_refit_paused_within_3pct", hybrid_ends_refit_paused_within_3pct},
     {"hybrid_passes_tails_ends", hybrid_passes_tails_ends},
     {"hybrid_threads_same_figures", hybrid_threads_same_figures},
+    {"hybrid_carried_decline_lags", hybrid_carried_decline_lags},
     {NULL, NULL},
 };

@@ -37,6 +37,25 @@ struct wend {
                         * queued packets, never its last */
 };
 
+#ifdef CKPT_HYBRID_TRACE
+/* What held a period's span (the trace's map of the time not skipped): the
+ * steady tests, the span's own bounds, the cuts after them. */
+enum why {
+    W_HSTART, W_HJUMP, W_DROPS, W_FEW, W_RX, W_DRAINS, W_PAUSED, W_QUEUE, W_KROOM, W_KDRAIN,
+    W_KTAILFEW, W_KEND, W_BASE, W_START, W_TEL, W_BUDGET, W_LAG, W_CARRY, W_TAIL, W_LIMIT,
+    W_PERIOD, W_DROOM, W_N
+};
+static const char *const why_name[W_N] = {
+    "history since a start", "history since a jump", "drops", "few: a transfer unsteady",
+    "receiver unsteady", "drain beside others", "paused unsteady", "queued unsteady",
+    "kmax: receiver room", "kmax: drain share", "kmax: tail end, few senders",
+    "kmax: transfers' ends", "baseline < BASE_MIN", "next start", "telemetry", "error budget",
+    "LAG", "CARRY_MAX", "TAIL_OFF", "time limit", "span < a period", "drain room"};
+#define WHY(h, r, x) ((h)->why = (r), (h)->whyx = (x))
+#else
+#define WHY(h, r, x) ((void)0)
+#endif
+
 struct hybrid {
     struct pnet *n;
     uint64_t period;
@@ -139,6 +158,13 @@ struct hybrid {
     double tlag, eu, euc, perr;
     double plast;
     int drained;               /* the last jump_span's jump drains */
+#ifdef CKPT_HYBRID_TRACE
+    int why, hwhy, kwhy;       /* what held the span; the history's restart; kmax's */
+    double whyx;               /* by how much (the test's miss over tol, or the span) */
+    double tw[W_N], tcap[W_N]; /* simulated s held per bound; jumped s capped per bound */
+    uint32_t nw[W_N], ncap[W_N];
+    double bspan[W_N];         /* per bound the span it allowed, ms (< 0: none) */
+#endif
 };
 
 struct fits {
@@ -458,8 +484,12 @@ static void observe(struct hybrid *h)
     uint64_t begun = 0;
     for (uint32_t i = 0; i < n->n_flows; i++)
         begun += started(&n->flows[i]);
-    if (begun != h->begun)
+    if (begun != h->begun) {
         h->have = 0;
+#ifdef CKPT_HYBRID_TRACE
+        h->hwhy = W_HSTART;
+#endif
+    }
     h->begun = begun;
     h->head = (h->head + 1) % h->slots;
     uint64_t *s = slot(h, 0);
@@ -767,10 +797,17 @@ static double lag_share(const struct hybrid *h, double dt)
  * the queued bytes' drift (their sum: no move carries it), or the paused
  * rate's as drift() counts it but only its uncarried share (the pauses
  * follow the queues: BENCHMARKS.md session 24), the larger; w = 1 is
- * drift()'s own. */
+ * drift()'s own. A carried decline lags by its uncarried share too: the
+ * credit follows the line, the queues only as far as the moves take them
+ * (size-llama3-405b: counted at its fit's uncertainty, one 22.6 ms jump
+ * left the pauses 16 ms behind, paused +6.0%). Its slope, not less its
+ * standard errors: with them, dcp-async-llama3-70b's decline let a later
+ * jump on a quiet fit go far (paused +5.6%, BENCHMARKS.md session 26). */
 static double lag_rate(const struct hybrid *h, double w)
 {
-    double dr = h->dr_carry > 0 ? h->dr_carry : fmax(0, h->drift - h->dq_lag) > 0 ? h->drift * w : 0;
+    double dr = h->dr_carry > 0 ? fmax(h->dr_carry, h->crel * w)
+                : fmax(0, h->drift - h->dq_lag) > 0 ? h->drift * w
+                                                    : 0;
     return fmax(h->dq_lag, dr);
 }
 
@@ -834,15 +871,20 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
     h->pfit = 0;
+#ifdef CKPT_HYBRID_TRACE
+    for (int i = 0; i < W_N; i++)
+        h->bspan[i] = -1;
+    h->kwhy = W_KROOM;
+#endif
     if (h->have < h->slots)
-        return 0;
+        return WHY(h, h->hwhy, h->have), 0;
     const uint64_t *s0 = slot(h, 0), *s1 = slot(h, h->w), *s2 = slot(h, 2 * h->w);
     double per = 2.0 * h->w, kmax = INFINITY, ktail = INFINITY, delivered = 0;
     uint64_t mtu = n->mtu;
     *spread = 0;
     for (size_t k = SUM_AT(drops_lossless); k <= SUM_AT(drops_watchdog); k++)
         if (s0[h->o_sum + k] != s2[h->o_sum + k])
-            return 0;
+            return WHY(h, W_DROPS, 0), 0;
     size_t nr = h->n_rx;
     memset(h->ra, 0, 4 * (nr + 1) * sizeof *h->ra);
     memset(h->rin, 0, (nr + 1) * sizeof *h->rin);
@@ -880,7 +922,8 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         double a = (double)(s0[i * FC_N] - s1[i * FC_N]);
         double b = (double)(s1[i * FC_N] - s2[i * FC_N]);
         if (f->done ? a + b > 0 : fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)mtu)
-            return 0; /* (one that ended in the windows changed the shares) */
+            return WHY(h, W_FEW, f->done ? -1 : fabs(a - b) / fmax(a, b) / h->tol),
+                   0; /* (one that ended in the windows changed the shares) */
         /* DCQCN carries each sender's rate over the jump: its spread, not
          * the sum's, is what the error grows with (8 x 256 MB: +0.73% with
          * the sum's, an estimate of a quarter of that) */
@@ -896,7 +939,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             continue;
         double a = h->ra[r], b = h->rb[r];
         if (fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)mtu)
-            return 0;
+            return WHY(h, W_RX, fabs(a - b) / fmax(a, b) / h->tol), 0;
         if (a + b > 0 && fabs(a - b) / (a + b) > *spread)
             *spread = fabs(a - b) / (a + b);
         double m = (a + b) / per; /* bytes per period */
@@ -911,15 +954,24 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
              * another's packets (PFC head-of-line), dips no window shows
              * (the 3-tier burst: -3.1%, BENCHMARKS.md) */
             if (nlive > 1)
-                return 0;
+                return WHY(h, W_DRAINS, nlive), 0;
             h->rdrain[r] = 1;
             drained += a;
             /* a drain is no steady state: its queues, and the pauses they
              * hold upstream, shrink as it goes, so a jump takes at most
              * DRAIN_SHARE of what it has left */
-            if (k > DRAIN_SHARE * h->rin[r] / m)
+            if (k > DRAIN_SHARE * h->rin[r] / m) {
                 k = DRAIN_SHARE * h->rin[r] / m;
+#ifdef CKPT_HYBRID_TRACE
+                if (k < kmax)
+                    h->kwhy = W_KDRAIN;
+#endif
+            }
         }
+#ifdef CKPT_HYBRID_TRACE
+        if (k < kmax && h->rw[r] > 0)
+            h->kwhy = W_KROOM;
+#endif
         if (k < kmax)
             kmax = k;
     }
@@ -970,8 +1022,12 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
                 double k = h->we[x].room / (h->we[x].w / per) - 1 - fewk;
                 if (all > FEW)
                     ktail = fmin(ktail, k);
-                else if (k < kmax)
+                else if (k < kmax) {
                     kmax = k;
+#ifdef CKPT_HYBRID_TRACE
+                    h->kwhy = W_KTAILFEW;
+#endif
+                }
             }
         if (all <= FEW)
             z = 0;
@@ -996,6 +1052,10 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         double k = pass || z ? (done + nx->g * left) / m
                              : nx->room / (m * nx->w / h->rw[r]); /* the first: as before */
         k -= 1 + fewk;
+#ifdef CKPT_HYBRID_TRACE
+        if (k < kmax)
+            h->kwhy = W_KEND;
+#endif
         if (k < kmax)
             kmax = k;
     }
@@ -1008,20 +1068,35 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         pb += (double)(s1[o] - s2[o]);
     }
     if (fabs(pa - pb) > h->tol * fmax(pa, pb))
-        return 0;
+        return WHY(h, W_PAUSED, fabs(pa - pb) / fmax(pa, pb) / h->tol), 0;
     double q0 = (double)s0[h->o_q], q1 = (double)s1[h->o_q];
     if (fabs(q0 - q1 + drained) > h->tol * delivered)
-        return 0;
+        return WHY(h, W_QUEUE, fabs(q0 - q1 + drained) / delivered / h->tol), 0;
     if (kmax < 1)
-        return 0;
+        return WHY(h, h->kwhy, kmax), 0;
     double span = floor(kmax) * (double)h->period;
     uint64_t now = n->now, d = span >= 1e18 ? UINT64_C(1000000000000000000) : (uint64_t)span;
+#ifdef CKPT_HYBRID_TRACE
+    WHY(h, h->kwhy, kmax);
+    h->bspan[h->kwhy] = ps_to_s(d) * 1e3;
+#define CUT(r, v)                                                                              \
+    do {                                                                                       \
+        h->bspan[r] = ps_to_s(v) * 1e3;                                                        \
+        if ((v) < d)                                                                           \
+            WHY(h, r, h->bspan[r]);                                                            \
+    } while (0)
+#else
+#define CUT(r, v) ((void)0)
+#endif
     uint64_t t = next_start(n);
+    if (t != UINT64_MAX)
+        CUT(W_START, t - now);
     if (t != UINT64_MAX && t - now < d)
         d = t - now;
     uint64_t iv = n->sc->telemetry.interval_ps;
     if (iv) { /* the next sample stays on its grid, after the jump */
         uint64_t ns = (now + iv - 1) / iv * iv;
+        CUT(W_TEL, ns - now);
         if (ns - now < d)
             d = ns - now;
     }
@@ -1030,6 +1105,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     if (*spread > h->budget) {
         double room = (h->budget * ps_to_s(now) - h->err_s) / (*spread - h->budget);
         double most = room > 0 ? room * (double)PS_PER_S : 0;
+        CUT(W_BUDGET, (uint64_t)most);
         if (most < (double)d)
             d = (uint64_t)most;
     }
@@ -1049,7 +1125,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
          * restarted it: the drift fitted before them is not the state's
          * now (mlperf-llama3-70b: a 1.24 s jump on 2 observations after 3
          * ends, on a fit from 1.2 s earlier, paused +14%) */
-        return 0;
+        return WHY(h, W_BASE, h->bn), 0;
     }
     /* the backlog moving between a switch's queues: a jump moves it
      * (follow_plan) and the state lags by what the moves leave (ECMP only:
@@ -1063,9 +1139,12 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
 #endif
     if (h->drift > 0 || h->pfit) {
         double most = lag_most(h, (double)d, 0);
+        CUT(W_LAG, most > 0 ? (uint64_t)most : 0);
         if (most < (double)d)
             d = most > 0 ? (uint64_t)most : 0;
     }
+    if (h->crel > 0)
+        CUT(W_CARRY, (uint64_t)fmin(1e18, CARRY_MAX / h->crel * (double)PS_PER_S));
     if (h->crel > 0 && CARRY_MAX / h->crel * (double)PS_PER_S < (double)d)
         d = (uint64_t)(CARRY_MAX / h->crel * (double)PS_PER_S);
     /* past a tail's end (the packets' state changes there, not the
@@ -1075,9 +1154,11 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     double t0 = ktail < 1 ? 0 : floor(ktail) * (double)h->period;
     if ((double)d > t0 && h->eu > 0) {
         double most = lag_most(h, (double)d, 1);
+        CUT(W_TAIL, most > t0 ? (uint64_t)most : (uint64_t)t0);
         if (most < (double)d)
             d = most > t0 ? (uint64_t)most : (uint64_t)t0;
     }
+#undef CUT
 #ifdef CKPT_HYBRID_TRACE
     if (h->pfit) {
         double w = lag_share(h, ps_to_s(d));
@@ -1110,8 +1191,21 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     }
 #endif
     if (n->time_limit_ps != UINT64_MAX &&
-        (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period))
+        (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period)) {
+        WHY(h, W_LIMIT, 0);
         d = 0; /* the limit stands where the packet engine has it */
+    }
+#ifdef CKPT_HYBRID_TRACE
+    if (d < h->period && h->why != W_LIMIT)
+        h->bspan[W_PERIOD] = ps_to_s(d) * 1e3;
+    fprintf(stderr, "weigh at %.6f: %s holds, %.4g ms%s; spans ms:", ps_to_s(now), why_name[h->why],
+            ps_to_s(d) * 1e3, d >= h->period ? "" : " (< a period: no jump)");
+    for (int i = 0; i < W_N; i++)
+        if (h->bspan[i] >= 0)
+            fprintf(stderr, " %s %.4g;", why_name[i], h->bspan[i]);
+    fprintf(stderr, " young %d lag %.4f drift %.3g eu %.3g tlag %.4g\n", h->young, h->lag,
+            h->drift, h->eu, h->tlag);
+#endif
     return d >= h->period ? d : 0;
 }
 
@@ -1850,9 +1944,11 @@ static int jump(struct hybrid *h, uint64_t *dp)
                 k = h->rdroom[r] * (double)mtu / m;
         }
         if (k < 1)
-            return 1;
-        if ((double)d > k * (double)h->period)
+            return WHY(h, W_DROOM, k), 1;
+        if ((double)d > k * (double)h->period) {
             *dp = d = (uint64_t)(k * (double)h->period);
+            WHY(h, W_DROOM, k);
+        }
         k = (double)d / (double)h->period;
     }
     for (size_t j = 0; j < h->nc; j++) {
@@ -2082,6 +2178,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
      * are checked against the packets' (steady again) */
     if (h->have > h->slots - h->w)
         h->have = h->slots - h->w;
+#ifdef CKPT_HYBRID_TRACE
+    h->hwhy = W_HJUMP;
+#endif
     return 0;
 }
 
@@ -2137,6 +2236,10 @@ void hybrid_loop(struct pnet *n)
 #endif
         if (d && jump(&h, &d) == 0) {
             hf->jumps++;
+#ifdef CKPT_HYBRID_TRACE
+            h.tcap[h.why] += ps_to_s(d);
+            h.ncap[h.why]++;
+#endif
 #ifdef CKPT_HYBRID_TRACE /* a line a jump, to stderr */
             fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s, moved %.4g MB, uncarried %.3f\n",
                     ps_to_s(n->now - d), ps_to_s(d), (unsigned long long)h.ends,
@@ -2152,8 +2255,28 @@ void hybrid_loop(struct pnet *n)
             if (pnet_next_event_t(n) < n->now)
                 n->time_went_back = 1;
         }
+#ifdef CKPT_HYBRID_TRACE
+        else {
+            h.tw[h.why] += ps_to_s(h.period);
+            h.nw[h.why]++;
+        }
+#endif
         b = n->now + h.period;
     }
+#ifdef CKPT_HYBRID_TRACE
+    {
+        double tot = 0, sk = 0;
+        for (int i = 0; i < W_N; i++)
+            tot += h.tw[i], sk += h.tcap[i];
+        fprintf(stderr, "held: simulated %.6f s, jumped %.6f s, periods held %.6f s (the rest: periods before jumps)\n",
+                ps_to_s(n->now), sk, tot);
+        for (int i = 0; i < W_N; i++)
+            if (h.nw[i] || h.ncap[i])
+                fprintf(stderr, "held | %s | %u periods | %.6f s | %.2f%% | jumps capped %u | %.6f s\n",
+                        why_name[i], h.nw[i], h.tw[i], 100 * h.tw[i] / ps_to_s(n->now), h.ncap[i],
+                        h.tcap[i]);
+    }
+#endif
 #ifdef CKPT_HYBRID_TRACE
     for (uint32_t i = 0; i < n->topo->n_ports; i++)
         if (n->ports[i].drops)
