@@ -532,12 +532,13 @@ static void hybrid_drifting_backlog_paused_within_3pct(void)
  * uncertainty, or by the decline x the share the moves leave where that
  * is more: the queues do not follow the line): 4.0% skipped, paused +0.94%
  * of the packet engine's (+1.60% at 7.0% with the lag at the uncertainty
- * alone; +0.99% at 3.8% with the decline not carried), completion within
- * 1%. The carried path within its bars; what it skips beyond the bound's
- * is small now (BENCHMARKS.md session 26). */
+ * alone; +0.99% at 3.79% with the decline not carried), completion within
+ * 1%. The run is deterministic: 3.9% skipped tells the carried path from
+ * the one that does not carry (3.98% against 3.79%, BENCHMARKS.md session
+ * 26). */
 static void hybrid_paused_decline_carried(void)
 {
-    dcp_async_within(NULL, "model.params=1000000000", 0.035, 0.019);
+    dcp_async_within(NULL, "model.params=1000000000", 0.039, 0.019);
 }
 
 /* A drift the first windows do not show: DCP async on 32 nodes with 1e9
