@@ -1,6 +1,8 @@
 /* The fluid engine at scale, round two (issue 30, item 4): what a run keeps
  * per transfer outside the engine, and spray on three tiers. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../src/api/api.h"
@@ -217,9 +219,81 @@ static void fluid_scale2_kinds_handed_as_found(void)
     CHECKF(refilled > 0, "no case fills a memo slot again");
 }
 
+/* A route-cache hook: counts its calls and zeroes every transfer's route
+ * length and kind, keeping them (as a reader after it would find them). */
+struct hook_seen {
+    const struct workload *w;
+    int calls;
+};
+
+static void routes_zeroed(void *ctx)
+{
+    struct hook_seen *h = ctx;
+    h->calls++;
+    if (h->w->path)
+        memset((void *)(uintptr_t)h->w->path_n, 0, h->w->n);
+    if (h->w->kind)
+        memset((void *)(uintptr_t)h->w->kind, 0, h->w->n);
+}
+
+/* fluid_run_routes_done calls its hook once, after set-up, when each
+ * transfer's route leads its solver path (the defaults, three tiers,
+ * staggered starts, back ends, caps), and nothing reads the routes or
+ * kinds after it: the run is fluid_run's to the bit with them zeroed by
+ * the hook. Where the loop routes again at each finish (WCMP, spray
+ * grouped) it is not called. workload_drop_paths leaves no routes, and
+ * workload_path then routes each transfer as the cache had it. */
+static void fluid_scale2_routes_dropped_after_setup(void)
+{
+    static const int called[] = {1, 1, 1, 1, 1, 0, 0, 1};
+    for (size_t c = 0; c < sizeof kind_cases / sizeof kind_cases[0]; c++) {
+        struct scenario sc;
+        kind_case(&sc, kind_cases[c]);
+        struct test_prep p;
+        int ok = test_prepare(&p, &sc) == 0;
+        CHECKF(ok && p.w.path, "%s: %s", kind_cases[c], p.e.msg);
+        if (!ok || !p.w.path) {
+            test_prep_release(&p);
+            continue;
+        }
+        struct results plain = p.r;
+        ok = fluid_run(&p.eff, &p.t, &p.w, &plain, &p.e) == 0 && plain.ok;
+        struct hook_seen h = {&p.w, 0};
+        ok = ok && fluid_run_routes_done(&p.eff, &p.t, &p.w, routes_zeroed, &h, &p.r, &p.e) == 0;
+        CHECKF(ok, "%s: %s %s", kind_cases[c], p.e.msg, plain.violation);
+        CHECKF(h.calls == called[c], "%s: hook called %d times", kind_cases[c], h.calls);
+        if (ok)
+            same_runs(&plain, &p.r, kind_cases[c]);
+        results_release(&plain);
+        test_prep_release(&p);
+    }
+    struct scenario sc;
+    kind_case(&sc, kind_cases[0]);
+    struct test_prep p;
+    int ok = test_prepare(&p, &sc) == 0 && p.w.path && p.w.kind;
+    CHECKF(ok, "%s", p.e.msg);
+    uint32_t *cached = ok ? calloc((size_t)p.w.n * TOPO_MAX_HOPS, sizeof *cached) : NULL;
+    uint8_t *len = ok ? calloc(p.w.n, 1) : NULL;
+    for (uint32_t i = 0; cached && len && i < p.w.n; i++)
+        len[i] = (uint8_t)workload_path(&p.w, &p.t, i, cached + (size_t)i * TOPO_MAX_HOPS);
+    if (ok)
+        workload_drop_paths(&p.w, &p.a);
+    CHECK(!p.w.path && !p.w.path_n && !p.w.kind);
+    uint32_t bad = 0, got[TOPO_MAX_HOPS];
+    for (uint32_t i = 0; cached && len && i < p.w.n; i++) {
+        uint32_t n = workload_path(&p.w, &p.t, i, got);
+        bad += n != len[i] || memcmp(got, cached + (size_t)i * TOPO_MAX_HOPS, n * sizeof *got);
+    }
+    CHECKF(ok && cached && len && bad == 0, "%u of %u routes differ after the drop", bad, p.w.n);
+    free(cached);
+    free(len);
+    test_prep_release(&p);
+}
+
 SUITE(suite_fluid_scale2) = {
     {"fluid_scale2_kinds_handed_as_found", fluid_scale2_kinds_handed_as_found},
     {"fluid_scale2_kinds_as_ports", fluid_scale2_kinds_as_ports},
+    {"fluid_scale2_routes_dropped_after_setup", fluid_scale2_routes_dropped_after_setup},
     {"fluid_scale2_workload_bytes_per_transfer", fluid_scale2_workload_bytes_per_transfer},
     {"fluid_scale2_grouped_spray_equals_per_transfer",
      fluid_scale2_grouped_spray_equals_per_transfer},

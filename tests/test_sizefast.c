@@ -1,10 +1,14 @@
 /* A scenario prepared once and run later (ckpt_prepared_*, what ckptnet
  * size screens with): the same results as ckpt_run, holder reuse from one
  * scenario to the next. */
+/* mincore is not POSIX */
+#define _DEFAULT_SOURCE
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "../src/api/ckpt.h"
 #include "../src/core/arena.h"
@@ -256,11 +260,80 @@ static void sizefast_arena_huge_maps_small_blocks(void)
     }
 }
 
+/* Pages of [p, p + size) resident (mincore), of *pages wholly inside. */
+static size_t resident_pages(const void *p, size_t size, size_t *pages)
+{
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)p + pg - 1) & ~(pg - 1), hi = ((uintptr_t)p + size) & ~(pg - 1);
+    *pages = hi > lo ? (hi - lo) / pg : 0;
+    unsigned char *v = malloc(*pages ? *pages : 1);
+    size_t n = 0;
+    if (v && *pages && mincore((void *)lo, hi - lo, v) == 0)
+        for (size_t k = 0; k < *pages; k++)
+            n += v[k] & 1;
+    else
+        n = SIZE_MAX;
+    free(v);
+    return n;
+}
+
+/* arena_discard returns the pages wholly inside an allocation (none of
+ * them resident after) and no byte of its neighbours, which share its
+ * first and last pages; reset, the arena hands the room out zeroed again.
+ * Under AddressSanitizer blocks are calloc'd and kept: the neighbours only. */
+static void sizefast_arena_discard_returns_pages(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    const int mapped = 0;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    const int mapped = 0;
+#else
+    const int mapped = 1;
+#endif
+#else
+    const int mapped = 1;
+#endif
+    const size_t n1 = (3u << 20) + 100, n2 = 3u << 20, n3 = 5000;
+    struct arena a;
+    arena_init(&a);
+    CHECK(arena_reserve(&a, arena_size(n1) + arena_size(n2) + arena_size(n3)) == 0);
+    unsigned char *p1 = arena_alloc(&a, n1), *p2 = arena_alloc(&a, n2), *p3 = arena_alloc(&a, n3);
+    CHECK(p1 && p2 == p1 + arena_size(n1) && p3 == p2 + arena_size(n2));
+    if (!p1 || !p2 || !p3) {
+        arena_release(&a);
+        return;
+    }
+    memset(p1, 0x5A, n1);
+    memset(p2, 0x5A, n2);
+    memset(p3, 0x5A, n3);
+    size_t pages, before = resident_pages(p2, n2, &pages);
+    CHECKF(pages > 700 && before == pages, "%zu of %zu pages resident before", before, pages);
+    arena_discard(&a, p2, n2);
+    size_t after = resident_pages(p2, n2, &pages);
+    if (mapped)
+        CHECKF(after == 0, "%zu of %zu pages resident after", after, pages);
+    size_t bad = 0;
+    for (size_t k = 0; k < n1; k++)
+        bad += p1[k] != 0x5A;
+    for (size_t k = 0; k < n3; k++)
+        bad += p3[k] != 0x5A;
+    CHECKF(bad == 0, "%zu bytes of the neighbours lost", bad);
+    arena_reset(&a);
+    unsigned char *q = arena_alloc(&a, n1 + n2);
+    size_t nz = 0;
+    for (size_t k = 0; q && k < n1 + n2; k++)
+        nz += q[k] != 0;
+    CHECKF(q && nz == 0, "%zu bytes not zeroed after the reset", nz);
+    arena_release(&a);
+}
+
 SUITE(suite_sizefast) = {
     {"sizefast_prepared_run_equals_run", sizefast_prepared_run_equals_run},
     {"sizefast_prepared_run_once", sizefast_prepared_run_once},
     {"sizefast_arena_reset_reuses_zeroed", sizefast_arena_reset_reuses_zeroed},
     {"sizefast_arena_reserve_one_block", sizefast_arena_reserve_one_block},
     {"sizefast_arena_huge_maps_small_blocks", sizefast_arena_huge_maps_small_blocks},
+    {"sizefast_arena_discard_returns_pages", sizefast_arena_discard_returns_pages},
     {NULL, NULL},
 };

@@ -399,7 +399,7 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
          * each: in their block (mapped on huge pages), not 4 KB pages of
          * their own (at 800k transfers 400 faults) */
         size_t nkw = ((size_t)w->n + 3) / 4;
-        uint32_t *path = arena_calloc(a, (size_t)w->n * stride + 1 + 2 * nkw, sizeof *path);
+        uint32_t *path = arena_calloc(a, workload_path_words(w->n, stride), sizeof *path);
         if (!path)
             return -1;
         uint8_t *kind = (uint8_t *)(path + (size_t)w->n * stride + 1);
@@ -826,6 +826,19 @@ int ckpt_run_progress(const struct scenario *user, struct results *r,
     return ckpt_run_capture(user, r, progress, NULL, e);
 }
 
+/* The run's route cache, once the fluid engine holds its own paths: its
+ * pages returned before the loop's peak (nothing after reads it). */
+struct paths_of {
+    struct workload *w;
+    struct arena *a;
+};
+
+static void drop_paths(void *ctx)
+{
+    struct paths_of *p = ctx;
+    workload_drop_paths(p->w, p->a);
+}
+
 /* Everything after ckpt_prepare: the engine, the restore, the costs, on
  * the prepared eff, t and w in a (ckpt_run and ckpt_prepared_run alike). */
 static int run_after_prepare(const struct scenario *user, struct scenario *eff, struct arena *a,
@@ -858,6 +871,7 @@ static int run_after_prepare(const struct scenario *user, struct scenario *eff, 
     if (engine == ENGINE_HYBRID) /* auto's pick: the packet engine runs hybrid by it */
         eff->engine = ENGINE_HYBRID;
     struct ckpt_estimate est;
+    struct paths_of dp = {w, a};
     if (engine == ENGINE_PACKET || engine == ENGINE_HYBRID) { /* refused up front when too large */
         ckpt_estimate(sc, t, w, a, engine, r->bound_s, &est);
         struct ckpt_mem_limit lim;
@@ -874,7 +888,7 @@ static int run_after_prepare(const struct scenario *user, struct scenario *eff, 
     else if (rc == 0 && engine == ENGINE_FLUID)
         rc = cap ? err_set(e, "--pcap: the fluid engine moves no packets to capture "
                               "(%s); use engine: packet", r->engine_reason)
-                 : fluid_run(sc, t, w, r, e);
+                 : fluid_run_routes_done(sc, t, w, drop_paths, &dp, r, e);
     else if (rc == 0)
         rc = pkt_run_capture(sc, t, w, r, cap, e);
     if (rc == 0)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define ARENA_BLOCK (1u << 20)
 /* Blocks this large are mapped on their own, 2 MB aligned and advised for
@@ -197,6 +198,29 @@ void *arena_alloc(struct arena *a, size_t size)
     void *p = hand_out(a->head, a->used, size);
     a->used += size;
     return p;
+}
+
+/* The mapped block holding [p, p + size), in the chain from b; NULL: none. */
+static const struct arena_block *mapped_of(const struct arena_block *b, const void *p,
+                                           size_t size)
+{
+    for (; b; b = b->next) {
+        uintptr_t lo = (uintptr_t)b->data, at = (uintptr_t)p;
+        if (b->mapped && at >= lo && at - lo <= b->cap && size <= b->cap - (at - lo))
+            return b;
+    }
+    return NULL;
+}
+
+void arena_discard(struct arena *a, void *p, size_t size)
+{
+    if (!p || !size || !mapped_of(a->head, p, size))
+        return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+    uintptr_t hi = ((uintptr_t)p + size) & ~(page - 1);
+    if (hi > lo)
+        madvise((void *)lo, hi - lo, MADV_DONTNEED); /* advice: failure leaves them resident */
 }
 
 void *arena_calloc(struct arena *a, size_t n, size_t size)

@@ -62,6 +62,12 @@ void *arena_alloc(struct arena *a, size_t size);
  * then share one block rather than each taking 4 KB pages of its own. 0, or
  * -1 out of memory. */
 int arena_reserve(struct arena *a, size_t size);
+/* Give the system back the pages wholly inside allocation p of size bytes,
+ * which nothing reads again (touched again, they read as zeros): a large
+ * array dead before the run's peak stops counting in its resident memory.
+ * The arena keeps the mapping (arena_reset hands it out again); memory not
+ * mapped by the arena (from calloc) is left as it is. */
+void arena_discard(struct arena *a, void *p, size_t size);
 /* n elements of size each, with overflow check. */
 void *arena_calloc(struct arena *a, size_t n, size_t size);
 

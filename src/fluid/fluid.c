@@ -2664,9 +2664,27 @@ int fluid_run_grouped(const struct scenario *sc, const struct topo *t,
     return fluid_run_kinds(sc, t, w, grouped, 1, r, e);
 }
 
+static int run_all(const struct scenario *sc, const struct topo *t, const struct workload *w,
+                   int grouped, int kinds, void (*done)(void *), void *ctx, struct results *r,
+                   struct err *e);
+
 int fluid_run_kinds(const struct scenario *sc, const struct topo *t,
                     const struct workload *w, int grouped, int kinds, struct results *r,
                     struct err *e)
+{
+    return run_all(sc, t, w, grouped, kinds, NULL, NULL, r, e);
+}
+
+int fluid_run_routes_done(const struct scenario *sc, const struct topo *t,
+                          const struct workload *w, void (*done)(void *ctx), void *ctx,
+                          struct results *r, struct err *e)
+{
+    return run_all(sc, t, w, groups_on(sc, t, w), 1, done, ctx, r, e);
+}
+
+static int run_all(const struct scenario *sc, const struct topo *t, const struct workload *w,
+                   int grouped, int kinds, void (*done)(void *), void *ctx, struct results *r,
+                   struct err *e)
 {
     struct fnet *n = malloc(sizeof *n);
     if (!n)
@@ -2675,6 +2693,10 @@ int fluid_run_kinds(const struct scenario *sc, const struct topo *t,
     struct fdone d = {0};
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = setup(n, sc, t, w, grouped, kinds, e);
+    if (rc == 0 && done && n->own_path) {
+        /* ckpt_latency reads the solver's paths, heads_kind ran in set-up */
+        done(ctx);
+    }
     if (rc == 0) {
         fluid_unmodelled(sc, t, w, r);
         fsample_init(&n->fs, r, sc->telemetry.interval_ps);

@@ -51,6 +51,14 @@ uint32_t fluid_grouped_mismatches(const struct scenario *sc, const struct topo *
 int fluid_run(const struct scenario *sc, const struct topo *t,
               const struct workload *w, struct results *r, struct err *e);
 
+/* fluid_run, calling done(ctx) once set-up has taken what it reads of w's
+ * routes (w->path, w->kind) when the loop and results read them no more
+ * (each transfer's route leads its solver path): the caller, which owns w,
+ * may then release them before the loop's peak. Not called otherwise. */
+int fluid_run_routes_done(const struct scenario *sc, const struct topo *t,
+                          const struct workload *w, void (*done)(void *ctx), void *ctx,
+                          struct results *r, struct err *e);
+
 /* fluid_run with spray's (and per-packet adaptive's) leaf pairs held once
  * in the solver as groups (grouped 1; fluid_run does so on three tiers,
  * without training traffic) or every transfer holding its whole split

@@ -829,3 +829,16 @@ int workload_build(struct workload *w, const struct scenario *sc,
     arena_release(&scratch);
     return rc < 0 ? -1 : 0;
 }
+
+void workload_drop_paths(struct workload *w, struct arena *a)
+{
+    if (!w->path)
+        return;
+    arena_discard(a, (void *)(uintptr_t)w->path,
+                  workload_path_words(w->n, w->path_stride) * sizeof *w->path);
+    w->path = NULL;
+    w->path_n = NULL;
+    w->path_stride = 0;
+    w->kind = NULL; /* in the same block */
+    w->kind_memo = NULL;
+}

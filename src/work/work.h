@@ -105,6 +105,19 @@ static inline uint32_t workload_path(const struct workload *w, const struct topo
     return n;
 }
 
+/* The 32-bit words of a route cache (ckpt_prepare) for n transfers of
+ * stride inner ports each: the routes, one word, then a byte a transfer of
+ * kinds and one of hop counts. */
+static inline size_t workload_path_words(uint32_t n, uint32_t stride)
+{
+    return (size_t)n * stride + 1 + 2 * (((size_t)n + 3) / 4);
+}
+
+/* Forget w's route cache and kinds, allocated in a, and return their pages
+ * to the system (arena_discard): after the fluid engine's set-up nothing
+ * reads them (fluid_run_routes_done); a later workload_path routes again. */
+void workload_drop_paths(struct workload *w, struct arena *a);
+
 /* The scenario the topology is built from: every NIC of a compute node is
  * its own host port (cluster.nodes x nics_per_node hosts, hosts_per_leaf x
  * nics_per_node ports per compute leaf). Identity for one NIC per node. */
