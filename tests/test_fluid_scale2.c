@@ -1,5 +1,6 @@
 /* The fluid engine at scale, round two (issue 30, item 4): what a run keeps
  * per transfer outside the engine, and spray on three tiers. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -290,10 +291,80 @@ static void fluid_scale2_routes_dropped_after_setup(void)
     test_prep_release(&p);
 }
 
+/* telemetry.ports from the solver's links (the engine holds no port to
+ * link map past set-up, a back end its NICs' links): no completion below
+ * the bound, which a back end filling sets; every port named as the
+ * topology has it, bytes
+ * on exactly the ports some transfer's route crosses, and on each of them
+ * at least the payload of every transfer crossing it; the spread over
+ * uplinks from the same figures. Two and three tiers, two NICs a storage
+ * node (their back end fed through both). */
+static void fluid_scale2_port_figures_on_routes(void)
+{
+    static const char *const cases[] = {"seed=1", "mid"};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct scenario sc;
+        kind_case(&sc, cases[c]);
+        test_set(&sc, "telemetry.ports=true");
+        if (c == 0) {
+            test_set(&sc, "storage.nics_per_node=2");
+            test_set(&sc, "storage.drain_rate=100Gbps");
+            test_set(&sc, "storage.ingest_buffer=1MB");
+        }
+        struct test_prep p;
+        int ok = test_prepare(&p, &sc) == 0;
+        ok = ok && fluid_run(&p.eff, &p.t, &p.w, &p.r, &p.e) == 0 && p.r.ok;
+        CHECKF(ok && p.r.n_ports == p.t.n_ports, "%s: %s %s, %u ports", cases[c], p.e.msg,
+               p.r.violation, p.r.n_ports);
+        /* the first: its back ends fill (the NICs bring what they drain) */
+        CHECKF(p.r.completion_s >= p.r.bound_s * (1 - 1e-9) &&
+                   (c || p.r.bound_limit == PATH_BACKEND),
+               "%s: completion %.9g s, bound %.9g s (limit %d)", cases[c], p.r.completion_s,
+               p.r.bound_s, (int)p.r.bound_limit);
+        uint64_t *least = ok ? calloc(p.t.n_ports, sizeof *least) : NULL;
+        uint32_t path[TOPO_MAX_HOPS], bad_name = 0, bad_bytes = 0, crossed = 0;
+        for (uint32_t i = 0; least && i < p.w.n; i++) {
+            uint32_t np = p.w.xfers[i].bytes ? workload_path(&p.w, &p.t, i, path) : 0;
+            for (uint32_t k = 0; k < np; k++)
+                least[path[k]] += p.w.xfers[i].bytes;
+        }
+        for (uint32_t q = 0; least && p.r.n_ports == p.t.n_ports && q < p.t.n_ports; q++) {
+            const struct port_result *pr = &p.r.ports[q];
+            bad_name += pr->node != p.t.ports[q].node || pr->peer != p.t.ports[q].peer ||
+                        pr->seg != p.t.ports[q].seg;
+            bad_bytes += least[q] ? pr->tx_bytes < least[q] || pr->active_s <= 0
+                                  : pr->tx_bytes != 0 || pr->active_s != 0;
+            crossed += least[q] != 0;
+        }
+        CHECKF(least && bad_name == 0 && bad_bytes == 0 && crossed > 100,
+               "%s: %u ports misnamed, %u with wrong bytes, %u crossed", cases[c], bad_name,
+               bad_bytes, crossed);
+        /* the spread over uplinks and spines: balance_compute's on the
+         * ports' bytes (rounded to whole bytes there: within 1e-9) */
+        struct results *b = calloc(1, sizeof *b);
+        double *bytes = calloc(p.t.n_ports, sizeof *bytes);
+        for (uint32_t q = 0; b && bytes && p.r.n_ports == p.t.n_ports && q < p.t.n_ports; q++)
+            bytes[q] = (double)p.r.ports[q].tx_bytes;
+        if (b && bytes)
+            balance_compute(b, &p.t, bytes);
+        CHECKF(b && bytes && p.r.lb_uplink_imbalance > 1 && p.r.lb_spine_imbalance > 0 &&
+                   fabs(b->lb_uplink_imbalance - p.r.lb_uplink_imbalance) < 1e-9 &&
+                   fabs(b->lb_spine_imbalance - p.r.lb_spine_imbalance) < 1e-9,
+               "%s: imbalance %.12g / %.12g, spines %.12g / %.12g", cases[c],
+               p.r.lb_uplink_imbalance, b ? b->lb_uplink_imbalance : 0, p.r.lb_spine_imbalance,
+               b ? b->lb_spine_imbalance : 0);
+        free(b);
+        free(bytes);
+        free(least);
+        test_prep_release(&p);
+    }
+}
+
 SUITE(suite_fluid_scale2) = {
     {"fluid_scale2_kinds_handed_as_found", fluid_scale2_kinds_handed_as_found},
     {"fluid_scale2_kinds_as_ports", fluid_scale2_kinds_as_ports},
     {"fluid_scale2_routes_dropped_after_setup", fluid_scale2_routes_dropped_after_setup},
+    {"fluid_scale2_port_figures_on_routes", fluid_scale2_port_figures_on_routes},
     {"fluid_scale2_workload_bytes_per_transfer", fluid_scale2_workload_bytes_per_transfer},
     {"fluid_scale2_grouped_spray_equals_per_transfer",
      fluid_scale2_grouped_spray_equals_per_transfer},

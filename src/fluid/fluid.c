@@ -54,6 +54,7 @@ struct fstore {
     double drain_bps; /* 0: stuck */
     double ratio;     /* payload / wire bytes of the flows to it */
     uint32_t vlink;   /* its back-end link in the solver; UINT32_MAX = none */
+    uint32_t nic_lid; /* its NIC's leaf port's solver link; UINT32_MAX = none */
     int buffered;     /* has a back end that can fall behind (else keeps up) */
     int full;
 };
@@ -77,8 +78,9 @@ struct fnet {
     /* Solver links are the ports some flow crosses, in port order, then the
      * back ends' virtual links: about half a fabric's ports carry nothing
      * (no checkpoint byte goes down to a writer or up from a storage node). */
-    uint32_t *port_lid;      /* per port: its solver link, or UINT32_MAX */
-    uint32_t *lid_port;      /* per solver link: its port, or UINT32_MAX (virtual) */
+    uint32_t *lid_port;      /* per solver link: its port, or UINT32_MAX (virtual);
+                              * the other way round only in set-up (what the loop
+                              * needs of it: fstore.nic_lid) */
     uint32_t nu;             /* solver links that are ports */
     struct fstore *st;       /* per storage node; NULL without a back end */
     uint32_t *order, next;   /* flows by (start, id), NULL when in id order; next to start */
@@ -1468,37 +1470,41 @@ static uint32_t virt_lid(const struct fnet *n, uint32_t v)
 
 /* Number the solver's links: the ports on some flow's list in port order,
  * then the virtual ones in theirs (so every tie the solver breaks by link
- * id goes as before), and rewrite the lists. *nl: links before, after. */
-static int compact_links(struct fnet *n, struct lset *all, struct lset *tall, struct lset *grp,
-                         uint32_t *nl)
+ * id goes as before), and rewrite the lists. *nl: links before, after.
+ * The port to link map is set-up's (tmp): the loop holds only lid_port
+ * and each back end's NIC link (at 800k transfers 5 MB less resident). */
+static int compact_links(struct fnet *n, struct arena *tmp, struct lset *all, struct lset *tall,
+                         struct lset *grp, uint32_t *nl)
 {
     const struct topo *t = n->t;
     uint32_t np = t->n_ports, nv = *nl - np;
-    /* lid_port beside, sized for every port used: one block on huge pages
-     * rather than a second of 4 KB ones (at 800k transfers 300 faults) */
-    n->port_lid = arena_calloc(&n->arena, (size_t)np + 1 + np + nv + 1, sizeof *n->port_lid);
-    if (!n->port_lid)
+    uint32_t *port_lid = arena_calloc(tmp, (size_t)np + 1, sizeof *port_lid);
+    if (!port_lid)
         return -1;
     struct lset *ls[3] = {all, tall, grp};
     for (int k = 0; k < 3; k++)
         for (uint32_t i = 0; i < ls[k]->n; i++)
             if (ls[k]->link[i] < np)
-                n->port_lid[ls[k]->link[i]] = 1;
+                port_lid[ls[k]->link[i]] = 1;
     uint32_t nu = 0;
     for (uint32_t p = 0; p < np; p++)
-        n->port_lid[p] = n->port_lid[p] ? nu++ : UINT32_MAX;
+        port_lid[p] = port_lid[p] ? nu++ : UINT32_MAX;
     n->nu = nu;
-    n->lid_port = n->port_lid + np + 1;
+    n->lid_port = arena_calloc(&n->arena, (size_t)nu + nv + 1, sizeof *n->lid_port);
+    if (!n->lid_port)
+        return -1;
     for (uint32_t p = 0; p < np; p++)
-        if (n->port_lid[p] != UINT32_MAX)
-            n->lid_port[n->port_lid[p]] = p;
+        if (port_lid[p] != UINT32_MAX)
+            n->lid_port[port_lid[p]] = p;
     for (uint32_t v = 0; v < nv; v++)
         n->lid_port[nu + v] = UINT32_MAX;
     for (int k = 0; k < 3; k++)
         for (uint32_t i = 0; i < ls[k]->n; i++) {
             uint32_t l = ls[k]->link[i];
-            ls[k]->link[i] = l < np ? n->port_lid[l] : nu + (l - np);
+            ls[k]->link[i] = l < np ? port_lid[l] : nu + (l - np);
         }
+    for (uint32_t j = 0; n->st && j < t->n_storage; j++)
+        n->st[j].nic_lid = port_lid[t->nodes[t->first_storage + j].leaf_port];
     *nl = nu + nv;
     return 0;
 }
@@ -1579,7 +1585,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     int path_big = path_own && plen_all < UINT32_MAX && plen_all * sizeof(uint32_t) >= (1u << 20);
     size_t hb = heap_bytes((size_t)nf + ns + nt + 1);
     size_t big = arena_size(hb) + (path_big ? arena_size((plen_all + 1) * sizeof(uint32_t)) : 0) +
-                 arena_size(((size_t)t->n_ports + 1 + nl + 1) * sizeof(uint32_t));
+                 arena_size(((size_t)nl + 1) * sizeof(uint32_t));
     int heap_bad = hb && big >= ((size_t)16 << 20) && arena_reserve(a, big) < 0;
     heap_bad = heap_bad || cq_init(&n->q, a, (size_t)nf + ns + nt + 1) < 0;
     /* the two-class bookkeeping only when training has its own solver */
@@ -1758,7 +1764,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             goto oom;
         grp = pairs.pool;
     }
-    if (compact_links(n, &all, &tall, &grp, &nl) < 0)
+    if (compact_links(n, &tmp, &all, &tall, &grp, &nl) < 0)
         goto oom;
     if (rd != UINT32_MAX)
         rd = virt_lid(n, rd);
@@ -2062,7 +2068,7 @@ static void apply_rates(struct fnet *n, struct mm *m)
                 uint32_t nk = n->sc->storage.nics_per_node > 1 ? n->sc->storage.nics_per_node : 1;
                 double in = 0;
                 for (uint32_t q = o; q < o + nk && q < t->first_cleaf; q++) {
-                    uint32_t lq = n->port_lid[t->nodes[q].leaf_port];
+                    uint32_t lq = n->st[q - t->first_storage].nic_lid;
                     in += lq != UINT32_MAX ? m->links[lq].load : 0;
                 }
                 store_rates(n, o - t->first_storage, in);
@@ -2389,7 +2395,9 @@ static void balance(const struct fnet *n, struct results *r, struct scrap *s)
     int bheap, uheap;
     double *bytes = scrap_get(s, (size_t)t->n_ports * sizeof *bytes, &bheap);
     for (uint32_t p = 0; bytes && p < t->n_ports; p++)
-        bytes[p] = n->port_lid[p] != UINT32_MAX ? n->lk[n->port_lid[p]].bytes : 0;
+        bytes[p] = 0;
+    for (uint32_t l = 0; bytes && l < n->nu; l++) /* the ports' links */
+        bytes[n->lid_port[l]] = n->lk[l].bytes;
     if (bytes)
         balance_compute(r, t, bytes);
     scrap_put(bytes, bheap);
@@ -2466,6 +2474,17 @@ static void collect_training(struct fnet *n, struct results *r)
     if (n->two && n->tm.over_capacity)
         results_violate(r, "%llu training link loads above capacity",
                         (unsigned long long)n->tm.over_capacity);
+}
+
+/* Port p's telemetry figures from its link's. */
+static void port_figures(struct results *r, const struct topo *t, uint32_t p,
+                         const struct flink *lk)
+{
+    r->ports[p] = (struct port_result){.node = t->ports[p].node,
+                                       .peer = t->ports[p].peer,
+                                       .seg = t->ports[p].seg,
+                                       .tx_bytes = (uint64_t)(lk->bytes + 0.5),
+                                       .active_s = ps_to_s(lk->busy_ps)};
 }
 
 static void collect(struct fnet *n, struct results *r, struct fdone *d)
@@ -2567,16 +2586,11 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
          * no fluid meaning) */
         r->ports = calloc(t->n_ports, sizeof *r->ports);
         r->n_ports = r->ports ? t->n_ports : 0;
-        for (uint32_t l = 0; l < r->n_ports; l++) {
-            static const struct flink none; /* a port no flow crossed */
-            uint32_t k = n->port_lid[l];
-            const struct flink *lk = k != UINT32_MAX ? &n->lk[k] : &none;
-            r->ports[l] = (struct port_result){.node = t->ports[l].node,
-                                               .peer = t->ports[l].peer,
-                                               .seg = t->ports[l].seg,
-                                               .tx_bytes = (uint64_t)(lk->bytes + 0.5),
-                                               .active_s = ps_to_s(lk->busy_ps)};
-        }
+        static const struct flink none; /* a port no flow crossed */
+        for (uint32_t p = 0; p < r->n_ports; p++)
+            port_figures(r, t, p, &none);
+        for (uint32_t l = 0; r->n_ports && l < n->nu; l++) /* the ports' links */
+            port_figures(r, t, n->lid_port[l], &n->lk[l]);
     }
     r->bytes_sent = r->bytes_delivered = sent;
     r->bytes_dropped = r->bytes_in_flight = 0;
