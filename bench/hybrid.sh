@@ -23,6 +23,7 @@ bench-1024|scenarios/bench-1024.yaml|
 bench-1024-dcqcn|scenarios/bench-1024.yaml|transport.cc=dcqcn
 bench-1024-3tier|scenarios/bench-1024-3tier.yaml|
 cluster-100k|scenarios/cluster-100k.yaml|cluster.nodes=640 storage.nodes=20 model.name=custom model.params=10000000000
+cluster-100k-3tier|scenarios/cluster-100k.yaml|cluster.nodes=640 storage.nodes=40 fabric.tiers=3 fabric.hosts_per_leaf=32 fabric.leaves_per_pod=5 fabric.spines_per_pod=32 model.name=custom model.params=5000000000
 converged-async-70b|scenarios/converged-async-70b.yaml|model.name=custom model.params=100000000
 dcp-async-llama3-70b|scenarios/dcp-async-llama3-70b.yaml|model.name=custom model.params=7000000000
 llama3-405b-production|scenarios/llama3-405b-production.yaml|model.name=custom model.params=10000000000

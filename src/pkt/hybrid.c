@@ -2259,6 +2259,8 @@ void hybrid_loop(struct pnet *n)
         else {
             h.tw[h.why] += ps_to_s(h.period);
             h.nw[h.why]++;
+            /* the test or bound that held this observation, by how much */
+            fprintf(stderr, "hold at %.6f: %s (%.4g)\n", ps_to_s(n->now), why_name[h.why], h.whyx);
         }
 #endif
         b = n->now + h.period;
