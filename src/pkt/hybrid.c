@@ -26,8 +26,6 @@ enum {
 /* Observations the long baseline keeps (the state's drift is fitted over
  * them) and the fewest it fits. */
 #define BASE 128
-#define TREND 64 /* (lag_pay) */
-#define FALLEN 64 /* (lag_pay) */
 #define BASE_MIN 12
 
 /* A sending transfer's end: its room over its weight (the level of the
@@ -158,11 +156,6 @@ struct hybrid {
      * decline), the paused time at the last observation (ps) and the
      * estimate so far (s) */
     double tlag, eu, euc, perr;
-    /* the drift a jump_span fitted at its last TREND weighings (and the
-     * state's own time of each), for its trend (lag_pay) */
-    double trd[TREND], trt[TREND], tre[TREND];
-    uint32_t trn, trh;
-    double dpk, dpkw; /* the largest drift counted since the start at dpkw */
     double plast;
     int drained;               /* the last jump_span's jump drains */
 #ifdef CKPT_HYBRID_TRACE
@@ -818,48 +811,6 @@ static double lag_rate(const struct hybrid *h, double w)
     return fmax(h->dq_lag, dr);
 }
 
-/* The lag paid back. The sum of drift x time jumped holds the state
- * behind a relaxation that may since have ended (the full production
- * row: spent by 0.19 s, the drift then falling from 3/s to 0.03/s), but
- * a drift may also fall and regrow (dcp-async-llama3-70b: 0.035/s at
- * 0.5 s, 0.1/s at 2 s, 0.3/s at 5 s; lowered on the drift now alone,
- * paused +6.4%). So it is lowered to the drift no fit rules out x the
- * state's lag behind the packets only where (a) that drift, held over the
- * lag and the whole span ahead (to the next start or end, horizon
- * seconds), stays within LAG, and (b) the drift counted has not grown
- * over the last TREND weighings (its least-squares slope over the state's
- * own time <= 0): a regrowth shows there first (dcp-async from 0.55 s:
- * 0.034 -> 0.052/s; with (a) alone it jumped 0.21 s at 0.77 s as an end
- * came near, paused +2.7%). */
-static void lag_pay(struct hybrid *h, double horizon, double now)
-{
-    if (h->dpkw != h->watch0)
-        h->dpk = 0, h->dpkw = h->watch0;
-    h->dpk = fmax(h->dpk, h->drift);
-    h->trh = (h->trh + 1) % TREND;
-    h->trd[h->trh] = h->drift;
-    h->trt[h->trh] = now;
-    h->tre[h->trh] = h->eu;
-    if (h->trn < TREND)
-        h->trn++;
-    if (h->trn < TREND || h->drift * FALLEN > h->dpk)
-        return;
-    double mx = 0, my = 0, sxx = 0, sxy = 0, eu = 0;
-    for (uint32_t i = 0; i < TREND; i++) {
-        mx += h->trt[i] / TREND;
-        my += h->trd[i] / TREND;
-        eu = fmax(eu, h->tre[i]);
-    }
-    if (eu * (h->tlag + horizon) > LAG)
-        return;
-    for (uint32_t i = 0; i < TREND; i++) {
-        sxx += (h->trt[i] - mx) * (h->trt[i] - mx);
-        sxy += (h->trt[i] - mx) * (h->trd[i] - my);
-    }
-    if (sxx > 0 && sxy <= 0)
-        h->lag = fmin(h->lag, eu * h->tlag);
-}
-
 /* The lag a jump of dt seconds adds (tail: the time the state falls
  * behind the packets, the share its moves leave). */
 static double lag_add(const struct hybrid *h, double dt, int tail)
@@ -1142,7 +1093,6 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         CUT(W_START, t - now);
     if (t != UINT64_MAX && t - now < d)
         d = t - now;
-    uint64_t hz = d; /* (the span with these writers: lag_pay) */
     uint64_t iv = n->sc->telemetry.interval_ps;
     if (iv) { /* the next sample stays on its grid, after the jump */
         uint64_t ns = (now + iv - 1) / iv * iv;
@@ -1175,7 +1125,6 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
          * restarted it: the drift fitted before them is not the state's
          * now (mlperf-llama3-70b: a 1.24 s jump on 2 observations after 3
          * ends, on a fit from 1.2 s earlier, paused +14%) */
-        h->trn = 0; /* (a trend from before the restart is not the state's) */
         return WHY(h, W_BASE, h->bn), 0;
     }
     /* the backlog moving between a switch's queues: a jump moves it
@@ -1188,10 +1137,6 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
 #ifdef CKPT_HYBRID_TRACE
     uint64_t d_pre = d;
 #endif
-    if (h->drained)
-        h->trn = 0; /* (a drain's decline is carried: no drift fitted) */
-    else
-        lag_pay(h, ps_to_s(hz), ps_to_s(now - h->skipped));
     if (h->drift > 0 || h->pfit) {
         double most = lag_most(h, (double)d, 0);
         CUT(W_LAG, most > 0 ? (uint64_t)most : 0);
