@@ -541,6 +541,7 @@ struct team {
      * mode wait in round0 and alone0 between calls. */
     uint64_t until;
     uint64_t round0;
+    uint64_t out_ns;                  /* wall ns thread 0 returned at (pace) */
     int alone0, started;
     _Atomic uint32_t gate;
     struct team_arg {
@@ -1299,6 +1300,10 @@ static int team_before(struct pnet *n, uint64_t span, unsigned k, uint64_t limit
 #endif
     tm->until = limit;
     memset(tm->tmax, 0, sizeof tm->tmax);
+    /* hybrid's observation and jump between the periods run in neither
+     * mode: the pace's epoch does not count them */
+    if (tm->pace.t0 && tm->out_ns)
+        tm->pace.t0 += wall_ns() - tm->out_ns;
     int over;
     if (!tm->started) {
         over = team_launch(tm) < 0;
@@ -1326,6 +1331,8 @@ static int team_before(struct pnet *n, uint64_t span, unsigned k, uint64_t limit
     }
     n->now = now;
     TT_ADD(tm->tt_fold);
+    if (tm->mode == TEAM_ADAPT)
+        tm->out_ns = wall_ns();
 #ifdef CKPT_TEAM_TRACE
     tm->tt_alone_periods += (uint64_t)tm->alone0;
     tm->tt_ret = wall_ns();
