@@ -471,9 +471,6 @@ static void loop_window(struct pnet *n, uint64_t span, int reverse)
  * split window wait on it; alone, thread 0 takes every copy's events into
  * its own queue and runs them as one thread does (team_merge), at one
  * thread's speed, and gives them back to their owners to split again. */
-#define TEAM_EPOCH_NS UINT64_C(10000000)
-#define TEAM_STAY_MAX 32u
-
 static uint64_t wall_ns(void)
 {
     struct timespec t;
@@ -488,14 +485,6 @@ static uint64_t wall_ns(void)
 #define TT_START() (void)0
 #define TT_ADD(field) (void)0
 #endif
-
-struct team_pace {
-    uint64_t t0, ev0;  /* the epoch's start: wall ns, events */
-    double rate[2];    /* events/s last measured split [0] and alone [1] */
-    int solo;          /* the running epoch's mode */
-    int best;          /* the mode chosen at the last comparison */
-    unsigned stay, left; /* epochs the chosen mode runs, and still will */
-};
 
 struct team {
     struct pnet *wk[TEAM_MAX];        /* each thread's copy: cp[j], or the run's own as 0 (hybrid) */
@@ -624,20 +613,31 @@ static int team_pace(struct team *tm, uint64_t round, uint64_t ev)
 {
     if (tm->mode != TEAM_ADAPT)
         return tm->mode == TEAM_SOLO || (tm->mode == TEAM_ALTERNATE && (round & 1));
-    struct team_pace *p = &tm->pace;
-    uint64_t t = wall_ns();
+    return pnet_pace(&tm->pace, wall_ns(), ev);
+}
+
+int pnet_pace(struct team_pace *p, uint64_t t, uint64_t ev)
+{
     if (!p->t0) {
         p->t0 = t, p->ev0 = ev;
         return p->solo;
     }
-    if (t - p->t0 < TEAM_EPOCH_NS)
+    uint64_t dt = t - p->t0;
+    /* a measuring epoch that has fallen far behind the chosen mode ends
+     * early: split on an oversubscribed machine waits at every window for
+     * a partner without a core */
+    int behind = p->solo != p->best && p->rate[p->best] > 0 && dt >= TEAM_EPOCH_NS / 4 &&
+                 (double)(ev - p->ev0) * 1e9 < 0.5 * p->rate[p->best] * (double)dt;
+    if (dt < TEAM_EPOCH_NS && !behind)
         return p->solo;
-    p->rate[p->solo] = (double)(ev - p->ev0) * 1e9 / (double)(t - p->t0);
+    p->rate[p->solo] = (double)(ev - p->ev0) * 1e9 / (double)dt;
     p->t0 = t, p->ev0 = ev;
     if (p->solo != p->best) {
-        /* a measuring epoch: the faster mode runs on; a choice confirmed
-         * is measured again half as often */
-        int best = p->rate[1] > p->rate[0];
+        /* a measuring epoch: the faster mode runs on, split only when
+         * clearly faster (an epoch's rate on a loaded machine is noisy,
+         * and a split chosen wrongly costs more than one thread's speed
+         * missed); a choice confirmed is measured again half as often */
+        int best = p->rate[0] < TEAM_SPLIT_GAIN * p->rate[1];
         p->stay = best == p->best && p->stay ? 2 * p->stay : 2;
         p->stay = p->stay > TEAM_STAY_MAX ? TEAM_STAY_MAX : p->stay;
         p->best = best;
