@@ -116,10 +116,11 @@ test: deps
 test-build: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet $(B)/test_public $(BA)/test_public \
             $(if $(MPICC),$(B)/ckptnet-mpi) $(if $(CLANG),$(BO)/test_unit)
 
-# The measurement builds (hybrid's trace, prefetch hints as loads) are
+# The measurement builds (hybrid's trace, the team's, prefetch hints as loads) are
 # built by hand only: checked here so they still compile, warning-free.
 test-variants:
 	$(CC) $(CSTD) $(WARN) -Werror -Iinclude $(PKG_CFLAGS) -fsyntax-only -DCKPT_HYBRID_TRACE src/pkt/hybrid.c
+	$(CC) $(CSTD) $(WARN) -Werror -Iinclude $(PKG_CFLAGS) -fsyntax-only -DCKPT_TEAM_TRACE src/pkt/sched.c
 	$(CC) $(CSTD) $(WARN) -Werror -Iinclude $(PKG_CFLAGS) -fsyntax-only -DCKPT_PREFETCH_LOADS src/pkt/*.c src/core/*.c
 	@echo "test-variants: the trace and prefetch-load builds compile"
 

@@ -8,6 +8,7 @@
 #include "../src/api/ckpt.h"
 #include "../src/core/evq.h"
 #include "../src/core/machine.h"
+#include "../src/pkt/engine_int.h"
 #include "../src/report/fields.h"
 #include "../src/scenario/scenario.h"
 #include "harness.h"
@@ -248,6 +249,47 @@ static void threads_queue_restart(void)
     evq_release(&q);
 }
 
+/* The team's pace fed a machine whose split and alone windows run at
+ * rate[0] and rate[1] events/s, asked every 100 us for 4 s: the share of
+ * the time split and the longest split epoch after the first two (the
+ * first runs split, unmeasured). */
+static double pace_split_share(double split, double alone, double *longest)
+{
+    struct team_pace p = {0};
+    const uint64_t step = 100000, end = UINT64_C(4000000000);
+    double ev = 0, on = 0, rate[2] = {split, alone};
+    uint64_t since = 0;
+    int mode = pnet_pace(&p, 1, 0);
+    *longest = 0;
+    for (uint64_t t = 1 + step; t < end; t += step) {
+        ev += rate[mode] * (double)step * 1e-9;
+        on += mode ? 0 : (double)step;
+        int m = pnet_pace(&p, t, (uint64_t)ev);
+        if (m != mode) {
+            if (!mode && since > 2 * TEAM_EPOCH_NS && (double)(t - since) > *longest)
+                *longest = (double)(t - since);
+            since = t;
+        }
+        mode = m;
+    }
+    return on / (double)end;
+}
+
+/* Split is kept only when clearly faster, and a split epoch that falls
+ * far behind alone ends early: a loaded machine's noise does not make two
+ * threads slower than one. */
+static void threads_pace_choice(void)
+{
+    double longest, s;
+    s = pace_split_share(1.5e7, 1e7, &longest); /* a free core: split */
+    CHECKF(s > 0.8, "split %.3f of the time at 1.5x", s);
+    s = pace_split_share(1.05e7, 1e7, &longest); /* within the noise: alone */
+    CHECKF(s < 0.1, "split %.3f of the time at 1.05x", s);
+    s = pace_split_share(1e6, 1e7, &longest); /* no core for the partner */
+    CHECKF(s < 0.05 && longest <= TEAM_EPOCH_NS / 4 + 100000,
+           "split %.3f of the time at 0.1x, epochs up to %.0f ns", s, longest);
+}
+
 SUITE(suite_threads) = {
     {"threads_auto_rule", threads_auto_rule},
     {"threads_auto_key", threads_auto_key},
@@ -255,5 +297,6 @@ SUITE(suite_threads) = {
     {"threads_counters_folded", threads_counters_folded},
     {"threads_team_modes", threads_team_modes},
     {"threads_queue_restart", threads_queue_restart},
+    {"threads_pace_choice", threads_pace_choice},
     {NULL, NULL},
 };

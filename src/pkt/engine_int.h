@@ -16,6 +16,26 @@ struct chunk_pool {
     uint64_t n;
 };
 
+/* A team's choice between splitting the windows and running them alone
+ * (sched.c, team_pace): each mode's events per wall second over an epoch
+ * of TEAM_EPOCH_NS; the faster runs `stay` epochs, then the other one to
+ * be measured again; split must be TEAM_SPLIT_GAIN times alone's rate. */
+#define TEAM_EPOCH_NS UINT64_C(10000000)
+#define TEAM_STAY_MAX 32u
+#define TEAM_SPLIT_GAIN 1.1
+
+struct team_pace {
+    uint64_t t0, ev0;  /* the epoch's start: wall ns, events */
+    double rate[2];    /* events/s last measured split [0] and alone [1] */
+    int solo;          /* the running epoch's mode */
+    int best;          /* the mode chosen at the last comparison */
+    unsigned stay, left; /* epochs the chosen mode runs, and still will */
+};
+
+/* The mode for the next window (1 alone, 0 split) at wall time t (ns),
+ * given the run's events so far. */
+int pnet_pace(struct team_pace *p, uint64_t t, uint64_t ev);
+
 /* Fill n (caller's memory) for the run of w on t: ports, switches, NICs,
  * flows, classes, the transport (tp, else transport.cc's) and its side
  * table, and the flows' start events. -1 with e set when it cannot. */

@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 #include <limits.h>
 #include <time.h>
-#ifdef CKPT_EV_KINDS
+#if defined CKPT_EV_KINDS || defined CKPT_TEAM_TRACE
 #include <stdio.h>
 #endif
 #ifdef __linux__
@@ -471,16 +471,20 @@ static void loop_window(struct pnet *n, uint64_t span, int reverse)
  * split window wait on it; alone, thread 0 takes every copy's events into
  * its own queue and runs them as one thread does (team_merge), at one
  * thread's speed, and gives them back to their owners to split again. */
-#define TEAM_EPOCH_NS UINT64_C(10000000)
-#define TEAM_STAY_MAX 32u
+static uint64_t wall_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * UINT64_C(1000000000) + (uint64_t)t.tv_nsec;
+}
 
-struct team_pace {
-    uint64_t t0, ev0;  /* the epoch's start: wall ns, events */
-    double rate[2];    /* events/s last measured split [0] and alone [1] */
-    int solo;          /* the running epoch's mode */
-    int best;          /* the mode chosen at the last comparison */
-    unsigned stay, left; /* epochs the chosen mode runs, and still will */
-};
+#ifdef CKPT_TEAM_TRACE
+#define TT_START() uint64_t tt0_ = wall_ns()
+#define TT_ADD(field) (field += wall_ns() - tt0_)
+#else
+#define TT_START() (void)0
+#define TT_ADD(field) (void)0
+#endif
 
 struct team {
     struct pnet *wk[TEAM_MAX];        /* each thread's copy: cp[j], or the run's own as 0 (hybrid) */
@@ -526,12 +530,21 @@ struct team {
      * mode wait in round0 and alone0 between calls. */
     uint64_t until;
     uint64_t round0;
+    uint64_t out_ns;                  /* wall ns thread 0 returned at (pace) */
     int alone0, started;
     _Atomic uint32_t gate;
     struct team_arg {
         struct team *tm;
         unsigned id;
     } args[TEAM_MAX];
+#ifdef CKPT_TEAM_TRACE /* where the threads' wall time goes (stderr at the end) */
+    struct {
+        uint64_t run, wait, hold, park, windows, events;
+        uint64_t *win, nwin; /* each split round's window: thread CPU ns, by round */
+    } tt[TEAM_MAX];
+    uint64_t tt_periods, tt_alone_periods, tt_serial, tt_fold, tt_ret, tt_merge, tt_unmerge;
+    uint64_t tt_alone_run, tt_splits;
+#endif
 };
 
 /* Spins before a waiting thread sleeps: about as long as a futex's sleep
@@ -587,16 +600,11 @@ static void team_barrier(struct team *tm, unsigned id, uint64_t round)
     atomic_store(&tm->arrived[id], round);
     if (atomic_load(&tm->sleepers))
         team_wake(tm);
+    TT_START();
     for (unsigned j = 0; j < tm->k; j++)
         if (j != id)
             team_await(tm, &tm->arrived[j], round);
-}
-
-static uint64_t wall_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * UINT64_C(1000000000) + (uint64_t)t.tv_nsec;
+    TT_ADD(tm->tt[id].wait);
 }
 
 /* Alone (1) or split (0) for round's window; thread 0, before it publishes
@@ -605,20 +613,31 @@ static int team_pace(struct team *tm, uint64_t round, uint64_t ev)
 {
     if (tm->mode != TEAM_ADAPT)
         return tm->mode == TEAM_SOLO || (tm->mode == TEAM_ALTERNATE && (round & 1));
-    struct team_pace *p = &tm->pace;
-    uint64_t t = wall_ns();
+    return pnet_pace(&tm->pace, wall_ns(), ev);
+}
+
+int pnet_pace(struct team_pace *p, uint64_t t, uint64_t ev)
+{
     if (!p->t0) {
         p->t0 = t, p->ev0 = ev;
         return p->solo;
     }
-    if (t - p->t0 < TEAM_EPOCH_NS)
+    uint64_t dt = t - p->t0;
+    /* a measuring epoch that has fallen far behind the chosen mode ends
+     * early: split on an oversubscribed machine waits at every window for
+     * a partner without a core */
+    int behind = p->solo != p->best && p->rate[p->best] > 0 && dt >= TEAM_EPOCH_NS / 4 &&
+                 (double)(ev - p->ev0) * 1e9 < 0.5 * p->rate[p->best] * (double)dt;
+    if (dt < TEAM_EPOCH_NS && !behind)
         return p->solo;
-    p->rate[p->solo] = (double)(ev - p->ev0) * 1e9 / (double)(t - p->t0);
+    p->rate[p->solo] = (double)(ev - p->ev0) * 1e9 / (double)dt;
     p->t0 = t, p->ev0 = ev;
     if (p->solo != p->best) {
-        /* a measuring epoch: the faster mode runs on; a choice confirmed
-         * is measured again half as often */
-        int best = p->rate[1] > p->rate[0];
+        /* a measuring epoch: the faster mode runs on, split only when
+         * clearly faster (an epoch's rate on a loaded machine is noisy,
+         * and a split chosen wrongly costs more than one thread's speed
+         * missed); a choice confirmed is measured again half as often */
+        int best = p->rate[0] < TEAM_SPLIT_GAIN * p->rate[1];
         p->stay = best == p->best && p->stay ? 2 * p->stay : 2;
         p->stay = p->stay > TEAM_STAY_MAX ? TEAM_STAY_MAX : p->stay;
         p->best = best;
@@ -761,7 +780,28 @@ static int team_round(struct team *tm, unsigned id, uint64_t *round)
     }
     uint64_t wend = start + tm->span < instant ? start + tm->span : instant;
     wend = wend < tm->until ? wend : tm->until;
+    TT_START();
+#ifdef CKPT_TEAM_TRACE
+    struct timespec c0, c1;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+#endif
     uint64_t last = n->oom ? 0 : window_run(n, &tm->w[id], start, wend, tm->reverse);
+    TT_ADD(tm->tt[id].run);
+#ifdef CKPT_TEAM_TRACE
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+    if (*round >= tm->tt[id].nwin) {
+        uint64_t m = 2 * *round + 1024;
+        uint64_t *x = realloc(tm->tt[id].win, m * sizeof *x);
+        if (x) {
+            memset(x + tm->tt[id].nwin, 0, (m - tm->tt[id].nwin) * sizeof *x);
+            tm->tt[id].win = x, tm->tt[id].nwin = m;
+        }
+    }
+    if (*round < tm->tt[id].nwin)
+        tm->tt[id].win[*round] = (uint64_t)((c1.tv_sec - c0.tv_sec) * 1000000000L + (c1.tv_nsec - c0.tv_nsec));
+    tm->tt[id].windows++;
+    tm->tt[id].events += tm->w[id].n;
+#endif
     tm->tmax[id] = last > tm->tmax[id] ? last : tm->tmax[id];
     return 0;
 }
@@ -841,7 +881,9 @@ static int team_alone(struct team *tm)
         return 1;
     }
     uint64_t wend = tm->until - start > tm->span ? start + tm->span : tm->until;
+    TT_START();
     uint64_t last = window_run(n, &tm->w[0], start, wend, tm->reverse);
+    TT_ADD(tm->tt_alone_run);
     if (!tm->w[0].n) { /* the instant of an event of the whole fabric */
         run_instant(n, start);
         last = start;
@@ -858,8 +900,10 @@ static uint64_t team_park(struct team *tm, unsigned id, uint64_t round)
     atomic_store(&tm->parked[id], round);
     if (atomic_load(&tm->sleepers))
         team_wake(tm);
+    TT_START();
     while (atomic_load(&tm->solo))
         futex_wait(&tm->solo, 1);
+    TT_ADD(tm->tt[id].park);
     return tm->done ? 0 : tm->resume - 1;
 }
 
@@ -871,8 +915,10 @@ static int team_hold(struct team *tm, unsigned id, uint64_t round)
     atomic_store(&tm->parked[id], round);
     if (atomic_load(&tm->sleepers))
         team_wake(tm);
+    TT_START();
     while (atomic_load(&tm->gate) == g)
         futex_wait(&tm->gate, g);
+    TT_ADD(tm->tt[id].hold);
     return !tm->done;
 }
 
@@ -892,7 +938,12 @@ static int team_work(struct team *tm, unsigned id)
             int want = team_pace(tm, round, ev);
             tm->rounds++;
             if (alone && !want) { /* the others rejoin at this round */
+                TT_START();
                 team_unmerge(tm);
+                TT_ADD(tm->tt_unmerge);
+#ifdef CKPT_TEAM_TRACE
+                tm->tt_splits++;
+#endif
                 team_pace_restart(tm, tm->wk[0]->events); /* the others' are 0 */
                 tm->resume = round;
                 atomic_store(&tm->solo, 0);
@@ -918,11 +969,20 @@ static int team_work(struct team *tm, unsigned id)
                 continue;
             }
             /* every copy is thread 0's once its thread has parked */
-            for (unsigned j = 1; j < tm->k; j++)
-                team_await(tm, &tm->parked[j], round);
+            {
+                TT_START();
+                for (unsigned j = 1; j < tm->k; j++)
+                    team_await(tm, &tm->parked[j], round);
+                TT_ADD(tm->tt[0].wait);
+            }
             alone = 1;
             tm->solo_rounds++;
-            if ((r = team_merge(tm, round)) != 0)
+            {
+                TT_START();
+                r = team_merge(tm, round);
+                TT_ADD(tm->tt_merge);
+            }
+            if (r != 0)
                 break;
             team_pace_restart(tm, tm->wk[0]->events);
             if ((r = team_alone(tm)) != 0)
@@ -939,8 +999,10 @@ static int team_work(struct team *tm, unsigned id)
             break;
     }
     if (r == 2) { /* thread 0, the period's end: the others' copies are its own */
+        TT_START();
         for (unsigned j = 1; j < tm->k && !alone; j++)
             team_await(tm, &tm->parked[j], round);
+        TT_ADD(tm->tt[0].wait);
         tm->round0 = round;
         tm->alone0 = alone;
         return 0;
@@ -1021,6 +1083,10 @@ static struct team *team_new(struct pnet *n, uint64_t span, int reverse, unsigne
     tm->until = UINT64_MAX;
     tm->reverse = reverse;
     tm->mode = n->sc->sim.team_mode;
+#ifdef CKPT_TEAM_TRACE /* a mode forced: 1 split, 2 alone, 3 alternate */
+    if (getenv("CKPT_TEAM_MODE"))
+        tm->mode = atoi(getenv("CKPT_TEAM_MODE"));
+#endif
     for (uint32_t p = 0; p < n->whole; p++)
         owner[p] = (uint8_t)((n->topo->nodes[p].kind >= NODE_LEAF ? p : n->topo->nodes[p].leaf) % k);
     n->owner = owner;
@@ -1047,6 +1113,43 @@ static void team_free(struct pnet *n, struct team *tm)
 {
     for (int j = 1; j < tm->started; j++)
         pthread_join(tm->th[j], NULL);
+#ifdef CKPT_TEAM_TRACE
+    fprintf(stderr, "team: %u threads, %llu rounds (%llu alone), %llu periods (%llu ended alone), "
+                    "serial between periods %.3f s, fold %.3f s, merge %.3f s, unmerge %.3f s (%llu), "
+                    "alone windows %.3f s\n",
+            tm->k, (unsigned long long)tm->rounds, (unsigned long long)tm->solo_rounds,
+            (unsigned long long)tm->tt_periods, (unsigned long long)tm->tt_alone_periods,
+            (double)tm->tt_serial * 1e-9, (double)tm->tt_fold * 1e-9, (double)tm->tt_merge * 1e-9,
+            (double)tm->tt_unmerge * 1e-9, (unsigned long long)tm->tt_splits,
+            (double)tm->tt_alone_run * 1e-9);
+    {
+        uint64_t smax = 0, sum[TEAM_MAX] = {0}, nw = 0;
+        for (unsigned j = 0; j < tm->k; j++)
+            nw = tm->tt[j].nwin > nw ? tm->tt[j].nwin : nw;
+        for (uint64_t r = 0; r < nw; r++) {
+            uint64_t m = 0;
+            for (unsigned j = 0; j < tm->k; j++) {
+                uint64_t v = r < tm->tt[j].nwin ? tm->tt[j].win[r] : 0;
+                sum[j] += v;
+                m = v > m ? v : m;
+            }
+            smax += m;
+        }
+        fprintf(stderr, "team split windows, thread CPU: sum of each round's slowest %.3f s; threads'",
+                (double)smax * 1e-9);
+        for (unsigned j = 0; j < tm->k; j++) {
+            fprintf(stderr, " %.3f", (double)sum[j] * 1e-9);
+            free(tm->tt[j].win);
+        }
+        fprintf(stderr, " s\n");
+    }
+    for (unsigned j = 0; j < tm->k; j++)
+        fprintf(stderr, "team %u: run %.3f s (%llu split windows, %llu events taken), wait %.3f s, "
+                        "hold %.3f s, park %.3f s\n",
+                j, (double)tm->tt[j].run * 1e-9, (unsigned long long)tm->tt[j].windows,
+                (unsigned long long)tm->tt[j].events, (double)tm->tt[j].wait * 1e-9,
+                (double)tm->tt[j].hold * 1e-9, (double)tm->tt[j].park * 1e-9);
+#endif
     for (unsigned j = 1; j < tm->k; j++)
         team_fold(tm->wk[0], tm->wk[j]);
     if (tm->wk[0] != n) {
@@ -1190,8 +1293,17 @@ static int team_before(struct pnet *n, uint64_t span, unsigned k, uint64_t limit
     if (!tm)
         return 0;
     uint64_t now = n->now;
+#ifdef CKPT_TEAM_TRACE
+    if (tm->tt_ret)
+        tm->tt_serial += wall_ns() - tm->tt_ret;
+    tm->tt_periods++;
+#endif
     tm->until = limit;
     memset(tm->tmax, 0, sizeof tm->tmax);
+    /* hybrid's observation and jump between the periods run in neither
+     * mode: the pace's epoch does not count them */
+    if (tm->pace.t0 && tm->out_ns)
+        tm->pace.t0 += wall_ns() - tm->out_ns;
     int over;
     if (!tm->started) {
         over = team_launch(tm) < 0;
@@ -1206,6 +1318,7 @@ static int team_before(struct pnet *n, uint64_t span, unsigned k, uint64_t limit
     if (!over)
         over = team_work(tm, 0);
     int bad = 0;
+    TT_START();
     for (unsigned j = 0; j < tm->k; j++) {
         struct pnet *c = tm->wk[j];
         now = tm->tmax[j] > now ? tm->tmax[j] : now;
@@ -1217,6 +1330,13 @@ static int team_before(struct pnet *n, uint64_t span, unsigned k, uint64_t limit
         }
     }
     n->now = now;
+    TT_ADD(tm->tt_fold);
+    if (tm->mode == TEAM_ADAPT)
+        tm->out_ns = wall_ns();
+#ifdef CKPT_TEAM_TRACE
+    tm->tt_alone_periods += (uint64_t)tm->alone0;
+    tm->tt_ret = wall_ns();
+#endif
     if (over || bad)
         team_end(n);
     return !over && !bad;
