@@ -222,17 +222,7 @@ out:
  * Under AddressSanitizer every block is calloc'd: the sizes only. */
 static void sizefast_arena_huge_maps_small_blocks(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
-    const int mapped = 0;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    const int mapped = 0;
-#else
-    const int mapped = 1;
-#endif
-#else
-    const int mapped = 1;
-#endif
+    const int mapped = ARENA_MAP; /* under ASan the blocks are calloc'd */
     const uintptr_t two = (uintptr_t)2 << 20;
     for (int huge = 0; huge <= 1; huge++) {
         struct arena a;
@@ -283,17 +273,7 @@ static size_t resident_pages(const void *p, size_t size, size_t *pages)
  * Under AddressSanitizer blocks are calloc'd and kept: the neighbours only. */
 static void sizefast_arena_discard_returns_pages(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
-    const int mapped = 0;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    const int mapped = 0;
-#else
-    const int mapped = 1;
-#endif
-#else
-    const int mapped = 1;
-#endif
+    const int mapped = ARENA_MAP; /* under ASan the blocks are calloc'd */
     const size_t n1 = (3u << 20) + 100, n2 = 3u << 20, n3 = 5000;
     struct arena a;
     arena_init(&a);
