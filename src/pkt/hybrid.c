@@ -112,11 +112,11 @@ struct hybrid {
     /* where every live receiver drains (dmany): per transfer the PSN runs
      * a jump takes, one a switch port (tlo, tn; tc of them), per port its
      * queued bytes' fall over the jump (pfall), per transfer its ports'
-     * weights and what it was given (tw, tc0, tacc, tgot) */
+     * weights, packets and what it was given (twt) */
     int dmany;
     uint32_t *tlo, *tn;
     uint8_t *tc;
-    double *pfall, *tw;
+    double *pfall, *twt;
     uint8_t *dq;               /* per port: priorities with packets to take */
     /* per transfer: the storage back end (a NIC) its bytes fill, or
      * UINT32_MAX; per NIC: the bytes a jump credits into it */
@@ -400,7 +400,7 @@ static int init(struct hybrid *h, struct pnet *n)
         !h->pfall)
         return -1;
     h->tn = h->tlo + TRUNS * nf;
-    h->tw = h->pfall + np;
+    h->twt = h->pfall + np;
     h->pend = h->pslope + np;
     h->pcurv = h->pend + np;
     h->fout = h->fb + nf;
@@ -1473,7 +1473,7 @@ static void drain_ports(struct hybrid *h, uint64_t d)
 {
     struct pnet *n = h->n;
     uint32_t np = n->topo->n_ports, nf = n->n_flows;
-    double *W = h->tw, *C = W + nf, *acc = C + nf, *got = acc + nf;
+    double *W = h->twt, *C = W + nf, *acc = C + nf, *got = acc + nf;
     double wire = (double)(n->mtu + n->wire_overhead);
     memset(h->tc, 0, nf);
     if (!h->dmany)
@@ -1489,7 +1489,8 @@ static void drain_ports(struct hybrid *h, uint64_t d)
         double f = ((double)h->bpq[(size_t)o * np + p] - (double)h->bpq[(size_t)bh * np + p]) / span;
         h->pfall[p] = fmax(0, fmin((double)n->ports[p].q_bytes, f * dt)) / wire;
     }
-    for (int pass = 0; pass < 2; pass++)
+    /* weights; shares; what a full port left, from the others */
+    for (int pass = 0; pass < 3; pass++)
         for (uint32_t p = 0; p < np; p++) {
             if (n->ports[p].is_host || !n->ports[p].q_bytes)
                 continue;
@@ -1531,17 +1532,42 @@ static void drain_ports(struct hybrid *h, uint64_t d)
                     C[f] += a;
                     continue;
                 }
-                acc[f] += W[f] > 0 ? wt / W[f] : C[f] > 0 ? a / C[f] : 0;
-                double want = floor((double)h->dx[f] * acc[f] + 0.5) - got[f];
-                uint32_t k = (uint32_t)fmax(0, fmin(want, a));
-                if (!k || h->tc[f] >= TRUNS)
+                uint32_t *tl = &h->tlo[(size_t)f * TRUNS], *tn = &h->tn[(size_t)f * TRUNS], u = 0;
+                while (u < h->tc[f] && !(tl[u] >= lo && tl[u] <= hi))
+                    u++; /* (its run here, if taken from before) */
+                double want = (double)h->dx[f] - got[f];
+                if (pass == 1) {
+                    acc[f] += W[f] > 0 ? wt / W[f] : C[f] > 0 ? a / C[f] : 0;
+                    want = floor((double)h->dx[f] * acc[f] + 0.5) - got[f];
+                }
+                double have = u < h->tc[f] ? (double)(tl[u] - lo) : a;
+                uint32_t k = (uint32_t)fmax(0, fmin(want, have));
+                if (!k || (u == h->tc[f] && u >= TRUNS))
                     continue;
-                size_t x = (size_t)f * TRUNS + h->tc[f]++;
-                h->tlo[x] = hi - k + 1;
-                h->tn[x] = k;
+                if (u == h->tc[f]) {
+                    h->tc[f]++;
+                    tl[u] = hi + 1;
+                    tn[u] = 0;
+                }
+                tl[u] -= k;
+                tn[u] += k;
                 got[f] += k;
             }
         }
+#ifdef CKPT_HYBRID_TRACE
+    {
+        double plan = 0, took = 0, fall = 0;
+        for (uint32_t i = 0; i < nf; i++)
+            if (h->dx[i] && h->rdrain[h->rx[i]]) {
+                plan += h->dx[i];
+                took += got[i];
+            }
+        for (uint32_t p = 0; p < np; p++)
+            fall += h->pfall[p];
+        fprintf(stderr, "drain at %.6f: %.4g ms, packets planned %.0f taken %.0f, ports' fall %.0f (%u obs)\n",
+                ps_to_s(n->now), dt * 1e3, plan, took, fall, j);
+    }
+#endif
     for (uint32_t i = 0; i < nf; i++)
         if (h->dx[i] && h->rdrain[h->rx[i]]) {
             h->dx[i] = (uint32_t)got[i];
