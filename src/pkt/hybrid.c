@@ -28,10 +28,6 @@ enum {
 #define BASE 128
 #define BASE_MIN 12
 
-/* The switch ports a drain jump may take one transfer's packets from (a
- * path's hops). */
-#define TRUNS 8
-
 /* A sending transfer's end: its room over its weight (the level of the
  * water-filling at which it ends), by receiver. */
 struct wend {
@@ -109,20 +105,6 @@ struct hybrid {
     uint32_t chk_n;            /* observations until the check */
     uint8_t *rdrain;
     uint32_t *dx, *hold, *droom;
-    /* where every live receiver drains (dmany): per transfer the PSN runs
-     * a jump takes, one a switch port (tlo, tn; tc of them), per port its
-     * queued bytes' fall over the jump (pfall), per transfer its ports'
-     * weights, packets and what it was given (twt) */
-    int dmany;
-    uint32_t *tlo, *tn;
-    uint8_t *tc;
-    double *pfall, *twt;
-    /* per transfer, its runs at the switch ports (a drain jump's matrix:
-     * TRUNS a transfer, ec of them): the port, the PSNs it may take, how
-     * many, and its share of them; allocated at the first */
-    uint32_t *eport, *elo, *ehi;
-    double *ea, *em;
-    uint8_t *ec;
     uint8_t *dq;               /* per port: priorities with packets to take */
     /* per transfer: the storage back end (a NIC) its bytes fill, or
      * UINT32_MAX; per NIC: the bytes a jump credits into it */
@@ -194,7 +176,6 @@ static void est_drift(struct hybrid *h, const struct fits *f);
 static void port_slopes(struct hybrid *h);
 static void move_room(const struct hybrid *h, double dt, double *want, double *got);
 static double port_move(const struct hybrid *h, uint32_t p, double dt);
-static double drain_decline(const struct hybrid *h);
 
 static int started(const struct flow *f)
 {
@@ -399,14 +380,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->fb = calloc(7 * nf, sizeof *h->fb);
     h->ftpl = calloc(nf, sizeof *h->ftpl);
     h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
-    h->tlo = calloc(2 * TRUNS * nf, sizeof *h->tlo);
-    h->tc = calloc(nf, 1);
-    h->pfall = calloc(2 * np + 4 * nf, sizeof *h->pfall);
-    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup || !h->tlo || !h->tc ||
-        !h->pfall)
+    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup)
         return -1;
-    h->tn = h->tlo + TRUNS * nf;
-    h->twt = h->pfall + 2 * np;
     h->pend = h->pslope + np;
     h->pcurv = h->pend + np;
     h->fout = h->fb + nf;
@@ -494,12 +469,6 @@ static void release(struct hybrid *h)
     free(h->fb);
     free(h->ftpl);
     free(h->xsup);
-    free(h->tlo);
-    free(h->tc);
-    free(h->pfall);
-    free(h->eport);
-    free(h->ea);
-    free(h->ec);
 }
 
 static uint64_t *slot(struct hybrid *h, uint32_t back)
@@ -774,9 +743,6 @@ static uint64_t next_start(const struct pnet *n)
 
 /* The share of a draining receiver's bytes in flight one jump may take. */
 #define DRAIN_SHARE 0.5
-/* The same where several receivers drain: their queues share the
- * switches, and a jump's take sets where the rest wait. */
-#define DRAIN_MANY 0.125
 
 
 /* A jump passes at most one in PASS_EVERY (rounded up) of a receiver's
@@ -965,14 +931,9 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             *spread = fabs(a - b) / (a + b);
     }
     double drained = 0; /* the last window's bytes into draining receivers */
-    uint32_t nlive = 0, nsend = 0;
-    for (size_t r = 0; r < nr; r++) {
+    uint32_t nlive = 0;
+    for (size_t r = 0; r < nr; r++)
         nlive += h->rlive[r] > 0;
-        nsend += h->rlive[r] > 0 && h->rw[r] > 0;
-    }
-    /* every live receiver drains: a jump takes each one's packets where
-     * the packets' own drain empties the queues (drain_ports) */
-    h->dmany = nlive > 1 && !nsend;
     for (size_t r = 0; r < nr; r++) {
         if (!h->rlive[r])
             continue;
@@ -989,19 +950,18 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
          * them from their transfers' tails; two windows' worth left */
         double k = h->rw[r] > 0 ? h->rroom[r] / m - per : h->rin[r] / m - per;
         if (h->rw[r] <= 0) {
-            /* not beside senders: where receivers share queues, one's
-             * pauses hold another's packets (PFC head-of-line), dips no
-             * window shows (the 3-tier burst: -3.1%, BENCHMARKS.md) */
-            if (nlive > 1 && nsend)
+            /* only alone: where receivers share queues, one's pauses hold
+             * another's packets (PFC head-of-line), dips no window shows
+             * (the 3-tier burst: -3.1%, BENCHMARKS.md) */
+            if (nlive > 1)
                 return WHY(h, W_DRAINS, nlive), 0;
             h->rdrain[r] = 1;
             drained += a;
             /* a drain is no steady state: its queues, and the pauses they
              * hold upstream, shrink as it goes, so a jump takes at most
              * DRAIN_SHARE of what it has left */
-            double sh = h->dmany ? DRAIN_MANY : DRAIN_SHARE;
-            if (k > sh * h->rin[r] / m) {
-                k = sh * h->rin[r] / m;
+            if (k > DRAIN_SHARE * h->rin[r] / m) {
+                k = DRAIN_SHARE * h->rin[r] / m;
 #ifdef CKPT_HYBRID_TRACE
                 if (k < kmax)
                     h->kwhy = W_KDRAIN;
@@ -1153,8 +1113,6 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     h->drained = drained > 0;
     if (drained > 0) {
         h->drift = h->cpr = h->crel = h->dq_lag = 0; /* (a drain's decline is carried) */
-        if (h->dmany)
-            h->cpr = drain_decline(h);
     } else if (h->bn >= BASE_MIN) {
         /* the backlog's time constant (YOUNG) */
         double win = (double)h->w * ps_to_s(h->period);
@@ -1268,21 +1226,6 @@ static int shift_pkt(struct hybrid *h, struct packet *p, uint64_t d)
     if (p->kind != PK_DATA || p->trim)
         return 0;
     uint32_t x = h->dx[p->flow];
-    if (h->tc[p->flow]) {
-        /* taken port by port (drain_ports): renumbered past the runs
-         * taken above it */
-        const uint32_t *lo = &h->tlo[(size_t)p->flow * TRUNS], *k = &h->tn[(size_t)p->flow * TRUNS];
-        uint32_t up = 0;
-        for (unsigned j = 0; j < h->tc[p->flow]; j++) {
-            if (p->psn >= lo[j] && p->psn - lo[j] < k[j]) {
-                p->psn = UINT32_MAX;
-                return 1;
-            }
-            up += lo[j] > p->psn ? k[j] : 0;
-        }
-        p->psn += up;
-        return 0;
-    }
     if (!x) {
         uint32_t c = (uint32_t)(h->cr[(size_t)p->flow * FC_N + FC_RECV] / n->mtu);
         int32_t k = h->fk[p->flow];
@@ -1316,40 +1259,6 @@ static unsigned shift_run(struct hybrid *h, struct pkt_chunk *hc, unsigned hi,
         for (unsigned i = c == hc ? hi : 0; i < (c == tc ? ti : PKT_CHUNK); i++)
             marked += (unsigned)shift_pkt(h, &c->p[i], d);
     return marked;
-}
-
-/* A walk over a port's queued packets, priority by priority, head first. */
-struct qwalk {
-    const struct port *p;
-    unsigned q, i;
-    const struct pkt_chunk *c;
-};
-
-static const struct packet *qwalk_next(struct qwalk *w)
-{
-    for (;;) {
-        if (!w->c) {
-            if (w->q >= NPRIO)
-                return NULL;
-            const struct pktq *pq = &w->p->q[w->q];
-            if (!pq->len) {
-                w->q++;
-                continue;
-            }
-            w->c = pq->hc;
-            w->i = pq->hi;
-        }
-        const struct pktq *pq = &w->p->q[w->q];
-        if (w->i < (w->c == pq->tc ? pq->ti : PKT_CHUNK))
-            return &w->c->p[w->i++];
-        if (w->c == pq->tc) {
-            w->c = NULL;
-            w->q++;
-        } else {
-            w->c = w->c->next;
-            w->i = 0;
-        }
-    }
 }
 
 /* Whether a jump may take transfer i's packets from the queues: its
@@ -1408,225 +1317,7 @@ static int drain_room(struct hybrid *h)
         if (h->rdrain[r])
             h->rdroom[r] += h->droom[i];
     }
-    if (!h->dmany)
-        return 1;
-    /* every live receiver drains: what a jump may take is what is queued
-     * in the switches, wherever, but the one expected next and the last */
-    for (uint32_t i = 0; i < n->n_flows; i++)
-        if (h->rdrain[h->rx[i]])
-            h->droom[i] = 0;
-    for (size_t r = 0; r < h->n_rx; r++)
-        h->rdroom[r] = 0;
-    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
-        if (n->ports[i].is_host || !n->ports[i].q_bytes)
-            continue;
-        struct qwalk w = {&n->ports[i], 0, 0, NULL};
-        for (const struct packet *pk; (pk = qwalk_next(&w));) {
-            if (pk->kind != PK_DATA || pk->trim || !h->rdrain[h->rx[pk->flow]])
-                continue;
-            const struct flow *f = &n->flows[pk->flow];
-            if (pk->psn > f->expect_psn && pk->psn < last_psn(n, f)) {
-                h->droom[pk->flow]++;
-                h->rdroom[h->rx[pk->flow]]++;
-            }
-        }
-    }
     return 1;
-}
-
-/* The observations before the latest since the last jump or start, up to
- * two windows. */
-static uint32_t since_jump(const struct hybrid *h)
-{
-    uint32_t j = 0, bh = h->bh;
-    while (j < 2 * h->w && j + 1 < h->have && h->bs[(bh + BASE - j - 1) % BASE] == h->bs[bh])
-        j++;
-    return j;
-}
-
-/* Where every live receiver drains, the summed paused rate's slope a
- * second over the observations since the last jump where it falls, else
- * 0: the pauses fall with the queues that hold them, and a jump at the
- * windows' mean ran the 3-tier burst's paused time 6.8-23% high
- * (BENCHMARKS.md "Hybrid on three tiers"). */
-static double drain_decline(const struct hybrid *h)
-{
-    double x[BASE], r[BASE], b, se;
-    uint32_t sg[BASE], m = 0, bh = h->bh;
-    for (uint32_t i = since_jump(h); i >= 1; i--) {
-        uint32_t c = (bh + BASE - i + 1) % BASE, p = (bh + BASE - i) % BASE;
-        double dt = h->ba[c] - h->ba[p];
-        if (dt <= 0)
-            continue;
-        x[m] = h->ba[c];
-        r[m] = (h->bp[c] - h->bp[p]) / dt;
-        sg[m++] = 0;
-    }
-    if (m < 3 || !fit_slope(x, r, sg, m, &b, &se))
-        return 0;
-    return b < 0 ? b : 0;
-}
-
-/* Where every live receiver drains (dmany), its transfers' dx packets
- * taken where the packets' own drain empties the queues: each switch port
- * gives its queued bytes' fall over the windows since the last jump, x the
- * jump, shared by the transfers queued there by their packets in it, and
- * each transfer's dx goes to its ports by those shares (by its packets
- * there where none of its ports falls). A port gives the top of its run
- * of the transfer's packets (tlo, tn); dx and the credit become what was
- * taken. Taking every transfer's last-sent packets (the furthest upstream)
- * ended the 3-tier burst 3.1% early, its first ones (the nearest the
- * receiver) a scaled 3-tier production row 2.1% early (BENCHMARKS.md
- * "Hybrid on three tiers"). */
-static void drain_ports(struct hybrid *h, uint64_t d)
-{
-    struct pnet *n = h->n;
-    uint32_t np = n->topo->n_ports, nf = n->n_flows;
-    double *got = h->twt, *cs = h->pfall + np;
-    double wire = (double)(n->mtu + n->wire_overhead);
-    memset(h->tc, 0, nf);
-    if (!h->dmany)
-        return;
-    if (!h->eport) {
-        h->eport = calloc(3 * (size_t)TRUNS * nf + 1, sizeof *h->eport);
-        h->ea = calloc(2 * (size_t)TRUNS * nf + 1, sizeof *h->ea);
-        h->ec = calloc((size_t)nf + 1, 1);
-        if (!h->eport || !h->ea || !h->ec) {
-            free(h->eport), free(h->ea), free(h->ec);
-            h->eport = NULL, h->ea = NULL, h->ec = NULL;
-            for (uint32_t i = 0; i < nf; i++) /* (no room: no drain taken) */
-                if (h->rdrain[h->rx[i]]) {
-                    h->dx[i] = 0;
-                    h->cr[(size_t)i * FC_N + FC_RECV] = 0;
-                }
-            return;
-        }
-        h->elo = h->eport + (size_t)TRUNS * nf;
-        h->ehi = h->elo + (size_t)TRUNS * nf;
-        h->em = h->ea + (size_t)TRUNS * nf;
-    }
-    memset(h->ec, 0, nf);
-    memset(got, 0, nf * sizeof *got);
-    uint32_t j = since_jump(h), bh = h->bh;
-    uint32_t o = (bh + BASE - j) % BASE;
-    double span = h->ba[bh] - h->ba[o], dt = ps_to_s(d), fall = 0, plan = 0;
-    for (uint32_t p = 0; p < np; p++) {
-        h->pfall[p] = 0;
-        if (n->ports[p].is_host || !j || span <= 0)
-            continue;
-        double f = ((double)h->bpq[(size_t)o * np + p] - (double)h->bpq[(size_t)bh * np + p]) / span;
-        h->pfall[p] = fmax(0, fmin((double)n->ports[p].q_bytes, f * dt)) / wire;
-        fall += h->pfall[p];
-    }
-    /* the matrix: each draining transfer's run at each switch port */
-    for (uint32_t p = 0; p < np; p++) {
-        if (n->ports[p].is_host || !n->ports[p].q_bytes)
-            continue;
-        h->stamp++;
-        struct qwalk w = {&n->ports[p], 0, 0, NULL};
-        for (const struct packet *pk; (pk = qwalk_next(&w));) {
-            uint32_t f = pk->flow;
-            if (pk->kind != PK_DATA || pk->trim || !h->dx[f] || !h->rdrain[h->rx[f]])
-                continue;
-            if (h->fstamp[f] != h->stamp) {
-                h->fstamp[f] = h->stamp;
-                h->fmin[f] = h->fmax[f] = pk->psn;
-                h->fcnt[f] = 0;
-            }
-            h->fcnt[f]++;
-            h->fmin[f] = pk->psn < h->fmin[f] ? pk->psn : h->fmin[f];
-            h->fmax[f] = pk->psn > h->fmax[f] ? pk->psn : h->fmax[f];
-        }
-        struct qwalk v = {&n->ports[p], 0, 0, NULL};
-        for (const struct packet *pk; (pk = qwalk_next(&v));) {
-            uint32_t f = pk->flow;
-            if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp)
-                continue;
-            h->fstamp[f] = 0; /* (once a port) */
-            const struct flow *fl = &n->flows[f];
-            uint32_t lo = h->fmin[f] > fl->expect_psn ? h->fmin[f] : fl->expect_psn + 1;
-            uint32_t last = last_psn(n, fl), hi = h->fmax[f] < last ? h->fmax[f] : last - 1;
-            if (!last || hi < lo || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] || h->ec[f] >= TRUNS)
-                continue;
-            size_t x = (size_t)f * TRUNS + h->ec[f]++;
-            h->eport[x] = p;
-            h->elo[x] = lo;
-            h->ehi[x] = hi;
-            h->ea[x] = h->em[x] = (double)(hi - lo + 1);
-        }
-    }
-    for (uint32_t i = 0; i < nf; i++)
-        plan += h->ec[i] ? h->dx[i] : 0;
-    /* each transfer gives its dx, each port its fall (scaled to the sum
-     * taken): the matrix's rows and columns fitted in turn, no run past
-     * its packets. Each transfer's dx spread on its ports by their falls
-     * alone took more from a heavy path's port than it falls, and the
-     * burst's straggler links ended with the rest */
-    double scale = fall > 0 ? plan / fall : 0, floor_ = fall > 0 ? 1e-3 * fall / np : 1;
-    for (int it = 0; it < 16; it++) {
-        memset(cs, 0, np * sizeof *cs);
-        for (uint32_t i = 0; i < nf; i++)
-            for (unsigned e = 0; e < h->ec[i]; e++)
-                cs[h->eport[(size_t)i * TRUNS + e]] += h->em[(size_t)i * TRUNS + e];
-        for (uint32_t i = 0; i < nf; i++)
-            for (unsigned e = 0; e < h->ec[i]; e++) {
-                size_t x = (size_t)i * TRUNS + e;
-                double c = cs[h->eport[x]], t = fmax(floor_, h->pfall[h->eport[x]] * scale);
-                h->em[x] = c > 0 ? h->em[x] * t / c : 0;
-            }
-        for (uint32_t i = 0; i < nf; i++) {
-            double rsum = 0;
-            for (unsigned e = 0; e < h->ec[i]; e++)
-                rsum += h->em[(size_t)i * TRUNS + e];
-            for (unsigned e = 0; e < h->ec[i]; e++) {
-                size_t x = (size_t)i * TRUNS + e;
-                h->em[x] = rsum > 0 ? fmin(h->ea[x], h->em[x] * (double)h->dx[i] / rsum) : 0;
-            }
-        }
-    }
-    /* in whole packets (each transfer's shares rounded in turn), then what
-     * a full run left from its others; the top of each run taken */
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t i = 0; i < nf; i++) {
-            double acc = 0, rsum = 0;
-            for (unsigned e = 0; e < h->ec[i]; e++)
-                rsum += h->em[(size_t)i * TRUNS + e];
-            for (unsigned e = 0; e < h->ec[i]; e++) {
-                size_t x = (size_t)i * TRUNS + e;
-                uint32_t *tl = &h->tlo[(size_t)i * TRUNS], *tn = &h->tn[(size_t)i * TRUNS];
-                double want = (double)h->dx[i] - got[i];
-                if (!pass) {
-                    acc += rsum > 0 ? h->em[x] / rsum : 1.0 / h->ec[i];
-                    want = floor((double)h->dx[i] * acc + 0.5) - got[i];
-                }
-                /* (the runs are made in entry order: run e is entry e's) */
-                double have = h->ea[x] - (e < h->tc[i] ? (double)tn[e] : 0);
-                uint32_t k = (uint32_t)fmax(0, fmin(want, have));
-                if (!pass) {
-                    tl[e] = h->ehi[x] + 1 - k;
-                    tn[e] = k;
-                    h->tc[i] = (uint8_t)(e + 1);
-                } else {
-                    tl[e] -= k;
-                    tn[e] += k;
-                }
-                got[i] += k;
-            }
-        }
-#ifdef CKPT_HYBRID_TRACE
-    {
-        double took = 0;
-        for (uint32_t i = 0; i < nf; i++)
-            took += h->ec[i] ? got[i] : 0;
-        fprintf(stderr, "drain at %.6f: %.4g ms, packets planned %.0f taken %.0f, ports' fall %.0f (%u obs)\n",
-                ps_to_s(n->now), dt * 1e3, plan, took, fall, j);
-    }
-#endif
-    for (uint32_t i = 0; i < nf; i++)
-        if (h->dx[i] && h->rdrain[h->rx[i]]) {
-            h->dx[i] = (uint32_t)got[i];
-            h->cr[(size_t)i * FC_N + FC_RECV] = (uint64_t)h->dx[i] * n->mtu;
-        }
 }
 
 /* A draining receiver's mean bytes per period x k, in whole packets, taken
@@ -1836,6 +1527,40 @@ static double port_share(const struct hybrid *h, uint32_t p, double dt, double w
 {
     double s = port_move(h, p, dt) / wire, cap = MOVE_MAX * (double)h->n->ports[p].q_bytes / wire;
     return fmax(-cap, fmin(cap, s));
+}
+
+/* A walk over a port's queued packets, priority by priority, head first. */
+struct qwalk {
+    const struct port *p;
+    unsigned q, i;
+    const struct pkt_chunk *c;
+};
+
+static const struct packet *qwalk_next(struct qwalk *w)
+{
+    for (;;) {
+        if (!w->c) {
+            if (w->q >= NPRIO)
+                return NULL;
+            const struct pktq *pq = &w->p->q[w->q];
+            if (!pq->len) {
+                w->q++;
+                continue;
+            }
+            w->c = pq->hc;
+            w->i = pq->hi;
+        }
+        const struct pktq *pq = &w->p->q[w->q];
+        if (w->i < (w->c == pq->tc ? pq->ti : PKT_CHUNK))
+            return &w->c->p[w->i++];
+        if (w->c == pq->tc) {
+            w->c = NULL;
+            w->q++;
+        } else {
+            w->c = w->c->next;
+            w->i = 0;
+        }
+    }
 }
 
 /* The data packets of port p's queues, per transfer (stamped): the lowest
@@ -2309,7 +2034,6 @@ static int jump(struct hybrid *h, uint64_t *dp)
         h->chk_n = h->w;
     }
     h->err_s += drain_plan(h);
-    drain_ports(h, d);
     uint64_t taken = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         if (h->droom[i] && !h->rdrain[h->rx[i]])
