@@ -239,14 +239,6 @@ static inline __attribute__((always_inline)) void kick(struct pnet *n, struct po
     unsigned i = (unsigned)pick_queue(n, p, ready, &hw);
     uint64_t wire = dequeue(n, p, i, hw);
     struct sw *s = pnet_sw(n, p->node);
-    if (p->q[i].len) {
-        /* the next head's release reads its ingress port's PG counters and
-         * XOFF bits a serialisation from now: far apart at scale, so cold */
-        const struct packet *nx = pktq_head(&p->q[i]);
-        const struct port *in = &n->ports[s->first_port + nx->in_port];
-        ckpt_prefetch(&in->ing[nx->prio]);
-        ckpt_prefetch(&in->xoff);
-    }
     mmu_release_wire(n, s, &p->tx, wire);
     ecn_mark(n, s, p, &p->tx);
     start_tx(n, p, wire);

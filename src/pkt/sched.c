@@ -420,9 +420,6 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
                 ckpt_prefetch(o + 64);
                 ckpt_prefetch(o + 128);
                 ckpt_prefetch(o + 192);
-                /* a PFC frame: its priority's pause start (an XON reads it) */
-                if (kind == EV_PAUSE)
-                    ckpt_prefetch(&((const struct port *)o)->pause_since[e->arg & (NPRIO - 1)]);
             }
         }
         uint64_t last = n->oom ? 0 : window_part(n, w, p, start);
