@@ -29,8 +29,9 @@ for c in "$c1" "$c2"; do
     fi
     # shellcheck disable=SC2086
     valgrind --tool=cachegrind $sim --cachegrind-out-file="$out/cg.$c" "$bin" "$@" \
-        --set sim.threads=1 --set sim.time_limit="$c" >"$out/run.$c" 2>&1 ||
-        { echo "bench/cgsteady.sh: the $c run failed ($out/run.$c)" >&2; exit 1; }
+        --set sim.threads=1 --set sim.time_limit="$c" >"$out/run.$c" 2>&1
+    # a cut run exits non-zero (transfers unfinished): its counts are what is wanted
+    [ -s "$out/cg.$c" ] || { echo "bench/cgsteady.sh: the $c run failed ($out/run.$c)" >&2; exit 1; }
     grep '^packets delivered\|^events\|^results checksum' "$out/run.$c" | sed "s/^/$c: /"
 done
 # columns: cache Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw; branch Ir Bc Bcm Bi Bim
