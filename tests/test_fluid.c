@@ -167,6 +167,9 @@ static void maxmin_matches_brute_force_random(void)
                 in_tl[m.tl[i]] = 1;
             for (uint32_t f = 0; f < n.nf; f++) {
                 double got = m.flows[f].rate;
+                /* A empties with the update: the next one starts from none */
+                if (m.fbits[f] & MM_IN_A)
+                    contract++;
                 if (fabs(got - want[f]) > 1e-9 * 4e9) {
                     if (!mismatches++)
                         fprintf(stderr, "  seed %llu step %d flow %u: %.17g, brute force %.17g\n",
@@ -330,9 +333,9 @@ static void maxmin_large_arrays_one_block(void)
     struct mm m;
     CHECK(cap && off && path && mm_init(&m, &a, NL, cap, NF, off, path, NULL, NULL) == 0);
     /* the span of the arrays, and the head that holds it */
-    const void *p[] = {m.links, m.flows, m.frozen, m.path, m.lflow, m.active, m.dirty,
+    const void *p[] = {m.links, m.flows, m.fbits, m.path, m.lflow, m.active, m.dirty,
                        m.pslot16, m.heap.h.pos, m.heap.h.e};
-    size_t sz[] = {NL * sizeof *m.links, (NF + 1) * sizeof *m.flows, NF, 2 * (size_t)NF * 4,
+    size_t sz[] = {NL * sizeof *m.links, NF * sizeof *m.flows, NF, 2 * (size_t)NF * 4,
                    2 * (size_t)NF * 4, (NF + 1) * 4, (NL + 1) * 4, 2 * (size_t)NF * 2, NL * 4,
                    NL * sizeof *m.heap.h.e};
     uintptr_t lo = UINTPTR_MAX, hi = 0;
@@ -362,7 +365,7 @@ static int lists_whole(const struct mm *m, uint32_t *seen)
         uint32_t want = 0;
         for (uint32_t a = 0; a < m->n_active; a++)
             for (uint32_t i = 0, f = m->active[a]; i < mm_np(m, f); i++)
-                want += m->path[m->flows[f].poff + i] == l;
+                want += m->path[mm_poff(m, f) + i] == l;
         if (k->n != want)
             return 0;
         for (uint32_t i = 0; i < k->n; i++) {
@@ -460,7 +463,7 @@ static void maxmin_burst_start_as_general(void)
                 }
             }
             if (burst && g.n_active) {
-                uint32_t l = g.path[g.flows[g.active[0]].poff];
+                uint32_t l = g.path[mm_poff(&g, g.active[0])];
                 mm_set_cap(&g, l, g.links[l].cap);
                 bursts++;
             }
@@ -1372,9 +1375,10 @@ static void fluid_routes_have_distinct_ports(void)
     CHECKF(twice == 0, "%u ports twice on a route", twice);
 }
 
-/* mm.plen, the one path length a stop's prefetch takes a path's place
- * from (maxmin.h): set only when every path has it, and then flow f's path
- * starts at f x plen; 0 with lengths that differ or with weights. */
+/* mm.plen, the one path length (maxmin.h): set only when every path has
+ * it, and then flow f's path is at f x plen and no offset array is kept;
+ * 0 with lengths that differ or with weights, and then the offsets are
+ * the caller's. Either way mm_poff / mm_np find each flow's own links. */
 static void maxmin_plen_places_paths(void)
 {
     uint32_t wrong = 0, uniform = 0, mixed = 0;
@@ -1396,12 +1400,17 @@ static void maxmin_plen_places_paths(void)
             unit &= n.w[j] == 1.0;
         if (same && unit) {
             uniform++;
-            wrong += m.plen != n.off[1] - n.off[0];
-            for (uint32_t f = 0; f < n.nf; f++)
-                wrong += m.flows[f].poff != f * m.plen;
+            wrong += m.plen != n.off[1] - n.off[0] || m.poff != NULL;
         } else {
             mixed++;
-            wrong += m.plen != 0;
+            wrong += m.plen != 0 || m.poff == NULL;
+            for (uint32_t f = 0; m.poff && f <= n.nf; f++)
+                wrong += m.poff[f] != n.off[f];
+        }
+        for (uint32_t f = 0; f < n.nf; f++) {
+            wrong += mm_np(&m, f) != n.off[f + 1] - n.off[f];
+            for (uint32_t j = 0; j < mm_np(&m, f); j++)
+                wrong += m.path[mm_poff(&m, f) + j] != n.path[n.off[f] + j];
         }
         arena_release(&a);
     }

@@ -150,6 +150,7 @@ static void maxmin_groups_match_per_path(void)
                             (unsigned long long)seed, step, f, g.flows[f].rate, x.flows[f].rate);
                 if (active[f] && !in_aff[f] && g.flows[f].rate != before[f])
                     contract++;
+                contract += (g.fbits[f] & MM_IN_A) != 0; /* A empties with the update */
                 if (active[f] && n.group[f] != MM_NIL)
                     members[n.group[f]]++;
             }

@@ -267,6 +267,36 @@ static size_t resident_pages(const void *p, size_t size, size_t *pages)
     return n;
 }
 
+/* A large block whose last 2 MB holds less than 1 MB of data maps it on
+ * 4 KB pages: filled, none of the rest of that 2 MB is resident (a huge
+ * page there is resident whole). Needs transparent huge pages to fail when
+ * broken (this machine: madvise); under AddressSanitizer blocks are
+ * calloc'd: the data only. */
+static void sizefast_arena_thin_tail_on_small_pages(void)
+{
+    const int mapped = ARENA_MAP;
+    const uintptr_t two = (uintptr_t)2 << 20;
+    const size_t n = (4u << 20) + (256u << 10);
+    struct arena a;
+    arena_init(&a);
+    unsigned char *p = arena_alloc(&a, n);
+    CHECK(p != NULL);
+    if (!p) {
+        arena_release(&a);
+        return;
+    }
+    memset(p, 0x5A, n);
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t end = (uintptr_t)(p + n);
+    uintptr_t lo = (end + pg - 1) & ~(pg - 1), hi = (end + two - 1) & ~(two - 1);
+    size_t pages, res = resident_pages((void *)lo, hi - lo, &pages);
+    if (mapped)
+        CHECKF(pages > 400 && res == 0, "%zu of the last 2 MB page's %zu free pages resident", res,
+               pages);
+    CHECK(p[0] == 0x5A && p[n - 1] == 0x5A);
+    arena_release(&a);
+}
+
 /* arena_discard returns the pages wholly inside an allocation (none of
  * them resident after) and no byte of its neighbours, which share its
  * first and last pages; reset, the arena hands the room out zeroed again.
@@ -314,6 +344,7 @@ SUITE(suite_sizefast) = {
     {"sizefast_arena_reset_reuses_zeroed", sizefast_arena_reset_reuses_zeroed},
     {"sizefast_arena_reserve_one_block", sizefast_arena_reserve_one_block},
     {"sizefast_arena_huge_maps_small_blocks", sizefast_arena_huge_maps_small_blocks},
+    {"sizefast_arena_thin_tail_on_small_pages", sizefast_arena_thin_tail_on_small_pages},
     {"sizefast_arena_discard_returns_pages", sizefast_arena_discard_returns_pages},
     {NULL, NULL},
 };

@@ -25,7 +25,10 @@ struct arena_block {
     unsigned char data[];
 };
 
-void *arena_huge_map(size_t bytes)
+/* arena_huge_map advising huge pages over only the 2 MB pages wholly
+ * inside the first `advise` bytes (all of them when advise covers the
+ * mapping) */
+static void *huge_map(size_t bytes, size_t advise)
 {
     size_t len = (bytes + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1);
     unsigned char *p = mmap(NULL, len + ARENA_HUGE, PROT_READ | PROT_WRITE,
@@ -37,10 +40,18 @@ void *arena_huge_map(size_t bytes)
         munmap(p, lead);
     if (ARENA_HUGE - lead)
         munmap(p + lead + len, ARENA_HUGE - lead);
+    (void)advise;
 #ifdef MADV_HUGEPAGE
-    madvise(p + lead, len, MADV_HUGEPAGE); /* advice only: failure is harmless */
+    size_t adv = advise >= len ? len : advise & ~(ARENA_HUGE - 1);
+    if (adv)
+        madvise(p + lead, adv, MADV_HUGEPAGE); /* advice only: failure is harmless */
 #endif
     return p + lead;
+}
+
+void *arena_huge_map(size_t bytes)
+{
+    return huge_map(bytes, SIZE_MAX);
 }
 
 void arena_huge_unmap(void *p, size_t bytes)
@@ -51,7 +62,14 @@ void arena_huge_unmap(void *p, size_t bytes)
 
 static struct arena_block *block_map(size_t bytes)
 {
-    struct arena_block *b = arena_huge_map(bytes);
+    /* a large block's last 2 MB less than half filled on 4 KB pages: a
+     * huge page there would be resident whole, however little of it the
+     * block's arrays write (over 1 MB untouched); fuller, or a small block
+     * (2 MB of small arrays), one huge page: 4 KB faults, ~10 us each on a
+     * VM, would cost more than the memory is worth */
+    size_t tail = bytes & (ARENA_HUGE - 1);
+    int thin = bytes >= ARENA_HUGE && tail && tail < ARENA_HUGE / 2;
+    struct arena_block *b = huge_map(bytes, thin ? bytes : SIZE_MAX);
     if (!b)
         return NULL;
     b->mapped = (bytes + ARENA_HUGE - 1) & ~(ARENA_HUGE - 1);

@@ -1938,7 +1938,7 @@ static uint64_t ckpt_latency(const struct fnet *n, uint32_t i)
     if (n->own_path) {
         /* its route's ports lead its solver path, which the stop just read */
         const struct mm *m = &n->mm;
-        for (uint32_t pe = m->flows[i].poff, np = mm_np(m, i);
+        for (uint32_t pe = mm_poff(m, i), np = mm_np(m, i);
              k < np && k < TOPO_MAX_HOPS && n->lid_port[m->path[pe + k]] != UINT32_MAX; k++)
             path[k] = n->lid_port[m->path[pe + k]];
     } else {
@@ -2139,9 +2139,9 @@ static void update(struct fnet *n)
     n->n_prev = n->n_relaxed;
     n->n_relaxed = 0;
     for (uint32_t k = 0; k < n->n_moved; k++) {
-        const struct mm_flow *mf = &b->flows[n->moved[k]];
+        uint32_t p0 = mm_poff(b, n->moved[k]);
         for (uint32_t j = 0, np = mm_np(b, n->moved[k]); j < np; j++) {
-            uint32_t l = b->path[mf->poff + j];
+            uint32_t l = b->path[p0 + j];
             double want = b->links[l].n ? n->share * n->cap0[l] : n->cap0[l];
             if (n->lid_port[l] != UINT32_MAX && a->links[l].cap != want)
                 mm_set_cap(a, l, want);
@@ -2407,10 +2407,9 @@ static void balance(const struct fnet *n, struct results *r, struct scrap *s)
     for (uint32_t l = 0; up && l < m->nl; l++)
         up[l] = (uint8_t)is_uplink(n, l);
     for (uint32_t i = 0; i < m->nf; i++) {
-        const struct mm_flow *f = &m->flows[i];
-        uint32_t c = 0, g = m->ng ? m->fgroup[i] : MM_NIL;
+        uint32_t c = 0, g = m->ng ? m->fgroup[i] : MM_NIL, p0 = mm_poff(m, i);
         for (uint32_t j = 0, np = mm_np(m, i); j < np; j++) {
-            uint32_t l = m->path[f->poff + j];
+            uint32_t l = m->path[p0 + j];
             c += up ? up[l] : (uint32_t)is_uplink(n, l);
         }
         for (uint32_t j = g != MM_NIL ? m->goff[g] : 0; g != MM_NIL && j < m->goff[g + 1]; j++)
@@ -2462,12 +2461,12 @@ static void collect_training(struct fnet *n, struct results *r)
     for (uint32_t k = 0; k < n->nt; k++) {
         uint32_t fi = n->w->n + k;
         const struct mm *m = solver_of(n, fi);
-        const struct mm_flow *mf = &m->flows[sid_of(n, fi)];
+        uint32_t p0 = mm_poff(m, sid_of(n, fi));
         for (uint32_t j = 0, np = mm_np(m, sid_of(n, fi)); j < np; j++) {
-            uint32_t p = n->lid_port[m->path[mf->poff + j]];
+            uint32_t p = n->lid_port[m->path[p0 + j]];
             if (p != UINT32_MAX)
                 r->training.seg_bytes[n->t->ports[p].seg] +=
-                    (uint64_t)(mm_w(m, mf->poff + j) * n->twire_done[k] + 0.5);
+                    (uint64_t)(mm_w(m, p0 + j) * n->twire_done[k] + 0.5);
         }
     }
     invariants_training_steps(r, &n->tc, n->interrupted, n->time_limit_hit);
@@ -2520,8 +2519,8 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
         uint64_t fw = flow_wire(n, i);
         double wire = (double)fw - f->rem;
         sent += fw ? (uint64_t)((double)w->xfers[i].bytes * wire / (double)fw + 0.5) : 0;
-        for (uint32_t j = 0, np = mm_np(m, i); expect && j < np; j++)
-            expect[m->path[mf->poff + j]] += mm_w(m, mf->poff + j) * wire;
+        for (uint32_t j = 0, np = mm_np(m, i), p0 = mm_poff(m, i); expect && j < np; j++)
+            expect[m->path[p0 + j]] += mm_w(m, p0 + j) * wire;
         if (gwire && m->fgroup[i] != MM_NIL)
             gwire[m->fgroup[i]] += wire;
         bad_flows += n->fst[i] != 2;
@@ -2545,8 +2544,8 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
         }
         double wire = n->twire_done[i - w->n] +
                       (n->fst[i] == 1 ? (double)flow_wire(n, i) - f->rem : 0);
-        for (uint32_t j = 0, np = mm_np(m, i); expect && j < np; j++)
-            expect[m->path[mf->poff + j]] += mm_w(m, mf->poff + j) * wire;
+        for (uint32_t j = 0, np = mm_np(m, i), p0 = mm_poff(m, i); expect && j < np; j++)
+            expect[m->path[p0 + j]] += mm_w(m, p0 + j) * wire;
     }
     /* the records read for the last time above; the link figures need the
      * completion */

@@ -31,20 +31,33 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     while (path_w && unit < np && path_w[unit] == 1.0)
         unit++;
     int weighted = path_w && unit < np;
+    /* paths of one length P: the lists hold path entries, so a stop finds
+     * the entry of the flow it moves without reading that flow's path (a
+     * cache miss or two a link). entry x ceil(2^38 / P) >> 38 is entry / P
+     * exactly for entries below 2^26 and P below 4096 (the error stays
+     * under 2^26 / 2^38); the product stays below 2^64. Starting at entry
+     * 0, flow f's path starts at f x P: no per-flow offset to keep. */
+    uint32_t len = nf ? path_off[1] - path_off[0] : 0;
+    int same = len && !weighted && np < (1u << 26);
+    for (uint32_t f = 1; same && f < nf; f++)
+        same = path_off[f + 1] - path_off[f] == len;
+    m->lmul = same ? ((UINT64_C(1) << 38) + len - 1) / len : 0;
+    m->plen = same && path_off[0] == 0 ? len : 0;
     /* the 32-bit arrays in one allocation: a large one gets a block of its
      * own, several medium ones would each leave part of a block unused */
     size_t ne = (size_t)np + 1, nfl = (size_t)nf + 1, nll = (size_t)nl + 1;
     /* with unit weights a filled link's flows of A are found on its list
      * (the order they freeze in cannot change a sum: they freeze at one
      * rate), so the per-entry scratch alist is only for weights */
-    size_t nu = (2 - !!kept + 2 * (size_t)weighted) * ne + 2 * nfl + (6 + 2 * (size_t)weighted) * nll;
+    size_t nu = (2 - !!kept + 2 * (size_t)weighted) * ne + (2 + !m->plen) * nfl +
+                (6 + 2 * (size_t)weighted) * nll;
     /* every array below in one block when large: each large one in a
      * block of its own rounds up to 2 MB pages, the last page of each
      * touched whole (~1 MB a block, six blocks at 800,000 transfers). The
      * slots counted 16-bit: wide ones (rare) go to a block of their own */
     size_t nlk = (size_t)(nl ? nl : 1) * sizeof *m->links + 64, hb = heap_bytes(nh);
     size_t all = arena_size(nu * sizeof(uint32_t)) + arena_size(nlk) +
-                 arena_size(((size_t)nf + 1) * sizeof *m->flows) + arena_size(nf ? nf : 1) +
+                 arena_size((nf ? nf : 1) * sizeof *m->flows) + arena_size(nf ? nf : 1) +
                  (capped ? arena_size((nf ? nf : 1) * sizeof *m->fcap) : 0) +
                  (weighted ? arena_size(np * sizeof *m->pw) : 0) +
                  arena_size(ne * sizeof(uint16_t)) + arena_size(hb);
@@ -63,6 +76,8 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         m->lpe = u, u += ne;
         m->aoff = u, u += 2 * nll;
     }
+    if (!m->plen)
+        m->poff = u, u += nfl;
     m->active = u, u += nfl;
     /* added is read only at the start of an update, which refills aff from
      * its front no faster than it reads: one array for both */
@@ -87,7 +102,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     size_t mis = (uintptr_t)lraw & 63;
     if (lraw)
         m->links = (struct mm_link *)(void *)(lraw + (mis ? 64 - mis : 0));
-    if (!lraw || !ALLOC(m->flows, (size_t)nf + 1) || !ALLOC(m->frozen, nf) ||
+    if (!lraw || !ALLOC(m->flows, nf) || !ALLOC(m->fbits, nf) ||
         (capped && !ALLOC(m->fcap, nf)) || (weighted && !ALLOC(m->pw, np)) ||
         (narrow ? !ALLOC(m->pslot16, ne) : !ALLOC(m->pslot, ne)) ||
         cq_init(&m->heap, a, nh) < 0)
@@ -111,23 +126,12 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         struct mm_flow *fl = &m->flows[f];
         if (capped)
             m->fcap[f] = flow_cap[f];
-        fl->poff = path_off[f];
         fl->bott = MM_NONE;
         fl->bnext = fl->bprev = MM_NIL;
         fl->apos = UINT32_MAX;
     }
-    m->flows[nf].poff = np;
-    /* paths of one length P: the lists hold path entries, so a stop finds
-     * the entry of the flow it moves without reading that flow's path (a
-     * cache miss or two a link). entry x ceil(2^38 / P) >> 38 is entry / P
-     * exactly for entries below 2^26 and P below 4096 (the error stays
-     * under 2^26 / 2^38); the product stays below 2^64. */
-    uint32_t len = nf ? path_off[1] - path_off[0] : 0;
-    int same = len && !weighted && np < (1u << 26);
-    for (uint32_t f = 1; same && f < nf; f++)
-        same = path_off[f + 1] - path_off[f] == len;
-    m->lmul = same ? ((UINT64_C(1) << 38) + len - 1) / len : 0;
-    m->plen = same && path_off[0] == 0 ? len : 0;
+    if (m->poff)
+        memcpy(m->poff, path_off, nfl * sizeof *path_off);
     m->epoch = 1;
     m->dmark_epoch = 1;
     m->starts_only = 1;
@@ -258,13 +262,13 @@ void mm_start(struct mm *m, uint32_t f)
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos != UINT32_MAX)
         return;
-    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
-        uint32_t lid = m->path[fl->poff + i];
+    for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
+        uint32_t lid = m->path[p0 + i];
         struct mm_link *l = &m->links[lid];
-        slot_set(m, fl->poff + i, l->n);
+        slot_set(m, p0 + i, l->n);
         if (m->lpe)
-            m->lpe[l->off + l->n] = fl->poff + i;
-        m->lflow[l->off + l->n++] = m->lmul ? fl->poff + i : f;
+            m->lpe[l->off + l->n] = p0 + i;
+        m->lflow[l->off + l->n++] = m->lmul ? p0 + i : f;
         mark_link_dirty(m, lid); /* dirty: first seen along the paths, in order */
     }
     fl->apos = m->n_active;
@@ -278,7 +282,7 @@ void mm_start(struct mm *m, uint32_t f)
 /* The entry of flow f's path that names link lid (it has one). */
 static uint32_t path_entry(const struct mm *m, uint32_t f, uint32_t lid)
 {
-    uint32_t pe = m->flows[f].poff;
+    uint32_t pe = mm_poff(m, f);
     while (m->path[pe] != lid)
         pe++;
     return pe;
@@ -306,12 +310,12 @@ void mm_stop(struct mm *m, uint32_t f)
         return;
     m->starts_only = 0;
     bott_set(m, f, MM_NONE);
-    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
-        uint32_t lid = m->path[fl->poff + i];
+    for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
+        uint32_t lid = m->path[p0 + i];
         struct mm_link *l = &m->links[lid];
-        uint32_t s = slot_of(m, fl->poff + i);
+        uint32_t s = slot_of(m, p0 + i);
         snapshot(l, m->epoch + 1);
-        l->load = l->n > 1 ? l->load - mm_w(m, fl->poff + i) * fl->rate : 0; /* empty: 0 */
+        l->load = l->n > 1 ? l->load - mm_w(m, p0 + i) * fl->rate : 0; /* empty: 0 */
         uint32_t last = l->off + --l->n, g = mm_lflow(m, last);
         if (g != f) { /* move the last flow into the hole */
             uint32_t pe = m->lpe ? m->lpe[last] : m->lmul ? m->lflow[last] : path_entry(m, g, lid);
@@ -359,17 +363,17 @@ static void touch_link(struct mm *m, uint32_t lid)
 /* Put flow f into A (its rate will be recomputed) and its links into T. */
 static void affect(struct mm *m, uint32_t f)
 {
-    struct mm_flow *fl = &m->flows[f];
-    if (fl->mark == m->epoch)
+    if (m->fbits[f] & MM_IN_A)
         return;
-    fl->mark = m->epoch;
+    m->fbits[f] |= MM_IN_A;
+    struct mm_flow *fl = &m->flows[f];
     fl->prev_rate = fl->rate;
     m->aff[m->n_aff++] = f;
-    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
-        uint32_t lid = m->path[fl->poff + i];
+    for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
+        uint32_t lid = m->path[p0 + i];
         touch_link(m, lid);
         m->links[lid].na++;
-        m->links[lid].aprev += mm_w(m, fl->poff + i) * fl->rate;
+        m->links[lid].aprev += mm_w(m, p0 + i) * fl->rate;
     }
 }
 
@@ -378,7 +382,7 @@ static uint32_t affect_bottlenecked(struct mm *m, const struct mm_link *l)
 {
     uint32_t added = 0;
     for (uint32_t f = l->bhead; f != MM_NIL; f = m->flows[f].bnext)
-        if (m->flows[f].mark != m->epoch) {
+        if (!(m->fbits[f] & MM_IN_A)) {
             affect(m, f);
             added++;
         }
@@ -394,16 +398,16 @@ static inline __attribute__((always_inline)) void freeze_w(struct mm *m, uint32_
                                                            uint32_t bott, int unit)
 {
     struct mm_flow *fl = &m->flows[f];
-    m->frozen[f] = 1;
+    m->fbits[f] |= MM_FROZEN;
     fl->rate = rate;
     bott_set(m, f, bott);
     if (bott < m->nl)
         m->lside[bott].froze++;
     /* the heap keys of its links only grow: fill() refreshes them lazily */
-    for (uint32_t i = 0, np = mm_np(m, f); i < np; i++) {
-        uint32_t lid = m->path[fl->poff + i];
+    for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
+        uint32_t lid = m->path[p0 + i];
         struct mm_link *l = &m->links[lid];
-        double w = MM_W(m, unit, fl->poff + i);
+        double w = MM_W(m, unit, p0 + i);
         l->rem -= w * rate;
         l->wun = --l->unfrozen ? l->wun - w : 0;
         l->acc += w * rate;
@@ -438,7 +442,7 @@ static int heap_next(struct mm *m, uint32_t *id, double *level)
         uint32_t i = top->id;
         if (i >= m->nl) {
             cq_pop(&m->heap); /* the top */
-            if (m->frozen[i - m->nl])
+            if (m->fbits[i - m->nl] & MM_FROZEN)
                 continue;
             *id = i;
             return 1;
@@ -481,24 +485,23 @@ static inline __attribute__((always_inline)) void fill_bounds(struct mm *m, int 
         uint32_t f = m->aff[i];
         if (i + 8 < m->n_aff) /* a burst's links are misses: fetched 8 flows ahead */
             mm_links_prefetch(m, m->aff[i + 8]);
-        const struct mm_flow *fl = &m->flows[f];
-        uint32_t np = mm_np(m, f);
+        uint32_t np = mm_np(m, f), p0 = mm_poff(m, f);
         double ub = INFINITY, cap = mm_cap(m, f);
         for (uint32_t j = 0; j < np; j++) {
-            const struct mm_link *l = &m->links[m->path[fl->poff + j]];
-            if (l->rem < ub * MM_W(m, unit, fl->poff + j))
-                ub = l->rem / MM_W(m, unit, fl->poff + j);
+            const struct mm_link *l = &m->links[m->path[p0 + j]];
+            if (l->rem < ub * MM_W(m, unit, p0 + j))
+                ub = l->rem / MM_W(m, unit, p0 + j);
         }
         if (cap < ub) {
             ub = cap;
             cq_put(&m->heap, m->nl + f, heap_key_of(cap));
         }
         for (uint32_t j = 0; j < np; j++) {
-            struct mm_link *l = &m->links[m->path[fl->poff + j]];
-            l->acc += MM_W(m, unit, fl->poff + j) * ub;
-            l->wun += MM_W(m, unit, fl->poff + j);
+            struct mm_link *l = &m->links[m->path[p0 + j]];
+            l->acc += MM_W(m, unit, p0 + j) * ub;
+            l->wun += MM_W(m, unit, p0 + j);
             if (!unit && m->alist) { /* lists only with weights */
-                uint32_t *ao = &m->aoff[2 * m->path[fl->poff + j]];
+                uint32_t *ao = &m->aoff[2 * m->path[p0 + j]];
                 m->alist[ao[0] + ao[1]++] = f;
             }
         }
@@ -512,7 +515,7 @@ static void fill(struct mm *m)
     for (uint32_t i = 0; i < m->n_aff; i++) {
         uint32_t f = m->aff[i];
         bott_set(m, f, MM_NONE);
-        m->frozen[f] = 0;
+        m->fbits[f] = MM_IN_A;
     }
     uint32_t off = 0, by_id = sweep_by_id(m), nt = by_id ? m->nl : m->n_tl;
     for (uint32_t i = 0; i < nt; i++) {
@@ -573,7 +576,7 @@ static void fill(struct mm *m)
         l->level = level;
         if (m->alist) {
             for (uint32_t k = m->aoff[2 * id]; k < m->aoff[2 * id] + l->na && l->unfrozen; k++)
-                if (!m->frozen[m->alist[k]])
+                if (!(m->fbits[m->alist[k]] & MM_FROZEN))
                     freeze(m, m->alist[k], level, id);
             continue;
         }
@@ -585,7 +588,7 @@ static void fill(struct mm *m)
             if (k + 8 < end)
                 mm_stop_prefetch(m, mm_lflow(m, k + 8), 1);
             uint32_t f = mm_lflow(m, k);
-            if (!m->frozen[f] && m->flows[f].mark == m->epoch)
+            if (m->fbits[f] == MM_IN_A) /* in A, not frozen */
                 freeze(m, f, level, id);
         }
     }
@@ -616,7 +619,7 @@ static uint32_t validate(struct mm *m)
                 for (uint32_t k = 0; k < l->n; k++) {
                     uint32_t f = mm_lflow(m, l->off + k);
                     const struct mm_flow *g = &m->flows[f];
-                    if (g->mark != m->epoch && g->rate > x) {
+                    if (g->rate > x && !(m->fbits[f] & MM_IN_A)) {
                         affect(m, f);
                         added++;
                     }
@@ -673,15 +676,22 @@ static void finish(struct mm *m)
     }
 }
 
+/* The update is over: A empties (its flags cleared, a pass over it). */
+static void a_clear(struct mm *m)
+{
+    for (uint32_t i = 0; i < m->n_aff; i++)
+        m->fbits[m->aff[i]] &= (uint8_t)~MM_IN_A;
+}
+
 /* ---- grouped: every active flow refilled ----------------------------- */
 
 /* Flow f freezes at rate on its own links. */
 static void gfreeze_own(struct mm *m, uint32_t f, double rate)
 {
     struct mm_flow *fl = &m->flows[f];
-    m->frozen[f] = 1;
+    m->fbits[f] |= MM_FROZEN;
     fl->rate = rate;
-    for (uint32_t i = fl->poff, e = m->flows[f + 1].poff; i < e; i++) {
+    for (uint32_t i = mm_poff(m, f), e = i + mm_np(m, f); i < e; i++) {
         struct mm_link *l = &m->links[m->path[i]];
         double w = mm_w(m, i);
         l->rem -= w * rate;
@@ -728,7 +738,7 @@ static void gfreeze_group(struct mm *m, uint32_t g, double rate)
     uint32_t k = 0;
     for (uint32_t i = m->gmoff[g]; i < m->gmoff[g + 1]; i++) {
         uint32_t f = m->gmem[i];
-        if (!m->frozen[f]) {
+        if (!(m->fbits[f] & MM_FROZEN)) {
             gfreeze_own(m, f, rate);
             k++;
         }
@@ -755,11 +765,10 @@ static void gupdate(struct mm *m)
     for (uint32_t a = 0; a < m->n_active; a++) {
         uint32_t f = m->active[a];
         struct mm_flow *fl = &m->flows[f];
-        fl->mark = m->epoch;
         fl->prev_rate = fl->rate;
-        m->frozen[f] = 0;
+        m->fbits[f] = MM_IN_A;
         m->aff[m->n_aff++] = f;
-        for (uint32_t i = fl->poff, e = m->flows[f + 1].poff; i < e; i++)
+        for (uint32_t i = mm_poff(m, f), e = i + mm_np(m, f); i < e; i++)
             touch_link(m, m->path[i]);
         if (m->fgroup[f] != MM_NIL)
             m->gun[m->fgroup[f]]++;
@@ -787,8 +796,8 @@ static void gupdate(struct mm *m)
         l->unfrozen = 0;
     }
     for (uint32_t a = 0; a < m->n_active; a++) {
-        const struct mm_flow *fl = &m->flows[m->active[a]];
-        for (uint32_t i = fl->poff, e = (fl + 1)->poff; i < e; i++) {
+        uint32_t f = m->active[a];
+        for (uint32_t i = mm_poff(m, f), e = i + mm_np(m, f); i < e; i++) {
             m->links[m->path[i]].wun += mm_w(m, i);
             m->links[m->path[i]].unfrozen++;
         }
@@ -816,7 +825,7 @@ static void gupdate(struct mm *m)
         struct mm_link *l = &m->links[id];
         l->level = level;
         for (uint32_t k = l->off; k < l->off + l->n; k++)
-            if (!m->frozen[mm_lflow(m, k)])
+            if (!(m->fbits[mm_lflow(m, k)] & MM_FROZEN))
                 gfreeze(m, mm_lflow(m, k), level);
         for (uint32_t k = m->lgoff[id]; k < m->lgoff[id + 1]; k++)
             if (m->gun[m->lgrp[k]])
@@ -829,9 +838,9 @@ static void gupdate(struct mm *m)
     for (uint32_t i = 0; i < m->n_tl; i++)
         m->links[m->tl[i]].load = 0;
     for (uint32_t a = 0; a < m->n_active; a++) {
-        const struct mm_flow *fl = &m->flows[m->active[a]];
-        for (uint32_t i = fl->poff, e = (fl + 1)->poff; i < e; i++)
-            m->links[m->path[i]].load += mm_w(m, i) * fl->rate;
+        uint32_t f = m->active[a];
+        for (uint32_t i = mm_poff(m, f), e = i + mm_np(m, f); i < e; i++)
+            m->links[m->path[i]].load += mm_w(m, i) * m->flows[f].rate;
     }
     for (uint32_t g = 0; g < ng; g++) {
         double sum = 0;
@@ -849,6 +858,7 @@ static void gupdate(struct mm *m)
         }
     }
     m->refilled += m->n_aff;
+    a_clear(m);
 }
 
 void mm_update(struct mm *m)
@@ -871,7 +881,7 @@ void mm_update(struct mm *m)
          * each flow's links at random. */
         for (uint32_t i = 0; i < m->n_added; i++) {
             struct mm_flow *fl = &m->flows[m->added[i]];
-            fl->mark = m->epoch;
+            m->fbits[m->added[i]] |= MM_IN_A;
             fl->prev_rate = fl->rate;
         }
         m->n_aff = m->n_added; /* aff is added's array */
@@ -915,6 +925,7 @@ void mm_update(struct mm *m)
     }
     m->refilled += m->n_aff;
     finish(m);
+    a_clear(m);
 }
 
 /* Link l's load from its flows' rates, and the fastest of them (max). */
@@ -965,7 +976,7 @@ int mm_check(const struct mm *m, double tol, char *msg, unsigned len)
         int ok = fl->rate >= cap * (1 - tol);
         uint32_t g = m->ng ? m->fgroup[f] : MM_NIL, ng = g == MM_NIL ? 0 : m->goff[g + 1] - m->goff[g];
         for (uint32_t i = 0, np = mm_np(m, f); i < np + ng && !ok; i++) {
-            uint32_t lid = i < np ? m->path[fl->poff + i] : m->gpath[m->goff[g] + i - np];
+            uint32_t lid = i < np ? m->path[mm_poff(m, f) + i] : m->gpath[m->goff[g] + i - np];
             double max = 0, load = check_load(m, lid, &max);
             ok = load >= m->links[lid].cap * (1 - tol) && fl->rate >= max * (1 - tol);
         }

@@ -78,26 +78,32 @@ struct mm_lside {
     uint32_t since_sum;     /* updates since load was last summed exactly */
 };
 
-/* Per flow only what every update reads (40 bytes): the path's length is
- * the next flow's poff less its own (flows[nf] closes the list), the cap
- * and the frozen flag live in arrays of their own. */
+/* Per flow only what every update reads (32 bytes, two a line): where its
+ * path starts (mm_poff), its cap and its flags (mm.fbits: frozen, in A)
+ * live apart, the path's start in no array at all when every path has one
+ * length. */
 struct mm_flow {
     double rate, prev_rate; /* now / before the last update */
-    uint32_t poff;          /* path mm.path[poff .. flows[f + 1].poff) */
     uint32_t bott;          /* link it froze on, MM_CAP or MM_NONE */
     uint32_t bnext, bprev;  /* neighbours in its bottleneck link's list */
-    uint32_t mark;          /* == mm.epoch: in A */
     uint32_t apos;          /* index in mm.active, UINT32_MAX when inactive */
 };
+_Static_assert(sizeof(struct mm_flow) == 32, "two flow records a line");
+
+/* mm.fbits per flow */
+#define MM_FROZEN 1u /* frozen in this fill (scratch of one fill) */
+#define MM_IN_A 2u   /* in A, the update's affected set (cleared when it ends) */
 
 struct mm {
     uint32_t nl, nf;
     struct mm_link *links;  /* 64-byte aligned */
     struct mm_lside *lside;
-    struct mm_flow *flows;  /* nf + 1: the last one only closes the paths */
+    struct mm_flow *flows;
     double *fcap;           /* per flow its own cap; NULL: none has one */
-    uint8_t *frozen;        /* per flow, scratch of one fill */
+    uint8_t *fbits;         /* per flow MM_FROZEN, MM_IN_A */
     uint32_t *path;         /* link ids of every flow's path (CSR) */
+    uint32_t *poff;         /* nf + 1: flow f's path is path[poff[f] .. poff[f + 1]);
+                             * NULL with plen (then it starts at f x plen) */
     double *pw;             /* the weight of each path entry; NULL: all 1 */
     /* per path entry where the flow sits in that link's lflow list: 16
      * bits while no link's list can reach 65,536 (a third of the entries'
@@ -106,7 +112,8 @@ struct mm {
     uint16_t *pslot16;
     uint32_t *lflow;        /* per link: its active flows (mm_lflow), as flow ids,
                              * or with lmul their path entries naming the link */
-    uint32_t plen;          /* with lmul: P (flow f's path starts at entry f x P) */
+    uint32_t plen;          /* with lmul: P (flow f's path starts at entry f x P,
+                             * no poff); 0: paths of several lengths, or weights */
     uint64_t lmul;          /* every path one length P (unit weights): an entry's
                              * flow is entry x lmul >> 38 (= entry / P), and a
                              * moved flow's entry needs no lookup; 0: flow ids */
@@ -153,10 +160,14 @@ struct mm {
     double worst_excess;     /* largest load / cap - 1 seen */
 };
 
-/* Path length and cap of flow f. */
+/* Where flow f's path starts in mm.path, its length, and its cap. */
+static inline uint32_t mm_poff(const struct mm *m, uint32_t f)
+{
+    return m->plen ? f * m->plen : m->poff[f];
+}
 static inline uint32_t mm_np(const struct mm *m, uint32_t f)
 {
-    return m->flows[f + 1].poff - m->flows[f].poff;
+    return m->plen ? m->plen : m->poff[f + 1] - m->poff[f];
 }
 static inline double mm_cap(const struct mm *m, uint32_t f)
 {
@@ -208,14 +219,12 @@ int mm_init_groups(struct mm *m, struct arena *a, uint32_t ng, const uint32_t *g
  * stage by stage, the stop finds them in cache. */
 static inline void mm_stop_prefetch(const struct mm *m, uint32_t f, int stage)
 {
-    const struct mm_flow *fl = &m->flows[f];
     if (stage == 0) {
-        __builtin_prefetch(fl);
-        /* one path length: its path's place without waiting for its record */
-        __builtin_prefetch(&m->path[m->plen ? (size_t)f * m->plen : fl->poff]);
+        __builtin_prefetch(&m->flows[f]);
+        __builtin_prefetch(&m->path[mm_poff(m, f)]);
         return;
     }
-    for (uint32_t pe = fl->poff, end = fl[1].poff; pe < end; pe++) {
+    for (uint32_t pe = mm_poff(m, f), end = pe + mm_np(m, f); pe < end; pe++) {
         const struct mm_link *l = &m->links[m->path[pe]];
         if (stage == 1)
             __builtin_prefetch(l);
@@ -230,8 +239,7 @@ static inline void mm_stop_prefetch(const struct mm *m, uint32_t f, int stage)
  * unchanged: its link records, fetched while earlier flows start. */
 static inline void mm_links_prefetch(const struct mm *m, uint32_t f)
 {
-    const struct mm_flow *fl = &m->flows[f];
-    for (uint32_t pe = fl->poff, end = fl[1].poff; pe < end; pe++) {
+    for (uint32_t pe = mm_poff(m, f), end = pe + mm_np(m, f); pe < end; pe++) {
         __builtin_prefetch(&m->links[m->path[pe]], 1);
         __asm__ __volatile__(""); /* kept: see mm_stop_prefetch */
     }
