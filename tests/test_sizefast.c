@@ -5,6 +5,7 @@
 #define _DEFAULT_SOURCE
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -290,6 +291,14 @@ static void sizefast_arena_thin_tail_on_small_pages(void)
     uintptr_t end = (uintptr_t)(p + n);
     uintptr_t lo = (end + pg - 1) & ~(pg - 1), hi = (end + two - 1) & ~(two - 1);
     size_t pages, res = resident_pages((void *)lo, hi - lo, &pages);
+    char thp[64] = "";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f && !fgets(thp, sizeof thp, f))
+        thp[0] = 0;
+    if (f)
+        fclose(f);
+    if (mapped && (!thp[0] || strstr(thp, "[never]")))
+        fprintf(stderr, "  note: transparent huge pages off here: the thin tail is not checked\n");
     if (mapped)
         CHECKF(pages > 400 && res == 0, "%zu of the last 2 MB page's %zu free pages resident", res,
                pages);
