@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/api/api.h"
 #include "../src/api/ckpt.h"
 #include "../src/core/evq.h"
 #include "../src/core/machine.h"
@@ -46,6 +47,36 @@ static void threads_auto_key(void)
     CHECKF(strstr(e.msg, "sim.threads") != NULL, "%s", e.msg);
     CHECK(scenario_set(&sc, "sim.threads=9", &e) < 0);
     CHECK(scenario_set(&sc, "sim.threads=autox", &e) < 0);
+}
+
+/* auto's ceiling: the leaves, at most 8, for packet and hybrid alike
+ * (hybrid two threads within 1.04x of one with the other core busy,
+ * BENCHMARKS.md session 29); one with a storage protocol. */
+static void threads_auto_cap(void)
+{
+    const char *eng[2] = {"engine=packet", "engine=hybrid"};
+    for (int i = 0; i < 2; i++) {
+        struct scenario sc;
+        struct err e = {{0}};
+        struct test_built b;
+        scenario_defaults(&sc);
+        CHECK(scenario_set(&sc, "cluster.nodes=64", &e) == 0);
+        CHECK(scenario_set(&sc, eng[i], &e) == 0);
+        CHECK(scenario_resolve(&sc, &e) == 0);
+        if (test_build_ok(&b, &sc)) {
+            arena_release(&b.a);
+            CHECK(0);
+            return;
+        }
+        uint32_t leaves = b.t.level[0].n;
+        unsigned want = leaves < 8 ? leaves : 8;
+        CHECKF(want > 1 && ckpt_threads_cap(&sc, &b.t) == want, "%s: cap %u, want %u", eng[i],
+               ckpt_threads_cap(&sc, &b.t), want);
+        CHECK(scenario_set(&sc, "storage.protocol=rdma", &e) == 0);
+        CHECKF(ckpt_threads_cap(&sc, &b.t) == 1, "%s with rdma: cap %u", eng[i],
+               ckpt_threads_cap(&sc, &b.t));
+        arena_release(&b.a);
+    }
 }
 
 /* The count auto picks never changes a figure: a short run under auto is
@@ -294,6 +325,7 @@ SUITE(suite_threads) = {
     {"threads_auto_rule", threads_auto_rule},
     {"threads_auto_key", threads_auto_key},
     {"threads_auto_same_results", threads_auto_same_results},
+    {"threads_auto_cap", threads_auto_cap},
     {"threads_counters_folded", threads_counters_folded},
     {"threads_team_modes", threads_team_modes},
     {"threads_queue_restart", threads_queue_restart},

@@ -24,6 +24,12 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
 int ckpt_choose_engine(const struct scenario *sc, const struct topo *t,
                        const struct workload *w, struct results *r);
 
+/* sim.threads auto's ceiling on t: the leaves (a leaf and its hosts run on
+ * one thread), at most 8; 1 with a storage.protocol. Hybrid takes the same
+ * (two threads with the other core busy within 1.04x of one, idle
+ * 1.10-1.68x faster: BENCHMARKS.md, session 29). */
+unsigned ckpt_threads_cap(const struct scenario *sc, const struct topo *t);
+
 /* The packet engine's speed on this project's machine: the 1024-writer burst
  * on one thread (BENCHMARKS.md, issue 15, session 7: 16,248,254 events in
  * 0.80-0.95 s at load 0.3-1, about 19 M events/s; the default scenario is

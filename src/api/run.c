@@ -565,25 +565,28 @@ static int telemetry_cut(const struct scenario *sc, struct results *r, struct er
                    sc->telemetry.flows ? " or telemetry.flows: false" : "");
 }
 
+unsigned ckpt_threads_cap(const struct scenario *sc, const struct topo *t)
+{
+    /* a rank's request slots are shared by its transfers: one thread */
+    if (sc->storage.protocol != SPROTO_NONE)
+        return 1;
+    return t->level[0].n < 8 ? t->level[0].n : 8;
+}
+
 /* sim.threads auto (docs/scenario.md): one thread for a run estimated
  * under a second (a meeting per window costs more than a second core
- * saves there), else the idle cores this process may use, at most the
- * leaves (a leaf and its hosts run on one thread) and 8. */
+ * saves there), else the idle cores this process may use, at most
+ * ckpt_threads_cap. */
 static void resolve_threads(struct scenario *sc, const struct topo *t,
                             const struct ckpt_estimate *est, struct results *r)
 {
     if (sc->sim.threads)
         return;
     r->threads_auto = 1;
-    unsigned cap = t->level[0].n < 8 ? t->level[0].n : 8;
-    /* a rank's request slots are shared by its transfers, and hybrid
-     * observes the fabric from one thread: one thread */
-    if (sc->storage.protocol != SPROTO_NONE || sc->engine == ENGINE_HYBRID)
-        cap = 1;
     sc->sim.threads = est->wall_s < 1.0
                           ? 1
                           : machine_auto_threads(machine_idle_cores(), machine_usable_cores(),
-                                                 cap);
+                                                 ckpt_threads_cap(sc, t));
 }
 
 /* The restore of the checkpoint the save workload s placed, in restore.mode
