@@ -251,6 +251,82 @@ static void work_simple_form_unchanged(void)
     arena_release(&b.a);
 }
 
+/* A transfer's file and a forward's feed are not stored each (struct
+ * transfer, 40 bytes): workload_file and workload_feed derive them from the
+ * transfer's place, an array of files only where files and transfers are
+ * not one to one. Checked against what the build knows: stripes i / 3 of
+ * file i / 3; a forward's source is its feed's destination, its bytes and
+ * file its feed's, of kind data for replicas and the hop before on a
+ * chain; the restore's files are its readers. */
+static void work_file_and_feed_follow_the_list(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 5;
+    sc.storage.nodes = 4;
+    sc.storage.stripe_count = 3;
+    sc.storage.stripe_size = 1 << 20;
+    sc.workload.bytes_per_writer = 10 << 20;
+    struct test_built b;
+    CHECK(test_build_ok(&b, &sc) == 0);
+    CHECK(b.w.n == 15 && b.w.xfile != NULL && b.w.n_files == 5);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < b.w.n; i++)
+        bad += workload_file(&b.w, i) != i / 3 || workload_feed(&b.w, i) || b.w.xfers[i].feed;
+    CHECKF(bad == 0, "%u transfers with a wrong file or feed", bad);
+    arena_release(&b.a);
+    /* one stripe a file: transfer i carries file i, no array */
+    sc.storage.stripe_count = 1;
+    CHECK(test_build_ok(&b, &sc) == 0);
+    CHECK(b.w.n == 5 && b.w.xfile == NULL);
+    bad = 0;
+    for (uint32_t i = 0; i < b.w.n; i++)
+        bad += workload_file(&b.w, i) != i;
+    CHECKF(bad == 0, "%u transfers with a wrong file", bad);
+    struct workload rw;
+    struct err e = {""};
+    CHECK(workload_build_restore(&rw, &b.w, &sc, &b.t, &b.a, &e) == 0);
+    bad = 0;
+    for (uint32_t i = 0; i < rw.n; i++)
+        bad += workload_file(&rw, i) != rw.xfers[i].writer || rw.xfers[i].writer >= rw.n_files;
+    CHECKF(rw.n == 5 && bad == 0, "restore: %u of %u transfers with a wrong file", bad, rw.n);
+    arena_release(&b.a);
+    /* replica 3 and chain 3, a file over 2 queue pairs: 2 forwards each */
+    sc.transport.qps_per_writer = 2;
+    for (int chain = 0; chain < 2; chain++) {
+        test_set(&sc, "storage.protection=%s", chain ? "chain" : "replica");
+        test_set(&sc, "storage.replicas=3");
+        CHECK(test_build_ok(&b, &sc) == 0);
+        CHECK(b.w.n == 30 && b.w.xfile != NULL);
+        uint32_t fwd = 0;
+        bad = 0;
+        for (uint32_t i = 0; i < b.w.n; i++) {
+            const struct transfer *x = &b.w.xfers[i];
+            uint32_t fd = workload_feed(&b.w, i);
+            if (x->kind == XFER_DATA) {
+                bad += fd != 0 || x->feed || workload_file(&b.w, i) != i / 2;
+                continue;
+            }
+            fwd++;
+            if (!x->feed || fd < 1 || fd > i) {
+                bad++;
+                continue;
+            }
+            const struct transfer *p = &b.w.xfers[fd - 1];
+            uint32_t pf = workload_feed(&b.w, fd - 1);
+            /* a chain's second hop is fed by its first */
+            int hop2 = chain && p->kind == XFER_REPLICA;
+            bad += x->src != p->dst || x->bytes != p->bytes ||
+                   workload_file(&b.w, i) != workload_file(&b.w, fd - 1) ||
+                   (p->kind != XFER_DATA && !hop2) ||
+                   (hop2 && (pf < 1 || b.w.xfers[pf - 1].kind != XFER_DATA));
+        }
+        CHECKF(fwd == 20 && bad == 0, "%s: %u forwards, %u wrong", chain ? "chain" : "replica",
+               fwd, bad);
+        arena_release(&b.a);
+    }
+}
+
 static void work_striping(void)
 {
     struct scenario sc;
@@ -1246,6 +1322,7 @@ SUITE(suite_work) = {
     {"work_rules_conserve_bytes", work_rules_conserve_bytes},
     {"work_simple_form_unchanged", work_simple_form_unchanged},
     {"work_striping", work_striping},
+    {"work_file_and_feed_follow_the_list", work_file_and_feed_follow_the_list},
     {"work_nics_per_node", work_nics_per_node},
     {"work_rails", work_rails},
     {"work_file_open_serial", work_file_open_serial},
