@@ -327,6 +327,35 @@ static void work_file_and_feed_follow_the_list(void)
     }
 }
 
+/* A writer's rank: no array when every rank writes (writer i is rank i),
+ * the plan's ranks in order otherwise. Checked against the plan: the
+ * ranks with bytes, and each transfer leaving its rank's node. */
+static void work_writer_rank_without_array(void)
+{
+    for (uint32_t zero = 0; zero <= 3; zero += 3) {
+        struct scenario sc;
+        model_sc(&sc, MODEL_LLAMA3_70B, 64, 8, 1, zero, RULE_DEEPSPEED);
+        struct arena a;
+        struct plan p;
+        arena_init(&a);
+        CHECK(plan_of(&sc, &p, &a) == 0);
+        struct test_built b;
+        CHECK(test_build_ok(&b, &sc) == 0);
+        CHECKF(b.w.n_writers == (zero ? 64u : 8u) && (b.w.writer_rank == NULL) == (zero == 3),
+               "zero %u: %u writers, array %d", zero, b.w.n_writers, b.w.writer_rank != NULL);
+        uint32_t bad = 0, k = 0;
+        for (uint32_t r = 0; r < p.ranks; r++)
+            if (p.rank_bytes[r])
+                bad += k >= b.w.n_writers || workload_writer_rank(&b.w, k++) != r;
+        bad += k != b.w.n_writers;
+        for (uint32_t i = 0; i < b.w.n; i++)
+            bad += b.w.xfers[i].src != workload_writer_rank(&b.w, b.w.xfers[i].writer) / 8;
+        CHECKF(bad == 0, "zero %u: %u writers or transfers off their rank", zero, bad);
+        arena_release(&b.a);
+        arena_release(&a);
+    }
+}
+
 static void work_striping(void)
 {
     struct scenario sc;
@@ -1322,6 +1351,7 @@ SUITE(suite_work) = {
     {"work_rules_conserve_bytes", work_rules_conserve_bytes},
     {"work_simple_form_unchanged", work_simple_form_unchanged},
     {"work_striping", work_striping},
+    {"work_writer_rank_without_array", work_writer_rank_without_array},
     {"work_file_and_feed_follow_the_list", work_file_and_feed_follow_the_list},
     {"work_nics_per_node", work_nics_per_node},
     {"work_rails", work_rails},

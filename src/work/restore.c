@@ -197,7 +197,7 @@ int workload_build_restore(struct workload *r, const struct workload *s,
     for (uint32_t i = 0; i < s->n; i++) {
         if (s->xfers[i].kind != XFER_DATA)
             continue;
-        uint32_t rk = s->writer_rank[s->xfers[i].writer];
+        uint32_t rk = workload_writer_rank(s, s->xfers[i].writer);
         uint32_t np = read_parts(&rs, s, i, pn, pb);
         for (uint32_t k = 0; k < np && nd < s->n; k++)
             pc[nd++] = (struct piece){rk % tp + tp * (rk / (tp * dp)), pn[k] - t->first_storage,
@@ -334,7 +334,7 @@ static int estimate(const struct workload *s, const struct scenario *sc, const s
     for (uint32_t i = 0; !own && i < s->n; i++) {
         if (s->xfers[i].kind != XFER_DATA)
             continue;
-        uint32_t rk = s->writer_rank[s->xfers[i].writer];
+        uint32_t rk = workload_writer_rank(s, s->xfers[i].writer);
         gb[rk % tp + tp * (rk / (tp * dp))] += s->xfers[i].bytes;
     }
     for (uint32_t g = 0; need && g < groups; g++)
@@ -345,7 +345,7 @@ static int estimate(const struct workload *s, const struct scenario *sc, const s
         const struct transfer *x = &s->xfers[i];
         if (x->kind != XFER_DATA)
             continue;
-        uint32_t rk = s->writer_rank[x->writer], g = own ? 0 : rk % tp + tp * (rk / (tp * dp));
+        uint32_t rk = workload_writer_rank(s, x->writer), g = own ? 0 : rk % tp + tp * (rk / (tp * dp));
         uint32_t np = read_parts(&rs, s, i, pn, pb);
         for (uint32_t k = 0; k < np; k++) {
             uint32_t nl = topo_leaf_index(t, t->nodes[pn[k]].leaf);

@@ -396,7 +396,7 @@ static int step_plan(struct build *b)
     b->gpn = sc->cluster.gpus_per_node;
     b->nodes = sc->cluster.nodes;
     b->widx = arena_calloc(a, b->p.ranks, sizeof *b->widx);
-    b->wrank = arena_calloc(b->keep, b->p.writers, sizeof *b->wrank);
+    b->wrank = arena_calloc(a, b->p.writers, sizeof *b->wrank);
     b->wstart = arena_calloc(a, b->p.writers, sizeof *b->wstart);
     b->wcap = arena_calloc(a, b->p.writers, sizeof *b->wcap);
     b->node_bytes = arena_calloc(a, b->nodes, sizeof *b->node_bytes);
@@ -729,7 +729,14 @@ static int step_transfers(struct build *b)
     if (protect_forward(w, sc, b->t, b->sturn, b->sbytes, b->swire, b->keep, b->e) < 0)
         return -1;
     w->n_writers = b->nw;
-    w->writer_rank = b->wrank;
+    /* every rank writes: writer i is rank i (workload_writer_rank), no array */
+    if (b->nw < p->ranks) {
+        uint32_t *wr = arena_calloc(b->keep, b->nw ? b->nw : 1, sizeof *wr);
+        if (!wr)
+            return err_set(b->e, "out of memory building the workload");
+        memcpy(wr, b->wrank, b->nw * sizeof *wr);
+        w->writer_rank = wr;
+    }
     w->tp = p->tp;
     w->dp = p->dp;
     w->gpus_per_node = gpn;

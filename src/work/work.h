@@ -62,7 +62,8 @@ struct workload {
     uint64_t total_bytes;    /* every transfer's payload, protection included */
     uint64_t protect_bytes;  /* of it, parity fragments and forwarded copies */
     struct plan_summary sum; /* sizes, skew, policy stall (for reports, cost) */
-    uint32_t *writer_rank;   /* [n_writers] save: the plan's rank of each writer */
+    uint32_t *writer_rank;   /* [n_writers] save: the plan's rank of each writer;
+                              * NULL: writer i is rank i (workload_writer_rank) */
     uint32_t tp, dp, gpus_per_node, model_form; /* save: the plan's layout */
     /* restore (src/work/restore.c): storage nodes send to the readers; a
      * transfer's file is its model-parallel group, whose broadcast
@@ -98,6 +99,12 @@ struct workload {
     const struct scenario *kind_sc; /* and the scenario and fabric they were for */
     const struct topo *kind_t;
 };
+
+/* The plan's rank of save writer i. */
+static inline uint32_t workload_writer_rank(const struct workload *w, uint32_t i)
+{
+    return w->writer_rank ? w->writer_rank[i] : i;
+}
 
 /* The plan's file transfer i carries part of (< n_files). */
 static inline uint32_t workload_file(const struct workload *w, uint32_t i)
