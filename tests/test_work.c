@@ -274,6 +274,15 @@ static void work_file_and_feed_follow_the_list(void)
     for (uint32_t i = 0; i < b.w.n; i++)
         bad += workload_file(&b.w, i) != i / 3 || workload_feed(&b.w, i) || b.w.xfers[i].feed;
     CHECKF(bad == 0, "%u transfers with a wrong file or feed", bad);
+    /* the read back: a writer's stripes one file */
+    struct workload rw;
+    struct err e = {""};
+    CHECK(workload_build_restore(&rw, &b.w, &sc, &b.t, &b.a, &e) == 0);
+    bad = 0;
+    for (uint32_t i = 0; i < rw.n; i++)
+        bad += workload_file(&rw, i) != i / 3 || rw.xfers[i].writer != i / 3;
+    CHECKF(rw.n == 15 && rw.n_files == 5 && bad == 0,
+           "restore: %u of %u transfers with a wrong file", bad, rw.n);
     arena_release(&b.a);
     /* one stripe a file: transfer i carries file i, no array */
     sc.storage.stripe_count = 1;
@@ -283,13 +292,6 @@ static void work_file_and_feed_follow_the_list(void)
     for (uint32_t i = 0; i < b.w.n; i++)
         bad += workload_file(&b.w, i) != i;
     CHECKF(bad == 0, "%u transfers with a wrong file", bad);
-    struct workload rw;
-    struct err e = {""};
-    CHECK(workload_build_restore(&rw, &b.w, &sc, &b.t, &b.a, &e) == 0);
-    bad = 0;
-    for (uint32_t i = 0; i < rw.n; i++)
-        bad += workload_file(&rw, i) != rw.xfers[i].writer || rw.xfers[i].writer >= rw.n_files;
-    CHECKF(rw.n == 5 && bad == 0, "restore: %u of %u transfers with a wrong file", bad, rw.n);
     arena_release(&b.a);
     /* replica 3 and chain 3, a file over 2 queue pairs: 2 forwards each */
     sc.transport.qps_per_writer = 2;
