@@ -52,13 +52,15 @@ static void craq_chain_hops_and_bytes(void)
             data_wire += wb;
             continue;
         }
-        CHECK(x->kind == XFER_REPLICA && x->feed >= 1 && x->feed <= i);
-        const struct transfer *p = &b.w.xfers[x->feed - 1];
+        uint32_t fd = workload_feed(&b.w, i);
+        CHECK(x->kind == XFER_REPLICA && x->feed && fd >= 1 && fd <= i);
+        const struct transfer *p = &b.w.xfers[fd - 1];
         CHECK(x->src == p->dst && x->bytes == p->bytes && x->dst != p->dst);
         /* the second hop is fed by the first, not by the head's transfer */
+        uint32_t pf = workload_feed(&b.w, fd - 1);
         if (p->kind == XFER_REPLICA)
-            CHECK(b.w.xfers[p->feed - 1].kind == XFER_DATA &&
-                  x->dst != b.w.xfers[p->feed - 1].dst);
+            CHECK(pf >= 1 && b.w.xfers[pf - 1].kind == XFER_DATA &&
+                  x->dst != b.w.xfers[pf - 1].dst);
         hops++;
         fwd += x->bytes;
         fwd_wire += wb;

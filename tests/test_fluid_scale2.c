@@ -67,7 +67,7 @@ static void fluid_scale2_workload_bytes_per_transfer(void)
             break;
         }
     for (uint32_t k = 0; ok && k < w.n_writers; k++)
-        CHECK(w.writer_rank[k] < w.n_writers * 8u);
+        CHECK(workload_writer_rank(&w, k) < w.n_writers * 8u);
     arena_release(&a);
 }
 

@@ -139,7 +139,9 @@ static void protect_replica_3_east_west(void)
         const struct transfer *x = &b.w.xfers[i];
         if (x->kind != XFER_REPLICA)
             continue;
-        const struct transfer *p = &b.w.xfers[x->feed - 1];
+        uint32_t fd = workload_feed(&b.w, i);
+        CHECK(x->feed && fd >= 1 && fd <= i);
+        const struct transfer *p = &b.w.xfers[fd - 1];
         CHECK(p->kind == XFER_DATA && x->src == p->dst && x->bytes == p->bytes);
         CHECK(x->dst != p->dst && b.t.nodes[x->src].kind == NODE_STORAGE);
     }

@@ -251,6 +251,113 @@ static void work_simple_form_unchanged(void)
     arena_release(&b.a);
 }
 
+/* A transfer's file and a forward's feed are not stored each (struct
+ * transfer, 40 bytes): workload_file and workload_feed derive them from the
+ * transfer's place, an array of files only where files and transfers are
+ * not one to one. Checked against what the build knows: stripes i / 3 of
+ * file i / 3; a forward's source is its feed's destination, its bytes and
+ * file its feed's, of kind data for replicas and the hop before on a
+ * chain; the restore's files are its readers. */
+static void work_file_and_feed_follow_the_list(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 5;
+    sc.storage.nodes = 4;
+    sc.storage.stripe_count = 3;
+    sc.storage.stripe_size = 1 << 20;
+    sc.workload.bytes_per_writer = 10 << 20;
+    struct test_built b;
+    CHECK(test_build_ok(&b, &sc) == 0);
+    CHECK(b.w.n == 15 && b.w.xfile != NULL && b.w.n_files == 5);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < b.w.n; i++)
+        bad += workload_file(&b.w, i) != i / 3 || workload_feed(&b.w, i) || b.w.xfers[i].feed;
+    CHECKF(bad == 0, "%u transfers with a wrong file or feed", bad);
+    /* the read back: a writer's stripes one file */
+    struct workload rw;
+    struct err e = {""};
+    CHECK(workload_build_restore(&rw, &b.w, &sc, &b.t, &b.a, &e) == 0);
+    bad = 0;
+    for (uint32_t i = 0; i < rw.n; i++)
+        bad += workload_file(&rw, i) != i / 3 || rw.xfers[i].writer != i / 3;
+    CHECKF(rw.n == 15 && rw.n_files == 5 && bad == 0,
+           "restore: %u of %u transfers with a wrong file", bad, rw.n);
+    arena_release(&b.a);
+    /* one stripe a file: transfer i carries file i, no array */
+    sc.storage.stripe_count = 1;
+    CHECK(test_build_ok(&b, &sc) == 0);
+    CHECK(b.w.n == 5 && b.w.xfile == NULL);
+    bad = 0;
+    for (uint32_t i = 0; i < b.w.n; i++)
+        bad += workload_file(&b.w, i) != i;
+    CHECKF(bad == 0, "%u transfers with a wrong file", bad);
+    arena_release(&b.a);
+    /* replica 3 and chain 3, a file over 2 queue pairs: 2 forwards each */
+    sc.transport.qps_per_writer = 2;
+    for (int chain = 0; chain < 2; chain++) {
+        test_set(&sc, "storage.protection=%s", chain ? "chain" : "replica");
+        test_set(&sc, "storage.replicas=3");
+        CHECK(test_build_ok(&b, &sc) == 0);
+        CHECK(b.w.n == 30 && b.w.xfile != NULL);
+        uint32_t fwd = 0;
+        bad = 0;
+        for (uint32_t i = 0; i < b.w.n; i++) {
+            const struct transfer *x = &b.w.xfers[i];
+            uint32_t fd = workload_feed(&b.w, i);
+            if (x->kind == XFER_DATA) {
+                bad += fd != 0 || x->feed || workload_file(&b.w, i) != i / 2;
+                continue;
+            }
+            fwd++;
+            if (!x->feed || fd < 1 || fd > i) {
+                bad++;
+                continue;
+            }
+            const struct transfer *p = &b.w.xfers[fd - 1];
+            uint32_t pf = workload_feed(&b.w, fd - 1);
+            /* a chain's second hop is fed by its first */
+            int hop2 = chain && p->kind == XFER_REPLICA;
+            bad += x->src != p->dst || x->bytes != p->bytes ||
+                   workload_file(&b.w, i) != workload_file(&b.w, fd - 1) ||
+                   (p->kind != XFER_DATA && !hop2) ||
+                   (hop2 && (pf < 1 || b.w.xfers[pf - 1].kind != XFER_DATA));
+        }
+        CHECKF(fwd == 20 && bad == 0, "%s: %u forwards, %u wrong", chain ? "chain" : "replica",
+               fwd, bad);
+        arena_release(&b.a);
+    }
+}
+
+/* A writer's rank: no array when every rank writes (writer i is rank i),
+ * the plan's ranks in order otherwise. Checked against the plan: the
+ * ranks with bytes, and each transfer leaving its rank's node. */
+static void work_writer_rank_without_array(void)
+{
+    for (uint32_t zero = 0; zero <= 3; zero += 3) {
+        struct scenario sc;
+        model_sc(&sc, MODEL_LLAMA3_70B, 64, 8, 1, zero, RULE_DEEPSPEED);
+        struct arena a;
+        struct plan p;
+        arena_init(&a);
+        CHECK(plan_of(&sc, &p, &a) == 0);
+        struct test_built b;
+        CHECK(test_build_ok(&b, &sc) == 0);
+        CHECKF(b.w.n_writers == (zero ? 64u : 8u) && (b.w.writer_rank == NULL) == (zero == 3),
+               "zero %u: %u writers, array %d", zero, b.w.n_writers, b.w.writer_rank != NULL);
+        uint32_t bad = 0, k = 0;
+        for (uint32_t r = 0; r < p.ranks; r++)
+            if (p.rank_bytes[r])
+                bad += k >= b.w.n_writers || workload_writer_rank(&b.w, k++) != r;
+        bad += k != b.w.n_writers;
+        for (uint32_t i = 0; i < b.w.n; i++)
+            bad += b.w.xfers[i].src != workload_writer_rank(&b.w, b.w.xfers[i].writer) / 8;
+        CHECKF(bad == 0, "zero %u: %u writers or transfers off their rank", zero, bad);
+        arena_release(&b.a);
+        arena_release(&a);
+    }
+}
+
 static void work_striping(void)
 {
     struct scenario sc;
@@ -1246,6 +1353,8 @@ SUITE(suite_work) = {
     {"work_rules_conserve_bytes", work_rules_conserve_bytes},
     {"work_simple_form_unchanged", work_simple_form_unchanged},
     {"work_striping", work_striping},
+    {"work_writer_rank_without_array", work_writer_rank_without_array},
+    {"work_file_and_feed_follow_the_list", work_file_and_feed_follow_the_list},
     {"work_nics_per_node", work_nics_per_node},
     {"work_rails", work_rails},
     {"work_file_open_serial", work_file_open_serial},

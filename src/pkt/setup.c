@@ -377,9 +377,9 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         f->bytes = x->bytes;
         f->start_ps = x->start_ps;
         f->cap_bps = x->rate_bps;
-        f->feed = x->feed;
-        if (x->feed) { /* forwards of one primary are consecutive */
-            struct flow *pf = &n->flows[x->feed - 1];
+        f->feed = workload_feed(w, i);
+        if (f->feed) { /* forwards of one primary are consecutive */
+            struct flow *pf = &n->flows[f->feed - 1];
             if (!pf->fwd_n)
                 pf->fwd_first = i;
             pf->fwd_n++;

@@ -35,13 +35,13 @@ static int broadcast(const struct workload *w, uint64_t *done)
     if (!gdone)
         return -1;
     for (uint32_t i = 0; i < w->n; i++) {
-        uint32_t g = w->xfers[i].file;
+        uint32_t g = workload_file(w, i);
         gdone[g] = done[i] > gdone[g] ? done[i] : gdone[g];
     }
     for (uint32_t i = 0; i < w->n; i++) {
-        uint64_t d = gdone[w->xfers[i].file];
-        if (d != UINT64_MAX) /* else a transfer of the group never ended */
-            done[i] = sat_add(d, w->bcast_ps[w->xfers[i].file]);
+        uint32_t g = workload_file(w, i);
+        if (gdone[g] != UINT64_MAX) /* else a transfer of the group never ended */
+            done[i] = sat_add(gdone[g], w->bcast_ps[g]);
     }
     free(gdone);
     return 0;
@@ -68,7 +68,7 @@ int workload_durable(const struct workload *w, const struct scenario *sc, uint64
         return -1;
     }
     for (uint32_t i = 0; i < w->n; i++) {
-        uint32_t f = w->xfers[i].file;
+        uint32_t f = workload_file(w, i);
         fdone[f] = done[i] > fdone[f] ? done[i] : fdone[f];
     }
     uint32_t n = 0;
@@ -98,8 +98,8 @@ int workload_durable(const struct workload *w, const struct scenario *sc, uint64
             fdone[q[i].file] = sat_add(q[i].t, fs);
     }
     for (uint32_t i = 0; i < w->n; i++)
-        if (fdone[w->xfers[i].file] != UINT64_MAX) /* else a transfer never ended */
-            done[i] = fdone[w->xfers[i].file];
+        if (fdone[workload_file(w, i)] != UINT64_MAX) /* else a transfer never ended */
+            done[i] = fdone[workload_file(w, i)];
     free(fdone);
     free(q);
     return 0;

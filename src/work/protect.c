@@ -95,7 +95,7 @@ int protect_forward(struct workload *w, const struct scenario *sc, const struct 
             f->dst = t->first_storage + peer * snics + sturn[peer]++ % snics;
             f->rate_bps = 0;   /* held by its feed's arrivals instead */
             f->kind = XFER_REPLICA;
-            f->feed = from + 1;
+            f->feed = 1; /* fed by `from` (workload_feed) */
             if (chain)
                 from = n;
             n++;
@@ -107,6 +107,9 @@ int protect_forward(struct workload *w, const struct scenario *sc, const struct 
         }
     }
     w->xfers = x;
+    w->fwd_first = w->n;
+    w->fwd_per = c;
+    w->fwd_chain = chain;
     w->n = n;
     return 0;
 }
@@ -117,10 +120,18 @@ int protect_data_only(const struct workload *w, struct workload *d, struct arena
     d->xfers = arena_calloc(a, w->n ? w->n : 1, sizeof *d->xfers);
     if (!d->xfers)
         return -1;
+    uint32_t *xf = arena_calloc(a, w->n ? w->n : 1, sizeof *xf);
+    if (!xf)
+        return -1;
     d->n = 0;
     for (uint32_t i = 0; i < w->n; i++)
-        if (w->xfers[i].kind == XFER_DATA)
+        if (w->xfers[i].kind == XFER_DATA) {
+            xf[d->n] = workload_file(w, i);
             d->xfers[d->n++] = w->xfers[i];
+        }
+    d->xfile = xf;
+    d->fwd_first = d->fwd_per = 0; /* no forwards */
+    d->fwd_chain = 0;
     d->total_bytes = w->total_bytes - w->protect_bytes;
     d->protect_bytes = 0;
     d->path = NULL;
@@ -157,9 +168,10 @@ uint64_t protect_chain_ack_ps(const struct workload *w, const struct scenario *s
 {
     uint64_t ps = 0;
     const struct transfer *x = &w->xfers[i];
-    while (x->feed) { /* the tail's ack retraces the chain to its head */
+    for (uint32_t k = i; x->feed; ) { /* the tail's ack retraces the chain to its head */
         ps += ack_path_ps(sc, t, x->dst, x->src, x->sport);
-        x = &w->xfers[x->feed - 1];
+        k = workload_feed(w, k) - 1;
+        x = &w->xfers[k];
     }
     return ps;
 }
@@ -172,13 +184,13 @@ void protect_commit(const struct workload *w, const struct scenario *sc, const s
     for (uint32_t i = 0; i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
         /* a chain's hops are consecutive: the tail is the last */
-        int tail = x->feed && (i + 1 == w->n || w->xfers[i + 1].feed != i + 1);
+        int tail = x->feed && (i + 1 == w->n || workload_feed(w, i + 1) != i + 1);
         if (!tail || done[i] == UINT64_MAX)
             continue;
         /* no node has it all before the one ahead of it has: the fluid
          * engine runs the hops unheld, so the tail may end before them */
         uint64_t d = done[i];
-        for (uint32_t k = x->feed; k; k = w->xfers[k - 1].feed)
+        for (uint32_t k = workload_feed(w, i); k; k = workload_feed(w, k - 1))
             d = done[k - 1] > d ? done[k - 1] : d;
         uint64_t a = protect_chain_ack_ps(w, sc, t, i);
         done[i] = d > UINT64_MAX - a ? UINT64_MAX : d + a;

@@ -96,8 +96,9 @@ static int read_src_init(struct read_src *rs, const struct workload *s,
         rs->hop1[i] = UINT32_MAX;
     for (uint32_t i = 0; i < s->n; i++) {
         const struct transfer *x = &s->xfers[i];
-        if (x->feed && s->xfers[x->feed - 1].kind == XFER_DATA)
-            rs->hop1[x->feed - 1] = i;
+        uint32_t fd = x->feed ? workload_feed(s, i) : 0;
+        if (fd && s->xfers[fd - 1].kind == XFER_DATA)
+            rs->hop1[fd - 1] = i;
     }
     rs->r = sc->storage.replicas < RESTORE_MAX_PARTS ? sc->storage.replicas : RESTORE_MAX_PARTS;
     return 0;
@@ -119,7 +120,7 @@ static uint32_t read_parts(const struct read_src *rs, const struct workload *s, 
      * consecutive, each fed by the one before) */
     uint32_t L = 1;
     node[0] = x->dst;
-    for (uint32_t prev = i; L < rs->r && h < s->n && s->xfers[h].feed == prev + 1; h++) {
+    for (uint32_t prev = i; L < rs->r && h < s->n && workload_feed(s, h) == prev + 1; h++) {
         node[L++] = s->xfers[h].dst;
         prev = h;
     }
@@ -158,12 +159,12 @@ static int reverse_all(struct workload *r, const struct workload *s, const struc
             x->start_ps = 0;
             x->rate_bps = 0;
             x->feed = 0;
-            x->file = x->writer; /* a writer's files complete together */
             r->total_bytes += x->bytes;
         }
     }
     r->n_writers = r->readers = s->n_writers;
     r->n_files = s->n_writers;
+    r->file_div = 1; /* a writer's files complete together */
     return 0;
 }
 
@@ -196,7 +197,7 @@ int workload_build_restore(struct workload *r, const struct workload *s,
     for (uint32_t i = 0; i < s->n; i++) {
         if (s->xfers[i].kind != XFER_DATA)
             continue;
-        uint32_t rk = s->writer_rank[s->xfers[i].writer];
+        uint32_t rk = workload_writer_rank(s, s->xfers[i].writer);
         uint32_t np = read_parts(&rs, s, i, pn, pb);
         for (uint32_t k = 0; k < np && nd < s->n; k++)
             pc[nd++] = (struct piece){rk % tp + tp * (rk / (tp * dp)), pn[k] - t->first_storage,
@@ -243,8 +244,7 @@ int workload_build_restore(struct workload *r, const struct workload *s,
             x->src = t->first_storage + pc[i].node;
             x->dst = workload_nic_host(sc, node, nic);
             /* readers numbered by group, then replica */
-            x->writer = g * readers + d;
-            x->file = g;
+            x->writer = g * readers + d; /* its file: the group, writer / readers */
             x->bytes = b;
             x->sport = (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu));
             r->total_bytes += b;
@@ -262,6 +262,7 @@ int workload_build_restore(struct workload *r, const struct workload *s,
     free(pc);
     free(gbytes);
     r->n_files = groups;
+    r->file_div = readers;
     r->n_writers = r->readers = groups * readers;
     return 0;
 }
@@ -333,7 +334,7 @@ static int estimate(const struct workload *s, const struct scenario *sc, const s
     for (uint32_t i = 0; !own && i < s->n; i++) {
         if (s->xfers[i].kind != XFER_DATA)
             continue;
-        uint32_t rk = s->writer_rank[s->xfers[i].writer];
+        uint32_t rk = workload_writer_rank(s, s->xfers[i].writer);
         gb[rk % tp + tp * (rk / (tp * dp))] += s->xfers[i].bytes;
     }
     for (uint32_t g = 0; need && g < groups; g++)
@@ -344,7 +345,7 @@ static int estimate(const struct workload *s, const struct scenario *sc, const s
         const struct transfer *x = &s->xfers[i];
         if (x->kind != XFER_DATA)
             continue;
-        uint32_t rk = s->writer_rank[x->writer], g = own ? 0 : rk % tp + tp * (rk / (tp * dp));
+        uint32_t rk = workload_writer_rank(s, x->writer), g = own ? 0 : rk % tp + tp * (rk / (tp * dp));
         uint32_t np = read_parts(&rs, s, i, pn, pb);
         for (uint32_t k = 0; k < np; k++) {
             uint32_t nl = topo_leaf_index(t, t->nodes[pn[k]].leaf);

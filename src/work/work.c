@@ -396,7 +396,7 @@ static int step_plan(struct build *b)
     b->gpn = sc->cluster.gpus_per_node;
     b->nodes = sc->cluster.nodes;
     b->widx = arena_calloc(a, b->p.ranks, sizeof *b->widx);
-    b->wrank = arena_calloc(b->keep, b->p.writers, sizeof *b->wrank);
+    b->wrank = arena_calloc(a, b->p.writers, sizeof *b->wrank);
     b->wstart = arena_calloc(a, b->p.writers, sizeof *b->wstart);
     b->wcap = arena_calloc(a, b->p.writers, sizeof *b->wcap);
     b->node_bytes = arena_calloc(a, b->nodes, sizeof *b->node_bytes);
@@ -660,6 +660,7 @@ static int step_transfers(struct build *b)
     rng_init(&qp, sc->seed, RNG_QP);
     uint64_t end_max = 0, first = UINT64_MAX, last_start = 0;
     uint32_t nic_turn = 0, prev_rank = UINT32_MAX;
+    uint32_t *xfile = NULL; /* while transfer i carries file i: none */
     for (uint32_t f = 0; f < p->n_files; f++) {
         uint32_t r = p->files[f].rank, i = b->widx[r], n = plan_node(p, sc, r);
         uint32_t nic;
@@ -695,7 +696,15 @@ static int step_transfers(struct build *b)
                 x->dst = b->t->first_storage + sn * snics + storage_nic(b, sn, qb);
                 b->swire[sn] += wire_bytes(qb, scenario_wire(sc));
                 x->writer = i;
-                x->file = f;
+                if (w->n - 1 != f && !xfile) { /* not a file each in order: kept */
+                    xfile = arena_calloc(b->keep, nt, sizeof *xfile);
+                    if (!xfile)
+                        return err_set(b->e, "out of memory building the workload");
+                    for (uint32_t j = 0; j + 1 < w->n; j++)
+                        xfile[j] = j;
+                }
+                if (xfile)
+                    xfile[w->n - 1] = f;
                 x->kind = ec ? b->kind[k] : XFER_DATA;
                 x->bytes = qb;
                 x->start_ps = b->fstart[f];
@@ -716,10 +725,18 @@ static int step_transfers(struct build *b)
                 end_max = end;
         }
     }
+    w->xfile = xfile;
     if (protect_forward(w, sc, b->t, b->sturn, b->sbytes, b->swire, b->keep, b->e) < 0)
         return -1;
     w->n_writers = b->nw;
-    w->writer_rank = b->wrank;
+    /* every rank writes: writer i is rank i (workload_writer_rank), no array */
+    if (b->nw < p->ranks) {
+        uint32_t *wr = arena_calloc(b->keep, b->nw ? b->nw : 1, sizeof *wr);
+        if (!wr)
+            return err_set(b->e, "out of memory building the workload");
+        memcpy(wr, b->wrank, b->nw * sizeof *wr);
+        w->writer_rank = wr;
+    }
     w->tp = p->tp;
     w->dp = p->dp;
     w->gpus_per_node = gpn;

@@ -23,19 +23,22 @@
 #include "../topo/topo.h"
 #include "plan.h"
 
+/* 40 bytes: what every engine reads of each transfer. A transfer's file
+ * and the transfer a replica forward is fed by follow from its place in
+ * the list (workload_file, workload_feed), not stored each. */
 struct transfer {
     uint32_t src, dst;   /* topology node ids */
     uint32_t writer;     /* the writer (rank) it belongs to, < n_writers */
-    uint32_t file;       /* the plan's file it carries part of, < n_files */
+    uint16_t sport;      /* UDP source port of its queue pair */
+    uint8_t prio;        /* 0 = transport.data_priority, else 802.1p priority + 1 */
+    uint8_t kind : 7;    /* enum xfer_kind: data, or protection (protect.h) */
+    uint8_t feed : 1;    /* a replica forward: sends on its feed's arrivals
+                          * (workload_feed names it) */
     uint64_t bytes;      /* payload */
     uint64_t start_ps;
     uint64_t rate_bps;   /* sending-rate cap of its queue pair; 0 = line rate */
-    uint16_t sport;      /* UDP source port of its queue pair */
-    uint8_t prio;        /* 0 = transport.data_priority, else 802.1p priority + 1 */
-    uint8_t kind;        /* enum xfer_kind: data, or protection (protect.h) */
-    uint32_t feed;       /* replica forward: 1 + the transfer whose arrivals it
-                          * sends on (its primary's); 0 = none */
 };
+_Static_assert(sizeof(struct transfer) == 40, "800,000 transfers in 32 MB");
 
 /* What a transfer carries (storage.protection, src/work/protect.c). */
 enum xfer_kind { XFER_DATA, XFER_PARITY, XFER_REPLICA };
@@ -46,10 +49,21 @@ struct workload {
     struct transfer *xfers;
     uint32_t n;
     uint32_t n_writers;  /* a writer may own several transfers (stripes) */
+    /* the plan's file each transfer carries part of (workload_file):
+     * xfile[i] for the first ones (every one but replica forwards), or
+     * with xfile NULL transfer i's own index (file_div 0: a file each, in
+     * order) or its writer / file_div (the restore's groups) */
+    const uint32_t *xfile;
+    uint32_t file_div;
+    /* replica forwards (protect_forward): fwd_per of them for each of the
+     * first fwd_first transfers, after them in that order; 0 = none */
+    uint32_t fwd_first, fwd_per;
+    int fwd_chain;           /* each forward fed by the one before (a chain) */
     uint64_t total_bytes;    /* every transfer's payload, protection included */
     uint64_t protect_bytes;  /* of it, parity fragments and forwarded copies */
     struct plan_summary sum; /* sizes, skew, policy stall (for reports, cost) */
-    uint32_t *writer_rank;   /* [n_writers] save: the plan's rank of each writer */
+    uint32_t *writer_rank;   /* [n_writers] save: the plan's rank of each writer;
+                              * NULL: writer i is rank i (workload_writer_rank) */
     uint32_t tp, dp, gpus_per_node, model_form; /* save: the plan's layout */
     /* restore (src/work/restore.c): storage nodes send to the readers; a
      * transfer's file is its model-parallel group, whose broadcast
@@ -85,6 +99,34 @@ struct workload {
     const struct scenario *kind_sc; /* and the scenario and fabric they were for */
     const struct topo *kind_t;
 };
+
+/* The plan's rank of save writer i. */
+static inline uint32_t workload_writer_rank(const struct workload *w, uint32_t i)
+{
+    return w->writer_rank ? w->writer_rank[i] : i;
+}
+
+/* The plan's file transfer i carries part of (< n_files). */
+static inline uint32_t workload_file(const struct workload *w, uint32_t i)
+{
+    if (w->fwd_per && i >= w->fwd_first) /* a forward: its primary's */
+        i = (i - w->fwd_first) / w->fwd_per;
+    if (w->xfile)
+        return w->xfile[i];
+    return w->file_div ? w->xfers[i].writer / w->file_div : i;
+}
+
+/* 1 + the transfer whose arrivals replica forward i sends on (its
+ * primary's, or along a chain the hop before); 0 = not a forward. */
+static inline uint32_t workload_feed(const struct workload *w, uint32_t i)
+{
+    if (!w->fwd_per || i < w->fwd_first)
+        return 0;
+    uint32_t q = i - w->fwd_first;
+    if (w->fwd_chain && q % w->fwd_per)
+        return i; /* the hop before, i - 1 */
+    return q / w->fwd_per + 1;
+}
 
 /* Transfer i's topo_path into ports[TOPO_MAX_HOPS]: the cached one when
  * there is a cache, so every user sees the same route for free. */
