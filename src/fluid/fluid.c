@@ -2021,12 +2021,13 @@ static void apply_rates(struct fnet *n, struct mm *m)
     for (uint32_t k = 0; k < m->n_aff; k++) {
         uint32_t fi = fl_of(n, m, m->aff[k]), i = heap_of(n, fi);
         const struct mm_flow *mf = &m->flows[m->aff[k]];
+        double prev = mm_prev_rate(m, k);
         struct fflow *f = &n->fl[fi];
-        if (mf->rate == mf->prev_rate && cq_has(&n->q, i))
+        if (mf->rate == prev && cq_has(&n->q, i))
             continue; /* same rate: same finish, no round-off drift */
         if (fi < n->w->n) /* the checkpoint's bytes to write */
-            fsample_payload(&n->fs, (mf->rate - mf->prev_rate) * payload_ratio(n, fi));
-        f->rem -= mf->prev_rate * (double)(n->now - f->t) / BITS_PS;
+            fsample_payload(&n->fs, (mf->rate - prev) * payload_ratio(n, fi));
+        f->rem -= prev * (double)(n->now - f->t) / BITS_PS;
         if (f->rem < 0)
             f->rem = 0;
         f->t = n->now;

@@ -50,17 +50,21 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
      * (the order they freeze in cannot change a sum: they freeze at one
      * rate), so the per-entry scratch alist is only for weights */
     size_t nu = (2 - !!kept + 2 * (size_t)weighted) * ne + (2 + !m->plen) * nfl +
-                (6 + 2 * (size_t)weighted) * nll;
+                (5 + 2 * (size_t)weighted) * nll;
     /* every array below in one block when large: each large one in a
      * block of its own rounds up to 2 MB pages, the last page of each
      * touched whole (~1 MB a block, six blocks at 800,000 transfers). The
-     * slots counted 16-bit: wide ones (rare) go to a block of their own */
+     * slots counted 16-bit: wide ones (rare) go to a block of their own.
+     * Last the two that updates write little of (aff_rate: as far as the
+     * largest update after a burst; shrunk: once a capacity falls), so
+     * the huge pages they alone cover are never touched */
     size_t nlk = (size_t)(nl ? nl : 1) * sizeof *m->links + 64, hb = heap_bytes(nh);
     size_t all = arena_size(nu * sizeof(uint32_t)) + arena_size(nlk) +
                  arena_size((nf ? nf : 1) * sizeof *m->flows) + arena_size(nf ? nf : 1) +
                  (capped ? arena_size((nf ? nf : 1) * sizeof *m->fcap) : 0) +
                  (weighted ? arena_size(np * sizeof *m->pw) : 0) +
-                 arena_size(ne * sizeof(uint16_t)) + arena_size(hb);
+                 arena_size(ne * sizeof(uint16_t)) + arena_size(hb) +
+                 arena_size(nfl * sizeof *m->aff_rate) + arena_size(nll * sizeof *m->shrunk);
     if (!hb || (all >= MM_ONE_BLOCK && arena_reserve(a, all) < 0))
         return -1;
     uint32_t *u = arena_calloc(a, nu, sizeof *u);
@@ -85,8 +89,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     m->dirty = u, u += nll;
     m->dmark = u, u += nll;
     m->tl = u, u += nll;
-    m->lside = (struct mm_lside *)(void *)u, u += 2 * nll;
-    m->shrunk = u;
+    m->lside = (struct mm_lside *)(void *)u;
     /* each link's list is as long as the number of flows that ever cross
      * it: counted first, it says whether 16-bit slots can hold them. The
      * count in dirty (a stack: nothing past n_dirty is read), on the
@@ -105,7 +108,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     if (!lraw || !ALLOC(m->flows, nf) || !ALLOC(m->fbits, nf) ||
         (capped && !ALLOC(m->fcap, nf)) || (weighted && !ALLOC(m->pw, np)) ||
         (narrow ? !ALLOC(m->pslot16, ne) : !ALLOC(m->pslot, ne)) ||
-        cq_init(&m->heap, a, nh) < 0)
+        cq_init(&m->heap, a, nh) < 0 || !ALLOC(m->aff_rate, nfl) || !ALLOC(m->shrunk, nll))
         return -1;
 #undef ALLOC
     if (np && !kept)
@@ -367,7 +370,7 @@ static void affect(struct mm *m, uint32_t f)
         return;
     m->fbits[f] |= MM_IN_A;
     struct mm_flow *fl = &m->flows[f];
-    fl->prev_rate = fl->rate;
+    m->aff_rate[m->n_aff] = fl->rate;
     m->aff[m->n_aff++] = f;
     for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
         uint32_t lid = m->path[p0 + i];
@@ -764,8 +767,7 @@ static void gupdate(struct mm *m)
     memset(m->gun, 0, ((size_t)ng + 1) * sizeof *m->gun);
     for (uint32_t a = 0; a < m->n_active; a++) {
         uint32_t f = m->active[a];
-        struct mm_flow *fl = &m->flows[f];
-        fl->prev_rate = fl->rate;
+        m->aff_rate[m->n_aff] = m->flows[f].rate;
         m->fbits[f] = MM_IN_A;
         m->aff[m->n_aff++] = f;
         for (uint32_t i = mm_poff(m, f), e = i + mm_np(m, f); i < e; i++)
@@ -864,7 +866,7 @@ static void gupdate(struct mm *m)
 void mm_update(struct mm *m)
 {
     m->epoch++;
-    m->n_aff = m->n_tl = 0;
+    m->n_aff = m->n_tl = m->n_aff_zero = 0;
     if (!m->n_dirty && !m->n_added && !m->n_shrunk)
         return;
     m->updates++;
@@ -879,12 +881,10 @@ void mm_update(struct mm *m)
          * affect would touch them (first seen along the flows in start
          * order), carry only flows of A. Two passes in order instead of
          * each flow's links at random. */
-        for (uint32_t i = 0; i < m->n_added; i++) {
-            struct mm_flow *fl = &m->flows[m->added[i]];
+        for (uint32_t i = 0; i < m->n_added; i++)
             m->fbits[m->added[i]] |= MM_IN_A;
-            fl->prev_rate = fl->rate;
-        }
         m->n_aff = m->n_added; /* aff is added's array */
+        m->n_aff_zero = m->n_added; /* their rates were 0: aff_rate not written */
         for (uint32_t i = 0; i < m->n_dirty; i++) {
             if (i + 16 < m->n_dirty) { /* random records: both lines, ahead */
                 const char *p = (const char *)&m->links[m->dirty[i + 16]];
