@@ -58,12 +58,12 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
      * Last the two that updates write little of (aff_rate: as far as the
      * largest update after a burst; shrunk: once a capacity falls), so
      * the huge pages they alone cover are never touched */
-    size_t nlk = (size_t)(nl ? nl : 1) * sizeof *m->links + 64, hb = heap_bytes(nh);
+    size_t nlk = (size_t)(nl ? nl : 1) * sizeof *m->links + 64, hb = cq_bytes(nh);
     size_t all = arena_size(nu * sizeof(uint32_t)) + arena_size(nlk) +
                  arena_size((nf ? nf : 1) * sizeof *m->flows) + arena_size(nf ? nf : 1) +
                  (capped ? arena_size((nf ? nf : 1) * sizeof *m->fcap) : 0) +
                  (weighted ? arena_size(np * sizeof *m->pw) : 0) +
-                 arena_size(ne * sizeof(uint16_t)) + arena_size(hb) +
+                 arena_size(ne * sizeof(uint16_t)) + hb +
                  arena_size(nfl * sizeof *m->aff_rate) + arena_size(nll * sizeof *m->shrunk);
     if (!hb || (all >= MM_ONE_BLOCK && arena_reserve(a, all) < 0))
         return -1;
