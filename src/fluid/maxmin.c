@@ -84,7 +84,8 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         m->poff = u, u += nfl;
     m->active = u, u += nfl;
     /* added is read only at the start of an update, which refills aff from
-     * its front no faster than it reads: one array for both */
+     * its front no faster than it reads: one array for both. After active:
+     * the little an update writes of it shares active's last huge page */
     m->aff = m->added = u, u += nfl;
     m->dirty = u, u += nll;
     m->dmark = u, u += nll;
@@ -110,6 +111,7 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         (narrow ? !ALLOC(m->pslot16, ne) : !ALLOC(m->pslot, ne)) ||
         cq_init(&m->heap, a, nh) < 0 || !ALLOC(m->aff_rate, nfl) || !ALLOC(m->shrunk, nll))
         return -1;
+    m->add_tail = 1;
 #undef ALLOC
     if (np && !kept)
         memcpy(m->path, path, np * sizeof *path);
@@ -279,7 +281,9 @@ void mm_start(struct mm *m, uint32_t f)
     if (m->ng && m->fgroup[f] != MM_NIL)
         m->gact[m->fgroup[f]]++;
     fl->rate = 0;
-    m->added[m->n_added++] = f;
+    if (!m->add_tail)
+        m->added[m->n_added] = f;
+    m->n_added++;
 }
 
 /* The entry of flow f's path that names link lid (it has one). */
@@ -311,6 +315,10 @@ void mm_stop(struct mm *m, uint32_t f)
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos == UINT32_MAX)
         return;
+    if (m->add_tail) { /* active's tail is about to move: the starts listed apart */
+        memcpy(m->added, m->active + m->add_from, (size_t)m->n_added * sizeof *m->added);
+        m->add_tail = 0;
+    }
     m->starts_only = 0;
     bott_set(m, f, MM_NONE);
     for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
@@ -867,6 +875,11 @@ void mm_update(struct mm *m)
 {
     m->epoch++;
     m->n_aff = m->n_tl = m->n_aff_zero = 0;
+    /* the starts since the last update; from now on, active's tail again */
+    const uint32_t *add = m->add_tail ? m->active + m->add_from : m->added;
+    m->aff = m->added;
+    m->add_tail = 1;
+    m->add_from = m->n_active;
     if (!m->n_dirty && !m->n_added && !m->n_shrunk)
         return;
     m->updates++;
@@ -882,8 +895,9 @@ void mm_update(struct mm *m)
          * order), carry only flows of A. Two passes in order instead of
          * each flow's links at random. */
         for (uint32_t i = 0; i < m->n_added; i++)
-            m->fbits[m->added[i]] |= MM_IN_A;
-        m->n_aff = m->n_added; /* aff is added's array */
+            m->fbits[add[i]] |= MM_IN_A;
+        m->aff = (uint32_t *)add; /* active's array: A is every active flow */
+        m->n_aff = m->n_added;
         m->n_aff_zero = m->n_added; /* their rates were 0: aff_rate not written */
         for (uint32_t i = 0; i < m->n_dirty; i++) {
             if (i + 16 < m->n_dirty) { /* random records: both lines, ahead */
@@ -896,7 +910,7 @@ void mm_update(struct mm *m)
         }
     } else {
         for (uint32_t i = 0; i < m->n_added; i++)
-            affect(m, m->added[i]);
+            affect(m, add[i]);
     }
     m->starts_only = 1;
     /* a burst's links carry no bottlenecked flow (every active one has just

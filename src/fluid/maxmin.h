@@ -127,14 +127,20 @@ struct mm {
     uint32_t *active, n_active;
     /* pending changes since the last update */
     uint32_t *dirty, n_dirty;   /* links of flows started or stopped */
-    uint32_t *added, n_added;   /* flows started (in aff's array: an update reads
-                                 * it before aff overtakes it) */
+    uint32_t *added, n_added;   /* flows started: while no flow has stopped since
+                                 * the last update they are active's tail from
+                                 * add_from (add_tail), and added is not written
+                                 * (a burst's 800,000 starts); else in aff's array
+                                 * (an update reads it before aff overtakes it) */
+    uint32_t add_from;
+    int add_tail;
     uint32_t *shrunk, n_shrunk; /* links whose capacity went down */
     uint32_t dmark_epoch;
     int starts_only;            /* no stop or capacity change since the last update */
     uint32_t *dmark;            /* per link: == dmark_epoch when in dirty */
     /* result of the last update (valid until the next one) */
-    uint32_t *aff, n_aff;   /* flows whose rate was recomputed (A) */
+    uint32_t *aff, n_aff;   /* flows whose rate was recomputed (A): after a burst
+                             * active's array, valid until the next start or stop */
     /* aff[k]'s rate before the update (mm_prev_rate): per slot of A, not
      * per flow, so only as much is written as the largest update after
      * the first burst reaches; aff[0 .. n_aff_zero) had none (a burst's
