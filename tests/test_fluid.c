@@ -157,12 +157,19 @@ static void maxmin_matches_brute_force_random(void)
                     mm_start(&m, f);
                 active[f] = !active[f];
             }
+            double pre[MAXF]; /* the rates the update starts from (a stop zeroes one) */
+            for (uint32_t f = 0; f < n.nf; f++)
+                pre[f] = m.flows[f].rate;
             mm_update(&m);
             updates++;
             brute_maxmin(&n, active, want);
             int in_aff[MAXF] = {0}, in_tl[MAXL] = {0};
-            for (uint32_t i = 0; i < m.n_aff; i++)
+            for (uint32_t i = 0; i < m.n_aff; i++) {
                 in_aff[m.aff[i]] = 1;
+                /* each recomputed flow's rate before the update, per slot */
+                if (mm_prev_rate(&m, i) != pre[m.aff[i]])
+                    contract++;
+            }
             for (uint32_t i = 0; i < m.n_tl; i++)
                 in_tl[m.tl[i]] = 1;
             for (uint32_t f = 0; f < n.nf; f++) {
@@ -201,7 +208,7 @@ static void maxmin_matches_brute_force_random(void)
         arena_release(&a);
     }
     CHECKF(mismatches == 0, "%llu rates differ from brute force", (unsigned long long)mismatches);
-    CHECKF(contract == 0, "%llu changes outside aff/tl or stale loads", (unsigned long long)contract);
+    CHECKF(contract == 0, "%llu changes outside aff/tl, stale loads or prior rates", (unsigned long long)contract);
     CHECKF(checks == 0, "%llu allocations fail the bottleneck condition", (unsigned long long)checks);
     CHECK(updates == 1200 * 30);
 }
@@ -474,9 +481,10 @@ static void maxmin_burst_start_as_general(void)
                 same = m.aff[i] == g.aff[i];
             for (uint32_t i = 0; same && i < m.n_tl; i++)
                 same = m.tl[i] == g.tl[i];
+            for (uint32_t i = 0; same && i < m.n_aff; i++)
+                same = mm_prev_rate(&m, i) == mm_prev_rate(&g, i);
             for (uint32_t f = 0; same && f < n.nf; f++)
                 same = !memcmp(&m.flows[f].rate, &g.flows[f].rate, sizeof(double)) &&
-                       m.flows[f].prev_rate == g.flows[f].prev_rate &&
                        m.flows[f].bott == g.flows[f].bott;
             for (uint32_t l = 0; same && l < n.nl; l++)
                 same = !memcmp(&m.links[l].load, &g.links[l].load, sizeof(double)) &&
@@ -1471,6 +1479,53 @@ static void fluid_scrap_cuts_dead_queues(void)
     arena_release(&a);
 }
 
+/* A queue that made a run gives collect only what its heap and run wrote
+ * (cq.h: the run keeps out of the heap's array, whose rest is untouched
+ * memory): its heap's array as far as the most it held, its positions,
+ * its run as far as the longest; asks larger than those go elsewhere. */
+static void fluid_scrap_takes_what_a_run_wrote(void)
+{
+    enum { N = 20000, RUN = 12000, HEAPED = 300 };
+    struct arena a;
+    arena_init(&a);
+    struct cq q;
+    CHECK(cq_init(&q, &a, N) == 0 && q.rid != NULL);
+    CHECK(cq_collect_begin(&q, RUN) == 1);
+    for (uint32_t id = 0; id < RUN; id++)
+        cq_collect(&q, id, 1000 + id % 5);
+    cq_collect_close(&q);
+    for (uint32_t id = 0; id < RUN; id++)
+        cq_settle(&q, id);
+    cq_collect_end(&q);
+    for (uint32_t id = RUN; id < RUN + HEAPED; id++)
+        cq_put(&q, id, 7 + id);
+    CHECKF(q.live == RUN && q.h.max_n == HEAPED, "run %u, heap %u", q.live, q.h.max_n);
+    unsigned char *e = (unsigned char *)q.h.e, *pos = (unsigned char *)q.h.pos,
+                  *rid = (unsigned char *)q.rid;
+    struct scrap s = {0};
+    scrap_add(&s, &q);
+    CHECK(s.n == 3 && q.rid == NULL);
+    /* the heap's part: (300 + 16) x 12 bytes; the run's: 12,000 x 4 */
+    size_t e_len = (HEAPED + HEAP_SLACK_) * sizeof *q.h.e, rid_len = RUN * sizeof(uint32_t);
+    int hp[4];
+    unsigned char *small = scrap_get(&s, e_len - 16, &hp[0]);  /* the heap's part */
+    unsigned char *mid = scrap_get(&s, rid_len - 16, &hp[1]);  /* the run's: 48,000 bytes */
+    unsigned char *big = scrap_get(&s, (size_t)N * 4 - 16, &hp[2]); /* the positions */
+    CHECKF(small >= e && small + e_len - 16 <= e + e_len, "the heap's part not from its array");
+    CHECKF(mid >= rid && mid + rid_len - 16 <= rid + rid_len, "the run's part not from its ids");
+    CHECKF(big >= pos && big + (size_t)N * 4 - 16 <= pos + (size_t)N * 4,
+           "the positions not from theirs");
+    /* nothing past what was written: a fourth ask the size of the run's
+     * part fits no piece left */
+    unsigned char *more = scrap_get(&s, rid_len / 2, &hp[3]);
+    CHECKF(hp[3] == 1, "%zu bytes cut from memory no queue wrote", rid_len / 2);
+    scrap_put(more, hp[3]);
+    scrap_put(small, 0);
+    scrap_put(mid, 0);
+    scrap_put(big, 0);
+    arena_release(&a);
+}
+
 /* writer_acc_finish turns the start array into writer_s in place (the
  * results own it through writer_mem): each writer's first start to last
  * end, -1 for one with nothing completed, the percentiles over the rest. */
@@ -1539,6 +1594,7 @@ SUITE(suite_fluid) = {
     {"fluid_ends_over_flow_records", fluid_ends_over_flow_records},
     {"fluid_writer_figures_in_place", fluid_writer_figures_in_place},
     {"fluid_scrap_cuts_dead_queues", fluid_scrap_cuts_dead_queues},
+    {"fluid_scrap_takes_what_a_run_wrote", fluid_scrap_takes_what_a_run_wrote},
     {"maxmin_plen_places_paths", maxmin_plen_places_paths},
     {"fluid_routes_have_distinct_ports", fluid_routes_have_distinct_ports},
     {"maxmin_link_hot_line", maxmin_link_hot_line},

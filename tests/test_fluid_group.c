@@ -136,12 +136,17 @@ static void maxmin_groups_match_per_path(void)
                 }
                 active[f] = !active[f];
             }
+            double pre[GF]; /* the rates the update starts from (a stop zeroes one) */
+            for (uint32_t f = 0; f < n.nf; f++)
+                pre[f] = g.flows[f].rate;
             mm_update(&g);
             mm_update(&x);
             updates++;
             int in_aff[GF] = {0}, in_tl[GL] = {0}, members[GG] = {0};
-            for (uint32_t i = 0; i < g.n_aff; i++)
+            for (uint32_t i = 0; i < g.n_aff; i++) {
                 in_aff[g.aff[i]] = 1;
+                contract += mm_prev_rate(&g, i) != pre[g.aff[i]];
+            }
             for (uint32_t i = 0; i < g.n_tl; i++)
                 in_tl[g.tl[i]] = 1;
             for (uint32_t f = 0; f < n.nf; f++) {
@@ -172,7 +177,7 @@ static void maxmin_groups_match_per_path(void)
         arena_release(&a);
     }
     CHECKF(differ == 0, "%llu rates differ from the per-path solver", (unsigned long long)differ);
-    CHECKF(contract == 0, "%llu loads differ, or changes outside aff/tl",
+    CHECKF(contract == 0, "%llu loads differ, changes outside aff/tl or prior rates",
            (unsigned long long)contract);
     CHECKF(checks == 0, "%llu allocations fail the bottleneck condition", (unsigned long long)checks);
     /* the cases covered: groups with several members sending at once */

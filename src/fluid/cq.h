@@ -1,16 +1,16 @@
 /* The fluid engine's completion queue: the indexed heap (heap.h) and beside
- * it a sorted run of (key, id). One update that keys many entries at once
- * (a checkpoint's first burst: every transfer) fills the run instead of the
+ * it a sorted run of ids. One update that keys many entries at once (a
+ * checkpoint's first burst: every transfer) fills the run instead of the
  * heap: its keys are few (the transfers to one storage node end together),
  * so a counting sort by distinct key places them, and each pop reads the
  * next entry in order instead of sifting a heap of every transfer. An entry
  * keyed again goes to the heap and its run entry goes stale (pos[id] tells).
  * The least (key, id) of both comes out first, so the order is the heap's
  * alone to the entry (tests/test_fluid_scale.c `fluid_cq_pops_as_heap`).
- * The run lives at the back of the heap's own array (no memory of its own:
- * ids in the heap and live in the run are distinct, so both fit); when the
- * heap reaches the run, the run's stale entries are squeezed out, or with
- * little gained, its live ones go to the heap.
+ * The run is an array of its own, 4 bytes an id with its keys once a
+ * bucket (at most CQ_KEYS), not 12-byte entries in the heap's array: the
+ * heap's array is written only as far as the heap grows (at 800,000
+ * transfers the run is every transfer, the heap 12,547 entries at most).
  *
  * A collection (cq_collect_begin .. cq_collect_end) takes ids in ascending
  * order, each at most once and not queued; cq_settle is then called for
@@ -28,6 +28,7 @@
 #define CQ_PEND (HEAP_OUT - 2) /* pos[id] = CQ_PEND - b: collected, key bkey[b] */
 #define CQ_KEYS 4096u          /* distinct keys a run may hold */
 #define CQ_SLOTS (2 * CQ_KEYS) /* the hash of distinct keys: half full at most */
+#define CQ_RUN_MIN 4096u       /* collections smaller than this go to the heap */
 
 struct cq_key {
     uint64_t key;
@@ -36,11 +37,16 @@ struct cq_key {
 
 struct cq {
     struct heap h;          /* its entries h.e[0 .. h.n) */
-    uint32_t ri, rn, live;  /* the run: h.e[ri .. rn), sorted; live where pos[id] == CQ_RUN */
+    /* the run: ids rid[ri .. rn), by (key, id); those from rend[b - 1] to
+     * rend[b] have key rkey[b]. NULL with fewer ids than a collection needs */
+    uint32_t *rid, *rend;
+    uint64_t *rkey;
+    uint32_t ri, rn, rb, live; /* rb: the bucket of rid[ri]; live where pos[id] == CQ_RUN */
+    uint32_t rmax;          /* the longest run made (rid written this far) */
+    struct heap_entry head; /* cq_top's entry when it is the run's */
     uint32_t n_ids, max_n;  /* most entries held at once, run and heap */
     uint32_t run_min;       /* collections smaller than this go to the heap */
     int top_run;            /* cq_top's entry is the run's */
-    uint32_t squeezed, dissolved; /* times cq_room_ did each (for tests) */
     uint32_t runs;          /* collections placed in a run (for tests) */
     /* one collection (its scratch, 144 KB, malloc'd for it: a few a run) */
     int coll;               /* 1 collecting, -1 abandoned (the heap takes them), 0 none */
@@ -51,15 +57,45 @@ struct cq {
     struct cq_key *sorted;
 };
 
+/* Whether a queue of n_ids can make a run (markers below CQ_PEND must not
+ * reach heap positions; a collection has CQ_RUN_MIN ids or more). */
+static inline int cq_runs_(size_t n_ids)
+{
+    return n_ids >= CQ_RUN_MIN && n_ids < CQ_PEND - CQ_KEYS;
+}
+
+/* The run's bytes: keys and ends a bucket, then an id each. */
+static inline size_t cq_run_bytes_(size_t n_ids)
+{
+    return cq_runs_(n_ids) ? CQ_KEYS * (sizeof(uint64_t) + sizeof(uint32_t)) + n_ids * sizeof(uint32_t)
+                           : 0;
+}
+
+/* The arena bytes cq_init takes for n_ids (for sizing an arena_reserve); 0
+ * when too many. */
+static inline size_t cq_bytes(size_t n_ids)
+{
+    size_t hb = heap_bytes(n_ids), rb = cq_run_bytes_(n_ids);
+    return hb ? arena_size(hb) + (rb ? arena_size(rb) : 0) : 0;
+}
+
 static inline int cq_init(struct cq *q, struct arena *a, size_t n_ids)
 {
     memset(q, 0, sizeof *q);
     q->n_ids = (uint32_t)n_ids;
-    q->run_min = 4096;
-    if (n_ids >= CQ_PEND - CQ_KEYS)
-        q->run_min = UINT32_MAX; /* the markers would overlap heap positions */
-    q->ri = q->rn = q->n_ids;
-    return heap_init(&q->h, a, n_ids);
+    q->run_min = cq_runs_(n_ids) ? CQ_RUN_MIN : UINT32_MAX;
+    if (heap_init(&q->h, a, n_ids) < 0)
+        return -1;
+    if (!cq_runs_(n_ids))
+        return 0;
+    /* the heap's first: the part of the run never reached stays untouched */
+    unsigned char *p = arena_calloc(a, cq_run_bytes_(n_ids), 1);
+    if (!p)
+        return -1;
+    q->rkey = (uint64_t *)(void *)p;
+    q->rend = (uint32_t *)(void *)(p + CQ_KEYS * sizeof(uint64_t));
+    q->rid = q->rend + CQ_KEYS;
+    return 0;
 }
 
 static inline int cq_has(const struct cq *q, uint32_t id)
@@ -73,33 +109,6 @@ static inline void cq_note_size_(struct cq *q, uint32_t n)
         q->max_n = n;
 }
 
-/* The heap is to grow into h.e[ri]: squeeze the run's stale entries out
- * towards its end; with less than an eighth of it gained, move its live
- * entries to the heap (read from the front, so the heap, one entry a read
- * at most, never overtakes the reading). */
-static inline void cq_room_(struct cq *q)
-{
-    struct heap_entry *e = q->h.e;
-    uint32_t j = q->rn;
-    for (uint32_t k = q->rn; k > q->ri;) {
-        k--;
-        if (q->h.pos[e[k].id] == CQ_RUN)
-            e[--j] = e[k];
-    }
-    q->ri = j;
-    q->squeezed++;
-    if (q->ri - q->h.n > q->live / 8)
-        return;
-    q->dissolved++;
-    for (uint32_t k = q->ri; k < q->rn; k++) {
-        struct heap_entry c = e[k];
-        q->h.pos[c.id] = HEAP_OUT;
-        heap_put(&q->h, c.id, c.key);
-    }
-    q->ri = q->rn;
-    q->live = 0;
-}
-
 /* Queue id at key, or move it there. */
 static inline void cq_put(struct cq *q, uint32_t id, uint64_t key)
 {
@@ -107,8 +116,6 @@ static inline void cq_put(struct cq *q, uint32_t id, uint64_t key)
         q->h.pos[id] = HEAP_OUT;
         q->live--;
     }
-    if (q->h.pos[id] == HEAP_OUT && q->h.n >= q->ri)
-        cq_room_(q);
     heap_put(&q->h, id, key);
     cq_note_size_(q, q->h.n + q->live);
 }
@@ -123,28 +130,33 @@ static inline void cq_remove(struct cq *q, uint32_t id)
     }
 }
 
-/* The least entry, or NULL when empty. */
+/* The least entry, or NULL when empty (the run's until the next call). */
 static inline const struct heap_entry *cq_top(struct cq *q)
 {
-    const struct heap_entry *e = q->h.e;
-    while (q->ri < q->rn && q->h.pos[e[q->ri].id] != CQ_RUN)
+    while (q->ri < q->rn && q->h.pos[q->rid[q->ri]] != CQ_RUN)
         q->ri++; /* stale: keyed again or removed */
-    q->top_run = q->ri < q->rn && (!q->h.n || heap_less_(&e[q->ri], &e[0]));
-    return q->top_run ? &e[q->ri] : q->h.n ? &e[0] : NULL;
+    q->top_run = 0;
+    if (q->ri < q->rn) {
+        while (q->rend[q->rb] <= q->ri)
+            q->rb++;
+        q->head = (struct heap_entry){q->rkey[q->rb], q->rid[q->ri]};
+        q->top_run = !q->h.n || heap_less_(&q->head, &q->h.e[0]);
+    }
+    return q->top_run ? &q->head : q->h.n ? &q->h.e[0] : NULL;
 }
 
 /* The id k entries past the run's head (live or stale), or HEAP_OUT past
  * its end: what is likely to come out next, for prefetching. */
 static inline uint32_t cq_run_ahead(const struct cq *q, uint32_t k)
 {
-    return q->rn - q->ri > k ? q->h.e[q->ri + k].id : HEAP_OUT;
+    return q->rn - q->ri > k ? q->rid[q->ri + k] : HEAP_OUT;
 }
 
 /* Take out the entry cq_top just gave. */
 static inline void cq_pop(struct cq *q)
 {
     if (q->top_run) {
-        q->h.pos[q->h.e[q->ri++].id] = HEAP_OUT;
+        q->h.pos[q->rid[q->ri++]] = HEAP_OUT;
         q->live--;
         q->top_run = 0;
     } else {
@@ -169,7 +181,7 @@ static inline int cq_collect_begin(struct cq *q, uint32_t n)
         cq_collect_end(q); /* out of memory: the heap takes them */
         return 0;
     }
-    q->ri = q->rn = q->n_ids; /* every old entry is stale */
+    q->ri = q->rn = q->rb = 0; /* every old entry is stale */
     q->nb = q->n_coll = 0;
     q->coll = 1;
     return 1;
@@ -222,14 +234,18 @@ static inline void cq_collect_close(struct cq *q)
     for (uint32_t b = 0; b < q->nb; b++)
         q->sorted[b] = (struct cq_key){q->bkey[b], b};
     qsort(q->sorted, q->nb, sizeof *q->sorted, cq_key_cmp_);
-    /* the heap and the collected are distinct ids: h.n <= ri */
-    uint32_t at = q->ri = q->n_ids - q->n_coll;
+    uint32_t at = 0;
     for (uint32_t k = 0; k < q->nb; k++) {
         uint32_t b = q->sorted[k].b, c = q->bnext[b];
         q->bnext[b] = at;
         at += c;
+        q->rkey[k] = q->sorted[k].key;
+        q->rend[k] = at;
     }
-    q->live = q->n_coll;
+    q->ri = q->rb = 0;
+    q->rn = q->live = q->n_coll;
+    if (q->rn > q->rmax)
+        q->rmax = q->rn;
     q->runs++;
 }
 
@@ -242,7 +258,7 @@ static inline void cq_settle(struct cq *q, uint32_t id)
         return;
     uint32_t b = CQ_PEND - p;
     if (q->coll == 1) {
-        q->h.e[q->bnext[b]++] = (struct heap_entry){q->bkey[b], id};
+        q->rid[q->bnext[b]++] = id;
         q->h.pos[id] = CQ_RUN;
     } else {
         q->h.pos[id] = HEAP_OUT;

@@ -1583,8 +1583,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             plen_all += w->path_n[i];
     }
     int path_big = path_own && plen_all < UINT32_MAX && plen_all * sizeof(uint32_t) >= (1u << 20);
-    size_t hb = heap_bytes((size_t)nf + ns + nt + 1);
-    size_t big = arena_size(hb) + (path_big ? arena_size((plen_all + 1) * sizeof(uint32_t)) : 0) +
+    size_t hb = cq_bytes((size_t)nf + ns + nt + 1);
+    size_t big = hb + (path_big ? arena_size((plen_all + 1) * sizeof(uint32_t)) : 0) +
                  arena_size(((size_t)nl + 1) * sizeof(uint32_t));
     int heap_bad = hb && big >= ((size_t)16 << 20) && arena_reserve(a, big) < 0;
     heap_bad = heap_bad || cq_init(&n->q, a, (size_t)nf + ns + nt + 1) < 0;
@@ -2021,12 +2021,13 @@ static void apply_rates(struct fnet *n, struct mm *m)
     for (uint32_t k = 0; k < m->n_aff; k++) {
         uint32_t fi = fl_of(n, m, m->aff[k]), i = heap_of(n, fi);
         const struct mm_flow *mf = &m->flows[m->aff[k]];
+        double prev = mm_prev_rate(m, k);
         struct fflow *f = &n->fl[fi];
-        if (mf->rate == mf->prev_rate && cq_has(&n->q, i))
+        if (mf->rate == prev && cq_has(&n->q, i))
             continue; /* same rate: same finish, no round-off drift */
         if (fi < n->w->n) /* the checkpoint's bytes to write */
-            fsample_payload(&n->fs, (mf->rate - mf->prev_rate) * payload_ratio(n, fi));
-        f->rem -= mf->prev_rate * (double)(n->now - f->t) / BITS_PS;
+            fsample_payload(&n->fs, (mf->rate - prev) * payload_ratio(n, fi));
+        f->rem -= prev * (double)(n->now - f->t) / BITS_PS;
         if (f->rem < 0)
             f->rem = 0;
         f->t = n->now;
@@ -2499,6 +2500,14 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
     scrap_add(&sp, &n->mm.heap);
     if (n->two)
         scrap_add(&sp, &n->tm.heap);
+    /* the solver's link lists and slots: written by every start, read by
+     * nothing after the loop */
+    scrap_add_mem(&sp, m->pslot16 ? (void *)m->pslot16 : (void *)m->pslot,
+                  (size_t)(m->nf ? mm_poff(m, m->nf - 1) + mm_np(m, m->nf - 1) : 0) *
+                      (m->pslot16 ? sizeof *m->pslot16 : sizeof *m->pslot));
+    scrap_add_mem(&sp, m->lflow,
+                  (size_t)(m->nf ? mm_poff(m, m->nf - 1) + mm_np(m, m->nf - 1) : 0) *
+                      sizeof *m->lflow);
     int eheap;
 
     /* what each flow sent (stalled ones: part), and so what each link must

@@ -50,17 +50,21 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
      * (the order they freeze in cannot change a sum: they freeze at one
      * rate), so the per-entry scratch alist is only for weights */
     size_t nu = (2 - !!kept + 2 * (size_t)weighted) * ne + (2 + !m->plen) * nfl +
-                (6 + 2 * (size_t)weighted) * nll;
+                (5 + 2 * (size_t)weighted) * nll;
     /* every array below in one block when large: each large one in a
      * block of its own rounds up to 2 MB pages, the last page of each
      * touched whole (~1 MB a block, six blocks at 800,000 transfers). The
-     * slots counted 16-bit: wide ones (rare) go to a block of their own */
-    size_t nlk = (size_t)(nl ? nl : 1) * sizeof *m->links + 64, hb = heap_bytes(nh);
+     * slots counted 16-bit: wide ones (rare) go to a block of their own.
+     * Last the two that updates write little of (aff_rate: as far as the
+     * largest update after a burst; shrunk: once a capacity falls), so
+     * the huge pages they alone cover are never touched */
+    size_t nlk = (size_t)(nl ? nl : 1) * sizeof *m->links + 64, hb = cq_bytes(nh);
     size_t all = arena_size(nu * sizeof(uint32_t)) + arena_size(nlk) +
                  arena_size((nf ? nf : 1) * sizeof *m->flows) + arena_size(nf ? nf : 1) +
                  (capped ? arena_size((nf ? nf : 1) * sizeof *m->fcap) : 0) +
                  (weighted ? arena_size(np * sizeof *m->pw) : 0) +
-                 arena_size(ne * sizeof(uint16_t)) + arena_size(hb);
+                 arena_size(ne * sizeof(uint16_t)) + hb +
+                 arena_size(nfl * sizeof *m->aff_rate) + arena_size(nll * sizeof *m->shrunk);
     if (!hb || (all >= MM_ONE_BLOCK && arena_reserve(a, all) < 0))
         return -1;
     uint32_t *u = arena_calloc(a, nu, sizeof *u);
@@ -80,13 +84,13 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         m->poff = u, u += nfl;
     m->active = u, u += nfl;
     /* added is read only at the start of an update, which refills aff from
-     * its front no faster than it reads: one array for both */
+     * its front no faster than it reads: one array for both. After active:
+     * the little an update writes of it shares active's last huge page */
     m->aff = m->added = u, u += nfl;
     m->dirty = u, u += nll;
     m->dmark = u, u += nll;
     m->tl = u, u += nll;
-    m->lside = (struct mm_lside *)(void *)u, u += 2 * nll;
-    m->shrunk = u;
+    m->lside = (struct mm_lside *)(void *)u;
     /* each link's list is as long as the number of flows that ever cross
      * it: counted first, it says whether 16-bit slots can hold them. The
      * count in dirty (a stack: nothing past n_dirty is read), on the
@@ -105,8 +109,9 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     if (!lraw || !ALLOC(m->flows, nf) || !ALLOC(m->fbits, nf) ||
         (capped && !ALLOC(m->fcap, nf)) || (weighted && !ALLOC(m->pw, np)) ||
         (narrow ? !ALLOC(m->pslot16, ne) : !ALLOC(m->pslot, ne)) ||
-        cq_init(&m->heap, a, nh) < 0)
+        cq_init(&m->heap, a, nh) < 0 || !ALLOC(m->aff_rate, nfl) || !ALLOC(m->shrunk, nll))
         return -1;
+    m->add_tail = 1;
 #undef ALLOC
     if (np && !kept)
         memcpy(m->path, path, np * sizeof *path);
@@ -276,7 +281,9 @@ void mm_start(struct mm *m, uint32_t f)
     if (m->ng && m->fgroup[f] != MM_NIL)
         m->gact[m->fgroup[f]]++;
     fl->rate = 0;
-    m->added[m->n_added++] = f;
+    if (!m->add_tail)
+        m->added[m->n_added] = f;
+    m->n_added++;
 }
 
 /* The entry of flow f's path that names link lid (it has one). */
@@ -308,6 +315,10 @@ void mm_stop(struct mm *m, uint32_t f)
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos == UINT32_MAX)
         return;
+    if (m->add_tail) { /* active's tail is about to move: the starts listed apart */
+        memcpy(m->added, m->active + m->add_from, (size_t)m->n_added * sizeof *m->added);
+        m->add_tail = 0;
+    }
     m->starts_only = 0;
     bott_set(m, f, MM_NONE);
     for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
@@ -367,7 +378,7 @@ static void affect(struct mm *m, uint32_t f)
         return;
     m->fbits[f] |= MM_IN_A;
     struct mm_flow *fl = &m->flows[f];
-    fl->prev_rate = fl->rate;
+    m->aff_rate[m->n_aff] = fl->rate;
     m->aff[m->n_aff++] = f;
     for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
         uint32_t lid = m->path[p0 + i];
@@ -764,8 +775,7 @@ static void gupdate(struct mm *m)
     memset(m->gun, 0, ((size_t)ng + 1) * sizeof *m->gun);
     for (uint32_t a = 0; a < m->n_active; a++) {
         uint32_t f = m->active[a];
-        struct mm_flow *fl = &m->flows[f];
-        fl->prev_rate = fl->rate;
+        m->aff_rate[m->n_aff] = m->flows[f].rate;
         m->fbits[f] = MM_IN_A;
         m->aff[m->n_aff++] = f;
         for (uint32_t i = mm_poff(m, f), e = i + mm_np(m, f); i < e; i++)
@@ -864,7 +874,12 @@ static void gupdate(struct mm *m)
 void mm_update(struct mm *m)
 {
     m->epoch++;
-    m->n_aff = m->n_tl = 0;
+    m->n_aff = m->n_tl = m->n_aff_zero = 0;
+    /* the starts since the last update; from now on, active's tail again */
+    const uint32_t *add = m->add_tail ? m->active + m->add_from : m->added;
+    m->aff = m->added;
+    m->add_tail = 1;
+    m->add_from = m->n_active;
     if (!m->n_dirty && !m->n_added && !m->n_shrunk)
         return;
     m->updates++;
@@ -879,12 +894,11 @@ void mm_update(struct mm *m)
          * affect would touch them (first seen along the flows in start
          * order), carry only flows of A. Two passes in order instead of
          * each flow's links at random. */
-        for (uint32_t i = 0; i < m->n_added; i++) {
-            struct mm_flow *fl = &m->flows[m->added[i]];
-            m->fbits[m->added[i]] |= MM_IN_A;
-            fl->prev_rate = fl->rate;
-        }
-        m->n_aff = m->n_added; /* aff is added's array */
+        for (uint32_t i = 0; i < m->n_added; i++)
+            m->fbits[add[i]] |= MM_IN_A;
+        m->aff = (uint32_t *)add; /* active's array: A is every active flow */
+        m->n_aff = m->n_added;
+        m->n_aff_zero = m->n_added; /* their rates were 0: aff_rate not written */
         for (uint32_t i = 0; i < m->n_dirty; i++) {
             if (i + 16 < m->n_dirty) { /* random records: both lines, ahead */
                 const char *p = (const char *)&m->links[m->dirty[i + 16]];
@@ -896,7 +910,7 @@ void mm_update(struct mm *m)
         }
     } else {
         for (uint32_t i = 0; i < m->n_added; i++)
-            affect(m, m->added[i]);
+            affect(m, add[i]);
     }
     m->starts_only = 1;
     /* a burst's links carry no bottlenecked flow (every active one has just

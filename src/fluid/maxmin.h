@@ -78,17 +78,17 @@ struct mm_lside {
     uint32_t since_sum;     /* updates since load was last summed exactly */
 };
 
-/* Per flow only what every update reads (32 bytes, two a line): where its
- * path starts (mm_poff), its cap and its flags (mm.fbits: frozen, in A)
- * live apart, the path's start in no array at all when every path has one
- * length. */
+/* Per flow only what every update reads (24 bytes): where its path starts
+ * (mm_poff), its cap, its flags (mm.fbits: frozen, in A) and its rate
+ * before an update (mm.aff_rate, per slot of A) live apart, the path's
+ * start in no array at all when every path has one length. */
 struct mm_flow {
-    double rate, prev_rate; /* now / before the last update */
+    double rate;            /* now */
     uint32_t bott;          /* link it froze on, MM_CAP or MM_NONE */
     uint32_t bnext, bprev;  /* neighbours in its bottleneck link's list */
     uint32_t apos;          /* index in mm.active, UINT32_MAX when inactive */
 };
-_Static_assert(sizeof(struct mm_flow) == 32, "two flow records a line");
+_Static_assert(sizeof(struct mm_flow) == 24, "a flow record, 24 bytes");
 
 /* mm.fbits per flow */
 #define MM_FROZEN 1u /* frozen in this fill (scratch of one fill) */
@@ -127,14 +127,26 @@ struct mm {
     uint32_t *active, n_active;
     /* pending changes since the last update */
     uint32_t *dirty, n_dirty;   /* links of flows started or stopped */
-    uint32_t *added, n_added;   /* flows started (in aff's array: an update reads
-                                 * it before aff overtakes it) */
+    uint32_t *added, n_added;   /* flows started: while no flow has stopped since
+                                 * the last update they are active's tail from
+                                 * add_from (add_tail), and added is not written
+                                 * (a burst's 800,000 starts); else in aff's array
+                                 * (an update reads it before aff overtakes it) */
+    uint32_t add_from;
+    int add_tail;
     uint32_t *shrunk, n_shrunk; /* links whose capacity went down */
     uint32_t dmark_epoch;
     int starts_only;            /* no stop or capacity change since the last update */
     uint32_t *dmark;            /* per link: == dmark_epoch when in dirty */
     /* result of the last update (valid until the next one) */
-    uint32_t *aff, n_aff;   /* flows whose rate was recomputed (A) */
+    uint32_t *aff, n_aff;   /* flows whose rate was recomputed (A): after a burst
+                             * active's array, valid until the next start or stop */
+    /* aff[k]'s rate before the update (mm_prev_rate): per slot of A, not
+     * per flow, so only as much is written as the largest update after
+     * the first burst reaches; aff[0 .. n_aff_zero) had none (a burst's
+     * flows have just started: not written) */
+    double *aff_rate;
+    uint32_t n_aff_zero;
     uint32_t *tl, n_tl;     /* links whose load was recomputed */
     uint32_t epoch;
     /* water-filling queue over constraint ids: links, then nl + flow (caps),
@@ -172,6 +184,11 @@ static inline uint32_t mm_np(const struct mm *m, uint32_t f)
 static inline double mm_cap(const struct mm *m, uint32_t f)
 {
     return m->fcap ? m->fcap[f] : (double)INFINITY;
+}
+/* The rate aff[k] had before the last update. */
+static inline double mm_prev_rate(const struct mm *m, uint32_t k)
+{
+    return k < m->n_aff_zero ? 0.0 : m->aff_rate[k];
 }
 /* The flow of link list entry k (mm.lflow index). */
 static inline uint32_t mm_lflow(const struct mm *m, uint32_t k)
@@ -255,8 +272,8 @@ void mm_stop(struct mm *m, uint32_t f);
 void mm_set_cap(struct mm *m, uint32_t l, double cap);
 
 /* Recompute the rates the pending changes affect. Afterwards aff[0..n_aff)
- * lists every flow whose rate may have changed (with prev_rate, its rate
- * before), tl[0..n_tl) every link whose load may have changed (with
+ * lists every flow whose rate may have changed (mm_prev_rate(m, k): aff[k]'s
+ * rate before), tl[0..n_tl) every link whose load may have changed (with
  * prev_load); every other active flow and link kept its rate and load. */
 void mm_update(struct mm *m);
 
