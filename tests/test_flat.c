@@ -575,6 +575,35 @@ static void pnet_tie_keys_by_partition(void)
     test_prep_release(&p);
 }
 
+/* A queue's length histogram bucket (port.c, computed without a branch):
+ * every length falls in the bucket whose floor is at or below it and the
+ * next one's above, at every power of two and its neighbours, and the
+ * last bucket takes all beyond. */
+static void qhist_bucket_brackets_lengths(void)
+{
+    uint64_t top = qhist_bucket_floor(QHIST_BUCKETS - 1);
+    unsigned bad = 0;
+    for (unsigned sh = 0; sh < 64; sh++) {
+        for (int64_t d = -300; d <= 300; d++) {
+            uint64_t x = (UINT64_C(1) << sh) + (uint64_t)d;
+            if (d < 0 && (uint64_t)-d > (UINT64_C(1) << sh))
+                continue;
+            unsigned b = qhist_bucket(x);
+            if (b >= QHIST_BUCKETS || qhist_bucket_floor(b) > x ||
+                (b + 1 < QHIST_BUCKETS && x >= qhist_bucket_floor(b + 1)) ||
+                (b == QHIST_BUCKETS - 1 && x < top)) {
+                if (bad++ < 5)
+                    fprintf(stderr, "  length %llu in bucket %u\n", (unsigned long long)x, b);
+            }
+        }
+    }
+    for (uint64_t x = 0; x < (UINT64_C(1) << 20); x += 37) /* every bucket of the first 2^12 units */
+        bad += qhist_bucket_floor(qhist_bucket(x)) > x || qhist_bucket(x + 256 * 32) < qhist_bucket(x);
+    CHECKF(bad == 0, "%u lengths in the wrong bucket", bad);
+    CHECK(qhist_bucket(0) == 0 && qhist_bucket(255) == 0 && qhist_bucket(256) == 1);
+    CHECK(qhist_bucket(UINT64_MAX) == QHIST_BUCKETS - 1);
+}
+
 SUITE(suite_flat) = {
     {"evq_free_stack_reuses_nodes", evq_free_stack_reuses_nodes},
     {"evq_nodes_keep_whole_events", evq_nodes_keep_whole_events},
@@ -585,5 +614,6 @@ SUITE(suite_flat) = {
     {"port_serves_by_its_wire", port_serves_by_its_wire},
     {"pnet_tie_keys_by_partition", pnet_tie_keys_by_partition},
     {"wire_arrivals_once", wire_arrivals_once},
+    {"qhist_bucket_brackets_lengths", qhist_bucket_brackets_lengths},
     {0, 0},
 };

@@ -23,15 +23,22 @@ static uint64_t ser_time(struct port *p, uint64_t wire)
     return p->ser_q + carry;
 }
 
-/* Log-linear buckets of 256 B units, 16 per power of two. */
-unsigned qhist_bucket(uint64_t bytes)
+/* Log-linear buckets of 256 B units, 16 per power of two: with s the
+ * shift that leaves v's top 5 bits, (v >> s) is 16 + its next 4 bits, so
+ * the bucket is (v >> s) + 16 s. Below 32 units s is 0 (v | 16 keeps the
+ * count of leading zeros at 59) and the bucket is v. No branch: two
+ * notes a switch hop (enqueue and dequeue). */
+static inline unsigned bucket_of(uint64_t bytes)
 {
     uint64_t v = bytes >> 8;
-    if (v < 16)
-        return (unsigned)v;
-    unsigned e = 63u - (unsigned)__builtin_clzll(v);
-    unsigned b = (e - 3) * 16 + (unsigned)((v >> (e - 4)) & 15);
+    unsigned s = 59u - (unsigned)__builtin_clzll(v | 16);
+    unsigned b = (unsigned)(v >> s) + 16 * s;
     return b < QHIST_BUCKETS ? b : QHIST_BUCKETS - 1;
+}
+
+unsigned qhist_bucket(uint64_t bytes)
+{
+    return bucket_of(bytes);
 }
 
 uint64_t qhist_bucket_floor(unsigned b)
@@ -48,7 +55,7 @@ static inline void qhist_note(struct pnet *n, struct port *p)
     /* none since the last change (a packet into an idle port leaves at once) */
     if (!d)
         return;
-    n->qhist[(size_t)p->seg * QHIST_BUCKETS + qhist_bucket(p->q_bytes)] += d;
+    n->qhist[(size_t)p->seg * QHIST_BUCKETS + bucket_of(p->q_bytes)] += d;
     p->q_changed_t = n->now;
 }
 
