@@ -494,7 +494,7 @@ static void wire_arrivals_once(void)
                         }
                         struct packet pk;
                         n.now = ev.t;
-                        n.cur = 0;
+                        pnet_set_cur(&n, 0);
                         wire_arrive(&n, in, ev.seq, &pk);
                         CHECK(pk.psn == (uint32_t)got);
                         by_far += evq_len(&n.q) > before;
@@ -504,7 +504,7 @@ static void wire_arrivals_once(void)
                     for (; sent < N && ts[sent] < wend; sent++) {
                         size_t before = evq_len(&n.q);
                         n.now = ts[sent];
-                        n.cur = 0;
+                        pnet_set_cur(&n, 0);
                         out->tx = (struct packet){.kind = PK_DATA, .payload = 4096,
                                                   .psn = (uint32_t)sent};
                         out->ser_wire = (uint32_t)pkt_wire(&n, &out->tx);
@@ -558,14 +558,14 @@ static void pnet_tie_keys_by_partition(void)
         first[c] = n->pseq[c].next;
     for (uint32_t k = 0; k < 3; k++)
         for (uint32_t c = 0; c < 4; c++) {
-            n->cur = c;
+            pnet_set_cur(n, c);
             uint64_t key = pnet_next_tie(n);
             CHECKF(key == first[c] + k && key == pnet_tie(c, (first[c] & ((UINT64_C(1) << 40) - 1)) + k),
                    "partition %u, event %u: key %llx", c, k, (unsigned long long)key);
         }
-    n->cur = 3;
+    pnet_set_cur(n, 3);
     uint64_t late = pnet_next_tie(n);
-    n->cur = 1;
+    pnet_set_cur(n, 1);
     CHECK(pnet_next_tie(n) < late); /* fewer events, lower partition: first */
     train_clock_release(&n->tc);
     evq_release(&n->q);

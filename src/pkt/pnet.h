@@ -449,6 +449,7 @@ struct pnet {
     uint32_t *port_part;      /* per port: its node's partition */
     struct pseq *pseq;        /* events scheduled so far, per partition */
     uint32_t cur;             /* partition of the running event */
+    struct pseq *cur_seq;     /* &pseq[cur] (pnet_set_cur): a tie key is one increment */
     uint32_t whole;           /* partition of set-up and of whole-fabric events (n_nodes) */
     struct pseq pseq_bare;    /* a pnet made by pnet_bare: one partition */
     uint32_t part_bare[8];
@@ -850,7 +851,15 @@ pnet_push(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, ui
  * gets (pnet_schedule_seq may use it later, for the same place in order). */
 static inline uint64_t pnet_next_tie(struct pnet *n)
 {
-    return n->pseq[n->cur].next++;
+    return n->cur_seq->next++;
+}
+
+/* The running partition: every change of n->cur goes through here, so
+ * pnet_next_tie's pointer follows it. */
+static inline void pnet_set_cur(struct pnet *n, uint32_t c)
+{
+    n->cur = c;
+    n->cur_seq = &n->pseq[c];
 }
 
 /* Schedule with a tie key taken earlier (pnet_next_tie) for partition part. */

@@ -112,7 +112,7 @@ static inline __attribute__((always_inline)) void run_event(struct pnet *n, cons
     n->events++;
     if (!(n->events & 0xffff) && n->res && n->res->progress && !n->outbox_on)
         telemetry_progress(n);
-    n->cur = part;
+    pnet_set_cur(n, part);
     dispatch(n, ev);
 }
 
@@ -287,7 +287,7 @@ static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64
     uint32_t i = w->head[p];
     uint64_t last = start, ran = 0;
     w->head[p] = UINT32_MAX;
-    n->cur = p;
+    pnet_set_cur(n, p);
     for (;;) {
         struct event ev;
         const struct event *f = near_first(n);
@@ -1383,7 +1383,7 @@ static int run_before(struct pnet *n, uint64_t limit);
 int pnet_run_before(struct pnet *n, uint64_t limit)
 {
     int more = run_before(n, limit);
-    n->cur = n->whole;
+    pnet_set_cur(n, n->whole);
     return more;
 }
 
