@@ -289,31 +289,36 @@ static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64
     w->head[p] = UINT32_MAX;
     pnet_set_cur(n, p);
     for (;;) {
-        struct event ev;
+        /* the event where it lies (dispatch reads it before its handler
+         * runs, which may then reuse the FIFO's slot): no copy of it */
+        struct event hev;
+        const struct event *ev;
         const struct event *f = near_first(n);
         if (f && (i == UINT32_MAX || evq_before(f, &w->ev[i]))) {
             if (f == n->wh) {
-                ev = heap_pop(n);
+                hev = heap_pop(n);
+                ev = &hev;
             } else {
-                ev = *f;
+                ev = f;
                 if (++n->wfh == n->wfn)
                     n->wfh = n->wfn = 0;
             }
         } else if (i != UINT32_MAX) {
-            ev = w->ev[i];
+            ev = &w->ev[i];
             i = w->next[i];
         } else {
             break;
         }
-        if (ev.t > n->time_limit_ps) {
+        uint64_t t = ev->t;
+        if (t > n->time_limit_ps) {
             n->time_limit_hit = 1;
             continue;
         }
-        if (ev.t < last)
+        if (t < last)
             n->time_went_back = 1;
-        last = ev.t;
-        n->now = ev.t;
-        dispatch(n, &ev);
+        last = t;
+        n->now = t;
+        dispatch(n, ev);
         ran++;
         if (n->oom)
             break;
