@@ -923,6 +923,9 @@ void port_wake_at(struct pnet *n, struct port *p, uint64_t t);
 void port_on_tx_done(struct pnet *n, struct port *p);
 /* key: the arrival event's tie key (the next one's follows from it) */
 void port_on_rx(struct pnet *n, struct port *in, uint64_t key);
+/* the same two, inlined into the window loop (link-time optimisation) */
+void port_tx_done_inl(struct pnet *n, struct port *p);
+void port_rx_inl(struct pnet *n, struct port *in, uint64_t key);
 void port_on_wake(struct pnet *n, struct port *p, uint32_t gen);
 void port_qhist_flush(struct pnet *n, struct port *p);
 /* The queue to serve among the ready ones (bits of ready); DWRR's walk on
