@@ -918,6 +918,8 @@ static inline __attribute__((always_inline)) void wire_arrive(struct pnet *n, st
 
 /* port.c: egress service and the wire */
 void port_queue(struct pnet *n, struct port *p, const struct packet *pk);
+/* the same from a switch's arrival: an idle port served without a call */
+void port_queue_hop(struct pnet *n, struct port *p, const struct packet *pk);
 void port_kick(struct pnet *n, struct port *p);
 void port_wake_at(struct pnet *n, struct port *p, uint64_t t);
 void port_on_tx_done(struct pnet *n, struct port *p);

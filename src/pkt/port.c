@@ -332,10 +332,10 @@ void port_on_rx(struct pnet *n, struct port *in, uint64_t key)
     port_rx_inl(n, in, key);
 }
 
-/* Inlined into switch_receive (link-time optimisation): a call a switch
- * hop less. */
-__attribute__((always_inline)) inline void port_queue(struct pnet *n, struct port *p,
-                                                      const struct packet *pk)
+/* hop: a switch's arrival (the window loop's), which serves an idle
+ * port with port_kick's body inlined; other callers take the call. */
+static inline __attribute__((always_inline)) void queue(struct pnet *n, struct port *p,
+                                                        const struct packet *pk, int hop)
 {
     qhist_note(n, p);
     uint64_t wire = pkt_wire(n, pk);
@@ -349,8 +349,26 @@ __attribute__((always_inline)) inline void port_queue(struct pnet *n, struct por
     p->q_bytes += wire;
     if (p->q_bytes > p->max_q_bytes)
         p->max_q_bytes = p->q_bytes;
-    if (p->state == PORT_IDLE)
-        port_kick(n, p);
-    else if (p->state == PORT_WAIT && pk->t < p->wake_t)
+    if (p->state == PORT_IDLE) {
+        if (hop)
+            kick(n, p);
+        else
+            port_kick(n, p);
+    } else if (p->state == PORT_WAIT && pk->t < p->wake_t) {
         port_wake_at(n, p, pk->t < n->now ? n->now : pk->t);
+    }
+}
+
+/* Inlined into their callers (link-time optimisation): a call a switch
+ * hop less. */
+__attribute__((always_inline)) inline void port_queue(struct pnet *n, struct port *p,
+                                                      const struct packet *pk)
+{
+    queue(n, p, pk, 0);
+}
+
+__attribute__((always_inline)) inline void port_queue_hop(struct pnet *n, struct port *p,
+                                                          const struct packet *pk)
+{
+    queue(n, p, pk, 1);
 }

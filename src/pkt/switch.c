@@ -57,5 +57,5 @@ __attribute__((always_inline)) inline void switch_receive(struct pnet *n, uint32
                 : out->qmask              ? EVC_EGRESS_PAUSED
                                           : EVC_EGRESS_IDLE]++;
 #endif
-    port_queue(n, out, pk);
+    port_queue_hop(n, out, pk);
 }
