@@ -47,25 +47,29 @@ static void sample(struct pnet *n)
         pnet_schedule(n, n->now + n->sc->telemetry.interval_ps, EV_SAMPLE, NULL, 0);
 }
 
-/* hot: the window loop's, with a hop's two events inlined */
+/* hot: the window loop's, with a hop's two events inlined and tested
+ * first (nine in ten events: two compares, not the jump table's indirect
+ * jump) */
 static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const struct event *ev,
                                                            int hot)
 {
 #ifdef CKPT_EV_KINDS
     n->ev_kinds[EV_KIND(ev->type)]++;
 #endif
+    if (hot && EV_KIND(ev->type) == EV_TX_DONE) {
+        port_tx_done_inl(n, ev->obj);
+        return;
+    }
+    if (hot && EV_KIND(ev->type) == EV_RX) {
+        port_rx_inl(n, ev->obj, ev->seq);
+        return;
+    }
     switch ((enum ev_type)EV_KIND(ev->type)) {
     case EV_TX_DONE:
-        if (hot)
-            port_tx_done_inl(n, ev->obj);
-        else
-            port_on_tx_done(n, ev->obj);
+        port_on_tx_done(n, ev->obj);
         break;
     case EV_RX:
-        if (hot)
-            port_rx_inl(n, ev->obj, ev->seq);
-        else
-            port_on_rx(n, ev->obj, ev->seq);
+        port_on_rx(n, ev->obj, ev->seq);
         break;
     case EV_WAKE:
         port_on_wake(n, ev->obj, ev->arg);
