@@ -411,7 +411,7 @@ static void port_serves_by_its_wire(void)
     for (int i = 0; i < 2; i++) {
         struct packet pk = {.kind = PK_DATA, .prio = 3, .payload = pay[i], .flow = 0};
         wire[i] = pkt_wire(&n, &pk);
-        CHECK(mmu_admit(&n, &s, in, out, &pk) == 0);
+        CHECK(mmu_admit(&n, &s, in, out, &pk) == (int)wire[i]); /* admitted: its wire bytes */
         pk.t = n.now;
         port_queue(&n, out, &pk);
     }

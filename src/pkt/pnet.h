@@ -918,8 +918,9 @@ static inline __attribute__((always_inline)) void wire_arrive(struct pnet *n, st
 
 /* port.c: egress service and the wire */
 void port_queue(struct pnet *n, struct port *p, const struct packet *pk);
-/* the same from a switch's arrival: an idle port served without a call */
-void port_queue_hop(struct pnet *n, struct port *p, const struct packet *pk);
+/* the same from a switch's arrival, with pk's wire bytes (mmu_admit's): an
+ * idle port served without a call */
+void port_queue_hop(struct pnet *n, struct port *p, const struct packet *pk, uint64_t wire);
 void port_kick(struct pnet *n, struct port *p);
 void port_wake_at(struct pnet *n, struct port *p, uint64_t t);
 void port_on_tx_done(struct pnet *n, struct port *p);
@@ -958,6 +959,7 @@ uint64_t pfc_pause_ps(uint32_t quanta, uint64_t bps);
 /* mmu.c: switch buffer admission (shared buffer, dynamic thresholds, PFC
  * headroom) and ECN marking */
 int mmu_setup(struct pnet *n, struct err *e);
+/* admitted: pk's wire bytes (> 0; a trim cut it to its headers), else -1 */
 int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
               struct packet *pk);
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk);

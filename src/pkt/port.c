@@ -336,10 +336,10 @@ void port_on_rx(struct pnet *n, struct port *in, uint64_t key)
 /* hop: a switch's arrival (the window loop's), which serves an idle
  * port with port_kick's body inlined; other callers take the call. */
 static inline __attribute__((always_inline)) void queue(struct pnet *n, struct port *p,
-                                                        const struct packet *pk, int hop)
+                                                        const struct packet *pk, int hop,
+                                                        uint64_t wire)
 {
     qhist_note(n, p);
-    uint64_t wire = pkt_wire(n, pk);
     if (pktq_push(n, &p->q[pk->prio], pk, wire) < 0)
         return; /* out of memory: the run stops (n->oom) */
     if (pnet_train_data(n, pk)) {
@@ -365,11 +365,11 @@ static inline __attribute__((always_inline)) void queue(struct pnet *n, struct p
 __attribute__((always_inline)) inline void port_queue(struct pnet *n, struct port *p,
                                                       const struct packet *pk)
 {
-    queue(n, p, pk, 0);
+    queue(n, p, pk, 0, pkt_wire(n, pk));
 }
 
 __attribute__((always_inline)) inline void port_queue_hop(struct pnet *n, struct port *p,
-                                                          const struct packet *pk)
+                                                          const struct packet *pk, uint64_t wire)
 {
-    queue(n, p, pk, 1);
+    queue(n, p, pk, 1, wire);
 }

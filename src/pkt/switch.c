@@ -47,9 +47,9 @@ __attribute__((always_inline)) inline void switch_receive(struct pnet *n, uint32
             pnet_drop_bytes(n, pk);
         return;
     }
-    if (mmu_admit(n, s, in, out, pk) < 0) {
+    int wire = mmu_admit(n, s, in, out, pk);
+    if (wire < 0)
         return;
-    }
     pk->t = n->now + s->latency_ps;
 #ifdef CKPT_EV_KINDS
     n->ev_kinds[out->state == PORT_BUSY   ? EVC_EGRESS_BUSY
@@ -57,5 +57,5 @@ __attribute__((always_inline)) inline void switch_receive(struct pnet *n, uint32
                 : out->qmask              ? EVC_EGRESS_PAUSED
                                           : EVC_EGRESS_IDLE]++;
 #endif
-    port_queue_hop(n, out, pk);
+    port_queue_hop(n, out, pk, (uint64_t)wire);
 }
