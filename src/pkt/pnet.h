@@ -451,6 +451,7 @@ struct pnet {
     uint32_t cur;             /* partition of the running event */
     struct pseq *cur_seq;     /* &pseq[cur] (pnet_set_cur): a tie key is one increment */
     uint32_t whole;           /* partition of set-up and of whole-fabric events (n_nodes) */
+    uint32_t first_sw;        /* topo->first_cleaf: a hop's switch test without the topo's line */
     struct pseq pseq_bare;    /* a pnet made by pnet_bare: one partition */
     uint32_t part_bare[8];
     /* window-by-window order (sched.c): events before wend that the running
@@ -775,12 +776,12 @@ static inline uint64_t pkt_ctl_wire(const struct pnet *n, enum pkt_kind kind)
 
 static inline int is_switch_node(const struct pnet *n, uint32_t node)
 {
-    return node >= n->topo->first_cleaf;
+    return node >= n->first_sw;
 }
 
 static inline struct sw *pnet_sw(struct pnet *n, uint32_t node)
 {
-    return &n->sws[node - n->topo->first_cleaf];
+    return &n->sws[node - n->first_sw];
 }
 
 /* Inline (forced: gcc otherwise keeps one out-of-line copy per file): the

@@ -278,6 +278,7 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
     memset(n, 0, sizeof *n);
     n->sc = sc;
     n->topo = t;
+    n->first_sw = t->first_cleaf;
     n->w = w;
     n->first_tx_ps = UINT64_MAX;
     evq_init(&n->q);
