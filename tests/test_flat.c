@@ -411,7 +411,7 @@ static void port_serves_by_its_wire(void)
     for (int i = 0; i < 2; i++) {
         struct packet pk = {.kind = PK_DATA, .prio = 3, .payload = pay[i], .flow = 0};
         wire[i] = pkt_wire(&n, &pk);
-        CHECK(mmu_admit(&n, &s, in, out, &pk) == 0);
+        CHECK(mmu_admit(&n, &s, in, out, &pk) == (int)wire[i]); /* admitted: its wire bytes */
         pk.t = n.now;
         port_queue(&n, out, &pk);
     }
@@ -494,7 +494,7 @@ static void wire_arrivals_once(void)
                         }
                         struct packet pk;
                         n.now = ev.t;
-                        n.cur = 0;
+                        pnet_set_cur(&n, 0);
                         wire_arrive(&n, in, ev.seq, &pk);
                         CHECK(pk.psn == (uint32_t)got);
                         by_far += evq_len(&n.q) > before;
@@ -504,7 +504,7 @@ static void wire_arrivals_once(void)
                     for (; sent < N && ts[sent] < wend; sent++) {
                         size_t before = evq_len(&n.q);
                         n.now = ts[sent];
-                        n.cur = 0;
+                        pnet_set_cur(&n, 0);
                         out->tx = (struct packet){.kind = PK_DATA, .payload = 4096,
                                                   .psn = (uint32_t)sent};
                         out->ser_wire = (uint32_t)pkt_wire(&n, &out->tx);
@@ -558,14 +558,14 @@ static void pnet_tie_keys_by_partition(void)
         first[c] = n->pseq[c].next;
     for (uint32_t k = 0; k < 3; k++)
         for (uint32_t c = 0; c < 4; c++) {
-            n->cur = c;
+            pnet_set_cur(n, c);
             uint64_t key = pnet_next_tie(n);
             CHECKF(key == first[c] + k && key == pnet_tie(c, (first[c] & ((UINT64_C(1) << 40) - 1)) + k),
                    "partition %u, event %u: key %llx", c, k, (unsigned long long)key);
         }
-    n->cur = 3;
+    pnet_set_cur(n, 3);
     uint64_t late = pnet_next_tie(n);
-    n->cur = 1;
+    pnet_set_cur(n, 1);
     CHECK(pnet_next_tie(n) < late); /* fewer events, lower partition: first */
     train_clock_release(&n->tc);
     evq_release(&n->q);
@@ -573,6 +573,35 @@ static void pnet_tie_keys_by_partition(void)
     arena_release(&n->arena);
     free(n);
     test_prep_release(&p);
+}
+
+/* A queue's length histogram bucket (port.c, computed without a branch):
+ * every length falls in the bucket whose floor is at or below it and the
+ * next one's above, at every power of two and its neighbours, and the
+ * last bucket takes all beyond. */
+static void qhist_bucket_brackets_lengths(void)
+{
+    uint64_t top = qhist_bucket_floor(QHIST_BUCKETS - 1);
+    unsigned bad = 0;
+    for (unsigned sh = 0; sh < 64; sh++) {
+        for (int64_t d = -300; d <= 300; d++) {
+            uint64_t x = (UINT64_C(1) << sh) + (uint64_t)d;
+            if (d < 0 && (uint64_t)-d > (UINT64_C(1) << sh))
+                continue;
+            unsigned b = qhist_bucket(x);
+            if (b >= QHIST_BUCKETS || qhist_bucket_floor(b) > x ||
+                (b + 1 < QHIST_BUCKETS && x >= qhist_bucket_floor(b + 1)) ||
+                (b == QHIST_BUCKETS - 1 && x < top)) {
+                if (bad++ < 5)
+                    fprintf(stderr, "  length %llu in bucket %u\n", (unsigned long long)x, b);
+            }
+        }
+    }
+    for (uint64_t x = 0; x < (UINT64_C(1) << 20); x += 37) /* every bucket of the first 2^12 units */
+        bad += qhist_bucket_floor(qhist_bucket(x)) > x || qhist_bucket(x + 256 * 32) < qhist_bucket(x);
+    CHECKF(bad == 0, "%u lengths in the wrong bucket", bad);
+    CHECK(qhist_bucket(0) == 0 && qhist_bucket(255) == 0 && qhist_bucket(256) == 1);
+    CHECK(qhist_bucket(UINT64_MAX) == QHIST_BUCKETS - 1);
 }
 
 SUITE(suite_flat) = {
@@ -585,5 +614,6 @@ SUITE(suite_flat) = {
     {"port_serves_by_its_wire", port_serves_by_its_wire},
     {"pnet_tie_keys_by_partition", pnet_tie_keys_by_partition},
     {"wire_arrivals_once", wire_arrivals_once},
+    {"qhist_bucket_brackets_lengths", qhist_bucket_brackets_lengths},
     {0, 0},
 };

@@ -144,7 +144,7 @@ __attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s
     if (s->used > s->max_used)
         s->max_used = s->used;
     pk->in_port = (uint32_t)(in - n->ports) - s->first_port;
-    return 0;
+    return (int)wire;
 }
 
 /* Packet trimming (UEC; SAI's drop-and-trim admission action): the payload

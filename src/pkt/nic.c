@@ -601,9 +601,9 @@ static void train_flow_done(struct pnet *n, struct flow *f)
         /* an event of the whole fabric: its tie key must not depend on
          * which receiver finished last */
         uint32_t c = n->cur;
-        n->cur = n->topo->n_nodes;
+        pnet_set_cur(n, n->topo->n_nodes);
         pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0);
-        n->cur = c;
+        pnet_set_cur(n, c);
     }
 }
 

@@ -449,7 +449,9 @@ struct pnet {
     uint32_t *port_part;      /* per port: its node's partition */
     struct pseq *pseq;        /* events scheduled so far, per partition */
     uint32_t cur;             /* partition of the running event */
+    struct pseq *cur_seq;     /* &pseq[cur] (pnet_set_cur): a tie key is one increment */
     uint32_t whole;           /* partition of set-up and of whole-fabric events (n_nodes) */
+    uint32_t first_sw;        /* topo->first_cleaf: a hop's switch test without the topo's line */
     struct pseq pseq_bare;    /* a pnet made by pnet_bare: one partition */
     uint32_t part_bare[8];
     /* window-by-window order (sched.c): events before wend that the running
@@ -774,12 +776,12 @@ static inline uint64_t pkt_ctl_wire(const struct pnet *n, enum pkt_kind kind)
 
 static inline int is_switch_node(const struct pnet *n, uint32_t node)
 {
-    return node >= n->topo->first_cleaf;
+    return node >= n->first_sw;
 }
 
 static inline struct sw *pnet_sw(struct pnet *n, uint32_t node)
 {
-    return &n->sws[node - n->topo->first_cleaf];
+    return &n->sws[node - n->first_sw];
 }
 
 /* Inline (forced: gcc otherwise keeps one out-of-line copy per file): the
@@ -850,7 +852,15 @@ pnet_push(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, ui
  * gets (pnet_schedule_seq may use it later, for the same place in order). */
 static inline uint64_t pnet_next_tie(struct pnet *n)
 {
-    return n->pseq[n->cur].next++;
+    return n->cur_seq->next++;
+}
+
+/* The running partition: every change of n->cur goes through here, so
+ * pnet_next_tie's pointer follows it. */
+static inline void pnet_set_cur(struct pnet *n, uint32_t c)
+{
+    n->cur = c;
+    n->cur_seq = &n->pseq[c];
 }
 
 /* Schedule with a tie key taken earlier (pnet_next_tie) for partition part. */
@@ -909,11 +919,17 @@ static inline __attribute__((always_inline)) void wire_arrive(struct pnet *n, st
 
 /* port.c: egress service and the wire */
 void port_queue(struct pnet *n, struct port *p, const struct packet *pk);
+/* the same from a switch's arrival, with pk's wire bytes (mmu_admit's): an
+ * idle port served without a call */
+void port_queue_hop(struct pnet *n, struct port *p, const struct packet *pk, uint64_t wire);
 void port_kick(struct pnet *n, struct port *p);
 void port_wake_at(struct pnet *n, struct port *p, uint64_t t);
 void port_on_tx_done(struct pnet *n, struct port *p);
 /* key: the arrival event's tie key (the next one's follows from it) */
 void port_on_rx(struct pnet *n, struct port *in, uint64_t key);
+/* the same two, inlined into the window loop (link-time optimisation) */
+void port_tx_done_inl(struct pnet *n, struct port *p);
+void port_rx_inl(struct pnet *n, struct port *in, uint64_t key);
 void port_on_wake(struct pnet *n, struct port *p, uint32_t gen);
 void port_qhist_flush(struct pnet *n, struct port *p);
 /* The queue to serve among the ready ones (bits of ready); DWRR's walk on
@@ -944,6 +960,7 @@ uint64_t pfc_pause_ps(uint32_t quanta, uint64_t bps);
 /* mmu.c: switch buffer admission (shared buffer, dynamic thresholds, PFC
  * headroom) and ECN marking */
 int mmu_setup(struct pnet *n, struct err *e);
+/* admitted: pk's wire bytes (> 0; a trim cut it to its headers), else -1 */
 int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
               struct packet *pk);
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk);

@@ -8,8 +8,9 @@
 
 /* Serialisation time, carrying the sub-picosecond remainder so long trains
  * of packets drift by less than 1 ps in total. The quotient and remainder of
- * the last wire size are cached: trains of MTU packets need no division. */
-static uint64_t ser_time(struct port *p, uint64_t wire)
+ * the last wire size are cached: trains of MTU packets need no division.
+ * Forced inline: start_tx's copies in the window loop made it a call. */
+static inline __attribute__((always_inline)) uint64_t ser_time(struct port *p, uint64_t wire)
 {
     if (wire != p->ser_wire) {
         uint64_t num = wire * 8 * UINT64_C(1000000000000);
@@ -23,15 +24,22 @@ static uint64_t ser_time(struct port *p, uint64_t wire)
     return p->ser_q + carry;
 }
 
-/* Log-linear buckets of 256 B units, 16 per power of two. */
-unsigned qhist_bucket(uint64_t bytes)
+/* Log-linear buckets of 256 B units, 16 per power of two: with s the
+ * shift that leaves v's top 5 bits, (v >> s) is 16 + its next 4 bits, so
+ * the bucket is (v >> s) + 16 s. Below 32 units s is 0 (v | 16 keeps the
+ * count of leading zeros at 59) and the bucket is v. No branch: two
+ * notes a switch hop (enqueue and dequeue). */
+static inline unsigned bucket_of(uint64_t bytes)
 {
     uint64_t v = bytes >> 8;
-    if (v < 16)
-        return (unsigned)v;
-    unsigned e = 63u - (unsigned)__builtin_clzll(v);
-    unsigned b = (e - 3) * 16 + (unsigned)((v >> (e - 4)) & 15);
+    unsigned s = 59u - (unsigned)__builtin_clzll(v | 16);
+    unsigned b = (unsigned)(v >> s) + 16 * s;
     return b < QHIST_BUCKETS ? b : QHIST_BUCKETS - 1;
+}
+
+unsigned qhist_bucket(uint64_t bytes)
+{
+    return bucket_of(bytes);
 }
 
 uint64_t qhist_bucket_floor(unsigned b)
@@ -48,7 +56,7 @@ static inline void qhist_note(struct pnet *n, struct port *p)
     /* none since the last change (a packet into an idle port leaves at once) */
     if (!d)
         return;
-    n->qhist[(size_t)p->seg * QHIST_BUCKETS + qhist_bucket(p->q_bytes)] += d;
+    n->qhist[(size_t)p->seg * QHIST_BUCKETS + bucket_of(p->q_bytes)] += d;
     p->q_changed_t = n->now;
 }
 
@@ -257,7 +265,10 @@ void port_on_wake(struct pnet *n, struct port *p, uint32_t gen)
     port_kick(n, p);
 }
 
-void port_on_tx_done(struct pnet *n, struct port *p)
+/* The two events of a hop, forced inline into the window loop (sched.c),
+ * which runs most of them: no call and no saving of registers an event.
+ * Other callers take the calls below. */
+__attribute__((always_inline)) inline void port_tx_done_inl(struct pnet *n, struct port *p)
 {
     struct packet *pk = &p->tx;
     /* ser_time's cache of the size it last serialised: this packet's (only
@@ -301,7 +312,13 @@ void port_on_tx_done(struct pnet *n, struct port *p)
     kick(n, p);
 }
 
-void port_on_rx(struct pnet *n, struct port *in, uint64_t key)
+void port_on_tx_done(struct pnet *n, struct port *p)
+{
+    port_tx_done_inl(n, p);
+}
+
+__attribute__((always_inline)) inline void port_rx_inl(struct pnet *n, struct port *in,
+                                                       uint64_t key)
 {
     struct packet pk;
     wire_arrive(n, in, key, &pk);
@@ -311,13 +328,18 @@ void port_on_rx(struct pnet *n, struct port *in, uint64_t key)
         nic_receive(n, in->rx_node, &pk);
 }
 
-/* Inlined into switch_receive (link-time optimisation): a call a switch
- * hop less. */
-__attribute__((always_inline)) inline void port_queue(struct pnet *n, struct port *p,
-                                                      const struct packet *pk)
+void port_on_rx(struct pnet *n, struct port *in, uint64_t key)
+{
+    port_rx_inl(n, in, key);
+}
+
+/* hop: a switch's arrival (the window loop's), which serves an idle
+ * port with port_kick's body inlined; other callers take the call. */
+static inline __attribute__((always_inline)) void queue(struct pnet *n, struct port *p,
+                                                        const struct packet *pk, int hop,
+                                                        uint64_t wire)
 {
     qhist_note(n, p);
-    uint64_t wire = pkt_wire(n, pk);
     if (pktq_push(n, &p->q[pk->prio], pk, wire) < 0)
         return; /* out of memory: the run stops (n->oom) */
     if (pnet_train_data(n, pk)) {
@@ -328,8 +350,26 @@ __attribute__((always_inline)) inline void port_queue(struct pnet *n, struct por
     p->q_bytes += wire;
     if (p->q_bytes > p->max_q_bytes)
         p->max_q_bytes = p->q_bytes;
-    if (p->state == PORT_IDLE)
-        port_kick(n, p);
-    else if (p->state == PORT_WAIT && pk->t < p->wake_t)
+    if (p->state == PORT_IDLE) {
+        if (hop)
+            kick(n, p);
+        else
+            port_kick(n, p);
+    } else if (p->state == PORT_WAIT && pk->t < p->wake_t) {
         port_wake_at(n, p, pk->t < n->now ? n->now : pk->t);
+    }
+}
+
+/* Inlined into their callers (link-time optimisation): a call a switch
+ * hop less. */
+__attribute__((always_inline)) inline void port_queue(struct pnet *n, struct port *p,
+                                                      const struct packet *pk)
+{
+    queue(n, p, pk, 0, pkt_wire(n, pk));
+}
+
+__attribute__((always_inline)) inline void port_queue_hop(struct pnet *n, struct port *p,
+                                                          const struct packet *pk, uint64_t wire)
+{
+    queue(n, p, pk, 1, wire);
 }

@@ -138,6 +138,7 @@ void pnet_bare(struct pnet *n, const struct scenario *sc)
     pnet_framing(n);
     evq_init(&n->q);
     n->pseq = &n->pseq_bare;
+    pnet_set_cur(n, 0);
     n->part = n->port_part = n->part_bare;
 }
 
@@ -277,6 +278,7 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
     memset(n, 0, sizeof *n);
     n->sc = sc;
     n->topo = t;
+    n->first_sw = t->first_cleaf;
     n->w = w;
     n->first_tx_ps = UINT64_MAX;
     evq_init(&n->q);
@@ -302,10 +304,11 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
     n->part = arena_calloc(&n->arena, t->n_nodes, sizeof *n->part);
     n->port_part = arena_calloc(&n->arena, t->n_ports, sizeof *n->port_part);
     n->pseq = ALIGNED_CALLOC(n, (size_t)t->n_nodes + 1, n->pseq);
-    n->cur = n->whole = t->n_nodes; /* set-up */
+    n->whole = t->n_nodes;
     if (!n->ports || !n->sws || !n->nics || !n->flows || !n->qhist || !n->part ||
         !n->port_part || !n->pseq)
         return err_set(e, "out of memory setting up the packet engine");
+    pnet_set_cur(n, n->whole); /* set-up */
     pnet_pseq_init(n->pseq, t->n_nodes + 1);
     uint64_t max_delay = 0;
     for (uint32_t i = 0; i < t->n_ports; i++) {
