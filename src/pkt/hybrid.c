@@ -704,6 +704,11 @@ static double drift(struct hybrid *h)
     double bq = f.bq, sq = f.sq, br = f.br, sr = f.sr, rq = f.rq, rr = f.rr;
     est_drift(h, &f);
     h->euc = h->eu;
+#ifdef CKPT_HYBRID_TRACE
+    /* what the drift is made of (BENCHMARKS.md session 29) */
+    fprintf(stderr, "fit at %.6f: queued %.3g +- %.3g, paused rate %.3g +- %.3g a second (relative)\n",
+            ps_to_s(h->n->now), bq * rq, sq * rq, br * rr, sr * rr);
+#endif
     /* what stands beyond DRIFT_SD decides what is carried; a young
      * baseline's lag counts what its fit cannot rule out (UPPER_SD) */
     double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq, dr = fmax(0, fabs(br) - DRIFT_SD * sr) * rr;
