@@ -585,9 +585,10 @@ static void qhist_bucket_brackets_lengths(void)
     unsigned bad = 0;
     for (unsigned sh = 0; sh < 64; sh++) {
         for (int64_t d = -300; d <= 300; d++) {
-            uint64_t x = (UINT64_C(1) << sh) + (uint64_t)d;
             if (d < 0 && (uint64_t)-d > (UINT64_C(1) << sh))
                 continue;
+            /* no unsigned wrap (clang's overflow lane) */
+            uint64_t x = d < 0 ? (UINT64_C(1) << sh) - (uint64_t)-d : (UINT64_C(1) << sh) + (uint64_t)d;
             unsigned b = qhist_bucket(x);
             if (b >= QHIST_BUCKETS || qhist_bucket_floor(b) > x ||
                 (b + 1 < QHIST_BUCKETS && x >= qhist_bucket_floor(b + 1)) ||
