@@ -42,7 +42,7 @@ struct wend {
  * steady tests, the span's own bounds, the cuts after them. */
 enum why {
     W_HSTART, W_HJUMP, W_DROPS, W_FEW, W_RX, W_DRAINS, W_PAUSED, W_QUEUE, W_KROOM, W_KDRAIN,
-    W_KTAILFEW, W_KEND, W_BASE, W_START, W_TEL, W_BUDGET, W_LAG, W_CARRY, W_TAIL, W_LIMIT,
+    W_KTAILFEW, W_KEND, W_BASE, W_START, W_TEL, W_BUDGET, W_LAG, W_CARRY, W_WATCH, W_TAIL, W_LIMIT,
     W_PERIOD, W_DROOM, W_N
 };
 static const char *const why_name[W_N] = {
@@ -50,7 +50,7 @@ static const char *const why_name[W_N] = {
     "receiver unsteady", "drain beside others", "paused unsteady", "queued unsteady",
     "kmax: receiver room", "kmax: drain share", "kmax: tail end, few senders",
     "kmax: transfers' ends", "baseline < BASE_MIN", "next start", "telemetry", "error budget",
-    "LAG", "CARRY_MAX", "TAIL_OFF", "time limit", "span < a period", "drain room"};
+    "LAG", "CARRY_MAX", "WATCH", "TAIL_OFF", "time limit", "span < a period", "drain room"};
 #define WHY(h, r, x) ((h)->why = (r), (h)->whyx = (x))
 #else
 #define WHY(h, r, x) ((void)0)
@@ -630,6 +630,15 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
  * The 64-writer incast's (4.4 ms) is watched 1.8 ms at its first jump, the
  * 32-node DCP async's (0.19 s) 13 ms. */
 #define YOUNG 4
+
+/* A jump spans at most WATCH times the state's own time watched since the
+ * last start: a fit on a few ms extrapolated 10-15x leaves the state far
+ * behind the packets' (full-row beds with 4 storage nodes or 40 Gbps
+ * storage: a 197 ms jump at 13.8 ms watched, paused +16-20%). At 4 the
+ * state is watched at least 1/5 of the time since a start, the jumps grow
+ * with what the fits have seen; the scaled and full rows' jumps are all
+ * within it (BENCHMARKS.md session 29, branch watch). */
+#define WATCH 4
 
 /* The most a jump carries a decline by, as a share of its mean (the fit
  * is a line; the packets' relaxation bends). */
@@ -1215,6 +1224,12 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
      * windows'), the paused rate the jump leaves stays within TAIL_OFF of
      * the packets': the drift no fit rules out x the state's lag (the
      * moves' uncarried share of the jump) */
+    {
+        double most = WATCH * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
+        CUT(W_WATCH, most > 0 ? (uint64_t)most : 0);
+        if (most < (double)d)
+            d = most > 0 ? (uint64_t)most : 0;
+    }
     double t0 = ktail < 1 ? 0 : floor(ktail) * (double)h->period;
     if ((double)d > t0 && h->eu > 0) {
         double most = lag_most(h, (double)d, 1);
