@@ -795,6 +795,30 @@ static void hybrid_clustered_ends_not_passed(void)
     results_release(&h);
 }
 
+/* Jumps within WATCH x the state watched: the production row's writers,
+ * 128 nodes into 2 storage nodes at 40 Gbps, a 1e9-parameter model
+ * (1.43 s). The pause tree is flat on the first fit (13 ms watched) but
+ * relaxes later; the first jumps (to 15x the time watched) left the state
+ * tens of ms old: paused +6.9%, 23.5% skipped. A jump now spans at most 4x
+ * the time watched since the start: paused +3.1%, 10.7% skipped (packet
+ * 188.86 s paused; BENCHMARKS.md session 29, branch watch). */
+static void hybrid_jumps_within_watch(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    CHECKF(scenario_load_file(&sc, "scenarios/llama3-405b-production.yaml", &e) == 0, "%s",
+           e.msg);
+    if (e.msg[0])
+        return;
+    test_set(&sc, "cluster.nodes=128");
+    test_set(&sc, "storage.nodes=2");
+    test_set(&sc, "storage.nic_speed=40Gbps");
+    test_set(&sc, "model.name=custom");
+    test_set(&sc, "model.params=1000000000");
+    hybrid_against_packet(&sc, 0.05, 0.05, 0.05);
+}
+
 SUITE(suite_hybrid) = {
     {"evq_shift_moves_all_but_kept", evq_shift_moves_all_but_kept},
     {"hybrid_steady_incast_within_1pct", hybrid_steady_incast_within_1pct},
@@ -820,5 +844,6 @@ SUITE(suite_hybrid) = {
     {"hybrid_carried_decline_lags", hybrid_carried_decline_lags},
     {"hybrid_3tier_drains_within_bars", hybrid_3tier_drains_within_bars},
     {"hybrid_clustered_ends_not_passed", hybrid_clustered_ends_not_passed},
+    {"hybrid_jumps_within_watch", hybrid_jumps_within_watch},
     {NULL, NULL},
 };
