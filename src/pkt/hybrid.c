@@ -1224,12 +1224,6 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
      * windows'), the paused rate the jump leaves stays within TAIL_OFF of
      * the packets': the drift no fit rules out x the state's lag (the
      * moves' uncarried share of the jump) */
-    {
-        double most = WATCH * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
-        CUT(W_WATCH, most > 0 ? (uint64_t)most : 0);
-        if (most < (double)d)
-            d = most > 0 ? (uint64_t)most : 0;
-    }
     double t0 = ktail < 1 ? 0 : floor(ktail) * (double)h->period;
     if ((double)d > t0 && h->eu > 0) {
         double most = lag_most(h, (double)d, 1);
@@ -1273,6 +1267,16 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period)) {
         WHY(h, W_LIMIT, 0);
         d = 0; /* the limit stands where the packet engine has it */
+    }
+    /* after the limit: the cap shortens a jump, it makes none (an endless
+     * span past every transfer's end meets the limit and stays 0) */
+    double most = WATCH * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
+    if (d && most < (double)d) {
+#ifdef CKPT_HYBRID_TRACE
+        h->bspan[W_WATCH] = fmax(0, most) / (double)PS_PER_S * 1e3;
+        WHY(h, W_WATCH, h->bspan[W_WATCH]);
+#endif
+        d = most > 0 ? (uint64_t)most : 0;
     }
 #ifdef CKPT_HYBRID_TRACE
     if (d < h->period && h->why != W_LIMIT)
