@@ -554,11 +554,12 @@ static void hybrid_unseen_drift_paused_within_5pct(void)
     dcp_async_within("cluster.nodes=32", "model.params=1000000000", 0.04, 0.05);
 }
 
-/* The paused-time error estimate where the paused time is far off: the
- * case above with the young-baseline rule off (sim.hybrid_young_off)
- * jumps 0.54 s on a fit that counts 0.04/s of drift and ends with paused
- * +20.6%. The estimate counts the drift no fit rules out (slope plus a
- * standard error) x the time the state lags, over the paused time after
+/* The paused-time error estimate where the paused time is off: the case
+ * above with the young-baseline rule off (sim.hybrid_young_off) jumped
+ * 0.54 s on a fit that counts 0.04/s of drift and ended with paused
+ * +20.6%; the WATCH cap (4x the 14 ms watched) leaves +5.4%, still past
+ * the 5% bar. The estimate counts the drift no fit rules out (slope plus
+ * a standard error) x the time the state lags, over the paused time after
  * it: it covers the error. */
 static void hybrid_paused_estimate_covers_unseen_drift(void)
 {
@@ -569,7 +570,7 @@ static void hybrid_paused_estimate_covers_unseen_drift(void)
         return;
     sc.sim.hybrid_young_off = 1;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(rel(h.paused_s, p.paused_s) > 0.1, "paused %.6g s against %.6g s", h.paused_s,
+        CHECKF(rel(h.paused_s, p.paused_s) > 0.05, "paused %.6g s against %.6g s", h.paused_s,
                p.paused_s);
         check_paused_estimate(&h, &p, 1);
         results_release(&h);
