@@ -299,7 +299,7 @@ static void hybrid_drain_fast_forwarded(void)
     if (run(&sc, ENGINE_PACKET, &p))
         return;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
+        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.4, "%u jumps, %.3f skipped",
                h.hybrid.jumps, h.hybrid.fraction);
         CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
                h.completion_s, p.completion_s);
@@ -354,7 +354,8 @@ static void hybrid_drain_never_jumps_a_start(void)
  * arrives, steady enough to jump, and the last byte is written once the
  * level ahead of it is. A jump fills the level with the bytes it credits
  * and drains it at the back end's rate: the completion within 1% of the
- * packet run's (a level held still over the jumps: -2.9%). */
+ * packet run's (a level held still over the jumps: -2.9%). Skipped 47%
+ * (62% before jumps were held within WATCH x the time watched). */
 static void hybrid_ingest_level_filled(void)
 {
     struct scenario sc;
@@ -378,7 +379,8 @@ static void hybrid_ingest_level_filled(void)
 
 /* A long incast (8 x 4 GB, a 0.67 s bound): the auto period is set by the
  * fabric's round trips, not 1/256 of the bound, so the first jump comes
- * after a few ms of packets and nearly all of it is skipped. */
+ * after a few ms of packets and nearly all of it is skipped (88.8%; 92.1%
+ * before jumps were held within WATCH x the time watched). */
 static void hybrid_long_run_period_from_fabric(void)
 {
     struct scenario sc;
@@ -388,7 +390,7 @@ static void hybrid_long_run_period_from_fabric(void)
         return;
     CHECKF(h.hybrid.period_s > 0 && h.hybrid.period_s < 0.5 * h.bound_s / 256,
            "period %.6g s, bound %.6g s", h.hybrid.period_s, h.bound_s);
-    CHECKF(h.hybrid.fraction > 0.9, "%.3f skipped", h.hybrid.fraction);
+    CHECKF(h.hybrid.fraction > 0.85, "%.3f skipped", h.hybrid.fraction);
     CHECK(h.bytes_delivered == 8 * sc.workload.bytes_per_writer && h.time_monotone);
     results_release(&h);
 }
