@@ -299,7 +299,7 @@ static void hybrid_drain_fast_forwarded(void)
     if (run(&sc, ENGINE_PACKET, &p))
         return;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.4, "%u jumps, %.3f skipped",
+        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
                h.hybrid.jumps, h.hybrid.fraction);
         CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
                h.completion_s, p.completion_s);
@@ -365,7 +365,7 @@ static void hybrid_ingest_level_filled(void)
     if (run(&sc, ENGINE_PACKET, &p))
         return;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
+        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.4, "%u jumps, %.3f skipped",
                h.hybrid.jumps, h.hybrid.fraction);
         CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
                h.completion_s, p.completion_s);
