@@ -634,10 +634,11 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
 /* A jump spans at most WATCH times the state's own time watched since the
  * last start: a fit on a few ms extrapolated 10-15x leaves the state far
  * behind the packets' (full-row beds with 4 storage nodes or 40 Gbps
- * storage: a 197 ms jump at 13.8 ms watched, paused +16-20%). At 4 the
- * state is watched at least 1/5 of the time since a start, the jumps grow
- * with what the fits have seen; the scaled and full rows' jumps are all
- * within it (BENCHMARKS.md session 29, branch watch). */
+ * storage: a 197 ms jump at 13.8 ms watched, paused +16-20%). At 4 a
+ * jump grows with what the fits have seen, a relaxation of a few times
+ * that no longer hidden; 8 left the beds near the 5% bar, and the scaled
+ * and full rows' jumps are all within 4 (BENCHMARKS.md session 29, branch
+ * watch). */
 #define WATCH 4
 
 /* The most a jump carries a decline by, as a share of its mean (the fit
