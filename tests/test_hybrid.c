@@ -354,7 +354,8 @@ static void hybrid_drain_never_jumps_a_start(void)
  * arrives, steady enough to jump, and the last byte is written once the
  * level ahead of it is. A jump fills the level with the bytes it credits
  * and drains it at the back end's rate: the completion within 1% of the
- * packet run's (a level held still over the jumps: -2.9%). */
+ * packet run's (a level held still over the jumps: -2.9%). Skipped 47%
+ * (62% before jumps were held within WATCH x the time watched). */
 static void hybrid_ingest_level_filled(void)
 {
     struct scenario sc;
@@ -364,7 +365,7 @@ static void hybrid_ingest_level_filled(void)
     if (run(&sc, ENGINE_PACKET, &p))
         return;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.5, "%u jumps, %.3f skipped",
+        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.4, "%u jumps, %.3f skipped",
                h.hybrid.jumps, h.hybrid.fraction);
         CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
                h.completion_s, p.completion_s);
@@ -378,7 +379,8 @@ static void hybrid_ingest_level_filled(void)
 
 /* A long incast (8 x 4 GB, a 0.67 s bound): the auto period is set by the
  * fabric's round trips, not 1/256 of the bound, so the first jump comes
- * after a few ms of packets and nearly all of it is skipped. */
+ * after a few ms of packets and nearly all of it is skipped (88.8%; 92.1%
+ * before jumps were held within WATCH x the time watched). */
 static void hybrid_long_run_period_from_fabric(void)
 {
     struct scenario sc;
@@ -388,7 +390,7 @@ static void hybrid_long_run_period_from_fabric(void)
         return;
     CHECKF(h.hybrid.period_s > 0 && h.hybrid.period_s < 0.5 * h.bound_s / 256,
            "period %.6g s, bound %.6g s", h.hybrid.period_s, h.bound_s);
-    CHECKF(h.hybrid.fraction > 0.9, "%.3f skipped", h.hybrid.fraction);
+    CHECKF(h.hybrid.fraction > 0.85, "%.3f skipped", h.hybrid.fraction);
     CHECK(h.bytes_delivered == 8 * sc.workload.bytes_per_writer && h.time_monotone);
     results_release(&h);
 }
@@ -554,11 +556,12 @@ static void hybrid_unseen_drift_paused_within_5pct(void)
     dcp_async_within("cluster.nodes=32", "model.params=1000000000", 0.04, 0.05);
 }
 
-/* The paused-time error estimate where the paused time is far off: the
- * case above with the young-baseline rule off (sim.hybrid_young_off)
- * jumps 0.54 s on a fit that counts 0.04/s of drift and ends with paused
- * +20.6%. The estimate counts the drift no fit rules out (slope plus a
- * standard error) x the time the state lags, over the paused time after
+/* The paused-time error estimate where the paused time is off: the case
+ * above with the young-baseline rule off (sim.hybrid_young_off) jumped
+ * 0.54 s on a fit that counts 0.04/s of drift and ended with paused
+ * +20.6%; the WATCH cap (4x the 14 ms watched) leaves +5.4%, still past
+ * the 5% bar. The estimate counts the drift no fit rules out (slope plus
+ * a standard error) x the time the state lags, over the paused time after
  * it: it covers the error. */
 static void hybrid_paused_estimate_covers_unseen_drift(void)
 {
@@ -569,7 +572,7 @@ static void hybrid_paused_estimate_covers_unseen_drift(void)
         return;
     sc.sim.hybrid_young_off = 1;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(rel(h.paused_s, p.paused_s) > 0.1, "paused %.6g s against %.6g s", h.paused_s,
+        CHECKF(rel(h.paused_s, p.paused_s) > 0.05, "paused %.6g s against %.6g s", h.paused_s,
                p.paused_s);
         check_paused_estimate(&h, &p, 1);
         results_release(&h);
@@ -795,6 +798,30 @@ static void hybrid_clustered_ends_not_passed(void)
     results_release(&h);
 }
 
+/* Jumps within WATCH x the state watched: the production row's writers,
+ * 128 nodes into 2 storage nodes at 40 Gbps, a 1e9-parameter model
+ * (1.43 s). The pause tree is flat on the first fit (13 ms watched) but
+ * relaxes later; the first jumps (to 15x the time watched) left the state
+ * tens of ms old: paused +6.9%, 23.5% skipped. A jump now spans at most 4x
+ * the time watched since the start: paused +3.1%, 10.7% skipped (packet
+ * 188.86 s paused; BENCHMARKS.md session 29, branch watch). */
+static void hybrid_jumps_within_watch(void)
+{
+    struct scenario sc;
+    struct err e = {{0}};
+    scenario_defaults(&sc);
+    CHECKF(scenario_load_file(&sc, "scenarios/llama3-405b-production.yaml", &e) == 0, "%s",
+           e.msg);
+    if (e.msg[0])
+        return;
+    test_set(&sc, "cluster.nodes=128");
+    test_set(&sc, "storage.nodes=2");
+    test_set(&sc, "storage.nic_speed=40Gbps");
+    test_set(&sc, "model.name=custom");
+    test_set(&sc, "model.params=1000000000");
+    hybrid_against_packet(&sc, 0.05, 0.05, 0.05);
+}
+
 SUITE(suite_hybrid) = {
     {"evq_shift_moves_all_but_kept", evq_shift_moves_all_but_kept},
     {"hybrid_steady_incast_within_1pct", hybrid_steady_incast_within_1pct},
@@ -820,5 +847,6 @@ SUITE(suite_hybrid) = {
     {"hybrid_carried_decline_lags", hybrid_carried_decline_lags},
     {"hybrid_3tier_drains_within_bars", hybrid_3tier_drains_within_bars},
     {"hybrid_clustered_ends_not_passed", hybrid_clustered_ends_not_passed},
+    {"hybrid_jumps_within_watch", hybrid_jumps_within_watch},
     {NULL, NULL},
 };

@@ -42,7 +42,7 @@ struct wend {
  * steady tests, the span's own bounds, the cuts after them. */
 enum why {
     W_HSTART, W_HJUMP, W_DROPS, W_FEW, W_RX, W_DRAINS, W_PAUSED, W_QUEUE, W_KROOM, W_KDRAIN,
-    W_KTAILFEW, W_KEND, W_BASE, W_START, W_TEL, W_BUDGET, W_LAG, W_CARRY, W_TAIL, W_LIMIT,
+    W_KTAILFEW, W_KEND, W_BASE, W_START, W_TEL, W_BUDGET, W_LAG, W_CARRY, W_WATCH, W_TAIL, W_LIMIT,
     W_PERIOD, W_DROOM, W_N
 };
 static const char *const why_name[W_N] = {
@@ -50,7 +50,7 @@ static const char *const why_name[W_N] = {
     "receiver unsteady", "drain beside others", "paused unsteady", "queued unsteady",
     "kmax: receiver room", "kmax: drain share", "kmax: tail end, few senders",
     "kmax: transfers' ends", "baseline < BASE_MIN", "next start", "telemetry", "error budget",
-    "LAG", "CARRY_MAX", "TAIL_OFF", "time limit", "span < a period", "drain room"};
+    "LAG", "CARRY_MAX", "WATCH", "TAIL_OFF", "time limit", "span < a period", "drain room"};
 #define WHY(h, r, x) ((h)->why = (r), (h)->whyx = (x))
 #else
 #define WHY(h, r, x) ((void)0)
@@ -630,6 +630,16 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
  * The 64-writer incast's (4.4 ms) is watched 1.8 ms at its first jump, the
  * 32-node DCP async's (0.19 s) 13 ms. */
 #define YOUNG 4
+
+/* A jump spans at most WATCH times the state's own time watched since the
+ * last start: a fit on a few ms extrapolated 10-15x leaves the state far
+ * behind the packets' (full-row beds with 4 storage nodes or 40 Gbps
+ * storage: a 197 ms jump at 13.8 ms watched, paused +16-20%). At 4 a
+ * jump grows with what the fits have seen, a relaxation of a few times
+ * that no longer hidden; 8 left the beds near the 5% bar, and the scaled
+ * and full rows' jumps are all within 4 (BENCHMARKS.md session 29, branch
+ * watch). */
+#define WATCH 4
 
 /* The most a jump carries a decline by, as a share of its mean (the fit
  * is a line; the packets' relaxation bends). */
@@ -1258,6 +1268,16 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period)) {
         WHY(h, W_LIMIT, 0);
         d = 0; /* the limit stands where the packet engine has it */
+    }
+    /* after the limit: the cap shortens a jump, it makes none (an endless
+     * span past every transfer's end meets the limit and stays 0) */
+    double most = WATCH * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
+    if (d && most < (double)d) {
+#ifdef CKPT_HYBRID_TRACE
+        h->bspan[W_WATCH] = fmax(0, most) / (double)PS_PER_S * 1e3;
+        WHY(h, W_WATCH, h->bspan[W_WATCH]);
+#endif
+        d = most > 0 ? (uint64_t)most : 0;
     }
 #ifdef CKPT_HYBRID_TRACE
     if (d < h->period && h->why != W_LIMIT)
