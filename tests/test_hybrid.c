@@ -601,9 +601,9 @@ static void hybrid_ends_refit_paused_within_3pct(void)
     hybrid_against_packet(&sc, 0.2, 0.03, 0);
 }
 
-/* A reference scenario with a 1e10-parameter custom model; 1 when it
- * does not load. */
-static int scaled(struct scenario *sc, const char *file)
+/* A reference scenario with a custom model of `params` parameters; 1
+ * when it does not load. */
+static int custom_model(struct scenario *sc, const char *file, const char *params)
 {
     struct err e = {{0}};
     scenario_defaults(sc);
@@ -611,8 +611,14 @@ static int scaled(struct scenario *sc, const char *file)
     if (e.msg[0])
         return 1;
     test_set(sc, "model.name=custom");
-    test_set(sc, "model.params=10000000000");
+    test_set(sc, "model.params=%s", params);
     return 0;
+}
+
+/* The same with 1e10 parameters. */
+static int scaled(struct scenario *sc, const char *file)
+{
+    return custom_model(sc, file, "10000000000");
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -781,15 +787,8 @@ static void hybrid_clustered_ends_not_passed(void)
 {
     struct scenario sc;
     struct results h;
-    struct err e = {{0}};
-    scenario_defaults(&sc);
-    CHECKF(scenario_load_file(&sc, "scenarios/size-llama3-405b-hand44.yaml", &e) == 0, "%s",
-           e.msg);
-    if (e.msg[0])
-        return;
-    test_set(&sc, "model.name=custom");
-    test_set(&sc, "model.params=1000000000");
-    if (run(&sc, ENGINE_HYBRID, &h))
+    if (custom_model(&sc, "scenarios/size-llama3-405b-hand44.yaml", "1000000000") ||
+        run(&sc, ENGINE_HYBRID, &h))
         return;
     CHECKF(h.hybrid.jumps >= 2 && h.hybrid.fraction > 0.05, "%u jumps, %.4f skipped",
            h.hybrid.jumps, h.hybrid.fraction);
@@ -808,17 +807,11 @@ static void hybrid_clustered_ends_not_passed(void)
 static void hybrid_jumps_within_watch(void)
 {
     struct scenario sc;
-    struct err e = {{0}};
-    scenario_defaults(&sc);
-    CHECKF(scenario_load_file(&sc, "scenarios/llama3-405b-production.yaml", &e) == 0, "%s",
-           e.msg);
-    if (e.msg[0])
+    if (custom_model(&sc, "scenarios/llama3-405b-production.yaml", "1000000000"))
         return;
     test_set(&sc, "cluster.nodes=128");
     test_set(&sc, "storage.nodes=2");
     test_set(&sc, "storage.nic_speed=40Gbps");
-    test_set(&sc, "model.name=custom");
-    test_set(&sc, "model.params=1000000000");
     hybrid_against_packet(&sc, 0.05, 0.05, 0.05);
 }
 

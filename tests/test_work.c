@@ -251,6 +251,17 @@ static void work_simple_form_unchanged(void)
     arena_release(&b.a);
 }
 
+/* Five writers into four storage nodes, each file in three stripes of
+ * 1 MiB (the striping tests' fabric). */
+static void stripes_of_five(struct scenario *sc)
+{
+    scenario_defaults(sc);
+    sc->cluster.nodes = 5;
+    sc->storage.nodes = 4;
+    sc->storage.stripe_count = 3;
+    sc->storage.stripe_size = 1 << 20;
+}
+
 /* A transfer's file and a forward's feed are not stored each (struct
  * transfer, 40 bytes): workload_file and workload_feed derive them from the
  * transfer's place, an array of files only where files and transfers are
@@ -261,11 +272,7 @@ static void work_simple_form_unchanged(void)
 static void work_file_and_feed_follow_the_list(void)
 {
     struct scenario sc;
-    scenario_defaults(&sc);
-    sc.cluster.nodes = 5;
-    sc.storage.nodes = 4;
-    sc.storage.stripe_count = 3;
-    sc.storage.stripe_size = 1 << 20;
+    stripes_of_five(&sc);
     sc.workload.bytes_per_writer = 10 << 20;
     struct test_built b;
     CHECK(test_build_ok(&b, &sc) == 0);
@@ -361,11 +368,7 @@ static void work_writer_rank_without_array(void)
 static void work_striping(void)
 {
     struct scenario sc;
-    scenario_defaults(&sc);
-    sc.cluster.nodes = 5;
-    sc.storage.nodes = 4;
-    sc.storage.stripe_count = 3;
-    sc.storage.stripe_size = 1 << 20;
+    stripes_of_five(&sc);
     sc.storage.placement = PLACE_FILE_MOD; /* home f mod M */
     sc.workload.bytes_per_writer = (10 << 20) + (1 << 19); /* 10.5 MiB */
     struct test_built b;
@@ -961,11 +964,7 @@ static uint32_t dst_of(const struct test_built *b, uint32_t i)
 static void work_placement_hand_count(void)
 {
     struct scenario sc;
-    scenario_defaults(&sc);
-    sc.cluster.nodes = 5;
-    sc.storage.nodes = 4;
-    sc.storage.stripe_count = 3;
-    sc.storage.stripe_size = 1 << 20;
+    stripes_of_five(&sc);
     sc.storage.drain_bps = 8000000000ull; /* 1 GB/s */
     sc.workload.bytes_per_writer = (10 << 20) + (1 << 19);
     static const uint32_t starts[2][5] = {{0, 3, 2, 1, 0}, {0, 1, 2, 3, 0}};
