@@ -913,10 +913,11 @@ static void perf_line_threads_hint(void)
         int order;
         double idle;
         int want;
-    } cases[] = {{2.0, 1, ORDER_WINDOW, 1.2, several}, {0.5, 1, ORDER_WINDOW, 1.2, 0},
-                 {2.0, 2, ORDER_WINDOW, 1.2, 0}, {2.0, 1, ORDER_TIME, 1.2, 0},
-                 /* the other core busy: a second thread would wait on it */
-                 {2.0, 1, ORDER_WINDOW, 0.4, 0}, {2.0, 1, ORDER_WINDOW, -1, 0}};
+    } cases[] = {{2.0, 1, ORDER_WINDOW, 1.8, several}, {0.5, 1, ORDER_WINDOW, 1.8, 0},
+                 {2.0, 2, ORDER_WINDOW, 1.8, 0}, {2.0, 1, ORDER_TIME, 1.8, 0},
+                 /* the other core busy (idle counts the run's own): a
+                  * second thread would wait on it */
+                 {2.0, 1, ORDER_WINDOW, 1.2, 0}, {2.0, 1, ORDER_WINDOW, -1, 0}};
     int order = r.event_order;
     double wall = r.wall_s;
     /* more threads than cores: said too */

@@ -3,7 +3,10 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../src/api/api.h"
 #include "../src/api/ckpt.h"
@@ -321,8 +324,57 @@ static void threads_pace_choice(void)
            "split %.3f of the time at 0.1x, epochs up to %.0f ns", s, longest);
 }
 
+/* The idle reading: /proc/stat's procs_running less the reader, not the
+ * 1-minute load, which lags a minute behind (a run right after another
+ * saw an idle core busy). */
+static void threads_idle_reading(void)
+{
+    const char *stat = "cpu  1 2 3 4 5 6 7 8 0 0\nintr 6216073 0 0 2\nctxt 9\n"
+                       "procs_running 3\nprocs_blocked 0\n";
+    CHECK(machine_stat_running(stat) == 3);
+    CHECK(machine_stat_running("cpu  1 2 3\nprocs_blocked 0\n") == -1);
+    CHECK(machine_stat_running("cpu  1\nprocs_running x\n") == -1);
+    /* the reader alone: every core idle, its own included */
+    CHECK(machine_idle_of(2, 2, 1.0) == 2.0);
+    CHECK(machine_idle_of(2, 2, 2.0) == 1.0);  /* another holds a core */
+    CHECK(machine_idle_of(2, 2, 3.5) == -0.5); /* overloaded */
+    CHECK(machine_idle_of(8, 2, 1.0) == 2.0);  /* at most the usable cores */
+    CHECK(machine_idle_of(2, 2, -1) == -1 && machine_idle_of(0, 2, 1) == -1);
+    CHECK(machine_auto_threads(machine_idle_of(2, 2, 1.1), 2, 8) == 2);
+    CHECK(machine_auto_threads(machine_idle_of(2, 2, 2.0), 2, 8) == 1);
+    /* a process spinning from a moment ago is seen at once */
+    int fds[2];
+    if (pipe(fds) != 0) {
+        CHECK(0);
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20); /* never outlives a stopped parent for long */
+        close(fds[0]);
+        if (write(fds[1], "x", 1) != 1)
+            _exit(1);
+        for (volatile unsigned long x = 0;; x++)
+            ;
+    }
+    CHECK(pid > 0);
+    close(fds[1]);
+    char c;
+    CHECK(read(fds[0], &c, 1) == 1);
+    close(fds[0]);
+    double idle = machine_idle_cores();
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    CHECKF(idle == -1 || idle <= (double)cores - 1 + 1e-9, "idle %.2f of %ld cores with a spinner",
+           idle, cores);
+}
+
 SUITE(suite_threads) = {
     {"threads_auto_rule", threads_auto_rule},
+    {"threads_idle_reading", threads_idle_reading},
     {"threads_auto_key", threads_auto_key},
     {"threads_auto_same_results", threads_auto_same_results},
     {"threads_auto_cap", threads_auto_cap},

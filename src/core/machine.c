@@ -5,9 +5,12 @@
 #define _GNU_SOURCE
 #include "machine.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* cgroup v2 cpu.max "QUOTA PERIOD" or "max PERIOD"; v1 cfs quota and
@@ -53,20 +56,77 @@ int machine_usable_cores(void)
     return q > 0 && q < n ? q : n;
 }
 
+/* procs_running of a /proc/stat text: threads runnable now, the reader
+ * included; -1 when absent. */
+int machine_stat_running(const char *stat)
+{
+    static const char key[] = "\nprocs_running ";
+    const char *p = strstr(stat, key);
+    int n;
+    if (!p || sscanf(p + sizeof key - 1, "%d", &n) != 1 || n < 0)
+        return -1;
+    return n;
+}
+
+double machine_idle_of(long cores, int usable, double running)
+{
+    if (cores < 1 || running < 0)
+        return -1;
+    /* the reader itself runs: it holds no core another would */
+    double others = running > 1 ? running - 1 : 0;
+    double idle = (double)cores - others;
+    return usable >= 1 && idle > usable ? usable : idle;
+}
+
+/* The runnable threads now, averaged over IDLE_SAMPLES readings IDLE_GAP_NS
+ * apart: the 1-minute load lags a minute behind (a run started right after
+ * another saw ~0.9 of a core busy that was idle), and one reading catches
+ * a short job by chance. ~10 ms in all, paid only where a thread count is
+ * chosen or suggested. */
+#define IDLE_SAMPLES 10
+#define IDLE_GAP_NS 1000000L
+
+static double running_now(void)
+{
+    char buf[65536];
+    double sum = 0;
+    for (int i = 0; i < IDLE_SAMPLES; i++) {
+        if (i) {
+            struct timespec gap = {0, IDLE_GAP_NS};
+            nanosleep(&gap, NULL);
+        }
+        int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return -1;
+        size_t len = 0;
+        ssize_t k;
+        while (len < sizeof buf - 1 && (k = read(fd, buf + len, sizeof buf - 1 - len)) > 0)
+            len += (size_t)k;
+        close(fd);
+        buf[len] = 0;
+        int n = machine_stat_running(buf);
+        if (n < 0)
+            return -1;
+        sum += n;
+    }
+    return sum / IDLE_SAMPLES;
+}
+
 double machine_idle_cores(void)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    FILE *f = fopen("/proc/loadavg", "r");
-    double load = -1;
-    if (f) {
-        if (fscanf(f, "%lf", &load) != 1)
-            load = -1;
-        fclose(f);
+    double running = running_now();
+    if (running < 0) {
+        /* no procs_running: the 1-minute load, the reader not yet in it */
+        FILE *f = fopen("/proc/loadavg", "r");
+        if (f) {
+            if (fscanf(f, "%lf", &running) == 1 && running >= 0)
+                running += 1;
+            else
+                running = -1;
+            fclose(f);
+        }
     }
-    if (cores < 1 || load < 0)
-        return -1;
-    double idle = (double)cores - load, usable = machine_usable_cores();
-    return idle < usable ? idle : usable;
+    return machine_idle_of(sysconf(_SC_NPROCESSORS_ONLN), machine_usable_cores(), running);
 }
 
 unsigned machine_auto_threads(double idle, int usable, unsigned cap)

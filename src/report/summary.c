@@ -622,10 +622,11 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 100 * r->threads_solo);
     /* a long run with a core to spare: say how to use two (the same
      * results, 1.4-1.9x faster on this project's machine; slower when
-     * another process holds the second core) */
+     * another process holds the second core); cores_idle counts this
+     * run's own core, so a second one free is >= 1.5 (rounded as auto) */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (r->event_order == ORDER_WINDOW && r->threads == 1 &&
-        r->wall_s > 1.0 && cores > 1 && r->cores_idle >= 1.0)
+        r->wall_s > 1.0 && cores > 1 && r->cores_idle >= 1.5)
         fprintf(out, " (--set sim.threads=2 runs it on two)");
     else if (cores > 0 && r->threads > (uint32_t)cores)
         fprintf(out, " (more than the machine's %ld cores: slower than %ld)", cores, cores);

@@ -426,8 +426,10 @@ struct results {
     uint64_t rate_updates;     /* fluid: max-min updates (one per event time) */
     uint64_t rates_recomputed; /* fluid: flow rates recomputed, summed over them */
     double wall_s;             /* the engine's loop */
-    double cores_idle;         /* packet engine: cores idle at its end (-1 unknown;
-                                * machine_idle_cores), for the threads hint */
+    double cores_idle;         /* packet engine: cores no other process held at
+                                * its end, its own included (-1 unknown or a
+                                * run under 1 s; machine_idle_cores), for the
+                                * threads hint */
     double total_s;            /* the whole run: scenario, topology and routes,
                                 * plan, bound, engine, attribution and cost */
     /* engine: hybrid (src/pkt/hybrid.c): the fast-forward of steady states */
