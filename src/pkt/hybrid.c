@@ -536,7 +536,9 @@ static void observe(struct hybrid *h)
      * spines, others) and the spine -> storage-leaf queues' spread: the
      * relaxation a jump leaves behind (BENCHMARKS.md session 24); with
      * CKPT_HYBRID_QDUMP set, each such queue too, and CKPT_HYBRID_NOJUMP
-     * (hybrid_loop) gives the packets' own on the same grid */
+     * (hybrid_loop) gives the packets' own on the same grid; the paused
+     * time so far and the jumps' credit in it: set against the packets' at
+     * the same time, what each jump and the lag after it add (session 30) */
     {
         const struct topo *t = n->topo;
         double qb[5] = {0}, pc[5] = {0}, smax = 0, sss = 0, sn = 0, shot = 0, scold = 0;
@@ -563,9 +565,11 @@ static void observe(struct hybrid *h)
         }
         fprintf(stderr, "spine-down %g ports: max %.4g rms %.4g, over 120 MB %g, under 40 MB %g\n",
                 sn, smax, sn ? sqrt(sss / sn) : 0, shot, scold);
-        fprintf(stderr, "obs %.6f state %.6f q %.4g %.4g %.4g %.4g %.4g paused %g %g %g %g %g\n",
+        fprintf(stderr,
+                "obs %.6f state %.6f q %.4g %.4g %.4g %.4g %.4g paused %g %g %g %g %g sum %.6g "
+                "credited %.6g\n",
                 ps_to_s(n->now), ps_to_s(n->now - h->skipped), qb[0], qb[1], qb[2], qb[3], qb[4],
-                pc[0], pc[1], pc[2], pc[3], pc[4]);
+                pc[0], pc[1], pc[2], pc[3], pc[4], ps_to_s((uint64_t)paused), h->pjump);
     }
 #endif
 }
