@@ -269,15 +269,32 @@ static void slot_set(struct mm *m, uint32_t pe, uint32_t s)
         m->pslot[pe] = s;
 }
 
+/* Every active flow's slots, from the lists (which hold path entries:
+ * lmul): after a burst whose starts left them unwritten (slots_lazy). */
+static void slots_fill(struct mm *m)
+{
+    for (uint32_t l = 0; l < m->nl; l++) {
+        const struct mm_link *k = &m->links[l];
+        for (uint32_t s = 0; s < k->n; s++)
+            slot_set(m, m->lflow[k->off + s], s);
+    }
+    m->slots_lazy = 0;
+}
+
 void mm_start(struct mm *m, uint32_t f)
 {
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos != UINT32_MAX)
         return;
+    /* from no active flow on, until a stop or an update, the slots are
+     * not needed: unwritten, so a burst's fill runs without their pages */
+    if (!m->n_active && m->lmul)
+        m->slots_lazy = 1;
     for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
         uint32_t lid = m->path[p0 + i];
         struct mm_link *l = &m->links[lid];
-        slot_set(m, p0 + i, l->n);
+        if (!m->slots_lazy)
+            slot_set(m, p0 + i, l->n);
         if (m->lpe)
             m->lpe[l->off + l->n] = p0 + i;
         m->lflow[l->off + l->n++] = m->lmul ? p0 + i : f;
@@ -322,6 +339,8 @@ void mm_stop(struct mm *m, uint32_t f)
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos == UINT32_MAX)
         return;
+    if (m->slots_lazy)
+        slots_fill(m);
     if (m->add_tail) { /* active's tail is about to move: the starts listed apart */
         memcpy(m->added, m->active + m->add_from, (size_t)m->n_added * sizeof *m->added);
         m->add_tail = 0;
@@ -926,13 +945,15 @@ void mm_update(struct mm *m)
     if (!m->n_dirty && !m->n_added && !m->n_shrunk)
         return;
     m->updates++;
+    int burst = m->starts_only && m->n_added == m->n_active;
+    if (m->slots_lazy && (m->ng || !burst))
+        slots_fill(m);
     /* a grouped update refills everything: its scratch by link id */
     m->sdirect = m->ng != 0;
     if (m->ng) {
         gupdate(m);
         return;
     }
-    int burst = m->starts_only && m->n_added == m->n_active;
     /* a burst's T is most links (every one its flows cross): scratch by
      * link id, read in memory order by the sweeps and with no indirection
      * per path entry; any other update's packed (mm.n_scr) */
@@ -992,6 +1013,10 @@ void mm_update(struct mm *m)
      * their T reaches: the rest goes back to the system now */
     if (burst)
         arena_discard(m->arena, m->scr, (size_t)m->nl * sizeof *m->scr);
+    /* its slots only now, on the pages the scratch left: not resident
+     * together with it */
+    if (m->slots_lazy)
+        slots_fill(m);
 }
 
 /* Link l's load from its flows' rates, and the fastest of them (max). */

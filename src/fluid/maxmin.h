@@ -128,6 +128,10 @@ struct mm {
      * memory less), else 32 (pslot16 NULL) */
     uint32_t *pslot;
     uint16_t *pslot16;
+    /* the slots of every active flow unwritten (with lmul: started since
+     * none was active, none stopped since): written from the lists before
+     * a stop or after the update, so a burst's fill runs without them */
+    int slots_lazy;
     uint32_t *lflow;        /* per link: its active flows (mm_lflow), as flow ids,
                              * or with lmul their path entries naming the link */
     uint32_t plen;          /* with lmul: P (flow f's path starts at entry f x P,
