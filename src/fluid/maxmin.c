@@ -275,8 +275,13 @@ static void slots_fill(struct mm *m)
 {
     for (uint32_t l = 0; l < m->nl; l++) {
         const struct mm_link *k = &m->links[l];
-        for (uint32_t s = 0; s < k->n; s++)
-            slot_set(m, m->lflow[k->off + s], s);
+        const uint32_t *pe = m->lflow + k->off;
+        if (m->pslot16) /* 16 bits: every slot below 65,536 */
+            for (uint32_t s = 0; s < k->n; s++)
+                m->pslot16[pe[s]] = (uint16_t)s;
+        else
+            for (uint32_t s = 0; s < k->n; s++)
+                m->pslot[pe[s]] = s;
     }
     m->slots_lazy = 0;
 }
