@@ -55,11 +55,14 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
      * block of its own rounds up to 2 MB pages, the last page of each
      * touched whole (~1 MB a block, six blocks at 800,000 transfers). The
      * slots counted 16-bit: wide ones (rare) go to a block of their own.
-     * Last the two that updates write little of (aff_rate: as far as the
+     * Last the link scratch (all of it in a burst, given back after),
+     * then the two that updates write little of (aff_rate: as far as the
      * largest update after a burst; shrunk: once a capacity falls), so
      * the huge pages they alone cover are never touched */
     size_t nlk = (size_t)(nl ? nl : 1) * sizeof *m->links + 64, hb = cq_bytes(nh);
-    size_t all = arena_size(nu * sizeof(uint32_t)) + arena_size(nlk) +
+    size_t nsc = ((size_t)nl + 1) * sizeof *m->scr + 64, ntin = ((size_t)nl + 64) / 64;
+    size_t all = arena_size(nu * sizeof(uint32_t)) + arena_size(nlk) + arena_size(nsc) +
+                 arena_size(ntin * sizeof *m->tin) +
                  arena_size((nf ? nf : 1) * sizeof *m->flows) + arena_size(nf ? nf : 1) +
                  (capped ? arena_size((nf ? nf : 1) * sizeof *m->fcap) : 0) +
                  (weighted ? arena_size(np * sizeof *m->pw) : 0) +
@@ -106,11 +109,16 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
     size_t mis = (uintptr_t)lraw & 63;
     if (lraw)
         m->links = (struct mm_link *)(void *)(lraw + (mis ? 64 - mis : 0));
+    unsigned char *sraw = NULL;
     if (!lraw || !ALLOC(m->flows, nf) || !ALLOC(m->fbits, nf) ||
         (capped && !ALLOC(m->fcap, nf)) || (weighted && !ALLOC(m->pw, np)) ||
         (narrow ? !ALLOC(m->pslot16, ne) : !ALLOC(m->pslot, ne)) ||
-        cq_init(&m->heap, a, nh) < 0 || !ALLOC(m->aff_rate, nfl) || !ALLOC(m->shrunk, nll))
+        !ALLOC(m->tin, ntin) || cq_init(&m->heap, a, nh) < 0 ||
+        !(sraw = arena_calloc(a, nsc, 1)) || !ALLOC(m->aff_rate, nfl) || !ALLOC(m->shrunk, nll))
         return -1;
+    mis = (uintptr_t)sraw & 63;
+    m->scr = (struct mm_scr *)(void *)(sraw + (mis ? 64 - mis : 0));
+    m->arena = a;
     m->add_tail = 1;
 #undef ALLOC
     if (np && !kept)
@@ -124,7 +132,6 @@ static int init(struct mm *m, struct arena *a, uint32_t nl, const double *cap,
         k->off = off;
         off += cnt[l];
         k->n = 0;
-        k->level = -1;
         k->bhead = MM_NIL;
     }
     for (uint32_t f = 0; f < nf; f++) {
@@ -262,15 +269,37 @@ static void slot_set(struct mm *m, uint32_t pe, uint32_t s)
         m->pslot[pe] = s;
 }
 
+/* Every active flow's slots, from the lists (which hold path entries:
+ * lmul): after a burst whose starts left them unwritten (slots_lazy). */
+static void slots_fill(struct mm *m)
+{
+    for (uint32_t l = 0; l < m->nl; l++) {
+        const struct mm_link *k = &m->links[l];
+        const uint32_t *pe = m->lflow + k->off;
+        if (m->pslot16) /* 16 bits: every slot below 65,536 */
+            for (uint32_t s = 0; s < k->n; s++)
+                m->pslot16[pe[s]] = (uint16_t)s;
+        else
+            for (uint32_t s = 0; s < k->n; s++)
+                m->pslot[pe[s]] = s;
+    }
+    m->slots_lazy = 0;
+}
+
 void mm_start(struct mm *m, uint32_t f)
 {
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos != UINT32_MAX)
         return;
+    /* from no active flow on, until a stop or an update, the slots are
+     * not needed: unwritten, so a burst's fill runs without their pages */
+    if (!m->n_active && m->lmul)
+        m->slots_lazy = 1;
     for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
         uint32_t lid = m->path[p0 + i];
         struct mm_link *l = &m->links[lid];
-        slot_set(m, p0 + i, l->n);
+        if (!m->slots_lazy)
+            slot_set(m, p0 + i, l->n);
         if (m->lpe)
             m->lpe[l->off + l->n] = p0 + i;
         m->lflow[l->off + l->n++] = m->lmul ? p0 + i : f;
@@ -315,6 +344,8 @@ void mm_stop(struct mm *m, uint32_t f)
     struct mm_flow *fl = &m->flows[f];
     if (fl->apos == UINT32_MAX)
         return;
+    if (m->slots_lazy)
+        slots_fill(m);
     if (m->add_tail) { /* active's tail is about to move: the starts listed apart */
         memcpy(m->added, m->active + m->add_from, (size_t)m->n_added * sizeof *m->added);
         m->add_tail = 0;
@@ -357,17 +388,26 @@ void mm_stop(struct mm *m, uint32_t f)
 
 /* ---- one update ------------------------------------------------------- */
 
+/* Whether link l is in T (touched this update). */
+static int in_t(const struct mm *m, uint32_t l)
+{
+    return (int)(m->tin[l >> 6] >> (l & 63)) & 1;
+}
+
 static void touch_link(struct mm *m, uint32_t lid)
 {
-    struct mm_link *l = &m->links[lid];
-    if (l->mark != m->epoch) {
-        l->mark = m->epoch;
+    if (!in_t(m, lid)) {
+        struct mm_link *l = &m->links[lid];
+        m->tin[lid >> 6] |= UINT64_C(1) << (lid & 63);
+        if (!m->sdirect) /* the shared record until a flow of A is here */
+            l->tix = m->nl;
         m->tl[m->n_tl++] = lid;
         snapshot(l, m->epoch);
-        l->na = 0;
-        l->aprev = 0;
+        struct mm_scr *x = mm_scr_of(m, lid);
+        x->na = 0;
+        x->aprev = 0;
         m->lside[lid].froze = 0;
-        l->level = -1;
+        x->level = -1;
     }
 }
 
@@ -383,8 +423,14 @@ static void affect(struct mm *m, uint32_t f)
     for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
         uint32_t lid = m->path[p0 + i];
         touch_link(m, lid);
-        m->links[lid].na++;
-        m->links[lid].aprev += mm_w(m, p0 + i) * fl->rate;
+        struct mm_link *l = &m->links[lid];
+        if (!m->sdirect && l->tix == m->nl) { /* its own record, as the shared one reads */
+            l->tix = m->n_scr++;
+            m->scr[l->tix] = (struct mm_scr){.level = -1};
+        }
+        struct mm_scr *x = mm_scr_of(m, lid);
+        x->na++;
+        x->aprev += mm_w(m, p0 + i) * fl->rate;
     }
 }
 
@@ -417,7 +463,7 @@ static inline __attribute__((always_inline)) void freeze_w(struct mm *m, uint32_
     /* the heap keys of its links only grow: fill() refreshes them lazily */
     for (uint32_t i = 0, np = mm_np(m, f), p0 = mm_poff(m, f); i < np; i++) {
         uint32_t lid = m->path[p0 + i];
-        struct mm_link *l = &m->links[lid];
+        struct mm_scr *l = mm_scr_of(m, lid);
         double w = MM_W(m, unit, p0 + i);
         l->rem -= w * rate;
         l->wun = --l->unfrozen ? l->wun - w : 0;
@@ -458,7 +504,7 @@ static int heap_next(struct mm *m, uint32_t *id, double *level)
             *id = i;
             return 1;
         }
-        struct mm_link *l = &m->links[i];
+        const struct mm_scr *l = mm_scr_of(m, i);
         if (m->ng && m->n_gdirty && m->lgoff[i + 1] > m->lgoff[i])
             gflush(m);
         if (l->unfrozen == 0) {
@@ -488,6 +534,20 @@ static int sweep_by_id(const struct mm *m)
     return !m->aoff && (uint64_t)m->n_tl * 4 >= m->nl;
 }
 
+/* fill_bounds' hint: flow f's scratch records (by id in a burst, else
+ * through the link records, whose places the compact scratch follows) */
+static inline void scr_prefetch(const struct mm *m, uint32_t f)
+{
+    if (!m->sdirect) {
+        mm_links_prefetch(m, f);
+        return;
+    }
+    for (uint32_t pe = mm_poff(m, f), end = pe + mm_np(m, f); pe < end; pe++) {
+        __builtin_prefetch(&m->scr[m->path[pe]], 1);
+        __asm__ __volatile__(""); /* kept: see mm_stop_prefetch */
+    }
+}
+
 /* fill's pass over A: each flow's upper bound (the least its links leave
  * it, its cap), summed on its links with its weights. */
 static inline __attribute__((always_inline)) void fill_bounds(struct mm *m, int unit)
@@ -495,11 +555,11 @@ static inline __attribute__((always_inline)) void fill_bounds(struct mm *m, int 
     for (uint32_t i = 0; i < m->n_aff; i++) {
         uint32_t f = m->aff[i];
         if (i + 8 < m->n_aff) /* a burst's links are misses: fetched 8 flows ahead */
-            mm_links_prefetch(m, m->aff[i + 8]);
+            scr_prefetch(m, m->aff[i + 8]);
         uint32_t np = mm_np(m, f), p0 = mm_poff(m, f);
         double ub = INFINITY, cap = mm_cap(m, f);
         for (uint32_t j = 0; j < np; j++) {
-            const struct mm_link *l = &m->links[m->path[p0 + j]];
+            const struct mm_scr *l = mm_scr_of(m, m->path[p0 + j]);
             if (l->rem < ub * MM_W(m, unit, p0 + j))
                 ub = l->rem / MM_W(m, unit, p0 + j);
         }
@@ -508,7 +568,7 @@ static inline __attribute__((always_inline)) void fill_bounds(struct mm *m, int 
             cq_put(&m->heap, m->nl + f, heap_key_of(cap));
         }
         for (uint32_t j = 0; j < np; j++) {
-            struct mm_link *l = &m->links[m->path[p0 + j]];
+            struct mm_scr *l = mm_scr_of(m, m->path[p0 + j]);
             l->acc += MM_W(m, unit, p0 + j) * ub;
             l->wun += MM_W(m, unit, p0 + j);
             if (!unit && m->alist) { /* lists only with weights */
@@ -530,10 +590,12 @@ static void fill(struct mm *m)
     }
     uint32_t off = 0, by_id = sweep_by_id(m), nt = by_id ? m->nl : m->n_tl;
     for (uint32_t i = 0; i < nt; i++) {
-        struct mm_link *l = &m->links[by_id ? i : m->tl[i]];
-        if (by_id && l->mark != m->epoch)
+        uint32_t lid = by_id ? i : m->tl[i];
+        if (by_id && !in_t(m, lid))
             continue;
-        double free = l->cap - (l->load - l->aprev);
+        const struct mm_link *k = &m->links[lid];
+        struct mm_scr *l = mm_scr_of(m, lid);
+        double free = k->cap - (k->load - l->aprev);
         l->unfrozen = l->na;
         l->wun = 0;
         m->lside[by_id ? i : m->tl[i]].froze = 0;
@@ -559,9 +621,9 @@ static void fill(struct mm *m)
     int coll = by_id && cq_collect_begin(&m->heap, m->n_tl);
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t lid = by_id ? i : m->tl[i];
-        struct mm_link *l = &m->links[lid];
-        if (by_id && l->mark != m->epoch)
+        if (by_id && !in_t(m, lid))
             continue;
+        struct mm_scr *l = mm_scr_of(m, lid);
         if (l->na && l->acc >= l->rem * (1 - 1e-12)) {
             if (coll)
                 cq_collect(&m->heap, lid, heap_key_of(l->rem / l->wun));
@@ -583,7 +645,8 @@ static void fill(struct mm *m)
             freeze(m, id - m->nl, mm_cap(m, id - m->nl), MM_CAP);
             continue;
         }
-        struct mm_link *l = &m->links[id];
+        const struct mm_link *lk = &m->links[id];
+        struct mm_scr *l = mm_scr_of(m, id);
         l->level = level;
         if (m->alist) {
             for (uint32_t k = m->aoff[2 * id]; k < m->aoff[2 * id] + l->na && l->unfrozen; k++)
@@ -591,14 +654,14 @@ static void fill(struct mm *m)
                     freeze(m, m->alist[k], level, id);
             continue;
         }
-        for (uint32_t k = l->off, end = l->off + l->n; k < end && l->unfrozen; k++) {
+        for (uint32_t j = lk->off, end = lk->off + lk->n; j < end && l->unfrozen; j++) {
             /* a long list's flows and their links are misses: fetched
              * ahead in two stages (a flow's record and path, then links) */
-            if (k + 16 < end)
-                mm_stop_prefetch(m, mm_lflow(m, k + 16), 0);
-            if (k + 8 < end)
-                mm_stop_prefetch(m, mm_lflow(m, k + 8), 1);
-            uint32_t f = mm_lflow(m, k);
+            if (j + 16 < end)
+                mm_stop_prefetch(m, mm_lflow(m, j + 16), 0);
+            if (j + 8 < end)
+                scr_prefetch(m, mm_lflow(m, j + 8));
+            uint32_t f = mm_lflow(m, j);
             if (m->fbits[f] == MM_IN_A) /* in A, not frozen */
                 freeze(m, f, level, id);
         }
@@ -616,12 +679,13 @@ static uint32_t validate(struct mm *m)
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t lid = m->tl[i];
         struct mm_link *l = &m->links[lid];
-        if (l->n == l->na)
+        const struct mm_scr *s = mm_scr_of(m, lid);
+        if (l->n == s->na)
             continue; /* no fixed flow here */
         int fixed_bott = l->nbott > m->lside[lid].froze;
-        if (l->level >= 0) {
+        if (s->level >= 0) {
             /* A froze here: no fixed flow may be faster */
-            double x = l->level * (1 + EPS);
+            double x = s->level * (1 + EPS);
             if (fixed_bott && l->blevel > x)
                 added += affect_bottlenecked(m, l);
             if (l->maxr > x) { /* maybe a faster flow bottlenecked elsewhere */
@@ -642,8 +706,8 @@ static uint32_t validate(struct mm *m)
         }
         if (fixed_bott) {
             /* fixed flows bottlenecked here: still full, still the fastest */
-            double load = l->load - l->aprev + l->acc;
-            if (load < l->cap * (1 - EPS) || l->blevel < l->amax * (1 - EPS))
+            double load = l->load - s->aprev + s->acc;
+            if (load < l->cap * (1 - EPS) || l->blevel < s->amax * (1 - EPS))
                 added += affect_bottlenecked(m, l);
         }
     }
@@ -656,12 +720,13 @@ static void finish(struct mm *m)
     uint32_t by_id = sweep_by_id(m), nt = by_id ? m->nl : m->n_tl;
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t lid = by_id ? i : m->tl[i];
-        struct mm_link *l = &m->links[lid];
-        if (by_id && l->mark != m->epoch)
+        if (by_id && !in_t(m, lid))
             continue;
+        struct mm_link *l = &m->links[lid];
+        const struct mm_scr *s = mm_scr_of(m, lid);
         /* an exact sum where it is cheap, so round-off cannot drift */
-        if (l->n == l->na) {
-            l->load = l->acc;
+        if (l->n == s->na) {
+            l->load = s->acc;
             m->lside[lid].since_sum = 0;
         } else if (++m->lside[lid].since_sum >= 8 * l->n) { /* amortised: 1/8 read a touch */
             double load = 0;
@@ -670,7 +735,7 @@ static void finish(struct mm *m)
             l->load = load;
             m->lside[lid].since_sum = 0;
         } else {
-            l->load = l->load - l->aprev + l->acc;
+            l->load = l->load - s->aprev + s->acc;
         }
         if (l->load > l->cap * (1 + OVER_EPS)) {
             m->over_capacity++;
@@ -681,9 +746,9 @@ static void finish(struct mm *m)
          * fixed ones keep theirs (equal within EPS, validate checked) */
         uint32_t froze = m->lside[lid].froze;
         if (froze && l->nbott == froze)
-            l->blevel = l->level;
-        double maxr = l->n == l->na ? 0 : l->maxr;
-        l->maxr = l->amax_other > maxr ? l->amax_other : maxr;
+            l->blevel = s->level;
+        double maxr = l->n == s->na ? 0 : l->maxr;
+        l->maxr = s->amax_other > maxr ? s->amax_other : maxr;
     }
 }
 
@@ -692,6 +757,8 @@ static void a_clear(struct mm *m)
 {
     for (uint32_t i = 0; i < m->n_aff; i++)
         m->fbits[m->aff[i]] &= (uint8_t)~MM_IN_A;
+    for (uint32_t i = 0; i < m->n_tl; i++)
+        m->tin[m->tl[i] >> 6] = 0; /* T empties: every bit of a touched word is T's */
 }
 
 /* ---- grouped: every active flow refilled ----------------------------- */
@@ -703,7 +770,7 @@ static void gfreeze_own(struct mm *m, uint32_t f, double rate)
     m->fbits[f] |= MM_FROZEN;
     fl->rate = rate;
     for (uint32_t i = mm_poff(m, f), e = i + mm_np(m, f); i < e; i++) {
-        struct mm_link *l = &m->links[m->path[i]];
+        struct mm_scr *l = mm_scr_of(m, m->path[i]);
         double w = mm_w(m, i);
         l->rem -= w * rate;
         l->wun = --l->unfrozen ? l->wun - w : 0;
@@ -731,7 +798,7 @@ static void gflush(struct mm *m)
     for (uint32_t k = 0; k < m->n_gdirty; k++) {
         uint32_t g = m->gdirty[k];
         for (uint32_t i = m->goff[g]; i < m->goff[g + 1]; i++) {
-            struct mm_link *l = &m->links[m->gpath[i]];
+            struct mm_scr *l = mm_scr_of(m, m->gpath[i]);
             l->rem -= m->gw[i] * m->gdr[g];
             l->unfrozen -= m->gdu[g];
             l->wun = l->unfrozen ? l->wun - m->gw[i] * m->gdu[g] : 0;
@@ -756,7 +823,7 @@ static void gfreeze_group(struct mm *m, uint32_t g, double rate)
     }
     m->gun[g] = 0;
     for (uint32_t i = m->goff[g]; i < m->goff[g + 1]; i++) {
-        struct mm_link *l = &m->links[m->gpath[i]];
+        struct mm_scr *l = mm_scr_of(m, m->gpath[i]);
         l->rem -= m->gw[i] * rate * k;
         l->unfrozen -= k;
         l->wun = l->unfrozen ? l->wun - m->gw[i] * k : 0;
@@ -800,25 +867,25 @@ static void gupdate(struct mm *m)
     for (uint32_t g = 0; g < ng; g++)
         m->gun[g] = m->gmoff[g + 1] - m->gmoff[g];
     for (uint32_t i = 0; i < m->n_tl; i++) {
-        struct mm_link *l = &m->links[m->tl[i]];
-        l->rem = l->cap;
+        struct mm_scr *l = mm_scr_of(m, m->tl[i]);
+        l->rem = m->links[m->tl[i]].cap;
         l->wun = 0;
         l->unfrozen = 0;
     }
     for (uint32_t a = 0; a < m->n_active; a++) {
         uint32_t f = m->active[a];
         for (uint32_t i = mm_poff(m, f), e = i + mm_np(m, f); i < e; i++) {
-            m->links[m->path[i]].wun += mm_w(m, i);
-            m->links[m->path[i]].unfrozen++;
+            mm_scr_of(m, m->path[i])->wun += mm_w(m, i);
+            mm_scr_of(m, m->path[i])->unfrozen++;
         }
     }
     for (uint32_t g = 0; g < ng; g++)
         for (uint32_t i = m->goff[g]; m->gun[g] && i < m->goff[g + 1]; i++) {
-            m->links[m->gpath[i]].wun += m->gw[i] * m->gun[g];
-            m->links[m->gpath[i]].unfrozen += m->gun[g];
+            mm_scr_of(m, m->gpath[i])->wun += m->gw[i] * m->gun[g];
+            mm_scr_of(m, m->gpath[i])->unfrozen += m->gun[g];
         }
     for (uint32_t i = 0; i < m->n_tl; i++) {
-        const struct mm_link *l = &m->links[m->tl[i]];
+        const struct mm_scr *l = mm_scr_of(m, m->tl[i]);
         if (l->unfrozen)
             cq_put(&m->heap, m->tl[i], heap_key_of(l->rem / l->wun));
     }
@@ -832,8 +899,8 @@ static void gupdate(struct mm *m)
             gfreeze(m, id - m->nl, m->fcap[id - m->nl]);
             continue;
         }
-        struct mm_link *l = &m->links[id];
-        l->level = level;
+        const struct mm_link *l = &m->links[id];
+        mm_scr_of(m, id)->level = level;
         for (uint32_t k = l->off; k < l->off + l->n; k++)
             if (!(m->fbits[mm_lflow(m, k)] & MM_FROZEN))
                 gfreeze(m, mm_lflow(m, k), level);
@@ -874,7 +941,7 @@ static void gupdate(struct mm *m)
 void mm_update(struct mm *m)
 {
     m->epoch++;
-    m->n_aff = m->n_tl = m->n_aff_zero = 0;
+    m->n_aff = m->n_tl = m->n_aff_zero = m->n_scr = 0;
     /* the starts since the last update; from now on, active's tail again */
     const uint32_t *add = m->add_tail ? m->active + m->add_from : m->added;
     m->aff = m->added;
@@ -883,11 +950,19 @@ void mm_update(struct mm *m)
     if (!m->n_dirty && !m->n_added && !m->n_shrunk)
         return;
     m->updates++;
+    int burst = m->starts_only && m->n_added == m->n_active;
+    if (m->slots_lazy && (m->ng || !burst))
+        slots_fill(m);
+    /* a grouped update refills everything: its scratch by link id */
+    m->sdirect = m->ng != 0;
     if (m->ng) {
         gupdate(m);
         return;
     }
-    int burst = m->starts_only && m->n_added == m->n_active;
+    /* a burst's T is most links (every one its flows cross): scratch by
+     * link id, read in memory order by the sweeps and with no indirection
+     * per path entry; any other update's packed (mm.n_scr) */
+    m->sdirect = burst;
     if (burst) {
         /* every active flow has just started (rate 0, bottlenecked
          * nowhere): A is all of them, and the links in dirty, in the order
@@ -900,13 +975,12 @@ void mm_update(struct mm *m)
         m->n_aff = m->n_added;
         m->n_aff_zero = m->n_added; /* their rates were 0: aff_rate not written */
         for (uint32_t i = 0; i < m->n_dirty; i++) {
-            if (i + 16 < m->n_dirty) { /* random records: both lines, ahead */
-                const char *p = (const char *)&m->links[m->dirty[i + 16]];
-                __builtin_prefetch(p, 1);
-                __builtin_prefetch(p + 64, 1);
+            if (i + 16 < m->n_dirty) { /* random records and scratch, ahead */
+                __builtin_prefetch(&m->links[m->dirty[i + 16]], 1);
+                __builtin_prefetch(&m->scr[m->dirty[i + 16]], 1);
             }
             touch_link(m, m->dirty[i]);
-            m->links[m->dirty[i]].na = m->links[m->dirty[i]].n;
+            m->scr[m->dirty[i]].na = m->links[m->dirty[i]].n;
         }
     } else {
         for (uint32_t i = 0; i < m->n_added; i++)
@@ -940,6 +1014,14 @@ void mm_update(struct mm *m)
     m->refilled += m->n_aff;
     finish(m);
     a_clear(m);
+    /* a burst wrote every link's scratch, later updates write as far as
+     * their T reaches: the rest goes back to the system now */
+    if (burst)
+        arena_discard(m->arena, m->scr, (size_t)m->nl * sizeof *m->scr);
+    /* its slots only now, on the pages the scratch left: not resident
+     * together with it */
+    if (m->slots_lazy)
+        slots_fill(m);
 }
 
 /* Link l's load from its flows' rates, and the fastest of them (max). */

@@ -45,32 +45,39 @@
 #define MM_NONE (UINT32_MAX - 1)
 #define MM_NIL UINT32_MAX /* end of a bottleneck list */
 
-/* 128 bytes on a 64-byte boundary: the first line holds what a start, a
- * stop and the fill's per-flow passes (its bounds, freeze) read and write,
- * so each path entry of a burst costs one line, not the two or three of a
- * record laid out by meaning; the second line what an update reads once a
- * link. Two per-update counters live beside, in mm.lside. */
+/* 64 bytes, one line on a 64-byte boundary: what lasts from one update to
+ * the next. What an update works with (mm_scr) lives apart, so the memory
+ * it takes is as large as the largest update since the first burst, not
+ * one more line a link. */
 struct mm_link {
     uint32_t off, n;        /* active flows: mm.lflow[off .. off + n) */
-    uint32_t unfrozen;      /* scratch: flows of A here not yet frozen */
     uint32_t snap;          /* update that prev_load belongs to */
-    double rem;             /* scratch: capacity left for the unfrozen flows of A */
-    double wun;             /* scratch: the unfrozen ones' weights here */
-    double acc, amax;       /* scratch: A's new rates here: sum, max */
-    double amax_other;      /* scratch: max of A's new rates here, flows bottlenecked elsewhere */
+    uint32_t tix;           /* while in T (mm.tin), a packed update's: its scratch */
     double load;            /* sum of its active flows' rates, kept incrementally */
-    /* second line */
     double cap;
     double prev_load;       /* load before the last update (links in tl) */
     double blevel;          /* rate of the flows bottlenecked here (within 1e-10) */
     double maxr;            /* >= the rate of every other flow here */
-    double aprev;           /* scratch: A's rates here before the update */
-    double level;           /* scratch: rate at which A's flows froze here, < 0 none */
     uint32_t bhead, nbott;  /* flows bottlenecked here: list through mm_flow.bnext */
-    uint32_t mark;          /* scratch: == mm.epoch: in the touched set T */
-    uint32_t na;            /* scratch: flows of A here */
 };
-_Static_assert(sizeof(struct mm_link) == 128, "a link record is two cache lines");
+_Static_assert(sizeof(struct mm_link) == 64, "a link record is one cache line");
+
+/* A link's scratch during one update, for the links in T: a burst's (and
+ * a grouped one's, which refill everything) by link id, any other's
+ * packed (mm_link.tix, mm.n_scr), so after the first burst only as many
+ * records are written as the most links with flows of A in one update.
+ * 64 bytes: what freeze writes a path entry on one line. */
+struct mm_scr {
+    double rem;             /* capacity left for the unfrozen flows of A */
+    double wun;             /* the unfrozen ones' weights here */
+    double acc, amax;       /* A's new rates here: sum, max */
+    double amax_other;      /* max of A's new rates here, flows bottlenecked elsewhere */
+    double aprev;           /* A's rates here before the update */
+    double level;           /* rate at which A's flows froze here, < 0 none */
+    uint32_t unfrozen;      /* flows of A here not yet frozen */
+    uint32_t na;            /* flows of A here */
+};
+_Static_assert(sizeof(struct mm_scr) == 64, "a link's scratch is one cache line");
 
 /* Per link, beside its record: counters an update reads once a link. */
 struct mm_lside {
@@ -97,6 +104,17 @@ _Static_assert(sizeof(struct mm_flow) == 24, "a flow record, 24 bytes");
 struct mm {
     uint32_t nl, nf;
     struct mm_link *links;  /* 64-byte aligned */
+    /* the update's link scratch (nl + 1 records, 64-byte aligned): by
+     * link id while sdirect (a burst's is given back to the system when it
+     * ends), else by mm_link.tix: the links of T with flows of A take
+     * scr[0 .. n_scr), in the order affect reaches them; the others (only
+     * a stopped flow's, or a shrunk capacity's) share scr[nl], which reads
+     * as a link with none of A: na, acc, amax, aprev 0, level -1 */
+    struct mm_scr *scr;
+    int sdirect;
+    uint32_t n_scr;
+    struct arena *arena;
+    uint64_t *tin;          /* per link a bit: in T, the update's touched set */
     struct mm_lside *lside;
     struct mm_flow *flows;
     double *fcap;           /* per flow its own cap; NULL: none has one */
@@ -110,6 +128,10 @@ struct mm {
      * memory less), else 32 (pslot16 NULL) */
     uint32_t *pslot;
     uint16_t *pslot16;
+    /* the slots of every active flow unwritten (with lmul: started since
+     * none was active, none stopped since): written from the lists before
+     * a stop or after the update, so a burst's fill runs without them */
+    int slots_lazy;
     uint32_t *lflow;        /* per link: its active flows (mm_lflow), as flow ids,
                              * or with lmul their path entries naming the link */
     uint32_t plen;          /* with lmul: P (flow f's path starts at entry f x P,
@@ -194,6 +216,18 @@ static inline double mm_prev_rate(const struct mm *m, uint32_t k)
 static inline uint32_t mm_lflow(const struct mm *m, uint32_t k)
 {
     return m->lmul ? (uint32_t)(m->lflow[k] * m->lmul >> 38) : m->lflow[k];
+}
+/* Link l's scratch in the update under way (l in T). */
+static inline struct mm_scr *mm_scr_of(const struct mm *m, uint32_t l)
+{
+    return &m->scr[m->sdirect ? l : m->links[l].tix];
+}
+/* The rate at which the last update's A froze on link tl[k] (< 0: none),
+ * until the next update; after a burst its scratch is given back (reads 0
+ * where the arena had mapped it). For tests. */
+static inline double mm_level(const struct mm *m, uint32_t k)
+{
+    return mm_scr_of(m, m->tl[k])->level;
 }
 /* Weight of path entry pe (mm.path index). */
 static inline double mm_w(const struct mm *m, uint32_t pe)
