@@ -486,15 +486,15 @@ static void bound_memo_matches_direct(void)
                 if (np < 2)
                     continue;
                 x.bytes = sizes[rng_below(&g, 3)];
-                x.rate_bps = rng_below(&g, 2) ? 0 : 10000000000ull;
+                uint64_t rate = rng_below(&g, 2) ? 0 : 10000000000ull;
                 struct bound_path want, got;
                 memset(&want, 0, sizeof want);
                 memset(&got, 0, sizeof got);
-                uint32_t rw = bound_path(&t, &sc, &x, path, np, &want);
-                uint32_t rg = bound_path_memo(m, &t, &sc, &x, path, np, &got);
+                uint32_t rw = bound_path(&t, &sc, &x, rate, path, np, &want);
+                uint32_t rg = bound_path_memo(m, &t, &sc, &x, rate, path, np, &got);
                 /* and without the copy, through a memo of its own */
                 struct bound_path scratch;
-                const struct bound_path *f = bound_path_find(mf, &t, &sc, &x, path, np, &scratch);
+                const struct bound_path *f = bound_path_find(mf, &t, &sc, &x, rate, path, np, &scratch);
                 int found = f->np == want.np && f->alone_hop == want.alone_hop &&
                             f->arrive == want.arrive && f->alone == want.alone;
                 for (uint32_t h = 0; found && h < want.np; h++)
@@ -556,11 +556,11 @@ static void bound_memo_slot_keeps_its_kind(void)
             if (np < 2)
                 continue;
             x.bytes = sizes[rng_below(&g, 5)];
-            x.rate_bps = rng_below(&g, 2) ? 0 : 10000000000ull * (1 + rng_below(&g, 3));
+            uint64_t rate = rng_below(&g, 2) ? 0 : 10000000000ull * (1 + rng_below(&g, 3));
             uint32_t r = KEEP > nrec ? nrec++ : (uint32_t)rng_below(&g, KEEP);
-            bound_path(&t, &sc, &x, path, np, &rec[r].bp);
+            bound_path(&t, &sc, &x, rate, path, np, &rec[r].bp);
             struct bound_path got;
-            bound_path_memo(m, &t, &sc, &x, path, np, &got);
+            bound_path_memo(m, &t, &sc, &x, rate, path, np, &got);
             rec[r].slot = m->last;
         }
         for (uint32_t r = 0; r < nrec; r++) {

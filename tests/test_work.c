@@ -12,6 +12,7 @@
 #include "../src/topo/topo.h"
 #include "../src/work/model.h"
 #include "../src/work/plan.h"
+#include "../src/work/protect.h"
 #include "../src/work/work.h"
 #include "harness.h"
 #include "support.h"
@@ -245,8 +246,9 @@ static void work_simple_form_unchanged(void)
         CHECK(x->bytes == sc.workload.bytes_per_writer);
         CHECK(x->start_ps == rng_below(&jit, sc.workload.start_jitter_ps + 1));
         CHECK(x->sport == (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu)));
-        CHECK(x->rate_bps == 0);
+        CHECK(workload_rate(&b.w, i) == 0);
     }
+    CHECK(!b.w.xrate); /* none capped: no array */
     CHECK(b.w.sum.stall_measured && b.w.sum.files == 40);
     arena_release(&b.a);
 }
@@ -554,9 +556,9 @@ static void work_policies(void)
         for (uint32_t i = 0; i < b.w.n; i++)
             if (b.w.xfers[i].writer == wr) {
                 const struct transfer *x = &b.w.xfers[i];
-                caps += x->rate_bps;
+                caps += workload_rate(&b.w, i);
                 /* every stripe needs the same time at its cap */
-                double t = (double)x->bytes / (double)x->rate_bps;
+                double t = (double)x->bytes / (double)workload_rate(&b.w, i);
                 CHECK(fabs(t * 1e11 / (double)sc.workload.bytes_per_writer - 1) < 1e-6);
             }
         CHECK(caps >= 100000000000ull && caps <= 100000000000ull + 3);
@@ -604,7 +606,7 @@ static void work_two_phase_policies(void)
     CHECK(b.w.sum.stall_ps == units_ser_ps(mx, sc.cluster.d2h_bps));
     CHECK(!b.w.sum.stall_measured);
     for (uint32_t i = 0; i < b.w.n; i++)
-        CHECK(b.w.xfers[i].rate_bps == 0 && b.w.xfers[i].start_ps > 0);
+        CHECK(workload_rate(&b.w, i) == 0 && b.w.xfers[i].start_ps > 0);
     CHECK(b.w.xfers[0].start_ps == b.w.sum.stall_ps); /* node 0 has rank 0 */
     arena_release(&b.a);
     /* sync with a copy rate: the copy caps each writer instead */
@@ -613,7 +615,7 @@ static void work_two_phase_policies(void)
     uint64_t caps = 0; /* rank 0 writes weights and optimizer: split by bytes */
     for (uint32_t i = 0; i < b.w.n; i++)
         if (b.w.xfers[i].writer == 0) {
-            caps += b.w.xfers[i].rate_bps;
+            caps += workload_rate(&b.w, i);
             CHECK(b.w.xfers[i].start_ps == 0);
         }
     CHECK(caps >= sc.cluster.d2h_bps && caps <= sc.cluster.d2h_bps + 2);
@@ -630,7 +632,7 @@ static void work_two_phase_policies(void)
         node0 += p.rank_bytes[r];
     for (uint32_t i = 0; i < b.w.n; i++)
         if (b.w.xfers[i].src == 0) {
-            caps0 += b.w.xfers[i].rate_bps;
+            caps0 += workload_rate(&b.w, i);
             CHECK(b.w.xfers[i].start_ps == units_ser_ps(node0, sc.cluster.local_nvme_bps));
         }
     CHECK(caps0 >= sc.checkpoint.trickle_bps && caps0 <= sc.checkpoint.trickle_bps + 16);
@@ -660,13 +662,13 @@ static void work_stragglers(void)
     uint32_t late = 0, slow = 0;
     for (uint32_t i = 0; i < b.w.n; i++) {
         late += b.w.xfers[i].start_ps == 3000000;
-        slow += b.w.xfers[i].rate_bps == sc.cluster.nic_bps / 4;
-        CHECK((b.w.xfers[i].start_ps == 3000000) == (b.w.xfers[i].rate_bps != 0));
+        slow += workload_rate(&b.w, i) == sc.cluster.nic_bps / 4;
+        CHECK((b.w.xfers[i].start_ps == 3000000) == (workload_rate(&b.w, i) != 0));
     }
     CHECK(late == 16 && slow == 16 && b.w.sum.stragglers == 16);
     uint32_t first[16], n = 0;
     for (uint32_t i = 0; i < b.w.n; i++)
-        if (b.w.xfers[i].rate_bps && n < 16)
+        if (workload_rate(&b.w, i) && n < 16)
             first[n++] = i;
     arena_release(&b.a);
     /* another seed picks other writers */
@@ -674,8 +676,71 @@ static void work_stragglers(void)
     CHECK(test_build_ok(&b, &sc) == 0);
     int same = 1;
     for (uint32_t j = 0; j < n; j++)
-        same &= b.w.xfers[first[j]].rate_bps != 0;
+        same &= workload_rate(&b.w, first[j]) != 0;
     CHECK(!same);
+    arena_release(&b.a);
+}
+
+/* Caps live beside the transfers (workload_rate): the stragglers' on their
+ * own transfers over two queue pairs, none on replica forwards (fed by
+ * arrivals) though their feeds are capped, the data-only copy's on the same
+ * data transfers, the restore's none, and no array when nothing is capped. */
+static void work_rate_beside_the_transfers(void)
+{
+    struct scenario sc;
+    struct test_built b;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 32;
+    sc.storage.nodes = 6;
+    sc.transport.qps_per_writer = 2;
+    sc.checkpoint.straggler_fraction = 0.25;
+    sc.checkpoint.straggler_delay_ps = 3000000;
+    sc.checkpoint.straggler_slowdown = 4;
+    sc.storage.protection = PROTECT_REPLICA;
+    sc.storage.replicas = 3;
+    CHECK(test_build_ok(&b, &sc) == 0);
+    CHECK(b.w.fwd_per == 2 && b.w.n == 3 * b.w.fwd_first && b.w.xrate);
+    uint32_t capped = 0, fwd_of_capped = 0;
+    for (uint32_t i = 0; i < b.w.n; i++) {
+        uint64_t r = workload_rate(&b.w, i);
+        uint32_t feed = workload_feed(&b.w, i);
+        if (!feed) { /* a straggler's two queue pairs split its cap */
+            CHECKF((b.w.xfers[i].start_ps == 3000000) == (r == sc.cluster.nic_bps / 8),
+                   "transfer %u: start %" PRIu64 " rate %" PRIu64, i, b.w.xfers[i].start_ps, r);
+            capped += r != 0;
+        } else {
+            CHECKF(r == 0, "forward %u: rate %" PRIu64, i, r);
+            fwd_of_capped += workload_rate(&b.w, feed - 1) != 0;
+        }
+    }
+    CHECK(capped == 16 && fwd_of_capped == 32);
+    struct err e = {""};
+    struct workload rw;
+    CHECK(workload_build_restore(&rw, &b.w, &sc, &b.t, &b.a, &e) == 0);
+    CHECK(!rw.xrate);
+    for (uint32_t i = 0; i < rw.n; i++)
+        CHECK(workload_rate(&rw, i) == 0);
+    arena_release(&b.a);
+    /* erasure coding: the data-only copy keeps each data transfer's cap */
+    sc.storage.protection = PROTECT_EC;
+    sc.storage.ec_data = 4;
+    sc.storage.ec_parity = 2;
+    CHECK(test_build_ok(&b, &sc) == 0);
+    struct workload d;
+    CHECK(protect_data_only(&b.w, &d, &b.a) == 0);
+    uint32_t k = 0, bad = 0, dc = 0;
+    for (uint32_t i = 0; i < b.w.n; i++)
+        if (b.w.xfers[i].kind == XFER_DATA) {
+            bad += workload_rate(&d, k) != workload_rate(&b.w, i) || d.xfers[k].src != b.w.xfers[i].src;
+            dc += workload_rate(&d, k++) != 0;
+        }
+    CHECKF(k == d.n && k < b.w.n && !bad && dc > 0, "%u of %u data, %u wrong, %u capped", k, b.w.n,
+           bad, dc);
+    arena_release(&b.a);
+    /* nothing capped: no array */
+    sc.checkpoint.straggler_fraction = 0;
+    CHECK(test_build_ok(&b, &sc) == 0);
+    CHECK(!b.w.xrate && workload_rate(&b.w, 0) == 0);
     arena_release(&b.a);
 }
 
@@ -1360,6 +1425,7 @@ SUITE(suite_work) = {
     {"work_policies", work_policies},
     {"work_two_phase_policies", work_two_phase_policies},
     {"work_stragglers", work_stragglers},
+    {"work_rate_beside_the_transfers", work_rate_beside_the_transfers},
     {"work_bad_model_inputs", work_bad_model_inputs},
     {"e2e_stagger_lowers_queues_and_pauses", e2e_stagger_lowers_queues_and_pauses},
     {"e2e_async_stall_is_staging", e2e_async_stall_is_staging},

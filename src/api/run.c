@@ -425,12 +425,14 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
             }
             if (i && w->xfers[i - 1].bytes) {
                 bound_add(b, i - 1, buf[(i - 1) & 1], np[i - 1]);
-                fluid_load_add(fl, &w->xfers[i - 1], buf[(i - 1) & 1], np[i - 1]);
+                fluid_load_add(fl, &w->xfers[i - 1], workload_rate(w, i - 1), buf[(i - 1) & 1],
+                               np[i - 1]);
             }
         }
         if (i == w->n && i && w->xfers[i - 1].bytes) {
             bound_add(b, i - 1, buf[(i - 1) & 1], np[i - 1]);
-            fluid_load_add(fl, &w->xfers[i - 1], buf[(i - 1) & 1], np[i - 1]);
+            fluid_load_add(fl, &w->xfers[i - 1], workload_rate(w, i - 1), buf[(i - 1) & 1],
+                           np[i - 1]);
         }
         if (i == w->n) {
             w->path = path;

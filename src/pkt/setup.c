@@ -379,7 +379,7 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         f->writer = x->writer;
         f->bytes = x->bytes;
         f->start_ps = x->start_ps;
-        f->cap_bps = x->rate_bps;
+        f->cap_bps = workload_rate(w, i);
         f->feed = workload_feed(w, i);
         if (f->feed) { /* forwards of one primary are consecutive */
             struct flow *pf = &n->flows[f->feed - 1];

@@ -45,8 +45,8 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
  * to hop j2, over to q and down with it. At the writer NIC a rate cap
  * spaces the packets (each gap rounded up, as the NIC does). O(hops^2).
  * Sets *hop to the j1 of the longest chain: the hop that holds it up. */
-static uint64_t alone_ps(const struct topo *t, const struct transfer *x, const uint32_t *path,
-                         uint32_t np, const uint64_t *lat, uint64_t p, uint64_t q, uint64_t n,
+static uint64_t alone_ps(const struct topo *t, uint64_t rate, const uint32_t *path, uint32_t np,
+                         const uint64_t *lat, uint64_t p, uint64_t q, uint64_t n,
                          const uint64_t *tail, uint32_t *hop)
 {
     uint64_t ap[TOPO_MAX_HOPS]; /* the first packet's end of serialisation on hop i */
@@ -56,7 +56,7 @@ static uint64_t alone_ps(const struct topo *t, const struct transfer *x, const u
                        : sat_add(ap[i - 1], sat_add(sat_add(t->ports[path[i - 1]].delay_ps, lat[i]), s));
     }
     uint64_t line = t->ports[path[0]].bps;
-    uint64_t gap = x->rate_bps && x->rate_bps < line ? units_ser_ps(p, x->rate_bps) : 0;
+    uint64_t gap = rate && rate < line ? units_ser_ps(p, rate) : 0;
     uint64_t best = 0;
     *hop = 0;
     for (uint32_t j1 = 0; j1 < np; j1++) {
@@ -79,7 +79,7 @@ static uint64_t alone_ps(const struct topo *t, const struct transfer *x, const u
 }
 
 uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struct transfer *x,
-                    const uint32_t *path, uint32_t np, struct bound_path *bp)
+                    uint64_t rate, const uint32_t *path, uint32_t np, struct bound_path *bp)
 {
     struct wire_fmt w = scenario_wire(sc);
     uint64_t q = last_packet(x->bytes, w);                /* the smallest */
@@ -94,7 +94,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     /* the only packet smaller than the first is the last, n - 1 full
      * packets (each at least its serialisation or the cap's gap) behind */
     uint64_t n = (x->bytes + w.payload - 1) / w.payload, line = t->ports[path[0]].bps;
-    uint64_t gap = x->rate_bps && x->rate_bps < line ? units_ser_ps(p, x->rate_bps) : 0;
+    uint64_t gap = rate && rate < line ? units_ser_ps(p, rate) : 0;
     uint64_t sp0 = ser_floor(p, line);
     uint64_t behind = p == q ? 0 : sat_mul(n - 1, gap > sp0 ? gap : sp0);
     int one_path = lb_grain(sc) == LB_PER_FLOW;
@@ -133,7 +133,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     bp->alone_hop = 0;
     if (one_path) {
         bp->alone = n < 2 ? sat_add(bp->arrive, write)
-                          : alone_ps(t, x, path, np, lat, p, q, n, bp->tail, &bp->alone_hop);
+                          : alone_ps(t, rate, path, np, lat, p, q, n, bp->tail, &bp->alone_hop);
     }
     return np;
 }
@@ -164,10 +164,10 @@ static int memo_same(const uint64_t *stored, const uint64_t *key, uint32_t nk)
  * compared as the hops are read rather than built first: a stored key is
  * zero past its words, and its word 2 has its hop count. */
 static int memo_holds(const struct bound_memo *m, uint32_t s, const struct topo *t,
-                      const struct transfer *x, const uint32_t *path, uint32_t np)
+                      const struct transfer *x, uint64_t rate, const uint32_t *path, uint32_t np)
 {
     const uint64_t *k = m->e[s].key;
-    if (!m->e[s].ret || k[0] != x->bytes || k[1] != x->rate_bps)
+    if (!m->e[s].ret || k[0] != x->bytes || k[1] != rate)
         return 0;
     uint64_t spine = 0;
     for (uint32_t i = 0; i < np; i++) {
@@ -182,24 +182,24 @@ static int memo_holds(const struct bound_memo *m, uint32_t s, const struct topo 
 
 const struct bound_path *bound_path_find(struct bound_memo *m, const struct topo *t,
                                          const struct scenario *sc, const struct transfer *x,
-                                         const uint32_t *path, uint32_t np,
+                                         uint64_t rate, const uint32_t *path, uint32_t np,
                                          struct bound_path *bp)
 {
     uint32_t n = np < TOPO_MAX_HOPS ? np : TOPO_MAX_HOPS;
-    if (m && memo_holds(m, m->last, t, x, path, n)) {
+    if (m && memo_holds(m, m->last, t, x, rate, path, n)) {
         m->hits++;
         return &m->e[m->last].bp;
     }
-    bound_path_memo(m, t, sc, x, path, np, bp);
+    bound_path_memo(m, t, sc, x, rate, path, np, bp);
     return bp;
 }
 
 uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struct scenario *sc,
-                         const struct transfer *x, const uint32_t *path, uint32_t np,
-                         struct bound_path *bp)
+                         const struct transfer *x, uint64_t rate, const uint32_t *path,
+                         uint32_t np, struct bound_path *bp)
 {
     if (!m)
-        return bound_path(t, sc, x, path, np, bp);
+        return bound_path(t, sc, x, rate, path, np, bp);
     np = np < TOPO_MAX_HOPS ? np : TOPO_MAX_HOPS;
     uint64_t key[BOUND_MEMO_KEY];
     uint32_t nk = 3 + 2 * np;
@@ -211,7 +211,7 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
         spine |= (uint64_t)(pt->node >= t->first_spine) << i;
     }
     key[0] = x->bytes;
-    key[1] = x->rate_bps;
+    key[1] = rate;
     key[2] = np | spine << 8 | (uint64_t)(x->dst >= t->first_storage && x->dst < t->first_cleaf) << 32;
     /* a workload repeats one kind of transfer for long runs: the last slot
      * found first, without hashing */
@@ -221,7 +221,7 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
         if (!m->e[s].ret || !memo_same(m->e[s].key, key, nk)) {
             m->misses++;
             m->evicted |= (uint64_t)(m->e[s].ret != 0) << s;
-            uint32_t r = bound_path(t, sc, x, path, np, bp);
+            uint32_t r = bound_path(t, sc, x, rate, path, np, bp);
             memcpy(m->e[s].key, key, nk * sizeof *key);
             memset(m->e[s].key + nk, 0, (BOUND_MEMO_KEY - nk) * sizeof *key);
             m->e[s].bp = *bp;
@@ -314,11 +314,12 @@ void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t n
     const struct workload *w = b->w;
     const struct scenario *sc = b->sc;
     const struct transfer *x = &w->xfers[i];
+    uint64_t rate = workload_rate(w, i);
     struct bound_path scratch;
     uint64_t *lim = b->lim;
     if (!b->ok || np < 2)
         return; /* nothing to send (the engines refuse a missing path) */
-    const struct bound_path *pp = bound_path_find(b->memo, t, sc, x, path, np, &scratch);
+    const struct bound_path *pp = bound_path_find(b->memo, t, sc, x, rate, path, np, &scratch);
     if (pp->np < 2)
         return;
     if (b->kind && b->memo)
@@ -326,18 +327,18 @@ void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t n
     uint32_t k = np - 1, fs = t->first_storage;
     uint64_t off = x->start_ps - b->start0;
     uint64_t line = t->ports[path[0]].bps; /* the source's NIC */
-    if (x->bytes != b->one.bytes || x->rate_bps != b->one.rate || line != b->one.line) {
+    if (x->bytes != b->one.bytes || rate != b->one.rate || line != b->one.line) {
         /* the transfer alone; a capped queue pair spaces its packets at the
          * cap (each gap rounded up), the last one then leaves at line rate;
          * a workload repeats one size and cap for long runs: once for them */
         uint64_t m = last_packet(x->bytes, b->wf);
         b->one.bytes = x->bytes;
-        b->one.rate = x->rate_bps;
+        b->one.rate = rate;
         b->one.line = line;
         b->one.wb = wire_bytes(x->bytes, b->wf);
         b->one.end = ser_floor(b->one.wb, line);
-        if (x->rate_bps && x->rate_bps < line)
-            b->one.end = sat_add(units_ser_ps(b->one.wb - m, x->rate_bps), ser_floor(m, line));
+        if (rate && rate < line)
+            b->one.end = sat_add(units_ser_ps(b->one.wb - m, rate), ser_floor(m, line));
     }
     uint64_t wb = b->one.wb;
     uint64_t end = sat_add(sat_add(off, b->one.end), pp->tail[0]);
@@ -350,7 +351,7 @@ void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t n
         lim[PATH_STORAGE_NIC] = end > lim[PATH_STORAGE_NIC] ? end : lim[PATH_STORAGE_NIC];
     } else if (end > lim[PATH_WRITER_NIC]) {
         lim[PATH_WRITER_NIC] = end;
-        b->capped = x->rate_bps && x->rate_bps < line;
+        b->capped = rate && rate < line;
     }
     if (pp->alone) {
         /* the transfer alone, charged to the hop that holds it up (its

@@ -109,18 +109,19 @@ static void writer_side(struct results *r, const struct topo *t, const struct wo
             continue; /* a replica forward leaves a storage NIC */
         uint64_t line = t->ports[t->nodes[x->src].first_port].bps;
         double off = ps_s(x->start_ps - start0);
-        if (x->rate_bps && x->rate_bps < line) {
+        uint64_t cap = workload_rate(w, i);
+        if (cap && cap < line) {
             uint64_t last = (x->bytes % wf.payload ? x->bytes % wf.payload : wf.payload) +
                             wf.overhead;
-            double need = ser_s((double)(wb - last), (double)x->rate_bps) +
+            double need = ser_s((double)(wb - last), (double)cap) +
                           ser_s((double)last, (double)line);
             h->applies = 1;
             h->elements++;
-            h->cap_bps += (double)x->rate_bps;
+            h->cap_bps += (double)cap;
             h->bytes += (double)wb;
             if (need > h_need) {
                 h_need = need;
-                h_best_cap = (double)x->rate_bps;
+                h_best_cap = (double)cap;
             }
             h_end = off + need > h_end ? off + need : h_end;
         } else {

@@ -93,7 +93,7 @@ int protect_forward(struct workload *w, const struct scenario *sc, const struct 
              * for every replica forward, the previous node's along a chain */
             f->src = x[from].dst;
             f->dst = t->first_storage + peer * snics + sturn[peer]++ % snics;
-            f->rate_bps = 0;   /* held by its feed's arrivals instead */
+            /* no rate: held by its feed's arrivals instead (workload_rate) */
             f->kind = XFER_REPLICA;
             f->feed = 1; /* fed by `from` (workload_feed) */
             if (chain)
@@ -121,11 +121,14 @@ int protect_data_only(const struct workload *w, struct workload *d, struct arena
     if (!d->xfers)
         return -1;
     uint32_t *xf = arena_calloc(a, w->n ? w->n : 1, sizeof *xf);
-    if (!xf)
+    d->xrate = w->xrate ? arena_calloc(a, w->n ? w->n : 1, sizeof *d->xrate) : NULL;
+    if (!xf || (w->xrate && !d->xrate))
         return -1;
     d->n = 0;
     for (uint32_t i = 0; i < w->n; i++)
         if (w->xfers[i].kind == XFER_DATA) {
+            if (d->xrate)
+                d->xrate[d->n] = workload_rate(w, i);
             xf[d->n] = workload_file(w, i);
             d->xfers[d->n++] = w->xfers[i];
         }

@@ -157,7 +157,7 @@ static int reverse_all(struct workload *r, const struct workload *s, const struc
             x->dst = s->xfers[i].src;
             x->bytes = bytes[k];
             x->start_ps = 0;
-            x->rate_bps = 0;
+            /* no rate: r->xrate stays NULL */
             x->feed = 0;
             r->total_bytes += x->bytes;
         }

@@ -708,7 +708,14 @@ static int step_transfers(struct build *b)
                 x->kind = ec ? b->kind[k] : XFER_DATA;
                 x->bytes = qb;
                 x->start_ps = b->fstart[f];
-                x->rate_bps = cap && qps > 1 ? (cap / qps ? cap / qps : 1) : cap;
+                uint64_t rate = cap && qps > 1 ? (cap / qps ? cap / qps : 1) : cap;
+                if (rate && !w->xrate) { /* the first cap: an array from here */
+                    w->xrate = arena_calloc(b->keep, nt, sizeof *w->xrate);
+                    if (!w->xrate)
+                        return err_set(b->e, "out of memory building the workload");
+                }
+                if (rate)
+                    w->xrate[w->n - 1] = rate;
                 /* RoCE NICs draw the source port from the QP number */
                 x->sport = (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu));
             }

@@ -35,10 +35,9 @@ struct transfer {
     uint8_t feed : 1;    /* a replica forward: sends on its feed's arrivals
                           * (workload_feed names it) */
     uint64_t bytes;      /* payload */
-    uint64_t start_ps;
-    uint64_t rate_bps;   /* sending-rate cap of its queue pair; 0 = line rate */
+    uint64_t start_ps;   /* its sending-rate cap, rarely set: workload_rate */
 };
-_Static_assert(sizeof(struct transfer) == 40, "800,000 transfers in 32 MB");
+_Static_assert(sizeof(struct transfer) == 32, "800,000 transfers in 25.6 MB");
 
 /* What a transfer carries (storage.protection, src/work/protect.c). */
 enum xfer_kind { XFER_DATA, XFER_PARITY, XFER_REPLICA };
@@ -55,6 +54,10 @@ struct workload {
      * order) or its writer / file_div (the restore's groups) */
     const uint32_t *xfile;
     uint32_t file_div;
+    /* [fwd_first, or n without forwards] each transfer's sending-rate cap
+     * (its queue pair's; 0 = line rate), read by workload_rate; NULL when
+     * none is capped. Forwards are held by their feed's arrivals: none */
+    uint64_t *xrate;
     /* replica forwards (protect_forward): fwd_per of them for each of the
      * first fwd_first transfers, after them in that order; 0 = none */
     uint32_t fwd_first, fwd_per;
@@ -114,6 +117,14 @@ static inline uint32_t workload_file(const struct workload *w, uint32_t i)
     if (w->xfile)
         return w->xfile[i];
     return w->file_div ? w->xfers[i].writer / w->file_div : i;
+}
+
+/* Transfer i's sending-rate cap; 0 = line rate. */
+static inline uint64_t workload_rate(const struct workload *w, uint32_t i)
+{
+    if (!w->xrate || (w->fwd_per && i >= w->fwd_first))
+        return 0;
+    return w->xrate[i];
 }
 
 /* 1 + the transfer whose arrivals replica forward i sends on (its
