@@ -473,8 +473,11 @@ static void bound_memo_matches_direct(void)
         if (m && mf && topo_build(&t, &sc, &a, &e) == 0 &&
             workload_build(&w[0], &sc, &t, &a, &e) == 0)
             nw = 1 + (workload_build_restore(&w[1], &w[0], &sc, &t, &a, &e) == 0);
+        static uint64_t delays[] = {1000, 2000, 3000};
+        t.delays = delays;
+        t.n_delays = 3;
         for (uint32_t p = 0; nw && p < t.n_ports; p++) {
-            t.ports[p].delay_ps = 1000 * (1 + rng_below(&g, 2));
+            t.ports[p].delay_id = (uint32_t)rng_below(&g, 2);
             t.ports[p].bps = 100000000000ull * (1 + rng_below(&g, 2));
         }
         int bad = 0;
@@ -545,8 +548,11 @@ static void bound_memo_slot_keeps_its_kind(void)
         uint32_t nrec = 0;
         int ok = m && rec && topo_build(&t, &sc, &a, &e) == 0 &&
                  workload_build(&w, &sc, &t, &a, &e) == 0;
+        static uint64_t delays[] = {1000, 2000, 3000};
+        t.delays = delays;
+        t.n_delays = 3;
         for (uint32_t p = 0; ok && p < t.n_ports; p++) {
-            t.ports[p].delay_ps = 1000 * (1 + rng_below(&g, 3));
+            t.ports[p].delay_id = (uint32_t)rng_below(&g, 3);
             t.ports[p].bps = 100000000000ull * (1 + rng_below(&g, 3));
         }
         for (uint32_t k = 0; ok && k < 6 * w.n; k++) {

@@ -169,7 +169,7 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
         /* the switch this hop leaves: the packet engine's per-kind latency */
         uint64_t lat = pk->node >= t->first_spine ? sc->fabric.spine_latency_ps
                                                   : sc->fabric.leaf_latency_ps;
-        uint64_t hop = t->ports[path[k - 1]].delay_ps + lat;
+        uint64_t hop = topo_delay(t, &t->ports[path[k - 1]]) + lat;
         uint64_t arrive = dq + hop;
         if (pk->bps != sbps) { /* hops mostly share a speed: divide once */
             sbps = pk->bps;
@@ -179,7 +179,7 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
         dp += hop + sp;
         dq = (p && dp > arrive ? dp : arrive) + sq;
     }
-    return dq - gap + t->ports[path[np - 1]].delay_ps;
+    return dq - gap + topo_delay(t, &t->ports[path[np - 1]]);
 }
 
 /* fst: the state (0 not started, 1 sending, 2 done, 3 not finished) in
@@ -1041,7 +1041,7 @@ static int can_congest_into(const struct scenario *sc, const struct topo *t,
         if (rmin) { /* base round trip: each hop's cable and switch, twice */
             uint64_t rtt = 0;
             for (uint32_t j = 0; j < np; j++)
-                rtt += 2 * (t->ports[path[j]].delay_ps +
+                rtt += 2 * (topo_delay(t, &t->ports[path[j]]) +
                             (j ? (t->ports[path[j]].node >= t->first_spine
                                       ? sc->fabric.spine_latency_ps
                                       : sc->fabric.leaf_latency_ps)
@@ -1153,7 +1153,7 @@ void fluid_load_add(struct fluid_load *f, const struct transfer *x, uint64_t cap
     uint64_t rtt = 0;
     /* base round trip: each hop's cable and switch, twice */
     for (uint32_t j = 0; f->rmin && j < np; j++)
-        rtt += 2 * (t->ports[path[j]].delay_ps +
+        rtt += 2 * (topo_delay(t, &t->ports[path[j]]) +
                     (j ? (t->ports[path[j]].node >= t->first_spine ? f->sc->fabric.spine_latency_ps
                                                                    : f->sc->fabric.leaf_latency_ps)
                        : 0));

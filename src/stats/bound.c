@@ -53,7 +53,7 @@ static uint64_t alone_ps(const struct topo *t, uint64_t rate, const uint32_t *pa
     for (uint32_t i = 0; i < np; i++) {
         uint64_t s = ser_floor(p, t->ports[path[i]].bps);
         ap[i] = i == 0 ? s
-                       : sat_add(ap[i - 1], sat_add(sat_add(t->ports[path[i - 1]].delay_ps, lat[i]), s));
+                       : sat_add(ap[i - 1], sat_add(sat_add(topo_delay(t, &t->ports[path[i - 1]]), lat[i]), s));
     }
     uint64_t line = t->ports[path[0]].bps;
     uint64_t gap = rate && rate < line ? units_ser_ps(p, rate) : 0;
@@ -102,7 +102,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
         const struct tport *pt = &t->ports[path[i]];
         if (i > 0) {
             const struct tport *prev = &t->ports[path[i - 1]];
-            uint64_t hop = sat_add(prev->delay_ps, lat[i]);
+            uint64_t hop = sat_add(topo_delay(t, prev), lat[i]);
             hp = sat_add(hp, sat_add(ser_floor(p, prev->bps), hop));
             hq = sat_add(hq, sat_add(ser_floor(q, prev->bps), hop));
         }
@@ -112,7 +112,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
         if (i + 1 == np) {
             uint64_t ap = sat_add(hp, ser_floor(p, pt->bps));
             uint64_t aq = one_path ? UINT64_MAX : sat_add(later, ser_floor(q, pt->bps));
-            bp->arrive = sat_add(ap < aq ? ap : aq, pt->delay_ps);
+            bp->arrive = sat_add(ap < aq ? ap : aq, topo_delay(t, pt));
         }
     }
     /* a storage back end writes the last packet's payload after it arrives */
@@ -122,8 +122,8 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
         i--;
         const struct tport *pt = &t->ports[path[i]];
         bp->tail[i] = i + 1 == np
-                          ? sat_add(pt->delay_ps, write)
-                          : sat_add(pt->delay_ps,
+                          ? sat_add(topo_delay(t, pt), write)
+                          : sat_add(topo_delay(t, pt),
                                     sat_add(lat[i + 1],
                                             sat_add(ser_floor(q, t->ports[path[i + 1]].bps),
                                                     bp->tail[i + 1])));
@@ -172,7 +172,7 @@ static int memo_holds(const struct bound_memo *m, uint32_t s, const struct topo 
     uint64_t spine = 0;
     for (uint32_t i = 0; i < np; i++) {
         const struct tport *pt = &t->ports[path[i]];
-        if (k[3 + 2 * i] != pt->bps || k[4 + 2 * i] != pt->delay_ps)
+        if (k[3 + 2 * i] != pt->bps || k[4 + 2 * i] != topo_delay(t, pt))
             return 0;
         spine |= (uint64_t)(pt->node >= t->first_spine) << i;
     }
@@ -207,7 +207,7 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
     for (uint32_t i = 0; i < np; i++) {
         const struct tport *pt = &t->ports[path[i]];
         key[3 + 2 * i] = pt->bps;
-        key[4 + 2 * i] = pt->delay_ps;
+        key[4 + 2 * i] = topo_delay(t, pt);
         spine |= (uint64_t)(pt->node >= t->first_spine) << i;
     }
     key[0] = x->bytes;

@@ -158,7 +158,7 @@ static uint64_t ack_path_ps(const struct scenario *sc, const struct topo *t, uin
     uint64_t frame = wire_bytes(PROTECT_ACK_PAYLOAD, scenario_wire(sc)), ps = 0;
     for (uint32_t i = 0; i < np; i++) {
         const struct tport *p = &t->ports[path[i]];
-        ps += units_ser_ps(frame, p->bps) + p->delay_ps;
+        ps += units_ser_ps(frame, p->bps) + topo_delay(t, p);
         if (i > 0)
             ps += p->node >= t->first_spine ? sc->fabric.spine_latency_ps
                                             : sc->fabric.leaf_latency_ps;
