@@ -497,7 +497,8 @@ static void bound_memo_matches_direct(void)
                 uint32_t rg = bound_path_memo(m, &t, &sc, &x, rate, path, np, &got);
                 /* and without the copy, through a memo of its own */
                 struct bound_path scratch;
-                const struct bound_path *f = bound_path_find(mf, &t, &sc, &x, rate, path, np, &scratch);
+                const struct bound_path *f =
+                    bound_path_find(mf, &t, &sc, &x, rate, path, np, &scratch);
                 int found = f->np == want.np && f->alone_hop == want.alone_hop &&
                             f->arrive == want.arrive && f->alone == want.alone;
                 for (uint32_t h = 0; found && h < want.np; h++)

@@ -606,7 +606,8 @@ static void import_delays_exact(void)
         bad = 0;
         for (uint32_t p = 0; ok && p < t.n_ports; p++)
             bad += topo_delay(&t, &t.ports[p]) != 1000000000000000ull;
-        CHECKF(ok && !bad && t.n_ports > 0, "%d tiers: %u of %u ports wrong", tiers, bad, t.n_ports);
+        CHECKF(ok && !bad && t.n_ports > 0, "%d tiers: %u of %u ports wrong", tiers, bad,
+               t.n_ports);
         arena_release(&a);
     }
 }

@@ -731,7 +731,8 @@ static void work_rate_beside_the_transfers(void)
     uint32_t k = 0, bad = 0, dc = 0;
     for (uint32_t i = 0; i < b.w.n; i++)
         if (b.w.xfers[i].kind == XFER_DATA) {
-            bad += workload_rate(&d, k) != workload_rate(&b.w, i) || d.xfers[k].src != b.w.xfers[i].src;
+            bad += workload_rate(&d, k) != workload_rate(&b.w, i) ||
+                   d.xfers[k].src != b.w.xfers[i].src;
             dc += workload_rate(&d, k++) != 0;
         }
     CHECKF(k == d.n && k < b.w.n && !bad && dc > 0, "%u of %u data, %u wrong, %u capped", k, b.w.n,

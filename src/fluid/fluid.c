@@ -248,8 +248,8 @@ static int handed_kind(const struct workload *w, uint32_t i)
  * none; the memo is then that pass's, copied), or HEADS_FIND. */
 static const struct bound_path *heads_kind(struct heads *hd, const struct topo *t,
                                            const struct scenario *sc, const struct transfer *x,
-                                           uint64_t rate, const uint32_t *path, uint32_t np, int given,
-                                           struct bound_path *scratch, int *kind)
+                                           uint64_t rate, const uint32_t *path, uint32_t np,
+                                           int given, struct bound_path *scratch, int *kind)
 {
     if (!x->bytes || np < 2 || given == -1)
         return NULL;

@@ -53,7 +53,8 @@ static uint64_t alone_ps(const struct topo *t, uint64_t rate, const uint32_t *pa
     for (uint32_t i = 0; i < np; i++) {
         uint64_t s = ser_floor(p, t->ports[path[i]].bps);
         ap[i] = i == 0 ? s
-                       : sat_add(ap[i - 1], sat_add(sat_add(topo_delay(t, &t->ports[path[i - 1]]), lat[i]), s));
+                       : sat_add(ap[i - 1],
+                                 sat_add(sat_add(topo_delay(t, &t->ports[path[i - 1]]), lat[i]), s));
     }
     uint64_t line = t->ports[path[0]].bps;
     uint64_t gap = rate && rate < line ? units_ser_ps(p, rate) : 0;

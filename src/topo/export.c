@@ -261,7 +261,8 @@ int topo__export_runs(const struct topo *t, const struct scenario *sc, const cha
         fputs(", \"b\": ", f);
         put_str(f, topo_node_name(t, t->ports[pt->peer].node, nm, sizeof nm));
         fprintf(f, ", \"speed\": \"%s\", \"delay\": \"%s\", \"failed\": ",
-                units_fmt_rate(pt->bps, a, sizeof a), units_fmt_time(topo_delay(t, pt), b, sizeof b));
+                units_fmt_rate(pt->bps, a, sizeof a),
+                units_fmt_time(topo_delay(t, pt), b, sizeof b));
         if (order && order[p])
             fprintf(f, "%u", order[p]); /* down, listed order[p]-th */
         else
