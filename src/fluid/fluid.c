@@ -1570,7 +1570,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     /* the workload mostly lists transfers by start already */
     int in_order = 1;
     for (uint32_t i = 1; i < nf && in_order; i++)
-        in_order = w->xfers[i - 1].start_ps <= w->xfers[i].start_ps;
+        in_order = workload_start(w, i - 1) <= workload_start(w, i);
     /* a queue pair's cap on some transfer, or storage.protocol's requests */
     int capped = request_on(w, sc);
     for (uint32_t i = 0; i < nf && !capped; i++)
@@ -1718,7 +1718,7 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
             fcap[i] = fmin(fcap[i], request_cap_bps(sc, x->bytes, wire, req_share[x->writer],
                                                     (double)sc->cluster.nic_bps));
         if (keys)
-            keys[i] = (struct start_key){x->start_ps, i};
+            keys[i] = (struct start_key){workload_start(w, i), i};
     }
     path_off[nf] = all.n;
     /* training flows: in mm after the checkpoint's (none), or in tm (logical) */
@@ -2200,7 +2200,7 @@ static void loop(struct fnet *n)
     for (;;) {
         uint64_t t = UINT64_MAX;
         if (n->next < nf)
-            t = w->xfers[order_at(n, n->next)].start_ps;
+            t = workload_start(w, order_at(n, n->next));
         const struct heap_entry *top = cq_top(&n->q);
         if (top && top->key < t)
             t = top->key;
@@ -2249,7 +2249,7 @@ static void loop(struct fnet *n)
             fsample_flow_sent(&n->fs, w->xfers[id].bytes);
             n->events++;
         }
-        while (n->next < nf && w->xfers[order_at(n, n->next)].start_ps == t) {
+        while (n->next < nf && workload_start(w, order_at(n, n->next)) == t) {
             if (n->next + 8 < nf) /* a burst's link records, 8 starts ahead */
                 mm_links_prefetch(&n->mm, order_at(n, n->next + 8));
             flow_start(n, order_at(n, n->next++));
@@ -2352,7 +2352,7 @@ static void durable_ends(struct fnet *n, struct fdone *d, struct results *r)
     for (uint32_t i = 0; d->done && i < w->n; i++) {
         if (!(d->ok[i / 64] >> (i % 64) & 1))
             continue;
-        first = w->xfers[i].start_ps < first ? w->xfers[i].start_ps : first;
+        first = workload_start(w, i) < first ? workload_start(w, i) : first;
         last = d->done[i] > last ? d->done[i] : last;
     }
     const double ps = 1e12;
@@ -2371,7 +2371,8 @@ static void writer_figures(const struct workload *w, const struct scenario *sc, 
     for (uint32_t i = 0; d->done && i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
         if (d->ok[i / 64] >> (i % 64) & 1)
-            writer_acc_add(&acc, x->writer, x->start_ps, x->start_ps, d->done[i]);
+            writer_acc_add(&acc, x->writer, workload_start(w, i), workload_start(w, i),
+                           d->done[i]);
     }
     arena_release(&d->mem);
     d->done = NULL;
@@ -2443,7 +2444,7 @@ static void sample_finish(struct fnet *n)
     uint64_t t_end = n->now;
     for (uint32_t i = 0; start && done && i < nf; i++) {
         const struct fflow *f = &n->fl[i];
-        start[i] = n->w->xfers[i].start_ps;
+        start[i] = workload_start(n->w, i);
         done[i] = n->fst[i] == 2 ? f->t : UINT64_MAX;
         if (n->fst[i] == 2 && f->t > t_end)
             t_end = f->t;

@@ -378,7 +378,7 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         f->sport = x->sport;
         f->writer = x->writer;
         f->bytes = x->bytes;
-        f->start_ps = x->start_ps;
+        f->start_ps = workload_start(w, i);
         f->cap_bps = workload_rate(w, i);
         f->feed = workload_feed(w, i);
         if (f->feed) { /* forwards of one primary are consecutive */

@@ -294,7 +294,7 @@ int bound_begin(struct bound_acc *b, const struct topo *t, const struct workload
     b->memo = calloc(1, sizeof *b->memo); /* NULL: computed each time */
     b->start0 = b->base = UINT64_MAX;
     for (uint32_t i = 0; i < w->n; i++)
-        b->start0 = w->xfers[i].start_ps < b->start0 ? w->xfers[i].start_ps : b->start0;
+        b->start0 = workload_start(w, i) < b->start0 ? workload_start(w, i) : b->start0;
     b->ok = b->nic && b->drain && b->up && b->pod && b->fout;
     const struct bound_res none = {0, UINT64_MAX, UINT64_MAX};
     for (uint32_t i = 0; b->ok && i < ne; i++)
@@ -326,7 +326,7 @@ void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t n
     if (b->kind && b->memo)
         b->kind[i] = (uint8_t)(b->memo->last + 1);
     uint32_t k = np - 1, fs = t->first_storage;
-    uint64_t off = x->start_ps - b->start0;
+    uint64_t off = workload_start(w, i) - b->start0;
     uint64_t line = t->ports[path[0]].bps; /* the source's NIC */
     if (x->bytes != b->one.bytes || rate != b->one.rate || line != b->one.line) {
         /* the transfer alone; a capped queue pair spaces its packets at the

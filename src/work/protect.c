@@ -122,13 +122,16 @@ int protect_data_only(const struct workload *w, struct workload *d, struct arena
         return -1;
     uint32_t *xf = arena_calloc(a, w->n ? w->n : 1, sizeof *xf);
     d->xrate = w->xrate ? arena_calloc(a, w->n ? w->n : 1, sizeof *d->xrate) : NULL;
-    if (!xf || (w->xrate && !d->xrate))
+    d->xstart = w->xstart ? arena_calloc(a, w->n ? w->n : 1, sizeof *d->xstart) : NULL;
+    if (!xf || (w->xrate && !d->xrate) || (w->xstart && !d->xstart))
         return -1;
     d->n = 0;
     for (uint32_t i = 0; i < w->n; i++)
         if (w->xfers[i].kind == XFER_DATA) {
             if (d->xrate)
                 d->xrate[d->n] = workload_rate(w, i);
+            if (d->xstart)
+                d->xstart[d->n] = workload_start(w, i);
             xf[d->n] = workload_file(w, i);
             d->xfers[d->n++] = w->xfers[i];
         }
