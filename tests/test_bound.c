@@ -473,8 +473,11 @@ static void bound_memo_matches_direct(void)
         if (m && mf && topo_build(&t, &sc, &a, &e) == 0 &&
             workload_build(&w[0], &sc, &t, &a, &e) == 0)
             nw = 1 + (workload_build_restore(&w[1], &w[0], &sc, &t, &a, &e) == 0);
+        static uint64_t delays[] = {1000, 2000, 3000};
+        t.delays = delays;
+        t.n_delays = 3;
         for (uint32_t p = 0; nw && p < t.n_ports; p++) {
-            t.ports[p].delay_ps = 1000 * (1 + rng_below(&g, 2));
+            t.ports[p].delay_id = (uint32_t)rng_below(&g, 2);
             t.ports[p].bps = 100000000000ull * (1 + rng_below(&g, 2));
         }
         int bad = 0;
@@ -486,15 +489,16 @@ static void bound_memo_matches_direct(void)
                 if (np < 2)
                     continue;
                 x.bytes = sizes[rng_below(&g, 3)];
-                x.rate_bps = rng_below(&g, 2) ? 0 : 10000000000ull;
+                uint64_t rate = rng_below(&g, 2) ? 0 : 10000000000ull;
                 struct bound_path want, got;
                 memset(&want, 0, sizeof want);
                 memset(&got, 0, sizeof got);
-                uint32_t rw = bound_path(&t, &sc, &x, path, np, &want);
-                uint32_t rg = bound_path_memo(m, &t, &sc, &x, path, np, &got);
+                uint32_t rw = bound_path(&t, &sc, &x, rate, path, np, &want);
+                uint32_t rg = bound_path_memo(m, &t, &sc, &x, rate, path, np, &got);
                 /* and without the copy, through a memo of its own */
                 struct bound_path scratch;
-                const struct bound_path *f = bound_path_find(mf, &t, &sc, &x, path, np, &scratch);
+                const struct bound_path *f =
+                    bound_path_find(mf, &t, &sc, &x, rate, path, np, &scratch);
                 int found = f->np == want.np && f->alone_hop == want.alone_hop &&
                             f->arrive == want.arrive && f->alone == want.alone;
                 for (uint32_t h = 0; found && h < want.np; h++)
@@ -545,8 +549,11 @@ static void bound_memo_slot_keeps_its_kind(void)
         uint32_t nrec = 0;
         int ok = m && rec && topo_build(&t, &sc, &a, &e) == 0 &&
                  workload_build(&w, &sc, &t, &a, &e) == 0;
+        static uint64_t delays[] = {1000, 2000, 3000};
+        t.delays = delays;
+        t.n_delays = 3;
         for (uint32_t p = 0; ok && p < t.n_ports; p++) {
-            t.ports[p].delay_ps = 1000 * (1 + rng_below(&g, 3));
+            t.ports[p].delay_id = (uint32_t)rng_below(&g, 3);
             t.ports[p].bps = 100000000000ull * (1 + rng_below(&g, 3));
         }
         for (uint32_t k = 0; ok && k < 6 * w.n; k++) {
@@ -556,11 +563,11 @@ static void bound_memo_slot_keeps_its_kind(void)
             if (np < 2)
                 continue;
             x.bytes = sizes[rng_below(&g, 5)];
-            x.rate_bps = rng_below(&g, 2) ? 0 : 10000000000ull * (1 + rng_below(&g, 3));
+            uint64_t rate = rng_below(&g, 2) ? 0 : 10000000000ull * (1 + rng_below(&g, 3));
             uint32_t r = KEEP > nrec ? nrec++ : (uint32_t)rng_below(&g, KEEP);
-            bound_path(&t, &sc, &x, path, np, &rec[r].bp);
+            bound_path(&t, &sc, &x, rate, path, np, &rec[r].bp);
             struct bound_path got;
-            bound_path_memo(m, &t, &sc, &x, path, np, &got);
+            bound_path_memo(m, &t, &sc, &x, rate, path, np, &got);
             rec[r].slot = m->last;
         }
         for (uint32_t r = 0; r < nrec; r++) {

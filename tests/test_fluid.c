@@ -743,7 +743,9 @@ static void fluid_rate_cap(void)
     CHECK(scenario_resolve(&sc, NULL) == 0);
     CHECK(topo_build(&t, &sc, &a, NULL) == 0);
     CHECK(workload_build(&w, &sc, &t, &a, NULL) == 0);
-    w.xfers[0].rate_bps = 100000000000ull;
+    w.xrate = arena_calloc(&a, w.n, sizeof *w.xrate);
+    CHECK(w.xrate != NULL);
+    w.xrate[0] = 100000000000ull;
     CHECK(fluid_run(&sc, &t, &w, &r, NULL) == 0);
     CHECKF(r.ok, "%s", r.violation);
     double drain = (double)units_ser_ps(wire_bytes(4096 * 100, scenario_wire(&sc)), 100000000000ull) / 1e12;

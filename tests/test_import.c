@@ -1,6 +1,7 @@
 /* Topology files: describe --topology-out writes the built fabric, and
  * fabric.topology_file reads it back into the same results; a bad file is
  * refused naming the file and the element. */
+#include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -534,6 +535,83 @@ static void import_uneven_leaves(void)
     free(text);
 }
 
+/* Each link's delay is read back exactly from the file, per record, over
+ * the whole accepted range (1 ps to 1000 s), the others fabric.link_delay;
+ * a built fabric's every port fabric.link_delay, 1000 s too. */
+static void import_delays_exact(void)
+{
+    static const char *const rep[] = {
+        "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\"}",
+        "{\"a\": \"L0\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"delay\": \"1ps\"}",
+        "{\"a\": \"L0\", \"b\": \"S1\", \"speed\": \"400Gbps\"}",
+        "{\"a\": \"L0\", \"b\": \"S1\", \"speed\": \"400Gbps\", \"delay\": \"1000s\"}",
+        "{\"a\": \"L1\", \"b\": \"S0\", \"speed\": \"400Gbps\"}",
+        "{\"a\": \"L1\", \"b\": \"S0\", \"speed\": \"400Gbps\", \"delay\": \"999999999999999ps\"}",
+        "{\"a\": \"s1\", \"b\": \"L2\", \"speed\": \"400Gbps\"}",
+        "{\"a\": \"s1\", \"b\": \"L2\", \"speed\": \"400Gbps\", \"delay\": \"0\"}", ""};
+    static const struct {
+        const char *a, *b;
+        uint64_t ps;
+    } want[] = {{"L0", "S0", 1}, {"L0", "S1", 1000000000000000ull},
+                {"L1", "S0", 999999999999999ull}, {"s1", "L2", 0}};
+    char *text = edit(base_file, rep);
+    char path[128];
+    tmpfile_path(path, sizeof path, "delays.json");
+    FILE *f = text ? fopen(path, "w") : NULL;
+    CHECK(f != NULL);
+    if (!f) {
+        free(text);
+        return;
+    }
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    struct scenario sc;
+    small(&sc);
+    test_set(&sc, "fabric.link_delay=1234567ps");
+    test_set(&sc, "fabric.topology_file=%s", path);
+    struct arena a;
+    arena_init(&a);
+    struct topo t;
+    struct err e = {{0}};
+    int ok = scenario_resolve(&sc, &e) == 0 && topo_build(&t, &sc, &a, &e) == 0;
+    CHECKF(ok, "%s", e.msg);
+    uint32_t bad = 0, named = 0;
+    for (uint32_t p = 0; ok && p < t.n_ports; p++) {
+        char na[64], nb[64];
+        topo_node_name(&t, t.ports[p].node, na, sizeof na);
+        topo_node_name(&t, t.ports[t.ports[p].peer].node, nb, sizeof nb);
+        uint64_t ps = 1234567;
+        for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+            if ((!strcmp(na, want[k].a) && !strcmp(nb, want[k].b)) ||
+                (!strcmp(na, want[k].b) && !strcmp(nb, want[k].a))) {
+                ps = want[k].ps;
+                named++;
+            }
+        if (topo_delay(&t, &t.ports[p]) != ps) {
+            bad++;
+            fprintf(stderr, "  port %u (%s - %s): %" PRIu64 " ps, want %" PRIu64 "\n", p, na, nb,
+                    topo_delay(&t, &t.ports[p]), ps);
+        }
+    }
+    CHECKF(ok && !bad && named == 8, "%u of %u ports wrong, %u named", bad, t.n_ports, named);
+    arena_release(&a);
+    /* built fabrics, two and three tiers, at the range's top */
+    for (int tiers = 2; tiers <= 3; tiers++) {
+        tiers == 2 ? two_tier(&sc) : three_tier(&sc);
+        test_set(&sc, "fabric.link_delay=1000s");
+        arena_init(&a);
+        ok = scenario_resolve(&sc, &e) == 0 && topo_build(&t, &sc, &a, &e) == 0;
+        CHECKF(ok, "%s", e.msg);
+        bad = 0;
+        for (uint32_t p = 0; ok && p < t.n_ports; p++)
+            bad += topo_delay(&t, &t.ports[p]) != 1000000000000000ull;
+        CHECKF(ok && !bad && t.n_ports > 0, "%d tiers: %u of %u ports wrong", tiers, bad,
+               t.n_ports);
+        arena_release(&a);
+    }
+}
+
 /* Buffers are checked on the file's wiring: a 10 ms leaf-spine link needs
  * more PFC headroom than the leaf's buffer, a 100 us storage link more
  * than storage.ingest_buffer, though the keys' 1 us links fit both. */
@@ -739,6 +817,7 @@ SUITE(suite_import) = {
     {"import_edited_fabric", import_edited_fabric},
     {"import_uneven_leaves", import_uneven_leaves},
     {"import_wiring_buffers", import_wiring_buffers},
+    {"import_delays_exact", import_delays_exact},
     {"import_three_tier_cut", import_three_tier_cut},
     {"import_export_counts", import_export_counts},
     {"import_identity_two_tier", import_identity_two_tier},

@@ -294,6 +294,8 @@ static void import2_every_scenario_routes(void)
                            t1.n_failed == t2.n_failed;
                 for (uint32_t p = 0; same && p < t1.n_ports; p++)
                     same = t1.ports[p].peer == t2.ports[p].peer && t1.ports[p].bps == t2.ports[p].bps &&
+                           topo_delay(&t1, &t1.ports[p]) == topo_delay(&t2, &t2.ports[p]) &&
+                           t1.ports[p].seg == t2.ports[p].seg &&
                            t1.ports[p].failed == t2.ports[p].failed;
                 for (uint32_t s = t1.first_cleaf; same && s < t1.n_nodes; s++)
                     for (uint32_t l = 0; same && l < t1.n_leaves; l++)

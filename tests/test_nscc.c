@@ -170,14 +170,14 @@ static uint64_t arith_rtt(const struct topo *t, const struct scenario *sc, uint3
     uint64_t data = sc->fabric.mtu + over, ack = uec ? 110 : CNP_PAYLOAD + over;
     for (uint32_t i = 0; i < h; i++) {
         const struct tport *p = &t->ports[path[i]];
-        rtt += units_ser_ps(data, p->bps) + p->delay_ps;
+        rtt += units_ser_ps(data, p->bps) + topo_delay(t, p);
         if (i > 0)
             rtt += p->node >= t->first_spine ? sc->fabric.spine_latency_ps
                                              : sc->fabric.leaf_latency_ps;
     }
     for (uint32_t i = 0; i < hb; i++) {
         const struct tport *p = &t->ports[back[i]];
-        rtt += units_ser_ps(ack, p->bps) + p->delay_ps;
+        rtt += units_ser_ps(ack, p->bps) + topo_delay(t, p);
         if (i > 0)
             rtt += p->node >= t->first_spine ? sc->fabric.spine_latency_ps
                                              : sc->fabric.leaf_latency_ps;

@@ -145,7 +145,7 @@ static void policy_rows_honoured(void)
         CHECK(w->sum.stall_measured == !row->node_ready);
         uint64_t lo = UINT64_MAX, hi = 0, cap_max = 0, cap_min = UINT64_MAX;
         for (uint32_t x = 0; x < w->n; x++) {
-            uint64_t s = w->xfers[x].start_ps, c = w->xfers[x].rate_bps;
+            uint64_t s = workload_start(w, x), c = workload_rate(w, x);
             lo = s < lo ? s : lo;
             hi = s > hi ? s : hi;
             cap_max = c > cap_max ? c : cap_max;

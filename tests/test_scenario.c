@@ -479,6 +479,8 @@ static void scenario_bad_yaml(void)
         {"fabric:\n  link_delay: 0.5ps\n",
          "t.yaml:2:15: fabric.link_delay: not a whole number of picoseconds, "
          "got \"0.5ps\""},
+        {"fabric:\n  link_delay: 1001s\n",
+         "t.yaml:2:15: fabric.link_delay: must be at most 1000s, got \"1001s\""},
         {"fabric:\n  switch_latency: 1001s\n",
          "t.yaml:2:19: fabric.switch_latency: must be at most 1000s, got "
          "\"1001s\""},

@@ -133,8 +133,8 @@ static int incast_run(struct incast *x, const uint32_t *src, uint32_t nf, uint64
         uint64_t rtt = 0;
         for (uint32_t h = 0; h < k; h++) {
             const struct tport *fw = &x->t.ports[path[h]], *bk = &x->t.ports[fw->peer];
-            rtt += units_ser_ps(data_wire, fw->bps) + fw->delay_ps;
-            rtt += units_ser_ps(ack_wire, bk->bps) + bk->delay_ps;
+            rtt += units_ser_ps(data_wire, fw->bps) + topo_delay(&x->t, fw);
+            rtt += units_ser_ps(ack_wire, bk->bps) + topo_delay(&x->t, bk);
             if (h > 0)
                 rtt += 2 * (fw->node >= x->t.first_spine ? x->sc.fabric.spine_latency_ps
                                                          : x->sc.fabric.leaf_latency_ps);

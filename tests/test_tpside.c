@@ -158,8 +158,8 @@ static void tpside_window_probe(void)
     uint64_t rtt = 0;
     for (uint32_t i = 0; i < probe.path_len; i++) {
         const struct tport *fw = &t.ports[probe.path[i]], *bk = &t.ports[fw->peer];
-        rtt += units_ser_ps(data_wire, fw->bps) + fw->delay_ps;
-        rtt += units_ser_ps(ack_wire, bk->bps) + bk->delay_ps;
+        rtt += units_ser_ps(data_wire, fw->bps) + topo_delay(&t, fw);
+        rtt += units_ser_ps(ack_wire, bk->bps) + topo_delay(&t, bk);
         if (i > 0) /* a switch: its latency each way */
             rtt += 2 * (fw->node >= t.first_spine ? sc.fabric.spine_latency_ps
                                                   : sc.fabric.leaf_latency_ps);

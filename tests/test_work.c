@@ -12,6 +12,7 @@
 #include "../src/topo/topo.h"
 #include "../src/work/model.h"
 #include "../src/work/plan.h"
+#include "../src/work/protect.h"
 #include "../src/work/work.h"
 #include "harness.h"
 #include "support.h"
@@ -243,10 +244,11 @@ static void work_simple_form_unchanged(void)
         CHECK(x->src == i && x->writer == i);
         CHECK(x->dst == b.t.first_storage + i % 3);
         CHECK(x->bytes == sc.workload.bytes_per_writer);
-        CHECK(x->start_ps == rng_below(&jit, sc.workload.start_jitter_ps + 1));
+        CHECK(workload_start(&b.w, i) == rng_below(&jit, sc.workload.start_jitter_ps + 1));
         CHECK(x->sport == (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu)));
-        CHECK(x->rate_bps == 0);
+        CHECK(workload_rate(&b.w, i) == 0);
     }
+    CHECK(!b.w.xrate); /* none capped: no array */
     CHECK(b.w.sum.stall_measured && b.w.sum.files == 40);
     arena_release(&b.a);
 }
@@ -487,8 +489,8 @@ static void work_file_open_serial(void)
     CHECK(test_build_ok(&b, &sc) == 0);
     /* each storage node creates its 4 files one after the other */
     for (uint32_t i = 0; i < 8; i++)
-        CHECKF(b.w.xfers[i].start_ps == (uint64_t)(i / 2 + 1) * 1000000000,
-               "file %u starts at %llu", i, (unsigned long long)b.w.xfers[i].start_ps);
+        CHECKF(workload_start(&b.w, i) == (uint64_t)(i / 2 + 1) * 1000000000,
+               "file %u starts at %llu", i, (unsigned long long)workload_start(&b.w, i));
     CHECK(b.w.sum.max_open_wait_ps == 4000000000ull);
     CHECK(b.w.sum.first_start_ps == 1000000000ull);
     arena_release(&b.a);
@@ -505,14 +507,14 @@ static void work_policies(void)
     sc.checkpoint.offset_ps = 7000000;
     CHECK(test_build_ok(&b, &sc) == 0);
     for (uint32_t i = 0; i < 64; i++)
-        CHECK(b.w.xfers[i].start_ps == (uint64_t)(i / 16) * 7000000);
+        CHECK(workload_start(&b.w, i) == (uint64_t)(i / 16) * 7000000);
     arena_release(&b.a);
     /* auto offset: a quarter of the bytes through the 4 storage NICs */
     sc.checkpoint.offset_ps = 0;
     CHECK(test_build_ok(&b, &sc) == 0);
     uint64_t auto_off = units_ser_ps(64 * sc.workload.bytes_per_writer / 4,
                                      4 * sc.storage.nic_bps);
-    CHECK(b.w.xfers[63].start_ps == 3 * auto_off && b.w.xfers[16].start_ps == auto_off);
+    CHECK(workload_start(&b.w, 63) == 3 * auto_off && workload_start(&b.w, 16) == auto_off);
     arena_release(&b.a);
 
     /* jitter: uniform in [0, offset]; exponential with mean offset */
@@ -526,9 +528,9 @@ static void work_policies(void)
     double mean = 0;
     uint64_t mx = 0;
     for (uint32_t i = 0; i < b.w.n; i++) {
-        mean += (double)b.w.xfers[i].start_ps / b.w.n;
-        if (b.w.xfers[i].start_ps > mx)
-            mx = b.w.xfers[i].start_ps;
+        mean += (double)workload_start(&b.w, i) / b.w.n;
+        if (workload_start(&b.w, i) > mx)
+            mx = workload_start(&b.w, i);
     }
     CHECK(mx <= 1000000 && mx > 990000);
     CHECKF(fabs(mean - 500000) < 20000, "uniform mean %.0f", mean);
@@ -537,7 +539,7 @@ static void work_policies(void)
     CHECK(test_build_ok(&b, &sc) == 0);
     mean = 0;
     for (uint32_t i = 0; i < b.w.n; i++)
-        mean += (double)b.w.xfers[i].start_ps / b.w.n;
+        mean += (double)workload_start(&b.w, i) / b.w.n;
     CHECKF(fabs(mean - 1000000) < 50000, "exponential mean %.0f", mean);
     arena_release(&b.a);
 
@@ -554,9 +556,9 @@ static void work_policies(void)
         for (uint32_t i = 0; i < b.w.n; i++)
             if (b.w.xfers[i].writer == wr) {
                 const struct transfer *x = &b.w.xfers[i];
-                caps += x->rate_bps;
+                caps += workload_rate(&b.w, i);
                 /* every stripe needs the same time at its cap */
-                double t = (double)x->bytes / (double)x->rate_bps;
+                double t = (double)x->bytes / (double)workload_rate(&b.w, i);
                 CHECK(fabs(t * 1e11 / (double)sc.workload.bytes_per_writer - 1) < 1e-6);
             }
         CHECK(caps >= 100000000000ull && caps <= 100000000000ull + 3);
@@ -604,8 +606,8 @@ static void work_two_phase_policies(void)
     CHECK(b.w.sum.stall_ps == units_ser_ps(mx, sc.cluster.d2h_bps));
     CHECK(!b.w.sum.stall_measured);
     for (uint32_t i = 0; i < b.w.n; i++)
-        CHECK(b.w.xfers[i].rate_bps == 0 && b.w.xfers[i].start_ps > 0);
-    CHECK(b.w.xfers[0].start_ps == b.w.sum.stall_ps); /* node 0 has rank 0 */
+        CHECK(workload_rate(&b.w, i) == 0 && workload_start(&b.w, i) > 0);
+    CHECK(workload_start(&b.w, 0) == b.w.sum.stall_ps); /* node 0 has rank 0 */
     arena_release(&b.a);
     /* sync with a copy rate: the copy caps each writer instead */
     sc.checkpoint.policy = POLICY_SYNC;
@@ -613,8 +615,8 @@ static void work_two_phase_policies(void)
     uint64_t caps = 0; /* rank 0 writes weights and optimizer: split by bytes */
     for (uint32_t i = 0; i < b.w.n; i++)
         if (b.w.xfers[i].writer == 0) {
-            caps += b.w.xfers[i].rate_bps;
-            CHECK(b.w.xfers[i].start_ps == 0);
+            caps += workload_rate(&b.w, i);
+            CHECK(workload_start(&b.w, i) == 0);
         }
     CHECK(caps >= sc.cluster.d2h_bps && caps <= sc.cluster.d2h_bps + 2);
     CHECK(b.w.sum.stall_measured);
@@ -630,8 +632,8 @@ static void work_two_phase_policies(void)
         node0 += p.rank_bytes[r];
     for (uint32_t i = 0; i < b.w.n; i++)
         if (b.w.xfers[i].src == 0) {
-            caps0 += b.w.xfers[i].rate_bps;
-            CHECK(b.w.xfers[i].start_ps == units_ser_ps(node0, sc.cluster.local_nvme_bps));
+            caps0 += workload_rate(&b.w, i);
+            CHECK(workload_start(&b.w, i) == units_ser_ps(node0, sc.cluster.local_nvme_bps));
         }
     CHECK(caps0 >= sc.checkpoint.trickle_bps && caps0 <= sc.checkpoint.trickle_bps + 16);
     CHECK(b.w.sum.stall_ps >= units_ser_ps(node0, sc.cluster.local_nvme_bps));
@@ -659,14 +661,14 @@ static void work_stragglers(void)
     CHECK(test_build_ok(&b, &sc) == 0);
     uint32_t late = 0, slow = 0;
     for (uint32_t i = 0; i < b.w.n; i++) {
-        late += b.w.xfers[i].start_ps == 3000000;
-        slow += b.w.xfers[i].rate_bps == sc.cluster.nic_bps / 4;
-        CHECK((b.w.xfers[i].start_ps == 3000000) == (b.w.xfers[i].rate_bps != 0));
+        late += workload_start(&b.w, i) == 3000000;
+        slow += workload_rate(&b.w, i) == sc.cluster.nic_bps / 4;
+        CHECK((workload_start(&b.w, i) == 3000000) == (workload_rate(&b.w, i) != 0));
     }
     CHECK(late == 16 && slow == 16 && b.w.sum.stragglers == 16);
     uint32_t first[16], n = 0;
     for (uint32_t i = 0; i < b.w.n; i++)
-        if (b.w.xfers[i].rate_bps && n < 16)
+        if (workload_rate(&b.w, i) && n < 16)
             first[n++] = i;
     arena_release(&b.a);
     /* another seed picks other writers */
@@ -674,8 +676,82 @@ static void work_stragglers(void)
     CHECK(test_build_ok(&b, &sc) == 0);
     int same = 1;
     for (uint32_t j = 0; j < n; j++)
-        same &= b.w.xfers[first[j]].rate_bps != 0;
+        same &= workload_rate(&b.w, first[j]) != 0;
     CHECK(!same);
+    arena_release(&b.a);
+}
+
+/* Caps and starts live beside the transfers (workload_rate,
+ * workload_start): the stragglers' on their own transfers over two queue
+ * pairs, no cap on replica forwards (fed by arrivals) though their feeds
+ * are capped, a forward's start its primary's, the data-only copy's on the
+ * same data transfers, the restore's none, and no arrays when nothing is
+ * capped nor late. */
+static void work_rate_and_start_beside_the_transfers(void)
+{
+    struct scenario sc;
+    struct test_built b;
+    scenario_defaults(&sc);
+    sc.cluster.nodes = 32;
+    sc.storage.nodes = 6;
+    sc.transport.qps_per_writer = 2;
+    sc.checkpoint.straggler_fraction = 0.25;
+    sc.checkpoint.straggler_delay_ps = 3000000;
+    sc.checkpoint.straggler_slowdown = 4;
+    sc.storage.protection = PROTECT_REPLICA;
+    sc.storage.replicas = 3;
+    CHECK(test_build_ok(&b, &sc) == 0);
+    CHECK(b.w.fwd_per == 2 && b.w.n == 3 * b.w.fwd_first && b.w.xrate && b.w.xstart);
+    uint32_t capped = 0, fwd_of_capped = 0, fwd_late = 0;
+    for (uint32_t i = 0; i < b.w.n; i++) {
+        uint64_t r = workload_rate(&b.w, i);
+        uint32_t feed = workload_feed(&b.w, i);
+        if (!feed) { /* a straggler's two queue pairs split its cap */
+            CHECKF((workload_start(&b.w, i) == 3000000) == (r == sc.cluster.nic_bps / 8),
+                   "transfer %u: start %" PRIu64 " rate %" PRIu64, i, workload_start(&b.w, i), r);
+            capped += r != 0;
+        } else {
+            CHECKF(r == 0, "forward %u: rate %" PRIu64, i, r);
+            fwd_of_capped += workload_rate(&b.w, feed - 1) != 0;
+            uint32_t primary = (i - b.w.fwd_first) / b.w.fwd_per;
+            CHECKF(workload_start(&b.w, i) == workload_start(&b.w, primary) &&
+                       workload_start(&b.w, i) == workload_start(&b.w, feed - 1),
+                   "forward %u: start %" PRIu64 ", its primary's %" PRIu64, i,
+                   workload_start(&b.w, i), workload_start(&b.w, primary));
+            fwd_late += workload_start(&b.w, i) == 3000000;
+        }
+    }
+    CHECK(capped == 16 && fwd_of_capped == 32 && fwd_late == 32);
+    struct err e = {""};
+    struct workload rw;
+    CHECK(workload_build_restore(&rw, &b.w, &sc, &b.t, &b.a, &e) == 0);
+    CHECK(!rw.xrate && !rw.xstart);
+    for (uint32_t i = 0; i < rw.n; i++)
+        CHECK(workload_rate(&rw, i) == 0 && workload_start(&rw, i) == 0);
+    arena_release(&b.a);
+    /* erasure coding: the data-only copy keeps each data transfer's cap */
+    sc.storage.protection = PROTECT_EC;
+    sc.storage.ec_data = 4;
+    sc.storage.ec_parity = 2;
+    CHECK(test_build_ok(&b, &sc) == 0);
+    struct workload d;
+    CHECK(protect_data_only(&b.w, &d, &b.a) == 0);
+    uint32_t k = 0, bad = 0, dc = 0;
+    for (uint32_t i = 0; i < b.w.n; i++)
+        if (b.w.xfers[i].kind == XFER_DATA) {
+            bad += workload_rate(&d, k) != workload_rate(&b.w, i) ||
+                   workload_start(&d, k) != workload_start(&b.w, i) ||
+                   d.xfers[k].src != b.w.xfers[i].src;
+            dc += workload_rate(&d, k++) != 0;
+        }
+    CHECKF(k == d.n && k < b.w.n && !bad && dc > 0, "%u of %u data, %u wrong, %u capped", k, b.w.n,
+           bad, dc);
+    arena_release(&b.a);
+    /* nothing capped nor late: no arrays */
+    sc.checkpoint.straggler_fraction = 0;
+    CHECK(test_build_ok(&b, &sc) == 0);
+    CHECK(!b.w.xrate && !b.w.xstart && workload_rate(&b.w, 0) == 0 &&
+          workload_start(&b.w, 0) == 0);
     arena_release(&b.a);
 }
 
@@ -1360,6 +1436,7 @@ SUITE(suite_work) = {
     {"work_policies", work_policies},
     {"work_two_phase_policies", work_two_phase_policies},
     {"work_stragglers", work_stragglers},
+    {"work_rate_and_start_beside_the_transfers", work_rate_and_start_beside_the_transfers},
     {"work_bad_model_inputs", work_bad_model_inputs},
     {"e2e_stagger_lowers_queues_and_pauses", e2e_stagger_lowers_queues_and_pauses},
     {"e2e_async_stall_is_staging", e2e_async_stall_is_staging},

@@ -58,7 +58,7 @@ static double pkt_held(const struct scenario *sc, const struct topo *t, double p
         held += (double)(t->first_cleaf + s >= t->first_spine ? sc->fabric.spine_buffer
                                                              : sc->fabric.leaf_buffer) / wire;
     for (uint32_t p = 0; p < t->n_ports; p++)
-        held += (double)t->ports[p].bps * (double)t->ports[p].delay_ps / 8e12 / wire + 1;
+        held += (double)t->ports[p].bps * (double)topo_delay(t, &t->ports[p]) / 8e12 / wire + 1;
     return held < packets ? held : packets;
 }
 

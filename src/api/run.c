@@ -293,7 +293,7 @@ static int wiring_check(const struct scenario *sc, const struct topo *t, struct 
         int leaf = nd->kind == NODE_LEAF;
         uint64_t buffer = leaf ? sc->fabric.leaf_buffer : sc->fabric.spine_buffer, head = 0;
         for (uint32_t q = nd->first_port; q < nd->first_port + nd->nports; q++)
-            head += scenario_headroom(sc, t->ports[q].bps, t->ports[q].delay_ps);
+            head += scenario_headroom(sc, t->ports[q].bps, topo_delay(t, &t->ports[q]));
         uint64_t ports = nd->nports, reserved = ports * NPRIO * rsv + lossless * head;
         topo_node_name(t, n, name, sizeof name);
         if (buffer < reserved + ports * 2 * wire) {
@@ -326,7 +326,7 @@ static int wiring_check(const struct scenario *sc, const struct topo *t, struct 
         uint64_t h = 0; /* one buffer a node: what is on the wire of each of its NICs */
         for (uint32_t q = i; q < i + k; q++) {
             const struct tport *p = &t->ports[t->nodes[q].first_port];
-            h += scenario_headroom(sc, p->bps, p->delay_ps);
+            h += scenario_headroom(sc, p->bps, topo_delay(t, p));
         }
         if (cap < h + 2 * wire)
             return err_set(e, "storage.ingest_buffer: must hold the PFC headroom of its links "
@@ -425,12 +425,14 @@ static int cache_paths(struct workload *w, const struct topo *t, struct arena *a
             }
             if (i && w->xfers[i - 1].bytes) {
                 bound_add(b, i - 1, buf[(i - 1) & 1], np[i - 1]);
-                fluid_load_add(fl, &w->xfers[i - 1], buf[(i - 1) & 1], np[i - 1]);
+                fluid_load_add(fl, &w->xfers[i - 1], workload_rate(w, i - 1), buf[(i - 1) & 1],
+                               np[i - 1]);
             }
         }
         if (i == w->n && i && w->xfers[i - 1].bytes) {
             bound_add(b, i - 1, buf[(i - 1) & 1], np[i - 1]);
-            fluid_load_add(fl, &w->xfers[i - 1], buf[(i - 1) & 1], np[i - 1]);
+            fluid_load_add(fl, &w->xfers[i - 1], workload_rate(w, i - 1), buf[(i - 1) & 1],
+                           np[i - 1]);
         }
         if (i == w->n) {
             w->path = path;

@@ -169,7 +169,7 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
         /* the switch this hop leaves: the packet engine's per-kind latency */
         uint64_t lat = pk->node >= t->first_spine ? sc->fabric.spine_latency_ps
                                                   : sc->fabric.leaf_latency_ps;
-        uint64_t hop = t->ports[path[k - 1]].delay_ps + lat;
+        uint64_t hop = topo_delay(t, &t->ports[path[k - 1]]) + lat;
         uint64_t arrive = dq + hop;
         if (pk->bps != sbps) { /* hops mostly share a speed: divide once */
             sbps = pk->bps;
@@ -179,7 +179,7 @@ static uint64_t flow_latency_ps(const struct topo *t, const struct scenario *sc,
         dp += hop + sp;
         dq = (p && dp > arrive ? dp : arrive) + sq;
     }
-    return dq - gap + t->ports[path[np - 1]].delay_ps;
+    return dq - gap + topo_delay(t, &t->ports[path[np - 1]]);
 }
 
 /* fst: the state (0 not started, 1 sending, 2 done, 3 not finished) in
@@ -248,20 +248,20 @@ static int handed_kind(const struct workload *w, uint32_t i)
  * none; the memo is then that pass's, copied), or HEADS_FIND. */
 static const struct bound_path *heads_kind(struct heads *hd, const struct topo *t,
                                            const struct scenario *sc, const struct transfer *x,
-                                           const uint32_t *path, uint32_t np, int given,
-                                           struct bound_path *scratch, int *kind)
+                                           uint64_t rate, const uint32_t *path, uint32_t np,
+                                           int given, struct bound_path *scratch, int *kind)
 {
     if (!x->bytes || np < 2 || given == -1)
         return NULL;
     const struct bound_path *bp;
     if (given == HEADS_FIND) {
-        bp = bound_path_find(hd->memo, t, sc, x, path, np, scratch);
+        bp = bound_path_find(hd->memo, t, sc, x, rate, path, np, scratch);
         *kind = (int)hd->memo->last;
     } else {
         /* the slot as the pass left it; filled again since: worked out */
         bp = bound_memo_slot(hd->memo, (uint32_t)given);
         if (!bp) {
-            bound_path(t, sc, x, path, np, scratch);
+            bound_path(t, sc, x, rate, path, np, scratch);
             bp = scratch;
         }
         *kind = given;
@@ -273,11 +273,12 @@ static const struct bound_path *heads_kind(struct heads *hd, const struct topo *
  * each while it reads the transfer's path anyway. Returns its kind, or -1
  * when it adds nothing. */
 static int heads_add(struct heads *hd, const struct topo *t, const struct scenario *sc,
-                     const struct transfer *x, const uint32_t *path, uint32_t np, int given)
+                     const struct transfer *x, uint64_t rate, const uint32_t *path, uint32_t np,
+                     int given)
 {
     struct bound_path scratch;
     int kind = -1;
-    const struct bound_path *bp = heads_kind(hd, t, sc, x, path, np, given, &scratch, &kind);
+    const struct bound_path *bp = heads_kind(hd, t, sc, x, rate, path, np, given, &scratch, &kind);
     if (!bp)
         return -1;
     uint32_t k = np - 1, sl = topo_leaf_index(t, t->nodes[x->src].leaf);
@@ -343,13 +344,15 @@ int64_t fluid_heads_mismatches(const struct scenario *sc, const struct topo *t,
             uint32_t path[TOPO_MAX_HOPS], k = x->bytes ? workload_path(w, t, i, path) : 0;
             struct bound_path sa, sb;
             int ka = -1, kb = -1;
-            const struct bound_path *pa = heads_kind(&a, t, sc, x, path, k, handed_kind(w, i),
-                                                     &sa, &ka);
-            const struct bound_path *pb = heads_kind(&b, t, sc, x, path, k, HEADS_FIND, &sb, &kb);
+            uint64_t rate = workload_rate(w, i);
+            const struct bound_path *pa = heads_kind(&a, t, sc, x, rate, path, k,
+                                                     handed_kind(w, i), &sa, &ka);
+            const struct bound_path *pb = heads_kind(&b, t, sc, x, rate, path, k, HEADS_FIND,
+                                                     &sb, &kb);
             bad += ka != kb || !pa != !pb || (pa && !same_path(pa, pb));
             /* the heads, each side from its kinds */
-            heads_add(&a, t, sc, x, path, k, handed_kind(w, i));
-            heads_add(&b, t, sc, x, path, k, kb);
+            heads_add(&a, t, sc, x, rate, path, k, handed_kind(w, i));
+            heads_add(&b, t, sc, x, rate, path, k, kb);
         }
         bad += u64_differ(a.up, b.up, 2 * (size_t)t->n_leaves) +
                u64_differ(a.pod, b.pod, 2 * (size_t)t->n_pods) +
@@ -1019,7 +1022,8 @@ static int can_congest_into(const struct scenario *sc, const struct topo *t,
         const struct transfer *x = &w->xfers[keys[k].id];
         uint32_t path[TOPO_MAX_HOPS], np;
         double nic = (double)t->ports[t->nodes[x->src].first_port].bps;
-        double rate = x->rate_bps && (double)x->rate_bps < nic ? (double)x->rate_bps : nic;
+        double cap = (double)workload_rate(w, keys[k].id);
+        double rate = cap && cap < nic ? cap : nic;
         /* split: the pair's middle links read where the cache keeps them,
          * not copied a transfer (thousands on three tiers) */
         uint32_t own = 0, mid = 0, mlen = 0;
@@ -1037,7 +1041,7 @@ static int can_congest_into(const struct scenario *sc, const struct topo *t,
         if (rmin) { /* base round trip: each hop's cable and switch, twice */
             uint64_t rtt = 0;
             for (uint32_t j = 0; j < np; j++)
-                rtt += 2 * (t->ports[path[j]].delay_ps +
+                rtt += 2 * (topo_delay(t, &t->ports[path[j]]) +
                             (j ? (t->ports[path[j]].node >= t->first_spine
                                       ? sc->fabric.spine_latency_ps
                                       : sc->fabric.leaf_latency_ps)
@@ -1129,8 +1133,8 @@ static void load_flush(struct fluid_load *f)
     f->nt = 0;
 }
 
-void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32_t *path,
-                    uint32_t np)
+void fluid_load_add(struct fluid_load *f, const struct transfer *x, uint64_t cap,
+                    const uint32_t *path, uint32_t np)
 {
     const struct topo *t = f->t;
     if (!f->on || !x->bytes)
@@ -1145,11 +1149,11 @@ void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32
         f->seen = 1;
         f->nic = (double)t->ports[t->nodes[x->src].first_port].bps;
     }
-    double rate = x->rate_bps && (double)x->rate_bps < f->nic ? (double)x->rate_bps : f->nic;
+    double rate = cap && (double)cap < f->nic ? (double)cap : f->nic;
     uint64_t rtt = 0;
     /* base round trip: each hop's cable and switch, twice */
     for (uint32_t j = 0; f->rmin && j < np; j++)
-        rtt += 2 * (t->ports[path[j]].delay_ps +
+        rtt += 2 * (topo_delay(t, &t->ports[path[j]]) +
                     (j ? (t->ports[path[j]].node >= t->first_spine ? f->sc->fabric.spine_latency_ps
                                                                    : f->sc->fabric.leaf_latency_ps)
                        : 0));
@@ -1197,7 +1201,7 @@ uint32_t fluid_load_mismatches(const struct scenario *sc, const struct topo *t,
     for (uint32_t i = 0; f.on && i < w->n; i++) {
         uint32_t path[TOPO_MAX_HOPS];
         uint32_t np = w->xfers[i].bytes ? workload_path(w, t, i, path) : 0;
-        fluid_load_add(&f, &w->xfers[i], path, np);
+        fluid_load_add(&f, &w->xfers[i], workload_rate(w, i), path, np);
     }
     *kept = f.on;
     if (f.on)
@@ -1566,11 +1570,11 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
     /* the workload mostly lists transfers by start already */
     int in_order = 1;
     for (uint32_t i = 1; i < nf && in_order; i++)
-        in_order = w->xfers[i - 1].start_ps <= w->xfers[i].start_ps;
+        in_order = workload_start(w, i - 1) <= workload_start(w, i);
     /* a queue pair's cap on some transfer, or storage.protocol's requests */
     int capped = request_on(w, sc);
     for (uint32_t i = 0; i < nf && !capped; i++)
-        capped = w->xfers[i].rate_bps != 0;
+        capped = workload_rate(w, i) != 0;
     /* the queue, the solver's path (one each: its size at most a link more
      * to a back end, from 1 MB in the arena) and the link numbering in one
      * block when large: in blocks of their own each rounds up to 2 MB
@@ -1658,7 +1662,8 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
         /* the heads take the cached path: flow_links' is it unless weighted */
         if (n->grouped || weighted)
             k = x->bytes ? workload_path(w, t, i, path) : 0;
-        int kind = heads_add(hd, t, sc, x, path, k, handed ? handed_kind(w, i) : HEADS_FIND);
+        int kind = heads_add(hd, t, sc, x, workload_rate(w, i), path, k,
+                             handed ? handed_kind(w, i) : HEADS_FIND);
         if (kind >= 0)
             n->fst[i] = (uint8_t)(kind << FST_KIND);
         else if (x->bytes)
@@ -1708,12 +1713,12 @@ static int setup(struct fnet *n, const struct scenario *sc, const struct topo *t
                 goto oom;
         /* the queue pair's cap paces what it puts on the wire */
         if (fcap)
-            fcap[i] = x->rate_bps ? (double)x->rate_bps : INFINITY;
+            fcap[i] = workload_rate(w, i) ? (double)workload_rate(w, i) : INFINITY;
         if (req_share) /* storage.protocol: its rank's request pipeline */
             fcap[i] = fmin(fcap[i], request_cap_bps(sc, x->bytes, wire, req_share[x->writer],
                                                     (double)sc->cluster.nic_bps));
         if (keys)
-            keys[i] = (struct start_key){x->start_ps, i};
+            keys[i] = (struct start_key){workload_start(w, i), i};
     }
     path_off[nf] = all.n;
     /* training flows: in mm after the checkpoint's (none), or in tm (logical) */
@@ -1947,13 +1952,13 @@ static uint64_t ckpt_latency(const struct fnet *n, uint32_t i)
     }
     if (!k)
         return 0; /* set-up refused a transfer without a path */
-    uint64_t pace = x->rate_bps ? x->rate_bps : UINT64_MAX;
+    uint64_t cap = workload_rate(n->w, i), pace = cap ? cap : UINT64_MAX;
     for (uint32_t j = 0; j < k; j++)
         if (t->ports[path[j]].bps < pace)
             pace = t->ports[path[j]].bps;
     uint64_t lat = flow_latency_ps(t, sc, path, k, x->bytes, pace), bl = 0;
     struct bound_path bp;
-    if (x->bytes && k >= 2 && bound_path_memo(hd->memo, t, sc, x, path, k, &bp) >= 2) {
+    if (x->bytes && k >= 2 && bound_path_memo(hd->memo, t, sc, x, cap, path, k, &bp) >= 2) {
         uint64_t alone = alone_less(&bp, flow_wire(n, i), pace);
         bl = bound_latency_ps(t, hd, x, &bp, alone, buffered);
         if (kb && hd->memo->last == s) { /* the kind set-up found: the next finish reads it */
@@ -2195,7 +2200,7 @@ static void loop(struct fnet *n)
     for (;;) {
         uint64_t t = UINT64_MAX;
         if (n->next < nf)
-            t = w->xfers[order_at(n, n->next)].start_ps;
+            t = workload_start(w, order_at(n, n->next));
         const struct heap_entry *top = cq_top(&n->q);
         if (top && top->key < t)
             t = top->key;
@@ -2244,7 +2249,7 @@ static void loop(struct fnet *n)
             fsample_flow_sent(&n->fs, w->xfers[id].bytes);
             n->events++;
         }
-        while (n->next < nf && w->xfers[order_at(n, n->next)].start_ps == t) {
+        while (n->next < nf && workload_start(w, order_at(n, n->next)) == t) {
             if (n->next + 8 < nf) /* a burst's link records, 8 starts ahead */
                 mm_links_prefetch(&n->mm, order_at(n, n->next + 8));
             flow_start(n, order_at(n, n->next++));
@@ -2347,7 +2352,7 @@ static void durable_ends(struct fnet *n, struct fdone *d, struct results *r)
     for (uint32_t i = 0; d->done && i < w->n; i++) {
         if (!(d->ok[i / 64] >> (i % 64) & 1))
             continue;
-        first = w->xfers[i].start_ps < first ? w->xfers[i].start_ps : first;
+        first = workload_start(w, i) < first ? workload_start(w, i) : first;
         last = d->done[i] > last ? d->done[i] : last;
     }
     const double ps = 1e12;
@@ -2366,7 +2371,8 @@ static void writer_figures(const struct workload *w, const struct scenario *sc, 
     for (uint32_t i = 0; d->done && i < w->n; i++) {
         const struct transfer *x = &w->xfers[i];
         if (d->ok[i / 64] >> (i % 64) & 1)
-            writer_acc_add(&acc, x->writer, x->start_ps, x->start_ps, d->done[i]);
+            writer_acc_add(&acc, x->writer, workload_start(w, i), workload_start(w, i),
+                           d->done[i]);
     }
     arena_release(&d->mem);
     d->done = NULL;
@@ -2438,7 +2444,7 @@ static void sample_finish(struct fnet *n)
     uint64_t t_end = n->now;
     for (uint32_t i = 0; start && done && i < nf; i++) {
         const struct fflow *f = &n->fl[i];
-        start[i] = n->w->xfers[i].start_ps;
+        start[i] = workload_start(n->w, i);
         done[i] = n->fst[i] == 2 ? f->t : UINT64_MAX;
         if (n->fst[i] == 2 && f->t > t_end)
             t_end = f->t;

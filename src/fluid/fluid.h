@@ -89,8 +89,8 @@ struct fluid_load {
     int on, seen;
 };
 int fluid_load_begin(struct fluid_load *f, const struct scenario *sc, const struct topo *t);
-void fluid_load_add(struct fluid_load *f, const struct transfer *x, const uint32_t *path,
-                    uint32_t np);
+void fluid_load_add(struct fluid_load *f, const struct transfer *x, uint64_t cap,
+                    const uint32_t *path, uint32_t np);
 void fluid_load_end(struct fluid_load *f, struct results *r);
 /* For tests: the ports whose offered load (or round trips) the walk over
  * workload_path's routes gives otherwise than can_congest, in any bit;

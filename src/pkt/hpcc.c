@@ -33,8 +33,8 @@ static uint64_t base_rtt(const struct pnet *n, const struct flow *f)
     uint64_t rtt = 0;
     for (uint32_t k = 0; k < hops; k++) {
         const struct tport *fw = &t->ports[path[k]], *bk = &t->ports[fw->peer];
-        rtt += units_ser_ps(data, fw->bps) + fw->delay_ps;
-        rtt += units_ser_ps(ack, bk->bps) + bk->delay_ps;
+        rtt += units_ser_ps(data, fw->bps) + topo_delay(t, fw);
+        rtt += units_ser_ps(ack, bk->bps) + topo_delay(t, bk);
         if (k)
             rtt += 2 * (fw->node >= t->first_spine ? sc->fabric.spine_latency_ps
                                                    : sc->fabric.leaf_latency_ps);

@@ -205,7 +205,7 @@ uint64_t pkt_ctrl_direct_ps(const struct topo *t, const struct scenario *sc, uin
     for (uint32_t k = 0; k < hops; k++) {
         const struct tport *p = &t->ports[path[k]];
         uint64_t ser = wire * 8 * UINT64_C(1000000000000) / p->bps;
-        lat += p->delay_ps + ser;
+        lat += topo_delay(t, p) + ser;
         slow = ser > slow ? ser : slow;
         if (k) /* the switch it leaves */
             lat += switch_latency_ps(t, sc, p->node);
@@ -314,7 +314,7 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
     for (uint32_t i = 0; i < t->n_ports; i++) {
         struct port *p = &n->ports[i];
         p->bps = t->ports[i].bps;
-        p->delay_ps = t->ports[i].delay_ps;
+        p->delay_ps = topo_delay(t, &t->ports[i]);
         if (p->delay_ps > max_delay)
             max_delay = p->delay_ps;
         p->node = p->rx_node = t->ports[i].node;
@@ -378,8 +378,8 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         f->sport = x->sport;
         f->writer = x->writer;
         f->bytes = x->bytes;
-        f->start_ps = x->start_ps;
-        f->cap_bps = x->rate_bps;
+        f->start_ps = workload_start(w, i);
+        f->cap_bps = workload_rate(w, i);
         f->feed = workload_feed(w, i);
         if (f->feed) { /* forwards of one primary are consecutive */
             struct flow *pf = &n->flows[f->feed - 1];

@@ -45,18 +45,19 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
  * to hop j2, over to q and down with it. At the writer NIC a rate cap
  * spaces the packets (each gap rounded up, as the NIC does). O(hops^2).
  * Sets *hop to the j1 of the longest chain: the hop that holds it up. */
-static uint64_t alone_ps(const struct topo *t, const struct transfer *x, const uint32_t *path,
-                         uint32_t np, const uint64_t *lat, uint64_t p, uint64_t q, uint64_t n,
+static uint64_t alone_ps(const struct topo *t, uint64_t rate, const uint32_t *path, uint32_t np,
+                         const uint64_t *lat, uint64_t p, uint64_t q, uint64_t n,
                          const uint64_t *tail, uint32_t *hop)
 {
     uint64_t ap[TOPO_MAX_HOPS]; /* the first packet's end of serialisation on hop i */
     for (uint32_t i = 0; i < np; i++) {
         uint64_t s = ser_floor(p, t->ports[path[i]].bps);
         ap[i] = i == 0 ? s
-                       : sat_add(ap[i - 1], sat_add(sat_add(t->ports[path[i - 1]].delay_ps, lat[i]), s));
+                       : sat_add(ap[i - 1],
+                                 sat_add(sat_add(topo_delay(t, &t->ports[path[i - 1]]), lat[i]), s));
     }
     uint64_t line = t->ports[path[0]].bps;
-    uint64_t gap = x->rate_bps && x->rate_bps < line ? units_ser_ps(p, x->rate_bps) : 0;
+    uint64_t gap = rate && rate < line ? units_ser_ps(p, rate) : 0;
     uint64_t best = 0;
     *hop = 0;
     for (uint32_t j1 = 0; j1 < np; j1++) {
@@ -79,7 +80,7 @@ static uint64_t alone_ps(const struct topo *t, const struct transfer *x, const u
 }
 
 uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struct transfer *x,
-                    const uint32_t *path, uint32_t np, struct bound_path *bp)
+                    uint64_t rate, const uint32_t *path, uint32_t np, struct bound_path *bp)
 {
     struct wire_fmt w = scenario_wire(sc);
     uint64_t q = last_packet(x->bytes, w);                /* the smallest */
@@ -94,7 +95,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     /* the only packet smaller than the first is the last, n - 1 full
      * packets (each at least its serialisation or the cap's gap) behind */
     uint64_t n = (x->bytes + w.payload - 1) / w.payload, line = t->ports[path[0]].bps;
-    uint64_t gap = x->rate_bps && x->rate_bps < line ? units_ser_ps(p, x->rate_bps) : 0;
+    uint64_t gap = rate && rate < line ? units_ser_ps(p, rate) : 0;
     uint64_t sp0 = ser_floor(p, line);
     uint64_t behind = p == q ? 0 : sat_mul(n - 1, gap > sp0 ? gap : sp0);
     int one_path = lb_grain(sc) == LB_PER_FLOW;
@@ -102,7 +103,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
         const struct tport *pt = &t->ports[path[i]];
         if (i > 0) {
             const struct tport *prev = &t->ports[path[i - 1]];
-            uint64_t hop = sat_add(prev->delay_ps, lat[i]);
+            uint64_t hop = sat_add(topo_delay(t, prev), lat[i]);
             hp = sat_add(hp, sat_add(ser_floor(p, prev->bps), hop));
             hq = sat_add(hq, sat_add(ser_floor(q, prev->bps), hop));
         }
@@ -112,7 +113,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
         if (i + 1 == np) {
             uint64_t ap = sat_add(hp, ser_floor(p, pt->bps));
             uint64_t aq = one_path ? UINT64_MAX : sat_add(later, ser_floor(q, pt->bps));
-            bp->arrive = sat_add(ap < aq ? ap : aq, pt->delay_ps);
+            bp->arrive = sat_add(ap < aq ? ap : aq, topo_delay(t, pt));
         }
     }
     /* a storage back end writes the last packet's payload after it arrives */
@@ -122,8 +123,8 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
         i--;
         const struct tport *pt = &t->ports[path[i]];
         bp->tail[i] = i + 1 == np
-                          ? sat_add(pt->delay_ps, write)
-                          : sat_add(pt->delay_ps,
+                          ? sat_add(topo_delay(t, pt), write)
+                          : sat_add(topo_delay(t, pt),
                                     sat_add(lat[i + 1],
                                             sat_add(ser_floor(q, t->ports[path[i + 1]].bps),
                                                     bp->tail[i + 1])));
@@ -133,7 +134,7 @@ uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struc
     bp->alone_hop = 0;
     if (one_path) {
         bp->alone = n < 2 ? sat_add(bp->arrive, write)
-                          : alone_ps(t, x, path, np, lat, p, q, n, bp->tail, &bp->alone_hop);
+                          : alone_ps(t, rate, path, np, lat, p, q, n, bp->tail, &bp->alone_hop);
     }
     return np;
 }
@@ -164,15 +165,15 @@ static int memo_same(const uint64_t *stored, const uint64_t *key, uint32_t nk)
  * compared as the hops are read rather than built first: a stored key is
  * zero past its words, and its word 2 has its hop count. */
 static int memo_holds(const struct bound_memo *m, uint32_t s, const struct topo *t,
-                      const struct transfer *x, const uint32_t *path, uint32_t np)
+                      const struct transfer *x, uint64_t rate, const uint32_t *path, uint32_t np)
 {
     const uint64_t *k = m->e[s].key;
-    if (!m->e[s].ret || k[0] != x->bytes || k[1] != x->rate_bps)
+    if (!m->e[s].ret || k[0] != x->bytes || k[1] != rate)
         return 0;
     uint64_t spine = 0;
     for (uint32_t i = 0; i < np; i++) {
         const struct tport *pt = &t->ports[path[i]];
-        if (k[3 + 2 * i] != pt->bps || k[4 + 2 * i] != pt->delay_ps)
+        if (k[3 + 2 * i] != pt->bps || k[4 + 2 * i] != topo_delay(t, pt))
             return 0;
         spine |= (uint64_t)(pt->node >= t->first_spine) << i;
     }
@@ -182,24 +183,24 @@ static int memo_holds(const struct bound_memo *m, uint32_t s, const struct topo 
 
 const struct bound_path *bound_path_find(struct bound_memo *m, const struct topo *t,
                                          const struct scenario *sc, const struct transfer *x,
-                                         const uint32_t *path, uint32_t np,
+                                         uint64_t rate, const uint32_t *path, uint32_t np,
                                          struct bound_path *bp)
 {
     uint32_t n = np < TOPO_MAX_HOPS ? np : TOPO_MAX_HOPS;
-    if (m && memo_holds(m, m->last, t, x, path, n)) {
+    if (m && memo_holds(m, m->last, t, x, rate, path, n)) {
         m->hits++;
         return &m->e[m->last].bp;
     }
-    bound_path_memo(m, t, sc, x, path, np, bp);
+    bound_path_memo(m, t, sc, x, rate, path, np, bp);
     return bp;
 }
 
 uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struct scenario *sc,
-                         const struct transfer *x, const uint32_t *path, uint32_t np,
-                         struct bound_path *bp)
+                         const struct transfer *x, uint64_t rate, const uint32_t *path,
+                         uint32_t np, struct bound_path *bp)
 {
     if (!m)
-        return bound_path(t, sc, x, path, np, bp);
+        return bound_path(t, sc, x, rate, path, np, bp);
     np = np < TOPO_MAX_HOPS ? np : TOPO_MAX_HOPS;
     uint64_t key[BOUND_MEMO_KEY];
     uint32_t nk = 3 + 2 * np;
@@ -207,11 +208,11 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
     for (uint32_t i = 0; i < np; i++) {
         const struct tport *pt = &t->ports[path[i]];
         key[3 + 2 * i] = pt->bps;
-        key[4 + 2 * i] = pt->delay_ps;
+        key[4 + 2 * i] = topo_delay(t, pt);
         spine |= (uint64_t)(pt->node >= t->first_spine) << i;
     }
     key[0] = x->bytes;
-    key[1] = x->rate_bps;
+    key[1] = rate;
     key[2] = np | spine << 8 | (uint64_t)(x->dst >= t->first_storage && x->dst < t->first_cleaf) << 32;
     /* a workload repeats one kind of transfer for long runs: the last slot
      * found first, without hashing */
@@ -221,7 +222,7 @@ uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struc
         if (!m->e[s].ret || !memo_same(m->e[s].key, key, nk)) {
             m->misses++;
             m->evicted |= (uint64_t)(m->e[s].ret != 0) << s;
-            uint32_t r = bound_path(t, sc, x, path, np, bp);
+            uint32_t r = bound_path(t, sc, x, rate, path, np, bp);
             memcpy(m->e[s].key, key, nk * sizeof *key);
             memset(m->e[s].key + nk, 0, (BOUND_MEMO_KEY - nk) * sizeof *key);
             m->e[s].bp = *bp;
@@ -293,7 +294,7 @@ int bound_begin(struct bound_acc *b, const struct topo *t, const struct workload
     b->memo = calloc(1, sizeof *b->memo); /* NULL: computed each time */
     b->start0 = b->base = UINT64_MAX;
     for (uint32_t i = 0; i < w->n; i++)
-        b->start0 = w->xfers[i].start_ps < b->start0 ? w->xfers[i].start_ps : b->start0;
+        b->start0 = workload_start(w, i) < b->start0 ? workload_start(w, i) : b->start0;
     b->ok = b->nic && b->drain && b->up && b->pod && b->fout;
     const struct bound_res none = {0, UINT64_MAX, UINT64_MAX};
     for (uint32_t i = 0; b->ok && i < ne; i++)
@@ -314,30 +315,31 @@ void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t n
     const struct workload *w = b->w;
     const struct scenario *sc = b->sc;
     const struct transfer *x = &w->xfers[i];
+    uint64_t rate = workload_rate(w, i);
     struct bound_path scratch;
     uint64_t *lim = b->lim;
     if (!b->ok || np < 2)
         return; /* nothing to send (the engines refuse a missing path) */
-    const struct bound_path *pp = bound_path_find(b->memo, t, sc, x, path, np, &scratch);
+    const struct bound_path *pp = bound_path_find(b->memo, t, sc, x, rate, path, np, &scratch);
     if (pp->np < 2)
         return;
     if (b->kind && b->memo)
         b->kind[i] = (uint8_t)(b->memo->last + 1);
     uint32_t k = np - 1, fs = t->first_storage;
-    uint64_t off = x->start_ps - b->start0;
+    uint64_t off = workload_start(w, i) - b->start0;
     uint64_t line = t->ports[path[0]].bps; /* the source's NIC */
-    if (x->bytes != b->one.bytes || x->rate_bps != b->one.rate || line != b->one.line) {
+    if (x->bytes != b->one.bytes || rate != b->one.rate || line != b->one.line) {
         /* the transfer alone; a capped queue pair spaces its packets at the
          * cap (each gap rounded up), the last one then leaves at line rate;
          * a workload repeats one size and cap for long runs: once for them */
         uint64_t m = last_packet(x->bytes, b->wf);
         b->one.bytes = x->bytes;
-        b->one.rate = x->rate_bps;
+        b->one.rate = rate;
         b->one.line = line;
         b->one.wb = wire_bytes(x->bytes, b->wf);
         b->one.end = ser_floor(b->one.wb, line);
-        if (x->rate_bps && x->rate_bps < line)
-            b->one.end = sat_add(units_ser_ps(b->one.wb - m, x->rate_bps), ser_floor(m, line));
+        if (rate && rate < line)
+            b->one.end = sat_add(units_ser_ps(b->one.wb - m, rate), ser_floor(m, line));
     }
     uint64_t wb = b->one.wb;
     uint64_t end = sat_add(sat_add(off, b->one.end), pp->tail[0]);
@@ -350,7 +352,7 @@ void bound_add(struct bound_acc *b, uint32_t i, const uint32_t *path, uint32_t n
         lim[PATH_STORAGE_NIC] = end > lim[PATH_STORAGE_NIC] ? end : lim[PATH_STORAGE_NIC];
     } else if (end > lim[PATH_WRITER_NIC]) {
         lim[PATH_WRITER_NIC] = end;
-        b->capped = x->rate_bps && x->rate_bps < line;
+        b->capped = rate && rate < line;
     }
     if (pp->alone) {
         /* the transfer alone, charged to the hop that holds it up (its

@@ -52,6 +52,7 @@ void bound_compute(struct results *r, const struct topo *t,
  *   alone       to its last byte received (and written) when it has the
  *               path to itself; 0 unless its packets share one path (ecmp,
  *               wcmp); alone_hop the hop that holds it up most
+ * rate: x's sending-rate cap (workload_rate; 0 = line rate).
  * Returns the hops filled (np, at most TOPO_MAX_HOPS). x->bytes > 0. */
 struct bound_path {
     uint32_t np, alone_hop;
@@ -59,7 +60,7 @@ struct bound_path {
     uint64_t arrive, alone;
 };
 uint32_t bound_path(const struct topo *t, const struct scenario *sc, const struct transfer *x,
-                    const uint32_t *path, uint32_t np, struct bound_path *bp);
+                    uint64_t rate, const uint32_t *path, uint32_t np, struct bound_path *bp);
 
 /* bound_path is a pure function of the transfer's size and cap and its hops'
  * speeds, delays and switch kinds; a fabric has few such combinations, so
@@ -79,13 +80,13 @@ struct bound_memo {
 };
 /* bound_path through memo m (NULL: no memo). */
 uint32_t bound_path_memo(struct bound_memo *m, const struct topo *t, const struct scenario *sc,
-                         const struct transfer *x, const uint32_t *path, uint32_t np,
-                         struct bound_path *bp);
+                         const struct transfer *x, uint64_t rate, const uint32_t *path,
+                         uint32_t np, struct bound_path *bp);
 /* bound_path_memo without the copy: the memo's entry (until the next call
  * on m), or bp filled; m->last is its slot as after bound_path_memo. */
 const struct bound_path *bound_path_find(struct bound_memo *m, const struct topo *t,
                                          const struct scenario *sc, const struct transfer *x,
-                                         const uint32_t *path, uint32_t np,
+                                         uint64_t rate, const uint32_t *path, uint32_t np,
                                          struct bound_path *bp);
 /* The bound_path of slot s (a call's m->last) while it holds what it was
  * first filled with: what bound_path_memo gives every transfer and path

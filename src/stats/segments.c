@@ -82,8 +82,9 @@ static void writer_side(struct results *r, const struct topo *t, const struct wo
     uint64_t *ns = arena_calloc(&mem, nh ? nh : 1, sizeof *ns);
     uint64_t start0 = UINT64_MAX, last_start = 0;
     for (uint32_t i = 0; i < w->n; i++) {
-        start0 = w->xfers[i].start_ps < start0 ? w->xfers[i].start_ps : start0;
-        last_start = w->xfers[i].start_ps > last_start ? w->xfers[i].start_ps : last_start;
+        uint64_t st = workload_start(w, i);
+        start0 = st < start0 ? st : start0;
+        last_start = st > last_start ? st : last_start;
     }
     r->bottleneck.start_spread_s = w->n ? ps_s(last_start - start0) : 0;
     for (uint32_t i = 0; ns && i < nh; i++)
@@ -108,19 +109,20 @@ static void writer_side(struct results *r, const struct topo *t, const struct wo
         if (!nb || !ns || x->feed)
             continue; /* a replica forward leaves a storage NIC */
         uint64_t line = t->ports[t->nodes[x->src].first_port].bps;
-        double off = ps_s(x->start_ps - start0);
-        if (x->rate_bps && x->rate_bps < line) {
+        double off = ps_s(workload_start(w, i) - start0);
+        uint64_t cap = workload_rate(w, i);
+        if (cap && cap < line) {
             uint64_t last = (x->bytes % wf.payload ? x->bytes % wf.payload : wf.payload) +
                             wf.overhead;
-            double need = ser_s((double)(wb - last), (double)x->rate_bps) +
+            double need = ser_s((double)(wb - last), (double)cap) +
                           ser_s((double)last, (double)line);
             h->applies = 1;
             h->elements++;
-            h->cap_bps += (double)x->rate_bps;
+            h->cap_bps += (double)cap;
             h->bytes += (double)wb;
             if (need > h_need) {
                 h_need = need;
-                h_best_cap = (double)x->rate_bps;
+                h_best_cap = (double)cap;
             }
             h_end = off + need > h_end ? off + need : h_end;
         } else {
@@ -131,7 +133,7 @@ static void writer_side(struct results *r, const struct topo *t, const struct wo
         uint32_t hn = w->restore ? x->dst : x->src;
         if (hn < nh) {
             nb[hn] += (double)wb;
-            ns[hn] = x->start_ps < ns[hn] ? x->start_ps : ns[hn];
+            ns[hn] = workload_start(w, i) < ns[hn] ? workload_start(w, i) : ns[hn];
         }
     }
     for (uint32_t i = 0; nb && ns && i < nh; i++) {

@@ -479,7 +479,7 @@ int topo__build_clos(struct topo *t, const struct scenario *sc, struct arena *a,
     t->ports = arena_calloc(a, t->n_ports, sizeof *t->ports);
     /* which pods hold compute and storage leaves: the segments of their spines' uplinks */
     uint8_t *pod_st = calloc(t->n_pods, 1), *pod_cp = calloc(t->n_pods, 1);
-    if (!t->ports || !pod_st || !pod_cp) {
+    if (!t->ports || !pod_st || !pod_cp || topo__one_delay(t, sc, a) < 0) {
         free(pod_n);
         free(pod_st);
         free(pod_cp);
@@ -517,7 +517,7 @@ int topo__build_clos(struct topo *t, const struct scenario *sc, struct arena *a,
             for (uint32_t j = 0; j < k; j++)
                 topo__link(t, leaf_up_port(t, l, i, j), t->first_cleaf + l,
                            sn->first_port + ln->pod_pos * k + j, t->first_spine + g, up_bps,
-                           sc->fabric.link_delay_ps, storage ? PATH_REVERSE : PATH_CLEAF_UP,
+                           0, storage ? PATH_REVERSE : PATH_CLEAF_UP,
                            storage ? PATH_SPINE_DOWN : PATH_REVERSE);
         }
     }
@@ -530,7 +530,7 @@ int topo__build_clos(struct topo *t, const struct scenario *sc, struct arena *a,
             for (uint32_t j = 0; j < k2; j++)
                 topo__link(t, spine_up_port(t, g, u, j), t->first_spine + g,
                            un->first_port + q * k2 + j, t->first_super + u, up2_bps,
-                           sc->fabric.link_delay_ps, pod_cp[q] ? PATH_SPINE_UP : PATH_REVERSE,
+                           0, pod_cp[q] ? PATH_SPINE_UP : PATH_REVERSE,
                            pod_st[q] ? PATH_SUPER_DOWN : PATH_REVERSE);
         }
     }

@@ -151,7 +151,8 @@ static uint32_t file_index(const struct topo *t, uint32_t node, int *arr)
  * delay, both up. */
 static int alike(const struct topo *t, uint32_t p, uint32_t q)
 {
-    return t->ports[p].bps == t->ports[q].bps && t->ports[p].delay_ps == t->ports[q].delay_ps &&
+    return t->ports[p].bps == t->ports[q].bps &&
+           topo_delay(t, &t->ports[p]) == topo_delay(t, &t->ports[q]) &&
            !t->ports[p].failed && !t->ports[q].failed;
 }
 
@@ -260,7 +261,8 @@ int topo__export_runs(const struct topo *t, const struct scenario *sc, const cha
         fputs(", \"b\": ", f);
         put_str(f, topo_node_name(t, t->ports[pt->peer].node, nm, sizeof nm));
         fprintf(f, ", \"speed\": \"%s\", \"delay\": \"%s\", \"failed\": ",
-                units_fmt_rate(pt->bps, a, sizeof a), units_fmt_time(pt->delay_ps, b, sizeof b));
+                units_fmt_rate(pt->bps, a, sizeof a),
+                units_fmt_time(topo_delay(t, pt), b, sizeof b));
         if (order && order[p])
             fprintf(f, "%u", order[p]); /* down, listed order[p]-th */
         else

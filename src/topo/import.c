@@ -1508,13 +1508,18 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
         return fail(m, 0, "too many links (%u)", m->n_ln);
     t->n_ports = (uint32_t)nports;
     t->ports = arena_calloc(a, t->n_ports ? t->n_ports : 1, sizeof *t->ports);
+    /* a link's delay is its record's: delay_id the record */
+    t->n_delays = m->r.n_ln ? (uint32_t)m->r.n_ln : 1;
+    t->delays = arena_calloc(a, t->n_delays, sizeof *t->delays);
+    for (uint32_t i = 0; t->delays && i < m->r.n_ln; i++)
+        t->delays[i] = m->q[i].delay;
     uint32_t *cur = scr_get(m->scr, t->n_nodes, sizeof *cur);
     uint8_t *pod_cp = calloc(t->n_pods + 1, 1), *pod_st = calloc(t->n_pods + 1, 1);
     /* failed links: place << 32 | order among them; a's port by that order */
     uint64_t *fl = malloc((m->n_failed + 1) * sizeof *fl);
     uint32_t *fpa = malloc((m->n_failed + 1) * sizeof *fpa), nf = 0;
     int rc = 0;
-    if (!t->ports || !cur || !pod_cp || !pod_st || !fl || !fpa) {
+    if (!t->ports || !t->delays || !cur || !pod_cp || !pod_st || !fl || !fpa) {
         rc = err_set(m->e, "out of memory reading '%s'", m->path);
         goto out;
     }
@@ -1548,7 +1553,7 @@ static int wire(const struct imp *m, struct topo *t, const struct scenario *sc,
             ab = pod_cp[x->pod] ? PATH_SPINE_UP : PATH_REVERSE;
             ba = pod_st[x->pod] ? PATH_SUPER_DOWN : PATH_REVERSE;
         }
-        topo__link(t, pa, na, pb, nb, m->q[l->rec].bps, m->q[l->rec].delay, ab, ba);
+        topo__link(t, pa, na, pb, nb, m->q[l->rec].bps, l->rec, ab, ba);
     }
     /* parallel links per pair (the widest), and the failed links by name:
      * "a-b", "#j" the j-th of parallel ones, as the builders name them */

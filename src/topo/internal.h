@@ -23,9 +23,12 @@ struct nh_buf {
 };
 void topo__nh_buf_free(struct nh_buf *b);
 
-/* Connect port a (on node na) and port b (on node nb) as one link. */
+/* Connect port a (on node na) and port b (on node nb) as one link of
+ * delay t->delays[delay_id]. */
 void topo__link(struct topo *t, uint32_t a, uint32_t na, uint32_t b, uint32_t nb,
-                uint64_t bps, uint64_t delay, enum path_seg seg_ab, enum path_seg seg_ba);
+                uint64_t bps, uint32_t delay_id, enum path_seg seg_ab, enum path_seg seg_ba);
+/* A built fabric's delay table: fabric.link_delay, delay_id 0. 0 or -1. */
+int topo__one_delay(struct topo *t, const struct scenario *sc, struct arena *a);
 int topo__is_switch(const struct topo *t, uint32_t n);
 /* Both builders' first ports: one per endpoint, then each leaf's down ports
  * (linked to its hpl hosts or spl storage nodes) followed by up_ports

@@ -17,11 +17,21 @@ uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
 
 /* Connect port a (on node na) and port b (on node nb) as one link. */
 void topo__link(struct topo *t, uint32_t a, uint32_t na, uint32_t b,
-                       uint32_t nb, uint64_t bps, uint64_t delay,
+                       uint32_t nb, uint64_t bps, uint32_t delay_id,
                        enum path_seg seg_ab, enum path_seg seg_ba)
 {
-    t->ports[a] = (struct tport){na, b, bps, delay, seg_ab, 0};
-    t->ports[b] = (struct tport){nb, a, bps, delay, seg_ba, 0};
+    t->ports[a] = (struct tport){na, b, bps, delay_id, (uint8_t)seg_ab, 0};
+    t->ports[b] = (struct tport){nb, a, bps, delay_id, (uint8_t)seg_ba, 0};
+}
+
+int topo__one_delay(struct topo *t, const struct scenario *sc, struct arena *a)
+{
+    t->delays = arena_alloc(a, sizeof *t->delays);
+    if (!t->delays)
+        return -1;
+    t->delays[0] = sc->fabric.link_delay_ps;
+    t->n_delays = 1;
+    return 0;
 }
 
 int topo__is_switch(const struct topo *t, uint32_t n)
@@ -60,7 +70,7 @@ uint32_t topo__lay_edge(struct topo *t, const struct scenario *sc, uint32_t hpl,
             hn->leaf_port = p + i;
             topo__link(t, hn->first_port, h, p + i, n,
                        storage ? sc->storage.nic_bps : sc->cluster.nic_bps,
-                       sc->fabric.link_delay_ps, storage ? PATH_REVERSE : PATH_WRITER_NIC,
+                       0, storage ? PATH_REVERSE : PATH_WRITER_NIC,
                        storage ? PATH_STORAGE_NIC : PATH_REVERSE);
         }
         p += nd->nports;
@@ -531,7 +541,7 @@ static int build_leaf_spine(struct topo *t, const struct scenario *sc, struct ar
     t->n_ports = (uint32_t)nports;
     t->nodes = arena_calloc(a, t->n_nodes, sizeof *t->nodes);
     t->ports = arena_calloc(a, t->n_ports, sizeof *t->ports);
-    if (!t->nodes || !t->ports)
+    if (!t->nodes || !t->ports || topo__one_delay(t, sc, a) < 0)
         return err_set(e, "out of memory building the fabric");
 
     /* Lay out ports: endpoints, then each leaf (down ports, then up), then spines. */
@@ -550,8 +560,7 @@ static int build_leaf_spine(struct topo *t, const struct scenario *sc, struct ar
             const struct tnode *sn = &t->nodes[t->first_spine + s / k];
             int storage = ln->storage_side;
             topo__link(t, up0 + s, t->first_cleaf + l, sn->first_port + l * k + s % k,
-                       t->first_spine + s / k, sc->fabric.uplink_bps,
-                       sc->fabric.link_delay_ps,
+                       t->first_spine + s / k, sc->fabric.uplink_bps, 0,
                        storage ? PATH_REVERSE : PATH_CLEAF_UP,
                        storage ? PATH_SPINE_DOWN : PATH_REVERSE);
         }

@@ -54,10 +54,12 @@ struct topo_level {
 
 struct tport {
     uint32_t node, peer;
-    uint64_t bps, delay_ps;
-    enum path_seg seg;  /* its link set */
-    int failed;           /* link down (fabric.failed_links): no route uses it */
+    uint64_t bps;
+    uint32_t delay_id;  /* its link's delay, t->delays[delay_id] (topo_delay) */
+    uint8_t seg;        /* enum path_seg: its link set */
+    uint8_t failed;     /* link down (fabric.failed_links): no route uses it */
 };
+_Static_assert(sizeof(struct tport) == 24, "640,000 ports in 15 MB");
 
 /* Equal-cost next hops of switch s toward leaf l:
  * ports nh_ports[off .. off+cnt) with (off, cnt) = *topo_route(t, s, l). */
@@ -72,6 +74,10 @@ struct topo {
     uint32_t n_leaves, n_switches; /* leaves = compute + storage leaves */
     struct tnode *nodes;
     struct tport *ports;
+    /* the links' delays (ps), by delay_id: a built fabric's one
+     * (fabric.link_delay), an imported one's a record each */
+    uint64_t *delays;
+    uint32_t n_delays;
     /* routes (topo_route): toward a leaf with no failed link a leaf takes
      * its working uplinks (leaf_default) and a spine its links down; toward
      * the n_affected leaves with one, a BFS's (leaf_route) */
@@ -111,6 +117,12 @@ struct topo {
 /* Build the leaf-spine (two tiers) or Clos (three) of the scenario. Returns 0 or -1 with e set. */
 int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
                struct err *e);
+
+/* The delay (ps) of port pt's link. */
+static inline uint64_t topo_delay(const struct topo *t, const struct tport *pt)
+{
+    return t->delays[pt->delay_id];
+}
 
 static inline uint32_t topo_switch_index(const struct topo *t, uint32_t node)
 {

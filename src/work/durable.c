@@ -115,7 +115,7 @@ uint64_t workload_meta_bound_ps(const struct workload *w, const struct scenario 
         return 0;
     uint64_t start0 = UINT64_MAX;
     for (uint32_t i = 0; i < w->n; i++)
-        start0 = w->xfers[i].start_ps < start0 ? w->xfers[i].start_ps : start0;
+        start0 = workload_start(w, i) < start0 ? workload_start(w, i) : start0;
     if (start0 == UINT64_MAX)
         return 0;
     /* every fsync follows its file's first byte (after start0); creates

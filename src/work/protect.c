@@ -93,7 +93,7 @@ int protect_forward(struct workload *w, const struct scenario *sc, const struct 
              * for every replica forward, the previous node's along a chain */
             f->src = x[from].dst;
             f->dst = t->first_storage + peer * snics + sturn[peer]++ % snics;
-            f->rate_bps = 0;   /* held by its feed's arrivals instead */
+            /* no rate: held by its feed's arrivals instead (workload_rate) */
             f->kind = XFER_REPLICA;
             f->feed = 1; /* fed by `from` (workload_feed) */
             if (chain)
@@ -121,11 +121,17 @@ int protect_data_only(const struct workload *w, struct workload *d, struct arena
     if (!d->xfers)
         return -1;
     uint32_t *xf = arena_calloc(a, w->n ? w->n : 1, sizeof *xf);
-    if (!xf)
+    d->xrate = w->xrate ? arena_calloc(a, w->n ? w->n : 1, sizeof *d->xrate) : NULL;
+    d->xstart = w->xstart ? arena_calloc(a, w->n ? w->n : 1, sizeof *d->xstart) : NULL;
+    if (!xf || (w->xrate && !d->xrate) || (w->xstart && !d->xstart))
         return -1;
     d->n = 0;
     for (uint32_t i = 0; i < w->n; i++)
         if (w->xfers[i].kind == XFER_DATA) {
+            if (d->xrate)
+                d->xrate[d->n] = workload_rate(w, i);
+            if (d->xstart)
+                d->xstart[d->n] = workload_start(w, i);
             xf[d->n] = workload_file(w, i);
             d->xfers[d->n++] = w->xfers[i];
         }
@@ -155,7 +161,7 @@ static uint64_t ack_path_ps(const struct scenario *sc, const struct topo *t, uin
     uint64_t frame = wire_bytes(PROTECT_ACK_PAYLOAD, scenario_wire(sc)), ps = 0;
     for (uint32_t i = 0; i < np; i++) {
         const struct tport *p = &t->ports[path[i]];
-        ps += units_ser_ps(frame, p->bps) + p->delay_ps;
+        ps += units_ser_ps(frame, p->bps) + topo_delay(t, p);
         if (i > 0)
             ps += p->node >= t->first_spine ? sc->fabric.spine_latency_ps
                                             : sc->fabric.leaf_latency_ps;

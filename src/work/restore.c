@@ -156,8 +156,7 @@ static int reverse_all(struct workload *r, const struct workload *s, const struc
             x->src = node[k];
             x->dst = s->xfers[i].src;
             x->bytes = bytes[k];
-            x->start_ps = 0;
-            x->rate_bps = 0;
+            /* no start nor rate: r->xstart, r->xrate stay NULL */
             x->feed = 0;
             r->total_bytes += x->bytes;
         }

@@ -187,7 +187,7 @@ static int comm_time(struct training *tr, const struct scenario *sc, const struc
         for (uint32_t j = 0; j < k; j++) {
             const struct tport *p = &t->ports[path[j]];
             load[path[j]] += (double)wire_bytes(f->bytes, wf);
-            lat += p->delay_ps;
+            lat += topo_delay(t, p);
             if (j > 0) {
                 lat += units_ser_ps(last, p->bps);
                 lat += p->node >= t->first_spine ? sc->fabric.spine_latency_ps

@@ -707,8 +707,21 @@ static int step_transfers(struct build *b)
                     xfile[w->n - 1] = f;
                 x->kind = ec ? b->kind[k] : XFER_DATA;
                 x->bytes = qb;
-                x->start_ps = b->fstart[f];
-                x->rate_bps = cap && qps > 1 ? (cap / qps ? cap / qps : 1) : cap;
+                if (b->fstart[f] && !w->xstart) { /* the first start past 0 */
+                    w->xstart = arena_calloc(b->keep, nt, sizeof *w->xstart);
+                    if (!w->xstart)
+                        return err_set(b->e, "out of memory building the workload");
+                }
+                if (b->fstart[f])
+                    w->xstart[w->n - 1] = b->fstart[f];
+                uint64_t rate = cap && qps > 1 ? (cap / qps ? cap / qps : 1) : cap;
+                if (rate && !w->xrate) { /* the first cap: an array from here */
+                    w->xrate = arena_calloc(b->keep, nt, sizeof *w->xrate);
+                    if (!w->xrate)
+                        return err_set(b->e, "out of memory building the workload");
+                }
+                if (rate)
+                    w->xrate[w->n - 1] = rate;
                 /* RoCE NICs draw the source port from the QP number */
                 x->sport = (uint16_t)(0xC000u | (rng_u64(&qp) & 0x3FFFu));
             }
