@@ -443,6 +443,10 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
                 }
                 if (kind != EV_TX_DONE)
                     ckpt_prefetch(o + 192);
+                /* a PFC frame: its priority's pause start, which an XON
+                 * reads (on a line apart; pfc.c) */
+                if (kind == EV_PAUSE)
+                    ckpt_prefetch(&((const struct port *)e->obj)->pause_since[e->arg & 0xff]);
             }
         }
         uint64_t last = n->oom ? 0 : window_part(n, w, p, start);
