@@ -88,6 +88,60 @@ static void pfc_pause_length_exact(void)
         }
 }
 
+/* Defect guarded: set-up's one refresh period for all ports (pfc_setup,
+ * so an XON and an XOFF skip the ports' rate lines) taken where the ports'
+ * rates differ, or where a link's two ends differ in delay (whose XOFFs
+ * refresh as events): each port must count and arm as at its own rate. */
+static void pfc_half_period_shared(void)
+{
+    const uint32_t quanta = 36029;
+    for (int k = 0; k < 3; k++) { /* 0: shared; 1: two rates; 2: one link's ends differ */
+        struct scenario sc;
+        scenario_defaults(&sc);
+        sc.fabric.pfc_quanta = quanta;
+        sc.fabric.pfc_watchdog = 0;
+        struct pnet n;
+        pnet_bare(&n, &sc);
+        struct topo t;
+        memset(&t, 0, sizeof t);
+        t.n_ports = 4;
+        n.topo = &t;
+        struct port ports[4];
+        memset(ports, 0, sizeof ports);
+        for (uint32_t i = 0; i < 4; i++) {
+            ports[i].peer = i ^ 1;
+            ports[i].bps = speeds[1];
+            ports[i].delay_ps = i < 2 ? 1000000 : 2000000;
+        }
+        if (k == 1)
+            ports[2].bps = ports[3].bps = speeds[0];
+        if (k == 2)
+            ports[3].delay_ps = 3000000;
+        n.ports = ports;
+        pfc_setup(&n);
+        CHECKF(n.pfc_half_ps == (k ? 0 : want_pause_ps(quanta, speeds[1]) / 2), "case %d: %llu",
+               k, (unsigned long long)n.pfc_half_ps);
+        /* port 2's XOFF, then its XON 3.5 of its own half pauses later */
+        uint64_t half = want_pause_ps(quanta, ports[2].bps) / 2;
+        n.now = 5000000;
+        pfc_send(&n, &ports[2], 3, 1);
+        CHECKF(ports[2].xoff_implicit == (k == 2 ? 0 : 1u << 3), "case %d", k);
+        struct event ev;
+        int refresh = 0;
+        while (evq_pop(&n.q, &ev))
+            if (ev.type == EV_PFC_REFRESH) {
+                refresh++;
+                CHECK(ev.t - n.now == half);
+            }
+        CHECK(refresh == (k == 2));
+        n.now += 3 * half + half / 2;
+        pfc_send(&n, &ports[2], 3, 0);
+        CHECKF(n.refresh_frames == (k == 2 ? 0 : 3), "case %d: %llu refreshes", k,
+               (unsigned long long)n.refresh_frames);
+        evq_release(&n.q);
+    }
+}
+
 /* An incast at pfc.quanta = q: every XOFF episode of length d sends
  * floor(d / (pause/2)) refreshes, so over all episodes the refreshes lie in
  * [paused / (pause/2) - episodes, paused / (pause/2)]. */
@@ -601,6 +655,7 @@ static void flows_html_plot(void)
 
 SUITE(suite_pfc) = {
     {"pfc_pause_length_exact", pfc_pause_length_exact},
+    {"pfc_half_period_shared", pfc_half_period_shared},
     {"pfc_refresh_count", pfc_refresh_count},
     {"pfc_implicit_refresh_exact", pfc_implicit_refresh_exact},
     {"pfc_xon_hysteresis", pfc_xon_hysteresis},

@@ -28,6 +28,26 @@ static uint64_t quanta_ps(const struct pnet *n, const struct port *p)
     return pfc_pause_ps(n->sc->fabric.pfc_quanta, p->bps);
 }
 
+/* The refresh period of p's XOFFs (set-up's where one fits every port). */
+static uint64_t half_ps(const struct pnet *n, const struct port *p)
+{
+    return n->pfc_half_ps ? n->pfc_half_ps : quanta_ps(n, p) / 2;
+}
+
+void pfc_setup(struct pnet *n)
+{
+    uint32_t np = n->topo->n_ports;
+    n->pfc_half_ps = 0;
+    if (!np)
+        return;
+    for (uint32_t i = 0; i < np; i++) {
+        const struct port *p = &n->ports[i], *peer = &n->ports[p->peer];
+        if (p->bps != n->ports[0].bps || peer->delay_ps != p->delay_ps)
+            return;
+    }
+    n->pfc_half_ps = quanta_ps(n, &n->ports[0]) / 2;
+}
+
 /* Count the implicit refreshes of (in, prio) sent up to `t`, at xoff_since +
  * k x period (k >= 1); each reaches the peer one link delay later, all of
  * them before the XON, but at the end of the run only those due by `t`. A
@@ -35,7 +55,7 @@ static uint64_t quanta_ps(const struct pnet *n, const struct port *p)
  * scheduled a period earlier, would have come first. */
 static void pfc_settle(struct pnet *n, struct port *in, unsigned prio, uint64_t t, int end)
 {
-    uint64_t per = quanta_ps(n, in) / 2, t0 = in->xoff_since[prio];
+    uint64_t per = half_ps(n, in), t0 = in->xoff_since[prio];
     uint64_t sent = (t - t0) / per, rcvd = sent;
     if (end)
         rcvd = t - t0 >= in->delay_ps ? (t - t0 - in->delay_ps) / per : 0;
@@ -66,15 +86,16 @@ void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff)
         n->pause_frames++;
         /* refreshes as events only where a frame is seen (capture), the
          * watchdog watches pause arrivals, or the two ends differ */
-        const struct port *peer = &n->ports[in->peer];
-        if (!n->cap && !n->sc->fabric.pfc_watchdog && peer->bps == in->bps &&
-            peer->delay_ps == in->delay_ps && quanta_ps(n, in) / 2) {
+        if (!n->cap && !n->sc->fabric.pfc_watchdog &&
+            (n->pfc_half_ps || (n->ports[in->peer].bps == in->bps &&
+                                n->ports[in->peer].delay_ps == in->delay_ps &&
+                                quanta_ps(n, in) / 2))) {
             in->xoff_implicit |= bit;
             in->xoff_since[prio] = n->now;
             train = PFC_TRAIN;
         } else {
             in->refresh_gen[prio]++;
-            pnet_schedule(n, n->now + quanta_ps(n, in) / 2, EV_PFC_REFRESH, in,
+            pnet_schedule(n, n->now + half_ps(n, in), EV_PFC_REFRESH, in,
                           prio | in->refresh_gen[prio] << 8);
         }
     } else {
@@ -98,7 +119,7 @@ void pfc_on_refresh(struct pnet *n, struct port *in, uint32_t arg)
         capture_pfc(n, in, prio, n->sc->fabric.pfc_quanta);
     pnet_schedule(n, n->now + in->delay_ps, EV_PAUSE, &n->ports[in->peer],
                   prio | n->sc->fabric.pfc_quanta << 8);
-    pnet_schedule(n, n->now + quanta_ps(n, in) / 2, EV_PFC_REFRESH, in, arg);
+    pnet_schedule(n, n->now + half_ps(n, in), EV_PFC_REFRESH, in, arg);
 }
 
 static void unpause(struct pnet *n, struct port *p, unsigned prio)

@@ -462,6 +462,11 @@ struct pnet {
      * the window's length, so the far end's window sees it on the wire;
      * 0: the sender schedules every arrival */
     uint64_t rx_lead;
+    /* every port's PFC refresh period (half a pause) where all ports run
+     * at one rate and each link's ends share a delay, else 0 (per port):
+     * an XON counting its implicit refreshes, and an XOFF choosing them,
+     * then read neither its ingress's line 0 nor its peer's (pfc.c) */
+    uint64_t pfc_half_ps;
     struct event *wh;         /* a binary heap */
     size_t whn, whcap;
     struct event *wf;         /* those in (time, key) order: a FIFO (most are
@@ -948,6 +953,8 @@ void telemetry_progress_of(struct pnet *n, uint64_t events, uint64_t delivered);
 
 /* pfc.c: pause frames, pause expiry and refresh, the watchdog */
 void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff);
+/* set-up: pfc_half_ps, from the ports' rates and delays */
+void pfc_setup(struct pnet *n);
 void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg);
 void pfc_on_pause_end(struct pnet *n, struct port *p, uint32_t arg);
 /* End of run: count the implicit refreshes of pauses still on. */

@@ -341,6 +341,7 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
     /* arrivals and PFC frames go a link delay (and a serialisation) ahead:
      * on the wheel, not in the far heap, for links up to ~30 us */
     evq_horizon(&n->q, 2 * max_delay);
+    pfc_setup(n);
     if (setup_classes(n, e) < 0)
         return -1;
     if (tp)
