@@ -7,8 +7,10 @@
 # the three); prints each size's user CPU minimum and median, ns a packet
 # (user CPU over packets delivered) and each size's ratio to 128 writers'.
 # Usage: bench/flat.sh [BIN [ROUNDS [bench_burst args...]]]
+# FLAT_SMALL: 128 writers' bytes a writer (empty: as shipped, bench/sizes.sh).
 bin=${1:-./build/bench_burst}
 r=${2:-5}
+small=${FLAT_SMALL-64MB}
 shift 2 2>/dev/null || shift $#
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -16,7 +18,7 @@ i=0
 while [ "$i" -lt "$r" ]; do
     for w in 128 1024 4096; do
         extra=
-        [ "$w" = 128 ] && extra="--set workload.bytes_per_writer=64MB"
+        [ "$w" = 128 ] && [ -n "$small" ] && extra="--set workload.bytes_per_writer=$small"
         # shellcheck disable=SC2086
         /usr/bin/time -f '%U' -o "$tmp/u" "$bin" scenarios/bench-1024.yaml \
             --set cluster.nodes=$w --set sim.threads=1 $extra "$@" >"$tmp/out"
