@@ -21,6 +21,16 @@ static uint64_t want_pause_ps(uint32_t quanta, uint64_t bps)
     return (uint64_t)ceill(ps);
 }
 
+/* A bare network of the default scenario with this pause quanta and no
+ * watchdog (its pause arrivals would be events of their own). */
+static void pfc_bare(struct scenario *sc, struct pnet *n, uint32_t quanta)
+{
+    scenario_defaults(sc);
+    sc->fabric.pfc_quanta = quanta;
+    sc->fabric.pfc_watchdog = 0;
+    pnet_bare(n, sc);
+}
+
 /* Defect: quanta x 512 x 10^12 overflowed 64 bits above 36,028 quanta, so
  * the default 65,535 paused 37.8 us at 400G instead of 83.9 us. The pause a
  * received XOFF sets, and the refresh an XOFF sender arms, at three speeds. */
@@ -32,11 +42,8 @@ static void pfc_pause_length_exact(void)
             uint64_t bps = speeds[s];
             uint32_t quanta = quantas[k];
             struct scenario sc;
-            scenario_defaults(&sc);
-            sc.fabric.pfc_quanta = quanta;
-            sc.fabric.pfc_watchdog = 0;
             struct pnet n;
-            pnet_bare(&n, &sc);
+            pfc_bare(&sc, &n, quanta);
             n.now = 5000000;
             evq_init(&n.q);
             struct port ports[2];
@@ -97,11 +104,8 @@ static void pfc_half_period_shared(void)
     const uint32_t quanta = 36029;
     for (int k = 0; k < 3; k++) { /* 0: shared; 1: two rates; 2: one link's ends differ */
         struct scenario sc;
-        scenario_defaults(&sc);
-        sc.fabric.pfc_quanta = quanta;
-        sc.fabric.pfc_watchdog = 0;
         struct pnet n;
-        pnet_bare(&n, &sc);
+        pfc_bare(&sc, &n, quanta);
         struct topo t;
         memset(&t, 0, sizeof t);
         t.n_ports = 4;
