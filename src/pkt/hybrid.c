@@ -122,8 +122,8 @@ struct hybrid {
      * drift a second (0 within DRIFT_SD standard errors); per transfer a
      * jump's move of its packets between two of them: fk packets more (<
      * 0: fewer) in flight, from PSN fb; the queue and a packet to copy */
-    float *bpq, *bpi;          /* (bpi: each port's ingress bytes, as bpq) */
-    double *pslope, *pend, *pcurv, *islope; /* (islope: its ingress bytes' drift) and the bend: the slope at the last
+    float *bpq;
+    double *pslope, *pend, *pcurv; /* and the bend: the slope at the last
                                     * observation and half the second
                                     * derivative (0: no bend seen) */
     /* a jump's share of the per-port drift its moves leave uncarried (1:
@@ -133,11 +133,11 @@ struct hybrid {
     double wlag, dq_lag, br_abs, br_se, br_r, dr_carry;
     int pfit;                  /* the ports' drifts fitted at this observation */
     int32_t *fk;
-    uint32_t *fb, *fout, *fmin, *fmax, *fcnt, *fstamp, *fgo, stamp;
+    uint32_t *fb, *fout, *fmin, *fmax, *fcnt, *fstamp, stamp;
     struct packet *ftpl;
     uint32_t *xsup, *fl;       /* per ingress port and priority of a switch: packets
                                 * taken; transfers moved */
-    uint64_t fmoved, frel;     /* bytes moved, released so far (the trace's) */
+    uint64_t fmoved;           /* bytes moved so far (the trace's) */
     uint32_t bn, bh;
     uint64_t blive;            /* transfers live at its start */
     double watch0;             /* the state's own time at the last start, s */
@@ -375,8 +375,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->ba = calloc(3 * BASE, sizeof *h->ba);
     h->bs = calloc(BASE, sizeof *h->bs);
     size_t nf = (size_t)n->n_flows + 1, np = (size_t)n->topo->n_ports + 1;
-    h->bpq = calloc(2 * BASE * np, sizeof *h->bpq);
-    h->pslope = calloc(4 * np, sizeof *h->pslope);
+    h->bpq = calloc(BASE * np, sizeof *h->bpq);
+    h->pslope = calloc(3 * np, sizeof *h->pslope);
     h->fk = calloc(nf, sizeof *h->fk);
     h->fb = calloc(7 * nf, sizeof *h->fb);
     h->ftpl = calloc(nf, sizeof *h->ftpl);
@@ -385,14 +385,11 @@ static int init(struct hybrid *h, struct pnet *n)
         return -1;
     h->pend = h->pslope + np;
     h->pcurv = h->pend + np;
-    h->islope = h->pcurv + np;
-    h->bpi = h->bpq + BASE * np;
     h->fout = h->fb + nf;
     h->fmin = h->fout + nf;
     h->fmax = h->fmin + nf;
     h->fcnt = h->fmax + nf;
     h->fstamp = h->fcnt + nf;
-    h->fgo = h->fstamp + nf;
     h->fl = h->xsup + np * NPRIO;
     if (!h->ba || !h->bs ||
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
@@ -481,21 +478,80 @@ static uint64_t *slot(struct hybrid *h, uint32_t back)
 }
 
 /* Record a snapshot now; the history restarts when a transfer started. */
-/* Each switch port's ingress bytes (shared and headroom, every priority
- * group) into the long baseline's latest row. */
-static void ing_bytes(struct hybrid *h)
+#ifdef CKPT_HYBRID_TRACE
+static int cmp_dbl(const void *a, const void *b)
 {
-    const struct pnet *n = h->n;
-    uint32_t np = n->topo->n_ports;
-    for (uint32_t i = 0; i < np; i++) {
-        const struct port *p = &n->ports[i];
-        uint64_t b = 0;
-        if (!p->is_host)
-            for (unsigned pg = 0; pg < NPRIO; pg++)
-                b += p->ing[pg].shared + p->ing[pg].hdrm;
-        h->bpi[(size_t)h->bh * np + i] = (float)b;
-    }
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
+
+/* Where the pause tree relaxes (session 31): per switch tier, the lossless
+ * ingress (port, priority group) pairs holding bytes, in XOFF, their shared
+ * and headroom bytes, the mean dynamic threshold and how many sit at 0.9 of
+ * it or under half; then the compute leaves' uplink queues and the spines'
+ * ingress bytes from the compute leaves, MB, at nine quantiles (a move is
+ * ingress-neutral: it parts the first, never the second). */
+static void trace_ingress(struct pnet *n)
+{
+    const struct topo *t = n->topo;
+    double ix[3] = {0}, ish[3] = {0}, ihd[3] = {0}, ith[3] = {0}, ihi[3] = {0}, ilo[3] = {0},
+           isw[3] = {0};
+    double *uq = malloc(2 * (size_t)t->n_ports * sizeof *uq), *si = uq + t->n_ports;
+    uint32_t nu = 0, ns = 0;
+    if (!uq)
+        return;
+    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
+        const struct tnode *tn = &t->nodes[v];
+        int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
+        const struct sw *w = pnet_sw(n, v);
+        for (unsigned pg = 0; pg < NPRIO; pg++) {
+            if (!((n->lossless >> pg) & 1))
+                continue;
+            unsigned kp = n->pool_of[pg];
+            double th = w->shared_used[kp] >= w->pool[kp]
+                            ? 0
+                            : n->sc->fabric.mmu_alpha * (double)(w->pool[kp] - w->shared_used[kp]);
+            ith[k] += th;
+            isw[k]++;
+            for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+                const struct ing_pg *g = &n->ports[p].ing[pg];
+                if (!g->shared && !g->hdrm && !((n->ports[p].xoff >> pg) & 1))
+                    continue;
+                ix[k] += (n->ports[p].xoff >> pg) & 1;
+                ish[k] += (double)g->shared;
+                ihd[k] += (double)g->hdrm;
+                ihi[k] += (double)g->shared >= 0.9 * th;
+                ilo[k] += (double)g->shared < 0.5 * th;
+            }
+        }
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            const struct tnode *pn = &t->nodes[t->ports[t->ports[p].peer].node];
+            if (tn->kind == NODE_LEAF && !tn->storage_side && pn->kind == NODE_SPINE)
+                uq[nu++] = (double)n->ports[p].q_bytes / 1e6;
+            if (tn->kind == NODE_SPINE && pn->kind == NODE_LEAF && !pn->storage_side) {
+                double b = 0;
+                for (unsigned pg = 0; pg < NPRIO; pg++)
+                    b += (double)(n->ports[p].ing[pg].shared + n->ports[p].ing[pg].hdrm);
+                si[ns++] = b / 1e6;
+            }
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        fprintf(stderr, "ing %s: xoff %g shared %.4g MB hdrm %.4g MB th %.4g MB >=0.9th %g <0.5th %g\n",
+                k == 0 ? "cleaf" : k == 1 ? "sleaf" : "spine", ix[k], ish[k] / 1e6, ihd[k] / 1e6,
+                isw[k] ? ith[k] / isw[k] / 1e6 : 0, ihi[k], ilo[k]);
+    qsort(uq, nu, sizeof *uq, cmp_dbl);
+    qsort(si, ns, sizeof *si, cmp_dbl);
+    fprintf(stderr, "dist uplinkq");
+    for (uint32_t q = 0; q <= 8 && nu; q++)
+        fprintf(stderr, " %.3g", uq[(nu - 1) * q / 8]);
+    fprintf(stderr, " | spine-ing");
+    for (uint32_t q = 0; q <= 8 && ns; q++)
+        fprintf(stderr, " %.3g", si[(ns - 1) * q / 8]);
+    fprintf(stderr, "\n");
+    free(uq);
+}
+#endif
 
 static void observe(struct hybrid *h)
 {
@@ -537,7 +593,6 @@ static void observe(struct hybrid *h)
     h->bs[h->bh] = h->seg;
     for (uint32_t i = 0; i < n->topo->n_ports; i++)
         h->bpq[(size_t)h->bh * n->topo->n_ports + i] = (float)n->ports[i].q_bytes;
-    ing_bytes(h);
     if (h->bn < BASE)
         h->bn++;
     /* the paused time since the last observation is off by the drift no
@@ -585,74 +640,8 @@ static void observe(struct hybrid *h)
         }
         fprintf(stderr, "spine-down %g ports: max %.4g rms %.4g, over 120 MB %g, under 40 MB %g\n",
                 sn, smax, sn ? sqrt(sss / sn) : 0, shot, scold);
-        if (getenv("CKPT_HYBRID_ING")) {
-            /* each switch tier's lossless ingress against its threshold */
-            double ix[3] = {0}, ish[3] = {0}, ihd[3] = {0}, ith[3] = {0}, ihi[3] = {0}, ilo[3] = {0},
-                   isw[3] = {0};
-            for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
-                const struct tnode *tn = &t->nodes[v];
-                int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
-                const struct sw *w = pnet_sw(n, v);
-                for (unsigned pg = 0; pg < NPRIO; pg++) {
-                    if (!((n->lossless >> pg) & 1))
-                        continue;
-                    unsigned kp = n->pool_of[pg];
-                    double th = w->shared_used[kp] >= w->pool[kp] ? 0
-                                : n->sc->fabric.mmu_alpha * (double)(w->pool[kp] - w->shared_used[kp]);
-                    ith[k] += th;
-                    isw[k]++;
-                    for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-                        const struct port *pp = &n->ports[p];
-                        if (!pp->ing[pg].shared && !pp->ing[pg].hdrm && !(pp->xoff & (1u << pg)))
-                            continue;
-                        ix[k] += (pp->xoff >> pg) & 1;
-                        ish[k] += (double)pp->ing[pg].shared;
-                        ihd[k] += (double)pp->ing[pg].hdrm;
-                        ihi[k] += (double)pp->ing[pg].shared >= 0.9 * th;
-                        ilo[k] += (double)pp->ing[pg].shared < 0.5 * th;
-                    }
-                }
-            }
-            /* the compute leaves' uplink queues and the spines' ingress
-             * bytes from them, in MB, ascending (a sample of 9) */
-            {
-                double uq[4096], si[4096];
-                uint32_t nu = 0, ns = 0;
-                for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
-                    const struct tnode *tn = &t->nodes[v];
-                    for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-                        const struct tnode *pn = &t->nodes[t->ports[t->ports[p].peer].node];
-                        if (tn->kind == NODE_LEAF && !tn->storage_side && pn->kind == NODE_SPINE && nu < 4096)
-                            uq[nu++] = (double)n->ports[p].q_bytes / 1e6;
-                        if (tn->kind == NODE_SPINE && pn->kind == NODE_LEAF && !pn->storage_side && ns < 4096) {
-                            double b = 0;
-                            for (unsigned pg = 0; pg < NPRIO; pg++)
-                                b += (double)(n->ports[p].ing[pg].shared + n->ports[p].ing[pg].hdrm);
-                            si[ns++] = b / 1e6;
-                        }
-                    }
-                }
-                for (uint32_t a = 1; a < nu; a++)
-                    for (uint32_t b = a; b > 0 && uq[b - 1] > uq[b]; b--) {
-                        double x = uq[b]; uq[b] = uq[b - 1]; uq[b - 1] = x;
-                    }
-                for (uint32_t a = 1; a < ns; a++)
-                    for (uint32_t b = a; b > 0 && si[b - 1] > si[b]; b--) {
-                        double x = si[b]; si[b] = si[b - 1]; si[b - 1] = x;
-                    }
-                fprintf(stderr, "dist uplinkq");
-                for (int q = 0; q <= 8 && nu; q++)
-                    fprintf(stderr, " %.3g", uq[(nu - 1) * q / 8]);
-                fprintf(stderr, " | spine-ing");
-                for (int q = 0; q <= 8 && ns; q++)
-                    fprintf(stderr, " %.3g", si[(ns - 1) * q / 8]);
-                fprintf(stderr, "\n");
-            }
-            for (int k = 0; k < 3; k++)
-                fprintf(stderr, "ing %s: xoff %g shared %.4g MB hdrm %.4g MB th %.4g MB >=0.9th %g <0.5th %g\n",
-                        k == 0 ? "cleaf" : k == 1 ? "sleaf" : "spine", ix[k], ish[k] / 1e6, ihd[k] / 1e6,
-                        isw[k] ? ith[k] / isw[k] / 1e6 : 0, ihi[k], ilo[k]);
-        }
+        if (getenv("CKPT_HYBRID_ING"))
+            trace_ingress(n);
         fprintf(stderr,
                 "obs %.6f state %.6f q %.4g %.4g %.4g %.4g %.4g paused %g %g %g %g %g sum %.6g "
                 "credited %.6g\n",
@@ -739,18 +728,7 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
 
 /* The share of a queue one jump moves at most (its bend bounds it first:
  * port_move; 0.25 carried less, 1 jumped less on the scaled row). */
-#ifdef CKPT_HYBRID_TRACE
-static double move_max(void)
-{
-    const char *e = getenv("CKPT_HYBRID_MOVEMAX");
-    return e ? atof(e) : 0.5;
-}
-#define MOVE_MAX move_max()
-#define MOVE_LAG (getenv("CKPT_HYBRID_MOVELAG") ? 0.5 : MOVE_MAX)
-#else
 #define MOVE_MAX 0.5
-#define MOVE_LAG MOVE_MAX
-#endif
 
 /* Standard errors of a carried decline's slope that count to the lag. */
 #define CARRY_SD 3
@@ -1629,7 +1607,7 @@ static void port_slopes(struct hybrid *h)
     uint32_t np = n->topo->n_ports, m = h->bn / 2;
     double x[BASE], y[BASE], u[BASE];
     uint32_t sg[BASE];
-    memset(h->pslope, 0, 4 * (size_t)np * sizeof *h->pslope);
+    memset(h->pslope, 0, 3 * (size_t)np * sizeof *h->pslope);
     if (m < BASE_MIN / 2)
         return;
     for (uint32_t j = 0; j < m; j++) {
@@ -1643,19 +1621,9 @@ static void port_slopes(struct hybrid *h)
         /* a last hop's queue is its host's own backlog (the jump credits
          * each receiver its rate): no move between hosts (cluster-100k:
          * 19 MB moved between storage nodes' queues, completion -0.64%) */
-        if (n->ports[p].is_host)
+        if (n->ports[p].is_host || t->nodes[t->ports[t->ports[p].peer].node].kind < NODE_LEAF)
             continue;
         double mean = 0, b, se, b1, c;
-        for (uint32_t j = 0; j < m; j++) {
-            uint32_t i = (h->bh + BASE - (m - 1) + j) % BASE;
-            y[j] = h->bpi[(size_t)i * np + p];
-            mean += y[j];
-        }
-        if (mean > 0 && fit_slope(x, y, sg, m, &b, &se) && b < -DRIFT_SD * se)
-            h->islope[p] = b;
-        if (t->nodes[t->ports[t->ports[p].peer].node].kind < NODE_LEAF)
-            continue;
-        mean = 0;
         for (uint32_t j = 0; j < m; j++) {
             uint32_t i = (h->bh + BASE - (m - 1) + j) % BASE;
             y[j] = h->bpq[(size_t)i * np + p];
@@ -1701,7 +1669,7 @@ static void move_room(const struct hybrid *h, double dt, double *want, double *g
         for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
             if (!h->pslope[p])
                 continue;
-            double s = port_move(h, p, dt), cap = MOVE_LAG * (double)n->ports[p].q_bytes;
+            double s = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
             *want += fabs(s);
             s = fmax(-cap, fmin(cap, s));
             up += s > 0 ? s : 0;
@@ -1788,49 +1756,6 @@ static void gather(struct hybrid *h, const struct port *p)
     }
 }
 
-/* The relaxation: a switch's ingress ports whose bytes fall (their
- * upstream queues run short while the others stay at the threshold) let
- * the shared pool free up and the threshold rise, and the pauses the
- * other ports set lift. Over dt each such ingress gives up its fitted
- * decline, at most MOVE_MAX of its bytes: its transfers' first packets in
- * the switch's queues leave (their senders send them later: fk < 0) and
- * their buffer is released (fgo), with the resumes that frees. Run
- * before the trades, which then leave those transfers alone. */
-static void relax_plan(struct hybrid *h, const struct tnode *tn, double dt, double wire)
-{
-    struct pnet *n = h->n;
-    uint32_t *want = h->xsup, any = 0;
-    for (uint32_t j = 0; j < tn->nports; j++) {
-        const struct port *p = &n->ports[tn->first_port + j];
-        double b = h->islope[tn->first_port + j], have = 0;
-        for (unsigned pg = 0; pg < NPRIO; pg++)
-            have += (double)(p->ing[pg].shared + p->ing[pg].hdrm);
-        double x = b < 0 ? fmin(-b * dt, MOVE_MAX * have) / wire : 0;
-        want[j] = (uint32_t)x;
-        any |= want[j];
-    }
-    if (!any)
-        return;
-    for (uint32_t e = tn->first_port; e < tn->first_port + tn->nports; e++) {
-        if (!n->ports[e].q_bytes)
-            continue;
-        gather(h, &n->ports[e]);
-        struct qwalk w = {&n->ports[e], 0, 0, NULL};
-        for (const struct packet *pk; (pk = qwalk_next(&w));) {
-            uint32_t f = pk->flow;
-            if (pk->kind != PK_DATA || pk->trim || !want[pk->in_port] || h->fstamp[f] != h->stamp ||
-                !movable(h, f) || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] ||
-                h->fmax[f] >= last_psn(n, &n->flows[f]))
-                continue;
-            uint32_t kk = h->fcnt[f] < want[pk->in_port] ? h->fcnt[f] : want[pk->in_port];
-            h->fk[f] = -(int32_t)kk;
-            h->fb[f] = h->fmin[f];
-            h->fgo[f] = kk;
-            want[pk->in_port] -= kk;
-        }
-    }
-}
-
 /* The backlog's moves between a switch's queues over a jump of d: where
  * its ports' queues drift apart while their sum holds (a full switch's
  * shared buffer), the falling ones' first packets of a transfer leave
@@ -1845,9 +1770,6 @@ static void follow_plan(struct hybrid *h, uint64_t d)
     const struct topo *t = n->topo;
     double dt = ps_to_s(d), wire = (double)(n->mtu + n->wire_overhead);
     memset(h->fk, 0, (size_t)n->n_flows * sizeof *h->fk);
-    memset(h->fgo, 0, (size_t)n->n_flows * sizeof *h->fgo);
-    const char *rx_ = getenv("CKPT_HYBRID_RELAX");
-    int relax = rx_ ? atoi(rx_) : 0;
     if (!h->pfit)
         return; /* (ECMP: a transfer's packets on one path, in order) */
 #ifdef CKPT_HYBRID_TRACE
@@ -1866,10 +1788,8 @@ static void follow_plan(struct hybrid *h, uint64_t d)
             up += s > 0 ? s : 0;
             down += s < 0 ? -s : 0;
         }
-        double mv = floor(fmin(up, down)), net = relax & 2 ? floor(down - mv) : 0;
-        if ((relax & 1) || ((relax & 4) && tn->kind == NODE_SPINE))
-            relax_plan(h, tn, dt, wire);
-        if (mv + net < 1)
+        double mv = floor(fmin(up, down));
+        if (mv < 1)
             continue;
         /* the falling queues' first packets, transfer by transfer */
         memset(h->xsup, 0, tn->nports * NPRIO * sizeof *h->xsup);
@@ -1878,7 +1798,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
             double s = port_share(h, p, dt, wire);
             if (s >= 0)
                 continue;
-            double want = floor(-s * (mv + net) / down);
+            double want = floor(-s * mv / down);
             if (want < 1)
                 continue;
             gather(h, &n->ports[p]);
@@ -1934,11 +1854,8 @@ static void follow_plan(struct hybrid *h, uint64_t d)
         for (uint32_t j = 0; j < nl; j++) {
             uint32_t f = h->fl[j], x = h->fout[f];
             uint32_t back = h->xsup[x] < (uint32_t)-h->fk[f] ? h->xsup[x] : (uint32_t)-h->fk[f];
+            h->fk[f] += (int32_t)back;
             h->xsup[x] -= back;
-            if (relax & 2)
-                h->fgo[f] = back; /* released */
-            else
-                h->fk[f] += (int32_t)back;
         }
     }
 }
@@ -1986,9 +1903,7 @@ static uint64_t sweep(struct hybrid *h, struct port *p, unsigned prio)
             uint64_t wire = pkt_wire(n, pk);
             /* a moved packet's buffer goes to the one put in its place
              * (follow_put: the same ingress) */
-            if (h->fk[pk->flow] >= 0 || h->fgo[pk->flow]) {
-                h->fgo[pk->flow] -= h->fk[pk->flow] < 0;
-                h->frel += h->fk[pk->flow] < 0 ? wire : 0;
+            if (h->fk[pk->flow] >= 0) {
                 mmu_release(n, s, pk);
                 gone += wire;
             }
@@ -2491,10 +2406,10 @@ void hybrid_loop(struct pnet *n)
             h.ncap[h.why]++;
 #endif
 #ifdef CKPT_HYBRID_TRACE /* a line a jump, to stderr */
-            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s, moved %.4g MB, released %.4g MB, uncarried %.3f\n",
+            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s, moved %.4g MB, uncarried %.3f\n",
                     ps_to_s(n->now - d), ps_to_s(d), (unsigned long long)h.ends,
                     n->n_flows - (uint32_t)n->flows_done, h.err_s * 1e6, h.drift, h.lag, h.cpr,
-                    h.crel, h.perr, h.eu, h.euc, h.tlag, (double)h.fmoved / 1e6, (double)h.frel / 1e6, h.wlag);
+                    h.crel, h.perr, h.eu, h.euc, h.tlag, (double)h.fmoved / 1e6, h.wlag);
 #endif
             h.skipped += d;
             h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
