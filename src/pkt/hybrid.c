@@ -478,6 +478,81 @@ static uint64_t *slot(struct hybrid *h, uint32_t back)
 }
 
 /* Record a snapshot now; the history restarts when a transfer started. */
+#ifdef CKPT_HYBRID_TRACE
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Where the pause tree relaxes (session 31): per switch tier, the lossless
+ * ingress (port, priority group) pairs holding bytes, in XOFF, their shared
+ * and headroom bytes, the mean dynamic threshold and how many sit at 0.9 of
+ * it or under half; then the compute leaves' uplink queues and the spines'
+ * ingress bytes from the compute leaves, MB, at nine quantiles (a move is
+ * ingress-neutral: it parts the first, never the second). */
+static void trace_ingress(struct pnet *n)
+{
+    const struct topo *t = n->topo;
+    double ix[3] = {0}, ish[3] = {0}, ihd[3] = {0}, ith[3] = {0}, ihi[3] = {0}, ilo[3] = {0},
+           isw[3] = {0};
+    double *uq = malloc(2 * (size_t)t->n_ports * sizeof *uq), *si = uq + t->n_ports;
+    uint32_t nu = 0, ns = 0;
+    if (!uq)
+        return;
+    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
+        const struct tnode *tn = &t->nodes[v];
+        int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
+        const struct sw *w = pnet_sw(n, v);
+        for (unsigned pg = 0; pg < NPRIO; pg++) {
+            if (!((n->lossless >> pg) & 1))
+                continue;
+            unsigned kp = n->pool_of[pg];
+            double th = w->shared_used[kp] >= w->pool[kp]
+                            ? 0
+                            : n->sc->fabric.mmu_alpha * (double)(w->pool[kp] - w->shared_used[kp]);
+            ith[k] += th;
+            isw[k]++;
+            for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+                const struct ing_pg *g = &n->ports[p].ing[pg];
+                if (!g->shared && !g->hdrm && !((n->ports[p].xoff >> pg) & 1))
+                    continue;
+                ix[k] += (n->ports[p].xoff >> pg) & 1;
+                ish[k] += (double)g->shared;
+                ihd[k] += (double)g->hdrm;
+                ihi[k] += (double)g->shared >= 0.9 * th;
+                ilo[k] += (double)g->shared < 0.5 * th;
+            }
+        }
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            const struct tnode *pn = &t->nodes[t->ports[t->ports[p].peer].node];
+            if (tn->kind == NODE_LEAF && !tn->storage_side && pn->kind == NODE_SPINE)
+                uq[nu++] = (double)n->ports[p].q_bytes / 1e6;
+            if (tn->kind == NODE_SPINE && pn->kind == NODE_LEAF && !pn->storage_side) {
+                double b = 0;
+                for (unsigned pg = 0; pg < NPRIO; pg++)
+                    b += (double)(n->ports[p].ing[pg].shared + n->ports[p].ing[pg].hdrm);
+                si[ns++] = b / 1e6;
+            }
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        fprintf(stderr, "ing %s: xoff %g shared %.4g MB hdrm %.4g MB th %.4g MB >=0.9th %g <0.5th %g\n",
+                k == 0 ? "cleaf" : k == 1 ? "sleaf" : "spine", ix[k], ish[k] / 1e6, ihd[k] / 1e6,
+                isw[k] ? ith[k] / isw[k] / 1e6 : 0, ihi[k], ilo[k]);
+    qsort(uq, nu, sizeof *uq, cmp_dbl);
+    qsort(si, ns, sizeof *si, cmp_dbl);
+    fprintf(stderr, "dist uplinkq");
+    for (uint32_t q = 0; q <= 8 && nu; q++)
+        fprintf(stderr, " %.3g", uq[(nu - 1) * q / 8]);
+    fprintf(stderr, " | spine-ing");
+    for (uint32_t q = 0; q <= 8 && ns; q++)
+        fprintf(stderr, " %.3g", si[(ns - 1) * q / 8]);
+    fprintf(stderr, "\n");
+    free(uq);
+}
+#endif
+
 static void observe(struct hybrid *h)
 {
     struct pnet *n = h->n;
@@ -565,6 +640,8 @@ static void observe(struct hybrid *h)
         }
         fprintf(stderr, "spine-down %g ports: max %.4g rms %.4g, over 120 MB %g, under 40 MB %g\n",
                 sn, smax, sn ? sqrt(sss / sn) : 0, shot, scold);
+        if (getenv("CKPT_HYBRID_ING"))
+            trace_ingress(n);
         fprintf(stderr,
                 "obs %.6f state %.6f q %.4g %.4g %.4g %.4g %.4g paused %g %g %g %g %g sum %.6g "
                 "credited %.6g\n",
