@@ -477,7 +477,6 @@ static uint64_t *slot(struct hybrid *h, uint32_t back)
     return &h->snap[(size_t)((h->head + h->slots - back) % h->slots) * h->nc];
 }
 
-/* Record a snapshot now; the history restarts when a transfer started. */
 #ifdef CKPT_HYBRID_TRACE
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -553,6 +552,7 @@ static void trace_ingress(struct pnet *n)
 }
 #endif
 
+/* Record a snapshot now; the history restarts when a transfer started. */
 static void observe(struct hybrid *h)
 {
     struct pnet *n = h->n;
