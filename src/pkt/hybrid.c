@@ -2391,6 +2391,22 @@ void hybrid_loop(struct pnet *n)
     while (ok && pnet_run_before(n, b)) {
         n->now = b;
         observe(&h);
+#ifdef CKPT_HYBRID_TRACE /* named transfers' bytes delivered, by time */
+        if (getenv("CKPT_HYBRID_FLOWS")) {
+            char *e = getenv("CKPT_HYBRID_FLOWS");
+            fprintf(stderr, "flows at %.6f:", ps_to_s(n->now));
+            for (char *q = e, *x; *q; q = x) {
+                unsigned long i = strtoul(q, &x, 10);
+                if (x == q)
+                    break; /* not a number: the list ends */
+                if (i < n->n_flows)
+                    fprintf(stderr, " %lu %llu", i, (unsigned long long)n->flows[i].recv);
+                while (*x == ',')
+                    x++;
+            }
+            fprintf(stderr, "\n");
+        }
+#endif
         if (h.chk_d && --h.chk_n == 0)
             check_after(&h);
         double spread;
