@@ -490,7 +490,9 @@ static int ackq_push(struct pnet *n, struct flow *f, const struct packet *c)
         f->ackq_tc = k;
         f->ackq_ti = 0;
     }
-    f->ackq_tc->p[f->ackq_ti++] = *c;
+    struct packet *r = &f->ackq_tc->p[f->ackq_ti++];
+    *r = *c;
+    pkt_tail_ahead(f->ackq_tc, r);
     return 0;
 }
 

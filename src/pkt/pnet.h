@@ -655,6 +655,24 @@ static inline void pnet_chunk_free(struct pnet *n, struct pkt_chunk *c)
 #define CHUNK_KEEP_MAX (2 * PKT_SLAB_CHUNKS)
 void pnet_chunk_share(struct pnet *n);
 
+/* After record r went to a tail chunk: the line the next record ends on,
+ * fetched for writing now. A quiet tail (a wire or queue with a packet per
+ * tens of us) writes a new line of its chunk long after the chunk came
+ * warm off the free list: the miss is taken here, off the next push's
+ * path. After a chunk's last slot the line is another chunk's (a hint
+ * only, never read; a load in the CKPT_PREFETCH_LOADS build, so there the
+ * last slot fetches nothing). */
+static inline void pkt_tail_ahead(const struct pkt_chunk *c, const struct packet *r)
+{
+#ifdef CKPT_PREFETCH_LOADS
+    if (r == &c->p[PKT_CHUNK - 1])
+        return;
+#else
+    (void)c;
+#endif
+    ckpt_prefetch_w((const char *)(r + 2) - 1);
+}
+
 /* The head; q must not be empty. */
 static inline struct packet *pktq_head(const struct pktq *q)
 {
@@ -676,7 +694,9 @@ static inline int pktq_push(struct pnet *n, struct pktq *q, const struct packet 
         q->tc = c;
         q->ti = 0;
     }
-    q->tc->p[q->ti++] = *p;
+    struct packet *r = &q->tc->p[q->ti++];
+    *r = *p;
+    pkt_tail_ahead(q->tc, r);
     q->len++;
     q->bytes += wire;
     return 0;
@@ -723,7 +743,9 @@ static inline int wire_push(struct pnet *n, struct port *p, const struct packet 
         p->wire_tc = c;
         p->wire_ti = 0;
     }
-    p->wire_tc->p[p->wire_ti++] = *pk;
+    struct packet *r = &p->wire_tc->p[p->wire_ti++];
+    *r = *pk;
+    pkt_tail_ahead(p->wire_tc, r);
     return 0;
 }
 

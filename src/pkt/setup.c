@@ -84,6 +84,10 @@ struct pkt_chunk *pnet_chunk_alloc(struct pnet *n)
     struct pkt_chunk *c = n->free_chunks;
     n->free_chunks = c->next;
     n->n_free--;
+    /* the next one's first line, which its first record is written to: a
+     * chunk's first lines were read long before it was freed */
+    if (n->free_chunks)
+        ckpt_prefetch_w(n->free_chunks);
     return c;
 }
 
