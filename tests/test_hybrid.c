@@ -815,6 +815,35 @@ static void hybrid_jumps_within_watch(void)
     hybrid_against_packet(&sc, 0.05, 0.05, 0.05);
 }
 
+/* The steady incast with a sample pending long after its last transfer's
+ * end (telemetry.interval 10 s): once every transfer has ended hybrid has
+ * nothing to skip and runs on as the packet engine, unobserved (main
+ * observed every period up to the sample, 10 s / 41 us of them), and the
+ * fraction skipped is of the time up to that end, not up to the sample. */
+static void hybrid_stops_observing_after_last_end(void)
+{
+    struct scenario sc;
+    struct results a, b;
+    incast(&sc, 64, CC_NONE);
+    if (run(&sc, ENGINE_HYBRID, &a))
+        return;
+    test_set(&sc, "telemetry.interval=10s");
+    if (run(&sc, ENGINE_HYBRID, &b) == 0) {
+        CHECKF(b.hybrid.jumps == a.hybrid.jumps && b.completion_s == a.completion_s,
+               "%u jumps, %.9g s against %u, %.9g s", b.hybrid.jumps, b.completion_s,
+               a.hybrid.jumps, a.completion_s);
+        CHECKF(a.hybrid.observations > 0 && b.hybrid.observations <= a.hybrid.observations + 1,
+               "%llu observations against %llu", (unsigned long long)b.hybrid.observations,
+               (unsigned long long)a.hybrid.observations);
+        CHECKF(b.hybrid.fraction > 0.5 && rel(b.hybrid.fraction, a.hybrid.fraction) < 1e-9 &&
+                   rel(b.hybrid.fraction, b.hybrid.skipped_s / b.completion_s) < 0.01,
+               "fraction %.6f against %.6f (%.6g s of %.6g s)", b.hybrid.fraction,
+               a.hybrid.fraction, b.hybrid.skipped_s, b.completion_s);
+        results_release(&b);
+    }
+    results_release(&a);
+}
+
 SUITE(suite_hybrid) = {
     {"evq_shift_moves_all_but_kept", evq_shift_moves_all_but_kept},
     {"hybrid_steady_incast_within_1pct", hybrid_steady_incast_within_1pct},
@@ -841,5 +870,6 @@ SUITE(suite_hybrid) = {
     {"hybrid_3tier_drains_within_bars", hybrid_3tier_drains_within_bars},
     {"hybrid_clustered_ends_not_passed", hybrid_clustered_ends_not_passed},
     {"hybrid_jumps_within_watch", hybrid_jumps_within_watch},
+    {"hybrid_stops_observing_after_last_end", hybrid_stops_observing_after_last_end},
     {NULL, NULL},
 };

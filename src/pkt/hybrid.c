@@ -2311,9 +2311,18 @@ void hybrid_loop(struct pnet *n)
     if (!ok)
         n->oom = 1;
     uint64_t b = why ? UINT64_MAX : n->now + h.period; /* unsupported: as the packet engine */
+    uint64_t jend = 0; /* the last jump's end */
     while (ok && pnet_run_before(n, b)) {
         n->now = b;
+        /* every transfer ended, no training step or start to come: nothing
+         * left to fast-forward (a sample or a back end's drain keeps the
+         * run on), so the rest runs as the packet engine's, unobserved */
+        if (n->flows_done >= n->n_flows && n->tc.next_ps == UINT64_MAX) {
+            b = UINT64_MAX;
+            continue;
+        }
         observe(&h);
+        hf->observations++;
         if (h.chk_d && --h.chk_n == 0)
             check_after(&h);
         double spread;
@@ -2335,6 +2344,7 @@ void hybrid_loop(struct pnet *n)
                     h.crel, h.perr, h.eu, h.euc, h.tlag, (double)h.fmoved / 1e6, h.wlag);
 #endif
             h.skipped += d;
+            jend = n->now;
             h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
             h.err_s += spread * ps_to_s(d);
             h.share_s += h.wspread * ps_to_s(d);
@@ -2377,7 +2387,6 @@ void hybrid_loop(struct pnet *n)
     if (why)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
     hf->skipped_s = ps_to_s(h.skipped);
-    hf->fraction = n->now ? (double)h.skipped / (double)n->now : 0;
     /* reported: the receivers' term (the budget's) plus the writers'
      * shares': a jump carries each writer at its mean share, which is
      * only as sure as its spread between the windows, and the last
@@ -2406,5 +2415,15 @@ void hybrid_loop(struct pnet *n)
         if (f->done && h.tend[i] && h.tend[i] < f->done_ps)
             f->done_ps = h.tend[i] > f->first_tx_ps ? h.tend[i] : f->first_tx_ps;
     }
+    /* the fraction is of the time up to the last transfer's end (or the
+     * last jump's, past it under training traffic): a sample or a drain
+     * after it is no time hybrid could skip */
+    uint64_t span = n->now;
+    if (ok && n->n_flows && n->flows_done >= n->n_flows) {
+        span = jend;
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            span = n->flows[i].done_ps > span ? n->flows[i].done_ps : span;
+    }
+    hf->fraction = span ? fmin(1, (double)h.skipped / (double)span) : 0;
     release(&h);
 }

@@ -440,7 +440,9 @@ struct results {
         uint32_t ends_max;     /* the most one passed */
         double period_s;       /* the observation period */
         double skipped_s;      /* simulated time fast-forwarded */
-        double fraction;       /* skipped_s of the run's simulated time */
+        double fraction;       /* skipped_s of the simulated time up to the last
+                                * transfer's end */
+        uint64_t observations; /* periods observed (none after the last end) */
         double error_s;        /* completion-time error estimate: the spread of the
                                 * transfers' rates over the skipped time */
         double paused_error_s; /* paused-time error estimate: the drift no fit rules
