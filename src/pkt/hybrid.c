@@ -1171,13 +1171,6 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         CUT(W_START, t - now);
     if (t != UINT64_MAX && t - now < d)
         d = t - now;
-    uint64_t iv = n->sc->telemetry.interval_ps;
-    if (iv) { /* the next sample stays on its grid, after the jump */
-        uint64_t ns = (now + iv - 1) / iv * iv;
-        CUT(W_TEL, ns - now);
-        if (ns - now < d)
-            d = ns - now;
-    }
     /* the error estimate (spread x time skipped, summed) stays within the
      * budget's share of the simulated time */
     if (*spread > h->budget) {
@@ -1858,12 +1851,55 @@ static uint64_t sweep(struct hybrid *h, struct port *p, unsigned prio)
     return gone;
 }
 
+/* A jump's telemetry: its end; the first sample it crosses (UINT64_MAX:
+ * none) */
+struct tel_cross {
+    uint64_t end, first;
+};
+
 static int keep_time(const struct event *ev, void *ctx)
 {
-    (void)ctx;
+    struct tel_cross *tc = ctx;
     /* the workload's starts and the telemetry grid are the clock's, not
-     * the fabric's */
-    return EV_KIND(ev->type) == EV_FLOW_START || EV_KIND(ev->type) == EV_SAMPLE;
+     * the fabric's; a sample the jump crosses is written from its state
+     * (samples_crossed) and its event, moved off the grid, is dropped */
+    if (EV_KIND(ev->type) != EV_SAMPLE)
+        return EV_KIND(ev->type) == EV_FLOW_START;
+    if (ev->t >= tc->end)
+        return 1;
+    tc->first = ev->t < tc->first ? ev->t : tc->first;
+    return 0;
+}
+
+/* The samples a jump of d (now, after it) crossed, from first on the grid:
+ * the state the jump carries, its queues and pauses as after it (steady
+ * over it) and its counters (each transfer's bytes, the run's sums, the
+ * segments' bytes) credited in proportion to the time into it, so the
+ * series' totals stay monotone; each marked fast-forwarded. Then the next
+ * sample on the grid, while the run samples on. */
+static void samples_crossed(struct hybrid *h, uint64_t d, uint64_t first)
+{
+    struct pnet *n = h->n;
+    uint64_t iv = n->sc->telemetry.interval_ps, now = n->now, g = first;
+    const uint64_t *cr = h->cr;
+    for (; g < now; g += iv) {
+        double back = (double)(now - g) / (double)d; /* the credit not yet in */
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            n->flows[i].recv -= (uint64_t)(back * (double)cr[(size_t)i * FC_N + FC_RECV]);
+        for (size_t k = 0; k < NSUMS; k++)
+            n->sums[k] -= (uint64_t)(back * (double)cr[h->o_sum + k]);
+        n->now = g;
+        pnet_sample(n, 1);
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            n->flows[i].recv += (uint64_t)(back * (double)cr[(size_t)i * FC_N + FC_RECV]);
+        for (size_t k = 0; k < NSUMS; k++)
+            n->sums[k] += (uint64_t)(back * (double)cr[h->o_sum + k]);
+    }
+    n->now = now;
+    /* the crossed event lands at first + d, on the grid only when it is g */
+    if (first + d != g && (n->flows_done < n->n_flows || n->tc.next_ps != UINT64_MAX) &&
+        pnet_schedule(n, g, EV_SAMPLE, NULL, 0) < 0)
+        n->oom = 1;
 }
 
 /* The storage back ends' ingest levels d later (before the clock moves):
@@ -2151,7 +2187,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
     cr[h->o_sum + SUM_AT(bytes_sent)] = (uint64_t)((int64_t)bytes - (int64_t)(taken * mtu) + moved * (int64_t)mtu);
     cr[h->o_sum + SUM_AT(bytes_delivered)] = bytes;
     cr[h->o_sum + SUM_AT(pkts_delivered)] = bytes / mtu;
-    if (pnet_shift_events(n, d, keep_time, NULL) < 0) {
+    struct tel_cross tc = {n->now + d, UINT64_MAX};
+    if (pnet_shift_events(n, d, keep_time, &tc) < 0) {
         n->oom = 1;
         return -1;
     }
@@ -2269,6 +2306,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
 #ifdef CKPT_HYBRID_TRACE
     h->hwhy = W_HJUMP;
 #endif
+    if (tc.first != UINT64_MAX)
+        samples_crossed(h, d, tc.first);
     return 0;
 }
 

@@ -371,6 +371,8 @@ struct results {
     uint64_t *sample_delivered;
     uint64_t *sample_max_queue;    /* largest switch egress queue at each sample;
                                     * NULL: none (fluid) */
+    uint8_t *sample_ff;            /* 1 where a hybrid jump carried the sample (its
+                                    * state the jump's); NULL: none (fluid) */
     /* per writer completion (s; -1 = incomplete), with telemetry.ports, owned */
     uint32_t n_writer_s;
     double *writer_s;
