@@ -52,6 +52,9 @@ int pnet_run_before(struct pnet *n, uint64_t limit);
  * except those keep names (evq_shift's); -1 out of memory. */
 int pnet_shift_events(struct pnet *n, uint64_t d, int (*keep)(const struct event *ev, void *ctx),
                       void *ctx);
+/* A telemetry sample now (sched.c); ff: one a hybrid jump carried, marked
+ * so, the next left to the caller. */
+void pnet_sample(struct pnet *n, int ff);
 /* The earliest pending event's time, in any thread's queue (UINT64_MAX: none). */
 uint64_t pnet_next_event_t(struct pnet *n);
 /* The results and the invariants of the run n ended. */

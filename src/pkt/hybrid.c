@@ -1260,13 +1260,6 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         CUT(W_START, t - now);
     if (t != UINT64_MAX && t - now < d)
         d = t - now;
-    uint64_t iv = n->sc->telemetry.interval_ps;
-    if (iv) { /* the next sample stays on its grid, after the jump */
-        uint64_t ns = (now + iv - 1) / iv * iv;
-        CUT(W_TEL, ns - now);
-        if (ns - now < d)
-            d = ns - now;
-    }
     /* the error estimate (spread x time skipped, summed) stays within the
      * budget's share of the simulated time */
     if (*spread > h->budget) {
@@ -1947,12 +1940,55 @@ static uint64_t sweep(struct hybrid *h, struct port *p, unsigned prio)
     return gone;
 }
 
+/* A jump's telemetry: its end; the first sample it crosses (UINT64_MAX:
+ * none) */
+struct tel_cross {
+    uint64_t end, first;
+};
+
 static int keep_time(const struct event *ev, void *ctx)
 {
-    (void)ctx;
+    struct tel_cross *tc = ctx;
     /* the workload's starts and the telemetry grid are the clock's, not
-     * the fabric's */
-    return EV_KIND(ev->type) == EV_FLOW_START || EV_KIND(ev->type) == EV_SAMPLE;
+     * the fabric's; a sample the jump crosses is written from its state
+     * (samples_crossed) and its event, moved off the grid, is dropped */
+    if (EV_KIND(ev->type) != EV_SAMPLE)
+        return EV_KIND(ev->type) == EV_FLOW_START;
+    if (ev->t >= tc->end)
+        return 1;
+    tc->first = ev->t < tc->first ? ev->t : tc->first;
+    return 0;
+}
+
+/* The samples a jump of d (now, after it) crossed, from first on the grid:
+ * the state the jump carries, its queues and pauses as after it (steady
+ * over it) and its counters (each transfer's bytes, the run's sums, the
+ * segments' bytes) credited in proportion to the time into it, so the
+ * series' totals stay monotone; each marked fast-forwarded. Then the next
+ * sample on the grid, while the run samples on. */
+static void samples_crossed(struct hybrid *h, uint64_t d, uint64_t first)
+{
+    struct pnet *n = h->n;
+    uint64_t iv = n->sc->telemetry.interval_ps, now = n->now, g = first;
+    const uint64_t *cr = h->cr;
+    for (; g < now; g += iv) {
+        double back = (double)(now - g) / (double)d; /* the credit not yet in */
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            n->flows[i].recv -= (uint64_t)(back * (double)cr[(size_t)i * FC_N + FC_RECV]);
+        for (size_t k = 0; k < NSUMS; k++)
+            n->sums[k] -= (uint64_t)(back * (double)cr[h->o_sum + k]);
+        n->now = g;
+        pnet_sample(n, 1);
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            n->flows[i].recv += (uint64_t)(back * (double)cr[(size_t)i * FC_N + FC_RECV]);
+        for (size_t k = 0; k < NSUMS; k++)
+            n->sums[k] += (uint64_t)(back * (double)cr[h->o_sum + k]);
+    }
+    n->now = now;
+    /* the crossed event lands at first + d, on the grid only when it is g */
+    if (first + d != g && (n->flows_done < n->n_flows || n->tc.next_ps != UINT64_MAX) &&
+        pnet_schedule(n, g, EV_SAMPLE, NULL, 0) < 0)
+        n->oom = 1;
 }
 
 /* The storage back ends' ingest levels d later (before the clock moves):
@@ -2283,7 +2319,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
     cr[h->o_sum + SUM_AT(bytes_sent)] = (uint64_t)((int64_t)bytes - (int64_t)(taken * mtu) + moved * (int64_t)mtu);
     cr[h->o_sum + SUM_AT(bytes_delivered)] = bytes;
     cr[h->o_sum + SUM_AT(pkts_delivered)] = bytes / mtu;
-    if (pnet_shift_events(n, d, keep_time, NULL) < 0) {
+    struct tel_cross tc = {n->now + d, UINT64_MAX};
+    if (pnet_shift_events(n, d, keep_time, &tc) < 0) {
         n->oom = 1;
         return -1;
     }
@@ -2401,6 +2438,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
 #ifdef CKPT_HYBRID_TRACE
     h->hwhy = W_HJUMP;
 #endif
+    if (tc.first != UINT64_MAX)
+        samples_crossed(h, d, tc.first);
     return 0;
 }
 
@@ -2443,8 +2482,16 @@ void hybrid_loop(struct pnet *n)
     if (!ok)
         n->oom = 1;
     uint64_t b = why ? UINT64_MAX : n->now + h.period; /* unsupported: as the packet engine */
+    uint64_t jend = 0; /* the last jump's end */
     while (ok && pnet_run_before(n, b)) {
         n->now = b;
+        /* every transfer ended, no training step or start to come: nothing
+         * left to fast-forward (a sample or a back end's drain keeps the
+         * run on), so the rest runs as the packet engine's, unobserved */
+        if (n->flows_done >= n->n_flows && n->tc.next_ps == UINT64_MAX) {
+            b = UINT64_MAX;
+            continue;
+        }
         observe(&h);
 #ifdef CKPT_HYBRID_TRACE /* named transfers' bytes delivered, by time */
         if (getenv("CKPT_HYBRID_FLOWS")) {
@@ -2462,6 +2509,7 @@ void hybrid_loop(struct pnet *n)
             fprintf(stderr, "\n");
         }
 #endif
+        hf->observations++;
         if (h.chk_d && --h.chk_n == 0)
             check_after(&h);
         double spread;
@@ -2483,6 +2531,7 @@ void hybrid_loop(struct pnet *n)
                     h.crel, h.perr, h.eu, h.euc, h.tlag, (double)h.fmoved / 1e6, h.wlag);
 #endif
             h.skipped += d;
+            jend = n->now;
             h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
             h.err_s += spread * ps_to_s(d);
             h.share_s += h.wspread * ps_to_s(d);
@@ -2525,7 +2574,6 @@ void hybrid_loop(struct pnet *n)
     if (why)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
     hf->skipped_s = ps_to_s(h.skipped);
-    hf->fraction = n->now ? (double)h.skipped / (double)n->now : 0;
     /* reported: the receivers' term (the budget's) plus the writers'
      * shares': a jump carries each writer at its mean share, which is
      * only as sure as its spread between the windows, and the last
@@ -2554,5 +2602,15 @@ void hybrid_loop(struct pnet *n)
         if (f->done && h.tend[i] && h.tend[i] < f->done_ps)
             f->done_ps = h.tend[i] > f->first_tx_ps ? h.tend[i] : f->first_tx_ps;
     }
+    /* the fraction is of the time up to the last transfer's end (or the
+     * last jump's, past it under training traffic): a sample or a drain
+     * after it is no time hybrid could skip */
+    uint64_t span = n->now;
+    if (ok && n->n_flows && n->flows_done >= n->n_flows) {
+        span = jend;
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            span = n->flows[i].done_ps > span ? n->flows[i].done_ps : span;
+    }
+    hf->fraction = span ? fmin(1, (double)h.skipped / (double)span) : 0;
     release(&h);
 }

@@ -23,12 +23,19 @@
 
 /* Telemetry: every flow's sending rate and delivered bytes. Stops once
  * every flow is done, so it never keeps the run alive. */
-static void sample(struct pnet *n)
+void pnet_sample(struct pnet *n, int ff)
 {
     struct results *r = n->res;
     uint32_t k = r->n_samples, nf = n->sc->telemetry.flows ? n->n_flows : 0;
+    /* a sample a hybrid jump moved off the grid, or one it wrote already
+     * (the jump scheduled the next on the grid) */
+    if (n->now % n->sc->telemetry.interval_ps ||
+        (k && (double)n->now / (double)PS_PER_S <= r->sample_t[k - 1]))
+        return;
     if (telemetry_sample_room(n, k) < 0)
         return;
+    if (r->sample_ff)
+        r->sample_ff[k] = (uint8_t)ff;
     r->sample_t[k] = (double)n->now / (double)PS_PER_S;
     for (uint32_t i = 0; i < nf; i++) {
         const struct flow *f = &n->flows[i];
@@ -43,7 +50,7 @@ static void sample(struct pnet *n)
     telemetry_sample(n); /* also sets sample_max_queue[k] */
     r->n_samples = k + 1;
     r->n_sample_flows = nf;
-    if (n->flows_done < n->n_flows || n->tc.next_ps != UINT64_MAX)
+    if (!ff && (n->flows_done < n->n_flows || n->tc.next_ps != UINT64_MAX))
         pnet_schedule(n, n->now + n->sc->telemetry.interval_ps, EV_SAMPLE, NULL, 0);
 }
 
@@ -87,7 +94,7 @@ static inline __attribute__((always_inline)) void dispatch(struct pnet *n, const
         pfc_on_watchdog(n, ev->obj, ev->arg);
         break;
     case EV_SAMPLE:
-        sample(n);
+        pnet_sample(n, 0);
         break;
     case EV_CC_TIMER:
         n->tp->on_timer(n, ev->obj, ev->arg);

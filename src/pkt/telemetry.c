@@ -164,7 +164,12 @@ int telemetry_sample_room(struct pnet *n, uint32_t k)
     uint64_t *mq = realloc(r->sample_max_queue, c * sizeof *mq);
     if (mq)
         r->sample_max_queue = mq;
-    if (!t || !mq || (nf && (!rate || !del))) {
+    uint8_t *ff = realloc(r->sample_ff, c);
+    if (ff) { /* 0 unless a hybrid jump carried it */
+        memset(ff + n->sample_cap, 0, c - n->sample_cap);
+        r->sample_ff = ff;
+    }
+    if (!t || !mq || !ff || (nf && (!rate || !del))) {
         r->series.full = 1;
         return -1;
     }

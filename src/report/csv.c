@@ -7,6 +7,8 @@
  * nodes) timeseries.csv ends with their write rate, the bytes their ingest
  * buffers hold and each node's, and remaining_bytes counts what they have
  * still to write.
+ * A hybrid run's timeseries.csv and queues.csv end with fast_forwarded_flag:
+ * 1 on a sample a jump carried (its state the jump's: docs/report.md).
  * Without packet figures (fluid engine) queues and pauses do not exist: their
  * columns and files (queues.csv, pauses.csv, ports.csv) are left out; without
  * per-flow samples flows.csv is. */
@@ -47,6 +49,9 @@ static int write_timeseries(FILE *f, const struct results *r)
         char nm[SERIES_NAME_MAX];
         fprintf(f, ",%s_cache_bytes", series_node_name(s, s->store_node[j], nm, sizeof nm));
     }
+    int ff = r->hybrid.on && r->sample_ff;
+    if (ff)
+        fprintf(f, ",fast_forwarded_flag");
     fputc('\n', f);
     for (uint32_t i = 0; i < s->n && i < r->n_samples; i++) {
         fprintf(f, "%.9g,%llu,%u", r->sample_t[i], (unsigned long long)s->remaining[i],
@@ -78,6 +83,8 @@ static int write_timeseries(FILE *f, const struct results *r)
             for (uint32_t j = 0; s->cache && j < ns_b; j++)
                 fprintf(f, ",%llu", (unsigned long long)s->cache[(size_t)i * ns_b + j]);
         }
+        if (ff)
+            fprintf(f, ",%d", r->sample_ff[i]);
         fputc('\n', f);
     }
     return 0;
@@ -92,6 +99,9 @@ static int write_queues(FILE *f, const struct results *r, struct err *e)
     for (uint32_t j = 0; j < s->n_hot; j++)
         fprintf(f, ",%s_bytes",
                 series_link_label(s, s->hot[j].node, s->hot[j].peer, lb, sizeof lb));
+    int ff = r->hybrid.on && r->sample_ff;
+    if (ff)
+        fprintf(f, ",fast_forwarded_flag");
     fputc('\n', f);
     if (!s->n || !s->port_state)
         return 0;
@@ -110,6 +120,8 @@ static int write_queues(FILE *f, const struct results *r, struct err *e)
         fprintf(f, "%.9g", r->sample_t[i]);
         for (uint32_t j = 0; j < s->n_hot; j++)
             fprintf(f, ",%u", q[j]);
+        if (ff)
+            fprintf(f, ",%d", r->sample_ff[i]);
         fputc('\n', f);
     }
     free(hot);

@@ -265,6 +265,28 @@ static void ingest_plot(FILE *f, const struct scenario *sc, const struct results
     fprintf(f, "\nset yrange [*:*]\n");
 }
 
+/* Samples a hybrid jump carried (results' sample_ff), counted; with f,
+ * each run of them shaded grey behind the time plots that follow. */
+static uint32_t ff_spans(FILE *f, const struct results *r)
+{
+    uint32_t n = 0, runs = 0, ns = r->hybrid.on && r->sample_ff ? r->n_samples : 0;
+    for (uint32_t i = 0, j; i < ns; i = j + 1) {
+        for (j = i; j < ns && r->sample_ff[j]; j++)
+            ;
+        if (j == i)
+            continue;
+        n += j - i;
+        /* each sample's half intervals either side: a run of one is seen */
+        double a = i ? (r->sample_t[i - 1] + r->sample_t[i]) / 2 : r->sample_t[i],
+               b = j < r->n_samples ? (r->sample_t[j - 1] + r->sample_t[j]) / 2 : r->sample_t[j - 1];
+        if (f)
+            fprintf(f, "set object %u rect from %.9g, graph 0 to %.9g, graph 1 behind "
+                       "fc rgb '#e4e4e4' fs solid 1.0 noborder\n",
+                    ++runs, a * 1e3, b * 1e3);
+    }
+    return n;
+}
+
 static int write_script(const char *dir, const struct scenario *sc, const struct results *r,
                         int pause_rows, uint32_t paused_ports, int have[PLOT_COUNT])
 {
@@ -283,6 +305,7 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                "set grid\n"
                "set style data lines\n"
                "set xlabel 'simulated time (ms)'\n");
+    uint32_t ff = ff_spans(f, r);
     if (have[PLOT_QUEUES]) {
         fprintf(f, "set output 'queues.svg'\n"
                    "set title 'Egress queue of the %u ports with the largest peak (sampled every %s)'\n"
@@ -399,6 +422,8 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
         fprintf(f, "\nunset arrow 1\n unset label 1\n unset y2tics\n unset y2label\n"
                    " set ytics mirror\n set yrange [*:*]\n");
     }
+    if (ff) /* the plots that follow have other axes, or draw their own runs */
+        fprintf(f, "unset object\n");
     if (have[PLOT_CDF])
         fprintf(f, "set output 'cdf.svg'\n"
                    "set title 'Writer completion time: own start to last byte received'\n"
@@ -816,6 +841,13 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
     free(sum);
     free(ver);
     storage_section(o, r);
+    uint32_t ff = ff_spans(NULL, r);
+    if (ff)
+        fprintf(o, "<p class=\"noplot\">Grey spans in the time plots: %u samples that "
+                   "hybrid fast-forwarded. A jump carries them: queues and pauses as over "
+                   "the steady state it skipped, byte counts advanced in proportion to time "
+                   "(<code>fast_forwarded_flag</code> in timeseries.csv and queues.csv).</p>\n",
+                ff);
     for (int i = 0; i < PLOT_COUNT; i++) {
         int p = page_order[i];
         if (p == PLOT_FLOWS && !r->n_sample_flows)

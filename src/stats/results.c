@@ -13,6 +13,8 @@ void results_release(struct results *r)
     free(r->sample_rate);
     free(r->sample_delivered);
     free(r->sample_max_queue);
+    free(r->sample_ff);
+    r->sample_ff = NULL;
     arena_release(&r->writer_mem); /* writer_s */
     series_release(&r->series);
     free(r->training.begin_s);

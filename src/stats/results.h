@@ -371,6 +371,8 @@ struct results {
     uint64_t *sample_delivered;
     uint64_t *sample_max_queue;    /* largest switch egress queue at each sample;
                                     * NULL: none (fluid) */
+    uint8_t *sample_ff;            /* 1 where a hybrid jump carried the sample (its
+                                    * state the jump's); NULL: none (fluid) */
     /* per writer completion (s; -1 = incomplete), with telemetry.ports, owned */
     uint32_t n_writer_s;
     double *writer_s;
@@ -440,7 +442,9 @@ struct results {
         uint32_t ends_max;     /* the most one passed */
         double period_s;       /* the observation period */
         double skipped_s;      /* simulated time fast-forwarded */
-        double fraction;       /* skipped_s of the run's simulated time */
+        double fraction;       /* skipped_s of the simulated time up to the last
+                                * transfer's end */
+        uint64_t observations; /* periods observed (none after the last end) */
         double error_s;        /* completion-time error estimate: the spread of the
                                 * transfers' rates over the skipped time */
         double paused_error_s; /* paused-time error estimate: the drift no fit rules
