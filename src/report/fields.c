@@ -272,6 +272,8 @@ const struct result_field result_fields[] = {
      .off = AT(hybrid.fraction), .when = FW_HYBRID},
     {.name = "hybrid.jumps", .block = FB_RUN, .kind = FK_U32, .off = AT(hybrid.jumps),
      .when = FW_HYBRID},
+    {.name = "hybrid.observations", .block = FB_RUN, .kind = FK_U64,
+     .off = AT(hybrid.observations), .when = FW_HYBRID},
     {.name = "hybrid.ends_passed", .block = FB_RUN, .kind = FK_U64, .off = AT(hybrid.ends),
      .when = FW_HYBRID},
     {.name = "hybrid.ends_per_jump_max", .block = FB_RUN, .kind = FK_U32,

@@ -650,8 +650,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     const struct hybrid_figures *hy = &r->hybrid;
     if (hy->on) {
         char p[32], k[32], er[32], pe[32];
-        fprintf(out, "  hybrid      fast-forwarded %.1f%% of simulated time (%s) in %u jump%s, "
-                     "period %s; error estimates: completion %s, paused time %s (%.2g%%)%s%s%s\n",
+        fprintf(out, "  hybrid      fast-forwarded %.1f%% of the simulated time to the last "
+                     "transfer's end (%s) in %u jump%s, period %s; error estimates: completion %s, paused time %s (%.2g%%)%s%s%s\n",
                 100 * hy->fraction, fmt_secs(hy->skipped_s, k, sizeof k), hy->jumps,
                 hy->jumps == 1 ? "" : "s", fmt_secs(hy->period_s, p, sizeof p),
                 fmt_secs(hy->error_s, er, sizeof er), fmt_secs(hy->paused_error_s, pe, sizeof pe),
