@@ -399,9 +399,7 @@ static int init(struct hybrid *h, struct pnet *n)
     h->ftpl = calloc(nf, sizeof *h->ftpl);
     h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
     h->wcr = calloc(nf, sizeof *h->wcr);
-    if (!h->wcr)
-        return -1;
-    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup)
+    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup || !h->wcr)
         return -1;
     h->pend = h->pslope + np;
     h->pcurv = h->pend + np;
