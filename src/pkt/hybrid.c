@@ -71,7 +71,7 @@ struct hybrid {
     uint32_t w;                /* periods per window */
     double tol, budget;        /* the steady tolerance; the error's share of time */
     double err_s;              /* the error estimate so far (the budget's) */
-    double share_s;            /* the writers' shares' term of the reported one */
+    double share_s;            /* the writers' term of the reported one (check_writers) */
     double wspread;            /* the last jump_span's spread of the writers' shares */
     size_t o_port, o_sum, o_hist, o_q, nc;
     uint32_t slots;            /* 2w + 1 snapshots */
@@ -114,6 +114,12 @@ struct hybrid {
     double *rjm, *rnow;
     uint64_t chk_d;
     uint32_t chk_n;            /* observations until the check */
+    /* after every jump: each transfer's credit a period, the jump's length
+     * (0: none to check), observations until its check, and the writers'
+     * term it falls back to where no window follows it (the run ended) */
+    double *wcr, wpend;
+    uint64_t wchk_d;
+    uint32_t wchk_n;
     uint8_t *rdrain;
     uint32_t *dx, *hold, *droom;
     uint8_t *dq;               /* per port: priorities with packets to take */
@@ -392,7 +398,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->fb = calloc(7 * nf, sizeof *h->fb);
     h->ftpl = calloc(nf, sizeof *h->ftpl);
     h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
-    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup)
+    h->wcr = calloc(nf, sizeof *h->wcr);
+    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup || !h->wcr)
         return -1;
     h->pend = h->pslope + np;
     h->pcurv = h->pend + np;
@@ -482,6 +489,7 @@ static void release(struct hybrid *h)
     free(h->fb);
     free(h->ftpl);
     free(h->xsup);
+    free(h->wcr);
 }
 
 static uint64_t *slot(struct hybrid *h, uint32_t back)
@@ -2297,6 +2305,14 @@ static int jump(struct hybrid *h, uint64_t *dp)
         bytes += cr[(size_t)i * FC_N + FC_RECV];
         taken += h->dx[i];
     }
+    /* what this jump credits each writer a period, checked one window
+     * after it (a previous jump not checked yet: its fallback) */
+    if (h->wchk_d)
+        h->share_s += h->wpend;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        h->wcr[i] = sending(&n->flows[i]) ? (double)cr[(size_t)i * FC_N + FC_RECV] / k : 0;
+    h->wchk_d = d;
+    h->wchk_n = h->w;
 #ifdef CKPT_HYBRID_TRACE
     check_ingress(h, "before");
 #endif
@@ -2470,6 +2486,27 @@ static void check_after(struct hybrid *h)
     h->chk_d = 0;
 }
 
+/* A window after every jump: each writer still sending at the packets'
+ * rate against the rate the jump credited it. The completion error is made
+ * here, in the packets after the jumps, from the state they left (the last
+ * path group runs a few % off the packets' rate, either way): the credits'
+ * mean departure from it, weighted by the credits, x the jump's length is
+ * the writers' term (the spread between the windows before the jump saw a
+ * third of it). */
+static void check_writers(struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    const uint64_t *s0 = slot(h, 0), *s1 = slot(h, h->w);
+    double off = 0, all = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (h->wcr[i] > 0 && sending(&n->flows[i])) {
+            off += fabs(h->wcr[i] - (double)(s0[i * FC_N] - s1[i * FC_N]) / h->w);
+            all += h->wcr[i];
+        }
+    h->share_s += all > 0 ? off / all * ps_to_s(h->wchk_d) : h->wpend;
+    h->wchk_d = 0;
+}
+
 void hybrid_loop(struct pnet *n)
 {
     struct hybrid h;
@@ -2512,6 +2549,8 @@ void hybrid_loop(struct pnet *n)
         hf->observations++;
         if (h.chk_d && --h.chk_n == 0)
             check_after(&h);
+        if (h.wchk_d && --h.wchk_n == 0)
+            check_writers(&h);
         double spread;
         uint64_t d = jump_span(&h, &spread);
 #ifdef CKPT_HYBRID_TRACE /* the packets' own run, observed as a hybrid's */
@@ -2534,7 +2573,7 @@ void hybrid_loop(struct pnet *n)
             jend = n->now;
             h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
             h.err_s += spread * ps_to_s(d);
-            h.share_s += h.wspread * ps_to_s(d);
+            h.wpend = h.wspread * ps_to_s(d);
             /* only starts and samples kept their times: one now behind
              * the clock is a start jumped over */
             if (pnet_next_event_t(n) < n->now)
@@ -2574,9 +2613,11 @@ void hybrid_loop(struct pnet *n)
     if (why)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
     hf->skipped_s = ps_to_s(h.skipped);
-    /* reported: the receivers' term (the budget's) plus the writers'
-     * shares': a jump carries each writer at its mean share, which is
-     * only as sure as its spread between the windows, and the last
+    if (h.wchk_d) /* the last jump had no window after it */
+        h.share_s += h.wpend;
+    /* reported: the receivers' term (the budget's) plus the writers': a
+     * jump carries each writer at its mean share, and the packets after
+     * it run each at its own pace from the state it left; the last
      * writer's end is the completion */
     hf->error_s = h.err_s + h.share_s;
     hf->ends = h.ends;
