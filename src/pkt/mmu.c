@@ -180,10 +180,19 @@ __attribute__((always_inline)) inline void mmu_release_wire(struct pnet *n, stru
     left -= sh;
     in->ing[pg].reserve -= left < in->ing[pg].reserve ? left : in->ing[pg].reserve;
     s->used -= wire;
-    if ((in->xoff & (1u << pg)) && !in->ing[pg].hdrm &&
-        (!in->ing[pg].shared ||
-         in->ing[pg].shared + 2 * n->mtu_wire <= threshold(s, k, n->sc->fabric.mmu_alpha)))
-        pfc_send(n, in, pg, 0);
+    if (in->xoff & (1u << pg)) {
+        if (!in->ing[pg].hdrm &&
+            (!in->ing[pg].shared ||
+             in->ing[pg].shared + 2 * n->mtu_wire <= threshold(s, k, n->sc->fabric.mmu_alpha)))
+            pfc_send(n, in, pg, 0);
+        else {
+            /* the XON a later release sends reads these two lines, cold
+             * since the XOFF (pfc_send: the peer and link delay, the
+             * implicit XOFF's start) */
+            ckpt_prefetch(in);
+            ckpt_prefetch(&in->xoff_since[pg]);
+        }
+    }
 }
 
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
