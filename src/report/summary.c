@@ -650,17 +650,20 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     const struct hybrid_figures *hy = &r->hybrid;
     if (hy->on) {
         char p[32], k[32], er[32], pe[32];
+        /* two lines: the first what was skipped, the second what it may
+         * have cost (one line wrapped twice at 100 columns) */
         fprintf(out, "  hybrid      fast-forwarded %.1f%% of the simulated time to the last "
-                     "transfer's end (%s) in %u jump%s, period %s; error estimates: completion %s, paused time %s (%.2g%%)%s%s%s\n",
+                     "transfer's end (%s) in %u jump%s, period %s%s%s\n",
                 100 * hy->fraction, fmt_secs(hy->skipped_s, k, sizeof k), hy->jumps,
                 hy->jumps == 1 ? "" : "s", fmt_secs(hy->period_s, p, sizeof p),
-                fmt_secs(hy->error_s, er, sizeof er), fmt_secs(hy->paused_error_s, pe, sizeof pe),
-                100 * hy->paused_error_fraction,
-                /* estimates, not bounds; the largest queue has none */
-                hy->jumps ? " (estimates, not bounds; the largest queue carries none: "
-                            "docs/engine.md, \"Hybrid: validation\", compares them with the "
-                            "packet engine's)" : "",
                 hy->why[0] ? "; " : "", hy->why);
+        if (hy->jumps)
+            fprintf(out, "              error estimates, not bounds: completion %s, paused time %s "
+                         "(%.2g%%), largest queue none (docs/engine.md, \"Hybrid: validation\")\n",
+                    fmt_secs(hy->error_s, er, sizeof er),
+                    fmt_secs(hy->paused_error_s, pe, sizeof pe), 100 * hy->paused_error_fraction);
+        else
+            fprintf(out, "              no jump: every figure is the packet engine's\n");
     }
 }
 
