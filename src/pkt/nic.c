@@ -12,7 +12,7 @@
 
 /* A storage endpoint's back end: its node's first NIC holds the one ingest
  * buffer, drain and read side of all the node's NICs. */
-static struct nic *backend(struct pnet *n, uint32_t node)
+static inline struct nic *backend(struct pnet *n, uint32_t node)
 {
     const struct topo *t = n->topo;
     if (node < t->first_storage || node >= t->first_cleaf)
@@ -660,36 +660,39 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
         }
         return;
     }
-    if (pk->kind == PK_CNP) {
-        nic_on_cnp(n, f, pk->gen);
-        return;
-    }
-    if (pk->kind == PK_NAK) {
-        f->nak_ev = (uint8_t)pk->ev;
-        nic_on_nak(n, f, pk->psn);
-        return;
-    }
-    if (pk->kind == PK_RCACK) {
-        if (pk->ce && n->tp->on_ece) /* TCP's ECE: switches mark data only */
-            n->tp->on_ece(n, f);
-        if (pk->echo) /* an echo of the entropy of ack_pkts arrivals (REPS) */
-            lb_entropy_ack(n, f, pk);
-        nic_on_rc_ack(n, f, pk->psn);
-        return;
-    }
-    if (pk->kind == PK_CREDIT) {
-        rccc_on_credit(n, f, pk->psn);
-        return;
-    }
-    if (pk->kind == PK_ACK) {
-        struct nic *c = &n->nics[f->src];
-        c->outstanding -= pk->psn < c->outstanding ? pk->psn : c->outstanding;
-        if (n->req)
-            req_on_ack(n, f, pk->psn);
-        struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
-        if (p->state == PORT_IDLE)
-            port_kick(n, p);
-        return;
+    /* the control kinds: one test for a data packet (most arrivals) */
+    if (pk->kind != PK_DATA) {
+        if (pk->kind == PK_CNP) {
+            nic_on_cnp(n, f, pk->gen);
+            return;
+        }
+        if (pk->kind == PK_NAK) {
+            f->nak_ev = (uint8_t)pk->ev;
+            nic_on_nak(n, f, pk->psn);
+            return;
+        }
+        if (pk->kind == PK_RCACK) {
+            if (pk->ce && n->tp->on_ece) /* TCP's ECE: switches mark data only */
+                n->tp->on_ece(n, f);
+            if (pk->echo) /* an echo of the entropy of ack_pkts arrivals (REPS) */
+                lb_entropy_ack(n, f, pk);
+            nic_on_rc_ack(n, f, pk->psn);
+            return;
+        }
+        if (pk->kind == PK_CREDIT) {
+            rccc_on_credit(n, f, pk->psn);
+            return;
+        }
+        if (pk->kind == PK_ACK) {
+            struct nic *c = &n->nics[f->src];
+            c->outstanding -= pk->psn < c->outstanding ? pk->psn : c->outstanding;
+            if (n->req)
+                req_on_ack(n, f, pk->psn);
+            struct port *p = &n->ports[n->topo->nodes[f->src].first_port];
+            if (p->state == PORT_IDLE)
+                port_kick(n, p);
+            return;
+        }
     }
     f->rx_ev = (uint8_t)pk->ev; /* echoed by the ACK or NACK it asks for */
     f->rx_ce = pk->ce;

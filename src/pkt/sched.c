@@ -299,37 +299,47 @@ static void push_back(struct pnet *n, const struct event *e)
     pnet_push(n, e->t, e->seq, e->type, e->obj, e->arg);
 }
 
-/* Partition p's events of the window and those it schedules for itself
- * within it; returns the time of its last one. */
-static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64_t start)
+/* Partition p's events from list index i and those it schedules for
+ * itself; returns the time of its last one, *ran the count. limit: some
+ * event of the window may lie past n->time_limit_ps (else none can: every
+ * one is before n->wend). */
+static inline __attribute__((always_inline)) uint64_t
+part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_t *ran, int limit)
 {
-    uint32_t i = w->head[p];
-    uint64_t last = start, ran = 0;
-    w->head[p] = UINT32_MAX;
-    pnet_set_cur(n, p);
+    uint64_t k = 0;
     for (;;) {
         /* the event where it lies (dispatch reads it before its handler
          * runs, which may then reuse the FIFO's slot): no copy of it */
         struct event hev;
         const struct event *ev;
-        const struct event *f = near_first(n);
-        if (f && (i == UINT32_MAX || evq_before(f, &w->ev[i]))) {
-            if (f == n->wh) {
-                hev = heap_pop(n);
-                ev = &hev;
-            } else {
-                ev = f;
-                if (++n->wfh == n->wfn)
-                    n->wfh = n->wfn = 0;
-            }
-        } else if (i != UINT32_MAX) {
-            ev = &w->ev[i];
-            i = w->next[i];
+        size_t h = n->wfh;
+        if (i == UINT32_MAX && h < n->wfn && !n->whn) {
+            /* only the FIFO holds some (nine in ten): its head */
+            ev = &n->wf[h];
+            if (++h == n->wfn)
+                n->wfh = n->wfn = 0;
+            else
+                n->wfh = h;
         } else {
-            break;
+            const struct event *f = near_first(n);
+            if (f && (i == UINT32_MAX || evq_before(f, &w->ev[i]))) {
+                if (f == n->wh) {
+                    hev = heap_pop(n);
+                    ev = &hev;
+                } else {
+                    ev = f;
+                    if (++n->wfh == n->wfn)
+                        n->wfh = n->wfn = 0;
+                }
+            } else if (i != UINT32_MAX) {
+                ev = &w->ev[i];
+                i = w->next[i];
+            } else {
+                break;
+            }
         }
         uint64_t t = ev->t;
-        if (t > n->time_limit_ps) {
+        if (limit && t > n->time_limit_ps) {
             n->time_limit_hit = 1;
             continue;
         }
@@ -338,10 +348,27 @@ static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64
         last = t;
         n->now = t;
         dispatch(n, ev, 1);
-        ran++;
+        k++;
         if (n->oom)
             break;
     }
+    *ran = k;
+    return last;
+}
+
+/* Partition p's events of the window and those it schedules for itself
+ * within it; returns the time of its last one. */
+static uint64_t window_part(struct pnet *n, struct window *w, uint32_t p, uint64_t start)
+{
+    uint32_t i = w->head[p];
+    uint64_t last, ran;
+    w->head[p] = UINT32_MAX;
+    pnet_set_cur(n, p);
+    /* the time limit's test only in a window that reaches past it */
+    if (n->wend - 1 > n->time_limit_ps)
+        last = part_events(n, w, i, start, &ran, 1);
+    else
+        last = part_events(n, w, i, start, &ran, 0);
     /* counted per partition, not per event; progress as run_event's (two
      * threads: at their meeting, with both threads' counts) */
     if ((n->events & ~UINT64_C(0xffff)) != ((n->events + ran) & ~UINT64_C(0xffff)) && n->res &&
