@@ -180,10 +180,17 @@ __attribute__((always_inline)) inline void mmu_release_wire(struct pnet *n, stru
     left -= sh;
     in->ing[pg].reserve -= left < in->ing[pg].reserve ? left : in->ing[pg].reserve;
     s->used -= wire;
+    /* headroom in use: the PG is paused upstream (its XOFF went as it
+     * filled) and no XON goes yet, known from the PG's line alone, without
+     * the ingress line's xoff */
+    if (in->ing[pg].hdrm) {
+        ckpt_prefetch(in);
+        ckpt_prefetch(&in->xoff_since[pg]);
+        return;
+    }
     if (in->xoff & (1u << pg)) {
-        if (!in->ing[pg].hdrm &&
-            (!in->ing[pg].shared ||
-             in->ing[pg].shared + 2 * n->mtu_wire <= threshold(s, k, n->sc->fabric.mmu_alpha)))
+        if (!in->ing[pg].shared ||
+            in->ing[pg].shared + 2 * n->mtu_wire <= threshold(s, k, n->sc->fabric.mmu_alpha))
             pfc_send(n, in, pg, 0);
         else {
             /* the XON a later release sends reads these two lines, cold

@@ -646,6 +646,10 @@ static inline void pnet_chunk_free(struct pnet *n, struct pkt_chunk *c)
     c->next = n->free_chunks;
     n->free_chunks = c;
     n->n_free++;
+    /* the next allocation takes it (LIFO) and writes its first record
+     * there: that line was read long before its last one, which freed it
+     * (pnet_chunk_alloc's hint is of the head then, which this free moved) */
+    ckpt_prefetch_w(c);
 }
 
 /* Several threads: a thread keeps at most CHUNK_KEEP_MAX free chunks
