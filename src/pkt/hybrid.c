@@ -2498,11 +2498,24 @@ static void check_writers(struct hybrid *h)
     struct pnet *n = h->n;
     const uint64_t *s0 = slot(h, 0), *s1 = slot(h, h->w);
     double off = 0, all = 0;
+#ifdef CKPT_HYBRID_TRACE
+    double sgn = 0;
+    uint32_t nw = 0;
+#endif
     for (uint32_t i = 0; i < n->n_flows; i++)
         if (h->wcr[i] > 0 && sending(&n->flows[i])) {
             off += fabs(h->wcr[i] - (double)(s0[i * FC_N] - s1[i * FC_N]) / h->w);
             all += h->wcr[i];
+#ifdef CKPT_HYBRID_TRACE
+            sgn += (double)(s0[i * FC_N] - s1[i * FC_N]) / h->w - h->wcr[i];
+            nw++;
+#endif
         }
+#ifdef CKPT_HYBRID_TRACE /* the writers' term, a line a jump checked */
+    fprintf(stderr, "writers at %.6f: jump %.6f s, %u writers, departure %.4f (signed %+.4f), term %.1f us\n",
+            ps_to_s(n->now), ps_to_s(h->wchk_d), nw, all > 0 ? off / all : 0, all > 0 ? sgn / all : 0,
+            all > 0 ? off / all * ps_to_s(h->wchk_d) * 1e6 : h->wpend * 1e6);
+#endif
     h->share_s += all > 0 ? off / all * ps_to_s(h->wchk_d) : h->wpend;
     h->wchk_d = 0;
 }
