@@ -8,7 +8,8 @@
 # more than 1% or paused time or the largest queue more than 5%.
 # Cases are scaled (the SETS column, the same for both engines) to what the
 # packet engine runs in under a minute or two here; the model scenarios keep
-# their fabric and writers and take a smaller custom model.
+# their fabric and writers and take a smaller custom model (cluster-100k-12500:
+# the 12,500-node row's own fabric, ~2 min of packet CPU, 1.4 GB a run).
 # Usage: bench/hybrid.sh [path/to/ckptnet] [case-name-filter]
 bin=${1:-./build/ckptnet}
 only=${2:-}
@@ -24,6 +25,7 @@ bench-1024-dcqcn|scenarios/bench-1024.yaml|transport.cc=dcqcn
 bench-1024-3tier|scenarios/bench-1024-3tier.yaml|
 cluster-100k|scenarios/cluster-100k.yaml|cluster.nodes=640 storage.nodes=20 model.name=custom model.params=10000000000
 cluster-100k-3tier|scenarios/cluster-100k.yaml|cluster.nodes=640 storage.nodes=40 fabric.tiers=3 fabric.hosts_per_leaf=32 fabric.leaves_per_pod=5 fabric.spines_per_pod=32 model.name=custom model.params=5000000000
+cluster-100k-12500|scenarios/cluster-100k.yaml|model.name=custom model.params=20000000000
 converged-async-70b|scenarios/converged-async-70b.yaml|model.name=custom model.params=100000000
 dcp-async-llama3-70b|scenarios/dcp-async-llama3-70b.yaml|model.name=custom model.params=7000000000
 llama3-405b-production|scenarios/llama3-405b-production.yaml|model.name=custom model.params=10000000000
