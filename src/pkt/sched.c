@@ -479,8 +479,14 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
                     ckpt_prefetch(o + 192);
                 /* a PFC frame: its priority's pause start, which an XON
                  * reads (on a line apart; pfc.c) */
-                if (kind == EV_PAUSE)
-                    ckpt_prefetch(&((const struct port *)e->obj)->pause_since[e->arg & 0xff]);
+                if (kind == EV_PAUSE) {
+                    const struct port *pp = e->obj;
+                    ckpt_prefetch(&pp->pause_since[e->arg & 0xff]);
+                    /* an XON (quanta 0): the unpause's kick reads its
+                     * queue, cold since the pause */
+                    if (!(e->arg & 0x7fffff00u))
+                        ckpt_prefetch(&pp->q[e->arg & 0xff]);
+                }
             }
         }
         uint64_t last = n->oom ? 0 : window_part(n, w, p, start);
