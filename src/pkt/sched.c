@@ -461,7 +461,8 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
             uint32_t q = w->touched[reverse ? nt - 2 - k : k + 1];
             const struct event *e = &w->ev[w->head[q]];
             uint32_t kind = EV_KIND(e->type);
-            if (q < n->whole && is_switch_node(n, q)) { /* its buffer counters */
+            int sw = q < n->whole && is_switch_node(n, q);
+            if (sw) { /* its buffer counters */
                 ckpt_prefetch(pnet_sw(n, q));
                 ckpt_prefetch((const char *)pnet_sw(n, q) + 64);
             }
@@ -482,9 +483,10 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
                 if (kind == EV_PAUSE) {
                     const struct port *pp = e->obj;
                     ckpt_prefetch(&pp->pause_since[e->arg & 0xff]);
-                    /* an XON (quanta 0): the unpause's kick reads its
-                     * queue, cold since the pause */
-                    if (!(e->arg & 0x7fffff00u))
+                    /* an XON (quanta 0) at a switch: the unpause's kick
+                     * reads its queue, cold since the pause (a host's
+                     * queue holds CNPs only, mostly empty) */
+                    if (sw && !(e->arg & 0x7fffff00u))
                         ckpt_prefetch(&pp->q[e->arg & 0xff]);
                 }
             }
