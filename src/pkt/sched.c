@@ -461,7 +461,8 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
             uint32_t q = w->touched[reverse ? nt - 2 - k : k + 1];
             const struct event *e = &w->ev[w->head[q]];
             uint32_t kind = EV_KIND(e->type);
-            if (q < n->whole && is_switch_node(n, q)) { /* its buffer counters */
+            int sw = q < n->whole && is_switch_node(n, q);
+            if (sw) { /* its buffer counters */
                 ckpt_prefetch(pnet_sw(n, q));
                 ckpt_prefetch((const char *)pnet_sw(n, q) + 64);
             }
@@ -479,8 +480,15 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
                     ckpt_prefetch(o + 192);
                 /* a PFC frame: its priority's pause start, which an XON
                  * reads (on a line apart; pfc.c) */
-                if (kind == EV_PAUSE)
-                    ckpt_prefetch(&((const struct port *)e->obj)->pause_since[e->arg & 0xff]);
+                if (kind == EV_PAUSE) {
+                    const struct port *pp = e->obj;
+                    ckpt_prefetch(&pp->pause_since[e->arg & 0xff]);
+                    /* an XON (quanta 0) at a switch: the unpause's kick
+                     * reads its queue, cold since the pause (a host's
+                     * queue holds CNPs only, mostly empty) */
+                    if (sw && !(e->arg & 0x7fffff00u))
+                        ckpt_prefetch(&pp->q[e->arg & 0xff]);
+                }
             }
         }
         uint64_t last = n->oom ? 0 : window_part(n, w, p, start);
