@@ -9,12 +9,11 @@
 #include "../core/units.h"
 
 #define WD_RESTORE 0x8u /* arg flag: a restoration check */
-/* EV_PAUSE arg flag: an XOFF whose refreshes are implicit. Its sender
+/* PFC_TRAIN (pnet.h), an XOFF whose refreshes are implicit: its sender
  * refreshes it every half pause until its XON, which arrives before the
  * pause could run out (refresh period < pause time, same link delay), so
  * the receiver stays paused until the XON and the refresh frames change
  * only counters, which pfc_settle adds when the train stops. */
-#define PFC_TRAIN 0x80000000u
 
 /* Pause time of `quanta` 512-bit (64-byte) quanta at the port's rate, in ps.
  * Exact: quanta x 512 x 10^12 does not fit in 64 bits above 36,028 quanta. */
@@ -106,7 +105,7 @@ void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff)
     if (__builtin_expect(n->cap != NULL, 0))
         capture_pfc(n, in, prio, quanta);
     pnet_schedule(n, n->now + in->delay_ps, EV_PAUSE, &n->ports[in->peer],
-                  prio | quanta << 8 | train);
+                  pfc_arg(prio, quanta) | train);
 }
 
 void pfc_on_refresh(struct pnet *n, struct port *in, uint32_t arg)
@@ -118,7 +117,7 @@ void pfc_on_refresh(struct pnet *n, struct port *in, uint32_t arg)
     if (__builtin_expect(n->cap != NULL, 0))
         capture_pfc(n, in, prio, n->sc->fabric.pfc_quanta);
     pnet_schedule(n, n->now + in->delay_ps, EV_PAUSE, &n->ports[in->peer],
-                  prio | n->sc->fabric.pfc_quanta << 8);
+                  pfc_arg(prio, n->sc->fabric.pfc_quanta));
     pnet_schedule(n, n->now + half_ps(n, in), EV_PFC_REFRESH, in, arg);
 }
 
@@ -135,8 +134,8 @@ static void unpause(struct pnet *n, struct port *p, unsigned prio)
 
 void pfc_on_frame(struct pnet *n, struct port *p, uint32_t arg)
 {
-    unsigned prio = arg & 0xff;
-    uint32_t quanta = (arg & ~PFC_TRAIN) >> 8;
+    unsigned prio = pfc_arg_prio(arg);
+    uint32_t quanta = pfc_arg_quanta(arg);
     uint8_t bit = (uint8_t)(1u << prio);
     if (n->sc->fabric.pfc_watchdog) /* only its restoration reads it */
         p->last_pause_rx[prio] = n->now;

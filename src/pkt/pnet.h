@@ -978,6 +978,22 @@ void telemetry_progress(struct pnet *n);
 void telemetry_progress_of(struct pnet *n, uint64_t events, uint64_t delivered);
 
 /* pfc.c: pause frames, pause expiry and refresh, the watchdog */
+/* An EV_PAUSE event's argument: the priority in the low byte, the quanta
+ * above it (0: an XON), PFC_TRAIN on an XOFF whose refreshes are implicit
+ * (pfc.c). sched.c's prefetch reads it too. */
+#define PFC_TRAIN 0x80000000u
+static inline uint32_t pfc_arg(unsigned prio, uint32_t quanta)
+{
+    return prio | quanta << 8;
+}
+static inline unsigned pfc_arg_prio(uint32_t arg)
+{
+    return arg & 0xff;
+}
+static inline uint32_t pfc_arg_quanta(uint32_t arg)
+{
+    return (arg & ~PFC_TRAIN) >> 8;
+}
 void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff);
 /* set-up: pfc_half_ps, from the ports' rates and delays */
 void pfc_setup(struct pnet *n);

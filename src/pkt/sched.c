@@ -482,12 +482,12 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
                  * reads (on a line apart; pfc.c) */
                 if (kind == EV_PAUSE) {
                     const struct port *pp = e->obj;
-                    ckpt_prefetch(&pp->pause_since[e->arg & 0xff]);
+                    ckpt_prefetch(&pp->pause_since[pfc_arg_prio(e->arg)]);
                     /* an XON (quanta 0) at a switch: the unpause's kick
                      * reads its queue, cold since the pause (a host's
                      * queue holds CNPs only, mostly empty) */
-                    if (sw && !(e->arg & 0x7fffff00u))
-                        ckpt_prefetch(&pp->q[e->arg & 0xff]);
+                    if (sw && !pfc_arg_quanta(e->arg))
+                        ckpt_prefetch(&pp->q[pfc_arg_prio(e->arg)]);
                 }
             }
         }
