@@ -915,7 +915,8 @@ static void hybrid_samples_inside_jumps_marked(void)
  * in the packets after the jumps, which the estimate from the windows
  * before them (0.61 ms) missed. Each jump's writers are checked one window
  * after it against what it credited them, both ways: the estimate covers
- * the error and stays under the 1% bar. */
+ * the error and stays under the 1% bar; the jumps' terms in quadrature keep
+ * it within 3x the error (their sum was 2.82 ms, 4.0x). */
 static void hybrid_estimate_covers_after_jumps(void)
 {
     static const char *const keys[] = {"model.name=custom", "model.params=4000000000",
@@ -938,7 +939,8 @@ static void hybrid_estimate_covers_after_jumps(void)
     if (rc[0] == 0 && rc[1] == 0) {
         const struct hybrid_figures *hf = &r[1].hybrid;
         double err = fabs(r[1].completion_s - r[0].completion_s);
-        CHECKF(hf->jumps >= 1 && err > 0 && err <= hf->error_s && hf->error_s < 0.01 * r[0].completion_s,
+        CHECKF(hf->jumps >= 1 && err > 0 && err <= hf->error_s && hf->error_s < 0.01 * r[0].completion_s &&
+                   hf->error_s <= 3 * err,
                "%u jumps; error estimate %.6g s, error %.6g s", hf->jumps, hf->error_s, err);
     }
     for (int k = 0; k < 2; k++)
