@@ -99,6 +99,13 @@ expect_error bad_phase "--phase: expected one of save, restore, both" run --phas
     ok engine_option || bad engine_option
 "$bin" run --engine=auto | grep -q '^  engine      auto: .* <= [0-9.e+]* ([0-9]* s at [0-9.]* M events/s): packet$' &&
     ok engine_auto_says_why || bad engine_auto_says_why
+# hybrid with no jump (the default scenario: its fill never steadies) says
+# its figures are the packet engine's, and gives no error estimate
+"$bin" run --engine hybrid >"$tmp/h0" &&
+    grep -q '^  hybrid      fast-forwarded 0.0% .* in 0 jumps, period ' "$tmp/h0" &&
+    grep -q "^              no jump: every figure is the packet engine's$" "$tmp/h0" &&
+    ! grep -q 'error estimates' "$tmp/h0" &&
+    ok hybrid_no_jump_says_packet || bad hybrid_no_jump_says_packet
 # auto past 8 s of packet engine: hybrid where the fluid figure would ignore
 # the pauses and hybrid jumps (8 x 10 GB into one node: ~1.6e8 events), the
 # reason and the JSON say so (with the completion's and the paused time's

@@ -2512,19 +2512,20 @@ static void check_writers(struct hybrid *h)
             nw++;
 #endif
         }
+    double term = all > 0 ? off / all * ps_to_s(h->wchk_d) : h->wpend;
 #ifdef CKPT_HYBRID_TRACE /* the writers' term, a line a jump checked */
     fprintf(stderr, "writers at %.6f: jump %.6f s, %u writers, departure %.4f (signed %+.4f), term %.1f us\n",
             ps_to_s(n->now), ps_to_s(h->wchk_d), nw, all > 0 ? off / all : 0, all > 0 ? sgn / all : 0,
-            all > 0 ? off / all * ps_to_s(h->wchk_d) * 1e6 : h->wpend * 1e6);
+            term * 1e6);
 #endif
     /* a checked jump's term in quadrature with the others': the
      * departures' signs change from jump to jump (BENCHMARKS.md, session
      * 32: 18 bed and full-row runs covered at 1.17-27x, 18-56% narrower
      * than their sum); a fallback's spread stays linear */
     if (all > 0)
-        h->share_sq += (off / all * ps_to_s(h->wchk_d)) * (off / all * ps_to_s(h->wchk_d));
+        h->share_sq += term * term;
     else
-        h->share_s += h->wpend;
+        h->share_s += term;
     h->wchk_d = 0;
 }
 

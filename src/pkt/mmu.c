@@ -162,6 +162,14 @@ static __attribute__((noinline)) int trim_admit(struct pnet *n, struct sw *s, st
     return mmu_admit(n, s, in, out, pk);
 }
 
+/* The XON a later release sends reads these two lines, cold since the
+ * XOFF (pfc_send: the peer and link delay, the implicit XOFF's start). */
+static inline void xon_ahead(const struct port *in, unsigned pg)
+{
+    ckpt_prefetch(in);
+    ckpt_prefetch(&in->xoff_since[pg]);
+}
+
 /* Inlined into port_kick (link-time optimisation), which has the packet's
  * wire bytes at hand: a call a switch hop less. */
 __attribute__((always_inline)) inline void mmu_release_wire(struct pnet *n, struct sw *s,
@@ -184,21 +192,15 @@ __attribute__((always_inline)) inline void mmu_release_wire(struct pnet *n, stru
      * filled) and no XON goes yet, known from the PG's line alone, without
      * the ingress line's xoff */
     if (in->ing[pg].hdrm) {
-        ckpt_prefetch(in);
-        ckpt_prefetch(&in->xoff_since[pg]);
+        xon_ahead(in, pg);
         return;
     }
     if (in->xoff & (1u << pg)) {
         if (!in->ing[pg].shared ||
             in->ing[pg].shared + 2 * n->mtu_wire <= threshold(s, k, n->sc->fabric.mmu_alpha))
             pfc_send(n, in, pg, 0);
-        else {
-            /* the XON a later release sends reads these two lines, cold
-             * since the XOFF (pfc_send: the peer and link delay, the
-             * implicit XOFF's start) */
-            ckpt_prefetch(in);
-            ckpt_prefetch(&in->xoff_since[pg]);
-        }
+        else
+            xon_ahead(in, pg);
     }
 }
 
