@@ -56,8 +56,18 @@ static void ring_remove(struct flow **rr, struct flow *f)
 
 static struct flow **ring_of(struct pnet *n, struct nic *nic, const struct flow *f);
 
+/* None of the run's variants a pull tests is on (request slots, RCCC's
+ * credit, the storage window, the read rate, entropies, training, work
+ * after a send): its pulls run pull_ring's copy without their tests. */
+static inline int pull_plain(const struct pnet *n)
+{
+    return !n->req && !n->rccc && !n->window && !n->read_bps && !n->entropies && !n->n_train &&
+           !n->after_send;
+}
+
 void nic_flow_start(struct pnet *n, struct flow *f)
 {
+    f->tx_plain = (uint8_t)pull_plain(n); /* a training step clears it */
     if (f->bytes == 0) {
         f->done = 1;
         f->done_ps = f->first_tx_ps = n->now;
@@ -131,8 +141,10 @@ static void after_send(struct pnet *n, struct flow *f, const struct packet *pk)
     }
 }
 
-/* Pacing and the retransmission timer after f's packet pk left. */
-static inline void sent_packet(struct pnet *n, struct flow *f, const struct packet *pk)
+/* Pacing and the retransmission timer after f's packet pk left; plain:
+ * the run has no work after a send (pull_plain). */
+static inline __attribute__((always_inline)) void sent_packet(struct pnet *n, struct flow *f,
+                                                             const struct packet *pk, int plain)
 {
     uint64_t wire = pkt_wire(n, pk);
     uint64_t rate = n->tp->on_send(n, f, wire);
@@ -142,7 +154,7 @@ static inline void sent_packet(struct pnet *n, struct flow *f, const struct pack
     f->last_send = n->now;
     f->last_wire = (uint32_t)wire;
     f->next_send = rate >= f->line_bps ? n->now : n->now + units_ser_ps(wire, rate);
-    if (n->after_send)
+    if (!plain && n->after_send)
         after_send(n, f, pk);
 }
 
@@ -174,10 +186,12 @@ static void resend_one(struct pnet *n, struct flow *f, struct packet *pk)
 
 /* The next packet of ring *rr: the first queue pair in round-robin order
  * whose pacing allows one. PULL_NONE: none ready (*soonest: the earliest
- * that will be); PULL_WINDOW: the storage window holds it back. */
+ * that will be); PULL_WINDOW: the storage window holds it back. plain (a
+ * constant): the copy for runs with no variant on (pull_plain), which the
+ * compiler strips of their tests. */
 static inline __attribute__((always_inline)) int
 pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uint64_t *soonest,
-          struct packet *pk)
+          struct packet *pk, const int plain)
 {
     struct flow *f = *rr;
     if (!f)
@@ -186,7 +200,7 @@ pull_ring(struct pnet *n, struct port *p, struct nic *nic, struct flow **rr, uin
 again:
     /* storage.protocol: a flow whose rank has no request slot free waits */
     while (f->next_send > n->now || (p->paused & (1u << f->prio)) ||
-           (n->req && !req_gate(n, f, soonest))) {
+           (!plain && n->req && !req_gate(n, f, soonest))) {
         if (!(p->paused & (1u << f->prio)) && f->next_send > n->now &&
             f->next_send < *soonest)
             *soonest = f->next_send;
@@ -204,7 +218,7 @@ again:
             return PULL_NONE;
         goto again;
     }
-    if (__builtin_expect(n->rccc != NULL, 0) && rccc_blocked(n, f)) {
+    if (!plain && __builtin_expect(n->rccc != NULL, 0) && rccc_blocked(n, f)) {
         /* RCCC: out of credit; a credit packet wakes it (rccc.c) */
         f->next_send = UINT64_MAX;
         f = f->next;
@@ -214,9 +228,9 @@ again:
     }
     if (f->sr_pending) { /* ooo: the one packet its receiver asked for */
         resend_one(n, f, pk);
-        if (n->rccc)
+        if (!plain && n->rccc)
             rccc_spend(n, f);
-        sent_packet(n, f, pk);
+        sent_packet(n, f, pk, plain);
         *rr = f->next;
         if (f->sent == f->bytes && !f->sr_pending)
             ring_remove(rr, f), f->active = 0;
@@ -227,15 +241,15 @@ again:
      * the window is not full, so a request that does not end on a packet
      * boundary may overshoot it by less than a packet: holding that packet
      * back would leave the request short and never acknowledged. */
-    if (n->window && !pnet_is_train(n, f->id) && f->sent >= f->max_sent &&
+    if (!plain && n->window && !pnet_is_train(n, f->id) && f->sent >= f->max_sent &&
         nic->outstanding >= n->window) {
         n->window_stalls++;
         return PULL_WINDOW; /* an ACK kicks the port */
     }
     /* restore.read_rate: a storage node sends what its back end has read */
     uint64_t read_t = 0;
-    if (n->read_bps && p->node >= n->topo->first_storage && p->node < n->topo->first_cleaf &&
-        f->sent >= f->max_sent) {
+    if (!plain && n->read_bps && p->node >= n->topo->first_storage &&
+        p->node < n->topo->first_cleaf && f->sent >= f->max_sent) {
         uint64_t left = f->bytes - f->sent, mtu = n->mtu;
         read_t = backend(n, p->node)->read_t + units_ser_ps(left < mtu ? left : mtu, n->read_bps);
         if (read_t > n->now) {
@@ -245,7 +259,7 @@ again:
         }
     }
     make_data(n, f, pk);
-    if (n->entropies)
+    if (!plain && n->entropies)
         lb_entropy_send(n, f, pk, f->sent < f->max_sent ? LB_EV_REWIND : LB_EV_NEW);
     if (read_t)
         backend(n, p->node)->read_t = read_t;
@@ -254,7 +268,7 @@ again:
         if (n->now < n->first_tx_ps)
             n->first_tx_ps = n->now;
     }
-    int tr = pnet_is_train(n, f->id);
+    int tr = !plain && pnet_is_train(n, f->id);
     if (f->sent < f->max_sent) {
         n->retx_bytes += pk->payload; /* go-back-N resends */
         n->train_retx += tr ? pk->payload : 0;
@@ -264,13 +278,13 @@ again:
         n->train_sent += tr ? pk->payload : 0;
         f->max_sent = f->sent + pk->payload;
         nic->outstanding += tr ? 0 : pk->payload; /* the storage window is the checkpoint's */
-        if (n->req)
+        if (!plain && n->req)
             req_sent(n, f, f->sent, pk->payload);
-        if (n->rccc)
+        if (!plain && n->rccc)
             rccc_spend(n, f);
     }
     f->sent += pk->payload;
-    sent_packet(n, f, pk);
+    sent_packet(n, f, pk, plain);
     *rr = f->next;
     if (f->sent == f->bytes) {
         f->active = 0;
@@ -283,8 +297,9 @@ int nic_pull(struct pnet *n, struct port *p, struct packet *pk)
 {
     struct nic *nic = &n->nics[p->node];
     uint64_t soonest = UINT64_MAX;
-    if (!nic->rr_train) { /* one class */
-        int st = pull_ring(n, p, nic, &nic->rr, &soonest, pk);
+    if (!nic->rr_train) { /* one class; the ring's flows share the run's tx_plain */
+        int st = nic->rr && nic->rr->tx_plain ? pull_ring(n, p, nic, &nic->rr, &soonest, pk, 1)
+                                              : pull_ring(n, p, nic, &nic->rr, &soonest, pk, 0);
         if (st == PULL_NONE && soonest != UINT64_MAX)
             port_wake_at(n, p, soonest);
         return st == PULL_OK;
@@ -303,7 +318,7 @@ int nic_pull(struct pnet *n, struct port *p, struct packet *pk)
     }
     int stalled = 0, got = 0;
     for (int k = 0; k < 2 && !got; k++) {
-        int st = pull_ring(n, p, nic, order[k], &soonest, pk);
+        int st = pull_ring(n, p, nic, order[k], &soonest, pk, 0);
         stalled |= st == PULL_WINDOW;
         got = st == PULL_OK;
     }

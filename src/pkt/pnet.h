@@ -294,6 +294,9 @@ struct flow {
     /* the sender's copy of gen below (nic_train_step sets both): its
      * packets carry it, and gen's line is the receiver's */
     uint8_t tx_gen;
+    /* the run has none of a pull's variants (nic.c pull_plain): its pulls
+     * skip their tests. A run's fact, copied here where a pull reads */
+    uint8_t tx_plain;
     uint64_t cap_bps, line_bps;
     uint64_t max_sent;        /* highest byte offset ever sent (retransmission) */
     struct flow *prev;
@@ -371,7 +374,8 @@ _Static_assert(FLOW_RX_LINE(recv) && FLOW_RX_LINE(rx_bytes) && FLOW_RX_LINE(expe
 #define FLOW_TX_LINE(f) (offsetof(struct flow, f) / 64 == 1)
 _Static_assert(FLOW_TX_LINE(next) && FLOW_TX_LINE(sent) && FLOW_TX_LINE(next_send) &&
                    FLOW_TX_LINE(last_send) && FLOW_TX_LINE(last_wire) &&
-                   FLOW_TX_LINE(sr_pending) && FLOW_TX_LINE(tx_gen) && FLOW_TX_LINE(cap_bps) &&
+                   FLOW_TX_LINE(sr_pending) && FLOW_TX_LINE(tx_gen) && FLOW_TX_LINE(tx_plain) &&
+                   FLOW_TX_LINE(cap_bps) &&
                    FLOW_TX_LINE(line_bps) && FLOW_TX_LINE(max_sent) &&
                    offsetof(struct flow, feed) < 64,
                "a flow's sending state left its first two lines");
