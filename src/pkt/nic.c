@@ -65,9 +65,19 @@ static inline int pull_plain(const struct pnet *n)
            !n->after_send;
 }
 
+/* None of the run's variants an arrival tests is on (RCCC, trimming, the
+ * storage window or request slots, loss recovery's ACKs, training, a
+ * transport's hook for data): nic_receive's copy without their tests. */
+static inline int rx_plain_run(const struct pnet *n)
+{
+    return !n->rccc && !n->trim && !n->window && !n->req && !n->recover && !n->n_train &&
+           !n->tp->on_data;
+}
+
 void nic_flow_start(struct pnet *n, struct flow *f)
 {
-    f->tx_plain = (uint8_t)pull_plain(n); /* a training step clears it */
+    f->tx_plain = (uint8_t)pull_plain(n); /* a training step clears both */
+    f->rx_plain = (uint8_t)rx_plain_run(n);
     if (f->bytes == 0) {
         f->done = 1;
         f->done_ps = f->first_tx_ps = n->now;
@@ -664,10 +674,13 @@ void nic_train_step(struct pnet *n)
     }
 }
 
-void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
+/* nic_receive's body; plain (a constant): the copy for runs with no
+ * variant on (rx_plain_run), which the compiler strips of their tests. */
+static inline __attribute__((always_inline)) void receive(struct pnet *n, uint32_t node,
+                                                         struct flow *f, struct packet *pk,
+                                                         const int plain)
 {
-    struct flow *f = &n->flows[pk->flow];
-    if (pk->gen != f->gen) {
+    if (!plain && pk->gen != f->gen) {
         /* a training packet of an earlier step, still in the fabric */
         if (pk->kind == PK_DATA) {
             n->discarded_bytes += pk->payload;
@@ -711,9 +724,9 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     }
     f->rx_ev = (uint8_t)pk->ev; /* echoed by the ACK or NACK it asks for */
     f->rx_ce = pk->ce;
-    if (__builtin_expect(n->rccc != NULL, 0)) /* the first one asks for credit */
+    if (!plain && __builtin_expect(n->rccc != NULL, 0)) /* the first one asks for credit */
         rccc_on_arrival(n, node, f);
-    if (__builtin_expect(pk->trim, 0)) {
+    if (!plain && __builtin_expect(pk->trim, 0)) {
         nic_on_trimmed(n, node, f, pk);
         return;
     }
@@ -735,7 +748,7 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     }
     if (!nic_accepts(n, node, f, pk)) {
         n->discarded_bytes += pk->payload;
-        n->train_discarded += pnet_is_train(n, pk->flow) ? pk->payload : 0;
+        n->train_discarded += !plain && pnet_is_train(n, pk->flow) ? pk->payload : 0;
         return;
     }
     uint64_t done_at = n->now;
@@ -766,10 +779,10 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
     if (__builtin_expect(f->fwd_n != 0, 0))
         store_fwd_arrived(n, f);
     n->bytes_delivered += pk->payload;
-    n->train_delivered += pnet_is_train(n, pk->flow) ? pk->payload : 0;
+    n->train_delivered += !plain && pnet_is_train(n, pk->flow) ? pk->payload : 0;
     n->pkts_delivered++;
     /* a request is acknowledged once all of it is in (bytes in the PSN field) */
-    if ((n->window || n->req) && !pnet_is_train(n, pk->flow)) {
+    if (!plain && (n->window || n->req) && !pnet_is_train(n, pk->flow)) {
         uint64_t req = n->sc->storage.request_size;
         uint64_t upto = f->recv == f->rx_bytes ? f->rx_bytes : f->recv / req * req;
         if (upto > f->acked) {
@@ -778,11 +791,11 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
             f->acked = upto;
         }
     }
-    if (f->recv == f->rx_bytes && n->recover) { /* the last packet asks for an ACK */
+    if (!plain && f->recv == f->rx_bytes && n->recover) { /* the last packet asks for an ACK */
         n->rc_acks++;
         nic_send_control(n, node, f, PK_RCACK, f->expect_psn);
     }
-    if (f->recv == f->rx_bytes && pnet_is_train(n, pk->flow)) {
+    if (!plain && f->recv == f->rx_bytes && pnet_is_train(n, pk->flow)) {
         train_flow_done(n, f);
     } else if (f->recv == f->rx_bytes && done_at != UINT64_MAX) {
         f->done = 1;
@@ -794,6 +807,15 @@ void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
             train_clock_ckpt_end(&n->tc, n->last_rx_ps);
     }
     const struct transport_ops *tp = n->tp;
-    if (tp->on_data && (pk->ce || !tp->data_ce_only))
+    if (!plain && tp->on_data && (pk->ce || !tp->data_ce_only))
         tp->on_data(n, node, f, pk);
+}
+
+void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
+{
+    struct flow *f = &n->flows[pk->flow];
+    if (f->rx_plain)
+        receive(n, node, f, pk, 1);
+    else
+        receive(n, node, f, pk, 0);
 }

@@ -344,6 +344,9 @@ struct flow {
     /* receiver, TCP (tcp.c): in-order segments not yet ACKed, the CE state
      * its ACKs echo (RFC 8257); its delayed-ACK timer below */
     uint8_t tcp_unacked, tcp_ce, delack_pending;
+    /* the run has none of an arrival's variants (nic.c rx_plain_run):
+     * nic_receive skips their tests. Set where rx_bytes is */
+    uint8_t rx_plain;
     /* a primary's forwards: flows fwd_first .. + fwd_n (0 = none), woken
      * as its bytes arrive */
     uint32_t fwd_first, fwd_n;
@@ -368,6 +371,7 @@ _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fil
 _Static_assert(FLOW_RX_LINE(recv) && FLOW_RX_LINE(rx_bytes) && FLOW_RX_LINE(expect_psn) &&
                    FLOW_RX_LINE(max_psn) && FLOW_RX_LINE(gen) && FLOW_RX_LINE(seen_any) &&
                    FLOW_RX_LINE(done) && FLOW_RX_LINE(rx_ce) && FLOW_RX_LINE(fwd_n) &&
+                   FLOW_RX_LINE(rx_plain) &&
                    sizeof(struct flow) == 448,
                "a flow's receiving state left its line");
 /* what a pull of the sender's next packet reads: lines 0-1 only */
