@@ -343,9 +343,11 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
                 n->wfh = ++h;
                 if (!part_one(n, ev, &last, limit))
                     k--;
-                if (n->oom)
-                    goto out;
-            } while (h < n->wfn && !n->whn);
+                /* out of memory stops it after this event, as the heap's
+                 * first does: one test for both */
+            } while (h < n->wfn && !(n->whn | (size_t)n->oom));
+            if (n->oom)
+                break;
             continue;
         }
         const struct event *f = near_first(n);
@@ -370,7 +372,6 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
         if (n->oom)
             break;
     }
-out:
     *ran = k + n->wfh;
     if (n->wfh == n->wfn) /* (out of memory: left as it stopped) */
         n->wfh = n->wfn = 0;
