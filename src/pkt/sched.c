@@ -330,7 +330,7 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
         /* the event where it lies (dispatch reads it before its handler
          * runs, which may then move the FIFO): no copy of it */
         struct event hev;
-        const struct event *ev;
+        const struct event *ev, *f;
         if (i == UINT32_MAX && !n->whn) {
             /* only the FIFO can hold some (nine in ten events): its events
              * until it empties or the heap gets one (an event before the
@@ -350,8 +350,19 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
                 break;
             continue;
         }
-        const struct event *f = near_first(n);
-        if (f && (i == UINT32_MAX || evq_before(f, &w->ev[i]))) {
+        if (!n->whn) {
+            /* the list has some (else the FIFO's loop ran): its head or
+             * the FIFO's, without the heap's test */
+            size_t h = n->wfh;
+            if (h < n->wfn && evq_before(&n->wf[h], &w->ev[i])) {
+                ev = &n->wf[h];
+                n->wfh = h + 1;
+            } else {
+                ev = &w->ev[i];
+                i = w->next[i];
+                k++;
+            }
+        } else if ((f = near_first(n)) && (i == UINT32_MAX || evq_before(f, &w->ev[i]))) {
             if (f == n->wh) {
                 hev = heap_pop(n);
                 ev = &hev;
