@@ -299,29 +299,14 @@ static void push_back(struct pnet *n, const struct event *e)
     pnet_push(n, e->t, e->seq, e->type, e->obj, e->arg);
 }
 
-/* One event of part_events: 0 when it lies past the time limit (not run). */
-static inline __attribute__((always_inline)) int part_one(struct pnet *n, const struct event *ev,
-                                                          uint64_t *last, int limit)
-{
-    uint64_t t = ev->t;
-    if (limit && t > n->time_limit_ps) {
-        n->time_limit_hit = 1;
-        return 0;
-    }
-    if (t < *last)
-        n->time_went_back = 1;
-    *last = t;
-    n->now = t;
-    dispatch(n, ev, 1);
-    return 1;
-}
-
 /* Partition p's events from list index i and those it schedules for
  * itself; returns the time of its last one, *ran the count. limit: some
  * event of the window may lie past n->time_limit_ps (else none can: every
  * one is before n->wend). The FIFO is not reset as it empties: every event
  * in it is of this window, so it is empty when the partition ends, and is
- * reset then; what it took is its head's index. */
+ * reset then; what it took is its head's index. One dispatch site: the
+ * hop's handlers are inlined there, and a second copy of them would not
+ * stay in the instruction cache. */
 static inline __attribute__((always_inline)) uint64_t
 part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_t *ran, int limit)
 {
@@ -331,37 +316,26 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
          * runs, which may then move the FIFO): no copy of it */
         struct event hev;
         const struct event *ev, *f;
-        if (i == UINT32_MAX && !n->whn) {
-            /* only the FIFO can hold some (nine in ten events): its events
-             * until it empties or the heap gets one (an event before the
-             * FIFO's tail) */
-            size_t h = n->wfh;
-            if (h == n->wfn)
-                break;
-            do {
+        size_t h = n->wfh;
+        /* out of memory (the run stops before the next event) and an
+         * event in the heap (one before the FIFO's tail): one test */
+        if (!(n->whn | (size_t)n->oom)) {
+            if (i == UINT32_MAX) {
+                /* only the FIFO holds some (nine in ten events): its head */
+                if (h == n->wfn)
+                    break;
                 ev = &n->wf[h];
-                n->wfh = ++h;
-                if (!part_one(n, ev, &last, limit))
-                    k--;
-                /* out of memory stops it after this event, as the heap's
-                 * first does: one test for both */
-            } while (h < n->wfn && !(n->whn | (size_t)n->oom));
-            if (n->oom)
-                break;
-            continue;
-        }
-        if (!n->whn) {
-            /* the list has some (else the FIFO's loop ran): its head or
-             * the FIFO's, without the heap's test */
-            size_t h = n->wfh;
-            if (h < n->wfn && evq_before(&n->wf[h], &w->ev[i])) {
-                ev = &n->wf[h];
+                n->wfh = h + 1;
+            } else if (h < n->wfn && evq_before(&n->wf[h], &w->ev[i])) {
+                ev = &n->wf[h]; /* the FIFO's head or the list's */
                 n->wfh = h + 1;
             } else {
                 ev = &w->ev[i];
                 i = w->next[i];
                 k++;
             }
+        } else if (n->oom) {
+            break;
         } else if ((f = near_first(n)) && (i == UINT32_MAX || evq_before(f, &w->ev[i]))) {
             if (f == n->wh) {
                 hev = heap_pop(n);
@@ -378,10 +352,17 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
         } else {
             break;
         }
-        if (!part_one(n, ev, &last, limit))
+        uint64_t t = ev->t;
+        if (limit && t > n->time_limit_ps) {
+            n->time_limit_hit = 1;
             k--;
-        if (n->oom)
-            break;
+            continue;
+        }
+        if (t < last)
+            n->time_went_back = 1;
+        last = t;
+        n->now = t;
+        dispatch(n, ev, 1);
     }
     *ran = k + n->wfh;
     if (n->wfh == n->wfn) /* (out of memory: left as it stopped) */
