@@ -302,45 +302,60 @@ static void push_back(struct pnet *n, const struct event *e)
 /* Partition p's events from list index i and those it schedules for
  * itself; returns the time of its last one, *ran the count. limit: some
  * event of the window may lie past n->time_limit_ps (else none can: every
- * one is before n->wend). */
+ * one is before n->wend). The FIFO is not reset as it empties: every event
+ * in it is of this window, so it is empty when the partition ends, and is
+ * reset then; what it took is its head's index. One dispatch site: the
+ * hop's handlers are inlined there, and a second copy of them would not
+ * stay in the instruction cache. */
 static inline __attribute__((always_inline)) uint64_t
 part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_t *ran, int limit)
 {
-    uint64_t k = 0;
+    uint64_t k = 0; /* events run from the list and the heap, less those past the limit */
     for (;;) {
         /* the event where it lies (dispatch reads it before its handler
-         * runs, which may then reuse the FIFO's slot): no copy of it */
+         * runs, which may then move the FIFO): no copy of it */
         struct event hev;
-        const struct event *ev;
+        const struct event *ev, *f;
         size_t h = n->wfh;
-        if (i == UINT32_MAX && h < n->wfn && !n->whn) {
-            /* only the FIFO holds some (nine in ten): its head */
-            ev = &n->wf[h];
-            if (++h == n->wfn)
-                n->wfh = n->wfn = 0;
-            else
-                n->wfh = h;
-        } else {
-            const struct event *f = near_first(n);
-            if (f && (i == UINT32_MAX || evq_before(f, &w->ev[i]))) {
-                if (f == n->wh) {
-                    hev = heap_pop(n);
-                    ev = &hev;
-                } else {
-                    ev = f;
-                    if (++n->wfh == n->wfn)
-                        n->wfh = n->wfn = 0;
-                }
-            } else if (i != UINT32_MAX) {
+        /* out of memory (the run stops before the next event) and an
+         * event in the heap (one before the FIFO's tail): one test */
+        if (!(n->whn | (size_t)n->oom)) {
+            if (i == UINT32_MAX) {
+                /* only the FIFO holds some (nine in ten events): its head */
+                if (h == n->wfn)
+                    break;
+                ev = &n->wf[h];
+                n->wfh = h + 1;
+            } else if (h < n->wfn && evq_before(&n->wf[h], &w->ev[i])) {
+                ev = &n->wf[h]; /* the FIFO's head or the list's */
+                n->wfh = h + 1;
+            } else {
                 ev = &w->ev[i];
                 i = w->next[i];
-            } else {
-                break;
+                k++;
             }
+        } else if (n->oom) {
+            break;
+        } else if ((f = near_first(n)) && (i == UINT32_MAX || evq_before(f, &w->ev[i]))) {
+            if (f == n->wh) {
+                hev = heap_pop(n);
+                ev = &hev;
+                k++;
+            } else {
+                ev = f;
+                n->wfh++;
+            }
+        } else if (i != UINT32_MAX) {
+            ev = &w->ev[i];
+            i = w->next[i];
+            k++;
+        } else {
+            break;
         }
         uint64_t t = ev->t;
         if (limit && t > n->time_limit_ps) {
             n->time_limit_hit = 1;
+            k--;
             continue;
         }
         if (t < last)
@@ -348,11 +363,10 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
         last = t;
         n->now = t;
         dispatch(n, ev, 1);
-        k++;
-        if (n->oom)
-            break;
     }
-    *ran = k;
+    *ran = k + n->wfh;
+    if (n->wfh == n->wfn) /* (out of memory: left as it stopped) */
+        n->wfh = n->wfn = 0;
     return last;
 }
 
