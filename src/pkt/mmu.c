@@ -83,27 +83,33 @@ static int trim_admit(struct pnet *n, struct sw *s, struct port *in, struct port
 /* A packet the MMU cannot take: dropped, or, with packet trimming, a data
  * packet cut to its headers (trim_admit). */
 static inline int refuse(struct pnet *n, struct sw *s, struct port *in, struct port *out,
-                         struct packet *pk, int lossless)
+                         struct packet *pk, int lossless, unsigned *prio)
 {
-    if (n->trim && pk->kind == PK_DATA && !pk->trim && !lossless)
-        return trim_admit(n, s, in, out, pk);
+    if (n->trim && pk->kind == PK_DATA && !pk->trim && !lossless) {
+        int w = trim_admit(n, s, in, out, pk);
+        *prio = pk->prio;
+        return w;
+    }
     count_drop(n, out, pk, lossless);
     return -1;
 }
 
 /* Inlined into its one caller (switch.c, by link-time optimisation): the
- * optimiser's own choice varies with the size of the rest of the loop. */
-__attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s,
-                                                    struct port *in, struct port *out,
-                                                    struct packet *pk)
+ * optimiser's own choice varies with the size of the rest of the loop.
+ * *prio: pk's priority, in a register (a byte store to the hop's structs
+ * may alias the packet's bit field, which would be read again after each);
+ * a trim moves the packet to the control class and says so there. */
+__attribute__((always_inline)) inline int mmu_admit_prio(struct pnet *n, struct sw *s,
+                                                         struct port *in, struct port *out,
+                                                         struct packet *pk, unsigned *prio)
 {
     const struct scenario *sc = n->sc;
-    unsigned pg = pk->prio;
+    unsigned pg = *prio;
     uint64_t wire = pkt_wire(n, pk);
     int lossless = (n->lossless >> pg) & 1;
     unsigned k = n->pool_of[pg];
     if (s->used + wire > s->buffer)
-        return refuse(n, s, in, out, pk, lossless);
+        return refuse(n, s, in, out, pk, lossless, prio);
     if (lossless) {
         if (in->ing[pg].reserve + wire <= sc->fabric.mmu_reserve) {
             in->ing[pg].reserve += wire;
@@ -128,7 +134,7 @@ __attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s
     } else {
         uint64_t lim = threshold(s, k, sc->fabric.mmu_lossy_alpha);
         if (out->q[pg].bytes + wire > (n->trim_at < lim ? n->trim_at : lim))
-            return refuse(n, s, in, out, pk, 0);
+            return refuse(n, s, in, out, pk, 0, prio);
         if (in->ing[pg].reserve + wire <= sc->fabric.mmu_reserve) {
             in->ing[pg].reserve += wire;
         } else {
@@ -145,6 +151,12 @@ __attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s
         s->max_used = s->used;
     pk->in_port = (uint32_t)(in - n->ports) - s->first_port;
     return (int)wire;
+}
+
+int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out, struct packet *pk)
+{
+    unsigned prio = pk->prio;
+    return mmu_admit_prio(n, s, in, out, pk, &prio);
 }
 
 /* Packet trimming (UEC; SAI's drop-and-trim admission action): the payload
@@ -171,12 +183,13 @@ static inline void xon_ahead(const struct port *in, unsigned pg)
 }
 
 /* Inlined into port_kick (link-time optimisation), which has the packet's
- * wire bytes at hand: a call a switch hop less. */
-__attribute__((always_inline)) inline void mmu_release_wire(struct pnet *n, struct sw *s,
-                                                            const struct packet *pk, uint64_t wire)
+ * wire bytes and priority (its queue's) at hand: a call a switch hop less. */
+__attribute__((always_inline)) inline void mmu_release_prio(struct pnet *n, struct sw *s,
+                                                            const struct packet *pk, uint64_t wire,
+                                                            unsigned pg)
 {
     struct port *in = &n->ports[s->first_port + pk->in_port];
-    unsigned pg = pk->prio, k = n->pool_of[pg];
+    unsigned k = n->pool_of[pg];
     uint64_t left = wire;
     /* headroom drains first, then shared, then the reserve */
     uint64_t h = in->ing[pg].hdrm < left ? in->ing[pg].hdrm : left;
@@ -206,7 +219,7 @@ __attribute__((always_inline)) inline void mmu_release_wire(struct pnet *n, stru
 
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
 {
-    mmu_release_wire(n, s, pk, pkt_wire(n, pk));
+    mmu_release_prio(n, s, pk, pkt_wire(n, pk), pk->prio);
 }
 
 double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
@@ -218,17 +231,23 @@ double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
     return pmax * (double)(q - kmin) / (double)(kmax - kmin);
 }
 
-/* Inlined into port_kick (link-time optimisation), as mmu_release_wire. */
-__attribute__((always_inline)) inline void ecn_mark(struct pnet *n, struct sw *s, struct port *out,
-                                                    struct packet *pk)
+/* Inlined into port_kick (link-time optimisation), as mmu_release_prio;
+ * q: pk's queue (its priority's), which it just left. */
+__attribute__((always_inline)) inline void ecn_mark_q(struct pnet *n, struct sw *s,
+                                                      struct port *out, const struct pktq *q,
+                                                      struct packet *pk)
 {
-    if (!n->ecn || pk->kind != PK_DATA || out->q[pk->prio].bytes <= out->kmin)
+    if (!n->ecn || pk->kind != PK_DATA || q->bytes <= out->kmin)
         return; /* red_probability is 0 at or below kmin */
-    double p = red_probability(out->q[pk->prio].bytes, out->kmin, out->kmax,
-                               n->sc->fabric.ecn_pmax);
+    double p = red_probability(q->bytes, out->kmin, out->kmax, n->sc->fabric.ecn_pmax);
     if (p > 0 && (p >= 1.0 || rng_double(&s->ecn_rng) < p)) {
         n->ecn_marked += !pk->ce; /* packets marked, not marks */
         pk->ce = 1;
         out->ecn_marked++;
     }
+}
+
+void ecn_mark(struct pnet *n, struct sw *s, struct port *out, struct packet *pk)
+{
+    ecn_mark_q(n, s, out, &out->q[pk->prio], pk);
 }
