@@ -27,6 +27,7 @@ int mmu_setup(struct pnet *n, struct err *e)
     unsigned lossless = (unsigned)__builtin_popcount(n->lossless);
     int split = sc->fabric.mmu_pools == POOLS_PER_CLASS && lossless;
     unsigned next = 0;
+    uint64_t most = 0; /* the largest pool */
     n->n_pools = (uint8_t)(split ? lossless + 1 : 1);
     for (unsigned pg = 0; pg < NPRIO; pg++)
         n->pool_of[pg] = (uint8_t)(!split ? 0 : (n->lossless >> pg) & 1 ? next++ : lossless);
@@ -50,8 +51,11 @@ int mmu_setup(struct pnet *n, struct err *e)
             if (size < res[k] + two)
                 return err_set(e, "internal: packet engine given an unvalidated scenario");
             w->pool[k] = size - res[k];
+            if (w->pool[k] > most)
+                most = w->pool[k];
         }
     }
+    n->xoff_slack = mmu_xoff_slack(sc->fabric.mmu_alpha, n->mtu_wire, most);
     return 0;
 }
 
@@ -63,6 +67,23 @@ static uint64_t threshold(const struct sw *s, unsigned k, double alpha)
     if (s->shared_used[k] >= s->pool[k])
         return 0;
     return (uint64_t)(int64_t)(alpha * (double)(int64_t)(s->pool[k] - s->shared_used[k]));
+}
+
+uint64_t mmu_threshold(const struct sw *s, unsigned k, double alpha)
+{
+    return threshold(s, k, alpha);
+}
+
+/* With a = alpha F and b = alpha (F - w) as rounded doubles (F < 2^53:
+ * exact), trunc(a) - trunc(b) < a - b + 1 <= alpha w + 1 + 2^-53 alpha 2F:
+ * below alpha w + 1 + 2^-12 while alpha x pool < 2^40, so below
+ * floor(alpha wmax) + 2, and + 3 covers alpha wmax's own rounding. Where
+ * F - w <= 0, Th(F - w) = 0 and Th(F) <= alpha w < D: no skip follows. */
+uint64_t mmu_xoff_slack(double alpha, uint64_t wmax, uint64_t pool)
+{
+    if (!(alpha > 0) || alpha * (double)pool >= 0x1p40 || (double)wmax * alpha >= 0x1p40)
+        return 0;
+    return (uint64_t)(alpha * (double)wmax) + 3;
 }
 
 static void count_drop(struct pnet *n, struct port *out, struct packet *pk,
@@ -111,9 +132,13 @@ __attribute__((always_inline)) inline int mmu_admit_prio(struct pnet *n, struct 
     if (s->used + wire > s->buffer)
         return refuse(n, s, in, out, pk, lossless, prio);
     if (lossless) {
+        /* the threshold before this packet where it went to shared space;
+         * else the PG's shared use (the XOFF test below computes it) */
+        uint64_t th = 0;
         if (in->ing[pg].reserve + wire <= sc->fabric.mmu_reserve) {
             in->ing[pg].reserve += wire;
-        } else if (in->ing[pg].shared + wire <= threshold(s, k, sc->fabric.mmu_alpha)) {
+            th = in->ing[pg].shared;
+        } else if (in->ing[pg].shared + wire <= (th = threshold(s, k, sc->fabric.mmu_alpha))) {
             in->ing[pg].shared += wire;
             s->shared_used[k] += wire;
             if (s->shared_used[k] > s->max_shared[k])
@@ -126,8 +151,14 @@ __attribute__((always_inline)) inline int mmu_admit_prio(struct pnet *n, struct 
             count_drop(n, out, pk, 1);
             return -1;
         }
+        /* The XOFF test's threshold is the one after this packet: after a
+         * shared admission (th >= the PG's use) it can be reached only
+         * within xoff_slack of th, else it is known unreached without the
+         * double arithmetic. xoff_slack 0: always computed (it wraps). */
         if (!(in->xoff & (1u << pg)) &&
-            (in->ing[pg].hdrm || in->ing[pg].shared >= threshold(s, k, sc->fabric.mmu_alpha))) {
+            (in->ing[pg].hdrm ||
+             (th - in->ing[pg].shared <= n->xoff_slack - 1 &&
+              in->ing[pg].shared >= threshold(s, k, sc->fabric.mmu_alpha)))) {
             in->xoff_shared_sum += in->ing[pg].shared;
             pfc_send(n, in, pg, 1);
         }

@@ -524,6 +524,9 @@ struct pnet {
     uint8_t n_pools;          /* 1 = shared; per_class: lossless + 1 */
     uint8_t dscp_prio[64];
     uint64_t mtu_wire;        /* the largest frame's wire bytes */
+    /* > what one packet's shared admission can lower a lossless PG's
+     * threshold by (mmu_xoff_slack); 0: unknown (hand-built pnets) */
+    uint64_t xoff_slack;
     uint32_t mtu;             /* payload of a full packet (transport.protocol) */
     uint32_t wire_overhead;   /* wire bytes of a packet beyond its payload */
     /* the same by packet kind: a control record's own ACK or NACK framing
@@ -1010,6 +1013,11 @@ uint64_t pfc_pause_ps(uint32_t quanta, uint64_t bps);
 /* mmu.c: switch buffer admission (shared buffer, dynamic thresholds, PFC
  * headroom) and ECN marking */
 int mmu_setup(struct pnet *n, struct err *e);
+/* Th = alpha x the pool's free space (bytes; 0 once it is full). */
+uint64_t mmu_threshold(const struct sw *s, unsigned k, double alpha);
+/* A bound D with Th(F) - Th(F - w) < D for every w <= wmax and every free
+ * space F of a pool of at most pool bytes; 0 where none is proven. */
+uint64_t mmu_xoff_slack(double alpha, uint64_t wmax, uint64_t pool);
 /* admitted: pk's wire bytes (> 0; a trim cut it to its headers), else -1 */
 int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
               struct packet *pk);
