@@ -500,6 +500,93 @@ static void pfc_xon_hysteresis(void)
     evq_release(&n.q);
 }
 
+/* Defect guarded: mmu_admit skips the XOFF test's threshold where the PG's
+ * use lies more than xoff_slack under the threshold before the packet; a
+ * slack below what one packet can lower the threshold by would miss an
+ * XOFF. Th(F) - Th(F - w) < D for free spaces F and packets w up to the
+ * largest, at alphas from 1e-4 to 1024 (random samples, fixed seed). */
+static void pfc_xoff_slack_bounds_threshold(void)
+{
+    static const double alphas[] = {1, 0.5, 2, 1.0 / 3, 0.0001, 8, 1024, 7.3, 0.17};
+    static const uint64_t wmaxes[] = {4096 + 82, 9216 + 82, 1000};
+    struct rng r;
+    rng_init(&r, 7, 0);
+    int bad = 0, near = 0;
+    for (size_t a = 0; a < sizeof alphas / sizeof *alphas; a++)
+        for (size_t m = 0; m < sizeof wmaxes / sizeof *wmaxes; m++) {
+            uint64_t pool = 70000000 + rng_u64(&r) % 1000000000;
+            uint64_t d = mmu_xoff_slack(alphas[a], wmaxes[m], pool);
+            CHECK(d > 0);
+            struct sw s;
+            memset(&s, 0, sizeof s);
+            s.pool[0] = pool;
+            for (int i = 0; i < 20000; i++) {
+                uint64_t used = rng_u64(&r) % (pool + 1), w = 1 + rng_u64(&r) % wmaxes[m];
+                s.shared_used[0] = used;
+                uint64_t before = mmu_threshold(&s, 0, alphas[a]);
+                s.shared_used[0] = used + w;
+                uint64_t after = mmu_threshold(&s, 0, alphas[a]);
+                bad += before - after >= d;
+                near += before - after + 2 >= d; /* reached: the bound is 1 above tight */
+            }
+        }
+    CHECKF(!bad, "%d samples lowered the threshold by the slack or more", bad);
+    CHECK(near > 0);
+    /* beyond the proof's range (alpha x pool >= 2^40): none */
+    CHECK(mmu_xoff_slack(1024, 9298, UINT64_C(1) << 31) == 0);
+}
+
+/* Defect guarded: the same skip in mmu_admit itself. A PG fills packet by
+ * packet; its XOFF goes at the first packet whose use reaches the
+ * threshold after it (computed here by hand), with the slack as set-up
+ * sets it and with none (0: always computed). */
+static void pfc_xoff_at_threshold_with_slack(void)
+{
+    /* the other PGs' use in 40 steps: the crossing packet lands at
+     * different distances under the threshold before it */
+    for (int run = 0; run < 80; run++) {
+        int with = run & 1;
+        struct scenario sc;
+        scenario_defaults(&sc);
+        sc.fabric.mmu_alpha = 0.37;
+        sc.fabric.mmu_reserve = 0;
+        struct pnet n;
+        pnet_bare(&n, &sc);
+        n.mtu_wire = 4096 + 82;
+        n.lossless = 1u << 3;
+        n.xoff_slack = with ? mmu_xoff_slack(0.37, n.mtu_wire, 10000000) : 0;
+        evq_init(&n.q);
+        struct port ports[2];
+        memset(ports, 0, sizeof ports);
+        ports[0].peer = 1;
+        ports[1].peer = 0;
+        ports[0].bps = ports[1].bps = 400000000000ull;
+        ports[0].headroom = 1000000;
+        n.ports = ports;
+        struct sw s;
+        memset(&s, 0, sizeof s);
+        s.pool[0] = 10000000;
+        s.buffer = 2 * s.pool[0];
+        /* other PGs hold most of the pool: this one's threshold is near */
+        s.shared_used[0] = s.used = 6000000 + (uint64_t)(run / 2) * 401;
+        struct port *in = &ports[0], *out = &ports[1];
+        int want = -1;
+        for (int i = 0; i < 2000 && want < 0; i++) {
+            uint64_t sh = in->ing[3].shared + 4096 + 82;
+            s.shared_used[0] += 4096 + 82;
+            if (sh >= mmu_threshold(&s, 0, 0.37))
+                want = i;
+            s.shared_used[0] -= 4096 + 82;
+            struct packet pk = {.kind = PK_DATA, .prio = 3, .payload = 4096};
+            CHECK(mmu_admit(&n, &s, in, out, &pk) == 4096 + 82);
+            CHECKF(!(in->xoff & (1u << 3)) == (want < 0), "run %d packet %d: XOFF %d, by hand %d",
+                   run, i, !!(in->xoff & (1u << 3)), want >= 0);
+        }
+        CHECK(want > 0 && in->pause_tx == 1);
+        evq_release(&n.q);
+    }
+}
+
 /* ---- per-flow rates: flows.csv and the report's plot ---- */
 
 static int file_exists(const char *dir, const char *name)
@@ -663,6 +750,8 @@ SUITE(suite_pfc) = {
     {"pfc_refresh_count", pfc_refresh_count},
     {"pfc_implicit_refresh_exact", pfc_implicit_refresh_exact},
     {"pfc_xon_hysteresis", pfc_xon_hysteresis},
+    {"pfc_xoff_slack_bounds_threshold", pfc_xoff_slack_bounds_threshold},
+    {"pfc_xoff_at_threshold_with_slack", pfc_xoff_at_threshold_with_slack},
     {"dcqcn_rate_trajectory", dcqcn_rate_trajectory},
     {"dcqcn_timer_one_event", dcqcn_timer_one_event},
     {"dcqcn_byte_counter_stages", dcqcn_byte_counter_stages},

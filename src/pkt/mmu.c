@@ -27,6 +27,7 @@ int mmu_setup(struct pnet *n, struct err *e)
     unsigned lossless = (unsigned)__builtin_popcount(n->lossless);
     int split = sc->fabric.mmu_pools == POOLS_PER_CLASS && lossless;
     unsigned next = 0;
+    uint64_t most = 0; /* the largest pool */
     n->n_pools = (uint8_t)(split ? lossless + 1 : 1);
     for (unsigned pg = 0; pg < NPRIO; pg++)
         n->pool_of[pg] = (uint8_t)(!split ? 0 : (n->lossless >> pg) & 1 ? next++ : lossless);
@@ -50,8 +51,11 @@ int mmu_setup(struct pnet *n, struct err *e)
             if (size < res[k] + two)
                 return err_set(e, "internal: packet engine given an unvalidated scenario");
             w->pool[k] = size - res[k];
+            if (w->pool[k] > most)
+                most = w->pool[k];
         }
     }
+    n->xoff_slack = mmu_xoff_slack(sc->fabric.mmu_alpha, n->mtu_wire, most);
     return 0;
 }
 
@@ -63,6 +67,23 @@ static uint64_t threshold(const struct sw *s, unsigned k, double alpha)
     if (s->shared_used[k] >= s->pool[k])
         return 0;
     return (uint64_t)(int64_t)(alpha * (double)(int64_t)(s->pool[k] - s->shared_used[k]));
+}
+
+uint64_t mmu_threshold(const struct sw *s, unsigned k, double alpha)
+{
+    return threshold(s, k, alpha);
+}
+
+/* With a = alpha F and b = alpha (F - w) as rounded doubles (F < 2^53:
+ * exact), trunc(a) - trunc(b) < a - b + 1 <= alpha w + 1 + 2^-53 alpha 2F:
+ * below alpha w + 1 + 2^-12 while alpha x pool < 2^40, so below
+ * floor(alpha wmax) + 2, and + 3 covers alpha wmax's own rounding. Where
+ * F - w <= 0, Th(F - w) = 0 and Th(F) <= alpha w < D: no skip follows. */
+uint64_t mmu_xoff_slack(double alpha, uint64_t wmax, uint64_t pool)
+{
+    if (!(alpha > 0) || alpha * (double)pool >= 0x1p40 || (double)wmax * alpha >= 0x1p40)
+        return 0;
+    return (uint64_t)(alpha * (double)wmax) + 3;
 }
 
 static void count_drop(struct pnet *n, struct port *out, struct packet *pk,
@@ -83,31 +104,41 @@ static int trim_admit(struct pnet *n, struct sw *s, struct port *in, struct port
 /* A packet the MMU cannot take: dropped, or, with packet trimming, a data
  * packet cut to its headers (trim_admit). */
 static inline int refuse(struct pnet *n, struct sw *s, struct port *in, struct port *out,
-                         struct packet *pk, int lossless)
+                         struct packet *pk, int lossless, unsigned *prio)
 {
-    if (n->trim && pk->kind == PK_DATA && !pk->trim && !lossless)
-        return trim_admit(n, s, in, out, pk);
+    if (n->trim && pk->kind == PK_DATA && !pk->trim && !lossless) {
+        int w = trim_admit(n, s, in, out, pk);
+        *prio = pk->prio;
+        return w;
+    }
     count_drop(n, out, pk, lossless);
     return -1;
 }
 
 /* Inlined into its one caller (switch.c, by link-time optimisation): the
- * optimiser's own choice varies with the size of the rest of the loop. */
-__attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s,
-                                                    struct port *in, struct port *out,
-                                                    struct packet *pk)
+ * optimiser's own choice varies with the size of the rest of the loop.
+ * *prio: pk's priority, in a register (a byte store to the hop's structs
+ * may alias the packet's bit field, which would be read again after each);
+ * a trim moves the packet to the control class and says so there. */
+__attribute__((always_inline)) inline int mmu_admit_prio(struct pnet *n, struct sw *s,
+                                                         struct port *in, struct port *out,
+                                                         struct packet *pk, unsigned *prio)
 {
     const struct scenario *sc = n->sc;
-    unsigned pg = pk->prio;
+    unsigned pg = *prio;
     uint64_t wire = pkt_wire(n, pk);
     int lossless = (n->lossless >> pg) & 1;
     unsigned k = n->pool_of[pg];
     if (s->used + wire > s->buffer)
-        return refuse(n, s, in, out, pk, lossless);
+        return refuse(n, s, in, out, pk, lossless, prio);
     if (lossless) {
+        /* the threshold before this packet where it went to shared space;
+         * else the PG's shared use (the XOFF test below computes it) */
+        uint64_t th = 0;
         if (in->ing[pg].reserve + wire <= sc->fabric.mmu_reserve) {
             in->ing[pg].reserve += wire;
-        } else if (in->ing[pg].shared + wire <= threshold(s, k, sc->fabric.mmu_alpha)) {
+            th = in->ing[pg].shared;
+        } else if (in->ing[pg].shared + wire <= (th = threshold(s, k, sc->fabric.mmu_alpha))) {
             in->ing[pg].shared += wire;
             s->shared_used[k] += wire;
             if (s->shared_used[k] > s->max_shared[k])
@@ -120,15 +151,21 @@ __attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s
             count_drop(n, out, pk, 1);
             return -1;
         }
+        /* The XOFF test's threshold is the one after this packet: after a
+         * shared admission (th >= the PG's use) it can be reached only
+         * within xoff_slack of th, else it is known unreached without the
+         * double arithmetic. xoff_slack 0: always computed (it wraps). */
         if (!(in->xoff & (1u << pg)) &&
-            (in->ing[pg].hdrm || in->ing[pg].shared >= threshold(s, k, sc->fabric.mmu_alpha))) {
+            (in->ing[pg].hdrm ||
+             (th - in->ing[pg].shared <= n->xoff_slack - 1 &&
+              in->ing[pg].shared >= threshold(s, k, sc->fabric.mmu_alpha)))) {
             in->xoff_shared_sum += in->ing[pg].shared;
             pfc_send(n, in, pg, 1);
         }
     } else {
         uint64_t lim = threshold(s, k, sc->fabric.mmu_lossy_alpha);
         if (out->q[pg].bytes + wire > (n->trim_at < lim ? n->trim_at : lim))
-            return refuse(n, s, in, out, pk, 0);
+            return refuse(n, s, in, out, pk, 0, prio);
         if (in->ing[pg].reserve + wire <= sc->fabric.mmu_reserve) {
             in->ing[pg].reserve += wire;
         } else {
@@ -145,6 +182,12 @@ __attribute__((always_inline)) inline int mmu_admit(struct pnet *n, struct sw *s
         s->max_used = s->used;
     pk->in_port = (uint32_t)(in - n->ports) - s->first_port;
     return (int)wire;
+}
+
+int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out, struct packet *pk)
+{
+    unsigned prio = pk->prio;
+    return mmu_admit_prio(n, s, in, out, pk, &prio);
 }
 
 /* Packet trimming (UEC; SAI's drop-and-trim admission action): the payload
@@ -171,12 +214,13 @@ static inline void xon_ahead(const struct port *in, unsigned pg)
 }
 
 /* Inlined into port_kick (link-time optimisation), which has the packet's
- * wire bytes at hand: a call a switch hop less. */
-__attribute__((always_inline)) inline void mmu_release_wire(struct pnet *n, struct sw *s,
-                                                            const struct packet *pk, uint64_t wire)
+ * wire bytes and priority (its queue's) at hand: a call a switch hop less. */
+__attribute__((always_inline)) inline void mmu_release_prio(struct pnet *n, struct sw *s,
+                                                            const struct packet *pk, uint64_t wire,
+                                                            unsigned pg)
 {
     struct port *in = &n->ports[s->first_port + pk->in_port];
-    unsigned pg = pk->prio, k = n->pool_of[pg];
+    unsigned k = n->pool_of[pg];
     uint64_t left = wire;
     /* headroom drains first, then shared, then the reserve */
     uint64_t h = in->ing[pg].hdrm < left ? in->ing[pg].hdrm : left;
@@ -206,7 +250,7 @@ __attribute__((always_inline)) inline void mmu_release_wire(struct pnet *n, stru
 
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk)
 {
-    mmu_release_wire(n, s, pk, pkt_wire(n, pk));
+    mmu_release_prio(n, s, pk, pkt_wire(n, pk), pk->prio);
 }
 
 double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
@@ -218,17 +262,23 @@ double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
     return pmax * (double)(q - kmin) / (double)(kmax - kmin);
 }
 
-/* Inlined into port_kick (link-time optimisation), as mmu_release_wire. */
-__attribute__((always_inline)) inline void ecn_mark(struct pnet *n, struct sw *s, struct port *out,
-                                                    struct packet *pk)
+/* Inlined into port_kick (link-time optimisation), as mmu_release_prio;
+ * q: pk's queue (its priority's), which it just left. */
+__attribute__((always_inline)) inline void ecn_mark_q(struct pnet *n, struct sw *s,
+                                                      struct port *out, const struct pktq *q,
+                                                      struct packet *pk)
 {
-    if (!n->ecn || pk->kind != PK_DATA || out->q[pk->prio].bytes <= out->kmin)
+    if (!n->ecn || pk->kind != PK_DATA || q->bytes <= out->kmin)
         return; /* red_probability is 0 at or below kmin */
-    double p = red_probability(out->q[pk->prio].bytes, out->kmin, out->kmax,
-                               n->sc->fabric.ecn_pmax);
+    double p = red_probability(q->bytes, out->kmin, out->kmax, n->sc->fabric.ecn_pmax);
     if (p > 0 && (p >= 1.0 || rng_double(&s->ecn_rng) < p)) {
         n->ecn_marked += !pk->ce; /* packets marked, not marks */
         pk->ce = 1;
         out->ecn_marked++;
     }
+}
+
+void ecn_mark(struct pnet *n, struct sw *s, struct port *out, struct packet *pk)
+{
+    ecn_mark_q(n, s, out, &out->q[pk->prio], pk);
 }

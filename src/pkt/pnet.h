@@ -532,6 +532,9 @@ struct pnet {
     uint8_t n_pools;          /* 1 = shared; per_class: lossless + 1 */
     uint8_t dscp_prio[64];
     uint64_t mtu_wire;        /* the largest frame's wire bytes */
+    /* > what one packet's shared admission can lower a lossless PG's
+     * threshold by (mmu_xoff_slack); 0: unknown (hand-built pnets) */
+    uint64_t xoff_slack;
     uint32_t mtu;             /* payload of a full packet (transport.protocol) */
     uint32_t wire_overhead;   /* wire bytes of a packet beyond its payload */
     /* the same by packet kind: a control record's own ACK or NACK framing
@@ -958,9 +961,10 @@ static inline __attribute__((always_inline)) void wire_arrive(struct pnet *n, st
 
 /* port.c: egress service and the wire */
 void port_queue(struct pnet *n, struct port *p, const struct packet *pk);
-/* the same from a switch's arrival, with pk's wire bytes (mmu_admit's): an
- * idle port served without a call */
-void port_queue_hop(struct pnet *n, struct port *p, const struct packet *pk, uint64_t wire);
+/* the same from a switch's arrival, with pk's wire bytes and priority
+ * (mmu_admit_prio's): an idle port served without a call */
+void port_queue_hop(struct pnet *n, struct port *p, const struct packet *pk, uint64_t wire,
+                    unsigned prio);
 void port_kick(struct pnet *n, struct port *p);
 void port_wake_at(struct pnet *n, struct port *p, uint64_t t);
 void port_on_tx_done(struct pnet *n, struct port *p);
@@ -1017,13 +1021,25 @@ uint64_t pfc_pause_ps(uint32_t quanta, uint64_t bps);
 /* mmu.c: switch buffer admission (shared buffer, dynamic thresholds, PFC
  * headroom) and ECN marking */
 int mmu_setup(struct pnet *n, struct err *e);
+/* Th = alpha x the pool's free space (bytes; 0 once it is full). */
+uint64_t mmu_threshold(const struct sw *s, unsigned k, double alpha);
+/* A bound D with Th(F) - Th(F - w) < D for every w <= wmax and every free
+ * space F of a pool of at most pool bytes; 0 where none is proven. */
+uint64_t mmu_xoff_slack(double alpha, uint64_t wmax, uint64_t pool);
 /* admitted: pk's wire bytes (> 0; a trim cut it to its headers), else -1 */
 int mmu_admit(struct pnet *n, struct sw *s, struct port *in, struct port *out,
               struct packet *pk);
+/* the same with pk's priority in *prio (switch.c; a trim changes both) */
+int mmu_admit_prio(struct pnet *n, struct sw *s, struct port *in, struct port *out,
+                   struct packet *pk, unsigned *prio);
 void mmu_release(struct pnet *n, struct sw *s, struct packet *pk);
-/* the same with pk's wire bytes known (port.c) */
-void mmu_release_wire(struct pnet *n, struct sw *s, const struct packet *pk, uint64_t wire);
+/* the same with pk's wire bytes and priority known (port.c) */
+void mmu_release_prio(struct pnet *n, struct sw *s, const struct packet *pk, uint64_t wire,
+                      unsigned prio);
 void ecn_mark(struct pnet *n, struct sw *s, struct port *out, struct packet *pk);
+/* the same with pk's queue known (q: out->q[pk->prio]) */
+void ecn_mark_q(struct pnet *n, struct sw *s, struct port *out, const struct pktq *q,
+                struct packet *pk);
 double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax);
 
 /* lb.c: choice among equal-cost next hops */

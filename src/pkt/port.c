@@ -247,8 +247,9 @@ static inline __attribute__((always_inline)) void kick(struct pnet *n, struct po
     unsigned i = (unsigned)pick_queue(n, p, ready, &hw);
     uint64_t wire = dequeue(n, p, i, hw);
     struct sw *s = pnet_sw(n, p->node);
-    mmu_release_wire(n, s, &p->tx, wire);
-    ecn_mark(n, s, p, &p->tx);
+    /* the packet's priority is its queue's */
+    mmu_release_prio(n, s, &p->tx, wire, i);
+    ecn_mark_q(n, s, p, &p->q[i], &p->tx);
     start_tx(n, p, wire);
 }
 
@@ -337,16 +338,16 @@ void port_on_rx(struct pnet *n, struct port *in, uint64_t key)
  * port with port_kick's body inlined; other callers take the call. */
 static inline __attribute__((always_inline)) void queue(struct pnet *n, struct port *p,
                                                         const struct packet *pk, int hop,
-                                                        uint64_t wire)
+                                                        uint64_t wire, unsigned prio)
 {
     qhist_note(n, p);
-    if (pktq_push(n, &p->q[pk->prio], pk, wire) < 0)
+    if (pktq_push(n, &p->q[prio], pk, wire) < 0)
         return; /* out of memory: the run stops (n->oom) */
     if (pnet_train_data(n, pk)) {
         victim_note(n, p);
         p->train_q++;
     }
-    p->qmask |= (uint8_t)(1u << pk->prio);
+    p->qmask |= (uint8_t)(1u << prio);
     p->q_bytes += wire;
     if (p->q_bytes > p->max_q_bytes)
         p->max_q_bytes = p->q_bytes;
@@ -365,11 +366,12 @@ static inline __attribute__((always_inline)) void queue(struct pnet *n, struct p
 __attribute__((always_inline)) inline void port_queue(struct pnet *n, struct port *p,
                                                       const struct packet *pk)
 {
-    queue(n, p, pk, 0, pkt_wire(n, pk));
+    queue(n, p, pk, 0, pkt_wire(n, pk), pk->prio);
 }
 
 __attribute__((always_inline)) inline void port_queue_hop(struct pnet *n, struct port *p,
-                                                          const struct packet *pk, uint64_t wire)
+                                                          const struct packet *pk, uint64_t wire,
+                                                          unsigned prio)
 {
-    queue(n, p, pk, 1, wire);
+    queue(n, p, pk, 1, wire, prio);
 }

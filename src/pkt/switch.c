@@ -39,15 +39,17 @@ __attribute__((always_inline)) inline void switch_receive(struct pnet *n, uint32
             pnet_drop_bytes(n, pk);
         return;
     }
-    pk->prio = n->dscp_prio[pk->dscp & 63];
-    if (out->storm & (1u << pk->prio)) {
+    /* the priority kept in a register too (mmu_admit_prio) */
+    unsigned prio = n->dscp_prio[pk->dscp & 63] & 7u; /* the bit field's */
+    pk->prio = (uint8_t)prio;
+    if (out->storm & (1u << prio)) {
         n->drops_watchdog++;
         out->drops++;
         if (pk->kind == PK_DATA)
             pnet_drop_bytes(n, pk);
         return;
     }
-    int wire = mmu_admit(n, s, in, out, pk);
+    int wire = mmu_admit_prio(n, s, in, out, pk, &prio);
     if (wire < 0)
         return;
     pk->t = n->now + s->latency_ps;
@@ -57,5 +59,5 @@ __attribute__((always_inline)) inline void switch_receive(struct pnet *n, uint32
                 : out->qmask              ? EVC_EGRESS_PAUSED
                                           : EVC_EGRESS_IDLE]++;
 #endif
-    port_queue_hop(n, out, pk, (uint64_t)wire);
+    port_queue_hop(n, out, pk, (uint64_t)wire, prio);
 }
