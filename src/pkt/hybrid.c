@@ -155,6 +155,11 @@ struct hybrid {
     uint32_t *xsup, *fl;       /* per ingress port and priority of a switch: packets
                                 * taken; transfers moved */
     uint64_t fmoved;           /* bytes moved so far (the trace's) */
+#ifdef CKPT_HYBRID_TRACE
+    /* a jump's moves, packets: planned (move_room's), after rounding,
+     * the falling side asked, found, the rising side put */
+    double mv_plan, mv_floor, mv_ask, mv_out, mv_in;
+#endif
     uint32_t bn, bh;
     uint64_t blive;            /* transfers live at its start */
     double watch0;             /* the state's own time at the last start, s */
@@ -1784,6 +1789,9 @@ static void follow_plan(struct hybrid *h, uint64_t d)
     const struct topo *t = n->topo;
     double dt = ps_to_s(d), wire = (double)(n->mtu + n->wire_overhead);
     memset(h->fk, 0, (size_t)n->n_flows * sizeof *h->fk);
+#ifdef CKPT_HYBRID_TRACE
+    h->mv_plan = h->mv_floor = h->mv_ask = h->mv_out = h->mv_in = 0;
+#endif
     if (!h->pfit)
         return; /* (ECMP: a transfer's packets on one path, in order) */
 #ifdef CKPT_HYBRID_TRACE
@@ -1803,6 +1811,10 @@ static void follow_plan(struct hybrid *h, uint64_t d)
             down += s < 0 ? -s : 0;
         }
         double mv = floor(fmin(up, down));
+#ifdef CKPT_HYBRID_TRACE
+        h->mv_plan += fmin(up, down);
+        h->mv_floor += mv >= 1 ? mv : 0;
+#endif
         if (mv < 1)
             continue;
         /* the falling queues' first packets, transfer by transfer */
@@ -1815,6 +1827,9 @@ static void follow_plan(struct hybrid *h, uint64_t d)
             double want = floor(-s * mv / down);
             if (want < 1)
                 continue;
+#ifdef CKPT_HYBRID_TRACE
+            h->mv_ask += want;
+#endif
             gather(h, &n->ports[p]);
             struct qwalk w = {&n->ports[p], 0, 0, NULL};
             for (const struct packet *pk; want >= 1 && (pk = qwalk_next(&w));) {
@@ -1830,6 +1845,9 @@ static void follow_plan(struct hybrid *h, uint64_t d)
                 h->xsup[h->fout[f]] += kk;
                 h->fl[nl++] = f;
                 want -= kk;
+#ifdef CKPT_HYBRID_TRACE
+                h->mv_out += kk;
+#endif
             }
         }
         /* as many through each ingress port onto the rising queues' tails */
@@ -1862,6 +1880,9 @@ static void follow_plan(struct hybrid *h, uint64_t d)
                 h->fout[f] = p;
                 h->xsup[x] -= (uint32_t)kk;
                 want -= (double)kk;
+#ifdef CKPT_HYBRID_TRACE
+                h->mv_in += (double)kk;
+#endif
             }
         }
         /* what found no place through its ingress stays where it was */
@@ -2332,6 +2353,16 @@ static int jump(struct hybrid *h, uint64_t *dp)
         got = 2 * (double)put * (double)(mtu + n->wire_overhead);
         if (want > 0)
             h->wlag = fmax(0, want - got) / want;
+#ifdef CKPT_HYBRID_TRACE
+        {
+            double w0 = 0, g0 = 0, wire = (double)(mtu + n->wire_overhead);
+            move_room(h, ps_to_s(d), &w0, &g0);
+            fprintf(stderr, "moves planned/booked: share %.3f / %.3f; MB wanted %.4g, planned %.4g, whole packets %.4g, falling asked %.4g, found %.4g, rising put %.4g, kept %.4g\n",
+                    w0 > 0 ? fmax(0, w0 - g0) / w0 : 1, h->wlag, w0 / 1e6, g0 / 1e6,
+                    2 * h->mv_floor * wire / 1e6, 2 * h->mv_ask * wire / 1e6,
+                    2 * h->mv_out * wire / 1e6, 2 * h->mv_in * wire / 1e6, got / 1e6);
+        }
+#endif
     }
     cr[h->o_sum + SUM_AT(bytes_sent)] = (uint64_t)((int64_t)bytes - (int64_t)(taken * mtu) + moved * (int64_t)mtu);
     cr[h->o_sum + SUM_AT(bytes_delivered)] = bytes;
