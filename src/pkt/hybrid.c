@@ -963,7 +963,8 @@ static uint64_t room(const struct flow *f, uint64_t mtu)
 }
 
 /* A jump of dt seconds: the share of the ports' drift its moves leave
- * uncarried (1 where none is fitted). */
+ * uncarried (1 where none is fitted): move_room's trade, at the share of
+ * it the jump's own matching makes (meff; jump_span). */
 static double lag_share(const struct hybrid *h, double dt)
 {
     double want = 0, got = 0;
