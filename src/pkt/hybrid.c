@@ -1337,86 +1337,86 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     h->meff = 1;
     uint64_t d_in = d;
     for (int pass = 0;; pass++) {
-    d = d_in;
+        d = d_in;
 #ifdef CKPT_HYBRID_TRACE
-    uint64_t d_pre = d;
+        uint64_t d_pre = d;
 #endif
-    if (h->drift > 0 || h->pfit) {
-        double most = lag_most(h, (double)d, 0);
-        CUT(W_LAG, most > 0 ? (uint64_t)most : 0);
-        if (most < (double)d)
-            d = most > 0 ? (uint64_t)most : 0;
-    }
-    if (h->crel > 0)
-        CUT(W_CARRY, (uint64_t)fmin(1e18, CARRY_MAX / h->crel * (double)PS_PER_S));
-    if (h->crel > 0 && CARRY_MAX / h->crel * (double)PS_PER_S < (double)d)
-        d = (uint64_t)(CARRY_MAX / h->crel * (double)PS_PER_S);
-    /* past a tail's end (the packets' state changes there, not the
-     * windows'), the paused rate the jump leaves stays within TAIL_OFF of
-     * the packets': the drift no fit rules out x the state's lag (the
-     * moves' uncarried share of the jump) */
-    double t0 = ktail < 1 ? 0 : floor(ktail) * (double)h->period;
-    if ((double)d > t0 && h->eu > 0) {
-        double most = lag_most(h, (double)d, 1);
-        CUT(W_TAIL, most > t0 ? (uint64_t)most : (uint64_t)t0);
-        if (most < (double)d)
-            d = most > t0 ? (uint64_t)most : (uint64_t)t0;
-    }
+        if (h->drift > 0 || h->pfit) {
+            double most = lag_most(h, (double)d, 0);
+            CUT(W_LAG, most > 0 ? (uint64_t)most : 0);
+            if (most < (double)d)
+                d = most > 0 ? (uint64_t)most : 0;
+        }
+        if (h->crel > 0)
+            CUT(W_CARRY, (uint64_t)fmin(1e18, CARRY_MAX / h->crel * (double)PS_PER_S));
+        if (h->crel > 0 && CARRY_MAX / h->crel * (double)PS_PER_S < (double)d)
+            d = (uint64_t)(CARRY_MAX / h->crel * (double)PS_PER_S);
+        /* past a tail's end (the packets' state changes there, not the
+         * windows'), the paused rate the jump leaves stays within TAIL_OFF of
+         * the packets': the drift no fit rules out x the state's lag (the
+         * moves' uncarried share of the jump) */
+        double t0 = ktail < 1 ? 0 : floor(ktail) * (double)h->period;
+        if ((double)d > t0 && h->eu > 0) {
+            double most = lag_most(h, (double)d, 1);
+            CUT(W_TAIL, most > t0 ? (uint64_t)most : (uint64_t)t0);
+            if (most < (double)d)
+                d = most > t0 ? (uint64_t)most : (uint64_t)t0;
+        }
 #undef CUT
 #ifdef CKPT_HYBRID_TRACE
-    if (h->pfit) {
-        double w = lag_share(h, ps_to_s(d));
-        {
-            /* where the moves fall short, by tier: asked, capped, traded */
-            const struct topo *tp = n->topo;
-            double a[3] = {0}, c[3] = {0}, g[3] = {0}, dt = ps_to_s(d);
-            for (uint32_t v = tp->first_cleaf; v < tp->n_nodes; v++) {
-                const struct tnode *tn = &tp->nodes[v];
-                int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
-                double up = 0, down = 0;
-                for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-                    if (!h->pslope[p])
-                        continue;
-                    double x = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
-                    a[k] += fabs(x);
-                    x = fmax(-cap, fmin(cap, x));
-                    c[k] += fabs(x);
-                    up += x > 0 ? x : 0;
-                    down += x < 0 ? -x : 0;
+        if (h->pfit) {
+            double w = lag_share(h, ps_to_s(d));
+            {
+                /* where the moves fall short, by tier: asked, capped, traded */
+                const struct topo *tp = n->topo;
+                double a[3] = {0}, c[3] = {0}, g[3] = {0}, dt = ps_to_s(d);
+                for (uint32_t v = tp->first_cleaf; v < tp->n_nodes; v++) {
+                    const struct tnode *tn = &tp->nodes[v];
+                    int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
+                    double up = 0, down = 0;
+                    for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+                        if (!h->pslope[p])
+                            continue;
+                        double x = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
+                        a[k] += fabs(x);
+                        x = fmax(-cap, fmin(cap, x));
+                        c[k] += fabs(x);
+                        up += x > 0 ? x : 0;
+                        down += x < 0 ? -x : 0;
+                    }
+                    g[k] += 2 * fmin(up, down);
                 }
-                g[k] += 2 * fmin(up, down);
+                fprintf(stderr, "moves MB asked/capped/traded: compute leaves %.4g %.4g %.4g, storage leaves %.4g %.4g %.4g, spines %.4g %.4g %.4g\n",
+                        a[0] / 1e6, c[0] / 1e6, g[0] / 1e6, a[1] / 1e6, c[1] / 1e6, g[1] / 1e6, a[2] / 1e6, c[2] / 1e6, g[2] / 1e6);
             }
-            fprintf(stderr, "moves MB asked/capped/traded: compute leaves %.4g %.4g %.4g, storage leaves %.4g %.4g %.4g, spines %.4g %.4g %.4g\n",
-                    a[0] / 1e6, c[0] / 1e6, g[0] / 1e6, a[1] / 1e6, c[1] / 1e6, g[1] / 1e6, a[2] / 1e6, c[2] / 1e6, g[2] / 1e6);
+            fprintf(stderr, "span at %.6f: %.4g ms before the lag bounds, %.4g ms after (t0 %.4g); lag %.4f drift %.3g dq %.3g eu %.3g tlag %.4g; w %.3f\n",
+                    ps_to_s(now), ps_to_s(d_pre) * 1e3, ps_to_s(d) * 1e3, t0 / 1e9, h->lag, h->drift,
+                    h->dq_lag, h->eu, h->tlag, w);
         }
-        fprintf(stderr, "span at %.6f: %.4g ms before the lag bounds, %.4g ms after (t0 %.4g); lag %.4f drift %.3g dq %.3g eu %.3g tlag %.4g; w %.3f\n",
-                ps_to_s(now), ps_to_s(d_pre) * 1e3, ps_to_s(d) * 1e3, t0 / 1e9, h->lag, h->drift,
-                h->dq_lag, h->eu, h->tlag, w);
-    }
 #endif
-    if (n->time_limit_ps != UINT64_MAX &&
-        (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period)) {
-        WHY(h, W_LIMIT, 0);
-        d = 0; /* the limit stands where the packet engine has it */
-    }
-    /* after the limit: the cap shortens a jump, it makes none (an endless
-     * span past every transfer's end meets the limit and stays 0) */
-    double most = WATCH * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
-    if (d && most < (double)d) {
+        if (n->time_limit_ps != UINT64_MAX &&
+            (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period)) {
+            WHY(h, W_LIMIT, 0);
+            d = 0; /* the limit stands where the packet engine has it */
+        }
+        /* after the limit: the cap shortens a jump, it makes none (an endless
+         * span past every transfer's end meets the limit and stays 0) */
+        double most = WATCH * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
+        if (d && most < (double)d) {
 #ifdef CKPT_HYBRID_TRACE
-        h->bspan[W_WATCH] = fmax(0, most) / (double)PS_PER_S * 1e3;
-        WHY(h, W_WATCH, h->bspan[W_WATCH]);
+            h->bspan[W_WATCH] = fmax(0, most) / (double)PS_PER_S * 1e3;
+            WHY(h, W_WATCH, h->bspan[W_WATCH]);
 #endif
-        d = most > 0 ? (uint64_t)most : 0;
-    }
-    if (!h->pfit || d < h->period)
-        break;
-    double e = move_made(h, d);
-    if (e >= h->meff || pass + 1 >= MEFF_PASSES) {
-        h->meff = e; /* (the share made at the span taken) */
-        break;
-    }
-    h->meff = e;
+            d = most > 0 ? (uint64_t)most : 0;
+        }
+        if (!h->pfit || d < h->period)
+            break;
+        double e = move_made(h, d);
+        if (e >= h->meff || pass + 1 >= MEFF_PASSES) {
+            h->meff = e; /* (the share made at the span taken) */
+            break;
+        }
+        h->meff = e;
     }
 #ifdef CKPT_HYBRID_TRACE
     if (d < h->period && h->why != W_LIMIT)
