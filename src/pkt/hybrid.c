@@ -148,9 +148,6 @@ struct hybrid {
      * move carries them); the paused rate's slope, its standard error,
      * 1 / its mean, and its lag a second where a decline is carried */
     double wlag, dq_lag, br_abs, br_se, br_r, dr_carry;
-    /* the share of the trade move_room plans that the jump's own moves
-     * make at the span (follow_plan's dry run): the plan counts that */
-    double meff;
     int pfit;                  /* the ports' drifts fitted at this observation */
     int32_t *fk;
     uint32_t *fb, *fout, *fmin, *fmax, *fcnt, *fstamp, stamp;
@@ -201,7 +198,6 @@ static void fit_state(const struct hybrid *h, struct fits *f);
 static void est_drift(struct hybrid *h, const struct fits *f);
 static void port_slopes(struct hybrid *h);
 static void move_room(const struct hybrid *h, double dt, double *want, double *got);
-static double follow_plan(struct hybrid *h, uint64_t d, int dry);
 static double port_move(const struct hybrid *h, uint32_t p, double dt);
 
 static int started(const struct flow *f)
@@ -963,15 +959,13 @@ static uint64_t room(const struct flow *f, uint64_t mtu)
 }
 
 /* A jump of dt seconds: the share of the ports' drift its moves leave
- * uncarried (1 where none is fitted): move_room's trade, at the share of
- * it the jump's own matching makes (meff; jump_span). */
+ * uncarried (1 where none is fitted). */
 static double lag_share(const struct hybrid *h, double dt)
 {
     double want = 0, got = 0;
     if (!h->pfit)
         return 1;
     move_room(h, dt, &want, &got);
-    got *= h->meff;
     return want > 0 ? fmax(0, want - got) / want : 1;
 }
 
@@ -1049,22 +1043,6 @@ static double lag_most(const struct hybrid *h, double d, int tail)
  * sending (by their share over both windows); one whose senders are all
  * done is draining its queues, and a jump takes its bytes from them where
  * it is the only receiver live (drain_plan), else does not jump. */
-/* The most times the lag bounds are weighed again on the moves' share
- * made (jump_span). */
-#define MEFF_PASSES 4
-
-/* The share of move_room's trade over a jump of d the jump's moves make
- * (1: none planned). */
-static double move_made(struct hybrid *h, uint64_t d)
-{
-    double want = 0, got = 0;
-    move_room(h, ps_to_s(d), &want, &got);
-    if (got <= 0)
-        return 1;
-    double wire = (double)(h->n->mtu + h->n->wire_overhead);
-    return fmin(1, 2 * follow_plan(h, d, 1) * wire / got);
-}
-
 static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
@@ -1330,93 +1308,76 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         port_slopes(h);
         h->pfit = 1;
     }
-    /* the lag bounds plan the moves the jump will make: at the span they
-     * allow, the moves are matched as the jump matches them (follow_plan,
-     * dry) and, where they trade less than move_room's room, the bounds
-     * are weighed again with the share they make (MEFF_PASSES at most) */
-    h->meff = 1;
-    uint64_t d_in = d;
-    for (int pass = 0;; pass++) {
-        d = d_in;
 #ifdef CKPT_HYBRID_TRACE
-        uint64_t d_pre = d;
+    uint64_t d_pre = d;
 #endif
-        if (h->drift > 0 || h->pfit) {
-            double most = lag_most(h, (double)d, 0);
-            CUT(W_LAG, most > 0 ? (uint64_t)most : 0);
-            if (most < (double)d)
-                d = most > 0 ? (uint64_t)most : 0;
-        }
-        if (h->crel > 0)
-            CUT(W_CARRY, (uint64_t)fmin(1e18, CARRY_MAX / h->crel * (double)PS_PER_S));
-        if (h->crel > 0 && CARRY_MAX / h->crel * (double)PS_PER_S < (double)d)
-            d = (uint64_t)(CARRY_MAX / h->crel * (double)PS_PER_S);
-        /* past a tail's end (the packets' state changes there, not the
-         * windows'), the paused rate the jump leaves stays within TAIL_OFF of
-         * the packets': the drift no fit rules out x the state's lag (the
-         * moves' uncarried share of the jump) */
-        double t0 = ktail < 1 ? 0 : floor(ktail) * (double)h->period;
-        if ((double)d > t0 && h->eu > 0) {
-            double most = lag_most(h, (double)d, 1);
-            CUT(W_TAIL, most > t0 ? (uint64_t)most : (uint64_t)t0);
-            if (most < (double)d)
-                d = most > t0 ? (uint64_t)most : (uint64_t)t0;
-        }
+    if (h->drift > 0 || h->pfit) {
+        double most = lag_most(h, (double)d, 0);
+        CUT(W_LAG, most > 0 ? (uint64_t)most : 0);
+        if (most < (double)d)
+            d = most > 0 ? (uint64_t)most : 0;
+    }
+    if (h->crel > 0)
+        CUT(W_CARRY, (uint64_t)fmin(1e18, CARRY_MAX / h->crel * (double)PS_PER_S));
+    if (h->crel > 0 && CARRY_MAX / h->crel * (double)PS_PER_S < (double)d)
+        d = (uint64_t)(CARRY_MAX / h->crel * (double)PS_PER_S);
+    /* past a tail's end (the packets' state changes there, not the
+     * windows'), the paused rate the jump leaves stays within TAIL_OFF of
+     * the packets': the drift no fit rules out x the state's lag (the
+     * moves' uncarried share of the jump) */
+    double t0 = ktail < 1 ? 0 : floor(ktail) * (double)h->period;
+    if ((double)d > t0 && h->eu > 0) {
+        double most = lag_most(h, (double)d, 1);
+        CUT(W_TAIL, most > t0 ? (uint64_t)most : (uint64_t)t0);
+        if (most < (double)d)
+            d = most > t0 ? (uint64_t)most : (uint64_t)t0;
+    }
 #undef CUT
 #ifdef CKPT_HYBRID_TRACE
-        if (h->pfit) {
-            double w = lag_share(h, ps_to_s(d));
-            {
-                /* where the moves fall short, by tier: asked, capped, traded */
-                const struct topo *tp = n->topo;
-                double a[3] = {0}, c[3] = {0}, g[3] = {0}, dt = ps_to_s(d);
-                for (uint32_t v = tp->first_cleaf; v < tp->n_nodes; v++) {
-                    const struct tnode *tn = &tp->nodes[v];
-                    int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
-                    double up = 0, down = 0;
-                    for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-                        if (!h->pslope[p])
-                            continue;
-                        double x = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
-                        a[k] += fabs(x);
-                        x = fmax(-cap, fmin(cap, x));
-                        c[k] += fabs(x);
-                        up += x > 0 ? x : 0;
-                        down += x < 0 ? -x : 0;
-                    }
-                    g[k] += 2 * fmin(up, down);
+    if (h->pfit) {
+        double w = lag_share(h, ps_to_s(d));
+        {
+            /* where the moves fall short, by tier: asked, capped, traded */
+            const struct topo *tp = n->topo;
+            double a[3] = {0}, c[3] = {0}, g[3] = {0}, dt = ps_to_s(d);
+            for (uint32_t v = tp->first_cleaf; v < tp->n_nodes; v++) {
+                const struct tnode *tn = &tp->nodes[v];
+                int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
+                double up = 0, down = 0;
+                for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+                    if (!h->pslope[p])
+                        continue;
+                    double x = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
+                    a[k] += fabs(x);
+                    x = fmax(-cap, fmin(cap, x));
+                    c[k] += fabs(x);
+                    up += x > 0 ? x : 0;
+                    down += x < 0 ? -x : 0;
                 }
-                fprintf(stderr, "moves MB asked/capped/traded: compute leaves %.4g %.4g %.4g, storage leaves %.4g %.4g %.4g, spines %.4g %.4g %.4g\n",
-                        a[0] / 1e6, c[0] / 1e6, g[0] / 1e6, a[1] / 1e6, c[1] / 1e6, g[1] / 1e6, a[2] / 1e6, c[2] / 1e6, g[2] / 1e6);
+                g[k] += 2 * fmin(up, down);
             }
-            fprintf(stderr, "span at %.6f: %.4g ms before the lag bounds, %.4g ms after (t0 %.4g); lag %.4f drift %.3g dq %.3g eu %.3g tlag %.4g; w %.3f\n",
-                    ps_to_s(now), ps_to_s(d_pre) * 1e3, ps_to_s(d) * 1e3, t0 / 1e9, h->lag, h->drift,
-                    h->dq_lag, h->eu, h->tlag, w);
+            fprintf(stderr, "moves MB asked/capped/traded: compute leaves %.4g %.4g %.4g, storage leaves %.4g %.4g %.4g, spines %.4g %.4g %.4g\n",
+                    a[0] / 1e6, c[0] / 1e6, g[0] / 1e6, a[1] / 1e6, c[1] / 1e6, g[1] / 1e6, a[2] / 1e6, c[2] / 1e6, g[2] / 1e6);
         }
+        fprintf(stderr, "span at %.6f: %.4g ms before the lag bounds, %.4g ms after (t0 %.4g); lag %.4f drift %.3g dq %.3g eu %.3g tlag %.4g; w %.3f\n",
+                ps_to_s(now), ps_to_s(d_pre) * 1e3, ps_to_s(d) * 1e3, t0 / 1e9, h->lag, h->drift,
+                h->dq_lag, h->eu, h->tlag, w);
+    }
 #endif
-        if (n->time_limit_ps != UINT64_MAX &&
-            (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period)) {
-            WHY(h, W_LIMIT, 0);
-            d = 0; /* the limit stands where the packet engine has it */
-        }
-        /* after the limit: the cap shortens a jump, it makes none (an endless
-         * span past every transfer's end meets the limit and stays 0) */
-        double most = WATCH * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
-        if (d && most < (double)d) {
+    if (n->time_limit_ps != UINT64_MAX &&
+        (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period)) {
+        WHY(h, W_LIMIT, 0);
+        d = 0; /* the limit stands where the packet engine has it */
+    }
+    /* after the limit: the cap shortens a jump, it makes none (an endless
+     * span past every transfer's end meets the limit and stays 0) */
+    double most = WATCH * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
+    if (d && most < (double)d) {
 #ifdef CKPT_HYBRID_TRACE
-            h->bspan[W_WATCH] = fmax(0, most) / (double)PS_PER_S * 1e3;
-            WHY(h, W_WATCH, h->bspan[W_WATCH]);
+        h->bspan[W_WATCH] = fmax(0, most) / (double)PS_PER_S * 1e3;
+        WHY(h, W_WATCH, h->bspan[W_WATCH]);
 #endif
-            d = most > 0 ? (uint64_t)most : 0;
-        }
-        if (!h->pfit || d < h->period)
-            break;
-        double e = move_made(h, d);
-        if (e >= h->meff || pass + 1 >= MEFF_PASSES) {
-            h->meff = e; /* (the share made at the span taken) */
-            break;
-        }
-        h->meff = e;
+        d = most > 0 ? (uint64_t)most : 0;
     }
 #ifdef CKPT_HYBRID_TRACE
     if (d < h->period && h->why != W_LIMIT)
@@ -1737,14 +1698,11 @@ static void move_room(const struct hybrid *h, double dt, double *want, double *g
     }
 }
 
-/* A transfer whose packets a move may take or add to (dry: before the
- * jump's drain marks, which a sending transfer beside no drain has none
- * of). */
-static int movable(const struct hybrid *h, uint32_t i, int dry)
+/* A transfer whose packets a move may take or add to. */
+static int movable(const struct hybrid *h, uint32_t i)
 {
     const struct flow *f = &h->n->flows[i];
-    return sending(f) && !h->fk[i] && (dry || (!h->dx[i] && !h->droom[i])) &&
-           !h->rdrain[h->rx[i]];
+    return sending(f) && !h->fk[i] && !h->dx[i] && !h->droom[i] && !h->rdrain[h->rx[i]];
 }
 
 /* Port p's move over dt seconds in packets of wire bytes, at most
@@ -1825,21 +1783,17 @@ static void gather(struct hybrid *h, const struct port *p)
  * > 0), so every ingress counter and the buffer stay as they are and the
  * transfers' deliveries are the jump's. Each port moves its drift x d,
  * at most MOVE_MAX of its queue; a transfer once a jump. */
-static double follow_plan(struct hybrid *h, uint64_t d, int dry)
+static void follow_plan(struct hybrid *h, uint64_t d)
 {
     struct pnet *n = h->n;
     const struct topo *t = n->topo;
-    double dt = ps_to_s(d), wire = (double)(n->mtu + n->wire_overhead), put = 0;
-    /* a dry run (jump_span: the credit not yet made) counts each
-     * transfer's credit as its own rate over the windows x d */
-    const uint64_t *s0 = slot(h, 0), *s2 = slot(h, 2 * h->w);
-    double kd = (double)d / (double)h->period / (2.0 * h->w);
+    double dt = ps_to_s(d), wire = (double)(n->mtu + n->wire_overhead);
     memset(h->fk, 0, (size_t)n->n_flows * sizeof *h->fk);
 #ifdef CKPT_HYBRID_TRACE
     h->mv_plan = h->mv_floor = h->mv_ask = h->mv_out = h->mv_in = 0;
 #endif
     if (!h->pfit)
-        return 0; /* (ECMP: a transfer's packets on one path, in order) */
+        return; /* (ECMP: a transfer's packets on one path, in order) */
 #ifdef CKPT_HYBRID_TRACE
     const char *tier = getenv("CKPT_HYBRID_MOVETIER");
     int tmask = tier ? atoi(tier) : 7;
@@ -1881,7 +1835,7 @@ static double follow_plan(struct hybrid *h, uint64_t d, int dry)
             for (const struct packet *pk; want >= 1 && (pk = qwalk_next(&w));) {
                 uint32_t f = pk->flow;
                 if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
-                    !movable(h, f, dry) || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] ||
+                    !movable(h, f) || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] ||
                     h->fmax[f] >= last_psn(n, &n->flows[f]))
                     continue;
                 uint32_t kk = h->fcnt[f] < want ? h->fcnt[f] : (uint32_t)want;
@@ -1909,14 +1863,11 @@ static double follow_plan(struct hybrid *h, uint64_t d, int dry)
             for (const struct packet *pk; want >= 1 && (pk = qwalk_next(&w));) {
                 uint32_t f = pk->flow, x = pk->in_port * NPRIO + pk->prio;
                 if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
-                    pk->psn != h->fmax[f] || !h->xsup[x] || !movable(h, f, dry) ||
+                    pk->psn != h->fmax[f] || !h->xsup[x] || !movable(h, f) ||
                     h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f])
                     continue;
                 /* its sender has the packets to send, its last kept */
-                uint64_t c0 = dry ? (uint64_t)((double)(s0[(size_t)f * FC_N + FC_RECV] -
-                                                        s2[(size_t)f * FC_N + FC_RECV]) *
-                                               kd / (double)n->mtu)
-                                  : h->cr[(size_t)f * FC_N + FC_RECV] / n->mtu;
+                uint64_t c0 = h->cr[(size_t)f * FC_N + FC_RECV] / n->mtu;
                 uint64_t rm = room(&n->flows[f], n->mtu);
                 uint64_t kk = rm > c0 ? rm - c0 : 0;
                 kk = kk < h->fcnt[f] ? kk : h->fcnt[f]; /* (at most twice its queue) */
@@ -1929,7 +1880,6 @@ static double follow_plan(struct hybrid *h, uint64_t d, int dry)
                 h->fout[f] = p;
                 h->xsup[x] -= (uint32_t)kk;
                 want -= (double)kk;
-                put += (double)kk;
 #ifdef CKPT_HYBRID_TRACE
                 h->mv_in += (double)kk;
 #endif
@@ -1943,7 +1893,6 @@ static double follow_plan(struct hybrid *h, uint64_t d, int dry)
             h->xsup[x] -= back;
         }
     }
-    return put;
 }
 
 /* The rising queues' new packets (after the jump's shift and sweep): the
@@ -2389,7 +2338,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
 #ifdef CKPT_HYBRID_TRACE
     check_ingress(h, "before");
 #endif
-    follow_plan(h, d, 0);
+    follow_plan(h, d);
     int64_t moved = 0, put = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         moved += h->fk[i];
@@ -2408,9 +2357,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
         {
             double w0 = 0, g0 = 0, wire = (double)(mtu + n->wire_overhead);
             move_room(h, ps_to_s(d), &w0, &g0);
-            fprintf(stderr, "moves planned/booked: share %.3f / %.3f (room's %.3f); MB wanted %.4g, room %.4g, whole packets %.4g, falling asked %.4g, found %.4g, rising put %.4g, kept %.4g\n",
-                    w0 > 0 ? fmax(0, w0 - g0 * h->meff) / w0 : 1, h->wlag,
-                    w0 > 0 ? fmax(0, w0 - g0) / w0 : 1, w0 / 1e6, g0 / 1e6,
+            fprintf(stderr, "moves planned/booked: share %.3f / %.3f; MB wanted %.4g, planned %.4g, whole packets %.4g, falling asked %.4g, found %.4g, rising put %.4g, kept %.4g\n",
+                    w0 > 0 ? fmax(0, w0 - g0) / w0 : 1, h->wlag, w0 / 1e6, g0 / 1e6,
                     2 * h->mv_floor * wire / 1e6, 2 * h->mv_ask * wire / 1e6,
                     2 * h->mv_out * wire / 1e6, 2 * h->mv_in * wire / 1e6, got / 1e6);
         }
