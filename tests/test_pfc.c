@@ -456,6 +456,25 @@ static void dcqcn_byte_counter_stages(void)
     evq_release(&r.n.q);
 }
 
+/* A switch of two 400G ports, port 0's priority 3 lossless, one shared
+ * pool of pool bytes (n->pool_of all 0) in a buffer twice that. */
+static void two_port_bed(struct pnet *n, const struct scenario *sc, struct port ports[2],
+                         struct sw *s, uint64_t pool)
+{
+    pnet_bare(n, sc);
+    n->mtu_wire = 4096 + 82;
+    n->lossless = 1u << 3;
+    evq_init(&n->q);
+    memset(ports, 0, 2 * sizeof *ports);
+    ports[0].peer = 1;
+    ports[1].peer = 0;
+    ports[0].bps = ports[1].bps = 400000000000ull;
+    n->ports = ports;
+    memset(s, 0, sizeof *s);
+    s->pool[0] = pool;
+    s->buffer = 2 * pool;
+}
+
 /* PFC XON hysteresis: a PG paused at the dynamic threshold Th resumes only
  * once its shared use is two MTUs under Th (Th = alpha (pool - shared in
  * use) moves as the buffer drains), not at the first packet that leaves. */
@@ -465,21 +484,10 @@ static void pfc_xon_hysteresis(void)
     scenario_defaults(&sc);
     sc.fabric.mmu_alpha = 1;
     struct pnet n;
-    pnet_bare(&n, &sc);
-    n.mtu_wire = 4096 + 82;
-    n.lossless = 1u << 3;
-    evq_init(&n.q);
     struct port ports[2];
-    memset(ports, 0, sizeof ports);
-    ports[0].peer = 1;
-    ports[1].peer = 0;
-    ports[0].bps = ports[1].bps = 400000000000ull;
-    n.ports = ports;
     struct sw s;
-    memset(&s, 0, sizeof s);
     const uint64_t pool = 10000000, w = 1000 + 82; /* small packets leave */
-    s.pool[0] = pool; /* n.pool_of all 0: one shared pool */
-    s.buffer = 2 * pool;
+    two_port_bed(&n, &sc, ports, &s, pool);
     /* paused at Th: shared X = pool - X, X = pool / 2 */
     uint64_t X = pool / 2;
     s.shared_used[0] = s.used = ports[0].ing[3].shared = X;
@@ -551,22 +559,11 @@ static void pfc_xoff_at_threshold_with_slack(void)
         sc.fabric.mmu_alpha = 0.37;
         sc.fabric.mmu_reserve = 0;
         struct pnet n;
-        pnet_bare(&n, &sc);
-        n.mtu_wire = 4096 + 82;
-        n.lossless = 1u << 3;
-        n.xoff_slack = with ? mmu_xoff_slack(0.37, n.mtu_wire, 10000000) : 0;
-        evq_init(&n.q);
         struct port ports[2];
-        memset(ports, 0, sizeof ports);
-        ports[0].peer = 1;
-        ports[1].peer = 0;
-        ports[0].bps = ports[1].bps = 400000000000ull;
-        ports[0].headroom = 1000000;
-        n.ports = ports;
         struct sw s;
-        memset(&s, 0, sizeof s);
-        s.pool[0] = 10000000;
-        s.buffer = 2 * s.pool[0];
+        two_port_bed(&n, &sc, ports, &s, 10000000);
+        n.xoff_slack = with ? mmu_xoff_slack(0.37, n.mtu_wire, 10000000) : 0;
+        ports[0].headroom = 1000000;
         /* other PGs hold most of the pool: this one's threshold is near */
         s.shared_used[0] = s.used = 6000000 + (uint64_t)(run / 2) * 401;
         struct port *in = &ports[0], *out = &ports[1];

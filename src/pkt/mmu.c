@@ -13,6 +13,7 @@
  */
 #include "../core/units.h"
 #include "pnet.h"
+#include "../core/rng.h"
 
 /* fabric.mmu.pools per_class splits the buffer into equal shares, one per
  * lossless priority and one for all lossy ones (docs/training.md): each
@@ -72,6 +73,13 @@ static uint64_t threshold(const struct sw *s, unsigned k, double alpha)
 uint64_t mmu_threshold(const struct sw *s, unsigned k, double alpha)
 {
     return threshold(s, k, alpha);
+}
+
+/* d < slack, where slack 0 (unknown) admits every d: slack - 1 wraps on
+ * purpose, one compare on the admission path. */
+CKPT_WRAPS static inline int within_slack(uint64_t d, uint64_t slack)
+{
+    return d <= slack - 1;
 }
 
 /* With a = alpha F and b = alpha (F - w) as rounded doubles (F < 2^53:
@@ -154,10 +162,10 @@ __attribute__((always_inline)) inline int mmu_admit_prio(struct pnet *n, struct 
         /* The XOFF test's threshold is the one after this packet: after a
          * shared admission (th >= the PG's use) it can be reached only
          * within xoff_slack of th, else it is known unreached without the
-         * double arithmetic. xoff_slack 0: always computed (it wraps). */
+         * double arithmetic. xoff_slack 0: always computed. */
         if (!(in->xoff & (1u << pg)) &&
             (in->ing[pg].hdrm ||
-             (th - in->ing[pg].shared <= n->xoff_slack - 1 &&
+             (within_slack(th - in->ing[pg].shared, n->xoff_slack) &&
               in->ing[pg].shared >= threshold(s, k, sc->fabric.mmu_alpha)))) {
             in->xoff_shared_sum += in->ing[pg].shared;
             pfc_send(n, in, pg, 1);
