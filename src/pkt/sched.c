@@ -310,7 +310,7 @@ static void push_back(struct pnet *n, const struct event *e)
 static inline __attribute__((always_inline)) uint64_t
 part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_t *ran, int limit)
 {
-    uint64_t k = 0; /* events run from the list and the heap, less those past the limit */
+    uint64_t k = 0, past = 0; /* taken from the list and the heap; past the limit */
     for (;;) {
         /* the event where it lies (dispatch reads it before its handler
          * runs, which may then move the FIFO): no copy of it */
@@ -355,7 +355,7 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
         uint64_t t = ev->t;
         if (limit && t > n->time_limit_ps) {
             n->time_limit_hit = 1;
-            k--;
+            past++;
             continue;
         }
         if (t < last)
@@ -364,7 +364,7 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
         n->now = t;
         dispatch(n, ev, 1);
     }
-    *ran = k + n->wfh;
+    *ran = k + n->wfh - past;
     if (n->wfh == n->wfn) /* (out of memory: left as it stopped) */
         n->wfh = n->wfn = 0;
     return last;
