@@ -575,6 +575,63 @@ static void pnet_tie_keys_by_partition(void)
     test_prep_release(&p);
 }
 
+/* The run's variant bytes (nic_variants: nic_pull's and nic_receive's
+ * copies without their variants' tests) are set once, last in set-up:
+ * each case's pair is the one its variant asks for, and a run to its end
+ * leaves the flags they are made of as set-up left them, so no flag was
+ * set after the first flow started. Fails when set-up sets them before a
+ * flag they read (nic_setup's window, the transport's hooks, training). */
+static void pnet_variants_set_once(void)
+{
+    static const struct {
+        const char *keys[3];
+        uint8_t tx, rx;
+    } cases[] = {
+        {{0}, 1, 1},
+        {{"transport.cc=dcqcn"}, 1, 0},
+        {{"transport.cc=hpcc"}, 0, 0},
+        {{"storage.max_outstanding=2", "storage.request_size=64KB"}, 0, 0},
+        {{"storage.protocol=nfs"}, 0, 0},
+        {{"fabric.pfc.enabled=false"}, 0, 0},
+        {{"transport.protocol=uec", "transport.cc=nscc", "transport.uec.rccc=true"}, 0, 0},
+        {{"training.traffic=collectives", "training.grad_bytes=1MB"}, 0, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "cluster.nodes=16");
+        test_set(&sc, "workload.bytes_per_writer=256KB");
+        for (int k = 0; k < 3 && cases[c].keys[k]; k++)
+            test_set(&sc, "%s", cases[c].keys[k]);
+        struct test_prep p;
+        struct pnet *n = aligned_alloc(64, (sizeof *n + 63) / 64 * 64);
+        if (!n || test_prepare(&p, &sc) < 0 ||
+            pnet_setup(n, &p.eff, &p.t, &p.w, NULL, &p.e) < 0) {
+            CHECKF(0, "case %zu: set-up: %s", c, p.e.msg);
+            free(n);
+            test_prep_release(&p);
+            continue;
+        }
+        uint8_t tx = n->tx_plain, rx = n->rx_plain;
+        CHECKF(tx == cases[c].tx && rx == cases[c].rx, "case %zu (%s): tx_plain %u rx_plain %u",
+               c, cases[c].keys[0] ? cases[c].keys[0] : "default", tx, rx);
+        n->res = &p.r;
+        n->time_limit_ps = UINT64_MAX;
+        pnet_loop(n);
+        CHECKF(n->flows_done == n->n_flows && n->n_flows > 0, "case %zu: %llu of %u flows done",
+               c, (unsigned long long)n->flows_done, n->n_flows);
+        nic_variants(n); /* from the flags as the run left them */
+        CHECKF(n->tx_plain == tx && n->rx_plain == rx, "case %zu: a flag moved during the run",
+               c);
+        train_clock_release(&n->tc);
+        evq_release(&n->q);
+        pnet_release_slabs(n);
+        arena_release(&n->arena);
+        free(n);
+        test_prep_release(&p);
+    }
+}
+
 /* A queue's length histogram bucket (port.c, computed without a branch):
  * every length falls in the bucket whose floor is at or below it and the
  * next one's above, at every power of two and its neighbours, and the
@@ -616,5 +673,6 @@ SUITE(suite_flat) = {
     {"pnet_tie_keys_by_partition", pnet_tie_keys_by_partition},
     {"wire_arrivals_once", wire_arrivals_once},
     {"qhist_bucket_brackets_lengths", qhist_bucket_brackets_lengths},
+    {"pnet_variants_set_once", pnet_variants_set_once},
     {0, 0},
 };

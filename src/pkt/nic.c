@@ -74,10 +74,14 @@ static inline int rx_plain_run(const struct pnet *n)
            !n->tp->on_data;
 }
 
+void nic_variants(struct pnet *n)
+{
+    n->tx_plain = (uint8_t)pull_plain(n);
+    n->rx_plain = (uint8_t)rx_plain_run(n);
+}
+
 void nic_flow_start(struct pnet *n, struct flow *f)
 {
-    f->tx_plain = (uint8_t)pull_plain(n); /* a training step clears both */
-    f->rx_plain = (uint8_t)rx_plain_run(n);
     if (f->bytes == 0) {
         f->done = 1;
         f->done_ps = f->first_tx_ps = n->now;
@@ -307,9 +311,9 @@ int nic_pull(struct pnet *n, struct port *p, struct packet *pk)
 {
     struct nic *nic = &n->nics[p->node];
     uint64_t soonest = UINT64_MAX;
-    if (!nic->rr_train) { /* one class; the ring's flows share the run's tx_plain */
-        int st = nic->rr && nic->rr->tx_plain ? pull_ring(n, p, nic, &nic->rr, &soonest, pk, 1)
-                                              : pull_ring(n, p, nic, &nic->rr, &soonest, pk, 0);
+    if (!nic->rr_train) { /* one class */
+        int st = n->tx_plain ? pull_ring(n, p, nic, &nic->rr, &soonest, pk, 1)
+                             : pull_ring(n, p, nic, &nic->rr, &soonest, pk, 0);
         if (st == PULL_NONE && soonest != UINT64_MAX)
             port_wake_at(n, p, soonest);
         return st == PULL_OK;
@@ -814,7 +818,7 @@ static inline __attribute__((always_inline)) void receive(struct pnet *n, uint32
 void nic_receive(struct pnet *n, uint32_t node, struct packet *pk)
 {
     struct flow *f = &n->flows[pk->flow];
-    if (f->rx_plain)
+    if (n->rx_plain)
         receive(n, node, f, pk, 1);
     else
         receive(n, node, f, pk, 0);

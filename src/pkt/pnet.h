@@ -294,9 +294,6 @@ struct flow {
     /* the sender's copy of gen below (nic_train_step sets both): its
      * packets carry it, and gen's line is the receiver's */
     uint8_t tx_gen;
-    /* the run has none of a pull's variants (nic.c pull_plain): its pulls
-     * skip their tests. A run's fact, copied here where a pull reads */
-    uint8_t tx_plain;
     uint64_t cap_bps, line_bps;
     uint64_t max_sent;        /* highest byte offset ever sent (retransmission) */
     struct flow *prev;
@@ -344,9 +341,6 @@ struct flow {
     /* receiver, TCP (tcp.c): in-order segments not yet ACKed, the CE state
      * its ACKs echo (RFC 8257); its delayed-ACK timer below */
     uint8_t tcp_unacked, tcp_ce, delack_pending;
-    /* the run has none of an arrival's variants (nic.c rx_plain_run):
-     * nic_receive skips their tests. Set where rx_bytes is */
-    uint8_t rx_plain;
     /* a primary's forwards: flows fwd_first .. + fwd_n (0 = none), woken
      * as its bytes arrive */
     uint32_t fwd_first, fwd_n;
@@ -371,14 +365,13 @@ _Static_assert(offsetof(struct flow, next) == 64, "a flow's forwarding facts fil
 _Static_assert(FLOW_RX_LINE(recv) && FLOW_RX_LINE(rx_bytes) && FLOW_RX_LINE(expect_psn) &&
                    FLOW_RX_LINE(max_psn) && FLOW_RX_LINE(gen) && FLOW_RX_LINE(seen_any) &&
                    FLOW_RX_LINE(done) && FLOW_RX_LINE(rx_ce) && FLOW_RX_LINE(fwd_n) &&
-                   FLOW_RX_LINE(rx_plain) &&
                    sizeof(struct flow) == 448,
                "a flow's receiving state left its line");
 /* what a pull of the sender's next packet reads: lines 0-1 only */
 #define FLOW_TX_LINE(f) (offsetof(struct flow, f) / 64 == 1)
 _Static_assert(FLOW_TX_LINE(next) && FLOW_TX_LINE(sent) && FLOW_TX_LINE(next_send) &&
                    FLOW_TX_LINE(last_send) && FLOW_TX_LINE(last_wire) &&
-                   FLOW_TX_LINE(sr_pending) && FLOW_TX_LINE(tx_gen) && FLOW_TX_LINE(tx_plain) &&
+                   FLOW_TX_LINE(sr_pending) && FLOW_TX_LINE(tx_gen) &&
                    FLOW_TX_LINE(cap_bps) &&
                    FLOW_TX_LINE(line_bps) && FLOW_TX_LINE(max_sent) &&
                    offsetof(struct flow, feed) < 64,
@@ -524,6 +517,10 @@ struct pnet {
      * SIDE_INT to serve; sent_packet has loss recovery, side stamps or a
      * window to serve */
     uint8_t tx_watch, after_send;
+    /* the run has none of a pull's (an arrival's) variants: nic_pull
+     * (nic_receive) runs its copy without their tests. Set last in set-up
+     * (nic_variants), from flags no later step sets; 0 = the general copy */
+    uint8_t tx_plain, rx_plain;
     uint64_t rto_ps;          /* the receiver kind's retransmission timeout */
     /* scenario choices read per packet, kept here beside the clock */
     uint8_t any_failed;       /* some link of the fabric is down */
@@ -1068,6 +1065,9 @@ void switch_receive(struct pnet *n, uint32_t node, struct port *in,
 int nic_pull(struct pnet *n, struct port *p, struct packet *out);
 void nic_receive(struct pnet *n, uint32_t node, struct packet *pk);
 void nic_flow_start(struct pnet *n, struct flow *f);
+/* The run's variant bytes (tx_plain, rx_plain) from its flags: set-up's
+ * last step, once every flag is set. */
+void nic_variants(struct pnet *n);
 /* storage.protection replica (storage.c): whether forward f must wait for
  * its primary's bytes, and the primary's arrivals waking its forwards */
 int store_fwd_held(const struct pnet *n, const struct flow *f);

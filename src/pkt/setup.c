@@ -426,6 +426,7 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         pnet_schedule(n, n->tc.next_ps, EV_TRAIN_STEP, NULL, 0) < 0)
         return err_set(e, "out of memory scheduling training");
     n->after_send = n->recover || n->side || n->tp->may_send;
+    nic_variants(n); /* last: it reads the flags above */
     for (uint32_t i = 0; i < w->n; i++)
         if (pnet_schedule(n, n->flows[i].start_ps, EV_FLOW_START,
                           &n->flows[i], 0) < 0)
