@@ -192,6 +192,7 @@ static void rccc_two_sender_trajectory(void)
     uint32_t need = init + 120;
     struct transport_ops o = transport_line_rate;
     o.on_send = rec_on_send;
+    o.line_rate = 0; /* its on_send is called */
     o.on_data = rec_on_data;
     memset(&rrec, 0, sizeof rrec);
     struct results r;

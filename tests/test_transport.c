@@ -208,8 +208,55 @@ static void transport_protocol_framing(void)
     CHECK(scenario_set(&sc, "transport.protocol=quic", &e) < 0 && strstr(e.msg, "roce"));
 }
 
+/* A table marked line_rate has its on_send skipped (nic.c sent_packet
+ * takes f->line_bps): each such table's on_send must return just that,
+ * at any line rate and size, with no hook that keeps state; the line-rate
+ * transport is one (its packets skip the call). Fails when a transport
+ * that paces below the line is marked. */
+static void transport_line_rate_flag(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    static const uint64_t bps[] = {25000000000, 400000000000, 800000000000};
+    static const uint64_t wire[] = {64, 1100, 4160};
+    unsigned marked = 0;
+    for (unsigned k = 0; k < CC_COUNT; k++) {
+        const struct transport_ops *tp = transport_of((enum cc_kind)k);
+        if (!tp || !tp->line_rate)
+            continue;
+        marked++;
+        CHECKF(!tp->start && !tp->may_send && !tp->on_data && !tp->side && !tp->on_ack &&
+                   !tp->on_timer && !tp->on_cnp,
+               "transport.cc %u: marked line_rate with hooks of its own", k);
+        struct pnet *n = aligned_alloc(64, (sizeof *n + 63) / 64 * 64);
+        struct flow *f = aligned_alloc(64, sizeof *f);
+        if (!n || !f) {
+            CHECK(0);
+            free(n);
+            free(f);
+            return;
+        }
+        pnet_bare(n, &sc);
+        memset(f, 0, sizeof *f);
+        n->tp = tp;
+        for (size_t i = 0; i < sizeof bps / sizeof bps[0]; i++)
+            for (size_t j = 0; j < sizeof wire / sizeof wire[0]; j++) {
+                f->line_bps = bps[i];
+                f->sent = wire[j] * i;
+                CHECKF(tp->on_send(n, f, wire[j]) == bps[i],
+                       "transport.cc %u: on_send below the line at %llu bps", k,
+                       (unsigned long long)bps[i]);
+            }
+        evq_release(&n->q);
+        free(n);
+        free(f);
+    }
+    CHECK(transport_of(CC_NONE)->line_rate && marked >= 1);
+}
+
 SUITE(suite_transport) = {
     {"transport_registry", transport_registry},
+    {"transport_line_rate_flag", transport_line_rate_flag},
     {"transport_receivers", transport_receivers},
     {"transport_dcqcn_cnp_hook", transport_dcqcn_cnp_hook},
     {"transport_incast_hooks", transport_incast_hooks},

@@ -161,7 +161,8 @@ static inline __attribute__((always_inline)) void sent_packet(struct pnet *n, st
                                                              const struct packet *pk, int plain)
 {
     uint64_t wire = pkt_wire(n, pk);
-    uint64_t rate = n->tp->on_send(n, f, wire);
+    const struct transport_ops *tp = n->tp;
+    uint64_t rate = tp->line_rate ? f->line_bps : tp->on_send(n, f, wire);
     if (f->cap_bps && f->cap_bps < rate)
         rate = f->cap_bps;
     /* at line rate the port itself paces; below it, the queue pair waits */

@@ -17,6 +17,7 @@ static double line_rate(const struct pnet *n, const struct flow *f)
 const struct transport_ops transport_line_rate = {
     .cc = CC_NONE,
     .on_send = line_on_send,
+    .line_rate = 1,
     .rate = line_rate,
 };
 

@@ -9,7 +9,8 @@
  * layers (its name, keys, cost, what the fluid model keeps) is its
  * descriptor row, cc_schemes[] in src/scenario/tpscheme.h.
  *
- * Hot path rule: the engine calls on_send once per data packet sent; every
+ * Hot path rule: the engine calls on_send once per data packet sent (not
+ * where the table says line_rate); every
  * other hook runs on rarer events (a CNP, an ACK, a timer), or, for the
  * receiver, only where the transport asks for it (on_data with
  * data_ce_only: marked packets only). Optional hooks are NULL.
@@ -158,6 +159,9 @@ struct transport_ops {
     /* sender: on_send and rate are required */
     /* every data packet sent (wire bytes): the pacing rate from now */
     uint64_t (*on_send)(struct pnet *n, struct flow *f, uint64_t wire);
+    /* on_send is the flow's line rate and keeps no state: the engine takes
+     * f->line_bps without the call (a table that replaces on_send clears it) */
+    uint8_t line_rate;
     /* the rate it allows now (telemetry; a change of pacing) */
     double (*rate)(const struct pnet *n, const struct flow *f);
     /* optional: the flow starts (and each training step) */
