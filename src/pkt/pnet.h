@@ -608,10 +608,14 @@ static inline int pnet_is_train(const struct pnet *n, uint32_t flow)
 }
 
 /* A training flow's data packet? Without training (most runs) one test of
- * the run's flags per packet: data packets' flows are then below n_flows. */
+ * the run's flags per packet: data packets' flows are then below n_flows.
+ * Marked unlikely: the hop's three callers (port.c) then leave the training
+ * accounting out of line, and the hop keeps its values in registers (41
+ * instructions a packet fewer at 256 writers, session 34) */
 static inline int pnet_train_data(const struct pnet *n, const struct packet *pk)
 {
-    return n->n_train && pk->kind == PK_DATA && pnet_is_train(n, pk->flow);
+    return __builtin_expect(n->n_train != 0, 0) && pk->kind == PK_DATA &&
+           pnet_is_train(n, pk->flow);
 }
 
 /* Payload of a dropped data packet, counted per class. */
