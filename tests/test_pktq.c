@@ -114,6 +114,56 @@ static void dwrr_lone_queue_matches_walk(void)
     arena_release(&n.arena);
 }
 
+/* Strict priority's choice (port.c pick_queue, whose one-queue short cut
+ * runs before the strict test): the CNP priority when ready, else the
+ * highest ready queue, for every ready set, with queues not ready (paused
+ * or later) holding packets or not. Fails when the short cut takes a set of
+ * several queues, or strict falls through to DWRR. */
+static void strict_picks_highest_ready(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    sc.fabric.scheduling = SCHED_STRICT;
+    sc.transport.cnp_priority = 6;
+    struct pnet n;
+    pnet_bare(&n, &sc);
+    n.mtu_wire = 4096 + ROCE_OVERHEAD;
+    n.wire_overhead = ROCE_OVERHEAD;
+    arena_init(&n.arena);
+    CHECK(n.strict);
+    for (int i = 0; i < NPRIO; i++)
+        n.dwrr_quantum[i] = (int32_t)n.mtu_wire;
+    struct port *a = calloc(1, sizeof *a);
+    CHECK(a != NULL);
+    int bad = 0, cases = 0;
+    for (unsigned held = 1; a && held < (1u << NPRIO); held++) {
+        for (unsigned ready = held; ready; ready = (ready - 1) & held) {
+            memset(a, 0, sizeof *a);
+            for (unsigned i = 0; i < NPRIO; i++)
+                if (held & (1u << i)) {
+                    struct packet pk = {.payload = 1000 + i, .prio = (uint8_t)i};
+                    CHECK(pktq_push(&n, &a->q[i], &pk, pkt_wire(&n, &pk)) == 0);
+                }
+            a->qmask = (uint8_t)held;
+            int want = ready & (1u << 6) ? 6 : 31 - __builtin_clz(ready);
+            int got = port_pick_queue(&n, a, ready);
+            if (got != want && bad++ < 5)
+                fprintf(stderr, "  held %02x ready %02x: queue %d, want %d\n", held, ready, got,
+                        want);
+            cases++;
+            for (unsigned i = 0; i < NPRIO; i++)
+                while (a->q[i].len) {
+                    struct packet out;
+                    pktq_pop(&n, &a->q[i], pkt_wire(&n, pktq_head(&a->q[i])), &out);
+                }
+        }
+    }
+    CHECKF(!bad && cases == 6561 - 256, "%d of %d choices wrong", bad, cases);
+    free(a);
+    pnet_release_slabs(&n);
+    arena_release(&n.arena);
+}
+
 /* ECMP on three tiers (a hashed choice at leaves and spines): the packet
  * engine, which remembers each flow's choice at the last switch, puts
  * the same wire bytes on every link as the fluid engine, which hashes the
@@ -255,6 +305,7 @@ SUITE(suite_pktq) = {
     {"ecmp_remembered_choice_matches_fluid", ecmp_remembered_choice_matches_fluid},
     {"pktq_fifo_in_chunks", pktq_fifo_in_chunks},
     {"dwrr_lone_queue_matches_walk", dwrr_lone_queue_matches_walk},
+    {"strict_picks_highest_ready", strict_picks_highest_ready},
     {"chunk_pool_rebalances", chunk_pool_rebalances},
     {"wire_ends_keep_to_their_ports", wire_ends_keep_to_their_ports},
     {0, 0},

@@ -191,10 +191,12 @@ static inline __attribute__((always_inline)) int pick_queue(struct pnet *n, stru
     unsigned cnp = n->cnp_prio;
     if (ready & (1u << cnp))
         return (int)cnp;
-    if (n->strict)
-        return 31 - __builtin_clz(ready); /* highest priority */
+    /* one queue holding packets: strict priority's choice too (strict
+     * reads no DWRR credit, so dwrr_alone's bookkeeping is harmless) */
     if (p->qmask == ready && !(ready & (ready - 1)))
         return dwrr_alone(n, p, (unsigned)__builtin_ctz(ready), hw);
+    if (n->strict)
+        return 31 - __builtin_clz(ready); /* highest priority */
     return dwrr_walk(n, p, ready);
 }
 
