@@ -151,6 +151,9 @@ struct hybrid {
     int pfit;                  /* the ports' drifts fitted at this observation */
     int32_t *fk;
     uint32_t *fb, *fout, *fmin, *fmax, *fcnt, *fstamp, stamp;
+    /* per transfer over a jump's shift: the PSNs its packets move by, or
+     * PSN_SLOW where a drain or a move renumbers them one by one */
+    uint32_t *padd;
     struct packet *ftpl;
     uint32_t *xsup, *fl;       /* per ingress port and priority of a switch: packets
                                 * taken; transfers moved */
@@ -405,7 +408,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->ftpl = calloc(nf, sizeof *h->ftpl);
     h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
     h->wcr = calloc(nf, sizeof *h->wcr);
-    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup || !h->wcr)
+    h->padd = calloc(nf, sizeof *h->padd);
+    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup || !h->wcr || !h->padd)
         return -1;
     h->pend = h->pslope + np;
     h->pcurv = h->pend + np;
@@ -496,6 +500,7 @@ static void release(struct hybrid *h)
     free(h->ftpl);
     free(h->xsup);
     free(h->wcr);
+    free(h->padd);
 }
 
 static uint64_t *slot(struct hybrid *h, uint32_t back)
@@ -1399,16 +1404,16 @@ static uint32_t last_psn(const struct pnet *n, const struct flow *f)
     return f->bytes ? (uint32_t)((f->bytes - 1) / n->mtu) : 0;
 }
 
-/* Moves a packet d later and renumbers it past its transfer's credit; a
- * drained transfer's packets just below its last are marked to be taken
- * (PSN UINT32_MAX; returns 1), its last one kept, so its size and the
- * receiver's end stay the packets'. */
-static int shift_pkt(struct hybrid *h, struct packet *p, uint64_t d)
+/* padd's mark: the transfer's packets are renumbered by shift_slow. */
+#define PSN_SLOW UINT32_MAX
+
+/* A data packet of a transfer that drains or moves (padd PSN_SLOW):
+ * renumbered past its credit, a drained transfer's packets just below its
+ * last marked to be taken (PSN UINT32_MAX; returns 1), its last one kept,
+ * so its size and the receiver's end stay the packets'. */
+static int shift_slow(struct hybrid *h, struct packet *p)
 {
     struct pnet *n = h->n;
-    p->t += d;
-    if (p->kind != PK_DATA || p->trim)
-        return 0;
     uint32_t x = h->dx[p->flow];
     if (!x) {
         uint32_t c = (uint32_t)(h->cr[(size_t)p->flow * FC_N + FC_RECV] / n->mtu);
@@ -1432,6 +1437,21 @@ static int shift_pkt(struct hybrid *h, struct packet *p, uint64_t d)
         return 1;
     }
     p->psn += x;
+    return 0;
+}
+
+/* Moves a packet d later and renumbers it past its transfer's credit (its
+ * PSNs move by padd, set per transfer before the shift: no division per
+ * packet); returns 1 where it is marked to be taken (shift_slow). */
+static inline int shift_pkt(struct hybrid *h, struct packet *p, uint64_t d)
+{
+    p->t += d;
+    if (p->kind != PK_DATA || p->trim)
+        return 0;
+    uint32_t a = h->padd[p->flow];
+    if (a == PSN_SLOW)
+        return shift_slow(h, p);
+    p->psn += a;
     return 0;
 }
 
@@ -2371,6 +2391,10 @@ static int jump(struct hybrid *h, uint64_t *dp)
     if (pnet_shift_events(n, d, keep_time, &tc) < 0) {
         n->oom = 1;
         return -1;
+    }
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        uint64_t c = cr[(size_t)i * FC_N + FC_RECV] / mtu;
+        h->padd[i] = h->dx[i] || h->fk[i] || c >= PSN_SLOW ? PSN_SLOW : (uint32_t)c;
     }
     for (uint32_t i = 0; i < n->topo->n_ports; i++) {
         struct port *p = &n->ports[i];
