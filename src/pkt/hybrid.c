@@ -155,6 +155,7 @@ struct hybrid {
      * PSN_SLOW where a drain or a move renumbers them one by one */
     uint32_t *padd;
     struct packet *ftpl;
+    const struct packet **fptr; /* gather's highest packet of each, in its queue */
     uint32_t *xsup, *fl;       /* per ingress port and priority of a switch: packets
                                 * taken; transfers moved */
     uint64_t fmoved;           /* bytes moved so far (the trace's) */
@@ -406,10 +407,11 @@ static int init(struct hybrid *h, struct pnet *n)
     h->fk = calloc(nf, sizeof *h->fk);
     h->fb = calloc(7 * nf, sizeof *h->fb);
     h->ftpl = calloc(nf, sizeof *h->ftpl);
+    h->fptr = calloc(nf, sizeof *h->fptr);
     h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
     h->wcr = calloc(nf, sizeof *h->wcr);
     h->padd = calloc(nf, sizeof *h->padd);
-    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup || !h->wcr || !h->padd)
+    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->fptr || !h->xsup || !h->wcr || !h->padd)
         return -1;
     h->pend = h->pslope + np;
     h->pcurv = h->pend + np;
@@ -498,6 +500,7 @@ static void release(struct hybrid *h)
     free(h->fk);
     free(h->fb);
     free(h->ftpl);
+    free(h->fptr);
     free(h->xsup);
     free(h->wcr);
     free(h->padd);
@@ -1768,30 +1771,38 @@ static const struct packet *qwalk_next(struct qwalk *w)
 }
 
 /* The data packets of port p's queues, per transfer (stamped): the lowest
- * and highest PSN and their count; the highest one's copy (ftpl). */
+ * and highest PSN and their count; where the highest sits (fptr: the
+ * queues stay as they are until follow_plan has copied what it moves). */
 static void gather(struct hybrid *h, const struct port *p)
 {
     h->stamp++;
-    struct qwalk w = {p, 0, 0, NULL};
-    for (const struct packet *pk; (pk = qwalk_next(&w));) {
-        if (pk->kind != PK_DATA || pk->trim)
+    for (unsigned q = 0; q < NPRIO; q++) {
+        const struct pktq *pq = &p->q[q];
+        if (!pq->len)
             continue;
-        uint32_t f = pk->flow;
-        if (h->fk[f])
-            continue; /* (moved at a switch before: its copy kept) */
-        if (h->fstamp[f] != h->stamp) {
-            h->fstamp[f] = h->stamp;
-            h->fmin[f] = h->fmax[f] = pk->psn;
-            h->fcnt[f] = 0;
-            h->ftpl[f] = *pk;
-        }
-        h->fcnt[f]++;
-        if (pk->psn < h->fmin[f])
-            h->fmin[f] = pk->psn;
-        if (pk->psn >= h->fmax[f]) {
-            h->fmax[f] = pk->psn;
-            h->ftpl[f] = *pk;
-        }
+        for (const struct pkt_chunk *c = pq->hc; c; c = c == pq->tc ? NULL : c->next)
+            for (unsigned i = c == pq->hc ? pq->hi : 0; i < (c == pq->tc ? pq->ti : PKT_CHUNK);
+                 i++) {
+                const struct packet *pk = &c->p[i];
+                if (pk->kind != PK_DATA || pk->trim)
+                    continue;
+                uint32_t f = pk->flow;
+                if (h->fk[f])
+                    continue; /* (moved at a switch before: its copy kept) */
+                if (h->fstamp[f] != h->stamp) {
+                    h->fstamp[f] = h->stamp;
+                    h->fmin[f] = h->fmax[f] = pk->psn;
+                    h->fcnt[f] = 0;
+                    h->fptr[f] = pk;
+                }
+                h->fcnt[f]++;
+                if (pk->psn < h->fmin[f])
+                    h->fmin[f] = pk->psn;
+                if (pk->psn >= h->fmax[f]) {
+                    h->fmax[f] = pk->psn;
+                    h->fptr[f] = pk;
+                }
+            }
     }
 }
 
@@ -1896,6 +1907,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
                 if (!kk)
                     continue;
                 h->fk[f] = (int32_t)kk;
+                h->ftpl[f] = *h->fptr[f];
                 h->fb[f] = h->fmax[f] + 1;
                 h->fout[f] = p;
                 h->xsup[x] -= (uint32_t)kk;
