@@ -234,14 +234,26 @@ static uint64_t implicit_sent(const struct pnet *n, const struct port *p, unsign
     return per ? (n->now - p->xoff_since[prio]) / per : 0;
 }
 
+/* What observe sums in take's pass: the transfers started, the paused
+ * time and the switches' queued bytes, each port's into row (bpq's). */
+struct took {
+    uint64_t begun;
+    double paused, queued;
+    float *row;
+};
+
 /* The counters now into s (open pauses and implicit refreshes counted up
- * to now, every port's occupancy brought up to now). */
-static void take(struct hybrid *h, uint64_t *s)
+ * to now, every port's occupancy brought up to now), and t's sums in the
+ * same pass. */
+static void take(struct hybrid *h, uint64_t *s, struct took *t)
 {
     struct pnet *n = h->n;
-    uint64_t held = 0, refresh = 0;
+    uint64_t held = 0, refresh = 0, begun = 0;
+    double psum = 0, qsum = 0;
+    float *row = t->row;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
+        begun += started(f);
         s[i * FC_N + FC_RECV] = f->recv;
         s[i * FC_N + FC_CNPS] = f->cnps_rx;
         s[i * FC_N + FC_DECS] = f->decreases;
@@ -267,8 +279,14 @@ static void take(struct hybrid *h, uint64_t *s)
         c[PC_TRAIN_TX] = p->train_tx_bytes;
         if (!p->is_host)
             held += p->q_bytes;
+        psum += (double)paused;
+        qsum += p->is_host ? 0 : (double)p->q_bytes;
+        row[i] = (float)p->q_bytes;
         port_qhist_flush(n, p);
     }
+    t->begun = begun;
+    t->paused = psum;
+    t->queued = qsum;
     memcpy(&s[h->o_sum], n->sums, NSUMS * sizeof *s);
     s[h->o_sum + SUM_AT(refresh_frames)] += refresh;
     if (n->qhist)
@@ -590,10 +608,13 @@ static void trace_ingress(struct pnet *n)
 static void observe(struct hybrid *h)
 {
     struct pnet *n = h->n;
+    uint32_t bh = (h->bh + 1) % BASE;
+    h->head = (h->head + 1) % h->slots;
+    uint64_t *s = slot(h, 0);
+    struct took tk = {.row = &h->bpq[(size_t)bh * n->topo->n_ports]};
+    take(h, s, &tk);
     /* a transfer ending leaves its receiver's sum steady; a start does not */
-    uint64_t begun = 0;
-    for (uint32_t i = 0; i < n->n_flows; i++)
-        begun += started(&n->flows[i]);
+    uint64_t begun = tk.begun;
     if (begun != h->begun) {
         h->have = 0;
 #ifdef CKPT_HYBRID_TRACE
@@ -601,9 +622,6 @@ static void observe(struct hybrid *h)
 #endif
     }
     h->begun = begun;
-    h->head = (h->head + 1) % h->slots;
-    uint64_t *s = slot(h, 0);
-    take(h, s);
     h->have++;
     /* the long baseline restarts with the history (a start moves the
      * rates); else one observation more in the state's own time */
@@ -615,18 +633,12 @@ static void observe(struct hybrid *h)
         h->bn = 0; /* (and where many of its transfers ended: the state it left is carried) */
         h->blive = live;
     }
-    double paused = 0, queued = 0;
-    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
-        paused += (double)s[h->o_port + (size_t)i * PC_N + PC_PAUSED];
-        queued += n->ports[i].is_host ? 0 : (double)n->ports[i].q_bytes;
-    }
-    h->bh = (h->bh + 1) % BASE;
+    double paused = tk.paused;
+    h->bh = bh;
     h->ba[h->bh] = ps_to_s(n->now - h->skipped);
-    h->bq[h->bh] = queued; /* (the back ends' levels: a jump carries them) */
+    h->bq[h->bh] = tk.queued; /* (the back ends' levels: a jump carries them) */
     h->bp[h->bh] = ps_to_s((uint64_t)paused) - h->pjump;
     h->bs[h->bh] = h->seg;
-    for (uint32_t i = 0; i < n->topo->n_ports; i++)
-        h->bpq[(size_t)h->bh * n->topo->n_ports + i] = (float)n->ports[i].q_bytes;
     if (h->bn < BASE)
         h->bn++;
     /* the paused time since the last observation is off by the drift no
