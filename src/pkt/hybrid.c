@@ -90,6 +90,8 @@ struct hybrid {
     uint32_t *rlive;
     struct wend *we;           /* the sending transfers' ends, by receiver */
     uint32_t nwe;
+    struct wend *wtmp;         /* sort_ends' scratch, as long as we */
+    uint32_t *wcnt;            /* sort_ends' per receiver: its ends' first place */
     int clustered;             /* the senders' ends cluster (ends_cluster) */
     uint64_t ends;             /* ends passed by jumps */
     uint32_t ends_max;         /* the most one jump passed */
@@ -391,8 +393,9 @@ static int init(struct hybrid *h, struct pnet *n)
     h->credited = calloc(NSUMS, 1);
     h->rx = malloc(((size_t)n->n_flows + 1) * sizeof *h->rx);
     h->we = malloc(((size_t)n->n_flows + 1) * sizeof *h->we);
+    h->wtmp = malloc(((size_t)n->n_flows + 1) * sizeof *h->wtmp);
     uint32_t *of = malloc((size_t)n->topo->n_nodes * sizeof *of);
-    if (!h->snap || !h->cr || !h->credited || !h->rx || !h->we || !of) {
+    if (!h->snap || !h->cr || !h->credited || !h->rx || !h->we || !h->wtmp || !of) {
         free(of);
         return -1;
     }
@@ -405,6 +408,7 @@ static int init(struct hybrid *h, struct pnet *n)
     }
     free(of);
     size_t nr = (size_t)h->n_rx + 1;
+    h->wcnt = calloc(nr, sizeof *h->wcnt);
     h->ra = calloc(10 * nr, sizeof *h->ra);
     h->rlive = calloc(nr, sizeof *h->rlive);
     h->rdrain = calloc(nr, 1);
@@ -439,7 +443,7 @@ static int init(struct hybrid *h, struct pnet *n)
     h->fcnt = h->fmax + nf;
     h->fstamp = h->fcnt + nf;
     h->fl = h->xsup + np * NPRIO;
-    if (!h->ba || !h->bs ||
+    if (!h->ba || !h->bs || !h->wcnt ||
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
         !h->tend || !h->src || !h->nfrac || !h->lv)
         return -1;
@@ -499,6 +503,8 @@ static void release(struct hybrid *h)
     free(h->credited);
     free(h->rx);
     free(h->we);
+    free(h->wtmp);
+    free(h->wcnt);
     free(h->ra);
     free(h->rlive);
     free(h->rdrain);
@@ -905,14 +911,69 @@ static uint64_t next_start(const struct pnet *n)
  * bench-1024 50%). */
 #define CLUSTER 0.15
 
-static int cmp_wend(const void *a, const void *b)
+/* One receiver's ends in their order: by level, then by transfer. */
+static int wend_before(const struct wend *x, const struct wend *y)
 {
-    const struct wend *x = a, *y = b;
-    if (x->r != y->r)
-        return (x->r > y->r) - (x->r < y->r);
-    if (x->g != y->g)
-        return (x->g > y->g) - (x->g < y->g);
-    return (x->i > y->i) - (x->i < y->i);
+    return x->g < y->g || (x->g == y->g && x->i < y->i);
+}
+
+/* Sorts a[0, n) (one receiver's) by wend_before, t[0, n) its scratch:
+ * runs of 8 by insertion, then merged. */
+static void sort_run(struct wend *a, struct wend *t, uint32_t n)
+{
+    for (uint32_t s = 0; s < n; s += 8) {
+        uint32_t e = s + 8 < n ? s + 8 : n;
+        for (uint32_t j = s + 1; j < e; j++) {
+            struct wend v = a[j];
+            uint32_t k = j;
+            for (; k > s && wend_before(&v, &a[k - 1]); k--)
+                a[k] = a[k - 1];
+            a[k] = v;
+        }
+    }
+    struct wend *src = a, *dst = t;
+    for (uint32_t w = 8; w < n; w *= 2) {
+        for (uint32_t s = 0; s < n; s += 2 * w) {
+            uint32_t m = s + w < n ? s + w : n, e = s + 2 * w < n ? s + 2 * w : n;
+            uint32_t i = s, j = m, k = s;
+            while (i < m && j < e)
+                dst[k++] = wend_before(&src[j], &src[i]) ? src[j++] : src[i++];
+            while (i < m)
+                dst[k++] = src[i++];
+            while (j < e)
+                dst[k++] = src[j++];
+        }
+        struct wend *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+/* The ends (we[0, nwe)) in the order jump_span and pass_ends walk them:
+ * by receiver, level, transfer. Placed by receiver (a count), then each
+ * receiver's sorted: a total order, so the one a comparison sort gives. */
+static void sort_ends(struct hybrid *h)
+{
+    uint32_t ne = h->nwe, at = 0;
+    memset(h->wcnt, 0, (size_t)h->n_rx * sizeof *h->wcnt);
+    for (uint32_t j = 0; j < ne; j++)
+        h->wcnt[h->we[j].r]++;
+    for (uint32_t r = 0; r < h->n_rx; r++) {
+        uint32_t c = h->wcnt[r];
+        h->wcnt[r] = at;
+        at += c;
+    }
+    for (uint32_t j = 0; j < ne; j++)
+        h->wtmp[h->wcnt[h->we[j].r]++] = h->we[j];
+    for (uint32_t r = 0, s = 0; r < h->n_rx; r++) {
+        sort_run(&h->wtmp[s], &h->we[s], h->wcnt[r] - s);
+        s = h->wcnt[r];
+    }
+    struct wend *x = h->we;
+    h->we = h->wtmp;
+    h->wtmp = x;
 }
 
 /* Whether the senders' ends cluster (CLUSTER): on three in four receivers
@@ -1197,7 +1258,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         h->we[ne++] = (struct wend){rm / w, w, rm, r, i, 0};
     }
     h->nwe = ne;
-    qsort(h->we, ne, sizeof *h->we, cmp_wend);
+    sort_ends(h);
     int clus = -1; /* (weighed once, where a jump would pass ends) */
     for (uint32_t j = 0, e; j < ne; j = e) {
         uint32_t r = h->we[j].r, all = 0, z = 0;
