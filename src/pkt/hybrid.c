@@ -145,6 +145,8 @@ struct hybrid {
     double *pslope, *pend, *pcurv; /* and the bend: the slope at the last
                                     * observation and half the second
                                     * derivative (0: no bend seen) */
+    uint32_t *pl, *pln, npl;       /* the switch ports with a drift and their
+                                    * nodes, in node order (move_room's) */
     /* a jump's share of the per-port drift its moves leave uncarried (1:
      * none to carry); the queued bytes' own lag a second (the totals: no
      * move carries them); the paused rate's slope, its standard error,
@@ -426,6 +428,7 @@ static int init(struct hybrid *h, struct pnet *n)
     size_t nf = (size_t)n->n_flows + 1, np = (size_t)n->topo->n_ports + 1;
     h->bpq = calloc(BASE * np, sizeof *h->bpq);
     h->pslope = calloc(3 * np, sizeof *h->pslope);
+    h->pl = calloc(2 * np, sizeof *h->pl);
     h->fk = calloc(nf, sizeof *h->fk);
     h->fb = calloc(7 * nf, sizeof *h->fb);
     h->ftpl = calloc(nf, sizeof *h->ftpl);
@@ -433,8 +436,9 @@ static int init(struct hybrid *h, struct pnet *n)
     h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
     h->wcr = calloc(nf, sizeof *h->wcr);
     h->padd = calloc(nf, sizeof *h->padd);
-    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->fptr || !h->xsup || !h->wcr || !h->padd)
+    if (!h->bpq || !h->pslope || !h->pl || !h->fk || !h->fb || !h->ftpl || !h->fptr || !h->xsup || !h->wcr || !h->padd)
         return -1;
+    h->pln = h->pl + np;
     h->pend = h->pslope + np;
     h->pcurv = h->pend + np;
     h->fout = h->fb + nf;
@@ -521,6 +525,7 @@ static void release(struct hybrid *h)
     free(h->bs);
     free(h->bpq);
     free(h->pslope);
+    free(h->pl);
     free(h->fk);
     free(h->fb);
     free(h->ftpl);
@@ -1723,6 +1728,7 @@ static void port_slopes(struct hybrid *h)
     double x[BASE], y[BASE], u[BASE];
     uint32_t sg[BASE];
     memset(h->pslope, 0, 3 * (size_t)np * sizeof *h->pslope);
+    h->npl = 0;
     if (m < BASE_MIN / 2)
         return;
     for (uint32_t j = 0; j < m; j++) {
@@ -1754,6 +1760,13 @@ static void port_slopes(struct hybrid *h)
             h->pcurv[p] = c;
         }
     }
+    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++)
+        for (uint32_t p = t->nodes[v].first_port; p < t->nodes[v].first_port + t->nodes[v].nports;
+             p++)
+            if (h->pslope[p]) {
+                h->pl[h->npl] = p;
+                h->pln[h->npl++] = v;
+            }
 }
 
 /* Port p's queued bytes' change over dt seconds of the state's own time:
@@ -1776,21 +1789,20 @@ static double port_move(const struct hybrid *h, uint32_t p, double dt)
 static void move_room(const struct hybrid *h, double dt, double *want, double *got)
 {
     const struct pnet *n = h->n;
-    const struct topo *t = n->topo;
+    double up = 0, down = 0;
     *want = *got = 0;
-    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
-        const struct tnode *tn = &t->nodes[v];
-        double up = 0, down = 0;
-        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-            if (!h->pslope[p])
-                continue;
-            double s = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
-            *want += fabs(s);
-            s = fmax(-cap, fmin(cap, s));
-            up += s > 0 ? s : 0;
-            down += s < 0 ? -s : 0;
+    /* only the ports with a drift, node by node (a node without adds 0) */
+    for (uint32_t j = 0; j < h->npl; j++) {
+        uint32_t p = h->pl[j];
+        double s = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
+        *want += fabs(s);
+        s = fmax(-cap, fmin(cap, s));
+        up += s > 0 ? s : 0;
+        down += s < 0 ? -s : 0;
+        if (j + 1 == h->npl || h->pln[j + 1] != h->pln[j]) {
+            *got += 2 * fmin(up, down);
+            up = down = 0;
         }
-        *got += 2 * fmin(up, down);
     }
 }
 
