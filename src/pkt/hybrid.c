@@ -1828,7 +1828,7 @@ struct qwalk {
     const struct pkt_chunk *c;
 };
 
-static const struct packet *qwalk_next(struct qwalk *w)
+static inline const struct packet *qwalk_next(struct qwalk *w)
 {
     for (;;) {
         if (!w->c) {
@@ -1860,32 +1860,36 @@ static const struct packet *qwalk_next(struct qwalk *w)
  * queues stay as they are until follow_plan has copied what it moves). */
 static void gather(struct hybrid *h, const struct port *p)
 {
-    h->stamp++;
+    /* (held in locals: the stores below may not touch h's own) */
+    uint32_t st = ++h->stamp, *fstamp = h->fstamp, *fmin = h->fmin, *fmax = h->fmax,
+             *fcnt = h->fcnt;
+    const int32_t *fk = h->fk;
+    const struct packet **fptr = h->fptr;
     for (unsigned q = 0; q < NPRIO; q++) {
         const struct pktq *pq = &p->q[q];
         if (!pq->len)
             continue;
         for (const struct pkt_chunk *c = pq->hc; c; c = c == pq->tc ? NULL : c->next)
-            for (unsigned i = c == pq->hc ? pq->hi : 0; i < (c == pq->tc ? pq->ti : PKT_CHUNK);
-                 i++) {
+            for (unsigned i = c == pq->hc ? pq->hi : 0, e = c == pq->tc ? pq->ti : PKT_CHUNK;
+                 i < e; i++) {
                 const struct packet *pk = &c->p[i];
                 if (pk->kind != PK_DATA || pk->trim)
                     continue;
-                uint32_t f = pk->flow;
-                if (h->fk[f])
+                uint32_t f = pk->flow, psn = pk->psn;
+                if (fk[f])
                     continue; /* (moved at a switch before: its copy kept) */
-                if (h->fstamp[f] != h->stamp) {
-                    h->fstamp[f] = h->stamp;
-                    h->fmin[f] = h->fmax[f] = pk->psn;
-                    h->fcnt[f] = 0;
-                    h->fptr[f] = pk;
+                if (fstamp[f] != st) {
+                    fstamp[f] = st;
+                    fmin[f] = fmax[f] = psn;
+                    fcnt[f] = 0;
+                    fptr[f] = pk;
                 }
-                h->fcnt[f]++;
-                if (pk->psn < h->fmin[f])
-                    h->fmin[f] = pk->psn;
-                if (pk->psn >= h->fmax[f]) {
-                    h->fmax[f] = pk->psn;
-                    h->fptr[f] = pk;
+                fcnt[f]++;
+                if (psn < fmin[f])
+                    fmin[f] = psn;
+                if (psn >= fmax[f]) {
+                    fmax[f] = psn;
+                    fptr[f] = pk;
                 }
             }
     }
