@@ -2,7 +2,8 @@
 # Hybrid's own cost (BENCHMARKS.md "Hybrid: its own cost"): the cases it is
 # measured on, one name a line, and for each what the modes below run.
 # Usage: bench/hybcost.sh json BIN DIR      # hybrid JSON, its timings and path dropped, into DIR/CASE.json
-#        bench/hybcost.sh cg BIN DIR        # callgrind of the hybrid run, DIR/CASE.cg
+#        bench/hybcost.sh cg BIN DIR        # callgrind of the hybrid run, DIR/CASE.cg; its own share
+#        bench/hybcost.sh own - DIR         # that share again from DIR/CASE.cg
 #        bench/hybcost.sh cpu BIN_A BIN_B N # user CPU, hybrid A / hybrid B / packet B, alternated N rounds
 # CASES (environment) picks some by name (space-separated); default all six.
 mode=$1
@@ -28,7 +29,20 @@ echo "$cases" | while IFS='|' read -r name scn kv; do
         # shellcheck disable=SC2086
         valgrind --tool=callgrind --callgrind-out-file="$3/$name.cg" "$2" run "$scn" $args \
             --engine hybrid --force --quiet --json /dev/null >/dev/null 2>"$3/$name.cgerr"
-        echo "$name $(awk '/refs:/ { gsub(",", "", $NF); print $NF }' "$3/$name.cgerr")"
+        # hybrid's own: hybrid_loop's inclusive instructions less the packet
+        # engine's stretches it runs (run_before, called from it alone)
+        callgrind_annotate --inclusive=yes "$3/$name.cg" 2>/dev/null | awk -v c="$name" '
+            /PROGRAM TOTALS/ { gsub(",", "", $1); t = $1 }
+            $3 ~ /hybrid[.]c:hybrid_loop$/ && !h { gsub(",", "", $1); h = $1 }
+            $3 ~ /sched[.]c:run_before/ && !r { gsub(",", "", $1); r = $1 }
+            END { printf "%s: %.0f instructions, hybrid own %.0f (%.2f%%), packet engine %.0f\n", c, t, h - r, 100 * (h - r) / t, r }'
+        ;;
+    own) # the same figures from an existing DIR/CASE.cg
+        callgrind_annotate --inclusive=yes "$3/$name.cg" 2>/dev/null | awk -v c="$name" '
+            /PROGRAM TOTALS/ { gsub(",", "", $1); t = $1 }
+            $3 ~ /hybrid[.]c:hybrid_loop$/ && !h { gsub(",", "", $1); h = $1 }
+            $3 ~ /sched[.]c:run_before/ && !r { gsub(",", "", $1); r = $1 }
+            END { printf "%s: %.0f instructions, hybrid own %.0f (%.2f%%), packet engine %.0f\n", c, t, h - r, 100 * (h - r) / t, r }'
         ;;
     cpu)
         i=0
