@@ -1541,7 +1541,7 @@ static unsigned shift_run(struct hybrid *h, struct pkt_chunk *hc, unsigned hi,
 {
     unsigned marked = 0;
     for (struct pkt_chunk *c = hc; c; c = c == tc ? NULL : c->next)
-        for (unsigned i = c == hc ? hi : 0; i < (c == tc ? ti : PKT_CHUNK); i++)
+        for (unsigned i = c == hc ? hi : 0, e = c == tc ? ti : PKT_CHUNK; i < e; i++)
             marked += (unsigned)shift_pkt(h, &c->p[i], d);
     return marked;
 }
