@@ -90,6 +90,8 @@ struct hybrid {
     uint32_t *rlive;
     struct wend *we;           /* the sending transfers' ends, by receiver */
     uint32_t nwe;
+    struct wend *wtmp;         /* sort_ends' scratch, as long as we */
+    uint32_t *wcnt;            /* sort_ends' per receiver: its ends' first place */
     int clustered;             /* the senders' ends cluster (ends_cluster) */
     uint64_t ends;             /* ends passed by jumps */
     uint32_t ends_max;         /* the most one jump passed */
@@ -143,6 +145,8 @@ struct hybrid {
     double *pslope, *pend, *pcurv; /* and the bend: the slope at the last
                                     * observation and half the second
                                     * derivative (0: no bend seen) */
+    uint32_t *pl, *pln, npl;       /* the switch ports with a drift and their
+                                    * nodes, in node order (move_room's) */
     /* a jump's share of the per-port drift its moves leave uncarried (1:
      * none to carry); the queued bytes' own lag a second (the totals: no
      * move carries them); the paused rate's slope, its standard error,
@@ -151,7 +155,11 @@ struct hybrid {
     int pfit;                  /* the ports' drifts fitted at this observation */
     int32_t *fk;
     uint32_t *fb, *fout, *fmin, *fmax, *fcnt, *fstamp, stamp;
+    /* per transfer over a jump's shift: the PSNs its packets move by, or
+     * PSN_SLOW where a drain or a move renumbers them one by one */
+    uint32_t *padd;
     struct packet *ftpl;
+    const struct packet **fptr; /* gather's highest packet of each, in its queue */
     uint32_t *xsup, *fl;       /* per ingress port and priority of a switch: packets
                                 * taken; transfers moved */
     uint64_t fmoved;           /* bytes moved so far (the trace's) */
@@ -230,14 +238,26 @@ static uint64_t implicit_sent(const struct pnet *n, const struct port *p, unsign
     return per ? (n->now - p->xoff_since[prio]) / per : 0;
 }
 
+/* What observe sums in take's pass: the transfers started, the paused
+ * time and the switches' queued bytes, each port's into row (bpq's). */
+struct took {
+    uint64_t begun;
+    double paused, queued;
+    float *row;
+};
+
 /* The counters now into s (open pauses and implicit refreshes counted up
- * to now, every port's occupancy brought up to now). */
-static void take(struct hybrid *h, uint64_t *s)
+ * to now, every port's occupancy brought up to now), and t's sums in the
+ * same pass. */
+static void take(struct hybrid *h, uint64_t *s, struct took *t)
 {
     struct pnet *n = h->n;
-    uint64_t held = 0, refresh = 0;
+    uint64_t held = 0, refresh = 0, begun = 0;
+    double psum = 0, qsum = 0;
+    float *row = t->row;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
+        begun += started(f);
         s[i * FC_N + FC_RECV] = f->recv;
         s[i * FC_N + FC_CNPS] = f->cnps_rx;
         s[i * FC_N + FC_DECS] = f->decreases;
@@ -263,8 +283,14 @@ static void take(struct hybrid *h, uint64_t *s)
         c[PC_TRAIN_TX] = p->train_tx_bytes;
         if (!p->is_host)
             held += p->q_bytes;
+        psum += (double)paused;
+        qsum += p->is_host ? 0 : (double)p->q_bytes;
+        row[i] = (float)p->q_bytes;
         port_qhist_flush(n, p);
     }
+    t->begun = begun;
+    t->paused = psum;
+    t->queued = qsum;
     memcpy(&s[h->o_sum], n->sums, NSUMS * sizeof *s);
     s[h->o_sum + SUM_AT(refresh_frames)] += refresh;
     if (n->qhist)
@@ -369,8 +395,9 @@ static int init(struct hybrid *h, struct pnet *n)
     h->credited = calloc(NSUMS, 1);
     h->rx = malloc(((size_t)n->n_flows + 1) * sizeof *h->rx);
     h->we = malloc(((size_t)n->n_flows + 1) * sizeof *h->we);
+    h->wtmp = malloc(((size_t)n->n_flows + 1) * sizeof *h->wtmp);
     uint32_t *of = malloc((size_t)n->topo->n_nodes * sizeof *of);
-    if (!h->snap || !h->cr || !h->credited || !h->rx || !h->we || !of) {
+    if (!h->snap || !h->cr || !h->credited || !h->rx || !h->we || !h->wtmp || !of) {
         free(of);
         return -1;
     }
@@ -383,6 +410,7 @@ static int init(struct hybrid *h, struct pnet *n)
     }
     free(of);
     size_t nr = (size_t)h->n_rx + 1;
+    h->wcnt = calloc(nr, sizeof *h->wcnt);
     h->ra = calloc(10 * nr, sizeof *h->ra);
     h->rlive = calloc(nr, sizeof *h->rlive);
     h->rdrain = calloc(nr, 1);
@@ -400,13 +428,17 @@ static int init(struct hybrid *h, struct pnet *n)
     size_t nf = (size_t)n->n_flows + 1, np = (size_t)n->topo->n_ports + 1;
     h->bpq = calloc(BASE * np, sizeof *h->bpq);
     h->pslope = calloc(3 * np, sizeof *h->pslope);
+    h->pl = calloc(2 * np, sizeof *h->pl);
     h->fk = calloc(nf, sizeof *h->fk);
     h->fb = calloc(7 * nf, sizeof *h->fb);
     h->ftpl = calloc(nf, sizeof *h->ftpl);
+    h->fptr = calloc(nf, sizeof *h->fptr);
     h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
     h->wcr = calloc(nf, sizeof *h->wcr);
-    if (!h->bpq || !h->pslope || !h->fk || !h->fb || !h->ftpl || !h->xsup || !h->wcr)
+    h->padd = calloc(nf, sizeof *h->padd);
+    if (!h->bpq || !h->pslope || !h->pl || !h->fk || !h->fb || !h->ftpl || !h->fptr || !h->xsup || !h->wcr || !h->padd)
         return -1;
+    h->pln = h->pl + np;
     h->pend = h->pslope + np;
     h->pcurv = h->pend + np;
     h->fout = h->fb + nf;
@@ -415,7 +447,7 @@ static int init(struct hybrid *h, struct pnet *n)
     h->fcnt = h->fmax + nf;
     h->fstamp = h->fcnt + nf;
     h->fl = h->xsup + np * NPRIO;
-    if (!h->ba || !h->bs ||
+    if (!h->ba || !h->bs || !h->wcnt ||
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
         !h->tend || !h->src || !h->nfrac || !h->lv)
         return -1;
@@ -475,6 +507,8 @@ static void release(struct hybrid *h)
     free(h->credited);
     free(h->rx);
     free(h->we);
+    free(h->wtmp);
+    free(h->wcnt);
     free(h->ra);
     free(h->rlive);
     free(h->rdrain);
@@ -491,11 +525,14 @@ static void release(struct hybrid *h)
     free(h->bs);
     free(h->bpq);
     free(h->pslope);
+    free(h->pl);
     free(h->fk);
     free(h->fb);
     free(h->ftpl);
+    free(h->fptr);
     free(h->xsup);
     free(h->wcr);
+    free(h->padd);
 }
 
 static uint64_t *slot(struct hybrid *h, uint32_t back)
@@ -582,10 +619,13 @@ static void trace_ingress(struct pnet *n)
 static void observe(struct hybrid *h)
 {
     struct pnet *n = h->n;
+    uint32_t bh = (h->bh + 1) % BASE;
+    h->head = (h->head + 1) % h->slots;
+    uint64_t *s = slot(h, 0);
+    struct took tk = {.row = &h->bpq[(size_t)bh * n->topo->n_ports]};
+    take(h, s, &tk);
     /* a transfer ending leaves its receiver's sum steady; a start does not */
-    uint64_t begun = 0;
-    for (uint32_t i = 0; i < n->n_flows; i++)
-        begun += started(&n->flows[i]);
+    uint64_t begun = tk.begun;
     if (begun != h->begun) {
         h->have = 0;
 #ifdef CKPT_HYBRID_TRACE
@@ -593,9 +633,6 @@ static void observe(struct hybrid *h)
 #endif
     }
     h->begun = begun;
-    h->head = (h->head + 1) % h->slots;
-    uint64_t *s = slot(h, 0);
-    take(h, s);
     h->have++;
     /* the long baseline restarts with the history (a start moves the
      * rates); else one observation more in the state's own time */
@@ -607,18 +644,12 @@ static void observe(struct hybrid *h)
         h->bn = 0; /* (and where many of its transfers ended: the state it left is carried) */
         h->blive = live;
     }
-    double paused = 0, queued = 0;
-    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
-        paused += (double)s[h->o_port + (size_t)i * PC_N + PC_PAUSED];
-        queued += n->ports[i].is_host ? 0 : (double)n->ports[i].q_bytes;
-    }
-    h->bh = (h->bh + 1) % BASE;
+    double paused = tk.paused;
+    h->bh = bh;
     h->ba[h->bh] = ps_to_s(n->now - h->skipped);
-    h->bq[h->bh] = queued; /* (the back ends' levels: a jump carries them) */
+    h->bq[h->bh] = tk.queued; /* (the back ends' levels: a jump carries them) */
     h->bp[h->bh] = ps_to_s((uint64_t)paused) - h->pjump;
     h->bs[h->bh] = h->seg;
-    for (uint32_t i = 0; i < n->topo->n_ports; i++)
-        h->bpq[(size_t)h->bh * n->topo->n_ports + i] = (float)n->ports[i].q_bytes;
     if (h->bn < BASE)
         h->bn++;
     /* the paused time since the last observation is off by the drift no
@@ -885,14 +916,69 @@ static uint64_t next_start(const struct pnet *n)
  * bench-1024 50%). */
 #define CLUSTER 0.15
 
-static int cmp_wend(const void *a, const void *b)
+/* One receiver's ends in their order: by level, then by transfer. */
+static int wend_before(const struct wend *x, const struct wend *y)
 {
-    const struct wend *x = a, *y = b;
-    if (x->r != y->r)
-        return (x->r > y->r) - (x->r < y->r);
-    if (x->g != y->g)
-        return (x->g > y->g) - (x->g < y->g);
-    return (x->i > y->i) - (x->i < y->i);
+    return x->g < y->g || (x->g == y->g && x->i < y->i);
+}
+
+/* Sorts a[0, n) (one receiver's) by wend_before, t[0, n) its scratch:
+ * runs of 8 by insertion, then merged. */
+static void sort_run(struct wend *a, struct wend *t, uint32_t n)
+{
+    for (uint32_t s = 0; s < n; s += 8) {
+        uint32_t e = s + 8 < n ? s + 8 : n;
+        for (uint32_t j = s + 1; j < e; j++) {
+            struct wend v = a[j];
+            uint32_t k = j;
+            for (; k > s && wend_before(&v, &a[k - 1]); k--)
+                a[k] = a[k - 1];
+            a[k] = v;
+        }
+    }
+    struct wend *src = a, *dst = t;
+    for (uint32_t w = 8; w < n; w *= 2) {
+        for (uint32_t s = 0; s < n; s += 2 * w) {
+            uint32_t m = s + w < n ? s + w : n, e = s + 2 * w < n ? s + 2 * w : n;
+            uint32_t i = s, j = m, k = s;
+            while (i < m && j < e)
+                dst[k++] = wend_before(&src[j], &src[i]) ? src[j++] : src[i++];
+            while (i < m)
+                dst[k++] = src[i++];
+            while (j < e)
+                dst[k++] = src[j++];
+        }
+        struct wend *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+/* The ends (we[0, nwe)) in the order jump_span and pass_ends walk them:
+ * by receiver, level, transfer. Placed by receiver (a count), then each
+ * receiver's sorted: a total order, so the one a comparison sort gives. */
+static void sort_ends(struct hybrid *h)
+{
+    uint32_t ne = h->nwe, at = 0;
+    memset(h->wcnt, 0, (size_t)h->n_rx * sizeof *h->wcnt);
+    for (uint32_t j = 0; j < ne; j++)
+        h->wcnt[h->we[j].r]++;
+    for (uint32_t r = 0; r < h->n_rx; r++) {
+        uint32_t c = h->wcnt[r];
+        h->wcnt[r] = at;
+        at += c;
+    }
+    for (uint32_t j = 0; j < ne; j++)
+        h->wtmp[h->wcnt[h->we[j].r]++] = h->we[j];
+    for (uint32_t r = 0, s = 0; r < h->n_rx; r++) {
+        sort_run(&h->wtmp[s], &h->we[s], h->wcnt[r] - s);
+        s = h->wcnt[r];
+    }
+    struct wend *x = h->we;
+    h->we = h->wtmp;
+    h->wtmp = x;
 }
 
 /* Whether the senders' ends cluster (CLUSTER): on three in four receivers
@@ -1177,7 +1263,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         h->we[ne++] = (struct wend){rm / w, w, rm, r, i, 0};
     }
     h->nwe = ne;
-    qsort(h->we, ne, sizeof *h->we, cmp_wend);
+    sort_ends(h);
     int clus = -1; /* (weighed once, where a jump would pass ends) */
     for (uint32_t j = 0, e; j < ne; j = e) {
         uint32_t r = h->we[j].r, all = 0, z = 0;
@@ -1399,16 +1485,16 @@ static uint32_t last_psn(const struct pnet *n, const struct flow *f)
     return f->bytes ? (uint32_t)((f->bytes - 1) / n->mtu) : 0;
 }
 
-/* Moves a packet d later and renumbers it past its transfer's credit; a
- * drained transfer's packets just below its last are marked to be taken
- * (PSN UINT32_MAX; returns 1), its last one kept, so its size and the
- * receiver's end stay the packets'. */
-static int shift_pkt(struct hybrid *h, struct packet *p, uint64_t d)
+/* padd's mark: the transfer's packets are renumbered by shift_slow. */
+#define PSN_SLOW UINT32_MAX
+
+/* A data packet of a transfer that drains or moves (padd PSN_SLOW):
+ * renumbered past its credit, a drained transfer's packets just below its
+ * last marked to be taken (PSN UINT32_MAX; returns 1), its last one kept,
+ * so its size and the receiver's end stay the packets'. */
+static int shift_slow(struct hybrid *h, struct packet *p)
 {
     struct pnet *n = h->n;
-    p->t += d;
-    if (p->kind != PK_DATA || p->trim)
-        return 0;
     uint32_t x = h->dx[p->flow];
     if (!x) {
         uint32_t c = (uint32_t)(h->cr[(size_t)p->flow * FC_N + FC_RECV] / n->mtu);
@@ -1435,12 +1521,27 @@ static int shift_pkt(struct hybrid *h, struct packet *p, uint64_t d)
     return 0;
 }
 
+/* Moves a packet d later and renumbers it past its transfer's credit (its
+ * PSNs move by padd, set per transfer before the shift: no division per
+ * packet); returns 1 where it is marked to be taken (shift_slow). */
+static inline int shift_pkt(struct hybrid *h, struct packet *p, uint64_t d)
+{
+    p->t += d;
+    if (p->kind != PK_DATA || p->trim)
+        return 0;
+    uint32_t a = h->padd[p->flow];
+    if (a == PSN_SLOW)
+        return shift_slow(h, p);
+    p->psn += a;
+    return 0;
+}
+
 static unsigned shift_run(struct hybrid *h, struct pkt_chunk *hc, unsigned hi,
                           const struct pkt_chunk *tc, unsigned ti, uint64_t d)
 {
     unsigned marked = 0;
     for (struct pkt_chunk *c = hc; c; c = c == tc ? NULL : c->next)
-        for (unsigned i = c == hc ? hi : 0; i < (c == tc ? ti : PKT_CHUNK); i++)
+        for (unsigned i = c == hc ? hi : 0, e = c == tc ? ti : PKT_CHUNK; i < e; i++)
             marked += (unsigned)shift_pkt(h, &c->p[i], d);
     return marked;
 }
@@ -1627,6 +1728,7 @@ static void port_slopes(struct hybrid *h)
     double x[BASE], y[BASE], u[BASE];
     uint32_t sg[BASE];
     memset(h->pslope, 0, 3 * (size_t)np * sizeof *h->pslope);
+    h->npl = 0;
     if (m < BASE_MIN / 2)
         return;
     for (uint32_t j = 0; j < m; j++) {
@@ -1658,6 +1760,13 @@ static void port_slopes(struct hybrid *h)
             h->pcurv[p] = c;
         }
     }
+    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++)
+        for (uint32_t p = t->nodes[v].first_port; p < t->nodes[v].first_port + t->nodes[v].nports;
+             p++)
+            if (h->pslope[p]) {
+                h->pl[h->npl] = p;
+                h->pln[h->npl++] = v;
+            }
 }
 
 /* Port p's queued bytes' change over dt seconds of the state's own time:
@@ -1680,21 +1789,20 @@ static double port_move(const struct hybrid *h, uint32_t p, double dt)
 static void move_room(const struct hybrid *h, double dt, double *want, double *got)
 {
     const struct pnet *n = h->n;
-    const struct topo *t = n->topo;
+    double up = 0, down = 0;
     *want = *got = 0;
-    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
-        const struct tnode *tn = &t->nodes[v];
-        double up = 0, down = 0;
-        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-            if (!h->pslope[p])
-                continue;
-            double s = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
-            *want += fabs(s);
-            s = fmax(-cap, fmin(cap, s));
-            up += s > 0 ? s : 0;
-            down += s < 0 ? -s : 0;
+    /* only the ports with a drift, node by node (a node without adds 0) */
+    for (uint32_t j = 0; j < h->npl; j++) {
+        uint32_t p = h->pl[j];
+        double s = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
+        *want += fabs(s);
+        s = fmax(-cap, fmin(cap, s));
+        up += s > 0 ? s : 0;
+        down += s < 0 ? -s : 0;
+        if (j + 1 == h->npl || h->pln[j + 1] != h->pln[j]) {
+            *got += 2 * fmin(up, down);
+            up = down = 0;
         }
-        *got += 2 * fmin(up, down);
     }
 }
 
@@ -1720,7 +1828,7 @@ struct qwalk {
     const struct pkt_chunk *c;
 };
 
-static const struct packet *qwalk_next(struct qwalk *w)
+static inline const struct packet *qwalk_next(struct qwalk *w)
 {
     for (;;) {
         if (!w->c) {
@@ -1748,30 +1856,42 @@ static const struct packet *qwalk_next(struct qwalk *w)
 }
 
 /* The data packets of port p's queues, per transfer (stamped): the lowest
- * and highest PSN and their count; the highest one's copy (ftpl). */
+ * and highest PSN and their count; where the highest sits (fptr: the
+ * queues stay as they are until follow_plan has copied what it moves). */
 static void gather(struct hybrid *h, const struct port *p)
 {
-    h->stamp++;
-    struct qwalk w = {p, 0, 0, NULL};
-    for (const struct packet *pk; (pk = qwalk_next(&w));) {
-        if (pk->kind != PK_DATA || pk->trim)
+    /* (held in locals: the stores below may not touch h's own) */
+    uint32_t st = ++h->stamp, *fstamp = h->fstamp, *fmin = h->fmin, *fmax = h->fmax,
+             *fcnt = h->fcnt;
+    const int32_t *fk = h->fk;
+    const struct packet **fptr = h->fptr;
+    for (unsigned q = 0; q < NPRIO; q++) {
+        const struct pktq *pq = &p->q[q];
+        if (!pq->len)
             continue;
-        uint32_t f = pk->flow;
-        if (h->fk[f])
-            continue; /* (moved at a switch before: its copy kept) */
-        if (h->fstamp[f] != h->stamp) {
-            h->fstamp[f] = h->stamp;
-            h->fmin[f] = h->fmax[f] = pk->psn;
-            h->fcnt[f] = 0;
-            h->ftpl[f] = *pk;
-        }
-        h->fcnt[f]++;
-        if (pk->psn < h->fmin[f])
-            h->fmin[f] = pk->psn;
-        if (pk->psn >= h->fmax[f]) {
-            h->fmax[f] = pk->psn;
-            h->ftpl[f] = *pk;
-        }
+        for (const struct pkt_chunk *c = pq->hc; c; c = c == pq->tc ? NULL : c->next)
+            for (unsigned i = c == pq->hc ? pq->hi : 0, e = c == pq->tc ? pq->ti : PKT_CHUNK;
+                 i < e; i++) {
+                const struct packet *pk = &c->p[i];
+                if (pk->kind != PK_DATA || pk->trim)
+                    continue;
+                uint32_t f = pk->flow, psn = pk->psn;
+                if (fk[f])
+                    continue; /* (moved at a switch before: its copy kept) */
+                if (fstamp[f] != st) {
+                    fstamp[f] = st;
+                    fmin[f] = fmax[f] = psn;
+                    fcnt[f] = 0;
+                    fptr[f] = pk;
+                }
+                fcnt[f]++;
+                if (psn < fmin[f])
+                    fmin[f] = psn;
+                if (psn >= fmax[f]) {
+                    fmax[f] = psn;
+                    fptr[f] = pk;
+                }
+            }
     }
 }
 
@@ -1876,6 +1996,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
                 if (!kk)
                     continue;
                 h->fk[f] = (int32_t)kk;
+                h->ftpl[f] = *h->fptr[f];
                 h->fb[f] = h->fmax[f] + 1;
                 h->fout[f] = p;
                 h->xsup[x] -= (uint32_t)kk;
@@ -2371,6 +2492,10 @@ static int jump(struct hybrid *h, uint64_t *dp)
     if (pnet_shift_events(n, d, keep_time, &tc) < 0) {
         n->oom = 1;
         return -1;
+    }
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        uint64_t c = cr[(size_t)i * FC_N + FC_RECV] / mtu;
+        h->padd[i] = h->dx[i] || h->fk[i] || c >= PSN_SLOW ? PSN_SLOW : (uint32_t)c;
     }
     for (uint32_t i = 0; i < n->topo->n_ports; i++) {
         struct port *p = &n->ports[i];
