@@ -261,15 +261,11 @@ int evq_push_slow(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *
     if (q->slot[b].head == NIL) {
         q->slot[b].head = q->slot[b].tail = x;
         q->bits[b / 64] |= UINT64_C(1) << (b % 64);
-    } else {
-        /* append; a list that falls out of order is sorted when it is first
-         * popped from, not walked on every push */
-        if (evq_node_before(nd, &q->pool[q->slot[b].tail])) {
-            q->unsorted[b / 64] |= UINT64_C(1) << (b % 64);
-            nd->type |= EVQ_RUN;
-        }
+    } else if (!evq_node_before(nd, &q->pool[q->slot[b].tail])) {
         q->pool[q->slot[b].tail].next = x;
         q->slot[b].tail = x;
+    } else {
+        evq_link_early(q, b, x, UINT64_C(1) << (b % 64));
     }
     q->wn++;
     return 0;
