@@ -276,21 +276,24 @@ static int window_grow(struct pnet *n, struct window *w)
 }
 
 /* Each partition's events of the window as a list, in (time, key) order;
- * returns how many partitions have some. */
+ * returns how many partitions have some. The lists are ended once each,
+ * after the pass, not an end stored for every event. */
 static uint32_t window_lists(struct window *w)
 {
-    uint32_t nt = 0;
-    for (uint32_t i = 0; i < w->n; i++) {
-        uint32_t p = EV_PART(w->ev[i].type);
-        w->next[i] = UINT32_MAX;
-        if (w->head[p] == UINT32_MAX) {
-            w->head[p] = i;
-            w->touched[nt++] = p;
+    uint32_t nt = 0, *head = w->head, *tail = w->tail, *next = w->next, *touched = w->touched;
+    const struct event *ev = w->ev;
+    for (uint32_t i = 0, n = (uint32_t)w->n; i < n; i++) {
+        uint32_t p = EV_PART(ev[i].type);
+        if (head[p] == UINT32_MAX) {
+            head[p] = i;
+            touched[nt++] = p;
         } else {
-            w->next[w->tail[p]] = i;
+            next[tail[p]] = i;
         }
-        w->tail[p] = i;
+        tail[p] = i;
     }
+    for (uint32_t k = 0; k < nt; k++)
+        next[tail[touched[k]]] = UINT32_MAX;
     return nt;
 }
 
