@@ -149,12 +149,11 @@ static inline uint64_t evq_slot_bucket(const struct evq *q, uint32_t b)
 }
 
 /* Node x of bucket slot b (bit: its bit in its bitmap word), earlier than
- * its list's tail. Before the head (the same time, a lower tie key: the
- * partitions of a window push in their own order) it becomes the head: no
- * node is before a list's head (each node not put in front is not before
- * it), so the list's order is the sort's. Else it is appended, starting a
- * new run, and the list is sorted when it is first taken from, not walked
- * on every push. */
+ * its list's tail. Before the head (most such pushes: the same time, a
+ * lower tie key) it becomes the head: no node is before a list's head
+ * (each node not put in front is not before it), so the list's order is
+ * the sort's. Else it is appended, starting a new run, and the list is
+ * sorted when it is first taken from, not walked on every push. */
 static inline void evq_link_early(struct evq *q, uint32_t b, uint32_t x, uint64_t bit)
 {
     struct evq_node *nd = &q->pool[x];
