@@ -217,19 +217,26 @@ static inline const struct event *near_first(const struct pnet *n)
     return f;
 }
 
+/* The hole at the top goes down to a leaf along the earlier children (one
+ * compare a level), then the last event rises from there: it came from a
+ * leaf, so it seldom rises, where testing it at every level going down
+ * costs a second compare a level. */
 static struct event heap_pop(struct pnet *n)
 {
     struct event top = n->wh[0], last = n->wh[--n->whn];
     size_t i = 0, m = n->whn;
+    if (!m)
+        return top;
     for (size_t c; (c = 2 * i + 1) < m; i = c) {
         if (c + 1 < m && evq_before(&n->wh[c + 1], &n->wh[c]))
             c++;
-        if (!evq_before(&n->wh[c], &last))
-            break;
         n->wh[i] = n->wh[c];
     }
-    if (m)
-        n->wh[i] = last;
+    while (i && evq_before(&last, &n->wh[(i - 1) / 2])) {
+        n->wh[i] = n->wh[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    n->wh[i] = last;
     return top;
 }
 
