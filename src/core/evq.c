@@ -261,15 +261,11 @@ int evq_push_slow(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *
     if (q->slot[b].head == NIL) {
         q->slot[b].head = q->slot[b].tail = x;
         q->bits[b / 64] |= UINT64_C(1) << (b % 64);
-    } else {
-        /* append; a list that falls out of order is sorted when it is first
-         * popped from, not walked on every push */
-        if (evq_node_before(nd, &q->pool[q->slot[b].tail])) {
-            q->unsorted[b / 64] |= UINT64_C(1) << (b % 64);
-            nd->type |= EVQ_RUN;
-        }
+    } else if (!evq_node_before(nd, &q->pool[q->slot[b].tail])) {
         q->pool[q->slot[b].tail].next = x;
         q->slot[b].tail = x;
+    } else {
+        evq_link_early(q, b, x, UINT64_C(1) << (b % 64));
     }
     q->wn++;
     return 0;
@@ -414,38 +410,60 @@ int evq_take_before(struct evq *q, uint64_t limit, struct event *out, size_t *n,
     if (!q->wn || !limit || (q->nfar && q->far_min.t < limit))
         return 0;
     uint64_t last = (limit - 1) >> EVQ_SHIFT; /* the last bucket to look at */
-    size_t k = *n;
+    size_t k = *n, wn = q->wn;
+    uint32_t nf = q->n_free, *stk = q->free_stk;
+    struct evq_node *pool = q->pool;
+    uint64_t base = q->base;
     int stopped = 0;
-    while (q->wn && k < room) {
-        uint32_t b = first_bucket(q);
-        uint32_t s0 = (uint32_t)(q->base & MASK); /* the wheel's start */
-        uint64_t bucket = q->base + (b >= s0 ? b - s0 : b + q->nb - s0);
+    /* the bitmap walked a word at a time from the wheel's start (nothing is
+     * pushed meanwhile, so a copy of the word serves), and not past the
+     * last bucket: wb is the number of word w's first bucket */
+    uint32_t s0 = (uint32_t)(base & MASK), w = s0 / 64;
+    uint64_t wb = base - s0 % 64;
+    uint64_t word = q->bits[w] & (~UINT64_C(0) << (s0 % 64));
+    while (wn && k < room) {
+        if (!word) {
+            wb += 64;
+            if (wb > last)
+                break;
+            w = (w + 1) & (WORDS - 1); /* nb is a power of two */
+            word = q->bits[w];
+            continue;
+        }
+        uint32_t j = (uint32_t)__builtin_ctzll(word), b = w * 64 + j;
+        uint64_t bucket = wb + j, bit = UINT64_C(1) << j;
         if (bucket > last)
             break;
-        uint64_t bit = UINT64_C(1) << (b % 64);
-        if (q->unsorted[b / 64] & bit) {
-            q->slot[b].head = sort_list(q->pool, q->slot[b].head, &q->slot[b].tail);
-            q->unsorted[b / 64] &= ~bit;
+        if (q->unsorted[w] & bit) {
+            q->slot[b].head = sort_list(pool, q->slot[b].head, &q->slot[b].tail);
+            q->unsorted[w] &= ~bit;
         }
         uint32_t x = q->slot[b].head;
+        uint64_t tb = bucket << EVQ_SHIFT;
+        size_t k0 = k;
         while (x != NIL && k < room) {
-            struct evq_node *nd = &q->pool[x];
-            struct event e = evq_node_event(nd, bucket);
-            if (e.t >= limit || (e.type & stop_mask) == stop_val) {
-                stopped = e.t < limit;
+            const struct evq_node *nd = &pool[x];
+            uint64_t t = tb | nd->tlo;
+            if (t >= limit || (nd->type & stop_mask) == stop_val) {
+                stopped = t < limit;
                 break;
             }
-            out[k++] = e;
-            q->base = bucket;
-            q->free_stk[q->n_free++] = x;
-            q->wn--;
+            out[k++] = (struct event){t, nd->seq, nd->obj, nd->type, nd->arg};
+            stk[nf++] = x;
             x = nd->next;
         }
+        wn -= k - k0;
+        if (k != k0)
+            base = bucket;
         q->slot[b].head = x;
         if (x != NIL)
             break; /* it stopped inside this bucket */
-        q->bits[b / 64] &= ~bit;
+        q->bits[w] &= ~bit;
+        word &= ~bit;
     }
+    q->wn = wn;
+    q->n_free = nf;
+    q->base = base;
     *n = k;
     return stopped;
 }

@@ -4,8 +4,9 @@
  *
  * Near events (within 8.4 us of the current bucket, or up to 67 us where
  * evq_horizon asks) go to a timing wheel of
- * 1.024 ns buckets, each a list that grows at its tail and is sorted by
- * (time, seq) once, when it becomes the earliest bucket; a bitmap finds the
+ * 1.024 ns buckets, each a list that grows at its tail (or its head, for
+ * an event before all of it) and is sorted by (time, seq) once, when it
+ * becomes the earliest bucket, if a push left it out of order; a bitmap finds the
  * next non-empty bucket. Later events wait in one of a few FIFO rings,
  * each in time order (timers a fixed delay ahead, as DCQCN's, come in
  * order), or else in a 4-ary heap. Pop takes the smallest of the fronts, so
@@ -147,6 +148,26 @@ static inline uint64_t evq_slot_bucket(const struct evq *q, uint32_t b)
     return q->base + ((b + q->nb - ((uint32_t)q->base & (q->nb - 1))) & (q->nb - 1));
 }
 
+/* Node x of bucket slot b (bit: its bit in its bitmap word), earlier than
+ * its list's tail. Before the head (most such pushes: the same time, a
+ * lower tie key) it becomes the head: no node is before a list's head
+ * (each node not put in front is not before it), so the list's order is
+ * the sort's. Else it is appended, starting a new run, and the list is
+ * sorted when it is first taken from, not walked on every push. */
+static inline void evq_link_early(struct evq *q, uint32_t b, uint32_t x, uint64_t bit)
+{
+    struct evq_node *nd = &q->pool[x];
+    if (evq_node_before(nd, &q->pool[q->slot[b].head])) {
+        nd->next = q->slot[b].head;
+        q->slot[b].head = x;
+        return;
+    }
+    q->unsorted[b / 64] |= bit;
+    nd->type |= EVQ_RUN;
+    q->pool[q->slot[b].tail].next = x;
+    q->slot[b].tail = x;
+}
+
 /* Schedule with tie key seq; t must not be earlier than the last event
  * popped. Returns -1 only when memory runs out. Forced inline: gcc
  * otherwise keeps one out-of-line copy for every caller. */
@@ -167,15 +188,11 @@ evq_push_seq(struct evq *q, uint64_t t, uint64_t seq, uint32_t type, void *obj, 
     if (q->slot[b].head == EVQ_NIL) {
         q->slot[b].head = q->slot[b].tail = x;
         q->bits[b / 64] |= bit;
-    } else {
-        /* append; a list that falls out of order is sorted when it is first
-         * popped from, not walked on every push */
-        if (evq_node_before(nd, &q->pool[q->slot[b].tail])) {
-            q->unsorted[b / 64] |= bit;
-            nd->type |= EVQ_RUN;
-        }
-        q->pool[q->slot[b].tail].next = x;
+    } else if (!evq_node_before(nd, &q->pool[q->slot[b].tail])) {
+        q->pool[q->slot[b].tail].next = x; /* in order: appended */
         q->slot[b].tail = x;
+    } else {
+        evq_link_early(q, b, x, bit);
     }
     q->wn++;
     return 0;

@@ -217,19 +217,26 @@ static inline const struct event *near_first(const struct pnet *n)
     return f;
 }
 
+/* The hole at the top goes down to a leaf along the earlier children (one
+ * compare a level), then the last event rises from there: it came from a
+ * leaf, so it seldom rises, where testing it at every level going down
+ * costs a second compare a level. */
 static struct event heap_pop(struct pnet *n)
 {
     struct event top = n->wh[0], last = n->wh[--n->whn];
     size_t i = 0, m = n->whn;
+    if (!m)
+        return top;
     for (size_t c; (c = 2 * i + 1) < m; i = c) {
         if (c + 1 < m && evq_before(&n->wh[c + 1], &n->wh[c]))
             c++;
-        if (!evq_before(&n->wh[c], &last))
-            break;
         n->wh[i] = n->wh[c];
     }
-    if (m)
-        n->wh[i] = last;
+    while (i && evq_before(&last, &n->wh[(i - 1) / 2])) {
+        n->wh[i] = n->wh[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    n->wh[i] = last;
     return top;
 }
 
@@ -276,21 +283,24 @@ static int window_grow(struct pnet *n, struct window *w)
 }
 
 /* Each partition's events of the window as a list, in (time, key) order;
- * returns how many partitions have some. */
+ * returns how many partitions have some. The lists are ended once each,
+ * after the pass, not an end stored for every event. */
 static uint32_t window_lists(struct window *w)
 {
-    uint32_t nt = 0;
-    for (uint32_t i = 0; i < w->n; i++) {
-        uint32_t p = EV_PART(w->ev[i].type);
-        w->next[i] = UINT32_MAX;
-        if (w->head[p] == UINT32_MAX) {
-            w->head[p] = i;
-            w->touched[nt++] = p;
+    uint32_t nt = 0, *head = w->head, *tail = w->tail, *next = w->next, *touched = w->touched;
+    const struct event *ev = w->ev;
+    for (uint32_t i = 0, n = (uint32_t)w->n; i < n; i++) {
+        uint32_t p = EV_PART(ev[i].type);
+        if (head[p] == UINT32_MAX) {
+            head[p] = i;
+            touched[nt++] = p;
         } else {
-            w->next[w->tail[p]] = i;
+            next[tail[p]] = i;
         }
-        w->tail[p] = i;
+        tail[p] = i;
     }
+    for (uint32_t k = 0; k < nt; k++)
+        next[tail[touched[k]]] = UINT32_MAX;
     return nt;
 }
 
