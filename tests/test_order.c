@@ -174,6 +174,33 @@ static void order_training_falls_back(void)
 /* Inside a window a partition's own events wait in order (a FIFO, else a
  * heap); one for another partition breaks the lookahead and is counted,
  * which fails the run's invariants (src/pkt/collect.c). */
+/* The near FIFO grows with its taken head and its tail at their offsets:
+ * 1,000 appends with every third one taken, through pnet_schedule_seq's
+ * inline append and pnet_fifo_grow, keep every event and its order. */
+static void order_fifo_grow(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    struct pnet n;
+    pnet_bare(&n, &sc);
+    n.wend = UINT64_MAX;
+    struct port p;
+    uint64_t taken = 0, bad = 0;
+    for (uint64_t t = 1; t <= 1000; t++) {
+        CHECK(pnet_schedule_seq(&n, t, t, EV_TX_DONE, n.cur, &p, 0) == 0);
+        if (t % 3 == 0 && n.wfp < n.wft && (n.wfp++)->t != ++taken)
+            bad++;
+    }
+    CHECK(bad == 0 && taken == 333 && n.whn == 0 && evq_len(&n.q) == 0);
+    CHECK(n.wfp - n.wf == 333 && n.wft - n.wf == 1000 && n.wfe - n.wf >= 1000);
+    for (const struct event *e = n.wfp; e < n.wft; e++)
+        bad += e->t != ++taken || e->seq != e->t || e->obj != &p;
+    CHECK(bad == 0 && taken == 1000);
+    free(n.wh);
+    free(n.wf);
+    evq_release(&n.q);
+}
+
 static void order_lookahead_checked(void)
 {
     struct scenario sc;
@@ -187,7 +214,7 @@ static void order_lookahead_checked(void)
     CHECK(pnet_schedule(&n, 500, EV_CC_TIMER, &f, 0) == 0);
     CHECK(pnet_schedule(&n, 400, EV_CC_TIMER, &f, 0) == 0); /* before the last: heap */
     CHECK(pnet_schedule(&n, 500, EV_CC_TIMER, &f, 0) == 0); /* its tie, later: the FIFO */
-    CHECK(n.wfn == 2 && n.whn == 1 && n.lookahead_bad == 0 && evq_len(&n.q) == 0);
+    CHECK(n.wft - n.wf == 2 && n.whn == 1 && n.lookahead_bad == 0 && evq_len(&n.q) == 0);
     CHECK(n.wf[1].t == 500 && n.wf[1].seq > n.wf[0].seq && n.wh[0].t == 400);
     f.src = 1; /* another partition, inside the window */
     CHECK(pnet_schedule(&n, 600, EV_CC_TIMER, &f, 0) == 0);
@@ -202,6 +229,7 @@ static void order_lookahead_checked(void)
 
 SUITE(suite_order) = {
     {"order_lookahead_checked", order_lookahead_checked},
+    {"order_fifo_grow", order_fifo_grow},
     {"order_same_results", order_same_results},
     {"order_storage_backend", order_storage_backend},
     {"order_three_tiers", order_three_tiers},

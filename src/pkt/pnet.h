@@ -470,9 +470,10 @@ struct pnet {
     uint64_t pfc_half_ps;
     struct event *wh;         /* a binary heap */
     size_t whn, whcap;
-    struct event *wf;         /* those in (time, key) order: a FIFO (most are
-                               * transmit-dones a serialisation ahead) */
-    size_t wfh, wfn, wfcap;
+    /* those in (time, key) order: a FIFO (most are transmit-dones a
+     * serialisation ahead), as pointers so an append tests and stores
+     * through one: its head, its tail (the next free slot), its end */
+    struct event *wf, *wfp, *wft, *wfe;
     /* a thread's copy (sim.threads: 2): events for later windows wait here
      * for the main thread's queue */
     uint8_t outbox_on, team_id, obk; /* obk: the outboxes this window fills */
@@ -878,6 +879,8 @@ pnet_part_of(const struct pnet *n, enum ev_type type, const void *obj)
 int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj,
                        uint32_t arg);
 int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg);
+/* Room for one more event in the near FIFO (sched.c); -1: out of memory */
+int pnet_fifo_grow(struct pnet *n);
 
 /* Into the thread's queue. A lost event would read later as a transfer
  * that never ended: a failure stops the run as out of memory (n->oom). */
@@ -916,9 +919,10 @@ pnet_schedule_seq(struct pnet *n, uint64_t t, uint64_t seq, enum ev_type kind, u
         /* most are the running partition's own, in order (a transmit-done
          * a serialisation ahead): appended here without a call */
         struct event e = {t, seq, obj, type, arg};
-        if (part == n->cur && n->wfn < n->wfcap &&
-            (n->wfn == n->wfh || !evq_before(&e, &n->wf[n->wfn - 1]))) {
-            n->wf[n->wfn++] = e;
+        struct event *tl = n->wft;
+        if (part == n->cur && tl < n->wfe && (tl == n->wfp || !evq_before(&e, tl - 1))) {
+            *tl = e;
+            n->wft = tl + 1;
             return 0;
         }
         return pnet_schedule_near(n, t, seq, type, obj, arg);

@@ -163,6 +163,20 @@ static int grow_events(struct pnet *n, struct event **a, size_t *cap)
     return 0;
 }
 
+/* Room for one more event in the near FIFO: its array doubled, the head
+ * and tail kept at their offsets. */
+int pnet_fifo_grow(struct pnet *n)
+{
+    size_t h = (size_t)(n->wfp - n->wf), t = (size_t)(n->wft - n->wf);
+    size_t cap = (size_t)(n->wfe - n->wf);
+    if (grow_events(n, &n->wf, &cap) < 0)
+        return -1;
+    n->wfp = n->wf + h;
+    n->wft = n->wf + t;
+    n->wfe = n->wf + cap;
+    return 0;
+}
+
 int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj, uint32_t arg)
 {
     if (EV_PART(type) == n->whole && t < n->instant_t)
@@ -191,10 +205,10 @@ int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, 
         return n->outbox_on ? pnet_outbox(n, t, e.seq, type, obj, arg)
                             : pnet_push(n, t, e.seq, type, obj, arg);
     }
-    if (n->wfn == n->wfh || !evq_before(&e, &n->wf[n->wfn - 1])) {
-        if (n->wfn == n->wfcap && grow_events(n, &n->wf, &n->wfcap) < 0)
+    if (n->wft == n->wfp || !evq_before(&e, n->wft - 1)) {
+        if (n->wft == n->wfe && pnet_fifo_grow(n) < 0)
             return -1;
-        n->wf[n->wfn++] = e;
+        *n->wft++ = e;
         return 0;
     }
     if (n->whn == n->whcap && grow_events(n, &n->wh, &n->whcap) < 0)
@@ -211,7 +225,7 @@ int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, 
 /* The earliest of the partition's own events, or NULL. */
 static inline const struct event *near_first(const struct pnet *n)
 {
-    const struct event *f = n->wfh < n->wfn ? &n->wf[n->wfh] : NULL;
+    const struct event *f = n->wfp < n->wft ? n->wfp : NULL;
     if (n->whn && (!f || evq_before(&n->wh[0], f)))
         return n->wh;
     return f;
@@ -326,19 +340,19 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
          * runs, which may then move the FIFO): no copy of it */
         struct event hev;
         const struct event *ev, *f;
-        size_t h = n->wfh;
+        struct event *h = n->wfp;
         /* out of memory (the run stops before the next event) and an
          * event in the heap (one before the FIFO's tail): one test */
         if (!(n->whn | (size_t)n->oom)) {
             if (i == UINT32_MAX) {
                 /* only the FIFO holds some (nine in ten events): its head */
-                if (h == n->wfn)
+                if (h == n->wft)
                     break;
-                ev = &n->wf[h];
-                n->wfh = h + 1;
-            } else if (h < n->wfn && evq_before(&n->wf[h], &w->ev[i])) {
-                ev = &n->wf[h]; /* the FIFO's head or the list's */
-                n->wfh = h + 1;
+                ev = h;
+                n->wfp = h + 1;
+            } else if (h < n->wft && evq_before(h, &w->ev[i])) {
+                ev = h; /* the FIFO's head or the list's */
+                n->wfp = h + 1;
             } else {
                 ev = &w->ev[i];
                 i = w->next[i];
@@ -353,7 +367,7 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
                 k++;
             } else {
                 ev = f;
-                n->wfh++;
+                n->wfp++;
             }
         } else if (i != UINT32_MAX) {
             ev = &w->ev[i];
@@ -374,9 +388,9 @@ part_events(struct pnet *n, struct window *w, uint32_t i, uint64_t last, uint64_
         n->now = t;
         dispatch(n, ev, 1);
     }
-    *ran = k + n->wfh - past;
-    if (n->wfh == n->wfn) /* (out of memory: left as it stopped) */
-        n->wfh = n->wfn = 0;
+    *ran = k + (uint64_t)(n->wfp - n->wf) - past;
+    if (n->wfp == n->wft) /* (out of memory: left as it stopped) */
+        n->wfp = n->wft = n->wf;
     return last;
 }
 
@@ -1135,8 +1149,9 @@ static int team_copy(struct pnet *n, struct pnet *c, unsigned id)
     evq_init(&c->q);
     evq_horizon(&c->q, (uint64_t)n->q.nb << EVQ_SHIFT);
     c->instant_t = UINT64_MAX;
-    c->wh = c->wf = NULL;
-    c->whn = c->whcap = c->wfh = c->wfn = c->wfcap = 0;
+    c->wh = NULL;
+    c->wf = c->wfp = c->wft = c->wfe = NULL;
+    c->whn = c->whcap = 0;
     memset(c->ob, 0, sizeof c->ob);
     memset(c->obn, 0, sizeof c->obn);
     memset(c->obcap, 0, sizeof c->obcap);
@@ -1611,8 +1626,9 @@ void pnet_loop(struct pnet *n)
     }
     free(n->wh);
     free(n->wf);
-    n->wh = n->wf = NULL;
-    n->whn = n->whcap = n->wfh = n->wfn = n->wfcap = 0;
+    n->wh = NULL;
+    n->wf = n->wfp = n->wft = n->wfe = NULL;
+    n->whn = n->whcap = 0;
 #ifdef CKPT_EV_KINDS
     static const char *const kind_name[] = {
         "tx_done", "rx", "wake", "pause", "pause_end", "pfc_refresh", "watchdog", "flow_start",
