@@ -212,10 +212,11 @@ static void order_lookahead_checked(void)
     n.wend = 1000;
     struct flow f = {.src = 0};
     CHECK(pnet_schedule(&n, 500, EV_CC_TIMER, &f, 0) == 0);
-    CHECK(pnet_schedule(&n, 400, EV_CC_TIMER, &f, 0) == 0); /* before the last: heap */
-    CHECK(pnet_schedule(&n, 500, EV_CC_TIMER, &f, 0) == 0); /* its tie, later: the FIFO */
+    /* before the FIFO's only one: takes its place, that one to the heap */
+    CHECK(pnet_schedule(&n, 400, EV_CC_TIMER, &f, 0) == 0);
+    CHECK(pnet_schedule(&n, 500, EV_CC_TIMER, &f, 0) == 0); /* the first's tie, later: the FIFO */
     CHECK(n.wft - n.wf == 2 && n.whn == 1 && n.lookahead_bad == 0 && evq_len(&n.q) == 0);
-    CHECK(n.wf[1].t == 500 && n.wf[1].seq > n.wf[0].seq && n.wh[0].t == 400);
+    CHECK(n.wf[0].t == 400 && n.wf[1].t == 500 && n.wh[0].t == 500 && n.wf[1].seq > n.wh[0].seq);
     f.src = 1; /* another partition, inside the window */
     CHECK(pnet_schedule(&n, 600, EV_CC_TIMER, &f, 0) == 0);
     CHECK(n.lookahead_bad == 1 && evq_len(&n.q) == 1);
@@ -227,9 +228,67 @@ static void order_lookahead_checked(void)
     evq_release(&n.q);
 }
 
+static int by_time_key(const void *a, const void *b)
+{
+    return evq_before(a, b) ? -1 : evq_before(b, a) ? 1 : 0;
+}
+
+/* A partition's own events pushed inside the window, a stream a fixed
+ * delay ahead with others further ahead among it: the FIFO stays in
+ * order, the heap a heap, together they hold every event pushed, and the
+ * stream keeps to the FIFO (an event further ahead and overtaken goes to
+ * the heap, not the stream behind it). */
+static void order_near_fifo_in_order(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    struct pnet n;
+    pnet_bare(&n, &sc);
+    uint32_t parts[8] = {0};
+    n.part = parts;
+    n.wend = UINT64_MAX;
+    struct flow f = {.src = 0};
+    enum { N = 3000 };
+    static struct event all[N], got[N];
+    uint64_t now = 0, x = 12345;
+    for (int k = 0; k < N; k++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        now += (x >> 40) % 40; /* some ties */
+        /* one in eight a wake further ahead, one in 64 anywhere ahead */
+        uint64_t t = now + ((x >> 20) % 8 == 0 ? 250 : (x >> 24) % 64 == 0 ? (x >> 30) % 400 : 100);
+        CHECK(pnet_schedule(&n, t, EV_CC_TIMER, &f, 0) == 0);
+        all[k] = (struct event){t, n.cur_seq->next - 1, &f, EV_CC_TIMER, 0};
+        for (const struct event *q = n.wfp + 1; q < n.wft; q++)
+            if (evq_before(q, q - 1)) {
+                CHECK(!"the FIFO out of order");
+                k = N;
+                break;
+            }
+        for (size_t i = 1; i < n.whn; i++)
+            if (evq_before(&n.wh[i], &n.wh[(i - 1) / 2])) {
+                CHECK(!"the heap out of order");
+                k = N;
+                break;
+            }
+    }
+    CHECK((size_t)(n.wft - n.wfp) + n.whn == N);
+    /* the stream a fixed delay ahead keeps to the FIFO: 595 in the heap
+     * here, 1,721 when every event before the FIFO's last goes there */
+    CHECK(n.whn < N / 4);
+    memcpy(got, n.wfp, (size_t)(n.wft - n.wfp) * sizeof *got);
+    memcpy(got + (n.wft - n.wfp), n.wh, n.whn * sizeof *got);
+    qsort(all, N, sizeof *all, by_time_key);
+    qsort(got, N, sizeof *got, by_time_key);
+    CHECK(memcmp(all, got, sizeof all) == 0);
+    free(n.wh);
+    free(n.wf);
+    evq_release(&n.q);
+}
+
 SUITE(suite_order) = {
     {"order_lookahead_checked", order_lookahead_checked},
     {"order_fifo_grow", order_fifo_grow},
+    {"order_near_fifo_in_order", order_near_fifo_in_order},
     {"order_same_results", order_same_results},
     {"order_storage_backend", order_storage_backend},
     {"order_three_tiers", order_three_tiers},

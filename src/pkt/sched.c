@@ -191,8 +191,23 @@ int pnet_outbox(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *o
     return 0;
 }
 
+/* Into the near heap. */
+static inline void heap_push(struct pnet *n, const struct event *e)
+{
+    size_t i = n->whn++;
+    while (i && evq_before(e, &n->wh[(i - 1) / 2])) {
+        n->wh[i] = n->wh[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    n->wh[i] = *e;
+}
+
 /* The running partition's own events inside the window: appended to a FIFO
- * when not before its last, else into a binary heap. */
+ * when not before its last, else into a binary heap. An event before the
+ * FIFO's last but not before the one ahead of it takes the last's place,
+ * and the last goes to the heap: the FIFO stays in order, and a stream of
+ * events a serialisation ahead behind one pushed further ahead (a wake)
+ * keeps to the FIFO, with the one in the heap. */
 int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj,
                        uint32_t arg)
 {
@@ -213,12 +228,13 @@ int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, 
     }
     if (n->whn == n->whcap && grow_events(n, &n->wh, &n->whcap) < 0)
         return -1;
-    size_t i = n->whn++;
-    while (i && evq_before(&e, &n->wh[(i - 1) / 2])) {
-        n->wh[i] = n->wh[(i - 1) / 2];
-        i = (i - 1) / 2;
+    struct event *last = n->wft - 1;
+    if (last == n->wfp || !evq_before(&e, last - 1)) {
+        heap_push(n, last);
+        *last = e;
+    } else {
+        heap_push(n, &e);
     }
-    n->wh[i] = e;
     return 0;
 }
 
