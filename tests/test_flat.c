@@ -527,6 +527,17 @@ static void wire_arrivals_once(void)
     }
 }
 
+/* A set-up pnet (pnet_setup on p) and its scenario's preparation, freed. */
+static void setup_release(struct pnet *n, struct test_prep *p)
+{
+    train_clock_release(&n->tc);
+    evq_release(&n->q);
+    pnet_release_slabs(n);
+    arena_release(&n->arena);
+    free(n);
+    test_prep_release(p);
+}
+
 /* A partition's tie keys come from its own counter kept as a whole key
  * (session 22: one increment an event): the k-th event partition c
  * schedules gets pnet_tie(c, k), so ties between partitions still go by
@@ -567,12 +578,7 @@ static void pnet_tie_keys_by_partition(void)
     uint64_t late = pnet_next_tie(n);
     pnet_set_cur(n, 1);
     CHECK(pnet_next_tie(n) < late); /* fewer events, lower partition: first */
-    train_clock_release(&n->tc);
-    evq_release(&n->q);
-    pnet_release_slabs(n);
-    arena_release(&n->arena);
-    free(n);
-    test_prep_release(&p);
+    setup_release(n, &p);
 }
 
 /* The run's variant bytes (nic_variants: nic_pull's and nic_receive's
@@ -623,12 +629,7 @@ static void pnet_variants_set_once(void)
         nic_variants(n); /* from the flags as the run left them */
         CHECKF(n->tx_plain == tx && n->rx_plain == rx, "case %zu: a flag moved during the run",
                c);
-        train_clock_release(&n->tc);
-        evq_release(&n->q);
-        pnet_release_slabs(n);
-        arena_release(&n->arena);
-        free(n);
-        test_prep_release(&p);
+        setup_release(n, &p);
     }
 }
 

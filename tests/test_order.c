@@ -228,6 +228,12 @@ static void order_lookahead_checked(void)
     evq_release(&n.q);
 }
 
+/* The test's stream of draws: a 64-bit LCG, wrapping on purpose. */
+CKPT_WRAPS static uint64_t lcg_next(uint64_t x)
+{
+    return x * 6364136223846793005u + 1442695040888963407u;
+}
+
 static int by_time_key(const void *a, const void *b)
 {
     return evq_before(a, b) ? -1 : evq_before(b, a) ? 1 : 0;
@@ -252,7 +258,7 @@ static void order_near_fifo_in_order(void)
     static struct event all[N], got[N];
     uint64_t now = 0, x = 12345;
     for (int k = 0; k < N; k++) {
-        x = x * 6364136223846793005u + 1442695040888963407u;
+        x = lcg_next(x);
         now += (x >> 40) % 40; /* some ties */
         /* one in eight a wake further ahead, one in 64 anywhere ahead */
         uint64_t t = now + ((x >> 20) % 8 == 0 ? 250 : (x >> 24) % 64 == 0 ? (x >> 30) % 400 : 100);

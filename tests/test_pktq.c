@@ -67,20 +67,27 @@ static void pktq_fifo_in_chunks(void)
     arena_release(&n.arena);
 }
 
+/* A bare pnet whose ports schedule by sched, CNPs at priority 6, RoCE
+ * frames of 4 KB. */
+static void sched_bed(struct pnet *n, struct scenario *sc, int sched)
+{
+    scenario_defaults(sc);
+    sc->fabric.scheduling = sched;
+    sc->transport.cnp_priority = 6;
+    pnet_bare(n, sc);
+    n->mtu_wire = 4096 + ROCE_OVERHEAD;
+    n->wire_overhead = ROCE_OVERHEAD;
+    arena_init(&n->arena);
+}
+
 /* port_pick_queue's short cut (one queue holds packets) against DWRR's walk,
  * from random credits, walk positions and packet sizes: same choice, same
  * credits, same next position. */
 static void dwrr_lone_queue_matches_walk(void)
 {
     struct scenario sc;
-    scenario_defaults(&sc);
-    sc.fabric.scheduling = SCHED_DWRR;
-    sc.transport.cnp_priority = 6;
     struct pnet n;
-    pnet_bare(&n, &sc);
-    n.mtu_wire = 4096 + ROCE_OVERHEAD;
-    n.wire_overhead = ROCE_OVERHEAD;
-    arena_init(&n.arena);
+    sched_bed(&n, &sc, SCHED_DWRR);
     struct rng r;
     rng_init(&r, 11, 2);
     int bad = 0, refills = 0;
@@ -122,14 +129,8 @@ static void dwrr_lone_queue_matches_walk(void)
 static void strict_picks_highest_ready(void)
 {
     struct scenario sc;
-    scenario_defaults(&sc);
-    sc.fabric.scheduling = SCHED_STRICT;
-    sc.transport.cnp_priority = 6;
     struct pnet n;
-    pnet_bare(&n, &sc);
-    n.mtu_wire = 4096 + ROCE_OVERHEAD;
-    n.wire_overhead = ROCE_OVERHEAD;
-    arena_init(&n.arena);
+    sched_bed(&n, &sc, SCHED_STRICT);
     CHECK(n.strict);
     for (int i = 0; i < NPRIO; i++)
         n.dwrr_quantum[i] = (int32_t)n.mtu_wire;
