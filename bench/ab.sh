@@ -24,7 +24,7 @@ one() { # side file, bin|extra, args...
     # shellcheck disable=SC2086
     /usr/bin/time -f '%U' -o "$tmp/u" "$bin" "$@" $extra >"$tmp/out"
     w=$(awk '/^wall/ { print $2 }' "$tmp/out")
-    echo "$w $(cat "$tmp/u")" >>"$tmp/$f"
+    echo "$w $(tail -n 1 "$tmp/u")" >>"$tmp/$f" # (a non-zero exit adds a line first)
     awk '/^results checksum/ { print $3 }' "$tmp/out" >"$tmp/$f.sum"
 }
 i=0

@@ -89,7 +89,7 @@ echo "$cases" | while IFS='|' read -r name scn sets; do
     awk -v n="$name" -v s="${sets:-(as shipped)}" -v pc="$pc" -v hc="$hc" -v dc="$dc" \
         -v pp="$pp" -v hp="$hp" -v dp="$dp" -v pq="$pq" -v hq="$hq" -v dq="$dq" \
         -v fr="$frac" -v j="$jumps" -v er="$err" -v pe="$pe" -v he="$he" \
-        -v pu="$(cat "$tmp/packet.u")" -v hu="$(cat "$tmp/hybrid.u")" -v f="${flag:-ok}" 'BEGIN {
+        -v pu="$(tail -n 1 "$tmp/packet.u")" -v hu="$(tail -n 1 "$tmp/hybrid.u")" -v f="${flag:-ok}" 'BEGIN {
         printf "| %s | %s | %.6f / %.6f ms (%+.3f%%) | %.4g / %.4g s (%+.2f%%) | %.4g / %.4g MB (%+.2f%%) | %.1f%%, %d | %.3g us | %.4g / %.4g M | %.2f / %.2f s | %s |\n",
             n, s, pc * 1e3, hc * 1e3, dc, pp, hp, dp, pq / 1e6, hq / 1e6, dq, 100 * fr, j,
             er * 1e6, pe / 1e6, he / 1e6, pu, hu, f }'

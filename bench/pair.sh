@@ -17,7 +17,9 @@ while [ "$i" -lt "$n" ]; do
     taskset -c $((1 - ca)) /usr/bin/time -f %U -o "$tmp/ub" "$b" "$@" >"$tmp/ob" &
     pb=$!
     wait $pa $pb
-    echo "$(cat "$tmp/ua") $(cat "$tmp/ub")" | awk '{ printf "%.3f %.3f %.4f\n", $1, $2, $2 / $1 }' |
+    # the time's last line: a run that exits non-zero (a time limit) has
+    # /usr/bin/time write "Command exited with non-zero status" first
+    echo "$(tail -n 1 "$tmp/ua") $(tail -n 1 "$tmp/ub")" | awk '{ printf "%.3f %.3f %.4f\n", $1, $2, $2 / $1 }' |
         tee -a "$tmp/r"
     [ "$(awk '/^results checksum/ { print $3 }' "$tmp/oa")" = \
         "$(awk '/^results checksum/ { print $3 }' "$tmp/ob")" ] || echo "results checksums differ"
