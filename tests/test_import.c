@@ -20,7 +20,7 @@
 static char dir[64];
 static const char *const files[] = {"counts.json", "identity.json", "base.json", "base.yaml",
                                     "identity-bad.json", "radix.json", "three.json",
-                                    "three-bad.json"};
+                                    "three-bad.json", "delays.json"};
 
 static void cleanup(void)
 {
