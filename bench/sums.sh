@@ -5,6 +5,9 @@
 # (its --set comes after the default one).
 # Usage: bench/sums.sh BIN [BIN_MAIN]
 a=$1 b=$2
+# `make all` does not rebuild bench_burst: a stale one checks old code.
+newer=$(find src bench -name '*.[ch]' -newer "$a" 2>/dev/null | head -n 1)
+[ -z "$newer" ] || echo "sums.sh: $a is older than $newer (make $a first)" >&2
 s=scenarios/bench-1024.yaml
 n256="--set cluster.nodes=256"
 while IFS='|' read -r name args; do
