@@ -959,6 +959,11 @@ static inline __attribute__((always_inline)) void wire_arrive(struct pnet *n, st
     wire_pop(n, in, pk);
     if (pk->in_port) {
         const struct packet *next = wire_next(in);
+        /* the line of its flow that the next arrival reads (a switch its
+         * route on line 0, a NIC its receiving line): at scale a flow's
+         * record is cold by then, and the arrival is a serialisation away */
+        ckpt_prefetch((const char *)&n->flows[next->flow] +
+                      (is_switch_node(n, in->rx_node) ? 0 : offsetof(struct flow, recv)));
         pnet_schedule_seq(n, next->t, key + pk->in_port, EV_RX, n->cur, in, 0);
         pk->in_port = 0;
     }
