@@ -148,39 +148,19 @@ static inline uint64_t evq_slot_bucket(const struct evq *q, uint32_t b)
     return q->base + ((b + q->nb - ((uint32_t)q->base & (q->nb - 1))) & (q->nb - 1));
 }
 
-/* Nodes of a sorted bucket's list a push between its head and tail reads
- * to find its place (evq_link_early); past them the list is sorted later. */
-#define EVQ_WALK 4
-
 /* Node x of bucket slot b (bit: its bit in its bitmap word), earlier than
  * its list's tail. Before the head (most such pushes: the same time, a
  * lower tie key) it becomes the head: no node is before a list's head
  * (each node not put in front is not before it), so the list's order is
- * the sort's. In a sorted list it goes in after the last node it is not
- * before, if that is among the first EVQ_WALK (most are: short lists);
- * equal keys stay in push order, as the sort's stable merge keeps them.
- * Else it is appended, starting a new run, and the list is sorted when it
- * is first taken from, not walked on every push. */
+ * the sort's. Else it is appended, starting a new run, and the list is
+ * sorted when it is first taken from, not walked on every push. */
 static inline void evq_link_early(struct evq *q, uint32_t b, uint32_t x, uint64_t bit)
 {
     struct evq_node *nd = &q->pool[x];
-    uint32_t y = q->slot[b].head;
-    if (evq_node_before(nd, &q->pool[y])) {
-        nd->next = y;
+    if (evq_node_before(nd, &q->pool[q->slot[b].head])) {
+        nd->next = q->slot[b].head;
         q->slot[b].head = x;
         return;
-    }
-    if (!(q->unsorted[b / 64] & bit)) {
-        /* nd is before the tail: the walk ends there at the latest */
-        for (int d = 0; d < EVQ_WALK; d++) {
-            uint32_t z = q->pool[y].next;
-            if (evq_node_before(nd, &q->pool[z])) {
-                nd->next = z;
-                q->pool[y].next = x;
-                return;
-            }
-            y = z;
-        }
     }
     q->unsorted[b / 64] |= bit;
     nd->type |= EVQ_RUN;
