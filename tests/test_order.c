@@ -278,8 +278,9 @@ static void order_near_fifo_in_order(void)
             }
     }
     CHECK((size_t)(n.wft - n.wfp) + n.whn == N);
-    /* the stream a fixed delay ahead keeps to the FIFO: 595 in the heap
-     * here, 1,721 when every event before the FIFO's last goes there */
+    /* the stream a fixed delay ahead keeps to the FIFO: 415 in the heap
+     * here, 595 when only the FIFO's last may give way, 1,721 when every
+     * event before the FIFO's last goes there */
     CHECK(n.whn < N / 4);
     memcpy(got, n.wfp, (size_t)(n.wft - n.wfp) * sizeof *got);
     memcpy(got + (n.wft - n.wfp), n.wh, n.whn * sizeof *got);
@@ -291,10 +292,43 @@ static void order_near_fifo_in_order(void)
     evq_release(&n.q);
 }
 
+/* k wakes pushed further ahead at the FIFO's tail, then an event of the
+ * stream before them: up to four of them go to the heap and the stream's
+ * event takes their place; behind five, it goes to the heap itself. */
+static void order_near_fifo_tail(void)
+{
+    for (int k = 1; k <= 5; k++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        struct pnet n;
+        pnet_bare(&n, &sc);
+        uint32_t parts[8] = {0};
+        n.part = parts;
+        n.wend = UINT64_MAX;
+        struct flow f = {.src = 0};
+        CHECK(pnet_schedule(&n, 100, EV_CC_TIMER, &f, 0) == 0);
+        for (int i = 0; i < k; i++)
+            CHECK(pnet_schedule(&n, 1000 + (uint64_t)i, EV_CC_TIMER, &f, 1) == 0);
+        CHECK(pnet_schedule(&n, 200, EV_CC_TIMER, &f, 2) == 0);
+        size_t nf = (size_t)(n.wft - n.wfp);
+        if (k <= 4) {
+            CHECKF(nf == 2 && n.whn == (size_t)k, "%d wakes: FIFO %zu, heap %zu", k, nf, n.whn);
+            CHECK(n.wfp[1].t == 200 && n.wh[0].t == 1000);
+        } else {
+            CHECKF(nf == 6 && n.whn == 1, "%d wakes: FIFO %zu, heap %zu", k, nf, n.whn);
+            CHECK(n.wh[0].t == 200 && n.wft[-1].t == 1004);
+        }
+        free(n.wh);
+        free(n.wf);
+        evq_release(&n.q);
+    }
+}
+
 SUITE(suite_order) = {
     {"order_lookahead_checked", order_lookahead_checked},
     {"order_fifo_grow", order_fifo_grow},
     {"order_near_fifo_in_order", order_near_fifo_in_order},
+    {"order_near_fifo_tail", order_near_fifo_tail},
     {"order_same_results", order_same_results},
     {"order_storage_backend", order_storage_backend},
     {"order_three_tiers", order_three_tiers},

@@ -921,8 +921,17 @@ pnet_schedule_seq(struct pnet *n, uint64_t t, uint64_t seq, enum ev_type kind, u
         struct event e = {t, seq, obj, type, arg};
         struct event *tl = n->wft;
         if (part == n->cur && tl < n->wfe && (tl == n->wfp || !evq_before(&e, tl - 1))) {
-            *tl = e;
-            n->wft = tl + 1;
+            /* t stored on its own: the pointer made opaque, gcc cannot
+             * pack t and seq into one vector store (two instructions
+             * more a site than two plain stores) */
+            struct event *s = tl;
+            tl->t = t;
+            __asm__("" : "+r"(s));
+            s->seq = seq;
+            s->obj = obj;
+            s->type = type;
+            s->arg = arg;
+            n->wft = s + 1;
             return 0;
         }
         return pnet_schedule_near(n, t, seq, type, obj, arg);

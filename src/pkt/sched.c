@@ -202,12 +202,17 @@ static inline void heap_push(struct pnet *n, const struct event *e)
     n->wh[i] = *e;
 }
 
+/* How many of the FIFO's last events an event before its last may send to
+ * the heap to take their place (pnet_schedule_near). */
+#define NEAR_TAIL 4
+
 /* The running partition's own events inside the window: appended to a FIFO
  * when not before its last, else into a binary heap. An event before the
- * FIFO's last but not before the one ahead of it takes the last's place,
- * and the last goes to the heap: the FIFO stays in order, and a stream of
- * events a serialisation ahead behind one pushed further ahead (a wake)
- * keeps to the FIFO, with the one in the heap. */
+ * FIFO's last but not before one of the NEAR_TAIL events ahead of it (or
+ * before all of a FIFO that short) takes the place of the first it is
+ * before, and those go to the heap: the FIFO stays in order, and a stream
+ * of events a serialisation ahead behind a few pushed further ahead
+ * (wakes) keeps to the FIFO, with those in the heap. */
 int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, void *obj,
                        uint32_t arg)
 {
@@ -226,12 +231,18 @@ int pnet_schedule_near(struct pnet *n, uint64_t t, uint64_t seq, uint32_t type, 
         *n->wft++ = e;
         return 0;
     }
-    if (n->whn == n->whcap && grow_events(n, &n->wh, &n->whcap) < 0)
-        return -1;
-    struct event *last = n->wft - 1;
-    if (last == n->wfp || !evq_before(&e, last - 1)) {
-        heap_push(n, last);
-        *last = e;
+    while (n->whn + NEAR_TAIL > n->whcap)
+        if (grow_events(n, &n->wh, &n->whcap) < 0)
+            return -1;
+    /* p: the first of the FIFO's last events that e is before */
+    struct event *p = n->wft - 1;
+    for (int d = 1; d < NEAR_TAIL && p > n->wfp && evq_before(&e, p - 1); d++)
+        p--;
+    if (p == n->wfp || !evq_before(&e, p - 1)) {
+        for (struct event *q = p; q < n->wft; q++)
+            heap_push(n, q);
+        *p = e;
+        n->wft = p + 1;
     } else {
         heap_push(n, &e);
     }
