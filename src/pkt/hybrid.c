@@ -1540,9 +1540,7 @@ static unsigned shift_run(struct hybrid *h, struct pkt_chunk *hc, unsigned hi,
                           const struct pkt_chunk *tc, unsigned ti, uint64_t d)
 {
     unsigned marked = 0;
-    for (struct pkt_chunk *c = hc; c; c = c == tc ? NULL : c->next)
-        for (unsigned i = c == hc ? hi : 0, e = c == tc ? ti : PKT_CHUNK; i < e; i++)
-            marked += (unsigned)shift_pkt(h, &c->p[i], d);
+    PKT_SPAN_FOR_EACH(hc, hi, tc, ti, pk, marked += (unsigned)shift_pkt(h, pk, d);)
     return marked;
 }
 
@@ -1584,9 +1582,7 @@ static int drain_room(struct hybrid *h)
     for (uint32_t i = 0; i < n->topo->n_ports; i++) {
         struct port *p = &n->ports[i];
         struct pktq wv = wire_view(n, p);
-        for (const struct pkt_chunk *c = wv.hc; c; c = c == wv.tc ? NULL : c->next)
-            for (unsigned j = c == wv.hc ? wv.hi : 0; j < (c == wv.tc ? wv.ti : PKT_CHUNK); j++)
-                note_held(h, &c->p[j]);
+        PKT_SPAN_FOR_EACH(wv.hc, wv.hi, wv.tc, wv.ti, pk, note_held(h, pk);)
         if (p->state == PORT_BUSY)
             note_held(h, &p->tx);
     }
@@ -1821,40 +1817,6 @@ static double port_share(const struct hybrid *h, uint32_t p, double dt, double w
     return fmax(-cap, fmin(cap, s));
 }
 
-/* A walk over a port's queued packets, priority by priority, head first. */
-struct qwalk {
-    const struct port *p;
-    unsigned q, i;
-    const struct pkt_chunk *c;
-};
-
-static inline const struct packet *qwalk_next(struct qwalk *w)
-{
-    for (;;) {
-        if (!w->c) {
-            if (w->q >= NPRIO)
-                return NULL;
-            const struct pktq *pq = &w->p->q[w->q];
-            if (!pq->len) {
-                w->q++;
-                continue;
-            }
-            w->c = pq->hc;
-            w->i = pq->hi;
-        }
-        const struct pktq *pq = &w->p->q[w->q];
-        if (w->i < (w->c == pq->tc ? pq->ti : PKT_CHUNK))
-            return &w->c->p[w->i++];
-        if (w->c == pq->tc) {
-            w->c = NULL;
-            w->q++;
-        } else {
-            w->c = w->c->next;
-            w->i = 0;
-        }
-    }
-}
-
 /* The data packets of port p's queues, per transfer (stamped): the lowest
  * and highest PSN and their count; where the highest sits (fptr: the
  * queues stay as they are until follow_plan has copied what it moves). */
@@ -1869,31 +1831,35 @@ static void gather(struct hybrid *h, const struct port *p)
         const struct pktq *pq = &p->q[q];
         if (!pq->len)
             continue;
-        for (const struct pkt_chunk *c = pq->hc; c; c = c == pq->tc ? NULL : c->next)
-            for (unsigned i = c == pq->hc ? pq->hi : 0, e = c == pq->tc ? pq->ti : PKT_CHUNK;
-                 i < e; i++) {
-                const struct packet *pk = &c->p[i];
-                if (pk->kind != PK_DATA || pk->trim)
-                    continue;
-                uint32_t f = pk->flow, psn = pk->psn;
-                if (fk[f])
-                    continue; /* (moved at a switch before: its copy kept) */
-                if (fstamp[f] != st) {
-                    fstamp[f] = st;
-                    fmin[f] = fmax[f] = psn;
-                    fcnt[f] = 0;
-                    fptr[f] = pk;
-                }
-                fcnt[f]++;
-                if (psn < fmin[f])
-                    fmin[f] = psn;
-                if (psn >= fmax[f]) {
-                    fmax[f] = psn;
-                    fptr[f] = pk;
-                }
+        const struct pkt_chunk *hc = pq->hc;
+        PKT_SPAN_FOR_EACH(hc, pq->hi, pq->tc, pq->ti, pk,
+            if (pk->kind != PK_DATA || pk->trim)
+                continue;
+            uint32_t f = pk->flow, psn = pk->psn;
+            if (fk[f])
+                continue; /* (moved at a switch before: its copy kept) */
+            if (fstamp[f] != st) {
+                fstamp[f] = st;
+                fmin[f] = fmax[f] = psn;
+                fcnt[f] = 0;
+                fptr[f] = pk;
             }
+            fcnt[f]++;
+            if (psn < fmin[f])
+                fmin[f] = psn;
+            if (psn >= fmax[f]) {
+                fmax[f] = psn;
+                fptr[f] = pk;
+            })
     }
 }
+
+/* the trace's move counts, inside a queue walk's body (no #ifdef there) */
+#ifdef CKPT_HYBRID_TRACE
+#define MV_TRACE(x) (void)(x)
+#else
+#define MV_TRACE(x) (void)0
+#endif
 
 /* The backlog's moves between a switch's queues over a jump of d: where
  * its ports' queues drift apart while their sum holds (a full switch's
@@ -1951,23 +1917,26 @@ static void follow_plan(struct hybrid *h, uint64_t d)
             h->mv_ask += want;
 #endif
             gather(h, &n->ports[p]);
-            struct qwalk w = {&n->ports[p], 0, 0, NULL};
-            for (const struct packet *pk; want >= 1 && (pk = qwalk_next(&w));) {
-                uint32_t f = pk->flow;
-                if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
-                    !movable(h, f) || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] ||
-                    h->fmax[f] >= last_psn(n, &n->flows[f]))
-                    continue;
-                uint32_t kk = h->fcnt[f] < want ? h->fcnt[f] : (uint32_t)want;
-                h->fk[f] = -(int32_t)kk;
-                h->fb[f] = h->fmin[f];
-                h->fout[f] = pk->in_port * NPRIO + pk->prio;
-                h->xsup[h->fout[f]] += kk;
-                h->fl[nl++] = f;
-                want -= kk;
-#ifdef CKPT_HYBRID_TRACE
-                h->mv_out += kk;
-#endif
+            /* the queues head first, priority by priority, while it wants */
+            for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
+                const struct pktq *pq = &n->ports[p].q[q];
+                const struct pkt_chunk *hc = pq->len ? pq->hc : NULL;
+                PKT_SPAN_FOR_EACH(hc, pq->hi, pq->tc, pq->ti, pk,
+                    if (want < 1)
+                        break; /* (the rest of the chunk; the next ones stop at once) */
+                    uint32_t f = pk->flow;
+                    if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
+                        !movable(h, f) || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] ||
+                        h->fmax[f] >= last_psn(n, &n->flows[f]))
+                        continue;
+                    uint32_t kk = h->fcnt[f] < want ? h->fcnt[f] : (uint32_t)want;
+                    h->fk[f] = -(int32_t)kk;
+                    h->fb[f] = h->fmin[f];
+                    h->fout[f] = pk->in_port * NPRIO + pk->prio;
+                    h->xsup[h->fout[f]] += kk;
+                    h->fl[nl++] = f;
+                    want -= kk;
+                    MV_TRACE(h->mv_out += kk);)
             }
         }
         /* as many through each ingress port onto the rising queues' tails */
@@ -1979,31 +1948,33 @@ static void follow_plan(struct hybrid *h, uint64_t d)
             if (want < 1)
                 continue;
             gather(h, &n->ports[p]);
-            struct qwalk w = {&n->ports[p], 0, 0, NULL};
-            for (const struct packet *pk; want >= 1 && (pk = qwalk_next(&w));) {
-                uint32_t f = pk->flow, x = pk->in_port * NPRIO + pk->prio;
-                if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
-                    pk->psn != h->fmax[f] || !h->xsup[x] || !movable(h, f) ||
-                    h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f])
-                    continue;
-                /* its sender has the packets to send, its last kept */
-                uint64_t c0 = h->cr[(size_t)f * FC_N + FC_RECV] / n->mtu;
-                uint64_t rm = room(&n->flows[f], n->mtu);
-                uint64_t kk = rm > c0 ? rm - c0 : 0;
-                kk = kk < h->fcnt[f] ? kk : h->fcnt[f]; /* (at most twice its queue) */
-                kk = kk < h->xsup[x] ? kk : h->xsup[x];
-                kk = kk < (uint64_t)want ? kk : (uint64_t)want;
-                if (!kk)
-                    continue;
-                h->fk[f] = (int32_t)kk;
-                h->ftpl[f] = *h->fptr[f];
-                h->fb[f] = h->fmax[f] + 1;
-                h->fout[f] = p;
-                h->xsup[x] -= (uint32_t)kk;
-                want -= (double)kk;
-#ifdef CKPT_HYBRID_TRACE
-                h->mv_in += (double)kk;
-#endif
+            for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
+                const struct pktq *pq = &n->ports[p].q[q];
+                const struct pkt_chunk *hc = pq->len ? pq->hc : NULL;
+                PKT_SPAN_FOR_EACH(hc, pq->hi, pq->tc, pq->ti, pk,
+                    if (want < 1)
+                        break;
+                    uint32_t f = pk->flow, x = pk->in_port * NPRIO + pk->prio;
+                    if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
+                        pk->psn != h->fmax[f] || !h->xsup[x] || !movable(h, f) ||
+                        h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f])
+                        continue;
+                    /* its sender has the packets to send, its last kept */
+                    uint64_t c0 = h->cr[(size_t)f * FC_N + FC_RECV] / n->mtu;
+                    uint64_t rm = room(&n->flows[f], n->mtu);
+                    uint64_t kk = rm > c0 ? rm - c0 : 0;
+                    kk = kk < h->fcnt[f] ? kk : h->fcnt[f]; /* (at most twice its queue) */
+                    kk = kk < h->xsup[x] ? kk : h->xsup[x];
+                    kk = kk < (uint64_t)want ? kk : (uint64_t)want;
+                    if (!kk)
+                        continue;
+                    h->fk[f] = (int32_t)kk;
+                    h->ftpl[f] = *h->fptr[f];
+                    h->fb[f] = h->fmax[f] + 1;
+                    h->fout[f] = p;
+                    h->xsup[x] -= (uint32_t)kk;
+                    want -= (double)kk;
+                    MV_TRACE(h->mv_in += (double)kk);)
             }
         }
         /* what found no place through its ingress stays where it was */
@@ -2310,9 +2281,9 @@ static void check_ingress(struct hybrid *h, const char *when)
         struct sw *s = pnet_sw(n, n->topo->ports[i].node);
         for (unsigned q = 0; q < NPRIO; q++) {
             const struct pktq *pq = &p->q[q];
-            for (const struct pkt_chunk *c = pq->len ? pq->hc : NULL; c; c = c == pq->tc ? NULL : c->next)
-                for (unsigned j = c == pq->hc ? pq->hi : 0; j < (c == pq->tc ? pq->ti : PKT_CHUNK); j++)
-                    held[(size_t)(s->first_port + c->p[j].in_port) * NPRIO + c->p[j].prio] += (int64_t)pkt_wire(n, &c->p[j]);
+            const struct pkt_chunk *hc = pq->len ? pq->hc : NULL;
+            PKT_SPAN_FOR_EACH(hc, pq->hi, pq->tc, pq->ti, pk,
+                held[(size_t)(s->first_port + pk->in_port) * NPRIO + pk->prio] += (int64_t)pkt_wire(n, pk);)
         }
     }
     int bad = 0;
