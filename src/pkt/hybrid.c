@@ -77,6 +77,10 @@ struct hybrid {
     size_t o_port, o_sum, o_hist, o_q, nc;
     uint32_t slots;            /* 2w + 1 snapshots */
     uint64_t *snap;            /* slots x nc, a ring */
+    /* per slot: its ports' paused times summed (exact, mod 2^64), so the
+     * steady test's window deltas read three words, not a column of
+     * every port's row */
+    uint64_t *ptot;
     uint64_t *cr;              /* a jump's credit, nc */
     uint8_t *credited;         /* per sum: credited k x its mean delta */
     uint32_t head, have;       /* the latest slot; snapshots since a change */
@@ -241,7 +245,7 @@ static uint64_t implicit_sent(const struct pnet *n, const struct port *p, unsign
 /* What observe sums in take's pass: the transfers started, the paused
  * time and the switches' queued bytes, each port's into row (bpq's). */
 struct took {
-    uint64_t begun;
+    uint64_t begun, ptot;
     double paused, queued;
     float *row;
 };
@@ -252,7 +256,7 @@ struct took {
 static void take(struct hybrid *h, uint64_t *s, struct took *t)
 {
     struct pnet *n = h->n;
-    uint64_t held = 0, refresh = 0, begun = 0;
+    uint64_t held = 0, refresh = 0, begun = 0, ptot = 0;
     double psum = 0, qsum = 0;
     float *row = t->row;
     for (uint32_t i = 0; i < n->n_flows; i++) {
@@ -284,12 +288,14 @@ static void take(struct hybrid *h, uint64_t *s, struct took *t)
         if (!p->is_host)
             held += p->q_bytes;
         psum += (double)paused;
+        ptot += paused;
         qsum += p->is_host ? 0 : (double)p->q_bytes;
         row[i] = (float)p->q_bytes;
         port_qhist_flush(n, p);
     }
     t->begun = begun;
     t->paused = psum;
+    t->ptot = ptot;
     t->queued = qsum;
     memcpy(&s[h->o_sum], n->sums, NSUMS * sizeof *s);
     s[h->o_sum + SUM_AT(refresh_frames)] += refresh;
@@ -391,13 +397,14 @@ static int init(struct hybrid *h, struct pnet *n)
     h->o_q = h->o_hist + (n->qhist ? (size_t)PATH_SETS * QHIST_BUCKETS : 0);
     h->nc = h->o_q + 1;
     h->snap = malloc((size_t)h->slots * h->nc * sizeof *h->snap);
+    h->ptot = malloc(h->slots * sizeof *h->ptot);
     h->cr = malloc(h->nc * sizeof *h->cr);
     h->credited = calloc(NSUMS, 1);
     h->rx = malloc(((size_t)n->n_flows + 1) * sizeof *h->rx);
     h->we = malloc(((size_t)n->n_flows + 1) * sizeof *h->we);
     h->wtmp = malloc(((size_t)n->n_flows + 1) * sizeof *h->wtmp);
     uint32_t *of = malloc((size_t)n->topo->n_nodes * sizeof *of);
-    if (!h->snap || !h->cr || !h->credited || !h->rx || !h->we || !h->wtmp || !of) {
+    if (!h->snap || !h->ptot || !h->cr || !h->credited || !h->rx || !h->we || !h->wtmp || !of) {
         free(of);
         return -1;
     }
@@ -503,6 +510,7 @@ static int init(struct hybrid *h, struct pnet *n)
 static void release(struct hybrid *h)
 {
     free(h->snap);
+    free(h->ptot);
     free(h->cr);
     free(h->credited);
     free(h->rx);
@@ -535,9 +543,32 @@ static void release(struct hybrid *h)
     free(h->padd);
 }
 
+static uint32_t slot_ix(const struct hybrid *h, uint32_t back)
+{
+    return (h->head + h->slots - back) % h->slots;
+}
+
 static uint64_t *slot(struct hybrid *h, uint32_t back)
 {
-    return &h->snap[(size_t)((h->head + h->slots - back) % h->slots) * h->nc];
+    return &h->snap[(size_t)slot_ix(h, back) * h->nc];
+}
+
+/* The ports' paused time from slot b back to slot a back (a < b), summed
+ * as doubles port by port. The slots' totals give it where that sum is
+ * exact: each port's delta is >= 0 (its counter never falls), so below
+ * 2^53 in all every partial sum is an integer a double holds. */
+static double paused_delta(struct hybrid *h, uint32_t a, uint32_t b)
+{
+    uint64_t dt = h->ptot[slot_ix(h, a)] - h->ptot[slot_ix(h, b)];
+    if (dt < UINT64_C(1) << 53)
+        return (double)dt;
+    const uint64_t *sa = slot(h, a), *sb = slot(h, b);
+    double x = 0;
+    for (uint32_t i = 0; i < h->n->topo->n_ports; i++) {
+        size_t o = h->o_port + (size_t)i * PC_N + PC_PAUSED;
+        x += (double)(sa[o] - sb[o]);
+    }
+    return x;
 }
 
 #ifdef CKPT_HYBRID_TRACE
@@ -624,6 +655,7 @@ static void observe(struct hybrid *h)
     uint64_t *s = slot(h, 0);
     struct took tk = {.row = &h->bpq[(size_t)bh * n->topo->n_ports]};
     take(h, s, &tk);
+    h->ptot[h->head] = tk.ptot;
     /* a transfer ending leaves its receiver's sum steady; a start does not */
     uint64_t begun = tk.begun;
     if (begun != h->begun) {
@@ -1328,12 +1360,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     }
     /* the pauses, summed over the ports, steady too: paused time is one of
      * the figures a jump extrapolates */
-    double pa = 0, pb = 0;
-    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
-        size_t o = h->o_port + (size_t)i * PC_N + PC_PAUSED;
-        pa += (double)(s0[o] - s1[o]);
-        pb += (double)(s1[o] - s2[o]);
-    }
+    double pa = paused_delta(h, 0, h->w), pb = paused_delta(h, h->w, 2 * h->w);
     if (fabs(pa - pb) > h->tol * fmax(pa, pb))
         return WHY(h, W_PAUSED, fabs(pa - pb) / fmax(pa, pb) / h->tol), 0;
     double q0 = (double)s0[h->o_q], q1 = (double)s1[h->o_q];
@@ -2339,11 +2366,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
      * line fitted through the windows' mean at their middle, integrated
      * over the jump, not the mean */
     if (h->cpr < 0) {
-        double pw = 0;
-        for (uint32_t i = 0; i < n->topo->n_ports; i++) {
-            size_t o = h->o_port + (size_t)i * PC_N + PC_PAUSED;
-            pw += (double)(s0[o] - s2[o]);
-        }
+        double pw = paused_delta(h, 0, 2 * h->w);
         double rate = pw / (per * (double)h->period), mid = ps_to_s(h->period) * per / 2;
         double f = rate > 0 ? fmax(0, 1 + h->cpr * (mid + ps_to_s(d) / 2) / rate) : 1;
         for (uint32_t i = 0; i < n->topo->n_ports; i++) {
@@ -2553,8 +2576,11 @@ static int jump(struct hybrid *h, uint64_t *dp)
 #endif
     credit(h, cr);
     double pj = 0;
-    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+    uint64_t pc = 0;
+    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
         pj += (double)cr[h->o_port + (size_t)i * PC_N + PC_PAUSED];
+        pc += cr[h->o_port + (size_t)i * PC_N + PC_PAUSED];
+    }
     h->pjump += ps_to_s((uint64_t)pj);
     h->plast += pj;
     /* the paused time credited is off by the drift no fit rules out x the
@@ -2571,6 +2597,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
             x[j] += cr[j];
         x[h->o_q] -= x[h->o_q] > gone ? gone : x[h->o_q];
         x[h->o_q] = dlevel < 0 && (uint64_t)-dlevel > x[h->o_q] ? 0 : x[h->o_q] + (uint64_t)dlevel;
+        h->ptot[s] += pc;
     }
     /* a new run of the baseline: what the jump carried (the writers'
      * progress, their ends) moved its levels, no drift of the state's own */
