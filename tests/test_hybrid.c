@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../src/core/evq.h"
+#include "../src/pkt/pnet.h"
 #include "../src/scenario/scenario.h"
 #include "harness.h"
 #include "support.h"
@@ -948,7 +949,43 @@ static void hybrid_estimate_covers_after_jumps(void)
             results_release(&r[k]);
 }
 
+/* The queue walk hybrid's shift, gather and moves share (PKT_SPAN_FOR_EACH):
+ * from the head chunk's index to the tail chunk's, in order, never into a
+ * chunk after the tail (a wire keeps its last; a run may go on); through
+ * a non-const head it may write. */
+static void hybrid_span_walk_stops_at_tail(void)
+{
+    static struct pkt_chunk ch[3];
+    memset(ch, 0, sizeof ch);
+    for (unsigned c = 0; c < 3; c++)
+        for (unsigned i = 0; i < PKT_CHUNK; i++)
+            ch[c].p[i].psn = 100 * c + i;
+    ch[0].next = &ch[1];
+    ch[1].next = &ch[2];
+    uint32_t seen[2 * PKT_CHUNK], k = 0;
+    const struct pkt_chunk *hc = &ch[0];
+    PKT_SPAN_FOR_EACH(hc, PKT_CHUNK - 2, &ch[1], 3, pk, if (k < 2 * PKT_CHUNK) seen[k] = pk->psn; k++;)
+    uint32_t want[] = {PKT_CHUNK - 2, PKT_CHUNK - 1, 100, 101, 102};
+    CHECKF(k == 5, "%u packets walked, 5 queued", k);
+    for (uint32_t i = 0; i < 5 && i < k; i++)
+        CHECKF(seen[i] == want[i], "packet %u: psn %u, want %u", i, seen[i], want[i]);
+    /* head and tail in one chunk; an empty span; none */
+    k = 0;
+    PKT_SPAN_FOR_EACH(&ch[1], 4, &ch[1], 9, pk, CHECK(pk->psn == 104 + k); k++;)
+    CHECKF(k == 5, "one chunk: %u walked, 5 queued", k);
+    k = 0;
+    PKT_SPAN_FOR_EACH(&ch[1], 7, &ch[1], 7, pk, (void)pk; k++;)
+    hc = NULL;
+    PKT_SPAN_FOR_EACH(hc, 0, hc, 0, pk, (void)pk; k++;)
+    CHECKF(k == 0, "empty spans walked %u", k);
+    /* written through (the shift's use); the chunk past the tail untouched */
+    struct pkt_chunk *mc = &ch[0];
+    PKT_SPAN_FOR_EACH(mc, 0, &ch[1], PKT_CHUNK, pk, pk->t += 7;)
+    CHECK(ch[0].p[0].t == 7 && ch[1].p[PKT_CHUNK - 1].t == 7 && ch[2].p[0].t == 0);
+}
+
 SUITE(suite_hybrid) = {
+    {"hybrid_span_walk_stops_at_tail", hybrid_span_walk_stops_at_tail},
     {"evq_shift_moves_all_but_kept", evq_shift_moves_all_but_kept},
     {"hybrid_steady_incast_within_1pct", hybrid_steady_incast_within_1pct},
     {"hybrid_bytes_conserved", hybrid_bytes_conserved},

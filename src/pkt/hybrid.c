@@ -77,6 +77,10 @@ struct hybrid {
     size_t o_port, o_sum, o_hist, o_q, nc;
     uint32_t slots;            /* 2w + 1 snapshots */
     uint64_t *snap;            /* slots x nc, a ring */
+    /* per slot: its ports' paused times summed (exact, mod 2^64), so the
+     * steady test's window deltas read three words, not a column of
+     * every port's row */
+    uint64_t *ptot;
     uint64_t *cr;              /* a jump's credit, nc */
     uint8_t *credited;         /* per sum: credited k x its mean delta */
     uint32_t head, have;       /* the latest slot; snapshots since a change */
@@ -241,7 +245,7 @@ static uint64_t implicit_sent(const struct pnet *n, const struct port *p, unsign
 /* What observe sums in take's pass: the transfers started, the paused
  * time and the switches' queued bytes, each port's into row (bpq's). */
 struct took {
-    uint64_t begun;
+    uint64_t begun, ptot;
     double paused, queued;
     float *row;
 };
@@ -252,7 +256,7 @@ struct took {
 static void take(struct hybrid *h, uint64_t *s, struct took *t)
 {
     struct pnet *n = h->n;
-    uint64_t held = 0, refresh = 0, begun = 0;
+    uint64_t held = 0, refresh = 0, begun = 0, ptot = 0;
     double psum = 0, qsum = 0;
     float *row = t->row;
     for (uint32_t i = 0; i < n->n_flows; i++) {
@@ -284,12 +288,14 @@ static void take(struct hybrid *h, uint64_t *s, struct took *t)
         if (!p->is_host)
             held += p->q_bytes;
         psum += (double)paused;
+        ptot += paused;
         qsum += p->is_host ? 0 : (double)p->q_bytes;
         row[i] = (float)p->q_bytes;
         port_qhist_flush(n, p);
     }
     t->begun = begun;
     t->paused = psum;
+    t->ptot = ptot;
     t->queued = qsum;
     memcpy(&s[h->o_sum], n->sums, NSUMS * sizeof *s);
     s[h->o_sum + SUM_AT(refresh_frames)] += refresh;
@@ -391,13 +397,14 @@ static int init(struct hybrid *h, struct pnet *n)
     h->o_q = h->o_hist + (n->qhist ? (size_t)PATH_SETS * QHIST_BUCKETS : 0);
     h->nc = h->o_q + 1;
     h->snap = malloc((size_t)h->slots * h->nc * sizeof *h->snap);
+    h->ptot = malloc(h->slots * sizeof *h->ptot);
     h->cr = malloc(h->nc * sizeof *h->cr);
     h->credited = calloc(NSUMS, 1);
     h->rx = malloc(((size_t)n->n_flows + 1) * sizeof *h->rx);
     h->we = malloc(((size_t)n->n_flows + 1) * sizeof *h->we);
     h->wtmp = malloc(((size_t)n->n_flows + 1) * sizeof *h->wtmp);
     uint32_t *of = malloc((size_t)n->topo->n_nodes * sizeof *of);
-    if (!h->snap || !h->cr || !h->credited || !h->rx || !h->we || !h->wtmp || !of) {
+    if (!h->snap || !h->ptot || !h->cr || !h->credited || !h->rx || !h->we || !h->wtmp || !of) {
         free(of);
         return -1;
     }
@@ -503,6 +510,7 @@ static int init(struct hybrid *h, struct pnet *n)
 static void release(struct hybrid *h)
 {
     free(h->snap);
+    free(h->ptot);
     free(h->cr);
     free(h->credited);
     free(h->rx);
@@ -535,9 +543,32 @@ static void release(struct hybrid *h)
     free(h->padd);
 }
 
+static uint32_t slot_ix(const struct hybrid *h, uint32_t back)
+{
+    return (h->head + h->slots - back) % h->slots;
+}
+
 static uint64_t *slot(struct hybrid *h, uint32_t back)
 {
-    return &h->snap[(size_t)((h->head + h->slots - back) % h->slots) * h->nc];
+    return &h->snap[(size_t)slot_ix(h, back) * h->nc];
+}
+
+/* The ports' paused time from slot b back to slot a back (a < b), summed
+ * as doubles port by port. The slots' totals give it where that sum is
+ * exact: each port's delta is >= 0 (its counter never falls), so below
+ * 2^53 in all every partial sum is an integer a double holds. */
+static double paused_delta(struct hybrid *h, uint32_t a, uint32_t b)
+{
+    uint64_t dt = h->ptot[slot_ix(h, a)] - h->ptot[slot_ix(h, b)];
+    if (dt < UINT64_C(1) << 53)
+        return (double)dt;
+    const uint64_t *sa = slot(h, a), *sb = slot(h, b);
+    double x = 0;
+    for (uint32_t i = 0; i < h->n->topo->n_ports; i++) {
+        size_t o = h->o_port + (size_t)i * PC_N + PC_PAUSED;
+        x += (double)(sa[o] - sb[o]);
+    }
+    return x;
 }
 
 #ifdef CKPT_HYBRID_TRACE
@@ -624,6 +655,7 @@ static void observe(struct hybrid *h)
     uint64_t *s = slot(h, 0);
     struct took tk = {.row = &h->bpq[(size_t)bh * n->topo->n_ports]};
     take(h, s, &tk);
+    h->ptot[h->head] = tk.ptot;
     /* a transfer ending leaves its receiver's sum steady; a start does not */
     uint64_t begun = tk.begun;
     if (begun != h->begun) {
@@ -1328,12 +1360,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     }
     /* the pauses, summed over the ports, steady too: paused time is one of
      * the figures a jump extrapolates */
-    double pa = 0, pb = 0;
-    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
-        size_t o = h->o_port + (size_t)i * PC_N + PC_PAUSED;
-        pa += (double)(s0[o] - s1[o]);
-        pb += (double)(s1[o] - s2[o]);
-    }
+    double pa = paused_delta(h, 0, h->w), pb = paused_delta(h, h->w, 2 * h->w);
     if (fabs(pa - pb) > h->tol * fmax(pa, pb))
         return WHY(h, W_PAUSED, fabs(pa - pb) / fmax(pa, pb) / h->tol), 0;
     double q0 = (double)s0[h->o_q], q1 = (double)s1[h->o_q];
@@ -1540,9 +1567,7 @@ static unsigned shift_run(struct hybrid *h, struct pkt_chunk *hc, unsigned hi,
                           const struct pkt_chunk *tc, unsigned ti, uint64_t d)
 {
     unsigned marked = 0;
-    for (struct pkt_chunk *c = hc; c; c = c == tc ? NULL : c->next)
-        for (unsigned i = c == hc ? hi : 0, e = c == tc ? ti : PKT_CHUNK; i < e; i++)
-            marked += (unsigned)shift_pkt(h, &c->p[i], d);
+    PKT_SPAN_FOR_EACH(hc, hi, tc, ti, pk, marked += (unsigned)shift_pkt(h, pk, d);)
     return marked;
 }
 
@@ -1584,9 +1609,7 @@ static int drain_room(struct hybrid *h)
     for (uint32_t i = 0; i < n->topo->n_ports; i++) {
         struct port *p = &n->ports[i];
         struct pktq wv = wire_view(n, p);
-        for (const struct pkt_chunk *c = wv.hc; c; c = c == wv.tc ? NULL : c->next)
-            for (unsigned j = c == wv.hc ? wv.hi : 0; j < (c == wv.tc ? wv.ti : PKT_CHUNK); j++)
-                note_held(h, &c->p[j]);
+        PKT_SPAN_FOR_EACH(wv.hc, wv.hi, wv.tc, wv.ti, pk, note_held(h, pk);)
         if (p->state == PORT_BUSY)
             note_held(h, &p->tx);
     }
@@ -1821,40 +1844,6 @@ static double port_share(const struct hybrid *h, uint32_t p, double dt, double w
     return fmax(-cap, fmin(cap, s));
 }
 
-/* A walk over a port's queued packets, priority by priority, head first. */
-struct qwalk {
-    const struct port *p;
-    unsigned q, i;
-    const struct pkt_chunk *c;
-};
-
-static inline const struct packet *qwalk_next(struct qwalk *w)
-{
-    for (;;) {
-        if (!w->c) {
-            if (w->q >= NPRIO)
-                return NULL;
-            const struct pktq *pq = &w->p->q[w->q];
-            if (!pq->len) {
-                w->q++;
-                continue;
-            }
-            w->c = pq->hc;
-            w->i = pq->hi;
-        }
-        const struct pktq *pq = &w->p->q[w->q];
-        if (w->i < (w->c == pq->tc ? pq->ti : PKT_CHUNK))
-            return &w->c->p[w->i++];
-        if (w->c == pq->tc) {
-            w->c = NULL;
-            w->q++;
-        } else {
-            w->c = w->c->next;
-            w->i = 0;
-        }
-    }
-}
-
 /* The data packets of port p's queues, per transfer (stamped): the lowest
  * and highest PSN and their count; where the highest sits (fptr: the
  * queues stay as they are until follow_plan has copied what it moves). */
@@ -1869,31 +1858,35 @@ static void gather(struct hybrid *h, const struct port *p)
         const struct pktq *pq = &p->q[q];
         if (!pq->len)
             continue;
-        for (const struct pkt_chunk *c = pq->hc; c; c = c == pq->tc ? NULL : c->next)
-            for (unsigned i = c == pq->hc ? pq->hi : 0, e = c == pq->tc ? pq->ti : PKT_CHUNK;
-                 i < e; i++) {
-                const struct packet *pk = &c->p[i];
-                if (pk->kind != PK_DATA || pk->trim)
-                    continue;
-                uint32_t f = pk->flow, psn = pk->psn;
-                if (fk[f])
-                    continue; /* (moved at a switch before: its copy kept) */
-                if (fstamp[f] != st) {
-                    fstamp[f] = st;
-                    fmin[f] = fmax[f] = psn;
-                    fcnt[f] = 0;
-                    fptr[f] = pk;
-                }
-                fcnt[f]++;
-                if (psn < fmin[f])
-                    fmin[f] = psn;
-                if (psn >= fmax[f]) {
-                    fmax[f] = psn;
-                    fptr[f] = pk;
-                }
+        const struct pkt_chunk *hc = pq->hc;
+        PKT_SPAN_FOR_EACH(hc, pq->hi, pq->tc, pq->ti, pk,
+            if (pk->kind != PK_DATA || pk->trim)
+                continue;
+            uint32_t f = pk->flow, psn = pk->psn;
+            if (fk[f])
+                continue; /* (moved at a switch before: its copy kept) */
+            if (fstamp[f] != st) {
+                fstamp[f] = st;
+                fmin[f] = fmax[f] = psn;
+                fcnt[f] = 0;
+                fptr[f] = pk;
             }
+            fcnt[f]++;
+            if (psn < fmin[f])
+                fmin[f] = psn;
+            if (psn >= fmax[f]) {
+                fmax[f] = psn;
+                fptr[f] = pk;
+            })
     }
 }
+
+/* the trace's move counts, inside a queue walk's body (no #ifdef there) */
+#ifdef CKPT_HYBRID_TRACE
+#define MV_TRACE(x) (void)(x)
+#else
+#define MV_TRACE(x) (void)0
+#endif
 
 /* The backlog's moves between a switch's queues over a jump of d: where
  * its ports' queues drift apart while their sum holds (a full switch's
@@ -1951,23 +1944,26 @@ static void follow_plan(struct hybrid *h, uint64_t d)
             h->mv_ask += want;
 #endif
             gather(h, &n->ports[p]);
-            struct qwalk w = {&n->ports[p], 0, 0, NULL};
-            for (const struct packet *pk; want >= 1 && (pk = qwalk_next(&w));) {
-                uint32_t f = pk->flow;
-                if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
-                    !movable(h, f) || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] ||
-                    h->fmax[f] >= last_psn(n, &n->flows[f]))
-                    continue;
-                uint32_t kk = h->fcnt[f] < want ? h->fcnt[f] : (uint32_t)want;
-                h->fk[f] = -(int32_t)kk;
-                h->fb[f] = h->fmin[f];
-                h->fout[f] = pk->in_port * NPRIO + pk->prio;
-                h->xsup[h->fout[f]] += kk;
-                h->fl[nl++] = f;
-                want -= kk;
-#ifdef CKPT_HYBRID_TRACE
-                h->mv_out += kk;
-#endif
+            /* the queues head first, priority by priority, while it wants */
+            for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
+                const struct pktq *pq = &n->ports[p].q[q];
+                const struct pkt_chunk *hc = pq->len ? pq->hc : NULL;
+                PKT_SPAN_FOR_EACH(hc, pq->hi, pq->tc, pq->ti, pk,
+                    if (want < 1)
+                        break; /* (the rest of the chunk; the next ones stop at once) */
+                    uint32_t f = pk->flow;
+                    if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
+                        !movable(h, f) || h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f] ||
+                        h->fmax[f] >= last_psn(n, &n->flows[f]))
+                        continue;
+                    uint32_t kk = h->fcnt[f] < want ? h->fcnt[f] : (uint32_t)want;
+                    h->fk[f] = -(int32_t)kk;
+                    h->fb[f] = h->fmin[f];
+                    h->fout[f] = pk->in_port * NPRIO + pk->prio;
+                    h->xsup[h->fout[f]] += kk;
+                    h->fl[nl++] = f;
+                    want -= kk;
+                    MV_TRACE(h->mv_out += kk);)
             }
         }
         /* as many through each ingress port onto the rising queues' tails */
@@ -1979,31 +1975,33 @@ static void follow_plan(struct hybrid *h, uint64_t d)
             if (want < 1)
                 continue;
             gather(h, &n->ports[p]);
-            struct qwalk w = {&n->ports[p], 0, 0, NULL};
-            for (const struct packet *pk; want >= 1 && (pk = qwalk_next(&w));) {
-                uint32_t f = pk->flow, x = pk->in_port * NPRIO + pk->prio;
-                if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
-                    pk->psn != h->fmax[f] || !h->xsup[x] || !movable(h, f) ||
-                    h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f])
-                    continue;
-                /* its sender has the packets to send, its last kept */
-                uint64_t c0 = h->cr[(size_t)f * FC_N + FC_RECV] / n->mtu;
-                uint64_t rm = room(&n->flows[f], n->mtu);
-                uint64_t kk = rm > c0 ? rm - c0 : 0;
-                kk = kk < h->fcnt[f] ? kk : h->fcnt[f]; /* (at most twice its queue) */
-                kk = kk < h->xsup[x] ? kk : h->xsup[x];
-                kk = kk < (uint64_t)want ? kk : (uint64_t)want;
-                if (!kk)
-                    continue;
-                h->fk[f] = (int32_t)kk;
-                h->ftpl[f] = *h->fptr[f];
-                h->fb[f] = h->fmax[f] + 1;
-                h->fout[f] = p;
-                h->xsup[x] -= (uint32_t)kk;
-                want -= (double)kk;
-#ifdef CKPT_HYBRID_TRACE
-                h->mv_in += (double)kk;
-#endif
+            for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
+                const struct pktq *pq = &n->ports[p].q[q];
+                const struct pkt_chunk *hc = pq->len ? pq->hc : NULL;
+                PKT_SPAN_FOR_EACH(hc, pq->hi, pq->tc, pq->ti, pk,
+                    if (want < 1)
+                        break;
+                    uint32_t f = pk->flow, x = pk->in_port * NPRIO + pk->prio;
+                    if (pk->kind != PK_DATA || pk->trim || h->fstamp[f] != h->stamp ||
+                        pk->psn != h->fmax[f] || !h->xsup[x] || !movable(h, f) ||
+                        h->fmax[f] - h->fmin[f] + 1 != h->fcnt[f])
+                        continue;
+                    /* its sender has the packets to send, its last kept */
+                    uint64_t c0 = h->cr[(size_t)f * FC_N + FC_RECV] / n->mtu;
+                    uint64_t rm = room(&n->flows[f], n->mtu);
+                    uint64_t kk = rm > c0 ? rm - c0 : 0;
+                    kk = kk < h->fcnt[f] ? kk : h->fcnt[f]; /* (at most twice its queue) */
+                    kk = kk < h->xsup[x] ? kk : h->xsup[x];
+                    kk = kk < (uint64_t)want ? kk : (uint64_t)want;
+                    if (!kk)
+                        continue;
+                    h->fk[f] = (int32_t)kk;
+                    h->ftpl[f] = *h->fptr[f];
+                    h->fb[f] = h->fmax[f] + 1;
+                    h->fout[f] = p;
+                    h->xsup[x] -= (uint32_t)kk;
+                    want -= (double)kk;
+                    MV_TRACE(h->mv_in += (double)kk);)
             }
         }
         /* what found no place through its ingress stays where it was */
@@ -2310,9 +2308,9 @@ static void check_ingress(struct hybrid *h, const char *when)
         struct sw *s = pnet_sw(n, n->topo->ports[i].node);
         for (unsigned q = 0; q < NPRIO; q++) {
             const struct pktq *pq = &p->q[q];
-            for (const struct pkt_chunk *c = pq->len ? pq->hc : NULL; c; c = c == pq->tc ? NULL : c->next)
-                for (unsigned j = c == pq->hc ? pq->hi : 0; j < (c == pq->tc ? pq->ti : PKT_CHUNK); j++)
-                    held[(size_t)(s->first_port + c->p[j].in_port) * NPRIO + c->p[j].prio] += (int64_t)pkt_wire(n, &c->p[j]);
+            const struct pkt_chunk *hc = pq->len ? pq->hc : NULL;
+            PKT_SPAN_FOR_EACH(hc, pq->hi, pq->tc, pq->ti, pk,
+                held[(size_t)(s->first_port + pk->in_port) * NPRIO + pk->prio] += (int64_t)pkt_wire(n, pk);)
         }
     }
     int bad = 0;
@@ -2368,11 +2366,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
      * line fitted through the windows' mean at their middle, integrated
      * over the jump, not the mean */
     if (h->cpr < 0) {
-        double pw = 0;
-        for (uint32_t i = 0; i < n->topo->n_ports; i++) {
-            size_t o = h->o_port + (size_t)i * PC_N + PC_PAUSED;
-            pw += (double)(s0[o] - s2[o]);
-        }
+        double pw = paused_delta(h, 0, 2 * h->w);
         double rate = pw / (per * (double)h->period), mid = ps_to_s(h->period) * per / 2;
         double f = rate > 0 ? fmax(0, 1 + h->cpr * (mid + ps_to_s(d) / 2) / rate) : 1;
         for (uint32_t i = 0; i < n->topo->n_ports; i++) {
@@ -2582,8 +2576,11 @@ static int jump(struct hybrid *h, uint64_t *dp)
 #endif
     credit(h, cr);
     double pj = 0;
-    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+    uint64_t pc = 0;
+    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
         pj += (double)cr[h->o_port + (size_t)i * PC_N + PC_PAUSED];
+        pc += cr[h->o_port + (size_t)i * PC_N + PC_PAUSED];
+    }
     h->pjump += ps_to_s((uint64_t)pj);
     h->plast += pj;
     /* the paused time credited is off by the drift no fit rules out x the
@@ -2600,6 +2597,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
             x[j] += cr[j];
         x[h->o_q] -= x[h->o_q] > gone ? gone : x[h->o_q];
         x[h->o_q] = dlevel < 0 && (uint64_t)-dlevel > x[h->o_q] ? 0 : x[h->o_q] + (uint64_t)dlevel;
+        h->ptot[s] += pc;
     }
     /* a new run of the baseline: what the jump carried (the writers'
      * progress, their ends) moved its levels, no drift of the state's own */

@@ -807,6 +807,20 @@ static inline struct pktq wire_view(const struct pnet *n, const struct port *p)
             body;                                                                    \
         }
 
+/* Runs the body (the arguments after pk) with pk pointing at each packet
+ * from chunk hc at index hi to chunk tc before index ti, head first: a
+ * queue's own packets, whatever chunks follow tc (a wire keeps its last;
+ * PKTQ_FOR_EACH walks the whole run). pk is as const as *hc; hc NULL:
+ * none. continue takes the next packet; a break would leave one chunk's. */
+#define PKT_SPAN_FOR_EACH(hc, hi, tc, ti, pk, ...)                                    \
+    for (__typeof__((hc) + 0) sc_ = (hc); sc_; sc_ = sc_ == (tc) ? NULL : sc_->next)  \
+        for (unsigned si_ = sc_ == (hc) ? (unsigned)(hi) : 0,                         \
+                      se_ = sc_ == (tc) ? (unsigned)(ti) : PKT_CHUNK;                 \
+             si_ < se_; si_++) {                                                      \
+            __typeof__(&sc_->p[0]) pk = &sc_->p[si_];                                 \
+            __VA_ARGS__                                                               \
+        }
+
 static inline uint64_t pkt_wire(const struct pnet *n, const struct packet *p)
 {
     return (uint64_t)p->payload + n->kind_overhead[p->kind];
