@@ -201,15 +201,29 @@ static void order_fifo_grow(void)
     evq_release(&n.q);
 }
 
+/* A bare packet network for the scheduler's near side: partition p of each
+ * node from parts, the window ending at wend. */
+static void near_bed(struct pnet *n, struct scenario *sc, uint32_t *parts, uint64_t wend)
+{
+    scenario_defaults(sc);
+    pnet_bare(n, sc);
+    n->part = parts;
+    n->wend = wend;
+}
+
+static void near_free(struct pnet *n)
+{
+    free(n->wh);
+    free(n->wf);
+    evq_release(&n->q);
+}
+
 static void order_lookahead_checked(void)
 {
     struct scenario sc;
-    scenario_defaults(&sc);
     struct pnet n;
-    pnet_bare(&n, &sc);
     uint32_t parts[8] = {0, 1};
-    n.part = parts;
-    n.wend = 1000;
+    near_bed(&n, &sc, parts, 1000);
     struct flow f = {.src = 0};
     CHECK(pnet_schedule(&n, 500, EV_CC_TIMER, &f, 0) == 0);
     /* before the FIFO's only one: takes its place, that one to the heap */
@@ -223,9 +237,7 @@ static void order_lookahead_checked(void)
     n.wend = 0; /* no window: to the queue */
     CHECK(pnet_schedule(&n, 700, EV_CC_TIMER, &f, 0) == 0);
     CHECK(n.lookahead_bad == 1 && evq_len(&n.q) == 2);
-    free(n.wh);
-    free(n.wf);
-    evq_release(&n.q);
+    near_free(&n);
 }
 
 /* The test's stream of draws: a 64-bit LCG, wrapping on purpose. */
@@ -247,12 +259,9 @@ static int by_time_key(const void *a, const void *b)
 static void order_near_fifo_in_order(void)
 {
     struct scenario sc;
-    scenario_defaults(&sc);
     struct pnet n;
-    pnet_bare(&n, &sc);
     uint32_t parts[8] = {0};
-    n.part = parts;
-    n.wend = UINT64_MAX;
+    near_bed(&n, &sc, parts, UINT64_MAX);
     struct flow f = {.src = 0};
     enum { N = 3000 };
     static struct event all[N], got[N];
@@ -287,9 +296,7 @@ static void order_near_fifo_in_order(void)
     qsort(all, N, sizeof *all, by_time_key);
     qsort(got, N, sizeof *got, by_time_key);
     CHECK(memcmp(all, got, sizeof all) == 0);
-    free(n.wh);
-    free(n.wf);
-    evq_release(&n.q);
+    near_free(&n);
 }
 
 /* k wakes pushed further ahead at the FIFO's tail, then an event of the
@@ -299,12 +306,9 @@ static void order_near_fifo_tail(void)
 {
     for (int k = 1; k <= 5; k++) {
         struct scenario sc;
-        scenario_defaults(&sc);
         struct pnet n;
-        pnet_bare(&n, &sc);
         uint32_t parts[8] = {0};
-        n.part = parts;
-        n.wend = UINT64_MAX;
+        near_bed(&n, &sc, parts, UINT64_MAX);
         struct flow f = {.src = 0};
         CHECK(pnet_schedule(&n, 100, EV_CC_TIMER, &f, 0) == 0);
         for (int i = 0; i < k; i++)
@@ -318,9 +322,7 @@ static void order_near_fifo_tail(void)
             CHECKF(nf == 6 && n.whn == 1, "%d wakes: FIFO %zu, heap %zu", k, nf, n.whn);
             CHECK(n.wh[0].t == 200 && n.wft[-1].t == 1004);
         }
-        free(n.wh);
-        free(n.wf);
-        evq_release(&n.q);
+        near_free(&n);
     }
 }
 
