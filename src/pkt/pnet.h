@@ -798,20 +798,10 @@ static inline struct pktq wire_view(const struct pnet *n, const struct port *p)
     return (struct pktq){far->wire_hc, p->wire_tc, far->wire_hi, p->wire_ti, 0, 0};
 }
 
-/* Runs body with pk pointing at each packet of q, head first (end of run). */
-#define PKTQ_FOR_EACH(q, pk, body)                                                   \
-    for (const struct pkt_chunk *c_ = (q)->hc; c_; c_ = c_->next)                   \
-        for (unsigned i_ = c_ == (q)->hc ? (q)->hi : 0;                              \
-             i_ < (c_ == (q)->tc ? (q)->ti : PKT_CHUNK); i_++) {                     \
-            const struct packet *pk = &c_->p[i_];                                    \
-            body;                                                                    \
-        }
-
 /* Runs the body (the arguments after pk) with pk pointing at each packet
- * from chunk hc at index hi to chunk tc before index ti, head first: a
- * queue's own packets, whatever chunks follow tc (a wire keeps its last;
- * PKTQ_FOR_EACH walks the whole run). pk is as const as *hc; hc NULL:
- * none. continue takes the next packet; a break would leave one chunk's. */
+ * from chunk hc at index hi to chunk tc before index ti, head first, never
+ * into a chunk after tc. pk is as const as *hc; hc NULL: none. continue
+ * takes the next packet; a break would leave one chunk's. */
 #define PKT_SPAN_FOR_EACH(hc, hi, tc, ti, pk, ...)                                    \
     for (__typeof__((hc) + 0) sc_ = (hc); sc_; sc_ = sc_ == (tc) ? NULL : sc_->next)  \
         for (unsigned si_ = sc_ == (hc) ? (unsigned)(hi) : 0,                         \
@@ -820,6 +810,10 @@ static inline struct pktq wire_view(const struct pnet *n, const struct port *p)
             __typeof__(&sc_->p[0]) pk = &sc_->p[si_];                                 \
             __VA_ARGS__                                                               \
         }
+
+/* Runs body with pk pointing at each packet of q (a queue, or a wire's
+ * wire_view), head first. */
+#define PKTQ_FOR_EACH(q, pk, body) PKT_SPAN_FOR_EACH((q)->hc, (q)->hi, (q)->tc, (q)->ti, pk, body;)
 
 static inline uint64_t pkt_wire(const struct pnet *n, const struct packet *p)
 {
