@@ -252,11 +252,12 @@ struct took {
 
 /* The counters now into s (open pauses and implicit refreshes counted up
  * to now, every port's occupancy brought up to now), and t's sums in the
- * same pass. Three seldom counters sit on lines of their own in struct
- * port (drops, xoff_shared_sum, train_tx_bytes): one known to be zero is
- * written as zero, its line not read. Each gate is something that comes
- * with every increment of its counter and, like it, never falls; a jump
- * credits a counter its own deltas, none while it is zero. */
+ * same pass. Counters known to be zero are written as zero, their lines
+ * of struct port not read: three seldom ones on lines of their own (drops,
+ * xoff_shared_sum, train_tx_bytes) and a host port's ECN marks. Each gate
+ * is something that comes with every increment of its counter and, like
+ * it, never falls; a jump credits a counter its own deltas, none while it
+ * is zero. */
 static void take(struct hybrid *h, uint64_t *s, struct took *t)
 {
     struct pnet *n = h->n;
@@ -288,7 +289,6 @@ static void take(struct hybrid *h, uint64_t *s, struct took *t)
         c[PC_PAUSE_RX] = p->pause_rx;
         c[PC_PAUSE_TX] = p->pause_tx;
         c[PC_RESUME_TX] = p->resume_tx;
-        c[PC_ECN] = p->ecn_marked;
         c[PC_IMPLICIT_RX] = p->implicit_rx + imp;
         /* added as the port sends an XOFF (mmu_admit), counted in pause_tx */
         c[PC_XOFF_SUM] = p->pause_tx ? p->xoff_shared_sum : 0;
@@ -298,11 +298,17 @@ static void take(struct hybrid *h, uint64_t *s, struct took *t)
             c[PC_DROPS] = drops ? p->drops : 0;
             c[PC_TRAIN_TX] = train ? p->train_tx_bytes : 0;
         }
-        if (!p->is_host)
+        uint64_t ecn = 0;
+        double q = 0;
+        if (!p->is_host) {
             held += p->q_bytes;
+            q = (double)p->q_bytes;
+            ecn = p->ecn_marked; /* a switch's egress marks */
+        }
+        c[PC_ECN] = ecn;
         psum += (double)paused;
         ptot += paused;
-        qsum += p->is_host ? 0 : (double)p->q_bytes;
+        qsum += q;
         row[i] = (float)p->q_bytes;
         port_qhist_flush(n, p);
     }
