@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "../src/api/ckpt.h"
-#include "../src/pkt/engine_int.h"
-#include "../src/pkt/pnet.h"
 #include "../src/topo/topo.h"
 #include "../src/work/work.h"
 #include "harness.h"
@@ -263,65 +261,6 @@ static void qps_per_writer_spreads(void)
     CHECKF(sixteen < one, "16 QPs %.3f vs 1 QP %.3f", sixteen, one);
 }
 
-/* A switch forwards a flow's packets from its dense record (pnet.hops),
- * not from the flow's: set-up copies the flow's ends and leaves into it,
- * and ECMP's first hop remembers there the uplink the fluid engine's path
- * (topo_path) takes. After a run on three tiers every record must name
- * them and the flow's uplinks its one uplink; fails when set-up copies a
- * field wrong or the remembered choice is off by its +1. */
-static void hops_follow_the_topology(void)
-{
-    struct scenario sc;
-    scenario_defaults(&sc);
-    test_set(&sc, "cluster.nodes=64");
-    test_set(&sc, "fabric.hosts_per_leaf=8");
-    test_set(&sc, "fabric.tiers=3");
-    test_set(&sc, "fabric.pods=2");
-    test_set(&sc, "workload.bytes_per_writer=64KB");
-    struct test_prep p;
-    struct pnet *n = aligned_alloc(64, (sizeof *n + 63) / 64 * 64);
-    if (!n || test_prepare(&p, &sc) < 0 ||
-        pnet_setup(n, &p.eff, &p.t, &p.w, NULL, &p.e) < 0) {
-        CHECKF(0, "set-up: %s", p.e.msg);
-        free(n);
-        test_prep_release(&p);
-        return;
-    }
-    n->res = &p.r;
-    n->time_limit_ps = UINT64_MAX;
-    pnet_loop(n);
-    CHECKF(n->flows_done == n->n_flows && n->n_flows > 0, "%llu of %u flows done",
-           (unsigned long long)n->flows_done, n->n_flows);
-    const struct topo *t = &p.t;
-    uint32_t bad = 0, up = 0;
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        const struct flow *f = &n->flows[i];
-        const struct flow_hop *h = &n->hops[i];
-        const struct tnode *s = &t->nodes[f->src], *d = &t->nodes[f->dst];
-        uint32_t ports[8];
-        uint32_t len = topo_path(t, f->src, f->dst, f->sport, ports, 8);
-        /* the first hop's uplink when its route has a choice */
-        uint32_t want = len > 2 && topo_route(t, s->leaf, d->leaf)->cnt > 1 ? ports[1] + 1 : 0;
-        int ok = h->src == f->src && h->dst == f->dst && h->sport == f->sport &&
-                 h->sleaf == s->leaf && h->dleaf == d->leaf && h->src_port == s->leaf_port &&
-                 h->dst_port == d->leaf_port && h->up == want &&
-                 (!want || f->uplinks == UINT64_C(1) << ((want - 1 - t->nodes[s->leaf].first_port) % 64));
-        up += want != 0;
-        if (!ok && bad++ < 3)
-            fprintf(stderr, "  flow %u: leaves %u>%u ports %u>%u up %u (path's %u) uplinks %llx\n", i,
-                    h->sleaf, h->dleaf, h->src_port, h->dst_port, h->up, want,
-                    (unsigned long long)f->uplinks);
-    }
-    CHECKF(!bad, "%u of %u flows' forwarding records wrong", bad, n->n_flows);
-    CHECKF(up > n->n_flows / 2, "%u of %u flows chose an uplink", up, n->n_flows);
-    train_clock_release(&n->tc);
-    evq_release(&n->q);
-    pnet_release_slabs(n);
-    arena_release(&n->arena);
-    free(n);
-    test_prep_release(&p);
-}
-
 SUITE(suite_lb) = {
     {"ecmp_balls_in_bins", ecmp_balls_in_bins},
     {"ecmp_penalty_follows_collisions", ecmp_penalty_follows_collisions},
@@ -331,6 +270,5 @@ SUITE(suite_lb) = {
     {"failed_links_deliver", failed_links_deliver},
     {"wcmp_weights_follow_capacity", wcmp_weights_follow_capacity},
     {"qps_per_writer_spreads", qps_per_writer_spreads},
-    {"hops_follow_the_topology", hops_follow_the_topology},
     {0, 0},
 };

@@ -253,23 +253,26 @@ int lb_setup(struct pnet *n, struct err *e)
 }
 
 uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route *r,
-                 struct flow_hop *h, const struct packet *pk)
+                 struct flow *f, const struct packet *pk)
 {
     const struct topo *t = n->topo;
     if (r->cnt == 1)
         return t->nh_ports[r->off];
     int fwd = pk->kind == PK_DATA;
-    uint32_t src = fwd ? h->src : h->dst, dst = fwd ? h->dst : h->src;
-    uint64_t x = topo_flow_hash(s->seed, src, dst, h->sport, ROCE_UDP_PORT);
-    struct flow *f = &n->flows[pk->flow];
-    if (!fwd)
-        return ecmp_pick(n, s, r, f, pk, x);
-    uint32_t p = schemes[n->sc->fabric.load_balancing].pick(n, s, r, f, pk, x);
+    int ecmp = fwd && lb_schemes[n->sc->fabric.load_balancing].hash_only;
     /* a flow's data meets the same route at a switch every time (routes
-     * and failures are fixed for the run): its ECMP choice at its first
-     * hop is remembered (switch.c reads it) */
-    if (lb_schemes[n->sc->fabric.load_balancing].hash_only && node == h->sleaf)
-        h->up = p + 1; /* one writer: the first hop */
+     * and failures are fixed for the run): its ECMP choice is remembered */
+    if (ecmp && f->ecmp_node == node + 1)
+        return f->ecmp_port;
+    uint32_t src = fwd ? f->src : f->dst, dst = fwd ? f->dst : f->src;
+    uint64_t h = topo_flow_hash(s->seed, src, dst, f->sport, ROCE_UDP_PORT);
+    if (!fwd)
+        return ecmp_pick(n, s, r, f, pk, h);
+    uint32_t p = schemes[n->sc->fabric.load_balancing].pick(n, s, r, f, pk, h);
+    if (ecmp && node == f->leaf.src) { /* one writer: the flow's first hop */
+        f->ecmp_node = node + 1;
+        f->ecmp_port = p;
+    }
     return p;
 }
 

@@ -260,26 +260,14 @@ struct sw { /* cache-line aligned: neighbours may run on different threads */
 
 struct flow;
 
-/* What a switch reads of a flow to forward its packets, dense (pnet.hops,
- * by flow id): at scale (100,000 flows) the 448-byte flow records are cold
- * at every hop, 32 bytes a flow (two a line) much less so. All but up
- * from the topology at set-up (no topology lookups per packet). */
-struct flow_hop {
-    uint32_t dleaf, sleaf;       /* dst's and src's leaves (node ids) */
-    uint32_t dst_port, src_port; /* the leaf port facing dst / src */
-    /* ECMP's choice for the flow's data at sleaf + 1 (0: none yet): the
-     * hash and its division are the same every packet */
-    uint32_t up;
-    uint32_t src, dst;           /* ECMP's hash: the flow's ends, its source port */
-    uint16_t sport;
-};
-_Static_assert(sizeof(struct flow_hop) == 32, "two flows' forwarding facts a line");
-
 struct flow {
-    /* first line: the flow's facts from set-up (a switch reads their copy
-     * in pnet.hops) and the facts both ends read */
+    /* first line: what a switch reads to forward the flow's packets, from
+     * the topology at set-up (no topology lookups per packet) */
     _Alignas(64) uint32_t src; /* (an alignment binds each name it declares) */
     uint32_t dst;
+    /* ECMP's choice for this flow's data at switch ecmp_node - 1 (0: none):
+     * the hash and its division are the same for every packet (lb.c) */
+    uint32_t ecmp_node, ecmp_port;
     struct flow_leaves {
         uint32_t src, dst;           /* src's and dst's leaves (node ids) */
         uint32_t src_port, dst_port; /* the leaf port facing src / dst */
@@ -388,8 +376,6 @@ _Static_assert(FLOW_TX_LINE(next) && FLOW_TX_LINE(sent) && FLOW_TX_LINE(next_sen
                    FLOW_TX_LINE(line_bps) && FLOW_TX_LINE(max_sent) &&
                    offsetof(struct flow, feed) < 64,
                "a flow's sending state left its first two lines");
-/* A flow's forwarding facts from its set-up record f (set-up, setup.c). */
-void flow_hop_init(struct flow_hop *h, const struct flow *f);
 
 struct nic { /* cache-line aligned: neighbours may run on different threads */
     _Alignas(64) struct flow *rr; /* next flow to send from */
@@ -500,7 +486,6 @@ struct pnet {
     struct sw *sws;           /* indexed by switch index */
     struct nic *nics;         /* indexed by node id, endpoints only */
     struct flow *flows;
-    struct flow_hop *hops;    /* by flow id: what a switch reads of a flow */
     uint32_t n_flows, n_writers;
     uint64_t *cnp_lat;        /* transport.dcqcn.cnp_path direct: per flow, the
                                * unloaded latency of its CNPs; NULL = fabric */
@@ -991,12 +976,11 @@ static inline __attribute__((always_inline)) void wire_arrive(struct pnet *n, st
     wire_pop(n, in, pk);
     if (pk->in_port) {
         const struct packet *next = wire_next(in);
-        /* what the next arrival reads of its flow (a switch its route in
-         * pnet.hops, a NIC its receiving line): at scale it is cold by
-         * then, and the arrival is a serialisation away */
-        ckpt_prefetch(is_switch_node(n, in->rx_node)
-                          ? (const char *)&n->hops[next->flow]
-                          : (const char *)&n->flows[next->flow].recv);
+        /* the line of its flow that the next arrival reads (a switch its
+         * route on line 0, a NIC its receiving line): at scale a flow's
+         * record is cold by then, and the arrival is a serialisation away */
+        ckpt_prefetch((const char *)&n->flows[next->flow] +
+                      (is_switch_node(n, in->rx_node) ? 0 : offsetof(struct flow, recv)));
         pnet_schedule_seq(n, next->t, key + pk->in_port, EV_RX, n->cur, in, 0);
         pk->in_port = 0;
     }
@@ -1088,7 +1072,7 @@ double red_probability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax);
 /* lb.c: choice among equal-cost next hops */
 int lb_setup(struct pnet *n, struct err *e);
 uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route *r,
-                 struct flow_hop *h, const struct packet *pk);
+                 struct flow *f, const struct packet *pk);
 void lb_note_tx(struct pnet *n, struct port *p, uint64_t wire);
 /* uec entropies (lb.c): the entropy value a sprayed packet is hashed by;
  * the sender's choice for a packet it sends (failed: the entropy field a

@@ -23,19 +23,6 @@ static void *aligned_calloc(struct pnet *n, size_t count, size_t size)
 }
 #define ALIGNED_CALLOC(n, count, p) aligned_calloc((n), (count), sizeof *(p))
 
-void flow_hop_init(struct flow_hop *h, const struct flow *f)
-{
-    *h = (struct flow_hop){
-        .dleaf = f->leaf.dst,
-        .sleaf = f->leaf.src,
-        .dst_port = f->leaf.dst_port,
-        .src_port = f->leaf.src_port,
-        .src = f->src,
-        .dst = f->dst,
-        .sport = f->sport,
-    };
-}
-
 /* Up to `want` chunks from the head of *from (of *count) onto n's list. */
 static uint64_t chunks_move(struct pkt_chunk **from, uint64_t *count, struct pnet *n,
                             uint64_t want)
@@ -316,14 +303,13 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
     n->sws = ALIGNED_CALLOC(n, t->n_switches, n->sws);
     n->nics = ALIGNED_CALLOC(n, t->first_cleaf, n->nics);
     n->flows = ALIGNED_CALLOC(n, (size_t)w->n + n->n_train + 1, n->flows);
-    n->hops = ALIGNED_CALLOC(n, (size_t)w->n + n->n_train + 1, n->hops);
     n->qhist = arena_calloc(&n->arena, (size_t)PATH_SETS * QHIST_BUCKETS, sizeof *n->qhist);
     pnet_framing(n);
     n->part = arena_calloc(&n->arena, t->n_nodes, sizeof *n->part);
     n->port_part = arena_calloc(&n->arena, t->n_ports, sizeof *n->port_part);
     n->pseq = ALIGNED_CALLOC(n, (size_t)t->n_nodes + 1, n->pseq);
     n->whole = t->n_nodes;
-    if (!n->ports || !n->sws || !n->nics || !n->flows || !n->hops || !n->qhist || !n->part ||
+    if (!n->ports || !n->sws || !n->nics || !n->flows || !n->qhist || !n->part ||
         !n->port_part || !n->pseq)
         return err_set(e, "out of memory setting up the packet engine");
     pnet_set_cur(n, n->whole); /* set-up */
@@ -428,7 +414,6 @@ int pnet_setup(struct pnet *n, const struct scenario *sc, const struct topo *t,
         const struct tnode *s = &t->nodes[f->src], *d = &t->nodes[f->dst];
         f->leaf = (struct flow_leaves){s->leaf, d->leaf, s->leaf_port, d->leaf_port,
                                        t->nodes[s->leaf].first_port};
-        flow_hop_init(&n->hops[i], f);
     }
     /* after the flows: a transport may size its table from them */
     if (setup_side(n, (size_t)w->n + n->n_train + 1, e) < 0)

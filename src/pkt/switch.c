@@ -4,22 +4,21 @@
  * path of their flow. */
 #include "pnet.h"
 
-static uint32_t pick_egress(struct pnet *n, uint32_t node, struct sw *s, struct flow_hop *h,
-                            const struct packet *pk)
+static uint32_t pick_egress(struct pnet *n, uint32_t node, struct sw *s,
+                            struct flow *f, const struct packet *pk)
 {
     int data = pk->kind == PK_DATA;
-    uint32_t dleaf = data ? h->dleaf : h->sleaf;
+    uint32_t dleaf = data ? f->leaf.dst : f->leaf.src;
     if (dleaf == node)
-        return data ? h->dst_port : h->src_port;
+        return data ? f->leaf.dst_port : f->leaf.src_port;
     /* ECMP's remembered choice needs no route lookup (lb_pick) */
-    if (data && n->lb_ecmp && h->up && node == h->sleaf)
-        return h->up - 1u;
-    uint32_t p = lb_pick(n, node, s, topo_route(n->topo, node, dleaf), h, pk);
-    if (data && node == h->sleaf) { /* p is one of this leaf's ports */
-        struct flow *f = &n->flows[pk->flow];
-        uint64_t bit = UINT64_C(1) << ((p - s->first_port) % 64);
+    if (data && n->lb_ecmp && f->ecmp_node == node + 1)
+        return f->ecmp_port;
+    uint32_t p = lb_pick(n, node, s, topo_route(n->topo, node, dleaf), f, pk);
+    if (data && node == f->leaf.src) { /* p is one of this leaf's ports */
+        uint64_t bit = UINT64_C(1) << ((p - f->leaf.src_first) % 64);
         if (!(f->uplinks & bit))
-            f->uplinks |= bit; /* written once: both ends read this line */
+            f->uplinks |= bit; /* written once: every switch reads this line */
     }
     return p;
 }
@@ -30,7 +29,7 @@ __attribute__((always_inline)) inline void switch_receive(struct pnet *n, uint32
                                                           struct port *in, struct packet *pk)
 {
     struct sw *s = pnet_sw(n, node);
-    uint32_t egress = pick_egress(n, node, s, &n->hops[pk->flow], pk);
+    uint32_t egress = pick_egress(n, node, s, &n->flows[pk->flow], pk);
     struct port *out = &n->ports[egress];
     if (__builtin_expect(n->any_failed, 0) && n->topo->ports[egress].failed) {
         /* a link that is down carries nothing: counted, reported as a
