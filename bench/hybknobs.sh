@@ -52,7 +52,7 @@ row)
             .network.pfc.paused_s, .network.max_queue_bytes, .hybrid.error_estimate_s,
             .hybrid.paused_error_estimate_fraction] | @tsv' "$j" |
             awk -v t="$tag" -v k="${knobs:-(main)}" -v rc="$refc" -v rp="$refp" -v rq="$refq" \
-                -v tm="$(cat "$out/$tag.time" 2>/dev/null | tail -n 1)" -v h="$holds" -F'\t' '{
+                -v tm="$(tail -n 1 "$out/$tag.time" 2>/dev/null)" -v h="$holds" -F'\t' '{
             split(tm, u, " ");
             printf "| %s | %s | %.1f%%, %d | %.0f, %.2f | %.6f (%+.2f%%) | %.1f (%+.2f%%) | %.2f (%+.2f%%) | %.4f s (%.2f%%) | %.2f%% | %s |\n",
                 t, k, 100 * $1, $2, u[1], u[4] / 1048576, $3, 100 * ($3 / rc - 1), $4, 100 * ($4 / rp - 1),
