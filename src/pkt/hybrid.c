@@ -56,6 +56,33 @@ static const char *const why_name[W_N] = {
 #define WHY(h, r, x) ((void)0)
 #endif
 
+#ifdef CKPT_HYBRID_TRACE
+/* The trace build's knobs: each bound loosened by a factor read once at
+ * init from CKPT_HK_<NAME> ("off": without the bound; unset: 1, main's),
+ * to measure what each holds of a run (BENCHMARKS.md session 36). */
+enum knob { K_LAG, K_TAIL, K_WATCH, K_CARRY, K_PASS, K_CLUSTER, K_BUDGET, K_N };
+static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CKPT_HK_WATCH",
+                                          "CKPT_HK_CARRY", "CKPT_HK_PASS",    "CKPT_HK_CLUSTER",
+                                          "CKPT_HK_BUDGET"};
+#define KN(h, k) ((h)->kn[k])
+/* the ends a jump passes of s senders: one in PASS_EVERY / the knob */
+#define PASS_CAP(h, s)                                                                         \
+    (KN(h, K_PASS) == 1 ? ((s) + PASS_EVERY - 1) / PASS_EVERY                                 \
+                        : (uint32_t)fmin((double)(s), ceil((s) * KN(h, K_PASS) / PASS_EVERY)))
+#define K_LAGB(h) (LAG * KN(h, K_LAG))
+#define K_TAILB(h) (TAIL_OFF * KN(h, K_TAIL))
+#define K_WATCHB(h) (WATCH * KN(h, K_WATCH))
+#define K_CARRYB(h) (CARRY_MAX * KN(h, K_CARRY))
+#define K_CLUSTERB(h) (CLUSTER / KN(h, K_CLUSTER))
+#else
+#define PASS_CAP(h, s) (((s) + PASS_EVERY - 1) / PASS_EVERY)
+#define K_LAGB(h) LAG
+#define K_TAILB(h) TAIL_OFF
+#define K_WATCHB(h) WATCH
+#define K_CARRYB(h) CARRY_MAX
+#define K_CLUSTERB(h) CLUSTER
+#endif
+
 /* One node's sending transfers at a jump (level): their credits' sum and
  * count, their window bytes' and room's least, the bytes' most, whether
  * one may not be levelled, and the place of the next in their order. */
@@ -199,6 +226,7 @@ struct hybrid {
     double tw[W_N], tcap[W_N]; /* simulated s held per bound; jumped s capped per bound */
     uint32_t nw[W_N], ncap[W_N];
     double bspan[W_N];         /* per bound the span it allowed, ms (< 0: none) */
+    double kn[K_N];            /* the knobs' factors (1: main's bounds) */
 #endif
 };
 
@@ -409,6 +437,17 @@ static int init(struct hybrid *h, struct pnet *n)
                 : n->tp->cc == CC_DCQCN ? 0.005
                                         : 0.02;
     h->period = sc->sim.hybrid_period_ps ? sc->sim.hybrid_period_ps : auto_period(n);
+#ifdef CKPT_HYBRID_TRACE
+    for (int k = 0; k < K_N; k++) {
+        const char *e = getenv(knob_env[k]);
+        char *x = NULL;
+        double v = e && !strcmp(e, "off") ? INFINITY : e ? strtod(e, &x) : 1;
+        h->kn[k] = e && x && (x == e || *x || !(v > 0)) ? 1 : v; /* (unreadable: main's) */
+        if (e)
+            fprintf(stderr, "knob %s=%s: x %g\n", knob_env[k], e, h->kn[k]);
+    }
+    h->budget *= KN(h, K_BUDGET);
+#endif
     h->slots = 2 * h->w + 1;
     h->o_port = (size_t)n->n_flows * FC_N;
     h->o_sum = h->o_port + (size_t)n->topo->n_ports * PC_N;
@@ -1066,7 +1105,7 @@ static int ends_cluster(struct hybrid *h)
             c++;
         }
         rx++;
-        in += g50 > 0 && g50 - g10 < CLUSTER * g50;
+        in += g50 > 0 && g50 - g10 < K_CLUSTERB(h) * g50;
     }
 #ifdef CKPT_HYBRID_TRACE
     fprintf(stderr, "ends cluster at %u of %u receivers\n", in, rx);
@@ -1144,7 +1183,11 @@ static double lag_add(const struct hybrid *h, double dt, int tail)
  * LAG (tail: the state's lag behind the packets within TAIL_OFF / eu). */
 static double lag_most(const struct hybrid *h, double d, int tail)
 {
-    double room = tail ? TAIL_OFF / h->eu - h->tlag : LAG - h->lag;
+    double room = tail ? K_TAILB(h) / h->eu - h->tlag : K_LAGB(h) - h->lag;
+#ifdef CKPT_HYBRID_TRACE
+    if (room == INFINITY)
+        return d; /* (a knob's "off": no bound) */
+#endif
     double hi = ps_to_s((uint64_t)fmin(d, 1e18)), lo = 0;
     if (!h->pfit || lag_share(h, hi) >= 1) { /* (no move: linear, as the totals say) */
         if (!tail && h->drift <= 0)
@@ -1348,8 +1391,8 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         uint32_t s = all - z, pass = s > FEW ? s - FEW : 0;
         if (!s)
             continue;
-        if (pass > (s + PASS_EVERY - 1) / PASS_EVERY)
-            pass = (s + PASS_EVERY - 1) / PASS_EVERY;
+        if (pass > PASS_CAP(h, s))
+            pass = PASS_CAP(h, s);
         if (pass && clus < 0)
             clus = ends_cluster(h);
         if (pass && clus)
@@ -1450,9 +1493,9 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             d = most > 0 ? (uint64_t)most : 0;
     }
     if (h->crel > 0)
-        CUT(W_CARRY, (uint64_t)fmin(1e18, CARRY_MAX / h->crel * (double)PS_PER_S));
-    if (h->crel > 0 && CARRY_MAX / h->crel * (double)PS_PER_S < (double)d)
-        d = (uint64_t)(CARRY_MAX / h->crel * (double)PS_PER_S);
+        CUT(W_CARRY, (uint64_t)fmin(1e18, K_CARRYB(h) / h->crel * (double)PS_PER_S));
+    if (h->crel > 0 && K_CARRYB(h) / h->crel * (double)PS_PER_S < (double)d)
+        d = (uint64_t)(K_CARRYB(h) / h->crel * (double)PS_PER_S);
     /* past a tail's end (the packets' state changes there, not the
      * windows'), the paused rate the jump leaves stays within TAIL_OFF of
      * the packets': the drift no fit rules out x the state's lag (the
@@ -1503,7 +1546,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     }
     /* after the limit: the cap shortens a jump, it makes none (an endless
      * span past every transfer's end meets the limit and stays 0) */
-    double most = WATCH * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
+    double most = K_WATCHB(h) * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
     if (d && most < (double)d) {
 #ifdef CKPT_HYBRID_TRACE
         h->bspan[W_WATCH] = fmax(0, most) / (double)PS_PER_S * 1e3;
