@@ -7,7 +7,7 @@
 #   cp -a build /tmp/tbH; touch src/pkt/hybrid.c
 #   make -s B=/tmp/tbH CFLAGS=-DCKPT_HYBRID_TRACE /tmp/tbH/ckptnet
 # Usage:
-#   bench/hybknobs.sh run TAG [CKPT_HK_NAME=FACTOR|off ...]   # ~8 min, 1.4 GB
+#   bench/hybknobs.sh run TAG [CKPT_HK_NAME=FACTOR|off ...]   # ~8 min, ~130 MB
 #   bench/hybknobs.sh row TAG...                               # table rows
 # Environment: BIN (/tmp/tbH/ckptnet), OUT (/tmp/hybknobs), SEED (4),
 # SCN (scenarios/llama3-405b-production.yaml), SETS (more --set k=v, space-
