@@ -601,8 +601,6 @@ static void pnet_variants_set_once(void)
         {{"fabric.pfc.enabled=false"}, 0, 0},
         {{"transport.protocol=uec", "transport.cc=nscc", "transport.uec.rccc=true"}, 0, 0},
         {{"training.traffic=collectives", "training.grad_bytes=1MB"}, 0, 0},
-        /* replica forwards: only the general pull tests their primary */
-        {{"storage.protection=replica", "storage.replicas=2"}, 0, 1},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         struct scenario sc;
