@@ -76,12 +76,7 @@ static inline int rx_plain_run(const struct pnet *n)
 
 void nic_variants(struct pnet *n)
 {
-    /* storage.protection's forwards: only the general copy tests their
-     * primary, so a plain pull reads nothing of a flow's first line */
-    int feeds = 0;
-    for (uint32_t i = 0; i < n->n_flows && !feeds; i++)
-        feeds = n->flows[i].feed != 0;
-    n->tx_plain = (uint8_t)(pull_plain(n) && !feeds);
+    n->tx_plain = (uint8_t)pull_plain(n);
     n->rx_plain = (uint8_t)rx_plain_run(n);
 }
 
@@ -117,7 +112,7 @@ static void make_data(struct pnet *n, struct flow *f, struct packet *pk)
     uint64_t left = f->bytes - f->sent;
     uint32_t mtu = n->mtu;
     pk->payload = left < mtu ? (uint32_t)left : mtu;
-    pk->flow = (uint32_t)(f - n->flows); /* its id, without reading the flow's first line */
+    pk->flow = f->id;
     pk->psn = (uint32_t)(f->sent / mtu);
     pk->kind = PK_DATA;
     pk->dscp = f->dscp;
@@ -162,20 +157,18 @@ static void after_send(struct pnet *n, struct flow *f, const struct packet *pk)
 
 /* Pacing and the retransmission timer after f's packet pk left; plain:
  * the run has no work after a send (pull_plain). */
-static inline __attribute__((always_inline)) void sent_packet(struct pnet *n, const struct port *p,
-                                                             struct flow *f,
+static inline __attribute__((always_inline)) void sent_packet(struct pnet *n, struct flow *f,
                                                              const struct packet *pk, int plain)
 {
     uint64_t wire = pkt_wire(n, pk);
     const struct transport_ops *tp = n->tp;
-    uint64_t line = p->bps; /* f->line_bps: its NIC's port, on a line the pull has */
-    uint64_t rate = tp->line_rate ? line : tp->on_send(n, f, wire);
+    uint64_t rate = tp->line_rate ? f->line_bps : tp->on_send(n, f, wire);
     if (f->cap_bps && f->cap_bps < rate)
         rate = f->cap_bps;
     /* at line rate the port itself paces; below it, the queue pair waits */
     f->last_send = n->now;
     f->last_wire = (uint32_t)wire;
-    f->next_send = rate >= line ? n->now : n->now + units_ser_ps(wire, rate);
+    f->next_send = rate >= f->line_bps ? n->now : n->now + units_ser_ps(wire, rate);
     if (!plain && n->after_send)
         after_send(n, f, pk);
 }
@@ -230,7 +223,7 @@ again:
         if (f == start)
             return PULL_NONE; /* paused classes resume with a kick when their pause ends */
     }
-    if (!plain && __builtin_expect(f->feed != 0, 0) && f->sent >= f->max_sent && !f->sr_pending &&
+    if (__builtin_expect(f->feed != 0, 0) && f->sent >= f->max_sent && !f->sr_pending &&
         store_fwd_held(n, f)) {
         /* a replica forward ahead of its primary: its arrivals wake it */
         f->fwd_wait = 1;
@@ -252,7 +245,7 @@ again:
         resend_one(n, f, pk);
         if (!plain && n->rccc)
             rccc_spend(n, f);
-        sent_packet(n, p, f, pk, plain);
+        sent_packet(n, f, pk, plain);
         *rr = f->next;
         if (f->sent == f->bytes && !f->sr_pending)
             ring_remove(rr, f), f->active = 0;
@@ -306,7 +299,7 @@ again:
             rccc_spend(n, f);
     }
     f->sent += pk->payload;
-    sent_packet(n, p, f, pk, plain);
+    sent_packet(n, f, pk, plain);
     *rr = f->next;
     if (f->sent == f->bytes) {
         f->active = 0;

@@ -278,25 +278,24 @@ struct flow {
      * the sender's state, because every pull reads it. */
     uint32_t feed;
     uint64_t uplinks;         /* first-hop uplinks used (bit per index) */
-    uint32_t id;              /* its index in pnet.flows */
+    uint64_t bytes;           /* read by both ends */
+    uint32_t id;
     uint16_t sport;
-    uint32_t writer;          /* read where the general pull reads feed */
+    uint8_t prio, dscp;       /* its traffic class */
     /* the sender's (and set-up's): written only where the flow starts.
-     * This line holds all that a plain pull of its next packet reads and
-     * writes (nic_pull), so a sender touches one line a packet */
+     * This line holds all that a pull of its next packet reads and writes
+     * (nic_pull), so a sender touches two lines a packet */
     _Alignas(64) struct flow *next; /* NIC round-robin ring of active flows */
     uint64_t sent;
     uint64_t next_send;       /* pacing: earliest time of the next packet */
     uint64_t last_send;       /* the packet that set next_send: its time */
-    uint64_t bytes;           /* read by both ends (the receiver: rx_bytes) */
-    uint64_t cap_bps;
-    uint64_t max_sent;        /* highest byte offset ever sent (retransmission) */
     uint32_t last_wire;       /* and its wire bytes (one packet's: < 2^16) */
     uint8_t sr_pending;       /* ooo: a selective resend asked for (sr_psn) */
     /* the sender's copy of gen below (nic_train_step sets both): its
      * packets carry it, and gen's line is the receiver's */
     uint8_t tx_gen;
-    uint8_t prio, dscp;       /* its traffic class */
+    uint64_t cap_bps, line_bps;
+    uint64_t max_sent;        /* highest byte offset ever sent (retransmission) */
     struct flow *prev;
     uint64_t start_ps, first_tx_ps;
     uint64_t una;             /* sender: lowest offset a NAK asked for */
@@ -318,14 +317,13 @@ struct flow {
     uint8_t nak_ev;           /* the entropy the last NACK echoed */
     uint64_t cnps_rx, decreases;
     double min_rate;
-    /* its NIC's port rate (nic_flow_start); a pull reads the port's own */
-    uint64_t line_bps;
     union cc_state cc;        /* its transport's (transport.h) */
+    uint32_t writer;
+    uint8_t active;
     /* transport.ack_path direct: the head of its ACK pipe (a wire of its
      * own, the receiver holds the tail: nic.c) */
-    struct pkt_chunk *ackq_hc;
     uint16_t ackq_hi;
-    uint8_t active;
+    struct pkt_chunk *ackq_hc;
     uint8_t fwd_wait;         /* a replica forward held for its primary (feed) */
     /* the receiver's, on lines of their own: the two ends may run on
      * different threads (sim.threads). The first holds what a data
@@ -369,16 +367,15 @@ _Static_assert(FLOW_RX_LINE(recv) && FLOW_RX_LINE(rx_bytes) && FLOW_RX_LINE(expe
                    FLOW_RX_LINE(done) && FLOW_RX_LINE(rx_ce) && FLOW_RX_LINE(fwd_n) &&
                    sizeof(struct flow) == 448,
                "a flow's receiving state left its line");
-/* what a plain pull of the sender's next packet reads: line 1 only (its
- * id is its index; the general copy also reads feed, on line 0) */
+/* what a pull of the sender's next packet reads: lines 0-1 only */
 #define FLOW_TX_LINE(f) (offsetof(struct flow, f) / 64 == 1)
 _Static_assert(FLOW_TX_LINE(next) && FLOW_TX_LINE(sent) && FLOW_TX_LINE(next_send) &&
                    FLOW_TX_LINE(last_send) && FLOW_TX_LINE(last_wire) &&
                    FLOW_TX_LINE(sr_pending) && FLOW_TX_LINE(tx_gen) &&
-                   FLOW_TX_LINE(cap_bps) && FLOW_TX_LINE(bytes) && FLOW_TX_LINE(prio) &&
-                   FLOW_TX_LINE(dscp) && FLOW_TX_LINE(max_sent) &&
+                   FLOW_TX_LINE(cap_bps) &&
+                   FLOW_TX_LINE(line_bps) && FLOW_TX_LINE(max_sent) &&
                    offsetof(struct flow, feed) < 64,
-               "a flow's sending state left its line");
+               "a flow's sending state left its first two lines");
 
 struct nic { /* cache-line aligned: neighbours may run on different threads */
     _Alignas(64) struct flow *rr; /* next flow to send from */
