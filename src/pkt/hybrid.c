@@ -442,8 +442,12 @@ static int init(struct hybrid *h, struct pnet *n)
         const char *e = getenv(knob_env[k]);
         char *x = NULL;
         double v = e && !strcmp(e, "off") ? INFINITY : e ? strtod(e, &x) : 1;
-        h->kn[k] = e && x && (x == e || *x || !(v > 0)) ? 1 : v; /* (unreadable: main's) */
-        if (e)
+        int bad = e && x && (x == e || *x || !(v > 0));
+        h->kn[k] = bad ? 1 : v;
+        if (bad)
+            fprintf(stderr, "hybrid: %s=%s is neither a positive factor nor \"off\": ignored, "
+                            "main's bound kept\n", knob_env[k], e);
+        else if (e)
             fprintf(stderr, "knob %s=%s: x %g\n", knob_env[k], e, h->kn[k]);
     }
     h->budget *= KN(h, K_BUDGET);
