@@ -215,7 +215,7 @@ static void price_hint(const char *name, char *out, size_t len)
     for (size_t i = 0; i < sizeof usual / sizeof usual[0]; i++)
         cands[n++] = usual[i];
     char sname[24][48];
-    for (size_t i = 0; storage_catalog[i].name && i < 24; i++) {
+    for (size_t i = 0; i < 24 && storage_catalog[i].name; i++) {
         snprintf(sname[i], sizeof sname[i], "storage_%s", storage_catalog[i].name);
         cands[n++] = sname[i];
     }
