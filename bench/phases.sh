@@ -29,7 +29,8 @@
 # paused time; RPS: and no transfer ended or finished sending in them). Any
 # steady-state skip takes at most the steady periods; the speed-up it could
 # give is at most the events (CPU) of the whole run over those of the
-# periods it cannot skip (setup included), hybrid's own cost left out.
+# periods it cannot skip (setup included), hybrid's own cost left out; the
+# last column as if the fill cost nothing too (set without packets).
 #
 # Usage: bench/phases.sh packets.trace [hybrid.trace] [SETUP_S]
 pt=${1:?usage: bench/phases.sh packets.trace [hybrid.trace] [SETUP_S]}
@@ -83,11 +84,11 @@ END {
             pend[k] * 1e3, 100 * pn[k] * per / T, pe[k] / 1e6, 100 * pe[k] / E, pc[k], 100 * pc[k] / (C - setup), s, s2
     }
     print ""
-    print "| W | TOL | steady periods R / RP / RPS (share of time) | by phase, RPS (periods) | speed-up cap by events R / RP / RPS | by CPU |"
-    print "|---|---|---|---|---|---|"
+    print "| W | TOL | steady periods R / RP / RPS (share of time) | by phase, RP (periods) | speed-up cap by events R / RP / RPS | by CPU | by events, the fill free too |"
+    print "|---|---|---|---|---|---|---|"
     split("1 2 4", Ws, " "); split("0.01 0.02 0.05 0.1", Ts, " ")
     for (wi = 1; wi <= 3; wi++) for (ti = 1; ti <= 4; ti++) {
-        W = Ws[wi]; tol = Ts[ti]; for (c = 1; c <= 3; c++) { ns[c] = 0; ke[c] = 0; kc[c] = 0 }
+        W = Ws[wi]; tol = Ts[ti]; for (c = 1; c <= 3; c++) { ns[c] = 0; ke[c] = 0; kc[c] = 0; fx[c] = 0 }
         delete kp
         for (p = 1; p <= n; p++) {
             st = p > 2 * W; okr = st; okp = st; oks = st
@@ -102,11 +103,13 @@ END {
             }
             v[1] = okr; v[2] = okr && okp; v[3] = okr && okp && oks
             for (c = 1; c <= 3; c++) if (v[c]) { ns[c]++; ke[c] += dev[p]; kc[c] += dcp[p] }
-            if (v[3]) kp[ph[p]]++
+            if (v[2]) kp[ph[p]]++
+            if (ph[p] == 1) for (c = 1; c <= 3; c++) if (!v[c]) fx[c] += dev[p]
         }
         s = ""; for (k = 1; k <= np; k++) if (pn[k]) s = s (s ? ", " : "") pname[k] " " kp[k] + 0 "/" pn[k]
-        printf "| %d | %g | %d / %d / %d (%.1f%% / %.1f%% / %.1f%%) | %s | %.2fx / %.2fx / %.2fx | %.2fx / %.2fx / %.2fx |\n", W, tol,
+        printf "| %d | %g | %d / %d / %d (%.1f%% / %.1f%% / %.1f%%) | %s | %.2fx / %.2fx / %.2fx | %.2fx / %.2fx / %.2fx | %.2fx / %.2fx / %.2fx |\n", W, tol,
             ns[1], ns[2], ns[3], 100 * ns[1] / n, 100 * ns[2] / n, 100 * ns[3] / n, s,
-            E / (E - ke[1]), E / (E - ke[2]), E / (E - ke[3]), C / (C - kc[1]), C / (C - kc[2]), C / (C - kc[3])
+            E / (E - ke[1]), E / (E - ke[2]), E / (E - ke[3]), C / (C - kc[1]), C / (C - kc[2]), C / (C - kc[3]),
+            E / (E - ke[1] - fx[1]), E / (E - ke[2] - fx[2]), E / (E - ke[3] - fx[3])
     }
 }' "$pt" "$ht"
