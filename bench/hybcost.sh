@@ -1,7 +1,7 @@
 #!/bin/sh
 # Hybrid's own cost (BENCHMARKS.md "Hybrid: its own cost"): the cases it is
 # measured on, one name a line, and for each what the modes below run.
-# Usage: bench/hybcost.sh json BIN DIR      # hybrid JSON, its timings and path dropped, into DIR/CASE.json
+# Usage: bench/hybcost.sh json BIN DIR      # hybrid JSON on one thread, its timings and path dropped, into DIR/CASE.json
 #        bench/hybcost.sh cg BIN DIR        # callgrind of the hybrid run, DIR/CASE.cg; its own share
 #        bench/hybcost.sh own - DIR         # that share again from DIR/CASE.cg
 #        bench/hybcost.sh cpu BIN_A BIN_B N # user CPU, hybrid A / hybrid B / packet B, alternated N rounds
@@ -21,7 +21,9 @@ echo "$cases" | while IFS='|' read -r name scn kv; do
     case $mode in
     json)
         # shellcheck disable=SC2086
-        "$2" run "$scn" $args --engine hybrid --force --quiet --json "$3/$name.raw" >/dev/null 2>&1 || echo "$name: failed"
+        # one thread: sim.threads auto follows the machine's load, and the
+        # JSON records the count (and memory) it picked
+        "$2" run "$scn" $args --set sim.threads=1 --engine hybrid --force --quiet --json "$3/$name.raw" >/dev/null 2>&1 || echo "$name: failed"
         jq -S 'del(.perf.events_per_s, .perf.total_s, .perf.wall_s, .scenario.source)' "$3/$name.raw" >"$3/$name.json"
         echo "$name $(md5sum <"$3/$name.json" | cut -c1-16) $(jq -r '[.checkpoint.completion_s, .hybrid.jumps, .hybrid.fast_forwarded_fraction] | @tsv' "$3/$name.raw")"
         ;;
