@@ -2908,7 +2908,8 @@ void hybrid_loop(struct pnet *n)
                          "received; the steady state does not set them: the pause pattern "
                          "relaxes over the time jumped, so they can be tens of % off where the "
                          "paused time holds), ecn marks, cnps, rate cuts, port bytes and "
-                         "packets, queue percentiles"
+                         "packets, queue percentiles; a sample inside a jump (csv) carries "
+                         "the state at its start"
                        : "none: no jump");
     hf->skipped_s = ps_to_s(h.skipped);
     if (h.wchk_d) /* the last jump had no window after it */
