@@ -2408,15 +2408,17 @@ static int train_port(const struct pnet *n, const struct port *p)
                               pfc_pause_ps(n->sc->fabric.pfc_quanta, p->bps) / 2);
 }
 
-/* A jump's PFC frames (cr: the windows' mean deltas x k) kept to what the
- * packets keep: a port's pause state is carried, so each cycle in the jump
- * closes and its XOFFs and XONs are one count (their mean over the
+/* A jump's PFC frames and CNPs (cr: the windows' mean deltas x k) kept to
+ * what the packets keep: a port's pause state is carried, so each cycle in
+ * the jump closes and its XOFFs and XONs are one count (their mean over the
  * windows); a train port's peer receives just those XOFFs; the run's sums
  * are its ports' (refreshes: the trains', plus the sum's own mean for the
- * refreshes sent as frames). Credited apart and each rounded, they drifted
- * apart (the 8-writer incast: 16 XONs more than XOFFs, 27 frames received
- * more than sent). */
-static void pfc_credit(struct hybrid *h, uint64_t *cr, double k, double per)
+ * refreshes sent as frames); the CNPs in flight are carried, so those sent
+ * over the jump are those its transfers received. Credited apart and each
+ * rounded, they drifted apart (the 8-writer incast: 16 XONs more than
+ * XOFFs, 27 frames received more than sent; at 128 MB under DCQCN one CNP
+ * received more than sent). */
+static void frame_credit(struct hybrid *h, uint64_t *cr, double k, double per)
 {
     struct pnet *n = h->n;
     const uint64_t *s0 = slot(h, 0), *s2 = slot(h, 2 * h->w);
@@ -2442,6 +2444,11 @@ static void pfc_credit(struct hybrid *h, uint64_t *cr, double k, double per)
     cr[h->o_sum + SUM_AT(resume_frames)] = xoff;
     cr[h->o_sum + SUM_AT(refresh_frames)] =
         imp + (fr > 0 ? (uint64_t)llround(fr * k / per) : 0);
+    uint64_t cnps = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        cnps += cr[(size_t)i * FC_N + FC_CNPS];
+    cr[h->o_sum + SUM_AT(cnps_rx)] = cnps;
+    cr[h->o_sum + SUM_AT(cnps_sent)] = cnps;
 }
 
 /* The state d later, as the steady state would have left it. */
@@ -2475,7 +2482,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
     for (size_t j = 0; j < NSUMS; j++)
         if (!h->credited[j])
             cr[h->o_sum + j] = 0;
-    pfc_credit(h, cr, k, per);
+    frame_credit(h, cr, k, per);
     /* a declining paused rate (drift): each port's paused time follows the
      * line fitted through the windows' mean at their middle, integrated
      * over the jump, not the mean */
