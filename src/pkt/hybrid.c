@@ -2397,6 +2397,60 @@ static void check_ingress(struct hybrid *h, const char *when)
     free(held);
 }
 #endif
+
+/* p's XOFFs refreshed as a train (pfc_send's test; capture and the
+ * watchdog, which send them as frames, run no jump): its peer receives its
+ * XOFFs and no frame else. */
+static int train_port(const struct pnet *n, const struct port *p)
+{
+    const struct port *q = &n->ports[p->peer];
+    return n->pfc_half_ps || (q->bps == p->bps && q->delay_ps == p->delay_ps &&
+                              pfc_pause_ps(n->sc->fabric.pfc_quanta, p->bps) / 2);
+}
+
+/* A jump's PFC frames and CNPs (cr: the windows' mean deltas x k) kept to
+ * what the packets keep: a port's pause state is carried, so each cycle in
+ * the jump closes and its XOFFs and XONs are one count (their mean over the
+ * windows); a train port's peer receives just those XOFFs; the run's sums
+ * are its ports' (refreshes: the trains', plus the sum's own mean for the
+ * refreshes sent as frames); the CNPs in flight are carried, so those sent
+ * over the jump are those its transfers received. Credited apart and each
+ * rounded, they drifted apart (the 8-writer incast: 16 XONs more than
+ * XOFFs, 27 frames received more than sent; at 128 MB under DCQCN one CNP
+ * received more than sent). */
+static void frame_credit(struct hybrid *h, uint64_t *cr, double k, double per)
+{
+    struct pnet *n = h->n;
+    const uint64_t *s0 = slot(h, 0), *s2 = slot(h, 2 * h->w);
+    uint64_t xoff = 0, imp = 0;
+    /* the refreshes sent as frames: the sum's less the trains' */
+    double fr = (double)(s0[h->o_sum + SUM_AT(refresh_frames)] -
+                         s2[h->o_sum + SUM_AT(refresh_frames)]);
+    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+        size_t o = h->o_port + (size_t)i * PC_N;
+        uint64_t *c = &cr[o];
+        double cyc = (double)(s0[o + PC_PAUSE_TX] - s2[o + PC_PAUSE_TX]) +
+                     (double)(s0[o + PC_RESUME_TX] - s2[o + PC_RESUME_TX]);
+        c[PC_PAUSE_TX] = c[PC_RESUME_TX] = (uint64_t)llround(cyc / 2 * k / per);
+        xoff += c[PC_PAUSE_TX];
+        imp += c[PC_IMPLICIT_RX];
+        fr -= (double)(s0[o + PC_IMPLICIT_RX] - s2[o + PC_IMPLICIT_RX]);
+    }
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        if (train_port(n, &n->ports[i]))
+            cr[h->o_port + (size_t)n->ports[i].peer * PC_N + PC_PAUSE_RX] =
+                cr[h->o_port + (size_t)i * PC_N + PC_PAUSE_TX];
+    cr[h->o_sum + SUM_AT(pause_frames)] = xoff;
+    cr[h->o_sum + SUM_AT(resume_frames)] = xoff;
+    cr[h->o_sum + SUM_AT(refresh_frames)] =
+        imp + (fr > 0 ? (uint64_t)llround(fr * k / per) : 0);
+    uint64_t cnps = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        cnps += cr[(size_t)i * FC_N + FC_CNPS];
+    cr[h->o_sum + SUM_AT(cnps_rx)] = cnps;
+    cr[h->o_sum + SUM_AT(cnps_sent)] = cnps;
+}
+
 /* The state d later, as the steady state would have left it. */
 static int jump(struct hybrid *h, uint64_t *dp)
 {
@@ -2428,6 +2482,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
     for (size_t j = 0; j < NSUMS; j++)
         if (!h->credited[j])
             cr[h->o_sum + j] = 0;
+    frame_credit(h, cr, k, per);
     /* a declining paused rate (drift): each port's paused time follows the
      * line fitted through the windows' mean at their middle, integrated
      * over the jump, not the mean */
@@ -2854,6 +2909,15 @@ void hybrid_loop(struct pnet *n)
 #endif
     if (why)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
+    /* what credit() added at the windows' rates; the bytes are exact */
+    snprintf(hf->estimated, sizeof hf->estimated, "%s",
+             hf->jumps ? "at each jump's two windows' rate: pfc frames (xoff, xon, refresh, "
+                         "received; the steady state does not set them: the pause pattern "
+                         "relaxes over the time jumped, so they can be tens of % off where the "
+                         "paused time holds), ecn marks, cnps, rate cuts, port bytes and "
+                         "packets, queue percentiles; a sample inside a jump (csv) carries "
+                         "the state at its start"
+                       : "none: no jump");
     hf->skipped_s = ps_to_s(h.skipped);
     if (h.wchk_d) /* the last jump had no window after it */
         h.share_s += h.wpend;

@@ -432,6 +432,25 @@ void report_placement(FILE *out, const struct plan_summary *p)
             fmt_secs((double)p->skew_cost_ps / 1e12, a, sizeof a));
 }
 
+/* head then text, words wrapped at 100 columns under the summary's
+ * second column */
+static void wrap(FILE *out, const char *head, const char *text)
+{
+    enum { COL = 14, WIDTH = 100 };
+    int at = fprintf(out, "%*s%s", COL, "", head);
+    for (const char *w = text; *w;) {
+        int len = (int)strcspn(w, " ");
+        if (at + 1 + len > WIDTH && at > COL + (int)strlen(head))
+            at = fprintf(out, "\n%*s", COL, "") - 1;
+        else if (w != text)
+            at += fprintf(out, " ");
+        at += fprintf(out, "%.*s", len, w);
+        w += len;
+        w += *w == ' ';
+    }
+    fputc('\n', out);
+}
+
 void report_summary(FILE *out, const struct scenario *sc, const struct results *r)
 {
     char note[160], lk[64];
@@ -657,12 +676,13 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 100 * hy->fraction, fmt_secs(hy->skipped_s, k, sizeof k), hy->jumps,
                 hy->jumps == 1 ? "" : "s", fmt_secs(hy->period_s, p, sizeof p),
                 hy->why[0] ? "; " : "", hy->why);
-        if (hy->jumps)
+        if (hy->jumps) {
             fprintf(out, "              error estimates, not bounds: completion %s, paused time %s "
                          "(%.2g%%), largest queue none (docs/engine.md, \"Hybrid: validation\")\n",
                     fmt_secs(hy->error_s, er, sizeof er),
                     fmt_secs(hy->paused_error_s, pe, sizeof pe), 100 * hy->paused_error_fraction);
-        else
+            wrap(out, "estimated ", hy->estimated);
+        } else
             fprintf(out, "              no jump: every figure is the packet engine's\n");
     }
 }

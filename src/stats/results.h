@@ -451,6 +451,7 @@ struct results {
                                 * out x the state's lag, over the paused time */
         double paused_error_fraction; /* paused_error_s of the run's paused time */
         char why[112];         /* why it could not fast-forward, or "" */
+        char estimated[384];   /* the counters the jumps credited and how */
     } hybrid;
 };
 
