@@ -20,11 +20,14 @@ enum {
 #define NSUMS (PNET_NSUMS + PATH_SETS)
 #define SUM_AT(f) ((offsetof(struct pnet, f) - offsetof(struct pnet, sums)) / sizeof(uint64_t))
 
+#ifdef CKPT_HYBRID_TRACE
 /* A node's sending writers within this many packets of each other go in
- * lockstep (its NIC serves them in turn): a jump credits them alike. */
+ * lockstep (its NIC serves them in turn): CKPT_HK_LOCK credits them alike. */
 #define LOCK 4
-#ifndef LOCKSTEP
-#define LOCKSTEP 0
+/* A compute leaf's uplinks' paused rate against the share s of its writers
+ * still sending since a jump's start: ENDS_A + (1 - ENDS_A) s (the scaled
+ * production row's ends phase, session 37; CKPT_HK_ENDS) */
+#define ENDS_A 0.5
 #endif
 
 /* Fewer live transfers into a receiver than this: each held steady too. */
@@ -143,12 +146,19 @@ struct hybrid {
     uint8_t *src;
     double *nfrac;
     struct level *lv;          /* per node: its sending transfers' credits (level) */
-    /* lockstep: per node its sending writers' mean credit, packets, and
-     * the receivers' scale over them; per receiver its lockstep writers'
-     * credit (the target) and their sum at the nodes' means */
+#ifdef CKPT_HYBRID_TRACE
+    /* lockstep (CKPT_HK_LOCK): per node its sending writers' mean credit,
+     * packets, and the receivers' scale over them; per receiver its
+     * lockstep writers' credit (the target) and their sum at the nodes'
+     * means */
     double *ky, *ks, *kt, *ka;
     uint8_t *kok;              /* per node: its writers go in lockstep */
-    int lock;                  /* lockstep on (the trace build: CKPT_HK_LOCK) */
+    int lock;
+    /* the ends' uplinks (CKPT_HK_ENDS): per compute leaf its writers
+     * sending at a jump's start and their parts of the jump still sending */
+    double *lf;
+    int endsm;
+#endif
     /* the drain: per receiver whose senders are all done, its bytes in
      * flight and whether it drains; per transfer of one, the packets a
      * jump takes from its tail (dx), the highest PSN below its last one
@@ -494,7 +504,11 @@ static int init(struct hybrid *h, struct pnet *n)
     size_t nr = (size_t)h->n_rx + 1;
     h->wcnt = calloc(nr, sizeof *h->wcnt);
     h->ra = calloc(10 * nr, sizeof *h->ra);
+#ifdef CKPT_HYBRID_TRACE
     h->kt = calloc(2 * nr, sizeof *h->kt);
+    if (!h->kt)
+        return -1;
+#endif
     h->rlive = calloc(nr, sizeof *h->rlive);
     h->rdrain = calloc(nr, 1);
     h->dx = calloc(3 * ((size_t)n->n_flows + 1), sizeof *h->dx);
@@ -505,8 +519,13 @@ static int init(struct hybrid *h, struct pnet *n)
     h->src = calloc((size_t)n->topo->n_nodes + 1, 1);
     h->nfrac = calloc((size_t)n->topo->n_nodes + 1, sizeof *h->nfrac);
     h->lv = calloc((size_t)n->topo->n_nodes + 1, sizeof *h->lv);
+#ifdef CKPT_HYBRID_TRACE
     h->ky = calloc(2 * ((size_t)n->topo->n_nodes + 1), sizeof *h->ky);
     h->kok = calloc((size_t)n->topo->n_nodes + 1, 1);
+    h->lf = calloc(2 * ((size_t)n->topo->n_cleaves + 1), sizeof *h->lf);
+    if (!h->ky || !h->kok || !h->lf)
+        return -1;
+#endif
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
     h->ba = calloc(3 * BASE, sizeof *h->ba);
     h->bs = calloc(BASE, sizeof *h->bs);
@@ -534,19 +553,19 @@ static int init(struct hybrid *h, struct pnet *n)
     h->fl = h->xsup + np * NPRIO;
     if (!h->ba || !h->bs || !h->wcnt ||
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
-        !h->tend || !h->src || !h->nfrac || !h->lv || !h->ky || !h->kok || !h->kt)
+        !h->tend || !h->src || !h->nfrac || !h->lv)
         return -1;
+#ifdef CKPT_HYBRID_TRACE
     h->ks = h->ky + n->topo->n_nodes + 1;
     h->ka = h->kt + nr;
-    h->lock = LOCKSTEP;
-#ifdef CKPT_HYBRID_TRACE
-    {
-        const char *e = getenv("CKPT_HK_LOCK");
-        if (e && (!strcmp(e, "on") || !strcmp(e, "off"))) {
-            h->lock = !strcmp(e, "on");
-            fprintf(stderr, "knob CKPT_HK_LOCK=%s\n", e);
-        } else if (e)
-            fprintf(stderr, "hybrid: CKPT_HK_LOCK=%s is neither \"on\" nor \"off\": ignored\n", e);
+    for (int k = 0; k < 2; k++) {
+        const char *nm = k ? "CKPT_HK_ENDS" : "CKPT_HK_LOCK", *e = getenv(nm);
+        int on = e && !strcmp(e, "on");
+        if (e && !on && strcmp(e, "off"))
+            fprintf(stderr, "hybrid: %s=%s is neither \"on\" nor \"off\": ignored\n", nm, e);
+        else if (e)
+            fprintf(stderr, "knob %s=%s\n", nm, e);
+        *(k ? &h->endsm : &h->lock) = on;
     }
 #endif
     for (uint32_t i = 0; i < n->n_flows; i++)
@@ -620,9 +639,12 @@ static void release(struct hybrid *h)
     free(h->src);
     free(h->nfrac);
     free(h->lv);
+#ifdef CKPT_HYBRID_TRACE
     free(h->ky);
     free(h->kok);
     free(h->kt);
+    free(h->lf);
+#endif
     free(h->ba);
     free(h->bs);
     free(h->bpq);
@@ -2454,6 +2476,7 @@ static void level(struct hybrid *h)
     }
 }
 
+#ifdef CKPT_HYBRID_TRACE
 /* A node whose sending writers are within LOCK packets of each other (its
  * NIC serves them in turn, and the packets keep them within two: the
  * scaled production row's 2,048 nodes all through its run, where its
@@ -2552,6 +2575,7 @@ static void lockstep(struct hybrid *h)
         }
     }
 }
+#endif
 
 /* The writers whose ends a jump passes: each ends where the water-filling
  * gives it its last whole packet but one, at the part of its receiver's
@@ -2566,6 +2590,11 @@ static void pass_ends(struct hybrid *h, uint64_t d)
     uint64_t *cr = h->cr;
     for (uint32_t j = 0; j < h->nwe; j++)
         h->nfrac[n->flows[h->we[j].i].src] = 0;
+#ifdef CKPT_HYBRID_TRACE
+    const struct topo *t = n->topo;
+    if (h->endsm)
+        memset(h->lf, 0, 2 * (size_t)t->n_cleaves * sizeof *h->lf);
+#endif
     for (uint32_t j = 0, e; j < h->nwe; j = e) {
         uint32_t r = h->we[j].r;
         double got = 0, left = 0, below = 0;
@@ -2598,8 +2627,30 @@ static void pass_ends(struct hybrid *h, uint64_t d)
             left -= we->w;
             double *nf = &h->nfrac[n->flows[we->i].src];
             *nf = fmax(*nf, part);
+#ifdef CKPT_HYBRID_TRACE
+            uint32_t l = t->nodes[n->flows[we->i].src].leaf - t->first_cleaf;
+            if (h->endsm && !we->tail && l < t->n_cleaves) {
+                h->lf[2 * l] += 1;
+                h->lf[2 * l + 1] += part;
+            }
+#endif
         }
     }
+#ifdef CKPT_HYBRID_TRACE
+    /* a compute leaf's uplinks pause less as its writers end */
+    for (uint32_t l = 0; h->endsm && l < t->n_cleaves; l++) {
+        if (!(h->lf[2 * l] > 0) || h->lf[2 * l + 1] >= h->lf[2 * l])
+            continue;
+        double g = ENDS_A + (1 - ENDS_A) * h->lf[2 * l + 1] / h->lf[2 * l];
+        const struct tnode *tn = &t->nodes[t->first_cleaf + l];
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            if (t->nodes[t->ports[t->ports[p].peer].node].kind != NODE_SPINE)
+                continue;
+            uint64_t *c = &cr[h->o_port + (size_t)p * PC_N + PC_PAUSED];
+            *c = (uint64_t)llround((double)*c * g);
+        }
+    }
+#endif
     for (uint32_t v = 0; v < n->topo->first_cleaf; v++) {
         if (!h->src[v])
             continue;
@@ -2746,7 +2797,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
         }
     }
     level(h);
+#ifdef CKPT_HYBRID_TRACE
     lockstep(h);
+#endif
     uint64_t ends = h->ends;
     pass_ends(h, d);
     if (h->ends > ends) {
