@@ -564,7 +564,7 @@ static int init(struct hybrid *h, struct pnet *n)
         if (e && !on && strcmp(e, "off"))
             fprintf(stderr, "hybrid: %s=%s is neither \"on\" nor \"off\": ignored\n", nm, e);
         else if (e)
-            fprintf(stderr, "knob %s=%s\n", nm, e);
+            fprintf(stderr, "knob %s=%s: %s\n", nm, e, on ? "on" : "off");
         *(k ? &h->endsm : &h->lock) = on;
     }
 #endif
