@@ -20,6 +20,16 @@ enum {
 #define NSUMS (PNET_NSUMS + PATH_SETS)
 #define SUM_AT(f) ((offsetof(struct pnet, f) - offsetof(struct pnet, sums)) / sizeof(uint64_t))
 
+#ifdef CKPT_HYBRID_TRACE
+/* A node's sending writers within this many packets of each other go in
+ * lockstep (its NIC serves them in turn): CKPT_HK_LOCK credits them alike. */
+#define LOCK 4
+/* A compute leaf's uplinks' paused rate against the share s of its writers
+ * still sending since a jump's start: ENDS_A + (1 - ENDS_A) s (the scaled
+ * production row's ends phase, session 37; CKPT_HK_ENDS) */
+#define ENDS_A 0.5
+#endif
+
 /* Fewer live transfers into a receiver than this: each held steady too. */
 #define FEW 16
 
@@ -136,6 +146,19 @@ struct hybrid {
     uint8_t *src;
     double *nfrac;
     struct level *lv;          /* per node: its sending transfers' credits (level) */
+#ifdef CKPT_HYBRID_TRACE
+    /* lockstep (CKPT_HK_LOCK): per node its sending writers' mean credit,
+     * packets, and the receivers' scale over them; per receiver its
+     * lockstep writers' credit (the target) and their sum at the nodes'
+     * means */
+    double *ky, *ks, *kt, *ka;
+    uint8_t *kok;              /* per node: its writers go in lockstep */
+    int lock;
+    /* the ends' uplinks (CKPT_HK_ENDS): per compute leaf its writers
+     * sending at a jump's start and their parts of the jump still sending */
+    double *lf;
+    int endsm;
+#endif
     /* the drain: per receiver whose senders are all done, its bytes in
      * flight and whether it drains; per transfer of one, the packets a
      * jump takes from its tail (dx), the highest PSN below its last one
@@ -481,6 +504,11 @@ static int init(struct hybrid *h, struct pnet *n)
     size_t nr = (size_t)h->n_rx + 1;
     h->wcnt = calloc(nr, sizeof *h->wcnt);
     h->ra = calloc(10 * nr, sizeof *h->ra);
+#ifdef CKPT_HYBRID_TRACE
+    h->kt = calloc(2 * nr, sizeof *h->kt);
+    if (!h->kt)
+        return -1;
+#endif
     h->rlive = calloc(nr, sizeof *h->rlive);
     h->rdrain = calloc(nr, 1);
     h->dx = calloc(3 * ((size_t)n->n_flows + 1), sizeof *h->dx);
@@ -491,6 +519,13 @@ static int init(struct hybrid *h, struct pnet *n)
     h->src = calloc((size_t)n->topo->n_nodes + 1, 1);
     h->nfrac = calloc((size_t)n->topo->n_nodes + 1, sizeof *h->nfrac);
     h->lv = calloc((size_t)n->topo->n_nodes + 1, sizeof *h->lv);
+#ifdef CKPT_HYBRID_TRACE
+    h->ky = calloc(2 * ((size_t)n->topo->n_nodes + 1), sizeof *h->ky);
+    h->kok = calloc((size_t)n->topo->n_nodes + 1, 1);
+    h->lf = calloc(2 * ((size_t)n->topo->n_cleaves + 1), sizeof *h->lf);
+    if (!h->ky || !h->kok || !h->lf)
+        return -1;
+#endif
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
     h->ba = calloc(3 * BASE, sizeof *h->ba);
     h->bs = calloc(BASE, sizeof *h->bs);
@@ -520,6 +555,19 @@ static int init(struct hybrid *h, struct pnet *n)
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
         !h->tend || !h->src || !h->nfrac || !h->lv)
         return -1;
+#ifdef CKPT_HYBRID_TRACE
+    h->ks = h->ky + n->topo->n_nodes + 1;
+    h->ka = h->kt + nr;
+    for (int k = 0; k < 2; k++) {
+        const char *nm = k ? "CKPT_HK_ENDS" : "CKPT_HK_LOCK", *e = getenv(nm);
+        int on = e && !strcmp(e, "on");
+        if (e && !on && strcmp(e, "off"))
+            fprintf(stderr, "hybrid: %s=%s is neither \"on\" nor \"off\": ignored\n", nm, e);
+        else if (e)
+            fprintf(stderr, "knob %s=%s: %s\n", nm, e, on ? "on" : "off");
+        *(k ? &h->endsm : &h->lock) = on;
+    }
+#endif
     for (uint32_t i = 0; i < n->n_flows; i++)
         h->src[n->flows[i].src] = 1;
     for (uint32_t i = 0; i < n->n_flows; i++)
@@ -591,6 +639,12 @@ static void release(struct hybrid *h)
     free(h->src);
     free(h->nfrac);
     free(h->lv);
+#ifdef CKPT_HYBRID_TRACE
+    free(h->ky);
+    free(h->kok);
+    free(h->kt);
+    free(h->lf);
+#endif
     free(h->ba);
     free(h->bs);
     free(h->bpq);
@@ -1130,6 +1184,130 @@ static int tail(const struct flow *f)
 {
     return started(f) && !f->done && f->sent >= f->bytes;
 }
+
+#ifdef CKPT_HYBRID_TRACE
+/* The writers' ends phase as the packets run it (session 37): per
+ * receiver its bytes delivered so far, transfers sending and not done;
+ * per compute leaf its writers sending and its uplinks' paused time; the
+ * paused time by tier (compute NICs, compute-leaf up, compute-leaf down,
+ * spine to compute leaf, spine to storage leaf, storage-leaf up,
+ * storage-leaf down, storage NICs), ps so far. */
+static void trace_ends(const struct hybrid *h)
+{
+    const struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    double *rr = calloc((size_t)h->n_rx * 3 + (size_t)t->n_cleaves * 2 + 1, sizeof *rr);
+    double pt[8] = {0};
+    if (!rr)
+        return;
+    double *ls = rr + (size_t)h->n_rx * 3, *lp = ls + t->n_cleaves;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        uint32_t r = h->rx[i];
+        rr[3 * r] += (double)f->recv;
+        rr[3 * r + 1] += sending(f);
+        rr[3 * r + 2] += started(f) && !f->done;
+        uint32_t l = t->nodes[f->src].leaf;
+        if (l >= t->first_cleaf && l - t->first_cleaf < t->n_cleaves)
+            ls[l - t->first_cleaf] += sending(f);
+    }
+    for (uint32_t i = 0; i < t->n_ports; i++) {
+        const struct port *p = &n->ports[i];
+        double ps = (double)p->paused_ps;
+        for (unsigned m = p->paused; m; m &= m - 1)
+            ps += (double)(n->now - p->pause_since[__builtin_ctz(m)]);
+        const struct tnode *a = &t->nodes[t->ports[i].node], *b = &t->nodes[t->ports[t->ports[i].peer].node];
+        int k = -1;
+        if (a->kind == NODE_HOST)
+            k = 0;
+        else if (a->kind == NODE_STORAGE)
+            k = 7;
+        else if (a->kind == NODE_LEAF && !a->storage_side)
+            k = b->kind == NODE_SPINE ? 1 : 2;
+        else if (a->kind == NODE_SPINE)
+            k = b->storage_side ? 4 : 3;
+        else if (a->kind == NODE_LEAF)
+            k = b->kind == NODE_SPINE ? 5 : 6;
+        if (k >= 0)
+            pt[k] += ps;
+        if (k == 1)
+            lp[t->ports[i].node - t->first_cleaf] += ps;
+    }
+    fprintf(stderr, "ep %.6f %.6f", ps_to_s(n->now), ps_to_s(n->now - h->skipped));
+    for (int k = 0; k < 8; k++)
+        fprintf(stderr, " %.0f", pt[k]);
+    fprintf(stderr, "\ner");
+    for (uint32_t r = 0; r < h->n_rx; r++)
+        fprintf(stderr, " %.0f %.0f %.0f", rr[3 * r], rr[3 * r + 1], rr[3 * r + 2]);
+    fprintf(stderr, "\nel");
+    for (uint32_t l = 0; l < t->n_cleaves; l++)
+        fprintf(stderr, " %.0f %.0f", ls[l], lp[l]);
+    fprintf(stderr, "\n");
+    /* the sending writers' bytes still to send, at nine quantiles, and the
+     * nodes with one sending */
+    uint32_t m = 0, nodes = 0;
+    size_t nl = n->n_flows > n->topo->n_hosts ? n->n_flows : n->topo->n_hosts;
+    double *left = malloc((nl + 1) * sizeof *left);
+    for (uint32_t i = 0; left && i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        if (!sending(f))
+            continue;
+        left[m++] = (double)(f->bytes - f->sent);
+    }
+    uint8_t *ns = calloc((size_t)t->n_nodes + 1, 1);
+    for (uint32_t i = 0; ns && i < n->n_flows; i++)
+        if (sending(&n->flows[i]) && !ns[n->flows[i].src]++)
+            nodes++;
+    if (left) {
+        qsort(left, m, sizeof *left, cmp_dbl);
+        fprintf(stderr, "ew %u %u", m, nodes);
+        for (uint32_t q = 0; q <= 8 && m; q++)
+            fprintf(stderr, " %.0f", left[(m - 1) * q / 8]);
+        fprintf(stderr, "\n");
+    }
+    /* per node with two or more sending: its writers' sent bytes' spread
+     * (most less least), packets, at nine quantiles */
+    double *lo = malloc(((size_t)t->n_nodes + 1) * 3 * sizeof *lo);
+    if (lo && left) {
+        double *hi = lo + t->n_nodes, *cn = hi + t->n_nodes;
+        for (uint32_t v = 0; v < t->n_nodes; v++)
+            lo[v] = 1e30, hi[v] = 0, cn[v] = 0;
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            const struct flow *f = &n->flows[i];
+            if (!sending(f))
+                continue;
+            lo[f->src] = fmin(lo[f->src], (double)f->sent);
+            hi[f->src] = fmax(hi[f->src], (double)f->sent);
+            cn[f->src]++;
+        }
+        uint32_t k = 0;
+        for (uint32_t v = 0; v < t->n_nodes; v++)
+            if (cn[v] >= 2)
+                left[k++] = (hi[v] - lo[v]) / (double)n->mtu;
+        qsort(left, k, sizeof *left, cmp_dbl);
+        fprintf(stderr, "es %u", k);
+        for (uint32_t q = 0; q <= 8 && k; q++)
+            fprintf(stderr, " %.1f", left[(k - 1) * q / 8]);
+        fprintf(stderr, "\n");
+    }
+    free(lo);
+    /* per compute node, its writers' bytes sent (CKPT_HYBRID_ENDS=2) */
+    if (atoi(getenv("CKPT_HYBRID_ENDS")) >= 2 && left) {
+        for (uint32_t v = 0; v < t->n_hosts; v++)
+            left[v] = 0;
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            if (n->flows[i].src < t->n_hosts)
+                left[n->flows[i].src] += (double)n->flows[i].sent;
+        fprintf(stderr, "en");
+        for (uint32_t v = 0; v < t->n_hosts; v++)
+            fprintf(stderr, " %.0f", left[v] / 1e3);
+        fprintf(stderr, "\n");
+    }
+    free(ns);
+    free(left);
+    free(rr);
+}
+#endif
 
 /* The whole packets a transfer may be credited and still have its last
  * packet to send. */
@@ -2298,6 +2476,107 @@ static void level(struct hybrid *h)
     }
 }
 
+#ifdef CKPT_HYBRID_TRACE
+/* A node whose sending writers are within LOCK packets of each other (its
+ * NIC serves them in turn, and the packets keep them within two: the
+ * scaled production row's 2,048 nodes all through its run, where its
+ * jumps' own credits, each writer's by its bytes over the windows, set
+ * them a median 230 packets apart: BENCHMARKS.md session 37) takes one
+ * credit for each, the node's mean, scaled by the receivers' so each
+ * receiver keeps its lockstep writers' credit; rounding and a full
+ * transfer's rest go a packet at a time to its other lockstep writers. */
+static void lockstep(struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    uint64_t mtu = n->mtu, *cr = h->cr;
+    if (!h->lock)
+        return;
+    for (uint32_t v = 0; v < t->n_nodes; v++) {
+        h->ky[v] = h->ks[v] = 0;
+        h->kok[v] = 0;
+        h->lv[v].n = 0;
+        h->lv[v].wmin = UINT64_MAX;
+        h->lv[v].wmax = 0;
+        h->lv[v].bad = !h->src[v];
+    }
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        if (!sending(f))
+            continue;
+        struct level *l = &h->lv[f->src];
+        l->n++;
+        l->wmin = f->sent < l->wmin ? f->sent : l->wmin;
+        l->wmax = f->sent > l->wmax ? f->sent : l->wmax;
+        l->bad |= h->rdrain[h->rx[i]];
+        h->ky[f->src] += (double)(cr[(size_t)i * FC_N + FC_RECV] / mtu);
+    }
+    for (uint32_t v = 0; v < t->n_nodes; v++) {
+        const struct level *l = &h->lv[v];
+        h->kok[v] = l->n >= 2 && !l->bad && l->wmax - l->wmin <= LOCK * mtu;
+        h->ky[v] = h->kok[v] ? h->ky[v] / l->n : 0;
+    }
+    memset(h->kt, 0, 2 * (size_t)h->n_rx * sizeof *h->kt);
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (sending(&n->flows[i]) && h->kok[n->flows[i].src])
+            h->kt[h->rx[i]] += (double)(cr[(size_t)i * FC_N + FC_RECV] / mtu);
+    /* the nodes' means scaled toward the receivers' sums (each node by its
+     * writers' receivers' mean scale), a few rounds */
+    for (int it = 0; it < 8; it++) {
+        memset(h->ka, 0, h->n_rx * sizeof *h->ka);
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            const struct flow *f = &n->flows[i];
+            if (sending(f) && h->kok[f->src])
+                h->ka[h->rx[i]] += h->ky[f->src];
+        }
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            const struct flow *f = &n->flows[i];
+            uint32_t r = h->rx[i];
+            if (sending(f) && h->kok[f->src])
+                h->ks[f->src] += h->ka[r] > 0 ? h->kt[r] / h->ka[r] : 1;
+        }
+        for (uint32_t v = 0; v < t->n_nodes; v++) {
+            if (h->kok[v])
+                h->ky[v] *= h->ks[v] / h->lv[v].n;
+            h->ks[v] = 0;
+        }
+    }
+    memset(h->ka, 0, h->n_rx * sizeof *h->ka);
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        if (!sending(f) || !h->kok[f->src])
+            continue;
+        double c = floor(h->ky[f->src] + 0.5), rm = (double)avail(h, i);
+        c = c < rm ? c : rm;
+        cr[(size_t)i * FC_N + FC_RECV] = (uint64_t)c * mtu;
+        h->ka[h->rx[i]] += c;
+    }
+    /* each receiver's sum back to its target, a packet a writer a round,
+     * from a place that turns with the jumps */
+    uint32_t at = n->n_flows ? (uint32_t)((uint64_t)h->seg * 7919 % n->n_flows) : 0;
+    for (int more = 1; more;) {
+        more = 0;
+        for (uint32_t j = 0; j < n->n_flows; j++) {
+            uint32_t i = (at + j) % n->n_flows;
+            const struct flow *f = &n->flows[i];
+            if (!sending(f) || !h->kok[f->src])
+                continue;
+            uint32_t r = h->rx[i];
+            uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV];
+            if (h->kt[r] - h->ka[r] >= 1 && *c / mtu < avail(h, i)) {
+                *c += mtu;
+                h->ka[r] += 1;
+                more = 1;
+            } else if (h->ka[r] - h->kt[r] >= 1 && *c >= mtu) {
+                *c -= mtu;
+                h->ka[r] -= 1;
+                more = 1;
+            }
+        }
+    }
+}
+#endif
+
 /* The writers whose ends a jump passes: each ends where the water-filling
  * gives it its last whole packet but one, at the part of its receiver's
  * credit handed out by then (the levels in jump_span's order: those below
@@ -2311,6 +2590,11 @@ static void pass_ends(struct hybrid *h, uint64_t d)
     uint64_t *cr = h->cr;
     for (uint32_t j = 0; j < h->nwe; j++)
         h->nfrac[n->flows[h->we[j].i].src] = 0;
+#ifdef CKPT_HYBRID_TRACE
+    const struct topo *t = n->topo;
+    if (h->endsm)
+        memset(h->lf, 0, 2 * (size_t)t->n_cleaves * sizeof *h->lf);
+#endif
     for (uint32_t j = 0, e; j < h->nwe; j = e) {
         uint32_t r = h->we[j].r;
         double got = 0, left = 0, below = 0;
@@ -2343,8 +2627,30 @@ static void pass_ends(struct hybrid *h, uint64_t d)
             left -= we->w;
             double *nf = &h->nfrac[n->flows[we->i].src];
             *nf = fmax(*nf, part);
+#ifdef CKPT_HYBRID_TRACE
+            uint32_t l = t->nodes[n->flows[we->i].src].leaf - t->first_cleaf;
+            if (h->endsm && !we->tail && l < t->n_cleaves) {
+                h->lf[2 * l] += 1;
+                h->lf[2 * l + 1] += part;
+            }
+#endif
         }
     }
+#ifdef CKPT_HYBRID_TRACE
+    /* a compute leaf's uplinks pause less as its writers end */
+    for (uint32_t l = 0; h->endsm && l < t->n_cleaves; l++) {
+        if (!(h->lf[2 * l] > 0) || h->lf[2 * l + 1] >= h->lf[2 * l])
+            continue;
+        double g = ENDS_A + (1 - ENDS_A) * h->lf[2 * l + 1] / h->lf[2 * l];
+        const struct tnode *tn = &t->nodes[t->first_cleaf + l];
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
+            if (t->nodes[t->ports[t->ports[p].peer].node].kind != NODE_SPINE)
+                continue;
+            uint64_t *c = &cr[h->o_port + (size_t)p * PC_N + PC_PAUSED];
+            *c = (uint64_t)llround((double)*c * g);
+        }
+    }
+#endif
     for (uint32_t v = 0; v < n->topo->first_cleaf; v++) {
         if (!h->src[v])
             continue;
@@ -2546,6 +2852,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
         }
     }
     level(h);
+#ifdef CKPT_HYBRID_TRACE
+    lockstep(h);
+#endif
     uint64_t ends = h->ends;
     pass_ends(h, d);
     if (h->ends > ends) {
@@ -2842,6 +3151,8 @@ void hybrid_loop(struct pnet *n)
             }
             fprintf(stderr, "\n");
         }
+        if (getenv("CKPT_HYBRID_ENDS"))
+            trace_ends(&h);
 #endif
         hf->observations++;
         if (h.chk_d && --h.chk_n == 0)
