@@ -3,13 +3,13 @@
 # could take of it (BENCHMARKS.md "Hybrid: what holds bench-1024 and the
 # 3-tier burst", issue 30 item 3, session 37).
 #
-# Reads the packets' own run observed on hybrid's grid: the trace build with
-# bench/phases.trace.diff applied (a per-receiver line each observation: its
-# bytes delivered and transfers sending / live, the run's events and process
-# CPU so far; trace-only, so kept out of the tree), built in a copy:
-#   git archive HEAD | tar -x -C /tmp/ph && cp -a build /tmp/ph/ && cd /tmp/ph &&
-#   patch -p1 < bench/phases.trace.diff && make -s B=/tmp/ph/tb CFLAGS=-DCKPT_HYBRID_TRACE /tmp/ph/tb/ckptnet
-# and run as (TRACE=/tmp/ph/tb/ckptnet)
+# Reads the packets' own run observed on hybrid's grid: the trace build's
+# per-receiver line (CKPT_HYBRID_RX: at each observation each receiver's
+# bytes delivered and transfers sending / live, the run's events and
+# process CPU so far), built as
+#   cp -a build /tmp/tbH; touch src/pkt/hybrid.c
+#   make -s B=/tmp/tbH CFLAGS=-DCKPT_HYBRID_TRACE /tmp/tbH/ckptnet
+# and run as (TRACE=/tmp/tbH/ckptnet)
 #   CKPT_HYBRID_NOJUMP=1 CKPT_HYBRID_RX=1 TRACE run S --engine hybrid \
 #       --set sim.threads=1 2> packets.trace
 # and, optionally, the same build's jumping run (no CKPT_HYBRID_NOJUMP) for
@@ -51,7 +51,7 @@ file == 2 && /^hold at / { match($0, /^hold at [0-9.]+: /); w = substr($0, RSTAR
     sub(/ \([^)]*\)$/, "", w); sub(/:.*/, "", w); nh2++; ht2[nh2] = $3 + 0; hw2[nh2] = w; next }
 file == 2 && /^jump at / { nj++; jt[nj] = $3 + 0; jd[nj] = substr($5, 2) + 0; next }
 END {
-    if (n < 3) { print "phases.sh: no rx lines (bench/phases.trace.diff, CKPT_HYBRID_RX=1)" > "/dev/stderr"; exit 2 }
+    if (n < 3) { print "phases.sh: no rx lines (the trace build, CKPT_HYBRID_RX=1)" > "/dev/stderr"; exit 2 }
     per = (t[n] - t[1]) / (n - 1); T = t[n]; N = send[1] # (times printed to 1 us)
     # per period: events, CPU, paused time, each receiver s bytes
     for (p = 1; p <= n; p++) {

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef CKPT_HYBRID_TRACE
+#include <time.h>
+#endif
 
 #include "engine_int.h"
 
@@ -3136,6 +3139,26 @@ void hybrid_loop(struct pnet *n)
             continue;
         }
         observe(&h);
+#ifdef CKPT_HYBRID_TRACE /* per receiver: bytes delivered, transfers sending / live; events, CPU */
+        if (getenv("CKPT_HYBRID_RX")) {
+            struct timespec ts;
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+            fprintf(stderr, "rx %.6f ev %llu cpu %.6f", ps_to_s(n->now), (unsigned long long)n->events,
+                    (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec);
+            uint64_t *by = calloc(3 * (size_t)h.n_rx + 1, sizeof *by);
+            for (uint32_t i = 0; by && i < n->n_flows; i++) {
+                uint64_t *b3 = &by[3 * (size_t)h.rx[i]];
+                b3[0] += n->flows[i].recv;
+                b3[1] += sending(&n->flows[i]) != 0;
+                b3[2] += !n->flows[i].done;
+            }
+            for (uint32_t r = 0; by && r < h.n_rx; r++)
+                fprintf(stderr, " | %llu %llu %llu", (unsigned long long)by[3 * r],
+                        (unsigned long long)by[3 * r + 1], (unsigned long long)by[3 * r + 2]);
+            free(by);
+            fprintf(stderr, "\n");
+        }
+#endif
 #ifdef CKPT_HYBRID_TRACE /* named transfers' bytes delivered, by time */
         if (getenv("CKPT_HYBRID_FLOWS")) {
             char *e = getenv("CKPT_HYBRID_FLOWS");
