@@ -708,10 +708,11 @@ static void trace_ingress(struct pnet *n)
     const struct topo *t = n->topo;
     double ix[3] = {0}, ish[3] = {0}, ihd[3] = {0}, ith[3] = {0}, ihi[3] = {0}, ilo[3] = {0},
            isw[3] = {0};
-    double *uq = malloc(2 * (size_t)t->n_ports * sizeof *uq), *si = uq + t->n_ports;
+    double *uq = malloc(2 * (size_t)t->n_ports * sizeof *uq);
     uint32_t nu = 0, ns = 0;
     if (!uq)
         return;
+    double *si = uq + t->n_ports; /* after the test: no arithmetic on NULL */
     for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
         const struct tnode *tn = &t->nodes[v];
         int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
