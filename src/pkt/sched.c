@@ -486,8 +486,10 @@ static void window_free(struct window *w)
  * loads, hinted a link a partition: the chain's head two partitions ahead
  * (the NIC's ring pointer; the port's ingress line, which holds the head of
  * its wire), the rest one ahead (nic_hint_flow). Only lines that are read:
- * a line fetched unread costs a miss. No test can time a hint. */
-static inline void nic_hint_first(struct pnet *n, const struct window *w, uint32_t q)
+ * a line fetched unread costs a miss. No test can time a hint. Forced
+ * inline: gcc takes a function of prefetches alone for one without effect
+ * and drops its calls. */
+static inline __attribute__((always_inline)) void nic_hint_first(struct pnet *n, const struct window *w, uint32_t q)
 {
     if (q >= n->first_sw)
         return; /* a switch, or the whole fabric */
@@ -499,7 +501,7 @@ static inline void nic_hint_first(struct pnet *n, const struct window *w, uint32
         ckpt_prefetch((const char *)e->obj + offsetof(struct port, wire_hc));
 }
 
-static inline void nic_hint_flow(struct pnet *n, const struct event *e, uint32_t q)
+static inline __attribute__((always_inline)) void nic_hint_flow(struct pnet *n, const struct event *e, uint32_t q)
 {
     if (q >= n->first_sw)
         return;
