@@ -481,14 +481,21 @@ static void window_free(struct window *w)
 }
 
 /* A NIC's first event in a window reads a flow's record, cold at scale: a
- * transmit-done or a wake-up (pacing) pulls its NIC's next flow (lines
- * 0-1), a data packet's arrival its flow's receiving line (5). Each is
+ * transmit-done, a wake-up (pacing) or an XON pulls its NIC's next flow
+ * (lines 0-1), a data packet's arrival its flow's receiving line (5). Each is
  * reached by a chain of loads, hinted a link a partition: the chain's head
  * two partitions ahead (the NIC's ring pointer; the port's ingress line,
  * which holds the head of its wire), the rest one ahead (nic_hint_flow).
  * Only lines that are read: a line fetched unread costs a miss. No test
  * can time a hint. Forced inline: gcc takes a function of prefetches alone
  * for one without effect and drops its calls. */
+static inline int nic_pulls(const struct event *e)
+{
+    uint32_t kind = EV_KIND(e->type);
+    return kind == EV_TX_DONE || kind == EV_WAKE ||
+           (kind == EV_PAUSE && !pfc_arg_quanta(e->arg)); /* an XON */
+}
+
 static inline __attribute__((always_inline)) void
 nic_hint_first(struct pnet *n, const struct window *w, uint32_t q)
 {
@@ -496,7 +503,7 @@ nic_hint_first(struct pnet *n, const struct window *w, uint32_t q)
         return; /* a switch, or the whole fabric */
     const struct event *e = &w->ev[w->head[q]];
     uint32_t kind = EV_KIND(e->type);
-    if (kind == EV_TX_DONE || kind == EV_WAKE)
+    if (nic_pulls(e))
         ckpt_prefetch(&n->nics[q].rr); /* a storage node's other NICs: its first's */
     else if (kind == EV_RX)
         ckpt_prefetch((const char *)e->obj + offsetof(struct port, wire_hc));
@@ -508,7 +515,7 @@ nic_hint_flow(struct pnet *n, const struct event *e, uint32_t q)
     if (q >= n->first_sw)
         return;
     uint32_t kind = EV_KIND(e->type);
-    if (kind == EV_TX_DONE || kind == EV_WAKE) {
+    if (nic_pulls(e)) {
         const struct flow *f = n->nics[q].rr;
         if (f) {
             ckpt_prefetch(f);
