@@ -480,54 +480,6 @@ static void window_free(struct window *w)
     free(w->touched);
 }
 
-/* A NIC's first event in a window reads a flow's record, cold at scale: a
- * transmit-done, a wake-up (pacing) or an XON pulls its NIC's next flow
- * (lines 0-1), a data packet's arrival its flow's receiving line (5). Each is
- * reached by a chain of loads, hinted a link a partition: the chain's head
- * two partitions ahead (the NIC's ring pointer; the port's ingress line,
- * which holds the head of its wire), the rest one ahead (nic_hint_flow).
- * Only lines that are read: a line fetched unread costs a miss. No test
- * can time a hint. Forced inline: gcc takes a function of prefetches alone
- * for one without effect and drops its calls. */
-static inline int nic_pulls(const struct event *e)
-{
-    uint32_t kind = EV_KIND(e->type);
-    return kind == EV_TX_DONE || kind == EV_WAKE ||
-           (kind == EV_PAUSE && !pfc_arg_quanta(e->arg)); /* an XON */
-}
-
-static inline __attribute__((always_inline)) void
-nic_hint_first(struct pnet *n, const struct window *w, uint32_t q)
-{
-    if (q >= n->first_sw)
-        return; /* a switch, or the whole fabric */
-    const struct event *e = &w->ev[w->head[q]];
-    uint32_t kind = EV_KIND(e->type);
-    if (nic_pulls(e))
-        ckpt_prefetch(&n->nics[q].rr); /* a storage node's other NICs: its first's */
-    else if (kind == EV_RX)
-        ckpt_prefetch((const char *)e->obj + offsetof(struct port, wire_hc));
-}
-
-static inline __attribute__((always_inline)) void
-nic_hint_flow(struct pnet *n, const struct event *e, uint32_t q)
-{
-    if (q >= n->first_sw)
-        return;
-    uint32_t kind = EV_KIND(e->type);
-    if (nic_pulls(e)) {
-        const struct flow *f = n->nics[q].rr;
-        if (f) {
-            ckpt_prefetch(f);
-            ckpt_prefetch(&f->next);
-        }
-    } else if (kind == EV_RX) {
-        const struct packet *pk = wire_next(e->obj);
-        if (pk->kind == PK_DATA)
-            ckpt_prefetch(&n->flows[pk->flow].recv);
-    }
-}
-
 /* One window from start: takes n's events before wend (an event of the
  * whole fabric ends it before its instant) and runs each partition's.
  * Returns the time of the last event run; w->n = 0 when there was none. */
@@ -568,8 +520,6 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
     n->wend = wend;
     for (uint32_t k = 0; k < nt; k++) {
         uint32_t p = w->touched[reverse ? nt - 1 - k : k];
-        if (k + 2 < nt) /* two partitions ahead: the first link of a NIC's chain */
-            nic_hint_first(n, w, w->touched[reverse ? nt - 3 - k : k + 2]);
         if (k + 1 < nt) {
             /* the next partition's first port, while this one runs: a
              * NIC's lines are out of cache between its few events */
@@ -605,7 +555,6 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
                         ckpt_prefetch(&pp->q[pfc_arg_prio(e->arg)]);
                 }
             }
-            nic_hint_flow(n, e, q);
         }
         uint64_t last = n->oom ? 0 : window_part(n, w, p, start);
         w->head[p] = UINT32_MAX;
