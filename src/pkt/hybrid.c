@@ -2708,16 +2708,6 @@ static void check_ingress(struct hybrid *h, const char *when)
 }
 #endif
 
-/* p's XOFFs refreshed as a train (pfc_send's test; capture and the
- * watchdog, which send them as frames, run no jump): its peer receives its
- * XOFFs and no frame else. */
-static int train_port(const struct pnet *n, const struct port *p)
-{
-    const struct port *q = &n->ports[p->peer];
-    return n->pfc_half_ps || (q->bps == p->bps && q->delay_ps == p->delay_ps &&
-                              pfc_pause_ps(n->sc->fabric.pfc_quanta, p->bps) / 2);
-}
-
 /* A jump's PFC frames and CNPs (cr: the windows' mean deltas x k) kept to
  * what the packets keep: a port's pause state is carried, so each cycle in
  * the jump closes and its XOFFs and XONs are one count (their mean over the
@@ -2747,7 +2737,7 @@ static void frame_credit(struct hybrid *h, uint64_t *cr, double k, double per)
         fr -= (double)(s0[o + PC_IMPLICIT_RX] - s2[o + PC_IMPLICIT_RX]);
     }
     for (uint32_t i = 0; i < n->topo->n_ports; i++)
-        if (train_port(n, &n->ports[i]))
+        if (pfc_trains(n, &n->ports[i]))
             cr[h->o_port + (size_t)n->ports[i].peer * PC_N + PC_PAUSE_RX] =
                 cr[h->o_port + (size_t)i * PC_N + PC_PAUSE_TX];
     cr[h->o_sum + SUM_AT(pause_frames)] = xoff;

@@ -83,12 +83,7 @@ void pfc_send(struct pnet *n, struct port *in, unsigned prio, int xoff)
         in->xoff |= bit;
         in->pause_tx++;
         n->pause_frames++;
-        /* refreshes as events only where a frame is seen (capture), the
-         * watchdog watches pause arrivals, or the two ends differ */
-        if (!n->cap && !n->sc->fabric.pfc_watchdog &&
-            (n->pfc_half_ps || (n->ports[in->peer].bps == in->bps &&
-                                n->ports[in->peer].delay_ps == in->delay_ps &&
-                                quanta_ps(n, in) / 2))) {
+        if (pfc_trains(n, in)) {
             in->xoff_implicit |= bit;
             in->xoff_since[prio] = n->now;
             train = PFC_TRAIN;

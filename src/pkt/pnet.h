@@ -1044,6 +1044,17 @@ void pfc_on_refresh(struct pnet *n, struct port *in, uint32_t arg);
 void pfc_on_watchdog(struct pnet *n, struct port *p, uint32_t arg);
 /* Pause time of `quanta` 512-bit quanta at bps, in ps (rounded up, exact). */
 uint64_t pfc_pause_ps(uint32_t quanta, uint64_t bps);
+/* Whether in's XOFFs are refreshed as a train, counted when settled, not
+ * as events: not where a frame is seen (capture), the watchdog watches
+ * pause arrivals, or the link's two ends differ. pfc_send's test; hybrid's
+ * frame credit reads it too. */
+static inline int pfc_trains(const struct pnet *n, const struct port *in)
+{
+    const struct port *q = &n->ports[in->peer];
+    return !n->cap && !n->sc->fabric.pfc_watchdog &&
+           (n->pfc_half_ps || (q->bps == in->bps && q->delay_ps == in->delay_ps &&
+                               pfc_pause_ps(n->sc->fabric.pfc_quanta, in->bps) / 2));
+}
 
 /* mmu.c: switch buffer admission (shared buffer, dynamic thresholds, PFC
  * headroom) and ECN marking */
