@@ -41,6 +41,9 @@ enum {
 #define BASE 128
 #define BASE_MIN 12
 
+/* The PFC frame kinds with an error estimate (XONs are the XOFFs' count). */
+enum { FR_XOFF, FR_REFRESH, FR_N };
+
 /* A sending transfer's end: its room over its weight (the level of the
  * water-filling at which it ends), by receiver. */
 struct wend {
@@ -191,6 +194,7 @@ struct hybrid {
      * jumps left out): per observation its age, the bytes queued and the
      * paused time less what jumps credited; a ring of BASE */
     double *ba, *bq, *bp;
+    double *bfr[FR_N];         /* and the frame counts less what jumps credited */
     uint32_t *bs, seg;         /* per observation, the jumps before it */
     /* the backlog moving between a switch's queues while its sum holds (a
      * full spine's queues to the storage leaves): each port's queued bytes
@@ -245,6 +249,12 @@ struct hybrid {
      * estimate so far (s) */
     double tlag, eu, euc, perr;
     double plast;
+    /* the PFC frame counts' error estimate (frames_drift): per frame kind
+     * (XOFFs, refreshes) the count at the last observation, what jumps
+     * credited, the rate's drift a second no fit rules out (relative, < 0
+     * a decline) and the estimate so far; the time jumped, s */
+    double flast[FR_N], fjump[FR_N], fdrift[FR_N], ferr[FR_N];
+    double fskip;
     int drained;               /* the last jump_span's jump drains */
 #ifdef CKPT_HYBRID_TRACE
     int why, hwhy, kwhy;       /* what held the span; the history's restart; kmax's */
@@ -262,6 +272,8 @@ struct fits {
 };
 static void fit_state(const struct hybrid *h, struct fits *f);
 static void est_drift(struct hybrid *h, const struct fits *f);
+static void frames_drift(struct hybrid *h);
+static double frames_off(double drift, double lag);
 static void port_slopes(struct hybrid *h);
 static void move_room(const struct hybrid *h, double dt, double *want, double *got);
 static double port_move(const struct hybrid *h, uint32_t p, double dt);
@@ -530,7 +542,7 @@ static int init(struct hybrid *h, struct pnet *n)
         return -1;
 #endif
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
-    h->ba = calloc(3 * BASE, sizeof *h->ba);
+    h->ba = calloc((3 + FR_N) * BASE, sizeof *h->ba);
     h->bs = calloc(BASE, sizeof *h->bs);
     size_t nf = (size_t)n->n_flows + 1, np = (size_t)n->topo->n_ports + 1;
     h->bpq = calloc(BASE * np, sizeof *h->bpq);
@@ -584,6 +596,8 @@ static int init(struct hybrid *h, struct pnet *n)
     }
     h->bq = h->ba + BASE;
     h->bp = h->bq + BASE;
+    for (int k = 0; k < FR_N; k++)
+        h->bfr[k] = h->bp + (size_t)(k + 1) * BASE;
     h->hold = h->dx + n->n_flows + 1;
     h->droom = h->hold + n->n_flows + 1;
     h->rb = h->ra + nr;
@@ -795,6 +809,10 @@ static void observe(struct hybrid *h)
     if (h->have == 1 || moved * FEW > h->blive) {
         h->bn = 0; /* (and where many of its transfers ended: the state it left is carried) */
         h->blive = live;
+        /* the frames' lag too: the ends set the pattern at the clock's
+         * time (bench-1024: hybrid's XOFF rate the packets' at the clock) */
+        if (h->have > 1)
+            h->fskip = 0;
     }
     double paused = tk.paused;
     h->bh = bh;
@@ -804,6 +822,18 @@ static void observe(struct hybrid *h)
     h->bs[h->bh] = h->seg;
     if (h->bn < BASE)
         h->bn++;
+    /* the frames since the last observation are off by their rate's drift
+     * x the state's lag (the time jumped) */
+    double fc[FR_N] = {(double)s[h->o_sum + SUM_AT(pause_frames)],
+                       (double)s[h->o_sum + SUM_AT(refresh_frames)]};
+    for (int k = 0; k < FR_N; k++)
+        h->bfr[k][h->bh] = fc[k] - h->fjump[k];
+    frames_drift(h);
+    for (int k = 0; k < FR_N; k++) {
+        if (h->fskip > 0 && fc[k] > h->flast[k])
+            h->ferr[k] += (fc[k] - h->flast[k]) * frames_off(h->fdrift[k], h->fskip);
+        h->flast[k] = fc[k];
+    }
     /* the paused time since the last observation is off by the drift no
      * fit rules out x the state's lag (each period, once it lags) */
     if (h->tlag > 0 && paused > h->plast) {
@@ -981,6 +1011,49 @@ static void fit_state(const struct hybrid *h, struct fits *f)
 static void est_drift(struct hybrid *h, const struct fits *f)
 {
     h->eu = fmax((fabs(f->bq) + EST_SD * f->sq) * f->rq, (fabs(f->br) + EST_SD * f->sr) * f->rr);
+}
+
+/* Each PFC frame kind's rate (frames a second between observations, in
+ * the state's own time) fitted over the long baseline's later half: its
+ * slope plus EST_SD standard errors, relative to its mean, signed as the
+ * slope (h->fdrift; kept while the baseline is too short to fit). The
+ * pause pattern relaxes while the paused time holds (XOFFs 43 -> 17 a
+ * period, refreshes 0.3 -> 6-8 on the 8-writer incast at 64 MB), and the
+ * state runs the pattern of its own time, not the clock's. */
+static void frames_drift(struct hybrid *h)
+{
+    uint32_t n = h->bn / 2;
+    if (h->bn < BASE_MIN)
+        return;
+    double x[BASE], r[BASE];
+    uint32_t sg[BASE];
+    for (int k = 0; k < FR_N; k++) {
+        double m = 0, b, se;
+        uint32_t c = 0;
+        for (uint32_t j = 1; j < n; j++) {
+            uint32_t i = (h->bh + BASE - (n - 1) + j) % BASE, p = (i + BASE - 1) % BASE;
+            double dt = h->ba[i] - h->ba[p];
+            if (dt <= 0)
+                continue;
+            x[c] = h->ba[i];
+            sg[c] = h->bs[i];
+            r[c] = (h->bfr[k][i] - h->bfr[k][p]) / dt;
+            m += r[c++];
+        }
+        m = c ? m / c : 0;
+        if (m <= 0)
+            h->fdrift[k] = 0;
+        else if (fit_slope(x, r, sg, c, &b, &se))
+            h->fdrift[k] = copysign((fabs(b) + EST_SD * se) / m, b);
+    }
+}
+
+/* The share a frame count made at a rate drifting by drift a second
+ * (relative) is off by at a lag: a decline at most the whole count (the
+ * packets' can fall no lower than none), a growth without a cap. */
+static double frames_off(double drift, double lag)
+{
+    return drift < 0 ? fmin(1, -drift * lag) : drift * lag;
 }
 
 /* The state's drift a second in its own time over the long baseline, as a
@@ -3013,6 +3086,17 @@ static int jump(struct hybrid *h, uint64_t *dp)
     h->perr += ps_to_s((uint64_t)pj) * fmin(1, h->eu * h->tlag + h->euc * ps_to_s(d) * h->wlag / 2);
     if (!h->drained)
         h->tlag += ps_to_s(d) * h->wlag;
+    /* the frames credited are off by their rate's drift x the lag before
+     * the jump and half its own; the periods after it run on from the
+     * state's own time, the whole jump behind (BENCHMARKS.md session 37) */
+    const size_t fo[FR_N] = {h->o_sum + SUM_AT(pause_frames), h->o_sum + SUM_AT(refresh_frames)};
+    for (int f = 0; f < FR_N; f++) {
+        double c = (double)cr[fo[f]];
+        h->ferr[f] += c * frames_off(h->fdrift[f], h->fskip + ps_to_s(d) / 2);
+        h->fjump[f] += c;
+        h->flast[f] += c;
+    }
+    h->fskip += ps_to_s(d);
     /* the history as the steady state would have written it: its deltas
      * stay the rates, so a later observation may jump again */
     for (uint32_t s = 0; s < h->slots; s++) {
@@ -3265,6 +3349,21 @@ void hybrid_loop(struct pnet *n)
             h.perr += ps_to_s((uint64_t)(paused - h.plast)) * fmin(1, h.eu * h.tlag);
         hf->paused_error_s = h.perr;
         hf->paused_error_fraction = paused > 0 ? h.perr / ps_to_s((uint64_t)paused) : 0;
+        /* the frames after the last observation, as the others */
+        uint64_t imp = 0;
+        for (uint32_t i = 0; i < n->topo->n_ports; i++)
+            for (unsigned m = n->ports[i].xoff_implicit; m; m &= m - 1)
+                imp += implicit_sent(n, &n->ports[i], (unsigned)__builtin_ctz(m));
+        double fc[FR_N] = {(double)n->sums[SUM_AT(pause_frames)],
+                           (double)(n->sums[SUM_AT(refresh_frames)] + imp)};
+        for (int k = 0; k < FR_N; k++)
+            if (h.fskip > 0 && fc[k] > h.flast[k])
+                h.ferr[k] += (fc[k] - h.flast[k]) * frames_off(h.fdrift[k], h.fskip);
+        hf->pause_frames_error = h.ferr[FR_XOFF];
+        hf->pause_frames_error_fraction = fc[FR_XOFF] > 0 ? h.ferr[FR_XOFF] / fc[FR_XOFF] : 0;
+        hf->refresh_frames_error = h.ferr[FR_REFRESH];
+        hf->refresh_frames_error_fraction =
+            fc[FR_REFRESH] > 0 ? h.ferr[FR_REFRESH] / fc[FR_REFRESH] : 0;
     }
     for (uint32_t i = 0; ok && i < n->n_flows; i++) {
         struct flow *f = &n->flows[i];

@@ -681,6 +681,11 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                          "(%.2g%%), largest queue none (docs/engine.md, \"Hybrid: validation\")\n",
                     fmt_secs(hy->error_s, er, sizeof er),
                     fmt_secs(hy->paused_error_s, pe, sizeof pe), 100 * hy->paused_error_fraction);
+            /* the frame counts' own (the pause pattern's drift x the lag) */
+            fprintf(out, "              pfc frames' error estimates: xoff (and xon) %.0f (%.3g%%), "
+                         "refresh %.0f (%.3g%%)\n",
+                    hy->pause_frames_error, 100 * hy->pause_frames_error_fraction,
+                    hy->refresh_frames_error, 100 * hy->refresh_frames_error_fraction);
             wrap(out, "estimated ", hy->estimated);
         } else
             fprintf(out, "              no jump: every figure is the packet engine's\n");

@@ -450,6 +450,11 @@ struct results {
         double paused_error_s; /* paused-time error estimate: the drift no fit rules
                                 * out x the state's lag, over the paused time */
         double paused_error_fraction; /* paused_error_s of the run's paused time */
+        double pause_frames_error; /* XOFFs' (and XONs') error estimate, frames: their
+                                    * rate's drift x the state's lag */
+        double pause_frames_error_fraction;   /* of the run's XOFFs */
+        double refresh_frames_error;          /* the refreshes', the same way */
+        double refresh_frames_error_fraction; /* of the run's refreshes */
         char why[112];         /* why it could not fast-forward, or "" */
         char estimated[384];   /* the counters the jumps credited and how */
     } hybrid;
