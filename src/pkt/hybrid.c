@@ -1321,7 +1321,7 @@ static void trace_ends(const struct hybrid *h)
  * bytes, the mean dynamic threshold of the switch at the receiving end, the
  * ingresses within 0.9 of it or into headroom. Every observation; at the
  * first at or after CKPT_HYBRID_FILL seconds, each switch, each port
- * holding or paused, and each transfer too. */
+ * holding or paused, and each transfer (its first-hop uplinks too). */
 enum { FL_NICW, FL_NICS, FL_CUP, FL_CDN, FL_SDNC, FL_SDNS, FL_SUP, FL_SDN, FL_PUPC, FL_PUPS,
        FL_XDNC, FL_XDNS, FL_N };
 static const char *const fl_name[FL_N] = {"nic-writer", "nic-storage", "cleaf-up", "cleaf-down",
@@ -1411,8 +1411,8 @@ static void trace_fill(const struct hybrid *h)
     }
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
-        fprintf(stderr, "ff %u %u %u %llu %llu %llu\n", i, f->src, f->dst, (unsigned long long)f->bytes,
-                (unsigned long long)f->sent, (unsigned long long)f->recv);
+        fprintf(stderr, "ff %u %u %u %llu %llu %llu %llx\n", i, f->src, f->dst, (unsigned long long)f->bytes,
+                (unsigned long long)f->sent, (unsigned long long)f->recv, (unsigned long long)f->uplinks);
     }
 }
 #endif
