@@ -1386,6 +1386,110 @@ static void trace_ends(const struct hybrid *h)
 }
 #endif
 
+#ifdef CKPT_HYBRID_TRACE
+/* The fill's state as the packets set it (session 38, bench/fillstate.py),
+ * by link class, the egress queue at its sender's end and the ingress
+ * accounting at its receiver's: links, bytes queued and the most on one,
+ * ports paused by their peer, ingresses in XOFF, their shared and headroom
+ * bytes, the mean dynamic threshold of the switch at the receiving end, the
+ * ingresses within 0.9 of it or into headroom. Every observation; at the
+ * first at or after CKPT_HYBRID_FILL seconds, each switch, each port
+ * holding or paused, and each transfer (its first-hop uplinks too). */
+enum { FL_NICW, FL_NICS, FL_CUP, FL_CDN, FL_SDNC, FL_SDNS, FL_SUP, FL_SDN, FL_PUPC, FL_PUPS,
+       FL_XDNC, FL_XDNS, FL_N };
+static const char *const fl_name[FL_N] = {"nic-writer", "nic-storage", "cleaf-up", "cleaf-down",
+                                          "spine-down-c", "spine-down-s", "sleaf-up", "sleaf-down",
+                                          "spine-up-c", "spine-up-s", "super-down-c", "super-down-s"};
+
+static int fill_class(const struct topo *t, uint32_t port)
+{
+    const struct tnode *a = &t->nodes[t->ports[port].node];
+    const struct tnode *b = &t->nodes[t->ports[t->ports[port].peer].node];
+    uint32_t spod = t->n_sleaves ? t->nodes[t->first_sleaf].pod : 0;
+    switch (a->kind) {
+    case NODE_HOST:
+        return FL_NICW;
+    case NODE_STORAGE:
+        return FL_NICS;
+    case NODE_LEAF:
+        if (a->storage_side)
+            return b->kind == NODE_STORAGE ? FL_SDN : FL_SUP;
+        return b->kind == NODE_HOST ? FL_CDN : FL_CUP;
+    case NODE_SPINE:
+        if (b->kind == NODE_SUPER)
+            return t->tiers > 2 && a->pod == spod ? FL_PUPS : FL_PUPC;
+        return b->storage_side ? FL_SDNS : FL_SDNC;
+    default:
+        return t->tiers > 2 && b->pod == spod ? FL_XDNS : FL_XDNC;
+    }
+}
+
+static double fill_th(struct pnet *n, uint32_t node, unsigned pg)
+{
+    const struct topo *t = n->topo;
+    if (t->nodes[node].kind == NODE_HOST || t->nodes[node].kind == NODE_STORAGE)
+        return 0;
+    const struct sw *w = pnet_sw(n, node);
+    unsigned k = n->pool_of[pg];
+    return w->shared_used[k] >= w->pool[k]
+               ? 0
+               : n->sc->fabric.mmu_alpha * (double)(w->pool[k] - w->shared_used[k]);
+}
+
+static void trace_fill(const struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    double at = atof(getenv("CKPT_HYBRID_FILL"));
+    int snap = at > 0 && ps_to_s(n->now) >= at && ps_to_s(n->now - h->period) < at;
+    double c[FL_N][9] = {{0}};
+    unsigned pg = 0; /* the data's lossless priority: the first */
+    while (pg + 1 < NPRIO && !((n->lossless >> pg) & 1))
+        pg++;
+    for (uint32_t i = 0; i < t->n_ports; i++) {
+        const struct port *p = &n->ports[i];
+        uint32_t j = t->ports[i].peer;
+        const struct port *q = &n->ports[j];
+        int k = fill_class(t, i);
+        double th = fill_th(n, t->ports[j].node, pg);
+        double sh = (double)q->ing[pg].shared, hd = (double)q->ing[pg].hdrm;
+        int x = (q->xoff >> pg) & 1;
+        c[k][0]++;
+        c[k][1] += (double)p->q_bytes;
+        c[k][2] = fmax(c[k][2], (double)p->q_bytes);
+        c[k][3] += p->paused != 0;
+        c[k][4] += x;
+        c[k][5] += sh;
+        c[k][6] += hd;
+        c[k][7] += th;
+        c[k][8] += hd > 0 || (th > 0 && sh >= 0.9 * th);
+        if (snap && (p->q_bytes || p->paused || x || sh || hd))
+            fprintf(stderr, "fp %u %s q %llu paused %d xoff %d sh %.0f hd %.0f th %.0f\n", i, fl_name[k],
+                    (unsigned long long)p->q_bytes, p->paused != 0, x, sh, hd, th);
+    }
+    for (int k = 0; k < FL_N; k++)
+        if (c[k][0])
+            fprintf(stderr, "fc %.6f %s links %.0f q %.0f qmax %.0f paused %.0f xoff %.0f sh %.0f hd %.0f th %.0f at %.0f\n",
+                    ps_to_s(n->now), fl_name[k], c[k][0], c[k][1], c[k][2], c[k][3], c[k][4], c[k][5],
+                    c[k][6], c[k][7] / c[k][0], c[k][8]);
+    if (!snap)
+        return;
+    fprintf(stderr, "fsnap %.6f events %llu\n", ps_to_s(n->now), (unsigned long long)n->events);
+    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
+        const struct sw *w = pnet_sw(n, v);
+        unsigned k = n->pool_of[pg];
+        fprintf(stderr, "fs %u kind %d pool %llu shared %llu used %llu th %.0f\n", v, (int)t->nodes[v].kind,
+                (unsigned long long)w->pool[k], (unsigned long long)w->shared_used[k],
+                (unsigned long long)w->used, fill_th(n, v, pg));
+    }
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        fprintf(stderr, "ff %u %u %u %llu %llu %llu %llx\n", i, f->src, f->dst, (unsigned long long)f->bytes,
+                (unsigned long long)f->sent, (unsigned long long)f->recv, (unsigned long long)f->uplinks);
+    }
+}
+#endif
+
 /* The whole packets a transfer may be credited and still have its last
  * packet to send. */
 static uint64_t room(const struct flow *f, uint64_t mtu)
@@ -3251,6 +3355,8 @@ void hybrid_loop(struct pnet *n)
         }
         if (getenv("CKPT_HYBRID_ENDS"))
             trace_ends(&h);
+        if (getenv("CKPT_HYBRID_FILL"))
+            trace_fill(&h);
 #endif
         hf->observations++;
         if (h.chk_d && --h.chk_n == 0)
