@@ -1752,8 +1752,11 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
      * the figures a jump extrapolates */
     double pa = paused_delta(h, 0, h->w), pb = paused_delta(h, h->w, 2 * h->w), pe = pb;
 #ifdef CKPT_HYBRID_TRACE
-    if (h->pfall)
+    if (h->pfall) {
         pe = pfall_pred(h, pb);
+        fprintf(stderr, "pfall at %.6f: paused a %.6g b %.6g predicted a %.6g (a/b %.4f, a/pred %.4f)\n",
+                ps_to_s(n->now), pa, pb, pe, pb > 0 ? pa / pb : 0, pe > 0 ? pa / pe : 0);
+    }
 #endif
     if (fabs(pa - pe) > h->tol * fmax(pa, pb))
         return WHY(h, W_PAUSED, fabs(pa - pe) / fmax(pa, pb) / h->tol), 0;
