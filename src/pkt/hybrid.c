@@ -586,9 +586,10 @@ static int init(struct hybrid *h, struct pnet *n)
     h->rxu = getenv("CKPT_HYBRID_RXU") != NULL;
     {
         const char *e = getenv("CKPT_HK_PFALL");
-        h->pfall = e && !strcmp(e, "on");
+        h->pfall = e && !strcmp(e, "q") ? 2 : e && !strcmp(e, "on");
         if (e)
-            fprintf(stderr, "knob CKPT_HK_PFALL=%s: %s\n", e, h->pfall ? "on" : "off");
+            fprintf(stderr, "knob CKPT_HK_PFALL=%s: %s\n", e,
+                    h->pfall == 2 ? "paused and queued" : h->pfall ? "paused" : "off");
         h->pft = calloc((size_t)h->slots * PF_ROW(h), sizeof *h->pft);
         h->pmk = calloc((size_t)n->topo->n_nodes + 1, 1);
         if (!h->pft || !h->pmk)
@@ -1760,9 +1761,26 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
 #endif
     if (fabs(pa - pe) > h->tol * fmax(pa, pb))
         return WHY(h, W_PAUSED, fabs(pa - pe) / fmax(pa, pb) / h->tol), 0;
-    double q0 = (double)s0[h->o_q], q1 = (double)s1[h->o_q];
-    if (fabs(q0 - q1 + drained) > h->tol * delivered)
-        return WHY(h, W_QUEUE, fabs(q0 - q1 + drained) / delivered / h->tol), 0;
+    double q0 = (double)s0[h->o_q], q1 = (double)s1[h->o_q], qe = 0;
+#ifdef CKPT_HYBRID_TRACE
+    /* (CKPT_HK_PFALL=q) the queued bytes fall as the nodes sending do: the
+     * last window's change as window b's, its bytes sent scaled by the
+     * nodes sending, less the change in those delivered */
+    if (h->pfall == 2) {
+        const double *r0 = &h->pft[(size_t)slot_ix(h, 0) * PF_ROW(h)];
+        const double *r1 = &h->pft[(size_t)slot_ix(h, h->w) * PF_ROW(h)];
+        const double *r2 = &h->pft[(size_t)slot_ix(h, 2 * h->w) * PF_ROW(h)];
+        size_t bs = h->o_sum + SUM_AT(bytes_sent), bd = h->o_sum + SUM_AT(bytes_delivered);
+        double sb = (double)(s1[bs] - s2[bs]), da = (double)(s0[bd] - s1[bd]),
+               db = (double)(s1[bd] - s2[bd]), q2 = (double)s2[h->o_q];
+        if (r1[1] + r2[1] > 0 && !(drained > 0))
+            qe = q1 - q2 + sb * ((r0[1] + r1[1]) / (r1[1] + r2[1]) - 1) - (da - db);
+        fprintf(stderr, "qfall at %.6f: queued change a %.6g b %.6g predicted a %.6g, of delivered %.6g\n",
+                ps_to_s(n->now), q0 - q1, q1 - q2, qe, delivered);
+    }
+#endif
+    if (fabs(q0 - q1 + drained - qe) > h->tol * delivered)
+        return WHY(h, W_QUEUE, fabs(q0 - q1 + drained - qe) / delivered / h->tol), 0;
     if (kmax < 1)
         return WHY(h, h->kwhy, kmax), 0;
     double span = floor(kmax) * (double)h->period;
