@@ -31,6 +31,8 @@ enum {
  * still sending since a jump's start: ENDS_A + (1 - ENDS_A) s (the scaled
  * production row's ends phase, session 37; CKPT_HK_ENDS) */
 #define ENDS_A 0.5
+/* the paused test's per-slot row (CKPT_HK_PFALL) */
+#define PF_ROW(h) (2 + 2 * (size_t)(h)->n->topo->n_cleaves)
 #endif
 
 /* Fewer live transfers into a receiver than this: each held steady too. */
@@ -164,6 +166,14 @@ struct hybrid {
      * sending at a jump's start and their parts of the jump still sending */
     double *lf;
     int endsm;
+    int rxu;                   /* CKPT_HYBRID_RXU: the receivers' test's failures traced */
+    /* the paused test with the ends' fall (CKPT_HK_PFALL): per slot the
+     * sending-only nodes' NICs' paused time and the nodes with a writer
+     * sending, then per compute leaf its uplinks' paused time and its
+     * writers sending (PF_ROW(h) a slot); a mark per node */
+    int pfall;
+    double *pft;
+    uint8_t *pmk;
 #endif
     /* the drain: per receiver whose senders are all done, its bytes in
      * flight and whether it drains; per transfer of one, the packets a
@@ -276,6 +286,9 @@ static void frames_drift(struct hybrid *h);
 static double frames_off(double drift, double lag);
 static void port_slopes(struct hybrid *h);
 static void move_room(const struct hybrid *h, double dt, double *want, double *got);
+#ifdef CKPT_HYBRID_TRACE
+static void pfall_row(struct hybrid *h, const uint64_t *s);
+#endif
 static double port_move(const struct hybrid *h, uint32_t p, double dt);
 
 static int started(const struct flow *f)
@@ -582,6 +595,18 @@ static int init(struct hybrid *h, struct pnet *n)
             fprintf(stderr, "knob %s=%s: %s\n", nm, e, on ? "on" : "off");
         *(k ? &h->endsm : &h->lock) = on;
     }
+    h->rxu = getenv("CKPT_HYBRID_RXU") != NULL;
+    {
+        const char *e = getenv("CKPT_HK_PFALL");
+        h->pfall = e && !strcmp(e, "q") ? 2 : e && !strcmp(e, "on");
+        if (e)
+            fprintf(stderr, "knob CKPT_HK_PFALL=%s: %s\n", e,
+                    h->pfall == 2 ? "paused and queued" : h->pfall ? "paused" : "off");
+        h->pft = calloc((size_t)h->slots * PF_ROW(h), sizeof *h->pft);
+        h->pmk = calloc((size_t)n->topo->n_nodes + 1, 1);
+        if (!h->pft || !h->pmk)
+            return -1;
+    }
 #endif
     for (uint32_t i = 0; i < n->n_flows; i++)
         h->src[n->flows[i].src] = 1;
@@ -661,6 +686,8 @@ static void release(struct hybrid *h)
     free(h->kok);
     free(h->kt);
     free(h->lf);
+    free(h->pft);
+    free(h->pmk);
 #endif
     free(h->ba);
     free(h->bs);
@@ -846,6 +873,8 @@ static void observe(struct hybrid *h)
     }
     h->plast = paused;
 #ifdef CKPT_HYBRID_TRACE
+    if (h->pfall)
+        pfall_row(h, s);
     /* the backlog by where it sits (hosts, compute leaves, storage leaves,
      * spines, others) and the spine -> storage-leaf queues' spread: the
      * relaxation a jump leaves behind (BENCHMARKS.md session 24); with
@@ -1586,6 +1615,116 @@ static double lag_most(const struct hybrid *h, double d, int tail)
  * sending (by their share over both windows); one whose senders are all
  * done is draining its queues, and a jump takes its bytes from them where
  * it is the only receiver live (drain_plan), else does not jump. */
+#ifdef CKPT_HYBRID_TRACE
+/* The ends' fall in the paused time (CKPT_HK_PFALL): the slot's row of
+ * the sending-only nodes' NICs' paused time and the nodes sending, and per
+ * compute leaf its uplinks' paused time and its writers sending. */
+static void pfall_row(struct hybrid *h, const uint64_t *s)
+{
+    const struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    double *row = &h->pft[(size_t)h->head * PF_ROW(h)];
+    memset(row, 0, PF_ROW(h) * sizeof *row);
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        if (!sending(f))
+            continue;
+        uint32_t l = t->nodes[f->src].leaf - t->first_cleaf;
+        if (l < t->n_cleaves)
+            row[2 + 2 * l + 1]++;
+        row[1] += !h->pmk[f->src];
+        h->pmk[f->src] = 1;
+    }
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        h->pmk[n->flows[i].src] = 0;
+    for (uint32_t v = 0; v < t->first_cleaf; v++) {
+        if (!h->src[v])
+            continue;
+        const struct tnode *tn = &t->nodes[v];
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++)
+            row[0] += (double)s[h->o_port + (size_t)p * PC_N + PC_PAUSED];
+    }
+    for (uint32_t l = 0; l < t->n_cleaves; l++) {
+        const struct tnode *tn = &t->nodes[t->first_cleaf + l];
+        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++)
+            if (t->nodes[t->ports[t->ports[p].peer].node].kind == NODE_SPINE)
+                row[2 + 2 * l] += (double)s[h->o_port + (size_t)p * PC_N + PC_PAUSED];
+    }
+}
+
+/* Window a's paused time (the last) as the ends in the windows predict it
+ * from window b's: the NICs' by the nodes sending (each NIC is paused while
+ * its node sends), each compute leaf's uplinks' by 0.5 + 0.5 x its writers'
+ * share still sending (session 37), the rest as in b. */
+static double pfall_pred(const struct hybrid *h, double pb)
+{
+    const double *r0 = &h->pft[(size_t)slot_ix(h, 0) * PF_ROW(h)];
+    const double *r1 = &h->pft[(size_t)slot_ix(h, h->w) * PF_ROW(h)];
+    const double *r2 = &h->pft[(size_t)slot_ix(h, 2 * h->w) * PF_ROW(h)];
+    double nb = r1[0] - r2[0], pred = pb - nb;
+    if (r1[1] + r2[1] > 0)
+        pred += nb * (r0[1] + r1[1]) / (r1[1] + r2[1]);
+    for (uint32_t l = 0; l < h->n->topo->n_cleaves; l++) {
+        const double *u0 = r0 + 2 + 2 * l, *u1 = r1 + 2 + 2 * l, *u2 = r2 + 2 + 2 * l;
+        double ub = u1[0] - u2[0];
+        pred -= ub;
+        if (!(u2[1] > 0)) {
+            pred += ub;
+            continue;
+        }
+        double sb = (u2[1] + u1[1]) / (2 * u2[1]), sa = (u1[1] + u0[1]) / (2 * u2[1]);
+        pred += ub * (ENDS_A + (1 - ENDS_A) * sa) / (ENDS_A + (1 - ENDS_A) * sb);
+    }
+    return pred;
+}
+#endif
+
+#ifdef CKPT_HYBRID_TRACE
+/* The receivers' steady test failing (CKPT_HYBRID_RXU): per live receiver
+ * its bytes in the two windows against its links' (line rate), its
+ * transfers live, sending and in their tails, those that ended (done) in
+ * either window, and whether it fails; what holds it in the ends phase. */
+static void trace_rxu(const struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
+                      const uint64_t *s2)
+{
+    const struct pnet *n = h->n;
+    size_t nr = h->n_rx;
+    uint32_t *c = calloc(4 * (nr + 1), sizeof *c); /* sending, tails, ended in a, in b */
+    if (!c)
+        return;
+    uint32_t *sd = c, *tl = c + nr + 1, *ea = tl + nr + 1, *eb = ea + nr + 1;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        if (!started(f))
+            continue;
+        uint32_t r = h->rx[i];
+        uint64_t a = s0[i * FC_N] - s1[i * FC_N], b = s1[i * FC_N] - s2[i * FC_N];
+        sd[r] += sending(f);
+        tl[r] += tail(f);
+        ea[r] += f->done && a > 0;
+        eb[r] += f->done && !a && b > 0;
+    }
+    uint32_t nf = 0, nl = 0;
+    for (size_t r = 0; r < nr; r++) {
+        if (!h->rlive[r])
+            continue;
+        nl++;
+        nf += fabs(h->ra[r] - h->rb[r]) > h->tol * fmax(h->ra[r], h->rb[r]) + 2.0 * (double)n->mtu;
+    }
+    fprintf(stderr, "rxu at %.6f: %u of %u live receivers fail\n", ps_to_s(n->now), nf, nl);
+    for (size_t r = 0; r < nr; r++) {
+        if (!h->rlive[r])
+            continue;
+        double a = h->ra[r], b = h->rb[r], cw = h->rcap[r] * h->w;
+        int bad = fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)n->mtu;
+        fprintf(stderr, "rxr %zu %d a/line %.4f b/line %.4f live %u send %u tail %u ended a %u b %u\n",
+                r, bad, cw > 0 ? a / cw : 0, cw > 0 ? b / cw : 0, h->rlive[r], sd[r], tl[r], ea[r],
+                eb[r]);
+    }
+    free(c);
+}
+#endif
+
 static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
@@ -1657,6 +1796,10 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (!h->rlive[r])
             continue;
         double a = h->ra[r], b = h->rb[r];
+#ifdef CKPT_HYBRID_TRACE
+        if (fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)mtu && h->rxu)
+            trace_rxu(h, s0, s1, s2);
+#endif
         if (fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)mtu)
             return WHY(h, W_RX, fabs(a - b) / fmax(a, b) / h->tol), 0;
         if (a + b > 0 && fabs(a - b) / (a + b) > *spread)
@@ -1785,12 +1928,36 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     }
     /* the pauses, summed over the ports, steady too: paused time is one of
      * the figures a jump extrapolates */
-    double pa = paused_delta(h, 0, h->w), pb = paused_delta(h, h->w, 2 * h->w);
-    if (fabs(pa - pb) > h->tol * fmax(pa, pb))
-        return WHY(h, W_PAUSED, fabs(pa - pb) / fmax(pa, pb) / h->tol), 0;
-    double q0 = (double)s0[h->o_q], q1 = (double)s1[h->o_q];
-    if (fabs(q0 - q1 + drained) > h->tol * delivered)
-        return WHY(h, W_QUEUE, fabs(q0 - q1 + drained) / delivered / h->tol), 0;
+    double pa = paused_delta(h, 0, h->w), pb = paused_delta(h, h->w, 2 * h->w), pe = pb;
+#ifdef CKPT_HYBRID_TRACE
+    if (h->pfall) {
+        pe = pfall_pred(h, pb);
+        fprintf(stderr, "pfall at %.6f: paused a %.6g b %.6g predicted a %.6g (a/b %.4f, a/pred %.4f)\n",
+                ps_to_s(n->now), pa, pb, pe, pb > 0 ? pa / pb : 0, pe > 0 ? pa / pe : 0);
+    }
+#endif
+    if (fabs(pa - pe) > h->tol * fmax(pa, pb))
+        return WHY(h, W_PAUSED, fabs(pa - pe) / fmax(pa, pb) / h->tol), 0;
+    double q0 = (double)s0[h->o_q], q1 = (double)s1[h->o_q], qe = 0;
+#ifdef CKPT_HYBRID_TRACE
+    /* (CKPT_HK_PFALL=q) the queued bytes fall as the nodes sending do: the
+     * last window's change as window b's, its bytes sent scaled by the
+     * nodes sending, less the change in those delivered */
+    if (h->pfall == 2) {
+        const double *r0 = &h->pft[(size_t)slot_ix(h, 0) * PF_ROW(h)];
+        const double *r1 = &h->pft[(size_t)slot_ix(h, h->w) * PF_ROW(h)];
+        const double *r2 = &h->pft[(size_t)slot_ix(h, 2 * h->w) * PF_ROW(h)];
+        size_t bs = h->o_sum + SUM_AT(bytes_sent), bd = h->o_sum + SUM_AT(bytes_delivered);
+        double sb = (double)(s1[bs] - s2[bs]), da = (double)(s0[bd] - s1[bd]),
+               db = (double)(s1[bd] - s2[bd]), q2 = (double)s2[h->o_q];
+        if (r1[1] + r2[1] > 0 && !(drained > 0))
+            qe = q1 - q2 + sb * ((r0[1] + r1[1]) / (r1[1] + r2[1]) - 1) - (da - db);
+        fprintf(stderr, "qfall at %.6f: queued change a %.6g b %.6g predicted a %.6g, of delivered %.6g\n",
+                ps_to_s(n->now), q0 - q1, q1 - q2, qe, delivered);
+    }
+#endif
+    if (fabs(q0 - q1 + drained - qe) > h->tol * delivered)
+        return WHY(h, W_QUEUE, fabs(q0 - q1 + drained - qe) / delivered / h->tol), 0;
     if (kmax < 1)
         return WHY(h, h->kwhy, kmax), 0;
     double span = floor(kmax) * (double)h->period;
