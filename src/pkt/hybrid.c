@@ -33,6 +33,11 @@ enum {
 #define ENDS_A 0.5
 /* the paused test's per-slot row (CKPT_HK_PFALL) */
 #define PF_ROW(h) (2 + 2 * (size_t)(h)->n->topo->n_cleaves)
+/* The receivers' rate against their senders (CKPT_HK_RXCURVE): bins of
+ * senders, one each below 16, then eight an octave; a bin predicts once it
+ * holds RC_MIN receiver-periods. */
+#define RC_BINS 96
+#define RC_MIN 32
 #endif
 
 /* Fewer live transfers into a receiver than this: each held steady too. */
@@ -174,6 +179,13 @@ struct hybrid {
     int pfall;
     double *pft;
     uint8_t *pmk;
+    /* the receivers' curve (CKPT_HK_RXCURVE): per slot and receiver its
+     * transfers sending; per bin of senders the receiver-periods' rates
+     * over line summed, and their count */
+    int rxc;
+    uint32_t *rcsn;
+    double *rcs, *rcn;
+    uint64_t rcpass; /* ends the curve kept a jump from passing */
 #endif
     /* the drain: per receiver whose senders are all done, its bytes in
      * flight and whether it drains; per transfer of one, the packets a
@@ -288,6 +300,8 @@ static void port_slopes(struct hybrid *h);
 static void move_room(const struct hybrid *h, double dt, double *want, double *got);
 #ifdef CKPT_HYBRID_TRACE
 static void pfall_row(struct hybrid *h, const uint64_t *s);
+static void rxc_row(struct hybrid *h, const uint64_t *s);
+static void rxc_reset(struct hybrid *h);
 #endif
 static double port_move(const struct hybrid *h, uint32_t p, double dt);
 
@@ -606,6 +620,15 @@ static int init(struct hybrid *h, struct pnet *n)
         h->pmk = calloc((size_t)n->topo->n_nodes + 1, 1);
         if (!h->pft || !h->pmk)
             return -1;
+        e = getenv("CKPT_HK_RXCURVE");
+        h->rxc = e && !strcmp(e, "on");
+        if (e)
+            fprintf(stderr, "knob CKPT_HK_RXCURVE=%s: %s\n", e, h->rxc ? "on" : "off");
+        h->rcsn = calloc((size_t)h->slots * nr, sizeof *h->rcsn);
+        h->rcs = calloc(2 * RC_BINS + nr, sizeof *h->rcs);
+        if (!h->rcsn || !h->rcs)
+            return -1;
+        h->rcn = h->rcs + RC_BINS;
     }
 #endif
     for (uint32_t i = 0; i < n->n_flows; i++)
@@ -688,6 +711,8 @@ static void release(struct hybrid *h)
     free(h->lf);
     free(h->pft);
     free(h->pmk);
+    free(h->rcsn);
+    free(h->rcs);
 #endif
     free(h->ba);
     free(h->bs);
@@ -875,6 +900,8 @@ static void observe(struct hybrid *h)
 #ifdef CKPT_HYBRID_TRACE
     if (h->pfall)
         pfall_row(h, s);
+    if (h->rxc)
+        rxc_row(h, s);
     /* the backlog by where it sits (hosts, compute leaves, storage leaves,
      * spines, others) and the spine -> storage-leaf queues' spread: the
      * relaxation a jump leaves behind (BENCHMARKS.md session 24); with
@@ -1677,6 +1704,76 @@ static double pfall_pred(const struct hybrid *h, double pb)
     }
     return pred;
 }
+
+/* The curve's bin for n senders (rounded). */
+static uint32_t rc_bin(double n)
+{
+    if (n < 16)
+        return (uint32_t)(n + 0.5);
+    uint32_t b = 16 + (uint32_t)(8 * log2(n / 16) + 0.5);
+    return b < RC_BINS ? b : RC_BINS - 1;
+}
+
+/* A receiver's mean bytes a period over its line with n senders, as the
+ * run's own periods so far show it; < 0 where they have not shown it. */
+static double rc_at(const struct hybrid *h, double n)
+{
+    uint32_t b = rc_bin(n);
+    return h->rcn[b] >= RC_MIN ? h->rcs[b] / h->rcn[b] : -1;
+}
+
+/* The slot's senders per receiver, and its last period's rate (over its
+ * line, by its senders over the period's two ends) into the curve: the
+ * run's own, never this row's constants. */
+static void rxc_row(struct hybrid *h, const uint64_t *s)
+{
+    const struct pnet *n = h->n;
+    size_t nr = h->n_rx;
+    uint32_t *c0 = &h->rcsn[(size_t)h->head * nr], *c1 = &h->rcsn[(size_t)slot_ix(h, 1) * nr];
+    double *d = h->rcs + 2 * RC_BINS;
+    const uint64_t *s1 = slot(h, 1);
+    memset(c0, 0, nr * sizeof *c0);
+    memset(d, 0, nr * sizeof *d);
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        c0[h->rx[i]] += sending(&n->flows[i]);
+        d[h->rx[i]] += (double)(s[i * FC_N] - s1[i * FC_N]);
+    }
+    if (h->have < 2)
+        return;
+    for (size_t r = 0; r < nr; r++) {
+        if (!c0[r] || !c1[r] || !(h->rcap[r] > 0))
+            continue;
+        uint32_t b = rc_bin((c0[r] + c1[r]) / 2.0);
+        h->rcs[b] += d[r] / h->rcap[r];
+        h->rcn[b]++;
+    }
+}
+
+/* After a jump: its history's senders as the steady state wrote them (the
+ * ones it left sending), so the next test checks the rate it assumed. */
+static void rxc_reset(struct hybrid *h)
+{
+    const struct pnet *n = h->n;
+    size_t nr = h->n_rx;
+    uint32_t *c0 = &h->rcsn[(size_t)h->head * nr];
+    memset(c0, 0, nr * sizeof *c0);
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        c0[h->rx[i]] += sending(&n->flows[i]);
+    for (uint32_t k = 1; k < h->slots; k++)
+        memcpy(&h->rcsn[(size_t)slot_ix(h, k) * nr], c0, nr * sizeof *c0);
+}
+
+/* Receiver r's window b scaled by the curve from b's senders to a's (each
+ * the mean over its window's two ends); b where the curve has not shown
+ * either. */
+static double rxc_pred(const struct hybrid *h, size_t r, double b)
+{
+    size_t nr = h->n_rx;
+    double n0 = h->rcsn[(size_t)slot_ix(h, 0) * nr + r], n1 = h->rcsn[(size_t)slot_ix(h, h->w) * nr + r],
+           n2 = h->rcsn[(size_t)slot_ix(h, 2 * h->w) * nr + r];
+    double fa = rc_at(h, (n0 + n1) / 2), fb = rc_at(h, (n1 + n2) / 2);
+    return fa > 0 && fb > 0 ? b * fa / fb : b;
+}
 #endif
 
 #ifdef CKPT_HYBRID_TRACE
@@ -1795,13 +1892,22 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     for (size_t r = 0; r < nr; r++) {
         if (!h->rlive[r])
             continue;
-        double a = h->ra[r], b = h->rb[r];
+        double a = h->ra[r], b = h->rb[r], be = b;
 #ifdef CKPT_HYBRID_TRACE
-        if (fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)mtu && h->rxu)
+        if (h->rxc) {
+            be = rxc_pred(h, r, b);
+            if (fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)mtu)
+                fprintf(stderr, "rxc at %.6f: receiver %zu a/b %.4f a/pred %.4f senders %u %u %u: %s\n",
+                        ps_to_s(n->now), r, b > 0 ? a / b : 0, be > 0 ? a / be : 0,
+                        h->rcsn[(size_t)slot_ix(h, 0) * nr + r], h->rcsn[(size_t)slot_ix(h, h->w) * nr + r],
+                        h->rcsn[(size_t)slot_ix(h, 2 * h->w) * nr + r],
+                        fabs(a - be) > h->tol * fmax(a, b) + 2.0 * (double)mtu ? "fails" : "passes");
+        }
+        if (fabs(a - be) > h->tol * fmax(a, b) + 2.0 * (double)mtu && h->rxu)
             trace_rxu(h, s0, s1, s2);
 #endif
-        if (fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)mtu)
-            return WHY(h, W_RX, fabs(a - b) / fmax(a, b) / h->tol), 0;
+        if (fabs(a - be) > h->tol * fmax(a, b) + 2.0 * (double)mtu)
+            return WHY(h, W_RX, fabs(a - be) / fmax(a, b) / h->tol), 0;
         if (a + b > 0 && fabs(a - b) / (a + b) > *spread)
             *spread = fabs(a - b) / (a + b);
         double m = (a + b) / per; /* bytes per period */
@@ -1899,6 +2005,18 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             continue;
         if (pass > PASS_CAP(h, s))
             pass = PASS_CAP(h, s);
+#ifdef CKPT_HYBRID_TRACE
+        /* (CKPT_HK_RXCURVE) passed ends leave the receiver's rate within
+         * half the tolerance of the curve's at its senders now; where the
+         * curve has not shown the rate, none passed */
+        if (h->rxc && pass) {
+            double n0 = h->rcsn[(size_t)h->head * nr + r], f0 = rc_at(h, n0);
+            uint32_t p0 = pass;
+            while (pass && !(f0 > 0 && rc_at(h, fmax(n0 - pass, 0)) >= (1 - h->tol / 2) * f0))
+                pass--;
+            h->rcpass += p0 - pass;
+        }
+#endif
         if (pass && clus < 0)
             clus = ends_cluster(h);
         if (pass && clus)
@@ -3387,6 +3505,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
         h->have = h->slots - h->w;
 #ifdef CKPT_HYBRID_TRACE
     h->hwhy = W_HJUMP;
+    if (h->rxc)
+        rxc_reset(h);
 #endif
     if (tc.first != UINT64_MAX)
         samples_crossed(h, d, tc.first);
@@ -3580,6 +3700,15 @@ void hybrid_loop(struct pnet *n)
                 fprintf(stderr, "held | %s | %u periods | %.6f s | %.2f%% | jumps capped %u | %.6f s\n",
                         why_name[i], h.nw[i], h.tw[i], 100 * h.tw[i] / ps_to_s(n->now), h.ncap[i],
                         h.tcap[i]);
+        if (h.rxc) {
+            fprintf(stderr, "rxcurve: ends kept from passing %llu; bin senders rate count:",
+                    (unsigned long long)h.rcpass);
+            for (uint32_t k = 0; k < RC_BINS; k++)
+                if (h.rcn[k] > 0)
+                    fprintf(stderr, " %u %.0f %.4f %.0f", k, k < 16 ? k : 16 * exp2((k - 16) / 8.0),
+                            h.rcs[k] / h.rcn[k], h.rcn[k]);
+            fprintf(stderr, "\n");
+        }
     }
 #endif
 #ifdef CKPT_HYBRID_TRACE
