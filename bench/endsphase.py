@@ -11,14 +11,17 @@ CKPT_HYBRID_NOJUMP=1 CKPT_HYBRID_ENDS=1, or =2 for each compute node's bytes sen
                                              every 20th observation in 1.44-3.10 s (OUT: pickle)
   python3 bench/endsphase.py skip OUT        the skip a jump carrying each predictor could make
                                              within LAG's 3%, counting its 90th percentile error
+  python3 bench/endsphase.py skip OUT LO HI  the same from t in LO-HI s only
 Predictors (all causal: only what is known at t): const (the state held, what a jump carries),
 lag (LAG's line: least squares over the last 64 observations), fit (the hybrid's own fit line,
 relative slope from the trace), and per source of the future counts -- oracle (the trace's own:
 parts the ends' prediction from the mapping), quant (the writers' bytes-left quantiles, processor
-sharing at the senders' rate held), node (each node's bytes left over its rate over 32 periods) --
+sharing at the senders' rate held), node (each node's bytes left over its rate over 32 periods),
+leafps (a compute leaf's rate held, shared by its nodes still sending as the others end) --
 the mappings P/N (paused per node sending held), P/N64 (its level over 64 periods), reg (paused
 regressed on nodes sending and live compute leaves over the last 256 observations), Q/L (queued
-bytes per compute leaf with a writer sending held), reg for Q (regressed on live leaves).
+bytes per compute leaf with a writer sending held), reg / reg2 for Q (regressed on live leaves /
+on nodes sending and live leaves, the same window).
 """
 import sys, pickle, bisect
 from array import array
@@ -80,6 +83,10 @@ def evaluate(argv):
     has_en = 'en' in R[-1]
     if has_en:
         tot = list(R[-1]['en'])                                    # each node's bytes at the end
+        # (a node still sending at the last observation: its writers' mean bytes left added)
+        still = [v for v in range(len(tot)) if R[-1]['en'][v] > R[-2]['en'][v]]
+        for v in still:
+            tot[v] += R[-1]['W'] / max(R[-1]['N'], 1) * sum(R[-1]['left']) / 9
     def p1(k): return (S[k] - S[k - 1]) / (t[k] - t[k - 1])
     def p8(i): return (S[i] - S[i - K]) / (t[i] - t[i - K])
     def sl(i, y, k=K): return (y[i] - y[i - k]) / (t[i] - t[i - k])
@@ -125,7 +132,27 @@ def evaluate(argv):
             left = tot[v] - en[v]
             if left <= 0: continue
             r = (en[v] - en0[v]) / dt
-            out.append((left / r if r > 0 else 1e9, v // HPL))
+            out.append((left / r if r > 0 else 1e9, v // HPL, v))
+        return out
+    def leaf_ends(i):
+        """each node's end where its leaf's rate is held and shared: a node ending hands its
+        share to the leaf's others still sending, by their recent rates"""
+        en, en0 = R[i]['en'], R[i - RK]['en']; dt = t[i] - t[i - RK]; leaves = {}; out = []
+        for v in range(len(en)):
+            left = tot[v] - en[v]
+            if left > 0:
+                leaves.setdefault(v // HPL, []).append([left, max((en[v] - en0[v]) / dt, 1.0), v])
+        for lf, nodes in leaves.items():
+            rl = sum(x[1] for x in nodes); now = 0.0; live = nodes[:]
+            while live:
+                w = sum(x[1] for x in live)
+                step = min(x[0] / (x[1] * rl / w) for x in live)
+                now += step; keep = []
+                for x in live:
+                    x[0] -= step * x[1] * rl / w
+                    if x[0] <= 1e-6 * rl: out.append((now, lf, x[2]))
+                    else: keep.append(x)
+                live = keep
         return out
     def feat(kind, i, s, cache):
         """(W, N, L) at t+s: the trace's own (oracle) or predicted from the state at t"""
@@ -133,13 +160,13 @@ def evaluate(argv):
             j = i + int(round(s / per)); return W[j], N[j], L[j]
         if kind == 'quant':
             w = w_ps(i, s) if s > 0 else W[i]; return w, w * N[i] / W[i], L[i]
-        ends = cache.setdefault(i, node_ends(i)) if s > 0 else None
+        ends = cache.setdefault((kind, i), (node_ends if kind == 'node' else leaf_ends)(i)) if s > 0 else None
         if s == 0: return W[i], N[i], L[i]
-        live = [lf for (te, lf) in ends if te > s]
+        live = [lf for (te, lf, v) in ends if te > s]
         nn = len(live); return nn * W[i] / max(N[i], 1), nn, len(set(live))
     def pct(v, p):
         v = sorted(v); return v[min(len(v) - 1, int(p * (len(v) - 1) + 0.5))]
-    kinds = ['oracle', 'quant'] + (['node'] if has_en else [])
+    kinds = ['oracle', 'quant'] + (['node', 'leafps'] if has_en else [])
     HOR = (0.010, 0.030, 0.100, 0.300)
     out = {}; ts = {}
     for D in HOR:
@@ -163,6 +190,7 @@ def evaluate(argv):
             ws = range(i - 256, i + 1, 4)
             aN, aL = ls2([N[k] for k in ws], [L[k] for k in ws], [p8(k) for k in ws])
             cL = ls([L[k] for k in ws], [Q[k] for k in ws])[1]
+            qN, qL = ls2([N[k] for k in ws], [L[k] for k in ws], [Q[k] for k in ws])
             lvl = N[i] * sum(p1(k) / N[k] for k in ks) / 64     # paused per node sending, 64 periods
             for kind in kinds:
                 f0 = feat(kind, i, 0, cache); fD = feat(kind, i, D, cache)
@@ -179,6 +207,7 @@ def evaluate(argv):
                 # queued: per live compute leaf held, or its regression on the live leaves
                 add((kind + ' Q/L', 'Q'), Q0 * fD[2] / L[i], Qt)
                 add((kind + ' reg', 'Q'), Q0 + cL * (fD[2] - L[i]), Qt)
+                add((kind + ' reg2', 'Q'), Q0 + qN * (fD[1] - N[i]) + qL * (fD[2] - L[i]), Qt)
         out[D] = E; ts[D] = TS
     pickle.dump((out, ts), open(argv[1], 'wb'))
     def table(series, title):
@@ -209,32 +238,79 @@ def evaluate(argv):
                 cells.append('%8.2f%% / %7.2f%%' % (100 * pct(a, .9) if a else 0, 100 * pct(b, .9) if b else 0))
             print('%-18s' % k[0] + ''.join(cells))
     split('P', 'paused rate'); split('Q', 'queued bytes')
+    if has_en:   # each node's rate ahead against its recent one, and its end time's error
+        endi = [None] * len(tot)
+        for k in range(n):
+            for v in range(len(tot)):
+                if endi[v] is None and R[k]['en'][v] >= tot[v]:
+                    endi[v] = k
+        print('\na node\'s mean rate over [t, t+D] / its rate over the 32 periods before t (nodes sending through t+D):')
+        for D in HOR:
+            h = int(round(D / per)); rr = []
+            for i in range(0, n, 20):
+                if t[i] < T0 or t[i] + D > T1 + per / 2: continue
+                en, en0, en1 = R[i]['en'], R[i - RK]['en'], R[i + h]['en']
+                for v in range(len(tot)):
+                    if en1[v] < tot[v] and en[v] > en0[v]:
+                        rr.append((en1[v] - en[v]) / (t[i + h] - t[i]) / ((en[v] - en0[v]) / (t[i] - t[i - RK])))
+            print('  D = %.0f ms: %d node-points, median %.3f, 10th-90th percentile %.3f-%.3f' % (D * 1e3, len(rr), pct(rr, .5), pct(rr, .1), pct(rr, .9)))
+        for kind, fn in (('node', node_ends), ('leafps', leaf_ends)):
+            er = {}
+            for i in range(0, n, 20):
+                if t[i] < T0 or t[i] > T1: continue
+                for (te, lf, v) in fn(i):
+                    if endi[v] is None: continue
+                    ta = t[endi[v]] - t[i]
+                    for D in HOR:
+                        if ta <= D:
+                            er.setdefault(D, []).append(te - ta); break
+            print('  %s: predicted less true end, nodes ending within D (ms): ' % kind + '; '.join(
+                'D<=%.0f: median %+.1f, |.| p90 %.1f' % (D * 1e3, 1e3 * pct(er[D], .5), 1e3 * pct([abs(x) for x in er[D]], .9)) for D in HOR if D in er))
     # the noise a two-window rate carries: adjacent windows, scaled by the true nodes sending
     aa = [abs(p8(i + K) / p8(i) * N[i] / N[i + K] - 1) for i in range(0, n - K, 20) if T0 <= t[i] <= T1]
     qa = [abs(Q[i + K] / Q[i] * L[i] / L[i + K] - 1) for i in range(0, n - K, 20) if T0 <= t[i] <= T1]
     print('\nA/A, adjacent two-window spans scaled by the true nodes (paused) / live leaves (queued): |rel| median %.2f%% p90 %.2f%% / median %.2f%% p90 %.2f%%' % (100 * pct(aa, .5), 100 * pct(aa, .9), 100 * pct(qa, .5), 100 * pct(qa, .9)))
 
 def skip(argv):
-    out = pickle.load(open(argv[0], 'rb'))[0]
-    PH, GAP, BUD = 3.10 - 1.44, 8 * 0.000769, 0.03
+    """LAG sums over jumps the drift x the time jumped (the state off by that much after each)
+    and stops at 3%. A jump carrying a predictor would leave the state off by its error at D:
+    (A) counted as its 90th percentile |error| a jump, (B) as its bias only (its signed mean
+    error: LAG counts a fitted drift less 3 standard errors, not the noise). Each takes the
+    larger of the paused rate's and the queued bytes' (as LAG does); jumps of D, two windows
+    (8 periods) observed between them; the share of 1.44-3.10 s they could skip."""
+    out, ts = pickle.load(open(argv[0], 'rb'))
+    lo, hi = (float(argv[1]), float(argv[2])) if len(argv) > 2 else (1.44, 3.10)   # a part only
+    for D in out:
+        for k in out[D]:
+            keep = [j for j, y in enumerate(ts[D][k]) if lo <= y < hi]
+            out[D][k] = [out[D][k][j] for j in keep]; ts[D][k] = [ts[D][k][j] for j in keep]
+    PH, GAP, BUD = hi - lo, 8 * 0.000769, 0.03
+    print('from t in %.2f-%.2f s' % (lo, hi))
     def p90(v): v = sorted(abs(x) for x in v); return v[min(len(v) - 1, int(.9 * (len(v) - 1) + .5))]
-    preds = sorted({k[0] for D in out for k in out[D] if k[1] == 'P'}, key=lambda s: (s != 'const', s != 'lag', s != 'fit', s))
-    print('| predictor | ' + ' | '.join('D=%.0f ms: e90 P / Q / I; skip' % (D * 1e3) for D in sorted(out)) + ' |')
-    print('|---|' + '---|' * len(out))
-    for p in preds:
-        cells = []
-        for D in sorted(out):
-            E = out[D]
-            eP = p90(E[(p, 'P')]) if (p, 'P') in E else None
-            qk = (p, 'Q') if (p, 'Q') in E else ((p.split()[0] + ' Q/L', 'Q') if (p.split()[0] + ' Q/L', 'Q') in E else None)
-            eQ = p90(E[qk]) if qk else None
-            eI = p90(E[(p, 'I')]) if (p, 'I') in E else None
-            e = max(x for x in (eP, eQ) if x is not None)
-            J = BUD * D / e                                   # time jumped before the lag is spent
-            frac = min(J, PH * D / (D + GAP)) / PH
-            cells.append('%.1f%% / %s / %s; %.0f ms = %.1f%%' % (100 * eP, '%.1f%%' % (100 * eQ) if eQ is not None else '-',
-                         '%.1f%%' % (100 * eI) if eI is not None else '-', 1e3 * J, 100 * frac))
-        print('| %s | %s |' % (p, ' | '.join(cells)))
+    PARTS = ((1.44, 2.3), (2.3, 2.7), (2.7, 3.1))
+    def bias(v, w):   # the largest |mean| over three parts of the phase (signs cancel across them)
+        m = [[x for x, y in zip(v, w) if a <= y < b] for a, b in PARTS]
+        return max(abs(sum(x) / len(x)) for x in m if x) if any(m) else 0.0
+    preds = sorted({k[0] for D in out for k in out[D] if k[1] == 'P' and out[D][k]}, key=lambda s: (s != 'const', s != 'lag', s != 'fit', s))
+    def qkey(p, E):
+        if (p, 'Q') in E: return (p, 'Q')
+        k = (p.split()[0] + ' Q/L', 'Q')
+        return k if k in E else None
+    for name, f in (('(A) 90th percentile |error| a jump', lambda v, w: p90(v)),
+                    ('(B) the bias a jump (|signed mean error|, the largest of 1.44-2.3, 2.3-2.7, 2.7-3.1 s)', bias)):
+        print('\n%s: paused / queued error at D; time jumped within 3%% (share of the phase)' % name)
+        print('| predictor | ' + ' | '.join('D = %.0f ms' % (D * 1e3) for D in sorted(out)) + ' |')
+        print('|---|' + '---|' * len(out))
+        for p in preds:
+            cells = []
+            for D in sorted(out):
+                E = out[D]; eP = f(E[(p, 'P')], ts[D][(p, 'P')]); qk = qkey(p, E)
+                eQ = f(E[qk], ts[D][qk]) if qk else 0
+                e = max(eP, eQ, 1e-9)
+                J = BUD * D / e
+                frac = min(J, PH * D / (D + GAP)) / PH
+                cells.append('%.2f%% / %.2f%%; %.0f ms (%.1f%%)' % (100 * eP, 100 * eQ, 1e3 * J, 100 * frac))
+            print('| %s | %s |' % (p, ' | '.join(cells)))
 
 if __name__ == '__main__':
     cmds = {'parse': parse, 'traj': traj, 'eval': evaluate, 'skip': skip}
