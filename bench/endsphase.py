@@ -13,7 +13,8 @@ CKPT_HYBRID_NOJUMP=1 CKPT_HYBRID_ENDS=1, or =2 for each compute node's bytes sen
                                              within LAG's 3%, counting its 90th percentile error
   python3 bench/endsphase.py skip OUT LO HI  the same from t in LO-HI s only
 Predictors (all causal: only what is known at t): const (the state held, what a jump carries),
-lag (LAG's line: least squares over the last 64 observations), fit (the hybrid's own fit line,
+lag (LAG's line: least squares over the last 64 observations), balance (queued + (in - out) D:
+the senders' rate less the receivers' over two windows), fit (the hybrid's own fit line,
 relative slope from the trace), and per source of the future counts -- oracle (the trace's own:
 parts the ends' prediction from the mapping), quant (the writers' bytes-left quantiles, processor
 sharing at the senders' rate held), node (each node's bytes left over its rate over 32 periods),
@@ -182,6 +183,13 @@ def evaluate(argv):
             a, b = ls(xs, [Q[k] for k in ks]); add(('lag', 'Q'), a + b * (t[i] + D), Qt)
             a, b = ls(xs, [p1(k) for k in ks]); add(('lag', 'P'), a + b * (t[i] + D), Pt)
             add(('lag', 'I'), (P0 + b * D / 2) * D, It)
+            # the flow balance: queued + (in - out) D, in the senders' rate over two windows (the
+            # nodes' bytes sent; without them, delivered + the backlog's growth), out the receivers'
+            if has_en:
+                sin = (sum(R[i]['en']) - sum(R[i - K]['en'])) / (t[i] - t[i - K])
+            else:
+                sin = sl(i, RX) + sl(i, Q)
+            add(('balance', 'Q'), Q0 + (sin - sl(i, RX)) * D, Qt)
             fp, fq = R[i].get('fitp'), R[i].get('fitq')   # the hybrid's own fit (its restarting baseline)
             if fp:
                 add(('fit', 'P'), P0 * (1 + fp[0] * D), Pt); add(('fit', 'Q'), Q0 * (1 + fq[0] * D), Qt)
