@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef CKPT_HYBRID_TRACE
-#include <time.h>
-#endif
 
 #include "engine_int.h"
 
@@ -46,7 +43,10 @@ struct wend {
 #ifdef CKPT_HYBRID_TRACE
 /* the trace build's map, knobs and functions (hybrid_trace.inc, at the end) */
 #include "hybrid_trace.h"
+#define TRACE(x) x
 #else
+/* the trace's hooks (hybrid_trace.inc): nothing in the plain build */
+#define TRACE(x) ((void)0)
 #define WHY(h, r, x) ((void)0)
 #define PASS_CAP(h, s) (((s) + PASS_EVERY - 1) / PASS_EVERY)
 #define K_LAGB(h) LAG
@@ -447,21 +447,7 @@ static int init(struct hybrid *h, struct pnet *n)
                 : n->tp->cc == CC_DCQCN ? 0.005
                                         : 0.02;
     h->period = sc->sim.hybrid_period_ps ? sc->sim.hybrid_period_ps : auto_period(n);
-#ifdef CKPT_HYBRID_TRACE
-    for (int k = 0; k < K_N; k++) {
-        const char *e = getenv(knob_env[k]);
-        char *x = NULL;
-        double v = e && !strcmp(e, "off") ? INFINITY : e ? strtod(e, &x) : 1;
-        int bad = e && x && (x == e || *x || !(v > 0));
-        h->kn[k] = bad ? 1 : v;
-        if (bad)
-            fprintf(stderr, "hybrid: %s=%s is neither a positive factor nor \"off\": ignored, "
-                            "main's bound kept\n", knob_env[k], e);
-        else if (e)
-            fprintf(stderr, "knob %s=%s: x %g\n", knob_env[k], e, h->kn[k]);
-    }
-    h->budget *= KN(h, K_BUDGET);
-#endif
+    TRACE(trace_knobs(h));
     h->slots = 2 * h->w + 1;
     h->o_port = (size_t)n->n_flows * FC_N;
     h->o_sum = h->o_port + (size_t)n->topo->n_ports * PC_N;
@@ -491,11 +477,6 @@ static int init(struct hybrid *h, struct pnet *n)
     size_t nr = (size_t)h->n_rx + 1;
     h->wcnt = calloc(nr, sizeof *h->wcnt);
     h->ra = calloc(10 * nr, sizeof *h->ra);
-#ifdef CKPT_HYBRID_TRACE
-    h->kt = calloc(2 * nr, sizeof *h->kt);
-    if (!h->kt)
-        return -1;
-#endif
     h->rlive = calloc(nr, sizeof *h->rlive);
     h->rdrain = calloc(nr, 1);
     h->dx = calloc(3 * ((size_t)n->n_flows + 1), sizeof *h->dx);
@@ -506,13 +487,6 @@ static int init(struct hybrid *h, struct pnet *n)
     h->src = calloc((size_t)n->topo->n_nodes + 1, 1);
     h->nfrac = calloc((size_t)n->topo->n_nodes + 1, sizeof *h->nfrac);
     h->lv = calloc((size_t)n->topo->n_nodes + 1, sizeof *h->lv);
-#ifdef CKPT_HYBRID_TRACE
-    h->ky = calloc(2 * ((size_t)n->topo->n_nodes + 1), sizeof *h->ky);
-    h->kok = calloc((size_t)n->topo->n_nodes + 1, 1);
-    h->lf = calloc(2 * ((size_t)n->topo->n_cleaves + 1), sizeof *h->lf);
-    if (!h->ky || !h->kok || !h->lf)
-        return -1;
-#endif
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
     h->ba = calloc((3 + FR_N) * BASE, sizeof *h->ba);
     h->bs = calloc(BASE, sizeof *h->bs);
@@ -543,38 +517,8 @@ static int init(struct hybrid *h, struct pnet *n)
         !h->tend || !h->src || !h->nfrac || !h->lv)
         return -1;
 #ifdef CKPT_HYBRID_TRACE
-    h->ks = h->ky + n->topo->n_nodes + 1;
-    h->ka = h->kt + nr;
-    for (int k = 0; k < 2; k++) {
-        const char *nm = k ? "CKPT_HK_ENDS" : "CKPT_HK_LOCK", *e = getenv(nm);
-        int on = e && !strcmp(e, "on");
-        if (e && !on && strcmp(e, "off"))
-            fprintf(stderr, "hybrid: %s=%s is neither \"on\" nor \"off\": ignored\n", nm, e);
-        else if (e)
-            fprintf(stderr, "knob %s=%s: %s\n", nm, e, on ? "on" : "off");
-        *(k ? &h->endsm : &h->lock) = on;
-    }
-    h->rxu = getenv("CKPT_HYBRID_RXU") != NULL;
-    {
-        const char *e = getenv("CKPT_HK_PFALL");
-        h->pfall = e && !strcmp(e, "q") ? 2 : e && !strcmp(e, "on");
-        if (e)
-            fprintf(stderr, "knob CKPT_HK_PFALL=%s: %s\n", e,
-                    h->pfall == 2 ? "paused and queued" : h->pfall ? "paused" : "off");
-        h->pft = calloc((size_t)h->slots * PF_ROW(h), sizeof *h->pft);
-        h->pmk = calloc((size_t)n->topo->n_nodes + 1, 1);
-        if (!h->pft || !h->pmk)
-            return -1;
-        e = getenv("CKPT_HK_RXCURVE");
-        h->rxc = e && !strcmp(e, "on");
-        if (e)
-            fprintf(stderr, "knob CKPT_HK_RXCURVE=%s: %s\n", e, h->rxc ? "on" : "off");
-        h->rcsn = calloc((size_t)h->slots * nr, sizeof *h->rcsn);
-        h->rcs = calloc(2 * RC_BINS + nr, sizeof *h->rcs);
-        if (!h->rcsn || !h->rcs)
-            return -1;
-        h->rcn = h->rcs + RC_BINS;
-    }
+    if (trace_init(h, nr))
+        return -1;
 #endif
     for (uint32_t i = 0; i < n->n_flows; i++)
         h->src[n->flows[i].src] = 1;
@@ -649,16 +593,7 @@ static void release(struct hybrid *h)
     free(h->src);
     free(h->nfrac);
     free(h->lv);
-#ifdef CKPT_HYBRID_TRACE
-    free(h->ky);
-    free(h->kok);
-    free(h->kt);
-    free(h->lf);
-    free(h->pft);
-    free(h->pmk);
-    free(h->rcsn);
-    free(h->rcs);
-#endif
+    TRACE(trace_release(h));
     free(h->ba);
     free(h->bs);
     free(h->bpq);
@@ -766,53 +701,7 @@ static void observe(struct hybrid *h)
         h->perr += ps_to_s((uint64_t)(paused - h->plast)) * fmin(1, h->eu * h->tlag);
     }
     h->plast = paused;
-#ifdef CKPT_HYBRID_TRACE
-    if (h->pfall)
-        pfall_row(h, s);
-    if (h->rxc)
-        rxc_row(h, s);
-    /* the backlog by where it sits (hosts, compute leaves, storage leaves,
-     * spines, others) and the spine -> storage-leaf queues' spread: the
-     * relaxation a jump leaves behind (BENCHMARKS.md session 24); with
-     * CKPT_HYBRID_QDUMP set, each such queue too, and CKPT_HYBRID_NOJUMP
-     * (hybrid_loop) gives the packets' own on the same grid; the paused
-     * time so far and the jumps' credit in it: set against the packets' at
-     * the same time, what each jump and the lag after it add (session 30) */
-    {
-        const struct topo *t = n->topo;
-        double qb[5] = {0}, pc[5] = {0}, smax = 0, sss = 0, sn = 0, shot = 0, scold = 0;
-        int dump = getenv("CKPT_HYBRID_QDUMP") != NULL;
-        for (uint32_t i = 0; i < t->n_ports; i++) {
-            const struct port *p = &n->ports[i];
-            const struct tnode *tn = &t->nodes[t->ports[i].node];
-            int k = tn->kind == NODE_HOST    ? 0
-                    : tn->kind == NODE_LEAF  ? 1 + tn->storage_side
-                    : tn->kind == NODE_SPINE ? 3
-                                             : 4;
-            qb[k] += (double)p->q_bytes;
-            pc[k] += p->paused != 0;
-            if (k != 3 || !t->nodes[t->ports[t->ports[i].peer].node].storage_side)
-                continue;
-            double q = (double)p->q_bytes;
-            smax = fmax(smax, q);
-            sss += q * q;
-            sn++;
-            shot += q > 1.2e8;
-            scold += q < 4e7;
-            if (dump)
-                fprintf(stderr, "q %u %.0f\n", i, q);
-        }
-        fprintf(stderr, "spine-down %g ports: max %.4g rms %.4g, over 120 MB %g, under 40 MB %g\n",
-                sn, smax, sn ? sqrt(sss / sn) : 0, shot, scold);
-        if (getenv("CKPT_HYBRID_ING"))
-            trace_ingress(n);
-        fprintf(stderr,
-                "obs %.6f state %.6f q %.4g %.4g %.4g %.4g %.4g paused %g %g %g %g %g sum %.6g "
-                "credited %.6g\n",
-                ps_to_s(n->now), ps_to_s(n->now - h->skipped), qb[0], qb[1], qb[2], qb[3], qb[4],
-                pc[0], pc[1], pc[2], pc[3], pc[4], ps_to_s((uint64_t)paused), h->pjump);
-    }
-#endif
+    TRACE(trace_observe(h, s, paused));
 }
 
 /* The least-squares slope of y over x (n points in runs of equal seg[],
@@ -1508,33 +1397,11 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     /* the pauses, summed over the ports, steady too: paused time is one of
      * the figures a jump extrapolates */
     double pa = paused_delta(h, 0, h->w), pb = paused_delta(h, h->w, 2 * h->w), pe = pb;
-#ifdef CKPT_HYBRID_TRACE
-    if (h->pfall) {
-        pe = pfall_pred(h, pb);
-        fprintf(stderr, "pfall at %.6f: paused a %.6g b %.6g predicted a %.6g (a/b %.4f, a/pred %.4f)\n",
-                ps_to_s(n->now), pa, pb, pe, pb > 0 ? pa / pb : 0, pe > 0 ? pa / pe : 0);
-    }
-#endif
+    TRACE(pe = pfall_test(h, pa, pb));
     if (fabs(pa - pe) > h->tol * fmax(pa, pb))
         return WHY(h, W_PAUSED, fabs(pa - pe) / fmax(pa, pb) / h->tol), 0;
     double q0 = (double)s0[h->o_q], q1 = (double)s1[h->o_q], qe = 0;
-#ifdef CKPT_HYBRID_TRACE
-    /* (CKPT_HK_PFALL=q) the queued bytes fall as the nodes sending do: the
-     * last window's change as window b's, its bytes sent scaled by the
-     * nodes sending, less the change in those delivered */
-    if (h->pfall == 2) {
-        const double *r0 = &h->pft[(size_t)slot_ix(h, 0) * PF_ROW(h)];
-        const double *r1 = &h->pft[(size_t)slot_ix(h, h->w) * PF_ROW(h)];
-        const double *r2 = &h->pft[(size_t)slot_ix(h, 2 * h->w) * PF_ROW(h)];
-        size_t bs = h->o_sum + SUM_AT(bytes_sent), bd = h->o_sum + SUM_AT(bytes_delivered);
-        double sb = (double)(s1[bs] - s2[bs]), da = (double)(s0[bd] - s1[bd]),
-               db = (double)(s1[bd] - s2[bd]), q2 = (double)s2[h->o_q];
-        if (r1[1] + r2[1] > 0 && !(drained > 0))
-            qe = q1 - q2 + sb * ((r0[1] + r1[1]) / (r1[1] + r2[1]) - 1) - (da - db);
-        fprintf(stderr, "qfall at %.6f: queued change a %.6g b %.6g predicted a %.6g, of delivered %.6g\n",
-                ps_to_s(n->now), q0 - q1, q1 - q2, qe, delivered);
-    }
-#endif
+    TRACE(qe = qfall_pred(h, s0, s1, s2, drained, delivered));
     if (fabs(q0 - q1 + drained - qe) > h->tol * delivered)
         return WHY(h, W_QUEUE, fabs(q0 - q1 + drained - qe) / delivered / h->tol), 0;
     if (kmax < 1)
@@ -1617,37 +1484,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             d = most > t0 ? (uint64_t)most : (uint64_t)t0;
     }
 #undef CUT
-#ifdef CKPT_HYBRID_TRACE
-    if (h->pfit) {
-        double w = lag_share(h, ps_to_s(d));
-        {
-            /* where the moves fall short, by tier: asked, capped, traded */
-            const struct topo *tp = n->topo;
-            double a[3] = {0}, c[3] = {0}, g[3] = {0}, dt = ps_to_s(d);
-            for (uint32_t v = tp->first_cleaf; v < tp->n_nodes; v++) {
-                const struct tnode *tn = &tp->nodes[v];
-                int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
-                double up = 0, down = 0;
-                for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-                    if (!h->pslope[p])
-                        continue;
-                    double x = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
-                    a[k] += fabs(x);
-                    x = fmax(-cap, fmin(cap, x));
-                    c[k] += fabs(x);
-                    up += x > 0 ? x : 0;
-                    down += x < 0 ? -x : 0;
-                }
-                g[k] += 2 * fmin(up, down);
-            }
-            fprintf(stderr, "moves MB asked/capped/traded: compute leaves %.4g %.4g %.4g, storage leaves %.4g %.4g %.4g, spines %.4g %.4g %.4g\n",
-                    a[0] / 1e6, c[0] / 1e6, g[0] / 1e6, a[1] / 1e6, c[1] / 1e6, g[1] / 1e6, a[2] / 1e6, c[2] / 1e6, g[2] / 1e6);
-        }
-        fprintf(stderr, "span at %.6f: %.4g ms before the lag bounds, %.4g ms after (t0 %.4g); lag %.4f drift %.3g dq %.3g eu %.3g tlag %.4g; w %.3f\n",
-                ps_to_s(now), ps_to_s(d_pre) * 1e3, ps_to_s(d) * 1e3, t0 / 1e9, h->lag, h->drift,
-                h->dq_lag, h->eu, h->tlag, w);
-    }
-#endif
+    TRACE(trace_span(h, d, d_pre, t0));
     if (n->time_limit_ps != UINT64_MAX &&
         (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period)) {
         WHY(h, W_LIMIT, 0);
@@ -1663,17 +1500,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
 #endif
         d = most > 0 ? (uint64_t)most : 0;
     }
-#ifdef CKPT_HYBRID_TRACE
-    if (d < h->period && h->why != W_LIMIT)
-        h->bspan[W_PERIOD] = ps_to_s(d) * 1e3;
-    fprintf(stderr, "weigh at %.6f: %s holds, %.4g ms%s; spans ms:", ps_to_s(now), why_name[h->why],
-            ps_to_s(d) * 1e3, d >= h->period ? "" : " (< a period: no jump)");
-    for (int i = 0; i < W_N; i++)
-        if (h->bspan[i] >= 0)
-            fprintf(stderr, " %s %.4g;", why_name[i], h->bspan[i]);
-    fprintf(stderr, " young %d lag %.4f drift %.3g eu %.3g tlag %.4g\n", h->young, h->lag,
-            h->drift, h->eu, h->tlag);
-#endif
+    TRACE(trace_weigh(h, d));
     return d >= h->period ? d : 0;
 }
 
@@ -2416,11 +2243,7 @@ static void pass_ends(struct hybrid *h, uint64_t d)
     uint64_t *cr = h->cr;
     for (uint32_t j = 0; j < h->nwe; j++)
         h->nfrac[n->flows[h->we[j].i].src] = 0;
-#ifdef CKPT_HYBRID_TRACE
-    const struct topo *t = n->topo;
-    if (h->endsm)
-        memset(h->lf, 0, 2 * (size_t)t->n_cleaves * sizeof *h->lf);
-#endif
+    TRACE(ends_clear(h));
     for (uint32_t j = 0, e; j < h->nwe; j = e) {
         uint32_t r = h->we[j].r;
         double got = 0, left = 0, below = 0;
@@ -2453,30 +2276,10 @@ static void pass_ends(struct hybrid *h, uint64_t d)
             left -= we->w;
             double *nf = &h->nfrac[n->flows[we->i].src];
             *nf = fmax(*nf, part);
-#ifdef CKPT_HYBRID_TRACE
-            uint32_t l = t->nodes[n->flows[we->i].src].leaf - t->first_cleaf;
-            if (h->endsm && !we->tail && l < t->n_cleaves) {
-                h->lf[2 * l] += 1;
-                h->lf[2 * l + 1] += part;
-            }
-#endif
+            TRACE(ends_note(h, we, part));
         }
     }
-#ifdef CKPT_HYBRID_TRACE
-    /* a compute leaf's uplinks pause less as its writers end */
-    for (uint32_t l = 0; h->endsm && l < t->n_cleaves; l++) {
-        if (!(h->lf[2 * l] > 0) || h->lf[2 * l + 1] >= h->lf[2 * l])
-            continue;
-        double g = ENDS_A + (1 - ENDS_A) * h->lf[2 * l + 1] / h->lf[2 * l];
-        const struct tnode *tn = &t->nodes[t->first_cleaf + l];
-        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-            if (t->nodes[t->ports[t->ports[p].peer].node].kind != NODE_SPINE)
-                continue;
-            uint64_t *c = &cr[h->o_port + (size_t)p * PC_N + PC_PAUSED];
-            *c = (uint64_t)llround((double)*c * g);
-        }
-    }
-#endif
+    TRACE(ends_uplinks(h));
     for (uint32_t v = 0; v < n->topo->first_cleaf; v++) {
         if (!h->src[v])
             continue;
@@ -2673,16 +2476,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         got = 2 * (double)put * (double)(mtu + n->wire_overhead);
         if (want > 0)
             h->wlag = fmax(0, want - got) / want;
-#ifdef CKPT_HYBRID_TRACE
-        {
-            double w0 = 0, g0 = 0, wire = (double)(mtu + n->wire_overhead);
-            move_room(h, ps_to_s(d), &w0, &g0);
-            fprintf(stderr, "moves planned/booked: share %.3f / %.3f; MB wanted %.4g, planned %.4g, whole packets %.4g, falling asked %.4g, found %.4g, rising put %.4g, kept %.4g\n",
-                    w0 > 0 ? fmax(0, w0 - g0) / w0 : 1, h->wlag, w0 / 1e6, g0 / 1e6,
-                    2 * h->mv_floor * wire / 1e6, 2 * h->mv_ask * wire / 1e6,
-                    2 * h->mv_out * wire / 1e6, 2 * h->mv_in * wire / 1e6, got / 1e6);
-        }
-#endif
+        TRACE(trace_moves(h, d, got));
     }
     cr[h->o_sum + SUM_AT(bytes_sent)] = (uint64_t)((int64_t)bytes - (int64_t)(taken * mtu) + moved * (int64_t)mtu);
     cr[h->o_sum + SUM_AT(bytes_delivered)] = bytes;
@@ -2924,46 +2718,7 @@ void hybrid_loop(struct pnet *n)
             continue;
         }
         observe(&h);
-#ifdef CKPT_HYBRID_TRACE /* per receiver: bytes delivered, transfers sending / live; events, CPU */
-        if (getenv("CKPT_HYBRID_RX")) {
-            struct timespec ts;
-            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-            fprintf(stderr, "rx %.6f ev %llu cpu %.6f", ps_to_s(n->now), (unsigned long long)n->events,
-                    (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec);
-            uint64_t *by = calloc(3 * (size_t)h.n_rx + 1, sizeof *by);
-            for (uint32_t i = 0; by && i < n->n_flows; i++) {
-                uint64_t *b3 = &by[3 * (size_t)h.rx[i]];
-                b3[0] += n->flows[i].recv;
-                b3[1] += sending(&n->flows[i]) != 0;
-                b3[2] += !n->flows[i].done;
-            }
-            for (uint32_t r = 0; by && r < h.n_rx; r++)
-                fprintf(stderr, " | %llu %llu %llu", (unsigned long long)by[3 * r],
-                        (unsigned long long)by[3 * r + 1], (unsigned long long)by[3 * r + 2]);
-            free(by);
-            fprintf(stderr, "\n");
-        }
-#endif
-#ifdef CKPT_HYBRID_TRACE /* named transfers' bytes delivered, by time */
-        if (getenv("CKPT_HYBRID_FLOWS")) {
-            char *e = getenv("CKPT_HYBRID_FLOWS");
-            fprintf(stderr, "flows at %.6f:", ps_to_s(n->now));
-            for (char *q = e, *x; *q; q = x) {
-                unsigned long i = strtoul(q, &x, 10);
-                if (x == q)
-                    break; /* not a number: the list ends */
-                if (i < n->n_flows)
-                    fprintf(stderr, " %lu %llu", i, (unsigned long long)n->flows[i].recv);
-                while (*x == ',')
-                    x++;
-            }
-            fprintf(stderr, "\n");
-        }
-        if (getenv("CKPT_HYBRID_ENDS"))
-            trace_ends(&h);
-        if (getenv("CKPT_HYBRID_FILL"))
-            trace_fill(&h);
-#endif
+        TRACE(trace_observed(&h));
         hf->observations++;
         if (h.chk_d && --h.chk_n == 0)
             check_after(&h);
@@ -2977,16 +2732,7 @@ void hybrid_loop(struct pnet *n)
 #endif
         if (d && jump(&h, &d) == 0) {
             hf->jumps++;
-#ifdef CKPT_HYBRID_TRACE
-            h.tcap[h.why] += ps_to_s(d);
-            h.ncap[h.why]++;
-#endif
-#ifdef CKPT_HYBRID_TRACE /* a line a jump, to stderr */
-            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s, moved %.4g MB, uncarried %.3f\n",
-                    ps_to_s(n->now - d), ps_to_s(d), (unsigned long long)h.ends,
-                    n->n_flows - (uint32_t)n->flows_done, h.err_s * 1e6, h.drift, h.lag, h.cpr,
-                    h.crel, h.perr, h.eu, h.euc, h.tlag, (double)h.fmoved / 1e6, h.wlag);
-#endif
+            TRACE(trace_jump(&h, d));
             h.skipped += d;
             jend = n->now;
             h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
@@ -2998,45 +2744,12 @@ void hybrid_loop(struct pnet *n)
                 n->time_went_back = 1;
         }
 #ifdef CKPT_HYBRID_TRACE
-        else {
-            h.tw[h.why] += ps_to_s(h.period);
-            h.nw[h.why]++;
-            /* the test or bound that held this observation, by how much */
-            fprintf(stderr, "hold at %.6f: %s (%.4g)\n", ps_to_s(n->now), why_name[h.why], h.whyx);
-        }
+        else
+            trace_hold(&h);
 #endif
         b = n->now + h.period;
     }
-#ifdef CKPT_HYBRID_TRACE
-    {
-        double tot = 0, sk = 0;
-        for (int i = 0; i < W_N; i++)
-            tot += h.tw[i], sk += h.tcap[i];
-        fprintf(stderr, "held: simulated %.6f s, jumped %.6f s, periods held %.6f s (the rest: periods before jumps)\n",
-                ps_to_s(n->now), sk, tot);
-        for (int i = 0; i < W_N; i++)
-            if (h.nw[i] || h.ncap[i])
-                fprintf(stderr, "held | %s | %u periods | %.6f s | %.2f%% | jumps capped %u | %.6f s\n",
-                        why_name[i], h.nw[i], h.tw[i], 100 * h.tw[i] / ps_to_s(n->now), h.ncap[i],
-                        h.tcap[i]);
-        if (h.rxc) {
-            fprintf(stderr, "rxcurve: ends kept from passing %llu; bin senders rate count:",
-                    (unsigned long long)h.rcpass);
-            for (uint32_t k = 0; k < RC_BINS; k++)
-                if (h.rcn[k] > 0)
-                    fprintf(stderr, " %u %.0f %.4f %.0f", k, k < 16 ? k : 16 * exp2((k - 16) / 8.0),
-                            h.rcs[k] / h.rcn[k], h.rcn[k]);
-            fprintf(stderr, "\n");
-        }
-    }
-#endif
-#ifdef CKPT_HYBRID_TRACE
-    for (uint32_t i = 0; i < n->topo->n_ports; i++)
-        if (n->ports[i].drops)
-            fprintf(stderr, "drops port %u node %u kind %d: %llu\n", i, n->topo->ports[i].node,
-                    (int)n->topo->nodes[n->topo->ports[i].node].kind,
-                    (unsigned long long)n->ports[i].drops);
-#endif
+    TRACE(trace_summary(&h));
     if (why)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
     /* what credit() added at the windows' rates; the bytes are exact */

@@ -2,7 +2,10 @@
  * by hybrid.c alone: its constants, the map of what held a span, the knobs,
  * and the functions hybrid_trace.inc defines at hybrid.c's end. */
 
+#include <time.h> /* clock_gettime: CKPT_HYBRID_RX */
+
 struct hybrid;
+struct wend;
 
 /* A node's sending writers within this many packets of each other go in
  * lockstep (its NIC serves them in turn): CKPT_HK_LOCK credits them alike. */
@@ -65,3 +68,20 @@ static void trace_rxu(const struct hybrid *h, const uint64_t *s0, const uint64_t
                       const uint64_t *s2);
 static void lockstep(struct hybrid *h);
 static void check_ingress(struct hybrid *h, const char *when);
+static void trace_knobs(struct hybrid *h);
+static int trace_init(struct hybrid *h, size_t nr);
+static void trace_release(struct hybrid *h);
+static void trace_observe(struct hybrid *h, const uint64_t *s, double paused);
+static double pfall_test(const struct hybrid *h, double pa, double pb);
+static double qfall_pred(const struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
+                         const uint64_t *s2, double drained, double delivered);
+static void trace_span(const struct hybrid *h, uint64_t d, uint64_t d_pre, double t0);
+static void trace_weigh(struct hybrid *h, uint64_t d);
+static void ends_clear(struct hybrid *h);
+static void ends_note(struct hybrid *h, const struct wend *we, double part);
+static void ends_uplinks(struct hybrid *h);
+static void trace_moves(const struct hybrid *h, uint64_t d, double got);
+static void trace_observed(const struct hybrid *h);
+static void trace_jump(struct hybrid *h, uint64_t d);
+static void trace_hold(struct hybrid *h);
+static void trace_summary(const struct hybrid *h);
