@@ -650,9 +650,7 @@ static void observe(struct hybrid *h)
     uint64_t begun = tk.begun;
     if (begun != h->begun) {
         h->have = 0;
-#ifdef CKPT_HYBRID_TRACE
-        h->hwhy = W_HSTART;
-#endif
+        TRACE(h->hwhy = W_HSTART);
     }
     h->begun = begun;
     h->have++;
@@ -891,11 +889,7 @@ static double drift(struct hybrid *h)
     double bq = f.bq, sq = f.sq, br = f.br, sr = f.sr, rq = f.rq, rr = f.rr;
     est_drift(h, &f);
     h->euc = h->eu;
-#ifdef CKPT_HYBRID_TRACE
-    /* what the drift is made of (BENCHMARKS.md session 29) */
-    fprintf(stderr, "fit at %.6f: queued %.3g +- %.3g, paused rate %.3g +- %.3g a second (relative)\n",
-            ps_to_s(h->n->now), bq * rq, sq * rq, br * rr, sr * rr);
-#endif
+    TRACE(trace_fit(h, &f));
     /* what stands beyond DRIFT_SD decides what is carried; a young
      * baseline's lag counts what its fit cannot rule out (UPPER_SD) */
     double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq, dr = fmax(0, fabs(br) - DRIFT_SD * sr) * rr;
@@ -1056,9 +1050,7 @@ static int ends_cluster(struct hybrid *h)
         rx++;
         in += g50 > 0 && g50 - g10 < K_CLUSTERB(h) * g50;
     }
-#ifdef CKPT_HYBRID_TRACE
-    fprintf(stderr, "ends cluster at %u of %u receivers\n", in, rx);
-#endif
+    TRACE(fprintf(stderr, "ends cluster at %u of %u receivers\n", in, rx));
     h->clustered = rx && 4 * in >= 3 * rx;
     return h->clustered;
 }
@@ -1176,11 +1168,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
     h->pfit = 0;
-#ifdef CKPT_HYBRID_TRACE
-    for (int i = 0; i < W_N; i++)
-        h->bspan[i] = -1;
-    h->kwhy = W_KROOM;
-#endif
+    TRACE(trace_weigh_start(h));
     if (h->have < h->slots)
         return WHY(h, h->hwhy, h->have), 0;
     const uint64_t *s0 = slot(h, 0), *s1 = slot(h, h->w), *s2 = slot(h, 2 * h->w);
@@ -1343,9 +1331,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
                     ktail = fmin(ktail, k);
                 else if (k < kmax) {
                     kmax = k;
-#ifdef CKPT_HYBRID_TRACE
-                    h->kwhy = W_KTAILFEW;
-#endif
+                    TRACE(h->kwhy = W_KTAILFEW);
                 }
             }
         if (all <= FEW)
@@ -1879,13 +1865,6 @@ static void gather(struct hybrid *h, const struct port *p)
     }
 }
 
-/* the trace's move counts, inside a queue walk's body (no #ifdef there) */
-#ifdef CKPT_HYBRID_TRACE
-#define MV_TRACE(x) (void)(x)
-#else
-#define MV_TRACE(x) (void)0
-#endif
-
 /* The backlog's moves between a switch's queues over a jump of d: where
  * its ports' queues drift apart while their sum holds (a full switch's
  * shared buffer), the falling ones' first packets of a transfer leave
@@ -1900,9 +1879,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
     const struct topo *t = n->topo;
     double dt = ps_to_s(d), wire = (double)(n->mtu + n->wire_overhead);
     memset(h->fk, 0, (size_t)n->n_flows * sizeof *h->fk);
-#ifdef CKPT_HYBRID_TRACE
-    h->mv_plan = h->mv_floor = h->mv_ask = h->mv_out = h->mv_in = 0;
-#endif
+    TRACE(h->mv_plan = h->mv_floor = h->mv_ask = h->mv_out = h->mv_in = 0);
     if (!h->pfit)
         return; /* (ECMP: a transfer's packets on one path, in order) */
 #ifdef CKPT_HYBRID_TRACE
@@ -1938,9 +1915,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
             double want = floor(-s * mv / down);
             if (want < 1)
                 continue;
-#ifdef CKPT_HYBRID_TRACE
-            h->mv_ask += want;
-#endif
+            TRACE(h->mv_ask += want);
             gather(h, &n->ports[p]);
             /* the queues head first, priority by priority, while it wants */
             for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
@@ -1961,7 +1936,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
                     h->xsup[h->fout[f]] += kk;
                     h->fl[nl++] = f;
                     want -= kk;
-                    MV_TRACE(h->mv_out += kk);)
+                    TRACE(h->mv_out += kk);)
             }
         }
         /* as many through each ingress port onto the rising queues' tails */
@@ -1999,7 +1974,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
                     h->fout[f] = p;
                     h->xsup[x] -= (uint32_t)kk;
                     want -= (double)kk;
-                    MV_TRACE(h->mv_in += (double)kk);)
+                    TRACE(h->mv_in += (double)kk);)
             }
         }
         /* what found no place through its ingress stays where it was */
@@ -2430,9 +2405,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         }
     }
     level(h);
-#ifdef CKPT_HYBRID_TRACE
-    lockstep(h);
-#endif
+    TRACE(lockstep(h));
     uint64_t ends = h->ends;
     pass_ends(h, d);
     if (h->ends > ends) {
@@ -2458,9 +2431,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         h->wcr[i] = sending(&n->flows[i]) ? (double)cr[(size_t)i * FC_N + FC_RECV] / k : 0;
     h->wchk_d = d;
     h->wchk_n = h->w;
-#ifdef CKPT_HYBRID_TRACE
-    check_ingress(h, "before");
-#endif
+    TRACE(check_ingress(h, "before"));
     follow_plan(h, d);
     int64_t moved = 0, put = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
@@ -2570,9 +2541,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         h->dq[i] = 0;
     }
     follow_put(h);
-#ifdef CKPT_HYBRID_TRACE
-    check_ingress(h, "after");
-#endif
+    TRACE(check_ingress(h, "after"));
     credit(h, cr);
     double pj = 0;
     uint64_t pc = 0;

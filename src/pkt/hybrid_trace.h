@@ -85,3 +85,6 @@ static void trace_observed(const struct hybrid *h);
 static void trace_jump(struct hybrid *h, uint64_t d);
 static void trace_hold(struct hybrid *h);
 static void trace_summary(const struct hybrid *h);
+struct fits;
+static void trace_fit(const struct hybrid *h, const struct fits *f);
+static void trace_weigh_start(struct hybrid *h);
