@@ -1341,18 +1341,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             continue;
         if (pass > PASS_CAP(h, s))
             pass = PASS_CAP(h, s);
-#ifdef CKPT_HYBRID_TRACE
-        /* (CKPT_HK_RXCURVE) passed ends leave the receiver's rate within
-         * half the tolerance of the curve's at its senders now; where the
-         * curve has not shown the rate, none passed */
-        if (h->rxc && pass) {
-            double n0 = h->rcsn[(size_t)h->head * nr + r], f0 = rc_at(h, n0);
-            uint32_t p0 = pass;
-            while (pass && !(f0 > 0 && rc_at(h, fmax(n0 - pass, 0)) >= (1 - h->tol / 2) * f0))
-                pass--;
-            h->rcpass += p0 - pass;
-        }
-#endif
+        TRACE(pass = rxc_pass(h, r, pass));
         if (pass && clus < 0)
             clus = ends_cluster(h);
         if (pass && clus)
@@ -2585,11 +2574,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
      * are checked against the packets' (steady again) */
     if (h->have > h->slots - h->w)
         h->have = h->slots - h->w;
-#ifdef CKPT_HYBRID_TRACE
-    h->hwhy = W_HJUMP;
-    if (h->rxc)
-        rxc_reset(h);
-#endif
+    TRACE(trace_jumped(h));
     if (tc.first != UINT64_MAX)
         samples_crossed(h, d, tc.first);
     return 0;

@@ -88,3 +88,5 @@ static void trace_summary(const struct hybrid *h);
 struct fits;
 static void trace_fit(const struct hybrid *h, const struct fits *f);
 static void trace_weigh_start(struct hybrid *h);
+static uint32_t rxc_pass(struct hybrid *h, uint32_t r, uint32_t pass);
+static void trace_jumped(struct hybrid *h);
