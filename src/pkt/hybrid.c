@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef CKPT_HYBRID_TRACE
-#include <time.h>
-#endif
 
 #include "engine_int.h"
 
@@ -22,23 +19,6 @@ enum {
 };
 #define NSUMS (PNET_NSUMS + PATH_SETS)
 #define SUM_AT(f) ((offsetof(struct pnet, f) - offsetof(struct pnet, sums)) / sizeof(uint64_t))
-
-#ifdef CKPT_HYBRID_TRACE
-/* A node's sending writers within this many packets of each other go in
- * lockstep (its NIC serves them in turn): CKPT_HK_LOCK credits them alike. */
-#define LOCK 4
-/* A compute leaf's uplinks' paused rate against the share s of its writers
- * still sending since a jump's start: ENDS_A + (1 - ENDS_A) s (the scaled
- * production row's ends phase, session 37; CKPT_HK_ENDS) */
-#define ENDS_A 0.5
-/* the paused test's per-slot row (CKPT_HK_PFALL) */
-#define PF_ROW(h) (2 + 2 * (size_t)(h)->n->topo->n_cleaves)
-/* The receivers' rate against their senders (CKPT_HK_RXCURVE): bins of
- * senders, one each below 16, then eight an octave; a bin predicts once it
- * holds RC_MIN receiver-periods. */
-#define RC_BINS 96
-#define RC_MIN 32
-#endif
 
 /* Fewer live transfers into a receiver than this: each held steady too. */
 #define FEW 16
@@ -61,43 +41,13 @@ struct wend {
 };
 
 #ifdef CKPT_HYBRID_TRACE
-/* What held a period's span (the trace's map of the time not skipped): the
- * steady tests, the span's own bounds, the cuts after them. */
-enum why {
-    W_HSTART, W_HJUMP, W_DROPS, W_FEW, W_RX, W_DRAINS, W_PAUSED, W_QUEUE, W_KROOM, W_KDRAIN,
-    W_KTAILFEW, W_KEND, W_BASE, W_START, W_TEL, W_BUDGET, W_LAG, W_CARRY, W_WATCH, W_TAIL, W_LIMIT,
-    W_PERIOD, W_DROOM, W_N
-};
-static const char *const why_name[W_N] = {
-    "history since a start", "history since a jump", "drops", "few: a transfer unsteady",
-    "receiver unsteady", "drain beside others", "paused unsteady", "queued unsteady",
-    "kmax: receiver room", "kmax: drain share", "kmax: tail end, few senders",
-    "kmax: transfers' ends", "baseline < BASE_MIN", "next start", "telemetry", "error budget",
-    "LAG", "CARRY_MAX", "WATCH", "TAIL_OFF", "time limit", "span < a period", "drain room"};
-#define WHY(h, r, x) ((h)->why = (r), (h)->whyx = (x))
+/* the trace build's map, knobs and functions (hybrid_trace.inc, at the end) */
+#include "hybrid_trace.h"
+#define TRACE(x) x
 #else
+/* the trace's hooks (hybrid_trace.inc): nothing in the plain build */
+#define TRACE(x) ((void)0)
 #define WHY(h, r, x) ((void)0)
-#endif
-
-#ifdef CKPT_HYBRID_TRACE
-/* The trace build's knobs: each bound loosened by a factor read once at
- * init from CKPT_HK_<NAME> ("off": without the bound; unset: 1, main's),
- * to measure what each holds of a run (BENCHMARKS.md session 36). */
-enum knob { K_LAG, K_TAIL, K_WATCH, K_CARRY, K_PASS, K_CLUSTER, K_BUDGET, K_N };
-static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CKPT_HK_WATCH",
-                                          "CKPT_HK_CARRY", "CKPT_HK_PASS",    "CKPT_HK_CLUSTER",
-                                          "CKPT_HK_BUDGET"};
-#define KN(h, k) ((h)->kn[k])
-/* the ends a jump passes of s senders: one in PASS_EVERY / the knob */
-#define PASS_CAP(h, s)                                                                         \
-    (KN(h, K_PASS) == 1 ? ((s) + PASS_EVERY - 1) / PASS_EVERY                                 \
-                        : (uint32_t)fmin((double)(s), ceil((s) * KN(h, K_PASS) / PASS_EVERY)))
-#define K_LAGB(h) (LAG * KN(h, K_LAG))
-#define K_TAILB(h) (TAIL_OFF * KN(h, K_TAIL))
-#define K_WATCHB(h) (WATCH * KN(h, K_WATCH))
-#define K_CARRYB(h) (CARRY_MAX * KN(h, K_CARRY))
-#define K_CLUSTERB(h) (CLUSTER / KN(h, K_CLUSTER))
-#else
 #define PASS_CAP(h, s) (((s) + PASS_EVERY - 1) / PASS_EVERY)
 #define K_LAGB(h) LAG
 #define K_TAILB(h) TAIL_OFF
@@ -298,11 +248,6 @@ static void frames_drift(struct hybrid *h);
 static double frames_off(double drift, double lag);
 static void port_slopes(struct hybrid *h);
 static void move_room(const struct hybrid *h, double dt, double *want, double *got);
-#ifdef CKPT_HYBRID_TRACE
-static void pfall_row(struct hybrid *h, const uint64_t *s);
-static void rxc_row(struct hybrid *h, const uint64_t *s);
-static void rxc_reset(struct hybrid *h);
-#endif
 static double port_move(const struct hybrid *h, uint32_t p, double dt);
 
 static int started(const struct flow *f)
@@ -502,21 +447,7 @@ static int init(struct hybrid *h, struct pnet *n)
                 : n->tp->cc == CC_DCQCN ? 0.005
                                         : 0.02;
     h->period = sc->sim.hybrid_period_ps ? sc->sim.hybrid_period_ps : auto_period(n);
-#ifdef CKPT_HYBRID_TRACE
-    for (int k = 0; k < K_N; k++) {
-        const char *e = getenv(knob_env[k]);
-        char *x = NULL;
-        double v = e && !strcmp(e, "off") ? INFINITY : e ? strtod(e, &x) : 1;
-        int bad = e && x && (x == e || *x || !(v > 0));
-        h->kn[k] = bad ? 1 : v;
-        if (bad)
-            fprintf(stderr, "hybrid: %s=%s is neither a positive factor nor \"off\": ignored, "
-                            "main's bound kept\n", knob_env[k], e);
-        else if (e)
-            fprintf(stderr, "knob %s=%s: x %g\n", knob_env[k], e, h->kn[k]);
-    }
-    h->budget *= KN(h, K_BUDGET);
-#endif
+    TRACE(trace_knobs(h));
     h->slots = 2 * h->w + 1;
     h->o_port = (size_t)n->n_flows * FC_N;
     h->o_sum = h->o_port + (size_t)n->topo->n_ports * PC_N;
@@ -546,11 +477,6 @@ static int init(struct hybrid *h, struct pnet *n)
     size_t nr = (size_t)h->n_rx + 1;
     h->wcnt = calloc(nr, sizeof *h->wcnt);
     h->ra = calloc(10 * nr, sizeof *h->ra);
-#ifdef CKPT_HYBRID_TRACE
-    h->kt = calloc(2 * nr, sizeof *h->kt);
-    if (!h->kt)
-        return -1;
-#endif
     h->rlive = calloc(nr, sizeof *h->rlive);
     h->rdrain = calloc(nr, 1);
     h->dx = calloc(3 * ((size_t)n->n_flows + 1), sizeof *h->dx);
@@ -561,13 +487,6 @@ static int init(struct hybrid *h, struct pnet *n)
     h->src = calloc((size_t)n->topo->n_nodes + 1, 1);
     h->nfrac = calloc((size_t)n->topo->n_nodes + 1, sizeof *h->nfrac);
     h->lv = calloc((size_t)n->topo->n_nodes + 1, sizeof *h->lv);
-#ifdef CKPT_HYBRID_TRACE
-    h->ky = calloc(2 * ((size_t)n->topo->n_nodes + 1), sizeof *h->ky);
-    h->kok = calloc((size_t)n->topo->n_nodes + 1, 1);
-    h->lf = calloc(2 * ((size_t)n->topo->n_cleaves + 1), sizeof *h->lf);
-    if (!h->ky || !h->kok || !h->lf)
-        return -1;
-#endif
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
     h->ba = calloc((3 + FR_N) * BASE, sizeof *h->ba);
     h->bs = calloc(BASE, sizeof *h->bs);
@@ -598,38 +517,8 @@ static int init(struct hybrid *h, struct pnet *n)
         !h->tend || !h->src || !h->nfrac || !h->lv)
         return -1;
 #ifdef CKPT_HYBRID_TRACE
-    h->ks = h->ky + n->topo->n_nodes + 1;
-    h->ka = h->kt + nr;
-    for (int k = 0; k < 2; k++) {
-        const char *nm = k ? "CKPT_HK_ENDS" : "CKPT_HK_LOCK", *e = getenv(nm);
-        int on = e && !strcmp(e, "on");
-        if (e && !on && strcmp(e, "off"))
-            fprintf(stderr, "hybrid: %s=%s is neither \"on\" nor \"off\": ignored\n", nm, e);
-        else if (e)
-            fprintf(stderr, "knob %s=%s: %s\n", nm, e, on ? "on" : "off");
-        *(k ? &h->endsm : &h->lock) = on;
-    }
-    h->rxu = getenv("CKPT_HYBRID_RXU") != NULL;
-    {
-        const char *e = getenv("CKPT_HK_PFALL");
-        h->pfall = e && !strcmp(e, "q") ? 2 : e && !strcmp(e, "on");
-        if (e)
-            fprintf(stderr, "knob CKPT_HK_PFALL=%s: %s\n", e,
-                    h->pfall == 2 ? "paused and queued" : h->pfall ? "paused" : "off");
-        h->pft = calloc((size_t)h->slots * PF_ROW(h), sizeof *h->pft);
-        h->pmk = calloc((size_t)n->topo->n_nodes + 1, 1);
-        if (!h->pft || !h->pmk)
-            return -1;
-        e = getenv("CKPT_HK_RXCURVE");
-        h->rxc = e && !strcmp(e, "on");
-        if (e)
-            fprintf(stderr, "knob CKPT_HK_RXCURVE=%s: %s\n", e, h->rxc ? "on" : "off");
-        h->rcsn = calloc((size_t)h->slots * nr, sizeof *h->rcsn);
-        h->rcs = calloc(2 * RC_BINS + nr, sizeof *h->rcs);
-        if (!h->rcsn || !h->rcs)
-            return -1;
-        h->rcn = h->rcs + RC_BINS;
-    }
+    if (trace_init(h, nr))
+        return -1;
 #endif
     for (uint32_t i = 0; i < n->n_flows; i++)
         h->src[n->flows[i].src] = 1;
@@ -704,16 +593,7 @@ static void release(struct hybrid *h)
     free(h->src);
     free(h->nfrac);
     free(h->lv);
-#ifdef CKPT_HYBRID_TRACE
-    free(h->ky);
-    free(h->kok);
-    free(h->kt);
-    free(h->lf);
-    free(h->pft);
-    free(h->pmk);
-    free(h->rcsn);
-    free(h->rcs);
-#endif
+    TRACE(trace_release(h));
     free(h->ba);
     free(h->bs);
     free(h->bpq);
@@ -756,82 +636,6 @@ static double paused_delta(struct hybrid *h, uint32_t a, uint32_t b)
     return x;
 }
 
-#ifdef CKPT_HYBRID_TRACE
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Where the pause tree relaxes (session 31): per switch tier, the lossless
- * ingress (port, priority group) pairs holding bytes, in XOFF, their shared
- * and headroom bytes, the mean dynamic threshold and how many sit at 0.9 of
- * it or under half; then the compute leaves' uplink queues and the spines'
- * ingress bytes from the compute leaves, MB, at nine quantiles (a move is
- * ingress-neutral: it parts the first, never the second). */
-static void trace_ingress(struct pnet *n)
-{
-    const struct topo *t = n->topo;
-    double ix[3] = {0}, ish[3] = {0}, ihd[3] = {0}, ith[3] = {0}, ihi[3] = {0}, ilo[3] = {0},
-           isw[3] = {0};
-    double *uq = malloc(2 * (size_t)t->n_ports * sizeof *uq);
-    uint32_t nu = 0, ns = 0;
-    if (!uq)
-        return;
-    double *si = uq + t->n_ports; /* after the test: no arithmetic on NULL */
-    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
-        const struct tnode *tn = &t->nodes[v];
-        int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
-        const struct sw *w = pnet_sw(n, v);
-        for (unsigned pg = 0; pg < NPRIO; pg++) {
-            if (!((n->lossless >> pg) & 1))
-                continue;
-            unsigned kp = n->pool_of[pg];
-            double th = w->shared_used[kp] >= w->pool[kp]
-                            ? 0
-                            : n->sc->fabric.mmu_alpha * (double)(w->pool[kp] - w->shared_used[kp]);
-            ith[k] += th;
-            isw[k]++;
-            for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-                const struct ing_pg *g = &n->ports[p].ing[pg];
-                if (!g->shared && !g->hdrm && !((n->ports[p].xoff >> pg) & 1))
-                    continue;
-                ix[k] += (n->ports[p].xoff >> pg) & 1;
-                ish[k] += (double)g->shared;
-                ihd[k] += (double)g->hdrm;
-                ihi[k] += (double)g->shared >= 0.9 * th;
-                ilo[k] += (double)g->shared < 0.5 * th;
-            }
-        }
-        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-            const struct tnode *pn = &t->nodes[t->ports[t->ports[p].peer].node];
-            if (tn->kind == NODE_LEAF && !tn->storage_side && pn->kind == NODE_SPINE)
-                uq[nu++] = (double)n->ports[p].q_bytes / 1e6;
-            if (tn->kind == NODE_SPINE && pn->kind == NODE_LEAF && !pn->storage_side) {
-                double b = 0;
-                for (unsigned pg = 0; pg < NPRIO; pg++)
-                    b += (double)(n->ports[p].ing[pg].shared + n->ports[p].ing[pg].hdrm);
-                si[ns++] = b / 1e6;
-            }
-        }
-    }
-    for (int k = 0; k < 3; k++)
-        fprintf(stderr, "ing %s: xoff %g shared %.4g MB hdrm %.4g MB th %.4g MB >=0.9th %g <0.5th %g\n",
-                k == 0 ? "cleaf" : k == 1 ? "sleaf" : "spine", ix[k], ish[k] / 1e6, ihd[k] / 1e6,
-                isw[k] ? ith[k] / isw[k] / 1e6 : 0, ihi[k], ilo[k]);
-    qsort(uq, nu, sizeof *uq, cmp_dbl);
-    qsort(si, ns, sizeof *si, cmp_dbl);
-    fprintf(stderr, "dist uplinkq");
-    for (uint32_t q = 0; q <= 8 && nu; q++)
-        fprintf(stderr, " %.3g", uq[(nu - 1) * q / 8]);
-    fprintf(stderr, " | spine-ing");
-    for (uint32_t q = 0; q <= 8 && ns; q++)
-        fprintf(stderr, " %.3g", si[(ns - 1) * q / 8]);
-    fprintf(stderr, "\n");
-    free(uq);
-}
-#endif
-
 /* Record a snapshot now; the history restarts when a transfer started. */
 static void observe(struct hybrid *h)
 {
@@ -846,9 +650,7 @@ static void observe(struct hybrid *h)
     uint64_t begun = tk.begun;
     if (begun != h->begun) {
         h->have = 0;
-#ifdef CKPT_HYBRID_TRACE
-        h->hwhy = W_HSTART;
-#endif
+        TRACE(h->hwhy = W_HSTART);
     }
     h->begun = begun;
     h->have++;
@@ -897,53 +699,7 @@ static void observe(struct hybrid *h)
         h->perr += ps_to_s((uint64_t)(paused - h->plast)) * fmin(1, h->eu * h->tlag);
     }
     h->plast = paused;
-#ifdef CKPT_HYBRID_TRACE
-    if (h->pfall)
-        pfall_row(h, s);
-    if (h->rxc)
-        rxc_row(h, s);
-    /* the backlog by where it sits (hosts, compute leaves, storage leaves,
-     * spines, others) and the spine -> storage-leaf queues' spread: the
-     * relaxation a jump leaves behind (BENCHMARKS.md session 24); with
-     * CKPT_HYBRID_QDUMP set, each such queue too, and CKPT_HYBRID_NOJUMP
-     * (hybrid_loop) gives the packets' own on the same grid; the paused
-     * time so far and the jumps' credit in it: set against the packets' at
-     * the same time, what each jump and the lag after it add (session 30) */
-    {
-        const struct topo *t = n->topo;
-        double qb[5] = {0}, pc[5] = {0}, smax = 0, sss = 0, sn = 0, shot = 0, scold = 0;
-        int dump = getenv("CKPT_HYBRID_QDUMP") != NULL;
-        for (uint32_t i = 0; i < t->n_ports; i++) {
-            const struct port *p = &n->ports[i];
-            const struct tnode *tn = &t->nodes[t->ports[i].node];
-            int k = tn->kind == NODE_HOST    ? 0
-                    : tn->kind == NODE_LEAF  ? 1 + tn->storage_side
-                    : tn->kind == NODE_SPINE ? 3
-                                             : 4;
-            qb[k] += (double)p->q_bytes;
-            pc[k] += p->paused != 0;
-            if (k != 3 || !t->nodes[t->ports[t->ports[i].peer].node].storage_side)
-                continue;
-            double q = (double)p->q_bytes;
-            smax = fmax(smax, q);
-            sss += q * q;
-            sn++;
-            shot += q > 1.2e8;
-            scold += q < 4e7;
-            if (dump)
-                fprintf(stderr, "q %u %.0f\n", i, q);
-        }
-        fprintf(stderr, "spine-down %g ports: max %.4g rms %.4g, over 120 MB %g, under 40 MB %g\n",
-                sn, smax, sn ? sqrt(sss / sn) : 0, shot, scold);
-        if (getenv("CKPT_HYBRID_ING"))
-            trace_ingress(n);
-        fprintf(stderr,
-                "obs %.6f state %.6f q %.4g %.4g %.4g %.4g %.4g paused %g %g %g %g %g sum %.6g "
-                "credited %.6g\n",
-                ps_to_s(n->now), ps_to_s(n->now - h->skipped), qb[0], qb[1], qb[2], qb[3], qb[4],
-                pc[0], pc[1], pc[2], pc[3], pc[4], ps_to_s((uint64_t)paused), h->pjump);
-    }
-#endif
+    TRACE(trace_observe(h, s, paused));
 }
 
 /* The least-squares slope of y over x (n points in runs of equal seg[],
@@ -1133,11 +889,7 @@ static double drift(struct hybrid *h)
     double bq = f.bq, sq = f.sq, br = f.br, sr = f.sr, rq = f.rq, rr = f.rr;
     est_drift(h, &f);
     h->euc = h->eu;
-#ifdef CKPT_HYBRID_TRACE
-    /* what the drift is made of (BENCHMARKS.md session 29) */
-    fprintf(stderr, "fit at %.6f: queued %.3g +- %.3g, paused rate %.3g +- %.3g a second (relative)\n",
-            ps_to_s(h->n->now), bq * rq, sq * rq, br * rr, sr * rr);
-#endif
+    TRACE(trace_fit(h, &f));
     /* what stands beyond DRIFT_SD decides what is carried; a young
      * baseline's lag counts what its fit cannot rule out (UPPER_SD) */
     double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq, dr = fmax(0, fabs(br) - DRIFT_SD * sr) * rr;
@@ -1298,9 +1050,7 @@ static int ends_cluster(struct hybrid *h)
         rx++;
         in += g50 > 0 && g50 - g10 < K_CLUSTERB(h) * g50;
     }
-#ifdef CKPT_HYBRID_TRACE
-    fprintf(stderr, "ends cluster at %u of %u receivers\n", in, rx);
-#endif
+    TRACE(fprintf(stderr, "ends cluster at %u of %u receivers\n", in, rx));
     h->clustered = rx && 4 * in >= 3 * rx;
     return h->clustered;
 }
@@ -1317,234 +1067,6 @@ static int tail(const struct flow *f)
 {
     return started(f) && !f->done && f->sent >= f->bytes;
 }
-
-#ifdef CKPT_HYBRID_TRACE
-/* The writers' ends phase as the packets run it (session 37): per
- * receiver its bytes delivered so far, transfers sending and not done;
- * per compute leaf its writers sending and its uplinks' paused time; the
- * paused time by tier (compute NICs, compute-leaf up, compute-leaf down,
- * spine to compute leaf, spine to storage leaf, storage-leaf up,
- * storage-leaf down, storage NICs), ps so far. */
-static void trace_ends(const struct hybrid *h)
-{
-    const struct pnet *n = h->n;
-    const struct topo *t = n->topo;
-    double *rr = calloc((size_t)h->n_rx * 3 + (size_t)t->n_cleaves * 2 + 1, sizeof *rr);
-    double pt[8] = {0};
-    if (!rr)
-        return;
-    double *ls = rr + (size_t)h->n_rx * 3, *lp = ls + t->n_cleaves;
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        const struct flow *f = &n->flows[i];
-        uint32_t r = h->rx[i];
-        rr[3 * r] += (double)f->recv;
-        rr[3 * r + 1] += sending(f);
-        rr[3 * r + 2] += started(f) && !f->done;
-        uint32_t l = t->nodes[f->src].leaf;
-        if (l >= t->first_cleaf && l - t->first_cleaf < t->n_cleaves)
-            ls[l - t->first_cleaf] += sending(f);
-    }
-    for (uint32_t i = 0; i < t->n_ports; i++) {
-        const struct port *p = &n->ports[i];
-        double ps = (double)p->paused_ps;
-        for (unsigned m = p->paused; m; m &= m - 1)
-            ps += (double)(n->now - p->pause_since[__builtin_ctz(m)]);
-        const struct tnode *a = &t->nodes[t->ports[i].node], *b = &t->nodes[t->ports[t->ports[i].peer].node];
-        int k = -1;
-        if (a->kind == NODE_HOST)
-            k = 0;
-        else if (a->kind == NODE_STORAGE)
-            k = 7;
-        else if (a->kind == NODE_LEAF && !a->storage_side)
-            k = b->kind == NODE_SPINE ? 1 : 2;
-        else if (a->kind == NODE_SPINE)
-            k = b->storage_side ? 4 : 3;
-        else if (a->kind == NODE_LEAF)
-            k = b->kind == NODE_SPINE ? 5 : 6;
-        if (k >= 0)
-            pt[k] += ps;
-        if (k == 1)
-            lp[t->ports[i].node - t->first_cleaf] += ps;
-    }
-    fprintf(stderr, "ep %.6f %.6f", ps_to_s(n->now), ps_to_s(n->now - h->skipped));
-    for (int k = 0; k < 8; k++)
-        fprintf(stderr, " %.0f", pt[k]);
-    fprintf(stderr, "\ner");
-    for (uint32_t r = 0; r < h->n_rx; r++)
-        fprintf(stderr, " %.0f %.0f %.0f", rr[3 * r], rr[3 * r + 1], rr[3 * r + 2]);
-    fprintf(stderr, "\nel");
-    for (uint32_t l = 0; l < t->n_cleaves; l++)
-        fprintf(stderr, " %.0f %.0f", ls[l], lp[l]);
-    fprintf(stderr, "\n");
-    /* the sending writers' bytes still to send, at nine quantiles, and the
-     * nodes with one sending */
-    uint32_t m = 0, nodes = 0;
-    size_t nl = n->n_flows > n->topo->n_hosts ? n->n_flows : n->topo->n_hosts;
-    double *left = malloc((nl + 1) * sizeof *left);
-    for (uint32_t i = 0; left && i < n->n_flows; i++) {
-        const struct flow *f = &n->flows[i];
-        if (!sending(f))
-            continue;
-        left[m++] = (double)(f->bytes - f->sent);
-    }
-    uint8_t *ns = calloc((size_t)t->n_nodes + 1, 1);
-    for (uint32_t i = 0; ns && i < n->n_flows; i++)
-        if (sending(&n->flows[i]) && !ns[n->flows[i].src]++)
-            nodes++;
-    if (left) {
-        qsort(left, m, sizeof *left, cmp_dbl);
-        fprintf(stderr, "ew %u %u", m, nodes);
-        for (uint32_t q = 0; q <= 8 && m; q++)
-            fprintf(stderr, " %.0f", left[(m - 1) * q / 8]);
-        fprintf(stderr, "\n");
-    }
-    /* per node with two or more sending: its writers' sent bytes' spread
-     * (most less least), packets, at nine quantiles */
-    double *lo = malloc(((size_t)t->n_nodes + 1) * 3 * sizeof *lo);
-    if (lo && left) {
-        double *hi = lo + t->n_nodes, *cn = hi + t->n_nodes;
-        for (uint32_t v = 0; v < t->n_nodes; v++)
-            lo[v] = 1e30, hi[v] = 0, cn[v] = 0;
-        for (uint32_t i = 0; i < n->n_flows; i++) {
-            const struct flow *f = &n->flows[i];
-            if (!sending(f))
-                continue;
-            lo[f->src] = fmin(lo[f->src], (double)f->sent);
-            hi[f->src] = fmax(hi[f->src], (double)f->sent);
-            cn[f->src]++;
-        }
-        uint32_t k = 0;
-        for (uint32_t v = 0; v < t->n_nodes; v++)
-            if (cn[v] >= 2)
-                left[k++] = (hi[v] - lo[v]) / (double)n->mtu;
-        qsort(left, k, sizeof *left, cmp_dbl);
-        fprintf(stderr, "es %u", k);
-        for (uint32_t q = 0; q <= 8 && k; q++)
-            fprintf(stderr, " %.1f", left[(k - 1) * q / 8]);
-        fprintf(stderr, "\n");
-    }
-    free(lo);
-    /* per compute node, its writers' bytes sent (CKPT_HYBRID_ENDS=2) */
-    if (atoi(getenv("CKPT_HYBRID_ENDS")) >= 2 && left) {
-        for (uint32_t v = 0; v < t->n_hosts; v++)
-            left[v] = 0;
-        for (uint32_t i = 0; i < n->n_flows; i++)
-            if (n->flows[i].src < t->n_hosts)
-                left[n->flows[i].src] += (double)n->flows[i].sent;
-        fprintf(stderr, "en");
-        for (uint32_t v = 0; v < t->n_hosts; v++)
-            fprintf(stderr, " %.0f", left[v] / 1e3);
-        fprintf(stderr, "\n");
-    }
-    free(ns);
-    free(left);
-    free(rr);
-}
-#endif
-
-#ifdef CKPT_HYBRID_TRACE
-/* The fill's state as the packets set it (session 38, bench/fillstate.py),
- * by link class, the egress queue at its sender's end and the ingress
- * accounting at its receiver's: links, bytes queued and the most on one,
- * ports paused by their peer, ingresses in XOFF, their shared and headroom
- * bytes, the mean dynamic threshold of the switch at the receiving end, the
- * ingresses within 0.9 of it or into headroom. Every observation; at the
- * first at or after CKPT_HYBRID_FILL seconds, each switch, each port
- * holding or paused, and each transfer (its first-hop uplinks too). */
-enum { FL_NICW, FL_NICS, FL_CUP, FL_CDN, FL_SDNC, FL_SDNS, FL_SUP, FL_SDN, FL_PUPC, FL_PUPS,
-       FL_XDNC, FL_XDNS, FL_N };
-static const char *const fl_name[FL_N] = {"nic-writer", "nic-storage", "cleaf-up", "cleaf-down",
-                                          "spine-down-c", "spine-down-s", "sleaf-up", "sleaf-down",
-                                          "spine-up-c", "spine-up-s", "super-down-c", "super-down-s"};
-
-static int fill_class(const struct topo *t, uint32_t port)
-{
-    const struct tnode *a = &t->nodes[t->ports[port].node];
-    const struct tnode *b = &t->nodes[t->ports[t->ports[port].peer].node];
-    uint32_t spod = t->n_sleaves ? t->nodes[t->first_sleaf].pod : 0;
-    switch (a->kind) {
-    case NODE_HOST:
-        return FL_NICW;
-    case NODE_STORAGE:
-        return FL_NICS;
-    case NODE_LEAF:
-        if (a->storage_side)
-            return b->kind == NODE_STORAGE ? FL_SDN : FL_SUP;
-        return b->kind == NODE_HOST ? FL_CDN : FL_CUP;
-    case NODE_SPINE:
-        if (b->kind == NODE_SUPER)
-            return t->tiers > 2 && a->pod == spod ? FL_PUPS : FL_PUPC;
-        return b->storage_side ? FL_SDNS : FL_SDNC;
-    default:
-        return t->tiers > 2 && b->pod == spod ? FL_XDNS : FL_XDNC;
-    }
-}
-
-static double fill_th(struct pnet *n, uint32_t node, unsigned pg)
-{
-    const struct topo *t = n->topo;
-    if (t->nodes[node].kind == NODE_HOST || t->nodes[node].kind == NODE_STORAGE)
-        return 0;
-    const struct sw *w = pnet_sw(n, node);
-    unsigned k = n->pool_of[pg];
-    return w->shared_used[k] >= w->pool[k]
-               ? 0
-               : n->sc->fabric.mmu_alpha * (double)(w->pool[k] - w->shared_used[k]);
-}
-
-static void trace_fill(const struct hybrid *h)
-{
-    struct pnet *n = h->n;
-    const struct topo *t = n->topo;
-    double at = atof(getenv("CKPT_HYBRID_FILL"));
-    int snap = at > 0 && ps_to_s(n->now) >= at && ps_to_s(n->now - h->period) < at;
-    double c[FL_N][9] = {{0}};
-    unsigned pg = 0; /* the data's lossless priority: the first */
-    while (pg + 1 < NPRIO && !((n->lossless >> pg) & 1))
-        pg++;
-    for (uint32_t i = 0; i < t->n_ports; i++) {
-        const struct port *p = &n->ports[i];
-        uint32_t j = t->ports[i].peer;
-        const struct port *q = &n->ports[j];
-        int k = fill_class(t, i);
-        double th = fill_th(n, t->ports[j].node, pg);
-        double sh = (double)q->ing[pg].shared, hd = (double)q->ing[pg].hdrm;
-        int x = (q->xoff >> pg) & 1;
-        c[k][0]++;
-        c[k][1] += (double)p->q_bytes;
-        c[k][2] = fmax(c[k][2], (double)p->q_bytes);
-        c[k][3] += p->paused != 0;
-        c[k][4] += x;
-        c[k][5] += sh;
-        c[k][6] += hd;
-        c[k][7] += th;
-        c[k][8] += hd > 0 || (th > 0 && sh >= 0.9 * th);
-        if (snap && (p->q_bytes || p->paused || x || sh || hd))
-            fprintf(stderr, "fp %u %s q %llu paused %d xoff %d sh %.0f hd %.0f th %.0f\n", i, fl_name[k],
-                    (unsigned long long)p->q_bytes, p->paused != 0, x, sh, hd, th);
-    }
-    for (int k = 0; k < FL_N; k++)
-        if (c[k][0])
-            fprintf(stderr, "fc %.6f %s links %.0f q %.0f qmax %.0f paused %.0f xoff %.0f sh %.0f hd %.0f th %.0f at %.0f\n",
-                    ps_to_s(n->now), fl_name[k], c[k][0], c[k][1], c[k][2], c[k][3], c[k][4], c[k][5],
-                    c[k][6], c[k][7] / c[k][0], c[k][8]);
-    if (!snap)
-        return;
-    fprintf(stderr, "fsnap %.6f events %llu\n", ps_to_s(n->now), (unsigned long long)n->events);
-    for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
-        const struct sw *w = pnet_sw(n, v);
-        unsigned k = n->pool_of[pg];
-        fprintf(stderr, "fs %u kind %d pool %llu shared %llu used %llu th %.0f\n", v, (int)t->nodes[v].kind,
-                (unsigned long long)w->pool[k], (unsigned long long)w->shared_used[k],
-                (unsigned long long)w->used, fill_th(n, v, pg));
-    }
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        const struct flow *f = &n->flows[i];
-        fprintf(stderr, "ff %u %u %u %llu %llu %llu %llx\n", i, f->src, f->dst, (unsigned long long)f->bytes,
-                (unsigned long long)f->sent, (unsigned long long)f->recv, (unsigned long long)f->uplinks);
-    }
-}
-#endif
 
 /* The whole packets a transfer may be credited and still have its last
  * packet to send. */
@@ -1642,195 +1164,11 @@ static double lag_most(const struct hybrid *h, double d, int tail)
  * sending (by their share over both windows); one whose senders are all
  * done is draining its queues, and a jump takes its bytes from them where
  * it is the only receiver live (drain_plan), else does not jump. */
-#ifdef CKPT_HYBRID_TRACE
-/* The ends' fall in the paused time (CKPT_HK_PFALL): the slot's row of
- * the sending-only nodes' NICs' paused time and the nodes sending, and per
- * compute leaf its uplinks' paused time and its writers sending. */
-static void pfall_row(struct hybrid *h, const uint64_t *s)
-{
-    const struct pnet *n = h->n;
-    const struct topo *t = n->topo;
-    double *row = &h->pft[(size_t)h->head * PF_ROW(h)];
-    memset(row, 0, PF_ROW(h) * sizeof *row);
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        const struct flow *f = &n->flows[i];
-        if (!sending(f))
-            continue;
-        uint32_t l = t->nodes[f->src].leaf - t->first_cleaf;
-        if (l < t->n_cleaves)
-            row[2 + 2 * l + 1]++;
-        row[1] += !h->pmk[f->src];
-        h->pmk[f->src] = 1;
-    }
-    for (uint32_t i = 0; i < n->n_flows; i++)
-        h->pmk[n->flows[i].src] = 0;
-    for (uint32_t v = 0; v < t->first_cleaf; v++) {
-        if (!h->src[v])
-            continue;
-        const struct tnode *tn = &t->nodes[v];
-        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++)
-            row[0] += (double)s[h->o_port + (size_t)p * PC_N + PC_PAUSED];
-    }
-    for (uint32_t l = 0; l < t->n_cleaves; l++) {
-        const struct tnode *tn = &t->nodes[t->first_cleaf + l];
-        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++)
-            if (t->nodes[t->ports[t->ports[p].peer].node].kind == NODE_SPINE)
-                row[2 + 2 * l] += (double)s[h->o_port + (size_t)p * PC_N + PC_PAUSED];
-    }
-}
-
-/* Window a's paused time (the last) as the ends in the windows predict it
- * from window b's: the NICs' by the nodes sending (each NIC is paused while
- * its node sends), each compute leaf's uplinks' by 0.5 + 0.5 x its writers'
- * share still sending (session 37), the rest as in b. */
-static double pfall_pred(const struct hybrid *h, double pb)
-{
-    const double *r0 = &h->pft[(size_t)slot_ix(h, 0) * PF_ROW(h)];
-    const double *r1 = &h->pft[(size_t)slot_ix(h, h->w) * PF_ROW(h)];
-    const double *r2 = &h->pft[(size_t)slot_ix(h, 2 * h->w) * PF_ROW(h)];
-    double nb = r1[0] - r2[0], pred = pb - nb;
-    if (r1[1] + r2[1] > 0)
-        pred += nb * (r0[1] + r1[1]) / (r1[1] + r2[1]);
-    for (uint32_t l = 0; l < h->n->topo->n_cleaves; l++) {
-        const double *u0 = r0 + 2 + 2 * l, *u1 = r1 + 2 + 2 * l, *u2 = r2 + 2 + 2 * l;
-        double ub = u1[0] - u2[0];
-        pred -= ub;
-        if (!(u2[1] > 0)) {
-            pred += ub;
-            continue;
-        }
-        double sb = (u2[1] + u1[1]) / (2 * u2[1]), sa = (u1[1] + u0[1]) / (2 * u2[1]);
-        pred += ub * (ENDS_A + (1 - ENDS_A) * sa) / (ENDS_A + (1 - ENDS_A) * sb);
-    }
-    return pred;
-}
-
-/* The curve's bin for n senders (rounded). */
-static uint32_t rc_bin(double n)
-{
-    if (n < 16)
-        return (uint32_t)(n + 0.5);
-    uint32_t b = 16 + (uint32_t)(8 * log2(n / 16) + 0.5);
-    return b < RC_BINS ? b : RC_BINS - 1;
-}
-
-/* A receiver's mean bytes a period over its line with n senders, as the
- * run's own periods so far show it; < 0 where they have not shown it. */
-static double rc_at(const struct hybrid *h, double n)
-{
-    uint32_t b = rc_bin(n);
-    return h->rcn[b] >= RC_MIN ? h->rcs[b] / h->rcn[b] : -1;
-}
-
-/* The slot's senders per receiver, and its last period's rate (over its
- * line, by its senders over the period's two ends) into the curve: the
- * run's own, never this row's constants. */
-static void rxc_row(struct hybrid *h, const uint64_t *s)
-{
-    const struct pnet *n = h->n;
-    size_t nr = h->n_rx;
-    uint32_t *c0 = &h->rcsn[(size_t)h->head * nr], *c1 = &h->rcsn[(size_t)slot_ix(h, 1) * nr];
-    double *d = h->rcs + 2 * RC_BINS;
-    const uint64_t *s1 = slot(h, 1);
-    memset(c0, 0, nr * sizeof *c0);
-    memset(d, 0, nr * sizeof *d);
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        c0[h->rx[i]] += sending(&n->flows[i]);
-        d[h->rx[i]] += (double)(s[i * FC_N] - s1[i * FC_N]);
-    }
-    if (h->have < 2)
-        return;
-    for (size_t r = 0; r < nr; r++) {
-        if (!c0[r] || !c1[r] || !(h->rcap[r] > 0))
-            continue;
-        uint32_t b = rc_bin((c0[r] + c1[r]) / 2.0);
-        h->rcs[b] += d[r] / h->rcap[r];
-        h->rcn[b]++;
-    }
-}
-
-/* After a jump: its history's senders as the steady state wrote them (the
- * ones it left sending), so the next test checks the rate it assumed. */
-static void rxc_reset(struct hybrid *h)
-{
-    const struct pnet *n = h->n;
-    size_t nr = h->n_rx;
-    uint32_t *c0 = &h->rcsn[(size_t)h->head * nr];
-    memset(c0, 0, nr * sizeof *c0);
-    for (uint32_t i = 0; i < n->n_flows; i++)
-        c0[h->rx[i]] += sending(&n->flows[i]);
-    for (uint32_t k = 1; k < h->slots; k++)
-        memcpy(&h->rcsn[(size_t)slot_ix(h, k) * nr], c0, nr * sizeof *c0);
-}
-
-/* Receiver r's window b scaled by the curve from b's senders to a's (each
- * the mean over its window's two ends); b where the curve has not shown
- * either. */
-static double rxc_pred(const struct hybrid *h, size_t r, double b)
-{
-    size_t nr = h->n_rx;
-    double n0 = h->rcsn[(size_t)slot_ix(h, 0) * nr + r], n1 = h->rcsn[(size_t)slot_ix(h, h->w) * nr + r],
-           n2 = h->rcsn[(size_t)slot_ix(h, 2 * h->w) * nr + r];
-    double fa = rc_at(h, (n0 + n1) / 2), fb = rc_at(h, (n1 + n2) / 2);
-    return fa > 0 && fb > 0 ? b * fa / fb : b;
-}
-#endif
-
-#ifdef CKPT_HYBRID_TRACE
-/* The receivers' steady test failing (CKPT_HYBRID_RXU): per live receiver
- * its bytes in the two windows against its links' (line rate), its
- * transfers live, sending and in their tails, those that ended (done) in
- * either window, and whether it fails; what holds it in the ends phase. */
-static void trace_rxu(const struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
-                      const uint64_t *s2)
-{
-    const struct pnet *n = h->n;
-    size_t nr = h->n_rx;
-    uint32_t *c = calloc(4 * (nr + 1), sizeof *c); /* sending, tails, ended in a, in b */
-    if (!c)
-        return;
-    uint32_t *sd = c, *tl = c + nr + 1, *ea = tl + nr + 1, *eb = ea + nr + 1;
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        const struct flow *f = &n->flows[i];
-        if (!started(f))
-            continue;
-        uint32_t r = h->rx[i];
-        uint64_t a = s0[i * FC_N] - s1[i * FC_N], b = s1[i * FC_N] - s2[i * FC_N];
-        sd[r] += sending(f);
-        tl[r] += tail(f);
-        ea[r] += f->done && a > 0;
-        eb[r] += f->done && !a && b > 0;
-    }
-    uint32_t nf = 0, nl = 0;
-    for (size_t r = 0; r < nr; r++) {
-        if (!h->rlive[r])
-            continue;
-        nl++;
-        nf += fabs(h->ra[r] - h->rb[r]) > h->tol * fmax(h->ra[r], h->rb[r]) + 2.0 * (double)n->mtu;
-    }
-    fprintf(stderr, "rxu at %.6f: %u of %u live receivers fail\n", ps_to_s(n->now), nf, nl);
-    for (size_t r = 0; r < nr; r++) {
-        if (!h->rlive[r])
-            continue;
-        double a = h->ra[r], b = h->rb[r], cw = h->rcap[r] * h->w;
-        int bad = fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)n->mtu;
-        fprintf(stderr, "rxr %zu %d a/line %.4f b/line %.4f live %u send %u tail %u ended a %u b %u\n",
-                r, bad, cw > 0 ? a / cw : 0, cw > 0 ? b / cw : 0, h->rlive[r], sd[r], tl[r], ea[r],
-                eb[r]);
-    }
-    free(c);
-}
-#endif
-
 static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
     h->pfit = 0;
-#ifdef CKPT_HYBRID_TRACE
-    for (int i = 0; i < W_N; i++)
-        h->bspan[i] = -1;
-    h->kwhy = W_KROOM;
-#endif
+    TRACE(trace_weigh_start(h));
     if (h->have < h->slots)
         return WHY(h, h->hwhy, h->have), 0;
     const uint64_t *s0 = slot(h, 0), *s1 = slot(h, h->w), *s2 = slot(h, 2 * h->w);
@@ -1993,9 +1331,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
                     ktail = fmin(ktail, k);
                 else if (k < kmax) {
                     kmax = k;
-#ifdef CKPT_HYBRID_TRACE
-                    h->kwhy = W_KTAILFEW;
-#endif
+                    TRACE(h->kwhy = W_KTAILFEW);
                 }
             }
         if (all <= FEW)
@@ -2005,18 +1341,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             continue;
         if (pass > PASS_CAP(h, s))
             pass = PASS_CAP(h, s);
-#ifdef CKPT_HYBRID_TRACE
-        /* (CKPT_HK_RXCURVE) passed ends leave the receiver's rate within
-         * half the tolerance of the curve's at its senders now; where the
-         * curve has not shown the rate, none passed */
-        if (h->rxc && pass) {
-            double n0 = h->rcsn[(size_t)h->head * nr + r], f0 = rc_at(h, n0);
-            uint32_t p0 = pass;
-            while (pass && !(f0 > 0 && rc_at(h, fmax(n0 - pass, 0)) >= (1 - h->tol / 2) * f0))
-                pass--;
-            h->rcpass += p0 - pass;
-        }
-#endif
+        TRACE(pass = rxc_pass(h, r, pass));
         if (pass && clus < 0)
             clus = ends_cluster(h);
         if (pass && clus)
@@ -2047,33 +1372,11 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     /* the pauses, summed over the ports, steady too: paused time is one of
      * the figures a jump extrapolates */
     double pa = paused_delta(h, 0, h->w), pb = paused_delta(h, h->w, 2 * h->w), pe = pb;
-#ifdef CKPT_HYBRID_TRACE
-    if (h->pfall) {
-        pe = pfall_pred(h, pb);
-        fprintf(stderr, "pfall at %.6f: paused a %.6g b %.6g predicted a %.6g (a/b %.4f, a/pred %.4f)\n",
-                ps_to_s(n->now), pa, pb, pe, pb > 0 ? pa / pb : 0, pe > 0 ? pa / pe : 0);
-    }
-#endif
+    TRACE(pe = pfall_test(h, pa, pb));
     if (fabs(pa - pe) > h->tol * fmax(pa, pb))
         return WHY(h, W_PAUSED, fabs(pa - pe) / fmax(pa, pb) / h->tol), 0;
     double q0 = (double)s0[h->o_q], q1 = (double)s1[h->o_q], qe = 0;
-#ifdef CKPT_HYBRID_TRACE
-    /* (CKPT_HK_PFALL=q) the queued bytes fall as the nodes sending do: the
-     * last window's change as window b's, its bytes sent scaled by the
-     * nodes sending, less the change in those delivered */
-    if (h->pfall == 2) {
-        const double *r0 = &h->pft[(size_t)slot_ix(h, 0) * PF_ROW(h)];
-        const double *r1 = &h->pft[(size_t)slot_ix(h, h->w) * PF_ROW(h)];
-        const double *r2 = &h->pft[(size_t)slot_ix(h, 2 * h->w) * PF_ROW(h)];
-        size_t bs = h->o_sum + SUM_AT(bytes_sent), bd = h->o_sum + SUM_AT(bytes_delivered);
-        double sb = (double)(s1[bs] - s2[bs]), da = (double)(s0[bd] - s1[bd]),
-               db = (double)(s1[bd] - s2[bd]), q2 = (double)s2[h->o_q];
-        if (r1[1] + r2[1] > 0 && !(drained > 0))
-            qe = q1 - q2 + sb * ((r0[1] + r1[1]) / (r1[1] + r2[1]) - 1) - (da - db);
-        fprintf(stderr, "qfall at %.6f: queued change a %.6g b %.6g predicted a %.6g, of delivered %.6g\n",
-                ps_to_s(n->now), q0 - q1, q1 - q2, qe, delivered);
-    }
-#endif
+    TRACE(qe = qfall_pred(h, s0, s1, s2, drained, delivered));
     if (fabs(q0 - q1 + drained - qe) > h->tol * delivered)
         return WHY(h, W_QUEUE, fabs(q0 - q1 + drained - qe) / delivered / h->tol), 0;
     if (kmax < 1)
@@ -2156,37 +1459,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             d = most > t0 ? (uint64_t)most : (uint64_t)t0;
     }
 #undef CUT
-#ifdef CKPT_HYBRID_TRACE
-    if (h->pfit) {
-        double w = lag_share(h, ps_to_s(d));
-        {
-            /* where the moves fall short, by tier: asked, capped, traded */
-            const struct topo *tp = n->topo;
-            double a[3] = {0}, c[3] = {0}, g[3] = {0}, dt = ps_to_s(d);
-            for (uint32_t v = tp->first_cleaf; v < tp->n_nodes; v++) {
-                const struct tnode *tn = &tp->nodes[v];
-                int k = tn->kind == NODE_LEAF ? tn->storage_side : 2;
-                double up = 0, down = 0;
-                for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-                    if (!h->pslope[p])
-                        continue;
-                    double x = port_move(h, p, dt), cap = MOVE_MAX * (double)n->ports[p].q_bytes;
-                    a[k] += fabs(x);
-                    x = fmax(-cap, fmin(cap, x));
-                    c[k] += fabs(x);
-                    up += x > 0 ? x : 0;
-                    down += x < 0 ? -x : 0;
-                }
-                g[k] += 2 * fmin(up, down);
-            }
-            fprintf(stderr, "moves MB asked/capped/traded: compute leaves %.4g %.4g %.4g, storage leaves %.4g %.4g %.4g, spines %.4g %.4g %.4g\n",
-                    a[0] / 1e6, c[0] / 1e6, g[0] / 1e6, a[1] / 1e6, c[1] / 1e6, g[1] / 1e6, a[2] / 1e6, c[2] / 1e6, g[2] / 1e6);
-        }
-        fprintf(stderr, "span at %.6f: %.4g ms before the lag bounds, %.4g ms after (t0 %.4g); lag %.4f drift %.3g dq %.3g eu %.3g tlag %.4g; w %.3f\n",
-                ps_to_s(now), ps_to_s(d_pre) * 1e3, ps_to_s(d) * 1e3, t0 / 1e9, h->lag, h->drift,
-                h->dq_lag, h->eu, h->tlag, w);
-    }
-#endif
+    TRACE(trace_span(h, d, d_pre, t0));
     if (n->time_limit_ps != UINT64_MAX &&
         (now >= n->time_limit_ps || n->time_limit_ps - now < d + h->period)) {
         WHY(h, W_LIMIT, 0);
@@ -2202,17 +1475,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
 #endif
         d = most > 0 ? (uint64_t)most : 0;
     }
-#ifdef CKPT_HYBRID_TRACE
-    if (d < h->period && h->why != W_LIMIT)
-        h->bspan[W_PERIOD] = ps_to_s(d) * 1e3;
-    fprintf(stderr, "weigh at %.6f: %s holds, %.4g ms%s; spans ms:", ps_to_s(now), why_name[h->why],
-            ps_to_s(d) * 1e3, d >= h->period ? "" : " (< a period: no jump)");
-    for (int i = 0; i < W_N; i++)
-        if (h->bspan[i] >= 0)
-            fprintf(stderr, " %s %.4g;", why_name[i], h->bspan[i]);
-    fprintf(stderr, " young %d lag %.4f drift %.3g eu %.3g tlag %.4g\n", h->young, h->lag,
-            h->drift, h->eu, h->tlag);
-#endif
+    TRACE(trace_weigh(h, d));
     return d >= h->period ? d : 0;
 }
 
@@ -2591,13 +1854,6 @@ static void gather(struct hybrid *h, const struct port *p)
     }
 }
 
-/* the trace's move counts, inside a queue walk's body (no #ifdef there) */
-#ifdef CKPT_HYBRID_TRACE
-#define MV_TRACE(x) (void)(x)
-#else
-#define MV_TRACE(x) (void)0
-#endif
-
 /* The backlog's moves between a switch's queues over a jump of d: where
  * its ports' queues drift apart while their sum holds (a full switch's
  * shared buffer), the falling ones' first packets of a transfer leave
@@ -2612,9 +1868,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
     const struct topo *t = n->topo;
     double dt = ps_to_s(d), wire = (double)(n->mtu + n->wire_overhead);
     memset(h->fk, 0, (size_t)n->n_flows * sizeof *h->fk);
-#ifdef CKPT_HYBRID_TRACE
-    h->mv_plan = h->mv_floor = h->mv_ask = h->mv_out = h->mv_in = 0;
-#endif
+    TRACE(h->mv_plan = h->mv_floor = h->mv_ask = h->mv_out = h->mv_in = 0);
     if (!h->pfit)
         return; /* (ECMP: a transfer's packets on one path, in order) */
 #ifdef CKPT_HYBRID_TRACE
@@ -2650,9 +1904,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
             double want = floor(-s * mv / down);
             if (want < 1)
                 continue;
-#ifdef CKPT_HYBRID_TRACE
-            h->mv_ask += want;
-#endif
+            TRACE(h->mv_ask += want);
             gather(h, &n->ports[p]);
             /* the queues head first, priority by priority, while it wants */
             for (unsigned q = 0; q < NPRIO && want >= 1; q++) {
@@ -2673,7 +1925,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
                     h->xsup[h->fout[f]] += kk;
                     h->fl[nl++] = f;
                     want -= kk;
-                    MV_TRACE(h->mv_out += kk);)
+                    TRACE(h->mv_out += kk);)
             }
         }
         /* as many through each ingress port onto the rising queues' tails */
@@ -2711,7 +1963,7 @@ static void follow_plan(struct hybrid *h, uint64_t d)
                     h->fout[f] = p;
                     h->xsup[x] -= (uint32_t)kk;
                     want -= (double)kk;
-                    MV_TRACE(h->mv_in += (double)kk);)
+                    TRACE(h->mv_in += (double)kk);)
             }
         }
         /* what found no place through its ingress stays where it was */
@@ -2942,107 +2194,6 @@ static void level(struct hybrid *h)
     }
 }
 
-#ifdef CKPT_HYBRID_TRACE
-/* A node whose sending writers are within LOCK packets of each other (its
- * NIC serves them in turn, and the packets keep them within two: the
- * scaled production row's 2,048 nodes all through its run, where its
- * jumps' own credits, each writer's by its bytes over the windows, set
- * them a median 230 packets apart: BENCHMARKS.md session 37) takes one
- * credit for each, the node's mean, scaled by the receivers' so each
- * receiver keeps its lockstep writers' credit; rounding and a full
- * transfer's rest go a packet at a time to its other lockstep writers. */
-static void lockstep(struct hybrid *h)
-{
-    struct pnet *n = h->n;
-    const struct topo *t = n->topo;
-    uint64_t mtu = n->mtu, *cr = h->cr;
-    if (!h->lock)
-        return;
-    for (uint32_t v = 0; v < t->n_nodes; v++) {
-        h->ky[v] = h->ks[v] = 0;
-        h->kok[v] = 0;
-        h->lv[v].n = 0;
-        h->lv[v].wmin = UINT64_MAX;
-        h->lv[v].wmax = 0;
-        h->lv[v].bad = !h->src[v];
-    }
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        const struct flow *f = &n->flows[i];
-        if (!sending(f))
-            continue;
-        struct level *l = &h->lv[f->src];
-        l->n++;
-        l->wmin = f->sent < l->wmin ? f->sent : l->wmin;
-        l->wmax = f->sent > l->wmax ? f->sent : l->wmax;
-        l->bad |= h->rdrain[h->rx[i]];
-        h->ky[f->src] += (double)(cr[(size_t)i * FC_N + FC_RECV] / mtu);
-    }
-    for (uint32_t v = 0; v < t->n_nodes; v++) {
-        const struct level *l = &h->lv[v];
-        h->kok[v] = l->n >= 2 && !l->bad && l->wmax - l->wmin <= LOCK * mtu;
-        h->ky[v] = h->kok[v] ? h->ky[v] / l->n : 0;
-    }
-    memset(h->kt, 0, 2 * (size_t)h->n_rx * sizeof *h->kt);
-    for (uint32_t i = 0; i < n->n_flows; i++)
-        if (sending(&n->flows[i]) && h->kok[n->flows[i].src])
-            h->kt[h->rx[i]] += (double)(cr[(size_t)i * FC_N + FC_RECV] / mtu);
-    /* the nodes' means scaled toward the receivers' sums (each node by its
-     * writers' receivers' mean scale), a few rounds */
-    for (int it = 0; it < 8; it++) {
-        memset(h->ka, 0, h->n_rx * sizeof *h->ka);
-        for (uint32_t i = 0; i < n->n_flows; i++) {
-            const struct flow *f = &n->flows[i];
-            if (sending(f) && h->kok[f->src])
-                h->ka[h->rx[i]] += h->ky[f->src];
-        }
-        for (uint32_t i = 0; i < n->n_flows; i++) {
-            const struct flow *f = &n->flows[i];
-            uint32_t r = h->rx[i];
-            if (sending(f) && h->kok[f->src])
-                h->ks[f->src] += h->ka[r] > 0 ? h->kt[r] / h->ka[r] : 1;
-        }
-        for (uint32_t v = 0; v < t->n_nodes; v++) {
-            if (h->kok[v])
-                h->ky[v] *= h->ks[v] / h->lv[v].n;
-            h->ks[v] = 0;
-        }
-    }
-    memset(h->ka, 0, h->n_rx * sizeof *h->ka);
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        const struct flow *f = &n->flows[i];
-        if (!sending(f) || !h->kok[f->src])
-            continue;
-        double c = floor(h->ky[f->src] + 0.5), rm = (double)avail(h, i);
-        c = c < rm ? c : rm;
-        cr[(size_t)i * FC_N + FC_RECV] = (uint64_t)c * mtu;
-        h->ka[h->rx[i]] += c;
-    }
-    /* each receiver's sum back to its target, a packet a writer a round,
-     * from a place that turns with the jumps */
-    uint32_t at = n->n_flows ? (uint32_t)((uint64_t)h->seg * 7919 % n->n_flows) : 0;
-    for (int more = 1; more;) {
-        more = 0;
-        for (uint32_t j = 0; j < n->n_flows; j++) {
-            uint32_t i = (at + j) % n->n_flows;
-            const struct flow *f = &n->flows[i];
-            if (!sending(f) || !h->kok[f->src])
-                continue;
-            uint32_t r = h->rx[i];
-            uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV];
-            if (h->kt[r] - h->ka[r] >= 1 && *c / mtu < avail(h, i)) {
-                *c += mtu;
-                h->ka[r] += 1;
-                more = 1;
-            } else if (h->ka[r] - h->kt[r] >= 1 && *c >= mtu) {
-                *c -= mtu;
-                h->ka[r] -= 1;
-                more = 1;
-            }
-        }
-    }
-}
-#endif
-
 /* The writers whose ends a jump passes: each ends where the water-filling
  * gives it its last whole packet but one, at the part of its receiver's
  * credit handed out by then (the levels in jump_span's order: those below
@@ -3056,11 +2207,7 @@ static void pass_ends(struct hybrid *h, uint64_t d)
     uint64_t *cr = h->cr;
     for (uint32_t j = 0; j < h->nwe; j++)
         h->nfrac[n->flows[h->we[j].i].src] = 0;
-#ifdef CKPT_HYBRID_TRACE
-    const struct topo *t = n->topo;
-    if (h->endsm)
-        memset(h->lf, 0, 2 * (size_t)t->n_cleaves * sizeof *h->lf);
-#endif
+    TRACE(ends_clear(h));
     for (uint32_t j = 0, e; j < h->nwe; j = e) {
         uint32_t r = h->we[j].r;
         double got = 0, left = 0, below = 0;
@@ -3093,30 +2240,10 @@ static void pass_ends(struct hybrid *h, uint64_t d)
             left -= we->w;
             double *nf = &h->nfrac[n->flows[we->i].src];
             *nf = fmax(*nf, part);
-#ifdef CKPT_HYBRID_TRACE
-            uint32_t l = t->nodes[n->flows[we->i].src].leaf - t->first_cleaf;
-            if (h->endsm && !we->tail && l < t->n_cleaves) {
-                h->lf[2 * l] += 1;
-                h->lf[2 * l + 1] += part;
-            }
-#endif
+            TRACE(ends_note(h, we, part));
         }
     }
-#ifdef CKPT_HYBRID_TRACE
-    /* a compute leaf's uplinks pause less as its writers end */
-    for (uint32_t l = 0; h->endsm && l < t->n_cleaves; l++) {
-        if (!(h->lf[2 * l] > 0) || h->lf[2 * l + 1] >= h->lf[2 * l])
-            continue;
-        double g = ENDS_A + (1 - ENDS_A) * h->lf[2 * l + 1] / h->lf[2 * l];
-        const struct tnode *tn = &t->nodes[t->first_cleaf + l];
-        for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
-            if (t->nodes[t->ports[t->ports[p].peer].node].kind != NODE_SPINE)
-                continue;
-            uint64_t *c = &cr[h->o_port + (size_t)p * PC_N + PC_PAUSED];
-            *c = (uint64_t)llround((double)*c * g);
-        }
-    }
-#endif
+    TRACE(ends_uplinks(h));
     for (uint32_t v = 0; v < n->topo->first_cleaf; v++) {
         if (!h->src[v])
             continue;
@@ -3128,47 +2255,6 @@ static void pass_ends(struct hybrid *h, uint64_t d)
         h->nfrac[v] = 0;
     }
 }
-
-
-#ifdef CKPT_HYBRID_TRACE
-/* every switch ingress's counted bytes against the packets that entered by
- * it still queued or serialising (trace: the moves' check) */
-static void check_ingress(struct hybrid *h, const char *when)
-{
-    struct pnet *n = h->n;
-    uint32_t np = n->topo->n_ports;
-    int64_t *held = calloc((size_t)np * NPRIO, sizeof *held);
-    for (uint32_t i = 0; i < np; i++) {
-        struct port *p = &n->ports[i];
-        const struct tnode *tn = &n->topo->nodes[n->topo->ports[i].node];
-        if (tn->kind < NODE_LEAF)
-            continue;
-        struct sw *s = pnet_sw(n, n->topo->ports[i].node);
-        for (unsigned q = 0; q < NPRIO; q++) {
-            const struct pktq *pq = &p->q[q];
-            const struct pkt_chunk *hc = pq->len ? pq->hc : NULL;
-            PKT_SPAN_FOR_EACH(hc, pq->hi, pq->tc, pq->ti, pk,
-                held[(size_t)(s->first_port + pk->in_port) * NPRIO + pk->prio] += (int64_t)pkt_wire(n, pk);)
-        }
-    }
-    int bad = 0;
-    for (uint32_t i = 0; i < np && bad < 5; i++) {
-        const struct tnode *tn = &n->topo->nodes[n->topo->ports[i].node];
-        if (tn->kind < NODE_LEAF)
-            continue;
-        for (unsigned g = 0; g < NPRIO; g++) {
-            const struct ing_pg *ig = &n->ports[i].ing[g];
-            int64_t cnt = (int64_t)(ig->reserve + ig->shared + ig->hdrm), q = held[(size_t)i * NPRIO + g];
-            if (cnt - q > 20000 || q - cnt > 20000) {
-                fprintf(stderr, "%s: ingress %u node %u pg %u counted %lld held %lld\n", when, i,
-                        n->topo->ports[i].node, g, (long long)cnt, (long long)q);
-                bad++;
-            }
-        }
-    }
-    free(held);
-}
-#endif
 
 /* A jump's PFC frames and CNPs (cr: the windows' mean deltas x k) kept to
  * what the packets keep: a port's pause state is carried, so each cycle in
@@ -3308,9 +2394,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         }
     }
     level(h);
-#ifdef CKPT_HYBRID_TRACE
-    lockstep(h);
-#endif
+    TRACE(lockstep(h));
     uint64_t ends = h->ends;
     pass_ends(h, d);
     if (h->ends > ends) {
@@ -3336,9 +2420,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         h->wcr[i] = sending(&n->flows[i]) ? (double)cr[(size_t)i * FC_N + FC_RECV] / k : 0;
     h->wchk_d = d;
     h->wchk_n = h->w;
-#ifdef CKPT_HYBRID_TRACE
-    check_ingress(h, "before");
-#endif
+    TRACE(check_ingress(h, "before"));
     follow_plan(h, d);
     int64_t moved = 0, put = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
@@ -3354,16 +2436,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         got = 2 * (double)put * (double)(mtu + n->wire_overhead);
         if (want > 0)
             h->wlag = fmax(0, want - got) / want;
-#ifdef CKPT_HYBRID_TRACE
-        {
-            double w0 = 0, g0 = 0, wire = (double)(mtu + n->wire_overhead);
-            move_room(h, ps_to_s(d), &w0, &g0);
-            fprintf(stderr, "moves planned/booked: share %.3f / %.3f; MB wanted %.4g, planned %.4g, whole packets %.4g, falling asked %.4g, found %.4g, rising put %.4g, kept %.4g\n",
-                    w0 > 0 ? fmax(0, w0 - g0) / w0 : 1, h->wlag, w0 / 1e6, g0 / 1e6,
-                    2 * h->mv_floor * wire / 1e6, 2 * h->mv_ask * wire / 1e6,
-                    2 * h->mv_out * wire / 1e6, 2 * h->mv_in * wire / 1e6, got / 1e6);
-        }
-#endif
+        TRACE(trace_moves(h, d, got));
     }
     cr[h->o_sum + SUM_AT(bytes_sent)] = (uint64_t)((int64_t)bytes - (int64_t)(taken * mtu) + moved * (int64_t)mtu);
     cr[h->o_sum + SUM_AT(bytes_delivered)] = bytes;
@@ -3457,9 +2530,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         h->dq[i] = 0;
     }
     follow_put(h);
-#ifdef CKPT_HYBRID_TRACE
-    check_ingress(h, "after");
-#endif
+    TRACE(check_ingress(h, "after"));
     credit(h, cr);
     double pj = 0;
     uint64_t pc = 0;
@@ -3503,11 +2574,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
      * are checked against the packets' (steady again) */
     if (h->have > h->slots - h->w)
         h->have = h->slots - h->w;
-#ifdef CKPT_HYBRID_TRACE
-    h->hwhy = W_HJUMP;
-    if (h->rxc)
-        rxc_reset(h);
-#endif
+    TRACE(trace_jumped(h));
     if (tc.first != UINT64_MAX)
         samples_crossed(h, d, tc.first);
     return 0;
@@ -3605,46 +2672,7 @@ void hybrid_loop(struct pnet *n)
             continue;
         }
         observe(&h);
-#ifdef CKPT_HYBRID_TRACE /* per receiver: bytes delivered, transfers sending / live; events, CPU */
-        if (getenv("CKPT_HYBRID_RX")) {
-            struct timespec ts;
-            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-            fprintf(stderr, "rx %.6f ev %llu cpu %.6f", ps_to_s(n->now), (unsigned long long)n->events,
-                    (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec);
-            uint64_t *by = calloc(3 * (size_t)h.n_rx + 1, sizeof *by);
-            for (uint32_t i = 0; by && i < n->n_flows; i++) {
-                uint64_t *b3 = &by[3 * (size_t)h.rx[i]];
-                b3[0] += n->flows[i].recv;
-                b3[1] += sending(&n->flows[i]) != 0;
-                b3[2] += !n->flows[i].done;
-            }
-            for (uint32_t r = 0; by && r < h.n_rx; r++)
-                fprintf(stderr, " | %llu %llu %llu", (unsigned long long)by[3 * r],
-                        (unsigned long long)by[3 * r + 1], (unsigned long long)by[3 * r + 2]);
-            free(by);
-            fprintf(stderr, "\n");
-        }
-#endif
-#ifdef CKPT_HYBRID_TRACE /* named transfers' bytes delivered, by time */
-        if (getenv("CKPT_HYBRID_FLOWS")) {
-            char *e = getenv("CKPT_HYBRID_FLOWS");
-            fprintf(stderr, "flows at %.6f:", ps_to_s(n->now));
-            for (char *q = e, *x; *q; q = x) {
-                unsigned long i = strtoul(q, &x, 10);
-                if (x == q)
-                    break; /* not a number: the list ends */
-                if (i < n->n_flows)
-                    fprintf(stderr, " %lu %llu", i, (unsigned long long)n->flows[i].recv);
-                while (*x == ',')
-                    x++;
-            }
-            fprintf(stderr, "\n");
-        }
-        if (getenv("CKPT_HYBRID_ENDS"))
-            trace_ends(&h);
-        if (getenv("CKPT_HYBRID_FILL"))
-            trace_fill(&h);
-#endif
+        TRACE(trace_observed(&h));
         hf->observations++;
         if (h.chk_d && --h.chk_n == 0)
             check_after(&h);
@@ -3658,16 +2686,7 @@ void hybrid_loop(struct pnet *n)
 #endif
         if (d && jump(&h, &d) == 0) {
             hf->jumps++;
-#ifdef CKPT_HYBRID_TRACE
-            h.tcap[h.why] += ps_to_s(d);
-            h.ncap[h.why]++;
-#endif
-#ifdef CKPT_HYBRID_TRACE /* a line a jump, to stderr */
-            fprintf(stderr, "jump at %.6f s +%.6f s, %llu ends passed, %u transfers live, error %.1f us, drift %.3g/s lag %.4f, paused carried %.3g/s (%.3g/s); paused error %.4g s, drift %.3g/s (%.3g/s over the jump), lag %.4g s, moved %.4g MB, uncarried %.3f\n",
-                    ps_to_s(n->now - d), ps_to_s(d), (unsigned long long)h.ends,
-                    n->n_flows - (uint32_t)n->flows_done, h.err_s * 1e6, h.drift, h.lag, h.cpr,
-                    h.crel, h.perr, h.eu, h.euc, h.tlag, (double)h.fmoved / 1e6, h.wlag);
-#endif
+            TRACE(trace_jump(&h, d));
             h.skipped += d;
             jend = n->now;
             h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
@@ -3679,45 +2698,12 @@ void hybrid_loop(struct pnet *n)
                 n->time_went_back = 1;
         }
 #ifdef CKPT_HYBRID_TRACE
-        else {
-            h.tw[h.why] += ps_to_s(h.period);
-            h.nw[h.why]++;
-            /* the test or bound that held this observation, by how much */
-            fprintf(stderr, "hold at %.6f: %s (%.4g)\n", ps_to_s(n->now), why_name[h.why], h.whyx);
-        }
+        else
+            trace_hold(&h);
 #endif
         b = n->now + h.period;
     }
-#ifdef CKPT_HYBRID_TRACE
-    {
-        double tot = 0, sk = 0;
-        for (int i = 0; i < W_N; i++)
-            tot += h.tw[i], sk += h.tcap[i];
-        fprintf(stderr, "held: simulated %.6f s, jumped %.6f s, periods held %.6f s (the rest: periods before jumps)\n",
-                ps_to_s(n->now), sk, tot);
-        for (int i = 0; i < W_N; i++)
-            if (h.nw[i] || h.ncap[i])
-                fprintf(stderr, "held | %s | %u periods | %.6f s | %.2f%% | jumps capped %u | %.6f s\n",
-                        why_name[i], h.nw[i], h.tw[i], 100 * h.tw[i] / ps_to_s(n->now), h.ncap[i],
-                        h.tcap[i]);
-        if (h.rxc) {
-            fprintf(stderr, "rxcurve: ends kept from passing %llu; bin senders rate count:",
-                    (unsigned long long)h.rcpass);
-            for (uint32_t k = 0; k < RC_BINS; k++)
-                if (h.rcn[k] > 0)
-                    fprintf(stderr, " %u %.0f %.4f %.0f", k, k < 16 ? k : 16 * exp2((k - 16) / 8.0),
-                            h.rcs[k] / h.rcn[k], h.rcn[k]);
-            fprintf(stderr, "\n");
-        }
-    }
-#endif
-#ifdef CKPT_HYBRID_TRACE
-    for (uint32_t i = 0; i < n->topo->n_ports; i++)
-        if (n->ports[i].drops)
-            fprintf(stderr, "drops port %u node %u kind %d: %llu\n", i, n->topo->ports[i].node,
-                    (int)n->topo->nodes[n->topo->ports[i].node].kind,
-                    (unsigned long long)n->ports[i].drops);
-#endif
+    TRACE(trace_summary(&h));
     if (why)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
     /* what credit() added at the windows' rates; the bytes are exact */
@@ -3787,3 +2773,7 @@ void hybrid_loop(struct pnet *n)
     hf->fraction = span ? fmin(1, (double)h.skipped / (double)span) : 0;
     release(&h);
 }
+
+#ifdef CKPT_HYBRID_TRACE
+#include "hybrid_trace.inc"
+#endif
