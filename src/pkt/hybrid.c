@@ -2726,22 +2726,22 @@ void hybrid_loop(struct pnet *n)
     hf->ends = h.ends;
     hf->ends_max = h.ends_max;
     if (ok) { /* the paused time after the last observation, as the others */
+        /* one walk: the paused time and the refreshes still implicit */
         double paused = 0;
+        uint64_t imp = 0;
         for (uint32_t i = 0; i < n->topo->n_ports; i++) {
             const struct port *p = &n->ports[i];
             paused += (double)p->paused_ps;
             for (unsigned m = p->paused; m; m &= m - 1)
                 paused += (double)(n->now - p->pause_since[__builtin_ctz(m)]);
+            for (unsigned m = p->xoff_implicit; m; m &= m - 1)
+                imp += implicit_sent(n, p, (unsigned)__builtin_ctz(m));
         }
         if (h.tlag > 0 && paused > h.plast)
             h.perr += ps_to_s((uint64_t)(paused - h.plast)) * fmin(1, h.eu * h.tlag);
         hf->paused_error_s = h.perr;
         hf->paused_error_fraction = paused > 0 ? h.perr / ps_to_s((uint64_t)paused) : 0;
         /* the frames after the last observation, as the others */
-        uint64_t imp = 0;
-        for (uint32_t i = 0; i < n->topo->n_ports; i++)
-            for (unsigned m = n->ports[i].xoff_implicit; m; m &= m - 1)
-                imp += implicit_sent(n, &n->ports[i], (unsigned)__builtin_ctz(m));
         double fc[FR_N] = {(double)n->sums[SUM_AT(pause_frames)],
                            (double)(n->sums[SUM_AT(refresh_frames)] + imp)};
         for (int k = 0; k < FR_N; k++)
