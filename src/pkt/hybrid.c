@@ -187,6 +187,17 @@ struct hybrid {
     double *rcs, *rcn;
     uint64_t rcpass; /* ends the curve kept a jump from passing */
 #endif
+#ifdef CKPT_HYBRID_TRACE
+    /* the receivers' sum test (CKPT_HK_RXSUM): per test their squared log
+     * a/b summed and counted, a ring of RXS_H tests; the test's time, the
+     * receivers' sum over windows a and b, those failing alone; the walk's
+     * sd of log a/b pooled over the ring */
+#define RXS_H 8
+    int rxs;
+    double rxs_ss[RXS_H], rxs_c[RXS_H], rxs_a, rxs_b, rxs_sig;
+    uint64_t rxs_t;
+    uint32_t rxs_at, rxs_f;
+#endif
     /* the drain: per receiver whose senders are all done, its bytes in
      * flight and whether it drains; per transfer of one, the packets a
      * jump takes from its tail (dx), the highest PSN below its last one
@@ -629,6 +640,14 @@ static int init(struct hybrid *h, struct pnet *n)
         if (!h->rcsn || !h->rcs)
             return -1;
         h->rcn = h->rcs + RC_BINS;
+    }
+#endif
+#ifdef CKPT_HYBRID_TRACE
+    {
+        const char *e = getenv("CKPT_HK_RXSUM");
+        h->rxs = e && !strcmp(e, "on");
+        if (e)
+            fprintf(stderr, "knob CKPT_HK_RXSUM=%s: %s\n", e, h->rxs ? "on" : "off");
     }
 #endif
     for (uint32_t i = 0; i < n->n_flows; i++)
@@ -1822,6 +1841,79 @@ static void trace_rxu(const struct hybrid *h, const uint64_t *s0, const uint64_t
 }
 #endif
 
+#ifdef CKPT_HYBRID_TRACE
+/* (CKPT_HK_RXSUM) A receiver with FEW or more senders moves window to
+ * window as a random walk (the full row's last 0.7 s): tested in the
+ * receivers' sum, not alone; 1 where it is (its a, b added). */
+static int rxs_in(struct hybrid *h, size_t r, double a, double b)
+{
+    if (!h->rxs || h->rlive[r] < FEW || h->rw[r] <= 0)
+        return 0;
+    if (h->rxs_t != h->n->now) { /* this test's first */
+        h->rxs_t = h->n->now;
+        h->rxs_a = h->rxs_b = h->rxs_ss[h->rxs_at] = h->rxs_c[h->rxs_at] = 0;
+        h->rxs_f = 0;
+    }
+    h->rxs_a += a;
+    h->rxs_b += b;
+    h->rxs_f += fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)h->n->mtu;
+    if (a > 0 && b > 0) {
+        h->rxs_ss[h->rxs_at] += log(a / b) * log(a / b);
+        h->rxs_c[h->rxs_at] += 1;
+    }
+    return 1;
+}
+
+/* The sum's test (1: unsteady), and the walk's sd of log a/b pooled over
+ * the last RXS_H tests (held until they hold 8 receiver-windows). */
+static int rxs_test(struct hybrid *h, double *spread)
+{
+    if (h->rxs_t != h->n->now)
+        return h->rxs_sig = 0, 0; /* no receiver in the sum */
+    double ss = 0, c = 0, a = h->rxs_a, b = h->rxs_b;
+    h->rxs_at = (h->rxs_at + 1) % RXS_H;
+    for (int i = 0; i < RXS_H; i++)
+        ss += h->rxs_ss[i], c += h->rxs_c[i];
+    h->rxs_sig = c >= 8 ? sqrt(ss / c) : 0;
+    int bad = !(c >= 8) || fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)h->n->mtu;
+    if (h->rxs_f || bad)
+        fprintf(stderr, "rxs at %.6f: %u receivers off alone, sum a/b %.4f, walk sd %.4f: %s\n",
+                ps_to_s(h->n->now), h->rxs_f, b > 0 ? a / b : 0, h->rxs_sig, bad ? "fails" : "passes");
+    if (!bad && a + b > 0 && fabs(a - b) / (a + b) > *spread)
+        *spread = fabs(a - b) / (a + b);
+    return bad;
+}
+
+/* The walk's spread over a jump of k periods: the credit (the last 2w
+ * periods' mean) against the next k periods' bytes, a random walk's
+ * sd of log(next k / last) growing as sqrt((k + 2w) / 2w) of a/b's. */
+static double rxs_sd(const struct hybrid *h, double k)
+{
+    return h->rxs_sig * sqrt((k + 2.0 * h->w) / (2.0 * h->w));
+}
+
+/* The longest span within d the budget takes with the walk's spread,
+ * which grows with the span; *spread: the walk's over it where larger. */
+static uint64_t rxs_budget(const struct hybrid *h, uint64_t d, double *spread)
+{
+    double now = ps_to_s(h->n->now), per = ps_to_s(h->period);
+    double lo = 0, hi = floor((double)d / (double)h->period);
+#define RXS_OVER(k) (h->err_s + fmax(*spread, rxs_sd(h, k)) * (k) * per > h->budget * (now + (k) * per))
+    if (RXS_OVER(hi)) /* convex in k, not over at 0: bisect */
+        while (hi - lo > 1) {
+            double mid = floor((lo + hi) / 2);
+            *(RXS_OVER(mid) ? &hi : &lo) = mid;
+        }
+    else
+        lo = hi;
+#undef RXS_OVER
+    if (lo * (double)h->period < (double)d)
+        d = (uint64_t)(lo * (double)h->period);
+    *spread = fmax(*spread, rxs_sd(h, lo));
+    return d;
+}
+#endif
+
 static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
@@ -1894,6 +1986,10 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             continue;
         double a = h->ra[r], b = h->rb[r], be = b;
 #ifdef CKPT_HYBRID_TRACE
+        if (rxs_in(h, r, a, b)) /* (CKPT_HK_RXSUM) in the sum's test */
+            goto rxs_summed;
+#endif
+#ifdef CKPT_HYBRID_TRACE
         if (h->rxc) {
             be = rxc_pred(h, r, b);
             if (fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)mtu)
@@ -1910,6 +2006,9 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             return WHY(h, W_RX, fabs(a - be) / fmax(a, b) / h->tol), 0;
         if (a + b > 0 && fabs(a - b) / (a + b) > *spread)
             *spread = fabs(a - b) / (a + b);
+#ifdef CKPT_HYBRID_TRACE
+    rxs_summed:;
+#endif
         double m = (a + b) / per; /* bytes per period */
         if (m <= 0)
             continue;
@@ -1943,6 +2042,10 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (k < kmax)
             kmax = k;
     }
+#ifdef CKPT_HYBRID_TRACE
+    if (h->rxs && rxs_test(h, spread))
+        return WHY(h, W_RX, fabs(h->rxs_a - h->rxs_b) / fmax(h->rxs_a, h->rxs_b) / h->tol), 0;
+#endif
     /* and the transfers' own ends, at their shares of their receivers'
      * bytes, each handing its share to the others as it ends (the water-
      * filling a jump credits by): a jump may pass a receiver's ends while
@@ -2106,6 +2209,13 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (most < (double)d)
             d = (uint64_t)most;
     }
+#ifdef CKPT_HYBRID_TRACE
+    if (h->rxs && h->rxs_sig > 0) { /* the walk's spread grows with the span */
+        uint64_t dr = rxs_budget(h, d, spread);
+        CUT(W_BUDGET, dr);
+        d = dr;
+    }
+#endif
     /* the drift the jumps leave the state behind by stays within LAG */
     h->drained = drained > 0;
     if (drained > 0) {
