@@ -191,10 +191,11 @@ struct hybrid {
     /* the receivers' sum test (CKPT_HK_RXSUM): per test their squared log
      * a/b summed and counted, a ring of RXS_H tests; the test's time, the
      * receivers' sum over windows a and b, those failing alone; the walk's
-     * sd of log a/b pooled over the ring */
+     * sd of log a/b pooled over the ring; its jumps' terms squared (=q:
+     * booked in quadrature, not summed) */
 #define RXS_H 8
     int rxs;
-    double rxs_ss[RXS_H], rxs_c[RXS_H], rxs_a, rxs_b, rxs_sig;
+    double rxs_ss[RXS_H], rxs_c[RXS_H], rxs_a, rxs_b, rxs_sig, rxs_q;
     uint64_t rxs_t;
     uint32_t rxs_at, rxs_f;
 #endif
@@ -645,9 +646,10 @@ static int init(struct hybrid *h, struct pnet *n)
 #ifdef CKPT_HYBRID_TRACE
     {
         const char *e = getenv("CKPT_HK_RXSUM");
-        h->rxs = e && !strcmp(e, "on");
+        h->rxs = e && !strcmp(e, "q") ? 2 : e && !strcmp(e, "on");
         if (e)
-            fprintf(stderr, "knob CKPT_HK_RXSUM=%s: %s\n", e, h->rxs ? "on" : "off");
+            fprintf(stderr, "knob CKPT_HK_RXSUM=%s: %s\n", e,
+                    h->rxs == 2 ? "walk in quadrature" : h->rxs ? "walk summed" : "off");
     }
 #endif
     for (uint32_t i = 0; i < n->n_flows; i++)
@@ -1893,12 +1895,16 @@ static double rxs_sd(const struct hybrid *h, double k)
 }
 
 /* The longest span within d the budget takes with the walk's spread,
- * which grows with the span; *spread: the walk's over it where larger. */
+ * which grows with the span; *spread: the walk's over it where larger
+ * (=q: the walk's terms in quadrature, one jump's independent of the
+ * last's -- a window's a/b has no lag-1 correlation -- and *spread kept). */
 static uint64_t rxs_budget(const struct hybrid *h, uint64_t d, double *spread)
 {
     double now = ps_to_s(h->n->now), per = ps_to_s(h->period);
     double lo = 0, hi = floor((double)d / (double)h->period);
-#define RXS_OVER(k) (h->err_s + fmax(*spread, rxs_sd(h, k)) * (k) * per > h->budget * (now + (k) * per))
+#define RXS_E(k) (h->rxs == 2 ? *spread * (k) * per + sqrt(h->rxs_q + pow(rxs_sd(h, k) * (k) * per, 2)) \
+                              : fmax(*spread, rxs_sd(h, k)) * (k) * per)
+#define RXS_OVER(k) (h->err_s + RXS_E(k) > h->budget * (now + (k) * per))
     if (RXS_OVER(hi)) /* convex in k, not over at 0: bisect */
         while (hi - lo > 1) {
             double mid = floor((lo + hi) / 2);
@@ -1907,9 +1913,11 @@ static uint64_t rxs_budget(const struct hybrid *h, uint64_t d, double *spread)
     else
         lo = hi;
 #undef RXS_OVER
+#undef RXS_E
     if (lo * (double)h->period < (double)d)
         d = (uint64_t)(lo * (double)h->period);
-    *spread = fmax(*spread, rxs_sd(h, lo));
+    if (h->rxs == 1)
+        *spread = fmax(*spread, rxs_sd(h, lo));
     return d;
 }
 #endif
@@ -3783,6 +3791,13 @@ void hybrid_loop(struct pnet *n)
             h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
             h.err_s += spread * ps_to_s(d);
             h.wpend = h.wspread * ps_to_s(d);
+#ifdef CKPT_HYBRID_TRACE
+            if (h.rxs == 2 && h.rxs_sig > 0) { /* the walk's term, in quadrature (reported too) */
+                double e = rxs_sd(&h, (double)d / (double)h.period) * ps_to_s(d);
+                h.rxs_q += e * e;
+                h.share_sq += e * e;
+            }
+#endif
             /* only starts and samples kept their times: one now behind
              * the clock is a start jumped over */
             if (pnet_next_event_t(n) < n->now)
