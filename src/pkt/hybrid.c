@@ -1844,9 +1844,10 @@ static void trace_rxu(const struct hybrid *h, const uint64_t *s0, const uint64_t
 #endif
 
 #ifdef CKPT_HYBRID_TRACE
-/* (CKPT_HK_RXSUM) A receiver with FEW or more senders moves window to
- * window as a random walk (the full row's last 0.7 s): tested in the
- * receivers' sum, not alone; 1 where it is (its a, b added). */
+/* (CKPT_HK_RXSUM) A receiver with FEW or more live transfers, one
+ * sending, moves window to window as a random walk (the full row's last
+ * 0.7 s): tested in the receivers' sum, not alone; 1 where it is (its a,
+ * b added). */
 static int rxs_in(struct hybrid *h, size_t r, double a, double b)
 {
     if (!h->rxs || h->rlive[r] < FEW || h->rw[r] <= 0)
