@@ -136,6 +136,16 @@ struct hybrid {
     uint32_t *rcsn;
     double *rcs, *rcn;
     uint64_t rcpass; /* ends the curve kept a jump from passing */
+    /* the receivers' sum test (CKPT_HK_RXSUM): per test their squared log
+     * a/b summed and counted, a ring of RXS_H tests; the test's time, the
+     * receivers' sum over windows a and b, those failing alone; the walk's
+     * sd of log a/b pooled over the ring; its jumps' terms squared (=q:
+     * booked in quadrature, not summed) */
+#define RXS_H 8
+    int rxs;
+    double rxs_ss[RXS_H], rxs_c[RXS_H], rxs_a, rxs_b, rxs_sig, rxs_q;
+    uint64_t rxs_t;
+    uint32_t rxs_at, rxs_f;
 #endif
     /* the drain: per receiver whose senders are all done, its bytes in
      * flight and whether it drains; per transfer of one, the packets a
@@ -1232,6 +1242,10 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             continue;
         double a = h->ra[r], b = h->rb[r], be = b;
 #ifdef CKPT_HYBRID_TRACE
+        if (rxs_in(h, r, a, b)) /* (CKPT_HK_RXSUM) in the sum's test */
+            goto rxs_summed;
+#endif
+#ifdef CKPT_HYBRID_TRACE
         if (h->rxc) {
             be = rxc_pred(h, r, b);
             if (fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)mtu)
@@ -1248,6 +1262,9 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             return WHY(h, W_RX, fabs(a - be) / fmax(a, b) / h->tol), 0;
         if (a + b > 0 && fabs(a - b) / (a + b) > *spread)
             *spread = fabs(a - b) / (a + b);
+#ifdef CKPT_HYBRID_TRACE
+    rxs_summed:;
+#endif
         double m = (a + b) / per; /* bytes per period */
         if (m <= 0)
             continue;
@@ -1281,6 +1298,10 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (k < kmax)
             kmax = k;
     }
+#ifdef CKPT_HYBRID_TRACE
+    if (h->rxs && rxs_test(h, spread))
+        return WHY(h, W_RX, fabs(h->rxs_a - h->rxs_b) / fmax(h->rxs_a, h->rxs_b) / h->tol), 0;
+#endif
     /* and the transfers' own ends, at their shares of their receivers'
      * bytes, each handing its share to the others as it ends (the water-
      * filling a jump credits by): a jump may pass a receiver's ends while
@@ -1409,6 +1430,13 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (most < (double)d)
             d = (uint64_t)most;
     }
+#ifdef CKPT_HYBRID_TRACE
+    if (h->rxs && h->rxs_sig > 0) { /* the walk's spread grows with the span */
+        uint64_t dr = rxs_budget(h, d, spread);
+        CUT(W_BUDGET, dr);
+        d = dr;
+    }
+#endif
     /* the drift the jumps leave the state behind by stays within LAG */
     h->drained = drained > 0;
     if (drained > 0) {
@@ -2692,6 +2720,13 @@ void hybrid_loop(struct pnet *n)
             h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
             h.err_s += spread * ps_to_s(d);
             h.wpend = h.wspread * ps_to_s(d);
+#ifdef CKPT_HYBRID_TRACE
+            if (h.rxs == 2 && h.rxs_sig > 0) { /* the walk's term, in quadrature (reported too) */
+                double e = rxs_sd(&h, (double)d / (double)h.period) * ps_to_s(d);
+                h.rxs_q += e * e;
+                h.share_sq += e * e;
+            }
+#endif
             /* only starts and samples kept their times: one now behind
              * the clock is a start jumped over */
             if (pnet_next_event_t(n) < n->now)

@@ -90,3 +90,7 @@ static void trace_fit(const struct hybrid *h, const struct fits *f);
 static void trace_weigh_start(struct hybrid *h);
 static uint32_t rxc_pass(struct hybrid *h, uint32_t r, uint32_t pass);
 static void trace_jumped(struct hybrid *h);
+static int rxs_in(struct hybrid *h, size_t r, double a, double b);
+static int rxs_test(struct hybrid *h, double *spread);
+static double rxs_sd(const struct hybrid *h, double k);
+static uint64_t rxs_budget(const struct hybrid *h, uint64_t d, double *spread);
