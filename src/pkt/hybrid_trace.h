@@ -55,7 +55,7 @@ static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CK
 #define K_CARRYB(h) (CARRY_MAX * KN(h, K_CARRY))
 #define K_CLUSTERB(h) (CLUSTER / KN(h, K_CLUSTER))
 /* the long baseline restarts when the knob's sixteenths of its live
- * transfers ended ("off": never on ends, only on a start) */
+ * transfers ended ("off": never on ends, only with the history) */
 #define K_RESTART(h, m, b) ((double)(m) * FEW > (double)(b) * KN(h, K_RESTART))
 
 static void pfall_row(struct hybrid *h, const uint64_t *s);
