@@ -54,6 +54,7 @@ struct wend {
 #define K_WATCHB(h) WATCH
 #define K_CARRYB(h) CARRY_MAX
 #define K_CLUSTERB(h) CLUSTER
+#define K_RESTART(h, m, b) ((m) * FEW > (b))
 #endif
 
 /* One node's sending transfers at a jump (level): their credits' sum and
@@ -670,7 +671,7 @@ static void observe(struct hybrid *h)
     if (h->have == 1)
         h->watch0 = ps_to_s(n->now - h->skipped);
     uint64_t moved = live > h->blive ? live - h->blive : h->blive - live;
-    if (h->have == 1 || moved * FEW > h->blive) {
+    if (h->have == 1 || K_RESTART(h, moved, h->blive)) {
         h->bn = 0; /* (and where many of its transfers ended: the state it left is carried) */
         h->blive = live;
         /* the frames' lag too: the ends set the pattern at the clock's
