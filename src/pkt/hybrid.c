@@ -123,6 +123,11 @@ struct hybrid {
     double *lf;
     int endsm;
     int rxu;                   /* CKPT_HYBRID_RXU: the receivers' test's failures traced */
+    /* the drift on the normalised series (CKPT_HK_LAGN): per baseline slot
+     * the compute nodes and leaves with a writer sending; marks per node */
+    int lagn;
+    double *lnb;
+    uint8_t *lnm;
     /* the paused test with the ends' fall (CKPT_HK_PFALL): per slot the
      * sending-only nodes' NICs' paused time and the nodes with a writer
      * sending, then per compute leaf its uplinks' paused time and its
@@ -685,6 +690,7 @@ static void observe(struct hybrid *h)
     h->bq[h->bh] = tk.queued; /* (the back ends' levels: a jump carries them) */
     h->bp[h->bh] = ps_to_s((uint64_t)paused) - h->pjump;
     h->bs[h->bh] = h->seg;
+    TRACE(lagn_count(h));
     if (h->bn < BASE)
         h->bn++;
     /* the frames since the last observation are off by their rate's drift
@@ -815,6 +821,7 @@ static void fit_state(const struct hybrid *h, struct fits *f)
         r[j - 1] = dt > 0 ? (h->bp[i] - h->bp[k]) / dt : 0;
         mr += r[j - 1] / (n - 1);
     }
+    TRACE(lagn_scale(h, n, y, r, &mq, &mr));
     memset(f, 0, sizeof *f);
     if (mq > 0)
         fit_slope(x, y, sg, n, &f->bq, &f->sq);

@@ -97,3 +97,6 @@ static int rxs_in(struct hybrid *h, size_t r, double a, double b);
 static int rxs_test(struct hybrid *h, double *spread);
 static double rxs_sd(const struct hybrid *h, double k);
 static uint64_t rxs_budget(const struct hybrid *h, uint64_t d, double *spread);
+static void lagn_count(struct hybrid *h);
+static void lagn_scale(const struct hybrid *h, uint32_t n, double *y, double *r, double *mq,
+                       double *mr);
