@@ -17,7 +17,10 @@
 # (BENCHMARKS.md "Session 33 merge (lead)").
 # Knobs: CKPT_HK_LAG, _TAIL (TAIL_OFF), _WATCH, _CARRY (CARRY_MAX), _PASS
 # (the ends a jump passes, one in PASS_EVERY), _CLUSTER (the clustered-ends
-# stop), _BUDGET (the error budget): each bound x FACTOR looser, or off.
+# stop), _BUDGET (the error budget), _RESTART (the baseline's restart share):
+# each bound x FACTOR looser, or off. Switches: CKPT_HK_RXSUM=on|q,
+# CKPT_HK_LAGN=on, CKPT_HK_PFALL, CKPT_HK_RXCURVE (docs/engine.md, the trace
+# knobs' paragraph).
 bin=${BIN:-/tmp/tbH/ckptnet}
 out=${OUT:-/tmp/hybknobs}
 seed=${SEED:-4}
