@@ -10,7 +10,10 @@
 # packet engine runs in under a minute or two here; the model scenarios keep
 # their fabric and writers and take a smaller custom model (cluster-100k-12500:
 # the 12,500-node row's own fabric, ~2 min of packet CPU, 1.4 GB a run).
-# Usage: bench/hybrid.sh [path/to/ckptnet] [case-name-filter]
+# SEED=N runs every case at that seed (both engines; the sets column says
+# so). A row also says where the completion's error is past hybrid's own
+# error estimate ("estimate short"): the estimate is not a bound.
+# Usage: [SEED=N] bench/hybrid.sh [path/to/ckptnet] [case-name-filter]
 bin=${1:-./build/ckptnet}
 only=${2:-}
 command -v jq >/dev/null || { echo "bench/hybrid.sh: needs jq (scripts/deps.sh)" >&2; exit 2; }
@@ -49,7 +52,7 @@ one() { # engine scenario sets
     e=$1 s=$2
     shift 2
     args=""
-    for kv in $*; do args="$args --set $kv"; done
+    for kv in $* ${SEED:+seed=$SEED}; do args="$args --set $kv"; done
     # shellcheck disable=SC2086
     /usr/bin/time -f '%U' -o "$tmp/$e.u" "$bin" run "$s" $args --engine "$e" \
         --json "$tmp/$e.json" >"$tmp/$e.out" 2>"$tmp/$e.err"
@@ -83,9 +86,12 @@ echo "$cases" | while IFS='|' read -r name scn sets; do
     over "$dp" 5 && flag="$flag paused"
     over "$dq" 5 && flag="$flag max-queue"
     [ -n "$flag" ] && flag="OUT:$flag"
+    awk -v p="$pc" -v h="$hc" -v e="$err" 'BEGIN { d = h - p; exit !((d < 0 ? -d : d) > e) }' &&
+        flag="${flag:+$flag; }estimate short"
     [ "$jumps" = 0 ] && flag="${flag:+$flag; }skips nothing$(sed -n 's/.*no fast-forward: \(.*\)$/ (\1)/p' "$tmp/hybrid.out")"
     [ "$(fig packet .engine)" = packet ] && [ "$(fig hybrid .engine)" = hybrid ] ||
         flag="$flag; engines $(fig packet .engine) / $(fig hybrid .engine)"
+    [ -n "$SEED" ] && sets="${sets:+$sets }seed=$SEED"
     awk -v n="$name" -v s="${sets:-(as shipped)}" -v pc="$pc" -v hc="$hc" -v dc="$dc" \
         -v pp="$pp" -v hp="$hp" -v dp="$dp" -v pq="$pq" -v hq="$hq" -v dq="$dq" \
         -v fr="$frac" -v j="$jumps" -v er="$err" -v pe="$pe" -v he="$he" \
