@@ -128,11 +128,11 @@ struct hybrid {
     int lagn;
     double *lnb;
     uint8_t *lnm;
-    /* the lag's booking (CKPT_HK_LAGR): its mode; the lag booked before the
-     * last ends' restart not yet paid and that restart's state time; the
-     * state time the lag last relaxed to */
+    /* the lag's booking (CKPT_HK_LAGR): its mode; the lag (and the state's
+     * time behind, tlag) booked before the last ends' restart not yet paid
+     * and that restart's state time; the state time the lag last relaxed to */
     int lagr;
-    double lr_mark, lr_t, lr_last;
+    double lr_mark, lr_tmark, lr_t, lr_last;
     /* the paused test with the ends' fall (CKPT_HK_PFALL): per slot the
      * sending-only nodes' NICs' paused time and the nodes with a writer
      * sending, then per compute leaf its uplinks' paused time and its

@@ -59,9 +59,10 @@ static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CK
 #define K_RESTART(h, m, b) ((double)(m) * FEW > (double)(b) * KN(h, K_RESTART))
 /* How the lag is booked (CKPT_HK_LAGR; unset: main's, a run's sum): "restart"
  * pays back what was booked before a baseline restart many ends caused once
- * the packets ran the backlog's time constant since it; "decay" relaxes it
- * by exp(-t / tau) over the packets' run between jumps. */
-enum { LR_MAIN, LR_RESTART, LR_DECAY };
+ * the packets ran the backlog's time constant since it ("restart-tail": the
+ * state's time behind, TAIL_OFF's, too); "decay" relaxes it by
+ * exp(-t / tau) over the packets' run between jumps. */
+enum { LR_MAIN, LR_RESTART, LR_DECAY, LR_RESTART_T };
 
 static void pfall_row(struct hybrid *h, const uint64_t *s);
 static void rxc_row(struct hybrid *h, const uint64_t *s);
