@@ -128,6 +128,11 @@ struct hybrid {
     int lagn;
     double *lnb;
     uint8_t *lnm;
+    /* the lag's booking (CKPT_HK_LAGR): its mode; the lag (and the state's
+     * time behind, tlag) booked before the last ends' restart not yet paid
+     * and that restart's state time; the state time the lag last relaxed to */
+    int lagr;
+    double lr_mark, lr_tmark, lr_t, lr_last;
     /* the paused test with the ends' fall (CKPT_HK_PFALL): per slot the
      * sending-only nodes' NICs' paused time and the nodes with a writer
      * sending, then per compute leaf its uplinks' paused time and its
@@ -679,6 +684,7 @@ static void observe(struct hybrid *h)
     if (h->have == 1 || K_RESTART(h, moved, h->blive)) {
         h->bn = 0; /* (and where many of its transfers ended: the state it left is carried) */
         h->blive = live;
+        TRACE(lagr_restart(h));
         /* the frames' lag too: the ends set the pattern at the clock's
          * time (bench-1024: hybrid's XOFF rate the packets' at the clock) */
         if (h->have > 1)
@@ -1455,6 +1461,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         double tau = delivered > 0 ? h->bq[h->bh] * win / delivered : 0;
         h->young = !n->sc->sim.hybrid_young_off &&
                    YOUNG * (ps_to_s(now - h->skipped) - h->watch0) < tau;
+        TRACE(lagr_pay(h, tau));
         h->drift = drift(h);
     } else {
         /* no baseline yet to see a drift on; nor one since many ends

@@ -57,6 +57,12 @@ static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CK
 /* the long baseline restarts when the knob's sixteenths of its live
  * transfers ended ("off": never on ends, only with the history) */
 #define K_RESTART(h, m, b) ((double)(m) * FEW > (double)(b) * KN(h, K_RESTART))
+/* How the lag is booked (CKPT_HK_LAGR; unset: main's, a run's sum): "restart"
+ * pays back what was booked before a baseline restart many ends caused once
+ * the packets ran the backlog's time constant since it ("restart-tail": the
+ * state's time behind, TAIL_OFF's, too); "decay" relaxes it by
+ * exp(-t / tau) over the packets' run between jumps. */
+enum { LR_MAIN, LR_RESTART, LR_DECAY, LR_RESTART_T };
 
 static void pfall_row(struct hybrid *h, const uint64_t *s);
 static void rxc_row(struct hybrid *h, const uint64_t *s);
@@ -98,5 +104,7 @@ static int rxs_test(struct hybrid *h, double *spread);
 static double rxs_sd(const struct hybrid *h, double k);
 static uint64_t rxs_budget(const struct hybrid *h, uint64_t d, double *spread);
 static void lagn_count(struct hybrid *h);
+static void lagr_restart(struct hybrid *h);
+static void lagr_pay(struct hybrid *h, double tau);
 static void lagn_scale(const struct hybrid *h, uint32_t n, double *y, double *r, double *mq,
                        double *mr);
