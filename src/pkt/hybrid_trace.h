@@ -5,7 +5,6 @@
 #include <time.h> /* clock_gettime: CKPT_HYBRID_RX */
 
 struct hybrid;
-struct wend;
 
 /* A node's sending writers within this many packets of each other go in
  * lockstep (its NIC serves them in turn): CKPT_HK_LOCK credits them alike. */
@@ -94,9 +93,18 @@ static void trace_weigh_start(struct hybrid *h);
 static uint32_t rxc_pass(struct hybrid *h, uint32_t r, uint32_t pass);
 static void trace_jumped(struct hybrid *h);
 static int rxs_in(struct hybrid *h, size_t r, double a, double b);
+static int trace_rx(struct hybrid *h, size_t r, double a, double b, double *be,
+                    const uint64_t *s0, const uint64_t *s1, const uint64_t *s2);
 static int rxs_test(struct hybrid *h, double *spread);
 static double rxs_sd(const struct hybrid *h, double k);
 static uint64_t rxs_budget(const struct hybrid *h, uint64_t d, double *spread);
+static double rxs_miss(const struct hybrid *h);
+static uint64_t rxs_cut(struct hybrid *h, uint64_t d, double *spread);
+static void rxs_jumped(struct hybrid *h, uint64_t d);
+static void trace_kmax(struct hybrid *h, double kmax, uint64_t d);
+static void trace_watch(struct hybrid *h, double most);
+static int move_tier(void);
+static void trace_writers(struct hybrid *h, double off, double all, double term);
 static void lagn_count(struct hybrid *h);
 static void lagn_scale(const struct hybrid *h, uint32_t n, double *y, double *r, double *mq,
                        double *mr);
