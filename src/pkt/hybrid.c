@@ -118,10 +118,10 @@ struct hybrid {
     double *ky, *ks, *kt, *ka;
     uint8_t *kok;              /* per node: its writers go in lockstep */
     int lock;
-    /* the ends' uplinks (CKPT_HK_ENDS): per compute leaf its writers
-     * sending at a jump's start and their parts of the jump still sending */
+    /* the ends' uplinks (CKPT_HK_ENDS): per compute leaf LF_N figures of
+     * its writers at a jump (ends_note) */
     double *lf;
-    int endsm;
+    int endsm, upl;            /* CKPT_HK_ENDS; CKPT_HYBRID_UPL: its measure, a line a jump */
     int rxu;                   /* CKPT_HYBRID_RXU: the receivers' test's failures traced */
     /* the drift on the normalised series (CKPT_HK_LAGN): per baseline slot
      * the compute nodes and leaves with a writer sending; marks per node */
@@ -2222,7 +2222,7 @@ static void pass_ends(struct hybrid *h, uint64_t d)
             TRACE(ends_note(h, we, part));
         }
     }
-    TRACE(ends_uplinks(h));
+    TRACE(ends_uplinks(h, d));
     for (uint32_t v = 0; v < n->topo->first_cleaf; v++) {
         if (!h->src[v])
             continue;

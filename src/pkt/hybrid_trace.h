@@ -13,6 +13,9 @@ struct hybrid;
  * still sending since a jump's start: ENDS_A + (1 - ENDS_A) s (the scaled
  * production row's ends phase, session 37; CKPT_HK_ENDS) */
 #define ENDS_A 0.5
+/* per compute leaf, a jump's (ends_note): its sending writers, their parts
+ * of the jump sending summed and most, its tails */
+#define LF_N 4
 /* the paused test's per-slot row (CKPT_HK_PFALL) */
 #define PF_ROW(h) (2 + 2 * (size_t)(h)->n->topo->n_cleaves)
 /* The receivers' rate against their senders (CKPT_HK_RXCURVE): bins of
@@ -81,7 +84,8 @@ static void trace_span(const struct hybrid *h, uint64_t d, uint64_t d_pre, doubl
 static void trace_weigh(struct hybrid *h, uint64_t d);
 static void ends_clear(struct hybrid *h);
 static void ends_note(struct hybrid *h, const struct wend *we, double part);
-static void ends_uplinks(struct hybrid *h);
+static void ends_uplinks(struct hybrid *h, uint64_t d);
+static void ends_measure(const struct hybrid *h, uint64_t d);
 static void trace_moves(const struct hybrid *h, uint64_t d, double got);
 static void trace_observed(const struct hybrid *h);
 static void trace_jump(struct hybrid *h, uint64_t d);
