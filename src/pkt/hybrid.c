@@ -43,10 +43,10 @@ struct wend {
 #ifdef CKPT_HYBRID_TRACE
 /* the trace build's map, knobs and functions (hybrid_trace.inc, at the end) */
 #include "hybrid_trace.h"
-#define TRACE(x) x
+#define TRACE(...) __VA_ARGS__
 #else
 /* the trace's hooks (hybrid_trace.inc): nothing in the plain build */
-#define TRACE(x) ((void)0)
+#define TRACE(...) ((void)0)
 #define WHY(h, r, x) ((void)0)
 #define PASS_CAP(h, s) (((s) + PASS_EVERY - 1) / PASS_EVERY)
 #define K_LAGB(h) LAG
@@ -118,10 +118,10 @@ struct hybrid {
     double *ky, *ks, *kt, *ka;
     uint8_t *kok;              /* per node: its writers go in lockstep */
     int lock;
-    /* the ends' uplinks (CKPT_HK_ENDS): per compute leaf its writers
-     * sending at a jump's start and their parts of the jump still sending */
+    /* the ends' uplinks (CKPT_HK_ENDS): per compute leaf LF_N figures of
+     * its writers at a jump (ends_note) */
     double *lf;
-    int endsm;
+    int endsm, upl;            /* CKPT_HK_ENDS; CKPT_HYBRID_UPL: its measure, a line a jump */
     int rxu;                   /* CKPT_HYBRID_RXU: the receivers' test's failures traced */
     /* the drift on the normalised series (CKPT_HK_LAGN): per baseline slot
      * the compute nodes and leaves with a writer sending; marks per node */
@@ -537,10 +537,7 @@ static int init(struct hybrid *h, struct pnet *n)
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
         !h->tend || !h->src || !h->nfrac || !h->lv)
         return -1;
-#ifdef CKPT_HYBRID_TRACE
-    if (trace_init(h, nr))
-        return -1;
-#endif
+    TRACE(if (trace_init(h, nr)) return -1);
     for (uint32_t i = 0; i < n->n_flows; i++)
         h->src[n->flows[i].src] = 1;
     for (uint32_t i = 0; i < n->n_flows; i++)
@@ -1149,10 +1146,7 @@ static double lag_add(const struct hybrid *h, double dt, int tail)
 static double lag_most(const struct hybrid *h, double d, int tail)
 {
     double room = tail ? K_TAILB(h) / h->eu - h->tlag : K_LAGB(h) - h->lag;
-#ifdef CKPT_HYBRID_TRACE
-    if (room == INFINITY)
-        return d; /* (a knob's "off": no bound) */
-#endif
+    TRACE(if (room == INFINITY) return d); /* (a knob's "off": no bound) */
     double hi = ps_to_s((uint64_t)fmin(d, 1e18)), lo = 0;
     if (!h->pfit || lag_share(h, hi) >= 1) { /* (no move: linear, as the totals say) */
         if (!tail && h->drift <= 0)
@@ -1255,30 +1249,12 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (!h->rlive[r])
             continue;
         double a = h->ra[r], b = h->rb[r], be = b;
-#ifdef CKPT_HYBRID_TRACE
-        if (rxs_in(h, r, a, b)) /* (CKPT_HK_RXSUM) in the sum's test */
-            goto rxs_summed;
-#endif
-#ifdef CKPT_HYBRID_TRACE
-        if (h->rxc) {
-            be = rxc_pred(h, r, b);
-            if (fabs(a - b) > h->tol * fmax(a, b) + 2.0 * (double)mtu)
-                fprintf(stderr, "rxc at %.6f: receiver %zu a/b %.4f a/pred %.4f senders %u %u %u: %s\n",
-                        ps_to_s(n->now), r, b > 0 ? a / b : 0, be > 0 ? a / be : 0,
-                        h->rcsn[(size_t)slot_ix(h, 0) * nr + r], h->rcsn[(size_t)slot_ix(h, h->w) * nr + r],
-                        h->rcsn[(size_t)slot_ix(h, 2 * h->w) * nr + r],
-                        fabs(a - be) > h->tol * fmax(a, b) + 2.0 * (double)mtu ? "fails" : "passes");
-        }
-        if (fabs(a - be) > h->tol * fmax(a, b) + 2.0 * (double)mtu && h->rxu)
-            trace_rxu(h, s0, s1, s2);
-#endif
+        TRACE(if (trace_rx(h, r, a, b, &be, s0, s1, s2)) goto rxs_summed);
         if (fabs(a - be) > h->tol * fmax(a, b) + 2.0 * (double)mtu)
             return WHY(h, W_RX, fabs(a - be) / fmax(a, b) / h->tol), 0;
         if (a + b > 0 && fabs(a - b) / (a + b) > *spread)
             *spread = fabs(a - b) / (a + b);
-#ifdef CKPT_HYBRID_TRACE
-    rxs_summed:;
-#endif
+        TRACE(rxs_summed:);
         double m = (a + b) / per; /* bytes per period */
         if (m <= 0)
             continue;
@@ -1299,23 +1275,14 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
              * DRAIN_SHARE of what it has left */
             if (k > DRAIN_SHARE * h->rin[r] / m) {
                 k = DRAIN_SHARE * h->rin[r] / m;
-#ifdef CKPT_HYBRID_TRACE
-                if (k < kmax)
-                    h->kwhy = W_KDRAIN;
-#endif
+                TRACE(if (k < kmax) h->kwhy = W_KDRAIN);
             }
         }
-#ifdef CKPT_HYBRID_TRACE
-        if (k < kmax && h->rw[r] > 0)
-            h->kwhy = W_KROOM;
-#endif
+        TRACE(if (k < kmax && h->rw[r] > 0) h->kwhy = W_KROOM);
         if (k < kmax)
             kmax = k;
     }
-#ifdef CKPT_HYBRID_TRACE
-    if (h->rxs && rxs_test(h, spread))
-        return WHY(h, W_RX, fabs(h->rxs_a - h->rxs_b) / fmax(h->rxs_a, h->rxs_b) / h->tol), 0;
-#endif
+    TRACE(if (h->rxs && rxs_test(h, spread)) return WHY(h, W_RX, rxs_miss(h)), 0);
     /* and the transfers' own ends, at their shares of their receivers'
      * bytes, each handing its share to the others as it ends (the water-
      * filling a jump credits by): a jump may pass a receiver's ends while
@@ -1397,10 +1364,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         double k = pass || z ? (done + nx->g * left) / m
                              : nx->room / (m * nx->w / h->rw[r]); /* the first: as before */
         k -= 1 + fewk;
-#ifdef CKPT_HYBRID_TRACE
-        if (k < kmax)
-            h->kwhy = W_KEND;
-#endif
+        TRACE(if (k < kmax) h->kwhy = W_KEND);
         if (k < kmax)
             kmax = k;
     }
@@ -1418,9 +1382,8 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         return WHY(h, h->kwhy, kmax), 0;
     double span = floor(kmax) * (double)h->period;
     uint64_t now = n->now, d = span >= 1e18 ? UINT64_C(1000000000000000000) : (uint64_t)span;
+    TRACE(trace_kmax(h, kmax, d));
 #ifdef CKPT_HYBRID_TRACE
-    WHY(h, h->kwhy, kmax);
-    h->bspan[h->kwhy] = ps_to_s(d) * 1e3;
 #define CUT(r, v)                                                                              \
     do {                                                                                       \
         h->bspan[r] = ps_to_s(v) * 1e3;                                                        \
@@ -1444,13 +1407,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (most < (double)d)
             d = (uint64_t)most;
     }
-#ifdef CKPT_HYBRID_TRACE
-    if (h->rxs && h->rxs_sig > 0) { /* the walk's spread grows with the span */
-        uint64_t dr = rxs_budget(h, d, spread);
-        CUT(W_BUDGET, dr);
-        d = dr;
-    }
-#endif
+    TRACE(if (h->rxs && h->rxs_sig > 0) d = rxs_cut(h, d, spread)); /* (grows with the span) */
     /* the drift the jumps leave the state behind by stays within LAG */
     h->drained = drained > 0;
     if (drained > 0) {
@@ -1477,9 +1434,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         port_slopes(h);
         h->pfit = 1;
     }
-#ifdef CKPT_HYBRID_TRACE
-    uint64_t d_pre = d;
-#endif
+    TRACE(uint64_t d_pre = d);
     if (h->drift > 0 || h->pfit) {
         double most = lag_most(h, (double)d, 0);
         CUT(W_LAG, most > 0 ? (uint64_t)most : 0);
@@ -1512,10 +1467,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
      * span past every transfer's end meets the limit and stays 0) */
     double most = K_WATCHB(h) * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
     if (d && most < (double)d) {
-#ifdef CKPT_HYBRID_TRACE
-        h->bspan[W_WATCH] = fmax(0, most) / (double)PS_PER_S * 1e3;
-        WHY(h, W_WATCH, h->bspan[W_WATCH]);
-#endif
+        TRACE(trace_watch(h, most));
         d = most > 0 ? (uint64_t)most : 0;
     }
     TRACE(trace_weigh(h, d));
@@ -1914,27 +1866,18 @@ static void follow_plan(struct hybrid *h, uint64_t d)
     TRACE(h->mv_plan = h->mv_floor = h->mv_ask = h->mv_out = h->mv_in = 0);
     if (!h->pfit)
         return; /* (ECMP: a transfer's packets on one path, in order) */
-#ifdef CKPT_HYBRID_TRACE
-    const char *tier = getenv("CKPT_HYBRID_MOVETIER");
-    int tmask = tier ? atoi(tier) : 7;
-#endif
+    TRACE(int tmask = move_tier());
     for (uint32_t v = t->first_cleaf; v < t->n_nodes; v++) {
         const struct tnode *tn = &t->nodes[v];
         double up = 0, down = 0;
-#ifdef CKPT_HYBRID_TRACE
-        if (!(tmask & (1 << (tn->kind == NODE_LEAF ? tn->storage_side : 2))))
-            continue;
-#endif
+        TRACE(if (!(tmask & (1 << (tn->kind == NODE_LEAF ? tn->storage_side : 2)))) continue);
         for (uint32_t p = tn->first_port; p < tn->first_port + tn->nports; p++) {
             double s = port_share(h, p, dt, wire);
             up += s > 0 ? s : 0;
             down += s < 0 ? -s : 0;
         }
         double mv = floor(fmin(up, down));
-#ifdef CKPT_HYBRID_TRACE
-        h->mv_plan += fmin(up, down);
-        h->mv_floor += mv >= 1 ? mv : 0;
-#endif
+        TRACE(h->mv_plan += fmin(up, down), h->mv_floor += mv >= 1 ? mv : 0);
         if (mv < 1)
             continue;
         /* the falling queues' first packets, transfer by transfer */
@@ -2286,7 +2229,7 @@ static void pass_ends(struct hybrid *h, uint64_t d)
             TRACE(ends_note(h, we, part));
         }
     }
-    TRACE(ends_uplinks(h));
+    TRACE(ends_uplinks(h, d));
     for (uint32_t v = 0; v < n->topo->first_cleaf; v++) {
         if (!h->src[v])
             continue;
@@ -2662,25 +2605,13 @@ static void check_writers(struct hybrid *h)
     struct pnet *n = h->n;
     const uint64_t *s0 = slot(h, 0), *s1 = slot(h, h->w);
     double off = 0, all = 0;
-#ifdef CKPT_HYBRID_TRACE
-    double sgn = 0;
-    uint32_t nw = 0;
-#endif
     for (uint32_t i = 0; i < n->n_flows; i++)
         if (h->wcr[i] > 0 && sending(&n->flows[i])) {
             off += fabs(h->wcr[i] - (double)(s0[i * FC_N] - s1[i * FC_N]) / h->w);
             all += h->wcr[i];
-#ifdef CKPT_HYBRID_TRACE
-            sgn += (double)(s0[i * FC_N] - s1[i * FC_N]) / h->w - h->wcr[i];
-            nw++;
-#endif
         }
     double term = all > 0 ? off / all * ps_to_s(h->wchk_d) : h->wpend;
-#ifdef CKPT_HYBRID_TRACE /* the writers' term, a line a jump checked */
-    fprintf(stderr, "writers at %.6f: jump %.6f s, %u writers, departure %.4f (signed %+.4f), term %.1f us\n",
-            ps_to_s(n->now), ps_to_s(h->wchk_d), nw, all > 0 ? off / all : 0, all > 0 ? sgn / all : 0,
-            term * 1e6);
-#endif
+    TRACE(trace_writers(h, off, all, term));
     /* a checked jump's term in quadrature with the others': the
      * departures' signs change from jump to jump (BENCHMARKS.md, session
      * 32: 18 bed and full-row runs covered at 1.17-27x, 18-56% narrower
@@ -2723,10 +2654,7 @@ void hybrid_loop(struct pnet *n)
             check_writers(&h);
         double spread;
         uint64_t d = jump_span(&h, &spread);
-#ifdef CKPT_HYBRID_TRACE /* the packets' own run, observed as a hybrid's */
-        if (getenv("CKPT_HYBRID_NOJUMP"))
-            d = 0;
-#endif
+        TRACE(if (getenv("CKPT_HYBRID_NOJUMP")) d = 0); /* (the packets' own run) */
         if (d && jump(&h, &d) == 0) {
             hf->jumps++;
             TRACE(trace_jump(&h, d));
@@ -2735,22 +2663,13 @@ void hybrid_loop(struct pnet *n)
             h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
             h.err_s += spread * ps_to_s(d);
             h.wpend = h.wspread * ps_to_s(d);
-#ifdef CKPT_HYBRID_TRACE
-            if (h.rxs == 2 && h.rxs_sig > 0) { /* the walk's term, in quadrature (reported too) */
-                double e = rxs_sd(&h, (double)d / (double)h.period) * ps_to_s(d);
-                h.rxs_q += e * e;
-                h.share_sq += e * e;
-            }
-#endif
+            TRACE(rxs_jumped(&h, d));
             /* only starts and samples kept their times: one now behind
              * the clock is a start jumped over */
             if (pnet_next_event_t(n) < n->now)
                 n->time_went_back = 1;
         }
-#ifdef CKPT_HYBRID_TRACE
-        else
-            trace_hold(&h);
-#endif
+        TRACE(else trace_hold(&h));
         b = n->now + h.period;
     }
     TRACE(trace_summary(&h));

@@ -5,7 +5,6 @@
 #include <time.h> /* clock_gettime: CKPT_HYBRID_RX */
 
 struct hybrid;
-struct wend;
 
 /* A node's sending writers within this many packets of each other go in
  * lockstep (its NIC serves them in turn): CKPT_HK_LOCK credits them alike. */
@@ -14,6 +13,9 @@ struct wend;
  * still sending since a jump's start: ENDS_A + (1 - ENDS_A) s (the scaled
  * production row's ends phase, session 37; CKPT_HK_ENDS) */
 #define ENDS_A 0.5
+/* per compute leaf, a jump's (ends_note): its sending writers, their parts
+ * of the jump sending summed and most, its tails */
+#define LF_N 4
 /* the paused test's per-slot row (CKPT_HK_PFALL) */
 #define PF_ROW(h) (2 + 2 * (size_t)(h)->n->topo->n_cleaves)
 /* The receivers' rate against their senders (CKPT_HK_RXCURVE): bins of
@@ -88,7 +90,8 @@ static void trace_span(const struct hybrid *h, uint64_t d, uint64_t d_pre, doubl
 static void trace_weigh(struct hybrid *h, uint64_t d);
 static void ends_clear(struct hybrid *h);
 static void ends_note(struct hybrid *h, const struct wend *we, double part);
-static void ends_uplinks(struct hybrid *h);
+static void ends_uplinks(struct hybrid *h, uint64_t d);
+static void ends_measure(const struct hybrid *h, uint64_t d, const double *live);
 static void trace_moves(const struct hybrid *h, uint64_t d, double got);
 static void trace_observed(const struct hybrid *h);
 static void trace_jump(struct hybrid *h, uint64_t d);
@@ -100,9 +103,18 @@ static void trace_weigh_start(struct hybrid *h);
 static uint32_t rxc_pass(struct hybrid *h, uint32_t r, uint32_t pass);
 static void trace_jumped(struct hybrid *h);
 static int rxs_in(struct hybrid *h, size_t r, double a, double b);
+static int trace_rx(struct hybrid *h, size_t r, double a, double b, double *be,
+                    const uint64_t *s0, const uint64_t *s1, const uint64_t *s2);
 static int rxs_test(struct hybrid *h, double *spread);
 static double rxs_sd(const struct hybrid *h, double k);
 static uint64_t rxs_budget(const struct hybrid *h, uint64_t d, double *spread);
+static double rxs_miss(const struct hybrid *h);
+static uint64_t rxs_cut(struct hybrid *h, uint64_t d, double *spread);
+static void rxs_jumped(struct hybrid *h, uint64_t d);
+static void trace_kmax(struct hybrid *h, double kmax, uint64_t d);
+static void trace_watch(struct hybrid *h, double most);
+static int move_tier(void);
+static void trace_writers(struct hybrid *h, double off, double all, double term);
 static void lagn_count(struct hybrid *h);
 static void lagr_restart(struct hybrid *h);
 static void lagr_pay(struct hybrid *h, double tau);
