@@ -2178,6 +2178,7 @@ static void level(struct hybrid *h)
         uint64_t c = l->sum / l->n + ((l->at++ + h->seg) % l->n < l->sum % l->n);
         cr[(size_t)i * FC_N + FC_RECV] = c * mtu;
     }
+    TRACE(trace_level(h));
 }
 
 /* The writers whose ends a jump passes: each ends where the water-filling

@@ -77,6 +77,7 @@ static double rc_at(const struct hybrid *h, double n);
 static double rxc_pred(const struct hybrid *h, size_t r, double b);
 static void trace_rxu(const struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
                       const uint64_t *s2);
+static void trace_level(struct hybrid *h);
 static void lockstep(struct hybrid *h);
 static void check_ingress(struct hybrid *h, const char *when);
 static void trace_knobs(struct hybrid *h);
