@@ -11,9 +11,10 @@
 # their fabric and writers and take a smaller custom model (cluster-100k-12500:
 # the 12,500-node row's own fabric, ~2 min of packet CPU, 1.4 GB a run).
 # SEED=N runs every case at that seed (both engines; the sets column says
-# so). A row also says where the completion's error is past hybrid's own
+# so); SEEDS="1 2 3" runs every case at each seed in turn, a row per seed,
+# and ends with the cases out at any seed. A row also says where the completion's error is past hybrid's own
 # error estimate ("estimate short"): the estimate is not a bound.
-# Usage: [SEED=N] bench/hybrid.sh [path/to/ckptnet] [case-name-filter]
+# Usage: [SEED=N | SEEDS="N ..."] bench/hybrid.sh [path/to/ckptnet] [case-name-filter]
 bin=${1:-./build/ckptnet}
 only=${2:-}
 command -v jq >/dev/null || { echo "bench/hybrid.sh: needs jq (scripts/deps.sh)" >&2; exit 2; }
@@ -52,7 +53,7 @@ one() { # engine scenario sets
     e=$1 s=$2
     shift 2
     args=""
-    for kv in $* ${SEED:+seed=$SEED}; do args="$args --set $kv"; done
+    for kv in $* ${seed:+seed=$seed}; do args="$args --set $kv"; done
     # shellcheck disable=SC2086
     /usr/bin/time -f '%U' -o "$tmp/$e.u" "$bin" run "$s" $args --engine "$e" \
         --json "$tmp/$e.json" >"$tmp/$e.out" 2>"$tmp/$e.err"
@@ -64,8 +65,12 @@ over() { awk -v d="$(abs "$1")" -v lim="$2" 'BEGIN { exit !(d > lim) }'; }
 
 echo "| case | sets | completion p / h (diff) | paused p / h (diff) | max queue p / h (diff) | skipped, jumps | error estimate | events p / h | user CPU p / h | flag |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-echo "$cases" | while IFS='|' read -r name scn sets; do
+: >"$tmp/out"
+echo "$cases" | while IFS='|' read -r name scn sets0; do
     [ -n "$only" ] && case "$name" in *"$only"*) ;; *) continue ;; esac
+    for seed in ${SEEDS:-${SEED:--}}; do
+    [ "$seed" = - ] && seed=""
+    sets=$sets0
     if ! one packet "$scn" $sets; then
         echo "| $name | $sets | packet failed: $(head -c 200 "$tmp/packet.err" | tr '\n|' ' /') | | | | | | | |"
         continue
@@ -91,7 +96,8 @@ echo "$cases" | while IFS='|' read -r name scn sets; do
     [ "$jumps" = 0 ] && flag="${flag:+$flag; }skips nothing$(sed -n 's/.*no fast-forward: \(.*\)$/ (\1)/p' "$tmp/hybrid.out")"
     [ "$(fig packet .engine)" = packet ] && [ "$(fig hybrid .engine)" = hybrid ] ||
         flag="$flag; engines $(fig packet .engine) / $(fig hybrid .engine)"
-    [ -n "$SEED" ] && sets="${sets:+$sets }seed=$SEED"
+    [ -n "$seed" ] && sets="${sets:+$sets }seed=$seed"
+    case "$flag" in OUT*) echo "$name${seed:+ (seed $seed)}: ${flag%%;*}" >>"$tmp/out" ;; esac
     awk -v n="$name" -v s="${sets:-(as shipped)}" -v pc="$pc" -v hc="$hc" -v dc="$dc" \
         -v pp="$pp" -v hp="$hp" -v dp="$dp" -v pq="$pq" -v hq="$hq" -v dq="$dq" \
         -v fr="$frac" -v j="$jumps" -v er="$err" -v pe="$pe" -v he="$he" \
@@ -99,4 +105,10 @@ echo "$cases" | while IFS='|' read -r name scn sets; do
         printf "| %s | %s | %.6f / %.6f ms (%+.3f%%) | %.4g / %.4g s (%+.2f%%) | %.4g / %.4g MB (%+.2f%%) | %.1f%%, %d | %.3g us | %.4g / %.4g M | %.2f / %.2f s | %s |\n",
             n, s, pc * 1e3, hc * 1e3, dc, pp, hp, dp, pq / 1e6, hq / 1e6, dq, 100 * fr, j,
             er * 1e6, pe / 1e6, he / 1e6, pu, hu, f }'
+    done
 done
+if [ -n "$SEEDS" ]; then
+    echo
+    if [ -s "$tmp/out" ]; then echo "Out of the bars at a seed:"; sed 's/^/- /' "$tmp/out"
+    else echo "Every case within the bars at seeds $SEEDS."; fi
+fi

@@ -104,12 +104,13 @@ expect_error bad_phase "--phase: expected one of save, restore, both" run --phas
 "$bin" run --engine hybrid >"$tmp/h0" &&
     grep -q '^  hybrid      fast-forwarded 0.0% .* in 0 jumps, period ' "$tmp/h0" &&
     grep -q "^              no jump: every figure is the packet engine's$" "$tmp/h0" &&
-    ! grep -q 'error estimates' "$tmp/h0" &&
+    ! grep -q 'error estimates\|confirm a deciding' "$tmp/h0" &&
     ok hybrid_no_jump_says_packet || bad hybrid_no_jump_says_packet
 # auto past 8 s of packet engine: hybrid where the fluid figure would ignore
 # the pauses and hybrid jumps (8 x 10 GB into one node: ~1.6e8 events), the
 # reason and the JSON say so (with the completion's and the paused time's
-# error estimates, the largest queue's none), describe picks the same; a lossy fabric keeps
+# error estimates, the largest queue's none, and the advice to confirm a
+# deciding figure with packet or a second seed), describe picks the same; a lossy fabric keeps
 # fluid (hybrid would not jump); fluid where it ignores nothing (the 8-GPU
 # MLPerf save); packet for a small one (describe as run)
 hyb="--set cluster.nodes=8 --set storage.nodes=1 --set fabric.buffer=8MB --set workload.bytes_per_writer=10GB"
@@ -119,6 +120,7 @@ if "$bin" run --engine auto $hyb --json "$tmp/ah.json" >"$tmp/ah" &&
     grep -q '^  engine      auto: .* > [0-9.e+]* (8 s at .*; the fluid figure ignores fabric.pfc.enabled=true (PFC pauses.*; so hybrid: ~1.6e+08 events <= 1e+09 (60 s), steady states fast-forwarded: hybrid$' "$tmp/ah" &&
     grep -q '^  hybrid      fast-forwarded .* jumps\?, period [0-9.]* [mun]*s$' "$tmp/ah" &&
     grep -q '^              error estimates, not bounds: completion [0-9.]* [mun]*s, paused time [0-9.]* [mun]*s ([0-9.e+-]*%), largest queue none (docs/engine.md, "Hybrid: validation")$' "$tmp/ah" &&
+    grep -q '^              confirm a deciding figure with --engine packet or a second seed (--set seed=N):$' "$tmp/ah" &&
     [ "$(jq -r .engine "$tmp/ah.json")" = hybrid ] &&
     jq -r .engine_reason "$tmp/ah.json" | grep -q '; so hybrid: ' &&
     [ "$(jq '.hybrid.jumps > 0 and .checkpoint.completion_s > 0 and .hybrid.paused_error_estimate_s > 0 and .hybrid.paused_error_estimate_fraction > 0' "$tmp/ah.json")" = true ]; then
