@@ -985,7 +985,7 @@ static double drift(struct hybrid *h)
         ur = (fabs(br) + UPPER_SD * sr) * rr;
     } else if (dq == 0 && dr == 0) {
         long_drift(h, &uq, &ur);
-        TRACE(if (uq > 0 || ur > 0) fprintf(stderr, "long drift at %.6f: queued %.4g paused %.4g\n", ps_to_s(h->n->now), uq, ur));
+        TRACE(trace_long(h, uq, ur));
     }
     h->cpr = h->crel = h->dr_carry = 0;
     h->dq_lag = uq;
