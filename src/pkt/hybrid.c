@@ -189,6 +189,10 @@ struct hybrid {
     double *ba, *bq, *bp;
     double *bfr[FR_N];         /* and the frame counts less what jumps credited */
     uint32_t *bs, seg;         /* per observation, the jumps before it */
+    /* the long history (long_drift): every LONG_EVERY-th observation's
+     * age, bytes queued and paused time, as the baseline's; a ring of BASE */
+    double *la;
+    uint32_t *ls, ln, lh, lk;
     /* the backlog moving between a switch's queues while its sum holds (a
      * full spine's queues to the storage leaves): each port's queued bytes
      * per observation (a row of n_ports a slot of the ring), its fitted
@@ -511,6 +515,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->lin = calloc((size_t)n->topo->first_cleaf + 1, sizeof *h->lin);
     h->ba = calloc((3 + FR_N) * BASE, sizeof *h->ba);
     h->bs = calloc(BASE, sizeof *h->bs);
+    h->la = calloc(3 * BASE, sizeof *h->la);
+    h->ls = calloc(BASE, sizeof *h->ls);
     size_t nf = (size_t)n->n_flows + 1, np = (size_t)n->topo->n_ports + 1;
     h->bpq = calloc(BASE * np, sizeof *h->bpq);
     h->pslope = calloc(3 * np, sizeof *h->pslope);
@@ -533,7 +539,7 @@ static int init(struct hybrid *h, struct pnet *n)
     h->fcnt = h->fmax + nf;
     h->fstamp = h->fcnt + nf;
     h->fl = h->xsup + np * NPRIO;
-    if (!h->ba || !h->bs || !h->wcnt ||
+    if (!h->ba || !h->bs || !h->la || !h->ls || !h->wcnt ||
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
         !h->tend || !h->src || !h->nfrac || !h->lv)
         return -1;
@@ -614,6 +620,8 @@ static void release(struct hybrid *h)
     TRACE(trace_release(h));
     free(h->ba);
     free(h->bs);
+    free(h->la);
+    free(h->ls);
     free(h->bpq);
     free(h->pslope);
     free(h->pl);
@@ -654,6 +662,25 @@ static double paused_delta(struct hybrid *h, uint32_t a, uint32_t b)
     return x;
 }
 
+/* The long history keeps one in LONG_EVERY observations: 128 of them see
+ * a relaxation over ~1,000 periods, where the baseline's fit sees 64. */
+#define LONG_EVERY 8
+
+/* The observation just taken into the long history (restarted with the
+ * baseline). */
+static void long_push(struct hybrid *h)
+{
+    if (h->lk++ % LONG_EVERY)
+        return;
+    h->lh = (h->lh + 1) % BASE;
+    h->la[h->lh] = h->ba[h->bh];
+    h->la[BASE + h->lh] = h->bq[h->bh];
+    h->la[2 * BASE + h->lh] = h->bp[h->bh];
+    h->ls[h->lh] = h->bs[h->bh];
+    if (h->ln < BASE)
+        h->ln++;
+}
+
 /* Record a snapshot now; the history restarts when a transfer started. */
 static void observe(struct hybrid *h)
 {
@@ -680,6 +707,7 @@ static void observe(struct hybrid *h)
     uint64_t moved = live > h->blive ? live - h->blive : h->blive - live;
     if (h->have == 1 || K_RESTART(h, moved, h->blive)) {
         h->bn = 0; /* (and where many of its transfers ended: the state it left is carried) */
+        h->ln = h->lk = 0;
         h->blive = live;
         TRACE(lagr_restart(h));
         /* the frames' lag too: the ends set the pattern at the clock's
@@ -696,6 +724,7 @@ static void observe(struct hybrid *h)
     TRACE(lagn_count(h));
     if (h->bn < BASE)
         h->bn++;
+    long_push(h);
     /* the frames since the last observation are off by their rate's drift
      * x the state's lag (the time jumped) */
     double fc[FR_N] = {(double)s[h->o_sum + SUM_AT(pause_frames)],
@@ -889,6 +918,42 @@ static double frames_off(double drift, double lag)
     return drift < 0 ? fmin(1, -drift * lag) : drift * lag;
 }
 
+/* A fit of no drift over the baseline's later half (64 observations at
+ * most) speaks for a jump of any length; a relaxation in steps longer
+ * than that shows no drift there (dcp-async-llama3-70b at seed 3: the
+ * uplinks' pauses flat over 74 ms at 0.48 s, falling 133 -> 101 ports
+ * over the 1.01 s jump taken on it). Where it shows none, the same fit
+ * over the long history's later half (each LONG_EVERY-th observation,
+ * where that spans at least twice as long) counts instead: *uq and *ur
+ * the queued bytes' and paused rate's drift less DRIFT_SD standard
+ * errors, relative. */
+static void long_drift(const struct hybrid *h, double *uq, double *ur)
+{
+    uint32_t n = h->ln / 2;
+    if (h->ln < BASE_MIN || (uint64_t)n * LONG_EVERY < h->bn)
+        return;
+    double x[BASE], y[BASE], r[BASE], mq = 0, mr = 0, b, se;
+    uint32_t sg[BASE];
+    const double *lq = h->la + BASE, *lp = h->la + 2 * BASE;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t i = (h->lh + BASE - (n - 1) + j) % BASE;
+        x[j] = h->la[i];
+        y[j] = lq[i];
+        sg[j] = h->ls[i];
+        mq += y[j] / n;
+    }
+    for (uint32_t j = 1; j < n; j++) {
+        uint32_t i = (h->lh + BASE - (n - 1) + j) % BASE, k = (i + BASE - 1) % BASE;
+        double dt = h->la[i] - h->la[k];
+        r[j - 1] = dt > 0 ? (lp[i] - lp[k]) / dt : 0;
+        mr += r[j - 1] / (n - 1);
+    }
+    if (mq > 0 && fit_slope(x, y, sg, n, &b, &se))
+        *uq = fmax(*uq, fmax(0, fabs(b) - DRIFT_SD * se) / mq);
+    if (mr > 0 && fit_slope(x + 1, r, sg + 1, n - 1, &b, &se))
+        *ur = fmax(*ur, fmax(0, fabs(b) - DRIFT_SD * se) / mr);
+}
+
 /* The state's drift a second in its own time over the long baseline, as a
  * share: the bytes queued and the paused rate (paused time a second,
  * between observations), each fitted and relative to its mean. A jump
@@ -918,6 +983,9 @@ static double drift(struct hybrid *h)
     if (h->young) {
         uq = (fabs(bq) + UPPER_SD * sq) * rq;
         ur = (fabs(br) + UPPER_SD * sr) * rr;
+    } else if (dq == 0 && dr == 0) {
+        long_drift(h, &uq, &ur);
+        TRACE(trace_long(h, uq, ur));
     }
     h->cpr = h->crel = h->dr_carry = 0;
     h->dq_lag = uq;

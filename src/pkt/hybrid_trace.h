@@ -95,6 +95,7 @@ static void ends_uplinks(struct hybrid *h, uint64_t d);
 static void ends_measure(const struct hybrid *h, uint64_t d, const double *live);
 static void trace_moves(const struct hybrid *h, uint64_t d, double got);
 static void trace_observed(const struct hybrid *h);
+static void trace_long(const struct hybrid *h, double uq, double ur);
 static void trace_jump(struct hybrid *h, uint64_t d);
 static void trace_hold(struct hybrid *h);
 static void trace_summary(const struct hybrid *h);
