@@ -83,6 +83,7 @@ static void node_observe(struct hybrid *h);
 static void node_rates(struct hybrid *h);
 static void node_jumped(struct hybrid *h);
 static void node_moves(struct hybrid *h);
+static void node_share(struct hybrid *h);
 static void check_ingress(struct hybrid *h, const char *when);
 static void trace_knobs(struct hybrid *h);
 static int trace_init(struct hybrid *h, size_t nr);
