@@ -2418,7 +2418,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
     h->wchk_n = h->w;
     TRACE(check_ingress(h, "before"));
     follow_plan(h, d);
-    TRACE(node_moves(h));
+    TRACE(bytes = node_moves(h, bytes));
     int64_t moved = 0, put = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         moved += h->fk[i];

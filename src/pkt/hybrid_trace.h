@@ -82,7 +82,7 @@ static void lockstep(struct hybrid *h);
 static void node_observe(struct hybrid *h);
 static void node_rates(struct hybrid *h);
 static void node_jumped(struct hybrid *h);
-static void node_moves(struct hybrid *h);
+static uint64_t node_moves(struct hybrid *h, uint64_t bytes);
 static void node_share(struct hybrid *h);
 static void check_ingress(struct hybrid *h, const char *when);
 static void trace_knobs(struct hybrid *h);
