@@ -118,6 +118,14 @@ struct hybrid {
     double *ky, *ks, *kt, *ka;
     uint8_t *kok;              /* per node: its writers go in lockstep */
     int lock;
+    /* a node's writers in step (CKPT_HK_NODE): 1 lockstep, moves kept off
+     * its writers; 2 and the nodes' credit by their baseline rates; per
+     * node its bytes sent at the last observation or jump, its writers'
+     * bytes and writer-time summed over the simulated periods */
+    int node, nwhole;
+    double *nref, *nsb, *nwt;
+    uint64_t nobs_t;
+    uint32_t nobs;
     /* the ends' uplinks (CKPT_HK_ENDS): per compute leaf LF_N figures of
      * its writers at a jump (ends_note) */
     double *lf;
@@ -1869,6 +1877,7 @@ static void move_room(const struct hybrid *h, double dt, double *want, double *g
 static int movable(const struct hybrid *h, uint32_t i)
 {
     const struct flow *f = &h->n->flows[i];
+    TRACE(if (h->node && !h->nwhole && h->kok[f->src]) return 0);
     return sending(f) && !h->fk[i] && !h->dx[i] && !h->droom[i] && !h->rdrain[h->rx[i]];
 }
 
@@ -2477,6 +2486,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
     h->wchk_n = h->w;
     TRACE(check_ingress(h, "before"));
     follow_plan(h, d);
+    TRACE(bytes = node_moves(h, bytes));
     int64_t moved = 0, put = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         moved += h->fk[i];

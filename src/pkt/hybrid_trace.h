@@ -79,6 +79,11 @@ static void trace_rxu(const struct hybrid *h, const uint64_t *s0, const uint64_t
                       const uint64_t *s2);
 static void trace_level(struct hybrid *h);
 static void lockstep(struct hybrid *h);
+static void node_observe(struct hybrid *h);
+static void node_rates(struct hybrid *h);
+static void node_jumped(struct hybrid *h);
+static uint64_t node_moves(struct hybrid *h, uint64_t bytes);
+static void node_share(struct hybrid *h);
 static void check_ingress(struct hybrid *h, const char *when);
 static void trace_knobs(struct hybrid *h);
 static int trace_init(struct hybrid *h, size_t nr);
