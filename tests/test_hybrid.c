@@ -671,10 +671,11 @@ static void hybrid_unseen_drift_paused_within_5pct(void)
 /* The paused-time error estimate where the paused time is off: the case
  * above with the young-baseline rule off (sim.hybrid_young_off) jumped
  * 0.54 s on a fit that counts 0.04/s of drift and ended with paused
- * +20.6%; the WATCH cap (4x the 14 ms watched) leaves +5.4%, still past
- * the 5% bar. The estimate counts the drift no fit rules out (slope plus
- * a standard error) x the time the state lags, over the paused time after
- * it: it covers the error. */
+ * +20.6%; the WATCH cap (4x the 14 ms watched) leaves +5.4%, the paused
+ * drift counted beyond 2 standard errors (PAUSED_SD) +4.4%: still an
+ * error past 4%. The estimate counts the drift no fit rules out (slope
+ * plus a standard error) x the time the state lags, over the paused time
+ * after it: it covers the error. */
 static void hybrid_paused_estimate_covers_unseen_drift(void)
 {
     struct scenario sc;
@@ -684,7 +685,7 @@ static void hybrid_paused_estimate_covers_unseen_drift(void)
         return;
     sc.sim.hybrid_young_off = 1;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(rel(h.paused_s, p.paused_s) > 0.05, "paused %.6g s against %.6g s", h.paused_s,
+        CHECKF(rel(h.paused_s, p.paused_s) > 0.04, "paused %.6g s against %.6g s", h.paused_s,
                p.paused_s);
         check_paused_estimate(&h, &p, 1);
         results_release(&h);
