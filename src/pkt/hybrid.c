@@ -922,7 +922,8 @@ static double drift(struct hybrid *h)
     TRACE(trace_fit(h, &f));
     /* what stands beyond DRIFT_SD (PAUSED_SD) decides what is carried; a young
      * baseline's lag counts what its fit cannot rule out (UPPER_SD) */
-    double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq, dr = fmax(0, fabs(br) - K_PSDB(h) * sr) * rr;
+    double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq;
+    double dr = fmax(0, fabs(br) - K_PSDB(h) * sr) * rr;
     double uq = dq, ur = dr;
     if (h->young) {
         uq = (fabs(bq) + UPPER_SD * sq) * rq;
