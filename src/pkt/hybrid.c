@@ -54,6 +54,7 @@ struct wend {
 #define K_WATCHB(h) WATCH
 #define K_CARRYB(h) CARRY_MAX
 #define K_CLUSTERB(h) CLUSTER
+#define K_PSDB(h) PAUSED_SD
 #define K_RESTART(h, m, b) ((m) * FEW > (b))
 #endif
 
@@ -805,6 +806,14 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
 /* Standard errors a drift must stand beyond to count. */
 #define DRIFT_SD 3
 
+/* Standard errors the paused rate's drift must stand beyond to count (to
+ * the lag, and to be carried: its decline then beyond PAUSED_SD +
+ * CARRY_SD). A first fit has a few observations, so a relaxation it sees
+ * stands 2-3 of its wide errors out: at DRIFT_SD it counted 0 and only
+ * WATCH held the jump (cluster-100k at 640 nodes, seed 2: -8.1 +- 2.91/s
+ * at 6.7 ms, a 24.5 ms jump, paused +9.6%; at 2, +4.4%). */
+#define PAUSED_SD 2
+
 /* Standard errors beyond a fitted slope a young baseline's lag counts: a
  * slope within its noise may hide a drift the first windows cannot show
  * (the 32-node DCP async case with 1e9 parameters: a queue decline of
@@ -984,9 +993,10 @@ static double drift(struct hybrid *h)
     est_drift(h, &f);
     h->euc = h->eu;
     TRACE(trace_fit(h, &f));
-    /* what stands beyond DRIFT_SD decides what is carried; a young
+    /* what stands beyond DRIFT_SD (PAUSED_SD) decides what is carried; a young
      * baseline's lag counts what its fit cannot rule out (UPPER_SD) */
-    double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq, dr = fmax(0, fabs(br) - DRIFT_SD * sr) * rr;
+    double dq = fmax(0, fabs(bq) - DRIFT_SD * sq) * rq;
+    double dr = fmax(0, fabs(br) - K_PSDB(h) * sr) * rr;
     double uq = dq, ur = dr;
     if (h->young) {
         uq = (fabs(bq) + UPPER_SD * sq) * rq;
