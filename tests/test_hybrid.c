@@ -671,11 +671,10 @@ static void hybrid_unseen_drift_paused_within_5pct(void)
 /* The paused-time error estimate where the paused time is off: the case
  * above with the young-baseline rule off (sim.hybrid_young_off) jumped
  * 0.54 s on a fit that counts 0.04/s of drift and ended with paused
- * +20.6%; the WATCH cap (4x the 14 ms watched) leaves +5.4%, the paused
- * drift counted beyond 2 standard errors (PAUSED_SD) +4.4%: still an
- * error past 4%. The estimate counts the drift no fit rules out (slope
- * plus a standard error) x the time the state lags, over the paused time
- * after it: it covers the error. */
+ * +20.6%; the WATCH cap (4x the 14 ms watched) leaves +5.4%, still past
+ * the 5% bar. The estimate counts the drift no fit rules out (slope plus
+ * a standard error) x the time the state lags, over the paused time after
+ * it: it covers the error. */
 static void hybrid_paused_estimate_covers_unseen_drift(void)
 {
     struct scenario sc;
@@ -685,7 +684,7 @@ static void hybrid_paused_estimate_covers_unseen_drift(void)
         return;
     sc.sim.hybrid_young_off = 1;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(rel(h.paused_s, p.paused_s) > 0.04, "paused %.6g s against %.6g s", h.paused_s,
+        CHECKF(rel(h.paused_s, p.paused_s) > 0.05, "paused %.6g s against %.6g s", h.paused_s,
                p.paused_s);
         check_paused_estimate(&h, &p, 1);
         results_release(&h);
@@ -964,24 +963,6 @@ static void hybrid_flat_fit_long_history(void)
     results_release(&h);
 }
 
-/* A paused decline a first fit sees within 3 of its wide standard errors:
- * cluster-100k's fabric at 160 nodes into 5 storage nodes, 2.5e9
- * parameters, seed 2. Its compute-leaf uplinks unpause for tens of ms
- * after the fill; counted beyond 3 standard errors the lag let jumps of
- * 11.3 ms at 6.7 ms on a fit of -6.76 +- 1.6/s and leave the state behind:
- * paused +4.92%, largest queue -6.2%. Counted beyond 2: +2.62%, -1.96%
- * (the 640-node row at seed 2: +9.60% -> +4.43%). */
-static void hybrid_paused_drift_beyond_2sd(void)
-{
-    struct scenario sc;
-    if (custom_model(&sc, "scenarios/cluster-100k.yaml", "2500000000"))
-        return;
-    test_set(&sc, "cluster.nodes=160");
-    test_set(&sc, "storage.nodes=5");
-    test_set(&sc, "seed=2");
-    hybrid_against_packet(&sc, 0.03, 0.035, 0.05);
-}
-
 /* One node's 8 writers, its NIC serving them in turn, to 4 storage nodes:
  * mlperf-llama3-8b's save at 2e9 parameters (7 jumps). Each writer's credit
  * by its own window counts left them up to k / per packets apart a jump;
@@ -1225,7 +1206,6 @@ SUITE(suite_hybrid) = {
     {"hybrid_clustered_ends_not_passed", hybrid_clustered_ends_not_passed},
     {"hybrid_jumps_within_watch", hybrid_jumps_within_watch},
     {"hybrid_flat_fit_long_history", hybrid_flat_fit_long_history},
-    {"hybrid_paused_drift_beyond_2sd", hybrid_paused_drift_beyond_2sd},
     {"hybrid_nic_writers_end_together", hybrid_nic_writers_end_together},
     {"hybrid_stops_observing_after_last_end", hybrid_stops_observing_after_last_end},
     {"hybrid_samples_inside_jumps_marked", hybrid_samples_inside_jumps_marked},

@@ -56,7 +56,7 @@ static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CK
 #define K_WATCHB(h) (WATCH * KN(h, K_WATCH))
 #define K_CARRYB(h) (CARRY_MAX * KN(h, K_CARRY))
 #define K_CLUSTERB(h) (CLUSTER / KN(h, K_CLUSTER))
-/* CKPT_HK_PSD: the paused drift counted beyond PAUSED_SD x the knob (1.5: 3) */
+/* CKPT_HK_PSD: the paused drift counted beyond PAUSED_SD x the knob (0.667: 2) */
 #define K_PSDB(h) (PAUSED_SD * KN(h, K_PSD))
 /* the long baseline restarts when the knob's sixteenths of its live
  * transfers ended ("off": never on ends, only with the history) */
