@@ -713,14 +713,20 @@ static void hybrid_ends_refit_paused_within_3pct(void)
     hybrid_against_packet(&sc, 0.2, 0.03, 0);
 }
 
-/* A reference scenario with a custom model of `params` parameters; 1
- * when it does not load. */
-static int custom_model(struct scenario *sc, const char *file, const char *params)
+/* A shipped scenario as its file sets it; 1 when it does not load. */
+static int shipped(struct scenario *sc, const char *file)
 {
     struct err e = {{0}};
     scenario_defaults(sc);
     CHECKF(scenario_load_file(sc, file, &e) == 0, "%s", e.msg);
-    if (e.msg[0])
+    return e.msg[0] != 0;
+}
+
+/* A reference scenario with a custom model of `params` parameters; 1
+ * when it does not load. */
+static int custom_model(struct scenario *sc, const char *file, const char *params)
+{
+    if (shipped(sc, file))
         return 1;
     test_set(sc, "model.name=custom");
     test_set(sc, "model.params=%s", params);
@@ -1129,10 +1135,7 @@ static void within_bars_at_seeds(struct scenario *sc, int seeds)
 static void hybrid_bench1024_within_bars_at_seeds(void)
 {
     struct scenario sc;
-    struct err e = {{0}};
-    scenario_defaults(&sc);
-    CHECKF(scenario_load_file(&sc, "scenarios/bench-1024.yaml", &e) == 0, "%s", e.msg);
-    if (e.msg[0])
+    if (shipped(&sc, "scenarios/bench-1024.yaml"))
         return;
 #if defined(__SANITIZE_ADDRESS__)
     within_bars_at_seeds(&sc, 1); /* seed 1 only: the plain lane runs all three */
