@@ -12,7 +12,7 @@
 # the 12,500-node row's own fabric, ~2 min of packet CPU, 1.4 GB a run).
 # SEED=N runs every case at that seed (both engines; the sets column says
 # so); SEEDS="1 2 3" runs every case at each seed in turn, a row per seed,
-# and ends with the cases out at any seed. A row also says where the completion's error is past hybrid's own
+# and ends with the cases out (or failed) at any seed. A row also says where the completion's error is past hybrid's own
 # error estimate ("estimate short"): the estimate is not a bound.
 # Usage: [SEED=N | SEEDS="N ..."] bench/hybrid.sh [path/to/ckptnet] [case-name-filter]
 bin=${1:-./build/ckptnet}
@@ -73,10 +73,12 @@ echo "$cases" | while IFS='|' read -r name scn sets0; do
     sets=$sets0
     if ! one packet "$scn" $sets; then
         echo "| $name | $sets | packet failed: $(head -c 200 "$tmp/packet.err" | tr '\n|' ' /') | | | | | | | |"
+        echo "$name${seed:+ (seed $seed)}: packet failed" >>"$tmp/out"
         continue
     fi
     if ! one hybrid "$scn" $sets; then
         echo "| $name | $sets | hybrid failed: $(head -c 200 "$tmp/hybrid.err" | tr '\n|' ' /') | | | | | | | |"
+        echo "$name${seed:+ (seed $seed)}: hybrid failed" >>"$tmp/out"
         continue
     fi
     pc=$(fig packet .checkpoint.completion_s) hc=$(fig hybrid .checkpoint.completion_s)
