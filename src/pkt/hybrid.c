@@ -68,11 +68,12 @@ struct wend {
 
 /* One node's sending transfers at a jump (level): their credits' sum and
  * count, their window bytes' and room's least, the bytes' most, whether
- * one may not be levelled, and the place of the next in their order. */
+ * one may not be levelled, the place of the next in their order, whether
+ * level() levelled them (lockstep leaves those). */
 struct level {
     uint64_t sum, wmin, wmax, room;
     uint32_t n, at;
-    int bad;
+    int bad, lev;
 };
 
 struct hybrid {
@@ -2285,6 +2286,7 @@ static void level(struct hybrid *h)
             continue;
         uint64_t c = l->sum / l->n + ((l->at++ + h->seg) % l->n < l->sum % l->n);
         cr[(size_t)i * FC_N + FC_RECV] = c * mtu;
+        l->lev = 1;
     }
     TRACE(trace_level(h));
 }
@@ -2351,7 +2353,7 @@ static void lockstep(struct hybrid *h)
     }
     for (uint32_t v = 0; v < t->n_nodes; v++) {
         const struct level *l = &h->lv[v];
-        h->kok[v] = l->n >= 2 && !l->bad && l->wmax - l->wmin <= LOCK * mtu;
+        h->kok[v] = l->n >= 2 && !l->bad && !l->lev && l->wmax - l->wmin <= LOCK * mtu;
         h->ky[v] = h->kok[v] ? h->ky[v] / l->n : 0;
     }
     node_share(h);
