@@ -58,13 +58,22 @@ struct wend {
 #define K_RESTART(h, m, b) ((m) * FEW > (b))
 #endif
 
+/* A node's sending writers within this many packets of each other go in
+ * lockstep (its NIC serves them in turn: lockstep credits them alike) */
+#define LOCK 4
+/* ... where they are at least this share of their receivers' senders
+ * (node_share: the scaled mlperf-llama3-70b row's 16 of 32 a receiver, not
+ * the scaled production row's 8 of ~410; BENCHMARKS.md session 41) */
+#define NODE_SH 0.1
+
 /* One node's sending transfers at a jump (level): their credits' sum and
  * count, their window bytes' and room's least, the bytes' most, whether
- * one may not be levelled, and the place of the next in their order. */
+ * one may not be levelled, the place of the next in their order, whether
+ * level() levelled them (lockstep leaves those). */
 struct level {
     uint64_t sum, wmin, wmax, room;
     uint32_t n, at;
-    int bad;
+    int bad, lev;
 };
 
 struct hybrid {
@@ -111,14 +120,14 @@ struct hybrid {
     uint8_t *src;
     double *nfrac;
     struct level *lv;          /* per node: its sending transfers' credits (level) */
-#ifdef CKPT_HYBRID_TRACE
-    /* lockstep (CKPT_HK_LOCK): per node its sending writers' mean credit,
-     * packets, and the receivers' scale over them; per receiver its
-     * lockstep writers' credit (the target) and their sum at the nodes'
-     * means */
+    /* lockstep: per node its sending writers' mean credit and the
+     * receivers' scale over them; per receiver its lockstep writers'
+     * credit (the target) and their sum at the nodes' means */
     double *ky, *ks, *kt, *ka;
     uint8_t *kok;              /* per node: its writers go in lockstep */
-    int lock;
+    int lock, keep;            /* lockstep on; its writers kept off moves */
+    double nsh;                /* a lockstep node's least share (NODE_SH) */
+#ifdef CKPT_HYBRID_TRACE
     /* a node's writers in step (CKPT_HK_NODE): 1 lockstep, moves kept off
      * its writers; 2 and the nodes' credit by their baseline rates; per
      * node its bytes sent at the last observation or jump, its writers'
@@ -552,6 +561,15 @@ static int init(struct hybrid *h, struct pnet *n)
         !h->ra || !h->rlive || !h->rdrain || !h->dx || !h->dq || !h->be || !h->lin || !h->early ||
         !h->tend || !h->src || !h->nfrac || !h->lv)
         return -1;
+    h->kt = calloc(2 * nr, sizeof *h->kt);
+    h->ky = calloc(2 * ((size_t)n->topo->n_nodes + 1), sizeof *h->ky);
+    h->kok = calloc((size_t)n->topo->n_nodes + 1, 1);
+    if (!h->kt || !h->ky || !h->kok)
+        return -1;
+    h->ks = h->ky + n->topo->n_nodes + 1;
+    h->ka = h->kt + nr;
+    h->lock = h->keep = 1;
+    h->nsh = NODE_SH;
     TRACE(if (trace_init(h, nr)) return -1);
     for (uint32_t i = 0; i < n->n_flows; i++)
         h->src[n->flows[i].src] = 1;
@@ -626,6 +644,9 @@ static void release(struct hybrid *h)
     free(h->src);
     free(h->nfrac);
     free(h->lv);
+    free(h->ky);
+    free(h->kok);
+    free(h->kt);
     TRACE(trace_release(h));
     free(h->ba);
     free(h->bs);
@@ -1887,7 +1908,8 @@ static void move_room(const struct hybrid *h, double dt, double *want, double *g
 static int movable(const struct hybrid *h, uint32_t i)
 {
     const struct flow *f = &h->n->flows[i];
-    TRACE(if (h->node && !h->nwhole && h->kok[f->src]) return 0);
+    if (h->keep && h->kok[f->src])
+        return 0;
     return sending(f) && !h->fk[i] && !h->dx[i] && !h->droom[i] && !h->rdrain[h->rx[i]];
 }
 
@@ -2264,8 +2286,136 @@ static void level(struct hybrid *h)
             continue;
         uint64_t c = l->sum / l->n + ((l->at++ + h->seg) % l->n < l->sum % l->n);
         cr[(size_t)i * FC_N + FC_RECV] = c * mtu;
+        l->lev = 1;
     }
     TRACE(trace_level(h));
+}
+
+/* Lockstep only for a node whose sending writers are at least NODE_SH of
+ * its writers' receivers' senders (their mean): where its ends empty a
+ * receiver's share, not one of hundreds of nodes (the scaled
+ * mlperf-llama3-70b row: 16 of 32; the scaled production row: 8 of ~410). */
+static void node_share(struct hybrid *h)
+{
+    const struct pnet *n = h->n;
+    double f = h->nsh;
+    if (!(f > 0))
+        return;
+    memset(h->ka, 0, h->n_rx * sizeof *h->ka);
+    memset(h->ks, 0, n->topo->n_nodes * sizeof *h->ks);
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (sending(&n->flows[i]))
+            h->ka[h->rx[i]] += 1;
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (sending(&n->flows[i]))
+            h->ks[n->flows[i].src] += h->ka[h->rx[i]];
+    for (uint32_t v = 0; v < n->topo->n_nodes; v++) {
+        double c = h->lv[v].n;
+        if (h->kok[v] && c * c < f * h->ks[v]) /* c / (ks / c) < f */
+            h->kok[v] = 0, h->ky[v] = 0;
+        h->ks[v] = 0;
+    }
+}
+
+/* A node whose sending writers are within LOCK packets of each other (its
+ * NIC serves them in turn, and the packets keep them within two: the
+ * scaled production row's 2,048 nodes all through its run, where its
+ * jumps' own credits, each writer's by its bytes over the windows, set
+ * them a median 230 packets apart: BENCHMARKS.md session 37) takes one
+ * credit for each, the node's mean, scaled by the receivers' so each
+ * receiver keeps its lockstep writers' credit; rounding and a full
+ * transfer's rest go a packet at a time to its other lockstep writers. */
+static void lockstep(struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    uint64_t mtu = n->mtu, *cr = h->cr;
+    if (!h->lock)
+        return;
+    for (uint32_t v = 0; v < t->n_nodes; v++) {
+        h->ky[v] = h->ks[v] = 0;
+        h->kok[v] = 0;
+        h->lv[v].n = 0;
+        h->lv[v].wmin = UINT64_MAX;
+        h->lv[v].wmax = 0;
+        h->lv[v].bad = !h->src[v];
+    }
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        if (!sending(f))
+            continue;
+        struct level *l = &h->lv[f->src];
+        l->n++;
+        l->wmin = f->sent < l->wmin ? f->sent : l->wmin;
+        l->wmax = f->sent > l->wmax ? f->sent : l->wmax;
+        l->bad |= h->rdrain[h->rx[i]];
+        h->ky[f->src] += (double)(cr[(size_t)i * FC_N + FC_RECV] / mtu);
+    }
+    for (uint32_t v = 0; v < t->n_nodes; v++) {
+        const struct level *l = &h->lv[v];
+        h->kok[v] = l->n >= 2 && !l->bad && !l->lev && l->wmax - l->wmin <= LOCK * mtu;
+        h->ky[v] = h->kok[v] ? h->ky[v] / l->n : 0;
+    }
+    node_share(h);
+    TRACE(if (h->node == 2) node_rates(h));
+    memset(h->kt, 0, 2 * (size_t)h->n_rx * sizeof *h->kt);
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (sending(&n->flows[i]) && h->kok[n->flows[i].src])
+            h->kt[h->rx[i]] += (double)(cr[(size_t)i * FC_N + FC_RECV] / mtu);
+    /* the nodes' means scaled toward the receivers' sums (each node by its
+     * writers' receivers' mean scale), a few rounds */
+    for (int it = 0; it < 8; it++) {
+        memset(h->ka, 0, h->n_rx * sizeof *h->ka);
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            const struct flow *f = &n->flows[i];
+            if (sending(f) && h->kok[f->src])
+                h->ka[h->rx[i]] += h->ky[f->src];
+        }
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            const struct flow *f = &n->flows[i];
+            uint32_t r = h->rx[i];
+            if (sending(f) && h->kok[f->src])
+                h->ks[f->src] += h->ka[r] > 0 ? h->kt[r] / h->ka[r] : 1;
+        }
+        for (uint32_t v = 0; v < t->n_nodes; v++) {
+            if (h->kok[v])
+                h->ky[v] *= h->ks[v] / h->lv[v].n;
+            h->ks[v] = 0;
+        }
+    }
+    memset(h->ka, 0, h->n_rx * sizeof *h->ka);
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        if (!sending(f) || !h->kok[f->src])
+            continue;
+        double c = floor(h->ky[f->src] + 0.5), rm = (double)avail(h, i);
+        c = c < rm ? c : rm;
+        cr[(size_t)i * FC_N + FC_RECV] = (uint64_t)c * mtu;
+        h->ka[h->rx[i]] += c;
+    }
+    /* each receiver's sum back to its target, a packet a writer a round,
+     * from a place that turns with the jumps */
+    uint32_t at = n->n_flows ? (uint32_t)((uint64_t)h->seg * 7919 % n->n_flows) : 0;
+    for (int more = 1; more;) {
+        more = 0;
+        for (uint32_t j = 0; j < n->n_flows; j++) {
+            uint32_t i = (at + j) % n->n_flows;
+            const struct flow *f = &n->flows[i];
+            if (!sending(f) || !h->kok[f->src])
+                continue;
+            uint32_t r = h->rx[i];
+            uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV];
+            if (h->kt[r] - h->ka[r] >= 1 && *c / mtu < avail(h, i)) {
+                *c += mtu;
+                h->ka[r] += 1;
+                more = 1;
+            } else if (h->ka[r] - h->kt[r] >= 1 && *c >= mtu) {
+                *c -= mtu;
+                h->ka[r] -= 1;
+                more = 1;
+            }
+        }
+    }
 }
 
 /* The writers whose ends a jump passes: each ends where the water-filling
@@ -2468,7 +2618,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         }
     }
     level(h);
-    TRACE(lockstep(h));
+    lockstep(h);
     uint64_t ends = h->ends;
     pass_ends(h, d);
     if (h->ends > ends) {

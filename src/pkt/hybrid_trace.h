@@ -6,9 +6,6 @@
 
 struct hybrid;
 
-/* A node's sending writers within this many packets of each other go in
- * lockstep (its NIC serves them in turn): CKPT_HK_LOCK credits them alike. */
-#define LOCK 4
 /* A compute leaf's uplinks' paused rate against the share s of its writers
  * still sending since a jump's start: ENDS_A + (1 - ENDS_A) s (the scaled
  * production row's ends phase, session 37; CKPT_HK_ENDS) */
@@ -80,12 +77,10 @@ static double rxc_pred(const struct hybrid *h, size_t r, double b);
 static void trace_rxu(const struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
                       const uint64_t *s2);
 static void trace_level(struct hybrid *h);
-static void lockstep(struct hybrid *h);
 static void node_observe(struct hybrid *h);
 static void node_rates(struct hybrid *h);
 static void node_jumped(struct hybrid *h);
 static uint64_t node_moves(struct hybrid *h, uint64_t bytes);
-static void node_share(struct hybrid *h);
 static void check_ingress(struct hybrid *h, const char *when);
 static void trace_knobs(struct hybrid *h);
 static int trace_init(struct hybrid *h, size_t nr);
