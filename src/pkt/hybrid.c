@@ -1289,6 +1289,65 @@ static double lag_most(const struct hybrid *h, double d, int tail)
  * sending (by their share over both windows); one whose senders are all
  * done is draining its queues, and a jump takes its bytes from them where
  * it is the only receiver live (drain_plan), else does not jump. */
+/* A lockstep node's share of the sending bytes may move by at most this
+ * much (relative) from the one window to the next before a jump: the
+ * paths' queues settle over tens of ms and its writers' rate with them
+ * (the scaled mlperf-llama3-70b row at seed 2: one node's share 1.10 of
+ * the mean at 4 ms, 1.24 at 22 ms, 1.35 from 55 ms, +2.4% a window at the
+ * third jump); a jump credits the windows' mean, the end order it leaves
+ * is the packets' no longer, and the queue their ends pile up differs
+ * (BENCHMARKS.md session 42). */
+#define NODE_TOL 0.01
+
+/* The largest relative change of a would-be lockstep node's share of the
+ * sending bytes between the two windows (lockstep()'s and node_share()'s
+ * tests, on the bytes sent so far); 0 without one. */
+static double node_drift(struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
+                         const uint64_t *s2)
+{
+    struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    uint64_t mtu = n->mtu;
+    double *na = h->ky, *nb = h->ks, ta = 0, tb = 0, most = 0;
+    if (!h->lock)
+        return 0;
+    for (uint32_t v = 0; v < t->n_nodes; v++) {
+        na[v] = nb[v] = 0;
+        h->lv[v] = (struct level){.wmin = UINT64_MAX, .bad = !h->src[v]};
+    }
+    memset(h->ka, 0, h->n_rx * sizeof *h->ka);
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        if (!sending(f))
+            continue;
+        struct level *l = &h->lv[f->src];
+        double a = (double)(s0[i * FC_N] - s1[i * FC_N]), b = (double)(s1[i * FC_N] - s2[i * FC_N]);
+        l->n++;
+        l->wmin = f->sent < l->wmin ? f->sent : l->wmin;
+        l->wmax = f->sent > l->wmax ? f->sent : l->wmax;
+        l->bad |= h->rdrain[h->rx[i]];
+        na[f->src] += a;
+        nb[f->src] += b;
+        ta += a;
+        tb += b;
+        h->ka[h->rx[i]] += 1;
+    }
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (sending(&n->flows[i]))
+            h->lv[n->flows[i].src].sum += (uint64_t)h->ka[h->rx[i]];
+    if (!(ta > 0 && tb > 0))
+        return 0;
+    for (uint32_t v = 0; v < t->n_nodes; v++) {
+        const struct level *l = &h->lv[v];
+        double c = l->n, xa = na[v] / ta, xb = nb[v] / tb;
+        if (l->n < 2 || l->bad || l->wmax - l->wmin > LOCK * mtu || c * c < h->nsh * (double)l->sum)
+            continue;
+        if (fmax(xa, xb) > 0 && fabs(xa - xb) / fmax(xa, xb) > most)
+            most = fabs(xa - xb) / fmax(xa, xb);
+    }
+    return most;
+}
+
 static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
@@ -1390,6 +1449,9 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             kmax = k;
     }
     TRACE(if (h->rxs && rxs_test(h, spread)) return WHY(h, W_RX, rxs_miss(h)), 0);
+    double nd = node_drift(h, s0, s1, s2);
+    if (nd > NODE_TOL)
+        return WHY(h, W_NODE, nd / NODE_TOL), 0;
     /* and the transfers' own ends, at their shares of their receivers'
      * bytes, each handing its share to the others as it ends (the water-
      * filling a jump credits by): a jump may pass a receiver's ends while
