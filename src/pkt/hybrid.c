@@ -124,6 +124,7 @@ struct hybrid {
      * receivers' scale over them; per receiver its lockstep writers'
      * credit (the target) and their sum at the nodes' means */
     double *ky, *ks, *kt, *ka;
+    double *kq, *kb;           /* node_drift's: per node its shares' squares, a period's bytes */
     uint8_t *kok;              /* per node: its writers go in lockstep */
     int lock, keep;            /* lockstep on; its writers kept off moves */
     double nsh;                /* a lockstep node's least share (NODE_SH) */
@@ -562,11 +563,13 @@ static int init(struct hybrid *h, struct pnet *n)
         !h->tend || !h->src || !h->nfrac || !h->lv)
         return -1;
     h->kt = calloc(2 * nr, sizeof *h->kt);
-    h->ky = calloc(2 * ((size_t)n->topo->n_nodes + 1), sizeof *h->ky);
+    h->ky = calloc(4 * ((size_t)n->topo->n_nodes + 1), sizeof *h->ky);
     h->kok = calloc((size_t)n->topo->n_nodes + 1, 1);
     if (!h->kt || !h->ky || !h->kok)
         return -1;
     h->ks = h->ky + n->topo->n_nodes + 1;
+    h->kq = h->ks + n->topo->n_nodes + 1;
+    h->kb = h->kq + n->topo->n_nodes + 1;
     h->ka = h->kt + nr;
     h->lock = h->keep = 1;
     h->nsh = NODE_SH;
@@ -1289,61 +1292,96 @@ static double lag_most(const struct hybrid *h, double d, int tail)
  * sending (by their share over both windows); one whose senders are all
  * done is draining its queues, and a jump takes its bytes from them where
  * it is the only receiver live (drain_plan), else does not jump. */
-/* A lockstep node's share of the sending bytes may move by at most this
- * much (relative) from the one window to the next before a jump: the
- * paths' queues settle over tens of ms and its writers' rate with them
- * (the scaled mlperf-llama3-70b row at seed 2: one node's share 1.10 of
- * the mean at 4 ms, 1.24 at 22 ms, 1.35 from 55 ms, +2.4% a window at the
- * third jump); a jump credits the windows' mean, the end order it leaves
- * is the packets' no longer, and the queue their ends pile up differs
- * (BENCHMARKS.md session 42). */
+/* A lockstep node's share of the sending bytes may drift by at most this
+ * much a window (relative; a line fitted over the two windows' periods)
+ * before a jump: the paths' queues settle over tens of ms and its
+ * writers' rate with them (the scaled mlperf-llama3-70b row at seed 2: one
+ * node's share 1.10 of the mean at 4 ms, 1.24 at 22 ms, 1.35 from 55 ms,
+ * +2.4% a window at the third jump); a jump credits the windows' mean, so
+ * the nodes end in another order than the packets' and the queue their
+ * ends pile up differs (BENCHMARKS.md session 42). */
 #define NODE_TOL 0.01
 
-/* The largest relative change of a would-be lockstep node's share of the
- * sending bytes between the two windows (lockstep()'s and node_share()'s
- * tests, on the bytes sent so far); 0 without one. */
-static double node_drift(struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
-                         const uint64_t *s2)
+/* Standard errors the fitted drift must stand beyond: a share that swings
+ * period to period (mlperf-llama3-405b's 64 nodes: 5-10% window to window,
+ * no trend) is no drift. */
+#define NODE_SD 3
+
+/* The largest drift a window, relative, of a would-be lockstep node's
+ * share of the sending bytes (lockstep()'s and node_share()'s tests, on
+ * the bytes sent so far) that stands beyond NODE_SD standard errors; 0
+ * without one. */
+static double node_drift(struct hybrid *h)
 {
     struct pnet *n = h->n;
     const struct topo *t = n->topo;
     uint64_t mtu = n->mtu;
-    double *na = h->ky, *nb = h->ks, ta = 0, tb = 0, most = 0;
-    if (!h->lock)
+    uint32_t m = 2 * h->w, cand = 0;
+    double *sy = h->ky, *sxy = h->ks, *syy = h->kq, *nb = h->kb, most = 0;
+    if (!h->lock || m < 3)
         return 0;
-    for (uint32_t v = 0; v < t->n_nodes; v++) {
-        na[v] = nb[v] = 0;
+    for (uint32_t v = 0; v < t->n_nodes; v++)
         h->lv[v] = (struct level){.wmin = UINT64_MAX, .bad = !h->src[v]};
-    }
     memset(h->ka, 0, h->n_rx * sizeof *h->ka);
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
         if (!sending(f))
             continue;
         struct level *l = &h->lv[f->src];
-        double a = (double)(s0[i * FC_N] - s1[i * FC_N]), b = (double)(s1[i * FC_N] - s2[i * FC_N]);
         l->n++;
         l->wmin = f->sent < l->wmin ? f->sent : l->wmin;
         l->wmax = f->sent > l->wmax ? f->sent : l->wmax;
         l->bad |= h->rdrain[h->rx[i]];
-        na[f->src] += a;
-        nb[f->src] += b;
-        ta += a;
-        tb += b;
         h->ka[h->rx[i]] += 1;
     }
     for (uint32_t i = 0; i < n->n_flows; i++)
         if (sending(&n->flows[i]))
             h->lv[n->flows[i].src].sum += (uint64_t)h->ka[h->rx[i]];
-    if (!(ta > 0 && tb > 0))
-        return 0;
     for (uint32_t v = 0; v < t->n_nodes; v++) {
-        const struct level *l = &h->lv[v];
-        double c = l->n, xa = na[v] / ta, xb = nb[v] / tb;
-        if (l->n < 2 || l->bad || l->wmax - l->wmin > LOCK * mtu || c * c < h->nsh * (double)l->sum)
+        struct level *l = &h->lv[v];
+        double c = l->n;
+        l->lev = l->n >= 2 && !l->bad && l->wmax - l->wmin <= LOCK * mtu &&
+                 c * c >= h->nsh * (double)l->sum; /* (a candidate) */
+        cand += (uint32_t)l->lev;
+        sy[v] = sxy[v] = syy[v] = 0;
+    }
+    if (!cand)
+        return 0;
+    /* per period (k = 0 the oldest) each candidate's share of the sending
+     * bytes, summed against k centred */
+    for (uint32_t k = 0; k < m; k++) {
+        const uint64_t *a = slot(h, m - 1 - k), *b = slot(h, m - k);
+        double x = (double)k - (m - 1) / 2.0, tot = 0;
+        for (uint32_t v = 0; v < t->n_nodes; v++)
+            nb[v] = 0;
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            const struct flow *f = &n->flows[i];
+            if (!sending(f))
+                continue;
+            double d = (double)(a[i * FC_N] - b[i * FC_N]);
+            tot += d;
+            nb[f->src] += d;
+        }
+        if (!(tot > 0))
+            return 0;
+        for (uint32_t v = 0; v < t->n_nodes; v++) {
+            double y = nb[v] / tot;
+            if (!h->lv[v].lev)
+                continue;
+            sy[v] += y;
+            sxy[v] += x * y;
+            syy[v] += y * y;
+        }
+    }
+    double sxx = (double)m * ((double)m * m - 1) / 12; /* sum of (k - mean)^2 */
+    for (uint32_t v = 0; v < t->n_nodes; v++) {
+        if (!h->lv[v].lev)
             continue;
-        if (fmax(xa, xb) > 0 && fabs(xa - xb) / fmax(xa, xb) > most)
-            most = fabs(xa - xb) / fmax(xa, xb);
+        double my = sy[v] / m, slope = sxy[v] / sxx;
+        double res = syy[v] - m * my * my - slope * slope * sxx;
+        double se = sqrt(fmax(res, 0) / (m - 2) / sxx);
+        if (my > 0 && fabs(slope) > NODE_SD * se && fabs(slope) * h->w / my > most)
+            most = fabs(slope) * h->w / my;
     }
     return most;
 }
@@ -1449,7 +1487,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
             kmax = k;
     }
     TRACE(if (h->rxs && rxs_test(h, spread)) return WHY(h, W_RX, rxs_miss(h)), 0);
-    double nd = node_drift(h, s0, s1, s2);
+    double nd = node_drift(h);
     if (nd > NODE_TOL)
         return WHY(h, W_NODE, nd / NODE_TOL), 0;
     /* and the transfers' own ends, at their shares of their receivers'
