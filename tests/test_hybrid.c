@@ -1167,8 +1167,9 @@ static void hybrid_bench1024_within_bars_at_seeds(void)
  * moves: largest queue -5.69% (session 41, hyb47p): a 56.7 ms jump at
  * 21.6 ms carried the nodes' shares while they still moved (one 1.24 of
  * the mean, 1.35 in the packets from 55 ms), so the nodes ended in
- * another order. No jump while a lockstep node's share moves over 1% a
- * window (node_drift): -0.20% / -0.15% / +0.14% (session 42). */
+ * another order. A jump now spans at most the time a lockstep node's
+ * share, at its fitted drift, takes to move 1% (node_drift): completion
+ * -0.09%, paused +0.08%, largest queue -0.06% (session 42). */
 static void hybrid_m70_lockstep_seed2(void)
 {
     struct scenario sc;

@@ -1282,29 +1282,18 @@ static double lag_most(const struct hybrid *h, double d, int tail)
     return lo * (double)PS_PER_S;
 }
 
-/* How far to jump from a steady state, in ps (0: not steady, or not
- * worth a period); *spread: the largest relative difference of a
- * receiver's bytes between the two windows.
- *
- * Steady is judged per receiver: in an incast its port runs at line rate
- * while the shares of its many senders are noisy, and its completion is
- * that sum's. A jump hands the receiver's mean bytes to its transfers still
- * sending (by their share over both windows); one whose senders are all
- * done is draining its queues, and a jump takes its bytes from them where
- * it is the only receiver live (drain_plan), else does not jump. */
-/* A lockstep node's share of the sending bytes may drift by at most this
- * much a window (relative; a line fitted over the two windows' periods)
- * before a jump: the paths' queues settle over tens of ms and its
- * writers' rate with them (the scaled mlperf-llama3-70b row at seed 2: one
- * node's share 1.10 of the mean at 4 ms, 1.24 at 22 ms, 1.35 from 55 ms,
- * +2.4% a window at the third jump); a jump credits the windows' mean, so
- * the nodes end in another order than the packets' and the queue their
- * ends pile up differs (BENCHMARKS.md session 42). */
+/* A jump spans at most the time a lockstep node's share of the sending
+ * bytes, at its fitted drift, takes to move this much (relative): the
+ * paths' queues settle over tens of ms and the nodes' rates with them
+ * (the scaled mlperf-llama3-70b row at seed 2: one node's share 1.10 of
+ * the mean at 4 ms, 1.24 at 22 ms, 1.35 from 55 ms); a jump credits the
+ * windows' mean, and a 56.7 ms one at 21.6 ms ended the nodes in another
+ * order than the packets', the queue their ends pile up 5.7% short
+ * (BENCHMARKS.md session 42). */
 #define NODE_TOL 0.01
 
 /* Standard errors the fitted drift must stand beyond: a share that swings
- * period to period (mlperf-llama3-405b's 64 nodes: 5-10% window to window,
- * no trend) is no drift. */
+ * period to period is no drift. */
 #define NODE_SD 3
 
 /* The largest drift a window, relative, of a would-be lockstep node's
@@ -1386,6 +1375,16 @@ static double node_drift(struct hybrid *h)
     return most;
 }
 
+/* How far to jump from a steady state, in ps (0: not steady, or not
+ * worth a period); *spread: the largest relative difference of a
+ * receiver's bytes between the two windows.
+ *
+ * Steady is judged per receiver: in an incast its port runs at line rate
+ * while the shares of its many senders are noisy, and its completion is
+ * that sum's. A jump hands the receiver's mean bytes to its transfers still
+ * sending (by their share over both windows); one whose senders are all
+ * done is draining its queues, and a jump takes its bytes from them where
+ * it is the only receiver live (drain_plan), else does not jump. */
 static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
@@ -1488,8 +1487,6 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     }
     TRACE(if (h->rxs && rxs_test(h, spread)) return WHY(h, W_RX, rxs_miss(h)), 0);
     double nd = node_drift(h);
-    if (nd > NODE_TOL)
-        return WHY(h, W_NODE, nd / NODE_TOL), 0;
     /* and the transfers' own ends, at their shares of their receivers'
      * bytes, each handing its share to the others as it ends (the water-
      * filling a jump credits by): a jump may pass a receiver's ends while
@@ -1647,6 +1644,13 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         CUT(W_LAG, most > 0 ? (uint64_t)most : 0);
         if (most < (double)d)
             d = most > 0 ? (uint64_t)most : 0;
+    }
+    /* a lockstep node's share drifts by at most NODE_TOL over the jump */
+    if (nd > 0) {
+        double most = NODE_TOL / nd * (double)h->w * (double)h->period;
+        CUT(W_NODE, (uint64_t)most);
+        if (most < (double)d)
+            d = (uint64_t)most;
     }
     if (h->crel > 0)
         CUT(W_CARRY, (uint64_t)fmin(1e18, K_CARRYB(h) / h->crel * (double)PS_PER_S));

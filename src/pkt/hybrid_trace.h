@@ -34,7 +34,7 @@ static const char *const why_name[W_N] = {
     "kmax: receiver room", "kmax: drain share", "kmax: tail end, few senders",
     "kmax: transfers' ends", "baseline < BASE_MIN", "next start", "telemetry", "error budget",
     "LAG", "CARRY_MAX", "WATCH", "TAIL_OFF", "time limit", "span < a period", "drain room",
-    "lockstep node unsteady"};
+    "lockstep node drift"};
 #define WHY(h, r, x) ((h)->why = (r), (h)->whyx = (x))
 
 /* The trace build's knobs: each bound loosened by a factor read once at
