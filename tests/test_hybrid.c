@@ -754,7 +754,7 @@ static int scaled(struct scenario *sc, const char *file)
  * more than `frac` skipped. */
 static void asan_window_to(struct scenario *sc, const char *limit, unsigned jumps, double frac)
 {
-    test_set(sc, limit);
+    test_set(sc, "%s", limit);
     sc->engine = ENGINE_HYBRID;
     struct results h;
     int rc = test_run(sc, &h);
