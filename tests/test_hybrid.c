@@ -748,12 +748,13 @@ static int scaled(struct scenario *sc, const char *file)
 }
 
 #if defined(__SANITIZE_ADDRESS__)
-/* Hybrid's first 25 ms of sc, the invariants checked (the limit is the
- * run's only complaint: a broken invariant says so), with at least `jumps`
- * jumps and more than `frac` skipped. */
-static void asan_window(struct scenario *sc, unsigned jumps, double frac)
+/* Hybrid on sc up to a time limit (`limit`, a sim.time_limit setting;
+ * asan_window: 25 ms), the invariants checked (the limit is the run's only
+ * complaint: a broken invariant says so), with at least `jumps` jumps and
+ * more than `frac` skipped. */
+static void asan_window_to(struct scenario *sc, const char *limit, unsigned jumps, double frac)
 {
-    test_set(sc, "sim.time_limit=25ms");
+    test_set(sc, "%s", limit);
     sc->engine = ENGINE_HYBRID;
     struct results h;
     int rc = test_run(sc, &h);
@@ -764,6 +765,11 @@ static void asan_window(struct scenario *sc, unsigned jumps, double frac)
                h.hybrid.jumps, h.hybrid.fraction);
         results_release(&h);
     }
+}
+
+static void asan_window(struct scenario *sc, unsigned jumps, double frac)
+{
+    asan_window_to(sc, "sim.time_limit=25ms", jumps, frac);
 }
 #endif
 
@@ -1153,13 +1159,17 @@ static void hybrid_bench1024_within_bars_at_seeds(void)
 }
 
 /* A node's writers in lockstep: the scaled mlperf-llama3-70b row (7e9
- * parameters, 64 writers on 32 nodes, 16 of 32 senders a receiver) at
- * seed 2. Each writer's credit by its own window bytes set a node's two
+ * parameters, 8 nodes of 16 transfers, 16 of 32 senders a receiver) at
+ * seed 2. Each writer's credit by its own window bytes set a node's
  * writers apart where its NIC keeps them within a packet; their ends
  * spread and the last queued alone: completion +2.05%, largest queue
  * +30.8% (session 41). Lockstep gives them one credit, kept off the
- * moves: completion -0.02%, paused +1.08%, largest queue -5.69%, just
- * past its 5% bar: checked at 10% here (session 41, hyb47p). */
+ * moves: largest queue -5.69% (session 41, hyb47p): a 56.7 ms jump at
+ * 21.6 ms carried the nodes' shares while they still moved (one 1.24 of
+ * the mean, 1.35 in the packets from 55 ms), so the nodes ended in
+ * another order. A jump now spans at most the time a lockstep node's
+ * share, at its fitted drift, takes to move 1% (node_drift): completion
+ * -0.09%, paused +0.08%, largest queue -0.06% (session 42). */
 static void hybrid_m70_lockstep_seed2(void)
 {
     struct scenario sc;
@@ -1169,10 +1179,11 @@ static void hybrid_m70_lockstep_seed2(void)
     test_set(&sc, "checkpoint.phase=save");
     sc.seed = 2;
 #if defined(__SANITIZE_ADDRESS__)
-    asan_window(&sc, 1, 0); /* the lockstep's jumps with the invariants held */
+    /* the lockstep's first jump (at 33.6 ms) with the invariants held */
+    asan_window_to(&sc, "sim.time_limit=45ms", 1, 0);
     return;
 #endif
-    within_bars_at(&sc, 2, 0.1);
+    within_bars_at(&sc, 2, 0.05);
 }
 
 /* The queue walk hybrid's shift, gather and moves share (PKT_SPAN_FOR_EACH):
