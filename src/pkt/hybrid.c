@@ -55,6 +55,7 @@ struct wend {
 #define K_CARRYB(h) CARRY_MAX
 #define K_CLUSTERB(h) CLUSTER
 #define K_PSDB(h) PAUSED_SD
+#define K_WEUB(h) WATCH_EU
 #define K_RESTART(h, m, b) ((m) * FEW > (b))
 #endif
 
@@ -860,6 +861,14 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
  * watch). */
 #define WATCH 4
 
+/* A jump WATCH alone holds spans at most WATCH_EU / eu: no fit counts a
+ * drift there, but one within the fits' noise (est_drift) still leaves the
+ * state behind over that span (the scaled production row at seed 2: 16.8 ms
+ * at 6.8 ms watched on a paused decline at 2.4 standard errors, paused
+ * +5.8%). Over the jump's own span, not summed as TAIL_OFF's lag: a sum
+ * freed later jumps as eu fell (BENCHMARKS.md, session 30). */
+#define WATCH_EU LAG
+
 /* The most a jump carries a decline by, as a share of its mean (the fit
  * is a line; the packets' relaxation bends). */
 #define CARRY_MAX 0.25
@@ -1576,6 +1585,11 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     if (d && most < (double)d) {
         TRACE(trace_watch(h, most));
         d = most > 0 ? (uint64_t)most : 0;
+        double eu_most = h->eu > 0 ? K_WEUB(h) / h->eu * (double)PS_PER_S : INFINITY;
+        if (eu_most < (double)d) {
+            TRACE(trace_weu(h, eu_most));
+            d = (uint64_t)eu_most;
+        }
     }
     TRACE(trace_weigh(h, d));
     return d >= h->period ? d : 0;
