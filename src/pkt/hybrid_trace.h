@@ -39,11 +39,14 @@ static const char *const why_name[W_N] = {
 /* The trace build's knobs: each bound loosened by a factor read once at
  * init from CKPT_HK_<NAME> ("off": without the bound; unset: 1, main's),
  * to measure what each holds of a run (BENCHMARKS.md session 36). */
-enum knob { K_LAG, K_TAIL, K_WATCH, K_CARRY, K_PASS, K_CLUSTER, K_BUDGET, K_RESTART, K_PSD, K_WEU, K_N };
+enum knob {
+    K_LAG, K_TAIL, K_WATCH, K_CARRY, K_PASS, K_CLUSTER, K_BUDGET, K_RESTART, K_PSD, K_WEU, K_WEUSD,
+    K_N
+};
 static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CKPT_HK_WATCH",
                                           "CKPT_HK_CARRY", "CKPT_HK_PASS",    "CKPT_HK_CLUSTER",
                                           "CKPT_HK_BUDGET", "CKPT_HK_RESTART", "CKPT_HK_PSD",
-                                          "CKPT_HK_WEU"};
+                                          "CKPT_HK_WEU", "CKPT_HK_WEUSD"};
 #define KN(h, k) ((h)->kn[k])
 /* the ends a jump passes of s senders: one in PASS_EVERY / the knob */
 #define PASS_CAP(h, s)                                                                         \
@@ -58,6 +61,8 @@ static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CK
 #define K_PSDB(h) (PAUSED_SD * KN(h, K_PSD))
 /* CKPT_HK_WEU: a WATCH-held jump's bound WATCH_EU / eu x the knob ("off": none) */
 #define K_WEUB(h) (WATCH_EU * KN(h, K_WEU))
+/* CKPT_HK_WEUSD: the decline WATCH_EU bounds beyond WATCH_EU_SD x the knob */
+#define K_WEUSDB(h) (WATCH_EU_SD * KN(h, K_WEUSD))
 /* the long baseline restarts when the knob's sixteenths of its live
  * transfers ended ("off": never on ends, only with the history) */
 #define K_RESTART(h, m, b) ((double)(m) * FEW > (double)(b) * KN(h, K_RESTART))
