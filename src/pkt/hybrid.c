@@ -55,6 +55,8 @@ struct wend {
 #define K_CARRYB(h) CARRY_MAX
 #define K_CLUSTERB(h) CLUSTER
 #define K_PSDB(h) PAUSED_SD
+#define K_WEUB(h) WATCH_EU
+#define K_WEUSDB(h) WATCH_EU_SD
 #define K_RESTART(h, m, b) ((m) * FEW > (b))
 #endif
 
@@ -230,6 +232,7 @@ struct hybrid {
      * 1 / its mean, and its lag a second where a decline is carried */
     double wlag, dq_lag, br_abs, br_se, br_r, dr_carry;
     int pfit;                  /* the ports' drifts fitted at this observation */
+    int pdecl;                 /* the paused rate's fit a decline WATCH_EU bounds */
     int32_t *fk;
     uint32_t *fb, *fout, *fmin, *fmax, *fcnt, *fstamp, stamp;
     /* per transfer over a jump's shift: the PSNs its packets move by, or
@@ -863,6 +866,20 @@ static int fit_slope(const double *x, const double *y, const uint32_t *seg, uint
  * watch). */
 #define WATCH 4
 
+/* A jump WATCH alone holds on a paused decline no fit counts spans at most
+ * WATCH_EU / eu: the drift within the fits' noise (est_drift) still leaves
+ * the state behind over that span (the scaled production row at seed 2:
+ * 16.8 ms at 6.8 ms watched on a paused decline at 2.4 standard errors,
+ * paused +5.8%). Over the jump's own span, not summed as TAIL_OFF's lag: a
+ * sum freed later jumps as eu fell (BENCHMARKS.md, session 30). */
+#define WATCH_EU LAG
+
+/* Standard errors the paused rate's decline stands beyond for WATCH_EU to
+ * bound: a fit's noise alone is no decline (the 8-writer incasts' first
+ * fits grow within 1-2 standard errors, eu 70-150/s: their long first
+ * jumps were right, 59% skipped; bounded, 21%). */
+#define WATCH_EU_SD 1
+
 /* The most a jump carries a decline by, as a share of its mean (the fit
  * is a line; the packets' relaxation bends). */
 #define CARRY_MAX 0.25
@@ -1031,6 +1048,7 @@ static double drift(struct hybrid *h)
     }
     h->cpr = h->crel = h->dr_carry = 0;
     h->dq_lag = uq;
+    h->pdecl = br < 0 && -br > K_WEUSDB(h) * sr;
     h->br_abs = fabs(br);
     h->br_se = sr;
     h->br_r = rr;
@@ -1388,7 +1406,7 @@ static double node_drift(struct hybrid *h)
 static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
-    h->pfit = 0;
+    h->pfit = h->pdecl = 0;
     TRACE(trace_weigh_start(h));
     if (h->have < h->slots)
         return WHY(h, h->hwhy, h->have), 0;
@@ -1680,6 +1698,11 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     if (d && most < (double)d) {
         TRACE(trace_watch(h, most));
         d = most > 0 ? (uint64_t)most : 0;
+        double eu_most = h->pdecl && h->eu > 0 ? K_WEUB(h) / h->eu * (double)PS_PER_S : INFINITY;
+        if (eu_most < (double)d) {
+            TRACE(trace_weu(h, eu_most));
+            d = (uint64_t)eu_most;
+        }
     }
     TRACE(trace_weigh(h, d));
     return d >= h->period ? d : 0;

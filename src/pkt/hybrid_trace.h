@@ -26,7 +26,7 @@ struct hybrid;
 enum why {
     W_HSTART, W_HJUMP, W_DROPS, W_FEW, W_RX, W_DRAINS, W_PAUSED, W_QUEUE, W_KROOM, W_KDRAIN,
     W_KTAILFEW, W_KEND, W_BASE, W_START, W_TEL, W_BUDGET, W_LAG, W_CARRY, W_WATCH, W_TAIL, W_LIMIT,
-    W_PERIOD, W_DROOM, W_NODE, W_N
+    W_PERIOD, W_DROOM, W_NODE, W_WEU, W_N
 };
 static const char *const why_name[W_N] = {
     "history since a start", "history since a jump", "drops", "few: a transfer unsteady",
@@ -34,16 +34,20 @@ static const char *const why_name[W_N] = {
     "kmax: receiver room", "kmax: drain share", "kmax: tail end, few senders",
     "kmax: transfers' ends", "baseline < BASE_MIN", "next start", "telemetry", "error budget",
     "LAG", "CARRY_MAX", "WATCH", "TAIL_OFF", "time limit", "span < a period", "drain room",
-    "lockstep node drift"};
+    "lockstep node drift", "WATCH_EU"};
 #define WHY(h, r, x) ((h)->why = (r), (h)->whyx = (x))
 
 /* The trace build's knobs: each bound loosened by a factor read once at
  * init from CKPT_HK_<NAME> ("off": without the bound; unset: 1, main's),
  * to measure what each holds of a run (BENCHMARKS.md session 36). */
-enum knob { K_LAG, K_TAIL, K_WATCH, K_CARRY, K_PASS, K_CLUSTER, K_BUDGET, K_RESTART, K_PSD, K_N };
+enum knob {
+    K_LAG, K_TAIL, K_WATCH, K_CARRY, K_PASS, K_CLUSTER, K_BUDGET, K_RESTART, K_PSD, K_WEU, K_WEUSD,
+    K_N
+};
 static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CKPT_HK_WATCH",
                                           "CKPT_HK_CARRY", "CKPT_HK_PASS",    "CKPT_HK_CLUSTER",
-                                          "CKPT_HK_BUDGET", "CKPT_HK_RESTART", "CKPT_HK_PSD"};
+                                          "CKPT_HK_BUDGET", "CKPT_HK_RESTART", "CKPT_HK_PSD",
+                                          "CKPT_HK_WEU", "CKPT_HK_WEUSD"};
 #define KN(h, k) ((h)->kn[k])
 /* the ends a jump passes of s senders: one in PASS_EVERY / the knob */
 #define PASS_CAP(h, s)                                                                         \
@@ -56,6 +60,10 @@ static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CK
 #define K_CLUSTERB(h) (CLUSTER / KN(h, K_CLUSTER))
 /* CKPT_HK_PSD: the paused drift counted beyond PAUSED_SD x the knob (0.667: 2) */
 #define K_PSDB(h) (PAUSED_SD * KN(h, K_PSD))
+/* CKPT_HK_WEU: a WATCH-held jump's bound WATCH_EU / eu x the knob ("off": none) */
+#define K_WEUB(h) (WATCH_EU * KN(h, K_WEU))
+/* CKPT_HK_WEUSD: the decline WATCH_EU bounds beyond WATCH_EU_SD x the knob */
+#define K_WEUSDB(h) (WATCH_EU_SD * KN(h, K_WEUSD))
 /* the long baseline restarts when the knob's sixteenths of its live
  * transfers ended ("off": never on ends, only with the history) */
 #define K_RESTART(h, m, b) ((double)(m) * FEW > (double)(b) * KN(h, K_RESTART))
@@ -118,6 +126,7 @@ static uint64_t rxs_cut(struct hybrid *h, uint64_t d, double *spread);
 static void rxs_jumped(struct hybrid *h, uint64_t d);
 static void trace_kmax(struct hybrid *h, double kmax, uint64_t d);
 static void trace_watch(struct hybrid *h, double most);
+static void trace_weu(struct hybrid *h, double most);
 static int move_tier(void);
 static void trace_writers(struct hybrid *h, double off, double all, double term);
 static void lagn_count(struct hybrid *h);
