@@ -1300,6 +1300,17 @@ static double lag_most(const struct hybrid *h, double d, int tail)
     return lo * (double)PS_PER_S;
 }
 
+/* A node's sending transfer i into its level: the count, the least and
+ * most bytes sent, whether its receiver drains (node_drift and lockstep
+ * test a node's writers alike). */
+static void node_add(const struct hybrid *h, struct level *l, const struct flow *f, uint32_t i)
+{
+    l->n++;
+    l->wmin = f->sent < l->wmin ? f->sent : l->wmin;
+    l->wmax = f->sent > l->wmax ? f->sent : l->wmax;
+    l->bad |= h->rdrain[h->rx[i]];
+}
+
 /* A jump spans at most the time a lockstep node's share of the sending
  * bytes, at its fitted drift, takes to move this much (relative): the
  * paths' queues settle over tens of ms and the nodes' rates with them
@@ -1334,11 +1345,7 @@ static double node_drift(struct hybrid *h)
         const struct flow *f = &n->flows[i];
         if (!sending(f))
             continue;
-        struct level *l = &h->lv[f->src];
-        l->n++;
-        l->wmin = f->sent < l->wmin ? f->sent : l->wmin;
-        l->wmax = f->sent > l->wmax ? f->sent : l->wmax;
-        l->bad |= h->rdrain[h->rx[i]];
+        node_add(h, &h->lv[f->src], f, i);
         h->ka[h->rx[i]] += 1;
     }
     for (uint32_t i = 0; i < n->n_flows; i++)
@@ -2471,11 +2478,7 @@ static void lockstep(struct hybrid *h)
         const struct flow *f = &n->flows[i];
         if (!sending(f))
             continue;
-        struct level *l = &h->lv[f->src];
-        l->n++;
-        l->wmin = f->sent < l->wmin ? f->sent : l->wmin;
-        l->wmax = f->sent > l->wmax ? f->sent : l->wmax;
-        l->bad |= h->rdrain[h->rx[i]];
+        node_add(h, &h->lv[f->src], f, i);
         h->ky[f->src] += (double)(cr[(size_t)i * FC_N + FC_RECV] / mtu);
     }
     for (uint32_t v = 0; v < t->n_nodes; v++) {
