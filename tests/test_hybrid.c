@@ -1142,6 +1142,19 @@ static void within_bars_at_seeds(struct scenario *sc, int seeds)
         within_bars_at(sc, s, 0.05);
 }
 
+/* sc at seed s within the bars; under ASan its first `limit` instead, with
+ * at least `jumps` jumps and the invariants held (the full run is slow) */
+static void within_at_seed(struct scenario *sc, int s, const char *limit, unsigned jumps)
+{
+    sc->seed = (uint64_t)s;
+#if defined(__SANITIZE_ADDRESS__)
+    asan_window_to(sc, limit, jumps, 0);
+#else
+    (void)limit, (void)jumps;
+    within_bars_at(sc, s, 0.05);
+#endif
+}
+
 /* bench-1024 (1,016 writers of 8 MB into 8 storage nodes: the benchmark's
  * burst, hybrid jumps 2-4 times) within the bars at seeds 1-3 (session
  * 40: +0.03% / +0.89% / -3.29% at seed 1, -0.05% / +0.57% / -0.33% at
@@ -1177,13 +1190,8 @@ static void hybrid_m70_lockstep_seed2(void)
         return;
     test_set(&sc, "checkpoint.mlperf=none");
     test_set(&sc, "checkpoint.phase=save");
-    sc.seed = 2;
-#if defined(__SANITIZE_ADDRESS__)
-    /* the lockstep's first jump (at 33.6 ms) with the invariants held */
-    asan_window_to(&sc, "45ms", 1, 0);
-    return;
-#endif
-    within_bars_at(&sc, 2, 0.05);
+    /* under ASan: the lockstep's first jump (at 33.6 ms) */
+    within_at_seed(&sc, 2, "45ms", 1);
 }
 
 /* A jump WATCH alone holds: the scaled production row at seed 2. Its
@@ -1200,12 +1208,7 @@ static void hybrid_watch_jump_within_eu(void)
     struct scenario sc;
     if (scaled(&sc, "scenarios/llama3-405b-production.yaml"))
         return;
-    sc.seed = 2;
-#if defined(__SANITIZE_ADDRESS__)
-    asan_window_to(&sc, "15ms", 2, 0);
-    return;
-#endif
-    within_bars_at(&sc, 2, 0.05);
+    within_at_seed(&sc, 2, "15ms", 2);
 }
 
 /* The queue walk hybrid's shift, gather and moves share (PKT_SPAN_FOR_EACH):

@@ -1300,6 +1300,14 @@ static double lag_most(const struct hybrid *h, double d, int tail)
     return lo * (double)PS_PER_S;
 }
 
+/* Whether a node's c sending writers are at least NODE_SH of their
+ * receivers' senders (their mean, senders / c; senders: the sum over its
+ * writers of their receivers' sending writers): c / (senders / c) */
+static int lock_share(const struct hybrid *h, double c, double senders)
+{
+    return !(h->nsh > 0) || c * c >= h->nsh * senders;
+}
+
 /* A node's sending transfer i into its level: the count, the least and
  * most bytes sent, whether its receiver drains (node_drift and lockstep
  * test a node's writers alike). */
@@ -1355,7 +1363,7 @@ static double node_drift(struct hybrid *h)
         struct level *l = &h->lv[v];
         double c = l->n;
         l->lev = l->n >= 2 && !l->bad && l->wmax - l->wmin <= LOCK * mtu &&
-                 c * c >= h->nsh * (double)l->sum; /* (a candidate) */
+                 lock_share(h, c, (double)l->sum); /* (a candidate) */
         cand += (uint32_t)l->lev;
         sy[v] = sxy[v] = syy[v] = 0;
     }
@@ -2432,8 +2440,7 @@ static void level(struct hybrid *h)
 static void node_share(struct hybrid *h)
 {
     const struct pnet *n = h->n;
-    double f = h->nsh;
-    if (!(f > 0))
+    if (!(h->nsh > 0))
         return;
     memset(h->ka, 0, h->n_rx * sizeof *h->ka);
     memset(h->ks, 0, n->topo->n_nodes * sizeof *h->ks);
@@ -2445,7 +2452,7 @@ static void node_share(struct hybrid *h)
             h->ks[n->flows[i].src] += h->ka[h->rx[i]];
     for (uint32_t v = 0; v < n->topo->n_nodes; v++) {
         double c = h->lv[v].n;
-        if (h->kok[v] && c * c < f * h->ks[v]) /* c / (ks / c) < f */
+        if (h->kok[v] && !lock_share(h, c, h->ks[v]))
             h->kok[v] = 0, h->ky[v] = 0;
         h->ks[v] = 0;
     }
