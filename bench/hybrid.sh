@@ -14,7 +14,9 @@
 # so); SEEDS="1 2 3" runs every case at each seed in turn, a row per seed,
 # and ends with the cases out (or failed) at any seed. A row also says where the completion's error is past hybrid's own
 # error estimate ("estimate short"): the estimate is not a bound.
-# Usage: [SEED=N | SEEDS="N ..."] bench/hybrid.sh [path/to/ckptnet] [case-name-filter]
+# Usage: [SEED=N | SEEDS="N ..."] bench/hybrid.sh [path/to/ckptnet] ["case-name ..."]
+# (the case names are whole names: "cluster-100k" runs that case only, not
+# cluster-100k-3tier; a name that is no case is an error)
 bin=${1:-./build/ckptnet}
 only=${2:-}
 command -v jq >/dev/null || { echo "bench/hybrid.sh: needs jq (scripts/deps.sh)" >&2; exit 2; }
@@ -63,11 +65,16 @@ rel() { awk -v p="$1" -v h="$2" 'BEGIN { if (p == 0) print (h == 0 ? 0 : 100); e
 abs() { echo "$1" | tr -d -; }
 over() { awk -v d="$(abs "$1")" -v lim="$2" 'BEGIN { exit !(d > lim) }'; }
 
+for n in $only; do
+    echo "$cases" | cut -d'|' -f1 | grep -qx -- "$n" ||
+        { echo "bench/hybrid.sh: no case named '$n' (the names: $(echo "$cases" | cut -d'|' -f1 | tr '\n' ' '))" >&2; exit 2; }
+done
+
 echo "| case | sets | completion p / h (diff) | paused p / h (diff) | max queue p / h (diff) | skipped, jumps | error estimate | events p / h | user CPU p / h | flag |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 : >"$tmp/out"
 echo "$cases" | while IFS='|' read -r name scn sets0; do
-    [ -n "$only" ] && case "$name" in *"$only"*) ;; *) continue ;; esac
+    [ -n "$only" ] && case " $only " in *" $name "*) ;; *) continue ;; esac
     for seed in ${SEEDS:-${SEED:--}}; do
     [ "$seed" = - ] && seed=""
     sets=$sets0
