@@ -99,18 +99,20 @@ OVF_RUN = ./$(BO)/test_unit
 else
 OVF_RUN = @echo "test-overflow: SKIPPED, clang is not installed (apt-get install clang)"
 endif
-# make test: the deps, then the builds and then two lanes of tests side by
-# side (-j2 on a machine with two cores or more): the sanitizer builds' unit
-# tests beside all the rest. Sub-makes, so that CLANG and MPICC are read after
-# scripts/deps.sh installed them; -Oline prints each command's output whole.
+# make test: the deps, then the builds and then the tests as independent jobs
+# (-j2 on a machine with two cores or more) that make hands to its two lanes
+# the longest first: the sanitizer build's unit tests, the slowest, in three
+# shards (`test_unit --shard K/N`), then the CLI tests, the plain and overflow
+# builds' unit tests and the rest. Sub-makes, so that CLANG and MPICC are read
+# after scripts/deps.sh installed them; -Oline prints each line whole.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 2 ] && n=2; echo $$n)
 test: deps
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-build
 	./tests/layers.sh
 	./tests/header.sh ./$(B)/ckptnet ./$(B)/test_public ./$(BA)/test_public
 	@$(MAKE) --no-print-directory test-variants
-	@echo "make test: two lanes ($(TEST_JOBS) at a time): the unit, CLI, output, golden, validation and sweep tests; the unit tests under ASan+UBSan and clang's overflow checks"
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Oline test-main test-san
+	@echo "make test: $(TEST_JOBS) lanes: the unit tests (plain, under ASan+UBSan in three shards, under clang's overflow checks), the CLI, output, golden, validation and sweep tests"
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Oline test-jobs
 	@echo "make test: all passed"
 
 test-build: $(B)/test_unit $(BA)/test_unit $(B)/ckptnet $(B)/test_public $(BA)/test_public \
@@ -135,8 +137,32 @@ test-main: $(B)/test_unit $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
 	$(SWEEP_MPI)
 
 test-san: $(BA)/test_unit $(if $(CLANG),$(BO)/test_unit)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BA)/test_unit
+	$(ASAN_ENV) ./$(BA)/test_unit
 	$(OVF_RUN)
+
+# make test's jobs, the longest first (measured: the ASan unit tests ~2/3 of
+# the work, the CLI tests next); each is one of test-main's or test-san's lines
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+TEST_JOB_LIST = test-asan1 test-asan2 test-asan3 test-cli test-unit test-ovf test-sweep \
+                test-outputs test-golden test-validate test-validation
+.PHONY: test-jobs $(TEST_JOB_LIST)
+test-jobs: $(TEST_JOB_LIST)
+test-asan1 test-asan2 test-asan3: test-asan%: $(BA)/test_unit
+	$(ASAN_ENV) ./$(BA)/test_unit --shard $*/3
+test-unit: $(B)/test_unit
+	./$(B)/test_unit
+test-ovf: $(if $(CLANG),$(BO)/test_unit)
+	$(OVF_RUN)
+test-cli: $(B)/ckptnet
+	./tests/cli.sh ./$(B)/ckptnet
+test-outputs: $(B)/ckptnet
+	./tests/outputs.sh ./$(B)/ckptnet
+test-golden: $(B)/ckptnet
+	./tests/golden.sh ./$(B)/ckptnet
+test-validation: $(B)/ckptnet
+	./tests/validation.sh ./$(B)/ckptnet
+test-validate: $(B)/ckptnet
+	./validation/validate.sh ./$(B)/ckptnet
 
 test-sweep: $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
 	./tests/sweep.sh ./$(B)/ckptnet

@@ -1534,8 +1534,10 @@ fi
 # 30 min does not; the loss is the same (the optimal interval's), so the
 # wear alone keeps 15 s off the front; pruning keeps the unpruned front;
 # --target endurance<=100% leaves 30 min alone; the recommended YAML of a
-# 15 s screen runs with the wear size gave it
+# 15 s screen runs with the wear size gave it (the leaves' split fixed at the
+# front's: 32 candidates, not 274, the same front)
 szw="--set cluster.nodes=16 --set storage.nodes=2 --knob tiers=2 --fix fabric.spines=1
+    --fix fabric.hosts_per_leaf=16 --fix fabric.storage_per_leaf=2
     --set storage.profile=nvme-gen4-12 --set storage.drive_capacity=7.68TB
     --set storage.drive_dwpd=0.001 --set checkpoint.policy=sync"
 # shellcheck disable=SC2086

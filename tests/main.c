@@ -1,4 +1,8 @@
-/* Test runner: runs every suite (or those whose test names contain argv[1]). */
+/* Test runner: runs every suite (or those whose test names contain argv[1]);
+ * `--shard K/N` runs every Nth test from the Kth, so make test can spread
+ * one slow build's tests over its lanes; `--list` names them instead. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -100,12 +104,39 @@ static const struct test *const suites[] = {
 
 int main(int argc, char **argv)
 {
-    const char *filter = argc > 1 ? argv[1] : NULL;
+    const char *filter = NULL;
+    unsigned shard = 0, shards = 1, index = 0;
+    int list = 0;
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--list")) {
+            list = 1;
+        } else if (!strcmp(argv[a], "--shard") && a + 1 < argc) {
+            char tail;
+            if (sscanf(argv[++a], "%u/%u%c", &shard, &shards, &tail) != 2 || shards == 0 ||
+                shard == 0 || shard > shards) {
+                fprintf(stderr, "test_unit: --shard wants K/N with 1 <= K <= N, not '%s'\n",
+                        argv[a]);
+                return 2;
+            }
+            shard--;
+        } else if (!filter && argv[a][0] != '-') {
+            filter = argv[a];
+        } else {
+            fprintf(stderr, "usage: test_unit [NAME-SUBSTRING] [--shard K/N] [--list]\n");
+            return 2;
+        }
+    }
     int passed = 0, failed = 0;
     for (size_t s = 0; s < sizeof suites / sizeof suites[0]; s++) {
         for (const struct test *t = suites[s]; t->name; t++) {
             if (filter && !strstr(t->name, filter))
                 continue;
+            if (index++ % shards != shard)
+                continue;
+            if (list) {
+                puts(t->name);
+                continue;
+            }
             harness_failures = 0;
             struct timespec t0, t1;
             clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -126,6 +157,7 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
-    printf("%d passed, %d failed\n", passed, failed);
+    if (!list)
+        printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
