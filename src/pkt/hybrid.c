@@ -57,6 +57,8 @@ struct wend {
 #define K_PSDB(h) PAUSED_SD
 #define K_WEUB(h) WATCH_EU
 #define K_WEUSDB(h) WATCH_EU_SD
+#define K_NTOLB(h) NODE_TOL
+#define K_NSDB(h) NODE_SD
 #define K_RESTART(h, m, b) ((m) * FEW > (b))
 #endif
 
@@ -136,6 +138,7 @@ struct hybrid {
      * node its bytes sent at the last observation or jump, its writers'
      * bytes and writer-time summed over the simulated periods */
     int node, nwhole;
+    int lvring;                /* CKPT_HK_LVRING=on: level() by the NIC's ring (ring_levels) */
     double *nref, *nsb, *nwt;
     uint64_t nobs_t;
     uint32_t nobs;
@@ -1402,7 +1405,7 @@ static double node_drift(struct hybrid *h)
         double my = sy[v] / m, slope = sxy[v] / sxx;
         double res = syy[v] - m * my * my - slope * slope * sxx;
         double se = sqrt(fmax(res, 0) / (m - 2) / sxx);
-        if (my > 0 && fabs(slope) > NODE_SD * se && fabs(slope) * h->w / my > most)
+        if (my > 0 && fabs(slope) > K_NSDB(h) * se && fabs(slope) * h->w / my > most)
             most = fabs(slope) * h->w / my;
     }
     return most;
@@ -1680,7 +1683,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     }
     /* a lockstep node's share drifts by at most NODE_TOL over the jump */
     if (nd > 0) {
-        double most = NODE_TOL / nd * (double)h->w * (double)h->period;
+        double most = K_NTOLB(h) / nd * (double)h->w * (double)h->period;
         CUT(W_NODE, (uint64_t)most);
         if (most < (double)d)
             d = (uint64_t)most;
@@ -2430,6 +2433,7 @@ static void level(struct hybrid *h)
         cr[(size_t)i * FC_N + FC_RECV] = c * mtu;
         l->lev = 1;
     }
+    TRACE(if (h->lvring) ring_levels(h));
     TRACE(trace_level(h));
 }
 

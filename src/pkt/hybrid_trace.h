@@ -42,12 +42,13 @@ static const char *const why_name[W_N] = {
  * to measure what each holds of a run (BENCHMARKS.md session 36). */
 enum knob {
     K_LAG, K_TAIL, K_WATCH, K_CARRY, K_PASS, K_CLUSTER, K_BUDGET, K_RESTART, K_PSD, K_WEU, K_WEUSD,
-    K_N
+    K_NTOL, K_NSD, K_N
 };
 static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CKPT_HK_WATCH",
                                           "CKPT_HK_CARRY", "CKPT_HK_PASS",    "CKPT_HK_CLUSTER",
                                           "CKPT_HK_BUDGET", "CKPT_HK_RESTART", "CKPT_HK_PSD",
-                                          "CKPT_HK_WEU", "CKPT_HK_WEUSD"};
+                                          "CKPT_HK_WEU", "CKPT_HK_WEUSD",
+                                          "CKPT_HK_NTOL", "CKPT_HK_NSD"};
 #define KN(h, k) ((h)->kn[k])
 /* the ends a jump passes of s senders: one in PASS_EVERY / the knob */
 #define PASS_CAP(h, s)                                                                         \
@@ -64,6 +65,9 @@ static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CK
 #define K_WEUB(h) (WATCH_EU * KN(h, K_WEU))
 /* CKPT_HK_WEUSD: the decline WATCH_EU bounds beyond WATCH_EU_SD x the knob */
 #define K_WEUSDB(h) (WATCH_EU_SD * KN(h, K_WEUSD))
+/* CKPT_HK_NTOL, CKPT_HK_NSD: node_drift's NODE_TOL and NODE_SD x the knob */
+#define K_NTOLB(h) (NODE_TOL * KN(h, K_NTOL))
+#define K_NSDB(h) (NODE_SD * KN(h, K_NSD))
 /* the long baseline restarts when the knob's sixteenths of its live
  * transfers ended ("off": never on ends, only with the history) */
 #define K_RESTART(h, m, b) ((double)(m) * FEW > (double)(b) * KN(h, K_RESTART))
@@ -86,6 +90,7 @@ static double rxc_pred(const struct hybrid *h, size_t r, double b);
 static void trace_rxu(const struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
                       const uint64_t *s2);
 static void trace_level(struct hybrid *h);
+static void ring_levels(struct hybrid *h);
 static void node_observe(struct hybrid *h);
 static void node_rates(struct hybrid *h);
 static void node_jumped(struct hybrid *h);
