@@ -101,9 +101,9 @@ OVF_RUN = @echo "test-overflow: SKIPPED, clang is not installed (apt-get install
 endif
 # make test: the deps, then the builds and then the tests as independent jobs
 # (-j2 on a machine with two cores or more) that make hands to its two lanes
-# the longest first: the sanitizer build's unit tests, the slowest, in three
-# shards (`test_unit --shard K/N`), then the CLI tests, the plain and overflow
-# builds' unit tests and the rest. Sub-makes, so that CLANG and MPICC are read
+# the longest first (TEST_JOB_LIST below): the sanitizer build's unit tests,
+# the slowest, in three shards (`test_unit --shard K/N`), the plain and
+# overflow builds' unit tests, the CLI tests and the rest. Sub-makes, so that CLANG and MPICC are read
 # after scripts/deps.sh installed them; -Oline prints each line whole.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 2 ] && n=2; echo $$n)
 test: deps
