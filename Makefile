@@ -103,8 +103,9 @@ endif
 # (-j2 on a machine with two cores or more) that make hands to its two lanes
 # the longest first (TEST_JOB_LIST below): the sanitizer build's unit tests,
 # the slowest, in three shards (`test_unit --shard K/N`), the plain and
-# overflow builds' unit tests, the CLI tests and the rest. Sub-makes, so that CLANG and MPICC are read
-# after scripts/deps.sh installed them; -Oline prints each line whole.
+# overflow builds' unit tests, the CLI tests and the rest. Sub-makes, so
+# that CLANG and MPICC are read after scripts/deps.sh installed them; -Oline
+# prints each line whole.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 2 ] && n=2; echo $$n)
 test: deps
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) test-build
@@ -126,19 +127,9 @@ test-variants:
 	$(CC) $(CSTD) $(WARN) -Werror -Iinclude $(PKG_CFLAGS) -fsyntax-only -DCKPT_PREFETCH_LOADS src/pkt/*.c src/core/*.c
 	@echo "test-variants: the trace and prefetch-load builds compile"
 
-test-main: $(B)/test_unit $(B)/ckptnet $(if $(MPICC),$(B)/ckptnet-mpi)
-	./$(B)/test_unit
-	./tests/cli.sh ./$(B)/ckptnet
-	./tests/outputs.sh ./$(B)/ckptnet
-	./tests/golden.sh ./$(B)/ckptnet
-	./tests/validation.sh ./$(B)/ckptnet
-	./validation/validate.sh ./$(B)/ckptnet
-	./tests/sweep.sh ./$(B)/ckptnet
-	$(SWEEP_MPI)
-
-test-san: $(BA)/test_unit $(if $(CLANG),$(BO)/test_unit)
-	$(ASAN_ENV) ./$(BA)/test_unit
-	$(OVF_RUN)
+# the same jobs one after another: the plain build's, then the sanitizers'
+test-main: test-unit test-cli test-outputs test-golden test-validation test-validate test-sweep
+test-san: test-asan1 test-asan2 test-asan3 test-shards test-ovf
 
 # make test's jobs, the longest first (session 43 at load 7, minutes: ASan
 # shard 3 16, the plain unit tests 15, shard 2 12.5, shard 1 9.5, the overflow
@@ -146,13 +137,16 @@ test-san: $(BA)/test_unit $(if $(CLANG),$(BO)/test_unit)
 # test-san's lines
 ASAN_ENV = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 TEST_JOB_LIST = test-asan3 test-unit test-asan2 test-ovf test-asan1 test-cli test-sweep \
-                test-outputs test-golden test-validate test-validation
+                test-outputs test-golden test-validate test-validation test-shards
 .PHONY: test-jobs $(TEST_JOB_LIST)
 test-jobs: $(TEST_JOB_LIST)
 test-asan1 test-asan2 test-asan3: test-asan%: $(BA)/test_unit
 	$(ASAN_ENV) ./$(BA)/test_unit --shard $*/3
 test-unit: $(B)/test_unit
 	./$(B)/test_unit
+# the three shards run every test once: none lost, none twice
+test-shards: $(BA)/test_unit
+	./tests/shards.sh ./$(BA)/test_unit 3
 test-ovf: $(if $(CLANG),$(BO)/test_unit)
 	$(OVF_RUN)
 test-cli: $(B)/ckptnet

@@ -2,7 +2,6 @@
  * `--shard K/N` runs every Nth test from the Kth, so make test can spread
  * one slow build's tests over its lanes; `--list` names them instead. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
