@@ -768,6 +768,15 @@ else
 fi
 expect_error pcap_window_empty 'telemetry.pcap.stop: the capture window is empty' \
     run --set telemetry.pcap.start=1ms --set telemetry.pcap.stop=1ms
+# a period below a packet's serialisation: 1ps ran for minutes, deaf to
+# Ctrl-C (under timeout, so the test fails rather than hangs without it)
+timeout -k 5 60 "$bin" run --engine hybrid --set sim.hybrid.period=1ps >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF 'sim.hybrid.period: must be 0 (auto) or at least 100ns, got 1ps' "$tmp/err"; then
+    ok hybrid_period_floor
+else
+    bad "hybrid_period_floor (exit $rc): $(head -2 "$tmp/err")"
+fi
 
 # the summary says a round-robin placement starts at a random node only when
 # it does (plan_summary.random_start, set by the workload from the enums)

@@ -605,7 +605,8 @@ const struct key scn_keys[] = {
      NULL, .word = "auto"},
     {"sim.hybrid.period", T_TIME, FIELD(sim.hybrid_period_ps), "0", NULL, "1s",
      "engine hybrid: how often it observes the fabric for a steady state; 0 = auto "
-     "(1/256 of the bound, at most 64 round trips, at least 2 DCQCN timer periods)", NULL},
+     "(1/256 of the bound, at most 64 round trips, at least 2 DCQCN timer periods); "
+     "else at least 100ns", NULL},
     {"sim.hybrid.window", T_COUNT, FIELD(sim.hybrid_window), "4", "1", "64",
      "engine hybrid: periods in each of the two windows a steady state compares", NULL},
     {"sim.hybrid.tolerance", T_REAL, FIELD(sim.hybrid_tolerance), "0.1", "0.001", "0.5",

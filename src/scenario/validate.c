@@ -13,6 +13,9 @@
 #include "lbscheme.h"
 #include "../core/wire.h" /* NPRIO, ROCE_OVERHEAD, headroom: what the engine reserves */
 
+/* sim.hybrid.period's floor when set: a 400G link's 4 KB packet takes 82 ns */
+#define HYBRID_PERIOD_MIN_PS UINT64_C(100000)
+
 /* "WHERE: " for key k: its file:line:col or "--set" when the user gave it,
  * else the file the scenario came from, else nothing. */
 static void where_of(const struct scenario *sc, const struct key *k, char *buf, size_t len)
@@ -509,6 +512,13 @@ int scenario_validate(const struct scenario *user, struct err *e)
         return -1;
     if (validate_swift(sc, e) < 0)
         return -1;
+    /* a period shorter than a packet's serialisation sees no steady state
+     * and observes the fabric between events: 1 ps ran for minutes and
+     * polled no Ctrl-C (0 is auto) */
+    if (sc->sim.hybrid_period_ps && sc->sim.hybrid_period_ps < HYBRID_PERIOD_MIN_PS)
+        return scenario_fail(sc, e, "sim.hybrid.period",
+                             "must be 0 (auto) or at least 100ns, got %s",
+                             units_fmt_time(sc->sim.hybrid_period_ps, a, sizeof a));
     if (sc->telemetry.pcap_stop_ps && sc->telemetry.pcap_stop_ps <= sc->telemetry.pcap_start_ps)
         return scenario_fail(sc, e, blame(sc, "telemetry.pcap.stop", "telemetry.pcap.start"),
                              "the capture window is empty: telemetry.pcap.stop (%s) must be "
