@@ -2510,7 +2510,11 @@ static uint64_t send_cap(struct hybrid *h, double k)
         if (s != UINT32_MAX && left[s] != UINT64_MAX && sending(&n->flows[i]))
             tot[s] -= cr[(size_t)i * FC_N + FC_RECV] / mtu;
     }
-    for (uint32_t i = 0; i < n->n_flows; i++) {
+    /* the rounding's packets from a place that moves jump by jump, so no
+     * transfer takes them every time */
+    uint32_t at = (uint32_t)((uint64_t)h->seg * 7919 % n->n_flows);
+    for (uint32_t j = 0; j < n->n_flows; j++) {
+        uint32_t i = at + j < n->n_flows ? at + j : at + j - n->n_flows;
         uint32_t s = h->sx[i];
         if (s == UINT32_MAX || left[s] == UINT64_MAX || !sending(&n->flows[i]))
             continue;
@@ -2845,6 +2849,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
             }
         }
     }
+    /* before level(), which keeps a node's sum; again after lockstep(),
+     * which keeps a receiver's and can move a packet between nodes */
+    send_cap(h, k);
     level(h);
     lockstep(h);
     send_cap(h, k);
