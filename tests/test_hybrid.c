@@ -1005,36 +1005,6 @@ static void hybrid_nic_writers_end_together(void)
     hybrid_against_packet(&sc, 0.9, 0.05, 0.05);
 }
 
-/* mlperf-llama3-8b's save: one node's 16 transfers, its NIC serving them
- * in turn, 17 jumps. A levelled node's rest handed out in the ring's order
- * keeps them within a packet of each other in bytes sent, as the packets
- * do; by transfer index they came 1-5 packets apart and every storage NIC
- * queued a packet more: 13,640 B against the packets' 9,462-10,486 at
- * seeds 1-6 (BENCHMARKS.md sessions 43, 44). */
-static void hybrid_level_in_ring_order(void)
-{
-    struct scenario sc;
-    struct results h;
-    if (shipped(&sc, "scenarios/mlperf-llama3-8b.yaml"))
-        return;
-    test_set(&sc, "checkpoint.phase=save");
-    test_set(&sc, "telemetry.ports=true");
-    if (run(&sc, ENGINE_HYBRID, &h))
-        return;
-    CHECKF(h.hybrid.jumps >= 10 && h.hybrid.fraction > 0.9, "%u jumps, %.4f skipped",
-           h.hybrid.jumps, h.hybrid.fraction);
-    uint32_t seen = 0;
-    uint64_t most = 0, pkt = 4096 + 82;
-    for (uint32_t i = 0; h.ports && i < h.n_ports; i++)
-        if (h.ports[i].seg == PATH_STORAGE_NIC) {
-            seen++;
-            most = h.ports[i].max_queue > most ? h.ports[i].max_queue : most;
-        }
-    CHECKF(seen == 4 && most < 3 * pkt, "%u storage NICs, largest queue %llu B", seen,
-           (unsigned long long)most);
-    results_release(&h);
-}
-
 /* The steady incast with a sample pending long after its last transfer's
  * end (telemetry.interval 10 s): once every transfer has ended hybrid has
  * nothing to skip and runs on as the packet engine, unobserved (main
@@ -1313,7 +1283,6 @@ SUITE(suite_hybrid) = {
     {"hybrid_jumps_within_watch", hybrid_jumps_within_watch},
     {"hybrid_flat_fit_long_history", hybrid_flat_fit_long_history},
     {"hybrid_nic_writers_end_together", hybrid_nic_writers_end_together},
-    {"hybrid_level_in_ring_order", hybrid_level_in_ring_order},
     {"hybrid_stops_observing_after_last_end", hybrid_stops_observing_after_last_end},
     {"hybrid_samples_inside_jumps_marked", hybrid_samples_inside_jumps_marked},
     {"hybrid_estimate_covers_after_jumps", hybrid_estimate_covers_after_jumps},

@@ -138,6 +138,7 @@ struct hybrid {
      * node its bytes sent at the last observation or jump, its writers'
      * bytes and writer-time summed over the simulated periods */
     int node, nwhole;
+    int lvring;                /* CKPT_HK_LVRING=on: level() by the NIC's ring (ring_levels) */
     double *nref, *nsb, *nwt;
     uint64_t nobs_t;
     uint32_t nobs;
@@ -2391,49 +2392,10 @@ static double rx_mean(const struct hybrid *h, size_t r, double per)
     return h->rcap[r] > 0 && m > h->rcap[r] ? h->rcap[r] : m;
 }
 
-/* Node v's sending transfers in its NIC's round-robin ring to a common
- * level of packets sent over the jump, the sum kept: the rest of the
- * division a packet each to those just before the ring's next, as the ring
- * leaves them (the last served are a packet ahead; the next is served next,
- * its pacing as before). Whether the ring holds l->n sending transfers and
- * no other and each one's credit is within its room; with give, the
- * credits. A rest handed out by index left mlperf-llama3-8b's writers 1-5
- * packets apart where the packets keep them within one, and every storage
- * NIC a packet deeper (BENCHMARKS.md sessions 43, 44). */
-static int ring_level(struct hybrid *h, uint32_t v, const struct level *l, int give)
-{
-    struct pnet *n = h->n;
-    const struct flow *start = n->nics[v].rr, *f = start;
-    uint64_t mtu = n->mtu, tot = l->sum;
-    uint32_t c = 0;
-    if (!f)
-        return 0;
-    do {
-        if (!sending(f) || f->src != v || ++c > l->n)
-            return 0;
-        tot += f->sent / mtu;
-        f = f->next;
-    } while (f != start);
-    if (c != l->n)
-        return 0;
-    uint64_t lev = tot / c, ahead = tot % c;
-    f = start;
-    for (uint32_t k = 0; k < c; k++) {
-        f = f->prev; /* backwards from the last served */
-        uint64_t want = lev + (k < ahead), i = (uint64_t)(f - n->flows);
-        if (want < f->sent / mtu || want - f->sent / mtu > avail(h, (uint32_t)i))
-            return 0;
-        if (give)
-            h->cr[i * FC_N + FC_RECV] = (want - f->sent / mtu) * mtu;
-    }
-    return 1;
-}
-
 /* A node's sending transfers whose window bytes are within one packet a
  * window of each other (its NIC serves them in turn: the packets keep them
  * a packet apart) take one credit each, their credits' mean, the sum kept
- * (the rest of the division a packet each: by ring_level where it can,
- * else round them by index jump by jump).
+ * (the rest of the division, a packet each, goes round them jump by jump).
  * By their own counts the window's edges cost one of them a packet, k / per
  * packets over the jump: mlperf-llama3-8b's 8 writers came 46 packets
  * apart in 17 jumps where the packets have them 1, and their last two,
@@ -2471,9 +2433,7 @@ static void level(struct hybrid *h)
         cr[(size_t)i * FC_N + FC_RECV] = c * mtu;
         l->lev = 1;
     }
-    for (uint32_t v = 0; v < n->topo->n_nodes; v++)
-        if (h->lv[v].lev && ring_level(h, v, &h->lv[v], 0))
-            ring_level(h, v, &h->lv[v], 1);
+    TRACE(if (h->lvring) ring_levels(h));
     TRACE(trace_level(h));
 }
 

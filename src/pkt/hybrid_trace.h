@@ -90,6 +90,7 @@ static double rxc_pred(const struct hybrid *h, size_t r, double b);
 static void trace_rxu(const struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
                       const uint64_t *s2);
 static void trace_level(struct hybrid *h);
+static void ring_levels(struct hybrid *h);
 static void node_observe(struct hybrid *h);
 static void node_rates(struct hybrid *h);
 static void node_jumped(struct hybrid *h);
