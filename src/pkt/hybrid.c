@@ -2794,6 +2794,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         double pw = paused_delta(h, 0, 2 * h->w);
         double rate = pw / (per * (double)h->period), mid = ps_to_s(h->period) * per / 2;
         double f = rate > 0 ? fmax(0, 1 + h->cpr * (mid + ps_to_s(d) / 2) / rate) : 1;
+        TRACE(f = lagn_carry(h, f, mid, rate, d));
         for (uint32_t i = 0; i < n->topo->n_ports; i++) {
             uint64_t *c = &cr[h->o_port + (size_t)i * PC_N + PC_PAUSED];
             *c = (uint64_t)llround((double)*c * f);

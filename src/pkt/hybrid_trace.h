@@ -108,6 +108,7 @@ static void trace_weigh(struct hybrid *h, uint64_t d);
 static void ends_clear(struct hybrid *h);
 static void ends_note(struct hybrid *h, const struct wend *we, double part);
 static void ends_uplinks(struct hybrid *h, uint64_t d);
+static double lagn_carry(const struct hybrid *h, double f, double mid, double rate, uint64_t d);
 static void ends_measure(const struct hybrid *h, uint64_t d, const double *live);
 static void trace_moves(const struct hybrid *h, uint64_t d, double got);
 static void trace_observed(const struct hybrid *h);
