@@ -2473,11 +2473,11 @@ static void level(struct hybrid *h)
 /* No sender's link carries more than its line rate over the jump (k
  * periods, whole packets): where the windows' mean asks more, its
  * transfers' credits shrink in proportion, the rounding's packets back one
- * a transfer. Returns the packets taken off. */
-static uint64_t send_cap(struct hybrid *h, double k)
+ * a transfer. */
+static void send_cap(struct hybrid *h, double k)
 {
     struct pnet *n = h->n;
-    uint64_t mtu = n->mtu, *cr = h->cr, cut = 0;
+    uint64_t mtu = n->mtu, *cr = h->cr;
     uint64_t *tot = h->sput, *left = tot + n->n_flows + 1, *ask = left + n->n_flows + 1;
     memset(tot, 0, (size_t)h->n_sx * sizeof *tot);
     /* senders only: a tail's credit is packets already past its NIC */
@@ -2491,7 +2491,7 @@ static uint64_t send_cap(struct hybrid *h, double k)
         over |= tot[s] > cap;
     }
     if (!over)
-        return 0;
+        return;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         uint32_t s = h->sx[i];
         if (s == UINT32_MAX || left[s] == UINT64_MAX || !sending(&n->flows[i]))
@@ -2523,9 +2523,7 @@ static uint64_t send_cap(struct hybrid *h, double k)
             *c += mtu;
             tot[s]--;
         }
-        cut += ask[i] - *c / mtu;
     }
-    return cut;
 }
 
 /* Lockstep only for a node whose sending writers are at least NODE_SH of
