@@ -489,6 +489,15 @@ static uint64_t auto_period(const struct pnet *n)
     return p < 1000000 ? 1000000 : p; /* 1 us */
 }
 
+/* Port pt's payload bytes a period: its line rate less each packet's
+ * wire overhead. */
+static double link_pay(const struct hybrid *h, uint32_t pt)
+{
+    const struct pnet *n = h->n;
+    double pay = (double)n->mtu / (double)(n->mtu + n->wire_overhead);
+    return (double)n->ports[pt].bps / 8 * pay * (double)h->period / (double)PS_PER_S;
+}
+
 static int init(struct hybrid *h, struct pnet *n)
 {
     const struct scenario *sc = n->sc;
@@ -614,13 +623,12 @@ static int init(struct hybrid *h, struct pnet *n)
     /* a receiver takes no more than its links carry: a window's mean can
      * count a packet or two over (the window's edges), and a jump at that
      * mean would beat the lower bound */
-    double pay = (double)n->mtu / (double)(n->mtu + n->wire_overhead);
     for (uint32_t i = 0; i < n->n_flows; i++) {
         uint32_t pt = n->flows[i].leaf.dst_port;
         if (pt >= n->topo->n_ports || h->dq[pt])
             continue;
         h->dq[pt] = 1;
-        h->rcap[h->rx[i]] += (double)n->ports[pt].bps / 8 * pay * (double)h->period / (double)PS_PER_S;
+        h->rcap[h->rx[i]] += link_pay(h, pt);
     }
     memset(h->dq, 0, (size_t)n->topo->n_ports + 1);
     /* a sender's link caps the same way: one writer on a 1 Gbps NIC with
@@ -643,7 +651,7 @@ static int init(struct hybrid *h, struct pnet *n)
         }
         if (ps[pt] == UINT32_MAX) {
             ps[pt] = h->n_sx++;
-            h->scap[ps[pt]] = (double)n->ports[pt].bps / 8 * pay * (double)h->period / (double)PS_PER_S;
+            h->scap[ps[pt]] = link_pay(h, pt);
         }
         h->sx[i] = ps[pt];
     }
