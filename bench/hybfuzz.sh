@@ -1,12 +1,13 @@
 #!/bin/sh
 # Hybrid against packet on random small fabrics: each case's invariants and
-# completion (hybrid within 1% and at or above its bound, or BAD).
+# completion (hybrid within 1% and at or above its bound, or BAD), and
+# whether its error passed hybrid's own estimate ("past its estimate").
 # Usage: bench/hybfuzz.sh BIN [N] [FIRST]   # N cases (20) from case FIRST (1)
 # A case is fixed by its number (the draw below), so a BAD line reruns alone.
 bin=${1:?usage: bench/hybfuzz.sh BIN [N] [FIRST]} n=${2:-20} first=${3:-1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-bad=0
+bad=0 past=0
 i=$first
 while [ "$i" -lt $((first + n)) ]; do
     # the case's draw: an LCG seeded by its number, one pick a key
@@ -37,10 +38,12 @@ while [ "$i" -lt $((first + n)) ]; do
         " " + ($d * 1000 | round / 1000 | tostring) + "% jumps " + ($h[0].hybrid.jumps | tostring) +
         " skipped " + ($h[0].hybrid.fast_forwarded_fraction * 100 | round | tostring) + "%" +
         " estimate " + ($h[0].hybrid.error_estimate_s / $pc * 100 * 1000 | round / 1000 | tostring) + "%" +
+        (if ($hc - $pc | fabs) > $h[0].hybrid.error_estimate_s then " past its estimate" else "" end) +
         (if $h[0].invariants.ok then "" else " (" + $h[0].invariants.violation + ")" end)' 2>/dev/null)
     [ -n "$line" ] || line="BAD a run failed"
     case $line in BAD*) bad=$((bad + 1)) ;; esac
+    case $line in *"past its estimate"*) past=$((past + 1)) ;; esac
     echo "case $i: $line: $kv"
     i=$((i + 1))
 done
-echo "hybfuzz: $bad of $n cases BAD"
+echo "hybfuzz: $bad of $n cases BAD, $past past their own error estimate"
