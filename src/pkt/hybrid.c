@@ -1772,9 +1772,14 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     return d >= h->period ? d : 0;
 }
 
-/* A drained transfer's last PSN. */
+/* A drained transfer's last PSN; while it still sends, the next it sends
+ * (none past it is in the fabric to take: the drain took them from unsent
+ * packets, and its credit lost the 365 packets water-filled to five such
+ * transfers, 0.69% of a jump into a 10 Gbps storage NIC). */
 static uint32_t last_psn(const struct pnet *n, const struct flow *f)
 {
+    if (f->sent < f->bytes)
+        return (uint32_t)(f->sent / n->mtu);
     return f->bytes ? (uint32_t)((f->bytes - 1) / n->mtu) : 0;
 }
 
@@ -2425,8 +2430,10 @@ static int64_t ingest(struct hybrid *h, uint64_t d)
 static uint64_t avail(const struct hybrid *h, uint32_t i)
 {
     const struct flow *f = &h->n->flows[i];
+    /* a draining receiver's transfers still sending (their packets all
+     * queued) deliver from the queues, as its tails do (drain_plan) */
     if (sending(f))
-        return room(f, h->n->mtu);
+        return h->rdrain[h->rx[i]] ? 0 : room(f, h->n->mtu);
     return h->rdrain[h->rx[i]] ? 0 : h->droom[i];
 }
 
