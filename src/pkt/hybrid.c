@@ -88,6 +88,7 @@ struct hybrid {
     double err_s;              /* the error estimate so far (the budget's) */
     double share_s;            /* the writers' term of the reported one (check_writers) */
     double share_sq;           /* the checked jumps' terms, squared (added in quadrature) */
+    double lgap, line_s;       /* rx_line's largest mean under its links' rate; its term (x span) */
     double wspread;            /* the last jump_span's spread of the writers' shares */
     size_t o_port, o_sum, o_hist, o_q, nc;
     uint32_t slots;            /* 2w + 1 snapshots */
@@ -1464,12 +1465,15 @@ static double node_drift(struct hybrid *h)
  * cuts, deep while the senders' alpha is high after the start and fading
  * as it decays (tens of ms), so the windows' mean runs under the rate the
  * packets keep after them: 2.4-4% on small incasts, hybrid up to 2.4% late
- * (BENCHMARKS.md session 45). */
+ * (BENCHMARKS.md session 45). Where the cuts go on, the credit is that
+ * much fast: lgap, the largest such receiver's mean under its rate,
+ * relative, x the span goes to the reported error estimate. */
 static void rx_line(struct hybrid *h)
 {
     struct pnet *n = h->n;
     size_t nr = h->n_rx;
     memset(h->rline, 0, nr);
+    h->lgap = 0;
     if (n->tp->cc != CC_DCQCN)
         return;
     memset(h->rtop, 0, nr * sizeof *h->rtop);
@@ -1482,8 +1486,11 @@ static void rx_line(struct hybrid *h)
         for (size_t r = 0; r < nr; r++)
             h->rtop[r] = fmax(h->rtop[r], h->rnow[r]);
     }
-    for (size_t r = 0; r < nr; r++)
+    for (size_t r = 0; r < nr; r++) {
         h->rline[r] = h->rw[r] > 0 && h->rcap[r] > 0 && h->rtop[r] + (double)n->mtu >= h->rcap[r];
+        if (h->rline[r])
+            h->lgap = fmax(h->lgap, 1 - (h->ra[r] + h->rb[r]) / (2.0 * h->w) / h->rcap[r]);
+    }
 }
 
 /* Receiver r's bytes a period as a jump credits them: its links' rate
@@ -3186,6 +3193,7 @@ void hybrid_loop(struct pnet *n)
             jend = n->now;
             h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
             h.err_s += spread * ps_to_s(d);
+            h.line_s += h.lgap * ps_to_s(d);
             h.wpend = h.wspread * ps_to_s(d);
             TRACE(rxs_jumped(&h, d));
             /* only starts and samples kept their times: one now behind
@@ -3215,7 +3223,7 @@ void hybrid_loop(struct pnet *n)
      * jump carries each writer at its mean share, and the packets after
      * it run each at its own pace from the state it left; the last
      * writer's end is the completion */
-    hf->error_s = h.err_s + h.share_s + sqrt(h.share_sq);
+    hf->error_s = h.err_s + h.share_s + h.line_s + sqrt(h.share_sq);
     hf->ends = h.ends;
     hf->ends_max = h.ends_max;
     if (ok) { /* the paused time after the last observation, as the others */
