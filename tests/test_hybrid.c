@@ -319,8 +319,8 @@ static void hybrid_dcqcn_receiver_credited_line_rate(void)
             return;
         if (run(&sc, ENGINE_HYBRID, &h) == 0) {
             double pc = p.completion_s, hc = h.completion_s;
-            CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.2, "case %zu: %u jumps, %.3f skipped",
-                   c, h.hybrid.jumps, h.hybrid.fraction);
+            CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.2,
+                   "case %zu: %u jumps, %.3f skipped", c, h.hybrid.jumps, h.hybrid.fraction);
             CHECKF(rel(hc, pc) < 0.005 && fabs(hc - pc) <= h.hybrid.error_s,
                    "case %zu: hybrid %.9g s, packet %.9g s, estimate %.6g s", c, hc, pc,
                    h.hybrid.error_s);
