@@ -91,7 +91,8 @@ while [ "$i" -lt $((first + n)) ]; do
         " skipped " + ($h[0].hybrid.fast_forwarded_fraction * 100 | round | tostring) + "%" +
         " estimate " + ($h[0].hybrid.error_estimate_s / $pc * 100 * 1000 | round / 1000 | tostring) + "%" +
         (if ($hc - $pc | fabs) > $h[0].hybrid.error_estimate_s then " past its estimate" else "" end) +
-        (if $h[0].invariants.ok then "" else " (" + $h[0].invariants.violation + ")" end)' 2>/dev/null)
+        (if $h[0].invariants.ok then "" else " (" + $h[0].invariants.violation + ")" end) +
+        (if $p[0].invariants.ok then "" else " (packet: " + $p[0].invariants.violation + ")" end)' 2>/dev/null)
     [ -n "$line" ] || line="BAD a run failed (packet exit $prc, hybrid exit $hrc; 124 is a timeout)"
     case $line in BAD*) bad=$((bad + 1)) ;; esac
     case $line in *"past its estimate"*) past=$((past + 1)) ;; esac
