@@ -2437,23 +2437,22 @@ static void backend_cap(struct hybrid *h, uint64_t d)
     for (uint32_t i = 0; i < n->n_flows; i++)
         if (h->be[i] != UINT32_MAX)
             in[h->be[i]] += cr[(size_t)i * FC_N + FC_RECV] / mtu;
-    for (uint32_t b = 0; b < n->topo->first_cleaf; b++) {
-        const struct nic *s = &n->nics[b];
-        if (!in[b] || !s->buffered)
+    /* one pass over the transfers, each back end's room worked out anew
+     * (a few operations) rather than a pass a back end */
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        uint32_t b = h->be[i];
+        if (b == UINT32_MAX || !in[b] || !n->nics[b].buffered)
             continue;
+        const struct nic *s = &n->nics[b];
         double r = (double)s->drain_bps / 8e12; /* bytes per ps */
         double lv = fmax(0, (double)s->level - r * (double)(n->now - s->level_t));
         double allow = floor(fmax(0, (double)s->xoff - lv + r * (double)d) / (double)mtu);
         if ((double)in[b] <= allow)
             continue;
-        double f = allow / (double)in[b];
-        for (uint32_t i = 0; i < n->n_flows; i++)
-            if (h->be[i] == b) {
-                uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV];
-                *c = (uint64_t)floor((double)(*c / mtu) * f) * mtu;
-                if (h->dx[i])
-                    h->dx[i] = (uint32_t)(*c / mtu);
-            }
+        uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV];
+        *c = (uint64_t)floor((double)(*c / mtu) * allow / (double)in[b]) * mtu;
+        if (h->dx[i])
+            h->dx[i] = (uint32_t)(*c / mtu);
     }
 }
 
