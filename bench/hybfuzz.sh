@@ -2,16 +2,22 @@
 # Hybrid against packet on random small fabrics: each case's invariants and
 # completion (hybrid within 1% and at or above its bound, or BAD), and
 # whether its error passed hybrid's own estimate ("past its estimate").
-# Usage: bench/hybfuzz.sh BIN [N] [FIRST]   # N cases (20) from case FIRST (1)
+# Usage: bench/hybfuzz.sh BIN [N] [FIRST] [WIDE]   # N cases (20) from case FIRST (1)
 # A case is fixed by its number (the draw below), so a BAD line reruns alone.
-bin=${1:?usage: bench/hybfuzz.sh BIN [N] [FIRST]} n=${2:-20} first=${3:-1}
+# WIDE 1 (or HYBFUZZ_WIDE=1) draws more keys after a case's own (three tiers,
+# load balancing, spines and uplinks, failed links, a storage back end,
+# jitter, NICs a node, placement and stripes, a model's writer rule, phase
+# both): wide case N keeps case N's keys but its phase. A draw the scenario
+# refuses is "skip", not BAD. HYBFUZZ_TIMEOUT: seconds a run (600).
+bin=${1:?usage: bench/hybfuzz.sh BIN [N] [FIRST] [WIDE]} n=${2:-20} first=${3:-1}
+wide=${4:-${HYBFUZZ_WIDE:-0}} tmo=${HYBFUZZ_TIMEOUT:-600}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-bad=0 past=0
+bad=0 past=0 skip=0
 i=$first
 while [ "$i" -lt $((first + n)) ]; do
     # the case's draw: an LCG seeded by its number, one pick a key
-    kv=$(awk -v s="$i" 'BEGIN {
+    kv=$(awk -v s="$i" -v w="$wide" 'BEGIN {
         x = s * 2654435761 % 4294967296
         split("1 2 3 4 8 16 32", nodes, " "); split("1Gbps 10Gbps 25Gbps 100Gbps 400Gbps", nic, " ")
         split("10Gbps 100Gbps 400Gbps", snic, " "); split("1 2 4", sn, " "); split("none dcqcn", cc, " ")
@@ -24,13 +30,59 @@ while [ "$i" -lt $((first + n)) ]; do
         x = (x * 1103515245 + 12345) % 2147483648; f = mb[int(x / 2147483648 * 3) + 1]
         x = (x * 1103515245 + 12345) % 2147483648; g = ph[int(x / 2147483648 * 2) + 1]
         x = (x * 1103515245 + 12345) % 2147483648; h = int(x / 2147483648 * 3) + 1
-        printf "cluster.nodes=%s cluster.nic_speed=%s storage.nic_speed=%s storage.nodes=%s transport.cc=%s workload.bytes_per_writer=%s checkpoint.phase=%s seed=%d", a, b, c, d, e, f, g, h }')
+        if (w == 1) {
+            # one draw a key, in this order, each after the case own keys
+            split("16 4 2", hpl, " "); split("16 4 2 1", sp, " "); split("400Gbps 100Gbps 25Gbps", up, " ")
+            split("ecmp wcmp flowlet adaptive spray", lb, " "); split("2 2 3 3", ti, " ")
+            split("0 0 0 1 2", fl, " "); split("0 0 2Gbps 20Gbps 150Gbps", dr, " ")
+            split("0 0 1MB 8MB", ib, " "); split("0 0 20us 200us 2ms", jt, " ")
+            split("1 1 2 4", cn, " "); split("1 1 2", snn, " "); split("round_robin hash file_mod", pl, " ")
+            split("1 2 4", sc, " "); split("none dcp megatron deepspeed", wr, " ")
+            split("keep keep both", pb, " ")
+            x = (x * 1103515245 + 12345) % 2147483648; k1 = hpl[int(x / 2147483648 * 3) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k2 = sp[int(x / 2147483648 * 4) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k3 = up[int(x / 2147483648 * 3) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k4 = lb[int(x / 2147483648 * 5) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k5 = ti[int(x / 2147483648 * 4) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k6 = fl[int(x / 2147483648 * 5) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k7 = dr[int(x / 2147483648 * 5) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k8 = ib[int(x / 2147483648 * 4) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k9 = jt[int(x / 2147483648 * 5) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k10 = cn[int(x / 2147483648 * 4) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k11 = snn[int(x / 2147483648 * 3) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k12 = pl[int(x / 2147483648 * 3) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k13 = sc[int(x / 2147483648 * 3) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k14 = wr[int(x / 2147483648 * 4) + 1]
+            x = (x * 1103515245 + 12345) % 2147483648; k15 = pb[int(x / 2147483648 * 3) + 1]
+            if (k13 + 0 > d + 0) k13 = d
+            if (k2 == 1) k6 = 0 # a leaf with one uplink cannot lose it
+            if (k15 == "both") g = "both"
+        }
+        printf "cluster.nodes=%s cluster.nic_speed=%s storage.nic_speed=%s storage.nodes=%s transport.cc=%s workload.bytes_per_writer=%s checkpoint.phase=%s seed=%d", a, b, c, d, e, f, g, h
+        if (w == 1) {
+            printf " fabric.allow_oversize=true fabric.hosts_per_leaf=%s fabric.spines=%s fabric.uplink_speed=%s fabric.load_balancing=%s fabric.tiers=%s", k1, k2, k3, k4, k5
+            if (k5 == 3) printf " fabric.leaves_per_pod=1"
+            printf " fabric.failed_links=%s storage.drain_rate=%s storage.ingest_buffer=%s workload.start_jitter=%s", k6, k7, k8, k9
+            printf " cluster.nics_per_node=%s storage.nics_per_node=%s storage.placement=%s storage.stripe_count=%s", k10, k11, k12, k13
+            if (k14 != "none") printf " model.name=custom model.params=20000000 checkpoint.writer_rule=%s", k14
+        }
+    }')
     args=""
     for s in $kv sim.threads=1; do args="$args --set $s"; done
     # shellcheck disable=SC2086
-    timeout 600 "$bin" run $args --engine packet --force --quiet --json "$tmp/p.json" >/dev/null 2>&1
+    rm -f "$tmp/p.json" "$tmp/h.json"
+    timeout "$tmo" "$bin" run $args --engine packet --force --quiet --json "$tmp/p.json" >/dev/null 2>"$tmp/p.err"
+    prc=$?
+    if [ "$prc" = 2 ]; then
+        # the scenario refused the draw (a wide one): no run to compare
+        skip=$((skip + 1))
+        echo "case $i: skip (refused: $(head -c 160 "$tmp/p.err" | head -1)): $kv"
+        i=$((i + 1))
+        continue
+    fi
     # shellcheck disable=SC2086
-    timeout 600 "$bin" run $args --engine hybrid --force --quiet --json "$tmp/h.json" >/dev/null 2>&1
+    timeout "$tmo" "$bin" run $args --engine hybrid --force --quiet --json "$tmp/h.json" >/dev/null 2>"$tmp/h.err"
+    hrc=$?
     line=$(jq -rn --slurpfile p "$tmp/p.json" --slurpfile h "$tmp/h.json" '
         ($p[0].checkpoint.completion_s) as $pc | ($h[0].checkpoint.completion_s) as $hc |
         (($hc - $pc) / $pc * 100) as $d |
@@ -39,11 +91,13 @@ while [ "$i" -lt $((first + n)) ]; do
         " skipped " + ($h[0].hybrid.fast_forwarded_fraction * 100 | round | tostring) + "%" +
         " estimate " + ($h[0].hybrid.error_estimate_s / $pc * 100 * 1000 | round / 1000 | tostring) + "%" +
         (if ($hc - $pc | fabs) > $h[0].hybrid.error_estimate_s then " past its estimate" else "" end) +
-        (if $h[0].invariants.ok then "" else " (" + $h[0].invariants.violation + ")" end)' 2>/dev/null)
-    [ -n "$line" ] || line="BAD a run failed"
+        (if $h[0].invariants.ok then "" else " (" + $h[0].invariants.violation + ")" end) +
+        (if $p[0].invariants.ok then "" else " (packet: " + $p[0].invariants.violation + ")" end)' 2>/dev/null)
+    [ -n "$line" ] || line="BAD a run failed (packet exit $prc, hybrid exit $hrc; 124 is a timeout)"
     case $line in BAD*) bad=$((bad + 1)) ;; esac
     case $line in *"past its estimate"*) past=$((past + 1)) ;; esac
     echo "case $i: $line: $kv"
     i=$((i + 1))
 done
-echo "hybfuzz: $bad of $n cases BAD, $past past their own error estimate"
+[ "$wide" = 1 ] && past="$past" skip=", $skip skipped (refused draws)" || skip=""
+echo "hybfuzz: $bad of $n cases BAD, $past past their own error estimate$skip"

@@ -43,6 +43,9 @@ static void hybval_blocked_matches_run(void)
         {{"transport.protocol=uec", "transport.cc=none", "transport.receiver=uec",
           "transport.uec.lb=reps", "fabric.trim.enabled=false", "fabric.pfc.enabled=true", NULL},
          "out-of-order receivers hold PSN rings"},
+        {{"fabric.load_balancing=flowlet", NULL},
+         "fabric.load_balancing reorders packets and go-back-N resends past a gap"},
+        {{"fabric.load_balancing=spray", "transport.receiver=ooo", NULL}, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct scenario sc;
