@@ -3194,7 +3194,10 @@ static int jump(struct hybrid *h, uint64_t *dp)
         for (size_t j = 0; j < h->o_q; j++)
             x[j] += cr[j];
         x[h->o_q] -= x[h->o_q] > gone ? gone : x[h->o_q];
-        x[h->o_q] = dlevel < 0 && (uint64_t)-dlevel > x[h->o_q] ? 0 : x[h->o_q] + (uint64_t)dlevel;
+        if (dlevel < 0) /* (no unsigned wrap: the overflow build checks it) */
+            x[h->o_q] -= (uint64_t)-dlevel > x[h->o_q] ? x[h->o_q] : (uint64_t)-dlevel;
+        else
+            x[h->o_q] += (uint64_t)dlevel;
         h->ptot[s] += pc;
     }
     /* a new run of the baseline: what the jump carried (the writers'
