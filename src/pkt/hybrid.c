@@ -2611,10 +2611,10 @@ static void send_cap(struct hybrid *h, double k, int first)
             cnt[s] = (uint64_t)floor(x);
             /* full: its line rate given (left as the packets still to
              * hand out), its rounding carried */
-            left[s] = h->swin[s] + (double)mtu >= h->scap[s] * per && tot[s] < cnt[s]
-                          ? cnt[s] - tot[s] : 0;
+            int full = h->swin[s] + (double)mtu >= h->scap[s] * per;
+            left[s] = full && tot[s] < cnt[s] ? cnt[s] - tot[s] : 0;
             fill |= left[s] > 0;
-            if (h->swin[s] + (double)mtu >= h->scap[s] * per || tot[s] > cnt[s])
+            if (full || tot[s] > cnt[s])
                 h->scarry[s] = x - (double)cnt[s];
         }
         for (int pass = 0; fill && pass < 2; pass++) {
