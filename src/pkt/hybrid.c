@@ -111,6 +111,11 @@ struct hybrid {
     uint32_t *sx, n_sx;
     double *scap, *scarry, *swin; /* (and per link: the rounding carried, its windows' bytes) */
     uint64_t *sput;
+    /* per transfer: the switch links between its leaves (mp[mo[i] ..
+     * mo[i + 1]), their indices; lb_path); per such link as the senders' */
+    uint32_t *mo, *mp, *mport, *mdn, n_mx;
+    double *mcap, *mcarry, *mwin;
+    uint64_t *mtot, *mcnt, *mask;
     double *ra, *rb, *rw, *rroom, *rleft;
     uint32_t *rlive;
     struct wend *we;           /* the sending transfers' ends, by receiver */
@@ -308,6 +313,7 @@ static void est_drift(struct hybrid *h, const struct fits *f);
 static void frames_drift(struct hybrid *h);
 static double frames_off(double drift, double lag);
 static void port_slopes(struct hybrid *h);
+static void mid_cap(struct hybrid *h, double k, int first);
 static void move_room(const struct hybrid *h, double dt, double *want, double *got);
 static double port_move(const struct hybrid *h, uint32_t p, double dt);
 
@@ -665,6 +671,50 @@ static int init(struct hybrid *h, struct pnet *n)
         }
         h->sx[i] = ps[pt];
     }
+    /* the switch links between the leaves cap the same way (a restore over
+     * one 25 Gbps compute-leaf uplink to three nodes finished 21 us under
+     * that uplink's bound): each transfer's path as its switches pick it;
+     * none under schemes that pick per packet or flowlet */
+    size_t nf1 = (size_t)n->n_flows + 1, hops = 0;
+    uint32_t path[TOPO_MAX_HOPS];
+    h->mo = calloc(nf1, sizeof *h->mo);
+    if (!h->mo) {
+        free(ps);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        int k = lb_path(n, &n->flows[i], path, TOPO_MAX_HOPS);
+        hops += k > 0 ? (size_t)k : 0;
+        h->mo[i + 1] = (uint32_t)hops;
+    }
+    h->mp = malloc((hops + 1) * sizeof *h->mp);
+    h->mport = malloc((hops + 1) * sizeof *h->mport);
+    h->mdn = calloc(hops + nf1, sizeof *h->mdn);
+    h->mcap = calloc(3 * (hops + 1), sizeof *h->mcap);
+    h->mtot = calloc(3 * (hops + 1) + nf1, sizeof *h->mtot);
+    if (!h->mp || !h->mport || !h->mdn || !h->mcap || !h->mtot) {
+        free(ps);
+        return -1;
+    }
+    memset(ps, 0xff, ((size_t)n->topo->n_ports + 1) * sizeof *ps);
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        if (h->mo[i + 1] == h->mo[i])
+            continue;
+        lb_path(n, &n->flows[i], path, TOPO_MAX_HOPS);
+        for (uint32_t j = h->mo[i]; j < h->mo[i + 1]; j++) {
+            uint32_t pt = path[j - h->mo[i]];
+            if (ps[pt] == UINT32_MAX) {
+                ps[pt] = h->n_mx++;
+                h->mcap[ps[pt]] = link_pay(h, pt);
+            }
+            h->mp[j] = ps[pt];
+            h->mport[j] = pt;
+        }
+    }
+    h->mcarry = h->mcap + hops + 1;
+    h->mwin = h->mcarry + hops + 1;
+    h->mcnt = h->mtot + hops + 1;
+    h->mask = h->mcnt + hops + 1;
     free(ps);
     h->scarry = h->scap + n->n_flows + 1;
     h->swin = h->scarry + n->n_flows + 1;
@@ -691,6 +741,12 @@ static void release(struct hybrid *h)
     free(h->sx);
     free(h->scap);
     free(h->sput);
+    free(h->mo);
+    free(h->mp);
+    free(h->mport);
+    free(h->mdn);
+    free(h->mcap);
+    free(h->mtot);
     free(h->we);
     free(h->wtmp);
     free(h->wcnt);
@@ -1909,6 +1965,43 @@ static void note_held(struct hybrid *h, const struct packet *p)
         h->hold[p->flow] = p->psn + 1;
 }
 
+/* Where a draining transfer's packets it may take are (mid_cross): past
+ * how many of its switch links, mdn[mo[i] + i + x] those past x. */
+static void note_where(struct hybrid *h, uint32_t pt, const struct packet *pk, uint32_t on)
+{
+    const struct pnet *n = h->n;
+    uint32_t i = pk->flow;
+    if (pk->kind != PK_DATA || pk->trim || !h->droom[i] || h->mo[i + 1] == h->mo[i] ||
+        pk->psn < h->hold[i] || pk->psn >= last_psn(n, &n->flows[i]))
+        return;
+    uint32_t x = 0, nh = h->mo[i + 1] - h->mo[i];
+    if (pt == n->flows[i].leaf.dst_port)
+        x = nh;
+    else
+        for (uint32_t j = 0; j < nh; j++)
+            if (h->mport[h->mo[i] + j] == pt)
+                x = j + on; /* queued before it, or on its wire */
+    h->mdn[h->mo[i] + i + x]++;
+}
+
+static void mid_where(struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    memset(h->mdn, 0, ((size_t)h->mo[n->n_flows] + n->n_flows + 1) * sizeof *h->mdn);
+    for (uint32_t i = 0; i < n->topo->n_ports; i++) {
+        struct port *p = &n->ports[i];
+        if (p->is_host)
+            continue; /* (before every switch link) */
+        for (unsigned q = 0; q < NPRIO; q++)
+            if (p->q[q].len)
+                PKTQ_FOR_EACH(&p->q[q], pk, note_where(h, i, pk, 0));
+        struct pktq wv = wire_view(n, p);
+        PKT_SPAN_FOR_EACH(wv.hc, wv.hi, wv.tc, wv.ti, pk, note_where(h, i, pk, 1);)
+        if (p->state == PORT_BUSY)
+            note_where(h, i, &p->tx, 1);
+    }
+}
+
 /* The packets a jump may take from each draining transfer (droom, their
  * sum per draining receiver in rdroom): those queued in switches between
  * the one its receiver expects next and the last; 0: none drains. */
@@ -1942,9 +2035,12 @@ static int drain_room(struct hybrid *h)
         if (h->hold[i] && h->hold[i] - 1 > keep)
             keep = h->hold[i] - 1;
         h->droom[i] = last > keep + 1 ? last - 1 - keep : 0;
+        h->hold[i] = keep + 1; /* (now the first it may take) */
         if (h->rdrain[r])
             h->rdroom[r] += h->droom[i];
     }
+    if (h->n_mx)
+        mid_where(h);
     return 1;
 }
 
@@ -1954,7 +2050,7 @@ static int drain_room(struct hybrid *h)
  * the one it expects next, or a transfer's last. Sets dx and the credit;
  * returns the largest time a receiver gets too little (its room short),
  * added to the error estimate. */
-static double drain_plan(struct hybrid *h)
+static double drain_plan(struct hybrid *h, double k)
 {
     struct pnet *n = h->n;
     const uint64_t *s0 = slot(h, 0), *s2 = slot(h, 2 * h->w);
@@ -2007,6 +2103,13 @@ static double drain_plan(struct hybrid *h)
     for (uint32_t i = 0; i < n->n_flows; i++)
         if (h->dx[i])
             h->cr[(size_t)i * FC_N + FC_RECV] = (uint64_t)h->dx[i] * n->mtu;
+    /* no switch link past its rate either (what it holds back is the
+     * fabric's, not the jump's error: the packets wait for it too) */
+    mid_cap(h, k, 0);
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        uint32_t c = (uint32_t)(h->cr[(size_t)i * FC_N + FC_RECV] / n->mtu);
+        h->dx[i] = h->dx[i] > c ? c : h->dx[i];
+    }
     for (size_t r = 0; r < h->n_rx; r++)
         if (h->rdrain[r] && h->rleft[r] >= 1 && h->rin[r] > 0)
             late = fmax(late, h->rleft[r] * mtu / h->rin[r] * ps_to_s(h->period));
@@ -2684,6 +2787,104 @@ static void send_cap(struct hybrid *h, double k, int first)
     }
 }
 
+/* The packets of transfer i's credit c that cross its j-th switch link:
+ * a sender's all; a draining transfer's those past the ones queued beyond
+ * that link (they reach its receiver first: drain_room's count). */
+static uint64_t mid_cross(const struct hybrid *h, uint32_t i, uint32_t j, uint64_t c)
+{
+    if (!h->droom[i])
+        return c;
+    const uint32_t *dn = &h->mdn[h->mo[i] + i];
+    uint64_t down = 0;
+    for (uint32_t x = j - h->mo[i] + 1; x <= h->mo[i + 1] - h->mo[i]; x++)
+        down += dn[x];
+    return c > down ? c - down : 0;
+}
+
+/* No switch link between the leaves carries more than its line rate over
+ * the jump either: as send_cap's, a link over it shrinks its transfers'
+ * credits in proportion (a transfer over several, by the tightest), the
+ * rounding's packets back one a transfer where all its links have room;
+ * the first call counts each link's packets (its rounding carried where it
+ * was full over both windows), later ones keep them. A draining
+ * transfer's credit crosses a link only past its packets queued beyond it
+ * (session 46: an uneven ECMP split's shorter path drained, the water-
+ * filling gave its packets to the longer path's tails, 5.5% fast). */
+static void mid_cap(struct hybrid *h, double k, int first)
+{
+    struct pnet *n = h->n;
+    if (!h->n_mx)
+        return;
+    uint64_t mtu = n->mtu, *cr = h->cr, *tot = h->mtot, *cnt = h->mcnt, *ask = h->mask;
+    const uint64_t *s0 = slot(h, 0), *s2 = slot(h, 2 * h->w);
+    double per = 2.0 * h->w;
+    memset(tot, 0, h->n_mx * sizeof *tot);
+    if (first)
+        memset(h->mwin, 0, h->n_mx * sizeof *h->mwin);
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        if (!sending(&n->flows[i]) && !h->droom[i])
+            continue;
+        uint64_t c = cr[(size_t)i * FC_N + FC_RECV] / mtu;
+        for (uint32_t j = h->mo[i]; j < h->mo[i + 1]; j++) {
+            tot[h->mp[j]] += mid_cross(h, i, j, c);
+            if (first)
+                h->mwin[h->mp[j]] += (double)(s0[i * FC_N] - s2[i * FC_N]);
+        }
+    }
+    int over = 0;
+    for (uint32_t m = 0; m < h->n_mx; m++) {
+        if (first) {
+            double x = h->mcap[m] * k / (double)mtu + h->mcarry[m];
+            cnt[m] = (uint64_t)floor(x);
+            if (h->mwin[m] + (double)mtu >= h->mcap[m] * per || tot[m] > cnt[m])
+                h->mcarry[m] = x - (double)cnt[m];
+        }
+        over |= tot[m] > cnt[m];
+    }
+    if (!over)
+        return;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        ask[i] = 0;
+        if (!sending(&n->flows[i]) && !h->droom[i])
+            continue;
+        uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV], p = *c / mtu, q = p;
+        for (uint32_t j = h->mo[i]; j < h->mo[i + 1]; j++) {
+            uint32_t m = h->mp[j];
+            uint64_t x = mid_cross(h, i, j, p);
+            if (tot[m] > cnt[m] && x) { /* the packets before this link's share */
+                uint64_t y = p - x + (uint64_t)floor((double)x * (double)cnt[m] / (double)tot[m]);
+                q = y < q ? y : q;
+            }
+        }
+        if (q < p) {
+            ask[i] = p;
+            *c = q * mtu;
+        }
+    }
+    /* what each link carries now; the rounding's packets from a place that
+     * moves jump by jump */
+    memset(tot, 0, h->n_mx * sizeof *tot);
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (sending(&n->flows[i]) || h->droom[i])
+            for (uint32_t j = h->mo[i]; j < h->mo[i + 1]; j++)
+                tot[h->mp[j]] += mid_cross(h, i, j, cr[(size_t)i * FC_N + FC_RECV] / mtu);
+    uint32_t at = (uint32_t)((uint64_t)h->seg * 7919 % n->n_flows);
+    for (uint32_t j = 0; j < n->n_flows; j++) {
+        uint32_t i = at + j < n->n_flows ? at + j : at + j - n->n_flows;
+        uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV], p = *c / mtu;
+        if (p >= ask[i])
+            continue;
+        int room = 1;
+        for (uint32_t x = h->mo[i]; x < h->mo[i + 1] && room; x++)
+            room = mid_cross(h, i, x, p + 1) == mid_cross(h, i, x, p) || tot[h->mp[x]] < cnt[h->mp[x]];
+        if (!room)
+            continue;
+        for (uint32_t x = h->mo[i]; x < h->mo[i + 1]; x++)
+            tot[h->mp[x]] += mid_cross(h, i, x, p + 1) - mid_cross(h, i, x, p);
+        *c += mtu;
+    }
+}
+
 /* Lockstep only for a node whose sending writers are at least NODE_SH of
  * its writers' receivers' senders (their mean): where its ends empty a
  * receiver's share, not one of hundreds of nodes (the scaled
@@ -3020,9 +3221,11 @@ static int jump(struct hybrid *h, uint64_t *dp)
      * which keeps a receiver's and can move a packet between nodes */
     send_cap(h, k, 1);
     send_cap(h, k, 0);
+    mid_cap(h, k, 1);
     level(h);
     lockstep(h);
     send_cap(h, k, 0);
+    mid_cap(h, k, 0);
     uint64_t ends = h->ends;
     pass_ends(h, d);
     if (h->ends > ends) {
@@ -3032,7 +3235,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         h->chk_d = d;
         h->chk_n = h->w;
     }
-    h->err_s += drain_plan(h);
+    h->err_s += drain_plan(h, k);
     backend_cap(h, d);
     uint64_t taken = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {

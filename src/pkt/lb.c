@@ -276,6 +276,27 @@ uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route
     return p;
 }
 
+int lb_path(struct pnet *n, const struct flow *f, uint32_t *ports, uint32_t max)
+{
+    const struct topo *t = n->topo;
+    if (lb_grain(n->sc) != LB_PER_FLOW) /* (ecmp, wcmp: the hash alone) */
+        return -1;
+    uint32_t node = f->leaf.src, k = 0;
+    while (node != f->leaf.dst) {
+        const struct route *r = topo_route(t, node, f->leaf.dst);
+        if (k == max || !r->cnt)
+            return -1;
+        struct sw *s = pnet_sw(n, node);
+        uint32_t p = t->nh_ports[r->off];
+        if (r->cnt > 1) /* as lb_pick: the hash of the flow's data */
+            p = schemes[n->sc->fabric.load_balancing].pick(
+                n, s, r, f, NULL, topo_flow_hash(s->seed, f->src, f->dst, f->sport, ROCE_UDP_PORT));
+        ports[k++] = p;
+        node = t->ports[t->ports[p].peer].node;
+    }
+    return (int)k;
+}
+
 void lb_note_tx(struct pnet *n, struct port *p, uint64_t wire)
 {
     double tau = (double)n->sc->fabric.lb_load_window_ps;

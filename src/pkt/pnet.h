@@ -1085,6 +1085,11 @@ int lb_setup(struct pnet *n, struct err *e);
 uint32_t lb_pick(struct pnet *n, uint32_t node, struct sw *s, const struct route *r,
                  struct flow *f, const struct packet *pk);
 void lb_note_tx(struct pnet *n, struct port *p, uint64_t wire);
+/* The switch egress ports a flow's data crosses from its source leaf to
+ * the last switch before its destination leaf's host port (neither NIC's
+ * link), as the switches pick them: ports[0..k), k returned. -1 where the
+ * scheme picks per packet or flowlet (no fixed path) or past max hops. */
+int lb_path(struct pnet *n, const struct flow *f, uint32_t *ports, uint32_t max);
 /* uec entropies (lb.c): the entropy value a sprayed packet is hashed by;
  * the sender's choice for a packet it sends (failed: the entropy field a
  * NACK echoed, or LB_EV_NEW, or LB_EV_REWIND: a resend after a timeout or
