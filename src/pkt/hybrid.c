@@ -116,6 +116,7 @@ struct hybrid {
     uint32_t *mo, *mp, *mport, *mdn, n_mx;
     double *mcap, *mcarry, *mwin;
     uint64_t *mtot, *mcnt, *mask;
+    uint8_t *mfull;
     double *ra, *rb, *rw, *rroom, *rleft;
     uint32_t *rlive;
     struct wend *we;           /* the sending transfers' ends, by receiver */
@@ -314,6 +315,7 @@ static void frames_drift(struct hybrid *h);
 static double frames_off(double drift, double lag);
 static void port_slopes(struct hybrid *h);
 static void mid_cap(struct hybrid *h, double k, int first);
+static void mid_fill(struct hybrid *h, double k, int drain);
 static void move_room(const struct hybrid *h, double dt, double *want, double *got);
 static double port_move(const struct hybrid *h, uint32_t p, double dt);
 
@@ -692,7 +694,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->mdn = calloc(hops + nf1, sizeof *h->mdn);
     h->mcap = calloc(3 * (hops + 1), sizeof *h->mcap);
     h->mtot = calloc(3 * (hops + 1) + nf1, sizeof *h->mtot);
-    if (!h->mp || !h->mport || !h->mdn || !h->mcap || !h->mtot) {
+    h->mfull = calloc(hops + 1, 1);
+    if (!h->mp || !h->mport || !h->mdn || !h->mcap || !h->mtot || !h->mfull) {
         free(ps);
         return -1;
     }
@@ -747,6 +750,7 @@ static void release(struct hybrid *h)
     free(h->mdn);
     free(h->mcap);
     free(h->mtot);
+    free(h->mfull);
     free(h->we);
     free(h->wtmp);
     free(h->wcnt);
@@ -2106,10 +2110,10 @@ static double drain_plan(struct hybrid *h, double k)
     /* no switch link past its rate either (what it holds back is the
      * fabric's, not the jump's error: the packets wait for it too) */
     mid_cap(h, k, 0);
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        uint32_t c = (uint32_t)(h->cr[(size_t)i * FC_N + FC_RECV] / n->mtu);
-        h->dx[i] = h->dx[i] > c ? c : h->dx[i];
-    }
+    mid_fill(h, k, 1);
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (h->rdrain[h->rx[i]])
+            h->dx[i] = (uint32_t)(h->cr[(size_t)i * FC_N + FC_RECV] / n->mtu);
     for (size_t r = 0; r < h->n_rx; r++)
         if (h->rdrain[r] && h->rleft[r] >= 1 && h->rin[r] > 0)
             late = fmax(late, h->rleft[r] * mtu / h->rin[r] * ps_to_s(h->period));
@@ -2836,7 +2840,8 @@ static void mid_cap(struct hybrid *h, double k, int first)
         if (first) {
             double x = h->mcap[m] * k / (double)mtu + h->mcarry[m];
             cnt[m] = (uint64_t)floor(x);
-            if (h->mwin[m] + (double)mtu >= h->mcap[m] * per || tot[m] > cnt[m])
+            h->mfull[m] = h->mwin[m] + (double)mtu >= h->mcap[m] * per;
+            if (h->mfull[m] || tot[m] > cnt[m])
                 h->mcarry[m] = x - (double)cnt[m];
         }
         over |= tot[m] > cnt[m];
@@ -2882,6 +2887,83 @@ static void mid_cap(struct hybrid *h, double k, int first)
         for (uint32_t x = h->mo[i]; x < h->mo[i + 1]; x++)
             tot[h->mp[x]] += mid_cross(h, i, x, p + 1) - mid_cross(h, i, x, p);
         *c += mtu;
+    }
+}
+
+/* A switch link full over both windows (mid_cap's first call) is full
+ * over the jump: where its transfers' credits leave it short (their
+ * receivers' means, each a window's whole packets: two writers on one
+ * 25 Gbps uplink counted 30 of its 30.7 a window, 0.8% slow), they grow to
+ * its packets, by their weight, then one each; none past its room, its
+ * other links' packets or its receiver's or sender's links. drain: the
+ * draining receivers' transfers (drain_plan), else the others. */
+static void mid_fill(struct hybrid *h, double k, int drain)
+{
+    struct pnet *n = h->n;
+    if (!h->n_mx)
+        return;
+    uint64_t mtu = n->mtu, *cr = h->cr, *tot = h->mtot, *cnt = h->mcnt;
+    const uint64_t *s0 = slot(h, 0), *s2 = slot(h, 2 * h->w);
+    int any = 0;
+    for (uint32_t m = 0; m < h->n_mx && !any; m++)
+        any = h->mfull[m];
+    if (!any)
+        return;
+    /* what each link, receiver and sender link carries now */
+    memset(tot, 0, h->n_mx * sizeof *tot);
+    memset(h->mwin, 0, h->n_mx * sizeof *h->mwin);
+    memset(h->rsum, 0, h->n_rx * sizeof *h->rsum);
+    memset(h->swin, 0, (size_t)h->n_sx * sizeof *h->swin);
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        uint64_t c = cr[(size_t)i * FC_N + FC_RECV] / mtu;
+        int snd = sending(&n->flows[i]);
+        h->rsum[h->rx[i]] += (double)c;
+        if (snd && h->sx[i] != UINT32_MAX)
+            h->swin[h->sx[i]] += (double)c;
+        if (!snd && !h->droom[i])
+            continue;
+        for (uint32_t j = h->mo[i]; j < h->mo[i + 1]; j++) {
+            tot[h->mp[j]] += mid_cross(h, i, j, c);
+            if (!!h->rdrain[h->rx[i]] == drain)
+                h->mwin[h->mp[j]] += (double)(s0[i * FC_N] - s2[i * FC_N]);
+        }
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < n->n_flows; i++) {
+            uint32_t r = h->rx[i], s = h->sx[i];
+            if (h->mo[i + 1] == h->mo[i] || !!h->rdrain[r] != drain)
+                continue;
+            uint64_t *c = &cr[(size_t)i * FC_N + FC_RECV], p = *c / mtu;
+            uint64_t rm = drain ? (h->droom[i] > p ? h->droom[i] - p : 0) : (avail(h, i) > p ? avail(h, i) - p : 0);
+            double w = (double)(s0[i * FC_N] - s2[i * FC_N]), g = INFINITY;
+            int full = 0;
+            for (uint32_t j = h->mo[i]; j < h->mo[i + 1]; j++) {
+                uint32_t m = h->mp[j];
+                double room = cnt[m] > tot[m] ? (double)(cnt[m] - tot[m]) : 0;
+                if (h->mfull[m] && room > 0 && h->mwin[m] > 0) {
+                    full = 1;
+                    g = fmin(g, pass ? 1 : floor(room * w / h->mwin[m]));
+                }
+                /* (the packets past this link's count cross it) */
+                g = fmin(g, room + (double)(p - mid_cross(h, i, j, p)));
+            }
+            if (!full)
+                continue;
+            g = fmin(g, (double)rm);
+            if (h->rcap[r] > 0)
+                g = fmin(g, floor(h->rcap[r] * k / (double)mtu) - h->rsum[r]);
+            if (sending(&n->flows[i]) && s != UINT32_MAX)
+                g = fmin(g, floor(h->scap[s] * k / (double)mtu) - h->swin[s]);
+            if (!(g >= 1))
+                continue;
+            uint64_t a = (uint64_t)g;
+            for (uint32_t j = h->mo[i]; j < h->mo[i + 1]; j++)
+                tot[h->mp[j]] += mid_cross(h, i, j, p + a) - mid_cross(h, i, j, p);
+            *c += a * mtu;
+            h->rsum[r] += (double)a;
+            if (sending(&n->flows[i]) && s != UINT32_MAX)
+                h->swin[s] += (double)a;
+        }
     }
 }
 
@@ -3226,6 +3308,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
     lockstep(h);
     send_cap(h, k, 0);
     mid_cap(h, k, 0);
+    mid_fill(h, k, 0);
     uint64_t ends = h->ends;
     pass_ends(h, d);
     if (h->ends > ends) {
