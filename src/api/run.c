@@ -665,6 +665,13 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
     f->mode = names_of(&names_restore_mode, mode);
     if (simulate)
         f->engine = names_of(&names_engine, rr->engine);
+    if (simulate && rr->hybrid.on) {
+        f->hybrid_on = 1;
+        f->hybrid_jumps = rr->hybrid.jumps;
+        f->hybrid_fraction = rr->hybrid.fraction;
+        f->hybrid_skipped_s = rr->hybrid.skipped_s;
+        f->hybrid_error_s = rr->hybrid.error_s;
+    }
     f->completion_s = rr->completion_s;
     f->bound_s = rr->bound_s;
     f->bound_limit = rr->bound_limit;

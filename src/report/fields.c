@@ -571,6 +571,15 @@ const struct result_field result_fields[] = {
      .mseq = 11},
     {.name = "restore.other_mode_recovery_s", .block = FB_RESTORE, .kind = FK_REAL,
      .off = AT(restore.other_recovery_s), .when = RST},
+    /* the read's own hybrid figures (hybrid.* are the save's under phase both) */
+    {.name = "restore.hybrid.fast_forwarded_fraction", .block = FB_RESTORE, .kind = FK_REAL,
+     .off = AT(restore.hybrid_fraction), .when = RST | FW_RESTORE_HYBRID},
+    {.name = "restore.hybrid.jumps", .block = FB_RESTORE, .kind = FK_U32,
+     .off = AT(restore.hybrid_jumps), .when = RST | FW_RESTORE_HYBRID},
+    {.name = "restore.hybrid.skipped_s", .block = FB_RESTORE, .kind = FK_REAL,
+     .off = AT(restore.hybrid_skipped_s), .when = RST | FW_RESTORE_HYBRID},
+    {.name = "restore.hybrid.error_estimate_s", .block = FB_RESTORE, .kind = FK_REAL,
+     .off = AT(restore.hybrid_error_s), .when = RST | FW_RESTORE_HYBRID},
 
     /* training.* (docs/training.md): only when training.traffic is collectives */
     {.name = "training.isolation", .block = FB_TRAINING, .kind = FK_ENUM, .off = AT(training.isolation),
@@ -888,6 +897,8 @@ static int when_holds(unsigned when, const struct results *r)
     if ((when & FW_TCP) && !(r->has_packet_stats && cc_scheme(r->cc)->tcp))
         return 0;
     if ((when & FW_HYBRID) && !r->hybrid.on)
+        return 0;
+    if ((when & FW_RESTORE_HYBRID) && !r->restore.hybrid_on)
         return 0;
     if ((when & FW_CONTENTION) && !r->cost.contention_on)
         return 0;

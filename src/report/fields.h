@@ -52,6 +52,7 @@ enum {
     FW_REQUESTS = 1 << 17,    /* storage.protocol's request model ran */
     FW_PROTECTION = 1 << 23,  /* storage.protection added bytes */
     FW_HYBRID = 1 << 24,      /* engine: hybrid ran */
+    FW_RESTORE_HYBRID = 1 << 25, /* the restore ran in the hybrid engine */
     FW_CONTENTION = 1 << 28,  /* cluster.host_rate or checkpoint.drain_slowdown given */
     FW_POLICIES = 1 << 29,    /* cost.compare_policies ran */
 };

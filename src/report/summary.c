@@ -245,6 +245,13 @@ static void summary_restore(FILE *out, const struct scenario *sc, const struct r
     fprintf(out, "; recovery %s = restart %s + restore %s\n",
             fmt_dur(f->recovery_s, b, sizeof b), fmt_dur(f->restart_s, c, sizeof c),
             fmt_secs(f->completion_s, d, sizeof d));
+    /* phase both: the hybrid lines below are the save's */
+    if (f->hybrid_on && r->phase == PHASE_BOTH)
+        fprintf(out, "              hybrid fast-forwarded %.1f%% of the read (%s) in %u jump%s; "
+                     "completion error estimate %s\n",
+                100 * f->hybrid_fraction, fmt_secs(f->hybrid_skipped_s, a, sizeof a),
+                f->hybrid_jumps, f->hybrid_jumps == 1 ? "" : "s",
+                fmt_secs(f->hybrid_error_s, b, sizeof b));
 }
 
 /* A restore with restore.read_rate 0 reads the back end without limit: said

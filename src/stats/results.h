@@ -143,6 +143,10 @@ struct restore_figures {
     int estimated;             /* 1: the read's bound, not simulated (phase save) */
     double other_recovery_s;   /* the same in the other restore.mode */
     int other_finished;
+    /* the read's own hybrid run (hybrid.* is the save's under phase both) */
+    int hybrid_on;
+    uint32_t hybrid_jumps;
+    double hybrid_fraction, hybrid_skipped_s, hybrid_error_s;
     char violation[256];
 };
 
