@@ -113,7 +113,7 @@ struct hybrid {
     uint64_t *sput;
     /* per transfer: the switch links between its leaves (mp[mo[i] ..
      * mo[i + 1]), their indices; lb_path); per such link as the senders' */
-    uint32_t *mo, *mp, *mport, *mdn, n_mx;
+    uint32_t *mo, *mp, *mgrp, *mdn, *mgn, n_mx; /* (per port its link; per link its ports) */
     double *mcap, *mcarry, *mwin;
     uint64_t *mtot, *mcnt, *mask;
     uint8_t *mfull;
@@ -514,6 +514,120 @@ static double link_pay(const struct hybrid *h, uint32_t pt)
     return (double)n->ports[pt].bps / 8 * pay * (double)h->period / (double)PS_PER_S;
 }
 
+/* A transfer's switch links between its leaves, hop by hop, into
+ * h->mp[at ..]: its path's ports as its switches pick them (ECMP, WCMP);
+ * under per-packet or flowlet schemes each hop's equal-cost ports taken as
+ * one link of their summed rate (a necessary cap whatever the spread: the
+ * bound's own segments are such sums). Returns the hops, -1 past max. */
+static int mid_hops(struct hybrid *h, uint32_t i, uint32_t *ps, uint32_t *gp, uint32_t max,
+                    uint32_t *out)
+{
+    struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    const struct flow *f = &n->flows[i];
+    uint32_t path[TOPO_MAX_HOPS];
+    int k = lb_path(n, f, path, TOPO_MAX_HOPS);
+    if (k >= 0) { /* one port a hop */
+        for (int j = 0; j < k; j++) {
+            uint32_t pt = path[j];
+            if (ps[pt] == UINT32_MAX) {
+                ps[pt] = h->n_mx++;
+                h->mcap[ps[pt]] = link_pay(h, pt);
+            }
+            out[j] = ps[pt];
+        }
+        return k;
+    }
+    /* each hop's ports: those of the last hop's nodes toward the leaf */
+    uint32_t *cur = gp, nc = 1, hop = 0, np = n->topo->n_ports + 1;
+    uint32_t *seen = gp + 3 * np; /* ports, then nodes: 0 outside a hop */
+    cur[0] = f->leaf.src;
+    while (nc && cur[0] != f->leaf.dst) {
+        if (hop == max)
+            return -1;
+        uint32_t *set = gp + np, ns = 0;
+        for (uint32_t a = 0; a < nc; a++) {
+            const struct route *r = topo_route(t, cur[a], f->leaf.dst);
+            for (uint32_t b = 0; b < r->cnt; b++) {
+                uint32_t pt = t->nh_ports[r->off + b];
+                if (!seen[pt])
+                    seen[pt] = 1, set[ns++] = pt;
+            }
+        }
+        if (!ns)
+            return -1;
+        /* the hop's link: its first port's, if that port's set is this one */
+        uint32_t g = ps[set[0]];
+        if (g == UINT32_MAX || h->mgn[g] != ns) {
+            g = h->n_mx++;
+            h->mgn[g] = ns;
+            for (uint32_t x = 0; x < ns; x++) {
+                h->mcap[g] += link_pay(h, set[x]);
+                if (ps[set[x]] == UINT32_MAX)
+                    ps[set[x]] = g;
+            }
+        }
+        out[hop++] = g;
+        /* the next hop's nodes */
+        uint32_t *nx = set + np, nn = 0;
+        for (uint32_t x = 0; x < ns; x++) {
+            uint32_t v = t->ports[t->ports[set[x]].peer].node;
+            if (!seen[np + v])
+                seen[np + v] = 1, nx[nn++] = v;
+        }
+        for (uint32_t x = 0; x < ns; x++)
+            seen[set[x]] = 0;
+        for (uint32_t y = 0; y < nn; y++)
+            seen[np + nx[y]] = 0;
+        memmove(cur, nx, nn * sizeof *cur);
+        nc = nn;
+    }
+    return (int)hop;
+}
+
+/* The switch links between the leaves cap the same way (a restore over
+ * one 25 Gbps compute-leaf uplink to three nodes finished 21 us under that
+ * uplink's bound): per transfer its hops (mid_hops), per port its link. */
+static int mid_init(struct hybrid *h, uint32_t *ps)
+{
+    struct pnet *n = h->n;
+    const struct topo *t = n->topo;
+    size_t nf1 = (size_t)n->n_flows + 1, np = (size_t)t->n_ports + 1, hops = 0;
+    size_t nl = 2 * np; /* links: a port's, or a hop's set (a few sets a port) */
+    /* scratch for a hop's nodes, ports and next nodes, and marks */
+    uint32_t *gp = calloc(4 * np + t->n_nodes, sizeof *gp);
+    h->mo = calloc(nf1, sizeof *h->mo);
+    h->mp = malloc(nf1 * TOPO_MAX_HOPS * sizeof *h->mp);
+    h->mcap = calloc(3 * nl, sizeof *h->mcap);
+    h->mgn = calloc(nl, sizeof *h->mgn);
+    if (!gp || !h->mo || !h->mp || !h->mcap || !h->mgn) {
+        free(gp);
+        return -1;
+    }
+    memset(ps, 0xff, np * sizeof *ps);
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        int k = h->n_mx + TOPO_MAX_HOPS <= nl ? mid_hops(h, i, ps, gp, TOPO_MAX_HOPS, &h->mp[hops])
+                                              : -1;
+        hops += k > 0 ? (size_t)k : 0;
+        h->mo[i + 1] = (uint32_t)hops;
+    }
+    free(gp);
+    uint32_t *mp = realloc(h->mp, (hops + 1) * sizeof *h->mp);
+    h->mp = mp ? mp : h->mp;
+    h->mdn = calloc(hops + nf1, sizeof *h->mdn);
+    h->mtot = calloc(3 * (size_t)(h->n_mx + 1) + nf1, sizeof *h->mtot);
+    h->mfull = calloc((size_t)h->n_mx + 1, 1);
+    h->mgrp = malloc(np * sizeof *h->mgrp);
+    if (!h->mdn || !h->mtot || !h->mfull || !h->mgrp)
+        return -1;
+    memcpy(h->mgrp, ps, np * sizeof *ps);
+    h->mcarry = h->mcap + nl;
+    h->mwin = h->mcarry + nl;
+    h->mcnt = h->mtot + h->n_mx + 1;
+    h->mask = h->mcnt + h->n_mx + 1;
+    return 0;
+}
+
 static int init(struct hybrid *h, struct pnet *n)
 {
     const struct scenario *sc = n->sc;
@@ -675,51 +789,10 @@ static int init(struct hybrid *h, struct pnet *n)
         }
         h->sx[i] = ps[pt];
     }
-    /* the switch links between the leaves cap the same way (a restore over
-     * one 25 Gbps compute-leaf uplink to three nodes finished 21 us under
-     * that uplink's bound): each transfer's path as its switches pick it;
-     * none under schemes that pick per packet or flowlet */
-    size_t nf1 = (size_t)n->n_flows + 1, hops = 0;
-    uint32_t path[TOPO_MAX_HOPS];
-    h->mo = calloc(nf1, sizeof *h->mo);
-    if (!h->mo) {
+    if (mid_init(h, ps) < 0) {
         free(ps);
         return -1;
     }
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        int k = lb_path(n, &n->flows[i], path, TOPO_MAX_HOPS);
-        hops += k > 0 ? (size_t)k : 0;
-        h->mo[i + 1] = (uint32_t)hops;
-    }
-    h->mp = malloc((hops + 1) * sizeof *h->mp);
-    h->mport = malloc((hops + 1) * sizeof *h->mport);
-    h->mdn = calloc(hops + nf1, sizeof *h->mdn);
-    h->mcap = calloc(3 * (hops + 1), sizeof *h->mcap);
-    h->mtot = calloc(3 * (hops + 1) + nf1, sizeof *h->mtot);
-    h->mfull = calloc(hops + 1, 1);
-    if (!h->mp || !h->mport || !h->mdn || !h->mcap || !h->mtot || !h->mfull) {
-        free(ps);
-        return -1;
-    }
-    memset(ps, 0xff, ((size_t)n->topo->n_ports + 1) * sizeof *ps);
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        if (h->mo[i + 1] == h->mo[i])
-            continue;
-        lb_path(n, &n->flows[i], path, TOPO_MAX_HOPS);
-        for (uint32_t j = h->mo[i]; j < h->mo[i + 1]; j++) {
-            uint32_t pt = path[j - h->mo[i]];
-            if (ps[pt] == UINT32_MAX) {
-                ps[pt] = h->n_mx++;
-                h->mcap[ps[pt]] = link_pay(h, pt);
-            }
-            h->mp[j] = ps[pt];
-            h->mport[j] = pt;
-        }
-    }
-    h->mcarry = h->mcap + hops + 1;
-    h->mwin = h->mcarry + hops + 1;
-    h->mcnt = h->mtot + hops + 1;
-    h->mask = h->mcnt + hops + 1;
     free(ps);
     h->scarry = h->scap + n->n_flows + 1;
     h->swin = h->scarry + n->n_flows + 1;
@@ -748,7 +821,8 @@ static void release(struct hybrid *h)
     free(h->sput);
     free(h->mo);
     free(h->mp);
-    free(h->mport);
+    free(h->mgrp);
+    free(h->mgn);
     free(h->mdn);
     free(h->mcap);
     free(h->mtot);
@@ -1980,12 +2054,12 @@ static void note_where(struct hybrid *h, uint32_t pt, const struct packet *pk, u
     if (pk->kind != PK_DATA || pk->trim || !h->droom[i] || h->mo[i + 1] == h->mo[i] ||
         pk->psn < h->hold[i] || pk->psn >= last_psn(n, &n->flows[i]))
         return;
-    uint32_t x = 0, nh = h->mo[i + 1] - h->mo[i];
+    uint32_t x = 0, nh = h->mo[i + 1] - h->mo[i], g = h->mgrp[pt];
     if (pt == n->flows[i].leaf.dst_port)
         x = nh;
-    else
+    else if (g != UINT32_MAX)
         for (uint32_t j = 0; j < nh; j++)
-            if (h->mport[h->mo[i] + j] == pt)
+            if (h->mp[h->mo[i] + j] == g)
                 x = j + on; /* queued before it, or on its wire */
     h->mdn[h->mo[i] + i + x]++;
 }
@@ -2006,6 +2080,15 @@ static void mid_where(struct hybrid *h)
         if (p->state == PORT_BUSY)
             note_where(h, i, &p->tx, 1);
     }
+}
+
+/* Link m carried its rate over both windows, within the packet their
+ * edges cost each of its ports (a hop's set under spray: two 100 Gbps
+ * uplinks counted 244 of their 245.3 packets, and the fill stopped). */
+static int mid_full(const struct hybrid *h, uint32_t m, double per)
+{
+    double ports = h->mgn[m] > 1 ? (double)h->mgn[m] : 1;
+    return h->mwin[m] + ports * (double)h->n->mtu >= h->mcap[m] * per;
 }
 
 /* No further than a switch link full over both windows, crossed by
@@ -2035,7 +2118,7 @@ static double mid_room(struct hybrid *h, double k)
     }
     for (uint32_t m = 0; m < h->n_mx; m++) {
         double pp = h->mcap[m] / mtu; /* its packets a period */
-        if (h->mfull[m] || !(h->mwin[m] + mtu >= h->mcap[m] * per) || !(pp > 0))
+        if (h->mfull[m] || !mid_full(h, m, per) || !(pp > 0))
             continue;
         if (k > (double)room[m] / pp)
             k = (double)room[m] / pp;
@@ -2829,17 +2912,21 @@ static void send_cap(struct hybrid *h, double k, int first)
 }
 
 /* The packets of transfer i's credit c that cross its j-th switch link:
- * a sender's all; a draining transfer's those past the ones queued beyond
- * that link (they reach its receiver first: drain_room's count). */
+ * a sender's all; a draining transfer's as many as it has queued before
+ * that link, no more. A jump takes a drained transfer's packets from its
+ * last back (shift_slow): those queued beyond the link stay, so the link
+ * refilled them, until the ones before it run out (drain_room's count;
+ * counted the other way, as those beyond reaching the receiver first,
+ * sprayed writers finished under the spine links' bound). */
 static uint64_t mid_cross(const struct hybrid *h, uint32_t i, uint32_t j, uint64_t c)
 {
     if (!h->droom[i])
         return c;
     const uint32_t *dn = &h->mdn[h->mo[i] + i];
-    uint64_t down = 0;
-    for (uint32_t x = j - h->mo[i] + 1; x <= h->mo[i + 1] - h->mo[i]; x++)
-        down += dn[x];
-    return c > down ? c - down : 0;
+    uint64_t up = 0;
+    for (uint32_t x = 0; x <= j - h->mo[i]; x++)
+        up += dn[x];
+    return c < up ? c : up;
 }
 
 /* No switch link between the leaves carries more than its line rate over
@@ -2876,7 +2963,7 @@ static void mid_cap(struct hybrid *h, double k, int first)
         if (first) {
             double x = h->mcap[m] * k / (double)mtu + h->mcarry[m];
             cnt[m] = (uint64_t)floor(x);
-            h->mfull[m] = h->mwin[m] + (double)mtu >= h->mcap[m] * per;
+            h->mfull[m] = (uint8_t)mid_full(h, m, per);
             if (h->mfull[m] || tot[m] > cnt[m])
                 h->mcarry[m] = x - (double)cnt[m];
         }
