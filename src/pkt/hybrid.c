@@ -2844,8 +2844,11 @@ static void send_cap(struct hybrid *h, double k, int first)
             if (full || tot[s] > cnt[s])
                 h->scarry[s] = x - (double)cnt[s];
         }
+        /* (the packet each runs even where the weights gave none: 16
+         * readers off one 100 Gbps NIC, 4 packets left, none by weight,
+         * were 2.4% slow before session 46) */
         for (int pass = 0; fill && pass < 2; pass++) {
-            fill = 0;
+            fill = !pass;
             uint32_t at = (uint32_t)((uint64_t)h->seg * 7919 % n->n_flows);
             for (uint32_t j = 0; j < n->n_flows; j++) {
                 uint32_t i = at + j < n->n_flows ? at + j : at + j - n->n_flows;
