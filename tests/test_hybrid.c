@@ -302,6 +302,23 @@ static void hybrid_backend_buffer_keeps_bound(void)
     bound_kept(&sc, 0);
 }
 
+/* n 100 Gbps writers, two to a leaf's four ports, over two spines on
+ * uplinks of speed up, into one 400 Gbps storage node, cc none: where the
+ * switch links between the leaves, not the NICs, set the rate. */
+static void two_spines(struct scenario *sc, int n, const char *up)
+{
+    scenario_defaults(sc);
+    test_set(sc, "cluster.nodes=%d", n);
+    test_set(sc, "cluster.nic_speed=100Gbps");
+    test_set(sc, "storage.nodes=1");
+    test_set(sc, "storage.nic_speed=400Gbps");
+    test_set(sc, "transport.cc=none");
+    test_set(sc, "fabric.allow_oversize=true");
+    test_set(sc, "fabric.hosts_per_leaf=4");
+    test_set(sc, "fabric.spines=2");
+    test_set(sc, "fabric.uplink_speed=%s", up);
+}
+
 /* Sixteen writers on two nodes, hashed over two 25 Gbps uplinks, into one
  * storage node: the busier path sets the save (packets 112.5% of the
  * bound with WCMP, 137.6% with ECMP). Capped by its receivers' and
@@ -315,18 +332,9 @@ static void hybrid_switch_links_cap_credit(void)
     for (int restore = 0; restore < 2; restore++)
         for (size_t i = 0; i < sizeof lb / sizeof lb[0]; i++) {
             struct scenario sc;
-            scenario_defaults(&sc);
-            test_set(&sc, "cluster.nodes=2");
-            test_set(&sc, "cluster.nic_speed=100Gbps");
-            test_set(&sc, "storage.nodes=1");
-            test_set(&sc, "storage.nic_speed=400Gbps");
-            test_set(&sc, "transport.cc=none");
+            two_spines(&sc, 2, "25Gbps");
             test_set(&sc, "workload.bytes_per_writer=4MB");
             test_set(&sc, "seed=2");
-            test_set(&sc, "fabric.allow_oversize=true");
-            test_set(&sc, "fabric.hosts_per_leaf=4");
-            test_set(&sc, "fabric.spines=2");
-            test_set(&sc, "fabric.uplink_speed=25Gbps");
             test_set(&sc, "model.name=custom");
             test_set(&sc, "model.params=20000000");
             test_set(&sc, "checkpoint.writer_rule=dcp");
@@ -390,18 +398,9 @@ static void hybrid_sprayed_hops_cap_credit(void)
     } v[] = {{8, "25Gbps"}, {8, "100Gbps"}, {2, "100Gbps"}};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         struct scenario sc;
-        scenario_defaults(&sc);
-        test_set(&sc, "cluster.nodes=%d", v[i].nodes);
-        test_set(&sc, "cluster.nic_speed=100Gbps");
-        test_set(&sc, "storage.nodes=1");
-        test_set(&sc, "storage.nic_speed=400Gbps");
-        test_set(&sc, "transport.cc=none");
+        two_spines(&sc, v[i].nodes, v[i].up);
         test_set(&sc, "transport.receiver=ooo");
         test_set(&sc, "workload.bytes_per_writer=16MB");
-        test_set(&sc, "fabric.allow_oversize=true");
-        test_set(&sc, "fabric.hosts_per_leaf=4");
-        test_set(&sc, "fabric.spines=2");
-        test_set(&sc, "fabric.uplink_speed=%s", v[i].up);
         test_set(&sc, "fabric.load_balancing=spray");
         bound_kept(&sc, 0);
     }
@@ -444,17 +443,9 @@ static void hybrid_full_sender_fills_by_packet(void)
 static void hybrid_phase_both_reports_read(void)
 {
     struct scenario sc;
-    struct results h, s;
-    scenario_defaults(&sc);
-    test_set(&sc, "cluster.nodes=2");
-    test_set(&sc, "storage.nodes=1");
-    test_set(&sc, "storage.nic_speed=400Gbps");
-    test_set(&sc, "transport.cc=none");
+    struct results h, s, v;
+    two_spines(&sc, 2, "25Gbps");
     test_set(&sc, "workload.bytes_per_writer=4MB");
-    test_set(&sc, "fabric.allow_oversize=true");
-    test_set(&sc, "fabric.hosts_per_leaf=4");
-    test_set(&sc, "fabric.spines=2");
-    test_set(&sc, "fabric.uplink_speed=25Gbps");
     test_set(&sc, "model.name=custom");
     test_set(&sc, "model.params=20000000");
     test_set(&sc, "checkpoint.writer_rule=dcp");
@@ -469,9 +460,14 @@ static void hybrid_phase_both_reports_read(void)
                    h.restore.hybrid_error_s == s.hybrid.error_s,
                "both: the read's %u jumps, %.6f; restore alone: %u, %.6f", h.restore.hybrid_jumps,
                h.restore.hybrid_fraction, s.hybrid.jumps, s.hybrid.fraction);
-        CHECKF(h.hybrid.jumps != h.restore.hybrid_jumps, "save %u jumps, read %u", h.hybrid.jumps,
-               h.restore.hybrid_jumps);
         results_release(&s);
+    }
+    test_set(&sc, "checkpoint.phase=save");
+    if (run(&sc, ENGINE_HYBRID, &v) == 0) {
+        CHECKF(h.hybrid.jumps == v.hybrid.jumps && h.hybrid.fraction == v.hybrid.fraction,
+               "both: the save's %u jumps, %.6f; save alone: %u, %.6f", h.hybrid.jumps,
+               h.hybrid.fraction, v.hybrid.jumps, v.hybrid.fraction);
+        results_release(&v);
     }
     results_release(&h);
 }
@@ -486,16 +482,7 @@ static void hybrid_full_switch_link_stays_full(void)
 {
     for (int i = 0; i < 2; i++) {
         struct scenario sc;
-        scenario_defaults(&sc);
-        test_set(&sc, "cluster.nodes=2");
-        test_set(&sc, "cluster.nic_speed=100Gbps");
-        test_set(&sc, "storage.nodes=1");
-        test_set(&sc, "storage.nic_speed=400Gbps");
-        test_set(&sc, "transport.cc=none");
-        test_set(&sc, "fabric.allow_oversize=true");
-        test_set(&sc, "fabric.hosts_per_leaf=4");
-        test_set(&sc, "fabric.spines=2");
-        test_set(&sc, "fabric.uplink_speed=25Gbps");
+        two_spines(&sc, 2, "25Gbps");
         test_set(&sc, "seed=%d", i ? 3 : 1);
         test_set(&sc, "workload.bytes_per_writer=%s", i ? "4MB" : "16MB");
         bound_kept(&sc, 0);
