@@ -8,7 +8,10 @@
 # load balancing, spines and uplinks, failed links, a storage back end,
 # jitter, NICs a node, placement and stripes, a model's writer rule, phase
 # both): wide case N keeps case N's keys but its phase. A draw the scenario
-# refuses is "skip", not BAD. HYBFUZZ_TIMEOUT: seconds a run (600).
+# refuses is "skip", not BAD. WIDE 2 draws one more key after those, the
+# receiver (gbn, ooo, uec), so the per-packet and flowlet schemes jump too
+# (over go-back-N hybrid runs them as packet); wide 2 case N keeps wide case
+# N's keys but the receiver. HYBFUZZ_TIMEOUT: seconds a run (600).
 bin=${1:?usage: bench/hybfuzz.sh BIN [N] [FIRST] [WIDE]} n=${2:-20} first=${3:-1}
 wide=${4:-${HYBFUZZ_WIDE:-0}} tmo=${HYBFUZZ_TIMEOUT:-600}
 tmp=$(mktemp -d)
@@ -30,7 +33,7 @@ while [ "$i" -lt $((first + n)) ]; do
         x = (x * 1103515245 + 12345) % 2147483648; f = mb[int(x / 2147483648 * 3) + 1]
         x = (x * 1103515245 + 12345) % 2147483648; g = ph[int(x / 2147483648 * 2) + 1]
         x = (x * 1103515245 + 12345) % 2147483648; h = int(x / 2147483648 * 3) + 1
-        if (w == 1) {
+        if (w >= 1) {
             # one draw a key, in this order, each after the case own keys
             split("16 4 2", hpl, " "); split("16 4 2 1", sp, " "); split("400Gbps 100Gbps 25Gbps", up, " ")
             split("ecmp wcmp flowlet adaptive spray", lb, " "); split("2 2 3 3", ti, " ")
@@ -57,14 +60,19 @@ while [ "$i" -lt $((first + n)) ]; do
             if (k13 + 0 > d + 0) k13 = d
             if (k2 == 1) k6 = 0 # a leaf with one uplink cannot lose it
             if (k15 == "both") g = "both"
+            if (w == 2) {
+                split("gbn ooo uec", rv, " ")
+                x = (x * 1103515245 + 12345) % 2147483648; k16 = rv[int(x / 2147483648 * 3) + 1]
+            }
         }
         printf "cluster.nodes=%s cluster.nic_speed=%s storage.nic_speed=%s storage.nodes=%s transport.cc=%s workload.bytes_per_writer=%s checkpoint.phase=%s seed=%d", a, b, c, d, e, f, g, h
-        if (w == 1) {
+        if (w >= 1) {
             printf " fabric.allow_oversize=true fabric.hosts_per_leaf=%s fabric.spines=%s fabric.uplink_speed=%s fabric.load_balancing=%s fabric.tiers=%s", k1, k2, k3, k4, k5
             if (k5 == 3) printf " fabric.leaves_per_pod=1"
             printf " fabric.failed_links=%s storage.drain_rate=%s storage.ingest_buffer=%s workload.start_jitter=%s", k6, k7, k8, k9
             printf " cluster.nics_per_node=%s storage.nics_per_node=%s storage.placement=%s storage.stripe_count=%s", k10, k11, k12, k13
             if (k14 != "none") printf " model.name=custom model.params=20000000 checkpoint.writer_rule=%s", k14
+            if (w == 2) printf " transport.receiver=%s", k16
         }
     }')
     args=""
@@ -99,5 +107,5 @@ while [ "$i" -lt $((first + n)) ]; do
     echo "case $i: $line: $kv"
     i=$((i + 1))
 done
-[ "$wide" = 1 ] && past="$past" skip=", $skip skipped (refused draws)" || skip=""
+[ "$wide" -ge 1 ] && past="$past" skip=", $skip skipped (refused draws)" || skip=""
 echo "hybfuzz: $bad of $n cases BAD, $past past their own error estimate$skip"
