@@ -2156,6 +2156,12 @@ static int drain_room(struct hybrid *h)
         if (!drains(h, i) || !started(f) || f->done)
             continue;
         uint32_t last = last_psn(n, f), keep = f->expect_psn;
+        /* an out-of-order receiver without its held ring (lossless, no
+         * window transport) never moves expect_psn: the highest PSN it saw
+         * is the last one delivered for certain (8 writers into one node
+         * over ooo took delivered packets again: bytes not conserved) */
+        if (f->seen_any && f->max_psn + 1 > keep)
+            keep = f->max_psn + 1;
         if (h->hold[i] && h->hold[i] - 1 > keep)
             keep = h->hold[i] - 1;
         h->droom[i] = last > keep + 1 ? last - 1 - keep : 0;
