@@ -89,6 +89,8 @@ struct hybrid {
     double share_s;            /* the writers' term of the reported one (check_writers) */
     double share_sq;           /* the checked jumps' terms, squared (added in quadrature) */
     double lgap, line_s;       /* rx_line's largest mean under its links' rate; its term (x span) */
+    double grain_s;            /* a packet's time at the slowest receiver a jump credited */
+    double *rrate;             /* DCQCN: per slot and receiver its senders' rates summed */
     double wspread;            /* the last jump_span's spread of the writers' shares */
     size_t o_port, o_sum, o_hist, o_q, nc;
     uint32_t slots;            /* 2w + 1 snapshots */
@@ -320,6 +322,8 @@ static uint64_t mid_cross(const struct hybrid *h, uint32_t i, uint32_t j, uint64
 static void mid_fill(struct hybrid *h, double k, int drain);
 static void move_room(const struct hybrid *h, double dt, double *want, double *got);
 static double port_move(const struct hybrid *h, uint32_t p, double dt);
+
+static int sending(const struct flow *f);
 
 static int started(const struct flow *f)
 {
@@ -672,6 +676,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->wcnt = calloc(nr, sizeof *h->wcnt);
     h->ra = calloc(13 * nr, sizeof *h->ra);
     h->rlive = calloc(nr, sizeof *h->rlive);
+    if (n->tp->cc == CC_DCQCN && !(h->rrate = calloc((size_t)h->slots * nr, sizeof *h->rrate)))
+        return -1;
     h->rdrain = calloc(2 * nr, 1);
     h->dx = calloc(3 * ((size_t)n->n_flows + 1), sizeof *h->dx);
     h->dq = calloc((size_t)n->topo->n_ports + 1, 1);
@@ -831,6 +837,7 @@ static void release(struct hybrid *h)
     free(h->wtmp);
     free(h->wcnt);
     free(h->ra);
+    free(h->rrate);
     free(h->rlive);
     free(h->rdrain);
     free(h->dx);
@@ -919,6 +926,13 @@ static void observe(struct hybrid *h)
     struct took tk = {.row = &h->bpq[(size_t)bh * n->topo->n_ports]};
     take(h, s, &tk);
     h->ptot[h->head] = tk.ptot;
+    if (h->rrate) {
+        double *q = &h->rrate[(size_t)h->head * (h->n_rx + 1)];
+        memset(q, 0, h->n_rx * sizeof *q);
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            if (sending(&n->flows[i]))
+                q[h->rx[i]] += n->flows[i].cc.dcqcn.rc;
+    }
     /* a transfer ending leaves its receiver's sum steady; a start does not */
     uint64_t begun = tk.begun;
     if (begun != h->begun) {
@@ -1461,6 +1475,28 @@ static double lag_add(const struct hybrid *h, double dt, int tail)
  * made, all of it, as without moves. */
 #define LAG_SPEND 0.5
 
+/* A jump credits whole packets: the packets' own run can stand up to a
+ * packet's time at a transfer's slowest link apart from it after the jump
+ * (a writer into one 10 Gbps node: 2.1 us late against an estimate of 0).
+ * The slowest such packet time of the transfers credited joins the
+ * reported estimate. */
+static void grain(struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        if (!h->cr[(size_t)i * FC_N + FC_RECV])
+            continue;
+        double c = h->rcap[h->rx[i]];
+        if (h->sx[i] != UINT32_MAX && h->scap[h->sx[i]] > 0)
+            c = c > 0 ? fmin(c, h->scap[h->sx[i]]) : h->scap[h->sx[i]];
+        for (uint32_t j = h->mo ? h->mo[i] : 0; h->mo && j < h->mo[i + 1]; j++)
+            if (h->mcap[h->mp[j]] > 0)
+                c = c > 0 ? fmin(c, h->mcap[h->mp[j]]) : h->mcap[h->mp[j]];
+        if (c > 0)
+            h->grain_s = fmax(h->grain_s, (double)n->mtu / c * ps_to_s(h->period));
+    }
+}
+
 /* The longest jump, in ps, no longer than d, that keeps the lag within
  * LAG (tail: the state's lag behind the packets within TAIL_OFF / eu). */
 static double lag_most(const struct hybrid *h, double d, int tail)
@@ -1600,6 +1636,38 @@ static double node_drift(struct hybrid *h)
     return most;
 }
 
+/* Under DCQCN a jump holds each sender's rate where it is; the packets'
+ * rates move on. A receiver whose senders' rates summed trend over the two
+ * windows (a line through the observations, its slope beyond 3 standard
+ * errors and a window's change past tol) is no steady state, though its
+ * bytes are (rates far above its links': 8 readers at 10 Gbps off 400 Gbps
+ * storage, the rates falling 30% each 10 ms then rising back to line rate
+ * all at once, a PFC storm that took 25 ms; hybrid jumped it, 7.9% fast). */
+static int rates_steady(struct hybrid *h)
+{
+    if (!h->rrate)
+        return 1;
+    uint32_t m = 2 * h->w, seg[2 * 64] = {0}; /* (sim.hybrid.window <= 64) */
+    double x[2 * 64], y[2 * 64];
+    if (m > 2 * 64)
+        m = 2 * 64;
+    for (size_t r = 0; r < h->n_rx; r++) {
+        if (!h->rlive[r])
+            continue;
+        double mean = 0, b, se;
+        for (uint32_t k = 0; k < m; k++) {
+            x[k] = (double)k;
+            y[k] = h->rrate[(size_t)slot_ix(h, k) * (h->n_rx + 1) + r];
+            mean += y[k] / m;
+        }
+        if (!(mean > 0) || !fit_slope(x, y, seg, m, &b, &se))
+            continue;
+        if (fabs(b) > 3 * se && fabs(b) * h->w > h->tol * mean)
+            return WHY(h, W_RATE, fabs(b) * h->w / mean / h->tol), 0;
+    }
+    return 1;
+}
+
 /* Under DCQCN, which receivers a jump credits their links' rate (rline):
  * those still taking from a sender whose links carried it, within a
  * packet, in a period of the two windows. The periods under it are DCQCN's
@@ -1710,6 +1778,8 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (n->tp->cc == CC_DCQCN && a + b > 0 && fabs(a - b) / (a + b) > *spread)
             *spread = fabs(a - b) / (a + b);
     }
+    if (!rates_steady(h))
+        return 0;
     rx_line(h);
     double drained = 0; /* the last window's bytes into draining receivers */
     uint32_t nlive = 0;
@@ -3732,6 +3802,7 @@ void hybrid_loop(struct pnet *n)
             h.lag += ps_to_s(d) * (h.pfit ? lag_rate(&h, h.wlag) : h.drift);
             h.err_s += spread * ps_to_s(d);
             h.line_s += h.lgap * ps_to_s(d);
+            grain(&h);
             h.wpend = h.wspread * ps_to_s(d);
             TRACE(rxs_jumped(&h, d));
             /* only starts and samples kept their times: one now behind
@@ -3761,7 +3832,7 @@ void hybrid_loop(struct pnet *n)
      * jump carries each writer at its mean share, and the packets after
      * it run each at its own pace from the state it left; the last
      * writer's end is the completion */
-    hf->error_s = h.err_s + h.share_s + h.line_s + sqrt(h.share_sq);
+    hf->error_s = h.err_s + h.share_s + h.line_s + h.grain_s + sqrt(h.share_sq);
     hf->ends = h.ends;
     hf->ends_max = h.ends_max;
     if (ok) { /* the paused time after the last observation, as the others */
