@@ -118,7 +118,7 @@ struct hybrid {
     uint32_t *mo, *mp, *mgrp, *mdn, *mgn, n_mx; /* (per port its link; per link its ports) */
     double *mcap, *mcarry, *mwin;
     uint64_t *mtot, *mcnt, *mask;
-    uint8_t *mfull;
+    uint8_t *mfull, *msnd;     /* (per link: full over both windows; a sender crosses it) */
     double *ra, *rb, *rw, *rroom, *rleft;
     uint32_t *rlive;
     struct wend *we;           /* the sending transfers' ends, by receiver */
@@ -620,10 +620,11 @@ static int mid_init(struct hybrid *h, uint32_t *ps)
     h->mp = mp ? mp : h->mp;
     h->mdn = calloc(hops + nf1, sizeof *h->mdn);
     h->mtot = calloc(3 * (size_t)(h->n_mx + 1) + nf1, sizeof *h->mtot);
-    h->mfull = calloc((size_t)h->n_mx + 1, 1);
+    h->mfull = calloc(2 * ((size_t)h->n_mx + 1), 1);
     h->mgrp = malloc(np * sizeof *h->mgrp);
     if (!h->mdn || !h->mtot || !h->mfull || !h->mgrp)
         return -1;
+    h->msnd = h->mfull + h->n_mx + 1;
     memcpy(h->mgrp, ps, np * sizeof *ps);
     h->mcarry = h->mcap + nl;
     h->mwin = h->mcarry + nl;
@@ -2176,19 +2177,19 @@ static double mid_room(struct hybrid *h, double k)
     uint64_t *room = h->mtot;
     memset(room, 0, h->n_mx * sizeof *room);
     memset(h->mwin, 0, h->n_mx * sizeof *h->mwin);
-    memset(h->mfull, 0, h->n_mx);
+    memset(h->msnd, 0, h->n_mx);
     for (uint32_t i = 0; i < n->n_flows; i++) {
         int snd = sending(&n->flows[i]) && !h->rdrain[h->rx[i]];
         for (uint32_t j = h->mo[i]; j < h->mo[i + 1]; j++) {
             uint32_t m = h->mp[j];
             h->mwin[m] += (double)(s0[i * FC_N] - s2[i * FC_N]);
             room[m] += h->droom[i] ? mid_cross(h, i, j, h->droom[i]) : 0;
-            h->mfull[m] |= snd ? 2 : 0; /* (a sender keeps it full) */
+            h->msnd[m] |= (uint8_t)snd; /* (a sender keeps it full) */
         }
     }
     for (uint32_t m = 0; m < h->n_mx; m++) {
         double pp = h->mcap[m] / mtu; /* its packets a period */
-        if (h->mfull[m] || !mid_full(h, m, per) || !(pp > 0))
+        if (h->msnd[m] || !mid_full(h, m, per) || !(pp > 0))
             continue;
         if (k > (double)room[m] / pp)
             k = (double)room[m] / pp;
