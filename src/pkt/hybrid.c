@@ -91,6 +91,7 @@ struct hybrid {
     double lgap, line_s;       /* rx_line's largest mean under its links' rate; its term (x span) */
     double grain_s;            /* a packet's time at the slowest receiver a jump credited */
     double *rrate;             /* DCQCN: per slot and receiver its senders' rates summed */
+    double *rtr;               /* and per receiver their trend, relative, a period */
     double wspread;            /* the last jump_span's spread of the writers' shares */
     size_t o_port, o_sum, o_hist, o_q, nc;
     uint32_t slots;            /* 2w + 1 snapshots */
@@ -677,8 +678,11 @@ static int init(struct hybrid *h, struct pnet *n)
     h->wcnt = calloc(nr, sizeof *h->wcnt);
     h->ra = calloc(13 * nr, sizeof *h->ra);
     h->rlive = calloc(nr, sizeof *h->rlive);
-    if (n->tp->cc == CC_DCQCN && !(h->rrate = calloc((size_t)h->slots * nr, sizeof *h->rrate)))
-        return -1;
+    if (n->tp->cc == CC_DCQCN) {
+        if (!(h->rrate = calloc((size_t)(h->slots + 1) * nr, sizeof *h->rrate)))
+            return -1;
+        h->rtr = h->rrate + (size_t)h->slots * nr;
+    }
     h->rdrain = calloc(2 * nr, 1);
     h->dx = calloc(3 * ((size_t)n->n_flows + 1), sizeof *h->dx);
     h->dq = calloc((size_t)n->topo->n_ports + 1, 1);
@@ -1637,22 +1641,27 @@ static double node_drift(struct hybrid *h)
     return most;
 }
 
-/* Under DCQCN a jump holds each sender's rate where it is; the packets'
- * rates move on. A receiver whose senders' rates summed trend over the two
- * windows (a line through the observations, its slope beyond 3 standard
- * errors and a window's change past tol) is no steady state, though its
- * bytes are (rates far above its links': 8 readers at 10 Gbps off 400 Gbps
- * storage, the rates falling 30% each 10 ms then rising back to line rate
- * all at once, a PFC storm that took 25 ms; hybrid jumped it, 7.9% fast). */
-static int rates_steady(struct hybrid *h)
+/* Under DCQCN the periods a jump may span (INFINITY: any) by the senders'
+ * rates: per receiver its senders' rates summed at each observation, a
+ * line through the two windows; where its slope stands beyond 3 standard
+ * errors the rates may move by tol of their mean over the jump, and where
+ * they sum under its links' rate the jump carries them along it
+ * (rate_carry; rtr). Its bytes can be steady
+ * while they move (rates far above its links: 8 readers at 10 Gbps off
+ * 400 Gbps storage, the rates falling 30% each 10 ms, then back to line
+ * rate all at once and a PFC storm that took 25 ms; hybrid jumped it,
+ * 7.9% fast): moving by tol within a window, it is no steady state. */
+static double rates_span(struct hybrid *h)
 {
+    double kr = INFINITY;
     if (!h->rrate)
-        return 1;
+        return kr;
     uint32_t m = 2 * h->w, seg[2 * 64] = {0}; /* (sim.hybrid.window <= 64) */
     double x[2 * 64], y[2 * 64];
     if (m > 2 * 64)
         m = 2 * 64;
     for (size_t r = 0; r < h->n_rx; r++) {
+        h->rtr[r] = 0;
         if (!h->rlive[r])
             continue;
         double mean = 0, b, se;
@@ -1661,12 +1670,31 @@ static int rates_steady(struct hybrid *h)
             y[k] = h->rrate[(size_t)slot_ix(h, k) * (h->n_rx + 1) + r];
             mean += y[k] / m;
         }
-        if (!(mean > 0) || !fit_slope(x, y, seg, m, &b, &se))
+        if (!(mean > 0) || !fit_slope(x, y, seg, m, &b, &se) || !(fabs(b) > 3 * se))
             continue;
-        if (fabs(b) > 3 * se && fabs(b) * h->w > h->tol * mean)
-            return WHY(h, W_RATE, fabs(b) * h->w / mean / h->tol), 0;
+        kr = fmin(kr, h->tol * mean / fabs(b));
+        /* carried where they set the receiver's bytes, under its links'
+         * rate; at or over it their trend is DCQCN's swing about it (three
+         * readers sharing 25 Gbps: carried, 0.001% -> 0.60%) */
+        if (mean * ps_to_s(h->period) / 8 < h->rcap[r])
+            h->rtr[r] = -b / mean; /* (k counts back: a rise has b < 0) */
     }
-    return 1;
+    return kr;
+}
+
+/* A sender's rate (and target) moves over a jump along its receiver's
+ * senders' trend (rates_span), within its line rate: held, the state
+ * lags the packets' by the jump (one writer's rate recovering 0.17 Gbps a
+ * ms, a 13 ms jump held it at 6.6 Gbps: 3.8% late). */
+static void rate_carry(const struct hybrid *h, struct flow *f, uint32_t r, uint64_t d)
+{
+    if (!h->rtr || h->rtr[r] == 0)
+        return;
+    struct dcqcn_state *s = &f->cc.dcqcn;
+    double g = 1 + h->rtr[r] * ((double)d / (double)h->period), line = (double)f->line_bps;
+    g = fmax(g, 0.5);
+    s->rc = fmin(s->rc * g, line);
+    s->rt = fmin(s->rt * g, line);
 }
 
 /* Under DCQCN, which receivers a jump credits their links' rate (rline):
@@ -1779,8 +1807,13 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (n->tp->cc == CC_DCQCN && a + b > 0 && fabs(a - b) / (a + b) > *spread)
             *spread = fabs(a - b) / (a + b);
     }
-    if (!rates_steady(h))
-        return 0;
+    double kr = rates_span(h);
+    if (kr < h->w)
+        return WHY(h, W_RATE, h->w / kr), 0;
+    if (kr < kmax) {
+        kmax = kr;
+        TRACE(h->kwhy = W_RATE);
+    }
     rx_line(h);
     double drained = 0; /* the last window's bytes into draining receivers */
     uint32_t nlive = 0;
@@ -3632,6 +3665,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
             s->alpha_t += d;
             s->next_timer += d;
             s->last_decrease += d;
+            rate_carry(h, f, h->rx[i], d);
         }
     }
     int64_t dlevel = ingest(h, d);
