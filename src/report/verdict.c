@@ -28,12 +28,13 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
     char a[32], b[32];
     if (r->bottleneck.resent < RESENT_CAUSE)
         return;
+    const char *io = r->phase == PHASE_RESTORE ? "read" : "write";
     uint64_t lost = r->drops_lossy + r->drops_lossless + r->drops_watchdog;
     if (lost) { /* the resends follow drops, not reordering */
-        fprintf(out, "  cause       packet loss: %llu packets dropped, %s resent for a %s write "
+        fprintf(out, "  cause       packet loss: %llu packets dropped, %s resent for a %s %s "
                      "(%.1fx); %s",
                 (unsigned long long)lost, fmt_bytes((double)r->retx_bytes, a, sizeof a),
-                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent,
+                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), io, r->bottleneck.resent,
                 r->sack_naks ? "the out-of-order receiver NAKs each gap and the sender resends it"
                              : "go-back-N resends from each gap");
         if (r->timeouts) { /* a lost tail is found only by the timer */
@@ -46,7 +47,7 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
             /* a timer longer than the whole write's bound: waiting, not sending */
             if ((double)rto * 1e-12 > r->bound_s)
                 fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true), more buffer, "
-                             "or a shorter transport.%s (the write waits on its timer)\n", key);
+                             "or a shorter transport.%s (the %s waits on its timer)\n", key, io);
             else
                 fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true) or more buffer\n");
             return;
@@ -56,21 +57,21 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
     }
     if (r->trims) { /* the switches cut packets above their threshold */
         fprintf(out, "  cause       packet trimming: %llu packets trimmed, %s resent for a %s "
-                     "write (%.1fx); each trimmed packet is NACKed and sent again. Fix: fewer "
+                     "%s (%.1fx); each trimmed packet is NACKed and sent again. Fix: fewer "
                      "senders into a port at once (a congestion control, transport.cc), a "
                      "higher fabric.trim.threshold, or a lossless class "
                      "(fabric.pfc.enabled=true)\n",
                 (unsigned long long)r->trims, fmt_bytes((double)r->retx_bytes, a, sizeof a),
-                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent);
+                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), io, r->bottleneck.resent);
         return;
     }
     char per_flow[128];
-    fprintf(out, "  cause       go-back-N retransmission: %s resent for a %s write (%.1fx); "
+    fprintf(out, "  cause       go-back-N retransmission: %s resent for a %s %s (%.1fx); "
                  "receivers drop every out-of-order packet and the sender resends from it. "
                  "Fix: transport.receiver=ooo, or a per-flow scheme "
                  "(fabric.load_balancing=%s)\n",
             fmt_bytes((double)r->retx_bytes, a, sizeof a),
-            fmt_bytes((double)r->ckpt_bytes, b, sizeof b), r->bottleneck.resent,
+            fmt_bytes((double)r->ckpt_bytes, b, sizeof b), io, r->bottleneck.resent,
             lb_names_with(LB_PER_FLOW, per_flow, sizeof per_flow));
 }
 
@@ -199,8 +200,9 @@ void report_segments(FILE *out, const struct scenario *sc, const struct results 
     if (fin)
         verdict(out, r);
     else
-        fprintf(out, "  bottleneck  not named: the write did not finish (carried bytes below "
-                     "are what got through)\n");
+        fprintf(out, "  bottleneck  not named: the %s did not finish (carried bytes below "
+                     "are what got through)\n",
+                r->phase == PHASE_RESTORE ? "read" : "write");
     fprintf(out, "  %-22s %-16s %-10s %6s %7s  %-11s  %-11s%s\n", "segment", "capacity",
             "carried", "util", "busiest", "at capacity", "bound alone",
             r->has_packet_stats ? "  PFC paused" : "");
