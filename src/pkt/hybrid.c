@@ -120,6 +120,7 @@ struct hybrid {
     double *mcap, *mcarry, *mwin;
     uint64_t *mtot, *mcnt, *mask;
     uint8_t *mfull, *msnd;     /* (per link: full over both windows; a sender crosses it) */
+    double *mtop;              /* DCQCN: per link its largest period's bytes (mid_line) */
     double *ra, *rb, *rw, *rroom, *rleft;
     uint32_t *rlive;
     struct wend *we;           /* the sending transfers' ends, by receiver */
@@ -605,7 +606,9 @@ static int mid_init(struct hybrid *h, uint32_t *ps)
     h->mp = malloc(nf1 * TOPO_MAX_HOPS * sizeof *h->mp);
     h->mcap = calloc(3 * nl, sizeof *h->mcap);
     h->mgn = calloc(nl, sizeof *h->mgn);
-    if (!gp || !h->mo || !h->mp || !h->mcap || !h->mgn) {
+    if (n->tp->cc == CC_DCQCN)
+        h->mtop = calloc(2 * nl, sizeof *h->mtop);
+    if (!gp || !h->mo || !h->mp || !h->mcap || !h->mgn || (n->tp->cc == CC_DCQCN && !h->mtop)) {
         free(gp);
         return -1;
     }
@@ -836,6 +839,7 @@ static void release(struct hybrid *h)
     free(h->mgn);
     free(h->mdn);
     free(h->mcap);
+    free(h->mtop);
     free(h->mtot);
     free(h->mfull);
     free(h->we);
@@ -3042,6 +3046,39 @@ static uint64_t mid_cross(const struct hybrid *h, uint32_t i, uint32_t j, uint64
     return c < up ? c : up;
 }
 
+/* A switch link's period at its rate: within the packet its ports' edges
+ * cost, as mid_full's */
+static int mid_top(const struct hybrid *h, uint32_t m)
+{
+    double ports = h->mgn[m] > 1 ? (double)h->mgn[m] : 1;
+    return h->mtop[m] + ports * (double)h->n->mtu >= h->mcap[m];
+}
+
+/* Under DCQCN a switch link that carried its line rate in a period of the
+ * two windows is full over the jump, as rx_line's receivers: the periods
+ * under it are the cuts' dips (two readers behind one 400 Gbps uplink, a
+ * dip to 340 Gbps in the windows: credited 378 Gbps where the packets ran
+ * at 400, +0.82%, past the estimate). Its windows' mean under the rate,
+ * relative, goes to lgap (the estimate's term: where the cuts go on). */
+static void mid_line(struct hybrid *h)
+{
+    struct pnet *n = h->n;
+    double *top = h->mtop, *now = h->mtop + h->n_mx;
+    memset(top, 0, h->n_mx * sizeof *top);
+    for (uint32_t k = 0; k < 2 * h->w; k++) {
+        const uint64_t *a = slot(h, k), *b = slot(h, k + 1);
+        memset(now, 0, h->n_mx * sizeof *now);
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            for (uint32_t j = h->mo[i]; j < h->mo[i + 1]; j++)
+                now[h->mp[j]] += (double)(a[i * FC_N] - b[i * FC_N]);
+        for (uint32_t m = 0; m < h->n_mx; m++)
+            top[m] = fmax(top[m], now[m]);
+    }
+    for (uint32_t m = 0; m < h->n_mx; m++)
+        if (mid_top(h, m) && h->mcap[m] > 0)
+            h->lgap = fmax(h->lgap, 1 - h->mwin[m] / (2.0 * h->w) / h->mcap[m]);
+}
+
 /* No switch link between the leaves carries more than its line rate over
  * the jump either: as send_cap's, a link over it shrinks its transfers'
  * credits in proportion (a transfer over several, by the tightest), the
@@ -3071,12 +3108,14 @@ static void mid_cap(struct hybrid *h, double k, int first)
                 h->mwin[h->mp[j]] += (double)(s0[i * FC_N] - s2[i * FC_N]);
         }
     }
+    if (first && h->mtop)
+        mid_line(h);
     int over = 0;
     for (uint32_t m = 0; m < h->n_mx; m++) {
         if (first) {
             double x = h->mcap[m] * k / (double)mtu + h->mcarry[m];
             cnt[m] = (uint64_t)floor(x);
-            h->mfull[m] = (uint8_t)mid_full(h, m, per);
+            h->mfull[m] = (uint8_t)(mid_full(h, m, per) || (h->mtop && mid_top(h, m)));
             if (h->mfull[m] || tot[m] > cnt[m])
                 h->mcarry[m] = x - (double)cnt[m];
         }
