@@ -89,7 +89,7 @@ struct hybrid {
     double share_s;            /* the writers' term of the reported one (check_writers) */
     double share_sq;           /* the checked jumps' terms, squared (added in quadrature) */
     double lgap, line_s;       /* rx_line's largest mean under its links' rate; its term (x span) */
-    double grain_s;            /* a packet's time at the slowest receiver a jump credited */
+    double grain_s;            /* a packet's time at the slowest link a jump credited (grain) */
     double *rrate;             /* DCQCN: per slot and receiver its senders' rates summed */
     double *rtr;               /* and per receiver their trend, relative, a period */
     double wspread;            /* the last jump_span's spread of the writers' shares */
@@ -1650,11 +1650,10 @@ static double node_drift(struct hybrid *h)
  * line through the two windows; where its slope stands beyond 3 standard
  * errors the rates may move by tol of their mean over the jump, and where
  * they sum under its links' rate the jump carries them along it
- * (rate_carry; rtr). Its bytes can be steady
- * while they move (rates far above its links: 8 readers at 10 Gbps off
- * 400 Gbps storage, the rates falling 30% each 10 ms, then back to line
- * rate all at once and a PFC storm that took 25 ms; hybrid jumped it,
- * 7.9% fast): moving by tol within a window, it is no steady state. */
+ * (rate_carry; rtr). A receiver's bytes can be steady while its senders'
+ * rates move (far above its links: 8 readers at 10 Gbps off 400 Gbps
+ * storage, the rates falling 30% each 10 ms, then back to line rate all at
+ * once and a PFC storm that took 25 ms; hybrid jumped it, 7.9% fast). */
 static double rates_span(struct hybrid *h)
 {
     double kr = INFINITY;
@@ -2190,13 +2189,18 @@ static void mid_where(struct hybrid *h)
     }
 }
 
+/* A packet at each of link m's ports: what its windows' edges cost */
+static double mid_edge(const struct hybrid *h, uint32_t m)
+{
+    return (h->mgn[m] > 1 ? (double)h->mgn[m] : 1) * (double)h->n->mtu;
+}
+
 /* Link m carried its rate over both windows, within the packet their
  * edges cost each of its ports (a hop's set under spray: two 100 Gbps
  * uplinks counted 244 of their 245.3 packets, and the fill stopped). */
 static int mid_full(const struct hybrid *h, uint32_t m, double per)
 {
-    double ports = h->mgn[m] > 1 ? (double)h->mgn[m] : 1;
-    return h->mwin[m] + ports * (double)h->n->mtu >= h->mcap[m] * per;
+    return h->mwin[m] + mid_edge(h, m) >= h->mcap[m] * per;
 }
 
 /* No further than a switch link full over both windows, crossed by
@@ -3046,12 +3050,10 @@ static uint64_t mid_cross(const struct hybrid *h, uint32_t i, uint32_t j, uint64
     return c < up ? c : up;
 }
 
-/* A switch link's period at its rate: within the packet its ports' edges
- * cost, as mid_full's */
+/* A switch link's largest period at its rate, as mid_full's windows */
 static int mid_top(const struct hybrid *h, uint32_t m)
 {
-    double ports = h->mgn[m] > 1 ? (double)h->mgn[m] : 1;
-    return h->mtop[m] + ports * (double)h->n->mtu >= h->mcap[m];
+    return h->mtop[m] + mid_edge(h, m) >= h->mcap[m];
 }
 
 /* Under DCQCN a switch link that carried its line rate in a period of the
