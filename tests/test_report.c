@@ -895,6 +895,44 @@ static void outputs(const struct scenario *sc, const struct results *r, char **t
     fclose(f);
 }
 
+/* A restore-only run reads over the mirrored fabric: its figures are the
+ * read's, so the segments, the readers' line and the balance say so (they
+ * said "writer NIC", "compute-leaf uplinks" and an uplink spread of 0). */
+static void restore_read_direction(void)
+{
+    struct scenario sc;
+    struct results r;
+    char *txt = NULL, *js = NULL;
+    for (int read = 0; read < 2; read++) {
+        if (make(&sc, STORAGE_BOUND, "fabric.spines=8",
+                 read ? "checkpoint.phase=restore" : "checkpoint.phase=save", NULL) < 0 ||
+            run(&sc, &r) < 0) {
+            CHECK(0);
+            return;
+        }
+        outputs(&sc, &r, &txt, &js);
+        CHECK(r.finished);
+        const char *want[] = {"  reader NIC ", "  spine -> compute leaf ",
+                              "  storage leaf -> spine ", "  readers     p50 ",
+                              "storage-leaf up ", "\"label\": \"reader NIC\""};
+        const char *save[] = {"  writer NIC ", "  compute-leaf uplinks ",
+                              "  spine -> storage leaf ", "  writers     p50 ", "leaf up ",
+                              "\"label\": \"writer NIC\""};
+        for (int k = 0; k < 6; k++) {
+            const char *in = (read ? want : save)[k], *out = (read ? save : want)[k];
+            CHECKF(strstr(k == 5 ? js : txt, in) != NULL, "%s: no \"%s\"\n%s", read ? "restore" : "save", in, txt);
+            CHECKF(k == 4 || strstr(k == 5 ? js : txt, out) == NULL, "%s: \"%s\"\n%s", read ? "restore" : "save", out, txt);
+        }
+        /* the read's bytes climb the storage leaf's uplinks: some spread */
+        CHECKF(r.lb_uplink_imbalance >= 1.0 && r.lb_spine_imbalance >= 1.0,
+               "%s: uplinks %.3f spines %.3f", read ? "restore" : "save", r.lb_uplink_imbalance,
+               r.lb_spine_imbalance);
+        free(txt);
+        free(js);
+        results_release(&r);
+    }
+}
+
 /* A long window-order run on one thread of a machine with more says how to
  * use two; not on two threads, not in time order, not when short. */
 static void perf_line_threads_hint(void)
@@ -2342,6 +2380,7 @@ SUITE(suite_report) = {
     {"report_unfinished_run", unfinished_run},
     {"report_host_path_reason", host_path_reason},
     {"report_resend_cause_named", resend_cause_named},
+    {"report_restore_read_direction", restore_read_direction},
     {"report_stop_request", stop_request},
     {"report_html_title_summary_links", html_title_summary_links},
     {"report_html_series_styles", html_series_styles},

@@ -41,7 +41,7 @@ void report_compare_row(FILE *out, int w, const char *name, const struct results
             fin ? fmt_secs(r->completion_s, a, sizeof a)
                 : r->interrupted ? "interrupted" : "unfinished",
             fmt_secs(r->bound_s, b, sizeof b), fin ? pb : "-",
-            fin ? path_seg_label(r->bottleneck.seg) : "-",
+            fin ? seg_label(r, r->bottleneck.seg) : "-",
             fin ? fmt_secs(r->cost.stall_s, c, sizeof c) : "-",
             fin ? fmt_num(r->cost.gpu_hours_per_day, d, sizeof d) : "-", fin ? gp : "-",
             r->has_packet_stats ? fmt_bytes((double)r->max_queue_bytes, e, sizeof e) : "-",

@@ -217,7 +217,7 @@ static int write_segments(FILE *f, const struct results *r)
         if (!path_seg_shown(g, r->fabric_tiers))
             continue;
         fprintf(f, "%s,%s,%d,%u,%.6g,%.6g,%.0f,%.6g,%.6g,%.9g,%.6g,%.9g,%.9g,%.9g,%d\n",
-                path_seg_key(g), path_seg_label(g), x->applies, x->elements, x->elem_bps,
+                path_seg_key(g), seg_label(r, g), x->applies, x->elements, x->elem_bps,
                 x->cap_bps, x->bytes, x->util, x->max_util, x->saturated_s, x->imbalance,
                 x->need_s, x->bound_s, x->paused_s, g == r->bottleneck.seg);
     }

@@ -156,7 +156,7 @@ static double restore_simulated(const struct results *r)
 static json_t *limit_label(const struct scenario *sc, const struct results *r)
 {
     (void)sc;
-    return json_string(path_seg_label(r->bound_limit));
+    return json_string(path_seg_label_io(r->bound_limit, r->phase == PHASE_RESTORE));
 }
 
 /* each shown link set's term; the host path shares the writer's */

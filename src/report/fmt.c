@@ -3,6 +3,13 @@
 
 #include <stdio.h>
 
+#include "../topo/path.h"
+
+const char *seg_label(const struct results *r, int s)
+{
+    return path_seg_label_io(s, RESULTS_READ(r));
+}
+
 /* "12.345 ms" style with 4 significant digits. */
 const char *fmt_secs(double s, char *buf, size_t len)
 {

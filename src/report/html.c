@@ -369,7 +369,7 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
             fprintf(f, "'timeseries.csv' skip 1 using ($1*1e3):($%d*1e11/%.9g) with linespoints "
                        "lc %s dt %s lw %s pt %d pi %u ps 0.8 title '%s%s', ",
                     g < nfwd ? 4 + g : bcol, cap > 0 ? cap : 1, lc, top ? "1" : dash[g],
-                    top ? "3" : "1.5", pt[g], pi[g] * every, path_seg_label(seg),
+                    top ? "3" : "1.5", pt[g], pi[g] * every, seg_label(r, seg),
                     top ? " (bottleneck)" : "");
         }
         if (back) /* delivered, not yet written */
@@ -439,7 +439,7 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
         size_t o = (size_t)snprintf(legend, sizeof legend, "array L[%d] = [", nleg);
         for (int i = 0; i < nleg && o < sizeof legend; i++)
             o += (size_t)snprintf(legend + o, sizeof legend - o, "%s'%s'", i ? ", " : "",
-                                  path_set_legend(sets[i]));
+                                  path_set_legend_io(sets[i], RESULTS_READ(r)));
         if (o < sizeof legend)
             snprintf(legend + o, sizeof legend - o, "]\n");
         fprintf(f, "set output 'pauses.svg'\n"
@@ -584,7 +584,7 @@ static void segment_table(FILE *o, const struct scenario *sc, const struct resul
         if (!path_seg_shown(s, r->fabric_tiers))
             continue;
         fprintf(o, "<tr%s><td>", s == r->bottleneck.seg ? " class=\"bn\"" : "");
-        report_html_text(o, path_seg_label(s));
+        report_html_text(o, seg_label(r, s));
         if (!f->applies) {
             char why[320];
             fprintf(o, "</td><td colspan=\"%d\">", r->has_packet_stats ? 8 : 7);
@@ -635,7 +635,7 @@ static void busiest_links(FILE *o, const struct results *r)
                               best->peer < r->n_ports ? r->ports[best->peer].node : best->node,
                               lb, sizeof lb);
         fprintf(o, "<tr%s><td>busiest link of ", g == r->bottleneck.seg ? " class=\"bn\"" : "");
-        report_html_text(o, path_seg_label(g));
+        report_html_text(o, seg_label(r, g));
         fputs("</td>", o);
         if (named) {
             fputs("<td>", o);
@@ -678,7 +678,7 @@ static void storage_section(FILE *o, const struct results *r)
                 f->mode, f->estimated ? ", bound only" : "",
                 fmt_bytes((double)f->bytes_read, a, sizeof a), f->amplification,
                 fmt_secs(f->completion_s, b, sizeof b), fmt_secs(f->bound_s, c, sizeof c),
-                path_seg_label(f->bottleneck), fmt_dur(f->recovery_s, d, sizeof d));
+                path_seg_label_io(f->bottleneck, 1), fmt_dur(f->recovery_s, d, sizeof d));
     fprintf(o, "</table>\n");
     /* one row per node, while they fit on a page */
     uint32_t n = p->nodes_listed <= 64 ? p->nodes_listed : 0;

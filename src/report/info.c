@@ -129,7 +129,7 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
     }
     fputc('\n', out);
     fprintf(out, "  bound       %s, set by %s (base latency %s)\n",
-            fmt_secs(r->bound_s, a, sizeof a), path_seg_label(r->bound_limit),
+            fmt_secs(r->bound_s, a, sizeof a), seg_label(r, r->bound_limit),
             fmt_secs(r->base_latency_s, b, sizeof b));
     fprintf(out, "  segments    capacity and the completion each alone allows:\n");
     for (int s = 0; s < PATH_COUNT; s++) {
@@ -137,11 +137,11 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
         if (!path_seg_shown(s, r->fabric_tiers))
             continue;
         if (!f->applies) {
-            fprintf(out, "    %-22s %s\n", path_seg_label(s),
+            fprintf(out, "    %-22s %s\n", seg_label(r, s),
                     s == PATH_HOST ? "not limited" : "keeps up");
             continue;
         }
-        fprintf(out, "    %-22s %u x %-10s %s%s\n", path_seg_label(s), f->elements,
+        fprintf(out, "    %-22s %u x %-10s %s%s\n", seg_label(r, s), f->elements,
                 fmt_rate(f->elem_bps, a, sizeof a), fmt_secs(f->bound_s, b, sizeof b),
                 s == r->bottleneck.seg ? "  <- highest" : "");
     }

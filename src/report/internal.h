@@ -43,6 +43,11 @@ void report_placement(FILE *out, const struct plan_summary *p);
 /* The same facts into the JSON document's fabric.* (json.c) */
 void report_clos_json(json_t *root, const struct results *r);
 
+/* A path segment's label in r's direction: a restore-only run's figures
+ * are the read's, over the mirrored fabric (path_seg_label_io). */
+const char *seg_label(const struct results *r, int s);
+#define RESULTS_READ(r) ((r)->phase == PHASE_RESTORE)
+
 /* JSON segments[] and bottleneck (verdict.c). */
 json_t *segments_json(const struct results *r);
 json_t *bottleneck_json(const struct results *r);

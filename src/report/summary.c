@@ -15,7 +15,7 @@
 /* What sets the bound: a path segment, or the metadata service. */
 static const char *bound_by(const struct results *r)
 {
-    return r->bound_by_meta ? "metadata service" : path_seg_label(r->bound_limit);
+    return r->bound_by_meta ? "metadata service" : seg_label(r, r->bound_limit);
 }
 
 /* The planner's answer, first: size, completion, stall, cost per day,
@@ -231,14 +231,14 @@ static void summary_restore(FILE *out, const struct scenario *sc, const struct r
         /* phase save: the bound stands in for the read (recovery_time auto) */
         fprintf(out, " in at least %s (its bound, set by %s; not simulated: "
                      "checkpoint.phase both simulates it)\n",
-                fmt_secs(f->bound_s, b, sizeof b), path_seg_label(f->bound_limit));
+                fmt_secs(f->bound_s, b, sizeof b), path_seg_label_io(f->bound_limit, 1));
         return;
     }
     fprintf(out, " in %s (bound %s, set by %s; %.1f%% of bound; %s engine)\n",
             fmt_secs(f->completion_s, a, sizeof a), fmt_secs(f->bound_s, b, sizeof b),
-            path_seg_label(f->bound_limit),
+            path_seg_label_io(f->bound_limit, 1),
             f->bound_s > 0 ? 100.0 * f->completion_s / f->bound_s : 0.0, f->engine);
-    fprintf(out, "              bottleneck %s (%.0f%% busy)", path_seg_label(f->bottleneck),
+    fprintf(out, "              bottleneck %s (%.0f%% busy)", path_seg_label_io(f->bottleneck, 1),
             100 * f->bottleneck_util);
     if (f->broadcast_s > 0)
         fprintf(out, "; broadcast to the other replicas %s", fmt_secs(f->broadcast_s, a, sizeof a));
@@ -506,11 +506,12 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 level_links(r->fabric_tiers, lk, sizeof lk),
                 r->failed_link_names);
     if (r->finished)
-        fprintf(out, "  writers     p50 %s  p99 %s  max %s\n",
+        fprintf(out, "  %-11s p50 %s  p99 %s  max %s\n", RESULTS_READ(r) ? "readers" : "writers",
                 fmt_secs(r->writer_p50_s, a, sizeof a), fmt_secs(r->writer_p99_s, b, sizeof b),
                 fmt_secs(r->writer_max_s, c, sizeof c));
     else
-        fprintf(out, "  writers     did not finish: %u of %u transfers complete\n", r->flows_done,
+        fprintf(out, "  %-11s did not finish: %u of %u transfers complete\n",
+                RESULTS_READ(r) ? "readers" : "writers", r->flows_done,
                 r->transfers);
     summary_training(out, sc, r);
     if (!strncmp(r->engine_reason, "auto", 4))
@@ -530,11 +531,13 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 fmt_bytes((double)r->max_buffer_bytes, d, sizeof d));
     if (r->has_packet_stats) {
         fprintf(out, "  buffers     max headroom used %s, max shared per PG %s; "
-                     "queue p99 (busy ports): storage NIC %s, spine down %s, leaf up %s\n",
+                     "queue p99 (busy ports): storage NIC %s, %s %s, %s %s\n",
                 fmt_bytes((double)r->max_headroom_bytes, a, sizeof a),
                 fmt_bytes((double)r->max_shared_pg_bytes, b, sizeof b),
                 fmt_bytes((double)r->seg_queue_p99[PATH_STORAGE_NIC], c, sizeof c),
+                RESULTS_READ(r) ? "storage-leaf up" : "spine down",
                 fmt_bytes((double)r->seg_queue_p99[PATH_SPINE_DOWN], d, sizeof d),
+                RESULTS_READ(r) ? "spine down" : "leaf up",
                 fmt_bytes((double)r->seg_queue_p99[PATH_CLEAF_UP], e, sizeof e));
         if (r->n_buffer_pools > 1) { /* per_class: each pool's peak */
             fprintf(out, "  pools      ");

@@ -104,7 +104,7 @@ static void verdict(FILE *out, const struct results *r)
     if (v->util >= 0.5) {
         fprintf(out, "  bottleneck  %s%s: its busiest %s at capacity %s of the %s (%s); "
                      "alone it allows %s",
-                path_seg_label(v->seg), stage_words(v->stage), v->seg == PATH_HOST ? "transfer sent" : "element ran",
+                seg_label(r, v->seg), stage_words(v->stage), v->seg == PATH_HOST ? "transfer sent" : "element ran",
                 fmt_pct(v->util, a, sizeof a), r->phase == PHASE_RESTORE ? "read" : "write",
                 fmt_secs(T, b, sizeof b),
                 fmt_secs(f->bound_s, c, sizeof c));
@@ -142,13 +142,13 @@ static void verdict(FILE *out, const struct results *r)
                          "link ran at capacity %s of the write carrying %.2fx its set's mean "
                          "(ECMP collisions; wcmp, flowlet, spray or more "
                          "transport.qps_per_writer spread them)\n",
-                    path_seg_label(held), fmt_pct(r->segs[held].saturated_s / T, a, sizeof a),
+                    seg_label(r, held), fmt_pct(r->segs[held].saturated_s / T, a, sizeof a),
                     r->segs[held].imbalance);
     } else {
         fprintf(out, "  bottleneck  none ran at capacity half the write (busiest %s %s); "
                      "%s%s's bound (%s) comes closest",
                 fmt_pct(v->util, a, sizeof a), fmt_secs(T, b, sizeof b),
-                path_seg_label(v->seg), stage_words(v->stage), fmt_secs(f->bound_s, c, sizeof c));
+                seg_label(r, v->seg), stage_words(v->stage), fmt_secs(f->bound_s, c, sizeof c));
         if (v->start_spread_s > 0.1 * T)
             fprintf(out, "; starts spread over %s (checkpoint.policy, start_jitter)",
                     fmt_secs(v->start_spread_s, d, sizeof d));
@@ -157,8 +157,8 @@ static void verdict(FILE *out, const struct results *r)
     if (v->next_seg >= 0)
         fprintf(out, "              next limit %s (%s): with %s unlimited the bound falls "
                      "to %s (-%s); doubled, ~%s\n",
-                path_seg_label(v->next_seg), fmt_secs(r->segs[v->next_seg].bound_s, a, sizeof a),
-                path_seg_label(v->seg), fmt_secs(v->removed_s, b, sizeof b),
+                seg_label(r, v->next_seg), fmt_secs(r->segs[v->next_seg].bound_s, a, sizeof a),
+                seg_label(r, v->seg), fmt_secs(v->removed_s, b, sizeof b),
                 fmt_secs(T - v->removed_s, c, sizeof c), fmt_secs(v->doubled_s, d, sizeof d));
 }
 
@@ -213,12 +213,12 @@ void report_segments(FILE *out, const struct scenario *sc, const struct results 
             continue;
         if (!f->applies) {
             char why[320];
-            fprintf(out, "  %-22s %s\n", path_seg_label(s),
+            fprintf(out, "  %-22s %s\n", seg_label(r, s),
                     s == PATH_HOST ? host_unlimited(sc, r, why, sizeof why)
                                    : "keeps up (no storage.drain_rate)");
             continue;
         }
-        fprintf(out, "  %-22s %-16s %-10s %6s %7s  %-11s  %-11s", path_seg_label(s),
+        fprintf(out, "  %-22s %-16s %-10s %6s %7s  %-11s  %-11s", seg_label(r, s),
                 fmt_cap(f, a, sizeof a), fmt_bytes(f->bytes, b, sizeof b),
                 fin ? fmt_pct(f->util, c, sizeof c) : "-",
                 fin ? fmt_pct(f->max_util, d, sizeof d) : "-",
@@ -240,7 +240,7 @@ json_t *segments_json(const struct results *r)
             continue;
         json_t *o = json_object();
         json_object_set_new(o, "segment", json_string(path_seg_key(s)));
-        json_object_set_new(o, "label", json_string(path_seg_label(s)));
+        json_object_set_new(o, "label", json_string(seg_label(r, s)));
         json_object_set_new(o, "applies", json_boolean(f->applies));
         json_object_set_new(o, "elements", json_integer(f->elements));
         json_object_set_new(o, "element_bps", json_real(f->elem_bps));
@@ -273,7 +273,7 @@ json_t *bottleneck_json(const struct results *r)
     const struct bottleneck *v = &r->bottleneck;
     json_t *o = json_object();
     json_object_set_new(o, "segment", json_string(path_seg_key(v->seg)));
-    json_object_set_new(o, "label", json_string(path_seg_label(v->seg)));
+    json_object_set_new(o, "label", json_string(seg_label(r, v->seg)));
     if (v->stage != STAGE_NONE) /* staged storage nodes: nic, host, cache or media */
         json_object_set_new(o, "stage", json_string(storage_stage_name(v->stage)));
     int lost = r->drops_lossy + r->drops_lossless + r->drops_watchdog > 0;

@@ -521,8 +521,9 @@ uint64_t bound_time_limit_ps(const struct scenario *sc, double bound_s)
 
 void balance_compute(struct results *r, const struct topo *t, const double *port_bytes)
 {
+    /* every leaf: a restore's (mirrored sets) climbs the storage leaves */
     double worst_leaf = 0;
-    for (uint32_t l = t->first_cleaf; l < t->first_sleaf; l++) {
+    for (uint32_t l = t->level[0].first; l < t->level[0].first + t->level[0].n; l++) {
         const struct tnode *nd = &t->nodes[l];
         double sum = 0, mx = 0;
         uint32_t k = 0;

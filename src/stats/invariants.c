@@ -43,5 +43,5 @@ void invariants_bound(struct results *r, const char *what)
 {
     if (r->finished && r->bound_s > 0 && r->completion_s < r->bound_s * (1 - 1e-9) - 1e-12)
         results_violate(r, "%s completion %.9g s is below its lower bound %.9g s (%s)", what,
-                        r->completion_s, r->bound_s, path_seg_label((int)r->bound_limit));
+                        r->completion_s, r->bound_s, path_seg_label_io((int)r->bound_limit, r->phase == PHASE_RESTORE));
 }

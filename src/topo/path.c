@@ -2,18 +2,26 @@
 
 #include <stdio.h>
 
+/* A restore reads over the mirrored fabric (work/restore.c): a set's
+ * ports are then its mirror's, carrying the other way (rlabel, rlegend). */
 static const struct {
-    const char *key, *label, *legend;
+    const char *key, *label, *legend, *rlabel, *rlegend;
 } table[PATH_SETS] = {
-    [PATH_HOST] = {"host_path", "GPU/host -> NIC", NULL},
-    [PATH_WRITER_NIC] = {"writer_nic", "writer NIC", "writer NIC"},
-    [PATH_CLEAF_UP] = {"compute_leaf_up", "compute-leaf uplinks", "compute-leaf uplink"},
-    [PATH_SPINE_UP] = {"spine_up", "spine -> super-spine", "spine uplink"},
-    [PATH_SUPER_DOWN] = {"superspine_down", "super -> storage pod", "super-spine downlink"},
-    [PATH_SPINE_DOWN] = {"spine_down", "spine -> storage leaf", "spine downlink"},
-    [PATH_STORAGE_NIC] = {"storage_nic", "storage NIC", "storage NIC"},
-    [PATH_BACKEND] = {"storage_backend", "storage back end", NULL},
-    [PATH_REVERSE] = {"reverse", "reverse (ACKs, CNPs, PFC)", "toward hosts"},
+    [PATH_HOST] = {"host_path", "GPU/host -> NIC", NULL, "NIC -> GPU/host", NULL},
+    [PATH_WRITER_NIC] = {"writer_nic", "writer NIC", "writer NIC", "reader NIC", "reader NIC"},
+    [PATH_CLEAF_UP] = {"compute_leaf_up", "compute-leaf uplinks", "compute-leaf uplink",
+                       "spine -> compute leaf", "spine downlink"},
+    [PATH_SPINE_UP] = {"spine_up", "spine -> super-spine", "spine uplink",
+                       "super -> compute pod", "super-spine downlink"},
+    [PATH_SUPER_DOWN] = {"superspine_down", "super -> storage pod", "super-spine downlink",
+                         "storage pod -> super", "spine uplink"},
+    [PATH_SPINE_DOWN] = {"spine_down", "spine -> storage leaf", "spine downlink",
+                         "storage leaf -> spine", "storage-leaf uplink"},
+    [PATH_STORAGE_NIC] = {"storage_nic", "storage NIC", "storage NIC", "storage NIC",
+                          "storage NIC"},
+    [PATH_BACKEND] = {"storage_backend", "storage back end", NULL, "storage back end", NULL},
+    [PATH_REVERSE] = {"reverse", "reverse (ACKs, CNPs, PFC)", "toward hosts",
+                      "reverse (ACKs, CNPs, PFC)", "toward storage"},
 };
 
 /* The switch levels bottom up and the link sets each brings. */
@@ -37,7 +45,14 @@ const char *path_seg_key(int s)
 
 const char *path_seg_label(int s)
 {
-    return s >= 0 && s < PATH_SETS ? table[s].label : "none";
+    return path_seg_label_io(s, 0);
+}
+
+const char *path_seg_label_io(int s, int read)
+{
+    if (s < 0 || s >= PATH_SETS)
+        return "none";
+    return read ? table[s].rlabel : table[s].label;
 }
 
 int path_is_fwd_link(int s)
@@ -47,7 +62,13 @@ int path_is_fwd_link(int s)
 
 const char *path_set_legend(int s)
 {
-    return s >= 0 && s < PATH_SETS && table[s].legend ? table[s].legend : "none";
+    return path_set_legend_io(s, 0);
+}
+
+const char *path_set_legend_io(int s, int read)
+{
+    const char *l = s >= 0 && s < PATH_SETS ? (read ? table[s].rlegend : table[s].legend) : NULL;
+    return l ? l : "none";
 }
 
 const char *path_level_name(unsigned level)

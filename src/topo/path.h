@@ -53,6 +53,9 @@ extern const enum path_seg path_link_sets[PATH_LINK_SETS];
  * anything else. */
 const char *path_seg_key(int s);
 const char *path_seg_label(int s);
+/* The label for the read (read = 1): a restore runs over the mirrored
+ * fabric, where "writer NIC" is the readers' and the uplinks carry down. */
+const char *path_seg_label_io(int s, int read);
 /* A forward link set (writer NIC .. storage NIC). */
 int path_is_fwd_link(int s);
 
@@ -78,6 +81,7 @@ unsigned path_link_sets_shown(unsigned levels, enum path_seg *out);
 /* A link set's name in plot legends ("compute-leaf uplink"), "none" for a
  * path segment that is no link set. */
 const char *path_set_legend(int s);
+const char *path_set_legend_io(int s, int read);
 
 /* "host12", "stor2", "cleaf3", "sleaf0", "spine0", "super1": a built
  * fabric's name of node, from where each kind starts (first_super 0: two

@@ -28,6 +28,17 @@ int workload_restore_topo(const struct topo *t, struct topo *v, struct arena *a,
         pt[p].seg = mirror_seg(t, p);
     }
     v->ports = pt;
+    /* balance_compute's sets: the read's data climbs the storage leaves'
+     * uplinks (mirror of spine -> storage leaf) and a spine forwards it
+     * down to compute leaves (mirror of their uplinks) */
+    for (uint32_t k = 0; k < PATH_MAX_LEVELS; k++) {
+        enum path_seg s = v->level[k].load;
+        v->level[k].load = s == PATH_CLEAF_UP     ? PATH_SPINE_DOWN
+                           : s == PATH_SPINE_DOWN ? PATH_CLEAF_UP
+                           : s == PATH_SPINE_UP   ? PATH_SUPER_DOWN
+                           : s == PATH_SUPER_DOWN ? PATH_SPINE_UP
+                                                  : s;
+    }
     return 0;
 }
 
