@@ -904,7 +904,7 @@ static void restore_read_direction(void)
     struct results r;
     char *txt = NULL, *js = NULL;
     for (int read = 0; read < 2; read++) {
-        if (make(&sc, STORAGE_BOUND, "fabric.spines=8",
+        if (make(&sc, STORAGE_BOUND, TEL, "fabric.spines=8",
                  read ? "checkpoint.phase=restore" : "checkpoint.phase=save", NULL) < 0 ||
             run(&sc, &r) < 0) {
             CHECK(0);
@@ -927,6 +927,33 @@ static void restore_read_direction(void)
         CHECKF(r.lb_uplink_imbalance >= 1.0 && r.lb_spine_imbalance >= 1.0,
                "%s: uplinks %.3f spines %.3f", read ? "restore" : "save", r.lb_uplink_imbalance,
                r.lb_spine_imbalance);
+        /* the HTML page's segment rows, plot titles and the throughput
+         * plot's bytes left */
+        char path[] = "/tmp/ckptnet-test-rhtml-XXXXXX";
+        int fd = mkstemp(path);
+        struct err e;
+        CHECK(fd >= 0);
+        if (fd >= 0)
+            close(fd);
+        CHECKF(report_html(path, &sc, &r, &e) == 0, "%s", e.msg);
+        FILE *f = fopen(path, "r");
+        char *buf = calloc(1, 8 << 20);
+        size_t len = f && buf ? fread(buf, 1, (8 << 20) - 1, f) : 0;
+        if (f)
+            fclose(f);
+        unlink(path);
+        CHECK(len > 1000);
+        if (buf && len) {
+            const char *hw[] = {"<td>reader NIC", "Reader completion time", "still to read"};
+            const char *hs[] = {"<td>writer NIC", "Writer completion time", "still to write"};
+            for (int k = 0; k < 3; k++) {
+                CHECKF(strstr(buf, (read ? hw : hs)[k]) != NULL, "%s html: no %s",
+                       read ? "restore" : "save", (read ? hw : hs)[k]);
+                CHECKF(strstr(buf, (read ? hs : hw)[k]) == NULL, "%s html: %s",
+                       read ? "restore" : "save", (read ? hs : hw)[k]);
+            }
+        }
+        free(buf);
         free(txt);
         free(js);
         results_release(&r);

@@ -351,13 +351,13 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
         uint32_t every = s->n / 400 + 1; /* about 12 markers a series */
         fprintf(f, "set output 'throughput.svg'\n"
                    "set title 'Throughput of each segment as a share of its capacity; bytes "
-                   "still to write'\n"
+                   "still to %s'\n"
                    "set ylabel 'utilisation of the segment (%%)'\n set yrange [0:*]\n"
                    "set y2label '%s (GB)'\n"
                    /* room above 100%: a segment at capacity stays off the frame */
                    "set offsets 0, 0, graph 0.05, 0\n"
                    "set y2tics\n set ytics nomirror\n set y2range [0:*]\n plot ",
-                back ? "still to write, buffered" : "still to write");
+                RESULTS_READ(r) ? "read" : "write", back ? "still to write, buffered" : RESULTS_READ(r) ? "still to read" : "still to write");
         for (int k = 0; k < n; k++) {
             int g = order[k], top = g == bn, seg = g < nfwd ? (int)sets[g] : PATH_BACKEND;
             double cap = r->segs[seg].cap_bps;
@@ -380,7 +380,7 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
                    "title '%s (GB)' dt (2,4) lw 1.5 lc rgb 'black'\n"
                    "unset y2tics\n unset y2label\n set ytics mirror\n set yrange [*:*]\n"
                    "set offsets\n",
-                back ? "still to write by the back ends" : "still to write");
+                back ? "still to write by the back ends" : RESULTS_READ(r) ? "still to read" : "still to write");
     }
     if (have[PLOT_INGEST])
         ingest_plot(f, sc, r, iv);
@@ -426,11 +426,12 @@ static int write_script(const char *dir, const struct scenario *sc, const struct
         fprintf(f, "unset object\n");
     if (have[PLOT_CDF])
         fprintf(f, "set output 'cdf.svg'\n"
-                   "set title 'Writer completion time: own start to last byte received'\n"
-                   "set xlabel 'completion (ms)'\n set ylabel 'share of writers'\n"
+                   "set title '%s completion time: own start to last byte received'\n"
+                   "set xlabel 'completion (ms)'\n set ylabel 'share of %s'\n"
                    "set yrange [0:1]\n"
                    "plot 'writers.csv' skip 1 using ($3*1e3):4 with steps lw 2 notitle\n"
-                   "set yrange [*:*]\n set xlabel 'simulated time (ms)'\n");
+                   "set yrange [*:*]\n set xlabel 'simulated time (ms)'\n",
+                RESULTS_READ(r) ? "Reader" : "Writer", RESULTS_READ(r) ? "readers" : "writers");
     if (have[PLOT_PAUSES]) {
         /* the key: the link sets shown, in bars.dat's colour order */
         enum path_seg sets[PATH_LINK_SETS];
@@ -865,7 +866,8 @@ static void page(FILE *o, const struct scenario *sc, const struct results *r, co
                         names_of(&names_engine, r->engine));
             continue;
         }
-        fprintf(o, "<h2>%s</h2>\n", plot_title[p]);
+        fprintf(o, "<h2>%s</h2>\n",
+                p == PLOT_CDF && RESULTS_READ(r) ? "Reader completion time (CDF)" : plot_title[p]);
         if (p == PLOT_COST)
             cost_table(o, sc, r);
         char pre[16];
