@@ -99,10 +99,21 @@ void nic_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
 {
     if (f->peer_done || f->failed)
         return;
-    if (n->rx->nak_names_one)
+    if (n->rx->nak_names_one) {
         f->rto_last = n->now; /* news from the receiver, not of the packets below */
-    else
+    } else {
         heard_ack(n, f, psn);
+        /* a go-back-N NAK ACKs every packet below its PSN (IB's sequence
+         * error NAK): a window transport counts them, or, its window full
+         * of packets received with no coalesced ACK due, it can resend
+         * nothing and waits for good (Swift and NSCC over spray stopped
+         * with half their transfers short) */
+        if (n->tp->on_ack) {
+            n->tp->on_ack(n, f, psn);
+            if (f->active && f->next_send == UINT64_MAX && n->tp->may_send && n->tp->may_send(n, f))
+                nic_repace(n, f); /* it opened the window */
+        }
+    }
     n->rx->on_nak(n, f, psn);
 }
 
@@ -338,6 +349,11 @@ static int gbn_accepts(struct pnet *n, uint32_t node, struct flow *f, const stru
         nak_gap(n, node, f, f->expect_psn, 0);
     else if (n->recover)
         dup_ack(n, node, f);
+    else if (n->tp->on_ack)
+        /* lossless, a resend after a stale NAK: a window transport may wait
+         * on this very packet's ACK (its first copy arrived asking none,
+         * coalesced): the receiver ACKs a duplicate, as IB's responder */
+        nic_send_ack(n, node, f, f->expect_psn);
     return 0;
 }
 
