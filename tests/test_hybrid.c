@@ -1301,12 +1301,15 @@ static void hybrid_passes_tails_ends(void)
  * between the threads or run by thread 0 alone every other meeting, across
  * the periods' ends): the same figures as one thread, to the JSON's last
  * digit (perf aside), with jumps, samples and writers under several
- * leaves, so each thread has events to shift. */
+ * leaves, so each thread has events to shift. 16 MB a writer, so that
+ * jumps cross samples: a crossed sample lands off the grid behind the
+ * grid's next, and split threads met forever short of it (window_run
+ * notes a whole-fabric event it meets as thread 0's instant). */
 static void hybrid_threads_same_figures(void)
 {
     struct scenario sc;
     struct results one;
-    incast(&sc, 4, CC_NONE);
+    incast(&sc, 16, CC_NONE);
     test_set(&sc, "cluster.nodes=32");
     test_set(&sc, "telemetry.interval=200us");
     sc.sim.threads = 1;

@@ -504,8 +504,14 @@ static uint64_t window_run(struct pnet *n, struct window *w, uint64_t start, uin
                 w->n++;
         }
         if (cut) {
-            /* an event of the whole fabric: what is at its instant goes back */
+            /* an event of the whole fabric: what is at its instant goes
+             * back, and on a team it is thread 0's next instant (a sample
+             * a hybrid jump moved off the grid was noted by the shift, and
+             * the note cleared when the grid's sample before it ran: the
+             * threads met forever short of it) */
             wend = evq_peek_t(&n->q);
+            if (wend < n->instant_t)
+                n->instant_t = wend;
             while (w->n && w->ev[w->n - 1].t == wend)
                 push_back(n, &w->ev[--w->n]);
             break;
