@@ -36,6 +36,28 @@ static void lb_collect(struct pnet *n, struct results *r)
     r->lb_paths_max = maxp;
 }
 
+/* The events ran out with transfers unfinished, none failed by its
+ * retries: nothing will move them, a deadlock of the model. Says how many
+ * wait on a full window (the transport's) and how many on nothing the
+ * sender shows, so that a stop is never read as a slow finish. */
+static void deadlock_named(const struct pnet *n, struct results *r)
+{
+    uint64_t stuck = 0, window = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        const struct flow *f = &n->flows[i];
+        if ((f->done && f->recv == f->bytes) || f->failed)
+            continue;
+        stuck++;
+        window += n->tp->may_send && f->sent < f->bytes && !n->tp->may_send(n, f);
+    }
+    if (stuck)
+        results_violate(r, "no event left at %.6g s simulated with %llu transfers waiting (%llu "
+                           "on a full window no ACK will open): a deadlock of the simulated "
+                           "transport, a defect to report with the scenario",
+                        (double)n->now / 1e12, (unsigned long long)stuck,
+                        (unsigned long long)window);
+}
+
 /* Payload of a data packet still in the fabric, and training's part. */
 static void in_flight_add(const struct pnet *n, const struct packet *k, uint64_t *all,
                           uint64_t *train)
@@ -310,6 +332,8 @@ void pnet_collect(struct pnet *n, struct results *r)
     if (onto_failed)
         results_violate(r, "%llu packets routed onto failed links", (unsigned long long)onto_failed);
     invariants_time_limit(r, n->time_limit_hit, n->time_limit_ps);
+    if (bad_flows && !n->interrupted && !n->time_limit_hit && !n->oom)
+        deadlock_named(n, r);
     if (over_buffer)
         results_violate(r, "a switch buffer held %llu B, more than its %llu B",
                 (unsigned long long)max_buf,
