@@ -12,6 +12,8 @@
 # receiver (gbn, ooo, uec), so the per-packet and flowlet schemes jump too
 # (over go-back-N hybrid runs them as packet); wide 2 case N keeps wide case
 # N's keys but the receiver. HYBFUZZ_TIMEOUT: seconds a run (600).
+# HYBFUZZ_CC (e.g. swift) sets transport.cc in every case, its other keys
+# the case's own.
 bin=${1:?usage: bench/hybfuzz.sh BIN [N] [FIRST] [WIDE]} n=${2:-20} first=${3:-1}
 wide=${4:-${HYBFUZZ_WIDE:-0}} tmo=${HYBFUZZ_TIMEOUT:-600}
 tmp=$(mktemp -d)
@@ -75,6 +77,7 @@ while [ "$i" -lt $((first + n)) ]; do
             if (w == 2) printf " transport.receiver=%s", k16
         }
     }')
+    [ -n "${HYBFUZZ_CC:-}" ] && kv=$(echo "$kv" | sed "s/transport\.cc=[a-z]*/transport.cc=$HYBFUZZ_CC/")
     args=""
     for s in $kv sim.threads=1; do args="$args --set $s"; done
     # shellcheck disable=SC2086

@@ -31,7 +31,7 @@ static void hybval_blocked_matches_run(void)
     } cases[] = {
         {{NULL}, NULL},
         {{"transport.cc=dcqcn", NULL}, NULL},
-        {{"transport.cc=hpcc", NULL}, "transport.cc is neither none nor dcqcn"},
+        {{"transport.cc=hpcc", NULL}, "transport.cc is not none, dcqcn or swift"},
         {{"fabric.pfc.enabled=false", NULL}, "loss recovery runs (a class that can drop)"},
         {{"storage.max_outstanding=4", NULL}, "storage.max_outstanding sets a request window"},
         {{"fabric.pfc.watchdog=true", NULL}, "the PFC watchdog times pauses"},

@@ -476,6 +476,25 @@ static int count(const char *s, const char *needle)
     return n;
 }
 
+/* r's HTML report, read back (caller frees; *len 0 when it failed). */
+static char *html_of(const struct scenario *sc, const struct results *r, size_t *len)
+{
+    char path[] = "/tmp/ckptnet-test-html-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    struct err e;
+    CHECKF(report_html(path, sc, r, &e) == 0, "%s", e.msg);
+    FILE *f = fopen(path, "r");
+    char *buf = calloc(1, 8 << 20);
+    *len = f && buf ? fread(buf, 1, (8 << 20) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    unlink(path);
+    return buf;
+}
+
 static void html_has_plots(void)
 {
     struct scenario sc;
@@ -486,20 +505,8 @@ static void html_has_plots(void)
         return;
     }
     CHECK(r.pause_frames > 0);
-    char path[] = "/tmp/ckptnet-test-html-XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd >= 0)
-        close(fd);
-    struct err e;
-    int rc = report_html(path, &sc, &r, &e);
-    CHECKF(rc == 0, "%s", e.msg);
-    FILE *f = fopen(path, "r");
-    char *buf = calloc(1, 8 << 20);
-    size_t len = f && buf ? fread(buf, 1, (8 << 20) - 1, f) : 0;
-    if (f)
-        fclose(f);
-    unlink(path);
+    size_t len = 0;
+    char *buf = html_of(&sc, &r, &len);
     CHECK(len > 1000);
     if (buf && len) {
         /* five plots, each an inline SVG with its own ids */
@@ -526,6 +533,7 @@ static void html_has_plots(void)
     }
     free(buf);
     /* an unwritable path is a clear error, not a crash */
+    struct err e;
     CHECK(report_html("/nonexistent-dir/r.html", &sc, &r, &e) < 0 &&
           strstr(e.msg, "/nonexistent-dir/r.html"));
     results_release(&r);
@@ -929,19 +937,8 @@ static void restore_read_direction(void)
                r.lb_spine_imbalance);
         /* the HTML page's segment rows, plot titles and the throughput
          * plot's bytes left */
-        char path[] = "/tmp/ckptnet-test-rhtml-XXXXXX";
-        int fd = mkstemp(path);
-        struct err e;
-        CHECK(fd >= 0);
-        if (fd >= 0)
-            close(fd);
-        CHECKF(report_html(path, &sc, &r, &e) == 0, "%s", e.msg);
-        FILE *f = fopen(path, "r");
-        char *buf = calloc(1, 8 << 20);
-        size_t len = f && buf ? fread(buf, 1, (8 << 20) - 1, f) : 0;
-        if (f)
-            fclose(f);
-        unlink(path);
+        size_t len = 0;
+        char *buf = html_of(&sc, &r, &len);
         CHECK(len > 1000);
         if (buf && len) {
             const char *hw[] = {"<td>reader NIC", "Reader completion time", "still to read"};
