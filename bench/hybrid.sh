@@ -28,6 +28,8 @@ cases='default|scenarios/default.yaml|
 default-dcqcn|scenarios/default.yaml|transport.cc=dcqcn
 bench-1024|scenarios/bench-1024.yaml|
 bench-1024-dcqcn|scenarios/bench-1024.yaml|transport.cc=dcqcn
+default-swift|scenarios/default.yaml|transport.cc=swift workload.bytes_per_writer=64MB
+bench-1024-swift|scenarios/bench-1024.yaml|transport.cc=swift
 bench-1024-3tier|scenarios/bench-1024-3tier.yaml|
 cluster-100k|scenarios/cluster-100k.yaml|cluster.nodes=640 storage.nodes=20 model.name=custom model.params=10000000000
 cluster-100k-3tier|scenarios/cluster-100k.yaml|cluster.nodes=640 storage.nodes=40 fabric.tiers=3 fabric.hosts_per_leaf=32 fabric.leaves_per_pod=5 fabric.spines_per_pod=32 model.name=custom model.params=5000000000

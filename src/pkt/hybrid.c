@@ -90,6 +90,7 @@ struct hybrid {
     double share_sq;           /* the checked jumps' terms, squared (added in quadrature) */
     double lgap, line_s;       /* rx_line's largest mean under its links' rate; its term (x span) */
     double grain_s;            /* a packet's time at the slowest link a jump credited (grain) */
+    double rtt_s;              /* Swift: the longest round trip of a sender a jump carried */
     double *rrate;             /* DCQCN (Swift): per slot and receiver its senders' rates
                                 * (windows) summed */
     double *rtr;               /* and per receiver their trend, relative, a period */
@@ -1532,6 +1533,12 @@ static void grain(struct hybrid *h)
                 c = c > 0 ? fmin(c, h->mcap[h->mp[j]]) : h->mcap[h->mp[j]];
         if (c > 0)
             h->grain_s = fmax(h->grain_s, (double)n->mtu / c * ps_to_s(h->period));
+        /* Swift's ACK clock starts anew after a jump (the ACKs then due
+         * are the held windows', not the packets' phase): a sender can
+         * stand a round trip off besides (one writer at 1 Gbps, 46 us a
+         * round trip: 45 us late against an estimate of 28 us) */
+        if (n->tp->cc == CC_SWIFT && sending(&n->flows[i]))
+            h->rtt_s = fmax(h->rtt_s, ps_to_s(n->flows[i].cc.swift.rtt_ps));
     }
 }
 
@@ -4060,7 +4067,7 @@ void hybrid_loop(struct pnet *n)
      * jump carries each writer at its mean share, and the packets after
      * it run each at its own pace from the state it left; the last
      * writer's end is the completion */
-    hf->error_s = h.err_s + h.share_s + h.line_s + h.grain_s + sqrt(h.share_sq);
+    hf->error_s = h.err_s + h.share_s + h.line_s + h.grain_s + h.rtt_s + sqrt(h.share_sq);
     hf->ends = h.ends;
     hf->ends_max = h.ends_max;
     if (ok) { /* the paused time after the last observation, as the others */
