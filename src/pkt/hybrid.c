@@ -3616,7 +3616,12 @@ static void swift_acks(struct hybrid *h)
             continue;
         uint64_t sent = (f->sent + n->mtu - 1) / n->mtu;
         if (sent <= f->expect_psn) {
+            /* sent from the receiver's partition, as its ACKs are: the tie
+             * key must not depend on the partition that ran last */
+            uint32_t cur = n->cur;
+            pnet_set_cur(n, n->part[f->dst]);
             nic_send_ack(n, f->dst, f, f->expect_psn);
+            pnet_set_cur(n, cur);
             continue;
         }
         int due = 0;
