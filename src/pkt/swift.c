@@ -213,7 +213,12 @@ static void swift_on_data(struct pnet *n, uint32_t node, struct flow *f, const s
     struct side_slot *sl = pnet_side(n, f, pk->psn);
     sl->ep_ps = nic_ingest_wait(n, node, pk->payload);
     uint32_t r = n->sc->transport.swift.ack_ratio;
-    if (r <= 1 || sl->ack_req || (pk->psn + 1) % r == 0 || f->recv == f->bytes)
+    /* a packet that filled a gap (an out-of-order receiver) released the
+     * run held past it, which may hold the one an ACK was due from: that
+     * ACK could carry only the PSN below the gap, and the sender's full
+     * window would wait for good (flowlets over ooo, spray over uec) */
+    if (r <= 1 || sl->ack_req || (pk->psn + 1) % r == 0 || f->recv == f->bytes ||
+        f->expect_psn > pk->psn + 1)
         nic_send_ack(n, node, f, f->expect_psn);
 }
 
