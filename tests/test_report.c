@@ -941,9 +941,11 @@ static void restore_read_direction(void)
         char *buf = html_of(&sc, &r, &len);
         CHECK(len > 1000);
         if (buf && len) {
-            const char *hw[] = {"<td>reader NIC", "Reader completion time", "still to read"};
-            const char *hs[] = {"<td>writer NIC", "Writer completion time", "still to write"};
-            for (int k = 0; k < 3; k++) {
+            const char *hw[] = {"<td>reader NIC", "Reader completion time", "still to read",
+                                "capacity times the read;"};
+            const char *hs[] = {"<td>writer NIC", "Writer completion time", "still to write",
+                                "capacity times the write;"};
+            for (int k = 0; k < 4; k++) {
                 CHECKF(strstr(buf, (read ? hw : hs)[k]) != NULL, "%s html: no %s",
                        read ? "restore" : "save", (read ? hw : hs)[k]);
                 CHECKF(strstr(buf, (read ? hs : hw)[k]) == NULL, "%s html: %s",

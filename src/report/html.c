@@ -649,8 +649,9 @@ static void busiest_links(FILE *o, const struct results *r)
                 fmt_secs(r->link_full_max_s[g], c, sizeof c));
     }
     fprintf(o, "</table>\n<p class=\"note\">Each segment's busiest link: utilisation is its "
-               "bytes over its capacity times the write; time carrying traffic from its first "
+               "bytes over its capacity times the %s; time carrying traffic from its first "
                "to its last byte.%s</p>\n",
+            RESULTS_READ(r) ? "read" : "write",
             named ? "" : " Which link, and its bytes, with <code>telemetry.ports: true</code>"
                          " (packet engine).");
 }
