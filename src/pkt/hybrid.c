@@ -337,13 +337,6 @@ static int started(const struct flow *f)
     return f->active || f->max_sent > 0 || f->done;
 }
 
-/* The transports a jump carries: none, DCQCN's rates, Swift's windows (its
- * ACKs, acknowledged count and send stamps renumbered with the data). */
-static int carries_cc(const struct pnet *n)
-{
-    return n->tp->cc == CC_NONE || n->tp->cc == CC_DCQCN || n->tp->cc == CC_SWIFT;
-}
-
 /* Why the state cannot be carried forward by a shift of time, or NULL:
  * the scenario's reasons (scenario_hybrid_blocked, which auto decides by
  * before any net is built), then what only the run knows, --pcap (a run
@@ -357,7 +350,9 @@ static const char *unsupported(const struct pnet *n)
         return why;
     if (n->cap)
         return "--pcap records every frame";
-    if (!carries_cc(n) || (n->side && n->tp->cc != CC_SWIFT) || n->recover ||
+    /* (the transports' row says which a jump carries: none, DCQCN's rates,
+     * Swift's windows, its ACKs and send stamps renumbered with the data) */
+    if (!cc_scheme(n->tp->cc)->hybrid || (n->side && n->tp->cc != CC_SWIFT) || n->recover ||
         n->window || n->tr || (n->n_flows && n->flows[0].held))
         return "internal: the network keeps state no reason of the scenario names";
     return NULL;

@@ -8,6 +8,7 @@
 
 const struct cc_scheme cc_schemes[CC_COUNT] = {
     [CC_NONE] = {
+        .hybrid = 1,
         .name = "none",
         .events_scale = {1.0, 1.0},
         /* UEC lossy, bench-1024 x 256: 144.90 events a packet against
@@ -18,6 +19,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .tune = "none",
     },
     [CC_DCQCN] = {
+        .hybrid = 1,
         .name = "dcqcn",
         .keys = "transport.dcqcn.",
         /* BENCHMARKS.md's burst: 23.34 M events against 16.25 M without */
@@ -69,6 +71,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .defaults = "fabric.ecn.pmax=1",
     },
     [CC_SWIFT] = {
+        .hybrid = 1,
         .name = "swift",
         .keys = "transport.swift.",
         /* BENCHMARKS.md "Swift": 22.45 M events on the burst against 16.25 M

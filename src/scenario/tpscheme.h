@@ -71,6 +71,9 @@ struct cc_scheme {
     /* what else it brings, "key=value;..." (NULL: nothing): each applies
      * unless the user set that key (scenario_resolve) */
     const char *defaults;
+    /* a hybrid jump carries its state (scenario_hybrid_blocked and
+     * src/pkt/hybrid.c read this; docs/engine.md "Hybrid") */
+    int hybrid;
 };
 
 /* A receiver kind: what it does with a packet out of order. */

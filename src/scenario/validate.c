@@ -42,8 +42,7 @@ const char *scenario_hybrid_blocked(const struct scenario *sc)
     unsigned lossless = sc->fabric.pfc && mask > 0 ? (unsigned)mask : 0;
     if (sc->transport.uec.rccc)
         return "transport.uec.rccc: hybrid does not carry receiver credits";
-    if (sc->transport.cc != CC_NONE && sc->transport.cc != CC_DCQCN &&
-        sc->transport.cc != CC_SWIFT)
+    if (!cc_scheme(sc->transport.cc)->hybrid)
         return "transport.cc is not none, dcqcn or swift";
     /* the data class (validation keeps training's own class lossless) */
     if (((1u << sc->transport.data_priority) & ~lossless) != 0)
