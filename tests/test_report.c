@@ -959,6 +959,48 @@ static void restore_read_direction(void)
     }
 }
 
+/* describe under checkpoint.phase restore describes the read a run would
+ * make: its bound (a back end that limits the write does not limit the
+ * read), its segments' labels and its transfers, as the run reports them. */
+static void describe_restore_is_the_read(void)
+{
+    double bound[2] = {0, 0};
+    for (int read = 0; read < 2; read++) {
+        struct scenario sc;
+        struct results r;
+        struct ckpt_description d;
+        struct err e;
+        char *txt = NULL;
+        size_t len = 0;
+        if (make(&sc, STORAGE_BOUND, "storage.drain_rate=100Gbps",
+                 read ? "checkpoint.phase=restore" : "checkpoint.phase=save", NULL) < 0 ||
+            ckpt_describe(&sc, &d, &e) < 0 || run(&sc, &r) < 0) {
+            CHECK(0);
+            continue;
+        }
+        FILE *f = open_memstream(&txt, &len);
+        report_describe(f, &sc, &d);
+        fclose(f);
+        bound[read] = d.r.bound_s;
+        CHECKF(fabs(d.r.bound_s / r.bound_s - 1) < 1e-9 && d.r.bound_limit == r.bound_limit,
+               "%s: describe's bound %.9g (%d), the run's %.9g (%d)", read ? "restore" : "save",
+               d.r.bound_s, (int)d.r.bound_limit, r.bound_s, (int)r.bound_limit);
+        CHECKF(d.transfers == r.transfers, "%u against %u", d.transfers, r.transfers);
+        const char *rd[] = {"  restore     ", "    reader NIC ", "    spine -> compute leaf "};
+        const char *wr[] = {"  checkpoint  ", "    writer NIC ", "    compute-leaf uplinks "};
+        for (int k = 0; k < 3; k++) {
+            CHECKF(strstr(txt, (read ? rd : wr)[k]) != NULL, "no \"%s\"\n%s",
+                   (read ? rd : wr)[k], txt);
+            CHECKF(strstr(txt, (read ? wr : rd)[k]) == NULL, "\"%s\"\n%s", (read ? wr : rd)[k],
+                   txt);
+        }
+        free(txt);
+        results_release(&r);
+    }
+    /* the write is the back end's (100 Gbps), the read the storage NICs' */
+    CHECKF(bound[0] > 1.5 * bound[1], "write %.6g s, read %.6g s", bound[0], bound[1]);
+}
+
 /* A long window-order run on one thread of a machine with more says how to
  * use two; not on two threads, not in time order, not when short. */
 static void perf_line_threads_hint(void)
@@ -2407,6 +2449,7 @@ SUITE(suite_report) = {
     {"report_host_path_reason", host_path_reason},
     {"report_resend_cause_named", resend_cause_named},
     {"report_restore_read_direction", restore_read_direction},
+    {"report_describe_restore_is_the_read", describe_restore_is_the_read},
     {"report_stop_request", stop_request},
     {"report_html_title_summary_links", html_title_summary_links},
     {"report_html_series_styles", html_series_styles},

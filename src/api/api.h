@@ -15,6 +15,16 @@
 int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena *a,
                  struct topo *t, struct workload *w, struct results *r, struct err *e);
 
+/* The read of the checkpoint the save workload s placed, in restore.mode
+ * mode, set up as a run reads it: the read's scenario *rs (nothing of the
+ * write side), topology *v and transfers *w in a, and rr zeroed then given
+ * the read's plan, fabric, bound (phase restore) and rr->restore's mode,
+ * bytes, readers and bound. Returns 0 or -1 with e set. */
+int ckpt_restore_prepare(const struct scenario *sc, const struct topo *t,
+                         const struct workload *s, int mode, struct scenario *rs,
+                         struct topo *v, struct workload *w, struct arena *a,
+                         struct results *rr, struct err *e);
+
 /* engine: packet, fluid, hybrid, or auto's pick by estimated packet events
  * (packet up to CKPT_AUTO_PACKET_S, hybrid up to CKPT_AUTO_HYBRID_S where
  * fluid would ignore something, else fluid); writes why into

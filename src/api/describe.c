@@ -1,5 +1,6 @@
 /* ckpt_describe: a scenario's derived figures and the cost of running it,
  * without running it. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ckpt.h"
@@ -21,14 +22,32 @@ int ckpt_describe(const struct scenario *user, struct ckpt_description *d, struc
     const struct scenario *sc = &eff;
     arena_init(&a);
     int rc = ckpt_prepare(user, &eff, &a, &t, &w, r, e);
+    struct scenario rs;
+    struct topo v;
+    struct workload rw;
+    if (rc == 0 && eff.checkpoint.phase == PHASE_RESTORE) {
+        /* the read only: described as ckpt_run reads it (its transfers,
+         * bound and segments, the engine it would choose) */
+        struct results *rr = malloc(sizeof *rr);
+        rc = rr ? ckpt_restore_prepare(&eff, &t, &w, eff.restore.mode, &rs, &v, &rw, &a, rr, e)
+                : err_set(e, "out of memory");
+        if (rr)
+            *r = *rr;
+        free(rr);
+        if (rc < 0)
+            scenario_locate(&eff, e);
+        sc = &rs;
+    }
+    const struct topo *ft = sc == &rs ? &v : &t;
+    const struct workload *fw = sc == &rs ? &rw : &w;
     if (rc == 0) {
-        d->engine = ckpt_choose_engine(sc, &t, &w, r);
+        d->engine = ckpt_choose_engine(sc, ft, fw, r);
         r->engine = d->engine;
-        segments_compute(r, &t, &w, sc);
-        d->transfers = w.n;
-        d->ports = t.n_ports;
+        segments_compute(r, ft, fw, sc);
+        d->transfers = fw->n;
+        d->ports = ft->n_ports;
         struct ckpt_estimate est;
-        ckpt_estimate(sc, &t, &w, &a, d->engine, r->bound_s, &est);
+        ckpt_estimate(sc, ft, fw, &a, d->engine, r->bound_s, &est);
         d->est_packets = est.packets;
         d->est_events = est.events;
         d->est_events_max = est.events_max;

@@ -548,6 +548,39 @@ static void restore_scenario(const struct scenario *sc, struct scenario *rs)
     rs->storage.metadata_ops = 0;
 }
 
+int ckpt_restore_prepare(const struct scenario *sc, const struct topo *t,
+                         const struct workload *s, int mode, struct scenario *rs,
+                         struct topo *v, struct workload *w, struct arena *a,
+                         struct results *rr, struct err *e)
+{
+    restore_scenario(sc, rs);
+    rs->restore.mode = mode;
+    memset(rr, 0, sizeof *rr);
+    rr->bottleneck.seg = rr->bottleneck.next_seg = -1;
+    rr->phase = PHASE_RESTORE;
+    if (workload_restore_topo(t, v, a, e) < 0 || workload_build_restore(w, s, rs, v, a, e) < 0)
+        return -1;
+    rr->ckpt_bytes = w->total_bytes;
+    rr->plan = w->sum;
+    rr->writers = w->n_writers;
+    fabric_facts(rr, t, rs, a);
+    struct bound_ps b;
+    bound_compute(rr, v, w, rs, &b);
+    if (clock_check(&b, rr->bound_limit, rs, e) < 0)
+        return -1;
+    struct restore_figures *f = &rr->restore;
+    f->mode = names_of(&names_restore_mode, mode);
+    f->bytes_read = w->total_bytes;
+    /* against the checkpoint's own bytes (protection is not read) */
+    uint64_t own = s->total_bytes - s->protect_bytes;
+    f->amplification = own ? (double)w->total_bytes / (double)own : 0;
+    f->readers = w->readers;
+    f->transfers = w->n;
+    f->bound_s = rr->bound_s;
+    f->bound_limit = rr->bound_limit;
+    return 0;
+}
+
 /* Samples cut short by an allocation that failed: out of memory (exit 2),
  * as any other, never a silent truncation nor a violated invariant (the
  * simulation itself was right): where they stop and how to take fewer. */
@@ -602,21 +635,9 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
     struct scenario rs;
     struct topo v;
     struct workload w;
-    restore_scenario(sc, &rs);
-    rs.restore.mode = mode;
-    memset(rr, 0, sizeof *rr);
-    rr->bottleneck.seg = rr->bottleneck.next_seg = -1;
+    if (ckpt_restore_prepare(sc, t, s, mode, &rs, &v, &w, a, rr, e) < 0)
+        return -1;
     rr->progress = progress;
-    if (workload_restore_topo(t, &v, a, e) < 0 || workload_build_restore(&w, s, &rs, &v, a, e) < 0)
-        return -1;
-    rr->ckpt_bytes = w.total_bytes;
-    rr->plan = w.sum;
-    rr->writers = w.n_writers;
-    fabric_facts(rr, t, &rs, a);
-    struct bound_ps b;
-    bound_compute(rr, &v, &w, &rs, &b);
-    if (clock_check(&b, rr->bound_limit, &rs, e) < 0)
-        return -1;
     struct restore_figures *f = &rr->restore;
     rr->transfers = w.n;
     if (!simulate) {
@@ -662,7 +683,6 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
     f->ran = 1;
     f->ok = rr->ok;
     f->finished = rr->finished;
-    f->mode = names_of(&names_restore_mode, mode);
     if (simulate)
         f->engine = names_of(&names_engine, rr->engine);
     if (simulate && rr->hybrid.on) {
@@ -673,16 +693,8 @@ static int restore_run(const struct scenario *sc, const struct topo *t, const st
         f->hybrid_error_s = rr->hybrid.error_s;
     }
     f->completion_s = rr->completion_s;
-    f->bound_s = rr->bound_s;
-    f->bound_limit = rr->bound_limit;
     f->bottleneck = rr->bottleneck.seg;
     f->bottleneck_util = rr->bottleneck.util;
-    f->bytes_read = w.total_bytes;
-    /* against the checkpoint's own bytes (protection is not read) */
-    uint64_t own = s->total_bytes - s->protect_bytes;
-    f->amplification = own ? (double)w.total_bytes / (double)own : 0;
-    f->readers = w.readers;
-    f->transfers = w.n;
     f->broadcast_s = (double)w.bcast_max_ps / (double)PS_PER_S;
     f->restart_s = (double)sc->restore.restart_ps / (double)PS_PER_S;
     f->recovery_s = f->restart_s + f->completion_s;

@@ -97,14 +97,12 @@ static void echo_line(void *ud, const char *key, const char *value, int kind)
     fprintf(ud, "  %s = %s\n", key, value);
 }
 
-void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_description *d)
+/* describe's checkpoint line: what the write moves */
+static void describe_checkpoint(FILE *out, const struct results *r,
+                                const struct ckpt_description *d)
 {
-    const struct results *r = &d->r;
     const struct plan_summary *p = &r->plan;
-    char a[32], b[32], src[1024];
-    fprintf(out, "ckptnet describe: scenario %s, seed %llu (not run)\n",
-            sc->source[0] ? err_escape(src, sizeof src, sc->source) : "default",
-            (unsigned long long)sc->seed);
+    char a[32], b[32];
     fprintf(out, "  checkpoint  %s", fmt_bytes((double)r->ckpt_bytes, a, sizeof a));
     if (p->params)
         fprintf(out, " (%s, %.4ge9 params x %u B; %s, tp %u pp %u dp %u)", p->model,
@@ -114,6 +112,25 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
                  "policy %s\n",
             p->files, p->writers, p->gpus, d->transfers,
             fmt_bytes((double)p->max_gpu_bytes, b, sizeof b), p->skew, p->policy);
+}
+
+void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_description *d)
+{
+    const struct results *r = &d->r;
+    const struct plan_summary *p = &r->plan;
+    char a[32], b[32], src[1024];
+    fprintf(out, "ckptnet describe: scenario %s, seed %llu (not run)\n",
+            sc->source[0] ? err_escape(src, sizeof src, sc->source) : "default",
+            (unsigned long long)sc->seed);
+    if (RESULTS_READ(r)) {
+        const struct restore_figures *f = &r->restore;
+        fprintf(out, "  restore     %s: %u reader%s read %s (amplification %.2fx) from the "
+                     "storage nodes, %u transfers; checkpoint.phase restore: the figures "
+                     "below are the read's\n",
+                f->mode, f->readers, f->readers == 1 ? "" : "s",
+                fmt_bytes((double)f->bytes_read, a, sizeof a), f->amplification, d->transfers);
+    } else
+        describe_checkpoint(out, r, d);
     fprintf(out, "  fabric      %u switches, %u links; oversubscription %.2f:1 compute leaves, "
                  "%.2f:1 storage leaves\n",
             r->switches, r->links, r->oversub_compute, r->oversub_storage);
