@@ -31,7 +31,10 @@ static void hybval_blocked_matches_run(void)
     } cases[] = {
         {{NULL}, NULL},
         {{"transport.cc=dcqcn", NULL}, NULL},
-        {{"transport.cc=hpcc", NULL}, "transport.cc is not none, dcqcn or swift"},
+        {{"transport.cc=hpcc", NULL},
+         "transport.cc hpcc: a jump does not carry HPCC's in-band telemetry"},
+        {{"transport.cc=dctcp", NULL},
+         "transport.cc dctcp: a jump does not carry TCP's windows and ACK clock"},
         {{"fabric.pfc.enabled=false", NULL}, "loss recovery runs (a class that can drop)"},
         {{"storage.max_outstanding=4", NULL}, "storage.max_outstanding sets a request window"},
         {{"fabric.pfc.watchdog=true", NULL}, "the PFC watchdog times pauses"},

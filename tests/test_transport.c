@@ -37,6 +37,21 @@ static void transport_registry(void)
         CHECK(d->events_scale[0] >= 1.0 && d->events_scale[1] >= 1.0);
         CHECK(!tp->data_ce_only || tp->on_data); /* a filter without its hook */
         CHECK(!d->sends_cnps || tp->on_data);    /* CNPs come from the receiver hook */
+        /* the scenario refuses hybrid for a transport with no jump row
+         * (else it ran as packet and said "internal"), and a row the
+         * scenario never lets run is dead; side tables are carried or
+         * refused, and a row's hooks are those its flags need */
+        CHECKF(!d->no_hybrid == !!tp->jump, "%s: cc_schemes no_hybrid %s, jump row %s",
+               d->name, d->no_hybrid ? d->no_hybrid : "NULL", tp->jump ? "set" : "none");
+        /* whole in the run's hybrid.why ("no fast-forward: " + it) */
+        CHECK(!d->no_hybrid || (!strncmp(d->no_hybrid, "transport.cc ", 13) &&
+                                strlen(d->no_hybrid) + 18 < sizeof ((struct results *)0)->hybrid.why));
+        if (tp->jump) {
+            CHECKF(!tp->side || tp->jump->side, "%s: a side table no jump carries", d->name);
+            CHECK(tp->jump->budget > 0 && tp->jump->budget < 0.1);
+            CHECK(!tp->jump->side || tp->jump->carry);
+            CHECK(!tp->jump->trend_full || tp->jump->level);
+        }
         struct scenario sc;
         scenario_defaults(&sc);
         test_set(&sc, "transport.cc=%s", d->name);

@@ -82,6 +82,7 @@ struct level {
 
 struct hybrid {
     struct pnet *n;
+    const struct jump_ops *jo; /* how a jump carries the transport (transport.h) */
     uint64_t period;
     uint32_t w;                /* periods per window */
     double tol, budget;        /* the steady tolerance; the error's share of time */
@@ -122,7 +123,7 @@ struct hybrid {
     double *mcap, *mcarry, *mwin;
     uint64_t *mtot, *mcnt, *mask;
     uint8_t *mfull, *msnd;     /* (per link: full over both windows; a sender crosses it) */
-    double *mtop;              /* DCQCN: per link its largest period's bytes (mid_line) */
+    double *mtop;              /* rate cuts (DCQCN): per link its largest period's bytes (mid_line) */
     double *ra, *rb, *rw, *rroom, *rleft;
     uint32_t *rlive;
     struct wend *we;           /* the sending transfers' ends, by receiver */
@@ -350,12 +351,20 @@ static const char *unsupported(const struct pnet *n)
         return why;
     if (n->cap)
         return "--pcap records every frame";
-    /* (the transports' row says which a jump carries: none, DCQCN's rates,
-     * Swift's windows, its ACKs and send stamps renumbered with the data) */
-    if (!cc_scheme(n->tp->cc)->hybrid || (n->side && n->tp->cc != CC_SWIFT) || n->recover ||
+    /* (the transport's jump row says how a jump carries it: transport.h) */
+    const struct jump_ops *jo = n->tp->jump;
+    if (!jo || (n->side && !jo->side) || n->recover ||
         n->window || n->tr || (n->n_flows && n->flows[0].held))
         return "internal: the network keeps state no reason of the scenario names";
     return NULL;
+}
+
+/* The transport's jump row; a transport without one runs as the packet
+ * engine (unsupported), observed as line rate is. */
+static const struct jump_ops *jump_of(const struct pnet *n)
+{
+    static const struct jump_ops none = {.budget = 0.02};
+    return n->tp->jump ? n->tp->jump : &none;
 }
 
 static uint64_t implicit_sent(const struct pnet *n, const struct port *p, unsigned prio)
@@ -508,8 +517,8 @@ static uint64_t round_trip(const struct pnet *n)
  * observed every few hundred us, not every 1/256 of it; at least 1 us.
  * Under Swift at least two round trips at its target delay: its ACKs come
  * in bursts a round trip apart, so shorter periods see the ACK clock, not
- * a steady state (hybfuzz base under Swift: 33 cases of 240 off by over
- * 1%, 3 with it). */
+ * a steady state; the transport's row may ask a longer one
+ * (jump_ops.period_floor). */
 static uint64_t auto_period(const struct pnet *n)
 {
     double bound = n->res->bound_s > 0 ? n->res->bound_s : 1e-3;
@@ -517,14 +526,9 @@ static uint64_t auto_period(const struct pnet *n)
     uint64_t fab = PERIOD_RTTS * round_trip(n);
     if (fab && fab < p)
         p = fab;
-    if (n->tp->cc == CC_DCQCN && p < 2 * n->sc->transport.dcqcn.timer_ps)
-        p = 2 * n->sc->transport.dcqcn.timer_ps;
-    if (n->tp->cc == CC_SWIFT) {
-        const struct swift_params *sw = &n->sc->transport.swift;
-        uint64_t t = round_trip(n) + sw->base_target_ps +
-                     (2 * (uint64_t)n->topo->tiers - 1) * sw->hop_scale_ps;
-        if (p < 2 * t)
-            p = 2 * t;
+    if (jump_of(n)->period_floor) {
+        uint64_t t = jump_of(n)->period_floor(n, round_trip(n));
+        p = p < t ? t : p;
     }
     return p < 1000000 ? 1000000 : p; /* 1 us */
 }
@@ -624,9 +628,9 @@ static int mid_init(struct hybrid *h, uint32_t *ps)
     h->mp = malloc(nf1 * TOPO_MAX_HOPS * sizeof *h->mp);
     h->mcap = calloc(3 * nl, sizeof *h->mcap);
     h->mgn = calloc(nl, sizeof *h->mgn);
-    if (n->tp->cc == CC_DCQCN)
+    if (h->jo->cuts)
         h->mtop = calloc(2 * nl, sizeof *h->mtop);
-    if (!gp || !h->mo || !h->mp || !h->mcap || !h->mgn || (n->tp->cc == CC_DCQCN && !h->mtop)) {
+    if (!gp || !h->mo || !h->mp || !h->mcap || !h->mgn || (h->jo->cuts && !h->mtop)) {
         free(gp);
         return -1;
     }
@@ -662,11 +666,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->n = n;
     h->w = sc->sim.hybrid_window ? sc->sim.hybrid_window : 4;
     h->tol = sc->sim.hybrid_tolerance > 0 ? sc->sim.hybrid_tolerance : 0.1;
-    /* DCQCN leaves a link short for a while after a transfer ends, so an
-     * uneven credit costs it more than PFC alone (measured: docs/engine.md) */
-    h->budget = sc->sim.hybrid_error > 0 ? sc->sim.hybrid_error
-                : n->tp->cc == CC_DCQCN ? 0.005
-                                        : 0.02;
+    h->jo = jump_of(n);
+    h->budget = sc->sim.hybrid_error > 0 ? sc->sim.hybrid_error : h->jo->budget;
     h->period = sc->sim.hybrid_period_ps ? sc->sim.hybrid_period_ps : auto_period(n);
     TRACE(trace_knobs(h));
     h->slots = 2 * h->w + 1;
@@ -699,7 +700,7 @@ static int init(struct hybrid *h, struct pnet *n)
     h->wcnt = calloc(nr, sizeof *h->wcnt);
     h->ra = calloc(13 * nr, sizeof *h->ra);
     h->rlive = calloc(nr, sizeof *h->rlive);
-    if (n->tp->cc == CC_DCQCN || n->tp->cc == CC_SWIFT) {
+    if (h->jo->level) {
         if (!(h->rrate = calloc((size_t)(h->slots + 1) * nr, sizeof *h->rrate)))
             return -1;
         h->rtr = h->rrate + (size_t)h->slots * nr;
@@ -963,8 +964,7 @@ static void observe(struct hybrid *h)
         for (uint32_t i = 0; i < n->n_flows; i++) {
             const struct flow *f = &n->flows[i];
             if (sending(f))
-                q[h->rx[i]] += n->tp->cc == CC_SWIFT ? fmin(f->cc.swift.fcwnd, f->cc.swift.ecwnd)
-                                                     : f->cc.dcqcn.rc;
+                q[h->rx[i]] += h->jo->level(f);
         }
     }
     /* a transfer ending leaves its receiver's sum steady; a start does not */
@@ -1528,12 +1528,10 @@ static void grain(struct hybrid *h)
                 c = c > 0 ? fmin(c, h->mcap[h->mp[j]]) : h->mcap[h->mp[j]];
         if (c > 0)
             h->grain_s = fmax(h->grain_s, (double)n->mtu / c * ps_to_s(h->period));
-        /* Swift's ACK clock starts anew after a jump (the ACKs then due
-         * are the held windows', not the packets' phase): a sender can
-         * stand a round trip off besides (one writer at 1 Gbps, 46 us a
-         * round trip: 45 us late against an estimate of 28 us) */
-        if (n->tp->cc == CC_SWIFT && sending(&n->flows[i]))
-            h->rtt_s = fmax(h->rtt_s, ps_to_s(n->flows[i].cc.swift.rtt_ps));
+        /* a transport's ACK clock may stand off the packets' after a
+         * jump besides (jump_ops.stands_off) */
+        if (h->jo->stands_off && sending(&n->flows[i]))
+            h->rtt_s = fmax(h->rtt_s, ps_to_s(h->jo->stands_off(&n->flows[i])));
     }
 }
 
@@ -1710,49 +1708,37 @@ static double rates_span(struct hybrid *h)
             continue;
         kr = fmin(kr, h->tol * mean / fabs(b));
         /* carried where they set the receiver's bytes, under its links'
-         * rate; at or over it their trend is DCQCN's swing about it (three
-         * readers sharing 25 Gbps: carried, 0.001% -> 0.60%) */
-        /* (Swift's windows carried wherever they trend: two writers at
-         * 100 Gbps skipped 71% carried, 61% held, both within 0.03%) */
-        if (h->n->tp->cc == CC_SWIFT || mean * ps_to_s(h->period) / 8 < h->rcap[r])
+         * rate; at or over it a rate's trend is DCQCN's swing about it
+         * (three readers sharing 25 Gbps: carried, 0.001% -> 0.60%);
+         * windows wherever they trend (jump_ops.trend_full) */
+        if (h->jo->trend_full || mean * ps_to_s(h->period) / 8 < h->rcap[r])
             h->rtr[r] = -b / mean; /* (k counts back: a rise has b < 0) */
     }
     return kr;
 }
 
-/* Under Swift, a sender whose window is below a packet paces one packet
- * each RTT / window, its next send the state: its bytes a period are a
- * few packets, no steady rate, and a back end far slower than its links
- * pins the endpoint windows at their floor, where the packets' own
- * completion moves 5-15% between seeds (hybfuzz wide: all nine cases past
- * their estimate, one -31.6% after a jump of 2.5% of the run). No jump
- * while one does. */
-static int swift_paced(const struct hybrid *h)
+/* A sender whose sending is no steady rate now (jump_ops.held: Swift
+ * pacing under a packet): no jump while one is. */
+static int cc_held(const struct hybrid *h)
 {
     const struct pnet *n = h->n;
-    if (n->tp->cc != CC_SWIFT)
+    if (!h->jo->held)
         return 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
-        if (sending(f) && fmin(f->cc.swift.fcwnd, f->cc.swift.ecwnd) < 1)
+        if (sending(f) && h->jo->held(n, f))
             return 1;
     }
     return 0;
 }
 
-/* A sender's rate (and target) moves over a jump along its receiver's
- * senders' trend (rates_span), within its line rate: held, the state
- * lags the packets' by the jump (one writer's rate recovering 0.17 Gbps a
- * ms, a 13 ms jump held it at 6.6 Gbps: 3.8% late). */
-static void rate_carry(const struct hybrid *h, struct flow *f, uint32_t r, uint64_t d)
+/* A sender's level (rate, window) moves over a jump along its
+ * receiver's senders' trend (rates_span), by this factor (1: none). */
+static double trend_g(const struct hybrid *h, uint32_t r, uint64_t d)
 {
     if (!h->rtr || h->rtr[r] == 0)
-        return;
-    struct dcqcn_state *s = &f->cc.dcqcn;
-    double g = 1 + h->rtr[r] * ((double)d / (double)h->period), line = (double)f->line_bps;
-    g = fmax(g, 0.5);
-    s->rc = fmin(s->rc * g, line);
-    s->rt = fmin(s->rt * g, line);
+        return 1;
+    return fmax(1 + h->rtr[r] * ((double)d / (double)h->period), 0.5);
 }
 
 /* Under DCQCN, which receivers a jump credits their links' rate (rline):
@@ -1770,7 +1756,7 @@ static void rx_line(struct hybrid *h)
     size_t nr = h->n_rx;
     memset(h->rline, 0, nr);
     h->lgap = 0;
-    if (n->tp->cc != CC_DCQCN)
+    if (!h->jo->cuts)
         return;
     memset(h->rtop, 0, nr * sizeof *h->rtop);
     for (uint32_t k = 0; k < 2 * h->w; k++) {
@@ -1862,10 +1848,10 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         /* DCQCN carries each sender's rate over the jump: its spread, not
          * the sum's, is what the error grows with (8 x 256 MB: +0.73% with
          * the sum's, an estimate of a quarter of that) */
-        if (n->tp->cc == CC_DCQCN && a + b > 0 && fabs(a - b) / (a + b) > *spread)
+        if (h->jo->cuts && a + b > 0 && fabs(a - b) / (a + b) > *spread)
             *spread = fabs(a - b) / (a + b);
     }
-    if (swift_paced(h))
+    if (cc_held(h))
         return WHY(h, W_PACED, 1), 0;
     double kr = rates_span(h);
     if (kr < h->w)
@@ -3544,89 +3530,6 @@ static void acks_shift(struct hybrid *h, struct flow *f, uint64_t d)
         f->ackq_last += d;
 }
 
-/* Swift's sender over a jump of d that delivered dpsn of f's packets:
- * those count as acknowledged (their ACKs would have come), so the packets
- * in flight stay the window's; the send stamps of those still in flight
- * (or received, their ACK not back) move to their renumbered PSNs, d
- * later, so that an ACK's RTT sample is the packets'; the windows' last
- * cuts move with the clock. Under coalesced ACKs the receiver ACKs every
- * ack_ratio-th PSN, which the renumbering changes: a packet on its way
- * that was one asks for its ACK instead (every one, where a move
- * renumbered them unevenly), or a full window could wait for good
- * (swift_acks does the rest). Called before f->sent and expect_psn move. */
-static void swift_carry(struct hybrid *h, uint32_t i, uint32_t dpsn, uint64_t d)
-{
-    struct pnet *n = h->n;
-    struct flow *f = &n->flows[i];
-    struct swift_state *c = &f->cc.swift;
-    uint64_t sent = (f->sent + n->mtu - 1) / n->mtu;
-    uint32_t k = sent > c->acked ? (uint32_t)(sent - c->acked) : 0, win = n->side_mask + 1;
-    uint32_t r = n->sc->transport.swift.ack_ratio;
-    k = k < win ? k : win;
-    for (uint32_t j = 0; j < k; j++)
-        h->stmp[j] = *pnet_side(n, f, c->acked + j);
-    for (uint32_t j = 0; j < k; j++) {
-        uint32_t q = c->acked + j;
-        struct side_slot *sl = pnet_side(n, f, q + dpsn);
-        *sl = h->stmp[j];
-        sl->psn += dpsn;
-        sl->sent_ps += d;
-        if (r > 1 && q >= f->expect_psn && (q + 1) % r == 0)
-            sl->ack_req = 1;
-    }
-    if (r > 1 && h->fk[i])
-        for (uint32_t j = 0; j < win; j++)
-            pnet_side(n, f, j)->ack_req = 1;
-    c->acked += dpsn;
-    c->f_dec_ps += d;
-    c->e_dec_ps += d;
-    if (h->rtr && h->rtr[h->rx[i]] != 0) {
-        double g = fmax(1 + h->rtr[h->rx[i]] * ((double)d / (double)h->period), 0.5);
-        double top = n->sc->transport.swift.max_cwnd;
-        c->fcwnd = fmin(c->fcwnd * g, top);
-        c->ecwnd = fmin(c->ecwnd * g, top);
-    }
-}
-
-/* After a jump, under coalesced ACKs: a Swift sender whose packets were
- * received unacknowledged under the old numbering may wait for good. The
- * ACK due from one of them (an ack_ratio-th PSN) went with the numbering,
- * and the sender's rule that an ack_ratio-th PSN in flight will be ACKed
- * now counts received ones. Where packets are still on their way one of
- * them asks for its ACK (the newest, if none is due); where all arrived,
- * the receiver ACKs them now, its ACK on its path as any. (ACKing at
- * every jump instead put hybfuzz's Swift cases 0.2-1.6 points further
- * from packet: the early ACK opens the windows a round trip soon; and
- * renumbering by a multiple of ack_ratio, each credit a few packets
- * short, 0.1-7.6 points.) */
-static void swift_acks(struct hybrid *h)
-{
-    struct pnet *n = h->n;
-    uint32_t r = n->sc->transport.swift.ack_ratio;
-    if (r <= 1)
-        return;
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        struct flow *f = &n->flows[i];
-        if (!started(f) || f->done || f->cc.swift.acked >= f->expect_psn)
-            continue;
-        uint64_t sent = (f->sent + n->mtu - 1) / n->mtu;
-        if (sent <= f->expect_psn) {
-            /* sent from the receiver's partition, as its ACKs are: the tie
-             * key must not depend on the partition that ran last */
-            uint32_t cur = n->cur;
-            pnet_set_cur(n, n->part[f->dst]);
-            nic_send_ack(n, f->dst, f, f->expect_psn);
-            pnet_set_cur(n, cur);
-            continue;
-        }
-        int due = 0;
-        for (uint64_t q = f->expect_psn; q < sent && !due; q++)
-            due = (q + 1) % r == 0 || pnet_side(n, f, (uint32_t)q)->ack_req;
-        if (!due)
-            pnet_side(n, f, (uint32_t)(sent - 1))->ack_req = 1;
-    }
-}
-
 static int jump(struct hybrid *h, uint64_t *dp)
 {
     struct pnet *n = h->n;
@@ -3836,8 +3739,10 @@ static int jump(struct hybrid *h, uint64_t *dp)
             continue;
         uint64_t c = cr[(size_t)i * FC_N + FC_RECV];
         uint32_t dpsn = (uint32_t)(c / mtu);
-        if (n->tp->cc == CC_SWIFT)
-            swift_carry(h, i, dpsn, d);
+        struct jump_move mv = {.d = d, .dpsn = dpsn, .g = trend_g(h, h->rx[i], d),
+                               .uneven = h->fk[i] != 0, .scratch = h->stmp};
+        if (h->jo->carry)
+            h->jo->carry(n, f, &mv);
         if (!h->dx[i]) { /* a drained transfer sent them already */
             /* a move out leaves fewer sent than delivered over the jump */
             int64_t cs = (int64_t)c + (int64_t)h->fk[i] * (int64_t)mtu;
@@ -3858,13 +3763,6 @@ static int jump(struct hybrid *h, uint64_t *dp)
         f->last_send += d;
         if (f->sent_cnp)
             f->last_cnp += d;
-        if (n->tp->cc == CC_DCQCN && f->cc.dcqcn.cut) {
-            struct dcqcn_state *s = &f->cc.dcqcn;
-            s->alpha_t += d;
-            s->next_timer += d;
-            s->last_decrease += d;
-            rate_carry(h, f, h->rx[i], d);
-        }
     }
     int64_t dlevel = ingest(h, d);
     for (uint32_t i = 0; i < n->topo->first_cleaf; i++)
@@ -3877,8 +3775,9 @@ static int jump(struct hybrid *h, uint64_t *dp)
                     if (n->sws[i].flowlets[j].tag)
                         n->sws[i].flowlets[j].last += d;
     n->now += d;
-    if (n->tp->cc == CC_SWIFT)
-        swift_acks(h);
+    for (uint32_t i = 0; h->jo->after && i < n->n_flows; i++)
+        if (started(&n->flows[i]) && !n->flows[i].done)
+            h->jo->after(n, &n->flows[i]);
     /* the drained packets leave their queues, now, as if sent on */
     uint64_t gone = 0;
     for (uint32_t i = 0; i < n->topo->n_ports; i++) {

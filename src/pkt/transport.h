@@ -151,6 +151,64 @@ struct side_slot {
     struct side_hop hop[SIDE_HOPS];
 };
 
+/* A hybrid jump (hybrid.c) over d of steady time, as a transport's
+ * jump_ops.carry sees it: dpsn of f's packets delivered (their ACKs would
+ * have come), its level (jump_ops.level) x g along its receiver's trend
+ * (1: none), uneven: a queue move renumbered its packets unevenly;
+ * scratch: side_window slots. */
+struct jump_move {
+    uint64_t d;
+    uint32_t dpsn;
+    double g;
+    uint8_t uneven;
+    struct side_slot *scratch;
+};
+
+/* How a hybrid jump carries a transport's sender state: a transport
+ * without a row runs hybrid as the packet engine (cc_schemes[].no_hybrid
+ * says why, for the scenario's validation). */
+struct jump_ops {
+    double budget;       /* sim.hybrid.error auto: the error budget */
+    /* each sender's figure (a rate, a window) whose sum per receiver
+     * hybrid fits for a trend and carries over a jump; NULL: none */
+    double (*level)(const struct flow *f);
+    /* the trend carried wherever it trends; 0: only where the receiver
+     * takes less than its links' rate (a rate's swing about a full link
+     * is its cuts, not a trend) */
+    uint8_t trend_full;
+    /* rate cuts dip a full link's periods: a receiver or switch link
+     * that reached its rate in a period of the windows is full over the
+     * jump, and each sender's own spread bounds the error */
+    uint8_t cuts;
+    uint8_t side;        /* its side table is carried (renumbered) */
+    /* optional: the least auto period given the unloaded round trip */
+    uint64_t (*period_floor)(const struct pnet *n, uint64_t rtt);
+    /* optional: f's state d later (before f->sent and f->expect_psn move) */
+    void (*carry)(struct pnet *n, struct flow *f, const struct jump_move *m);
+    /* optional, after the clock moved: what the renumbering left due */
+    void (*after)(struct pnet *n, struct flow *f);
+    /* optional: 1 = f's sending is no steady rate (paced under a
+     * packet): no jump while it is */
+    int (*held)(const struct pnet *n, const struct flow *f);
+    /* optional: how far f's ACK clock can stand off the packets' after
+     * a jump (a round trip, ps), added to the error estimate */
+    uint64_t (*stands_off)(const struct flow *f);
+};
+
+/* Window transports' side slots over a jump (their jump_ops.carry): the
+ * slots of the packets from acked on (in flight, or received and not yet
+ * acknowledged) move to their PSNs m->dpsn on, their stamps m->d later.
+ * Under ACKs every `every` PSNs the renumbering moves which are due: one
+ * on its way that was due asks (ask), every slot where m->uneven. */
+void jump_side_carry(struct pnet *n, struct flow *f, uint32_t acked, uint32_t every,
+                     const struct jump_move *m, void (*ask)(struct side_slot *sl));
+/* After a jump, under ACKs every `every` PSNs: f's packets received
+ * unacknowledged (below expect_psn, from acked) may have had their due
+ * ACK renumbered away. All arrived: the receiver ACKs now; else the
+ * newest on its way asks, unless one is due (every-th, or asked). */
+void jump_side_acks(struct pnet *n, struct flow *f, uint32_t acked, uint32_t every,
+                    int (*asked)(const struct side_slot *sl), void (*ask)(struct side_slot *sl));
+
 struct transport_ops {
     /* its row in cc_schemes[] (src/scenario/tpscheme.h): name, keys,
      * events_scale, what the fluid engine models of it */
@@ -200,6 +258,9 @@ struct transport_ops {
     /* optional: side_window from the run (its flows set up), over the
      * fixed one */
     uint32_t (*side_window_of)(const struct pnet *n);
+
+    /* optional: how a hybrid jump carries it (NULL: hybrid runs packet) */
+    const struct jump_ops *jump;
 };
 
 /* A receiver (transport.receiver): what it keeps of the data packets that

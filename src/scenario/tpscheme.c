@@ -8,7 +8,6 @@
 
 const struct cc_scheme cc_schemes[CC_COUNT] = {
     [CC_NONE] = {
-        .hybrid = 1,
         .name = "none",
         .events_scale = {1.0, 1.0},
         /* UEC lossy, bench-1024 x 256: 144.90 events a packet against
@@ -19,7 +18,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .tune = "none",
     },
     [CC_DCQCN] = {
-        .hybrid = 1,
         .name = "dcqcn",
         .keys = "transport.dcqcn.",
         /* BENCHMARKS.md's burst: 23.34 M events against 16.25 M without */
@@ -31,6 +29,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .tune = "dcqcn;transport.dcqcn.preset=nvidia,dcqcn;transport.dcqcn.preset=paper",
     },
     [CC_HPCC] = {
+        .no_hybrid = "transport.cc hpcc: a jump does not carry HPCC's in-band telemetry",
         .name = "hpcc",
         .keys = "transport.hpcc.",
         /* BENCHMARKS.md's burst: 43.38 M events against 17.41 M without
@@ -47,6 +46,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .tune = "hpcc;transport.hpcc.eta=0.95,hpcc;transport.hpcc.eta=0.9",
     },
     [CC_NSCC] = {
+        .no_hybrid = "transport.cc nscc: a jump does not carry NSCC's windows",
         .name = "nscc",
         .keys = "transport.nscc.",
         /* bench-1024 x 256 under the per-ACK decrease (BENCHMARKS.md
@@ -71,7 +71,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .defaults = "fabric.ecn.pmax=1",
     },
     [CC_SWIFT] = {
-        .hybrid = 1,
         .name = "swift",
         .keys = "transport.swift.",
         /* BENCHMARKS.md "Swift": 22.45 M events on the burst against 16.25 M
@@ -90,6 +89,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
                 "swift;transport.swift.base_target=40us",
     },
     [CC_DCTCP] = {
+        .no_hybrid = "transport.cc dctcp: a jump does not carry TCP's windows and ACK clock",
         .name = "dctcp",
         .keys = "transport.dctcp.",
         /* an ACK per two segments through the fabric: bench-1024 x 256
@@ -117,6 +117,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .defaults = "fabric.ecn.pmax=1",
     },
     [CC_CUBIC] = {
+        .no_hybrid = "transport.cc cubic: a jump does not carry TCP's windows and ACK clock",
         .name = "cubic",
         .keys = "transport.cubic.",
         /* the same, 13.69 events a packet */

@@ -71,9 +71,11 @@ struct cc_scheme {
     /* what else it brings, "key=value;..." (NULL: nothing): each applies
      * unless the user set that key (scenario_resolve) */
     const char *defaults;
-    /* a hybrid jump carries its state (scenario_hybrid_blocked and
-     * src/pkt/hybrid.c read this; docs/engine.md "Hybrid") */
-    int hybrid;
+    /* why a hybrid jump cannot carry its state (the run's word for
+     * it), NULL where it can: its packet-engine table then has a jump
+     * row (transport.h jump_ops). scenario_hybrid_blocked reads it;
+     * docs/engine.md "Hybrid" */
+    const char *no_hybrid;
 };
 
 /* A receiver kind: what it does with a packet out of order. */

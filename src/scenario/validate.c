@@ -42,8 +42,8 @@ const char *scenario_hybrid_blocked(const struct scenario *sc)
     unsigned lossless = sc->fabric.pfc && mask > 0 ? (unsigned)mask : 0;
     if (sc->transport.uec.rccc)
         return "transport.uec.rccc: hybrid does not carry receiver credits";
-    if (!cc_scheme(sc->transport.cc)->hybrid)
-        return "transport.cc is not none, dcqcn or swift";
+    if (cc_scheme(sc->transport.cc)->no_hybrid)
+        return cc_scheme(sc->transport.cc)->no_hybrid;
     /* the data class (validation keeps training's own class lossless) */
     if (((1u << sc->transport.data_priority) & ~lossless) != 0)
         return "loss recovery runs (a class that can drop)";
