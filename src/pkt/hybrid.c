@@ -83,6 +83,7 @@ struct level {
 struct hybrid {
     struct pnet *n;
     const struct jump_ops *jo; /* how a jump carries the transport (transport.h) */
+    uint64_t *hbits;           /* scratch: an out-of-order receiver's ring (sack_win bits) */
     uint64_t period;
     uint32_t w;                /* periods per window */
     double tol, budget;        /* the steady tolerance; the error's share of time */
@@ -353,8 +354,7 @@ static const char *unsupported(const struct pnet *n)
         return "--pcap records every frame";
     /* (the transport's jump row says how a jump carries it: transport.h) */
     const struct jump_ops *jo = n->tp->jump;
-    if (!jo || (n->side && !jo->side) || n->recover ||
-        n->window || n->tr || (n->n_flows && n->flows[0].held))
+    if (!jo || (n->side && !jo->side) || n->recover || n->window || n->tr)
         return "internal: the network keeps state no reason of the scenario names";
     return NULL;
 }
@@ -733,6 +733,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->aadd = h->padd ? h->padd + nf : NULL;
     if (n->side && !(h->stmp = malloc(((size_t)n->side_mask + 1) * sizeof *h->stmp)))
         return -1;
+    if (n->sack_win && !(h->hbits = malloc(n->sack_win / 8)))
+        return -1;
     if (!h->bpq || !h->pslope || !h->pl || !h->fk || !h->fb || !h->ftpl || !h->fptr || !h->xsup || !h->wcr || !h->padd)
         return -1;
     h->pln = h->pl + np;
@@ -899,6 +901,7 @@ static void release(struct hybrid *h)
     free(h->wcr);
     free(h->padd);
     free(h->stmp);
+    free(h->hbits);
 }
 
 static uint32_t slot_ix(const struct hybrid *h, uint32_t back)
@@ -2546,6 +2549,9 @@ static int movable(const struct hybrid *h, uint32_t i)
     const struct flow *f = &h->n->flows[i];
     if (h->keep && h->kok[f->src])
         return 0;
+    /* (an out-of-order receiver's ring moves with even renumbering only) */
+    if (f->held && f->seen_any && f->max_psn > f->expect_psn)
+        return 0;
     return sending(f) && !h->fk[i] && !h->dx[i] && !h->droom[i] && !h->rdrain[h->rx[i]];
 }
 
@@ -3743,6 +3749,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
                                .uneven = h->fk[i] != 0, .scratch = h->stmp};
         if (h->jo->carry)
             h->jo->carry(n, f, &mv);
+        if (f->held)
+            nic_held_shift(n, f, dpsn, h->dx[i] ? last_psn(n, f) : UINT32_MAX, h->hbits);
         if (!h->dx[i]) { /* a drained transfer sent them already */
             /* a move out leaves fewer sent than delivered over the jump */
             int64_t cs = (int64_t)c + (int64_t)h->fk[i] * (int64_t)mtu;

@@ -362,6 +362,78 @@ static void nscc_on_data(struct pnet *n, uint32_t node, struct flow *f, const st
         nic_send_ack(n, node, f, f->expect_psn);
 }
 
+/* ---- a hybrid jump (transport.h jump_ops) ---- */
+
+static double nscc_level(const struct flow *f)
+{
+    return f->cc.nscc.cwnd;
+}
+
+static void ask(struct side_slot *sl)
+{
+    sl->flags |= F_AR;
+}
+
+static int asked(const struct side_slot *sl)
+{
+    return sl->flags & F_AR;
+}
+
+/* As Swift's: the packets a jump delivered count as acknowledged (the
+ * packets in flight stay the window's), their slots (stamps, marks, asks)
+ * move with their PSNs, the adjustment, decrease and quick-adapt clocks
+ * with the time, and the window follows its receiver's trend. What the
+ * state counts (bytes since an adjustment, achieved in the quick-adapt
+ * period, stale feedback) is the packets' own, left as it stood. */
+static void nscc_carry(struct pnet *n, struct flow *f, const struct jump_move *m)
+{
+    struct nscc_state *s = &f->cc.nscc;
+    jump_side_carry(n, f, s->acked, n->sc->transport.nscc.ack_every, m, ask);
+    s->acked += m->dpsn;
+    s->last_adjust += m->d;
+    if (s->last_dec)
+        s->last_dec += m->d;
+    if (s->qa_end)
+        s->qa_end += m->d;
+    if (m->g != 1) {
+        struct nscc_k k;
+        consts(n, f, &k);
+        s->cwnd *= m->g;
+        bounds(s, &k);
+    }
+}
+
+static void nscc_after(struct pnet *n, struct flow *f)
+{
+    jump_side_acks(n, f, f->cc.nscc.acked, n->sc->transport.nscc.ack_every, asked, ask);
+}
+
+/* its ACK clock starts anew after a jump: a round trip at its delay */
+static uint64_t nscc_stands_off(const struct flow *f)
+{
+    return (uint64_t)((double)f->cc.nscc.base_rtt + f->cc.nscc.avg_delay);
+}
+
+/* At least two round trips at its target delay, as Swift's: a period
+ * shorter sees its ACKs' bursts and each base RTT's adjustment */
+static uint64_t nscc_period_floor(const struct pnet *n, uint64_t rtt)
+{
+    uint64_t t = n->sc->transport.nscc.target_ps;
+    return 2 * (rtt + (t != UINT64_MAX ? t : rtt));
+}
+
+static const struct jump_ops nscc_jump = {
+    .budget = 0.02,
+    .level = nscc_level,
+    .trend_full = 1,
+    .cuts = 1,
+    .side = 1,
+    .period_floor = nscc_period_floor,
+    .carry = nscc_carry,
+    .after = nscc_after,
+    .stands_off = nscc_stands_off,
+};
+
 const struct transport_ops transport_nscc = {
     .cc = CC_NSCC,
     .start = nscc_start,
@@ -374,4 +446,5 @@ const struct transport_ops transport_nscc = {
     .on_data = nscc_on_data,
     .side = SIDE_STAMP,
     .side_window = NSCC_WINDOW,
+    .jump = &nscc_jump,
 };

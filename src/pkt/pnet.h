@@ -1150,6 +1150,13 @@ void nic_on_cnp(struct pnet *n, struct flow *f, uint32_t gen);
 void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen);
 /* Loss recovery's set-up: whether it runs, and the ooo receivers' rings. */
 int nic_recovery_setup(struct pnet *n, struct err *e);
+/* A hybrid jump renumbers f's packets by d past its receiver's expect_psn
+ * (called before expect_psn and max_psn move): the packets its ring holds
+ * past a gap move with them, none to below or past (a drain's last PSN:
+ * the jump took those; one at it or past stays). scratch: sack_win / 64
+ * words. */
+void nic_held_shift(struct pnet *n, struct flow *f, uint32_t d, uint32_t below,
+                    uint64_t *scratch);
 
 /* capture.c: record a frame that p starts to send (a packet, or a PFC frame
  * of `in`), with n->cap set */

@@ -5,6 +5,8 @@
  * window), and the retransmission timer with its retry count. Loss recovery
  * proper (ACKs that end a transfer, timeouts) runs only where a data class
  * can drop (n->recover). The NIC's send and receive paths are nic.c's. */
+#include <string.h>
+
 #include "pnet.h"
 #include "rccc.h"
 
@@ -262,6 +264,27 @@ static inline void held_flip(const struct pnet *n, struct flow *f, uint32_t psn)
 {
     uint32_t i = psn & (n->sack_win - 1);
     f->held[i / 64] ^= UINT64_C(1) << (i % 64);
+}
+
+void nic_held_shift(struct pnet *n, struct flow *f, uint32_t d, uint32_t below,
+                    uint64_t *scratch)
+{
+    if (!f->held || !d || !f->seen_any || f->max_psn <= f->expect_psn)
+        return;
+    /* every bit set is a PSN in (expect_psn, expect_psn + w): the ring
+     * turns by d, each bit to its PSN + d */
+    uint32_t w = n->sack_win, e = f->expect_psn;
+    memcpy(scratch, f->held, w / 8);
+    memset(f->held, 0, w / 8);
+    for (uint32_t k = 0; k < w / 64; k++)
+        for (uint64_t b = scratch[k]; b; b &= b - 1) {
+            uint32_t i = k * 64 + (uint32_t)__builtin_ctzll(b);
+            uint32_t q = e + ((i - e) & (w - 1)); /* its PSN */
+            if (q >= below)
+                held_flip(n, f, q); /* a drain's last: kept as it is */
+            else if (q + d < below)
+                held_flip(n, f, q + d);
+        }
 }
 
 /* ooo with loss recovery: place each packet once. Below expect_psn or held:

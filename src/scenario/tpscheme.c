@@ -46,7 +46,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .tune = "hpcc;transport.hpcc.eta=0.95,hpcc;transport.hpcc.eta=0.9",
     },
     [CC_NSCC] = {
-        .no_hybrid = "transport.cc nscc: a jump does not carry NSCC's windows",
         .name = "nscc",
         .keys = "transport.nscc.",
         /* bench-1024 x 256 under the per-ACK decrease (BENCHMARKS.md

@@ -66,6 +66,7 @@ const char *scenario_hybrid_blocked(const struct scenario *sc)
     if (sc->transport.uec.lb == UEC_LB_REPS && sc->transport.uec.entropies &&
         rx_scheme(sc->transport.receiver)->keeps_out_of_order)
         return "out-of-order receivers hold PSN rings";
+
     return NULL;
 }
 
