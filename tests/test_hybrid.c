@@ -1107,16 +1107,33 @@ static void hybrid_window_ooo_rings_carried(void)
     against_packet(keys, sizeof keys / sizeof keys[0], 0.02, 1);
 }
 
+/* Swift with windows under ack_ratio packets (8 readers at 1 Gbps from
+ * one 10 Gbps node): the packets keep a cycle of windows set by which
+ * packets ask for their ACKs; a jump broke it into a slower fixed point
+ * (+15.4%, past the estimate). No jump while a window is under ack_ratio:
+ * within 1% (here the packet engine's run). */
+static void hybrid_swift_ack_requests_held(void)
+{
+    static const char *const keys[] = {
+        "cluster.nodes=8", "cluster.nic_speed=1Gbps", "storage.nic_speed=10Gbps",
+        "storage.nodes=1", "transport.cc=swift", "checkpoint.phase=restore",
+        "fabric.uplink_speed=100Gbps"};
+    against_packet(keys, sizeof keys / sizeof keys[0], 0.01, 0);
+}
+
 /* Swift: a jump starts the ACK clock anew, so the packets after it can
  * stand a round trip off (8 writers at 1 Gbps into two 400 Gbps storage
  * nodes, 46 us a round trip: 45 us late against an estimate of 28 us).
- * The estimate counts the longest round trip of a sender a jump carried. */
+ * The estimate counts the longest round trip of a sender a jump carried;
+ * since session 49 these windows (under ack_ratio packets) hold the jump
+ * besides, so the case is the packets' own: within its estimate either
+ * way, past it only without both. */
 static void hybrid_swift_estimate_round_trip(void)
 {
     static const char *const keys[] = {
         "cluster.nodes=8", "cluster.nic_speed=1Gbps", "storage.nic_speed=400Gbps",
         "storage.nodes=2", "transport.cc=swift", "workload.bytes_per_writer=4MB", "seed=1"};
-    against_packet(keys, sizeof keys / sizeof keys[0], 0.01, 1);
+    against_packet(keys, sizeof keys / sizeof keys[0], 0.01, 0);
 }
 
 /* A lone reader at 400 Gbps under Swift: its window climbs a packet a
@@ -1941,6 +1958,7 @@ SUITE(suite_hybrid) = {
     {"hybrid_swift_acks_renumbered", hybrid_swift_acks_renumbered},
     {"hybrid_swift_windows_trend", hybrid_swift_windows_trend},
     {"hybrid_swift_paced_held", hybrid_swift_paced_held},
+    {"hybrid_swift_ack_requests_held", hybrid_swift_ack_requests_held},
     {"hybrid_swift_estimate_round_trip", hybrid_swift_estimate_round_trip},
     {"hybrid_nscc_within_bars", hybrid_nscc_within_bars},
     {"hybrid_nscc_readers_full", hybrid_nscc_readers_full},
