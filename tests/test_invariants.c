@@ -45,7 +45,7 @@ static void inv_messages_in_order(void)
     memset(&r, 0, sizeof r);
     invariants_begin(&r);
     invariants_time_monotone(&r, 0);
-    invariants_time_limit(&r, 0, 20000000);
+    invariants_time_limit(&r, 0, 20000000, NULL);
     struct train_clock tc;
     memset(&tc, 0, sizeof tc);
     tc.next_ps = UINT64_MAX;
@@ -57,7 +57,7 @@ static void inv_messages_in_order(void)
     invariants_training_steps(&r, &tc, 0, 1); /* the time limit says it */
     CHECKF(r.ok, "%s", r.violation);
     invariants_time_monotone(&r, 1);
-    invariants_time_limit(&r, 1, 20000000);
+    invariants_time_limit(&r, 1, 20000000, NULL);
     invariants_training_steps(&r, &tc, 0, 0);
     CHECKF(!r.ok && !strcmp(r.violation,
                             "time went backwards; stopped at the time limit (2e-05 s simulated; "
@@ -90,10 +90,41 @@ static void inv_engines_say_the_same(void)
         results_release(&r);
     }
     const char *lim = "stopped at the time limit (2e-05 s simulated; sim.time_limit) with "
-                      "transfers unfinished: a pause storm, a stuck receiver or a deadlock";
+                      "transfers still delivering: ";
+    const char *why = "; a longer sim.time_limit lets it finish";
     const char *undone = "of 16 transfers did not complete";
     for (int k = 0; k < 2; k++)
-        CHECKF(strstr(msg[k], lim) && strstr(msg[k], undone), "%s: %s", engines[k], msg[k]);
+        CHECKF(strstr(msg[k], lim) && strstr(msg[k], why) && strstr(msg[k], undone), "%s: %s",
+               engines[k], msg[k]);
+}
+
+/* A stop at the time limit says whether the transfers were still moving
+ * and at what pace against the bound's: cut short, crawling (a transport
+ * far under its links), or stuck (nothing sent in the run's last tenth). */
+static void inv_time_limit_slow_or_stuck(void)
+{
+    static const struct {
+        uint64_t got, last_ps;
+        const char *says;
+    } cases[] = {
+        {900, 10000000, "90% of the data at 0.72 Gbps, 90% of the bound's pace; lowest sending "
+                        "rate 0.05 Gbps: the limit is shorter than the write"},
+        {10, 9500000, "1% of the data at 0.008 Gbps, 1% of the bound's pace; lowest sending "
+                      "rate 0.05 Gbps: slower than the fabric allows (a transport held under its "
+                      "links"},
+        {10, 8000000, "with transfers unfinished, no packet sent since 8e-06 s: a pause storm, a "
+                      "stuck receiver or a deadlock"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct results r;
+        memset(&r, 0, sizeof r);
+        invariants_begin(&r);
+        r.bound_s = 1e-5; /* 1000 B in 10 us: 0.8 Gbps */
+        r.min_rate_bps = 5e7;
+        struct stop_progress p = {cases[i].got, 1000, cases[i].last_ps};
+        invariants_time_limit(&r, 1, 10000000, &p);
+        CHECKF(!r.ok && strstr(r.violation, cases[i].says), "case %zu: %s", i, r.violation);
+    }
 }
 
 /* A finished run below its bound is violated; at it, or unfinished, not. */
@@ -160,6 +191,7 @@ SUITE(suite_invariants) = {
     {"inv_messages_in_order", inv_messages_in_order},
     {"inv_engines_say_the_same", inv_engines_say_the_same},
     {"inv_bound_is_a_floor", inv_bound_is_a_floor},
+    {"inv_time_limit_slow_or_stuck", inv_time_limit_slow_or_stuck},
     {"percentiles_by_selection_match_sort", percentiles_by_selection_match_sort},
     {NULL, NULL},
 };

@@ -2630,7 +2630,9 @@ static void collect(struct fnet *n, struct results *r, struct fdone *d)
     if (n->onto_failed)
         results_violate(r, "%llu transfers routed onto failed links",
                         (unsigned long long)n->onto_failed);
-    invariants_time_limit(r, n->time_limit_hit, n->time_limit);
+    /* a fluid transfer moves at its share until it ends: never stuck */
+    struct stop_progress stp = {sent, w->total_bytes, n->time_limit};
+    invariants_time_limit(r, n->time_limit_hit, n->time_limit, &stp);
     if (m->over_capacity)
         results_violate(r, "%llu link loads above capacity (worst by %.3g)",
                 (unsigned long long)m->over_capacity, m->worst_excess);

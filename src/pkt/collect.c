@@ -331,7 +331,16 @@ void pnet_collect(struct pnet *n, struct results *r)
                         (unsigned long long)n->lookahead_bad);
     if (onto_failed)
         results_violate(r, "%llu packets routed onto failed links", (unsigned long long)onto_failed);
-    invariants_time_limit(r, n->time_limit_hit, n->time_limit_ps);
+    /* the last packet that left a NIC or a port: moving, or stuck */
+    uint64_t all = 0, last = n->last_rx_ps;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        all += n->flows[i].bytes;
+        last = n->flows[i].last_send > last ? n->flows[i].last_send : last;
+    }
+    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+        last = n->ports[i].last_tx_t > last ? n->ports[i].last_tx_t : last;
+    struct stop_progress sp = {got, all, last};
+    invariants_time_limit(r, n->time_limit_hit, n->time_limit_ps, &sp);
     if (bad_flows && !n->interrupted && !n->time_limit_hit && !n->oom)
         deadlock_named(n, r);
     if (over_buffer)

@@ -1,5 +1,7 @@
 /* The run-end invariants shared by the two engines (invariants.h). */
 #include "invariants.h"
+
+#include <stdio.h>
 #include "../topo/path.h"
 
 void invariants_begin(struct results *r)
@@ -23,12 +25,40 @@ void invariants_time_monotone(struct results *r, int went_back)
         results_violate(r, "time went backwards");
 }
 
-void invariants_time_limit(struct results *r, int hit, uint64_t limit_ps)
+void invariants_time_limit(struct results *r, int hit, uint64_t limit_ps,
+                           const struct stop_progress *p)
 {
-    if (hit)
+    if (!hit)
+        return;
+    double at = (double)limit_ps / 1e12;
+    /* still delivering in the run's last tenth: slow, not stuck */
+    if (p && p->all && p->last_ps && p->last_ps + limit_ps / 10 >= limit_ps) {
+        double pace = (double)p->got * 8 / at;
+        double want = r->bound_s > 0 ? (double)p->all * 8 / r->bound_s : 0;
+        char low[64] = "";
+        if (r->min_rate_bps > 0)
+            snprintf(low, sizeof low, "; lowest sending rate %.3g Gbps", r->min_rate_bps / 1e9);
+        double of = want > 0 ? pace / want : 0;
+        results_violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
+                           "transfers still delivering: %.3g%% of the data at %.4g Gbps, %.3g%% "
+                           "of the bound's pace%s: %s; a longer sim.time_limit lets it finish",
+                        at, 100.0 * (double)p->got / (double)p->all, pace / 1e9, 100 * of, low,
+                        of >= 0.5 ? "the limit is shorter than the write"
+                                  : "slower than the fabric allows (a transport held under "
+                                    "its links: a target delay under the path's round trip, "
+                                    "a window at its floor; a pause storm; or a limit within "
+                                    "the first round trips)");
+        return;
+    }
+    if (p && p->last_ps)
+        results_violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
+                           "transfers unfinished, no packet sent since %.6g s: a pause storm, "
+                           "a stuck receiver or a deadlock",
+                        at, (double)p->last_ps / 1e12);
+    else
         results_violate(r, "stopped at the time limit (%.6g s simulated; sim.time_limit) with "
                            "transfers unfinished: a pause storm, a stuck receiver or a deadlock",
-                        (double)limit_ps / 1e12);
+                        at);
 }
 
 void invariants_training_steps(struct results *r, const struct train_clock *tc,

@@ -20,8 +20,16 @@ void invariants_transfers(struct results *r, uint64_t unfinished, uint64_t total
                           int interrupted);
 /* No event ran before the one before it. */
 void invariants_time_monotone(struct results *r, int went_back);
-/* The run did not stop at sim.time_limit (limit_ps) with work left. */
-void invariants_time_limit(struct results *r, int hit, uint64_t limit_ps);
+/* What the transfers had done when a run stopped at its time limit: the
+ * data delivered of all of it, and the last packet sent anywhere (ps). */
+struct stop_progress {
+    uint64_t got, all, last_ps;
+};
+/* The run did not stop at sim.time_limit (limit_ps) with work left; p
+ * (or NULL) says whether it was still delivering (a slow run) or not (a
+ * stuck one), and at what pace against the bound's. */
+void invariants_time_limit(struct results *r, int hit, uint64_t limit_ps,
+                           const struct stop_progress *p);
 /* Training on the fabric ran all its steps (tc), unless the run was
  * interrupted or stopped at the time limit (reported on its own). */
 void invariants_training_steps(struct results *r, const struct train_clock *tc,
