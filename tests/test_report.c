@@ -1091,15 +1091,20 @@ static void unfinished_run(void)
                !strstr(txt, "per checkpoint") && !strstr(txt, "GPU-hours") &&
                !strstr(txt, "at the configured interval") && !strstr(txt, "<- bottleneck"),
            "%s", txt);
-    /* no percentage anywhere but the ECN-marked share and the placement skew */
+    /* no percentage anywhere but the ECN-marked share, the placement skew
+     * and the stop's progress (the data delivered, its pace against the
+     * bound's: what the run did, not a completion's ratio) */
     for (const char *p = strchr(txt, '%'); p; p = strchr(p + 1, '%')) {
         const char *bol = p;
         while (bol > txt && bol[-1] != '\n')
             bol--;
         /* the placement's skew cost is planned, true of any run */
-        CHECKF(!strncmp(bol, "  congestion", 12) || !strncmp(bol, "  storage", 9),
+        CHECKF(!strncmp(bol, "  congestion", 12) || !strncmp(bol, "  storage", 9) ||
+                   !strncmp(bol, "  invariants", 12),
                "a percentage in: %.60s", bol);
     }
+    CHECKF(strstr(txt, "transfers still delivering: ") && strstr(txt, "% of the data at "),
+           "%s", txt);
     json_error_t je;
     json_t *o = json_loads(js, 0, &je);
     CHECK(o != NULL);
