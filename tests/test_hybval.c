@@ -31,8 +31,8 @@ static void hybval_blocked_matches_run(void)
     } cases[] = {
         {{NULL}, NULL},
         {{"transport.cc=dcqcn", NULL}, NULL},
-        {{"transport.cc=hpcc", NULL},
-         "transport.cc hpcc: a jump does not carry HPCC's in-band telemetry"},
+        {{"transport.cc=hpcc", NULL}, NULL},
+        {{"transport.cc=nscc", NULL}, NULL},
         {{"transport.cc=dctcp", NULL},
          "transport.cc dctcp: a jump does not carry TCP's windows and ACK clock"},
         {{"fabric.pfc.enabled=false", NULL}, "loss recovery runs (a class that can drop)"},

@@ -16,6 +16,7 @@
  * is W / T, the window limits the bytes in flight, and W stays within
  * [rmin T, W_init = line rate x T] (ns-3's rate bounds).
  */
+#include <math.h>
 #include <string.h>
 
 #include "../core/units.h"
@@ -237,6 +238,59 @@ static void hpcc_on_data(struct pnet *n, uint32_t node, struct flow *f, const st
     nic_send_ack(n, node, f, f->expect_psn);
 }
 
+/* ---- a hybrid jump (transport.h jump_ops) ---- */
+
+static double hpcc_level(const struct flow *f)
+{
+    return f->cc.hpcc.w;
+}
+
+/* The packets a jump delivered count as ACKed; the slots from the last
+ * ACKed packet's (L, whose INT the next ACK's is compared with) move with
+ * their PSNs. Their INT stays as stamped: a port's counters move by the
+ * jump's credit over the time jumped, so the first comparison across a
+ * jump reads the jump's mean rate, as a long ACK gap would. The windows
+ * follow their receiver's trend. */
+static void hpcc_carry(struct pnet *n, struct flow *f, const struct jump_move *m)
+{
+    struct hpcc_state *c = &f->cc.hpcc;
+    uint32_t from = c->have_int && c->int_psn + 1 == c->acked ? c->int_psn : c->acked;
+    jump_side_carry(n, f, from, 1, m, NULL);
+    if (c->have_int && c->int_psn >= from)
+        c->int_psn += m->dpsn;
+    c->acked += m->dpsn;
+    c->last_update += m->dpsn;
+    if (m->g != 1) {
+        const struct hpcc_params *p = &n->sc->transport.hpcc;
+        double lo = bdp((double)p->rmin_bps, c->t_ps), hi = bdp((double)f->line_bps, c->t_ps);
+        c->w = fmin(fmax(c->w * m->g, lo), hi);
+        c->wc = fmin(fmax(c->wc * m->g, lo), hi);
+    }
+}
+
+/* its control loop: the base RTT T, U's EWMA over it, W_c once a round
+ * trip; a period of two round trips at T sees a step of it */
+static uint64_t hpcc_period_floor(const struct pnet *n, uint64_t rtt)
+{
+    uint64_t t = n->sc->transport.hpcc.base_rtt_ps;
+    return 2 * (rtt + (t ? t : rtt));
+}
+
+static uint64_t hpcc_stands_off(const struct flow *f)
+{
+    return f->cc.hpcc.t_ps;
+}
+
+static const struct jump_ops hpcc_jump = {
+    .budget = 0.02,
+    .level = hpcc_level,
+    .trend_full = 1,
+    .side = 1,
+    .period_floor = hpcc_period_floor,
+    .carry = hpcc_carry,
+    .stands_off = hpcc_stands_off,
+};
+
 const struct transport_ops transport_hpcc = {
     .cc = CC_HPCC,
     .start = hpcc_start,
@@ -250,4 +304,5 @@ const struct transport_ops transport_hpcc = {
     .side = SIDE_STAMP | SIDE_INT,
     .side_window = 0,
     .side_window_of = hpcc_side_window,
+    .jump = &hpcc_jump,
 };

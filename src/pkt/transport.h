@@ -199,7 +199,8 @@ struct jump_ops {
  * slots of the packets from acked on (in flight, or received and not yet
  * acknowledged) move to their PSNs m->dpsn on, their stamps m->d later.
  * Under ACKs every `every` PSNs the renumbering moves which are due: one
- * on its way that was due asks (ask), every slot where m->uneven. */
+ * on its way that was due asks (ask), every slot where m->uneven; every
+ * at most 1: no asks (ask may be NULL). */
 void jump_side_carry(struct pnet *n, struct flow *f, uint32_t acked, uint32_t every,
                      const struct jump_move *m, void (*ask)(struct side_slot *sl));
 /* After a jump, under ACKs every `every` PSNs: f's packets received

@@ -29,7 +29,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .tune = "dcqcn;transport.dcqcn.preset=nvidia,dcqcn;transport.dcqcn.preset=paper",
     },
     [CC_HPCC] = {
-        .no_hybrid = "transport.cc hpcc: a jump does not carry HPCC's in-band telemetry",
         .name = "hpcc",
         .keys = "transport.hpcc.",
         /* BENCHMARKS.md's burst: 43.38 M events against 17.41 M without
