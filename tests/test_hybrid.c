@@ -1493,13 +1493,14 @@ static void threads_same_figures(const char *cc)
     results_release(&one);
 }
 
-/* (Swift and NSCC: their ACKs the jump sends and renumbers, on each
- * thread's own flows.) */
+/* (Swift, NSCC and HPCC: their ACKs the jump sends and renumbers, on
+ * each thread's own flows.) */
 static void hybrid_threads_same_figures(void)
 {
     threads_same_figures("none");
     threads_same_figures("swift");
     threads_same_figures("nscc");
+    threads_same_figures("hpcc");
 }
 
 /* A carried decline lags by what the state does not follow: the size-swept
