@@ -30,6 +30,9 @@ bench-1024|scenarios/bench-1024.yaml|
 bench-1024-dcqcn|scenarios/bench-1024.yaml|transport.cc=dcqcn
 default-swift|scenarios/default.yaml|transport.cc=swift workload.bytes_per_writer=64MB
 bench-1024-swift|scenarios/bench-1024.yaml|transport.cc=swift
+default-nscc|scenarios/default.yaml|transport.cc=nscc workload.bytes_per_writer=64MB
+default-hpcc|scenarios/default.yaml|transport.cc=hpcc workload.bytes_per_writer=64MB
+uec-lossless|scenarios/transports/uec-lossless.yaml|workload.bytes_per_writer=32MB
 bench-1024-3tier|scenarios/bench-1024-3tier.yaml|
 cluster-100k|scenarios/cluster-100k.yaml|cluster.nodes=640 storage.nodes=20 model.name=custom model.params=10000000000
 cluster-100k-3tier|scenarios/cluster-100k.yaml|cluster.nodes=640 storage.nodes=40 fabric.tiers=3 fabric.hosts_per_leaf=32 fabric.leaves_per_pod=5 fabric.spines_per_pod=32 model.name=custom model.params=5000000000
