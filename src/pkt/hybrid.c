@@ -84,6 +84,7 @@ struct hybrid {
     struct pnet *n;
     const struct jump_ops *jo; /* how a jump carries the transport (transport.h) */
     uint64_t *hbits;           /* scratch: an out-of-order receiver's ring (sack_win bits) */
+    double *slev;              /* jump_ops.sender_trend: each sender's level, a row a slot */
     uint64_t period;
     uint32_t w;                /* periods per window */
     double tol, budget;        /* the steady tolerance; the error's share of time */
@@ -705,6 +706,9 @@ static int init(struct hybrid *h, struct pnet *n)
             return -1;
         h->rtr = h->rrate + (size_t)h->slots * nr;
     }
+    if (h->jo->sender_trend && h->jo->level &&
+        !(h->slev = calloc((size_t)h->slots * ((size_t)n->n_flows + 1), sizeof *h->slev)))
+        return -1;
     h->rdrain = calloc(2 * nr, 1);
     h->dx = calloc(3 * ((size_t)n->n_flows + 1), sizeof *h->dx);
     h->dq = calloc((size_t)n->topo->n_ports + 1, 1);
@@ -902,6 +906,7 @@ static void release(struct hybrid *h)
     free(h->padd);
     free(h->stmp);
     free(h->hbits);
+    free(h->slev);
 }
 
 static uint32_t slot_ix(const struct hybrid *h, uint32_t back)
@@ -969,6 +974,11 @@ static void observe(struct hybrid *h)
             if (sending(f))
                 q[h->rx[i]] += h->jo->level(f);
         }
+    }
+    if (h->slev) {
+        double *q = &h->slev[(size_t)h->head * (n->n_flows + 1)];
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            q[i] = sending(&n->flows[i]) ? h->jo->level(&n->flows[i]) : 0;
     }
     /* a transfer ending leaves its receiver's sum steady; a start does not */
     uint64_t begun = tk.begun;
@@ -1720,6 +1730,39 @@ static double rates_span(struct hybrid *h)
     return kr;
 }
 
+/* Under jump_ops.sender_trend, the periods a jump may span by each
+ * sender's level (window) sending through the windows: where its line
+ * stands beyond 3 standard errors, the level may move by tol of its mean
+ * (HPCC: 3 writers into one 10 Gbps node, the first's window falling from
+ * 1.5 to 1.2 Gbps over 3 ms, then to 0.2, while the others rose and the
+ * receiver's sum held; a jump carried the shares: -7.8%). */
+static double senders_span(const struct hybrid *h)
+{
+    double kr = INFINITY;
+    if (!h->slev)
+        return kr;
+    const struct pnet *n = h->n;
+    uint32_t m = 2 * h->w, seg[2 * 64] = {0};
+    double x[2 * 64], y[2 * 64];
+    if (m > 2 * 64)
+        m = 2 * 64;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        double mean = 0, b, se;
+        uint32_t k = 0;
+        for (; k < m; k++) {
+            x[k] = (double)k;
+            y[k] = h->slev[(size_t)slot_ix(h, k) * (n->n_flows + 1) + i];
+            if (!(y[k] > 0))
+                break; /* (not sending throughout) */
+            mean += y[k] / m;
+        }
+        if (k < m || !fit_slope(x, y, seg, m, &b, &se) || !(fabs(b) > 3 * se))
+            continue;
+        kr = fmin(kr, h->tol * mean / fabs(b));
+    }
+    return kr;
+}
+
 /* A sender whose sending is no steady rate now (jump_ops.held: Swift
  * pacing under a packet): no jump while one is. */
 static int cc_held(const struct hybrid *h)
@@ -1856,7 +1899,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     }
     if (cc_held(h))
         return WHY(h, W_PACED, 1), 0;
-    double kr = rates_span(h);
+    double kr = fmin(rates_span(h), senders_span(h));
     if (kr < h->w)
         return WHY(h, W_RATE, h->w / kr), 0;
     if (kr < kmax) {

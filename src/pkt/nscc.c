@@ -428,6 +428,7 @@ static const struct jump_ops nscc_jump = {
     .trend_full = 1,
     .cuts = 1,
     .side = 1,
+    .sender_trend = 1,
     .period_floor = nscc_period_floor,
     .carry = nscc_carry,
     .after = nscc_after,

@@ -181,6 +181,10 @@ struct jump_ops {
      * jump, and each sender's own spread bounds the error */
     uint8_t cuts;
     uint8_t side;        /* its side table is carried (renumbered) */
+    /* each sender's level is fitted too, and a trend of one bounds the
+     * span as the receiver's sum's does: its senders' shares drift apart
+     * where their sum holds */
+    uint8_t sender_trend;
     /* optional: the least auto period given the unloaded round trip */
     uint64_t (*period_floor)(const struct pnet *n, uint64_t rtt);
     /* optional: f's state d later (before f->sent and f->expect_psn move) */
