@@ -1008,9 +1008,10 @@ static void hybrid_dcqcn_switch_link_line_rate(void)
 }
 
 /* A window transport (cc) over 16 writers into one storage node: most of
- * the time skipped, completion within 1% and its estimate, the largest
- * queue within 5%, paused time within 5% (none: none in either). */
-static void window_within_bars(const char *cc, int none_paused)
+ * the time skipped (more than skip), completion within 1% and its
+ * estimate, the largest queue within 5%, paused time within 5% (none:
+ * none in either). */
+static void window_within_bars(const char *cc, int none_paused, double skip)
 {
     const char *keys[] = {"cluster.nodes=16", "storage.nodes=1", "workload.bytes_per_writer=64MB",
                           "fabric.buffer=16MB", cc};
@@ -1027,7 +1028,7 @@ static void window_within_bars(const char *cc, int none_paused)
     CHECKF(rel((double)r[1].max_queue_bytes, (double)r[0].max_queue_bytes) < 0.05,
            "%s: max queue %llu against %llu", cc, (unsigned long long)r[1].max_queue_bytes,
            (unsigned long long)r[0].max_queue_bytes);
-    CHECKF(r[1].rc_acks > 0 && r[1].hybrid.jumps >= 1 && r[1].hybrid.fraction > 0.6,
+    CHECKF(r[1].rc_acks > 0 && r[1].hybrid.jumps >= 1 && r[1].hybrid.fraction > skip,
            "%s: %llu ACKs, %u jumps, %.3f skipped", cc, (unsigned long long)r[1].rc_acks,
            r[1].hybrid.jumps, r[1].hybrid.fraction);
     results_release(&r[0]);
@@ -1039,7 +1040,7 @@ static void window_within_bars(const char *cc, int none_paused)
  * bars, most of the time skipped (hybrid ran Swift as packet before). */
 static void hybrid_swift_within_bars(void)
 {
-    window_within_bars("transport.cc=swift", 1); /* (its queues under its target: no pause) */
+    window_within_bars("transport.cc=swift", 1, 0.6); /* (its queues under its target: no pause) */
 }
 
 /* Swift's coalesced ACKs across a renumbering: 32 writers at 100 Gbps
@@ -1072,7 +1073,21 @@ static void hybrid_swift_paced_held(void)
  * the fill's pauses and the incast's queue at its target delay. */
 static void hybrid_nscc_within_bars(void)
 {
-    window_within_bars("transport.cc=nscc", 0);
+    /* (each sender's window fitted holds a few jumps: 59% skipped) */
+    window_within_bars("transport.cc=nscc", 0, 0.5);
+}
+
+/* NSCC, 16 writers at 1 Gbps into one 10 Gbps node: the writers' shares
+ * drift apart (the starved ones' windows falling) while the node's sum
+ * holds; jumps carried the shares and ended 3.9% early, past the
+ * estimate. Each sender's window fitted bounds the span
+ * (jump_ops.sender_trend): within 1% and the estimate. */
+static void hybrid_nscc_sender_trend(void)
+{
+    static const char *const keys[] = {
+        "cluster.nodes=16", "cluster.nic_speed=1Gbps", "storage.nic_speed=10Gbps",
+        "storage.nodes=1", "transport.cc=nscc", "workload.bytes_per_writer=16MB", "seed=1"};
+    against_packet(keys, sizeof keys / sizeof keys[0], 0.01, 1);
 }
 
 /* HPCC: the acknowledged count, the update PSN and the last ACKed
@@ -1081,7 +1096,9 @@ static void hybrid_nscc_within_bars(void)
  * its mean rate). */
 static void hybrid_hpcc_within_bars(void)
 {
-    window_within_bars("transport.cc=hpcc", 1); /* (its queues near empty: no pause) */
+    /* (its queues near empty: no pause; each sender's window fitted:
+     * 43% skipped) */
+    window_within_bars("transport.cc=hpcc", 1, 0.35);
 }
 
 /* NSCC's windows settle for a few ms after the start, each reader's link
@@ -1972,6 +1989,7 @@ SUITE(suite_hybrid) = {
     {"hybrid_swift_estimate_round_trip", hybrid_swift_estimate_round_trip},
     {"hybrid_nscc_within_bars", hybrid_nscc_within_bars},
     {"hybrid_hpcc_within_bars", hybrid_hpcc_within_bars},
+    {"hybrid_nscc_sender_trend", hybrid_nscc_sender_trend},
     {"hybrid_nscc_readers_full", hybrid_nscc_readers_full},
     {"hybrid_window_ooo_rings_carried", hybrid_window_ooo_rings_carried},
     {NULL, NULL},
