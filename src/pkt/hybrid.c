@@ -1733,9 +1733,9 @@ static double rates_span(struct hybrid *h)
 /* Under jump_ops.sender_trend, the periods a jump may span by each
  * sender's level (window) sending through the windows: where its line
  * stands beyond 3 standard errors, the level may move by tol of its mean
- * (HPCC: 3 writers into one 10 Gbps node, the first's window falling from
- * 1.5 to 1.2 Gbps over 3 ms, then to 0.2, while the others rose and the
- * receiver's sum held; a jump carried the shares: -7.8%). */
+ * (NSCC: 16 writers at 1 Gbps into one 10 Gbps node, the starved writers'
+ * windows falling while the node's sum held; jumps carried the shares
+ * and ended 3.9% early). */
 static double senders_span(const struct hybrid *h)
 {
     double kr = INFINITY;
