@@ -707,13 +707,13 @@ static void hybrid_frames_estimate_covers(void)
     results_release(&p);
 }
 
-/* A transport whose state it cannot carry: the packet engine's run exactly,
- * saying why. */
+/* A transport whose state it cannot carry (TCP's windows and ACK clock):
+ * the packet engine's run exactly, saying why. */
 static void hybrid_unsupported_runs_as_packet(void)
 {
     struct scenario sc;
     struct results p, h;
-    incast(&sc, 4, CC_HPCC);
+    incast(&sc, 4, CC_DCTCP);
     if (run(&sc, ENGINE_PACKET, &p))
         return;
     if (run(&sc, ENGINE_HYBRID, &h) == 0) {
