@@ -1687,6 +1687,28 @@ static double node_drift(struct hybrid *h)
     return most;
 }
 
+/* Column j of a series a row a slot (stride values a row) over the two
+ * windows: 1 where a line through it stands beyond 3 standard errors,
+ * with its mean and slope (*b, per observation counting back). whole: a
+ * value at or under 0 anywhere (not sending throughout) is no series. */
+static int series_trend(const struct hybrid *h, const double *s, size_t stride, size_t j,
+                        int whole, double *mean, double *b)
+{
+    uint32_t m = 2 * h->w, seg[2 * 64] = {0}; /* (sim.hybrid.window <= 64) */
+    double x[2 * 64], y[2 * 64], se;
+    if (m > 2 * 64)
+        m = 2 * 64;
+    *mean = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        x[k] = (double)k;
+        y[k] = s[(size_t)slot_ix(h, k) * stride + j];
+        if (whole && !(y[k] > 0))
+            return 0;
+        *mean += y[k] / m;
+    }
+    return *mean > 0 && fit_slope(x, y, seg, m, b, &se) && fabs(*b) > 3 * se;
+}
+
 /* Under DCQCN the periods a jump may span (INFINITY: any) by the senders'
  * rates (Swift's: their windows; a lone reader's window climbing a packet
  * a round trip, held over jumps, ran 0.99% late): per receiver its
@@ -1700,24 +1722,10 @@ static double node_drift(struct hybrid *h)
  * once and a PFC storm that took 25 ms; hybrid jumped it, 7.9% fast). */
 static double rates_span(struct hybrid *h)
 {
-    double kr = INFINITY;
-    if (!h->rrate)
-        return kr;
-    uint32_t m = 2 * h->w, seg[2 * 64] = {0}; /* (sim.hybrid.window <= 64) */
-    double x[2 * 64], y[2 * 64];
-    if (m > 2 * 64)
-        m = 2 * 64;
-    for (size_t r = 0; r < h->n_rx; r++) {
+    double kr = INFINITY, mean, b;
+    for (size_t r = 0; h->rrate && r < h->n_rx; r++) {
         h->rtr[r] = 0;
-        if (!h->rlive[r])
-            continue;
-        double mean = 0, b, se;
-        for (uint32_t k = 0; k < m; k++) {
-            x[k] = (double)k;
-            y[k] = h->rrate[(size_t)slot_ix(h, k) * (h->n_rx + 1) + r];
-            mean += y[k] / m;
-        }
-        if (!(mean > 0) || !fit_slope(x, y, seg, m, &b, &se) || !(fabs(b) > 3 * se))
+        if (!h->rlive[r] || !series_trend(h, h->rrate, h->n_rx + 1, r, 0, &mean, &b))
             continue;
         kr = fmin(kr, h->tol * mean / fabs(b));
         /* carried where they set the receiver's bytes, under its links'
@@ -1738,28 +1746,11 @@ static double rates_span(struct hybrid *h)
  * and ended 3.9% early). */
 static double senders_span(const struct hybrid *h)
 {
-    double kr = INFINITY;
-    if (!h->slev)
-        return kr;
-    const struct pnet *n = h->n;
-    uint32_t m = 2 * h->w, seg[2 * 64] = {0};
-    double x[2 * 64], y[2 * 64];
-    if (m > 2 * 64)
-        m = 2 * 64;
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        double mean = 0, b, se;
-        uint32_t k = 0;
-        for (; k < m; k++) {
-            x[k] = (double)k;
-            y[k] = h->slev[(size_t)slot_ix(h, k) * (n->n_flows + 1) + i];
-            if (!(y[k] > 0))
-                break; /* (not sending throughout) */
-            mean += y[k] / m;
-        }
-        if (k < m || !fit_slope(x, y, seg, m, &b, &se) || !(fabs(b) > 3 * se))
-            continue;
-        kr = fmin(kr, h->tol * mean / fabs(b));
-    }
+    double kr = INFINITY, mean, b;
+    uint32_t nf = h->n->n_flows;
+    for (uint32_t i = 0; h->slev && i < nf; i++)
+        if (series_trend(h, h->slev, (size_t)nf + 1, i, 1, &mean, &b))
+            kr = fmin(kr, h->tol * mean / fabs(b));
     return kr;
 }
 
