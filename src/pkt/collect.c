@@ -331,13 +331,14 @@ void pnet_collect(struct pnet *n, struct results *r)
                         (unsigned long long)n->lookahead_bad);
     if (onto_failed)
         results_violate(r, "%llu packets routed onto failed links", (unsigned long long)onto_failed);
-    /* the last packet that left a NIC or a port: moving, or stuck */
+    /* at the time limit, the last packet that left a NIC or a port:
+     * moving, or stuck */
     uint64_t all = 0, last = n->last_rx_ps;
-    for (uint32_t i = 0; i < n->n_flows; i++) {
+    for (uint32_t i = 0; n->time_limit_hit && i < n->n_flows; i++) {
         all += n->flows[i].bytes;
         last = n->flows[i].last_send > last ? n->flows[i].last_send : last;
     }
-    for (uint32_t i = 0; i < n->topo->n_ports; i++)
+    for (uint32_t i = 0; n->time_limit_hit && i < n->topo->n_ports; i++)
         last = n->ports[i].last_tx_t > last ? n->ports[i].last_tx_t : last;
     struct stop_progress sp = {got, all, last};
     invariants_time_limit(r, n->time_limit_hit, n->time_limit_ps, &sp);
