@@ -1396,6 +1396,17 @@ static int shipped(struct scenario *sc, const char *file)
     return e.msg[0] != 0;
 }
 
+/* A sender as wide as its receiver is not held by its window's trend:
+ * uec-lossless as shipped (32 writers at 400 Gbps into each 400 Gbps
+ * node, NSCC over UEC's receivers), whose windows trend throughout, took
+ * no jump while every sender's trend counted. */
+static void hybrid_nscc_wide_senders_jump(void)
+{
+    struct scenario sc;
+    if (shipped(&sc, "scenarios/transports/uec-lossless.yaml") == 0)
+        hybrid_against_packet(&sc, 0.3, 0.05, 0);
+}
+
 /* A reference scenario with a custom model of `params` parameters; 1
  * when it does not load. */
 static int custom_model(struct scenario *sc, const char *file, const char *params)
@@ -1996,6 +2007,7 @@ SUITE(suite_hybrid) = {
     {"hybrid_hpcc_within_bars", hybrid_hpcc_within_bars},
     {"hybrid_nscc_sender_trend", hybrid_nscc_sender_trend},
     {"hybrid_nscc_readers_full", hybrid_nscc_readers_full},
+    {"hybrid_nscc_wide_senders_jump", hybrid_nscc_wide_senders_jump},
     {"hybrid_window_ooo_rings_carried", hybrid_window_ooo_rings_carried},
     {NULL, NULL},
 };

@@ -1743,14 +1743,22 @@ static double rates_span(struct hybrid *h)
  * stands beyond 3 standard errors, the level may move by tol of its mean
  * (NSCC: 16 writers at 1 Gbps into one 10 Gbps node, the starved writers'
  * windows falling while the node's sum held; jumps carried the shares
- * and ended 3.9% early). */
+ * and ended 3.9% early). Only senders whose link is narrower than their
+ * receiver's: a wider one left behind takes the receiver's whole rate
+ * once the others end, so the shares it was carried at do not move the
+ * end (uec-lossless, 32 writers at 400 Gbps a 400 Gbps node: most
+ * windows trend, up to 90 standard errors, and no jump was taken; +0.17%
+ * with 50% skipped when they are not counted). */
 static double senders_span(const struct hybrid *h)
 {
     double kr = INFINITY, mean, b;
     uint32_t nf = h->n->n_flows;
-    for (uint32_t i = 0; h->slev && i < nf; i++)
+    for (uint32_t i = 0; h->slev && i < nf; i++) {
+        if (h->sx[i] == UINT32_MAX || !(h->scap[h->sx[i]] < h->rcap[h->rx[i]]))
+            continue;
         if (series_trend(h, h->slev, (size_t)nf + 1, i, 1, &mean, &b))
             kr = fmin(kr, h->tol * mean / fabs(b));
+    }
     return kr;
 }
 
