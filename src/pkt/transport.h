@@ -183,7 +183,7 @@ struct jump_ops {
     uint8_t side;        /* its side table is carried (renumbered) */
     /* each sender's level is fitted too, and a trend of one bounds the
      * span as the receiver's sum's does: its senders' shares drift apart
-     * where their sum holds */
+     * where their sum holds (senders narrower than their receiver only) */
     uint8_t sender_trend;
     /* optional: the least auto period given the unloaded round trip */
     uint64_t (*period_floor)(const struct pnet *n, uint64_t rtt);
