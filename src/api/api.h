@@ -25,6 +25,13 @@ int ckpt_restore_prepare(const struct scenario *sc, const struct topo *t,
                          struct topo *v, struct workload *w, struct arena *a,
                          struct results *rr, struct err *e);
 
+/* Where the transport's own targets keep every transfer together under
+ * the bound's pace before anything queues (Swift's target delay under the
+ * path's unloaded round trip), r->transport_warning says so and by how
+ * much; else it is empty. */
+void transport_reach(struct results *r, const struct topo *t, const struct workload *w,
+                     const struct scenario *sc);
+
 /* engine: packet, fluid, hybrid, or auto's pick by estimated packet events
  * (packet up to CKPT_AUTO_PACKET_S, hybrid up to CKPT_AUTO_HYBRID_S where
  * fluid would ignore something, else fluid); writes why into

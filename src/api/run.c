@@ -529,6 +529,7 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
         scenario_locate(eff, e);
         return -1;
     }
+    transport_reach(r, t, w, eff);
     return 0;
 }
 
@@ -578,6 +579,7 @@ int ckpt_restore_prepare(const struct scenario *sc, const struct topo *t,
     f->transfers = w->n;
     f->bound_s = rr->bound_s;
     f->bound_limit = rr->bound_limit;
+    transport_reach(rr, v, w, rs);
     return 0;
 }
 

@@ -2,6 +2,7 @@
  * loop (sched.c) and the results (collect.c). */
 #include "engine.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -51,7 +52,10 @@ static int run(const struct scenario *sc, const struct topo *t, const struct wor
     }
     n->tx_watch = n->cap || (n->side && (n->tp->side & SIDE_INT));
     n->res = r;
-    n->time_limit_ps = train_time_limit(w->train, sc, bound_time_limit_ps(sc, r->bound_s));
+    /* the default limit covers a transport that crawls by its own targets
+     * (transport_reach): the run gives its time, not a stop */
+    n->time_limit_ps =
+        train_time_limit(w->train, sc, bound_time_limit_ps(sc, fmax(r->bound_s, r->reach_s)));
     /* where packets can drop, room for a few timeouts and their retries
      * (sim.time_limit given stands) */
     if (rc == 0 && n->recover && !sc->sim.time_limit_ps && n->time_limit_ps != UINT64_MAX) {

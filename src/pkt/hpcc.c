@@ -26,21 +26,9 @@
  * back, through each switch's latency both ways. */
 static uint64_t base_rtt(const struct pnet *n, const struct flow *f)
 {
-    const struct topo *t = n->topo;
-    const struct scenario *sc = n->sc;
-    uint64_t data = n->mtu_wire, ack = pkt_ctl_wire(n, PK_RCACK);
     uint32_t path[TOPO_MAX_HOPS];
-    uint32_t hops = topo_path(t, f->src, f->dst, f->sport, path, TOPO_MAX_HOPS);
-    uint64_t rtt = 0;
-    for (uint32_t k = 0; k < hops; k++) {
-        const struct tport *fw = &t->ports[path[k]], *bk = &t->ports[fw->peer];
-        rtt += units_ser_ps(data, fw->bps) + topo_delay(t, fw);
-        rtt += units_ser_ps(ack, bk->bps) + topo_delay(t, bk);
-        if (k)
-            rtt += 2 * (fw->node >= t->first_spine ? sc->fabric.spine_latency_ps
-                                                   : sc->fabric.leaf_latency_ps);
-    }
-    return rtt;
+    uint32_t hops = topo_path(n->topo, f->src, f->dst, f->sport, path, TOPO_MAX_HOPS);
+    return topo_round_trip_ps(n->topo, n->sc, path, hops, n->mtu_wire, pkt_ctl_wire(n, PK_RCACK));
 }
 
 static uint64_t flow_rtt(const struct pnet *n, const struct flow *f)

@@ -732,6 +732,8 @@ const struct result_field result_fields[] = {
      .when = FW_PACKET},
     {.name = "transport.cc", .block = FB_NETWORK, .kind = FK_CUSTOM,
      .when = FW_PACKET, .json = cc_name},
+    {.name = "transport.warning", .block = FB_NETWORK, .kind = FK_TEXT,
+     .off = AT(transport_warning), .when = FW_TRANSPORT_WARNING},
     {.name = "transport.cnps_sent", .block = FB_NETWORK, .kind = FK_U64, .off = AT(cnps_sent),
      .when = FW_PACKET,
      .metric = "cnps_sent_total", .help = "congestion notification packets sent", .mpart = MP_PACKET, .mseq = 6, .mtype = MT_COUNTER},
@@ -913,6 +915,8 @@ static int when_holds(unsigned when, const struct results *r)
     if ((when & FW_ENDURANCE) && !r->endurance.on)
         return 0;
     if ((when & FW_REQUESTS) && !r->requests.on)
+        return 0;
+    if ((when & FW_TRANSPORT_WARNING) && !r->transport_warning[0])
         return 0;
     if ((when & FW_PROTECTION) && !r->plan.protect_bytes)
         return 0;

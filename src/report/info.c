@@ -162,6 +162,10 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
                 fmt_rate(f->elem_bps, a, sizeof a), fmt_secs(f->bound_s, b, sizeof b),
                 s == r->bottleneck.seg ? "  <- highest" : "");
     }
+    if (r->warnings[0])
+        fprintf(out, "  warning     %s\n", r->warnings);
+    if (r->transport_warning[0])
+        fprintf(out, "  warning     %s\n", r->transport_warning);
     fprintf(out, "  engine      %s (%s)\n", names_of(&names_engine, d->engine),
             r->engine_reason);
     char wall[80];

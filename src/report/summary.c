@@ -499,6 +499,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     }
     if (r->warnings[0])
         fprintf(out, "  warning     %s\n", r->warnings);
+    if (r->transport_warning[0])
+        fprintf(out, "  warning     %s\n", r->transport_warning);
     if (r->port_notes[0])
         fprintf(out, "  ports       %s\n", r->port_notes);
     if (r->failed_links)

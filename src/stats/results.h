@@ -260,6 +260,8 @@ struct results {
     char failed_link_names[256];
     char warnings[512];        /* the fabric needs more than its switch profiles offer */
     char port_notes[256];      /* links slower than the ports they run on */
+    char transport_warning[512]; /* the transport cannot carry the bound's pace (transport_reach) */
+    double reach_s;            /* ... and the write's time at the pace it expects (0: none) */
     /* switch levels (path.h names them); pods and the rest 0 without a
      * level above the spines, and outputs leave them out */
     unsigned fabric_tiers;

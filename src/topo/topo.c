@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/rng.h"
+#include "../core/units.h"
 #include "internal.h"
 
 uint64_t topo_flow_hash(uint64_t seed, uint32_t src, uint32_t dst,
@@ -779,4 +780,19 @@ int topo_bom_compute(const struct topo *t, uint32_t bd, uint32_t bu, uint32_t bs
         }
     free(in);
     return 0;
+}
+
+uint64_t topo_round_trip_ps(const struct topo *t, const struct scenario *sc, const uint32_t *path,
+                            uint32_t hops, uint64_t data, uint64_t ack)
+{
+    uint64_t rtt = 0;
+    for (uint32_t k = 0; k < hops; k++) {
+        const struct tport *fw = &t->ports[path[k]], *bk = &t->ports[fw->peer];
+        rtt += units_ser_ps(data, fw->bps) + topo_delay(t, fw);
+        rtt += units_ser_ps(ack, bk->bps) + topo_delay(t, bk);
+        if (k)
+            rtt += 2 * (fw->node >= t->first_spine ? sc->fabric.spine_latency_ps
+                                                   : sc->fabric.leaf_latency_ps);
+    }
+    return rtt;
 }

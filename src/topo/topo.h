@@ -118,6 +118,12 @@ struct topo {
 int topo_build(struct topo *t, const struct scenario *sc, struct arena *a,
                struct err *e);
 
+/* The unloaded round trip (ps) over path (hops ports from the sender's):
+ * a frame of `data` wire bytes out through each link and switch, one of
+ * `ack` back the same way. */
+uint64_t topo_round_trip_ps(const struct topo *t, const struct scenario *sc, const uint32_t *path,
+                            uint32_t hops, uint64_t data, uint64_t ack);
+
 /* The delay (ps) of port pt's link. */
 static inline uint64_t topo_delay(const struct topo *t, const struct tport *pt)
 {

@@ -1,0 +1,76 @@
+/* transport_reach: what a delay-target transport can carry on this fabric
+ * before anything queues, said before the run (both engines). */
+#include <math.h>
+#include <stdio.h>
+
+#include "api.h"
+#include "../scenario/tpscheme.h"
+
+/* The largest Swift fabric window (packets) whose target delay is at
+ * least d (ps) with `hops` switches: the target falls as the window grows
+ * (flow scaling), so past this window every ACK of an unloaded path
+ * shrinks it. HUGE_VAL: every window. */
+static double swift_window_at(const struct scenario *sc, uint32_t hops, double d)
+{
+    const struct swift_params *p = &sc->transport.swift;
+    double fixed = (double)p->base_target_ps + hops * (double)p->hop_scale_ps;
+    if (fixed >= d)
+        return HUGE_VAL;
+    double range = (double)p->fs_range_ps, need = d - fixed;
+    if (need > range)
+        return 0;
+    double alpha = range / (1 / sqrt(p->fs_min_cwnd) - 1 / sqrt(p->fs_max_cwnd));
+    /* alpha / sqrt(w) - alpha / sqrt(fs_max_cwnd) = need */
+    double s = need / alpha + 1 / sqrt(p->fs_max_cwnd);
+    return 1 / (s * s);
+}
+
+void transport_reach(struct results *r, const struct topo *t, const struct workload *w,
+                     const struct scenario *sc)
+{
+    r->transport_warning[0] = '\0';
+    r->reach_s = 0;
+    if (sc->transport.cc != CC_SWIFT || !w->n || !(r->bound_s > 0))
+        return;
+    const struct swift_params *p = &sc->transport.swift;
+    const struct proto_scheme *ps = proto_scheme(sc->transport.protocol);
+    struct wire_fmt wf = scenario_wire(sc);
+    uint64_t data = wire_frame(wf), ack = ps->ack_wire ? ps->ack_wire : 16 + wf.overhead;
+    /* each transfer at once at its window's reach: more than any run
+     * carries (starts spread, queues lengthen the round trip) */
+    double carry = 0, worst_rtt = 0, worst_win = HUGE_VAL;
+    uint32_t worst_hops = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        if (!w->xfers[i].bytes)
+            continue;
+        /* a full data packet out, the ACK back (as Swift's send stamp and
+         * ACK time it) */
+        uint32_t path[TOPO_MAX_HOPS];
+        uint32_t links = workload_path(w, t, i, path);
+        double rtt = (double)topo_round_trip_ps(t, sc, path, links, data, ack);
+        uint32_t hops = links > 1 ? links - 1 : 0;
+        double win = swift_window_at(sc, hops, rtt);
+        win = fmin(fmax(win, p->min_cwnd), p->max_cwnd);
+        carry += win * wf.payload * 8 / (rtt * 1e-12);
+        if (win < worst_win) {
+            worst_win = win;
+            worst_rtt = rtt;
+            worst_hops = hops;
+        }
+    }
+    double pace = (double)r->ckpt_bytes * 8 / r->bound_s; /* the bound's bits/s */
+    if (!(carry > 0) || !(carry < pace))
+        return;
+    r->reach_s = (double)r->ckpt_bytes * 8 / carry;
+    const double us = 1e6; /* ps a microsecond */
+    snprintf(r->transport_warning, sizeof r->transport_warning,
+             "Swift's target delay (transport.swift.base_target %.4g us + %u switches x %.4g us, "
+             "flow scaling up to %.4g us) meets the unloaded round trip (%.4g us) at %.3g packets "
+             "a window: the transfers together carry ~%.4g Gbps at it before any queue, %.3g%% of the bound's pace "
+             "(the write ~%.3gx its bound); a base_target of %.4g us or more lets a window fill "
+             "the path",
+             (double)p->base_target_ps / us, worst_hops, (double)p->hop_scale_ps / us,
+             (double)p->fs_range_ps / us, worst_rtt / us, worst_win, carry / 1e9,
+             100 * carry / pace, pace / carry,
+             ceil((worst_rtt - worst_hops * (double)p->hop_scale_ps) / us * 100) / 100);
+}
