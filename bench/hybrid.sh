@@ -32,6 +32,8 @@ default-swift|scenarios/default.yaml|transport.cc=swift workload.bytes_per_write
 bench-1024-swift|scenarios/bench-1024.yaml|transport.cc=swift
 default-nscc|scenarios/default.yaml|transport.cc=nscc workload.bytes_per_writer=64MB
 default-hpcc|scenarios/default.yaml|transport.cc=hpcc workload.bytes_per_writer=64MB
+default-dctcp|scenarios/default.yaml|transport.cc=dctcp workload.bytes_per_writer=64MB
+default-cubic|scenarios/default.yaml|transport.cc=cubic workload.bytes_per_writer=64MB
 uec-lossless|scenarios/transports/uec-lossless.yaml|workload.bytes_per_writer=32MB
 bench-1024-3tier|scenarios/bench-1024-3tier.yaml|
 cluster-100k|scenarios/cluster-100k.yaml|cluster.nodes=640 storage.nodes=20 model.name=custom model.params=10000000000

@@ -204,8 +204,9 @@ static void dcqcn_on_data(struct pnet *n, uint32_t node, struct flow *f, const s
     nic_send_cnp(n, node, f);
 }
 
-static double dcqcn_level(const struct flow *f)
+static double dcqcn_level(const struct pnet *n, const struct flow *f)
 {
+    (void)n;
     return f->cc.dcqcn.rc;
 }
 

@@ -228,8 +228,9 @@ static void hpcc_on_data(struct pnet *n, uint32_t node, struct flow *f, const st
 
 /* ---- a hybrid jump (transport.h jump_ops) ---- */
 
-static double hpcc_level(const struct flow *f)
+static double hpcc_level(const struct pnet *n, const struct flow *f)
 {
+    (void)n;
     return f->cc.hpcc.w;
 }
 

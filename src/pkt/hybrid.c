@@ -972,13 +972,13 @@ static void observe(struct hybrid *h)
         for (uint32_t i = 0; i < n->n_flows; i++) {
             const struct flow *f = &n->flows[i];
             if (sending(f))
-                q[h->rx[i]] += h->jo->level(f);
+                q[h->rx[i]] += h->jo->level(n, f);
         }
     }
     if (h->slev) {
         double *q = &h->slev[(size_t)h->head * (n->n_flows + 1)];
         for (uint32_t i = 0; i < n->n_flows; i++)
-            q[i] = sending(&n->flows[i]) ? h->jo->level(&n->flows[i]) : 0;
+            q[i] = sending(&n->flows[i]) ? h->jo->level(n, &n->flows[i]) : 0;
     }
     /* a transfer ending leaves its receiver's sum steady; a start does not */
     uint64_t begun = tk.begun;

@@ -364,8 +364,9 @@ static void nscc_on_data(struct pnet *n, uint32_t node, struct flow *f, const st
 
 /* ---- a hybrid jump (transport.h jump_ops) ---- */
 
-static double nscc_level(const struct flow *f)
+static double nscc_level(const struct pnet *n, const struct flow *f)
 {
+    (void)n;
     return f->cc.nscc.cwnd;
 }
 

@@ -224,8 +224,9 @@ static void swift_on_data(struct pnet *n, uint32_t node, struct flow *f, const s
 
 /* ---- a hybrid jump (transport.h jump_ops) ---- */
 
-static double swift_level(const struct flow *f)
+static double swift_level(const struct pnet *n, const struct flow *f)
 {
+    (void)n;
     return cwnd_of(&f->cc.swift);
 }
 

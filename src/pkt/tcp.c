@@ -406,14 +406,81 @@ static void tcp_on_timer(struct pnet *n, struct flow *f, uint32_t arg)
     send_ack(n, f->dst, f, f->expect_psn);
 }
 
+/* the window where it bounds the segments out; past them (a NIC's
+ * rate holds the flow, and Reno's window grows on regardless) the
+ * segments out: a receiver's sum of windows that climbs while no
+ * flow is held by its window is no trend of its rate */
+static double tcp_level(const struct pnet *n, const struct flow *f)
+{
+    double out = (double)pipe_segs(n, f);
+    return f->cc.tcp.cwnd < out ? f->cc.tcp.cwnd : out;
+}
+
+/* A hybrid jump (lossless classes only: no timeout, no loss state to
+ * carry): the segments it delivered are acknowledged (una and every
+ * segment mark the state keeps move with them), its clocks (the timed
+ * segment's send, CUBIC's epoch, the receiver's delayed ACK) move with
+ * the time, and the window follows its receiver's trend. DCTCP's counts
+ * of the window being observed are the packets' own, left as they stood. */
+static void tcp_carry(struct pnet *n, struct flow *f, const struct jump_move *m)
+{
+    struct tcp_state *s = &f->cc.tcp;
+    s->una += m->dpsn;
+    s->high += m->dpsn;
+    s->rtt_psn += m->dpsn;
+    s->rtt_t += m->d;
+    if (is_cubic(n)) {
+        if (s->u.c.epoch)
+            s->u.c.t_epoch += m->d;
+    } else {
+        s->u.d.win_end += m->dpsn;
+    }
+    if (f->delack_pending)
+        f->delack_at += m->d;
+    if (m->g != 1) {
+        s->cwnd *= m->g;
+        if (s->cwnd < 1)
+            s->cwnd = 1;
+        if (is_cubic(n))
+            s->u.c.w_est *= m->g;
+    }
+}
+
+/* its ACK clock starts anew after a jump: a smoothed round trip */
+static uint64_t dctcp_stands_off(const struct flow *f)
+{
+    return (uint64_t)f->cc.tcp.u.d.srtt_ns * 1000;
+}
+
+static uint64_t cubic_stands_off(const struct flow *f)
+{
+    return (uint64_t)f->cc.tcp.u.c.srtt_ns * 1000;
+}
+
+/* At least two round trips, DCTCP's observation windows */
+static uint64_t tcp_period_floor(const struct pnet *n, uint64_t rtt)
+{
+    (void)n;
+    return 4 * rtt;
+}
+
+#define TCP_JUMP(so)                                                          \
+    {                                                                         \
+        .budget = 0.02, .level = tcp_level, .trend_full = 1,                  \
+        .sender_trend = 1, .period_floor = tcp_period_floor,                  \
+        .carry = tcp_carry, .stands_off = (so),                               \
+    }
+static const struct jump_ops dctcp_jump = TCP_JUMP(dctcp_stands_off);
+static const struct jump_ops cubic_jump = TCP_JUMP(cubic_stands_off);
+
 /* DCTCP and CUBIC share every hook; the row's cc picks the window law */
-#define TCP_OPS(kind)                                                         \
+#define TCP_OPS(kind, jo)                                                     \
     {                                                                         \
         .cc = (kind), .start = tcp_start, .on_send = tcp_on_send,             \
         .rate = tcp_rate, .on_timer = tcp_on_timer, .on_ack = tcp_on_ack,     \
         .on_timeout = tcp_on_timeout, .on_ece = tcp_on_ece,                   \
-        .may_send = tcp_may_send,                                             \
+        .may_send = tcp_may_send, .jump = (jo),                               \
     }
 
-const struct transport_ops transport_dctcp = TCP_OPS(CC_DCTCP);
-const struct transport_ops transport_cubic = TCP_OPS(CC_CUBIC);
+const struct transport_ops transport_dctcp = TCP_OPS(CC_DCTCP, &dctcp_jump);
+const struct transport_ops transport_cubic = TCP_OPS(CC_CUBIC, &cubic_jump);

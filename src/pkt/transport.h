@@ -171,7 +171,7 @@ struct jump_ops {
     double budget;       /* sim.hybrid.error auto: the error budget */
     /* each sender's figure (a rate, a window) whose sum per receiver
      * hybrid fits for a trend and carries over a jump; NULL: none */
-    double (*level)(const struct flow *f);
+    double (*level)(const struct pnet *n, const struct flow *f);
     /* the trend carried wherever it trends; 0: only where the receiver
      * takes less than its links' rate (a rate's swing about a full link
      * is its cuts, not a trend) */

@@ -87,7 +87,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
                 "swift;transport.swift.base_target=40us",
     },
     [CC_DCTCP] = {
-        .no_hybrid = "transport.cc dctcp: a jump does not carry TCP's windows and ACK clock",
         .name = "dctcp",
         .keys = "transport.dctcp.",
         /* an ACK per two segments through the fabric: bench-1024 x 256
@@ -115,7 +114,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .defaults = "fabric.ecn.pmax=1",
     },
     [CC_CUBIC] = {
-        .no_hybrid = "transport.cc cubic: a jump does not carry TCP's windows and ACK clock",
         .name = "cubic",
         .keys = "transport.cubic.",
         /* the same, 13.69 events a packet */
