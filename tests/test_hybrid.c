@@ -1565,13 +1565,14 @@ static void threads_same_figures(const char *cc)
 }
 
 /* (Swift, NSCC and HPCC: their ACKs the jump sends and renumbers, on
- * each thread's own flows.) */
+ * each thread's own flows; DCTCP: its receivers' delayed-ACK timers.) */
 static void hybrid_threads_same_figures(void)
 {
     threads_same_figures("none");
     threads_same_figures("swift");
     threads_same_figures("nscc");
     threads_same_figures("hpcc");
+    threads_same_figures("dctcp");
 }
 
 /* A carried decline lags by what the state does not follow: the size-swept
