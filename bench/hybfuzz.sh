@@ -13,7 +13,7 @@
 # (over go-back-N hybrid runs them as packet); wide 2 case N keeps wide case
 # N's keys but the receiver. HYBFUZZ_TIMEOUT: seconds a run (600).
 # HYBFUZZ_CC (e.g. swift) sets transport.cc in every case, its other keys
-# the case's own.
+# the case's own. HYBFUZZ_SET ("key=v key=v") appends keys to every case.
 bin=${1:?usage: bench/hybfuzz.sh BIN [N] [FIRST] [WIDE]} n=${2:-20} first=${3:-1}
 wide=${4:-${HYBFUZZ_WIDE:-0}} tmo=${HYBFUZZ_TIMEOUT:-600}
 tmp=$(mktemp -d)
@@ -78,6 +78,7 @@ while [ "$i" -lt $((first + n)) ]; do
         }
     }')
     [ -n "${HYBFUZZ_CC:-}" ] && kv=$(echo "$kv" | sed "s/transport\.cc=[a-z]*/transport.cc=$HYBFUZZ_CC/")
+    [ -n "${HYBFUZZ_SET:-}" ] && kv="$kv $HYBFUZZ_SET"
     args=""
     for s in $kv sim.threads=1; do args="$args --set $s"; done
     # shellcheck disable=SC2086

@@ -1157,6 +1157,9 @@ int nic_recovery_setup(struct pnet *n, struct err *e);
  * words. */
 void nic_held_shift(struct pnet *n, struct flow *f, uint32_t d, uint32_t below,
                     uint64_t *scratch);
+/* ... and its loss recovery's state d later, dpsn packets on (a quiet
+ * sender: jump_ops.recovery) */
+void nic_recovery_shift(struct pnet *n, struct flow *f, uint64_t d, uint32_t dpsn);
 
 /* capture.c: record a frame that p starts to send (a packet, or a PFC frame
  * of `in`), with n->cap set */

@@ -227,6 +227,14 @@ void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
         nic_reactivate(n, f);
 }
 
+void nic_recovery_shift(struct pnet *n, struct flow *f, uint64_t d, uint32_t dpsn)
+{
+    (void)n;
+    f->ack_psn += dpsn;
+    if (f->rto_last)
+        f->rto_last += d; /* (its timer's event moves with every event) */
+}
+
 /* Receiver: ask f's sender for the packet of psn (a NAK), at most once per
  * nak_interval for the same gap. */
 static void nak_gap(struct pnet *n, uint32_t node, struct flow *f, uint32_t psn, int now)

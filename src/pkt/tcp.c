@@ -446,6 +446,16 @@ static void tcp_carry(struct pnet *n, struct flow *f, const struct jump_move *m)
     }
 }
 
+/* a sender repairing a loss (or holding duplicate ACKs, a resend
+ * pending) sends no steady rate: no jump while one does */
+static int tcp_held(const struct pnet *n, const struct flow *f)
+{
+    (void)n;
+    const struct tcp_state *s = &f->cc.tcp;
+    return s->state >= CA_RECOVERY || s->dupacks || s->sacked || f->sr_pending || f->rsq_n ||
+           f->retries;
+}
+
 /* its ACK clock starts anew after a jump: a smoothed round trip */
 static uint64_t dctcp_stands_off(const struct flow *f)
 {
@@ -467,8 +477,8 @@ static uint64_t tcp_period_floor(const struct pnet *n, uint64_t rtt)
 #define TCP_JUMP(so)                                                          \
     {                                                                         \
         .budget = 0.02, .level = tcp_level, .trend_full = 1,                  \
-        .sender_trend = 1, .period_floor = tcp_period_floor,                  \
-        .carry = tcp_carry, .stands_off = (so),                               \
+        .sender_trend = 1, .recovery = 1, .period_floor = tcp_period_floor,   \
+        .carry = tcp_carry, .held = tcp_held, .stands_off = (so),             \
     }
 static const struct jump_ops dctcp_jump = TCP_JUMP(dctcp_stands_off);
 static const struct jump_ops cubic_jump = TCP_JUMP(cubic_stands_off);

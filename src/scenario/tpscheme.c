@@ -101,6 +101,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .rate_control = 1,
         .window = 1,
         .tcp = 1,
+        .hybrid_lossy = 1,
         .tune = "dctcp;transport.dctcp.g=0.0625,dctcp;transport.dctcp.g=0.25",
         .fluid_rtt = "TCP windows (slow start, cuts, timeouts) and RTT bias: flows of different "
                      "round trips share a full link, shares ~ 1 / RTT, not max-min",
@@ -128,6 +129,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .rate_control = 1,
         .window = 1,
         .tcp = 1,
+        .hybrid_lossy = 1,
         .tune = "cubic;transport.cubic.beta=0.7,cubic;transport.cubic.beta=0.8",
         .fluid_rtt = "TCP windows (slow start, cuts, timeouts) and RTT bias: flows of different "
                      "round trips share a full link, shares lean to the shorter (less than "

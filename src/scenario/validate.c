@@ -45,7 +45,8 @@ const char *scenario_hybrid_blocked(const struct scenario *sc)
     if (cc_scheme(sc->transport.cc)->no_hybrid)
         return cc_scheme(sc->transport.cc)->no_hybrid;
     /* the data class (validation keeps training's own class lossless) */
-    if (((1u << sc->transport.data_priority) & ~lossless) != 0)
+    if (((1u << sc->transport.data_priority) & ~lossless) != 0 &&
+        !cc_scheme(sc->transport.cc)->hybrid_lossy)
         return "loss recovery runs (a class that can drop)";
     if (sc->storage.max_outstanding)
         return "storage.max_outstanding sets a request window";
