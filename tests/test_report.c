@@ -1055,6 +1055,23 @@ static void swift_target_under_round_trip(void)
         free(dtxt);
         results_release(&r);
     }
+    /* a target over the round trip, but one writer's window stops at
+     * max_cwnd (256 packets over 83 us: ~101 Gbps of a 400 Gbps NIC): said,
+     * and the write takes at least the time at that pace */
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, "cluster.nodes=1", "storage.nodes=1", "workload.bytes_per_writer=64MB",
+             "fabric.link_delay=10us", "transport.cc=swift", "transport.swift.base_target=100us",
+             NULL) < 0 ||
+        run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECKF(strstr(r.transport_warning, "transport.swift.max_cwnd (256 packets") != NULL &&
+               r.reach_s > 3 * r.bound_s && r.completion_s >= r.reach_s,
+           "%s; completion %.6g s, at the cap's pace %.6g s, bound %.6g s", r.transport_warning,
+           r.completion_s, r.reach_s, r.bound_s);
+    results_release(&r);
 }
 
 /* A long window-order run on one thread of a machine with more says how to

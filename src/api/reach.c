@@ -40,6 +40,7 @@ void transport_reach(struct results *r, const struct topo *t, const struct workl
      * carries (starts spread, queues lengthen the round trip) */
     double carry = 0, worst_rtt = 0, worst_win = HUGE_VAL;
     uint32_t worst_hops = 0;
+    int capped = 0; /* the worst window is max_cwnd's, not the target's */
     for (uint32_t i = 0; i < w->n; i++) {
         if (!w->xfers[i].bytes)
             continue;
@@ -49,13 +50,14 @@ void transport_reach(struct results *r, const struct topo *t, const struct workl
         uint32_t links = workload_path(w, t, i, path);
         double rtt = (double)topo_round_trip_ps(t, sc, path, links, data, ack);
         uint32_t hops = links > 1 ? links - 1 : 0;
-        double win = swift_window_at(sc, hops, rtt);
-        win = fmin(fmax(win, p->min_cwnd), p->max_cwnd);
+        double at = swift_window_at(sc, hops, rtt);
+        double win = fmin(fmax(at, p->min_cwnd), p->max_cwnd);
         carry += win * wf.payload * 8 / (rtt * 1e-12);
         if (win < worst_win) {
             worst_win = win;
             worst_rtt = rtt;
             worst_hops = hops;
+            capped = at >= p->max_cwnd;
         }
     }
     double pace = (double)r->ckpt_bytes * 8 / r->bound_s; /* the bound's bits/s */
@@ -63,12 +65,22 @@ void transport_reach(struct results *r, const struct topo *t, const struct workl
         return;
     r->reach_s = (double)r->ckpt_bytes * 8 / carry;
     const double us = 1e6; /* ps a microsecond */
+    if (capped) { /* (a window past the round trip's target: the cap holds it) */
+        snprintf(r->transport_warning, sizeof r->transport_warning,
+                 "Swift's windows stop at transport.swift.max_cwnd (%.4g packets; the packet "
+                 "engine keeps at most 256) over the unloaded round trip (%.4g us): the "
+                 "transfers together carry at most ~%.4g Gbps, %.3g%% of the bound's pace (the "
+                 "write ~%.3gx its bound or more); more transfers at once (writers, "
+                 "storage.stripe_count) or a larger fabric.mtu carry more",
+                 p->max_cwnd, worst_rtt / us, carry / 1e9, 100 * carry / pace, pace / carry);
+        return;
+    }
     snprintf(r->transport_warning, sizeof r->transport_warning,
              "Swift's target delay (transport.swift.base_target %.4g us + %u switches x %.4g us, "
-             "flow scaling up to %.4g us) meets the unloaded round trip (%.4g us) at %.3g packets "
-             "a window: the transfers together carry ~%.4g Gbps at it before any queue, %.3g%% of the bound's pace "
-             "(the write ~%.3gx its bound); a base_target of %.4g us or more lets a window fill "
-             "the path",
+             "flow scaling up to %.4g us) meets the unloaded round trip (%.4g us) at %.3g "
+             "packets a window: the transfers together carry ~%.4g Gbps at it before any queue, "
+             "%.3g%% of the bound's pace (the write ~%.3gx its bound); a base_target of %.4g us "
+             "or more lets a window fill the path",
              (double)p->base_target_ps / us, worst_hops, (double)p->hop_scale_ps / us,
              (double)p->fs_range_ps / us, worst_rtt / us, worst_win, carry / 1e9,
              100 * carry / pace, pace / carry,
