@@ -1848,11 +1848,12 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     double per = 2.0 * h->w, kmax = INFINITY, ktail = INFINITY, delivered = 0;
     uint64_t mtu = n->mtu;
     *spread = 0;
+    /* under loss recovery none once a packet dropped: when the next drop
+     * comes follows the state to the packet (a jump of 0.3% moved a read
+     * of 13 timeouts 0.31%) */
     for (size_t k = SUM_AT(drops_lossless); k <= SUM_AT(drops_watchdog); k++)
         if (s0[h->o_sum + k] != s2[h->o_sum + k] || (n->recover && s0[h->o_sum + k]))
-            return WHY(h, W_DROPS, 0), 0; /* (loss recovery: once a packet dropped, when the
-                                           * next drops follows the state to the packet: a
-                                           * jump of 0.3% moved 13 timeouts' run 0.31%) */
+            return WHY(h, W_DROPS, 0), 0;
     /* nor a resend in them, nor a duplicate a receiver discarded (a
      * resend's, still arriving): their bytes are no steady state's, and a
      * jump credits no resend */

@@ -416,12 +416,12 @@ static double tcp_level(const struct pnet *n, const struct flow *f)
     return f->cc.tcp.cwnd < out ? f->cc.tcp.cwnd : out;
 }
 
-/* A hybrid jump (lossless classes only: no timeout, no loss state to
- * carry): the segments it delivered are acknowledged (una and every
- * segment mark the state keeps move with them), its clocks (the timed
- * segment's send, CUBIC's epoch, the receiver's delayed ACK) move with
- * the time, and the window follows its receiver's trend. DCTCP's counts
- * of the window being observed are the packets' own, left as they stood. */
+/* A hybrid jump (a quiet sender, tcp_held; the NIC's loss recovery moves
+ * in recovery.c): the segments it delivered are acknowledged (una and
+ * every segment mark the state keeps move with them), its clocks (the
+ * timed segment's send, CUBIC's epoch, the receiver's delayed ACK) move
+ * with the time, and the window follows its receiver's trend. DCTCP's
+ * counts of the window being observed are the packets' own, as they stood. */
 static void tcp_carry(struct pnet *n, struct flow *f, const struct jump_move *m)
 {
     struct tcp_state *s = &f->cc.tcp;
@@ -467,7 +467,8 @@ static uint64_t cubic_stands_off(const struct flow *f)
     return (uint64_t)f->cc.tcp.u.c.srtt_ns * 1000;
 }
 
-/* At least two round trips, DCTCP's observation windows */
+/* At least four round trips: DCTCP's observation windows are a round
+ * trip each, and a period holds a few */
 static uint64_t tcp_period_floor(const struct pnet *n, uint64_t rtt)
 {
     (void)n;
