@@ -6,25 +6,6 @@
 #include "api.h"
 #include "../scenario/tpscheme.h"
 
-/* The largest Swift fabric window (packets) whose target delay is at
- * least d (ps) with `hops` switches: the target falls as the window grows
- * (flow scaling), so past this window every ACK of an unloaded path
- * shrinks it. HUGE_VAL: every window. */
-static double swift_window_at(const struct scenario *sc, uint32_t hops, double d)
-{
-    const struct swift_params *p = &sc->transport.swift;
-    double fixed = (double)p->base_target_ps + hops * (double)p->hop_scale_ps;
-    if (fixed >= d)
-        return HUGE_VAL;
-    double range = (double)p->fs_range_ps, need = d - fixed;
-    if (need > range)
-        return 0;
-    double alpha = range / (1 / sqrt(p->fs_min_cwnd) - 1 / sqrt(p->fs_max_cwnd));
-    /* alpha / sqrt(w) - alpha / sqrt(fs_max_cwnd) = need */
-    double s = need / alpha + 1 / sqrt(p->fs_max_cwnd);
-    return 1 / (s * s);
-}
-
 void transport_reach(struct results *r, const struct topo *t, const struct workload *w,
                      const struct scenario *sc)
 {
@@ -50,7 +31,8 @@ void transport_reach(struct results *r, const struct topo *t, const struct workl
         uint32_t links = workload_path(w, t, i, path);
         double rtt = (double)topo_round_trip_ps(t, sc, path, links, data, ack);
         uint32_t hops = links > 1 ? links - 1 : 0;
-        double at = swift_window_at(sc, hops, rtt);
+        /* past this window every ACK of an unloaded path shrinks it */
+        double at = swift_window_at(p, hops, rtt);
         double win = fmin(fmax(at, p->min_cwnd), p->max_cwnd);
         carry += win * wf.payload * 8 / (rtt * 1e-12);
         if (win < worst_win) {

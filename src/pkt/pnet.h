@@ -1159,7 +1159,7 @@ void nic_held_shift(struct pnet *n, struct flow *f, uint32_t d, uint32_t below,
                     uint64_t *scratch);
 /* ... and its loss recovery's state d later, dpsn packets on (a quiet
  * sender: jump_ops.recovery) */
-void nic_recovery_shift(struct pnet *n, struct flow *f, uint64_t d, uint32_t dpsn);
+void nic_recovery_shift(struct flow *f, uint64_t d, uint32_t dpsn);
 
 /* capture.c: record a frame that p starts to send (a packet, or a PFC frame
  * of `in`), with n->cap set */

@@ -227,9 +227,8 @@ void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
         nic_reactivate(n, f);
 }
 
-void nic_recovery_shift(struct pnet *n, struct flow *f, uint64_t d, uint32_t dpsn)
+void nic_recovery_shift(struct flow *f, uint64_t d, uint32_t dpsn)
 {
-    (void)n;
     f->ack_psn += dpsn;
     if (f->rto_last)
         f->rto_last += d; /* (its timer's event moves with every event) */

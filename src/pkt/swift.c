@@ -63,11 +63,7 @@ static void swift_start(struct pnet *n, struct flow *f)
 /* The fabric target delay (ps) for the flow's window now. */
 static double fabric_target(const struct swift_params *p, const struct swift_state *c)
 {
-    double range = (double)p->fs_range_ps;
-    double alpha = range / (1 / sqrt(p->fs_min_cwnd) - 1 / sqrt(p->fs_max_cwnd));
-    double fs = alpha / sqrt(c->fcwnd) - alpha / sqrt(p->fs_max_cwnd);
-    fs = fs < 0 ? 0 : fs > range ? range : fs;
-    return (double)p->base_target_ps + (double)c->hops * (double)p->hop_scale_ps + fs;
+    return swift_target_ps(p, c->hops, c->fcwnd);
 }
 
 /* One window's AIMD step (Algorithm 1); *dec_ps moves when it shrank. */

@@ -592,6 +592,13 @@ static inline const char *scenario_cnp_fabric_why(const struct scenario *sc)
     return NULL;
 }
 
+/* Swift's fabric target delay (ps) for a window of w packets over `hops`
+ * switches (the paper's flow scaling; src/pkt/swift.c), and its inverse:
+ * the largest window whose target is at least d ps (HUGE_VAL: every
+ * window; 0: none). tpscheme.c. */
+double swift_target_ps(const struct swift_params *p, uint32_t hops, double w);
+double swift_window_at(const struct swift_params *p, uint32_t hops, double d);
+
 /* DCQCN with its CNPs sent direct (transport.dcqcn.cnp_path: the packet
  * engine delivers them after their path's unloaded latency). */
 /* The packets' framing under transport.protocol: payload per full packet

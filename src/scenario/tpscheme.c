@@ -2,6 +2,7 @@
 #include "tpscheme.h"
 #include "scenario.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "../core/wire.h" /* ROCE_OVERHEAD */
@@ -227,4 +228,31 @@ uint64_t transport_rto_ps(const struct scenario *sc, const char **key)
     if (key)
         *key = k;
     return ps;
+}
+
+/* flow scaling's alpha: fs = alpha / sqrt(w) - alpha / sqrt(fs_max_cwnd)
+ * runs from fs_range at fs_min_cwnd to 0 at fs_max_cwnd */
+static double swift_alpha(const struct swift_params *p)
+{
+    return (double)p->fs_range_ps / (1 / sqrt(p->fs_min_cwnd) - 1 / sqrt(p->fs_max_cwnd));
+}
+
+double swift_target_ps(const struct swift_params *p, uint32_t hops, double w)
+{
+    double range = (double)p->fs_range_ps, alpha = swift_alpha(p);
+    double fs = alpha / sqrt(w) - alpha / sqrt(p->fs_max_cwnd);
+    fs = fs < 0 ? 0 : fs > range ? range : fs;
+    return (double)p->base_target_ps + (double)hops * (double)p->hop_scale_ps + fs;
+}
+
+double swift_window_at(const struct swift_params *p, uint32_t hops, double d)
+{
+    double fixed = (double)p->base_target_ps + (double)hops * (double)p->hop_scale_ps;
+    if (fixed >= d)
+        return HUGE_VAL;
+    double need = d - fixed;
+    if (need > (double)p->fs_range_ps)
+        return 0;
+    double s = need / swift_alpha(p) + 1 / sqrt(p->fs_max_cwnd);
+    return 1 / (s * s);
 }
