@@ -25,10 +25,11 @@ int ckpt_restore_prepare(const struct scenario *sc, const struct topo *t,
                          struct topo *v, struct workload *w, struct arena *a,
                          struct results *rr, struct err *e);
 
-/* Where the transport's own targets keep every transfer together under
+/* Where the transport's own settings keep every transfer together under
  * the bound's pace before anything queues (Swift's target delay under the
- * path's unloaded round trip), r->transport_warning says so and by how
- * much; else it is empty. */
+ * path's unloaded round trip, NSCC's or HPCC's window under its BDP),
+ * r->transport_warning says so and by how much, and r->reach_s gives the
+ * write's time at that pace; else both are empty. */
 void transport_reach(struct results *r, const struct topo *t, const struct workload *w,
                      const struct scenario *sc);
 

@@ -52,7 +52,7 @@ static int run(const struct scenario *sc, const struct topo *t, const struct wor
     }
     n->tx_watch = n->cap || (n->side && (n->tp->side & SIDE_INT));
     n->res = r;
-    /* the default limit covers a transport that crawls by its own targets
+    /* the default limit covers a transport that crawls by its own settings
      * (transport_reach): the run gives its time, not a stop */
     n->time_limit_ps =
         train_time_limit(w->train, sc, bound_time_limit_ps(sc, fmax(r->bound_s, r->reach_s)));

@@ -37,12 +37,6 @@ static uint64_t flow_rtt(const struct pnet *n, const struct flow *f)
     return t ? t : base_rtt(n, f);
 }
 
-/* bps x T in bytes */
-static double bdp(double bps, uint64_t t_ps)
-{
-    return bps * (double)t_ps * 1e-12 / 8;
-}
-
 static uint64_t line_of(const struct pnet *n, const struct flow *f)
 {
     return n->ports[n->topo->nodes[f->src].first_port].bps;
@@ -53,7 +47,7 @@ static double w_ai(const struct pnet *n, const struct flow *f)
     uint64_t rai = n->sc->transport.hpcc.rai_bps;
     if (!rai)
         rai = f->line_bps / 2500; /* 10 Mbps per 25 Gbps */
-    return bdp((double)rai, f->cc.hpcc.t_ps);
+    return hpcc_window((double)rai, f->cc.hpcc.t_ps);
 }
 
 /* Slots per flow: more than the largest window in packets, so the INT of
@@ -64,7 +58,7 @@ static uint32_t hpcc_side_window(const struct pnet *n)
     uint32_t nf = n->n_flows + n->n_train;
     for (uint32_t i = 0; i < nf; i++) {
         const struct flow *f = &n->flows[i];
-        double w = bdp((double)line_of(n, f), flow_rtt(n, f));
+        double w = hpcc_window((double)line_of(n, f), flow_rtt(n, f));
         most = w > most ? w : most;
     }
     double pkts = most / n->mtu + 3;
@@ -79,7 +73,7 @@ static void hpcc_start(struct pnet *n, struct flow *f)
     struct hpcc_state *c = &f->cc.hpcc;
     memset(c, 0, sizeof *c);
     c->t_ps = flow_rtt(n, f);
-    c->w = c->wc = bdp((double)f->line_bps, c->t_ps);
+    c->w = c->wc = hpcc_window((double)f->line_bps, c->t_ps);
     c->u = 1; /* ns-3's start */
 }
 
@@ -162,7 +156,8 @@ static void compute_wind(struct pnet *n, struct flow *f, int full)
         w = c->wc / (c->u / p->eta) + w_ai(n, f);
     else
         w = c->wc + w_ai(n, f);
-    double lo = bdp((double)p->rmin_bps, c->t_ps), hi = bdp((double)f->line_bps, c->t_ps);
+    double lo = hpcc_window((double)p->rmin_bps, c->t_ps);
+    double hi = hpcc_window((double)f->line_bps, c->t_ps);
     w = w < lo ? lo : w > hi ? hi : w;
     c->w = w;
     if (full) {
@@ -251,7 +246,8 @@ static void hpcc_carry(struct pnet *n, struct flow *f, const struct jump_move *m
     c->last_update += m->dpsn;
     if (m->g != 1) {
         const struct hpcc_params *p = &n->sc->transport.hpcc;
-        double lo = bdp((double)p->rmin_bps, c->t_ps), hi = bdp((double)f->line_bps, c->t_ps);
+        double lo = hpcc_window((double)p->rmin_bps, c->t_ps);
+        double hi = hpcc_window((double)f->line_bps, c->t_ps);
         c->w = fmin(fmax(c->w * m->g, lo), hi);
         c->wc = fmin(fmax(c->wc * m->g, lo), hi);
     }

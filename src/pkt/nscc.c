@@ -41,7 +41,7 @@
 #include "engine.h"
 #include "pnet.h"
 
-#define NSCC_WINDOW 256u     /* side slots per flow: the most packets in flight */
+#define NSCC_WINDOW NSCC_MAX_PACKETS /* side slots per flow: the most packets in flight */
 #define F_CE 1               /* slot flag: the packet arrived CE-marked */
 #define F_AR 2               /* slot flag: the sender asks for an ACK */
 #define REF_BDP 150000.0     /* htsim's reference: 100 Gbps x 12 us, bytes */
@@ -62,11 +62,7 @@ static void consts(const struct pnet *n, const struct flow *f, struct nscc_k *k)
     k->base = (double)s->base_rtt;
     k->target = (double)s->target;
     double bdp = k->base * 1e-12 * (double)f->line_bps / 8;
-    k->maxwnd = p->max_bdp * bdp;
-    if (k->maxwnd > NSCC_WINDOW * k->mss)
-        k->maxwnd = NSCC_WINDOW * k->mss;
-    if (k->maxwnd < k->mss)
-        k->maxwnd = k->mss;
+    k->maxwnd = nscc_max_window(p, (double)f->line_bps, k->base, k->mss);
     double a = bdp / REF_BDP, b = k->target / REF_RTT_PS;
     k->alpha = 4 * k->mss * a * b / k->target;
     k->fi = 5 * k->mss * a;

@@ -590,7 +590,7 @@ const struct key scn_keys[] = {
     {"sim.time_limit", T_TIME, FIELD(sim.time_limit_ps), "0", NULL, "100000s",
      "simulated time at which a run that has not finished stops (pause storm, "
      "stuck receiver); 0 = 50 x the analytic bound (or the write at the pace a "
-     "transport's own targets allow, transport.warning) + 10ms", NULL},
+     "transport's own settings allow, transport.warning) + 10ms", NULL},
     {"sim.force", T_BOOL, FIELD(sim.force), "false", NULL, NULL,
      "run the packet engine even when its estimate passes 1e9 events or the "
      "machine's memory (ckptnet run --force)", NULL},

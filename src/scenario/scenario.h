@@ -599,6 +599,15 @@ static inline const char *scenario_cnp_fabric_why(const struct scenario *sc)
 double swift_target_ps(const struct swift_params *p, uint32_t hops, double w);
 double swift_window_at(const struct swift_params *p, uint32_t hops, double d);
 
+/* NSCC's largest window, bytes: max_window x line x base RTT, within an
+ * MSS and NSCC_MAX_PACKETS of them (the packets the engine keeps in flight;
+ * src/pkt/nscc.c). tpscheme.c. */
+#define NSCC_MAX_PACKETS 256u
+double nscc_max_window(const struct nscc_params *p, double line_bps, double base_ps, double mss);
+/* HPCC's window for a rate over its base RTT T: bps x T, bytes (line x T is
+ * W_init and the most it keeps; src/pkt/hpcc.c). tpscheme.c. */
+double hpcc_window(double bps, uint64_t t_ps);
+
 /* DCQCN with its CNPs sent direct (transport.dcqcn.cnp_path: the packet
  * engine delivers them after their path's unloaded latency). */
 /* The packets' framing under transport.protocol: payload per full packet

@@ -256,3 +256,16 @@ double swift_window_at(const struct swift_params *p, uint32_t hops, double d)
     double s = need / swift_alpha(p) + 1 / sqrt(p->fs_max_cwnd);
     return 1 / (s * s);
 }
+
+double nscc_max_window(const struct nscc_params *p, double line_bps, double base_ps, double mss)
+{
+    double w = p->max_bdp * (base_ps * 1e-12 * line_bps / 8);
+    if (w > NSCC_MAX_PACKETS * mss)
+        w = NSCC_MAX_PACKETS * mss;
+    return w < mss ? mss : w;
+}
+
+double hpcc_window(double bps, uint64_t t_ps)
+{
+    return bps * (double)t_ps * 1e-12 / 8;
+}
