@@ -1475,6 +1475,55 @@ static void hybrid_tcp_lossy_jumps(void)
     hybrid_against_packet(&sc, 0.3, 0.05, 0.05);
 }
 
+/* NSCC over UEC's trimming (uec-lossy-nscc as shipped): the senders start
+ * at line rate, the switches trim ~122k packets in the first 0.3 ms and
+ * the receivers' NACKs have them resent; then NSCC holds the queues under
+ * the trim threshold. Loss recovery's state is carried where no sender
+ * repairs and no trim, NACK or resend fell in the windows: it ran as
+ * packet before ("loss recovery runs"). The trims are the packets'. */
+static void hybrid_nscc_trimming_jumps(void)
+{
+    struct scenario sc;
+    if (shipped(&sc, "scenarios/transports/uec-lossy-nscc.yaml"))
+        return;
+    struct results p, h;
+    if (run(&sc, ENGINE_PACKET, &p))
+        return;
+    if (run(&sc, ENGINE_HYBRID, &h) == 0) {
+        CHECKF(p.trims > 100000 && h.trims == p.trims && h.trim_naks == p.trim_naks,
+               "trims %llu / %llu, NACKs %llu / %llu", (unsigned long long)p.trims,
+               (unsigned long long)h.trims, (unsigned long long)p.trim_naks,
+               (unsigned long long)h.trim_naks);
+        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.2, "%u jumps, %.4f skipped",
+               h.hybrid.jumps, h.hybrid.fraction);
+        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
+               h.completion_s, p.completion_s);
+        CHECKF(h.paused_s == p.paused_s && rel((double)h.max_queue_bytes,
+                                               (double)p.max_queue_bytes) < 0.05,
+               "paused %.6g / %.6g s, max queue %llu / %llu", p.paused_s, h.paused_s,
+               (unsigned long long)p.max_queue_bytes, (unsigned long long)h.max_queue_bytes);
+        CHECKF(fabs(h.completion_s - p.completion_s) <= h.hybrid.error_s,
+               "error %.3g s past the estimate %.3g s", fabs(h.completion_s - p.completion_s),
+               h.hybrid.error_s);
+        results_release(&h);
+    }
+    results_release(&p);
+}
+
+/* Swift and HPCC over UEC's lossy class (uec-lossy-nscc's fabric): loss
+ * recovery's state carried as NSCC's; they ran as packet before. */
+static void hybrid_window_lossy_jumps(void)
+{
+    static const char *const ccs[] = {"transport.cc=swift", "transport.cc=hpcc"};
+    for (size_t k = 0; k < sizeof ccs / sizeof ccs[0]; k++) {
+        struct scenario sc;
+        if (shipped(&sc, "scenarios/transports/uec-lossy-nscc.yaml"))
+            return;
+        test_set(&sc, "%s", ccs[k]);
+        hybrid_against_packet(&sc, 0.3, 0.05, 0.05);
+    }
+}
+
 /* Once a class that can drop has dropped, no jump: when the next drop
  * comes follows the state to the packet. 8 readers at 1 Gbps under CUBIC
  * with 2 MB buffers and PFC off: 1,642 drops, 13 timeouts of 200 ms; a
@@ -2104,6 +2153,8 @@ SUITE(suite_hybrid) = {
     {"hybrid_tcp_resends_held", hybrid_tcp_resends_held},
     {"hybrid_tcp_lossy_jumps", hybrid_tcp_lossy_jumps},
     {"hybrid_tcp_no_jump_after_a_drop", hybrid_tcp_no_jump_after_a_drop},
+    {"hybrid_nscc_trimming_jumps", hybrid_nscc_trimming_jumps},
+    {"hybrid_window_lossy_jumps", hybrid_window_lossy_jumps},
     {"hybrid_hpcc_sender_trend", hybrid_hpcc_sender_trend},
     {"hybrid_nscc_wide_senders_jump", hybrid_nscc_wide_senders_jump},
     {"hybrid_window_ooo_rings_carried", hybrid_window_ooo_rings_carried},

@@ -272,6 +272,7 @@ static const struct jump_ops hpcc_jump = {
     .trend_full = 1,
     .side = 1,
     .sender_trend = 1,
+    .recovery = 1,
     .period_floor = hpcc_period_floor,
     .carry = hpcc_carry,
     .stands_off = hpcc_stands_off,

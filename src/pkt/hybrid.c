@@ -1762,16 +1762,23 @@ static double senders_span(const struct hybrid *h)
     return kr;
 }
 
-/* A sender whose sending is no steady rate now (jump_ops.held: Swift
- * pacing under a packet): no jump while one is. */
+/* A sender whose sending is no steady rate now: no jump while one is.
+ * Under loss recovery, one repairing (NACKed PSNs waiting to be resent, a
+ * selective resend asked for, a timeout's retries: what it sends next is
+ * no share of a rate); and the transport's own (jump_ops.held: Swift
+ * pacing under a packet, TCP's recovery states, NSCC's quick adapt a loss
+ * asked for). */
 static int cc_held(const struct hybrid *h)
 {
     const struct pnet *n = h->n;
-    if (!h->jo->held)
+    if (!h->jo->held && !n->recover)
         return 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
-        if (sending(f) && h->jo->held(n, f))
+        if (!sending(f))
+            continue;
+        if ((n->recover && (f->rsq_n || f->sr_pending || f->retries)) ||
+            (h->jo->held && h->jo->held(n, f)))
             return 1;
     }
     return 0;
@@ -1858,7 +1865,8 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
      * resend's, still arriving): their bytes are no steady state's, and a
      * jump credits no resend */
     static const size_t resent[] = {SUM_AT(timeouts), SUM_AT(retx_pkts), SUM_AT(tcp_fast_retx),
-                                    SUM_AT(discarded_bytes)};
+                                    SUM_AT(discarded_bytes), SUM_AT(trims), SUM_AT(naks_sent),
+                                    SUM_AT(sr_naks)};
     for (size_t k = 0; k < sizeof resent / sizeof resent[0]; k++)
         if (s0[h->o_sum + resent[k]] != s2[h->o_sum + resent[k]])
             return WHY(h, W_DROPS, 0), 0;

@@ -419,6 +419,16 @@ static uint64_t nscc_period_floor(const struct pnet *n, uint64_t rtt)
     return 2 * (rtt + (t != UINT64_MAX ? t : rtt));
 }
 
+/* Under loss recovery (a class that can drop, UEC's trimming) no jump
+ * while a loss's quick adapt is pending (hybrid holds a sender repairing,
+ * and a window in which a trim, NACK or resend fell: uec-lossy-nscc trims
+ * only in its first 0.3 ms, as the senders start at line rate). */
+static int nscc_held(const struct pnet *n, const struct flow *f)
+{
+    (void)n;
+    return f->cc.nscc.trigger_qa;
+}
+
 static const struct jump_ops nscc_jump = {
     .budget = 0.02,
     .level = nscc_level,
@@ -426,6 +436,8 @@ static const struct jump_ops nscc_jump = {
     .cuts = 1,
     .side = 1,
     .sender_trend = 1,
+    .recovery = 1,
+    .held = nscc_held,
     .period_floor = nscc_period_floor,
     .carry = nscc_carry,
     .after = nscc_after,

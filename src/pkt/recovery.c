@@ -232,6 +232,11 @@ void nic_recovery_shift(struct flow *f, uint64_t d, uint32_t dpsn)
     f->ack_psn += dpsn;
     if (f->rto_last)
         f->rto_last += d; /* (its timer's event moves with every event) */
+    /* the receiver's NAK and duplicate-ACK spacing runs on from them */
+    if (f->nak_sent)
+        f->last_nak += d;
+    if (f->dup_acked)
+        f->last_dup_ack += d;
 }
 
 /* Receiver: ask f's sender for the packet of psn (a NAK), at most once per

@@ -305,6 +305,7 @@ static const struct jump_ops swift_jump = {
     .carry = swift_carry,
     .after = swift_after,
     .held = swift_held,
+    .recovery = 1,
     .stands_off = swift_stands_off,
 };
 

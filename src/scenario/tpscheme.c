@@ -43,6 +43,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
                         "capacity",
         .rate_control = 1,
         .window = 1,
+        .hybrid_lossy = 1,
         .tune = "hpcc;transport.hpcc.eta=0.95,hpcc;transport.hpcc.eta=0.9",
     },
     [CC_NSCC] = {
@@ -61,6 +62,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .fluid_leaves = "NSCC window control",
         .rate_control = 1,
         .window = 1,
+        .hybrid_lossy = 1,
         .tune = "nscc;transport.nscc.target_delay=auto,nscc;transport.nscc.target_delay=2us",
         /* htsim's UEC switches (main_uec.cpp): RED from 0.2 to 0.8 of the
          * network's BDP, marking every packet at the top (its ECN queue's
@@ -84,6 +86,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .fluid_leaves = "Swift's window ramp and standing queue",
         .rate_control = 1,
         .window = 1,
+        .hybrid_lossy = 1,
         .tune = "swift;transport.swift.base_target=10us,swift;transport.swift.base_target=20us,"
                 "swift;transport.swift.base_target=40us",
     },
