@@ -1074,6 +1074,41 @@ static void swift_target_under_round_trip(void)
     results_release(&r);
 }
 
+/* Timeouts with no packet lost (NSCC over UEC, four writers into one
+ * 100 Gbps node whose queue holds ~2.6 ms against a 320 us timer): the
+ * summary says the timer is under the queueing delay and names its key;
+ * not where the class is lossless, nor where the timer outlasts the queue. */
+static void spurious_timeouts_said(void)
+{
+    const char *timer[] = {NULL, "fabric.pfc.enabled=true", "transport.sack_timeout=20ms"};
+    for (int k = 0; k < 3; k++) {
+        struct scenario sc;
+        struct results r;
+        char *txt = NULL, *js = NULL;
+        if (make(&sc, "cluster.nodes=4", "storage.nic_speed=100Gbps", "storage.nodes=1",
+                 "transport.protocol=uec", "transport.cc=nscc", "workload.start_jitter=2ms",
+                 "model.name=custom", "model.params=20000000", "engine=packet", timer[k],
+                 NULL) < 0 ||
+            run(&sc, &r) < 0) {
+            CHECK(0);
+            continue;
+        }
+        outputs(&sc, &r, &txt, &js);
+        const char *t = strstr(txt, "  timer       ");
+        if (k == 0)
+            CHECKF(r.timeouts > 100 && r.drops == 0 && t &&
+                       strstr(t, "timeouts with no packet lost: transport.sack_timeout (320 us)"),
+                   "%llu timeouts, %llu drops\n%s", (unsigned long long)r.timeouts,
+                   (unsigned long long)r.drops, txt);
+        else
+            CHECKF(!t && r.timeouts == 0, "%s: %llu timeouts\n%s", timer[k],
+                   (unsigned long long)r.timeouts, txt);
+        free(txt);
+        free(js);
+        results_release(&r);
+    }
+}
+
 /* One writer's 16 MB to one storage node over the packet engine with
  * fabric.link_delay `delay` and transport.cc `cc`, keys a and b (b may be
  * NULL). want (NULL: nothing) begins the warning in the summary, describe
@@ -2625,6 +2660,7 @@ SUITE(suite_report) = {
     {"report_restore_read_direction", restore_read_direction},
     {"report_describe_restore_is_the_read", describe_restore_is_the_read},
     {"report_swift_target_under_round_trip", swift_target_under_round_trip},
+    {"report_spurious_timeouts_said", spurious_timeouts_said},
     {"report_hpcc_base_rtt_under_round_trip", hpcc_base_rtt_under_round_trip},
     {"report_nscc_window_under_round_trip", nscc_window_under_round_trip},
     {"report_stop_request", stop_request},

@@ -9,6 +9,7 @@
 #include "report.h"
 #include "../fluid/fluid.h"
 #include "../scenario/lbscheme.h"
+#include "../scenario/tpscheme.h"
 #include "../topo/topo.h"
 #include "internal.h"
 
@@ -600,6 +601,18 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 (unsigned long long)r->naks, (unsigned long long)r->sack_naks,
                 (unsigned long long)r->rc_acks, (unsigned long long)r->retx_packets,
                 (unsigned long long)r->qp_errors);
+    /* a timer that fires with nothing lost: the ACKs were queued behind
+     * more delay than it allows, and each timeout resends packets still
+     * on their way (docs/engine.md "Event order": such runs move with the
+     * event order by tenths of a percent) */
+    if (r->has_packet_stats && r->loss_recovery && r->timeouts && !r->drops) {
+        const char *key;
+        uint64_t rto = transport_rto_ps(sc, &key);
+        fprintf(out, "  timer       %llu timeouts with no packet lost: transport.%s (%s) is "
+                     "under the queueing delay, so it resent packets still queued (duplicates); "
+                     "a %s above the largest queue's delay keeps them out\n",
+                (unsigned long long)r->timeouts, key, fmt_secs((double)rto * 1e-12, a, sizeof a), key);
+    }
     if (r->has_packet_stats && r->uec)
         fprintf(out, "  uec         trimming %s: %llu packets trimmed (%s of payload cut), %llu "
                      "NACKed, %llu packets resent; spraying over %u entropies\n",
