@@ -1547,6 +1547,26 @@ static void hybrid_tcp_no_jump_after_a_drop(void)
     results_release(&r[1]);
 }
 
+/* NSCC over a class that drops (PFC off, 2 MB buffers, 16 writers into one
+ * node): from the first drop no jump, and the summary's hybrid line says
+ * so (it said only "0 jumps"). The run is the packet engine's. */
+static void hybrid_drop_says_why(void)
+{
+    static const char *const keys[] = {"cluster.nodes=16", "transport.cc=nscc",
+                                       "fabric.pfc.enabled=false", "fabric.buffer=2MB",
+                                       "workload.bytes_per_writer=4MB"};
+    struct results r[2];
+    if (both_engines(keys, sizeof keys / sizeof keys[0], r))
+        return;
+    CHECKF(r[0].drops > 1000 && r[1].hybrid.jumps == 0 &&
+               strstr(r[1].hybrid.why, "no jump from ") && strstr(r[1].hybrid.why, "(a drop)") &&
+               r[1].completion_s == r[0].completion_s && r[1].events == r[0].events,
+           "%llu drops, %u jumps, why \"%s\"", (unsigned long long)r[0].drops, r[1].hybrid.jumps,
+           r[1].hybrid.why);
+    results_release(&r[0]);
+    results_release(&r[1]);
+}
+
 /* A reference scenario with a custom model of `params` parameters; 1
  * when it does not load. */
 static int custom_model(struct scenario *sc, const char *file, const char *params)
@@ -2154,6 +2174,7 @@ SUITE(suite_hybrid) = {
     {"hybrid_tcp_lossy_jumps", hybrid_tcp_lossy_jumps},
     {"hybrid_tcp_no_jump_after_a_drop", hybrid_tcp_no_jump_after_a_drop},
     {"hybrid_nscc_trimming_jumps", hybrid_nscc_trimming_jumps},
+    {"hybrid_drop_says_why", hybrid_drop_says_why},
     {"hybrid_window_lossy_jumps", hybrid_window_lossy_jumps},
     {"hybrid_hpcc_sender_trend", hybrid_hpcc_sender_trend},
     {"hybrid_nscc_wide_senders_jump", hybrid_nscc_wide_senders_jump},

@@ -85,6 +85,7 @@ struct hybrid {
     const struct jump_ops *jo; /* how a jump carries the transport (transport.h) */
     uint64_t *hbits;           /* scratch: an out-of-order receiver's ring (sack_win bits) */
     double *slev;              /* jump_ops.sender_trend: each sender's level, a row a slot */
+    uint64_t dropped;          /* under loss recovery, when a drop first held a jump (0: none) */
     uint64_t period;
     uint32_t w;                /* periods per window */
     double tol, budget;        /* the steady tolerance; the error's share of time */
@@ -1859,8 +1860,11 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
      * comes follows the state to the packet (a jump of 0.3% moved a read
      * of 13 timeouts 0.31%) */
     for (size_t k = SUM_AT(drops_lossless); k <= SUM_AT(drops_watchdog); k++)
-        if (s0[h->o_sum + k] != s2[h->o_sum + k] || (n->recover && s0[h->o_sum + k]))
+        if (s0[h->o_sum + k] != s2[h->o_sum + k] || (n->recover && s0[h->o_sum + k])) {
+            if (n->recover && !h->dropped)
+                h->dropped = n->now;
             return WHY(h, W_DROPS, 0), 0;
+        }
     /* nor a resend in them, nor a duplicate a receiver discarded (a
      * resend's, still arriving): their bytes are no steady state's, and a
      * jump credits no resend */
@@ -4021,6 +4025,11 @@ void hybrid_loop(struct pnet *n)
     TRACE(trace_summary(&h));
     if (why)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
+    else if (ok && h.dropped)
+        snprintf(hf->why, sizeof hf->why,
+                 "no jump from %.4g ms on (a drop): under loss recovery the next drop's "
+                 "time follows the state",
+                 ps_to_s(h.dropped) * 1e3);
     /* what credit() added at the windows' rates; the bytes are exact */
     snprintf(hf->estimated, sizeof hf->estimated, "%s",
              hf->jumps ? "at each jump's two windows' rate: pfc frames (xoff, xon, refresh, "
