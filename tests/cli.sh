@@ -106,6 +106,14 @@ expect_error bad_phase "--phase: expected one of save, restore, both" run --phas
     grep -q "^              no jump: every figure is the packet engine's$" "$tmp/h0" &&
     ! grep -q 'error estimates\|confirm a deciding' "$tmp/h0" &&
     ok hybrid_no_jump_says_packet || bad hybrid_no_jump_says_packet
+# why hybrid did not fast-forward, in the JSON as in the summary: a class
+# that can drop, and no jump from its first drop on
+"$bin" run --engine hybrid --set cluster.nodes=16 --set transport.cc=nscc \
+    --set fabric.pfc.enabled=false --set fabric.buffer=2MB \
+    --set workload.bytes_per_writer=4MB --json "$tmp/hd.json" >"$tmp/hd" &&
+    jq -r .hybrid.why "$tmp/hd.json" | grep -q '^no jump from [0-9.]* ms on (a drop): ' &&
+    grep -q '^  hybrid      .*; no jump from [0-9.]* ms on (a drop): ' "$tmp/hd" &&
+    ok hybrid_drop_why_json || bad hybrid_drop_why_json
 # auto past 8 s of packet engine: hybrid where the fluid figure would ignore
 # the pauses and hybrid jumps (8 x 10 GB into one node: ~1.6e8 events), the
 # reason and the JSON say so (with the completion's and the paused time's

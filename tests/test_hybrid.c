@@ -1321,27 +1321,34 @@ static void check_paused_estimate(const struct results *h, const struct results 
            p->paused_s, err, h->hybrid.paused_error_s, h->hybrid.paused_error_fraction);
 }
 
-/* The scenario under the packet engine, then hybrid: at least `skip` of
- * the time jumped, the paused time within `paused` of the packet engine's
- * and inside its error estimate (itself under 15% of it), the completion
- * within 1%, the largest queue within `queue` (0: not checked). */
+/* Hybrid's run h against the packet engine's p: at least `skip` of the
+ * time jumped, the paused time within `paused` of the packet engine's and
+ * inside its error estimate (itself under 15% of it), the completion within
+ * 1%, the largest queue within `queue` (0: not checked). */
+static void hybrid_bars(const struct results *h, const struct results *p, double skip,
+                        double paused, double queue)
+{
+    CHECKF(h->hybrid.jumps >= 1 && h->hybrid.fraction > skip, "%u jumps, %.4f skipped",
+           h->hybrid.jumps, h->hybrid.fraction);
+    /* (no pause in either, as in a lone node's write: equal) */
+    CHECKF(h->paused_s == p->paused_s || rel(h->paused_s, p->paused_s) < paused,
+           "paused %.6g s against %.6g s", h->paused_s, p->paused_s);
+    check_paused_estimate(h, p, 0.15);
+    CHECKF(rel(h->completion_s, p->completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
+           h->completion_s, p->completion_s);
+    CHECKF(!queue || rel((double)h->max_queue_bytes, (double)p->max_queue_bytes) < queue,
+           "max queue %llu against %llu", (unsigned long long)h->max_queue_bytes,
+           (unsigned long long)p->max_queue_bytes);
+}
+
+/* The scenario under the packet engine, then hybrid: hybrid_bars. */
 static void hybrid_against_packet(struct scenario *sc, double skip, double paused, double queue)
 {
     struct results p, h;
     if (run(sc, ENGINE_PACKET, &p))
         return;
     if (run(sc, ENGINE_HYBRID, &h) == 0) {
-        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > skip, "%u jumps, %.4f skipped",
-               h.hybrid.jumps, h.hybrid.fraction);
-        /* (no pause in either, as in a lone node's write: equal) */
-        CHECKF(h.paused_s == p.paused_s || rel(h.paused_s, p.paused_s) < paused,
-               "paused %.6g s against %.6g s", h.paused_s, p.paused_s);
-        check_paused_estimate(&h, &p, 0.15);
-        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
-               h.completion_s, p.completion_s);
-        CHECKF(!queue || rel((double)h.max_queue_bytes, (double)p.max_queue_bytes) < queue,
-               "max queue %llu against %llu", (unsigned long long)h.max_queue_bytes,
-               (unsigned long long)p.max_queue_bytes);
+        hybrid_bars(&h, &p, skip, paused, queue);
         results_release(&h);
     }
     results_release(&p);
@@ -1494,14 +1501,7 @@ static void hybrid_nscc_trimming_jumps(void)
                "trims %llu / %llu, NACKs %llu / %llu", (unsigned long long)p.trims,
                (unsigned long long)h.trims, (unsigned long long)p.trim_naks,
                (unsigned long long)h.trim_naks);
-        CHECKF(h.hybrid.jumps >= 1 && h.hybrid.fraction > 0.2, "%u jumps, %.4f skipped",
-               h.hybrid.jumps, h.hybrid.fraction);
-        CHECKF(rel(h.completion_s, p.completion_s) < 0.01, "hybrid %.9g s, packet %.9g s",
-               h.completion_s, p.completion_s);
-        CHECKF(h.paused_s == p.paused_s && rel((double)h.max_queue_bytes,
-                                               (double)p.max_queue_bytes) < 0.05,
-               "paused %.6g / %.6g s, max queue %llu / %llu", p.paused_s, h.paused_s,
-               (unsigned long long)p.max_queue_bytes, (unsigned long long)h.max_queue_bytes);
+        hybrid_bars(&h, &p, 0.2, 0.05, 0.05);
         CHECKF(fabs(h.completion_s - p.completion_s) <= h.hybrid.error_s,
                "error %.3g s past the estimate %.3g s", fabs(h.completion_s - p.completion_s),
                h.hybrid.error_s);

@@ -298,6 +298,8 @@ const struct result_field result_fields[] = {
      .off = AT(hybrid.refresh_frames_error_fraction), .when = FW_HYBRID},
     {.name = "hybrid.estimated", .block = FB_RUN, .kind = FK_TEXT, .off = AT(hybrid.estimated),
      .when = FW_HYBRID},
+    {.name = "hybrid.why", .block = FB_RUN, .kind = FK_TEXT, .off = AT(hybrid.why),
+     .when = FW_HYBRID},
 
     {.name = "checkpoint.bytes", .block = FB_CHECKPOINT, .kind = FK_U64, .off = AT(ckpt_bytes),
      .metric = "checkpoint_bytes", .help = "checkpoint payload bytes to write", .mpart = MP_RUN, .mseq = 3},
