@@ -129,6 +129,42 @@ static void order_same_results(void)
     }
 }
 
+/* Transports with per-packet state beside the packet record (NSCC's ACK
+ * request and CE echo, Swift's ACK request and endpoint delay, HPCC's INT):
+ * a timer under the queueing delay resends packets whose first copies are
+ * still queued, and a copy's state must not reach another's. */
+static void order_side_state(void)
+{
+    static const char *const variants[][6] = {
+        {"NSCC over UEC, resends of queued packets", "transport.cc=nscc",
+         "transport.protocol=uec", "transport.sack_timeout=8us", NULL},
+        {"Swift over UEC, resends of queued packets", "transport.cc=swift",
+         "transport.protocol=uec", "transport.sack_timeout=8us", NULL},
+        {"HPCC over UEC, resends of queued packets", "transport.cc=hpcc",
+         "transport.protocol=uec", "transport.sack_timeout=1us", NULL},
+        {"NSCC, go-back-N, lossy", "transport.cc=nscc", "fabric.pfc.enabled=false",
+         "fabric.buffer=1MB", "transport.ack_timeout=1"},
+        {"Swift, go-back-N, lossy", "transport.cc=swift", "fabric.pfc.enabled=false",
+         "fabric.buffer=1MB", "transport.ack_timeout=1"},
+        {"HPCC, go-back-N, lossy", "transport.cc=hpcc", "fabric.pfc.enabled=false",
+         "fabric.buffer=1MB", "transport.ack_timeout=1"},
+    };
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        struct scenario sc;
+        small(&sc);
+        for (int k = 1; k < 6 && variants[v][k]; k++)
+            test_set(&sc, "%s", variants[v][k]);
+        /* the case arises: packets resent, by timers */
+        struct results r;
+        CHECKF(test_run(&sc, &r) == 0, "%s", variants[v][0]);
+        CHECKF(r.retx_packets > 0 && r.timeouts > 0, "%s: %llu resent, %llu timeouts",
+               variants[v][0], (unsigned long long)r.retx_packets,
+               (unsigned long long)r.timeouts);
+        results_release(&r);
+        same_in_every_order(&sc, variants[v][0], 1);
+    }
+}
+
 /* Storage nodes of two NICs share a back end whose full ingest buffer
  * pauses both: one partition. */
 static void order_storage_backend(void)
@@ -332,6 +368,7 @@ SUITE(suite_order) = {
     {"order_near_fifo_in_order", order_near_fifo_in_order},
     {"order_near_fifo_tail", order_near_fifo_tail},
     {"order_same_results", order_same_results},
+    {"order_side_state", order_side_state},
     {"order_storage_backend", order_storage_backend},
     {"order_three_tiers", order_three_tiers},
     {"order_training_falls_back", order_training_falls_back},

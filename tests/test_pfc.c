@@ -431,7 +431,7 @@ static void dcqcn_byte_counter_stages(void)
     /* five byte-counter events: fast recovery twice, then additive */
     const double step[5] = {0, 0, 40e6, 40e6, 40e6};
     for (int i = 0; i < 5; i++) {
-        uint64_t pace = transport_dcqcn.on_send(&r.n, &r.f, 1000000);
+        uint64_t pace = transport_dcqcn.on_send(&r.n, &r.f, &(struct packet){0}, 1000000);
         rt += step[i];
         rc = (rt + rc) / 2;
         CHECK(pace == (uint64_t)rc);
@@ -449,7 +449,7 @@ static void dcqcn_byte_counter_stages(void)
         SAME(r.f.cc.dcqcn.rc, rc);
     }
     /* and a byte event now: hyper too */
-    transport_dcqcn.on_send(&r.n, &r.f, 1000000);
+    transport_dcqcn.on_send(&r.n, &r.f, &(struct packet){0}, 1000000);
     rt += 400e6;
     rc = (rt + rc) / 2;
     SAME(r.f.cc.dcqcn.rc, rc);

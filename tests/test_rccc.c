@@ -38,12 +38,12 @@ static struct rrec {
     uint32_t nf;
 } rrec;
 
-static uint64_t rec_on_send(struct pnet *n, struct flow *f, uint64_t wire)
+static uint64_t rec_on_send(struct pnet *n, struct flow *f, struct packet *pk, uint64_t wire)
 {
     const struct rccc_tx *s = &n->rccc->tx[f->id];
     rrec.over += s->spent > s->credit;
     rrec.sends++;
-    return transport_line_rate.on_send(n, f, wire);
+    return transport_line_rate.on_send(n, f, pk, wire);
 }
 
 /* At each arrival: the request time of a flow's first, and the grants the

@@ -43,7 +43,7 @@ static void rec_start(struct pnet *n, struct flow *f)
 
 /* Below one packet a flow sends one packet per RTT / cwnd: the gap from
  * its last send is checked against the window and RTT it sent under. */
-static uint64_t rec_on_send(struct pnet *n, struct flow *f, uint64_t wire)
+static uint64_t rec_on_send(struct pnet *n, struct flow *f, struct packet *pk, uint64_t wire)
 {
     const struct swift_state *c = &f->cc.swift;
     double w = c->fcwnd < c->ecwnd ? c->fcwnd : c->ecwnd;
@@ -58,7 +58,7 @@ static uint64_t rec_on_send(struct pnet *n, struct flow *f, uint64_t wire)
                 rec.paced_gap_worst = want / got;
         }
     }
-    return transport_swift.on_send(n, f, wire);
+    return transport_swift.on_send(n, f, pk, wire);
 }
 
 static void rec_on_ack(struct pnet *n, struct flow *f, uint32_t psn)

@@ -125,7 +125,7 @@ static void tcp_cubic_trajectory(void)
     /* one segment sent at 0, its ACK at 10 us: SRTT 10 us */
     bare_sent(&b, 1);
     b.n.now = 0;
-    b.n.tp->on_send(&b.n, &b.f, 0);
+    b.n.tp->on_send(&b.n, &b.f, &(struct packet){0}, 0);
     bare_sent(&b, 10);
     bare_ack(&b, 10 * us, 2, 0);
     CHECK(s->u.c.srtt_ns == 10000);
@@ -597,17 +597,17 @@ static void tcp_pacing_rate(void)
     struct wire_fmt wf = scenario_wire(&b.sc);
     uint64_t wire = (uint64_t)wf.payload + wf.overhead;
     bare_sent(&b, 1);
-    CHECK(b.n.tp->on_send(&b.n, &b.f, wire) == b.f.line_bps); /* no SRTT yet */
+    CHECK(b.n.tp->on_send(&b.n, &b.f, &(struct packet){0}, wire) == b.f.line_bps); /* no SRTT yet */
     bare_ack(&b, 10000000, 1, 0); /* its ACK 10 us later: SRTT 10 us */
     NEAR(s->cwnd, 11, 1e-12);
     bare_sent(&b, 2);
     double want = 2.0 * 11 * (double)wire * 8 / 10e-6; /* slow start: 2x */
-    NEAR((double)b.n.tp->on_send(&b.n, &b.f, wire), want, 1e-9);
+    NEAR((double)b.n.tp->on_send(&b.n, &b.f, &(struct packet){0}, wire), want, 1e-9);
     s->ssthresh = 5; /* congestion avoidance: 1.2x */
     want = 1.2 * 11 * (double)wire * 8 / 10e-6;
-    NEAR((double)b.n.tp->on_send(&b.n, &b.f, wire), want, 1e-9);
+    NEAR((double)b.n.tp->on_send(&b.n, &b.f, &(struct packet){0}, wire), want, 1e-9);
     b.sc.transport.tcp.pacing = 0;
-    CHECK(b.n.tp->on_send(&b.n, &b.f, wire) == b.f.line_bps);
+    CHECK(b.n.tp->on_send(&b.n, &b.f, &(struct packet){0}, wire) == b.f.line_bps);
 }
 
 /* CUBIC's loss response in the last run recorded (rec), N flows: every

@@ -55,9 +55,9 @@ static void probe_start(struct pnet *n, struct flow *f)
     memcpy(&f->cc, &s, sizeof s);
 }
 
-static uint64_t probe_on_send(struct pnet *n, struct flow *f, uint64_t wire)
+static uint64_t probe_on_send(struct pnet *n, struct flow *f, struct packet *pk, uint64_t wire)
 {
-    (void)wire;
+    (void)pk, (void)wire;
     uint32_t k = in_flight(n, f);
     probe.max_in_flight = k > probe.max_in_flight ? k : probe.max_in_flight;
     return f->line_bps;

@@ -263,7 +263,7 @@ static void transport_line_rate_flag(void)
             for (size_t j = 0; j < sizeof wire / sizeof wire[0]; j++) {
                 f->line_bps = bps[i];
                 f->sent = wire[j] * i;
-                CHECKF(tp->on_send(n, f, wire[j]) == bps[i],
+                CHECKF(tp->on_send(n, f, &(struct packet){0}, wire[j]) == bps[i],
                        "transport.cc %u: on_send below the line at %llu bps", k,
                        (unsigned long long)bps[i]);
             }

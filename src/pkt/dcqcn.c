@@ -140,8 +140,9 @@ static void dcqcn_on_timer(struct pnet *n, struct flow *f, uint32_t gen)
     nic_rate_changed(n, f);
 }
 
-static uint64_t dcqcn_on_send(struct pnet *n, struct flow *f, uint64_t wire)
+static uint64_t dcqcn_on_send(struct pnet *n, struct flow *f, struct packet *pk, uint64_t wire)
 {
+    (void)pk;
     struct dcqcn_state *c = &f->cc.dcqcn;
     uint64_t B = n->sc->transport.dcqcn.byte_counter;
     if (B && c->cut && c->rc < (double)f->line_bps) {

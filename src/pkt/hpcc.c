@@ -85,9 +85,9 @@ static double hpcc_rate(const struct pnet *n, const struct flow *f)
     return r < (double)f->line_bps ? r : (double)f->line_bps;
 }
 
-static uint64_t hpcc_on_send(struct pnet *n, struct flow *f, uint64_t wire)
+static uint64_t hpcc_on_send(struct pnet *n, struct flow *f, struct packet *pk, uint64_t wire)
 {
-    (void)wire;
+    (void)pk, (void)wire;
     return (uint64_t)hpcc_rate(n, f);
 }
 
@@ -180,7 +180,9 @@ static void hpcc_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
         return; /* a duplicate (loss recovery's): no news */
     c->acked = psn;
     const struct side_slot *now = pnet_side(n, f, psn - 1);
-    if (now->psn == psn - 1 && now->hops) {
+    /* a resent packet's INT is its first copy's, which may be partial
+     * (dropped) or still being appended (overtaken): no sample */
+    if (now->psn == psn - 1 && now->hops && !now->resent) {
         if (!c->have_int) { /* the first: only L */
             c->have_int = 1;
             c->last_update = next_psn(n, f);

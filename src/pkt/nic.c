@@ -140,11 +140,14 @@ enum pull_status { PULL_OK, PULL_NONE, PULL_WINDOW };
  * run has any (n->after_send): one branch per packet for runs without. */
 static void after_send(struct pnet *n, struct flow *f, const struct packet *pk)
 {
-    if (n->side) { /* its slot: the send time, no hops yet */
+    if (n->side) { /* its slot: the send time; a first send: its PSN, no hops yet */
         struct side_slot *sl = pnet_side(n, f, pk->psn);
         sl->sent_ps = n->now;
-        sl->psn = pk->psn;
-        sl->hops = 0;
+        sl->resent = (uint8_t)pkt_resend(pk);
+        if (!pkt_resend(pk)) {
+            sl->psn = pk->psn;
+            sl->hops = 0;
+        }
     }
     if (n->tp->may_send && !n->tp->may_send(n, f))
         f->next_send = UINT64_MAX; /* its window is full: an ACK opens it */
@@ -158,11 +161,11 @@ static void after_send(struct pnet *n, struct flow *f, const struct packet *pk)
 /* Pacing and the retransmission timer after f's packet pk left; plain:
  * the run has no work after a send (pull_plain). */
 static inline __attribute__((always_inline)) void sent_packet(struct pnet *n, struct flow *f,
-                                                             const struct packet *pk, int plain)
+                                                             struct packet *pk, int plain)
 {
     uint64_t wire = pkt_wire(n, pk);
     const struct transport_ops *tp = n->tp;
-    uint64_t rate = tp->line_rate ? f->line_bps : tp->on_send(n, f, wire);
+    uint64_t rate = tp->line_rate ? f->line_bps : tp->on_send(n, f, pk, wire);
     if (f->cap_bps && f->cap_bps < rate)
         rate = f->cap_bps;
     /* at line rate the port itself paces; below it, the queue pair waits */
@@ -192,6 +195,7 @@ static void resend_one(struct pnet *n, struct flow *f, struct packet *pk)
     make_data(n, f, pk);
     pk->payload = (uint16_t)(left < mtu ? left : mtu);
     pk->psn = psn;
+    pk->echo_ce = 1; /* a resend (pkt_resend) */
     if (n->entropies)
         lb_entropy_send(n, f, pk, failed);
     n->retx_bytes += pk->payload;
@@ -285,6 +289,7 @@ again:
     }
     int tr = !plain && pnet_is_train(n, f->id);
     if (f->sent < f->max_sent) {
+        pk->echo_ce = 1; /* a resend (pkt_resend) */
         n->retx_bytes += pk->payload; /* go-back-N resends */
         n->train_retx += tr ? pk->payload : 0;
         n->retx_pkts++;

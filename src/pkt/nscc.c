@@ -31,8 +31,8 @@
  *
  * The receiver ACKs every ack_every packets (coalescing), the last, and a
  * packet the sender flagged because it filled the window with no ACK coming
- * (UEC's ACK request); it echoes each packet's CE mark in its side slot, and
- * an ACK counts as marked when a packet it covers was. Its RTT is that of
+ * (UEC's ACK request, in the packet); it keeps each packet's CE mark in its
+ * side slot, and an ACK counts as marked when a packet it covers was. Its RTT is that of
  * the packet that triggered it.
  */
 #include <string.h>
@@ -43,7 +43,7 @@
 
 #define NSCC_WINDOW NSCC_MAX_PACKETS /* side slots per flow: the most packets in flight */
 #define F_CE 1               /* slot flag: the packet arrived CE-marked */
-#define F_AR 2               /* slot flag: the sender asks for an ACK */
+#define F_AR 2               /* slot flag: the packet asked for an ACK */
 #define REF_BDP 150000.0     /* htsim's reference: 100 Gbps x 12 us, bytes */
 #define REF_RTT_PS 12e6
 #define FAST_DELAY_PS 1e6    /* fast increase below 1 us of delay (htsim) */
@@ -294,7 +294,7 @@ static int ack_coming(const struct pnet *n, const struct flow *f, uint32_t sent,
     uint32_t k = n->sc->transport.nscc.ack_every;
     if (sent / k > acked / k || f->sent >= f->bytes)
         return 1;
-    return sent > acked && (pnet_side(n, f, sent - 1)->flags & F_AR);
+    return sent > acked && pnet_side(n, f, sent - 1)->ask;
 }
 
 /* The window. Past it, a packet still goes while nothing in flight will be
@@ -312,17 +312,21 @@ static int nscc_may_send(const struct pnet *n, const struct flow *f)
     return (double)(k + 1) * (double)mtu <= f->cc.nscc.cwnd || !ack_coming(n, f, sent, acked);
 }
 
-/* Each packet that fills the window with no ACK coming asks for one. */
-static uint64_t nscc_on_send(struct pnet *n, struct flow *f, uint64_t wire)
+/* Each packet that fills the window with no ACK coming asks for one: in
+ * the packet, and at its first send in its slot (a resend keeps that
+ * request, so one that asks counts as an ACK coming). */
+static uint64_t nscc_on_send(struct pnet *n, struct flow *f, struct packet *pk, uint64_t wire)
 {
     (void)wire;
     uint64_t mtu = n->mtu;
     uint32_t sent = (uint32_t)((f->sent + mtu - 1) / mtu), acked = f->cc.nscc.acked;
-    struct side_slot *sl = pnet_side(n, f, sent - 1); /* the one just sent */
-    sl->flags = 0;
+    struct side_slot *sl = pnet_side(n, f, pk->psn);
+    if (!pkt_resend(pk))
+        sl->ask = 0; /* the slot is this packet's now */
     uint32_t k = sent > acked ? sent - acked : 0;
-    if ((double)(k + 1) * (double)mtu > f->cc.nscc.cwnd && !ack_coming(n, f, sent, acked))
-        sl->flags = F_AR;
+    pk->echo = (double)(k + 1) * (double)mtu > f->cc.nscc.cwnd && !ack_coming(n, f, sent, acked);
+    if (!pkt_resend(pk))
+        sl->ask = pk->echo;
     return f->line_bps;
 }
 
@@ -333,15 +337,16 @@ static double nscc_rate(const struct pnet *n, const struct flow *f)
     return (double)f->line_bps;
 }
 
-/* Receiver: echo the mark in the slot; ACK as the coalescing rule says. */
+/* Receiver: the mark and the request (this copy's or its first send's)
+ * into the slot; ACK as the coalescing rule says. */
 static void nscc_on_data(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk)
 {
     struct side_slot *sl = pnet_side(n, f, pk->psn);
     uint32_t every = n->sc->transport.nscc.ack_every;
-    int ask = 0;
+    int ask = pk->echo;
     if (sl->psn == pk->psn) {
-        ask = sl->flags & F_AR;
-        sl->flags = (uint8_t)((sl->flags & ~F_CE) | (pk->ce ? F_CE : 0));
+        ask |= sl->ask;
+        sl->flags = (uint8_t)((ask ? F_AR : 0) | (pk->ce ? F_CE : 0));
     }
     /* a packet that filled a hole: one held past it may have asked while
      * its ACK could not say so (sprayed, it came early); each slot is
@@ -368,12 +373,13 @@ static double nscc_level(const struct pnet *n, const struct flow *f)
 
 static void ask(struct side_slot *sl)
 {
+    sl->ask = 1;
     sl->flags |= F_AR;
 }
 
 static int asked(const struct side_slot *sl)
 {
-    return sl->flags & F_AR;
+    return sl->ask;
 }
 
 /* As Swift's: the packets a jump delivered count as acknowledged (the

@@ -93,7 +93,11 @@ struct packet {
     uint32_t gen : 8;  /* its flow's generation (training steps reuse flows) */
     /* payload <= the 9216 B MTU limit: 14 bits. An ACK under REPS:
      * echo, it echoes the arrival that asked for it, that one's entropy in
-     * ev and its CE mark in echo_ce (the PDS ACK's M flag, UEC 1.0) */
+     * ev and its CE mark in echo_ce (the PDS ACK's M flag, UEC 1.0). Data:
+     * echo, this copy asks for its ACK (NSCC's AR, Swift's request; beside
+     * its first send's, in the side slot); echo_ce, a resend (pkt_resend):
+     * what each copy carries travels with it, never through the slot
+     * another copy of its PSN may read (docs/engine.md, Event order) */
     uint16_t payload : 14, echo : 1, echo_ce : 1;
     uint8_t kind : 3, ce : 1, prio : 3;
     uint8_t trim : 1; /* data: cut to its headers by a switch (payload 0) */
@@ -1210,6 +1214,13 @@ void nic_on_ack_direct(struct pnet *n, struct flow *f);
  * in its storage node's ingest buffer before the back end writes it (0
  * without a buffer; UINT64_MAX on a stuck node) */
 uint64_t nic_ingest_wait(struct pnet *n, uint32_t node, uint32_t payload);
+
+/* A data packet that loss recovery sent again (a go-back-N or selective
+ * resend), not its PSN's first send. */
+static inline int pkt_resend(const struct packet *pk)
+{
+    return pk->echo_ce;
+}
 
 /* The side-table slot of f's packet psn (n->side set: transport.h). */
 static inline struct side_slot *pnet_side(const struct pnet *n, const struct flow *f,

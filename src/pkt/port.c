@@ -67,7 +67,8 @@ void port_qhist_flush(struct pnet *n, struct port *p)
 }
 
 /* SIDE_INT: the switch's egress telemetry, appended to pk's slot (a slot
- * that a newer packet of the flow took keeps that one's). */
+ * that a newer packet of the flow took keeps that one's). A resend appends
+ * none: its first copy may be appending to the slot still. */
 static void side_int(struct pnet *n, const struct port *p, const struct packet *pk)
 {
     struct side_slot *sl = pnet_side(n, &n->flows[pk->flow], pk->psn);
@@ -85,7 +86,8 @@ static __attribute__((noinline)) void tx_watch(struct pnet *n, const struct port
 {
     if (n->cap)
         capture_packet(n, p, &p->tx);
-    if (n->side && (n->tp->side & SIDE_INT) && !p->is_host && p->tx.kind == PK_DATA)
+    if (n->side && (n->tp->side & SIDE_INT) && !p->is_host && p->tx.kind == PK_DATA &&
+        !pkt_resend(&p->tx))
         side_int(n, p, &p->tx);
 }
 

@@ -134,7 +134,7 @@ static void swift_on_ack(struct pnet *n, struct flow *f, uint32_t psn)
     uint32_t r = p->ack_ratio, k = in_flight(n, f);
     if (r > 1 && k && (double)k + 1 > w) {
         uint32_t newest = c->acked + k - 1;
-        c->nudge = (newest + 1) / r == c->acked / r && !pnet_side(n, f, newest)->ack_req;
+        c->nudge = (newest + 1) / r == c->acked / r && !pnet_side(n, f, newest)->ask;
     }
 }
 
@@ -170,19 +170,20 @@ static void swift_on_nak(struct pnet *n, struct flow *f, uint32_t psn)
     loss_cut(n, f, 0);
 }
 
-/* The packet just sent (the latest PSN: a selective resend keeps the
- * request of its first send) asks for its ACK when it fills the window and
- * no packet in flight is an ack_ratio-th one: else the window would wait
- * for an ACK that never comes. */
-static uint64_t swift_on_send(struct pnet *n, struct flow *f, uint64_t wire)
+/* The packet just sent asks for its ACK when it fills the window and no
+ * packet in flight is an ack_ratio-th one: else the window would wait for
+ * an ACK that never comes. The request rides in the packet, and at a first
+ * send in its slot too (a resend keeps the request of its first send). */
+static uint64_t swift_on_send(struct pnet *n, struct flow *f, struct packet *pk, uint64_t wire)
 {
     const struct swift_state *c = &f->cc.swift;
     double w = cwnd_of(c);
     uint32_t r = n->sc->transport.swift.ack_ratio;
-    if (r > 1 && f->sent) {
-        uint32_t k = in_flight(n, f), psn = (uint32_t)((f->sent - 1) / n->mtu);
-        pnet_side(n, f, psn)->ack_req =
-            c->nudge || ((double)k + 1 > w && (psn + 1) / r == c->acked / r);
+    if (r > 1) {
+        uint32_t k = in_flight(n, f), psn = pk->psn;
+        pk->echo = c->nudge || ((double)k + 1 > w && (psn + 1) / r == c->acked / r);
+        if (!pkt_resend(pk))
+            pnet_side(n, f, psn)->ask = pk->echo;
         f->cc.swift.nudge = 0;
     }
     return paced(f, w, c->rtt_ps, wire);
@@ -213,7 +214,7 @@ static void swift_on_data(struct pnet *n, uint32_t node, struct flow *f, const s
      * run held past it, which may hold the one an ACK was due from: that
      * ACK could carry only the PSN below the gap, and the sender's full
      * window would wait for good (flowlets over ooo, spray over uec) */
-    if (r <= 1 || sl->ack_req || (pk->psn + 1) % r == 0 || f->recv == f->bytes ||
+    if (r <= 1 || pk->echo || sl->ask || (pk->psn + 1) % r == 0 || f->recv == f->bytes ||
         f->expect_psn > pk->psn + 1)
         nic_send_ack(n, node, f, f->expect_psn);
 }
@@ -228,12 +229,12 @@ static double swift_level(const struct pnet *n, const struct flow *f)
 
 static void ask(struct side_slot *sl)
 {
-    sl->ack_req = 1;
+    sl->ask = 1;
 }
 
 static int asked(const struct side_slot *sl)
 {
-    return sl->ack_req;
+    return sl->ask;
 }
 
 /* The packets a jump delivered count as acknowledged, so the packets in

@@ -77,8 +77,9 @@ static inline uint32_t srtt_of(const struct pnet *n, const struct tcp_state *s)
     return is_cubic(n) ? s->u.c.srtt_ns : s->u.d.srtt_ns;
 }
 
-static uint64_t tcp_on_send(struct pnet *n, struct flow *f, uint64_t wire)
+static uint64_t tcp_on_send(struct pnet *n, struct flow *f, struct packet *pk, uint64_t wire)
 {
+    (void)pk;
     struct tcp_state *s = &f->cc.tcp;
     /* time one new segment per RTT (Karn: none while resending) */
     if (!s->timing && s->state <= CA_CWR && f->sent == f->max_sent) {

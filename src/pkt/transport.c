@@ -2,9 +2,9 @@
  * control: PFC alone keeps the fabric lossless). */
 #include "pnet.h"
 
-static uint64_t line_on_send(struct pnet *n, struct flow *f, uint64_t wire)
+static uint64_t line_on_send(struct pnet *n, struct flow *f, struct packet *pk, uint64_t wire)
 {
-    (void)n, (void)wire;
+    (void)n, (void)pk, (void)wire;
     return f->line_bps;
 }
 

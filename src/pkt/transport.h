@@ -132,7 +132,13 @@ union cc_state {
  * (SIDE_STAMP) and each switch appends its egress telemetry (SIDE_INT, as
  * HPCC's INT) when the packet leaves. on_data and on_ack read it with
  * pnet_side(). A transport keeps at most side_window packets of a flow in
- * flight, or a newer packet overwrites an older one's slot. */
+ * flight, or a newer packet overwrites an older one's slot.
+ * One slot serves every copy of a PSN, and a resend may leave while its
+ * first copy is still queued, in another partition of the same window: so
+ * what the receiver or a switch reads is written at the PSN's first send
+ * only (psn, hops, ask), what the sender reads of the receiver's at its
+ * accepted arrival only (flags, ep_ps), a resend's own request rides in
+ * the packet (echo), and resends append no INT. */
 enum { SIDE_STAMP = 1, SIDE_INT = 2 };
 #define SIDE_HOPS 6 /* switches on the longest path (three tiers) */
 struct side_hop {
@@ -142,11 +148,12 @@ struct side_hop {
     uint32_t port;     /* the port (topology index) */
 };
 struct side_slot {
-    uint64_t sent_ps;  /* SIDE_STAMP: when the sender sent it */
-    uint32_t psn;      /* whose slot it is now */
+    uint64_t sent_ps;  /* SIDE_STAMP: when the sender last sent it (the sender's) */
+    uint32_t psn;      /* whose slot it is now (its first send) */
     uint8_t hops;      /* SIDE_INT: switches that appended (at most SIDE_HOPS) */
-    uint8_t flags;     /* the transport's own (NSCC: ACK asked, CE echoed) */
-    uint8_t ack_req;   /* Swift: the sender asks for its ACK (its window is full) */
+    uint8_t flags;     /* the receiver's, at its accepted arrival (NSCC: asked, CE) */
+    uint8_t ask;       /* NSCC, Swift: its first send asks for its ACK */
+    uint8_t resent;    /* the sender's: a resend went since its first send */
     uint64_t ep_ps;    /* Swift: the receiver's endpoint delay for it */
     struct side_hop hop[SIDE_HOPS];
 };
@@ -225,8 +232,9 @@ struct transport_ops {
     enum cc_kind cc;
 
     /* sender: on_send and rate are required */
-    /* every data packet sent (wire bytes): the pacing rate from now */
-    uint64_t (*on_send)(struct pnet *n, struct flow *f, uint64_t wire);
+    /* every data packet sent, pk (a resend: pkt_resend; the transport may
+     * set its request bit, echo) of wire bytes: the pacing rate from now */
+    uint64_t (*on_send)(struct pnet *n, struct flow *f, struct packet *pk, uint64_t wire);
     /* on_send is the flow's line rate and keeps no state: the engine takes
      * f->line_bps without the call (a table that replaces on_send clears it) */
     uint8_t line_rate;
