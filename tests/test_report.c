@@ -1080,8 +1080,9 @@ static void swift_target_under_round_trip(void)
  * not where the class is lossless, nor where the timer outlasts the queue. */
 static void spurious_timeouts_said(void)
 {
-    const char *timer[] = {NULL, "fabric.pfc.enabled=true", "transport.sack_timeout=20ms"};
-    for (int k = 0; k < 3; k++) {
+    const char *timer[] = {NULL, "transport.sack_timeout=1ms", "fabric.pfc.enabled=true",
+                           "transport.sack_timeout=20ms"};
+    for (int k = 0; k < 4; k++) {
         struct scenario sc;
         struct results r;
         char *txt = NULL, *js = NULL;
@@ -1095,9 +1096,19 @@ static void spurious_timeouts_said(void)
         }
         outputs(&sc, &r, &txt, &js);
         const char *t = strstr(txt, "  timer       ");
-        if (k == 0)
-            CHECKF(r.timeouts > 100 && r.drops == 0 && t &&
-                       strstr(t, "timeouts with no packet lost: transport.sack_timeout (320 us)"),
+        const char *c = strstr(txt, "  cause       retransmission timer under the queueing delay: ");
+        if (k == 0) /* 15% resent: the cause, said once */
+            CHECKF(r.timeouts > 100 && r.drops == 0 && !t && c &&
+                       strstr(c, "timeouts of 320 us (transport.sack_timeout) with no packet "
+                                 "lost") &&
+                       strstr(c, "Fix: a transport.sack_timeout above") &&
+                       strstr(js, "\"cause\": \"spurious_timeouts\""),
+                   "%llu timeouts, %llu drops\n%s", (unsigned long long)r.timeouts,
+                   (unsigned long long)r.drops, txt);
+        else if (k == 1) /* a few: under the cause's tenth, the timer line */
+            CHECKF(r.timeouts > 0 && r.drops == 0 && !c && t &&
+                       strstr(t, "timeouts with no packet lost: transport.sack_timeout (1 ms)") &&
+                       strstr(js, "\"cause\": \"segment\""),
                    "%llu timeouts, %llu drops\n%s", (unsigned long long)r.timeouts,
                    (unsigned long long)r.drops, txt);
         else
@@ -1365,6 +1376,48 @@ static void host_path_reason(void)
         free(js);
         results_release(&r);
     }
+}
+
+/* Resends with nothing lost have three sources, each its own cause line
+ * and JSON cause: go-back-N's discards (NAKs, none selective), the ooo
+ * receiver's NAKs of gaps that were only reordering (selective), and a
+ * timer that fired while the first copies were queued (timeouts, no NAK).
+ * One go-back-N run's figures, its counters then set as each would. */
+static void resend_cause_kinds(void)
+{
+    struct scenario sc;
+    struct results r;
+    if (make(&sc, "workload.bytes_per_writer=2MB", "fabric.load_balancing=flowlet",
+             "fabric.buffer=16MB", NULL) < 0 || run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    CHECKF(r.bottleneck.resent >= RESENT_CAUSE && r.naks > 0 && !r.sack_naks && !r.drops,
+           "resent %.3g, %llu NAKs", r.bottleneck.resent, (unsigned long long)r.naks);
+    static const struct {
+        int sack, timer;
+        const char *line, *key;
+    } k[] = {{0, 0, "  cause       go-back-N retransmission: ", "go_back_n_retransmission"},
+             {1, 0, "  cause       selective NAKs of reordered packets: ", "reorder_naks"},
+             {0, 1, "  cause       retransmission timer under the queueing delay: ",
+              "spurious_timeouts"}};
+    uint64_t naks = r.naks;
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        r.naks = k[i].timer ? 0 : naks;
+        r.sack_naks = k[i].sack ? naks : 0;
+        r.timeouts = k[i].timer ? 12 : 0;
+        r.loss_recovery = k[i].timer; /* where the timer line could show */
+        char *txt = NULL, *js = NULL, want[64];
+        outputs(&sc, &r, &txt, &js);
+        snprintf(want, sizeof want, "\"cause\": \"%s\"", k[i].key);
+        CHECKF(txt && js && strstr(txt, k[i].line) && strstr(js, want), "%s\n%s", k[i].key,
+               txt ? txt : "");
+        /* the timer's cause is said once: no timer line below it */
+        CHECKF(txt && !strstr(txt, "  timer       "), "%s", k[i].key);
+        free(txt);
+        free(js);
+    }
+    results_release(&r);
 }
 
 /* Resent duplicates: when go-back-N resends a large share of the write, the
@@ -2657,6 +2710,7 @@ SUITE(suite_report) = {
     {"report_unfinished_run", unfinished_run},
     {"report_host_path_reason", host_path_reason},
     {"report_resend_cause_named", resend_cause_named},
+    {"report_resend_cause_kinds", resend_cause_kinds},
     {"report_restore_read_direction", restore_read_direction},
     {"report_describe_restore_is_the_read", describe_restore_is_the_read},
     {"report_swift_target_under_round_trip", swift_target_under_round_trip},

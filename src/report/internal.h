@@ -48,6 +48,10 @@ void report_clos_json(json_t *root, const struct results *r);
 const char *seg_label(const struct results *r, int s);
 #define RESULTS_READ(r) ((r)->phase == PHASE_RESTORE)
 
+/* verdict.c: the cause line blames a retransmission timer that fired with
+ * nothing lost (the summary's timer line would say it again) */
+int verdict_blames_timer(const struct results *r);
+
 /* JSON segments[] and bottleneck (verdict.c). */
 json_t *segments_json(const struct results *r);
 json_t *bottleneck_json(const struct results *r);

@@ -603,9 +603,9 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 (unsigned long long)r->qp_errors);
     /* a timer that fires with nothing lost: the ACKs were queued behind
      * more delay than it allows, and each timeout resends packets still
-     * on their way (docs/engine.md "Event order": such runs move with the
-     * event order by tenths of a percent) */
-    if (r->has_packet_stats && r->loss_recovery && r->timeouts && !r->drops) {
+     * on their way */
+    if (r->has_packet_stats && r->loss_recovery && r->timeouts && !r->drops &&
+        !verdict_blames_timer(r)) {
         const char *key;
         uint64_t rto = transport_rto_ps(sc, &key);
         fprintf(out, "  timer       %llu timeouts with no packet lost: transport.%s (%s) is "

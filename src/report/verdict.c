@@ -21,16 +21,41 @@ static const char *fmt_cap(const struct seg_figures *f, char *buf, size_t len)
     return buf;
 }
 
+/* Why the senders resent a tenth of the write or more: drops, trims, a
+ * timer that fired with nothing lost (resending packets still queued),
+ * go-back-N's discards of reordered packets, or the ooo receiver's NAKs of
+ * gaps that were only reordering. */
+enum resend_why { WHY_NONE, WHY_LOSS, WHY_TRIM, WHY_TIMER, WHY_GBN, WHY_NAKS };
+
+static enum resend_why resend_why(const struct results *r)
+{
+    if (r->bottleneck.resent < RESENT_CAUSE)
+        return WHY_NONE;
+    if (r->drops_lossy + r->drops_lossless + r->drops_watchdog)
+        return WHY_LOSS;
+    if (r->trims)
+        return WHY_TRIM;
+    if (r->timeouts && !r->naks)
+        return WHY_TIMER;
+    return r->sack_naks ? WHY_NAKS : WHY_GBN;
+}
+
+int verdict_blames_timer(const struct results *r)
+{
+    return resend_why(r) == WHY_TIMER;
+}
+
 /* The fabric carried the write several times over: no segment's capacity
  * is the cause. */
 static void resend_cause(FILE *out, const struct scenario *sc, const struct results *r)
 {
     char a[32], b[32];
-    if (r->bottleneck.resent < RESENT_CAUSE)
+    enum resend_why why = resend_why(r);
+    if (why == WHY_NONE)
         return;
     const char *io = r->phase == PHASE_RESTORE ? "read" : "write";
     uint64_t lost = r->drops_lossy + r->drops_lossless + r->drops_watchdog;
-    if (lost) { /* the resends follow drops, not reordering */
+    if (why == WHY_LOSS) { /* the resends follow drops, not reordering */
         fprintf(out, "  cause       packet loss: %llu packets dropped, %s resent for a %s %s "
                      "(%.1fx); %s",
                 (unsigned long long)lost, fmt_bytes((double)r->retx_bytes, a, sizeof a),
@@ -55,7 +80,7 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
         fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true) or more buffer\n");
         return;
     }
-    if (r->trims) { /* the switches cut packets above their threshold */
+    if (why == WHY_TRIM) { /* the switches cut packets above their threshold */
         fprintf(out, "  cause       packet trimming: %llu packets trimmed, %s resent for a %s "
                      "%s (%.1fx); each trimmed packet is NACKed and sent again. Fix: fewer "
                      "senders into a port at once (a congestion control, transport.cc), a "
@@ -65,7 +90,32 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
                 fmt_bytes((double)r->ckpt_bytes, b, sizeof b), io, r->bottleneck.resent);
         return;
     }
+    if (why == WHY_TIMER) { /* each timeout resent packets still queued */
+        const char *key;
+        char t[32];
+        uint64_t rto = transport_rto_ps(sc, &key);
+        fprintf(out, "  cause       retransmission timer under the queueing delay: %llu "
+                     "timeouts of %s (transport.%s) with no packet lost, %s resent for a %s %s "
+                     "(%.1fx) while the first copies were still queued. Fix: a transport.%s "
+                     "above the largest queue's delay, or a congestion control that keeps the "
+                     "queues shorter (transport.cc)\n",
+                (unsigned long long)r->timeouts, fmt_secs((double)rto * 1e-12, t, sizeof t), key,
+                fmt_bytes((double)r->retx_bytes, a, sizeof a),
+                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), io, r->bottleneck.resent, key);
+        return;
+    }
     char per_flow[128];
+    if (why == WHY_NAKS) { /* ooo NAKs a gap at once: a late packet looks lost */
+        fprintf(out, "  cause       selective NAKs of reordered packets: %s resent for a %s %s "
+                     "(%.1fx) with no packet lost; the out-of-order receiver NAKs each gap "
+                     "that reordering opens, and the sender resends packets that were only "
+                     "late. Fix: transport.receiver=uec (a gap is no loss), or a per-flow "
+                     "scheme (fabric.load_balancing=%s)\n",
+                fmt_bytes((double)r->retx_bytes, a, sizeof a),
+                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), io, r->bottleneck.resent,
+                lb_names_with(LB_PER_FLOW, per_flow, sizeof per_flow));
+        return;
+    }
     fprintf(out, "  cause       go-back-N retransmission: %s resent for a %s %s (%.1fx); "
                  "receivers drop every out-of-order packet and the sender resends from it. "
                  "Fix: transport.receiver=ooo, or a per-flow scheme "
@@ -276,11 +326,11 @@ json_t *bottleneck_json(const struct results *r)
     json_object_set_new(o, "label", json_string(seg_label(r, v->seg)));
     if (v->stage != STAGE_NONE) /* staged storage nodes: nic, host, cache or media */
         json_object_set_new(o, "stage", json_string(storage_stage_name(v->stage)));
-    int lost = r->drops_lossy + r->drops_lossless + r->drops_watchdog > 0;
-    json_object_set_new(o, "cause", json_string(v->resent < RESENT_CAUSE ? "segment"
-                                                : lost     ? "packet_loss"
-                                                : r->trims ? "packet_trimming"
-                                                           : "go_back_n_retransmission"));
+    static const char *const why_key[] = {
+        [WHY_NONE] = "segment",           [WHY_LOSS] = "packet_loss",
+        [WHY_TRIM] = "packet_trimming",   [WHY_TIMER] = "spurious_timeouts",
+        [WHY_GBN] = "go_back_n_retransmission", [WHY_NAKS] = "reorder_naks"};
+    json_object_set_new(o, "cause", json_string(why_key[resend_why(r)]));
     json_object_set_new(o, "resent_ratio", json_real(v->resent));
     json_object_set_new(o, "saturated", json_boolean(v->util >= 0.5));
     json_object_set_new(o, "utilisation", json_real(v->util));
