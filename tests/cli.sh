@@ -1204,10 +1204,24 @@ fi
 # bound: the cause says how long each timeout is and offers the timer as a fix
 "$bin" run --set cluster.nodes=16 --set storage.nodes=1 --set workload.bytes_per_writer=4MB \
     --set fabric.pfc.enabled=false --set fabric.buffer=2MB >"$tmp/lossy_rto.out" 2>&1
-if grep -q 'retransmission timeouts of 4.295 s each (transport.ack_timeout). Fix: .*or a shorter transport.ack_timeout' "$tmp/lossy_rto.out"; then
+if grep -q 'retransmission timeouts of 4.295 s (transport.ack_timeout). Fix: .*or a shorter transport.ack_timeout' "$tmp/lossy_rto.out"; then
     ok lossy_cause_names_timer_length
 else
     bad "lossy_cause_names_timer_length: $(grep cause "$tmp/lossy_rto.out")"
+fi
+
+# transport.rto adaptive: the loss line names the timer's range, the JSON
+# its mode and the longest armed (above the configured 50 us)
+"$bin" run --set cluster.nodes=4 --set cluster.nic_speed=1Gbps --set storage.nic_speed=10Gbps \
+    --set storage.nodes=4 --set checkpoint.phase=restore --set transport.protocol=uec \
+    --set workload.bytes_per_writer=4MB --set transport.sack_timeout=50us \
+    --set transport.rto=adaptive --json "$tmp/rto.json" >"$tmp/rto.out" 2>&1
+if grep -q '^  loss .*; timer 50 us to .* (transport.rto adaptive over transport.sack_timeout)$' "$tmp/rto.out" &&
+   jq -e '.transport.loss_recovery.rto == "adaptive" and .transport.loss_recovery.rto_max_s > 5e-5' \
+       "$tmp/rto.json" >/dev/null; then
+    ok rto_adaptive_said
+else
+    bad "rto_adaptive_said: $(grep loss "$tmp/rto.out")"
 fi
 
 # the validation pack's storage profiles (docs/storage.md, Profiles): the

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../src/api/ckpt.h"
+#include "../src/pkt/pnet.h"
 #include "harness.h"
 #include "support.h"
 
@@ -255,7 +256,115 @@ static void loss_longest_timeout(void)
     results_release(&r);
 }
 
+/* transport.rto adaptive: RFC 6298's estimator by hand (SRTT = R and
+ * RTTVAR = R/2 at the first sample, then 7/8 and 3/4 weights), the timer
+ * never under the configured one, doubled at each timeout in a row up to
+ * 64x; fixed, the configured timer whatever the retries. */
+static void loss_rto_estimator(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    struct pnet n;
+    pnet_bare(&n, &sc);
+    struct rto_est e = {0};
+    struct flow f;
+    memset(&f, 0, sizeof f);
+    n.rto_ps = 50000000; /* 50 us */
+    CHECK(nic_rto_of(&n, &f) == n.rto_ps);
+    f.retries = 3;
+    CHECK(nic_rto_of(&n, &f) == n.rto_ps); /* fixed: no backoff */
+    f.retries = 0;
+    n.rto_est = &e;
+    CHECK(nic_rto_of(&n, &f) == n.rto_ps); /* no sample yet: the configured one */
+    rto_est_sample(&e, 100000000);         /* 100 us */
+    CHECK(e.srtt == 100000000 && e.rttvar == 50000000);
+    CHECK(nic_rto_of(&n, &f) == 300000000); /* 100 + 4 x 50 us */
+    rto_est_sample(&e, 100000000);
+    CHECK(e.srtt == 100000000 && e.rttvar == 37500000);
+    rto_est_sample(&e, 200000000); /* |SRTT - R| = 100 us */
+    CHECK(e.rttvar == (3 * 37500000 + 100000000) / 4 && e.srtt == (7 * 100000000 + 200000000) / 8);
+    uint64_t base = e.srtt + 4 * e.rttvar;
+    f.retries = 2;
+    CHECK(nic_rto_of(&n, &f) == base << 2);
+    f.retries = 7;
+    CHECK(nic_rto_of(&n, &f) == base << 6); /* at most 64x */
+    f.retries = 0;
+    n.rto_ps = 10 * base; /* the configured timer is the floor */
+    CHECK(nic_rto_of(&n, &f) == 10 * base);
+    free(n.wh);
+    free(n.wf);
+}
+
+/* A timer under the queueing delay: UEC restores at 1 Gbps readers from
+ * 10 Gbps storage NICs under NSCC queue ~0.7 ms at the readers' links. A
+ * fixed 50 us timer fires 4 times with nothing lost, and NSCC's reaction
+ * to them costs the read 45% (191.5 against 133.2 ms); adaptive, the timer
+ * follows the round trips: no timeout, the read at its fixed 320 us
+ * figure. */
+static void loss_rto_adaptive_follows_queues(void)
+{
+    struct results r[2];
+    for (int k = 0; k < 2; k++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "cluster.nodes=4");
+        test_set(&sc, "cluster.nic_speed=1Gbps");
+        test_set(&sc, "storage.nic_speed=10Gbps");
+        test_set(&sc, "storage.nodes=4");
+        test_set(&sc, "checkpoint.phase=restore");
+        test_set(&sc, "transport.protocol=uec");
+        test_set(&sc, "transport.cc=nscc");
+        test_set(&sc, "workload.bytes_per_writer=16MB");
+        test_set(&sc, "engine=packet");
+        test_set(&sc, "transport.sack_timeout=50us");
+        test_set(&sc, "transport.rto=%s", k ? "adaptive" : "fixed");
+        CHECK(test_run(&sc, &r[k]) == 0);
+        check_complete(&sc, &r[k], 4, k ? "adaptive" : "fixed");
+        CHECK(r[k].loss_recovery && r[k].drops == 0);
+        CHECK(r[k].rto_mode == (k ? RTO_ADAPTIVE : RTO_FIXED));
+    }
+    CHECKF(r[0].timeouts > 0 && r[0].completion_s > 1.3 * r[0].bound_s,
+           "fixed: %llu timeouts, %.4g of the bound", (unsigned long long)r[0].timeouts,
+           r[0].completion_s / r[0].bound_s);
+    CHECKF(r[0].rto_max_ps == 50000000, "fixed: longest timer %llu ps",
+           (unsigned long long)r[0].rto_max_ps);
+    CHECKF(r[1].timeouts == 0 && r[1].completion_s < 1.02 * r[1].bound_s &&
+               r[1].rto_max_ps > 50000000,
+           "adaptive: %llu timeouts, %.4g of the bound, longest timer %llu ps",
+           (unsigned long long)r[1].timeouts, r[1].completion_s / r[1].bound_s,
+           (unsigned long long)r[1].rto_max_ps);
+    results_release(&r[0]);
+    results_release(&r[1]);
+}
+
+/* Adaptive timers double at each timeout in a row: a stuck storage node's
+ * transfers still fail by their retry count (8 timeouts of 4.2 ms, up to
+ * 64x: 0.8 s), not at the automatic time limit, which made room for 32
+ * fixed ones (0.15 s). */
+static void loss_rto_adaptive_retries_fail(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=8");
+    test_set(&sc, "storage.nodes=2");
+    test_set(&sc, "workload.bytes_per_writer=1MB");
+    test_set(&sc, "fabric.pfc.enabled=false");
+    test_set(&sc, "storage.stuck_nodes=1");
+    test_set(&sc, "storage.ingest_buffer=1MB");
+    test_set(&sc, "transport.ack_timeout=10");
+    test_set(&sc, "transport.rto=adaptive");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    CHECKF(!r.ok && r.qp_errors == 4 && strstr(r.violation, "transport.retry_count") &&
+               !strstr(r.violation, "time limit"),
+           "%llu failed: %s", (unsigned long long)r.qp_errors, r.violation);
+    results_release(&r);
+}
+
 SUITE(suite_loss) = {
+    {"loss_rto_adaptive_retries_fail", loss_rto_adaptive_retries_fail},
+    {"loss_rto_estimator", loss_rto_estimator},
+    {"loss_rto_adaptive_follows_queues", loss_rto_adaptive_follows_queues},
     {"loss_longest_timeout", loss_longest_timeout},
     {"loss_same_in_every_order", loss_same_in_every_order},
     {"loss_gbn_timeout_completes", loss_gbn_timeout_completes},

@@ -154,6 +154,10 @@ static void order_side_state(void)
          "fabric.pfc.enabled=false", "fabric.buffer=1MB"},
         {"NSCC over UEC, trimming", "transport.cc=nscc", "transport.protocol=uec",
          "fabric.trim.threshold=64KB", "transport.sack_timeout=8us"},
+        {"NSCC over UEC, adaptive timer", "transport.cc=nscc", "transport.protocol=uec",
+         "transport.sack_timeout=2us", "transport.rto=adaptive"},
+        {"go-back-N, lossy, adaptive timer", "fabric.pfc.enabled=false", "fabric.buffer=1MB",
+         "transport.ack_timeout=1", "transport.rto=adaptive"},
     };
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         struct scenario sc;

@@ -1107,7 +1107,9 @@ static void spurious_timeouts_said(void)
                    (unsigned long long)r.drops, txt);
         else if (k == 1) /* a few: under the cause's tenth, the timer line */
             CHECKF(r.timeouts > 0 && r.drops == 0 && !c && t &&
-                       strstr(t, "timeouts with no packet lost: transport.sack_timeout (1 ms)") &&
+                       strstr(t, "timeouts with no packet lost: the timer, 1 ms "
+                                 "(transport.sack_timeout), is under") &&
+                       strstr(t, "as may transport.rto=adaptive") &&
                        strstr(js, "\"cause\": \"segment\""),
                    "%llu timeouts, %llu drops\n%s", (unsigned long long)r.timeouts,
                    (unsigned long long)r.drops, txt);

@@ -177,6 +177,8 @@ void pnet_collect(struct pnet *n, struct results *r)
     r->naks = n->naks_sent;
     r->loss_recovery = n->recover;
     r->timeouts = n->timeouts;
+    r->rto_mode = n->rto_est ? RTO_ADAPTIVE : RTO_FIXED;
+    r->rto_max_ps = n->rto_max_ps;
     r->retx_packets = n->retx_pkts;
     r->rc_acks = n->rc_acks;
     r->sack_naks = n->sr_naks;

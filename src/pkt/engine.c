@@ -60,6 +60,11 @@ static int run(const struct scenario *sc, const struct topo *t, const struct wor
      * (sim.time_limit given stands) */
     if (rc == 0 && n->recover && !sc->sim.time_limit_ps && n->time_limit_ps != UINT64_MAX) {
         uint64_t k = 4 * ((uint64_t)sc->transport.retry_count + 1);
+        if (n->rto_est) { /* adaptive: each doubled in a row, up to 64x */
+            k = 0;
+            for (uint32_t i = 0; i <= sc->transport.retry_count; i++)
+                k += 4 * ((uint64_t)1 << (i < 6 ? i : 6));
+        }
         uint64_t more = n->rto_ps > UINT64_MAX / k ? UINT64_MAX : k * n->rto_ps;
         n->time_limit_ps = n->time_limit_ps < UINT64_MAX - more ? n->time_limit_ps + more
                                                                 : UINT64_MAX;

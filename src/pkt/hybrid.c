@@ -3817,7 +3817,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         if (f->held)
             nic_held_shift(n, f, dpsn, h->dx[i] ? last_psn(n, f) : UINT32_MAX, h->hbits);
         if (n->recover)
-            nic_recovery_shift(f, d, dpsn);
+            nic_recovery_shift(n, f, d, dpsn);
         if (!h->dx[i]) { /* a drained transfer sent them already */
             /* a move out leaves fewer sent than delivered over the jump */
             int64_t cs = (int64_t)c + (int64_t)h->fk[i] * (int64_t)mtu;

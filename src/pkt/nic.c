@@ -152,6 +152,8 @@ static void after_send(struct pnet *n, struct flow *f, const struct packet *pk)
     if (n->tp->may_send && !n->tp->may_send(n, f))
         f->next_send = UINT64_MAX; /* its window is full: an ACK opens it */
     if (n->recover) {
+        if (n->rto_est)
+            nic_rto_sent(n, f, pk);
         f->rto_last = n->now;
         if (!f->rto_pending)
             nic_rto_arm(n, f);
@@ -668,6 +670,8 @@ void nic_train_step(struct pnet *n)
         f->gen = (uint8_t)(keep.gen + 1);
         f->tx_gen = f->gen;
         f->rto_gen = keep.rto_gen + 1; /* the last step's timer is stale */
+        if (n->rto_est) /* its round trips go on; no packet timed */
+            n->rto_est[i].timing = 0;
         f->held = keep.held;
         /* ACKs of the last step still on their way keep their pipe */
         f->ackq_hc = keep.ackq_hc;

@@ -527,6 +527,10 @@ struct pnet {
      * (nic_variants), from flags no later step sets; 0 = the general copy */
     uint8_t tx_plain, rx_plain;
     uint64_t rto_ps;          /* the receiver kind's retransmission timeout */
+    /* transport.rto adaptive: each flow's round-trip estimator (by flow
+     * id; NULL when fixed or without loss recovery), the sender's alone */
+    struct rto_est *rto_est;
+    uint64_t rto_max_ps;      /* the longest timer armed (adaptive; folded) */
     /* scenario choices read per packet, kept here beside the clock */
     uint8_t any_failed;       /* some link of the fabric is down */
     uint8_t cnp_prio, strict, lb_adaptive, lb_ecmp, ecn;
@@ -1163,7 +1167,22 @@ void nic_held_shift(struct pnet *n, struct flow *f, uint32_t d, uint32_t below,
                     uint64_t *scratch);
 /* ... and its loss recovery's state d later, dpsn packets on (a quiet
  * sender: jump_ops.recovery) */
-void nic_recovery_shift(struct flow *f, uint64_t d, uint32_t dpsn);
+void nic_recovery_shift(struct pnet *n, struct flow *f, uint64_t d, uint32_t dpsn);
+
+/* transport.rto adaptive (RFC 6298's estimator): SRTT, RTTVAR and the one
+ * packet being timed (psn, sent at t0; timing 0: none) */
+struct rto_est {
+    uint64_t srtt, rttvar, t0;
+    uint32_t psn;
+    uint8_t timing;
+};
+/* recovery.c: f's retransmission timeout now (n->rto_ps when fixed) */
+uint64_t nic_rto_of(const struct pnet *n, const struct flow *f);
+/* recovery.c: f sent pk (adaptive: a first send starts a measurement when
+ * none runs; a resend at or below the timed PSN ends it, Karn) */
+void nic_rto_sent(struct pnet *n, const struct flow *f, const struct packet *pk);
+/* recovery.c: an RTT sample r into e (RFC 6298 2.2, 2.3) */
+void rto_est_sample(struct rto_est *e, uint64_t r);
 
 /* capture.c: record a frame that p starts to send (a packet, or a PFC frame
  * of `in`), with n->cap set */

@@ -33,6 +33,12 @@ int nic_recovery_setup(struct pnet *n, struct err *e)
     /* lossless, an out-of-order receiver still keeps the cumulative PSN a
      * window transport's ACKs carry (no NAKs, no timers), and REPS's
      * echoes (uec) carry it too */
+    if (n->recover && sc->transport.rto_mode == RTO_ADAPTIVE) {
+        n->rto_est = arena_calloc(&n->arena, (size_t)n->n_flows + n->n_train, sizeof *n->rto_est);
+        if (!n->rto_est)
+            return err_set(e, "out of memory for the adaptive retransmission timers (%u flows)",
+                           n->n_flows + n->n_train);
+    }
     if (!n->recover && n->rx->kind != RX_TCP) {
         if (n->reps)
             uec_ack_setup(n);
@@ -88,6 +94,11 @@ static void heard_ack(struct pnet *n, struct flow *f, uint32_t psn)
 {
     if (!n->recover)
         return;
+    if (n->rto_est && n->rto_est[f->id].timing && psn > n->rto_est[f->id].psn) {
+        struct rto_est *e = &n->rto_est[f->id];
+        e->timing = 0;
+        rto_est_sample(e, n->now - e->t0);
+    }
     f->rto_last = n->now;
     if (psn > f->ack_psn) {
         f->ack_psn = psn;
@@ -177,10 +188,51 @@ void nic_on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn)
         nic_repace(n, f); /* the ACK opened its window */
 }
 
+void rto_est_sample(struct rto_est *e, uint64_t r)
+{
+    if (!e->srtt) { /* the first: SRTT = R, RTTVAR = R / 2 */
+        e->srtt = r ? r : 1;
+        e->rttvar = r / 2;
+        return;
+    }
+    uint64_t dev = e->srtt > r ? e->srtt - r : r - e->srtt;
+    e->rttvar = (3 * e->rttvar + dev) / 4;
+    e->srtt = (7 * e->srtt + r) / 8;
+}
+
+#define RTO_BACKOFF_MAX 6 /* doubled at most 6 times: 64x */
+
+uint64_t nic_rto_of(const struct pnet *n, const struct flow *f)
+{
+    if (!n->rto_est)
+        return n->rto_ps;
+    const struct rto_est *e = &n->rto_est[f->id];
+    uint64_t rto = e->srtt + 4 * e->rttvar;
+    rto = rto > n->rto_ps ? rto : n->rto_ps;
+    unsigned k = f->retries < RTO_BACKOFF_MAX ? f->retries : RTO_BACKOFF_MAX;
+    return rto << k;
+}
+
+void nic_rto_sent(struct pnet *n, const struct flow *f, const struct packet *pk)
+{
+    struct rto_est *e = &n->rto_est[f->id];
+    if (pkt_resend(pk)) {
+        if (e->timing && pk->psn <= e->psn)
+            e->timing = 0; /* its ACK could be the resend's */
+    } else if (!e->timing) {
+        e->timing = 1;
+        e->psn = pk->psn;
+        e->t0 = n->now;
+    }
+}
+
 void nic_rto_arm(struct pnet *n, struct flow *f)
 {
     f->rto_pending = 1;
-    pnet_schedule(n, f->rto_last + n->rto_ps, EV_RTO, f, f->rto_gen);
+    uint64_t rto = nic_rto_of(n, f);
+    if (rto > n->rto_max_ps)
+        n->rto_max_ps = rto;
+    pnet_schedule(n, f->rto_last + rto, EV_RTO, f, f->rto_gen);
 }
 
 /* The retransmission timer: one event per flow, which moves itself on while
@@ -195,7 +247,7 @@ void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
     f->rto_pending = 0;
     if (f->peer_done || f->failed)
         return;
-    if (n->now < f->rto_last + n->rto_ps) {
+    if (n->now < f->rto_last + nic_rto_of(n, f)) {
         nic_rto_arm(n, f);
         return;
     }
@@ -227,8 +279,12 @@ void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
         nic_reactivate(n, f);
 }
 
-void nic_recovery_shift(struct flow *f, uint64_t d, uint32_t dpsn)
+void nic_recovery_shift(struct pnet *n, struct flow *f, uint64_t d, uint32_t dpsn)
 {
+    if (n->rto_est && n->rto_est[f->id].timing) {
+        n->rto_est[f->id].t0 += d;
+        n->rto_est[f->id].psn += dpsn;
+    }
     f->ack_psn += dpsn;
     if (f->rto_last)
         f->rto_last += d; /* (its timer's event moves with every event) */

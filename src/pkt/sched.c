@@ -807,6 +807,7 @@ static void team_fold(struct pnet *a, struct pnet *b)
         a->sums[k] += b->sums[k], b->sums[k] = 0;
     a->first_tx_ps = b->first_tx_ps < a->first_tx_ps ? b->first_tx_ps : a->first_tx_ps;
     a->last_rx_ps = b->last_rx_ps > a->last_rx_ps ? b->last_rx_ps : a->last_rx_ps;
+    a->rto_max_ps = b->rto_max_ps > a->rto_max_ps ? b->rto_max_ps : a->rto_max_ps;
 }
 
 /* Every event at time t in the threads' queues, in tie-key order, on
@@ -1178,6 +1179,7 @@ static int team_copy(struct pnet *n, struct pnet *c, unsigned id)
 #endif
         c->first_tx_ps = UINT64_MAX;
         c->last_rx_ps = 0;
+        c->rto_max_ps = 0;
     }
     evq_init(&c->q);
     evq_horizon(&c->q, (uint64_t)n->q.nb << EVQ_SHIFT);
@@ -1297,6 +1299,7 @@ static void team_free(struct pnet *n, struct team *tm)
         memcpy(n->sums, tm->wk[0]->sums, sizeof n->sums);
         n->first_tx_ps = tm->wk[0]->first_tx_ps;
         n->last_rx_ps = tm->wk[0]->last_rx_ps;
+        n->rto_max_ps = tm->wk[0]->rto_max_ps;
         n->sample_cap = tm->wk[0]->sample_cap;
     }
     /* the threads' queues peak at different times: their peaks' sum

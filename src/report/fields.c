@@ -759,6 +759,10 @@ const struct result_field result_fields[] = {
      .when = FW_PACKET},
     {.name = "transport.loss_recovery.failed_transfers", .block = FB_NETWORK, .kind = FK_U64, .off = AT(qp_errors),
      .when = FW_PACKET},
+    {.name = "transport.loss_recovery.rto", .block = FB_NETWORK, .kind = FK_ENUM, .off = AT(rto_mode),
+     .names = &names_rto_mode, .when = FW_PACKET},
+    {.name = "transport.loss_recovery.rto_max_s", .block = FB_NETWORK, .kind = FK_PS, .off = AT(rto_max_ps),
+     .when = FW_PACKET},
     /* Ultra Ethernet: trimming and spraying */
     {.name = "transport.uec.trimming", .block = FB_NETWORK, .kind = FK_BOOL, .off = AT(trimming),
      .when = FW_PACKET | FW_UEC},

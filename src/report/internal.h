@@ -51,6 +51,10 @@ const char *seg_label(const struct results *r, int s);
 /* verdict.c: the cause line blames a retransmission timer that fired with
  * nothing lost (the summary's timer line would say it again) */
 int verdict_blames_timer(const struct results *r);
+/* verdict.c: the retransmission timer in words: "320 us
+ * (transport.sack_timeout)", or adaptive, its range and keys */
+const char *rto_words(const struct scenario *sc, const struct results *r, char *buf,
+                      size_t len);
 
 /* JSON segments[] and bottleneck (verdict.c). */
 json_t *segments_json(const struct results *r);

@@ -593,25 +593,33 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                     fmt_bytes((double)r->retx_bytes, a, sizeof a));
         fputc('\n', out);
     }
-    if (r->has_packet_stats && r->loss_recovery)
+    if (r->has_packet_stats && r->loss_recovery) {
         fprintf(out, "  loss        a data class can drop: %llu drops recovered by %llu "
                      "retransmission timeouts, %llu NAKs (%llu selective), %llu ACKs; %llu "
-                     "packets resent; %llu transfers failed\n",
+                     "packets resent; %llu transfers failed",
                 (unsigned long long)r->drops, (unsigned long long)r->timeouts,
                 (unsigned long long)r->naks, (unsigned long long)r->sack_naks,
                 (unsigned long long)r->rc_acks, (unsigned long long)r->retx_packets,
                 (unsigned long long)r->qp_errors);
+        if (r->rto_mode == RTO_ADAPTIVE) {
+            char t[160];
+            fprintf(out, "; timer %s", rto_words(sc, r, t, sizeof t));
+        }
+        fputc('\n', out);
+    }
     /* a timer that fires with nothing lost: the ACKs were queued behind
      * more delay than it allows, and each timeout resends packets still
      * on their way */
     if (r->has_packet_stats && r->loss_recovery && r->timeouts && !r->drops &&
         !verdict_blames_timer(r)) {
         const char *key;
-        uint64_t rto = transport_rto_ps(sc, &key);
-        fprintf(out, "  timer       %llu timeouts with no packet lost: transport.%s (%s) is "
+        char t[160];
+        transport_rto_ps(sc, &key);
+        fprintf(out, "  timer       %llu timeouts with no packet lost: the timer, %s, is "
                      "under the queueing delay, so it resent packets still queued (duplicates); "
-                     "a %s above the largest queue's delay keeps them out\n",
-                (unsigned long long)r->timeouts, key, fmt_secs((double)rto * 1e-12, a, sizeof a), key);
+                     "a %s above the largest queue's delay keeps them out%s\n",
+                (unsigned long long)r->timeouts, rto_words(sc, r, t, sizeof t), key,
+                r->rto_mode == RTO_ADAPTIVE ? "" : ", as may transport.rto=adaptive");
     }
     if (r->has_packet_stats && r->uec)
         fprintf(out, "  uec         trimming %s: %llu packets trimmed (%s of payload cut), %llu "

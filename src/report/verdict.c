@@ -40,6 +40,23 @@ static enum resend_why resend_why(const struct results *r)
     return r->sack_naks ? WHY_NAKS : WHY_GBN;
 }
 
+const char *rto_words(const struct scenario *sc, const struct results *r, char *buf,
+                      size_t len)
+{
+    const char *key;
+    char t[32], u[32];
+    uint64_t rto = transport_rto_ps(sc, &key);
+    fmt_secs((double)rto * 1e-12, t, sizeof t);
+    if (r->rto_mode == RTO_ADAPTIVE && r->rto_max_ps > rto)
+        snprintf(buf, len, "%s to %s (transport.rto adaptive over transport.%s)", t,
+                 fmt_secs((double)r->rto_max_ps * 1e-12, u, sizeof u), key);
+    else if (r->rto_mode == RTO_ADAPTIVE)
+        snprintf(buf, len, "%s (transport.rto adaptive over transport.%s)", t, key);
+    else
+        snprintf(buf, len, "%s (transport.%s)", t, key);
+    return buf;
+}
+
 int verdict_blames_timer(const struct results *r)
 {
     return resend_why(r) == WHY_TIMER;
@@ -64,11 +81,10 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
                              : "go-back-N resends from each gap");
         if (r->timeouts) { /* a lost tail is found only by the timer */
             const char *key;
-            char t[32];
+            char t[160];
             uint64_t rto = transport_rto_ps(sc, &key);
-            fprintf(out, "; %llu retransmission timeouts of %s each (transport.%s)",
-                    (unsigned long long)r->timeouts, fmt_secs((double)rto * 1e-12, t, sizeof t),
-                    key);
+            fprintf(out, "; %llu retransmission timeouts of %s", (unsigned long long)r->timeouts,
+                    rto_words(sc, r, t, sizeof t));
             /* a timer longer than the whole write's bound: waiting, not sending */
             if ((double)rto * 1e-12 > r->bound_s)
                 fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true), more buffer, "
@@ -92,16 +108,19 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
     }
     if (why == WHY_TIMER) { /* each timeout resent packets still queued */
         const char *key;
-        char t[32];
-        uint64_t rto = transport_rto_ps(sc, &key);
+        char t[160];
+        transport_rto_ps(sc, &key);
         fprintf(out, "  cause       retransmission timer under the queueing delay: %llu "
-                     "timeouts of %s (transport.%s) with no packet lost, %s resent for a %s %s "
-                     "(%.1fx) while the first copies were still queued. Fix: a transport.%s "
-                     "above the largest queue's delay, or a congestion control that keeps the "
-                     "queues shorter (transport.cc)\n",
-                (unsigned long long)r->timeouts, fmt_secs((double)rto * 1e-12, t, sizeof t), key,
+                     "timeouts of %s with no packet lost, %s resent for a %s %s (%.1fx) while "
+                     "the first copies were still queued. Fix: a transport.%s above the "
+                     "largest queue's delay%s, or a congestion control that keeps the queues "
+                     "shorter (transport.cc)\n",
+                (unsigned long long)r->timeouts, rto_words(sc, r, t, sizeof t),
                 fmt_bytes((double)r->retx_bytes, a, sizeof a),
-                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), io, r->bottleneck.resent, key);
+                fmt_bytes((double)r->ckpt_bytes, b, sizeof b), io, r->bottleneck.resent, key,
+                r->rto_mode == RTO_ADAPTIVE ? ""
+                                            : ", transport.rto=adaptive (the timer follows the "
+                                              "round trips once it has measured one)");
         return;
     }
     char per_flow[128];

@@ -348,6 +348,14 @@ const struct key scn_keys[] = {
     {"transport.sack_timeout", T_TIME, FIELD(transport.sack_timeout_ps), "320us", "1us",
      "10s", "ooo on a class that can drop: selective repeat's retransmission "
      "timeout (IRN's RTO_high)", NULL},
+    {"transport.rto", T_ENUM, FIELD(transport.rto_mode), "fixed", NULL, NULL,
+     "loss recovery's retransmission timer: fixed, the receiver kind's timer as set "
+     "(transport.ack_timeout, sack_timeout, tcp.rto_min); adaptive, per queue pair "
+     "max(that timer, SRTT + 4 RTTVAR) from its ACKs' round trips (RFC 6298's "
+     "estimator, one packet timed a round trip, none across a resend), doubled at "
+     "each timeout in a row up to 64x (as NICs' adaptive retransmission): a timer "
+     "set for an idle path that a queue outlasts then resends no packet still queued",
+     &names_rto_mode},
     {"transport.sack_window", T_COUNT, FIELD(transport.sack_window), "65536", "64",
      "16777216", "ooo on a class that can drop: packets the receiver holds past its "
      "first missing one (a bitmap per flow; later ones are dropped and asked for again)",

@@ -50,6 +50,7 @@ NAMES_TABLE(names_engine, ENGINE_KINDS);
 NAMES_TABLE(names_sched, SCHED_KINDS);
 NAMES_TABLE(names_cnp_path, CNP_PATHS);
 NAMES_TABLE(names_ack_path, ACK_PATHS);
+NAMES_TABLE(names_rto_mode, RTO_MODES);
 NAMES_TABLE(names_dcqcn_preset, DCQCN_PRESETS);
 NAMES_TABLE(names_uec_lb, UEC_LBS);
 NAMES_TABLE(names_nscc_decrease, NSCC_DECREASES);

@@ -77,6 +77,13 @@ enum cnp_path { CNP_PATHS(NAMES_ENUM) };
     X(ACK_DIRECT, "direct") \
     X(ACK_AUTO, "auto")
 enum ack_path { ACK_PATHS(NAMES_ENUM) };
+
+/* transport.rto: the retransmission timer, the receiver kind's timer as
+ * set (fixed) or from the queue pair's round trips (adaptive) */
+#define RTO_MODES(X) \
+    X(RTO_FIXED, "fixed") \
+    X(RTO_ADAPTIVE, "adaptive")
+enum rto_mode { RTO_MODES(NAMES_ENUM) };
 #define DCQCN_PRESETS(X) \
     X(DCQCN_NVIDIA, "nvidia") \
     X(DCQCN_PAPER, "paper")
@@ -220,6 +227,7 @@ extern const struct names names_engine; /* enum engine_kind */
 extern const struct names names_sched; /* enum sched_kind */
 extern const struct names names_cnp_path; /* enum cnp_path */
 extern const struct names names_ack_path; /* enum ack_path */
+extern const struct names names_rto_mode; /* enum rto_mode */
 extern const struct names names_dcqcn_preset; /* enum dcqcn_preset */
 extern const struct names names_uec_lb;       /* enum uec_lb */
 extern const struct names names_nscc_decrease; /* enum nscc_decrease */
@@ -377,6 +385,7 @@ struct scenario {
          * repeat timeout and window (packets held past the cumulative PSN) */
         uint32_t ack_timeout, retry_count;
         uint64_t sack_timeout_ps;
+        int rto_mode;           /* enum rto_mode */
         uint32_t sack_window;
         uint32_t data_priority, cnp_priority, data_dscp, cnp_dscp;
         int ack_path;           /* enum ack_path */

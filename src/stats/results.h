@@ -330,6 +330,9 @@ struct results {
      * (among naks), transfers failed after retry_count timeouts */
     int loss_recovery;
     uint64_t timeouts, retx_packets, rc_acks, sack_naks, qp_errors;
+    /* its timer (transport.rto) and the longest one armed */
+    int rto_mode;
+    uint64_t rto_max_ps;
     /* Ultra Ethernet (transport.receiver uec): trimming on, packets the
      * switches trimmed and the payload cut, the receivers' NACKs of them,
      * the senders' entropy values */
