@@ -361,7 +361,32 @@ static void loss_rto_adaptive_retries_fail(void)
     results_release(&r);
 }
 
+/* A timer that expires while its queue pair's pacer still holds the
+ * resend (Swift under one packet a window paces one a round trip /
+ * window, longer than the 320 us timer) counted as a retry without a
+ * packet sent: 4 of 128 transfers failed "8 timeouts in a row without
+ * progress". The timer now runs from the packet's send. */
+static void loss_paced_resend_not_a_retry(void)
+{
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "transport.cc=swift");
+    test_set(&sc, "transport.receiver=ooo");
+    test_set(&sc, "fabric.pfc.enabled=false");
+    test_set(&sc, "fabric.buffer=2MB");
+    test_set(&sc, "workload.bytes_per_writer=8MB");
+    test_set(&sc, "engine=packet");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    check_complete(&sc, &r, 128, "swift ooo lossy");
+    CHECKF(r.drops > 0 && r.timeouts > 0 && r.qp_errors == 0, "%llu drops, %llu timeouts, %llu failed",
+           (unsigned long long)r.drops, (unsigned long long)r.timeouts,
+           (unsigned long long)r.qp_errors);
+    results_release(&r);
+}
+
 SUITE(suite_loss) = {
+    {"loss_paced_resend_not_a_retry", loss_paced_resend_not_a_retry},
     {"loss_rto_adaptive_retries_fail", loss_rto_adaptive_retries_fail},
     {"loss_rto_estimator", loss_rto_estimator},
     {"loss_rto_adaptive_follows_queues", loss_rto_adaptive_follows_queues},

@@ -251,6 +251,14 @@ void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
         nic_rto_arm(n, f);
         return;
     }
+    if (f->active && f->next_send != UINT64_MAX && f->next_send > n->now) {
+        /* its pacer holds the next packet (a window under one packet
+         * paces one a round trip / window): the timer runs from its send,
+         * not against a resend that has not left */
+        f->rto_last = f->next_send;
+        nic_rto_arm(n, f);
+        return;
+    }
     n->timeouts++;
     if (f->retries >= n->sc->transport.retry_count) {
         f->failed = 1;
