@@ -78,7 +78,22 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
                 (unsigned long long)lost, fmt_bytes((double)r->retx_bytes, a, sizeof a),
                 fmt_bytes((double)r->ckpt_bytes, b, sizeof b), io, r->bottleneck.resent,
                 r->sack_naks ? "the out-of-order receiver NAKs each gap and the sender resends it"
-                             : "go-back-N resends from each gap");
+                : r->naks    ? "go-back-N resends from each gap"
+                             : "no receiver NAKed a gap (the uec receiver takes a gap for "
+                               "reordering; only trims are NACKed), so each loss waited for "
+                               "the timer");
+        /* what else would help: senders at line rate have no congestion
+         * control; a fixed timer that failed transfers can back off */
+        char more[256];
+        snprintf(more, sizeof more, "%s%s",
+                 sc->transport.cc == CC_NONE
+                     ? "; with no congestion control (transport.cc) the senders run at line "
+                       "rate into the loss"
+                     : "",
+                 r->qp_errors && r->rto_mode == RTO_FIXED
+                     ? "; transport.rto=adaptive backs the timer off at each timeout in a "
+                       "row, where a fixed one failed transfers by their retry count"
+                     : "");
         if (r->timeouts) { /* a lost tail is found only by the timer */
             const char *key;
             char t[160];
@@ -88,12 +103,14 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
             /* a timer longer than the whole write's bound: waiting, not sending */
             if ((double)rto * 1e-12 > r->bound_s)
                 fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true), more buffer, "
-                             "or a shorter transport.%s (the %s waits on its timer)\n", key, io);
+                             "or a shorter transport.%s (the %s waits on its timer)%s\n", key,
+                        io, more);
             else
-                fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true) or more buffer\n");
+                fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true) or more "
+                             "buffer%s\n", more);
             return;
         }
-        fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true) or more buffer\n");
+        fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true) or more buffer%s\n", more);
         return;
     }
     if (why == WHY_TRIM) { /* the switches cut packets above their threshold */
