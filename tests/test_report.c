@@ -1462,6 +1462,44 @@ static void loss_cause_uec_receiver(void)
     }
 }
 
+/* DCQCN over a lossy class with 2 MB buffers: a port's queue tops out at
+ * 1.53 MB, under DCQCN's default kmin at 400 Gbps (1.6 MB), so nothing was
+ * marked and DCQCN never cut while 2.6 M packets dropped, and the summary
+ * did not say why. The ecn line and JSON say it; with kmin at 500 KB the
+ * marks come and neither does. */
+static void ecn_kmin_unreached_said(void)
+{
+    for (int k = 0; k < 2; k++) {
+        struct scenario sc;
+        struct results r;
+        char *txt = NULL, *js = NULL;
+        if (make(&sc, "transport.cc=dcqcn", "transport.receiver=uec", "fabric.pfc.enabled=false",
+                 "fabric.buffer=2MB", "workload.bytes_per_writer=8MB", "engine=packet",
+                 k ? "fabric.ecn.kmin=500KB" : NULL, k ? "fabric.ecn.kmax=1.2MB" : NULL,
+                 NULL) < 0 ||
+            run(&sc, &r) < 0) {
+            CHECK(0);
+            continue;
+        }
+        outputs(&sc, &r, &txt, &js);
+        const char *e = strstr(txt, "  ecn         no packet marked: the largest switch queue, ");
+        if (k == 0)
+            CHECKF(r.ecn_marked == 0 && r.drops > 0 && r.ecn_unreached &&
+                       r.ecn_top_queue < r.ecn_top_kmin && r.ecn_top_kmin == 1600000 && e &&
+                       strstr(e, "so dcqcn never cut while") &&
+                       strstr(js, "\"kmin_unreached\": true"),
+                   "marked %llu, top %llu / kmin %llu\n%s", (unsigned long long)r.ecn_marked,
+                   (unsigned long long)r.ecn_top_queue, (unsigned long long)r.ecn_top_kmin, txt);
+        else
+            CHECKF(r.ecn_marked > 0 && !r.ecn_unreached && !e &&
+                       strstr(js, "\"kmin_unreached\": false"),
+                   "marked %llu\n%s", (unsigned long long)r.ecn_marked, txt);
+        free(txt);
+        free(js);
+        results_release(&r);
+    }
+}
+
 /* Resent duplicates: when go-back-N resends a large share of the write, the
  * summary names them as the cause (once it blamed the storage NIC alone), and
  * no segment is "at capacity" for more than the whole write although its
@@ -2754,6 +2792,7 @@ SUITE(suite_report) = {
     {"report_resend_cause_named", resend_cause_named},
     {"report_resend_cause_kinds", resend_cause_kinds},
     {"report_loss_cause_uec_receiver", loss_cause_uec_receiver},
+    {"report_ecn_kmin_unreached_said", ecn_kmin_unreached_said},
     {"report_restore_read_direction", restore_read_direction},
     {"report_describe_restore_is_the_read", describe_restore_is_the_read},
     {"report_swift_target_under_round_trip", swift_target_under_round_trip},

@@ -131,6 +131,10 @@ void pnet_collect(struct pnet *n, struct results *r)
             max_hdrm = p->max_hdrm;
         if (p->max_shared > max_shared)
             max_shared = p->max_shared;
+        if (!p->is_host && p->max_q_bytes > r->ecn_top_queue) {
+            r->ecn_top_queue = p->max_q_bytes;
+            r->ecn_top_kmin = p->kmin;
+        }
         if (p->max_q_bytes > r->seg_queue_max[p->seg])
             r->seg_queue_max[p->seg] = p->max_q_bytes;
         r->seg_paused_s[p->seg] += ps_to_s(pp);
@@ -165,6 +169,8 @@ void pnet_collect(struct pnet *n, struct results *r)
     r->pause_frames_rx = pause_rx;
     r->pfc_storms = n->storms;
     r->ecn_marked = n->ecn_marked;
+    r->ecn_unreached = n->ecn && cc_scheme(n->sc->transport.cc)->ecn_driven && !n->ecn_marked &&
+                       r->ecn_top_queue && r->ecn_top_queue < r->ecn_top_kmin;
     r->cnps_sent = n->cnps_sent;
     r->cnps_received = n->cnps_rx;
     r->max_headroom_bytes = max_hdrm;

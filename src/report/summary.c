@@ -571,6 +571,21 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
             fprintf(out, ", lowest rate %s", fmt_rate(r->min_rate_bps, a, sizeof a));
         fputs(ack_path_note(sc, note, sizeof note), out);
         fputc('\n', out);
+        /* ECN on, a transport that needs its marks, none made: the
+         * queues never reached kmin (a buffer smaller than the default
+         * thresholds assume), so it never slowed down */
+        if (r->ecn_unreached && (r->drops || r->completion_s > 1.2 * r->bound_s)) {
+            char q[32], k[32];
+            fprintf(out, "  ecn         no packet marked: the largest switch queue, %s, stayed "
+                         "under its port's kmin, %s (fabric.ecn.kmin; by default scaled to the "
+                         "port's speed), so %s never cut",
+                    fmt_bytes((double)r->ecn_top_queue, q, sizeof q),
+                    fmt_bytes((double)r->ecn_top_kmin, k, sizeof k), cc_scheme(r->cc)->name);
+            if (r->drops)
+                fprintf(out, " while %llu packets dropped", (unsigned long long)r->drops);
+            fprintf(out, ". Fix: a fabric.ecn.kmin (and kmax) under the queue a port reaches, "
+                         "or more buffer (fabric.buffer)\n");
+        }
         if (cc_scheme(r->cc)->tcp)
             fprintf(out, "  tcp         %llu window cuts, %llu fast retransmits, %llu duplicate "
                          "ACKs, %llu timeouts, %llu segments resent, %llu ACKs\n",

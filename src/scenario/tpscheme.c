@@ -20,6 +20,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
     },
     [CC_DCQCN] = {
         .name = "dcqcn",
+        .ecn_driven = 1,
         .keys = "transport.dcqcn.",
         /* BENCHMARKS.md's burst: 23.34 M events against 16.25 M without */
         .events_scale = {1.44, 1.17},
@@ -48,6 +49,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
     },
     [CC_NSCC] = {
         .name = "nscc",
+        .ecn_driven = 1,
         .keys = "transport.nscc.",
         /* bench-1024 x 256 under the per-ACK decrease (BENCHMARKS.md
          * NSCC): 19.27 events a packet with its ACKs through the fabric,
@@ -92,6 +94,7 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
     },
     [CC_DCTCP] = {
         .name = "dctcp",
+        .ecn_driven = 1,
         .keys = "transport.dctcp.",
         /* an ACK per two segments through the fabric: bench-1024 x 256
          * (BENCHMARKS.md), 14.16 events a packet against PFC-only's 8.08 */

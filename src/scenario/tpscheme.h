@@ -52,6 +52,9 @@ struct cc_scheme {
     int rate_control;
     /* it sends CNPs (transport.dcqcn.cnp_path says how they travel) */
     int sends_cnps;
+    /* its cuts come from ECN marks (CNPs, ECE, marked ACKs): with none
+     * marked it does not slow down (the summary's ecn line) */
+    int ecn_driven;
     /* a window its receiver's ACKs open (transport.ack_path auto sends
      * them direct) */
     int window;

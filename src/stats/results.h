@@ -309,6 +309,10 @@ struct results {
     uint64_t drops_lossless, drops_lossy, drops_watchdog;
     uint64_t refresh_frames, pause_frames_rx, pfc_storms;
     uint64_t ecn_marked, data_packets;
+    /* an ECN-driven transport with nothing marked: the largest switch
+     * queue and the kmin of its port (ecn_unreached: it stayed under) */
+    int ecn_unreached;
+    uint64_t ecn_top_queue, ecn_top_kmin;
     uint64_t cnps_sent, cnps_received, rate_decreases;
     double min_rate_bps;       /* lowest rate any queue pair was cut to */
     /* buffer pools (fabric.mmu.pools; packet engine): 1 when shared;
