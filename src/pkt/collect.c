@@ -324,8 +324,11 @@ void pnet_collect(struct pnet *n, struct results *r)
                         (unsigned long long)got);
     if (n->qp_errors)
         results_violate(r, "%llu transfers failed: %u retransmission timeouts in a row without "
-                           "progress (transport.retry_count; the queue pair's error state)",
-                        (unsigned long long)n->qp_errors, n->sc->transport.retry_count + 1);
+                           "progress (transport.retry_count; the queue pair's error state%s)",
+                        (unsigned long long)n->qp_errors, n->sc->transport.retry_count + 1,
+                        n->rto_est ? ""
+                                   : "; transport.rto=adaptive backs a fixed timer off at "
+                                     "each timeout in a row");
     if (n->drops_watchdog)
         results_violate(r, "%llu packets dropped by the PFC watchdog",
                 (unsigned long long)n->drops_watchdog);
