@@ -293,6 +293,35 @@ static void loss_rto_estimator(void)
     f.retries = 0;
     n.rto_ps = 10 * base; /* the configured timer is the floor */
     CHECK(nic_rto_of(&n, &f) == 10 * base);
+    /* a hybrid jump d later, dpsn packets on: the packet being timed moves
+     * with the others (its sample stays a round trip, not the jump) */
+    e.timing = 1;
+    e.t0 = 7000;
+    e.psn = 40;
+    f.ack_psn = 30;
+    f.rto_last = 9000;
+    nic_recovery_shift(&n, &f, 1000000, 25);
+    CHECK(e.timing && e.t0 == 1007000 && e.psn == 65 && f.ack_psn == 55 &&
+          f.rto_last == 1009000);
+    e.timing = 0; /* none timed: nothing to move */
+    nic_recovery_shift(&n, &f, 1000000, 25);
+    CHECK(e.t0 == 1007000 && e.psn == 65);
+    /* Karn: a first send starts a measurement when none runs; a resend
+     * above the timed PSN keeps it, one at or below ends it */
+    struct packet pk = {.psn = 70};
+    n.now = 2000000;
+    nic_rto_sent(&n, &f, &pk);
+    CHECK(e.timing && e.psn == 70 && e.t0 == 2000000);
+    pk.psn = 71;
+    n.now = 2100000;
+    nic_rto_sent(&n, &f, &pk); /* timing: a later first send changes nothing */
+    CHECK(e.timing && e.psn == 70 && e.t0 == 2000000);
+    pk.echo_ce = 1; /* resends */
+    nic_rto_sent(&n, &f, &pk);
+    CHECK(e.timing && e.psn == 70);
+    pk.psn = 70;
+    nic_rto_sent(&n, &f, &pk);
+    CHECK(!e.timing);
     free(n.wh);
     free(n.wf);
 }
