@@ -52,9 +52,10 @@ const char *seg_label(const struct results *r, int s);
  * nothing lost (the summary's timer line would say it again) */
 int verdict_blames_timer(const struct results *r);
 /* verdict.c: the retransmission timer in words: "320 us
- * (transport.sack_timeout)", or adaptive, its range and keys */
+ * (transport.sack_timeout)", or adaptive, its range and keys; *key (if
+ * key) the configured timer's key */
 const char *rto_words(const struct scenario *sc, const struct results *r, char *buf,
-                      size_t len);
+                      size_t len, const char **key);
 
 /* JSON segments[] and bottleneck (verdict.c). */
 json_t *segments_json(const struct results *r);

@@ -618,7 +618,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 (unsigned long long)r->qp_errors);
         if (r->rto_mode == RTO_ADAPTIVE) {
             char t[160];
-            fprintf(out, "; timer %s", rto_words(sc, r, t, sizeof t));
+            fprintf(out, "; timer %s", rto_words(sc, r, t, sizeof t, NULL));
         }
         fputc('\n', out);
     }
@@ -629,11 +629,11 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         !verdict_blames_timer(r)) {
         const char *key;
         char t[160];
-        transport_rto_ps(sc, &key);
+        rto_words(sc, r, t, sizeof t, &key);
         fprintf(out, "  timer       %llu timeouts with no packet lost: the timer, %s, is "
                      "under the queueing delay, so it resent packets still queued (duplicates); "
                      "a %s above the largest queue's delay keeps them out%s\n",
-                (unsigned long long)r->timeouts, rto_words(sc, r, t, sizeof t), key,
+                (unsigned long long)r->timeouts, t, key,
                 r->rto_mode == RTO_ADAPTIVE ? "" : ", as may transport.rto=adaptive");
     }
     if (r->has_packet_stats && r->uec)

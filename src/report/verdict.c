@@ -41,11 +41,13 @@ static enum resend_why resend_why(const struct results *r)
 }
 
 const char *rto_words(const struct scenario *sc, const struct results *r, char *buf,
-                      size_t len)
+                      size_t len, const char **keyp)
 {
     const char *key;
     char t[32], u[32];
     uint64_t rto = transport_rto_ps(sc, &key);
+    if (keyp)
+        *keyp = key;
     fmt_secs((double)rto * 1e-12, t, sizeof t);
     if (r->rto_mode == RTO_ADAPTIVE && r->rto_max_ps > rto)
         snprintf(buf, len, "%s to %s (transport.rto adaptive over transport.%s)", t,
@@ -99,7 +101,7 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
             char t[160];
             uint64_t rto = transport_rto_ps(sc, &key);
             fprintf(out, "; %llu retransmission timeouts of %s", (unsigned long long)r->timeouts,
-                    rto_words(sc, r, t, sizeof t));
+                    rto_words(sc, r, t, sizeof t, NULL));
             /* a timer longer than the whole write's bound: waiting, not sending */
             if ((double)rto * 1e-12 > r->bound_s)
                 fprintf(out, ". Fix: a lossless class (fabric.pfc.enabled=true), more buffer, "
@@ -126,13 +128,13 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
     if (why == WHY_TIMER) { /* each timeout resent packets still queued */
         const char *key;
         char t[160];
-        transport_rto_ps(sc, &key);
+        rto_words(sc, r, t, sizeof t, &key);
         fprintf(out, "  cause       retransmission timer under the queueing delay: %llu "
                      "timeouts of %s with no packet lost, %s resent for a %s %s (%.1fx) while "
                      "the first copies were still queued. Fix: a transport.%s above the "
                      "largest queue's delay%s, or a congestion control that keeps the queues "
                      "shorter (transport.cc)\n",
-                (unsigned long long)r->timeouts, rto_words(sc, r, t, sizeof t),
+                (unsigned long long)r->timeouts, t,
                 fmt_bytes((double)r->retx_bytes, a, sizeof a),
                 fmt_bytes((double)r->ckpt_bytes, b, sizeof b), io, r->bottleneck.resent, key,
                 r->rto_mode == RTO_ADAPTIVE ? ""
