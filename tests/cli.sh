@@ -1224,6 +1224,22 @@ else
     bad "rto_adaptive_said: $(grep loss "$tmp/rto.out")"
 fi
 
+# transport.protocol uec over a scenario that sets PFC on and no congestion
+# control: both kept, and said where (summary and JSON, either engine);
+# none said where the scenario leaves them to the protocol
+"$bin" run scenarios/default.yaml --engine fluid --set transport.protocol=uec \
+    --json "$tmp/kept.json" >"$tmp/kept.out" 2>&1
+"$bin" run --engine fluid --set transport.protocol=uec --json "$tmp/kept0.json" >"$tmp/kept0.out" 2>&1
+kept="fabric.pfc.enabled (scenarios/default.yaml:30) over uec's false; transport.cc (scenarios/default.yaml:36) over uec's nscc"
+if grep -qxF "  protocol    kept as set: $kept" "$tmp/kept.out" &&
+   jq -e --arg k "$kept" '.transport.protocol_kept == $k' "$tmp/kept.json" >/dev/null &&
+   ! grep -q '^  protocol ' "$tmp/kept0.out" &&
+   jq -e '.transport | has("protocol_kept") | not' "$tmp/kept0.json" >/dev/null; then
+    ok protocol_kept_said
+else
+    bad "protocol_kept_said: $(grep protocol "$tmp/kept.out" "$tmp/kept0.out")"
+fi
+
 # the validation pack's storage profiles (docs/storage.md, Profiles): the
 # published NICs and drives; no drives shown where no rate is published
 cat_out=$("$bin" catalog)

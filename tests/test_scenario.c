@@ -659,7 +659,51 @@ static void scenario_validate_errors(void)
     CHECKF(scenario_validate(&sc, &e) == 0, "%s", e.msg);
 }
 
+/* A key the scenario set is kept over transport.protocol's own value, and
+ * the run says which, where it was set and what the protocol brings. */
+static void scenario_protocol_kept_said(void)
+{
+    struct scenario sc;
+    struct err e = {""};
+    char buf[256];
+    scenario_defaults(&sc);
+    /* scenario_value_is: parsed as user input, per key type */
+    CHECK(scenario_value_is(&sc, "transport.cc", "none") == 1);
+    CHECK(scenario_value_is(&sc, "transport.cc", "nscc") == 0);
+    CHECK(scenario_value_is(&sc, "fabric.pfc.enabled", "true") == 1);
+    CHECK(scenario_value_is(&sc, "fabric.pfc.enabled", "false") == 0);
+    CHECK(scenario_value_is(&sc, "fabric.buffer", "70MB") == 1);
+    CHECK(scenario_value_is(&sc, "fabric.buffer", "70000001B") == 0);
+    CHECK(scenario_value_is(&sc, "fabric.ecn.pmax", "0.2") == (sc.fabric.ecn_pmax == 0.2));
+    CHECK(scenario_value_is(&sc, "fabric.switch", sc.fabric.switch_profile) == 1);
+    CHECK(scenario_value_is(&sc, "fabric.switch", "no-such-switch-x") == 0);
+    CHECK(scenario_value_is(&sc, "no.such.key", "1") == -1);
+    CHECK(scenario_value_is(&sc, "transport.cc", "bogus") == -1);
+
+    /* roce brings nothing; uec with nothing set keeps nothing */
+    CHECK(scenario_protocol_kept(&sc, buf, sizeof buf) == 0 && buf[0] == '\0');
+    CHECK(scenario_set(&sc, "transport.protocol=uec", &e) == 0);
+    CHECK(scenario_protocol_kept(&sc, buf, sizeof buf) == 0);
+    /* a key set to the protocol's own value is not kept over it */
+    CHECK(scenario_set(&sc, "transport.cc=nscc", &e) == 0);
+    CHECK(scenario_protocol_kept(&sc, buf, sizeof buf) == 0);
+    CHECK(scenario_load_string(&sc, "transport:\n  cc: none\nfabric:\n  pfc:\n    enabled: true\n",
+                               "k.yaml", &e) == 0);
+    CHECK(scenario_set(&sc, "fabric.trim.enabled=false", &e) == 0);
+    size_t n = scenario_protocol_kept(&sc, buf, sizeof buf);
+    CHECKF(n == strlen(buf) &&
+               strcmp(buf, "fabric.pfc.enabled (k.yaml:5) over uec's false; "
+                           "fabric.trim.enabled (--set) over uec's true; transport.cc "
+                           "(k.yaml:2) over uec's nscc") == 0,
+           "%s", buf);
+    /* a short buffer is cut, never overrun */
+    char small[24];
+    n = scenario_protocol_kept(&sc, small, sizeof small);
+    CHECKF(n < sizeof small && strlen(small) == n, "%zu '%s'", n, small);
+}
+
 SUITE(suite_scenario) = {
+    {"scenario_protocol_kept_said", scenario_protocol_kept_said},
     {"scenario_defaults_values", scenario_defaults_values},
     {"scenario_echo_defaults", scenario_echo_defaults},
     {"scenario_yaml_override", scenario_yaml_override},

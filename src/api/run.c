@@ -530,6 +530,7 @@ int ckpt_prepare(const struct scenario *user, struct scenario *eff, struct arena
         return -1;
     }
     transport_reach(r, t, w, eff);
+    scenario_protocol_kept(eff, r->protocol_kept, sizeof r->protocol_kept);
     return 0;
 }
 

@@ -742,6 +742,8 @@ const struct result_field result_fields[] = {
      .when = FW_PACKET, .json = cc_name},
     {.name = "transport.warning", .block = FB_NETWORK, .kind = FK_TEXT,
      .off = AT(transport_warning), .when = FW_TRANSPORT_WARNING},
+    {.name = "transport.protocol_kept", .block = FB_FABRIC, .kind = FK_TEXT,
+     .off = AT(protocol_kept), .when = FW_PROTOCOL_KEPT},
     {.name = "transport.cnps_sent", .block = FB_NETWORK, .kind = FK_U64, .off = AT(cnps_sent),
      .when = FW_PACKET,
      .metric = "cnps_sent_total", .help = "congestion notification packets sent", .mpart = MP_PACKET, .mseq = 6, .mtype = MT_COUNTER},
@@ -929,6 +931,8 @@ static int when_holds(unsigned when, const struct results *r)
     if ((when & FW_REQUESTS) && !r->requests.on)
         return 0;
     if ((when & FW_TRANSPORT_WARNING) && !r->transport_warning[0])
+        return 0;
+    if ((when & FW_PROTOCOL_KEPT) && !r->protocol_kept[0])
         return 0;
     if ((when & FW_PROTECTION) && !r->plan.protect_bytes)
         return 0;

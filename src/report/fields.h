@@ -51,6 +51,7 @@ enum {
     FW_TCP = 1 << 16,         /* a TCP congestion control ran (packet engine) */
     FW_REQUESTS = 1 << 17,    /* storage.protocol's request model ran */
     FW_TRANSPORT_WARNING = 1 << 18, /* transport_reach warned */
+    FW_PROTOCOL_KEPT = 1 << 19, /* the scenario set a key transport.protocol brings */
     FW_PROTECTION = 1 << 23,  /* storage.protection added bytes */
     FW_HYBRID = 1 << 24,      /* engine: hybrid ran */
     FW_RESTORE_HYBRID = 1 << 25, /* the restore ran in the hybrid engine */

@@ -166,6 +166,8 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
         fprintf(out, "  warning     %s\n", r->warnings);
     if (r->transport_warning[0])
         fprintf(out, "  warning     %s\n", r->transport_warning);
+    if (r->protocol_kept[0]) /* a protocol's own choice the scenario overrode */
+        fprintf(out, "  protocol    kept as set: %s\n", r->protocol_kept);
     fprintf(out, "  engine      %s (%s)\n", names_of(&names_engine, d->engine),
             r->engine_reason);
     char wall[80];

@@ -502,6 +502,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
         fprintf(out, "  warning     %s\n", r->warnings);
     if (r->transport_warning[0])
         fprintf(out, "  warning     %s\n", r->transport_warning);
+    if (r->protocol_kept[0]) /* a protocol's own choice the scenario overrode */
+        fprintf(out, "  protocol    kept as set: %s\n", r->protocol_kept);
     if (r->port_notes[0])
         fprintf(out, "  ports       %s\n", r->port_notes);
     if (r->failed_links)

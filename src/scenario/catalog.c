@@ -455,6 +455,40 @@ static int row_defaults(struct scenario *sc, const char *s, struct err *e)
     return 0;
 }
 
+size_t scenario_protocol_kept(const struct scenario *sc, char *buf, size_t len)
+{
+    int p = sc->transport.protocol;
+    const char *s = p >= 0 && p < PROTO_COUNT ? proto_defaults[p] : NULL;
+    size_t n = 0;
+    if (len)
+        buf[0] = '\0';
+    while (s && *s && n < len) {
+        char key[64], val[64], at[96];
+        size_t kl = strcspn(s, "="), vl = strcspn(s + kl + 1, ";");
+        if (kl >= sizeof key || vl >= sizeof val)
+            break;
+        memcpy(key, s, kl);
+        key[kl] = '\0';
+        memcpy(val, s + kl + 1, vl);
+        val[vl] = '\0';
+        s += kl + 1 + vl;
+        s += *s == ';';
+        if (!scenario_is_set(sc, key) || scenario_value_is(sc, key, val) != 0)
+            continue;
+        struct scenario_pos pos = scenario_key_pos(sc, key);
+        if (pos.line == 0)
+            snprintf(at, sizeof at, "--set");
+        else if (pos.line == SCENARIO_EARLIER_FILE)
+            snprintf(at, sizeof at, "an earlier file");
+        else
+            snprintf(at, sizeof at, "%s:%u", sc->source, pos.line);
+        int w = snprintf(buf + n, len - n, "%s%s (%s) over %s's %s", n ? "; " : "", key, at,
+                         proto_scheme(p)->name, val);
+        n = w < 0 ? n : n + (size_t)w < len ? n + (size_t)w : len - 1;
+    }
+    return n;
+}
+
 /* transport.protocol's defaults (its row). */
 static int protocol_defaults(struct scenario *sc, struct err *e)
 {

@@ -260,15 +260,12 @@ static int key_parse(const struct key *k, const char *s, struct kval *kv,
     return 0;
 }
 
-static void key_store(struct scenario *sc, const struct key *k,
-                      const struct kval *kv)
+/* kv as k's field holds it, at p */
+static void key_bytes(const struct key *k, const struct kval *kv, char *p)
 {
-    char *p = (char *)sc + k->off;
     uint64_t v = kv->u;
     if (k->type == T_COUNT && k->word && v == UINT64_MAX)
         v = 0; /* counts start at 1: 0 is the word (auto) */
-    if (k->type == T_RATE) /* echoed in the unit written */
-        sc->rate_unit[k - scn_keys] = (uint8_t)kv->unit;
     if (k->type == T_REAL) {
         memcpy(p, &kv->d, sizeof kv->d);
     } else if (k->type == T_TEXT) {
@@ -282,6 +279,14 @@ static void key_store(struct scenario *sc, const struct key *k,
     } else {
         memcpy(p, &v, sizeof v);
     }
+}
+
+static void key_store(struct scenario *sc, const struct key *k,
+                      const struct kval *kv)
+{
+    if (k->type == T_RATE) /* echoed in the unit written */
+        sc->rate_unit[k - scn_keys] = (uint8_t)kv->unit;
+    key_bytes(k, kv, (char *)sc + k->off);
 }
 
 /* Remember that k was given by the user (file or --set), so derived values
@@ -395,6 +400,24 @@ struct scenario_pos scenario_key_pos(const struct scenario *sc, const char *key)
     if (!k || !scn_bit(sc->set_mask, i))
         return (struct scenario_pos){0, 0};
     return sc->pos[i];
+}
+
+int scenario_value_is(const struct scenario *sc, const char *key, const char *value)
+{
+    const struct key *k = scn_key_find(key, strlen(key));
+    char msg[256];
+    struct kval v;
+    if (!k || key_parse(k, value, &v, msg, sizeof msg) < 0)
+        return -1;
+    const char *have = (const char *)sc + k->off;
+    if (k->type == T_TEXT)
+        return strcmp(have, v.s) == 0;
+    char want[sizeof(uint64_t)];
+    key_bytes(k, &v, want);
+    size_t w = k->type == T_REAL ? sizeof(double)
+               : k->type == T_BOOL || k->type == T_ENUM ? sizeof(int)
+               : k->width;
+    return memcmp(have, want, w) == 0;
 }
 
 int scenario_set_default(struct scenario *sc, const char *key, const char *value,

@@ -583,6 +583,16 @@ int scenario_is_set(const struct scenario *sc, const char *key);
 /* Where key was given (struct scenario_pos); {0, 0} by --set or not at all. */
 struct scenario_pos scenario_key_pos(const struct scenario *sc, const char *key);
 
+/* 1 when key holds value (parsed as user input), 0 when it holds another,
+ * -1 for an unknown key or a value it refuses. */
+int scenario_value_is(const struct scenario *sc, const char *key, const char *value);
+
+/* The keys transport.protocol brings that the user set otherwise, each
+ * with where it was set and the protocol's own value ("transport.cc
+ * (default.yaml:36) over uec's nscc; ..."), into buf; its length, 0
+ * when none. */
+size_t scenario_protocol_kept(const struct scenario *sc, char *buf, size_t len);
+
 /* Store value into key unless the user set it: how profiles and presets
  * fill in what the user left open. Errors name the key. */
 int scenario_set_default(struct scenario *sc, const char *key, const char *value,

@@ -261,6 +261,9 @@ struct results {
     char warnings[512];        /* the fabric needs more than its switch profiles offer */
     char port_notes[256];      /* links slower than the ports they run on */
     char transport_warning[512]; /* the transport cannot carry the bound's pace (transport_reach) */
+    /* keys transport.protocol brings that the scenario set otherwise
+     * (scenario_protocol_kept) */
+    char protocol_kept[256];
     double reach_s;            /* ... and the write's time at the pace it expects (0: none) */
     /* switch levels (path.h names them); pods and the rest 0 without a
      * level above the spines, and outputs leave them out */
