@@ -416,7 +416,61 @@ static void loss_paced_resend_not_a_retry(void)
     results_release(&r);
 }
 
+/* Resent copies that reach a receiver holding their PSN are counted (one
+ * per extra copy: never more than the resends), none where every resend
+ * replaced a packet that never arrived (trimming's NACKs, no timeout), and
+ * the uec line says its timeouts resend what selective ACKs would skip. */
+static void loss_duplicates_counted(void)
+{
+    static const struct {
+        const char *set[3];
+        int timeouts; /* 1: some timed out (and duplicates came); 0: none */
+    } cases[] = {
+        {{"transport.protocol=uec", "transport.cc=none", NULL}, 1},
+        {{"transport.protocol=uec", "transport.cc=none", "transport.sack_timeout=1s"}, 0},
+        {{"transport.receiver=gbn", "fabric.buffer=2MB", "transport.cc=swift"}, -1},
+        {{"transport.receiver=ooo", "fabric.buffer=2MB", "transport.cc=swift"}, -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct scenario sc;
+        scenario_defaults(&sc);
+        test_set(&sc, "fabric.pfc.enabled=false");
+        test_set(&sc, "workload.bytes_per_writer=2MB");
+        test_set(&sc, "engine=packet");
+        for (int k = 0; k < 3 && cases[i].set[k]; k++)
+            test_set(&sc, "%s", cases[i].set[k]);
+        struct results r;
+        CHECK(test_run(&sc, &r) == 0);
+        check_complete(&sc, &r, 128, cases[i].set[0]);
+        CHECKF(r.retx_packets > 0 && r.dup_packets <= r.retx_packets,
+               "case %zu: %llu duplicates of %llu resent", i,
+               (unsigned long long)r.dup_packets, (unsigned long long)r.retx_packets);
+        if (cases[i].timeouts >= 0)
+            CHECKF(!!r.timeouts == cases[i].timeouts && !!r.dup_packets == cases[i].timeouts,
+                   "case %zu: %llu timeouts, %llu duplicates", i,
+                   (unsigned long long)r.timeouts, (unsigned long long)r.dup_packets);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        CHECK(f != NULL);
+        if (f) {
+            report_summary(f, &sc, &r);
+            fclose(f);
+            int said = strstr(buf, "a timeout resends from the cumulative ACK: UEC's selective "
+                                   "ACKs") != NULL;
+            CHECKF(said == (cases[i].timeouts == 1), "case %zu: %s", i, buf);
+            char want[96];
+            snprintf(want, sizeof want, "packets resent, %llu of them reached a receiver",
+                     (unsigned long long)r.dup_packets);
+            CHECKF(strstr(buf, want) != NULL, "case %zu: no '%s'", i, want);
+        }
+        free(buf);
+        results_release(&r);
+    }
+}
+
 SUITE(suite_loss) = {
+    {"loss_duplicates_counted", loss_duplicates_counted},
     {"loss_paced_resend_not_a_retry", loss_paced_resend_not_a_retry},
     {"loss_rto_adaptive_retries_fail", loss_rto_adaptive_retries_fail},
     {"loss_rto_estimator", loss_rto_estimator},

@@ -186,6 +186,7 @@ void pnet_collect(struct pnet *n, struct results *r)
     r->rto_mode = n->rto_est ? RTO_ADAPTIVE : RTO_FIXED;
     r->rto_max_ps = n->rto_max_ps;
     r->retx_packets = n->retx_pkts;
+    r->dup_packets = n->dup_rx;
     r->rc_acks = n->rc_acks;
     r->sack_naks = n->sr_naks;
     r->qp_errors = n->qp_errors;

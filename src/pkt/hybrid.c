@@ -1870,7 +1870,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
      * jump credits no resend */
     static const size_t resent[] = {SUM_AT(timeouts), SUM_AT(retx_pkts), SUM_AT(tcp_fast_retx),
                                     SUM_AT(discarded_bytes), SUM_AT(trims), SUM_AT(naks_sent),
-                                    SUM_AT(sr_naks)};
+                                    SUM_AT(sr_naks), SUM_AT(dup_rx)};
     for (size_t k = 0; k < sizeof resent / sizeof resent[0]; k++)
         if (s0[h->o_sum + resent[k]] != s2[h->o_sum + resent[k]])
             return WHY(h, W_DROPS, 0), 0;

@@ -426,6 +426,7 @@ struct pseq {
     X(discarded_bytes) X(acks) X(window_stalls) X(train_sent) X(train_retx)         \
     X(train_delivered) X(train_dropped) X(train_discarded)                          \
     X(timeouts) X(retx_pkts) X(rc_acks) X(qp_errors) X(sr_naks)                     \
+    X(dup_rx) /* data copies that reached a receiver holding that PSN already */    \
     X(trims) X(trimmed_bytes) X(trim_naks) /* packet trimming (uec) */             \
     /* uec entropies: recycled and explored (reps), resends on the failed one */    \
     X(ev_recycled) X(ev_explored) X(ev_resend_same)                                 \

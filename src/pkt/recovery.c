@@ -370,6 +370,7 @@ static int ooo_accepts(struct pnet *n, uint32_t node, struct flow *f, const stru
 {
     uint32_t psn = pk->psn;
     if (psn < f->expect_psn || (psn - f->expect_psn < n->sack_win && held_bit(n, f, psn))) {
+        n->dup_rx++;
         dup_ack(n, node, f);
         return 0;
     }
@@ -444,9 +445,12 @@ static int gbn_accepts(struct pnet *n, uint32_t node, struct flow *f, const stru
             nak_gap(n, node, f, f->expect_psn, 1);
         return 1;
     }
-    if (pk->psn > f->expect_psn)
+    if (pk->psn > f->expect_psn) {
         nak_gap(n, node, f, f->expect_psn, 0);
-    else if (n->recover)
+        return 0;
+    }
+    n->dup_rx++;
+    if (n->recover)
         dup_ack(n, node, f);
     else if (n->tp->on_ack)
         /* lossless, a resend after a stale NAK: a window transport may wait
@@ -504,6 +508,7 @@ static int uec_accepts(struct pnet *n, uint32_t node, struct flow *f, const stru
     }
     uint32_t psn = pk->psn;
     if (psn < f->expect_psn || (psn - f->expect_psn < n->sack_win && held_bit(n, f, psn))) {
+        n->dup_rx++;
         dup_ack(n, node, f);
         return 0;
     }
@@ -606,6 +611,7 @@ static int tcp_rx_accepts(struct pnet *n, uint32_t node, struct flow *f, const s
     int keep = 1, inorder = 0;
     if (psn < f->expect_psn || (psn - f->expect_psn < n->sack_win && held_bit(n, f, psn))) {
         keep = 0; /* a duplicate */
+        n->dup_rx++;
     } else if (psn - f->expect_psn >= n->sack_win) {
         keep = 0; /* past the window: resent after a timeout */
     } else if (psn != f->expect_psn) {

@@ -759,6 +759,8 @@ const struct result_field result_fields[] = {
      .when = FW_PACKET},
     {.name = "transport.loss_recovery.retransmitted_packets", .block = FB_NETWORK, .kind = FK_U64, .off = AT(retx_packets),
      .when = FW_PACKET},
+    {.name = "transport.loss_recovery.duplicate_packets", .block = FB_NETWORK, .kind = FK_U64,
+     .off = AT(dup_packets), .when = FW_PACKET},
     {.name = "transport.loss_recovery.naks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(naks),
      .when = FW_PACKET},
     {.name = "transport.loss_recovery.selective_naks", .block = FB_NETWORK, .kind = FK_U64, .off = AT(sack_naks),

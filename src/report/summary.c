@@ -613,11 +613,12 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     if (r->has_packet_stats && r->loss_recovery) {
         fprintf(out, "  loss        a data class can drop: %llu drops recovered by %llu "
                      "retransmission timeouts, %llu NAKs (%llu selective), %llu ACKs; %llu "
-                     "packets resent; %llu transfers failed",
+                     "packets resent, %llu of them reached a receiver that held them; %llu "
+                     "transfers failed",
                 (unsigned long long)r->drops, (unsigned long long)r->timeouts,
                 (unsigned long long)r->naks, (unsigned long long)r->sack_naks,
                 (unsigned long long)r->rc_acks, (unsigned long long)r->retx_packets,
-                (unsigned long long)r->qp_errors);
+                (unsigned long long)r->dup_packets, (unsigned long long)r->qp_errors);
         if (r->rto_mode == RTO_ADAPTIVE) {
             char t[160];
             fprintf(out, "; timer %s", rto_words(sc, r, t, sizeof t, NULL));
@@ -638,13 +639,23 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 (unsigned long long)r->timeouts, t, key,
                 r->rto_mode == RTO_ADAPTIVE ? "" : ", as may transport.rto=adaptive");
     }
-    if (r->has_packet_stats && r->uec)
+    if (r->has_packet_stats && r->uec) {
         fprintf(out, "  uec         trimming %s: %llu packets trimmed (%s of payload cut), %llu "
-                     "NACKed, %llu packets resent; spraying over %u entropies\n",
+                     "NACKed, %llu packets resent; spraying over %u entropies",
                 r->trimming ? "on" : "off", (unsigned long long)r->trims,
                 fmt_bytes((double)r->trimmed_bytes, a, sizeof a),
                 (unsigned long long)r->trim_naks, (unsigned long long)r->retx_packets,
                 r->entropies);
+        /* the model's sender keeps no selective-ACK state: a timeout
+         * resends from the cumulative PSN, what the receiver holds too */
+        if (r->loss_recovery && r->timeouts && r->dup_packets)
+            fprintf(out, "; a timeout resends from the cumulative ACK: UEC's selective "
+                         "ACKs, which skip what the receiver reported holding, are not "
+                         "modelled, so the resends are an upper bound (%llu resent copies "
+                         "arrived where their first had)",
+                    (unsigned long long)r->dup_packets);
+        fputc('\n', out);
+    }
     if (r->has_packet_stats && r->uec && r->reps)
         fprintf(out, "  reps        %llu packets on recycled unmarked entropies, %llu on new "
                      "ones (explored); %llu resends on the entropy that failed\n",

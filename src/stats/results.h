@@ -337,6 +337,8 @@ struct results {
      * (among naks), transfers failed after retry_count timeouts */
     int loss_recovery;
     uint64_t timeouts, retx_packets, rc_acks, sack_naks, qp_errors;
+    /* resent copies that reached a receiver holding their PSN already */
+    uint64_t dup_packets;
     /* its timer (transport.rto) and the longest one armed */
     int rto_mode;
     uint64_t rto_max_ps;
