@@ -195,6 +195,8 @@ void pnet_collect(struct pnet *n, struct results *r)
     r->trims = n->trims;
     r->trimmed_bytes = n->trimmed_bytes;
     r->trim_naks = n->trim_naks;
+    r->uec_sack = n->sack_at != NULL;
+    r->sack_skipped = n->sack_skipped;
     r->entropies = n->entropies;
     r->reps = n->reps;
     r->ev_recycled = n->ev_recycled;

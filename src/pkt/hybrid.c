@@ -3818,6 +3818,8 @@ static int jump(struct hybrid *h, uint64_t *dp)
             nic_held_shift(n, f, dpsn, h->dx[i] ? last_psn(n, f) : UINT32_MAX, h->hbits);
         if (n->recover)
             nic_recovery_shift(n, f, d, dpsn);
+        if (dpsn)
+            nic_sack_forget(n, f); /* its PSNs renumbered: resend as if none heard */
         if (!h->dx[i]) { /* a drained transfer sent them already */
             /* a move out leaves fewer sent than delivered over the jump */
             int64_t cs = (int64_t)c + (int64_t)h->fk[i] * (int64_t)mtu;

@@ -306,6 +306,8 @@ again:
             rccc_spend(n, f);
     }
     f->sent += pk->payload;
+    if (!plain && __builtin_expect(n->sack_at != NULL, 0) && f->sent < f->max_sent)
+        nic_sack_advance(n, f); /* a timeout's resends pass what ACKs reported held */
     sent_packet(n, f, pk, plain);
     *rr = f->next;
     if (f->sent == f->bytes) {
@@ -681,6 +683,7 @@ void nic_train_step(struct pnet *n)
         f->ackq_last = keep.ackq_last;
         if (f->held)
             memset(f->held, 0, n->sack_win / 8);
+        nic_sack_forget(n, f); /* its PSNs start again */
         f->cnps_rx = keep.cnps_rx;
         f->decreases = keep.decreases;
         f->start_ps = n->now;

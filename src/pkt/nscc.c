@@ -80,8 +80,8 @@ static uint32_t in_flight(const struct pnet *n, const struct flow *f)
 /* One way from -> to, idle: each link's cable delay and each switch's
  * latency (pkt_ctrl_direct_ps of no bytes), and wire bytes' serialisation
  * on each link at the engine's rounding. */
-static uint64_t one_way_ps(const struct pnet *n, uint32_t from, uint32_t to, uint16_t sport,
-                           uint64_t wire)
+uint64_t pnet_one_way_ps(const struct pnet *n, uint32_t from, uint32_t to, uint16_t sport,
+                         uint64_t wire)
 {
     const struct topo *t = n->topo;
     uint64_t ps = pkt_ctrl_direct_ps(t, n->sc, from, to, sport, 0, NULL);
@@ -96,8 +96,8 @@ static uint64_t one_way_ps(const struct pnet *n, uint32_t from, uint32_t to, uin
  * (UEC's 110 B ACK_CC, RoCE's ACK in its data framing). */
 static uint64_t path_rtt(const struct pnet *n, const struct flow *f)
 {
-    return one_way_ps(n, f->src, f->dst, f->sport, n->mtu_wire) +
-           one_way_ps(n, f->dst, f->src, f->sport, pkt_ctl_wire(n, PK_RCACK));
+    return pnet_one_way_ps(n, f->src, f->dst, f->sport, n->mtu_wire) +
+           pnet_one_way_ps(n, f->dst, f->src, f->sport, pkt_ctl_wire(n, PK_RCACK));
 }
 
 static void bounds(struct nscc_state *s, const struct nscc_k *k)

@@ -426,6 +426,7 @@ struct pseq {
     X(discarded_bytes) X(acks) X(window_stalls) X(train_sent) X(train_retx)         \
     X(train_delivered) X(train_dropped) X(train_discarded)                          \
     X(timeouts) X(retx_pkts) X(rc_acks) X(qp_errors) X(sr_naks)                     \
+    X(sack_skipped) /* uec: past the cumulative ACK at a timeout, reported held */  \
     X(dup_rx) /* data copies that reached a receiver holding that PSN already */    \
     X(trims) X(trimmed_bytes) X(trim_naks) /* packet trimming (uec) */             \
     /* uec entropies: recycled and explored (reps), resends on the failed one */    \
@@ -532,6 +533,13 @@ struct pnet {
      * id; NULL when fixed or without loss recovery), the sender's alone */
     struct rto_est *rto_est;
     uint64_t rto_max_ps;      /* the longest timer armed (adaptive; folded) */
+    /* transport.uec.sack (recovery.c): per flow, a ring of sack_mask + 1
+     * acceptance records by PSN, the receiver's (sack_rec); the time up to
+     * which the sender has heard them (sack_hz) and the ACK path's unloaded
+     * latency that sets it (sack_d), the sender's. NULL: off */
+    uint64_t *sack_at, *sack_hz, *sack_d;
+    uint32_t sack_mask;
+    uint8_t sack_bits;        /* log2(sack_mask + 1) */
     /* scenario choices read per packet, kept here beside the clock */
     uint8_t any_failed;       /* some link of the fabric is down */
     uint8_t cnp_prio, strict, lb_adaptive, lb_ecmp, ecn;
@@ -1213,6 +1221,17 @@ void nic_rto_arm(struct pnet *n, struct flow *f);
 /* uec: a trimmed data packet at its receiver (it NACKs it) */
 void nic_on_trimmed(struct pnet *n, uint32_t node, struct flow *f, const struct packet *pk);
 #define UEC_RESEND_RING 256 /* a power of 2, at most 65536 (struct flow's rsq_n) */
+/* uec selective ACKs: acceptance records a flow keeps (a power of 2) */
+#define UEC_SACK_RING 1024
+/* recovery.c: f's next packet to resend after a timeout (f->sent below
+ * f->max_sent) moved past those its ACKs reported held */
+void nic_sack_advance(struct pnet *n, struct flow *f);
+/* recovery.c: f's selective-ACK state forgotten (a hybrid jump renumbered
+ * its PSNs; a training step restarted it): the sender resends as if none */
+void nic_sack_forget(struct pnet *n, const struct flow *f);
+/* nscc.c: one way from -> to on an idle fabric, wire bytes a hop */
+uint64_t pnet_one_way_ps(const struct pnet *n, uint32_t from, uint32_t to, uint16_t sport,
+                         uint64_t wire);
 
 /* tcp.c: TCP's receiver ACKs a data segment it placed (inorder: it was
  * the next expected; gap: a hole remains or was just filled) or one it

@@ -15,6 +15,7 @@
  * ACKs, no timers (a lossy control class alone does not count: its few
  * packets go first, and a lost NAK is asked again at the next gap). */
 static int held_setup(struct pnet *n, struct err *e);
+static inline void sack_heard(struct pnet *n, const struct flow *f);
 
 /* uec: a cumulative ACK (REPS: an echo) every ack_bytes of packets. */
 static void uec_ack_setup(struct pnet *n)
@@ -99,6 +100,11 @@ static void heard_ack(struct pnet *n, struct flow *f, uint32_t psn)
         e->timing = 0;
         rto_est_sample(e, n->now - e->t0);
     }
+    /* every ACK restarts the timer (RFC 6298 5.3), with selective ACKs
+     * too: one comes every few arrivals in any order, so a hole waits until
+     * they stop (UEC's per-packet timers would resend it a timeout after its
+     * send, and under a fixed timer below a deep queue resend what is still
+     * queued: docs/engine.md, Ultra Ethernet) */
     f->rto_last = n->now;
     if (psn > f->ack_psn) {
         f->ack_psn = psn;
@@ -169,6 +175,8 @@ void nic_on_rc_ack(struct pnet *n, struct flow *f, uint32_t psn)
 {
     if (f->peer_done || f->failed)
         return;
+    if (n->sack_hz)
+        sack_heard(n, f);
     heard_ack(n, f, psn);
     if (n->tp->on_ack)
         n->tp->on_ack(n, f, psn);
@@ -235,6 +243,89 @@ void nic_rto_arm(struct pnet *n, struct flow *f)
     pnet_schedule(n, f->rto_last + rto, EV_RTO, f, f->rto_gen);
 }
 
+/* uec selective ACKs (transport.uec.sack). UEC's ACKs carry a 64-bit SACK
+ * bitmap; the model's 24-byte packet record has no room for one, so the
+ * receiver keeps, per flow, a ring of acceptance records by PSN: its lap
+ * (PSN >> sack_bits, + 1: 0 is none) and when it was accepted (units of
+ * 2^SACK_UNIT ps, the unit after it). An ACK arriving at the sender at t tells it
+ * every acceptance up to t less the ACK path's unloaded latency (sack_hz):
+ * what an ACK sent then reports, where each ACK's bitmap reaches back to
+ * the cumulative PSN. Partitions: a record the sender counts was written
+ * at least a window (rx_lead) before it reads it, so it is in place in
+ * every event order; one written since is later than sack_hz, and so is
+ * any it replaced, and counts as not heard either way. The receiver writes
+ * a PSN's record only within the ring of its cumulative PSN (the lap before
+ * was accepted already), and the sender trusts none whose next lap it has
+ * sent; relaxed atomics for the one record both may touch in a window. */
+#define SACK_UNIT 14
+#define SACK_TBITS 40
+#define SACK_TMAX ((UINT64_C(1) << SACK_TBITS) - 1)
+
+static inline uint64_t sack_lap(const struct pnet *n, uint32_t psn)
+{
+    return (uint64_t)(psn >> n->sack_bits) % ((UINT64_C(1) << 24) - 1) + 1;
+}
+
+static inline uint64_t *sack_ring(const struct pnet *n, const struct flow *f)
+{
+    return &n->sack_at[(size_t)f->id * (n->sack_mask + 1)];
+}
+
+/* receiver: psn accepted now, was its cumulative PSN before */
+static inline void sack_rec(struct pnet *n, const struct flow *f, uint32_t psn, uint32_t was)
+{
+    if (!n->sack_at || psn - was > n->sack_mask)
+        return;
+    uint64_t u = (n->now >> SACK_UNIT) + 1; /* past its time: heard only after it */
+    u = u < SACK_TMAX ? u : SACK_TMAX; /* past ~5 h simulated: never heard */
+    __atomic_store_n(&sack_ring(n, f)[psn & n->sack_mask], sack_lap(n, psn) << SACK_TBITS | u,
+                     __ATOMIC_RELAXED);
+}
+
+/* sender: an ACK of f arrived now */
+static inline void sack_heard(struct pnet *n, const struct flow *f)
+{
+    uint64_t *d = &n->sack_d[f->id];
+    if (!*d) /* its ACKs' unloaded latency, at least a window */
+        *d = pnet_one_way_ps(n, f->dst, f->src, f->sport, pkt_ctl_wire(n, PK_RCACK));
+    uint64_t w = *d > n->rx_lead ? *d : n->rx_lead;
+    if (n->now > w && n->now - w > n->sack_hz[f->id])
+        n->sack_hz[f->id] = n->now - w;
+}
+
+/* A timeout with selective ACKs resends from the cumulative ACK as
+ * without, at the transport's pace and window, but passes each packet an
+ * ACK reported held (the window still counts those as in flight: a
+ * transport's in-flight is its next PSN less its cumulative ACK). */
+void nic_sack_advance(struct pnet *n, struct flow *f)
+{
+    uint64_t mtu = n->mtu;
+    uint32_t end = (uint32_t)((f->max_sent + mtu - 1) / mtu);
+    uint64_t hz = n->sack_hz[f->id] >> SACK_UNIT;
+    hz = hz < SACK_TMAX ? hz : SACK_TMAX - 1;
+    const uint64_t *rec = sack_ring(n, f);
+    while (f->sent < f->max_sent) {
+        uint32_t q = (uint32_t)(f->sent / mtu);
+        /* (a PSN whose next lap was sent: its slot may be that one's) */
+        if (end - q > n->sack_mask + 1)
+            return;
+        uint64_t v = __atomic_load_n(&rec[q & n->sack_mask], __ATOMIC_RELAXED);
+        if (v >> SACK_TBITS != sack_lap(n, q) || (v & SACK_TMAX) > hz)
+            return;
+        uint64_t next = (uint64_t)(q + 1) * mtu;
+        f->sent = next < f->max_sent ? next : f->max_sent;
+        n->sack_skipped++;
+    }
+}
+
+void nic_sack_forget(struct pnet *n, const struct flow *f)
+{
+    if (!n->sack_at)
+        return;
+    memset(sack_ring(n, f), 0, ((size_t)n->sack_mask + 1) * sizeof *n->sack_at);
+    n->sack_hz[f->id] = 0;
+}
+
 /* The retransmission timer: one event per flow, which moves itself on while
  * packets or progress came since it was set. Expired, the queue pair resends
  * from the first PSN not known received (go-back-N as IB's local ACK timeout;
@@ -281,6 +372,8 @@ void nic_on_rto(struct pnet *n, struct flow *f, uint32_t gen)
     f->una = 0; /* NAKs from here on are news */
     f->sr_pending = 0;
     f->rsq_n = 0; /* resent from ack_psn anyway */
+    if (n->sack_at)
+        nic_sack_advance(n, f);
     f->rto_last = n->now;
     nic_rto_arm(n, f);
     if (f->sent < f->bytes)
@@ -482,6 +575,22 @@ static int uec_recovery_setup(struct pnet *n, struct err *e)
         return err_set(e, "out of memory for the uec senders' resend rings (%u flows)", nf);
     n->rsq_mask = ring - 1;
     uec_ack_setup(n);
+    if (n->sc->transport.uec.sack) {
+        /* records a flow: UEC_SACK_RING, fewer past 8 M in all (64 MB) */
+        uint32_t k = UEC_SACK_RING, bits = 0;
+        while (k > 64 && (uint64_t)k * nf > (UINT64_C(8) << 20))
+            k /= 2;
+        while ((1u << bits) < k)
+            bits++;
+        n->sack_mask = k - 1;
+        n->sack_bits = (uint8_t)bits;
+        n->sack_at = arena_calloc(&n->arena, (size_t)nf * k, sizeof *n->sack_at);
+        n->sack_hz = arena_calloc(&n->arena, nf, sizeof *n->sack_hz);
+        n->sack_d = arena_calloc(&n->arena, nf, sizeof *n->sack_d);
+        if (!n->sack_at || !n->sack_hz || !n->sack_d)
+            return err_set(e, "out of memory for the uec receivers' selective ACKs (%u flows)",
+                           nf);
+    }
     return 0;
 }
 
@@ -524,8 +633,22 @@ static int uec_accepts(struct pnet *n, uint32_t node, struct flow *f, const stru
             f->expect_psn++;
         }
     }
+    sack_rec(n, f, psn, was);
     if (n->reps) {
         reps_echo(n, node, f);
+        return 1;
+    }
+    if (n->sack_at) {
+        /* UEC: an ACK each ack_bytes accepted in any order (htsim's sink),
+         * its selective ACK with it, so a hole does not silence them; and
+         * at once where the cumulative PSN crossed an ack_bytes boundary
+         * (a filled hole's news does not wait for more arrivals) */
+        if (++f->rx_arrivals >= n->uec_ack_pkts ||
+            was / n->uec_ack_pkts != f->expect_psn / n->uec_ack_pkts) {
+            f->rx_arrivals = 0;
+            n->rc_acks++;
+            nic_send_control(n, node, f, PK_RCACK, f->expect_psn);
+        }
         return 1;
     }
     /* a cumulative ACK each ack_pkts packets in order: the sender's

@@ -646,13 +646,16 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 fmt_bytes((double)r->trimmed_bytes, a, sizeof a),
                 (unsigned long long)r->trim_naks, (unsigned long long)r->retx_packets,
                 r->entropies);
-        /* the model's sender keeps no selective-ACK state: a timeout
-         * resends from the cumulative PSN, what the receiver holds too */
-        if (r->loss_recovery && r->timeouts && r->dup_packets)
-            fprintf(out, "; a timeout resends from the cumulative ACK: UEC's selective "
-                         "ACKs, which skip what the receiver reported holding, are not "
-                         "modelled, so the resends are an upper bound (%llu resent copies "
-                         "arrived where their first had)",
+        if (r->loss_recovery && r->timeouts && r->uec_sack)
+            fprintf(out, "; selective ACKs: its timeouts resent only what no ACK had "
+                         "reported held (%llu packets past the cumulative ACK passed)",
+                    (unsigned long long)r->sack_skipped);
+        else if (r->loss_recovery && r->timeouts && r->dup_packets)
+            /* transport.uec.sack false: a timeout resends from the
+             * cumulative PSN, what the receiver holds too */
+            fprintf(out, "; with transport.uec.sack false a timeout resends everything past "
+                         "the cumulative ACK (%llu resent copies arrived where their first "
+                         "had)",
                     (unsigned long long)r->dup_packets);
         fputc('\n', out);
     }

@@ -365,8 +365,10 @@ const struct key scn_keys[] = {
      "and switches hash each with the flow (UEC oblivious spraying; htsim: 256); "
      "0 = round robin by PSN", NULL},
     {"transport.uec.ack_bytes", T_SIZE, FIELD(transport.uec.ack_bytes), "16KB", "1B", "1GB",
-     "uec receiver on a class that can drop: a cumulative ACK each time this many more "
-     "bytes are in order (ACK coalescing; htsim's UEC sink: 16 KB); at least one a packet",
+     "uec receiver on a class that can drop: an ACK each time this many more bytes are "
+     "accepted in any order, with the cumulative PSN and the selective ACK (ACK "
+     "coalescing; htsim's UEC sink: 16 KB); at least one a packet; with "
+     "transport.uec.sack false, this many more bytes in order",
      NULL},
     {"transport.uec.lb", T_ENUM, FIELD(transport.uec.lb), "oblivious", NULL, NULL,
      "uec spraying: oblivious (each packet's entropy from its PSN) or reps (REPS: "
@@ -375,6 +377,11 @@ const struct key scn_keys[] = {
      &names_uec_lb},
     {"transport.uec.reps_buffer", T_COUNT, FIELD(transport.uec.reps_buffer), "8", "1", "64",
      "uec.lb reps: unmarked entropies a sender keeps to recycle (oldest first)", NULL},
+    {"transport.uec.sack", T_BOOL, FIELD(transport.uec.sack), "true", NULL, NULL,
+     "uec receiver on a class that can drop: its ACKs' selective acknowledgements "
+     "(UEC's SACK bitmap): a retransmission timeout resends from the cumulative ACK "
+     "but passes the packets an ACK heard had reported held; false = resend "
+     "everything past the cumulative ACK", NULL},
     {"transport.uec.rccc", T_BOOL, FIELD(transport.uec.rccc), "false", NULL, NULL,
      "RCCC (UEC receiver credits): each receiver grants its senders credit, its line "
      "rate shared round robin among those that asked; a sender sends new data (and "

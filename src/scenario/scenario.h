@@ -406,6 +406,7 @@ struct scenario {
             uint64_t ack_bytes;   /* a cumulative ACK per this much in order */
             int lb;               /* enum uec_lb */
             uint32_t reps_buffer; /* reps: entropies a sender keeps to recycle */
+            int sack;             /* the sender skips what ACKs reported held */
             /* RCCC (src/pkt/rccc.c): receiver credits on, packets of
              * credit per grant, the receiver's grant rate (share of its
              * line), each sender's initial credit (bytes; 0 = one BDP) */

@@ -347,6 +347,10 @@ struct results {
      * the senders' entropy values */
     int uec, trimming;
     uint64_t trims, trimmed_bytes, trim_naks;
+    /* selective ACKs (transport.uec.sack; 0: off or no loss recovery) and
+     * the packets past a timeout's cumulative ACK they kept from a resend */
+    int uec_sack;
+    uint64_t sack_skipped;
     uint32_t entropies;
     /* transport.uec.lb: reps on; entropies recycled and explored (reps);
      * resends sent on the entropy that failed (a NACK names it) */
