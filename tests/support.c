@@ -111,6 +111,18 @@ void test_uec_incast(struct scenario *sc, uint32_t nodes)
     test_set(sc, "transport.ack_path=fabric");
 }
 
+char *test_summary(const struct scenario *sc, const struct results *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    report_summary(f, sc, r);
+    fclose(f);
+    return buf;
+}
+
 char *test_json(const struct scenario *sc, const struct results *r)
 {
     char *buf = NULL;

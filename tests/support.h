@@ -56,6 +56,8 @@ void test_uec_incast(struct scenario *sc, uint32_t nodes);
 /* The run's JSON without perf (report_json), for comparing runs; caller
  * frees. */
 char *test_json(const struct scenario *sc, const struct results *r);
+/* The run's summary as text (malloc'd; NULL out of memory). */
+char *test_summary(const struct scenario *sc, const struct results *r);
 
 /* Defaults, then a small three-tier spray fabric: 600 nodes, 8 storage
  * nodes, 32-port switches, two queue pairs a writer (several transfers a

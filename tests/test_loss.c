@@ -7,6 +7,7 @@
 
 #include "../src/api/ckpt.h"
 #include "../src/pkt/pnet.h"
+#include "../src/scenario/tpscheme.h"
 #include "harness.h"
 #include "support.h"
 
@@ -434,7 +435,8 @@ static void loss_duplicates_counted(void)
     } cases[] = {
         {{"transport.protocol=uec", "transport.cc=none", "fabric.trim.enabled=false",
           "fabric.buffer=8MB"}, 1},
-        {{"transport.protocol=uec", "transport.cc=none", "transport.uec.sack=false", NULL}, 1},
+        {{"transport.protocol=uec", "transport.cc=none", "transport.uec.sack=false",
+          "transport.sack_timeout=320us"}, 1},
         {{"transport.protocol=uec", "transport.cc=none", "transport.sack_timeout=1s", NULL}, 0},
         {{"transport.receiver=gbn", "fabric.buffer=2MB", "transport.cc=swift", NULL}, -1},
         {{"transport.receiver=ooo", "fabric.buffer=2MB", "transport.cc=swift", NULL}, -1},
@@ -459,13 +461,9 @@ static void loss_duplicates_counted(void)
             CHECKF(!!r.timeouts == cases[i].timeouts && !!r.dup_packets == cases[i].timeouts,
                    "case %zu: %llu timeouts, %llu duplicates", i,
                    (unsigned long long)r.timeouts, (unsigned long long)r.dup_packets);
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        CHECK(f != NULL);
-        if (f) {
-            report_summary(f, &sc, &r);
-            fclose(f);
+        char *buf = test_summary(&sc, &r);
+        CHECK(buf != NULL);
+        if (buf) {
             CHECKF((strstr(buf, sack_said) != NULL) == (said == sack_said) &&
                        (strstr(buf, nosack_said) != NULL) == (said == nosack_said),
                    "case %zu: %s", i, buf);
@@ -494,6 +492,7 @@ static void uec_sack_case(struct scenario *sc, int sack)
     test_set(sc, "fabric.buffer=8MB");
     test_set(sc, "workload.bytes_per_writer=2MB");
     test_set(sc, "engine=packet");
+    test_set(sc, "transport.sack_timeout=320us"); /* IRN's: under the queues */
     test_set(sc, "transport.uec.sack=%s", sack ? "true" : "false");
 }
 
@@ -551,7 +550,73 @@ static void loss_uec_sack_resends_holes(void)
     results_release(&h);
 }
 
+/* transport.sack_timeout auto: under the uec receiver htsim's UEC
+ * min_rto, 15 us + 6 drains of the deepest queue at the slower host link
+ * (by hand: a 9 MB buffer's lossy share at lossy_alpha 8 is 8 MB, 160 us
+ * at 400 Gbps: 975 us; a 1 MB trim threshold: 135 us; 100 Gbps hosts:
+ * 3.855 ms); under ooo IRN's 320 us; a value set is kept. Then the run:
+ * NSCC over UEC into a 100 Gbps node, whose 320 us timer fired 317 times
+ * under a 2.6 ms queue with nothing lost, runs without a timeout at its
+ * bound, and the summary says where the timer came from. */
+static void loss_uec_auto_timer(void)
+{
+    static const struct {
+        const char *set[3];
+        uint64_t ps;
+    } cases[] = {
+        {{"transport.receiver=uec", "fabric.buffer=9MB", NULL}, UINT64_C(975000000)},
+        {{"transport.receiver=uec", "fabric.buffer=9MB", "fabric.trim.threshold=1MB"},
+         UINT64_C(975000000)}, /* trimming off: no trim point */
+        {{"transport.protocol=uec", "fabric.buffer=9MB", "fabric.trim.threshold=1MB"},
+         UINT64_C(135000000)},
+        {{"transport.receiver=uec", "fabric.buffer=9MB", "cluster.nic_speed=100Gbps"},
+         UINT64_C(3855000000)},
+        {{"transport.receiver=ooo", "fabric.buffer=9MB", NULL}, UINT64_C(320000000)},
+        {{"transport.receiver=uec", "transport.sack_timeout=50us", NULL}, UINT64_C(50000000)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct scenario sc;
+        struct err e = {""};
+        scenario_defaults(&sc);
+        for (int k = 0; k < 3 && cases[i].set[k]; k++)
+            test_set(&sc, "%s", cases[i].set[k]);
+        CHECKF(scenario_resolve(&sc, &e) == 0, "%s", e.msg);
+        uint64_t ps = transport_rto_ps(&sc, NULL);
+        CHECKF(ps == cases[i].ps, "case %zu: %llu ps, want %llu", i, (unsigned long long)ps,
+               (unsigned long long)cases[i].ps);
+    }
+
+    struct scenario sc;
+    scenario_defaults(&sc);
+    test_set(&sc, "cluster.nodes=4");
+    test_set(&sc, "storage.nic_speed=100Gbps");
+    test_set(&sc, "storage.nodes=1");
+    test_set(&sc, "transport.protocol=uec");
+    test_set(&sc, "transport.cc=nscc");
+    test_set(&sc, "workload.start_jitter=2ms");
+    test_set(&sc, "model.name=custom");
+    test_set(&sc, "model.params=20000000");
+    test_set(&sc, "engine=packet");
+    struct results r;
+    CHECK(test_run(&sc, &r) == 0);
+    CHECKF(r.ok && r.flows_done == 32 && r.bytes_delivered == UINT64_C(280000000), "%s",
+           r.violation);
+    CHECKF(r.timeouts == 0 && r.completion_s < 1.01 * r.bound_s, "%llu timeouts, %.3f%% of bound",
+           (unsigned long long)r.timeouts, 100 * r.completion_s / r.bound_s);
+    struct err e = {""};
+    CHECKF(scenario_resolve(&sc, &e) == 0, "%s", e.msg);
+    char *buf = test_summary(&sc, &r);
+    CHECK(buf != NULL);
+    if (buf)
+        CHECKF(strstr(buf, "; timer 29.88 ms (transport.sack_timeout auto: 15 us + 6 drains of "
+                           "62.22 MB at 100 Gbps, htsim's UEC)") != NULL,
+               "%s", buf);
+    free(buf);
+    results_release(&r);
+}
+
 SUITE(suite_loss) = {
+    {"loss_uec_auto_timer", loss_uec_auto_timer},
     {"loss_uec_sack_resends_holes", loss_uec_sack_resends_holes},
     {"loss_duplicates_counted", loss_duplicates_counted},
     {"loss_paced_resend_not_a_retry", loss_paced_resend_not_a_retry},

@@ -61,17 +61,6 @@ static char *public_text(const struct ckpt_results *r, int json)
     return buf;
 }
 
-static char *internal_summary(const struct scenario *sc, const struct results *r)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        return NULL;
-    report_summary(f, sc, r);
-    fclose(f);
-    return buf;
-}
 
 /* s without its "  perf" line (wall time differs from run to run). */
 static char *drop_perf(char *s)
@@ -122,7 +111,7 @@ static void public_equals_internal(void)
             CHECK(ckpt_results_ok(pr) == (r.ok && r.finished));
             char *ij = test_json(sc, &r), *pj = public_text(pr, 1);
             CHECK(ij && pj && !strcmp(ij, pj));
-            char *is = internal_summary(sc, &r), *ps = public_text(pr, 0);
+            char *is = test_summary(sc, &r), *ps = public_text(pr, 0);
             CHECK(is && ps && strstr(is, "\n  perf ") && !strcmp(drop_perf(is), drop_perf(ps)));
             free(ij);
             free(pj);

@@ -1088,8 +1088,8 @@ static void spurious_timeouts_said(void)
         char *txt = NULL, *js = NULL;
         if (make(&sc, "cluster.nodes=4", "storage.nic_speed=100Gbps", "storage.nodes=1",
                  "transport.protocol=uec", "transport.cc=nscc", "workload.start_jitter=2ms",
-                 "model.name=custom", "model.params=20000000", "engine=packet", timer[k],
-                 NULL) < 0 ||
+                 "model.name=custom", "model.params=20000000", "engine=packet",
+                 "transport.sack_timeout=320us", timer[k], NULL) < 0 ||
             run(&sc, &r) < 0) {
             CHECK(0);
             continue;

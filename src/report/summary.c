@@ -619,10 +619,8 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
                 (unsigned long long)r->naks, (unsigned long long)r->sack_naks,
                 (unsigned long long)r->rc_acks, (unsigned long long)r->retx_packets,
                 (unsigned long long)r->dup_packets, (unsigned long long)r->qp_errors);
-        if (r->rto_mode == RTO_ADAPTIVE) {
-            char t[160];
-            fprintf(out, "; timer %s", rto_words(sc, r, t, sizeof t, NULL));
-        }
+        char t[256];
+        fprintf(out, "; timer %s", rto_words(sc, r, t, sizeof t, NULL));
         fputc('\n', out);
     }
     /* a timer that fires with nothing lost: the ACKs were queued behind
@@ -631,7 +629,7 @@ void report_summary(FILE *out, const struct scenario *sc, const struct results *
     if (r->has_packet_stats && r->loss_recovery && r->timeouts && !r->drops &&
         !verdict_blames_timer(r)) {
         const char *key;
-        char t[160];
+        char t[256];
         rto_words(sc, r, t, sizeof t, &key);
         fprintf(out, "  timer       %llu timeouts with no packet lost: the timer, %s, is "
                      "under the queueing delay, so it resent packets still queued (duplicates); "

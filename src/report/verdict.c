@@ -44,18 +44,33 @@ const char *rto_words(const struct scenario *sc, const struct results *r, char *
                       size_t len, const char **keyp)
 {
     const char *key;
-    char t[32], u[32];
+    char t[32], u[32], k[128];
     uint64_t rto = transport_rto_ps(sc, &key);
     if (keyp)
         *keyp = key;
     fmt_secs((double)rto * 1e-12, t, sizeof t);
+    /* sack_timeout auto: say what it came from */
+    if (sc->transport.receiver != RX_GBN && sc->transport.receiver != RX_TCP &&
+        sc->transport.sack_timeout_ps == UINT64_MAX) {
+        uint64_t q, bps;
+        char qb[32], lb[32];
+        if (sc->transport.receiver == RX_UEC) {
+            uec_auto_rto_ps(sc, &q, &bps);
+            snprintf(k, sizeof k, "%s auto: 15 us + 6 drains of %s at %s, htsim's UEC", key,
+                     fmt_bytes((double)q, qb, sizeof qb), fmt_rate((double)bps, lb, sizeof lb));
+        } else {
+            snprintf(k, sizeof k, "%s auto: IRN's RTO_high", key);
+        }
+    } else {
+        snprintf(k, sizeof k, "%s", key);
+    }
     if (r->rto_mode == RTO_ADAPTIVE && r->rto_max_ps > rto)
         snprintf(buf, len, "%s to %s (transport.rto adaptive over transport.%s)", t,
-                 fmt_secs((double)r->rto_max_ps * 1e-12, u, sizeof u), key);
+                 fmt_secs((double)r->rto_max_ps * 1e-12, u, sizeof u), k);
     else if (r->rto_mode == RTO_ADAPTIVE)
-        snprintf(buf, len, "%s (transport.rto adaptive over transport.%s)", t, key);
+        snprintf(buf, len, "%s (transport.rto adaptive over transport.%s)", t, k);
     else
-        snprintf(buf, len, "%s (transport.%s)", t, key);
+        snprintf(buf, len, "%s (transport.%s)", t, k);
     return buf;
 }
 
@@ -98,7 +113,7 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
                      : "");
         if (r->timeouts) { /* a lost tail is found only by the timer */
             const char *key;
-            char t[160];
+            char t[256];
             uint64_t rto = transport_rto_ps(sc, &key);
             fprintf(out, "; %llu retransmission timeouts of %s", (unsigned long long)r->timeouts,
                     rto_words(sc, r, t, sizeof t, NULL));
@@ -127,7 +142,7 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
     }
     if (why == WHY_TIMER) { /* each timeout resent packets still queued */
         const char *key;
-        char t[160];
+        char t[256];
         rto_words(sc, r, t, sizeof t, &key);
         fprintf(out, "  cause       retransmission timer under the queueing delay: %llu "
                      "timeouts of %s with no packet lost, %s resent for a %s %s (%.1fx) while "

@@ -345,9 +345,11 @@ const struct key scn_keys[] = {
     {"transport.retry_count", T_COUNT, FIELD(transport.retry_count), "7", "0", "7",
      "timeouts in a row a queue pair retries before it fails the transfer (retry "
      "exceeded; NCCL's NCCL_IB_RETRY_CNT default 7)", NULL},
-    {"transport.sack_timeout", T_TIME, FIELD(transport.sack_timeout_ps), "320us", "1us",
-     "10s", "ooo on a class that can drop: selective repeat's retransmission "
-     "timeout (IRN's RTO_high)", NULL},
+    {"transport.sack_timeout", T_TIME, FIELD(transport.sack_timeout_ps), "auto", "1us",
+     "10s", "ooo and uec receivers on a class that can drop: the retransmission timeout; "
+     "auto = ooo 320 us (IRN's RTO_high), uec 15 us + 6 drains of the deepest queue a "
+     "port holds at the slower host link (htsim's UEC: a queue of fabric.trim.threshold "
+     "where set, else the lossy share of the larger switch buffer)", NULL, "auto"},
     {"transport.rto", T_ENUM, FIELD(transport.rto_mode), "fixed", NULL, NULL,
      "loss recovery's retransmission timer: fixed, the receiver kind's timer as set "
      "(transport.ack_timeout, sack_timeout, tcp.rto_min); adaptive, per queue pair "

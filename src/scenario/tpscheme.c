@@ -213,6 +213,30 @@ const struct cc_scheme *cc_scheme_by_name(const char *name)
     return NULL;
 }
 
+uint64_t uec_auto_rto_ps(const struct scenario *sc, uint64_t *queue, uint64_t *bps)
+{
+    /* htsim's UEC (main_uec.cpp): min_rto = 15 us + 6 x the time to drain
+     * one full queue at line rate (2 priority queues, 3 hops). Its queue
+     * trims at its size: here fabric.trim.threshold where set, else the
+     * most one lossy egress queue takes of a switch's shared buffer (its
+     * dynamic threshold alone: lossy_alpha / (1 + lossy_alpha)); the line
+     * is the slower host link, where an incast's queue drains. */
+    uint64_t buf = sc->fabric.leaf_buffer > sc->fabric.spine_buffer ? sc->fabric.leaf_buffer
+                                                                    : sc->fabric.spine_buffer;
+    double a = sc->fabric.mmu_lossy_alpha;
+    uint64_t q = (uint64_t)((double)buf * a / (1 + a));
+    if (sc->fabric.trim && sc->fabric.trim_threshold && sc->fabric.trim_threshold < q)
+        q = sc->fabric.trim_threshold;
+    uint64_t line = sc->cluster.nic_bps < sc->storage.nic_bps ? sc->cluster.nic_bps
+                                                              : sc->storage.nic_bps;
+    if (queue)
+        *queue = q;
+    if (bps)
+        *bps = line;
+    double drain = line ? (double)q * 8 / (double)line * 1e12 : 0;
+    return UINT64_C(15000000) + (uint64_t)(6 * drain);
+}
+
 uint64_t transport_rto_ps(const struct scenario *sc, const char **key)
 {
     const char *k;
@@ -229,6 +253,9 @@ uint64_t transport_rto_ps(const struct scenario *sc, const char **key)
     default: /* ooo and uec: the selective receivers' timer */
         k = "sack_timeout";
         ps = sc->transport.sack_timeout_ps;
+        if (ps == UINT64_MAX)
+            ps = sc->transport.receiver == RX_UEC ? uec_auto_rto_ps(sc, NULL, NULL)
+                                                  : SACK_TIMEOUT_IRN_PS;
         break;
     }
     if (key)

@@ -135,5 +135,9 @@ const struct cc_scheme *cc_scheme_by_name(const char *name);
  * its key under transport. (the loss recovery's and the summary's one rule) */
 struct scenario;
 uint64_t transport_rto_ps(const struct scenario *sc, const char **key);
+/* transport.sack_timeout auto under the uec receiver (htsim's UEC min_rto):
+ * 15 us + 6 drains of *queue bytes at *bps (either may be NULL) */
+uint64_t uec_auto_rto_ps(const struct scenario *sc, uint64_t *queue, uint64_t *bps);
+#define SACK_TIMEOUT_IRN_PS UINT64_C(320000000) /* auto under ooo: IRN's RTO_high */
 
 #endif
