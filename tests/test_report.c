@@ -1460,6 +1460,27 @@ static void loss_cause_uec_receiver(void)
         free(js);
         results_release(&r);
     }
+    /* UEC as a protocol trims: its NACKs are of trimmed packets, not of
+     * gaps (it said "the out-of-order receiver NAKs each gap") */
+    struct scenario sc;
+    struct results r;
+    char *txt = NULL, *js = NULL;
+    if (make(&sc, "transport.protocol=uec", "transport.cc=none", "fabric.buffer=1500KB",
+             "workload.bytes_per_writer=1MB", "engine=packet", NULL) < 0 ||
+        run(&sc, &r) < 0) {
+        CHECK(0);
+        return;
+    }
+    outputs(&sc, &r, &txt, &js);
+    const char *c = strstr(txt, "  cause       packet loss: ");
+    CHECKF(c && r.trims > 0 &&
+               strstr(c, "the uec receiver NACKs each trimmed packet; a dropped one waits "
+                         "for the timer") &&
+               !strstr(c, "out-of-order receiver"),
+           "%s", txt);
+    free(txt);
+    free(js);
+    results_release(&r);
 }
 
 /* DCQCN over a lossy class with 2 MB buffers: a port's queue tops out at

@@ -94,11 +94,15 @@ static void resend_cause(FILE *out, const struct scenario *sc, const struct resu
                      "(%.1fx); %s",
                 (unsigned long long)lost, fmt_bytes((double)r->retx_bytes, a, sizeof a),
                 fmt_bytes((double)r->ckpt_bytes, b, sizeof b), io, r->bottleneck.resent,
-                r->sack_naks ? "the out-of-order receiver NAKs each gap and the sender resends it"
-                : r->naks    ? "go-back-N resends from each gap"
-                             : "no receiver NAKed a gap (the uec receiver takes a gap for "
-                               "reordering; only trims are NACKed), so each loss waited for "
-                               "the timer");
+                r->uec && r->trims
+                    ? "the uec receiver NACKs each trimmed packet; a dropped one waits "
+                      "for the timer"
+                : r->sack_naks && !r->uec
+                    ? "the out-of-order receiver NAKs each gap and the sender resends it"
+                : r->naks && !r->uec ? "go-back-N resends from each gap"
+                                     : "no receiver NAKed a gap (the uec receiver takes a gap "
+                                       "for reordering; only trims are NACKed), so each loss "
+                                       "waited for the timer");
         /* what else would help: senders at line rate have no congestion
          * control; a fixed timer that failed transfers can back off */
         char more[256];
