@@ -638,22 +638,15 @@ static int uec_accepts(struct pnet *n, uint32_t node, struct flow *f, const stru
         reps_echo(n, node, f);
         return 1;
     }
-    if (n->sack_at) {
-        /* UEC: an ACK each ack_bytes accepted in any order (htsim's sink),
-         * its selective ACK with it, so a hole does not silence them; and
-         * at once where the cumulative PSN crossed an ack_bytes boundary
-         * (a filled hole's news does not wait for more arrivals) */
-        if (++f->rx_arrivals >= n->uec_ack_pkts ||
-            was / n->uec_ack_pkts != f->expect_psn / n->uec_ack_pkts) {
-            f->rx_arrivals = 0;
-            n->rc_acks++;
-            nic_send_control(n, node, f, PK_RCACK, f->expect_psn);
-        }
-        return 1;
-    }
     /* a cumulative ACK each ack_pkts packets in order: the sender's
-     * progress (its retry count, its timeout's resend point) */
-    if (was / n->uec_ack_pkts != f->expect_psn / n->uec_ack_pkts) {
+     * progress (its retry count, its timeout's resend point); with
+     * selective ACKs also each ack_pkts accepted in any order (htsim's
+     * sink), so a hole does not silence them */
+    int due = was / n->uec_ack_pkts != f->expect_psn / n->uec_ack_pkts;
+    if (n->sack_at && ++f->rx_arrivals >= n->uec_ack_pkts)
+        due = 1;
+    if (due) {
+        f->rx_arrivals = 0;
         n->rc_acks++;
         nic_send_control(n, node, f, PK_RCACK, f->expect_psn);
     }

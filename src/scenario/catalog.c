@@ -435,24 +435,33 @@ int scenario_auto_plans(const struct scenario *sc)
     return ok;
 }
 
+/* The next "key=value" of a row's "key=value;..." (*s moves past it):
+ * 1, 0 at its end, -1 for an entry too long for key[64] or val[64]. */
+static int row_next(const char **s, char key[64], char val[64])
+{
+    if (!*s || !**s)
+        return 0;
+    size_t kl = strcspn(*s, "="), vl = strcspn(*s + kl + 1, ";");
+    if (kl >= 64 || vl >= 64)
+        return -1;
+    memcpy(key, *s, kl);
+    key[kl] = '\0';
+    memcpy(val, *s + kl + 1, vl);
+    val[vl] = '\0';
+    *s += kl + 1 + vl;
+    *s += **s == ';';
+    return 1;
+}
+
 /* A row's "key=value;..." defaults, under the keys the user set. */
 static int row_defaults(struct scenario *sc, const char *s, struct err *e)
 {
-    while (s && *s) {
-        char key[64], val[64];
-        size_t kl = strcspn(s, "="), vl = strcspn(s + kl + 1, ";");
-        if (kl >= sizeof key || vl >= sizeof val)
-            return err_set(e, "internal: transport.protocol's defaults");
-        memcpy(key, s, kl);
-        key[kl] = '\0';
-        memcpy(val, s + kl + 1, vl);
-        val[vl] = '\0';
+    char key[64], val[64];
+    int got;
+    while ((got = row_next(&s, key, val)) > 0)
         if (scenario_set_default(sc, key, val, e) < 0)
             return -1;
-        s += kl + 1 + vl;
-        s += *s == ';';
-    }
-    return 0;
+    return got < 0 ? err_set(e, "internal: transport.protocol's defaults") : 0;
 }
 
 size_t scenario_protocol_kept(const struct scenario *sc, char *buf, size_t len)
@@ -462,17 +471,8 @@ size_t scenario_protocol_kept(const struct scenario *sc, char *buf, size_t len)
     size_t n = 0;
     if (len)
         buf[0] = '\0';
-    while (s && *s && n < len) {
-        char key[64], val[64], at[96];
-        size_t kl = strcspn(s, "="), vl = strcspn(s + kl + 1, ";");
-        if (kl >= sizeof key || vl >= sizeof val)
-            break;
-        memcpy(key, s, kl);
-        key[kl] = '\0';
-        memcpy(val, s + kl + 1, vl);
-        val[vl] = '\0';
-        s += kl + 1 + vl;
-        s += *s == ';';
+    char key[64], val[64], at[96];
+    while (n < len && row_next(&s, key, val) > 0) {
         if (!scenario_is_set(sc, key) || scenario_value_is(sc, key, val) != 0)
             continue;
         struct scenario_pos pos = scenario_key_pos(sc, key);
