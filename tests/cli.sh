@@ -1240,6 +1240,18 @@ else
     bad "protocol_kept_said: $(grep protocol "$tmp/kept.out" "$tmp/kept0.out")"
 fi
 
+# describe says what transport.sack_timeout auto comes to: 15 us + 6 x
+# 62.22 MB at 400 Gbps = 7.482 ms; a value set is echoed alone
+"$bin" describe scenarios/transports/uec-lossy.yaml >"$tmp/rto.out" 2>&1
+"$bin" describe scenarios/transports/uec-lossy.yaml \
+    --set transport.sack_timeout=320us >"$tmp/rto1.out" 2>&1
+if grep -q '^  transport.sack_timeout = auto (7.482 ms: 15 us + 6 drains of 62.22 MB at 400 Gbps, htsim.s UEC)$' "$tmp/rto.out" &&
+    grep -q '^  transport.sack_timeout = 320us$' "$tmp/rto1.out"; then
+    ok describe_auto_timer_value
+else
+    bad "describe_auto_timer_value: $(grep sack_timeout "$tmp/rto.out" "$tmp/rto1.out")"
+fi
+
 # the validation pack's storage profiles (docs/storage.md, Profiles): the
 # published NICs and drives; no drives shown where no rate is published
 cat_out=$("$bin" catalog)

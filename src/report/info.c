@@ -91,10 +91,24 @@ static const char *wall_range(double lo, double hi, char *buf, size_t len)
     return buf;
 }
 
+struct echo_ctx {
+    FILE *out;
+    const struct scenario *sc;
+};
+
+/* A key set to auto whose value the scenario alone fixes says that value. */
 static void echo_line(void *ud, const char *key, const char *value, int kind)
 {
+    const struct echo_ctx *c = ud;
     (void)kind;
-    fprintf(ud, "  %s = %s\n", key, value);
+    fprintf(c->out, "  %s = %s", key, value);
+    char why[96], t[32];
+    if (!strcmp(key, "transport.sack_timeout") && rto_auto_words(c->sc, why, sizeof why))
+        fprintf(c->out, " (%s: %s%s)",
+                fmt_secs((double)transport_rto_ps(c->sc, NULL) * 1e-12, t, sizeof t), why,
+                c->sc->transport.rto_mode == RTO_ADAPTIVE ? "; transport.rto adaptive starts "
+                                                            "there" : "");
+    fputc('\n', c->out);
 }
 
 /* describe's checkpoint line: what the write moves */
@@ -193,5 +207,6 @@ void report_describe(FILE *out, const struct scenario *sc, const struct ckpt_des
                      "as it takes)", fmt_secs(d->est_wall_s, b, sizeof b));
     fputc('\n', out);
     fprintf(out, "effective scenario (docs/scenario.md):\n");
-    scenario_echo(sc, echo_line, out);
+    struct echo_ctx c = {out, sc};
+    scenario_echo(sc, echo_line, &c);
 }

@@ -54,6 +54,7 @@ int verdict_blames_timer(const struct results *r);
 /* verdict.c: the retransmission timer in words: "320 us
  * (transport.sack_timeout)", or adaptive, its range and keys; *key (if
  * key) the configured timer's key */
+const char *rto_auto_words(const struct scenario *sc, char *buf, size_t len);
 const char *rto_words(const struct scenario *sc, const struct results *r, char *buf,
                       size_t len, const char **key);
 

@@ -40,6 +40,24 @@ static enum resend_why resend_why(const struct results *r)
     return r->sack_naks ? WHY_NAKS : WHY_GBN;
 }
 
+/* What transport.sack_timeout auto came from, NULL when it is not auto */
+const char *rto_auto_words(const struct scenario *sc, char *buf, size_t len)
+{
+    if (sc->transport.receiver == RX_GBN || sc->transport.receiver == RX_TCP ||
+        sc->transport.sack_timeout_ps != UINT64_MAX)
+        return NULL;
+    if (sc->transport.receiver == RX_UEC) {
+        uint64_t q, bps;
+        char qb[32], lb[32];
+        uec_auto_rto_ps(sc, &q, &bps);
+        snprintf(buf, len, "15 us + 6 drains of %s at %s, htsim's UEC",
+                 fmt_bytes((double)q, qb, sizeof qb), fmt_rate((double)bps, lb, sizeof lb));
+    } else {
+        snprintf(buf, len, "IRN's RTO_high");
+    }
+    return buf;
+}
+
 const char *rto_words(const struct scenario *sc, const struct results *r, char *buf,
                       size_t len, const char **keyp)
 {
@@ -49,21 +67,11 @@ const char *rto_words(const struct scenario *sc, const struct results *r, char *
     if (keyp)
         *keyp = key;
     fmt_secs((double)rto * 1e-12, t, sizeof t);
-    /* sack_timeout auto: say what it came from */
-    if (sc->transport.receiver != RX_GBN && sc->transport.receiver != RX_TCP &&
-        sc->transport.sack_timeout_ps == UINT64_MAX) {
-        uint64_t q, bps;
-        char qb[32], lb[32];
-        if (sc->transport.receiver == RX_UEC) {
-            uec_auto_rto_ps(sc, &q, &bps);
-            snprintf(k, sizeof k, "%s auto: 15 us + 6 drains of %s at %s, htsim's UEC", key,
-                     fmt_bytes((double)q, qb, sizeof qb), fmt_rate((double)bps, lb, sizeof lb));
-        } else {
-            snprintf(k, sizeof k, "%s auto: IRN's RTO_high", key);
-        }
-    } else {
+    char why[96];
+    if (rto_auto_words(sc, why, sizeof why))
+        snprintf(k, sizeof k, "%s auto: %s", key, why);
+    else
         snprintf(k, sizeof k, "%s", key);
-    }
     if (r->rto_mode == RTO_ADAPTIVE && r->rto_max_ps > rto)
         snprintf(buf, len, "%s to %s (transport.rto adaptive over transport.%s)", t,
                  fmt_secs((double)r->rto_max_ps * 1e-12, u, sizeof u), k);
