@@ -1112,6 +1112,21 @@ static void hybrid_hpcc_sender_trend(void)
     against_packet(keys, sizeof keys / sizeof keys[0], 0.01, 1);
 }
 
+/* HPCC, three writers at 10 Gbps into one 10 Gbps node, UEC's spraying
+ * and trimming: windows near a packet take their additive steps a packet
+ * apart, not a round trip, so the smallest falls to rmin over 5 ms and
+ * the last writer crawls 1.7 ms once the others end. A jump that carried
+ * the shares at 2 ms ended 12.5% early, past its 4.6% estimate; no jump
+ * while a window is under two ACKs' packets (hpcc_held). */
+static void hybrid_hpcc_small_window_held(void)
+{
+    static const char *const keys[] = {
+        "cluster.nodes=3", "cluster.nic_speed=10Gbps", "storage.nic_speed=10Gbps",
+        "storage.nodes=1", "transport.cc=hpcc", "workload.bytes_per_writer=4MB",
+        "transport.protocol=uec"};
+    against_packet(keys, sizeof keys / sizeof keys[0], 0.01, 0);
+}
+
 /* TCP on a lossless class: 16 writers into one storage node, DCTCP and
  * CUBIC. A jump carries una and every segment mark with the delivered
  * segments, the clocks (timed segment, CUBIC's epoch, delayed ACKs) with
@@ -2177,6 +2192,7 @@ SUITE(suite_hybrid) = {
     {"hybrid_drop_says_why", hybrid_drop_says_why},
     {"hybrid_window_lossy_jumps", hybrid_window_lossy_jumps},
     {"hybrid_hpcc_sender_trend", hybrid_hpcc_sender_trend},
+    {"hybrid_hpcc_small_window_held", hybrid_hpcc_small_window_held},
     {"hybrid_nscc_wide_senders_jump", hybrid_nscc_wide_senders_jump},
     {"hybrid_window_ooo_rings_carried", hybrid_window_ooo_rings_carried},
     {NULL, NULL},

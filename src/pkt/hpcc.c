@@ -263,6 +263,20 @@ static uint64_t hpcc_period_floor(const struct pnet *n, uint64_t rtt)
     return 2 * (rtt + (t ? t : rtt));
 }
 
+/* A window under two ACKs' packets paces its sender at most two ACKs a
+ * round trip: W_c moves once a paced packet, not once a round trip, so
+ * the smaller windows' additive steps come slower and their shares keep
+ * falling. A sender as wide as its receiver, left behind, then crawls
+ * back from that window (max_stage additive steps a packet apart) where a
+ * jump would carry its share: three writers at 10 Gbps into one 10 Gbps
+ * node, one at 3.7 KB falling to rmin over 5 ms, ended 12.5% early. No
+ * jump while such a sender's window is that small (held_wide: narrower
+ * senders' shares are fitted). */
+static int hpcc_held(const struct pnet *n, const struct flow *f)
+{
+    return f->cc.hpcc.w < 2.0 * n->sc->transport.hpcc.ack_interval * n->mtu;
+}
+
 static uint64_t hpcc_stands_off(const struct flow *f)
 {
     return f->cc.hpcc.t_ps;
@@ -277,6 +291,8 @@ static const struct jump_ops hpcc_jump = {
     .recovery = 1,
     .period_floor = hpcc_period_floor,
     .carry = hpcc_carry,
+    .held = hpcc_held,
+    .held_wide = 1,
     .stands_off = hpcc_stands_off,
 };
 

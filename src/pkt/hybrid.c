@@ -1750,12 +1750,19 @@ static double rates_span(struct hybrid *h)
  * end (uec-lossless, 32 writers at 400 Gbps a 400 Gbps node: most
  * windows trend, up to 90 standard errors, and no jump was taken; +0.17%
  * with 50% skipped when they are not counted). */
+/* Sender i's link at least as wide as its receiver's (senders_span does
+ * not fit it) */
+static int wide_sender(const struct hybrid *h, uint32_t i)
+{
+    return h->sx[i] != UINT32_MAX && !(h->scap[h->sx[i]] < h->rcap[h->rx[i]]);
+}
+
 static double senders_span(const struct hybrid *h)
 {
     double kr = INFINITY, mean, b;
     uint32_t nf = h->n->n_flows;
     for (uint32_t i = 0; h->slev && i < nf; i++) {
-        if (h->sx[i] == UINT32_MAX || !(h->scap[h->sx[i]] < h->rcap[h->rx[i]]))
+        if (h->sx[i] == UINT32_MAX || wide_sender(h, i))
             continue;
         if (series_trend(h, h->slev, (size_t)nf + 1, i, 1, &mean, &b))
             kr = fmin(kr, h->tol * mean / fabs(b));
@@ -1769,17 +1776,29 @@ static double senders_span(const struct hybrid *h)
  * no share of a rate); and the transport's own (jump_ops.held: Swift
  * pacing under a packet, TCP's recovery states, NSCC's quick adapt a loss
  * asked for). */
-static int cc_held(const struct hybrid *h)
+static int cc_held(struct hybrid *h)
 {
     const struct pnet *n = h->n;
     if (!h->jo->held && !n->recover)
         return 0;
+    /* held_wide: each receiver's senders sending (rnow, scratch until
+     * rx_line) */
+    int wide = h->jo->held && h->jo->held_wide;
+    if (wide) {
+        memset(h->rnow, 0, h->n_rx * sizeof *h->rnow);
+        for (uint32_t i = 0; i < n->n_flows; i++)
+            if (sending(&n->flows[i]))
+                h->rnow[h->rx[i]] += 1;
+    }
     for (uint32_t i = 0; i < n->n_flows; i++) {
         const struct flow *f = &n->flows[i];
         if (!sending(f))
             continue;
-        if ((n->recover && (f->rsq_n || f->sr_pending || f->retries)) ||
-            (h->jo->held && h->jo->held(n, f)))
+        if (n->recover && (f->rsq_n || f->sr_pending || f->retries))
+            return 1;
+        if (!h->jo->held || !h->jo->held(n, f))
+            continue;
+        if (!wide || (wide_sender(h, i) && h->rnow[h->rx[i]] > 1))
             return 1;
     }
     return 0;

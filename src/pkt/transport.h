@@ -206,6 +206,9 @@ struct jump_ops {
     /* optional: 1 = f's sending is no steady rate (paced under a
      * packet): no jump while it is */
     int (*held)(const struct pnet *n, const struct flow *f);
+    /* held asked only of senders at least as wide as their receiver (the
+     * narrower ones' shares are fitted: sender_trend) */
+    uint8_t held_wide;
     /* optional: how far f's ACK clock can stand off the packets' after
      * a jump (a round trip, ps), added to the error estimate */
     uint64_t (*stands_off)(const struct flow *f);
