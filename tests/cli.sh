@@ -141,8 +141,8 @@ fi
     ok engine_auto_hybrid_describe || bad engine_auto_hybrid_describe
 # shellcheck disable=SC2086
 "$bin" describe --engine auto $hyb --set fabric.pfc.enabled=false |
-    grep -q '^  engine      fluid (auto: .*tail drops.*; not hybrid: loss recovery runs (a class that can drop))$' &&
-    ok engine_auto_lossy_fluid || bad engine_auto_lossy_fluid
+    grep -q '^  engine      hybrid (auto: .*tail drops.*; so hybrid: .*steady states fast-forwarded)$' &&
+    ok engine_auto_lossy_hybrid || bad engine_auto_lossy_hybrid
 "$bin" describe scenarios/mlperf-llama3-8b.yaml |
     grep -q '^  engine      fluid (auto: [^;]* > [^;]*)$' &&
     ok engine_auto_nothing_ignored_fluid || bad engine_auto_nothing_ignored_fluid

@@ -1539,6 +1539,37 @@ static void hybrid_window_lossy_jumps(void)
     }
 }
 
+/* Line rate and DCQCN over a class that can drop (PFC off) carry loss
+ * recovery as the window transports do: they ran as packet before ("loss
+ * recovery runs"). Incasts whose queues stay inside the buffers, no drop:
+ * 3 x 25 Gbps into one 10 Gbps node at line rate (12 MB, under the 70 MB
+ * buffer), 16 x 25 Gbps under DCQCN; each jumps, within 1% and its
+ * estimate, and drops nothing, as the packets. */
+static void hybrid_rate_lossy_jumps(void)
+{
+    static const char *const keys[][8] = {
+        {"cluster.nodes=3", "cluster.nic_speed=25Gbps", "storage.nic_speed=10Gbps",
+         "storage.nodes=1", "transport.cc=none", "workload.bytes_per_writer=4MB", "seed=2",
+         "fabric.pfc.enabled=false"},
+        {"cluster.nodes=16", "cluster.nic_speed=25Gbps", "storage.nic_speed=10Gbps",
+         "storage.nodes=1", "transport.cc=dcqcn", "workload.bytes_per_writer=4MB", "seed=2",
+         "fabric.pfc.enabled=false"},
+    };
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        struct results r[2];
+        if (both_engines(keys[k], 8, r))
+            return;
+        CHECKF(r[0].drops == 0 && r[1].drops == 0 && r[1].hybrid.jumps >= 1 &&
+                   rel(r[1].completion_s, r[0].completion_s) < 0.01 &&
+                   fabs(r[1].completion_s - r[0].completion_s) <= r[1].hybrid.error_s,
+               "%s: drops %llu / %llu, %u jumps, hybrid %.9g s (estimate %.3g s), packet %.9g s",
+               keys[k][4], (unsigned long long)r[0].drops, (unsigned long long)r[1].drops,
+               r[1].hybrid.jumps, r[1].completion_s, r[1].hybrid.error_s, r[0].completion_s);
+        results_release(&r[0]);
+        results_release(&r[1]);
+    }
+}
+
 /* Once a class that can drop has dropped, no jump: when the next drop
  * comes follows the state to the packet. 8 readers at 1 Gbps under CUBIC
  * with 2 MB buffers and PFC off: 1,642 drops, 13 timeouts of 200 ms; a
@@ -1558,6 +1589,32 @@ static void hybrid_tcp_no_jump_after_a_drop(void)
                r[1].events == r[0].events,
            "%llu drops; hybrid %.9g s against %.9g s", (unsigned long long)r[0].drops,
            r[1].completion_s, r[0].completion_s);
+    results_release(&r[0]);
+    results_release(&r[1]);
+}
+
+/* Once a timer fired under loss recovery, no jump. One reader at 1 Gbps
+ * reads 4 MB at line rate from four 100 Gbps nodes over the ooo receiver:
+ * the whole read queues at its port for 32 ms, longer than the 320 us
+ * timer, whose resends of still-queued packets go on all read (adaptive
+ * timer: backed off, the read completes). Jumps between them lost the
+ * resent copies' bytes (sent 4 MB + resent 13.2 MB != 8.5 MB accounted).
+ * The read is the packet engine's, and the run says why. */
+static void hybrid_no_jump_after_a_timeout(void)
+{
+    static const char *const keys[] = {
+        "cluster.nodes=1", "cluster.nic_speed=1Gbps", "storage.nic_speed=100Gbps",
+        "storage.nodes=4", "transport.cc=none", "workload.bytes_per_writer=4MB",
+        "checkpoint.phase=restore", "transport.receiver=ooo", "fabric.pfc.enabled=false",
+        "transport.rto=adaptive"};
+    struct results r[2];
+    if (both_engines(keys, sizeof keys / sizeof keys[0], r))
+        return;
+    CHECKF(r[0].timeouts > 0 && r[1].ok && r[1].restore.hybrid_on &&
+               r[1].completion_s == r[0].completion_s && r[1].events == r[0].events,
+           "%llu timeouts; hybrid %.9g s against %.9g s, invariants %d",
+           (unsigned long long)r[0].timeouts, r[1].completion_s, r[0].completion_s,
+           r[1].ok);
     results_release(&r[0]);
     results_release(&r[1]);
 }
@@ -2193,6 +2250,8 @@ SUITE(suite_hybrid) = {
     {"hybrid_window_lossy_jumps", hybrid_window_lossy_jumps},
     {"hybrid_hpcc_sender_trend", hybrid_hpcc_sender_trend},
     {"hybrid_hpcc_small_window_held", hybrid_hpcc_small_window_held},
+    {"hybrid_rate_lossy_jumps", hybrid_rate_lossy_jumps},
+    {"hybrid_no_jump_after_a_timeout", hybrid_no_jump_after_a_timeout},
     {"hybrid_nscc_wide_senders_jump", hybrid_nscc_wide_senders_jump},
     {"hybrid_window_ooo_rings_carried", hybrid_window_ooo_rings_carried},
     {NULL, NULL},

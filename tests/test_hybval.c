@@ -34,8 +34,9 @@ static void hybval_blocked_matches_run(void)
         {{"transport.cc=hpcc", NULL}, NULL},
         {{"transport.cc=nscc", NULL}, NULL},
         {{"transport.cc=dctcp", NULL}, NULL},
-        {{"fabric.pfc.enabled=false", NULL}, "loss recovery runs (a class that can drop)"},
-        /* TCP's row carries loss recovery (until the run's first drop) */
+        /* every row carries loss recovery (until the run's first drop) */
+        {{"fabric.pfc.enabled=false", NULL}, NULL},
+        {{"transport.cc=dcqcn", "fabric.pfc.enabled=false", NULL}, NULL},
         {{"transport.cc=cubic", "fabric.pfc.enabled=false", NULL}, NULL},
         {{"storage.max_outstanding=4", NULL}, "storage.max_outstanding sets a request window"},
         {{"fabric.pfc.watchdog=true", NULL}, "the PFC watchdog times pauses"},
@@ -106,7 +107,7 @@ static int describe_engine(struct scenario *sc, struct ckpt_description *d)
 
 /* The three picks, by size: packet under CKPT_AUTO_PACKET_S, hybrid past
  * it where fluid ignores the pauses, fluid past CKPT_AUTO_HYBRID_S or where
- * hybrid would not jump (a lossy fabric) or fluid ignores nothing. */
+ * hybrid would not jump (the PFC watchdog) or fluid ignores nothing. */
 static void hybval_auto_picks_by_cost_and_effects(void)
 {
     struct scenario sc;
@@ -123,11 +124,12 @@ static void hybval_auto_picks_by_cost_and_effects(void)
     test_set(&sc, "transport.cc=dcqcn");
     CHECKF(describe_engine(&sc, &d) == ENGINE_HYBRID, "%s", d.r.engine_reason);
     test_set(&sc, "transport.cc=none");
-    /* lossy: hybrid would run as the packet engine */
+    /* lossy: every transport's jump row carries loss recovery, and fluid
+     * ignores the drops */
     test_set(&sc, "fabric.pfc.enabled=false");
-    CHECKF(describe_engine(&sc, &d) == ENGINE_FLUID, "%s", d.r.engine_reason);
-    CHECKF(strstr(d.r.engine_reason, "not hybrid: loss recovery runs"), "%s",
-           d.r.engine_reason);
+    CHECKF(describe_engine(&sc, &d) == ENGINE_HYBRID, "%s", d.r.engine_reason);
+    CHECKF(strstr(d.r.engine_reason, "tail drops") && strstr(d.r.engine_reason, "so hybrid: "),
+           "%s", d.r.engine_reason);
     test_set(&sc, "fabric.pfc.enabled=true");
     /* 4 x 200 GB: 1.6e9 events, past the packet engine's limit */
     test_set(&sc, "workload.bytes_per_writer=200GB");

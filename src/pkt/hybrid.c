@@ -86,6 +86,7 @@ struct hybrid {
     uint64_t *hbits;           /* scratch: an out-of-order receiver's ring (sack_win bits) */
     double *slev;              /* jump_ops.sender_trend: each sender's level, a row a slot */
     uint64_t dropped;          /* under loss recovery, when a drop first held a jump (0: none) */
+    uint8_t dropped_timer;     /* ... and it was a timeout, not a drop */
     uint64_t period;
     uint32_t w;                /* periods per window */
     double tol, budget;        /* the steady tolerance; the error's share of time */
@@ -1884,6 +1885,14 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
                 h->dropped = n->now;
             return WHY(h, W_DROPS, 0), 0;
         }
+    /* nor once a timer fired: a line-rate sender's whole write queued
+     * behind a slow reader outlasts the timer, and its spurious resends
+     * run until the queue pair fails (a jump over them lost 21 MB) */
+    if (n->recover && s0[h->o_sum + SUM_AT(timeouts)]) {
+        if (!h->dropped)
+            h->dropped = n->now, h->dropped_timer = 1;
+        return WHY(h, W_DROPS, 0), 0;
+    }
     /* nor a resend in them, nor a duplicate a receiver discarded (a
      * resend's, still arriving): their bytes are no steady state's, and a
      * jump credits no resend */
@@ -4048,9 +4057,10 @@ void hybrid_loop(struct pnet *n)
         snprintf(hf->why, sizeof hf->why, "no fast-forward: %s", why);
     else if (ok && h.dropped)
         snprintf(hf->why, sizeof hf->why,
-                 "no jump from %.4g ms on (a drop): under loss recovery the next drop's "
+                 "no jump from %.4g ms on (a %s): under loss recovery the next %s's "
                  "time follows the state",
-                 ps_to_s(h.dropped) * 1e3);
+                 ps_to_s(h.dropped) * 1e3, h.dropped_timer ? "timeout" : "drop",
+                 h.dropped_timer ? "timeout" : "drop");
     /* what credit() added at the windows' rates; the bytes are exact */
     snprintf(hf->estimated, sizeof hf->estimated, "%s",
              hf->jumps ? "at each jump's two windows' rate: pfc frames (xoff, xon, refresh, "

@@ -195,7 +195,8 @@ struct jump_ops {
     /* loss recovery's state (recovery.c: the cumulative ACK heard, the
      * timer's start) is carried where every sender is quiet (held says
      * when one is not), so a class that can drop does not keep a run
-     * from jumping; cc_schemes[].hybrid_lossy says so to the scenario */
+     * from jumping (every row has it; without, the run is the packet
+     * engine's and says "internal: ...") */
     uint8_t recovery;
     /* optional: the least auto period given the unloaded round trip */
     uint64_t (*period_floor)(const struct pnet *n, uint64_t rtt);

@@ -44,7 +44,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
                         "capacity",
         .rate_control = 1,
         .window = 1,
-        .hybrid_lossy = 1,
         .tune = "hpcc;transport.hpcc.eta=0.95,hpcc;transport.hpcc.eta=0.9",
     },
     [CC_NSCC] = {
@@ -64,7 +63,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .fluid_leaves = "NSCC window control",
         .rate_control = 1,
         .window = 1,
-        .hybrid_lossy = 1,
         .tune = "nscc;transport.nscc.target_delay=auto,nscc;transport.nscc.target_delay=2us",
         /* htsim's UEC switches (main_uec.cpp): RED from 0.2 to 0.8 of the
          * network's BDP, marking every packet at the top (its ECN queue's
@@ -88,7 +86,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .fluid_leaves = "Swift's window ramp and standing queue",
         .rate_control = 1,
         .window = 1,
-        .hybrid_lossy = 1,
         .tune = "swift;transport.swift.base_target=10us,swift;transport.swift.base_target=20us,"
                 "swift;transport.swift.base_target=40us",
     },
@@ -108,7 +105,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .rate_control = 1,
         .window = 1,
         .tcp = 1,
-        .hybrid_lossy = 1,
         .tune = "dctcp;transport.dctcp.g=0.0625,dctcp;transport.dctcp.g=0.25",
         .fluid_rtt = "TCP windows (slow start, cuts, timeouts) and RTT bias: flows of different "
                      "round trips share a full link, shares ~ 1 / RTT, not max-min",
@@ -136,7 +132,6 @@ const struct cc_scheme cc_schemes[CC_COUNT] = {
         .rate_control = 1,
         .window = 1,
         .tcp = 1,
-        .hybrid_lossy = 1,
         .tune = "cubic;transport.cubic.beta=0.7,cubic;transport.cubic.beta=0.8",
         .fluid_rtt = "TCP windows (slow start, cuts, timeouts) and RTT bias: flows of different "
                      "round trips share a full link, shares lean to the shorter (less than "

@@ -74,10 +74,6 @@ struct cc_scheme {
     /* what else it brings, "key=value;..." (NULL: nothing): each applies
      * unless the user set that key (scenario_resolve) */
     const char *defaults;
-    /* a hybrid jump carries its loss recovery's state where it is quiet
-     * (its packet-engine jump row's `recovery`): a class that can drop
-     * does not keep it from hybrid */
-    int hybrid_lossy;
     /* why a hybrid jump cannot carry its state (the run's word for
      * it), NULL where it can: its packet-engine table then has a jump
      * row (transport.h jump_ops). scenario_hybrid_blocked reads it;

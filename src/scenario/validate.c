@@ -36,18 +36,12 @@ static void where_of(const struct scenario *sc, const struct key *k, char *buf, 
 const char *scenario_hybrid_blocked(const struct scenario *sc)
 {
     /* what a jump cannot carry: credits, per-packet side state (the other
-     * ccs), retransmissions, request windows, a second workload's timing,
+     * ccs), request windows, a second workload's timing,
      * a filling cache, pause timers, PSN rings */
-    int mask = scenario_prio_mask(sc->fabric.pfc_priorities);
-    unsigned lossless = sc->fabric.pfc && mask > 0 ? (unsigned)mask : 0;
     if (sc->transport.uec.rccc)
         return "transport.uec.rccc: hybrid does not carry receiver credits";
     if (cc_scheme(sc->transport.cc)->no_hybrid)
         return cc_scheme(sc->transport.cc)->no_hybrid;
-    /* the data class (validation keeps training's own class lossless) */
-    if (((1u << sc->transport.data_priority) & ~lossless) != 0 &&
-        !cc_scheme(sc->transport.cc)->hybrid_lossy)
-        return "loss recovery runs (a class that can drop)";
     if (sc->storage.max_outstanding)
         return "storage.max_outstanding sets a request window";
     if (sc->training.traffic != TRAFFIC_NONE && sc->training.isolation != ISO_PHYSICAL)
