@@ -1740,6 +1740,13 @@ static double rates_span(struct hybrid *h)
     return kr;
 }
 
+/* Sender i's link at least as wide as its receiver's (senders_span does
+ * not fit it) */
+static int wide_sender(const struct hybrid *h, uint32_t i)
+{
+    return h->sx[i] != UINT32_MAX && !(h->scap[h->sx[i]] < h->rcap[h->rx[i]]);
+}
+
 /* Under jump_ops.sender_trend, the periods a jump may span by each
  * sender's level (window) sending through the windows: where its line
  * stands beyond 3 standard errors, the level may move by tol of its mean
@@ -1751,13 +1758,6 @@ static double rates_span(struct hybrid *h)
  * end (uec-lossless, 32 writers at 400 Gbps a 400 Gbps node: most
  * windows trend, up to 90 standard errors, and no jump was taken; +0.17%
  * with 50% skipped when they are not counted). */
-/* Sender i's link at least as wide as its receiver's (senders_span does
- * not fit it) */
-static int wide_sender(const struct hybrid *h, uint32_t i)
-{
-    return h->sx[i] != UINT32_MAX && !(h->scap[h->sx[i]] < h->rcap[h->rx[i]]);
-}
-
 static double senders_span(const struct hybrid *h)
 {
     double kr = INFINITY, mean, b;

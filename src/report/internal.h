@@ -54,9 +54,11 @@ int verdict_blames_timer(const struct results *r);
 /* verdict.c: the retransmission timer in words: "320 us
  * (transport.sack_timeout)", or adaptive, its range and keys; *key (if
  * key) the configured timer's key */
-const char *rto_auto_words(const struct scenario *sc, char *buf, size_t len);
 const char *rto_words(const struct scenario *sc, const struct results *r, char *buf,
                       size_t len, const char **key);
+/* what transport.sack_timeout auto came to ("15 us + 6 drains of ...,
+ * htsim's UEC"), NULL where it is not auto */
+const char *rto_auto_words(const struct scenario *sc, char *buf, size_t len);
 
 /* JSON segments[] and bottleneck (verdict.c). */
 json_t *segments_json(const struct results *r);
