@@ -1125,6 +1125,15 @@ static void hybrid_hpcc_small_window_held(void)
         "storage.nodes=1", "transport.cc=hpcc", "workload.bytes_per_writer=4MB",
         "transport.protocol=uec"};
     against_packet(keys, sizeof keys / sizeof keys[0], 0.01, 0);
+    /* without UEC's spray no window jumps, and the run says what held it */
+    struct results r[2];
+    if (both_engines(keys, sizeof keys / sizeof keys[0] - 1, r))
+        return;
+    CHECKF(r[1].hybrid.jumps == 0 && r[1].completion_s == r[0].completion_s &&
+               strstr(r[1].hybrid.why, "steady windows held by HPCC windows under two ACKs'"),
+           "%u jumps, why \"%s\"", r[1].hybrid.jumps, r[1].hybrid.why);
+    results_release(&r[0]);
+    results_release(&r[1]);
 }
 
 /* ... unless that crawl (max_stage + 1 packets at rmin, 2 ms) is within

@@ -51,6 +51,11 @@ static void transport_registry(void)
         CHECKF(!tp->jump || tp->jump->recovery, "%s: a jump row without loss recovery",
                d->name);
         if (tp->jump) {
+            /* whole in the run's hybrid.why ("no jump: N steady windows
+             * held by " + it) */
+            CHECK(!tp->jump->held == !tp->jump->held_why);
+            CHECK(!tp->jump->held_why ||
+                  strlen(tp->jump->held_why) + 40 < sizeof ((struct results *)0)->hybrid.why);
             CHECKF(!tp->side || tp->jump->side, "%s: a side table no jump carries", d->name);
             CHECK(tp->jump->budget > 0 && tp->jump->budget < 0.1);
             CHECK(!tp->jump->side || tp->jump->carry);

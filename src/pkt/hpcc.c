@@ -302,6 +302,7 @@ static const struct jump_ops hpcc_jump = {
     .period_floor = hpcc_period_floor,
     .carry = hpcc_carry,
     .held = hpcc_held,
+    .held_why = "HPCC windows under two ACKs' packets, whose shares drift",
     .held_wide = 1,
     .stands_off = hpcc_stands_off,
 };

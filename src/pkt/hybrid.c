@@ -87,6 +87,7 @@ struct hybrid {
     double *slev;              /* jump_ops.sender_trend: each sender's level, a row a slot */
     uint64_t dropped;          /* under loss recovery, when a drop first held a jump (0: none) */
     uint8_t dropped_timer;     /* ... and it was a timeout, not a drop */
+    uint32_t held_n;           /* steady windows the transport's own held rule kept */
     uint64_t period;
     uint32_t w;                /* periods per window */
     double tol, budget;        /* the steady tolerance; the error's share of time */
@@ -1774,9 +1775,9 @@ static double senders_span(const struct hybrid *h)
 /* A sender whose sending is no steady rate now: no jump while one is.
  * Under loss recovery, one repairing (NACKed PSNs waiting to be resent, a
  * selective resend asked for, a timeout's retries: what it sends next is
- * no share of a rate); and the transport's own (jump_ops.held: Swift
+ * no share of a rate): 1; and the transport's own (jump_ops.held: Swift
  * pacing under a packet, TCP's recovery states, NSCC's quick adapt a loss
- * asked for). */
+ * asked for, HPCC's small windows): 2. */
 static int cc_held(struct hybrid *h)
 {
     const struct pnet *n = h->n;
@@ -1800,7 +1801,7 @@ static int cc_held(struct hybrid *h)
         if (!h->jo->held || !h->jo->held(n, f))
             continue;
         if (!wide || (wide_sender(h, i) && h->rnow[h->rx[i]] > 1))
-            return 1;
+            return 2;
     }
     return 0;
 }
@@ -1947,7 +1948,9 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (h->jo->cuts && a + b > 0 && fabs(a - b) / (a + b) > *spread)
             *spread = fabs(a - b) / (a + b);
     }
-    if (cc_held(h))
+    int held = cc_held(h);
+    h->held_n += held == 2;
+    if (held)
         return WHY(h, W_PACED, 1), 0;
     double kr = fmin(rates_span(h), senders_span(h));
     if (kr < h->w)
@@ -4061,6 +4064,9 @@ void hybrid_loop(struct pnet *n)
                  "time follows the state",
                  ps_to_s(h.dropped) * 1e3, h.dropped_timer ? "timeout" : "drop",
                  h.dropped_timer ? "timeout" : "drop");
+    else if (ok && !hf->jumps && h.held_n && h.jo->held_why)
+        snprintf(hf->why, sizeof hf->why, "no jump: %u steady windows held by %s",
+                 h.held_n, h.jo->held_why);
     /* what credit() added at the windows' rates; the bytes are exact */
     snprintf(hf->estimated, sizeof hf->estimated, "%s",
              hf->jumps ? "at each jump's two windows' rate: pfc frames (xoff, xon, refresh, "

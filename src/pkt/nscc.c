@@ -444,6 +444,7 @@ static const struct jump_ops nscc_jump = {
     .sender_trend = 1,
     .recovery = 1,
     .held = nscc_held,
+    .held_why = "NSCC's quick adapt after a loss",
     .period_floor = nscc_period_floor,
     .carry = nscc_carry,
     .after = nscc_after,

@@ -207,6 +207,9 @@ struct jump_ops {
     /* optional: 1 = f's sending is no steady rate (paced under a
      * packet): no jump while it is */
     int (*held)(const struct pnet *n, const struct flow *f);
+    /* what held says, for a run it kept from every jump ("Swift windows
+     * under a packet (paced)"; the run's hybrid.why) */
+    const char *held_why;
     /* held asked only of senders at least as wide as their receiver (the
      * narrower ones' shares are fitted: sender_trend) */
     uint8_t held_wide;
