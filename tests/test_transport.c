@@ -46,10 +46,6 @@ static void transport_registry(void)
         /* whole in the run's hybrid.why ("no fast-forward: " + it) */
         CHECK(!d->no_hybrid || (!strncmp(d->no_hybrid, "transport.cc ", 13) &&
                                 strlen(d->no_hybrid) + 18 < sizeof ((struct results *)0)->hybrid.why));
-        /* the scenario lets a class that can drop through to hybrid: each
-         * jump row carries loss recovery's state */
-        CHECKF(!tp->jump || tp->jump->recovery, "%s: a jump row without loss recovery",
-               d->name);
         if (tp->jump) {
             /* whole in the run's hybrid.why ("no jump: N steady windows
              * held by " + it) */

@@ -245,7 +245,6 @@ static const struct jump_ops dcqcn_jump = {
     .budget = 0.005,
     .level = dcqcn_level,
     .cuts = 1,
-    .recovery = 1,
     .period_floor = dcqcn_period_floor,
     .carry = dcqcn_carry,
 };

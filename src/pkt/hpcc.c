@@ -298,7 +298,6 @@ static const struct jump_ops hpcc_jump = {
     .trend_full = 1,
     .side = 1,
     .sender_trend = 1,
-    .recovery = 1,
     .period_floor = hpcc_period_floor,
     .carry = hpcc_carry,
     .held = hpcc_held,

@@ -358,7 +358,7 @@ static const char *unsupported(const struct pnet *n)
         return "--pcap records every frame";
     /* (the transport's jump row says how a jump carries it: transport.h) */
     const struct jump_ops *jo = n->tp->jump;
-    if (!jo || (n->side && !jo->side) || (n->recover && !jo->recovery) || n->window || n->tr)
+    if (!jo || (n->side && !jo->side) || n->window || n->tr)
         return "internal: the network keeps state no reason of the scenario names";
     return NULL;
 }

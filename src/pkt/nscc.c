@@ -442,7 +442,6 @@ static const struct jump_ops nscc_jump = {
     .cuts = 1,
     .side = 1,
     .sender_trend = 1,
-    .recovery = 1,
     .held = nscc_held,
     .held_why = "NSCC's quick adapt after a loss",
     .period_floor = nscc_period_floor,

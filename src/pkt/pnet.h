@@ -1175,7 +1175,8 @@ int nic_recovery_setup(struct pnet *n, struct err *e);
 void nic_held_shift(struct pnet *n, struct flow *f, uint32_t d, uint32_t below,
                     uint64_t *scratch);
 /* ... and its loss recovery's state d later, dpsn packets on (a quiet
- * sender: jump_ops.recovery) */
+ * sender: hybrid carries it for every transport, held says when one is
+ * not quiet) */
 void nic_recovery_shift(struct pnet *n, struct flow *f, uint64_t d, uint32_t dpsn);
 
 /* transport.rto adaptive (RFC 6298's estimator): SRTT, RTTVAR and the one

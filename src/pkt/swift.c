@@ -307,7 +307,6 @@ static const struct jump_ops swift_jump = {
     .after = swift_after,
     .held = swift_held,
     .held_why = "Swift windows under a packet (paced)",
-    .recovery = 1,
     .stands_off = swift_stands_off,
 };
 

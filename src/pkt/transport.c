@@ -17,7 +17,6 @@ static double line_rate(const struct pnet *n, const struct flow *f)
 /* line rate: nothing of the sender's to carry but its clock (hybrid.c) */
 static const struct jump_ops line_jump = {
     .budget = 0.02,
-    .recovery = 1,
 };
 
 const struct transport_ops transport_line_rate = {

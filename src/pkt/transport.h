@@ -192,12 +192,6 @@ struct jump_ops {
      * span as the receiver's sum's does: its senders' shares drift apart
      * where their sum holds (senders narrower than their receiver only) */
     uint8_t sender_trend;
-    /* loss recovery's state (recovery.c: the cumulative ACK heard, the
-     * timer's start) is carried where every sender is quiet (held says
-     * when one is not), so a class that can drop does not keep a run
-     * from jumping (every row has it; without, the run is the packet
-     * engine's and says "internal: ...") */
-    uint8_t recovery;
     /* optional: the least auto period given the unloaded round trip */
     uint64_t (*period_floor)(const struct pnet *n, uint64_t rtt);
     /* optional: f's state d later (before f->sent and f->expect_psn move) */
