@@ -245,6 +245,7 @@ static const struct jump_ops dcqcn_jump = {
     .budget = 0.005,
     .level = dcqcn_level,
     .cuts = 1,
+    .shares_revert = 1,
     .period_floor = dcqcn_period_floor,
     .carry = dcqcn_carry,
 };

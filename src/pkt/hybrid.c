@@ -227,6 +227,10 @@ struct hybrid {
      * (0: none to check), observations until its check, and the writers'
      * term it falls back to where no window follows it (the run ended) */
     double *wcr, wpend;
+    /* per transfer: the bytes the jumps credited it under its receiver's
+     * mean (signed, summed); per receiver, scratch: the credits' sum and
+     * count (tail_debt) */
+    double *wdef, *rws;
     uint64_t wchk_d;
     uint32_t wchk_n;
     uint8_t *rdrain;
@@ -702,7 +706,7 @@ static int init(struct hybrid *h, struct pnet *n)
     free(of);
     size_t nr = (size_t)h->n_rx + 1;
     h->wcnt = calloc(nr, sizeof *h->wcnt);
-    h->ra = calloc(13 * nr, sizeof *h->ra);
+    h->ra = calloc(15 * nr, sizeof *h->ra);
     h->rlive = calloc(nr, sizeof *h->rlive);
     if (h->jo->level) {
         if (!(h->rrate = calloc((size_t)(h->slots + 1) * nr, sizeof *h->rrate)))
@@ -735,7 +739,8 @@ static int init(struct hybrid *h, struct pnet *n)
     h->ftpl = calloc(nf, sizeof *h->ftpl);
     h->fptr = calloc(nf, sizeof *h->fptr);
     h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
-    h->wcr = calloc(nf, sizeof *h->wcr);
+    h->wcr = calloc(2 * nf, sizeof *h->wcr);
+    h->wdef = h->wcr ? h->wcr + nf : NULL;
     h->padd = calloc(2 * nf, sizeof *h->padd);
     h->aadd = h->padd ? h->padd + nf : NULL;
     if (n->side && !(h->stmp = malloc(((size_t)n->side_mask + 1) * sizeof *h->stmp)))
@@ -798,6 +803,7 @@ static int init(struct hybrid *h, struct pnet *n)
     h->rcarry = h->rnow + nr;
     h->rsum = h->rcarry + nr;
     h->rtop = h->rsum + nr;
+    h->rws = h->rtop + nr;
     h->rline = h->rdrain + nr;
     /* a receiver takes no more than its links carry: a window's mean can
      * count a packet or two over (the window's edges), and a jump at that
@@ -3632,6 +3638,47 @@ static void acks_shift(struct hybrid *h, struct flow *f, uint64_t d)
         f->ackq_last += d;
 }
 
+/* A jump carries each writer's share of its receiver for its whole span,
+ * where the packets' shares drift back toward the mean (jump_ops
+ * shares_revert: DCQCN's): a writer credited under its receiver's mean is
+ * that many bytes behind its packet self, for good. Elsewhere (PFC alone,
+ * windows) a share holds or the packets' own runs fit it. */
+static void tail_debt(struct hybrid *h, double k)
+{
+    struct pnet *n = h->n;
+    double *sum = h->rws, *cnt = h->rws + h->n_rx;
+    if (!h->jo->shares_revert)
+        return;
+    memset(h->rws, 0, 2 * h->n_rx * sizeof *h->rws);
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (h->wcr[i] > 0) {
+            sum[h->rx[i]] += h->wcr[i];
+            cnt[h->rx[i]] += 1;
+        }
+    for (uint32_t i = 0; i < n->n_flows; i++)
+        if (h->wcr[i] > 0)
+            h->wdef[i] += (sum[h->rx[i]] / cnt[h->rx[i]] - h->wcr[i]) * k;
+}
+
+/* The completion those bytes can cost: the last writer of a receiver ends
+ * alone, at its own link's rate where that is narrower than the
+ * receiver's (16 x 1 Gbps into 10 Gbps: a byte behind costs ten times its
+ * time at the receiver's rate); a sender as wide as its receiver costs
+ * nothing here, the receiver's sum being exact. */
+static double tail_term(const struct hybrid *h)
+{
+    const struct pnet *n = h->n;
+    double t = 0;
+    for (uint32_t i = 0; i < n->n_flows; i++) {
+        if (h->wdef[i] <= 0 || h->sx[i] == UINT32_MAX)
+            continue;
+        double c = h->scap[h->sx[i]], r = h->rcap[h->rx[i]];
+        if (c > 0 && r > c)
+            t = fmax(t, h->wdef[i] * (1 / c - 1 / r));
+    }
+    return t * ps_to_s(h->period);
+}
+
 static int jump(struct hybrid *h, uint64_t *dp)
 {
     struct pnet *n = h->n;
@@ -3771,6 +3818,7 @@ static int jump(struct hybrid *h, uint64_t *dp)
         h->share_s += h->wpend;
     for (uint32_t i = 0; i < n->n_flows; i++)
         h->wcr[i] = sending(&n->flows[i]) ? (double)cr[(size_t)i * FC_N + FC_RECV] / k : 0;
+    tail_debt(h, k);
     h->wchk_d = d;
     h->wchk_n = h->w;
     TRACE(check_ingress(h, "before"));
@@ -4083,7 +4131,8 @@ void hybrid_loop(struct pnet *n)
      * jump carries each writer at its mean share, and the packets after
      * it run each at its own pace from the state it left; the last
      * writer's end is the completion */
-    hf->error_s = h.err_s + h.share_s + h.line_s + h.grain_s + h.rtt_s + sqrt(h.share_sq);
+    hf->error_s = h.err_s + h.share_s + h.line_s + h.grain_s + h.rtt_s + sqrt(h.share_sq) +
+                  (ok ? tail_term(&h) : 0);
     hf->ends = h.ends;
     hf->ends_max = h.ends_max;
     if (ok) { /* the paused time after the last observation, as the others */

@@ -187,6 +187,10 @@ struct jump_ops {
      * that reached its rate in a period of the windows is full over the
      * jump, and each sender's own spread bounds the error */
     uint8_t cuts;
+    /* the senders' shares of a receiver drift back toward its mean (cuts
+     * at random): a sender a jump carried under the mean stays behind its
+     * packet self, which the error estimate counts (its writers' tail) */
+    uint8_t shares_revert;
     uint8_t side;        /* its side table is carried (renumbered) */
     /* each sender's level is fitted too, and a trend of one bounds the
      * span as the receiver's sum's does: its senders' shares drift apart
