@@ -181,6 +181,9 @@ struct hybrid {
      * and that restart's state time; the state time the lag last relaxed to */
     int lagr;
     double lr_mark, lr_tmark, lr_t, lr_last;
+    /* =restart-young: paid back since the last restart; the fits trend
+     * beyond WATCH_EU_SD either way */
+    int lr_repaid, lr_ftrend;
     /* the paused test with the ends' fall (CKPT_HK_PFALL): per slot the
      * sending-only nodes' NICs' paused time and the nodes with a writer
      * sending, then per compute leaf its uplinks' paused time and its
@@ -1311,6 +1314,7 @@ static double drift(struct hybrid *h)
     h->cpr = h->crel = h->dr_carry = 0;
     h->dq_lag = uq;
     h->pdecl = br < 0 && -br > K_WEUSDB(h) * sr;
+    TRACE(h->lr_ftrend = fabs(br) > K_WEUSDB(h) * sr || fabs(bq) > K_WEUSDB(h) * sq);
     h->br_abs = fabs(br);
     h->br_se = sr;
     h->br_r = rr;
@@ -2138,6 +2142,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     h->drained = drained > 0;
     if (drained > 0) {
         h->drift = h->cpr = h->crel = h->dq_lag = 0; /* (a drain's decline is carried) */
+        TRACE(h->lr_ftrend = 0);
     } else if (h->bn >= BASE_MIN) {
         /* the backlog's time constant (YOUNG) */
         double win = (double)h->w * ps_to_s(h->period);
@@ -2198,6 +2203,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
     }
     /* after the limit: the cap shortens a jump, it makes none (an endless
      * span past every transfer's end meets the limit and stays 0) */
+    TRACE(d = lagr_young(h, d));
     double most = K_WATCHB(h) * (ps_to_s(now - h->skipped) - h->watch0) * (double)PS_PER_S;
     if (d && most < (double)d) {
         TRACE(trace_watch(h, most));

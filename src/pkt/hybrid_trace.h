@@ -76,7 +76,7 @@ static const char *const knob_env[K_N] = {"CKPT_HK_LAG",  "CKPT_HK_TAIL",    "CK
  * the packets ran the backlog's time constant since it ("restart-tail": the
  * state's time behind, TAIL_OFF's, too); "decay" relaxes it by
  * exp(-t / tau) over the packets' run between jumps. */
-enum { LR_MAIN, LR_RESTART, LR_DECAY, LR_RESTART_T };
+enum { LR_MAIN, LR_RESTART, LR_DECAY, LR_RESTART_T, LR_RESTART_Y };
 
 static void pfall_row(struct hybrid *h, const uint64_t *s);
 static void rxc_row(struct hybrid *h, const uint64_t *s);
@@ -138,5 +138,6 @@ static void trace_writers(struct hybrid *h, double off, double all, double term)
 static void lagn_count(struct hybrid *h);
 static void lagr_restart(struct hybrid *h);
 static void lagr_pay(struct hybrid *h, double tau);
+static uint64_t lagr_young(struct hybrid *h, uint64_t d);
 static void lagn_scale(const struct hybrid *h, uint32_t n, double *y, double *r, double *mq,
                        double *mr);
