@@ -13,7 +13,10 @@
 # SEED=N runs every case at that seed (both engines; the sets column says
 # so); SEEDS="1 2 3" runs every case at each seed in turn, a row per seed,
 # and ends with the cases out (or failed) at any seed. A row also says where the completion's error is past hybrid's own
-# error estimate ("estimate short"): the estimate is not a bound.
+# error estimate ("estimate short"): the estimate is not a bound. The flag
+# also lists each segment whose largest queue or paused time, and the
+# writers' median completion, moves past the same bars ("segments": said,
+# not OUT: the issue's bars are on the totals).
 # Usage: [SEED=N | SEEDS="N ..."] bench/hybrid.sh [path/to/ckptnet] ["case-name ..."]
 # (the case names are whole names: "cluster-100k" runs that case only, not
 # cluster-100k-3tier; a name that is no case is an error)
@@ -87,6 +90,7 @@ done
 echo "| case | sets | completion p / h (diff) | paused p / h (diff) | max queue p / h (diff) | skipped, jumps | error estimate | events p / h | user CPU p / h | flag |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 : >"$tmp/out"
+: >"$tmp/segs"
 echo "$cases" | while IFS='|' read -r name scn sets0; do
     [ -n "$only" ] && case " $only " in *" $name "*) ;; *) continue ;; esac
     for seed in ${SEEDS:-${SEED:--}}; do
@@ -115,6 +119,30 @@ echo "$cases" | while IFS='|' read -r name scn sets0; do
     over "$dq" 5 && flag="$flag max-queue$(awk -v p="$pq" -v h="$hq" -v m="$(mtu)" \
         'BEGIN { d = h - p; if ((d < 0 ? -d : d) <= m) printf " (%+d B: within one MTU)", d }')"
     [ -n "$flag" ] && flag="OUT:$flag"
+    # per segment (the bars are on the totals; these are said, not OUT): a
+    # segment's largest queue off by over 5% and one MTU, its paused time
+    # off by over 5% and 1% of the run's, the writers' median completion
+    # off by over 1%
+    segs=$(jq -n -r --slurpfile p "$tmp/packet.json" --slurpfile h "$tmp/hybrid.json" --argjson m "$(mtu)" '
+        def rel(a; b): if a == 0 then 100 else 100 * (b / a - 1) end;
+        def big(a; b; lim; floor): (rel(a; b) | fabs) > lim and ((b - a) | fabs) > floor;
+        def pct(a; b; k): rel(a; b) * k | round / k | if . >= 0 then "+\(.)%" else "\(.)%" end;
+        ($p[0].network) as $pn | ($h[0].network) as $hn |
+        [ ($pn.queues // {} | to_entries[]) as $e | ($hn.queues[$e.key].max_bytes // 0) as $b |
+            select(big($e.value.max_bytes; $b; 5; $m)) |
+            "queue \($e.key) \(pct($e.value.max_bytes; $b; 100))" ] +
+        [ ($pn.pfc.paused_s_by_segment // {} | to_entries[]) as $e |
+            ($hn.pfc.paused_s_by_segment[$e.key] // 0) as $b |
+            select(big($e.value; $b; 5; 0.01 * $pn.pfc.paused_s)) |
+            "paused \($e.key) \(pct($e.value; $b; 100))" ] +
+        [ ($p[0].checkpoint.writer_completion_s.p50 // 0) as $a |
+            ($h[0].checkpoint.writer_completion_s.p50 // 0) as $b |
+            select($a > 0 and (rel($a; $b) | fabs) > 1) |
+            "writers p50 \(pct($a; $b; 1000))" ] | join(", ")' 2>/dev/null)
+    if [ -n "$segs" ]; then
+        flag="${flag:+$flag; }segments: $segs"
+        echo "$name${seed:+ (seed $seed)}: $segs" >>"$tmp/segs"
+    fi
     awk -v p="$pc" -v h="$hc" -v e="$err" 'BEGIN { d = h - p; exit !((d < 0 ? -d : d) > e) }' &&
         flag="${flag:+$flag; }estimate short"
     [ "$jumps" = 0 ] && flag="${flag:+$flag; }skips nothing$(sed -n 's/.*no fast-forward: \(.*\)$/ (\1)/p' "$tmp/hybrid.out")"
@@ -135,4 +163,5 @@ if [ -n "$SEEDS" ]; then
     echo
     if [ -s "$tmp/out" ]; then echo "Out of the bars at a seed:"; sed 's/^/- /' "$tmp/out"
     else echo "Every case within the bars at seeds $SEEDS."; fi
+    if [ -s "$tmp/segs" ]; then echo; echo "Segment figures off at a seed (said, not a bar):"; sed 's/^/- /' "$tmp/segs"; fi
 fi

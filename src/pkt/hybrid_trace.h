@@ -26,7 +26,7 @@ struct hybrid;
 enum why {
     W_HSTART, W_HJUMP, W_DROPS, W_FEW, W_RX, W_DRAINS, W_PAUSED, W_QUEUE, W_KROOM, W_KDRAIN,
     W_KTAILFEW, W_KEND, W_BASE, W_START, W_TEL, W_BUDGET, W_LAG, W_CARRY, W_WATCH, W_TAIL, W_LIMIT,
-    W_PERIOD, W_DROOM, W_NODE, W_WEU, W_RATE, W_PACED, W_N
+    W_PERIOD, W_DROOM, W_NODE, W_WEU, W_RATE, W_PACED, W_SHARES, W_N
 };
 static const char *const why_name[W_N] = {
     "history since a start", "history since a jump", "drops", "few: a transfer unsteady",
@@ -34,7 +34,8 @@ static const char *const why_name[W_N] = {
     "kmax: receiver room", "kmax: drain share", "kmax: tail end, few senders",
     "kmax: transfers' ends", "baseline < BASE_MIN", "next start", "telemetry", "error budget",
     "LAG", "CARRY_MAX", "WATCH", "TAIL_OFF", "time limit", "span < a period", "drain room",
-    "lockstep node drift", "WATCH_EU", "dcqcn rates trend", "swift window paced"};
+    "lockstep node drift", "WATCH_EU", "dcqcn rates trend", "swift window paced",
+    "writers' shares moving"};
 #define WHY(h, r, x) ((h)->why = (r), (h)->whyx = (x))
 
 /* The trace build's knobs: each bound loosened by a factor read once at
