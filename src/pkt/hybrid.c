@@ -1944,16 +1944,6 @@ static double tail_most(struct hybrid *h, double k, const uint64_t *s0, const ui
     return k;
 }
 
-/* How far to jump from a steady state, in ps (0: not steady, or not
- * worth a period); *spread: the largest relative difference of a
- * receiver's bytes between the two windows.
- *
- * Steady is judged per receiver: in an incast its port runs at line rate
- * while the shares of its many senders are noisy, and its completion is
- * that sum's. A jump hands the receiver's mean bytes to its transfers still
- * sending (by their share over both windows); one whose senders are all
- * done is draining its queues, and a jump takes its bytes from them where
- * it is the only receiver live (drain_plan), else does not jump. */
 /* How far the writers' shares of their receivers move between the two
  * windows, over what is steady (1): each window's spread of the shares,
  * the sending writers' summed distance from their receiver's mean over
@@ -1998,6 +1988,16 @@ static double shares_moving(struct hybrid *h, const uint64_t *s0, const uint64_t
     return fabs(xa - xb) / (h->tol * fmax(xa, xb) + edge);
 }
 
+/* How far to jump from a steady state, in ps (0: not steady, or not
+ * worth a period); *spread: the largest relative difference of a
+ * receiver's bytes between the two windows.
+ *
+ * Steady is judged per receiver: in an incast its port runs at line rate
+ * while the shares of its many senders are noisy, and its completion is
+ * that sum's. A jump hands the receiver's mean bytes to its transfers still
+ * sending (by their share over both windows); one whose senders are all
+ * done is draining its queues, and a jump takes its bytes from them where
+ * it is the only receiver live (drain_plan), else does not jump. */
 static uint64_t jump_span(struct hybrid *h, double *spread)
 {
     struct pnet *n = h->n;
