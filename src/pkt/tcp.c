@@ -479,7 +479,7 @@ static uint64_t tcp_period_floor(const struct pnet *n, uint64_t rtt)
 #define TCP_JUMP(so)                                                          \
     {                                                                         \
         .budget = 0.02, .level = tcp_level, .trend_full = 1,                  \
-        .sender_trend = 1, .period_floor = tcp_period_floor,                  \
+        .sender_trend = 1, .shares_draw = 1, .period_floor = tcp_period_floor, \
         .carry = tcp_carry, .held = tcp_held, .stands_off = (so),             \
         .held_why = "TCP senders in loss recovery",                           \
     }

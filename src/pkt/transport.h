@@ -191,6 +191,10 @@ struct jump_ops {
      * at random): a sender a jump carried under the mean stays behind its
      * packet self, which the error estimate counts (its writers' tail) */
     uint8_t shares_revert;
+    /* the senders' shares of a receiver scatter about its mean as their own
+     * noise, which decays: a jump carries only the part that lasts
+     * (hybrid's writer_draw) */
+    uint8_t shares_draw;
     uint8_t side;        /* its side table is carried (renumbered) */
     /* each sender's level is fitted too, and a trend of one bounds the
      * span as the receiver's sum's does: its senders' shares drift apart
