@@ -230,13 +230,14 @@ struct hybrid {
      * (0: none to check), observations until its check, and the writers'
      * term it falls back to where no window follows it (the run ended) */
     double *wcr, wpend;
-    /* (jump_ops.shares_draw) per receiver its sending writers' mean bytes
-     * over the two windows and their count; how far a writer's distance
-     * from it lasts a window, and the part of it a jump carries */
+    /* per receiver its sending writers' mean bytes over the two windows,
+     * their count and each window's bytes (writer_shares); how far a
+     * writer's distance from the mean lasts a window, and the part of it
+     * a jump carries (jump_ops.shares_draw; 1 from each weighing) */
     double *wm, wrho, wg;
     /* per transfer: the bytes the jumps credited it under its receiver's
      * mean (signed, summed); per receiver, scratch: the credits' sum and
-     * count (tail_debt), each window's bytes and the count (shares_moving) */
+     * count (tail_debt) */
     double *wdef, *rws;
     uint64_t wchk_d;
     uint32_t wchk_n;
@@ -713,7 +714,7 @@ static int init(struct hybrid *h, struct pnet *n)
     free(of);
     size_t nr = (size_t)h->n_rx + 1;
     h->wcnt = calloc(nr, sizeof *h->wcnt);
-    h->ra = calloc(16 * nr, sizeof *h->ra);
+    h->ra = calloc(15 * nr, sizeof *h->ra);
     h->rlive = calloc(nr, sizeof *h->rlive);
     if (h->jo->level) {
         if (!(h->rrate = calloc((size_t)(h->slots + 1) * nr, sizeof *h->rrate)))
@@ -748,7 +749,7 @@ static int init(struct hybrid *h, struct pnet *n)
     h->xsup = calloc(np * NPRIO + nf, sizeof *h->xsup);
     h->wcr = calloc(2 * nf, sizeof *h->wcr);
     h->wdef = h->wcr ? h->wcr + nf : NULL;
-    h->wm = calloc(2 * ((size_t)h->n_rx + 1), sizeof *h->wm);
+    h->wm = calloc(4 * ((size_t)h->n_rx + 1), sizeof *h->wm);
     h->padd = calloc(2 * nf, sizeof *h->padd);
     h->aadd = h->padd ? h->padd + nf : NULL;
     if (n->side && !(h->stmp = malloc(((size_t)n->side_mask + 1) * sizeof *h->stmp)))
@@ -976,8 +977,8 @@ static void long_push(struct hybrid *h)
 }
 
 /* Writer i's weight in its receiver's credit, bytes over the two windows:
- * its own, or (writer_draw) drawn toward its receiver's mean by the part a
- * jump carries (1 outside a jump's credit). */
+ * its own, or drawn toward its receiver's mean by the part a jump carries
+ * (writer_shares). */
 static double wweight(const struct hybrid *h, const uint64_t *s0, const uint64_t *s2, uint32_t i)
 {
     double w = (double)(s0[i * FC_N] - s2[i * FC_N]);
@@ -1962,83 +1963,63 @@ static double tail_most(struct hybrid *h, double k, const uint64_t *s0, const ui
     return k;
 }
 
-/* A transport whose senders' shares scatter about their receiver's mean
- * as noise that decays (jump_ops.shares_draw): rho, the correlation of the
- * sending writers' distances from their receivers' means over the last
- * window with those over the one before (pooled over the receivers with
- * FEW or more), is the part that lasts; a jump of k periods carries
- * max(rho, tau / k (1 - exp(-k / tau))) of each distance, tau = -w / ln
- * rho (jump), the rest at the mean. DCTCP's distances correlate 0.38 /
- * 0.09 / 0.04 at 0.5 / 2 / 4 ms apart: on the windows' shares a 16 ms jump
- * put the median writer of 128 into four nodes 3.2% early. (PFC's ECMP
- * shares last: drawn, the scaled production row went 1.3% early.) */
-static void writer_draw(struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
-                        const uint64_t *s2)
-{
-    const struct pnet *n = h->n;
-    size_t nr = h->n_rx;
-    double *ma = h->wm, *cnt = h->wm + nr + 1;
-    h->wrho = h->wg = 1;
-    if (!h->jo->shares_draw)
-        return;
-    memset(h->wm, 0, 2 * (nr + 1) * sizeof *h->wm);
-    for (uint32_t i = 0; i < n->n_flows; i++)
-        if (sending(&n->flows[i])) {
-            ma[h->rx[i]] += (double)(s0[i * FC_N] - s2[i * FC_N]);
-            cnt[h->rx[i]] += 1;
-        }
-    for (size_t r = 0; r < nr; r++)
-        ma[r] = cnt[r] > 0 ? ma[r] / cnt[r] : 0;
-    double sab = 0, saa = 0, sbb = 0;
-    for (uint32_t i = 0; i < n->n_flows; i++) {
-        uint32_t r = h->rx[i];
-        if (!sending(&n->flows[i]) || cnt[r] < FEW)
-            continue;
-        double a = (double)(s0[i * FC_N] - s1[i * FC_N]) - ma[r] / 2;
-        double b = (double)(s1[i * FC_N] - s2[i * FC_N]) - ma[r] / 2;
-        sab += a * b;
-        saa += a * a;
-        sbb += b * b;
-    }
-    h->wrho = saa > 0 && sbb > 0 ? fmax(0, fmin(1, sab / sqrt(saa * sbb))) : 1;
-}
-
-/* How far the writers' shares of their receivers move between the two
- * windows, over what is steady (1): each window's spread of the shares,
- * the sending writers' summed distance from their receiver's mean over
- * its bytes, pooled over the receivers with FEW or more of them (fewer
- * are held steady one by one), within tol of each other beyond a
+/* The writers' shares of their receivers, over the receivers with FEW or
+ * more sending writers (fewer are held steady one by one), pooled.
+ *
+ * Returned: how far the shares move between the two windows, over what is
+ * steady (1): each window's spread (the writers' summed distance from
+ * their receiver's mean over its bytes) within tol of the other's beyond a
  * packet's edge a writer; a spread within tol is steady whatever it does
  * (DCQCN readers' 3-11% moving by a third window to window: holding on it
  * moved their jumps, not their error). A window transport's shares start
  * far apart and close over a few ms (NSCC: 0.75 -> 0.05 by 8 ms): a jump
  * in that carried each writer's share of the moment (default under NSCC:
- * the first writer done at 13 ms where the packets' first is at 33 ms). */
-static double shares_moving(struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
+ * the first writer done at 13 ms where the packets' first is at 33 ms).
+ *
+ * Where the transport's shares scatter about the mean as noise that decays
+ * (jump_ops.shares_draw), rho: the correlation of the writers' distances
+ * from their receiver's mean over the last window with those over the one
+ * before, the part that lasts; a jump of k periods carries max(rho, tau / k
+ * (1 - exp(-k / tau))) of each distance, tau = -w / ln rho (jump), the rest
+ * at the mean. DCTCP's distances correlate 0.38 / 0.09 / 0.04 at 0.5 / 2 /
+ * 4 ms apart: on the windows' shares a 16 ms jump put the median writer of
+ * 128 into four nodes 3.2% early. (PFC's ECMP shares last: drawn, the
+ * scaled production row went 1.3% early.) */
+static double writer_shares(struct hybrid *h, const uint64_t *s0, const uint64_t *s1,
                             const uint64_t *s2)
 {
     const struct pnet *n = h->n;
     size_t nr = h->n_rx;
-    double *ma = h->rws, *mb = ma + nr, *cnt = mb + nr, mtu = (double)n->mtu;
-    memset(h->rws, 0, 3 * nr * sizeof *h->rws);
+    double *m = h->wm, *cnt = m + nr + 1, *la = cnt + nr + 1, *lb = la + nr + 1;
+    double mtu = (double)n->mtu;
+    h->wrho = h->wg = 1;
+    memset(h->wm, 0, 4 * (nr + 1) * sizeof *h->wm);
     for (uint32_t i = 0; i < n->n_flows; i++)
         if (sending(&n->flows[i])) {
-            ma[h->rx[i]] += (double)(s0[i * FC_N] - s1[i * FC_N]);
-            mb[h->rx[i]] += (double)(s1[i * FC_N] - s2[i * FC_N]);
+            m[h->rx[i]] += (double)(s0[i * FC_N] - s2[i * FC_N]);
+            la[h->rx[i]] += (double)(s0[i * FC_N] - s1[i * FC_N]);
+            lb[h->rx[i]] += (double)(s1[i * FC_N] - s2[i * FC_N]);
             cnt[h->rx[i]] += 1;
         }
-    double da = 0, db = 0, sa = 0, sb = 0, nw = 0;
+    for (size_t r = 0; r < nr; r++)
+        m[r] = cnt[r] > 0 ? m[r] / cnt[r] : 0;
+    double da = 0, db = 0, sa = 0, sb = 0, nw = 0, sab = 0, saa = 0, sbb = 0;
     for (uint32_t i = 0; i < n->n_flows; i++) {
         uint32_t r = h->rx[i];
         if (!sending(&n->flows[i]) || cnt[r] < FEW)
             continue;
         double a = (double)(s0[i * FC_N] - s1[i * FC_N]), b = (double)(s1[i * FC_N] - s2[i * FC_N]);
-        da += fabs(a - ma[r] / cnt[r]);
-        db += fabs(b - mb[r] / cnt[r]);
+        da += fabs(a - la[r] / cnt[r]);
+        db += fabs(b - lb[r] / cnt[r]);
         sa += a;
         sb += b;
         nw += 1;
+        sab += (a - m[r] / 2) * (b - m[r] / 2);
+        saa += (a - m[r] / 2) * (a - m[r] / 2);
+        sbb += (b - m[r] / 2) * (b - m[r] / 2);
     }
+    if (h->jo->shares_draw && saa > 0 && sbb > 0)
+        h->wrho = fmax(0, fmin(1, sab / sqrt(saa * sbb)));
     if (!(sa > 0 && sb > 0))
         return 0;
     double xa = da / sa, xb = db / sb, edge = 2 * nw * mtu / fmin(sa, sb);
@@ -2139,8 +2120,7 @@ static uint64_t jump_span(struct hybrid *h, double *spread)
         if (h->jo->cuts && a + b > 0 && fabs(a - b) / (a + b) > *spread)
             *spread = fabs(a - b) / (a + b);
     }
-    writer_draw(h, s0, s1, s2);
-    double ws = shares_moving(h, s0, s1, s2);
+    double ws = writer_shares(h, s0, s1, s2);
     if (ws > 1)
         return WHY(h, W_SHARES, ws), 0;
     int held = cc_held(h);
