@@ -2128,6 +2128,35 @@ static void hybrid_samples_inside_jumps_marked(void)
     results_release(&a);
 }
 
+/* Samples sparser than the jumps (HPCC, 8 writers at 25 Gbps into one
+ * 100 Gbps node, every 500 us; jumps of 0.35-0.95 ms): a jump moves the
+ * sample it crosses off the grid, and a later jump that crosses that one
+ * as well still writes from the grid. The series had ended at 2 ms of the
+ * 12 ms run; now it reaches the end, each sample on its grid. */
+static void hybrid_sparse_samples_reach_the_end(void)
+{
+    static const char *const keys[] = {
+        "cluster.nodes=8", "cluster.nic_speed=25Gbps", "storage.nic_speed=100Gbps",
+        "storage.nodes=1", "transport.cc=hpcc", "workload.bytes_per_writer=16MB",
+        "checkpoint.phase=save", "seed=3", "telemetry.interval=500us"};
+    struct scenario sc;
+    struct results r;
+    scenario_defaults(&sc);
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        test_set(&sc, "%s", keys[k]);
+    if (run(&sc, ENGINE_HYBRID, &r))
+        return;
+    double iv = 500e-6;
+    uint32_t bad = 0, n = r.n_samples;
+    for (uint32_t k = 0; k < n; k++)
+        bad += fabs(r.sample_t[k] - k * iv) > 1e-12;
+    CHECKF(r.hybrid.jumps >= 3 && n > 0 && r.sample_t[n - 1] >= r.completion_s - iv,
+           "%u samples, the last at %.6g s of a %.6g s run (%u jumps)", n,
+           n ? r.sample_t[n - 1] : 0.0, r.completion_s, r.hybrid.jumps);
+    CHECKF(!bad, "%u samples off the grid", bad);
+    results_release(&r);
+}
+
 /* hstrag31's bed B at seed 3 (the production row's writers, 256 nodes, 4
  * storage nodes, 4e9 parameters): the last writers end 0.7 ms early, set
  * in the packets after the jumps, which the estimate from the windows
@@ -2350,6 +2379,7 @@ SUITE(suite_hybrid) = {
     {"hybrid_nic_writers_end_together", hybrid_nic_writers_end_together},
     {"hybrid_stops_observing_after_last_end", hybrid_stops_observing_after_last_end},
     {"hybrid_samples_inside_jumps_marked", hybrid_samples_inside_jumps_marked},
+    {"hybrid_sparse_samples_reach_the_end", hybrid_sparse_samples_reach_the_end},
     {"hybrid_estimate_covers_after_jumps", hybrid_estimate_covers_after_jumps},
     {"hybrid_bench1024_within_bars_at_seeds", hybrid_bench1024_within_bars_at_seeds},
     {"hybrid_m70_lockstep_seed2", hybrid_m70_lockstep_seed2},
